@@ -1,0 +1,30 @@
+// Builds every entry with ncc into dist/ (or the folder given as the first argument).
+import { execFileSync } from 'node:child_process'
+import { rmSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { ENTRIES } from './entries.mjs'
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)))
+const outRoot = path.resolve(root, process.argv[2] ?? 'dist')
+const ncc = path.join(root, 'node_modules', '@vercel', 'ncc', 'dist', 'ncc', 'cli.js')
+
+rmSync(outRoot, { recursive: true, force: true })
+for (const entry of ENTRIES) {
+  const out = path.join(outRoot, entry.out)
+  execFileSync(
+    process.execPath,
+    [
+      ncc,
+      'build',
+      path.join(root, entry.source),
+      '-o',
+      out,
+      '--minify',
+      '--license',
+      'licenses.txt',
+      '--quiet'
+    ],
+    { cwd: root, stdio: 'inherit' }
+  )
+}

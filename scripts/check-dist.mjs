@@ -1,0 +1,50 @@
+// Fails when dist/ differs from a fresh build of the sources, or a bundle holds more than one undici.
+import { execFileSync } from 'node:child_process'
+import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { ENTRIES, UNDICI_MARKER } from './entries.mjs'
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)))
+const fresh = path.join(root, '.tmp', 'check-dist')
+execFileSync(process.execPath, [path.join(root, 'scripts', 'bundle.mjs'), fresh], {
+  cwd: root,
+  stdio: 'inherit'
+})
+
+const list = dir =>
+  existsSync(dir)
+    ? readdirSync(dir, { recursive: true })
+        .map(String)
+        .filter(f => statSync(path.join(dir, f)).isFile())
+        .sort()
+    : []
+const committed = list(path.join(root, 'dist'))
+const built = list(fresh)
+const problems = []
+for (const file of new Set([...committed, ...built])) {
+  const a = path.join(root, 'dist', file)
+  const b = path.join(fresh, file)
+  if (!existsSync(a)) problems.push(`missing from dist/: ${file}`)
+  else if (!existsSync(b)) problems.push(`not produced by the build: dist/${file}`)
+  else if (!readFileSync(a).equals(readFileSync(b)))
+    problems.push(`differs from a fresh build: dist/${file}`)
+}
+for (const entry of ENTRIES) {
+  const bundle = path.join(fresh, entry.out, 'index.js')
+  const copies = readFileSync(bundle, 'utf8').split(UNDICI_MARKER).length - 1
+  if (copies !== 1)
+    problems.push(
+      `${path.join('dist', entry.out, 'index.js')} holds ${copies} copies of undici; it must hold exactly 1`
+    )
+}
+rmSync(fresh, { recursive: true, force: true })
+if (problems.length) {
+  console.error(
+    `check-dist failed:\n  ${problems.join('\n  ')}\nRun 'npm run bundle' and commit dist/.`
+  )
+  process.exit(1)
+}
+console.log(
+  `check-dist: dist/ matches the sources (${committed.length} files, one undici per bundle).`
+)

@@ -1,0 +1,286 @@
+import { Agent, request, type Dispatcher } from 'undici'
+import { type Clock, type Logger, silentLogger, systemClock } from '../clock.js'
+import { formatDuration } from '../duration.js'
+import { USER_AGENT } from '../version.js'
+import {
+  AmbiguousWriteError,
+  ApiError,
+  AuthError,
+  CancelledError,
+  NotFoundError
+} from './errors.js'
+import {
+  type Attempt,
+  type BackoffPolicy,
+  DEFAULT_BACKOFF,
+  RETRYABLE_READ_STATUSES,
+  RETRYABLE_WRITE_STATUSES,
+  networkErrorCode,
+  parseRetryAfter,
+  wasNotSent,
+  withRetries
+} from './retry.js'
+
+export interface ClientOptions {
+  baseUrl: URL
+  apiKey: string
+  userAgent?: string
+  /** Longest wait for one response; shortened to what is left before the deadline. */
+  requestTimeoutMs?: number
+  /** A larger answer is refused rather than held in memory. */
+  maxResponseBytes?: number
+  backoff?: BackoffPolicy
+  clock?: Clock
+  random?: () => number
+  log?: Logger
+  /** Aborts every request and wait: the run was cancelled. */
+  signal?: AbortSignal
+}
+
+export interface RequestSpec {
+  method: 'GET' | 'POST'
+  /** Path segments, each URL-encoded, so an ID can never change the path. */
+  path: readonly string[]
+  query?: Record<string, string | number | undefined>
+  body?: unknown
+  /** What the request does, for messages: "create the agent job". */
+  what: string
+  /** Not idempotent: retried only when the service provably did not act. */
+  write: boolean
+  /** Epoch ms: no retry wait runs past it. */
+  deadline: number
+  /** The message for a 404, naming the input to check. */
+  notFound: string
+  /** For writes: how the user finds out whether the service acted after all. */
+  ambiguousHint?: string
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000
+const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024
+const MAX_SERVICE_MESSAGE = 500
+
+/** The one HTTP client of the project: every entry point talks to the service through it. */
+export class ApiClient {
+  private readonly dispatcher: Dispatcher
+  private readonly clock: Clock
+  private readonly log: Logger
+
+  constructor(private readonly options: ClientOptions) {
+    this.clock = options.clock ?? systemClock
+    this.log = options.log ?? silentLogger
+    this.dispatcher = new Agent({ connect: { timeout: 10_000 }, keepAliveTimeout: 5_000 })
+  }
+
+  /** Sends the request with the retry policy and returns the parsed JSON body. */
+  async send<T>(spec: RequestSpec): Promise<T> {
+    return withRetries<T>(() => this.attempt<T>(spec), {
+      deadline: spec.deadline,
+      write: spec.write,
+      policy: this.options.backoff ?? DEFAULT_BACKOFF,
+      clock: this.clock,
+      random: this.options.random,
+      signal: this.options.signal,
+      onRetry: ({ attempt, delayMs, error }) =>
+        this.log.info(
+          `Could not ${spec.what} (${error.message}); trying again in ${formatDuration(delayMs)} (attempt ${attempt + 1}).`
+        )
+    })
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher.destroy()
+  }
+
+  url(spec: Pick<RequestSpec, 'path' | 'query'>): URL {
+    const url = new URL(this.options.baseUrl.href)
+    url.pathname = `${url.pathname.replace(/\/+$/, '')}/${spec.path.map(encodeSegment).join('/')}`
+    for (const [key, value] of Object.entries(spec.query ?? {})) {
+      if (value !== undefined) url.searchParams.set(key, String(value))
+    }
+    return url
+  }
+
+  private async attempt<T>(spec: RequestSpec): Promise<Attempt<T>> {
+    const remaining = spec.deadline - this.clock.now()
+    const timeoutMs = Math.max(
+      1,
+      Math.min(this.options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS, remaining)
+    )
+    const timeout = AbortSignal.timeout(timeoutMs)
+    const signal = this.options.signal ? AbortSignal.any([this.options.signal, timeout]) : timeout
+    let status: number
+    let headers: Dispatcher.ResponseData['headers']
+    let text: string
+    try {
+      const response = await request(this.url(spec), {
+        method: spec.method,
+        dispatcher: this.dispatcher,
+        signal,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+        headers: {
+          authorization: `Bearer ${this.options.apiKey}`,
+          accept: 'application/json',
+          'user-agent': this.options.userAgent ?? USER_AGENT,
+          ...(spec.body === undefined ? {} : { 'content-type': 'application/json' })
+        },
+        body: spec.body === undefined ? undefined : JSON.stringify(spec.body)
+      })
+      status = response.statusCode
+      headers = response.headers
+      text = await readCapped(
+        response.body,
+        this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES
+      )
+    } catch (error) {
+      if (this.options.signal?.aborted)
+        return { ok: false, error: new CancelledError('Cancelled.'), retry: false }
+      if (error instanceof ApiError) return this.unusableAnswer(spec, error.message)
+      const code = timeout.aborted ? 'timeout' : (networkErrorCode(error) ?? 'network error')
+      const reason = code === 'timeout' ? `no answer within ${formatDuration(timeoutMs)}` : code
+      if (wasNotSent(code)) {
+        return {
+          ok: false,
+          error: new ApiError(
+            `cannot reach ${this.options.baseUrl.host}: ${reason}`,
+            undefined,
+            true
+          ),
+          retry: true
+        }
+      }
+      if (spec.write) return { ok: false, error: this.ambiguous(spec, reason), retry: false }
+      return {
+        ok: false,
+        error: new ApiError(`${reason} from ${this.options.baseUrl.host}`, undefined, true),
+        retry: true
+      }
+    }
+    if (status >= 200 && status < 300) {
+      try {
+        return { ok: true, value: JSON.parse(text) as T }
+      } catch {
+        return this.unusableAnswer(spec, `HTTP ${status} with a body that is not JSON`)
+      }
+    }
+    return this.failedStatus(spec, status, text, headers)
+  }
+
+  private failedStatus<T>(
+    spec: RequestSpec,
+    status: number,
+    text: string,
+    headers: Dispatcher.ResponseData['headers']
+  ): Attempt<T> {
+    const detail = this.serviceMessage(text)
+    const said = detail ? `: ${detail}` : ''
+    if (status === 401 || status === 403) {
+      return {
+        ok: false,
+        retry: false,
+        error: new AuthError(
+          `The service refused the API key (HTTP ${status}${said}). Check 'api-key': it must be an admin API key (it starts with mint_) from the API keys page of the dashboard, for the organisation that owns the project.`,
+          status
+        )
+      }
+    }
+    if (status === 404)
+      return {
+        ok: false,
+        retry: false,
+        error: new NotFoundError(`${spec.notFound} (HTTP 404${said}).`, status)
+      }
+    const retryable = (spec.write ? RETRYABLE_WRITE_STATUSES : RETRYABLE_READ_STATUSES).has(status)
+    if (retryable) {
+      const header = headers['retry-after']
+      const retryAfterMs = parseRetryAfter(
+        Array.isArray(header) ? header[0] : header,
+        this.clock.now()
+      )
+      const error = new ApiError(`HTTP ${status}${said}`, status, true)
+      return { ok: false, retry: true, error, retryAfterMs }
+    }
+    if (spec.write && status >= 500)
+      return { ok: false, retry: false, error: this.ambiguous(spec, `HTTP ${status}${said}`) }
+    if (status >= 500) {
+      return {
+        ok: false,
+        retry: false,
+        error: new ApiError(
+          `Could not ${spec.what}: the service answered HTTP ${status}${said}.`,
+          status,
+          true
+        )
+      }
+    }
+    return {
+      ok: false,
+      retry: false,
+      error: new ApiError(
+        `The service rejected the request to ${spec.what} (HTTP ${status}${said}).`,
+        status
+      )
+    }
+  }
+
+  /** A 2xx whose body cannot be used: for a write the service has acted, so it must not be repeated. */
+  private unusableAnswer<T>(spec: RequestSpec, reason: string): Attempt<T> {
+    if (spec.write) return { ok: false, retry: false, error: this.ambiguous(spec, reason) }
+    return {
+      ok: false,
+      retry: true,
+      error: new ApiError(`unusable answer: ${reason}`, undefined, true)
+    }
+  }
+
+  private ambiguous(spec: RequestSpec, reason: string): AmbiguousWriteError {
+    return new AmbiguousWriteError(
+      `Could not confirm the request to ${spec.what} (${reason}). The service may have acted on it anyway. ` +
+        `${spec.ambiguousHint ?? ''} Re-running this step may do it a second time.`.trim()
+    )
+  }
+
+  /** The service's `error` text, shortened, on one line, and never holding the key. */
+  private serviceMessage(text: string): string {
+    let message = ''
+    try {
+      const body = JSON.parse(text) as { error?: unknown; details?: { message?: unknown }[] }
+      if (typeof body.error === 'string') message = body.error
+      if (Array.isArray(body.details)) {
+        const details = body.details.map(d => d?.message).filter(m => typeof m === 'string')
+        if (details.length) message += ` (${details.join('; ')})`
+      }
+    } catch {
+      // Not JSON (a proxy's HTML page, say): the status alone says enough.
+    }
+    message = message.split(this.options.apiKey).join('***').replace(/\s+/g, ' ').trim()
+    return message.length > MAX_SERVICE_MESSAGE
+      ? `${message.slice(0, MAX_SERVICE_MESSAGE)}…`
+      : message
+  }
+}
+
+/** encodeURIComponent leaves `.` alone, and a `.` or `..` segment would be resolved away by URL parsing. */
+function encodeSegment(segment: string): string {
+  if (segment === '' || segment === '.' || segment === '..') {
+    throw new ApiError(`Refusing to build a request path with the segment '${segment}'.`)
+  }
+  return encodeURIComponent(segment)
+}
+
+async function readCapped(
+  body: Dispatcher.ResponseData['body'],
+  maxBytes: number
+): Promise<string> {
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of body) {
+    size += (chunk as Buffer).length
+    if (size > maxBytes) {
+      body.destroy()
+      throw new ApiError(`the answer is larger than ${maxBytes} bytes`)
+    }
+    chunks.push(chunk as Buffer)
+  }
+  return Buffer.concat(chunks).toString('utf8')
+}

@@ -1,0 +1,47 @@
+/** Base of every error the service client raises; messages say what to do and never hold the key. */
+export class ApiError extends Error {
+  override name = 'ApiError'
+  constructor(
+    message: string,
+    /** HTTP status, when the service answered. */
+    readonly status?: number,
+    /** True when trying again later may help (5xx, network trouble, rate limits). */
+    readonly transient = false
+  ) {
+    super(message)
+  }
+}
+
+/** 401/403: the key is wrong, revoked or not an admin key. */
+export class AuthError extends ApiError {
+  override name = 'AuthError'
+}
+
+/** 404: the project or job does not exist (or the key cannot see it). */
+export class NotFoundError extends ApiError {
+  override name = 'NotFoundError'
+}
+
+/** The service asked us to wait longer than the deadline allows. */
+export class RateLimitError extends ApiError {
+  override name = 'RateLimitError'
+  constructor(
+    message: string,
+    readonly until: Date
+  ) {
+    super(message, 429, true)
+  }
+}
+
+/**
+ * A create or follow-up request may have reached the service, but no answer came back.
+ * Sending it again could start a second job, so the caller must not retry.
+ */
+export class AmbiguousWriteError extends ApiError {
+  override name = 'AmbiguousWriteError'
+}
+
+/** The request was stopped because the run was cancelled. */
+export class CancelledError extends ApiError {
+  override name = 'CancelledError'
+}

@@ -1,0 +1,31 @@
+/** Input and output names of the agent action, defined once; action.yml and the README are tested against them. */
+export const Input = {
+  ApiKey: 'api-key',
+  ProjectId: 'project-id',
+  Prompt: 'prompt',
+  PromptFile: 'prompt-file',
+  JobId: 'job-id',
+  ApiUrl: 'api-url',
+  Wait: 'wait',
+  Timeout: 'timeout',
+  PollInterval: 'poll-interval',
+  FailOn: 'fail-on'
+} as const
+
+export const Output = {
+  JobId: 'jobId',
+  Status: 'status',
+  PrLink: 'prLink',
+  Model: 'model',
+  Job: 'job',
+  Result: 'result'
+} as const
+
+/** Defaults as in action.yml; applied here too because a bare `node dist/index.js` gets no defaults from the runner. */
+export const Defaults = {
+  [Input.ApiUrl]: 'https://api.mintlify.com',
+  [Input.Wait]: 'true',
+  [Input.Timeout]: '30m',
+  [Input.PollInterval]: '10s',
+  [Input.FailOn]: 'failed,timeout'
+} as const

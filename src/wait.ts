@@ -1,0 +1,100 @@
+import type { AgentJob } from './api/agent.js'
+import { ApiError, CancelledError, RateLimitError } from './api/errors.js'
+import type { Clock, Logger } from './clock.js'
+import { formatDuration } from './duration.js'
+import { KNOWN_STATUSES, isTerminal } from './outcome.js'
+
+export interface WaitOptions {
+  /** Epoch ms: give up waiting at this moment. */
+  deadline: number
+  /** The longest pause between two polls. */
+  pollIntervalMs: number
+  clock: Clock
+  log: Logger
+  signal?: AbortSignal
+  /** A progress line at about this spacing while nothing changes. */
+  heartbeatMs?: number
+  /** Called with every job record seen, so the caller always knows the latest one. */
+  onJob?: (job: AgentJob) => void
+}
+
+export interface WaitResult {
+  job: AgentJob
+  end: 'terminal' | 'timeout' | 'cancelled'
+  polls: number
+  /** The last transient error, when the deadline came while the service was failing. */
+  lastError?: ApiError
+}
+
+/** Short pauses first (a job that fails usually fails fast), then growing by half each time up to the poll interval. */
+const FIRST_PAUSES_MS = [1000, 1000, 1000]
+const GROWTH = 1.5
+
+/** The pause before poll number `poll` (0-based). */
+export function pollPause(poll: number, pollIntervalMs: number): number {
+  const early = FIRST_PAUSES_MS[poll]
+  if (early !== undefined) return Math.min(early, pollIntervalMs)
+  const last = FIRST_PAUSES_MS[FIRST_PAUSES_MS.length - 1] as number
+  return Math.min(pollIntervalMs, Math.round(last * GROWTH ** (poll - FIRST_PAUSES_MS.length + 1)))
+}
+
+/** Polls until the job reaches a terminal status, the deadline passes, or the run is cancelled. */
+export async function waitForJob(
+  initial: AgentJob,
+  fetchJob: (deadline: number) => Promise<AgentJob>,
+  options: WaitOptions
+): Promise<WaitResult> {
+  const { clock, log, deadline } = options
+  const heartbeatMs = options.heartbeatMs ?? 60_000
+  const started = clock.now()
+  let job = initial
+  let polls = 0
+  let lastError: ApiError | undefined
+  let lastLine = started
+  const warnedStatuses = new Set<string>()
+  const checkStatus = (status: string | undefined): void => {
+    const value = String(status)
+    if (!(KNOWN_STATUSES as readonly string[]).includes(value) && !warnedStatuses.has(value)) {
+      warnedStatuses.add(value)
+      log.warning(
+        `Job ${job.id} reported the status '${value}', which this action does not know; treating it as still running.`
+      )
+    }
+  }
+  checkStatus(job.status)
+
+  while (!isTerminal(job.status)) {
+    const now = clock.now()
+    if (now >= deadline) return { job, end: 'timeout', polls, lastError }
+    const pause = Math.min(pollPause(polls, options.pollIntervalMs), deadline - now)
+    try {
+      await clock.sleep(pause, options.signal)
+      const previous = job.status
+      job = await fetchJob(deadline)
+      polls++
+      lastError = undefined
+      options.onJob?.(job)
+      const at = clock.now()
+      if (job.status !== previous) {
+        checkStatus(job.status)
+        log.info(
+          `Job ${job.id} is ${job.status ?? 'of unknown status'} (after ${formatDuration(at - started)}).`
+        )
+        lastLine = at
+      } else if (at - lastLine >= heartbeatMs) {
+        log.info(
+          `Job ${job.id} is still ${job.status} after ${formatDuration(at - started)} (${polls} status checks).`
+        )
+        lastLine = at
+      }
+    } catch (error) {
+      if (error instanceof CancelledError || options.signal?.aborted)
+        return { job, end: 'cancelled', polls, lastError }
+      if (!(error instanceof ApiError) || !error.transient || error instanceof RateLimitError)
+        throw error
+      lastError = error
+      log.warning(`Could not read the status of job ${job.id}: ${error.message}. Still waiting.`)
+    }
+  }
+  return { job, end: 'terminal', polls }
+}

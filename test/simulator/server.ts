@@ -1,0 +1,309 @@
+import { randomBytes } from 'node:crypto'
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http'
+import type { AddressInfo, Socket } from 'node:net'
+import { type VisitorRow, visitorsPage } from './visitors.js'
+
+/** How a simulated job ends. */
+export interface JobPlan {
+  /** Time from creation (or from a follow-up) until the final status. */
+  durationMs: number
+  finalStatus: 'completed' | 'failed' | 'archived'
+  /** Whether the agent opens a pull request (only for `completed`). */
+  prLink: boolean
+  model: string
+}
+
+export type Route = 'create' | 'get' | 'message' | 'visitors'
+
+/** A misbehaviour served instead of (or before) the normal answer, `times` times. */
+export type Fault = { route: Route; times?: number } & (
+  | { kind: 'status'; status: number; retryAfter?: string; body?: unknown }
+  /** Read the request, then drop the connection without answering. */
+  | { kind: 'drop' }
+  /** Answer normally after a delay. */
+  | { kind: 'delay'; ms: number }
+  /** 200 with a body that is not JSON. */
+  | { kind: 'malformed' }
+  /** 200 with a JSON body of about this many bytes. */
+  | { kind: 'huge'; bytes: number }
+  /** Visitors: the page keeps saying hasMore and repeats the same rows. */
+  | { kind: 'stuck-has-more' }
+  /** Visitors: an empty page that still says hasMore. */
+  | { kind: 'empty-has-more' }
+)
+
+export interface RecordedExchange {
+  route: Route | 'unknown'
+  method: string
+  path: string
+  query: Record<string, string>
+  headers: IncomingMessage['headers']
+  requestBody: unknown
+  status?: number
+  responseBody?: unknown
+  at: number
+}
+
+export interface SimulatorOptions {
+  apiKeys?: string[]
+  projects?: string[]
+  job?: Partial<JobPlan>
+  /** Create and follow-up requests allowed per project per hour (the service allows 100). */
+  agentLimitPerHour?: number
+  /** Analytics requests per organisation per hour (the service allows 100). */
+  analyticsLimitPerHour?: number
+  visitors?: VisitorRow[] | number
+  now?: () => number
+  port?: number
+}
+
+interface SimJob {
+  id: string
+  projectId: string
+  createdAt: number
+  /** When the current run of the agent ends. */
+  endsAt: number
+  plan: JobPlan
+  prLink: string | null
+  messages: string[]
+}
+
+export const SIM_API_KEY = 'mint_sim_0123456789abcdef'
+export const SIM_PROJECT = 'proj_sim'
+const DEFAULT_PLAN: JobPlan = {
+  durationMs: 2000,
+  finalStatus: 'completed',
+  prLink: true,
+  model: 'sim-model-1'
+}
+const HOUR = 3_600_000
+
+/** A loopback HTTP server that behaves as the service's published OpenAPI documents say. */
+export class Simulator {
+  readonly exchanges: RecordedExchange[] = []
+  readonly jobs = new Map<string, SimJob>()
+  private readonly server: Server
+  private readonly sockets = new Set<Socket>()
+  private readonly faults: Fault[] = []
+  private readonly plans: Partial<JobPlan>[] = []
+  private readonly agentCalls = new Map<string, number[]>()
+  private readonly analyticsCalls: number[] = []
+  private visitors: VisitorRow[] | number
+  private counter = 0
+  private baseUrl = ''
+
+  constructor(private readonly options: SimulatorOptions = {}) {
+    this.visitors = options.visitors ?? 42
+    this.server = createServer((req, res) => void this.handle(req, res))
+    this.server.on('connection', socket => {
+      this.sockets.add(socket)
+      socket.on('close', () => this.sockets.delete(socket))
+    })
+  }
+
+  static async start(options: SimulatorOptions = {}): Promise<Simulator> {
+    const sim = new Simulator(options)
+    await new Promise<void>(resolve => sim.server.listen(options.port ?? 0, '127.0.0.1', resolve))
+    const { port } = sim.server.address() as AddressInfo
+    sim.baseUrl = `http://127.0.0.1:${port}`
+    return sim
+  }
+
+  get url(): string {
+    return this.baseUrl
+  }
+
+  /** The plan for the next job created (or follow-up sent); later ones use the default. */
+  planNext(plan: Partial<JobPlan>): this {
+    this.plans.push(plan)
+    return this
+  }
+
+  inject(fault: Fault): this {
+    this.faults.push({ times: 1, ...fault })
+    return this
+  }
+
+  setVisitors(rows: VisitorRow[] | number): this {
+    this.visitors = rows
+    return this
+  }
+
+  requests(route: Route): RecordedExchange[] {
+    return this.exchanges.filter(e => e.route === route)
+  }
+
+  /** The moment a job reached its final status, for measuring detection delay. */
+  terminalAt(jobId: string): number | undefined {
+    return this.jobs.get(jobId)?.endsAt
+  }
+
+  async close(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy()
+    await new Promise<void>(resolve => this.server.close(() => resolve()))
+  }
+
+  private now(): number {
+    return this.options.now?.() ?? Date.now()
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://sim')
+    const raw = await readBody(req)
+    const exchange: RecordedExchange = {
+      route: routeOf(req.method ?? '', url.pathname),
+      method: req.method ?? '',
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      headers: req.headers,
+      requestBody: parseJson(raw),
+      at: this.now()
+    }
+    this.exchanges.push(exchange)
+    const send = (status: number, body: unknown, headers: Record<string, string> = {}): void => {
+      exchange.status = status
+      exchange.responseBody = body
+      res.writeHead(status, { 'content-type': 'application/json', ...headers })
+      res.end(JSON.stringify(body))
+    }
+
+    const fault = exchange.route === 'unknown' ? undefined : this.takeFault(exchange.route)
+    if (fault?.kind === 'drop') {
+      req.socket.destroy()
+      return
+    }
+    if (fault?.kind === 'delay') await new Promise(resolve => setTimeout(resolve, fault.ms))
+    if (fault?.kind === 'status') {
+      return send(fault.status, fault.body ?? { error: `Simulated HTTP ${fault.status}` }, {
+        ...(fault.retryAfter === undefined ? {} : { 'retry-after': fault.retryAfter })
+      })
+    }
+    if (fault?.kind === 'malformed') {
+      exchange.status = 200
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end('{"id": "job_')
+      return
+    }
+    if (fault?.kind === 'huge')
+      return send(200, { id: 'job_huge', padding: 'x'.repeat(fault.bytes) })
+
+    if (exchange.route === 'unknown')
+      return send(404, { error: `No route for ${req.method} ${url.pathname}` })
+    const auth = req.headers.authorization ?? ''
+    const keys = this.options.apiKeys ?? [SIM_API_KEY]
+    if (!auth.startsWith('Bearer ') || !keys.includes(auth.slice('Bearer '.length))) {
+      return send(401, { error: 'Invalid or missing API key' })
+    }
+    const segments = url.pathname.split('/').map(decodeURIComponent)
+    const projectId = segments[3] as string
+    if (!(this.options.projects ?? [SIM_PROJECT]).includes(projectId)) {
+      return send(404, { error: 'Project not found' })
+    }
+
+    if (exchange.route === 'visitors') {
+      const limited = this.rateLimit(this.analyticsCalls, this.options.analyticsLimitPerHour ?? 100)
+      if (limited) return send(429, { error: 'Rate limit exceeded' }, { 'retry-after': limited })
+      const answer = visitorsPage(exchange.query, this.visitors, fault?.kind)
+      return send(answer.status, answer.body)
+    }
+
+    if (exchange.route === 'create' || exchange.route === 'message') {
+      const prompt = (exchange.requestBody as { prompt?: unknown } | undefined)?.prompt
+      if (typeof prompt !== 'string' || prompt.length === 0) {
+        return send(400, { error: 'prompt is required and must be a non-empty string' })
+      }
+      let job: SimJob | undefined
+      if (exchange.route === 'message') {
+        job = this.jobs.get(segments[5] as string)
+        if (!job || job.projectId !== projectId) return send(404, { error: 'Job not found' })
+      }
+      const calls = this.agentCalls.get(projectId) ?? []
+      this.agentCalls.set(projectId, calls)
+      const limited = this.rateLimit(calls, this.options.agentLimitPerHour ?? 100)
+      if (limited) return send(429, { error: 'Rate limit exceeded' }, { 'retry-after': limited })
+      const plan = { ...DEFAULT_PLAN, ...this.options.job, ...this.plans.shift() }
+      const now = this.now()
+      if (job) {
+        job.plan = plan
+        job.endsAt = now + plan.durationMs
+        job.messages.push(prompt)
+        return send(200, this.view(job))
+      }
+      job = {
+        id: `job_${++this.counter}_${randomBytes(4).toString('hex')}`,
+        projectId,
+        createdAt: now,
+        endsAt: now + plan.durationMs,
+        plan,
+        prLink: null,
+        messages: [prompt]
+      }
+      this.jobs.set(job.id, job)
+      return send(201, this.view(job))
+    }
+
+    const job = this.jobs.get(segments[5] as string)
+    if (!job || job.projectId !== projectId) return send(404, { error: 'Job not found' })
+    return send(200, this.view(job))
+  }
+
+  private takeFault(route: Route): Fault | undefined {
+    const index = this.faults.findIndex(f => f.route === route)
+    if (index < 0) return undefined
+    const fault = this.faults[index] as Fault
+    fault.times = (fault.times ?? 1) - 1
+    if (fault.times <= 0) this.faults.splice(index, 1)
+    return fault
+  }
+
+  /** Sliding one-hour window; returns the Retry-After seconds when over the limit. */
+  private rateLimit(calls: number[], limit: number): string | undefined {
+    const now = this.now()
+    while (calls.length && (calls[0] as number) <= now - HOUR) calls.shift()
+    if (calls.length >= limit) return String(Math.ceil(((calls[0] as number) + HOUR - now) / 1000))
+    calls.push(now)
+    return undefined
+  }
+
+  /** The job as the API shows it now; the status follows the clock. */
+  private view(job: SimJob): Record<string, unknown> {
+    const done = this.now() >= job.endsAt
+    const status = done ? job.plan.finalStatus : 'active'
+    if (done && status === 'completed' && job.plan.prLink && !job.prLink) {
+      job.prLink = `https://github.com/acme/docs/pull/${100 + this.counter}`
+    }
+    return {
+      id: job.id,
+      status,
+      source: { repository: 'https://github.com/acme/docs', ref: 'main' },
+      model: job.plan.model,
+      prLink: status === 'active' ? null : job.prLink,
+      createdAt: new Date(job.createdAt).toISOString(),
+      archivedAt: done && status === 'archived' ? new Date(job.endsAt).toISOString() : null
+    }
+  }
+}
+
+function routeOf(method: string, pathname: string): Route | 'unknown' {
+  if (method === 'POST' && /^\/v2\/agent\/[^/]+\/job$/.test(pathname)) return 'create'
+  if (method === 'GET' && /^\/v2\/agent\/[^/]+\/job\/[^/]+$/.test(pathname)) return 'get'
+  if (method === 'POST' && /^\/v2\/agent\/[^/]+\/job\/[^/]+\/message$/.test(pathname))
+    return 'message'
+  if (method === 'GET' && /^\/v1\/analytics\/[^/]+\/visitors$/.test(pathname)) return 'visitors'
+  return 'unknown'
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = []
+  for await (const chunk of req) chunks.push(chunk as Buffer)
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+function parseJson(text: string): unknown {
+  if (!text) return undefined
+  try {
+    return JSON.parse(text)
+  } catch {
+    return text
+  }
+}

@@ -1,0 +1,120 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
+
+export interface RunOptions {
+  /** The bundle to run, relative to the repository. */
+  entry?: string
+  /** Inputs by their action.yml names; passed as INPUT_* variables the way the runner does. */
+  inputs: Record<string, string>
+  /** More environment variables (GITHUB_* and the like). */
+  env?: Record<string, string>
+  /** Files to place in the workspace before the run. */
+  files?: Record<string, string>
+  /** Called with each chunk the action prints. */
+  onOutput?: (text: string) => void
+}
+
+export interface RunResult {
+  code: number | null
+  signal: NodeJS.Signals | null
+  /** stdout and stderr together, in order. */
+  log: string
+  outputs: Record<string, string>
+  summary: string
+  workspace: string
+  durationMs: number
+}
+
+export interface RunningAction {
+  child: ChildProcess
+  done: Promise<RunResult>
+  /** Resolves when the log first matches. */
+  waitFor(pattern: RegExp): Promise<void>
+}
+
+/** Starts `node dist/...` as the runner does: INPUT_* variables, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files. */
+export function startAction(options: RunOptions): RunningAction {
+  const workspace = mkdtempSync(path.join(tmpdir(), 'mintlify-action-'))
+  for (const [name, content] of Object.entries(options.files ?? {}))
+    writeFileSync(path.join(workspace, name), content)
+  const outputFile = path.join(workspace, '.github_output')
+  const summaryFile = path.join(workspace, '.github_step_summary')
+  writeFileSync(outputFile, '')
+  writeFileSync(summaryFile, '')
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    GITHUB_ACTIONS: 'true',
+    GITHUB_WORKSPACE: workspace,
+    GITHUB_OUTPUT: outputFile,
+    GITHUB_STEP_SUMMARY: summaryFile,
+    RUNNER_TEMP: workspace,
+    ...options.env
+  }
+  for (const [name, value] of Object.entries(options.inputs))
+    env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value
+  const started = Date.now()
+  const child = spawn(process.execPath, [path.join(ROOT, options.entry ?? 'dist/index.js')], {
+    cwd: workspace,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
+  let log = ''
+  const watchers: { pattern: RegExp; resolve: () => void }[] = []
+  const onChunk = (chunk: Buffer): void => {
+    const text = chunk.toString('utf8')
+    log += text
+    options.onOutput?.(text)
+    for (const w of [...watchers]) {
+      if (w.pattern.test(log)) {
+        watchers.splice(watchers.indexOf(w), 1)
+        w.resolve()
+      }
+    }
+  }
+  child.stdout?.on('data', onChunk)
+  child.stderr?.on('data', onChunk)
+  const done = new Promise<RunResult>((resolve, reject) => {
+    child.on('error', reject)
+    child.on('close', (code, signal) =>
+      resolve({
+        code,
+        signal,
+        log,
+        outputs: parseOutputFile(readFileSync(outputFile, 'utf8')),
+        summary: readFileSync(summaryFile, 'utf8'),
+        workspace,
+        durationMs: Date.now() - started
+      })
+    )
+  })
+  const waitFor = (pattern: RegExp): Promise<void> =>
+    pattern.test(log)
+      ? Promise.resolve()
+      : new Promise(resolve => watchers.push({ pattern, resolve }))
+  return { child, done, waitFor }
+}
+
+export function runAction(options: RunOptions): Promise<RunResult> {
+  return startAction(options).done
+}
+
+/** Reads the `name<<DELIMITER … DELIMITER` blocks @actions/core writes; a later value wins. */
+export function parseOutputFile(text: string): Record<string, string> {
+  const outputs: Record<string, string> = {}
+  const lines = text.split('\n')
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^([^<]+)<<(.+)$/.exec(lines[i] as string)
+    if (!m) continue
+    const [, name, delimiter] = m as unknown as [string, string, string]
+    const value: string[] = []
+    for (i++; i < lines.length && lines[i] !== delimiter; i++) value.push(lines[i] as string)
+    outputs[name] = value.join('\n')
+  }
+  return outputs
+}

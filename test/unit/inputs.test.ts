@@ -1,0 +1,127 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { InputError } from '../../src/input-error.js'
+import { readSettings } from '../../src/inputs.js'
+
+const workspace = mkdtempSync(path.join(tmpdir(), 'inputs-'))
+writeFileSync(path.join(workspace, 'prompt.md'), '  Update the changelog page.\n')
+writeFileSync(path.join(workspace, 'empty.md'), '   \n')
+
+const KEY = 'mint_secret_value'
+function settings(inputs: Record<string, string>, masked: string[] = []) {
+  return readSettings(
+    name => inputs[name] ?? '',
+    { GITHUB_WORKSPACE: workspace },
+    s => masked.push(s)
+  )
+}
+const base = { 'api-key': KEY, 'project-id': 'proj_1', prompt: 'Do it' }
+
+describe('readSettings', () => {
+  it('applies the action.yml defaults when inputs are empty', () => {
+    const s = settings(base)
+    expect(s).toMatchObject({
+      apiKey: KEY,
+      projectId: 'proj_1',
+      prompt: 'Do it',
+      wait: true,
+      timeoutMs: 30 * 60_000,
+      pollIntervalMs: 10_000
+    })
+    expect(s.apiUrl.href).toBe('https://api.mintlify.com/')
+    expect([...s.failOn]).toEqual(['failed', 'timeout'])
+  })
+
+  it('masks the key before validating anything else', () => {
+    const masked: string[] = []
+    expect(() => settings({ 'api-key': KEY, 'project-id': '../x' }, masked)).toThrow(InputError)
+    expect(masked).toEqual([KEY])
+  })
+
+  it('reads the prompt from a file relative to the workspace', () => {
+    expect(settings({ ...base, prompt: '', 'prompt-file': 'prompt.md' }).prompt).toBe(
+      'Update the changelog page.'
+    )
+  })
+
+  it('accepts a job id without a prompt (just wait), and with one (follow-up)', () => {
+    expect(settings({ ...base, prompt: '', 'job-id': 'job_9' })).toMatchObject({
+      jobId: 'job_9',
+      prompt: undefined
+    })
+    expect(settings({ ...base, 'job-id': 'job_9' })).toMatchObject({
+      jobId: 'job_9',
+      prompt: 'Do it'
+    })
+  })
+
+  it('reads fail-on words and none', () => {
+    expect([...settings({ ...base, 'fail-on': ' failed , no-pr,archived' }).failOn]).toEqual([
+      'failed',
+      'no-pr',
+      'archived'
+    ])
+    expect(settings({ ...base, 'fail-on': 'none' }).failOn.size).toBe(0)
+  })
+
+  it('allows http only on loopback', () => {
+    for (const url of ['http://localhost:4010', 'http://127.0.0.5:80/', 'http://[::1]:9']) {
+      expect(settings({ ...base, 'api-url': url }).apiUrl.protocol).toBe('http:')
+    }
+    expect(
+      settings({ ...base, 'api-url': 'https://proxy.example.com/mintlify/' }).apiUrl.pathname
+    ).toBe('/mintlify')
+  })
+
+  it.each([
+    [{ 'api-key': '' }, /Input 'api-key' is required/],
+    [{ 'api-key': 'mint_a b' }, /'api-key' must not contain spaces/],
+    [{ 'project-id': '' }, /Input 'project-id' is required/],
+    [{ 'project-id': 'a/b' }, /Input 'project-id' must be an ID.*got 'a\/b'/],
+    [{ 'project-id': '..' }, /Input 'project-id' must be an ID/],
+    [{ 'project-id': 'p?x=1' }, /Input 'project-id' must be an ID/],
+    [{ 'job-id': 'job/../../x' }, /Input 'job-id' must be an ID/],
+    [{ prompt: '' }, /set 'prompt' or 'prompt-file'/],
+    [{ prompt: '   ' }, /Input 'prompt' is blank/],
+    [{ 'prompt-file': 'prompt.md' }, /Set only one of 'prompt' and 'prompt-file'/],
+    [
+      { prompt: '', 'prompt-file': 'missing.md' },
+      /Input 'prompt-file': no file at 'missing.md'.*actions\/checkout/
+    ],
+    [{ prompt: '', 'prompt-file': 'empty.md' }, /'empty.md' is empty/],
+    [{ prompt: '', 'prompt-file': '.' }, /must name a file/],
+    [{ timeout: '30 minutes' }, /Input 'timeout' must be a duration/],
+    [{ timeout: '0' }, /Input 'timeout' must be between/],
+    [{ 'poll-interval': '100ms' }, /Input 'poll-interval' must be between 1s/],
+    [{ 'poll-interval': 'often' }, /Input 'poll-interval' must be a duration/],
+    [{ wait: 'yes' }, /Input 'wait' must be 'true' or 'false'; got 'yes'/],
+    [{ 'fail-on': 'failed,error' }, /'fail-on' accepts .*'error' is not one of them/],
+    [{ 'fail-on': 'none,failed' }, /'none' is not one of them/],
+    [{ 'api-url': 'http://api.mintlify.com' }, /Input 'api-url' must use https:\/\//],
+    [{ 'api-url': 'http://10.0.0.1' }, /must use https:\/\//],
+    [{ 'api-url': 'ftp://x' }, /must use https:\/\//],
+    [{ 'api-url': 'not a url' }, /Input 'api-url' must be an absolute URL/],
+    [{ 'api-url': 'https://user:pw@api.mintlify.com' }, /must not contain credentials/],
+    [{ 'api-url': 'https://api.mintlify.com/?x=1' }, /must not have a query/]
+  ])('refuses %j', (override, message) => {
+    expect(() => settings({ ...base, ...override })).toThrow(message)
+  })
+
+  it('never puts the key in an error message', () => {
+    const key = 'mint_do_not_print'
+    for (const override of [
+      { 'project-id': '/' },
+      { timeout: 'x' },
+      { 'api-url': 'http://x.example' }
+    ]) {
+      try {
+        settings({ ...base, 'api-key': key, ...override })
+        expect.unreachable()
+      } catch (error) {
+        expect(String(error)).not.toContain(key)
+      }
+    }
+  })
+})

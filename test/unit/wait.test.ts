@@ -1,0 +1,183 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import type { AgentJob } from '../../src/api/agent.js'
+import { ApiError, AuthError, RateLimitError } from '../../src/api/errors.js'
+import { type Logger, systemClock } from '../../src/clock.js'
+import { pollPause, waitForJob } from '../../src/wait.js'
+
+function recorder(): Logger & { lines: string[]; warnings: string[] } {
+  const lines: string[] = []
+  const warnings: string[] = []
+  return {
+    lines,
+    warnings,
+    debug() {},
+    info: m => void lines.push(m),
+    warning: m => void warnings.push(m)
+  }
+}
+
+/** A job whose status, read at time t (ms since start), is `statusAt(t)`. */
+function jobAt(statusAt: (t: number) => string, start: number) {
+  const reads: number[] = []
+  const fetchJob = vi.fn(async (): Promise<AgentJob> => {
+    const t = Date.now() - start
+    reads.push(t)
+    const status = statusAt(t)
+    return {
+      id: 'job_1',
+      status,
+      prLink: status === 'completed' ? 'https://github.com/o/r/pull/1' : null
+    }
+  })
+  return { fetchJob, reads }
+}
+
+describe('pollPause', () => {
+  it('starts at one second and grows toward the poll interval', () => {
+    const pauses = Array.from({ length: 10 }, (_, n) => pollPause(n, 10_000))
+    expect(pauses.slice(0, 3)).toEqual([1000, 1000, 1000])
+    for (let n = 3; n < pauses.length; n++)
+      expect(pauses[n]).toBeGreaterThanOrEqual(pauses[n - 1] as number)
+    expect(pauses.at(-1)).toBe(10_000)
+    expect(Math.max(...pauses)).toBe(10_000)
+  })
+  it('never exceeds a short poll interval', () => {
+    expect(Array.from({ length: 6 }, (_, n) => pollPause(n, 2000)).every(p => p <= 2000)).toBe(true)
+  })
+})
+
+describe('waitForJob (fake timers)', () => {
+  let start: number
+  beforeEach(() => {
+    vi.useFakeTimers()
+    start = Date.now()
+  })
+  afterEach(() => vi.useRealTimers())
+
+  const options = (log: Logger, extra: Partial<Parameters<typeof waitForJob>[2]> = {}) => ({
+    deadline: start + 30 * 60_000,
+    pollIntervalMs: 10_000,
+    clock: systemClock,
+    log,
+    ...extra
+  })
+  const active: AgentJob = { id: 'job_1', status: 'active' }
+
+  it('notices a fast job within a second and a half', async () => {
+    const log = recorder()
+    const { fetchJob, reads } = jobAt(t => (t >= 2500 ? 'completed' : 'active'), start)
+    const promise = waitForJob(active, fetchJob, options(log))
+    await vi.runAllTimersAsync()
+    const result = await promise
+    expect(result.end).toBe('terminal')
+    expect(result.job.status).toBe('completed')
+    expect((reads.at(-1) as number) - 2500).toBeLessThanOrEqual(1500)
+  })
+
+  it('logs status changes and a heartbeat about once a minute, not every poll', async () => {
+    const log = recorder()
+    const { fetchJob } = jobAt(t => (t >= 5 * 60_000 ? 'failed' : 'active'), start)
+    const promise = waitForJob(active, fetchJob, options(log))
+    await vi.runAllTimersAsync()
+    const result = await promise
+    expect(result.end).toBe('terminal')
+    expect(fetchJob.mock.calls.length).toBeGreaterThan(25)
+    const heartbeats = log.lines.filter(l => l.includes('still active'))
+    expect(heartbeats.length).toBeGreaterThanOrEqual(4)
+    expect(heartbeats.length).toBeLessThanOrEqual(5)
+    expect(log.lines.filter(l => l.includes('is failed'))).toHaveLength(1)
+  })
+
+  it('never pauses longer than the poll interval', async () => {
+    const { fetchJob, reads } = jobAt(t => (t >= 120_000 ? 'completed' : 'active'), start)
+    const promise = waitForJob(active, fetchJob, options(recorder()))
+    await vi.runAllTimersAsync()
+    await promise
+    const gaps = reads.map((t, i) => t - (reads[i - 1] ?? 0))
+    expect(Math.max(...gaps)).toBeLessThanOrEqual(10_000)
+  })
+
+  it('ends with timeout at the deadline', async () => {
+    const { fetchJob } = jobAt(() => 'active', start)
+    const promise = waitForJob(active, fetchJob, options(recorder(), { deadline: start + 45_000 }))
+    await vi.runAllTimersAsync()
+    const result = await promise
+    expect(result.end).toBe('timeout')
+    expect(Date.now() - start).toBe(45_000)
+  })
+
+  it('treats an unknown status as running, with one warning', async () => {
+    const log = recorder()
+    const { fetchJob } = jobAt(t => (t >= 20_000 ? 'completed' : 'queued'), start)
+    const promise = waitForJob(active, fetchJob, options(log))
+    await vi.runAllTimersAsync()
+    expect((await promise).end).toBe('terminal')
+    expect(log.warnings).toEqual([
+      expect.stringContaining("status 'queued', which this action does not know")
+    ])
+  })
+
+  it('keeps waiting through transient errors while time remains', async () => {
+    const log = recorder()
+    let calls = 0
+    const fetchJob = vi.fn(async (): Promise<AgentJob> => {
+      calls++
+      if (calls <= 3) throw new ApiError('HTTP 502', 502, true)
+      return { id: 'job_1', status: 'completed' }
+    })
+    const promise = waitForJob(active, fetchJob, options(log))
+    await vi.runAllTimersAsync()
+    expect((await promise).end).toBe('terminal')
+    expect(log.warnings).toHaveLength(3)
+  })
+
+  it('reports the last transient error when the deadline comes', async () => {
+    const fetchJob = vi.fn(async (): Promise<AgentJob> => {
+      throw new ApiError('HTTP 503', 503, true)
+    })
+    const promise = waitForJob(active, fetchJob, options(recorder(), { deadline: start + 20_000 }))
+    await vi.runAllTimersAsync()
+    const result = await promise
+    expect(result.end).toBe('timeout')
+    expect(result.lastError?.message).toBe('HTTP 503')
+  })
+
+  it('fails at once on an error that waiting cannot fix', async () => {
+    const auth = vi.fn(async (): Promise<AgentJob> => {
+      throw new AuthError('bad key', 401)
+    })
+    const promise = waitForJob(active, auth, options(recorder()))
+    const settled = expect(promise).rejects.toThrow('bad key')
+    await vi.runAllTimersAsync()
+    await settled
+    const limited = vi.fn(async (): Promise<AgentJob> => {
+      throw new RateLimitError('rate limited until later', new Date())
+    })
+    const promise2 = waitForJob(active, limited, options(recorder()))
+    const settled2 = expect(promise2).rejects.toThrow('rate limited until')
+    await vi.runAllTimersAsync()
+    await settled2
+  })
+
+  it('returns cancelled as soon as the signal aborts', async () => {
+    const controller = new AbortController()
+    const { fetchJob } = jobAt(() => 'active', start)
+    const promise = waitForJob(active, fetchJob, options(recorder(), { signal: controller.signal }))
+    await vi.advanceTimersByTimeAsync(5_500)
+    controller.abort()
+    const result = await promise
+    expect(result.end).toBe('cancelled')
+    expect(Date.now() - start).toBe(5_500)
+  })
+
+  it('does not poll a job that is already terminal', async () => {
+    const { fetchJob } = jobAt(() => 'active', start)
+    const result = await waitForJob(
+      { id: 'job_1', status: 'archived' },
+      fetchJob,
+      options(recorder())
+    )
+    expect(result).toMatchObject({ end: 'terminal', polls: 0 })
+    expect(fetchJob).not.toHaveBeenCalled()
+  })
+})
