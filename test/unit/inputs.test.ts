@@ -10,7 +10,7 @@ writeFileSync(path.join(workspace, 'prompt.md'), '  Update the changelog page.\n
 writeFileSync(path.join(workspace, 'empty.md'), '   \n')
 
 const KEY = 'mint_secret_value'
-function settings(inputs: Record<string, string>, masked: string[] = []) {
+function settings(inputs: Record<string, string | undefined>, masked: string[] = []) {
   return readSettings(
     name => inputs[name] ?? '',
     { GITHUB_WORKSPACE: workspace },
