@@ -101,6 +101,7 @@ export class ApiClient {
   }
 
   private async attempt<T>(spec: RequestSpec): Promise<Attempt<T>> {
+    const url = this.url(spec)
     const remaining = spec.deadline - this.clock.now()
     const timeoutMs = Math.max(
       1,
@@ -112,7 +113,7 @@ export class ApiClient {
     let headers: Dispatcher.ResponseData['headers']
     let text: string
     try {
-      const response = await request(this.url(spec), {
+      const response = await request(url, {
         method: spec.method,
         dispatcher: this.dispatcher,
         signal,

@@ -1,0 +1,87 @@
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import addFormats from 'ajv-formats'
+import { OpenAPIBackend, type Operation } from 'openapi-backend'
+import type { RecordedExchange } from '../simulator/server.js'
+import { ROOT } from './run-action.js'
+
+/** The service's published documents, beside the project in shared/spec. */
+export const SPEC_DIR = path.resolve(ROOT, '..', 'shared', 'spec')
+
+type Doc = {
+  paths: Record<
+    string,
+    Record<string, { operationId?: string; responses?: Record<string, unknown> }>
+  >
+}
+
+async function load(file: string): Promise<OpenAPIBackend> {
+  const definition = JSON.parse(readFileSync(path.join(SPEC_DIR, file), 'utf8')) as Doc
+  // Neither document names its operations; openapi-backend needs ids to find them.
+  for (const [p, ops] of Object.entries(definition.paths)) {
+    for (const [method, op] of Object.entries(ops)) op.operationId ??= `${method} ${p}`
+  }
+  const api = new OpenAPIBackend({
+    definition: definition as never,
+    // The 3.1 document fails some validators' own schema check; validate traffic, not the document.
+    strict: false,
+    validate: true,
+    // quick: skip the strict document check and dereference in place.
+    quick: true,
+    customizeAjv: ajv => {
+      addFormats.default(ajv)
+      return ajv
+    },
+    ajvOpts: { logger: false }
+  })
+  await api.init()
+  return api
+}
+
+export interface OpenApiValidator {
+  /** Problems with one recorded exchange; empty when request and response match the documents. */
+  problems(exchange: RecordedExchange): string[]
+}
+
+export async function openApiValidator(): Promise<OpenApiValidator> {
+  const apis = [await load('admin-openapi.json'), await load('analytics.openapi.json')]
+  return {
+    problems(exchange) {
+      const request = {
+        method: exchange.method.toLowerCase(),
+        path: exchange.path,
+        query: exchange.query,
+        headers: exchange.headers as Record<string, string>,
+        body: exchange.requestBody
+      }
+      for (const api of apis) {
+        const operation = api.matchOperation(request) as Operation | undefined
+        if (!operation) continue
+        const problems: string[] = []
+        const req = api.validateRequest(request, operation)
+        // A request the documents call invalid must be refused, not served.
+        if (!req.valid && exchange.status !== 400) {
+          for (const e of req.errors ?? [])
+            problems.push(
+              `request ${e.instancePath || ''} ${e.message}, answered ${exchange.status}`
+            )
+        }
+        if (exchange.status === undefined) return problems
+        const declared = operation.responses?.[String(exchange.status)]
+        if (declared) {
+          const res = api.validateResponse(exchange.responseBody, operation, exchange.status)
+          for (const e of res.errors ?? [])
+            problems.push(`response ${exchange.status} ${e.instancePath || ''} ${e.message}`)
+        } else {
+          // Statuses the documents leave out (401, 503 …) must still carry the documented error shape.
+          const body = exchange.responseBody as { error?: unknown } | undefined
+          if (exchange.status >= 400 && typeof body?.error !== 'string') {
+            problems.push(`response ${exchange.status} without a string 'error'`)
+          }
+        }
+        return problems
+      }
+      return [`no documented operation for ${exchange.method} ${exchange.path}`]
+    }
+  }
+}
