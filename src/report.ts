@@ -1,6 +1,6 @@
 import type { AgentJob } from './api/agent.js'
 import { formatDuration } from './duration.js'
-import { escapeMarkdown, markdownLink } from './markdown.js'
+import { codeSpan, escapeMarkdown, markdownLink } from './markdown.js'
 import { Output } from './names.js'
 import type { Result } from './outcome.js'
 
@@ -45,7 +45,7 @@ export function renderSummary(report: Report): string {
   if (result === 'timed-out' || result === 'cancelled' || result === 'started') {
     if (job)
       lines.push(
-        `The job keeps running on the service and may still open a pull request. Job id: ${escapeMarkdown(job.id)}.`,
+        `The job keeps running on the service and may still open a pull request. Job id: ${codeSpan(job.id)}.`,
         ''
       )
   }
@@ -59,11 +59,11 @@ export function renderSummary(report: Report): string {
       ? `${escapeMarkdown(job.source.repository)}${job.source.ref ? ` @ ${escapeMarkdown(job.source.ref)}` : ''}`
       : ''
     const rows: [string, string][] = [
-      ['Outcome', result ? `\`${result}\`` : ''],
+      ['Outcome', result ? codeSpan(result) : ''],
       ['Pull request', markdownLink(job.prLink ?? '', job.prLink)],
-      ['Status', escapeMarkdown(job.status ?? '')],
-      ['Job id', escapeMarkdown(job.id)],
-      ['Model', escapeMarkdown(job.model ?? '')],
+      ['Status', job.status ? codeSpan(job.status) : ''],
+      ['Job id', codeSpan(job.id)],
+      ['Model', job.model ? codeSpan(job.model) : ''],
       ['Source', source],
       ['Created', job.createdAt ? escapeMarkdown(job.createdAt) : ''],
       ['Elapsed', formatDuration(Math.max(0, sinceCreated))]

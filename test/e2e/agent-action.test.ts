@@ -1,0 +1,266 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../simulator/server.js'
+import { type RunOptions, type RunResult, runAction, startAction } from '../support/run-action.js'
+
+let sim: Simulator
+beforeAll(async () => {
+  sim = await Simulator.start({ job: { durationMs: 300 } })
+})
+afterAll(() => sim.close())
+beforeEach(() => {
+  sim.exchanges.length = 0
+})
+
+const inputs = (extra: Record<string, string> = {}): RunOptions['inputs'] => ({
+  'api-key': SIM_API_KEY,
+  'project-id': SIM_PROJECT,
+  'api-url': sim.url,
+  prompt: 'Document the retry options',
+  ...extra
+})
+const run = (extra: Record<string, string> = {}, options: Partial<RunOptions> = {}) =>
+  runAction({ inputs: inputs(extra), ...options })
+
+/** Everything a user could see: the log (less the runner's own mask command), outputs and summary. */
+function visible(result: RunResult): string {
+  return [
+    result.log.replace(/^::add-mask::.*$/m, ''),
+    JSON.stringify(result.outputs),
+    result.summary
+  ].join('\n')
+}
+
+function expectCleanFailure(result: RunResult, message: RegExp): void {
+  expect(result.code).toBe(1)
+  expect(result.log).toMatch(new RegExp(`::error::${message.source}`))
+  expect(result.log).not.toMatch(/\n\s+at .+:\d+:\d+/)
+  expect(visible(result)).not.toContain(SIM_API_KEY)
+}
+
+describe('the bundled agent action, run as the runner runs it', () => {
+  it('creates a job, waits, and reports the pull request', async () => {
+    const result = await run()
+    expect(result.code).toBe(0)
+    const job = JSON.parse(result.outputs.job as string)
+    expect(result.outputs).toMatchObject({
+      jobId: job.id,
+      status: 'completed',
+      prLink: expect.stringMatching(/^https:\/\/github.com\/acme\/docs\/pull\/\d+$/),
+      model: 'sim-model-1',
+      result: 'pr-opened'
+    })
+    expect(result.log).toContain(
+      `::notice title=Mintlify agent::Pull request: ${result.outputs.prLink}`
+    )
+    expect(result.log).toMatch(/::group::Waiting for job job_\w+ \(up to 30m\)/)
+    expect(result.summary).toContain('The agent opened a pull request')
+    expect(result.summary).toContain(`(${result.outputs.prLink})`)
+    for (const field of ['Job id', 'Model', 'Source', 'Created', 'Elapsed'])
+      expect(result.summary).toContain(`| ${field} |`)
+    expect(result.summary).toContain('https://github.com/acme/docs @ main')
+    expect(sim.requests('create')).toHaveLength(1)
+    expect(visible(result)).not.toContain(SIM_API_KEY)
+    expect(result.log).toContain('::add-mask::')
+  })
+
+  it('reports a job that completed without a pull request, failing only with fail-on: no-pr', async () => {
+    sim.planNext({ prLink: false })
+    const result = await run()
+    expect(result.code).toBe(0)
+    expect(result.outputs).toMatchObject({ status: 'completed', prLink: '', result: 'no-changes' })
+    expect(result.summary).toContain('finished without changes')
+    sim.planNext({ prLink: false })
+    const strict = await run({ 'fail-on': 'failed,timeout,no-pr' })
+    expect(strict.code).toBe(1)
+    expect(strict.log).toMatch(
+      /::error::Job job_\w+ ended as 'no-changes', and 'fail-on' includes 'no-pr'/
+    )
+  })
+
+  it('fails the step on a failed job, with outputs set', async () => {
+    sim.planNext({ finalStatus: 'failed' })
+    const result = await run()
+    expect(result.code).toBe(1)
+    expect(result.outputs).toMatchObject({ status: 'failed', result: 'failed', prLink: '' })
+    expect(result.outputs.jobId).toMatch(/^job_/)
+    expect(result.log).toMatch(
+      /::error::Job job_\w+ ended as 'failed', and 'fail-on' includes 'failed'/
+    )
+    sim.planNext({ finalStatus: 'failed' })
+    expect((await run({ 'fail-on': 'none' })).code).toBe(0)
+  })
+
+  it('reports an archived job without failing by default', async () => {
+    sim.planNext({ finalStatus: 'archived' })
+    const result = await run()
+    expect(result.code).toBe(0)
+    expect(result.outputs).toMatchObject({ status: 'archived', result: 'archived' })
+    sim.planNext({ finalStatus: 'archived' })
+    expect((await run({ 'fail-on': 'archived' })).code).toBe(1)
+  })
+
+  it('times out with the outputs set and says the job may still finish', async () => {
+    sim.planNext({ durationMs: 60_000 })
+    const result = await run({ timeout: '2s' })
+    expect(result.code).toBe(1)
+    expect(result.outputs).toMatchObject({ status: 'active', result: 'timed-out', prLink: '' })
+    expect(result.outputs.jobId).toMatch(/^job_/)
+    expect(result.log).toMatch(
+      /::warning::Stopped waiting for job job_\w+ after 2s; it was still active/
+    )
+    expect(result.log).toMatch(/'fail-on' includes 'timeout'/)
+    expect(result.summary).toContain('may still open a pull request')
+    expect(result.durationMs).toBeLessThan(5000)
+  })
+
+  it('returns at once with wait: false', async () => {
+    sim.planNext({ durationMs: 60_000 })
+    const result = await run({ wait: 'false' })
+    expect(result.code).toBe(0)
+    expect(result.outputs).toMatchObject({ status: 'active', result: 'started' })
+    expect(sim.requests('create')).toHaveLength(1)
+    expect(sim.requests('get')).toHaveLength(0)
+  })
+
+  it('sends a follow-up to an existing job and waits for it', async () => {
+    const first = await run()
+    const jobId = first.outputs.jobId as string
+    sim.exchanges.length = 0
+    const result = await run({ 'job-id': jobId, prompt: 'Also add a Python example' })
+    expect(result.code).toBe(0)
+    expect(result.outputs).toMatchObject({ jobId, result: 'pr-opened' })
+    expect(sim.requests('create')).toHaveLength(0)
+    expect(sim.requests('message').map(r => [r.path, r.requestBody])).toEqual([
+      [`/v2/agent/${SIM_PROJECT}/job/${jobId}/message`, { prompt: 'Also add a Python example' }]
+    ])
+    expect(sim.requests('get').length).toBeGreaterThan(0)
+  })
+
+  it('waits for an existing job when given only its id', async () => {
+    sim.planNext({ durationMs: 60_000 })
+    const started = await run({ wait: 'false' })
+    sim.exchanges.length = 0
+    const result = await run({
+      'job-id': started.outputs.jobId as string,
+      prompt: '',
+      timeout: '1s'
+    })
+    expect(result.outputs).toMatchObject({ jobId: started.outputs.jobId, result: 'timed-out' })
+    expect(sim.requests('create')).toHaveLength(0)
+    expect(sim.requests('message')).toHaveLength(0)
+  })
+
+  it('waits out a 429 with Retry-After on create', async () => {
+    sim.inject({ route: 'create', kind: 'status', status: 429, retryAfter: '1' })
+    const result = await run()
+    expect(result.code).toBe(0)
+    expect(sim.requests('create').map(r => r.status)).toEqual([429, 201])
+    expect(result.log).toMatch(
+      /Could not create the agent job \(HTTP 429: Simulated HTTP 429\); trying again in 1s/
+    )
+  })
+
+  it('fails with "rate limited until" when Retry-After outlasts the timeout', async () => {
+    sim.inject({ route: 'create', kind: 'status', status: 429, retryAfter: '7200' })
+    const result = await run({ timeout: '1m' })
+    expectCleanFailure(result, /The service rate limited the request: rate limited until \d{4}-/)
+    expect(result.durationMs).toBeLessThan(3000)
+  })
+
+  it('keeps waiting through 5xx answers and dropped connections while polling', async () => {
+    sim.planNext({ durationMs: 1500 })
+    sim.inject({ route: 'get', kind: 'status', status: 503 })
+    sim.inject({ route: 'get', kind: 'drop' })
+    sim.inject({ route: 'get', kind: 'status', status: 500 })
+    const result = await run()
+    expect(result.code).toBe(0)
+    expect(result.outputs.result).toBe('pr-opened')
+    expect(
+      sim
+        .requests('get')
+        .map(r => r.status)
+        .slice(0, 3)
+    ).toEqual([503, undefined, 500])
+  })
+
+  it('does not create a second job after a reset once the request was sent', async () => {
+    sim.inject({ route: 'create', kind: 'drop' })
+    const result = await run()
+    expectCleanFailure(result, /Could not confirm the request to create the agent job/)
+    expect(result.log).toMatch(
+      /A job may have been created\. Look for it among the agent jobs of project proj_sim/
+    )
+    expect(result.log).toContain('Re-running this step may do it a second time.')
+    expect(sim.requests('create')).toHaveLength(1)
+    expect(result.outputs.jobId).toBe('')
+  })
+
+  it('says to check the key on 401', async () => {
+    const result = await run({ 'api-key': 'mint_not_a_real_key' })
+    expectCleanFailure(result, /The service refused the API key \(HTTP 401/)
+    expect(visible(result)).not.toContain('mint_not_a_real_key')
+  })
+
+  it('warns about a key without the mint_ prefix', async () => {
+    const result = await run({ 'api-key': 'sk_live_other' })
+    expect(result.log).toMatch(/::warning::The 'api-key' does not start with mint_/)
+    expect(visible(result)).not.toContain('sk_live_other')
+  })
+
+  it('says to check project-id for an unknown project', async () => {
+    const result = await run({ 'project-id': 'proj_unknown' })
+    expectCleanFailure(result, /Project 'proj_unknown' was not found\. Check 'project-id'/)
+  })
+
+  it('reads the prompt from prompt-file', async () => {
+    const result = await run(
+      { prompt: '', 'prompt-file': 'maintenance.md' },
+      { files: { 'maintenance.md': 'Fix broken links.\n' } }
+    )
+    expect(result.code).toBe(0)
+    expect(sim.requests('create')[0]?.requestBody).toEqual({ prompt: 'Fix broken links.' })
+  })
+
+  it.each([
+    [{ prompt: '' }, /Give the agent an instruction: set 'prompt' or 'prompt-file'/],
+    [{ 'prompt-file': 'p.md' }, /Set only one of 'prompt' and 'prompt-file', not both\./],
+    [{ prompt: '', 'prompt-file': 'nope.md' }, /Input 'prompt-file': no file at 'nope.md'/],
+    [{ timeout: 'forever' }, /Input 'timeout' must be a duration such as 90s, 15m, 1h or 1h30m/],
+    [{ 'poll-interval': '0.1s' }, /Input 'poll-interval' must be between 1s and 1h/],
+    [
+      { 'fail-on': 'failed,oops' },
+      /Input 'fail-on' accepts a comma list of failed, archived, timeout, no-pr, or 'none'; 'oops'/
+    ],
+    [{ 'api-url': 'http://api.example.com' }, /Input 'api-url' must use https:\/\//],
+    [{ 'project-id': 'a/b' }, /Input 'project-id' must be an ID/],
+    [{ 'project-id': '..' }, /Input 'project-id' must be an ID/],
+    [{ 'job-id': '../../x' }, /Input 'job-id' must be an ID/],
+    [{ wait: 'maybe' }, /Input 'wait' must be 'true' or 'false'/],
+    [{ 'api-key': '' }, /Input 'api-key' is required/],
+    [{ 'project-id': '' }, /Input 'project-id' is required/]
+  ])('refuses %j before any request', async (override, message) => {
+    const result = await run(override, { files: { 'p.md': 'x' } })
+    expectCleanFailure(result, message)
+    expect(sim.exchanges).toHaveLength(0)
+    expect(result.outputs.result).toBe('')
+  })
+
+  it('stops within two seconds of SIGTERM, reporting what it knows', async () => {
+    sim.planNext({ durationMs: 60_000 })
+    const running = startAction({ inputs: inputs() })
+    await running.waitFor(/::group::Waiting for job/)
+    await new Promise(resolve => setTimeout(resolve, 1500))
+    const killedAt = Date.now()
+    running.child.kill('SIGTERM')
+    const result = await running.done
+    expect(Date.now() - killedAt).toBeLessThan(2000)
+    expect(result.code).toBe(1)
+    expect(result.outputs).toMatchObject({ status: 'active', result: 'cancelled' })
+    expect(result.outputs.jobId).toMatch(/^job_/)
+    expect(result.log).toMatch(
+      /::error::The run was cancelled while waiting for job job_\w+; the job may still finish on the service/
+    )
+    expect(result.summary).toContain('may still open a pull request')
+    expect(result.summary).toContain(result.outputs.jobId)
+  })
+})
