@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createJob, getJob, sendMessage } from '../../src/api/agent.js'
 import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../simulator/server.js'
 import { inSeconds, simClient } from '../support/clients.js'
-import { type OpenApiValidator, openApiValidator } from '../support/openapi.js'
+import { existsSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import {
+  type OpenApiValidator,
+  SHARED_SPEC_DIR,
+  SPEC_DIR,
+  openApiValidator
+} from '../support/openapi.js'
 
 let validator: OpenApiValidator
 let sim: Simulator
@@ -28,6 +35,17 @@ async function raw(
 }
 
 describe('the simulator speaks the published OpenAPI documents', () => {
+  it.runIf(existsSync(SHARED_SPEC_DIR))(
+    'validates against the same documents as shared/spec',
+    () => {
+      for (const file of ['admin-openapi.json', 'analytics.openapi.json']) {
+        expect(readFileSync(path.join(SPEC_DIR, file), 'utf8')).toBe(
+          readFileSync(path.join(SHARED_SPEC_DIR, file), 'utf8')
+        )
+      }
+    }
+  )
+
   it('answers every operation, success and error, in the documented shapes', async () => {
     const client = simClient(sim)
     const deadline = inSeconds(10)

@@ -5,8 +5,10 @@ import { OpenAPIBackend, type Operation } from 'openapi-backend'
 import type { RecordedExchange } from '../simulator/server.js'
 import { ROOT } from './run-action.js'
 
-/** The service's published documents, beside the project in shared/spec. */
-export const SPEC_DIR = path.resolve(ROOT, '..', 'shared', 'spec')
+/** The service's published documents, kept in the repository so it tests itself anywhere. */
+export const SPEC_DIR = path.join(ROOT, 'spec')
+/** The team's shared copy, beside the checkout on our machines (not on GitHub). */
+export const SHARED_SPEC_DIR = path.resolve(ROOT, '..', 'shared', 'spec')
 
 type Doc = {
   paths: Record<
