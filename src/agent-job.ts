@@ -51,7 +51,9 @@ export async function runAgentJob(
   } else {
     log.info(`Creating an agent job in project ${projectId}.`)
     job = await createJob(client, projectId, prompt ?? '', deadline)
-    log.info(`Created job ${job.id}${job.model ? ` (model ${job.model})` : ''}.`)
+    log.info(
+      `Created job ${job.id}: ${job.status ?? 'status unknown'}${job.model ? `, model ${job.model}` : ''}.`
+    )
   }
   hooks.onJob(job)
   if (!request.wait) return { job, result: resultOf(job, 'not-waited') }

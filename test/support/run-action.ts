@@ -59,7 +59,9 @@ export function startAction(options: RunOptions): RunningAction {
   for (const [name, value] of Object.entries(options.inputs))
     env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value
   const started = Date.now()
-  const child = spawn(process.execPath, [path.join(ROOT, options.entry ?? 'dist/index.js')], {
+  // ACTION_NODE runs the bundle on another Node (the runners' node24) while the tests run on this one.
+  const node = process.env.ACTION_NODE || process.execPath
+  const child = spawn(node, [path.join(ROOT, options.entry ?? 'dist/index.js')], {
     cwd: workspace,
     env,
     stdio: ['ignore', 'pipe', 'pipe']
