@@ -1,61 +1,43 @@
 import * as core from '@actions/core'
 import { readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
-import { parseApiUrl, parseId } from './api-url.js'
+import { parseId } from './api-url.js'
 import { durationInput } from './duration.js'
+import {
+  type Connection,
+  type InputReader,
+  type Masker,
+  parseBoolean,
+  readConnection,
+  readInput
+} from './input-common.js'
 import { InputError } from './input-error.js'
 import { Defaults, Input } from './names.js'
 import { FAIL_ON_WORDS, type FailOnWord } from './outcome.js'
 
 /** Everything the agent action needs, validated before the first request. */
-export interface Settings {
-  /** Admin API key; already masked in the log. */
-  apiKey: string
-  projectId: string
+export interface Settings extends Connection {
   /** The prompt to send: for a new job, or as a follow-up when `jobId` is set. */
   prompt?: string
   /** An existing job to follow up on or wait for. */
   jobId?: string
-  apiUrl: URL
   wait: boolean
   timeoutMs: number
   pollIntervalMs: number
   failOn: ReadonlySet<FailOnWord>
 }
 
-export type InputReader = (name: string) => string
-
 /** Prompt files are meant to be short instructions; a huge one is a mistake (a wrong path). */
 const MAX_PROMPT_FILE_BYTES = 256 * 1024
 const MAX_TIMEOUT_MS = 72 * 3_600_000
-
-const readInput: InputReader = name => core.getInput(name)
 
 /** Reads and validates the inputs. The key is masked before anything else can print it. */
 export function readSettings(
   get: InputReader = readInput,
   env: NodeJS.ProcessEnv = process.env,
-  mask: (secret: string) => void = core.setSecret
+  mask: Masker = core.setSecret
 ): Settings {
-  const apiKey = get(Input.ApiKey).trim()
-  if (apiKey) mask(apiKey)
-  if (!apiKey) {
-    throw new InputError(
-      `Input '${Input.ApiKey}' is required: pass an admin API key from a secret, e.g. api-key: \${{ secrets.MINTLIFY_API_KEY }}.`
-    )
-  }
-  if (/\s/.test(apiKey)) {
-    throw new InputError(
-      `Input '${Input.ApiKey}' must not contain spaces or line breaks; check the secret's value.`
-    )
-  }
-  const rawProject = get(Input.ProjectId)
-  if (!rawProject.trim()) {
-    throw new InputError(
-      `Input '${Input.ProjectId}' is required: copy the project ID from the API keys page of the Mintlify dashboard.`
-    )
-  }
-  const projectId = parseId(Input.ProjectId, rawProject)
+  const { apiKey, projectId, apiUrl } = readConnection(get, mask)
   const rawJob = get(Input.JobId)
   const jobId = rawJob.trim() ? parseId(Input.JobId, rawJob) : undefined
   const prompt = readPrompt(get, env.GITHUB_WORKSPACE ?? process.cwd())
@@ -64,7 +46,6 @@ export function readSettings(
       `Give the agent an instruction: set '${Input.Prompt}' or '${Input.PromptFile}' (or '${Input.JobId}' to wait for an existing job).`
     )
   }
-  const apiUrl = parseApiUrl(Input.ApiUrl, withDefault(get, Input.ApiUrl))
   const wait = parseBoolean(Input.Wait, withDefault(get, Input.Wait))
   const timeoutMs = durationInput(
     Input.Timeout,
@@ -125,13 +106,6 @@ function readPromptFile(file: string, workspace: string): string {
       `Input '${Input.PromptFile}': '${file}' is empty; write the instruction in it.`
     )
   return text
-}
-
-function parseBoolean(name: string, raw: string): boolean {
-  const value = raw.trim().toLowerCase()
-  if (value === 'true') return true
-  if (value === 'false') return false
-  throw new InputError(`Input '${name}' must be 'true' or 'false'; got '${raw}'.`)
 }
 
 function parseFailOn(raw: string): ReadonlySet<FailOnWord> {

@@ -1,18 +1,16 @@
 import * as core from '@actions/core'
+import { coreLogger, describeError, openClient, writeSummary } from './action-support.js'
 import { runAgentJob } from './agent-job.js'
 import type { AgentJob } from './api/agent.js'
-import { ApiClient } from './api/client.js'
-import { ApiError } from './api/errors.js'
+import type { ApiClient } from './api/client.js'
+import type { ApiError } from './api/errors.js'
 import { cancelOnSignals } from './cancel.js'
-import { systemClock, type Logger } from './clock.js'
+import { systemClock } from './clock.js'
 import { formatDuration } from './duration.js'
-import { InputError } from './input-error.js'
 import { readSettings, type Settings } from './inputs.js'
 import { Output } from './names.js'
 import { type Result, failingWord } from './outcome.js'
 import { outputsOf, renderSummary } from './report.js'
-
-const coreLogger: Logger = { debug: core.debug, info: core.info, warning: core.warning }
 
 /** The agent action: validate inputs, run the job, and report on every exit path. */
 export async function run(): Promise<void> {
@@ -25,17 +23,7 @@ export async function run(): Promise<void> {
   let failure: string | undefined
   try {
     settings = readSettings()
-    if (!settings.apiKey.startsWith('mint_')) {
-      core.warning(
-        "The 'api-key' does not start with mint_: admin API keys do. The service will refuse any other key."
-      )
-    }
-    client = new ApiClient({
-      baseUrl: settings.apiUrl,
-      apiKey: settings.apiKey,
-      log: coreLogger,
-      signal: cancel.signal
-    })
+    client = openClient(settings, cancel.signal)
     const outcome = await runAgentJob(client, settings, {
       clock: systemClock,
       log: coreLogger,
@@ -77,16 +65,8 @@ async function publish(
     core.info(
       `Result: ${result}${job ? ` (job ${job.id}, status ${job.status ?? 'unknown'})` : ''}.`
     )
-  if (process.env.GITHUB_STEP_SUMMARY && (job || failure)) {
-    try {
-      await core.summary
-        .addRaw(renderSummary({ job, result, failure, elapsedMs, now: new Date() }))
-        .write()
-    } catch (error) {
-      core.warning(
-        `Could not write the job summary: ${error instanceof Error ? error.message : String(error)}`
-      )
-    }
+  if (job || failure) {
+    await writeSummary(renderSummary({ job, result, failure, elapsedMs, now: new Date() }))
   }
   if (failure) core.setFailed(failure)
 }
@@ -110,14 +90,4 @@ function explainResult(
   const word = failingWord(result, settings.failOn)
   if (!word) return undefined
   return `Job ${job.id} ended as '${result}', and 'fail-on' includes '${word}'.`
-}
-
-function describeError(error: unknown, apiKey: string | undefined): string {
-  let message: string
-  if (error instanceof InputError || error instanceof ApiError) message = error.message
-  else {
-    message = `Unexpected error: ${error instanceof Error ? error.message : String(error)}`
-    if (error instanceof Error && error.stack) core.debug(error.stack)
-  }
-  return apiKey ? message.split(apiKey).join('***') : message
 }

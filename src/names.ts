@@ -1,11 +1,18 @@
-/** Input and output names of the agent action, defined once; action.yml and the README are tested against them. */
-export const Input = {
+/** Inputs both actions take, with the same meaning. */
+export const CommonInput = {
   ApiKey: 'api-key',
   ProjectId: 'project-id',
+  ApiUrl: 'api-url'
+} as const
+
+export const DEFAULT_API_URL = 'https://api.mintlify.com'
+
+/** Input and output names of the agent action, defined once; action.yml and the README are tested against them. */
+export const Input = {
+  ...CommonInput,
   Prompt: 'prompt',
   PromptFile: 'prompt-file',
   JobId: 'job-id',
-  ApiUrl: 'api-url',
   Wait: 'wait',
   Timeout: 'timeout',
   PollInterval: 'poll-interval',
@@ -23,7 +30,7 @@ export const Output = {
 
 /** Defaults as in action.yml; applied here too because a bare `node dist/index.js` gets no defaults from the runner. */
 export const Defaults = {
-  [Input.ApiUrl]: 'https://api.mintlify.com',
+  [Input.ApiUrl]: DEFAULT_API_URL,
   [Input.Wait]: 'true',
   [Input.Timeout]: '30m',
   [Input.PollInterval]: '10s',

@@ -8,7 +8,7 @@ beforeAll(async () => {
 })
 afterAll(() => sim.close())
 beforeEach(() => {
-  sim.exchanges.length = 0
+  sim.reset()
 })
 
 const inputs = (extra: Record<string, string> = {}): RunOptions['inputs'] => ({

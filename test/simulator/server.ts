@@ -15,8 +15,8 @@ export interface JobPlan {
 
 export type Route = 'create' | 'get' | 'message' | 'visitors'
 
-/** A misbehaviour served instead of (or before) the normal answer, `times` times. */
-export type Fault = { route: Route; times?: number } & (
+/** A misbehaviour served instead of (or before) the normal answer, `times` times, after `skip` normal answers. */
+export type Fault = { route: Route; times?: number; skip?: number } & (
   | { kind: 'status'; status: number; retryAfter?: string; body?: unknown }
   /** Read the request, then drop the connection without answering. */
   | { kind: 'drop' }
@@ -126,6 +126,14 @@ export class Simulator {
 
   setVisitors(rows: VisitorRow[] | number): this {
     this.visitors = rows
+    return this
+  }
+
+  /** Forgets recorded traffic, pending faults and plans, between tests. */
+  reset(): this {
+    this.exchanges.length = 0
+    this.faults.length = 0
+    this.plans.length = 0
     return this
   }
 
@@ -251,6 +259,10 @@ export class Simulator {
     const index = this.faults.findIndex(f => f.route === route)
     if (index < 0) return undefined
     const fault = this.faults[index] as Fault
+    if (fault.skip) {
+      fault.skip--
+      return undefined
+    }
     fault.times = (fault.times ?? 1) - 1
     if (fault.times <= 0) this.faults.splice(index, 1)
     return fault

@@ -3,12 +3,14 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { Defaults, Input, Output } from '../../src/names.js'
+import { VisitorsDefaults, VisitorsInput, VisitorsOutput } from '../../src/visitors/names.js'
+import { ENTRIES } from '../../scripts/entries.mjs'
 import { ACTION_VERSION } from '../../src/version.js'
 import { renderReadme, unpadTables } from '../../scripts/readme-tables.js'
 import { ROOT } from '../support/run-action.js'
 
 const read = (file: string): string => readFileSync(path.join(ROOT, file), 'utf8')
-const action = parse(read('action.yml')) as {
+type ActionYaml = {
   name: string
   description: string
   author: string
@@ -18,10 +20,30 @@ const action = parse(read('action.yml')) as {
   runs: { using: string; main: string }
 }
 
-describe('action.yml', () => {
-  it('runs the committed bundle on node24', () => {
-    expect(action.runs).toEqual({ using: 'node24', main: 'dist/index.js' })
-    expect(readFileSync(path.join(ROOT, 'dist/index.js')).length).toBeGreaterThan(0)
+const ACTIONS = [
+  {
+    file: 'action.yml',
+    inputs: Input,
+    outputs: Output,
+    defaults: Defaults as Record<string, string>
+  },
+  {
+    file: 'visitors/action.yml',
+    inputs: VisitorsInput,
+    outputs: VisitorsOutput,
+    defaults: { ...VisitorsDefaults, 'api-url': Defaults['api-url'] } as Record<string, string>
+  }
+]
+
+describe.each(ACTIONS)('$file', ({ file, inputs, outputs, defaults }) => {
+  const action = parse(read(file)) as ActionYaml
+
+  it('runs its committed bundle on node24', () => {
+    expect(action.runs.using).toBe('node24')
+    const main = path.join(path.dirname(file), action.runs.main)
+    const entry = ENTRIES.find(e => e.action === file)
+    expect(main).toBe(path.join('dist', entry?.out ?? '?', 'index.js'))
+    expect(readFileSync(path.join(ROOT, main)).length).toBeGreaterThan(0)
     expect(
       action.name &&
         action.description &&
@@ -32,17 +54,17 @@ describe('action.yml', () => {
   })
 
   it('declares exactly the inputs and outputs the code uses', () => {
-    expect(Object.keys(action.inputs).sort()).toEqual(Object.values(Input).sort())
-    expect(Object.keys(action.outputs).sort()).toEqual(Object.values(Output).sort())
+    expect(Object.keys(action.inputs).sort()).toEqual(Object.values(inputs).sort())
+    expect(Object.keys(action.outputs).sort()).toEqual(Object.values(outputs).sort())
   })
 
   it('has the same defaults as the code', () => {
-    for (const [name, value] of Object.entries(Defaults))
-      expect(action.inputs[name]?.default).toBe(value)
-    const withDefault = Object.entries(action.inputs)
-      .filter(([, i]) => i.default !== undefined)
-      .map(([n]) => n)
-    expect(withDefault.sort()).toEqual(Object.keys(Defaults).sort())
+    const declared = Object.fromEntries(
+      Object.entries(action.inputs)
+        .filter(([, i]) => i.default !== undefined)
+        .map(([n, i]) => [n, i.default])
+    )
+    expect(declared).toEqual(defaults)
     expect(
       Object.entries(action.inputs)
         .filter(([, i]) => i.required)
@@ -60,8 +82,10 @@ describe('action.yml', () => {
 describe('README', () => {
   it('has inputs and outputs tables generated from action.yml', () => {
     const readme = read('README.md')
-    expect(readme).toContain('<!-- inputs: action.yml -->')
-    expect(readme).toContain('<!-- outputs: action.yml -->')
+    for (const { file } of ACTIONS) {
+      expect(readme).toContain(`<!-- inputs: ${file} -->`)
+      expect(readme).toContain(`<!-- outputs: ${file} -->`)
+    }
     expect(unpadTables(renderReadme(readme)), "README tables are stale: run 'npm run readme'").toBe(
       unpadTables(readme)
     )

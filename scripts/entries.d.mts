@@ -1,0 +1,2 @@
+export declare const ENTRIES: { source: string; out: string; action: string }[]
+export declare const UNDICI_MARKER: string

@@ -1,0 +1,68 @@
+import type { ApiClient } from './client.js'
+import { ApiError } from './errors.js'
+
+export interface VisitorCounts {
+  human: number
+  ai: number
+  /** Deduplicated across human and AI: not the sum. */
+  total: number
+}
+
+export interface VisitorRow extends VisitorCounts {
+  path: string
+}
+
+export interface VisitorsPage {
+  totals: VisitorCounts
+  visitors: VisitorRow[]
+  hasMore: boolean
+}
+
+export interface VisitorsQuery {
+  dateFrom?: string
+  dateTo?: string
+  limit: number
+  offset: number
+}
+
+export async function getVisitorsPage(
+  client: ApiClient,
+  projectId: string,
+  query: VisitorsQuery,
+  deadline: number
+): Promise<VisitorsPage> {
+  const body = await client.send<unknown>({
+    method: 'GET',
+    path: ['v1', 'analytics', projectId, 'visitors'],
+    query: { ...query },
+    what: `read unique visitors (offset ${query.offset})`,
+    write: false,
+    deadline,
+    notFound: `Project '${projectId}' was not found. Check 'project-id': copy it from the API keys page of the dashboard`
+  })
+  return asVisitorsPage(body)
+}
+
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v)
+const isCounts = (v: unknown): v is VisitorCounts =>
+  !!v &&
+  typeof v === 'object' &&
+  isCount((v as VisitorCounts).human) &&
+  isCount((v as VisitorCounts).ai) &&
+  isCount((v as VisitorCounts).total)
+
+function asVisitorsPage(body: unknown): VisitorsPage {
+  const page = body as Partial<VisitorsPage> | null
+  if (
+    !page ||
+    !isCounts(page.totals) ||
+    !Array.isArray(page.visitors) ||
+    typeof page.hasMore !== 'boolean' ||
+    !page.visitors.every(row => isCounts(row) && typeof (row as VisitorRow).path === 'string')
+  ) {
+    throw new ApiError(
+      'The service answered the visitors request with something that is not a visitors page.'
+    )
+  }
+  return page as VisitorsPage
+}

@@ -1,0 +1,232 @@
+import { existsSync, readFileSync, readdirSync } from 'node:fs'
+import path from 'node:path'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../simulator/server.js'
+import { type VisitorRow, generatedRow } from '../simulator/visitors.js'
+import { parseCsv } from '../support/csv.js'
+import { type RunResult, runAction } from '../support/run-action.js'
+
+let sim: Simulator
+beforeAll(async () => {
+  sim = await Simulator.start()
+})
+afterAll(() => sim.close())
+beforeEach(() => {
+  sim.reset()
+})
+
+const run = (inputs: Record<string, string> = {}, files?: Record<string, string>) =>
+  runAction({
+    entry: 'dist/visitors/index.js',
+    inputs: { 'api-key': SIM_API_KEY, 'project-id': SIM_PROJECT, 'api-url': sim.url, ...inputs },
+    files
+  })
+
+const expected = (n: number): VisitorRow[] => Array.from({ length: n }, (_, i) => generatedRow(i))
+const readJson = (result: RunResult, file = 'mintlify-visitors.json') =>
+  JSON.parse(readFileSync(path.join(result.workspace, file), 'utf8')) as {
+    dateFrom: string | null
+    dateTo: string | null
+    exportedAt: string
+    totals: { human: number; ai: number; total: number }
+    visitors: VisitorRow[]
+  }
+const leftovers = (result: RunResult) =>
+  readdirSync(result.workspace).filter(f => f.includes('partial'))
+
+function expectCleanFailure(result: RunResult, message: RegExp): void {
+  expect(result.code).toBe(1)
+  expect(result.log).toMatch(new RegExp(`::error::${message.source}`))
+  expect(result.log).not.toMatch(/\n\s+at .+:\d+:\d+/)
+  expect(result.log.replace(/^::add-mask::.*$/m, '')).not.toContain(SIM_API_KEY)
+}
+
+describe('the bundled visitors sub-action', () => {
+  it.each([
+    [0, 1],
+    [1, 1],
+    [250, 1],
+    [251, 2],
+    [10_001, 41]
+  ])('exports %d rows in exactly %d requests, every row intact', async (rows, requests) => {
+    sim.setVisitors(rows)
+    const result = await run({ 'date-from': '2026-11-01', 'date-to': '2026-11-08' })
+    expect(result.code).toBe(0)
+    const visitorRequests = sim.requests('visitors')
+    expect(visitorRequests).toHaveLength(requests)
+    expect(visitorRequests.map(r => r.query)).toEqual(
+      Array.from({ length: requests }, (_, i) => ({
+        dateFrom: '2026-11-01',
+        dateTo: '2026-11-08',
+        limit: '250',
+        offset: String(i * 250)
+      }))
+    )
+    const doc = readJson(result)
+    expect(doc.visitors).toEqual(expected(rows))
+    expect(doc).toMatchObject({ dateFrom: '2026-11-01', dateTo: '2026-11-08' })
+    expect(Date.parse(doc.exportedAt)).not.toBeNaN()
+    expect(result.outputs).toMatchObject({
+      human: String(doc.totals.human),
+      ai: String(doc.totals.ai),
+      total: String(doc.totals.total),
+      pages: String(rows),
+      file: 'mintlify-visitors.json'
+    })
+    const top = [...expected(rows)]
+      .sort((a, b) => b.total - a.total || (a.path < b.path ? -1 : 1))
+      .slice(0, 10)
+    expect(JSON.parse(result.outputs['top-paths'] as string)).toEqual(top.map(r => r.path))
+    expect(leftovers(result)).toEqual([])
+  })
+
+  it('writes CSV that reads back row by row, with page-size and sort-by honoured', async () => {
+    sim.setVisitors(600)
+    const result = await run({
+      'output-file': 'out/visitors.csv',
+      'page-size': '100',
+      'sort-by': 'ai',
+      top: '5'
+    })
+    expect(result.code).toBe(0)
+    expect(sim.requests('visitors')).toHaveLength(6)
+    const table = parseCsv(readFileSync(path.join(result.workspace, 'out/visitors.csv'), 'utf8'))
+    expect(table[0]).toEqual(['path', 'human', 'ai', 'total'])
+    expect(table.slice(1)).toEqual(
+      expected(600).map(r => [r.path, String(r.human), String(r.ai), String(r.total)])
+    )
+    const byAi = [...expected(600)]
+      .sort((a, b) => b.ai - a.ai || (a.path < b.path ? -1 : 1))
+      .slice(0, 5)
+    expect(JSON.parse(result.outputs['top-paths'] as string)).toEqual(byAi.map(r => r.path))
+  })
+
+  it('keeps a formula-like path from becoming a spreadsheet formula', async () => {
+    const rows = [
+      { path: '=cmd|" /C calc"!A0', human: 5, ai: 1, total: 6 },
+      { path: '@SUM(1+1)', human: 1, ai: 1, total: 2 },
+      { path: '/docs/ok', human: 1, ai: 0, total: 1 }
+    ]
+    sim.setVisitors(rows)
+    const result = await run({ 'output-file': 'v.csv' })
+    expect(result.code).toBe(0)
+    const text = readFileSync(path.join(result.workspace, 'v.csv'), 'utf8')
+    expect(
+      parseCsv(text)
+        .slice(1)
+        .map(r => r[0])
+    ).toEqual([`'=cmd|" /C calc"!A0`, "'@SUM(1+1)", '/docs/ok'])
+    expect(
+      text
+        .split('\n')
+        .slice(1)
+        .every(line => !/^[=+\-@]/.test(line))
+    ).toBe(true)
+  })
+
+  it('writes the job summary: totals, AI share, a Mermaid chart and the top pages', async () => {
+    sim.setVisitors(30)
+    const result = await run({ 'date-from': '2026-11-01', 'date-to': '2026-11-08', top: '3' })
+    expect(result.summary).toContain('## Mintlify visitors: 2026-11-01 to 2026-11-08 (exclusive)')
+    expect(result.summary).toMatch(/\| AI share \| \d+\.\d% \|/)
+    expect(result.summary).toContain('```mermaid\nxychart-beta')
+    expect(result.summary).toContain('### Top 3 pages by total visitors')
+    expect(result.summary).toContain('Exported 30 pages in 1 requests')
+  })
+
+  it('stops with a warning when the service repeats a page while saying hasMore', async () => {
+    sim.setVisitors(600)
+    sim.inject({ route: 'visitors', kind: 'stuck-has-more', times: 1000 })
+    const result = await run()
+    expect(result.code).toBe(0)
+    expect(result.log).toMatch(
+      /::warning::Stopped paging: the service sent the same page again at offset 250/
+    )
+    expect(sim.requests('visitors')).toHaveLength(2)
+    expect(readJson(result).visitors).toEqual(expected(250))
+  })
+
+  it('stops with a warning on an empty page that says hasMore', async () => {
+    sim.setVisitors(600)
+    sim.inject({ route: 'visitors', kind: 'empty-has-more' })
+    const result = await run()
+    expect(result.code).toBe(0)
+    expect(result.log).toMatch(
+      /::warning::Stopped paging: the service sent an empty page at offset 0 but said there was more/
+    )
+    expect(sim.requests('visitors')).toHaveLength(1)
+  })
+
+  it('waits out a 429 with Retry-After mid-export', async () => {
+    sim.setVisitors(600)
+    sim.inject({ route: 'visitors', kind: 'status', status: 429, retryAfter: '1', skip: 1 })
+    const result = await run()
+    expect(result.code).toBe(0)
+    expect(sim.requests('visitors').map(r => r.status)).toEqual([200, 429, 200, 200])
+    expect(readJson(result).visitors).toEqual(expected(600))
+  })
+
+  it('fails with "rate limited until" and writes nothing when Retry-After outlasts the timeout', async () => {
+    sim.setVisitors(600)
+    sim.inject({ route: 'visitors', kind: 'status', status: 429, retryAfter: '3600', skip: 1 })
+    const result = await run({}, { 'mintlify-visitors.json': 'last week' })
+    expectCleanFailure(
+      result,
+      /The service rate limited the request: rate limited until \d{4}-.* Nothing was written to mintlify-visitors.json\./
+    )
+    expect(readFileSync(path.join(result.workspace, 'mintlify-visitors.json'), 'utf8')).toBe(
+      'last week'
+    )
+    expect(leftovers(result)).toEqual([])
+    expect(result.outputs).toEqual({})
+  })
+
+  it('retries a 500 mid-export and completes', async () => {
+    sim.setVisitors(600)
+    sim.inject({ route: 'visitors', kind: 'status', status: 500, skip: 1 })
+    const result = await run()
+    expect(result.code).toBe(0)
+    expect(sim.requests('visitors').map(r => r.status)).toEqual([200, 500, 200, 200])
+    expect(readJson(result).visitors).toEqual(expected(600))
+  })
+
+  it('resolves relative dates to UTC days', async () => {
+    sim.setVisitors(1)
+    const day = (offset: number) =>
+      new Date(Date.now() - offset * 86_400_000).toISOString().slice(0, 10)
+    const before = [day(7), day(0)]
+    const result = await run({ 'date-from': '-7d', 'date-to': 'today' })
+    const after = [day(7), day(0)]
+    const query = sim.requests('visitors')[0]?.query
+    expect([before, after]).toContainEqual([query?.dateFrom, query?.dateTo])
+    expect(result.code).toBe(0)
+  })
+
+  it.each([
+    [{ 'date-from': 'someday' }, /Input 'date-from' must be a date/],
+    [
+      { 'date-from': '2026-11-08', 'date-to': '2026-11-01' },
+      /Input 'date-from' \(2026-11-08\) must be before 'date-to'/
+    ],
+    [{ 'page-size': '500' }, /Input 'page-size' must be a whole number from 1 to 250/],
+    [{ format: 'xlsx' }, /Input 'format' must be one of auto, json, csv/],
+    [{ 'sort-by': 'pages' }, /Input 'sort-by' must be one of total, human, ai/],
+    [
+      { 'output-file': '../../etc/v.json' },
+      /Input 'output-file' must be a file path inside the workspace/
+    ],
+    [{ 'api-url': 'http://api.mintlify.com' }, /Input 'api-url' must use https:\/\//],
+    [{ 'api-key': '' }, /Input 'api-key' is required/]
+  ])('refuses %j before any request', async (override, message) => {
+    const result = await run(override)
+    expectCleanFailure(result, message)
+    expect(sim.exchanges).toHaveLength(0)
+    expect(existsSync(path.join(result.workspace, 'mintlify-visitors.json'))).toBe(false)
+  })
+
+  it('says to check the key on 401', async () => {
+    const result = await run({ 'api-key': 'mint_wrong' })
+    expectCleanFailure(result, /The service refused the API key \(HTTP 401/)
+    expect(result.log.replace(/^::add-mask::.*$/m, '')).not.toContain('mint_wrong')
+  })
+})
