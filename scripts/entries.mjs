@@ -1,6 +1,7 @@
 /** The bundles users run: each action.yml's runs.main points at one of these. */
 export const ENTRIES = [
   { source: 'src/index.ts', out: '', action: 'action.yml' },
+  { source: 'src/post.ts', out: 'post', action: 'action.yml' },
   { source: 'src/visitors/index.ts', out: 'visitors', action: 'visitors/action.yml' }
 ]
 

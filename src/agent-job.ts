@@ -22,6 +22,8 @@ export interface JobHooks {
   signal?: AbortSignal
   /** Every job record seen, first of all the one that gives the job its id. */
   onJob: (job: AgentJob) => void
+  /** Once the job exists (or the follow-up was sent), before waiting: e.g. post the live comment. */
+  onStarted?: (job: AgentJob) => Promise<void>
   /** Wraps the wait, e.g. in a collapsible log group. */
   group?: <T>(title: string, fn: () => Promise<T>) => Promise<T>
 }
@@ -56,6 +58,7 @@ export async function runAgentJob(
     )
   }
   hooks.onJob(job)
+  await hooks.onStarted?.(job)
   if (!request.wait) return { job, result: resultOf(job, 'not-waited') }
 
   const group = hooks.group ?? ((_title, fn) => fn())

@@ -8,11 +8,14 @@ import {
   type InputReader,
   type Masker,
   parseBoolean,
+  parseChoice,
+  parseInteger,
   readConnection,
   readInput
 } from './input-common.js'
 import { InputError } from './input-error.js'
 import { Defaults, Input } from './names.js'
+import { PERMISSIONS, type Permission } from './github/permission.js'
 import { FAIL_ON_WORDS, type FailOnWord } from './outcome.js'
 
 /** Everything the agent action needs, validated before the first request. */
@@ -25,7 +28,20 @@ export interface Settings extends Connection {
   timeoutMs: number
   pollIntervalMs: number
   failOn: ReadonlySet<FailOnWord>
+  /** Token for comments and permission checks; masked. Empty when not given (local runs). */
+  githubToken: string
+  comment: CommentMode
+  /** The issue or pull request to comment on, when the event has none. */
+  issueNumber?: number
+  triggerPhrase: string
+  /** Least permission the triggering person needs, or 'none' for no check. */
+  requiredPermission: Permission | 'none'
+  /** Bot logins allowed to trigger, without the `[bot]` suffix, lower case. */
+  allowedBots: ReadonlySet<string>
 }
+
+export const COMMENT_MODES = ['auto', 'true', 'false'] as const
+export type CommentMode = (typeof COMMENT_MODES)[number]
 
 /** Prompt files are meant to be short instructions; a huge one is a mistake (a wrong path). */
 const MAX_PROMPT_FILE_BYTES = 256 * 1024
@@ -38,14 +54,12 @@ export function readSettings(
   mask: Masker = core.setSecret
 ): Settings {
   const { apiKey, projectId, apiUrl } = readConnection(get, mask)
+  const githubToken = get(Input.GithubToken).trim()
+  if (githubToken) mask(githubToken)
   const rawJob = get(Input.JobId)
   const jobId = rawJob.trim() ? parseId(Input.JobId, rawJob) : undefined
+  // Whether a missing prompt is fine depends on the event (an issue can be the prompt): see planTrigger.
   const prompt = readPrompt(get, env.GITHUB_WORKSPACE ?? process.cwd())
-  if (prompt === undefined && jobId === undefined) {
-    throw new InputError(
-      `Give the agent an instruction: set '${Input.Prompt}' or '${Input.PromptFile}' (or '${Input.JobId}' to wait for an existing job).`
-    )
-  }
   const wait = parseBoolean(Input.Wait, withDefault(get, Input.Wait))
   const timeoutMs = durationInput(
     Input.Timeout,
@@ -60,7 +74,47 @@ export function readSettings(
     3_600_000
   )
   const failOn = parseFailOn(withDefault(get, Input.FailOn))
-  return { apiKey, projectId, prompt, jobId, apiUrl, wait, timeoutMs, pollIntervalMs, failOn }
+  const rawIssue = get(Input.IssueNumber).trim()
+  const issueNumber = rawIssue
+    ? parseInteger(Input.IssueNumber, rawIssue, 1, 2 ** 31 - 1)
+    : undefined
+  const triggerPhrase = withDefault(get, Input.TriggerPhrase)
+  if (/\s/.test(triggerPhrase)) {
+    throw new InputError(
+      `Input '${Input.TriggerPhrase}' must be one word such as /docs-agent; got '${triggerPhrase}'.`
+    )
+  }
+  return {
+    apiKey,
+    projectId,
+    prompt,
+    jobId,
+    apiUrl,
+    wait,
+    timeoutMs,
+    pollIntervalMs,
+    failOn,
+    githubToken,
+    comment: parseChoice(Input.Comment, withDefault(get, Input.Comment), COMMENT_MODES),
+    issueNumber,
+    triggerPhrase,
+    requiredPermission: parseChoice(
+      Input.RequiredPermission,
+      withDefault(get, Input.RequiredPermission),
+      [...PERMISSIONS, 'none'] as const
+    ),
+    allowedBots: new Set(
+      get(Input.AllowedBots)
+        .split(',')
+        .map(b =>
+          b
+            .trim()
+            .toLowerCase()
+            .replace(/\[bot\]$/, '')
+        )
+        .filter(Boolean)
+    )
+  }
 }
 
 function withDefault(get: InputReader, name: keyof typeof Defaults): string {
@@ -124,4 +178,15 @@ function parseFailOn(raw: string): ReadonlySet<FailOnWord> {
     result.add(word as FailOnWord)
   }
   return result
+}
+
+/** The post step needs only the connection and the token, read again from the same inputs. */
+export function readPostSettings(
+  get: InputReader = readInput,
+  mask: Masker = core.setSecret
+): Connection & { githubToken: string } {
+  const connection = readConnection(get, mask)
+  const githubToken = get(Input.GithubToken).trim()
+  if (githubToken) mask(githubToken)
+  return { ...connection, githubToken }
 }

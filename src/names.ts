@@ -16,7 +16,13 @@ export const Input = {
   Wait: 'wait',
   Timeout: 'timeout',
   PollInterval: 'poll-interval',
-  FailOn: 'fail-on'
+  FailOn: 'fail-on',
+  GithubToken: 'github-token',
+  Comment: 'comment',
+  IssueNumber: 'issue-number',
+  TriggerPhrase: 'trigger-phrase',
+  RequiredPermission: 'required-permission',
+  AllowedBots: 'allowed-bots'
 } as const
 
 export const Output = {
@@ -34,5 +40,13 @@ export const Defaults = {
   [Input.Wait]: 'true',
   [Input.Timeout]: '30m',
   [Input.PollInterval]: '10s',
-  [Input.FailOn]: 'failed,timeout'
+  [Input.FailOn]: 'failed,timeout',
+  [Input.Comment]: 'auto',
+  [Input.TriggerPhrase]: '/docs-agent',
+  [Input.RequiredPermission]: 'write'
+} as const
+
+/** Names of the values the main step saves for the post step. */
+export const State = {
+  Comment: 'comment'
 } as const

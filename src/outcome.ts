@@ -2,7 +2,14 @@ import type { AgentJob } from './api/agent.js'
 
 /** One word for how the step ended; users branch on it in later steps. */
 export type Result =
-  'pr-opened' | 'no-changes' | 'failed' | 'archived' | 'timed-out' | 'started' | 'cancelled'
+  | 'pr-opened'
+  | 'no-changes'
+  | 'failed'
+  | 'archived'
+  | 'timed-out'
+  | 'started'
+  | 'cancelled'
+  | 'skipped'
 
 export const FAIL_ON_WORDS = ['failed', 'archived', 'timeout', 'no-pr'] as const
 export type FailOnWord = (typeof FAIL_ON_WORDS)[number]
@@ -40,12 +47,8 @@ export function failingWord(
   if (result === 'failed' && failOn.has('failed')) return 'failed'
   if (result === 'archived' && failOn.has('archived')) return 'archived'
   if (result === 'timed-out' && failOn.has('timeout')) return 'timeout'
-  if (
-    failOn.has('no-pr') &&
-    result !== 'pr-opened' &&
-    result !== 'started' &&
-    result !== 'cancelled'
-  )
-    return 'no-pr'
+  // no-pr judges a job that was waited for to its end (or the time limit), nothing else.
+  const judged = result !== 'started' && result !== 'cancelled' && result !== 'skipped'
+  if (failOn.has('no-pr') && judged && result !== 'pr-opened') return 'no-pr'
   return undefined
 }

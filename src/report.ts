@@ -10,6 +10,8 @@ export interface Report {
   result?: Result
   /** Why the step failed, if it did. */
   failure?: string
+  /** Why no job was started (result `skipped`). */
+  skipped?: string
   /** Milliseconds the step spent. */
   elapsedMs: number
   now: Date
@@ -34,7 +36,8 @@ const HEADLINES: Record<Result, string> = {
   archived: '🗄️ The agent job was archived',
   'timed-out': '⏱️ Stopped waiting: time limit reached',
   started: '🚀 The agent job started',
-  cancelled: '🛑 The run was cancelled'
+  cancelled: '🛑 The run was cancelled',
+  skipped: '⏭️ Not started'
 }
 
 /** The job summary as Markdown; every value from the service is escaped. */
@@ -42,6 +45,7 @@ export function renderSummary(report: Report): string {
   const { job, result } = report
   const lines = [`## Mintlify agent: ${result ? HEADLINES[result] : '❌ The step failed'}`, '']
   if (report.failure) lines.push(`> ${escapeMarkdown(report.failure)}`, '')
+  if (report.skipped) lines.push(escapeMarkdown(report.skipped), '')
   if (result === 'timed-out' || result === 'cancelled' || result === 'started') {
     if (job)
       lines.push(

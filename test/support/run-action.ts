@@ -15,6 +15,10 @@ export interface RunOptions {
   env?: Record<string, string>
   /** Files to place in the workspace before the run. */
   files?: Record<string, string>
+  /** The webhook payload, written to GITHUB_EVENT_PATH. */
+  event?: unknown
+  /** Saved state from an earlier step, as the runner hands it to a post step (STATE_*). */
+  state?: Record<string, string>
   /** Called with each chunk the action prints. */
   onOutput?: (text: string) => void
 }
@@ -25,6 +29,8 @@ export interface RunResult {
   /** stdout and stderr together, in order. */
   log: string
   outputs: Record<string, string>
+  /** What the step saved with core.saveState. */
+  state: Record<string, string>
   summary: string
   workspace: string
   durationMs: number
@@ -44,8 +50,12 @@ export function startAction(options: RunOptions): RunningAction {
     writeFileSync(path.join(workspace, name), content)
   const outputFile = path.join(workspace, '.github_output')
   const summaryFile = path.join(workspace, '.github_step_summary')
+  const stateFile = path.join(workspace, '.github_state')
+  const eventFile = path.join(workspace, '.github_event.json')
   writeFileSync(outputFile, '')
   writeFileSync(summaryFile, '')
+  writeFileSync(stateFile, '')
+  writeFileSync(eventFile, JSON.stringify(options.event ?? {}))
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '',
@@ -53,9 +63,12 @@ export function startAction(options: RunOptions): RunningAction {
     GITHUB_WORKSPACE: workspace,
     GITHUB_OUTPUT: outputFile,
     GITHUB_STEP_SUMMARY: summaryFile,
+    GITHUB_STATE: stateFile,
+    GITHUB_EVENT_PATH: eventFile,
     RUNNER_TEMP: workspace,
     ...options.env
   }
+  for (const [name, value] of Object.entries(options.state ?? {})) env[`STATE_${name}`] = value
   for (const [name, value] of Object.entries(options.inputs))
     env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value
   const started = Date.now()
@@ -89,6 +102,7 @@ export function startAction(options: RunOptions): RunningAction {
         signal,
         log,
         outputs: parseOutputFile(readFileSync(outputFile, 'utf8')),
+        state: parseOutputFile(readFileSync(stateFile, 'utf8')),
         summary: readFileSync(summaryFile, 'utf8'),
         workspace,
         durationMs: Date.now() - started

@@ -34,6 +34,28 @@ describe('readSettings', () => {
     expect([...s.failOn]).toEqual(['failed', 'timeout'])
   })
 
+  it('reads the issue inputs, with their defaults', () => {
+    expect(settings(base)).toMatchObject({
+      comment: 'auto',
+      triggerPhrase: '/docs-agent',
+      requiredPermission: 'write'
+    })
+    const s = settings({
+      ...base,
+      'issue-number': '12',
+      'allowed-bots': 'Renovate[bot], dependabot',
+      comment: 'true'
+    })
+    expect(s).toMatchObject({ issueNumber: 12, comment: 'true' })
+    expect([...s.allowedBots]).toEqual(['renovate', 'dependabot'])
+  })
+
+  it('masks the GitHub token too', () => {
+    const masked: string[] = []
+    settings({ ...base, 'github-token': 'ghs_abc' }, masked)
+    expect(masked).toEqual([KEY, 'ghs_abc'])
+  })
+
   it('masks the key before validating anything else', () => {
     const masked: string[] = []
     expect(() => settings({ 'api-key': KEY, 'project-id': '../x' }, masked)).toThrow(InputError)
@@ -83,7 +105,6 @@ describe('readSettings', () => {
     [{ 'project-id': '..' }, /Input 'project-id' must be an ID/],
     [{ 'project-id': 'p?x=1' }, /Input 'project-id' must be an ID/],
     [{ 'job-id': 'job/../../x' }, /Input 'job-id' must be an ID/],
-    [{ prompt: '' }, /set 'prompt' or 'prompt-file'/],
     [{ prompt: '   ' }, /Input 'prompt' is blank/],
     [{ 'prompt-file': 'prompt.md' }, /Set only one of 'prompt' and 'prompt-file'/],
     [
@@ -104,7 +125,15 @@ describe('readSettings', () => {
     [{ 'api-url': 'ftp://x' }, /must use https:\/\//],
     [{ 'api-url': 'not a url' }, /Input 'api-url' must be an absolute URL/],
     [{ 'api-url': 'https://user:pw@api.mintlify.com' }, /must not contain credentials/],
-    [{ 'api-url': 'https://api.mintlify.com/?x=1' }, /must not have a query/]
+    [{ 'api-url': 'https://api.mintlify.com/?x=1' }, /must not have a query/],
+    [{ comment: 'yes' }, /Input 'comment' must be one of auto, true, false; got 'yes'/],
+    [{ 'issue-number': '#12' }, /Input 'issue-number' must be a whole number/],
+    [{ 'issue-number': '0' }, /Input 'issue-number' must be a whole number from 1/],
+    [
+      { 'required-permission': 'owner' },
+      /Input 'required-permission' must be one of read, triage, write, maintain, admin, none/
+    ],
+    [{ 'trigger-phrase': '/docs agent' }, /Input 'trigger-phrase' must be one word/]
   ])('refuses %j', (override, message) => {
     expect(() => settings({ ...base, ...override })).toThrow(message)
   })

@@ -1,0 +1,70 @@
+/** The few GitHub operations the action uses; the Octokit behind it is loaded only when needed. */
+export interface GitHubApi {
+  listComments(issue: number): Promise<IssueComment[]>
+  createComment(issue: number, body: string): Promise<number>
+  updateComment(id: number, body: string): Promise<void>
+  /** The user's permission and role name on the repository. */
+  permission(user: string): Promise<{ permission?: string; roleName?: string }>
+}
+
+export interface IssueComment {
+  id: number
+  body: string
+  authorType: string
+}
+
+const TIMEOUT_MS = 15_000
+
+/**
+ * Connects through @actions/github's Octokit (which honours GITHUB_API_URL for GitHub Enterprise Server).
+ * Imported lazily: runs that neither comment nor check permissions never pay for loading it.
+ */
+export async function connectGitHub(
+  token: string,
+  owner: string,
+  repo: string
+): Promise<GitHubApi> {
+  const { getOctokit } = await import('@actions/github')
+  const octokit = getOctokit(token)
+  const request = () => ({ signal: AbortSignal.timeout(TIMEOUT_MS) })
+  return {
+    async listComments(issue) {
+      const comments = await octokit.paginate(octokit.rest.issues.listComments, {
+        owner,
+        repo,
+        issue_number: issue,
+        per_page: 100,
+        request: request()
+      })
+      return comments.map(c => ({ id: c.id, body: c.body ?? '', authorType: c.user?.type ?? '' }))
+    },
+    async createComment(issue, body) {
+      const { data } = await octokit.rest.issues.createComment({
+        owner,
+        repo,
+        issue_number: issue,
+        body,
+        request: request()
+      })
+      return data.id
+    },
+    async updateComment(id, body) {
+      await octokit.rest.issues.updateComment({
+        owner,
+        repo,
+        comment_id: id,
+        body,
+        request: request()
+      })
+    },
+    async permission(user) {
+      const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({
+        owner,
+        repo,
+        username: user,
+        request: request()
+      })
+      return { permission: data.permission, roleName: (data as { role_name?: string }).role_name }
+    }
+  }
+}

@@ -1,0 +1,47 @@
+import type { AgentJob } from '../api/agent.js'
+import { codeSpan, markdownLink } from '../markdown.js'
+import type { Result } from '../outcome.js'
+import { type Marker, renderMarker } from './marker.js'
+
+/** Far below GitHub's 65,536-character limit: the comment is a status line, not a report. */
+export const MAX_COMMENT = 4000
+
+export interface CommentContext {
+  marker: Marker
+  runUrl: string
+}
+
+const run = (ctx: CommentContext): string =>
+  ctx.runUrl ? ` · ${markdownLink('workflow run', ctx.runUrl)}` : ''
+
+function finish(ctx: CommentContext, lines: string[]): string {
+  const body = [renderMarker(ctx.marker), ...lines].join('\n')
+  return body.length > MAX_COMMENT ? `${body.slice(0, MAX_COMMENT - 1)}…` : body
+}
+
+export function workingBody(ctx: CommentContext, job: AgentJob, followUp: boolean): string {
+  const what = followUp ? 'is working on the follow-up' : 'is working on this'
+  return finish(ctx, [`⏳ **Mintlify agent** ${what} · job ${codeSpan(job.id)}${run(ctx)}`])
+}
+
+/** The comment once the run is over; `note` adds a line (a time limit, a failure reason). */
+export function outcomeBody(
+  ctx: CommentContext,
+  job: AgentJob,
+  result: Result | 'stopped'
+): string {
+  const id = codeSpan(job.id)
+  const pr = job.prLink ? markdownLink(job.prLink, job.prLink) : ''
+  const lines: Record<Result | 'stopped', string> = {
+    'pr-opened': `✅ **Mintlify agent** opened a pull request: ${pr}`,
+    'no-changes': `☑️ **Mintlify agent** finished without changes: nothing needed updating.`,
+    failed: `❌ **Mintlify agent** job failed.`,
+    archived: `🗄️ **Mintlify agent** job was archived before it finished.${pr ? ` Pull request: ${pr}` : ''}`,
+    'timed-out': `⏱️ **Mintlify agent** stopped waiting: the time limit ran out. The job may still finish on the service; re-run the workflow to keep waiting.`,
+    cancelled: `🛑 The workflow run was cancelled. The **Mintlify agent** job may still finish on the service.`,
+    stopped: `🛑 The workflow run stopped before the **Mintlify agent** job finished. The job may still finish on the service; re-run the workflow to keep waiting.`,
+    started: `🚀 **Mintlify agent** started; this run does not wait for it.`,
+    skipped: `**Mintlify agent** was not started.`
+  }
+  return finish(ctx, [lines[result], '', `Job ${id}${run(ctx)}`])
+}

@@ -1,0 +1,33 @@
+import type { Settings } from '../inputs.js'
+import type { GitHubApi } from './api.js'
+import type { RunEvent } from './event.js'
+import { hasPermission } from './permission.js'
+
+/**
+ * Who may start the agent from an issue: read from the GitHub API, never from `author_association`.
+ * Returns why the run is refused, or undefined to go on. Fails closed when the permission cannot be read.
+ */
+export async function refusal(
+  github: () => Promise<GitHubApi>,
+  event: RunEvent,
+  settings: Pick<Settings, 'requiredPermission' | 'allowedBots'>
+): Promise<string | undefined> {
+  const actor = event.actor
+  if (!actor) return 'The event does not say who triggered it.'
+  if (event.actorIsBot) {
+    const name = actor.toLowerCase().replace(/\[bot\]$/, '')
+    if (settings.allowedBots.has(name)) return undefined
+    return `@${actor} is a bot, and 'allowed-bots' does not list it.`
+  }
+  const required = settings.requiredPermission
+  if (required === 'none') return undefined
+  let level: { permission?: string; roleName?: string }
+  try {
+    level = await (await github()).permission(actor)
+  } catch (error) {
+    const status = (error as { status?: number }).status
+    return `Could not read @${actor}'s permission on the repository (${status ? `HTTP ${status}` : error instanceof Error ? error.message : String(error)}), so the run is refused.`
+  }
+  if (hasPermission(level.permission, level.roleName, required)) return undefined
+  return `@${actor} has '${level.roleName ?? level.permission ?? 'no'}' permission on the repository; 'required-permission' asks for '${required}'.`
+}

@@ -1,0 +1,69 @@
+import type { JobRequest } from '../agent-job.js'
+import type { Logger } from '../clock.js'
+import type { Settings } from '../inputs.js'
+import { type GitHubApi, connectGitHub } from './api.js'
+import type { RunEvent } from './event.js'
+import { refusal } from './gate.js'
+import { type CommentState, LiveComment } from './live-comment.js'
+import { planTrigger } from './trigger.js'
+
+/** What the triggering issue adds to a run: maybe a refusal, maybe a comment to keep current. */
+export interface IssueRun {
+  skipped?: string
+  request: JobRequest
+  comment?: LiveComment
+  /** The prompt goes to a job recorded on the issue, as a follow-up. */
+  followUp: boolean
+}
+
+/**
+ * Decides what to run from the inputs, the event, the trust gate and the job recorded on the issue.
+ * GitHub is contacted only when the run comments or checks a permission.
+ */
+export async function prepareIssueRun(
+  settings: Settings,
+  event: RunEvent,
+  log: Logger,
+  saveState: (state: CommentState) => void
+): Promise<IssueRun> {
+  const plan = planTrigger(settings, event)
+  const request: JobRequest = { ...settings, prompt: plan.prompt }
+  if (plan.skipped) return { skipped: plan.skipped, request, followUp: false }
+  let connection: Promise<GitHubApi> | undefined
+  const github = (): Promise<GitHubApi> =>
+    (connection ??= connectGitHub(settings.githubToken, event.owner, event.repo))
+  if (plan.gate) {
+    const why = await refusal(github, event, settings)
+    if (why) return { skipped: why, request, followUp: false }
+  }
+  if (plan.target === undefined) return { request, followUp: false }
+  const comment = new LiveComment(
+    await github(),
+    plan.target,
+    { run: event.runId, attempt: event.runAttempt },
+    event.runUrl,
+    log,
+    saveState
+  )
+  if (settings.jobId) return { request, comment, followUp: Boolean(plan.prompt) }
+  const recorded = await comment.recorded()
+  if (recorded && recorded.marker.run === event.runId && event.runId) {
+    comment.adopt(recorded.commentId)
+    log.info(
+      `Attempt ${event.runAttempt} of this run resumes job ${recorded.marker.job}, started by attempt ${recorded.marker.attempt}.`
+    )
+    return {
+      request: { ...request, jobId: recorded.marker.job, prompt: undefined },
+      comment,
+      followUp: false
+    }
+  }
+  if (recorded && plan.fromComment) {
+    comment.adopt(recorded.commentId)
+    log.info(
+      `Sending the comment as a follow-up to job ${recorded.marker.job}, recorded on #${plan.target}.`
+    )
+    return { request: { ...request, jobId: recorded.marker.job }, comment, followUp: true }
+  }
+  return { request, comment, followUp: false }
+}

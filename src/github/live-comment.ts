@@ -1,0 +1,90 @@
+import type { AgentJob } from '../api/agent.js'
+import type { Logger } from '../clock.js'
+import type { Result } from '../outcome.js'
+import type { GitHubApi } from './api.js'
+import { type CommentContext, outcomeBody, workingBody } from './comment-body.js'
+import { type Marker, parseMarker } from './marker.js'
+
+/** What the post step needs to finalise the comment if the main step was killed. */
+export interface CommentState {
+  issue: number
+  commentId: number
+  job: AgentJob
+  ctx: CommentContext
+  final: boolean
+}
+
+/** A job recorded on the issue by an earlier run. */
+export interface Recorded {
+  marker: Marker
+  commentId: number
+}
+
+/**
+ * The one comment per job on the triggering issue, edited as the job moves on. Every failure
+ * becomes a warning: the job and its outputs matter more than the comment.
+ */
+export class LiveComment {
+  private id?: number
+
+  constructor(
+    private readonly api: GitHubApi,
+    private readonly issue: number,
+    private readonly marker: Omit<Marker, 'job'>,
+    private readonly runUrl: string,
+    private readonly log: Logger,
+    private readonly save: (state: CommentState) => void
+  ) {}
+
+  /** The latest job recorded on the issue; only comments written by a bot count, so no one can plant one. */
+  async recorded(): Promise<Recorded | undefined> {
+    try {
+      const comments = await this.api.listComments(this.issue)
+      for (const comment of [...comments].reverse()) {
+        const marker = comment.authorType === 'Bot' ? parseMarker(comment.body) : undefined
+        if (marker) return { marker, commentId: comment.id }
+      }
+    } catch (error) {
+      this.warn('read the comments of', error)
+    }
+    return undefined
+  }
+
+  /** Edit this comment instead of creating one (a resumed job or a follow-up). */
+  adopt(commentId: number): void {
+    this.id = commentId
+  }
+
+  async working(job: AgentJob, followUp: boolean): Promise<void> {
+    await this.show(job, workingBody(this.ctx(job), job, followUp), false)
+  }
+
+  async finish(job: AgentJob, result: Result | 'stopped'): Promise<void> {
+    await this.show(job, outcomeBody(this.ctx(job), job, result), true)
+  }
+
+  private ctx(job: AgentJob): CommentContext {
+    return { marker: { ...this.marker, job: job.id }, runUrl: this.runUrl }
+  }
+
+  private async show(job: AgentJob, body: string, final: boolean): Promise<void> {
+    try {
+      if (this.id === undefined) this.id = await this.api.createComment(this.issue, body)
+      else await this.api.updateComment(this.id, body)
+      this.save({ issue: this.issue, commentId: this.id, job, ctx: this.ctx(job), final })
+    } catch (error) {
+      this.warn(this.id === undefined ? 'comment on' : 'update the comment on', error)
+    }
+  }
+
+  private warn(what: string, error: unknown): void {
+    const status = (error as { status?: number }).status
+    const hint =
+      status === 403 || status === 404
+        ? " Give the workflow 'issues: write' (and 'pull-requests: write' for pull requests)."
+        : ''
+    this.log.warning(
+      `Could not ${what} #${this.issue}: ${status ? `HTTP ${status}` : error instanceof Error ? error.message : String(error)}.${hint}`
+    )
+  }
+}

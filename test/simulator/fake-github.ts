@@ -1,0 +1,161 @@
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+export interface FakeComment {
+  id: number
+  issue: number
+  body: string
+  user: { login: string; type: 'Bot' | 'User' }
+}
+
+export interface GitHubRequest {
+  method: string
+  path: string
+  authorization?: string
+  body?: unknown
+}
+
+/**
+ * A loopback stand-in for the few GitHub REST routes the action uses: issue comments (list, create,
+ * update) and collaborator permission. Optionally served under a prefix, as GitHub Enterprise Server's
+ * `/api/v3` is.
+ */
+export class FakeGitHub {
+  readonly requests: GitHubRequest[] = []
+  readonly comments: FakeComment[] = []
+  /** Permission answers by login: GitHub's `permission` and `role_name`. */
+  readonly permissions = new Map<string, { permission: string; role_name: string }>()
+  /** Status to answer instead, by route name: 'create-comment', 'update-comment', 'list-comments', 'permission'. */
+  readonly failures = new Map<string, number>()
+  private server: Server
+  private base = ''
+  private nextId = 1000
+
+  private constructor(
+    private readonly prefix: string,
+    readonly botLogin: string
+  ) {
+    this.server = createServer((req, res) => void this.handle(req, res))
+  }
+
+  static async start(options: { prefix?: string; botLogin?: string } = {}): Promise<FakeGitHub> {
+    const fake = new FakeGitHub(options.prefix ?? '', options.botLogin ?? 'github-actions[bot]')
+    await new Promise<void>(resolve => fake.server.listen(0, '127.0.0.1', resolve))
+    fake.base = `http://127.0.0.1:${(fake.server.address() as AddressInfo).port}${fake.prefix}`
+    return fake
+  }
+
+  /** The value for GITHUB_API_URL. */
+  get url(): string {
+    return this.base
+  }
+
+  reset(): void {
+    this.requests.length = 0
+    this.comments.length = 0
+    this.permissions.clear()
+    this.failures.clear()
+  }
+
+  commentsOn(issue: number): FakeComment[] {
+    return this.comments.filter(c => c.issue === issue)
+  }
+
+  addComment(issue: number, body: string, user: FakeComment['user']): FakeComment {
+    const comment = { id: this.nextId++, issue, body, user }
+    this.comments.push(comment)
+    return comment
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections()
+    await new Promise<void>(resolve => this.server.close(() => resolve()))
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = []
+    for await (const chunk of req) chunks.push(chunk as Buffer)
+    const text = Buffer.concat(chunks).toString('utf8')
+    const url = new URL(req.url ?? '/', 'http://fake')
+    const record: GitHubRequest = {
+      method: req.method ?? '',
+      path: url.pathname,
+      authorization: req.headers.authorization,
+      body: text ? JSON.parse(text) : undefined
+    }
+    this.requests.push(record)
+    const send = (status: number, body: unknown): void => {
+      res.writeHead(status, { 'content-type': 'application/json' })
+      res.end(JSON.stringify(body))
+    }
+    if (!url.pathname.startsWith(`${this.prefix}/repos/`))
+      return send(404, { message: 'Not Found' })
+    const route = url.pathname.slice(this.prefix.length)
+    const fail = (name: string): boolean => {
+      const status = this.failures.get(name)
+      if (status)
+        send(status, {
+          message: status === 403 ? 'Resource not accessible by integration' : 'Failure'
+        })
+      return Boolean(status)
+    }
+    let m: RegExpExecArray | null
+    if ((m = /^\/repos\/[^/]+\/[^/]+\/issues\/(\d+)\/comments$/.exec(route))) {
+      const issue = Number(m[1])
+      if (req.method === 'GET') {
+        if (fail('list-comments')) return
+        const perPage = Number(url.searchParams.get('per_page') ?? 30)
+        const page = Number(url.searchParams.get('page') ?? 1)
+        const all = this.commentsOn(issue)
+        const slice = all.slice((page - 1) * perPage, page * perPage)
+        if (page * perPage < all.length) {
+          const next = new URL(req.url ?? '/', this.base.replace(this.prefix, ''))
+          next.searchParams.set('page', String(page + 1))
+          res.setHeader('link', `<${next.href}>; rel="next"`)
+        }
+        return send(
+          200,
+          slice.map(c => this.view(c))
+        )
+      }
+      if (req.method === 'POST') {
+        if (fail('create-comment')) return
+        const comment = this.addComment(issue, (record.body as { body: string }).body, {
+          login: this.botLogin,
+          type: 'Bot'
+        })
+        return send(201, this.view(comment))
+      }
+    }
+    if (
+      (m = /^\/repos\/[^/]+\/[^/]+\/issues\/comments\/(\d+)$/.exec(route)) &&
+      req.method === 'PATCH'
+    ) {
+      if (fail('update-comment')) return
+      const comment = this.comments.find(c => c.id === Number(m?.[1]))
+      if (!comment) return send(404, { message: 'Not Found' })
+      comment.body = (record.body as { body: string }).body
+      return send(200, this.view(comment))
+    }
+    if (
+      (m = /^\/repos\/[^/]+\/[^/]+\/collaborators\/([^/]+)\/permission$/.exec(route)) &&
+      req.method === 'GET'
+    ) {
+      if (fail('permission')) return
+      const login = decodeURIComponent(m[1] as string)
+      const level = this.permissions.get(login)
+      if (!level) return send(404, { message: `${login} is not a user` })
+      return send(200, { ...level, user: { login } })
+    }
+    return send(404, { message: 'Not Found' })
+  }
+
+  private view(c: FakeComment): Record<string, unknown> {
+    return {
+      id: c.id,
+      body: c.body,
+      user: c.user,
+      html_url: `https://github.com/acme/docs/issues/${c.issue}#issuecomment-${c.id}`
+    }
+  }
+}

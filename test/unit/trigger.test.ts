@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest'
+import type { RunEvent } from '../../src/github/event.js'
+import { parseMarker, renderMarker } from '../../src/github/marker.js'
+import { hasPermission } from '../../src/github/permission.js'
+import { cleanIssueText } from '../../src/github/prompt.js'
+import { commandText, planTrigger } from '../../src/github/trigger.js'
+import { readSettings } from '../../src/inputs.js'
+
+const settings = (inputs: Record<string, string> = {}) =>
+  readSettings(
+    name =>
+      ({ 'api-key': 'mint_k', 'project-id': 'p', 'github-token': 'ghs_t', ...inputs })[name] ?? '',
+    {},
+    () => {}
+  )
+
+const issue = {
+  number: 3,
+  title: 'T',
+  body: 'B',
+  url: 'https://github.com/o/r/issues/3',
+  isPullRequest: false
+}
+const event = (over: Partial<RunEvent> = {}): RunEvent => ({
+  name: 'issues',
+  action: 'labeled',
+  owner: 'o',
+  repo: 'r',
+  actor: 'alice',
+  actorIsBot: false,
+  issue,
+  runId: '1',
+  runAttempt: 1,
+  runUrl: 'https://github.com/o/r/actions/runs/1',
+  ...over
+})
+
+describe('commandText', () => {
+  it.each([
+    ['/docs-agent add Python', 'add Python'],
+    ['  /docs-agent\n\nmulti\nline', 'multi\nline'],
+    ['/DOCS-AGENT yes', 'yes'],
+    ['/docs-agent', '']
+  ])('%j → %j', (body, text) => expect(commandText(body, '/docs-agent')).toBe(text))
+  it.each(['/docs-agents please', 'please /docs-agent', ''])('%j is not a command', body =>
+    expect(commandText(body, '/docs-agent')).toBeUndefined()
+  )
+})
+
+describe('planTrigger', () => {
+  it('builds the prompt from the issue on an issues event, and checks the actor', () => {
+    const plan = planTrigger(settings(), event())
+    expect(plan).toMatchObject({ target: 3, gate: true, fromComment: false })
+    expect(plan.prompt).toContain('GitHub issue #3 of o/r')
+  })
+
+  it('lets an explicit prompt win over the issue', () => {
+    expect(planTrigger(settings({ prompt: 'Do X' }), event()).prompt).toBe('Do X')
+  })
+
+  it('needs an instruction somewhere', () => {
+    expect(() =>
+      planTrigger(settings(), event({ name: 'workflow_dispatch', issue: undefined }))
+    ).toThrow(
+      /Give the agent an instruction: set 'prompt' or 'prompt-file', run it from an issue, or set 'job-id'/
+    )
+  })
+
+  it('skips edited comments and comments without the phrase', () => {
+    const commented = (body: string, action = 'created') =>
+      event({ name: 'issue_comment', action, comment: { id: 1, body } })
+    expect(planTrigger(settings(), commented('/docs-agent x', 'edited')).skipped).toMatch(
+      /was edited/
+    )
+    expect(planTrigger(settings(), commented('hello')).skipped).toBe(
+      "The comment does not start with '/docs-agent'."
+    )
+    expect(planTrigger(settings(), commented('/docs-agent fix it'))).toMatchObject({
+      fromComment: true,
+      gate: true
+    })
+  })
+
+  it('does not gate manual or scheduled runs', () => {
+    expect(
+      planTrigger(settings({ prompt: 'x' }), event({ name: 'schedule', issue: undefined })).gate
+    ).toBe(false)
+  })
+
+  it('comments on issue-number, never with comment: false', () => {
+    expect(
+      planTrigger(
+        settings({ prompt: 'x', 'issue-number': '9' }),
+        event({ name: 'workflow_dispatch', issue: undefined })
+      ).target
+    ).toBe(9)
+    expect(planTrigger(settings({ comment: 'false' }), event()).target).toBeUndefined()
+  })
+
+  it('needs a token to comment or to check permissions', () => {
+    expect(() => planTrigger(settings({ 'github-token': '' }), event())).toThrow(
+      /Input 'github-token' is empty/
+    )
+    expect(() => planTrigger(settings({ 'github-token': '', comment: 'false' }), event())).toThrow(
+      /check the triggering person's permission/
+    )
+    expect(
+      planTrigger(
+        settings({ 'github-token': '', comment: 'false', 'required-permission': 'none' }),
+        event()
+      ).gate
+    ).toBe(true)
+  })
+})
+
+describe('issue text', () => {
+  it('drops HTML comments, invisible and control characters, and caps the length', () => {
+    expect(cleanIssueText('a<!-- secret -->b\u200Bc\u0007d\u202Ee', 100)).toBe('abcde')
+    expect(cleanIssueText('unterminated <!-- rest', 100)).toBe('unterminated')
+    expect(cleanIssueText('x'.repeat(50), 10)).toBe(`${'x'.repeat(10)}\n[… cut at 10 characters]`)
+  })
+})
+
+describe('marker', () => {
+  it('round-trips and refuses junk', () => {
+    const marker = { job: 'job_1', run: '42', attempt: 2 }
+    expect(parseMarker(`text\n${renderMarker(marker)}\nmore`)).toEqual(marker)
+    expect(parseMarker('<!-- mintlify-agent {"run":"1"} -->')).toBeUndefined()
+    expect(parseMarker('<!-- mintlify-agent {not json} -->')).toBeUndefined()
+    expect(parseMarker(undefined)).toBeUndefined()
+  })
+})
+
+describe('permissions', () => {
+  it.each([
+    ['write', 'write', 'write', true],
+    ['read', 'triage', 'triage', true],
+    ['read', 'triage', 'write', false],
+    ['write', 'maintain', 'maintain', true],
+    ['admin', 'admin', 'maintain', true],
+    ['read', 'custom-role', 'write', false],
+    ['write', 'custom-role', 'write', true],
+    ['none', 'none', 'read', false]
+  ] as const)('permission %s, role %s, needs %s → %s', (permission, role, required, ok) => {
+    expect(hasPermission(permission, role, required)).toBe(ok)
+  })
+})
