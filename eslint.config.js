@@ -2,7 +2,7 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  { ignores: ['dist/', 'build/', 'node_modules/', 'coverage/'] },
+  { ignores: ['dist/', 'build/', 'node_modules/', 'coverage/', '.tmp/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -21,6 +21,18 @@ export default tseslint.config(
       ],
       'no-console': 'off'
     }
+  },
+  {
+    files: ['**/*.cjs'],
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { require: 'readonly', module: 'writable' }
+    },
+    rules: { '@typescript-eslint/no-require-imports': 'off' }
+  },
+  {
+    files: ['**/*.mjs'],
+    languageOptions: { globals: { fetch: 'readonly', URL: 'readonly' } }
   },
   {
     files: ['src/**/*.ts'],

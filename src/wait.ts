@@ -26,16 +26,22 @@ export interface WaitResult {
   lastError?: ApiError
 }
 
-/** Short pauses first (a job that fails usually fails fast), then growing by half each time up to the poll interval. */
-const FIRST_PAUSES_MS = [1000, 1000, 1000]
-const GROWTH = 1.5
+/** The first check: a job that fails usually fails within seconds, so look early, once. */
+export const FIRST_CHECK_MS = 4000
+/** Never two checks closer than this, even after a slow request. */
+const MIN_PAUSE_MS = 1000
 
-/** The pause before poll number `poll` (0-based). */
-export function pollPause(poll: number, pollIntervalMs: number): number {
-  const early = FIRST_PAUSES_MS[poll]
-  if (early !== undefined) return Math.min(early, pollIntervalMs)
-  const last = FIRST_PAUSES_MS[FIRST_PAUSES_MS.length - 1] as number
-  return Math.min(pollIntervalMs, Math.round(last * GROWTH ** (poll - FIRST_PAUSES_MS.length + 1)))
+/**
+ * When to check next, in ms since the wait began: once after 4 s, then on each whole multiple of the
+ * poll interval, so the pause grows from 4 s to the interval and a long wait costs what a plain
+ * fixed-interval loop costs, while a fast failure is seen within seconds.
+ */
+export function nextCheckAt(elapsedMs: number, pollIntervalMs: number): number {
+  const first = Math.min(FIRST_CHECK_MS, pollIntervalMs)
+  if (elapsedMs < first) return first
+  let next = (Math.floor(elapsedMs / pollIntervalMs) + 1) * pollIntervalMs
+  if (next - elapsedMs < MIN_PAUSE_MS) next += pollIntervalMs
+  return next
 }
 
 /** Polls until the job reaches a terminal status, the deadline passes, or the run is cancelled. */
@@ -66,7 +72,10 @@ export async function waitForJob(
   while (!isTerminal(job.status)) {
     const now = clock.now()
     if (now >= deadline) return { job, end: 'timeout', polls, lastError }
-    const pause = Math.min(pollPause(polls, options.pollIntervalMs), deadline - now)
+    const pause = Math.min(
+      started + nextCheckAt(now - started, options.pollIntervalMs) - now,
+      deadline - now
+    )
     try {
       await clock.sleep(pause, options.signal)
       const previous = job.status

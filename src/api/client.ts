@@ -1,4 +1,4 @@
-import { Agent, request, type Dispatcher } from 'undici'
+import type { IncomingHttpHeaders } from 'node:http'
 import { type Clock, type Logger, silentLogger, systemClock } from '../clock.js'
 import { formatDuration } from '../duration.js'
 import { USER_AGENT } from '../version.js'
@@ -15,11 +15,10 @@ import {
   DEFAULT_BACKOFF,
   RETRYABLE_READ_STATUSES,
   RETRYABLE_WRITE_STATUSES,
-  networkErrorCode,
   parseRetryAfter,
-  wasNotSent,
   withRetries
 } from './retry.js'
+import { Transport, TransportError } from './transport.js'
 
 export interface ClientOptions {
   baseUrl: URL
@@ -61,14 +60,13 @@ const MAX_SERVICE_MESSAGE = 500
 
 /** The one HTTP client of the project: every entry point talks to the service through it. */
 export class ApiClient {
-  private readonly dispatcher: Dispatcher
+  private readonly transport = new Transport()
   private readonly clock: Clock
   private readonly log: Logger
 
   constructor(private readonly options: ClientOptions) {
     this.clock = options.clock ?? systemClock
     this.log = options.log ?? silentLogger
-    this.dispatcher = new Agent({ connect: { timeout: 10_000 }, keepAliveTimeout: 5_000 })
   }
 
   /** Sends the request with the retry policy and returns the parsed JSON body. */
@@ -88,7 +86,7 @@ export class ApiClient {
   }
 
   async close(): Promise<void> {
-    await this.dispatcher.destroy()
+    this.transport.close()
   }
 
   url(spec: Pick<RequestSpec, 'path' | 'query'>): URL {
@@ -109,16 +107,14 @@ export class ApiClient {
     )
     const timeout = AbortSignal.timeout(timeoutMs)
     const signal = this.options.signal ? AbortSignal.any([this.options.signal, timeout]) : timeout
-    let status: number
-    let headers: Dispatcher.ResponseData['headers']
-    let text: string
+    let response: Awaited<ReturnType<Transport['send']>>
     try {
-      const response = await request(url, {
+      response = await this.transport.send({
         method: spec.method,
-        dispatcher: this.dispatcher,
+        url,
         signal,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
+        fresh: spec.write,
+        maxResponseBytes: this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
         headers: {
           authorization: `Bearer ${this.options.apiKey}`,
           accept: 'application/json',
@@ -127,28 +123,32 @@ export class ApiClient {
         },
         body: spec.body === undefined ? undefined : JSON.stringify(spec.body)
       })
-      status = response.statusCode
-      headers = response.headers
-      text = await readCapped(
-        response.body,
-        this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES
-      )
     } catch (error) {
       if (this.options.signal?.aborted)
         return { ok: false, error: new CancelledError('Cancelled.'), retry: false }
-      if (error instanceof ApiError) return this.unusableAnswer(spec, error.message)
-      const code = timeout.aborted ? 'timeout' : (networkErrorCode(error) ?? 'network error')
-      const reason = code === 'timeout' ? `no answer within ${formatDuration(timeoutMs)}` : code
-      if (wasNotSent(code)) {
-        return {
-          ok: false,
-          error: new ApiError(
-            `cannot reach ${this.options.baseUrl.host}: ${reason}`,
-            undefined,
-            true
-          ),
-          retry: true
-        }
+      const failure =
+        error instanceof TransportError
+          ? error
+          : new TransportError(String(error), 'network error', true)
+      if (failure.code === 'RESPONSE_TOO_LARGE') return this.unusableAnswer(spec, failure.message)
+      if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(failure.code)) {
+        // Waiting will not make a certificate trusted: say so at once.
+        const error = new ApiError(
+          `The TLS certificate of ${this.options.baseUrl.host} is not trusted (${failure.code}). Check 'api-url'; for a private certificate authority, set NODE_EXTRA_CA_CERTS on the runner.`
+        )
+        return { ok: false, error, retry: false }
+      }
+      const reason = timeout.aborted
+        ? `no answer within ${formatDuration(timeoutMs)}`
+        : failure.code
+      if (!failure.connected) {
+        // No connection was made: the service cannot have acted, so even a write may be sent again.
+        const error = new ApiError(
+          `cannot reach ${this.options.baseUrl.host}: ${reason}`,
+          undefined,
+          true
+        )
+        return { ok: false, error, retry: true }
       }
       if (spec.write) return { ok: false, error: this.ambiguous(spec, reason), retry: false }
       return {
@@ -157,6 +157,7 @@ export class ApiClient {
         retry: true
       }
     }
+    const { status, headers, text } = response
     if (status >= 200 && status < 300) {
       try {
         return { ok: true, value: JSON.parse(text) as T }
@@ -171,7 +172,7 @@ export class ApiClient {
     spec: RequestSpec,
     status: number,
     text: string,
-    headers: Dispatcher.ResponseData['headers']
+    headers: IncomingHttpHeaders
   ): Attempt<T> {
     const detail = this.serviceMessage(text)
     const said = detail ? `: ${detail}` : ''
@@ -267,21 +268,4 @@ function encodeSegment(segment: string): string {
     throw new ApiError(`Refusing to build a request path with the segment '${segment}'.`)
   }
   return encodeURIComponent(segment)
-}
-
-async function readCapped(
-  body: Dispatcher.ResponseData['body'],
-  maxBytes: number
-): Promise<string> {
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of body) {
-    size += (chunk as Buffer).length
-    if (size > maxBytes) {
-      body.destroy()
-      throw new ApiError(`the answer is larger than ${maxBytes} bytes`)
-    }
-    chunks.push(chunk as Buffer)
-  }
-  return Buffer.concat(chunks).toString('utf8')
 }

@@ -10,17 +10,6 @@ export const RETRYABLE_READ_STATUSES: ReadonlySet<number> = new Set([408, 429, 5
  */
 export const RETRYABLE_WRITE_STATUSES: ReadonlySet<number> = new Set([429, 503])
 
-/** Network errors raised before the request could leave this machine: safe to repeat even for writes. */
-const NOT_SENT_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EADDRNOTAVAIL',
-  'UND_ERR_CONNECT_TIMEOUT'
-])
-
 export interface BackoffPolicy {
   /** First retry waits up to this long. */
   baseDelayMs: number
@@ -55,21 +44,6 @@ export function parseRetryAfter(value: string | undefined | null, now: number): 
   const at = Date.parse(text)
   if (Number.isNaN(at)) return undefined
   return Math.max(0, at - now)
-}
-
-/** The error code of a network failure, looking through undici's `cause` chain. */
-export function networkErrorCode(error: unknown): string | undefined {
-  let current: unknown = error
-  for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
-    const code = (current as { code?: unknown }).code
-    if (typeof code === 'string' && code !== 'UND_ERR' && code !== 'ABORT_ERR') return code
-    current = (current as { cause?: unknown }).cause
-  }
-  return undefined
-}
-
-export function wasNotSent(code: string | undefined): boolean {
-  return code !== undefined && NOT_SENT_CODES.has(code)
 }
 
 /** What one attempt came to: a value, or an error and whether another attempt may help. */

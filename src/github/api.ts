@@ -1,3 +1,5 @@
+import { nodeFetch, proxyConfigured } from './fetch.js'
+
 /** The few GitHub operations the action uses; the Octokit behind it is loaded only when needed. */
 export interface GitHubApi {
   listComments(issue: number): Promise<IssueComment[]>
@@ -25,7 +27,7 @@ export async function connectGitHub(
   repo: string
 ): Promise<GitHubApi> {
   const { getOctokit } = await import('@actions/github')
-  const octokit = getOctokit(token)
+  const octokit = getOctokit(token, proxyConfigured() ? {} : { request: { fetch: nodeFetch() } })
   const request = () => ({ signal: AbortSignal.timeout(TIMEOUT_MS) })
   return {
     async listComments(issue) {

@@ -16,6 +16,8 @@ const inputs = (extra: Record<string, string> = {}): RunOptions['inputs'] => ({
   'project-id': SIM_PROJECT,
   'api-url': sim.url,
   prompt: 'Document the retry options',
+  // Checks every second (the first at 1 s) so the suite stays quick; the default schedule is unit-tested.
+  'poll-interval': '1s',
   ...extra
 })
 const run = (extra: Record<string, string> = {}, options: Partial<RunOptions> = {}) =>

@@ -61,6 +61,7 @@ function options(run: Run): RunOptions {
       'project-id': SIM_PROJECT,
       'api-url': sim.url,
       'github-token': TOKEN,
+      'poll-interval': '1s',
       ...run.inputs
     },
     event: run.event ?? labeled(),

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http'
+import { createServer as createTlsServer } from 'node:https'
 import type { AddressInfo, Socket } from 'node:net'
 import { type VisitorRow, visitorsPage } from './visitors.js'
 
@@ -55,6 +56,8 @@ export interface SimulatorOptions {
   visitors?: VisitorRow[] | number
   now?: () => number
   port?: number
+  /** Serve https with this key and certificate (PEM). */
+  tls?: { key: string; cert: string }
 }
 
 interface SimJob {
@@ -88,14 +91,16 @@ export class Simulator {
   private readonly plans: Partial<JobPlan>[] = []
   private readonly agentCalls = new Map<string, number[]>()
   private readonly analyticsCalls: number[] = []
+  private readonly requestListeners: ((exchange: RecordedExchange) => void)[] = []
   private visitors: VisitorRow[] | number
   private counter = 0
   private baseUrl = ''
 
   constructor(private readonly options: SimulatorOptions = {}) {
     this.visitors = options.visitors ?? 42
-    this.server = createServer((req, res) => void this.handle(req, res))
-    this.server.on('connection', socket => {
+    const handler = (req: IncomingMessage, res: ServerResponse): void => void this.handle(req, res)
+    this.server = options.tls ? createTlsServer(options.tls, handler) : createServer(handler)
+    this.server.on(options.tls ? 'secureConnection' : 'connection', (socket: Socket) => {
       this.sockets.add(socket)
       socket.on('close', () => this.sockets.delete(socket))
     })
@@ -105,7 +110,7 @@ export class Simulator {
     const sim = new Simulator(options)
     await new Promise<void>(resolve => sim.server.listen(options.port ?? 0, '127.0.0.1', resolve))
     const { port } = sim.server.address() as AddressInfo
-    sim.baseUrl = `http://127.0.0.1:${port}`
+    sim.baseUrl = `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`
     return sim
   }
 
@@ -127,6 +132,12 @@ export class Simulator {
   setVisitors(rows: VisitorRow[] | number): this {
     this.visitors = rows
     return this
+  }
+
+  /** Calls `listener` as each request arrives (benchmarks time the first one). */
+  onRequest(listener: (exchange: RecordedExchange) => void): () => void {
+    this.requestListeners.push(listener)
+    return () => this.requestListeners.splice(this.requestListeners.indexOf(listener), 1)
   }
 
   /** Forgets recorded traffic, pending faults and plans, between tests. */
@@ -168,6 +179,7 @@ export class Simulator {
       at: this.now()
     }
     this.exchanges.push(exchange)
+    for (const listener of this.requestListeners) listener(exchange)
     const send = (status: number, body: unknown, headers: Record<string, string> = {}): void => {
       exchange.status = status
       exchange.responseBody = body

@@ -4,9 +4,7 @@ import {
   type Attempt,
   DEFAULT_BACKOFF,
   backoffDelay,
-  networkErrorCode,
   parseRetryAfter,
-  wasNotSent,
   withRetries
 } from '../../src/api/retry.js'
 import { systemClock } from '../../src/clock.js'
@@ -35,22 +33,6 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter(undefined, now)).toBeUndefined()
     expect(parseRetryAfter('soon', now)).toBeUndefined()
     expect(parseRetryAfter('', now)).toBeUndefined()
-  })
-})
-
-describe('network error classification', () => {
-  it('finds the code through the cause chain', () => {
-    const error = Object.assign(new TypeError('fetch failed'), {
-      cause: Object.assign(new Error('x'), { code: 'ECONNREFUSED' })
-    })
-    expect(networkErrorCode(error)).toBe('ECONNREFUSED')
-  })
-  it('knows which failures prove nothing was sent', () => {
-    expect(wasNotSent('ECONNREFUSED')).toBe(true)
-    expect(wasNotSent('UND_ERR_CONNECT_TIMEOUT')).toBe(true)
-    expect(wasNotSent('ECONNRESET')).toBe(false)
-    expect(wasNotSent('UND_ERR_SOCKET')).toBe(false)
-    expect(wasNotSent(undefined)).toBe(false)
   })
 })
 

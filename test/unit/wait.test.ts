@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { AgentJob } from '../../src/api/agent.js'
 import { ApiError, AuthError, RateLimitError } from '../../src/api/errors.js'
 import { type Logger, systemClock } from '../../src/clock.js'
-import { pollPause, waitForJob } from '../../src/wait.js'
+import { nextCheckAt, waitForJob } from '../../src/wait.js'
 
 function recorder(): Logger & { lines: string[]; warnings: string[] } {
   const lines: string[] = []
@@ -32,17 +32,20 @@ function jobAt(statusAt: (t: number) => string, start: number) {
   return { fetchJob, reads }
 }
 
-describe('pollPause', () => {
-  it('starts at one second and grows toward the poll interval', () => {
-    const pauses = Array.from({ length: 10 }, (_, n) => pollPause(n, 10_000))
-    expect(pauses.slice(0, 3)).toEqual([1000, 1000, 1000])
-    for (let n = 3; n < pauses.length; n++)
-      expect(pauses[n]).toBeGreaterThanOrEqual(pauses[n - 1] as number)
-    expect(pauses.at(-1)).toBe(10_000)
-    expect(Math.max(...pauses)).toBe(10_000)
+describe('nextCheckAt', () => {
+  const checks = (interval: number, count: number): number[] => {
+    const times: number[] = []
+    let t = 0
+    for (let i = 0; i < count; i++) times.push((t = nextCheckAt(t, interval)))
+    return times
+  }
+  it('checks once after 4 s, then on multiples of the poll interval', () => {
+    expect(checks(10_000, 5)).toEqual([4000, 10_000, 20_000, 30_000, 40_000])
   })
-  it('never exceeds a short poll interval', () => {
-    expect(Array.from({ length: 6 }, (_, n) => pollPause(n, 2000)).every(p => p <= 2000)).toBe(true)
+  it('never waits longer than a short poll interval, nor less than a second', () => {
+    expect(checks(3000, 4)).toEqual([3000, 6000, 9000, 12_000])
+    expect(nextCheckAt(19_500, 10_000)).toBe(30_000)
+    expect(nextCheckAt(12_345, 10_000)).toBe(20_000)
   })
 })
 
