@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../simulator/server.js'
-import { type RunOptions, type RunResult, runAction, startAction } from '../support/run-action.js'
+import { expectCleanFailure, visible } from '../support/assertions.js'
+import { type RunOptions, runAction, startAction } from '../support/run-action.js'
 
 let sim: Simulator
 beforeAll(async () => {
@@ -22,22 +23,6 @@ const inputs = (extra: Record<string, string> = {}): RunOptions['inputs'] => ({
 })
 const run = (extra: Record<string, string> = {}, options: Partial<RunOptions> = {}) =>
   runAction({ inputs: inputs(extra), ...options })
-
-/** Everything a user could see: the log (less the runner's own mask command), outputs and summary. */
-function visible(result: RunResult): string {
-  return [
-    result.log.replace(/^::add-mask::.*$/m, ''),
-    JSON.stringify(result.outputs),
-    result.summary
-  ].join('\n')
-}
-
-function expectCleanFailure(result: RunResult, message: RegExp): void {
-  expect(result.code).toBe(1)
-  expect(result.log).toMatch(new RegExp(`::error::${message.source}`))
-  expect(result.log).not.toMatch(/\n\s+at .+:\d+:\d+/)
-  expect(visible(result)).not.toContain(SIM_API_KEY)
-}
 
 describe('the bundled agent action, run as the runner runs it', () => {
   it('creates a job, waits, and reports the pull request', async () => {
@@ -165,7 +150,9 @@ describe('the bundled agent action, run as the runner runs it', () => {
   it('fails with "rate limited until" when Retry-After outlasts the timeout', async () => {
     sim.inject({ route: 'create', kind: 'status', status: 429, retryAfter: '7200' })
     const result = await run({ timeout: '1m' })
-    expectCleanFailure(result, /The service rate limited the request: rate limited until \d{4}-/)
+    expectCleanFailure(result, /The service rate limited the request: rate limited until \d{4}-/, [
+      SIM_API_KEY
+    ])
     expect(result.durationMs).toBeLessThan(3000)
   })
 
@@ -188,7 +175,9 @@ describe('the bundled agent action, run as the runner runs it', () => {
   it('does not create a second job after a reset once the request was sent', async () => {
     sim.inject({ route: 'create', kind: 'drop' })
     const result = await run()
-    expectCleanFailure(result, /Could not confirm the request to create the agent job/)
+    expectCleanFailure(result, /Could not confirm the request to create the agent job/, [
+      SIM_API_KEY
+    ])
     expect(result.log).toMatch(
       /A job may have been created\. Look for it among the agent jobs of project proj_sim/
     )
@@ -199,8 +188,10 @@ describe('the bundled agent action, run as the runner runs it', () => {
 
   it('says to check the key on 401', async () => {
     const result = await run({ 'api-key': 'mint_not_a_real_key' })
-    expectCleanFailure(result, /The service refused the API key \(HTTP 401/)
-    expect(visible(result)).not.toContain('mint_not_a_real_key')
+    expectCleanFailure(result, /The service refused the API key \(HTTP 401/, [
+      SIM_API_KEY,
+      'mint_not_a_real_key'
+    ])
   })
 
   it('warns about a key without the mint_ prefix', async () => {
@@ -211,7 +202,9 @@ describe('the bundled agent action, run as the runner runs it', () => {
 
   it('says to check project-id for an unknown project', async () => {
     const result = await run({ 'project-id': 'proj_unknown' })
-    expectCleanFailure(result, /Project 'proj_unknown' was not found\. Check 'project-id'/)
+    expectCleanFailure(result, /Project 'proj_unknown' was not found\. Check 'project-id'/, [
+      SIM_API_KEY
+    ])
   })
 
   it('reads the prompt from prompt-file', async () => {
@@ -242,7 +235,7 @@ describe('the bundled agent action, run as the runner runs it', () => {
     [{ 'project-id': '' }, /Input 'project-id' is required/]
   ])('refuses %j before any request', async (override, message) => {
     const result = await run(override, { files: { 'p.md': 'x' } })
-    expectCleanFailure(result, message)
+    expectCleanFailure(result, message, [SIM_API_KEY])
     expect(sim.exchanges).toHaveLength(0)
     expect(result.outputs.result).toBe('')
   })

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { parseMarker } from '../../src/github/marker.js'
 import { FakeGitHub } from '../simulator/fake-github.js'
 import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../simulator/server.js'
+import { visible } from '../support/assertions.js'
 import { type RunOptions, type RunResult, runAction, startAction } from '../support/run-action.js'
 
 const TOKEN = 'ghs_fake_token_value'
@@ -78,12 +79,6 @@ function options(run: Run): RunOptions {
   }
 }
 const run = (r: Run = {}): Promise<RunResult> => runAction(options(r))
-const visible = (result: RunResult): string =>
-  [
-    result.log.replace(/^::add-mask::.*$/gm, ''),
-    JSON.stringify(result.outputs),
-    result.summary
-  ].join('\n')
 const commentBodies = () =>
   gh.requests.filter(r => r.method !== 'GET').map(r => (r.body as { body: string }).body)
 

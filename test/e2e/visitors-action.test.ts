@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../simulator/server.js'
 import { type VisitorRow, generatedRow } from '../simulator/visitors.js'
 import { parseCsv } from '../support/csv.js'
+import { expectCleanFailure } from '../support/assertions.js'
 import { type RunResult, runAction } from '../support/run-action.js'
 
 let sim: Simulator
@@ -33,13 +34,6 @@ const readJson = (result: RunResult, file = 'mintlify-visitors.json') =>
   }
 const leftovers = (result: RunResult) =>
   readdirSync(result.workspace).filter(f => f.includes('partial'))
-
-function expectCleanFailure(result: RunResult, message: RegExp): void {
-  expect(result.code).toBe(1)
-  expect(result.log).toMatch(new RegExp(`::error::${message.source}`))
-  expect(result.log).not.toMatch(/\n\s+at .+:\d+:\d+/)
-  expect(result.log.replace(/^::add-mask::.*$/m, '')).not.toContain(SIM_API_KEY)
-}
 
 describe('the bundled visitors sub-action', () => {
   it.each([
@@ -172,7 +166,8 @@ describe('the bundled visitors sub-action', () => {
     const result = await run({}, { 'mintlify-visitors.json': 'last week' })
     expectCleanFailure(
       result,
-      /The service rate limited the request: rate limited until \d{4}-.* Nothing was written to mintlify-visitors.json\./
+      /The service rate limited the request: rate limited until \d{4}-.* Nothing was written to mintlify-visitors.json\./,
+      [SIM_API_KEY]
     )
     expect(readFileSync(path.join(result.workspace, 'mintlify-visitors.json'), 'utf8')).toBe(
       'last week'
@@ -219,14 +214,16 @@ describe('the bundled visitors sub-action', () => {
     [{ 'api-key': '' }, /Input 'api-key' is required/]
   ])('refuses %j before any request', async (override, message) => {
     const result = await run(override)
-    expectCleanFailure(result, message)
+    expectCleanFailure(result, message, [SIM_API_KEY])
     expect(sim.exchanges).toHaveLength(0)
     expect(existsSync(path.join(result.workspace, 'mintlify-visitors.json'))).toBe(false)
   })
 
   it('says to check the key on 401', async () => {
     const result = await run({ 'api-key': 'mint_wrong' })
-    expectCleanFailure(result, /The service refused the API key \(HTTP 401/)
-    expect(result.log.replace(/^::add-mask::.*$/m, '')).not.toContain('mint_wrong')
+    expectCleanFailure(result, /The service refused the API key \(HTTP 401/, [
+      SIM_API_KEY,
+      'mint_wrong'
+    ])
   })
 })
