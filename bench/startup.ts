@@ -56,6 +56,12 @@ export async function startupBench(sim: Simulator, reps: number): Promise<Startu
       until: 'exit' as const
     },
     {
+      name: 'post step, no comment to finalise',
+      args: [path.join(ROOT, 'dist/post/index.js')],
+      env: {},
+      until: 'exit' as const
+    },
+    {
       name: 'visitors sub-action',
       args: [path.join(ROOT, 'dist/visitors/index.js')],
       env: inputs({ 'api-key': SIM_API_KEY, 'project-id': SIM_PROJECT, 'api-url': sim.url }),
@@ -84,7 +90,7 @@ export async function startupBench(sim: Simulator, reps: number): Promise<Startu
       peakMiB: round(median(samples[i]?.peak ?? []) / 1024)
     }
   })
-  const [, core, plain, comment, failFast, visitors] = rows
+  const [, core, plain, comment, failFast, , visitors] = rows
   const goals = [
     goal(
       'Start-up to first request, no comment',

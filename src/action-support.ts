@@ -1,27 +1,10 @@
 import * as core from '@actions/core'
-import { ApiClient } from './api/client.js'
 import { ApiError } from './api/errors.js'
 import type { Logger } from './clock.js'
-import type { Connection } from './input-common.js'
 import { InputError } from './input-error.js'
 
 /** The domain modules' logger, writing through @actions/core. */
 export const coreLogger: Logger = { debug: core.debug, info: core.info, warning: core.warning }
-
-/** The service client for validated inputs; a key without the admin prefix gets a warning, not a refusal. */
-export function openClient(connection: Connection, signal: AbortSignal): ApiClient {
-  if (!connection.apiKey.startsWith('mint_')) {
-    core.warning(
-      "The 'api-key' does not start with mint_: admin API keys do. The service will refuse any other key."
-    )
-  }
-  return new ApiClient({
-    baseUrl: connection.apiUrl,
-    apiKey: connection.apiKey,
-    log: coreLogger,
-    signal
-  })
-}
 
 /** One line for the failure: our own messages as they are, anything else marked unexpected (stack in debug). */
 export function describeError(error: unknown, apiKey: string | undefined): string {

@@ -1,22 +1,15 @@
 import * as core from '@actions/core'
-import { coreLogger, describeError, openClient, writeSummary } from './action-support.js'
-import { runAgentJob } from './agent-job.js'
+import { describeError, writeSummary } from './action-support.js'
 import type { AgentJob } from './api/agent.js'
 import type { ApiClient } from './api/client.js'
-import type { ApiError } from './api/errors.js'
 import { cancelOnSignals } from './cancel.js'
-import { systemClock } from './clock.js'
-import { formatDuration } from './duration.js'
 import { readSettings, type Settings } from './inputs.js'
-import { type LiveComment } from './github/live-comment.js'
-import { prepareIssueRun } from './github/issue-run.js'
-import { readRunEvent } from './github/event.js'
-import { Output, State } from './names.js'
-import { type Result, failingWord } from './outcome.js'
+import type { LiveComment } from './github/live-comment.js'
+import type { Result } from './outcome.js'
 import { type Report, outputsOf, renderSummary } from './report.js'
 
 /** What the step has learnt so far; reported whichever way it ends. */
-interface RunState {
+export interface RunState {
   settings?: Settings
   client?: ApiClient
   comment?: LiveComment
@@ -32,7 +25,10 @@ export async function run(): Promise<void> {
   const cancel = cancelOnSignals()
   const state: RunState = {}
   try {
-    await execute(state, cancel.signal)
+    state.settings = readSettings()
+    // Loaded only once the inputs are valid: a run that fails on them never pays for the rest.
+    const { execute } = await import('./agent-run.js')
+    await execute(state, state.settings, cancel.signal)
   } catch (error) {
     if (cancel.signal.aborted) state.result = 'cancelled'
     state.failure = describeError(error, state.settings?.apiKey)
@@ -43,36 +39,6 @@ export async function run(): Promise<void> {
   const { job, comment, result, failure, skipped } = state
   if (job && comment) await comment.finish(job, result ?? 'stopped')
   await publish({ job, result, failure, skipped, elapsedMs: Date.now() - started, now: new Date() })
-}
-
-async function execute(state: RunState, signal: AbortSignal): Promise<void> {
-  const settings = (state.settings = readSettings())
-  const issueRun = await prepareIssueRun(settings, readRunEvent(), coreLogger, saved =>
-    core.saveState(State.Comment, JSON.stringify(saved))
-  )
-  if (issueRun.skipped) {
-    state.result = 'skipped'
-    state.skipped = issueRun.skipped
-    core.notice(`Not starting the agent: ${issueRun.skipped}`, { title: 'Mintlify agent' })
-    return
-  }
-  const comment = (state.comment = issueRun.comment)
-  state.client = openClient(settings, signal)
-  const outcome = await runAgentJob(state.client, issueRun.request, {
-    clock: systemClock,
-    log: coreLogger,
-    signal,
-    group: core.group,
-    onJob: seen => {
-      state.job = seen
-      // Set at once, so `if: always()` steps have it even if the step dies later.
-      core.setOutput(Output.JobId, seen.id)
-    },
-    onStarted: async seen => comment?.working(seen, issueRun.followUp)
-  })
-  state.job = outcome.job
-  state.result = outcome.result
-  state.failure = explainResult(outcome.job, outcome.result, settings, outcome.lastError)
 }
 
 /** Outputs, log line, notice and summary; the step fails when `failure` is set. */
@@ -87,25 +53,4 @@ async function publish(report: Report): Promise<void> {
   }
   if (job || failure || report.skipped) await writeSummary(renderSummary(report))
   if (failure) core.setFailed(failure)
-}
-
-function explainResult(
-  job: AgentJob,
-  result: Result,
-  settings: Settings,
-  lastError?: ApiError
-): string | undefined {
-  if (result === 'cancelled') {
-    return `The run was cancelled while waiting for job ${job.id}; the job may still finish on the service.`
-  }
-  if (result === 'timed-out') {
-    const why = lastError ? ` The last status check failed: ${lastError.message}.` : ''
-    core.warning(
-      `Stopped waiting for job ${job.id} after ${formatDuration(settings.timeoutMs)}; it was still ${job.status ?? 'running'}.${why} ` +
-        `It may still finish on the service: run this action with job-id: ${job.id} to keep waiting.`
-    )
-  }
-  const word = failingWord(result, settings.failOn)
-  if (!word) return undefined
-  return `Job ${job.id} ended as '${result}', and 'fail-on' includes '${word}'.`
 }

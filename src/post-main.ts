@@ -1,5 +1,6 @@
 import * as core from '@actions/core'
-import { coreLogger, openClient } from './action-support.js'
+import { coreLogger } from './action-support.js'
+import { openClient } from './open-client.js'
 import { getJob } from './api/agent.js'
 import type { ApiClient } from './api/client.js'
 import { connectGitHub } from './github/api.js'

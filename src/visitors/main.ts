@@ -1,5 +1,6 @@
 import * as core from '@actions/core'
-import { coreLogger, describeError, openClient, writeSummary } from '../action-support.js'
+import { coreLogger, describeError, writeSummary } from '../action-support.js'
+import { openClient } from '../open-client.js'
 import type { ApiClient } from '../api/client.js'
 import { cancelOnSignals } from '../cancel.js'
 import { ExportFile } from './file.js'

@@ -286,6 +286,13 @@ describe('triggered from an issue', () => {
     expect(gh.commentsOn(7)).toHaveLength(1)
   })
 
+  it('does nothing in the post step when the run saved no comment', async () => {
+    const post = await run({ entry: 'dist/post/index.js' })
+    expect(post.code).toBe(0)
+    expect(post.log).toBe('')
+    expect(gh.requests).toHaveLength(0)
+  })
+
   it('leaves a finalised comment alone in the post step', async () => {
     const main = await run()
     gh.requests.length = 0
