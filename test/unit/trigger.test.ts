@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { RunEvent } from '../../src/github/event.js'
+import { MAX_COMMENT, outcomeBody, workingBody } from '../../src/github/comment-body.js'
 import { parseMarker, renderMarker } from '../../src/github/marker.js'
 import { hasPermission } from '../../src/github/permission.js'
 import { cleanIssueText } from '../../src/github/prompt.js'
@@ -143,5 +144,26 @@ describe('permissions', () => {
     ['none', 'none', 'read', false]
   ] as const)('permission %s, role %s, needs %s → %s', (permission, role, required, ok) => {
     expect(hasPermission(permission, role, required)).toBe(ok)
+  })
+})
+
+describe('comment bodies', () => {
+  const ctx = {
+    marker: { job: 'job_1', run: '7', attempt: 1 },
+    runUrl: 'https://github.com/o/r/actions/runs/7'
+  }
+  it('carry the marker, the job id and the run link', () => {
+    const body = workingBody(ctx, { id: 'job_1' }, false)
+    expect(parseMarker(body)).toEqual(ctx.marker)
+    expect(body).toContain('job `job_1` · [workflow run](https://github.com/o/r/actions/runs/7)')
+  })
+  it('stay far below the GitHub limit and never link anything but http(s)', () => {
+    const body = outcomeBody(
+      ctx,
+      { id: 'x'.repeat(70_000), prLink: 'javascript:alert(1)' },
+      'pr-opened'
+    )
+    expect(body.length).toBeLessThanOrEqual(MAX_COMMENT)
+    expect(body).not.toContain('](javascript:')
   })
 })
