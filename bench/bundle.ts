@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { gzipSync } from 'node:zlib'
-import { ENTRIES, UNDICI_MARKER } from '../scripts/entries.mjs'
+import { ENTRIES, undiciCopies } from '../scripts/entries.mjs'
 import { ROOT } from './processes.js'
 import { type Goal, goal } from './stats.js'
 
@@ -22,14 +22,9 @@ export function bundleBench(): BundleResult {
     return { file: `dist/${file}`, bytes: data.length, gzip: gzipSync(data, { level: 9 }).length }
   })
   const undici = ENTRIES.map(entry => {
-    const folder = path.join(dist, entry.out)
-    const code = readdirSync(folder)
-      .filter(f => f.endsWith('.js'))
-      .map(f => readFileSync(path.join(folder, f), 'utf8'))
-      .join('\n')
     return {
       entry: path.join('dist', entry.out, 'index.js'),
-      copies: code.split(UNDICI_MARKER).length - 1
+      copies: undiciCopies(path.join(dist, entry.out))
     }
   })
   const main = rows.find(r => r.file === 'dist/index.js')

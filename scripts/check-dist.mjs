@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process'
 import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { ENTRIES, UNDICI_MARKER } from './entries.mjs'
+import { ENTRIES, undiciCopies } from './entries.mjs'
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)))
 const fresh = path.join(root, '.tmp', 'check-dist')
@@ -31,13 +31,7 @@ for (const file of new Set([...committed, ...built])) {
     problems.push(`differs from a fresh build: dist/${file}`)
 }
 for (const entry of ENTRIES) {
-  // The entry and the chunks it loads lazily sit side by side in its folder.
-  const folder = path.join(fresh, entry.out)
-  const code = readdirSync(folder)
-    .filter(f => f.endsWith('.js'))
-    .map(f => readFileSync(path.join(folder, f), 'utf8'))
-    .join('\n')
-  const copies = code.split(UNDICI_MARKER).length - 1
+  const copies = undiciCopies(path.join(fresh, entry.out))
   if (copies !== 1) {
     problems.push(
       `${path.join('dist', entry.out)} holds ${copies} copies of undici; it must hold exactly 1`

@@ -5,6 +5,7 @@ import { getJob } from './api/agent.js'
 import type { ApiClient } from './api/client.js'
 import { connectGitHub } from './github/api.js'
 import { outcomeBody } from './github/comment-body.js'
+import { readRunEvent } from './github/event.js'
 import type { CommentState } from './github/live-comment.js'
 import { readPostSettings } from './inputs.js'
 import { State } from './names.js'
@@ -24,7 +25,7 @@ export async function post(): Promise<void> {
     const state = JSON.parse(raw) as CommentState
     if (state.final) return
     const settings = readPostSettings()
-    const [owner = '', repo = ''] = (process.env.GITHUB_REPOSITORY ?? '').split('/')
+    const { owner, repo } = readRunEvent()
     let job = state.job
     try {
       client = openClient(settings, AbortSignal.timeout(LOOK_MS))

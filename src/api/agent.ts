@@ -1,5 +1,5 @@
 import type { ApiClient } from './client.js'
-import { ApiError } from './errors.js'
+import { ApiError, projectNotFound } from './errors.js'
 
 /** An agent job as the service returns it; no field is guaranteed by the published schema but `id`, which we check. */
 export interface AgentJob {
@@ -28,7 +28,7 @@ export async function createJob(
     what: 'create the agent job',
     write: true,
     deadline,
-    notFound: `Project '${projectId}' was not found. Check 'project-id': copy it from the API keys page of the dashboard`,
+    notFound: projectNotFound(projectId),
     ambiguousHint: `A job may have been created. ${lookHint(projectId)}`
   })
   return asAgentJob(body)

@@ -1,5 +1,5 @@
 import type { ApiClient } from './client.js'
-import { ApiError } from './errors.js'
+import { ApiError, projectNotFound } from './errors.js'
 
 export interface VisitorCounts {
   human: number
@@ -38,7 +38,7 @@ export async function getVisitorsPage(
     what: `read unique visitors (offset ${query.offset})`,
     write: false,
     deadline,
-    notFound: `Project '${projectId}' was not found. Check 'project-id': copy it from the API keys page of the dashboard`
+    notFound: projectNotFound(projectId)
   })
   return asVisitorsPage(body)
 }

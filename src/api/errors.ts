@@ -45,3 +45,7 @@ export class AmbiguousWriteError extends ApiError {
 export class CancelledError extends ApiError {
   override name = 'CancelledError'
 }
+
+/** The 404 message for a route under a project: the ID is the input to check. */
+export const projectNotFound = (projectId: string): string =>
+  `Project '${projectId}' was not found. Check 'project-id': copy it from the API keys page of the dashboard`

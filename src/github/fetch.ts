@@ -13,9 +13,8 @@ export function nodeFetch(transport = new Transport()): typeof fetch {
     const url = new URL(input instanceof Request ? input.url : String(input))
     const headers: Record<string, string> = {}
     new Headers(init?.headers).forEach((value, name) => (headers[name] = value))
-    const signal = init?.signal
-      ? AbortSignal.any([init.signal, AbortSignal.timeout(TIMEOUT_MS)])
-      : AbortSignal.timeout(TIMEOUT_MS)
+    // GitHubApi passes a time-limited signal with every call; this is only the fallback.
+    const signal = init?.signal ?? AbortSignal.timeout(TIMEOUT_MS)
     const body =
       typeof init?.body === 'string'
         ? init.body
