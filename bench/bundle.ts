@@ -1,15 +1,17 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { gzipSync } from 'node:zlib'
-import { ENTRIES, undiciCopies } from '../scripts/entries.mjs'
+import { ENTRIES, loadedFiles, undiciCopies } from '../scripts/entries.mjs'
 import { ROOT } from './processes.js'
 import { type Goal, goal } from './stats.js'
 
 export interface BundleResult {
   rows: { file: string; bytes: number; gzip: number }[]
-  undici: { entry: string; copies: number }[]
+  entries: { entry: string; startBytes: number; allBytes: number; undici: number }[]
   goals: Goal[]
 }
+
+const size = (files: string[]) => files.reduce((sum, f) => sum + statSync(f).size, 0)
 
 export function bundleBench(): BundleResult {
   const dist = path.join(ROOT, 'dist')
@@ -21,26 +23,30 @@ export function bundleBench(): BundleResult {
     const data = readFileSync(path.join(dist, file))
     return { file: `dist/${file}`, bytes: data.length, gzip: gzipSync(data, { level: 9 }).length }
   })
-  const undici = ENTRIES.map(entry => {
+  // What each entry loads before it runs (its static imports) and all it may load later.
+  const entries = ENTRIES.map(({ out }) => {
+    const file = path.join(dist, out)
     return {
-      entry: path.join('dist', entry.out, 'index.js'),
-      copies: undiciCopies(path.join(dist, entry.out))
+      entry: `dist/${out}`,
+      startBytes: size(loadedFiles(file)),
+      allBytes: size(loadedFiles(file, { dynamic: true })),
+      undici: undiciCopies(file)
     }
   })
-  const main = rows.find(r => r.file === 'dist/index.js')
+  const main = entries.find(e => e.entry === 'dist/index.js')
   const goals = [
     goal(
-      'dist/index.js (main entry)',
-      `${Math.round((main?.bytes ?? 0) / 1000)} KB`,
+      'dist/index.js (main entry, with the chunks it loads at start)',
+      `${Math.round((main?.startBytes ?? 0) / 1000)} KB`,
       '< 600 KB',
-      (main?.bytes ?? Infinity) < 600_000
+      (main?.startBytes ?? Infinity) < 600_000
     ),
     goal(
-      'undici copies per bundle',
-      undici.map(u => u.copies).join(', '),
-      'exactly 1 each',
-      undici.every(u => u.copies === 1)
+      'undici copies an entry may load',
+      entries.map(e => e.undici).join(', '),
+      "at most 1 each (only the toolkit's, loaded behind a proxy)",
+      entries.every(e => e.undici <= 1)
     )
   ]
-  return { rows, undici, goals }
+  return { rows, entries, goals }
 }

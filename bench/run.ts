@@ -75,8 +75,13 @@ try {
       r.rows.map(x => [x.file, x.bytes.toLocaleString('en-US'), x.gzip.toLocaleString('en-US')])
     )
     table(
-      ['bundle', 'undici copies'],
-      r.undici.map(x => [x.entry, x.copies])
+      ['entry', 'KB loaded at start', 'KB with lazy chunks', 'undici copies'],
+      r.entries.map(x => [
+        x.entry,
+        Math.round(x.startBytes / 1000),
+        Math.round(x.allBytes / 1000),
+        x.undici
+      ])
     )
     goals.push(...r.goals)
   }

@@ -1,7 +1,8 @@
-import { execFileSync } from 'node:child_process'
+import { build } from 'esbuild'
 import path from 'node:path'
 import { FakeGitHub } from '../test/simulator/fake-github.js'
 import { SIM_API_KEY, SIM_PROJECT, type Simulator } from '../test/simulator/server.js'
+import { BASE_OPTIONS } from '../scripts/esbuild-options.mjs'
 import { ROOT, inputs, measure } from './processes.js'
 import { type Goal, goal, median, round } from './stats.js'
 
@@ -13,7 +14,7 @@ export interface StartupResult {
 /** Start-up to the first request, against bare Node in the same run, interleaved to share the noise. */
 export async function startupBench(sim: Simulator, reps: number): Promise<StartupResult> {
   const gh = await FakeGitHub.start()
-  const coreOnly = buildCoreOnly()
+  const coreOnly = await buildCoreOnly()
   const agent = inputs({
     'api-key': SIM_API_KEY,
     'project-id': SIM_PROJECT,
@@ -25,7 +26,7 @@ export async function startupBench(sim: Simulator, reps: number): Promise<Startu
   const contenders = [
     { name: 'bare Node (`node -e 0`)', args: ['-e', '0'], env: {}, until: 'exit' as const },
     {
-      name: '@actions/core alone, fail fast (reference)',
+      name: '@actions/core as published, alone, fail fast (reference)',
       args: [coreOnly],
       env: {},
       until: 'exit' as const
@@ -91,6 +92,7 @@ export async function startupBench(sim: Simulator, reps: number): Promise<Startu
     }
   })
   const [, core, plain, comment, failFast, , visitors] = rows
+  const agentPeak = Math.max(...[plain, comment, failFast].map(r => r?.peakMiB ?? 999))
   const goals = [
     goal(
       'Start-up to first request, no comment',
@@ -111,16 +113,16 @@ export async function startupBench(sim: Simulator, reps: number): Promise<Startu
       (failFast?.ratio ?? 99) <= 3.0
     ),
     goal(
-      'Fail fast, beyond what @actions/core alone costs',
+      'Fail fast, against @actions/core as published failing alone',
       `${round((failFast?.ratio ?? 0) - (core?.ratio ?? 0), 2)}× (core alone: ${core?.ratio}×)`,
-      '≤ 0.1× (every module beyond core earns its place or loads lazily)',
+      '≤ +0.1× (every module beyond core earns its place or loads lazily)',
       (failFast?.ratio ?? 99) - (core?.ratio ?? 0) <= 0.1
     ),
     goal(
-      'Peak memory, agent action (Node ' + process.versions.node + ')',
-      `${plain?.peakMiB} MiB`,
+      'Peak memory, agent action, highest of its paths (Node ' + process.versions.node + ')',
+      `${agentPeak} MiB`,
       '≤ 55 MiB',
-      (plain?.peakMiB ?? 999) <= 55
+      agentPeak <= 55
     ),
     goal(
       'Visitors sub-action start-up',
@@ -132,17 +134,18 @@ export async function startupBench(sim: Simulator, reps: number): Promise<Startu
   return { rows, goals }
 }
 
-/** Bundles bench/core-only.ts the way dist/ is built, into .tmp/. */
-function buildCoreOnly(): string {
-  const out = path.join(ROOT, '.tmp', 'bench-core-only')
-  const ncc = path.join(ROOT, 'node_modules', '@vercel', 'ncc', 'dist', 'ncc', 'cli.js')
-  execFileSync(
-    process.execPath,
-    [ncc, 'build', path.join(ROOT, 'bench', 'core-only.ts'), '-o', out, '--minify', '--quiet'],
-    {
-      cwd: ROOT,
-      stdio: 'ignore'
-    }
-  )
-  return path.join(out, 'index.js')
+/**
+ * Bundles bench/core-only.ts as dist/ is built, minus the plugin that drops core's unused OIDC
+ * client: @actions/core as published, the baseline the issue's "about 2.9×" refers to.
+ */
+async function buildCoreOnly(): Promise<string> {
+  const outfile = path.join(ROOT, '.tmp', 'bench-core-only', 'index.mjs')
+  await build({
+    ...BASE_OPTIONS,
+    absWorkingDir: ROOT,
+    entryPoints: [path.join(ROOT, 'bench', 'core-only.ts')],
+    outfile,
+    logLevel: 'error'
+  })
+  return outfile
 }

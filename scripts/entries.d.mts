@@ -1,3 +1,4 @@
 export declare const ENTRIES: { source: string; out: string; action: string }[]
 export declare const UNDICI_MARKER: string
-export declare function undiciCopies(folder: string): number
+export declare function loadedFiles(file: string, options?: { dynamic?: boolean }): string[]
+export declare function undiciCopies(entry: string, options?: { dynamic?: boolean }): number

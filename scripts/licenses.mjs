@@ -1,5 +1,5 @@
 // The licences of every package the bundles may hold: the production dependency tree, read from
-// node_modules. ncc's own --license output misses code-split chunks, so it is not used.
+// node_modules: one file for every bundle and chunk.
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import path from 'node:path'
 

@@ -25,7 +25,7 @@ export async function post(): Promise<void> {
     const state = JSON.parse(raw) as CommentState
     if (state.final) return
     const settings = readPostSettings()
-    const { owner, repo } = readRunEvent()
+    const event = readRunEvent()
     let job = state.job
     try {
       client = openClient(settings, AbortSignal.timeout(LOOK_MS))
@@ -36,7 +36,7 @@ export async function post(): Promise<void> {
       )
     }
     const result = isTerminal(job.status) ? resultOf(job, 'terminal') : 'stopped'
-    const github = await connectGitHub(settings.githubToken, owner, repo)
+    const github = await connectGitHub(settings.githubToken, event)
     await github.updateComment(state.commentId, outcomeBody(state.ctx, job, result))
     core.info(
       `Updated the comment on #${state.issue}: job ${job.id} is ${job.status ?? 'unknown'} (${result}).`

@@ -1,3 +1,4 @@
+import { USER_AGENT } from '../version.js'
 import { nodeFetch, proxyConfigured } from './fetch.js'
 
 /** The few GitHub operations the action uses; the Octokit behind it is loaded only when needed. */
@@ -17,17 +18,38 @@ export interface IssueComment {
 
 const TIMEOUT_MS = 15_000
 
+/** Where the comments go: the run's repository, on the run's GitHub. */
+export interface RepoRef {
+  owner: string
+  repo: string
+  /** The REST API's base URL (GITHUB_API_URL; GitHub Enterprise Server has its own). */
+  apiUrl: string
+}
+
 /**
- * Connects through @actions/github's Octokit (which honours GITHUB_API_URL for GitHub Enterprise Server).
- * Imported lazily: runs that neither comment nor check permissions never pay for loading it.
+ * Loaded lazily: runs that neither comment nor check permissions never pay for Octokit.
+ * Without a proxy, Octokit sends over node:http; behind one, the toolkit's Octokit, which knows how
+ * to use it, is loaded instead (with undici).
  */
+async function octokitFor(token: string, apiUrl: string) {
+  if (proxyConfigured()) {
+    const { getOctokit } = await import('@actions/github')
+    return getOctokit(token, { baseUrl: apiUrl })
+  }
+  const { DirectOctokit } = await import('./octokit.js')
+  return new DirectOctokit({
+    auth: `token ${token}`,
+    baseUrl: apiUrl,
+    userAgent: USER_AGENT,
+    request: { fetch: nodeFetch() }
+  })
+}
+
 export async function connectGitHub(
   token: string,
-  owner: string,
-  repo: string
+  { owner, repo, apiUrl }: RepoRef
 ): Promise<GitHubApi> {
-  const { getOctokit } = await import('@actions/github')
-  const octokit = getOctokit(token, proxyConfigured() ? {} : { request: { fetch: nodeFetch() } })
+  const octokit = await octokitFor(token, apiUrl.replace(/\/+$/, ''))
   const request = () => ({ signal: AbortSignal.timeout(TIMEOUT_MS) })
   return {
     async listComments(issue) {

@@ -16,6 +16,8 @@ export interface RunEvent {
   action?: string
   owner: string
   repo: string
+  /** The REST API's base URL: GitHub Enterprise Server sets its own. */
+  apiUrl: string
   /** Who caused the run: the labeller, the commenter, the dispatcher. */
   actor: string
   actorIsBot: boolean
@@ -72,6 +74,7 @@ export function readRunEvent(env: NodeJS.ProcessEnv = process.env): RunEvent {
     action: payload.action,
     owner,
     repo,
+    apiUrl: env.GITHUB_API_URL || 'https://api.github.com',
     actor,
     actorIsBot: payload.sender?.type === 'Bot' || actor.endsWith('[bot]'),
     issue,

@@ -1,43 +1,80 @@
+import { STATUS_CODES } from 'node:http'
 import { Transport } from '../api/transport.js'
 
 const MAX_BYTES = 16 * 1024 * 1024
 const TIMEOUT_MS = 15_000
 
+/** What Octokit's request reads from a fetch response (@octokit/request's fetch wrapper). */
+export interface FetchResponse {
+  status: number
+  statusText: string
+  url: string
+  headers: ResponseHeaders
+  body: string | null
+  text(): Promise<string>
+  json(): Promise<unknown>
+  arrayBuffer(): Promise<ArrayBuffer>
+}
+
+/** Iterates as `[name, value]` pairs like `Headers`; names are lower case. */
+export class ResponseHeaders implements Iterable<[string, string]> {
+  private readonly map = new Map<string, string>()
+  constructor(raw: Record<string, string | string[] | undefined>) {
+    for (const [name, value] of Object.entries(raw))
+      if (value !== undefined)
+        this.map.set(name.toLowerCase(), Array.isArray(value) ? value.join(', ') : value)
+  }
+  get(name: string): string | null {
+    return this.map.get(name.toLowerCase()) ?? null
+  }
+  [Symbol.iterator](): Iterator<[string, string]> {
+    return this.map.entries()
+  }
+}
+
+export interface FetchInit {
+  method?: string
+  headers?: Record<string, string>
+  body?: string | null
+  signal?: AbortSignal | null
+}
+
 /**
- * A `fetch` for Octokit over node:http(s). The toolkit's default, undici's fetch, compiles a
- * WebAssembly HTTP parser on first use: about 30 MB and tens of milliseconds for a few comment
- * calls (bench/results.md). Used only without a proxy, which the toolkit's fetch knows how to use.
+ * A `fetch` for Octokit over node:http(s). Not undici's: it compiles a WebAssembly HTTP parser on
+ * first use (about 30 MB). Not even Node's own Headers and Response: their first use loads Node's
+ * internal fetch, about 40 ms (on Node 20 and 24), more than all of Octokit. Octokit passes plain
+ * headers and a string body and reads only what `FetchResponse` has. Used only without a proxy.
  */
-export function nodeFetch(transport = new Transport()): typeof fetch {
+export function nodeFetch(
+  transport = new Transport()
+): (input: string | URL, init?: FetchInit) => Promise<FetchResponse> {
   return async (input, init) => {
-    const url = new URL(input instanceof Request ? input.url : String(input))
-    const headers: Record<string, string> = {}
-    new Headers(init?.headers).forEach((value, name) => (headers[name] = value))
-    // GitHubApi passes a time-limited signal with every call; this is only the fallback.
-    const signal = init?.signal ?? AbortSignal.timeout(TIMEOUT_MS)
-    const body =
-      typeof init?.body === 'string'
-        ? init.body
-        : init?.body == null
-          ? undefined
-          : String(init.body)
+    const url = new URL(String(input))
+    const method = init?.method ?? 'GET'
     const res = await transport.send({
-      method: init?.method ?? 'GET',
+      method,
       url,
-      headers,
-      body,
-      signal,
+      headers: init?.headers ?? {},
+      body: init?.body ?? undefined,
+      // GitHubApi passes a time-limited signal with every call; this is only the fallback.
+      signal: init?.signal ?? AbortSignal.timeout(TIMEOUT_MS),
       maxResponseBytes: MAX_BYTES
     })
-    const out = new Headers()
-    for (const [name, value] of Object.entries(res.headers)) {
-      if (Array.isArray(value)) for (const v of value) out.append(name, v)
-      else if (value !== undefined) out.set(name, value)
+    const empty = res.status === 204 || res.status === 304 || method === 'HEAD'
+    const text = empty ? '' : res.text
+    return {
+      status: res.status,
+      statusText: STATUS_CODES[res.status] ?? '',
+      url: url.href,
+      headers: new ResponseHeaders(res.headers),
+      body: empty ? null : text,
+      text: async () => text,
+      json: async () => JSON.parse(text) as unknown,
+      arrayBuffer: async () => {
+        const bytes = Buffer.from(text)
+        return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length)
+      }
     }
-    const empty = res.status === 204 || res.status === 304 || init?.method === 'HEAD'
-    const response = new Response(empty ? null : res.text, { status: res.status, headers: out })
-    Object.defineProperty(response, 'url', { value: url.href })
-    return response
   }
 }
 

@@ -31,7 +31,7 @@ export async function prepareIssueRun(
   if (plan.skipped) return { skipped: plan.skipped, request, followUp: false }
   let connection: Promise<GitHubApi> | undefined
   const github = (): Promise<GitHubApi> =>
-    (connection ??= connectGitHub(settings.githubToken, event.owner, event.repo))
+    (connection ??= connectGitHub(settings.githubToken, event))
   if (plan.gate) {
     const why = await refusal(github, event, settings)
     if (why) return { skipped: why, request, followUp: false }

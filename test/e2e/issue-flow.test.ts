@@ -3,6 +3,7 @@ import { parseMarker } from '../../src/github/marker.js'
 import { FakeGitHub } from '../simulator/fake-github.js'
 import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../simulator/server.js'
 import { visible } from '../support/assertions.js'
+import { LoopbackProxy } from '../support/proxy.js'
 import { type RunOptions, type RunResult, runAction, startAction } from '../support/run-action.js'
 
 const TOKEN = 'ghs_fake_token_value'
@@ -345,5 +346,28 @@ describe('triggered from an issue', () => {
     expect(ghes.commentsOn(7)).toHaveLength(1)
     expect(gh.requests).toHaveLength(0)
     await ghes.close()
+  })
+
+  it('sends GitHub requests through HTTP(S)_PROXY when one is set', async () => {
+    const proxy = await LoopbackProxy.start()
+    // A host name that is not loopback (the toolkit never proxies loopback); the proxy maps it back.
+    const apiUrl = gh.url.replace('127.0.0.1', 'github.proxied.test')
+    try {
+      const result = await run({
+        env: { GITHUB_API_URL: apiUrl, HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url }
+      })
+      expect(result.outputs.result).toBe('pr-opened')
+      expect(gh.commentsOn(7)).toHaveLength(1)
+      expect(proxy.targets.length).toBeGreaterThan(0)
+      expect(new Set(proxy.targets)).toEqual(new Set([new URL(apiUrl).host]))
+    } finally {
+      await proxy.close()
+    }
+  })
+
+  it("sends GitHub requests with the action's User-Agent when no proxy is set", async () => {
+    await run()
+    expect(gh.requests.length).toBeGreaterThan(0)
+    expect(gh.requests.every(r => r.userAgent?.startsWith('mintlify-agent-action/'))).toBe(true)
   })
 })

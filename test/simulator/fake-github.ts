@@ -12,6 +12,7 @@ export interface GitHubRequest {
   method: string
   path: string
   authorization?: string
+  userAgent?: string
   body?: unknown
 }
 
@@ -81,6 +82,7 @@ export class FakeGitHub {
       method: req.method ?? '',
       path: url.pathname,
       authorization: req.headers.authorization,
+      userAgent: req.headers['user-agent'],
       body: text ? JSON.parse(text) : undefined
     }
     this.requests.push(record)

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { readFileSync, readdirSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
@@ -17,7 +17,7 @@ type ActionYaml = {
   branding: { icon: string; color: string }
   inputs: Record<string, { required?: boolean; default?: string; description: string }>
   outputs: Record<string, { description: string }>
-  runs: { using: string; main: string }
+  runs: { using: string; main: string; post?: string }
 }
 
 const ACTIONS = [
@@ -40,10 +40,14 @@ describe.each(ACTIONS)('$file', ({ file, inputs, outputs, defaults }) => {
 
   it('runs its committed bundle on node24', () => {
     expect(action.runs.using).toBe('node24')
-    const main = path.join(path.dirname(file), action.runs.main)
-    const entry = ENTRIES.find(e => e.action === file)
-    expect(main).toBe(path.join('dist', entry?.out ?? '?', 'index.js'))
-    expect(readFileSync(path.join(ROOT, main)).length).toBeGreaterThan(0)
+    const bundles = [action.runs.main, action.runs.post]
+      .filter(f => f !== undefined)
+      .map(f => path.join(path.dirname(file), f))
+    expect(bundles).toEqual(
+      ENTRIES.filter(e => e.action === file).map(e => path.join('dist', e.out))
+    )
+    for (const bundle of bundles)
+      expect(readFileSync(path.join(ROOT, bundle)).length).toBeGreaterThan(0)
     expect(
       action.name &&
         action.description &&
@@ -107,6 +111,23 @@ describe('package', () => {
   it('keeps the runtime dependencies within the chosen set', () => {
     const pkg = JSON.parse(read('package.json')) as { dependencies: Record<string, string> }
     // undici still comes with the toolkit; the API client itself uses node:http (src/api/transport.ts).
-    expect(Object.keys(pkg.dependencies).sort()).toEqual(['@actions/core', '@actions/github'])
+    // The @octokit packages are @actions/github's own, imported directly so that runs without a
+    // proxy do not load undici (src/github/octokit.ts).
+    expect(Object.keys(pkg.dependencies).sort()).toEqual([
+      '@actions/core',
+      '@actions/github',
+      '@octokit/core',
+      '@octokit/plugin-paginate-rest',
+      '@octokit/plugin-rest-endpoint-methods'
+    ])
+  })
+  it('shares one copy of Octokit with @actions/github', () => {
+    const dist = readdirSync(path.join(ROOT, 'dist'), { recursive: true })
+      .map(String)
+      .filter(f => f.endsWith('.js'))
+      .map(f => read(path.join('dist', f)))
+      .join('\n')
+    // @octokit/core's User-Agent suffix appears once per bundled copy.
+    expect(dist.split('octokit-core.js/').length - 1).toBe(1)
   })
 })

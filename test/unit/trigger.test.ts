@@ -27,6 +27,7 @@ const event = (over: Partial<RunEvent> = {}): RunEvent => ({
   action: 'labeled',
   owner: 'o',
   repo: 'r',
+  apiUrl: 'https://api.github.com',
   actor: 'alice',
   actorIsBot: false,
   issue,

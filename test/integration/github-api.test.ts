@@ -1,0 +1,83 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { connectGitHub } from '../../src/github/api.js'
+import { FakeGitHub } from '../simulator/fake-github.js'
+import { LoopbackProxy } from '../support/proxy.js'
+
+// Both ways to GitHub: the direct Octokit over node:http, and the toolkit's behind a proxy.
+let gh: FakeGitHub
+let proxy: LoopbackProxy
+beforeAll(async () => {
+  gh = await FakeGitHub.start()
+  proxy = await LoopbackProxy.start()
+})
+afterAll(async () => {
+  await gh.close()
+  await proxy.close()
+})
+beforeEach(() => {
+  gh.reset()
+  proxy.targets.length = 0
+})
+afterEach(() => {
+  vi.unstubAllEnvs()
+})
+
+const modes = [
+  { name: 'direct', apiUrl: () => gh.url, env: {} },
+  {
+    name: 'through a proxy',
+    // Not a loopback name: the toolkit never proxies loopback. The proxy maps it back.
+    apiUrl: () => gh.url.replace('127.0.0.1', 'github.proxied.test'),
+    env: { HTTP_PROXY: 'proxy', HTTPS_PROXY: 'proxy' }
+  }
+]
+
+describe.each(modes)('connectGitHub, $name', ({ name, apiUrl, env }) => {
+  beforeEach(() => {
+    for (const key of Object.keys(env)) vi.stubEnv(key, proxy.url)
+    vi.stubEnv('NO_PROXY', '')
+  })
+  const connect = () => connectGitHub('ghs_t', { owner: 'acme', repo: 'docs', apiUrl: apiUrl() })
+  const expectProxied = () => expect(proxy.targets.length > 0).toBe(name === 'through a proxy')
+
+  it('lists every comment across pages, with the author type', async () => {
+    for (let i = 0; i < 230; i++)
+      gh.addComment(
+        4,
+        `c${i}`,
+        i === 7 ? { login: 'bot', type: 'Bot' } : { login: 'u', type: 'User' }
+      )
+    const github = await connect()
+    const comments = await github.listComments(4)
+    expect(comments).toHaveLength(230)
+    expect(comments[229]?.body).toBe('c229')
+    expect(comments[7]?.authorType).toBe('Bot')
+    expect(gh.requests.filter(r => r.method === 'GET')).toHaveLength(3)
+    expectProxied()
+  })
+
+  it('creates and updates a comment, sending the token', async () => {
+    const github = await connect()
+    const id = await github.createComment(4, 'first')
+    await github.updateComment(id, 'second')
+    expect(gh.commentsOn(4).map(c => c.body)).toEqual(['second'])
+    expect(gh.requests.every(r => r.authorization === 'token ghs_t')).toBe(true)
+    expectProxied()
+  })
+
+  it('reads a permission and its role name', async () => {
+    gh.permissions.set('alice', { permission: 'write', role_name: 'maintain' })
+    const github = await connect()
+    expect(await github.permission('alice')).toEqual({ permission: 'write', roleName: 'maintain' })
+  })
+
+  it("rejects with the status and GitHub's message on an error", async () => {
+    gh.failures.set('create-comment', 403)
+    const github = await connect()
+    await expect(github.createComment(4, 'x')).rejects.toMatchObject({
+      status: 403,
+      message: expect.stringContaining('Resource not accessible by integration')
+    })
+    await expect(github.updateComment(424242, 'x')).rejects.toMatchObject({ status: 404 })
+  })
+})

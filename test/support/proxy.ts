@@ -1,0 +1,59 @@
+import http from 'node:http'
+import net from 'node:net'
+import type { AddressInfo } from 'node:net'
+
+/**
+ * A forward proxy on loopback, as self-hosted runners sit behind. It answers CONNECT tunnels and
+ * absolute-URI requests, sends every host to 127.0.0.1 (so test hosts need no DNS), and records
+ * the targets it was asked for.
+ */
+export class LoopbackProxy {
+  readonly targets: string[] = []
+  private constructor(private readonly server: http.Server) {}
+
+  static async start(): Promise<LoopbackProxy> {
+    const server = http.createServer()
+    const proxy = new LoopbackProxy(server)
+    server.on('connect', (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
+      proxy.targets.push(req.url ?? '')
+      const port = Number(new URL(`http://${req.url ?? ''}`).port || 443)
+      const upstream = net.connect(port, '127.0.0.1', () => {
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n')
+        upstream.write(head)
+        upstream.pipe(client).pipe(upstream)
+      })
+      upstream.on('error', () => client.destroy())
+      client.on('error', () => upstream.destroy())
+    })
+    server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+      const target = new URL(req.url ?? '')
+      proxy.targets.push(target.host)
+      const upstream = http.request(
+        {
+          host: '127.0.0.1',
+          port: target.port || 80,
+          path: target.pathname + target.search,
+          method: req.method,
+          headers: req.headers
+        },
+        reply => {
+          res.writeHead(reply.statusCode ?? 502, reply.headers)
+          reply.pipe(res)
+        }
+      )
+      upstream.on('error', () => res.destroy())
+      req.pipe(upstream)
+    })
+    await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+    return proxy
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections()
+    await new Promise<void>(resolve => this.server.close(() => resolve()))
+  }
+}
