@@ -2,6 +2,7 @@ import * as core from '@actions/core'
 import { realpathSync } from 'node:fs'
 import path from 'node:path'
 import { parseApiUrl, parseId } from './api-url.js'
+import { proxyFor } from './api/proxy.js'
 import { InputError } from './input-error.js'
 import { CommonInput, DEFAULT_API_URL } from './names.js'
 
@@ -19,7 +20,11 @@ export interface Connection {
 }
 
 /** Reads key, project and URL. The key is masked before anything else can print it. */
-export function readConnection(get: InputReader, mask: Masker): Connection {
+export function readConnection(
+  get: InputReader,
+  mask: Masker,
+  env: NodeJS.ProcessEnv = process.env
+): Connection {
   const apiKey = get(CommonInput.ApiKey).trim()
   if (apiKey) mask(apiKey)
   if (!apiKey) {
@@ -40,6 +45,12 @@ export function readConnection(get: InputReader, mask: Masker): Connection {
   }
   const projectId = parseId(CommonInput.ProjectId, rawProject)
   const apiUrl = parseApiUrl(CommonInput.ApiUrl, get(CommonInput.ApiUrl).trim() || DEFAULT_API_URL)
+  try {
+    // A broken proxy setting is found now, not as a network error retried until the time-out.
+    proxyFor(apiUrl, env)
+  } catch (error) {
+    throw new InputError((error as Error).message)
+  }
   return { apiKey, projectId, apiUrl }
 }
 

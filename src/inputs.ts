@@ -53,7 +53,7 @@ export function readSettings(
   env: NodeJS.ProcessEnv = process.env,
   mask: Masker = core.setSecret
 ): Settings {
-  const { apiKey, projectId, apiUrl } = readConnection(get, mask)
+  const { apiKey, projectId, apiUrl } = readConnection(get, mask, env)
   const githubToken = get(Input.GithubToken).trim()
   if (githubToken) mask(githubToken)
   const rawJob = get(Input.JobId)

@@ -138,9 +138,16 @@ export class ApiClient {
         )
         return { ok: false, error, retry: false }
       }
+      if (failure.code === 'PROXY_AUTH') {
+        // Credentials will not appear by waiting either.
+        const error = new ApiError(`Cannot reach ${this.options.baseUrl.host}: ${failure.message}.`)
+        return { ok: false, error, retry: false }
+      }
       const reason = timeout.aborted
         ? `no answer within ${formatDuration(timeoutMs)}`
-        : failure.code
+        : failure.code === 'PROXY_REFUSED'
+          ? failure.message
+          : failure.code
       if (!failure.connected) {
         // No connection was made: the service cannot have acted, so even a write may be sent again.
         const error = new ApiError(

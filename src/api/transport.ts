@@ -1,5 +1,6 @@
 import { Agent as HttpAgent, type IncomingHttpHeaders, request as httpRequest } from 'node:http'
 import type * as Https from 'node:https'
+import { proxyAuthorization, proxyFor } from './proxy.js'
 
 export interface TransportRequest {
   method: string
@@ -35,20 +36,32 @@ export class TransportError extends Error {
  * One request over node:http(s) with keep-alive. Chosen over undici for this client: undici compiles
  * its WebAssembly HTTP parser on the first request, which costs about 45 MB of peak memory and a
  * quarter of a second per run (bench/results.md); Node's native parser costs neither.
+ * Honours HTTP(S)_PROXY and NO_PROXY (src/api/proxy.ts): https through a CONNECT tunnel.
  */
 export class Transport {
   private readonly http = new HttpAgent({ keepAlive: true, maxSockets: 4 })
-  private https?: { module: typeof Https; agent: Https.Agent }
+  private https?: typeof Https
+  private readonly tunnels = new Map<string, Https.Agent>()
+  private httpsAgent?: Https.Agent
+
+  constructor(private readonly env: NodeJS.ProcessEnv = process.env) {}
 
   async send(req: TransportRequest): Promise<TransportResponse> {
     const secure = req.url.protocol === 'https:'
+    const proxy = proxyFor(req.url, this.env)
     // TLS is loaded on the first https request, not at start-up: a run that fails on its inputs never needs it.
-    if (secure && !this.https) {
-      const module = await import('node:https')
-      this.https = { module, agent: new module.Agent({ keepAlive: true, maxSockets: 4 }) }
-    }
-    const send = secure ? (this.https as { module: typeof Https }).module.request : httpRequest
-    const keepAlive = secure ? this.https?.agent : this.http
+    const https = secure ? (this.https ??= await import('node:https')) : undefined
+    let agent: HttpAgent | false = this.http
+    if (https && proxy) agent = await this.tunnelTo(proxy, req.fresh)
+    else if (https)
+      agent = req.fresh
+        ? false
+        : (this.httpsAgent ??= new https.Agent({ keepAlive: true, maxSockets: 4 }))
+    else if (req.fresh) agent = false
+    const headers =
+      proxy && !https
+        ? { ...req.headers, host: req.url.host, ...proxyAuthorization(proxy) }
+        : req.headers
     return new Promise((resolve, reject) => {
       let connected = false
       let settled = false
@@ -57,15 +70,26 @@ export class Transport {
         settled = true
         reject(new TransportError(message, code, connected))
       }
-      const outgoing = send(req.url, {
+      const options = {
         method: req.method,
         headers:
           req.body === undefined
-            ? req.headers
-            : { ...req.headers, 'content-length': Buffer.byteLength(req.body) },
-        agent: req.fresh ? false : keepAlive,
+            ? headers
+            : { ...headers, 'content-length': Buffer.byteLength(req.body) },
+        agent,
         signal: req.signal
-      })
+      }
+      const outgoing = https
+        ? https.request(req.url, options)
+        : proxy
+          ? // Plain http through a proxy: the request goes to the proxy, naming the absolute URL.
+            httpRequest({
+              ...options,
+              host: proxy.hostname,
+              port: proxy.port || 80,
+              path: req.url.href
+            })
+          : httpRequest(req.url, options)
       outgoing.on('socket', socket => {
         // A reused keep-alive socket is already connected; a new one says so when it is.
         if (!socket.connecting) connected = true
@@ -107,8 +131,19 @@ export class Transport {
     })
   }
 
+  /** The keep-alive agent through `proxy`, or with `fresh` a one-off one (a new tunnel). */
+  private async tunnelTo(proxy: URL, fresh = false): Promise<Https.Agent> {
+    // Loaded only behind a proxy.
+    const { tunnelAgent } = await import('./tunnel.js')
+    if (fresh) return tunnelAgent(proxy, false)
+    let agent = this.tunnels.get(proxy.href)
+    if (!agent) this.tunnels.set(proxy.href, (agent = tunnelAgent(proxy, true)))
+    return agent
+  }
+
   close(): void {
     this.http.destroy()
-    this.https?.agent.destroy()
+    this.httpsAgent?.destroy()
+    for (const agent of this.tunnels.values()) agent.destroy()
   }
 }

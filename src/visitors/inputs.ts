@@ -46,7 +46,7 @@ export function readVisitorsSettings(
   mask: Masker = core.setSecret,
   now: number = Date.now()
 ): VisitorsSettings {
-  const connection = readConnection(get, mask)
+  const connection = readConnection(get, mask, env)
   const value = (name: keyof typeof VisitorsDefaults): string =>
     get(name).trim() || VisitorsDefaults[name]
   const dateFrom = parseDateInput(VisitorsInput.DateFrom, get(VisitorsInput.DateFrom), now)

@@ -11,10 +11,20 @@ export class LoopbackProxy {
   readonly targets: string[] = []
   private constructor(private readonly server: http.Server) {}
 
-  static async start(): Promise<LoopbackProxy> {
+  /** With `credentials` ("user:password"), asks for them (407) before anything else. */
+  static async start(options: { credentials?: string } = {}): Promise<LoopbackProxy> {
     const server = http.createServer()
     const proxy = new LoopbackProxy(server)
+    const expected = options.credentials
+      ? `Basic ${Buffer.from(options.credentials).toString('base64')}`
+      : undefined
     server.on('connect', (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
+      if (expected && req.headers['proxy-authorization'] !== expected) {
+        client.end(
+          'HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic\r\n\r\n'
+        )
+        return
+      }
       proxy.targets.push(req.url ?? '')
       const port = Number(new URL(`http://${req.url ?? ''}`).port || 443)
       const upstream = net.connect(port, '127.0.0.1', () => {
@@ -26,6 +36,10 @@ export class LoopbackProxy {
       client.on('error', () => upstream.destroy())
     })
     server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+      if (expected && req.headers['proxy-authorization'] !== expected) {
+        res.writeHead(407, { 'proxy-authenticate': 'Basic' }).end()
+        return
+      }
       const target = new URL(req.url ?? '')
       proxy.targets.push(target.host)
       const upstream = http.request(
