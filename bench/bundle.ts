@@ -36,10 +36,10 @@ export function bundleBench(): BundleResult {
   const main = entries.find(e => e.entry === 'dist/index.js')
   const goals = [
     goal(
-      'dist/index.js (main entry, with the chunks it loads at start)',
-      `${Math.round((main?.startBytes ?? 0) / 1000)} KB`,
-      '< 600 KB',
-      (main?.startBytes ?? Infinity) < 600_000
+      'dist/index.js, main entry: at start / with every lazy chunk',
+      `${Math.round((main?.startBytes ?? 0) / 1000)} KB / ${Math.round((main?.allBytes ?? 0) / 1000)} KB`,
+      '< 600 KB, even counting every lazy chunk',
+      (main?.allBytes ?? Infinity) < 600_000
     ),
     goal(
       'undici copies an entry may load',
