@@ -1,8 +1,11 @@
 import { request as httpRequest } from 'node:http'
 import { Agent as HttpsAgent, type RequestOptions, request as httpsRequest } from 'node:https'
 import type { Duplex } from 'node:stream'
+import { isIP } from 'node:net'
 import { connect as tlsConnect } from 'node:tls'
 import { proxyAuthorization } from './proxy.js'
+
+const CONNECT_TIMEOUT_MS = 30_000
 
 /** The proxy would not open a tunnel: its status says why (407: credentials, 403: policy, 502: upstream). */
 export class ProxyError extends Error {
@@ -52,6 +55,7 @@ export function tunnelAgent(proxy: URL, keepAlive: boolean): HttpsAgent {
         agent: false
       })
       connect.once('connect', (res, socket) => {
+        socket.setTimeout(0) // The tunnel may idle in the keep-alive pool from now on.
         if (res.statusCode !== 200) {
           socket.destroy()
           done(new ProxyError(res.statusCode ?? 0, proxy, target))
@@ -60,12 +64,20 @@ export function tunnelAgent(proxy: URL, keepAlive: boolean): HttpsAgent {
         const secure = tlsConnect({
           ...(options as object),
           socket,
-          servername: options.servername ?? host
+          // SNI takes names only; Node warns when given an address.
+          servername: options.servername ?? (isIP(host) ? undefined : host)
         })
         secure.once('secureConnect', () => done(null, secure))
         secure.once('error', error => done(error))
       })
       connect.once('error', error => done(error))
+      // A proxy that never answers must not hold the run open: the request's own time limit
+      // cannot reach this inner request.
+      connect.setTimeout(CONNECT_TIMEOUT_MS, () =>
+        connect.destroy(
+          Object.assign(new Error(`the proxy ${proxy.host} did not answer`), { code: 'ETIMEDOUT' })
+        )
+      )
       connect.end()
       return undefined
     }
