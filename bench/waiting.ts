@@ -73,10 +73,16 @@ export async function waitingBench(reps: number, scale: number): Promise<Waiting
           const entry = samples.get(key) ?? { delay: [], requests: [] }
           entry.delay.push(seenAt - (sim.terminalAt(job.id) as number))
           entry.requests.push(requests)
-          if (process.env.BENCH_DEBUG)
+          if (process.env.BENCH_DEBUG) {
+            const created = (sim.terminalAt(job.id) as number) - durationMs
+            const checks = sim
+              .requests('get')
+              .filter(e => e.path.endsWith(`/${job.id}`))
+              .map(e => `${((e.at - created) / 1000).toFixed(2)}:${e.status ?? '-'}`)
             console.error(
-              `${lengthS}s T=${durationMs} ${name}: ${requests} requests, delay ${Math.round(seenAt - (sim.terminalAt(job.id) as number))}`
+              `${lengthS}s T=${durationMs} ${name}: ${requests} requests, delay ${Math.round(seenAt - (sim.terminalAt(job.id) as number))} [${checks.join(' ')}]`
             )
+          }
           samples.set(key, entry)
         })
       )

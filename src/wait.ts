@@ -34,11 +34,12 @@ const MIN_PAUSE_MS = 1000
 /**
  * When to check next, in ms since the wait began: once after 4 s, then on each whole multiple of the
  * poll interval, so the pause grows from 4 s to the interval and a long wait costs what a plain
- * fixed-interval loop costs, while a fast failure is seen within seconds.
+ * fixed-interval loop costs, while a fast failure is seen within seconds. `checked` says a check
+ * was already made: a timer that fires a little early then cannot earn a second one at 4 s.
  */
-export function nextCheckAt(elapsedMs: number, pollIntervalMs: number): number {
+export function nextCheckAt(elapsedMs: number, pollIntervalMs: number, checked: boolean): number {
   const first = Math.min(FIRST_CHECK_MS, pollIntervalMs)
-  if (elapsedMs < first) return first
+  if (!checked && elapsedMs < first) return first
   let next = (Math.floor(elapsedMs / pollIntervalMs) + 1) * pollIntervalMs
   if (next - elapsedMs < MIN_PAUSE_MS) next += pollIntervalMs
   return next
@@ -55,6 +56,7 @@ export async function waitForJob(
   const started = clock.now()
   let job = initial
   let polls = 0
+  let checked = false
   let lastError: ApiError | undefined
   let lastLine = started
   const warnedStatuses = new Set<string>()
@@ -73,11 +75,12 @@ export async function waitForJob(
     const now = clock.now()
     if (now >= deadline) return { job, end: 'timeout', polls, lastError }
     const pause = Math.min(
-      started + nextCheckAt(now - started, options.pollIntervalMs) - now,
+      started + nextCheckAt(now - started, options.pollIntervalMs, checked) - now,
       deadline - now
     )
     try {
       await clock.sleep(pause, options.signal)
+      checked = true
       const previous = job.status
       job = await fetchJob(deadline)
       polls++

@@ -36,7 +36,7 @@ describe('nextCheckAt', () => {
   const checks = (interval: number, count: number): number[] => {
     const times: number[] = []
     let t = 0
-    for (let i = 0; i < count; i++) times.push((t = nextCheckAt(t, interval)))
+    for (let i = 0; i < count; i++) times.push((t = nextCheckAt(t, interval, i > 0)))
     return times
   }
   it('checks once after 4 s, then on multiples of the poll interval', () => {
@@ -44,8 +44,13 @@ describe('nextCheckAt', () => {
   })
   it('never waits longer than a short poll interval, nor less than a second', () => {
     expect(checks(3000, 4)).toEqual([3000, 6000, 9000, 12_000])
-    expect(nextCheckAt(19_500, 10_000)).toBe(30_000)
-    expect(nextCheckAt(12_345, 10_000)).toBe(20_000)
+    expect(nextCheckAt(19_500, 10_000, true)).toBe(30_000)
+    expect(nextCheckAt(12_345, 10_000, true)).toBe(20_000)
+  })
+  it('does not check twice at 4 s when the first check ran a little early', () => {
+    // Timers may fire a millisecond early; the check after one must wait for the next boundary.
+    expect(nextCheckAt(3999, 10_000, false)).toBe(4000)
+    expect(nextCheckAt(3999, 10_000, true)).toBe(10_000)
   })
 })
 
@@ -98,6 +103,15 @@ describe('waitForJob (fake timers)', () => {
     await promise
     const gaps = reads.map((t, i) => t - (reads[i - 1] ?? 0))
     expect(Math.max(...gaps)).toBeLessThanOrEqual(10_000)
+  })
+
+  it('makes one check per mark even when timers fire a little early', async () => {
+    const { fetchJob, reads } = jobAt(t => (t >= 35_000 ? 'completed' : 'active'), start)
+    const early = { ...systemClock, sleep: (ms: number) => systemClock.sleep(Math.max(0, ms - 1)) }
+    const promise = waitForJob(active, fetchJob, options(recorder(), { clock: early }))
+    await vi.runAllTimersAsync()
+    await promise
+    expect(reads).toEqual([3999, 9999, 19_999, 29_999, 39_999])
   })
 
   it('ends with timeout at the deadline', async () => {
