@@ -1,5 +1,6 @@
 import { USER_AGENT } from '../version.js'
-import { nodeFetch, proxyConfigured } from './fetch.js'
+import { proxyFor } from '../api/proxy.js'
+import { nodeFetch } from './fetch.js'
 
 /** The few GitHub operations the action uses; the Octokit behind it is loaded only when needed. */
 export interface GitHubApi {
@@ -28,11 +29,11 @@ export interface RepoRef {
 
 /**
  * Loaded lazily: runs that neither comment nor check permissions never pay for Octokit.
- * Without a proxy, Octokit sends over node:http; behind one, the toolkit's Octokit, which knows how
- * to use it, is loaded instead (with undici).
+ * Without a proxy for the API's host (the same rules as the Mintlify client's), Octokit sends over
+ * node:http; behind one, the toolkit's Octokit, which knows how to use it, is loaded instead (with undici).
  */
 async function octokitFor(token: string, apiUrl: string) {
-  if (proxyConfigured()) {
+  if (proxyFor(new URL(apiUrl))) {
     const { getOctokit } = await import('@actions/github')
     return getOctokit(token, { baseUrl: apiUrl })
   }

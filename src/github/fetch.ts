@@ -77,8 +77,3 @@ export function nodeFetch(
     }
   }
 }
-
-/** A proxy is configured: leave the requests to the toolkit, which honours it. */
-export function proxyConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
-  return Boolean(env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy)
-}

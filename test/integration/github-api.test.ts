@@ -81,3 +81,15 @@ describe.each(modes)('connectGitHub, $name', ({ name, apiUrl, env }) => {
     await expect(github.updateComment(424242, 'x')).rejects.toMatchObject({ status: 404 })
   })
 })
+
+describe('connectGitHub with a proxy set that does not apply', () => {
+  it('sends directly, on the light client, when the host is exempt (loopback or NO_PROXY)', async () => {
+    vi.stubEnv('HTTP_PROXY', proxy.url)
+    vi.stubEnv('HTTPS_PROXY', proxy.url)
+    vi.stubEnv('NO_PROXY', 'example.com')
+    const github = await connectGitHub('ghs_t', { owner: 'acme', repo: 'docs', apiUrl: gh.url })
+    await github.createComment(4, 'direct')
+    expect(proxy.targets).toEqual([])
+    expect(gh.requests.every(r => r.userAgent?.startsWith('mintlify-agent-action/'))).toBe(true)
+  })
+})
