@@ -3,8 +3,8 @@ import path from 'node:path'
 
 /** The bundles users run: each action.yml's runs.main points at one of these. */
 export const ENTRIES = [
-  { source: 'src/index.ts', out: 'index.js', action: 'action.yml' },
-  { source: 'src/post.ts', out: 'post/index.js', action: 'action.yml' },
+  { source: 'src/agent/index.ts', out: 'index.js', action: 'action.yml' },
+  { source: 'src/agent/post/index.ts', out: 'post/index.js', action: 'action.yml' },
   { source: 'src/visitors/index.ts', out: 'visitors/index.js', action: 'visitors/action.yml' }
 ]
 

@@ -1,8 +1,7 @@
-import { USER_AGENT } from '../version.js'
-import { proxyFor } from '../api/proxy.js'
-import { nodeFetch } from './fetch.js'
+import { getOctokit } from '@actions/github'
+import { USER_AGENT } from '../action/version.js'
 
-/** The few GitHub operations the action uses; the Octokit behind it is loaded only when needed. */
+/** The few GitHub operations the action uses. */
 export interface GitHubApi {
   listComments(issue: number): Promise<IssueComment[]>
   createComment(issue: number, body: string): Promise<number>
@@ -18,6 +17,8 @@ export interface IssueComment {
 }
 
 const TIMEOUT_MS = 15_000
+/** Within the runner's 7.5 s between its cancel signal and the kill. */
+const GRACE_MS = 4_000
 
 /** Where the comments go: the run's repository, on the run's GitHub. */
 export interface RepoRef {
@@ -28,30 +29,25 @@ export interface RepoRef {
 }
 
 /**
- * Loaded lazily: runs that neither comment nor check permissions never pay for Octokit.
- * Without a proxy for the API's host (the same rules as the Mintlify client's), Octokit sends over
- * node:http; behind one, the toolkit's Octokit, which knows how to use it, is loaded instead (with undici).
+ * The toolkit's Octokit (@actions/github's getOctokit): the same plugins and proxy rules as every
+ * other action (it decides the proxy from GITHUB_API_URL when loaded). Every call is bounded by its
+ * own time limit and by the run's cancel signal, so a slow GitHub cannot hold a cancelled step.
+ * No retries: comments are best effort (a failure is a warning), and the permission check fails
+ * closed with a message that says so.
  */
-async function octokitFor(token: string, apiUrl: string) {
-  if (proxyFor(new URL(apiUrl))) {
-    const { getOctokit } = await import('@actions/github')
-    return getOctokit(token, { baseUrl: apiUrl })
-  }
-  const { DirectOctokit } = await import('./octokit.js')
-  return new DirectOctokit({
-    auth: `token ${token}`,
-    baseUrl: apiUrl,
-    userAgent: USER_AGENT,
-    request: { fetch: nodeFetch() }
-  })
-}
-
-export async function connectGitHub(
+export function connectGitHub(
   token: string,
-  { owner, repo, apiUrl }: RepoRef
-): Promise<GitHubApi> {
-  const octokit = await octokitFor(token, apiUrl.replace(/\/+$/, ''))
-  const request = () => ({ signal: AbortSignal.timeout(TIMEOUT_MS) })
+  { owner, repo, apiUrl }: RepoRef,
+  cancel?: AbortSignal
+): GitHubApi {
+  const octokit = getOctokit(token, { baseUrl: apiUrl.replace(/\/+$/, ''), userAgent: USER_AGENT })
+  // A call in flight stops at the cancel; one made after it (the comment's last word) gets a short grace.
+  const request = () => ({
+    signal:
+      cancel && !cancel.aborted
+        ? AbortSignal.any([cancel, AbortSignal.timeout(TIMEOUT_MS)])
+        : AbortSignal.timeout(cancel ? GRACE_MS : TIMEOUT_MS)
+  })
   return {
     async listComments(issue) {
       const comments = await octokit.paginate(octokit.rest.issues.listComments, {

@@ -1,6 +1,6 @@
-import type { AgentJob } from '../api/agent.js'
-import { codeSpan, markdownLink } from '../markdown.js'
-import type { Result } from '../outcome.js'
+import type { AgentJob } from '../mintlify/agent-jobs.js'
+import { codeSpan, markdownLink } from '../action/markdown.js'
+import type { Result } from '../mintlify/outcome.js'
 import { type Marker, renderMarker } from './marker.js'
 
 /** Far below GitHub's 65,536-character limit: the comment is a status line, not a report. */

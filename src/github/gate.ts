@@ -1,6 +1,6 @@
-import type { Settings } from '../inputs.js'
 import type { GitHubApi } from './api.js'
 import type { RunEvent } from './event.js'
+import type { TriggerSettings } from './trigger.js'
 import { hasPermission } from './permission.js'
 
 /**
@@ -10,7 +10,7 @@ import { hasPermission } from './permission.js'
 export async function refusal(
   github: () => Promise<GitHubApi>,
   event: RunEvent,
-  settings: Pick<Settings, 'requiredPermission' | 'allowedBots'>
+  settings: Pick<TriggerSettings, 'requiredPermission' | 'allowedBots'>
 ): Promise<string | undefined> {
   const actor = event.actor
   if (!actor) return 'The event does not say who triggered it.'

@@ -1,16 +1,20 @@
-import type { JobRequest } from '../agent-job.js'
-import type { Logger } from '../clock.js'
-import type { Settings } from '../inputs.js'
+import type { Logger } from '../action/clock.js'
 import { type GitHubApi, connectGitHub } from './api.js'
 import type { RunEvent } from './event.js'
 import { refusal } from './gate.js'
 import { type CommentState, LiveComment } from './live-comment.js'
-import { planTrigger } from './trigger.js'
+import { type TriggerSettings, planTrigger } from './trigger.js'
+
+export interface JobTarget {
+  prompt?: string
+  jobId?: string
+}
 
 /** What the triggering issue adds to a run: maybe a refusal, maybe a comment to keep current. */
 export interface IssueRun {
   skipped?: string
-  request: JobRequest
+  /** What to ask the service: a new job's prompt, a follow-up to `jobId`, or just `jobId` to wait for. */
+  request: JobTarget
   comment?: LiveComment
   /** The prompt goes to a job recorded on the issue, as a follow-up. */
   followUp: boolean
@@ -21,17 +25,18 @@ export interface IssueRun {
  * GitHub is contacted only when the run comments or checks a permission.
  */
 export async function prepareIssueRun(
-  settings: Settings,
+  settings: TriggerSettings,
   event: RunEvent,
   log: Logger,
-  saveState: (state: CommentState) => void
+  saveState: (state: CommentState) => void,
+  signal?: AbortSignal
 ): Promise<IssueRun> {
   const plan = planTrigger(settings, event)
-  const request: JobRequest = { ...settings, prompt: plan.prompt }
+  const request: JobTarget = { jobId: settings.jobId, prompt: plan.prompt }
   if (plan.skipped) return { skipped: plan.skipped, request, followUp: false }
-  let connection: Promise<GitHubApi> | undefined
-  const github = (): Promise<GitHubApi> =>
-    (connection ??= connectGitHub(settings.githubToken, event))
+  let connection: GitHubApi | undefined
+  const github = async (): Promise<GitHubApi> =>
+    (connection ??= connectGitHub(settings.githubToken, event, signal))
   if (plan.gate) {
     const why = await refusal(github, event, settings)
     if (why) return { skipped: why, request, followUp: false }

@@ -1,8 +1,29 @@
-import { InputError } from '../input-error.js'
-import type { Settings } from '../inputs.js'
-import { Input } from '../names.js'
+import { InputError } from '../action/errors.js'
+import { Input } from '../action/names.js'
 import type { RunEvent } from './event.js'
+import type { Permission } from './permission.js'
 import { issuePrompt } from './prompt.js'
+
+export const COMMENT_MODES = ['auto', 'true', 'false'] as const
+export type CommentMode = (typeof COMMENT_MODES)[number]
+
+/** The inputs that decide what a run does with its trigger. */
+export interface TriggerSettings {
+  /** The prompt to send: for a new job, or as a follow-up when `jobId` is set. */
+  prompt?: string
+  /** An existing job to follow up on or wait for. */
+  jobId?: string
+  /** Token for comments and permission checks; masked. Empty when not given (local runs). */
+  githubToken: string
+  comment: CommentMode
+  /** The issue or pull request to comment on, when the event has none. */
+  issueNumber?: number
+  triggerPhrase: string
+  /** Least permission the triggering person needs, or 'none' for no check. */
+  requiredPermission: Permission | 'none'
+  /** Bot logins allowed to trigger, without the `[bot]` suffix, lower case. */
+  allowedBots: ReadonlySet<string>
+}
 
 /** What this run should do, decided from the inputs and the event alone, before any request. */
 export interface TriggerPlan {
@@ -29,7 +50,7 @@ export function commandText(body: string, phrase: string): string | undefined {
   return rest.trim()
 }
 
-export function planTrigger(settings: Settings, event: RunEvent): TriggerPlan {
+export function planTrigger(settings: TriggerSettings, event: RunEvent): TriggerPlan {
   const repository = `${event.owner}/${event.repo}`
   const gate = GATED_EVENTS.has(event.name)
   let prompt = settings.prompt

@@ -1,4 +1,4 @@
-import { InputError } from '../input-error.js'
+import { InputError } from '../action/errors.js'
 
 const DAY_MS = 86_400_000
 const PLAIN_DATE = /^(\d{4})-(\d{2})-(\d{2})$/

@@ -1,7 +1,7 @@
-import { type VisitorCounts, type VisitorRow, getVisitorsPage } from '../api/analytics.js'
-import type { ApiClient } from '../api/client.js'
-import type { Logger } from '../clock.js'
-import type { SortKey } from './names.js'
+import { type VisitorCounts, type VisitorRow, getVisitorsPage } from '../mintlify/analytics.js'
+import type { ApiClient } from '../mintlify/client.js'
+import type { Logger } from '../action/clock.js'
+import type { SortKey } from './formats.js'
 import type { RowSink } from './file.js'
 import { TopPages } from './top.js'
 

@@ -1,8 +1,8 @@
 import { type FileHandle, mkdir, open, rename, rm } from 'node:fs/promises'
 import path from 'node:path'
-import type { VisitorCounts, VisitorRow } from '../api/analytics.js'
+import type { VisitorCounts, VisitorRow } from '../mintlify/analytics.js'
 import { csvField } from './csv.js'
-import type { FileFormat } from './names.js'
+import type { FileFormat } from './formats.js'
 
 export interface ExportMeta {
   dateFrom: string | null

@@ -1,4 +1,4 @@
-import { runVisitors } from './main.js'
+import { run } from './main.js'
 
-// The visitors sub-action (visitors/action.yml); `runVisitors` reports its own failures.
-await runVisitors()
+// The visitors sub-action (visitors/action.yml); `run` reports its own failures.
+await run()

@@ -1,23 +1,23 @@
 import * as core from '@actions/core'
-import { coreLogger, describeError, writeSummary } from '../action-support.js'
-import { openClient } from '../open-client.js'
-import type { ApiClient } from '../api/client.js'
-import { cancelOnSignals } from '../cancel.js'
+import { coreLogger, describeError, writeSummary } from '../action/runner.js'
+import { openClient } from '../mintlify/open-client.js'
+import type { ApiClient } from '../mintlify/client.js'
+import { cancelOnSignals } from '../action/cancel.js'
 import { ExportFile } from './file.js'
 import { exportVisitors } from './export.js'
-import { readVisitorsSettings, type VisitorsSettings } from './inputs.js'
-import { VisitorsOutput } from './names.js'
+import { readVisitorsSettings, type VisitorsSettings } from './settings.js'
+import { VisitorsOutput } from '../action/names.js'
 import { aiShare, renderVisitorsSummary } from './summary.js'
 
 /** The visitors export: validate inputs, page through the service into a file, report. */
-export async function runVisitors(): Promise<void> {
+export async function run(): Promise<void> {
   const cancel = cancelOnSignals()
   let settings: VisitorsSettings | undefined
   let client: ApiClient | undefined
   let file: ExportFile | undefined
   try {
     settings = readVisitorsSettings()
-    client = openClient(settings, cancel.signal)
+    client = openClient(settings, coreLogger, cancel.signal)
     const dateFrom = settings.dateFrom?.text
     const dateTo = settings.dateTo?.text
     core.info(

@@ -1,6 +1,6 @@
-import type { VisitorCounts, VisitorRow } from '../api/analytics.js'
-import { codeSpan, escapeMarkdown } from '../markdown.js'
-import type { SortKey } from './names.js'
+import type { VisitorCounts, VisitorRow } from '../mintlify/analytics.js'
+import { codeSpan, escapeMarkdown } from '../action/markdown.js'
+import type { SortKey } from './formats.js'
 
 export interface VisitorsReport {
   dateFrom?: string

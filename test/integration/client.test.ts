@@ -1,13 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createJob, getJob, sendMessage } from '../../src/api/agent.js'
-import type { ApiClient } from '../../src/api/client.js'
+import { createJob, getJob, sendMessage } from '../../src/mintlify/agent-jobs.js'
+import type { ApiClient } from '../../src/mintlify/client.js'
 import {
   AmbiguousWriteError,
   AuthError,
   NotFoundError,
   RateLimitError
-} from '../../src/api/errors.js'
-import { USER_AGENT } from '../../src/version.js'
+} from '../../src/mintlify/errors.js'
+import { USER_AGENT } from '../../src/action/version.js'
 import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../simulator/server.js'
 import { closedPort, inSeconds, simClient } from '../support/clients.js'
 

@@ -1,9 +1,18 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
-import { connectGitHub } from '../../src/github/api.js'
 import { FakeGitHub } from '../simulator/fake-github.js'
 import { LoopbackProxy } from '../support/proxy.js'
 
-// Both ways to GitHub: the direct Octokit over node:http, and the toolkit's behind a proxy.
+// Both ways to GitHub through the toolkit's getOctokit: direct, and behind a proxy. The toolkit decides
+// the proxy from GITHUB_API_URL and the proxy variables when @actions/github loads, as on a runner,
+// so each test loads the module afresh after setting them.
+async function connectGitHub(
+  ...args: Parameters<typeof import('../../src/github/api.js').connectGitHub>
+) {
+  vi.stubEnv('GITHUB_API_URL', args[1].apiUrl)
+  vi.resetModules()
+  const { connectGitHub: connect } = await import('../../src/github/api.js')
+  return connect(...args)
+}
 let gh: FakeGitHub
 let proxy: LoopbackProxy
 beforeAll(async () => {
@@ -83,7 +92,7 @@ describe.each(modes)('connectGitHub, $name', ({ name, apiUrl, env }) => {
 })
 
 describe('connectGitHub with a proxy set that does not apply', () => {
-  it('sends directly, on the light client, when the host is exempt (loopback or NO_PROXY)', async () => {
+  it('sends directly when the host is exempt (loopback or NO_PROXY)', async () => {
     vi.stubEnv('HTTP_PROXY', proxy.url)
     vi.stubEnv('HTTPS_PROXY', proxy.url)
     vi.stubEnv('NO_PROXY', 'example.com')

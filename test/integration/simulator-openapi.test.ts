@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createJob, getJob, sendMessage } from '../../src/api/agent.js'
+import { createJob, getJob, sendMessage } from '../../src/mintlify/agent-jobs.js'
 import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../simulator/server.js'
 import { inSeconds, simClient } from '../support/clients.js'
 import { existsSync, readFileSync } from 'node:fs'

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Transport } from '../../src/api/transport.js'
+import { Transport } from '../../src/mintlify/transport.js'
 import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../simulator/server.js'
 import { LoopbackProxy } from '../support/proxy.js'
 

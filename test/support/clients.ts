@@ -1,5 +1,5 @@
 import { createServer } from 'node:net'
-import { ApiClient, type ClientOptions } from '../../src/api/client.js'
+import { ApiClient, type ClientOptions } from '../../src/mintlify/client.js'
 import { SIM_API_KEY, type Simulator } from '../simulator/server.js'
 
 /** A client for the simulator with short backoff, so retry tests take milliseconds. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { proxyAuthorization, proxyFor } from '../../src/api/proxy.js'
+import { proxyAuthorization, proxyFor } from '../../src/mintlify/proxy.js'
 
 const url = (s: string) => new URL(s)
 const via = (target: string, env: NodeJS.ProcessEnv) => proxyFor(url(target), env)?.href

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { codeSpan, escapeMarkdown, markdownLink } from '../../src/markdown.js'
-import { outputsOf, renderSummary } from '../../src/report.js'
+import { codeSpan, escapeMarkdown, markdownLink } from '../../src/action/markdown.js'
+import { outputsOf, renderSummary } from '../../src/agent/report.js'
 
 const job = {
   id: 'job_1',

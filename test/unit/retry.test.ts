@@ -1,13 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { ApiError, RateLimitError } from '../../src/api/errors.js'
+import { ApiError, RateLimitError } from '../../src/mintlify/errors.js'
 import {
   type Attempt,
   DEFAULT_BACKOFF,
   backoffDelay,
   parseRetryAfter,
   withRetries
-} from '../../src/api/retry.js'
-import { systemClock } from '../../src/clock.js'
+} from '../../src/mintlify/retry.js'
+import { systemClock } from '../../src/action/clock.js'
 
 describe('backoffDelay', () => {
   const policy = { ...DEFAULT_BACKOFF, baseDelayMs: 500, maxDelayMs: 4000 }

@@ -5,7 +5,7 @@ import { parseMarker, renderMarker } from '../../src/github/marker.js'
 import { hasPermission } from '../../src/github/permission.js'
 import { cleanIssueText } from '../../src/github/prompt.js'
 import { commandText, planTrigger } from '../../src/github/trigger.js'
-import { readSettings } from '../../src/inputs.js'
+import { readSettings } from '../../src/agent/settings.js'
 
 const settings = (inputs: Record<string, string> = {}) =>
   readSettings(

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parseDateInput } from '../../src/visitors/dates.js'
-import { readVisitorsSettings } from '../../src/visitors/inputs.js'
+import { readVisitorsSettings } from '../../src/visitors/settings.js'
 
 /** A fixed clock: Saturday 21 November 2026, 23:30 UTC. */
 const NOW = Date.parse('2026-11-21T23:30:00Z')

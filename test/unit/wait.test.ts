@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { AgentJob } from '../../src/api/agent.js'
-import { ApiError, AuthError, RateLimitError } from '../../src/api/errors.js'
-import { type Logger, systemClock } from '../../src/clock.js'
-import { nextCheckAt, waitForJob } from '../../src/wait.js'
+import type { AgentJob } from '../../src/mintlify/agent-jobs.js'
+import { ApiError, AuthError, RateLimitError } from '../../src/mintlify/errors.js'
+import { type Logger, systemClock } from '../../src/action/clock.js'
+import { nextCheckAt, waitForJob } from '../../src/agent/wait.js'
 
 function recorder(): Logger & { lines: string[]; warnings: string[] } {
   const lines: string[] = []

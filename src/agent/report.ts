@@ -1,0 +1,83 @@
+import type { AgentJob } from '../mintlify/agent-jobs.js'
+import { formatDuration } from '../action/duration.js'
+import { codeSpan, escapeMarkdown, markdownLink } from '../action/markdown.js'
+import { Output } from '../action/names.js'
+import type { Result } from '../mintlify/outcome.js'
+
+/** What the step knows when it ends, on any path. */
+export interface Report {
+  job?: AgentJob
+  result?: Result
+  /** Why the step failed, if it did. */
+  failure?: string
+  /** Why no job was started (result `skipped`). */
+  skipped?: string
+  /** Milliseconds the step spent. */
+  elapsedMs: number
+  now: Date
+}
+
+export function outputsOf(report: Report): Record<(typeof Output)[keyof typeof Output], string> {
+  const job = report.job
+  return {
+    [Output.JobId]: job?.id ?? '',
+    [Output.Status]: job?.status ?? '',
+    [Output.PrLink]: job?.prLink ?? '',
+    [Output.Model]: job?.model ?? '',
+    [Output.Job]: job ? JSON.stringify(job) : '',
+    [Output.Result]: report.result ?? ''
+  }
+}
+
+const HEADLINES: Record<Result, string> = {
+  'pr-opened': '✅ The agent opened a pull request',
+  'no-changes': '☑️ The agent finished without changes',
+  failed: '❌ The agent job failed',
+  archived: '🗄️ The agent job was archived',
+  'timed-out': '⏱️ Stopped waiting: time limit reached',
+  started: '🚀 The agent job started',
+  cancelled: '🛑 The run was cancelled',
+  skipped: '⏭️ Not started'
+}
+
+/** The job summary as Markdown; every value from the service is escaped. */
+export function renderSummary(report: Report): string {
+  const { job, result } = report
+  const lines = [`## Mintlify agent: ${result ? HEADLINES[result] : '❌ The step failed'}`, '']
+  if (report.failure) lines.push(`> ${escapeMarkdown(report.failure)}`, '')
+  if (report.skipped) lines.push(escapeMarkdown(report.skipped), '')
+  if (result === 'timed-out' || result === 'cancelled' || result === 'started') {
+    if (job)
+      lines.push(
+        `The job keeps running on the service and may still open a pull request. Job id: ${codeSpan(job.id)}.`,
+        ''
+      )
+  }
+  if (job) {
+    const createdAt = job.createdAt ? new Date(job.createdAt) : undefined
+    const sinceCreated =
+      createdAt && !Number.isNaN(createdAt.getTime())
+        ? report.now.getTime() - createdAt.getTime()
+        : report.elapsedMs
+    const source = job.source?.repository
+      ? `${escapeMarkdown(job.source.repository)}${job.source.ref ? ` @ ${escapeMarkdown(job.source.ref)}` : ''}`
+      : ''
+    const rows: [string, string][] = [
+      ['Outcome', result ? codeSpan(result) : ''],
+      ['Pull request', markdownLink(job.prLink ?? '', job.prLink)],
+      ['Status', job.status ? codeSpan(job.status) : ''],
+      ['Job id', codeSpan(job.id)],
+      ['Model', job.model ? codeSpan(job.model) : ''],
+      ['Source', source],
+      ['Created', job.createdAt ? escapeMarkdown(job.createdAt) : ''],
+      ['Elapsed', formatDuration(Math.max(0, sinceCreated))]
+    ]
+    lines.push(
+      '| | |',
+      '|---|---|',
+      ...rows.filter(([, v]) => v !== '').map(([k, v]) => `| ${k} | ${v} |`),
+      ''
+    )
+  }
+  return lines.join('\n')
+}

@@ -1,0 +1,78 @@
+import { type AgentJob, createJob, getJob, sendMessage } from '../mintlify/agent-jobs.js'
+import type { ApiClient } from '../mintlify/client.js'
+import type { ApiError } from '../mintlify/errors.js'
+import type { Clock, Logger } from '../action/clock.js'
+import { formatDuration } from '../action/duration.js'
+import { type Result, resultOf } from '../mintlify/outcome.js'
+import { waitForJob } from './wait.js'
+
+export interface JobRequest {
+  projectId: string
+  /** A new job's prompt, or a follow-up when `jobId` is set. */
+  prompt?: string
+  jobId?: string
+  wait: boolean
+  timeoutMs: number
+  pollIntervalMs: number
+}
+
+export interface JobHooks {
+  clock: Clock
+  log: Logger
+  signal?: AbortSignal
+  /** Every job record seen, first of all the one that gives the job its id. */
+  onJob: (job: AgentJob) => void
+  /** Once the job exists (or the follow-up was sent), before waiting: e.g. post the live comment. */
+  onStarted?: (job: AgentJob) => Promise<void>
+  /** Wraps the wait, e.g. in a collapsible log group. */
+  group?: <T>(title: string, fn: () => Promise<T>) => Promise<T>
+}
+
+export interface JobOutcome {
+  job: AgentJob
+  result: Result
+  lastError?: ApiError
+}
+
+/** Starts a job (or follows up on one, or picks one up), then waits for it as asked. */
+export async function runAgentJob(
+  client: ApiClient,
+  request: JobRequest,
+  hooks: JobHooks
+): Promise<JobOutcome> {
+  const { clock, log } = hooks
+  const deadline = clock.now() + request.timeoutMs
+  const { projectId, prompt, jobId } = request
+  let job: AgentJob
+  if (jobId && prompt) {
+    log.info(`Sending a follow-up message to job ${jobId} in project ${projectId}.`)
+    job = await sendMessage(client, projectId, jobId, prompt, deadline)
+  } else if (jobId) {
+    log.info(`Reading job ${jobId} in project ${projectId}.`)
+    job = await getJob(client, projectId, jobId, deadline)
+  } else {
+    log.info(`Creating an agent job in project ${projectId}.`)
+    job = await createJob(client, projectId, prompt ?? '', deadline)
+    log.info(
+      `Created job ${job.id}: ${job.status ?? 'status unknown'}${job.model ? `, model ${job.model}` : ''}.`
+    )
+  }
+  hooks.onJob(job)
+  await hooks.onStarted?.(job)
+  if (!request.wait) return { job, result: resultOf(job, 'not-waited') }
+
+  const group = hooks.group ?? ((_title, fn) => fn())
+  const waited = await group(
+    `Waiting for job ${job.id} (up to ${formatDuration(request.timeoutMs)})`,
+    () =>
+      waitForJob(job, at => getJob(client, projectId, job.id, at), {
+        deadline,
+        pollIntervalMs: request.pollIntervalMs,
+        clock,
+        log,
+        signal: hooks.signal,
+        onJob: hooks.onJob
+      })
+  )
+  return { job: waited.job, result: resultOf(waited.job, waited.end), lastError: waited.lastError }
+}

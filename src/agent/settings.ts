@@ -1,0 +1,174 @@
+import { readFileSync, statSync } from 'node:fs'
+import path from 'node:path'
+import { type Connection, parseId, readConnection } from '../action/connection.js'
+import { durationInput } from '../action/duration.js'
+import {
+  type InputReader,
+  type Masker,
+  maskSecret,
+  parseBoolean,
+  parseChoice,
+  parseInteger,
+  readInput
+} from '../action/inputs.js'
+import { InputError } from '../action/errors.js'
+import { Defaults, Input } from '../action/names.js'
+import { PERMISSIONS } from '../github/permission.js'
+import { COMMENT_MODES, type TriggerSettings } from '../github/trigger.js'
+import { FAIL_ON_WORDS, type FailOnWord } from '../mintlify/outcome.js'
+
+/** Everything the agent action needs, validated before the first request. */
+export interface Settings extends Connection, TriggerSettings {
+  wait: boolean
+  timeoutMs: number
+  pollIntervalMs: number
+  failOn: ReadonlySet<FailOnWord>
+}
+
+/** Prompt files are meant to be short instructions; a huge one is a mistake (a wrong path). */
+const MAX_PROMPT_FILE_BYTES = 256 * 1024
+const MAX_TIMEOUT_MS = 72 * 3_600_000
+
+/** Reads and validates the inputs. The key is masked before anything else can print it. */
+export function readSettings(
+  get: InputReader = readInput,
+  env: NodeJS.ProcessEnv = process.env,
+  mask: Masker = maskSecret
+): Settings {
+  const { apiKey, projectId, apiUrl } = readConnection(get, mask)
+  const githubToken = get(Input.GithubToken).trim()
+  if (githubToken) mask(githubToken)
+  const rawJob = get(Input.JobId)
+  const jobId = rawJob.trim() ? parseId(Input.JobId, rawJob) : undefined
+  // Whether a missing prompt is fine depends on the event (an issue can be the prompt): see planTrigger.
+  const prompt = readPrompt(get, env.GITHUB_WORKSPACE ?? process.cwd())
+  const wait = parseBoolean(Input.Wait, withDefault(get, Input.Wait))
+  const timeoutMs = durationInput(
+    Input.Timeout,
+    withDefault(get, Input.Timeout),
+    1000,
+    MAX_TIMEOUT_MS
+  )
+  const pollIntervalMs = durationInput(
+    Input.PollInterval,
+    withDefault(get, Input.PollInterval),
+    1000,
+    3_600_000
+  )
+  const failOn = parseFailOn(withDefault(get, Input.FailOn))
+  const rawIssue = get(Input.IssueNumber).trim()
+  const issueNumber = rawIssue
+    ? parseInteger(Input.IssueNumber, rawIssue, 1, 2 ** 31 - 1)
+    : undefined
+  const triggerPhrase = withDefault(get, Input.TriggerPhrase)
+  if (/\s/.test(triggerPhrase)) {
+    throw new InputError(
+      `Input '${Input.TriggerPhrase}' must be one word such as /docs-agent; got '${triggerPhrase}'.`
+    )
+  }
+  return {
+    apiKey,
+    projectId,
+    prompt,
+    jobId,
+    apiUrl,
+    wait,
+    timeoutMs,
+    pollIntervalMs,
+    failOn,
+    githubToken,
+    comment: parseChoice(Input.Comment, withDefault(get, Input.Comment), COMMENT_MODES),
+    issueNumber,
+    triggerPhrase,
+    requiredPermission: parseChoice(
+      Input.RequiredPermission,
+      withDefault(get, Input.RequiredPermission),
+      [...PERMISSIONS, 'none'] as const
+    ),
+    allowedBots: new Set(
+      get(Input.AllowedBots)
+        .split(',')
+        .map(b =>
+          b
+            .trim()
+            .toLowerCase()
+            .replace(/\[bot\]$/, '')
+        )
+        .filter(Boolean)
+    )
+  }
+}
+
+function withDefault(get: InputReader, name: keyof typeof Defaults): string {
+  return get(name).trim() || Defaults[name]
+}
+
+function readPrompt(get: InputReader, workspace: string): string | undefined {
+  const inline = get(Input.Prompt)
+  const file = get(Input.PromptFile).trim()
+  if (inline.trim() && file) {
+    throw new InputError(`Set only one of '${Input.Prompt}' and '${Input.PromptFile}', not both.`)
+  }
+  if (file) return readPromptFile(file, workspace)
+  if (inline === '') return undefined
+  if (!inline.trim()) {
+    throw new InputError(`Input '${Input.Prompt}' is blank: write an instruction for the agent.`)
+  }
+  return inline.trim()
+}
+
+function readPromptFile(file: string, workspace: string): string {
+  const full = path.resolve(workspace, file)
+  let size: number
+  try {
+    const stat = statSync(full)
+    if (!stat.isFile())
+      throw new InputError(`Input '${Input.PromptFile}' must name a file; '${file}' is not one.`)
+    size = stat.size
+  } catch (error) {
+    if (error instanceof InputError) throw error
+    throw new InputError(
+      `Input '${Input.PromptFile}': no file at '${file}' (looked in ${full}). Paths are relative to the workspace; did the workflow run actions/checkout first?`
+    )
+  }
+  if (size > MAX_PROMPT_FILE_BYTES) {
+    throw new InputError(
+      `Input '${Input.PromptFile}': '${file}' is ${size} bytes; a prompt file may hold at most ${MAX_PROMPT_FILE_BYTES} bytes.`
+    )
+  }
+  const text = readFileSync(full, 'utf8').trim()
+  if (!text)
+    throw new InputError(
+      `Input '${Input.PromptFile}': '${file}' is empty; write the instruction in it.`
+    )
+  return text
+}
+
+function parseFailOn(raw: string): ReadonlySet<FailOnWord> {
+  const words = raw
+    .split(',')
+    .map(w => w.trim().toLowerCase())
+    .filter(Boolean)
+  if (words.length === 1 && words[0] === 'none') return new Set()
+  const result = new Set<FailOnWord>()
+  for (const word of words) {
+    if (!(FAIL_ON_WORDS as readonly string[]).includes(word)) {
+      throw new InputError(
+        `Input '${Input.FailOn}' accepts a comma list of ${FAIL_ON_WORDS.join(', ')}, or 'none'; '${word}' is not one of them.`
+      )
+    }
+    result.add(word as FailOnWord)
+  }
+  return result
+}
+
+/** The post step needs only the connection and the token, read again from the same inputs. */
+export function readPostSettings(
+  get: InputReader = readInput,
+  mask: Masker = maskSecret
+): Connection & { githubToken: string } {
+  const connection = readConnection(get, mask)
+  const githubToken = get(Input.GithubToken).trim()
+  if (githubToken) mask(githubToken)
+  return { ...connection, githubToken }
+}

@@ -1,0 +1,273 @@
+import type { IncomingHttpHeaders } from 'node:http'
+import { CancelledError } from '../action/errors.js'
+import { type Clock, type Logger, silentLogger, systemClock } from '../action/clock.js'
+import { formatDuration } from '../action/duration.js'
+import { USER_AGENT } from '../action/version.js'
+import { AmbiguousWriteError, ApiError, AuthError, NotFoundError } from './errors.js'
+import {
+  type Attempt,
+  type BackoffPolicy,
+  DEFAULT_BACKOFF,
+  RETRYABLE_READ_STATUSES,
+  RETRYABLE_WRITE_STATUSES,
+  parseRetryAfter,
+  withRetries
+} from './retry.js'
+import { Transport, TransportError } from './transport.js'
+
+export interface ClientOptions {
+  baseUrl: URL
+  apiKey: string
+  userAgent?: string
+  /** Longest wait for one response; shortened to what is left before the deadline. */
+  requestTimeoutMs?: number
+  /** A larger answer is refused rather than held in memory. */
+  maxResponseBytes?: number
+  backoff?: BackoffPolicy
+  clock?: Clock
+  random?: () => number
+  log?: Logger
+  /** Aborts every request and wait: the run was cancelled. */
+  signal?: AbortSignal
+}
+
+export interface RequestSpec {
+  method: 'GET' | 'POST'
+  /** Path segments, each URL-encoded, so an ID can never change the path. */
+  path: readonly string[]
+  query?: Record<string, string | number | undefined>
+  body?: unknown
+  /** What the request does, for messages: "create the agent job". */
+  what: string
+  /** Not idempotent: retried only when the service provably did not act. */
+  write: boolean
+  /** Epoch ms: no retry wait runs past it. */
+  deadline: number
+  /** The message for a 404, naming the input to check. */
+  notFound: string
+  /** For writes: how the user finds out whether the service acted after all. */
+  ambiguousHint?: string
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000
+const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024
+const MAX_SERVICE_MESSAGE = 500
+
+/** The one HTTP client of the project: every entry point talks to the service through it. */
+export class ApiClient {
+  private readonly transport = new Transport()
+  private readonly clock: Clock
+  private readonly log: Logger
+
+  constructor(private readonly options: ClientOptions) {
+    this.clock = options.clock ?? systemClock
+    this.log = options.log ?? silentLogger
+  }
+
+  /** Sends the request with the retry policy and returns the parsed JSON body. */
+  async send<T>(spec: RequestSpec): Promise<T> {
+    return withRetries<T>(() => this.attempt<T>(spec), {
+      deadline: spec.deadline,
+      write: spec.write,
+      policy: this.options.backoff ?? DEFAULT_BACKOFF,
+      clock: this.clock,
+      random: this.options.random,
+      signal: this.options.signal,
+      onRetry: ({ attempt, delayMs, error }) =>
+        this.log.info(
+          `Could not ${spec.what} (${error.message}); trying again in ${formatDuration(delayMs)} (attempt ${attempt + 1}).`
+        )
+    })
+  }
+
+  async close(): Promise<void> {
+    this.transport.close()
+  }
+
+  url(spec: Pick<RequestSpec, 'path' | 'query'>): URL {
+    const url = new URL(this.options.baseUrl.href)
+    url.pathname = `${url.pathname.replace(/\/+$/, '')}/${spec.path.map(encodeSegment).join('/')}`
+    for (const [key, value] of Object.entries(spec.query ?? {})) {
+      if (value !== undefined) url.searchParams.set(key, String(value))
+    }
+    return url
+  }
+
+  private async attempt<T>(spec: RequestSpec): Promise<Attempt<T>> {
+    const url = this.url(spec)
+    const remaining = spec.deadline - this.clock.now()
+    const timeoutMs = Math.max(
+      1,
+      Math.min(this.options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS, remaining)
+    )
+    const timeout = AbortSignal.timeout(timeoutMs)
+    const signal = this.options.signal ? AbortSignal.any([this.options.signal, timeout]) : timeout
+    let response: Awaited<ReturnType<Transport['send']>>
+    try {
+      response = await this.transport.send({
+        method: spec.method,
+        url,
+        signal,
+        fresh: spec.write,
+        maxResponseBytes: this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+        headers: {
+          authorization: `Bearer ${this.options.apiKey}`,
+          accept: 'application/json',
+          'user-agent': this.options.userAgent ?? USER_AGENT,
+          ...(spec.body === undefined ? {} : { 'content-type': 'application/json' })
+        },
+        body: spec.body === undefined ? undefined : JSON.stringify(spec.body)
+      })
+    } catch (error) {
+      if (this.options.signal?.aborted)
+        return { ok: false, error: new CancelledError('Cancelled.'), retry: false }
+      const failure =
+        error instanceof TransportError
+          ? error
+          : new TransportError(String(error), 'network error', true)
+      if (failure.code === 'RESPONSE_TOO_LARGE') return this.unusableAnswer(spec, failure.message)
+      if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(failure.code)) {
+        // Waiting will not make a certificate trusted: say so at once.
+        const error = new ApiError(
+          `The TLS certificate of ${this.options.baseUrl.host} is not trusted (${failure.code}). Check 'api-url'; for a private certificate authority, set NODE_EXTRA_CA_CERTS on the runner.`
+        )
+        return { ok: false, error, retry: false }
+      }
+      if (failure.code === 'PROXY_AUTH') {
+        // Credentials will not appear by waiting either.
+        const error = new ApiError(`Cannot reach ${this.options.baseUrl.host}: ${failure.message}.`)
+        return { ok: false, error, retry: false }
+      }
+      const reason = timeout.aborted
+        ? `no answer within ${formatDuration(timeoutMs)}`
+        : failure.code === 'PROXY_REFUSED'
+          ? failure.message
+          : failure.code
+      if (!failure.connected) {
+        // No connection was made: the service cannot have acted, so even a write may be sent again.
+        const error = new ApiError(
+          `cannot reach ${this.options.baseUrl.host}: ${reason}`,
+          undefined,
+          true
+        )
+        return { ok: false, error, retry: true }
+      }
+      if (spec.write) return { ok: false, error: this.ambiguous(spec, reason), retry: false }
+      return {
+        ok: false,
+        error: new ApiError(`${reason} from ${this.options.baseUrl.host}`, undefined, true),
+        retry: true
+      }
+    }
+    const { status, headers, text } = response
+    if (status >= 200 && status < 300) {
+      try {
+        return { ok: true, value: JSON.parse(text) as T }
+      } catch {
+        return this.unusableAnswer(spec, `HTTP ${status} with a body that is not JSON`)
+      }
+    }
+    return this.failedStatus(spec, status, text, headers)
+  }
+
+  private failedStatus<T>(
+    spec: RequestSpec,
+    status: number,
+    text: string,
+    headers: IncomingHttpHeaders
+  ): Attempt<T> {
+    const detail = this.serviceMessage(text)
+    const said = detail ? `: ${detail}` : ''
+    if (status === 401 || status === 403) {
+      return {
+        ok: false,
+        retry: false,
+        error: new AuthError(
+          `The service refused the API key (HTTP ${status}${said}). Check 'api-key': it must be an admin API key (it starts with mint_) from the API keys page of the dashboard, for the organisation that owns the project.`,
+          status
+        )
+      }
+    }
+    if (status === 404)
+      return {
+        ok: false,
+        retry: false,
+        error: new NotFoundError(`${spec.notFound} (HTTP 404${said}).`, status)
+      }
+    const retryable = (spec.write ? RETRYABLE_WRITE_STATUSES : RETRYABLE_READ_STATUSES).has(status)
+    if (retryable) {
+      const header = headers['retry-after']
+      const retryAfterMs = parseRetryAfter(
+        Array.isArray(header) ? header[0] : header,
+        this.clock.now()
+      )
+      const error = new ApiError(`HTTP ${status}${said}`, status, true)
+      return { ok: false, retry: true, error, retryAfterMs }
+    }
+    if (spec.write && status >= 500)
+      return { ok: false, retry: false, error: this.ambiguous(spec, `HTTP ${status}${said}`) }
+    if (status >= 500) {
+      return {
+        ok: false,
+        retry: false,
+        error: new ApiError(
+          `Could not ${spec.what}: the service answered HTTP ${status}${said}.`,
+          status,
+          true
+        )
+      }
+    }
+    return {
+      ok: false,
+      retry: false,
+      error: new ApiError(
+        `The service rejected the request to ${spec.what} (HTTP ${status}${said}).`,
+        status
+      )
+    }
+  }
+
+  /** A 2xx whose body cannot be used: for a write the service has acted, so it must not be repeated. */
+  private unusableAnswer<T>(spec: RequestSpec, reason: string): Attempt<T> {
+    if (spec.write) return { ok: false, retry: false, error: this.ambiguous(spec, reason) }
+    return {
+      ok: false,
+      retry: true,
+      error: new ApiError(`unusable answer: ${reason}`, undefined, true)
+    }
+  }
+
+  private ambiguous(spec: RequestSpec, reason: string): AmbiguousWriteError {
+    return new AmbiguousWriteError(
+      `Could not confirm the request to ${spec.what} (${reason}). The service may have acted on it anyway. ` +
+        `${spec.ambiguousHint ?? ''} Re-running this step may do it a second time.`.trim()
+    )
+  }
+
+  /** The service's `error` text, shortened, on one line, and never holding the key. */
+  private serviceMessage(text: string): string {
+    let message = ''
+    try {
+      const body = JSON.parse(text) as { error?: unknown; details?: { message?: unknown }[] }
+      if (typeof body.error === 'string') message = body.error
+      if (Array.isArray(body.details)) {
+        const details = body.details.map(d => d?.message).filter(m => typeof m === 'string')
+        if (details.length) message += ` (${details.join('; ')})`
+      }
+    } catch {
+      // Not JSON (a proxy's HTML page, say): the status alone says enough.
+    }
+    message = message.split(this.options.apiKey).join('***').replace(/\s+/g, ' ').trim()
+    return message.length > MAX_SERVICE_MESSAGE
+      ? `${message.slice(0, MAX_SERVICE_MESSAGE)}…`
+      : message
+  }
+}
+
+/** encodeURIComponent leaves `.` alone, and a `.` or `..` segment would be resolved away by URL parsing. */
+function encodeSegment(segment: string): string {
+  if (segment === '' || segment === '.' || segment === '..') {
+    throw new ApiError(`Refusing to build a request path with the segment '${segment}'.`)
+  }
+  return encodeURIComponent(segment)
+}

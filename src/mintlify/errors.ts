@@ -1,0 +1,48 @@
+import { ExplainedError } from '../action/errors.js'
+
+/** Base of every error the service client raises; messages say what to do and never hold the key. */
+export class ApiError extends ExplainedError {
+  override name = 'ApiError'
+  constructor(
+    message: string,
+    /** HTTP status, when the service answered. */
+    readonly status?: number,
+    /** True when trying again later may help (5xx, network trouble, rate limits). */
+    readonly transient = false
+  ) {
+    super(message)
+  }
+}
+
+/** 401/403: the key is wrong, revoked or not an admin key. */
+export class AuthError extends ApiError {
+  override name = 'AuthError'
+}
+
+/** 404: the project or job does not exist (or the key cannot see it). */
+export class NotFoundError extends ApiError {
+  override name = 'NotFoundError'
+}
+
+/** The service asked us to wait longer than the deadline allows. */
+export class RateLimitError extends ApiError {
+  override name = 'RateLimitError'
+  constructor(
+    message: string,
+    readonly until: Date
+  ) {
+    super(message, 429, true)
+  }
+}
+
+/**
+ * A create or follow-up request may have reached the service, but no answer came back.
+ * Sending it again could start a second job, so the caller must not retry.
+ */
+export class AmbiguousWriteError extends ApiError {
+  override name = 'AmbiguousWriteError'
+}
+
+/** The 404 message for a route under a project: the ID is the input to check. */
+export const projectNotFound = (projectId: string): string =>
+  `Project '${projectId}' was not found. Check 'project-id': copy it from the API keys page of the dashboard`

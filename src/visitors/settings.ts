@@ -1,0 +1,86 @@
+import path from 'node:path'
+import { type Connection, readConnection } from '../action/connection.js'
+import { durationInput } from '../action/duration.js'
+import {
+  type InputReader,
+  type Masker,
+  maskSecret,
+  parseChoice,
+  parseInteger,
+  readInput,
+  resolveInWorkspace
+} from '../action/inputs.js'
+import { InputError } from '../action/errors.js'
+import { type DateValue, parseDateInput } from './dates.js'
+import { VisitorsDefaults, VisitorsInput } from '../action/names.js'
+import { FORMATS, type FileFormat, SORT_KEYS, type SortKey } from './formats.js'
+
+/** Everything the visitors export needs, validated before the first request. */
+export interface VisitorsSettings extends Connection {
+  dateFrom?: DateValue
+  /** Exclusive: the service counts days before it. */
+  dateTo?: DateValue
+  /** Absolute path inside the workspace. */
+  outputFile: string
+  /** The path as the user gave it, for messages and the `file` output. */
+  outputFileShown: string
+  format: FileFormat
+  pageSize: number
+  top: number
+  sortBy: SortKey
+  timeoutMs: number
+}
+
+export const MAX_TOP = 100
+
+export function readVisitorsSettings(
+  get: InputReader = readInput,
+  env: NodeJS.ProcessEnv = process.env,
+  mask: Masker = maskSecret,
+  now: number = Date.now()
+): VisitorsSettings {
+  const connection = readConnection(get, mask)
+  const value = (name: keyof typeof VisitorsDefaults): string =>
+    get(name).trim() || VisitorsDefaults[name]
+  const dateFrom = parseDateInput(VisitorsInput.DateFrom, get(VisitorsInput.DateFrom), now)
+  const dateTo = parseDateInput(VisitorsInput.DateTo, get(VisitorsInput.DateTo), now)
+  if (dateFrom && dateTo && dateFrom.at >= dateTo.at) {
+    throw new InputError(
+      `Input '${VisitorsInput.DateFrom}' (${dateFrom.text}) must be before '${VisitorsInput.DateTo}' (${dateTo.text}); '${VisitorsInput.DateTo}' is exclusive, so for a single day use the next day as '${VisitorsInput.DateTo}'.`
+    )
+  }
+  const outputFileShown = value(VisitorsInput.OutputFile)
+  const workspace = env.GITHUB_WORKSPACE || process.cwd()
+  const outputFile = resolveInWorkspace(VisitorsInput.OutputFile, outputFileShown, workspace)
+  const format = formatOf(
+    parseChoice(VisitorsInput.Format, value(VisitorsInput.Format), FORMATS),
+    outputFileShown
+  )
+  return {
+    ...connection,
+    dateFrom,
+    dateTo,
+    outputFile,
+    outputFileShown,
+    format,
+    pageSize: parseInteger(VisitorsInput.PageSize, value(VisitorsInput.PageSize), 1, 250),
+    top: parseInteger(VisitorsInput.Top, value(VisitorsInput.Top), 1, MAX_TOP),
+    sortBy: parseChoice(VisitorsInput.SortBy, value(VisitorsInput.SortBy), SORT_KEYS),
+    timeoutMs: durationInput(
+      VisitorsInput.Timeout,
+      value(VisitorsInput.Timeout),
+      1000,
+      6 * 3_600_000
+    )
+  }
+}
+
+function formatOf(format: (typeof FORMATS)[number], file: string): FileFormat {
+  if (format !== 'auto') return format
+  const ext = path.extname(file).toLowerCase()
+  if (ext === '.json') return 'json'
+  if (ext === '.csv') return 'csv'
+  throw new InputError(
+    `Input '${VisitorsInput.Format}' is 'auto', but '${file}' ends in neither .json nor .csv; set '${VisitorsInput.Format}' to json or csv.`
+  )
+}

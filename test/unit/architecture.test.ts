@@ -1,0 +1,110 @@
+import { readFileSync, readdirSync } from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { ROOT } from '../support/run-action.js'
+
+/**
+ * The house rules of src/, checked on every run: rooms that depend only on the rooms below them,
+ * no import cycles, @actions/* only where the runner is talked to, no node HTTP modules, small files.
+ */
+const SRC = path.join(ROOT, 'src')
+
+/** A room may import from the rooms before it in this list, never from one after it or beside it. */
+const LAYERS: readonly string[][] = [
+  ['action'],
+  ['mintlify'],
+  ['github'],
+  ['agent', 'visitors', 'gaps']
+]
+
+/** The only files that may import @actions/core: entries, each action's main and report, and the runner plumbing. */
+const CORE_ALLOWED = [
+  /^action\//,
+  /^[a-z]+\/(post\/)?(index|main)\.ts$/,
+  /^[a-z]+\/report\.ts$/,
+  /^[a-z]+\/summary\.ts$/
+]
+
+const files = readdirSync(SRC, { recursive: true })
+  .map(String)
+  .filter(f => f.endsWith('.ts'))
+  .map(f => f.split(path.sep).join('/'))
+  .sort()
+
+function importsOf(file: string): { local: string[]; packages: string[] } {
+  const text = readFileSync(path.join(SRC, file), 'utf8')
+  const specs = [...text.matchAll(/(?:^|\n)\s*(?:import|export)[^'"]*?from\s*['"]([^'"]+)['"]/g)]
+    .concat([...text.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)])
+    .map(m => m[1] as string)
+  const local = specs
+    .filter(s => s.startsWith('.'))
+    .map(s =>
+      path.posix.normalize(path.posix.join(path.posix.dirname(file), s)).replace(/\.js$/, '.ts')
+    )
+  return { local, packages: specs.filter(s => !s.startsWith('.')) }
+}
+
+const room = (file: string): string => file.split('/')[0] as string
+const layerOf = (file: string): number => LAYERS.findIndex(layer => layer.includes(room(file)))
+
+describe('src/ architecture', () => {
+  it('has every file in a known room', () => {
+    expect(files.filter(f => layerOf(f) < 0)).toEqual([])
+  })
+
+  it('imports only from lower rooms or its own', () => {
+    const wrong: string[] = []
+    for (const file of files)
+      for (const target of importsOf(file).local)
+        if (room(target) !== room(file) && layerOf(target) >= layerOf(file))
+          wrong.push(`${file} -> ${target}`)
+    expect(wrong).toEqual([])
+  })
+
+  it('has no import cycle', () => {
+    const graph = new Map(files.map(f => [f, importsOf(f).local]))
+    const cycles: string[] = []
+    const state = new Map<string, 'open' | 'done'>()
+    const visit = (file: string, trail: string[]): void => {
+      if (state.get(file) === 'done') return
+      if (state.get(file) === 'open') {
+        cycles.push([...trail.slice(trail.indexOf(file)), file].join(' -> '))
+        return
+      }
+      state.set(file, 'open')
+      for (const next of graph.get(file) ?? []) visit(next, [...trail, file])
+      state.set(file, 'done')
+    }
+    for (const file of files) visit(file, [])
+    expect(cycles).toEqual([])
+  })
+
+  it('imports @actions/core only in entries, main, report and src/action/, @actions/github in github/api.ts', () => {
+    const wrong = files.filter(
+      f =>
+        importsOf(f).packages.some(p => p.startsWith('@actions/')) &&
+        !CORE_ALLOWED.some(pattern => pattern.test(f)) &&
+        !(f === 'github/api.ts' && importsOf(f).packages.every(p => p !== '@actions/core'))
+    )
+    expect(wrong).toEqual([])
+  })
+
+  it('uses undici and Octokit for HTTP, never node:http, https, tls or net', () => {
+    // Still on the hand-written transport until the client moves to undici.
+    const legacy = ['mintlify/client.ts', 'mintlify/transport.ts', 'mintlify/tunnel.ts']
+    const wrong = files.filter(
+      f =>
+        !legacy.includes(f) &&
+        importsOf(f).packages.some(p => /^(node:)?(http|https|tls|net|http2)$/.test(p))
+    )
+    expect(wrong).toEqual([])
+  })
+
+  it('keeps every file under about 300 lines', () => {
+    const long = files
+      .map(f => ({ f, lines: readFileSync(path.join(SRC, f), 'utf8').split('\n').length }))
+      .filter(({ lines }) => lines > 310)
+      .map(({ f, lines }) => `${f}: ${lines}`)
+    expect(long).toEqual([])
+  })
+})
