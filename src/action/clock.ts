@@ -2,13 +2,18 @@ import { CancelledError } from './errors.js'
 
 /** Time as the domain code sees it; tests swap in fake timers. */
 export interface Clock {
+  /** Milliseconds on a clock that only moves forward. */
   now(): number
   /** Resolves after `ms`, or rejects with CancelledError as soon as `signal` aborts. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>
 }
 
+/**
+ * Monotonic milliseconds: deadlines and sleeps do not move when the runner's wall clock is set.
+ * Not a date; use Date.now() for anything shown or compared with a server's time.
+ */
 export const systemClock: Clock = {
-  now: () => Date.now(),
+  now: () => Math.floor(performance.now()),
   sleep: (ms, signal) =>
     new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(new CancelledError('Cancelled.'))

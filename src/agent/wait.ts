@@ -32,6 +32,9 @@ export const FIRST_CHECK_MS = 4000
 /** Never two checks closer than this, even after a slow request. */
 const MIN_PAUSE_MS = 1000
 
+/** The least time a status check needs before the deadline to be worth making. */
+export const fairCheckMs = (pollIntervalMs: number): number => Math.min(5000, pollIntervalMs / 2)
+
 /**
  * When to check next, in ms since the wait began: once after 4 s, then on each whole multiple of the
  * poll interval, so the pause grows from 4 s to the interval and a long wait costs what a plain
@@ -80,6 +83,11 @@ export async function waitForJob(
       deadline - now
     )
     try {
+      if (deadline - (now + pause) < fairCheckMs(options.pollIntervalMs)) {
+        // A check squeezed against the deadline would time out and blame a healthy service.
+        await clock.sleep(deadline - now, options.signal)
+        return { job, end: 'timeout', polls, lastError }
+      }
       await clock.sleep(pause, options.signal)
       checked = true
       const previous = job.status

@@ -197,10 +197,7 @@ export class ApiClient {
     const retryable = (spec.write ? RETRYABLE_WRITE_STATUSES : RETRYABLE_READ_STATUSES).has(status)
     if (retryable) {
       const header = headers['retry-after']
-      const retryAfterMs = parseRetryAfter(
-        Array.isArray(header) ? header[0] : header,
-        this.clock.now()
-      )
+      const retryAfterMs = parseRetryAfter(Array.isArray(header) ? header[0] : header, Date.now())
       const error = new ApiError(`HTTP ${status}${said}`, status, true)
       return { ok: false, retry: true, error, retryAfterMs }
     }

@@ -27,10 +27,7 @@ export class NotFoundError extends ApiError {
 /** The service asked us to wait longer than the deadline allows. */
 export class RateLimitError extends ApiError {
   override name = 'RateLimitError'
-  constructor(
-    message: string,
-    readonly until: Date
-  ) {
+  constructor(message: string) {
     super(message, 429, true)
   }
 }

@@ -12,6 +12,8 @@ export const RETRYABLE_READ_STATUSES: ReadonlySet<number> = new Set([408, 429, 5
 export const RETRYABLE_WRITE_STATUSES: ReadonlySet<number> = new Set([429, 503])
 
 export interface BackoffPolicy {
+  /** No retry comes sooner than this, whatever the jitter or a `Retry-After` of 0 says. */
+  minDelayMs: number
   /** First retry waits up to this long. */
   baseDelayMs: number
   /** No single wait is longer than this. */
@@ -21,30 +23,52 @@ export interface BackoffPolicy {
 }
 
 export const DEFAULT_BACKOFF: BackoffPolicy = {
-  baseDelayMs: 500,
+  minDelayMs: 1000,
+  baseDelayMs: 2000,
   maxDelayMs: 20_000,
   maxWriteAttempts: 5
 }
 
-/** Exponential backoff with full jitter: uniform in [0, min(max, base·2^(attempt-1))]. */
+/**
+ * Exponential backoff with full jitter above a floor: uniform in
+ * [min, max(min, min(max, base·2^(attempt-1)))].
+ */
 export function backoffDelay(
   attempt: number,
   policy: BackoffPolicy,
   random: () => number = Math.random
 ): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, attempt - 1))
-  return Math.floor(random() * ceiling)
+  const floor = policy.minDelayMs
+  return floor + Math.floor(random() * Math.max(0, ceiling - floor))
 }
 
-/** `Retry-After` as delta-seconds or an HTTP-date, in milliseconds from `now`; undefined when absent or unreadable. */
-export function parseRetryAfter(value: string | undefined | null, now: number): number | undefined {
-  if (value === undefined || value === null) return undefined
-  const text = value.trim()
-  if (text === '') return undefined
-  if (/^\d+$/.test(text)) return Number(text) * 1000
+/** An HTTP-date (RFC 9110): IMF-fixdate, the obsolete RFC 850 form, or asctime. */
+const HTTP_DATE =
+  /^(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day, \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})$/
+
+/**
+ * `Retry-After` as whole delta-seconds or an HTTP-date, in milliseconds from `wallNow` (the wall
+ * clock: the date is the server's); undefined when absent or in any other form. `1.5` is neither
+ * (Date.parse would read it as a date in 2001).
+ */
+export function parseRetryAfter(
+  value: string | undefined | null,
+  wallNow: number
+): number | undefined {
+  const text = value?.trim() ?? ''
+  if (/^\d{1,12}$/.test(text)) return Number(text) * 1000
+  if (!HTTP_DATE.test(text)) return undefined
   const at = Date.parse(text)
-  if (Number.isNaN(at)) return undefined
-  return Math.max(0, at - now)
+  return Number.isNaN(at) ? undefined : Math.max(0, at - wallNow)
+}
+
+/** "at 2026-11-22T10:00:00.000Z", or "in N hours" for a wait no date can show. */
+function whenText(waitMs: number): string {
+  const at = Date.now() + waitMs
+  return Number.isFinite(at) && at < 8.64e15
+    ? `until ${new Date(at).toISOString()}`
+    : `for ${Math.round(waitMs / 3_600_000)} hours`
 }
 
 /** What one attempt came to: a value, or an error and whether another attempt may help. */
@@ -84,14 +108,13 @@ export async function withRetries<T>(
     let delayMs: number
     if (outcome.retryAfterMs !== undefined) {
       if (now + outcome.retryAfterMs > deadline) {
-        const until = new Date(now + outcome.retryAfterMs)
         throw new RateLimitError(
-          `The service rate limited the request: rate limited until ${until.toISOString()}, which is past this step's time limit. ` +
-            `Try again after that time, or raise 'timeout' to wait it out.`,
-          until
+          `The service rate limited the request: rate limited ${whenText(outcome.retryAfterMs)}, which is past this step's time limit. ` +
+            `Try again after that time, or raise 'timeout' to wait it out.`
         )
       }
-      delayMs = outcome.retryAfterMs
+      // The service's wait is a minimum: a Retry-After of 0 must not turn into a storm.
+      delayMs = Math.max(outcome.retryAfterMs, backoffDelay(n, policy, options.random))
     } else {
       delayMs = backoffDelay(n, policy, options.random)
     }

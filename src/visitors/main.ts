@@ -1,4 +1,5 @@
 import * as core from '@actions/core'
+import { systemClock } from '../action/clock.js'
 import { coreLogger, describeError, writeSummary } from '../action/runner.js'
 import { openClient } from '../mintlify/open-client.js'
 import type { ApiClient } from '../mintlify/client.js'
@@ -30,7 +31,7 @@ export async function run(): Promise<void> {
     })
     const result = await exportVisitors(
       client,
-      { ...settings, dateFrom, dateTo, deadline: Date.now() + settings.timeoutMs },
+      { ...settings, dateFrom, dateTo, deadline: systemClock.now() + settings.timeoutMs },
       file,
       coreLogger
     )

@@ -143,7 +143,7 @@ describe('the bundled agent action, run as the runner runs it', () => {
     expect(result.code).toBe(0)
     expect(sim.requests('create').map(r => r.status)).toEqual([429, 201])
     expect(result.log).toMatch(
-      /Could not create the agent job \(HTTP 429: Simulated HTTP 429\); trying again in 1s/
+      /Could not create the agent job \(HTTP 429: Simulated HTTP 429\); trying again in [12](\.\d)?s/
     )
   })
 

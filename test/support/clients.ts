@@ -1,3 +1,4 @@
+import { systemClock } from '../../src/action/clock.js'
 import { createServer } from 'node:net'
 import { ApiClient, type ClientOptions } from '../../src/mintlify/client.js'
 import { SIM_API_KEY, type Simulator } from '../simulator/server.js'
@@ -10,7 +11,7 @@ export function simClient(
   return new ApiClient({
     baseUrl: new URL(typeof sim === 'string' ? sim : sim.url),
     apiKey: SIM_API_KEY,
-    backoff: { baseDelayMs: 20, maxDelayMs: 100, maxWriteAttempts: 4 },
+    backoff: { minDelayMs: 10, baseDelayMs: 20, maxDelayMs: 100, maxWriteAttempts: 4 },
     ...options
   })
 }
@@ -24,4 +25,4 @@ export async function closedPort(): Promise<number> {
   return port
 }
 
-export const inSeconds = (s: number): number => Date.now() + s * 1000
+export const inSeconds = (s: number): number => systemClock.now() + s * 1000

@@ -10,15 +10,16 @@ import {
 import { systemClock } from '../../src/action/clock.js'
 
 describe('backoffDelay', () => {
-  const policy = { ...DEFAULT_BACKOFF, baseDelayMs: 500, maxDelayMs: 4000 }
+  const policy = { ...DEFAULT_BACKOFF, minDelayMs: 250, baseDelayMs: 500, maxDelayMs: 4000 }
   it('doubles the ceiling each attempt, up to the cap', () => {
     expect([1, 2, 3, 4, 5, 6].map(n => backoffDelay(n, policy, () => 0.999999))).toEqual([
       499, 999, 1999, 3999, 3999, 3999
     ])
   })
-  it('uses full jitter: anywhere from zero to the ceiling', () => {
-    expect(backoffDelay(3, policy, () => 0)).toBe(0)
-    expect(backoffDelay(3, policy, () => 0.5)).toBe(1000)
+  it('uses full jitter above the floor, never less than the floor', () => {
+    expect(backoffDelay(3, policy, () => 0)).toBe(250)
+    expect(backoffDelay(3, policy, () => 0.5)).toBe(250 + 875)
+    expect(backoffDelay(1, { ...policy, minDelayMs: 1000 }, () => 0.9)).toBe(1000)
   })
 })
 
@@ -29,10 +30,18 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter('Sat, 21 Nov 2026 12:00:30 GMT', now)).toBe(30_000))
   it('treats a past date as now', () =>
     expect(parseRetryAfter('Sat, 21 Nov 2026 11:00:00 GMT', now)).toBe(0))
-  it('ignores what it cannot read', () => {
+  it('reads the obsolete HTTP-date forms too', () => {
+    expect(parseRetryAfter('Saturday, 21-Nov-26 12:00:10 GMT', now)).toBe(10_000)
+    expect(parseRetryAfter('Sat Nov 21 12:00:20 2026', now)).toBe(20_000)
+  })
+  it('ignores what it cannot read, and what is neither whole seconds nor an HTTP-date', () => {
     expect(parseRetryAfter(undefined, now)).toBeUndefined()
     expect(parseRetryAfter('soon', now)).toBeUndefined()
     expect(parseRetryAfter('', now)).toBeUndefined()
+    // Date.parse reads these as dates (1.5 as January 2001): not a Retry-After.
+    expect(parseRetryAfter('1.5', now)).toBeUndefined()
+    expect(parseRetryAfter('-5', now)).toBeUndefined()
+    expect(parseRetryAfter('2026-11-21', now)).toBeUndefined()
   })
 })
 
@@ -50,9 +59,9 @@ describe('withRetries (fake timers)', () => {
     retryAfterMs
   })
   const options = (deadlineInMs: number, write = false) => ({
-    deadline: Date.now() + deadlineInMs,
+    deadline: systemClock.now() + deadlineInMs,
     write,
-    policy: { baseDelayMs: 1000, maxDelayMs: 8000, maxWriteAttempts: 3 },
+    policy: { minDelayMs: 0, baseDelayMs: 1000, maxDelayMs: 8000, maxWriteAttempts: 3 },
     clock: systemClock,
     random: () => 0.5
   })
@@ -121,6 +130,36 @@ describe('withRetries (fake timers)', () => {
     }))
     await expect(withRetries(attempt, options(60_000))).rejects.toThrow('HTTP 400')
     expect(attempt).toHaveBeenCalledTimes(1)
+  })
+
+  it.each(['0', 'a past date', '1.5'])(
+    'never retries sooner than the backoff floor, whatever Retry-After says (%s)',
+    async header => {
+      const start = Date.now()
+      const times: number[] = []
+      const retryAfterMs = header === '0' ? 0 : header === '1.5' ? parseRetryAfter('1.5', start) : 0
+      const attempt = async (n: number): Promise<Attempt<string>> => {
+        times.push(Date.now() - start)
+        return n < 4 ? transient(retryAfterMs) : { ok: true, value: 'ok' }
+      }
+      const base = options(600_000)
+      const promise = withRetries(attempt, {
+        ...base,
+        policy: { ...base.policy, minDelayMs: 1000 },
+        random: () => 0
+      })
+      await vi.runAllTimersAsync()
+      await expect(promise).resolves.toBe('ok')
+      expect(times).toEqual([0, 1000, 2000, 3000])
+    }
+  )
+
+  it('says how long when a Retry-After is too far off to show as a date', async () => {
+    const attempt = vi.fn(async () => transient(9e15))
+    const promise = withRetries(attempt, options(60_000))
+    const settled = expect(promise).rejects.toThrow(/rate limited for \d+ hours/)
+    await vi.runAllTimersAsync()
+    await settled
   })
 
   it('stops waiting when cancelled', async () => {

@@ -20,7 +20,7 @@ function recorder(): Logger & { lines: string[]; warnings: string[] } {
 function jobAt(statusAt: (t: number) => string, start: number) {
   const reads: number[] = []
   const fetchJob = vi.fn(async (): Promise<AgentJob> => {
-    const t = Date.now() - start
+    const t = systemClock.now() - start
     reads.push(t)
     const status = statusAt(t)
     return {
@@ -58,7 +58,7 @@ describe('waitForJob (fake timers)', () => {
   let start: number
   beforeEach(() => {
     vi.useFakeTimers()
-    start = Date.now()
+    start = systemClock.now()
   })
   afterEach(() => vi.useRealTimers())
 
@@ -120,8 +120,40 @@ describe('waitForJob (fake timers)', () => {
     await vi.runAllTimersAsync()
     const result = await promise
     expect(result.end).toBe('timeout')
-    expect(Date.now() - start).toBe(45_000)
+    expect(systemClock.now() - start).toBe(45_000)
   })
+
+  it('skips a last check that could not get a fair time limit before the deadline', async () => {
+    // The defaults: timeout a multiple of the poll interval, so the next mark is the deadline itself.
+    const { fetchJob, reads } = jobAt(() => 'active', start)
+    const promise = waitForJob(active, fetchJob, options(recorder(), { deadline: start + 30_000 }))
+    await vi.runAllTimersAsync()
+    expect((await promise).end).toBe('timeout')
+    expect(reads).toEqual([4000, 10_000, 20_000])
+    expect(systemClock.now() - start).toBe(30_000)
+  })
+
+  it.each([-3_600_000, 3_600_000])(
+    'keeps its deadline when the wall clock is set by %i ms',
+    async shift => {
+      const { fetchJob } = jobAt(() => 'active', start)
+      const promise = waitForJob(
+        active,
+        fetchJob,
+        options(recorder(), { deadline: start + 30_000 })
+      )
+      await vi.advanceTimersByTimeAsync(5000)
+      vi.setSystemTime(Date.now() + shift)
+      await vi.advanceTimersByTimeAsync(24_000)
+      let ended = false
+      void promise.then(() => (ended = true))
+      await vi.advanceTimersByTimeAsync(0)
+      expect(ended).toBe(false)
+      await vi.advanceTimersByTimeAsync(1000)
+      expect((await promise).end).toBe('timeout')
+      expect(systemClock.now() - start).toBe(30_000)
+    }
+  )
 
   it('treats an unknown status as running, with one warning', async () => {
     const log = recorder()
@@ -168,7 +200,7 @@ describe('waitForJob (fake timers)', () => {
     await vi.runAllTimersAsync()
     await settled
     const limited = vi.fn(async (): Promise<AgentJob> => {
-      throw new RateLimitError('rate limited until later', new Date())
+      throw new RateLimitError('rate limited until later')
     })
     const promise2 = waitForJob(active, limited, options(recorder()))
     const settled2 = expect(promise2).rejects.toThrow('rate limited until')
@@ -184,7 +216,7 @@ describe('waitForJob (fake timers)', () => {
     controller.abort()
     const result = await promise
     expect(result.end).toBe('cancelled')
-    expect(Date.now() - start).toBe(5_500)
+    expect(systemClock.now() - start).toBe(5_500)
   })
 
   it('does not poll a job that is already terminal', async () => {

@@ -1,4 +1,5 @@
 import * as core from '@actions/core'
+import { systemClock } from '../../action/clock.js'
 import { coreLogger } from '../../action/runner.js'
 import { openClient } from '../../mintlify/open-client.js'
 import { getJob } from '../../mintlify/agent-jobs.js'
@@ -29,7 +30,7 @@ export async function run(): Promise<void> {
     let job = state.job
     try {
       client = openClient(settings, coreLogger, AbortSignal.timeout(LOOK_MS))
-      job = await getJob(client, settings.projectId, state.job.id, Date.now() + LOOK_MS)
+      job = await getJob(client, settings.projectId, state.job.id, systemClock.now() + LOOK_MS)
     } catch (error) {
       coreLogger.warning(
         `Could not read job ${state.job.id}: ${error instanceof Error ? error.message : String(error)}`
