@@ -12,6 +12,21 @@ export function isLoopbackHost(hostname: string): boolean {
   return host === 'localhost' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || host === '[::1]'
 }
 
+/**
+ * A key or token goes into an HTTP header: only visible ASCII can. A zero-width space, a curly
+ * quote or a line break pasted with the secret would otherwise fail every request, retried until
+ * the time-out. The message never shows the value.
+ */
+export function checkHeaderSafe(name: string, secret: string): void {
+  const bad = [...secret].findIndex(c => c < '!' || c > '~')
+  if (bad >= 0) {
+    const code = (secret.codePointAt(bad) as number).toString(16).toUpperCase().padStart(4, '0')
+    throw new InputError(
+      `Input '${name}' holds a character that cannot be sent in an HTTP header (U+${code} at position ${bad + 1}): copy the secret again, without spaces, line breaks or typographic quotes.`
+    )
+  }
+}
+
 /** Validates the base URL of the service and normalises it to end without a slash. */
 export function parseApiUrl(name: string, raw: string): URL {
   let url: URL
@@ -67,11 +82,7 @@ export function readConnection(get: InputReader, mask: Masker): Connection {
       `Input '${CommonInput.ApiKey}' is required: pass an admin API key from a secret, e.g. api-key: \${{ secrets.MINTLIFY_API_KEY }}.`
     )
   }
-  if (/\s/.test(apiKey)) {
-    throw new InputError(
-      `Input '${CommonInput.ApiKey}' must not contain spaces or line breaks; check the secret's value.`
-    )
-  }
+  checkHeaderSafe(CommonInput.ApiKey, apiKey)
   const rawProject = get(CommonInput.ProjectId)
   if (!rawProject.trim()) {
     throw new InputError(

@@ -1,12 +1,13 @@
 import * as core from '@actions/core'
-import { realpathSync } from 'node:fs'
+import { closeSync, openSync, readSync, realpathSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { InputError } from './errors.js'
 
 export type InputReader = (name: string) => string
 export type Masker = (secret: string) => void
 
-export const readInput: InputReader = name => core.getInput(name)
+/** Untrimmed, so that a prompt of only spaces is told apart from no prompt; parsers trim. */
+export const readInput: InputReader = name => core.getInput(name, { trimWhitespace: false })
 
 /** Masks a secret in the log from this line on. */
 export const maskSecret: Masker = secret => core.setSecret(secret)
@@ -69,4 +70,52 @@ export function resolveInWorkspace(name: string, file: string, workspace: string
     }
   }
   return full
+}
+
+/**
+ * Reads a text file the workflow names, inside the workspace only: its real path (symbolic links
+ * followed) must stay inside, it must be a regular file, and at most `maxBytes` are read whatever
+ * its reported size (files under /proc report 0).
+ */
+export function readWorkspaceFile(
+  name: string,
+  file: string,
+  workspace: string,
+  maxBytes: number
+): string {
+  const root = realpathSync(workspace)
+  let real: string
+  try {
+    real = realpathSync(path.resolve(root, file))
+  } catch {
+    throw new InputError(
+      `Input '${name}': no file at '${file}'. Paths are relative to the workspace; did the workflow run actions/checkout first?`
+    )
+  }
+  const rel = path.relative(root, real)
+  if (rel.startsWith('..') || path.isAbsolute(rel)) {
+    throw new InputError(
+      `Input '${name}' must name a file inside the workspace; '${file}' leads outside it.`
+    )
+  }
+  if (!statSync(real).isFile())
+    throw new InputError(`Input '${name}' must name a regular file; '${file}' is not one.`)
+  const buffer = Buffer.alloc(maxBytes + 1)
+  const fd = openSync(real, 'r')
+  let size = 0
+  try {
+    for (
+      let n;
+      size < buffer.length && (n = readSync(fd, buffer, size, buffer.length - size, null)) > 0;
+    )
+      size += n
+  } finally {
+    closeSync(fd)
+  }
+  if (size > maxBytes) {
+    throw new InputError(
+      `Input '${name}': '${file}' is larger than ${maxBytes} bytes, the most it may hold.`
+    )
+  }
+  return buffer.subarray(0, size).toString('utf8')
 }

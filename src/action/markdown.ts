@@ -1,10 +1,28 @@
-/** Text from the service or an issue, made safe to place in a Markdown table cell or line. */
-export function escapeMarkdown(text: string): string {
-  return text
-    .replace(/[\r\n]+/g, ' ')
-    .replace(/[\\`*_{}[\]()<>#+!|~]/g, c => `\\${c}`)
-    .replace(/&/g, '&amp;')
+/** Breaks `@name` and `#123` so GitHub neither notifies anyone nor links an issue. */
+export function neutraliseReferences(text: string): string {
+  return text.replace(/([@#])(?=[\p{L}\p{N}_-])/gu, '$1\u200B')
 }
+
+/**
+ * Text from the service, a reader or an issue, made safe to place in a Markdown table cell or
+ * line: no formatting, no HTML, no mention, no issue reference.
+ */
+export function escapeMarkdown(text: string): string {
+  return neutraliseReferences(
+    text
+      .replace(/[\r\n]+/g, ' ')
+      .replace(/&/g, '&amp;')
+      .replace(/[\\`*_{}[\]()<>#+!|~]/g, c => `\\${c}`)
+  )
+}
+
+/** A link target: everything outside the plainest URL characters percent-encoded. */
+const linkTarget = (href: string): string =>
+  href.replace(/[^A-Za-z0-9\-._~:/?#!$&'+,;=%]/g, c =>
+    [...new TextEncoder().encode(c)]
+      .map(b => `%${b.toString(16).toUpperCase().padStart(2, '0')}`)
+      .join('')
+  )
 
 /** A link only for http(s) URLs; anything else is shown as escaped text. */
 export function markdownLink(label: string, url: string | null | undefined): string {
@@ -12,7 +30,7 @@ export function markdownLink(label: string, url: string | null | undefined): str
   try {
     const parsed = new URL(url)
     if (parsed.protocol === 'https:' || parsed.protocol === 'http:') {
-      return `[${escapeMarkdown(label)}](${parsed.href.replace(/[()\s]/g, c => encodeURIComponent(c))})`
+      return `[${escapeMarkdown(label)}](${linkTarget(parsed.href)})`
     }
   } catch {
     // Fall through to plain text.

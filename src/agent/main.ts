@@ -29,7 +29,7 @@ export async function run(): Promise<void> {
   } catch (error) {
     end = {
       result: cancel.signal.aborted ? 'cancelled' : undefined,
-      failure: describeError(error, settings?.apiKey)
+      failure: describeError(error, [settings?.apiKey, settings?.githubToken])
     }
   } finally {
     cancel.dispose()
@@ -77,7 +77,7 @@ async function runAgent(settings: Settings, event: RunEvent, signal: AbortSignal
     end = {
       job: latest,
       result: signal.aborted ? 'cancelled' : undefined,
-      failure: describeError(error, settings.apiKey)
+      failure: describeError(error, [settings.apiKey, settings.githubToken])
     }
   } finally {
     await client.close()
@@ -112,6 +112,10 @@ async function publish(report: Report): Promise<void> {
   const { job, result, failure } = report
   for (const [name, value] of Object.entries(outputsOf(report))) core.setOutput(name, value)
   if (job?.prLink) core.notice(`Pull request: ${job.prLink}`, { title: 'Mintlify agent' })
+  if (job?.rejectedPrLink)
+    core.warning(
+      'The service sent a pull request link that is not an http(s) URL of sane length; it is not used. Look at the job on the Mintlify dashboard.'
+    )
   if (result) {
     core.info(
       `Result: ${result}${job ? ` (job ${job.id}, status ${job.status ?? 'unknown'})` : ''}.`

@@ -1,6 +1,4 @@
-import { readFileSync, statSync } from 'node:fs'
-import path from 'node:path'
-import { type Connection, parseId, readConnection } from '../action/connection.js'
+import { type Connection, checkHeaderSafe, parseId, readConnection } from '../action/connection.js'
 import { durationInput } from '../action/duration.js'
 import {
   type InputReader,
@@ -9,7 +7,8 @@ import {
   parseBoolean,
   parseChoice,
   parseInteger,
-  readInput
+  readInput,
+  readWorkspaceFile
 } from '../action/inputs.js'
 import { InputError } from '../action/errors.js'
 import { Defaults, Input } from '../action/names.js'
@@ -36,8 +35,7 @@ export function readSettings(
   mask: Masker = maskSecret
 ): Settings {
   const { apiKey, projectId, apiUrl } = readConnection(get, mask)
-  const githubToken = get(Input.GithubToken).trim()
-  if (githubToken) mask(githubToken)
+  const githubToken = readGithubToken(get, mask)
   const rawJob = get(Input.JobId)
   const jobId = rawJob.trim() ? parseId(Input.JobId, rawJob) : undefined
   // Whether a missing prompt is fine depends on the event (an issue can be the prompt): see planTrigger.
@@ -99,6 +97,13 @@ export function readSettings(
   }
 }
 
+function readGithubToken(get: InputReader, mask: Masker): string {
+  const token = get(Input.GithubToken).trim()
+  if (token) mask(token)
+  if (token) checkHeaderSafe(Input.GithubToken, token)
+  return token
+}
+
 function withDefault(get: InputReader, name: keyof typeof Defaults): string {
   return get(name).trim() || Defaults[name]
 }
@@ -118,25 +123,7 @@ function readPrompt(get: InputReader, workspace: string): string | undefined {
 }
 
 function readPromptFile(file: string, workspace: string): string {
-  const full = path.resolve(workspace, file)
-  let size: number
-  try {
-    const stat = statSync(full)
-    if (!stat.isFile())
-      throw new InputError(`Input '${Input.PromptFile}' must name a file; '${file}' is not one.`)
-    size = stat.size
-  } catch (error) {
-    if (error instanceof InputError) throw error
-    throw new InputError(
-      `Input '${Input.PromptFile}': no file at '${file}' (looked in ${full}). Paths are relative to the workspace; did the workflow run actions/checkout first?`
-    )
-  }
-  if (size > MAX_PROMPT_FILE_BYTES) {
-    throw new InputError(
-      `Input '${Input.PromptFile}': '${file}' is ${size} bytes; a prompt file may hold at most ${MAX_PROMPT_FILE_BYTES} bytes.`
-    )
-  }
-  const text = readFileSync(full, 'utf8').trim()
+  const text = readWorkspaceFile(Input.PromptFile, file, workspace, MAX_PROMPT_FILE_BYTES).trim()
   if (!text)
     throw new InputError(
       `Input '${Input.PromptFile}': '${file}' is empty; write the instruction in it.`
@@ -151,7 +138,9 @@ function parseFailOn(raw: string): ReadonlySet<FailOnWord> {
     .filter(Boolean)
   if (words.length === 1 && words[0] === 'none') return new Set()
   const result = new Set<FailOnWord>()
-  for (const word of words) {
+  for (const given of words) {
+    // `result` says timed-out; both words mean the same here.
+    const word = given === 'timed-out' ? 'timeout' : given
     if (!(FAIL_ON_WORDS as readonly string[]).includes(word)) {
       throw new InputError(
         `Input '${Input.FailOn}' accepts a comma list of ${FAIL_ON_WORDS.join(', ')}, or 'none'; '${word}' is not one of them.`
@@ -168,7 +157,5 @@ export function readPostSettings(
   mask: Masker = maskSecret
 ): Connection & { githubToken: string } {
   const connection = readConnection(get, mask)
-  const githubToken = get(Input.GithubToken).trim()
-  if (githubToken) mask(githubToken)
-  return { ...connection, githubToken }
+  return { ...connection, githubToken: readGithubToken(get, mask) }
 }

@@ -17,8 +17,8 @@ export interface IssueComment {
 }
 
 const TIMEOUT_MS = 15_000
-/** Within the runner's 7.5 s between its cancel signal and the kill. */
-const GRACE_MS = 4_000
+/** Short enough that a cancelled step still ends within 2 s, long enough for a healthy GitHub. */
+const GRACE_MS = 1_500
 
 /** Where the comments go: the run's repository, on the run's GitHub. */
 export interface RepoRef {

@@ -1,3 +1,4 @@
+import { CancelledError } from '../action/errors.js'
 import type { GitHubApi } from './api.js'
 import type { RunEvent } from './event.js'
 import type { TriggerSettings } from './trigger.js'
@@ -10,7 +11,8 @@ import { hasPermission } from './permission.js'
 export async function refusal(
   github: () => Promise<GitHubApi>,
   event: RunEvent,
-  settings: Pick<TriggerSettings, 'requiredPermission' | 'allowedBots'>
+  settings: Pick<TriggerSettings, 'requiredPermission' | 'allowedBots'>,
+  signal?: AbortSignal
 ): Promise<string | undefined> {
   const actor = event.actor
   if (!actor) return 'The event does not say who triggered it.'
@@ -25,6 +27,7 @@ export async function refusal(
   try {
     level = await (await github()).permission(actor)
   } catch (error) {
+    if (signal?.aborted) throw new CancelledError('Cancelled while checking the permission.')
     const status = (error as { status?: number }).status
     return `Could not read @${actor}'s permission on the repository (${status ? `HTTP ${status}` : error instanceof Error ? error.message : String(error)}), so the run is refused.`
   }

@@ -1,4 +1,5 @@
 import type { Logger } from '../action/clock.js'
+import { CancelledError } from '../action/errors.js'
 import { type GitHubApi, connectGitHub } from './api.js'
 import type { RunEvent } from './event.js'
 import { refusal } from './gate.js'
@@ -38,7 +39,7 @@ export async function prepareIssueRun(
   const github = async (): Promise<GitHubApi> =>
     (connection ??= connectGitHub(settings.githubToken, event, signal))
   if (plan.gate) {
-    const why = await refusal(github, event, settings)
+    const why = await refusal(github, event, settings, signal)
     if (why) return { skipped: why, request, followUp: false }
   }
   if (plan.target === undefined) return { request, followUp: false }
@@ -52,6 +53,8 @@ export async function prepareIssueRun(
   )
   if (settings.jobId) return { request, comment, followUp: Boolean(plan.prompt) }
   const recorded = await comment.recorded()
+  // A cancel while reading the comments must not be taken for "no job recorded".
+  if (signal?.aborted) throw new CancelledError('Cancelled.')
   if (recorded && recorded.marker.run === event.runId && event.runId) {
     comment.adopt(recorded.commentId)
     log.info(

@@ -1,5 +1,5 @@
 import type { ApiClient } from './client.js'
-import { ApiError, projectNotFound } from './errors.js'
+import { AmbiguousWriteError, ApiError, projectNotFound } from './errors.js'
 
 /** An agent job as the service returns it; no field is guaranteed by the published schema but `id`, which we check. */
 export interface AgentJob {
@@ -9,7 +9,8 @@ export interface AgentJob {
   model?: string
   prLink?: string | null
   createdAt?: string
-  archivedAt?: string | null
+  /** The service sent a `prLink` that is not an http(s) URL of sane length; it is not used. */
+  rejectedPrLink?: boolean
 }
 
 const lookHint = (projectId: string): string =>
@@ -31,7 +32,11 @@ export async function createJob(
     notFound: projectNotFound(projectId),
     ambiguousHint: `A job may have been created. ${lookHint(projectId)}`
   })
-  return asAgentJob(body)
+  return asAgentJob(body, undefined, reason => {
+    throw new AmbiguousWriteError(
+      `The service accepted the request to create the agent job but ${reason}. A job was probably created. ${lookHint(projectId)}`
+    )
+  })
 }
 
 export async function getJob(
@@ -48,7 +53,10 @@ export async function getJob(
     deadline,
     notFound: `Job '${jobId}' was not found in project '${projectId}'. Check 'job-id' and 'project-id'`
   })
-  return asAgentJob(body)
+  // A malformed status answer passes like a network error: the next check may be fine.
+  return asAgentJob(body, jobId, reason => {
+    throw new ApiError(`unusable answer about job ${jobId}: ${reason}`, undefined, true)
+  })
 }
 
 export async function sendMessage(
@@ -68,16 +76,81 @@ export async function sendMessage(
     notFound: `Job '${jobId}' was not found in project '${projectId}'. Check 'job-id' and 'project-id'`,
     ambiguousHint: `The message may have been delivered to job ${jobId}. ${lookHint(projectId)}`
   })
-  return asAgentJob(body, jobId)
+  return asAgentJob(
+    body,
+    jobId,
+    reason => {
+      throw new AmbiguousWriteError(
+        `The service accepted the follow-up message to job ${jobId} but ${reason}. ${lookHint(projectId)}`
+      )
+    },
+    true
+  )
 }
 
-function asAgentJob(body: unknown, fallbackId?: string): AgentJob {
-  if (!body || typeof body !== 'object')
-    throw new ApiError('The service answered with something that is not an agent job.')
-  const job = body as AgentJob
-  if (typeof job.id !== 'string' || job.id === '') {
-    if (fallbackId) return { ...job, id: fallbackId }
-    throw new ApiError('The service answered without a job id; the job cannot be followed.')
+/** A pull request link: http(s) only, of a sane length, or it is no link at all. */
+const MAX_LINK = 2048
+const MAX_FIELD = 500
+
+function asLink(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value.length > MAX_LINK) return undefined
+  try {
+    const url = new URL(value)
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : undefined
+  } catch {
+    return undefined
   }
-  return job
+}
+
+/**
+ * A short one-line text, or nothing: the service's answers are checked, never trusted. No control
+ * characters, so no value can start a line of its own in the log (a workflow command).
+ */
+// eslint-disable-next-line no-control-regex -- refusing control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/
+const asText = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.length <= MAX_FIELD && !CONTROL.test(value) ? value : undefined
+
+const isAbsent = (value: unknown): boolean => value === undefined || value === null
+
+/**
+ * The job fields this action uses, each checked for its type; anything else in the answer is
+ * dropped. A field of the wrong type, or another job's id, makes the answer malformed: `malformed`
+ * says how that is reported. A follow-up's answer may leave the id out (`idOptional`).
+ */
+export function asAgentJob(
+  body: unknown,
+  expectedId: string | undefined,
+  malformed: (reason: string) => never,
+  idOptional = false
+): AgentJob {
+  if (!body || typeof body !== 'object' || Array.isArray(body))
+    return malformed('the answer is not a job')
+  const raw = body as Record<string, unknown>
+  for (const field of ['id', 'status', 'model', 'createdAt'] as const) {
+    const value = raw[field]
+    if (!isAbsent(value) && asText(value) === undefined)
+      return malformed(`its '${field}' is not a short text`)
+  }
+  const id = asText(raw.id)
+  if (id !== undefined && !/^[A-Za-z0-9._~-]{1,200}$/.test(id))
+    return malformed('its job id is not a plain id')
+  if (expectedId !== undefined && id !== undefined && id !== expectedId)
+    return malformed(`it is about another job ('${id}')`)
+  const jobId = id ?? (idOptional ? expectedId : undefined)
+  if (!jobId) return malformed('the answer has no job id')
+  if (!isAbsent(raw.prLink) && typeof raw.prLink !== 'string')
+    return malformed("its 'prLink' is not a text")
+  const source =
+    raw.source && typeof raw.source === 'object' ? (raw.source as Record<string, unknown>) : {}
+  const prLink = asLink(raw.prLink)
+  return {
+    id: jobId,
+    status: asText(raw.status),
+    model: asText(raw.model),
+    createdAt: asText(raw.createdAt),
+    prLink: prLink ?? null,
+    source: { repository: asText(source.repository), ref: asText(source.ref) ?? null },
+    ...(typeof raw.prLink === 'string' && !prLink ? { rejectedPrLink: true } : {})
+  }
 }

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import { CancelledError } from '../action/errors.js'
+import { redact, redactDeep, secretForms } from '../action/redact.js'
 import { type Clock, type Logger, silentLogger, systemClock } from '../action/clock.js'
 import { formatDuration } from '../action/duration.js'
 import { USER_AGENT } from '../action/version.js'
@@ -18,6 +19,8 @@ import { Transport, TransportError } from './transport.js'
 export interface ClientOptions {
   baseUrl: URL
   apiKey: string
+  /** Other secrets the service must never be able to echo into our outputs (the GitHub token). */
+  secrets?: readonly string[]
   userAgent?: string
   /** Longest wait for one response; shortened to what is left before the deadline. */
   requestTimeoutMs?: number
@@ -58,10 +61,13 @@ export class ApiClient {
   private readonly transport = new Transport()
   private readonly clock: Clock
   private readonly log: Logger
+  /** Every form of every secret, removed from whatever the service answers. */
+  private readonly secretForms: string[]
 
   constructor(private readonly options: ClientOptions) {
     this.clock = options.clock ?? systemClock
     this.log = options.log ?? silentLogger
+    this.secretForms = secretForms([options.apiKey, ...(options.secrets ?? [])])
   }
 
   /** Sends the request with the retry policy and returns the parsed JSON body. */
@@ -119,8 +125,12 @@ export class ApiClient {
         body: spec.body === undefined ? undefined : JSON.stringify(spec.body)
       })
     } catch (error) {
-      if (this.options.signal?.aborted)
-        return { ok: false, error: new CancelledError('Cancelled.'), retry: false }
+      if (this.options.signal?.aborted) {
+        const message = spec.write
+          ? `Cancelled while waiting for the answer to the request to ${spec.what}; the service may have acted on it. ${spec.ambiguousHint ?? ''}`.trim()
+          : 'Cancelled.'
+        return { ok: false, error: new CancelledError(message), retry: false }
+      }
       const failure =
         error instanceof TransportError
           ? error
@@ -162,7 +172,7 @@ export class ApiClient {
     const { status, headers, text } = response
     if (status >= 200 && status < 300) {
       try {
-        return { ok: true, value: JSON.parse(text) as T }
+        return { ok: true, value: redactDeep(JSON.parse(text), this.secretForms) as T }
       } catch {
         return this.unusableAnswer(spec, `HTTP ${status} with a body that is not JSON`)
       }
@@ -254,7 +264,7 @@ export class ApiClient {
     } catch {
       // Not JSON (a proxy's HTML page, say): the status alone says enough.
     }
-    message = message.split(this.options.apiKey).join('***').replace(/\s+/g, ' ').trim()
+    message = redact(message, this.secretForms).replace(/\s+/g, ' ').trim()
     return message.length > MAX_SERVICE_MESSAGE
       ? `${message.slice(0, MAX_SERVICE_MESSAGE)}…`
       : message

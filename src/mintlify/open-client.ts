@@ -9,7 +9,11 @@ import { proxyFor } from './proxy.js'
  * request, not as a network error retried until the time-out; a key without the admin prefix gets
  * a warning, not a refusal.
  */
-export function openClient(connection: Connection, log: Logger, signal: AbortSignal): ApiClient {
+export function openClient(
+  connection: Connection & { githubToken?: string },
+  log: Logger,
+  signal: AbortSignal
+): ApiClient {
   try {
     proxyFor(connection.apiUrl)
   } catch (error) {
@@ -20,5 +24,11 @@ export function openClient(connection: Connection, log: Logger, signal: AbortSig
       "The 'api-key' does not start with mint_: admin API keys do. The service will refuse any other key."
     )
   }
-  return new ApiClient({ baseUrl: connection.apiUrl, apiKey: connection.apiKey, log, signal })
+  return new ApiClient({
+    baseUrl: connection.apiUrl,
+    apiKey: connection.apiKey,
+    secrets: connection.githubToken ? [connection.githubToken] : [],
+    log,
+    signal
+  })
 }

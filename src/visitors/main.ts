@@ -60,7 +60,7 @@ export async function run(): Promise<void> {
   } catch (error) {
     const kept = file ? ` Nothing was written to ${settings?.outputFileShown}.` : ''
     await file?.discard()
-    core.setFailed(`${describeError(error, settings?.apiKey)}${kept}`)
+    core.setFailed(`${describeError(error, [settings?.apiKey])}${kept}`)
   } finally {
     cancel.dispose()
     await client?.close()

@@ -28,6 +28,8 @@ export class FakeGitHub {
   readonly permissions = new Map<string, { permission: string; role_name: string }>()
   /** Status to answer instead, by route name: 'create-comment', 'update-comment', 'list-comments', 'permission'. */
   readonly failures = new Map<string, number>()
+  /** Milliseconds to wait before answering, by the same route names. */
+  readonly delays = new Map<string, number>()
   private server: Server
   private base = ''
   private nextId = 1000
@@ -56,6 +58,7 @@ export class FakeGitHub {
     this.comments.length = 0
     this.permissions.clear()
     this.failures.clear()
+    this.delays.clear()
   }
 
   commentsOn(issue: number): FakeComment[] {
@@ -93,7 +96,9 @@ export class FakeGitHub {
     if (!url.pathname.startsWith(`${this.prefix}/repos/`))
       return send(404, { message: 'Not Found' })
     const route = url.pathname.slice(this.prefix.length)
-    const fail = (name: string): boolean => {
+    const fail = async (name: string): Promise<boolean> => {
+      const delay = this.delays.get(name)
+      if (delay) await new Promise(resolve => setTimeout(resolve, delay))
       const status = this.failures.get(name)
       if (status)
         send(status, {
@@ -105,7 +110,7 @@ export class FakeGitHub {
     if ((m = /^\/repos\/[^/]+\/[^/]+\/issues\/(\d+)\/comments$/.exec(route))) {
       const issue = Number(m[1])
       if (req.method === 'GET') {
-        if (fail('list-comments')) return
+        if (await fail('list-comments')) return
         const perPage = Number(url.searchParams.get('per_page') ?? 30)
         const page = Number(url.searchParams.get('page') ?? 1)
         const all = this.commentsOn(issue)
@@ -121,7 +126,7 @@ export class FakeGitHub {
         )
       }
       if (req.method === 'POST') {
-        if (fail('create-comment')) return
+        if (await fail('create-comment')) return
         const comment = this.addComment(issue, (record.body as { body: string }).body, {
           login: this.botLogin,
           type: 'Bot'
@@ -133,7 +138,7 @@ export class FakeGitHub {
       (m = /^\/repos\/[^/]+\/[^/]+\/issues\/comments\/(\d+)$/.exec(route)) &&
       req.method === 'PATCH'
     ) {
-      if (fail('update-comment')) return
+      if (await fail('update-comment')) return
       const comment = this.comments.find(c => c.id === Number(m?.[1]))
       if (!comment) return send(404, { message: 'Not Found' })
       comment.body = (record.body as { body: string }).body
@@ -143,7 +148,7 @@ export class FakeGitHub {
       (m = /^\/repos\/[^/]+\/[^/]+\/collaborators\/([^/]+)\/permission$/.exec(route)) &&
       req.method === 'GET'
     ) {
-      if (fail('permission')) return
+      if (await fail('permission')) return
       const login = decodeURIComponent(m[1] as string)
       const level = this.permissions.get(login)
       if (!level) return send(404, { message: `${login} is not a user` })

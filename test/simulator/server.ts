@@ -31,6 +31,8 @@ export type Fault = { route: Route; times?: number; skip?: number } & (
   | { kind: 'stuck-has-more' }
   /** Visitors: an empty page that still says hasMore. */
   | { kind: 'empty-has-more' }
+  /** The normal answer with these fields replaced (a service that echoes or garbles values). */
+  | { kind: 'tamper'; fields: Record<string, unknown> }
 )
 
 export interface RecordedExchange {
@@ -180,7 +182,10 @@ export class Simulator {
     }
     this.exchanges.push(exchange)
     for (const listener of this.requestListeners) listener(exchange)
-    const send = (status: number, body: unknown, headers: Record<string, string> = {}): void => {
+    let tamper: Record<string, unknown> | undefined
+    const send = (status: number, answer: unknown, headers: Record<string, string> = {}): void => {
+      const body =
+        tamper && answer && typeof answer === 'object' ? { ...answer, ...tamper } : answer
       exchange.status = status
       exchange.responseBody = body
       res.writeHead(status, { 'content-type': 'application/json', ...headers })
@@ -188,6 +193,7 @@ export class Simulator {
     }
 
     const fault = exchange.route === 'unknown' ? undefined : this.takeFault(exchange.route)
+    if (fault?.kind === 'tamper') tamper = fault.fields
     if (fault?.kind === 'drop') {
       req.socket.destroy()
       return

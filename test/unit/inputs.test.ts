@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -8,6 +8,14 @@ import { readSettings } from '../../src/agent/settings.js'
 const workspace = mkdtempSync(path.join(tmpdir(), 'inputs-'))
 writeFileSync(path.join(workspace, 'prompt.md'), '  Update the changelog page.\n')
 writeFileSync(path.join(workspace, 'empty.md'), '   \n')
+// What a checked-out pull request can hold: links out of the workspace.
+const outside = mkdtempSync(path.join(tmpdir(), 'outside-'))
+writeFileSync(path.join(outside, 'secret.txt'), 'GITHUB_TOKEN=ghs_x')
+symlinkSync('/proc/self/environ', path.join(workspace, 'environ.md'))
+symlinkSync(path.join(outside, 'secret.txt'), path.join(workspace, 'linked.md'))
+symlinkSync(outside, path.join(workspace, 'linked-dir'))
+mkdirSync(path.join(workspace, 'docs'))
+writeFileSync(path.join(workspace, 'docs', 'big.md'), 'x'.repeat(256 * 1024 + 1))
 
 const KEY = 'mint_secret_value'
 function settings(inputs: Record<string, string | undefined>, masked: string[] = []) {
@@ -99,7 +107,7 @@ describe('readSettings', () => {
 
   it.each([
     [{ 'api-key': '' }, /Input 'api-key' is required/],
-    [{ 'api-key': 'mint_a b' }, /'api-key' must not contain spaces/],
+    [{ 'api-key': 'mint_a b' }, /'api-key' holds a character that cannot be sent.*U\+0020/],
     [{ 'project-id': '' }, /Input 'project-id' is required/],
     [{ 'project-id': 'a/b' }, /Input 'project-id' must be an ID.*got 'a\/b'/],
     [{ 'project-id': '..' }, /Input 'project-id' must be an ID/],
@@ -112,7 +120,17 @@ describe('readSettings', () => {
       /Input 'prompt-file': no file at 'missing.md'.*actions\/checkout/
     ],
     [{ prompt: '', 'prompt-file': 'empty.md' }, /'empty.md' is empty/],
-    [{ prompt: '', 'prompt-file': '.' }, /must name a file/],
+    [{ prompt: '', 'prompt-file': '.' }, /must name a regular file/],
+    [{ prompt: '', 'prompt-file': 'environ.md' }, /'environ.md' leads outside it/],
+    [{ prompt: '', 'prompt-file': 'linked.md' }, /'linked.md' leads outside it/],
+    [{ prompt: '', 'prompt-file': 'linked-dir/secret.txt' }, /leads outside it/],
+    [{ prompt: '', 'prompt-file': '../outside/x.md' }, /no file|leads outside it/],
+    [{ prompt: '', 'prompt-file': '/proc/self/environ' }, /leads outside it/],
+    [{ prompt: '', 'prompt-file': '/etc/hostname' }, /leads outside it/],
+    [{ prompt: '', 'prompt-file': 'docs/big.md' }, /larger than 262144 bytes/],
+    [{ 'api-key': 'mint_a\u200bb' }, /'api-key' holds a character that cannot be sent.*U\+200B/],
+    [{ 'api-key': 'mint_\u201cab\u201d' }, /'api-key' holds a character that cannot be sent/],
+    [{ 'github-token': 'ghs_a\nb' }, /'github-token' holds a character that cannot be sent/],
     [{ timeout: '30 minutes' }, /Input 'timeout' must be a duration/],
     [{ timeout: '0' }, /Input 'timeout' must be between/],
     [{ 'poll-interval': '100ms' }, /Input 'poll-interval' must be between 1s/],

@@ -1,0 +1,38 @@
+/**
+ * Secrets as they may come back from a server: as given, percent-encoded (echoed URLs and query
+ * strings) and base64-encoded (echoed Basic credentials or debug dumps), each form at least 6
+ * characters so that nothing ordinary is hidden by accident.
+ */
+export function secretForms(secrets: readonly string[]): string[] {
+  const forms = new Set<string>()
+  for (const secret of secrets) {
+    if (secret.length < 6) continue
+    forms.add(secret)
+    forms.add(encodeURIComponent(secret))
+    const base64 = Buffer.from(secret).toString('base64')
+    forms.add(base64)
+    // Inside a longer base64 text the secret's own encoding loses its padding.
+    forms.add(base64.replace(/=+$/, ''))
+  }
+  // Longest first, so a form never leaves the tail of a longer one behind.
+  return [...forms].filter(f => f.length >= 6).sort((a, b) => b.length - a.length)
+}
+
+/** `text` with every form of every secret replaced by `***`. */
+export function redact(text: string, forms: readonly string[]): string {
+  let out = text
+  for (const form of forms) out = out.split(form).join('***')
+  return out
+}
+
+/** A parsed JSON value with every string redacted, keys included. */
+export function redactDeep(value: unknown, forms: readonly string[]): unknown {
+  if (typeof value === 'string') return redact(value, forms)
+  if (Array.isArray(value)) return value.map(v => redactDeep(v, forms))
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [redact(k, forms), redactDeep(v, forms)])
+    )
+  }
+  return value
+}

@@ -1,0 +1,192 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { FakeGitHub } from '../simulator/fake-github.js'
+import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../simulator/server.js'
+import { expectCleanFailure, visible } from '../support/assertions.js'
+import { type RunOptions, type RunResult, runAction, startAction } from '../support/run-action.js'
+
+// A service and a GitHub that answer what an attacker would have them answer: the action must
+// keep secrets, refuse what it cannot use, and never let a value run as Markdown or a command.
+const TOKEN = 'ghs_hostile_token_value'
+let sim: Simulator
+let gh: FakeGitHub
+beforeAll(async () => {
+  sim = await Simulator.start({ job: { durationMs: 300 } })
+  gh = await FakeGitHub.start()
+})
+afterAll(async () => {
+  await sim.close()
+  await gh.close()
+})
+beforeEach(() => {
+  sim.reset()
+  gh.reset()
+  gh.permissions.set('maintainer', { permission: 'write', role_name: 'write' })
+})
+
+const issue = {
+  number: 7,
+  title: 'Document it',
+  body: 'Please.',
+  html_url: 'https://github.com/acme/docs/issues/7'
+}
+function options(inputs: Record<string, string> = {}): RunOptions {
+  return {
+    inputs: {
+      'api-key': SIM_API_KEY,
+      'project-id': SIM_PROJECT,
+      'api-url': sim.url,
+      'github-token': TOKEN,
+      'poll-interval': '1s',
+      ...inputs
+    },
+    event: { action: 'labeled', issue, sender: { login: 'maintainer', type: 'User' } },
+    env: {
+      GITHUB_EVENT_NAME: 'issues',
+      GITHUB_REPOSITORY: 'acme/docs',
+      GITHUB_RUN_ID: '77',
+      GITHUB_API_URL: gh.url
+    }
+  }
+}
+const run = (inputs: Record<string, string> = {}): Promise<RunResult> => runAction(options(inputs))
+const comment = (): string => gh.commentsOn(7)[0]?.body ?? ''
+/** Everything written anywhere: log, outputs, summary, the comment and every body sent to GitHub. */
+const everything = (result: RunResult): string =>
+  [
+    visible(result),
+    JSON.stringify(result.state),
+    JSON.stringify(gh.requests.map(r => r.body))
+  ].join('\n')
+
+describe('values the service sends back', () => {
+  it.each([
+    ['the key', SIM_API_KEY],
+    ['the GitHub token', TOKEN],
+    ['the key, base64-encoded', Buffer.from(SIM_API_KEY).toString('base64')],
+    ['the token, percent-encoded', encodeURIComponent(`x/${TOKEN}`)]
+  ])('never repeats %s echoed in a job field', async (_name, echoed) => {
+    sim.inject({ route: 'get', kind: 'tamper', fields: { model: echoed }, times: 100 })
+    const result = await run()
+    expect(result.outputs.result).toBe('pr-opened')
+    for (const secret of [SIM_API_KEY, TOKEN, echoed])
+      expect(everything(result)).not.toContain(secret)
+  })
+
+  it.each([
+    ['javascript:alert(1)'],
+    ['see the dashboard'],
+    ['ftp://files.example/pr/1'],
+    [`https://github.com/acme/docs/pull/${'9'.repeat(3000)}`]
+  ])('does not count %s as a pull request', async prLink => {
+    sim.inject({ route: 'get', kind: 'tamper', fields: { prLink }, times: 100 })
+    const result = await run()
+    expect(result.outputs.result).toBe('no-changes')
+    expect(result.outputs.prLink).toBe('')
+    expect(result.log).toMatch(/::warning::The service sent a pull request link that is not/)
+    expect(result.summary + comment()).not.toContain(prLink.slice(0, 40))
+  })
+
+  it('keeps a crafted link from ending early, mentioning a team or showing an image', async () => {
+    const prLink =
+      'https://github.com/o/r/pull/7)_**@octo-org/maintainers**_![t](https://evil.example/p.png'
+    sim.inject({ route: 'get', kind: 'tamper', fields: { prLink }, times: 100 })
+    const result = await run()
+    expect(result.outputs.result).toBe('pr-opened')
+    for (const text of [result.summary, comment()]) {
+      expect(text).not.toMatch(/@octo-org/)
+      expect(text).not.toMatch(/!\[/)
+      expect(text).not.toMatch(/\]\([^)]*\)_\*\*/)
+    }
+  })
+
+  it('writes no workflow command from a value with a line break, and goes on waiting', async () => {
+    sim.inject({
+      route: 'get',
+      kind: 'tamper',
+      fields: { model: 'm\n::set-output name=result::pwned\n::stop-commands::x' },
+      times: 2
+    })
+    const result = await run()
+    expect(result.outputs.result).toBe('pr-opened')
+    expect(result.log).not.toMatch(/^::(set-output|stop-commands)/m)
+    expect(result.log).toMatch(/::warning::Could not read the status of job .*'model' is not/)
+  })
+
+  it.each([
+    ['a status that is not a text', { status: 5 }],
+    ['another job', { id: 'job_someone_else', status: 'completed' }],
+    ['no id', { id: null }]
+  ])('passes over a status answer with %s, as over a network error', async (_name, fields) => {
+    sim.inject({ route: 'get', kind: 'tamper', fields, times: 2 })
+    const result = await run()
+    expect(result.code).toBe(0)
+    expect(result.outputs.result).toBe('pr-opened')
+    expect(result.outputs.jobId).toMatch(/^job_\d+_/)
+    expect(result.log).toMatch(/::warning::Could not read the status of job/)
+  })
+
+  it('says a job was probably created when the 201 has no usable id', async () => {
+    sim.inject({ route: 'create', kind: 'tamper', fields: { id: ['x'] } })
+    const result = await run()
+    expectCleanFailure(result, /The service accepted the request to create the agent job but/, [
+      SIM_API_KEY,
+      TOKEN
+    ])
+    expect(result.log).toMatch(/A job was probably created\. Look for it among the agent jobs/)
+    expect(sim.requests('create')).toHaveLength(1)
+  })
+
+  it('fails with a clean message, not a stack, when the service garbles the created job', async () => {
+    sim.inject({ route: 'create', kind: 'tamper', fields: { createdAt: { $date: 1 } } })
+    const result = await run()
+    expectCleanFailure(
+      result,
+      /The service accepted the request to create the agent job but its 'createdAt' is not a short text/,
+      [SIM_API_KEY, TOKEN]
+    )
+    expect(result.summary).not.toBe('')
+  })
+})
+
+describe('cancel', () => {
+  it('stops a slow permission check within 2 s, as cancelled, with no job', async () => {
+    gh.delays.set('permission', 20_000)
+    const running = startAction(options())
+    await running.waitFor(/::add-mask::/)
+    await new Promise(resolve => setTimeout(resolve, 500))
+    const at = Date.now()
+    running.child.kill('SIGINT')
+    const result = await running.done
+    expect(Date.now() - at).toBeLessThan(2000)
+    expect(result.outputs.result).toBe('cancelled')
+    expect(sim.requests('create')).toHaveLength(0)
+  })
+
+  it('stops a slow comment within 2 s, as cancelled, with outputs and summary', async () => {
+    sim.planNext({ durationMs: 60_000 })
+    gh.delays.set('create-comment', 20_000)
+    const running = startAction(options())
+    await running.waitFor(/Created job/)
+    await new Promise(resolve => setTimeout(resolve, 300))
+    const at = Date.now()
+    running.child.kill('SIGINT')
+    const result = await running.done
+    expect(Date.now() - at).toBeLessThan(2000)
+    expect(result.outputs.result).toBe('cancelled')
+    expect(result.outputs.jobId).toMatch(/^job_/)
+    expect(result.summary).toContain('cancelled')
+  })
+
+  it('says the job may exist when cancelled during the create request', async () => {
+    sim.inject({ route: 'create', kind: 'delay', ms: 5000 })
+    const running = startAction(options({ comment: 'false' }))
+    await running.waitFor(/Creating an agent job/)
+    await new Promise(resolve => setTimeout(resolve, 300))
+    running.child.kill('SIGINT')
+    const result = await running.done
+    expect(result.outputs.result).toBe('cancelled')
+    expect(result.log).toMatch(
+      /::error::Cancelled while waiting for the answer to the request to create the agent job; the service may have acted on it\. A job may have been created/
+    )
+  })
+})
