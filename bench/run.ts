@@ -75,13 +75,8 @@ try {
       r.rows.map(x => [x.file, x.bytes.toLocaleString('en-US'), x.gzip.toLocaleString('en-US')])
     )
     table(
-      ['entry', 'KB loaded at start', 'KB with lazy chunks', 'undici copies'],
-      r.entries.map(x => [
-        x.entry,
-        Math.round(x.startBytes / 1000),
-        Math.round(x.allBytes / 1000),
-        x.undici
-      ])
+      ['entry', 'KB', 'undici copies'],
+      r.entries.map(x => [x.entry, Math.round(x.bytes / 1000), x.undici])
     )
     goals.push(...r.goals)
   }

@@ -1,8 +1,7 @@
-import { build } from 'esbuild'
 import path from 'node:path'
 import { FakeGitHub } from '../test/simulator/fake-github.js'
 import { SIM_API_KEY, SIM_PROJECT, type Simulator } from '../test/simulator/server.js'
-import { BASE_OPTIONS } from '../scripts/esbuild-options.mjs'
+import { nccBundle } from '../scripts/ncc.mjs'
 import { ROOT, inputs, measure } from './processes.js'
 import { type Goal, goal, median, round } from './stats.js'
 
@@ -135,17 +134,11 @@ export async function startupBench(sim: Simulator, reps: number): Promise<Startu
 }
 
 /**
- * Bundles bench/core-only.ts as dist/ is built, minus the plugin that drops core's unused OIDC
- * client: @actions/core as published, the baseline the issue's "about 2.9×" refers to.
+ * Bundles bench/core-only.mjs with ncc as dist/ is built: @actions/core as published, the baseline
+ * the issue's "about 2.9×" refers to.
  */
 async function buildCoreOnly(): Promise<string> {
-  const outfile = path.join(ROOT, '.tmp', 'bench-core-only', 'index.mjs')
-  await build({
-    ...BASE_OPTIONS,
-    absWorkingDir: ROOT,
-    entryPoints: [path.join(ROOT, 'bench', 'core-only.ts')],
-    outfile,
-    logLevel: 'error'
-  })
+  const outfile = path.join(ROOT, '.tmp', 'bench-core-only', 'index.js')
+  await nccBundle(path.join(ROOT, 'bench', 'core-only.mjs'), outfile)
   return outfile
 }

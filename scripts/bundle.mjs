@@ -1,26 +1,24 @@
-// Builds every entry with esbuild into dist/ (or the folder given as the first argument): the
-// entries, and in dist/chunks/ the code they share or load lazily (Octokit, the toolkit's undici).
-import { rmSync, writeFileSync } from 'node:fs'
+// Builds every entry of scripts/entries.mjs with @vercel/ncc into dist/ (or the folder given as the
+// first argument): per entry one minified ES module, with its licenses.txt and package.json beside it.
+import { rmSync } from 'node:fs'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { build } from 'esbuild'
 import { ENTRIES } from './entries.mjs'
-import { BASE_OPTIONS, pureModules } from './esbuild-options.mjs'
-import { licenseText } from './licenses.mjs'
+import { COMPILED, ROOT, compileSources, compiledPath, nccBundle } from './ncc.mjs'
 
-const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)))
-const outRoot = path.resolve(root, process.argv[2] ?? 'dist')
+const outRoot = path.resolve(ROOT, process.argv[2] ?? 'dist')
 
+const folders = ENTRIES.map(e => path.dirname(e.out))
+if (new Set(folders).size !== folders.length)
+  throw new Error(
+    'scripts/entries.mjs: every entry needs its own folder (licenses.txt goes beside it)'
+  )
+
+compileSources()
+// ncc never deletes anything: start from an empty folder, so no stale file survives.
 rmSync(outRoot, { recursive: true, force: true })
-await build({
-  ...BASE_OPTIONS,
-  absWorkingDir: root,
-  entryPoints: ENTRIES.map(e => ({ in: e.source, out: e.out.replace(/\.js$/, '') })),
-  outdir: outRoot,
-  splitting: true,
-  chunkNames: 'chunks/[name]-[hash]',
-  plugins: [pureModules]
-})
-// The bundles are ESM; this keeps them so wherever dist/ is copied.
-writeFileSync(path.join(outRoot, 'package.json'), '{\n  "type": "module"\n}\n')
-writeFileSync(path.join(outRoot, 'licenses.txt'), licenseText(root))
+for (const entry of ENTRIES) {
+  const out = path.join(outRoot, entry.out)
+  const bytes = await nccBundle(compiledPath(entry.source), out, entry.source)
+  console.log(`${entry.source} -> ${path.relative(ROOT, out)} (${bytes} bytes)`)
+}
+rmSync(COMPILED, { recursive: true, force: true })

@@ -1,4 +1,5 @@
-// Fails when dist/ differs from a fresh build of the sources, or an entry may load more than one undici.
+// Fails when dist/ differs from a fresh build of the sources (a missing, extra or different file),
+// or when an entry's bundle does not hold exactly one copy of undici.
 import { execFileSync } from 'node:child_process'
 import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs'
 import path from 'node:path'
@@ -32,9 +33,8 @@ for (const file of new Set([...committed, ...built])) {
 }
 for (const entry of ENTRIES) {
   const copies = undiciCopies(path.join(fresh, entry.out))
-  if (copies > 1) {
-    problems.push(`dist/${entry.out} may load ${copies} copies of undici; it must load at most 1`)
-  }
+  if (copies !== 1)
+    problems.push(`dist/${entry.out} holds ${copies} copies of undici; it must hold exactly 1`)
 }
 rmSync(fresh, { recursive: true, force: true })
 if (problems.length) {
@@ -44,5 +44,5 @@ if (problems.length) {
   process.exit(1)
 }
 console.log(
-  `check-dist: dist/ matches the sources (${committed.length} files, at most one undici per entry).`
+  `check-dist: dist/ matches the sources (${committed.length} files, one undici per entry).`
 )

@@ -117,4 +117,12 @@ describe('package', () => {
       )
     )
   })
+  it('bundles one copy of Octokit, shared with @actions/github', () => {
+    // @octokit/core's User-Agent suffix appears once per bundled copy.
+    const copies = ENTRIES.map(
+      e => read(path.join('dist', e.out)).split('octokit-core.js/').length - 1
+    )
+    expect(Math.max(...copies)).toBe(1)
+    expect(copies[ENTRIES.findIndex(e => e.out === 'index.js')]).toBe(1)
+  })
 })

@@ -1,22 +1,103 @@
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { ENTRIES, loadedFiles, undiciCopies } from '../../scripts/entries.mjs'
+import { ENTRIES, UNDICI_MARKER, undiciCopies } from '../../scripts/entries.mjs'
 import { ROOT } from '../support/run-action.js'
 
-describe.each(ENTRIES)('dist/$out', ({ out }) => {
-  it('may load at most one copy of undici, lazily', () => {
-    expect(undiciCopies(path.join(ROOT, 'dist', out))).toBeLessThanOrEqual(1)
+// dist/ as scripts/bundle.mjs builds it with ncc: per entry one file, and beside it its licences and
+// the package.json that makes it an ES module.
+const dist = path.join(ROOT, 'dist')
+const filesUnder = (dir: string): string[] =>
+  readdirSync(dir, { recursive: true })
+    .map(String)
+    .filter(f => statSync(path.join(dir, f)).isFile())
+    .map(f => f.split(path.sep).join('/'))
+    .sort()
+
+type Pkg = { name: string; version: string; dependencies?: Record<string, string> }
+const readPkg = (dir: string): Pkg =>
+  JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as Pkg
+
+/** The folder of package `name` as Node (and so ncc's resolver) finds it from `dir`. */
+function installed(name: string, dir: string): string {
+  for (let d = dir; ; d = path.dirname(d)) {
+    const candidate = path.join(d, 'node_modules', name)
+    if (existsSync(path.join(candidate, 'package.json'))) return candidate
+    if (d === path.dirname(d)) throw new Error(`${name} is not installed where ${dir} finds it`)
+  }
+}
+
+/** Every installed copy of package `name` under node_modules (nested ones included). */
+function copiesOf(name: string, dir = path.join(ROOT, 'node_modules')): string[] {
+  const found: string[] = []
+  if (existsSync(path.join(dir, name, 'package.json'))) found.push(path.join(dir, name))
+  for (const entry of existsSync(dir) ? readdirSync(dir) : []) {
+    const scoped = entry.startsWith('@')
+      ? readdirSync(path.join(dir, entry)).map(e => `${entry}/${e}`)
+      : [entry]
+    for (const pkg of scoped) found.push(...copiesOf(name, path.join(dir, pkg, 'node_modules')))
+  }
+  return found
+}
+
+const major = (versionOrRange: string): number => Number(/\d+/.exec(versionOrRange)?.[0])
+
+describe('dist/', () => {
+  it('holds one file per entry, with its licences and package.json, and nothing else', () => {
+    const expected = ENTRIES.flatMap(({ out }) => {
+      const dir = path.posix.dirname(out) === '.' ? '' : `${path.posix.dirname(out)}/`
+      return [out, `${dir}licenses.txt`, `${dir}package.json`]
+    })
+    expect(filesUnder(dist)).toEqual(expected.sort())
   })
 })
 
-describe('loadedFiles', () => {
-  it('follows static imports only, unless asked for the lazy ones', () => {
-    const entry = path.join(ROOT, 'dist', 'index.js')
-    const eager = loadedFiles(entry)
-    const all = loadedFiles(entry, { dynamic: true })
-    expect(eager[0]).toBe(entry)
-    expect(eager.length).toBeGreaterThan(1)
-    expect(all.length).toBeGreaterThan(eager.length)
-    expect(all).toEqual(expect.arrayContaining(eager))
+describe.each(ENTRIES)('dist/$out', ({ out }) => {
+  const file = path.join(dist, out)
+  const code = readFileSync(file, 'utf8')
+
+  it('is an ES module and loads no other file of dist/', () => {
+    expect(JSON.parse(readFileSync(path.join(path.dirname(file), 'package.json'), 'utf8'))).toEqual(
+      { type: 'module' }
+    )
+    expect(code).not.toMatch(/\bimport\(\s*["']\.{1,2}\//)
+    expect(code).not.toMatch(/\bfrom\s*["']\.{1,2}\//)
+  })
+
+  it('holds exactly one copy of undici', () => {
+    expect(undiciCopies(file)).toBe(1)
+  })
+
+  it('has the licences of what it bundles beside it', () => {
+    const licences = readFileSync(path.join(path.dirname(file), 'licenses.txt'), 'utf8')
+    for (const name of ['@actions/core', '@actions/http-client', 'undici'])
+      expect(licences).toMatch(new RegExp(`^${name}\\nMIT\\n`, 'm'))
+  })
+})
+
+describe('undici', () => {
+  it('has the marker exactly once in its code, so that counting it counts copies', () => {
+    const dir = installed('undici', ROOT)
+    const count = filesUnder(dir)
+      .filter(f => f.endsWith('.js') && !f.startsWith('types/'))
+      .map(f => readFileSync(path.join(dir, f), 'utf8').split(UNDICI_MARKER).length - 1)
+      .reduce((a, b) => a + b, 0)
+    expect(count).toBe(1)
+  })
+
+  it('bundled has the major version that @actions/http-client depends on', () => {
+    const clients = copiesOf('@actions/http-client')
+    expect(clients.length).toBeGreaterThan(0)
+    // What the bundles hold: the undici each http-client resolves; one copy (see above), so one package.
+    const bundled = new Set(clients.map(dir => installed('undici', dir)))
+    expect(bundled.size).toBe(1)
+    const version = readPkg([...bundled][0] as string).version
+    for (const dir of clients) {
+      const range = readPkg(dir).dependencies?.undici
+      expect(range, `${dir} depends on undici`).toBeDefined()
+      expect(major(version), `undici ${version} for ${dir} (wants ${range})`).toBe(
+        major(range ?? '')
+      )
+    }
   })
 })

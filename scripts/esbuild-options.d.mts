@@ -1,3 +1,0 @@
-import type { BuildOptions, Plugin } from 'esbuild'
-export declare const BASE_OPTIONS: BuildOptions
-export declare const pureModules: Plugin
