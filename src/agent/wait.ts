@@ -114,7 +114,7 @@ export async function waitForJob(
       if (!(error instanceof ApiError) || !error.transient || error instanceof RateLimitError)
         throw error
       lastError = error
-      log.warning(`Could not read the status of job ${job.id}: ${error.message}. Still waiting.`)
+      log.warning(`${error.message.replace(/\.?$/, '.')} Still waiting.`)
     }
   }
   return { job, end: 'terminal', polls }

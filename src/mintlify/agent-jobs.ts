@@ -55,7 +55,11 @@ export async function getJob(
   })
   // A malformed status answer passes like a network error: the next check may be fine.
   return asAgentJob(body, jobId, reason => {
-    throw new ApiError(`unusable answer about job ${jobId}: ${reason}`, undefined, true)
+    throw new ApiError(
+      `Could not read the status of job ${jobId}: the answer is unusable, ${reason}.`,
+      undefined,
+      true
+    )
   })
 }
 

@@ -1,10 +1,16 @@
-import type { IncomingHttpHeaders } from 'node:http'
 import { CancelledError } from '../action/errors.js'
 import { redact, redactDeep, secretForms } from '../action/redact.js'
 import { type Clock, type Logger, silentLogger, systemClock } from '../action/clock.js'
 import { formatDuration } from '../action/duration.js'
 import { USER_AGENT } from '../action/version.js'
-import { AmbiguousWriteError, ApiError, AuthError, NotFoundError } from './errors.js'
+import {
+  AmbiguousWriteError,
+  ApiError,
+  AuthError,
+  NotFoundError,
+  UnreachableError
+} from './errors.js'
+import { finalError } from './final-error.js'
 import {
   type Attempt,
   type BackoffPolicy,
@@ -14,7 +20,7 @@ import {
   parseRetryAfter,
   withRetries
 } from './retry.js'
-import { Transport, TransportError } from './transport.js'
+import { HttpError, type HttpResponse, HttpSession } from './http.js'
 
 export interface ClientOptions {
   baseUrl: URL
@@ -58,7 +64,7 @@ const MAX_SERVICE_MESSAGE = 500
 
 /** The one HTTP client of the project: every entry point talks to the service through it. */
 export class ApiClient {
-  private readonly transport = new Transport()
+  private readonly http = new HttpSession()
   private readonly clock: Clock
   private readonly log: Logger
   /** Every form of every secret, removed from whatever the service answers. */
@@ -72,6 +78,14 @@ export class ApiClient {
 
   /** Sends the request with the retry policy and returns the parsed JSON body. */
   async send<T>(spec: RequestSpec): Promise<T> {
+    try {
+      return await this.sendWithRetries<T>(spec)
+    } catch (error) {
+      throw finalError(spec, error, this.options.baseUrl)
+    }
+  }
+
+  private sendWithRetries<T>(spec: RequestSpec): Promise<T> {
     return withRetries<T>(() => this.attempt<T>(spec), {
       deadline: spec.deadline,
       write: spec.write,
@@ -87,7 +101,7 @@ export class ApiClient {
   }
 
   async close(): Promise<void> {
-    this.transport.close()
+    await this.http.close()
   }
 
   url(spec: Pick<RequestSpec, 'path' | 'query'>): URL {
@@ -108,13 +122,12 @@ export class ApiClient {
     )
     const timeout = AbortSignal.timeout(timeoutMs)
     const signal = this.options.signal ? AbortSignal.any([this.options.signal, timeout]) : timeout
-    let response: Awaited<ReturnType<Transport['send']>>
+    let response: HttpResponse
     try {
-      response = await this.transport.send({
+      response = await this.http.send({
         method: spec.method,
         url,
         signal,
-        fresh: spec.write,
         maxResponseBytes: this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
         headers: {
           authorization: `Bearer ${this.options.apiKey}`,
@@ -131,43 +144,7 @@ export class ApiClient {
           : 'Cancelled.'
         return { ok: false, error: new CancelledError(message), retry: false }
       }
-      const failure =
-        error instanceof TransportError
-          ? error
-          : new TransportError(String(error), 'network error', true)
-      if (failure.code === 'RESPONSE_TOO_LARGE') return this.unusableAnswer(spec, failure.message)
-      if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(failure.code)) {
-        // Waiting will not make a certificate trusted: say so at once.
-        const error = new ApiError(
-          `The TLS certificate of ${this.options.baseUrl.host} is not trusted (${failure.code}). Check 'api-url'; for a private certificate authority, set NODE_EXTRA_CA_CERTS on the runner.`
-        )
-        return { ok: false, error, retry: false }
-      }
-      if (failure.code === 'PROXY_AUTH') {
-        // Credentials will not appear by waiting either.
-        const error = new ApiError(`Cannot reach ${this.options.baseUrl.host}: ${failure.message}.`)
-        return { ok: false, error, retry: false }
-      }
-      const reason = timeout.aborted
-        ? `no answer within ${formatDuration(timeoutMs)}`
-        : failure.code === 'PROXY_REFUSED'
-          ? failure.message
-          : failure.code
-      if (!failure.connected) {
-        // No connection was made: the service cannot have acted, so even a write may be sent again.
-        const error = new ApiError(
-          `cannot reach ${this.options.baseUrl.host}: ${reason}`,
-          undefined,
-          true
-        )
-        return { ok: false, error, retry: true }
-      }
-      if (spec.write) return { ok: false, error: this.ambiguous(spec, reason), retry: false }
-      return {
-        ok: false,
-        error: new ApiError(`${reason} from ${this.options.baseUrl.host}`, undefined, true),
-        retry: true
-      }
+      return this.unanswered(spec, error, timeout.aborted ? timeoutMs : undefined)
     }
     const { status, headers, text } = response
     if (status >= 200 && status < 300) {
@@ -180,11 +157,51 @@ export class ApiClient {
     return this.failedStatus(spec, status, text, headers)
   }
 
+  /** No answer came: whether even a write may go again depends on whether it was ever sent. */
+  private unanswered<T>(spec: RequestSpec, error: unknown, timedOutAfterMs?: number): Attempt<T> {
+    const host = this.options.baseUrl.host
+    const failure =
+      error instanceof HttpError ? error : new HttpError(String(error), 'network error', 'maybe')
+    if (failure.code === 'RESPONSE_TOO_LARGE') return this.unusableAnswer(spec, failure.message)
+    if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(failure.code)) {
+      // Waiting will not make a certificate trusted: say so at once.
+      const error = new ApiError(
+        `The TLS certificate of ${host} is not trusted (${failure.code}). Check 'api-url'; for a private certificate authority, set NODE_EXTRA_CA_CERTS on the runner.`
+      )
+      return { ok: false, error, retry: false }
+    }
+    if (failure.code === 'PROXY_AUTH' || failure.code === 'PROXY_CONFIG') {
+      // Credentials or a proxy setting will not appear by waiting either.
+      return {
+        ok: false,
+        error: new ApiError(`Cannot reach ${host}: ${failure.message}.`),
+        retry: false
+      }
+    }
+    const reason =
+      timedOutAfterMs !== undefined
+        ? `no answer within ${formatDuration(timedOutAfterMs)}`
+        : failure.code === 'PROXY_REFUSED'
+          ? failure.message
+          : failure.code
+    if (failure.sent === 'no') {
+      // Never sent: the service cannot have acted, so even a write may be sent again.
+      const error = new UnreachableError(`cannot reach ${host}: ${reason}`, undefined, true)
+      return { ok: false, error, retry: true }
+    }
+    if (spec.write) return { ok: false, error: this.ambiguous(spec, reason), retry: false }
+    return {
+      ok: false,
+      error: new ApiError(`${reason} from ${host}`, undefined, true),
+      retry: true
+    }
+  }
+
   private failedStatus<T>(
     spec: RequestSpec,
     status: number,
     text: string,
-    headers: IncomingHttpHeaders
+    headers: HttpResponse['headers']
   ): Attempt<T> {
     const detail = this.serviceMessage(text)
     const said = detail ? `: ${detail}` : ''
@@ -198,12 +215,14 @@ export class ApiClient {
         )
       }
     }
-    if (status === 404)
-      return {
-        ok: false,
-        retry: false,
-        error: new NotFoundError(`${spec.notFound} (HTTP 404${said}).`, status)
-      }
+    if (status === 404) {
+      // The service says what it did not find; a 404 without its error text comes from a path it
+      // does not serve, such as an api-url with a path of its own.
+      const message = detail
+        ? `${spec.notFound} (HTTP 404${said}).`
+        : `The service answered HTTP 404 without saying what was not found: check 'api-url' (${this.options.baseUrl.href}), which should be the service's base URL such as https://api.mintlify.com, without a path. If it is right: ${spec.notFound}.`
+      return { ok: false, retry: false, error: new NotFoundError(message, status) }
+    }
     const retryable = (spec.write ? RETRYABLE_WRITE_STATUSES : RETRYABLE_READ_STATUSES).has(status)
     if (retryable) {
       const header = headers['retry-after']

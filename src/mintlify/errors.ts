@@ -19,6 +19,11 @@ export class AuthError extends ApiError {
   override name = 'AuthError'
 }
 
+/** No connection to the service could be made: nothing was sent. */
+export class UnreachableError extends ApiError {
+  override name = 'UnreachableError'
+}
+
 /** 404: the project or job does not exist (or the key cannot see it). */
 export class NotFoundError extends ApiError {
   override name = 'NotFoundError'

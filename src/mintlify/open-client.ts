@@ -2,7 +2,7 @@ import type { Connection } from '../action/connection.js'
 import type { Logger } from '../action/clock.js'
 import { InputError } from '../action/errors.js'
 import { ApiClient } from './client.js'
-import { proxyFor } from './proxy.js'
+import { proxyFor } from './http.js'
 
 /**
  * The service client for validated inputs. A broken proxy variable is found here, before the first

@@ -1,0 +1,132 @@
+import { Agent, DecoratorHandler, type Dispatcher, Pool, ProxyAgent, buildConnector } from 'undici'
+import { HttpError } from './http-error.js'
+
+// The undici half of src/mintlify/http.ts, loaded by its first request: loading undici compiles
+// its WebAssembly HTTP parser at once, which a run that stops on its inputs should not pay for.
+
+type Socket = Dispatcher.ConnectData['socket']
+const noop = (): void => {}
+
+/** Passes every event on, and says when undici hands the request to a connected socket. */
+export class Marked extends DecoratorHandler {
+  constructor(
+    private readonly handler: Dispatcher.DispatchHandlers,
+    private readonly onWrite: () => void
+  ) {
+    super(handler)
+  }
+
+  /** Called by undici right before it writes the request on a connected (tunnelled, TLS) socket. */
+  onConnect(abort: (error?: Error) => void): void {
+    this.onWrite()
+    this.handler.onConnect?.(abort)
+  }
+}
+
+/**
+ * A keep-alive dispatcher, direct or through one proxy, with every socket it opens, so that
+ * destroying it also ends connections undici is still opening (it would leave them to their own
+ * timeouts, keeping the process alive meanwhile) and never waits on a peer.
+ */
+export class Connections {
+  readonly dispatcher: Dispatcher
+  private readonly sockets = new Set<Socket>()
+  private proxyPool?: Pool
+  private destroyed?: Promise<void>
+
+  constructor(
+    proxy: URL | undefined,
+    tls: buildConnector.BuildOptions,
+    /** Opened for one request (a write), destroyed after it. */
+    readonly own: boolean
+  ) {
+    if (!proxy) {
+      this.dispatcher = new Agent({ connect: this.track(buildConnector(tls)) })
+      return
+    }
+    const bare = new URL(proxy.origin)
+    this.dispatcher = new ProxyAgent({
+      uri: bare.href,
+      // As the toolkit does, and unlike ProxyAgent's reading of the URL: a user alone is enough.
+      token: proxyAuthorization(proxy)['proxy-authorization'],
+      requestTls: tls,
+      proxyTls: tls,
+      clientFactory: (origin, options) => this.proxyClient(origin, options as Pool.Options, bare)
+    })
+  }
+
+  destroy(): Promise<void> {
+    return (this.destroyed ??= this.teardown())
+  }
+
+  private teardown(): Promise<void> {
+    // undici's own destroy first: it marks its clients destroyed, so a connection our socket
+    // destruction fails is not retried. ProxyAgent.destroy can hang for good (a proxy that closed
+    // a tunnel early), hence the bound.
+    const done = Promise.allSettled([this.dispatcher.destroy(), this.proxyPool?.destroy()])
+    const closed = new Error('the HTTP session closed the connection')
+    for (const socket of this.sockets) socket.on('error', noop).destroy(closed)
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const bound = new Promise<void>(resolve => (timer = setTimeout(resolve, 1000)))
+    return Promise.race([done.then(noop), bound]).finally(() => clearTimeout(timer))
+  }
+
+  private track(connect: buildConnector.connector): buildConnector.connector {
+    return (options, callback) => {
+      // buildConnector returns the socket it opens, though its type says void.
+      const socket = (connect as (...args: unknown[]) => unknown)(options, callback) as Socket
+      this.sockets.add(socket)
+      socket.once('close', () => this.sockets.delete(socket))
+    }
+  }
+
+  /** The connection to the proxy, whose answers to CONNECT are judged here rather than by undici. */
+  private proxyClient(origin: URL, options: Pool.Options, proxy: URL): Pool {
+    const pool = new Pool(origin, {
+      ...options,
+      connect: this.track(options.connect as buildConnector.connector)
+    })
+    this.proxyPool = pool
+    const open = pool.connect.bind(pool) as (
+      o: Dispatcher.ConnectOptions
+    ) => Promise<Dispatcher.ConnectData>
+    pool.connect = (async (o: Dispatcher.ConnectOptions) => {
+      let answer: Dispatcher.ConnectData
+      try {
+        answer = await open(o)
+      } catch (error) {
+        // A connection that failed with UND_ERR_SOCKET (the proxy closed it) is one undici opens
+        // again at once and without end, thousands of CONNECTs a second; other codes fail the
+        // requests that wait for it.
+        const code = (error as { code?: unknown }).code
+        if (code !== 'UND_ERR_SOCKET' && code !== 'UND_ERR_INFO') throw error
+        const message = `the proxy ${proxy.host} closed the connection instead of opening a tunnel to ${o.path}`
+        throw new HttpError(message, 'PROXY_REFUSED', 'no', { cause: error })
+      }
+      if (answer.statusCode === 200) return answer
+      answer.socket.on('error', noop).destroy()
+      // undici would report "Proxy response (N) !== 200 when HTTP Tunneling" as UND_ERR_ABORTED,
+      // and go on to start TLS on the socket all the same.
+      if (answer.statusCode === 407) throw proxyAuthError(proxy)
+      const message = `the proxy ${proxy.host} would not open a tunnel to ${o.path} (HTTP ${answer.statusCode})`
+      throw new HttpError(message, 'PROXY_REFUSED', 'no')
+    }) as Pool['connect']
+    return pool
+  }
+}
+
+/** Basic credentials from the proxy URL's user and password, percent-decoded. */
+export function proxyAuthorization(proxy: URL): Record<string, string> {
+  if (!proxy.username && !proxy.password) return {}
+  const credentials = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`
+  return { 'proxy-authorization': `Basic ${Buffer.from(credentials).toString('base64')}` }
+}
+
+/** Names the proxy by host and port only: its URL may hold credentials. */
+export function proxyAuthError(proxy: URL): HttpError {
+  return new HttpError(
+    `the proxy ${proxy.host} asks for credentials (407): put them in the proxy variable as http://user:password@${proxy.host}`,
+    'PROXY_AUTH',
+    'no'
+  )
+}

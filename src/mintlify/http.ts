@@ -1,0 +1,245 @@
+import { checkBypass, getProxyUrl } from '@actions/http-client/lib/proxy'
+import type { Dispatcher } from 'undici'
+import * as connectionsLib from './connections.js'
+import type { Connections } from './connections.js'
+import { HttpError } from './http-error.js'
+
+export { HttpError }
+
+export interface HttpRequest {
+  method: 'GET' | 'POST'
+  url: URL
+  headers: Record<string, string>
+  body?: string
+  /** The request's time limit and the run's cancellation. */
+  signal: AbortSignal
+  maxResponseBytes: number
+}
+
+export interface HttpResponse {
+  status: number
+  headers: Record<string, string | string[] | undefined>
+  text: string
+}
+
+export interface HttpSessionOptions {
+  /** Replaces the trusted certificate authorities (for tests; runners use NODE_EXTRA_CA_CERTS). */
+  ca?: string
+}
+
+const noop = (): void => {}
+
+/**
+ * The service client's HTTP layer, on undici (the toolkit's HTTP stack, same major).
+ *
+ * Sent or not: a request counts as sent ('maybe') from the moment undici hands it to a connected
+ * socket, which it announces by calling the handler's onConnect right before writing it: after
+ * TCP, the proxy's CONNECT and TLS have all succeeded. Every failure before that is 'no': refused,
+ * DNS, connect timeout, a reset while connecting, a certificate, a proxy's refusal, an abort.
+ *
+ * Writes (POST) get connections of their own, opened for them and closed after: a reset on a
+ * keep-alive socket that sat idle would leave a write ambiguous for nothing, and tearing down a
+ * stuck connection (see `send`) must not take another request's write with it.
+ */
+export class HttpSession {
+  private readonly proxies = new Map<string, URL | undefined>()
+  private readonly shared = new Map<string, Connections>()
+  private readonly own = new Set<Connections>()
+  private closed = false
+
+  constructor(
+    private readonly env: NodeJS.ProcessEnv = process.env,
+    private readonly options: HttpSessionOptions = {}
+  ) {}
+
+  async send(req: HttpRequest): Promise<HttpResponse> {
+    const proxy = this.proxyFor(req.url)
+    const lib = connectionsLib
+    if (this.closed) throw new HttpError('the HTTP session is closed', 'CLOSED', 'no')
+    if (req.signal.aborted)
+      throw new HttpError('aborted before the request was sent', 'ABORTED', 'no')
+    // Plain http goes to the proxy as a request for the absolute URL, as proxies expect (many allow
+    // CONNECT to port 443 only); https through a CONNECT tunnel, TLS end to end.
+    const forward = proxy && req.url.protocol === 'http:' ? proxy : undefined
+    const connections = this.connections(lib, forward ? undefined : proxy, req.method !== 'GET')
+    const controller = new AbortController()
+    let written = false
+    let settled = false
+    const dispatcher = connections.dispatcher.compose(
+      dispatch => (opts, handler) =>
+        dispatch(opts, new lib.Marked(handler, () => (written = !controller.signal.aborted)))
+    )
+    const exchange = this.exchange(
+      dispatcher,
+      req,
+      controller.signal,
+      forward && { proxy: forward, lib }
+    )
+    let onAbort = noop
+    const early = new Promise<never>((_, reject) => {
+      onAbort = () => {
+        controller.abort(req.signal.reason)
+        // Written: undici destroys the socket and the exchange fails by itself, as 'maybe'.
+        if (written || settled) return
+        // Queued or connecting: undici does not look at the signal until the connection is up or
+        // has failed, 300 s for a proxy that never answers CONNECT, 10 s for a TLS handshake that
+        // never ends. Answer now, and tear those connections down.
+        void this.discard(connections)
+        reject(new HttpError('aborted before the request was sent', 'ABORTED', 'no'))
+      }
+    })
+    early.catch(noop)
+    exchange.catch(noop)
+    req.signal.addEventListener('abort', onAbort, { once: true })
+    try {
+      return await Promise.race([exchange, early])
+    } catch (error) {
+      throw failure(error, written, req.signal)
+    } finally {
+      settled = true
+      req.signal.removeEventListener('abort', onAbort)
+      if (connections.own) void this.discard(connections)
+    }
+  }
+
+  /** Destroys every connection, open or opening; resolves within a second whatever the peers do. */
+  async close(): Promise<void> {
+    this.closed = true
+    await Promise.all([...this.shared.values(), ...this.own].map(c => this.discard(c)))
+  }
+
+  private async exchange(
+    dispatcher: Dispatcher,
+    req: HttpRequest,
+    signal: AbortSignal,
+    forward?: { proxy: URL; lib: typeof connectionsLib }
+  ): Promise<HttpResponse> {
+    const { statusCode, headers, body } = await dispatcher.request({
+      origin: (forward?.proxy ?? req.url).origin,
+      path: forward ? req.url.href : req.url.pathname + req.url.search,
+      method: req.method,
+      headers: forward
+        ? { ...req.headers, host: req.url.host, ...forward.lib.proxyAuthorization(forward.proxy) }
+        : req.headers,
+      body: req.body,
+      signal
+    })
+    if (forward && statusCode === 407) {
+      body.on('error', noop).destroy()
+      throw forward.lib.proxyAuthError(forward.proxy)
+    }
+    const tooLarge = (): HttpError => {
+      body.on('error', noop).destroy()
+      const message = `the answer is larger than ${req.maxResponseBytes} bytes`
+      return new HttpError(message, 'RESPONSE_TOO_LARGE', 'maybe')
+    }
+    if (Number(headers['content-length']) > req.maxResponseBytes) throw tooLarge()
+    const chunks: Buffer[] = []
+    let size = 0
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      size += chunk.length
+      if (size > req.maxResponseBytes) throw tooLarge()
+      chunks.push(chunk)
+    }
+    return { status: statusCode, headers, text: Buffer.concat(chunks).toString('utf8') }
+  }
+
+  /** The proxy for a target, read from the environment once per origin. */
+  private proxyFor(url: URL): URL | undefined {
+    if (!this.proxies.has(url.origin)) {
+      try {
+        this.proxies.set(url.origin, proxyFor(url, this.env))
+      } catch (error) {
+        if (error instanceof ProxyConfigError) throw new HttpError(error.message, error.code, 'no')
+        throw error
+      }
+    }
+    return this.proxies.get(url.origin)
+  }
+
+  private connections(
+    lib: typeof connectionsLib,
+    proxy: URL | undefined,
+    own: boolean
+  ): Connections {
+    const tls = this.options.ca === undefined ? {} : { ca: this.options.ca }
+    if (own) {
+      const connections = new lib.Connections(proxy, tls, true)
+      this.own.add(connections)
+      return connections
+    }
+    const key = proxy?.href ?? ''
+    let connections = this.shared.get(key)
+    if (!connections) this.shared.set(key, (connections = new lib.Connections(proxy, tls, false)))
+    return connections
+  }
+
+  private discard(connections: Connections): Promise<void> {
+    for (const [key, value] of this.shared) if (value === connections) this.shared.delete(key)
+    this.own.delete(connections)
+    return connections.destroy()
+  }
+}
+
+function failure(error: unknown, written: boolean, signal: AbortSignal): HttpError {
+  if (error instanceof HttpError) return error
+  const sent = written ? 'maybe' : 'no'
+  if (signal.aborted) {
+    const message = written ? 'aborted after the request was sent' : 'aborted'
+    return new HttpError(message, 'ABORTED', sent, { cause: error })
+  }
+  const { code, message } = error as { code?: unknown; message?: unknown }
+  return new HttpError(
+    typeof message === 'string' ? message : String(error),
+    typeof code === 'string' ? code : 'ERR_NETWORK',
+    sent,
+    { cause: error }
+  )
+}
+
+/** The runner's proxy variable cannot be used. The message names the variable, never its value. */
+export class ProxyConfigError extends Error {
+  override name = 'ProxyConfigError'
+  readonly code = 'PROXY_CONFIG'
+  constructor(readonly variable: string) {
+    super(
+      `The runner's ${variable} is not a proxy URL this action can use: set it to http://host:port (or http://user:password@host:port, special characters in the password percent-encoded).`
+    )
+  }
+}
+
+/**
+ * The proxy for a request to `target`, by the toolkit's own rule (@actions/http-client's
+ * getProxyUrl, which the GitHub client follows too): `https_proxy`/`HTTPS_PROXY` for https targets,
+ * `http_proxy`/`HTTP_PROXY` for http; loopback hosts (localhost, 127.*, [::1]) never proxied;
+ * `no_proxy`/`NO_PROXY` entries match the host and its subdomains, `*` everything.
+ *
+ * getProxyUrl reads process.env: another `env` takes its place for the (synchronous) call. Where
+ * the toolkit would silently go direct, or build a URL nothing can connect to, this throws
+ * ProxyConfigError: a value that is no URL (`http://[bad`), a malformed percent escape (getProxyUrl
+ * then answers "no proxy"), a scheme-less `host:port` (URL reads `host:` as the scheme), or a
+ * scheme other than http(s) (socks5).
+ */
+export function proxyFor(target: URL, env: NodeJS.ProcessEnv = process.env): URL | undefined {
+  const names =
+    target.protocol === 'https:' ? ['https_proxy', 'HTTPS_PROXY'] : ['http_proxy', 'HTTP_PROXY']
+  const variable = names.find(name => env[name]) ?? names[1]!
+  const saved = process.env
+  let proxy: URL | undefined
+  let bypassed = false
+  try {
+    if (env !== saved) process.env = env
+    bypassed = checkBypass(target)
+    proxy = getProxyUrl(target)
+  } catch {
+    // Its fallback, `http://` + the value, can throw, and that error would hold the value.
+    proxy = undefined
+  } finally {
+    process.env = saved
+  }
+  if (bypassed || !env[variable]) return undefined
+  if (!proxy || (proxy.protocol !== 'http:' && proxy.protocol !== 'https:') || !proxy.hostname)
+    throw new ProxyConfigError(variable)
+  // A plain URL: the toolkit's returns its user and password decoded, unlike its href.
+  return new URL(proxy.href)
+}

@@ -1,0 +1,466 @@
+import { execFileSync, spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync } from 'node:fs'
+import http from 'node:http'
+import https from 'node:https'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import {
+  HttpError,
+  type HttpRequest,
+  HttpSession,
+  ProxyConfigError,
+  proxyFor
+} from '../../src/mintlify/http.js'
+import { LoopbackProxy } from '../support/proxy.js'
+import { TcpProbe, eventually } from '../support/tcp-probe.js'
+
+// Every server here listens on 127.0.0.1. Targets named mintlify.proxied.test are not loopback
+// names, so the toolkit's rule sends them to the proxy, and the test proxies map them to 127.0.0.1:
+// nothing resolves them outside the proxy.
+
+const cleanup: (() => Promise<unknown>)[] = []
+afterEach(async () => {
+  await Promise.all(cleanup.splice(0).map(close => close()))
+})
+
+function session(env: NodeJS.ProcessEnv = {}, withCa = true): HttpSession {
+  const s = new HttpSession(env, withCa ? { ca: cert } : {})
+  cleanup.push(() => s.close())
+  return s
+}
+
+async function probe(onSocket?: Parameters<typeof TcpProbe.start>[0]): Promise<TcpProbe> {
+  const p = await TcpProbe.start(onSocket)
+  cleanup.push(() => p.close())
+  return p
+}
+
+interface Served {
+  url: string
+  port: number
+  /** Connections accepted. */
+  connections: number
+  requests: { method?: string; url?: string; headers: http.IncomingHttpHeaders; body: string }[]
+}
+
+/** An http(s) server on loopback; `handle` answers once the request body is in. */
+async function serve(
+  handle: (req: http.IncomingMessage, res: http.ServerResponse) => void,
+  secure = false
+): Promise<Served> {
+  const server = secure ? https.createServer({ key, cert }) : http.createServer()
+  const served: Served = { url: '', port: 0, connections: 0, requests: [] }
+  server.on(secure ? 'secureConnection' : 'connection', () => served.connections++)
+  server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    let body = ''
+    req.setEncoding('utf8')
+    req.on('data', chunk => (body += chunk))
+    req.on('end', () => {
+      served.requests.push({ method: req.method, url: req.url, headers: req.headers, body })
+      handle(req, res)
+    })
+  })
+  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+  served.port = (server.address() as AddressInfo).port
+  served.url = `${secure ? 'https' : 'http'}://127.0.0.1:${served.port}`
+  cleanup.push(() => {
+    server.closeAllConnections()
+    return new Promise(resolve => server.close(resolve))
+  })
+  return served
+}
+
+const request = (url: string, extra: Partial<HttpRequest> = {}): HttpRequest => ({
+  method: 'GET',
+  url: new URL(url),
+  headers: {},
+  signal: AbortSignal.timeout(5000),
+  maxResponseBytes: 1 << 20,
+  ...extra
+})
+
+/**
+ * Between two reads: undici checks an idle keep-alive socket for a close during one turn of the
+ * event loop before reusing it, and opens another connection for a request that comes sooner.
+ */
+const pause = (): Promise<unknown> => new Promise(resolve => setTimeout(resolve, 10))
+
+async function rejection(promise: Promise<unknown>): Promise<{ error: HttpError; ms: number }> {
+  const started = performance.now()
+  const error = await promise.then(
+    () => new Error('expected the request to fail'),
+    (e: unknown) => e
+  )
+  expect(error).toBeInstanceOf(HttpError)
+  return { error: error as HttpError, ms: performance.now() - started }
+}
+
+let key: string
+let cert: string
+beforeAll(() => {
+  // A throwaway self-signed certificate for 127.0.0.1 and the proxied test name.
+  const dir = mkdtempSync(path.join(tmpdir(), 'http-tls-'))
+  const [keyFile, certFile] = [path.join(dir, 'key.pem'), path.join(dir, 'cert.pem')]
+  execFileSync(
+    'openssl',
+    [
+      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
+      '-days', '1', '-subj', '/CN=127.0.0.1',
+      '-addext', 'subjectAltName=IP:127.0.0.1,DNS:mintlify.proxied.test',
+      '-keyout', keyFile, '-out', certFile
+    ], // prettier-ignore
+    { stdio: 'ignore' }
+  )
+  key = readFileSync(keyFile, 'utf8')
+  cert = readFileSync(certFile, 'utf8')
+})
+
+describe('HttpSession, direct', () => {
+  it('sends a request and reads the answer, decoding UTF-8 split across chunks', async () => {
+    const server = await serve((_req, res) => {
+      res.writeHead(201, { 'content-type': 'application/json', 'x-twice': ['a', 'b'] })
+      const bytes = Buffer.from('{"text":"héllo ✓"}')
+      res.write(bytes.subarray(0, 12)) // in the middle of ✓
+      setTimeout(() => res.end(bytes.subarray(12)), 20)
+    })
+    const res = await session().send(
+      request(`${server.url}/v1/jobs?x=1`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer k' },
+        body: '{"prompt":"é"}'
+      })
+    )
+    expect(res.status).toBe(201)
+    expect(JSON.parse(res.text)).toEqual({ text: 'héllo ✓' })
+    expect(res.headers['x-twice']).toEqual(['a', 'b'])
+    expect(server.requests).toEqual([
+      expect.objectContaining({ method: 'POST', url: '/v1/jobs?x=1', body: '{"prompt":"é"}' })
+    ])
+    expect(server.requests[0]?.headers).toMatchObject({
+      authorization: 'Bearer k',
+      'content-length': String(Buffer.byteLength('{"prompt":"é"}'))
+    })
+  })
+
+  it('keeps one connection for reads and opens a fresh one for each write', async () => {
+    const server = await serve((_req, res) => res.end('{}'))
+    const s = session()
+    await s.send(request(server.url))
+    await pause()
+    await s.send(request(server.url))
+    expect(server.connections).toBe(1)
+    await s.send(request(server.url, { method: 'POST', body: '{}' }))
+    await s.send(request(server.url, { method: 'POST', body: '{}' }))
+    expect(server.connections).toBe(3)
+  })
+
+  it('talks https to a server whose certificate it trusts', async () => {
+    const server = await serve((_req, res) => res.end('{"ok":true}'), true)
+    expect((await session().send(request(server.url))).text).toBe('{"ok":true}')
+  })
+
+  it('fails an untrusted certificate with its code, as not sent', async () => {
+    const server = await serve((_req, res) => res.end('{}'), true)
+    const { error } = await rejection(session({}, false).send(request(server.url)))
+    expect(error).toMatchObject({ code: 'DEPTH_ZERO_SELF_SIGNED_CERT', sent: 'no' })
+    const wrongName = server.url.replace('127.0.0.1', 'localhost')
+    const { error: altName } = await rejection(session().send(request(wrongName)))
+    expect(altName).toMatchObject({ code: 'ERR_TLS_CERT_ALTNAME_INVALID', sent: 'no' })
+    expect(server.requests).toHaveLength(0)
+  })
+
+  it('fails a refused connection as not sent', async () => {
+    const closed = await TcpProbe.start()
+    const url = closed.url
+    await closed.close()
+    const { error } = await rejection(session().send(request(url, { method: 'POST' })))
+    expect(error).toMatchObject({ code: 'ECONNREFUSED', sent: 'no' })
+  })
+
+  it('fails as maybe sent when the server reads the request and drops the connection', async () => {
+    const server = await serve(req => req.socket.destroy())
+    const { error } = await rejection(session().send(request(server.url, { method: 'POST' })))
+    expect(error).toMatchObject({ code: 'UND_ERR_SOCKET', sent: 'maybe' })
+    expect(server.requests).toHaveLength(1)
+  })
+
+  it('gives up waiting for the answer when the signal aborts, as maybe sent', async () => {
+    const server = await serve(() => {})
+    const signal = AbortSignal.timeout(300)
+    const { error, ms } = await rejection(session().send(request(server.url, { signal })))
+    expect(error).toMatchObject({ code: 'ABORTED', sent: 'maybe' })
+    expect(ms).toBeLessThan(1000)
+  })
+
+  it('refuses an answer larger than maxResponseBytes, declared or streamed', async () => {
+    const declared = await serve((_req, res) => res.end('x'.repeat(2000)))
+    const s = session()
+    const { error } = await rejection(s.send(request(declared.url, { maxResponseBytes: 1000 })))
+    expect(error).toMatchObject({ code: 'RESPONSE_TOO_LARGE', sent: 'maybe' })
+
+    let streamClosed = false
+    const streamed = await serve((_req, res) => {
+      res.on('close', () => (streamClosed = true))
+      let chunks = 0
+      const more = (): void => {
+        // At most 4 MB, unless the client stops reading first.
+        if (res.destroyed || ++chunks > 4096) return void res.end()
+        res.write('y'.repeat(1024), () => setImmediate(more))
+      }
+      more()
+    })
+    const { error: endless } = await rejection(
+      s.send(request(streamed.url, { maxResponseBytes: 10_000 }))
+    )
+    expect(endless).toMatchObject({ code: 'RESPONSE_TOO_LARGE', sent: 'maybe' })
+    expect(await eventually(() => streamClosed)).toBe(true)
+  })
+})
+
+describe('HttpSession, behind a proxy', () => {
+  it('tunnels https through HTTPS_PROXY, TLS end to end, keeping the tunnel for reads', async () => {
+    const server = await serve((_req, res) => res.end('{"via":"tunnel"}'), true)
+    const proxy = await LoopbackProxy.start()
+    cleanup.push(() => proxy.close())
+    const s = session({ HTTPS_PROXY: proxy.url })
+    const url = `https://mintlify.proxied.test:${server.port}/v1/x`
+    expect((await s.send(request(url))).text).toBe('{"via":"tunnel"}')
+    await pause()
+    expect((await s.send(request(url))).status).toBe(200)
+    expect(proxy.targets).toEqual([`mintlify.proxied.test:${server.port}`])
+    expect(server.requests[0]?.headers.host).toBe(`mintlify.proxied.test:${server.port}`)
+  })
+
+  it('fails an untrusted certificate inside the tunnel with its code, as not sent', async () => {
+    const server = await serve((_req, res) => res.end('{}'), true)
+    const proxy = await LoopbackProxy.start()
+    cleanup.push(() => proxy.close())
+    const s = session({ HTTPS_PROXY: proxy.url }, false)
+    const url = `https://mintlify.proxied.test:${server.port}/`
+    const { error } = await rejection(s.send(request(url, { method: 'POST' })))
+    expect(error).toMatchObject({ code: 'DEPTH_ZERO_SELF_SIGNED_CERT', sent: 'no' })
+    expect(server.requests).toHaveLength(0)
+  })
+
+  it('sends the credentials of the proxy URL, percent-decoded', async () => {
+    const server = await serve((_req, res) => res.end('{}'), true)
+    const proxy = await LoopbackProxy.start({ credentials: 'build:s3cr%t' })
+    cleanup.push(() => proxy.close())
+    const s = session({ HTTPS_PROXY: proxy.url.replace('//', '//build:s3cr%25t@') })
+    const res = await s.send(request(`https://mintlify.proxied.test:${server.port}/`))
+    expect(res.status).toBe(200)
+  })
+
+  it('fails a 407 as PROXY_AUTH, not sent, without echoing the credentials', async () => {
+    const proxy = await LoopbackProxy.start({ credentials: 'build:secret' })
+    cleanup.push(() => proxy.close())
+    const s = session({ HTTPS_PROXY: proxy.url.replace('//', '//build:wrong-pw@') })
+    const { error } = await rejection(
+      s.send(request('https://mintlify.proxied.test/', { method: 'POST' }))
+    )
+    expect(error).toMatchObject({ code: 'PROXY_AUTH', sent: 'no' })
+    expect(error.message).toMatch(/http:\/\/user:password@127\.0\.0\.1:\d+/)
+    expect(error.message).not.toMatch(/build|wrong-pw/)
+  })
+
+  it('fails any other refusal of CONNECT as PROXY_REFUSED, not sent', async () => {
+    const refusing = await TcpProbe.proxy(403)
+    cleanup.push(() => refusing.close())
+    const s = session({ HTTPS_PROXY: refusing.url })
+    const { error } = await rejection(s.send(request('https://mintlify.proxied.test/')))
+    expect(error).toMatchObject({ code: 'PROXY_REFUSED', sent: 'no' })
+    expect(error.message).toContain('(HTTP 403)')
+  })
+
+  it('sends plain http to HTTP_PROXY as a request for the absolute URL, with the credentials', async () => {
+    const proxy = await probe(socket =>
+      socket.once('data', () =>
+        socket.end('HTTP/1.1 200 OK\r\ncontent-length: 9\r\nconnection: close\r\n\r\nvia proxy')
+      )
+    )
+    const s = session({ HTTP_PROXY: proxy.url.replace('//', '//build:pw@') })
+    const res = await s.send(request('http://mintlify.proxied.test:8080/v1/x?y=1'))
+    expect(res.text).toBe('via proxy')
+    const head = proxy.firstChunks[0] ?? ''
+    expect(head).toMatch(/^GET http:\/\/mintlify\.proxied\.test:8080\/v1\/x\?y=1 HTTP\/1\.1\r\n/)
+    expect(head.toLowerCase()).toContain(
+      `proxy-authorization: basic ${Buffer.from('build:pw').toString('base64').toLowerCase()}`
+    )
+    expect(head.toLowerCase()).toContain('host: mintlify.proxied.test:8080')
+  })
+
+  it("fails plain http on the proxy's 407 as PROXY_AUTH", async () => {
+    const proxy = await LoopbackProxy.start({ credentials: 'build:secret' })
+    cleanup.push(() => proxy.close())
+    const s = session({ HTTP_PROXY: proxy.url })
+    const { error } = await rejection(s.send(request('http://mintlify.proxied.test:8080/')))
+    expect(error).toMatchObject({ code: 'PROXY_AUTH', sent: 'no' })
+  })
+
+  it('never proxies loopback, following the toolkit', async () => {
+    const server = await serve((_req, res) => res.end('{}'))
+    const proxy = await probe()
+    const s = session({ HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url })
+    expect((await s.send(request(server.url))).status).toBe(200)
+    expect(proxy.accepted).toBe(0)
+  })
+
+  it('fails on a proxy variable it cannot use, naming it, before any connection', async () => {
+    const s = session({ HTTPS_PROXY: 'proxy.corp:3128' })
+    const { error } = await rejection(s.send(request('https://api.mintlify.com/')))
+    expect(error).toMatchObject({ code: 'PROXY_CONFIG', sent: 'no' })
+    expect(error.message).toContain('HTTPS_PROXY')
+    expect(error.message).not.toContain('proxy.corp')
+  })
+})
+
+// Each of these fails without its workaround in src/mintlify: undici ignores the abort signal
+// until a connection is up or has failed, and opens a connection the proxy closed again at once.
+describe("HttpSession, undici's traps", () => {
+  it('a proxy that never answers CONNECT: rejects on abort within a second, and lets go', async () => {
+    const silent = await probe()
+    const s = session({ HTTPS_PROXY: silent.url })
+    for (const attempt of [1, 2]) {
+      const signal = AbortSignal.timeout(300)
+      const { error, ms } = await rejection(
+        s.send(request('https://mintlify.proxied.test/', { signal }))
+      )
+      expect(error).toMatchObject({ code: 'ABORTED', sent: 'no' })
+      expect(ms).toBeLessThan(1000)
+      // The stuck connection is closed and the next request gets a new one.
+      expect(silent.accepted).toBe(attempt)
+      expect(await eventually(() => silent.closed === attempt)).toBe(true)
+    }
+  })
+
+  it('a proxy that closes the connection on CONNECT: one attempt, PROXY_REFUSED', async () => {
+    for (const when of ['on CONNECT', 'on accept']) {
+      const closing = await probe(socket =>
+        when === 'on accept' ? socket.destroy() : socket.once('data', () => socket.destroy())
+      )
+      const s = session({ HTTPS_PROXY: closing.url })
+      const { error, ms } = await rejection(s.send(request('https://mintlify.proxied.test/')))
+      expect(error).toMatchObject({ code: 'PROXY_REFUSED', sent: 'no' })
+      expect(error.message).toContain('closed the connection')
+      expect(ms).toBeLessThan(1000)
+      await new Promise(resolve => setTimeout(resolve, 200))
+      expect(closing.accepted).toBeLessThanOrEqual(2)
+    }
+  })
+
+  it('a TLS handshake that never ends: rejects on abort within a second, and closes it', async () => {
+    const silent = await probe()
+    const signal = AbortSignal.timeout(300)
+    const url = silent.url.replace('http:', 'https:')
+    const { error, ms } = await rejection(session().send(request(url, { signal })))
+    expect(error).toMatchObject({ code: 'ABORTED', sent: 'no' })
+    expect(ms).toBeLessThan(1000)
+    expect(await eventually(() => silent.closed === 1)).toBe(true)
+  })
+
+  it('the same inside a tunnel: rejects on abort within a second, and closes it', async () => {
+    const silent = await probe()
+    const tunnel = await TcpProbe.proxy(200, silent.port)
+    cleanup.push(() => tunnel.close())
+    const signal = AbortSignal.timeout(300)
+    const s = session({ HTTPS_PROXY: tunnel.url })
+    const { error, ms } = await rejection(
+      s.send(request('https://mintlify.proxied.test/', { signal }))
+    )
+    expect(error).toMatchObject({ code: 'ABORTED', sent: 'no' })
+    expect(ms).toBeLessThan(1000)
+    expect(await eventually(() => silent.accepted === 1 && silent.closed === 1)).toBe(true)
+  })
+})
+
+describe('HttpSession.close', () => {
+  it('leaves nothing that keeps the process alive: the process ends at once', async () => {
+    const server = await serve((_req, res) => res.end('{}'))
+    const silent = await probe()
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        fileURLToPath(new URL('../support/http-session-child.ts', import.meta.url)),
+        server.url,
+        silent.url
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] }
+    )
+    let output = ''
+    let printedAt = 0
+    child.stdout.on('data', chunk => {
+      output += chunk
+      printedAt ||= performance.now()
+    })
+    const exited = await new Promise<number | null>(resolve => {
+      const limit = setTimeout(() => child.kill(), 10_000)
+      child.on('exit', code => {
+        clearTimeout(limit)
+        resolve(code)
+      })
+    })
+    const lingeredMs = performance.now() - printedAt
+    expect(exited).toBe(0)
+    const result = JSON.parse(output) as { status: number; stuck: string; closeMs: number }
+    expect(result.status).toBe(200)
+    expect(result.stuck).toMatch(/ no$/)
+    expect(result.closeMs).toBeLessThan(1000)
+    expect(lingeredMs).toBeLessThan(1000)
+    expect(silent.accepted).toBe(1)
+    expect(await eventually(() => silent.closed === 1)).toBe(true)
+  })
+
+  it('closes idle keep-alive connections and refuses new requests', async () => {
+    const server = await serve((_req, res) => res.end('{}'))
+    const s = new HttpSession({})
+    await s.send(request(server.url))
+    const started = performance.now()
+    await s.close()
+    expect(performance.now() - started).toBeLessThan(500)
+    const { error } = await rejection(s.send(request(server.url)))
+    expect(error).toMatchObject({ code: 'CLOSED', sent: 'no' })
+  })
+})
+
+describe('proxyFor', () => {
+  const target = new URL('https://api.mintlify.com/v1')
+
+  it("follows the toolkit's rule", () => {
+    const env = { HTTPS_PROXY: 'http://build:s3cr%25t@proxy.corp:3128', HTTP_PROXY: 'http://p:80' }
+    expect(proxyFor(target, env)?.href).toBe('http://build:s3cr%25t@proxy.corp:3128/')
+    expect(proxyFor(new URL('http://api.mintlify.com'), env)?.host).toBe('p')
+    expect(proxyFor(new URL('https://127.0.0.1:8443'), env)).toBeUndefined()
+    expect(proxyFor(new URL('https://localhost'), env)).toBeUndefined()
+    expect(proxyFor(target, { ...env, NO_PROXY: 'example.com, mintlify.com' })).toBeUndefined()
+    expect(proxyFor(target, { https_proxy: 'http://lower:1', HTTPS_PROXY: env.HTTPS_PROXY })?.host)
+      .toBe('lower:1') // prettier-ignore
+    expect(proxyFor(target, { HTTPS_PROXY: '10.0.0.1:3128' })?.href).toBe('http://10.0.0.1:3128/')
+    expect(proxyFor(target, {})).toBeUndefined()
+  })
+
+  it('rejects a value the toolkit would misread, naming the variable and not the value', () => {
+    const saved = process.env
+    for (const value of [
+      'proxy.corp:3128',
+      'http://build:p%zz@proxy.corp:3128',
+      'socks5://proxy.corp:1080',
+      'http://[proxy.corp'
+    ]) {
+      let error: unknown
+      try {
+        proxyFor(target, { https_proxy: value })
+      } catch (e) {
+        error = e
+      }
+      expect(error).toBeInstanceOf(ProxyConfigError)
+      expect((error as ProxyConfigError).variable).toBe('https_proxy')
+      expect((error as Error).message).not.toContain('proxy.corp')
+    }
+    expect(process.env).toBe(saved)
+  })
+})

@@ -1,0 +1,25 @@
+// Run by test/integration/http.test.ts in a process of its own: leaves one idle keep-alive
+// connection (argv[2], an http URL) and one request stuck on a proxy that never answers CONNECT
+// (argv[3]), closes the session, and prints what happened. The process must then end by itself.
+import { HttpSession } from '../../src/mintlify/http.js'
+
+const [, , serverUrl, silentProxy] = process.argv
+const session = new HttpSession({ HTTPS_PROXY: silentProxy })
+const request = (url: string) => ({
+  method: 'GET' as const,
+  url: new URL(url),
+  headers: {},
+  signal: AbortSignal.timeout(60_000),
+  maxResponseBytes: 1024
+})
+
+const first = await session.send(request(`${serverUrl}/`))
+const stuck = session.send(request('https://mintlify.proxied.test/v1/stuck')).then(
+  () => 'resolved',
+  (error: { code?: string; sent?: string }) => `${error.code} ${error.sent}`
+)
+await new Promise(resolve => setTimeout(resolve, 200))
+const started = performance.now()
+await session.close()
+const closeMs = Math.round(performance.now() - started)
+console.log(JSON.stringify({ status: first.status, stuck: await stuck, closeMs }))
