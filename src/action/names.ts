@@ -61,6 +61,7 @@ export const VisitorsInput = {
   PageSize: 'page-size',
   Top: 'top',
   SortBy: 'sort-by',
+  MaxRequests: 'max-requests',
   Timeout: 'timeout'
 } as const
 
@@ -80,5 +81,6 @@ export const VisitorsDefaults = {
   [VisitorsInput.PageSize]: '250',
   [VisitorsInput.Top]: '10',
   [VisitorsInput.SortBy]: 'total',
+  [VisitorsInput.MaxRequests]: '50',
   [VisitorsInput.Timeout]: '10m'
 } as const

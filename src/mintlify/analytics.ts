@@ -43,7 +43,7 @@ export async function getVisitorsPage(
   return asVisitorsPage(body)
 }
 
-const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v)
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0
 const isCounts = (v: unknown): v is VisitorCounts =>
   !!v &&
   typeof v === 'object' &&

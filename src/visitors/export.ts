@@ -1,6 +1,7 @@
 import { type VisitorCounts, type VisitorRow, getVisitorsPage } from '../mintlify/analytics.js'
 import type { ApiClient } from '../mintlify/client.js'
 import type { Logger } from '../action/clock.js'
+import { ExplainedError } from '../action/errors.js'
 import type { SortKey } from './formats.js'
 import type { RowSink } from './file.js'
 import { TopPages } from './top.js'
@@ -12,8 +13,10 @@ export interface ExportRequest {
   pageSize: number
   top: number
   sortBy: SortKey
-  /** Epoch ms: no retry wait runs past it. */
+  /** Monotonic ms: no retry wait runs past it. */
   deadline: number
+  /** Requests this run may make; the organisation's limit is 100 an hour, shared. */
+  maxRequests: number
 }
 
 export interface ExportResult {
@@ -21,14 +24,21 @@ export interface ExportResult {
   rows: number
   requests: number
   top: VisitorRow[]
-  /** Why paging stopped early, when the service's answers could not be trusted to end. */
-  stoppedEarly?: string
 }
 
-/** A sanity cap: 10,000 pages is 2.5 million rows at the largest page size. */
-export const MAX_PAGES = 10_000
+/**
+ * Paging stopped before the service said it was done: the export is known to be incomplete, so
+ * the step fails and the earlier file stays as it was.
+ */
+export class IncompleteExportError extends ExplainedError {
+  override name = 'IncompleteExportError'
+}
 
-/** Pages through the visitors with `offset` += `limit` while `hasMore`, handing each page to `sink`. */
+/**
+ * Pages through the visitors with `offset` += `limit` while `hasMore`, handing each page to `sink`,
+ * within `maxRequests`. A page that repeats a path already exported (the same page again, or
+ * pages that alternate) means the service's paging cannot be trusted to end.
+ */
 export async function exportVisitors(
   client: ApiClient,
   request: ExportRequest,
@@ -36,11 +46,10 @@ export async function exportVisitors(
   log: Logger
 ): Promise<ExportResult> {
   const top = new TopPages(request.top, request.sortBy)
+  const seen = new Set<string>()
   let totals: VisitorCounts | undefined
   let rows = 0
   let requests = 0
-  let previous: string | undefined
-  let stoppedEarly: string | undefined
   for (let offset = 0; ; offset += request.pageSize) {
     const page = await getVisitorsPage(
       client,
@@ -53,30 +62,42 @@ export async function exportVisitors(
       totals = page.totals
       await sink.begin(totals)
     }
-    const signature = page.visitors.length ? page.visitors.map(r => r.path).join('\n') : undefined
-    if (signature !== undefined && signature === previous) {
-      stoppedEarly = `the service sent the same page again at offset ${offset}`
-      break
+    const repeated = page.visitors.find(row => seen.has(row.path))
+    if (repeated) {
+      throw incomplete(
+        `the service sent the row for ${codeText(repeated.path)} again at offset ${offset}`,
+        rows,
+        requests
+      )
     }
-    previous = signature
+    for (const row of page.visitors) seen.add(row.path)
     await sink.rows(page.visitors)
     for (const row of page.visitors) top.add(row)
     rows += page.visitors.length
     if (!page.hasMore) break
     if (page.visitors.length === 0) {
-      stoppedEarly = `the service sent an empty page at offset ${offset} but said there was more`
-      break
+      throw incomplete(
+        `the service sent an empty page at offset ${offset} but said there was more`,
+        rows,
+        requests
+      )
     }
-    if (requests >= MAX_PAGES) {
-      stoppedEarly = `${MAX_PAGES} pages were read and the service still said there was more`
-      break
+    if (requests >= request.maxRequests) {
+      throw incomplete(
+        `'max-requests' (${request.maxRequests}) was reached and the service still said there was more; raise 'max-requests' or 'page-size' (the organisation may make 100 analytics requests an hour)`,
+        rows,
+        requests
+      )
     }
     if (requests % 20 === 0) log.info(`Read ${rows} rows in ${requests} requests…`)
   }
-  if (stoppedEarly) {
-    log.warning(
-      `Stopped paging: ${stoppedEarly}. The export holds the ${rows} rows read before that.`
-    )
-  }
-  return { totals: totals as VisitorCounts, rows, requests, top: top.list(), stoppedEarly }
+  return { totals: totals as VisitorCounts, rows, requests, top: top.list() }
+}
+
+const codeText = (path: string): string => `'${path.slice(0, 200)}'`
+
+function incomplete(why: string, rows: number, requests: number): IncompleteExportError {
+  return new IncompleteExportError(
+    `The export is incomplete: ${why}. ${rows} rows were read in ${requests} requests.`
+  )
 }

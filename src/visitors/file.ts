@@ -1,4 +1,5 @@
-import { type FileHandle, mkdir, open, rename, rm } from 'node:fs/promises'
+import { randomBytes } from 'node:crypto'
+import { type FileHandle, lstat, mkdir, open, readdir, rename, rm } from 'node:fs/promises'
 import path from 'node:path'
 import type { VisitorCounts, VisitorRow } from '../mintlify/analytics.js'
 import { csvField } from './csv.js'
@@ -19,6 +20,9 @@ export interface RowSink {
 /**
  * Streams the export to a temporary file beside the target and renames it into place only when
  * `commit` is called, so a failed export never leaves a half-written file under the real name.
+ * The temporary file has a random name and is created exclusively (O_EXCL), so a planted symbolic
+ * link, which checked-out content can hold, is never written through; the rename replaces a link
+ * at the target itself rather than following it.
  */
 export class ExportFile implements RowSink {
   private handle?: FileHandle
@@ -30,12 +34,16 @@ export class ExportFile implements RowSink {
     private readonly format: FileFormat,
     private readonly meta: ExportMeta
   ) {
-    this.temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.partial`)
+    this.temp = path.join(
+      path.dirname(file),
+      `${tempPrefix(file)}${randomBytes(8).toString('hex')}${TEMP_SUFFIX}`
+    )
   }
 
   async begin(totals: VisitorCounts): Promise<void> {
     await mkdir(path.dirname(this.file), { recursive: true })
-    this.handle = await open(this.temp, 'w')
+    await removeLeftovers(this.file)
+    this.handle = await open(this.temp, 'wx', 0o644)
     if (this.format === 'csv') return this.write('path,human,ai,total\n')
     const head = JSON.stringify({ ...this.meta, totals }, null, 2).replace(/\n}$/, '')
     await this.write(`${head},\n  "visitors": [`)
@@ -71,5 +79,21 @@ export class ExportFile implements RowSink {
 
   private async write(text: string): Promise<void> {
     await (this.handle as FileHandle).write(text)
+  }
+}
+
+const TEMP_SUFFIX = '.partial'
+const tempPrefix = (file: string): string => `.${path.basename(file)}.`
+
+/** Temporary files of earlier runs that were killed before they could clean up. */
+async function removeLeftovers(file: string): Promise<void> {
+  const dir = path.dirname(file)
+  const prefix = tempPrefix(file)
+  for (const name of await readdir(dir)) {
+    if (!name.startsWith(prefix) || !name.endsWith(TEMP_SUFFIX)) continue
+    const full = path.join(dir, name)
+    // lstat: a link is removed as a link, never followed.
+    const stat = await lstat(full).catch(() => undefined)
+    if (stat && (stat.isFile() || stat.isSymbolicLink())) await rm(full, { force: true })
   }
 }

@@ -58,7 +58,9 @@ export async function run(): Promise<void> {
       })
     )
   } catch (error) {
-    const kept = file ? ` Nothing was written to ${settings?.outputFileShown}.` : ''
+    const kept = file
+      ? ` Nothing was written to ${settings?.outputFileShown}; an earlier file there is as it was.`
+      : ''
     await file?.discard()
     core.setFailed(`${describeError(error, [settings?.apiKey])}${kept}`)
   } finally {

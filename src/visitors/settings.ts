@@ -1,3 +1,4 @@
+import { type Stats, lstatSync } from 'node:fs'
 import path from 'node:path'
 import { type Connection, readConnection } from '../action/connection.js'
 import { durationInput } from '../action/duration.js'
@@ -28,6 +29,8 @@ export interface VisitorsSettings extends Connection {
   pageSize: number
   top: number
   sortBy: SortKey
+  /** Requests this run may make (the organisation's 100 an hour are shared with everything else). */
+  maxRequests: number
   timeoutMs: number
 }
 
@@ -52,6 +55,7 @@ export function readVisitorsSettings(
   const outputFileShown = value(VisitorsInput.OutputFile)
   const workspace = env.GITHUB_WORKSPACE || process.cwd()
   const outputFile = resolveInWorkspace(VisitorsInput.OutputFile, outputFileShown, workspace)
+  checkWritableTarget(VisitorsInput.OutputFile, outputFileShown, outputFile)
   const format = formatOf(
     parseChoice(VisitorsInput.Format, value(VisitorsInput.Format), FORMATS),
     outputFileShown
@@ -66,11 +70,27 @@ export function readVisitorsSettings(
     pageSize: parseInteger(VisitorsInput.PageSize, value(VisitorsInput.PageSize), 1, 250),
     top: parseInteger(VisitorsInput.Top, value(VisitorsInput.Top), 1, MAX_TOP),
     sortBy: parseChoice(VisitorsInput.SortBy, value(VisitorsInput.SortBy), SORT_KEYS),
+    maxRequests: parseInteger(VisitorsInput.MaxRequests, value(VisitorsInput.MaxRequests), 1, 1000),
     timeoutMs: durationInput(
       VisitorsInput.Timeout,
       value(VisitorsInput.Timeout),
       1000,
       6 * 3_600_000
+    )
+  }
+}
+
+/** Found now, not after every request was made: a folder or a device cannot take the export. */
+function checkWritableTarget(name: string, shown: string, file: string): void {
+  let stat: Stats
+  try {
+    stat = lstatSync(file)
+  } catch {
+    return // Not there yet: it will be created.
+  }
+  if (!stat.isFile() && !stat.isSymbolicLink()) {
+    throw new InputError(
+      `Input '${name}': '${shown}' exists and is not a file (a folder?); name a file to write, such as ${shown.replace(/\/+$/, '')}/visitors.json.`
     )
   }
 }

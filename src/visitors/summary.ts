@@ -1,5 +1,5 @@
 import type { VisitorCounts, VisitorRow } from '../mintlify/analytics.js'
-import { codeSpan, escapeMarkdown } from '../action/markdown.js'
+import { codeSpan } from '../action/markdown.js'
 import type { SortKey } from './formats.js'
 
 export interface VisitorsReport {
@@ -11,7 +11,6 @@ export interface VisitorsReport {
   rows: number
   requests: number
   file: string
-  stoppedEarly?: string
 }
 
 const CHART_PAGES = 15
@@ -50,8 +49,6 @@ export function renderVisitorsSummary(report: VisitorsReport): string {
     `| AI share | ${aiShare(totals)} |`,
     ''
   ]
-  if (report.stoppedEarly)
-    lines.push(`> ⚠️ Paging stopped early: ${escapeMarkdown(report.stoppedEarly)}.`, '')
   if (top.length === 0) {
     lines.push('No page had visitors in this range.', '')
   } else {

@@ -1,4 +1,12 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs'
+import {
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  symlinkSync,
+  writeFileSync
+} from 'node:fs'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../simulator/server.js'
@@ -16,11 +24,16 @@ beforeEach(() => {
   sim.reset()
 })
 
-const run = (inputs: Record<string, string> = {}, files?: Record<string, string>) =>
+const run = (
+  inputs: Record<string, string> = {},
+  files?: Record<string, string>,
+  workspace?: string
+) =>
   runAction({
     entry: 'dist/visitors/index.js',
     inputs: { 'api-key': SIM_API_KEY, 'project-id': SIM_PROJECT, 'api-url': sim.url, ...inputs },
-    files
+    files,
+    workspace
   })
 
 const expected = (n: number): VisitorRow[] => Array.from({ length: n }, (_, i) => generatedRow(i))
@@ -128,27 +141,86 @@ describe('the bundled visitors sub-action', () => {
     expect(result.summary).toContain('Exported 30 pages in 1 requests')
   })
 
-  it('stops with a warning when the service repeats a page while saying hasMore', async () => {
+  it.each([
+    [
+      'repeats a page',
+      'stuck-has-more',
+      /the service sent the row for '\/docs\/page-1' again at offset 250/,
+      2
+    ],
+    [
+      'alternates two pages',
+      'alternating-has-more',
+      /the service sent the row for '\/docs\/page-1' again at offset 500/,
+      3
+    ],
+    [
+      'sends an empty page',
+      'empty-has-more',
+      /the service sent an empty page at offset 0 but said there was more/,
+      1
+    ]
+  ] as const)(
+    'fails, keeping the earlier file, when the service %s while saying hasMore',
+    async (_name, kind, message, requests) => {
+      sim.setVisitors(600)
+      sim.inject({ route: 'visitors', kind, times: 1000 })
+      const earlier = '{"earlier": true}\n'
+      const result = await run({}, { 'mintlify-visitors.json': earlier })
+      expectCleanFailure(result, new RegExp(`The export is incomplete: ${message.source}`), [
+        SIM_API_KEY
+      ])
+      expect(result.log).toMatch(
+        /Nothing was written to mintlify-visitors.json; an earlier file there is as it was/
+      )
+      expect(sim.requests('visitors')).toHaveLength(requests)
+      expect(readFileSync(path.join(result.workspace, 'mintlify-visitors.json'), 'utf8')).toBe(
+        earlier
+      )
+      expect(readdirSync(result.workspace).filter(f => f.endsWith('.partial'))).toEqual([])
+    }
+  )
+
+  it('stops at max-requests and fails, saying what to raise', async () => {
     sim.setVisitors(600)
-    sim.inject({ route: 'visitors', kind: 'stuck-has-more', times: 1000 })
-    const result = await run()
-    expect(result.code).toBe(0)
-    expect(result.log).toMatch(
-      /::warning::Stopped paging: the service sent the same page again at offset 250/
+    const result = await run({ 'page-size': '100', 'max-requests': '3' })
+    expectCleanFailure(
+      result,
+      /The export is incomplete: 'max-requests' \(3\) was reached and the service still said there was more; raise 'max-requests' or 'page-size'/,
+      [SIM_API_KEY]
     )
-    expect(sim.requests('visitors')).toHaveLength(2)
-    expect(readJson(result).visitors).toEqual(expected(250))
+    expect(sim.requests('visitors')).toHaveLength(3)
   })
 
-  it('stops with a warning on an empty page that says hasMore', async () => {
-    sim.setVisitors(600)
-    sim.inject({ route: 'visitors', kind: 'empty-has-more' })
-    const result = await run()
+  it.each([
+    ['a negative count', { path: '/a', human: -1, ai: 0, total: 1 }],
+    ['a fractional count', { path: '/a', human: 1.5, ai: 0, total: 1 }],
+    ['a count as text', { path: '/a', human: '1', ai: 0, total: 1 }]
+  ])('refuses a page with %s as malformed', async (_name, row) => {
+    sim.inject({ route: 'visitors', kind: 'tamper', fields: { visitors: [row] }, times: 1000 })
+    const result = await run({ timeout: '3s' })
+    expect(result.code).toBe(1)
+    expect(result.log).toMatch(/::error::.*not a visitors page/)
+  })
+
+  it('fails before any request when output-file is a folder', async () => {
+    const result = await run({ 'output-file': 'out' }, { 'out/keep.txt': 'x' })
+    expectCleanFailure(result, /Input 'output-file': 'out' exists and is not a file/, [SIM_API_KEY])
+    expect(sim.requests('visitors')).toHaveLength(0)
+  })
+
+  it('never writes through a planted link, and removes temporary files of killed runs', async () => {
+    const outside = mkdtempSync(path.join(tmpdir(), 'outside-'))
+    const victim = path.join(outside, 'victim.txt')
+    writeFileSync(victim, 'precious')
+    // A workspace full of links named as earlier runs' temporary files were, or could be.
+    const workspace = mkdtempSync(path.join(tmpdir(), 'planted-'))
+    for (let i = 0; i < 400; i++)
+      symlinkSync(victim, path.join(workspace, `.mintlify-visitors.json.${i}.partial`))
+    const result = await run({}, undefined, workspace)
     expect(result.code).toBe(0)
-    expect(result.log).toMatch(
-      /::warning::Stopped paging: the service sent an empty page at offset 0 but said there was more/
-    )
-    expect(sim.requests('visitors')).toHaveLength(1)
+    expect(readFileSync(victim, 'utf8')).toBe('precious')
+    expect(readdirSync(workspace).filter(f => f.endsWith('.partial'))).toEqual([])
   })
 
   it('waits out a 429 with Retry-After mid-export', async () => {
@@ -166,7 +238,7 @@ describe('the bundled visitors sub-action', () => {
     const result = await run({}, { 'mintlify-visitors.json': 'last week' })
     expectCleanFailure(
       result,
-      /The service rate limited the request: rate limited until \d{4}-.* Nothing was written to mintlify-visitors.json\./,
+      /The service rate limited the request: rate limited until \d{4}-.* Nothing was written to mintlify-visitors.json; an earlier file there is as it was\./,
       [SIM_API_KEY]
     )
     expect(readFileSync(path.join(result.workspace, 'mintlify-visitors.json'), 'utf8')).toBe(

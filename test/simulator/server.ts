@@ -31,6 +31,8 @@ export type Fault = { route: Route; times?: number; skip?: number } & (
   | { kind: 'stuck-has-more' }
   /** Visitors: an empty page that still says hasMore. */
   | { kind: 'empty-has-more' }
+  /** Visitors: two pages in turn (A, B, A, B…), each saying hasMore. */
+  | { kind: 'alternating-has-more' }
   /** The normal answer with these fields replaced (a service that echoes or garbles values). */
   | { kind: 'tamper'; fields: Record<string, unknown> }
 )

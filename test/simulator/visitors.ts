@@ -74,13 +74,23 @@ export function visitorsPage(
   const { path: _path, ...totals } = siteTotals(rows) as VisitorRow
   if (fault === 'empty-has-more')
     return { status: 200, body: { totals, visitors: [], hasMore: true } }
-  const start = fault === 'stuck-has-more' ? 0 : offset
+  // alternating-has-more: pages A, B, A, B… (offsets 0 and limit), always saying there is more.
+  const start =
+    fault === 'stuck-has-more'
+      ? 0
+      : fault === 'alternating-has-more'
+        ? (Math.floor(offset / limit) % 2) * limit
+        : offset
   const end = Math.min(count, start + limit)
   const visitors: VisitorRow[] = []
   for (let i = start; i < end; i++)
     visitors.push(typeof rows === 'number' ? generatedRow(i) : (rows[i] as VisitorRow))
   return {
     status: 200,
-    body: { totals, visitors, hasMore: fault === 'stuck-has-more' || end < count }
+    body: {
+      totals,
+      visitors,
+      hasMore: fault === 'stuck-has-more' || fault === 'alternating-has-more' || end < count
+    }
   }
 }

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -13,8 +13,10 @@ export interface RunOptions {
   inputs: Record<string, string>
   /** More environment variables (GITHUB_* and the like). */
   env?: Record<string, string>
-  /** Files to place in the workspace before the run. */
+  /** Files to place in the workspace before the run (folders are created). */
   files?: Record<string, string>
+  /** A workspace prepared by the test; a new temporary folder by default. */
+  workspace?: string
   /** The webhook payload, written to GITHUB_EVENT_PATH. */
   event?: unknown
   /** Saved state from an earlier step, as the runner hands it to a post step (STATE_*). */
@@ -45,9 +47,11 @@ export interface RunningAction {
 
 /** Starts `node dist/...` as the runner does: INPUT_* variables, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files. */
 export function startAction(options: RunOptions): RunningAction {
-  const workspace = mkdtempSync(path.join(tmpdir(), 'mintlify-action-'))
-  for (const [name, content] of Object.entries(options.files ?? {}))
+  const workspace = options.workspace ?? mkdtempSync(path.join(tmpdir(), 'mintlify-action-'))
+  for (const [name, content] of Object.entries(options.files ?? {})) {
+    mkdirSync(path.dirname(path.join(workspace, name)), { recursive: true })
     writeFileSync(path.join(workspace, name), content)
+  }
   const outputFile = path.join(workspace, '.github_output')
   const summaryFile = path.join(workspace, '.github_step_summary')
   const stateFile = path.join(workspace, '.github_state')
