@@ -170,7 +170,7 @@ export class ApiClient {
       )
       return { ok: false, error, retry: false }
     }
-    if (failure.code === 'PROXY_AUTH' || failure.code === 'PROXY_CONFIG') {
+    if (['PROXY_AUTH', 'PROXY_CONFIG', 'NOT_LOOPBACK'].includes(failure.code)) {
       // Credentials or a proxy setting will not appear by waiting either.
       return {
         ok: false,

@@ -1,8 +1,7 @@
 import { Agent, DecoratorHandler, type Dispatcher, Pool, ProxyAgent, buildConnector } from 'undici'
 import { HttpError } from './http-error.js'
 
-// The undici half of src/mintlify/http.ts, loaded by its first request: loading undici compiles
-// its WebAssembly HTTP parser at once, which a run that stops on its inputs should not pay for.
+// The undici half of src/mintlify/http.ts: the dispatchers, and what this project adds to them.
 
 type Socket = Dispatcher.ConnectData['socket']
 const noop = (): void => {}
@@ -41,7 +40,7 @@ export class Connections {
     readonly own: boolean
   ) {
     if (!proxy) {
-      this.dispatcher = new Agent({ connect: this.track(buildConnector(tls)) })
+      this.dispatcher = new Agent({ connect: this.track(buildConnector(tls), true) })
       return
     }
     const bare = new URL(proxy.origin)
@@ -71,10 +70,11 @@ export class Connections {
     return Promise.race([done.then(noop), bound]).finally(() => clearTimeout(timer))
   }
 
-  private track(connect: buildConnector.connector): buildConnector.connector {
+  private track(connect: buildConnector.connector, direct = false): buildConnector.connector {
     return (options, callback) => {
+      const checked = direct ? loopbackOnlyForHttp(options, callback) : callback
       // buildConnector returns the socket it opens, though its type says void.
-      const socket = (connect as (...args: unknown[]) => unknown)(options, callback) as Socket
+      const socket = (connect as (...args: unknown[]) => unknown)(options, checked) as Socket
       this.sockets.add(socket)
       socket.once('close', () => this.sockets.delete(socket))
     }
@@ -129,4 +129,34 @@ export function proxyAuthError(proxy: URL): HttpError {
     'PROXY_AUTH',
     'no'
   )
+}
+
+/** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6. */
+export const isLoopbackAddress = (address: string): boolean =>
+  /^(::ffff:)?127\.\d+\.\d+\.\d+$/i.test(address) || address === '::1'
+
+/**
+ * Plain http goes only to this machine (see parseApiUrl; never through a proxy): a `localhost`
+ * that a hosts file or DNS sends elsewhere is refused once connected, before a byte of the
+ * request is written. https connections pass as they are.
+ */
+export function loopbackOnlyForHttp(
+  options: buildConnector.Options,
+  callback: buildConnector.Callback
+): buildConnector.Callback {
+  if (options.protocol !== 'http:') return callback
+  const done = callback as (error: Error | null, socket: Socket | null) => void
+  return ((error: Error | null, connected: Socket | null) => {
+    const address = (connected as { remoteAddress?: string } | null)?.remoteAddress ?? ''
+    if (error || !connected || isLoopbackAddress(address)) return done(error, connected)
+    connected.destroy()
+    done(
+      new HttpError(
+        `plain http is allowed only to this machine, but ${options.hostname} is ${address}; use https:// in 'api-url'`,
+        'NOT_LOOPBACK',
+        'no'
+      ),
+      null
+    )
+  }) as buildConnector.Callback
 }
