@@ -5,7 +5,8 @@ import path from 'node:path'
 export const ENTRIES = [
   { source: 'src/agent/index.ts', out: 'index.js', action: 'action.yml' },
   { source: 'src/agent/post/index.ts', out: 'post/index.js', action: 'action.yml' },
-  { source: 'src/visitors/index.ts', out: 'visitors/index.js', action: 'visitors/action.yml' }
+  { source: 'src/visitors/index.ts', out: 'visitors/index.js', action: 'visitors/action.yml' },
+  { source: 'src/gaps/index.ts', out: 'gaps/index.js', action: 'gaps/action.yml' }
 ]
 
 /** A string found once in each copy of undici; more than one copy bloats the bundle and slows start-up. */

@@ -4,6 +4,7 @@ import { type Clock, type Logger, silentLogger, systemClock } from '../action/cl
 import { formatDuration } from '../action/duration.js'
 import { USER_AGENT } from '../action/version.js'
 import { AmbiguousWriteError, ApiError, AuthError, NotFoundError } from './errors.js'
+import { type RequestBudget, withinBudget } from './budget.js'
 import {
   type Attempt,
   type BackoffPolicy,
@@ -47,6 +48,8 @@ export interface RequestSpec {
   notFound: string
   /** For writes: how the user finds out whether the service acted after all. */
   ambiguousHint?: string
+  /** Each attempt, retries included, takes one request from it; none is sent once it is spent. */
+  budget?: RequestBudget
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000
@@ -66,7 +69,8 @@ export class ApiClient {
 
   /** Sends the request with the retry policy and returns the parsed JSON body. */
   async send<T>(spec: RequestSpec): Promise<T> {
-    return withRetries<T>(() => this.attempt<T>(spec), {
+    const attempt = (): Promise<Attempt<T>> => this.attempt<T>(spec)
+    return withRetries<T>(() => withinBudget(spec.budget, spec.what, attempt), {
       deadline: spec.deadline,
       write: spec.write,
       policy: this.options.backoff ?? DEFAULT_BACKOFF,

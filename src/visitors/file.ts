@@ -1,6 +1,7 @@
 import { type FileHandle, mkdir, open, rename, rm } from 'node:fs/promises'
 import path from 'node:path'
 import type { VisitorCounts, VisitorRow } from '../mintlify/analytics.js'
+import { partialPath } from '../action/atomic-file.js'
 import { csvField } from './csv.js'
 import type { FileFormat } from './formats.js'
 
@@ -30,7 +31,7 @@ export class ExportFile implements RowSink {
     private readonly format: FileFormat,
     private readonly meta: ExportMeta
   ) {
-    this.temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.partial`)
+    this.temp = partialPath(file)
   }
 
   async begin(totals: VisitorCounts): Promise<void> {
