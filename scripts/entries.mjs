@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs'
 export const ENTRIES = [
   { source: 'src/agent/index.ts', out: 'index.js', action: 'action.yml' },
   { source: 'src/agent/post/index.ts', out: 'post/index.js', action: 'action.yml' },
-  { source: 'src/visitors/index.ts', out: 'visitors/index.js', action: 'visitors/action.yml' }
+  { source: 'src/visitors/index.ts', out: 'visitors/index.js', action: 'visitors/action.yml' },
+  { source: 'src/gaps/index.ts', out: 'gaps/index.js', action: 'gaps/action.yml' }
 ]
 
 /**

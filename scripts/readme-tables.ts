@@ -34,16 +34,15 @@ export function table(kind: 'inputs' | 'outputs', actionFile: string): string {
   return ['| output | description |', '|---|---|', ...rows].join('\n')
 }
 
-const MARKER = /(<!-- (inputs|outputs): ([\w./-]+) -->\n)[\s\S]*?(\n<!-- end -->)/g
+// An empty pair (`<!-- inputs: x -->` then `<!-- end -->` on the next line) matches too, so a new
+// action's tables can be added by writing just the markers.
+const MARKER = /(<!-- (inputs|outputs): ([\w./-]+) -->)\n[\s\S]*?<!-- end -->/g
 
 /** The README with fresh tables between the markers. */
 export function renderReadme(text: string): string {
-  return text.replace(
-    MARKER,
-    (_all, open: string, kind: 'inputs' | 'outputs', file: string, close: string) => {
-      return `${open}\n${table(kind, file)}\n${close}`
-    }
-  )
+  return text.replace(MARKER, (_all, open: string, kind: 'inputs' | 'outputs', file: string) => {
+    return `${open}\n\n${table(kind, file)}\n\n<!-- end -->`
+  })
 }
 
 /** Prettier pads table cells to line up; compare tables without that padding. */

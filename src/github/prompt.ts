@@ -1,11 +1,5 @@
+import { stripHidden } from '../action/untrusted.js'
 import type { IssueRef } from './event.js'
-
-/** C0/C1 controls except tab and newline; zero-width and bidi controls; the BOM. */
-/* eslint-disable no-control-regex -- matching control characters is the point */
-const INVISIBLE =
-  /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g
-
-/* eslint-enable no-control-regex */
 
 const MAX_TITLE = 300
 const MAX_BODY = 12_000
@@ -16,10 +10,7 @@ const MAX_INSTRUCTION = 4_000
  * invisible characters (zero-width, bidirectional overrides), and cap the length.
  */
 export function cleanIssueText(text: string, max: number): string {
-  const cleaned = text
-    .replace(/<!--[\s\S]*?(-->|$)/g, '')
-    .replace(/\r\n?/g, '\n')
-    .replace(INVISIBLE, '')
+  const cleaned = stripHidden(text)
     .replace(/\n{3,}/g, '\n\n')
     .trim()
   return cleaned.length > max ? `${cleaned.slice(0, max)}\n[… cut at ${max} characters]` : cleaned

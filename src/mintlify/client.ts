@@ -10,6 +10,7 @@ import {
   NotFoundError,
   UnreachableError
 } from './errors.js'
+import { type RequestBudget, withinBudget } from './budget.js'
 import { finalError } from './final-error.js'
 import {
   type Attempt,
@@ -56,6 +57,8 @@ export interface RequestSpec {
   notFound: string
   /** For writes: how the user finds out whether the service acted after all. */
   ambiguousHint?: string
+  /** Each attempt, retries included, takes one request from it; none is sent once it is spent. */
+  budget?: RequestBudget
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000
@@ -86,7 +89,8 @@ export class ApiClient {
   }
 
   private sendWithRetries<T>(spec: RequestSpec): Promise<T> {
-    return withRetries<T>(() => this.attempt<T>(spec), {
+    const attempt = (): Promise<Attempt<T>> => this.attempt<T>(spec)
+    return withRetries<T>(() => withinBudget(spec.budget, spec.what, attempt), {
       deadline: spec.deadline,
       write: spec.write,
       policy: this.options.backoff ?? DEFAULT_BACKOFF,

@@ -48,3 +48,11 @@ export class AmbiguousWriteError extends ApiError {
 /** The 404 message for a route under a project: the ID is the input to check. */
 export const projectNotFound = (projectId: string): string =>
   `Project '${projectId}' was not found. Check 'project-id': copy it from the API keys page of the dashboard`
+
+/** The caller's request budget ran out before the service gave a usable answer. */
+export class BudgetExhaustedError extends ApiError {
+  override name = 'BudgetExhaustedError'
+  constructor(message: string) {
+    super(message, undefined, true)
+  }
+}

@@ -1,4 +1,4 @@
-import { ApiError, RateLimitError, UnreachableError } from './errors.js'
+import { ApiError, BudgetExhaustedError, RateLimitError, UnreachableError } from './errors.js'
 
 /**
  * The error the caller sees once retrying is over: what was tried, what was wrong, and what to
@@ -9,7 +9,12 @@ export function finalError(
   error: unknown,
   baseUrl: URL
 ): unknown {
-  if (!(error instanceof ApiError) || !error.transient || error instanceof RateLimitError)
+  if (
+    !(error instanceof ApiError) ||
+    !error.transient ||
+    error instanceof RateLimitError ||
+    error instanceof BudgetExhaustedError
+  )
     return error
   const host = baseUrl.host
   if (error instanceof UnreachableError) {

@@ -1,6 +1,4 @@
-import { randomBytes } from 'node:crypto'
-import { type FileHandle, lstat, mkdir, open, readdir, rename, rm } from 'node:fs/promises'
-import path from 'node:path'
+import { PartialFile } from '../action/atomic-file.js'
 import type { VisitorCounts, VisitorRow } from '../mintlify/analytics.js'
 import { csvField } from './csv.js'
 import type { FileFormat } from './formats.js'
@@ -18,32 +16,22 @@ export interface RowSink {
 }
 
 /**
- * Streams the export to a temporary file beside the target and renames it into place only when
- * `commit` is called, so a failed export never leaves a half-written file under the real name.
- * The temporary file has a random name and is created exclusively (O_EXCL), so a planted symbolic
- * link, which checked-out content can hold, is never written through; the rename replaces a link
- * at the target itself rather than following it.
+ * Streams the export to a temporary file beside the target (see PartialFile) and renames it into
+ * place only when `commit` is called, so a failed export never leaves a half-written file under
+ * the real name and never writes through a planted link.
  */
 export class ExportFile implements RowSink {
-  private handle?: FileHandle
+  private partial?: PartialFile
   private count = 0
-  private readonly temp: string
 
   constructor(
     private readonly file: string,
     private readonly format: FileFormat,
     private readonly meta: ExportMeta
-  ) {
-    this.temp = path.join(
-      path.dirname(file),
-      `${tempPrefix(file)}${randomBytes(8).toString('hex')}${TEMP_SUFFIX}`
-    )
-  }
+  ) {}
 
   async begin(totals: VisitorCounts): Promise<void> {
-    await mkdir(path.dirname(this.file), { recursive: true })
-    await removeLeftovers(this.file)
-    this.handle = await open(this.temp, 'wx', 0o644)
+    this.partial = await PartialFile.open(this.file)
     if (this.format === 'csv') return this.write('path,human,ai,total\n')
     const head = JSON.stringify({ ...this.meta, totals }, null, 2).replace(/\n}$/, '')
     await this.write(`${head},\n  "visitors": [`)
@@ -63,37 +51,19 @@ export class ExportFile implements RowSink {
   }
 
   async commit(): Promise<void> {
-    if (!this.handle) throw new Error('commit before begin')
+    if (!this.partial) throw new Error('commit before begin')
     if (this.format === 'json') await this.write(this.count ? '\n  ]\n}\n' : ']\n}\n')
-    await this.handle.close()
-    this.handle = undefined
-    await rename(this.temp, this.file)
+    await this.partial.commit()
+    this.partial = undefined
   }
 
   /** Drops the temporary file; the target is left as it was. */
   async discard(): Promise<void> {
-    await this.handle?.close().catch(() => undefined)
-    this.handle = undefined
-    await rm(this.temp, { force: true })
+    await this.partial?.discard()
+    this.partial = undefined
   }
 
   private async write(text: string): Promise<void> {
-    await (this.handle as FileHandle).write(text)
-  }
-}
-
-const TEMP_SUFFIX = '.partial'
-const tempPrefix = (file: string): string => `.${path.basename(file)}.`
-
-/** Temporary files of earlier runs that were killed before they could clean up. */
-async function removeLeftovers(file: string): Promise<void> {
-  const dir = path.dirname(file)
-  const prefix = tempPrefix(file)
-  for (const name of await readdir(dir)) {
-    if (!name.startsWith(prefix) || !name.endsWith(TEMP_SUFFIX)) continue
-    const full = path.join(dir, name)
-    // lstat: a link is removed as a link, never followed.
-    const stat = await lstat(full).catch(() => undefined)
-    if (stat && (stat.isFile() || stat.isSymbolicLink())) await rm(full, { force: true })
+    await (this.partial as PartialFile).handle.write(text)
   }
 }

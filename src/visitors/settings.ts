@@ -12,7 +12,7 @@ import {
   resolveInWorkspace
 } from '../action/inputs.js'
 import { InputError } from '../action/errors.js'
-import { type DateValue, parseDateInput } from './dates.js'
+import { type DateValue, readDateRange } from '../action/dates.js'
 import { VisitorsDefaults, VisitorsInput } from '../action/names.js'
 import { FORMATS, type FileFormat, SORT_KEYS, type SortKey } from './formats.js'
 
@@ -45,13 +45,12 @@ export function readVisitorsSettings(
   const connection = readConnection(get, mask)
   const value = (name: keyof typeof VisitorsDefaults): string =>
     get(name).trim() || VisitorsDefaults[name]
-  const dateFrom = parseDateInput(VisitorsInput.DateFrom, get(VisitorsInput.DateFrom), now)
-  const dateTo = parseDateInput(VisitorsInput.DateTo, get(VisitorsInput.DateTo), now)
-  if (dateFrom && dateTo && dateFrom.at >= dateTo.at) {
-    throw new InputError(
-      `Input '${VisitorsInput.DateFrom}' (${dateFrom.text}) must be before '${VisitorsInput.DateTo}' (${dateTo.text}); '${VisitorsInput.DateTo}' is exclusive, so for a single day use the next day as '${VisitorsInput.DateTo}'.`
-    )
-  }
+  const { from: dateFrom, to: dateTo } = readDateRange(
+    VisitorsInput.DateFrom,
+    VisitorsInput.DateTo,
+    get,
+    now
+  )
   const outputFileShown = value(VisitorsInput.OutputFile)
   const workspace = env.GITHUB_WORKSPACE || process.cwd()
   const outputFile = resolveInWorkspace(VisitorsInput.OutputFile, outputFileShown, workspace)

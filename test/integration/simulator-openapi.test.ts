@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createJob, getJob, sendMessage } from '../../src/mintlify/agent-jobs.js'
+import {
+  getAssistantPage,
+  getFeedbackByPage,
+  getFeedbackPage,
+  getSearchesPage
+} from '../../src/mintlify/analytics-gaps.js'
+import { RequestBudget } from '../../src/mintlify/budget.js'
 import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../simulator/server.js'
 import { inSeconds, simClient } from '../support/clients.js'
 import { existsSync, readFileSync } from 'node:fs'
@@ -93,6 +100,66 @@ describe('the simulator speaks the published OpenAPI documents', () => {
     expect(problems).toEqual([])
   })
 
+  it('answers the docs-gaps operations, every page and every refusal, in the documented shapes', async () => {
+    sim.reset()
+    const client = simClient(sim)
+    const limits = { deadline: inSeconds(10), budget: new RequestBudget(100) }
+    const range = { dateFrom: '2026-11-14', dateTo: '2026-11-21T00:00:00Z' }
+    const pages = { searches: 0, feedback: 0, assistant: 0 }
+    let cursor: string | undefined
+    do {
+      const page = await getSearchesPage(
+        client,
+        SIM_PROJECT,
+        { ...range, limit: 100, cursor },
+        limits
+      )
+      cursor = page.nextCursor ?? undefined
+      pages.searches++
+    } while (cursor)
+    await getFeedbackByPage(
+      client,
+      SIM_PROJECT,
+      { ...range, limit: 5, source: 'contextual' },
+      limits
+    )
+    await getFeedbackByPage(client, SIM_PROJECT, { limit: 100 }, limits)
+    do {
+      const page = await getFeedbackPage(client, SIM_PROJECT, { limit: 100, cursor }, limits)
+      cursor = page.nextCursor ?? undefined
+      pages.feedback++
+    } while (cursor)
+    const query = { limit: 100, source: 'contextual', status: 'pending,in_progress' }
+    await getFeedbackPage(client, SIM_PROJECT, query, limits)
+    do {
+      const page = await getAssistantPage(client, SIM_PROJECT, { limit: 500, cursor }, limits)
+      cursor = page.nextCursor ?? undefined
+      pages.assistant++
+    } while (cursor)
+    await client.close()
+    expect(pages).toEqual({ searches: 3, feedback: 4, assistant: 3 })
+
+    const base = `/v1/analytics/${SIM_PROJECT}`
+    const statuses = [
+      await raw('GET', `${base}/searches?limit=101`),
+      await raw('GET', `${base}/searches?cursor=not-a-cursor`),
+      await raw('GET', `${base}/feedback?source=email`),
+      await raw('GET', `${base}/feedback?status=open`),
+      await raw('GET', `${base}/feedback/by-page?dateFrom=last-week`),
+      await raw('GET', `${base}/assistant?cursor=job_1`),
+      await raw('GET', `${base}/assistant?limit=1001`),
+      await raw('GET', `${base}/assistant?cursor=01KAKGK0000000000000000000`)
+    ]
+    expect(statuses).toEqual([400, 400, 400, 400, 400, 400, 400, 200])
+    const seen = new Set(sim.exchanges.map(e => `${e.route} ${e.status}`))
+    for (const route of ['searches', 'feedback', 'feedback-by-page', 'assistant'])
+      for (const status of [200, 400]) expect(seen).toContain(`${route} ${status}`)
+    const problems = sim.exchanges.flatMap(e =>
+      validator.problems(e).map(p => `${e.method} ${e.path}: ${p}`)
+    )
+    expect(problems).toEqual([])
+  })
+
   it('catches an answer that breaks the documents (the check can fail)', () => {
     const exchange = {
       route: 'get' as const,
@@ -117,5 +184,18 @@ describe('the simulator speaks the published OpenAPI documents', () => {
         responseBody: { totals: { human: 1, ai: 1 }, visitors: [], hasMore: false }
       }).length
     ).toBeGreaterThan(0)
+    const gaps = { ...exchange, query: {}, status: 200 }
+    for (const [route, responseBody] of [
+      [
+        'searches',
+        { searches: [{ searchQuery: 'x', hits: 1 }], totalSearches: 1, nextCursor: null }
+      ],
+      ['feedback', { feedback: [{ id: '1', path: '/a' }], nextCursor: null, hasMore: false }],
+      ['feedback/by-page', { feedback: [{ path: '/a', thumbsDown: '2' }], hasMore: false }],
+      ['assistant', { conversations: [], nextCursor: null }]
+    ] as const) {
+      const path = `/v1/analytics/${SIM_PROJECT}/${route}`
+      expect(validator.problems({ ...gaps, path, responseBody }).length).toBeGreaterThan(0)
+    }
   })
 })

@@ -3,6 +3,13 @@ import { type IncomingMessage, type Server, type ServerResponse, createServer } 
 import { createServer as createTlsServer } from 'node:https'
 import type { AddressInfo, Socket } from 'node:net'
 import { type VisitorRow, visitorsPage } from './visitors.js'
+import {
+  type GapsData,
+  type GapsRoute,
+  gapsAnswer,
+  gapsRouteOf,
+  generateGapsData
+} from './analytics.js'
 
 /** How a simulated job ends. */
 export interface JobPlan {
@@ -14,7 +21,7 @@ export interface JobPlan {
   model: string
 }
 
-export type Route = 'create' | 'get' | 'message' | 'visitors'
+export type Route = 'create' | 'get' | 'message' | 'visitors' | GapsRoute
 
 /** A misbehaviour served instead of (or before) the normal answer, `times` times, after `skip` normal answers. */
 export type Fault = { route: Route; times?: number; skip?: number } & (
@@ -58,6 +65,8 @@ export interface SimulatorOptions {
   /** Analytics requests per organisation per hour (the service allows 100). */
   analyticsLimitPerHour?: number
   visitors?: VisitorRow[] | number
+  /** Searches, feedback and assistant conversations (test/simulator/analytics.ts). */
+  gaps?: GapsData
   now?: () => number
   port?: number
   /** Serve https with this key and certificate (PEM). */
@@ -97,11 +106,13 @@ export class Simulator {
   private readonly analyticsCalls: number[] = []
   private readonly requestListeners: ((exchange: RecordedExchange) => void)[] = []
   private visitors: VisitorRow[] | number
+  private gaps: GapsData
   private counter = 0
   private baseUrl = ''
 
   constructor(private readonly options: SimulatorOptions = {}) {
     this.visitors = options.visitors ?? 42
+    this.gaps = options.gaps ?? generateGapsData()
     const handler = (req: IncomingMessage, res: ServerResponse): void => void this.handle(req, res)
     this.server = options.tls ? createTlsServer(options.tls, handler) : createServer(handler)
     this.server.on(options.tls ? 'secureConnection' : 'connection', (socket: Socket) => {
@@ -135,6 +146,11 @@ export class Simulator {
 
   setVisitors(rows: VisitorRow[] | number): this {
     this.visitors = rows
+    return this
+  }
+
+  setGaps(data: GapsData): this {
+    this.gaps = data
     return this
   }
 
@@ -228,10 +244,13 @@ export class Simulator {
       return send(404, { error: 'Project not found' })
     }
 
-    if (exchange.route === 'visitors') {
+    if (exchange.route === 'visitors' || url.pathname.startsWith('/v1/analytics/')) {
       const limited = this.rateLimit(this.analyticsCalls, this.options.analyticsLimitPerHour ?? 100)
       if (limited) return send(429, { error: 'Rate limit exceeded' }, { 'retry-after': limited })
-      const answer = visitorsPage(exchange.query, this.visitors, fault?.kind)
+      const answer =
+        exchange.route === 'visitors'
+          ? visitorsPage(exchange.query, this.visitors, fault?.kind)
+          : gapsAnswer(exchange.route as GapsRoute, exchange.query, this.gaps)
       return send(answer.status, answer.body)
     }
 
@@ -322,7 +341,7 @@ function routeOf(method: string, pathname: string): Route | 'unknown' {
   if (method === 'POST' && /^\/v2\/agent\/[^/]+\/job\/[^/]+\/message$/.test(pathname))
     return 'message'
   if (method === 'GET' && /^\/v1\/analytics\/[^/]+\/visitors$/.test(pathname)) return 'visitors'
-  return 'unknown'
+  return gapsRouteOf(method, pathname) ?? 'unknown'
 }
 
 async function readBody(req: IncomingMessage): Promise<string> {

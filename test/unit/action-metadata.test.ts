@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { Defaults, Input, Output } from '../../src/action/names.js'
 import { VisitorsDefaults, VisitorsInput, VisitorsOutput } from '../../src/action/names.js'
+import { GapsDefaults, GapsInput, GapsOutput } from '../../src/action/names.js'
 import { ENTRIES } from '../../scripts/entries.mjs'
 import { ACTION_VERSION } from '../../src/action/version.js'
 import { renderReadme, unpadTables } from '../../scripts/readme-tables.js'
@@ -32,6 +33,12 @@ const ACTIONS = [
     inputs: VisitorsInput,
     outputs: VisitorsOutput,
     defaults: { ...VisitorsDefaults, 'api-url': Defaults['api-url'] } as Record<string, string>
+  },
+  {
+    file: 'gaps/action.yml',
+    inputs: GapsInput,
+    outputs: GapsOutput,
+    defaults: { ...GapsDefaults, 'api-url': Defaults['api-url'] } as Record<string, string>
   }
 ]
 
@@ -95,6 +102,20 @@ describe('README', () => {
     expect(unpadTables(renderReadme(readme)), "README tables are stale: run 'npm run readme'").toBe(
       unpadTables(readme)
     )
+  })
+
+  it('fills a pair of empty markers without touching the next pair', () => {
+    const text = [
+      '<!-- inputs: gaps/action.yml -->',
+      '<!-- end -->',
+      '',
+      '<!-- outputs: gaps/action.yml -->',
+      '<!-- end -->'
+    ].join('\n')
+    const rendered = renderReadme(text)
+    expect(rendered).toContain('| `max-requests` |')
+    expect(rendered).toContain('| `unanswered` |')
+    expect(rendered.match(/<!-- end -->/g)).toHaveLength(2)
   })
 
   it('gives the two commands', () => {

@@ -45,11 +45,14 @@ describe('example and CI workflows', () => {
     )
   })
 
-  it.each(['action.yml', 'visitors/action.yml'])('%s is a valid action', file => {
-    const text = readFileSync(path.join(ROOT, file), 'utf8')
-    expect(text).toMatch(/^ {2}using: node24$/m)
-    // The validator's schema predates node24; check everything else against it.
-    const state = validateAction(text.replace(/^( {2}using:) node24$/m, '$1 node20'))
-    expect(state.errors).toEqual([])
-  })
+  it.each(['action.yml', 'visitors/action.yml', 'gaps/action.yml'])(
+    '%s is a valid action',
+    file => {
+      const text = readFileSync(path.join(ROOT, file), 'utf8')
+      expect(text).toMatch(/^ {2}using: node24$/m)
+      // The validator's schema predates node24; check everything else against it.
+      const state = validateAction(text.replace(/^( {2}using:) node24$/m, '$1 node20'))
+      expect(state.errors).toEqual([])
+    }
+  )
 })

@@ -1,4 +1,4 @@
-import { InputError } from '../action/errors.js'
+import { InputError } from './errors.js'
 
 const DAY_MS = 86_400_000
 const PLAIN_DATE = /^(\d{4})-(\d{2})-(\d{2})$/
@@ -50,4 +50,27 @@ export function parseDateInput(name: string, raw: string, now: number): DateValu
   throw new InputError(
     `Input '${name}' must be a date: YYYY-MM-DD, an ISO 8601 date-time (2026-01-31T00:00:00Z), today, yesterday, or -7d (days before today, UTC); got '${raw}'.`
   )
+}
+
+/** A validated range: both ends optional; `to` is exclusive, as the service counts days before it. */
+export interface DateRange {
+  from?: DateValue
+  to?: DateValue
+}
+
+/** Reads both ends of a range and checks that the start comes first. */
+export function readDateRange(
+  fromName: string,
+  toName: string,
+  get: (name: string) => string,
+  now: number
+): DateRange {
+  const from = parseDateInput(fromName, get(fromName), now)
+  const to = parseDateInput(toName, get(toName), now)
+  if (from && to && from.at >= to.at) {
+    throw new InputError(
+      `Input '${fromName}' (${from.text}) must be before '${toName}' (${to.text}); '${toName}' is exclusive, so for a single day use the next day as '${toName}'.`
+    )
+  }
+  return { from, to }
 }

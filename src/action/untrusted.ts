@@ -1,0 +1,21 @@
+/**
+ * Characters a reader does not see but a model reads: C0/C1 controls except tab and newline,
+ * the soft hyphen and other fillers, zero-width and bidirectional controls, variation selectors,
+ * the BOM, and Unicode tag characters (which can spell out hidden ASCII).
+ */
+/* eslint-disable no-control-regex, no-misleading-character-class -- matching these characters is the point */
+const INVISIBLE =
+  /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]/gu
+/* eslint-enable no-control-regex, no-misleading-character-class */
+
+/**
+ * Text typed by someone outside the team, with what a reader of the rendered page would not see
+ * taken out: HTML comments (an unterminated one runs to the end) and invisible or control
+ * characters. Line ends become `\n`.
+ */
+export function stripHidden(text: string): string {
+  return text
+    .replace(/<!--[\s\S]*?(-->|$)/g, '')
+    .replace(/\r\n?/g, '\n')
+    .replace(INVISIBLE, '')
+}

@@ -1,0 +1,100 @@
+import { getAssistantPage } from '../mintlify/analytics-gaps.js'
+import { cleanReaderText, groupKey, pagePath } from './reader-text.js'
+import {
+  type AssistantSection,
+  type Collector,
+  type QuestionGap,
+  type ReadContext,
+  ranked
+} from './report.js'
+
+/** Turns per request: large pages spare the hourly limit; answers stay well under the size cap. */
+export const ASSISTANT_PAGE_SIZE = 500
+export const MAX_QUESTION = 300
+const PAGES_PER_QUESTION = 3
+
+/**
+ * Questions the assistant marked as not covered by the docs (`resolutionStatus: unanswered`),
+ * grouped by question with case, spacing and end punctuation set aside, most asked first. The
+ * assistant's own answers are never read in.
+ */
+export class AssistantCollector implements Collector {
+  readonly signal = 'assistant'
+  done = false
+  private cursor?: string
+  private stoppedEarly: string | null = null
+  private turnsRead = 0
+  private unansweredTurns = 0
+  private readonly questions = new Map<string, QuestionGap>()
+  /** Per question, how often each way of writing it was seen: the commonest one is shown. */
+  private readonly spellings = new Map<string, Map<string, number>>()
+
+  constructor(private readonly ctx: ReadContext) {}
+
+  async step(): Promise<void> {
+    const { ctx } = this
+    const page = await getAssistantPage(
+      ctx.client,
+      ctx.projectId,
+      { ...ctx.range, limit: ASSISTANT_PAGE_SIZE, cursor: this.cursor },
+      ctx.limits
+    )
+    for (const turn of page.conversations) {
+      this.turnsRead++
+      if (turn.resolutionStatus !== 'unanswered') continue
+      this.unansweredTurns++
+      const question = cleanReaderText(turn.query, MAX_QUESTION)
+      if (!question) continue
+      const key = groupKey(question)
+      const gap = this.questions.get(key) ?? { question, count: 0, pages: [] }
+      gap.count++
+      const spellings = this.spellings.get(key) ?? new Map<string, number>()
+      spellings.set(question, (spellings.get(question) ?? 0) + 1)
+      this.spellings.set(key, spellings)
+      const page = turn.pageUrl ? pagePath(turn.pageUrl) : undefined
+      if (page && !gap.pages.includes(page) && gap.pages.length < PAGES_PER_QUESTION)
+        gap.pages.push(page)
+      this.questions.set(key, gap)
+    }
+    this.done = true
+    if (!page.hasMore || !page.nextCursor) return
+    if (page.conversations.length === 0)
+      this.stoppedEarly = 'the service sent an empty page of conversations but said there were more'
+    else if (page.nextCursor === this.cursor)
+      this.stoppedEarly = 'the service sent the same conversations cursor twice'
+    else {
+      this.cursor = page.nextCursor
+      this.done = false
+    }
+  }
+
+  /** The way of writing a question seen most often; the first seen on a tie. */
+  private commonest(key: string, first: string): string {
+    let best = first
+    let most = 0
+    for (const [text, n] of this.spellings.get(key) ?? []) {
+      if (n > most) [best, most] = [text, n]
+    }
+    return best
+  }
+
+  section(requests: number, unread: string | null): AssistantSection {
+    const why = unread ?? this.stoppedEarly
+    return {
+      complete: why === null,
+      unread: why,
+      requests,
+      questions: this.questions.size,
+      turnsRead: this.turnsRead,
+      unansweredTurns: this.unansweredTurns,
+      entries: ranked(
+        [...this.questions].map(([key, q]) => ({
+          ...q,
+          question: this.commonest(key, q.question)
+        })),
+        q => q.count,
+        q => q.question
+      ).slice(0, this.ctx.top)
+    }
+  }
+}

@@ -1,0 +1,129 @@
+import type { RangeQuery, ReadLimits } from '../mintlify/analytics-gaps.js'
+import type { ApiClient } from '../mintlify/client.js'
+import type { Signal } from './settings.js'
+
+/**
+ * The report the sub-action writes (as JSON or Markdown), summarises and turns into a prompt. Every
+ * string in an entry is reader text, already cleaned (see reader-text.ts).
+ */
+
+/** A search term that was searched at least `min-hits` times and had no result clicked. */
+export interface SearchGap {
+  term: string
+  hits: number
+}
+
+/** A page readers rated unhelpful, with a few of their comments. */
+export interface PageGap {
+  path: string
+  thumbsDown: number
+  thumbsUp: number
+  comments: string[]
+}
+
+/** A question the assistant marked as not covered by the docs, asked `count` times. */
+export interface QuestionGap {
+  question: string
+  count: number
+  /** Up to three pages it was asked on. */
+  pages: string[]
+}
+
+interface SectionBase {
+  /** False when something was left unread; `unread` says what and why. */
+  complete: boolean
+  unread: string | null
+  /** Requests made for this signal, retries included. */
+  requests: number
+}
+
+export interface SearchesSection extends SectionBase {
+  /** Distinct search terms with no result clicked. */
+  gaps: number
+  /** Search events in the range, as the service counts them. */
+  totalSearches: number | null
+  termsRead: number
+  entries: SearchGap[]
+}
+
+export interface FeedbackSection extends SectionBase {
+  /** Pages with at least one thumbs-down. */
+  pages: number
+  /** Feedback entries read for comments. */
+  entriesRead: number
+  entries: PageGap[]
+}
+
+export interface AssistantSection extends SectionBase {
+  /** Distinct unanswered questions. */
+  questions: number
+  /** Assistant turns read, and how many of them were marked unanswered. */
+  turnsRead: number
+  unansweredTurns: number
+  entries: QuestionGap[]
+}
+
+export interface Sections {
+  searches: SearchesSection | null
+  feedback: FeedbackSection | null
+  assistant: AssistantSection | null
+}
+
+export interface GapsReport extends Sections {
+  dateFrom: string | null
+  /** Exclusive. */
+  dateTo: string | null
+  generatedAt: string
+  complete: boolean
+  requests: number
+  maxRequests: number
+  minHits: number
+  top: number
+}
+
+/** What a collector reads with, and how much it keeps. */
+export interface ReadContext {
+  client: ApiClient
+  projectId: string
+  range: RangeQuery
+  limits: ReadLimits
+  top: number
+  minHits: number
+}
+
+/** Reads one signal one request at a time, so the budget can be shared out fairly. */
+export interface Collector {
+  readonly signal: Signal
+  /** True when it needs no more requests. */
+  readonly done: boolean
+  /** Makes exactly one request (retries aside) and takes in the answer. */
+  step(): Promise<void>
+  /** The section, with `unread` saying why reading stopped early (or null when it finished). */
+  section(requests: number, unread: string | null): NonNullable<Sections[Signal]>
+}
+
+export interface GapCounts {
+  searches: number
+  feedback: number
+  unanswered: number
+  total: number
+}
+
+export function gapCounts(report: Sections): GapCounts {
+  const searches = report.searches?.gaps ?? 0
+  const feedback = report.feedback?.pages ?? 0
+  const unanswered = report.assistant?.questions ?? 0
+  return { searches, feedback, unanswered, total: searches + feedback + unanswered }
+}
+
+/** Sorts by count, highest first, then by text, so the order never depends on the page order. */
+export function ranked<T>(
+  items: Iterable<T>,
+  count: (t: T) => number,
+  text: (t: T) => string
+): T[] {
+  const order = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
+  return [...items].sort((a, b) => count(b) - count(a) || order(text(a), text(b)))
+}
+
+export const renderJson = (report: GapsReport): string => `${JSON.stringify(report, null, 2)}\n`

@@ -1,0 +1,79 @@
+import { getSearchesPage } from '../mintlify/analytics-gaps.js'
+import { cleanReaderText, groupKey } from './reader-text.js'
+import {
+  type Collector,
+  type ReadContext,
+  type SearchGap,
+  type SearchesSection,
+  ranked
+} from './report.js'
+
+/** Terms per request: the most the operation allows. */
+export const SEARCHES_PAGE_SIZE = 100
+export const MAX_TERM = 200
+
+/**
+ * Search terms that were searched at least `min-hits` times and had no result clicked (`ctr` 0 or no
+ * `topClickedPage`). The service sends terms by hits, highest first, so reading stops at the first
+ * page that ends below `min-hits`: nothing after it could count.
+ */
+export class SearchesCollector implements Collector {
+  readonly signal = 'searches'
+  done = false
+  private cursor?: string
+  private stoppedEarly: string | null = null
+  private totalSearches: number | null = null
+  private termsRead = 0
+  private readonly gaps = new Map<string, SearchGap>()
+
+  constructor(private readonly ctx: ReadContext) {}
+
+  async step(): Promise<void> {
+    const { ctx } = this
+    const page = await getSearchesPage(
+      ctx.client,
+      ctx.projectId,
+      { ...ctx.range, limit: SEARCHES_PAGE_SIZE, cursor: this.cursor },
+      ctx.limits
+    )
+    this.totalSearches ??= page.totalSearches
+    for (const row of page.searches) {
+      this.termsRead++
+      if (row.hits < ctx.minHits || (row.ctr > 0 && row.topClickedPage !== null)) continue
+      const term = cleanReaderText(row.searchQuery, MAX_TERM)
+      if (!term) continue
+      // Terms that differ only in case or spacing are one gap.
+      const key = groupKey(term)
+      const seen = this.gaps.get(key)
+      if (seen) seen.hits += row.hits
+      else this.gaps.set(key, { term, hits: row.hits })
+    }
+    const last = page.searches[page.searches.length - 1]
+    this.done = true
+    if (!page.nextCursor || (last && last.hits < ctx.minHits)) return
+    if (!last) this.stoppedEarly = 'the service sent an empty page of search terms but a cursor'
+    else if (page.nextCursor === this.cursor)
+      this.stoppedEarly = 'the service sent the same search-terms cursor twice'
+    else {
+      this.cursor = page.nextCursor
+      this.done = false
+    }
+  }
+
+  section(requests: number, unread: string | null): SearchesSection {
+    const why = unread ?? this.stoppedEarly
+    return {
+      complete: why === null,
+      unread: why,
+      requests,
+      gaps: this.gaps.size,
+      totalSearches: this.totalSearches,
+      termsRead: this.termsRead,
+      entries: ranked(
+        this.gaps.values(),
+        g => g.hits,
+        g => g.term
+      ).slice(0, this.ctx.top)
+    }
+  }
+}

@@ -1,0 +1,111 @@
+import { codeSpan, escapeMarkdown } from '../action/markdown.js'
+import { type GapsReport, type Sections, gapCounts } from './report.js'
+
+/** How much of the report a rendering shows: the job summary is short, the .md report is whole. */
+export interface MarkdownOptions {
+  /** Entries per table. */
+  rows: number
+  /** Comments per page, and the length each is cut to. */
+  comments: number
+  commentLength: number
+  /** The report file, named at the end. */
+  file: string
+}
+
+export const SUMMARY_OPTIONS = { rows: 10, comments: 2, commentLength: 200 }
+export const FULL_OPTIONS = { rows: Number.MAX_SAFE_INTEGER, comments: 3, commentLength: 500 }
+
+const number = (n: number): string => n.toLocaleString('en-US')
+const LABELS: Record<keyof Sections, string> = {
+  searches: 'Search terms',
+  feedback: 'Feedback',
+  assistant: 'Assistant questions'
+}
+
+export function rangeText(from: string | null, to: string | null): string {
+  if (from && to) return `${from} to ${to} (exclusive)`
+  if (from) return `from ${from}`
+  if (to) return `before ${to}`
+  return 'all dates'
+}
+
+/** Reader text in Markdown: a code span, so no mention pings, no link links and no HTML renders. */
+const reader = (text: string, max = Number.MAX_SAFE_INTEGER): string => {
+  const chars = Array.from(text)
+  return codeSpan(chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : text)
+}
+
+/** The job summary and the .md report: three tables of gaps and what was read to find them. */
+export function renderGapsMarkdown(report: GapsReport, options: MarkdownOptions): string {
+  const counts = gapCounts(report)
+  // The dates were validated as dates: nothing in them needs escaping.
+  const lines = [`## Mintlify docs gaps: ${rangeText(report.dateFrom, report.dateTo)}`, '']
+  const found: string[] = []
+  if (report.searches) found.push(`**${number(counts.searches)}** search terms with no click`)
+  if (report.feedback) found.push(`**${number(counts.feedback)}** pages with thumbs-down`)
+  if (report.assistant) found.push(`**${number(counts.unanswered)}** unanswered questions`)
+  lines.push(
+    `${found.join(' · ')}. Terms, comments, questions and paths are reader text, shown as code.`,
+    ''
+  )
+  for (const key of ['searches', 'feedback', 'assistant'] as const) {
+    const section = report[key]
+    if (section && !section.complete && section.unread) {
+      lines.push(`> ⚠️ ${LABELS[key]}: ${escapeMarkdown(section.unread)}.`, '')
+    }
+  }
+  if (report.searches) {
+    const { entries } = report.searches
+    lines.push(`### Search terms with no result clicked (searched ${report.minHits}+ times)`, '')
+    if (entries.length === 0) lines.push('None in this range.', '')
+    else
+      lines.push(
+        '| # | Search term | Searches |',
+        '|---:|---|---:|',
+        ...entries
+          .slice(0, options.rows)
+          .map((e, i) => `| ${i + 1} | ${reader(e.term)} | ${number(e.hits)} |`),
+        ''
+      )
+  }
+  if (report.feedback) {
+    const { entries } = report.feedback
+    lines.push('### Pages with the most thumbs-down', '')
+    if (entries.length === 0) lines.push('None in this range.', '')
+    else
+      lines.push(
+        '| # | Page | 👎 | 👍 | What readers said |',
+        '|---:|---|---:|---:|---|',
+        ...entries.slice(0, options.rows).map((e, i) => {
+          const said = e.comments
+            .slice(0, options.comments)
+            .map(c => reader(c, options.commentLength))
+          return `| ${i + 1} | ${reader(e.path)} | ${number(e.thumbsDown)} | ${number(e.thumbsUp)} | ${said.join('<br>')} |`
+        }),
+        ''
+      )
+  }
+  if (report.assistant) {
+    const { entries } = report.assistant
+    lines.push('### Questions the assistant could not answer', '')
+    if (entries.length === 0) lines.push('None in this range.', '')
+    else
+      lines.push(
+        '| # | Question | Asked | Asked on |',
+        '|---:|---|---:|---|',
+        ...entries
+          .slice(0, options.rows)
+          .map(
+            (e, i) =>
+              `| ${i + 1} | ${reader(e.question)} | ${number(e.count)} | ${e.pages.map(p => reader(p)).join(' ')} |`
+          ),
+        ''
+      )
+  }
+  const state = report.complete ? 'everything in range' : 'not everything: see the warnings above'
+  lines.push(
+    `Read ${state}, in ${number(report.requests)} requests (at most ${number(report.maxRequests)}). Report: ${codeSpan(options.file)}.`,
+    ''
+  )
+  return lines.join('\n')
+}

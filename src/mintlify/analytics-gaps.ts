@@ -1,0 +1,259 @@
+// The analytics operations that show what readers looked for and did not find: search terms,
+// feedback and assistant conversations, each answer checked field by field.
+import type { RequestBudget } from './budget.js'
+import type { ApiClient } from './client.js'
+import { ApiError, projectNotFound } from './errors.js'
+import {
+  type Shape,
+  arrayOf,
+  isBoolean,
+  isCount,
+  isString,
+  isWholeCount,
+  oneOf,
+  optional,
+  orNull,
+  pick,
+  problemIn
+} from './shape.js'
+
+export interface RangeQuery {
+  dateFrom?: string
+  dateTo?: string
+}
+
+export interface CursorQuery extends RangeQuery {
+  limit: number
+  cursor?: string
+}
+
+/** Every request draws on the budget and gives up at the deadline. */
+export interface ReadLimits {
+  deadline: number
+  budget: RequestBudget
+}
+
+export interface SearchTerm {
+  searchQuery: string
+  hits: number
+  ctr: number
+  topClickedPage: string | null
+  lastSearchedAt: string
+}
+
+export interface SearchesPage {
+  searches: SearchTerm[]
+  totalSearches: number
+  nextCursor: string | null
+}
+
+export interface PageFeedbackCounts {
+  path: string
+  thumbsUp: number
+  thumbsDown: number
+  code: number
+  total: number
+}
+
+export interface FeedbackByPage {
+  feedback: PageFeedbackCounts[]
+  hasMore: boolean
+}
+
+export const FEEDBACK_SOURCES = ['code_snippet', 'contextual', 'agent', 'thumbs_only'] as const
+export const FEEDBACK_STATUSES = ['pending', 'in_progress', 'resolved', 'dismissed'] as const
+
+/** One feedback entry. The reader's `contact` address is checked but never copied in. */
+export interface FeedbackEntry {
+  id: string
+  path: string
+  comment: string | null
+  createdAt: string | null
+  source: (typeof FEEDBACK_SOURCES)[number]
+  status: (typeof FEEDBACK_STATUSES)[number]
+  /** Contextual feedback only: whether the reader found the page helpful. */
+  helpful: boolean | null
+}
+
+export interface FeedbackPage {
+  feedback: FeedbackEntry[]
+  nextCursor: string | null
+  hasMore: boolean
+}
+
+/** One assistant turn. The assistant's `response` and `sources` are checked but never copied in. */
+export interface AssistantTurn {
+  id: string
+  timestamp: string
+  query: string
+  responseType: 'answer' | 'clarifying_question'
+  resolutionStatus: 'answered' | 'unanswered'
+  queryCategory: string | null
+  pageUrl: string | null
+}
+
+export interface AssistantPage {
+  conversations: AssistantTurn[]
+  nextCursor: string | null
+  hasMore: boolean
+}
+
+const SEARCH_TERM: Shape = {
+  searchQuery: isString,
+  hits: isCount,
+  ctr: isCount,
+  topClickedPage: orNull(isString),
+  lastSearchedAt: isString
+}
+
+const PAGE_COUNTS: Shape = {
+  path: isString,
+  thumbsUp: isCount,
+  thumbsDown: isCount,
+  code: isCount,
+  total: isCount
+}
+
+const FEEDBACK_BASE: Shape = {
+  id: isString,
+  path: isString,
+  comment: orNull(isString),
+  createdAt: orNull(isString),
+  source: oneOf(...FEEDBACK_SOURCES),
+  status: oneOf(...FEEDBACK_STATUSES)
+}
+/** Each source has its own fields; `contact` is in the check, not in what is kept. */
+const FEEDBACK_BY_SOURCE: Record<string, Shape> = {
+  contextual: { ...FEEDBACK_BASE, helpful: isBoolean, contact: orNull(isString) },
+  code_snippet: {
+    ...FEEDBACK_BASE,
+    code: isString,
+    filename: orNull(isString),
+    lang: orNull(isString)
+  }
+}
+
+const ASSISTANT_TURN: Shape = {
+  id: isString,
+  timestamp: isString,
+  query: isString,
+  response: isString,
+  responseType: optional(oneOf('answer', 'clarifying_question')),
+  sources: arrayOf({ title: isString, url: isString }),
+  resolutionStatus: oneOf('answered', 'unanswered'),
+  queryCategory: orNull(isString),
+  pageUrl: orNull(isString)
+}
+const ASSISTANT_KEPT: Shape = { ...ASSISTANT_TURN }
+delete ASSISTANT_KEPT.response
+delete ASSISTANT_KEPT.sources
+
+const CURSOR_PAGE: Shape = { nextCursor: orNull(isString), hasMore: isBoolean }
+
+export async function getSearchesPage(
+  client: ApiClient,
+  projectId: string,
+  query: CursorQuery,
+  limits: ReadLimits
+): Promise<SearchesPage> {
+  const what = 'read the search terms'
+  const body = await read(client, projectId, ['searches'], { ...query }, what, limits)
+  const top = { totalSearches: isWholeCount, nextCursor: orNull(isString) }
+  const rows = checkedRows(body, top, 'searches', () => SEARCH_TERM, what)
+  return {
+    ...pick<Omit<SearchesPage, 'searches'>>(body, top),
+    searches: rows.map(r => pick(r, SEARCH_TERM))
+  }
+}
+
+/** Feedback counts per page. The operation has no cursor: one request gives all there is to have. */
+export async function getFeedbackByPage(
+  client: ApiClient,
+  projectId: string,
+  query: RangeQuery & { limit: number; source?: string },
+  limits: ReadLimits
+): Promise<FeedbackByPage> {
+  const what = 'read the feedback per page'
+  const body = await read(client, projectId, ['feedback', 'by-page'], { ...query }, what, limits)
+  const top = { hasMore: isBoolean }
+  const rows = checkedRows(body, top, 'feedback', () => PAGE_COUNTS, what)
+  return { ...pick<{ hasMore: boolean }>(body, top), feedback: rows.map(r => pick(r, PAGE_COUNTS)) }
+}
+
+export async function getFeedbackPage(
+  client: ApiClient,
+  projectId: string,
+  query: CursorQuery & { source?: string; status?: string },
+  limits: ReadLimits
+): Promise<FeedbackPage> {
+  const what = 'read the feedback entries'
+  const body = await read(client, projectId, ['feedback'], { ...query }, what, limits)
+  const shapeOf = (row: unknown): Shape =>
+    FEEDBACK_BY_SOURCE[String((row as { source?: unknown } | null)?.source)] ?? FEEDBACK_BASE
+  const rows = checkedRows(body, CURSOR_PAGE, 'feedback', shapeOf, what)
+  const feedback = rows.map(row => {
+    const entry = pick<FeedbackEntry>(row, FEEDBACK_BASE)
+    const { helpful } = row as { helpful?: boolean }
+    return { ...entry, helpful: entry.source === 'contextual' ? (helpful as boolean) : null }
+  })
+  return { ...pick<Omit<FeedbackPage, 'feedback'>>(body, CURSOR_PAGE), feedback }
+}
+
+export async function getAssistantPage(
+  client: ApiClient,
+  projectId: string,
+  query: CursorQuery,
+  limits: ReadLimits
+): Promise<AssistantPage> {
+  const what = 'read the assistant conversations'
+  const body = await read(client, projectId, ['assistant'], { ...query }, what, limits)
+  const rows = checkedRows(body, CURSOR_PAGE, 'conversations', () => ASSISTANT_TURN, what)
+  const conversations = rows.map(row => {
+    const turn = pick<AssistantTurn>(row, ASSISTANT_KEPT)
+    return { ...turn, responseType: turn.responseType ?? 'answer' }
+  })
+  return { ...pick<Omit<AssistantPage, 'conversations'>>(body, CURSOR_PAGE), conversations }
+}
+
+function read(
+  client: ApiClient,
+  projectId: string,
+  resource: string[],
+  query: Record<string, string | number | undefined>,
+  what: string,
+  limits: ReadLimits
+): Promise<unknown> {
+  return client.send<unknown>({
+    method: 'GET',
+    path: ['v1', 'analytics', projectId, ...resource],
+    query,
+    what,
+    write: false,
+    deadline: limits.deadline,
+    budget: limits.budget,
+    notFound: projectNotFound(projectId)
+  })
+}
+
+/** The rows of `list`, each checked; one bad field anywhere makes the whole answer unusable. */
+function checkedRows(
+  body: unknown,
+  top: Shape,
+  list: string,
+  shapeOf: (row: unknown) => Shape,
+  what: string
+): unknown[] {
+  const fail = (problem: string): never => {
+    throw new ApiError(
+      `The service's answer to the request to ${what} is not what its API document describes (${problem}).`
+    )
+  }
+  const problem = problemIn(body, { ...top, [list]: Array.isArray })
+  if (problem) fail(problem)
+  const rows = (body as Record<string, unknown[]>)[list] as unknown[]
+  rows.forEach((row, i) => {
+    const rowProblem = problemIn(row, shapeOf(row))
+    if (rowProblem) fail(`${list} row ${i + 1}: ${rowProblem}`)
+  })
+  return rows
+}
