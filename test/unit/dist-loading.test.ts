@@ -27,17 +27,17 @@ function installed(name: string, dir: string): string {
   }
 }
 
-/** Every installed copy of package `name` under node_modules (nested ones included). */
-function copiesOf(name: string, dir = path.join(ROOT, 'node_modules')): string[] {
-  const found: string[] = []
-  if (existsSync(path.join(dir, name, 'package.json'))) found.push(path.join(dir, name))
-  for (const entry of existsSync(dir) ? readdirSync(dir) : []) {
-    const scoped = entry.startsWith('@')
-      ? readdirSync(path.join(dir, entry)).map(e => `${entry}/${e}`)
-      : [entry]
-    for (const pkg of scoped) found.push(...copiesOf(name, path.join(dir, pkg, 'node_modules')))
+/**
+ * Every copy of package `name` that the bundles can hold: the lockfile's entries not marked dev (a
+ * dev tool such as @github/local-action brings older toolkit copies that no entry ever imports).
+ */
+function runtimeCopiesOf(name: string): string[] {
+  const lock = JSON.parse(readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { dev?: boolean }>
   }
-  return found
+  return Object.entries(lock.packages)
+    .filter(([key, entry]) => key.endsWith(`node_modules/${name}`) && !entry.dev)
+    .map(([key]) => path.join(ROOT, key))
 }
 
 const major = (versionOrRange: string): number => Number(/\d+/.exec(versionOrRange)?.[0])
@@ -86,7 +86,7 @@ describe('undici', () => {
   })
 
   it('bundled has the major version that @actions/http-client depends on', () => {
-    const clients = copiesOf('@actions/http-client')
+    const clients = runtimeCopiesOf('@actions/http-client')
     expect(clients.length).toBeGreaterThan(0)
     // What the bundles hold: the undici each http-client resolves; one copy (see above), so one package.
     const bundled = new Set(clients.map(dir => installed('undici', dir)))

@@ -1,0 +1,133 @@
+// The actions run from source by GitHub's @github/local-action (`npm run local:agent`,
+// `npm run local:visitors`), which loads each entry's `main.ts`, calls its exported run() with
+// @actions/core and @actions/github replaced by its own stubs, and prints the outputs in a table.
+import { spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../simulator/server.js'
+import { ROOT } from '../support/run-action.js'
+
+const BIN = path.join(ROOT, 'node_modules', '@github', 'local-action', 'bin', 'local-action.js')
+const LIMIT_MS = 25_000
+
+interface LocalRun {
+  code: number | null
+  log: string
+  /** The "Action Outputs" table local-action prints at the end (set through its core stub). */
+  outputs: Record<string, string>
+  workspace: string
+  summary: string
+}
+
+/** `local-action run <action dir> <entry> <env file> [...more]`, from the repository, with a clean environment. */
+async function localAction(
+  actionDir: string,
+  entry: string,
+  vars: Record<string, string>,
+  more: string[] = []
+): Promise<LocalRun> {
+  const workspace = mkdtempSync(path.join(tmpdir(), 'mintlify-local-action-'))
+  const summaryFile = path.join(workspace, 'summary.md')
+  const envFile = path.join(workspace, 'inputs.env')
+  const lines = Object.entries({
+    ...vars,
+    GITHUB_WORKSPACE: workspace,
+    GITHUB_STEP_SUMMARY: summaryFile
+  }).map(([name, value]) => `${name}=${value}`)
+  writeFileSync(envFile, lines.join('\n') + '\n')
+  // Its own process group, so a run past the limit is ended with npm exec and tsx under it.
+  const child = spawn(process.execPath, [BIN, 'run', actionDir, entry, envFile, ...more], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', FORCE_COLOR: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true
+  })
+  let log = ''
+  child.stdout.on('data', (chunk: Buffer) => (log += chunk.toString('utf8')))
+  child.stderr.on('data', (chunk: Buffer) => (log += chunk.toString('utf8')))
+  const limit = setTimeout(() => process.kill(-(child.pid as number), 'SIGKILL'), LIMIT_MS)
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.on('error', reject)
+    child.on('close', resolve)
+  }).finally(() => clearTimeout(limit))
+  let summary = ''
+  try {
+    summary = readFileSync(summaryFile, 'utf8')
+  } catch {
+    // No summary written.
+  }
+  return { code, log, outputs: outputTable(log), workspace, summary }
+}
+
+/** Rows such as `│ 5 │ 'result' │ 'pr-opened' │` of the table after "Action Outputs". */
+function outputTable(log: string): Record<string, string> {
+  const table = log.split('Action Outputs')[1] ?? ''
+  const outputs: Record<string, string> = {}
+  for (const m of table.matchAll(/^│\s*\d+\s*│\s*'([^']+)'\s*│\s*(['"`])(.*)\2\s*│$/gm)) {
+    outputs[m[1] as string] = m[3] as string
+  }
+  return outputs
+}
+
+const connection = {
+  'INPUT_API-KEY': SIM_API_KEY,
+  'INPUT_PROJECT-ID': SIM_PROJECT
+}
+
+let sim: Simulator
+beforeAll(async () => {
+  sim = await Simulator.start({ job: { durationMs: 500 } })
+  sim.setVisitors(30)
+})
+afterAll(() => sim.close())
+
+describe.concurrent('the actions run from source by @github/local-action', () => {
+  it('agent: creates the job, waits, reports the pull request, then runs the post step', async () => {
+    const run = await localAction(
+      '.',
+      'src/agent/main.ts',
+      {
+        ...connection,
+        'INPUT_API-URL': sim.url,
+        INPUT_PROMPT: 'Document the retry options of the client',
+        'INPUT_POLL-INTERVAL': '1s',
+        INPUT_TIMEOUT: '20s',
+        // local-action would pass the default `${{ github.token }}` as written.
+        'INPUT_GITHUB-TOKEN': 'unused-locally'
+      },
+      ['--post', 'src/agent/post/main.ts']
+    )
+    // local-action exits 0 even after core.setFailed: the log tells failures.
+    expect(run.code, run.log).toBe(0)
+    expect(run.log).not.toMatch(/::(error|warning)/)
+    expect(run.log).toMatch(/Running Post Step/)
+    expect(run.outputs).toMatchObject({
+      result: 'pr-opened',
+      status: 'completed',
+      prLink: expect.stringMatching(/^https:\/\/github\.com\/acme\/docs\/pull\/\d+$/),
+      jobId: expect.stringMatching(/^job_/)
+    })
+    expect(run.summary).toContain(run.outputs.prLink)
+    expect(run.log + run.summary).not.toContain(SIM_API_KEY)
+  })
+
+  it('visitors: writes every row to the file in the workspace', async () => {
+    const run = await localAction('visitors', '../src/visitors/main.ts', {
+      ...connection,
+      'INPUT_API-URL': sim.url,
+      'INPUT_DATE-FROM': '2026-11-01',
+      'INPUT_DATE-TO': '2026-11-08',
+      'INPUT_OUTPUT-FILE': 'out/visitors.json'
+    })
+    expect(run.code, run.log).toBe(0)
+    expect(run.log).not.toMatch(/::(error|warning)/)
+    expect(run.outputs).toMatchObject({ pages: '30', file: 'out/visitors.json' })
+    const doc = JSON.parse(readFileSync(path.join(run.workspace, 'out', 'visitors.json'), 'utf8'))
+    expect(doc.visitors).toHaveLength(30)
+    expect(String(doc.totals.total)).toBe(run.outputs.total)
+    expect(run.summary).not.toBe('')
+    expect(run.log + run.summary).not.toContain(SIM_API_KEY)
+  })
+})
