@@ -13,12 +13,13 @@ import {
 } from '../action/inputs.js'
 import { InputError } from '../action/errors.js'
 import { Defaults, Input } from '../action/names.js'
+import { type ChangeSettings, FOLD_MODES } from '../github/change-run.js'
 import { PERMISSIONS } from '../github/permission.js'
 import { COMMENT_MODES, type TriggerSettings } from '../github/trigger.js'
 import { FAIL_ON_WORDS, type FailOnWord } from '../mintlify/outcome.js'
 
 /** Everything the agent action needs, validated before the first request. */
-export interface Settings extends Connection, TriggerSettings {
+export interface Settings extends Connection, TriggerSettings, ChangeSettings {
   wait: boolean
   timeoutMs: number
   pollIntervalMs: number
@@ -38,6 +39,8 @@ export function readSettings(
   const { apiKey, projectId, apiUrl } = readConnection(get, mask)
   const githubToken = get(Input.GithubToken).trim()
   if (githubToken) mask(githubToken)
+  const docsToken = get(Input.DocsToken).trim()
+  if (docsToken) mask(docsToken)
   const rawJob = get(Input.JobId)
   const jobId = rawJob.trim() ? parseId(Input.JobId, rawJob) : undefined
   // Whether a missing prompt is fine depends on the event (an issue can be the prompt): see planTrigger.
@@ -95,7 +98,11 @@ export function readSettings(
             .replace(/\[bot\]$/, '')
         )
         .filter(Boolean)
-    )
+    ),
+    fold: parseChoice(Input.Fold, withDefault(get, Input.Fold), FOLD_MODES),
+    skipLabel: withDefault(get, Input.SkipLabel),
+    includeDiff: parseBoolean(Input.IncludeDiff, withDefault(get, Input.IncludeDiff)),
+    docsToken
   }
 }
 

@@ -16,13 +16,17 @@ const MAX_INSTRUCTION = 4_000
  * invisible characters (zero-width, bidirectional overrides), and cap the length.
  */
 export function cleanIssueText(text: string, max: number): string {
-  const cleaned = text
+  // Invisible characters first: one inside `<!--` must not hide the comment from the next step.
+  const cleaned = stripInvisible(text)
     .replace(/<!--[\s\S]*?(-->|$)/g, '')
-    .replace(/\r\n?/g, '\n')
-    .replace(INVISIBLE, '')
     .replace(/\n{3,}/g, '\n\n')
     .trim()
   return cleaned.length > max ? `${cleaned.slice(0, max)}\n[… cut at ${max} characters]` : cleaned
+}
+
+/** Line ends normalised, control and invisible characters removed: for text whose HTML comments are content (a diff). */
+export function stripInvisible(text: string): string {
+  return text.replace(/\r\n?/g, '\n').replace(INVISIBLE, '')
 }
 
 /** The agent's prompt from an issue (and a comment's instruction), with the issue text clearly delimited. */
