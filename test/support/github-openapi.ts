@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import addFormats from 'ajv-formats'
-import { OpenAPIBackend, type Operation } from 'openapi-backend'
+import type { Operation } from 'openapi-backend'
 import type { GitHubRequest } from '../simulator/fake-github.js'
+import { openApiBackend } from './openapi.js'
 import { ROOT } from './run-action.js'
 
 /** GitHub's published OpenAPI description of api.github.com (the @octokit/openapi package). */
@@ -88,18 +88,7 @@ export interface GitHubValidator {
 }
 
 export async function gitHubValidator(): Promise<GitHubValidator> {
-  const api: OpenAPIBackend = new OpenAPIBackend({
-    definition: trimmed() as never,
-    strict: false,
-    validate: true,
-    quick: true,
-    customizeAjv: ajv => {
-      addFormats.default(ajv)
-      return ajv
-    },
-    ajvOpts: { logger: false, strict: false }
-  })
-  await api.init()
+  const api = await openApiBackend(trimmed())
   return {
     problems(call, prefix = '') {
       const request = {
