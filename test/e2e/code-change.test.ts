@@ -239,6 +239,26 @@ describe('runs that start nothing: no job, no comment', () => {
   })
 })
 
+describe('a pull request that is not merged yet', () => {
+  it('is described as such, once the trust gate lets the person who triggered it through', async () => {
+    const p = pull({ state: 'open', merged: false })
+    gh.permissions.set('reader', { permission: 'read', role_name: 'read' })
+    const refused = await run({
+      event: { ...merged(p, 'opened'), sender: { login: 'reader', type: 'User' } }
+    })
+    expect(refused.outputs.result).toBe('skipped')
+    expect(refused.log).toContain(
+      "@reader has 'read' permission on the repository; 'required-permission' asks for 'write'."
+    )
+    expect(sim.exchanges).toHaveLength(0)
+    gh.permissions.set('maintainer', { permission: 'write', role_name: 'write' })
+    const result = await run({ event: merged(p, 'opened') })
+    expect(result.outputs.result).toBe('pr-opened')
+    expect(prompts()[0]).toContain('pull request #42 (not merged yet)')
+    expect(changeBlock(prompts()[0] ?? '')).toContain('Pull request: #42 (open)')
+  })
+})
+
 describe('folding into the open docs pull request', () => {
   it('sends the next change to the job whose docs pull request is open, then starts anew once it is merged', async () => {
     const first = await run({ event: merged(pull({ number: 1 })) })
@@ -413,6 +433,20 @@ describe('a push', () => {
     ])
     expect(changeBlock(prompts()[0] ?? '')).toContain('Commits (1):')
     expect(gh.comments).toHaveLength(0)
+  })
+
+  it('skips a push by a bot outside any pull request', async () => {
+    commits()
+    const result = await run({
+      eventName: 'push',
+      event: { ...push(), sender: { login: 'release-bot[bot]', type: 'Bot' } }
+    })
+    expect(result.outputs.result).toBe('skipped')
+    expect(result.log).toContain(
+      "The push is by @release-bot[bot], a bot, and 'allowed-bots' does not list it."
+    )
+    expect(paths()).toEqual([`GET /repos/acme/app/commits/${AFTER}/pulls`])
+    expect(sim.exchanges).toHaveLength(0)
   })
 })
 
