@@ -49,7 +49,13 @@ const HEADLINES: Record<Result, string> = {
 /** The job summary as Markdown; every value from the service is escaped. */
 export function renderSummary(report: Report): string {
   const { job, result } = report
-  const lines = [`## Mintlify agent: ${result ? HEADLINES[result] : '❌ The step failed'}`, '']
+  const headline =
+    result === 'pr-opened' && report.fold
+      ? '✅ The change joined the open docs pull request'
+      : result
+        ? HEADLINES[result]
+        : '❌ The step failed'
+  const lines = [`## Mintlify agent: ${headline}`, '']
   if (report.failure) lines.push(`> ${escapeMarkdown(report.failure)}`, '')
   if (report.skipped) lines.push(escapeMarkdown(report.skipped), '')
   if (report.source && !job) lines.push(`Change: ${markdownLink(report.source, report.source)}`, '')

@@ -1,5 +1,5 @@
 import type { AgentJob } from '../mintlify/agent-jobs.js'
-import type { GitHubApi, RepoComment } from './api.js'
+import { type GitHubApi, PAGE_SIZE, type RepoComment } from './api.js'
 import { describe } from './change.js'
 import { type Marker, parseMarker } from './marker.js'
 
@@ -66,7 +66,7 @@ export async function decideFold(ctx: FoldContext): Promise<FoldDecision> {
   if (!ctx.fold) return { info: "'fold' is 'never': starting a new job." }
   if (!latest)
     return {
-      info: `No earlier job of project ${ctx.projectId} in the repository's last ${MAX_COMMENT_PAGES * 100} comments: starting a new job.`
+      info: `No earlier job of project ${ctx.projectId} in the repository's last ${MAX_COMMENT_PAGES * PAGE_SIZE} comments: starting a new job.`
     }
   let docsPr = latest.pr
   if (!docsPr) {
@@ -116,7 +116,7 @@ async function findMarkers(ctx: FoldContext): Promise<{ resume?: Resume; latest?
         return { resume: { marker, commentId: comment.id, issue: comment.issue } }
       latest ??= marker
     }
-    if (comments.length < 100) break
+    if (comments.length < PAGE_SIZE) break
   }
   return { latest }
 }

@@ -285,6 +285,9 @@ describe('folding into the open docs pull request', () => {
       `✅ **Mintlify agent** added this change to the docs pull request: [${docsPr}](${docsPr})`
     )
     expect(second.summary).toContain(
+      '## Mintlify agent: ✅ The change joined the open docs pull request'
+    )
+    expect(second.summary).toContain(
       `This change was sent to job \`${first.outputs.jobId}\` as a follow-up instead of starting a new job: its docs pull request [${docsPr}](${docsPr}) is still open.`
     )
     expect(paths()).toContain('GET /repos/acme/docs/pulls/' + docsPr.split('/').pop())
