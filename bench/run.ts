@@ -2,7 +2,7 @@
 // otherwise use, in one run. Prints the figures and writes bench/results.md. Not a test.
 //   npm run bench                  all four, default repetitions
 //   npm run bench -- --quick       fewer repetitions
-//   npm run bench -- --only waiting   one part: startup, bundle, waiting, export
+//   npm run bench -- --only waiting   one part: startup, bundle, waiting, export, follow
 import { writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util'
 import { Simulator } from '../test/simulator/server.js'
 import { bundleBench } from './bundle.js'
 import { exportBench } from './export.js'
+import { followBench } from './follow.js'
 import { ROOT } from './processes.js'
 import { startupBench } from './startup.js'
 import type { Goal } from './stats.js'
@@ -112,6 +113,24 @@ try {
         x.seconds,
         x.peakMiB
       ])
+    )
+    goals.push(...r.goals)
+  }
+  if (want('follow')) {
+    const r = await followBench()
+    print('## Docs follow code (ten merges while the docs pull request stays open)')
+    print()
+    print(
+      'Ten pull requests merged one after another, each run of the bundled action waiting for its job; the docs pull request stays open throughout. The hand-written workflow asks the compare API and starts a new job per merge.'
+    )
+    print()
+    table(
+      ['contender', 'jobs created', 'follow-ups', 'docs pull requests', 'GitHub requests per run'],
+      r.contenders.map(x => [x.contender, x.jobs, x.followUps, x.docsPrs, x.githubPerRun])
+    )
+    table(
+      ['run', 'GitHub requests', 'which'],
+      r.runs.map(x => [x.run, x.requests, x.calls])
     )
     goals.push(...r.goals)
   }

@@ -22,7 +22,11 @@ export const Input = {
   IssueNumber: 'issue-number',
   TriggerPhrase: 'trigger-phrase',
   RequiredPermission: 'required-permission',
-  AllowedBots: 'allowed-bots'
+  AllowedBots: 'allowed-bots',
+  Fold: 'fold',
+  SkipLabel: 'skip-label',
+  IncludeDiff: 'include-diff',
+  DocsToken: 'docs-token'
 } as const
 
 export const Output = {
@@ -31,7 +35,8 @@ export const Output = {
   PrLink: 'prLink',
   Model: 'model',
   Job: 'job',
-  Result: 'result'
+  Result: 'result',
+  Source: 'source'
 } as const
 
 /** Defaults as in action.yml; applied here too because a bare `node dist/index.js` gets no defaults from the runner. */
@@ -43,7 +48,10 @@ export const Defaults = {
   [Input.FailOn]: 'failed,timeout',
   [Input.Comment]: 'auto',
   [Input.TriggerPhrase]: '/docs-agent',
-  [Input.RequiredPermission]: 'write'
+  [Input.RequiredPermission]: 'write',
+  [Input.Fold]: 'open-pr',
+  [Input.SkipLabel]: 'no-docs',
+  [Input.IncludeDiff]: 'false'
 } as const
 
 /** Names of the values the main step saves for the post step. */

@@ -14,8 +14,11 @@ const INVISIBLE =
  * characters. Line ends become `\n`.
  */
 export function stripHidden(text: string): string {
-  return text
-    .replace(/<!--[\s\S]*?(-->|$)/g, '')
-    .replace(/\r\n?/g, '\n')
-    .replace(INVISIBLE, '')
+  // Invisible characters first: one inside `<!--` must not hide the comment from the next step.
+  return stripInvisible(text).replace(/<!--[\s\S]*?(-->|$)/g, '')
+}
+
+/** Invisible and control characters out, line ends as `\n`; HTML comments left (code, diffs). */
+export function stripInvisible(text: string): string {
+  return text.replace(/\r\n?/g, '\n').replace(INVISIBLE, '')
 }

@@ -4,9 +4,12 @@ import { systemClock } from '../action/clock.js'
 import { formatDuration } from '../action/duration.js'
 import { Output, State } from '../action/names.js'
 import { coreLogger, describeError, writeSummary } from '../action/runner.js'
+import { type PreparedRun, isChangeRun, prepareChangeRun } from '../github/change-run.js'
 import { type RunEvent, readRunEvent } from '../github/event.js'
 import { prepareIssueRun } from '../github/issue-run.js'
-import type { AgentJob } from '../mintlify/agent-jobs.js'
+import type { CommentState } from '../github/live-comment.js'
+import { type AgentJob, getJob } from '../mintlify/agent-jobs.js'
+import type { ApiClient } from '../mintlify/client.js'
 import type { ApiError } from '../mintlify/errors.js'
 import { openClient } from '../mintlify/open-client.js'
 import { type Result, failingWord } from '../mintlify/outcome.js'
@@ -15,7 +18,10 @@ import { runAgentJob } from './run-job.js'
 import { type Settings, readSettings } from './settings.js'
 
 /** How a run ended, on any path: what is reported. */
-type RunEnd = Pick<Report, 'job' | 'result' | 'failure' | 'skipped'>
+type RunEnd = Pick<Report, 'job' | 'result' | 'failure' | 'skipped' | 'source' | 'fold'>
+
+/** A job read while deciding where a change goes: a short look, not a wait. */
+const LOOK_MS = 30_000
 
 /** The agent action: validate inputs, run the job, and report on every exit path. */
 export async function run(): Promise<void> {
@@ -39,25 +45,52 @@ export async function run(): Promise<void> {
 
 /** The trigger, the job, the wait and the live comment, once the inputs are valid. */
 async function runAgent(settings: Settings, event: RunEvent, signal: AbortSignal): Promise<RunEnd> {
-  const issueRun = await prepareIssueRun(
-    settings,
-    event,
-    coreLogger,
-    saved => core.saveState(State.Comment, JSON.stringify(saved)),
-    signal
-  )
-  if (issueRun.skipped) {
-    core.notice(`Not starting the agent: ${issueRun.skipped}`, { title: 'Mintlify agent' })
-    return { result: 'skipped', skipped: issueRun.skipped }
+  let opened: ApiClient | undefined
+  const service = (): ApiClient => (opened ??= openClient(settings, coreLogger, signal))
+  try {
+    const prepared = await prepare(settings, event, signal, jobId =>
+      getJob(service(), settings.projectId, jobId, Date.now() + LOOK_MS)
+    )
+    for (const notice of prepared.notices) core.notice(notice, { title: 'Mintlify agent' })
+    if (prepared.skipped) {
+      core.notice(`Not starting the agent: ${prepared.skipped}`, { title: 'Mintlify agent' })
+      return { result: 'skipped', skipped: prepared.skipped, source: prepared.source }
+    }
+    return await runPrepared(service(), settings, prepared, signal)
+  } finally {
+    await opened?.close()
   }
-  const { comment } = issueRun
-  const client = openClient(settings, coreLogger, signal)
+}
+
+/** A code change or an issue (or neither): what to send, where to comment. */
+async function prepare(
+  settings: Settings,
+  event: RunEvent,
+  signal: AbortSignal,
+  readJob: (jobId: string) => Promise<AgentJob>
+): Promise<PreparedRun> {
+  const saveState = (saved: CommentState): void =>
+    core.saveState(State.Comment, JSON.stringify(saved))
+  if (isChangeRun(event, settings))
+    return prepareChangeRun(settings, event, { log: coreLogger, saveState, signal, readJob })
+  return { ...(await prepareIssueRun(settings, event, coreLogger, saveState, signal)), notices: [] }
+}
+
+/** The job, the wait and the live comment. */
+async function runPrepared(
+  client: ApiClient,
+  settings: Settings,
+  prepared: PreparedRun,
+  signal: AbortSignal
+): Promise<RunEnd> {
+  const { comment, source } = prepared
+  let { fold, followUp } = prepared
   let latest: AgentJob | undefined
   let end: RunEnd
   try {
     const outcome = await runAgentJob(
       client,
-      { ...settings, ...issueRun.request },
+      { ...settings, ...prepared.request },
       {
         clock: systemClock,
         log: coreLogger,
@@ -68,7 +101,13 @@ async function runAgent(settings: Settings, event: RunEvent, signal: AbortSignal
           // Set at once, so `if: always()` steps have it even if the step dies later.
           core.setOutput(Output.JobId, seen.id)
         },
-        onStarted: async seen => comment?.working(seen, issueRun.followUp)
+        onStarted: async seen => comment?.working(seen, followUp),
+        onFallback: reason => {
+          core.notice(reason, { title: 'Mintlify agent' })
+          fold = undefined
+          followUp = false
+          comment?.unfold()
+        }
       }
     )
     const { job, result } = outcome
@@ -79,11 +118,9 @@ async function runAgent(settings: Settings, event: RunEvent, signal: AbortSignal
       result: signal.aborted ? 'cancelled' : undefined,
       failure: describeError(error, [settings.apiKey, settings.githubToken])
     }
-  } finally {
-    await client.close()
   }
   if (end.job && comment) await comment.finish(end.job, end.result ?? 'stopped')
-  return end
+  return { ...end, source, fold }
 }
 
 function explainResult(

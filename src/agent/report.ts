@@ -3,6 +3,7 @@ import { formatDuration } from '../action/duration.js'
 import { codeSpan, escapeMarkdown, markdownLink } from '../action/markdown.js'
 import { Output } from '../action/names.js'
 import type { Result } from '../mintlify/outcome.js'
+import type { FoldTarget } from '../github/fold.js'
 
 /** What the step knows when it ends, on any path. */
 export interface Report {
@@ -12,6 +13,10 @@ export interface Report {
   failure?: string
   /** Why no job was started (result `skipped`). */
   skipped?: string
+  /** The pull request or comparison a code change's prompt was built from. */
+  source?: string
+  /** The earlier job a code change was sent to, instead of a new one. */
+  fold?: FoldTarget
   /** Milliseconds the step spent. */
   elapsedMs: number
   now: Date
@@ -25,7 +30,8 @@ export function outputsOf(report: Report): Record<(typeof Output)[keyof typeof O
     [Output.PrLink]: job?.prLink ?? '',
     [Output.Model]: job?.model ?? '',
     [Output.Job]: job ? JSON.stringify(job) : '',
-    [Output.Result]: report.result ?? ''
+    [Output.Result]: report.result ?? '',
+    [Output.Source]: report.source ?? ''
   }
 }
 
@@ -43,9 +49,23 @@ const HEADLINES: Record<Result, string> = {
 /** The job summary as Markdown; every value from the service is escaped. */
 export function renderSummary(report: Report): string {
   const { job, result } = report
-  const lines = [`## Mintlify agent: ${result ? HEADLINES[result] : '❌ The step failed'}`, '']
+  const headline =
+    result === 'pr-opened' && report.fold
+      ? '✅ The change joined the open docs pull request'
+      : result
+        ? HEADLINES[result]
+        : '❌ The step failed'
+  const lines = [`## Mintlify agent: ${headline}`, '']
   if (report.failure) lines.push(`> ${escapeMarkdown(report.failure)}`, '')
   if (report.skipped) lines.push(escapeMarkdown(report.skipped), '')
+  if (report.source && !job) lines.push(`Change: ${markdownLink(report.source, report.source)}`, '')
+  if (report.fold) {
+    const docsPr = report.fold.docsPr
+    lines.push(
+      `This change was sent to job ${codeSpan(report.fold.jobId)} as a follow-up instead of starting a new job: ${docsPr ? `its docs pull request ${markdownLink(docsPr, docsPr)} is still open.` : 'it was still running.'}`,
+      ''
+    )
+  }
   if (result === 'timed-out' || result === 'cancelled' || result === 'started') {
     if (job)
       lines.push(
@@ -69,6 +89,7 @@ export function renderSummary(report: Report): string {
       ['Job id', codeSpan(job.id)],
       ['Model', job.model ? codeSpan(job.model) : ''],
       ['Source', source],
+      ['Change', markdownLink(report.source ?? '', report.source)],
       ['Created', job.createdAt ? escapeMarkdown(job.createdAt) : ''],
       ['Elapsed', formatDuration(Math.max(0, sinceCreated))]
     ]

@@ -1,4 +1,10 @@
-import { type AgentJob, createJob, getJob, sendMessage } from '../mintlify/agent-jobs.js'
+import {
+  type AgentJob,
+  createJob,
+  followUpRefused,
+  getJob,
+  sendMessage
+} from '../mintlify/agent-jobs.js'
 import type { ApiClient } from '../mintlify/client.js'
 import type { ApiError } from '../mintlify/errors.js'
 import type { Clock, Logger } from '../action/clock.js'
@@ -11,6 +17,8 @@ export interface JobRequest {
   /** A new job's prompt, or a follow-up when `jobId` is set. */
   prompt?: string
   jobId?: string
+  /** With a follow-up: should the service refuse it, start a new job with this prompt instead. */
+  fallbackPrompt?: string
   wait: boolean
   timeoutMs: number
   pollIntervalMs: number
@@ -24,6 +32,8 @@ export interface JobHooks {
   onJob: (job: AgentJob) => void
   /** Once the job exists (or the follow-up was sent), before waiting: e.g. post the live comment. */
   onStarted?: (job: AgentJob) => Promise<void>
+  /** The follow-up was refused and a new job is started with `fallbackPrompt`; says why. */
+  onFallback?: (reason: string) => void
   /** Wraps the wait, e.g. in a collapsible log group. */
   group?: <T>(title: string, fn: () => Promise<T>) => Promise<T>
 }
@@ -44,18 +54,30 @@ export async function runAgentJob(
   const deadline = clock.now() + request.timeoutMs
   const { projectId, prompt, jobId } = request
   let job: AgentJob
+  const create = async (text: string): Promise<AgentJob> => {
+    log.info(`Creating an agent job in project ${projectId}.`)
+    const created = await createJob(client, projectId, text, deadline)
+    log.info(
+      `Created job ${created.id}: ${created.status ?? 'status unknown'}${created.model ? `, model ${created.model}` : ''}.`
+    )
+    return created
+  }
   if (jobId && prompt) {
     log.info(`Sending a follow-up message to job ${jobId} in project ${projectId}.`)
-    job = await sendMessage(client, projectId, jobId, prompt, deadline)
+    try {
+      job = await sendMessage(client, projectId, jobId, prompt, deadline)
+    } catch (error) {
+      if (request.fallbackPrompt === undefined || !followUpRefused(error)) throw error
+      hooks.onFallback?.(
+        `The service refused the follow-up to job ${jobId} (${(error as Error).message}), so this change starts a new job.`
+      )
+      job = await create(request.fallbackPrompt)
+    }
   } else if (jobId) {
     log.info(`Reading job ${jobId} in project ${projectId}.`)
     job = await getJob(client, projectId, jobId, deadline)
   } else {
-    log.info(`Creating an agent job in project ${projectId}.`)
-    job = await createJob(client, projectId, prompt ?? '', deadline)
-    log.info(
-      `Created job ${job.id}: ${job.status ?? 'status unknown'}${job.model ? `, model ${job.model}` : ''}.`
-    )
+    job = await create(prompt ?? '')
   }
   hooks.onJob(job)
   await hooks.onStarted?.(job)

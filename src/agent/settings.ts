@@ -12,12 +12,13 @@ import {
 } from '../action/inputs.js'
 import { InputError } from '../action/errors.js'
 import { Defaults, Input } from '../action/names.js'
+import { type ChangeSettings, FOLD_MODES } from '../github/change-run.js'
 import { PERMISSIONS } from '../github/permission.js'
 import { COMMENT_MODES, type TriggerSettings } from '../github/trigger.js'
 import { FAIL_ON_WORDS, type FailOnWord } from '../mintlify/outcome.js'
 
 /** Everything the agent action needs, validated before the first request. */
-export interface Settings extends Connection, TriggerSettings {
+export interface Settings extends Connection, TriggerSettings, ChangeSettings {
   wait: boolean
   timeoutMs: number
   pollIntervalMs: number
@@ -35,7 +36,8 @@ export function readSettings(
   mask: Masker = maskSecret
 ): Settings {
   const { apiKey, projectId, apiUrl } = readConnection(get, mask)
-  const githubToken = readGithubToken(get, mask)
+  const githubToken = readToken(get, mask, Input.GithubToken)
+  const docsToken = readToken(get, mask, Input.DocsToken)
   const rawJob = get(Input.JobId)
   const jobId = rawJob.trim() ? parseId(Input.JobId, rawJob) : undefined
   // Whether a missing prompt is fine depends on the event (an issue can be the prompt): see planTrigger.
@@ -93,14 +95,19 @@ export function readSettings(
             .replace(/\[bot\]$/, '')
         )
         .filter(Boolean)
-    )
+    ),
+    fold: parseChoice(Input.Fold, withDefault(get, Input.Fold), FOLD_MODES),
+    skipLabel: withDefault(get, Input.SkipLabel),
+    includeDiff: parseBoolean(Input.IncludeDiff, withDefault(get, Input.IncludeDiff)),
+    docsToken
   }
 }
 
-function readGithubToken(get: InputReader, mask: Masker): string {
-  const token = get(Input.GithubToken).trim()
+/** A GitHub token: masked at once, and one that can go in a header. */
+function readToken(get: InputReader, mask: Masker, name: string): string {
+  const token = get(name).trim()
   if (token) mask(token)
-  if (token) checkHeaderSafe(Input.GithubToken, token)
+  if (token) checkHeaderSafe(name, token)
   return token
 }
 
@@ -157,5 +164,5 @@ export function readPostSettings(
   mask: Masker = maskSecret
 ): Connection & { githubToken: string } {
   const connection = readConnection(get, mask)
-  return { ...connection, githubToken: readGithubToken(get, mask) }
+  return { ...connection, githubToken: readToken(get, mask, Input.GithubToken) }
 }

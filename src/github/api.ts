@@ -1,5 +1,6 @@
 import { getOctokit } from '@actions/github'
 import { USER_AGENT } from '../action/version.js'
+import { type PullRequestRef, parsePullRequest } from './change-event.js'
 
 /** The few GitHub operations the action uses. */
 export interface GitHubApi {
@@ -8,6 +9,17 @@ export interface GitHubApi {
   updateComment(id: number, body: string): Promise<void>
   /** The user's permission and role name on the repository. */
   permission(user: string): Promise<{ permission?: string; roleName?: string }>
+  /** One page (1-based) of the repository's issue and pull request comments, newest first. */
+  recentComments(page: number): Promise<RepoComment[]>
+  /** One page (1-based, 100 a page) of a pull request's changed files. */
+  pullFiles(pull: number, page: number): Promise<ChangedFile[]>
+  /** The commits and files between two commits (GitHub lists at most 300 files). */
+  compare(base: string, head: string): Promise<Comparison>
+  /** One commit, as a comparison with its parent. */
+  commit(sha: string): Promise<Comparison>
+  /** The pull requests a commit belongs to. */
+  commitPulls(sha: string): Promise<PullRequestRef[]>
+  pull(pull: number): Promise<PullRequestRef>
 }
 
 export interface IssueComment {
@@ -15,6 +27,33 @@ export interface IssueComment {
   body: string
   authorType: string
 }
+
+export interface RepoComment extends IssueComment {
+  /** The issue or pull request it is on (0 when GitHub does not say). */
+  issue: number
+}
+
+export interface ChangedFile {
+  path: string
+  previousPath?: string
+  /** added, removed, modified, renamed, copied, changed, unchanged */
+  status: string
+  additions: number
+  deletions: number
+  /** Absent for binary files and very large diffs. */
+  patch?: string
+}
+
+export interface Comparison {
+  /** The comparison's (or commit's) page on GitHub. */
+  url: string
+  totalCommits: number
+  commits: { sha: string; message: string }[]
+  files: ChangedFile[]
+}
+
+/** Pages of 100: the most GitHub serves per request. */
+export const PAGE_SIZE = 100
 
 const TIMEOUT_MS = 15_000
 /** Short enough that a cancelled step still ends within 2 s, long enough for a healthy GitHub. */
@@ -86,6 +125,101 @@ export function connectGitHub(
         request: request()
       })
       return { permission: data.permission, roleName: (data as { role_name?: string }).role_name }
+    },
+    async recentComments(page) {
+      const { data } = await octokit.rest.issues.listCommentsForRepo({
+        owner,
+        repo,
+        sort: 'created',
+        direction: 'desc',
+        per_page: PAGE_SIZE,
+        page,
+        request: request()
+      })
+      return data.map(c => ({
+        id: c.id,
+        body: c.body ?? '',
+        authorType: c.user?.type ?? '',
+        issue: Number(/\/issues\/(\d+)$/.exec(c.issue_url ?? '')?.[1] ?? 0)
+      }))
+    },
+    async pullFiles(pull, page) {
+      const { data } = await octokit.rest.pulls.listFiles({
+        owner,
+        repo,
+        pull_number: pull,
+        per_page: PAGE_SIZE,
+        page,
+        request: request()
+      })
+      return asFiles(data)
+    },
+    async compare(base, head) {
+      const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
+        owner,
+        repo,
+        basehead: `${base}...${head}`,
+        request: request()
+      })
+      return {
+        url: data.html_url,
+        totalCommits: data.total_commits,
+        commits: data.commits.map(c => ({ sha: c.sha, message: c.commit.message })),
+        files: asFiles(data.files ?? [])
+      }
+    },
+    async commit(sha) {
+      const { data } = await octokit.rest.repos.getCommit({
+        owner,
+        repo,
+        ref: sha,
+        request: request()
+      })
+      return {
+        url: data.html_url,
+        totalCommits: 1,
+        commits: [{ sha: data.sha, message: data.commit.message }],
+        files: asFiles(data.files ?? [])
+      }
+    },
+    async commitPulls(sha) {
+      const { data } = await octokit.rest.repos.listPullRequestsAssociatedWithCommit({
+        owner,
+        repo,
+        commit_sha: sha,
+        request: request()
+      })
+      return data.map(parsePullRequest).filter(p => p !== undefined)
+    },
+    async pull(number) {
+      const { data } = await octokit.rest.pulls.get({
+        owner,
+        repo,
+        pull_number: number,
+        request: request()
+      })
+      const pr = parsePullRequest(data)
+      if (!pr) throw new Error(`GitHub answered pull request #${number} without a number`)
+      return pr
     }
   }
+}
+
+/** GitHub's file entries, each field checked: a missing count is 0, a missing name drops the entry. */
+function asFiles(raw: unknown[]): ChangedFile[] {
+  const files: ChangedFile[] = []
+  for (const item of raw) {
+    const f = (item ?? {}) as Record<string, unknown>
+    if (typeof f.filename !== 'string' || !f.filename) continue
+    const n = (v: unknown): number => (typeof v === 'number' && v >= 0 ? v : 0)
+    files.push({
+      path: f.filename,
+      previousPath: typeof f.previous_filename === 'string' ? f.previous_filename : undefined,
+      status: typeof f.status === 'string' ? f.status : 'changed',
+      additions: n(f.additions),
+      deletions: n(f.deletions),
+      patch: typeof f.patch === 'string' ? f.patch : undefined
+    })
+  }
+  return files
 }

@@ -9,6 +9,8 @@ export const MAX_COMMENT = 4000
 export interface CommentContext {
   marker: Marker
   runUrl: string
+  /** A code change sent to an earlier job as a follow-up, instead of a new job. */
+  fold?: { docsPr?: string }
 }
 
 const run = (ctx: CommentContext): string =>
@@ -20,7 +22,15 @@ function finish(ctx: CommentContext, lines: string[]): string {
 }
 
 export function workingBody(ctx: CommentContext, job: AgentJob, followUp: boolean): string {
-  const what = followUp ? 'is working on the follow-up' : 'is working on this'
+  let what = followUp ? 'is working on the follow-up' : 'is working on this'
+  if (ctx.marker.kind === 'change') {
+    const docsPr = ctx.fold?.docsPr
+    what = !ctx.fold
+      ? 'is updating the docs for this change'
+      : docsPr
+        ? `is adding this change to the open docs pull request ${markdownLink(docsPr, docsPr)}`
+        : 'is adding this change to the job still running for an earlier change'
+  }
   return finish(ctx, [`⏳ **Mintlify agent** ${what} · job ${codeSpan(job.id)}${run(ctx)}`])
 }
 
@@ -42,6 +52,12 @@ export function outcomeBody(
     stopped: `🛑 The workflow run stopped before the **Mintlify agent** job finished. The job may still finish on the service; re-run the workflow to keep waiting.`,
     started: `🚀 **Mintlify agent** started; this run does not wait for it.`,
     skipped: `**Mintlify agent** was not started.`
+  }
+  if (ctx.marker.kind === 'change') {
+    lines['pr-opened'] = ctx.fold
+      ? `✅ **Mintlify agent** added this change to the docs pull request: ${pr}`
+      : `✅ **Mintlify agent** opened a docs pull request: ${pr}`
+    lines['no-changes'] = `☑️ **Mintlify agent** finished: no docs changes needed.`
   }
   return finish(ctx, [lines[result], '', `Job ${id}${run(ctx)}`])
 }

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import { type PullRequestRef, type PushRef, parsePullRequest, parsePush } from './change-event.js'
 
 /** The issue or pull request a run talks to. */
 export interface IssueRef {
@@ -24,9 +25,15 @@ export interface RunEvent {
   issue?: IssueRef
   /** On issue_comment events. */
   comment?: { id: number; body: string }
+  /** On pull_request and pull_request_target events: the pull request, when the payload has one. */
+  pullRequest?: PullRequestRef
+  /** On push events. */
+  push?: PushRef
   runId: string
   runAttempt: number
   runUrl: string
+  /** The web address of the run's GitHub (GITHUB_SERVER_URL). */
+  serverUrl: string
 }
 
 interface Payload {
@@ -47,7 +54,8 @@ export function readRunEvent(env: NodeJS.ProcessEnv = process.env): RunEvent {
   let payload: Payload = {}
   if (env.GITHUB_EVENT_PATH) {
     try {
-      payload = JSON.parse(readFileSync(env.GITHUB_EVENT_PATH, 'utf8')) as Payload
+      const parsed: unknown = JSON.parse(readFileSync(env.GITHUB_EVENT_PATH, 'utf8'))
+      if (parsed && typeof parsed === 'object') payload = parsed as Payload
     } catch {
       // A local run without an event file: nothing to talk to.
     }
@@ -68,9 +76,10 @@ export function readRunEvent(env: NodeJS.ProcessEnv = process.env): RunEvent {
       : undefined
   const actor = payload.sender?.login ?? env.GITHUB_ACTOR ?? ''
   const runId = env.GITHUB_RUN_ID ?? ''
-  const server = env.GITHUB_SERVER_URL ?? 'https://github.com'
+  const server = (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, '')
+  const name = env.GITHUB_EVENT_NAME ?? ''
   return {
-    name: env.GITHUB_EVENT_NAME ?? '',
+    name,
     action: payload.action,
     owner,
     repo,
@@ -82,8 +91,11 @@ export function readRunEvent(env: NodeJS.ProcessEnv = process.env): RunEvent {
       payload.comment && typeof payload.comment.id === 'number'
         ? { id: payload.comment.id, body: payload.comment.body ?? '' }
         : undefined,
+    pullRequest: parsePullRequest(payload.pull_request),
+    push: name === 'push' ? parsePush(payload) : undefined,
     runId,
     runAttempt: Number(env.GITHUB_RUN_ATTEMPT ?? '1') || 1,
-    runUrl: owner && runId ? `${server}/${owner}/${repo}/actions/runs/${runId}` : ''
+    runUrl: owner && runId ? `${server}/${owner}/${repo}/actions/runs/${runId}` : '',
+    serverUrl: server
   }
 }

@@ -17,8 +17,7 @@ export async function refusal(
   const actor = event.actor
   if (!actor) return 'The event does not say who triggered it.'
   if (event.actorIsBot) {
-    const name = actor.toLowerCase().replace(/\[bot\]$/, '')
-    if (settings.allowedBots.has(name)) return undefined
+    if (botAllowed(actor, settings.allowedBots)) return undefined
     return `@${actor} is a bot, and 'allowed-bots' does not list it.`
   }
   const required = settings.requiredPermission
@@ -33,4 +32,9 @@ export async function refusal(
   }
   if (hasPermission(level.permission, level.roleName, required)) return undefined
   return `@${actor} has '${level.roleName ?? level.permission ?? 'no'}' permission on the repository; 'required-permission' asks for '${required}'.`
+}
+
+/** Whether `allowed-bots` (lower case, without `[bot]`) lists this bot login. */
+export function botAllowed(login: string, allowed: ReadonlySet<string>): boolean {
+  return allowed.has(login.toLowerCase().replace(/\[bot\]$/, ''))
 }

@@ -9,6 +9,8 @@ import { type TriggerSettings, planTrigger } from './trigger.js'
 export interface JobTarget {
   prompt?: string
   jobId?: string
+  /** With a follow-up: the new job's prompt, should the service refuse the follow-up. */
+  fallbackPrompt?: string
 }
 
 /** What the triggering issue adds to a run: maybe a refusal, maybe a comment to keep current. */

@@ -33,8 +33,15 @@ export class LiveComment {
     private readonly marker: Omit<Marker, 'job'>,
     private readonly runUrl: string,
     private readonly log: Logger,
-    private readonly save: (state: CommentState) => void
+    private readonly save: (state: CommentState) => void,
+    /** A code change folded into an earlier job: the comment says so and links its docs pull request. */
+    private fold?: CommentContext['fold']
   ) {}
+
+  /** The follow-up was refused and a new job started instead: the comment stops saying "folded". */
+  unfold(): void {
+    this.fold = undefined
+  }
 
   /** The latest job recorded on the issue; only comments written by a bot count, so no one can plant one. */
   async recorded(): Promise<Recorded | undefined> {
@@ -64,7 +71,10 @@ export class LiveComment {
   }
 
   private ctx(job: AgentJob): CommentContext {
-    return { marker: { ...this.marker, job: job.id }, runUrl: this.runUrl }
+    const marker: Marker = { ...this.marker, job: job.id }
+    // A change run records the docs pull request once known, so the next change can find it open.
+    if (marker.kind === 'change') marker.pr = job.prLink || this.fold?.docsPr || undefined
+    return { marker, runUrl: this.runUrl, ...(this.fold ? { fold: this.fold } : {}) }
   }
 
   private async show(job: AgentJob, body: string, final: boolean): Promise<void> {

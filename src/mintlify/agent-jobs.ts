@@ -1,5 +1,5 @@
 import type { ApiClient } from './client.js'
-import { AmbiguousWriteError, ApiError, projectNotFound } from './errors.js'
+import { AmbiguousWriteError, ApiError, AuthError, projectNotFound } from './errors.js'
 
 /** An agent job as the service returns it; no field is guaranteed by the published schema but `id`, which we check. */
 export interface AgentJob {
@@ -89,6 +89,19 @@ export async function sendMessage(
       )
     },
     true
+  )
+}
+
+/**
+ * The service answered a follow-up and declined it (400, 404, 409, 422 …): the message was not
+ * delivered, so starting a new job instead cannot do the work twice. Not a refusal: a bad key, a rate
+ * limit (a new job would meet the same), or no answer at all (the message may have arrived).
+ */
+export function followUpRefused(error: unknown): boolean {
+  if (!(error instanceof ApiError) || error instanceof AmbiguousWriteError) return false
+  if (error instanceof AuthError || error.transient) return false
+  return (
+    error.status !== undefined && error.status >= 400 && error.status < 500 && error.status !== 429
   )
 }
 

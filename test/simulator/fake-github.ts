@@ -1,5 +1,8 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { type FakeCommit, type FakePull, changeRoute, pullView } from './fake-github-changes.js'
+
+export type { FakeCommit, FakeFile, FakePull } from './fake-github-changes.js'
 
 export interface FakeComment {
   id: number
@@ -11,14 +14,18 @@ export interface FakeComment {
 export interface GitHubRequest {
   method: string
   path: string
+  query: Record<string, string>
   authorization?: string
   userAgent?: string
   body?: unknown
+  /** The answer, for checking against GitHub's OpenAPI description. */
+  status?: number
+  responseBody?: unknown
 }
 
 /**
  * A loopback stand-in for the few GitHub REST routes the action uses: issue comments (list, create,
- * update) and collaborator permission. Optionally served under a prefix, as GitHub Enterprise Server's
+ * update), collaborator permission, and the read-only routes of code changes (fake-github-changes.ts). Optionally served under a prefix, as GitHub Enterprise Server's
  * `/api/v3` is.
  */
 export class FakeGitHub {
@@ -26,10 +33,18 @@ export class FakeGitHub {
   readonly comments: FakeComment[] = []
   /** Permission answers by login: GitHub's `permission` and `role_name`. */
   readonly permissions = new Map<string, { permission: string; role_name: string }>()
-  /** Status to answer instead, by route name: 'create-comment', 'update-comment', 'list-comments', 'permission'. */
+  /**
+   * Status to answer instead, by route name: 'create-comment', 'update-comment', 'list-comments',
+   * 'permission', 'repo-comments', 'pull-files', 'pull', 'compare', 'commit', 'commit-pulls'.
+   */
   readonly failures = new Map<string, number>()
   /** Milliseconds to wait before answering, by the same route names. */
   readonly delays = new Map<string, number>()
+  /** Pull requests by `owner/repo#number`. */
+  readonly pulls = new Map<string, FakePull>()
+  readonly commits = new Map<string, FakeCommit>()
+  /** Comparisons by `base...head`: the commits between, oldest first. */
+  readonly comparisons = new Map<string, FakeCommit[]>()
   private server: Server
   private base = ''
   private nextId = 1000
@@ -59,6 +74,19 @@ export class FakeGitHub {
     this.permissions.clear()
     this.failures.clear()
     this.delays.clear()
+    this.pulls.clear()
+    this.commits.clear()
+    this.comparisons.clear()
+  }
+
+  addPull(repo: string, pull: FakePull): FakePull {
+    this.pulls.set(`${repo}#${pull.number}`, pull)
+    return pull
+  }
+
+  /** The pull request as the REST API (and a webhook payload) shows it. */
+  pullView(repo: string, number: number): Record<string, unknown> {
+    return pullView(this, repo, number)
   }
 
   commentsOn(issue: number): FakeComment[] {
@@ -84,27 +112,38 @@ export class FakeGitHub {
     const record: GitHubRequest = {
       method: req.method ?? '',
       path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
       authorization: req.headers.authorization,
       userAgent: req.headers['user-agent'],
       body: text ? JSON.parse(text) : undefined
     }
     this.requests.push(record)
     const send = (status: number, body: unknown): void => {
+      record.status = status
+      record.responseBody = body
       res.writeHead(status, { 'content-type': 'application/json' })
       res.end(JSON.stringify(body))
     }
     if (!url.pathname.startsWith(`${this.prefix}/repos/`))
       return send(404, { message: 'Not Found' })
     const route = url.pathname.slice(this.prefix.length)
-    const fail = async (name: string): Promise<boolean> => {
-      const delay = this.delays.get(name)
-      if (delay) await new Promise(resolve => setTimeout(resolve, delay))
+    const failNow = (name: string): boolean => {
       const status = this.failures.get(name)
       if (status)
         send(status, {
           message: status === 403 ? 'Resource not accessible by integration' : 'Failure'
         })
       return Boolean(status)
+    }
+    const fail = async (name: string): Promise<boolean> => {
+      const delay = this.delays.get(name)
+      if (delay) await new Promise(resolve => setTimeout(resolve, delay))
+      return failNow(name)
+    }
+    if (req.method === 'GET') {
+      const answer = changeRoute(this, route, url, failNow, c => this.view(c))
+      if (answer === null) return
+      if (answer) return send(answer.status, answer.body)
     }
     let m: RegExpExecArray | null
     if ((m = /^\/repos\/[^/]+\/[^/]+\/issues\/(\d+)\/comments$/.exec(route))) {
@@ -157,12 +196,13 @@ export class FakeGitHub {
     return send(404, { message: 'Not Found' })
   }
 
-  private view(c: FakeComment): Record<string, unknown> {
+  view(c: FakeComment): Record<string, unknown> {
     return {
       id: c.id,
       body: c.body,
       user: c.user,
-      html_url: `https://github.com/acme/docs/issues/${c.issue}#issuecomment-${c.id}`
+      html_url: `https://github.com/acme/docs/issues/${c.issue}#issuecomment-${c.id}`,
+      issue_url: `${this.base}/repos/acme/docs/issues/${c.issue}`
     }
   }
 }

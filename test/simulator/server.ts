@@ -75,6 +75,8 @@ export interface SimulatorOptions {
 
 interface SimJob {
   id: string
+  /** The job's own number: its pull request is acme/docs#(100 + number). */
+  number: number
   projectId: string
   createdAt: number
   /** When the current run of the agent ends. */
@@ -271,13 +273,16 @@ export class Simulator {
       const plan = { ...DEFAULT_PLAN, ...this.options.job, ...this.plans.shift() }
       const now = this.now()
       if (job) {
+        // A follow-up, also on a completed job: active again, then completed with the same pull
+        // request (the agent pushes to it), or with a new one if it had none.
         job.plan = plan
         job.endsAt = now + plan.durationMs
         job.messages.push(prompt)
         return send(200, this.view(job))
       }
       job = {
-        id: `job_${++this.counter}_${randomBytes(4).toString('hex')}`,
+        number: ++this.counter,
+        id: `job_${this.counter}_${randomBytes(4).toString('hex')}`,
         projectId,
         createdAt: now,
         endsAt: now + plan.durationMs,
@@ -321,7 +326,7 @@ export class Simulator {
     const done = this.now() >= job.endsAt
     const status = done ? job.plan.finalStatus : 'active'
     if (done && status === 'completed' && job.plan.prLink && !job.prLink) {
-      job.prLink = `https://github.com/acme/docs/pull/${100 + this.counter}`
+      job.prLink = `https://github.com/acme/docs/pull/${100 + job.number}`
     }
     return {
       id: job.id,

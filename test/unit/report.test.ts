@@ -77,7 +77,8 @@ describe('outputsOf', () => {
       prLink: 'https://github.com/acme/docs/pull/7',
       model: 'claude-x',
       job: JSON.stringify(job),
-      result: 'pr-opened'
+      result: 'pr-opened',
+      source: ''
     })
     expect(outputsOf({ elapsedMs: 0, now })).toEqual({
       jobId: '',
@@ -85,7 +86,8 @@ describe('outputsOf', () => {
       prLink: '',
       model: '',
       job: '',
-      result: ''
+      result: '',
+      source: ''
     })
   })
 })

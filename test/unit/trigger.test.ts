@@ -34,6 +34,7 @@ const event = (over: Partial<RunEvent> = {}): RunEvent => ({
   runId: '1',
   runAttempt: 1,
   runUrl: 'https://github.com/o/r/actions/runs/1',
+  serverUrl: 'https://github.com',
   ...over
 })
 

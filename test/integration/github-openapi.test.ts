@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { FakeGitHub } from '../simulator/fake-github.js'
+import { type GitHubValidator, gitHubValidator } from '../support/github-openapi.js'
+
+// The fake GitHub's routes and the calls the action makes through Octokit, checked against GitHub's
+// own OpenAPI description: the paths, parameters and bodies, and the fields the fake answers with.
+let gh: FakeGitHub
+let validator: GitHubValidator
+beforeAll(async () => {
+  gh = await FakeGitHub.start()
+  validator = await gitHubValidator()
+}, 60_000)
+afterAll(() => gh.close())
+
+const BEFORE = 'a'.repeat(40)
+const AFTER = 'b'.repeat(40)
+
+async function connect() {
+  vi.stubEnv('GITHUB_API_URL', gh.url)
+  vi.resetModules()
+  const { connectGitHub } = await import('../../src/github/api.js')
+  return connectGitHub('ghs_t', { owner: 'acme', repo: 'app', apiUrl: gh.url })
+}
+
+describe("the fake GitHub and the action's calls follow GitHub's OpenAPI description", () => {
+  it('every operation, with answers and failures', async () => {
+    gh.addPull('acme/app', {
+      number: 4,
+      labels: ['api'],
+      files: [
+        { filename: 'src/a.ts', additions: 3, deletions: 1, patch: '@@ -1 +1 @@\n-a\n+b' },
+        { filename: 'src/c.ts', status: 'renamed', previous_filename: 'src/b.ts' }
+      ]
+    })
+    gh.commits.set(AFTER, { sha: AFTER, message: 'Add retries (#4)', pulls: [4] })
+    gh.comparisons.set(`${BEFORE}...${AFTER}`, [gh.commits.get(AFTER) as never])
+    gh.permissions.set('alice', { permission: 'write', role_name: 'write' })
+    const github = await connect()
+    const id = await github.createComment(4, 'hello')
+    await github.updateComment(id, 'hello again')
+    await github.listComments(4)
+    await github.permission('alice')
+    expect((await github.recentComments(1))[0]).toMatchObject({ id, issue: 4 })
+    expect(await github.pullFiles(4, 1)).toHaveLength(2)
+    expect(await github.pull(4)).toMatchObject({ number: 4, merged: true, labels: ['api'] })
+    expect((await github.compare(BEFORE, AFTER)).commits).toHaveLength(1)
+    expect((await github.commit(AFTER)).commits[0]?.message).toBe('Add retries (#4)')
+    expect((await github.commitPulls(AFTER)).map(p => p.number)).toEqual([4])
+    await expect(github.pull(99)).rejects.toMatchObject({ status: 404 })
+    gh.failures.set('pull-files', 403)
+    await expect(github.pullFiles(4, 1)).rejects.toMatchObject({ status: 403 })
+
+    const operations = new Set(gh.requests.map(r => `${r.method} ${r.path}`))
+    expect(operations.size).toBeGreaterThanOrEqual(10)
+    const problems = gh.requests.flatMap(r =>
+      validator.problems(r).map(p => `${r.method} ${r.path}: ${p}`)
+    )
+    expect(problems).toEqual([])
+    vi.unstubAllEnvs()
+  })
+
+  it('catches a call or an answer that breaks the description (the check can fail)', () => {
+    const call = {
+      method: 'GET',
+      path: '/repos/acme/app/pulls/4/files',
+      query: { per_page: '100', page: '1' },
+      status: 200,
+      responseBody: [{ filename: 'a.ts', status: 'modified', additions: 3 }]
+    }
+    expect(validator.problems(call)).toEqual([])
+    for (const bad of [
+      { responseBody: [{ filename: 'a.ts', status: 'edited' }] },
+      { responseBody: [{ filename: 'a.ts', additions: '3' }] },
+      { query: { per_page: 'many' } },
+      { method: 'POST', body: { body: 'x' } }
+    ])
+      expect(validator.problems({ ...call, ...bad }), JSON.stringify(bad)).not.toEqual([])
+    expect(
+      validator.problems({
+        method: 'GET',
+        path: '/repos/acme/app/issues/comments',
+        query: { sort: 'created', direction: 'newest' }
+      })
+    ).not.toEqual([])
+    expect(validator.problems({ ...call, path: '/repos/acme/app/pulls/4/diffs' })).toEqual([
+      'no documented operation for GET /repos/acme/app/pulls/4/diffs'
+    ])
+  })
+})

@@ -1,0 +1,33 @@
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { createJob, getJob, sendMessage } from '../../src/mintlify/agent-jobs.js'
+import { SIM_PROJECT, Simulator } from '../simulator/server.js'
+import { inSeconds, simClient } from '../support/clients.js'
+
+let sim: Simulator
+beforeAll(async () => {
+  sim = await Simulator.start({ job: { durationMs: 100 } })
+})
+afterAll(() => sim.close())
+
+const settle = () => new Promise(resolve => setTimeout(resolve, 150))
+
+it('a follow-up on a completed job makes it active again, then completed with the same pull request', async () => {
+  const client = simClient(sim)
+  const deadline = inSeconds(10)
+  const job = await createJob(client, SIM_PROJECT, 'first change', deadline)
+  await settle()
+  const done = await getJob(client, SIM_PROJECT, job.id, deadline)
+  expect(done).toMatchObject({ status: 'completed', prLink: expect.stringMatching(/\/pull\/\d+$/) })
+  // Another job in between must not change this job's pull request.
+  await createJob(client, SIM_PROJECT, 'unrelated', deadline)
+  sim.planNext({ prLink: false })
+  const again = await sendMessage(client, SIM_PROJECT, job.id, 'second change', deadline)
+  expect(again).toMatchObject({ id: job.id, status: 'active', prLink: null })
+  await settle()
+  expect(await getJob(client, SIM_PROJECT, job.id, deadline)).toMatchObject({
+    status: 'completed',
+    prLink: done.prLink
+  })
+  expect(sim.jobs.get(job.id)?.messages).toEqual(['first change', 'second change'])
+  await client.close()
+})

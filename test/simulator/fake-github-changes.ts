@@ -1,0 +1,153 @@
+import type { FakeComment } from './fake-github.js'
+
+/** A changed file as GitHub's files, compare and commit endpoints list it. */
+export interface FakeFile {
+  filename: string
+  status?: 'added' | 'removed' | 'modified' | 'renamed' | 'copied' | 'changed' | 'unchanged'
+  additions?: number
+  deletions?: number
+  patch?: string
+  previous_filename?: string
+}
+
+/** A pull request in any repository of the fake, with its files. */
+export interface FakePull {
+  number: number
+  title?: string
+  body?: string
+  state?: 'open' | 'closed'
+  merged?: boolean
+  user?: { login: string; type: 'Bot' | 'User' }
+  labels?: string[]
+  base?: string
+  files?: FakeFile[]
+}
+
+export interface FakeCommit {
+  sha: string
+  message: string
+  files?: FakeFile[]
+  /** Pull requests (of the repository asked about) the commit belongs to. */
+  pulls?: number[]
+}
+
+/** What the fake GitHub knows of code changes. */
+export interface ChangeStore {
+  comments: FakeComment[]
+  pulls: Map<string, FakePull>
+  commits: Map<string, FakeCommit>
+  comparisons: Map<string, FakeCommit[]>
+}
+
+/** The pull request as the REST API (and a webhook payload) shows it. */
+export function pullView(
+  store: ChangeStore,
+  repo: string,
+  number: number
+): Record<string, unknown> {
+  const pull = store.pulls.get(`${repo}#${number}`)
+  if (!pull) throw new Error(`no pull request ${repo}#${number}`)
+  const files = pull.files ?? []
+  return {
+    number: pull.number,
+    html_url: `https://github.com/${repo}/pull/${pull.number}`,
+    state: pull.state ?? 'closed',
+    title: pull.title ?? `Change ${pull.number}`,
+    body: pull.body ?? null,
+    user: pull.user ?? { login: 'alice', type: 'User' },
+    labels: (pull.labels ?? []).map((name, i) => ({ id: i + 1, name })),
+    base: { ref: pull.base ?? 'main' },
+    merged: pull.merged ?? pull.state !== 'open',
+    merged_at: (pull.merged ?? pull.state !== 'open') ? '2026-11-20T10:00:00Z' : null,
+    changed_files: files.length,
+    additions: files.reduce((n, f) => n + (f.additions ?? 1), 0),
+    deletions: files.reduce((n, f) => n + (f.deletions ?? 0), 0)
+  }
+}
+
+/**
+ * The read-only routes of code changes. An answer, `null` when a failure was sent, or undefined
+ * when the route is not one of them.
+ */
+export function changeRoute(
+  store: ChangeStore,
+  route: string,
+  url: URL,
+  fail: (name: string) => boolean,
+  view: (c: FakeComment) => Record<string, unknown>
+): { status: number; body: unknown } | null | undefined {
+  const page = Number(url.searchParams.get('page') ?? 1)
+  const perPage = Number(url.searchParams.get('per_page') ?? 30)
+  const paged = <T>(all: T[]): T[] => all.slice((page - 1) * perPage, page * perPage)
+  const notFound = { status: 404, body: { message: 'Not Found' } }
+  let m: RegExpExecArray | null
+  if (/^\/repos\/[^/]+\/[^/]+\/issues\/comments$/.test(route)) {
+    if (fail('repo-comments')) return null
+    const newestFirst = url.searchParams.get('direction') === 'desc'
+    const all = newestFirst ? [...store.comments].reverse() : store.comments
+    return { status: 200, body: paged(all).map(c => view(c)) }
+  }
+  if ((m = /^\/repos\/([^/]+\/[^/]+)\/pulls\/(\d+)(\/files)?$/.exec(route))) {
+    if (fail(m[3] ? 'pull-files' : 'pull')) return null
+    const pull = store.pulls.get(`${m[1]}#${m[2]}`)
+    if (!pull) return notFound
+    if (!m[3]) return { status: 200, body: pullView(store, m[1] as string, pull.number) }
+    return { status: 200, body: paged(pull.files ?? []).map(fileView) }
+  }
+  if ((m = /^\/repos\/([^/]+\/[^/]+)\/commits\/([0-9a-f]+)(\/pulls)?$/.exec(route))) {
+    if (fail(m[3] ? 'commit-pulls' : 'commit')) return null
+    const commit = store.commits.get(m[2] as string)
+    if (!commit) return { status: 422, body: { message: 'No commit found for SHA' } }
+    if (m[3])
+      return {
+        status: 200,
+        body: (commit.pulls ?? []).map(n => pullView(store, m?.[1] as string, n))
+      }
+    return {
+      status: 200,
+      body: { ...commitView(commit), files: (commit.files ?? []).map(fileView) }
+    }
+  }
+  if ((m = /^\/repos\/([^/]+)\/([^/]+)\/compare\/([0-9a-f]+\.\.\.[0-9a-f]+)$/.exec(route))) {
+    if (fail('compare')) return null
+    const commits = store.comparisons.get(m[3] as string)
+    if (!commits) return notFound
+    const files = commits.flatMap(c => c.files ?? [])
+    return {
+      status: 200,
+      body: {
+        html_url: `https://github.com/${m[1]}/${m[2]}/compare/${m[3]}`,
+        status: 'ahead',
+        ahead_by: commits.length,
+        behind_by: 0,
+        total_commits: commits.length,
+        commits: commits.map(commitView),
+        files: files.slice(0, 300).map(fileView)
+      }
+    }
+  }
+  return undefined
+}
+
+function fileView(f: FakeFile): Record<string, unknown> {
+  const additions = f.additions ?? 1
+  const deletions = f.deletions ?? 0
+  return {
+    sha: 'f'.repeat(40),
+    filename: f.filename,
+    status: f.status ?? 'modified',
+    additions,
+    deletions,
+    changes: additions + deletions,
+    ...(f.patch === undefined ? {} : { patch: f.patch }),
+    ...(f.previous_filename ? { previous_filename: f.previous_filename } : {})
+  }
+}
+
+function commitView(c: FakeCommit): Record<string, unknown> {
+  return {
+    sha: c.sha,
+    html_url: `https://github.com/acme/app/commit/${c.sha}`,
+    commit: { message: c.message }
+  }
+}

@@ -1,0 +1,114 @@
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import type { Operation } from 'openapi-backend'
+import type { GitHubRequest } from '../simulator/fake-github.js'
+import { openApiBackend } from './openapi.js'
+import { ROOT } from './run-action.js'
+
+/** GitHub's published OpenAPI description of api.github.com (the @octokit/openapi package). */
+export const GITHUB_OPENAPI = path.join(
+  ROOT,
+  'node_modules',
+  '@octokit',
+  'openapi',
+  'generated',
+  'api.github.com.json'
+)
+
+/** Every operation the action calls, as method and documented path. */
+export const GITHUB_OPERATIONS: readonly [string, string][] = [
+  ['get', '/repos/{owner}/{repo}/issues/{issue_number}/comments'],
+  ['post', '/repos/{owner}/{repo}/issues/{issue_number}/comments'],
+  ['patch', '/repos/{owner}/{repo}/issues/comments/{comment_id}'],
+  ['get', '/repos/{owner}/{repo}/collaborators/{username}/permission'],
+  ['get', '/repos/{owner}/{repo}/issues/comments'],
+  ['get', '/repos/{owner}/{repo}/pulls/{pull_number}/files'],
+  ['get', '/repos/{owner}/{repo}/pulls/{pull_number}'],
+  ['get', '/repos/{owner}/{repo}/compare/{basehead}'],
+  ['get', '/repos/{owner}/{repo}/commits/{ref}'],
+  ['get', '/repos/{owner}/{repo}/commits/{commit_sha}/pulls']
+]
+
+type Json = Record<string, unknown>
+
+/**
+ * Only the operations above and the components they reach: the full description is 13 MB, and the
+ * validator compiles what it is given. Responses are checked without their `required` lists: the
+ * fake answers with the fields the action reads, not the hundred others GitHub sends, and every
+ * field it does send must have GitHub's name and type.
+ */
+function trimmed(): Json {
+  const full = JSON.parse(readFileSync(GITHUB_OPENAPI, 'utf8')) as Json
+  const paths: Record<string, Json> = {}
+  for (const [method, p] of GITHUB_OPERATIONS) {
+    const op = (full.paths as Record<string, Json>)[p]?.[method] as Json | undefined
+    if (!op) throw new Error(`GitHub's OpenAPI description has no ${method} ${p}`)
+    paths[p] = { ...paths[p], [method]: { ...op, responses: relaxed(op.responses) } }
+  }
+  const components: Record<string, Json> = {}
+  const pending = [JSON.stringify(paths)]
+  const seen = new Set<string>()
+  while (pending.length) {
+    for (const m of (pending.pop() as string).matchAll(/"#\/components\/(\w+)\/([^"]+)"/g)) {
+      const [kind, name] = [m[1] as string, m[2] as string]
+      if (seen.has(`${kind}/${name}`)) continue
+      seen.add(`${kind}/${name}`)
+      const value = ((full.components as Record<string, Json>)[kind] as Json)[name]
+      const kept = kind === 'schemas' || kind === 'responses' ? relaxed(value) : value
+      ;(components[kind] ??= {})[name] = kept
+      pending.push(JSON.stringify(kept))
+    }
+  }
+  return { openapi: full.openapi, info: full.info, paths, components }
+}
+
+/**
+ * A copy without `required` lists (arrays), so a partial object still checks every field it has.
+ * OpenAPI 3.0's `nullable` beside `allOf` and no `type` (which the validator refuses) becomes
+ * `anyOf` the schema or null.
+ */
+function relaxed(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(relaxed)
+  if (!value || typeof value !== 'object') return value
+  const copy = Object.fromEntries(
+    Object.entries(value)
+      .filter(([k, v]) => !(k === 'required' && Array.isArray(v)))
+      .map(([k, v]) => [k, relaxed(v)])
+  ) as Json
+  if (copy.nullable === true && copy.type === undefined) {
+    const { nullable: _nullable, description, ...rest } = copy
+    return { description, anyOf: [rest, { type: 'null' }] }
+  }
+  return copy
+}
+
+export interface GitHubValidator {
+  /** Problems with one recorded call; empty when request and answer match GitHub's description. */
+  problems(call: GitHubRequest, prefix?: string): string[]
+}
+
+export async function gitHubValidator(): Promise<GitHubValidator> {
+  const api = await openApiBackend(trimmed())
+  return {
+    problems(call, prefix = '') {
+      const request = {
+        method: call.method.toLowerCase(),
+        path: call.path.slice(prefix.length),
+        query: call.query,
+        headers: { 'content-type': 'application/json' },
+        body: call.body
+      }
+      const operation = api.matchOperation(request) as Operation | undefined
+      if (!operation) return [`no documented operation for ${call.method} ${call.path}`]
+      const problems: string[] = []
+      for (const e of api.validateRequest(request, operation).errors ?? [])
+        problems.push(`request ${e.instancePath || ''} ${e.message}`)
+      if (call.status !== undefined && operation.responses?.[String(call.status)]) {
+        const res = api.validateResponse(call.responseBody, operation, call.status)
+        for (const e of res.errors ?? [])
+          problems.push(`response ${call.status} ${e.instancePath || ''} ${e.message}`)
+      }
+      return problems
+    }
+  }
+}
