@@ -59,6 +59,31 @@ const TIMEOUT_MS = 15_000
 /** Short enough that a cancelled step still ends within 2 s, long enough for a healthy GitHub. */
 const GRACE_MS = 1_500
 
+/**
+ * A failed GitHub call in a few words. Octokit reports a call that never got an answer (refused,
+ * DNS, a time limit) as status 500 without a response: that is no HTTP 500, and says so.
+ */
+export function describeGitHubError(error: unknown): string {
+  const failure = error as {
+    status?: unknown
+    response?: unknown
+    cause?: unknown
+    message?: unknown
+  }
+  if (typeof failure.status === 'number' && (failure.status !== 500 || failure.response))
+    return `HTTP ${failure.status}`
+  const cause = failure.cause as
+    { code?: unknown; message?: unknown; cause?: { code?: unknown } } | undefined
+  const code = cause?.code ?? cause?.cause?.code
+  const why =
+    typeof code === 'string'
+      ? code
+      : typeof failure.message === 'string'
+        ? failure.message
+        : String(error)
+  return `no answer from GitHub (${why})`
+}
+
 /** Where the comments go: the run's repository, on the run's GitHub. */
 export interface RepoRef {
   owner: string
@@ -124,7 +149,14 @@ export function connectGitHub(
         username: user,
         request: request()
       })
-      return { permission: data.permission, roleName: (data as { role_name?: string }).role_name }
+      // An answer without a permission (a redirect's page, a proxy's) is no answer at all.
+      if (typeof data?.permission !== 'string')
+        throw new Error('GitHub answered without a permission')
+      const roleName = (data as { role_name?: unknown }).role_name
+      return {
+        permission: data.permission,
+        roleName: typeof roleName === 'string' ? roleName : undefined
+      }
     },
     async recentComments(page) {
       const { data } = await octokit.rest.issues.listCommentsForRepo({

@@ -1,6 +1,12 @@
 import type { Logger } from '../action/clock.js'
 import { ExplainedError } from '../action/errors.js'
-import { type ChangedFile, type Comparison, type GitHubApi, PAGE_SIZE } from './api.js'
+import {
+  type ChangedFile,
+  type Comparison,
+  type GitHubApi,
+  PAGE_SIZE,
+  describeGitHubError
+} from './api.js'
 import type { PullRequestRef, PushRef } from './change-event.js'
 
 /** A code change, read from GitHub: what the prompt describes. */
@@ -127,11 +133,7 @@ function withoutPatch(file: ChangedFile): ChangedFile {
   return rest
 }
 
-export function describe(error: unknown): string {
-  const status = (error as { status?: unknown }).status
-  if (typeof status === 'number') return `HTTP ${status}`
-  return error instanceof Error ? error.message : String(error)
-}
+export const describe = describeGitHubError
 
 /** Never a half-built prompt: the run stops and says what to grant. */
 function unreadable(what: string, grant: string, error: unknown): ExplainedError {

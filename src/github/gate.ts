@@ -1,5 +1,5 @@
 import { CancelledError } from '../action/errors.js'
-import type { GitHubApi } from './api.js'
+import { type GitHubApi, describeGitHubError } from './api.js'
 import type { RunEvent } from './event.js'
 import type { TriggerSettings } from './trigger.js'
 import { hasPermission } from './permission.js'
@@ -27,8 +27,7 @@ export async function refusal(
     level = await (await github()).permission(actor)
   } catch (error) {
     if (signal?.aborted) throw new CancelledError('Cancelled while checking the permission.')
-    const status = (error as { status?: number }).status
-    return `Could not read @${actor}'s permission on the repository (${status ? `HTTP ${status}` : error instanceof Error ? error.message : String(error)}), so the run is refused.`
+    return `Could not read @${actor}'s permission on the repository (${describeGitHubError(error)}), so the run is refused.`
   }
   if (hasPermission(level.permission, level.roleName, required)) return undefined
   return `@${actor} has '${level.roleName ?? level.permission ?? 'no'}' permission on the repository; 'required-permission' asks for '${required}'.`

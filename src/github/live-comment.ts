@@ -1,7 +1,7 @@
 import type { AgentJob } from '../mintlify/agent-jobs.js'
 import type { Logger } from '../action/clock.js'
 import type { Result } from '../mintlify/outcome.js'
-import type { GitHubApi } from './api.js'
+import { type GitHubApi, describeGitHubError } from './api.js'
 import { type CommentContext, outcomeBody, workingBody } from './comment-body.js'
 import { type Marker, parseMarker } from './marker.js'
 
@@ -93,8 +93,6 @@ export class LiveComment {
       status === 403 || status === 404
         ? " Give the workflow 'issues: write' (and 'pull-requests: write' for pull requests)."
         : ''
-    this.log.warning(
-      `Could not ${what} #${this.issue}: ${status ? `HTTP ${status}` : error instanceof Error ? error.message : String(error)}.${hint}`
-    )
+    this.log.warning(`Could not ${what} #${this.issue}: ${describeGitHubError(error)}.${hint}`)
   }
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { FakeGitHub } from '../simulator/fake-github.js'
 import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../simulator/server.js'
 import { expectCleanFailure, visible } from '../support/assertions.js'
+import { closedPort } from '../support/clients.js'
 import { type RunOptions, type RunResult, runAction, startAction } from '../support/run-action.js'
 
 // A service and a GitHub that answer what an attacker would have them answer: the action must
@@ -188,5 +189,29 @@ describe('cancel', () => {
     expect(result.log).toMatch(
       /::error::Cancelled while waiting for the answer to the request to create the agent job; the service may have acted on it\. A job may have been created/
     )
+  })
+})
+
+describe('GitHub that cannot be read', () => {
+  it('says GitHub gave no answer, not "HTTP 500", when it cannot be reached', async () => {
+    const closed = await closedPort()
+    const result = await runAction({
+      ...options(),
+      env: { ...options().env, GITHUB_API_URL: `http://127.0.0.1:${closed}` }
+    })
+    expect(result.outputs.result).toBe('skipped')
+    expect(result.log).toMatch(
+      /Could not read @maintainer's permission on the repository \(no answer from GitHub \(ECONNREFUSED\)\), so the run is refused/
+    )
+    expect(result.log).not.toContain('HTTP 500')
+  })
+
+  it('refuses a permission answer that holds no permission (a redirect), saying so', async () => {
+    gh.failures.set('permission', 302)
+    const result = await run()
+    expect(result.outputs.result).toBe('skipped')
+    expect(result.log).toMatch(/GitHub answered without a permission/)
+    expect(result.log).not.toMatch(/has 'no' permission/)
+    expect(sim.requests('create')).toHaveLength(0)
   })
 })
