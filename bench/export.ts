@@ -20,6 +20,8 @@ export async function exportBench(sim: Simulator, reps: number): Promise<ExportR
         'api-key': SIM_API_KEY,
         'project-id': SIM_PROJECT,
         'api-url': sim.url,
+        // 100,000 rows take 400 requests of 250: more than a run may make by default (50).
+        'max-requests': '1000',
         timeout: '1h'
       })
     },

@@ -220,11 +220,12 @@ export class ApiClient {
       }
     }
     if (status === 404) {
-      // The service says what it did not find; a 404 without its error text comes from a path it
-      // does not serve, such as an api-url with a path of its own.
-      const message = detail
-        ? `${spec.notFound} (HTTP 404${said}).`
-        : `The service answered HTTP 404 without saying what was not found: check 'api-url' (${this.options.baseUrl.href}), which should be the service's base URL such as https://api.mintlify.com, without a path. If it is right: ${spec.notFound}.`
+      // A 404 without the service's error text, or under an api-url with a path of its own, is
+      // most likely a path the service does not serve: the URL is the first thing to check.
+      const suspectUrl = !detail || this.options.baseUrl.pathname.replace(/\/+$/, '') !== ''
+      const message = suspectUrl
+        ? `The service answered HTTP 404${said}: check 'api-url' (${this.options.baseUrl.href}), which should be the service's base URL such as https://api.mintlify.com, without a path. If it is right: ${spec.notFound}.`
+        : `${spec.notFound} (HTTP 404${said}).`
       return { ok: false, retry: false, error: new NotFoundError(message, status) }
     }
     const retryable = (spec.write ? RETRYABLE_WRITE_STATUSES : RETRYABLE_READ_STATUSES).has(status)

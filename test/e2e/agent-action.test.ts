@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../simulator/server.js'
 import { expectCleanFailure, visible } from '../support/assertions.js'
+import { closedPort } from '../support/clients.js'
 import { type RunOptions, runAction, startAction } from '../support/run-action.js'
 
 let sim: Simulator
@@ -238,6 +239,56 @@ describe('the bundled agent action, run as the runner runs it', () => {
     expectCleanFailure(result, message, [SIM_API_KEY])
     expect(sim.exchanges).toHaveLength(0)
     expect(result.outputs.result).toBe('')
+  })
+
+  it('says what to do when the service keeps rate limiting a create', async () => {
+    sim.inject({
+      route: 'create',
+      kind: 'status',
+      status: 429,
+      retryAfter: '1',
+      body: { error: 'slow down' },
+      times: 10
+    })
+    const result = await run({ timeout: '20s' })
+    expectCleanFailure(
+      result,
+      /Could not create the agent job: the service kept rate limiting the requests \(HTTP 429: slow down\)\. A project may start 100 agent jobs and follow-ups an hour/,
+      [SIM_API_KEY]
+    )
+  })
+
+  it('names api-url, the proxy and that nothing was sent when the service cannot be reached', async () => {
+    const port = await closedPort()
+    const result = await run({ 'api-url': `http://127.0.0.1:${port}`, timeout: '4s' })
+    expectCleanFailure(
+      result,
+      /Could not create the agent job: cannot reach 127\.0\.0\.1:\d+: ECONNREFUSED\. The request never reached the service, so nothing was done\. Check 'api-url' \(http:\/\/127\.0\.0\.1:\d+\/\) and, on a self-hosted runner, the proxy settings/,
+      [SIM_API_KEY]
+    )
+  })
+
+  it('blames api-url, not project-id, for a path the service does not serve', async () => {
+    const result = await run({ 'api-url': `${sim.url}/v2` })
+    expectCleanFailure(
+      result,
+      /The service answered HTTP 404: No route for POST \/v2\/v2\/agent\/proj_sim\/job: check 'api-url' \(http:\/\/127\.0\.0\.1:\d+\/v2\)/,
+      [SIM_API_KEY]
+    )
+  })
+
+  it('says a prompt of only spaces is blank', async () => {
+    const result = await run({ prompt: '   ' })
+    expectCleanFailure(result, /Input 'prompt' is blank/, [SIM_API_KEY])
+    expect(sim.exchanges).toHaveLength(0)
+  })
+
+  it("accepts fail-on: timed-out, the word 'result' uses", async () => {
+    sim.planNext({ durationMs: 60_000 })
+    const result = await run({ timeout: '3s', 'fail-on': 'timed-out' })
+    expect(result.code).toBe(1)
+    expect(result.outputs.result).toBe('timed-out')
+    expect(result.log).toMatch(/ended as 'timed-out', and 'fail-on' includes 'timeout'/)
   })
 
   it('stops within two seconds of SIGTERM, reporting what it knows', async () => {
