@@ -1,5 +1,13 @@
 import * as core from '@actions/core'
-import { closeSync, openSync, readSync, realpathSync, statSync } from 'node:fs'
+import {
+  type Stats,
+  closeSync,
+  lstatSync,
+  openSync,
+  readSync,
+  realpathSync,
+  statSync
+} from 'node:fs'
 import path from 'node:path'
 import { InputError } from './errors.js'
 
@@ -46,7 +54,7 @@ export function resolveInWorkspace(name: string, file: string, workspace: string
   const full = path.resolve(root, file)
   const inside = (p: string): boolean => {
     const rel = path.relative(root, p)
-    return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel)
+    return rel !== '' && !leaves(rel)
   }
   if (!inside(full)) {
     throw new InputError(
@@ -93,7 +101,7 @@ export function readWorkspaceFile(
     )
   }
   const rel = path.relative(root, real)
-  if (rel.startsWith('..') || path.isAbsolute(rel)) {
+  if (leaves(rel)) {
     throw new InputError(
       `Input '${name}' must name a file inside the workspace; '${file}' leads outside it.`
     )
@@ -119,3 +127,31 @@ export function readWorkspaceFile(
   }
   return buffer.subarray(0, size).toString('utf8')
 }
+
+/**
+ * A file the action will write: inside the workspace (resolveInWorkspace), and not a folder or a
+ * device, which is found now rather than after every request was made.
+ */
+export function resolveOutputFile(name: string, shown: string, workspace: string): string {
+  const file = resolveInWorkspace(name, shown, workspace)
+  checkWritableTarget(name, shown, file)
+  return file
+}
+
+function checkWritableTarget(name: string, shown: string, file: string): void {
+  let stat: Stats
+  try {
+    stat = lstatSync(file)
+  } catch {
+    return // Not there yet: it will be created.
+  }
+  if (!stat.isFile() && !stat.isSymbolicLink()) {
+    throw new InputError(
+      `Input '${name}': '${shown}' exists and is not a file (a folder?); name a file to write instead.`
+    )
+  }
+}
+
+/** A relative path that climbs out (`..`, `../x`), or an absolute one; `..notes.md` stays inside. */
+const leaves = (rel: string): boolean =>
+  rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)

@@ -1,5 +1,5 @@
 /** Breaks `@name` and `#123` so GitHub neither notifies anyone nor links an issue. */
-export function neutraliseReferences(text: string): string {
+function neutraliseReferences(text: string): string {
   return text.replace(/([@#])(?=[\p{L}\p{N}_-])/gu, '$1\u200B')
 }
 
@@ -8,6 +8,14 @@ export function neutraliseReferences(text: string): string {
  * line: no formatting, no HTML, no mention, no issue reference.
  */
 export function escapeMarkdown(text: string): string {
+  // GitHub turns bare `https://…` and `www.…` into links: break them, so outside text links nowhere.
+  return escapeLabel(text)
+    .replace(/:\/\//g, ':\u200B//')
+    .replace(/\bwww\./gi, m => `${m.slice(0, 3)}\u200B.`)
+}
+
+/** Escaped as escapeMarkdown, for a link's own text, where GitHub makes no further link. */
+function escapeLabel(text: string): string {
   return neutraliseReferences(
     text
       .replace(/[\r\n]+/g, ' ')
@@ -30,7 +38,7 @@ export function markdownLink(label: string, url: string | null | undefined): str
   try {
     const parsed = new URL(url)
     if (parsed.protocol === 'https:' || parsed.protocol === 'http:') {
-      return `[${escapeMarkdown(label)}](${linkTarget(parsed.href)})`
+      return `[${escapeLabel(label)}](${linkTarget(parsed.href)})`
     }
   } catch {
     // Fall through to plain text.

@@ -1,5 +1,6 @@
 import * as core from '@actions/core'
 import { cancelOnSignals } from '../action/cancel.js'
+import { CancelledError } from '../action/errors.js'
 import { systemClock } from '../action/clock.js'
 import { formatDuration } from '../action/duration.js'
 import { Output, State } from '../action/names.js'
@@ -35,7 +36,7 @@ export async function run(): Promise<void> {
   } catch (error) {
     end = {
       result: cancel.signal.aborted ? 'cancelled' : undefined,
-      failure: describeError(error, [settings?.apiKey, settings?.githubToken])
+      failure: describeError(error, [settings?.apiKey, settings?.githubToken, settings?.docsToken])
     }
   } finally {
     cancel.dispose()
@@ -49,8 +50,13 @@ async function runAgent(settings: Settings, event: RunEvent, signal: AbortSignal
   const service = (): ApiClient => (opened ??= openClient(settings, coreLogger, signal))
   try {
     const prepared = await prepare(settings, event, signal, jobId =>
-      getJob(service(), settings.projectId, jobId, Date.now() + LOOK_MS)
+      getJob(service(), settings.projectId, jobId, systemClock.now() + LOOK_MS)
     )
+    // A cancel while reading GitHub can look like a refusal or an unreadable comment: it is neither.
+    if (signal.aborted)
+      throw new CancelledError(
+        'Cancelled before a job was started; nothing was sent to the service.'
+      )
     for (const notice of prepared.notices) core.notice(notice, { title: 'Mintlify agent' })
     if (prepared.skipped) {
       core.notice(`Not starting the agent: ${prepared.skipped}`, { title: 'Mintlify agent' })
@@ -116,10 +122,14 @@ async function runPrepared(
     end = {
       job: latest,
       result: signal.aborted ? 'cancelled' : undefined,
-      failure: describeError(error, [settings.apiKey, settings.githubToken])
+      failure: describeError(error, [settings.apiKey, settings.githubToken, settings.docsToken])
     }
   }
+  // The service is done with; closing it runs alongside the comment's last word, so a cancelled
+  // step still ends within the runner's grace.
+  const closing = client.close()
   if (end.job && comment) await comment.finish(end.job, end.result ?? 'stopped')
+  await closing
   return { ...end, source, fold }
 }
 

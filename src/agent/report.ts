@@ -80,7 +80,7 @@ export function renderSummary(report: Report): string {
         ? report.now.getTime() - createdAt.getTime()
         : report.elapsedMs
     const source = job.source?.repository
-      ? `${escapeMarkdown(job.source.repository)}${job.source.ref ? ` @ ${escapeMarkdown(job.source.ref)}` : ''}`
+      ? `${markdownLink(job.source.repository, job.source.repository)}${job.source.ref ? ` @ ${escapeMarkdown(job.source.ref)}` : ''}`
       : ''
     const rows: [string, string][] = [
       ['Outcome', result ? codeSpan(result) : ''],

@@ -6,7 +6,7 @@ import { formatDuration } from '../action/duration.js'
 import { KNOWN_STATUSES, isTerminal } from '../mintlify/outcome.js'
 
 export interface WaitOptions {
-  /** Epoch ms: give up waiting at this moment. */
+  /** Monotonic ms (Clock.now): give up waiting at this moment. */
   deadline: number
   /** The longest pause between two polls. */
   pollIntervalMs: number
@@ -78,15 +78,20 @@ export async function waitForJob(
   while (!isTerminal(job.status)) {
     const now = clock.now()
     if (now >= deadline) return { job, end: 'timeout', polls, lastError }
-    const pause = Math.min(
+    let pause = Math.min(
       started + nextCheckAt(now - started, options.pollIntervalMs, checked) - now,
       deadline - now
     )
     try {
-      if (deadline - (now + pause) < fairCheckMs(options.pollIntervalMs)) {
-        // A check squeezed against the deadline would time out and blame a healthy service.
-        await clock.sleep(deadline - now, options.signal)
-        return { job, end: 'timeout', polls, lastError }
+      const lastFair = deadline - fairCheckMs(options.pollIntervalMs)
+      if (now + pause > lastFair) {
+        // A check squeezed against the deadline would time out and blame a healthy service: make
+        // the last one while it still has a fair time limit, or none.
+        if (lastFair - now < MIN_PAUSE_MS) {
+          await clock.sleep(deadline - now, options.signal)
+          return { job, end: 'timeout', polls, lastError }
+        }
+        pause = lastFair - now
       }
       await clock.sleep(pause, options.signal)
       checked = true

@@ -22,6 +22,8 @@ export class AssistantCollector implements Collector {
   readonly signal = 'assistant'
   done = false
   private cursor?: string
+  /** Every cursor followed: one sent again (A, B, A…) means the paging would not end. */
+  private readonly cursors = new Set<string>()
   private stoppedEarly: string | null = null
   private turnsRead = 0
   private unansweredTurns = 0
@@ -60,10 +62,10 @@ export class AssistantCollector implements Collector {
     if (!page.hasMore || !page.nextCursor) return
     if (page.conversations.length === 0)
       this.stoppedEarly = 'the service sent an empty page of conversations but said there were more'
-    else if (page.nextCursor === this.cursor)
-      this.stoppedEarly = 'the service sent the same conversations cursor twice'
+    else if (this.cursors.has(page.nextCursor))
+      this.stoppedEarly = 'the service sent a conversations cursor it had sent before'
     else {
-      this.cursor = page.nextCursor
+      this.cursors.add((this.cursor = page.nextCursor))
       this.done = false
     }
   }

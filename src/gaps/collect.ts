@@ -91,7 +91,8 @@ export async function collectGaps(
   return {
     dateFrom: ctx.range.dateFrom ?? null,
     dateTo: ctx.range.dateTo ?? null,
-    generatedAt: new Date(started).toISOString(),
+    // A date for readers: the wall clock, not the monotonic one the deadline runs on.
+    generatedAt: new Date().toISOString(),
     complete: Object.values(sections).every(section => section === null || section.complete),
     requests: budget.used,
     maxRequests: settings.maxRequests,

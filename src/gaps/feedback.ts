@@ -29,6 +29,8 @@ export class FeedbackCollector implements Collector {
   private pages?: PageGap[]
   private readonly wanted = new Map<string, PageGap>()
   private cursor?: string
+  /** Every cursor followed: one sent again (A, B, A…) means the paging would not end. */
+  private readonly cursors = new Set<string>()
   private commentRequests = 0
   private entriesRead = 0
   private stoppedEarly: string | null = null
@@ -92,11 +94,11 @@ export class FeedbackCollector implements Collector {
     this.done = true
     if (satisfied || !answer.hasMore || !answer.nextCursor) return
     if (this.commentRequests >= MAX_COMMENT_REQUESTS) return
-    if (answer.nextCursor === this.cursor) {
-      this.stoppedEarly = 'the service sent the same feedback cursor twice'
+    if (this.cursors.has(answer.nextCursor)) {
+      this.stoppedEarly = 'the service sent a feedback cursor it had sent before'
       return
     }
-    this.cursor = answer.nextCursor
+    this.cursors.add((this.cursor = answer.nextCursor))
     this.done = false
   }
 

@@ -21,6 +21,8 @@ export class SearchesCollector implements Collector {
   readonly signal = 'searches'
   done = false
   private cursor?: string
+  /** Every cursor followed: one sent again (A, B, A…) means the paging would not end. */
+  private readonly cursors = new Set<string>()
   private stoppedEarly: string | null = null
   private totalSearches: number | null = null
   private termsRead = 0
@@ -52,10 +54,10 @@ export class SearchesCollector implements Collector {
     this.done = true
     if (!page.nextCursor || (last && last.hits < ctx.minHits)) return
     if (!last) this.stoppedEarly = 'the service sent an empty page of search terms but a cursor'
-    else if (page.nextCursor === this.cursor)
-      this.stoppedEarly = 'the service sent the same search-terms cursor twice'
+    else if (this.cursors.has(page.nextCursor))
+      this.stoppedEarly = 'the service sent a search-terms cursor it had sent before'
     else {
-      this.cursor = page.nextCursor
+      this.cursors.add((this.cursor = page.nextCursor))
       this.done = false
     }
   }

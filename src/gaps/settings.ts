@@ -9,7 +9,7 @@ import {
   maskSecret,
   parseInteger,
   readInput,
-  resolveInWorkspace
+  resolveOutputFile
 } from '../action/inputs.js'
 import { GapsDefaults, GapsInput } from '../action/names.js'
 
@@ -59,7 +59,7 @@ export function readGapsSettings(
     top: parseInteger(GapsInput.Top, value(GapsInput.Top), 1, MAX_TOP),
     minHits: parseInteger(GapsInput.MinHits, value(GapsInput.MinHits), 1, 1_000_000),
     maxRequests: parseInteger(GapsInput.MaxRequests, value(GapsInput.MaxRequests), 1, MAX_REQUESTS),
-    outputFile: resolveInWorkspace(GapsInput.OutputFile, outputFileShown, workspace),
+    outputFile: resolveOutputFile(GapsInput.OutputFile, outputFileShown, workspace),
     outputFileShown,
     format: formatOf(outputFileShown),
     timeoutMs: durationInput(GapsInput.Timeout, value(GapsInput.Timeout), 1000, 6 * 3_600_000)

@@ -88,7 +88,7 @@ export async function prepareChangeRun(
     if (why) return skip(why, pull?.url ?? plan.push.compareUrl)
     change = await readPushChange(github, repository, plan.push, pull, settings.includeDiff)
   } else {
-    const why = plan.gate ? await refusal(async () => github, event, settings) : undefined
+    const why = plan.gate ? await refusal(async () => github, event, settings, signal) : undefined
     if (why) return skip(why)
     change = await readPullChange(github, repository, plan.pull, settings.includeDiff)
   }
@@ -112,6 +112,7 @@ export async function prepareChangeRun(
         readJob: deps.readJob,
         projectId: settings.projectId,
         runId: event.runId,
+        runAttempt: event.runAttempt,
         serverUrl: event.serverUrl,
         fold: settings.fold === 'open-pr'
       })

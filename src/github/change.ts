@@ -122,7 +122,7 @@ export async function findPushPull(
     return pulls.find(p => p.merged) ?? pulls[0]
   } catch (error) {
     log.warning(
-      `Could not look up the pull request of commit ${push.after.slice(0, 12)} (${describe(error)}), so there is no pull request to comment on. Give the workflow 'pull-requests: read'.`
+      `Could not look up the pull request of commit ${push.after.slice(0, 12)} (${describeGitHubError(error)}), so there is no pull request to comment on. Give the workflow 'pull-requests: read'.`
     )
     return undefined
   }
@@ -133,8 +133,6 @@ function withoutPatch(file: ChangedFile): ChangedFile {
   return rest
 }
 
-export const describe = describeGitHubError
-
 /** Never a half-built prompt: the run stops and says what to grant. */
 function unreadable(what: string, grant: string, error: unknown): ExplainedError {
   const status = (error as { status?: unknown }).status
@@ -142,5 +140,5 @@ function unreadable(what: string, grant: string, error: unknown): ExplainedError
     status === 401 || status === 403 || status === 404
       ? `Give the workflow '${grant}' (a permissions block that sets any permission sets the others to none), and check that 'github-token' belongs to this repository.`
       : 'Re-run the workflow; the agent is not started with a partial description of the change.'
-  return new ExplainedError(`Could not ${what}: ${describe(error)}. ${hint}`)
+  return new ExplainedError(`Could not ${what}: ${describeGitHubError(error)}. ${hint}`)
 }

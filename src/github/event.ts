@@ -66,15 +66,15 @@ export function readRunEvent(env: NodeJS.ProcessEnv = process.env): RunEvent {
     source && typeof source.number === 'number'
       ? {
           number: source.number,
-          title: source.title ?? '',
-          body: source.body ?? '',
-          url: source.html_url ?? '',
+          title: text(source.title),
+          body: text(source.body),
+          url: text(source.html_url),
           isPullRequest: Boolean(
             payload.pull_request || (payload.issue && payload.issue.pull_request)
           )
         }
       : undefined
-  const actor = payload.sender?.login ?? env.GITHUB_ACTOR ?? ''
+  const actor = text(payload.sender?.login) || (env.GITHUB_ACTOR ?? '')
   const runId = env.GITHUB_RUN_ID ?? ''
   const server = (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, '')
   const name = env.GITHUB_EVENT_NAME ?? ''
@@ -89,7 +89,7 @@ export function readRunEvent(env: NodeJS.ProcessEnv = process.env): RunEvent {
     issue,
     comment:
       payload.comment && typeof payload.comment.id === 'number'
-        ? { id: payload.comment.id, body: payload.comment.body ?? '' }
+        ? { id: payload.comment.id, body: text(payload.comment.body) }
         : undefined,
     pullRequest: parsePullRequest(payload.pull_request),
     push: name === 'push' ? parsePush(payload) : undefined,
@@ -99,3 +99,6 @@ export function readRunEvent(env: NodeJS.ProcessEnv = process.env): RunEvent {
     serverUrl: server
   }
 }
+
+/** A payload's text field, or empty: the event file is not trusted to have the documented types. */
+const text = (value: unknown): string => (typeof value === 'string' ? value : '')

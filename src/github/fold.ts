@@ -1,6 +1,6 @@
 import type { AgentJob } from '../mintlify/agent-jobs.js'
-import { type GitHubApi, PAGE_SIZE, type RepoComment } from './api.js'
-import { describe } from './change.js'
+import { type GitHubApi, PAGE_SIZE, type RepoComment, describeGitHubError } from './api.js'
+import { unknownEarlierJob } from './live-comment.js'
 import { type Marker, parseMarker } from './marker.js'
 
 /** Where a change is folded: an earlier job whose docs pull request is open, or which still runs. */
@@ -34,6 +34,8 @@ export interface FoldContext {
   readJob: (jobId: string) => Promise<AgentJob>
   projectId: string
   runId: string
+  /** A re-run must find its own job: unreadable comments then stop the run rather than start another. */
+  runAttempt: number
   /** The run's GitHub (GITHUB_SERVER_URL): docs pull requests elsewhere cannot be read. */
   serverUrl: string
   /** `fold: open-pr`; otherwise only a re-run's own job is looked for. */
@@ -54,7 +56,9 @@ export async function decideFold(ctx: FoldContext): Promise<FoldDecision> {
   try {
     found = await findMarkers(ctx)
   } catch (error) {
-    const why = `Could not read the repository's comments (${describe(error)}) to find an earlier docs job`
+    if (ctx.runAttempt > 1)
+      throw unknownEarlierJob({ runAttempt: ctx.runAttempt }, 'the repository')
+    const why = `Could not read the repository's comments (${describeGitHubError(error)}) to find an earlier docs job`
     return ctx.fold
       ? {
           notice: `${why}, so this change starts a new job. Give the workflow 'pull-requests: read'.`
@@ -135,7 +139,7 @@ async function docsPrState(ctx: FoldContext, link: string): Promise<PrState> {
       status === 401 || status === 403 || status === 404
         ? " If the docs repository is private, set 'docs-token' to a token that can read its pull requests."
         : undefined
-    return { error: describe(error), hint }
+    return { error: describeGitHubError(error), hint }
   }
 }
 

@@ -3,7 +3,7 @@ import { CancelledError } from '../action/errors.js'
 import { type GitHubApi, connectGitHub } from './api.js'
 import type { RunEvent } from './event.js'
 import { refusal } from './gate.js'
-import { type CommentState, LiveComment } from './live-comment.js'
+import { type CommentState, LiveComment, unknownEarlierJob } from './live-comment.js'
 import { type TriggerSettings, planTrigger } from './trigger.js'
 
 export interface JobTarget {
@@ -57,6 +57,7 @@ export async function prepareIssueRun(
   const recorded = await comment.recorded()
   // A cancel while reading the comments must not be taken for "no job recorded".
   if (signal?.aborted) throw new CancelledError('Cancelled.')
+  if (comment.unreadable && event.runAttempt > 1) throw unknownEarlierJob(event, `#${plan.target}`)
   if (recorded && recorded.marker.run === event.runId && event.runId) {
     comment.adopt(recorded.commentId)
     log.info(

@@ -1,3 +1,4 @@
+import { ExplainedError } from '../action/errors.js'
 import type { AgentJob } from '../mintlify/agent-jobs.js'
 import type { Logger } from '../action/clock.js'
 import type { Result } from '../mintlify/outcome.js'
@@ -26,6 +27,9 @@ export interface Recorded {
  */
 export class LiveComment {
   private id?: number
+  private maybeCreated = false
+  /** The issue's comments could not be read: whether a job is recorded there is unknown. */
+  unreadable = false
 
   constructor(
     private readonly api: GitHubApi,
@@ -53,6 +57,7 @@ export class LiveComment {
       }
     } catch (error) {
       this.warn('read the comments of', error)
+      this.unreadable = true
     }
     return undefined
   }
@@ -79,12 +84,32 @@ export class LiveComment {
 
   private async show(job: AgentJob, body: string, final: boolean): Promise<void> {
     try {
-      if (this.id === undefined) this.id = await this.api.createComment(this.issue, body)
+      // A create that got no answer may have been made: find it rather than post a second one.
+      if (this.id === undefined && this.maybeCreated) this.id = await this.ownComment(job)
+      if (this.id === undefined) this.id = await this.create(body)
       else await this.api.updateComment(this.id, body)
       this.save({ issue: this.issue, commentId: this.id, job, ctx: this.ctx(job), final })
     } catch (error) {
       this.warn(this.id === undefined ? 'comment on' : 'update the comment on', error)
     }
+  }
+
+  /** Creates the comment; with no answer at all (a time limit, a cancel), it may exist all the same. */
+  private async create(body: string): Promise<number> {
+    try {
+      return await this.api.createComment(this.issue, body)
+    } catch (error) {
+      if (!isHttpAnswer(error)) this.maybeCreated = true
+      throw error
+    }
+  }
+
+  /** This run's comment about `job`, if an earlier create went through after all. */
+  private async ownComment(job: AgentJob): Promise<number | undefined> {
+    this.maybeCreated = false
+    const found = await this.recorded()
+    const mine = found?.marker.run === this.marker.run && found.marker.job === job.id
+    return mine ? found.commentId : undefined
   }
 
   private warn(what: string, error: unknown): void {
@@ -95,4 +120,18 @@ export class LiveComment {
         : ''
     this.log.warning(`Could not ${what} #${this.issue}: ${describeGitHubError(error)}.${hint}`)
   }
+}
+
+/** GitHub answered (with an error status): the call was not carried out. */
+const isHttpAnswer = (error: unknown): boolean =>
+  Boolean((error as { response?: unknown }).response)
+
+/**
+ * A re-run finds the job its first attempt started from the comments; when they cannot be read, a
+ * new job could be a second one.
+ */
+export function unknownEarlierJob(event: { runAttempt: number }, where: string): ExplainedError {
+  return new ExplainedError(
+    `Attempt ${event.runAttempt} of this run could not read the comments of ${where} to find the job an earlier attempt may have started, so it does not start another. Look for it among the agent jobs on the Mintlify dashboard, or re-run once GitHub answers.`
+  )
 }

@@ -16,8 +16,10 @@ export interface Marker {
 
 const PREFIX = '<!-- mintlify-agent '
 const PATTERN = /<!-- mintlify-agent (\{[^<>]*\}) -->/
-const PROJECT = /^[A-Za-z0-9._~-]{1,200}$/
-const MAX_LINK = 500
+/** Job and project ids as the inputs accept them: a marker cannot name anything else. */
+const ID = /^[A-Za-z0-9._~-]{1,200}$/
+/** As long as a link the action accepts from the service (MAX_LINK in agent-jobs.ts). */
+const MAX_LINK = 2048
 
 export function renderMarker(marker: Marker): string {
   // No `<` or `>` can end the HTML comment early, whatever a link holds; JSON.parse reads them back.
@@ -34,12 +36,11 @@ export function parseMarker(body: string | undefined | null): Marker | undefined
   if (!match) return undefined
   try {
     const value = JSON.parse(match[1] as string) as Partial<Record<keyof Marker, unknown>>
-    if (typeof value.job !== 'string' || !value.job || typeof value.run !== 'string')
+    if (typeof value.job !== 'string' || !ID.test(value.job) || typeof value.run !== 'string')
       return undefined
     const marker: Marker = { job: value.job, run: value.run, attempt: Number(value.attempt) || 1 }
     if (value.kind === 'change') marker.kind = 'change'
-    if (typeof value.project === 'string' && PROJECT.test(value.project))
-      marker.project = value.project
+    if (typeof value.project === 'string' && ID.test(value.project)) marker.project = value.project
     if (
       typeof value.pr === 'string' &&
       value.pr.length <= MAX_LINK &&

@@ -106,14 +106,20 @@ export function followUpRefused(error: unknown): boolean {
 }
 
 /** A pull request link: http(s) only, of a sane length, or it is no link at all. */
-const MAX_LINK = 2048
+export const MAX_LINK = 2048
 const MAX_FIELD = 500
 
+/**
+ * Only a link already in the URL parser's canonical form: the parser drops tabs and line breaks
+ * and lowercases the host, which could rebuild a secret that redaction did not recognise in the
+ * raw text. A real pull request URL is canonical.
+ */
 function asLink(value: unknown): string | undefined {
   if (typeof value !== 'string' || value.length > MAX_LINK) return undefined
   try {
     const url = new URL(value)
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : undefined
+    const web = url.protocol === 'https:' || url.protocol === 'http:'
+    return web && url.href === value ? value : undefined
   } catch {
     return undefined
   }

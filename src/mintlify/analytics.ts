@@ -1,3 +1,4 @@
+import type { RequestBudget } from './budget.js'
 import type { ApiClient } from './client.js'
 import { ApiError, projectNotFound } from './errors.js'
 
@@ -29,7 +30,9 @@ export async function getVisitorsPage(
   client: ApiClient,
   projectId: string,
   query: VisitorsQuery,
-  deadline: number
+  deadline: number,
+  /** Every attempt, retries included, draws on it. */
+  budget?: RequestBudget
 ): Promise<VisitorsPage> {
   const body = await client.send<unknown>({
     method: 'GET',
@@ -38,6 +41,7 @@ export async function getVisitorsPage(
     what: `read unique visitors (offset ${query.offset})`,
     write: false,
     deadline,
+    budget,
     notFound: projectNotFound(projectId)
   })
   return asVisitorsPage(body)

@@ -51,7 +51,7 @@ export interface RequestSpec {
   what: string
   /** Not idempotent: retried only when the service provably did not act. */
   write: boolean
-  /** Epoch ms: no retry wait runs past it. */
+  /** Monotonic ms (Clock.now): no retry wait runs past it. */
   deadline: number
   /** The message for a 404, naming the input to check. */
   notFound: string
@@ -143,9 +143,12 @@ export class ApiClient {
       })
     } catch (error) {
       if (this.options.signal?.aborted) {
-        const message = spec.write
-          ? `Cancelled while waiting for the answer to the request to ${spec.what}; the service may have acted on it. ${spec.ambiguousHint ?? ''}`.trim()
-          : 'Cancelled.'
+        const unsent = error instanceof HttpError && error.sent === 'no'
+        const message = !spec.write
+          ? 'Cancelled.'
+          : unsent
+            ? `Cancelled before the request to ${spec.what} was sent; nothing was done.`
+            : `Cancelled while waiting for the answer to the request to ${spec.what}; the service may have acted on it. ${spec.ambiguousHint ?? ''}`.trim()
         return { ok: false, error: new CancelledError(message), retry: false }
       }
       return this.unanswered(spec, error, timeout.aborted ? timeoutMs : undefined)

@@ -1,7 +1,6 @@
 import { checkBypass, getProxyUrl } from '@actions/http-client/lib/proxy'
 import type { Dispatcher } from 'undici'
-import * as connectionsLib from './connections.js'
-import type { Connections } from './connections.js'
+import { Connections, Marked, proxyAuthError, proxyAuthorization } from './connections.js'
 import { HttpError } from './http-error.js'
 
 export { HttpError }
@@ -54,27 +53,21 @@ export class HttpSession {
 
   async send(req: HttpRequest): Promise<HttpResponse> {
     const proxy = this.proxyFor(req.url)
-    const lib = connectionsLib
     if (this.closed) throw new HttpError('the HTTP session is closed', 'CLOSED', 'no')
     if (req.signal.aborted)
       throw new HttpError('aborted before the request was sent', 'ABORTED', 'no')
     // Plain http goes to the proxy as a request for the absolute URL, as proxies expect (many allow
     // CONNECT to port 443 only); https through a CONNECT tunnel, TLS end to end.
     const forward = proxy && req.url.protocol === 'http:' ? proxy : undefined
-    const connections = this.connections(lib, forward ? undefined : proxy, req.method !== 'GET')
+    const connections = this.connections(forward ? undefined : proxy, req.method !== 'GET')
     const controller = new AbortController()
     let written = false
     let settled = false
     const dispatcher = connections.dispatcher.compose(
       dispatch => (opts, handler) =>
-        dispatch(opts, new lib.Marked(handler, () => (written = !controller.signal.aborted)))
+        dispatch(opts, new Marked(handler, () => (written = !controller.signal.aborted)))
     )
-    const exchange = this.exchange(
-      dispatcher,
-      req,
-      controller.signal,
-      forward && { proxy: forward, lib }
-    )
+    const exchange = this.exchange(dispatcher, req, controller.signal, forward)
     let onAbort = noop
     const early = new Promise<never>((_, reject) => {
       onAbort = () => {
@@ -112,21 +105,22 @@ export class HttpSession {
     dispatcher: Dispatcher,
     req: HttpRequest,
     signal: AbortSignal,
-    forward?: { proxy: URL; lib: typeof connectionsLib }
+    /** Plain http through this proxy: the request goes to it, for the absolute URL. */
+    forward?: URL
   ): Promise<HttpResponse> {
     const { statusCode, headers, body } = await dispatcher.request({
-      origin: (forward?.proxy ?? req.url).origin,
+      origin: (forward ?? req.url).origin,
       path: forward ? req.url.href : req.url.pathname + req.url.search,
       method: req.method,
       headers: forward
-        ? { ...req.headers, host: req.url.host, ...forward.lib.proxyAuthorization(forward.proxy) }
+        ? { ...req.headers, host: req.url.host, ...proxyAuthorization(forward) }
         : req.headers,
       body: req.body,
       signal
     })
     if (forward && statusCode === 407) {
       body.on('error', noop).destroy()
-      throw forward.lib.proxyAuthError(forward.proxy)
+      throw proxyAuthError(forward)
     }
     const tooLarge = (): HttpError => {
       body.on('error', noop).destroy()
@@ -157,20 +151,16 @@ export class HttpSession {
     return this.proxies.get(url.origin)
   }
 
-  private connections(
-    lib: typeof connectionsLib,
-    proxy: URL | undefined,
-    own: boolean
-  ): Connections {
+  private connections(proxy: URL | undefined, own: boolean): Connections {
     const tls = this.options.ca === undefined ? {} : { ca: this.options.ca }
     if (own) {
-      const connections = new lib.Connections(proxy, tls, true)
+      const connections = new Connections(proxy, tls, true)
       this.own.add(connections)
       return connections
     }
     const key = proxy?.href ?? ''
     let connections = this.shared.get(key)
-    if (!connections) this.shared.set(key, (connections = new lib.Connections(proxy, tls, false)))
+    if (!connections) this.shared.set(key, (connections = new Connections(proxy, tls, false)))
     return connections
   }
 

@@ -10,7 +10,7 @@ import { proxyFor } from './http.js'
  * a warning, not a refusal.
  */
 export function openClient(
-  connection: Connection & { githubToken?: string },
+  connection: Connection & { githubToken?: string; docsToken?: string },
   log: Logger,
   signal: AbortSignal
 ): ApiClient {
@@ -27,7 +27,7 @@ export function openClient(
   return new ApiClient({
     baseUrl: connection.apiUrl,
     apiKey: connection.apiKey,
-    secrets: connection.githubToken ? [connection.githubToken] : [],
+    secrets: [connection.githubToken, connection.docsToken].filter((t): t is string => Boolean(t)),
     log,
     signal
   })

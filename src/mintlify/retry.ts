@@ -82,7 +82,7 @@ export type Attempt<T> =
     }
 
 export interface RetryOptions {
-  /** Epoch ms after which no attempt starts and no wait is begun. */
+  /** Monotonic ms (Clock.now) after which no attempt starts and no wait is begun. */
   deadline: number
   /** Writes are capped at `policy.maxWriteAttempts`; reads only by the deadline. */
   write: boolean

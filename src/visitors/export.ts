@@ -1,4 +1,11 @@
-import { type VisitorCounts, type VisitorRow, getVisitorsPage } from '../mintlify/analytics.js'
+import {
+  type VisitorCounts,
+  type VisitorRow,
+  type VisitorsPage,
+  getVisitorsPage
+} from '../mintlify/analytics.js'
+import { RequestBudget } from '../mintlify/budget.js'
+import { BudgetExhaustedError } from '../mintlify/errors.js'
 import type { ApiClient } from '../mintlify/client.js'
 import type { Logger } from '../action/clock.js'
 import { ExplainedError } from '../action/errors.js'
@@ -49,15 +56,22 @@ export async function exportVisitors(
   const seen = new Set<string>()
   let totals: VisitorCounts | undefined
   let rows = 0
-  let requests = 0
+  const budget = new RequestBudget(request.maxRequests)
   for (let offset = 0; ; offset += request.pageSize) {
-    const page = await getVisitorsPage(
-      client,
-      request.projectId,
-      { dateFrom: request.dateFrom, dateTo: request.dateTo, limit: request.pageSize, offset },
-      request.deadline
-    )
-    requests++
+    let page: VisitorsPage
+    try {
+      page = await getVisitorsPage(
+        client,
+        request.projectId,
+        { dateFrom: request.dateFrom, dateTo: request.dateTo, limit: request.pageSize, offset },
+        request.deadline,
+        budget
+      )
+    } catch (error) {
+      if (!(error instanceof BudgetExhaustedError)) throw error
+      throw incomplete(overBudget(request.maxRequests, error.message), rows, budget.used)
+    }
+    const requests = budget.used
     if (!totals) {
       totals = page.totals
       await sink.begin(totals)
@@ -82,17 +96,20 @@ export async function exportVisitors(
         requests
       )
     }
-    if (requests >= request.maxRequests) {
+    if (budget.left <= 0) {
       throw incomplete(
-        `'max-requests' (${request.maxRequests}) was reached and the service still said there was more; raise 'max-requests' or 'page-size' (the organisation may make 100 analytics requests an hour)`,
+        overBudget(request.maxRequests, 'the service still said there was more'),
         rows,
         requests
       )
     }
     if (requests % 20 === 0) log.info(`Read ${rows} rows in ${requests} requests…`)
   }
-  return { totals: totals as VisitorCounts, rows, requests, top: top.list() }
+  return { totals: totals as VisitorCounts, rows, requests: budget.used, top: top.list() }
 }
+
+const overBudget = (max: number, why: string): string =>
+  `'max-requests' (${max}, retries included) was reached and ${why}; raise 'max-requests' or 'page-size' (the organisation may make 100 analytics requests an hour)`
 
 const codeText = (path: string): string => `'${path.slice(0, 200)}'`
 

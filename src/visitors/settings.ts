@@ -1,4 +1,3 @@
-import { type Stats, lstatSync } from 'node:fs'
 import path from 'node:path'
 import { type Connection, readConnection } from '../action/connection.js'
 import { durationInput } from '../action/duration.js'
@@ -9,7 +8,7 @@ import {
   parseChoice,
   parseInteger,
   readInput,
-  resolveInWorkspace
+  resolveOutputFile
 } from '../action/inputs.js'
 import { InputError } from '../action/errors.js'
 import { type DateValue, readDateRange } from '../action/dates.js'
@@ -53,8 +52,7 @@ export function readVisitorsSettings(
   )
   const outputFileShown = value(VisitorsInput.OutputFile)
   const workspace = env.GITHUB_WORKSPACE || process.cwd()
-  const outputFile = resolveInWorkspace(VisitorsInput.OutputFile, outputFileShown, workspace)
-  checkWritableTarget(VisitorsInput.OutputFile, outputFileShown, outputFile)
+  const outputFile = resolveOutputFile(VisitorsInput.OutputFile, outputFileShown, workspace)
   const format = formatOf(
     parseChoice(VisitorsInput.Format, value(VisitorsInput.Format), FORMATS),
     outputFileShown
@@ -75,21 +73,6 @@ export function readVisitorsSettings(
       value(VisitorsInput.Timeout),
       1000,
       6 * 3_600_000
-    )
-  }
-}
-
-/** Found now, not after every request was made: a folder or a device cannot take the export. */
-function checkWritableTarget(name: string, shown: string, file: string): void {
-  let stat: Stats
-  try {
-    stat = lstatSync(file)
-  } catch {
-    return // Not there yet: it will be created.
-  }
-  if (!stat.isFile() && !stat.isSymbolicLink()) {
-    throw new InputError(
-      `Input '${name}': '${shown}' exists and is not a file (a folder?); name a file to write, such as ${shown.replace(/\/+$/, '')}/visitors.json.`
     )
   }
 }

@@ -45,7 +45,9 @@ describe('the bundled agent action, run as the runner runs it', () => {
     expect(result.summary).toContain(`(${result.outputs.prLink})`)
     for (const field of ['Job id', 'Model', 'Source', 'Created', 'Elapsed'])
       expect(result.summary).toContain(`| ${field} |`)
-    expect(result.summary).toContain('https://github.com/acme/docs @ main')
+    expect(result.summary).toContain(
+      '[https://github.com/acme/docs](https://github.com/acme/docs) @ main'
+    )
     expect(sim.requests('create')).toHaveLength(1)
     expect(visible(result)).not.toContain(SIM_API_KEY)
     expect(result.log).toContain('::add-mask::')

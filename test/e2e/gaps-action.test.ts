@@ -34,6 +34,8 @@ describe('the bundled docs-gaps sub-action', () => {
   it('reads all three signals over several pages each, taking turns, and reports them', async () => {
     const result = await run(RANGE)
     expect(result.code).toBe(0)
+    // A date for readers, from the wall clock (not the monotonic clock of the deadline).
+    expect(Math.abs(Date.parse(readReport(result).generatedAt) - Date.now())).toBeLessThan(60_000)
     // Searches: 260 terms in 3 pages; feedback: the ranking, then 3 pages of comments; assistant: 1,200 turns in 3 pages.
     expect(calls()).toEqual([
       ...['searches', 'feedback-by-page', 'assistant'],
@@ -109,6 +111,24 @@ describe('the bundled docs-gaps sub-action', () => {
     expect(result.summary).toContain('### Questions the assistant could not answer')
     expect(result.summary).toContain('in 10 requests (at most 20)')
     expect(leftovers(result)).toEqual([])
+  })
+
+  it('fails before any request when output-file is a folder', async () => {
+    const result = await runAction({
+      entry: 'dist/gaps/index.js',
+      inputs: {
+        'api-key': SIM_API_KEY,
+        'project-id': SIM_PROJECT,
+        'api-url': sim.url,
+        'output-file': 'report.json'
+      },
+      files: { 'report.json/keep.txt': 'x' }
+    })
+    expect(result.code).toBe(1)
+    expect(result.log).toMatch(
+      /::error::Input 'output-file': 'report.json' exists and is not a file/
+    )
+    expect(sim.exchanges).toHaveLength(0)
   })
 
   it('stops reading search terms at the first page that ends below min-hits', async () => {

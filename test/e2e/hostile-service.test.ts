@@ -74,6 +74,19 @@ describe('values the service sends back', () => {
   })
 
   it.each([
+    ['a tab inside', `https://evil.example/${SIM_API_KEY.slice(0, 6)}\t${SIM_API_KEY.slice(6)}`],
+    ['an upper-case host', `https://${SIM_API_KEY.toUpperCase()}.example/pull/1`]
+  ])(
+    'never rebuilds the key from a link with %s (the URL parser would normalise it)',
+    async (_name, prLink) => {
+      sim.inject({ route: 'get', kind: 'tamper', fields: { prLink }, times: 100 })
+      const result = await run()
+      expect(result.outputs.prLink).toBe('')
+      expect(everything(result).toLowerCase()).not.toContain(SIM_API_KEY.toLowerCase())
+    }
+  )
+
+  it.each([
     ['javascript:alert(1)'],
     ['see the dashboard'],
     ['ftp://files.example/pr/1'],
@@ -146,6 +159,22 @@ describe('values the service sends back', () => {
       [SIM_API_KEY, TOKEN]
     )
     expect(result.summary).not.toBe('')
+  })
+})
+
+describe('re-runs', () => {
+  it('does not start a second job when a re-run cannot read the comments', async () => {
+    gh.failures.set('list-comments', 502)
+    const result = await runAction({
+      ...options(),
+      env: { ...options().env, GITHUB_RUN_ATTEMPT: '2' }
+    })
+    expectCleanFailure(
+      result,
+      /Attempt 2 of this run could not read the comments of #7 to find the job an earlier attempt may have started, so it does not start another/,
+      [SIM_API_KEY, TOKEN]
+    )
+    expect(sim.requests('create')).toHaveLength(0)
   })
 })
 

@@ -186,10 +186,22 @@ describe('the bundled visitors sub-action', () => {
     const result = await run({ 'page-size': '100', 'max-requests': '3' })
     expectCleanFailure(
       result,
-      /The export is incomplete: 'max-requests' \(3\) was reached and the service still said there was more; raise 'max-requests' or 'page-size'/,
+      /The export is incomplete: 'max-requests' \(3, retries included\) was reached and the service still said there was more; raise 'max-requests' or 'page-size'/,
       [SIM_API_KEY]
     )
     expect(sim.requests('visitors')).toHaveLength(3)
+  })
+
+  it('counts retries against max-requests', async () => {
+    sim.setVisitors(600)
+    sim.inject({ route: 'visitors', kind: 'status', status: 429, retryAfter: '1' })
+    const result = await run({ 'max-requests': '3' })
+    expectCleanFailure(
+      result,
+      /The export is incomplete: 'max-requests' \(3, retries included\) was reached/,
+      [SIM_API_KEY]
+    )
+    expect(sim.requests('visitors').map(r => r.status)).toEqual([429, 200, 200])
   })
 
   it.each([

@@ -21,7 +21,9 @@ describe('renderSummary', () => {
     )
     expect(md).toContain('| Job id | `job_1` |')
     expect(md).toContain('| Model | `claude-x` |')
-    expect(md).toContain('| Source | https://github.com/acme/docs @ main |')
+    expect(md).toContain(
+      '| Source | [https://github.com/acme/docs](https://github.com/acme/docs) @ main |'
+    )
     expect(md).toContain('| Created | 2026-11-21T12:00:00.000Z |')
     expect(md).toContain('| Elapsed | 3m 30s |')
   })
@@ -62,6 +64,11 @@ describe('renderSummary', () => {
 describe('markdown helpers', () => {
   it('escapes Markdown and HTML', () =>
     expect(escapeMarkdown('*a* <b> [c](d)')).toBe('\\*a\\* \\<b\\> \\[c\\]\\(d\\)'))
+  it('leaves no bare link, mention or issue reference in outside text', () => {
+    const text = escapeMarkdown('see https://evil.example/x and WWW.evil.example, @org/team #12')
+    expect(text).not.toMatch(/https:\/\/|www\.|@org|#12/i)
+    expect(text.replace(/\u200B/g, '')).toContain('https://evil.example/x')
+  })
   it('links only http(s)', () => {
     expect(markdownLink('x', 'https://e.com/a b')).toBe('[x](https://e.com/a%20b)')
     expect(markdownLink('x', 'data:text/html,hi')).toBe('data:text/html,hi')
