@@ -138,6 +138,20 @@ describe("the README's YAML blocks", () => {
       expect(await actionlint(asWorkflow(block.text), name)).toEqual([])
     }
   )
+
+  // A recipe block names its file on its first line; what it says must be what the file says.
+  const copies = blocks.flatMap(b => {
+    const file = /^# (examples\/[\w.-]+\.yml)\n/.exec(b.text)?.[1]
+    return file ? [[b.name, file, b] as const] : []
+  })
+  it.each(copies)('%s is %s, comments aside', (_name, file, block) => {
+    expect(parse(block.text)).toEqual(parse(read(file)))
+  })
+
+  it.each(examples)('links examples/%s and shows it', file => {
+    expect(read('README.md')).toContain(`(examples/${file})`)
+    expect(copies.map(([, copied]) => copied)).toContain(`examples/${file}`)
+  })
 })
 
 function expectNoExpressionInRun(workflow: Workflow): void {
