@@ -1,10 +1,11 @@
 // Writes the inputs and outputs tables of README.md from the action.yml files, between markers like
-// <!-- inputs: action.yml --> … <!-- end -->. `--write` updates the file; without it, exits 1 when stale.
+// <!-- inputs: action.yml --> … <!-- end -->, and an annotated `with:` block of every input between
+// <!-- usage: action.yml --> … <!-- end -->. `--write` updates the file; without it, exits 1 when stale.
 import { execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { parse } from 'yaml'
+import { parse, stringify } from 'yaml'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -34,15 +35,62 @@ export function table(kind: 'inputs' | 'outputs', actionFile: string): string {
   return ['| output | description |', '|---|---|', ...rows].join('\n')
 }
 
+/** Inputs whose value in the usage block is where it usually comes from, not a default. */
+const EXAMPLE_VALUES: Record<string, string> = {
+  'api-key': '${{ secrets.MINTLIFY_API_KEY }}',
+  'project-id': '${{ vars.MINTLIFY_PROJECT_ID }}'
+}
+const COMMENT_WIDTH = 96
+
+/** `# ` lines of at most COMMENT_WIDTH characters after the indent. */
+function commentLines(text: string, indent: string): string[] {
+  const lines: string[] = []
+  let line = ''
+  for (const word of text.replace(/\s+/g, ' ').trim().split(' ')) {
+    if (line && line.length + 1 + word.length > COMMENT_WIDTH) {
+      lines.push(`${indent}# ${line}`)
+      line = word
+    } else line = line ? `${line} ${word}` : word
+  }
+  if (line) lines.push(`${indent}# ${line}`)
+  return lines
+}
+
+/**
+ * The step that uses the action with every input, each under its description, in the manner of
+ * actions/checkout's README: inputs with a default show it as their value (copying the block changes
+ * nothing), inputs without one are commented out.
+ */
+export function usage(actionFile: string): string {
+  const action = parse(readFileSync(path.join(ROOT, actionFile), 'utf8')) as ActionYaml
+  const folder = path.dirname(actionFile)
+  const lines = [`- uses: mintlify/agent-action${folder === '.' ? '' : `/${folder}`}@v1`, '  with:']
+  const indent = '    '
+  for (const [name, input] of Object.entries(action.inputs ?? {})) {
+    lines.push(...commentLines(input.description ?? '', indent))
+    const value = EXAMPLE_VALUES[name] ?? input.default
+    if (input.required) lines.push(`${indent}# Required.`)
+    if (value === undefined) lines.push(`${indent}# ${name}:`)
+    else lines.push(`${indent}${name}: ${stringify(value, { singleQuote: true }).trim()}`)
+    lines.push('')
+  }
+  lines.pop()
+  return ['```yaml', ...lines, '```'].join('\n')
+}
+
 // An empty pair (`<!-- inputs: x -->` then `<!-- end -->` on the next line) matches too, so a new
 // action's tables can be added by writing just the markers.
-const MARKER = /(<!-- (inputs|outputs): ([\w./-]+) -->)\n[\s\S]*?<!-- end -->/g
+const MARKER = /(<!-- (inputs|outputs|usage): ([\w./-]+) -->)\n[\s\S]*?<!-- end -->/g
 
-/** The README with fresh tables between the markers. */
+/** The README with fresh tables and usage blocks between the markers. */
 export function renderReadme(text: string): string {
-  return text.replace(MARKER, (_all, open: string, kind: 'inputs' | 'outputs', file: string) => {
-    return `${open}\n\n${table(kind, file)}\n\n<!-- end -->`
-  })
+  return text.replace(
+    MARKER,
+    (_all, open: string, kind: 'inputs' | 'outputs' | 'usage', file: string) => {
+      const fresh = kind === 'usage' ? usage(file) : table(kind, file)
+      return `${open}\n\n${fresh}\n\n<!-- end -->`
+    }
+  )
 }
 
 /** Prettier pads table cells to line up; compare tables without that padding. */

@@ -41,7 +41,12 @@ export async function run(): Promise<void> {
   } finally {
     cancel.dispose()
   }
-  await publish({ ...end, elapsedMs: Date.now() - started, now: new Date() })
+  await publish({
+    ...end,
+    projectId: settings?.projectId,
+    elapsedMs: Date.now() - started,
+    now: new Date()
+  })
 }
 
 /** The trigger, the job, the wait and the live comment, once the inputs are valid. */

@@ -4,6 +4,7 @@ import { codeSpan, escapeMarkdown, markdownLink } from '../action/markdown.js'
 import { Output } from '../action/names.js'
 import type { Result } from '../mintlify/outcome.js'
 import type { FoldTarget } from '../github/fold.js'
+import { jobIdInput, jobsOnDashboardMarkdown } from '../github/comment-body.js'
 
 /** What the step knows when it ends, on any path. */
 export interface Report {
@@ -17,6 +18,8 @@ export interface Report {
   source?: string
   /** The earlier job a code change was sent to, instead of a new one. */
   fold?: FoldTarget
+  /** The Mintlify project, once the inputs were read: where on the dashboard its jobs are. */
+  projectId?: string
   /** Milliseconds the step spent. */
   elapsedMs: number
   now: Date
@@ -66,14 +69,9 @@ export function renderSummary(report: Report): string {
       ''
     )
   }
-  if (result === 'timed-out' || result === 'cancelled' || result === 'started') {
-    if (job)
-      lines.push(
-        `The job keeps running on the service and may still open a pull request. Job id: ${codeSpan(job.id)}.`,
-        ''
-      )
-  }
   if (job) {
+    const next = nextStep(job, result, report.projectId)
+    if (next) lines.push(next, '')
     const createdAt = job.createdAt ? new Date(job.createdAt) : undefined
     const sinceCreated =
       createdAt && !Number.isNaN(createdAt.getTime())
@@ -101,4 +99,16 @@ export function renderSummary(report: Report): string {
     )
   }
   return lines.join('\n')
+}
+
+/** What to do after an outcome that is not the end of the story: where to look, or how to keep waiting. */
+function nextStep(job: AgentJob, result: Result | undefined, projectId?: string): string {
+  const id = codeSpan(job.id)
+  if (result === 'timed-out' || result === 'cancelled' || result === 'started') {
+    return `The job keeps running on the service and may still open a pull request. To wait for it, run the action again with ${jobIdInput(job.id)}.`
+  }
+  if (result === 'failed' && projectId) {
+    return `To see why, open job ${id} among ${jobsOnDashboardMarkdown(projectId)}.`
+  }
+  return ''
 }

@@ -2,6 +2,7 @@ import { systemClock } from '../action/clock.js'
 import type { Logger } from '../action/clock.js'
 import { CancelledError } from '../action/errors.js'
 import { formatDuration } from '../action/duration.js'
+import { counted } from '../action/words.js'
 import { RequestBudget } from '../mintlify/budget.js'
 import type { ApiClient } from '../mintlify/client.js'
 import { ApiError, BudgetExhaustedError, RateLimitError } from '../mintlify/errors.js'
@@ -105,7 +106,7 @@ export async function collectGaps(
 function unreadPart(answers = 0, requests = 0, stopped = 'reading stopped'): string {
   return answers === 0
     ? `not read: ${stopped}`
-    : `only partly read (${requests} requests): ${stopped}`
+    : `only partly read (${counted(requests, 'request')}): ${stopped}`
 }
 
 /** Why an error ends reading with a partial report, or undefined when it must fail the step. */

@@ -3,6 +3,7 @@ import { writeFileAtomically } from '../action/atomic-file.js'
 import { cancelOnSignals } from '../action/cancel.js'
 import { GapsOutput } from '../action/names.js'
 import { coreLogger, describeError, writeSummary } from '../action/runner.js'
+import { counted } from '../action/words.js'
 import type { ApiClient } from '../mintlify/client.js'
 import { openClient } from '../mintlify/open-client.js'
 import { collectGaps } from './collect.js'
@@ -42,8 +43,8 @@ export async function run(): Promise<void> {
     core.setOutput(GapsOutput.Complete, String(report.complete))
     if (!report.complete) core.warning(incompleteMessage(report))
     core.info(
-      `Found ${counts.searches} search terms with no click, ${counts.feedback} pages with thumbs-down and ` +
-        `${counts.unanswered} unanswered questions in ${report.requests} requests; wrote ${file}.`
+      `Found ${counted(counts.searches, 'search term')} with no click, ${counted(counts.feedback, 'page')} with thumbs-down and ` +
+        `${counted(counts.unanswered, 'unanswered question')} in ${counted(report.requests, 'request')}; wrote ${file}.`
     )
     await writeSummary(renderGapsMarkdown(report, { ...SUMMARY_OPTIONS, file }))
   } catch (error) {

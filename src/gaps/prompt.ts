@@ -1,3 +1,4 @@
+import { counted } from '../action/words.js'
 import { type GapsReport, gapCounts } from './report.js'
 import { rangeText } from './summary.js'
 
@@ -100,7 +101,9 @@ function fit(head: string, blocks: string[][], tail: string): string {
     room += share
   })
   if (left)
-    out.push(`[${left} more entries left out to keep this prompt short; see the report file]`)
+    out.push(
+      `[${counted(left, 'more entry', 'more entries')} left out to keep this prompt short; see the report file]`
+    )
   out.push(tail)
   return out.join('\n')
 }

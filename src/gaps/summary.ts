@@ -1,4 +1,5 @@
 import { codeSpan, escapeMarkdown } from '../action/markdown.js'
+import { counted, formatCount as number, plural } from '../action/words.js'
 import { type GapsReport, type Sections, gapCounts } from './report.js'
 
 /** How much of the report a rendering shows: the job summary is short, the .md report is whole. */
@@ -15,7 +16,6 @@ export interface MarkdownOptions {
 export const SUMMARY_OPTIONS = { rows: 10, comments: 2, commentLength: 200 }
 export const FULL_OPTIONS = { rows: Number.MAX_SAFE_INTEGER, comments: 3, commentLength: 500 }
 
-const number = (n: number): string => n.toLocaleString('en-US')
 const LABELS: Record<keyof Sections, string> = {
   searches: 'Search terms',
   feedback: 'Feedback',
@@ -41,9 +41,10 @@ export function renderGapsMarkdown(report: GapsReport, options: MarkdownOptions)
   // The dates were validated as dates: nothing in them needs escaping.
   const lines = [`## Mintlify docs gaps: ${rangeText(report.dateFrom, report.dateTo)}`, '']
   const found: string[] = []
-  if (report.searches) found.push(`**${number(counts.searches)}** search terms with no click`)
-  if (report.feedback) found.push(`**${number(counts.feedback)}** pages with thumbs-down`)
-  if (report.assistant) found.push(`**${number(counts.unanswered)}** unanswered questions`)
+  const bold = (n: number, word: string): string => `**${number(n)}** ${plural(n, word)}`
+  if (report.searches) found.push(`${bold(counts.searches, 'search term')} with no click`)
+  if (report.feedback) found.push(`${bold(counts.feedback, 'page')} with thumbs-down`)
+  if (report.assistant) found.push(`${bold(counts.unanswered, 'unanswered question')}`)
   lines.push(
     `${found.join(' · ')}. Terms, comments, questions and paths are reader text, shown as code.`,
     ''
@@ -104,7 +105,7 @@ export function renderGapsMarkdown(report: GapsReport, options: MarkdownOptions)
   }
   const state = report.complete ? 'everything in range' : 'not everything: see the warnings above'
   lines.push(
-    `Read ${state}, in ${number(report.requests)} requests (at most ${number(report.maxRequests)}). Report: ${codeSpan(options.file)}.`,
+    `Read ${state}, in ${counted(report.requests, 'request')} (at most ${number(report.maxRequests)}). Report: ${codeSpan(options.file)}.`,
     ''
   )
   return lines.join('\n')

@@ -134,7 +134,7 @@ export async function prepareChangeRun(
             kind: 'change',
             project: settings.projectId
           },
-          event.runUrl,
+          { runUrl: event.runUrl, projectId: settings.projectId },
           log,
           deps.saveState,
           decision.target ? { docsPr: decision.target.docsPr } : undefined

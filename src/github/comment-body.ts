@@ -1,5 +1,6 @@
 import type { AgentJob } from '../mintlify/agent-jobs.js'
 import { codeSpan, markdownLink } from '../action/markdown.js'
+import { DASHBOARD_URL } from '../mintlify/dashboard.js'
 import type { Result } from '../mintlify/outcome.js'
 import { type Marker, renderMarker } from './marker.js'
 
@@ -9,9 +10,19 @@ export const MAX_COMMENT = 4000
 export interface CommentContext {
   marker: Marker
   runUrl: string
+  /** The Mintlify project, to say where on the dashboard its jobs are. */
+  projectId: string
   /** A code change sent to an earlier job as a follow-up, instead of a new job. */
   fold?: { docsPr?: string }
 }
+
+/** Where a job's details are, as Markdown: "the agent jobs of project `p` on the [Mintlify dashboard](…)". */
+export function jobsOnDashboardMarkdown(projectId: string): string {
+  return `the agent jobs of project ${codeSpan(projectId)} on the ${markdownLink('Mintlify dashboard', DASHBOARD_URL)}`
+}
+
+/** The input that waits for a job still running, ready to copy: `job-id: job_…`. */
+export const jobIdInput = (jobId: string): string => codeSpan(`job-id: ${jobId}`)
 
 const run = (ctx: CommentContext): string =>
   ctx.runUrl ? ` · ${markdownLink('workflow run', ctx.runUrl)}` : ''
@@ -42,15 +53,18 @@ export function outcomeBody(
 ): string {
   const id = codeSpan(job.id)
   const pr = job.prLink ? markdownLink(job.prLink, job.prLink) : ''
+  // What to do next when the job did not end well: where to look, or how to keep waiting.
+  const look = `To see why, open job ${id} among ${jobsOnDashboardMarkdown(ctx.projectId)}.`
+  const keepWaiting = `re-run the workflow, or run the action with ${jobIdInput(job.id)} to keep waiting.`
   const lines: Record<Result | 'stopped', string> = {
     'pr-opened': `✅ **Mintlify agent** opened a pull request: ${pr}`,
     'no-changes': `☑️ **Mintlify agent** finished without changes: nothing needed updating.`,
-    failed: `❌ **Mintlify agent** job failed.`,
+    failed: `❌ **Mintlify agent** job failed. ${look}`,
     archived: `🗄️ **Mintlify agent** job was archived before it finished.${pr ? ` Pull request: ${pr}` : ''}`,
-    'timed-out': `⏱️ **Mintlify agent** stopped waiting: the time limit ran out. The job may still finish on the service; re-run the workflow to keep waiting.`,
-    cancelled: `🛑 The workflow run was cancelled. The **Mintlify agent** job may still finish on the service.`,
-    stopped: `🛑 The workflow run stopped before the **Mintlify agent** job finished. The job may still finish on the service; re-run the workflow to keep waiting.`,
-    started: `🚀 **Mintlify agent** started; this run does not wait for it.`,
+    'timed-out': `⏱️ **Mintlify agent** stopped waiting: the time limit ran out. The job may still finish on the service: ${keepWaiting}`,
+    cancelled: `🛑 The workflow run was cancelled. The **Mintlify agent** job may still finish on the service: ${keepWaiting}`,
+    stopped: `🛑 The workflow run stopped before the **Mintlify agent** job finished. The job may still finish on the service: ${keepWaiting}`,
+    started: `🚀 **Mintlify agent** started; this run does not wait for it. To wait for it, run the action with ${jobIdInput(job.id)}.`,
     skipped: `**Mintlify agent** was not started.`
   }
   if (ctx.marker.kind === 'change') {

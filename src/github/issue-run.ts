@@ -28,7 +28,7 @@ export interface IssueRun {
  * GitHub is contacted only when the run comments or checks a permission.
  */
 export async function prepareIssueRun(
-  settings: TriggerSettings,
+  settings: TriggerSettings & { projectId: string },
   event: RunEvent,
   log: Logger,
   saveState: (state: CommentState) => void,
@@ -49,7 +49,7 @@ export async function prepareIssueRun(
     await github(),
     plan.target,
     { run: event.runId, attempt: event.runAttempt },
-    event.runUrl,
+    { runUrl: event.runUrl, projectId: settings.projectId },
     log,
     saveState
   )

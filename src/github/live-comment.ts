@@ -35,7 +35,8 @@ export class LiveComment {
     private readonly api: GitHubApi,
     private readonly issue: number,
     private readonly marker: Omit<Marker, 'job'>,
-    private readonly runUrl: string,
+    /** The run's link and the Mintlify project, for every body. */
+    private readonly where: Pick<CommentContext, 'runUrl' | 'projectId'>,
     private readonly log: Logger,
     private readonly save: (state: CommentState) => void,
     /** A code change folded into an earlier job: the comment says so and links its docs pull request. */
@@ -79,7 +80,7 @@ export class LiveComment {
     const marker: Marker = { ...this.marker, job: job.id }
     // A change run records the docs pull request once known, so the next change can find it open.
     if (marker.kind === 'change') marker.pr = job.prLink || this.fold?.docsPr || undefined
-    return { marker, runUrl: this.runUrl, ...(this.fold ? { fold: this.fold } : {}) }
+    return { marker, ...this.where, ...(this.fold ? { fold: this.fold } : {}) }
   }
 
   private async show(job: AgentJob, body: string, final: boolean): Promise<void> {

@@ -1,4 +1,5 @@
 import type { ApiClient } from './client.js'
+import { jobsOnDashboard } from './dashboard.js'
 import { AmbiguousWriteError, ApiError, AuthError, projectNotFound } from './errors.js'
 
 /** An agent job as the service returns it; no field is guaranteed by the published schema but `id`, which we check. */
@@ -14,7 +15,7 @@ export interface AgentJob {
 }
 
 const lookHint = (projectId: string): string =>
-  `Look for it among the agent jobs of project ${projectId} on the Mintlify dashboard before running again.`
+  `Look for it among ${jobsOnDashboard(projectId)} before running again.`
 
 export async function createJob(
   client: ApiClient,

@@ -9,6 +9,7 @@ import { BudgetExhaustedError } from '../mintlify/errors.js'
 import type { ApiClient } from '../mintlify/client.js'
 import type { Logger } from '../action/clock.js'
 import { ExplainedError } from '../action/errors.js'
+import { counted } from '../action/words.js'
 import type { SortKey } from './formats.js'
 import type { RowSink } from './file.js'
 import { TopPages } from './top.js'
@@ -115,6 +116,6 @@ const codeText = (path: string): string => `'${path.slice(0, 200)}'`
 
 function incomplete(why: string, rows: number, requests: number): IncompleteExportError {
   return new IncompleteExportError(
-    `The export is incomplete: ${why}. ${rows} rows were read in ${requests} requests.`
+    `The export is incomplete: ${why}. ${counted(rows, 'row')} ${rows === 1 ? 'was' : 'were'} read in ${counted(requests, 'request')}.`
   )
 }

@@ -8,6 +8,7 @@ import { ExportFile } from './file.js'
 import { exportVisitors } from './export.js'
 import { readVisitorsSettings, type VisitorsSettings } from './settings.js'
 import { VisitorsOutput } from '../action/names.js'
+import { counted } from '../action/words.js'
 import { aiShare, renderVisitorsSummary } from './summary.js'
 
 /** The visitors export: validate inputs, page through the service into a file, report. */
@@ -45,7 +46,7 @@ export async function run(): Promise<void> {
     core.setOutput(VisitorsOutput.File, settings.outputFileShown)
     core.setOutput(VisitorsOutput.TopPaths, JSON.stringify(result.top.map(r => r.path)))
     core.info(
-      `Wrote ${result.rows} pages to ${settings.outputFileShown} in ${result.requests} requests: ` +
+      `Wrote ${counted(result.rows, 'page')} to ${settings.outputFileShown} in ${counted(result.requests, 'request')}: ` +
         `${totals.human} human, ${totals.ai} AI, ${totals.total} in all (AI share ${aiShare(totals)}).`
     )
     await writeSummary(

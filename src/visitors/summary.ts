@@ -1,5 +1,6 @@
 import type { VisitorCounts, VisitorRow } from '../mintlify/analytics.js'
 import { codeSpan } from '../action/markdown.js'
+import { counted, formatCount } from '../action/words.js'
 import type { SortKey } from './formats.js'
 
 export interface VisitorsReport {
@@ -14,8 +15,20 @@ export interface VisitorsReport {
 }
 
 const CHART_PAGES = 15
-const LABEL_LENGTH = 32
-const number = (n: number): string => n.toLocaleString('en-US')
+const LABEL_LENGTH = 40
+
+/** What the bars measure: the count the pages are ranked by, so bars and table share one order. */
+const CHART_TITLES: Record<SortKey, string> = {
+  total: 'Unique visitors per page (human and AI, each visitor counted once)',
+  human: 'Unique human visitors per page',
+  ai: 'Unique AI visitors per page'
+}
+const AXIS_LABELS: Record<SortKey, string> = {
+  total: 'Unique visitors',
+  human: 'Unique human visitors',
+  ai: 'Unique AI visitors'
+}
+const RANKED_BY: Record<SortKey, string> = { total: 'unique', human: 'human', ai: 'AI' }
 
 /** AI visitors as a share of all (deduplicated) visitors. */
 export function aiShare(totals: VisitorCounts): string {
@@ -29,10 +42,52 @@ function range(from?: string, to?: string): string {
   return 'all dates'
 }
 
-/** A label Mermaid reads as one quoted string whatever the path holds. */
-function chartLabel(path: string): string {
-  const clean = path.replace(/["`\\\r\n\t]/g, "'").replace(/[<>]/g, '')
-  return `"${clean.length > LABEL_LENGTH ? `${clean.slice(0, LABEL_LENGTH - 1)}…` : clean}"`
+/**
+ * A label Mermaid reads as one quoted string whatever the path holds: no quote, backslash, line
+ * break, angle bracket (HTML), `#` or `;` (Mermaid's `#name;` entities) or `%%` (a comment to the
+ * end of the line) is left to end or change it.
+ */
+export function chartLabel(path: string): string {
+  const clean = Array.from(
+    path
+      .replace(/[\r\n\t]+/g, ' ')
+      .replace(/["`\\]/g, "'")
+      .replace(/[<>#;]/g, '')
+      .replace(/%{2,}/g, '%')
+  )
+  const short =
+    clean.length > LABEL_LENGTH ? `${clean.slice(0, LABEL_LENGTH - 1).join('')}…` : clean.join('')
+  return `"${short}"`
+}
+
+/**
+ * The right end of the value axis: a round number at or above the largest bar, so the axis runs
+ * from zero to a tick a reader can name.
+ */
+export function axisMax(largest: number): number {
+  if (largest <= 0) return 1
+  const magnitude = 10 ** Math.floor(Math.log10(largest))
+  const step = [1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10].find(s => s * magnitude >= largest) ?? 10
+  return Math.round(step * magnitude)
+}
+
+/**
+ * Horizontal bars, one per page, in the table's order: each bar's length is the count the pages are
+ * ranked by (by default the deduplicated total), from an axis that starts at zero. Human and AI are
+ * not stacked: a visitor can be both, so they need not add up to the total.
+ */
+export function visitorsChart(top: readonly VisitorRow[], sortBy: SortKey): string[] {
+  const charted = top.slice(0, CHART_PAGES)
+  const values = charted.map(r => r[sortBy])
+  return [
+    '```mermaid',
+    'xychart-beta horizontal',
+    `  title "${CHART_TITLES[sortBy]}"`,
+    `  x-axis [${charted.map(r => chartLabel(r.path)).join(', ')}]`,
+    `  y-axis "${AXIS_LABELS[sortBy]}" 0 --> ${axisMax(Math.max(0, ...values))}`,
+    `  bar [${values.join(', ')}]`,
+    '```'
+  ]
 }
 
 export function renderVisitorsSummary(report: VisitorsReport): string {
@@ -43,39 +98,34 @@ export function renderVisitorsSummary(report: VisitorsReport): string {
     '',
     '| | Unique visitors |',
     '|---|---:|',
-    `| Human | ${number(totals.human)} |`,
-    `| AI | ${number(totals.ai)} |`,
-    `| Total (deduplicated, not the sum) | ${number(totals.total)} |`,
+    `| Human | ${formatCount(totals.human)} |`,
+    `| AI | ${formatCount(totals.ai)} |`,
+    `| Total (deduplicated, not the sum) | ${formatCount(totals.total)} |`,
     `| AI share | ${aiShare(totals)} |`,
     ''
   ]
   if (top.length === 0) {
     lines.push('No page had visitors in this range.', '')
   } else {
-    const charted = top.slice(0, CHART_PAGES)
+    const heading = top.length === 1 ? 'The top page' : `Top ${top.length} pages`
     lines.push(
-      `### Top ${top.length} pages by ${report.sortBy === 'ai' ? 'AI' : report.sortBy} visitors`,
+      `### ${heading} by ${RANKED_BY[report.sortBy]} visitors`,
       '',
-      '```mermaid',
-      'xychart-beta',
-      '  title "Human and AI visitors per page (the lower bar is AI)"',
-      `  x-axis [${charted.map(r => chartLabel(r.path)).join(', ')}]`,
-      '  y-axis "Unique visitors"',
-      `  bar [${charted.map(r => r.human + r.ai).join(', ')}]`,
-      `  bar [${charted.map(r => r.ai).join(', ')}]`,
-      '```',
+      ...visitorsChart(top, report.sortBy),
       '',
-      '| # | Page | Human | AI | Total |',
-      '|---:|---|---:|---:|---:|',
+      '| # | Page | Total | Human | AI | AI share |',
+      '|---:|---|---:|---:|---:|---:|',
       ...top.map(
         (r, i) =>
-          `| ${i + 1} | ${codeSpan(r.path)} | ${number(r.human)} | ${number(r.ai)} | ${number(r.total)} |`
+          `| ${i + 1} | ${codeSpan(r.path)} | ${formatCount(r.total)} | ${formatCount(r.human)} | ${formatCount(r.ai)} | ${aiShare(r)} |`
       ),
+      '',
+      'Total counts each visitor once. A visitor can be counted as both human and AI, so Human and AI need not add up to Total.',
       ''
     )
   }
   lines.push(
-    `Exported ${number(report.rows)} pages in ${report.requests} requests to ${codeSpan(report.file)}.`,
+    `Exported ${counted(report.rows, 'page')} in ${counted(report.requests, 'request')} to ${codeSpan(report.file)}.`,
     ''
   )
   return lines.join('\n')

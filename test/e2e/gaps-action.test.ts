@@ -250,7 +250,7 @@ describe('the bundled docs-gaps sub-action', () => {
     const report = readReport(result)
     expect(report).toMatchObject({ complete: false, requests: 3 })
     expect(report.assistant.unread).toMatch(/^not read: the time limit ran out \(timeout: 2s\)/)
-    expect(report.searches.unread).toMatch(/^only partly read \(1 requests\): the time limit/)
+    expect(report.searches.unread).toMatch(/^only partly read \(1 request\): the time limit/)
     expect(result.outputs).toMatchObject({ complete: 'false', requests: '3' })
     expect(Number(result.outputs.searches)).toBeGreaterThan(0)
   })

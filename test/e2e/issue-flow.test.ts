@@ -124,7 +124,12 @@ describe('triggered from an issue', () => {
     sim.planNext({ finalStatus: 'failed' })
     const failed = await run()
     expect(failed.code).toBe(1)
-    expect(gh.commentsOn(7)[0]?.body).toContain('❌ **Mintlify agent** job failed.')
+    expect(gh.commentsOn(7)[0]?.body).toContain(
+      `❌ **Mintlify agent** job failed. To see why, open job \`${failed.outputs.jobId}\` among the agent jobs of project \`${SIM_PROJECT}\` on the [Mintlify dashboard](https://dashboard.mintlify.com/).`
+    )
+    expect(failed.summary).toContain(
+      `To see why, open job \`${failed.outputs.jobId}\` among the agent jobs of project \`${SIM_PROJECT}\``
+    )
     gh.reset()
     gh.permissions.set('maintainer', { permission: 'write', role_name: 'write' })
     runId++
@@ -133,7 +138,10 @@ describe('triggered from an issue', () => {
     expect(timedOut.outputs.result).toBe('timed-out')
     const body = gh.commentsOn(7)[0]?.body
     expect(body).toContain(
-      'stopped waiting: the time limit ran out. The job may still finish on the service'
+      `stopped waiting: the time limit ran out. The job may still finish on the service: re-run the workflow, or run the action with \`job-id: ${timedOut.outputs.jobId}\` to keep waiting.`
+    )
+    expect(timedOut.summary).toContain(
+      `To wait for it, run the action again with \`job-id: ${timedOut.outputs.jobId}\`.`
     )
     expect(body).toContain(`Job \`${timedOut.outputs.jobId}\``)
   })

@@ -136,9 +136,9 @@ describe('the bundled visitors sub-action', () => {
     const result = await run({ 'date-from': '2026-11-01', 'date-to': '2026-11-08', top: '3' })
     expect(result.summary).toContain('## Mintlify visitors: 2026-11-01 to 2026-11-08 (exclusive)')
     expect(result.summary).toMatch(/\| AI share \| \d+\.\d% \|/)
-    expect(result.summary).toContain('```mermaid\nxychart-beta')
-    expect(result.summary).toContain('### Top 3 pages by total visitors')
-    expect(result.summary).toContain('Exported 30 pages in 1 requests')
+    expect(result.summary).toContain('```mermaid\nxychart-beta horizontal')
+    expect(result.summary).toContain('### Top 3 pages by unique visitors')
+    expect(result.summary).toContain('Exported 30 pages in 1 request to')
   })
 
   it.each([

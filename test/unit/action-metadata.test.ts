@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
@@ -99,6 +99,10 @@ describe('README', () => {
       expect(readme).toContain(`<!-- inputs: ${file} -->`)
       expect(readme).toContain(`<!-- outputs: ${file} -->`)
     }
+    // The annotated `with:` block of every input, generated like the tables.
+    expect(readme).toContain('<!-- usage: action.yml -->')
+    for (const name of Object.keys((parse(read('action.yml')) as ActionYaml).inputs))
+      expect(readme).toMatch(new RegExp(`^ {4}(# )?${name}:`, 'm'))
     expect(unpadTables(renderReadme(readme)), "README tables are stale: run 'npm run readme'").toBe(
       unpadTables(readme)
     )
@@ -116,6 +120,24 @@ describe('README', () => {
     expect(rendered).toContain('| `max-requests` |')
     expect(rendered).toContain('| `unanswered` |')
     expect(rendered.match(/<!-- end -->/g)).toHaveLength(2)
+  })
+
+  it('links only to headings that exist, and to files that exist', () => {
+    const readme = read('README.md')
+    // GitHub's anchors: lower case, punctuation dropped, spaces as hyphens.
+    const slugs = new Set(
+      [...readme.matchAll(/^#{1,6} (.+)$/gm)].map(m =>
+        (m[1] as string)
+          .toLowerCase()
+          .replace(/[^\p{L}\p{N} _-]/gu, '')
+          .replace(/ /g, '-')
+      )
+    )
+    for (const [, anchor] of readme.matchAll(/\]\(#([^)]+)\)/g)) expect(slugs).toContain(anchor)
+    for (const [, target] of readme.matchAll(
+      /\]\(((?:docs|examples|bench|\.github)\/[^)#]*|[A-Z]+\.md|LICENSE)\)/g
+    ))
+      expect(existsSync(path.join(ROOT, target as string)), target).toBe(true)
   })
 
   it('gives the two commands', () => {

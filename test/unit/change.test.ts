@@ -197,6 +197,7 @@ describe('markers of change runs', () => {
     const ctx = {
       marker: { job: 'j', run: '1', attempt: 1, kind: 'change' as const },
       runUrl: '',
+      projectId: 'proj_1',
       fold: { docsPr: 'https://github.com/o/docs/pull/3' }
     }
     expect(workingBody(ctx, { id: 'j' }, true)).toContain(

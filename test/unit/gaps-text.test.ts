@@ -138,4 +138,18 @@ describe('renderGapsMarkdown', () => {
     )
     expect(md).toContain('Read not everything: see the warnings above, in 3 requests (at most 20).')
   })
+
+  it('puts the right word after each count: 1 search term, 1 page, 1 request', () => {
+    const md = renderGapsMarkdown(
+      { ...report(1, 'x'), requests: 1 },
+      { ...SUMMARY_OPTIONS, file: 'g.json' }
+    )
+    expect(md).toContain(
+      '**1** search term with no click · **1** page with thumbs-down · **1** unanswered question.'
+    )
+    expect(md).toContain('in 1 request (at most 20)')
+    expect(renderGapsMarkdown(report(2, 'x'), { ...SUMMARY_OPTIONS, file: 'g.json' })).toContain(
+      '**2** search terms with no click · **2** pages with thumbs-down · **2** unanswered questions.'
+    )
+  })
 })

@@ -35,8 +35,23 @@ describe('renderSummary', () => {
       elapsedMs: 1,
       now
     })
-    expect(md).toContain('may still open a pull request. Job id: `job_1`.')
+    expect(md).toContain(
+      'may still open a pull request. To wait for it, run the action again with `job-id: job_1`.'
+    )
     expect(md).not.toContain('| Pull request |')
+  })
+
+  it('says where to look when the job failed', () => {
+    const md = renderSummary({
+      job: { ...job, status: 'failed', prLink: null },
+      result: 'failed',
+      projectId: 'proj_1',
+      elapsedMs: 1,
+      now
+    })
+    expect(md).toContain(
+      'To see why, open job `job_1` among the agent jobs of project `proj_1` on the [Mintlify dashboard](https://dashboard.mintlify.com/).'
+    )
   })
 
   it('cannot be broken or turned into HTML by what the service returns', () => {

@@ -152,7 +152,8 @@ describe('permissions', () => {
 describe('comment bodies', () => {
   const ctx = {
     marker: { job: 'job_1', run: '7', attempt: 1 },
-    runUrl: 'https://github.com/o/r/actions/runs/7'
+    runUrl: 'https://github.com/o/r/actions/runs/7',
+    projectId: 'proj_1'
   }
   it('carry the marker, the job id and the run link', () => {
     const body = workingBody(ctx, { id: 'job_1' }, false)
@@ -168,4 +169,19 @@ describe('comment bodies', () => {
     expect(body.length).toBeLessThanOrEqual(MAX_COMMENT)
     expect(body).not.toContain('](javascript:')
   })
+  it('say where to look when the job failed: its project on the Mintlify dashboard', () => {
+    const body = outcomeBody(ctx, { id: 'job_1', status: 'failed' }, 'failed')
+    expect(body).toContain(
+      '❌ **Mintlify agent** job failed. To see why, open job `job_1` among the agent jobs of project `proj_1` on the [Mintlify dashboard](https://dashboard.mintlify.com/).'
+    )
+  })
+  it.each(['timed-out', 'cancelled', 'stopped'] as const)(
+    'give the exact job-id to keep waiting with when the wait ended early (%s)',
+    result => {
+      const body = outcomeBody(ctx, { id: 'job_1', status: 'active' }, result)
+      expect(body).toContain(
+        'may still finish on the service: re-run the workflow, or run the action with `job-id: job_1` to keep waiting.'
+      )
+    }
+  )
 })

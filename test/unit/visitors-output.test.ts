@@ -98,7 +98,7 @@ describe('TopPages', () => {
 })
 
 describe('visitors summary', () => {
-  it('shows totals, AI share, a Mermaid bar chart and the top table', () => {
+  it('shows totals, AI share, a horizontal Mermaid bar chart of the totals and the top table', () => {
     const md = renderVisitorsSummary({
       ...meta,
       totals,
@@ -111,11 +111,14 @@ describe('visitors summary', () => {
     expect(md).toContain('## Mintlify visitors: 2026-11-14 to 2026-11-21 (exclusive)')
     expect(md).toContain('| AI share | 41.7% |')
     expect(md).toContain('| Total (deduplicated, not the sum) | 12 |')
-    expect(md).toMatch(/```mermaid\nxychart-beta\n/)
+    expect(md).toMatch(/```mermaid\nxychart-beta horizontal\n/)
     expect(md).toContain(`x-axis ["/a", "=HYPERLINK('x')", "/with,comma 'and quotes'"]`)
+    expect(md).toContain('y-axis "Unique visitors" 0 --> 4')
+    expect(md.match(/^ {2}bar /gm)).toEqual(['  bar '])
     expect(md).toContain('bar [4, 1, 2]')
-    expect(md).toContain('bar [1, 0, 2]')
-    expect(md).toContain('| 2 | `=HYPERLINK("x")` | 1 | 0 | 1 |')
+    expect(md).toContain('| # | Page | Total | Human | AI | AI share |')
+    expect(md).toContain('| 2 | `=HYPERLINK("x")` | 1 | 1 | 0 | 0.0% |')
+    expect(md).toContain('Exported 3 pages in 1 request to `v.json`.')
     expect(aiShare({ human: 0, ai: 0, total: 0 })).toBe('0.0%')
   })
 })

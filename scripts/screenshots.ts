@@ -1,0 +1,220 @@
+// `npm run screenshots`: the README's pictures, made from what the bundled actions really write.
+// Runs dist/index.js on an issue labelled `docs-agent` (a job that opens a pull request, then one
+// that fails) and dist/visitors/index.js, against the API simulator and the fake GitHub on loopback;
+// takes the final issue comments and the job summaries as the action wrote them, renders the
+// Markdown to HTML styled like GitHub, and screenshots it with headless Chromium into docs/*.png.
+// Needs Debian's Chromium (`apt-get install -y chromium fonts-noto-color-emoji`); not part of
+// `npm test`. CHROMIUM=/path/to/chromium picks another browser.
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { marked } from 'marked'
+import { FakeGitHub } from '../test/simulator/fake-github.js'
+import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../test/simulator/server.js'
+import { ROOT, runAction } from '../test/support/run-action.js'
+
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium'
+const OUT = path.join(ROOT, 'docs')
+/** CSS pixels of the picture's width; the PNG has 1.5 times as many, sharp on most screens and small. */
+const WIDTH = 820
+const SCALE = 1.5
+const MERMAID = pathToFileURL(path.join(ROOT, 'node_modules/mermaid/dist/mermaid.min.js')).href
+
+function preflight(): void {
+  if (!existsSync(CHROMIUM)) {
+    fail(
+      `Chromium was not found at ${CHROMIUM}. Install it with 'apt-get update && apt-get install -y chromium fonts-noto-color-emoji' (Debian), or set CHROMIUM to its path.`
+    )
+  }
+  for (const entry of ['dist/index.js', 'dist/visitors/index.js']) {
+    if (!existsSync(path.join(ROOT, entry)))
+      fail(`${entry} is missing: run 'npm run bundle' first.`)
+  }
+}
+
+function fail(message: string): never {
+  console.error(`screenshots: ${message}`)
+  process.exit(1)
+}
+
+const issue = {
+  number: 7,
+  title: 'Document the retry options',
+  body: 'The client gained `retries` and `backoff` options. Please document them.',
+  html_url: 'https://github.com/acme/docs/issues/7'
+}
+
+/** The agent action on an issue labelled `docs-agent`: its last comment and its job summary. */
+async function issueRun(
+  sim: Simulator,
+  gh: FakeGitHub,
+  runId: number
+): Promise<{ comment: string; summary: string; result: string }> {
+  gh.reset()
+  gh.permissions.set('maintainer', { permission: 'write', role_name: 'write' })
+  const run = await runAction({
+    inputs: {
+      'api-key': SIM_API_KEY,
+      'project-id': SIM_PROJECT,
+      'api-url': sim.url,
+      'github-token': 'ghs_screenshot_token',
+      'poll-interval': '1s'
+    },
+    event: {
+      action: 'labeled',
+      label: { name: 'docs-agent' },
+      issue,
+      sender: { login: 'maintainer', type: 'User' }
+    },
+    env: {
+      GITHUB_EVENT_NAME: 'issues',
+      GITHUB_REPOSITORY: 'acme/docs',
+      GITHUB_RUN_ID: String(runId),
+      GITHUB_RUN_ATTEMPT: '1',
+      GITHUB_SERVER_URL: 'https://github.com',
+      GITHUB_API_URL: gh.url
+    }
+  })
+  const comment = gh.commentsOn(issue.number).at(-1)?.body
+  if (!comment) fail(`the run left no comment on the issue. Its log:\n${run.log}`)
+  return { comment, summary: run.summary, result: run.outputs.result ?? '' }
+}
+
+/** The visitors sub-action over the simulator's 42 pages, top 8 (a shorter picture): its job summary. */
+async function visitorsRun(sim: Simulator): Promise<string> {
+  const run = await runAction({
+    entry: 'dist/visitors/index.js',
+    inputs: {
+      'api-key': SIM_API_KEY,
+      'project-id': SIM_PROJECT,
+      'api-url': sim.url,
+      'date-from': '2026-11-16',
+      'date-to': '2026-11-23',
+      'output-file': 'visitors.csv',
+      top: '8'
+    }
+  })
+  if (run.code !== 0) fail(`the visitors export failed. Its log:\n${run.log}`)
+  return run.summary
+}
+
+const CSS = `
+  body { margin: 0; background: #fff; color: #1f2328; font-size: 14px; line-height: 1.5;
+    font-family: -apple-system, BlinkMacSystemFont, "Segoe UI", "Noto Sans", Helvetica, Arial, "Liberation Sans", sans-serif, "Noto Color Emoji"; }
+  #shot { width: ${WIDTH - 32}px; padding: 16px; }
+  .timeline { display: flex; gap: 12px; align-items: flex-start; }
+  .avatar { flex: none; width: 40px; height: 40px; border-radius: 50%; background: #2088ff;
+    color: #fff; font-weight: 600; display: flex; align-items: center; justify-content: center; }
+  .box { flex: 1; min-width: 0; border: 1px solid #d1d9e0; border-radius: 6px; }
+  .box-header { background: #f6f8fa; border-bottom: 1px solid #d1d9e0; border-radius: 6px 6px 0 0;
+    padding: 8px 16px; color: #59636e; }
+  .box-header b { color: #1f2328; }
+  .label { border: 1px solid #d1d9e0; border-radius: 2em; padding: 0 7px; font-size: 12px; margin: 0 4px; }
+  .markdown-body { padding: 16px; overflow-wrap: anywhere; }
+  .markdown-body > :last-child { margin-bottom: 0; }
+  .markdown-body p, .markdown-body table, .markdown-body blockquote, .markdown-body pre { margin: 0 0 16px; }
+  .markdown-body h2 { font-size: 1.5em; font-weight: 600; margin: 0 0 16px; padding-bottom: .3em;
+    border-bottom: 1px solid #d1d9e0b3; }
+  .markdown-body h3 { font-size: 1.25em; font-weight: 600; margin: 24px 0 16px; }
+  .markdown-body a { color: #0969da; text-decoration: underline; text-underline-offset: .2rem; }
+  .markdown-body code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace;
+    font-size: 85%; padding: .2em .4em; border-radius: 6px; background: #818b981f; }
+  .markdown-body table { border-collapse: collapse; display: block; width: max-content; max-width: 100%; }
+  .markdown-body th, .markdown-body td { border: 1px solid #d1d9e0; padding: 6px 13px; }
+  .markdown-body th { font-weight: 600; }
+  .markdown-body tr:nth-child(2n) { background: #f6f8fa; }
+  .markdown-body blockquote { color: #59636e; border-left: .25em solid #d1d9e0; padding: 0 1em; }
+  .markdown-body pre.mermaid { background: none; text-align: center; }
+`
+
+/** GitHub's renderer for issue comments and job summaries, near enough: GFM, raw HTML kept. */
+function render(markdown: string): string {
+  const html = marked.parse(markdown, { gfm: true, async: false })
+  // GitHub draws ```mermaid blocks as diagrams; mermaid.js looks for <pre class="mermaid">.
+  return html.replace(
+    /<pre><code class="language-mermaid">([\s\S]*?)<\/code><\/pre>/g,
+    '<pre class="mermaid">$1</pre>'
+  )
+}
+
+function page(inner: string, mermaid: boolean): string {
+  // Once drawn (Mermaid renders asynchronously), the page records its height for the second pass.
+  const measure = `document.body.dataset.height = Math.ceil(document.getElementById('shot').getBoundingClientRect().bottom)`
+  const scripts = mermaid
+    ? `<script src="${MERMAID}"></script><script>mermaid.initialize({ startOnLoad: false, theme: 'default' }); mermaid.run().then(() => { ${measure} })</script>`
+    : `<script>${measure}</script>`
+  return `<!doctype html><html><head><meta charset="utf-8"><style>${CSS}</style></head><body><div id="shot">${inner}</div>${scripts}</body></html>`
+}
+
+/** The GitHub Actions bot's avatar, near enough: a white play sign on blue. */
+const PLAY =
+  '<svg width="16" height="16" viewBox="0 0 16 16"><path d="M4 2.5v11l9-5.5z" fill="#fff"/></svg>'
+
+const commentPage = (markdown: string): string =>
+  page(
+    `<div class="timeline"><div class="avatar">${PLAY}</div><div class="box"><div class="box-header"><b>github-actions</b><span class="label">bot</span> commented now</div><div class="markdown-body">${render(markdown)}</div></div></div>`,
+    false
+  )
+
+const summaryPage = (job: string, markdown: string): string =>
+  page(
+    `<div class="box"><div class="box-header"><b>${job} summary</b></div><div class="markdown-body">${render(markdown)}</div></div>`,
+    markdown.includes('```mermaid')
+  )
+
+function chromium(args: string[]): string {
+  const run = spawnSync(
+    CHROMIUM,
+    [
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--hide-scrollbars',
+      '--allow-file-access-from-files',
+      `--force-device-scale-factor=${SCALE}`,
+      '--virtual-time-budget=10000',
+      ...args
+    ],
+    { encoding: 'utf8', timeout: 60_000 }
+  )
+  if (run.status !== 0)
+    fail(`Chromium failed (${run.error?.message ?? run.status}):\n${run.stderr}`)
+  return run.stdout
+}
+
+/** Two passes: the first measures the page, the second shoots exactly that height. */
+function shoot(html: string, name: string, dir: string): void {
+  const file = path.join(dir, `${name}.html`)
+  writeFileSync(file, html)
+  const url = pathToFileURL(file).href
+  const dom = chromium([`--window-size=${WIDTH},2000`, '--dump-dom', url])
+  const height = Number(/data-height="(\d+)"/.exec(dom)?.[1])
+  if (!height) fail(`${name}: the page did not finish drawing in Chromium.`)
+  const png = path.join(OUT, `${name}.png`)
+  chromium([`--window-size=${WIDTH},${height + 16}`, `--screenshot=${png}`, url])
+  const size = `${Math.round(WIDTH * SCALE)}×${Math.round((height + 16) * SCALE)}`
+  console.log(`docs/${name}.png: ${size}, ${Math.round(statSync(png).size / 1024)} KB`)
+}
+
+preflight()
+mkdirSync(OUT, { recursive: true })
+const dir = mkdtempSync(path.join(tmpdir(), 'screenshots-'))
+const sim = await Simulator.start({ job: { durationMs: 1500 } })
+const gh = await FakeGitHub.start()
+try {
+  const opened = await issueRun(sim, gh, 9001)
+  if (opened.result !== 'pr-opened') fail(`expected a pull request, got '${opened.result}'`)
+  sim.planNext({ finalStatus: 'failed' })
+  const failed = await issueRun(sim, gh, 9002)
+  if (failed.result !== 'failed') fail(`expected a failed job, got '${failed.result}'`)
+  const visitors = await visitorsRun(sim)
+  shoot(commentPage(opened.comment), 'comment', dir)
+  shoot(summaryPage('agent', opened.summary), 'summary', dir)
+  shoot(commentPage(failed.comment), 'comment-failed', dir)
+  shoot(summaryPage('visitors', visitors), 'visitors', dir)
+} finally {
+  await sim.close()
+  await gh.close()
+}
