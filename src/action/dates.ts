@@ -74,3 +74,11 @@ export function readDateRange(
   }
   return { from, to }
 }
+
+/** A date range as the summaries say it: the end is exclusive, either end may be open. */
+export function rangeText(from?: string | null, to?: string | null): string {
+  if (from && to) return `${from} to ${to} (exclusive)`
+  if (from) return `from ${from}`
+  if (to) return `before ${to}`
+  return 'all dates'
+}

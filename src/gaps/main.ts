@@ -10,7 +10,8 @@ import { collectGaps } from './collect.js'
 import { gapsPrompt } from './prompt.js'
 import { type GapsReport, gapCounts, renderJson } from './report.js'
 import { type GapsSettings, readGapsSettings } from './settings.js'
-import { FULL_OPTIONS, SUMMARY_OPTIONS, rangeText, renderGapsMarkdown } from './summary.js'
+import { rangeText } from '../action/dates.js'
+import { FULL_OPTIONS, SUMMARY_OPTIONS, renderGapsMarkdown } from './summary.js'
 
 /** The docs-gaps report: validate inputs, read the signals within the budget, write, report. */
 export async function run(): Promise<void> {

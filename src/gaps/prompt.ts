@@ -1,6 +1,6 @@
 import { counted } from '../action/words.js'
 import { type GapsReport, gapCounts } from './report.js'
-import { rangeText } from './summary.js'
+import { rangeText } from '../action/dates.js'
 
 /** The whole prompt stays under this many bytes (UTF-8), markers and instructions included. */
 export const MAX_PROMPT_BYTES = 16_000

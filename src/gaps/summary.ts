@@ -1,4 +1,5 @@
 import { codeSpan, escapeMarkdown } from '../action/markdown.js'
+import { rangeText } from '../action/dates.js'
 import { counted, formatCount as number, plural } from '../action/words.js'
 import { type GapsReport, type Sections, gapCounts } from './report.js'
 
@@ -20,13 +21,6 @@ const LABELS: Record<keyof Sections, string> = {
   searches: 'Search terms',
   feedback: 'Feedback',
   assistant: 'Assistant questions'
-}
-
-export function rangeText(from: string | null, to: string | null): string {
-  if (from && to) return `${from} to ${to} (exclusive)`
-  if (from) return `from ${from}`
-  if (to) return `before ${to}`
-  return 'all dates'
 }
 
 /** Reader text in Markdown: a code span, so no mention pings, no link links and no HTML renders. */

@@ -1,4 +1,5 @@
 import type { RequestBudget } from './budget.js'
+import { isWholeCount } from './shape.js'
 import type { ApiClient } from './client.js'
 import { ApiError, projectNotFound } from './errors.js'
 
@@ -47,13 +48,12 @@ export async function getVisitorsPage(
   return asVisitorsPage(body)
 }
 
-const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0
 const isCounts = (v: unknown): v is VisitorCounts =>
   !!v &&
   typeof v === 'object' &&
-  isCount((v as VisitorCounts).human) &&
-  isCount((v as VisitorCounts).ai) &&
-  isCount((v as VisitorCounts).total)
+  isWholeCount((v as VisitorCounts).human) &&
+  isWholeCount((v as VisitorCounts).ai) &&
+  isWholeCount((v as VisitorCounts).total)
 
 function asVisitorsPage(body: unknown): VisitorsPage {
   const page = body as Partial<VisitorsPage> | null

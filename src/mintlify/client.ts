@@ -1,5 +1,5 @@
 import { CancelledError } from '../action/errors.js'
-import { redact, redactDeep, secretForms } from '../action/redact.js'
+import { redactDeep, secretForms } from '../action/redact.js'
 import { type Clock, type Logger, silentLogger, systemClock } from '../action/clock.js'
 import { formatDuration } from '../action/duration.js'
 import { USER_AGENT } from '../action/version.js'
@@ -12,6 +12,7 @@ import {
 } from './errors.js'
 import { type RequestBudget, withinBudget } from './budget.js'
 import { finalError } from './final-error.js'
+import { serviceMessage } from './service-message.js'
 import {
   type Attempt,
   type BackoffPolicy,
@@ -63,7 +64,6 @@ export interface RequestSpec {
 
 const DEFAULT_TIMEOUT_MS = 30_000
 const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024
-const MAX_SERVICE_MESSAGE = 500
 
 /** The one HTTP client of the project: every entry point talks to the service through it. */
 export class ApiClient {
@@ -210,7 +210,7 @@ export class ApiClient {
     text: string,
     headers: HttpResponse['headers']
   ): Attempt<T> {
-    const detail = this.serviceMessage(text)
+    const detail = serviceMessage(text, this.secretForms)
     const said = detail ? `: ${detail}` : ''
     if (status === 401 || status === 403) {
       return {
@@ -276,25 +276,6 @@ export class ApiClient {
       `Could not confirm the request to ${spec.what} (${reason}). The service may have acted on it anyway. ` +
         `${spec.ambiguousHint ?? ''} Re-running this step may do it a second time.`.trim()
     )
-  }
-
-  /** The service's `error` text, shortened, on one line, and never holding the key. */
-  private serviceMessage(text: string): string {
-    let message = ''
-    try {
-      const body = JSON.parse(text) as { error?: unknown; details?: { message?: unknown }[] }
-      if (typeof body.error === 'string') message = body.error
-      if (Array.isArray(body.details)) {
-        const details = body.details.map(d => d?.message).filter(m => typeof m === 'string')
-        if (details.length) message += ` (${details.join('; ')})`
-      }
-    } catch {
-      // Not JSON (a proxy's HTML page, say): the status alone says enough.
-    }
-    message = redact(message, this.secretForms).replace(/\s+/g, ' ').trim()
-    return message.length > MAX_SERVICE_MESSAGE
-      ? `${message.slice(0, MAX_SERVICE_MESSAGE)}…`
-      : message
   }
 }
 

@@ -1,5 +1,6 @@
 import type { VisitorCounts, VisitorRow } from '../mintlify/analytics.js'
 import { codeSpan } from '../action/markdown.js'
+import { rangeText } from '../action/dates.js'
 import { counted, formatCount } from '../action/words.js'
 import type { SortKey } from './formats.js'
 
@@ -33,13 +34,6 @@ const RANKED_BY: Record<SortKey, string> = { total: 'unique', human: 'human', ai
 /** AI visitors as a share of all (deduplicated) visitors. */
 export function aiShare(totals: VisitorCounts): string {
   return totals.total > 0 ? `${((totals.ai / totals.total) * 100).toFixed(1)}%` : '0.0%'
-}
-
-function range(from?: string, to?: string): string {
-  if (from && to) return `${from} to ${to} (exclusive)`
-  if (from) return `from ${from}`
-  if (to) return `before ${to}`
-  return 'all dates'
 }
 
 /**
@@ -94,7 +88,7 @@ export function renderVisitorsSummary(report: VisitorsReport): string {
   const { totals, top } = report
   const lines = [
     // The dates were validated as dates: nothing in them needs escaping.
-    `## Mintlify visitors: ${range(report.dateFrom, report.dateTo)}`,
+    `## Mintlify visitors: ${rangeText(report.dateFrom, report.dateTo)}`,
     '',
     '| | Unique visitors |',
     '|---|---:|',
