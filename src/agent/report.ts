@@ -86,13 +86,13 @@ export function renderSummary(report: Report): string {
       ['Status', job.status ? codeSpan(job.status) : ''],
       ['Job id', codeSpan(job.id)],
       ['Model', job.model ? codeSpan(job.model) : ''],
-      ['Source', source],
+      ['Docs repository', source],
       ['Change', markdownLink(report.source ?? '', report.source)],
       ['Created', job.createdAt ? escapeMarkdown(job.createdAt) : ''],
       ['Elapsed', formatDuration(Math.max(0, sinceCreated))]
     ]
     lines.push(
-      '| | |',
+      '| Field | Value |',
       '|---|---|',
       ...rows.filter(([, v]) => v !== '').map(([k, v]) => `| ${k} | ${v} |`),
       ''

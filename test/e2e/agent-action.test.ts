@@ -43,7 +43,7 @@ describe('the bundled agent action, run as the runner runs it', () => {
     expect(result.log).toMatch(/::group::Waiting for job job_\w+ \(up to 30m\)/)
     expect(result.summary).toContain('The agent opened a pull request')
     expect(result.summary).toContain(`(${result.outputs.prLink})`)
-    for (const field of ['Job id', 'Model', 'Source', 'Created', 'Elapsed'])
+    for (const field of ['Job id', 'Model', 'Docs repository', 'Created', 'Elapsed'])
       expect(result.summary).toContain(`| ${field} |`)
     expect(result.summary).toContain(
       '[https://github.com/acme/docs](https://github.com/acme/docs) @ main'

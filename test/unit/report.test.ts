@@ -22,7 +22,7 @@ describe('renderSummary', () => {
     expect(md).toContain('| Job id | `job_1` |')
     expect(md).toContain('| Model | `claude-x` |')
     expect(md).toContain(
-      '| Source | [https://github.com/acme/docs](https://github.com/acme/docs) @ main |'
+      '| Docs repository | [https://github.com/acme/docs](https://github.com/acme/docs) @ main |'
     )
     expect(md).toContain('| Created | 2026-11-21T12:00:00.000Z |')
     expect(md).toContain('| Elapsed | 3m 30s |')
