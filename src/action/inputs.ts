@@ -17,6 +17,20 @@ export type Masker = (secret: string) => void
 /** Untrimmed, so that a prompt of only spaces is told apart from no prompt; parsers trim. */
 export const readInput: InputReader = name => core.getInput(name, { trimWhitespace: false })
 
+/**
+ * A reader that falls back to `defaults` (action.yml's, repeated because a bare `node dist/…`
+ * gets none from the runner) when an input is empty; trimmed.
+ */
+export function withDefaults<D extends Record<string, string>>(
+  get: InputReader,
+  defaults: D
+): (name: keyof D & string) => string {
+  return name => get(name).trim() || (defaults[name] as string)
+}
+
+/** The workspace files are read from and written to: the runner's, or here when run by hand. */
+export const workspaceOf = (env: NodeJS.ProcessEnv): string => env.GITHUB_WORKSPACE || process.cwd()
+
 /** Masks a secret in the log from this line on. */
 export const maskSecret: Masker = secret => core.setSecret(secret)
 
@@ -49,7 +63,7 @@ export function parseChoice<T extends string>(name: string, raw: string, choices
  * Resolves a path the action will write, relative to the workspace, and refuses one that leaves it
  * (through `..`, an absolute path, or a symlinked folder).
  */
-export function resolveInWorkspace(name: string, file: string, workspace: string): string {
+function resolveInWorkspace(name: string, file: string, workspace: string): string {
   const root = realpathSync(workspace)
   const full = path.resolve(root, file)
   const inside = (p: string): boolean => {

@@ -8,7 +8,9 @@ import {
   parseChoice,
   parseInteger,
   readInput,
-  readWorkspaceFile
+  readWorkspaceFile,
+  withDefaults,
+  workspaceOf
 } from '../action/inputs.js'
 import { InputError } from '../action/errors.js'
 import { Defaults, Input } from '../action/names.js'
@@ -41,26 +43,22 @@ export function readSettings(
   const rawJob = get(Input.JobId)
   const jobId = rawJob.trim() ? parseId(Input.JobId, rawJob) : undefined
   // Whether a missing prompt is fine depends on the event (an issue can be the prompt): see planTrigger.
-  const prompt = readPrompt(get, env.GITHUB_WORKSPACE ?? process.cwd())
-  const wait = parseBoolean(Input.Wait, withDefault(get, Input.Wait))
-  const timeoutMs = durationInput(
-    Input.Timeout,
-    withDefault(get, Input.Timeout),
-    1000,
-    MAX_TIMEOUT_MS
-  )
+  const value = withDefaults(get, Defaults)
+  const prompt = readPrompt(get, workspaceOf(env))
+  const wait = parseBoolean(Input.Wait, value(Input.Wait))
+  const timeoutMs = durationInput(Input.Timeout, value(Input.Timeout), 1000, MAX_TIMEOUT_MS)
   const pollIntervalMs = durationInput(
     Input.PollInterval,
-    withDefault(get, Input.PollInterval),
+    value(Input.PollInterval),
     1000,
     3_600_000
   )
-  const failOn = parseFailOn(withDefault(get, Input.FailOn))
+  const failOn = parseFailOn(value(Input.FailOn))
   const rawIssue = get(Input.IssueNumber).trim()
   const issueNumber = rawIssue
     ? parseInteger(Input.IssueNumber, rawIssue, 1, 2 ** 31 - 1)
     : undefined
-  const triggerPhrase = withDefault(get, Input.TriggerPhrase)
+  const triggerPhrase = value(Input.TriggerPhrase)
   if (/\s/.test(triggerPhrase)) {
     throw new InputError(
       `Input '${Input.TriggerPhrase}' must be one word such as /docs-agent; got '${triggerPhrase}'.`
@@ -77,14 +75,13 @@ export function readSettings(
     pollIntervalMs,
     failOn,
     githubToken,
-    comment: parseChoice(Input.Comment, withDefault(get, Input.Comment), COMMENT_MODES),
+    comment: parseChoice(Input.Comment, value(Input.Comment), COMMENT_MODES),
     issueNumber,
     triggerPhrase,
-    requiredPermission: parseChoice(
-      Input.RequiredPermission,
-      withDefault(get, Input.RequiredPermission),
-      [...PERMISSIONS, 'none'] as const
-    ),
+    requiredPermission: parseChoice(Input.RequiredPermission, value(Input.RequiredPermission), [
+      ...PERMISSIONS,
+      'none'
+    ] as const),
     allowedBots: new Set(
       get(Input.AllowedBots)
         .split(',')
@@ -96,9 +93,9 @@ export function readSettings(
         )
         .filter(Boolean)
     ),
-    fold: parseChoice(Input.Fold, withDefault(get, Input.Fold), FOLD_MODES),
-    skipLabel: withDefault(get, Input.SkipLabel),
-    includeDiff: parseBoolean(Input.IncludeDiff, withDefault(get, Input.IncludeDiff)),
+    fold: parseChoice(Input.Fold, value(Input.Fold), FOLD_MODES),
+    skipLabel: value(Input.SkipLabel),
+    includeDiff: parseBoolean(Input.IncludeDiff, value(Input.IncludeDiff)),
     docsToken
   }
 }
@@ -109,10 +106,6 @@ function readToken(get: InputReader, mask: Masker, name: string): string {
   if (token) mask(token)
   if (token) checkHeaderSafe(name, token)
   return token
-}
-
-function withDefault(get: InputReader, name: keyof typeof Defaults): string {
-  return get(name).trim() || Defaults[name]
 }
 
 function readPrompt(get: InputReader, workspace: string): string | undefined {

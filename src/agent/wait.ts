@@ -28,12 +28,12 @@ export interface WaitResult {
 }
 
 /** The first check: a job that fails usually fails within seconds, so look early, once. */
-export const FIRST_CHECK_MS = 4000
+const FIRST_CHECK_MS = 4000
 /** Never two checks closer than this, even after a slow request. */
 const MIN_PAUSE_MS = 1000
 
 /** The least time a status check needs before the deadline to be worth making. */
-export const fairCheckMs = (pollIntervalMs: number): number => Math.min(5000, pollIntervalMs / 2)
+const fairCheckMs = (pollIntervalMs: number): number => Math.min(5000, pollIntervalMs / 2)
 
 /**
  * When to check next, in ms since the wait began: once after 4 s, then on each whole multiple of the

@@ -9,8 +9,8 @@ import {
 } from './report.js'
 
 /** Turns per request: large pages spare the hourly limit; answers stay well under the size cap. */
-export const ASSISTANT_PAGE_SIZE = 500
-export const MAX_QUESTION = 300
+const ASSISTANT_PAGE_SIZE = 500
+const MAX_QUESTION = 300
 const PAGES_PER_QUESTION = 3
 
 /**

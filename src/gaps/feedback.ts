@@ -9,11 +9,11 @@ import {
 } from './report.js'
 
 /** Pages per ranking: the most the operation allows, and it has no cursor for more. */
-export const BY_PAGE_LIMIT = 100
-export const FEEDBACK_PAGE_SIZE = 100
+const BY_PAGE_LIMIT = 100
+const FEEDBACK_PAGE_SIZE = 100
 /** Comments are a sample: a few per page, from at most this many pages of the newest entries. */
-export const COMMENTS_PER_PAGE = 3
-export const MAX_COMMENT_REQUESTS = 5
+const COMMENTS_PER_PAGE = 3
+const MAX_COMMENT_REQUESTS = 5
 export const MAX_COMMENT = 500
 /** Comments still open on the dashboard: resolved or dismissed ones have been dealt with. */
 const OPEN_STATUSES = 'pending,in_progress'

@@ -13,7 +13,7 @@ import { stripHidden } from '../action/untrusted.js'
  * - one line, capped in length.
  */
 
-export const EMAIL_REMOVED = '[e-mail removed]'
+const EMAIL_REMOVED = '[e-mail removed]'
 
 const ENTITY_AT = /&(?:#0*64|#x0*40|commat);?/gi
 const ENTITY_DOT = /&(?:#0*46|#x0*2e|period);?/gi
@@ -29,7 +29,7 @@ const SCHEME = /\b([a-z][a-z0-9+.-]*):\/\//gi
 const FENCE = /([-=#`~_*])\1{2,}/g
 
 /** Cuts at `max` characters (code points, so no pair is split), marking the cut. */
-function cap(text: string, max: number): string {
+function capChars(text: string, max: number): string {
   const chars = Array.from(text)
   return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : text
 }
@@ -54,7 +54,7 @@ export function cleanReaderText(raw: string, max: number): string {
     .replace(FENCE, '$1$1')
     .replace(/\s+/g, ' ')
     .trim()
-  return cap(text, max)
+  return capChars(text, max)
 }
 
 /** Questions and terms compared the way a person would: case, spacing and end punctuation aside. */

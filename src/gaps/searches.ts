@@ -9,8 +9,8 @@ import {
 } from './report.js'
 
 /** Terms per request: the most the operation allows. */
-export const SEARCHES_PAGE_SIZE = 100
-export const MAX_TERM = 200
+const SEARCHES_PAGE_SIZE = 100
+const MAX_TERM = 200
 
 /**
  * Search terms that were searched at least `min-hits` times and had no result clicked (`ctr` 0 or no

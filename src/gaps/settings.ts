@@ -9,12 +9,14 @@ import {
   maskSecret,
   parseInteger,
   readInput,
-  resolveOutputFile
+  resolveOutputFile,
+  withDefaults,
+  workspaceOf
 } from '../action/inputs.js'
 import { GapsDefaults, GapsInput } from '../action/names.js'
 
 /** The three signals, in the order they are read and reported. */
-export const SIGNALS = ['searches', 'feedback', 'assistant'] as const
+const SIGNALS = ['searches', 'feedback', 'assistant'] as const
 export type Signal = (typeof SIGNALS)[number]
 
 export type ReportFormat = 'json' | 'markdown'
@@ -38,7 +40,7 @@ export interface GapsSettings extends Connection {
 
 export const MAX_TOP = 100
 /** The organisation's whole hourly allowance of analytics requests. */
-export const MAX_REQUESTS = 100
+const MAX_REQUESTS = 100
 
 export function readGapsSettings(
   get: InputReader = readInput,
@@ -47,10 +49,9 @@ export function readGapsSettings(
   now: number = Date.now()
 ): GapsSettings {
   const connection = readConnection(get, mask)
-  const value = (name: keyof typeof GapsDefaults): string => get(name).trim() || GapsDefaults[name]
+  const value = withDefaults(get, GapsDefaults)
   const { from, to } = readDateRange(GapsInput.DateFrom, GapsInput.DateTo, get, now)
   const outputFileShown = value(GapsInput.OutputFile)
-  const workspace = env.GITHUB_WORKSPACE || process.cwd()
   return {
     ...connection,
     dateFrom: from,
@@ -59,7 +60,7 @@ export function readGapsSettings(
     top: parseInteger(GapsInput.Top, value(GapsInput.Top), 1, MAX_TOP),
     minHits: parseInteger(GapsInput.MinHits, value(GapsInput.MinHits), 1, 1_000_000),
     maxRequests: parseInteger(GapsInput.MaxRequests, value(GapsInput.MaxRequests), 1, MAX_REQUESTS),
-    outputFile: resolveOutputFile(GapsInput.OutputFile, outputFileShown, workspace),
+    outputFile: resolveOutputFile(GapsInput.OutputFile, outputFileShown, workspaceOf(env)),
     outputFileShown,
     format: formatOf(outputFileShown),
     timeoutMs: durationInput(GapsInput.Timeout, value(GapsInput.Timeout), 1000, 6 * 3_600_000)

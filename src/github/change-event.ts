@@ -40,7 +40,7 @@ const ZERO = /^0{40}$/
 const MAX_LABELS = 50
 
 /** A bot's login ends in `[bot]`, or the API says its type is Bot. */
-export function isBot(login: string, type: unknown): boolean {
+function isBot(login: string, type: unknown): boolean {
   return type === 'Bot' || login.toLowerCase().endsWith('[bot]')
 }
 

@@ -1,3 +1,4 @@
+import { bytes, capBytes } from '../action/bytes.js'
 import type { ChangedFile } from './api.js'
 import type { Change } from './change.js'
 import { stripInvisible } from '../action/untrusted.js'
@@ -59,7 +60,7 @@ export function changePrompt(change: Change, options: ChangePromptOptions): stri
 }
 
 /** The delimited description of the change, at most MAX_CHANGE_BYTES. */
-export function describeChange(change: Change, includeDiff: boolean): string {
+function describeChange(change: Change, includeDiff: boolean): string {
   const budget = new Budget(MAX_CHANGE_BYTES - bytes(BEGIN) - bytes(END) - TAIL)
   const leftOut: string[] = []
   const out: string[] = []
@@ -68,22 +69,22 @@ export function describeChange(change: Change, includeDiff: boolean): string {
   add(`Repository: ${change.repository}`)
   const pull = change.pull
   if (change.push) {
-    add(`Push to: ${oneLine(branchOf(change.push.ref), MAX_PATH)}`)
+    add(`Push to: ${flatText(branchOf(change.push.ref), MAX_PATH)}`)
     if (change.url) add(`${change.push.created ? 'Commit' : 'Comparison'}: ${change.url}`)
   }
   if (pull) {
     add(`Pull request: #${pull.number}${pull.merged ? ' (merged)' : ` (${pull.state || 'open'})`}`)
-    add(`Title: ${oneLine(pull.title, MAX_TITLE)}`)
+    add(`Title: ${flatText(pull.title, MAX_TITLE)}`)
     add(`Link: ${pull.url}`)
-    if (pull.author) add(`Author: @${oneLine(pull.author, 100)}`)
-    if (pull.base) add(`Base branch: ${oneLine(pull.base, MAX_PATH)}`)
-    if (pull.labels.length) add(`Labels: ${oneLine(pull.labels.join(', '), MAX_LABELS)}`)
+    if (pull.author) add(`Author: @${flatText(pull.author, 100)}`)
+    if (pull.base) add(`Base branch: ${flatText(pull.base, MAX_PATH)}`)
+    if (pull.labels.length) add(`Labels: ${flatText(pull.labels.join(', '), MAX_LABELS)}`)
     // For a push, the commit messages carry the description (a squash merge copies it).
     if (!change.push) {
       add('')
       add('Description:')
       const full = neutral(cleanIssueText(pull.body, Number.MAX_SAFE_INTEGER))
-      const description = cap(full, MAX_DESCRIPTION)
+      const description = capBytes(full, MAX_DESCRIPTION)
       add(description || '(no description)')
       if (description !== full)
         leftOut.push(`the description past its first ${MAX_DESCRIPTION} bytes`)
@@ -116,7 +117,7 @@ export function describeChange(change: Change, includeDiff: boolean): string {
     out.push('', `Left out to keep this under ${MAX_CHANGE_BYTES} bytes: ${leftOut.join('; ')}.`)
   const text = [BEGIN, ...out, END].join('\n')
   // The budget keeps well inside the cap; this only guards against a mistake in it.
-  return bytes(text) <= MAX_CHANGE_BYTES ? text : `${cap(text, MAX_CHANGE_BYTES - 40)}\n${END}`
+  return bytes(text) <= MAX_CHANGE_BYTES ? text : `${capBytes(text, MAX_CHANGE_BYTES - 40)}\n${END}`
 }
 
 function addCommits(change: Change, budget: Budget, out: string[], leftOut: string[]): void {
@@ -148,8 +149,8 @@ function addDiff(files: ChangedFile[], budget: Budget, out: string[], leftOut: s
     withPatch++
     // A patch that does not fit is skipped; a smaller one after it may still fit.
     const patch = neutral(stripInvisible(file.patch))
-    const body = bytes(patch) > MAX_PATCH ? `${cap(patch, MAX_PATCH)}\n[… patch cut]` : patch
-    const entry = `diff ${oneLine(file.path, MAX_PATH)}\n${body}`
+    const body = bytes(patch) > MAX_PATCH ? `${capBytes(patch, MAX_PATCH)}\n[… patch cut]` : patch
+    const entry = `diff ${flatText(file.path, MAX_PATH)}\n${body}`
     if (!budget.take(entry)) continue
     out.push(entry)
     shown++
@@ -158,32 +159,22 @@ function addDiff(files: ChangedFile[], budget: Budget, out: string[], leftOut: s
 }
 
 function fileLine(file: ChangedFile): string {
-  const path = oneLine(file.path, MAX_PATH)
-  const from = file.previousPath ? `${oneLine(file.previousPath, MAX_PATH)} → ` : ''
-  return `- ${oneLine(file.status, 20)} ${from}${path} (+${file.additions} -${file.deletions})`
+  const path = flatText(file.path, MAX_PATH)
+  const from = file.previousPath ? `${flatText(file.previousPath, MAX_PATH)} → ` : ''
+  return `- ${flatText(file.status, 20)} ${from}${path} (+${file.additions} -${file.deletions})`
 }
 
 const branchOf = (ref: string | undefined): string =>
   (ref ?? '').replace(/^refs\/(heads|tags)\//, '') || 'an unknown branch'
 
 /** File names may hold line breaks; titles and labels must stay on their line. */
-function oneLine(text: string, max: number): string {
-  return neutral(cap(stripInvisible(text).replace(/\s+/g, ' ').trim(), max))
+function flatText(text: string, max: number): string {
+  return neutral(capBytes(stripInvisible(text).replace(/\s+/g, ' ').trim(), max))
 }
 
 /** No text from the change can draw a line that looks like the end marker. */
 function neutral(text: string): string {
   return text.replace(/-{5,}/g, '----')
-}
-
-export const bytes = (text: string): number => Buffer.byteLength(text, 'utf8')
-
-/** The longest start of `text` within `max` UTF-8 bytes, never splitting a character. */
-export function cap(text: string, max: number): string {
-  if (bytes(text) <= max) return text
-  const cut = Buffer.from(text, 'utf8').subarray(0, max).toString('utf8')
-  // A character cut in two decodes to U+FFFD at the end: drop it.
-  return cut.replace(/\uFFFD$/, '')
 }
 
 /** Bytes left for lines; each line costs its bytes and its line break. */

@@ -32,7 +32,7 @@ export interface Change {
  * Pages of files read at most. 300 file lines fill the prompt's cap several times over; the pull
  * request's own `changed_files` says how many were left out. Keeps a 3,000-file change at 3 requests.
  */
-export const MAX_FILE_PAGES = 3
+const MAX_FILE_PAGES = 3
 
 /** GitHub's compare and commit endpoints list at most this many files. */
 const COMPARE_FILE_LIMIT = 300

@@ -43,7 +43,7 @@ export interface FoldContext {
 }
 
 /** The repository's newest comments read at most: 200, one or two requests. */
-export const MAX_COMMENT_PAGES = 2
+const MAX_COMMENT_PAGES = 2
 
 /**
  * Finds the job this change belongs to, from the action's own markers in bot comments of the

@@ -6,10 +6,7 @@ export type Permission = (typeof PERMISSIONS)[number]
  * The collaborator permission endpoint answers `permission` (admin, write, read, none) and
  * `role_name` (which also knows triage and maintain, or a custom role). Use the finer one when known.
  */
-export function effectiveRank(
-  permission: string | undefined,
-  roleName: string | undefined
-): number {
+function effectiveRank(permission: string | undefined, roleName: string | undefined): number {
   const rank = (name: string | undefined): number =>
     (PERMISSIONS as readonly (string | undefined)[]).indexOf(name)
   return Math.max(rank(roleName), rank(permission))

@@ -142,7 +142,7 @@ const isAbsent = (value: unknown): boolean => value === undefined || value === n
  * dropped. A field of the wrong type, or another job's id, makes the answer malformed: `malformed`
  * says how that is reported. A follow-up's answer may leave the id out (`idOptional`).
  */
-export function asAgentJob(
+function asAgentJob(
   body: unknown,
   expectedId: string | undefined,
   malformed: (reason: string) => never,

@@ -60,8 +60,8 @@ export interface FeedbackByPage {
   hasMore: boolean
 }
 
-export const FEEDBACK_SOURCES = ['code_snippet', 'contextual', 'agent', 'thumbs_only'] as const
-export const FEEDBACK_STATUSES = ['pending', 'in_progress', 'resolved', 'dismissed'] as const
+const FEEDBACK_SOURCES = ['code_snippet', 'contextual', 'agent', 'thumbs_only'] as const
+const FEEDBACK_STATUSES = ['pending', 'in_progress', 'resolved', 'dismissed'] as const
 
 /** One feedback entry. The reader's `contact` address is checked but never copied in. */
 export interface FeedbackEntry {

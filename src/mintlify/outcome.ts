@@ -14,7 +14,7 @@ export type Result =
 export const FAIL_ON_WORDS = ['failed', 'archived', 'timeout', 'no-pr'] as const
 export type FailOnWord = (typeof FAIL_ON_WORDS)[number]
 
-export const TERMINAL_STATUSES = ['completed', 'archived', 'failed'] as const
+const TERMINAL_STATUSES = ['completed', 'archived', 'failed'] as const
 export const KNOWN_STATUSES = ['active', ...TERMINAL_STATUSES] as const
 
 export function isTerminal(status: string | undefined): boolean {

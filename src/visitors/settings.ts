@@ -8,7 +8,9 @@ import {
   parseChoice,
   parseInteger,
   readInput,
-  resolveOutputFile
+  resolveOutputFile,
+  withDefaults,
+  workspaceOf
 } from '../action/inputs.js'
 import { InputError } from '../action/errors.js'
 import { type DateValue, readDateRange } from '../action/dates.js'
@@ -42,8 +44,7 @@ export function readVisitorsSettings(
   now: number = Date.now()
 ): VisitorsSettings {
   const connection = readConnection(get, mask)
-  const value = (name: keyof typeof VisitorsDefaults): string =>
-    get(name).trim() || VisitorsDefaults[name]
+  const value = withDefaults(get, VisitorsDefaults)
   const { from: dateFrom, to: dateTo } = readDateRange(
     VisitorsInput.DateFrom,
     VisitorsInput.DateTo,
@@ -51,8 +52,7 @@ export function readVisitorsSettings(
     now
   )
   const outputFileShown = value(VisitorsInput.OutputFile)
-  const workspace = env.GITHUB_WORKSPACE || process.cwd()
-  const outputFile = resolveOutputFile(VisitorsInput.OutputFile, outputFileShown, workspace)
+  const outputFile = resolveOutputFile(VisitorsInput.OutputFile, outputFileShown, workspaceOf(env))
   const format = formatOf(
     parseChoice(VisitorsInput.Format, value(VisitorsInput.Format), FORMATS),
     outputFileShown

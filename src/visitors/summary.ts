@@ -41,7 +41,7 @@ export function aiShare(totals: VisitorCounts): string {
  * break, angle bracket (HTML), `#` or `;` (Mermaid's `#name;` entities) or `%%` (a comment to the
  * end of the line) is left to end or change it.
  */
-export function chartLabel(path: string): string {
+function chartLabel(path: string): string {
   const clean = Array.from(
     path
       .replace(/[\r\n\t]+/g, ' ')

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { readSettings } from '../../src/agent/settings.js'
 import { outcomeBody, workingBody } from '../../src/github/comment-body.js'
 import { parsePullRequest, parsePush } from '../../src/github/change-event.js'
-import { MAX_CHANGE_BYTES, cap, changePrompt } from '../../src/github/change-prompt.js'
+import { capBytes } from '../../src/action/bytes.js'
+import { MAX_CHANGE_BYTES, changePrompt } from '../../src/github/change-prompt.js'
 import type { Change } from '../../src/github/change.js'
 import { parsePullLink } from '../../src/github/fold.js'
 import { parseMarker, renderMarker } from '../../src/github/marker.js'
@@ -153,8 +154,8 @@ describe('the change prompt', () => {
   })
 
   it('cuts by bytes without splitting a character', () => {
-    expect(cap('aé', 2)).toBe('a')
-    expect(cap('abc', 5)).toBe('abc')
+    expect(capBytes('aé', 2)).toBe('a')
+    expect(capBytes('abc', 5)).toBe('abc')
   })
 })
 
