@@ -2,8 +2,9 @@ import { performance } from 'node:perf_hooks'
 import { runAgentJob } from '../src/agent/run-job.js'
 import { type AgentJob, createJob, getJob } from '../src/mintlify/agent-jobs.js'
 import { ApiClient } from '../src/mintlify/client.js'
-import { type Clock, silentLogger, systemClock } from '../src/action/clock.js'
-import { isTerminal } from '../src/mintlify/outcome.js'
+import { type Clock, systemClock } from '../src/runner/clock.js'
+import { silentLogger } from '../src/runner/logger.js'
+import { isTerminal } from '../src/agent/outcome.js'
 import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../test/simulator/server.js'
 import { type Goal, goal, median, round } from './stats.js'
 
@@ -29,7 +30,11 @@ export async function waitingBench(reps: number, scale: number): Promise<Waiting
   const realStart = performance.now()
   const epoch = Date.now()
   const now = (): number => epoch + (performance.now() - realStart) * scale
-  const clock: Clock = { now, sleep: (ms, signal) => systemClock.sleep(ms / scale, signal) }
+  const clock: Clock = {
+    now,
+    wallNow: () => Math.round(now()),
+    sleep: (ms, signal) => systemClock.sleep(ms / scale, signal)
+  }
   const sim = await Simulator.start({ now: () => Math.round(now()), agentLimitPerHour: 1e9 })
   const client = new ApiClient({ baseUrl: new URL(sim.url), apiKey: SIM_API_KEY, clock })
   const deadline = (): number => now() + 3 * 3_600_000

@@ -1,4 +1,4 @@
 import { run } from './main.js'
 
-// The whole action; `run` reports its own failures through core.setFailed.
+// The agent action (action.yml); `run` reports its own failures.
 await run()

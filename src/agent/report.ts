@@ -1,10 +1,11 @@
 import type { AgentJob } from '../mintlify/agent-jobs.js'
-import { formatDuration } from '../action/duration.js'
-import { codeSpan, escapeMarkdown, markdownLink } from '../action/markdown.js'
-import { Output } from '../action/names.js'
-import type { Result } from '../mintlify/outcome.js'
-import type { FoldTarget } from '../github/fold.js'
-import { jobIdInput, jobsOnDashboardMarkdown } from '../github/comment-body.js'
+import { formatDuration } from '../runner/duration.js'
+import { codeSpan, escapeMarkdown, markdownLink } from '../runner/markdown.js'
+import type { Runner } from '../runner/runner.js'
+import { Output } from './names.js'
+import type { Result } from './outcome.js'
+import type { FoldTarget } from './change/fold.js'
+import { jobIdInput, jobsOnDashboardMarkdown } from './comment/comment-body.js'
 
 /** What the step knows when it ends, on any path. */
 export interface Report {
@@ -111,4 +112,23 @@ function nextStep(job: AgentJob, result: Result | undefined, projectId?: string)
     return `To see why, open job ${id} among ${jobsOnDashboardMarkdown(projectId)}.`
   }
   return ''
+}
+
+/** Outputs, log line, notice and summary; the step fails when `failure` is set. */
+export async function publish(runner: Runner, report: Report): Promise<void> {
+  const { job, result, failure } = report
+  const { log } = runner
+  for (const [name, value] of Object.entries(outputsOf(report))) runner.setOutput(name, value)
+  if (job?.prLink) log.notice(`Pull request: ${job.prLink}`)
+  if (job?.rejectedPrLink)
+    log.warning(
+      'The service sent a pull request link that is not an http(s) URL of sane length; it is not used. Look at the job on the Mintlify dashboard.'
+    )
+  if (result) {
+    log.info(
+      `Result: ${result}${job ? ` (job ${job.id}, status ${job.status ?? 'unknown'})` : ''}.`
+    )
+  }
+  if (job || failure || report.skipped) await runner.summary(renderSummary(report))
+  if (failure) runner.fail(failure)
 }

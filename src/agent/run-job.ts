@@ -7,9 +7,10 @@ import {
 } from '../mintlify/agent-jobs.js'
 import type { ApiClient } from '../mintlify/client.js'
 import type { ApiError } from '../mintlify/errors.js'
-import type { Clock, Logger } from '../action/clock.js'
-import { formatDuration } from '../action/duration.js'
-import { type Result, resultOf } from '../mintlify/outcome.js'
+import { type Clock } from '../runner/clock.js'
+import { type Logger } from '../runner/logger.js'
+import { formatDuration } from '../runner/duration.js'
+import { type Result, resultOf } from './outcome.js'
 import { waitForJob } from './wait.js'
 
 export interface JobRequest {

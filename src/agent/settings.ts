@@ -1,23 +1,22 @@
-import { type Connection, checkHeaderSafe, parseId, readConnection } from '../action/connection.js'
-import { durationInput } from '../action/duration.js'
+import { type Connection, parseId, readConnection } from '../mintlify/connection.js'
+import { durationInput } from '../runner/duration.js'
 import {
   type InputReader,
   type Masker,
-  maskSecret,
   parseBoolean,
   parseChoice,
   parseInteger,
-  readInput,
-  readWorkspaceFile,
-  withDefaults,
-  workspaceOf
-} from '../action/inputs.js'
-import { InputError } from '../action/errors.js'
-import { Defaults, Input } from '../action/names.js'
-import { type ChangeSettings, FOLD_MODES } from '../github/change-run.js'
+  readSecret,
+  withDefaults
+} from '../runner/inputs.js'
+import { readWorkspaceFile, workspaceOf } from '../runner/workspace.js'
+import { InputError } from '../runner/errors.js'
+import { Defaults, Input } from './names.js'
+import { type ChangeSettings, FOLD_MODES } from './change/change-run.js'
+import { botName } from '../github/event.js'
 import { PERMISSIONS } from '../github/permission.js'
-import { COMMENT_MODES, type TriggerSettings } from '../github/trigger.js'
-import { FAIL_ON_WORDS, type FailOnWord } from '../mintlify/outcome.js'
+import { COMMENT_MODES, type TriggerSettings } from './issue/trigger.js'
+import { FAIL_ON_WORDS, type FailOnWord } from './outcome.js'
 
 /** Everything the agent action needs, validated before the first request. */
 export interface Settings extends Connection, TriggerSettings, ChangeSettings {
@@ -32,14 +31,10 @@ const MAX_PROMPT_FILE_BYTES = 256 * 1024
 const MAX_TIMEOUT_MS = 72 * 3_600_000
 
 /** Reads and validates the inputs. The key is masked before anything else can print it. */
-export function readSettings(
-  get: InputReader = readInput,
-  env: NodeJS.ProcessEnv = process.env,
-  mask: Masker = maskSecret
-): Settings {
+export function readSettings(get: InputReader, env: NodeJS.ProcessEnv, mask: Masker): Settings {
   const { apiKey, projectId, apiUrl } = readConnection(get, mask)
-  const githubToken = readToken(get, mask, Input.GithubToken)
-  const docsToken = readToken(get, mask, Input.DocsToken)
+  const githubToken = readSecret(get, mask, Input.GithubToken)
+  const docsToken = readSecret(get, mask, Input.DocsToken)
   const rawJob = get(Input.JobId)
   const jobId = rawJob.trim() ? parseId(Input.JobId, rawJob) : undefined
   // Whether a missing prompt is fine depends on the event (an issue can be the prompt): see planTrigger.
@@ -82,30 +77,12 @@ export function readSettings(
       ...PERMISSIONS,
       'none'
     ] as const),
-    allowedBots: new Set(
-      get(Input.AllowedBots)
-        .split(',')
-        .map(b =>
-          b
-            .trim()
-            .toLowerCase()
-            .replace(/\[bot\]$/, '')
-        )
-        .filter(Boolean)
-    ),
+    allowedBots: new Set(get(Input.AllowedBots).split(',').map(botName).filter(Boolean)),
     fold: parseChoice(Input.Fold, value(Input.Fold), FOLD_MODES),
     skipLabel: value(Input.SkipLabel),
     includeDiff: parseBoolean(Input.IncludeDiff, value(Input.IncludeDiff)),
     docsToken
   }
-}
-
-/** A GitHub token: masked at once, and one that can go in a header. */
-function readToken(get: InputReader, mask: Masker, name: string): string {
-  const token = get(name).trim()
-  if (token) mask(token)
-  if (token) checkHeaderSafe(name, token)
-  return token
 }
 
 function readPrompt(get: InputReader, workspace: string): string | undefined {
@@ -153,9 +130,9 @@ function parseFailOn(raw: string): ReadonlySet<FailOnWord> {
 
 /** The post step needs only the connection and the token, read again from the same inputs. */
 export function readPostSettings(
-  get: InputReader = readInput,
-  mask: Masker = maskSecret
+  get: InputReader,
+  mask: Masker
 ): Connection & { githubToken: string } {
   const connection = readConnection(get, mask)
-  return { ...connection, githubToken: readToken(get, mask, Input.GithubToken) }
+  return { ...connection, githubToken: readSecret(get, mask, Input.GithubToken) }
 }

@@ -1,9 +1,10 @@
 import type { AgentJob } from '../mintlify/agent-jobs.js'
-import { CancelledError } from '../action/errors.js'
+import { CancelledError } from '../runner/errors.js'
 import { ApiError, RateLimitError } from '../mintlify/errors.js'
-import type { Clock, Logger } from '../action/clock.js'
-import { formatDuration } from '../action/duration.js'
-import { KNOWN_STATUSES, isTerminal } from '../mintlify/outcome.js'
+import { type Clock } from '../runner/clock.js'
+import { type Logger } from '../runner/logger.js'
+import { formatDuration } from '../runner/duration.js'
+import { KNOWN_STATUSES, isTerminal } from './outcome.js'
 
 export interface WaitOptions {
   /** Monotonic ms (Clock.now): give up waiting at this moment. */

@@ -1,4 +1,5 @@
 import { getAssistantPage } from '../mintlify/analytics-gaps.js'
+import { CursorPager } from './pager.js'
 import { cleanReaderText, groupKey, pagePath } from './reader-text.js'
 import {
   type AssistantSection,
@@ -21,10 +22,7 @@ const PAGES_PER_QUESTION = 3
 export class AssistantCollector implements Collector {
   readonly signal = 'assistant'
   done = false
-  private cursor?: string
-  /** Every cursor followed: one sent again (A, B, A…) means the paging would not end. */
-  private readonly cursors = new Set<string>()
-  private stoppedEarly: string | null = null
+  private readonly pager = new CursorPager('conversations')
   private turnsRead = 0
   private unansweredTurns = 0
   private readonly questions = new Map<string, QuestionGap>()
@@ -38,7 +36,7 @@ export class AssistantCollector implements Collector {
     const page = await getAssistantPage(
       ctx.client,
       ctx.projectId,
-      { ...ctx.range, limit: ASSISTANT_PAGE_SIZE, cursor: this.cursor },
+      { ...ctx.range, limit: ASSISTANT_PAGE_SIZE, cursor: this.pager.cursor },
       ctx.limits
     )
     for (const turn of page.conversations) {
@@ -58,16 +56,7 @@ export class AssistantCollector implements Collector {
         gap.pages.push(page)
       this.questions.set(key, gap)
     }
-    this.done = true
-    if (!page.hasMore || !page.nextCursor) return
-    if (page.conversations.length === 0)
-      this.stoppedEarly = 'the service sent an empty page of conversations but said there were more'
-    else if (this.cursors.has(page.nextCursor))
-      this.stoppedEarly = 'the service sent a conversations cursor it had sent before'
-    else {
-      this.cursors.add((this.cursor = page.nextCursor))
-      this.done = false
-    }
+    this.done = !this.pager.advance({ ...page, rows: page.conversations.length })
   }
 
   /** The way of writing a question seen most often; the first seen on a tie. */
@@ -81,7 +70,7 @@ export class AssistantCollector implements Collector {
   }
 
   section(requests: number, unread: string | null): AssistantSection {
-    const why = unread ?? this.stoppedEarly
+    const why = unread ?? this.pager.stoppedEarly
     return {
       complete: why === null,
       unread: why,

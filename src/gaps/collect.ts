@@ -1,8 +1,8 @@
-import { systemClock } from '../action/clock.js'
-import type { Logger } from '../action/clock.js'
-import { CancelledError } from '../action/errors.js'
-import { formatDuration } from '../action/duration.js'
-import { counted } from '../action/words.js'
+import type { Clock } from '../runner/clock.js'
+import { type Logger } from '../runner/logger.js'
+import { CancelledError } from '../runner/errors.js'
+import { formatDuration } from '../runner/duration.js'
+import { counted } from '../runner/text.js'
 import { RequestBudget } from '../mintlify/budget.js'
 import type { ApiClient } from '../mintlify/client.js'
 import { ApiError, BudgetExhaustedError, RateLimitError } from '../mintlify/errors.js'
@@ -28,9 +28,9 @@ const COLLECTORS: Record<Signal, new (ctx: ReadContext) => Collector> = {
 export async function collectGaps(
   client: ApiClient,
   settings: GapsSettings,
-  log: Logger,
-  now: () => number = systemClock.now
+  { log, clock }: { log: Logger; clock: Clock }
 ): Promise<GapsReport> {
+  const now = (): number => clock.now()
   const started = now()
   const deadline = started + settings.timeoutMs
   const budget = new RequestBudget(settings.maxRequests)
@@ -93,7 +93,7 @@ export async function collectGaps(
     dateFrom: ctx.range.dateFrom ?? null,
     dateTo: ctx.range.dateTo ?? null,
     // A date for readers: the wall clock, not the monotonic one the deadline runs on.
-    generatedAt: new Date().toISOString(),
+    generatedAt: new Date(clock.wallNow()).toISOString(),
     complete: Object.values(sections).every(section => section === null || section.complete),
     requests: budget.used,
     maxRequests: settings.maxRequests,

@@ -1,4 +1,5 @@
 import { getFeedbackByPage, getFeedbackPage } from '../mintlify/analytics-gaps.js'
+import { CursorPager } from './pager.js'
 import { cleanReaderText, pagePath } from './reader-text.js'
 import {
   type Collector,
@@ -28,9 +29,7 @@ export class FeedbackCollector implements Collector {
   done = false
   private pages?: PageGap[]
   private readonly wanted = new Map<string, PageGap>()
-  private cursor?: string
-  /** Every cursor followed: one sent again (A, B, A…) means the paging would not end. */
-  private readonly cursors = new Set<string>()
+  private readonly pager = new CursorPager('feedback')
   private commentRequests = 0
   private entriesRead = 0
   private stoppedEarly: string | null = null
@@ -75,7 +74,7 @@ export class FeedbackCollector implements Collector {
       {
         ...ctx.range,
         limit: FEEDBACK_PAGE_SIZE,
-        cursor: this.cursor,
+        cursor: this.pager.cursor,
         source: 'contextual',
         status: OPEN_STATUSES
       },
@@ -91,19 +90,15 @@ export class FeedbackCollector implements Collector {
       if (comment && !page.comments.includes(comment)) page.comments.push(comment)
     }
     const satisfied = [...this.wanted.values()].every(p => p.comments.length >= COMMENTS_PER_PAGE)
-    this.done = true
-    if (satisfied || !answer.hasMore || !answer.nextCursor) return
-    if (this.commentRequests >= MAX_COMMENT_REQUESTS) return
-    if (this.cursors.has(answer.nextCursor)) {
-      this.stoppedEarly = 'the service sent a feedback cursor it had sent before'
-      return
-    }
-    this.cursors.add((this.cursor = answer.nextCursor))
-    this.done = false
+    this.done =
+      satisfied ||
+      this.commentRequests >= MAX_COMMENT_REQUESTS ||
+      !this.pager.advance({ ...answer, rows: answer.feedback.length })
   }
 
   section(requests: number, unread: string | null): FeedbackSection {
-    const why = [this.stoppedEarly, unread].filter(Boolean).join('; ') || null
+    const why =
+      [this.stoppedEarly, this.pager.stoppedEarly, unread].filter(Boolean).join('; ') || null
     return {
       complete: why === null,
       unread: why,

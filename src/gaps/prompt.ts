@@ -1,7 +1,7 @@
-import { bytes } from '../action/bytes.js'
-import { counted } from '../action/words.js'
+import { bytes } from '../runner/text.js'
+import { counted } from '../runner/text.js'
 import { type GapsReport, gapCounts } from './report.js'
-import { rangeText } from '../action/dates.js'
+import { rangeText } from '../runner/dates.js'
 
 /** The whole prompt stays under this many bytes (UTF-8), markers and instructions included. */
 export const MAX_PROMPT_BYTES = 16_000

@@ -1,4 +1,4 @@
-import { stripHidden } from '../action/untrusted.js'
+import { stripHidden } from '../runner/untrusted.js'
 
 /**
  * Search terms, comments, questions and the page paths they came with were typed (or sent) by members

@@ -1,4 +1,5 @@
 import { getSearchesPage } from '../mintlify/analytics-gaps.js'
+import { CursorPager } from './pager.js'
 import { cleanReaderText, groupKey } from './reader-text.js'
 import {
   type Collector,
@@ -20,10 +21,7 @@ const MAX_TERM = 200
 export class SearchesCollector implements Collector {
   readonly signal = 'searches'
   done = false
-  private cursor?: string
-  /** Every cursor followed: one sent again (A, B, A…) means the paging would not end. */
-  private readonly cursors = new Set<string>()
-  private stoppedEarly: string | null = null
+  private readonly pager = new CursorPager('search terms')
   private totalSearches: number | null = null
   private termsRead = 0
   private readonly gaps = new Map<string, SearchGap>()
@@ -35,7 +33,7 @@ export class SearchesCollector implements Collector {
     const page = await getSearchesPage(
       ctx.client,
       ctx.projectId,
-      { ...ctx.range, limit: SEARCHES_PAGE_SIZE, cursor: this.cursor },
+      { ...ctx.range, limit: SEARCHES_PAGE_SIZE, cursor: this.pager.cursor },
       ctx.limits
     )
     this.totalSearches ??= page.totalSearches
@@ -51,19 +49,13 @@ export class SearchesCollector implements Collector {
       else this.gaps.set(key, { term, hits: row.hits })
     }
     const last = page.searches[page.searches.length - 1]
-    this.done = true
-    if (!page.nextCursor || (last && last.hits < ctx.minHits)) return
-    if (!last) this.stoppedEarly = 'the service sent an empty page of search terms but a cursor'
-    else if (this.cursors.has(page.nextCursor))
-      this.stoppedEarly = 'the service sent a search-terms cursor it had sent before'
-    else {
-      this.cursors.add((this.cursor = page.nextCursor))
-      this.done = false
-    }
+    // Terms come by hits, highest first: after one below `min-hits`, none can count.
+    const belowMinimum = last !== undefined && last.hits < ctx.minHits
+    this.done = belowMinimum || !this.pager.advance({ ...page, rows: page.searches.length })
   }
 
   section(requests: number, unread: string | null): SearchesSection {
-    const why = unread ?? this.stoppedEarly
+    const why = unread ?? this.pager.stoppedEarly
     return {
       complete: why === null,
       unread: why,

@@ -1,19 +1,11 @@
 import path from 'node:path'
-import { type Connection, readConnection } from '../action/connection.js'
-import { type DateValue, readDateRange } from '../action/dates.js'
-import { durationInput } from '../action/duration.js'
-import { InputError } from '../action/errors.js'
-import {
-  type InputReader,
-  type Masker,
-  maskSecret,
-  parseInteger,
-  readInput,
-  resolveOutputFile,
-  withDefaults,
-  workspaceOf
-} from '../action/inputs.js'
-import { GapsDefaults, GapsInput } from '../action/names.js'
+import { type Connection, readConnection } from '../mintlify/connection.js'
+import { type DateValue, readDateRange } from '../runner/dates.js'
+import { durationInput } from '../runner/duration.js'
+import { InputError } from '../runner/errors.js'
+import { type InputReader, type Masker, parseInteger, withDefaults } from '../runner/inputs.js'
+import { resolveOutputFile, workspaceOf } from '../runner/workspace.js'
+import { GapsDefaults, GapsInput } from './names.js'
 
 /** The three signals, in the order they are read and reported. */
 const SIGNALS = ['searches', 'feedback', 'assistant'] as const
@@ -43,10 +35,10 @@ export const MAX_TOP = 100
 const MAX_REQUESTS = 100
 
 export function readGapsSettings(
-  get: InputReader = readInput,
-  env: NodeJS.ProcessEnv = process.env,
-  mask: Masker = maskSecret,
-  now: number = Date.now()
+  get: InputReader,
+  env: NodeJS.ProcessEnv,
+  mask: Masker,
+  now: number
 ): GapsSettings {
   const connection = readConnection(get, mask)
   const value = withDefaults(get, GapsDefaults)

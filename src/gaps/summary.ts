@@ -1,6 +1,6 @@
-import { codeSpan, escapeMarkdown } from '../action/markdown.js'
-import { rangeText } from '../action/dates.js'
-import { counted, formatCount as number, plural } from '../action/words.js'
+import { codeSpan, escapeMarkdown } from '../runner/markdown.js'
+import { rangeText } from '../runner/dates.js'
+import { counted, formatCount as number, plural } from '../runner/text.js'
 import { type GapsReport, type Sections, gapCounts } from './report.js'
 
 /** How much of the report a rendering shows: the job summary is short, the .md report is whole. */
@@ -49,58 +49,51 @@ export function renderGapsMarkdown(report: GapsReport, options: MarkdownOptions)
       lines.push(`> ⚠️ ${LABELS[key]}: ${escapeMarkdown(section.unread)}.`, '')
     }
   }
-  if (report.searches) {
-    const { entries } = report.searches
-    lines.push(`### Search terms with no result clicked (searched ${report.minHits}+ times)`, '')
-    if (entries.length === 0) lines.push('None in this range.', '')
-    else
-      lines.push(
-        '| # | Search term | Searches |',
-        '|---:|---|---:|',
-        ...entries
+  if (report.searches)
+    lines.push(
+      ...table(
+        `Search terms with no result clicked (searched ${report.minHits}+ times)`,
+        ['| # | Search term | Searches |', '|---:|---|---:|'],
+        report.searches.entries
           .slice(0, options.rows)
-          .map((e, i) => `| ${i + 1} | ${reader(e.term)} | ${number(e.hits)} |`),
-        ''
+          .map((e, i) => `| ${i + 1} | ${reader(e.term)} | ${number(e.hits)} |`)
       )
-  }
-  if (report.feedback) {
-    const { entries } = report.feedback
-    lines.push('### Pages with the most thumbs-down', '')
-    if (entries.length === 0) lines.push('None in this range.', '')
-    else
-      lines.push(
-        '| # | Page | 👎 | 👍 | What readers said |',
-        '|---:|---|---:|---:|---|',
-        ...entries.slice(0, options.rows).map((e, i) => {
+    )
+  if (report.feedback)
+    lines.push(
+      ...table(
+        'Pages with the most thumbs-down',
+        ['| # | Page | 👎 | 👍 | What readers said |', '|---:|---|---:|---:|---|'],
+        report.feedback.entries.slice(0, options.rows).map((e, i) => {
           const said = e.comments
             .slice(0, options.comments)
             .map(c => reader(c, options.commentLength))
           return `| ${i + 1} | ${reader(e.path)} | ${number(e.thumbsDown)} | ${number(e.thumbsUp)} | ${said.join('<br>')} |`
-        }),
-        ''
+        })
       )
-  }
-  if (report.assistant) {
-    const { entries } = report.assistant
-    lines.push('### Questions the assistant could not answer', '')
-    if (entries.length === 0) lines.push('None in this range.', '')
-    else
-      lines.push(
-        '| # | Question | Asked | Asked on |',
-        '|---:|---|---:|---|',
-        ...entries
+    )
+  if (report.assistant)
+    lines.push(
+      ...table(
+        'Questions the assistant could not answer',
+        ['| # | Question | Asked | Asked on |', '|---:|---|---:|---|'],
+        report.assistant.entries
           .slice(0, options.rows)
           .map(
             (e, i) =>
               `| ${i + 1} | ${reader(e.question)} | ${number(e.count)} | ${e.pages.map(p => reader(p)).join(' ')} |`
-          ),
-        ''
+          )
       )
-  }
+    )
   const state = report.complete ? 'everything in range' : 'not everything: see the warnings above'
   lines.push(
     `Read ${state}, in ${counted(report.requests, 'request')} (at most ${number(report.maxRequests)}). Report: ${codeSpan(options.file)}.`,
     ''
   )
   return lines.join('\n')
+}
+
+/** One signal's section: its heading, then its table, or a line saying there is nothing. */
+function table(title: string, head: string[], rows: string[]): string[] {
+  return [`### ${title}`, '', ...(rows.length ? [...head, ...rows] : ['None in this range.']), '']
 }

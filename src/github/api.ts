@@ -1,6 +1,6 @@
 import { getOctokit } from '@actions/github'
-import { USER_AGENT } from '../action/version.js'
-import { type PullRequestRef, parsePullRequest } from './change-event.js'
+import { USER_AGENT } from '../runner/runner.js'
+import { type PullRequestRef, parsePullRequest } from './event.js'
 
 /** The few GitHub operations the action uses. */
 export interface GitHubApi {
@@ -83,6 +83,19 @@ export function describeGitHubError(error: unknown): string {
         : String(error)
   return `no answer from GitHub (${why})`
 }
+
+/**
+ * GitHub refused for want of access (401, 403, 404: a private repository answers 404 to a token
+ * that cannot see it), as opposed to failing or not answering.
+ */
+export function refusedAccess(error: unknown): boolean {
+  const status = (error as { status?: unknown }).status
+  return status === 401 || status === 403 || status === 404
+}
+
+/** What to grant, as one sentence: `grant` is what the workflow's `permissions:` block needs. */
+export const permissionHint = (grant: string): string =>
+  `Give the workflow ${grant} (a permissions block that sets any permission sets the others to none).`
 
 /** Where the comments go: the run's repository, on the run's GitHub. */
 export interface RepoRef {

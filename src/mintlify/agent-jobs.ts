@@ -1,6 +1,13 @@
 import type { ApiClient } from './client.js'
-import { jobsOnDashboard } from './dashboard.js'
+import { SERVICE_ID } from './connection.js'
 import { AmbiguousWriteError, ApiError, AuthError, projectNotFound } from './errors.js'
+
+/** Where people see a project's agent jobs, each with what the agent did and why it stopped. */
+export const DASHBOARD_URL = 'https://dashboard.mintlify.com'
+
+/** Where to look for a job, in plain text for logs and error messages. */
+export const jobsOnDashboard = (projectId: string): string =>
+  `the agent jobs of project ${projectId} on the Mintlify dashboard (${DASHBOARD_URL})`
 
 /** An agent job as the service returns it; no field is guaranteed by the published schema but `id`, which we check. */
 export interface AgentJob {
@@ -157,8 +164,7 @@ function asAgentJob(
       return malformed(`its '${field}' is not a short text`)
   }
   const id = asText(raw.id)
-  if (id !== undefined && !/^[A-Za-z0-9._~-]{1,200}$/.test(id))
-    return malformed('its job id is not a plain id')
+  if (id !== undefined && !SERVICE_ID.test(id)) return malformed('its job id is not a plain id')
   if (expectedId !== undefined && id !== undefined && id !== expectedId)
     return malformed(`it is about another job ('${id}')`)
   const jobId = id ?? (idOptional ? expectedId : undefined)

@@ -15,7 +15,7 @@ import {
   orNull,
   pick,
   problemIn
-} from './shape.js'
+} from './answer-checks.js'
 
 export interface RangeQuery {
   dateFrom?: string

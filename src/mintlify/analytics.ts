@@ -1,5 +1,5 @@
 import type { RequestBudget } from './budget.js'
-import { isWholeCount } from './shape.js'
+import { isWholeCount } from './answer-checks.js'
 import type { ApiClient } from './client.js'
 import { ApiError, projectNotFound } from './errors.js'
 

@@ -1,18 +1,19 @@
-import { CancelledError } from '../action/errors.js'
-import { redactDeep, secretForms } from '../action/redact.js'
-import { type Clock, type Logger, silentLogger, systemClock } from '../action/clock.js'
-import { formatDuration } from '../action/duration.js'
-import { USER_AGENT } from '../action/version.js'
+import { CancelledError } from '../runner/errors.js'
+import { redact, redactDeep, secretForms } from '../runner/redact.js'
+import { type Clock, systemClock } from '../runner/clock.js'
+import { type Logger, silentLogger } from '../runner/logger.js'
+import { formatDuration } from '../runner/duration.js'
+import { USER_AGENT } from '../runner/runner.js'
 import {
   AmbiguousWriteError,
   ApiError,
   AuthError,
+  BudgetExhaustedError,
   NotFoundError,
+  RateLimitError,
   UnreachableError
 } from './errors.js'
 import { type RequestBudget, withinBudget } from './budget.js'
-import { finalError } from './final-error.js'
-import { serviceMessage } from './service-message.js'
 import {
   type Attempt,
   type BackoffPolicy,
@@ -285,4 +286,65 @@ function encodeSegment(segment: string): string {
     throw new ApiError(`Refusing to build a request path with the segment '${segment}'.`)
   }
   return encodeURIComponent(segment)
+}
+
+/**
+ * The error the caller sees once retrying is over: what was tried, what was wrong, and what to
+ * do. Transient errors stay transient (a status check fails the wait only at its deadline).
+ */
+export function finalError(
+  spec: { what: string; write: boolean },
+  error: unknown,
+  baseUrl: URL
+): unknown {
+  if (
+    !(error instanceof ApiError) ||
+    !error.transient ||
+    error instanceof RateLimitError ||
+    error instanceof BudgetExhaustedError
+  )
+    return error
+  const host = baseUrl.host
+  if (error instanceof UnreachableError) {
+    const sent = spec.write ? ' The request never reached the service, so nothing was done.' : ''
+    return new UnreachableError(
+      `Could not ${spec.what}: ${error.message}.${sent} Check 'api-url' (${baseUrl.href}) and, on a self-hosted runner, the proxy settings (HTTPS_PROXY, NO_PROXY).`,
+      undefined,
+      true
+    )
+  }
+  if (error.status === 429) {
+    return new ApiError(
+      `Could not ${spec.what}: the service kept rate limiting the requests (${error.message}). ${spec.write ? 'A project may start 100 agent jobs and follow-ups an hour' : 'An organisation may make 100 analytics requests an hour'}: try again later, or spread the workflows out.`,
+      429,
+      true
+    )
+  }
+  const failing = error.status !== undefined ? ' kept failing' : ''
+  return new ApiError(
+    `Could not ${spec.what}: ${host}${failing} (${error.message}). Try again later.`,
+    error.status,
+    true
+  )
+}
+
+const MAX_SERVICE_MESSAGE = 500
+
+/** The service's `error` text, shortened, on one line, and never holding the key. */
+export function serviceMessage(text: string, secretForms: readonly string[]): string {
+  let message = ''
+  try {
+    const body = JSON.parse(text) as { error?: unknown; details?: { message?: unknown }[] }
+    if (typeof body.error === 'string') message = body.error
+    if (Array.isArray(body.details)) {
+      const details = body.details.map(d => d?.message).filter(m => typeof m === 'string')
+      if (details.length) message += ` (${details.join('; ')})`
+    }
+  } catch {
+    // Not JSON (a proxy's HTML page, say): the status alone says enough.
+  }
+  message = redact(message, secretForms).replace(/\s+/g, ' ').trim()
+  return message.length > MAX_SERVICE_MESSAGE
+    ? `${message.slice(0, MAX_SERVICE_MESSAGE)}…`
+    : message
 }

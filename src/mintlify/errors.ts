@@ -1,4 +1,4 @@
-import { ExplainedError } from '../action/errors.js'
+import { ExplainedError } from '../runner/errors.js'
 
 /** Base of every error the service client raises; messages say what to do and never hold the key. */
 export class ApiError extends ExplainedError {

@@ -1,7 +1,12 @@
 import { checkBypass, getProxyUrl } from '@actions/http-client/lib/proxy'
 import type { Dispatcher } from 'undici'
-import { Connections, Marked, proxyAuthError, proxyAuthorization } from './connections.js'
-import { HttpError } from './http-error.js'
+import {
+  TrackedDispatcher,
+  HttpError,
+  WriteNotifier,
+  proxyAuthError,
+  proxyAuthorization
+} from './dispatcher.js'
 
 export { HttpError }
 
@@ -42,8 +47,8 @@ const noop = (): void => {}
  */
 export class HttpSession {
   private readonly proxies = new Map<string, URL | undefined>()
-  private readonly shared = new Map<string, Connections>()
-  private readonly own = new Set<Connections>()
+  private readonly shared = new Map<string, TrackedDispatcher>()
+  private readonly own = new Set<TrackedDispatcher>()
   private closed = false
 
   constructor(
@@ -65,7 +70,7 @@ export class HttpSession {
     let settled = false
     const dispatcher = connections.dispatcher.compose(
       dispatch => (opts, handler) =>
-        dispatch(opts, new Marked(handler, () => (written = !controller.signal.aborted)))
+        dispatch(opts, new WriteNotifier(handler, () => (written = !controller.signal.aborted)))
     )
     const exchange = this.exchange(dispatcher, req, controller.signal, forward)
     let onAbort = noop
@@ -151,20 +156,20 @@ export class HttpSession {
     return this.proxies.get(url.origin)
   }
 
-  private connections(proxy: URL | undefined, own: boolean): Connections {
+  private connections(proxy: URL | undefined, own: boolean): TrackedDispatcher {
     const tls = this.options.ca === undefined ? {} : { ca: this.options.ca }
     if (own) {
-      const connections = new Connections(proxy, tls, true)
+      const connections = new TrackedDispatcher(proxy, tls, true)
       this.own.add(connections)
       return connections
     }
     const key = proxy?.href ?? ''
     let connections = this.shared.get(key)
-    if (!connections) this.shared.set(key, (connections = new Connections(proxy, tls, false)))
+    if (!connections) this.shared.set(key, (connections = new TrackedDispatcher(proxy, tls, false)))
     return connections
   }
 
-  private discard(connections: Connections): Promise<void> {
+  private discard(connections: TrackedDispatcher): Promise<void> {
     for (const [key, value] of this.shared) if (value === connections) this.shared.delete(key)
     this.own.delete(connections)
     return connections.destroy()

@@ -1,5 +1,5 @@
-import type { Clock } from '../action/clock.js'
-import type { CancelledError } from '../action/errors.js'
+import { type Clock } from '../runner/clock.js'
+import type { CancelledError } from '../runner/errors.js'
 import { type ApiError, RateLimitError } from './errors.js'
 
 /** Statuses worth retrying for reads, as AWS's standard mode and undici's RetryHandler do. */

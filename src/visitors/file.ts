@@ -1,7 +1,6 @@
-import { PartialFile } from '../action/atomic-file.js'
+import { PartialFile } from '../runner/atomic-file.js'
 import type { VisitorCounts, VisitorRow } from '../mintlify/analytics.js'
-import { csvField } from './csv.js'
-import type { FileFormat } from './formats.js'
+import type { FileFormat } from './settings.js'
 
 export interface ExportMeta {
   dateFrom: string | null
@@ -66,4 +65,13 @@ export class ExportFile implements RowSink {
   private async write(text: string): Promise<void> {
     await (this.partial as PartialFile).handle.write(text)
   }
+}
+
+/** Cells a spreadsheet would run as a formula begin with one of these (OWASP's CSV injection list). */
+const FORMULA_START = /^[=+\-@\t\r]/
+
+/** One CSV field (RFC 4180), defused so that no spreadsheet reads it as a formula. */
+export function csvField(value: string): string {
+  const text = FORMULA_START.test(value) ? `'${value}` : value
+  return /[",\r\n]/.test(text) || text !== value ? `"${text.replace(/"/g, '""')}"` : text
 }

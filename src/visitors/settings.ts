@@ -1,21 +1,23 @@
 import path from 'node:path'
-import { type Connection, readConnection } from '../action/connection.js'
-import { durationInput } from '../action/duration.js'
+import { type Connection, readConnection } from '../mintlify/connection.js'
+import { durationInput } from '../runner/duration.js'
 import {
   type InputReader,
   type Masker,
-  maskSecret,
   parseChoice,
   parseInteger,
-  readInput,
-  resolveOutputFile,
-  withDefaults,
-  workspaceOf
-} from '../action/inputs.js'
-import { InputError } from '../action/errors.js'
-import { type DateValue, readDateRange } from '../action/dates.js'
-import { VisitorsDefaults, VisitorsInput } from '../action/names.js'
-import { FORMATS, type FileFormat, SORT_KEYS, type SortKey } from './formats.js'
+  withDefaults
+} from '../runner/inputs.js'
+import { resolveOutputFile, workspaceOf } from '../runner/workspace.js'
+import { InputError } from '../runner/errors.js'
+import { type DateValue, readDateRange } from '../runner/dates.js'
+import { VisitorsDefaults, VisitorsInput } from './names.js'
+
+/** The export's file formats and the keys that rank its top pages. */
+const FORMATS = ['auto', 'json', 'csv'] as const
+export const SORT_KEYS = ['total', 'human', 'ai'] as const
+export type SortKey = (typeof SORT_KEYS)[number]
+export type FileFormat = Exclude<(typeof FORMATS)[number], 'auto'>
 
 /** Everything the visitors export needs, validated before the first request. */
 export interface VisitorsSettings extends Connection {
@@ -38,10 +40,10 @@ export interface VisitorsSettings extends Connection {
 export const MAX_TOP = 100
 
 export function readVisitorsSettings(
-  get: InputReader = readInput,
-  env: NodeJS.ProcessEnv = process.env,
-  mask: Masker = maskSecret,
-  now: number = Date.now()
+  get: InputReader,
+  env: NodeJS.ProcessEnv,
+  mask: Masker,
+  now: number
 ): VisitorsSettings {
   const connection = readConnection(get, mask)
   const value = withDefaults(get, VisitorsDefaults)

@@ -1,8 +1,8 @@
 import type { VisitorCounts, VisitorRow } from '../mintlify/analytics.js'
-import { codeSpan } from '../action/markdown.js'
-import { rangeText } from '../action/dates.js'
-import { counted, formatCount } from '../action/words.js'
-import type { SortKey } from './formats.js'
+import { codeSpan } from '../runner/markdown.js'
+import { rangeText } from '../runner/dates.js'
+import { counted, formatCount } from '../runner/text.js'
+import type { SortKey } from './settings.js'
 
 export interface VisitorsReport {
   dateFrom?: string

@@ -1,5 +1,5 @@
 import type { VisitorRow } from '../mintlify/analytics.js'
-import type { SortKey } from './formats.js'
+import type { SortKey } from './settings.js'
 
 /** The `size` best rows by `key` seen so far; memory stays at `size` rows however many pass by. */
 export class TopPages {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { MAX_CHANGE_BYTES } from '../../src/github/change-prompt.js'
-import { parseMarker } from '../../src/github/marker.js'
+import { MAX_CHANGE_BYTES } from '../../src/agent/change/change-prompt.js'
+import { parseMarker } from '../../src/agent/comment/marker.js'
 import {
   type FakeCommit,
   type FakeFile,

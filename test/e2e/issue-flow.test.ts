@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { parseMarker } from '../../src/github/marker.js'
+import { parseMarker } from '../../src/agent/comment/marker.js'
 import { FakeGitHub } from '../simulator/fake-github.js'
 import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../simulator/server.js'
 import { visible } from '../support/assertions.js'

@@ -7,7 +7,7 @@ import {
   NotFoundError,
   RateLimitError
 } from '../../src/mintlify/errors.js'
-import { USER_AGENT } from '../../src/action/version.js'
+import { USER_AGENT } from '../../src/runner/runner.js'
 import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../simulator/server.js'
 import { closedPort, inSeconds, simClient } from '../support/clients.js'
 

@@ -1,4 +1,4 @@
-import { systemClock } from '../../src/action/clock.js'
+import { systemClock } from '../../src/runner/clock.js'
 import { createServer } from 'node:net'
 import { ApiClient, type ClientOptions } from '../../src/mintlify/client.js'
 import { SIM_API_KEY, type Simulator } from '../simulator/server.js'

@@ -4,26 +4,25 @@ import { describe, expect, it } from 'vitest'
 import { ROOT } from '../support/run-action.js'
 
 /**
- * The house rules of src/, checked on every run: rooms that depend only on the rooms below them,
- * no import cycles, @actions/* only where the runner is talked to, no node HTTP modules, small files.
+ * The house rules of src/, checked on every run: entries → flows → clients → plumbing, each room
+ * depending only on the rooms below it, no import cycles, @actions/* only where the runner and
+ * GitHub are talked to, no node HTTP modules.
  */
 const SRC = path.join(ROOT, 'src')
 
-/** A room may import from the rooms before it in this list, never from one after it or beside it. */
+/**
+ * A room may import from the rooms before it in this list, never from one after it or beside it:
+ * the plumbing knows no feature, the service client and GitHub know nothing of each other, and
+ * no action's flows reach into another's.
+ */
 const LAYERS: readonly string[][] = [
-  ['action'],
-  ['mintlify'],
-  ['github'],
+  ['runner'],
+  ['mintlify', 'github'],
   ['agent', 'visitors', 'gaps']
 ]
 
-/** The only files that may import @actions/core: entries, each action's main and report, and the runner plumbing. */
-const CORE_ALLOWED = [
-  /^action\//,
-  /^[a-z]+\/(post\/)?(index|main)\.ts$/,
-  /^[a-z]+\/report\.ts$/,
-  /^[a-z]+\/summary\.ts$/
-]
+/** The entries: each action's index.ts (it only calls run()) and main.ts (it exports run()). */
+const ENTRY = /^[a-z]+\/(post\/)?(index|main)\.ts$/
 
 const files = readdirSync(SRC, { recursive: true })
   .map(String)
@@ -61,6 +60,31 @@ describe('src/ architecture', () => {
     expect(wrong).toEqual([])
   })
 
+  it('imports an entry only from the entry above it: flows never reach up to main', () => {
+    const wrong: string[] = []
+    for (const file of files)
+      for (const target of importsOf(file).local)
+        if (
+          ENTRY.test(target) &&
+          !(file.endsWith('index.ts') && target === file.replace(/index\.ts$/, 'main.ts'))
+        )
+          wrong.push(`${file} -> ${target}`)
+    expect(wrong).toEqual([])
+  })
+
+  it('has entries that only call run(), and mains that export it', () => {
+    for (const entry of files.filter(f => f.endsWith('/index.ts'))) {
+      const code = readFileSync(path.join(SRC, entry), 'utf8')
+        .split('\n')
+        .filter(line => line.trim() && !line.trim().startsWith('//'))
+      expect(code, entry).toEqual(["import { run } from './main.js'", 'await run()'])
+    }
+    for (const main of files.filter(f => f.endsWith('/main.ts')))
+      expect(readFileSync(path.join(SRC, main), 'utf8'), main).toMatch(
+        /^export async function run\(/m
+      )
+  })
+
   it('has no import cycle', () => {
     const graph = new Map(files.map(f => [f, importsOf(f).local]))
     const cycles: string[] = []
@@ -79,11 +103,10 @@ describe('src/ architecture', () => {
     expect(cycles).toEqual([])
   })
 
-  it('imports @actions/core only in entries, main, report and src/action/, @actions/github in github/api.ts', () => {
+  it('imports @actions/core only in the runner plumbing, @actions/github only in github/api.ts', () => {
     const wrong = files.filter(
       f =>
-        (importsOf(f).packages.includes('@actions/core') &&
-          !CORE_ALLOWED.some(pattern => pattern.test(f))) ||
+        (importsOf(f).packages.includes('@actions/core') && room(f) !== 'runner') ||
         (importsOf(f).packages.includes('@actions/github') && f !== 'github/api.ts')
     )
     expect(wrong).toEqual([])
@@ -94,13 +117,5 @@ describe('src/ architecture', () => {
       importsOf(f).packages.some(p => /^(node:)?(http|https|tls|net|http2)$/.test(p))
     )
     expect(wrong).toEqual([])
-  })
-
-  it('keeps every file under about 300 lines', () => {
-    const long = files
-      .map(f => ({ f, lines: readFileSync(path.join(SRC, f), 'utf8').split('\n').length }))
-      .filter(({ lines }) => lines > 310)
-      .map(({ f, lines }) => `${f}: ${lines}`)
-    expect(long).toEqual([])
   })
 })

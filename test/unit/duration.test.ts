@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { durationInput, formatDuration, parseDuration } from '../../src/action/duration.js'
-import { InputError } from '../../src/action/errors.js'
+import { durationInput, formatDuration, parseDuration } from '../../src/runner/duration.js'
+import { InputError } from '../../src/runner/errors.js'
 
 describe('parseDuration', () => {
   it.each([

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { InputError } from '../../src/action/errors.js'
+import { InputError } from '../../src/runner/errors.js'
 import { readSettings } from '../../src/agent/settings.js'
 
 const workspace = mkdtempSync(path.join(tmpdir(), 'inputs-'))

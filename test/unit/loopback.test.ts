@@ -1,7 +1,7 @@
 import type { buildConnector } from 'undici'
 import { describe, expect, it } from 'vitest'
-import { isLoopbackAddress, loopbackOnlyForHttp } from '../../src/mintlify/connections.js'
-import { isLoopbackHost, parseApiUrl } from '../../src/action/connection.js'
+import { isLoopbackAddress, loopbackOnlyForHttp } from '../../src/mintlify/dispatcher.js'
+import { isLoopbackHost, parseApiUrl } from '../../src/mintlify/connection.js'
 
 describe('plain http only to this machine', () => {
   it('takes localhost and literal loopback addresses, not names under .localhost', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { type FailOnWord, type Result, failingWord, resultOf } from '../../src/mintlify/outcome.js'
+import { type FailOnWord, type Result, failingWord, resultOf } from '../../src/agent/outcome.js'
 
 describe('resultOf', () => {
   it.each([

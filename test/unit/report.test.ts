@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { codeSpan, escapeMarkdown, markdownLink } from '../../src/action/markdown.js'
+import { codeSpan, escapeMarkdown, markdownLink } from '../../src/runner/markdown.js'
 import { outputsOf, renderSummary } from '../../src/agent/report.js'
 
 const job = {

@@ -7,7 +7,7 @@ import {
   parseRetryAfter,
   withRetries
 } from '../../src/mintlify/retry.js'
-import { systemClock } from '../../src/action/clock.js'
+import { systemClock } from '../../src/runner/clock.js'
 
 describe('backoffDelay', () => {
   const policy = { ...DEFAULT_BACKOFF, minDelayMs: 250, baseDelayMs: 500, maxDelayMs: 4000 }

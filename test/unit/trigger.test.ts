@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import type { RunEvent } from '../../src/github/event.js'
-import { MAX_COMMENT, outcomeBody, workingBody } from '../../src/github/comment-body.js'
-import { parseMarker, renderMarker } from '../../src/github/marker.js'
+import { MAX_COMMENT, outcomeBody, workingBody } from '../../src/agent/comment/comment-body.js'
+import { parseMarker, renderMarker } from '../../src/agent/comment/marker.js'
 import { hasPermission } from '../../src/github/permission.js'
-import { cleanIssueText } from '../../src/github/prompt.js'
-import { commandText, planTrigger } from '../../src/github/trigger.js'
+import { cleanUntrusted } from '../../src/runner/untrusted.js'
+import { commandText, planTrigger } from '../../src/agent/issue/trigger.js'
 import { readSettings } from '../../src/agent/settings.js'
 
 const settings = (inputs: Record<string, string> = {}) =>
@@ -118,9 +118,9 @@ describe('planTrigger', () => {
 
 describe('issue text', () => {
   it('drops HTML comments, invisible and control characters, and caps the length', () => {
-    expect(cleanIssueText('a<!-- secret -->b\u200Bc\u0007d\u202Ee', 100)).toBe('abcde')
-    expect(cleanIssueText('unterminated <!-- rest', 100)).toBe('unterminated')
-    expect(cleanIssueText('x'.repeat(50), 10)).toBe(`${'x'.repeat(10)}\n[… cut at 10 characters]`)
+    expect(cleanUntrusted('a<!-- secret -->b\u200Bc\u0007d\u202Ee', 100)).toBe('abcde')
+    expect(cleanUntrusted('unterminated <!-- rest', 100)).toBe('unterminated')
+    expect(cleanUntrusted('x'.repeat(50), 10)).toBe(`${'x'.repeat(10)}\n[… cut at 10 characters]`)
   })
 })
 

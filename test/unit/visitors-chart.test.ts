@@ -3,7 +3,7 @@
 import mermaid from 'mermaid'
 import { describe, expect, it } from 'vitest'
 import type { VisitorRow } from '../../src/mintlify/analytics.js'
-import type { SortKey } from '../../src/visitors/formats.js'
+import type { SortKey } from '../../src/visitors/settings.js'
 import { axisMax, renderVisitorsSummary, visitorsChart } from '../../src/visitors/summary.js'
 import { TopPages } from '../../src/visitors/top.js'
 import { generatedRow } from '../simulator/visitors.js'

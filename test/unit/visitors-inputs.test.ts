@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { parseDateInput } from '../../src/action/dates.js'
+import { parseDateInput } from '../../src/runner/dates.js'
 import { readVisitorsSettings } from '../../src/visitors/settings.js'
 
 /** A fixed clock: Saturday 21 November 2026, 23:30 UTC. */

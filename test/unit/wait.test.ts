@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { AgentJob } from '../../src/mintlify/agent-jobs.js'
 import { ApiError, AuthError, RateLimitError } from '../../src/mintlify/errors.js'
-import { type Logger, systemClock } from '../../src/action/clock.js'
+import { systemClock } from '../../src/runner/clock.js'
+import { type Logger } from '../../src/runner/logger.js'
 import { nextCheckAt, waitForJob } from '../../src/agent/wait.js'
 
 function recorder(): Logger & { lines: string[]; warnings: string[] } {
@@ -11,6 +12,7 @@ function recorder(): Logger & { lines: string[]; warnings: string[] } {
     lines,
     warnings,
     debug() {},
+    notice: m => void lines.push(m),
     info: m => void lines.push(m),
     warning: m => void warnings.push(m)
   }

@@ -1,0 +1,147 @@
+import { type AgentJob, getJob } from '../mintlify/agent-jobs.js'
+import type { ApiClient } from '../mintlify/client.js'
+import { openClient } from '../mintlify/connection.js'
+import type { ApiError } from '../mintlify/errors.js'
+import type { RunEvent } from '../github/event.js'
+import { CancelledError, describeError } from '../runner/errors.js'
+import { formatDuration } from '../runner/duration.js'
+import type { Runner } from '../runner/runner.js'
+import { type PreparedRun, isChangeRun, prepareChangeRun } from './change/change-run.js'
+import type { CommentState } from './comment/live-comment.js'
+import { prepareIssueRun } from './issue/issue-run.js'
+import { Output, State } from './names.js'
+import { type Result, failingWord } from './outcome.js'
+import type { Report } from './report.js'
+import { runAgentJob } from './run-job.js'
+import type { Settings } from './settings.js'
+
+/** How a run ended, on any path: what is reported. */
+export type RunEnd = Pick<Report, 'job' | 'result' | 'failure' | 'skipped' | 'source' | 'fold'>
+
+/** A job read while deciding where a change goes: a short look, not a wait. */
+const LOOK_MS = 30_000
+
+/** The trigger, the job, the wait and the live comment, once the inputs are valid. */
+export async function runAgent(
+  settings: Settings,
+  event: RunEvent,
+  runner: Runner,
+  signal: AbortSignal
+): Promise<RunEnd> {
+  const { log, clock } = runner
+  let opened: ApiClient | undefined
+  const service = (): ApiClient => (opened ??= openClient(settings, { log, signal, clock }))
+  try {
+    const prepared = await prepare(settings, event, runner, signal, jobId =>
+      getJob(service(), settings.projectId, jobId, clock.now() + LOOK_MS)
+    )
+    // A cancel while reading GitHub can look like a refusal or an unreadable comment: it is neither.
+    if (signal.aborted)
+      throw new CancelledError(
+        'Cancelled before a job was started; nothing was sent to the service.'
+      )
+    for (const notice of prepared.notices) log.notice(notice)
+    if (prepared.skipped) {
+      log.notice(`Not starting the agent: ${prepared.skipped}`)
+      return { result: 'skipped', skipped: prepared.skipped, source: prepared.source }
+    }
+    return await runPrepared(service(), settings, prepared, runner, signal)
+  } finally {
+    await opened?.close()
+  }
+}
+
+/** A code change or an issue (or neither): what to send, where to comment. */
+async function prepare(
+  settings: Settings,
+  event: RunEvent,
+  runner: Runner,
+  signal: AbortSignal,
+  readJob: (jobId: string) => Promise<AgentJob>
+): Promise<PreparedRun> {
+  const log = runner.log
+  const saveState = (saved: CommentState): void =>
+    runner.saveState(State.Comment, JSON.stringify(saved))
+  if (isChangeRun(event, settings))
+    return prepareChangeRun(settings, event, { log, saveState, signal, readJob })
+  return { ...(await prepareIssueRun(settings, event, log, saveState, signal)), notices: [] }
+}
+
+/** The job, the wait and the live comment. */
+async function runPrepared(
+  client: ApiClient,
+  settings: Settings,
+  prepared: PreparedRun,
+  runner: Runner,
+  signal: AbortSignal
+): Promise<RunEnd> {
+  const { comment, source } = prepared
+  const { log, clock } = runner
+  let { fold, followUp } = prepared
+  let latest: AgentJob | undefined
+  let end: RunEnd
+  try {
+    const outcome = await runAgentJob(
+      client,
+      { ...settings, ...prepared.request },
+      {
+        clock,
+        log,
+        signal,
+        group: (title, fn) => runner.group(title, fn),
+        onJob: seen => {
+          latest = seen
+          // Set at once, so `if: always()` steps have it even if the step dies later.
+          runner.setOutput(Output.JobId, seen.id)
+        },
+        onStarted: async seen => comment?.working(seen, followUp),
+        onFallback: reason => {
+          log.notice(reason)
+          fold = undefined
+          followUp = false
+          comment?.unfold()
+        }
+      }
+    )
+    const { job, result } = outcome
+    end = { job, result, failure: explainResult(job, result, settings, runner, outcome.lastError) }
+  } catch (error) {
+    end = {
+      job: latest,
+      result: signal.aborted ? 'cancelled' : undefined,
+      failure: describeError(
+        error,
+        [settings.apiKey, settings.githubToken, settings.docsToken],
+        log.debug
+      )
+    }
+  }
+  // The service is done with; closing it runs alongside the comment's last word, so a cancelled
+  // step still ends within the runner's grace.
+  const closing = client.close()
+  if (end.job && comment) await comment.finish(end.job, end.result ?? 'stopped')
+  await closing
+  return { ...end, source, fold }
+}
+
+function explainResult(
+  job: AgentJob,
+  result: Result,
+  settings: Settings,
+  runner: Runner,
+  lastError?: ApiError
+): string | undefined {
+  if (result === 'cancelled') {
+    return `The run was cancelled while waiting for job ${job.id}; the job may still finish on the service.`
+  }
+  if (result === 'timed-out') {
+    const why = lastError ? ` The last status check failed: ${lastError.message}.` : ''
+    runner.log.warning(
+      `Stopped waiting for job ${job.id} after ${formatDuration(settings.timeoutMs)}; it was still ${job.status ?? 'running'}.${why} ` +
+        `It may still finish on the service: run this action with job-id: ${job.id} to keep waiting.`
+    )
+  }
+  const word = failingWord(result, settings.failOn)
+  if (!word) return undefined
+  return `Job ${job.id} ended as '${result}', and 'fail-on' includes '${word}'.`
+}

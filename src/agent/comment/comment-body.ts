@@ -1,0 +1,77 @@
+import type { AgentJob } from '../../mintlify/agent-jobs.js'
+import { codeSpan, markdownLink } from '../../runner/markdown.js'
+import { DASHBOARD_URL } from '../../mintlify/agent-jobs.js'
+import type { Result } from '../outcome.js'
+import { type Marker, renderMarker } from './marker.js'
+
+/** Far below GitHub's 65,536-character limit: the comment is a status line, not a report. */
+export const MAX_COMMENT = 4000
+
+export interface CommentContext {
+  marker: Marker
+  runUrl: string
+  /** The Mintlify project, to say where on the dashboard its jobs are. */
+  projectId: string
+  /** A code change sent to an earlier job as a follow-up, instead of a new job. */
+  fold?: { docsPr?: string }
+}
+
+/** Where a job's details are, as Markdown: "the agent jobs of project `p` on the [Mintlify dashboard](…)". */
+export function jobsOnDashboardMarkdown(projectId: string): string {
+  return `the agent jobs of project ${codeSpan(projectId)} on the ${markdownLink('Mintlify dashboard', DASHBOARD_URL)}`
+}
+
+/** The input that waits for a job still running, ready to copy: `job-id: job_…`. */
+export const jobIdInput = (jobId: string): string => codeSpan(`job-id: ${jobId}`)
+
+const run = (ctx: CommentContext): string =>
+  ctx.runUrl ? ` · ${markdownLink('workflow run', ctx.runUrl)}` : ''
+
+function finish(ctx: CommentContext, lines: string[]): string {
+  const body = [renderMarker(ctx.marker), ...lines].join('\n')
+  return body.length > MAX_COMMENT ? `${body.slice(0, MAX_COMMENT - 1)}…` : body
+}
+
+export function workingBody(ctx: CommentContext, job: AgentJob, followUp: boolean): string {
+  let what = followUp ? 'is working on the follow-up' : 'is working on this'
+  if (ctx.marker.kind === 'change') {
+    const docsPr = ctx.fold?.docsPr
+    what = !ctx.fold
+      ? 'is updating the docs for this change'
+      : docsPr
+        ? `is adding this change to the open docs pull request ${markdownLink(docsPr, docsPr)}`
+        : 'is adding this change to the job still running for an earlier change'
+  }
+  return finish(ctx, [`⏳ **Mintlify agent** ${what} · job ${codeSpan(job.id)}${run(ctx)}`])
+}
+
+/** The comment once the run is over; `note` adds a line (a time limit, a failure reason). */
+export function outcomeBody(
+  ctx: CommentContext,
+  job: AgentJob,
+  result: Result | 'stopped'
+): string {
+  const id = codeSpan(job.id)
+  const pr = job.prLink ? markdownLink(job.prLink, job.prLink) : ''
+  // What to do next when the job did not end well: where to look, or how to keep waiting.
+  const look = `To see why, open job ${id} among ${jobsOnDashboardMarkdown(ctx.projectId)}.`
+  const keepWaiting = `re-run the workflow, or run the action with ${jobIdInput(job.id)} to keep waiting.`
+  const lines: Record<Result | 'stopped', string> = {
+    'pr-opened': `✅ **Mintlify agent** opened a pull request: ${pr}`,
+    'no-changes': `☑️ **Mintlify agent** finished without changes: nothing needed updating.`,
+    failed: `❌ **Mintlify agent** job failed. ${look}`,
+    archived: `🗄️ **Mintlify agent** job was archived before it finished.${pr ? ` Pull request: ${pr}` : ''}`,
+    'timed-out': `⏱️ **Mintlify agent** stopped waiting: the time limit ran out. The job may still finish on the service: ${keepWaiting}`,
+    cancelled: `🛑 The workflow run was cancelled. The **Mintlify agent** job may still finish on the service: ${keepWaiting}`,
+    stopped: `🛑 The workflow run stopped before the **Mintlify agent** job finished. The job may still finish on the service: ${keepWaiting}`,
+    started: `🚀 **Mintlify agent** started; this run does not wait for it. To wait for it, run the action with ${jobIdInput(job.id)}.`,
+    skipped: `**Mintlify agent** was not started.`
+  }
+  if (ctx.marker.kind === 'change') {
+    lines['pr-opened'] = ctx.fold
+      ? `✅ **Mintlify agent** added this change to the docs pull request: ${pr}`
+      : `✅ **Mintlify agent** opened a docs pull request: ${pr}`
+    lines['no-changes'] = `☑️ **Mintlify agent** finished: no docs changes needed.`
+  }
+  return finish(ctx, [lines[result], '', `Job ${id}${run(ctx)}`])
+}

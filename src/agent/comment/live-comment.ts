@@ -1,0 +1,141 @@
+import { ExplainedError } from '../../runner/errors.js'
+import type { AgentJob } from '../../mintlify/agent-jobs.js'
+import { type Logger } from '../../runner/logger.js'
+import type { Result } from '../outcome.js'
+import {
+  type GitHubApi,
+  describeGitHubError,
+  permissionHint,
+  refusedAccess
+} from '../../github/api.js'
+import { type CommentContext, outcomeBody, workingBody } from './comment-body.js'
+import { type Marker, parseMarker } from './marker.js'
+
+/** What the post step needs to finalise the comment if the main step was killed. */
+export interface CommentState {
+  issue: number
+  commentId: number
+  job: AgentJob
+  ctx: CommentContext
+  final: boolean
+}
+
+/** A job recorded on the issue by an earlier run. */
+export interface Recorded {
+  marker: Marker
+  commentId: number
+}
+
+/**
+ * The one comment per job on the triggering issue, edited as the job moves on. Every failure
+ * becomes a warning: the job and its outputs matter more than the comment.
+ */
+export class LiveComment {
+  private id?: number
+  private maybeCreated = false
+  /** The issue's comments could not be read: whether a job is recorded there is unknown. */
+  unreadable = false
+
+  constructor(
+    private readonly api: GitHubApi,
+    private readonly issue: number,
+    private readonly marker: Omit<Marker, 'job'>,
+    /** The run's link and the Mintlify project, for every body. */
+    private readonly where: Pick<CommentContext, 'runUrl' | 'projectId'>,
+    private readonly log: Logger,
+    private readonly save: (state: CommentState) => void,
+    /** A code change folded into an earlier job: the comment says so and links its docs pull request. */
+    private fold?: CommentContext['fold']
+  ) {}
+
+  /** The follow-up was refused and a new job started instead: the comment stops saying "folded". */
+  unfold(): void {
+    this.fold = undefined
+  }
+
+  /** The latest job recorded on the issue; only comments written by a bot count, so no one can plant one. */
+  async recorded(): Promise<Recorded | undefined> {
+    try {
+      const comments = await this.api.listComments(this.issue)
+      for (const comment of [...comments].reverse()) {
+        const marker = comment.authorType === 'Bot' ? parseMarker(comment.body) : undefined
+        if (marker) return { marker, commentId: comment.id }
+      }
+    } catch (error) {
+      this.warn('read the comments of', error)
+      this.unreadable = true
+    }
+    return undefined
+  }
+
+  /** Edit this comment instead of creating one (a resumed job or a follow-up). */
+  adopt(commentId: number): void {
+    this.id = commentId
+  }
+
+  async working(job: AgentJob, followUp: boolean): Promise<void> {
+    await this.show(job, workingBody(this.ctx(job), job, followUp), false)
+  }
+
+  async finish(job: AgentJob, result: Result | 'stopped'): Promise<void> {
+    await this.show(job, outcomeBody(this.ctx(job), job, result), true)
+  }
+
+  private ctx(job: AgentJob): CommentContext {
+    const marker: Marker = { ...this.marker, job: job.id }
+    // A change run records the docs pull request once known, so the next change can find it open.
+    if (marker.kind === 'change') marker.pr = job.prLink || this.fold?.docsPr || undefined
+    return { marker, ...this.where, ...(this.fold ? { fold: this.fold } : {}) }
+  }
+
+  private async show(job: AgentJob, body: string, final: boolean): Promise<void> {
+    try {
+      // A create that got no answer may have been made: find it rather than post a second one.
+      if (this.id === undefined && this.maybeCreated) this.id = await this.ownComment(job)
+      if (this.id === undefined) this.id = await this.create(body)
+      else await this.api.updateComment(this.id, body)
+      this.save({ issue: this.issue, commentId: this.id, job, ctx: this.ctx(job), final })
+    } catch (error) {
+      this.warn(this.id === undefined ? 'comment on' : 'update the comment on', error)
+    }
+  }
+
+  /** Creates the comment; with no answer at all (a time limit, a cancel), it may exist all the same. */
+  private async create(body: string): Promise<number> {
+    try {
+      return await this.api.createComment(this.issue, body)
+    } catch (error) {
+      if (!isHttpAnswer(error)) this.maybeCreated = true
+      throw error
+    }
+  }
+
+  /** This run's comment about `job`, if an earlier create went through after all. */
+  private async ownComment(job: AgentJob): Promise<number | undefined> {
+    this.maybeCreated = false
+    const found = await this.recorded()
+    const mine = found?.marker.run === this.marker.run && found.marker.job === job.id
+    return mine ? found.commentId : undefined
+  }
+
+  private warn(what: string, error: unknown): void {
+    const hint = refusedAccess(error)
+      ? ` ${permissionHint("'issues: write' (and 'pull-requests: write' on pull requests)")}`
+      : ''
+    this.log.warning(`Could not ${what} #${this.issue}: ${describeGitHubError(error)}.${hint}`)
+  }
+}
+
+/** GitHub answered (with an error status): the call was not carried out. */
+const isHttpAnswer = (error: unknown): boolean =>
+  Boolean((error as { response?: unknown }).response)
+
+/**
+ * A re-run finds the job its first attempt started from the comments; when they cannot be read, a
+ * new job could be a second one.
+ */
+export function unknownEarlierJob(event: { runAttempt: number }, where: string): ExplainedError {
+  return new ExplainedError(
+    `Attempt ${event.runAttempt} of this run could not read the comments of ${where} to find the job an earlier attempt may have started, so it does not start another. Look for it among the agent jobs on the Mintlify dashboard, or re-run once GitHub answers.`
+  )
+}

@@ -1,0 +1,101 @@
+import { InputError } from '../../runner/errors.js'
+import { Input } from '../names.js'
+import type { RunEvent } from '../../github/event.js'
+import type { Permission } from '../../github/permission.js'
+import { issuePrompt } from './issue-prompt.js'
+
+export const COMMENT_MODES = ['auto', 'true', 'false'] as const
+export type CommentMode = (typeof COMMENT_MODES)[number]
+
+/** The inputs that decide what a run does with its trigger. */
+export interface TriggerSettings {
+  /** The prompt to send: for a new job, or as a follow-up when `jobId` is set. */
+  prompt?: string
+  /** An existing job to follow up on or wait for. */
+  jobId?: string
+  /** Token for comments and permission checks; masked. Empty when not given (local runs). */
+  githubToken: string
+  comment: CommentMode
+  /** The issue or pull request to comment on, when the event has none. */
+  issueNumber?: number
+  triggerPhrase: string
+  /** Least permission the triggering person needs, or 'none' for no check. */
+  requiredPermission: Permission | 'none'
+  /** Bot logins allowed to trigger, without the `[bot]` suffix, lower case. */
+  allowedBots: ReadonlySet<string>
+}
+
+/** What this run should do, decided from the inputs and the event alone, before any request. */
+export interface TriggerPlan {
+  /** Why the run does nothing (the step succeeds with a notice). */
+  skipped?: string
+  /** The prompt for a new job or a follow-up; undefined to just wait for `job-id`. */
+  prompt?: string
+  /** The issue or pull request to comment on. */
+  target?: number
+  /** A trigger-phrase comment: it may follow up on the job recorded on the issue. */
+  fromComment: boolean
+  /** The triggering person's permission must be checked first. */
+  gate: boolean
+}
+
+const GATED_EVENTS = new Set(['issues', 'issue_comment'])
+
+/** The text after the trigger phrase, or undefined when the comment does not start with it. */
+export function commandText(body: string, phrase: string): string | undefined {
+  const text = body.trimStart()
+  if (!text.toLowerCase().startsWith(phrase.toLowerCase())) return undefined
+  const rest = text.slice(phrase.length)
+  if (rest !== '' && !/^\s/.test(rest)) return undefined
+  return rest.trim()
+}
+
+export function planTrigger(settings: TriggerSettings, event: RunEvent): TriggerPlan {
+  const repository = `${event.owner}/${event.repo}`
+  const gate = GATED_EVENTS.has(event.name)
+  let prompt = settings.prompt
+  let fromComment = false
+  if (event.name === 'issue_comment') {
+    if (event.action && event.action !== 'created') {
+      return {
+        skipped: `The comment was ${event.action}, not created; only new comments start the agent.`,
+        fromComment,
+        gate
+      }
+    }
+    const instruction = commandText(event.comment?.body ?? '', settings.triggerPhrase)
+    if (instruction === undefined) {
+      return {
+        skipped: `The comment does not start with '${settings.triggerPhrase}'.`,
+        fromComment,
+        gate
+      }
+    }
+    fromComment = true
+    if (prompt === undefined && event.issue)
+      prompt = issuePrompt(event.issue, repository, instruction || undefined)
+  } else if (event.name === 'issues' && prompt === undefined && event.issue) {
+    prompt = issuePrompt(event.issue, repository)
+  }
+  if (prompt === undefined && settings.jobId === undefined) {
+    throw new InputError(
+      `Give the agent an instruction: set '${Input.Prompt}' or '${Input.PromptFile}', run it from an issue, or set '${Input.JobId}' to wait for an existing job.`
+    )
+  }
+  const available = settings.issueNumber ?? event.issue?.number
+  if (settings.comment === 'true' && available === undefined) {
+    throw new InputError(
+      `Input '${Input.Comment}' is 'true' but this ${event.name || 'run'} event has no issue or pull request: set '${Input.IssueNumber}'.`
+    )
+  }
+  const target = settings.comment === 'false' ? undefined : available
+  if (
+    (target !== undefined || (gate && settings.requiredPermission !== 'none')) &&
+    !settings.githubToken
+  ) {
+    throw new InputError(
+      `Input '${Input.GithubToken}' is empty: it is needed to ${target !== undefined ? 'comment on the issue' : "check the triggering person's permission"}. Leave it at its default (\${{ github.token }}) or set '${Input.Comment}: false'.`
+    )
+  }
+  return { prompt, target, fromComment, gate }
+}

@@ -1,0 +1,53 @@
+import { CommonInput, DEFAULT_API_URL } from '../mintlify/connection.js'
+
+/** Input and output names of the agent action (action.yml), defined once; action.yml and the docs are tested against them. */
+export const Input = {
+  ...CommonInput,
+  Prompt: 'prompt',
+  PromptFile: 'prompt-file',
+  JobId: 'job-id',
+  Wait: 'wait',
+  Timeout: 'timeout',
+  PollInterval: 'poll-interval',
+  FailOn: 'fail-on',
+  GithubToken: 'github-token',
+  Comment: 'comment',
+  IssueNumber: 'issue-number',
+  TriggerPhrase: 'trigger-phrase',
+  RequiredPermission: 'required-permission',
+  AllowedBots: 'allowed-bots',
+  Fold: 'fold',
+  SkipLabel: 'skip-label',
+  IncludeDiff: 'include-diff',
+  DocsToken: 'docs-token'
+} as const
+
+export const Output = {
+  JobId: 'jobId',
+  Status: 'status',
+  PrLink: 'prLink',
+  Model: 'model',
+  Job: 'job',
+  Result: 'result',
+  Source: 'source'
+} as const
+
+/** Defaults as in action.yml; applied here too because a bare `node dist/index.js` gets no defaults from the runner. */
+export const Defaults = {
+  [Input.ApiUrl]: DEFAULT_API_URL,
+  [Input.Wait]: 'true',
+  [Input.Timeout]: '30m',
+  [Input.PollInterval]: '10s',
+  [Input.FailOn]: 'failed,timeout',
+  [Input.Comment]: 'auto',
+  [Input.TriggerPhrase]: '/docs-agent',
+  [Input.RequiredPermission]: 'write',
+  [Input.Fold]: 'open-pr',
+  [Input.SkipLabel]: 'no-docs',
+  [Input.IncludeDiff]: 'false'
+} as const
+
+/** Names of the values the main step saves for the post step. */
+export const State = {
+  Comment: 'comment'
+} as const

@@ -1,0 +1,174 @@
+import { Agent, DecoratorHandler, type Dispatcher, Pool, ProxyAgent, buildConnector } from 'undici'
+
+// The undici half of src/mintlify/http.ts: the dispatchers, and what this project adds to them.
+
+/** A failure below HTTP. `sent`: 'no' when the request provably never reached the service (safe to retry even a write), 'maybe' otherwise. */
+export class HttpError extends Error {
+  override name = 'HttpError'
+  constructor(
+    message: string,
+    readonly code: string,
+    readonly sent: 'no' | 'maybe',
+    options?: ErrorOptions
+  ) {
+    super(message, options)
+  }
+}
+
+type Socket = Dispatcher.ConnectData['socket']
+const noop = (): void => {}
+
+/** Passes every event on, and says when undici hands the request to a connected socket. */
+export class WriteNotifier extends DecoratorHandler {
+  constructor(
+    private readonly handler: Dispatcher.DispatchHandlers,
+    private readonly onWrite: () => void
+  ) {
+    super(handler)
+  }
+
+  /** Called by undici right before it writes the request on a connected (tunnelled, TLS) socket. */
+  onConnect(abort: (error?: Error) => void): void {
+    this.onWrite()
+    this.handler.onConnect?.(abort)
+  }
+}
+
+/**
+ * A keep-alive dispatcher, direct or through one proxy, with every socket it opens, so that
+ * destroying it also ends connections undici is still opening (it would leave them to their own
+ * timeouts, keeping the process alive meanwhile) and never waits on a peer.
+ */
+export class TrackedDispatcher {
+  readonly dispatcher: Dispatcher
+  private readonly sockets = new Set<Socket>()
+  private proxyPool?: Pool
+  private destroyed?: Promise<void>
+
+  constructor(
+    proxy: URL | undefined,
+    tls: buildConnector.BuildOptions,
+    /** Opened for one request (a write), destroyed after it. */
+    readonly own: boolean
+  ) {
+    if (!proxy) {
+      this.dispatcher = new Agent({ connect: this.track(buildConnector(tls), true) })
+      return
+    }
+    const bare = new URL(proxy.origin)
+    this.dispatcher = new ProxyAgent({
+      uri: bare.href,
+      // As the toolkit does, and unlike ProxyAgent's reading of the URL: a user alone is enough.
+      token: proxyAuthorization(proxy)['proxy-authorization'],
+      requestTls: tls,
+      proxyTls: tls,
+      clientFactory: (origin, options) => this.proxyClient(origin, options as Pool.Options, bare)
+    })
+  }
+
+  destroy(): Promise<void> {
+    return (this.destroyed ??= this.teardown())
+  }
+
+  private teardown(): Promise<void> {
+    // undici's own destroy first: it marks its clients destroyed, so a connection our socket
+    // destruction fails is not retried. ProxyAgent.destroy can hang for good (a proxy that closed
+    // a tunnel early), hence the bound.
+    const done = Promise.allSettled([this.dispatcher.destroy(), this.proxyPool?.destroy()])
+    const closed = new Error('the HTTP session closed the connection')
+    for (const socket of this.sockets) socket.on('error', noop).destroy(closed)
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const bound = new Promise<void>(resolve => (timer = setTimeout(resolve, 1000)))
+    return Promise.race([done.then(noop), bound]).finally(() => clearTimeout(timer))
+  }
+
+  private track(connect: buildConnector.connector, direct = false): buildConnector.connector {
+    return (options, callback) => {
+      const checked = direct ? loopbackOnlyForHttp(options, callback) : callback
+      // buildConnector returns the socket it opens, though its type says void.
+      const socket = (connect as (...args: unknown[]) => unknown)(options, checked) as Socket
+      this.sockets.add(socket)
+      socket.once('close', () => this.sockets.delete(socket))
+    }
+  }
+
+  /** The connection to the proxy, whose answers to CONNECT are judged here rather than by undici. */
+  private proxyClient(origin: URL, options: Pool.Options, proxy: URL): Pool {
+    const pool = new Pool(origin, {
+      ...options,
+      connect: this.track(options.connect as buildConnector.connector)
+    })
+    this.proxyPool = pool
+    const open = pool.connect.bind(pool) as (
+      o: Dispatcher.ConnectOptions
+    ) => Promise<Dispatcher.ConnectData>
+    pool.connect = (async (o: Dispatcher.ConnectOptions) => {
+      let answer: Dispatcher.ConnectData
+      try {
+        answer = await open(o)
+      } catch (error) {
+        // A connection that failed with UND_ERR_SOCKET (the proxy closed it) is one undici opens
+        // again at once and without end, thousands of CONNECTs a second; other codes fail the
+        // requests that wait for it.
+        const code = (error as { code?: unknown }).code
+        if (code !== 'UND_ERR_SOCKET' && code !== 'UND_ERR_INFO') throw error
+        const message = `the proxy ${proxy.host} closed the connection instead of opening a tunnel to ${o.path}`
+        throw new HttpError(message, 'PROXY_REFUSED', 'no', { cause: error })
+      }
+      if (answer.statusCode === 200) return answer
+      answer.socket.on('error', noop).destroy()
+      // undici would report "Proxy response (N) !== 200 when HTTP Tunneling" as UND_ERR_ABORTED,
+      // and go on to start TLS on the socket all the same.
+      if (answer.statusCode === 407) throw proxyAuthError(proxy)
+      const message = `the proxy ${proxy.host} would not open a tunnel to ${o.path} (HTTP ${answer.statusCode})`
+      throw new HttpError(message, 'PROXY_REFUSED', 'no')
+    }) as Pool['connect']
+    return pool
+  }
+}
+
+/** Basic credentials from the proxy URL's user and password, percent-decoded. */
+export function proxyAuthorization(proxy: URL): Record<string, string> {
+  if (!proxy.username && !proxy.password) return {}
+  const credentials = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`
+  return { 'proxy-authorization': `Basic ${Buffer.from(credentials).toString('base64')}` }
+}
+
+/** Names the proxy by host and port only: its URL may hold credentials. */
+export function proxyAuthError(proxy: URL): HttpError {
+  return new HttpError(
+    `the proxy ${proxy.host} asks for credentials (407): put them in the proxy variable as http://user:password@${proxy.host}`,
+    'PROXY_AUTH',
+    'no'
+  )
+}
+
+/** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6. */
+export const isLoopbackAddress = (address: string): boolean =>
+  /^(::ffff:)?127\.\d+\.\d+\.\d+$/i.test(address) || address === '::1'
+
+/**
+ * Plain http goes only to this machine (see parseApiUrl; never through a proxy): a `localhost`
+ * that a hosts file or DNS sends elsewhere is refused once connected, before a byte of the
+ * request is written. https connections pass as they are.
+ */
+export function loopbackOnlyForHttp(
+  options: buildConnector.Options,
+  callback: buildConnector.Callback
+): buildConnector.Callback {
+  if (options.protocol !== 'http:') return callback
+  const done = callback as (error: Error | null, socket: Socket | null) => void
+  return ((error: Error | null, connected: Socket | null) => {
+    const address = (connected as { remoteAddress?: string } | null)?.remoteAddress ?? ''
+    if (error || !connected || isLoopbackAddress(address)) return done(error, connected)
+    connected.destroy()
+    done(
+      new HttpError(
+        `plain http is allowed only to this machine, but ${options.hostname} is ${address}; use https:// in 'api-url'`,
+        'NOT_LOOPBACK',
+        'no'
+      ),
+      null
+    )
+  }) as buildConnector.Callback
+}
