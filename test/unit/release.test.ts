@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process'
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -8,18 +8,30 @@ import { ROOT } from '../support/run-action.js'
 
 interface Step {
   name?: string
+  id?: string
+  uses?: string
+  with?: Record<string, unknown>
+  env?: Record<string, string>
   run?: string
+}
+interface Job {
+  needs?: string
+  permissions?: Record<string, string>
+  'timeout-minutes'?: number
+  outputs?: Record<string, string>
+  steps: Step[]
 }
 const release = parse(readFileSync(path.join(ROOT, '.github/workflows/release.yml'), 'utf8')) as {
   on: { push: { tags: string[] } }
   permissions: Record<string, string>
-  jobs: { release: { steps: Step[] } }
+  concurrency: { group: string; 'cancel-in-progress': boolean }
+  jobs: { check: Job; publish: Job }
 }
-const steps = release.jobs.release.steps
-const script = (name: string): string => {
-  const step = steps.find(s => s.name?.startsWith(name))
-  if (!step?.run) throw new Error(`release.yml has no step '${name}'`)
-  return step.run
+const { check, publish } = release.jobs
+const step = (name: string): Step => {
+  const found = [...check.steps, ...publish.steps].find(s => s.name?.startsWith(name))
+  if (!found?.run) throw new Error(`release.yml has no step '${name}'`)
+  return found
 }
 const version = (
   JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
@@ -31,10 +43,15 @@ const version = (
 function runStep(name: string, cwd: string, env: Record<string, string>) {
   const result = spawnSync(
     'bash',
-    ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script(name)],
+    ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step(name).run as string],
     {
       cwd,
-      env: { PATH: process.env.PATH ?? '', RUNNER_TEMP: cwd, ...env },
+      env: {
+        PATH: process.env.PATH ?? '',
+        RUNNER_TEMP: cwd,
+        GITHUB_OUTPUT: path.join(cwd, 'github_output'),
+        ...env
+      },
       encoding: 'utf8'
     }
   )
@@ -50,11 +67,53 @@ function project(files: { changelog?: string } = {}): string {
   return dir
 }
 
+/** A repository with a bare "origin" beside it, both in temporary folders. */
+function repository() {
+  const origin = mkdtempSync(path.join(tmpdir(), 'origin-'))
+  const work = mkdtempSync(path.join(tmpdir(), 'work-'))
+  const git = (...args: string[]): string =>
+    execFileSync('git', args, { cwd: work, encoding: 'utf8' }).trim()
+  execFileSync('git', ['init', '--bare', '-q', origin])
+  git('init', '-q')
+  git('config', 'user.email', 'test@example.com')
+  git('config', 'user.name', 'test')
+  git('remote', 'add', 'origin', origin)
+  /** A new commit on the current branch, tagged `tag` locally when given; its SHA. */
+  const commit = (message: string, tag?: string): string => {
+    git('commit', '-q', '--allow-empty', '-m', message)
+    if (tag) git('tag', tag)
+    return git('rev-parse', 'HEAD')
+  }
+  /** What `ref` points at on origin, or '' when origin has no such ref. */
+  const remote = (ref: string): string =>
+    execFileSync('git', ['ls-remote', origin, ref], { encoding: 'utf8' }).split('\t')[0] ?? ''
+  return { work, git, commit, remote }
+}
+
 describe('the release workflow', () => {
-  it('runs on version tags with the one permission it needs, and runs .ci/run', () => {
+  it('checks with a read-only token it does not keep, then publishes with a write token', () => {
     expect(release.on.push.tags).toEqual(['v*.*.*'])
-    expect(release.permissions).toEqual({ contents: 'write' })
-    expect(steps.some(s => s.run?.trim() === 'bash .ci/run')).toBe(true)
+    expect(release.permissions).toEqual({})
+    expect(release.concurrency).toEqual({ group: 'release', 'cancel-in-progress': false })
+
+    expect(check.permissions).toEqual({ contents: 'read' })
+    const checkout = check.steps.find(s => s.uses?.startsWith('actions/checkout@'))
+    expect(checkout?.with?.['persist-credentials']).toBe(false)
+    expect(check.steps.some(s => s.run?.trim() === 'bash .ci/run')).toBe(true)
+
+    expect(publish.needs).toBe('check')
+    expect(publish.permissions).toEqual({ contents: 'write' })
+    // The job with the write token installs and runs no npm code.
+    expect(publish.steps.some(s => s.uses?.startsWith('actions/setup-node@'))).toBe(false)
+    expect(publish.steps.some(s => /\bnp[mx]\b/.test(s.run ?? ''))).toBe(false)
+
+    for (const job of [check, publish]) expect(job['timeout-minutes']).toBeGreaterThan(0)
+  })
+
+  it('hands the notes from the check job to the publish job', () => {
+    expect(step('The tag names the version').id).toBe('notes')
+    expect(check.outputs).toEqual({ notes: '${{ steps.notes.outputs.notes }}' })
+    expect(step('Publish the GitHub release').env?.NOTES).toBe('${{ needs.check.outputs.notes }}')
   })
 
   it("takes the release notes from CHANGELOG.md's section of the tagged version", () => {
@@ -64,16 +123,24 @@ describe('the release workflow', () => {
     const notes = readFileSync(path.join(dir, 'notes.md'), 'utf8')
     expect(notes).toContain('### Added')
     expect(notes).not.toContain('## [')
+    // The same text as the step's output, behind a delimiter no line of it can match.
+    const output = readFileSync(path.join(dir, 'github_output'), 'utf8')
+    const [, delimiter, value] = /^notes<<(notes_[0-9a-f]{32})\n([\s\S]*)\n\1\n$/.exec(output) ?? []
+    expect(delimiter).toBeDefined()
+    expect(`${value}\n`).toBe(notes)
   })
 
   it.each([
     ['v1', /not a release version/],
     ['v1.2.3; rm -rf /', /not a release version/],
-    ['v99.0.0', /does not match package\.json's version/]
+    ['v99.0.0', /does not match package\.json's version/],
+    [`v${version}-rc.1`, /does not match package\.json's version/]
   ])('refuses the tag %s', (tag, message) => {
-    const run = runStep('The tag names the version', project(), { TAG: tag })
+    const dir = project()
+    const run = runStep('The tag names the version', dir, { TAG: tag })
     expect(run.code).not.toBe(0)
     expect(run.out).toMatch(message)
+    expect(existsSync(path.join(dir, 'github_output'))).toBe(false)
   })
 
   it('refuses a version without release notes', () => {
@@ -83,30 +150,136 @@ describe('the release workflow', () => {
     expect(run.out).toContain(`CHANGELOG.md has no section '## [${version}]'`)
   })
 
-  it('moves the major tag to each new release, like actions/checkout', () => {
-    const origin = mkdtempSync(path.join(tmpdir(), 'origin-'))
-    const work = mkdtempSync(path.join(tmpdir(), 'work-'))
-    const git = (...args: string[]): string =>
-      execFileSync('git', args, { cwd: work, encoding: 'utf8' }).trim()
-    execFileSync('git', ['init', '--bare', '-q', origin])
-    git('init', '-q')
-    git('config', 'user.email', 'test@example.com')
-    git('config', 'user.name', 'test')
-    git('remote', 'add', 'origin', origin)
-    const tagged: string[] = []
-    for (const tag of ['v1.0.0', 'v1.1.0']) {
-      git('commit', '-q', '--allow-empty', '-m', tag)
-      const sha = git('rev-parse', 'HEAD')
-      const run = runStep('Move the major tag', work, { TAG: tag, GITHUB_SHA: sha })
+  it('refuses a tag whose commit is not on main, reading main from origin', () => {
+    const { work, git, commit } = repository()
+    const first = commit('first on main')
+    const second = commit('second on main')
+    git('push', '-q', 'origin', 'HEAD:refs/heads/main')
+    git('checkout', '-q', '-b', 'side')
+    const side = commit('on a side branch only')
+    git('push', '-q', 'origin', 'side')
+    // Only origin knows main, as on a runner whose checkout fetched the tag alone.
+    git('update-ref', '-d', 'refs/remotes/origin/main')
+
+    for (const sha of [first, second]) {
+      const run = runStep('The tagged commit is on main', work, { TAG: 'v1.2.0', GITHUB_SHA: sha })
       expect(run).toMatchObject({ code: 0 })
-      expect(run.out).toContain(`::notice::v1 now points at ${tag} (${sha}).`)
-      const remote = execFileSync('git', ['ls-remote', origin, 'refs/tags/v1'], {
-        encoding: 'utf8'
-      })
-      expect(remote.split('\t')[0]).toBe(sha)
-      tagged.push(sha)
+      expect(run.out).toContain(`Tag 'v1.2.0' (${sha}) is on main.`)
     }
-    expect(tagged[0]).not.toBe(tagged[1])
+    const run = runStep('The tagged commit is on main', work, { TAG: 'v1.2.0', GITHUB_SHA: side })
+    expect(run.code).not.toBe(0)
+    expect(run.out).toContain(
+      `::error::Tag 'v1.2.0' points at ${side}, which is not on main. Merge the release into main, delete the tag (git push origin :refs/tags/v1.2.0) and push it again on the merged commit.`
+    )
+  })
+
+  describe('publishing', () => {
+    /** `gh` on PATH as a stand-in that records its arguments; `release view` finds `existing`. */
+    function publishRun(tags: string[], tag: string, options: { existing?: string } = {}) {
+      const { work, commit } = repository()
+      for (const t of tags) commit(t, t)
+      const sha = commit(tag, tag)
+      const gh = path.join(work, 'gh')
+      writeFileSync(
+        gh,
+        `#!/usr/bin/env bash
+if [ "$1 $2" = "release view" ]; then [ "$3" = "${options.existing ?? ''}" ]; exit; fi
+printf '%s\\n' "$@" > "${path.join(work, 'gh-args')}"
+`,
+        { mode: 0o755 }
+      )
+      const run = runStep('Publish the GitHub release', work, {
+        TAG: tag,
+        GITHUB_SHA: sha,
+        NOTES: '### Fixed\n\n- a line',
+        PATH: `${work}:${process.env.PATH ?? ''}`
+      })
+      const argsFile = path.join(work, 'gh-args')
+      const args = existsSync(argsFile) ? readFileSync(argsFile, 'utf8').trim().split('\n') : []
+      const notes = path.join(work, 'notes.md')
+      return { ...run, args, notes: existsSync(notes) ? readFileSync(notes, 'utf8') : undefined }
+    }
+
+    it.each([
+      { what: 'the first release', tags: [], tag: 'v1.0.0', flags: ['--latest'] },
+      { what: 'a newer release', tags: ['v1.5.0'], tag: 'v1.6.0', flags: ['--latest'] },
+      { what: 'v1.10.0 after v1.9.0', tags: ['v1.9.0'], tag: 'v1.10.0', flags: ['--latest'] },
+      { what: 'a backport', tags: ['v1.5.0'], tag: 'v1.4.1', flags: ['--latest=false'] },
+      { what: 'v1 after v2', tags: ['v2.0.0'], tag: 'v1.6.0', flags: ['--latest=false'] },
+      {
+        what: 'a pre-release',
+        tags: ['v1.5.0'],
+        tag: 'v2.0.0-rc.1',
+        flags: ['--prerelease', '--latest=false']
+      },
+      {
+        what: 'a release after a pre-release',
+        tags: ['v1.7.0-rc.1'],
+        tag: 'v1.6.0',
+        flags: ['--latest']
+      }
+    ])('publishes $what ($tag) with the notes, marked $flags', ({ tags, tag, flags }) => {
+      const run = publishRun(tags, tag)
+      expect(run).toMatchObject({ code: 0 })
+      expect(run.notes).toBe('### Fixed\n\n- a line\n')
+      expect(run.args).toEqual([
+        'release',
+        'create',
+        tag,
+        '--verify-tag',
+        '--title',
+        tag,
+        '--notes-file',
+        expect.stringMatching(/notes\.md$/),
+        ...flags
+      ])
+    })
+
+    it('leaves a release that exists (a re-run) as it is', () => {
+      const run = publishRun([], 'v1.0.0', { existing: 'v1.0.0' })
+      expect(run).toMatchObject({ code: 0, args: [] })
+      expect(run.out).toContain('::notice::Release v1.0.0 exists already: left as it is.')
+    })
+  })
+
+  it('moves the major tag only to the highest release of that major', () => {
+    const { work, git, commit, remote } = repository()
+    /** Runs the step for a new tag on a new commit; the step's output and the commit. */
+    const push = (tag: string) => {
+      const sha = commit(tag, tag)
+      return { sha, ...runStep('Move the major tag', work, { TAG: tag, GITHUB_SHA: sha }) }
+    }
+    const moved = (tag: string): string => {
+      const run = push(tag)
+      expect(run).toMatchObject({ code: 0 })
+      expect(run.out).toContain(`::notice::v1 now points at ${tag} (${run.sha}).`)
+      expect(remote('refs/tags/v1')).toBe(run.sha)
+      return run.sha
+    }
+    const stays = (tag: string, on: string, message: string): void => {
+      const before = remote('refs/tags/v1')
+      const run = push(tag)
+      expect(run).toMatchObject({ code: 0 })
+      expect(run.out).toContain(message)
+      expect(remote('refs/tags/v1')).toBe(before)
+      expect(before).toBe(on)
+    }
+
+    moved('v1.4.0')
+    const v150 = moved('v1.5.0')
+    // A fix to v1.4.0, released after v1.5.0.
+    git('checkout', '-q', '-b', 'release-1.4', 'v1.4.0')
+    stays('v1.4.1', v150, '::notice::v1 stays on v1.5.0, a higher release than v1.4.1.')
+    git('checkout', '-q', '-')
+    // A pre-release of the next minor is no release: v1.6.0 is the highest.
+    git('tag', 'v1.7.0-rc.1')
+    const v160 = moved('v1.6.0')
+    stays('v2.0.0-rc.1', v160, '::notice::v2.0.0-rc.1 is a pre-release: v2 stays where it is.')
+    expect(remote('refs/tags/v2')).toBe('')
+    // Versions compare by number, not as text.
+    moved('v1.9.0')
+    const v1100 = moved('v1.10.0')
+    stays('v1.9.1', v1100, '::notice::v1 stays on v1.10.0, a higher release than v1.9.1.')
   })
 })
 
