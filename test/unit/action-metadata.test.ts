@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
@@ -7,7 +7,7 @@ import { VisitorsDefaults, VisitorsInput, VisitorsOutput } from '../../src/visit
 import { GapsDefaults, GapsInput, GapsOutput } from '../../src/gaps/names.js'
 import { ENTRIES } from '../../scripts/entries.mjs'
 import { ACTION_VERSION } from '../../src/runner/runner.js'
-import { renderReadme, unpadTables } from '../../scripts/readme-tables.js'
+import { REFERENCE, renderTables, unpadTables } from '../../scripts/reference-tables.js'
 import { ROOT } from '../support/run-action.js'
 
 const read = (file: string): string => readFileSync(path.join(ROOT, file), 'utf8')
@@ -92,20 +92,21 @@ describe.each(ACTIONS)('$file', ({ file, inputs, outputs, defaults }) => {
   })
 })
 
-describe('README', () => {
+describe(REFERENCE, () => {
   it('has inputs and outputs tables generated from action.yml', () => {
-    const readme = read('README.md')
+    const reference = read(REFERENCE)
     for (const { file } of ACTIONS) {
-      expect(readme).toContain(`<!-- inputs: ${file} -->`)
-      expect(readme).toContain(`<!-- outputs: ${file} -->`)
+      expect(reference).toContain(`<!-- inputs: ${file} -->`)
+      expect(reference).toContain(`<!-- outputs: ${file} -->`)
     }
     // The annotated `with:` block of every input, generated like the tables.
-    expect(readme).toContain('<!-- usage: action.yml -->')
+    expect(reference).toContain('<!-- usage: action.yml -->')
     for (const name of Object.keys((parse(read('action.yml')) as ActionYaml).inputs))
-      expect(readme).toMatch(new RegExp(`^ {4}(# )?${name}:`, 'm'))
-    expect(unpadTables(renderReadme(readme)), "README tables are stale: run 'npm run readme'").toBe(
-      unpadTables(readme)
-    )
+      expect(reference).toMatch(new RegExp(`^ {4}(# )?${name}:`, 'm'))
+    expect(
+      unpadTables(renderTables(reference)),
+      `${REFERENCE}: the tables are stale: run 'npm run reference'`
+    ).toBe(unpadTables(reference))
   })
 
   it('fills a pair of empty markers without touching the next pair', () => {
@@ -116,34 +117,28 @@ describe('README', () => {
       '<!-- outputs: gaps/action.yml -->',
       '<!-- end -->'
     ].join('\n')
-    const rendered = renderReadme(text)
+    const rendered = renderTables(text)
     expect(rendered).toContain('| `max-requests` |')
     expect(rendered).toContain('| `unanswered` |')
     expect(rendered.match(/<!-- end -->/g)).toHaveLength(2)
   })
 
-  it('links only to headings that exist, and to files that exist', () => {
-    const readme = read('README.md')
-    // GitHub's anchors: lower case, punctuation dropped, spaces as hyphens.
-    const slugs = new Set(
-      [...readme.matchAll(/^#{1,6} (.+)$/gm)].map(m =>
-        (m[1] as string)
-          .toLowerCase()
-          .replace(/[^\p{L}\p{N} _-]/gu, '')
-          .replace(/ /g, '-')
-      )
+  it('the staleness check can fail: a changed description is noticed', () => {
+    const reference = read(REFERENCE)
+    const stale = reference.replace(
+      /\| `fold` +\|([^|]*)\|[^\n]*/,
+      '| `fold` |$1| An old description. |'
     )
-    for (const [, anchor] of readme.matchAll(/\]\(#([^)]+)\)/g)) expect(slugs).toContain(anchor)
-    for (const [, target] of readme.matchAll(
-      /\]\(((?:docs|examples|bench|\.github)\/[^)#]*|[A-Z]+\.md|LICENSE)\)/g
-    ))
-      expect(existsSync(path.join(ROOT, target as string)), target).toBe(true)
+    expect(stale).not.toBe(reference)
+    expect(unpadTables(renderTables(stale))).not.toBe(unpadTables(stale))
   })
+})
 
+describe('CONTRIBUTING.md', () => {
   it('gives the two commands', () => {
-    const readme = read('README.md')
-    expect(readme).toContain('npm ci && npm start')
-    expect(readme).toContain('npm ci && npm test')
+    const contributing = read('CONTRIBUTING.md')
+    expect(contributing).toContain('npm ci && npm start')
+    expect(contributing).toContain('npm ci && npm test')
   })
 })
 

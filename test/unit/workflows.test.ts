@@ -4,6 +4,7 @@ import { validateAction, validateWorkflow } from '@action-validator/core'
 import { describe, expect, it } from 'vitest'
 import { parse, stringify } from 'yaml'
 import { actionlint } from '../support/actionlint.js'
+import { markdownFiles, yamlBlocks } from '../support/markdown.js'
 import { ROOT } from '../support/run-action.js'
 
 const read = (file: string): string => readFileSync(path.join(ROOT, file), 'utf8')
@@ -17,43 +18,6 @@ const workflowFiles = [
 
 type Step = { run?: string; uses?: string; with?: Record<string, string> }
 type Workflow = { permissions?: unknown; jobs: Record<string, { steps: Step[] }> }
-
-/** A ```yaml block of the README: where it starts, its text, and what it is. */
-interface ReadmeBlock {
-  name: string
-  text: string
-  kind: 'workflow' | 'steps' | 'fragment'
-}
-
-/**
- * The README's YAML blocks. A block with `on:` and `jobs:` is a whole workflow; a list is steps of
- * a job (linted inside a one-job workflow); any other mapping (a `with:` or `permissions:` snippet)
- * is a fragment, which must still parse.
- */
-function readmeBlocks(): ReadmeBlock[] {
-  const lines = read('README.md').split('\n')
-  const blocks: ReadmeBlock[] = []
-  for (let i = 0; i < lines.length; i++) {
-    if (!/^```ya?ml\s*$/.test(lines[i] as string)) continue
-    const start = i + 1
-    const body: string[] = []
-    for (i++; i < lines.length && lines[i] !== '```'; i++) body.push(lines[i] as string)
-    const text = `${body.join('\n')}\n`
-    let value: unknown
-    try {
-      value = parse(text)
-    } catch {
-      // Reported by the "parses" test below.
-    }
-    const kind = Array.isArray(value)
-      ? 'steps'
-      : value && typeof value === 'object' && ('jobs' in value || 'on' in value)
-        ? 'workflow'
-        : 'fragment'
-    blocks.push({ name: `README.md:${start}`, text, kind })
-  }
-  return blocks
-}
 
 /** Steps on their own, as the one job of a workflow, so actionlint can check them. */
 const asWorkflow = (steps: string): string =>
@@ -113,11 +77,19 @@ describe('example and CI workflows', () => {
   )
 })
 
-describe("the README's YAML blocks", () => {
-  const blocks = readmeBlocks()
+describe('the YAML blocks of every Markdown file', () => {
+  const files = markdownFiles()
+  const blocks = files.flatMap(file => yamlBlocks(file))
 
-  it('there are workflows among them', () => {
-    expect(blocks.filter(b => b.kind === 'workflow').length).toBeGreaterThanOrEqual(8)
+  it('reads the README, CONTRIBUTING.md and the docs pages, and no installed package', () => {
+    expect(files).toEqual(expect.arrayContaining(['README.md', 'CONTRIBUTING.md']))
+    expect(files.filter(f => f.startsWith('docs/')).length).toBeGreaterThanOrEqual(5)
+    expect(files.some(f => f.includes('node_modules'))).toBe(false)
+  })
+
+  it('there are workflows and steps among them', () => {
+    expect(blocks.filter(b => b.kind === 'workflow').length).toBeGreaterThanOrEqual(1)
+    expect(blocks.filter(b => b.kind === 'steps').length).toBeGreaterThanOrEqual(6)
   })
 
   it.each(blocks.map(b => [b.name, b] as const))('%s parses as YAML', (_name, block) => {
@@ -133,13 +105,14 @@ describe("the README's YAML blocks", () => {
   )
 
   it.each(blocks.filter(b => b.kind === 'steps').map(b => [b.name, b] as const))(
-    '%s: steps that pass actionlint inside a job',
+    '%s: steps that pass actionlint inside a job and write no expression into run:',
     async (name, block) => {
       expect(await actionlint(asWorkflow(block.text), name)).toEqual([])
+      expectNoExpressionInRun({ jobs: { check: { steps: parse(block.text) as Step[] } } })
     }
   )
 
-  // A recipe block names its file on its first line; what it says must be what the file says.
+  // A block that names its file on its first line must be what the file says.
   const copies = blocks.flatMap(b => {
     const file = /^# (examples\/[\w.-]+\.yml)\n/.exec(b.text)?.[1]
     return file ? [[b.name, file, b] as const] : []
@@ -148,9 +121,8 @@ describe("the README's YAML blocks", () => {
     expect(parse(block.text)).toEqual(parse(read(file)))
   })
 
-  it.each(examples)('links examples/%s and shows it', file => {
+  it.each(examples)('the README links examples/%s', file => {
     expect(read('README.md')).toContain(`(examples/${file})`)
-    expect(copies.map(([, copied]) => copied)).toContain(`examples/${file}`)
   })
 })
 

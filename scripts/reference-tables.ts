@@ -1,6 +1,7 @@
-// Writes the inputs and outputs tables of README.md from the action.yml files, between markers like
-// <!-- inputs: action.yml --> … <!-- end -->, and an annotated `with:` block of every input between
-// <!-- usage: action.yml --> … <!-- end -->. `--write` updates the file; without it, exits 1 when stale.
+// Writes the inputs and outputs tables of docs/reference.md from the action.yml files, between
+// markers like <!-- inputs: action.yml --> … <!-- end -->, and an annotated `with:` block of every
+// input between <!-- usage: action.yml --> … <!-- end -->. `--write` updates the file; without it,
+// exits 1 when stale. `npm run reference` writes it.
 import { execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
@@ -8,6 +9,8 @@ import { fileURLToPath } from 'node:url'
 import { parse, stringify } from 'yaml'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+/** The page that holds the generated tables, relative to the repository. */
+export const REFERENCE = 'docs/reference.md'
 
 interface ActionYaml {
   inputs?: Record<string, { description?: string; required?: boolean; default?: string }>
@@ -82,8 +85,8 @@ export function usage(actionFile: string): string {
 // action's tables can be added by writing just the markers.
 const MARKER = /(<!-- (inputs|outputs|usage): ([\w./-]+) -->)\n[\s\S]*?<!-- end -->/g
 
-/** The README with fresh tables and usage blocks between the markers. */
-export function renderReadme(text: string): string {
+/** The page with fresh tables and usage blocks between the markers. */
+export function renderTables(text: string): string {
   return text.replace(
     MARKER,
     (_all, open: string, kind: 'inputs' | 'outputs' | 'usage', file: string) => {
@@ -109,15 +112,15 @@ export function unpadTables(text: string): string {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
-  const file = path.join(ROOT, 'README.md')
+  const file = path.join(ROOT, REFERENCE)
   const current = readFileSync(file, 'utf8')
-  const fresh = renderReadme(current)
+  const fresh = renderTables(current)
   if (process.argv.includes('--write')) {
     writeFileSync(file, fresh)
     const prettier = path.join(ROOT, 'node_modules', 'prettier', 'bin', 'prettier.cjs')
     execFileSync(process.execPath, [prettier, '--log-level', 'warn', '--write', file])
   } else if (unpadTables(fresh) !== unpadTables(current)) {
-    console.error("README.md tables differ from action.yml: run 'npm run readme'.")
+    console.error(`${REFERENCE}: the tables differ from action.yml: run 'npm run reference'.`)
     process.exit(1)
   }
 }

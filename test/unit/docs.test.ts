@@ -1,0 +1,174 @@
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { anchors, isRelative, links, markdownFiles, yamlBlocks } from '../support/markdown.js'
+import { ROOT } from '../support/run-action.js'
+import { actionFileOf, checkWithKeys } from '../support/with-keys.js'
+
+const read = (file: string): string => readFileSync(path.join(ROOT, file), 'utf8')
+const docsPages = readdirSync(path.join(ROOT, 'docs'))
+  .filter(f => f.endsWith('.md'))
+  .map(f => `docs/${f}`)
+const examples = readdirSync(path.join(ROOT, 'examples'))
+  .filter(f => f.endsWith('.yml'))
+  .map(f => `examples/${f}`)
+
+describe('with: keys given to this repository’s actions', () => {
+  const sources = [
+    ...markdownFiles().flatMap(file =>
+      yamlBlocks(file).map(b => ({ name: b.name, file, line: b.line, text: b.text }))
+    ),
+    ...examples.map(file => ({ name: file, file, line: 1, text: read(file) }))
+  ]
+  const results = sources.map(s => ({ ...s, ...checkWithKeys(s.text, s.file, s.line) }))
+
+  it('finds the uses in the examples and in the Markdown', () => {
+    const uses = results.flatMap(r => r.uses.map(u => ({ ...u, file: r.file })))
+    expect(uses.filter(u => u.file.startsWith('examples/')).length).toBeGreaterThanOrEqual(12)
+    expect(uses.filter(u => u.file.endsWith('.md')).length).toBeGreaterThanOrEqual(8)
+    for (const action of ['mintlify/agent-action@', '/visitors@', '/gaps@'])
+      expect(
+        uses.some(u => u.uses.includes(action)),
+        action
+      ).toBe(true)
+    // The annotated block of every input in the reference is checked like any other.
+    expect(uses.some(u => u.file === 'docs/reference.md' && u.keys.includes('include-diff'))).toBe(
+      true
+    )
+  })
+
+  it.each(results.map(r => [r.name, r] as const))('%s uses only declared inputs', (_n, r) => {
+    expect(r.problems).toEqual([])
+  })
+
+  it('fails on an unknown key, naming the file, the line and the key', () => {
+    const text = [
+      'steps:',
+      '  - uses: mintlify/agent-action@v1',
+      '    with:',
+      '      api-key: x',
+      '      fold-mode: never',
+      '  - uses: ./visitors',
+      '    with:',
+      '      prompt: no such input here',
+      '  - uses: mintlify/agent-action/nowhere@v1',
+      '  - uses: actions/checkout@v5',
+      '    with:',
+      '      anything: goes'
+    ].join('\n')
+    expect(checkWithKeys(text, 'README.md', 40).problems).toEqual([
+      "README.md:44: 'fold-mode' is not an input of mintlify/agent-action@v1 (action.yml)",
+      "README.md:47: 'prompt' is not an input of ./visitors (visitors/action.yml)",
+      "README.md:48: 'mintlify/agent-action/nowhere@v1' names no action of this repository"
+    ])
+  })
+
+  it('knows every way to name the three actions', () => {
+    expect(actionFileOf('mintlify/agent-action@v1')).toBe('action.yml')
+    expect(actionFileOf('mintlify/agent-action@0123456789abcdef0123456789abcdef01234567')).toBe(
+      'action.yml'
+    )
+    expect(actionFileOf('mintlify/agent-action/visitors@v1.2.3')).toBe('visitors/action.yml')
+    expect(actionFileOf('mintlify/agent-action/gaps@v1')).toBe('gaps/action.yml')
+    expect(actionFileOf('./')).toBe('action.yml')
+    expect(actionFileOf('./gaps')).toBe('gaps/action.yml')
+    expect(actionFileOf('./visitors/')).toBe('visitors/action.yml')
+    expect(actionFileOf('actions/checkout@v5')).toBeUndefined()
+    expect(actionFileOf('mintlify/other-action@v1')).toBeUndefined()
+  })
+})
+
+describe('links between the README and docs/', () => {
+  it('there are the five docs pages', () => {
+    expect(docsPages.sort()).toEqual([
+      'docs/performance.md',
+      'docs/proxy-and-enterprise.md',
+      'docs/reference.md',
+      'docs/retries-and-rate-limits.md',
+      'docs/security.md'
+    ])
+  })
+
+  it.each(docsPages)('the README links %s, and it links back to the README', page => {
+    const targets = (file: string): string[] =>
+      links(read(file))
+        .filter(l => isRelative(l.target))
+        .map(l => path.posix.join(path.posix.dirname(file), l.target.split('#')[0] as string))
+    expect(targets('README.md')).toContain(page)
+    expect(targets(page)).toContain('README.md')
+  })
+
+  it('the README links CONTRIBUTING.md, and CONTRIBUTING.md links the README', () => {
+    expect(links(read('README.md')).map(l => l.target)).toContain('CONTRIBUTING.md')
+    expect(links(read('CONTRIBUTING.md')).map(l => l.target)).toContain('README.md')
+  })
+
+  // Every Markdown file's relative links: the file exists, and a #heading exists in it.
+  const relative = markdownFiles().flatMap(file =>
+    links(read(file))
+      .filter(l => isRelative(l.target))
+      .map(l => [`${file}:${l.line} → ${l.target}`, file, l.target] as const)
+  )
+
+  it('there are relative links to check', () => expect(relative.length).toBeGreaterThan(50))
+
+  it.each(relative)('%s resolves', (_name, file, target) => {
+    const [filePart = '', anchor] = target.split('#')
+    const resolved = filePart ? path.posix.join(path.posix.dirname(file), filePart) : file
+    expect(resolved.startsWith('..'), `${resolved} is outside the repository`).toBe(false)
+    expect(existsSync(path.join(ROOT, resolved)), `${resolved} does not exist`).toBe(true)
+    if (anchor !== undefined) {
+      expect(statSync(path.join(ROOT, resolved)).isFile()).toBe(true)
+      expect(resolved.endsWith('.md'), `#${anchor} in a file that is not Markdown`).toBe(true)
+      expect([...anchors(read(resolved))], `no heading #${anchor} in ${resolved}`).toContain(
+        decodeURIComponent(anchor)
+      )
+    }
+  })
+
+  it('reads anchors as GitHub makes them', () => {
+    const page = '# What `result` means\n```yaml\n# not: a heading\n```\n## Notes\n## Notes\n'
+    expect([...anchors(page)]).toEqual(['what-result-means', 'notes', 'notes-1'])
+  })
+})
+
+describe('docs/performance.md', () => {
+  const page = read('docs/performance.md')
+  const results = read('bench/results.md')
+
+  /** The numbers a text holds, as written: 3.29, 122, 2,000, 4–5 (two numbers). */
+  const numbers = (text: string): string[] =>
+    [...text.matchAll(/\d[\d,]*(?:\.\d+)?/g)].map(m => (m[0] as string).replace(/,/g, ''))
+  const measured = numbers(results).map(Number)
+  /** A figure is one of the results' when one of them, rounded as the figure is written, equals it. */
+  const fromResults = (figure: string): boolean => {
+    const decimals = figure.split('.')[1]?.length ?? 0
+    return measured.some(m => m.toFixed(decimals) === Number(figure).toFixed(decimals))
+  }
+
+  it('names the run bench/results.md describes', () => {
+    const [, node, machine, date] = /^Node (\S+), (.+?), (\d{4}-\d{2}-\d{2})\./m.exec(results) ?? []
+    expect(page).toContain(`Measured on Node ${node}, ${machine}, ${date}`)
+    const goals = /^All (\d+) goals met\.$/m.exec(results)?.[1]
+    expect(goals, 'bench/results.md says all goals were met').toBeDefined()
+    expect(page).toContain(`all ${goals} goals met`)
+  })
+
+  it('shows only figures that bench/results.md holds', () => {
+    const table = page
+      .split('\n')
+      .filter(line => line.startsWith('| ') && !line.startsWith('| what'))
+    expect(table.length).toBeGreaterThanOrEqual(8)
+    const figures = table.flatMap(line => numbers(line))
+    expect(figures.length).toBeGreaterThan(30)
+    expect(figures.filter(f => !fromResults(f))).toEqual([])
+  })
+
+  it('the check can fail: a figure that no run measured', () => {
+    expect(fromResults('3.29')).toBe(true)
+    expect(fromResults('122')).toBe(true)
+    expect(fromResults('4.1')).toBe(true)
+    expect(fromResults('3.17')).toBe(false)
+    expect(fromResults('131')).toBe(false)
+  })
+})
