@@ -1,7 +1,7 @@
 import * as core from '@actions/core'
 import { errorText } from './errors.js'
 import { systemClock } from './clock.js'
-import { type Logger, oneLine } from './logger.js'
+import { lineLogger } from './logger.js'
 import type { Runner } from './runner.js'
 
 /**
@@ -10,12 +10,12 @@ import type { Runner } from './runner.js'
  * `title` heads the action's notices in the run's annotations.
  */
 export function coreRunner(title?: string): Runner {
-  const log: Logger = {
-    debug: message => core.debug(oneLine(message)),
-    info: message => core.info(oneLine(message)),
-    notice: message => core.notice(oneLine(message), title ? { title } : {}),
-    warning: message => core.warning(oneLine(message))
-  }
+  const log = lineLogger({
+    debug: message => core.debug(message),
+    info: message => core.info(message),
+    notice: message => core.notice(message, title ? { title } : {}),
+    warning: message => core.warning(message)
+  })
   return {
     env: process.env,
     clock: systemClock,

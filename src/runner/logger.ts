@@ -18,3 +18,13 @@ export const oneLine = (message: string): string =>
     .replace(/\r/g, '\\r')
     .replace(/\n/g, '\\n')
     .replace(/[\u2028\u2029]/g, ' ')
+
+/** A logger over `write`, one line per message whatever the message holds. */
+export function lineLogger(write: Logger): Logger {
+  return {
+    debug: message => write.debug(oneLine(message)),
+    info: message => write.info(oneLine(message)),
+    notice: message => write.notice(oneLine(message)),
+    warning: message => write.warning(oneLine(message))
+  }
+}

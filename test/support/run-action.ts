@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url'
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
 
 export interface RunOptions {
-  /** The bundle to run, relative to the repository. */
+  /** The bundle to run, as dist/… (in-process runs take the same names for the matching main.ts). */
   entry?: string
   /** Inputs by their action.yml names; passed as INPUT_* variables the way the runner does. */
   inputs: Record<string, string>
@@ -45,8 +45,17 @@ export interface RunningAction {
   waitFor(pattern: RegExp): Promise<void>
 }
 
-/** Starts `node dist/...` as the runner does: INPUT_* variables, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files. */
-export function startAction(options: RunOptions): RunningAction {
+/** The step's workspace and the runner's files and variables, as a runner prepares them for a step. */
+export interface StepFiles {
+  workspace: string
+  env: Record<string, string>
+  outputFile: string
+  summaryFile: string
+  stateFile: string
+}
+
+/** Creates the workspace with the test's files, the event file and the runner's empty command files. */
+export function prepareStep(options: RunOptions): StepFiles {
   const workspace = options.workspace ?? mkdtempSync(path.join(tmpdir(), 'mintlify-action-'))
   for (const [name, content] of Object.entries(options.files ?? {})) {
     mkdirSync(path.dirname(path.join(workspace, name)), { recursive: true })
@@ -72,17 +81,35 @@ export function startAction(options: RunOptions): RunningAction {
     RUNNER_TEMP: workspace,
     ...options.env
   }
+  return { workspace, env, outputFile, summaryFile, stateFile }
+}
+
+/**
+ * The folder of the bundles under test: dist/, or the fresh build .ci/run makes (ACTION_DIST), so
+ * that the runner's contract is checked on what the sources build today.
+ */
+export const DIST = process.env.ACTION_DIST
+  ? path.resolve(ROOT, process.env.ACTION_DIST)
+  : path.join(ROOT, 'dist')
+
+/** Starts `node dist/...` as the runner does: INPUT_* variables, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files. */
+export function startAction(options: RunOptions): RunningAction {
+  const { workspace, env, outputFile, summaryFile, stateFile } = prepareStep(options)
   for (const [name, value] of Object.entries(options.state ?? {})) env[`STATE_${name}`] = value
   for (const [name, value] of Object.entries(options.inputs))
     env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value
   const started = Date.now()
   // ACTION_NODE runs the bundle on another Node (the runners' node24) while the tests run on this one.
   const node = process.env.ACTION_NODE || process.execPath
-  const child = spawn(node, [path.join(ROOT, options.entry ?? 'dist/index.js')], {
-    cwd: workspace,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe']
-  })
+  const child = spawn(
+    node,
+    [path.join(DIST, (options.entry ?? 'dist/index.js').replace(/^dist\//, ''))],
+    {
+      cwd: workspace,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe']
+    }
+  )
   let log = ''
   const watchers: { pattern: RegExp; resolve: () => void }[] = []
   const onChunk = (chunk: Buffer): void => {

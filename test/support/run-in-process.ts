@@ -1,0 +1,82 @@
+import type { Clock } from '../../src/runner/clock.js'
+import { run as agent } from '../../src/agent/main.js'
+import { run as post } from '../../src/agent/post/main.js'
+import { run as gaps } from '../../src/gaps/main.js'
+import { run as visitors } from '../../src/visitors/main.js'
+import type { Runner } from '../../src/runner/runner.js'
+import { RecordingRunner } from './recording-runner.js'
+import { type RunOptions, type RunResult, prepareStep } from './run-action.js'
+import { VirtualClock } from './virtual-clock.js'
+
+/** Each bundle's `run()`, from source, under the name of its bundle. */
+const ENTRIES: Record<string, { run: (runner: Runner) => Promise<void>; title?: string }> = {
+  'dist/index.js': { run: agent, title: 'Mintlify agent' },
+  'dist/post/index.js': { run: post, title: 'Mintlify agent' },
+  'dist/visitors/index.js': { run: visitors },
+  'dist/gaps/index.js': { run: gaps }
+}
+
+export interface InProcessOptions extends RunOptions {
+  /** The action's clock; give the simulator the same one (`now: clock.wallNow`). */
+  clock?: Clock
+}
+
+export interface RunningInProcess {
+  runner: RecordingRunner
+  done: Promise<RunResult>
+  /** Resolves when the log first matches. */
+  waitFor(pattern: RegExp): Promise<void>
+  /** The runner's cancel, as SIGINT or SIGTERM would bring it. */
+  cancel(signal?: NodeJS.Signals): void
+}
+
+/**
+ * Runs an action's `run()` from src/ in this process with a recording runner: the same workspace,
+ * event file and environment as the bundle gets, the same result shape, no process started.
+ */
+export function startInProcess(options: InProcessOptions): RunningInProcess {
+  const entry = ENTRIES[options.entry ?? 'dist/index.js']
+  if (!entry) throw new Error(`no in-process entry for ${options.entry}`)
+  const step = prepareStep(options)
+  const clock = options.clock ?? new VirtualClock()
+  const watchers: { pattern: RegExp; resolve: () => void }[] = []
+  const runner: RecordingRunner = new RecordingRunner({
+    inputs: options.inputs,
+    env: step.env,
+    state: options.state,
+    clock,
+    title: entry.title,
+    onLine: line => {
+      options.onOutput?.(`${line}\n`)
+      for (const w of [...watchers])
+        if (w.pattern.test(runner.transcript)) {
+          watchers.splice(watchers.indexOf(w), 1)
+          w.resolve()
+        }
+    }
+  })
+  const started = clock.now()
+  const done = entry.run(runner).then((): RunResult => ({
+    code: runner.failure === undefined ? 0 : 1,
+    signal: null,
+    log: runner.transcript,
+    outputs: { ...runner.outputs },
+    state: { ...runner.saved },
+    summary: runner.summaryText,
+    workspace: step.workspace,
+    durationMs: clock.now() - started
+  }))
+  return {
+    runner,
+    done,
+    waitFor: pattern =>
+      pattern.test(runner.transcript)
+        ? Promise.resolve()
+        : new Promise(resolve => watchers.push({ pattern, resolve })),
+    cancel: signal => runner.cancel(signal)
+  }
+}
+
+export function runInProcess(options: InProcessOptions): Promise<RunResult> {
+  return startInProcess(options).done
+}

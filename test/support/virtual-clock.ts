@@ -1,0 +1,38 @@
+import { CancelledError } from '../../src/runner/errors.js'
+import type { Clock } from '../../src/runner/clock.js'
+
+/**
+ * Time that moves with the real clock and jumps over every pause: `sleep(ms)` moves the clock on by
+ * `ms` and resolves at once (after pending I/O has had its turn). A wait of 30 minutes takes
+ * milliseconds, and a simulator given `now: clock.wallNow` sees the same time the action sees.
+ */
+export class VirtualClock implements Clock {
+  private skipped = 0
+  /** Every pause asked for, in order: what a test can assert about pacing. */
+  readonly pauses: number[] = []
+
+  now = (): number => Math.floor(performance.now()) + this.skipped
+  wallNow = (): number => Date.now() + this.skipped
+
+  sleep = async (ms: number, signal?: AbortSignal): Promise<void> => {
+    if (signal?.aborted) throw new CancelledError('Cancelled.')
+    this.pauses.push(ms)
+    this.skipped += Math.max(0, ms)
+    await new Promise(resolve => setImmediate(resolve))
+    if (signal?.aborted) throw new CancelledError('Cancelled.')
+  }
+}
+
+/**
+ * A clock whose pauses last until the run is cancelled: for tests that cancel a run while it waits,
+ * so the wait cannot end on its own first.
+ */
+export class HeldClock extends VirtualClock {
+  override sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
+    new Promise((_, reject) => {
+      this.pauses.push(ms)
+      const cancelled = (): void => reject(new CancelledError('Cancelled.'))
+      if (signal?.aborted) return cancelled()
+      signal?.addEventListener('abort', cancelled, { once: true })
+    })
+}
