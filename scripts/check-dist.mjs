@@ -1,5 +1,6 @@
 // Fails when dist/ differs from a fresh build of the sources (a missing, extra or different file),
-// or when an entry's bundle does not hold exactly one copy of undici.
+// or when an entry's bundle does not hold exactly one copy of undici. Given a folder, it compares
+// with the fresh build already there (.ci/run builds once and tests that build too).
 import { execFileSync } from 'node:child_process'
 import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs'
 import path from 'node:path'
@@ -7,11 +8,13 @@ import { fileURLToPath } from 'node:url'
 import { ENTRIES, undiciCopies } from './entries.mjs'
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)))
-const fresh = path.join(root, '.tmp', 'check-dist')
-execFileSync(process.execPath, [path.join(root, 'scripts', 'bundle.mjs'), fresh], {
-  cwd: root,
-  stdio: 'inherit'
-})
+const given = process.argv[2] ? path.resolve(root, process.argv[2]) : undefined
+const fresh = given ?? path.join(root, '.tmp', 'check-dist')
+if (!given)
+  execFileSync(process.execPath, [path.join(root, 'scripts', 'bundle.mjs'), fresh], {
+    cwd: root,
+    stdio: 'inherit'
+  })
 
 const list = dir =>
   existsSync(dir)
@@ -36,7 +39,7 @@ for (const entry of ENTRIES) {
   if (copies !== 1)
     problems.push(`dist/${entry.out} holds ${copies} copies of undici; it must hold exactly 1`)
 }
-rmSync(fresh, { recursive: true, force: true })
+if (!given) rmSync(fresh, { recursive: true, force: true })
 if (problems.length) {
   console.error(
     `check-dist failed:\n  ${problems.join('\n  ')}\nRun 'npm run bundle' and commit dist/.`
