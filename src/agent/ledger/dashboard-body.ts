@@ -1,0 +1,132 @@
+import { codeSpan, escapeMarkdown, markdownLink } from '../../runner/markdown.js'
+import { counted, formatCount } from '../../runner/text.js'
+import { ESTIMATED_CREDITS_PER_RUN, startsWithin } from './budget.js'
+import type { ChangeRef, Ledger, ProjectLedger } from './ledger.js'
+
+/** Where links point: the repository the dashboard is in, on the run's GitHub. */
+export interface DashboardView {
+  repository: string
+  serverUrl: string
+  now: number
+}
+
+const DAY = 86_400_000
+const SHOWN_JOBS = 10
+const SHOWN_CHANGES = 5
+const SHOWN_WAITING = 20
+/** The people's part of the body stays well under GitHub's 65,536 characters, beside the state. */
+const MAX_BODY_CHARS = 36_000
+
+/** The dashboard as people read it: what the agent is doing for this repository, per project. */
+export function renderDashboard(ledger: Ledger, view: DashboardView): string {
+  const lines = [
+    'This issue is kept by the Mintlify agent action. It shows what the documentation agent is doing for this repository, and it is the record of which changes were handed to the agent: every run of the action updates it, and what you edit here is overwritten. Closing it hides it until the next run.',
+    ''
+  ]
+  const projects = Object.entries(ledger.projects)
+  if (projects.length === 0) lines.push('Nothing yet.', '')
+  for (const [id, project] of projects) lines.push(...renderProject(id, project, view))
+  const text = lines.join('\n')
+  return text.length > MAX_BODY_CHARS
+    ? `${text.slice(0, MAX_BODY_CHARS)}\n\n… (cut: the rest did not fit in the issue)\n`
+    : text
+}
+
+function renderProject(id: string, project: ProjectLedger, view: DashboardView): string[] {
+  const lines = [`### Project ${codeSpan(id)}`, '']
+  const day = startsWithin(project.spend, DAY, view.now)
+  const week = startsWithin(project.spend, 7 * DAY, view.now)
+  const documented = project.documented
+    ? `${commitLink(project.documented.sha, view)} · ${when(project.documented.at)}`
+    : 'none yet: the first change run documents its own change'
+  lines.push(
+    '| | |',
+    '|---|---|',
+    `| Last documented commit | ${documented} |`,
+    `| Jobs and follow-ups started | ${formatCount(day)} in the last 24 hours, ${formatCount(week)} in the last 7 days |`,
+    `| Credits used (estimate) | about ${formatCount(week * ESTIMATED_CREDITS_PER_RUN)} in the last 7 days, at ${ESTIMATED_CREDITS_PER_RUN} a run (Mintlify's published average; the API reports no usage) |`,
+    ''
+  )
+  const jobs = project.jobs.slice(-SHOWN_JOBS).reverse()
+  if (jobs.length) {
+    lines.push(
+      '#### Docs pull requests and jobs',
+      '',
+      '| Docs pull request | Job | State | Changes in it |',
+      '|---|---|---|---|',
+      ...jobs.map(
+        job =>
+          `| ${job.prLink ? markdownLink(shortPull(job.prLink), job.prLink) : 'not yet'} | ${codeSpan(job.id)} | ${escapeMarkdown(job.state)} | ${changeList(job.changes, job.moreChanges, view)} |`
+      ),
+      ''
+    )
+  }
+  if (project.waiting && project.waiting.changes.length) {
+    const { changes, why } = project.waiting
+    lines.push(
+      `#### Waiting: ${counted(changes.length, 'change')}`,
+      '',
+      `${escapeMarkdown(why)}`,
+      '',
+      ...changes.slice(0, SHOWN_WAITING).map(c => `- ${changeLink(c, view)}`),
+      ...(changes.length > SHOWN_WAITING ? [`- … and ${changes.length - SHOWN_WAITING} more`] : []),
+      ''
+    )
+  }
+  if (project.uncertain.length) {
+    lines.push(
+      '#### Uncertain',
+      '',
+      'The request below got no answer, so it may have started a job. The action does not send these changes again by itself: look for the job among the agent jobs on the Mintlify dashboard, and if there is none, run the workflow by hand with a prompt that names them.',
+      '',
+      ...project.uncertain.map(
+        u =>
+          `- ${when(u.at)}: ${u.what === 'follow-up' ? `follow-up to ${codeSpan(u.job ?? '?')}` : 'a new job'} (${escapeMarkdown(u.why)}) for ${changeList(u.changes, 0, view)}`
+      ),
+      ''
+    )
+  }
+  if (project.runs.length) {
+    lines.push(
+      '#### Last runs',
+      '',
+      '| When | Run | Result | Job | Changes | Note |',
+      '|---|---|---|---|---:|---|',
+      ...[...project.runs]
+        .reverse()
+        .map(
+          r =>
+            `| ${when(r.at)} | ${r.url ? markdownLink('run', r.url) : ''} | ${codeSpan(r.result)} | ${r.job ? codeSpan(r.job) : ''} | ${formatCount(r.changes)} | ${escapeMarkdown(r.note)} |`
+        ),
+      ...(project.olderRuns
+        ? [`| | | | | | … and ${formatCount(project.olderRuns)} earlier runs |`]
+        : []),
+      ''
+    )
+  }
+  return lines
+}
+
+const when = (at: number): string =>
+  at ? `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC` : ''
+
+const commitLink = (sha: string, view: DashboardView): string =>
+  markdownLink(sha.slice(0, 7), `${view.serverUrl}/${view.repository}/commit/${sha}`)
+
+function changeLink(change: ChangeRef, view: DashboardView): string {
+  const label = change.pr ? `#${change.pr}` : change.sha.slice(0, 7)
+  const url = change.url ?? `${view.serverUrl}/${view.repository}/commit/${change.sha}`
+  return `${markdownLink(label, url)} ${escapeMarkdown(change.title)}`
+}
+
+function changeList(changes: ChangeRef[], more: number, view: DashboardView): string {
+  const shown = changes.slice(-SHOWN_CHANGES).map(c => changeLink(c, view))
+  const rest = changes.length - shown.length + more
+  return [...shown, ...(rest > 0 ? [`and ${rest} more`] : [])].join(' · ')
+}
+
+/** `acme/docs#101` for a pull request URL; the URL itself otherwise. */
+function shortPull(url: string): string {
+  const m = /\/([^/]+)\/([^/]+)\/pull\/(\d+)\/?$/.exec(url)
+  return m ? `${m[1]}/${m[2]}#${m[3]}` : url
+}

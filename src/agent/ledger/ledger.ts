@@ -1,0 +1,237 @@
+import { RecordSigner, commentSafeJson, findRecords, hideRecord } from '../record.js'
+import { LONGEST_WINDOW_MS } from './budget.js'
+
+/**
+ * The ledger: what the agent has done and owes for one repository, per Mintlify project. It lives in
+ * the dashboard issue's body (dashboard.ts), in a signed hidden record; nothing else anyone writes
+ * changes where a change goes.
+ */
+export interface Ledger {
+  v: 1
+  projects: Record<string, ProjectLedger>
+}
+
+/** A change to the default branch: a merged pull request, or a commit pushed without one. */
+export interface ChangeRef {
+  /** The merge (or pushed) commit. */
+  sha: string
+  pr?: number
+  /** The pull request's title, or the commit's first line; shortened. */
+  title: string
+  url?: string
+}
+
+export interface LedgerJob {
+  id: string
+  /** The docs pull request as the service reported it: the only link a fold is decided by. */
+  prLink?: string
+  /** As last seen: `active` while the agent works; `open`, `merged` or `closed` for its docs pull request. */
+  state: string
+  startedAt: number
+  changes: ChangeRef[]
+  /** Changes folded in beyond those listed. */
+  moreChanges: number
+}
+
+/** A write whose answer never came: it may have started a job, so it is not sent again by itself. */
+export interface Uncertain {
+  at: number
+  what: 'new-job' | 'follow-up'
+  job?: string
+  changes: ChangeRef[]
+  why: string
+}
+
+export interface RunEntry {
+  at: number
+  /** The workflow run's page. */
+  url: string
+  result: string
+  job?: string
+  changes: number
+  note: string
+}
+
+export interface ProjectLedger {
+  /** The newest commit of the default branch whose changes have been handed to the agent. */
+  documented?: { sha: string; at: number }
+  jobs: LedgerJob[]
+  /** Changes not yet handed over, and why (over budget, for example). */
+  waiting: { changes: ChangeRef[]; why: string; since: number } | null
+  uncertain: Uncertain[]
+  /** When each job and follow-up started (epoch ms), for `max-jobs`: only the last week is kept. */
+  spend: number[]
+  runs: RunEntry[]
+  /** Runs older than those listed, counted. */
+  olderRuns: number
+}
+
+export const emptyLedger = (): Ledger => ({ v: 1, projects: {} })
+
+export const emptyProject = (): ProjectLedger => ({
+  jobs: [],
+  waiting: null,
+  uncertain: [],
+  spend: [],
+  runs: [],
+  olderRuns: 0
+})
+
+const TAG = 'mintlify-agent-ledger'
+/** The state's share of the issue body (GitHub allows 65,536 characters in all). */
+const MAX_STATE_CHARS = 24_000
+const MAX_JOBS = 10
+const MAX_CHANGES_PER_JOB = 20
+const MAX_WAITING = 50
+const MAX_UNCERTAIN = 10
+const MAX_RUNS = 20
+const MAX_SPEND = 2000
+const MAX_TITLE = 100
+
+/** The signed state, as it stands at the end of the dashboard's body. */
+export function ledgerRecord(ledger: Ledger, signer: RecordSigner, place: string): string {
+  const json = commentSafeJson(fitLedger(ledger))
+  return hideRecord(TAG, signer.sign(place, json), json)
+}
+
+export type ReadLedger =
+  { ok: true; ledger: Ledger } | { ok: false; why: 'none' | 'unsigned' | 'unreadable' }
+
+/**
+ * The ledger in a dashboard's body: the newest record that verifies and parses. A body without one
+ * says why: none at all, none this key signed (a hand edit, or another API key), or unreadable.
+ */
+export function readLedger(body: string, signer: RecordSigner, place: string): ReadLedger {
+  const records = findRecords(body, TAG)
+  if (records.length === 0) return { ok: false, why: 'none' }
+  const signed = records.find(r => signer.verify(place, r.json, r.signature))
+  if (!signed) return { ok: false, why: 'unsigned' }
+  try {
+    return { ok: true, ledger: checkedLedger(JSON.parse(signed.json)) }
+  } catch {
+    return { ok: false, why: 'unreadable' }
+  }
+}
+
+/** A parsed state with every field checked; anything out of shape is dropped, never trusted. */
+function checkedLedger(value: unknown): Ledger {
+  const raw = object(value)
+  if (raw.v !== 1) throw new Error('unknown ledger version')
+  const projects: Record<string, ProjectLedger> = {}
+  for (const [id, p] of Object.entries(object(raw.projects))) projects[id] = checkedProject(p)
+  return { v: 1, projects }
+}
+
+function checkedProject(value: unknown): ProjectLedger {
+  const p = object(value)
+  const documented = object(p.documented)
+  const waiting = p.waiting ? object(p.waiting) : undefined
+  return {
+    documented:
+      typeof documented.sha === 'string' && /^[0-9a-f]{40}$/.test(documented.sha)
+        ? { sha: documented.sha, at: num(documented.at) }
+        : undefined,
+    jobs: list(p.jobs).map(j => {
+      const job = object(j)
+      return {
+        id: str(job.id),
+        prLink: typeof job.prLink === 'string' ? job.prLink : undefined,
+        state: str(job.state),
+        startedAt: num(job.startedAt),
+        changes: list(job.changes).map(checkedChange),
+        moreChanges: num(job.moreChanges)
+      }
+    }),
+    waiting: waiting
+      ? {
+          changes: list(waiting.changes).map(checkedChange),
+          why: str(waiting.why),
+          since: num(waiting.since)
+        }
+      : null,
+    uncertain: list(p.uncertain).map(u => {
+      const entry = object(u)
+      return {
+        at: num(entry.at),
+        what: entry.what === 'follow-up' ? 'follow-up' : 'new-job',
+        job: typeof entry.job === 'string' ? entry.job : undefined,
+        changes: list(entry.changes).map(checkedChange),
+        why: str(entry.why)
+      }
+    }),
+    spend: list(p.spend).filter((n): n is number => typeof n === 'number'),
+    runs: list(p.runs).map(r => {
+      const run = object(r)
+      return {
+        at: num(run.at),
+        url: str(run.url),
+        result: str(run.result),
+        job: typeof run.job === 'string' ? run.job : undefined,
+        changes: num(run.changes),
+        note: str(run.note)
+      }
+    }),
+    olderRuns: num(p.olderRuns)
+  }
+}
+
+function checkedChange(value: unknown): ChangeRef {
+  const c = object(value)
+  return {
+    sha: str(c.sha),
+    pr: typeof c.pr === 'number' ? c.pr : undefined,
+    title: str(c.title).slice(0, MAX_TITLE),
+    url: typeof c.url === 'string' ? c.url : undefined
+  }
+}
+
+const object = (v: unknown): Record<string, unknown> =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {}
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : [])
+const str = (v: unknown): string => (typeof v === 'string' ? v : '')
+const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0)
+
+/**
+ * The ledger within its share of the body, however long the history: the oldest runs and the
+ * change lists of the oldest jobs are summarised by their counts first.
+ */
+export function fitLedger(ledger: Ledger, now = Date.now()): Ledger {
+  const fitted: Ledger = structuredClone(ledger)
+  for (const project of Object.values(fitted.projects)) {
+    project.spend = project.spend.filter(at => at > now - LONGEST_WINDOW_MS).slice(-MAX_SPEND)
+    for (const job of project.jobs) trimChanges(job, MAX_CHANGES_PER_JOB)
+    project.jobs = project.jobs.slice(-MAX_JOBS)
+    if (project.waiting) project.waiting.changes = project.waiting.changes.slice(-MAX_WAITING)
+    project.uncertain = project.uncertain.slice(-MAX_UNCERTAIN)
+    dropOldRuns(project, MAX_RUNS)
+  }
+  const size = (): number => commentSafeJson(fitted).length
+  for (let keep = MAX_RUNS; size() > MAX_STATE_CHARS && keep > 0; keep = Math.floor(keep / 2))
+    for (const project of Object.values(fitted.projects)) dropOldRuns(project, keep)
+  for (
+    let keep = MAX_CHANGES_PER_JOB;
+    size() > MAX_STATE_CHARS && keep > 0;
+    keep = Math.floor(keep / 2)
+  )
+    for (const project of Object.values(fitted.projects))
+      for (const job of project.jobs) trimChanges(job, keep)
+  return fitted
+}
+
+function trimChanges(job: LedgerJob, keep: number): void {
+  if (job.changes.length <= keep) return
+  job.moreChanges += job.changes.length - keep
+  job.changes = job.changes.slice(-keep)
+}
+
+function dropOldRuns(project: ProjectLedger, keep: number): void {
+  if (project.runs.length <= keep) return
+  project.olderRuns += project.runs.length - keep
+  project.runs = project.runs.slice(-keep)
+}
+
+/** A change's title as the ledger keeps it: one line, shortened. */
+export const ledgerTitle = (text: string): string => {
+  const line = text.replace(/\s+/g, ' ').trim()
+  return line.length > MAX_TITLE ? `${line.slice(0, MAX_TITLE - 1)}…` : line
+}
