@@ -21,6 +21,8 @@ export interface FakePull {
   labels?: string[]
   base?: string
   files?: FakeFile[]
+  /** The commit that merged it into its base, once merged (FakeGitHub.mergePull). */
+  mergeCommit?: string
 }
 
 export interface FakeCommit {
@@ -29,6 +31,8 @@ export interface FakeCommit {
   files?: FakeFile[]
   /** Pull requests (of the repository asked about) the commit belongs to. */
   pulls?: number[]
+  /** Who wrote it: a GitHub login when GitHub knows the account, a bot's name otherwise. */
+  author?: { login?: string; name?: string; bot?: boolean }
 }
 
 /** What the fake GitHub knows of code changes. */
@@ -37,6 +41,8 @@ export interface ChangeStore {
   pulls: Map<string, FakePull>
   commits: Map<string, FakeCommit>
   comparisons: Map<string, FakeCommit[]>
+  /** Each branch's commits, oldest first, by `owner/repo:branch`. */
+  branches: Map<string, string[]>
 }
 
 /** The pull request as the REST API (and a webhook payload) shows it. */

@@ -1,6 +1,7 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { type FakeCommit, type FakePull, changeRoute, pullView } from './fake-github-changes.js'
+import { type GraphQLRequest, answerGraphQL } from './fake-github-graphql.js'
 
 export type { FakeCommit, FakeFile, FakePull } from './fake-github-changes.js'
 
@@ -45,6 +46,8 @@ export class FakeGitHub {
   readonly commits = new Map<string, FakeCommit>()
   /** Comparisons by `base...head`: the commits between, oldest first. */
   readonly comparisons = new Map<string, FakeCommit[]>()
+  readonly branches = new Map<string, string[]>()
+  private commitCount = 0
   private server: Server
   private base = ''
   private nextId = 1000
@@ -77,6 +80,40 @@ export class FakeGitHub {
     this.pulls.clear()
     this.commits.clear()
     this.comparisons.clear()
+    this.branches.clear()
+  }
+
+  /** A new commit at the tip of `branch` (main by default); its sha is made up. */
+  commitTo(repo: string, commit: Omit<FakeCommit, 'sha'>, branch = 'main'): FakeCommit {
+    const sha = (++this.commitCount).toString(16).padStart(8, '0').repeat(5)
+    const made = { ...commit, sha }
+    this.commits.set(sha, made)
+    const key = `${repo}:${branch}`
+    this.branches.set(key, [...(this.branches.get(key) ?? []), sha])
+    return made
+  }
+
+  /** Merges a pull request into its base: a squash commit titled after it, which GitHub links to it. */
+  mergePull(repo: string, pull: FakePull): FakeCommit {
+    const commit = this.commitTo(
+      repo,
+      {
+        message: `${pull.title ?? `Change ${pull.number}`} (#${pull.number})`,
+        files: pull.files,
+        pulls: [pull.number],
+        author: { login: pull.user?.login ?? 'alice', bot: pull.user?.type === 'Bot' }
+      },
+      pull.base ?? 'main'
+    )
+    Object.assign(pull, { merged: true, state: 'closed', mergeCommit: commit.sha })
+    this.pulls.set(`${repo}#${pull.number}`, pull)
+    return commit
+  }
+
+  /** The newest commit of a branch. */
+  headOf(repo: string, branch = 'main'): string {
+    const shas = this.branches.get(`${repo}:${branch}`) ?? []
+    return shas[shas.length - 1] ?? ''
   }
 
   addPull(repo: string, pull: FakePull): FakePull {
@@ -124,7 +161,8 @@ export class FakeGitHub {
       res.writeHead(status, { 'content-type': 'application/json' })
       res.end(JSON.stringify(body))
     }
-    if (!url.pathname.startsWith(`${this.prefix}/repos/`))
+    const graphqlPath = `${this.prefix.replace(/\/v3$/, '')}/graphql`
+    if (!url.pathname.startsWith(`${this.prefix}/repos/`) && url.pathname !== graphqlPath)
       return send(404, { message: 'Not Found' })
     const route = url.pathname.slice(this.prefix.length)
     const failNow = (name: string): boolean => {
@@ -139,6 +177,12 @@ export class FakeGitHub {
       const delay = this.delays.get(name)
       if (delay) await new Promise(resolve => setTimeout(resolve, delay))
       return failNow(name)
+    }
+    // GitHub Enterprise Server answers GraphQL at /api/graphql beside its REST API's /api/v3.
+    if (url.pathname === graphqlPath && req.method === 'POST') {
+      if (await fail('graphql')) return
+      const viewer = { login: this.botLogin, databaseId: 41898282 }
+      return send(200, await answerGraphQL(this, record.body as GraphQLRequest, viewer))
     }
     if (req.method === 'GET') {
       const answer = changeRoute(this, route, url, failNow, c => this.view(c))

@@ -1,0 +1,182 @@
+import { isBot } from './event.js'
+
+/**
+ * Reading what changed on a branch through GitHub's GraphQL API: the commits back to a known one,
+ * the pull request each came through, and the pull requests' file lists without their patches,
+ * which the REST API cannot leave out (300 files of 1 MB patches are 300 MB to download and parse).
+ */
+export type GraphQL = (query: string, variables: Record<string, unknown>) => Promise<unknown>
+
+export interface HistoryCommit {
+  sha: string
+  message: string
+  /** The author's GitHub login, or the commit's author name when GitHub knows no account. */
+  author: string
+  authorIsBot: boolean
+  /** The merged pull request into `base` that this commit came through, when there is one. */
+  pull?: number
+}
+
+export interface History {
+  /** Newest first, from `head` back to `since` (not included). */
+  commits: HistoryCommit[]
+  /** `since` was found: the list is the whole range. */
+  reachedSince: boolean
+}
+
+/** Commits read at most in one request: GitHub's page limit. */
+export const MAX_HISTORY = 100
+
+const HISTORY_QUERY = `query($owner: String!, $name: String!, $head: GitObjectID!, $first: Int!) {
+  repository(owner: $owner, name: $name) {
+    object(oid: $head) {
+      ... on Commit {
+        history(first: $first) {
+          nodes {
+            oid
+            message
+            author { name user { login } }
+            associatedPullRequests(first: 3) { nodes { number merged baseRefName } }
+          }
+        }
+      }
+    }
+  }
+}`
+
+/**
+ * The commits reachable from `head`, newest first, up to `since` (the last documented commit) or
+ * `max` commits, whichever comes first: one request. Each is matched to the merged pull request
+ * into `base` it belongs to.
+ */
+export async function readHistory(
+  graphql: GraphQL,
+  where: { owner: string; repo: string; head: string; since?: string; base: string; max: number }
+): Promise<History> {
+  const data = (await graphql(HISTORY_QUERY, {
+    owner: where.owner,
+    name: where.repo,
+    head: where.head,
+    first: Math.min(where.max, MAX_HISTORY)
+  })) as { repository?: { object?: { history?: { nodes?: unknown[] } } | null } | null }
+  const nodes = data?.repository?.object?.history?.nodes
+  if (!Array.isArray(nodes)) throw new Error(`GitHub knows no commit ${where.head.slice(0, 12)}`)
+  const commits: HistoryCommit[] = []
+  for (const node of nodes) {
+    const c = (node ?? {}) as Record<string, unknown>
+    if (typeof c.oid !== 'string') continue
+    if (c.oid === where.since) return { commits, reachedSince: true }
+    const author = (c.author ?? {}) as { name?: unknown; user?: { login?: unknown } | null }
+    const login = typeof author.user?.login === 'string' ? author.user.login : ''
+    const name = login || (typeof author.name === 'string' ? author.name : '')
+    const pulls = ((c.associatedPullRequests as { nodes?: unknown[] } | undefined)?.nodes ?? [])
+      .map(p => (p ?? {}) as { number?: unknown; merged?: unknown; baseRefName?: unknown })
+      .filter(
+        p => typeof p.number === 'number' && p.merged === true && p.baseRefName === where.base
+      )
+    commits.push({
+      sha: c.oid,
+      message: typeof c.message === 'string' ? c.message : '',
+      author: name,
+      // GitHub links a bot's commits to no user account; its name ends in [bot].
+      authorIsBot: isBot(name, undefined),
+      pull: pulls[0]?.number as number | undefined
+    })
+  }
+  return { commits, reachedSince: where.since === undefined }
+}
+
+/** A pull request with its file list, as the prompt and the skip rules need it. */
+export interface PullDetails {
+  number: number
+  title: string
+  body: string
+  url: string
+  author: string
+  authorIsBot: boolean
+  base: string
+  merged: boolean
+  state: string
+  labels: string[]
+  mergeCommit?: string
+  changedFiles: number
+  additions: number
+  deletions: number
+  /** Up to the first 100 files, without patches. */
+  files: { path: string; additions: number; deletions: number; status: string }[]
+}
+
+/** Pull requests read in one request at most. */
+export const MAX_PULLS = 25
+
+const PULL_FIELDS = `number title body url merged state baseRefName
+  author { login __typename }
+  labels(first: 50) { nodes { name } }
+  mergeCommit { oid }
+  changedFiles additions deletions
+  files(first: 100) { nodes { path additions deletions changeType } }`
+
+/** The pull requests by number, with their files (no patches): one request for up to MAX_PULLS. */
+export async function readPulls(
+  graphql: GraphQL,
+  where: { owner: string; repo: string },
+  numbers: readonly number[]
+): Promise<Map<number, PullDetails>> {
+  const wanted = [...new Set(numbers)].filter(n => Number.isInteger(n) && n > 0).slice(0, MAX_PULLS)
+  const found = new Map<number, PullDetails>()
+  if (wanted.length === 0) return found
+  // Aliases are built from whole numbers only: nothing from outside reaches the query's text.
+  const fields = wanted.map(n => `p${n}: pullRequest(number: ${n}) { ${PULL_FIELDS} }`).join('\n')
+  const query = `query($owner: String!, $name: String!) {\n repository(owner: $owner, name: $name) {\n${fields}\n }\n}`
+  const data = (await graphql(query, { owner: where.owner, name: where.repo })) as {
+    repository?: Record<string, unknown> | null
+  }
+  for (const n of wanted) {
+    const pull = asPull(data?.repository?.[`p${n}`])
+    if (pull) found.set(n, pull)
+  }
+  return found
+}
+
+const text = (v: unknown): string => (typeof v === 'string' ? v : '')
+const count = (v: unknown): number => (typeof v === 'number' && v >= 0 ? v : 0)
+
+function asPull(value: unknown): PullDetails | undefined {
+  if (!value || typeof value !== 'object') return undefined
+  const p = value as Record<string, unknown>
+  if (typeof p.number !== 'number') return undefined
+  const author = (p.author ?? {}) as { login?: unknown; __typename?: unknown }
+  const login = text(author.login)
+  const nodes = (v: unknown): Record<string, unknown>[] =>
+    (((v ?? {}) as { nodes?: unknown }).nodes as Record<string, unknown>[] | undefined)?.filter(
+      n => n && typeof n === 'object'
+    ) ?? []
+  return {
+    number: p.number,
+    title: text(p.title),
+    body: text(p.body),
+    url: text(p.url),
+    author: login,
+    authorIsBot: isBot(login, author.__typename),
+    base: text(p.baseRefName),
+    merged: p.merged === true,
+    // GraphQL says MERGED where REST says closed (and merged).
+    state: text(p.state).toLowerCase() === 'open' ? 'open' : 'closed',
+    labels: nodes(p.labels)
+      .map(l => text(l.name))
+      .filter(Boolean),
+    mergeCommit: text((p.mergeCommit as { oid?: unknown } | null)?.oid) || undefined,
+    changedFiles: count(p.changedFiles),
+    additions: count(p.additions),
+    deletions: count(p.deletions),
+    files: nodes(p.files)
+      .filter(f => typeof f.path === 'string' && f.path)
+      .map(f => ({
+        path: f.path as string,
+        additions: count(f.additions),
+        deletions: count(f.deletions),
+        // As the REST API names them: GraphQL's DELETED is REST's removed.
+        status: text(f.changeType).toLowerCase().replace('deleted', 'removed') || 'changed'
+      }))
+  }
+}

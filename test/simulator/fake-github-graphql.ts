@@ -1,0 +1,135 @@
+import { schema as published } from '@octokit/graphql-schema'
+import { type GraphQLSchema, buildSchema, graphql } from 'graphql'
+import type { ChangeStore, FakeCommit, FakeFile, FakePull } from './fake-github-changes.js'
+
+/**
+ * GitHub's GraphQL API for the fake, executed against GitHub's own published schema
+ * (@octokit/graphql-schema): a query the real API would refuse (an unknown field, a wrong argument)
+ * is refused here too, with GitHub's kind of error, and the answer has the real shape.
+ */
+let built: GraphQLSchema | undefined
+// The published SDL defines two fields twice; GitHub's own server has them once.
+const gitHubSchema = (): GraphQLSchema =>
+  (built ??= buildSchema(published.idl, { assumeValidSDL: true }))
+
+export interface GraphQLRequest {
+  query: string
+  variables?: Record<string, unknown>
+}
+
+/** Answers one GraphQL request over the fake's repositories, as GitHub does: 200 with data and errors. */
+export async function answerGraphQL(
+  store: ChangeStore,
+  request: GraphQLRequest,
+  viewer: { login: string; databaseId: number }
+): Promise<{ data?: unknown; errors?: { message: string }[] }> {
+  const result = await graphql({
+    schema: gitHubSchema(),
+    source: request.query,
+    variableValues: request.variables,
+    rootValue: {
+      viewer,
+      repository: ({ owner, name }: { owner: string; name: string }) =>
+        repositoryNode(store, `${owner}/${name}`)
+    }
+  })
+  return {
+    ...(result.data ? { data: result.data } : {}),
+    ...(result.errors ? { errors: result.errors.map(e => ({ message: e.message })) } : {})
+  }
+}
+
+function repositoryNode(store: ChangeStore, repo: string): Record<string, unknown> | null {
+  const main = store.branches.get(`${repo}:main`)
+  return {
+    object: ({ oid }: { oid: string }) => commitNode(store, repo, oid),
+    pullRequest: ({ number }: { number: number }) => {
+      const pull = store.pulls.get(`${repo}#${number}`)
+      return pull ? pullNode(repo, pull) : null
+    },
+    defaultBranchRef: main?.length
+      ? { name: 'main', target: commitNode(store, repo, main[main.length - 1] as string) }
+      : null
+  }
+}
+
+function commitNode(store: ChangeStore, repo: string, oid: string): Record<string, unknown> | null {
+  const commit = store.commits.get(oid)
+  if (!commit) return null
+  return {
+    __typename: 'Commit',
+    oid: commit.sha,
+    message: commit.message,
+    author: {
+      name: commit.author?.name ?? commit.author?.login ?? 'Alice',
+      user: commit.author?.login && !commit.author.bot ? { login: commit.author.login } : null
+    },
+    associatedPullRequests: ({ first }: { first: number }) => ({
+      nodes: (commit.pulls ?? [])
+        .map(n => store.pulls.get(`${repo}#${n}`))
+        .filter((p): p is FakePull => p !== undefined)
+        .slice(0, first)
+        .map(p => pullNode(repo, p))
+    }),
+    history: ({ first }: { first: number }) => ({
+      nodes: historyOf(store, repo, commit)
+        .slice(0, first)
+        .map(c => commitNode(store, repo, c.sha))
+    })
+  }
+}
+
+/** The commit and those before it on the branch that holds it, newest first. */
+function historyOf(store: ChangeStore, repo: string, commit: FakeCommit): FakeCommit[] {
+  for (const [key, shas] of store.branches) {
+    if (!key.startsWith(`${repo}:`)) continue
+    const at = shas.indexOf(commit.sha)
+    if (at >= 0)
+      return shas
+        .slice(0, at + 1)
+        .reverse()
+        .map(sha => store.commits.get(sha) as FakeCommit)
+  }
+  return [commit]
+}
+
+const CHANGE_TYPES: Record<string, string> = {
+  added: 'ADDED',
+  removed: 'DELETED',
+  renamed: 'RENAMED',
+  copied: 'COPIED',
+  changed: 'CHANGED',
+  unchanged: 'CHANGED',
+  modified: 'MODIFIED'
+}
+
+function pullNode(repo: string, pull: FakePull): Record<string, unknown> {
+  const files = pull.files ?? []
+  const merged = pull.merged ?? pull.state !== 'open'
+  const user = pull.user ?? { login: 'alice', type: 'User' }
+  return {
+    number: pull.number,
+    title: pull.title ?? `Change ${pull.number}`,
+    body: pull.body ?? '',
+    url: `https://github.com/${repo}/pull/${pull.number}`,
+    merged,
+    state: merged ? 'MERGED' : pull.state === 'open' ? 'OPEN' : 'CLOSED',
+    baseRefName: pull.base ?? 'main',
+    author: { __typename: user.type === 'Bot' ? 'Bot' : 'User', login: user.login },
+    labels: ({ first }: { first: number }) => ({
+      nodes: (pull.labels ?? []).slice(0, first).map(name => ({ name }))
+    }),
+    mergeCommit: pull.mergeCommit ? { oid: pull.mergeCommit } : null,
+    changedFiles: files.length,
+    additions: files.reduce((n, f) => n + (f.additions ?? 1), 0),
+    deletions: files.reduce((n, f) => n + (f.deletions ?? 0), 0),
+    files: ({ first }: { first: number }) => ({
+      nodes: files.slice(0, first).map((f: FakeFile) => ({
+        path: f.filename,
+        additions: f.additions ?? 1,
+        deletions: f.deletions ?? 0,
+        changeType: CHANGE_TYPES[f.status ?? 'modified']
+      }))
+    })
+  }
+}
