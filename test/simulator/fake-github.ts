@@ -48,6 +48,7 @@ export class FakeGitHub {
   readonly comparisons = new Map<string, FakeCommit[]>()
   readonly branches = new Map<string, string[]>()
   private commitCount = 0
+  private readonly requestListeners: ((request: GitHubRequest) => void)[] = []
   private server: Server
   private base = ''
   private nextId = 1000
@@ -126,6 +127,12 @@ export class FakeGitHub {
     return pullView(this, repo, number)
   }
 
+  /** Calls `listener` as each request arrives, before any delay or answer (as the simulator's onRequest). */
+  onRequest(listener: (request: GitHubRequest) => void): () => void {
+    this.requestListeners.push(listener)
+    return () => this.requestListeners.splice(this.requestListeners.indexOf(listener), 1)
+  }
+
   commentsOn(issue: number): FakeComment[] {
     return this.comments.filter(c => c.issue === issue)
   }
@@ -155,6 +162,7 @@ export class FakeGitHub {
       body: text ? JSON.parse(text) : undefined
     }
     this.requests.push(record)
+    for (const listener of [...this.requestListeners]) listener(record)
     const send = (status: number, body: unknown): void => {
       record.status = status
       record.responseBody = body

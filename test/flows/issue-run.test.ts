@@ -1,29 +1,31 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { parseMarker } from '../../src/agent/comment/marker.js'
 import { FakeGitHub } from '../simulator/fake-github.js'
-import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../simulator/server.js'
+import { SIM_PROJECT, type Simulator } from '../simulator/server.js'
+import { useAgentServices } from '../support/agent-services.js'
 import { visible } from '../support/assertions.js'
+import { closedPort } from '../support/clients.js'
 import { LoopbackProxy } from '../support/proxy.js'
-import { type RunOptions, type RunResult, runAction, startAction } from '../support/run-action.js'
+import type { RunOptions, RunResult } from '../support/run-action.js'
+import { runInProcess, startInProcess } from '../support/run-in-process.js'
+import { HeldClock } from '../support/virtual-clock.js'
 
+// The issue flows run in-process from src/ (the bundle's runner contract: test/bundle/agent.test.ts).
 const TOKEN = 'ghs_fake_token_value'
+const services = useAgentServices()
+const { clock } = services
 let sim: Simulator
 let gh: FakeGitHub
 let runId = 5000
-beforeAll(async () => {
-  sim = await Simulator.start({ job: { durationMs: 300 } })
-  gh = await FakeGitHub.start()
-})
-afterAll(async () => {
-  await sim.close()
-  await gh.close()
+beforeAll(() => {
+  ;({ sim, gh } = services)
 })
 beforeEach(() => {
-  sim.reset()
-  gh.reset()
-  gh.permissions.set('maintainer', { permission: 'write', role_name: 'write' })
   gh.permissions.set('reader', { permission: 'read', role_name: 'read' })
   runId++
+})
+afterEach(() => {
+  vi.unstubAllEnvs()
 })
 
 const issue = {
@@ -58,28 +60,18 @@ interface Run {
 function options(run: Run): RunOptions {
   return {
     entry: run.entry,
-    inputs: {
-      'api-key': SIM_API_KEY,
-      'project-id': SIM_PROJECT,
-      'api-url': sim.url,
-      'github-token': TOKEN,
-      'poll-interval': '1s',
-      ...run.inputs
-    },
+    inputs: services.inputs(TOKEN, run.inputs),
     event: run.event ?? labeled(),
     state: run.state,
-    env: {
+    env: services.env({
       GITHUB_EVENT_NAME: run.eventName ?? 'issues',
-      GITHUB_REPOSITORY: 'acme/docs',
       GITHUB_RUN_ID: String(runId),
       GITHUB_RUN_ATTEMPT: String(run.attempt ?? 1),
-      GITHUB_SERVER_URL: 'https://github.com',
-      GITHUB_API_URL: gh.url,
       ...run.env
-    }
+    })
   }
 }
-const run = (r: Run = {}): Promise<RunResult> => runAction(options(r))
+const run = (r: Run = {}): Promise<RunResult> => runInProcess({ ...options(r), clock })
 const commentBodies = () =>
   gh.requests.filter(r => r.method !== 'GET').map(r => (r.body as { body: string }).body)
 
@@ -270,10 +262,9 @@ describe('triggered from an issue', () => {
 
   it('says cancelled in the comment when the run is cancelled', async () => {
     sim.planNext({ durationMs: 60_000 })
-    const running = startAction(options({}))
+    const running = startInProcess({ ...options({}), clock: new HeldClock() })
     await running.waitFor(/::group::Waiting for job/)
-    await new Promise(resolve => setTimeout(resolve, 300))
-    running.child.kill('SIGTERM')
+    running.cancel('SIGTERM')
     const result = await running.done
     expect(result.outputs.result).toBe('cancelled')
     expect(gh.commentsOn(7)[0]?.body).toContain('🛑 The workflow run was cancelled')
@@ -281,18 +272,21 @@ describe('triggered from an issue', () => {
 
   it('has the post step finalise the comment when the main step was killed', async () => {
     sim.planNext({ durationMs: 1500 })
-    const running = startAction(options({}))
+    // Held in its wait, the main step does nothing more: what it saved is all a killed step leaves.
+    const running = startInProcess({ ...options({}), clock: new HeldClock() })
     await running.waitFor(/::group::Waiting for job/)
-    running.child.kill('SIGKILL')
-    const killed = await running.done
+    const killed = { state: { ...running.runner.saved } }
     expect(gh.commentsOn(7)[0]?.body).toContain('is working on this')
     expect(killed.state.comment).toBeDefined()
     // The job goes on without us; the post step (post-if: always()) reads it once and says how it ended.
-    await new Promise(resolve => setTimeout(resolve, 1600))
+    await clock.sleep(1600)
     const post = await run({ entry: 'dist/post/index.js', state: killed.state })
     expect(post.code).toBe(0)
     expect(gh.commentsOn(7)[0]?.body).toContain('opened a pull request')
     expect(gh.commentsOn(7)).toHaveLength(1)
+    // The held main step has been standing in for a killed one: let it end.
+    running.cancel()
+    await running.done
   })
 
   it('does nothing in the post step when the run saved no comment', async () => {
@@ -300,6 +294,47 @@ describe('triggered from an issue', () => {
     expect(post.code).toBe(0)
     expect(post.log).toBe('')
     expect(gh.requests).toHaveLength(0)
+  })
+
+  it('has the post step say the run stopped when it cannot read the job, and edit the comment all the same', async () => {
+    sim.planNext({ durationMs: 60_000 })
+    const main = startInProcess({ ...options({}), clock: new HeldClock() })
+    await main.waitFor(/::group::Waiting for job/)
+    const state = { ...main.runner.saved }
+    const port = await closedPort()
+    const post = await run({
+      entry: 'dist/post/index.js',
+      state,
+      inputs: { 'api-url': `http://127.0.0.1:${port}` }
+    })
+    expect(post.code).toBe(0)
+    expect(post.log).toMatch(/::warning::Could not read job job_\w+: .*ECONNREFUSED/)
+    expect(post.log).toMatch(/Updated the comment on #7: job job_\w+ is active \(stopped\)\./)
+    expect(gh.commentsOn(7)).toHaveLength(1)
+    expect(gh.commentsOn(7)[0]?.body).toContain(
+      '🛑 The workflow run stopped before the **Mintlify agent** job finished.'
+    )
+    expect(visible(post)).not.toContain(TOKEN)
+    main.cancel()
+    await main.done
+  })
+
+  it('never fails the post step: a comment GitHub will not edit is a warning', async () => {
+    sim.planNext({ durationMs: 60_000 })
+    const main = startInProcess({ ...options({}), clock: new HeldClock() })
+    await main.waitFor(/::group::Waiting for job/)
+    const state = { ...main.runner.saved }
+    gh.failures.set('update-comment', 403)
+    const post = await run({ entry: 'dist/post/index.js', state })
+    expect(post.code).toBe(0)
+    expect(post.log).toMatch(
+      /::warning::Could not finalise the agent comment: Resource not accessible by integration/
+    )
+    expect(gh.commentsOn(7)[0]?.body).toContain('is working on this')
+    expect(visible(post)).not.toContain(TOKEN)
+    gh.failures.clear()
+    main.cancel()
+    await main.done
   })
 
   it('leaves a finalised comment alone in the post step', async () => {
@@ -360,9 +395,17 @@ describe('triggered from an issue', () => {
     const proxy = await LoopbackProxy.start()
     // A host name that is not loopback (the toolkit never proxies loopback); the proxy maps it back.
     const apiUrl = gh.url.replace('127.0.0.1', 'github.proxied.test')
+    // The runner's environment, which @actions/github reads as it loads: load the action afresh.
+    vi.stubEnv('GITHUB_API_URL', apiUrl)
+    vi.stubEnv('HTTP_PROXY', proxy.url)
+    vi.stubEnv('HTTPS_PROXY', proxy.url)
+    vi.stubEnv('NO_PROXY', '')
+    vi.resetModules()
+    const fresh = await import('../support/run-in-process.js')
     try {
-      const result = await run({
-        env: { GITHUB_API_URL: apiUrl, HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url }
+      const result = await fresh.runInProcess({
+        ...options({ env: { GITHUB_API_URL: apiUrl } }),
+        clock
       })
       expect(result.outputs.result).toBe('pr-opened')
       expect(gh.commentsOn(7)).toHaveLength(1)

@@ -1,27 +1,22 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { FakeGitHub } from '../simulator/fake-github.js'
-import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../simulator/server.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import type { FakeGitHub, GitHubRequest } from '../simulator/fake-github.js'
+import { SIM_API_KEY, type Simulator } from '../simulator/server.js'
+import { useAgentServices } from '../support/agent-services.js'
 import { expectCleanFailure, visible } from '../support/assertions.js'
 import { closedPort } from '../support/clients.js'
-import { type RunOptions, type RunResult, runAction, startAction } from '../support/run-action.js'
+import type { RunOptions, RunResult } from '../support/run-action.js'
+import { runInProcess, startInProcess } from '../support/run-in-process.js'
 
 // A service and a GitHub that answer what an attacker would have them answer: the action must
 // keep secrets, refuse what it cannot use, and never let a value run as Markdown or a command.
+// Run in-process from src/; the real signals to the bundle are in test/bundle/agent.test.ts.
 const TOKEN = 'ghs_hostile_token_value'
+const services = useAgentServices()
+const { clock } = services
 let sim: Simulator
 let gh: FakeGitHub
-beforeAll(async () => {
-  sim = await Simulator.start({ job: { durationMs: 300 } })
-  gh = await FakeGitHub.start()
-})
-afterAll(async () => {
-  await sim.close()
-  await gh.close()
-})
-beforeEach(() => {
-  sim.reset()
-  gh.reset()
-  gh.permissions.set('maintainer', { permission: 'write', role_name: 'write' })
+beforeAll(() => {
+  ;({ sim, gh } = services)
 })
 
 const issue = {
@@ -32,24 +27,22 @@ const issue = {
 }
 function options(inputs: Record<string, string> = {}): RunOptions {
   return {
-    inputs: {
-      'api-key': SIM_API_KEY,
-      'project-id': SIM_PROJECT,
-      'api-url': sim.url,
-      'github-token': TOKEN,
-      'poll-interval': '1s',
-      ...inputs
-    },
+    inputs: services.inputs(TOKEN, inputs),
     event: { action: 'labeled', issue, sender: { login: 'maintainer', type: 'User' } },
-    env: {
-      GITHUB_EVENT_NAME: 'issues',
-      GITHUB_REPOSITORY: 'acme/docs',
-      GITHUB_RUN_ID: '77',
-      GITHUB_API_URL: gh.url
-    }
+    env: services.env({ GITHUB_RUN_ID: '77' })
   }
 }
-const run = (inputs: Record<string, string> = {}): Promise<RunResult> => runAction(options(inputs))
+const run = (inputs: Record<string, string> = {}): Promise<RunResult> =>
+  runInProcess({ ...options(inputs), clock })
+/** Resolves with the first request to GitHub with this method and a matching path, as it arrives. */
+const arrival = (method: string, path: RegExp): Promise<GitHubRequest> =>
+  new Promise(resolve => {
+    const stop = gh.onRequest(request => {
+      if (request.method !== method || !path.test(request.path)) return
+      stop()
+      resolve(request)
+    })
+  })
 const comment = (): string => gh.commentsOn(7)[0]?.body ?? ''
 /** Everything written anywhere: log, outputs, summary, the comment and every body sent to GitHub. */
 const everything = (result: RunResult): string =>
@@ -165,9 +158,10 @@ describe('values the service sends back', () => {
 describe('re-runs', () => {
   it('does not start a second job when a re-run cannot read the comments', async () => {
     gh.failures.set('list-comments', 502)
-    const result = await runAction({
+    const result = await runInProcess({
       ...options(),
-      env: { ...options().env, GITHUB_RUN_ATTEMPT: '2' }
+      env: { ...options().env, GITHUB_RUN_ATTEMPT: '2' },
+      clock
     })
     expectCleanFailure(
       result,
@@ -180,39 +174,48 @@ describe('re-runs', () => {
 
 describe('cancel', () => {
   it('stops a slow permission check within 2 s, as cancelled, with no job', async () => {
-    gh.delays.set('permission', 20_000)
-    const running = startAction(options())
+    // GitHub answers 2 s after the request: a step that ends unanswered did not wait for it.
+    gh.delays.set('permission', 2000)
+    const asked = arrival('GET', /\/permission$/)
+    const running = startInProcess({ ...options(), clock })
     await running.waitFor(/::add-mask::/)
-    await new Promise(resolve => setTimeout(resolve, 500))
-    const at = Date.now()
-    running.child.kill('SIGINT')
+    const request = await asked
+    running.cancel('SIGINT')
     const result = await running.done
-    expect(Date.now() - at).toBeLessThan(2000)
+    expect(request.status).toBeUndefined()
     expect(result.outputs.result).toBe('cancelled')
     expect(sim.requests('create')).toHaveLength(0)
   })
 
   it('stops a slow comment within 2 s, as cancelled, with outputs and summary', async () => {
     sim.planNext({ durationMs: 60_000 })
-    gh.delays.set('create-comment', 20_000)
-    const running = startAction(options())
+    // GitHub answers 2 s after the request: a step that ends unanswered did not wait for it.
+    gh.delays.set('create-comment', 2000)
+    const asked = arrival('POST', /\/issues\/7\/comments$/)
+    const running = startInProcess({ ...options(), clock })
     await running.waitFor(/Created job/)
-    await new Promise(resolve => setTimeout(resolve, 300))
-    const at = Date.now()
-    running.child.kill('SIGINT')
+    const request = await asked
+    running.cancel('SIGINT')
     const result = await running.done
-    expect(Date.now() - at).toBeLessThan(2000)
+    expect(request.status).toBeUndefined()
     expect(result.outputs.result).toBe('cancelled')
     expect(result.outputs.jobId).toMatch(/^job_/)
     expect(result.summary).toContain('cancelled')
   })
 
   it('says the job may exist when cancelled during the create request', async () => {
-    sim.inject({ route: 'create', kind: 'delay', ms: 5000 })
-    const running = startAction(options({ comment: 'false' }))
+    sim.inject({ route: 'create', kind: 'delay', ms: 2000 })
+    const sent = new Promise<void>(resolve => {
+      const stop = sim.onRequest(exchange => {
+        if (exchange.route !== 'create') return
+        stop()
+        resolve()
+      })
+    })
+    const running = startInProcess({ ...options({ comment: 'false' }), clock })
     await running.waitFor(/Creating an agent job/)
-    await new Promise(resolve => setTimeout(resolve, 300))
-    running.child.kill('SIGINT')
+    await sent
+    running.cancel('SIGINT')
     const result = await running.done
     expect(result.outputs.result).toBe('cancelled')
     expect(result.log).toMatch(
@@ -224,9 +227,10 @@ describe('cancel', () => {
 describe('GitHub that cannot be read', () => {
   it('says GitHub gave no answer, not "HTTP 500", when it cannot be reached', async () => {
     const closed = await closedPort()
-    const result = await runAction({
+    const result = await runInProcess({
       ...options(),
-      env: { ...options().env, GITHUB_API_URL: `http://127.0.0.1:${closed}` }
+      env: { ...options().env, GITHUB_API_URL: `http://127.0.0.1:${closed}` },
+      clock
     })
     expect(result.outputs.result).toBe('skipped')
     expect(result.log).toMatch(
