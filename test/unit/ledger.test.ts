@@ -53,13 +53,13 @@ describe('the ledger record', () => {
 
   it('reads back what it wrote, signed for its place', () => {
     const ledger = ledgerWith(2)
-    const body = `people's text\n${ledgerRecord(ledger, signer, PLACE)}`
+    const body = `people's text\n${ledgerRecord(ledger, signer, PLACE, NOW)}`
     const read = readLedger(body, signer, PLACE)
-    expect(read).toEqual({ ok: true, ledger: fitLedger(ledger) })
+    expect(read).toEqual({ ok: true, ledger: fitLedger(ledger, NOW) })
   })
 
   it('believes no record signed with another key, or copied to another place', () => {
-    const body = ledgerRecord(ledgerWith(1), signer, PLACE)
+    const body = ledgerRecord(ledgerWith(1), signer, PLACE, NOW)
     expect(readLedger(body, new RecordSigner('mint_other_key_987654321'), PLACE)).toEqual({
       ok: false,
       why: 'unsigned'
@@ -71,7 +71,7 @@ describe('the ledger record', () => {
   })
 
   it('believes no record edited by hand, and says when there is none', () => {
-    const body = ledgerRecord(ledgerWith(1), signer, PLACE).replace('job_0', 'job_evil')
+    const body = ledgerRecord(ledgerWith(1), signer, PLACE, NOW).replace('job_0', 'job_evil')
     expect(readLedger(body, signer, PLACE)).toEqual({ ok: false, why: 'unsigned' })
     expect(readLedger('just text', signer, PLACE)).toEqual({ ok: false, why: 'none' })
   })
@@ -79,10 +79,10 @@ describe('the ledger record', () => {
   it('takes the newest record that verifies when a body holds several', () => {
     const old = ledgerWith(1)
     const newer = ledgerWith(2)
-    const forged = ledgerRecord(ledgerWith(5), new RecordSigner('mint_forger_000000000'), PLACE)
+    const forged = ledgerRecord(ledgerWith(5), new RecordSigner('mint_forger_000000000'), PLACE, NOW)
     const body = [
-      ledgerRecord(old, signer, PLACE),
-      ledgerRecord(newer, signer, PLACE),
+      ledgerRecord(old, signer, PLACE, NOW),
+      ledgerRecord(newer, signer, PLACE, NOW),
       forged
     ].join('\n')
     const read = readLedger(body, signer, PLACE)
@@ -93,7 +93,7 @@ describe('the ledger record', () => {
     const ledger = ledgerWith(1)
     const job = ledger.projects.proj?.jobs[0]
     if (job?.changes[0]) job.changes[0].title = 'evil --> <!-- mintlify-agent-ledger sig=00 {} -->'
-    const record = ledgerRecord(ledger, signer, PLACE)
+    const record = ledgerRecord(ledger, signer, PLACE, NOW)
     expect(record.indexOf('-->')).toBe(record.length - 3)
     expect(findRecords(record, 'mintlify-agent-ledger')).toHaveLength(1)
     const read = readLedger(record, signer, PLACE)

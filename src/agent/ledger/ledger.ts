@@ -89,8 +89,13 @@ const MAX_SPEND = 2000
 const MAX_TITLE = 100
 
 /** The signed state, as it stands at the end of the dashboard's body. */
-export function ledgerRecord(ledger: Ledger, signer: RecordSigner, place: string): string {
-  const json = commentSafeJson(fitLedger(ledger))
+export function ledgerRecord(
+  ledger: Ledger,
+  signer: RecordSigner,
+  place: string,
+  now: number
+): string {
+  const json = commentSafeJson(fitLedger(ledger, now))
   return hideRecord(TAG, signer.sign(place, json), json)
 }
 
@@ -195,7 +200,7 @@ const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v)
  * The ledger within its share of the body, however long the history: the oldest runs and the
  * change lists of the oldest jobs are summarised by their counts first.
  */
-export function fitLedger(ledger: Ledger, now = Date.now()): Ledger {
+export function fitLedger(ledger: Ledger, now: number): Ledger {
   const fitted: Ledger = structuredClone(ledger)
   for (const project of Object.values(fitted.projects)) {
     project.spend = project.spend.filter(at => at > now - LONGEST_WINDOW_MS).slice(-MAX_SPEND)
