@@ -4,12 +4,15 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { generateGapsData, ulid } from '../simulator/analytics-data.js'
 import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../simulator/server.js'
 import { expectCleanFailure, visible } from '../support/assertions.js'
-import { type RunResult, runAction } from '../support/run-action.js'
+import type { RunResult } from '../support/run-action.js'
+import { runInProcess } from '../support/run-in-process.js'
+import { VirtualClock } from '../support/virtual-clock.js'
 
+const clock = new VirtualClock()
 let sim: Simulator
 const data = generateGapsData()
 beforeAll(async () => {
-  sim = await Simulator.start({ analyticsLimitPerHour: 10_000 })
+  sim = await Simulator.start({ analyticsLimitPerHour: 10_000, now: clock.wallNow })
 })
 afterAll(() => sim.close())
 beforeEach(() => {
@@ -17,9 +20,10 @@ beforeEach(() => {
 })
 
 const run = (inputs: Record<string, string> = {}) =>
-  runAction({
+  runInProcess({
     entry: 'dist/gaps/index.js',
-    inputs: { 'api-key': SIM_API_KEY, 'project-id': SIM_PROJECT, 'api-url': sim.url, ...inputs }
+    inputs: { 'api-key': SIM_API_KEY, 'project-id': SIM_PROJECT, 'api-url': sim.url, ...inputs },
+    clock
   })
 const written = (result: RunResult, file: string) =>
   readFileSync(path.join(result.workspace, file), 'utf8')

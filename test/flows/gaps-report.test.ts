@@ -1,27 +1,34 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { generateGapsData, ulid } from '../simulator/analytics-data.js'
 import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../simulator/server.js'
 import { expectCleanFailure, visible } from '../support/assertions.js'
 import { expectedFeedback, expectedQuestions, expectedSearches } from '../support/gaps-expected.js'
-import { type RunResult, runAction } from '../support/run-action.js'
+import type { RunResult } from '../support/run-action.js'
+import { runInProcess, startInProcess } from '../support/run-in-process.js'
+import { HeldClock, VirtualClock } from '../support/virtual-clock.js'
 
+const clock = new VirtualClock()
 let sim: Simulator
 const data = generateGapsData()
 beforeAll(async () => {
-  sim = await Simulator.start({ analyticsLimitPerHour: 10_000 })
+  sim = await Simulator.start({ analyticsLimitPerHour: 10_000, now: clock.wallNow })
 })
 afterAll(() => sim.close())
 beforeEach(() => {
   sim.reset().setGaps(data)
 })
+afterEach(() => {
+  vi.restoreAllMocks()
+})
 
 const RANGE = { 'date-from': '2026-11-14', 'date-to': '2026-11-21' }
 const run = (inputs: Record<string, string> = {}) =>
-  runAction({
+  runInProcess({
     entry: 'dist/gaps/index.js',
-    inputs: { 'api-key': SIM_API_KEY, 'project-id': SIM_PROJECT, 'api-url': sim.url, ...inputs }
+    inputs: { 'api-key': SIM_API_KEY, 'project-id': SIM_PROJECT, 'api-url': sim.url, ...inputs },
+    clock
   })
 const readReport = (result: RunResult, file = 'mintlify-gaps.json') =>
   JSON.parse(readFileSync(path.join(result.workspace, file), 'utf8'))
@@ -30,12 +37,15 @@ const calls = () => sim.exchanges.map(e => e.route)
 const leftovers = (result: RunResult) =>
   readdirSync(result.workspace).filter(f => f.includes('partial'))
 
-describe('the bundled docs-gaps sub-action', () => {
+describe('the docs-gaps sub-action, run in-process from source', () => {
   it('reads all three signals over several pages each, taking turns, and reports them', async () => {
     const result = await run(RANGE)
     expect(result.code).toBe(0)
-    // A date for readers, from the wall clock (not the monotonic clock of the deadline).
-    expect(Math.abs(Date.parse(readReport(result).generatedAt) - Date.now())).toBeLessThan(60_000)
+    // A date for readers, from the wall clock (not the monotonic clock of the deadline): the
+    // action's, which is the virtual clock moved on by the pauses of earlier tests.
+    expect(Math.abs(Date.parse(readReport(result).generatedAt) - clock.wallNow())).toBeLessThan(
+      60_000
+    )
     // Searches: 260 terms in 3 pages; feedback: the ranking, then 3 pages of comments; assistant: 1,200 turns in 3 pages.
     expect(calls()).toEqual([
       ...['searches', 'feedback-by-page', 'assistant'],
@@ -114,8 +124,9 @@ describe('the bundled docs-gaps sub-action', () => {
   })
 
   it('fails before any request when output-file is a folder', async () => {
-    const result = await runAction({
+    const result = await runInProcess({
       entry: 'dist/gaps/index.js',
+      clock,
       inputs: {
         'api-key': SIM_API_KEY,
         'project-id': SIM_PROJECT,
@@ -242,17 +253,37 @@ describe('the bundled docs-gaps sub-action', () => {
   })
 
   it('keeps what it read when the time limit runs out mid-way', async () => {
-    sim.inject({ route: 'assistant', kind: 'delay', ms: 4000 })
-    const result = await run({ ...RANGE, timeout: '2s' })
+    // The shortest time limit, and an answer that comes after it. The request's own time limit is
+    // real time (an AbortSignal timer), so this test takes the second it allows.
+    sim.inject({ route: 'assistant', kind: 'delay', ms: 3000 })
+    const result = await run({ ...RANGE, timeout: '1s' })
     expect(result.code).toBe(0)
     expect(calls()).toEqual(['searches', 'feedback-by-page', 'assistant'])
-    expect(result.durationMs).toBeLessThan(3500)
+    expect(result.durationMs).toBeLessThan(2500)
     const report = readReport(result)
     expect(report).toMatchObject({ complete: false, requests: 3 })
-    expect(report.assistant.unread).toMatch(/^not read: the time limit ran out \(timeout: 2s\)/)
+    expect(report.assistant.unread).toMatch(/^not read: the time limit ran out \(timeout: 1s\)/)
     expect(report.searches.unread).toMatch(/^only partly read \(1 request\): the time limit/)
     expect(result.outputs).toMatchObject({ complete: 'false', requests: '3' })
     expect(Number(result.outputs.searches)).toBeGreaterThan(0)
+  })
+
+  it("stops at the runner's cancel while waiting out a 429, writing no report", async () => {
+    sim.inject({ route: 'assistant', kind: 'status', status: 429, retryAfter: '1' })
+    const running = startInProcess({
+      entry: 'dist/gaps/index.js',
+      inputs: { 'api-key': SIM_API_KEY, 'project-id': SIM_PROJECT, 'api-url': sim.url },
+      clock: new HeldClock()
+    })
+    await running.waitFor(/trying again in/)
+    running.cancel('SIGTERM')
+    const result = await running.done
+    expectCleanFailure(result, /Cancelled\./, [SIM_API_KEY])
+    expect(calls()).toEqual(['searches', 'feedback-by-page', 'assistant'])
+    expect(result.log.match(/::error::/g)).toHaveLength(1)
+    expect(result.outputs).toEqual({})
+    expect(existsSync(path.join(result.workspace, 'mintlify-gaps.json'))).toBe(false)
+    expect(leftovers(result)).toEqual([])
   })
 
   it('fails cleanly when the very first request is rate limited past the time limit', async () => {
@@ -306,6 +337,63 @@ describe('the bundled docs-gaps sub-action', () => {
     expect(readReport(result).feedback.unread).toBe(
       'the service listed 100 pages with feedback and said there were more, which it offers no way to read'
     )
+  })
+
+  it.each([
+    [
+      'sends a cursor it sent before',
+      // Every page names the second page as the next: the second page names itself.
+      { nextCursor: Buffer.from('searches:100').toString('base64url') },
+      'the service sent a search terms cursor it had sent before',
+      { requests: 2, termsRead: 200 }
+    ],
+    [
+      'sends an empty page that says there are more',
+      { searches: [], nextCursor: Buffer.from('searches:100').toString('base64url') },
+      'the service sent an empty page of search terms but said there were more',
+      { requests: 1, termsRead: 0 }
+    ]
+  ])(
+    'stops paging when the service %s, keeping what it read',
+    async (_name, fields, unread, read) => {
+      sim.inject({ route: 'searches', kind: 'tamper', fields, times: 1000 })
+      const result = await run({ signals: 'searches' })
+      expect(result.code).toBe(0)
+      expect(calls()).toEqual(Array.from({ length: read.requests }, () => 'searches'))
+      const report = readReport(result)
+      expect(report).toMatchObject({ complete: false, requests: read.requests })
+      expect(report.searches).toMatchObject({ complete: false, unread, ...read })
+      expect(result.outputs).toMatchObject({ complete: 'false', requests: String(read.requests) })
+      expect(result.log).toContain(`::warning::Not everything was read: searches ${unread}.`)
+    }
+  )
+
+  it('keeps what it read when a signal stays unavailable with time left, saying so', async () => {
+    // The longest backoff every time (2, 4, 8, 16, 20 s…): the sixth wait would end past the
+    // 1-minute limit with about 10 s still left, so reading stops on the service, not the time.
+    vi.spyOn(Math, 'random').mockReturnValue(0.999)
+    sim.inject({ route: 'assistant', kind: 'status', status: 503, skip: 1, times: 1000 })
+    const result = await run({ ...RANGE, timeout: '1m' })
+    expect(result.code).toBe(0)
+    const assistant = sim.exchanges.filter(e => e.route === 'assistant').map(e => e.status)
+    expect(assistant).toEqual([200, 503, 503, 503, 503, 503, 503])
+    expect(calls().slice(0, 5)).toEqual([
+      ...['searches', 'feedback-by-page', 'assistant'],
+      ...['searches', 'feedback']
+    ])
+    const report = readReport(result)
+    expect(report).toMatchObject({ complete: false, requests: 11 })
+    expect(report.assistant).toMatchObject({ complete: false, requests: 7, turnsRead: 500 })
+    expect(report.assistant.unread).toMatch(
+      /^only partly read \(7 requests\): the service could not be read \(Could not read the assistant conversations: 127\.0\.0\.1:\d+ kept failing \(HTTP 503: Simulated HTTP 503\)/
+    )
+    expect(report.searches.unread).toMatch(
+      /^only partly read \(2 requests\): the service could not be read/
+    )
+    expect(result.outputs).toMatchObject({ complete: 'false', requests: '11' })
+    expect(result.log).toMatch(/::warning::Not everything was read: searches only partly read/)
+    // Virtual time: it stopped before the time limit.
+    expect(result.durationMs).toBeLessThan(60_000)
   })
 
   it('leaves the prompt empty when there is nothing to do', async () => {

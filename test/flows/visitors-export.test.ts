@@ -13,11 +13,14 @@ import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../simulator/server.js'
 import { type VisitorRow, generatedRow } from '../simulator/visitors.js'
 import { parseCsv } from '../support/csv.js'
 import { expectCleanFailure } from '../support/assertions.js'
-import { type RunResult, runAction } from '../support/run-action.js'
+import type { RunResult } from '../support/run-action.js'
+import { runInProcess, startInProcess } from '../support/run-in-process.js'
+import { HeldClock, VirtualClock } from '../support/virtual-clock.js'
 
+const clock = new VirtualClock()
 let sim: Simulator
 beforeAll(async () => {
-  sim = await Simulator.start()
+  sim = await Simulator.start({ now: clock.wallNow })
 })
 afterAll(() => sim.close())
 beforeEach(() => {
@@ -29,11 +32,12 @@ const run = (
   files?: Record<string, string>,
   workspace?: string
 ) =>
-  runAction({
+  runInProcess({
     entry: 'dist/visitors/index.js',
     inputs: { 'api-key': SIM_API_KEY, 'project-id': SIM_PROJECT, 'api-url': sim.url, ...inputs },
     files,
-    workspace
+    workspace,
+    clock
   })
 
 const expected = (n: number): VisitorRow[] => Array.from({ length: n }, (_, i) => generatedRow(i))
@@ -48,7 +52,7 @@ const readJson = (result: RunResult, file = 'mintlify-visitors.json') =>
 const leftovers = (result: RunResult) =>
   readdirSync(result.workspace).filter(f => f.includes('partial'))
 
-describe('the bundled visitors sub-action', () => {
+describe('the visitors sub-action, run in-process from source', () => {
   it.each([
     [0, 1],
     [1, 1],
@@ -269,10 +273,36 @@ describe('the bundled visitors sub-action', () => {
     expect(readJson(result).visitors).toEqual(expected(600))
   })
 
+  it("stops at the runner's cancel while waiting out a 429, keeping the earlier file", async () => {
+    sim.setVisitors(600)
+    sim.inject({ route: 'visitors', kind: 'status', status: 429, retryAfter: '1', skip: 1 })
+    const running = startInProcess({
+      entry: 'dist/visitors/index.js',
+      inputs: { 'api-key': SIM_API_KEY, 'project-id': SIM_PROJECT, 'api-url': sim.url },
+      files: { 'mintlify-visitors.json': 'last week' },
+      clock: new HeldClock()
+    })
+    await running.waitFor(/trying again in/)
+    running.cancel('SIGINT')
+    const result = await running.done
+    expectCleanFailure(
+      result,
+      /Cancelled\. Nothing was written to mintlify-visitors.json; an earlier file there is as it was\./,
+      [SIM_API_KEY]
+    )
+    expect(sim.requests('visitors').map(r => r.status)).toEqual([200, 429])
+    expect(readFileSync(path.join(result.workspace, 'mintlify-visitors.json'), 'utf8')).toBe(
+      'last week'
+    )
+    expect(leftovers(result)).toEqual([])
+    expect(result.outputs).toEqual({})
+  })
+
   it('resolves relative dates to UTC days', async () => {
     sim.setVisitors(1)
+    // The action's wall clock: the virtual one, moved on by the pauses of earlier tests.
     const day = (offset: number) =>
-      new Date(Date.now() - offset * 86_400_000).toISOString().slice(0, 10)
+      new Date(clock.wallNow() - offset * 86_400_000).toISOString().slice(0, 10)
     const before = [day(7), day(0)]
     const result = await run({ 'date-from': '-7d', 'date-to': 'today' })
     const after = [day(7), day(0)]

@@ -1,0 +1,112 @@
+// The agent action's failures over https and behind a proxy, in-process. What only a new process
+// shows (NODE_EXTRA_CA_CERTS, the runner's proxy variables reaching the bundle) stays in
+// test/bundle/tls.test.ts. In-process the service client reads the proxy variables from
+// process.env, as it reads the runner's environment in production: they are stubbed here.
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../simulator/server.js'
+import { LoopbackProxy } from '../support/proxy.js'
+import { runInProcess } from '../support/run-in-process.js'
+import { VirtualClock } from '../support/virtual-clock.js'
+
+const clock = new VirtualClock()
+let sim: Simulator
+beforeAll(async () => {
+  // A throwaway certificate for 127.0.0.1 and a name only the test proxy resolves. This process
+  // does not trust it: NODE_EXTRA_CA_CERTS is read when a process starts.
+  const dir = mkdtempSync(path.join(tmpdir(), 'sim-tls-'))
+  const [keyFile, certFile] = [path.join(dir, 'key.pem'), path.join(dir, 'cert.pem')]
+  execFileSync(
+    'openssl',
+    [
+      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
+      '-days', '1', '-subj', '/CN=127.0.0.1',
+      '-addext', 'subjectAltName=IP:127.0.0.1,DNS:mintlify.proxied.test',
+      '-keyout', keyFile, '-out', certFile
+    ], // prettier-ignore
+    { stdio: 'ignore' }
+  )
+  sim = await Simulator.start({
+    job: { durationMs: 300 },
+    tls: { key: readFileSync(keyFile, 'utf8'), cert: readFileSync(certFile, 'utf8') },
+    now: clock.wallNow
+  })
+})
+afterAll(() => sim.close())
+beforeEach(() => {
+  sim.reset()
+})
+
+/** The runner's proxy variables, exactly these: both spellings, so a developer's own do not count. */
+function proxyVariables(vars: { HTTPS_PROXY?: string; NO_PROXY?: string }): void {
+  for (const name of ['HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY']) {
+    const value = vars[name as keyof typeof vars]
+    vi.stubEnv(name, value)
+    vi.stubEnv(name.toLowerCase(), value)
+  }
+}
+afterEach(() => {
+  vi.unstubAllEnvs()
+})
+
+const inputs = (extra: Record<string, string> = {}) => ({
+  'api-key': SIM_API_KEY,
+  'project-id': SIM_PROJECT,
+  'api-url': sim.url,
+  prompt: 'Over TLS',
+  'poll-interval': '1s',
+  ...extra
+})
+
+describe('the agent action over https, run in-process from source', () => {
+  it('fails at once, with what to do, on a certificate it does not trust', async () => {
+    proxyVariables({})
+    expect(sim.url).toMatch(/^https:/)
+    const result = await runInProcess({ inputs: inputs({ timeout: '10m' }), clock })
+    expect(result.code).toBe(1)
+    expect(result.log).toMatch(
+      /::error::The TLS certificate of 127.0.0.1:\d+ is not trusted \(\w+\)\. Check 'api-url'; for a private certificate authority, set NODE_EXTRA_CA_CERTS/
+    )
+    // Virtual time: waiting out retries until the 10-minute limit would show here.
+    expect(result.durationMs).toBeLessThan(5000)
+    expect(sim.exchanges).toHaveLength(0)
+  })
+
+  describe('behind a proxy (HTTPS_PROXY)', () => {
+    let proxy: LoopbackProxy
+    // Not a loopback name, which is never proxied; the proxy maps it back to the simulator.
+    const proxiedUrl = () => sim.url.replace('127.0.0.1', 'mintlify.proxied.test')
+    afterEach(() => proxy.close())
+
+    it('fails at once, saying what to do, when the proxy wants credentials it did not get', async () => {
+      proxy = await LoopbackProxy.start({ credentials: 'build:secret' })
+      proxyVariables({ HTTPS_PROXY: proxy.url })
+      const result = await runInProcess({
+        inputs: inputs({ 'api-url': proxiedUrl(), timeout: '10m' }),
+        clock
+      })
+      expect(result.code).toBe(1)
+      expect(result.log).toMatch(
+        /::error::.*the proxy 127\.0\.0\.1:\d+ asks for credentials \(407\): put them in the proxy variable as http:\/\/user:password@127\.0\.0\.1:\d+/
+      )
+      expect(result.durationMs).toBeLessThan(5000)
+      expect(sim.exchanges).toHaveLength(0)
+    })
+
+    it('goes direct for hosts in NO_PROXY', async () => {
+      proxy = await LoopbackProxy.start()
+      proxyVariables({ HTTPS_PROXY: proxy.url, NO_PROXY: 'example.com, .proxied.test' })
+      // Direct, the test name resolves nowhere: the run can only fail, and the proxy sees nothing.
+      const result = await runInProcess({
+        inputs: inputs({ 'api-url': proxiedUrl(), timeout: '3s' }),
+        clock
+      })
+      expect(result.code).toBe(1)
+      expect(result.log).toMatch(/cannot reach mintlify\.proxied\.test:\d+: (ENOTFOUND|EAI_AGAIN)/)
+      expect(proxy.targets).toHaveLength(0)
+    })
+  })
+})
