@@ -148,9 +148,10 @@ describe('package', () => {
   })
   it('keeps the runtime dependencies within the chosen set', () => {
     const pkg = JSON.parse(read('package.json')) as { dependencies: Record<string, string> }
-    // The stack the action's design names; http-client for the toolkit's proxy rule (getProxyUrl).
+    // The stack the action's design names; http-client for the toolkit's proxy rule (getProxyUrl);
+    // picomatch for paths/paths-ignore. Each further one needs its reason in its commit message.
     expect(Object.keys(pkg.dependencies).sort()).toEqual(
-      ['@actions/core', '@actions/github', '@actions/http-client', 'undici'].filter(
+      ['@actions/core', '@actions/github', '@actions/http-client', 'picomatch', 'undici'].filter(
         name => name in pkg.dependencies
       )
     )
