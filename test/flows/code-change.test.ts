@@ -1,91 +1,45 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { MAX_CHANGE_BYTES } from '../../src/agent/change/change-prompt.js'
 import { parseMarker } from '../../src/agent/comment/marker.js'
-import {
-  type FakeCommit,
-  type FakeFile,
-  FakeGitHub,
-  type FakePull
-} from '../simulator/fake-github.js'
-import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../simulator/server.js'
+import type { FakeCommit, FakeFile, FakeGitHub, FakePull } from '../simulator/fake-github.js'
+import { SIM_API_KEY, SIM_PROJECT, type Simulator } from '../simulator/server.js'
 import { expectCleanFailure, visible } from '../support/assertions.js'
+import {
+  CHANGED_FILES as files,
+  type ChangeRun,
+  CodeChangeServers,
+  DOCS_TOKEN,
+  TOKEN
+} from '../support/code-change-runs.js'
 import { type GitHubValidator, gitHubValidator } from '../support/github-openapi.js'
-import { type RunResult, runAction } from '../support/run-action.js'
+import type { RunResult } from '../support/run-action.js'
+import { runInProcess } from '../support/run-in-process.js'
+import { VirtualClock } from '../support/virtual-clock.js'
 
-const TOKEN = 'ghs_code_token_value'
-const DOCS_TOKEN = 'ghs_docs_token_value'
-const APP = 'acme/app'
 const BEFORE = '1'.repeat(40)
 const AFTER = '2'.repeat(40)
+/** The action's clock and the simulator's: waits and polls take no real time. */
+const clock = new VirtualClock()
+let servers: CodeChangeServers
 let sim: Simulator
 let gh: FakeGitHub
 let validator: GitHubValidator
-let runId = 9000
 /** Every GitHub call of the suite, checked against GitHub's OpenAPI description at the end. */
 const calls: FakeGitHub['requests'] = []
 beforeAll(async () => {
-  sim = await Simulator.start({ job: { durationMs: 300 } })
-  gh = await FakeGitHub.start()
+  servers = await CodeChangeServers.start({ now: clock.wallNow })
+  ;({ sim, gh } = servers)
   validator = await gitHubValidator()
 }, 60_000)
-afterAll(async () => {
-  await sim.close()
-  await gh.close()
-})
+afterAll(() => servers.close())
 beforeEach(() => {
   calls.push(...gh.requests)
-  sim.reset()
-  gh.reset()
-  runId++
+  servers.reset()
 })
 
-const files: FakeFile[] = [
-  { filename: 'src/client.ts', additions: 30, deletions: 4, patch: '@@ -1,2 +1,3 @@\n+retries' },
-  { filename: 'src/retry.ts', status: 'added', additions: 80, deletions: 0 },
-  { filename: 'src/old.ts', status: 'renamed', previous_filename: 'src/legacy.ts' }
-]
-const pull = (over: Partial<FakePull> = {}): FakePull =>
-  gh.addPull(APP, {
-    number: 42,
-    title: 'Add retry options to the client',
-    body: 'The client gained `retries` and `backoff`.',
-    labels: ['feature'],
-    files,
-    ...over
-  })
-const merged = (p: FakePull, action = 'closed') => ({
-  action,
-  number: p.number,
-  pull_request: gh.pullView(APP, p.number),
-  sender: { login: 'maintainer', type: 'User' }
-})
-
-interface Run {
-  event?: unknown
-  eventName?: string
-  inputs?: Record<string, string>
-  attempt?: number
-}
-const run = (r: Run = {}): Promise<RunResult> =>
-  runAction({
-    inputs: {
-      'api-key': SIM_API_KEY,
-      'project-id': SIM_PROJECT,
-      'api-url': sim.url,
-      'github-token': TOKEN,
-      'poll-interval': '1s',
-      ...r.inputs
-    },
-    event: r.event ?? merged(pull()),
-    env: {
-      GITHUB_EVENT_NAME: r.eventName ?? 'pull_request',
-      GITHUB_REPOSITORY: APP,
-      GITHUB_RUN_ID: String(runId),
-      GITHUB_RUN_ATTEMPT: String(r.attempt ?? 1),
-      GITHUB_SERVER_URL: 'https://github.com',
-      GITHUB_API_URL: gh.url
-    }
-  })
+const pull = (over: Partial<FakePull> = {}): FakePull => servers.pull(over)
+const merged = (p: FakePull, action?: string) => servers.merged(p, action)
+const run = (r: ChangeRun = {}): Promise<RunResult> => runInProcess({ clock, ...servers.step(r) })
 const prompts = (route: 'create' | 'message' = 'create'): string[] =>
   sim.requests(route).map(e => (e.requestBody as { prompt: string }).prompt)
 const changeBlock = (prompt: string): string =>
@@ -149,7 +103,7 @@ describe('a merged pull request', () => {
     )
     expect(parseMarker(comment?.body)).toEqual({
       job: result.outputs.jobId,
-      run: String(runId),
+      run: String(servers.runId),
       attempt: 1,
       kind: 'change',
       project: SIM_PROJECT,
@@ -264,7 +218,7 @@ describe('folding into the open docs pull request', () => {
     const first = await run({ event: merged(pull({ number: 1 })) })
     const docsPr = first.outputs.prLink as string
     docsPull(docsPr, 'open')
-    runId++
+    servers.runId++
     sim.reset()
     gh.requests.length = 0
     const second = await run({ event: merged(pull({ number: 2, title: 'Add a timeout' })) })
@@ -294,7 +248,7 @@ describe('folding into the open docs pull request', () => {
     expect(gh.requests.length).toBeLessThanOrEqual(6)
 
     docsPull(docsPr, 'merged')
-    runId++
+    servers.runId++
     sim.reset()
     const third = await run({ event: merged(pull({ number: 3 })) })
     expect(sim.requests('create')).toHaveLength(1)
@@ -309,14 +263,14 @@ describe('folding into the open docs pull request', () => {
     sim.planNext({ durationMs: 3000 })
     const first = await run({ event: merged(pull({ number: 5 })), inputs: { wait: 'false' } })
     expect(first.outputs.result).toBe('started')
-    runId++
+    servers.runId++
     const second = await run({ event: merged(pull({ number: 6 })) })
     expect(sim.requests('message')).toHaveLength(1)
     expect(second.outputs.jobId).toBe(first.outputs.jobId)
     expect(second.log).toContain(
       `Job ${first.outputs.jobId} is still running: sending this change to it as a follow-up.`
     )
-    runId++
+    servers.runId++
     const third = await run({ event: merged(pull({ number: 7 })), inputs: { fold: 'never' } })
     expect(sim.requests('create')).toHaveLength(2)
     expect(third.outputs.jobId).not.toBe(first.outputs.jobId)
@@ -325,7 +279,7 @@ describe('folding into the open docs pull request', () => {
   it('reads the docs pull request with docs-token, and starts a new job saying why when it cannot', async () => {
     const first = await run({ event: merged(pull({ number: 1 })) })
     const docsPr = first.outputs.prLink as string
-    runId++
+    servers.runId++
     // Not registered: the fake answers 404, as GitHub does for a private repository the token cannot see.
     const unreadable = await run({
       event: merged(pull({ number: 2 })),
@@ -346,7 +300,7 @@ describe('folding into the open docs pull request', () => {
   it('starts a new job, with a notice, when the service refuses the follow-up', async () => {
     const first = await run({ event: merged(pull({ number: 1 })) })
     docsPull(first.outputs.prLink as string, 'open')
-    runId++
+    servers.runId++
     sim.inject({
       route: 'message',
       kind: 'status',
