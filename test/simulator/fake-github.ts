@@ -47,6 +47,7 @@ export class FakeGitHub {
   readonly comparisons = new Map<string, FakeCommit[]>()
   private server: Server
   private base = ''
+  private readonly arrivals: { pattern: RegExp; resolve: (request: GitHubRequest) => void }[] = []
   private nextId = 1000
 
   private constructor(
@@ -89,6 +90,16 @@ export class FakeGitHub {
     return pullView(this, repo, number)
   }
 
+  /**
+   * Resolves with the first request whose `METHOD /path` matches, once it has arrived (at once if
+   * one has): a test can act while the answer is held back by `delays`.
+   */
+  received(pattern: RegExp): Promise<GitHubRequest> {
+    const seen = this.requests.find(r => pattern.test(`${r.method} ${r.path}`))
+    if (seen) return Promise.resolve(seen)
+    return new Promise(resolve => this.arrivals.push({ pattern, resolve }))
+  }
+
   commentsOn(issue: number): FakeComment[] {
     return this.comments.filter(c => c.issue === issue)
   }
@@ -118,6 +129,11 @@ export class FakeGitHub {
       body: text ? JSON.parse(text) : undefined
     }
     this.requests.push(record)
+    for (const a of [...this.arrivals])
+      if (a.pattern.test(`${record.method} ${record.path}`)) {
+        this.arrivals.splice(this.arrivals.indexOf(a), 1)
+        a.resolve(record)
+      }
     const send = (status: number, body: unknown): void => {
       record.status = status
       record.responseBody = body
@@ -141,7 +157,7 @@ export class FakeGitHub {
       return failNow(name)
     }
     if (req.method === 'GET') {
-      const answer = changeRoute(this, route, url, failNow, c => this.view(c))
+      const answer = await changeRoute(this, route, url, fail, c => this.view(c))
       if (answer === null) return
       if (answer) return send(answer.status, answer.body)
     }
