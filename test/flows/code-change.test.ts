@@ -13,7 +13,7 @@ import {
 } from '../support/code-change-runs.js'
 import { type GitHubValidator, gitHubValidator } from '../support/github-openapi.js'
 import type { RunResult } from '../support/run-action.js'
-import { runInProcess } from '../support/run-in-process.js'
+import { runInProcess, startInProcess } from '../support/run-in-process.js'
 import { VirtualClock } from '../support/virtual-clock.js'
 
 const BEFORE = '1'.repeat(40)
@@ -465,6 +465,27 @@ describe('size and faults', () => {
       TOKEN
     ])
     expect(gh.requests).toHaveLength(0)
+  })
+})
+
+describe('cancel', () => {
+  it('says a run cancelled while reading the change was cancelled, not that GitHub failed, and starts nothing', async () => {
+    // The fake holds the answer back, so the cancel comes while the files are being read.
+    gh.delays.set('pull-files', 500)
+    const running = startInProcess({ clock, ...servers.step() })
+    await gh.received(/^GET \/repos\/acme\/app\/pulls\/42\/files$/)
+    running.cancel('SIGINT')
+    const result = await running.done
+    expectCleanFailure(
+      result,
+      /Cancelled before a job was started; nothing was sent to the service\./,
+      [TOKEN, SIM_API_KEY]
+    )
+    expect(result.outputs.result).toBe('cancelled')
+    expect(result.log).not.toContain('no answer from GitHub')
+    expect(paths()).toEqual(['GET /repos/acme/app/pulls/42/files'])
+    expect(sim.exchanges).toHaveLength(0)
+    expect(gh.comments).toHaveLength(0)
   })
 })
 
