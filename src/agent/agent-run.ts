@@ -32,14 +32,17 @@ export async function runAgent(
   let opened: ApiClient | undefined
   const service = (): ApiClient => (opened ??= openClient(settings, { log, signal, clock }))
   try {
-    const prepared = await prepare(settings, event, runner, signal, jobId =>
-      getJob(service(), settings.projectId, jobId, clock.now() + LOOK_MS)
-    )
-    // A cancel while reading GitHub can look like a refusal or an unreadable comment: it is neither.
-    if (signal.aborted)
-      throw new CancelledError(
-        'Cancelled before a job was started; nothing was sent to the service.'
+    let prepared: PreparedRun
+    try {
+      prepared = await prepare(settings, event, runner, signal, jobId =>
+        getJob(service(), settings.projectId, jobId, clock.now() + LOOK_MS)
       )
+    } catch (error) {
+      // A read of GitHub stopped by the cancel fails as "no answer from GitHub": it was the cancel.
+      throw signal.aborted && !(error instanceof CancelledError) ? cancelledBeforeJob() : error
+    }
+    // A cancel while reading GitHub can look like a refusal or an unreadable comment: it is neither.
+    if (signal.aborted) throw cancelledBeforeJob()
     for (const notice of prepared.notices) log.notice(notice)
     if (prepared.skipped) {
       log.notice(`Not starting the agent: ${prepared.skipped}`)
@@ -50,6 +53,9 @@ export async function runAgent(
     await opened?.close()
   }
 }
+
+const cancelledBeforeJob = (): CancelledError =>
+  new CancelledError('Cancelled before a job was started; nothing was sent to the service.')
 
 /** A code change or an issue (or neither): what to send, where to comment. */
 async function prepare(

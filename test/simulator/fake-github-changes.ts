@@ -73,35 +73,35 @@ export function pullView(
 
 /**
  * The read-only routes of code changes. An answer, `null` when a failure was sent, or undefined
- * when the route is not one of them.
+ * when the route is not one of them. `fail` waits out the route's delay, then sends its failure.
  */
-export function changeRoute(
+export async function changeRoute(
   store: ChangeStore,
   route: string,
   url: URL,
-  fail: (name: string) => boolean,
+  fail: (name: string) => Promise<boolean>,
   view: (c: FakeComment) => Record<string, unknown>
-): { status: number; body: unknown } | null | undefined {
+): Promise<{ status: number; body: unknown } | null | undefined> {
   const page = Number(url.searchParams.get('page') ?? 1)
   const perPage = Number(url.searchParams.get('per_page') ?? 30)
   const paged = <T>(all: T[]): T[] => all.slice((page - 1) * perPage, page * perPage)
   const notFound = { status: 404, body: { message: 'Not Found' } }
   let m: RegExpExecArray | null
   if (/^\/repos\/[^/]+\/[^/]+\/issues\/comments$/.test(route)) {
-    if (fail('repo-comments')) return null
+    if (await fail('repo-comments')) return null
     const newestFirst = url.searchParams.get('direction') === 'desc'
     const all = newestFirst ? [...store.comments].reverse() : store.comments
     return { status: 200, body: paged(all).map(c => view(c)) }
   }
   if ((m = /^\/repos\/([^/]+\/[^/]+)\/pulls\/(\d+)(\/files)?$/.exec(route))) {
-    if (fail(m[3] ? 'pull-files' : 'pull')) return null
+    if (await fail(m[3] ? 'pull-files' : 'pull')) return null
     const pull = store.pulls.get(`${m[1]}#${m[2]}`)
     if (!pull) return notFound
     if (!m[3]) return { status: 200, body: pullView(store, m[1] as string, pull.number) }
     return { status: 200, body: paged(pull.files ?? []).map(fileView) }
   }
   if ((m = /^\/repos\/([^/]+\/[^/]+)\/commits\/([0-9a-f]+)(\/pulls)?$/.exec(route))) {
-    if (fail(m[3] ? 'commit-pulls' : 'commit')) return null
+    if (await fail(m[3] ? 'commit-pulls' : 'commit')) return null
     const commit = store.commits.get(m[2] as string)
     if (!commit) return { status: 422, body: { message: 'No commit found for SHA' } }
     if (m[3])
@@ -115,7 +115,7 @@ export function changeRoute(
     }
   }
   if ((m = /^\/repos\/([^/]+)\/([^/]+)\/compare\/([0-9a-f]+\.\.\.[0-9a-f]+)$/.exec(route))) {
-    if (fail('compare')) return null
+    if (await fail('compare')) return null
     const commits = store.comparisons.get(m[3] as string)
     if (!commits) return notFound
     const files = commits.flatMap(c => c.files ?? [])

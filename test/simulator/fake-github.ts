@@ -133,6 +133,23 @@ export class FakeGitHub {
     return () => this.requestListeners.splice(this.requestListeners.indexOf(listener), 1)
   }
 
+  /**
+   * Resolves with the first request whose `METHOD /path` matches, once it has arrived (at once if
+   * one has): a test can act while the answer is held back by `delays`.
+   */
+  received(pattern: RegExp): Promise<GitHubRequest> {
+    const matches = (r: GitHubRequest): boolean => pattern.test(`${r.method} ${r.path}`)
+    const seen = this.requests.find(matches)
+    if (seen) return Promise.resolve(seen)
+    return new Promise(resolve => {
+      const stop = this.onRequest(request => {
+        if (!matches(request)) return
+        stop()
+        resolve(request)
+      })
+    })
+  }
+
   commentsOn(issue: number): FakeComment[] {
     return this.comments.filter(c => c.issue === issue)
   }
@@ -193,7 +210,7 @@ export class FakeGitHub {
       return send(200, await answerGraphQL(this, record.body as GraphQLRequest, viewer))
     }
     if (req.method === 'GET') {
-      const answer = changeRoute(this, route, url, failNow, c => this.view(c))
+      const answer = await changeRoute(this, route, url, fail, c => this.view(c))
       if (answer === null) return
       if (answer) return send(answer.status, answer.body)
     }

@@ -1,91 +1,45 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { MAX_CHANGE_BYTES } from '../../src/agent/change/change-prompt.js'
 import { parseMarker } from '../../src/agent/comment/marker.js'
-import {
-  type FakeCommit,
-  type FakeFile,
-  FakeGitHub,
-  type FakePull
-} from '../simulator/fake-github.js'
-import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../simulator/server.js'
+import type { FakeCommit, FakeFile, FakeGitHub, FakePull } from '../simulator/fake-github.js'
+import { SIM_API_KEY, SIM_PROJECT, type Simulator } from '../simulator/server.js'
 import { expectCleanFailure, visible } from '../support/assertions.js'
+import {
+  CHANGED_FILES as files,
+  type ChangeRun,
+  CodeChangeServers,
+  DOCS_TOKEN,
+  TOKEN
+} from '../support/code-change-runs.js'
 import { type GitHubValidator, gitHubValidator } from '../support/github-openapi.js'
-import { type RunResult, runAction } from '../support/run-action.js'
+import type { RunResult } from '../support/run-action.js'
+import { runInProcess, startInProcess } from '../support/run-in-process.js'
+import { VirtualClock } from '../support/virtual-clock.js'
 
-const TOKEN = 'ghs_code_token_value'
-const DOCS_TOKEN = 'ghs_docs_token_value'
-const APP = 'acme/app'
 const BEFORE = '1'.repeat(40)
 const AFTER = '2'.repeat(40)
+/** The action's clock and the simulator's: waits and polls take no real time. */
+const clock = new VirtualClock()
+let servers: CodeChangeServers
 let sim: Simulator
 let gh: FakeGitHub
 let validator: GitHubValidator
-let runId = 9000
 /** Every GitHub call of the suite, checked against GitHub's OpenAPI description at the end. */
 const calls: FakeGitHub['requests'] = []
 beforeAll(async () => {
-  sim = await Simulator.start({ job: { durationMs: 300 } })
-  gh = await FakeGitHub.start()
+  servers = await CodeChangeServers.start({ now: clock.wallNow })
+  ;({ sim, gh } = servers)
   validator = await gitHubValidator()
 }, 60_000)
-afterAll(async () => {
-  await sim.close()
-  await gh.close()
-})
+afterAll(() => servers.close())
 beforeEach(() => {
   calls.push(...gh.requests)
-  sim.reset()
-  gh.reset()
-  runId++
+  servers.reset()
 })
 
-const files: FakeFile[] = [
-  { filename: 'src/client.ts', additions: 30, deletions: 4, patch: '@@ -1,2 +1,3 @@\n+retries' },
-  { filename: 'src/retry.ts', status: 'added', additions: 80, deletions: 0 },
-  { filename: 'src/old.ts', status: 'renamed', previous_filename: 'src/legacy.ts' }
-]
-const pull = (over: Partial<FakePull> = {}): FakePull =>
-  gh.addPull(APP, {
-    number: 42,
-    title: 'Add retry options to the client',
-    body: 'The client gained `retries` and `backoff`.',
-    labels: ['feature'],
-    files,
-    ...over
-  })
-const merged = (p: FakePull, action = 'closed') => ({
-  action,
-  number: p.number,
-  pull_request: gh.pullView(APP, p.number),
-  sender: { login: 'maintainer', type: 'User' }
-})
-
-interface Run {
-  event?: unknown
-  eventName?: string
-  inputs?: Record<string, string>
-  attempt?: number
-}
-const run = (r: Run = {}): Promise<RunResult> =>
-  runAction({
-    inputs: {
-      'api-key': SIM_API_KEY,
-      'project-id': SIM_PROJECT,
-      'api-url': sim.url,
-      'github-token': TOKEN,
-      'poll-interval': '1s',
-      ...r.inputs
-    },
-    event: r.event ?? merged(pull()),
-    env: {
-      GITHUB_EVENT_NAME: r.eventName ?? 'pull_request',
-      GITHUB_REPOSITORY: APP,
-      GITHUB_RUN_ID: String(runId),
-      GITHUB_RUN_ATTEMPT: String(r.attempt ?? 1),
-      GITHUB_SERVER_URL: 'https://github.com',
-      GITHUB_API_URL: gh.url
-    }
-  })
+const pull = (over: Partial<FakePull> = {}): FakePull => servers.pull(over)
+const merged = (p: FakePull, action?: string) => servers.merged(p, action)
+const run = (r: ChangeRun = {}): Promise<RunResult> => runInProcess({ clock, ...servers.step(r) })
 const prompts = (route: 'create' | 'message' = 'create'): string[] =>
   sim.requests(route).map(e => (e.requestBody as { prompt: string }).prompt)
 const changeBlock = (prompt: string): string =>
@@ -94,7 +48,7 @@ const paths = () => gh.requests.map(r => `${r.method} ${r.path}`)
 const notice = (result: RunResult) =>
   result.log.split('\n').filter(l => l.startsWith('::notice title=Mintlify agent::'))
 /** The docs pull request of a job, as GitHub shows it. */
-const docsPull = (link: string, state: 'open' | 'merged') =>
+const docsPull = (link: string, state: 'open' | 'merged' | 'closed') =>
   gh.addPull('acme/docs', {
     number: Number(link.split('/').pop()),
     state: state === 'open' ? 'open' : 'closed',
@@ -149,7 +103,7 @@ describe('a merged pull request', () => {
     )
     expect(parseMarker(comment?.body)).toEqual({
       job: result.outputs.jobId,
-      run: String(runId),
+      run: String(servers.runId),
       attempt: 1,
       kind: 'change',
       project: SIM_PROJECT,
@@ -259,12 +213,31 @@ describe('a pull request that is not merged yet', () => {
   })
 })
 
+describe('the trust gate on a pull request that is not merged yet', () => {
+  it('refuses when the permission cannot be read (fails closed), and a bot that allowed-bots does not list', async () => {
+    const p = pull({ state: 'open', merged: false })
+    gh.failures.set('permission', 500)
+    const unreadable = await run({ event: merged(p, 'opened') })
+    expect(unreadable.outputs.result).toBe('skipped')
+    expect(unreadable.log).toContain(
+      "Could not read @maintainer's permission on the repository (HTTP 500), so the run is refused."
+    )
+    const bot = await run({
+      event: { ...merged(p, 'synchronize'), sender: { login: 'renovate[bot]', type: 'Bot' } }
+    })
+    expect(bot.outputs.result).toBe('skipped')
+    expect(bot.log).toContain("@renovate[bot] is a bot, and 'allowed-bots' does not list it.")
+    expect(sim.exchanges).toHaveLength(0)
+    expect(gh.comments).toHaveLength(0)
+  })
+})
+
 describe('folding into the open docs pull request', () => {
   it('sends the next change to the job whose docs pull request is open, then starts anew once it is merged', async () => {
     const first = await run({ event: merged(pull({ number: 1 })) })
     const docsPr = first.outputs.prLink as string
     docsPull(docsPr, 'open')
-    runId++
+    servers.runId++
     sim.reset()
     gh.requests.length = 0
     const second = await run({ event: merged(pull({ number: 2, title: 'Add a timeout' })) })
@@ -294,7 +267,7 @@ describe('folding into the open docs pull request', () => {
     expect(gh.requests.length).toBeLessThanOrEqual(6)
 
     docsPull(docsPr, 'merged')
-    runId++
+    servers.runId++
     sim.reset()
     const third = await run({ event: merged(pull({ number: 3 })) })
     expect(sim.requests('create')).toHaveLength(1)
@@ -309,14 +282,14 @@ describe('folding into the open docs pull request', () => {
     sim.planNext({ durationMs: 3000 })
     const first = await run({ event: merged(pull({ number: 5 })), inputs: { wait: 'false' } })
     expect(first.outputs.result).toBe('started')
-    runId++
+    servers.runId++
     const second = await run({ event: merged(pull({ number: 6 })) })
     expect(sim.requests('message')).toHaveLength(1)
     expect(second.outputs.jobId).toBe(first.outputs.jobId)
     expect(second.log).toContain(
       `Job ${first.outputs.jobId} is still running: sending this change to it as a follow-up.`
     )
-    runId++
+    servers.runId++
     const third = await run({ event: merged(pull({ number: 7 })), inputs: { fold: 'never' } })
     expect(sim.requests('create')).toHaveLength(2)
     expect(third.outputs.jobId).not.toBe(first.outputs.jobId)
@@ -325,7 +298,7 @@ describe('folding into the open docs pull request', () => {
   it('reads the docs pull request with docs-token, and starts a new job saying why when it cannot', async () => {
     const first = await run({ event: merged(pull({ number: 1 })) })
     const docsPr = first.outputs.prLink as string
-    runId++
+    servers.runId++
     // Not registered: the fake answers 404, as GitHub does for a private repository the token cannot see.
     const unreadable = await run({
       event: merged(pull({ number: 2 })),
@@ -346,7 +319,7 @@ describe('folding into the open docs pull request', () => {
   it('starts a new job, with a notice, when the service refuses the follow-up', async () => {
     const first = await run({ event: merged(pull({ number: 1 })) })
     docsPull(first.outputs.prLink as string, 'open')
-    runId++
+    servers.runId++
     sim.inject({
       route: 'message',
       kind: 'status',
@@ -375,6 +348,96 @@ describe('folding into the open docs pull request', () => {
     expect(sim.requests('create')).toHaveLength(1)
     expect(sim.requests('message')).toHaveLength(0)
     expect(gh.commentsOn(42)).toHaveLength(1)
+  })
+})
+
+describe('folding: every doubt means a new job, never a guess', () => {
+  it("starts a new job, with a notice, when the repository's comments cannot be read; fold: never only logs it", async () => {
+    gh.failures.set('repo-comments', 403)
+    const result = await run()
+    expect(result.outputs.result).toBe('pr-opened')
+    expect(notice(result)[0]).toBe(
+      "::notice title=Mintlify agent::Could not read the repository's comments (HTTP 403) to find an earlier docs job, so this change starts a new job. Give the workflow 'pull-requests: read'."
+    )
+    servers.runId++
+    const quiet = await run({ inputs: { fold: 'never' } })
+    expect(quiet.outputs.result).toBe('pr-opened')
+    expect(quiet.log).toContain(
+      "Could not read the repository's comments (HTTP 403) to find an earlier docs job; starting a new job."
+    )
+    expect(notice(quiet).some(n => n.includes('comments'))).toBe(false)
+    expect(sim.requests('create')).toHaveLength(2)
+  })
+
+  it('starts nothing on a re-run that cannot read the comments: its first attempt may have started a job', async () => {
+    gh.failures.set('repo-comments', 502)
+    const result = await run({ attempt: 2 })
+    expectCleanFailure(
+      result,
+      /Attempt 2 of this run could not read the comments of the repository to find the job an earlier attempt may have started, so it does not start another\./,
+      [TOKEN, SIM_API_KEY]
+    )
+    expect(sim.exchanges).toHaveLength(0)
+    expect(gh.comments).toHaveLength(0)
+  })
+
+  it('starts a new job when the earlier job ended without a docs pull request', async () => {
+    sim.planNext({ prLink: false })
+    const first = await run({ event: merged(pull({ number: 1 })) })
+    expect(first.outputs.result).toBe('no-changes')
+    servers.runId++
+    const second = await run({ event: merged(pull({ number: 2 })) })
+    expect(second.outputs.jobId).not.toBe(first.outputs.jobId)
+    expect(sim.requests('create')).toHaveLength(2)
+    expect(sim.requests('message')).toHaveLength(0)
+    expect(second.log).toContain(
+      `The earlier job ${first.outputs.jobId} ended (completed) without a docs pull request: starting a new job.`
+    )
+  })
+
+  it('starts a new job, with a notice, when the earlier job cannot be read', async () => {
+    sim.planNext({ durationMs: 60_000 })
+    const first = await run({ event: merged(pull({ number: 1 })), inputs: { wait: 'false' } })
+    sim.jobs.delete(first.outputs.jobId as string)
+    servers.runId++
+    const second = await run({ event: merged(pull({ number: 2 })) })
+    expect(second.code).toBe(0)
+    expect(second.outputs.jobId).not.toBe(first.outputs.jobId)
+    expect(sim.requests('message')).toHaveLength(0)
+    expect(notice(second)[0]).toMatch(
+      new RegExp(
+        `^::notice title=Mintlify agent::Could not read the earlier job ${first.outputs.jobId} \\(.*HTTP 404.*\\), so this change starts a new job\\.$`
+      )
+    )
+  })
+
+  it('starts a new job when the docs pull request was closed without merging', async () => {
+    const first = await run({ event: merged(pull({ number: 1 })) })
+    const docsPr = first.outputs.prLink as string
+    docsPull(docsPr, 'closed')
+    servers.runId++
+    const second = await run({ event: merged(pull({ number: 2 })) })
+    expect(second.outputs.jobId).not.toBe(first.outputs.jobId)
+    expect(sim.requests('message')).toHaveLength(0)
+    expect(second.log).toContain(
+      `The docs pull request ${docsPr} of job ${first.outputs.jobId} is closed: starting a new job.`
+    )
+  })
+
+  it("never sends the token to a docs pull request on another GitHub than the run's", async () => {
+    // A run on GitHub Enterprise Server; the docs pull requests are on github.com.
+    const env = { GITHUB_SERVER_URL: 'https://ghe.example.com' }
+    const first = await run({ env, event: merged(pull({ number: 1 })) })
+    const docsPr = first.outputs.prLink as string
+    docsPull(docsPr, 'open')
+    servers.runId++
+    gh.requests.length = 0
+    const second = await run({ env, event: merged(pull({ number: 2 })) })
+    expect(second.outputs.jobId).not.toBe(first.outputs.jobId)
+    expect(notice(second)[0]).toBe(
+      `::notice title=Mintlify agent::Could not read the state of the docs pull request ${docsPr} (it is not a pull request on https://ghe.example.com), so this change starts a new job instead of joining it.`
+    )
+    expect(paths().some(p => p.includes('/acme/docs/'))).toBe(false)
   })
 })
 
@@ -453,6 +516,140 @@ describe('a push', () => {
   })
 })
 
+describe('a push, at the edges', () => {
+  /** The id GitHub gives the missing side of a push: a new branch's before, a deleted one's after. */
+  const ZERO = '0'.repeat(40)
+
+  it('skips a push that deleted the branch, without a request', async () => {
+    const result = await run({
+      eventName: 'push',
+      event: {
+        ref: 'refs/heads/old',
+        before: AFTER,
+        after: ZERO,
+        deleted: true,
+        sender: { login: 'maintainer', type: 'User' }
+      }
+    })
+    expect(result.code).toBe(0)
+    expect(result.outputs.result).toBe('skipped')
+    expect(notice(result)).toEqual([
+      '::notice title=Mintlify agent::Not starting the agent: The push deleted refs/heads/old: there is nothing to document.'
+    ])
+    expect(gh.requests).toHaveLength(0)
+    expect(sim.exchanges).toHaveLength(0)
+  })
+
+  it('fails clearly on a push payload without commit ids', async () => {
+    const result = await run({
+      eventName: 'push',
+      event: { ref: 'refs/heads/main', sender: { login: 'maintainer', type: 'User' } }
+    })
+    expectCleanFailure(
+      result,
+      /This push event's payload has no 'before' and 'after' commit ids, so there is no change to describe\./,
+      [TOKEN]
+    )
+    expect(gh.requests).toHaveLength(0)
+    expect(sim.exchanges).toHaveLength(0)
+  })
+
+  it('warns with comment: true when the pushed commit belongs to no pull request, and still runs', async () => {
+    gh.commits.set(AFTER, { sha: AFTER, message: 'Direct push', files: [files[0] as FakeFile] })
+    const result = await run({
+      eventName: 'push',
+      event: {
+        ref: 'refs/heads/main',
+        before: ZERO,
+        after: AFTER,
+        sender: { login: 'maintainer', type: 'User' }
+      },
+      inputs: { comment: 'true' }
+    })
+    expect(result.outputs.result).toBe('pr-opened')
+    expect(result.log).toContain(
+      '::warning::No pull request to comment on: the pushed commit belongs to none.'
+    )
+    expect(gh.comments).toHaveLength(0)
+  })
+
+  it('fails clearly when the pushed commit of a new branch cannot be read', async () => {
+    gh.failures.set('commit', 404)
+    const result = await run({
+      eventName: 'push',
+      event: {
+        ref: 'refs/heads/topic',
+        before: ZERO,
+        after: AFTER,
+        sender: { login: 'maintainer', type: 'User' }
+      }
+    })
+    expectCleanFailure(
+      result,
+      /Could not read the pushed commit 222222222222: HTTP 404\. Give the workflow 'contents: read'/,
+      [TOKEN]
+    )
+    expect(sim.exchanges).toHaveLength(0)
+  })
+})
+
+describe('the comment on the pull request is best effort', () => {
+  it('reports the job when the comment cannot be posted, naming the permission to grant', async () => {
+    gh.failures.set('create-comment', 403)
+    const result = await run()
+    expect(result.code).toBe(0)
+    expect(result.outputs.result).toBe('pr-opened')
+    expect(result.log).toContain(
+      "::warning::Could not comment on #42: HTTP 403. Give the workflow 'issues: write' (and 'pull-requests: write' on pull requests)"
+    )
+    expect(result.summary).toContain('The agent opened a pull request')
+    expect(result.state.comment).toBeUndefined()
+    expect(gh.comments).toHaveLength(0)
+  })
+
+  it('reports the job when the comment cannot be updated, and keeps the working comment', async () => {
+    gh.failures.set('update-comment', 502)
+    const result = await run()
+    expect(result.code).toBe(0)
+    expect(result.outputs.result).toBe('pr-opened')
+    expect(result.log).toContain('::warning::Could not update the comment on #42: HTTP 502.')
+    expect(gh.commentsOn(42)).toHaveLength(1)
+    expect(JSON.parse(result.state.comment as string)).toMatchObject({ final: false })
+  })
+
+  it('finds and edits a comment whose create got no answer at the cancel, never posting a second', async () => {
+    sim.planNext({ durationMs: 60_000 })
+    // The fake makes the comment after 50 ms, after the cancel has dropped the request; the run's
+    // look for it is answered only after that.
+    gh.delays.set('create-comment', 50)
+    gh.delays.set('list-comments', 200)
+    const running = startInProcess({ clock, ...servers.step() })
+    await gh.received(/^POST \/repos\/acme\/app\/issues\/42\/comments$/)
+    running.cancel('SIGTERM')
+    const result = await running.done
+    expect(result.outputs.result).toBe('cancelled')
+    expect(result.log).toMatch(/::warning::Could not comment on #42: no answer from GitHub \(/)
+    const [comment] = gh.commentsOn(42)
+    expect(gh.comments).toHaveLength(1)
+    expect(paths()).toEqual([
+      'GET /repos/acme/app/pulls/42/files',
+      'GET /repos/acme/app/issues/comments',
+      'POST /repos/acme/app/issues/42/comments',
+      'GET /repos/acme/app/issues/42/comments',
+      `PATCH /repos/acme/app/issues/comments/${comment?.id}`
+    ])
+    expect(comment?.body).toContain('The workflow run was cancelled')
+    expect(parseMarker(comment?.body)).toMatchObject({
+      job: result.outputs.jobId,
+      run: String(servers.runId)
+    })
+    expect(JSON.parse(result.state.comment as string)).toMatchObject({
+      commentId: comment?.id,
+      final: true
+    })
+  })
+})
+
 describe('size and faults', () => {
   it('keeps a 3,000-file change with a 1 MB diff under the cap, saying how much was left out', async () => {
     const huge: FakeFile[] = Array.from({ length: 3000 }, (_, i) => ({
@@ -486,6 +683,17 @@ describe('size and faults', () => {
     expect(gh.comments).toHaveLength(0)
   })
 
+  it('says to re-run, not to grant a permission, when GitHub fails while listing the files', async () => {
+    gh.failures.set('pull-files', 502)
+    const result = await run()
+    expectCleanFailure(
+      result,
+      /Could not list the changed files of pull request #42: HTTP 502\. Re-run the workflow; the agent is not started with a partial description of the change\./,
+      [TOKEN, SIM_API_KEY]
+    )
+    expect(sim.exchanges).toHaveLength(0)
+  })
+
   it('fails clearly when the compare API cannot be read', async () => {
     gh.failures.set('compare', 404)
     const result = await run({
@@ -505,12 +713,44 @@ describe('size and faults', () => {
     expect(sim.exchanges).toHaveLength(0)
   })
 
+  it('refuses an empty github-token before any request', async () => {
+    const result = await run({ inputs: { 'github-token': '' } })
+    expectCleanFailure(
+      result,
+      /Input 'github-token' is empty: it is needed to read the pull_request change \(files, commits\)\./,
+      [SIM_API_KEY]
+    )
+    expect(gh.requests).toHaveLength(0)
+    expect(sim.exchanges).toHaveLength(0)
+  })
+
   it('fails clearly when the event has no pull request', async () => {
     const result = await run({ event: { action: 'closed', sender: { login: 'm', type: 'User' } } })
     expectCleanFailure(result, /This pull_request event has no pull_request in its payload/, [
       TOKEN
     ])
     expect(gh.requests).toHaveLength(0)
+  })
+})
+
+describe('cancel', () => {
+  it('says a run cancelled while reading the change was cancelled, not that GitHub failed, and starts nothing', async () => {
+    // The fake holds the answer back, so the cancel comes while the files are being read.
+    gh.delays.set('pull-files', 500)
+    const running = startInProcess({ clock, ...servers.step() })
+    await gh.received(/^GET \/repos\/acme\/app\/pulls\/42\/files$/)
+    running.cancel('SIGINT')
+    const result = await running.done
+    expectCleanFailure(
+      result,
+      /Cancelled before a job was started; nothing was sent to the service\./,
+      [TOKEN, SIM_API_KEY]
+    )
+    expect(result.outputs.result).toBe('cancelled')
+    expect(result.log).not.toContain('no answer from GitHub')
+    expect(paths()).toEqual(['GET /repos/acme/app/pulls/42/files'])
+    expect(sim.exchanges).toHaveLength(0)
+    expect(gh.comments).toHaveLength(0)
   })
 })
 

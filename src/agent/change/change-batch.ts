@@ -1,0 +1,212 @@
+import type { ChangedFile } from '../../github/api.js'
+import {
+  type GraphQL,
+  type History,
+  MAX_PULLS,
+  type PullDetails,
+  readHistory,
+  readPulls
+} from '../../github/history.js'
+
+/** A changed file as the prompt lists it; patches are read apart, only for the diff excerpt. */
+export type ChangedPath = Omit<ChangedFile, 'patch'>
+
+/** A pull request in the batch. */
+export interface BatchPull extends Omit<PullDetails, 'files'> {
+  files: ChangedPath[]
+  /** Every changed file is listed (GitHub lists the first 100 of a pull request here). */
+  filesComplete: boolean
+}
+
+/** A commit pushed to the branch without a pull request. */
+export interface BatchCommit {
+  sha: string
+  message: string
+  author: string
+  authorIsBot: boolean
+  files: ChangedPath[]
+  filesComplete: boolean
+}
+
+/** A change left out by a rule, and why: shown in the summary and on the dashboard. */
+export interface SkippedChange {
+  /** `#12` or a short commit id. */
+  ref: string
+  title: string
+  url?: string
+  sha: string
+  why: string
+}
+
+/** What one run hands to the agent: the changes of a range of the branch, or one pull request. */
+export interface ChangeBatch {
+  /** owner/name of the code repository. */
+  repository: string
+  branch: string
+  /** The range on GitHub (a comparison), or the pull request or commit. */
+  url: string
+  /** The newest commit covered: where the last documented commit moves to. */
+  head: string
+  /** The commit the range starts after, when it has one. */
+  base?: string
+  pulls: BatchPull[]
+  commits: BatchCommit[]
+  skipped: SkippedChange[]
+  /** What the bounds left out, in words. */
+  leftOut: string[]
+}
+
+/** What reading a batch needs of GitHub: GraphQL, and the REST file pages of a commit. */
+export interface ChangeSource {
+  graphql: GraphQL
+  /** One page of a commit's files, with patches (REST pages them). */
+  commitFiles(sha: string, page: number, perPage: number): Promise<ChangedFile[]>
+  /** One page of a pull request's files, with patches. */
+  pullFiles(pull: number, page: number, perPage: number): Promise<ChangedFile[]>
+}
+
+/** Commits pushed without a pull request whose files are read; the rest are described by message. */
+const MAX_COMMITS_WITH_FILES = 5
+/** A commit's files per request: small pages, so a page of 1 MB patches stays small in memory. */
+export const FILES_PER_PAGE = 30
+const COMMIT_FILE_PAGES = 3
+
+export interface RangeWhere {
+  owner: string
+  repo: string
+  branch: string
+  head: string
+  /** The last documented commit; none for a new branch's first push (its head commit alone). */
+  base?: string
+  /** Commits read at most. */
+  maxCommits: number
+  /** The pull request the event is about, when GitHub may not have linked its merge commit yet. */
+  pull?: number
+  serverUrl: string
+}
+
+/**
+ * The changes between `base` and `head`: each pull request merged into the branch once, with its
+ * files, and each commit pushed without one. Three requests for a range of any length (history,
+ * pull requests, and a page of files per direct commit, at most five).
+ */
+export async function readRange(
+  source: ChangeSource,
+  where: RangeWhere
+): Promise<{ batch: ChangeBatch; reachedBase: boolean }> {
+  const history: History = await readHistory(source.graphql, {
+    owner: where.owner,
+    repo: where.repo,
+    head: where.head,
+    since: where.base,
+    base: where.branch,
+    max: where.base ? where.maxCommits : 1
+  })
+  const leftOut: string[] = []
+  if (where.base && !history.reachedSince)
+    leftOut.push(
+      `the commits before the newest ${history.commits.length} (the last documented commit ${where.base.slice(0, 12)} is further back, or no longer on ${where.branch})`
+    )
+  const numbers: number[] = []
+  for (const c of history.commits) if (c.pull && !numbers.includes(c.pull)) numbers.push(c.pull)
+  if (where.pull && !numbers.includes(where.pull) && history.commits.some(c => !c.pull))
+    numbers.push(where.pull)
+  if (numbers.length > MAX_PULLS)
+    leftOut.push(
+      `${numbers.length - MAX_PULLS} older pull requests (${numbers
+        .slice(MAX_PULLS)
+        .map(n => `#${n}`)
+        .join(', ')})`
+    )
+  const details = await readPulls(source.graphql, where, numbers.slice(0, MAX_PULLS))
+  // A merge commit GitHub has not linked yet is the event's own pull request's.
+  const linked = new Set(details.keys())
+  const direct = history.commits.filter(
+    c => !c.pull && !(where.pull && linked.has(where.pull) && c.sha === details.get(where.pull)?.mergeCommit)
+  )
+  const commits: BatchCommit[] = []
+  for (const [i, c] of direct.entries()) {
+    const withFiles = i < MAX_COMMITS_WITH_FILES
+    const read = withFiles ? await readCommitFiles(source, c.sha) : { files: [], complete: false }
+    commits.push({ ...c, files: read.files, filesComplete: read.complete })
+  }
+  if (direct.length > MAX_COMMITS_WITH_FILES)
+    leftOut.push(
+      `the files of ${direct.length - MAX_COMMITS_WITH_FILES} commits pushed without a pull request (their messages are listed)`
+    )
+  const oldest = history.commits[history.commits.length - 1]
+  return {
+    reachedBase: history.reachedSince,
+    batch: {
+      repository: `${where.owner}/${where.repo}`,
+      branch: where.branch,
+      url:
+        where.base && history.reachedSince
+          ? `${where.serverUrl}/${where.owner}/${where.repo}/compare/${where.base.slice(0, 12)}...${where.head.slice(0, 12)}`
+          : `${where.serverUrl}/${where.owner}/${where.repo}/commit/${oldest?.sha ?? where.head}`,
+      head: where.head,
+      base: where.base,
+      pulls: [...details.values()].reverse().map(asBatchPull),
+      commits: commits.reverse(),
+      skipped: [],
+      leftOut
+    }
+  }
+}
+
+/** One pull request on its own (not merged yet, or merged outside the ledger): one request. */
+export async function readPull(
+  source: ChangeSource,
+  where: { owner: string; repo: string },
+  number: number
+): Promise<BatchPull | undefined> {
+  const pull = (await readPulls(source.graphql, where, [number])).get(number)
+  return pull && asBatchPull(pull)
+}
+
+function asBatchPull(pull: PullDetails): BatchPull {
+  return { ...pull, filesComplete: pull.files.length >= pull.changedFiles }
+}
+
+/** A commit's files in small pages, patches dropped as each page is read. */
+async function readCommitFiles(
+  source: ChangeSource,
+  sha: string
+): Promise<{ files: ChangedPath[]; complete: boolean }> {
+  const files: ChangedPath[] = []
+  for (let page = 1; page <= COMMIT_FILE_PAGES; page++) {
+    const batch = await source.commitFiles(sha, page, FILES_PER_PAGE)
+    for (const { patch: _patch, ...file } of batch) files.push(file)
+    if (batch.length < FILES_PER_PAGE) return { files, complete: true }
+  }
+  return { files, complete: false }
+}
+
+/** Pages of patches read at most for one pull request or commit in the diff excerpt. */
+const PATCH_PAGES = 3
+
+/**
+ * Patches for the diff excerpt, a page at a time, while `take` still wants them: reading stops as
+ * soon as the excerpt's budget is spent, and only files that count (`counts`) are offered.
+ */
+export async function readPatches(
+  source: ChangeSource,
+  batch: ChangeBatch,
+  counts: (path: string) => boolean,
+  take: (path: string, patch: string) => 'more' | 'full'
+): Promise<void> {
+  const sources = [
+    ...batch.pulls.map(p => (page: number) => source.pullFiles(p.number, page, FILES_PER_PAGE)),
+    ...batch.commits.map(c => (page: number) => source.commitFiles(c.sha, page, FILES_PER_PAGE))
+  ]
+  for (const pages of sources) {
+    for (let page = 1; page <= PATCH_PAGES; page++) {
+      const files = await pages(page)
+      for (const file of files) {
+        if (!file.patch || !counts(file.path)) continue
+        if (take(file.path, file.patch) === 'full') return
+      }
+      if (files.length < FILES_PER_PAGE) break
+    }
+  }
+}

@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { parseMarker } from '../../src/agent/comment/marker.js'
+import { SIM_API_KEY, SIM_PROJECT } from '../simulator/server.js'
+import { expectCleanFailure, visible } from '../support/assertions.js'
+import {
+  type ChangeRun,
+  CodeChangeServers,
+  DOCS_TOKEN,
+  TOKEN
+} from '../support/code-change-runs.js'
+import { type RunResult, runAction } from '../support/run-action.js'
+
+/*
+ * The runner's contract for runs on code changes, on the bundle (dist/, or ACTION_DIST): inputs as
+ * INPUT_* variables with hyphens in their names, GITHUB_OUTPUT, GITHUB_STATE and
+ * GITHUB_STEP_SUMMARY written through @actions/core, ::add-mask:: and annotations on standard
+ * output, the exit code. What the flows do is tested in-process: test/flows/code-change.test.ts.
+ */
+let servers: CodeChangeServers
+beforeAll(async () => {
+  servers = await CodeChangeServers.start()
+})
+afterAll(() => servers.close())
+beforeEach(() => servers.reset())
+
+const run = (r: ChangeRun = {}): Promise<RunResult> => runAction(servers.step(r))
+const notice = (result: RunResult) =>
+  result.log.split('\n').filter(l => l.startsWith('::notice title=Mintlify agent::'))
+
+describe('the bundled agent on a code change, run as the runner runs it', () => {
+  it('reads its inputs, writes outputs, summary and comment state, masks the token, exits 0', async () => {
+    const { sim, gh } = servers
+    const result = await run()
+    expect(result.code).toBe(0)
+    expect(result.outputs).toMatchObject({
+      result: 'pr-opened',
+      source: 'https://github.com/acme/app/pull/42',
+      prLink: expect.stringMatching(/^https:\/\/github.com\/acme\/docs\/pull\/\d+$/),
+      jobId: expect.stringMatching(/^job_/)
+    })
+    expect(sim.requests('create')).toHaveLength(1)
+    expect(result.summary).toContain('| Change | [https://github.com/acme/app/pull/42]')
+    const [comment] = gh.commentsOn(42)
+    expect(gh.comments).toHaveLength(1)
+    expect(parseMarker(comment?.body)).toEqual({
+      job: result.outputs.jobId,
+      run: String(servers.runId),
+      attempt: 1,
+      kind: 'change',
+      project: SIM_PROJECT,
+      pr: result.outputs.prLink
+    })
+    // What the post step is handed (STATE_comment): the comment, final, so it leaves it alone.
+    expect(JSON.parse(result.state.comment as string)).toMatchObject({
+      issue: 42,
+      commentId: comment?.id,
+      job: { id: result.outputs.jobId },
+      final: true
+    })
+    expect(gh.requests.every(r => r.authorization === `token ${TOKEN}`)).toBe(true)
+    expect(result.log).toContain(`::add-mask::${TOKEN}`)
+    expect(visible(result)).not.toContain(TOKEN)
+    expect(visible(result)).not.toContain(SIM_API_KEY)
+  })
+
+  it('reads docs-token (a hyphenated input), masks it, and says with a notice why the change did not join', async () => {
+    const { gh } = servers
+    const first = await run({ event: servers.merged(servers.pull({ number: 1 })) })
+    const docsPr = first.outputs.prLink as string
+    servers.runId++
+    // Not registered: the fake answers 404, as GitHub does for a private repository the token cannot see.
+    const unreadable = await run({
+      event: servers.merged(servers.pull({ number: 2 })),
+      inputs: { 'docs-token': DOCS_TOKEN }
+    })
+    expect(unreadable.code).toBe(0)
+    expect(unreadable.outputs.jobId).not.toBe(first.outputs.jobId)
+    expect(notice(unreadable)[0]).toEqual(
+      `::notice title=Mintlify agent::Could not read the state of the docs pull request ${docsPr} (HTTP 404), so this change starts a new job instead of joining it. If the docs repository is private, set 'docs-token' to a token that can read its pull requests.`
+    )
+    const read = gh.requests.find(r => r.path.startsWith('/repos/acme/docs/pulls/'))
+    expect(read?.authorization).toBe(`token ${DOCS_TOKEN}`)
+    expect(unreadable.log).toContain(`::add-mask::${DOCS_TOKEN}`)
+    expect(visible(unreadable)).not.toContain(DOCS_TOKEN)
+  })
+
+  it('fails the step (exit 1) with one ::error:: line when the change cannot be read', async () => {
+    const { sim, gh } = servers
+    gh.failures.set('pull-files', 403)
+    const result = await run()
+    expectCleanFailure(
+      result,
+      /Could not list the changed files of pull request #42: HTTP 403\. Give the workflow 'pull-requests: read'/,
+      [TOKEN, SIM_API_KEY]
+    )
+    expect(sim.exchanges).toHaveLength(0)
+    expect(gh.comments).toHaveLength(0)
+  })
+})

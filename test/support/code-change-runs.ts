@@ -1,0 +1,108 @@
+import { type FakeFile, FakeGitHub, type FakePull } from '../simulator/fake-github.js'
+import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../simulator/server.js'
+import type { RunOptions } from './run-action.js'
+
+/** github-token and docs-token of the runs. */
+export const TOKEN = 'ghs_code_token_value'
+export const DOCS_TOKEN = 'ghs_docs_token_value'
+/** The code repository the runs belong to. */
+export const APP = 'acme/app'
+
+/** The changed files of pull request #42: a modification with a patch, an addition, a rename. */
+export const CHANGED_FILES: FakeFile[] = [
+  { filename: 'src/client.ts', additions: 30, deletions: 4, patch: '@@ -1,2 +1,3 @@\n+retries' },
+  { filename: 'src/retry.ts', status: 'added', additions: 80, deletions: 0 },
+  { filename: 'src/old.ts', status: 'renamed', previous_filename: 'src/legacy.ts' }
+]
+
+/** One run of the agent on a code change: the event and what differs from the defaults. */
+export interface ChangeRun {
+  /** The webhook payload; a merged pull request #42 by default. */
+  event?: unknown
+  /** GITHUB_EVENT_NAME; pull_request by default. */
+  eventName?: string
+  inputs?: Record<string, string>
+  /** GITHUB_RUN_ATTEMPT; 1 by default. */
+  attempt?: number
+  /** More runner variables, over the GITHUB_* ones set here. */
+  env?: Record<string, string>
+}
+
+/**
+ * The simulator and the fake GitHub that runs on code changes (merged pull requests and pushes)
+ * talk to, and the step such a run gets: inputs, event and the runner's GITHUB_* variables. The
+ * same for the in-process suite and the bundle's smoke tests.
+ */
+export class CodeChangeServers {
+  /** GITHUB_RUN_ID of the next run; the action's markers tell runs apart by it. */
+  runId = 9000
+
+  private constructor(
+    readonly sim: Simulator,
+    readonly gh: FakeGitHub
+  ) {}
+
+  /** `now`: the simulator's clock (give it the runs' VirtualClock's `wallNow`). */
+  static async start(options: { now?: () => number } = {}): Promise<CodeChangeServers> {
+    const sim = await Simulator.start({ job: { durationMs: 300 }, now: options.now })
+    return new CodeChangeServers(sim, await FakeGitHub.start())
+  }
+
+  async close(): Promise<void> {
+    await this.sim.close()
+    await this.gh.close()
+  }
+
+  /** Both servers emptied and a new run id, for the next test. */
+  reset(): void {
+    this.sim.reset()
+    this.gh.reset()
+    this.runId++
+  }
+
+  /** Pull request #42 of acme/app with CHANGED_FILES, merged, as `over` changes it. */
+  pull(over: Partial<FakePull> = {}): FakePull {
+    return this.gh.addPull(APP, {
+      number: 42,
+      title: 'Add retry options to the client',
+      body: 'The client gained `retries` and `backoff`.',
+      labels: ['feature'],
+      files: CHANGED_FILES,
+      ...over
+    })
+  }
+
+  /** The pull_request event of `p` (closed by default), sent by @maintainer. */
+  merged(p: FakePull, action = 'closed'): Record<string, unknown> {
+    return {
+      action,
+      number: p.number,
+      pull_request: this.gh.pullView(APP, p.number),
+      sender: { login: 'maintainer', type: 'User' }
+    }
+  }
+
+  /** The step of a run: what runAction and runInProcess take. */
+  step(r: ChangeRun = {}): RunOptions {
+    return {
+      inputs: {
+        'api-key': SIM_API_KEY,
+        'project-id': SIM_PROJECT,
+        'api-url': this.sim.url,
+        'github-token': TOKEN,
+        'poll-interval': '1s',
+        ...r.inputs
+      },
+      event: r.event ?? this.merged(this.pull()),
+      env: {
+        GITHUB_EVENT_NAME: r.eventName ?? 'pull_request',
+        GITHUB_REPOSITORY: APP,
+        GITHUB_RUN_ID: String(this.runId),
+        GITHUB_RUN_ATTEMPT: String(r.attempt ?? 1),
+        GITHUB_SERVER_URL: 'https://github.com',
+        GITHUB_API_URL: this.gh.url,
+        ...r.env
+      }
+    }
+  }
+}
