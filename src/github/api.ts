@@ -1,4 +1,5 @@
 import { getOctokit } from '@actions/github'
+import { RequestError } from '@octokit/request-error'
 import { USER_AGENT } from '../runner/runner.js'
 import { type PullRequestRef, parsePullRequest } from './event.js'
 
@@ -61,24 +62,19 @@ const GRACE_MS = 1_500
 
 /**
  * A failed GitHub call in a few words. Octokit reports a call that never got an answer (refused,
- * DNS, a time limit) as status 500 without a response: that is no HTTP 500, and says so.
+ * DNS, a time limit) as a RequestError with status 500 and no response: that is no HTTP 500, and
+ * says so.
  */
 export function describeGitHubError(error: unknown): string {
-  const failure = error as {
-    status?: unknown
-    response?: unknown
-    cause?: unknown
-    message?: unknown
-  }
-  if (typeof failure.status === 'number' && (failure.status !== 500 || failure.response))
-    return `HTTP ${failure.status}`
-  const cause = failure.cause as
+  if (error instanceof RequestError && error.response) return `HTTP ${error.status}`
+  const failure = error as { cause?: unknown; message?: unknown } | undefined
+  const cause = failure?.cause as
     { code?: unknown; message?: unknown; cause?: { code?: unknown } } | undefined
   const code = cause?.code ?? cause?.cause?.code
   const why =
     typeof code === 'string'
       ? code
-      : typeof failure.message === 'string'
+      : typeof failure?.message === 'string'
         ? failure.message
         : String(error)
   return `no answer from GitHub (${why})`
@@ -89,8 +85,11 @@ export function describeGitHubError(error: unknown): string {
  * that cannot see it), as opposed to failing or not answering.
  */
 export function refusedAccess(error: unknown): boolean {
-  const status = (error as { status?: unknown }).status
-  return status === 401 || status === 403 || status === 404
+  return (
+    error instanceof RequestError &&
+    error.response !== undefined &&
+    [401, 403, 404].includes(error.status)
+  )
 }
 
 /** What to grant, as one sentence: `grant` is what the workflow's `permissions:` block needs. */

@@ -1,5 +1,7 @@
+import { RequestError } from '@octokit/request-error'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { FakeGitHub } from '../simulator/fake-github.js'
+import { closedPort } from '../support/clients.js'
 import { LoopbackProxy } from '../support/proxy.js'
 
 // Both ways to GitHub through the toolkit's getOctokit: direct, and behind a proxy. The toolkit decides
@@ -100,5 +102,47 @@ describe('connectGitHub with a proxy set that does not apply', () => {
     await github.createComment(4, 'direct')
     expect(proxy.targets).toEqual([])
     expect(gh.requests.every(r => r.userAgent?.startsWith('mintlify-agent-action/'))).toBe(true)
+  })
+})
+
+describe('GitHub errors, as Octokit reports them', () => {
+  const failure = async (call: Promise<unknown>): Promise<unknown> =>
+    call.then(
+      () => new Error('expected the call to fail'),
+      (error: unknown) => error
+    )
+
+  it('says "no answer", not "HTTP 500", when GitHub cannot be reached', async () => {
+    const apiUrl = `http://127.0.0.1:${await closedPort()}`
+    const github = await connectGitHub('ghs_t', { owner: 'acme', repo: 'docs', apiUrl })
+    const { describeGitHubError, refusedAccess } = await import('../../src/github/api.js')
+    const error = await failure(github.createComment(4, 'x'))
+    // Octokit's own report: a RequestError with status 500 and no response.
+    expect(error).toBeInstanceOf(RequestError)
+    expect(error).toMatchObject({ status: 500, response: undefined })
+    expect(describeGitHubError(error)).toBe('no answer from GitHub (ECONNREFUSED)')
+    expect(refusedAccess(error)).toBe(false)
+  })
+
+  it('says "HTTP 500" when GitHub answers 500, and refused access only for 401, 403, 404', async () => {
+    const github = await connectGitHub('ghs_t', { owner: 'acme', repo: 'docs', apiUrl: gh.url })
+    const { describeGitHubError, refusedAccess } = await import('../../src/github/api.js')
+    for (const [status, refused] of [
+      [500, false],
+      [401, true],
+      [403, true],
+      [404, true],
+      [422, false]
+    ] as const) {
+      gh.failures.set('create-comment', status)
+      const error = await failure(github.createComment(4, 'x'))
+      expect(describeGitHubError(error)).toBe(`HTTP ${status}`)
+      expect(refusedAccess(error), String(status)).toBe(refused)
+    }
+    // Only what Octokit reports counts: an object that merely has a status is no answer.
+    expect(refusedAccess({ status: 403 })).toBe(false)
+    expect(describeGitHubError(Object.assign(new Error('odd'), { status: 502 }))).toBe(
+      'no answer from GitHub (odd)'
+    )
   })
 })
