@@ -1,5 +1,7 @@
 import { getOctokit } from '@actions/github'
+import { retry } from '@octokit/plugin-retry'
 import { RequestError } from '@octokit/request-error'
+import { systemClock } from '../runner/clock.js'
 import { USER_AGENT } from '../runner/runner.js'
 import { type PullRequestRef, parsePullRequest } from './event.js'
 
@@ -104,34 +106,50 @@ export interface RepoRef {
   apiUrl: string
 }
 
+export interface GitHubOptions {
+  /**
+   * The wait before the first retry; the n-th waits n² times as long (@octokit/plugin-retry's
+   * schedule and its default, 1 s). For tests.
+   */
+  retryBaseMs?: number
+}
+
+/** @octokit/plugin-retry's retryAfterBaseValue. */
+const RETRY_BASE_MS = 1000
+
 /**
  * The toolkit's Octokit (@actions/github's getOctokit): the same plugins and proxy rules as every
- * other action (it decides the proxy from GITHUB_API_URL when loaded). Every call is bounded by its
- * own time limit and by the run's cancel signal, so a slow GitHub cannot hold a cancelled step.
- * No retries: comments are best effort (a failure is a warning), and the permission check fails
- * closed with a message that says so.
+ * other action (it decides the proxy from GITHUB_API_URL when loaded), with @octokit/plugin-retry:
+ * reads and comment updates are retried up to three times when GitHub does not answer or fails
+ * (a 5xx, a 429; not 400, 401, 403, 404, 410, 422, 451); creating a comment never is (a retry
+ * could post it twice). Every request, its retries included, is
+ * bounded by its own time limit and by the run's cancel signal, so a slow GitHub cannot hold a
+ * cancelled step.
  */
 export function connectGitHub(
   token: string,
   { owner, repo, apiUrl }: RepoRef,
-  cancel?: AbortSignal
+  cancel?: AbortSignal,
+  { retryBaseMs = RETRY_BASE_MS }: GitHubOptions = {}
 ): GitHubApi {
-  const octokit = getOctokit(token, { baseUrl: apiUrl.replace(/\/+$/, ''), userAgent: USER_AGENT })
-  // A call in flight stops at the cancel; one made after it (the comment's last word) gets a short grace.
-  const request = () => ({
-    signal:
-      cancel && !cancel.aborted
-        ? AbortSignal.any([cancel, AbortSignal.timeout(TIMEOUT_MS)])
-        : AbortSignal.timeout(cancel ? GRACE_MS : TIMEOUT_MS)
-  })
+  const octokit = getOctokit(
+    token,
+    {
+      baseUrl: apiUrl.replace(/\/+$/, ''),
+      userAgent: USER_AGENT,
+      // The plugin decides what is retried and how often; `bounded` does the waiting.
+      retry: { retryAfterBaseValue: 0 }
+    },
+    bounded(cancel, retryBaseMs),
+    retry
+  )
   return {
     async listComments(issue) {
       const comments = await octokit.paginate(octokit.rest.issues.listComments, {
         owner,
         repo,
         issue_number: issue,
-        per_page: 100,
-        request: request()
+        per_page: 100
       })
       return comments.map(c => ({ id: c.id, body: c.body ?? '', authorType: c.user?.type ?? '' }))
     },
@@ -141,7 +159,8 @@ export function connectGitHub(
         repo,
         issue_number: issue,
         body,
-        request: request()
+        // Never retried: GitHub may have posted the comment before failing to say so.
+        request: { retries: 0 }
       })
       return data.id
     },
@@ -150,16 +169,14 @@ export function connectGitHub(
         owner,
         repo,
         comment_id: id,
-        body,
-        request: request()
+        body
       })
     },
     async permission(user) {
       const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({
         owner,
         repo,
-        username: user,
-        request: request()
+        username: user
       })
       // An answer without a permission (a redirect's page, a proxy's) is no answer at all.
       if (typeof data?.permission !== 'string')
@@ -177,8 +194,7 @@ export function connectGitHub(
         sort: 'created',
         direction: 'desc',
         per_page: PAGE_SIZE,
-        page,
-        request: request()
+        page
       })
       return data.map(c => ({
         id: c.id,
@@ -193,8 +209,7 @@ export function connectGitHub(
         repo,
         pull_number: pull,
         per_page: PAGE_SIZE,
-        page,
-        request: request()
+        page
       })
       return asFiles(data)
     },
@@ -202,8 +217,7 @@ export function connectGitHub(
       const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
         owner,
         repo,
-        basehead: `${base}...${head}`,
-        request: request()
+        basehead: `${base}...${head}`
       })
       return {
         url: data.html_url,
@@ -216,8 +230,7 @@ export function connectGitHub(
       const { data } = await octokit.rest.repos.getCommit({
         owner,
         repo,
-        ref: sha,
-        request: request()
+        ref: sha
       })
       return {
         url: data.html_url,
@@ -230,8 +243,7 @@ export function connectGitHub(
       const { data } = await octokit.rest.repos.listPullRequestsAssociatedWithCommit({
         owner,
         repo,
-        commit_sha: sha,
-        request: request()
+        commit_sha: sha
       })
       return data.map(parsePullRequest).filter(p => p !== undefined)
     },
@@ -239,13 +251,69 @@ export function connectGitHub(
       const { data } = await octokit.rest.pulls.get({
         owner,
         repo,
-        pull_number: number,
-        request: request()
+        pull_number: number
       })
       const pr = parsePullRequest(data)
       if (!pr) throw new Error(`GitHub answered pull request #${number} without a number`)
       return pr
     }
+  }
+}
+
+type Octokit = ReturnType<typeof getOctokit>
+
+/** What `bounded` knows of one request across its attempts. */
+interface Bound {
+  signal: AbortSignal
+  deadline: number
+  attempts: number
+  last?: unknown
+}
+
+/**
+ * Bounds each request, its retries included, by TIMEOUT_MS (GRACE_MS when made after the cancel)
+ * and by the cancel signal, and waits before each retry. Hand-written beside
+ * @octokit/plugin-retry because the plugin's own wait is a timer no signal can end: a cancel
+ * during it would keep the step alive for up to 9 s. Registered before the retry plugin, so it
+ * wraps each attempt, and the retry plugin's request options are the same object every time.
+ */
+function bounded(cancel: AbortSignal | undefined, baseMs: number) {
+  const bounds = new WeakMap<object, Bound>()
+  const waitBefore = (attempt: number): number => attempt ** 2 * baseMs
+  return (octokit: Pick<Octokit, 'hook'>): void => {
+    octokit.hook.wrap('request', async (request, options) => {
+      let bound = bounds.get(options)
+      if (!bound) {
+        // A request made before the cancel stops at it; one made after (the comment's last
+        // word) gets a short grace.
+        const ms = cancel?.aborted ? GRACE_MS : TIMEOUT_MS
+        const timeout = AbortSignal.timeout(ms)
+        const signal = cancel && !cancel.aborted ? AbortSignal.any([cancel, timeout]) : timeout
+        bound = { signal, deadline: systemClock.now() + ms, attempts: 0 }
+        bounds.set(options, bound)
+      }
+      const attempt = bound.attempts++
+      // No retry after this one: the retry plugin reads `retries` from these options.
+      const last = (): void => void (options.request = { ...options.request, retries: 0 })
+      if (attempt > 0) {
+        try {
+          await systemClock.sleep(waitBefore(attempt), bound.signal)
+        } catch {
+          last()
+          throw bound.last
+        }
+      }
+      try {
+        // Set on these options, not on a copy: the hooks inside this one (authentication) read them.
+        options.request = { ...options.request, signal: bound.signal }
+        return await request(options)
+      } catch (error) {
+        bound.last = error
+        if (bound.signal.aborted || systemClock.now() + waitBefore(attempt + 1) >= bound.deadline)
+          last()
+        throw error
+      }
+    })
   }
 }
 

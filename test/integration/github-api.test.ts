@@ -1,6 +1,7 @@
 import { RequestError } from '@octokit/request-error'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { FakeGitHub } from '../simulator/fake-github.js'
+import type { GitHubApi } from '../../src/github/api.js'
 import { closedPort } from '../support/clients.js'
 import { LoopbackProxy } from '../support/proxy.js'
 
@@ -144,5 +145,94 @@ describe('GitHub errors, as Octokit reports them', () => {
     expect(describeGitHubError(Object.assign(new Error('odd'), { status: 502 }))).toBe(
       'no answer from GitHub (odd)'
     )
+  })
+})
+
+describe('GitHub retries (@octokit/plugin-retry)', () => {
+  const repo = { owner: 'acme', repo: 'docs', apiUrl: '' }
+  /** Retries that wait 1, 4, 9 ms rather than seconds. */
+  const connect = (cancel?: AbortSignal, retryBaseMs = 1) =>
+    connectGitHub('ghs_t', { ...repo, apiUrl: gh.url }, cancel, { retryBaseMs })
+  const sent = (method: string, part: string) =>
+    gh.requests.filter(r => r.method === method && r.path.includes(part)).length
+
+  it('retries a 502 on the pull request files, and the read succeeds', async () => {
+    gh.addPull('acme/docs', { number: 4, files: [{ filename: 'a.ts' }, { filename: 'b.ts' }] })
+    gh.failures.set('pull-files', { status: 502, times: 2 })
+    const github = await connect()
+    expect((await github.pullFiles(4, 1)).map(f => f.path)).toEqual(['a.ts', 'b.ts'])
+    expect(sent('GET', '/pulls/4/files')).toBe(3)
+  })
+
+  it('retries updating a comment, and GitHub not answering, up to three times', async () => {
+    const github = await connect()
+    const id = await github.createComment(4, 'first')
+    gh.failures.set('update-comment', { status: 503, times: 1 })
+    await github.updateComment(id, 'second')
+    expect(gh.commentsOn(4).map(c => c.body)).toEqual(['second'])
+    expect(sent('PATCH', '/comments/')).toBe(2)
+
+    gh.failures.set('permission', 500)
+    await expect(github.permission('alice')).rejects.toMatchObject({ status: 500 })
+    expect(sent('GET', '/permission')).toBe(4)
+  })
+
+  it('never retries creating a comment: one request on a 502', async () => {
+    gh.failures.set('create-comment', { status: 502, times: 1 })
+    const github = await connect()
+    await expect(github.createComment(4, 'once')).rejects.toMatchObject({ status: 502 })
+    expect(sent('POST', '/comments')).toBe(1)
+    expect(gh.comments).toHaveLength(0)
+  })
+
+  it('does not retry a refusal (403, 404)', async () => {
+    gh.failures.set('pull-files', 403)
+    const github = await connect()
+    await expect(github.pullFiles(4, 1)).rejects.toMatchObject({ status: 403 })
+    expect(sent('GET', '/files')).toBe(1)
+  })
+
+  it('begins no wait that would end past the 15 s time limit', async () => {
+    gh.failures.set('permission', 502)
+    // The first retry would come after 16 s.
+    const github = await connect(undefined, 16_000)
+    const started = performance.now()
+    await expect(github.permission('alice')).rejects.toMatchObject({ status: 502 })
+    expect(performance.now() - started).toBeLessThan(1000)
+    expect(sent('GET', '/permission')).toBe(1)
+  })
+
+  it('stops waiting to retry at the cancel, with what GitHub last said, and sends nothing more', async () => {
+    gh.failures.set('permission', 502)
+    const cancel = new AbortController()
+    const github = await connect(cancel.signal, 5000)
+    const call = github.permission('alice')
+    while (sent('GET', '/permission') === 0) await new Promise(r => setTimeout(r, 5))
+    await new Promise(r => setTimeout(r, 50))
+    const started = performance.now()
+    cancel.abort(new Error('Received SIGINT'))
+    await expect(call).rejects.toMatchObject({ status: 502 })
+    expect(performance.now() - started).toBeLessThan(200)
+    await new Promise(r => setTimeout(r, 100))
+    expect(sent('GET', '/permission')).toBe(1)
+  })
+
+  it.each([
+    ['a read', 'permission', (github: GitHubApi) => github.permission('alice')],
+    // Octokit's paginate passes no per-call request options on: the bound is set in a hook.
+    ['a paginated read', 'list-comments', (github: GitHubApi) => github.listComments(4)]
+  ])('stops %s in flight at the cancel, and does not retry it', async (_, route, call) => {
+    gh.delays.set(route, 5000)
+    const cancel = new AbortController()
+    const github = await connect(cancel.signal)
+    const pending = call(github)
+    while (gh.requests.length === 0) await new Promise(r => setTimeout(r, 5))
+    const started = performance.now()
+    cancel.abort(new Error('Received SIGINT'))
+    const error = await pending.catch((e: unknown) => e)
+    expect(performance.now() - started).toBeLessThan(200)
+    expect(error).toMatchObject({ status: 500, message: 'Received SIGINT' })
+    await new Promise(r => setTimeout(r, 100))
+    expect(gh.requests).toHaveLength(1)
   })
 })

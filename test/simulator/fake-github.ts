@@ -36,8 +36,9 @@ export class FakeGitHub {
   /**
    * Status to answer instead, by route name: 'create-comment', 'update-comment', 'list-comments',
    * 'permission', 'repo-comments', 'pull-files', 'pull', 'compare', 'commit', 'commit-pulls'.
+   * Every time, or with `times` only that many times, after which the route answers again.
    */
-  readonly failures = new Map<string, number>()
+  readonly failures = new Map<string, number | { status: number; times: number }>()
   /** Milliseconds to wait before answering, by the same route names. */
   readonly delays = new Map<string, number>()
   /** Pull requests by `owner/repo#number`. */
@@ -128,7 +129,9 @@ export class FakeGitHub {
       return send(404, { message: 'Not Found' })
     const route = url.pathname.slice(this.prefix.length)
     const failNow = (name: string): boolean => {
-      const status = this.failures.get(name)
+      const failure = this.failures.get(name)
+      const status = typeof failure === 'number' ? failure : failure?.status
+      if (typeof failure === 'object' && --failure.times <= 0) this.failures.delete(name)
       if (status)
         send(status, {
           message: status === 403 ? 'Resource not accessible by integration' : 'Failure'

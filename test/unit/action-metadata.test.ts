@@ -149,12 +149,14 @@ describe('package', () => {
   it('keeps the runtime dependencies within the chosen set', () => {
     const pkg = JSON.parse(read('package.json')) as { dependencies: Record<string, string> }
     // The stack the action's design names; http-client for the toolkit's proxy rule (getProxyUrl);
-    // request-error for the class Octokit's failures are (@actions/github does not export it).
+    // request-error for the class Octokit's failures are (@actions/github does not export it);
+    // plugin-retry for GitHub's passing failures.
     expect(Object.keys(pkg.dependencies).sort()).toEqual(
       [
         '@actions/core',
         '@actions/github',
         '@actions/http-client',
+        '@octokit/plugin-retry',
         '@octokit/request-error',
         'undici'
       ].filter(name => name in pkg.dependencies)
