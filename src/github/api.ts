@@ -12,10 +12,13 @@ export interface GitHubApi {
   updateComment(id: number, body: string): Promise<void>
   /** The user's permission and role name on the repository. */
   permission(user: string): Promise<{ permission?: string; roleName?: string }>
-  /** One page (1-based) of the repository's issue and pull request comments, newest first. */
-  recentComments(page: number): Promise<RepoComment[]>
-  /** One page (1-based, 100 a page) of a pull request's changed files. */
-  pullFiles(pull: number, page: number): Promise<ChangedFile[]>
+  /**
+   * The repository's issue and pull request comments, newest first, a page of 100 at a time and
+   * `maxPages` pages at most: a page is read only when the one before has been used.
+   */
+  recentComments(maxPages: number): AsyncIterable<RepoComment[]>
+  /** A pull request's changed files, `maxPages` pages of 100 at most; `cut` when GitHub has more. */
+  pullFiles(pull: number, maxPages: number): Promise<{ files: ChangedFile[]; cut: boolean }>
   /** The commits and files between two commits (GitHub lists at most 300 files). */
   compare(base: string, head: string): Promise<Comparison>
   /** One commit, as a comparison with its parent. */
@@ -187,31 +190,40 @@ export function connectGitHub(
         roleName: typeof roleName === 'string' ? roleName : undefined
       }
     },
-    async recentComments(page) {
-      const { data } = await octokit.rest.issues.listCommentsForRepo({
+    async *recentComments(maxPages) {
+      const pages = octokit.paginate.iterator(octokit.rest.issues.listCommentsForRepo, {
         owner,
         repo,
         sort: 'created',
         direction: 'desc',
-        per_page: PAGE_SIZE,
-        page
+        per_page: PAGE_SIZE
       })
-      return data.map(c => ({
-        id: c.id,
-        body: c.body ?? '',
-        authorType: c.user?.type ?? '',
-        issue: Number(/\/issues\/(\d+)$/.exec(c.issue_url ?? '')?.[1] ?? 0)
-      }))
+      let read = 0
+      for await (const { data } of pages) {
+        yield data.map(c => ({
+          id: c.id,
+          body: c.body ?? '',
+          authorType: c.user?.type ?? '',
+          issue: Number(/\/issues\/(\d+)$/.exec(c.issue_url ?? '')?.[1] ?? 0)
+        }))
+        if (++read >= maxPages) return
+      }
     },
-    async pullFiles(pull, page) {
-      const { data } = await octokit.rest.pulls.listFiles({
+    async pullFiles(pull, maxPages) {
+      const pages = octokit.paginate.iterator(octokit.rest.pulls.listFiles, {
         owner,
         repo,
         pull_number: pull,
-        per_page: PAGE_SIZE,
-        page
+        per_page: PAGE_SIZE
       })
-      return asFiles(data)
+      const files: ChangedFile[] = []
+      let read = 0
+      for await (const { data, headers } of pages) {
+        files.push(...asFiles(data))
+        // The iterator asks for the next page only when asked: stopping here sends no request.
+        if (++read >= maxPages) return { files, cut: /rel="next"/.test(headers.link ?? '') }
+      }
+      return { files, cut: false }
     },
     async compare(base, head) {
       const { data } = await octokit.rest.repos.compareCommitsWithBasehead({

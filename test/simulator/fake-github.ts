@@ -125,6 +125,12 @@ export class FakeGitHub {
       res.writeHead(status, { 'content-type': 'application/json' })
       res.end(JSON.stringify(body))
     }
+    /** As GitHub says a page follows: a `link` header to it. */
+    const linkNext = (): void => {
+      const next = new URL(req.url ?? '/', this.base.replace(this.prefix, ''))
+      next.searchParams.set('page', String(Number(next.searchParams.get('page') ?? 1) + 1))
+      res.setHeader('link', `<${next.href}>; rel="next"`)
+    }
     if (!url.pathname.startsWith(`${this.prefix}/repos/`))
       return send(404, { message: 'Not Found' })
     const route = url.pathname.slice(this.prefix.length)
@@ -146,6 +152,7 @@ export class FakeGitHub {
     if (req.method === 'GET') {
       const answer = changeRoute(this, route, url, failNow, c => this.view(c))
       if (answer === null) return
+      if (answer?.more) linkNext()
       if (answer) return send(answer.status, answer.body)
     }
     let m: RegExpExecArray | null
@@ -157,11 +164,7 @@ export class FakeGitHub {
         const page = Number(url.searchParams.get('page') ?? 1)
         const all = this.commentsOn(issue)
         const slice = all.slice((page - 1) * perPage, page * perPage)
-        if (page * perPage < all.length) {
-          const next = new URL(req.url ?? '/', this.base.replace(this.prefix, ''))
-          next.searchParams.set('page', String(page + 1))
-          res.setHeader('link', `<${next.href}>; rel="next"`)
-        }
+        if (page * perPage < all.length) linkNext()
         return send(
           200,
           slice.map(c => this.view(c))
