@@ -59,7 +59,7 @@ export class TrackedDispatcher {
     this.dispatcher = new ProxyAgent({
       uri: bare.href,
       // As the toolkit does, and unlike ProxyAgent's reading of the URL: a user alone is enough.
-      token: proxyAuthorization(proxy)['proxy-authorization'],
+      token: proxyToken(proxy),
       requestTls: tls,
       proxyTls: tls,
       clientFactory: (origin, options) => this.proxyClient(origin, options as Pool.Options, bare)
@@ -128,14 +128,14 @@ export class TrackedDispatcher {
 }
 
 /** Basic credentials from the proxy URL's user and password, percent-decoded. */
-export function proxyAuthorization(proxy: URL): Record<string, string> {
-  if (!proxy.username && !proxy.password) return {}
+function proxyToken(proxy: URL): string | undefined {
+  if (!proxy.username && !proxy.password) return undefined
   const credentials = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`
-  return { 'proxy-authorization': `Basic ${Buffer.from(credentials).toString('base64')}` }
+  return `Basic ${Buffer.from(credentials).toString('base64')}`
 }
 
 /** Names the proxy by host and port only: its URL may hold credentials. */
-export function proxyAuthError(proxy: URL): HttpError {
+function proxyAuthError(proxy: URL): HttpError {
   return new HttpError(
     `the proxy ${proxy.host} asks for credentials (407): put them in the proxy variable as http://user:password@${proxy.host}`,
     'PROXY_AUTH',

@@ -1,12 +1,6 @@
 import { checkBypass, getProxyUrl } from '@actions/http-client/lib/proxy'
 import type { Dispatcher } from 'undici'
-import {
-  TrackedDispatcher,
-  HttpError,
-  WriteNotifier,
-  proxyAuthError,
-  proxyAuthorization
-} from './dispatcher.js'
+import { TrackedDispatcher, HttpError, WriteNotifier } from './dispatcher.js'
 
 export { HttpError }
 
@@ -57,14 +51,14 @@ export class HttpSession {
   ) {}
 
   async send(req: HttpRequest): Promise<HttpResponse> {
-    const proxy = this.proxyFor(req.url)
+    // https through the proxy's CONNECT tunnel, TLS end to end. Plain http goes only to this
+    // machine (parseApiUrl), which is never proxied: it always goes direct, where the connection
+    // is checked to be loopback.
+    const proxy = req.url.protocol === 'https:' ? this.proxyFor(req.url) : undefined
     if (this.closed) throw new HttpError('the HTTP session is closed', 'CLOSED', 'no')
     if (req.signal.aborted)
       throw new HttpError('aborted before the request was sent', 'ABORTED', 'no')
-    // Plain http goes to the proxy as a request for the absolute URL, as proxies expect (many allow
-    // CONNECT to port 443 only); https through a CONNECT tunnel, TLS end to end.
-    const forward = proxy && req.url.protocol === 'http:' ? proxy : undefined
-    const connections = this.connections(forward ? undefined : proxy, req.method !== 'GET')
+    const connections = this.connections(proxy, req.method !== 'GET')
     const controller = new AbortController()
     let written = false
     let settled = false
@@ -72,7 +66,7 @@ export class HttpSession {
       dispatch => (opts, handler) =>
         dispatch(opts, new WriteNotifier(handler, () => (written = !controller.signal.aborted)))
     )
-    const exchange = this.exchange(dispatcher, req, controller.signal, forward)
+    const exchange = this.exchange(dispatcher, req, controller.signal)
     let onAbort = noop
     const early = new Promise<never>((_, reject) => {
       onAbort = () => {
@@ -109,24 +103,16 @@ export class HttpSession {
   private async exchange(
     dispatcher: Dispatcher,
     req: HttpRequest,
-    signal: AbortSignal,
-    /** Plain http through this proxy: the request goes to it, for the absolute URL. */
-    forward?: URL
+    signal: AbortSignal
   ): Promise<HttpResponse> {
     const { statusCode, headers, body } = await dispatcher.request({
-      origin: (forward ?? req.url).origin,
-      path: forward ? req.url.href : req.url.pathname + req.url.search,
+      origin: req.url.origin,
+      path: req.url.pathname + req.url.search,
       method: req.method,
-      headers: forward
-        ? { ...req.headers, host: req.url.host, ...proxyAuthorization(forward) }
-        : req.headers,
+      headers: req.headers,
       body: req.body,
       signal
     })
-    if (forward && statusCode === 407) {
-      body.on('error', noop).destroy()
-      throw proxyAuthError(forward)
-    }
     const tooLarge = (): HttpError => {
       body.on('error', noop).destroy()
       const message = `the answer is larger than ${req.maxResponseBytes} bytes`
