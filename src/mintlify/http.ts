@@ -45,10 +45,7 @@ export class HttpSession {
   private readonly own = new Set<TrackedDispatcher>()
   private closed = false
 
-  constructor(
-    private readonly env: NodeJS.ProcessEnv = process.env,
-    private readonly options: HttpSessionOptions = {}
-  ) {}
+  constructor(private readonly options: HttpSessionOptions = {}) {}
 
   async send(req: HttpRequest): Promise<HttpResponse> {
     // https through the proxy's CONNECT tunnel, TLS end to end. Plain http goes only to this
@@ -133,7 +130,7 @@ export class HttpSession {
   private proxyFor(url: URL): URL | undefined {
     if (!this.proxies.has(url.origin)) {
       try {
-        this.proxies.set(url.origin, proxyFor(url, this.env))
+        this.proxies.set(url.origin, proxyFor(url))
       } catch (error) {
         if (error instanceof ProxyConfigError) throw new HttpError(error.message, error.code, 'no')
         throw error
@@ -191,34 +188,30 @@ export class ProxyConfigError extends Error {
 
 /**
  * The proxy for a request to `target`, by the toolkit's own rule (@actions/http-client's
- * getProxyUrl, which the GitHub client follows too): `https_proxy`/`HTTPS_PROXY` for https targets,
- * `http_proxy`/`HTTP_PROXY` for http; loopback hosts (localhost, 127.*, [::1]) never proxied;
- * `no_proxy`/`NO_PROXY` entries match the host and its subdomains, `*` everything.
+ * getProxyUrl, which the GitHub client follows too), from the runner's environment:
+ * `https_proxy`/`HTTPS_PROXY` for https targets, `http_proxy`/`HTTP_PROXY` for http; loopback hosts
+ * (localhost, 127.*, [::1]) never proxied; `no_proxy`/`NO_PROXY` entries match the host and its
+ * subdomains, `*` everything.
  *
- * getProxyUrl reads process.env: another `env` takes its place for the (synchronous) call. Where
- * the toolkit would silently go direct, or build a URL nothing can connect to, this throws
+ * Where the toolkit would silently go direct, or build a URL nothing can connect to, this throws
  * ProxyConfigError: a value that is no URL (`http://[bad`), a malformed percent escape (getProxyUrl
  * then answers "no proxy"), a scheme-less `host:port` (URL reads `host:` as the scheme), or a
  * scheme other than http(s) (socks5).
  */
-export function proxyFor(target: URL, env: NodeJS.ProcessEnv = process.env): URL | undefined {
+export function proxyFor(target: URL): URL | undefined {
   const names =
     target.protocol === 'https:' ? ['https_proxy', 'HTTPS_PROXY'] : ['http_proxy', 'HTTP_PROXY']
-  const variable = names.find(name => env[name]) ?? names[1]!
-  const saved = process.env
+  const variable = names.find(name => process.env[name]) ?? names[1]!
   let proxy: URL | undefined
   let bypassed = false
   try {
-    if (env !== saved) process.env = env
     bypassed = checkBypass(target)
     proxy = getProxyUrl(target)
   } catch {
     // Its fallback, `http://` + the value, can throw, and that error would hold the value.
     proxy = undefined
-  } finally {
-    process.env = saved
   }
-  if (bypassed || !env[variable]) return undefined
+  if (bypassed || !process.env[variable]) return undefined
   if (!proxy || (proxy.protocol !== 'http:' && proxy.protocol !== 'https:') || !proxy.hostname)
     throw new ProxyConfigError(variable)
   // A plain URL: the toolkit's returns its user and password decoded, unlike its href.

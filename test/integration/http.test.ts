@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import {
   HttpError,
   type HttpRequest,
@@ -24,10 +24,26 @@ import { TcpProbe, eventually } from '../support/tcp-probe.js'
 const cleanup: (() => Promise<unknown>)[] = []
 afterEach(async () => {
   await Promise.all(cleanup.splice(0).map(close => close()))
+  vi.unstubAllEnvs()
 })
 
-function session(env: NodeJS.ProcessEnv = {}, withCa = true): HttpSession {
-  const s = new HttpSession(env, withCa ? { ca: cert } : {})
+const PROXY_VARIABLES = [
+  'HTTPS_PROXY',
+  'https_proxy',
+  'HTTP_PROXY',
+  'http_proxy',
+  'NO_PROXY',
+  'no_proxy'
+]
+
+/** The runner's proxy variables: these, and no other (whatever the machine running the tests has). */
+function stubProxyEnv(env: Record<string, string>): void {
+  for (const name of PROXY_VARIABLES) vi.stubEnv(name, env[name] ?? '')
+}
+
+function session(env: Record<string, string> = {}, withCa = true): HttpSession {
+  stubProxyEnv(env)
+  const s = new HttpSession(withCa ? { ca: cert } : {})
   cleanup.push(() => s.close())
   return s
 }
@@ -404,7 +420,7 @@ describe('HttpSession.close', () => {
 
   it('closes idle keep-alive connections and refuses new requests', async () => {
     const server = await serve((_req, res) => res.end('{}'))
-    const s = new HttpSession({})
+    const s = session()
     await s.send(request(server.url))
     const started = performance.now()
     await s.close()
@@ -416,22 +432,26 @@ describe('HttpSession.close', () => {
 
 describe('proxyFor', () => {
   const target = new URL('https://api.mintlify.com/v1')
+  /** proxyFor with the runner's proxy variables set to `env`. */
+  const proxyWith = (url: URL, env: Record<string, string>) => {
+    stubProxyEnv(env)
+    return proxyFor(url)
+  }
 
-  it("follows the toolkit's rule", () => {
+  it("follows the toolkit's rule, from the runner's environment", () => {
     const env = { HTTPS_PROXY: 'http://build:s3cr%25t@proxy.corp:3128', HTTP_PROXY: 'http://p:80' }
-    expect(proxyFor(target, env)?.href).toBe('http://build:s3cr%25t@proxy.corp:3128/')
-    expect(proxyFor(new URL('http://api.mintlify.com'), env)?.host).toBe('p')
-    expect(proxyFor(new URL('https://127.0.0.1:8443'), env)).toBeUndefined()
-    expect(proxyFor(new URL('https://localhost'), env)).toBeUndefined()
-    expect(proxyFor(target, { ...env, NO_PROXY: 'example.com, mintlify.com' })).toBeUndefined()
-    expect(proxyFor(target, { https_proxy: 'http://lower:1', HTTPS_PROXY: env.HTTPS_PROXY })?.host)
+    expect(proxyWith(target, env)?.href).toBe('http://build:s3cr%25t@proxy.corp:3128/')
+    expect(proxyWith(new URL('http://api.mintlify.com'), env)?.host).toBe('p')
+    expect(proxyWith(new URL('https://127.0.0.1:8443'), env)).toBeUndefined()
+    expect(proxyWith(new URL('https://localhost'), env)).toBeUndefined()
+    expect(proxyWith(target, { ...env, NO_PROXY: 'example.com, mintlify.com' })).toBeUndefined()
+    expect(proxyWith(target, { https_proxy: 'http://lower:1', HTTPS_PROXY: env.HTTPS_PROXY })?.host)
       .toBe('lower:1') // prettier-ignore
-    expect(proxyFor(target, { HTTPS_PROXY: '10.0.0.1:3128' })?.href).toBe('http://10.0.0.1:3128/')
-    expect(proxyFor(target, {})).toBeUndefined()
+    expect(proxyWith(target, { HTTPS_PROXY: '10.0.0.1:3128' })?.href).toBe('http://10.0.0.1:3128/')
+    expect(proxyWith(target, {})).toBeUndefined()
   })
 
   it('rejects a value the toolkit would misread, naming the variable and not the value', () => {
-    const saved = process.env
     for (const value of [
       'proxy.corp:3128',
       'http://build:p%zz@proxy.corp:3128',
@@ -440,7 +460,7 @@ describe('proxyFor', () => {
     ]) {
       let error: unknown
       try {
-        proxyFor(target, { https_proxy: value })
+        proxyWith(target, { https_proxy: value })
       } catch (e) {
         error = e
       }
@@ -448,6 +468,5 @@ describe('proxyFor', () => {
       expect((error as ProxyConfigError).variable).toBe('https_proxy')
       expect((error as Error).message).not.toContain('proxy.corp')
     }
-    expect(process.env).toBe(saved)
   })
 })

@@ -4,7 +4,10 @@
 import { HttpSession } from '../../src/mintlify/http.js'
 
 const [, , serverUrl, silentProxy] = process.argv
-const session = new HttpSession({ HTTPS_PROXY: silentProxy })
+// The runner's proxy variables, as the session reads them.
+for (const name of ['https_proxy', 'NO_PROXY', 'no_proxy']) delete process.env[name]
+process.env.HTTPS_PROXY = silentProxy
+const session = new HttpSession()
 const request = (url: string) => ({
   method: 'GET' as const,
   url: new URL(url),
