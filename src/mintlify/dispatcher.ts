@@ -49,15 +49,22 @@ export class TrackedDispatcher {
     proxy: URL | undefined,
     tls: buildConnector.BuildOptions,
     /** Opened for one request (a write), destroyed after it. */
-    readonly own: boolean
+    readonly own: boolean,
+    /** Bytes of an answer's body at most: undici fails the body past it (UND_ERR_RES_EXCEEDED_MAX_SIZE). */
+    maxResponseSize: number
   ) {
     if (!proxy) {
-      this.dispatcher = new Agent({ connect: this.track(buildConnector(tls), true) })
+      this.dispatcher = new Agent({
+        connect: this.track(buildConnector(tls), true),
+        maxResponseSize
+      })
       return
     }
     const bare = new URL(proxy.origin)
     this.dispatcher = new ProxyAgent({
       uri: bare.href,
+      // ProxyAgent hands its options to the Agent behind the tunnel (undici 6's proxy-agent.js).
+      maxResponseSize,
       // As the toolkit does, and unlike ProxyAgent's reading of the URL: a user alone is enough.
       token: proxyToken(proxy),
       requestTls: tls,

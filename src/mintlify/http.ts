@@ -11,7 +11,6 @@ export interface HttpRequest {
   body?: string
   /** The request's time limit and the run's cancellation. */
   signal: AbortSignal
-  maxResponseBytes: number
 }
 
 export interface HttpResponse {
@@ -21,6 +20,8 @@ export interface HttpResponse {
 }
 
 export interface HttpSessionOptions {
+  /** A larger answer is refused (RESPONSE_TOO_LARGE) rather than held in memory. */
+  maxResponseBytes: number
   /** Replaces the trusted certificate authorities (for tests; runners use NODE_EXTRA_CA_CERTS). */
   ca?: string
 }
@@ -45,7 +46,7 @@ export class HttpSession {
   private readonly own = new Set<TrackedDispatcher>()
   private closed = false
 
-  constructor(private readonly options: HttpSessionOptions = {}) {}
+  constructor(private readonly options: HttpSessionOptions) {}
 
   async send(req: HttpRequest): Promise<HttpResponse> {
     // https through the proxy's CONNECT tunnel, TLS end to end. Plain http goes only to this
@@ -110,20 +111,16 @@ export class HttpSession {
       body: req.body,
       signal
     })
-    const tooLarge = (): HttpError => {
-      body.on('error', noop).destroy()
-      const message = `the answer is larger than ${req.maxResponseBytes} bytes`
-      return new HttpError(message, 'RESPONSE_TOO_LARGE', 'maybe')
+    let text: string
+    try {
+      // undici closes the connection once the body passes maxResponseSize (see TrackedDispatcher).
+      text = await body.text()
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'UND_ERR_RES_EXCEEDED_MAX_SIZE') throw error
+      const message = `the answer is larger than ${this.options.maxResponseBytes} bytes`
+      throw new HttpError(message, 'RESPONSE_TOO_LARGE', 'maybe', { cause: error })
     }
-    if (Number(headers['content-length']) > req.maxResponseBytes) throw tooLarge()
-    const chunks: Buffer[] = []
-    let size = 0
-    for await (const chunk of body as AsyncIterable<Buffer>) {
-      size += chunk.length
-      if (size > req.maxResponseBytes) throw tooLarge()
-      chunks.push(chunk)
-    }
-    return { status: statusCode, headers, text: Buffer.concat(chunks).toString('utf8') }
+    return { status: statusCode, headers, text }
   }
 
   /** The proxy for a target, read from the environment once per origin. */
@@ -141,14 +138,16 @@ export class HttpSession {
 
   private connections(proxy: URL | undefined, own: boolean): TrackedDispatcher {
     const tls = this.options.ca === undefined ? {} : { ca: this.options.ca }
+    const open = (): TrackedDispatcher =>
+      new TrackedDispatcher(proxy, tls, own, this.options.maxResponseBytes)
     if (own) {
-      const connections = new TrackedDispatcher(proxy, tls, true)
+      const connections = open()
       this.own.add(connections)
       return connections
     }
     const key = proxy?.href ?? ''
     let connections = this.shared.get(key)
-    if (!connections) this.shared.set(key, (connections = new TrackedDispatcher(proxy, tls, false)))
+    if (!connections) this.shared.set(key, (connections = open()))
     return connections
   }
 
