@@ -34442,7 +34442,12 @@ function whenText(waitMs) {
         ? `until ${new Date(at).toISOString()}`
         : `for ${Math.round(waitMs / 3_600_000)} hours`;
 }
-/** Runs `attempt` until it succeeds, says not to retry, or the next wait would not fit before the deadline. */
+/**
+ * Runs `attempt` until it succeeds, says not to retry, or the next wait would not fit before the deadline.
+ * Hand-written beside undici's RetryHandler, which decides by method, status and error code and
+ * cannot tell a write that never left from one the service may have acted on: here a write goes
+ * again only when it provably never reached the service, so a job is never created twice.
+ */
 async function withRetries(attempt, options) {
     const { deadline, policy, clock } = options;
     for (let n = 1;; n++) {
@@ -34614,7 +34619,8 @@ const dispatcher_isLoopbackAddress = (address) => /^(::ffff:)?127\.\d+\.\d+\.\d+
 /**
  * Plain http goes only to this machine (see parseApiUrl; never through a proxy): a `localhost`
  * that a hosts file or DNS sends elsewhere is refused once connected, before a byte of the
- * request is written. https connections pass as they are.
+ * request is written. https connections pass as they are. No undici option checks the address a
+ * connection reached, hence this check in the connector.
  */
 function loopbackOnlyForHttp(options, callback) {
     if (options.protocol !== 'http:')
@@ -40486,9 +40492,8 @@ const RETRY_BASE_MS = 1000;
  * other action (it decides the proxy from GITHUB_API_URL when loaded), with @octokit/plugin-retry:
  * reads and comment updates are retried up to three times when GitHub does not answer or fails
  * (a 5xx, a 429; not 400, 401, 403, 404, 410, 422, 451); creating a comment never is (a retry
- * could post it twice). Every request, its retries included, is
- * bounded by its own time limit and by the run's cancel signal, so a slow GitHub cannot hold a
- * cancelled step.
+ * could post it twice). Every request, its retries included, is bounded by its own time limit and
+ * by the run's cancel signal, so a slow GitHub cannot hold a cancelled step.
  */
 function connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs = RETRY_BASE_MS } = {}) {
     const octokit = getOctokit(token, {
@@ -40496,14 +40501,16 @@ function connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs = R
         userAgent: USER_AGENT,
         // The plugin decides what is retried and how often; `bounded` does the waiting.
         retry: { retryAfterBaseValue: 0 }
-    }, bounded(cancel, retryBaseMs), retry);
+    }, 
+    // In this order: `bounded` wraps each attempt, inside the retry plugin.
+    bounded(cancel, retryBaseMs), retry);
     return {
         async listComments(issue) {
             const comments = await octokit.paginate(octokit.rest.issues.listComments, {
                 owner,
                 repo,
                 issue_number: issue,
-                per_page: 100
+                per_page: PAGE_SIZE
             });
             return comments.map(c => ({ id: c.id, body: c.body ?? '', authorType: c.user?.type ?? '' }));
         },
@@ -42124,6 +42131,8 @@ const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impo
 
 
 // Files the workflow names: read or written inside the workspace only, whatever links it holds.
+// The toolkit has no check that keeps a path inside the workspace (@actions/glob follows links by
+// default), hence this.
 /** The workspace files are read from and written to: the runner's, or here when run by hand. */
 const workspaceOf = (env) => env.GITHUB_WORKSPACE || process.cwd();
 /**

@@ -28985,7 +28985,12 @@ function whenText(waitMs) {
         ? `until ${new Date(at).toISOString()}`
         : `for ${Math.round(waitMs / 3_600_000)} hours`;
 }
-/** Runs `attempt` until it succeeds, says not to retry, or the next wait would not fit before the deadline. */
+/**
+ * Runs `attempt` until it succeeds, says not to retry, or the next wait would not fit before the deadline.
+ * Hand-written beside undici's RetryHandler, which decides by method, status and error code and
+ * cannot tell a write that never left from one the service may have acted on: here a write goes
+ * again only when it provably never reached the service, so a job is never created twice.
+ */
 async function withRetries(attempt, options) {
     const { deadline, policy, clock } = options;
     for (let n = 1;; n++) {
@@ -29250,7 +29255,8 @@ const dispatcher_isLoopbackAddress = (address) => /^(::ffff:)?127\.\d+\.\d+\.\d+
 /**
  * Plain http goes only to this machine (see parseApiUrl; never through a proxy): a `localhost`
  * that a hosts file or DNS sends elsewhere is refused once connected, before a byte of the
- * request is written. https connections pass as they are.
+ * request is written. https connections pass as they are. No undici option checks the address a
+ * connection reached, hence this check in the connector.
  */
 function loopbackOnlyForHttp(options, callback) {
     if (options.protocol !== 'http:')
@@ -29828,7 +29834,8 @@ const prefix = (file) => `.${external_node_path_namespaceObject.basename(file)}.
  * complete, so a failed run never leaves a half-written file under the real name. The temporary
  * file has a random name and is created exclusively (O_EXCL), so a planted symbolic link, which
  * checked-out content can hold, is never written through; the rename replaces a link at the
- * target itself rather than following it.
+ * target itself rather than following it. Not write-file-atomic: its temporary name is predictable
+ * (a hash of the process id and a counter) and it takes the whole content at once.
  */
 class PartialFile {
     handle;
@@ -33690,6 +33697,8 @@ const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 
 
 // Files the workflow names: read or written inside the workspace only, whatever links it holds.
+// The toolkit has no check that keeps a path inside the workspace (@actions/glob follows links by
+// default), hence this.
 /** The workspace files are read from and written to: the runner's, or here when run by hand. */
 const workspaceOf = (env) => env.GITHUB_WORKSPACE || process.cwd();
 /**

@@ -125,9 +125,8 @@ const RETRY_BASE_MS = 1000
  * other action (it decides the proxy from GITHUB_API_URL when loaded), with @octokit/plugin-retry:
  * reads and comment updates are retried up to three times when GitHub does not answer or fails
  * (a 5xx, a 429; not 400, 401, 403, 404, 410, 422, 451); creating a comment never is (a retry
- * could post it twice). Every request, its retries included, is
- * bounded by its own time limit and by the run's cancel signal, so a slow GitHub cannot hold a
- * cancelled step.
+ * could post it twice). Every request, its retries included, is bounded by its own time limit and
+ * by the run's cancel signal, so a slow GitHub cannot hold a cancelled step.
  */
 export function connectGitHub(
   token: string,
@@ -143,6 +142,7 @@ export function connectGitHub(
       // The plugin decides what is retried and how often; `bounded` does the waiting.
       retry: { retryAfterBaseValue: 0 }
     },
+    // In this order: `bounded` wraps each attempt, inside the retry plugin.
     bounded(cancel, retryBaseMs),
     retry
   )
@@ -152,7 +152,7 @@ export function connectGitHub(
         owner,
         repo,
         issue_number: issue,
-        per_page: 100
+        per_page: PAGE_SIZE
       })
       return comments.map(c => ({ id: c.id, body: c.body ?? '', authorType: c.user?.type ?? '' }))
     },

@@ -157,7 +157,8 @@ export const isLoopbackAddress = (address: string): boolean =>
 /**
  * Plain http goes only to this machine (see parseApiUrl; never through a proxy): a `localhost`
  * that a hosts file or DNS sends elsewhere is refused once connected, before a byte of the
- * request is written. https connections pass as they are.
+ * request is written. https connections pass as they are. No undici option checks the address a
+ * connection reached, hence this check in the connector.
  */
 export function loopbackOnlyForHttp(
   options: buildConnector.Options,
