@@ -36282,7 +36282,7 @@ const RETRY_BASE_MS = 1000;
  * could post it twice). Every request, its retries included, is bounded by its own time limit and
  * by the run's cancel signal, so a slow GitHub cannot hold a cancelled step.
  */
-function api_connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs = RETRY_BASE_MS } = {}) {
+function api_connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs = RETRY_BASE_MS, clock = systemClock } = {}) {
     const octokit = getOctokit(token, {
         baseUrl: apiUrl.replace(/\/+$/, ''),
         userAgent: USER_AGENT,
@@ -36290,7 +36290,7 @@ function api_connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs
         retry: { retryAfterBaseValue: 0 }
     }, 
     // In this order: `bounded` wraps each attempt, inside the retry plugin.
-    bounded(cancel, retryBaseMs), retry);
+    bounded(cancel, retryBaseMs, clock), retry);
     return {
         async listComments(issue) {
             const comments = await octokit.paginate(octokit.rest.issues.listComments, {
@@ -36426,7 +36426,7 @@ function api_connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs
  * during it would keep the step alive for up to 9 s. Registered before the retry plugin, so it
  * wraps each attempt, and the retry plugin's request options are the same object every time.
  */
-function bounded(cancel, baseMs) {
+function bounded(cancel, baseMs, clock) {
     const bounds = new WeakMap();
     const waitBefore = (attempt) => attempt ** 2 * baseMs;
     return (octokit) => {
@@ -36438,7 +36438,7 @@ function bounded(cancel, baseMs) {
                 const ms = cancel?.aborted ? GRACE_MS : TIMEOUT_MS;
                 const timeout = AbortSignal.timeout(ms);
                 const signal = cancel && !cancel.aborted ? AbortSignal.any([cancel, timeout]) : timeout;
-                bound = { signal, deadline: systemClock.now() + ms, attempts: 0 };
+                bound = { signal, deadline: clock.now() + ms, attempts: 0 };
                 bounds.set(options, bound);
             }
             const attempt = bound.attempts++;
@@ -36446,7 +36446,7 @@ function bounded(cancel, baseMs) {
             const last = () => void (options.request = { ...options.request, retries: 0 });
             if (attempt > 0) {
                 try {
-                    await systemClock.sleep(waitBefore(attempt), bound.signal);
+                    await clock.sleep(waitBefore(attempt), bound.signal);
                 }
                 catch {
                     last();
@@ -36460,7 +36460,7 @@ function bounded(cancel, baseMs) {
             }
             catch (error) {
                 bound.last = error;
-                if (bound.signal.aborted || systemClock.now() + waitBefore(attempt + 1) >= bound.deadline)
+                if (bound.signal.aborted || clock.now() + waitBefore(attempt + 1) >= bound.deadline)
                     last();
                 throw error;
             }

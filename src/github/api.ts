@@ -1,7 +1,7 @@
 import { getOctokit } from '@actions/github'
 import { retry } from '@octokit/plugin-retry'
 import { RequestError } from '@octokit/request-error'
-import { systemClock } from '../runner/clock.js'
+import { type Clock, systemClock } from '../runner/clock.js'
 import { USER_AGENT } from '../runner/runner.js'
 import { type PullRequestRef, parsePullRequest } from './event.js'
 
@@ -115,6 +115,8 @@ export interface GitHubOptions {
    * schedule and its default, 1 s). For tests.
    */
   retryBaseMs?: number
+  /** Times the waits before retries and their deadline (the runner's clock; a virtual one in tests). */
+  clock?: Clock
 }
 
 /** @octokit/plugin-retry's retryAfterBaseValue. */
@@ -132,7 +134,7 @@ export function connectGitHub(
   token: string,
   { owner, repo, apiUrl }: RepoRef,
   cancel?: AbortSignal,
-  { retryBaseMs = RETRY_BASE_MS }: GitHubOptions = {}
+  { retryBaseMs = RETRY_BASE_MS, clock = systemClock }: GitHubOptions = {}
 ): GitHubApi {
   const octokit = getOctokit(
     token,
@@ -143,7 +145,7 @@ export function connectGitHub(
       retry: { retryAfterBaseValue: 0 }
     },
     // In this order: `bounded` wraps each attempt, inside the retry plugin.
-    bounded(cancel, retryBaseMs),
+    bounded(cancel, retryBaseMs, clock),
     retry
   )
   return {
@@ -289,7 +291,7 @@ interface Bound {
  * during it would keep the step alive for up to 9 s. Registered before the retry plugin, so it
  * wraps each attempt, and the retry plugin's request options are the same object every time.
  */
-function bounded(cancel: AbortSignal | undefined, baseMs: number) {
+function bounded(cancel: AbortSignal | undefined, baseMs: number, clock: Clock) {
   const bounds = new WeakMap<object, Bound>()
   const waitBefore = (attempt: number): number => attempt ** 2 * baseMs
   return (octokit: Pick<Octokit, 'hook'>): void => {
@@ -301,7 +303,7 @@ function bounded(cancel: AbortSignal | undefined, baseMs: number) {
         const ms = cancel?.aborted ? GRACE_MS : TIMEOUT_MS
         const timeout = AbortSignal.timeout(ms)
         const signal = cancel && !cancel.aborted ? AbortSignal.any([cancel, timeout]) : timeout
-        bound = { signal, deadline: systemClock.now() + ms, attempts: 0 }
+        bound = { signal, deadline: clock.now() + ms, attempts: 0 }
         bounds.set(options, bound)
       }
       const attempt = bound.attempts++
@@ -309,7 +311,7 @@ function bounded(cancel: AbortSignal | undefined, baseMs: number) {
       const last = (): void => void (options.request = { ...options.request, retries: 0 })
       if (attempt > 0) {
         try {
-          await systemClock.sleep(waitBefore(attempt), bound.signal)
+          await clock.sleep(waitBefore(attempt), bound.signal)
         } catch {
           last()
           throw bound.last
@@ -321,8 +323,7 @@ function bounded(cancel: AbortSignal | undefined, baseMs: number) {
         return await request(options)
       } catch (error) {
         bound.last = error
-        if (bound.signal.aborted || systemClock.now() + waitBefore(attempt + 1) >= bound.deadline)
-          last()
+        if (bound.signal.aborted || clock.now() + waitBefore(attempt + 1) >= bound.deadline) last()
         throw error
       }
     })

@@ -192,6 +192,32 @@ describe('GitHub retries (@octokit/plugin-retry)', () => {
     expect(sent('GET', '/files')).toBe(1)
   })
 
+  it("waits 1, 4 and 9 s before the retries (the plugin's schedule), on the clock it is given", async () => {
+    gh.failures.set('permission', 502)
+    const waits: number[] = []
+    let now = 0
+    const clock = {
+      now: () => now,
+      wallNow: () => now,
+      sleep: async (ms: number) => {
+        waits.push(ms)
+        now += ms
+      }
+    }
+    const github = await connectGitHub('ghs_t', { ...repo, apiUrl: gh.url }, undefined, { clock })
+    await expect(github.permission('alice')).rejects.toMatchObject({ status: 502 })
+    expect(waits).toEqual([1000, 4000, 9000])
+    expect(sent('GET', '/permission')).toBe(4)
+    // Twice the base: 2 s and 8 s fit in 15 s, the next 18 s does not.
+    waits.length = 0
+    const slower = await connectGitHub('ghs_t', { ...repo, apiUrl: gh.url }, undefined, {
+      clock,
+      retryBaseMs: 2000
+    })
+    await expect(slower.permission('alice')).rejects.toMatchObject({ status: 502 })
+    expect(waits).toEqual([2000, 8000])
+  })
+
   it('begins no wait that would end past the 15 s time limit', async () => {
     gh.failures.set('permission', 502)
     // The first retry would come after 16 s.
