@@ -1,5 +1,5 @@
 // Builds every entry of scripts/entries.mjs with @vercel/ncc into dist/ (or the folder given as the
-// first argument): per entry one minified ES module, with its licenses.txt and package.json beside it.
+// first argument): per entry one ES module, not minified, with its licenses.txt and package.json beside it.
 import { rmSync } from 'node:fs'
 import path from 'node:path'
 import { ENTRIES } from './entries.mjs'

@@ -14,7 +14,7 @@ export const ENTRIES = [
 
 /**
  * A string found exactly once in each copy of undici (the Symbol.for key of one of its errors, in
- * lib/core/errors.js), and which ncc's minifier leaves as it is.
+ * lib/core/errors.js), and which bundling leaves as it is.
  */
 export const UNDICI_MARKER = 'undici.error.UND_ERR_BPL_MISSING_UPSTREAM'
 

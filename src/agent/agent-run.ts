@@ -69,8 +69,17 @@ async function prepare(
   const saveState = (saved: CommentState): void =>
     runner.saveState(State.Comment, JSON.stringify(saved))
   if (isChangeRun(event, settings))
-    return prepareChangeRun(settings, event, { log, saveState, signal, readJob })
-  return { ...(await prepareIssueRun(settings, event, log, saveState, signal)), notices: [] }
+    return prepareChangeRun(settings, event, {
+      log,
+      clock: runner.clock,
+      saveState,
+      signal,
+      readJob
+    })
+  return {
+    ...(await prepareIssueRun(settings, event, { log, clock: runner.clock, saveState, signal })),
+    notices: []
+  }
 }
 
 /** The job, the wait and the live comment. */

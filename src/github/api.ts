@@ -1,4 +1,7 @@
 import { getOctokit } from '@actions/github'
+import { retry } from '@octokit/plugin-retry'
+import { RequestError } from '@octokit/request-error'
+import { type Clock, systemClock } from '../runner/clock.js'
 import { USER_AGENT } from '../runner/runner.js'
 import { type PullRequestRef, parsePullRequest } from './event.js'
 
@@ -9,10 +12,13 @@ export interface GitHubApi {
   updateComment(id: number, body: string): Promise<void>
   /** The user's permission and role name on the repository. */
   permission(user: string): Promise<{ permission?: string; roleName?: string }>
-  /** One page (1-based) of the repository's issue and pull request comments, newest first. */
-  recentComments(page: number): Promise<RepoComment[]>
-  /** One page (1-based, 100 a page) of a pull request's changed files. */
-  pullFiles(pull: number, page: number): Promise<ChangedFile[]>
+  /**
+   * The repository's issue and pull request comments, newest first, a page of 100 at a time and
+   * `maxPages` pages at most: a page is read only when the one before has been used.
+   */
+  recentComments(maxPages: number): AsyncIterable<RepoComment[]>
+  /** A pull request's changed files, `maxPages` pages of 100 at most; `cut` when GitHub has more. */
+  pullFiles(pull: number, maxPages: number): Promise<{ files: ChangedFile[]; cut: boolean }>
   /** The commits and files between two commits (GitHub lists at most 300 files). */
   compare(base: string, head: string): Promise<Comparison>
   /** One commit, as a comparison with its parent. */
@@ -61,24 +67,19 @@ const GRACE_MS = 1_500
 
 /**
  * A failed GitHub call in a few words. Octokit reports a call that never got an answer (refused,
- * DNS, a time limit) as status 500 without a response: that is no HTTP 500, and says so.
+ * DNS, a time limit) as a RequestError with status 500 and no response: that is no HTTP 500, and
+ * says so.
  */
 export function describeGitHubError(error: unknown): string {
-  const failure = error as {
-    status?: unknown
-    response?: unknown
-    cause?: unknown
-    message?: unknown
-  }
-  if (typeof failure.status === 'number' && (failure.status !== 500 || failure.response))
-    return `HTTP ${failure.status}`
-  const cause = failure.cause as
+  if (error instanceof RequestError && error.response) return `HTTP ${error.status}`
+  const failure = error as { cause?: unknown; message?: unknown } | undefined
+  const cause = failure?.cause as
     { code?: unknown; message?: unknown; cause?: { code?: unknown } } | undefined
   const code = cause?.code ?? cause?.cause?.code
   const why =
     typeof code === 'string'
       ? code
-      : typeof failure.message === 'string'
+      : typeof failure?.message === 'string'
         ? failure.message
         : String(error)
   return `no answer from GitHub (${why})`
@@ -89,8 +90,11 @@ export function describeGitHubError(error: unknown): string {
  * that cannot see it), as opposed to failing or not answering.
  */
 export function refusedAccess(error: unknown): boolean {
-  const status = (error as { status?: unknown }).status
-  return status === 401 || status === 403 || status === 404
+  return (
+    error instanceof RequestError &&
+    error.response !== undefined &&
+    [401, 403, 404].includes(error.status)
+  )
 }
 
 /** What to grant, as one sentence: `grant` is what the workflow's `permissions:` block needs. */
@@ -105,34 +109,52 @@ export interface RepoRef {
   apiUrl: string
 }
 
+export interface GitHubOptions {
+  /**
+   * The wait before the first retry; the n-th waits n² times as long (@octokit/plugin-retry's
+   * schedule and its default, 1 s). For tests.
+   */
+  retryBaseMs?: number
+  /** Times the waits before retries and their deadline (the runner's clock; a virtual one in tests). */
+  clock?: Clock
+}
+
+/** @octokit/plugin-retry's retryAfterBaseValue. */
+const RETRY_BASE_MS = 1000
+
 /**
  * The toolkit's Octokit (@actions/github's getOctokit): the same plugins and proxy rules as every
- * other action (it decides the proxy from GITHUB_API_URL when loaded). Every call is bounded by its
- * own time limit and by the run's cancel signal, so a slow GitHub cannot hold a cancelled step.
- * No retries: comments are best effort (a failure is a warning), and the permission check fails
- * closed with a message that says so.
+ * other action (it decides the proxy from GITHUB_API_URL when loaded), with @octokit/plugin-retry:
+ * reads and comment updates are retried up to three times when GitHub does not answer or fails
+ * (a 5xx, a 429; not 400, 401, 403, 404, 410, 422, 451); creating a comment never is (a retry
+ * could post it twice). Every request, its retries included, is bounded by its own time limit and
+ * by the run's cancel signal, so a slow GitHub cannot hold a cancelled step.
  */
 export function connectGitHub(
   token: string,
   { owner, repo, apiUrl }: RepoRef,
-  cancel?: AbortSignal
+  cancel?: AbortSignal,
+  { retryBaseMs = RETRY_BASE_MS, clock = systemClock }: GitHubOptions = {}
 ): GitHubApi {
-  const octokit = getOctokit(token, { baseUrl: apiUrl.replace(/\/+$/, ''), userAgent: USER_AGENT })
-  // A call in flight stops at the cancel; one made after it (the comment's last word) gets a short grace.
-  const request = () => ({
-    signal:
-      cancel && !cancel.aborted
-        ? AbortSignal.any([cancel, AbortSignal.timeout(TIMEOUT_MS)])
-        : AbortSignal.timeout(cancel ? GRACE_MS : TIMEOUT_MS)
-  })
+  const octokit = getOctokit(
+    token,
+    {
+      baseUrl: apiUrl.replace(/\/+$/, ''),
+      userAgent: USER_AGENT,
+      // The plugin decides what is retried and how often; `bounded` does the waiting.
+      retry: { retryAfterBaseValue: 0 }
+    },
+    // In this order: `bounded` wraps each attempt, inside the retry plugin.
+    bounded(cancel, retryBaseMs, clock),
+    retry
+  )
   return {
     async listComments(issue) {
       const comments = await octokit.paginate(octokit.rest.issues.listComments, {
         owner,
         repo,
         issue_number: issue,
-        per_page: 100,
-        request: request()
+        per_page: PAGE_SIZE
       })
       return comments.map(c => ({ id: c.id, body: c.body ?? '', authorType: c.user?.type ?? '' }))
     },
@@ -142,7 +164,8 @@ export function connectGitHub(
         repo,
         issue_number: issue,
         body,
-        request: request()
+        // Never retried: GitHub may have posted the comment before failing to say so.
+        request: { retries: 0 }
       })
       return data.id
     },
@@ -151,16 +174,14 @@ export function connectGitHub(
         owner,
         repo,
         comment_id: id,
-        body,
-        request: request()
+        body
       })
     },
     async permission(user) {
       const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({
         owner,
         repo,
-        username: user,
-        request: request()
+        username: user
       })
       // An answer without a permission (a redirect's page, a proxy's) is no answer at all.
       if (typeof data?.permission !== 'string')
@@ -171,40 +192,46 @@ export function connectGitHub(
         roleName: typeof roleName === 'string' ? roleName : undefined
       }
     },
-    async recentComments(page) {
-      const { data } = await octokit.rest.issues.listCommentsForRepo({
+    async *recentComments(maxPages) {
+      const pages = octokit.paginate.iterator(octokit.rest.issues.listCommentsForRepo, {
         owner,
         repo,
         sort: 'created',
         direction: 'desc',
-        per_page: PAGE_SIZE,
-        page,
-        request: request()
+        per_page: PAGE_SIZE
       })
-      return data.map(c => ({
-        id: c.id,
-        body: c.body ?? '',
-        authorType: c.user?.type ?? '',
-        issue: Number(/\/issues\/(\d+)$/.exec(c.issue_url ?? '')?.[1] ?? 0)
-      }))
+      let read = 0
+      for await (const { data } of pages) {
+        yield data.map(c => ({
+          id: c.id,
+          body: c.body ?? '',
+          authorType: c.user?.type ?? '',
+          issue: Number(/\/issues\/(\d+)$/.exec(c.issue_url ?? '')?.[1] ?? 0)
+        }))
+        if (++read >= maxPages) return
+      }
     },
-    async pullFiles(pull, page) {
-      const { data } = await octokit.rest.pulls.listFiles({
+    async pullFiles(pull, maxPages) {
+      const pages = octokit.paginate.iterator(octokit.rest.pulls.listFiles, {
         owner,
         repo,
         pull_number: pull,
-        per_page: PAGE_SIZE,
-        page,
-        request: request()
+        per_page: PAGE_SIZE
       })
-      return asFiles(data)
+      const files: ChangedFile[] = []
+      let read = 0
+      for await (const { data, headers } of pages) {
+        files.push(...asFiles(data))
+        // The iterator asks for the next page only when asked: stopping here sends no request.
+        if (++read >= maxPages) return { files, cut: /rel="next"/.test(headers.link ?? '') }
+      }
+      return { files, cut: false }
     },
     async compare(base, head) {
       const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
         owner,
         repo,
-        basehead: `${base}...${head}`,
-        request: request()
+        basehead: `${base}...${head}`
       })
       return {
         url: data.html_url,
@@ -217,8 +244,7 @@ export function connectGitHub(
       const { data } = await octokit.rest.repos.getCommit({
         owner,
         repo,
-        ref: sha,
-        request: request()
+        ref: sha
       })
       return {
         url: data.html_url,
@@ -231,8 +257,7 @@ export function connectGitHub(
       const { data } = await octokit.rest.repos.listPullRequestsAssociatedWithCommit({
         owner,
         repo,
-        commit_sha: sha,
-        request: request()
+        commit_sha: sha
       })
       return data.map(parsePullRequest).filter(p => p !== undefined)
     },
@@ -240,13 +265,68 @@ export function connectGitHub(
       const { data } = await octokit.rest.pulls.get({
         owner,
         repo,
-        pull_number: number,
-        request: request()
+        pull_number: number
       })
       const pr = parsePullRequest(data)
       if (!pr) throw new Error(`GitHub answered pull request #${number} without a number`)
       return pr
     }
+  }
+}
+
+type Octokit = ReturnType<typeof getOctokit>
+
+/** What `bounded` knows of one request across its attempts. */
+interface Bound {
+  signal: AbortSignal
+  deadline: number
+  attempts: number
+  last?: unknown
+}
+
+/**
+ * Bounds each request, its retries included, by TIMEOUT_MS (GRACE_MS when made after the cancel)
+ * and by the cancel signal, and waits before each retry. Hand-written beside
+ * @octokit/plugin-retry because the plugin's own wait is a timer no signal can end: a cancel
+ * during it would keep the step alive for up to 9 s. Registered before the retry plugin, so it
+ * wraps each attempt, and the retry plugin's request options are the same object every time.
+ */
+function bounded(cancel: AbortSignal | undefined, baseMs: number, clock: Clock) {
+  const bounds = new WeakMap<object, Bound>()
+  const waitBefore = (attempt: number): number => attempt ** 2 * baseMs
+  return (octokit: Pick<Octokit, 'hook'>): void => {
+    octokit.hook.wrap('request', async (request, options) => {
+      let bound = bounds.get(options)
+      if (!bound) {
+        // A request made before the cancel stops at it; one made after (the comment's last
+        // word) gets a short grace.
+        const ms = cancel?.aborted ? GRACE_MS : TIMEOUT_MS
+        const timeout = AbortSignal.timeout(ms)
+        const signal = cancel && !cancel.aborted ? AbortSignal.any([cancel, timeout]) : timeout
+        bound = { signal, deadline: clock.now() + ms, attempts: 0 }
+        bounds.set(options, bound)
+      }
+      const attempt = bound.attempts++
+      // No retry after this one: the retry plugin reads `retries` from these options.
+      const last = (): void => void (options.request = { ...options.request, retries: 0 })
+      if (attempt > 0) {
+        try {
+          await clock.sleep(waitBefore(attempt), bound.signal)
+        } catch {
+          last()
+          throw bound.last
+        }
+      }
+      try {
+        // Set on these options, not on a copy: the hooks inside this one (authentication) read them.
+        options.request = { ...options.request, signal: bound.signal }
+        return await request(options)
+      } catch (error) {
+        bound.last = error
+        if (bound.signal.aborted || clock.now() + waitBefore(attempt + 1) >= bound.deadline) last()
+        throw error
+      }
+    })
   }
 }
 

@@ -68,13 +68,16 @@ const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024
 
 /** The one HTTP client of the project: every entry point talks to the service through it. */
 export class ApiClient {
-  private readonly http = new HttpSession()
+  private readonly http: HttpSession
   private readonly clock: Clock
   private readonly log: Logger
   /** Every form of every secret, removed from whatever the service answers. */
   private readonly secretForms: string[]
 
   constructor(private readonly options: ClientOptions) {
+    this.http = new HttpSession({
+      maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES
+    })
     this.clock = options.clock ?? systemClock
     this.log = options.log ?? silentLogger
     this.secretForms = secretForms([options.apiKey, ...(options.secrets ?? [])])
@@ -133,7 +136,6 @@ export class ApiClient {
         method: spec.method,
         url,
         signal,
-        maxResponseBytes: this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
         headers: {
           authorization: `Bearer ${this.options.apiKey}`,
           accept: 'application/json',

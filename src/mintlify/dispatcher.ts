@@ -49,17 +49,24 @@ export class TrackedDispatcher {
     proxy: URL | undefined,
     tls: buildConnector.BuildOptions,
     /** Opened for one request (a write), destroyed after it. */
-    readonly own: boolean
+    readonly own: boolean,
+    /** Bytes of an answer's body at most: undici fails the body past it (UND_ERR_RES_EXCEEDED_MAX_SIZE). */
+    maxResponseSize: number
   ) {
     if (!proxy) {
-      this.dispatcher = new Agent({ connect: this.track(buildConnector(tls), true) })
+      this.dispatcher = new Agent({
+        connect: this.track(buildConnector(tls), true),
+        maxResponseSize
+      })
       return
     }
     const bare = new URL(proxy.origin)
     this.dispatcher = new ProxyAgent({
       uri: bare.href,
+      // ProxyAgent hands its options to the Agent behind the tunnel (undici 6's proxy-agent.js).
+      maxResponseSize,
       // As the toolkit does, and unlike ProxyAgent's reading of the URL: a user alone is enough.
-      token: proxyAuthorization(proxy)['proxy-authorization'],
+      token: proxyToken(proxy),
       requestTls: tls,
       proxyTls: tls,
       clientFactory: (origin, options) => this.proxyClient(origin, options as Pool.Options, bare)
@@ -128,14 +135,14 @@ export class TrackedDispatcher {
 }
 
 /** Basic credentials from the proxy URL's user and password, percent-decoded. */
-export function proxyAuthorization(proxy: URL): Record<string, string> {
-  if (!proxy.username && !proxy.password) return {}
+function proxyToken(proxy: URL): string | undefined {
+  if (!proxy.username && !proxy.password) return undefined
   const credentials = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`
-  return { 'proxy-authorization': `Basic ${Buffer.from(credentials).toString('base64')}` }
+  return `Basic ${Buffer.from(credentials).toString('base64')}`
 }
 
 /** Names the proxy by host and port only: its URL may hold credentials. */
-export function proxyAuthError(proxy: URL): HttpError {
+function proxyAuthError(proxy: URL): HttpError {
   return new HttpError(
     `the proxy ${proxy.host} asks for credentials (407): put them in the proxy variable as http://user:password@${proxy.host}`,
     'PROXY_AUTH',
@@ -150,7 +157,8 @@ export const isLoopbackAddress = (address: string): boolean =>
 /**
  * Plain http goes only to this machine (see parseApiUrl; never through a proxy): a `localhost`
  * that a hosts file or DNS sends elsewhere is refused once connected, before a byte of the
- * request is written. https connections pass as they are.
+ * request is written. https connections pass as they are. No undici option checks the address a
+ * connection reached, hence this check in the connector.
  */
 export function loopbackOnlyForHttp(
   options: buildConnector.Options,

@@ -1,12 +1,6 @@
 import { checkBypass, getProxyUrl } from '@actions/http-client/lib/proxy'
 import type { Dispatcher } from 'undici'
-import {
-  TrackedDispatcher,
-  HttpError,
-  WriteNotifier,
-  proxyAuthError,
-  proxyAuthorization
-} from './dispatcher.js'
+import { TrackedDispatcher, HttpError, WriteNotifier } from './dispatcher.js'
 
 export { HttpError }
 
@@ -17,7 +11,6 @@ export interface HttpRequest {
   body?: string
   /** The request's time limit and the run's cancellation. */
   signal: AbortSignal
-  maxResponseBytes: number
 }
 
 export interface HttpResponse {
@@ -27,6 +20,8 @@ export interface HttpResponse {
 }
 
 export interface HttpSessionOptions {
+  /** A larger answer is refused (RESPONSE_TOO_LARGE) rather than held in memory. */
+  maxResponseBytes: number
   /** Replaces the trusted certificate authorities (for tests; runners use NODE_EXTRA_CA_CERTS). */
   ca?: string
 }
@@ -51,20 +46,17 @@ export class HttpSession {
   private readonly own = new Set<TrackedDispatcher>()
   private closed = false
 
-  constructor(
-    private readonly env: NodeJS.ProcessEnv = process.env,
-    private readonly options: HttpSessionOptions = {}
-  ) {}
+  constructor(private readonly options: HttpSessionOptions) {}
 
   async send(req: HttpRequest): Promise<HttpResponse> {
-    const proxy = this.proxyFor(req.url)
+    // https through the proxy's CONNECT tunnel, TLS end to end. Plain http goes only to this
+    // machine (parseApiUrl), which is never proxied: it always goes direct, where the connection
+    // is checked to be loopback.
+    const proxy = req.url.protocol === 'https:' ? this.proxyFor(req.url) : undefined
     if (this.closed) throw new HttpError('the HTTP session is closed', 'CLOSED', 'no')
     if (req.signal.aborted)
       throw new HttpError('aborted before the request was sent', 'ABORTED', 'no')
-    // Plain http goes to the proxy as a request for the absolute URL, as proxies expect (many allow
-    // CONNECT to port 443 only); https through a CONNECT tunnel, TLS end to end.
-    const forward = proxy && req.url.protocol === 'http:' ? proxy : undefined
-    const connections = this.connections(forward ? undefined : proxy, req.method !== 'GET')
+    const connections = this.connections(proxy, req.method !== 'GET')
     const controller = new AbortController()
     let written = false
     let settled = false
@@ -72,7 +64,7 @@ export class HttpSession {
       dispatch => (opts, handler) =>
         dispatch(opts, new WriteNotifier(handler, () => (written = !controller.signal.aborted)))
     )
-    const exchange = this.exchange(dispatcher, req, controller.signal, forward)
+    const exchange = this.exchange(dispatcher, req, controller.signal)
     let onAbort = noop
     const early = new Promise<never>((_, reject) => {
       onAbort = () => {
@@ -109,45 +101,33 @@ export class HttpSession {
   private async exchange(
     dispatcher: Dispatcher,
     req: HttpRequest,
-    signal: AbortSignal,
-    /** Plain http through this proxy: the request goes to it, for the absolute URL. */
-    forward?: URL
+    signal: AbortSignal
   ): Promise<HttpResponse> {
     const { statusCode, headers, body } = await dispatcher.request({
-      origin: (forward ?? req.url).origin,
-      path: forward ? req.url.href : req.url.pathname + req.url.search,
+      origin: req.url.origin,
+      path: req.url.pathname + req.url.search,
       method: req.method,
-      headers: forward
-        ? { ...req.headers, host: req.url.host, ...proxyAuthorization(forward) }
-        : req.headers,
+      headers: req.headers,
       body: req.body,
       signal
     })
-    if (forward && statusCode === 407) {
-      body.on('error', noop).destroy()
-      throw proxyAuthError(forward)
+    let text: string
+    try {
+      // undici closes the connection once the body passes maxResponseSize (see TrackedDispatcher).
+      text = await body.text()
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'UND_ERR_RES_EXCEEDED_MAX_SIZE') throw error
+      const message = `the answer is larger than ${this.options.maxResponseBytes} bytes`
+      throw new HttpError(message, 'RESPONSE_TOO_LARGE', 'maybe', { cause: error })
     }
-    const tooLarge = (): HttpError => {
-      body.on('error', noop).destroy()
-      const message = `the answer is larger than ${req.maxResponseBytes} bytes`
-      return new HttpError(message, 'RESPONSE_TOO_LARGE', 'maybe')
-    }
-    if (Number(headers['content-length']) > req.maxResponseBytes) throw tooLarge()
-    const chunks: Buffer[] = []
-    let size = 0
-    for await (const chunk of body as AsyncIterable<Buffer>) {
-      size += chunk.length
-      if (size > req.maxResponseBytes) throw tooLarge()
-      chunks.push(chunk)
-    }
-    return { status: statusCode, headers, text: Buffer.concat(chunks).toString('utf8') }
+    return { status: statusCode, headers, text }
   }
 
   /** The proxy for a target, read from the environment once per origin. */
   private proxyFor(url: URL): URL | undefined {
     if (!this.proxies.has(url.origin)) {
       try {
-        this.proxies.set(url.origin, proxyFor(url, this.env))
+        this.proxies.set(url.origin, proxyFor(url))
       } catch (error) {
         if (error instanceof ProxyConfigError) throw new HttpError(error.message, error.code, 'no')
         throw error
@@ -158,14 +138,16 @@ export class HttpSession {
 
   private connections(proxy: URL | undefined, own: boolean): TrackedDispatcher {
     const tls = this.options.ca === undefined ? {} : { ca: this.options.ca }
+    const open = (): TrackedDispatcher =>
+      new TrackedDispatcher(proxy, tls, own, this.options.maxResponseBytes)
     if (own) {
-      const connections = new TrackedDispatcher(proxy, tls, true)
+      const connections = open()
       this.own.add(connections)
       return connections
     }
     const key = proxy?.href ?? ''
     let connections = this.shared.get(key)
-    if (!connections) this.shared.set(key, (connections = new TrackedDispatcher(proxy, tls, false)))
+    if (!connections) this.shared.set(key, (connections = open()))
     return connections
   }
 
@@ -205,34 +187,30 @@ export class ProxyConfigError extends Error {
 
 /**
  * The proxy for a request to `target`, by the toolkit's own rule (@actions/http-client's
- * getProxyUrl, which the GitHub client follows too): `https_proxy`/`HTTPS_PROXY` for https targets,
- * `http_proxy`/`HTTP_PROXY` for http; loopback hosts (localhost, 127.*, [::1]) never proxied;
- * `no_proxy`/`NO_PROXY` entries match the host and its subdomains, `*` everything.
+ * getProxyUrl, which the GitHub client follows too), from the runner's environment:
+ * `https_proxy`/`HTTPS_PROXY` for https targets, `http_proxy`/`HTTP_PROXY` for http; loopback hosts
+ * (localhost, 127.*, [::1]) never proxied; `no_proxy`/`NO_PROXY` entries match the host and its
+ * subdomains, `*` everything.
  *
- * getProxyUrl reads process.env: another `env` takes its place for the (synchronous) call. Where
- * the toolkit would silently go direct, or build a URL nothing can connect to, this throws
+ * Where the toolkit would silently go direct, or build a URL nothing can connect to, this throws
  * ProxyConfigError: a value that is no URL (`http://[bad`), a malformed percent escape (getProxyUrl
  * then answers "no proxy"), a scheme-less `host:port` (URL reads `host:` as the scheme), or a
  * scheme other than http(s) (socks5).
  */
-export function proxyFor(target: URL, env: NodeJS.ProcessEnv = process.env): URL | undefined {
+export function proxyFor(target: URL): URL | undefined {
   const names =
     target.protocol === 'https:' ? ['https_proxy', 'HTTPS_PROXY'] : ['http_proxy', 'HTTP_PROXY']
-  const variable = names.find(name => env[name]) ?? names[1]!
-  const saved = process.env
+  const variable = names.find(name => process.env[name]) ?? names[1]!
   let proxy: URL | undefined
   let bypassed = false
   try {
-    if (env !== saved) process.env = env
     bypassed = checkBypass(target)
     proxy = getProxyUrl(target)
   } catch {
     // Its fallback, `http://` + the value, can throw, and that error would hold the value.
     proxy = undefined
-  } finally {
-    process.env = saved
   }
-  if (bypassed || !env[variable]) return undefined
+  if (bypassed || !process.env[variable]) return undefined
   if (!proxy || (proxy.protocol !== 'http:' && proxy.protocol !== 'https:') || !proxy.hostname)
     throw new ProxyConfigError(variable)
   // A plain URL: the toolkit's returns its user and password decoded, unlike its href.

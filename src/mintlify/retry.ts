@@ -93,7 +93,12 @@ export interface RetryOptions {
   onRetry?: (info: { attempt: number; delayMs: number; error: ApiError | CancelledError }) => void
 }
 
-/** Runs `attempt` until it succeeds, says not to retry, or the next wait would not fit before the deadline. */
+/**
+ * Runs `attempt` until it succeeds, says not to retry, or the next wait would not fit before the deadline.
+ * Hand-written beside undici's RetryHandler, which decides by method, status and error code and
+ * cannot tell a write that never left from one the service may have acted on: here a write goes
+ * again only when it provably never reached the service, so a job is never created twice.
+ */
 export async function withRetries<T>(
   attempt: (n: number) => Promise<Attempt<T>>,
   options: RetryOptions

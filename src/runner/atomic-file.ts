@@ -10,7 +10,8 @@ const prefix = (file: string): string => `.${path.basename(file)}.`
  * complete, so a failed run never leaves a half-written file under the real name. The temporary
  * file has a random name and is created exclusively (O_EXCL), so a planted symbolic link, which
  * checked-out content can hold, is never written through; the rename replaces a link at the
- * target itself rather than following it.
+ * target itself rather than following it. Not write-file-atomic: its temporary name is predictable
+ * (a hash of the process id and a counter) and it takes the whole content at once.
  */
 export class PartialFile {
   private constructor(

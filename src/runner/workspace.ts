@@ -11,6 +11,8 @@ import path from 'node:path'
 import { InputError } from './errors.js'
 
 // Files the workflow names: read or written inside the workspace only, whatever links it holds.
+// The toolkit has no check that keeps a path inside the workspace (@actions/glob follows links by
+// default), hence this.
 
 /** The workspace files are read from and written to: the runner's, or here when run by hand. */
 export const workspaceOf = (env: NodeJS.ProcessEnv): string => env.GITHUB_WORKSPACE || process.cwd()

@@ -1,5 +1,8 @@
+import { RequestError } from '@octokit/request-error'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { FakeGitHub } from '../simulator/fake-github.js'
+import type { GitHubApi } from '../../src/github/api.js'
+import { closedPort } from '../support/clients.js'
 import { LoopbackProxy } from '../support/proxy.js'
 
 // Both ways to GitHub through the toolkit's getOctokit: direct, and behind a proxy. The toolkit decides
@@ -100,5 +103,200 @@ describe('connectGitHub with a proxy set that does not apply', () => {
     await github.createComment(4, 'direct')
     expect(proxy.targets).toEqual([])
     expect(gh.requests.every(r => r.userAgent?.startsWith('mintlify-agent-action/'))).toBe(true)
+  })
+})
+
+describe('GitHub errors, as Octokit reports them', () => {
+  const failure = async (call: Promise<unknown>): Promise<unknown> =>
+    call.then(
+      () => new Error('expected the call to fail'),
+      (error: unknown) => error
+    )
+
+  it('says "no answer", not "HTTP 500", when GitHub cannot be reached', async () => {
+    const apiUrl = `http://127.0.0.1:${await closedPort()}`
+    const github = await connectGitHub('ghs_t', { owner: 'acme', repo: 'docs', apiUrl })
+    const { describeGitHubError, refusedAccess } = await import('../../src/github/api.js')
+    const error = await failure(github.createComment(4, 'x'))
+    // Octokit's own report: a RequestError with status 500 and no response.
+    expect(error).toBeInstanceOf(RequestError)
+    expect(error).toMatchObject({ status: 500, response: undefined })
+    expect(describeGitHubError(error)).toBe('no answer from GitHub (ECONNREFUSED)')
+    expect(refusedAccess(error)).toBe(false)
+  })
+
+  it('says "HTTP 500" when GitHub answers 500, and refused access only for 401, 403, 404', async () => {
+    const github = await connectGitHub('ghs_t', { owner: 'acme', repo: 'docs', apiUrl: gh.url })
+    const { describeGitHubError, refusedAccess } = await import('../../src/github/api.js')
+    for (const [status, refused] of [
+      [500, false],
+      [401, true],
+      [403, true],
+      [404, true],
+      [422, false]
+    ] as const) {
+      gh.failures.set('create-comment', status)
+      const error = await failure(github.createComment(4, 'x'))
+      expect(describeGitHubError(error)).toBe(`HTTP ${status}`)
+      expect(refusedAccess(error), String(status)).toBe(refused)
+    }
+    // Only what Octokit reports counts: an object that merely has a status is no answer.
+    expect(refusedAccess({ status: 403 })).toBe(false)
+    expect(describeGitHubError(Object.assign(new Error('odd'), { status: 502 }))).toBe(
+      'no answer from GitHub (odd)'
+    )
+  })
+})
+
+describe('GitHub retries (@octokit/plugin-retry)', () => {
+  const repo = { owner: 'acme', repo: 'docs', apiUrl: '' }
+  /** Retries that wait 1, 4, 9 ms rather than seconds. */
+  const connect = (cancel?: AbortSignal, retryBaseMs = 1) =>
+    connectGitHub('ghs_t', { ...repo, apiUrl: gh.url }, cancel, { retryBaseMs })
+  const sent = (method: string, part: string) =>
+    gh.requests.filter(r => r.method === method && r.path.includes(part)).length
+
+  it('retries a 502 on the pull request files, and the read succeeds', async () => {
+    gh.addPull('acme/docs', { number: 4, files: [{ filename: 'a.ts' }, { filename: 'b.ts' }] })
+    gh.failures.set('pull-files', { status: 502, times: 2 })
+    const github = await connect()
+    expect((await github.pullFiles(4, 3)).files.map(f => f.path)).toEqual(['a.ts', 'b.ts'])
+    expect(sent('GET', '/pulls/4/files')).toBe(3)
+  })
+
+  it('retries updating a comment, and GitHub not answering, up to three times', async () => {
+    const github = await connect()
+    const id = await github.createComment(4, 'first')
+    gh.failures.set('update-comment', { status: 503, times: 1 })
+    await github.updateComment(id, 'second')
+    expect(gh.commentsOn(4).map(c => c.body)).toEqual(['second'])
+    expect(sent('PATCH', '/comments/')).toBe(2)
+
+    gh.failures.set('permission', 500)
+    await expect(github.permission('alice')).rejects.toMatchObject({ status: 500 })
+    expect(sent('GET', '/permission')).toBe(4)
+  })
+
+  it('never retries creating a comment: one request on a 502', async () => {
+    gh.failures.set('create-comment', { status: 502, times: 1 })
+    const github = await connect()
+    await expect(github.createComment(4, 'once')).rejects.toMatchObject({ status: 502 })
+    expect(sent('POST', '/comments')).toBe(1)
+    expect(gh.comments).toHaveLength(0)
+  })
+
+  it('does not retry a refusal (403, 404)', async () => {
+    gh.failures.set('pull-files', 403)
+    const github = await connect()
+    await expect(github.pullFiles(4, 3)).rejects.toMatchObject({ status: 403 })
+    expect(sent('GET', '/files')).toBe(1)
+  })
+
+  it("waits 1, 4 and 9 s before the retries (the plugin's schedule), on the clock it is given", async () => {
+    gh.failures.set('permission', 502)
+    const waits: number[] = []
+    let now = 0
+    const clock = {
+      now: () => now,
+      wallNow: () => now,
+      sleep: async (ms: number) => {
+        waits.push(ms)
+        now += ms
+      }
+    }
+    const github = await connectGitHub('ghs_t', { ...repo, apiUrl: gh.url }, undefined, { clock })
+    await expect(github.permission('alice')).rejects.toMatchObject({ status: 502 })
+    expect(waits).toEqual([1000, 4000, 9000])
+    expect(sent('GET', '/permission')).toBe(4)
+    // Twice the base: 2 s and 8 s fit in 15 s, the next 18 s does not.
+    waits.length = 0
+    const slower = await connectGitHub('ghs_t', { ...repo, apiUrl: gh.url }, undefined, {
+      clock,
+      retryBaseMs: 2000
+    })
+    await expect(slower.permission('alice')).rejects.toMatchObject({ status: 502 })
+    expect(waits).toEqual([2000, 8000])
+  })
+
+  it('begins no wait that would end past the 15 s time limit', async () => {
+    gh.failures.set('permission', 502)
+    // The first retry would come after 16 s.
+    const github = await connect(undefined, 16_000)
+    const started = performance.now()
+    await expect(github.permission('alice')).rejects.toMatchObject({ status: 502 })
+    expect(performance.now() - started).toBeLessThan(1000)
+    expect(sent('GET', '/permission')).toBe(1)
+  })
+
+  it('stops waiting to retry at the cancel, with what GitHub last said, and sends nothing more', async () => {
+    gh.failures.set('permission', 502)
+    const cancel = new AbortController()
+    const github = await connect(cancel.signal, 5000)
+    const call = github.permission('alice')
+    while (sent('GET', '/permission') === 0) await new Promise(r => setTimeout(r, 5))
+    await new Promise(r => setTimeout(r, 50))
+    const started = performance.now()
+    cancel.abort(new Error('Received SIGINT'))
+    await expect(call).rejects.toMatchObject({ status: 502 })
+    expect(performance.now() - started).toBeLessThan(200)
+    await new Promise(r => setTimeout(r, 100))
+    expect(sent('GET', '/permission')).toBe(1)
+  })
+
+  it.each([
+    ['a read', 'permission', (github: GitHubApi) => github.permission('alice')],
+    // Octokit's paginate passes no per-call request options on: the bound is set in a hook.
+    ['a paginated read', 'list-comments', (github: GitHubApi) => github.listComments(4)]
+  ])('stops %s in flight at the cancel, and does not retry it', async (_, route, call) => {
+    gh.delays.set(route, 5000)
+    const cancel = new AbortController()
+    const github = await connect(cancel.signal)
+    const pending = call(github)
+    while (gh.requests.length === 0) await new Promise(r => setTimeout(r, 5))
+    const started = performance.now()
+    cancel.abort(new Error('Received SIGINT'))
+    const error = await pending.catch((e: unknown) => e)
+    expect(performance.now() - started).toBeLessThan(200)
+    expect(error).toMatchObject({ status: 500, message: 'Received SIGINT' })
+    await new Promise(r => setTimeout(r, 100))
+    expect(gh.requests).toHaveLength(1)
+  })
+})
+
+describe('GitHub pages (octokit.paginate)', () => {
+  const connect = () => connectGitHub('ghs_t', { owner: 'acme', repo: 'docs', apiUrl: gh.url })
+  const sent = (part: string) => gh.requests.filter(r => r.path.includes(part)).length
+
+  it("reads a pull request's files 100 a page, no more pages than asked, saying when GitHub has more", async () => {
+    const files = (n: number) => Array.from({ length: n }, (_, i) => ({ filename: `f${i}.ts` }))
+    gh.addPull('acme/docs', { number: 4, files: files(350) })
+    gh.addPull('acme/docs', { number: 5, files: files(300) })
+    const github = await connect()
+    const cut = await github.pullFiles(4, 3)
+    expect(cut.files).toHaveLength(300)
+    expect(cut.files[299]?.path).toBe('f299.ts')
+    expect(cut.cut).toBe(true)
+    expect(sent('/pulls/4/files')).toBe(3)
+    expect(await github.pullFiles(4, 5)).toMatchObject({ cut: false })
+    expect(sent('/pulls/4/files')).toBe(3 + 4)
+    // Exactly three full pages: GitHub links no fourth, so nothing was cut.
+    const whole = await github.pullFiles(5, 3)
+    expect(whole).toMatchObject({ cut: false })
+    expect(whole.files).toHaveLength(300)
+  })
+
+  it("reads the repository's comments newest first, a page only when the one before was used", async () => {
+    for (let i = 0; i < 250; i++) gh.addComment(1 + (i % 3), `c${i}`, { login: 'u', type: 'User' })
+    const github = await connect()
+    for await (const page of github.recentComments(2)) {
+      expect(page[0]?.body).toBe('c249')
+      break
+    }
+    expect(sent('/issues/comments')).toBe(1)
+    const pages: string[][] = []
+    for await (const page of github.recentComments(2)) pages.push(page.map(c => c.body))
+    expect(pages.map(p => p.length)).toEqual([100, 100])
+    expect(pages[1]?.[0]).toBe('c149')
+    expect(sent('/issues/comments')).toBe(1 + 2)
   })
 })

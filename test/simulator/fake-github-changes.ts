@@ -72,8 +72,9 @@ export function pullView(
 }
 
 /**
- * The read-only routes of code changes. An answer, `null` when a failure was sent, or undefined
- * when the route is not one of them. `fail` waits out the route's delay, then sends its failure.
+ * The read-only routes of code changes. An answer (`more` when a page follows it: GitHub then
+ * sends a `link` header to it), `null` when a failure was sent, or undefined when the route is not
+ * one of them. `fail` waits out the route's delay, then sends its failure.
  */
 export async function changeRoute(
   store: ChangeStore,
@@ -81,24 +82,28 @@ export async function changeRoute(
   url: URL,
   fail: (name: string) => Promise<boolean>,
   view: (c: FakeComment) => Record<string, unknown>
-): Promise<{ status: number; body: unknown } | null | undefined> {
+): Promise<{ status: number; body: unknown; more?: boolean } | null | undefined> {
   const page = Number(url.searchParams.get('page') ?? 1)
   const perPage = Number(url.searchParams.get('per_page') ?? 30)
-  const paged = <T>(all: T[]): T[] => all.slice((page - 1) * perPage, page * perPage)
+  const paged = <T, U>(all: T[], view: (item: T) => U) => ({
+    status: 200,
+    body: all.slice((page - 1) * perPage, page * perPage).map(view),
+    more: page * perPage < all.length
+  })
   const notFound = { status: 404, body: { message: 'Not Found' } }
   let m: RegExpExecArray | null
   if (/^\/repos\/[^/]+\/[^/]+\/issues\/comments$/.test(route)) {
     if (await fail('repo-comments')) return null
     const newestFirst = url.searchParams.get('direction') === 'desc'
     const all = newestFirst ? [...store.comments].reverse() : store.comments
-    return { status: 200, body: paged(all).map(c => view(c)) }
+    return paged(all, view)
   }
   if ((m = /^\/repos\/([^/]+\/[^/]+)\/pulls\/(\d+)(\/files)?$/.exec(route))) {
     if (await fail(m[3] ? 'pull-files' : 'pull')) return null
     const pull = store.pulls.get(`${m[1]}#${m[2]}`)
     if (!pull) return notFound
     if (!m[3]) return { status: 200, body: pullView(store, m[1] as string, pull.number) }
-    return { status: 200, body: paged(pull.files ?? []).map(fileView) }
+    return paged(pull.files ?? [], fileView)
   }
   if ((m = /^\/repos\/([^/]+\/[^/]+)\/commits\/([0-9a-f]+)(\/pulls)?$/.exec(route))) {
     if (await fail(m[3] ? 'commit-pulls' : 'commit')) return null

@@ -37,8 +37,9 @@ export class FakeGitHub {
   /**
    * Status to answer instead, by route name: 'create-comment', 'update-comment', 'list-comments',
    * 'permission', 'repo-comments', 'pull-files', 'pull', 'compare', 'commit', 'commit-pulls'.
+   * Every time, or with `times` only that many times, after which the route answers again.
    */
-  readonly failures = new Map<string, number>()
+  readonly failures = new Map<string, number | { status: number; times: number }>()
   /** Milliseconds to wait before answering, by the same route names. */
   readonly delays = new Map<string, number>()
   /** Pull requests by `owner/repo#number`. */
@@ -186,12 +187,20 @@ export class FakeGitHub {
       res.writeHead(status, { 'content-type': 'application/json' })
       res.end(JSON.stringify(body))
     }
+    /** As GitHub says a page follows: a `link` header to it. */
+    const linkNext = (): void => {
+      const next = new URL(req.url ?? '/', this.base.replace(this.prefix, ''))
+      next.searchParams.set('page', String(Number(next.searchParams.get('page') ?? 1) + 1))
+      res.setHeader('link', `<${next.href}>; rel="next"`)
+    }
     const graphqlPath = `${this.prefix.replace(/\/v3$/, '')}/graphql`
     if (!url.pathname.startsWith(`${this.prefix}/repos/`) && url.pathname !== graphqlPath)
       return send(404, { message: 'Not Found' })
     const route = url.pathname.slice(this.prefix.length)
     const failNow = (name: string): boolean => {
-      const status = this.failures.get(name)
+      const failure = this.failures.get(name)
+      const status = typeof failure === 'number' ? failure : failure?.status
+      if (typeof failure === 'object' && --failure.times <= 0) this.failures.delete(name)
       if (status)
         send(status, {
           message: status === 403 ? 'Resource not accessible by integration' : 'Failure'
@@ -212,6 +221,7 @@ export class FakeGitHub {
     if (req.method === 'GET') {
       const answer = await changeRoute(this, route, url, fail, c => this.view(c))
       if (answer === null) return
+      if (answer?.more) linkNext()
       if (answer) return send(answer.status, answer.body)
     }
     let m: RegExpExecArray | null
@@ -223,11 +233,7 @@ export class FakeGitHub {
         const page = Number(url.searchParams.get('page') ?? 1)
         const all = this.commentsOn(issue)
         const slice = all.slice((page - 1) * perPage, page * perPage)
-        if (page * perPage < all.length) {
-          const next = new URL(req.url ?? '/', this.base.replace(this.prefix, ''))
-          next.searchParams.set('page', String(page + 1))
-          res.setHeader('link', `<${next.href}>; rel="next"`)
-        }
+        if (page * perPage < all.length) linkNext()
         return send(
           200,
           slice.map(c => this.view(c))

@@ -4,13 +4,15 @@
 import { HttpSession } from '../../src/mintlify/http.js'
 
 const [, , serverUrl, silentProxy] = process.argv
-const session = new HttpSession({ HTTPS_PROXY: silentProxy })
+// The runner's proxy variables, as the session reads them.
+for (const name of ['https_proxy', 'NO_PROXY', 'no_proxy']) delete process.env[name]
+process.env.HTTPS_PROXY = silentProxy
+const session = new HttpSession({ maxResponseBytes: 1024 })
 const request = (url: string) => ({
   method: 'GET' as const,
   url: new URL(url),
   headers: {},
-  signal: AbortSignal.timeout(60_000),
-  maxResponseBytes: 1024
+  signal: AbortSignal.timeout(60_000)
 })
 
 const first = await session.send(request(`${serverUrl}/`))

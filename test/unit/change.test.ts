@@ -4,8 +4,9 @@ import { outcomeBody, workingBody } from '../../src/agent/comment/comment-body.j
 import { parsePullRequest, parsePush } from '../../src/github/event.js'
 import { capBytes } from '../../src/runner/text.js'
 import { MAX_CHANGE_BYTES, changePrompt } from '../../src/agent/change/change-prompt.js'
-import type { Change } from '../../src/agent/change/read-change.js'
-import { parsePullLink } from '../../src/agent/change/fold.js'
+import { type Change, readPullChange } from '../../src/agent/change/read-change.js'
+import { decideFold, parsePullLink } from '../../src/agent/change/fold.js'
+import type { ChangedFile, GitHubApi, RepoComment } from '../../src/github/api.js'
 import { parseMarker, renderMarker } from '../../src/agent/comment/marker.js'
 import { followUpRefused } from '../../src/mintlify/agent-jobs.js'
 import {
@@ -240,6 +241,81 @@ describe('folding', () => {
     expect(followUpRefused(new AmbiguousWriteError('x'))).toBe(false)
     expect(followUpRefused(new ApiError('x', 503, true))).toBe(false)
     expect(followUpRefused(new Error('x'))).toBe(false)
+  })
+})
+
+/** A GitHub with only the two paged reads, counting the pages it serves. */
+function pagedGitHub(pages: { files?: ChangedFile[][]; comments?: RepoComment[][] }) {
+  const served = { files: 0, comments: 0 }
+  const github = {
+    async pullFiles(_pull: number, maxPages: number) {
+      const read = (pages.files ?? []).slice(0, maxPages)
+      served.files += read.length
+      return { files: read.flat(), cut: (pages.files ?? []).length > maxPages }
+    },
+    async *recentComments(maxPages: number) {
+      for (const page of (pages.comments ?? []).slice(0, maxPages)) {
+        served.comments++
+        yield page
+      }
+    }
+  } as unknown as GitHubApi
+  return { github, served }
+}
+
+describe('paged reads', () => {
+  const file = (path: string): ChangedFile => ({
+    path,
+    status: 'modified',
+    additions: 1,
+    deletions: 0
+  })
+  const hundred = (page: number) => Array.from({ length: 100 }, (_, i) => file(`p${page}/${i}.ts`))
+
+  it('reads three pages of files at most; more only when GitHub has more and the pull request does not count them', async () => {
+    const { github, served } = pagedGitHub({ files: [1, 2, 3, 4].map(hundred) })
+    const uncounted = { ...pull!, changedFiles: undefined }
+    const read = await readPullChange(github, 'o/app', uncounted, false)
+    expect(served.files).toBe(3)
+    expect(read).toMatchObject({ totalFiles: 300, moreFiles: true })
+    expect(
+      await readPullChange(github, 'o/app', { ...pull!, changedFiles: 400 }, false)
+    ).toMatchObject({
+      totalFiles: 400,
+      moreFiles: false
+    })
+    const small = pagedGitHub({ files: [[file('a.ts')]] })
+    expect(await readPullChange(small.github, 'o/app', uncounted, false)).toMatchObject({
+      totalFiles: 1,
+      moreFiles: false
+    })
+  })
+
+  it("reads the repository's second page of comments only when the first holds no earlier job", async () => {
+    const bot = { authorType: 'Bot', issue: 3 }
+    const marker = (run: string) =>
+      renderMarker({ job: 'job_1', run, attempt: 1, kind: 'change', project: 'proj' })
+    const none = Array.from({ length: 100 }, (_, i) => ({ id: i, body: 'hi', ...bot }))
+    const found = [{ id: 200, body: marker('41'), ...bot }]
+    const ctx = (github: GitHubApi) => ({
+      github,
+      docsGitHub: () => github,
+      readJob: () => Promise.reject(new Error('not read')),
+      projectId: 'proj',
+      runId: '42',
+      runAttempt: 1,
+      serverUrl: 'https://github.com',
+      fold: false
+    })
+    const first = pagedGitHub({ comments: [found, none] })
+    await decideFold(ctx(first.github))
+    expect(first.served.comments).toBe(1)
+    const second = pagedGitHub({ comments: [none, found, none] })
+    await decideFold(ctx(second.github))
+    expect(second.served.comments).toBe(2)
+    // This run's own job (a re-run) on the second page is found there.
+    const rerun = pagedGitHub({ comments: [none, [{ id: 300, body: marker('42'), ...bot }]] })
+    expect((await decideFold(ctx(rerun.github))).resume?.commentId).toBe(300)
   })
 })
 

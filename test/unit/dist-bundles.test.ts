@@ -60,8 +60,10 @@ describe.each(ENTRIES)('dist/$out', ({ out }) => {
     expect(JSON.parse(readFileSync(path.join(path.dirname(file), 'package.json'), 'utf8'))).toEqual(
       { type: 'module' }
     )
-    expect(code).not.toMatch(/\bimport\(\s*["']\.{1,2}\//)
-    expect(code).not.toMatch(/\bfrom\s*["']\.{1,2}\//)
+    // Not minified, the bundle keeps its packages' comments, whose JSDoc types say import('./x').
+    const statements = code.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '')
+    expect(statements).not.toMatch(/\bimport\(\s*["']\.{1,2}\//)
+    expect(statements).not.toMatch(/\bfrom\s*["']\.{1,2}\//)
   })
 
   it('holds exactly one copy of undici', () => {

@@ -122,7 +122,9 @@ export async function readRange(
   // A merge commit GitHub has not linked yet is the event's own pull request's.
   const linked = new Set(details.keys())
   const direct = history.commits.filter(
-    c => !c.pull && !(where.pull && linked.has(where.pull) && c.sha === details.get(where.pull)?.mergeCommit)
+    c =>
+      !c.pull &&
+      !(where.pull && linked.has(where.pull) && c.sha === details.get(where.pull)?.mergeCommit)
   )
   const commits: BatchCommit[] = []
   for (const [i, c] of direct.entries()) {

@@ -1,3 +1,4 @@
+import type { Clock } from '../../runner/clock.js'
 import { type Logger } from '../../runner/logger.js'
 import { ExplainedError, InputError } from '../../runner/errors.js'
 import { Input } from '../names.js'
@@ -40,6 +41,8 @@ export interface PreparedRun extends IssueRun {
 
 export interface RunDeps {
   log: Logger
+  /** Paces GitHub's retries: the runner's clock. */
+  clock: Clock
   saveState: (state: CommentState) => void
   signal?: AbortSignal
   /** Reads a job on the service: is an earlier change's job still running? */
@@ -79,7 +82,7 @@ export async function prepareChangeRun(
       `Input '${Input.GithubToken}' is empty: it is needed to read the ${event.name} change (files, commits). Leave it at its default (\${{ github.token }}).`
     )
   }
-  const github = connectGitHub(settings.githubToken, event, signal)
+  const github = connectGitHub(settings.githubToken, event, signal, { clock: deps.clock })
   const repository = `${event.owner}/${event.repo}`
   let change: Change
   if (plan.push) {
@@ -109,7 +112,8 @@ export async function prepareChangeRun(
           connectGitHub(
             settings.docsToken || settings.githubToken,
             { owner, repo, apiUrl: event.apiUrl },
-            signal
+            signal,
+            { clock: deps.clock }
           ),
         readJob: deps.readJob,
         projectId: settings.projectId,

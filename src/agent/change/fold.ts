@@ -1,12 +1,6 @@
 import { errorText } from '../../runner/errors.js'
 import type { AgentJob } from '../../mintlify/agent-jobs.js'
-import {
-  type GitHubApi,
-  PAGE_SIZE,
-  type RepoComment,
-  describeGitHubError,
-  refusedAccess
-} from '../../github/api.js'
+import { type GitHubApi, PAGE_SIZE, describeGitHubError, refusedAccess } from '../../github/api.js'
 import { unknownEarlierJob } from '../comment/live-comment.js'
 import { type Marker, parseMarker } from '../comment/marker.js'
 
@@ -117,8 +111,7 @@ export async function decideFold(ctx: FoldContext): Promise<FoldDecision> {
 
 async function findMarkers(ctx: FoldContext): Promise<{ resume?: Resume; latest?: Marker }> {
   let latest: Marker | undefined
-  for (let page = 1; page <= MAX_COMMENT_PAGES && !latest; page++) {
-    const comments: RepoComment[] = await ctx.github.recentComments(page)
+  for await (const comments of ctx.github.recentComments(MAX_COMMENT_PAGES)) {
     for (const comment of comments) {
       // Only comments written by a bot count, so no one can plant a marker.
       const marker = comment.authorType === 'Bot' ? parseMarker(comment.body) : undefined
@@ -127,7 +120,7 @@ async function findMarkers(ctx: FoldContext): Promise<{ resume?: Resume; latest?
         return { resume: { marker, commentId: comment.id, issue: comment.issue } }
       latest ??= marker
     }
-    if (comments.length < PAGE_SIZE) break
+    if (latest) break
   }
   return { latest }
 }

@@ -4,7 +4,6 @@ import {
   type ChangedFile,
   type Comparison,
   type GitHubApi,
-  PAGE_SIZE,
   describeGitHubError,
   permissionHint,
   refusedAccess
@@ -46,23 +45,17 @@ export async function readPullChange(
   pull: PullRequestRef,
   includeDiff: boolean
 ): Promise<Change> {
-  const files: ChangedFile[] = []
-  let full = false
-  for (let page = 1; page <= MAX_FILE_PAGES; page++) {
-    let batch: ChangedFile[]
-    try {
-      batch = await github.pullFiles(pull.number, page)
-    } catch (error) {
-      throw unreadable(
-        `list the changed files of pull request #${pull.number}`,
-        'pull-requests: read',
-        error
-      )
-    }
-    files.push(...batch.map(f => (includeDiff ? f : withoutPatch(f))))
-    full = batch.length === PAGE_SIZE
-    if (!full) break
+  let listed: { files: ChangedFile[]; cut: boolean }
+  try {
+    listed = await github.pullFiles(pull.number, MAX_FILE_PAGES)
+  } catch (error) {
+    throw unreadable(
+      `list the changed files of pull request #${pull.number}`,
+      'pull-requests: read',
+      error
+    )
   }
+  const files = includeDiff ? listed.files : listed.files.map(withoutPatch)
   const totalFiles = Math.max(files.length, pull.changedFiles ?? 0)
   return {
     repository,
@@ -72,7 +65,7 @@ export async function readPullChange(
     totalCommits: 0,
     files,
     totalFiles,
-    moreFiles: full && pull.changedFiles === undefined
+    moreFiles: listed.cut && pull.changedFiles === undefined
   }
 }
 

@@ -1,4 +1,5 @@
-import { type Logger } from '../../runner/logger.js'
+import type { Clock } from '../../runner/clock.js'
+import type { Logger } from '../../runner/logger.js'
 import { CancelledError } from '../../runner/errors.js'
 import { type GitHubApi, connectGitHub } from '../../github/api.js'
 import type { RunEvent } from '../../github/event.js'
@@ -30,16 +31,25 @@ export interface IssueRun {
 export async function prepareIssueRun(
   settings: TriggerSettings & { projectId: string },
   event: RunEvent,
-  log: Logger,
-  saveState: (state: CommentState) => void,
-  signal?: AbortSignal
+  {
+    log,
+    clock,
+    saveState,
+    signal
+  }: {
+    log: Logger
+    /** Paces GitHub's retries: the runner's clock. */
+    clock: Clock
+    saveState: (state: CommentState) => void
+    signal?: AbortSignal
+  }
 ): Promise<IssueRun> {
   const plan = planTrigger(settings, event)
   const request: JobTarget = { jobId: settings.jobId, prompt: plan.prompt }
   if (plan.skipped) return { skipped: plan.skipped, request, followUp: false }
   let connection: GitHubApi | undefined
   const github = async (): Promise<GitHubApi> =>
-    (connection ??= connectGitHub(settings.githubToken, event, signal))
+    (connection ??= connectGitHub(settings.githubToken, event, signal, { clock }))
   if (plan.gate) {
     const why = await trustRefusal(github, event, settings, signal)
     if (why) return { skipped: why, request, followUp: false }

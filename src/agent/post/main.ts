@@ -36,7 +36,9 @@ export async function run(runner: Runner = coreRunner('Mintlify agent')): Promis
       log.warning(`Could not read job ${state.job.id}: ${errorText(error)}`)
     }
     const result = isTerminal(job.status) ? resultOf(job, 'terminal') : 'stopped'
-    const github = connectGitHub(settings.githubToken, event, AbortSignal.timeout(LOOK_MS))
+    const github = connectGitHub(settings.githubToken, event, AbortSignal.timeout(LOOK_MS), {
+      clock
+    })
     await github.updateComment(state.commentId, outcomeBody(state.ctx, job, result))
     log.info(
       `Updated the comment on #${state.issue}: job ${job.id} is ${job.status ?? 'unknown'} (${result}).`
