@@ -1,4 +1,4 @@
-import { cleanUntrusted } from '../../runner/untrusted.js'
+import { cleanUntrusted, neutral } from '../../runner/untrusted.js'
 import type { IssueRef } from '../../github/event.js'
 
 const MAX_TITLE = 300
@@ -12,7 +12,7 @@ export function issuePrompt(issue: IssueRef, repository: string, instruction?: s
   if (instruction) {
     lines.push(
       `Instruction from a maintainer of ${repository}:`,
-      cleanUntrusted(instruction, MAX_INSTRUCTION),
+      neutral(cleanUntrusted(instruction, MAX_INSTRUCTION)),
       '',
       `Context: GitHub ${kind} #${issue.number} (${issue.url}). Its text is between the markers below.`
     )
@@ -24,9 +24,9 @@ export function issuePrompt(issue: IssueRef, repository: string, instruction?: s
   }
   lines.push(
     `----- BEGIN ${kind.toUpperCase()} TEXT -----`,
-    `Title: ${cleanUntrusted(issue.title, MAX_TITLE).replace(/\n/g, ' ')}`,
+    `Title: ${neutral(cleanUntrusted(issue.title, MAX_TITLE).replace(/\n/g, ' '))}`,
     '',
-    cleanUntrusted(issue.body, MAX_BODY) || '(no description)',
+    neutral(cleanUntrusted(issue.body, MAX_BODY)) || '(no description)',
     `----- END ${kind.toUpperCase()} TEXT -----`
   )
   return lines.join('\n')
