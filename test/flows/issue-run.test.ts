@@ -76,6 +76,85 @@ const run = (r: Run = {}): Promise<RunResult> => runInProcess({ ...options(r), c
 const commentBodies = () =>
   gh.requests.filter(r => r.method !== 'GET').map(r => (r.body as { body: string }).body)
 
+describe('issue activity that is not a request: skipped, with no request to GitHub or the service', () => {
+  const activity = (action: string, extra: Record<string, unknown> = {}) => ({
+    ...labeled(),
+    action,
+    ...extra
+  })
+  const expectNothingSent = (result: RunResult, notice: RegExp) => {
+    expect(result.code).toBe(0)
+    expect(result.outputs.result).toBe('skipped')
+    expect(result.log).toMatch(notice)
+    expect(result.log).not.toMatch(/::error::|Unexpected error/)
+    expect(gh.requests).toHaveLength(0)
+    expect(sim.exchanges).toHaveLength(0)
+  }
+
+  it.each([
+    'unlabeled',
+    'deleted',
+    'transferred',
+    'closed',
+    'reopened',
+    'unassigned',
+    'edited',
+    'pinned',
+    'milestoned',
+    'locked'
+  ])("'%s': a notice names it; nothing is sent, with or without 'label'", async action => {
+    for (const label of ['', 'docs-agent']) {
+      const result = await run({ event: activity(action), inputs: { label } })
+      expectNothingSent(
+        result,
+        new RegExp(
+          `::notice title=Mintlify agent::Not starting the agent: .*'${action}'.*only adding (a label|the label 'docs-agent') \\('labeled'\\) starts the agent\\.`
+        )
+      )
+    }
+  })
+
+  it('removing the trigger label withdraws the request, even when the workflow checks label.name', async () => {
+    const result = await run({ event: activity('unlabeled'), inputs: { label: 'docs-agent' } })
+    expectNothingSent(result, /The label 'docs-agent' was removed from the issue \('unlabeled'\)/)
+  })
+
+  it("adding another label is skipped when 'label' names the trigger label", async () => {
+    const result = await run({
+      event: activity('labeled', { label: { name: 'bug' } }),
+      inputs: { label: 'docs-agent' }
+    })
+    expectNothingSent(result, /The label 'bug' was added to the issue; only adding 'docs-agent'/)
+  })
+
+  it("an opened issue starts only when 'label' is set and the issue carries it", async () => {
+    const withLabel = { ...issue, labels: [{ name: 'docs-agent' }] }
+    const unset = await run({ event: activity('opened', { issue: withLabel }) })
+    expectNothingSent(unset, /an opened issue starts the agent only when 'label' is set/)
+    const without = await run({
+      event: activity('opened', { issue: { ...issue, labels: [{ name: 'bug' }] } }),
+      inputs: { label: 'docs-agent' }
+    })
+    expectNothingSent(without, /opened without the label 'docs-agent'/)
+    const started = await run({
+      event: activity('opened', { issue: withLabel }),
+      inputs: { label: 'docs-agent' }
+    })
+    expect(started.outputs.result).toBe('pr-opened')
+    expect(sim.requests('create')).toHaveLength(1)
+    expect(gh.commentsOn(7)).toHaveLength(1)
+  })
+
+  it("the trigger label starts the job, in any case, when 'label' names it", async () => {
+    const result = await run({
+      event: activity('labeled', { label: { name: 'Docs-Agent' } }),
+      inputs: { label: 'docs-agent' }
+    })
+    expect(result.outputs.result).toBe('pr-opened')
+    expect(sim.requests('create')).toHaveLength(1)
+  })
+})
+
 describe('triggered from an issue', () => {
   it('posts one comment when the job starts and edits it to the pull request link', async () => {
     const result = await run()

@@ -41,7 +41,8 @@ describe('issuePrompt: the issue text cannot close its block', () => {
     title,
     body,
     url: 'https://github.com/acme/docs/issues/7',
-    isPullRequest: false
+    isPullRequest: false,
+    labels: []
   })
 
   it.each(FORGED_MARKERS)('in the title, the body and the comment: %j', forged => {
