@@ -219,6 +219,43 @@ describe('triggered from an issue', () => {
     }
   })
 
+  it('sends prompt or prompt-file as the standing instruction, with the issue and the comment as the request', async () => {
+    const standing = 'Write in British English and keep pages under 800 words.'
+    const sent = (r: { requestBody?: unknown } | undefined): string =>
+      (r?.requestBody as { prompt: string }).prompt
+    const expectBoth = (prompt: string, request: RegExp) => {
+      expect(prompt.startsWith(`Standing instruction from the workflow of acme/docs`)).toBe(true)
+      expect(prompt).toContain(`\n${standing}\n\nThe request follows.\n`)
+      expect(prompt).toMatch(request)
+      expect(prompt).toContain('----- BEGIN ISSUE TEXT -----\nTitle: Document the retry options')
+      expect(prompt).toContain('The client gained `retries` and `backoff`.Please document them.')
+      expect(prompt).toMatch(/----- END ISSUE TEXT -----$/)
+    }
+    await run({ inputs: { prompt: standing } })
+    expectBoth(
+      sent(sim.requests('create')[0]),
+      /Update the documentation as requested in GitHub issue #7/
+    )
+    // A new issue and run: no job recorded, so the comment starts one.
+    gh.reset()
+    gh.permissions.set('maintainer', { permission: 'write', role_name: 'write' })
+    sim.reset()
+    runId++
+    await runInProcess({
+      ...options({
+        eventName: 'issue_comment',
+        event: commented('/docs-agent also add an example for Python'),
+        inputs: { 'prompt-file': 'standing.md' }
+      }),
+      files: { 'standing.md': `${standing}\n` },
+      clock
+    })
+    expectBoth(
+      sent(sim.requests('create')[0]),
+      /Instruction from a maintainer of acme\/docs:\nalso add an example for Python\n/
+    )
+  })
+
   it('finalises the comment on a failed job and on a timeout', async () => {
     sim.planNext({ finalStatus: 'failed' })
     const failed = await run()

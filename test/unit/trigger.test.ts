@@ -58,8 +58,26 @@ describe('planTrigger', () => {
     expect(plan.prompt).toContain('GitHub issue #3 of o/r')
   })
 
-  it('lets an explicit prompt win over the issue', () => {
-    expect(planTrigger(settings({ prompt: 'Do X' }), event()).prompt).toBe('Do X')
+  it('puts an explicit prompt first, as the standing instruction, and keeps the issue as the request', () => {
+    const prompt = planTrigger(settings({ prompt: 'Write in British English.' }), event()).prompt
+    expect(prompt).toMatch(
+      /^Standing instruction from the workflow of o\/r, for every request it sends:\nWrite in British English\.\n\nThe request follows\.\n\nUpdate the documentation as requested in GitHub issue #3 of o\/r/
+    )
+    expect(prompt).toMatch(
+      /----- BEGIN ISSUE TEXT -----\nTitle: T\n\nB\n----- END ISSUE TEXT -----$/
+    )
+    const commented = planTrigger(
+      settings({ prompt: 'Write in British English.' }),
+      event({
+        name: 'issue_comment',
+        action: 'created',
+        comment: { id: 1, body: '/docs-agent add Go' }
+      })
+    ).prompt
+    expect(commented).toMatch(
+      /^Standing instruction from the workflow of o\/r, for every request it sends:\nWrite in British English\.\n\nThe request follows\.\n\nInstruction from a maintainer of o\/r:\nadd Go\n\nContext: GitHub issue #3/
+    )
+    expect(commented).toMatch(/\nB\n----- END ISSUE TEXT -----$/)
   })
 
   it('needs an instruction somewhere', () => {

@@ -5,10 +5,33 @@ const MAX_TITLE = 300
 const MAX_BODY = 12_000
 const MAX_INSTRUCTION = 4_000
 
-/** The agent's prompt from an issue (and a comment's instruction), with the issue text clearly delimited. */
-export function issuePrompt(issue: IssueRef, repository: string, instruction?: string): string {
+export interface IssuePromptParts {
+  /** `prompt` or `prompt-file`: the workflow's standing instruction, sent as written, first. */
+  standing?: string
+  /** The text after the trigger phrase of a `/docs-agent` comment. */
+  instruction?: string
+}
+
+/**
+ * The agent's prompt from an issue: the workflow's standing instruction (if any), then the request:
+ * a comment's instruction (if any) and the issue's text, clearly delimited.
+ */
+export function issuePrompt(
+  issue: IssueRef,
+  repository: string,
+  { standing, instruction }: IssuePromptParts = {}
+): string {
   const kind = issue.isPullRequest ? 'pull request' : 'issue'
   const lines: string[] = []
+  if (standing) {
+    lines.push(
+      `Standing instruction from the workflow of ${repository}, for every request it sends:`,
+      standing,
+      '',
+      `The request follows.`,
+      ''
+    )
+  }
   if (instruction) {
     lines.push(
       `Instruction from a maintainer of ${repository}:`,

@@ -107,7 +107,7 @@ export function planTrigger(settings: TriggerSettings, event: RunEvent): Trigger
   if (event.name === 'issue_comment') {
     if (event.action && event.action !== 'created') {
       return {
-        skipped: `The comment was ${event.action}, not created; only new comments start the agent.`,
+        skipped: `The comment was ${/^[a-z_]{1,40}$/.test(event.action) ? event.action : 'changed'}, not created; only new comments start the agent.`,
         fromComment,
         gate
       }
@@ -121,10 +121,14 @@ export function planTrigger(settings: TriggerSettings, event: RunEvent): Trigger
       }
     }
     fromComment = true
-    if (prompt === undefined && event.issue)
-      prompt = issuePrompt(event.issue, repository, instruction || undefined)
-  } else if (event.name === 'issues' && prompt === undefined && event.issue) {
-    prompt = issuePrompt(event.issue, repository)
+    // The input is the standing instruction; the comment and the issue are the request.
+    if (event.issue)
+      prompt = issuePrompt(event.issue, repository, {
+        standing: settings.prompt,
+        instruction: instruction || undefined
+      })
+  } else if (event.name === 'issues' && event.issue) {
+    prompt = issuePrompt(event.issue, repository, { standing: settings.prompt })
   }
   if (prompt === undefined && settings.jobId === undefined) {
     throw new InputError(
