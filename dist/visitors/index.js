@@ -28794,16 +28794,17 @@ function lineLogger(write) {
 
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 const PART = /(\d+(?:\.\d+)?)(ms|h|m|s)/y;
+/** A number without a unit: `45` next to `timeout-minutes: 45` reads as minutes to a person. */
+const BARE_NUMBER = /^\d+(\.\d+)?$/;
 /**
- * Parses `90s`, `15m`, `1h`, `1h30m`, `500ms` or a bare number of seconds into milliseconds.
- * Returns undefined for anything else so the caller can name the input in its message.
+ * Parses `90s`, `15m`, `1h`, `1h30m` or `500ms` into milliseconds. Every part has its unit: a bare
+ * number is refused, since nobody can tell whether `45` meant seconds or minutes. Returns undefined
+ * for anything else so the caller can name the input in its message.
  */
 function parseDuration(text) {
     const value = text.trim().toLowerCase();
-    if (value === '')
+    if (value === '' || BARE_NUMBER.test(value))
         return undefined;
-    if (/^\d+(\.\d+)?$/.test(value))
-        return Math.round(Number(value) * 1000);
     let total = 0;
     PART.lastIndex = 0;
     let matched = 0;
@@ -28820,8 +28821,12 @@ function parseDuration(text) {
 /** Parses a duration input and checks its range, with a message that names the input. */
 function durationInput(name, raw, minMs, maxMs) {
     const ms = parseDuration(raw);
+    const bare = raw.trim();
+    if (BARE_NUMBER.test(bare)) {
+        throw new errors_InputError(`Input '${name}' needs a unit: write '${bare}m' for ${bare} minutes or '${bare}s' for ${bare} seconds; got '${raw}'.`);
+    }
     if (ms === undefined) {
-        throw new errors_InputError(`Input '${name}' must be a duration such as 90s, 15m, 1h or 1h30m, or a number of seconds; got '${raw}'.`);
+        throw new errors_InputError(`Input '${name}' must be a duration such as 90s, 15m, 1h or 1h30m; got '${raw}'.`);
     }
     if (ms < minMs || ms > maxMs) {
         throw new errors_InputError(`Input '${name}' must be between ${formatDuration(minMs)} and ${formatDuration(maxMs)}; got '${raw}'.`);

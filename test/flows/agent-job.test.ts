@@ -227,6 +227,8 @@ describe('the agent action, run in-process from source', () => {
     [{ 'prompt-file': 'p.md' }, /Set only one of 'prompt' and 'prompt-file', not both\./],
     [{ prompt: '', 'prompt-file': 'nope.md' }, /Input 'prompt-file': no file at 'nope.md'/],
     [{ timeout: 'forever' }, /Input 'timeout' must be a duration such as 90s, 15m, 1h or 1h30m/],
+    [{ timeout: '45' }, /Input 'timeout' needs a unit: write '45m' for 45 minutes or '45s'/],
+    [{ 'poll-interval': '30' }, /Input 'poll-interval' needs a unit: write '30m' .* or '30s'/],
     [{ 'poll-interval': '0.1s' }, /Input 'poll-interval' must be between 1s and 1h/],
     [
       { 'fail-on': 'failed,oops' },

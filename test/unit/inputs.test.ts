@@ -132,7 +132,12 @@ describe('readSettings', () => {
     [{ 'api-key': 'mint_\u201cab\u201d' }, /'api-key' holds a character that cannot be sent/],
     [{ 'github-token': 'ghs_a\nb' }, /'github-token' holds a character that cannot be sent/],
     [{ timeout: '30 minutes' }, /Input 'timeout' must be a duration/],
-    [{ timeout: '0' }, /Input 'timeout' must be between/],
+    [{ timeout: '0s' }, /Input 'timeout' must be between/],
+    [
+      { timeout: '45' },
+      /Input 'timeout' needs a unit: write '45m' for 45 minutes or '45s' for 45 seconds/
+    ],
+    [{ 'poll-interval': '10' }, /Input 'poll-interval' needs a unit: write '10m'.* or '10s'/],
     [{ 'poll-interval': '100ms' }, /Input 'poll-interval' must be between 1s/],
     [{ 'poll-interval': 'often' }, /Input 'poll-interval' must be a duration/],
     [{ wait: 'yes' }, /Input 'wait' must be 'true' or 'false'; got 'yes'/],
