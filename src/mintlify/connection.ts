@@ -65,6 +65,26 @@ export function parseId(name: string, raw: string): string {
   return value
 }
 
+/**
+ * Keys of the service's other kinds: they share the admin prefix but cannot use the admin API, so
+ * the service would refuse every request. Checked before the first one (the service's documentation
+ * names these two).
+ */
+const OTHER_KEY_KINDS = [
+  { prefix: 'mint_dsc_', kind: 'an assistant API key' },
+  { prefix: 'mint_us_', kind: 'an index API key' }
+] as const
+
+/** Refuses a key of another kind than admin, naming its kind (never the key). */
+export function checkKeyKind(name: string, apiKey: string): void {
+  const other = OTHER_KEY_KINDS.find(k => apiKey.startsWith(k.prefix))
+  if (!other) return
+  throw new InputError(
+    `Input '${name}' holds ${other.kind} (it starts with ${other.prefix}), which cannot use the admin API this action calls. ` +
+      `Create an admin API key on the API keys page of the Mintlify dashboard (it starts with mint_, not ${OTHER_KEY_KINDS.map(k => k.prefix).join(' or ')}) and store it in the secret.`
+  )
+}
+
 /** Where and as whom to call the service; shared by every action. */
 export interface Connection {
   /** Admin API key; already masked in the log. */
@@ -81,6 +101,7 @@ export function readConnection(get: InputReader, mask: Masker): Connection {
       `Input '${CommonInput.ApiKey}' is required: pass an admin API key from a secret, e.g. api-key: \${{ secrets.MINTLIFY_API_KEY }}.`
     )
   }
+  checkKeyKind(CommonInput.ApiKey, apiKey)
   const rawProject = get(CommonInput.ProjectId)
   if (!rawProject.trim()) {
     throw new InputError(

@@ -192,12 +192,54 @@ describe('the agent action, run in-process from source', () => {
     expect(result.outputs.jobId).toBe('')
   })
 
-  it('says to check the key on 401', async () => {
+  it('says to check the key on 401, and that keys expire', async () => {
     const result = await run({ 'api-key': 'mint_not_a_real_key' })
-    expectCleanFailure(result, /The service refused the API key \(HTTP 401/, [
-      SIM_API_KEY,
-      'mint_not_a_real_key'
-    ])
+    expectCleanFailure(
+      result,
+      /The service refused the API key \(HTTP 401: Invalid or missing API key\)\. If the key worked before, it has most likely expired: Mintlify keys expire after 90 days/,
+      [SIM_API_KEY, 'mint_not_a_real_key']
+    )
+    expect(result.log).not.toContain('earlier in this run')
+    expect(result.log).not.toMatch(/it starts with mint_\)/)
+  })
+
+  it('says the key stopped working when the service refuses it after accepting it', async () => {
+    sim.planNext({ durationMs: 60_000 })
+    sim.inject({ route: 'get', kind: 'status', status: 401, times: 100 })
+    const result = await run()
+    expectCleanFailure(
+      result,
+      /The service refused the API key \(HTTP 401: Simulated HTTP 401\)\. The service accepted this key earlier in this run\. If the key worked before, it has most likely expired: Mintlify keys expire after 90 days/,
+      [SIM_API_KEY]
+    )
+    expect(result.outputs.jobId).toMatch(/^job_/)
+  })
+
+  it('says a 403 on create may be a read-only key or an IP allowlist', async () => {
+    sim.inject({ route: 'create', kind: 'status', status: 403, body: { error: 'Forbidden' } })
+    const result = await run()
+    expectCleanFailure(
+      result,
+      /The service refused the request to create the agent job with this API key \(HTTP 403: Forbidden\)\. The key is valid, but the key may be read-only \(read-only keys can read but not create jobs or send follow-ups\), or the runner's address may be outside the key's IP allowlist/,
+      [SIM_API_KEY]
+    )
+    expect(sim.requests('create')).toHaveLength(1)
+  })
+
+  it.each([
+    ['mint_dsc_0123456789abcdef', 'an assistant API key', 'mint_dsc_'],
+    ['mint_us_0123456789abcdef', 'an index API key', 'mint_us_']
+  ])('refuses %s before any request, naming the kind of key', async (key, kind, prefix) => {
+    const result = await run({ 'api-key': key })
+    expectCleanFailure(
+      result,
+      new RegExp(
+        `Input 'api-key' holds ${kind} \\(it starts with ${prefix}\\), which cannot use the admin API this action calls\\. Create an admin API key`
+      ),
+      [key, SIM_API_KEY]
+    )
+    expect(result.log).not.toContain('does not start with mint_')
+    expect(sim.exchanges).toHaveLength(0)
   })
 
   it('warns about a key without the mint_ prefix', async () => {

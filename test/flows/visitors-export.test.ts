@@ -325,7 +325,11 @@ describe('the visitors sub-action, run in-process from source', () => {
       /Input 'output-file' must be a file path inside the workspace/
     ],
     [{ 'api-url': 'http://api.mintlify.com' }, /Input 'api-url' must use https:\/\//],
-    [{ 'api-key': '' }, /Input 'api-key' is required/]
+    [{ 'api-key': '' }, /Input 'api-key' is required/],
+    [
+      { 'api-key': 'mint_dsc_0123456789' },
+      /Input 'api-key' holds an assistant API key \(it starts with mint_dsc_\)/
+    ]
   ])('refuses %j before any request', async (override, message) => {
     const result = await run(override)
     expectCleanFailure(result, message, [SIM_API_KEY])
@@ -333,11 +337,23 @@ describe('the visitors sub-action, run in-process from source', () => {
     expect(existsSync(path.join(result.workspace, 'mintlify-visitors.json'))).toBe(false)
   })
 
-  it('says to check the key on 401', async () => {
+  it('says to check the key on 401, and that keys expire', async () => {
     const result = await run({ 'api-key': 'mint_wrong' })
-    expectCleanFailure(result, /The service refused the API key \(HTTP 401/, [
-      SIM_API_KEY,
-      'mint_wrong'
-    ])
+    expectCleanFailure(
+      result,
+      /The service refused the API key \(HTTP 401.*keys expire after 90 days/,
+      [SIM_API_KEY, 'mint_wrong']
+    )
+  })
+
+  it('says a 403 may be the IP allowlist, not a read-only key, for a read', async () => {
+    sim.inject({ route: 'visitors', kind: 'status', status: 403 })
+    const result = await run()
+    expectCleanFailure(
+      result,
+      /The service refused the request to read unique visitors \(offset 0\) with this API key \(HTTP 403: Simulated HTTP 403\)\. The key is valid, but the runner's address may be outside the key's IP allowlist/,
+      [SIM_API_KEY]
+    )
+    expect(result.log).not.toContain('read-only')
   })
 })

@@ -140,7 +140,7 @@ describe('the API client against the simulator', () => {
     const error = await createJob(bad, SIM_PROJECT, 'x', inSeconds(5)).catch(e => e)
     await bad.close()
     expect(error).toBeInstanceOf(AuthError)
-    expect(error.message).toMatch(/Check 'api-key'.*starts with mint_/)
+    expect(error.message).toMatch(/keys expire after 90 days.*Check 'api-key'/)
     expect(error.message).not.toContain('mint_wrong_key')
     expect(sim.requests('create')).toHaveLength(1)
   })
