@@ -1,4 +1,4 @@
-import type { AgentJob } from '../mintlify/agent-jobs.js'
+import { type AgentJob, jobRecord } from '../mintlify/agent-jobs.js'
 import { formatDuration } from '../runner/duration.js'
 import { codeSpan, escapeMarkdown, markdownLink } from '../runner/markdown.js'
 import type { Runner } from '../runner/runner.js'
@@ -33,7 +33,7 @@ export function outputsOf(report: Report): Record<(typeof Output)[keyof typeof O
     [Output.Status]: job?.status ?? '',
     [Output.PrLink]: job?.prLink ?? '',
     [Output.Model]: job?.model ?? '',
-    [Output.Job]: job ? JSON.stringify(job) : '',
+    [Output.Job]: job ? JSON.stringify(jobRecord(job)) : '',
     [Output.Result]: report.result ?? '',
     [Output.Source]: report.source ?? ''
   }

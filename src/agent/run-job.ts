@@ -53,6 +53,18 @@ export async function runAgentJob(
 ): Promise<JobOutcome> {
   const { clock, log } = hooks
   const deadline = clock.now() + request.timeoutMs
+  // Each dropped field is named once, however many answers carry it.
+  const warned = new Set<string>()
+  const seen = (job: AgentJob): void => {
+    for (const { field, problem } of job.ignored ?? []) {
+      if (warned.has(field)) continue
+      warned.add(field)
+      log.warning(
+        `Job ${job.id}: the service sent '${field}' as ${problem}, which this action cannot use; it is treated as absent.`
+      )
+    }
+    hooks.onJob(job)
+  }
   const { projectId, prompt, jobId } = request
   let job: AgentJob
   const create = async (text: string): Promise<AgentJob> => {
@@ -80,7 +92,7 @@ export async function runAgentJob(
   } else {
     job = await create(prompt ?? '')
   }
-  hooks.onJob(job)
+  seen(job)
   await hooks.onStarted?.(job)
   if (!request.wait) return { job, result: resultOf(job, 'not-waited') }
 
@@ -94,7 +106,7 @@ export async function runAgentJob(
         clock,
         log,
         signal: hooks.signal,
-        onJob: hooks.onJob
+        onJob: seen
       })
   )
   return { job: waited.job, result: resultOf(waited.job, waited.end), lastError: waited.lastError }

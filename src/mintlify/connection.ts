@@ -51,15 +51,28 @@ export function parseApiUrl(name: string, raw: string): URL {
   return url
 }
 
-/** Project and job ids as the service shows them: they become path segments of its URLs. */
-export const SERVICE_ID = /^[A-Za-z0-9._~-]{1,200}$/
+/**
+ * The one rule for project and job ids, from inputs, from the service's answers and from records.
+ * The published documents make them opaque strings (a mock server's example is
+ * "laborum est dolore"), and each becomes one percent-encoded path segment, so any text will do
+ * except: empty, over 200 characters, control characters (C0, C1, line and paragraph separators,
+ * bidirectional controls) and lone surrogates (which cannot be encoded), and `.` or `..`, which URL
+ * parsing would resolve away as path segments.
+ */
+export const SERVICE_ID = /^(?!\.{1,2}$)[^\p{Cc}\p{Cs}\p{Zl}\p{Zp}\p{Bidi_Control}]{1,200}$/u
 
-/** Project and job ids become path segments: refuse anything that could change the path. */
+/** An id for messages: quoted, escaped, and short. */
+export function shownId(raw: string): string {
+  const chars = Array.from(raw)
+  return JSON.stringify(chars.length > 60 ? `${chars.slice(0, 59).join('')}…` : raw)
+}
+
+/** A project or job id from an input, trimmed, checked against the one id rule. */
 export function parseId(name: string, raw: string): string {
   const value = raw.trim()
-  if (!SERVICE_ID.test(value) || value === '.' || value === '..') {
+  if (!SERVICE_ID.test(value)) {
     throw new InputError(
-      `Input '${name}' must be an ID made of letters, digits, '-', '_', '.' or '~' (as shown on the dashboard); got '${raw}'.`
+      `Input '${name}' must be an ID as the Mintlify dashboard shows it: 1 to 200 characters, no control characters, and not '.' or '..'; got ${shownId(raw)}.`
     )
   }
   return value

@@ -192,6 +192,31 @@ describe('the agent action, run in-process from source', () => {
     expect(result.outputs.jobId).toBe('')
   })
 
+  it.each([
+    ['spaces', 'laborum est dolore'],
+    ['path and query characters', 'a/b?c#d%2e..'],
+    ['non-ASCII letters', 'tâche-été_1']
+  ])(
+    'takes a job id with %s, as the document allows, encoding it in every path',
+    async (_name, id) => {
+      sim.planNext({ id, durationMs: 60_000 })
+      const started = await run({ wait: 'false' })
+      expect(started.code).toBe(0)
+      expect(started.outputs).toMatchObject({ jobId: id, result: 'started' })
+      // Given back as `job-id`, with a follow-up, then waited for.
+      const followed = await run({ 'job-id': id, prompt: 'Also add a Python example' })
+      expect(followed.code).toBe(0)
+      expect(followed.outputs.jobId).toBe(id)
+      const encoded = `/v2/agent/${SIM_PROJECT}/job/${encodeURIComponent(id)}`
+      expect(sim.requests('message').map(r => r.path)).toEqual([`${encoded}/message`])
+      expect(new Set(sim.requests('get').map(r => r.path))).toEqual(new Set([encoded]))
+      expect(sim.jobs.get(id)?.messages).toEqual([
+        'Document the retry options',
+        'Also add a Python example'
+      ])
+    }
+  )
+
   it('says to check the key on 401, and that keys expire', async () => {
     const result = await run({ 'api-key': 'mint_not_a_real_key' })
     expectCleanFailure(
@@ -275,9 +300,11 @@ describe('the agent action, run in-process from source', () => {
       /Input 'fail-on' accepts a comma list of failed, archived, timeout, no-pr, or 'none'; 'oops'/
     ],
     [{ 'api-url': 'http://api.example.com' }, /Input 'api-url' must use https:\/\//],
-    [{ 'project-id': 'a/b' }, /Input 'project-id' must be an ID/],
     [{ 'project-id': '..' }, /Input 'project-id' must be an ID/],
-    [{ 'job-id': '../../x' }, /Input 'job-id' must be an ID/],
+    [{ 'project-id': 'x'.repeat(201) }, /Input 'project-id' must be an ID .*1 to 200 characters/],
+    [{ 'job-id': '.' }, /Input 'job-id' must be an ID/],
+    [{ 'job-id': 'job\u0000x' }, /Input 'job-id' must be an ID .*got "job\\u0000x"/],
+    [{ 'job-id': 'job\u202Ex' }, /Input 'job-id' must be an ID .*no control characters/],
     [{ wait: 'maybe' }, /Input 'wait' must be 'true' or 'false'/],
     [{ 'api-key': '' }, /Input 'api-key' is required/],
     [{ 'project-id': '' }, /Input 'project-id' is required/]

@@ -148,7 +148,7 @@ describe('reader text in the docs-gaps sub-action', () => {
     ],
     [{ timeout: 'forever' }, /Input 'timeout' must be a duration/],
     [{ 'api-url': 'http://api.mintlify.com' }, /Input 'api-url' must use https:\/\//],
-    [{ 'project-id': '../admin' }, /Input 'project-id' must be an ID/],
+    [{ 'project-id': '..' }, /Input 'project-id' must be an ID/],
     [
       { 'api-key': 'mint_us_0123456789' },
       /Input 'api-key' holds an index API key \(it starts with mint_us_\)/

@@ -116,13 +116,15 @@ describe('values the service sends back', () => {
     const result = await run()
     expect(result.outputs.result).toBe('pr-opened')
     expect(result.log).not.toMatch(/^::(set-output|stop-commands)/m)
-    expect(result.log).toMatch(/::warning::Could not read the status of job .*'model' is not/)
+    expect(result.log).toMatch(
+      /::warning::Job job_\w+: the service sent 'model' as a text with a control character or line break, which this action cannot use; it is treated as absent\./
+    )
   })
 
   it.each([
     ['a status that is not a text', { status: 5 }],
     ['another job', { id: 'job_someone_else', status: 'completed' }],
-    ['no id', { id: null }]
+    ['an id that is not a text', { id: ['job_1'] }]
   ])('passes over a status answer with %s, as over a network error', async (_name, fields) => {
     sim.inject({ route: 'get', kind: 'tamper', fields, times: 2 })
     const result = await run()
@@ -143,15 +145,52 @@ describe('values the service sends back', () => {
     expect(sim.requests('create')).toHaveLength(1)
   })
 
-  it('fails with a clean message, not a stack, when the service garbles the created job', async () => {
-    sim.inject({ route: 'create', kind: 'tamper', fields: { createdAt: { $date: 1 } } })
+  it.each([
+    ['prLink', 42, 'not a text (number)'],
+    ['model', { name: 'm' }, 'not a text (object)'],
+    ['createdAt', { $date: 1 }, 'not a text (object)'],
+    ['source', 'https://github.com/acme/docs', 'not an object'],
+    ['status', ['active'], 'not a text (an array)'],
+    ['model', 'x'.repeat(600), 'a text over 500 characters']
+  ])(
+    "keeps a created job whose '%s' has the wrong type: absent, with a warning naming it",
+    async (field, value, problem) => {
+      sim.planNext({ durationMs: 60_000 })
+      sim.inject({ route: 'create', kind: 'tamper', fields: { [field]: value } })
+      const result = await run({ wait: 'false' })
+      expect(result.code).toBe(0)
+      expect(result.outputs.jobId).toMatch(/^job_\d+_/)
+      expect(result.outputs.result).toBe('started')
+      expect(result.log).toContain(
+        `::warning::Job ${result.outputs.jobId}: the service sent '${field}' as ${problem}, which this action cannot use; it is treated as absent.`
+      )
+      expect(result.log).not.toContain('probably created')
+      expect(sim.requests('create')).toHaveLength(1)
+      expect(comment()).toContain(result.outputs.jobId)
+    }
+  )
+
+  it('waits for a created job whose answer garbles every field but the id, naming each once', async () => {
+    sim.inject({
+      route: 'create',
+      kind: 'tamper',
+      fields: { status: 5, model: [], createdAt: {}, prLink: true, source: { repository: 7 } }
+    })
+    sim.inject({ route: 'get', kind: 'tamper', fields: { model: [] }, times: 100 })
     const result = await run()
-    expectCleanFailure(
-      result,
-      /The service accepted the request to create the agent job but its 'createdAt' is not a short text/,
-      [SIM_API_KEY, TOKEN]
-    )
-    expect(result.summary).not.toBe('')
+    expect(result.code).toBe(0)
+    expect(result.outputs).toMatchObject({ result: 'pr-opened', status: 'completed', model: '' })
+    for (const field of ['status', 'model', 'createdAt', 'prLink', 'source.repository'])
+      expect(result.log.split(`the service sent '${field}' as`)).toHaveLength(2)
+    expect(JSON.parse(result.outputs.job as string)).not.toHaveProperty('ignored')
+  })
+
+  it('accepts a status answer without an id: the document requires none', async () => {
+    sim.inject({ route: 'get', kind: 'tamper', fields: { id: null }, times: 100 })
+    const result = await run()
+    expect(result.code).toBe(0)
+    expect(result.outputs.result).toBe('pr-opened')
+    expect(result.log).not.toMatch(/::warning::/)
   })
 })
 

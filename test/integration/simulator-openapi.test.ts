@@ -160,6 +160,28 @@ describe('the simulator speaks the published OpenAPI documents', () => {
     expect(problems).toEqual([])
   })
 
+  it('serves jobs with the opaque ids the document allows, in valid traffic', async () => {
+    const odd = await Simulator.start({ job: { durationMs: 0 }, projects: ['proj odd/1'] })
+    const client = simClient(odd)
+    const deadline = inSeconds(10)
+    for (const id of ['laborum est dolore', 'a/b?c#d%2e', 'tâche été']) {
+      odd.planNext({ id })
+      const job = await createJob(client, 'proj odd/1', 'one', deadline)
+      expect(job.id).toBe(id)
+      expect((await getJob(client, 'proj odd/1', id, deadline)).id).toBe(id)
+      await sendMessage(client, 'proj odd/1', id, 'more', deadline)
+    }
+    await client.close()
+    await odd.close()
+    expect(odd.exchanges.map(e => `${e.route} ${e.status}`)).toEqual(
+      Array(3).fill(['create 201', 'get 200', 'message 200']).flat()
+    )
+    const problems = odd.exchanges.flatMap(e =>
+      validator.problems(e).map(p => `${e.method} ${e.path}: ${p}`)
+    )
+    expect(problems).toEqual([])
+  })
+
   it('catches an answer that breaks the documents (the check can fail)', () => {
     const exchange = {
       route: 'get' as const,

@@ -19,6 +19,11 @@ export interface JobPlan {
   /** Whether the agent opens a pull request (only for `completed`). */
   prLink: boolean
   model: string
+  /**
+   * The id a created job gets (default `job_<n>_<hex>`): the documents make ids opaque strings, so
+   * one may hold spaces, slashes or `%` ("laborum est dolore" is a mock server's example).
+   */
+  id?: string
 }
 
 export type Route = 'create' | 'get' | 'message' | 'visitors' | GapsRoute
@@ -282,7 +287,7 @@ export class Simulator {
       }
       job = {
         number: ++this.counter,
-        id: `job_${this.counter}_${randomBytes(4).toString('hex')}`,
+        id: plan.id ?? `job_${this.counter}_${randomBytes(4).toString('hex')}`,
         projectId,
         createdAt: now,
         endsAt: now + plan.durationMs,

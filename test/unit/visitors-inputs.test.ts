@@ -96,7 +96,7 @@ describe('readVisitorsSettings', () => {
     [{ 'output-file': 'escape/v.json' }, /leads outside the workspace through a symbolic link/],
     [{ timeout: 'later' }, /Input 'timeout' must be a duration/],
     [{ 'api-url': 'http://analytics.example.com' }, /Input 'api-url' must use https:\/\//],
-    [{ 'project-id': 'a/../b' }, /Input 'project-id' must be an ID/]
+    [{ 'project-id': '..' }, /Input 'project-id' must be an ID/]
   ])('refuses %j', (override, message) =>
     expect(() => read({ ...base, ...override })).toThrow(message)
   )
