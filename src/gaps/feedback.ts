@@ -1,6 +1,7 @@
 import { getFeedbackByPage, getFeedbackPage } from '../mintlify/analytics-gaps.js'
 import { CursorPager } from './pager.js'
 import { cleanReaderText, pagePath } from './reader-text.js'
+import { SkippedRows, joinReasons } from './skipped.js'
 import {
   type Collector,
   type FeedbackSection,
@@ -33,8 +34,11 @@ export class FeedbackCollector implements Collector {
   private commentRequests = 0
   private entriesRead = 0
   private stoppedEarly: string | null = null
+  private readonly skipped: SkippedRows
 
-  constructor(private readonly ctx: ReadContext) {}
+  constructor(private readonly ctx: ReadContext) {
+    this.skipped = new SkippedRows('feedback', ctx.warn)
+  }
 
   async step(): Promise<void> {
     if (this.pages) return this.readComments()
@@ -45,6 +49,7 @@ export class FeedbackCollector implements Collector {
       { ...ctx.range, limit: BY_PAGE_LIMIT, source: 'contextual' },
       ctx.limits
     )
+    this.skipped.add('feedback per page', answer.skipped)
     // A path and the same page's URL, or a trailing slash, are one page.
     const byPath = new Map<string, PageGap>()
     for (const row of answer.feedback) {
@@ -81,6 +86,7 @@ export class FeedbackCollector implements Collector {
       ctx.limits
     )
     this.commentRequests++
+    this.skipped.add(`feedback entries page ${this.commentRequests}`, answer.skipped)
     for (const entry of answer.feedback) {
       this.entriesRead++
       if (entry.source !== 'contextual' || entry.helpful !== false || !entry.comment) continue
@@ -93,16 +99,16 @@ export class FeedbackCollector implements Collector {
     this.done =
       satisfied ||
       this.commentRequests >= MAX_COMMENT_REQUESTS ||
-      !this.pager.advance({ ...answer, rows: answer.feedback.length })
+      !this.pager.advance({ ...answer, rows: answer.sent })
   }
 
   section(requests: number, unread: string | null): FeedbackSection {
-    const why =
-      [this.stoppedEarly, this.pager.stoppedEarly, unread].filter(Boolean).join('; ') || null
+    const why = joinReasons(this.stoppedEarly, this.pager.stoppedEarly, unread, this.skipped.reason)
     return {
       complete: why === null,
       unread: why,
       requests,
+      skipped: this.skipped.count,
       pages: this.pages?.length ?? 0,
       entriesRead: this.entriesRead,
       entries: (this.pages ?? []).slice(0, this.ctx.top)

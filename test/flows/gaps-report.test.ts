@@ -306,18 +306,72 @@ describe('the docs-gaps sub-action, run in-process from source', () => {
     expect(sim.exchanges).toHaveLength(1)
   })
 
-  it('fails on an answer with a malformed row, naming the field', async () => {
-    const row = { searchQuery: 'x', hits: '3', ctr: 0, topClickedPage: null, lastSearchedAt: '' }
+  it.each([
+    [
+      'searches',
+      { hits: '3' },
+      "search terms page 1, row 1: 'hits' has the wrong type or value (a text)"
+    ],
+    [
+      'assistant',
+      { resolutionStatus: 'maybe' },
+      "conversations page 1, row 1: 'resolutionStatus' has the wrong type or value (a text)"
+    ],
+    [
+      'feedback-by-page',
+      { thumbsDown: -4 },
+      "feedback per page, row 1: 'thumbsDown' has the wrong type or value (-4)"
+    ]
+  ] as const)(
+    'skips a %s row that breaks the document and counts it, keeping the rest of the answer',
+    async (route, fields, named) => {
+      sim.inject({ route, kind: 'tamper-row', row: 0, fields })
+      const result = await run(RANGE)
+      expect(result.code).toBe(0)
+      expect(result.log).toContain(
+        `::warning::Skipped a row the service sent that does not match its API document (${named}).`
+      )
+      const report = readReport(result)
+      const section = report[route === 'feedback-by-page' ? 'feedback' : route]
+      expect(section).toMatchObject({ complete: false, skipped: 1 })
+      expect(section.unread).toBe(
+        `1 row that did not match the API document was skipped (first: ${named})`
+      )
+      expect(report.complete).toBe(false)
+      expect(result.outputs.complete).toBe('false')
+      expect(result.log).toMatch(/::warning::Not everything was read: .*1 row that did not match/)
+      expect(result.summary).toContain('1 row that did not match the API document was skipped')
+      // The rest of that page, and the pages after it, were read.
+      if (route === 'searches') expect(section.termsRead).toBe(259)
+      if (route === 'assistant') expect(section.turnsRead).toBe(1199)
+      expect(calls()).toHaveLength(10)
+    }
+  )
+
+  it('skips a row that is not an object, and names it by its place', async () => {
+    sim.inject({ route: 'assistant', kind: 'tamper-row', row: 4, value: 'turn', skip: 1 })
+    const result = await run(RANGE)
+    expect(result.code).toBe(0)
+    expect(readReport(result).assistant).toMatchObject({
+      complete: false,
+      skipped: 1,
+      turnsRead: 1199,
+      unread:
+        '1 row that did not match the API document was skipped (first: conversations page 2, row 5: not an object)'
+    })
+  })
+
+  it('fails on an answer whose page fields break the document, naming the field', async () => {
     sim.inject({
       route: 'searches',
       kind: 'status',
       status: 200,
-      body: { searches: [row], totalSearches: 3, nextCursor: null }
+      body: { searches: [], totalSearches: '3', nextCursor: null }
     })
     const result = await run()
     expectCleanFailure(
       result,
-      /The service's answer to the request to read the search terms is not what its API document describes \(searches row 1: 'hits' has the wrong type\)\./,
+      /The service's answer to the request to read the search terms is not what its API document describes \('totalSearches' has the wrong type or value \(a text\)\)\./,
       [SIM_API_KEY]
     )
   })

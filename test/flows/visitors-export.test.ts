@@ -209,14 +209,53 @@ describe('the visitors sub-action, run in-process from source', () => {
   })
 
   it.each([
-    ['a negative count', { path: '/a', human: -1, ai: 0, total: 1 }],
-    ['a fractional count', { path: '/a', human: 1.5, ai: 0, total: 1 }],
-    ['a count as text', { path: '/a', human: '1', ai: 0, total: 1 }]
-  ])('refuses a page with %s as malformed', async (_name, row) => {
-    sim.inject({ route: 'visitors', kind: 'tamper', fields: { visitors: [row] }, times: 1000 })
-    const result = await run({ timeout: '3s' })
-    expect(result.code).toBe(1)
-    expect(result.log).toMatch(/::error::.*not a visitors page/)
+    ['a negative count', { human: -1 }, "'human' has the wrong type or value (-1)"],
+    ['a count as text', { human: '1' }, "'human' has the wrong type or value (a text)"],
+    ['no path', { path: null }, "'path' has the wrong type or value (null)"]
+  ])(
+    'skips and counts a row with %s, naming its place and field, and exports the rest',
+    async (_name, fields, problem) => {
+      sim.setVisitors(300)
+      sim.inject({ route: 'visitors', kind: 'tamper-row', row: 2, fields, skip: 1 })
+      const result = await run()
+      expect(result.code).toBe(0)
+      expect(result.log).toContain(
+        `::warning::Skipped a visitors row the service sent that does not match its API document: the row at offset 252 (row 3 of the page): ${problem}.`
+      )
+      expect(result.log).toMatch(
+        /::warning::The export is not complete: 1 row the service sent did not match its API document and was left out/
+      )
+      expect(result.outputs).toMatchObject({ complete: 'false', pages: '299' })
+      const rows = readJson(result).visitors
+      expect(rows).toHaveLength(299)
+      expect(rows).toEqual(expected(300).filter((_, i) => i !== 252))
+      expect(result.summary).toContain(
+        '⚠️ Not complete: 1 row the service sent did not match its API document and was left out (first: the row at offset 252'
+      )
+    }
+  )
+
+  it('takes fractional counts, which the document allows (approximate distinct visitors)', async () => {
+    sim.setVisitors([{ path: '/a', human: 1.5, ai: 0.25, total: 1.6 }])
+    const result = await run()
+    expect(result.code).toBe(0)
+    expect(result.outputs).toMatchObject({ complete: 'true', pages: '1' })
+    expect(readJson(result).visitors).toEqual([{ path: '/a', human: 1.5, ai: 0.25, total: 1.6 }])
+  })
+
+  it('fails, naming the field, when the totals break the document', async () => {
+    sim.inject({
+      route: 'visitors',
+      kind: 'tamper',
+      fields: { totals: { human: 'many', ai: 0, total: 0 } }
+    })
+    const result = await run()
+    expectCleanFailure(
+      result,
+      /The service's answer to the visitors request is not what its API document describes \('totals\.human' has the wrong type or value \(a text\)\)\./,
+      [SIM_API_KEY]
+    )
+    expect(existsSync(path.join(result.workspace, 'mintlify-visitors.json'))).toBe(false)
   })
 
   it('fails before any request when output-file is a folder', async () => {

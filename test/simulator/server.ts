@@ -47,6 +47,11 @@ export type Fault = { route: Route; times?: number; skip?: number } & (
   | { kind: 'alternating-has-more' }
   /** The normal answer with these fields replaced (a service that echoes or garbles values). */
   | { kind: 'tamper'; fields: Record<string, unknown> }
+  /**
+   * Analytics: the normal page with these fields of its row `row` (0-based) replaced, or the row
+   * replaced whole by `value`: one row the document does not allow, in an otherwise valid page.
+   */
+  | { kind: 'tamper-row'; row: number; fields?: Record<string, unknown>; value?: unknown }
 )
 
 export interface RecordedExchange {
@@ -209,8 +214,8 @@ export class Simulator {
     for (const listener of this.requestListeners) listener(exchange)
     let tamper: Record<string, unknown> | undefined
     const send = (status: number, answer: unknown, headers: Record<string, string> = {}): void => {
-      const body =
-        tamper && answer && typeof answer === 'object' ? { ...answer, ...tamper } : answer
+      let body = tamper && answer && typeof answer === 'object' ? { ...answer, ...tamper } : answer
+      if (fault?.kind === 'tamper-row' && status === 200) body = tamperRow(body, fault)
       exchange.status = status
       exchange.responseBody = body
       res.writeHead(status, { 'content-type': 'application/json', ...headers })
@@ -343,6 +348,21 @@ export class Simulator {
       archivedAt: done && status === 'archived' ? new Date(job.endsAt).toISOString() : null
     }
   }
+}
+
+/** The page with one row of its list (the answer's array field) replaced or garbled. */
+function tamperRow(
+  body: unknown,
+  fault: { row: number; fields?: Record<string, unknown>; value?: unknown }
+): unknown {
+  const page = body as Record<string, unknown>
+  const list = Object.keys(page).find(key => Array.isArray(page[key]))
+  if (!list) return body
+  const rows = [...(page[list] as unknown[])]
+  if (fault.row >= rows.length) return body
+  rows[fault.row] =
+    'value' in fault ? fault.value : { ...(rows[fault.row] as object), ...fault.fields }
+  return { ...page, [list]: rows }
 }
 
 function routeOf(method: string, pathname: string): Route | 'unknown' {

@@ -3,6 +3,7 @@ import { gapsPrompt, MAX_PROMPT_BYTES } from '../../src/gaps/prompt.js'
 import { cleanReaderText, groupKey, pagePath, removeEmails } from '../../src/gaps/reader-text.js'
 import type { GapsReport } from '../../src/gaps/report.js'
 import { renderGapsMarkdown, SUMMARY_OPTIONS } from '../../src/gaps/summary.js'
+import { SkippedRows } from '../../src/gaps/skipped.js'
 
 describe('cleanReaderText', () => {
   it.each([
@@ -77,6 +78,7 @@ const report = (n: number, text: string): GapsReport => ({
     complete: true,
     unread: null,
     requests: 1,
+    skipped: 0,
     gaps: n,
     totalSearches: 100,
     termsRead: n,
@@ -86,6 +88,7 @@ const report = (n: number, text: string): GapsReport => ({
     complete: true,
     unread: null,
     requests: 1,
+    skipped: 0,
     pages: n,
     entriesRead: 0,
     entries: Array.from({ length: n }, (_, i) => ({
@@ -98,6 +101,7 @@ const report = (n: number, text: string): GapsReport => ({
   assistant: {
     complete: false,
     unread: 'not read: the request budget ran out (max-requests: 20)',
+    skipped: 0,
     requests: 0,
     questions: n,
     turnsRead: 0,
@@ -150,6 +154,26 @@ describe('renderGapsMarkdown', () => {
     expect(md).toContain('in 1 request (at most 20)')
     expect(renderGapsMarkdown(report(2, 'x'), { ...SUMMARY_OPTIONS, file: 'g.json' })).toContain(
       '**2** search terms with no click · **2** pages with thumbs-down · **2** unanswered questions.'
+    )
+  })
+})
+
+describe('skipped rows', () => {
+  it('names the first five in warnings, then counts the rest in one', () => {
+    const warnings: string[] = []
+    const skipped = new SkippedRows('search term', m => void warnings.push(m))
+    skipped.add(
+      'search terms page 1',
+      Array.from({ length: 7 }, (_, i) => ({ row: i + 1, problem: "'hits' is missing" }))
+    )
+    expect(warnings).toHaveLength(6)
+    expect(warnings[0]).toBe(
+      "Skipped a row the service sent that does not match its API document (search terms page 1, row 1: 'hits' is missing)."
+    )
+    expect(warnings[5]).toBe('More search term rows were skipped; the report counts them.')
+    expect(skipped.count).toBe(7)
+    expect(skipped.reason).toBe(
+      "7 rows that did not match the API document were skipped (first: search terms page 1, row 1: 'hits' is missing)"
     )
   })
 })
