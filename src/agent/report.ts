@@ -1,6 +1,7 @@
 import { type AgentJob, jobRecord } from '../mintlify/agent-jobs.js'
 import { formatDuration } from '../runner/duration.js'
 import { codeSpan, escapeMarkdown, markdownLink } from '../runner/markdown.js'
+import { redact, secretForms } from '../runner/redact.js'
 import type { Runner } from '../runner/runner.js'
 import { Output } from './names.js'
 import type { Result } from './outcome.js'
@@ -114,21 +115,32 @@ function nextStep(job: AgentJob, result: Result | undefined, projectId?: string)
   return ''
 }
 
-/** Outputs, log line, notice and summary; the step fails when `failure` is set. */
-export async function publish(runner: Runner, report: Report): Promise<void> {
+/**
+ * Outputs, log line, notice and summary; the step fails when `failure` is set. Everything goes
+ * through redaction of `secrets` once more, as it is written: the service's answers were redacted as
+ * they came, but rendering can rebuild a secret (a link's host is lowercased and percent-decoded).
+ */
+export async function publish(
+  runner: Runner,
+  report: Report,
+  secrets: readonly (string | undefined)[] = []
+): Promise<void> {
   const { job, result, failure } = report
   const { log } = runner
-  for (const [name, value] of Object.entries(outputsOf(report))) runner.setOutput(name, value)
-  if (job?.prLink) log.notice(`Pull request: ${job.prLink}`)
+  const forms = secretForms(secrets.filter((s): s is string => Boolean(s)))
+  const clean = (text: string): string => redact(text, forms)
+  for (const [name, value] of Object.entries(outputsOf(report)))
+    runner.setOutput(name, clean(value))
+  if (job?.prLink) log.notice(clean(`Pull request: ${job.prLink}`))
   if (job?.rejectedPrLink)
     log.warning(
       'The service sent a pull request link that is not an http(s) URL of sane length; it is not used. Look at the job on the Mintlify dashboard.'
     )
   if (result) {
     log.info(
-      `Result: ${result}${job ? ` (job ${job.id}, status ${job.status ?? 'unknown'})` : ''}.`
+      clean(`Result: ${result}${job ? ` (job ${job.id}, status ${job.status ?? 'unknown'})` : ''}.`)
     )
   }
-  if (job || failure || report.skipped) await runner.summary(renderSummary(report))
-  if (failure) runner.fail(failure)
+  if (job || failure || report.skipped) await runner.summary(clean(renderSummary(report)))
+  if (failure) runner.fail(clean(failure))
 }

@@ -52,18 +52,56 @@ const everything = (result: RunResult): string =>
     JSON.stringify(gh.requests.map(r => r.body))
   ].join('\n')
 
+/**
+ * `text` with its bytes percent-encoded: every byte in upper or lower case hex, or every other
+ * character, alternating the case of the hex, with the rest left plain.
+ */
+function percentEncoded(text: string, style: 'upper' | 'lower' | 'mixed'): string {
+  return Array.from(Buffer.from(text), (byte, i) => {
+    const hex = byte.toString(16).padStart(2, '0')
+    if (style === 'upper') return `%${hex.toUpperCase()}`
+    if (style === 'lower') return `%${hex}`
+    if (i % 2) return String.fromCharCode(byte)
+    return `%${i % 4 ? hex.toUpperCase() : hex}`
+  }).join('')
+}
+
 describe('values the service sends back', () => {
   it.each([
     ['the key', SIM_API_KEY],
     ['the GitHub token', TOKEN],
     ['the key, base64-encoded', Buffer.from(SIM_API_KEY).toString('base64')],
-    ['the token, percent-encoded', encodeURIComponent(`x/${TOKEN}`)]
+    ['the token, percent-encoded', encodeURIComponent(`x/${TOKEN}`)],
+    ['the key, every byte percent-encoded', percentEncoded(SIM_API_KEY, 'upper')],
+    ['the key, every byte percent-encoded in lower case', percentEncoded(SIM_API_KEY, 'lower')],
+    ['the token, some bytes percent-encoded in mixed case', percentEncoded(TOKEN, 'mixed')]
   ])('never repeats %s echoed in a job field', async (_name, echoed) => {
     sim.inject({ route: 'get', kind: 'tamper', fields: { model: echoed }, times: 100 })
     const result = await run()
     expect(result.outputs.result).toBe('pr-opened')
     for (const secret of [SIM_API_KEY, TOKEN, echoed])
       expect(everything(result)).not.toContain(secret)
+  })
+
+  it('never rebuilds the key from a repository link whose host holds it percent-encoded', async () => {
+    // The URL parser decodes a host's percent-escapes: the summary's link would spell the key out.
+    const repository = `https://${percentEncoded(SIM_API_KEY, 'upper')}.example/docs`
+    sim.inject({ route: 'get', kind: 'tamper', fields: { source: { repository } }, times: 100 })
+    const result = await run()
+    expect(result.outputs.result).toBe('pr-opened')
+    expect(result.summary).toContain('| Docs repository |')
+    for (const text of [everything(result), decodeURIComponent(everything(result))])
+      expect(text.toLowerCase()).not.toContain(SIM_API_KEY.toLowerCase())
+  })
+
+  it('never lets the summary rebuild the key from an upper-case repository host', async () => {
+    // No form of the key is in the answer; the URL parser lowercases the host as the summary links it.
+    const repository = `https://${SIM_API_KEY.toUpperCase()}.example/docs`
+    sim.inject({ route: 'get', kind: 'tamper', fields: { source: { repository } }, times: 100 })
+    const result = await run()
+    expect(result.outputs.result).toBe('pr-opened')
+    expect(result.summary).toContain('| Docs repository |')
+    expect(everything(result)).not.toContain(SIM_API_KEY)
   })
 
   it.each([
