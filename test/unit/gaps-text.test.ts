@@ -43,6 +43,23 @@ describe('removeEmails', () => {
     expect(cleanReaderText('jane<!-- x -->@example.com', 100)).toBe('[e-mail removed]')
   })
 
+  it.each([
+    ['taro.yamada＠example。co。jp', '[e-mail removed]'],
+    ['hanako＠example｡co｡jp です', '[e-mail removed] です'],
+    ['jiro＠example．co．jp。', '[e-mail removed]。'],
+    ['shiro﹫example﹒org', '[e-mail removed]'],
+    ['goro。kato@example︒jp', '[e-mail removed]'],
+    ['ｊａｎｅ＠ｅｘａｍｐｌｅ．ｃｏｍ', '[e-mail removed]']
+  ])('removes %j, typed with full-width signs or ideographic full stops', (raw, clean) =>
+    expect(cleanReaderText(raw, 100)).toBe(clean)
+  )
+
+  it('keeps ideographic full stops that end a sentence', () => {
+    expect(cleanReaderText('ドキュメントがありません。設定は？ mail@host', 100)).toBe(
+      'ドキュメントがありません。設定は? mail@ host'
+    )
+  })
+
   it('leaves package versions and scopes alone', () => {
     expect(removeEmails('react@18.2.0 and pkg@1.2.30')).toBe('react@18.2.0 and pkg@1.2.30')
   })
