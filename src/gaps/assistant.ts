@@ -45,7 +45,7 @@ export class AssistantCollector implements Collector {
       ctx.limits
     )
     this.skipped.add(`conversations page ${++this.pages}`, page.skipped)
-    for (const turn of page.conversations) {
+    for (const turn of this.pager.fresh(page.conversations, t => t.id)) {
       this.turnsRead++
       if (turn.resolutionStatus !== 'unanswered') continue
       this.unansweredTurns++

@@ -52,7 +52,11 @@ export class FeedbackCollector implements Collector {
     this.skipped.add('feedback per page', answer.skipped)
     // A path and the same page's URL, or a trailing slash, are one page.
     const byPath = new Map<string, PageGap>()
+    // A path listed twice is counted once (one request, so the raw paths are few).
+    const listed = new Set<string>()
     for (const row of answer.feedback) {
+      if (listed.has(row.path)) continue
+      listed.add(row.path)
       const path = pagePath(row.path)
       const page = byPath.get(path) ?? { path, thumbsDown: 0, thumbsUp: 0, comments: [] }
       page.thumbsDown += row.thumbsDown
@@ -87,7 +91,7 @@ export class FeedbackCollector implements Collector {
     )
     this.commentRequests++
     this.skipped.add(`feedback entries page ${this.commentRequests}`, answer.skipped)
-    for (const entry of answer.feedback) {
+    for (const entry of this.pager.fresh(answer.feedback, e => e.id)) {
       this.entriesRead++
       if (entry.source !== 'contextual' || entry.helpful !== false || !entry.comment) continue
       const page = this.wanted.get(pagePath(entry.path))

@@ -43,7 +43,8 @@ export class SearchesCollector implements Collector {
     )
     this.totalSearches ??= page.totalSearches
     this.skipped.add(`search terms page ${++this.pages}`, page.skipped)
-    for (const row of page.searches) {
+    // The service groups terms case-insensitively, so a term sent again is a page sent again.
+    for (const row of this.pager.fresh(page.searches, r => r.searchQuery)) {
       this.termsRead++
       if (row.hits < ctx.minHits || (row.ctr > 0 && row.topClickedPage !== null)) continue
       const term = cleanReaderText(row.searchQuery, MAX_TERM)

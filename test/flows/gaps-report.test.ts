@@ -200,6 +200,82 @@ describe('the docs-gaps sub-action, run in-process from source', () => {
     expect(visible(result) + JSON.stringify(report)).not.toContain('ASSISTANT-REPLY')
   })
 
+  it('counts nothing twice when the service ignores the cursor and sends the first page again', async () => {
+    // The second request of each signal is answered as if it had no cursor: page 1 again.
+    for (const route of ['searches', 'feedback', 'assistant'] as const)
+      sim.inject({ route, kind: 'ignore-cursor', skip: 1, times: 10 })
+    const result = await run(RANGE)
+    expect(result.code).toBe(0)
+    const report = readReport(result)
+    const firstPage = (rows: number) => ({
+      ...data,
+      searches: [...data.searches].sort((a, b) => b.hits - a.hits).slice(0, rows)
+    })
+    // Search terms: the first 100 read once; the repeated page is noticed before it is counted.
+    expect(report.searches).toMatchObject({ complete: false, termsRead: 100 })
+    expect(report.searches.entries).toEqual(expectedSearches(firstPage(100), 2).entries)
+    expect(report.searches.gaps).toBe(expectedSearches(firstPage(100), 2).gaps)
+    expect(report.searches.unread).toBe(
+      'the service sent a page of search terms it had sent before (it may ignore the cursor)'
+    )
+    // Conversations: the newest 500 turns once.
+    const newest = [...data.conversations].sort((a, b) => (a.id < b.id ? 1 : -1)).slice(0, 500)
+    const questions = expectedQuestions({ ...data, conversations: newest })
+    expect(report.assistant).toMatchObject({
+      complete: false,
+      turnsRead: 500,
+      questions: questions.questions,
+      unansweredTurns: newest.filter(c => c.resolutionStatus === 'unanswered').length
+    })
+    expect(report.assistant.entries.map((e: { count: number }) => e.count)).toEqual(
+      questions.entries.map(e => e.count)
+    )
+    // Feedback entries: 100 read once, each comment kept once.
+    expect(report.feedback).toMatchObject({ complete: false, entriesRead: 100 })
+    for (const page of report.feedback.entries as { comments: string[] }[])
+      expect(new Set(page.comments).size).toBe(page.comments.length)
+    expect(result.outputs.complete).toBe('false')
+    // One request per signal past the first page: the repeat stops the paging.
+    expect(sim.requests('searches')).toHaveLength(2)
+    expect(sim.requests('assistant')).toHaveLength(2)
+  })
+
+  it('counts a search term or a turn sent twice only once, however the pages overlap', async () => {
+    const turns = [...data.conversations].sort((a, b) => (a.id < b.id ? 1 : -1))
+    const top = [...data.searches].sort((a, b) => b.hits - a.hits)
+    // Page 2 of each starts with the last row of page 1 again.
+    sim.setGaps({ ...data, searches: [...top.slice(0, 100), top[99]!, ...top.slice(100)] })
+    const first = await run({ signals: 'searches' })
+    expect(readReport(first).searches).toMatchObject({ complete: true, termsRead: 260 })
+    expect(readReport(first).searches.entries).toEqual(expectedSearches(data, 2).entries)
+    sim.setGaps({
+      ...data,
+      conversations: [...turns.slice(0, 500), { ...turns[499]! }, ...turns.slice(500)]
+    })
+    const second = await run({ signals: 'assistant' })
+    expect(readReport(second).assistant).toMatchObject({
+      complete: true,
+      turnsRead: 1200,
+      questions: expectedQuestions(data).questions
+    })
+  })
+
+  it('counts a page listed twice in the feedback ranking once', async () => {
+    const row = { path: '/guides/sso', thumbsUp: 1, thumbsDown: 7, code: 0, total: 8 }
+    sim.inject({
+      route: 'feedback-by-page',
+      kind: 'status',
+      status: 200,
+      body: { feedback: [row, { ...row }], hasMore: false }
+    })
+    const result = await run({ signals: 'feedback' })
+    expect(readReport(result).feedback.entries[0]).toMatchObject({
+      path: '/guides/sso',
+      thumbsDown: 7,
+      thumbsUp: 1
+    })
+  })
+
   it('shares out a budget too small for everything, says what was left unread, and succeeds', async () => {
     const result = await run({ ...RANGE, 'max-requests': '5' })
     expect(result.code).toBe(0)

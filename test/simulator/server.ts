@@ -45,6 +45,8 @@ export type Fault = { route: Route; times?: number; skip?: number } & (
   | { kind: 'empty-has-more' }
   /** Visitors: two pages in turn (A, B, A, B…), each saying hasMore. */
   | { kind: 'alternating-has-more' }
+  /** Docs-gaps: the cursor is ignored, so the first page comes again (with its own next cursor). */
+  | { kind: 'ignore-cursor' }
   /** The normal answer with these fields replaced (a service that echoes or garbles values). */
   | { kind: 'tamper'; fields: Record<string, unknown> }
   /**
@@ -262,7 +264,11 @@ export class Simulator {
       const answer =
         exchange.route === 'visitors'
           ? visitorsPage(exchange.query, this.visitors, fault?.kind)
-          : gapsAnswer(exchange.route as GapsRoute, exchange.query, this.gaps)
+          : gapsAnswer(
+              exchange.route as GapsRoute,
+              fault?.kind === 'ignore-cursor' ? withoutCursor(exchange.query) : exchange.query,
+              this.gaps
+            )
       return send(answer.status, answer.body)
     }
 
@@ -348,6 +354,11 @@ export class Simulator {
       archivedAt: done && status === 'archived' ? new Date(job.endsAt).toISOString() : null
     }
   }
+}
+
+function withoutCursor(query: Record<string, string>): Record<string, string> {
+  const { cursor: _ignored, ...rest } = query
+  return rest
 }
 
 /** The page with one row of its list (the answer's array field) replaced or garbled. */
