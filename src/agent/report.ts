@@ -6,6 +6,7 @@ import type { Runner } from '../runner/runner.js'
 import { Output } from './names.js'
 import type { Result } from './outcome.js'
 import type { FoldTarget } from './change/fold.js'
+import { FOLLOW_UP_GRACE_MS, type JobOutcome } from './run-job.js'
 import { jobIdInput, jobsOnDashboardMarkdown } from './comment/comment-body.js'
 
 /** What the step knows when it ends, on any path. */
@@ -20,6 +21,8 @@ export interface Report {
   source?: string
   /** The earlier job a code change was sent to, instead of a new one. */
   fold?: FoldTarget
+  /** After a follow-up: how its outcome was established (see run-job.ts). */
+  followUp?: JobOutcome['followUp']
   /** The Mintlify project, once the inputs were read: where on the dashboard its jobs are. */
   projectId?: string
   /** Milliseconds the step spent. */
@@ -71,6 +74,7 @@ export function renderSummary(report: Report): string {
       ''
     )
   }
+  if (job && report.followUp) lines.push(followUpLine(job, report.followUp), '')
   if (job) {
     const next = nextStep(job, result, report.projectId)
     if (next) lines.push(next, '')
@@ -101,6 +105,21 @@ export function renderSummary(report: Report): string {
     )
   }
   return lines.join('\n')
+}
+
+/** How the outcome of a follow-up was established, in one sentence. */
+function followUpLine(job: AgentJob, check: NonNullable<Report['followUp']>): string {
+  const id = codeSpan(job.id)
+  switch (check) {
+    case 'seen':
+      return `Job ${id} was seen working on the follow-up (active after the message), so this outcome includes it.`
+    case 'grace':
+      return `Job ${id} was not seen working on the follow-up within ${formatDuration(FOLLOW_UP_GRACE_MS)} of the message: this is its status as it stands, which may not include the follow-up (the service may have done it between two status checks, or not picked it up yet).`
+    case 'unconfirmed':
+      return `Job ${id} had not been seen working on the follow-up when waiting stopped.`
+    case 'not-waited':
+      return `The follow-up was sent to job ${id}; the service processes it asynchronously and this run did not wait, so the job's status does not show it yet.`
+  }
 }
 
 /** What to do after an outcome that is not the end of the story: where to look, or how to keep waiting. */

@@ -129,6 +129,85 @@ describe('the agent action, run in-process from source', () => {
     expect(sim.requests('get').length).toBeGreaterThan(0)
   })
 
+  describe('a follow-up, which the service processes asynchronously', () => {
+    const followUp = async (plan: Parameters<Simulator['planNext']>[0], extra = {}) => {
+      const first = await run()
+      expect(first.outputs.result).toBe('pr-opened')
+      sim.exchanges.length = 0
+      sim.planNext(plan)
+      const jobId = first.outputs.jobId as string
+      const result = await run({ 'job-id': jobId, prompt: 'Also add a Python example', ...extra })
+      const statuses = sim.requests('get').map(r => (r.responseBody as { status: string }).status)
+      return { first, result, jobId, statuses }
+    }
+
+    it("reports the follow-up's outcome once the job was seen working on it", async () => {
+      // The job shows its old outcome (completed, with a pull request) for 5 s, then works, then fails.
+      const { result, jobId, statuses } = await followUp({
+        pickupMs: 5000,
+        durationMs: 3000,
+        finalStatus: 'failed'
+      })
+      expect(result.outputs).toMatchObject({ jobId, result: 'failed', status: 'failed' })
+      expect(statuses[0]).toBe('completed')
+      expect(statuses).toContain('active')
+      expect(result.log).toMatch(
+        new RegExp(
+          `Job ${jobId} is working on the follow-up \\(seen active \\d+s after the message\\)\\.`
+        )
+      )
+      expect(result.summary).toContain(
+        `Job \`${jobId}\` was seen working on the follow-up (active after the message), so this outcome includes it.`
+      )
+    })
+
+    it('reports the job as it stands after 60 s when it is never seen working on it, and says so', async () => {
+      const { first, result, jobId } = await followUp({ pickupMs: Infinity })
+      expect(result.code).toBe(0)
+      expect(result.outputs).toMatchObject({ result: 'pr-opened', prLink: first.outputs.prLink })
+      expect(result.log).toContain(
+        `::notice title=Mintlify agent::Job ${jobId} was not seen working on the follow-up within 1m of the message; reporting it as it stands (completed).`
+      )
+      expect(result.summary).toContain(
+        `Job \`${jobId}\` was not seen working on the follow-up within 1m of the message: this is its status as it stands`
+      )
+      // The virtual clock: the grace period, not the time limit.
+      expect(result.durationMs).toBeGreaterThanOrEqual(60_000)
+      expect(result.durationMs).toBeLessThan(75_000)
+    })
+
+    it('checks at the end of the grace period even with a long poll interval', async () => {
+      const { result } = await followUp({ pickupMs: Infinity }, { 'poll-interval': '1h' })
+      expect(result.outputs.result).toBe('pr-opened')
+      expect(result.durationMs).toBeLessThan(75_000)
+      expect(sim.requests('get')).toHaveLength(2)
+    })
+
+    it('reports started, not the old outcome, with wait: false', async () => {
+      const { result, jobId } = await followUp({ pickupMs: 5000 }, { wait: 'false' })
+      expect(result.code).toBe(0)
+      expect(result.outputs).toMatchObject({ jobId, result: 'started' })
+      expect(sim.requests('get')).toHaveLength(0)
+      expect(result.log).toContain(
+        `Sent the follow-up to job ${jobId}; not waiting for it (wait: false), so its outcome is not known yet.`
+      )
+      expect(result.summary).toContain('🚀 The agent job started')
+      expect(result.summary).toContain("the job's status does not show it yet")
+    })
+
+    it('times out, saying the job was not yet seen on the follow-up', async () => {
+      const { result, jobId } = await followUp({ pickupMs: Infinity }, { timeout: '20s' })
+      expect(result.code).toBe(1)
+      expect(result.outputs).toMatchObject({ result: 'timed-out', status: 'completed' })
+      expect(result.log).toContain(
+        `::warning::Stopped waiting for job ${jobId} after 20s; it had not been seen working on the follow-up (its status was completed).`
+      )
+      expect(result.summary).toContain(
+        'had not been seen working on the follow-up when waiting stopped'
+      )
+    })
+  })
+
   it('waits for an existing job when given only its id', async () => {
     sim.planNext({ durationMs: 60_000 })
     const started = await run({ wait: 'false' })

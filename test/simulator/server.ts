@@ -20,6 +20,13 @@ export interface JobPlan {
   prLink: boolean
   model: string
   /**
+   * For a follow-up: how long until the job shows it is working on it (`active`). The service
+   * processes messages asynchronously: the message's answer, and every status read before then,
+   * show the job as it was before the message. 0 (the default): from the next status read on;
+   * Infinity: never (the message is not picked up).
+   */
+  pickupMs?: number
+  /**
    * The id a created job gets (default `job_<n>_<hex>`): the documents make ids opaque strings, so
    * one may hold spaces, slashes or `%` ("laborum est dolore" is a mock server's example).
    */
@@ -96,6 +103,9 @@ interface SimJob {
   plan: JobPlan
   prLink: string | null
   messages: string[]
+  /** After a follow-up, until this moment the job still shows `before`. */
+  resumesAt?: number
+  before?: Record<string, unknown>
 }
 
 export const SIM_API_KEY = 'mint_sim_0123456789abcdef'
@@ -289,12 +299,16 @@ export class Simulator {
       const plan = { ...DEFAULT_PLAN, ...this.options.job, ...this.plans.shift() }
       const now = this.now()
       if (job) {
-        // A follow-up, also on a completed job: active again, then completed with the same pull
-        // request (the agent pushes to it), or with a new one if it had none.
+        // A follow-up, also on a completed job: processed asynchronously, so the answer (and any
+        // read before `pickupMs`) shows the job as it was; then active again, then completed with the
+        // same pull request (the agent pushes to it), or with a new one if it had none.
+        const before = this.view(job)
         job.plan = plan
-        job.endsAt = now + plan.durationMs
+        job.before = before
+        job.resumesAt = now + (plan.pickupMs ?? 0)
+        job.endsAt = job.resumesAt + plan.durationMs
         job.messages.push(prompt)
-        return send(200, this.view(job))
+        return send(200, before)
       }
       job = {
         number: ++this.counter,
@@ -339,6 +353,7 @@ export class Simulator {
 
   /** The job as the API shows it now; the status follows the clock. */
   private view(job: SimJob): Record<string, unknown> {
+    if (job.before && job.resumesAt !== undefined && this.now() < job.resumesAt) return job.before
     const done = this.now() >= job.endsAt
     const status = done ? job.plan.finalStatus : 'active'
     if (done && status === 'completed' && job.plan.prLink && !job.prLink) {
