@@ -86,7 +86,9 @@ export async function waitForJob(
     if (!(KNOWN_STATUSES as readonly string[]).includes(value) && !warnedStatuses.has(value)) {
       warnedStatuses.add(value)
       log.warning(
-        `Job ${job.id} reported the status '${value}', which this action does not know; treating it as still running.`
+        status === undefined
+          ? `The service's answer for job ${job.id} has no status; treating the job as still running.`
+          : `Job ${job.id} reported the status '${value}', which this action does not know; treating it as still running.`
       )
     }
   }

@@ -221,6 +221,10 @@ describe('values the service sends back', () => {
     for (const field of ['status', 'model', 'createdAt', 'prLink', 'source.repository'])
       expect(result.log.split(`the service sent '${field}' as`)).toHaveLength(2)
     expect(JSON.parse(result.outputs.job as string)).not.toHaveProperty('ignored')
+    expect(result.log).toContain(
+      `::warning::The service's answer for job ${result.outputs.jobId} has no status; treating the job as still running.`
+    )
+    expect(result.log).not.toContain("status 'undefined'")
   })
 
   it('accepts a status answer without an id: the document requires none', async () => {
