@@ -28570,7 +28570,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9992);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2834);
 
 // The visitors sub-action (visitors/action.yml); `run` reports its own failures.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -28580,7 +28580,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9992:
+/***/ 2834:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -32927,6 +32927,48 @@ function asVisitorsPage(body) {
     };
 }
 
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: ./.tmp/ncc-js/visitors/repeats.js
+
+/**
+ * Catches a service whose offset paging would not end, in memory that does not grow with the rows:
+ *
+ * - a row of the page before sent again (the same page again, pages that overlap): the paths of
+ *   the last page are kept, nothing older;
+ * - a page sent before, however far back (pages that alternate or cycle): each page is kept as a
+ *   16-byte digest of its paths, so a million rows at 250 a page cost 4,000 digests (well under a
+ *   mebibyte), and the request budget bounds how many pages there can be.
+ *
+ * A row repeated further back than the page before, in a page that is not itself a repeat, is not
+ * caught: the request budget ends such paging.
+ */
+class RepeatedRows {
+    previous = new Set();
+    /** Page digest → the offset it was first read at. */
+    pages = new Map();
+    /** Why the page at `offset` repeats what was read before, or null; then remembers it. */
+    check(offset, paths) {
+        const again = paths.find(path => this.previous.has(path));
+        if (again !== undefined)
+            return `the service sent the row for ${quoted(again)} again at offset ${offset}`;
+        this.previous = new Set(paths);
+        if (paths.length === 0)
+            return null;
+        const hash = (0,external_node_crypto_.createHash)('sha256');
+        for (const path of paths)
+            hash.update(`${path.length}:${path}`);
+        const digest = hash.digest().subarray(0, 16).toString('base64');
+        const first = this.pages.get(digest);
+        if (first !== undefined) {
+            return `the service sent the page of offset ${first} again at offset ${offset} (from ${quoted(paths[0])})`;
+        }
+        this.pages.set(digest, offset);
+        return null;
+    }
+}
+const quoted = (path) => `'${path.slice(0, 200)}'`;
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/visitors/top.js
 /** The `size` best rows by `key` seen so far; memory stays at `size` rows however many pass by. */
 class TopPages {
@@ -32965,6 +33007,7 @@ class TopPages {
 
 
 
+
 /** Skipped rows named one by one in the log; the rest are counted. */
 const NAMED_SKIPS = 5;
 /**
@@ -32976,12 +33019,13 @@ class IncompleteExportError extends ExplainedError {
 }
 /**
  * Pages through the visitors with `offset` += `limit` while `hasMore`, handing each page to `sink`,
- * within `maxRequests`. A page that repeats a path already exported (the same page again, or
- * pages that alternate) means the service's paging cannot be trusted to end.
+ * within `maxRequests`. A page that repeats what was read before (a row of the page before, or a
+ * whole page from further back: see RepeatedRows) means the service's paging cannot be trusted to
+ * end. Memory does not grow with the rows: each page is written and let go.
  */
 async function exportVisitors(client, request, sink, log) {
     const top = new TopPages(request.top, request.sortBy);
-    const seen = new Set();
+    const repeats = new RepeatedRows();
     let totals;
     let rows = 0;
     let skipped = 0;
@@ -33010,12 +33054,9 @@ async function exportVisitors(client, request, sink, log) {
             else if (skipped === NAMED_SKIPS + 1)
                 log.warning('More visitors rows were skipped; the summary counts them.');
         }
-        const repeated = page.visitors.find(row => seen.has(row.path));
-        if (repeated) {
-            throw incomplete(`the service sent the row for ${codeText(repeated.path)} again at offset ${offset}`, rows, requests);
-        }
-        for (const row of page.visitors)
-            seen.add(row.path);
+        const repeated = repeats.check(offset, page.visitors.map(row => row.path));
+        if (repeated)
+            throw incomplete(repeated, rows, requests);
         await sink.rows(page.visitors);
         for (const row of page.visitors)
             top.add(row);
@@ -33041,13 +33082,10 @@ async function exportVisitors(client, request, sink, log) {
     };
 }
 const overBudget = (max, why) => `'max-requests' (${max}, retries included) was reached and ${why}; raise 'max-requests' or 'page-size' (the organisation may make 100 analytics requests an hour)`;
-const codeText = (path) => `'${path.slice(0, 200)}'`;
 function incomplete(why, rows, requests) {
     return new IncompleteExportError(`The export is incomplete: ${why}. ${counted(rows, 'row')} ${rows === 1 ? 'was' : 'were'} read in ${counted(requests, 'request')}.`);
 }
 
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: external "node:fs/promises"
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 ;// CONCATENATED MODULE: external "node:path"
@@ -33389,6 +33427,11 @@ function rangeText(from, to) {
 const FORMATS = ['auto', 'json', 'csv'];
 const SORT_KEYS = ['total', 'human', 'ai'];
 const MAX_TOP = 100;
+/**
+ * The most `max-requests` may be: 25 million rows at 250 a page. The documented limit is 100 an hour,
+ * so runs near it need a limit the service has raised; memory does not grow with the rows.
+ */
+const MAX_REQUESTS = 100_000;
 function readVisitorsSettings(get, env, mask, now) {
     const connection = readConnection(get, mask);
     const value = withDefaults(get, VisitorsDefaults);
@@ -33406,7 +33449,7 @@ function readVisitorsSettings(get, env, mask, now) {
         pageSize: parseInteger(VisitorsInput.PageSize, value(VisitorsInput.PageSize), 1, 250),
         top: parseInteger(VisitorsInput.Top, value(VisitorsInput.Top), 1, MAX_TOP),
         sortBy: parseChoice(VisitorsInput.SortBy, value(VisitorsInput.SortBy), SORT_KEYS),
-        maxRequests: parseInteger(VisitorsInput.MaxRequests, value(VisitorsInput.MaxRequests), 1, 1000),
+        maxRequests: parseInteger(VisitorsInput.MaxRequests, value(VisitorsInput.MaxRequests), 1, MAX_REQUESTS),
         timeoutMs: durationInput(VisitorsInput.Timeout, value(VisitorsInput.Timeout), 1000, 6 * 3_600_000)
     };
 }

@@ -12,6 +12,7 @@ import { ExplainedError } from '../runner/errors.js'
 import { counted } from '../runner/text.js'
 import type { SortKey } from './settings.js'
 import type { RowSink } from './file.js'
+import { RepeatedRows } from './repeats.js'
 import { TopPages } from './top.js'
 
 export interface ExportRequest {
@@ -51,8 +52,9 @@ export class IncompleteExportError extends ExplainedError {
 
 /**
  * Pages through the visitors with `offset` += `limit` while `hasMore`, handing each page to `sink`,
- * within `maxRequests`. A page that repeats a path already exported (the same page again, or
- * pages that alternate) means the service's paging cannot be trusted to end.
+ * within `maxRequests`. A page that repeats what was read before (a row of the page before, or a
+ * whole page from further back: see RepeatedRows) means the service's paging cannot be trusted to
+ * end. Memory does not grow with the rows: each page is written and let go.
  */
 export async function exportVisitors(
   client: ApiClient,
@@ -61,7 +63,7 @@ export async function exportVisitors(
   log: Logger
 ): Promise<ExportResult> {
   const top = new TopPages(request.top, request.sortBy)
-  const seen = new Set<string>()
+  const repeats = new RepeatedRows()
   let totals: VisitorCounts | undefined
   let rows = 0
   let skipped = 0
@@ -96,15 +98,11 @@ export async function exportVisitors(
       else if (skipped === NAMED_SKIPS + 1)
         log.warning('More visitors rows were skipped; the summary counts them.')
     }
-    const repeated = page.visitors.find(row => seen.has(row.path))
-    if (repeated) {
-      throw incomplete(
-        `the service sent the row for ${codeText(repeated.path)} again at offset ${offset}`,
-        rows,
-        requests
-      )
-    }
-    for (const row of page.visitors) seen.add(row.path)
+    const repeated = repeats.check(
+      offset,
+      page.visitors.map(row => row.path)
+    )
+    if (repeated) throw incomplete(repeated, rows, requests)
     await sink.rows(page.visitors)
     for (const row of page.visitors) top.add(row)
     rows += page.visitors.length
@@ -137,8 +135,6 @@ export async function exportVisitors(
 
 const overBudget = (max: number, why: string): string =>
   `'max-requests' (${max}, retries included) was reached and ${why}; raise 'max-requests' or 'page-size' (the organisation may make 100 analytics requests an hour)`
-
-const codeText = (path: string): string => `'${path.slice(0, 200)}'`
 
 function incomplete(why: string, rows: number, requests: number): IncompleteExportError {
   return new IncompleteExportError(

@@ -155,8 +155,20 @@ describe('the visitors sub-action, run in-process from source', () => {
     [
       'alternates two pages',
       'alternating-has-more',
-      /the service sent the row for '\/docs\/page-1' again at offset 500/,
+      /the service sent the page of offset 0 again at offset 500 \(from '\/docs\/page-1'\)/,
       3
+    ],
+    [
+      'cycles through three pages',
+      'cycling-has-more',
+      /the service sent the page of offset 0 again at offset 750 \(from '\/docs\/page-1'\)/,
+      4
+    ],
+    [
+      'sends pages that overlap',
+      'overlapping-pages',
+      /the service sent the row for '\/docs\/page-250' again at offset 250/,
+      2
     ],
     [
       'sends an empty page',
