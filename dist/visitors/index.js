@@ -33018,8 +33018,10 @@ class IncompleteExportError extends ExplainedError {
     name = 'IncompleteExportError';
 }
 /**
- * Pages through the visitors with `offset` += `limit` while `hasMore`, handing each page to `sink`,
- * within `maxRequests`. A page that repeats what was read before (a row of the page before, or a
+ * Pages through the visitors from `request.offset` with `offset` += `limit` while `hasMore`, handing
+ * each page to `sink`, within `maxRequests`. When the budget or the rate limit runs out after rows
+ * were read, it stops there and says where a later run continues (`nextOffset`): the rows read are
+ * kept, so a site larger than one hour's analytics requests is exported in parts. A page that repeats what was read before (a row of the page before, or a
  * whole page from further back: see RepeatedRows) means the service's paging cannot be trusted to
  * end. Memory does not grow with the rows: each page is written and let go.
  */
@@ -33031,15 +33033,36 @@ async function exportVisitors(client, request, sink, log) {
     let skipped = 0;
     let firstSkipped = null;
     const budget = new RequestBudget(request.maxRequests);
-    for (let offset = 0;; offset += request.pageSize) {
+    const result = (nextOffset, stopped) => ({
+        totals: totals,
+        rows,
+        requests: budget.used,
+        top: top.list(),
+        skipped,
+        firstSkipped,
+        nextOffset,
+        stopped
+    });
+    for (let offset = request.offset;; offset += request.pageSize) {
         let page;
         try {
             page = await getVisitorsPage(client, request.projectId, { dateFrom: request.dateFrom, dateTo: request.dateTo, limit: request.pageSize, offset }, request.deadline, budget);
         }
         catch (error) {
-            if (!(error instanceof BudgetExhaustedError))
+            const why = error instanceof BudgetExhaustedError
+                ? overBudget(request.maxRequests, error.message)
+                : error instanceof RateLimitError
+                    ? lowerFirst(error.message.replace(/\.\s.*$/s, ''))
+                    : undefined;
+            if (why === undefined)
                 throw error;
-            throw incomplete(overBudget(request.maxRequests, error.message), rows, budget.used);
+            // Nothing read yet: there is nothing to keep, and the step fails saying why.
+            if (!totals) {
+                if (error instanceof RateLimitError)
+                    throw error;
+                throw incomplete(why, rows, budget.used);
+            }
+            return result(offset, why);
         }
         const requests = budget.used;
         if (!totals) {
@@ -33067,21 +33090,15 @@ async function exportVisitors(client, request, sink, log) {
             throw incomplete(`the service sent an empty page at offset ${offset} but said there was more`, rows, requests);
         }
         if (budget.left <= 0) {
-            throw incomplete(overBudget(request.maxRequests, 'the service still said there was more'), rows, requests);
+            return result(offset + request.pageSize, overBudget(request.maxRequests, 'the service still said there was more'));
         }
         if (requests % 20 === 0)
             log.info(`Read ${rows} rows in ${requests} requests…`);
     }
-    return {
-        totals: totals,
-        rows,
-        requests: budget.used,
-        top: top.list(),
-        skipped,
-        firstSkipped
-    };
+    return result(null, null);
 }
-const overBudget = (max, why) => `'max-requests' (${max}, retries included) was reached and ${why}; raise 'max-requests' or 'page-size' (the organisation may make 100 analytics requests an hour)`;
+const lowerFirst = (text) => text.charAt(0).toLowerCase() + text.slice(1);
+const overBudget = (max, why) => `'max-requests' (${max}, retries included) was reached and ${why}`;
 function incomplete(why, rows, requests) {
     return new IncompleteExportError(`The export is incomplete: ${why}. ${counted(rows, 'row')} ${rows === 1 ? 'was' : 'were'} read in ${counted(requests, 'request')}.`);
 }
@@ -33190,11 +33207,14 @@ class ExportFile {
         this.count += rows.length;
         await this.write(lines.join(''));
     }
-    async commit() {
+    /** Renames the file into place; a JSON file ends with `complete` and `nextOffset`. */
+    async commit(end) {
         if (!this.partial)
             throw new Error('commit before begin');
-        if (this.format === 'json')
-            await this.write(this.count ? '\n  ]\n}\n' : ']\n}\n');
+        if (this.format === 'json') {
+            const tail = `"complete": ${end.complete},\n  "nextOffset": ${end.nextOffset}\n}\n`;
+            await this.write(`${this.count ? '\n  ]' : ']'},\n  ${tail}`);
+        }
         await this.partial.commit();
         this.partial = undefined;
     }
@@ -33225,6 +33245,7 @@ const VisitorsInput = {
     OutputFile: 'output-file',
     Format: 'format',
     PageSize: 'page-size',
+    Offset: 'offset',
     Top: 'top',
     SortBy: 'sort-by',
     MaxRequests: 'max-requests',
@@ -33237,13 +33258,15 @@ const VisitorsOutput = {
     Pages: 'pages',
     File: 'file',
     TopPaths: 'top-paths',
-    Complete: 'complete'
+    Complete: 'complete',
+    NextOffset: 'next-offset'
 };
 /** Defaults as in visitors/action.yml, applied here too for runs without the runner. */
 const VisitorsDefaults = {
     [VisitorsInput.OutputFile]: 'mintlify-visitors.json',
     [VisitorsInput.Format]: 'auto',
     [VisitorsInput.PageSize]: '250',
+    [VisitorsInput.Offset]: '0',
     [VisitorsInput.Top]: '10',
     [VisitorsInput.SortBy]: 'total',
     [VisitorsInput.MaxRequests]: '50',
@@ -33447,6 +33470,7 @@ function readVisitorsSettings(get, env, mask, now) {
         outputFileShown,
         format,
         pageSize: parseInteger(VisitorsInput.PageSize, value(VisitorsInput.PageSize), 1, 250),
+        offset: parseInteger(VisitorsInput.Offset, value(VisitorsInput.Offset), 0, 1_000_000_000),
         top: parseInteger(VisitorsInput.Top, value(VisitorsInput.Top), 1, MAX_TOP),
         sortBy: parseChoice(VisitorsInput.SortBy, value(VisitorsInput.SortBy), SORT_KEYS),
         maxRequests: parseInteger(VisitorsInput.MaxRequests, value(VisitorsInput.MaxRequests), 1, MAX_REQUESTS),
@@ -33594,6 +33618,8 @@ function renderVisitorsSummary(report) {
         `| AI share | ${aiShare(totals)} |`,
         ''
     ];
+    if (report.resume)
+        lines.push(`> ⚠️ Not complete: the export stopped before the last row, after ${counted(report.rows, 'page')}. ${escapeMarkdown(report.resume)}`, '');
     if (report.skipped)
         lines.push(`> ⚠️ Not complete: ${counted(report.skipped, 'row')} the service sent did not match its API document and ${report.skipped === 1 ? 'was' : 'were'} left out (first: ${escapeMarkdown(report.firstSkipped ?? '')}).`, '');
     if (top.length === 0) {
@@ -33603,7 +33629,7 @@ function renderVisitorsSummary(report) {
         const heading = top.length === 1 ? 'The top page' : `Top ${top.length} pages`;
         lines.push(`### ${heading} by ${RANKED_BY[report.sortBy]} visitors`, '', ...visitorsChart(top, report.sortBy), '', '| # | Page | Total | Human | AI | AI share |', '|---:|---|---:|---:|---:|---:|', ...top.map((r, i) => `| ${i + 1} | ${codeSpan(r.path)} | ${formatCount(r.total)} | ${formatCount(r.human)} | ${formatCount(r.ai)} | ${aiShare(r)} |`), '', 'Total counts each visitor once. A visitor can be counted as both human and AI, so Human and AI need not add up to Total.', '');
     }
-    lines.push(`Exported ${counted(report.rows, 'page')} in ${counted(report.requests, 'request')} to ${codeSpan(report.file)}.`, '');
+    lines.push(`Exported ${counted(report.rows, 'page')}${report.offset ? ` from offset ${report.offset}` : ''} in ${counted(report.requests, 'request')} to ${codeSpan(report.file)}.`, '');
     return lines.join('\n');
 }
 
@@ -33626,7 +33652,8 @@ async function run(runner = coreRunner()) {
         const file = new ExportFile(settings.outputFile, settings.format, {
             dateFrom: dateFrom ?? null,
             dateTo: dateTo ?? null,
-            exportedAt: new Date(clock.wallNow()).toISOString()
+            exportedAt: new Date(clock.wallNow()).toISOString(),
+            offset: settings.offset
         });
         let committed = false;
         step.onFailure(async () => {
@@ -33636,7 +33663,8 @@ async function run(runner = coreRunner()) {
             return `Nothing was written to ${settings.outputFileShown}; an earlier file there is as it was.`;
         });
         const result = await exportVisitors(client, { ...settings, dateFrom, dateTo, deadline: clock.now() + settings.timeoutMs }, file, log);
-        await file.commit();
+        const complete = result.skipped === 0 && result.nextOffset === null;
+        await file.commit({ complete, nextOffset: result.nextOffset });
         committed = true;
         const { totals } = result;
         runner.setOutput(VisitorsOutput.Human, String(totals.human));
@@ -33645,19 +33673,40 @@ async function run(runner = coreRunner()) {
         runner.setOutput(VisitorsOutput.Pages, String(result.rows));
         runner.setOutput(VisitorsOutput.File, settings.outputFileShown);
         runner.setOutput(VisitorsOutput.TopPaths, JSON.stringify(result.top.map(r => r.path)));
-        runner.setOutput(VisitorsOutput.Complete, String(result.skipped === 0));
+        runner.setOutput(VisitorsOutput.Complete, String(complete));
+        runner.setOutput(VisitorsOutput.NextOffset, result.nextOffset?.toString() ?? '');
+        if (result.nextOffset !== null)
+            log.warning(stoppedMessage(settings, result));
         if (result.skipped > 0)
             log.warning(`The export is not complete: ${counted(result.skipped, 'row')} the service sent did not match its API document and ${result.skipped === 1 ? 'was' : 'were'} left out (first: ${result.firstSkipped}). The file and outputs hold the other rows (complete: false).`);
-        log.info(`Wrote ${counted(result.rows, 'page')} to ${settings.outputFileShown} in ${counted(result.requests, 'request')}: ` +
+        log.info(`Wrote ${counted(result.rows, 'page')} to ${settings.outputFileShown} in ${counted(result.requests, 'request')}${rowsText(settings.offset, result)}: ` +
             `${totals.human} human, ${totals.ai} AI, ${totals.total} in all (AI share ${aiShare(totals)}).`);
         await runner.summary(renderVisitorsSummary({
             ...result,
             dateFrom,
             dateTo,
             sortBy: settings.sortBy,
-            file: settings.outputFileShown
+            file: settings.outputFileShown,
+            offset: settings.offset,
+            resume: result.nextOffset === null ? null : resumeText(settings, result)
         }));
     });
+}
+/** The rows a run read, by offset, when it did not start at the first or stopped before the last. */
+function rowsText(offset, result) {
+    if (offset === 0 && result.nextOffset === null)
+        return '';
+    const last = result.nextOffset === null ? 'the last' : String(result.nextOffset - 1);
+    return ` (offset ${offset} to ${last})`;
+}
+/** How a later run goes on from where this one stopped. */
+function resumeText(settings, result) {
+    return (`To go on, run the export again with 'offset: ${result.nextOffset}' (the next-offset output) and another 'output-file'` +
+        `; each run of ${counted(settings.maxRequests, 'request')} exports up to ${formatCount(settings.maxRequests * settings.pageSize)} rows, and the organisation may make 100 analytics requests an hour.`);
+}
+function stoppedMessage(settings, result) {
+    return (`The export stopped before the last row: ${result.stopped}. ${settings.outputFileShown} holds the ${counted(result.rows, 'row')} read${rowsText(settings.offset, result)}, and complete is false. ` +
+        resumeText(settings, result));
 }
 
 

@@ -6,6 +6,14 @@ export interface ExportMeta {
   dateFrom: string | null
   dateTo: string | null
   exportedAt: string
+  /** The first row exported: 0, or where an earlier run stopped. */
+  offset: number
+}
+
+/** What is known only at the end: whether every row was exported, and where a later run goes on. */
+export interface ExportEnd {
+  complete: boolean
+  nextOffset: number | null
 }
 
 /** Where exported rows go, page by page. */
@@ -49,9 +57,13 @@ export class ExportFile implements RowSink {
     await this.write(lines.join(''))
   }
 
-  async commit(): Promise<void> {
+  /** Renames the file into place; a JSON file ends with `complete` and `nextOffset`. */
+  async commit(end: ExportEnd): Promise<void> {
     if (!this.partial) throw new Error('commit before begin')
-    if (this.format === 'json') await this.write(this.count ? '\n  ]\n}\n' : ']\n}\n')
+    if (this.format === 'json') {
+      const tail = `"complete": ${end.complete},\n  "nextOffset": ${end.nextOffset}\n}\n`
+      await this.write(`${this.count ? '\n  ]' : ']'},\n  ${tail}`)
+    }
     await this.partial.commit()
     this.partial = undefined
   }

@@ -30,6 +30,8 @@ export interface VisitorsSettings extends Connection {
   outputFileShown: string
   format: FileFormat
   pageSize: number
+  /** The first row to export: 0, or an earlier run's `next-offset`. */
+  offset: number
   top: number
   sortBy: SortKey
   /** Requests this run may make (the organisation's 100 an hour are shared with everything else). */
@@ -72,6 +74,7 @@ export function readVisitorsSettings(
     outputFileShown,
     format,
     pageSize: parseInteger(VisitorsInput.PageSize, value(VisitorsInput.PageSize), 1, 250),
+    offset: parseInteger(VisitorsInput.Offset, value(VisitorsInput.Offset), 0, 1_000_000_000),
     top: parseInteger(VisitorsInput.Top, value(VisitorsInput.Top), 1, MAX_TOP),
     sortBy: parseChoice(VisitorsInput.SortBy, value(VisitorsInput.SortBy), SORT_KEYS),
     maxRequests: parseInteger(
