@@ -34417,6 +34417,13 @@ class UnreachableError extends ApiError {
 class NotFoundError extends ApiError {
     name = 'NotFoundError';
 }
+/**
+ * A read whose answer was larger than the client holds in memory: asking again gets the same answer,
+ * so it is not retried; a caller may ask for a smaller page.
+ */
+class AnswerTooLargeError extends ApiError {
+    name = 'AnswerTooLargeError';
+}
 /** The service asked us to wait longer than the deadline allows. */
 class RateLimitError extends ApiError {
     name = 'RateLimitError';
@@ -35025,8 +35032,13 @@ class ApiClient {
     unanswered(spec, error, timedOutAfterMs) {
         const host = this.options.baseUrl.host;
         const failure = error instanceof HttpError ? error : new HttpError(String(error), 'network error', 'maybe');
-        if (failure.code === 'RESPONSE_TOO_LARGE')
-            return this.unusableAnswer(spec, failure.message);
+        if (failure.code === 'RESPONSE_TOO_LARGE') {
+            if (spec.write)
+                return this.unusableAnswer(spec, failure.message);
+            // The same request gets the same answer: trying again would only spend the budget.
+            const error = new AnswerTooLargeError(`The service's answer to the request to ${spec.what} is ${failure.message.replace(/^the answer is /, '')}, more than this action reads.`);
+            return { ok: false, error, retry: false };
+        }
         if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(failure.code)) {
             // Waiting will not make a certificate trusted: say so at once.
             const error = new ApiError(`The TLS certificate of ${host} is not trusted (${failure.code}). Check 'api-url'; for a private certificate authority, set NODE_EXTRA_CA_CERTS on the runner.`);
@@ -40895,6 +40907,12 @@ const formatCount = (n) => n.toLocaleString('en-US');
 const plural = (n, word, many = `${word}s`) => n === 1 ? word : many;
 /** A count and its noun, agreeing: "1 request", "1,250 requests", "1 entry" with many = "entries". */
 const counted = (n, word, many) => `${formatCount(n)} ${plural(n, word, many)}`;
+/** 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st… */
+function ordinal(n) {
+    const tens = n % 100;
+    const suffix = tens >= 11 && tens <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' }[n % 10] ?? 'th');
+    return `${formatCount(n)}${suffix}`;
+}
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/untrusted.js
 /**

@@ -36761,6 +36761,13 @@ class UnreachableError extends errors_ApiError {
 class NotFoundError extends errors_ApiError {
     name = 'NotFoundError';
 }
+/**
+ * A read whose answer was larger than the client holds in memory: asking again gets the same answer,
+ * so it is not retried; a caller may ask for a smaller page.
+ */
+class AnswerTooLargeError extends errors_ApiError {
+    name = 'AnswerTooLargeError';
+}
 /** The service asked us to wait longer than the deadline allows. */
 class RateLimitError extends errors_ApiError {
     name = 'RateLimitError';
@@ -37460,8 +37467,13 @@ class ApiClient {
     unanswered(spec, error, timedOutAfterMs) {
         const host = this.options.baseUrl.host;
         const failure = error instanceof HttpError ? error : new HttpError(String(error), 'network error', 'maybe');
-        if (failure.code === 'RESPONSE_TOO_LARGE')
-            return this.unusableAnswer(spec, failure.message);
+        if (failure.code === 'RESPONSE_TOO_LARGE') {
+            if (spec.write)
+                return this.unusableAnswer(spec, failure.message);
+            // The same request gets the same answer: trying again would only spend the budget.
+            const error = new AnswerTooLargeError(`The service's answer to the request to ${spec.what} is ${failure.message.replace(/^the answer is /, '')}, more than this action reads.`);
+            return { ok: false, error, retry: false };
+        }
         if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(failure.code)) {
             // Waiting will not make a certificate trusted: say so at once.
             const error = new errors_ApiError(`The TLS certificate of ${host} is not trusted (${failure.code}). Check 'api-url'; for a private certificate authority, set NODE_EXTRA_CA_CERTS on the runner.`);
