@@ -34063,8 +34063,10 @@ function secretForms(secrets) {
 /** `text` with every form of every secret replaced by `***`. */
 function redact(text, forms) {
     let out = text;
+    // Most texts hold no secret: look before splitting, so a long export allocates nothing for them.
     for (const form of forms)
-        out = out.split(form).join('***');
+        if (out.includes(form))
+            out = out.split(form).join('***');
     // A form may also come back with any of its bytes percent-encoded, in either case of hex, mixed
     // with plain characters: an echoed URL, or a host the URL parser would decode.
     if (out.includes('%'))
@@ -34091,6 +34093,17 @@ function percentPattern(form) {
         return `(?:${ch.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')}|${escaped})`;
     });
     return new RegExp(characters.join(''), 'g');
+}
+/**
+ * `text` parsed as JSON, with every string redacted, keys included. Most answers hold no secret: when
+ * the text has no escape (so every string in it, keys included, is written out as it reads) and no
+ * form of a secret, nothing in it can need redacting, and it is not copied.
+ */
+function redactedJson(text, forms) {
+    const value = JSON.parse(text);
+    if (!text.includes('\\') && redact(text, forms) === text)
+        return value;
+    return redactDeep(value, forms);
 }
 /** A parsed JSON value with every string redacted, keys included. */
 function redactDeep(value, forms) {
@@ -35020,7 +35033,7 @@ class ApiClient {
         if (status >= 200 && status < 300) {
             this.accepted = true;
             try {
-                return { ok: true, value: redactDeep(JSON.parse(text), this.secretForms) };
+                return { ok: true, value: redactedJson(text, this.secretForms) };
             }
             catch {
                 return this.unusableAnswer(spec, `HTTP ${status} with a body that is not JSON`);

@@ -28614,8 +28614,10 @@ function secretForms(secrets) {
 /** `text` with every form of every secret replaced by `***`. */
 function redact(text, forms) {
     let out = text;
+    // Most texts hold no secret: look before splitting, so a long export allocates nothing for them.
     for (const form of forms)
-        out = out.split(form).join('***');
+        if (out.includes(form))
+            out = out.split(form).join('***');
     // A form may also come back with any of its bytes percent-encoded, in either case of hex, mixed
     // with plain characters: an echoed URL, or a host the URL parser would decode.
     if (out.includes('%'))
@@ -28642,6 +28644,17 @@ function percentPattern(form) {
         return `(?:${ch.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')}|${escaped})`;
     });
     return new RegExp(characters.join(''), 'g');
+}
+/**
+ * `text` parsed as JSON, with every string redacted, keys included. Most answers hold no secret: when
+ * the text has no escape (so every string in it, keys included, is written out as it reads) and no
+ * form of a secret, nothing in it can need redacting, and it is not copied.
+ */
+function redactedJson(text, forms) {
+    const value = JSON.parse(text);
+    if (!text.includes('\\') && redact(text, forms) === text)
+        return value;
+    return redactDeep(value, forms);
 }
 /** A parsed JSON value with every string redacted, keys included. */
 function redactDeep(value, forms) {
@@ -29608,7 +29621,7 @@ class ApiClient {
         if (status >= 200 && status < 300) {
             this.accepted = true;
             try {
-                return { ok: true, value: redactDeep(JSON.parse(text), this.secretForms) };
+                return { ok: true, value: redactedJson(text, this.secretForms) };
             }
             catch {
                 return this.unusableAnswer(spec, `HTTP ${status} with a body that is not JSON`);
@@ -32874,7 +32887,9 @@ function described(value) {
 function problemIn(value, shape) {
     if (!isObject(value))
         return 'not an object';
-    for (const [field, check] of Object.entries(shape)) {
+    // `for…in` over the shape (a plain object): no array per row, which a long export would feel.
+    for (const field in shape) {
+        const check = shape[field];
         if (!(field in value)) {
             if (check.optional)
                 continue;
@@ -32888,7 +32903,10 @@ function problemIn(value, shape) {
 /** The fields of `shape` (only those) copied from a value already checked against it. */
 function pick(value, shape) {
     const source = value;
-    return Object.fromEntries(Object.keys(shape).map(field => [field, source[field]]));
+    const copy = {};
+    for (const field in shape)
+        copy[field] = source[field];
+    return copy;
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/analytics.js
@@ -32973,10 +32991,12 @@ class RepeatedRows {
         this.previous = new Set(paths);
         if (paths.length === 0)
             return null;
-        const hash = (0,external_node_crypto_.createHash)('sha256');
-        for (const path of paths)
-            hash.update(`${path.length}:${path}`);
-        const digest = hash.digest().subarray(0, 16).toString('base64');
+        // As a JSON array, so no two lists of paths read the same.
+        const digest = (0,external_node_crypto_.createHash)('sha256')
+            .update(JSON.stringify(paths))
+            .digest()
+            .subarray(0, 16)
+            .toString('base64');
         const first = this.pages.get(digest);
         if (first !== undefined) {
             return `the service sent the page of offset ${first} again at offset ${offset} (from ${quoted(paths[0])})`;
@@ -33219,11 +33239,16 @@ class ExportFile {
     async rows(rows) {
         if (rows.length === 0)
             return;
-        const lines = this.format === 'csv'
-            ? rows.map(r => `${csvField(r.path)},${r.human},${r.ai},${r.total}\n`)
-            : rows.map((r, i) => `${this.count + i === 0 ? '' : ','}\n    ${JSON.stringify({ path: r.path, human: r.human, ai: r.ai, total: r.total })}`);
-        this.count += rows.length;
-        await this.write(lines.join(''));
+        // One text per page, built as it goes: no array of lines to join, no object per row.
+        let text = '';
+        for (const r of rows) {
+            text +=
+                this.format === 'csv'
+                    ? `${csvField(r.path)},${r.human},${r.ai},${r.total}\n`
+                    : `${this.count === 0 ? '' : ','}\n    {"path":${JSON.stringify(r.path)},"human":${r.human},"ai":${r.ai},"total":${r.total}}`;
+            this.count++;
+        }
+        await this.write(text);
     }
     /** Renames the file into place; a JSON file ends with `complete` and `nextOffset`. */
     async commit(end) {

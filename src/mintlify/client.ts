@@ -1,5 +1,5 @@
 import { CancelledError } from '../runner/errors.js'
-import { redact, redactDeep, secretForms } from '../runner/redact.js'
+import { redact, redactedJson, secretForms } from '../runner/redact.js'
 import { type Clock, systemClock } from '../runner/clock.js'
 import { type Logger, silentLogger } from '../runner/logger.js'
 import { formatDuration } from '../runner/duration.js'
@@ -163,7 +163,7 @@ export class ApiClient {
     if (status >= 200 && status < 300) {
       this.accepted = true
       try {
-        return { ok: true, value: redactDeep(JSON.parse(text), this.secretForms) as T }
+        return { ok: true, value: redactedJson(text, this.secretForms) as T }
       } catch {
         return this.unusableAnswer(spec, `HTTP ${status} with a body that is not JSON`)
       }

@@ -46,15 +46,16 @@ export class ExportFile implements RowSink {
 
   async rows(rows: readonly VisitorRow[]): Promise<void> {
     if (rows.length === 0) return
-    const lines =
-      this.format === 'csv'
-        ? rows.map(r => `${csvField(r.path)},${r.human},${r.ai},${r.total}\n`)
-        : rows.map(
-            (r, i) =>
-              `${this.count + i === 0 ? '' : ','}\n    ${JSON.stringify({ path: r.path, human: r.human, ai: r.ai, total: r.total })}`
-          )
-    this.count += rows.length
-    await this.write(lines.join(''))
+    // One text per page, built as it goes: no array of lines to join, no object per row.
+    let text = ''
+    for (const r of rows) {
+      text +=
+        this.format === 'csv'
+          ? `${csvField(r.path)},${r.human},${r.ai},${r.total}\n`
+          : `${this.count === 0 ? '' : ','}\n    {"path":${JSON.stringify(r.path)},"human":${r.human},"ai":${r.ai},"total":${r.total}}`
+      this.count++
+    }
+    await this.write(text)
   }
 
   /** Renames the file into place; a JSON file ends with `complete` and `nextOffset`. */

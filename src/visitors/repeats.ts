@@ -24,9 +24,12 @@ export class RepeatedRows {
       return `the service sent the row for ${quoted(again)} again at offset ${offset}`
     this.previous = new Set(paths)
     if (paths.length === 0) return null
-    const hash = createHash('sha256')
-    for (const path of paths) hash.update(`${path.length}:${path}`)
-    const digest = hash.digest().subarray(0, 16).toString('base64')
+    // As a JSON array, so no two lists of paths read the same.
+    const digest = createHash('sha256')
+      .update(JSON.stringify(paths))
+      .digest()
+      .subarray(0, 16)
+      .toString('base64')
     const first = this.pages.get(digest)
     if (first !== undefined) {
       return `the service sent the page of offset ${first} again at offset ${offset} (from ${quoted(paths[0] as string)})`
