@@ -29,7 +29,10 @@ export interface FollowResult {
  * GitHub requests each run makes, also for pushes and a 3,000-file change.
  */
 export async function followBench(): Promise<FollowResult> {
-  const sim = await Simulator.start({ job: { durationMs: 300 }, agentLimitPerHour: 1e9 })
+  // Jobs (and each follow-up's work) last past the first status check (4 s): a follow-up's outcome
+  // counts once the job was seen active after the message, so a shorter one would wait out the
+  // action's 60 s grace period on every run.
+  const sim = await Simulator.start({ job: { durationMs: 4500 }, agentLimitPerHour: 1e9 })
   const gh = await FakeGitHub.start()
   let runId = 1
   const files: FakeFile[] = [
@@ -120,6 +123,8 @@ export async function followBench(): Promise<FollowResult> {
       gh.requests.length = 0
       await fetch(`${gh.url}/repos/${APP}/compare/${BEFORE}...${AFTER}`).then(r => r.arrayBuffer())
       handGitHub += gh.requests.length
+      // Short jobs: nothing waits for them, and their pull requests are counted below.
+      sim.planNext({ durationMs: 300 })
       await createJob(client, SIM_PROJECT, `Update the docs for change ${n}`, Date.now() + 30_000)
     }
     await client.close()

@@ -6,7 +6,14 @@ import { ROOT, inputs, measure } from './processes.js'
 import { type Goal, goal, median, round } from './stats.js'
 
 export interface StartupResult {
-  rows: { path: string; ms: number; ratio: number; peakMiB: number }[]
+  rows: {
+    path: string
+    ms: number
+    ratio: number
+    /** To bare Node making the same request (node:http): the floor for Node and HTTP. */
+    requestRatio: number
+    peakMiB: number
+  }[]
   goals: Goal[]
 }
 
@@ -22,8 +29,16 @@ export async function startupBench(sim: Simulator, reps: number): Promise<Startu
     wait: 'false'
   })
   const firstRequest = (mark: () => void) => sim.onRequest(() => mark())
+  const bare = (client: 'http' | 'fetch') => ({
+    name: `bare Node making the same request (${client === 'http' ? 'node:http' : 'fetch'})`,
+    args: [path.join(ROOT, 'bench', 'bare-request.mjs')],
+    env: { API_URL: sim.url, API_KEY: SIM_API_KEY, PROJECT_ID: SIM_PROJECT, BARE_CLIENT: client },
+    until: 'request' as const
+  })
   const contenders = [
     { name: 'bare Node (`node -e 0`)', args: ['-e', '0'], env: {}, until: 'exit' as const },
+    bare('http'),
+    bare('fetch'),
     {
       name: '@actions/core as published, alone, fail fast (reference)',
       args: [coreOnly],
@@ -80,17 +95,19 @@ export async function startupBench(sim: Simulator, reps: number): Promise<Startu
     }
   }
   await gh.close()
-  const bare = median(samples[0]?.ms ?? [])
+  const bareMs = median(samples[0]?.ms ?? [])
+  const floorMs = median(samples[1]?.ms ?? [])
   const rows = contenders.map((c, i) => {
     const ms = median(samples[i]?.ms ?? [])
     return {
       path: c.name,
       ms: round(ms),
-      ratio: round(ms / bare, 2),
+      ratio: round(ms / bareMs, 2),
+      requestRatio: round(ms / floorMs, 2),
       peakMiB: round(median(samples[i]?.peak ?? []) / 1024)
     }
   })
-  const [, core, plain, comment, failFast, , visitors] = rows
+  const [, , , core, plain, comment, failFast, , visitors] = rows
   const agentPeak = Math.max(...[plain, comment, failFast].map(r => r?.peakMiB ?? 999))
   // The foundation issue's goals: the toolkit's stack (undici, getOctokit, ncc) costs start-up
   // milliseconds users do not feel; the popular JavaScript actions fail fast at 3.9× to 7.7×.
@@ -124,6 +141,19 @@ export async function startupBench(sim: Simulator, reps: number): Promise<Startu
       `${visitors?.ratio}×`,
       '≤ 4.0× bare Node, as the main action',
       (visitors?.ratio ?? 99) <= 4.0
+    ),
+    // Against the floor for Node and HTTP: what loading the action costs beyond making a request.
+    goal(
+      'Start-up to first request vs bare Node making the same request (node:http), no comment',
+      `${plain?.requestRatio}×`,
+      '≤ 2.5×',
+      (plain?.requestRatio ?? 99) <= 2.5
+    ),
+    goal(
+      'Visitors sub-action start-up vs bare Node making the same request (node:http)',
+      `${visitors?.requestRatio}×`,
+      '≤ 2.5×',
+      (visitors?.requestRatio ?? 99) <= 2.5
     )
   ]
   return { rows, goals }
