@@ -1,12 +1,14 @@
 import { type AgentJob, getJob } from '../mintlify/agent-jobs.js'
 import type { ApiClient } from '../mintlify/client.js'
 import { openClient } from '../mintlify/connection.js'
-import type { ApiError } from '../mintlify/errors.js'
+import { type ApiError, AmbiguousWriteError } from '../mintlify/errors.js'
 import type { RunEvent } from '../github/event.js'
-import { CancelledError, describeError } from '../runner/errors.js'
+import { CancelledError, describeError, errorText } from '../runner/errors.js'
 import { formatDuration } from '../runner/duration.js'
 import type { Runner } from '../runner/runner.js'
-import { type PreparedRun, isChangeRun, prepareChangeRun } from './change/change-run.js'
+import { isChangeRun } from './change/change-plan.js'
+import { prepareChangeRun } from './change/change-run.js'
+import type { PreparedRun } from './prepared-run.js'
 import type { CommentState } from './comment/live-comment.js'
 import { prepareIssueRun } from './issue/issue-run.js'
 import { Output, State } from './names.js'
@@ -16,7 +18,20 @@ import { runAgentJob } from './run-job.js'
 import type { Settings } from './settings.js'
 
 /** How a run ended, on any path: what is reported. */
-export type RunEnd = Pick<Report, 'job' | 'result' | 'failure' | 'skipped' | 'source' | 'fold'>
+export type RunEnd = Pick<
+  Report,
+  | 'job'
+  | 'result'
+  | 'failure'
+  | 'skipped'
+  | 'source'
+  | 'fold'
+  | 'decision'
+  | 'prompt'
+  | 'batch'
+  | 'dashboardUrl'
+  | 'budget'
+>
 
 /** A job read while deciding where a change goes: a short look, not a wait. */
 const LOOK_MS = 30_000
@@ -44,11 +59,36 @@ export async function runAgent(
     // A cancel while reading GitHub can look like a refusal or an unreadable comment: it is neither.
     if (signal.aborted) throw cancelledBeforeJob()
     for (const notice of prepared.notices) log.notice(notice)
+    const about = {
+      source: prepared.source,
+      batch: prepared.batch,
+      dashboardUrl: prepared.dashboardUrl,
+      budget: prepared.budget
+    }
     if (prepared.skipped) {
       log.notice(`Not starting the agent: ${prepared.skipped}`)
-      return { result: 'skipped', skipped: prepared.skipped, source: prepared.source }
+      const result = settings.dryRun ? 'dry-run' : 'skipped'
+      return { ...about, result, skipped: prepared.skipped, decision: 'skip' }
     }
-    return await runPrepared(service(), settings, prepared, runner, signal)
+    const decision = prepared.decision ?? (prepared.followUp ? 'follow-up' : 'new-job')
+    if (settings.dryRun) {
+      const target = prepared.request.jobId ? ` to job ${prepared.request.jobId}` : ''
+      log.notice(
+        `Dry run: would ${decision === 'new-job' ? 'start a new job' : `send a follow-up${target}`}; nothing was written.`
+      )
+      return {
+        ...about,
+        result: 'dry-run',
+        decision,
+        prompt: prepared.request.prompt,
+        fold: prepared.fold
+      }
+    }
+    return {
+      ...(await runPrepared(service(), settings, prepared, runner, signal)),
+      ...about,
+      decision
+    }
   } finally {
     await opened?.close()
   }
@@ -90,15 +130,25 @@ async function runPrepared(
   runner: Runner,
   signal: AbortSignal
 ): Promise<RunEnd> {
-  const { comment, source } = prepared
+  const { comment } = prepared
   const { log, clock } = runner
   let { fold, followUp } = prepared
   let latest: AgentJob | undefined
   let end: RunEnd
+  const { request, ledger } = prepared
   try {
     const outcome = await runAgentJob(
       client,
-      { ...settings, ...prepared.request },
+      {
+        projectId: settings.projectId,
+        wait: settings.wait,
+        timeoutMs: settings.timeoutMs,
+        pollIntervalMs: settings.pollIntervalMs,
+        // Only what was prepared: a resumed job gets no prompt, whatever the inputs say.
+        prompt: request.prompt,
+        jobId: request.jobId,
+        fallbackPrompt: request.fallbackPrompt
+      },
       {
         clock,
         log,
@@ -108,6 +158,15 @@ async function runPrepared(
           latest = seen
           // Set at once, so `if: always()` steps have it even if the step dies later.
           runner.setOutput(Output.JobId, seen.id)
+        },
+        onAccepted: async (seen, followedUp) => {
+          try {
+            await ledger?.accepted(seen, followedUp)
+          } catch (error) {
+            log.warning(
+              `Job ${seen.id} was started, but the dashboard could not record it (${errorText(error)}): the next run may send the same changes again.`
+            )
+          }
         },
         onStarted: async seen => comment?.working(seen, followUp),
         onFallback: reason => {
@@ -121,6 +180,12 @@ async function runPrepared(
     const { job, result } = outcome
     end = { job, result, failure: explainResult(job, result, settings, runner, outcome.lastError) }
   } catch (error) {
+    if (error instanceof AmbiguousWriteError && ledger)
+      await ledger
+        .uncertain(Boolean(request.jobId), error.message, request.jobId)
+        .catch(failed =>
+          log.warning(`The dashboard could not record the uncertain write: ${errorText(failed)}`)
+        )
     end = {
       job: latest,
       result: signal.aborted ? 'cancelled' : undefined,
@@ -135,8 +200,14 @@ async function runPrepared(
   // step still ends within the runner's grace.
   const closing = client.close()
   if (end.job && comment) await comment.finish(end.job, end.result ?? 'stopped')
+  if (end.job && ledger && end.result)
+    await ledger
+      .finished(end.job, end.result)
+      .catch(error =>
+        log.warning(`The dashboard could not record how the run ended: ${errorText(error)}`)
+      )
   await closing
-  return { ...end, source, fold }
+  return { ...end, fold }
 }
 
 function explainResult(

@@ -4,7 +4,9 @@ import { codeSpan, escapeMarkdown, markdownLink } from '../runner/markdown.js'
 import type { Runner } from '../runner/runner.js'
 import { Output } from './names.js'
 import type { Result } from './outcome.js'
+import type { ChangeBatch } from './change/change-batch.js'
 import type { FoldTarget } from './change/fold.js'
+import type { Decision } from './prepared-run.js'
 import { jobIdInput, jobsOnDashboardMarkdown } from './comment/comment-body.js'
 
 /** What the step knows when it ends, on any path. */
@@ -19,6 +21,16 @@ export interface Report {
   source?: string
   /** The earlier job a code change was sent to, instead of a new one. */
   fold?: FoldTarget
+  /** What the run decided: new-job, follow-up or skip. */
+  decision?: Decision
+  /** A dry run's prompt: what would have been sent. */
+  prompt?: string
+  /** The changes a change run handed over, and those its rules skipped. */
+  batch?: ChangeBatch
+  /** The docs agent dashboard issue. */
+  dashboardUrl?: string
+  /** Where `max-jobs` stands: "3 of 5/day used". */
+  budget?: string
   /** The Mintlify project, once the inputs were read: where on the dashboard its jobs are. */
   projectId?: string
   /** Milliseconds the step spent. */
@@ -35,7 +47,9 @@ export function outputsOf(report: Report): Record<(typeof Output)[keyof typeof O
     [Output.Model]: job?.model ?? '',
     [Output.Job]: job ? JSON.stringify(job) : '',
     [Output.Result]: report.result ?? '',
-    [Output.Source]: report.source ?? ''
+    [Output.Source]: report.source ?? '',
+    [Output.Decision]: report.decision ?? '',
+    [Output.Prompt]: report.prompt ?? ''
   }
 }
 
@@ -47,7 +61,8 @@ const HEADLINES: Record<Result, string> = {
   'timed-out': '⏱️ Stopped waiting: time limit reached',
   started: '🚀 The agent job started',
   cancelled: '🛑 The run was cancelled',
-  skipped: '⏭️ Not started'
+  skipped: '⏭️ Not started',
+  'dry-run': '🧪 Dry run: nothing was written'
 }
 
 /** The job summary as Markdown; every value from the service is escaped. */

@@ -39,6 +39,8 @@ function ledgerWith(runs: number, changesPerJob = 3): Ledger {
     project.runs.push({
       at: NOW - r * 1000,
       url: `https://github.com/acme/app/actions/runs/${r}`,
+      run: String(r),
+      step: 'docs/agent',
       result: 'pr-opened',
       job: 'job_0',
       changes: 1,

@@ -62,7 +62,7 @@ export interface ChangeSource {
   /** One page of a commit's files, with patches (REST pages them). */
   commitFiles(sha: string, page: number, perPage: number): Promise<ChangedFile[]>
   /** One page of a pull request's files, with patches. */
-  pullFiles(pull: number, page: number, perPage: number): Promise<ChangedFile[]>
+  pullFilesPage(pull: number, page: number, perPage: number): Promise<ChangedFile[]>
 }
 
 /** Commits pushed without a pull request whose files are read; the rest are described by message. */
@@ -198,7 +198,7 @@ export async function readPatches(
   take: (path: string, patch: string) => 'more' | 'full'
 ): Promise<void> {
   const sources = [
-    ...batch.pulls.map(p => (page: number) => source.pullFiles(p.number, page, FILES_PER_PAGE)),
+    ...batch.pulls.map(p => (page: number) => source.pullFilesPage(p.number, page, FILES_PER_PAGE)),
     ...batch.commits.map(c => (page: number) => source.commitFiles(c.sha, page, FILES_PER_PAGE))
   ]
   for (const pages of sources) {
