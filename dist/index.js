@@ -44923,7 +44923,6 @@ function parsePullLink(link, serverUrl) {
 
 
 
-
 const FOLD_MODES = ['open-pr', 'never'];
 /** Commits read at most for one batch: a range longer than this is documented from its newest. */
 const MAX_RANGE = 100;

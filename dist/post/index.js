@@ -42526,7 +42526,6 @@ function parsePullLink(link, serverUrl) {
 
 
 
-
 const change_run_FOLD_MODES = (/* unused pure expression or super */ null && (['open-pr', 'never']));
 /** Commits read at most for one batch: a range longer than this is documented from its newest. */
 const MAX_RANGE = 100;
