@@ -160,7 +160,7 @@ describe('GitHub retries (@octokit/plugin-retry)', () => {
     gh.addPull('acme/docs', { number: 4, files: [{ filename: 'a.ts' }, { filename: 'b.ts' }] })
     gh.failures.set('pull-files', { status: 502, times: 2 })
     const github = await connect()
-    expect((await github.pullFiles(4, 3)).files.map(f => f.path)).toEqual(['a.ts', 'b.ts'])
+    expect((await github.pullFilesPage(4, 1, 30)).map(f => f.path)).toEqual(['a.ts', 'b.ts'])
     expect(sent('GET', '/pulls/4/files')).toBe(3)
   })
 
@@ -188,7 +188,7 @@ describe('GitHub retries (@octokit/plugin-retry)', () => {
   it('does not retry a refusal (403, 404)', async () => {
     gh.failures.set('pull-files', 403)
     const github = await connect()
-    await expect(github.pullFiles(4, 3)).rejects.toMatchObject({ status: 403 })
+    await expect(github.pullFilesPage(4, 1, 30)).rejects.toMatchObject({ status: 403 })
     expect(sent('GET', '/files')).toBe(1)
   })
 
@@ -263,40 +263,44 @@ describe('GitHub retries (@octokit/plugin-retry)', () => {
   })
 })
 
-describe('GitHub pages (octokit.paginate)', () => {
+describe('GitHub pages, read one at a time', () => {
   const connect = () => connectGitHub('ghs_t', { owner: 'acme', repo: 'docs', apiUrl: gh.url })
-  const sent = (part: string) => gh.requests.filter(r => r.path.includes(part)).length
+  const sent = (part: string) => gh.requests.filter(r => r.path.includes(part))
 
-  it("reads a pull request's files 100 a page, no more pages than asked, saying when GitHub has more", async () => {
-    const files = (n: number) => Array.from({ length: n }, (_, i) => ({ filename: `f${i}.ts` }))
-    gh.addPull('acme/docs', { number: 4, files: files(350) })
-    gh.addPull('acme/docs', { number: 5, files: files(300) })
+  it("reads the page of a pull request's or a commit's files it asks for, patches included", async () => {
+    const files = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ filename: `f${i}.ts`, patch: `@@ +${i}` }))
+    gh.addPull('acme/docs', { number: 4, files: files(70) })
+    const commit = gh.commitTo('acme/docs', { message: 'Direct', files: files(40) })
     const github = await connect()
-    const cut = await github.pullFiles(4, 3)
-    expect(cut.files).toHaveLength(300)
-    expect(cut.files[299]?.path).toBe('f299.ts')
-    expect(cut.cut).toBe(true)
-    expect(sent('/pulls/4/files')).toBe(3)
-    expect(await github.pullFiles(4, 5)).toMatchObject({ cut: false })
-    expect(sent('/pulls/4/files')).toBe(3 + 4)
-    // Exactly three full pages: GitHub links no fourth, so nothing was cut.
-    const whole = await github.pullFiles(5, 3)
-    expect(whole).toMatchObject({ cut: false })
-    expect(whole.files).toHaveLength(300)
+    const third = await github.pullFilesPage(4, 3, 30)
+    expect(third.map(f => f.path)).toEqual(Array.from({ length: 10 }, (_, i) => `f${60 + i}.ts`))
+    expect(third[0]?.patch).toBe('@@ +60')
+    expect(sent('/pulls/4/files').map(r => r.query)).toEqual([{ page: '3', per_page: '30' }])
+    const second = await github.commitFiles(commit.sha, 2, 30)
+    expect(second.map(f => f.path)).toEqual(Array.from({ length: 10 }, (_, i) => `f${30 + i}.ts`))
+    expect(sent(`/commits/${commit.sha}`).map(r => r.query)).toEqual([
+      { page: '2', per_page: '30' }
+    ])
   })
 
-  it("reads the repository's comments newest first, a page only when the one before was used", async () => {
-    for (let i = 0; i < 250; i++) gh.addComment(1 + (i % 3), `c${i}`, { login: 'u', type: 'User' })
+  it('lists the issues with a label, open and closed, newest first, in one request', async () => {
     const github = await connect()
-    for await (const page of github.recentComments(2)) {
-      expect(page[0]?.body).toBe('c249')
-      break
-    }
-    expect(sent('/issues/comments')).toBe(1)
-    const pages: string[][] = []
-    for await (const page of github.recentComments(2)) pages.push(page.map(c => c.body))
-    expect(pages.map(p => p.length)).toEqual([100, 100])
-    expect(pages[1]?.[0]).toBe('c149')
-    expect(sent('/issues/comments')).toBe(1 + 2)
+    const first = await github.createIssue('Docs agent dashboard', 'one', ['docs-agent-dashboard'])
+    await github.createIssue('Other', 'two', ['bug'])
+    const closed = await github.createIssue('Old dashboard', 'three', ['docs-agent-dashboard'])
+    await github.updateIssue(closed.number, { state: 'closed' })
+    const found = await github.issuesWithLabel('docs-agent-dashboard')
+    expect(found.map(i => [i.title, i.state])).toEqual([
+      ['Old dashboard', 'closed'],
+      ['Docs agent dashboard', 'open']
+    ])
+    expect(found[1]).toMatchObject({
+      number: first.number,
+      body: 'one',
+      labels: ['docs-agent-dashboard'],
+      url: `https://github.com/acme/docs/issues/${first.number}`
+    })
+    expect(sent('/issues').filter(r => r.method === 'GET')).toHaveLength(1)
   })
 })

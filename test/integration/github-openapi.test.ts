@@ -12,9 +12,6 @@ beforeAll(async () => {
 }, 60_000)
 afterAll(() => gh.close())
 
-const BEFORE = 'a'.repeat(40)
-const AFTER = 'b'.repeat(40)
-
 async function connect() {
   vi.stubEnv('GITHUB_API_URL', gh.url)
   vi.resetModules()
@@ -32,24 +29,36 @@ describe("the fake GitHub and the action's calls follow GitHub's OpenAPI descrip
         { filename: 'src/c.ts', status: 'renamed', previous_filename: 'src/b.ts' }
       ]
     })
-    gh.commits.set(AFTER, { sha: AFTER, message: 'Add retries (#4)', pulls: [4] })
-    gh.comparisons.set(`${BEFORE}...${AFTER}`, [gh.commits.get(AFTER) as never])
+    const commit = gh.commitTo('acme/app', {
+      message: 'Add retries',
+      files: [{ filename: 'src/d.ts', patch: '@@ -1 +1 @@\n+d' }]
+    })
     gh.permissions.set('alice', { permission: 'write', role_name: 'write' })
     const github = await connect()
     const id = await github.createComment(4, 'hello')
     await github.updateComment(id, 'hello again')
     await github.listComments(4)
     await github.permission('alice')
-    for await (const page of github.recentComments(1))
-      expect(page[0]).toMatchObject({ id, issue: 4 })
-    expect((await github.pullFiles(4, 3)).files).toHaveLength(2)
+    expect(await github.pullFilesPage(4, 1, 30)).toHaveLength(2)
     expect(await github.pull(4)).toMatchObject({ number: 4, merged: true, labels: ['api'] })
-    expect((await github.compare(BEFORE, AFTER)).commits).toHaveLength(1)
-    expect((await github.commit(AFTER)).commits[0]?.message).toBe('Add retries (#4)')
-    expect((await github.commitPulls(AFTER)).map(p => p.number)).toEqual([4])
+    expect((await github.commitFiles(commit.sha, 1, 30)).map(f => f.path)).toEqual(['src/d.ts'])
+    const dashboard = await github.createIssue('Docs agent dashboard', 'state', ['dashboard'])
+    await github.updateIssue(dashboard.number, { body: 'new state', state: 'open' })
+    expect((await github.issuesWithLabel('dashboard')).map(i => i.number)).toEqual([
+      dashboard.number
+    ])
+    expect(
+      await github.graphql(
+        'query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) { pullRequest(number: 4) { number } } }',
+        {
+          owner: 'acme',
+          name: 'app'
+        }
+      )
+    ).toEqual({ repository: { pullRequest: { number: 4 } } })
     await expect(github.pull(99)).rejects.toMatchObject({ status: 404 })
     gh.failures.set('pull-files', 403)
-    await expect(github.pullFiles(4, 3)).rejects.toMatchObject({ status: 403 })
+    await expect(github.pullFilesPage(4, 1, 30)).rejects.toMatchObject({ status: 403 })
 
     const operations = new Set(gh.requests.map(r => `${r.method} ${r.path}`))
     expect(operations.size).toBeGreaterThanOrEqual(10)

@@ -36,6 +36,7 @@ const event = (over: Partial<RunEvent> = {}): RunEvent => ({
   runAttempt: 1,
   runUrl: 'https://github.com/o/r/actions/runs/1',
   serverUrl: 'https://github.com',
+  step: 'docs/agent',
   ...over
 })
 
