@@ -43458,13 +43458,16 @@ class LiveComment {
     unfold() {
         this.fold = undefined;
     }
-    /** The latest job recorded on the issue; only comments written by a bot count, so no one can plant one. */
-    async recorded() {
+    /**
+     * The latest job recorded on the issue, or with `run` the latest that run recorded; only comments
+     * written by a bot count, so no one can plant one.
+     */
+    async recorded(run) {
         try {
             const comments = await this.api.listComments(this.issue);
             for (const comment of [...comments].reverse()) {
                 const marker = comment.authorType === 'Bot' ? parseMarker(comment.body) : undefined;
-                if (marker)
+                if (marker && (run === undefined || marker.run === run))
                     return { marker, commentId: comment.id };
             }
         }
@@ -45024,14 +45027,15 @@ class ChangeRun {
         const target = this.commentTarget(batch);
         const comment = target === undefined ? undefined : this.comment(target);
         if (event.runAttempt > 1) {
-            // A re-run waits on its first attempt's job, recorded in its comment; without one it starts nothing.
-            const recorded = await comment?.recorded();
-            if (recorded && recorded.marker.run === event.runId) {
+            // A re-run waits on its first attempt's job, recorded in its comment. Comments that cannot be
+            // read start nothing; read, and without this run's record, its first attempt started no job.
+            const recorded = await comment?.recorded(event.runId);
+            if (recorded) {
                 comment?.adopt(recorded.commentId);
                 return this.resume(recorded.marker.job, batch, comment);
             }
-            if (!recorded)
-                throw unknownEarlierJob(event, target === undefined ? 'the pull request' : `#${target}`);
+            if (comment?.unreadable)
+                throw unknownEarlierJob(event, `#${target}`);
         }
         const prompt = await this.prompt(batch, false);
         return {

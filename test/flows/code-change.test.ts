@@ -414,6 +414,47 @@ describe('a re-run of a run on its own change', () => {
     expect(gh.commentsOn(42)[0]?.body).toContain('opened a docs pull request')
   })
 
+  it('resumes its own job although a later run has commented on the pull request since', async () => {
+    sim.planNext({ durationMs: 2500 })
+    const first = await run({ inputs: { timeout: '1s' } })
+    expect(first.outputs.result).toBe('timed-out')
+    const firstRun = servers.runId
+    servers.runId++
+    const later = await run()
+    expect(later.outputs.jobId).not.toBe(first.outputs.jobId)
+    servers.runId = firstRun
+    const rerun = await run({ attempt: 2 })
+    expect(rerun.outputs).toMatchObject({ jobId: first.outputs.jobId, result: 'pr-opened' })
+    expect(sim.requests('create')).toHaveLength(2)
+    expect(sim.requests('message')).toHaveLength(0)
+    expect(gh.commentsOn(42)).toHaveLength(2)
+    expect(parseMarker(gh.commentsOn(42)[0]?.body)).toMatchObject({
+      run: String(firstRun),
+      job: first.outputs.jobId
+    })
+    servers.runId += 5
+  })
+
+  it('starts the job when its first attempt started none (GitHub failed it), the comments read', async () => {
+    gh.failures.set('graphql', { status: 403, times: 1 })
+    const first = await run()
+    expect(first.code).toBe(1)
+    expect(sim.exchanges).toHaveLength(0)
+    const second = await run({ attempt: 2 })
+    expect(second.code).toBe(0)
+    expect(second.outputs).toMatchObject({ result: 'pr-opened', decision: 'new-job' })
+    expect(sim.requests('create')).toHaveLength(1)
+    expect(gh.commentsOn(42)).toHaveLength(1)
+  })
+
+  it('starts the job on a re-run of a push that came through no pull request: no comment to look in', async () => {
+    const head = gh.commitTo(APP, { message: 'Direct', files: [files[0] as FakeFile] }, 'topic')
+    const pushed = servers.push('refs/heads/topic', ZERO, head.sha, { created: true })
+    const result = await run({ eventName: 'push', event: pushed, attempt: 2 })
+    expect(result.outputs).toMatchObject({ result: 'pr-opened', decision: 'new-job' })
+    expect(gh.comments).toHaveLength(0)
+  })
+
   it("starts nothing when the pull request's comments cannot be read: its first attempt may have started a job", async () => {
     gh.failures.set('list-comments', 502)
     const result = await run({ attempt: 2 })

@@ -174,14 +174,14 @@ class ChangeRun {
     const target = this.commentTarget(batch)
     const comment = target === undefined ? undefined : this.comment(target)
     if (event.runAttempt > 1) {
-      // A re-run waits on its first attempt's job, recorded in its comment; without one it starts nothing.
-      const recorded = await comment?.recorded()
-      if (recorded && recorded.marker.run === event.runId) {
+      // A re-run waits on its first attempt's job, recorded in its comment. Comments that cannot be
+      // read start nothing; read, and without this run's record, its first attempt started no job.
+      const recorded = await comment?.recorded(event.runId)
+      if (recorded) {
         comment?.adopt(recorded.commentId)
         return this.resume(recorded.marker.job, batch, comment)
       }
-      if (!recorded)
-        throw unknownEarlierJob(event, target === undefined ? 'the pull request' : `#${target}`)
+      if (comment?.unreadable) throw unknownEarlierJob(event, `#${target}`)
     }
     const prompt = await this.prompt(batch, false)
     return {

@@ -53,13 +53,17 @@ export class LiveComment {
     this.fold = undefined
   }
 
-  /** The latest job recorded on the issue; only comments written by a bot count, so no one can plant one. */
-  async recorded(): Promise<Recorded | undefined> {
+  /**
+   * The latest job recorded on the issue, or with `run` the latest that run recorded; only comments
+   * written by a bot count, so no one can plant one.
+   */
+  async recorded(run?: string): Promise<Recorded | undefined> {
     try {
       const comments = await this.api.listComments(this.issue)
       for (const comment of [...comments].reverse()) {
         const marker = comment.authorType === 'Bot' ? parseMarker(comment.body) : undefined
-        if (marker) return { marker, commentId: comment.id }
+        if (marker && (run === undefined || marker.run === run))
+          return { marker, commentId: comment.id }
       }
     } catch (error) {
       this.warn('read the comments of', error)
