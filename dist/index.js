@@ -45160,7 +45160,9 @@ class ChangeRun {
             if (plan.kind === 'range' && plan.push)
                 return this.readRange(plan.push.after, plan.push.created ? undefined : plan.push.before, head.branch);
             const number = plan.kind === 'range' ? plan.pull?.number : undefined;
-            const pull = number === undefined ? undefined : await readPull(this.source, this.where, number);
+            const pull = number === undefined
+                ? undefined
+                : await this.read(`read pull request #${number}`, () => readPull(this.source, this.where, number));
             if (!pull)
                 return this.readRange(head.sha, undefined, head.branch);
             return { ...this.emptyBatch(head.sha, head.branch), url: pull.url, pulls: [pull] };

@@ -103,17 +103,26 @@ describe('the bundled agent on a code change, run as the runner runs it', () => 
     expect(visible(unreadable)).not.toContain(DOCS_TOKEN)
   })
 
-  it('fails the step (exit 1) with one ::error:: line when the change cannot be read', async () => {
-    const { sim, gh } = servers
-    gh.failures.set('graphql', 403)
-    const result = await run({ inputs: { dashboard: 'false' } })
-    expectCleanFailure(
-      result,
-      /Could not read pull request #42: HTTP 403\. Give the workflow 'contents: read' and 'pull-requests: read'/,
-      [TOKEN, SIM_API_KEY]
-    )
-    expect(result.log.match(/^::error::/gm)).toHaveLength(1)
-    expect(sim.exchanges).toHaveLength(0)
-    expect(gh.comments).toHaveLength(0)
-  })
+  it.each([
+    ['with the ledger', {}],
+    ['outside it', { dashboard: 'false' }]
+  ])(
+    'fails the step (exit 1) with one ::error:: line when the change cannot be read, %s',
+    async (_, inputs) => {
+      const { sim, gh } = servers
+      gh.failures.set('graphql', 403)
+      const result = await run({ inputs })
+      expectCleanFailure(
+        result,
+        /Could not read pull request #42: HTTP 403\. Give the workflow 'contents: read' and 'pull-requests: read'/,
+        [TOKEN, SIM_API_KEY]
+      )
+      expect(result.log.match(/^::error::/gm)).toHaveLength(1)
+      expect(result.log).not.toContain('Unexpected error')
+      expect(sim.exchanges).toHaveLength(0)
+      expect(gh.comments).toHaveLength(0)
+      // Nothing was handed over, so the dashboard records nothing.
+      expect(gh.requests.filter(r => r.method !== 'GET' && r.path !== '/graphql')).toEqual([])
+    }
+  )
 })

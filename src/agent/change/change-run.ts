@@ -344,7 +344,11 @@ class ChangeRun {
         )
       const number = plan.kind === 'range' ? plan.pull?.number : undefined
       const pull =
-        number === undefined ? undefined : await readPull(this.source, this.where, number)
+        number === undefined
+          ? undefined
+          : await this.read(`read pull request #${number}`, () =>
+              readPull(this.source, this.where, number)
+            )
       if (!pull) return this.readRange(head.sha, undefined, head.branch)
       return { ...this.emptyBatch(head.sha, head.branch), url: pull.url, pulls: [pull] }
     }
