@@ -37918,6 +37918,47 @@ function planPush(settings, event) {
     return { kind: 'own', push, gate: false, source };
 }
 
+;// CONCATENATED MODULE: ./node_modules/@octokit/request-error/dist-src/index.js
+class RequestError extends Error {
+  name;
+  /**
+   * http status code
+   */
+  status;
+  /**
+   * Request options that lead to the error.
+   */
+  request;
+  /**
+   * Response object if a response was received
+   */
+  response;
+  constructor(message, statusCode, options) {
+    super(message, { cause: options.cause });
+    this.name = "HttpError";
+    this.status = Number.parseInt(statusCode);
+    if (Number.isNaN(this.status)) {
+      this.status = 0;
+    }
+    /* v8 ignore else -- @preserve -- Bug with vitest coverage where it sees an else branch that doesn't exist */
+    if ("response" in options) {
+      this.response = options.response;
+    }
+    const requestCopy = Object.assign({}, options.request);
+    if (options.request.headers.authorization) {
+      requestCopy.headers = Object.assign({}, options.request.headers, {
+        authorization: options.request.headers.authorization.replace(
+          /(?<! ) .*$/,
+          " [REDACTED]"
+        )
+      });
+    }
+    requestCopy.url = requestCopy.url.replace(/\bclient_secret=\w+/g, "client_secret=[REDACTED]").replace(/\baccess_token=\w+/g, "access_token=[REDACTED]");
+    this.request = requestCopy;
+  }
+}
+
+
 ;// CONCATENATED MODULE: ./node_modules/@actions/github/lib/context.js
 
 
@@ -39423,47 +39464,6 @@ const JSONParse = (text, reviver) => {
   }
 };
 
-
-
-;// CONCATENATED MODULE: ./node_modules/@octokit/request-error/dist-src/index.js
-class RequestError extends Error {
-  name;
-  /**
-   * http status code
-   */
-  status;
-  /**
-   * Request options that lead to the error.
-   */
-  request;
-  /**
-   * Response object if a response was received
-   */
-  response;
-  constructor(message, statusCode, options) {
-    super(message, { cause: options.cause });
-    this.name = "HttpError";
-    this.status = Number.parseInt(statusCode);
-    if (Number.isNaN(this.status)) {
-      this.status = 0;
-    }
-    /* v8 ignore else -- @preserve -- Bug with vitest coverage where it sees an else branch that doesn't exist */
-    if ("response" in options) {
-      this.response = options.response;
-    }
-    const requestCopy = Object.assign({}, options.request);
-    if (options.request.headers.authorization) {
-      requestCopy.headers = Object.assign({}, options.request.headers, {
-        authorization: options.request.headers.authorization.replace(
-          /(?<! ) .*$/,
-          " [REDACTED]"
-        )
-      });
-    }
-    requestCopy.url = requestCopy.url.replace(/\bclient_secret=\w+/g, "client_secret=[REDACTED]").replace(/\baccess_token=\w+/g, "access_token=[REDACTED]");
-    this.request = requestCopy;
-  }
-}
 
 
 ;// CONCATENATED MODULE: ./node_modules/@octokit/request/dist-bundle/index.js
@@ -44926,6 +44926,7 @@ function parsePullLink(link, serverUrl) {
 
 
 
+
 const FOLD_MODES = ['open-pr', 'never'];
 /** Commits read at most for one batch: a range longer than this is documented from its newest. */
 const MAX_RANGE = 100;
@@ -45271,7 +45272,10 @@ class ChangeRun {
             decision: 'follow-up'
         };
     }
-    /** A read of GitHub that fails stops the run: the agent never gets a half-read batch. */
+    /**
+     * A read of GitHub that fails stops the run: the agent never gets a half-read batch. A refusal
+     * names the permissions to grant; anything else says to re-run.
+     */
     async read(what, fn) {
         try {
             return await fn();
@@ -45279,7 +45283,14 @@ class ChangeRun {
         catch (error) {
             if (this.deps.signal?.aborted || error instanceof ExplainedError)
                 throw error;
-            throw new ExplainedError(`Could not ${what}: ${describeGitHubError(error)}. Give the workflow 'contents: read' and 'pull-requests: read', or re-run it; the agent is not started with a partial description of the changes.`);
+            // Not an HTTP error: GitHub answered, but not with what was asked for (GraphQL errors, no such commit).
+            const why = error instanceof RequestError
+                ? describeGitHubError(error)
+                : errorText(error).replace(/\s+/g, ' ').trim().slice(0, 300).replace(/\.$/, '');
+            const hint = refusedAccess(error)
+                ? `${permissionHint("'contents: read' and 'pull-requests: read'")} Check that '${names_Input.GithubToken}' belongs to this repository.`
+                : 'Re-run the workflow; the agent is not started with a partial description of the changes.';
+            throw new ExplainedError(`Could not ${what}: ${why}. ${hint}`);
         }
     }
 }

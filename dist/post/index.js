@@ -42529,6 +42529,7 @@ function parsePullLink(link, serverUrl) {
 
 
 
+
 const change_run_FOLD_MODES = (/* unused pure expression or super */ null && (['open-pr', 'never']));
 /** Commits read at most for one batch: a range longer than this is documented from its newest. */
 const MAX_RANGE = 100;
@@ -42874,7 +42875,10 @@ class ChangeRun {
             decision: 'follow-up'
         };
     }
-    /** A read of GitHub that fails stops the run: the agent never gets a half-read batch. */
+    /**
+     * A read of GitHub that fails stops the run: the agent never gets a half-read batch. A refusal
+     * names the permissions to grant; anything else says to re-run.
+     */
     async read(what, fn) {
         try {
             return await fn();
@@ -42882,7 +42886,14 @@ class ChangeRun {
         catch (error) {
             if (this.deps.signal?.aborted || error instanceof ExplainedError)
                 throw error;
-            throw new ExplainedError(`Could not ${what}: ${describeGitHubError(error)}. Give the workflow 'contents: read' and 'pull-requests: read', or re-run it; the agent is not started with a partial description of the changes.`);
+            // Not an HTTP error: GitHub answered, but not with what was asked for (GraphQL errors, no such commit).
+            const why = error instanceof RequestError
+                ? describeGitHubError(error)
+                : errorText(error).replace(/\s+/g, ' ').trim().slice(0, 300).replace(/\.$/, '');
+            const hint = refusedAccess(error)
+                ? `${permissionHint("'contents: read' and 'pull-requests: read'")} Check that '${Input.GithubToken}' belongs to this repository.`
+                : 'Re-run the workflow; the agent is not started with a partial description of the changes.';
+            throw new ExplainedError(`Could not ${what}: ${why}. ${hint}`);
         }
     }
 }

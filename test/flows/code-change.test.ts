@@ -791,6 +791,42 @@ describe('size and faults', () => {
     expect(gh.comments).toHaveLength(0)
   })
 
+  it('says to re-run, not to grant a permission, when GitHub fails while the change is read', async () => {
+    gh.failures.set('graphql', 502)
+    const result = await run()
+    expectCleanFailure(
+      result,
+      /Could not read pull request #42: HTTP 502\. Re-run the workflow; the agent is not started with a partial description of the changes\./,
+      [TOKEN, SIM_API_KEY]
+    )
+    expect(result.log).not.toContain('Give the workflow')
+    expect(sim.exchanges).toHaveLength(0)
+  })
+
+  it('names the permission to grant only when GitHub refused', async () => {
+    gh.failures.set('graphql', 403)
+    const result = await run()
+    expect(result.log).toContain(
+      "::error::Could not read pull request #42: HTTP 403. Give the workflow 'contents: read' and 'pull-requests: read' (a permissions block that sets any permission sets the others to none). Check that 'github-token' belongs to this repository."
+    )
+    expect(result.log).not.toContain('Re-run')
+  })
+
+  it('says what GitHub answered when it knows no pushed commit, not that it did not answer', async () => {
+    const base = gh.commitTo(APP, { message: 'Start' }, 'topic')
+    const result = await run({
+      eventName: 'push',
+      event: servers.push('refs/heads/topic', base.sha, '9'.repeat(40))
+    })
+    expectCleanFailure(
+      result,
+      /Could not read the pushed commits of topic: GitHub knows no commit 999999999999\. Re-run the workflow;/,
+      [TOKEN]
+    )
+    expect(result.log).not.toContain('no answer from GitHub')
+    expect(sim.exchanges).toHaveLength(0)
+  })
+
   it('fails clearly when the patches cannot be read, and starts nothing', async () => {
     gh.failures.set('pull-files', 403)
     const result = await run({ inputs: { 'include-diff': 'true' } })

@@ -1,8 +1,15 @@
-import { type GitHubApi, connectGitHub, describeGitHubError } from '../../github/api.js'
+import { RequestError } from '@octokit/request-error'
+import {
+  type GitHubApi,
+  connectGitHub,
+  describeGitHubError,
+  permissionHint,
+  refusedAccess
+} from '../../github/api.js'
 import type { RunEvent } from '../../github/event.js'
 import type { AgentJob } from '../../mintlify/agent-jobs.js'
 import type { Clock } from '../../runner/clock.js'
-import { CancelledError, ExplainedError, InputError } from '../../runner/errors.js'
+import { CancelledError, ExplainedError, InputError, errorText } from '../../runner/errors.js'
 import type { Logger } from '../../runner/logger.js'
 import { bytes, counted } from '../../runner/text.js'
 import { type CommentState, LiveComment, unknownEarlierJob } from '../comment/live-comment.js'
@@ -501,15 +508,24 @@ class ChangeRun {
     }
   }
 
-  /** A read of GitHub that fails stops the run: the agent never gets a half-read batch. */
+  /**
+   * A read of GitHub that fails stops the run: the agent never gets a half-read batch. A refusal
+   * names the permissions to grant; anything else says to re-run.
+   */
   private async read<T>(what: string, fn: () => Promise<T>): Promise<T> {
     try {
       return await fn()
     } catch (error) {
       if (this.deps.signal?.aborted || error instanceof ExplainedError) throw error
-      throw new ExplainedError(
-        `Could not ${what}: ${describeGitHubError(error)}. Give the workflow 'contents: read' and 'pull-requests: read', or re-run it; the agent is not started with a partial description of the changes.`
-      )
+      // Not an HTTP error: GitHub answered, but not with what was asked for (GraphQL errors, no such commit).
+      const why =
+        error instanceof RequestError
+          ? describeGitHubError(error)
+          : errorText(error).replace(/\s+/g, ' ').trim().slice(0, 300).replace(/\.$/, '')
+      const hint = refusedAccess(error)
+        ? `${permissionHint("'contents: read' and 'pull-requests: read'")} Check that '${Input.GithubToken}' belongs to this repository.`
+        : 'Re-run the workflow; the agent is not started with a partial description of the changes.'
+      throw new ExplainedError(`Could not ${what}: ${why}. ${hint}`)
     }
   }
 }
