@@ -4,6 +4,7 @@ import type { AgentJob } from '../../mintlify/agent-jobs.js'
 import type { Clock } from '../../runner/clock.js'
 import { CancelledError, ExplainedError, InputError } from '../../runner/errors.js'
 import type { Logger } from '../../runner/logger.js'
+import { codeSpan, markdownLink } from '../../runner/markdown.js'
 import { bytes, counted } from '../../runner/text.js'
 import { type CommentState, LiveComment, unknownEarlierJob } from '../comment/live-comment.js'
 import type { TriggerSettings } from '../issue/trigger.js'
@@ -57,6 +58,9 @@ export interface RunDeps {
 }
 
 type Settings = TriggerSettings & ChangeSettings & { projectId: string; apiKey: string }
+
+/** Pull requests of a batch told about their docs pull request, besides the event's own. */
+const MAX_SOURCE_COMMENTS = 5
 
 /** Commits read at most for one batch: a range longer than this is documented from its newest. */
 const MAX_RANGE = 100
@@ -169,7 +173,7 @@ class ChangeRun {
         push.ref.replace(/^refs\/heads\//, '')
       )
     }
-    batch = applyRules(batch, this.rules)
+    batch = applyRules(batch, { ...this.rules, docsIdentity: await this.docsIdentity() })
     if (batchSize(batch) === 0) return skipped(nothingLeft(batch), plan.source ?? batch.url)
     const target = this.commentTarget(batch)
     const comment = target === undefined ? undefined : this.comment(target)
@@ -254,7 +258,10 @@ class ChangeRun {
       )
     }
     let batch = await this.ledgerBatch(plan, head, documented, notices)
-    batch = applyRules(batch, this.rules)
+    const docsPulls = new Set(
+      project.jobs.map(j => j.prLink).filter((l): l is string => Boolean(l))
+    )
+    batch = applyRules(batch, { ...this.rules, docsPulls, docsIdentity: await this.docsIdentity() })
     const budget = session.budgetState()
     const budgetText =
       budget && settings.maxJobs && `${budget.used} of ${settings.maxJobs.text} used`
@@ -299,12 +306,19 @@ class ChangeRun {
         ? undefined
         : this.comment(target, fold.target?.docsPr, Boolean(fold.target))
     // Before anything is started: without 'issues: write' nothing is sent that the ledger could not record.
-    if (!settings.dryRun) await session.ensureWritable()
+    if (!settings.dryRun) {
+      const known = session.notices.length
+      await session.ensureWritable()
+      notices.push(...session.notices.slice(known))
+    }
     const hooks = {
       accepted: (job: AgentJob, followUp: boolean) => session.accepted(job, batch, followUp),
       uncertain: (followUp: boolean, why: string, jobId?: string) =>
         session.uncertain(batch, followUp ? 'follow-up' : 'new-job', why, jobId),
-      finished: (job: AgentJob, result: string) => session.finished(job, result)
+      finished: async (job: AgentJob, result: string) => {
+        await session.finished(job, result)
+        await this.tellSources(batch, job, target)
+      }
     }
     const common = {
       source: source ?? batch.url,
@@ -398,6 +412,25 @@ class ChangeRun {
     }
   }
 
+  /**
+   * Who `docs-token` is, when it is set and GitHub says: the docs agent's pull requests are opened
+   * with it, so its changes are the agent's own. Not knowing is no reason to stop.
+   */
+  private async docsIdentity(): Promise<string | undefined> {
+    const { settings, event, deps } = this
+    if (!settings.docsToken) return undefined
+    try {
+      const docs = connectGitHub(settings.docsToken, event, deps.signal, { clock: deps.clock })
+      const data = (await docs.graphql('query { viewer { login } }', {})) as {
+        viewer?: { login?: unknown }
+      }
+      return typeof data?.viewer?.login === 'string' ? data.viewer.login : undefined
+    } catch (error) {
+      deps.log.debug(`Could not tell who 'docs-token' is: ${describeGitHubError(error)}.`)
+      return undefined
+    }
+  }
+
   /** The default branch and its newest commit, for a scheduled catch-up. */
   private async branchHead(): Promise<{ sha: string; branch: string }> {
     const data = (await this.read('read the default branch', () =>
@@ -449,6 +482,24 @@ class ChangeRun {
       )
     )
     return (this.patchesRead = patches)
+  }
+
+  /**
+   * The batch's other pull requests (caught up from runs that did not get to run) each get a short
+   * comment with the docs pull request, once there is one: a few, the dashboard lists them all.
+   */
+  private async tellSources(batch: ChangeBatch, job: AgentJob, commented?: number): Promise<void> {
+    if (!job.prLink || this.settings.comment === 'false') return
+    const others = batch.pulls.filter(p => p.number !== commented).slice(0, MAX_SOURCE_COMMENTS)
+    for (const pull of others) {
+      try {
+        await this.github.createComment(pull.number, sourceComment(job, this.event.runUrl))
+      } catch (error) {
+        this.deps.log.warning(
+          `Could not comment on #${pull.number} with its docs pull request: ${describeGitHubError(error)}.`
+        )
+      }
+    }
   }
 
   /** The event's own pull request gets the live comment; `issue-number` overrides, `comment: false` none. */
@@ -508,6 +559,13 @@ class ChangeRun {
       )
     }
   }
+}
+
+/** The short comment on a caught-up pull request: where its docs went. */
+function sourceComment(job: AgentJob, runUrl: string): string {
+  const link = markdownLink(job.prLink ?? '', job.prLink)
+  const run = runUrl ? ` · ${markdownLink('workflow run', runUrl)}` : ''
+  return `📝 **Mintlify agent** documented this change together with others in ${link} · job ${codeSpan(job.id)}${run}`
 }
 
 /** Why a batch left nothing to document: what the rules skipped, or that it was empty. */
