@@ -100,8 +100,13 @@ describe('outputsOf', () => {
       model: 'claude-x',
       job: JSON.stringify(job),
       result: 'pr-opened',
-      source: ''
+      source: '',
+      decision: '',
+      prompt: ''
     })
+    expect(
+      outputsOf({ result: 'dry-run', decision: 'new-job', prompt: 'Do it', elapsedMs: 0, now })
+    ).toMatchObject({ result: 'dry-run', decision: 'new-job', prompt: 'Do it' })
     expect(outputsOf({ elapsedMs: 0, now })).toEqual({
       jobId: '',
       status: '',
@@ -109,7 +114,9 @@ describe('outputsOf', () => {
       model: '',
       job: '',
       result: '',
-      source: ''
+      source: '',
+      decision: '',
+      prompt: ''
     })
   })
 })
