@@ -458,3 +458,37 @@ describe('what a batch tells its sources', () => {
     expect(sim.requests('create')).toHaveLength(1)
   })
 })
+
+describe('what the ledger costs in GitHub requests', () => {
+  it('finds, checks and writes the dashboard in 4 or 5 requests a run that starts a job, whatever the repository holds', async () => {
+    gh.commitTo(APP, { message: 'Initial commit' })
+    for (let i = 0; i < 300; i++)
+      gh.addComment(1 + (i % 7), `noise ${i}`, { login: 'u', type: 'User' })
+    await runMerged(mergeNext())
+    const ledgerCalls = () =>
+      gh.requests.filter(r => /\/issues(\/\d+)?$/.test(r.path)).map(r => r.method)
+    // Find; check it can be written; record the job; record how the run ended.
+    servers.runId++
+    gh.requests.length = 0
+    await runMerged(mergeNext(), { inputs: { fold: 'never' } })
+    expect(ledgerCalls()).toEqual(['GET', 'PATCH', 'PATCH', 'PATCH'])
+    // After a long wait the body is read again first, to keep an overlapping run's write.
+    servers.runId++
+    gh.requests.length = 0
+    sim.planNext({ durationMs: 120_000 })
+    await runMerged(mergeNext(), { inputs: { fold: 'never' } })
+    expect(ledgerCalls()).toEqual(['GET', 'PATCH', 'PATCH', 'PATCH', 'PATCH'])
+    // Never a scan of the repository's comments.
+    expect(gh.requests.filter(r => r.path.endsWith('/issues/comments'))).toEqual([])
+  })
+
+  it('records a run that starts nothing in 2', async () => {
+    gh.commitTo(APP, { message: 'Initial commit' })
+    await runMerged(mergeNext())
+    servers.runId++
+    gh.requests.length = 0
+    await runMerged(mergeNext({ labels: ['no-docs'] }))
+    const ledger = gh.requests.filter(r => /\/issues(\/\d+)?$/.test(r.path))
+    expect(ledger.map(r => r.method)).toEqual(['GET', 'PATCH'])
+  })
+})

@@ -2,7 +2,7 @@ import { type GitHubApi, connectGitHub, describeGitHubError } from '../../github
 import type { RunEvent } from '../../github/event.js'
 import type { AgentJob } from '../../mintlify/agent-jobs.js'
 import type { Clock } from '../../runner/clock.js'
-import { CancelledError, ExplainedError, InputError } from '../../runner/errors.js'
+import { CancelledError, ExplainedError, InputError, errorText } from '../../runner/errors.js'
 import type { Logger } from '../../runner/logger.js'
 import { codeSpan, markdownLink } from '../../runner/markdown.js'
 import { bytes, counted } from '../../runner/text.js'
@@ -246,7 +246,7 @@ class ChangeRun {
     if (!documented && plan.kind === 'since-last') {
       const batch = this.emptyBatch(head.sha, head.branch)
       if (!settings.dryRun)
-        await session.recordDecision({
+        await this.record(session, {
           batch,
           result: 'skipped',
           note: 'first run: the branch head is recorded as documented'
@@ -267,7 +267,7 @@ class ChangeRun {
       budget && settings.maxJobs && `${budget.used} of ${settings.maxJobs.text} used`
     if (batchSize(batch) === 0) {
       const why = nothingLeft(batch)
-      if (!settings.dryRun) await session.recordDecision({ batch, result: 'skipped', note: why })
+      if (!settings.dryRun) await this.record(session, { batch, result: 'skipped', note: why })
       return skipped(why, source ?? batch.url, { ...extra, batch, budget: budgetText })
     }
     if (budget && budget.left === 0 && settings.maxJobs) {
@@ -277,7 +277,7 @@ class ChangeRun {
         .replace('T', ' ')
       const why = `Over budget: ${budget.used} jobs and follow-ups in the window of 'max-jobs: ${settings.maxJobs.text}'; the next one frees at ${until} UTC. ${counted(batchSize(batch), 'change')} wait on the dashboard, and the next run takes them.`
       if (!settings.dryRun)
-        await session.recordDecision({ batch, result: 'waiting', note: why, waiting: why })
+        await this.record(session, { batch, result: 'waiting', note: why, waiting: why })
       return skipped(why, source ?? batch.url, { ...extra, batch, budget: budgetText })
     }
     const fold: FoldDecision =
@@ -545,6 +545,21 @@ class ChangeRun {
       followUp: false,
       batch,
       decision: 'follow-up'
+    }
+  }
+
+  /**
+   * A decision that starts nothing is recorded on the dashboard for people and the next run; when
+   * that fails, nothing was started that needed the record, so it is a warning.
+   */
+  private async record(
+    session: LedgerSession,
+    decision: Parameters<LedgerSession['recordDecision']>[0]
+  ): Promise<void> {
+    try {
+      await session.recordDecision(decision)
+    } catch (error) {
+      this.deps.log.warning(`${errorText(error)} The next run decides again.`)
     }
   }
 
