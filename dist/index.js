@@ -33596,6 +33596,7 @@ function parsePush(value) {
         created: ZERO.test(before),
         deleted: ZERO.test(after),
         forced: p.forced === true,
+        noCommits: Array.isArray(p.commits) && p.commits.length === 0,
         pusher,
         pusherIsBot: isBot(pusher, sender.type)
     };
@@ -37911,6 +37912,12 @@ function planPush(settings, event) {
         return {
             kind: 'skip',
             why: `The push deleted ${branch}: there is nothing to document.`,
+            source
+        };
+    if (push.noCommits)
+        return {
+            kind: 'skip',
+            why: `The push to ${branch} holds no new commit (the branch was ${push.created ? 'created at a commit it shares' : 'moved to a commit it already had'}): there is nothing to document.`,
             source
         };
     if (settings.dashboard && branch === event.defaultBranch)
@@ -43128,15 +43135,15 @@ function connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs = R
             });
             return asFiles(data.files ?? []);
         },
-        async pullFilesPage(pull, page, perPage) {
-            const { data } = await octokit.rest.pulls.listFiles({
+        async *pullFilePages(pull, perPage) {
+            const pages = octokit.paginate.iterator(octokit.rest.pulls.listFiles, {
                 owner,
                 repo,
                 pull_number: pull,
-                page,
                 per_page: perPage
             });
-            return asFiles(data);
+            for await (const { data } of pages)
+                yield asFiles(data);
         },
         async issuesWithLabel(label) {
             const { data } = await octokit.rest.issues.listForRepo({
@@ -43253,24 +43260,6 @@ function asFiles(raw) {
     return files;
 }
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/text.js
-/** Prompts are capped in UTF-8 bytes, the size the service receives. */
-const bytes = (text) => Buffer.byteLength(text, 'utf8');
-/** The longest start of `text` within `max` UTF-8 bytes, never splitting a character. */
-function capBytes(text, max) {
-    if (bytes(text) <= max)
-        return text;
-    const cut = Buffer.from(text, 'utf8').subarray(0, max).toString('utf8');
-    // A character cut in two decodes to U+FFFD at the end: drop it.
-    return cut.replace(/\uFFFD$/, '');
-}
-/** A count as people read it: 1,234. */
-const formatCount = (n) => n.toLocaleString('en-US');
-/** `word` for one, its plural for any other count: "1 request", "0 requests". */
-const plural = (n, word, many = `${word}s`) => n === 1 ? word : many;
-/** A count and its noun, agreeing: "1 request", "1,250 requests", "1 entry" with many = "entries". */
-const counted = (n, word, many) => `${formatCount(n)} ${plural(n, word, many)}`;
-
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/markdown.js
 /** Breaks `@name` and `#123` so GitHub neither notifies anyone nor links an issue. */
 function neutraliseReferences(text) {
@@ -43321,6 +43310,24 @@ function codeSpan(text) {
     const pad = clean.startsWith('`') || clean.endsWith('`') ? ' ' : '';
     return `${fence}${pad}${clean}${pad}${fence}`;
 }
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/text.js
+/** Prompts are capped in UTF-8 bytes, the size the service receives. */
+const bytes = (text) => Buffer.byteLength(text, 'utf8');
+/** The longest start of `text` within `max` UTF-8 bytes, never splitting a character. */
+function capBytes(text, max) {
+    if (bytes(text) <= max)
+        return text;
+    const cut = Buffer.from(text, 'utf8').subarray(0, max).toString('utf8');
+    // A character cut in two decodes to U+FFFD at the end: drop it.
+    return cut.replace(/\uFFFD$/, '');
+}
+/** A count as people read it: 1,234. */
+const formatCount = (n) => n.toLocaleString('en-US');
+/** `word` for one, its plural for any other count: "1 request", "0 requests". */
+const plural = (n, word, many = `${word}s`) => n === 1 ? word : many;
+/** A count and its noun, agreeing: "1 request", "1,250 requests", "1 entry" with many = "entries". */
+const counted = (n, word, many) => `${formatCount(n)} ${plural(n, word, many)}`;
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/comment/marker.js
 
@@ -43861,6 +43868,8 @@ const ledgerTitle = (text) => {
 
 
 
+/** A body read this long ago (ms) is taken as current: another run's write in between is unlikely. */
+const FRESH_MS = 5000;
 /** Finds the dashboard issue among the repository's issues. */
 const DASHBOARD_LABEL = 'docs-agent-dashboard';
 /**
@@ -43877,6 +43886,8 @@ class Dashboard {
     issue;
     body = '';
     checked = false;
+    /** When the body was last read or written (options.now): a read this recent is read again for nothing. */
+    readAt = -Infinity;
     constructor(github, options, ledger) {
         this.github = github;
         this.options = options;
@@ -43919,6 +43930,7 @@ class Dashboard {
     adopt(issue) {
         this.issue = issue;
         this.body = issue.body;
+        this.readAt = this.options.now();
     }
     /** This project's part of the ledger as last read (a copy: changes go through `write`). */
     project(projectId) {
@@ -43961,13 +43973,19 @@ class Dashboard {
      * first and the change is made to it, so that another run's write in between is kept.
      */
     async write(projectId, change, { reread }) {
-        await this.ensureWritable();
-        const issue = this.issue;
+        const apply = () => change((this.ledger.projects[projectId] ??= emptyProject()));
         try {
-            if (reread)
+            if (!this.issue) {
+                apply();
+                this.adopt(await this.github.createIssue(this.options.title, this.render(), [DASHBOARD_LABEL]));
+                this.checked = true;
+                return;
+            }
+            const issue = this.issue;
+            // Read again unless this run read it moments ago (the check before the service's write).
+            if (reread && this.options.now() - this.readAt > FRESH_MS)
                 this.merge(await this.github.updateIssue(issue.number, { title: issue.title }));
-            const project = (this.ledger.projects[projectId] ??= emptyProject());
-            change(project);
+            apply();
             this.adopt(await this.github.updateIssue(issue.number, { body: this.render() }));
         }
         catch (error) {
@@ -44494,19 +44512,23 @@ const PATCH_PAGES = 3;
  * soon as the excerpt's budget is spent, and only files that count (`counts`) are offered.
  */
 async function readPatches(source, batch, counts, take) {
-    const sources = [
-        ...batch.pulls.map(p => (page) => source.pullFilesPage(p.number, page, FILES_PER_PAGE)),
-        ...batch.commits.map(c => (page) => source.commitFiles(c.sha, page, FILES_PER_PAGE))
-    ];
-    for (const pages of sources) {
+    /** Offers a page's patches; true when the excerpt is full. */
+    const offer = (files) => files.some(file => file.patch !== undefined && counts(file.path) && take(file.path, file.patch) === 'full');
+    for (const pull of batch.pulls) {
+        let read = 0;
+        // Leaving the loop leaves the rest of the pages unread.
+        for await (const files of source.pullFilePages(pull.number, FILES_PER_PAGE)) {
+            if (offer(files))
+                return;
+            if (++read >= PATCH_PAGES)
+                break;
+        }
+    }
+    for (const commit of batch.commits) {
         for (let page = 1; page <= PATCH_PAGES; page++) {
-            const files = await pages(page);
-            for (const file of files) {
-                if (!file.patch || !counts(file.path))
-                    continue;
-                if (take(file.path, file.patch) === 'full')
-                    return;
-            }
+            const files = await source.commitFiles(commit.sha, page, FILES_PER_PAGE);
+            if (offer(files))
+                return;
             if (files.length < FILES_PER_PAGE)
                 break;
         }
@@ -44786,6 +44808,8 @@ function pullRefusal(pull, rules) {
     const loop = loopRefusal(pull.author, rules);
     if (loop)
         return `#${pull.number} ${loop}`;
+    if ('url' in pull && rules.docsPulls?.has(String(pull.url)))
+        return `#${pull.number} is a docs pull request the agent opened: its changes are never documented again.`;
     if (pull.authorIsBot && !rules.allowedBots.has(botName(pull.author)))
         return `#${pull.number} is by @${pull.author}, a bot, and 'allowed-bots' does not list it.`;
     const label = rules.skipLabel.toLowerCase();
@@ -44808,6 +44832,9 @@ function commitRefusal(commit, rules) {
         return `${ref} was pushed by @${pusher.login}, the docs agent itself.`;
     if (pusher?.isBot && !rules.allowedBots.has(botName(pusher.login)))
         return `${ref} was pushed by @${pusher.login}, a bot, outside any pull request, and 'allowed-bots' does not list it.`;
+    // An empty commit (or one GitHub lists no file for) gives the docs nothing to follow.
+    if (commit.filesComplete && commit.files.length === 0)
+        return `${ref} changes no file.`;
     if (!rules.paths.all &&
         commit.filesComplete &&
         !commit.files.some(f => rules.paths.counts(f.path)))
@@ -44927,7 +44954,10 @@ function parsePullLink(link, serverUrl) {
 
 
 
+
 const FOLD_MODES = ['open-pr', 'never'];
+/** Pull requests of a batch told about their docs pull request, besides the event's own. */
+const MAX_SOURCE_COMMENTS = 5;
 /** Commits read at most for one batch: a range longer than this is documented from its newest. */
 const MAX_RANGE = 100;
 /** The diff excerpt's patches read at most, in bytes: more than any prompt could hold. */
@@ -45022,7 +45052,7 @@ class ChangeRun {
             const push = plan.push;
             batch = await this.readRange(push.after, push.created ? undefined : push.before, push.ref.replace(/^refs\/heads\//, ''));
         }
-        batch = applyRules(batch, this.rules);
+        batch = applyRules(batch, { ...this.rules, docsIdentity: await this.docsIdentity() });
         if (batchSize(batch) === 0)
             return skipped(nothingLeft(batch), plan.source ?? batch.url);
         const target = this.commentTarget(batch);
@@ -45081,7 +45111,7 @@ class ChangeRun {
         if (!documented && plan.kind === 'since-last') {
             const batch = this.emptyBatch(head.sha, head.branch);
             if (!settings.dryRun)
-                await session.recordDecision({
+                await this.record(session, {
                     batch,
                     result: 'skipped',
                     note: 'first run: the branch head is recorded as documented'
@@ -45089,13 +45119,14 @@ class ChangeRun {
             return skipped(`The dashboard had no last documented commit: ${head.sha.slice(0, 12)} on ${head.branch} is recorded as documented, and nothing is started. The next run documents what comes after it.`, undefined, extra);
         }
         let batch = await this.ledgerBatch(plan, head, documented, notices);
-        batch = applyRules(batch, this.rules);
+        const docsPulls = new Set(project.jobs.map(j => j.prLink).filter((l) => Boolean(l)));
+        batch = applyRules(batch, { ...this.rules, docsPulls, docsIdentity: await this.docsIdentity() });
         const budget = session.budgetState();
         const budgetText = budget && settings.maxJobs && `${budget.used} of ${settings.maxJobs.text} used`;
         if (batchSize(batch) === 0) {
             const why = nothingLeft(batch);
             if (!settings.dryRun)
-                await session.recordDecision({ batch, result: 'skipped', note: why });
+                await this.record(session, { batch, result: 'skipped', note: why });
             return skipped(why, source ?? batch.url, { ...extra, batch, budget: budgetText });
         }
         if (budget && budget.left === 0 && settings.maxJobs) {
@@ -45105,7 +45136,7 @@ class ChangeRun {
                 .replace('T', ' ');
             const why = `Over budget: ${budget.used} jobs and follow-ups in the window of 'max-jobs: ${settings.maxJobs.text}'; the next one frees at ${until} UTC. ${counted(batchSize(batch), 'change')} wait on the dashboard, and the next run takes them.`;
             if (!settings.dryRun)
-                await session.recordDecision({ batch, result: 'waiting', note: why, waiting: why });
+                await this.record(session, { batch, result: 'waiting', note: why, waiting: why });
             return skipped(why, source ?? batch.url, { ...extra, batch, budget: budgetText });
         }
         const fold = settings.fold === 'open-pr'
@@ -45127,12 +45158,18 @@ class ChangeRun {
             ? undefined
             : this.comment(target, fold.target?.docsPr, Boolean(fold.target));
         // Before anything is started: without 'issues: write' nothing is sent that the ledger could not record.
-        if (!settings.dryRun)
+        if (!settings.dryRun) {
+            const known = session.notices.length;
             await session.ensureWritable();
+            notices.push(...session.notices.slice(known));
+        }
         const hooks = {
             accepted: (job, followUp) => session.accepted(job, batch, followUp),
             uncertain: (followUp, why, jobId) => session.uncertain(batch, followUp ? 'follow-up' : 'new-job', why, jobId),
-            finished: (job, result) => session.finished(job, result)
+            finished: async (job, result) => {
+                await session.finished(job, result);
+                await this.tellSources(batch, job, target);
+            }
         };
         const common = {
             source: source ?? batch.url,
@@ -45212,6 +45249,24 @@ class ChangeRun {
             leftOut: []
         };
     }
+    /**
+     * Who `docs-token` is, when it is set and GitHub says: the docs agent's pull requests are opened
+     * with it, so its changes are the agent's own. Not knowing is no reason to stop.
+     */
+    async docsIdentity() {
+        const { settings, event, deps } = this;
+        if (!settings.docsToken)
+            return undefined;
+        try {
+            const docs = connectGitHub(settings.docsToken, event, deps.signal, { clock: deps.clock });
+            const data = (await docs.graphql('query { viewer { login } }', {}));
+            return typeof data?.viewer?.login === 'string' ? data.viewer.login : undefined;
+        }
+        catch (error) {
+            deps.log.debug(`Could not tell who 'docs-token' is: ${describeGitHubError(error)}.`);
+            return undefined;
+        }
+    }
     /** The default branch and its newest commit, for a scheduled catch-up. */
     async branchHead() {
         const data = (await this.read('read the default branch', () => this.github.graphql('query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) { defaultBranchRef { name target { oid } } } }', { owner: this.where.owner, name: this.where.repo })));
@@ -45244,6 +45299,23 @@ class ChangeRun {
         }));
         return (this.patchesRead = patches);
     }
+    /**
+     * The batch's other pull requests (caught up from runs that did not get to run) each get a short
+     * comment with the docs pull request, once there is one: a few, the dashboard lists them all.
+     */
+    async tellSources(batch, job, commented) {
+        if (!job.prLink || this.settings.comment === 'false')
+            return;
+        const others = batch.pulls.filter(p => p.number !== commented).slice(0, MAX_SOURCE_COMMENTS);
+        for (const pull of others) {
+            try {
+                await this.github.createComment(pull.number, sourceComment(job, this.event.runUrl));
+            }
+            catch (error) {
+                this.deps.log.warning(`Could not comment on #${pull.number} with its docs pull request: ${describeGitHubError(error)}.`);
+            }
+        }
+    }
     /** The event's own pull request gets the live comment; `issue-number` overrides, `comment: false` none. */
     commentTarget(batch) {
         const { settings, event } = this;
@@ -45273,6 +45345,18 @@ class ChangeRun {
         };
     }
     /**
+     * A decision that starts nothing is recorded on the dashboard for people and the next run; when
+     * that fails, nothing was started that needed the record, so it is a warning.
+     */
+    async record(session, decision) {
+        try {
+            await session.recordDecision(decision);
+        }
+        catch (error) {
+            this.deps.log.warning(`${errorText(error)} The next run decides again.`);
+        }
+    }
+    /**
      * A read of GitHub that fails stops the run: the agent never gets a half-read batch. A refusal
      * names the permissions to grant; anything else says to re-run.
      */
@@ -45293,6 +45377,12 @@ class ChangeRun {
             throw new ExplainedError(`Could not ${what}: ${why}. ${hint}`);
         }
     }
+}
+/** The short comment on a caught-up pull request: where its docs went. */
+function sourceComment(job, runUrl) {
+    const link = markdownLink(job.prLink ?? '', job.prLink);
+    const run = runUrl ? ` · ${markdownLink('workflow run', runUrl)}` : '';
+    return `📝 **Mintlify agent** documented this change together with others in ${link} · job ${codeSpan(job.id)}${run}`;
 }
 /** Why a batch left nothing to document: what the rules skipped, or that it was empty. */
 function nothingLeft(batch) {
@@ -45846,6 +45936,7 @@ function explainResult(job, result, settings, runner, lastError) {
 
 
 
+
 function outputsOf(report) {
     const job = report.job;
     return {
@@ -45888,8 +45979,12 @@ function renderSummary(report) {
         lines.push(`Change: ${markdownLink(report.source, report.source)}`, '');
     if (report.fold) {
         const docsPr = report.fold.docsPr;
-        lines.push(`This change was sent to job ${codeSpan(report.fold.jobId)} as a follow-up instead of starting a new job: ${docsPr ? `its docs pull request ${markdownLink(docsPr, docsPr)} is still open.` : 'it was still running.'}`, '');
+        const what = report.result === 'dry-run' ? 'Would send the changes' : 'The changes were sent';
+        lines.push(`${what} to job ${codeSpan(report.fold.jobId)} as a follow-up instead of starting a new job: ${docsPr ? `its docs pull request ${markdownLink(docsPr, docsPr)} is still open.` : 'it was still running.'}`, '');
     }
+    lines.push(...batchLines(report));
+    if (report.result === 'dry-run')
+        lines.push(...dryRunLines(report));
     if (job) {
         const next = nextStep(job, result, report.projectId);
         if (next)
@@ -45916,6 +46011,61 @@ function renderSummary(report) {
     }
     return lines.join('\n');
 }
+const report_SHOWN_CHANGES = 20;
+/** The changes a change run handed over and those its rules skipped; the budget and dashboard. */
+function batchLines(report) {
+    const lines = [];
+    const batch = report.batch;
+    const ref = (r) => `${r.url ? markdownLink(r.label, r.url) : escapeMarkdown(r.label)} ${escapeMarkdown(r.title)}`;
+    if (batch) {
+        const handed = [
+            ...batch.pulls.map(p => ({ label: `#${p.number}`, url: p.url, title: p.title })),
+            ...batch.commits.map(c => ({
+                label: c.sha.slice(0, 7),
+                url: undefined,
+                title: c.message.split('\n')[0] ?? ''
+            }))
+        ];
+        if (handed.length) {
+            lines.push(`Changes (${formatCount(handed.length)}):`, '');
+            lines.push(...handed.slice(0, report_SHOWN_CHANGES).map(r => `- ${ref(r)}`));
+            if (handed.length > report_SHOWN_CHANGES)
+                lines.push(`- … and ${handed.length - report_SHOWN_CHANGES} more`);
+            lines.push('');
+        }
+        if (batch.skipped.length) {
+            lines.push(`Left out by the rules (${formatCount(batch.skipped.length)}):`, '');
+            lines.push(...batch.skipped
+                .slice(0, report_SHOWN_CHANGES)
+                .map(s => `- ${ref({ label: s.ref, url: s.url, title: s.title })}: ${escapeMarkdown(s.why)}`));
+            lines.push('');
+        }
+        if (batch.leftOut.length)
+            lines.push(`Left out by the bounds: ${escapeMarkdown(batch.leftOut.join('; '))}.`, '');
+    }
+    if (report.budget)
+        lines.push(`Budget: ${escapeMarkdown(report.budget)}.`, '');
+    if (report.dashboardUrl)
+        lines.push(`The ${markdownLink('docs agent dashboard', report.dashboardUrl)} lists every change, job and run.`, '');
+    return lines;
+}
+/** What a dry run decided, and the exact prompt it would have sent. */
+function dryRunLines(report) {
+    const decision = {
+        'new-job': 'start a new job',
+        'follow-up': 'send a follow-up',
+        skip: 'start nothing'
+    };
+    const lines = [
+        `Decision: ${codeSpan(report.decision ?? 'skip')}: it would ${decision[report.decision ?? 'skip']}.`,
+        ''
+    ];
+    if (report.prompt) {
+        const fence = '`'.repeat(Math.max(3, ...(report.prompt.match(/`+/g) ?? []).map(r => r.length + 1)));
+        lines.push('<details><summary>The prompt it would send</summary>', '', `${fence}text`, report.prompt, fence, '', '</details>', '');
+    }
+    return lines;
+}
 /** What to do after an outcome that is not the end of the story: where to look, or how to keep waiting. */
 function nextStep(job, result, projectId) {
     const id = codeSpan(job.id);
@@ -45940,7 +46090,7 @@ async function publish(runner, report) {
     if (result) {
         log.info(`Result: ${result}${job ? ` (job ${job.id}, status ${job.status ?? 'unknown'})` : ''}.`);
     }
-    if (job || failure || report.skipped)
+    if (job || failure || report.skipped || result === 'dry-run')
         await runner.summary(renderSummary(report));
     if (failure)
         runner.fail(failure);

@@ -36242,6 +36242,7 @@ function parsePush(value) {
         created: ZERO.test(before),
         deleted: ZERO.test(after),
         forced: p.forced === true,
+        noCommits: Array.isArray(p.commits) && p.commits.length === 0,
         pusher,
         pusherIsBot: event_isBot(pusher, sender.type)
     };
@@ -36374,15 +36375,15 @@ function api_connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs
             });
             return asFiles(data.files ?? []);
         },
-        async pullFilesPage(pull, page, perPage) {
-            const { data } = await octokit.rest.pulls.listFiles({
+        async *pullFilePages(pull, perPage) {
+            const pages = octokit.paginate.iterator(octokit.rest.pulls.listFiles, {
                 owner,
                 repo,
                 pull_number: pull,
-                page,
                 per_page: perPage
             });
-            return asFiles(data);
+            for await (const { data } of pages)
+                yield asFiles(data);
         },
         async issuesWithLabel(label) {
             const { data } = await octokit.rest.issues.listForRepo({
@@ -41470,6 +41471,8 @@ const ledger_ledgerTitle = (text) => {
 
 
 
+/** A body read this long ago (ms) is taken as current: another run's write in between is unlikely. */
+const FRESH_MS = 5000;
 /** Finds the dashboard issue among the repository's issues. */
 const DASHBOARD_LABEL = 'docs-agent-dashboard';
 /**
@@ -41486,6 +41489,8 @@ class dashboard_Dashboard {
     issue;
     body = '';
     checked = false;
+    /** When the body was last read or written (options.now): a read this recent is read again for nothing. */
+    readAt = -Infinity;
     constructor(github, options, ledger) {
         this.github = github;
         this.options = options;
@@ -41528,6 +41533,7 @@ class dashboard_Dashboard {
     adopt(issue) {
         this.issue = issue;
         this.body = issue.body;
+        this.readAt = this.options.now();
     }
     /** This project's part of the ledger as last read (a copy: changes go through `write`). */
     project(projectId) {
@@ -41570,13 +41576,19 @@ class dashboard_Dashboard {
      * first and the change is made to it, so that another run's write in between is kept.
      */
     async write(projectId, change, { reread }) {
-        await this.ensureWritable();
-        const issue = this.issue;
+        const apply = () => change((this.ledger.projects[projectId] ??= emptyProject()));
         try {
-            if (reread)
+            if (!this.issue) {
+                apply();
+                this.adopt(await this.github.createIssue(this.options.title, this.render(), [DASHBOARD_LABEL]));
+                this.checked = true;
+                return;
+            }
+            const issue = this.issue;
+            // Read again unless this run read it moments ago (the check before the service's write).
+            if (reread && this.options.now() - this.readAt > FRESH_MS)
                 this.merge(await this.github.updateIssue(issue.number, { title: issue.title }));
-            const project = (this.ledger.projects[projectId] ??= emptyProject());
-            change(project);
+            apply();
             this.adopt(await this.github.updateIssue(issue.number, { body: this.render() }));
         }
         catch (error) {
@@ -42023,19 +42035,23 @@ const PATCH_PAGES = 3;
  * soon as the excerpt's budget is spent, and only files that count (`counts`) are offered.
  */
 async function change_batch_readPatches(source, batch, counts, take) {
-    const sources = [
-        ...batch.pulls.map(p => (page) => source.pullFilesPage(p.number, page, FILES_PER_PAGE)),
-        ...batch.commits.map(c => (page) => source.commitFiles(c.sha, page, FILES_PER_PAGE))
-    ];
-    for (const pages of sources) {
+    /** Offers a page's patches; true when the excerpt is full. */
+    const offer = (files) => files.some(file => file.patch !== undefined && counts(file.path) && take(file.path, file.patch) === 'full');
+    for (const pull of batch.pulls) {
+        let read = 0;
+        // Leaving the loop leaves the rest of the pages unread.
+        for await (const files of source.pullFilePages(pull.number, FILES_PER_PAGE)) {
+            if (offer(files))
+                return;
+            if (++read >= PATCH_PAGES)
+                break;
+        }
+    }
+    for (const commit of batch.commits) {
         for (let page = 1; page <= PATCH_PAGES; page++) {
-            const files = await pages(page);
-            for (const file of files) {
-                if (!file.patch || !counts(file.path))
-                    continue;
-                if (take(file.path, file.patch) === 'full')
-                    return;
-            }
+            const files = await source.commitFiles(commit.sha, page, FILES_PER_PAGE);
+            if (offer(files))
+                return;
             if (files.length < FILES_PER_PAGE)
                 break;
         }
@@ -42109,6 +42125,12 @@ function planPush(settings, event) {
         return {
             kind: 'skip',
             why: `The push deleted ${branch}: there is nothing to document.`,
+            source
+        };
+    if (push.noCommits)
+        return {
+            kind: 'skip',
+            why: `The push to ${branch} holds no new commit (the branch was ${push.created ? 'created at a commit it shares' : 'moved to a commit it already had'}): there is nothing to document.`,
             source
         };
     if (settings.dashboard && branch === event.defaultBranch)
@@ -42389,6 +42411,8 @@ function change_rules_pullRefusal(pull, rules) {
     const loop = loopRefusal(pull.author, rules);
     if (loop)
         return `#${pull.number} ${loop}`;
+    if ('url' in pull && rules.docsPulls?.has(String(pull.url)))
+        return `#${pull.number} is a docs pull request the agent opened: its changes are never documented again.`;
     if (pull.authorIsBot && !rules.allowedBots.has(botName(pull.author)))
         return `#${pull.number} is by @${pull.author}, a bot, and 'allowed-bots' does not list it.`;
     const label = rules.skipLabel.toLowerCase();
@@ -42411,6 +42435,9 @@ function commitRefusal(commit, rules) {
         return `${ref} was pushed by @${pusher.login}, the docs agent itself.`;
     if (pusher?.isBot && !rules.allowedBots.has(botName(pusher.login)))
         return `${ref} was pushed by @${pusher.login}, a bot, outside any pull request, and 'allowed-bots' does not list it.`;
+    // An empty commit (or one GitHub lists no file for) gives the docs nothing to follow.
+    if (commit.filesComplete && commit.files.length === 0)
+        return `${ref} changes no file.`;
     if (!rules.paths.all &&
         commit.filesComplete &&
         !commit.files.some(f => rules.paths.counts(f.path)))
@@ -42530,7 +42557,10 @@ function parsePullLink(link, serverUrl) {
 
 
 
+
 const change_run_FOLD_MODES = (/* unused pure expression or super */ null && (['open-pr', 'never']));
+/** Pull requests of a batch told about their docs pull request, besides the event's own. */
+const MAX_SOURCE_COMMENTS = 5;
 /** Commits read at most for one batch: a range longer than this is documented from its newest. */
 const MAX_RANGE = 100;
 /** The diff excerpt's patches read at most, in bytes: more than any prompt could hold. */
@@ -42625,7 +42655,7 @@ class ChangeRun {
             const push = plan.push;
             batch = await this.readRange(push.after, push.created ? undefined : push.before, push.ref.replace(/^refs\/heads\//, ''));
         }
-        batch = applyRules(batch, this.rules);
+        batch = applyRules(batch, { ...this.rules, docsIdentity: await this.docsIdentity() });
         if (batchSize(batch) === 0)
             return skipped(nothingLeft(batch), plan.source ?? batch.url);
         const target = this.commentTarget(batch);
@@ -42684,7 +42714,7 @@ class ChangeRun {
         if (!documented && plan.kind === 'since-last') {
             const batch = this.emptyBatch(head.sha, head.branch);
             if (!settings.dryRun)
-                await session.recordDecision({
+                await this.record(session, {
                     batch,
                     result: 'skipped',
                     note: 'first run: the branch head is recorded as documented'
@@ -42692,13 +42722,14 @@ class ChangeRun {
             return skipped(`The dashboard had no last documented commit: ${head.sha.slice(0, 12)} on ${head.branch} is recorded as documented, and nothing is started. The next run documents what comes after it.`, undefined, extra);
         }
         let batch = await this.ledgerBatch(plan, head, documented, notices);
-        batch = applyRules(batch, this.rules);
+        const docsPulls = new Set(project.jobs.map(j => j.prLink).filter((l) => Boolean(l)));
+        batch = applyRules(batch, { ...this.rules, docsPulls, docsIdentity: await this.docsIdentity() });
         const budget = session.budgetState();
         const budgetText = budget && settings.maxJobs && `${budget.used} of ${settings.maxJobs.text} used`;
         if (batchSize(batch) === 0) {
             const why = nothingLeft(batch);
             if (!settings.dryRun)
-                await session.recordDecision({ batch, result: 'skipped', note: why });
+                await this.record(session, { batch, result: 'skipped', note: why });
             return skipped(why, source ?? batch.url, { ...extra, batch, budget: budgetText });
         }
         if (budget && budget.left === 0 && settings.maxJobs) {
@@ -42708,7 +42739,7 @@ class ChangeRun {
                 .replace('T', ' ');
             const why = `Over budget: ${budget.used} jobs and follow-ups in the window of 'max-jobs: ${settings.maxJobs.text}'; the next one frees at ${until} UTC. ${counted(batchSize(batch), 'change')} wait on the dashboard, and the next run takes them.`;
             if (!settings.dryRun)
-                await session.recordDecision({ batch, result: 'waiting', note: why, waiting: why });
+                await this.record(session, { batch, result: 'waiting', note: why, waiting: why });
             return skipped(why, source ?? batch.url, { ...extra, batch, budget: budgetText });
         }
         const fold = settings.fold === 'open-pr'
@@ -42730,12 +42761,18 @@ class ChangeRun {
             ? undefined
             : this.comment(target, fold.target?.docsPr, Boolean(fold.target));
         // Before anything is started: without 'issues: write' nothing is sent that the ledger could not record.
-        if (!settings.dryRun)
+        if (!settings.dryRun) {
+            const known = session.notices.length;
             await session.ensureWritable();
+            notices.push(...session.notices.slice(known));
+        }
         const hooks = {
             accepted: (job, followUp) => session.accepted(job, batch, followUp),
             uncertain: (followUp, why, jobId) => session.uncertain(batch, followUp ? 'follow-up' : 'new-job', why, jobId),
-            finished: (job, result) => session.finished(job, result)
+            finished: async (job, result) => {
+                await session.finished(job, result);
+                await this.tellSources(batch, job, target);
+            }
         };
         const common = {
             source: source ?? batch.url,
@@ -42815,6 +42852,24 @@ class ChangeRun {
             leftOut: []
         };
     }
+    /**
+     * Who `docs-token` is, when it is set and GitHub says: the docs agent's pull requests are opened
+     * with it, so its changes are the agent's own. Not knowing is no reason to stop.
+     */
+    async docsIdentity() {
+        const { settings, event, deps } = this;
+        if (!settings.docsToken)
+            return undefined;
+        try {
+            const docs = connectGitHub(settings.docsToken, event, deps.signal, { clock: deps.clock });
+            const data = (await docs.graphql('query { viewer { login } }', {}));
+            return typeof data?.viewer?.login === 'string' ? data.viewer.login : undefined;
+        }
+        catch (error) {
+            deps.log.debug(`Could not tell who 'docs-token' is: ${describeGitHubError(error)}.`);
+            return undefined;
+        }
+    }
     /** The default branch and its newest commit, for a scheduled catch-up. */
     async branchHead() {
         const data = (await this.read('read the default branch', () => this.github.graphql('query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) { defaultBranchRef { name target { oid } } } }', { owner: this.where.owner, name: this.where.repo })));
@@ -42847,6 +42902,23 @@ class ChangeRun {
         }));
         return (this.patchesRead = patches);
     }
+    /**
+     * The batch's other pull requests (caught up from runs that did not get to run) each get a short
+     * comment with the docs pull request, once there is one: a few, the dashboard lists them all.
+     */
+    async tellSources(batch, job, commented) {
+        if (!job.prLink || this.settings.comment === 'false')
+            return;
+        const others = batch.pulls.filter(p => p.number !== commented).slice(0, MAX_SOURCE_COMMENTS);
+        for (const pull of others) {
+            try {
+                await this.github.createComment(pull.number, sourceComment(job, this.event.runUrl));
+            }
+            catch (error) {
+                this.deps.log.warning(`Could not comment on #${pull.number} with its docs pull request: ${describeGitHubError(error)}.`);
+            }
+        }
+    }
     /** The event's own pull request gets the live comment; `issue-number` overrides, `comment: false` none. */
     commentTarget(batch) {
         const { settings, event } = this;
@@ -42876,6 +42948,18 @@ class ChangeRun {
         };
     }
     /**
+     * A decision that starts nothing is recorded on the dashboard for people and the next run; when
+     * that fails, nothing was started that needed the record, so it is a warning.
+     */
+    async record(session, decision) {
+        try {
+            await session.recordDecision(decision);
+        }
+        catch (error) {
+            this.deps.log.warning(`${errorText(error)} The next run decides again.`);
+        }
+    }
+    /**
      * A read of GitHub that fails stops the run: the agent never gets a half-read batch. A refusal
      * names the permissions to grant; anything else says to re-run.
      */
@@ -42896,6 +42980,12 @@ class ChangeRun {
             throw new ExplainedError(`Could not ${what}: ${why}. ${hint}`);
         }
     }
+}
+/** The short comment on a caught-up pull request: where its docs went. */
+function sourceComment(job, runUrl) {
+    const link = markdownLink(job.prLink ?? '', job.prLink);
+    const run = runUrl ? ` · ${markdownLink('workflow run', runUrl)}` : '';
+    return `📝 **Mintlify agent** documented this change together with others in ${link} · job ${codeSpan(job.id)}${run}`;
 }
 /** Why a batch left nothing to document: what the rules skipped, or that it was empty. */
 function nothingLeft(batch) {

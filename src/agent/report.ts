@@ -1,6 +1,7 @@
 import type { AgentJob } from '../mintlify/agent-jobs.js'
 import { formatDuration } from '../runner/duration.js'
 import { codeSpan, escapeMarkdown, markdownLink } from '../runner/markdown.js'
+import { formatCount } from '../runner/text.js'
 import type { Runner } from '../runner/runner.js'
 import { Output } from './names.js'
 import type { Result } from './outcome.js'
@@ -80,11 +81,14 @@ export function renderSummary(report: Report): string {
   if (report.source && !job) lines.push(`Change: ${markdownLink(report.source, report.source)}`, '')
   if (report.fold) {
     const docsPr = report.fold.docsPr
+    const what = report.result === 'dry-run' ? 'Would send the changes' : 'The changes were sent'
     lines.push(
-      `This change was sent to job ${codeSpan(report.fold.jobId)} as a follow-up instead of starting a new job: ${docsPr ? `its docs pull request ${markdownLink(docsPr, docsPr)} is still open.` : 'it was still running.'}`,
+      `${what} to job ${codeSpan(report.fold.jobId)} as a follow-up instead of starting a new job: ${docsPr ? `its docs pull request ${markdownLink(docsPr, docsPr)} is still open.` : 'it was still running.'}`,
       ''
     )
   }
+  lines.push(...batchLines(report))
+  if (report.result === 'dry-run') lines.push(...dryRunLines(report))
   if (job) {
     const next = nextStep(job, result, report.projectId)
     if (next) lines.push(next, '')
@@ -117,6 +121,81 @@ export function renderSummary(report: Report): string {
   return lines.join('\n')
 }
 
+const SHOWN_CHANGES = 20
+
+/** The changes a change run handed over and those its rules skipped; the budget and dashboard. */
+function batchLines(report: Report): string[] {
+  const lines: string[] = []
+  const batch = report.batch
+  const ref = (r: { label: string; url?: string; title: string }): string =>
+    `${r.url ? markdownLink(r.label, r.url) : escapeMarkdown(r.label)} ${escapeMarkdown(r.title)}`
+  if (batch) {
+    const handed = [
+      ...batch.pulls.map(p => ({ label: `#${p.number}`, url: p.url, title: p.title })),
+      ...batch.commits.map(c => ({
+        label: c.sha.slice(0, 7),
+        url: undefined,
+        title: c.message.split('\n')[0] ?? ''
+      }))
+    ]
+    if (handed.length) {
+      lines.push(`Changes (${formatCount(handed.length)}):`, '')
+      lines.push(...handed.slice(0, SHOWN_CHANGES).map(r => `- ${ref(r)}`))
+      if (handed.length > SHOWN_CHANGES) lines.push(`- … and ${handed.length - SHOWN_CHANGES} more`)
+      lines.push('')
+    }
+    if (batch.skipped.length) {
+      lines.push(`Left out by the rules (${formatCount(batch.skipped.length)}):`, '')
+      lines.push(
+        ...batch.skipped
+          .slice(0, SHOWN_CHANGES)
+          .map(
+            s => `- ${ref({ label: s.ref, url: s.url, title: s.title })}: ${escapeMarkdown(s.why)}`
+          )
+      )
+      lines.push('')
+    }
+    if (batch.leftOut.length)
+      lines.push(`Left out by the bounds: ${escapeMarkdown(batch.leftOut.join('; '))}.`, '')
+  }
+  if (report.budget) lines.push(`Budget: ${escapeMarkdown(report.budget)}.`, '')
+  if (report.dashboardUrl)
+    lines.push(
+      `The ${markdownLink('docs agent dashboard', report.dashboardUrl)} lists every change, job and run.`,
+      ''
+    )
+  return lines
+}
+
+/** What a dry run decided, and the exact prompt it would have sent. */
+function dryRunLines(report: Report): string[] {
+  const decision: Record<string, string> = {
+    'new-job': 'start a new job',
+    'follow-up': 'send a follow-up',
+    skip: 'start nothing'
+  }
+  const lines = [
+    `Decision: ${codeSpan(report.decision ?? 'skip')}: it would ${decision[report.decision ?? 'skip']}.`,
+    ''
+  ]
+  if (report.prompt) {
+    const fence = '`'.repeat(
+      Math.max(3, ...(report.prompt.match(/`+/g) ?? []).map(r => r.length + 1))
+    )
+    lines.push(
+      '<details><summary>The prompt it would send</summary>',
+      '',
+      `${fence}text`,
+      report.prompt,
+      fence,
+      '',
+      '</details>',
+      ''
+    )
+  }
+  return lines
+}
+
 /** What to do after an outcome that is not the end of the story: where to look, or how to keep waiting. */
 function nextStep(job: AgentJob, result: Result | undefined, projectId?: string): string {
   const id = codeSpan(job.id)
@@ -144,6 +223,7 @@ export async function publish(runner: Runner, report: Report): Promise<void> {
       `Result: ${result}${job ? ` (job ${job.id}, status ${job.status ?? 'unknown'})` : ''}.`
     )
   }
-  if (job || failure || report.skipped) await runner.summary(renderSummary(report))
+  if (job || failure || report.skipped || result === 'dry-run')
+    await runner.summary(renderSummary(report))
   if (failure) runner.fail(failure)
 }

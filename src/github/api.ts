@@ -18,8 +18,8 @@ export interface GitHubApi {
   graphql: GraphQL
   /** One page of a commit's files, with their patches. */
   commitFiles(sha: string, page: number, perPage: number): Promise<ChangedFile[]>
-  /** One page of a pull request's files, with their patches. */
-  pullFilesPage(pull: number, page: number, perPage: number): Promise<ChangedFile[]>
+  /** A pull request's files with their patches, a page at a time: the next page is read only when asked for. */
+  pullFilePages(pull: number, perPage: number): AsyncIterable<ChangedFile[]>
   /** Open and closed issues (not pull requests) with this label, most recently updated first. */
   issuesWithLabel(label: string): Promise<IssueRecord[]>
   createIssue(title: string, body: string, labels: string[]): Promise<IssueRecord>
@@ -212,15 +212,14 @@ export function connectGitHub(
       })
       return asFiles(data.files ?? [])
     },
-    async pullFilesPage(pull, page, perPage) {
-      const { data } = await octokit.rest.pulls.listFiles({
+    async *pullFilePages(pull, perPage) {
+      const pages = octokit.paginate.iterator(octokit.rest.pulls.listFiles, {
         owner,
         repo,
         pull_number: pull,
-        page,
         per_page: perPage
       })
-      return asFiles(data)
+      for await (const { data } of pages) yield asFiles(data)
     },
     async issuesWithLabel(label) {
       const { data } = await octokit.rest.issues.listForRepo({

@@ -192,6 +192,8 @@ export interface PushRef {
   deleted: boolean
   /** A force-push: history may have been rewritten. */
   forced: boolean
+  /** The payload's list of pushed commits was empty: the branch moved to a commit it had (moved back). */
+  noCommits: boolean
   /** Who pushed, and whether that is a bot (merges through a pull request are judged by its author). */
   pusher: string
   pusherIsBot: boolean
@@ -249,6 +251,7 @@ export function parsePush(value: unknown): PushRef | undefined {
     created: ZERO.test(before),
     deleted: ZERO.test(after),
     forced: p.forced === true,
+    noCommits: Array.isArray(p.commits) && p.commits.length === 0,
     pusher,
     pusherIsBot: isBot(pusher, sender.type)
   }

@@ -186,7 +186,6 @@ describe('a merged pull request with dashboard: false', () => {
     // Patches come from the REST API, a small page at a time.
     expect(paths()).toContain('GET /repos/acme/app/pulls/42/files')
     expect(gh.requests.find(r => r.path.endsWith('/files'))?.query).toEqual({
-      page: '1',
       per_page: '30'
     })
   })

@@ -160,7 +160,9 @@ describe('GitHub retries (@octokit/plugin-retry)', () => {
     gh.addPull('acme/docs', { number: 4, files: [{ filename: 'a.ts' }, { filename: 'b.ts' }] })
     gh.failures.set('pull-files', { status: 502, times: 2 })
     const github = await connect()
-    expect((await github.pullFilesPage(4, 1, 30)).map(f => f.path)).toEqual(['a.ts', 'b.ts'])
+    const pages: string[][] = []
+    for await (const page of github.pullFilePages(4, 30)) pages.push(page.map(f => f.path))
+    expect(pages).toEqual([['a.ts', 'b.ts']])
     expect(sent('GET', '/pulls/4/files')).toBe(3)
   })
 
@@ -186,9 +188,13 @@ describe('GitHub retries (@octokit/plugin-retry)', () => {
   })
 
   it('does not retry a refusal (403, 404)', async () => {
+    gh.addPull('acme/docs', { number: 4 })
     gh.failures.set('pull-files', 403)
     const github = await connect()
-    await expect(github.pullFilesPage(4, 1, 30)).rejects.toMatchObject({ status: 403 })
+    const read = async () => {
+      for await (const _page of github.pullFilePages(4, 30)) return
+    }
+    await expect(read()).rejects.toMatchObject({ status: 403 })
     expect(sent('GET', '/files')).toBe(1)
   })
 
@@ -263,25 +269,32 @@ describe('GitHub retries (@octokit/plugin-retry)', () => {
   })
 })
 
-describe('GitHub pages, read one at a time', () => {
+describe('GitHub pages (octokit.paginate)', () => {
   const connect = () => connectGitHub('ghs_t', { owner: 'acme', repo: 'docs', apiUrl: gh.url })
-  const sent = (part: string) => gh.requests.filter(r => r.path.includes(part))
+  const sent = (part: string) => gh.requests.filter(r => r.path.includes(part)).length
 
-  it("reads the page of a pull request's or a commit's files it asks for, patches included", async () => {
-    const files = (n: number) =>
-      Array.from({ length: n }, (_, i) => ({ filename: `f${i}.ts`, patch: `@@ +${i}` }))
-    gh.addPull('acme/docs', { number: 4, files: files(70) })
-    const commit = gh.commitTo('acme/docs', { message: 'Direct', files: files(40) })
+  it("reads a pull request's files a page at a time, and no page nobody asked for", async () => {
+    const files = (n: number) => Array.from({ length: n }, (_, i) => ({ filename: `f${i}.ts` }))
+    gh.addPull('acme/docs', { number: 4, files: files(75) })
     const github = await connect()
-    const third = await github.pullFilesPage(4, 3, 30)
-    expect(third.map(f => f.path)).toEqual(Array.from({ length: 10 }, (_, i) => `f${60 + i}.ts`))
-    expect(third[0]?.patch).toBe('@@ +60')
-    expect(sent('/pulls/4/files').map(r => r.query)).toEqual([{ page: '3', per_page: '30' }])
-    const second = await github.commitFiles(commit.sha, 2, 30)
-    expect(second.map(f => f.path)).toEqual(Array.from({ length: 10 }, (_, i) => `f${30 + i}.ts`))
-    expect(sent(`/commits/${commit.sha}`).map(r => r.query)).toEqual([
-      { page: '2', per_page: '30' }
-    ])
+    for await (const page of github.pullFilePages(4, 30)) {
+      expect(page.map(f => f.path).slice(0, 2)).toEqual(['f0.ts', 'f1.ts'])
+      break
+    }
+    expect(sent('/pulls/4/files')).toBe(1)
+    const sizes: number[] = []
+    for await (const page of github.pullFilePages(4, 30)) sizes.push(page.length)
+    expect(sizes).toEqual([30, 30, 15])
+    expect(sent('/pulls/4/files')).toBe(1 + 3)
+  })
+
+  it("reads a commit's files by page and per_page", async () => {
+    const files = Array.from({ length: 45 }, (_, i) => ({ filename: `f${i}.ts`, patch: `+${i}` }))
+    gh.commits.set('b'.repeat(40), { sha: 'b'.repeat(40), message: 'm', files })
+    const github = await connect()
+    expect((await github.commitFiles('b'.repeat(40), 2, 30)).map(f => f.path)).toEqual(
+      files.slice(30).map(f => f.filename)
+    )
   })
 
   it('lists the issues with a label, open and closed, newest first, in one request', async () => {
@@ -290,6 +303,7 @@ describe('GitHub pages, read one at a time', () => {
     await github.createIssue('Other', 'two', ['bug'])
     const closed = await github.createIssue('Old dashboard', 'three', ['docs-agent-dashboard'])
     await github.updateIssue(closed.number, { state: 'closed' })
+    const listed = gh.requests.filter(r => r.method === 'GET').length
     const found = await github.issuesWithLabel('docs-agent-dashboard')
     expect(found.map(i => [i.title, i.state])).toEqual([
       ['Old dashboard', 'closed'],
@@ -301,6 +315,6 @@ describe('GitHub pages, read one at a time', () => {
       labels: ['docs-agent-dashboard'],
       url: `https://github.com/acme/docs/issues/${first.number}`
     })
-    expect(sent('/issues').filter(r => r.method === 'GET')).toHaveLength(1)
+    expect(gh.requests.filter(r => r.method === 'GET').length - listed).toBe(1)
   })
 })

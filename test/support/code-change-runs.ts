@@ -45,8 +45,14 @@ export class CodeChangeServers {
   ) {}
 
   /** `now`: the simulator's clock (give it the runs' VirtualClock's `wallNow`). */
-  static async start(options: { now?: () => number } = {}): Promise<CodeChangeServers> {
-    const sim = await Simulator.start({ job: { durationMs: 300 }, now: options.now })
+  static async start(
+    options: { now?: () => number; projects?: string[] } = {}
+  ): Promise<CodeChangeServers> {
+    const sim = await Simulator.start({
+      job: { durationMs: 300 },
+      now: options.now,
+      ...(options.projects ? { projects: options.projects } : {})
+    })
     return new CodeChangeServers(sim, await FakeGitHub.start())
   }
 

@@ -205,6 +205,7 @@ const pushRef = (over: Partial<PushRef> = {}): PushRef => ({
   created: false,
   deleted: false,
   forced: false,
+  noCommits: false,
   pusher: 'maintainer',
   pusherIsBot: false,
   ...over
@@ -809,12 +810,14 @@ describe('reading a batch, bounded', () => {
         served.commitPages.push(`${s.slice(0, 4)}:${page}`)
         return commitFiles(s, page)
       },
-      async pullFilesPage(n, page) {
-        served.pullPages.push(`${n}:${page}`)
-        return Array.from({ length: FILES_PER_PAGE }, (_, i) => ({
-          ...file(`src/${n}/${page}-${i}.ts`),
-          patch: `@@\n+${'x'.repeat(1000)}`
-        }))
+      async *pullFilePages(n) {
+        for (let page = 1; ; page++) {
+          served.pullPages.push(`${n}:${page}`)
+          yield Array.from({ length: FILES_PER_PAGE }, (_, i) => ({
+            ...file(`src/${n}/${page}-${i}.ts`),
+            patch: `@@\n+${'x'.repeat(1000)}`
+          }))
+        }
       }
     }
     return { github, served }

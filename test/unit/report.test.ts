@@ -104,6 +104,9 @@ describe('outputsOf', () => {
       decision: '',
       prompt: ''
     })
+    expect(
+      outputsOf({ result: 'dry-run', decision: 'new-job', prompt: 'Do it', elapsedMs: 0, now })
+    ).toMatchObject({ result: 'dry-run', decision: 'new-job', prompt: 'Do it' })
     expect(outputsOf({ elapsedMs: 0, now })).toEqual({
       jobId: '',
       status: '',

@@ -120,6 +120,12 @@ function planPush(settings: PlanSettings, event: RunEvent): ChangePlan {
       why: `The push deleted ${branch}: there is nothing to document.`,
       source
     }
+  if (push.noCommits)
+    return {
+      kind: 'skip',
+      why: `The push to ${branch} holds no new commit (the branch was ${push.created ? 'created at a commit it shares' : 'moved to a commit it already had'}): there is nothing to document.`,
+      source
+    }
   if (settings.dashboard && branch === event.defaultBranch)
     return { kind: 'range', head: push.after, branch, push, source }
   return { kind: 'own', push, gate: false, source }

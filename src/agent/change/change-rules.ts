@@ -14,6 +14,8 @@ export interface ChangeRules {
   docsIdentity?: string
   /** Who pushed, on a push: commits without a pull request are judged by it too. */
   pusher?: { login: string; isBot: boolean }
+  /** The docs pull requests the agent opened (the ledger's): never documented as changes. */
+  docsPulls?: ReadonlySet<string>
 }
 
 /**
@@ -52,6 +54,8 @@ export function pullRefusal(
 ): string | undefined {
   const loop = loopRefusal(pull.author, rules)
   if (loop) return `#${pull.number} ${loop}`
+  if ('url' in pull && rules.docsPulls?.has(String(pull.url)))
+    return `#${pull.number} is a docs pull request the agent opened: its changes are never documented again.`
   if (pull.authorIsBot && !rules.allowedBots.has(botName(pull.author)))
     return `#${pull.number} is by @${pull.author}, a bot, and 'allowed-bots' does not list it.`
   const label = rules.skipLabel.toLowerCase()
@@ -74,6 +78,8 @@ function commitRefusal(commit: BatchCommit, rules: ChangeRules): string | undefi
     return `${ref} was pushed by @${pusher.login}, the docs agent itself.`
   if (pusher?.isBot && !rules.allowedBots.has(botName(pusher.login)))
     return `${ref} was pushed by @${pusher.login}, a bot, outside any pull request, and 'allowed-bots' does not list it.`
+  // An empty commit (or one GitHub lists no file for) gives the docs nothing to follow.
+  if (commit.filesComplete && commit.files.length === 0) return `${ref} changes no file.`
   if (
     !rules.paths.all &&
     commit.filesComplete &&

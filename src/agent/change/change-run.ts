@@ -11,6 +11,7 @@ import type { AgentJob } from '../../mintlify/agent-jobs.js'
 import type { Clock } from '../../runner/clock.js'
 import { CancelledError, ExplainedError, InputError, errorText } from '../../runner/errors.js'
 import type { Logger } from '../../runner/logger.js'
+import { codeSpan, markdownLink } from '../../runner/markdown.js'
 import { bytes, counted } from '../../runner/text.js'
 import { type CommentState, LiveComment, unknownEarlierJob } from '../comment/live-comment.js'
 import type { TriggerSettings } from '../issue/trigger.js'
@@ -64,6 +65,9 @@ export interface RunDeps {
 }
 
 type Settings = TriggerSettings & ChangeSettings & { projectId: string; apiKey: string }
+
+/** Pull requests of a batch told about their docs pull request, besides the event's own. */
+const MAX_SOURCE_COMMENTS = 5
 
 /** Commits read at most for one batch: a range longer than this is documented from its newest. */
 const MAX_RANGE = 100
@@ -176,7 +180,7 @@ class ChangeRun {
         push.ref.replace(/^refs\/heads\//, '')
       )
     }
-    batch = applyRules(batch, this.rules)
+    batch = applyRules(batch, { ...this.rules, docsIdentity: await this.docsIdentity() })
     if (batchSize(batch) === 0) return skipped(nothingLeft(batch), plan.source ?? batch.url)
     const target = this.commentTarget(batch)
     const comment = target === undefined ? undefined : this.comment(target)
@@ -249,7 +253,7 @@ class ChangeRun {
     if (!documented && plan.kind === 'since-last') {
       const batch = this.emptyBatch(head.sha, head.branch)
       if (!settings.dryRun)
-        await session.recordDecision({
+        await this.record(session, {
           batch,
           result: 'skipped',
           note: 'first run: the branch head is recorded as documented'
@@ -261,13 +265,16 @@ class ChangeRun {
       )
     }
     let batch = await this.ledgerBatch(plan, head, documented, notices)
-    batch = applyRules(batch, this.rules)
+    const docsPulls = new Set(
+      project.jobs.map(j => j.prLink).filter((l): l is string => Boolean(l))
+    )
+    batch = applyRules(batch, { ...this.rules, docsPulls, docsIdentity: await this.docsIdentity() })
     const budget = session.budgetState()
     const budgetText =
       budget && settings.maxJobs && `${budget.used} of ${settings.maxJobs.text} used`
     if (batchSize(batch) === 0) {
       const why = nothingLeft(batch)
-      if (!settings.dryRun) await session.recordDecision({ batch, result: 'skipped', note: why })
+      if (!settings.dryRun) await this.record(session, { batch, result: 'skipped', note: why })
       return skipped(why, source ?? batch.url, { ...extra, batch, budget: budgetText })
     }
     if (budget && budget.left === 0 && settings.maxJobs) {
@@ -277,7 +284,7 @@ class ChangeRun {
         .replace('T', ' ')
       const why = `Over budget: ${budget.used} jobs and follow-ups in the window of 'max-jobs: ${settings.maxJobs.text}'; the next one frees at ${until} UTC. ${counted(batchSize(batch), 'change')} wait on the dashboard, and the next run takes them.`
       if (!settings.dryRun)
-        await session.recordDecision({ batch, result: 'waiting', note: why, waiting: why })
+        await this.record(session, { batch, result: 'waiting', note: why, waiting: why })
       return skipped(why, source ?? batch.url, { ...extra, batch, budget: budgetText })
     }
     const fold: FoldDecision =
@@ -306,12 +313,19 @@ class ChangeRun {
         ? undefined
         : this.comment(target, fold.target?.docsPr, Boolean(fold.target))
     // Before anything is started: without 'issues: write' nothing is sent that the ledger could not record.
-    if (!settings.dryRun) await session.ensureWritable()
+    if (!settings.dryRun) {
+      const known = session.notices.length
+      await session.ensureWritable()
+      notices.push(...session.notices.slice(known))
+    }
     const hooks = {
       accepted: (job: AgentJob, followUp: boolean) => session.accepted(job, batch, followUp),
       uncertain: (followUp: boolean, why: string, jobId?: string) =>
         session.uncertain(batch, followUp ? 'follow-up' : 'new-job', why, jobId),
-      finished: (job: AgentJob, result: string) => session.finished(job, result)
+      finished: async (job: AgentJob, result: string) => {
+        await session.finished(job, result)
+        await this.tellSources(batch, job, target)
+      }
     }
     const common = {
       source: source ?? batch.url,
@@ -409,6 +423,25 @@ class ChangeRun {
     }
   }
 
+  /**
+   * Who `docs-token` is, when it is set and GitHub says: the docs agent's pull requests are opened
+   * with it, so its changes are the agent's own. Not knowing is no reason to stop.
+   */
+  private async docsIdentity(): Promise<string | undefined> {
+    const { settings, event, deps } = this
+    if (!settings.docsToken) return undefined
+    try {
+      const docs = connectGitHub(settings.docsToken, event, deps.signal, { clock: deps.clock })
+      const data = (await docs.graphql('query { viewer { login } }', {})) as {
+        viewer?: { login?: unknown }
+      }
+      return typeof data?.viewer?.login === 'string' ? data.viewer.login : undefined
+    } catch (error) {
+      deps.log.debug(`Could not tell who 'docs-token' is: ${describeGitHubError(error)}.`)
+      return undefined
+    }
+  }
+
   /** The default branch and its newest commit, for a scheduled catch-up. */
   private async branchHead(): Promise<{ sha: string; branch: string }> {
     const data = (await this.read('read the default branch', () =>
@@ -462,6 +495,24 @@ class ChangeRun {
     return (this.patchesRead = patches)
   }
 
+  /**
+   * The batch's other pull requests (caught up from runs that did not get to run) each get a short
+   * comment with the docs pull request, once there is one: a few, the dashboard lists them all.
+   */
+  private async tellSources(batch: ChangeBatch, job: AgentJob, commented?: number): Promise<void> {
+    if (!job.prLink || this.settings.comment === 'false') return
+    const others = batch.pulls.filter(p => p.number !== commented).slice(0, MAX_SOURCE_COMMENTS)
+    for (const pull of others) {
+      try {
+        await this.github.createComment(pull.number, sourceComment(job, this.event.runUrl))
+      } catch (error) {
+        this.deps.log.warning(
+          `Could not comment on #${pull.number} with its docs pull request: ${describeGitHubError(error)}.`
+        )
+      }
+    }
+  }
+
   /** The event's own pull request gets the live comment; `issue-number` overrides, `comment: false` none. */
   private commentTarget(batch: ChangeBatch): number | undefined {
     const { settings, event } = this
@@ -509,6 +560,21 @@ class ChangeRun {
   }
 
   /**
+   * A decision that starts nothing is recorded on the dashboard for people and the next run; when
+   * that fails, nothing was started that needed the record, so it is a warning.
+   */
+  private async record(
+    session: LedgerSession,
+    decision: Parameters<LedgerSession['recordDecision']>[0]
+  ): Promise<void> {
+    try {
+      await session.recordDecision(decision)
+    } catch (error) {
+      this.deps.log.warning(`${errorText(error)} The next run decides again.`)
+    }
+  }
+
+  /**
    * A read of GitHub that fails stops the run: the agent never gets a half-read batch. A refusal
    * names the permissions to grant; anything else says to re-run.
    */
@@ -528,6 +594,13 @@ class ChangeRun {
       throw new ExplainedError(`Could not ${what}: ${why}. ${hint}`)
     }
   }
+}
+
+/** The short comment on a caught-up pull request: where its docs went. */
+function sourceComment(job: AgentJob, runUrl: string): string {
+  const link = markdownLink(job.prLink ?? '', job.prLink)
+  const run = runUrl ? ` · ${markdownLink('workflow run', runUrl)}` : ''
+  return `📝 **Mintlify agent** documented this change together with others in ${link} · job ${codeSpan(job.id)}${run}`
 }
 
 /** Why a batch left nothing to document: what the rules skipped, or that it was empty. */

@@ -22,6 +22,9 @@ export interface DashboardIssues {
   ): Promise<IssueRecord>
 }
 
+/** A body read this long ago (ms) is taken as current: another run's write in between is unlikely. */
+const FRESH_MS = 5000
+
 /** Finds the dashboard issue among the repository's issues. */
 export const DASHBOARD_LABEL = 'docs-agent-dashboard'
 
@@ -43,6 +46,8 @@ export class Dashboard {
   private issue?: IssueRecord
   private body = ''
   private checked = false
+  /** When the body was last read or written (options.now): a read this recent is read again for nothing. */
+  private readAt = -Infinity
 
   private constructor(
     private readonly github: DashboardIssues,
@@ -91,6 +96,7 @@ export class Dashboard {
   private adopt(issue: IssueRecord): void {
     this.issue = issue
     this.body = issue.body
+    this.readAt = this.options.now()
   }
 
   /** This project's part of the ledger as last read (a copy: changes go through `write`). */
@@ -143,12 +149,21 @@ export class Dashboard {
     change: (project: ProjectLedger) => void,
     { reread }: { reread: boolean }
   ): Promise<void> {
-    await this.ensureWritable()
-    const issue = this.issue as IssueRecord
+    const apply = (): void => change((this.ledger.projects[projectId] ??= emptyProject()))
     try {
-      if (reread) this.merge(await this.github.updateIssue(issue.number, { title: issue.title }))
-      const project = (this.ledger.projects[projectId] ??= emptyProject())
-      change(project)
+      if (!this.issue) {
+        apply()
+        this.adopt(
+          await this.github.createIssue(this.options.title, this.render(), [DASHBOARD_LABEL])
+        )
+        this.checked = true
+        return
+      }
+      const issue = this.issue
+      // Read again unless this run read it moments ago (the check before the service's write).
+      if (reread && this.options.now() - this.readAt > FRESH_MS)
+        this.merge(await this.github.updateIssue(issue.number, { title: issue.title }))
+      apply()
       this.adopt(await this.github.updateIssue(issue.number, { body: this.render() }))
     } catch (error) {
       throw dashboardError('write', error)
