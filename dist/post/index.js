@@ -30941,7 +30941,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5963);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(855);
 
 // The agent action's post step (runs.post in action.yml, post-if: always()); it never fails the job.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -30951,7 +30951,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5963:
+/***/ 855:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -36049,6 +36049,72 @@ function retry(octokit, octokitOptions) {
 retry.VERSION = plugin_retry_dist_bundle_VERSION;
 
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/redact.js
+/**
+ * Secrets as they may come back from a server: as given, percent-encoded (echoed URLs and query
+ * strings) and base64-encoded (echoed Basic credentials or debug dumps), each form at least 6
+ * characters so that nothing ordinary is hidden by accident. `redact` also finds each form with any
+ * of its bytes percent-encoded.
+ */
+function redact_secretForms(secrets) {
+    const forms = new Set();
+    for (const secret of secrets) {
+        if (secret.length < 6)
+            continue;
+        forms.add(secret);
+        forms.add(encodeURIComponent(secret));
+        const base64 = Buffer.from(secret).toString('base64');
+        forms.add(base64);
+        // Inside a longer base64 text the secret's own encoding loses its padding.
+        forms.add(base64.replace(/=+$/, ''));
+    }
+    // Longest first, so a form never leaves the tail of a longer one behind.
+    return [...forms].filter(f => f.length >= 6).sort((a, b) => b.length - a.length);
+}
+/** `text` with every form of every secret replaced by `***`. */
+function redact_redact(text, forms) {
+    let out = text;
+    for (const form of forms)
+        out = out.split(form).join('***');
+    // A form may also come back with any of its bytes percent-encoded, in either case of hex, mixed
+    // with plain characters: an echoed URL, or a host the URL parser would decode.
+    if (out.includes('%'))
+        for (const pattern of percentPatterns(forms))
+            out = out.replace(pattern, '***');
+    return out;
+}
+const patternsOf = new WeakMap();
+/** For each form, a pattern matching it with any of its characters percent-encoded (built once per list). */
+function percentPatterns(forms) {
+    let patterns = patternsOf.get(forms);
+    if (!patterns) {
+        patterns = forms.filter(form => !form.includes('%')).map(percentPattern);
+        patternsOf.set(forms, patterns);
+    }
+    return patterns;
+}
+function percentPattern(form) {
+    const hexDigit = (d) => (/[a-f]/.test(d) ? `[${d}${d.toUpperCase()}]` : d);
+    const characters = Array.from(form, ch => {
+        const escaped = [...Buffer.from(ch, 'utf8')]
+            .map(byte => `%${[...byte.toString(16).padStart(2, '0')].map(hexDigit).join('')}`)
+            .join('');
+        return `(?:${ch.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')}|${escaped})`;
+    });
+    return new RegExp(characters.join(''), 'g');
+}
+/** A parsed JSON value with every string redacted, keys included. */
+function redactDeep(value, forms) {
+    if (typeof value === 'string')
+        return redact_redact(value, forms);
+    if (Array.isArray(value))
+        return value.map(v => redactDeep(v, forms));
+    if (value && typeof value === 'object') {
+        return Object.fromEntries(Object.entries(value).map(([k, v]) => [redact_redact(k, forms), redactDeep(v, forms)]));
+    }
+    return value;
+}
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/errors.js
 
 /**
@@ -36072,7 +36138,7 @@ const errors_errorText = (error) => error instanceof Error ? error.message : Str
  * The one line a failed step ends with: our own messages as they are, anything else marked
  * unexpected (its stack goes to `debug`), and no form of any secret in either.
  */
-function describeError(error, secrets, debug = () => { }) {
+function errors_describeError(error, secrets, debug = () => { }) {
     let message;
     if (error instanceof errors_ExplainedError)
         message = error.message;
@@ -36549,44 +36615,40 @@ function inputs_readSecret(get, mask, name) {
     return secret;
 }
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/redact.js
+;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/step.js
+
 /**
- * Secrets as they may come back from a server: as given, percent-encoded (echoed URLs and query
- * strings) and base64-encoded (echoed Basic credentials or debug dumps), each form at least 6
- * characters so that nothing ordinary is hidden by accident.
+ * The frame every step runs in: cancellation from the runner's signals, one failure line with no
+ * secret in it and no stack trace, and clean-up on every path.
  */
-function redact_secretForms(secrets) {
-    const forms = new Set();
-    for (const secret of secrets) {
-        if (secret.length < 6)
-            continue;
-        forms.add(secret);
-        forms.add(encodeURIComponent(secret));
-        const base64 = Buffer.from(secret).toString('base64');
-        forms.add(base64);
-        // Inside a longer base64 text the secret's own encoding loses its padding.
-        forms.add(base64.replace(/=+$/, ''));
+async function step_runStep(runner, body) {
+    const cancel = runner.cancellation();
+    const secrets = [];
+    const cleanups = [];
+    const undos = [];
+    const scope = {
+        signal: cancel.signal,
+        secret: value => void secrets.push(value),
+        finally: cleanup => void cleanups.unshift(cleanup),
+        onFailure: undo => void undos.unshift(undo)
+    };
+    try {
+        await body(scope);
     }
-    // Longest first, so a form never leaves the tail of a longer one behind.
-    return [...forms].filter(f => f.length >= 6).sort((a, b) => b.length - a.length);
-}
-/** `text` with every form of every secret replaced by `***`. */
-function redact_redact(text, forms) {
-    let out = text;
-    for (const form of forms)
-        out = out.split(form).join('***');
-    return out;
-}
-/** A parsed JSON value with every string redacted, keys included. */
-function redactDeep(value, forms) {
-    if (typeof value === 'string')
-        return redact_redact(value, forms);
-    if (Array.isArray(value))
-        return value.map(v => redactDeep(v, forms));
-    if (value && typeof value === 'object') {
-        return Object.fromEntries(Object.entries(value).map(([k, v]) => [redact_redact(k, forms), redactDeep(v, forms)]));
+    catch (error) {
+        let message = describeError(error, secrets, runner.log.debug);
+        for (const undo of undos) {
+            const said = await undo().catch(() => '');
+            if (said)
+                message += ` ${said}`;
+        }
+        runner.fail(message);
     }
-    return value;
+    finally {
+        cancel.dispose();
+        for (const cleanup of cleanups)
+            await cleanup().catch(() => undefined);
+    }
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/logger.js
@@ -37306,6 +37368,8 @@ class ApiClient {
     log;
     /** Every form of every secret, removed from whatever the service answers. */
     secretForms;
+    /** The service answered a request with this key: a later 401 means the key stopped working. */
+    accepted = false;
     constructor(options) {
         this.options = options;
         this.http = new HttpSession({
@@ -37383,6 +37447,7 @@ class ApiClient {
         }
         const { status, headers, text } = response;
         if (status >= 200 && status < 300) {
+            this.accepted = true;
             try {
                 return { ok: true, value: redactDeep(JSON.parse(text), this.secretForms) };
             }
@@ -37433,11 +37498,7 @@ class ApiClient {
         const detail = serviceMessage(text, this.secretForms);
         const said = detail ? `: ${detail}` : '';
         if (status === 401 || status === 403) {
-            return {
-                ok: false,
-                retry: false,
-                error: new errors_AuthError(`The service refused the API key (HTTP ${status}${said}). Check 'api-key': it must be an admin API key (it starts with mint_) from the API keys page of the dashboard, for the organisation that owns the project.`, status)
-            };
+            return { ok: false, retry: false, error: this.refusedKey(spec, status, said) };
         }
         if (status === 404) {
             // A 404 without the service's error text, or under an api-url with a path of its own, is
@@ -37469,6 +37530,22 @@ class ApiClient {
             retry: false,
             error: new errors_ApiError(`The service rejected the request to ${spec.what} (HTTP ${status}${said}).`, status)
         };
+    }
+    /**
+     * 401: the key is not (or no longer) valid; keys expire. 403: the key is valid but may not do
+     * this: a read-only key on a write, or a caller outside the key's IP allowlist.
+     */
+    refusedKey(spec, status, said) {
+        const earlier = this.accepted ? ' The service accepted this key earlier in this run.' : '';
+        if (status === 401) {
+            return new errors_AuthError(`The service refused the API key (HTTP 401${said}).${earlier} If the key worked before, it has most likely expired: Mintlify keys expire after 90 days unless created with another lifetime. ` +
+                "Otherwise it was revoked, or it belongs to another organisation than the project. Check 'api-key': create an admin API key on the API keys page of the dashboard and store it in the secret.", status);
+        }
+        const readOnly = spec.write
+            ? 'the key may be read-only (read-only keys can read but not create jobs or send follow-ups), or '
+            : '';
+        return new errors_AuthError(`The service refused the request to ${spec.what} with this API key (HTTP 403${said}).${earlier} The key is valid, but ${readOnly}the runner's address may be outside the key's IP allowlist (GitHub-hosted runners have no fixed address). ` +
+            `Check the key's access and IP allowlist on the API keys page of the dashboard${spec.write ? ', or use an admin key with write access' : ''}.`, status);
     }
     /** A 2xx whose body cannot be used: for a write the service has acted, so it must not be repeated. */
     unusableAnswer(spec, reason) {
@@ -37580,15 +37657,44 @@ function parseApiUrl(name, raw) {
     url.pathname = url.pathname.replace(/\/+$/, '');
     return url;
 }
-/** Project and job ids as the service shows them: they become path segments of its URLs. */
-const connection_SERVICE_ID = /^[A-Za-z0-9._~-]{1,200}$/;
-/** Project and job ids become path segments: refuse anything that could change the path. */
+/**
+ * The one rule for project and job ids, from inputs, from the service's answers and from records.
+ * The published documents make them opaque strings (a mock server's example is
+ * "laborum est dolore"), and each becomes one percent-encoded path segment, so any text will do
+ * except: empty, over 200 characters, control characters (C0, C1, line and paragraph separators,
+ * bidirectional controls) and lone surrogates (which cannot be encoded), and `.` or `..`, which URL
+ * parsing would resolve away as path segments.
+ */
+const connection_SERVICE_ID = /^(?!\.{1,2}$)[^\p{Cc}\p{Cs}\p{Zl}\p{Zp}\p{Bidi_Control}]{1,200}$/u;
+/** An id for messages: quoted, escaped, and short. */
+function shownId(raw) {
+    const chars = Array.from(raw);
+    return JSON.stringify(chars.length > 60 ? `${chars.slice(0, 59).join('')}…` : raw);
+}
+/** A project or job id from an input, trimmed, checked against the one id rule. */
 function connection_parseId(name, raw) {
     const value = raw.trim();
-    if (!connection_SERVICE_ID.test(value) || value === '.' || value === '..') {
-        throw new errors_InputError(`Input '${name}' must be an ID made of letters, digits, '-', '_', '.' or '~' (as shown on the dashboard); got '${raw}'.`);
+    if (!connection_SERVICE_ID.test(value)) {
+        throw new errors_InputError(`Input '${name}' must be an ID as the Mintlify dashboard shows it: 1 to 200 characters, no control characters, and not '.' or '..'; got ${shownId(raw)}.`);
     }
     return value;
+}
+/**
+ * Keys of the service's other kinds: they share the admin prefix but cannot use the admin API, so
+ * the service would refuse every request. Checked before the first one (the service's documentation
+ * names these two).
+ */
+const OTHER_KEY_KINDS = [
+    { prefix: 'mint_dsc_', kind: 'an assistant API key' },
+    { prefix: 'mint_us_', kind: 'an index API key' }
+];
+/** Refuses a key of another kind than admin, naming its kind (never the key). */
+function checkKeyKind(name, apiKey) {
+    const other = OTHER_KEY_KINDS.find(k => apiKey.startsWith(k.prefix));
+    if (!other)
+        return;
+    throw new errors_InputError(`Input '${name}' holds ${other.kind} (it starts with ${other.prefix}), which cannot use the admin API this action calls. ` +
+        `Create an admin API key on the API keys page of the Mintlify dashboard (it starts with mint_, not ${OTHER_KEY_KINDS.map(k => k.prefix).join(' or ')}) and store it in the secret.`);
 }
 /** Reads key, project and URL. The key is masked before anything else can print it. */
 function connection_readConnection(get, mask) {
@@ -37596,6 +37702,7 @@ function connection_readConnection(get, mask) {
     if (!apiKey) {
         throw new errors_InputError(`Input '${CommonInput.ApiKey}' is required: pass an admin API key from a secret, e.g. api-key: \${{ secrets.MINTLIFY_API_KEY }}.`);
     }
+    checkKeyKind(CommonInput.ApiKey, apiKey);
     const rawProject = get(CommonInput.ProjectId);
     if (!rawProject.trim()) {
         throw new errors_InputError(`Input '${CommonInput.ProjectId}' is required: copy the project ID from the API keys page of the Mintlify dashboard.`);
@@ -37650,6 +37757,11 @@ async function runServiceStep(runner, readSettings, body) {
 const DASHBOARD_URL = 'https://dashboard.mintlify.com';
 /** Where to look for a job, in plain text for logs and error messages. */
 const jobsOnDashboard = (projectId) => `the agent jobs of project ${projectId} on the Mintlify dashboard (${DASHBOARD_URL})`;
+/** The job's own fields, as the `job` output shows them: not what this action noted about them. */
+function jobRecord(job) {
+    const { rejectedPrLink: _rejected, ignored: _ignored, ...record } = job;
+    return record;
+}
 const lookHint = (projectId) => `Look for it among ${jobsOnDashboard(projectId)} before running again.`;
 async function createJob(client, projectId, prompt, deadline) {
     const body = await client.send({
@@ -37676,9 +37788,15 @@ async function getJob(client, projectId, jobId, deadline) {
         notFound: `Job '${jobId}' was not found in project '${projectId}'. Check 'job-id' and 'project-id'`
     });
     // A malformed status answer passes like a network error: the next check may be fine.
-    return asAgentJob(body, jobId, reason => {
+    const unusable = (reason) => {
         throw new errors_ApiError(`Could not read the status of job ${jobId}: the answer is unusable, ${reason}.`, undefined, true);
-    });
+    };
+    const job = asAgentJob(body, jobId, unusable, true);
+    // The status is what a status check is for: without it the answer tells nothing.
+    const status = job.ignored?.find(f => f.field === 'status');
+    if (status)
+        unusable(`its 'status' is ${status.problem}`);
+    return job;
 }
 async function sendMessage(client, projectId, jobId, prompt, deadline) {
     const body = await client.send({
@@ -37728,48 +37846,81 @@ function asLink(value) {
     }
 }
 /**
- * A short one-line text, or nothing: the service's answers are checked, never trusted. No control
+ * Job fields are short one-line texts: the service's answers are checked, never trusted. No control
  * characters, so no value can start a line of its own in the log (a workflow command).
  */
 // eslint-disable-next-line no-control-regex -- refusing control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
-const asText = (value) => typeof value === 'string' && value.length <= MAX_FIELD && !CONTROL.test(value) ? value : undefined;
 const isAbsent = (value) => value === undefined || value === null;
+/** Why a value is not a short one-line text, or undefined when it is one. */
+function textProblem(value) {
+    if (typeof value !== 'string')
+        return `not a text (${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value})`;
+    if (value.length > MAX_FIELD)
+        return `a text over ${MAX_FIELD} characters`;
+    if (CONTROL.test(value))
+        return 'a text with a control character or line break';
+    return undefined;
+}
 /**
  * The job fields this action uses, each checked for its type; anything else in the answer is
- * dropped. A field of the wrong type, or another job's id, makes the answer malformed: `malformed`
- * says how that is reported. A follow-up's answer may leave the id out (`idOptional`).
+ * dropped. Only the id decides whether the answer is usable (`malformed` says how that is
+ * reported): one that is missing (unless `idOptional`, when the caller knows it), not an id, or
+ * another job's. Any other field of the wrong type or form is treated as absent and listed in
+ * `ignored`, so the caller can warn, naming it: a created job is never lost to a field the run does
+ * not need yet.
  */
 function asAgentJob(body, expectedId, malformed, idOptional = false) {
     if (!body || typeof body !== 'object' || Array.isArray(body))
         return malformed('the answer is not a job');
     const raw = body;
-    for (const field of ['id', 'status', 'model', 'createdAt']) {
-        const value = raw[field];
-        if (!isAbsent(value) && asText(value) === undefined)
-            return malformed(`its '${field}' is not a short text`);
-    }
-    const id = asText(raw.id);
-    if (id !== undefined && !connection_SERVICE_ID.test(id))
-        return malformed('its job id is not a plain id');
+    if (!isAbsent(raw.id) && (typeof raw.id !== 'string' || !connection_SERVICE_ID.test(raw.id)))
+        return malformed(typeof raw.id === 'string'
+            ? `its job id ${shownId(raw.id)} is empty, over 200 characters or holds a control character`
+            : `its job id is ${textProblem(raw.id)}`);
+    const id = typeof raw.id === 'string' ? raw.id : undefined;
     if (expectedId !== undefined && id !== undefined && id !== expectedId)
-        return malformed(`it is about another job ('${id}')`);
+        return malformed(`it is about another job (${shownId(id)})`);
     const jobId = id ?? (idOptional ? expectedId : undefined);
     if (!jobId)
         return malformed('the answer has no job id');
-    if (!isAbsent(raw.prLink) && typeof raw.prLink !== 'string')
-        return malformed("its 'prLink' is not a text");
-    const source = raw.source && typeof raw.source === 'object' ? raw.source : {};
-    const prLink = asLink(raw.prLink);
-    return {
-        id: jobId,
-        status: asText(raw.status),
-        model: asText(raw.model),
-        createdAt: asText(raw.createdAt),
-        prLink: prLink ?? null,
-        source: { repository: asText(source.repository), ref: asText(source.ref) ?? null },
-        ...(typeof raw.prLink === 'string' && !prLink ? { rejectedPrLink: true } : {})
+    const ignored = [];
+    const text = (field, value) => {
+        if (isAbsent(value))
+            return undefined;
+        const problem = textProblem(value);
+        if (problem)
+            ignored.push({ field, problem });
+        return problem ? undefined : value;
     };
+    const job = {
+        id: jobId,
+        status: text('status', raw.status),
+        model: text('model', raw.model),
+        createdAt: text('createdAt', raw.createdAt),
+        prLink: null
+    };
+    if (!isAbsent(raw.source) && (typeof raw.source !== 'object' || Array.isArray(raw.source))) {
+        ignored.push({ field: 'source', problem: 'not an object' });
+    }
+    const source = raw.source && typeof raw.source === 'object' && !Array.isArray(raw.source)
+        ? raw.source
+        : {};
+    job.source = {
+        repository: text('source.repository', source.repository),
+        ref: text('source.ref', source.ref) ?? null
+    };
+    if (typeof raw.prLink === 'string') {
+        job.prLink = asLink(raw.prLink) ?? null;
+        if (!job.prLink)
+            job.rejectedPrLink = true;
+    }
+    else if (!isAbsent(raw.prLink)) {
+        ignored.push({ field: 'prLink', problem: textProblem(raw.prLink) });
+    }
+    if (ignored.length)
+        job.ignored = ignored;
+    return job;
 }
 
 ;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/utils.js
@@ -42992,6 +43143,46 @@ function nothingLeft(batch) {
     if (batch.skipped.length === 0)
         return `There is nothing to document: ${batch.url || 'the range'} holds no commit or changed file.`;
     return `There is nothing to document: ${batch.skipped.map(s => s.why).join(' ')}`;
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/path-filter.js
+
+
+const MAX_PATTERNS = 200;
+/** One pattern a line (or comma), blank lines and `#` comments skipped, as multi-line inputs are. */
+function patterns(name, raw) {
+    const list = raw
+        .split(/\r?\n|,/)
+        .map(line => line.trim())
+        .filter(line => line && !line.startsWith('#'));
+    if (list.length > MAX_PATTERNS)
+        throw new InputError(`Input '${name}' lists ${list.length} patterns; at most ${MAX_PATTERNS}.`);
+    for (const pattern of list) {
+        try {
+            picomatch.makeRe(pattern.replace(/^!/, ''), { dot: true, strictBrackets: true });
+        }
+        catch {
+            throw new InputError(`Input '${name}' has a pattern that is not a glob: '${pattern}'. Write one glob a line, such as src/** or docs/*.md.`);
+        }
+    }
+    return list;
+}
+function path_filter_readPathFilter(pathsName, paths, ignoreName, ignore) {
+    const include = patterns(pathsName, paths).map(p => ({
+        negated: p.startsWith('!'),
+        match: picomatch(p.replace(/^!/, ''), { dot: true })
+    }));
+    const excluded = patterns(ignoreName, ignore).map(p => picomatch(p, { dot: true }));
+    return {
+        all: include.length === 0 && excluded.length === 0,
+        counts(path) {
+            let counted = include.length === 0 || include.every(p => p.negated);
+            for (const pattern of include)
+                if (pattern.match(path))
+                    counted = !pattern.negated;
+            return counted && !excluded.some(match => match(path));
+        }
+    };
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/issue/issue-prompt.js

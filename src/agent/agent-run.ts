@@ -31,6 +31,7 @@ export type RunEnd = Pick<
   | 'batch'
   | 'dashboardUrl'
   | 'budget'
+  | 'followUp'
 >
 
 /** A job read while deciding where a change goes: a short look, not a wait. */
@@ -178,7 +179,12 @@ async function runPrepared(
       }
     )
     const { job, result } = outcome
-    end = { job, result, failure: explainResult(job, result, settings, runner, outcome.lastError) }
+    end = {
+      job,
+      result,
+      followUp: outcome.followUp,
+      failure: explainResult(job, result, settings, runner, outcome)
+    }
   } catch (error) {
     if (error instanceof AmbiguousWriteError && ledger)
       await ledger
@@ -215,15 +221,19 @@ function explainResult(
   result: Result,
   settings: Settings,
   runner: Runner,
-  lastError?: ApiError
+  { lastError, followUp }: { lastError?: ApiError; followUp?: string }
 ): string | undefined {
   if (result === 'cancelled') {
     return `The run was cancelled while waiting for job ${job.id}; the job may still finish on the service.`
   }
   if (result === 'timed-out') {
     const why = lastError ? ` The last status check failed: ${lastError.message}.` : ''
+    const state =
+      followUp === 'unconfirmed'
+        ? `it had not been seen working on the follow-up (its status was ${job.status ?? 'unknown'})`
+        : `it was still ${job.status ?? 'running'}`
     runner.log.warning(
-      `Stopped waiting for job ${job.id} after ${formatDuration(settings.timeoutMs)}; it was still ${job.status ?? 'running'}.${why} ` +
+      `Stopped waiting for job ${job.id} after ${formatDuration(settings.timeoutMs)}; ${state}.${why} ` +
         `It may still finish on the service: run this action with job-id: ${job.id} to keep waiting.`
     )
   }

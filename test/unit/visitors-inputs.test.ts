@@ -97,7 +97,7 @@ describe('readVisitorsSettings', () => {
     [{ timeout: 'later' }, /Input 'timeout' must be a duration/],
     [{ timeout: '10' }, /Input 'timeout' needs a unit: write '10m' for 10 minutes or '10s'/],
     [{ 'api-url': 'http://analytics.example.com' }, /Input 'api-url' must use https:\/\//],
-    [{ 'project-id': 'a/../b' }, /Input 'project-id' must be an ID/]
+    [{ 'project-id': '..' }, /Input 'project-id' must be an ID/]
   ])('refuses %j', (override, message) =>
     expect(() => read({ ...base, ...override })).toThrow(message)
   )
