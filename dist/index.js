@@ -43770,7 +43770,7 @@ function renderProject(id, project, view) {
     const documented = project.documented
         ? `${commitLink(project.documented.sha, view)} · ${when(project.documented.at)}`
         : 'none yet: the first change run documents its own change';
-    lines.push('| | |', '|---|---|', `| Last documented commit | ${documented} |`, `| Jobs and follow-ups started | ${formatCount(day)} in the last 24 hours, ${formatCount(week)} in the last 7 days |`, `| Credits used (estimate) | about ${formatCount(week * ESTIMATED_CREDITS_PER_RUN)} in the last 7 days, at ${ESTIMATED_CREDITS_PER_RUN} a run (Mintlify's published average; the API reports no usage) |`, '');
+    lines.push(`- **Last documented commit**: ${documented}`, `- **Jobs and follow-ups started**: ${formatCount(day)} in the last 24 hours, ${formatCount(week)} in the last 7 days`, `- **Credits used (estimate)**: about ${formatCount(week * ESTIMATED_CREDITS_PER_RUN)} in the last 7 days, at ${ESTIMATED_CREDITS_PER_RUN} a run (Mintlify's published average; the API reports no usage)`, '');
     const jobs = project.jobs.slice(-SHOWN_JOBS).reverse();
     if (jobs.length) {
         lines.push('#### Docs pull requests and jobs', '', '| Docs pull request | Job | State | Changes in it |', '|---|---|---|---|', ...jobs.map(job => `| ${job.prLink ? markdownLink(shortPull(job.prLink), job.prLink) : 'not yet'} | ${codeSpan(job.id)} | ${escapeMarkdown(job.state)} | ${changeList(job.changes, job.moreChanges, view)} |`), '');
@@ -43783,10 +43783,10 @@ function renderProject(id, project, view) {
         lines.push('#### Uncertain', '', 'The request below got no answer, so it may have started a job. The action does not send these changes again by itself: look for the job among the agent jobs on the Mintlify dashboard, and if there is none, run the workflow by hand with a prompt that names them.', '', ...project.uncertain.map(u => `- ${when(u.at)}: ${u.what === 'follow-up' ? `follow-up to ${codeSpan(u.job ?? '?')}` : 'a new job'} (${escapeMarkdown(u.why)}) for ${changeList(u.changes, 0, view)}`), '');
     }
     if (project.runs.length) {
-        lines.push('#### Last runs', '', '| When | Run | Result | Job | Changes | Note |', '|---|---|---|---|---:|---|', ...[...project.runs]
+        lines.push('#### Last runs', '', '| Run | Result | Job | Changes | Note |', '|---|---|---|---:|---|', ...[...project.runs]
             .reverse()
-            .map(r => `| ${when(r.at)} | ${r.url ? markdownLink('run', r.url) : ''} | ${codeSpan(r.result)} | ${r.job ? codeSpan(r.job) : ''} | ${formatCount(r.changes)} | ${escapeMarkdown(r.note)} |`), ...(project.olderRuns
-            ? [`| | | | | | … and ${formatCount(project.olderRuns)} earlier runs |`]
+            .map(r => `| ${r.url ? markdownLink(when(r.at), r.url) : when(r.at)} | ${codeSpan(r.result)} | ${r.job ? codeSpan(r.job) : ''} | ${formatCount(r.changes)} | ${escapeMarkdown(r.note)} |`), ...(project.olderRuns
+            ? [`| | | | | … and ${formatCount(project.olderRuns)} earlier runs |`]
             : []), '');
     }
     return lines;
@@ -44321,9 +44321,19 @@ class LedgerSession {
             result,
             job,
             changes: batch.pulls.length + batch.commits.length,
-            note: note.slice(0, 300)
+            note: [note, leftOut(batch)].filter(Boolean).join('; ').slice(0, 300)
         };
     }
+}
+const SHOWN_LEFT_OUT = 3;
+/** What the rules left out of a run's batch, by name: `left out: #12 changes no file that …`. */
+function leftOut(batch) {
+    const { skipped } = batch;
+    if (!skipped.length)
+        return '';
+    const named = skipped.slice(0, SHOWN_LEFT_OUT).map(s => s.why.replace(/\.$/, ''));
+    const more = skipped.length - named.length;
+    return `left out: ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/names.js
@@ -44659,6 +44669,12 @@ async function readCommitFiles(source, sha) {
 /** Pages of patches read at most for one pull request or commit in the diff excerpt. */
 const PATCH_PAGES = 3;
 /**
+ * Files a page when reading patches: GitHub sends each patch whole (up to about 1 MB), so a page
+ * costs up to this many megabytes in flight; the excerpt's budget is spent within the first page
+ * or two in any case.
+ */
+const PATCH_FILES_PER_PAGE = 10;
+/**
  * Patches for the diff excerpt, a page at a time, while `take` still wants them: reading stops as
  * soon as the excerpt's budget is spent, and only files that count (`counts`) are offered.
  */
@@ -44668,7 +44684,7 @@ async function readPatches(source, batch, counts, take) {
     for (const pull of batch.pulls) {
         let read = 0;
         // Leaving the loop leaves the rest of the pages unread.
-        for await (const files of source.pullFilePages(pull.number, FILES_PER_PAGE)) {
+        for await (const files of source.pullFilePages(pull.number, PATCH_FILES_PER_PAGE)) {
             if (offer(files))
                 return;
             if (++read >= PATCH_PAGES)
@@ -44677,10 +44693,10 @@ async function readPatches(source, batch, counts, take) {
     }
     for (const commit of batch.commits) {
         for (let page = 1; page <= PATCH_PAGES; page++) {
-            const files = await source.commitFiles(commit.sha, page, FILES_PER_PAGE);
+            const files = await source.commitFiles(commit.sha, page, PATCH_FILES_PER_PAGE);
             if (offer(files))
                 return;
-            if (files.length < FILES_PER_PAGE)
+            if (files.length < PATCH_FILES_PER_PAGE)
                 break;
         }
     }
@@ -45442,8 +45458,11 @@ class ChangeRun {
         const patches = [];
         let total = 0;
         await this.read('read the patches of the changes', () => readPatches(this.source, batch, path => this.rules.paths.counts(path), (path, patch) => {
-            // Cut at once: a 1 MB patch is never kept whole.
-            const cut = patch.length > MAX_PATCH + 1 ? patch.slice(0, MAX_PATCH + 1) : patch;
+            // Cut at once, into a string of its own: V8's slices keep their whole parent alive, so a
+            // plain slice would keep each 1 MB patch in memory for the rest of the run.
+            const cut = patch.length > MAX_PATCH + 1
+                ? Buffer.from(patch.slice(0, MAX_PATCH + 1)).toString()
+                : patch;
             patches.push({ path, patch: cut });
             total += bytes(cut);
             return total >= MAX_PATCH_BYTES ? 'full' : 'more';

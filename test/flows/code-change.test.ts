@@ -186,7 +186,7 @@ describe('a merged pull request with dashboard: false', () => {
     // Patches come from the REST API, a small page at a time.
     expect(paths()).toContain('GET /repos/acme/app/pulls/42/files')
     expect(gh.requests.find(r => r.path.endsWith('/files'))?.query).toEqual({
-      per_page: '30'
+      per_page: '10'
     })
   })
 
@@ -769,13 +769,13 @@ describe('size and faults', () => {
     expect(Buffer.byteLength(block)).toBeLessThanOrEqual(MAX_CHANGE_BYTES)
     expect(block).toContain('Changed files: 3000 (+30000 -6000)')
     expect(block).toMatch(
-      /Left out to keep this under 32000 bytes: the description of #42 past its first 8000 bytes; [\d,]+ changed files not listed; the patches of \d+ files\./
+      /Left out to keep this under 32000 bytes: the description of #42 past its first 8000 bytes; [\d,]+ changed files not listed(; the patches of \d+ files)?\./
     )
-    // The file list in one GraphQL query; patches three small pages at most.
+    // The file list in one GraphQL query; patches three pages of ten files at most.
     const filePages = gh.requests.filter(r => r.path.endsWith('/files'))
     expect(filePages.length).toBeGreaterThan(0)
     expect(filePages.length).toBeLessThanOrEqual(3)
-    expect(filePages.every(r => r.query.per_page === '30')).toBe(true)
+    expect(filePages.every(r => r.query.per_page === '10')).toBe(true)
   })
 
   it('fails clearly when the pull request cannot be read, naming the permission, and starts nothing', async () => {

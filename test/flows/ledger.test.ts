@@ -191,6 +191,23 @@ describe('control', () => {
     expect(dashboards()[0]?.body).toContain('#101 changes no file')
   })
 
+  it('paths-ignore: the run that hands the rest over names what it left out on the dashboard', async () => {
+    gh.commitTo(APP, { message: 'Initial commit' })
+    await runMerged(mergeNext({ title: 'Add retries' }))
+    servers.runId++
+    mergeNext({ title: 'Add backoff' })
+    const readme = mergeNext({ title: 'Fix a typo', files: [{ filename: 'README.md' }] })
+    const result = await runMerged(readme, { inputs: { 'paths-ignore': '*.md' } })
+    expect(result.outputs.result).toBe('pr-opened')
+    expect(prompts('create').at(-1) ?? prompts('message').at(-1)).toContain('Add backoff')
+    const last = ledgerOf()?.runs.at(-1)
+    expect(last).toMatchObject({ changes: 1 })
+    expect(last?.note).toMatch(
+      /^left out: #103 changes no file that .paths. and .paths-ignore. count/
+    )
+    expect(dashboards()[0]?.body).toContain('left out: \\#\u200B103')
+  })
+
   it("never documents the docs agent's own changes, even when allowed-bots lists it", async () => {
     const own = mergeNext({ user: { login: 'mintlify[bot]', type: 'Bot' } })
     const result = await runMerged(own, { inputs: { 'allowed-bots': 'mintlify, dependabot' } })

@@ -810,10 +810,10 @@ describe('reading a batch, bounded', () => {
         served.commitPages.push(`${s.slice(0, 4)}:${page}`)
         return commitFiles(s, page)
       },
-      async *pullFilePages(n) {
+      async *pullFilePages(n, perPage) {
         for (let page = 1; ; page++) {
           served.pullPages.push(`${n}:${page}`)
-          yield Array.from({ length: FILES_PER_PAGE }, (_, i) => ({
+          yield Array.from({ length: perPage }, (_, i) => ({
             ...file(`src/${n}/${page}-${i}.ts`),
             patch: `@@\n+${'x'.repeat(1000)}`
           }))
@@ -915,7 +915,7 @@ describe('reading a batch, bounded', () => {
       github,
       b,
       () => true,
-      () => (++taken >= 40 ? 'full' : 'more')
+      () => (++taken >= 15 ? 'full' : 'more')
     )
     expect(served.pullPages).toEqual(['1:1', '1:2'])
     // Only files that count are offered; each source three pages at most.

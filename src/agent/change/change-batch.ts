@@ -186,6 +186,12 @@ async function readCommitFiles(
 
 /** Pages of patches read at most for one pull request or commit in the diff excerpt. */
 const PATCH_PAGES = 3
+/**
+ * Files a page when reading patches: GitHub sends each patch whole (up to about 1 MB), so a page
+ * costs up to this many megabytes in flight; the excerpt's budget is spent within the first page
+ * or two in any case.
+ */
+export const PATCH_FILES_PER_PAGE = 10
 
 /**
  * Patches for the diff excerpt, a page at a time, while `take` still wants them: reading stops as
@@ -206,16 +212,16 @@ export async function readPatches(
   for (const pull of batch.pulls) {
     let read = 0
     // Leaving the loop leaves the rest of the pages unread.
-    for await (const files of source.pullFilePages(pull.number, FILES_PER_PAGE)) {
+    for await (const files of source.pullFilePages(pull.number, PATCH_FILES_PER_PAGE)) {
       if (offer(files)) return
       if (++read >= PATCH_PAGES) break
     }
   }
   for (const commit of batch.commits) {
     for (let page = 1; page <= PATCH_PAGES; page++) {
-      const files = await source.commitFiles(commit.sha, page, FILES_PER_PAGE)
+      const files = await source.commitFiles(commit.sha, page, PATCH_FILES_PER_PAGE)
       if (offer(files)) return
-      if (files.length < FILES_PER_PAGE) break
+      if (files.length < PATCH_FILES_PER_PAGE) break
     }
   }
 }

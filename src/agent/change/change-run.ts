@@ -484,8 +484,12 @@ class ChangeRun {
         batch,
         path => this.rules.paths.counts(path),
         (path, patch) => {
-          // Cut at once: a 1 MB patch is never kept whole.
-          const cut = patch.length > MAX_PATCH + 1 ? patch.slice(0, MAX_PATCH + 1) : patch
+          // Cut at once, into a string of its own: V8's slices keep their whole parent alive, so a
+          // plain slice would keep each 1 MB patch in memory for the rest of the run.
+          const cut =
+            patch.length > MAX_PATCH + 1
+              ? Buffer.from(patch.slice(0, MAX_PATCH + 1)).toString()
+              : patch
           patches.push({ path, patch: cut })
           total += bytes(cut)
           return total >= MAX_PATCH_BYTES ? 'full' : 'more'

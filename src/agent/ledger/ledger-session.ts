@@ -197,7 +197,18 @@ export class LedgerSession {
       result,
       job,
       changes: batch.pulls.length + batch.commits.length,
-      note: note.slice(0, 300)
+      note: [note, leftOut(batch)].filter(Boolean).join('; ').slice(0, 300)
     }
   }
+}
+
+const SHOWN_LEFT_OUT = 3
+
+/** What the rules left out of a run's batch, by name: `left out: #12 changes no file that …`. */
+function leftOut(batch: ChangeBatch): string {
+  const { skipped } = batch
+  if (!skipped.length) return ''
+  const named = skipped.slice(0, SHOWN_LEFT_OUT).map(s => s.why.replace(/\.$/, ''))
+  const more = skipped.length - named.length
+  return `left out: ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`
 }
