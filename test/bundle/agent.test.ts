@@ -107,7 +107,8 @@ describe('the agent bundle, as the runner runs it', { timeout: 60_000 }, () => {
 
   it('stops at SIGINT during the create request, saying the job may exist', async () => {
     const { sim } = services
-    sim.inject({ route: 'create', kind: 'delay', ms: 2000 })
+    // The service never answers the create: the run ends only at the signal.
+    sim.inject({ route: 'create', kind: 'delay', ms: Infinity })
     const sent = new Promise<void>(resolve => {
       const stop = sim.onRequest(exchange => {
         if (exchange.route !== 'create') return

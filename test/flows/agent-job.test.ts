@@ -103,7 +103,8 @@ describe('the agent action, run in-process from source', () => {
     )
     expect(result.log).toMatch(/'fail-on' includes 'timeout'/)
     expect(result.summary).toContain('may still open a pull request')
-    expect(result.durationMs).toBeLessThan(5000)
+    // It stopped at the 2 s limit, not at the job's end a minute later.
+    expect(result.waitedMs).toBeLessThanOrEqual(2000)
   })
 
   it('returns at once with wait: false', async () => {
@@ -159,7 +160,7 @@ describe('the agent action, run in-process from source', () => {
     expectCleanFailure(result, /The service rate limited the request: rate limited until \d{4}-/, [
       SIM_API_KEY
     ])
-    expect(result.durationMs).toBeLessThan(3000)
+    expect(result.waitedMs).toBe(0)
   })
 
   it('keeps waiting through 5xx answers and dropped connections while polling', async () => {

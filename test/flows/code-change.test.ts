@@ -735,8 +735,8 @@ describe('size and faults', () => {
 
 describe('cancel', () => {
   it('says a run cancelled while reading the change was cancelled, not that GitHub failed, and starts nothing', async () => {
-    // The fake holds the answer back, so the cancel comes while the files are being read.
-    gh.delays.set('pull-files', 500)
+    // The fake holds the answer back for good, so the cancel comes while the files are being read.
+    gh.delays.set('pull-files', Infinity)
     const running = startInProcess({ clock, ...servers.step() })
     await gh.received(/^GET \/repos\/acme\/app\/pulls\/42\/files$/)
     running.cancel('SIGINT')

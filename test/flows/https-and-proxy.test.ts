@@ -70,8 +70,8 @@ describe('the agent action over https, run in-process from source', () => {
     expect(result.log).toMatch(
       /::error::The TLS certificate of 127.0.0.1:\d+ is not trusted \(\w+\)\. Check 'api-url'; for a private certificate authority, set NODE_EXTRA_CA_CERTS/
     )
-    // Virtual time: waiting out retries until the 10-minute limit would show here.
-    expect(result.durationMs).toBeLessThan(5000)
+    // Waiting out retries until the 10-minute limit would show here.
+    expect(result.waitedMs).toBe(0)
     expect(sim.exchanges).toHaveLength(0)
   })
 
@@ -92,7 +92,7 @@ describe('the agent action over https, run in-process from source', () => {
       expect(result.log).toMatch(
         /::error::.*the proxy 127\.0\.0\.1:\d+ asks for credentials \(407\): put them in the proxy variable as http:\/\/user:password@127\.0\.0\.1:\d+/
       )
-      expect(result.durationMs).toBeLessThan(5000)
+      expect(result.waitedMs).toBe(0)
       expect(sim.exchanges).toHaveLength(0)
     })
 

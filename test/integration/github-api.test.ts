@@ -4,6 +4,7 @@ import { FakeGitHub } from '../simulator/fake-github.js'
 import type { GitHubApi } from '../../src/github/api.js'
 import { closedPort } from '../support/clients.js'
 import { LoopbackProxy } from '../support/proxy.js'
+import { HeldClock, VirtualClock } from '../support/virtual-clock.js'
 
 // Both ways to GitHub through the toolkit's getOctokit: direct, and behind a proxy. The toolkit decides
 // the proxy from GITHUB_API_URL and the proxy variables when @actions/github loads, as on a runner,
@@ -221,25 +222,31 @@ describe('GitHub retries (@octokit/plugin-retry)', () => {
   it('begins no wait that would end past the 15 s time limit', async () => {
     gh.failures.set('permission', 502)
     // The first retry would come after 16 s.
-    const github = await connect(undefined, 16_000)
-    const started = performance.now()
+    const clock = new VirtualClock()
+    const github = await connectGitHub('ghs_t', { ...repo, apiUrl: gh.url }, undefined, {
+      clock,
+      retryBaseMs: 16_000
+    })
     await expect(github.permission('alice')).rejects.toMatchObject({ status: 502 })
-    expect(performance.now() - started).toBeLessThan(1000)
+    expect(clock.pauses).toEqual([])
     expect(sent('GET', '/permission')).toBe(1)
   })
 
   it('stops waiting to retry at the cancel, with what GitHub last said, and sends nothing more', async () => {
     gh.failures.set('permission', 502)
     const cancel = new AbortController()
-    const github = await connect(cancel.signal, 5000)
+    // Its waits last until the cancel: only the cancel can end this one.
+    const clock = new HeldClock()
+    const github = await connectGitHub('ghs_t', { ...repo, apiUrl: gh.url }, cancel.signal, {
+      clock,
+      retryBaseMs: 5000
+    })
     const call = github.permission('alice')
-    while (sent('GET', '/permission') === 0) await new Promise(r => setTimeout(r, 5))
-    await new Promise(r => setTimeout(r, 50))
-    const started = performance.now()
+    await clock.pausesReach(1)
+    expect(clock.pauses).toEqual([5000])
     cancel.abort(new Error('Received SIGINT'))
     await expect(call).rejects.toMatchObject({ status: 502 })
-    expect(performance.now() - started).toBeLessThan(200)
-    await new Promise(r => setTimeout(r, 100))
+    // Settled: no retry of this call can follow.
     expect(sent('GET', '/permission')).toBe(1)
   })
 
@@ -248,18 +255,18 @@ describe('GitHub retries (@octokit/plugin-retry)', () => {
     // Octokit's paginate passes no per-call request options on: the bound is set in a hook.
     ['a paginated read', 'list-comments', (github: GitHubApi) => github.listComments(4)]
   ])('stops %s in flight at the cancel, and does not retry it', async (_, route, call) => {
-    gh.delays.set(route, 5000)
+    // GitHub never answers: only the cancel can end the request.
+    gh.delays.set(route, Infinity)
     const cancel = new AbortController()
     const github = await connect(cancel.signal)
     const pending = call(github)
-    while (gh.requests.length === 0) await new Promise(r => setTimeout(r, 5))
-    const started = performance.now()
+    await gh.received(/./)
     cancel.abort(new Error('Received SIGINT'))
     const error = await pending.catch((e: unknown) => e)
-    expect(performance.now() - started).toBeLessThan(200)
     expect(error).toMatchObject({ status: 500, message: 'Received SIGINT' })
-    await new Promise(r => setTimeout(r, 100))
+    // Settled: no retry of this call can follow.
     expect(gh.requests).toHaveLength(1)
+    expect(gh.requests[0]?.status).toBeUndefined()
   })
 })
 

@@ -2,14 +2,17 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createJob, getJob, sendMessage } from '../../src/mintlify/agent-jobs.js'
 import { SIM_PROJECT, Simulator } from '../simulator/server.js'
 import { inSeconds, simClient } from '../support/clients.js'
+import { VirtualClock } from '../support/virtual-clock.js'
 
+// The simulator's jobs run on a virtual clock: the test moves it on past a job's end.
+const clock = new VirtualClock()
 let sim: Simulator
 beforeAll(async () => {
-  sim = await Simulator.start({ job: { durationMs: 100 } })
+  sim = await Simulator.start({ job: { durationMs: 100 }, now: clock.wallNow })
 })
 afterAll(() => sim.close())
 
-const settle = () => new Promise(resolve => setTimeout(resolve, 150))
+const settle = () => clock.sleep(150)
 
 it('a follow-up on a completed job makes it active again, then completed with the same pull request', async () => {
   const client = simClient(sim)

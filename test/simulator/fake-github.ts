@@ -40,8 +40,12 @@ export class FakeGitHub {
    * Every time, or with `times` only that many times, after which the route answers again.
    */
   readonly failures = new Map<string, number | { status: number; times: number }>()
-  /** Milliseconds to wait before answering, by the same route names. */
+  /**
+   * Milliseconds to wait before answering, by the same route names. `Infinity` holds the answer
+   * until reset() or close(), which then drop the connection without acting on the request.
+   */
   readonly delays = new Map<string, number>()
+  private held: (() => void)[] = []
   /** Pull requests by `owner/repo#number`. */
   readonly pulls = new Map<string, FakePull>()
   readonly commits = new Map<string, FakeCommit>()
@@ -74,6 +78,7 @@ export class FakeGitHub {
   }
 
   reset(): void {
+    this.release()
     this.requests.length = 0
     this.comments.length = 0
     this.permissions.clear()
@@ -162,8 +167,14 @@ export class FakeGitHub {
   }
 
   async close(): Promise<void> {
+    this.release()
     this.server.closeAllConnections()
     await new Promise<void>(resolve => this.server.close(() => resolve()))
+  }
+
+  /** Lets go of the answers held back (`delays` of Infinity): they are dropped. */
+  private release(): void {
+    for (const resolve of this.held.splice(0)) resolve()
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -209,6 +220,11 @@ export class FakeGitHub {
     }
     const fail = async (name: string): Promise<boolean> => {
       const delay = this.delays.get(name)
+      if (delay === Infinity) {
+        await new Promise<void>(resolve => this.held.push(resolve))
+        res.destroy()
+        return true
+      }
       if (delay) await new Promise(resolve => setTimeout(resolve, delay))
       return failNow(name)
     }

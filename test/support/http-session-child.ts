@@ -1,9 +1,14 @@
 // Run by test/integration/http.test.ts in a process of its own: leaves one idle keep-alive
 // connection (argv[2], an http URL) and one request stuck on a proxy that never answers CONNECT
-// (argv[3]), closes the session, and prints what happened. The process must then end by itself.
+// (argv[3]), closes the session once the parent says the proxy holds that connection (a line on
+// standard input), and prints what happened. The process must then end by itself.
+import { once } from 'node:events'
 import { HttpSession } from '../../src/mintlify/http.js'
 
 const [, , serverUrl, silentProxy] = process.argv
+// What holds the process before the session does anything: standard output, once written to.
+console.log('started')
+const baseline = process.getActiveResourcesInfo()
 // The runner's proxy variables, as the session reads them.
 for (const name of ['https_proxy', 'NO_PROXY', 'no_proxy']) delete process.env[name]
 process.env.HTTPS_PROXY = silentProxy
@@ -20,8 +25,14 @@ const stuck = session.send(request('https://mintlify.proxied.test/v1/stuck')).th
   () => 'resolved',
   (error: { code?: string; sent?: string }) => `${error.code} ${error.sent}`
 )
-await new Promise(resolve => setTimeout(resolve, 200))
+console.log('waiting')
+await once(process.stdin, 'data')
+process.stdin.destroy()
 const started = performance.now()
 await session.close()
 const closeMs = Math.round(performance.now() - started)
-console.log(JSON.stringify({ status: first.status, stuck: await stuck, closeMs }))
+const outcome = await stuck
+// One turn of the loop, so that handles closed by close() are gone: what is left holds the process.
+await new Promise(resolve => setTimeout(resolve, 0))
+const holding = process.getActiveResourcesInfo()
+console.log(JSON.stringify({ status: first.status, stuck: outcome, closeMs, baseline, holding }))
