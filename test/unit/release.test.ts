@@ -1,8 +1,8 @@
 import { execFileSync, spawnSync } from 'node:child_process'
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { ROOT } from '../support/run-action.js'
 
@@ -174,29 +174,45 @@ describe('the release workflow', () => {
   })
 
   describe('publishing', () => {
-    /** `gh` on PATH as a stand-in that records its arguments; `release view` finds `existing`. */
-    function publishRun(tags: string[], tag: string, options: { existing?: string } = {}) {
-      const { work, commit } = repository()
-      for (const t of tags) commit(t, t)
-      const sha = commit(tag, tag)
-      const gh = path.join(work, 'gh')
+    // The step reads only the names of the tags: one repository and one commit serve every case,
+    // with the case's tags (set in one git process) and nothing else.
+    let work: string
+    let sha: string
+    let tagged: string[] = []
+    beforeAll(() => {
+      const repo = repository()
+      work = repo.work
+      sha = repo.commit('the release')
+      // `gh` on PATH as a stand-in that records its arguments; `release view` finds $EXISTING.
       writeFileSync(
-        gh,
+        path.join(work, 'gh'),
         `#!/usr/bin/env bash
-if [ "$1 $2" = "release view" ]; then [ "$3" = "${options.existing ?? ''}" ]; exit; fi
+if [ "$1 $2" = "release view" ]; then [ "$3" = "$EXISTING" ]; exit; fi
 printf '%s\\n' "$@" > "${path.join(work, 'gh-args')}"
 `,
         { mode: 0o755 }
       )
+    })
+
+    function publishRun(tags: string[], tag: string, options: { existing?: string } = {}) {
+      const refs = [
+        ...tagged.map(t => `delete refs/tags/${t}`),
+        ...[...tags, tag].map(t => `create refs/tags/${t} ${sha}`)
+      ]
+      execFileSync('git', ['update-ref', '--stdin'], { cwd: work, input: `${refs.join('\n')}\n` })
+      tagged = [...tags, tag]
+      const argsFile = path.join(work, 'gh-args')
+      const notes = path.join(work, 'notes.md')
+      rmSync(argsFile, { force: true })
+      rmSync(notes, { force: true })
       const run = runStep('Publish the GitHub release', work, {
         TAG: tag,
         GITHUB_SHA: sha,
         NOTES: '### Fixed\n\n- a line',
+        EXISTING: options.existing ?? '',
         PATH: `${work}:${process.env.PATH ?? ''}`
       })
-      const argsFile = path.join(work, 'gh-args')
       const args = existsSync(argsFile) ? readFileSync(argsFile, 'utf8').trim().split('\n') : []
-      const notes = path.join(work, 'notes.md')
       return { ...run, args, notes: existsSync(notes) ? readFileSync(notes, 'utf8') : undefined }
     }
 
