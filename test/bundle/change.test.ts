@@ -9,6 +9,8 @@ import {
   TOKEN
 } from '../support/code-change-runs.js'
 import { type RunResult, runAction } from '../support/run-action.js'
+import { runInProcess } from '../support/run-in-process.js'
+import { VirtualClock } from '../support/virtual-clock.js'
 
 /*
  * The runner's contract for runs on code changes, on the bundle (dist/, or ACTION_DIST): inputs as
@@ -16,9 +18,12 @@ import { type RunResult, runAction } from '../support/run-action.js'
  * GITHUB_STEP_SUMMARY written through @actions/core, ::add-mask:: and annotations on standard
  * output, the exit code. What the flows do is tested in-process: test/flows/code-change.test.ts.
  */
+// The simulator's clock: real time for the bundle, moved on by the pauses of the in-process run
+// that prepares a test.
+const clock = new VirtualClock()
 let servers: CodeChangeServers
 beforeAll(async () => {
-  servers = await CodeChangeServers.start()
+  servers = await CodeChangeServers.start({ now: clock.wallNow })
 })
 afterAll(() => servers.close())
 beforeEach(() => servers.reset())
@@ -65,8 +70,13 @@ describe('the bundled agent on a code change, run as the runner runs it', () => 
 
   it('reads docs-token (a hyphenated input), masks it, and says with a notice why the change did not join', async () => {
     const { gh } = servers
-    const first = await run({ event: servers.merged(servers.pull({ number: 1 })) })
+    // An earlier run opened a docs pull request (run in-process: it only prepares this test).
+    const first = await runInProcess({
+      clock,
+      ...servers.step({ event: servers.merged(servers.pull({ number: 1 })) })
+    })
     const docsPr = first.outputs.prLink as string
+    expect(docsPr).toMatch(/^https:\/\/github.com\/acme\/docs\/pull\/\d+$/)
     servers.runId++
     // Not registered: the fake answers 404, as GitHub does for a private repository the token cannot see.
     const unreadable = await run({
