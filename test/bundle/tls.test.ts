@@ -2,46 +2,21 @@
 // runner's proxy variables reach the bundle through its environment. The failures (an untrusted
 // certificate, a proxy asking for credentials, NO_PROXY) run in-process in
 // test/flows/https-and-proxy.test.ts.
-import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../simulator/server.js'
+import { testCertificate } from '../support/certificate.js'
 import { LoopbackProxy } from '../support/proxy.js'
 import { runAction } from '../support/run-action.js'
 
 let sim: Simulator
 let certFile: string
 beforeAll(async () => {
-  // A throwaway certificate for 127.0.0.1 (and a name only the test proxy resolves), trusted by the action only through NODE_EXTRA_CA_CERTS.
-  const dir = mkdtempSync(path.join(tmpdir(), 'sim-tls-'))
-  const keyFile = path.join(dir, 'key.pem')
-  certFile = path.join(dir, 'cert.pem')
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1,DNS:mintlify.proxied.test',
-      '-keyout',
-      keyFile,
-      '-out',
-      certFile
-    ],
-    { stdio: 'ignore' }
-  )
+  // Trusted by the action only through NODE_EXTRA_CA_CERTS.
+  const certificate = testCertificate()
+  certFile = certificate.certFile
   sim = await Simulator.start({
     job: { durationMs: 300 },
-    tls: { key: readFileSync(keyFile, 'utf8'), cert: readFileSync(certFile, 'utf8') }
+    tls: { key: certificate.key, cert: certificate.cert }
   })
 })
 afterAll(() => sim.close())

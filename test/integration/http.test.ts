@@ -1,11 +1,8 @@
-import { execFileSync, spawn } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { EventEmitter, once } from 'node:events'
-import { mkdtempSync, readFileSync } from 'node:fs'
 import http from 'node:http'
 import https from 'node:https'
 import type { AddressInfo, Socket } from 'node:net'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import {
@@ -15,6 +12,7 @@ import {
   ProxyConfigError,
   proxyFor
 } from '../../src/mintlify/http.js'
+import { testCertificate } from '../support/certificate.js'
 import { LoopbackProxy } from '../support/proxy.js'
 import { TcpProbe } from '../support/tcp-probe.js'
 
@@ -179,21 +177,7 @@ const never = new AbortController().signal
 let key: string
 let cert: string
 beforeAll(() => {
-  // A throwaway self-signed certificate for 127.0.0.1 and the proxied test name.
-  const dir = mkdtempSync(path.join(tmpdir(), 'http-tls-'))
-  const [keyFile, certFile] = [path.join(dir, 'key.pem'), path.join(dir, 'cert.pem')]
-  execFileSync(
-    'openssl',
-    [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-      '-days', '1', '-subj', '/CN=127.0.0.1',
-      '-addext', 'subjectAltName=IP:127.0.0.1,DNS:mintlify.proxied.test',
-      '-keyout', keyFile, '-out', certFile
-    ], // prettier-ignore
-    { stdio: 'ignore' }
-  )
-  key = readFileSync(keyFile, 'utf8')
-  cert = readFileSync(certFile, 'utf8')
+  ;({ key, cert } = testCertificate())
 })
 
 describe('HttpSession, direct', () => {
