@@ -10,9 +10,18 @@ import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../simulator/server.js'
 import { ROOT } from '../support/run-action.js'
 
 const BIN = path.join(ROOT, 'node_modules', '@github', 'local-action', 'bin', 'local-action.js')
-// A safety net for a run that hangs, not a measure: a run takes about 5 s of CPU (npm exec, tsx,
-// local-action's own `npm ls` and its stubs), far longer on a machine busy with other work.
-const LIMIT_MS = 100_000
+// Runs still going when the file ends (a run that hung past the test's time limit), ended with
+// npm exec and tsx under them.
+const running = new Set<number>()
+afterAll(() => {
+  for (const pid of running) {
+    try {
+      process.kill(-pid, 'SIGKILL')
+    } catch {
+      // Ended meanwhile.
+    }
+  }
+})
 
 interface LocalRun {
   code: number | null
@@ -39,7 +48,7 @@ async function localAction(
     GITHUB_STEP_SUMMARY: summaryFile
   }).map(([name, value]) => `${name}=${value}`)
   writeFileSync(envFile, lines.join('\n') + '\n')
-  // Its own process group, so a run past the limit is ended with npm exec and tsx under it.
+  // Its own process group, so that a run that hangs can be ended with npm exec and tsx under it.
   const child = spawn(process.execPath, [BIN, 'run', actionDir, entry, envFile, ...more], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', FORCE_COLOR: '0' },
@@ -49,11 +58,12 @@ async function localAction(
   let log = ''
   child.stdout.on('data', (chunk: Buffer) => (log += chunk.toString('utf8')))
   child.stderr.on('data', (chunk: Buffer) => (log += chunk.toString('utf8')))
-  const limit = setTimeout(() => process.kill(-(child.pid as number), 'SIGKILL'), LIMIT_MS)
+  const pid = child.pid
+  if (pid !== undefined) running.add(pid)
   const code = await new Promise<number | null>((resolve, reject) => {
     child.on('error', reject)
     child.on('close', resolve)
-  }).finally(() => clearTimeout(limit))
+  }).finally(() => pid !== undefined && running.delete(pid))
   let summary = ''
   try {
     summary = readFileSync(summaryFile, 'utf8')
@@ -85,6 +95,8 @@ beforeAll(async () => {
 })
 afterAll(() => sim.close())
 
+// A run takes about 5 s of CPU (npm exec, tsx, local-action's own `npm ls` and its stubs), far
+// longer on a machine busy with other work: the time limit is a safety net for a run that hangs.
 describe.concurrent(
   'the actions run from source by @github/local-action',
   { timeout: 120_000 },

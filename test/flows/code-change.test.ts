@@ -619,10 +619,10 @@ describe('the comment on the pull request is best effort', () => {
 
   it('finds and edits a comment whose create got no answer at the cancel, never posting a second', async () => {
     sim.planNext({ durationMs: 60_000 })
-    // The fake makes the comment after 50 ms, after the cancel has dropped the request; the run's
-    // look for it is answered only after that.
-    gh.delays.set('create-comment', 50)
-    gh.delays.set('list-comments', 200)
+    // The fake makes the comment only once the run looks for it, after the cancel has dropped the
+    // request; it answers that look only once the comment is made.
+    gh.delays.set('create-comment', gh.received(/^GET \/repos\/acme\/app\/issues\/42\/comments$/))
+    gh.delays.set('list-comments', gh.commented(42))
     const running = startInProcess({ clock, ...servers.step() })
     await gh.received(/^POST \/repos\/acme\/app\/issues\/42\/comments$/)
     running.cancel('SIGTERM')

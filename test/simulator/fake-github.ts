@@ -41,10 +41,11 @@ export class FakeGitHub {
    */
   readonly failures = new Map<string, number | { status: number; times: number }>()
   /**
-   * Milliseconds to wait before answering, by the same route names. `Infinity` holds the answer
-   * until reset() or close(), which then drop the connection without acting on the request.
+   * Held answers, by the same route names: until a promise settles (then answered as usual), or,
+   * for `Infinity`, until reset() or close(), which then drop the connection without acting on the
+   * request. A number of milliseconds waits that long (for running the fake by hand, not in tests).
    */
-  readonly delays = new Map<string, number>()
+  readonly delays = new Map<string, number | Promise<unknown>>()
   private held: (() => void)[] = []
   /** Pull requests by `owner/repo#number`. */
   readonly pulls = new Map<string, FakePull>()
@@ -54,6 +55,7 @@ export class FakeGitHub {
   readonly branches = new Map<string, string[]>()
   private commitCount = 0
   private readonly requestListeners: ((request: GitHubRequest) => void)[] = []
+  private readonly commentListeners: ((comment: FakeComment) => void)[] = []
   private server: Server
   private base = ''
   private nextId = 1000
@@ -163,7 +165,22 @@ export class FakeGitHub {
   addComment(issue: number, body: string, user: FakeComment['user']): FakeComment {
     const comment = { id: this.nextId++, issue, body, user }
     this.comments.push(comment)
+    for (const listener of [...this.commentListeners]) listener(comment)
     return comment
+  }
+
+  /** Resolves with the first comment on `issue` once there is one (at once if there is). */
+  commented(issue: number): Promise<FakeComment> {
+    const seen = this.commentsOn(issue)[0]
+    if (seen) return Promise.resolve(seen)
+    return new Promise(resolve => {
+      const listener = (comment: FakeComment): void => {
+        if (comment.issue !== issue) return
+        this.commentListeners.splice(this.commentListeners.indexOf(listener), 1)
+        resolve(comment)
+      }
+      this.commentListeners.push(listener)
+    })
   }
 
   async close(): Promise<void> {
@@ -225,7 +242,8 @@ export class FakeGitHub {
         res.destroy()
         return true
       }
-      if (delay) await new Promise(resolve => setTimeout(resolve, delay))
+      if (typeof delay === 'object') await delay
+      else if (delay) await new Promise(resolve => setTimeout(resolve, delay))
       return failNow(name)
     }
     // GitHub Enterprise Server answers GraphQL at /api/graphql beside its REST API's /api/v3.
