@@ -178,7 +178,7 @@ describe('markers of change runs', () => {
     })
     expect(
       parseMarker(
-        '<!-- mintlify-agent {"job":"j","run":"9","kind":"other","project":"a/b","pr":"javascript:x"} -->'
+        '<!-- mintlify-agent {"job":"j","run":"9","kind":"other","project":"..","pr":"javascript:x"} -->'
       )
     ).toEqual({ job: 'j', run: '9', attempt: 1 })
   })
