@@ -172,15 +172,16 @@ describe('the agent action, run in-process from source', () => {
       expect(result.summary).toContain(
         `Job \`${jobId}\` was not seen working on the follow-up within 1m of the message: this is its status as it stands`
       )
-      // The virtual clock: the grace period, not the time limit.
+      // The grace period, not the time limit: on the virtual clock, and in its pauses alone, which
+      // the machine's load does not lengthen.
       expect(result.durationMs).toBeGreaterThanOrEqual(60_000)
-      expect(result.durationMs).toBeLessThan(75_000)
+      expect(result.waitedMs).toBeLessThan(75_000)
     })
 
     it('checks at the end of the grace period even with a long poll interval', async () => {
       const { result } = await followUp({ pickupMs: Infinity }, { 'poll-interval': '1h' })
       expect(result.outputs.result).toBe('pr-opened')
-      expect(result.durationMs).toBeLessThan(75_000)
+      expect(result.waitedMs).toBeLessThan(75_000)
       expect(sim.requests('get')).toHaveLength(2)
     })
 

@@ -48,7 +48,7 @@ it('a follow-up is picked up only after pickupMs: until then the job shows as it
   sim.planNext({ pickupMs: 300, durationMs: 60_000 })
   await sendMessage(client, SIM_PROJECT, job.id, 'more', deadline)
   expect((await getJob(client, SIM_PROJECT, job.id, deadline)).status).toBe('completed')
-  await new Promise(resolve => setTimeout(resolve, 350))
+  await clock.sleep(350)
   expect((await getJob(client, SIM_PROJECT, job.id, deadline)).status).toBe('active')
   const other = await createJob(client, SIM_PROJECT, 'second', deadline)
   await settle()
