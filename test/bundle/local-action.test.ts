@@ -2,12 +2,12 @@
 // `npm run local:visitors`), which loads each entry's `main.ts`, calls its exported run() with
 // @actions/core and @actions/github replaced by its own stubs, and prints the outputs in a table.
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../simulator/server.js'
 import { ROOT } from '../support/run-action.js'
+import { temporaryFolder } from '../support/temporary.js'
 
 const BIN = path.join(ROOT, 'node_modules', '@github', 'local-action', 'bin', 'local-action.js')
 // Runs still going when the file ends (a run that hung past the test's time limit), ended with
@@ -39,7 +39,7 @@ async function localAction(
   vars: Record<string, string>,
   more: string[] = []
 ): Promise<LocalRun> {
-  const workspace = mkdtempSync(path.join(tmpdir(), 'mintlify-local-action-'))
+  const workspace = temporaryFolder('mintlify-local-action-')
   const summaryFile = path.join(workspace, 'summary.md')
   const envFile = path.join(workspace, 'inputs.env')
   const lines = Object.entries({

@@ -1,10 +1,10 @@
 import { execFileSync, spawnSync } from 'node:child_process'
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { ROOT } from '../support/run-action.js'
+import { temporaryFolder } from '../support/temporary.js'
 
 interface Step {
   name?: string
@@ -60,7 +60,7 @@ function runStep(name: string, cwd: string, env: Record<string, string>) {
 
 /** A folder with the repository's package.json and CHANGELOG.md, or the given texts. */
 function project(files: { changelog?: string } = {}): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'release-'))
+  const dir = temporaryFolder('release-')
   copyFileSync(path.join(ROOT, 'package.json'), path.join(dir, 'package.json'))
   if (files.changelog !== undefined) writeFileSync(path.join(dir, 'CHANGELOG.md'), files.changelog)
   else copyFileSync(path.join(ROOT, 'CHANGELOG.md'), path.join(dir, 'CHANGELOG.md'))
@@ -69,8 +69,8 @@ function project(files: { changelog?: string } = {}): string {
 
 /** A repository with a bare "origin" beside it, both in temporary folders. */
 function repository() {
-  const origin = mkdtempSync(path.join(tmpdir(), 'origin-'))
-  const work = mkdtempSync(path.join(tmpdir(), 'work-'))
+  const origin = temporaryFolder('origin-')
+  const work = temporaryFolder('work-')
   const git = (...args: string[]): string =>
     execFileSync('git', args, { cwd: work, encoding: 'utf8' }).trim()
   execFileSync('git', ['init', '--bare', '-q', origin])
