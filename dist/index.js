@@ -30941,7 +30941,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5546);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5587);
 
 // The agent action (action.yml); `run` reports its own failures.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -30951,7 +30951,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5546:
+/***/ 5587:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -31411,7 +31411,7 @@ var MediaTypes;
  * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
  */
 function lib_getProxyUrl(serverUrl) {
-    const proxyUrl = pm.getProxyUrl(new URL(serverUrl));
+    const proxyUrl = getProxyUrl(new URL(serverUrl));
     return proxyUrl ? proxyUrl.href : '';
 }
 const HttpRedirectCodes = [
@@ -35318,57 +35318,6 @@ function asAgentJob(body, expectedId, malformed, idOptional = false) {
         ...(typeof raw.prLink === 'string' && !prLink ? { rejectedPrLink: true } : {})
     };
 }
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/names.js
-
-/** Input and output names of the agent action (action.yml), defined once; action.yml and the docs are tested against them. */
-const names_Input = {
-    ...CommonInput,
-    Prompt: 'prompt',
-    PromptFile: 'prompt-file',
-    JobId: 'job-id',
-    Wait: 'wait',
-    Timeout: 'timeout',
-    PollInterval: 'poll-interval',
-    FailOn: 'fail-on',
-    GithubToken: 'github-token',
-    Comment: 'comment',
-    IssueNumber: 'issue-number',
-    TriggerPhrase: 'trigger-phrase',
-    RequiredPermission: 'required-permission',
-    AllowedBots: 'allowed-bots',
-    Fold: 'fold',
-    SkipLabel: 'skip-label',
-    IncludeDiff: 'include-diff',
-    DocsToken: 'docs-token'
-};
-const Output = {
-    JobId: 'jobId',
-    Status: 'status',
-    PrLink: 'prLink',
-    Model: 'model',
-    Job: 'job',
-    Result: 'result',
-    Source: 'source'
-};
-/** Defaults as in action.yml; applied here too because a bare `node dist/index.js` gets no defaults from the runner. */
-const Defaults = {
-    [names_Input.ApiUrl]: DEFAULT_API_URL,
-    [names_Input.Wait]: 'true',
-    [names_Input.Timeout]: '30m',
-    [names_Input.PollInterval]: '10s',
-    [names_Input.FailOn]: 'failed,timeout',
-    [names_Input.Comment]: 'auto',
-    [names_Input.TriggerPhrase]: '/docs-agent',
-    [names_Input.RequiredPermission]: 'write',
-    [names_Input.Fold]: 'open-pr',
-    [names_Input.SkipLabel]: 'no-docs',
-    [names_Input.IncludeDiff]: 'false'
-};
-/** Names of the values the main step saves for the post step. */
-const State = {
-    Comment: 'comment'
-};
 
 ;// CONCATENATED MODULE: ./node_modules/@actions/github/lib/context.js
 
@@ -40453,7 +40402,75 @@ function retry(octokit, octokitOptions) {
 retry.VERSION = plugin_retry_dist_bundle_VERSION;
 
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/github/transport.js
+
+
+const transport_noop = () => { };
+/**
+ * The connections of one GitHub client, owned by the action. @actions/github makes its proxy
+ * dispatcher once per process and never closes it: a proxy that accepts the connection and never
+ * answers CONNECT leaves that tunnel pending for undici's 300 s, and the process cannot exit until
+ * then. Here every socket is known, and `close()` ends them all, however far they got.
+ * Proxies are chosen as the toolkit chooses them (HTTPS_PROXY, HTTP_PROXY, NO_PROXY; never for
+ * loopback).
+ */
+class GitHubTransport {
+    dispatcher;
+    sockets = new Set();
+    closed;
+    constructor(apiUrl) {
+        const proxy = lib_getProxyUrl(apiUrl);
+        const connect = this.track((0,undici.buildConnector)({}));
+        this.dispatcher = proxy
+            ? new undici.ProxyAgent({
+                uri: new URL(proxy).origin,
+                token: transport_proxyToken(new URL(proxy)),
+                // The connection to the proxy, which carries the CONNECT: known, so it can be ended.
+                clientFactory: (origin, options) => new undici.Pool(origin, {
+                    ...options,
+                    connect: this.track(options.connect)
+                })
+            })
+            : new undici.Agent({ connect });
+    }
+    /** What Octokit is given as `request.fetch`: undici's fetch over these connections. */
+    fetch = (input, init) => (0,undici.fetch)(input, {
+        ...init,
+        dispatcher: this.dispatcher
+    });
+    /** Ends every connection, also one still waiting for a proxy's answer; at most about 1 s. */
+    close() {
+        return (this.closed ??= this.teardown());
+    }
+    teardown() {
+        const done = this.dispatcher.destroy().catch(transport_noop);
+        const closed = new Error('the GitHub connection was closed');
+        for (const socket of this.sockets)
+            socket.on('error', transport_noop).destroy(closed);
+        // ProxyAgent's destroy can wait for good on a tunnel that never opened: not the run's end.
+        let timer;
+        const bound = new Promise(resolve => (timer = setTimeout(resolve, 1000)));
+        return Promise.race([done, bound]).finally(() => clearTimeout(timer));
+    }
+    track(connect) {
+        return (options, callback) => {
+            // buildConnector returns the socket it opens, though its type says void.
+            const socket = connect(options, callback);
+            this.sockets.add(socket);
+            socket.once('close', () => this.sockets.delete(socket));
+        };
+    }
+}
+/** Basic credentials from the proxy URL's user and password (a user alone is enough), as the toolkit sends them. */
+function transport_proxyToken(proxy) {
+    if (!proxy.username && !proxy.password)
+        return undefined;
+    const credentials = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`;
+    return `Basic ${Buffer.from(credentials).toString('base64')}`;
+}
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/api.js
+
 
 
 
@@ -40494,20 +40511,38 @@ function refusedAccess(error) {
 }
 /** What to grant, as one sentence: `grant` is what the workflow's `permissions:` block needs. */
 const permissionHint = (grant) => `Give the workflow ${grant} (a permissions block that sets any permission sets the others to none).`;
+/** The GitHub connections a run opens, closed together when it ends. */
+class GitHubSession {
+    open = new Set();
+    add(api) {
+        this.open.add(api);
+    }
+    async close() {
+        const all = [...this.open];
+        this.open.clear();
+        await Promise.all(all.map(api => api.close()));
+    }
+}
 /** @octokit/plugin-retry's retryAfterBaseValue. */
 const RETRY_BASE_MS = 1000;
 /**
- * The toolkit's Octokit (@actions/github's getOctokit): the same plugins and proxy rules as every
- * other action (it decides the proxy from GITHUB_API_URL when loaded), with @octokit/plugin-retry:
+ * The toolkit's Octokit (@actions/github's getOctokit) with the same plugins and proxy rules as every
+ * other action, but over connections the action owns and closes (transport.ts), with
+ * @octokit/plugin-retry:
  * reads and comment updates are retried up to three times when GitHub does not answer or fails
  * (a 5xx, a 429; not 400, 401, 403, 404, 410, 422, 451); creating a comment never is (a retry
  * could post it twice). Every request, its retries included, is bounded by its own time limit and
  * by the run's cancel signal, so a slow GitHub cannot hold a cancelled step.
  */
-function connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs = RETRY_BASE_MS, clock = systemClock } = {}) {
+function connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs = RETRY_BASE_MS, clock = systemClock, session } = {}) {
+    const baseUrl = apiUrl.replace(/\/+$/, '');
+    const transport = new GitHubTransport(baseUrl);
+    session?.add(transport);
     const octokit = getOctokit(token, {
-        baseUrl: apiUrl.replace(/\/+$/, ''),
+        baseUrl,
         userAgent: USER_AGENT,
+        // Replaces the toolkit's `request` (its fetch over a proxy dispatcher nothing closes).
+        request: { fetch: transport.fetch },
         // The plugin decides what is retried and how often; `bounded` does the waiting.
         retry: { retryAfterBaseValue: 0 }
     }, 
@@ -40638,7 +40673,8 @@ function connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs = R
             if (!pr)
                 throw new Error(`GitHub answered pull request #${number} without a number`);
             return pr;
-        }
+        },
+        close: () => transport.close()
     };
 }
 /**
@@ -40708,6 +40744,57 @@ function asFiles(raw) {
     }
     return files;
 }
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/names.js
+
+/** Input and output names of the agent action (action.yml), defined once; action.yml and the docs are tested against them. */
+const names_Input = {
+    ...CommonInput,
+    Prompt: 'prompt',
+    PromptFile: 'prompt-file',
+    JobId: 'job-id',
+    Wait: 'wait',
+    Timeout: 'timeout',
+    PollInterval: 'poll-interval',
+    FailOn: 'fail-on',
+    GithubToken: 'github-token',
+    Comment: 'comment',
+    IssueNumber: 'issue-number',
+    TriggerPhrase: 'trigger-phrase',
+    RequiredPermission: 'required-permission',
+    AllowedBots: 'allowed-bots',
+    Fold: 'fold',
+    SkipLabel: 'skip-label',
+    IncludeDiff: 'include-diff',
+    DocsToken: 'docs-token'
+};
+const Output = {
+    JobId: 'jobId',
+    Status: 'status',
+    PrLink: 'prLink',
+    Model: 'model',
+    Job: 'job',
+    Result: 'result',
+    Source: 'source'
+};
+/** Defaults as in action.yml; applied here too because a bare `node dist/index.js` gets no defaults from the runner. */
+const Defaults = {
+    [names_Input.ApiUrl]: DEFAULT_API_URL,
+    [names_Input.Wait]: 'true',
+    [names_Input.Timeout]: '30m',
+    [names_Input.PollInterval]: '10s',
+    [names_Input.FailOn]: 'failed,timeout',
+    [names_Input.Comment]: 'auto',
+    [names_Input.TriggerPhrase]: '/docs-agent',
+    [names_Input.RequiredPermission]: 'write',
+    [names_Input.Fold]: 'open-pr',
+    [names_Input.SkipLabel]: 'no-docs',
+    [names_Input.IncludeDiff]: 'false'
+};
+/** Names of the values the main step saves for the post step. */
+const State = {
+    Comment: 'comment'
+};
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/text.js
 /** Prompts are capped in UTF-8 bytes, the size the service receives. */
@@ -41504,7 +41591,10 @@ async function prepareChangeRun(settings, event, deps) {
     if (!settings.githubToken) {
         throw new errors_InputError(`Input '${names_Input.GithubToken}' is empty: it is needed to read the ${event.name} change (files, commits). Leave it at its default (\${{ github.token }}).`);
     }
-    const github = connectGitHub(settings.githubToken, event, signal, { clock: deps.clock });
+    const github = connectGitHub(settings.githubToken, event, signal, {
+        clock: deps.clock,
+        session: deps.session
+    });
     const repository = `${event.owner}/${event.repo}`;
     let change;
     if (plan.push) {
@@ -41531,7 +41621,7 @@ async function prepareChangeRun(settings, event, deps) {
         ? {}
         : await decideFold({
             github,
-            docsGitHub: (owner, repo) => connectGitHub(settings.docsToken || settings.githubToken, { owner, repo, apiUrl: event.apiUrl }, signal, { clock: deps.clock }),
+            docsGitHub: (owner, repo) => connectGitHub(settings.docsToken || settings.githubToken, { owner, repo, apiUrl: event.apiUrl }, signal, { clock: deps.clock, session: deps.session }),
             readJob: deps.readJob,
             projectId: settings.projectId,
             runId: event.runId,
@@ -41704,13 +41794,13 @@ function planTrigger(settings, event) {
  * Decides what to run from the inputs, the event, the trust gate and the job recorded on the issue.
  * GitHub is contacted only when the run comments or checks a permission.
  */
-async function prepareIssueRun(settings, event, { log, clock, saveState, signal }) {
+async function prepareIssueRun(settings, event, { log, clock, session, saveState, signal }) {
     const plan = planTrigger(settings, event);
     const request = { jobId: settings.jobId, prompt: plan.prompt };
     if (plan.skipped)
         return { skipped: plan.skipped, request, followUp: false };
     let connection;
-    const github = async () => (connection ??= connectGitHub(settings.githubToken, event, signal, { clock }));
+    const github = async () => (connection ??= connectGitHub(settings.githubToken, event, signal, { clock, session }));
     if (plan.gate) {
         const why = await trustRefusal(github, event, settings, signal);
         if (why)
@@ -41939,6 +42029,7 @@ async function runAgentJob(client, request, hooks) {
 
 
 
+
 /** A job read while deciding where a change goes: a short look, not a wait. */
 const LOOK_MS = 30_000;
 /** The trigger, the job, the wait and the live comment, once the inputs are valid. */
@@ -41946,10 +42037,11 @@ async function runAgent(settings, event, runner, signal) {
     const { log, clock } = runner;
     let opened;
     const service = () => (opened ??= openClient(settings, { log, signal, clock }));
+    const session = new GitHubSession();
     try {
         let prepared;
         try {
-            prepared = await prepare(settings, event, runner, signal, jobId => getJob(service(), settings.projectId, jobId, clock.now() + LOOK_MS));
+            prepared = await prepare(settings, event, runner, session, signal, jobId => getJob(service(), settings.projectId, jobId, clock.now() + LOOK_MS));
         }
         catch (error) {
             // A read of GitHub stopped by the cancel fails as "no answer from GitHub": it was the cancel.
@@ -41967,24 +42059,32 @@ async function runAgent(settings, event, runner, signal) {
         return await runPrepared(service(), settings, prepared, runner, signal);
     }
     finally {
-        await opened?.close();
+        // A connection GitHub or a proxy never answered would keep the process alive: end them all.
+        await Promise.all([opened?.close(), session.close()]);
     }
 }
 const cancelledBeforeJob = () => new CancelledError('Cancelled before a job was started; nothing was sent to the service.');
 /** A code change or an issue (or neither): what to send, where to comment. */
-async function prepare(settings, event, runner, signal, readJob) {
+async function prepare(settings, event, runner, session, signal, readJob) {
     const log = runner.log;
     const saveState = (saved) => runner.saveState(State.Comment, JSON.stringify(saved));
     if (isChangeRun(event, settings))
         return prepareChangeRun(settings, event, {
             log,
             clock: runner.clock,
+            session,
             saveState,
             signal,
             readJob
         });
     return {
-        ...(await prepareIssueRun(settings, event, { log, clock: runner.clock, saveState, signal })),
+        ...(await prepareIssueRun(settings, event, {
+            log,
+            clock: runner.clock,
+            session,
+            saveState,
+            signal
+        })),
         notices: []
     };
 }

@@ -2,6 +2,7 @@ import { type AgentJob, getJob } from '../mintlify/agent-jobs.js'
 import type { ApiClient } from '../mintlify/client.js'
 import { openClient } from '../mintlify/connection.js'
 import type { ApiError } from '../mintlify/errors.js'
+import { GitHubSession } from '../github/api.js'
 import type { RunEvent } from '../github/event.js'
 import { CancelledError, describeError } from '../runner/errors.js'
 import { formatDuration } from '../runner/duration.js'
@@ -31,10 +32,11 @@ export async function runAgent(
   const { log, clock } = runner
   let opened: ApiClient | undefined
   const service = (): ApiClient => (opened ??= openClient(settings, { log, signal, clock }))
+  const session = new GitHubSession()
   try {
     let prepared: PreparedRun
     try {
-      prepared = await prepare(settings, event, runner, signal, jobId =>
+      prepared = await prepare(settings, event, runner, session, signal, jobId =>
         getJob(service(), settings.projectId, jobId, clock.now() + LOOK_MS)
       )
     } catch (error) {
@@ -50,7 +52,8 @@ export async function runAgent(
     }
     return await runPrepared(service(), settings, prepared, runner, signal)
   } finally {
-    await opened?.close()
+    // A connection GitHub or a proxy never answered would keep the process alive: end them all.
+    await Promise.all([opened?.close(), session.close()])
   }
 }
 
@@ -62,6 +65,7 @@ async function prepare(
   settings: Settings,
   event: RunEvent,
   runner: Runner,
+  session: GitHubSession,
   signal: AbortSignal,
   readJob: (jobId: string) => Promise<AgentJob>
 ): Promise<PreparedRun> {
@@ -72,12 +76,19 @@ async function prepare(
     return prepareChangeRun(settings, event, {
       log,
       clock: runner.clock,
+      session,
       saveState,
       signal,
       readJob
     })
   return {
-    ...(await prepareIssueRun(settings, event, { log, clock: runner.clock, saveState, signal })),
+    ...(await prepareIssueRun(settings, event, {
+      log,
+      clock: runner.clock,
+      session,
+      saveState,
+      signal
+    })),
     notices: []
   }
 }

@@ -79,7 +79,12 @@ describe('the ledger record', () => {
   it('takes the newest record that verifies when a body holds several', () => {
     const old = ledgerWith(1)
     const newer = ledgerWith(2)
-    const forged = ledgerRecord(ledgerWith(5), new RecordSigner('mint_forger_000000000'), PLACE, NOW)
+    const forged = ledgerRecord(
+      ledgerWith(5),
+      new RecordSigner('mint_forger_000000000'),
+      PLACE,
+      NOW
+    )
     const body = [
       ledgerRecord(old, signer, PLACE, NOW),
       ledgerRecord(newer, signer, PLACE, NOW),

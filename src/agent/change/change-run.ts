@@ -3,7 +3,7 @@ import { type Logger } from '../../runner/logger.js'
 import { ExplainedError, InputError } from '../../runner/errors.js'
 import { Input } from '../names.js'
 import type { AgentJob } from '../../mintlify/agent-jobs.js'
-import { connectGitHub } from '../../github/api.js'
+import { type GitHubSession, connectGitHub } from '../../github/api.js'
 import { bytes } from '../../runner/text.js'
 import { changePrompt } from './change-prompt.js'
 import { type Change, findPushPull, readPullChange, readPushChange } from './read-change.js'
@@ -43,6 +43,8 @@ export interface RunDeps {
   log: Logger
   /** Paces GitHub's retries: the runner's clock. */
   clock: Clock
+  /** The run's GitHub connections, closed when it ends. */
+  session?: GitHubSession
   saveState: (state: CommentState) => void
   signal?: AbortSignal
   /** Reads a job on the service: is an earlier change's job still running? */
@@ -82,7 +84,10 @@ export async function prepareChangeRun(
       `Input '${Input.GithubToken}' is empty: it is needed to read the ${event.name} change (files, commits). Leave it at its default (\${{ github.token }}).`
     )
   }
-  const github = connectGitHub(settings.githubToken, event, signal, { clock: deps.clock })
+  const github = connectGitHub(settings.githubToken, event, signal, {
+    clock: deps.clock,
+    session: deps.session
+  })
   const repository = `${event.owner}/${event.repo}`
   let change: Change
   if (plan.push) {
@@ -113,7 +118,7 @@ export async function prepareChangeRun(
             settings.docsToken || settings.githubToken,
             { owner, repo, apiUrl: event.apiUrl },
             signal,
-            { clock: deps.clock }
+            { clock: deps.clock, session: deps.session }
           ),
         readJob: deps.readJob,
         projectId: settings.projectId,

@@ -1,7 +1,7 @@
 import type { Clock } from '../../runner/clock.js'
 import type { Logger } from '../../runner/logger.js'
 import { CancelledError } from '../../runner/errors.js'
-import { type GitHubApi, connectGitHub } from '../../github/api.js'
+import { type GitHubApi, type GitHubSession, connectGitHub } from '../../github/api.js'
 import type { RunEvent } from '../../github/event.js'
 import { trustRefusal } from '../trust-gate.js'
 import { type CommentState, LiveComment, unknownEarlierJob } from '../comment/live-comment.js'
@@ -34,12 +34,15 @@ export async function prepareIssueRun(
   {
     log,
     clock,
+    session,
     saveState,
     signal
   }: {
     log: Logger
     /** Paces GitHub's retries: the runner's clock. */
     clock: Clock
+    /** The run's GitHub connections, closed when it ends. */
+    session?: GitHubSession
     saveState: (state: CommentState) => void
     signal?: AbortSignal
   }
@@ -49,7 +52,7 @@ export async function prepareIssueRun(
   if (plan.skipped) return { skipped: plan.skipped, request, followUp: false }
   let connection: GitHubApi | undefined
   const github = async (): Promise<GitHubApi> =>
-    (connection ??= connectGitHub(settings.githubToken, event, signal, { clock }))
+    (connection ??= connectGitHub(settings.githubToken, event, signal, { clock, session }))
   if (plan.gate) {
     const why = await trustRefusal(github, event, settings, signal)
     if (why) return { skipped: why, request, followUp: false }

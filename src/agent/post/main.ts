@@ -1,4 +1,4 @@
-import { connectGitHub } from '../../github/api.js'
+import { type GitHubApi, connectGitHub } from '../../github/api.js'
 import { readRunEvent } from '../../github/event.js'
 import { getJob } from '../../mintlify/agent-jobs.js'
 import type { ApiClient } from '../../mintlify/client.js'
@@ -23,6 +23,7 @@ export async function run(runner: Runner = coreRunner('Mintlify agent')): Promis
   const raw = runner.state(State.Comment)
   if (!raw) return
   let client: ApiClient | undefined
+  let github: GitHubApi | undefined
   try {
     const state = JSON.parse(raw) as CommentState
     if (state.final) return
@@ -36,7 +37,7 @@ export async function run(runner: Runner = coreRunner('Mintlify agent')): Promis
       log.warning(`Could not read job ${state.job.id}: ${errorText(error)}`)
     }
     const result = isTerminal(job.status) ? resultOf(job, 'terminal') : 'stopped'
-    const github = connectGitHub(settings.githubToken, event, AbortSignal.timeout(LOOK_MS), {
+    github = connectGitHub(settings.githubToken, event, AbortSignal.timeout(LOOK_MS), {
       clock
     })
     await github.updateComment(state.commentId, outcomeBody(state.ctx, job, result))
@@ -47,6 +48,7 @@ export async function run(runner: Runner = coreRunner('Mintlify agent')): Promis
     // The post step reports; it never fails the job.
     log.warning(`Could not finalise the agent comment: ${errorText(error)}`)
   } finally {
-    await client?.close()
+    // As in the main step: a connection nothing answered must not keep the process alive.
+    await Promise.all([client?.close(), github?.close()])
   }
 }
