@@ -34229,15 +34229,25 @@ function parseChoice(name, raw, choices) {
     }
     return value;
 }
+/** `${{ … }}` as written: an expression nothing expanded, not a value. */
+const UNEXPANDED = /^\$\{\{.*\}\}$/s;
+const isUnexpanded = (value) => UNEXPANDED.test(value);
 /**
  * A key or token: masked before anything else can print it, and only visible ASCII, because it goes
  * into an HTTP header. A zero-width space, a curly quote or a line break pasted with the secret
  * would otherwise fail every request, retried until the time-out. No message shows the value.
+ *
+ * One exception, for every secret input: the text of a `${{ … }}` expression that nothing expanded
+ * (@github/local-action passes action.yml's defaults as written, `github-token`'s among them) is
+ * no secret and no value. It is returned as it is, unmasked, and refused only where the secret is
+ * about to be sent (`sendableSecret`), so a run that never needs it is not failed by it.
  */
 function inputs_readSecret(get, mask, name) {
     const secret = get(name).trim();
     if (!secret)
         return '';
+    if (isUnexpanded(secret))
+        return secret;
     mask(secret);
     const bad = [...secret].findIndex(c => c < '!' || c > '~');
     if (bad >= 0) {
@@ -34245,6 +34255,15 @@ function inputs_readSecret(get, mask, name) {
         throw new errors_InputError(`Input '${name}' holds a character that cannot be sent in an HTTP header (U+${code} at position ${bad + 1}): copy the secret again, without spaces, line breaks or typographic quotes.`);
     }
     return secret;
+}
+/**
+ * A secret read by readSecret, now needed: an unexpanded `${{ … }}` expression fails here, saying so
+ * and how to give the value.
+ */
+function sendableSecret(name, secret) {
+    if (!isUnexpanded(secret))
+        return secret;
+    throw new errors_InputError(`Input '${name}' is the text of a \${{ … }} expression, not its value: nothing expanded it (@github/local-action passes action.yml's defaults and its env file's values as written). Give the value itself, e.g. INPUT_${name.toUpperCase()}=… in local-action's env file${name.endsWith('token') ? ' (a token from `gh auth token` will do)' : ''}.`);
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/duration.js
@@ -40477,6 +40496,8 @@ function transport_proxyToken(proxy) {
 
 
 
+
+
 /** Pages of 100: the most GitHub serves per request. */
 const PAGE_SIZE = 100;
 const TIMEOUT_MS = 15_000;
@@ -40490,6 +40511,9 @@ const GRACE_MS = 1_500;
 function describeGitHubError(error) {
     if (error instanceof RequestError && error.response)
         return `HTTP ${error.status}`;
+    // Not a call that failed but one that could not be made (an unusable token): its own words.
+    if (error instanceof errors_InputError)
+        return error.message;
     const failure = error;
     const cause = failure?.cause;
     const code = cause?.code ?? cause?.cause?.code;
@@ -40534,7 +40558,9 @@ const RETRY_BASE_MS = 1000;
  * could post it twice). Every request, its retries included, is bounded by its own time limit and
  * by the run's cancel signal, so a slow GitHub cannot hold a cancelled step.
  */
-function connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs = RETRY_BASE_MS, clock = systemClock, session } = {}) {
+function connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs = RETRY_BASE_MS, clock = systemClock, session, tokenInput } = {}) {
+    // The first moment the token is needed: an unexpanded `${{ … }}` fails here, saying so.
+    sendableSecret(tokenInput ?? 'github-token', token);
     const baseUrl = apiUrl.replace(/\/+$/, '');
     const transport = new GitHubTransport(baseUrl);
     session?.add(transport);
@@ -41544,6 +41570,9 @@ async function trustRefusal(github, event, settings, signal) {
     catch (error) {
         if (signal?.aborted)
             throw new CancelledError('Cancelled while checking the permission.');
+        // An input that cannot be used (an unexpanded token) is the workflow's mistake, not a refusal.
+        if (error instanceof errors_InputError)
+            throw error;
         return `Could not read @${actor}'s permission on the repository (${describeGitHubError(error)}), so the run is refused.`;
     }
     if (hasPermission(level.permission, level.roleName, required))
@@ -42030,13 +42059,14 @@ async function runAgentJob(client, request, hooks) {
 
 
 
+
 /** A job read while deciding where a change goes: a short look, not a wait. */
 const LOOK_MS = 30_000;
 /** The trigger, the job, the wait and the live comment, once the inputs are valid. */
 async function runAgent(settings, event, runner, signal) {
     const { log, clock } = runner;
     let opened;
-    const service = () => (opened ??= openClient(settings, { log, signal, clock }));
+    const service = () => (opened ??= openClient({ ...settings, apiKey: sendableSecret(names_Input.ApiKey, settings.apiKey) }, { log, signal, clock }));
     const session = new GitHubSession();
     try {
         let prepared;

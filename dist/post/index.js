@@ -36110,6 +36110,74 @@ const systemClock = {
 const ACTION_VERSION = '1.0.0';
 const USER_AGENT = `mintlify-agent-action/${ACTION_VERSION}`;
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/inputs.js
+
+/**
+ * A reader that falls back to `defaults` (action.yml's, repeated because a bare `node dist/…`
+ * gets none from the runner) when an input is empty; trimmed.
+ */
+function inputs_withDefaults(get, defaults) {
+    return name => get(name).trim() || defaults[name];
+}
+function inputs_parseBoolean(name, raw) {
+    const value = raw.trim().toLowerCase();
+    if (value === 'true')
+        return true;
+    if (value === 'false')
+        return false;
+    throw new InputError(`Input '${name}' must be 'true' or 'false'; got '${raw}'.`);
+}
+function inputs_parseInteger(name, raw, min, max) {
+    const value = raw.trim();
+    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+        throw new InputError(`Input '${name}' must be a whole number from ${min} to ${max}; got '${raw}'.`);
+    }
+    return Number(value);
+}
+function inputs_parseChoice(name, raw, choices) {
+    const value = raw.trim().toLowerCase();
+    if (!choices.includes(value)) {
+        throw new InputError(`Input '${name}' must be one of ${choices.join(', ')}; got '${raw}'.`);
+    }
+    return value;
+}
+/** `${{ … }}` as written: an expression nothing expanded, not a value. */
+const UNEXPANDED = /^\$\{\{.*\}\}$/s;
+const isUnexpanded = (value) => UNEXPANDED.test(value);
+/**
+ * A key or token: masked before anything else can print it, and only visible ASCII, because it goes
+ * into an HTTP header. A zero-width space, a curly quote or a line break pasted with the secret
+ * would otherwise fail every request, retried until the time-out. No message shows the value.
+ *
+ * One exception, for every secret input: the text of a `${{ … }}` expression that nothing expanded
+ * (@github/local-action passes action.yml's defaults as written, `github-token`'s among them) is
+ * no secret and no value. It is returned as it is, unmasked, and refused only where the secret is
+ * about to be sent (`sendableSecret`), so a run that never needs it is not failed by it.
+ */
+function inputs_readSecret(get, mask, name) {
+    const secret = get(name).trim();
+    if (!secret)
+        return '';
+    if (isUnexpanded(secret))
+        return secret;
+    mask(secret);
+    const bad = [...secret].findIndex(c => c < '!' || c > '~');
+    if (bad >= 0) {
+        const code = secret.codePointAt(bad).toString(16).toUpperCase().padStart(4, '0');
+        throw new errors_InputError(`Input '${name}' holds a character that cannot be sent in an HTTP header (U+${code} at position ${bad + 1}): copy the secret again, without spaces, line breaks or typographic quotes.`);
+    }
+    return secret;
+}
+/**
+ * A secret read by readSecret, now needed: an unexpanded `${{ … }}` expression fails here, saying so
+ * and how to give the value.
+ */
+function sendableSecret(name, secret) {
+    if (!isUnexpanded(secret))
+        return secret;
+    throw new errors_InputError(`Input '${name}' is the text of a \${{ … }} expression, not its value: nothing expanded it (@github/local-action passes action.yml's defaults and its env file's values as written). Give the value itself, e.g. INPUT_${name.toUpperCase()}=… in local-action's env file${name.endsWith('token') ? ' (a token from `gh auth token` will do)' : ''}.`);
+}
+
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/event.js
@@ -37100,6 +37168,8 @@ function proxyToken(proxy) {
 
 
 
+
+
 /** Pages of 100: the most GitHub serves per request. */
 const api_PAGE_SIZE = 100;
 const TIMEOUT_MS = 15_000;
@@ -37113,6 +37183,9 @@ const GRACE_MS = 1_500;
 function api_describeGitHubError(error) {
     if (error instanceof RequestError && error.response)
         return `HTTP ${error.status}`;
+    // Not a call that failed but one that could not be made (an unusable token): its own words.
+    if (error instanceof InputError)
+        return error.message;
     const failure = error;
     const cause = failure?.cause;
     const code = cause?.code ?? cause?.cause?.code;
@@ -37157,7 +37230,9 @@ const RETRY_BASE_MS = 1000;
  * could post it twice). Every request, its retries included, is bounded by its own time limit and
  * by the run's cancel signal, so a slow GitHub cannot hold a cancelled step.
  */
-function api_connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs = RETRY_BASE_MS, clock = systemClock, session } = {}) {
+function api_connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs = RETRY_BASE_MS, clock = systemClock, session, tokenInput } = {}) {
+    // The first moment the token is needed: an unexpanded `${{ … }}` fails here, saying so.
+    sendableSecret(tokenInput ?? 'github-token', token);
     const baseUrl = apiUrl.replace(/\/+$/, '');
     const transport = new GitHubTransport(baseUrl);
     session?.add(transport);
@@ -37366,55 +37441,6 @@ function asFiles(raw) {
         });
     }
     return files;
-}
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/inputs.js
-
-/**
- * A reader that falls back to `defaults` (action.yml's, repeated because a bare `node dist/…`
- * gets none from the runner) when an input is empty; trimmed.
- */
-function inputs_withDefaults(get, defaults) {
-    return name => get(name).trim() || defaults[name];
-}
-function inputs_parseBoolean(name, raw) {
-    const value = raw.trim().toLowerCase();
-    if (value === 'true')
-        return true;
-    if (value === 'false')
-        return false;
-    throw new InputError(`Input '${name}' must be 'true' or 'false'; got '${raw}'.`);
-}
-function inputs_parseInteger(name, raw, min, max) {
-    const value = raw.trim();
-    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
-        throw new InputError(`Input '${name}' must be a whole number from ${min} to ${max}; got '${raw}'.`);
-    }
-    return Number(value);
-}
-function inputs_parseChoice(name, raw, choices) {
-    const value = raw.trim().toLowerCase();
-    if (!choices.includes(value)) {
-        throw new InputError(`Input '${name}' must be one of ${choices.join(', ')}; got '${raw}'.`);
-    }
-    return value;
-}
-/**
- * A key or token: masked before anything else can print it, and only visible ASCII, because it goes
- * into an HTTP header. A zero-width space, a curly quote or a line break pasted with the secret
- * would otherwise fail every request, retried until the time-out. No message shows the value.
- */
-function inputs_readSecret(get, mask, name) {
-    const secret = get(name).trim();
-    if (!secret)
-        return '';
-    mask(secret);
-    const bad = [...secret].findIndex(c => c < '!' || c > '~');
-    if (bad >= 0) {
-        const code = secret.codePointAt(bad).toString(16).toUpperCase().padStart(4, '0');
-        throw new errors_InputError(`Input '${name}' holds a character that cannot be sent in an HTTP header (U+${code} at position ${bad + 1}): copy the secret again, without spaces, line breaks or typographic quotes.`);
-    }
-    return secret;
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/redact.js
@@ -41443,6 +41469,9 @@ async function trust_gate_trustRefusal(github, event, settings, signal) {
     catch (error) {
         if (signal?.aborted)
             throw new CancelledError('Cancelled while checking the permission.');
+        // An input that cannot be used (an unexpanded token) is the workflow's mistake, not a refusal.
+        if (error instanceof InputError)
+            throw error;
         return `Could not read @${actor}'s permission on the repository (${describeGitHubError(error)}), so the run is refused.`;
     }
     if (hasPermission(level.permission, level.roleName, required))
@@ -41782,6 +41811,7 @@ function readPostSettings(get, mask) {
 
 
 
+
 const LOOK_MS = 10_000;
 /**
  * The post step (post-if: always()): when the main step was killed before it could finalise its
@@ -41802,7 +41832,8 @@ async function main_run(runner = coreRunner('Mintlify agent')) {
         const event = readRunEvent(runner.env);
         let job = state.job;
         try {
-            client = openClient(settings, { log, signal: AbortSignal.timeout(LOOK_MS), clock });
+            const apiKey = sendableSecret(names_Input.ApiKey, settings.apiKey);
+            client = openClient({ ...settings, apiKey }, { log, signal: AbortSignal.timeout(LOOK_MS), clock });
             job = await getJob(client, settings.projectId, state.job.id, clock.now() + LOOK_MS);
         }
         catch (error) {

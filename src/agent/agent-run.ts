@@ -6,11 +6,12 @@ import { GitHubSession } from '../github/api.js'
 import type { RunEvent } from '../github/event.js'
 import { CancelledError, describeError } from '../runner/errors.js'
 import { formatDuration } from '../runner/duration.js'
+import { sendableSecret } from '../runner/inputs.js'
 import type { Runner } from '../runner/runner.js'
 import { type PreparedRun, isChangeRun, prepareChangeRun } from './change/change-run.js'
 import type { CommentState } from './comment/live-comment.js'
 import { prepareIssueRun } from './issue/issue-run.js'
-import { Output, State } from './names.js'
+import { Input, Output, State } from './names.js'
 import { type Result, failingWord } from './outcome.js'
 import type { Report } from './report.js'
 import { runAgentJob } from './run-job.js'
@@ -31,7 +32,11 @@ export async function runAgent(
 ): Promise<RunEnd> {
   const { log, clock } = runner
   let opened: ApiClient | undefined
-  const service = (): ApiClient => (opened ??= openClient(settings, { log, signal, clock }))
+  const service = (): ApiClient =>
+    (opened ??= openClient(
+      { ...settings, apiKey: sendableSecret(Input.ApiKey, settings.apiKey) },
+      { log, signal, clock }
+    ))
   const session = new GitHubSession()
   try {
     let prepared: PreparedRun

@@ -3,6 +3,8 @@ import { retry } from '@octokit/plugin-retry'
 import { RequestError } from '@octokit/request-error'
 import { type Clock, systemClock } from '../runner/clock.js'
 import { USER_AGENT } from '../runner/runner.js'
+import { InputError } from '../runner/errors.js'
+import { sendableSecret } from '../runner/inputs.js'
 import { type PullRequestRef, parsePullRequest } from './event.js'
 import { GitHubTransport } from './transport.js'
 
@@ -78,6 +80,8 @@ const GRACE_MS = 1_500
  */
 export function describeGitHubError(error: unknown): string {
   if (error instanceof RequestError && error.response) return `HTTP ${error.status}`
+  // Not a call that failed but one that could not be made (an unusable token): its own words.
+  if (error instanceof InputError) return error.message
   const failure = error as { cause?: unknown; message?: unknown } | undefined
   const cause = failure?.cause as
     { code?: unknown; message?: unknown; cause?: { code?: unknown } } | undefined
@@ -125,6 +129,8 @@ export interface GitHubOptions {
   clock?: Clock
   /** The run's connections: this one is closed with them. */
   session?: GitHubSession
+  /** The input the token comes from, named when it cannot be used ('github-token' by default). */
+  tokenInput?: string
 }
 
 /** The GitHub connections a run opens, closed together when it ends. */
@@ -158,8 +164,10 @@ export function connectGitHub(
   token: string,
   { owner, repo, apiUrl }: RepoRef,
   cancel?: AbortSignal,
-  { retryBaseMs = RETRY_BASE_MS, clock = systemClock, session }: GitHubOptions = {}
+  { retryBaseMs = RETRY_BASE_MS, clock = systemClock, session, tokenInput }: GitHubOptions = {}
 ): GitHubApi {
+  // The first moment the token is needed: an unexpanded `${{ … }}` fails here, saying so.
+  sendableSecret(tokenInput ?? 'github-token', token)
   const baseUrl = apiUrl.replace(/\/+$/, '')
   const transport = new GitHubTransport(baseUrl)
   session?.add(transport)

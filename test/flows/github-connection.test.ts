@@ -64,3 +64,70 @@ describe('GitHub behind a proxy that accepts the connection and never answers CO
     }
   })
 })
+
+// @github/local-action hands over action.yml's defaults as written: `github-token` is then the
+// text of its default expression. So can any secret be, in its env file.
+describe('a secret input that is an unexpanded ${{ }} expression', () => {
+  const UNEXPANDED = '${{ github.token }}'
+  const dispatch = {
+    eventName: 'workflow_dispatch',
+    event: { inputs: {} }
+  }
+  const run = (inputs: Record<string, string>, env: Record<string, string> = {}, event?: unknown) =>
+    import('../support/run-in-process.js').then(({ runInProcess }) => {
+      const step = options(env, inputs)
+      return runInProcess({ ...step, event: event ?? step.event, clock })
+    })
+
+  it('does not fail a run that never needs it: a dispatch run with a prompt makes no GitHub call', async () => {
+    const result = await run(
+      {
+        'github-token': UNEXPANDED,
+        'docs-token': '${{ secrets.DOCS_TOKEN }}',
+        prompt: 'Fix typos'
+      },
+      { GITHUB_EVENT_NAME: dispatch.eventName },
+      dispatch.event
+    )
+    expect(result.log).not.toMatch(/::error::/)
+    expect(result.code).toBe(0)
+    expect(result.outputs.result).toBe('pr-opened')
+    expect(services.gh.requests).toHaveLength(0)
+    // Not a secret: nothing to mask.
+    expect(result.log).not.toContain('::add-mask::${{')
+  })
+
+  it('fails where it is needed, saying the expression was not expanded and how to give the token', async () => {
+    const result = await run({ 'github-token': UNEXPANDED })
+    expect(result.code).toBe(1)
+    expect(result.log).toMatch(
+      /::error::Input 'github-token' is the text of a \$\{\{ … \}\} expression, not its value: nothing expanded it \(@github\/local-action passes action\.yml's defaults and its env file's values as written\)\. Give the value itself, e\.g\. INPUT_GITHUB-TOKEN=… in local-action's env file \(a token from `gh auth token` will do\)\./
+    )
+    expect(result.log).not.toContain('cannot be sent in an HTTP header')
+    expect(services.gh.requests).toHaveLength(0)
+    expect(services.sim.exchanges).toHaveLength(0)
+  })
+
+  it('holds for the key too: not needed by a skipped run, named when a job is to start', async () => {
+    const comment = {
+      action: 'created',
+      issue: labeled.issue,
+      comment: { id: 5, body: 'Thanks!' },
+      sender: { login: 'maintainer', type: 'User' }
+    }
+    const key = { 'api-key': '${{ secrets.MINTLIFY_API_KEY }}' }
+    const skipped = await run(key, { GITHUB_EVENT_NAME: 'issue_comment' }, comment)
+    expect(skipped.code).toBe(0)
+    expect(skipped.outputs.result).toBe('skipped')
+    const needed = await run(
+      { ...key, prompt: 'Fix typos' },
+      { GITHUB_EVENT_NAME: dispatch.eventName },
+      dispatch.event
+    )
+    expect(needed.code).toBe(1)
+    expect(needed.log).toMatch(
+      /::error::Input 'api-key' is the text of a \$\{\{ … \}\} expression, not its value: .*INPUT_API-KEY=…/
+    )
+    expect(services.sim.exchanges).toHaveLength(0)
+  })
+})

@@ -5,10 +5,11 @@ import type { ApiClient } from '../../mintlify/client.js'
 import { openClient } from '../../mintlify/connection.js'
 import { coreRunner } from '../../runner/core-runner.js'
 import { errorText } from '../../runner/errors.js'
+import { sendableSecret } from '../../runner/inputs.js'
 import type { Runner } from '../../runner/runner.js'
 import { outcomeBody } from '../comment/comment-body.js'
 import type { CommentState } from '../comment/live-comment.js'
-import { State } from '../names.js'
+import { Input, State } from '../names.js'
 import { isTerminal, resultOf } from '../outcome.js'
 import { readPostSettings } from '../settings.js'
 
@@ -31,7 +32,11 @@ export async function run(runner: Runner = coreRunner('Mintlify agent')): Promis
     const event = readRunEvent(runner.env)
     let job = state.job
     try {
-      client = openClient(settings, { log, signal: AbortSignal.timeout(LOOK_MS), clock })
+      const apiKey = sendableSecret(Input.ApiKey, settings.apiKey)
+      client = openClient(
+        { ...settings, apiKey },
+        { log, signal: AbortSignal.timeout(LOOK_MS), clock }
+      )
       job = await getJob(client, settings.projectId, state.job.id, clock.now() + LOOK_MS)
     } catch (error) {
       log.warning(`Could not read job ${state.job.id}: ${errorText(error)}`)
