@@ -30941,7 +30941,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5587);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2325);
 
 // The agent action (action.yml); `run` reports its own failures.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -30951,7 +30951,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5587:
+/***/ 2325:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -41185,48 +41185,7 @@ function codeSpan(text) {
     return `${fence}${pad}${clean}${pad}${fence}`;
 }
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/comment/marker.js
-
-
-const PREFIX = '<!-- mintlify-agent ';
-const PATTERN = /<!-- mintlify-agent (\{[^<>]*\}) -->/;
-function renderMarker(marker) {
-    // No `<` or `>` can end the HTML comment early, whatever a link holds; JSON.parse reads them back.
-    const json = JSON.stringify(marker).replace(/[<>]/g, c => (c === '<' ? '\\u003c' : '\\u003e'));
-    return `${PREFIX}${json} -->`;
-}
-/**
- * Reads a marker; markers written before `kind`, `project` and `pr` existed still parse. A field that
- * does not have the expected shape is dropped, as if it were absent.
- */
-function parseMarker(body) {
-    const match = body ? PATTERN.exec(body) : null;
-    if (!match)
-        return undefined;
-    try {
-        const value = JSON.parse(match[1]);
-        if (typeof value.job !== 'string' ||
-            !SERVICE_ID.test(value.job) ||
-            typeof value.run !== 'string')
-            return undefined;
-        const marker = { job: value.job, run: value.run, attempt: Number(value.attempt) || 1 };
-        if (value.kind === 'change')
-            marker.kind = 'change';
-        if (typeof value.project === 'string' && SERVICE_ID.test(value.project))
-            marker.project = value.project;
-        if (typeof value.pr === 'string' &&
-            value.pr.length <= MAX_LINK &&
-            /^https?:\/\//.test(value.pr))
-            marker.pr = value.pr;
-        return marker;
-    }
-    catch {
-        return undefined;
-    }
-}
-
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/comment/comment-body.js
-
 
 
 /** Far below GitHub's 65,536-character limit: the comment is a status line, not a report. */
@@ -41238,13 +41197,14 @@ function jobsOnDashboardMarkdown(projectId) {
 /** The input that waits for a job still running, ready to copy: `job-id: job_…`. */
 const jobIdInput = (jobId) => codeSpan(`job-id: ${jobId}`);
 const run = (ctx) => ctx.runUrl ? ` · ${markdownLink('workflow run', ctx.runUrl)}` : '';
-function finish(ctx, lines) {
-    const body = [renderMarker(ctx.marker), ...lines].join('\n');
+function finish(ctx, sign, lines) {
+    const body = [sign(ctx.marker), ...lines].join('\n');
     return body.length > MAX_COMMENT ? `${body.slice(0, MAX_COMMENT - 1)}…` : body;
 }
-function workingBody(ctx, job, followUp) {
+function workingBody(ctx, job, followUp, sign) {
     let what = followUp ? 'is working on the follow-up' : 'is working on this';
-    if (ctx.marker.kind === 'change') {
+    // A `/docs-agent` follow-up on a change's comment is a follow-up like any other.
+    if (ctx.marker.kind === 'change' && (ctx.fold || !followUp)) {
         const docsPr = ctx.fold?.docsPr;
         what = !ctx.fold
             ? 'is updating the docs for this change'
@@ -41252,10 +41212,10 @@ function workingBody(ctx, job, followUp) {
                 ? `is adding this change to the open docs pull request ${markdownLink(docsPr, docsPr)}`
                 : 'is adding this change to the job still running for an earlier change';
     }
-    return finish(ctx, [`⏳ **Mintlify agent** ${what} · job ${codeSpan(job.id)}${run(ctx)}`]);
+    return finish(ctx, sign, [`⏳ **Mintlify agent** ${what} · job ${codeSpan(job.id)}${run(ctx)}`]);
 }
 /** The comment once the run is over; `note` adds a line (a time limit, a failure reason). */
-function outcomeBody(ctx, job, result) {
+function outcomeBody(ctx, job, result, sign) {
     const id = codeSpan(job.id);
     const pr = job.prLink ? markdownLink(job.prLink, job.prLink) : '';
     // What to do next when the job did not end well: where to look, or how to keep waiting.
@@ -41278,11 +41238,10 @@ function outcomeBody(ctx, job, result) {
             : `✅ **Mintlify agent** opened a docs pull request: ${pr}`;
         lines['no-changes'] = `☑️ **Mintlify agent** finished: no docs changes needed.`;
     }
-    return finish(ctx, [lines[result], '', `Job ${id}${run(ctx)}`]);
+    return finish(ctx, sign, [lines[result], '', `Job ${id}${run(ctx)}`]);
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/comment/live-comment.js
-
 
 
 
@@ -41298,14 +41257,19 @@ class LiveComment {
     where;
     log;
     save;
+    markers;
     fold;
     id;
+    /** The record of the comment adopted: kept whole (kind, project, docs pull request) when rewritten. */
+    adopted;
     maybeCreated = false;
     /** The issue's comments could not be read: whether a job is recorded there is unknown. */
     unreadable = false;
     constructor(api, issue, marker, 
     /** The run's link and the Mintlify project, for every body. */
     where, log, save, 
+    /** Signs the markers this comment writes, and reads those of earlier runs. */
+    markers, 
     /** A code change folded into an earlier job: the comment says so and links its docs pull request. */
     fold) {
         this.api = api;
@@ -41314,45 +41278,64 @@ class LiveComment {
         this.where = where;
         this.log = log;
         this.save = save;
+        this.markers = markers;
         this.fold = fold;
     }
     /** The follow-up was refused and a new job started instead: the comment stops saying "folded". */
     unfold() {
         this.fold = undefined;
     }
-    /** The latest job recorded on the issue; only comments written by a bot count, so no one can plant one. */
+    /**
+     * The jobs recorded on the issue, newest first: only markers this action signed for this issue
+     * (marker.ts), in comments written by a bot, count, so no one can plant, copy or edit one.
+     */
     async recorded() {
         try {
             const comments = await this.api.listComments(this.issue);
+            const found = [];
             for (const comment of [...comments].reverse()) {
-                const marker = comment.authorType === 'Bot' ? parseMarker(comment.body) : undefined;
+                const marker = comment.authorType === 'Bot' ? this.markers.read(comment.body, this.issue) : undefined;
                 if (marker)
-                    return { marker, commentId: comment.id };
+                    found.push({ marker, commentId: comment.id });
             }
+            return found;
         }
         catch (error) {
             this.warn('read the comments of', error);
             this.unreadable = true;
+            return [];
         }
-        return undefined;
     }
-    /** Edit this comment instead of creating one (a resumed job or a follow-up). */
-    adopt(commentId) {
+    /**
+     * Edit this comment instead of creating one (a resumed job or a follow-up). With its record, the
+     * rewritten record keeps what it said (kind, project, docs pull request).
+     */
+    adopt(commentId, record) {
         this.id = commentId;
+        this.adopted = record;
     }
     async working(job, followUp) {
-        await this.show(job, workingBody(this.ctx(job), job, followUp), false);
+        await this.show(job, workingBody(this.ctx(job), job, followUp, this.sign), false);
     }
     async finish(job, result) {
-        await this.show(job, outcomeBody(this.ctx(job), job, result), true);
+        await this.show(job, outcomeBody(this.ctx(job), job, result, this.sign), true);
     }
     ctx(job) {
         const marker = { ...this.marker, job: job.id };
-        // A change run records the docs pull request once known, so the next change can find it open.
+        if (this.markers.step)
+            marker.step = this.markers.step;
+        if (this.adopted?.kind === 'change')
+            marker.kind = 'change';
+        if (this.adopted?.project)
+            marker.project ??= this.adopted.project;
+        // A change run records the docs pull request once known, so the next change can find it open:
+        // the service's link when it gives one, else the one recorded (which came from the service).
         if (marker.kind === 'change')
-            marker.pr = job.prLink || this.fold?.docsPr || undefined;
+            marker.pr = job.prLink || this.fold?.docsPr || this.adopted?.pr || undefined;
         return { marker, ...this.where, ...(this.fold ? { fold: this.fold } : {}) };
     }
+    /** The marker, signed for this issue. */
+    sign = (marker) => this.markers.render(marker, this.issue);
     async show(job, body, final) {
         try {
             // A create that got no answer may have been made: find it rather than post a second one.
@@ -41382,9 +41365,8 @@ class LiveComment {
     /** This run's comment about `job`, if an earlier create went through after all. */
     async ownComment(job) {
         this.maybeCreated = false;
-        const found = await this.recorded();
-        const mine = found?.marker.run === this.marker.run && found.marker.job === job.id;
-        return mine ? found.commentId : undefined;
+        const mine = (await this.recorded()).find(({ marker }) => marker.run === this.marker.run && marker.step === this.markers.step && marker.job === job.id);
+        return mine?.commentId;
     }
     warn(what, error) {
         const hint = refusedAccess(error)
@@ -41401,6 +41383,129 @@ const isHttpAnswer = (error) => Boolean(error.response);
  */
 function unknownEarlierJob(event, where) {
     return new ExplainedError(`Attempt ${event.runAttempt} of this run could not read the comments of ${where} to find the job an earlier attempt may have started, so it does not start another. Look for it among the agent jobs on the Mintlify dashboard, or re-run once GitHub answers.`);
+}
+
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/record.js
+
+/**
+ * Records the action hides in what it writes on GitHub (a comment's marker, the dashboard's state),
+ * signed with a key derived from the API key and bound to where they stand. Anyone can write an
+ * HTML comment, and other workflows post as the same bot; only a holder of the project's API key can
+ * write a record this action believes, and a record copied to another issue no longer verifies.
+ */
+class RecordSigner {
+    key;
+    constructor(apiKey) {
+        // A derived key: the API key itself never meets the record's text.
+        this.key = (0,external_node_crypto_.createHmac)('sha256', apiKey).update('mintlify-agent-action record key v1').digest();
+    }
+    /** The signature of `json`, written at `place` (e.g. `acme/app#12`, `acme/app dashboard`). */
+    sign(place, json) {
+        return (0,external_node_crypto_.createHmac)('sha256', this.key).update(`${place}\n${json}`).digest('hex').slice(0, 40);
+    }
+    verify(place, json, signature) {
+        const expected = Buffer.from(this.sign(place, json));
+        const given = Buffer.from(signature);
+        return given.length === expected.length && (0,external_node_crypto_.timingSafeEqual)(given, expected);
+    }
+}
+/** JSON that cannot end the HTML comment it stands in, whatever its strings hold. */
+const commentSafeJson = (value) => JSON.stringify(value).replace(/[<>&]/g, c => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+/** `<!-- tag sig=… {json} -->`: a signed record, invisible in the rendered page. */
+function hideRecord(tag, signature, json) {
+    return `<!-- ${tag} sig=${signature} ${json} -->`;
+}
+/** The records with this tag in `text`, newest (last) first: their signature and JSON, unchecked. */
+function findRecords(text, tag) {
+    const pattern = new RegExp(`<!-- ${tag} sig=([0-9a-f]{40}) (\\{[^<>]*\\}) -->`, 'g');
+    return [...text.matchAll(pattern)]
+        .map(m => ({ signature: m[1], json: m[2] }))
+        .reverse();
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/comment/marker.js
+
+
+
+
+const TAG = 'mintlify-agent';
+/**
+ * The markers of one repository's issues and pull requests, as signed records (record.ts): signed
+ * with a key derived from the API key and bound to the issue they stand on (`owner/repo#12`). Other
+ * workflows post as the same `github-actions[bot]`, and anyone can type an HTML comment: only a
+ * marker this key signed for this issue is read, so a planted, edited or unsigned one, or one copied
+ * from another issue, is ignored.
+ */
+class Markers {
+    repository;
+    step;
+    signer;
+    constructor(apiKey, 
+    /** `owner/repo` */
+    repository, 
+    /** The step writing (stepIdentity): recorded in each marker it writes. */
+    step) {
+        this.repository = repository;
+        this.step = step;
+        this.signer = new RecordSigner(apiKey);
+    }
+    /** The marker as it is hidden in a comment on `issue`. */
+    render(marker, issue) {
+        // No `<` or `>` can end the HTML comment early, whatever a link holds; JSON.parse reads them back.
+        const json = commentSafeJson(marker);
+        return hideRecord(TAG, this.signer.sign(this.place(issue), json), json);
+    }
+    /** The newest marker in `body` signed for `issue`, its fields checked; anything else is none. */
+    read(body, issue) {
+        if (!body)
+            return undefined;
+        const place = this.place(issue);
+        const signed = findRecords(body, TAG).find(r => this.signer.verify(place, r.json, r.signature));
+        return signed ? checkedMarker(signed.json) : undefined;
+    }
+    place(issue) {
+        return `${this.repository}#${issue}`;
+    }
+}
+/** A marker in `body` that `markers` signed for `issue` (see Markers.read). */
+const parseMarker = (body, markers, issue) => markers.read(body, issue);
+/**
+ * Which step of which workflow job wrote a record, and what it asks: the workflow job (GITHUB_JOB)
+ * and step (GITHUB_ACTION), and, since a matrix's legs share both, the project and the prompt's
+ * source. A digest: the prompt's text does not stand in the comment.
+ */
+function stepIdentity(parts) {
+    const text = JSON.stringify([
+        parts.job ?? '',
+        parts.action ?? '',
+        parts.project,
+        parts.promptSource
+    ]);
+    return (0,external_node_crypto_.createHash)('sha256').update(text).digest('hex').slice(0, 16);
+}
+/** A signed marker's fields, each checked: one that does not have the expected shape is dropped. */
+function checkedMarker(json) {
+    let value;
+    try {
+        value = JSON.parse(json);
+    }
+    catch {
+        return undefined;
+    }
+    if (typeof value.job !== 'string' || !SERVICE_ID.test(value.job) || typeof value.run !== 'string')
+        return undefined;
+    const marker = { job: value.job, run: value.run, attempt: Number(value.attempt) || 1 };
+    if (typeof value.step === 'string' && /^[0-9a-f]{16}$/.test(value.step))
+        marker.step = value.step;
+    if (value.kind === 'change')
+        marker.kind = 'change';
+    if (typeof value.project === 'string' && SERVICE_ID.test(value.project))
+        marker.project = value.project;
+    if (typeof value.pr === 'string' && value.pr.length <= MAX_LINK && /^https?:\/\//.test(value.pr))
+        marker.pr = value.pr;
+    return marker;
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/fold.js
@@ -41481,10 +41586,13 @@ async function findMarkers(ctx) {
     for await (const comments of ctx.github.recentComments(MAX_COMMENT_PAGES)) {
         for (const comment of comments) {
             // Only comments written by a bot count, so no one can plant a marker.
-            const marker = comment.authorType === 'Bot' ? parseMarker(comment.body) : undefined;
+            const marker = comment.authorType === 'Bot'
+                ? parseMarker(comment.body, ctx.markers, comment.issue)
+                : undefined;
             if (!marker || marker.kind !== 'change' || marker.project !== ctx.projectId)
                 continue;
-            if (ctx.runId && marker.run === ctx.runId)
+            // This step's own job, from an earlier attempt; a sibling step's job in this run is not it.
+            if (ctx.runId && marker.run === ctx.runId && marker.step === ctx.markers.step)
                 return { resume: { marker, commentId: comment.id, issue: comment.issue } };
             latest ??= marker;
         }
@@ -41656,7 +41764,8 @@ async function prepareChangeRun(settings, event, deps) {
             runId: event.runId,
             runAttempt: event.runAttempt,
             serverUrl: event.serverUrl,
-            fold: settings.fold === 'open-pr'
+            fold: settings.fold === 'open-pr',
+            markers: deps.markers
         });
     if (decision.info)
         log.info(decision.info);
@@ -41670,7 +41779,7 @@ async function prepareChangeRun(settings, event, deps) {
             attempt: event.runAttempt,
             kind: 'change',
             project: settings.projectId
-        }, { runUrl: event.runUrl, projectId: settings.projectId }, log, deps.saveState, decision.target ? { docsPr: decision.target.docsPr } : undefined);
+        }, { runUrl: event.runUrl, projectId: settings.projectId }, log, deps.saveState, deps.markers, decision.target ? { docsPr: decision.target.docsPr } : undefined);
     const prepared = {
         source: change.url,
         comment,
@@ -41823,7 +41932,7 @@ function planTrigger(settings, event) {
  * Decides what to run from the inputs, the event, the trust gate and the job recorded on the issue.
  * GitHub is contacted only when the run comments or checks a permission.
  */
-async function prepareIssueRun(settings, event, { log, clock, session, saveState, signal }) {
+async function prepareIssueRun(settings, event, { log, clock, session, saveState, signal, markers }) {
     const plan = planTrigger(settings, event);
     const request = { jobId: settings.jobId, prompt: plan.prompt };
     if (plan.skipped)
@@ -41837,7 +41946,7 @@ async function prepareIssueRun(settings, event, { log, clock, session, saveState
     }
     if (plan.target === undefined)
         return { request, followUp: false };
-    const comment = new LiveComment(await github(), plan.target, { run: event.runId, attempt: event.runAttempt }, { runUrl: event.runUrl, projectId: settings.projectId }, log, saveState);
+    const comment = new LiveComment(await github(), plan.target, { run: event.runId, attempt: event.runAttempt, project: settings.projectId }, { runUrl: event.runUrl, projectId: settings.projectId }, log, saveState, markers);
     if (settings.jobId)
         return { request, comment, followUp: Boolean(plan.prompt) };
     const recorded = await comment.recorded();
@@ -41846,19 +41955,27 @@ async function prepareIssueRun(settings, event, { log, clock, session, saveState
         throw new CancelledError('Cancelled.');
     if (comment.unreadable && event.runAttempt > 1)
         throw unknownEarlierJob(event, `#${plan.target}`);
-    if (recorded && recorded.marker.run === event.runId && event.runId) {
-        comment.adopt(recorded.commentId);
-        log.info(`Attempt ${event.runAttempt} of this run resumes job ${recorded.marker.job}, started by attempt ${recorded.marker.attempt}.`);
+    // This very step's job, started by an earlier attempt: a re-run waits for it and sends nothing.
+    // Another step of the run, or another leg of its matrix, has a job of its own.
+    const own = event.runId
+        ? recorded.find(r => r.marker.run === event.runId && r.marker.step === markers.step)
+        : undefined;
+    if (own) {
+        comment.adopt(own.commentId, own.marker);
+        log.info(`Attempt ${event.runAttempt} of this run resumes job ${own.marker.job}, started by attempt ${own.marker.attempt}.`);
         return {
-            request: { ...request, jobId: recorded.marker.job, prompt: undefined },
+            request: { ...request, jobId: own.marker.job, prompt: undefined },
             comment,
             followUp: false
         };
     }
-    if (recorded && plan.fromComment) {
-        comment.adopt(recorded.commentId);
-        log.info(`Sending the comment as a follow-up to job ${recorded.marker.job}, recorded on #${plan.target}.`);
-        return { request: { ...request, jobId: recorded.marker.job }, comment, followUp: true };
+    // The issue's latest job of this run's own project (another project's workflow may comment on the
+    // same issue), recorded by an earlier run: a sibling step's job in this run is not this step's.
+    const latest = recorded.find(r => r.marker.project === settings.projectId && r.marker.run !== event.runId);
+    if (latest && plan.fromComment) {
+        comment.adopt(latest.commentId, latest.marker);
+        log.info(`Sending the comment as a follow-up to job ${latest.marker.job}, recorded on #${plan.target}.`);
+        return { request: { ...request, jobId: latest.marker.job }, comment, followUp: true };
     }
     return { request, comment, followUp: false };
 }
@@ -42060,6 +42177,7 @@ async function runAgentJob(client, request, hooks) {
 
 
 
+
 /** A job read while deciding where a change goes: a short look, not a wait. */
 const LOOK_MS = 30_000;
 /** The trigger, the job, the wait and the live comment, once the inputs are valid. */
@@ -42070,8 +42188,10 @@ async function runAgent(settings, event, runner, signal) {
     const session = new GitHubSession();
     try {
         let prepared;
+        const readJob = (jobId) => getJob(service(), settings.projectId, jobId, clock.now() + LOOK_MS);
         try {
-            prepared = await prepare(settings, event, runner, session, signal, jobId => getJob(service(), settings.projectId, jobId, clock.now() + LOOK_MS));
+            prepared = await prepare(settings, event, runner, session, signal, readJob);
+            prepared = await confirmFold(prepared, readJob);
         }
         catch (error) {
             // A read of GitHub stopped by the cancel fails as "no answer from GitHub": it was the cancel.
@@ -42093,11 +42213,48 @@ async function runAgent(settings, event, runner, signal) {
         await Promise.all([opened?.close(), session.close()]);
     }
 }
+/**
+ * A change is folded into an earlier job on the strength of the docs pull request its record names:
+ * used only when it is that job's own pull request as the service reports it. Otherwise, or when the
+ * job cannot be read, the change starts a new job, and a notice says why.
+ */
+async function confirmFold(prepared, readJob) {
+    const fold = prepared.fold;
+    if (!fold?.docsPr || prepared.request.fallbackPrompt === undefined)
+        return prepared;
+    let why;
+    try {
+        const prLink = (await readJob(fold.jobId)).prLink;
+        if (prLink === fold.docsPr)
+            return prepared;
+        why = `the service reports ${prLink ? `another one, ${prLink}` : 'none'} for it`;
+    }
+    catch (error) {
+        why = `the job could not be read (${errorText(error)})`;
+    }
+    prepared.comment?.unfold();
+    return {
+        ...prepared,
+        request: { prompt: prepared.request.fallbackPrompt },
+        followUp: false,
+        fold: undefined,
+        notices: [
+            ...prepared.notices,
+            `The docs pull request recorded for job ${fold.jobId}, ${fold.docsPr}, is not confirmed as its own: ${why}. This change starts a new job.`
+        ]
+    };
+}
 const cancelledBeforeJob = () => new CancelledError('Cancelled before a job was started; nothing was sent to the service.');
 /** A code change or an issue (or neither): what to send, where to comment. */
 async function prepare(settings, event, runner, session, signal, readJob) {
     const log = runner.log;
     const saveState = (saved) => runner.saveState(State.Comment, JSON.stringify(saved));
+    const markers = new Markers(settings.apiKey, `${event.owner}/${event.repo}`, stepIdentity({
+        job: runner.env.GITHUB_JOB,
+        action: runner.env.GITHUB_ACTION,
+        project: settings.projectId,
+        promptSource: promptSource(runner)
+    }));
     if (isChangeRun(event, settings))
         return prepareChangeRun(settings, event, {
             log,
@@ -42105,7 +42262,8 @@ async function prepare(settings, event, runner, session, signal, readJob) {
             session,
             saveState,
             signal,
-            readJob
+            readJob,
+            markers
         });
     return {
         ...(await prepareIssueRun(settings, event, {
@@ -42113,10 +42271,16 @@ async function prepare(settings, event, runner, session, signal, readJob) {
             clock: runner.clock,
             session,
             saveState,
-            signal
+            signal,
+            markers
         })),
         notices: []
     };
+}
+/** What the step asks, as the workflow wrote it: the prompt file's path, or the prompt's text. */
+function promptSource(runner) {
+    const file = runner.input(names_Input.PromptFile).trim();
+    return file ? `file:${file}` : `prompt:${runner.input(names_Input.Prompt).trim()}`;
 }
 /** The job, the wait and the live comment. */
 async function runPrepared(client, settings, prepared, runner, signal) {

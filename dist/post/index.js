@@ -30941,7 +30941,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2413);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6516);
 
 // The agent action's post step (runs.post in action.yml, post-if: always()); it never fails the job.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -30951,7 +30951,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2413:
+/***/ 6516:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -38379,11 +38379,11 @@ function parseApiUrl(name, raw) {
     return url;
 }
 /** Project and job ids as the service shows them: they become path segments of its URLs. */
-const connection_SERVICE_ID = /^[A-Za-z0-9._~-]{1,200}$/;
+const SERVICE_ID = /^[A-Za-z0-9._~-]{1,200}$/;
 /** Project and job ids become path segments: refuse anything that could change the path. */
 function connection_parseId(name, raw) {
     const value = raw.trim();
-    if (!connection_SERVICE_ID.test(value) || value === '.' || value === '..') {
+    if (!SERVICE_ID.test(value) || value === '.' || value === '..') {
         throw new errors_InputError(`Input '${name}' must be an ID made of letters, digits, '-', '_', '.' or '~' (as shown on the dashboard); got '${raw}'.`);
     }
     return value;
@@ -38506,7 +38506,7 @@ function followUpRefused(error) {
     return (error.status !== undefined && error.status >= 400 && error.status < 500 && error.status !== 429);
 }
 /** A pull request link: http(s) only, of a sane length, or it is no link at all. */
-const agent_jobs_MAX_LINK = 2048;
+const MAX_LINK = 2048;
 const MAX_FIELD = 500;
 /**
  * Only a link already in the URL parser's canonical form: the parser drops tabs and line breaks
@@ -38514,7 +38514,7 @@ const MAX_FIELD = 500;
  * raw text. A real pull request URL is canonical.
  */
 function asLink(value) {
-    if (typeof value !== 'string' || value.length > agent_jobs_MAX_LINK)
+    if (typeof value !== 'string' || value.length > MAX_LINK)
         return undefined;
     try {
         const url = new URL(value);
@@ -38548,7 +38548,7 @@ function asAgentJob(body, expectedId, malformed, idOptional = false) {
             return malformed(`its '${field}' is not a short text`);
     }
     const id = asText(raw.id);
-    if (id !== undefined && !connection_SERVICE_ID.test(id))
+    if (id !== undefined && !SERVICE_ID.test(id))
         return malformed('its job id is not a plain id');
     if (expectedId !== undefined && id !== undefined && id !== expectedId)
         return malformed(`it is about another job ('${id}')`);
@@ -40822,48 +40822,7 @@ function markdown_codeSpan(text) {
     return `${fence}${pad}${clean}${pad}${fence}`;
 }
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/comment/marker.js
-
-
-const PREFIX = '<!-- mintlify-agent ';
-const PATTERN = /<!-- mintlify-agent (\{[^<>]*\}) -->/;
-function renderMarker(marker) {
-    // No `<` or `>` can end the HTML comment early, whatever a link holds; JSON.parse reads them back.
-    const json = JSON.stringify(marker).replace(/[<>]/g, c => (c === '<' ? '\\u003c' : '\\u003e'));
-    return `${PREFIX}${json} -->`;
-}
-/**
- * Reads a marker; markers written before `kind`, `project` and `pr` existed still parse. A field that
- * does not have the expected shape is dropped, as if it were absent.
- */
-function marker_parseMarker(body) {
-    const match = body ? PATTERN.exec(body) : null;
-    if (!match)
-        return undefined;
-    try {
-        const value = JSON.parse(match[1]);
-        if (typeof value.job !== 'string' ||
-            !SERVICE_ID.test(value.job) ||
-            typeof value.run !== 'string')
-            return undefined;
-        const marker = { job: value.job, run: value.run, attempt: Number(value.attempt) || 1 };
-        if (value.kind === 'change')
-            marker.kind = 'change';
-        if (typeof value.project === 'string' && SERVICE_ID.test(value.project))
-            marker.project = value.project;
-        if (typeof value.pr === 'string' &&
-            value.pr.length <= MAX_LINK &&
-            /^https?:\/\//.test(value.pr))
-            marker.pr = value.pr;
-        return marker;
-    }
-    catch {
-        return undefined;
-    }
-}
-
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/comment/comment-body.js
-
 
 
 /** Far below GitHub's 65,536-character limit: the comment is a status line, not a report. */
@@ -40875,13 +40834,14 @@ function jobsOnDashboardMarkdown(projectId) {
 /** The input that waits for a job still running, ready to copy: `job-id: job_…`. */
 const jobIdInput = (jobId) => markdown_codeSpan(`job-id: ${jobId}`);
 const run = (ctx) => ctx.runUrl ? ` · ${markdown_markdownLink('workflow run', ctx.runUrl)}` : '';
-function finish(ctx, lines) {
-    const body = [renderMarker(ctx.marker), ...lines].join('\n');
+function finish(ctx, sign, lines) {
+    const body = [sign(ctx.marker), ...lines].join('\n');
     return body.length > MAX_COMMENT ? `${body.slice(0, MAX_COMMENT - 1)}…` : body;
 }
-function comment_body_workingBody(ctx, job, followUp) {
+function comment_body_workingBody(ctx, job, followUp, sign) {
     let what = followUp ? 'is working on the follow-up' : 'is working on this';
-    if (ctx.marker.kind === 'change') {
+    // A `/docs-agent` follow-up on a change's comment is a follow-up like any other.
+    if (ctx.marker.kind === 'change' && (ctx.fold || !followUp)) {
         const docsPr = ctx.fold?.docsPr;
         what = !ctx.fold
             ? 'is updating the docs for this change'
@@ -40889,10 +40849,10 @@ function comment_body_workingBody(ctx, job, followUp) {
                 ? `is adding this change to the open docs pull request ${markdownLink(docsPr, docsPr)}`
                 : 'is adding this change to the job still running for an earlier change';
     }
-    return finish(ctx, [`⏳ **Mintlify agent** ${what} · job ${codeSpan(job.id)}${run(ctx)}`]);
+    return finish(ctx, sign, [`⏳ **Mintlify agent** ${what} · job ${codeSpan(job.id)}${run(ctx)}`]);
 }
 /** The comment once the run is over; `note` adds a line (a time limit, a failure reason). */
-function comment_body_outcomeBody(ctx, job, result) {
+function comment_body_outcomeBody(ctx, job, result, sign) {
     const id = markdown_codeSpan(job.id);
     const pr = job.prLink ? markdown_markdownLink(job.prLink, job.prLink) : '';
     // What to do next when the job did not end well: where to look, or how to keep waiting.
@@ -40915,7 +40875,130 @@ function comment_body_outcomeBody(ctx, job, result) {
             : `✅ **Mintlify agent** opened a docs pull request: ${pr}`;
         lines['no-changes'] = `☑️ **Mintlify agent** finished: no docs changes needed.`;
     }
-    return finish(ctx, [lines[result], '', `Job ${id}${run(ctx)}`]);
+    return finish(ctx, sign, [lines[result], '', `Job ${id}${run(ctx)}`]);
+}
+
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/record.js
+
+/**
+ * Records the action hides in what it writes on GitHub (a comment's marker, the dashboard's state),
+ * signed with a key derived from the API key and bound to where they stand. Anyone can write an
+ * HTML comment, and other workflows post as the same bot; only a holder of the project's API key can
+ * write a record this action believes, and a record copied to another issue no longer verifies.
+ */
+class RecordSigner {
+    key;
+    constructor(apiKey) {
+        // A derived key: the API key itself never meets the record's text.
+        this.key = (0,external_node_crypto_.createHmac)('sha256', apiKey).update('mintlify-agent-action record key v1').digest();
+    }
+    /** The signature of `json`, written at `place` (e.g. `acme/app#12`, `acme/app dashboard`). */
+    sign(place, json) {
+        return (0,external_node_crypto_.createHmac)('sha256', this.key).update(`${place}\n${json}`).digest('hex').slice(0, 40);
+    }
+    verify(place, json, signature) {
+        const expected = Buffer.from(this.sign(place, json));
+        const given = Buffer.from(signature);
+        return given.length === expected.length && (0,external_node_crypto_.timingSafeEqual)(given, expected);
+    }
+}
+/** JSON that cannot end the HTML comment it stands in, whatever its strings hold. */
+const commentSafeJson = (value) => JSON.stringify(value).replace(/[<>&]/g, c => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+/** `<!-- tag sig=… {json} -->`: a signed record, invisible in the rendered page. */
+function hideRecord(tag, signature, json) {
+    return `<!-- ${tag} sig=${signature} ${json} -->`;
+}
+/** The records with this tag in `text`, newest (last) first: their signature and JSON, unchecked. */
+function findRecords(text, tag) {
+    const pattern = new RegExp(`<!-- ${tag} sig=([0-9a-f]{40}) (\\{[^<>]*\\}) -->`, 'g');
+    return [...text.matchAll(pattern)]
+        .map(m => ({ signature: m[1], json: m[2] }))
+        .reverse();
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/comment/marker.js
+
+
+
+
+const TAG = 'mintlify-agent';
+/**
+ * The markers of one repository's issues and pull requests, as signed records (record.ts): signed
+ * with a key derived from the API key and bound to the issue they stand on (`owner/repo#12`). Other
+ * workflows post as the same `github-actions[bot]`, and anyone can type an HTML comment: only a
+ * marker this key signed for this issue is read, so a planted, edited or unsigned one, or one copied
+ * from another issue, is ignored.
+ */
+class Markers {
+    repository;
+    step;
+    signer;
+    constructor(apiKey, 
+    /** `owner/repo` */
+    repository, 
+    /** The step writing (stepIdentity): recorded in each marker it writes. */
+    step) {
+        this.repository = repository;
+        this.step = step;
+        this.signer = new RecordSigner(apiKey);
+    }
+    /** The marker as it is hidden in a comment on `issue`. */
+    render(marker, issue) {
+        // No `<` or `>` can end the HTML comment early, whatever a link holds; JSON.parse reads them back.
+        const json = commentSafeJson(marker);
+        return hideRecord(TAG, this.signer.sign(this.place(issue), json), json);
+    }
+    /** The newest marker in `body` signed for `issue`, its fields checked; anything else is none. */
+    read(body, issue) {
+        if (!body)
+            return undefined;
+        const place = this.place(issue);
+        const signed = findRecords(body, TAG).find(r => this.signer.verify(place, r.json, r.signature));
+        return signed ? checkedMarker(signed.json) : undefined;
+    }
+    place(issue) {
+        return `${this.repository}#${issue}`;
+    }
+}
+/** A marker in `body` that `markers` signed for `issue` (see Markers.read). */
+const marker_parseMarker = (body, markers, issue) => markers.read(body, issue);
+/**
+ * Which step of which workflow job wrote a record, and what it asks: the workflow job (GITHUB_JOB)
+ * and step (GITHUB_ACTION), and, since a matrix's legs share both, the project and the prompt's
+ * source. A digest: the prompt's text does not stand in the comment.
+ */
+function stepIdentity(parts) {
+    const text = JSON.stringify([
+        parts.job ?? '',
+        parts.action ?? '',
+        parts.project,
+        parts.promptSource
+    ]);
+    return createHash('sha256').update(text).digest('hex').slice(0, 16);
+}
+/** A signed marker's fields, each checked: one that does not have the expected shape is dropped. */
+function checkedMarker(json) {
+    let value;
+    try {
+        value = JSON.parse(json);
+    }
+    catch {
+        return undefined;
+    }
+    if (typeof value.job !== 'string' || !SERVICE_ID.test(value.job) || typeof value.run !== 'string')
+        return undefined;
+    const marker = { job: value.job, run: value.run, attempt: Number(value.attempt) || 1 };
+    if (typeof value.step === 'string' && /^[0-9a-f]{16}$/.test(value.step))
+        marker.step = value.step;
+    if (value.kind === 'change')
+        marker.kind = 'change';
+    if (typeof value.project === 'string' && SERVICE_ID.test(value.project))
+        marker.project = value.project;
+    if (typeof value.pr === 'string' && value.pr.length <= MAX_LINK && /^https?:\/\//.test(value.pr))
+        marker.pr = value.pr;
+    return marker;
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/names.js
@@ -41200,7 +41283,6 @@ function unreadable(what, grant, error) {
 
 
 
-
 /**
  * The one comment per job on the triggering issue, edited as the job moves on. Every failure
  * becomes a warning: the job and its outputs matter more than the comment.
@@ -41212,14 +41294,19 @@ class live_comment_LiveComment {
     where;
     log;
     save;
+    markers;
     fold;
     id;
+    /** The record of the comment adopted: kept whole (kind, project, docs pull request) when rewritten. */
+    adopted;
     maybeCreated = false;
     /** The issue's comments could not be read: whether a job is recorded there is unknown. */
     unreadable = false;
     constructor(api, issue, marker, 
     /** The run's link and the Mintlify project, for every body. */
     where, log, save, 
+    /** Signs the markers this comment writes, and reads those of earlier runs. */
+    markers, 
     /** A code change folded into an earlier job: the comment says so and links its docs pull request. */
     fold) {
         this.api = api;
@@ -41228,45 +41315,64 @@ class live_comment_LiveComment {
         this.where = where;
         this.log = log;
         this.save = save;
+        this.markers = markers;
         this.fold = fold;
     }
     /** The follow-up was refused and a new job started instead: the comment stops saying "folded". */
     unfold() {
         this.fold = undefined;
     }
-    /** The latest job recorded on the issue; only comments written by a bot count, so no one can plant one. */
+    /**
+     * The jobs recorded on the issue, newest first: only markers this action signed for this issue
+     * (marker.ts), in comments written by a bot, count, so no one can plant, copy or edit one.
+     */
     async recorded() {
         try {
             const comments = await this.api.listComments(this.issue);
+            const found = [];
             for (const comment of [...comments].reverse()) {
-                const marker = comment.authorType === 'Bot' ? parseMarker(comment.body) : undefined;
+                const marker = comment.authorType === 'Bot' ? this.markers.read(comment.body, this.issue) : undefined;
                 if (marker)
-                    return { marker, commentId: comment.id };
+                    found.push({ marker, commentId: comment.id });
             }
+            return found;
         }
         catch (error) {
             this.warn('read the comments of', error);
             this.unreadable = true;
+            return [];
         }
-        return undefined;
     }
-    /** Edit this comment instead of creating one (a resumed job or a follow-up). */
-    adopt(commentId) {
+    /**
+     * Edit this comment instead of creating one (a resumed job or a follow-up). With its record, the
+     * rewritten record keeps what it said (kind, project, docs pull request).
+     */
+    adopt(commentId, record) {
         this.id = commentId;
+        this.adopted = record;
     }
     async working(job, followUp) {
-        await this.show(job, workingBody(this.ctx(job), job, followUp), false);
+        await this.show(job, workingBody(this.ctx(job), job, followUp, this.sign), false);
     }
     async finish(job, result) {
-        await this.show(job, outcomeBody(this.ctx(job), job, result), true);
+        await this.show(job, outcomeBody(this.ctx(job), job, result, this.sign), true);
     }
     ctx(job) {
         const marker = { ...this.marker, job: job.id };
-        // A change run records the docs pull request once known, so the next change can find it open.
+        if (this.markers.step)
+            marker.step = this.markers.step;
+        if (this.adopted?.kind === 'change')
+            marker.kind = 'change';
+        if (this.adopted?.project)
+            marker.project ??= this.adopted.project;
+        // A change run records the docs pull request once known, so the next change can find it open:
+        // the service's link when it gives one, else the one recorded (which came from the service).
         if (marker.kind === 'change')
-            marker.pr = job.prLink || this.fold?.docsPr || undefined;
+            marker.pr = job.prLink || this.fold?.docsPr || this.adopted?.pr || undefined;
         return { marker, ...this.where, ...(this.fold ? { fold: this.fold } : {}) };
     }
+    /** The marker, signed for this issue. */
+    sign = (marker) => this.markers.render(marker, this.issue);
     async show(job, body, final) {
         try {
             // A create that got no answer may have been made: find it rather than post a second one.
@@ -41296,9 +41402,8 @@ class live_comment_LiveComment {
     /** This run's comment about `job`, if an earlier create went through after all. */
     async ownComment(job) {
         this.maybeCreated = false;
-        const found = await this.recorded();
-        const mine = found?.marker.run === this.marker.run && found.marker.job === job.id;
-        return mine ? found.commentId : undefined;
+        const mine = (await this.recorded()).find(({ marker }) => marker.run === this.marker.run && marker.step === this.markers.step && marker.job === job.id);
+        return mine?.commentId;
     }
     warn(what, error) {
         const hint = refusedAccess(error)
@@ -41395,10 +41500,13 @@ async function findMarkers(ctx) {
     for await (const comments of ctx.github.recentComments(MAX_COMMENT_PAGES)) {
         for (const comment of comments) {
             // Only comments written by a bot count, so no one can plant a marker.
-            const marker = comment.authorType === 'Bot' ? parseMarker(comment.body) : undefined;
+            const marker = comment.authorType === 'Bot'
+                ? parseMarker(comment.body, ctx.markers, comment.issue)
+                : undefined;
             if (!marker || marker.kind !== 'change' || marker.project !== ctx.projectId)
                 continue;
-            if (ctx.runId && marker.run === ctx.runId)
+            // This step's own job, from an earlier attempt; a sibling step's job in this run is not it.
+            if (ctx.runId && marker.run === ctx.runId && marker.step === ctx.markers.step)
                 return { resume: { marker, commentId: comment.id, issue: comment.issue } };
             latest ??= marker;
         }
@@ -41555,7 +41663,8 @@ async function prepareChangeRun(settings, event, deps) {
             runId: event.runId,
             runAttempt: event.runAttempt,
             serverUrl: event.serverUrl,
-            fold: settings.fold === 'open-pr'
+            fold: settings.fold === 'open-pr',
+            markers: deps.markers
         });
     if (decision.info)
         log.info(decision.info);
@@ -41569,7 +41678,7 @@ async function prepareChangeRun(settings, event, deps) {
             attempt: event.runAttempt,
             kind: 'change',
             project: settings.projectId
-        }, { runUrl: event.runUrl, projectId: settings.projectId }, log, deps.saveState, decision.target ? { docsPr: decision.target.docsPr } : undefined);
+        }, { runUrl: event.runUrl, projectId: settings.projectId }, log, deps.saveState, deps.markers, decision.target ? { docsPr: decision.target.docsPr } : undefined);
     const prepared = {
         source: change.url,
         comment,
@@ -41812,6 +41921,7 @@ function readPostSettings(get, mask) {
 
 
 
+
 const LOOK_MS = 10_000;
 /**
  * The post step (post-if: always()): when the main step was killed before it could finalise its
@@ -41843,7 +41953,10 @@ async function main_run(runner = coreRunner('Mintlify agent')) {
         github = api_connectGitHub(settings.githubToken, event, AbortSignal.timeout(LOOK_MS), {
             clock
         });
-        await github.updateComment(state.commentId, comment_body_outcomeBody(state.ctx, job, result));
+        // Signed as the main step signed it: the saved marker already names the step that wrote it.
+        const markers = new Markers(settings.apiKey, `${event.owner}/${event.repo}`);
+        const sign = (marker) => markers.render(marker, state.issue);
+        await github.updateComment(state.commentId, comment_body_outcomeBody(state.ctx, job, result, sign));
         log.info(`Updated the comment on #${state.issue}: job ${job.id} is ${job.status ?? 'unknown'} (${result}).`);
     }
     catch (error) {

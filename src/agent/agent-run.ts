@@ -4,12 +4,13 @@ import { openClient } from '../mintlify/connection.js'
 import type { ApiError } from '../mintlify/errors.js'
 import { GitHubSession } from '../github/api.js'
 import type { RunEvent } from '../github/event.js'
-import { CancelledError, describeError } from '../runner/errors.js'
+import { CancelledError, describeError, errorText } from '../runner/errors.js'
 import { formatDuration } from '../runner/duration.js'
 import { sendableSecret } from '../runner/inputs.js'
 import type { Runner } from '../runner/runner.js'
 import { type PreparedRun, isChangeRun, prepareChangeRun } from './change/change-run.js'
 import type { CommentState } from './comment/live-comment.js'
+import { Markers, stepIdentity } from './comment/marker.js'
 import { prepareIssueRun } from './issue/issue-run.js'
 import { Input, Output, State } from './names.js'
 import { type Result, failingWord } from './outcome.js'
@@ -40,10 +41,11 @@ export async function runAgent(
   const session = new GitHubSession()
   try {
     let prepared: PreparedRun
+    const readJob = (jobId: string): Promise<AgentJob> =>
+      getJob(service(), settings.projectId, jobId, clock.now() + LOOK_MS)
     try {
-      prepared = await prepare(settings, event, runner, session, signal, jobId =>
-        getJob(service(), settings.projectId, jobId, clock.now() + LOOK_MS)
-      )
+      prepared = await prepare(settings, event, runner, session, signal, readJob)
+      prepared = await confirmFold(prepared, readJob)
     } catch (error) {
       // A read of GitHub stopped by the cancel fails as "no answer from GitHub": it was the cancel.
       throw signal.aborted && !(error instanceof CancelledError) ? cancelledBeforeJob() : error
@@ -62,6 +64,38 @@ export async function runAgent(
   }
 }
 
+/**
+ * A change is folded into an earlier job on the strength of the docs pull request its record names:
+ * used only when it is that job's own pull request as the service reports it. Otherwise, or when the
+ * job cannot be read, the change starts a new job, and a notice says why.
+ */
+async function confirmFold(
+  prepared: PreparedRun,
+  readJob: (jobId: string) => Promise<AgentJob>
+): Promise<PreparedRun> {
+  const fold = prepared.fold
+  if (!fold?.docsPr || prepared.request.fallbackPrompt === undefined) return prepared
+  let why: string
+  try {
+    const prLink = (await readJob(fold.jobId)).prLink
+    if (prLink === fold.docsPr) return prepared
+    why = `the service reports ${prLink ? `another one, ${prLink}` : 'none'} for it`
+  } catch (error) {
+    why = `the job could not be read (${errorText(error)})`
+  }
+  prepared.comment?.unfold()
+  return {
+    ...prepared,
+    request: { prompt: prepared.request.fallbackPrompt },
+    followUp: false,
+    fold: undefined,
+    notices: [
+      ...prepared.notices,
+      `The docs pull request recorded for job ${fold.jobId}, ${fold.docsPr}, is not confirmed as its own: ${why}. This change starts a new job.`
+    ]
+  }
+}
+
 const cancelledBeforeJob = (): CancelledError =>
   new CancelledError('Cancelled before a job was started; nothing was sent to the service.')
 
@@ -77,6 +111,16 @@ async function prepare(
   const log = runner.log
   const saveState = (saved: CommentState): void =>
     runner.saveState(State.Comment, JSON.stringify(saved))
+  const markers = new Markers(
+    settings.apiKey,
+    `${event.owner}/${event.repo}`,
+    stepIdentity({
+      job: runner.env.GITHUB_JOB,
+      action: runner.env.GITHUB_ACTION,
+      project: settings.projectId,
+      promptSource: promptSource(runner)
+    })
+  )
   if (isChangeRun(event, settings))
     return prepareChangeRun(settings, event, {
       log,
@@ -84,7 +128,8 @@ async function prepare(
       session,
       saveState,
       signal,
-      readJob
+      readJob,
+      markers
     })
   return {
     ...(await prepareIssueRun(settings, event, {
@@ -92,10 +137,17 @@ async function prepare(
       clock: runner.clock,
       session,
       saveState,
-      signal
+      signal,
+      markers
     })),
     notices: []
   }
+}
+
+/** What the step asks, as the workflow wrote it: the prompt file's path, or the prompt's text. */
+function promptSource(runner: Runner): string {
+  const file = runner.input(Input.PromptFile).trim()
+  return file ? `file:${file}` : `prompt:${runner.input(Input.Prompt).trim()}`
 }
 
 /** The job, the wait and the live comment. */

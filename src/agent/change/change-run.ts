@@ -12,6 +12,7 @@ import { type FoldDecision, type FoldTarget, decideFold } from './fold.js'
 import { botAllowed, trustRefusal } from '../trust-gate.js'
 import type { IssueRun } from '../issue/issue-run.js'
 import { type CommentState, LiveComment } from '../comment/live-comment.js'
+import type { Markers } from '../comment/marker.js'
 import type { TriggerSettings } from '../issue/trigger.js'
 
 export const FOLD_MODES = ['open-pr', 'never'] as const
@@ -49,6 +50,8 @@ export interface RunDeps {
   signal?: AbortSignal
   /** Reads a job on the service: is an earlier change's job still running? */
   readJob: (jobId: string) => Promise<AgentJob>
+  /** Signs the markers this run writes and reads only those signed. */
+  markers: Markers
 }
 
 const CHANGE_EVENTS = new Set(['pull_request', 'pull_request_target', 'push'])
@@ -125,7 +128,8 @@ export async function prepareChangeRun(
         runId: event.runId,
         runAttempt: event.runAttempt,
         serverUrl: event.serverUrl,
-        fold: settings.fold === 'open-pr'
+        fold: settings.fold === 'open-pr',
+        markers: deps.markers
       })
   if (decision.info) log.info(decision.info)
   const options = { instruction: settings.prompt, includeDiff: settings.includeDiff }
@@ -148,6 +152,7 @@ export async function prepareChangeRun(
           { runUrl: event.runUrl, projectId: settings.projectId },
           log,
           deps.saveState,
+          deps.markers,
           decision.target ? { docsPr: decision.target.docsPr } : undefined
         )
   const prepared = {

@@ -9,7 +9,7 @@ import {
   refusedAccess
 } from '../../github/api.js'
 import { type CommentContext, outcomeBody, workingBody } from './comment-body.js'
-import { type Marker, parseMarker } from './marker.js'
+import type { Marker, Markers } from './marker.js'
 
 /** What the post step needs to finalise the comment if the main step was killed. */
 export interface CommentState {
@@ -20,7 +20,7 @@ export interface CommentState {
   final: boolean
 }
 
-/** A job recorded on the issue by an earlier run. */
+/** A job recorded on the issue by an earlier run (or an earlier attempt of this one). */
 export interface Recorded {
   marker: Marker
   commentId: number
@@ -32,6 +32,8 @@ export interface Recorded {
  */
 export class LiveComment {
   private id?: number
+  /** The record of the comment adopted: kept whole (kind, project, docs pull request) when rewritten. */
+  private adopted?: Marker
   private maybeCreated = false
   /** The issue's comments could not be read: whether a job is recorded there is unknown. */
   unreadable = false
@@ -44,6 +46,8 @@ export class LiveComment {
     private readonly where: Pick<CommentContext, 'runUrl' | 'projectId'>,
     private readonly log: Logger,
     private readonly save: (state: CommentState) => void,
+    /** Signs the markers this comment writes, and reads those of earlier runs. */
+    private readonly markers: Markers,
     /** A code change folded into an earlier job: the comment says so and links its docs pull request. */
     private fold?: CommentContext['fold']
   ) {}
@@ -53,40 +57,58 @@ export class LiveComment {
     this.fold = undefined
   }
 
-  /** The latest job recorded on the issue; only comments written by a bot count, so no one can plant one. */
-  async recorded(): Promise<Recorded | undefined> {
+  /**
+   * The jobs recorded on the issue, newest first: only markers this action signed for this issue
+   * (marker.ts), in comments written by a bot, count, so no one can plant, copy or edit one.
+   */
+  async recorded(): Promise<Recorded[]> {
     try {
       const comments = await this.api.listComments(this.issue)
+      const found: Recorded[] = []
       for (const comment of [...comments].reverse()) {
-        const marker = comment.authorType === 'Bot' ? parseMarker(comment.body) : undefined
-        if (marker) return { marker, commentId: comment.id }
+        const marker =
+          comment.authorType === 'Bot' ? this.markers.read(comment.body, this.issue) : undefined
+        if (marker) found.push({ marker, commentId: comment.id })
       }
+      return found
     } catch (error) {
       this.warn('read the comments of', error)
       this.unreadable = true
+      return []
     }
-    return undefined
   }
 
-  /** Edit this comment instead of creating one (a resumed job or a follow-up). */
-  adopt(commentId: number): void {
+  /**
+   * Edit this comment instead of creating one (a resumed job or a follow-up). With its record, the
+   * rewritten record keeps what it said (kind, project, docs pull request).
+   */
+  adopt(commentId: number, record?: Marker): void {
     this.id = commentId
+    this.adopted = record
   }
 
   async working(job: AgentJob, followUp: boolean): Promise<void> {
-    await this.show(job, workingBody(this.ctx(job), job, followUp), false)
+    await this.show(job, workingBody(this.ctx(job), job, followUp, this.sign), false)
   }
 
   async finish(job: AgentJob, result: Result | 'stopped'): Promise<void> {
-    await this.show(job, outcomeBody(this.ctx(job), job, result), true)
+    await this.show(job, outcomeBody(this.ctx(job), job, result, this.sign), true)
   }
 
   private ctx(job: AgentJob): CommentContext {
     const marker: Marker = { ...this.marker, job: job.id }
-    // A change run records the docs pull request once known, so the next change can find it open.
-    if (marker.kind === 'change') marker.pr = job.prLink || this.fold?.docsPr || undefined
+    if (this.markers.step) marker.step = this.markers.step
+    if (this.adopted?.kind === 'change') marker.kind = 'change'
+    if (this.adopted?.project) marker.project ??= this.adopted.project
+    // A change run records the docs pull request once known, so the next change can find it open:
+    // the service's link when it gives one, else the one recorded (which came from the service).
+    if (marker.kind === 'change')
+      marker.pr = job.prLink || this.fold?.docsPr || this.adopted?.pr || undefined
     return { marker, ...this.where, ...(this.fold ? { fold: this.fold } : {}) }
   }
+
+  /** The marker, signed for this issue. */
+  private sign = (marker: Marker): string => this.markers.render(marker, this.issue)
 
   private async show(job: AgentJob, body: string, final: boolean): Promise<void> {
     try {
@@ -113,9 +135,11 @@ export class LiveComment {
   /** This run's comment about `job`, if an earlier create went through after all. */
   private async ownComment(job: AgentJob): Promise<number | undefined> {
     this.maybeCreated = false
-    const found = await this.recorded()
-    const mine = found?.marker.run === this.marker.run && found.marker.job === job.id
-    return mine ? found.commentId : undefined
+    const mine = (await this.recorded()).find(
+      ({ marker }) =>
+        marker.run === this.marker.run && marker.step === this.markers.step && marker.job === job.id
+    )
+    return mine?.commentId
   }
 
   private warn(what: string, error: unknown): void {

@@ -5,6 +5,7 @@ import { type GitHubApi, type GitHubSession, connectGitHub } from '../../github/
 import type { RunEvent } from '../../github/event.js'
 import { trustRefusal } from '../trust-gate.js'
 import { type CommentState, LiveComment, unknownEarlierJob } from '../comment/live-comment.js'
+import type { Markers } from '../comment/marker.js'
 import { type TriggerSettings, planTrigger } from './trigger.js'
 
 export interface JobTarget {
@@ -36,7 +37,8 @@ export async function prepareIssueRun(
     clock,
     session,
     saveState,
-    signal
+    signal,
+    markers
   }: {
     log: Logger
     /** Paces GitHub's retries: the runner's clock. */
@@ -45,6 +47,8 @@ export async function prepareIssueRun(
     session?: GitHubSession
     saveState: (state: CommentState) => void
     signal?: AbortSignal
+    /** Signs the markers this run writes and reads only those signed for the issue. */
+    markers: Markers
   }
 ): Promise<IssueRun> {
   const plan = planTrigger(settings, event)
@@ -61,33 +65,44 @@ export async function prepareIssueRun(
   const comment = new LiveComment(
     await github(),
     plan.target,
-    { run: event.runId, attempt: event.runAttempt },
+    { run: event.runId, attempt: event.runAttempt, project: settings.projectId },
     { runUrl: event.runUrl, projectId: settings.projectId },
     log,
-    saveState
+    saveState,
+    markers
   )
   if (settings.jobId) return { request, comment, followUp: Boolean(plan.prompt) }
   const recorded = await comment.recorded()
   // A cancel while reading the comments must not be taken for "no job recorded".
   if (signal?.aborted) throw new CancelledError('Cancelled.')
   if (comment.unreadable && event.runAttempt > 1) throw unknownEarlierJob(event, `#${plan.target}`)
-  if (recorded && recorded.marker.run === event.runId && event.runId) {
-    comment.adopt(recorded.commentId)
+  // This very step's job, started by an earlier attempt: a re-run waits for it and sends nothing.
+  // Another step of the run, or another leg of its matrix, has a job of its own.
+  const own = event.runId
+    ? recorded.find(r => r.marker.run === event.runId && r.marker.step === markers.step)
+    : undefined
+  if (own) {
+    comment.adopt(own.commentId, own.marker)
     log.info(
-      `Attempt ${event.runAttempt} of this run resumes job ${recorded.marker.job}, started by attempt ${recorded.marker.attempt}.`
+      `Attempt ${event.runAttempt} of this run resumes job ${own.marker.job}, started by attempt ${own.marker.attempt}.`
     )
     return {
-      request: { ...request, jobId: recorded.marker.job, prompt: undefined },
+      request: { ...request, jobId: own.marker.job, prompt: undefined },
       comment,
       followUp: false
     }
   }
-  if (recorded && plan.fromComment) {
-    comment.adopt(recorded.commentId)
+  // The issue's latest job of this run's own project (another project's workflow may comment on the
+  // same issue), recorded by an earlier run: a sibling step's job in this run is not this step's.
+  const latest = recorded.find(
+    r => r.marker.project === settings.projectId && r.marker.run !== event.runId
+  )
+  if (latest && plan.fromComment) {
+    comment.adopt(latest.commentId, latest.marker)
     log.info(
-      `Sending the comment as a follow-up to job ${recorded.marker.job}, recorded on #${plan.target}.`
+      `Sending the comment as a follow-up to job ${latest.marker.job}, recorded on #${plan.target}.`
     )
-    return { request: { ...request, jobId: recorded.marker.job }, comment, followUp: true }
+    return { request: { ...request, jobId: latest.marker.job }, comment, followUp: true }
   }
   return { request, comment, followUp: false }
 }

@@ -9,6 +9,7 @@ import { sendableSecret } from '../../runner/inputs.js'
 import type { Runner } from '../../runner/runner.js'
 import { outcomeBody } from '../comment/comment-body.js'
 import type { CommentState } from '../comment/live-comment.js'
+import { type Marker, Markers } from '../comment/marker.js'
 import { Input, State } from '../names.js'
 import { isTerminal, resultOf } from '../outcome.js'
 import { readPostSettings } from '../settings.js'
@@ -45,7 +46,10 @@ export async function run(runner: Runner = coreRunner('Mintlify agent')): Promis
     github = connectGitHub(settings.githubToken, event, AbortSignal.timeout(LOOK_MS), {
       clock
     })
-    await github.updateComment(state.commentId, outcomeBody(state.ctx, job, result))
+    // Signed as the main step signed it: the saved marker already names the step that wrote it.
+    const markers = new Markers(settings.apiKey, `${event.owner}/${event.repo}`)
+    const sign = (marker: Marker): string => markers.render(marker, state.issue)
+    await github.updateComment(state.commentId, outcomeBody(state.ctx, job, result, sign))
     log.info(
       `Updated the comment on #${state.issue}: job ${job.id} is ${job.status ?? 'unknown'} (${result}).`
     )
