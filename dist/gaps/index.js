@@ -28570,7 +28570,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8561);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(965);
 
 // The docs-gaps sub-action (gaps/action.yml); `run` reports its own failures.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -28580,7 +28580,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8561:
+/***/ 965:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -28593,7 +28593,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 /**
  * Secrets as they may come back from a server: as given, percent-encoded (echoed URLs and query
  * strings) and base64-encoded (echoed Basic credentials or debug dumps), each form at least 6
- * characters so that nothing ordinary is hidden by accident.
+ * characters so that nothing ordinary is hidden by accident. `redact` also finds each form with any
+ * of its bytes percent-encoded.
  */
 function secretForms(secrets) {
     const forms = new Set();
@@ -28615,7 +28616,32 @@ function redact(text, forms) {
     let out = text;
     for (const form of forms)
         out = out.split(form).join('***');
+    // A form may also come back with any of its bytes percent-encoded, in either case of hex, mixed
+    // with plain characters: an echoed URL, or a host the URL parser would decode.
+    if (out.includes('%'))
+        for (const pattern of percentPatterns(forms))
+            out = out.replace(pattern, '***');
     return out;
+}
+const patternsOf = new WeakMap();
+/** For each form, a pattern matching it with any of its characters percent-encoded (built once per list). */
+function percentPatterns(forms) {
+    let patterns = patternsOf.get(forms);
+    if (!patterns) {
+        patterns = forms.filter(form => !form.includes('%')).map(percentPattern);
+        patternsOf.set(forms, patterns);
+    }
+    return patterns;
+}
+function percentPattern(form) {
+    const hexDigit = (d) => (/[a-f]/.test(d) ? `[${d}${d.toUpperCase()}]` : d);
+    const characters = Array.from(form, ch => {
+        const escaped = [...Buffer.from(ch, 'utf8')]
+            .map(byte => `%${[...byte.toString(16).padStart(2, '0')].map(hexDigit).join('')}`)
+            .join('');
+        return `(?:${ch.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')}|${escaped})`;
+    });
+    return new RegExp(characters.join(''), 'g');
 }
 /** A parsed JSON value with every string redacted, keys included. */
 function redactDeep(value, forms) {
@@ -28813,16 +28839,17 @@ function lineLogger(write) {
 
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 const PART = /(\d+(?:\.\d+)?)(ms|h|m|s)/y;
+/** A number without a unit: `45` next to `timeout-minutes: 45` reads as minutes to a person. */
+const BARE_NUMBER = /^\d+(\.\d+)?$/;
 /**
- * Parses `90s`, `15m`, `1h`, `1h30m`, `500ms` or a bare number of seconds into milliseconds.
- * Returns undefined for anything else so the caller can name the input in its message.
+ * Parses `90s`, `15m`, `1h`, `1h30m` or `500ms` into milliseconds. Every part has its unit: a bare
+ * number is refused, since nobody can tell whether `45` meant seconds or minutes. Returns undefined
+ * for anything else so the caller can name the input in its message.
  */
 function parseDuration(text) {
     const value = text.trim().toLowerCase();
-    if (value === '')
+    if (value === '' || BARE_NUMBER.test(value))
         return undefined;
-    if (/^\d+(\.\d+)?$/.test(value))
-        return Math.round(Number(value) * 1000);
     let total = 0;
     PART.lastIndex = 0;
     let matched = 0;
@@ -28839,8 +28866,12 @@ function parseDuration(text) {
 /** Parses a duration input and checks its range, with a message that names the input. */
 function durationInput(name, raw, minMs, maxMs) {
     const ms = parseDuration(raw);
+    const bare = raw.trim();
+    if (BARE_NUMBER.test(bare)) {
+        throw new errors_InputError(`Input '${name}' needs a unit: write '${bare}m' for ${bare} minutes or '${bare}s' for ${bare} seconds; got '${raw}'.`);
+    }
     if (ms === undefined) {
-        throw new errors_InputError(`Input '${name}' must be a duration such as 90s, 15m, 1h or 1h30m, or a number of seconds; got '${raw}'.`);
+        throw new errors_InputError(`Input '${name}' must be a duration such as 90s, 15m, 1h or 1h30m; got '${raw}'.`);
     }
     if (ms < minMs || ms > maxMs) {
         throw new errors_InputError(`Input '${name}' must be between ${formatDuration(minMs)} and ${formatDuration(maxMs)}; got '${raw}'.`);
@@ -29508,6 +29539,8 @@ class ApiClient {
     log;
     /** Every form of every secret, removed from whatever the service answers. */
     secretForms;
+    /** The service answered a request with this key: a later 401 means the key stopped working. */
+    accepted = false;
     constructor(options) {
         this.options = options;
         this.http = new HttpSession({
@@ -29585,6 +29618,7 @@ class ApiClient {
         }
         const { status, headers, text } = response;
         if (status >= 200 && status < 300) {
+            this.accepted = true;
             try {
                 return { ok: true, value: redactDeep(JSON.parse(text), this.secretForms) };
             }
@@ -29635,11 +29669,7 @@ class ApiClient {
         const detail = serviceMessage(text, this.secretForms);
         const said = detail ? `: ${detail}` : '';
         if (status === 401 || status === 403) {
-            return {
-                ok: false,
-                retry: false,
-                error: new AuthError(`The service refused the API key (HTTP ${status}${said}). Check 'api-key': it must be an admin API key (it starts with mint_) from the API keys page of the dashboard, for the organisation that owns the project.`, status)
-            };
+            return { ok: false, retry: false, error: this.refusedKey(spec, status, said) };
         }
         if (status === 404) {
             // A 404 without the service's error text, or under an api-url with a path of its own, is
@@ -29671,6 +29701,22 @@ class ApiClient {
             retry: false,
             error: new ApiError(`The service rejected the request to ${spec.what} (HTTP ${status}${said}).`, status)
         };
+    }
+    /**
+     * 401: the key is not (or no longer) valid; keys expire. 403: the key is valid but may not do
+     * this: a read-only key on a write, or a caller outside the key's IP allowlist.
+     */
+    refusedKey(spec, status, said) {
+        const earlier = this.accepted ? ' The service accepted this key earlier in this run.' : '';
+        if (status === 401) {
+            return new AuthError(`The service refused the API key (HTTP 401${said}).${earlier} If the key worked before, it has most likely expired: Mintlify keys expire after 90 days unless created with another lifetime. ` +
+                "Otherwise it was revoked, or it belongs to another organisation than the project. Check 'api-key': create an admin API key on the API keys page of the dashboard and store it in the secret.", status);
+        }
+        const readOnly = spec.write
+            ? 'the key may be read-only (read-only keys can read but not create jobs or send follow-ups), or '
+            : '';
+        return new AuthError(`The service refused the request to ${spec.what} with this API key (HTTP 403${said}).${earlier} The key is valid, but ${readOnly}the runner's address may be outside the key's IP allowlist (GitHub-hosted runners have no fixed address). ` +
+            `Check the key's access and IP allowlist on the API keys page of the dashboard${spec.write ? ', or use an admin key with write access' : ''}.`, status);
     }
     /** A 2xx whose body cannot be used: for a write the service has acted, so it must not be repeated. */
     unusableAnswer(spec, reason) {
@@ -29782,15 +29828,44 @@ function parseApiUrl(name, raw) {
     url.pathname = url.pathname.replace(/\/+$/, '');
     return url;
 }
-/** Project and job ids as the service shows them: they become path segments of its URLs. */
-const SERVICE_ID = /^[A-Za-z0-9._~-]{1,200}$/;
-/** Project and job ids become path segments: refuse anything that could change the path. */
+/**
+ * The one rule for project and job ids, from inputs, from the service's answers and from records.
+ * The published documents make them opaque strings (a mock server's example is
+ * "laborum est dolore"), and each becomes one percent-encoded path segment, so any text will do
+ * except: empty, over 200 characters, control characters (C0, C1, line and paragraph separators,
+ * bidirectional controls) and lone surrogates (which cannot be encoded), and `.` or `..`, which URL
+ * parsing would resolve away as path segments.
+ */
+const SERVICE_ID = /^(?!\.{1,2}$)[^\p{Cc}\p{Cs}\p{Zl}\p{Zp}\p{Bidi_Control}]{1,200}$/u;
+/** An id for messages: quoted, escaped, and short. */
+function shownId(raw) {
+    const chars = Array.from(raw);
+    return JSON.stringify(chars.length > 60 ? `${chars.slice(0, 59).join('')}…` : raw);
+}
+/** A project or job id from an input, trimmed, checked against the one id rule. */
 function parseId(name, raw) {
     const value = raw.trim();
-    if (!SERVICE_ID.test(value) || value === '.' || value === '..') {
-        throw new errors_InputError(`Input '${name}' must be an ID made of letters, digits, '-', '_', '.' or '~' (as shown on the dashboard); got '${raw}'.`);
+    if (!SERVICE_ID.test(value)) {
+        throw new errors_InputError(`Input '${name}' must be an ID as the Mintlify dashboard shows it: 1 to 200 characters, no control characters, and not '.' or '..'; got ${shownId(raw)}.`);
     }
     return value;
+}
+/**
+ * Keys of the service's other kinds: they share the admin prefix but cannot use the admin API, so
+ * the service would refuse every request. Checked before the first one (the service's documentation
+ * names these two).
+ */
+const OTHER_KEY_KINDS = [
+    { prefix: 'mint_dsc_', kind: 'an assistant API key' },
+    { prefix: 'mint_us_', kind: 'an index API key' }
+];
+/** Refuses a key of another kind than admin, naming its kind (never the key). */
+function checkKeyKind(name, apiKey) {
+    const other = OTHER_KEY_KINDS.find(k => apiKey.startsWith(k.prefix));
+    if (!other)
+        return;
+    throw new errors_InputError(`Input '${name}' holds ${other.kind} (it starts with ${other.prefix}), which cannot use the admin API this action calls. ` +
+        `Create an admin API key on the API keys page of the Mintlify dashboard (it starts with mint_, not ${OTHER_KEY_KINDS.map(k => k.prefix).join(' or ')}) and store it in the secret.`);
 }
 /** Reads key, project and URL. The key is masked before anything else can print it. */
 function readConnection(get, mask) {
@@ -29798,6 +29873,7 @@ function readConnection(get, mask) {
     if (!apiKey) {
         throw new errors_InputError(`Input '${CommonInput.ApiKey}' is required: pass an admin API key from a secret, e.g. api-key: \${{ secrets.MINTLIFY_API_KEY }}.`);
     }
+    checkKeyKind(CommonInput.ApiKey, apiKey);
     const rawProject = get(CommonInput.ProjectId);
     if (!rawProject.trim()) {
         throw new errors_InputError(`Input '${CommonInput.ProjectId}' is required: copy the project ID from the API keys page of the Mintlify dashboard.`);
@@ -32917,6 +32993,18 @@ const arrayOf = (shape) => v => Array.isArray(v) && v.every(item => problemIn(it
 /** A field the document does not require: absent is fine, present must match. */
 const optional = (check) => Object.assign((v) => v === undefined || check(v), { optional: true });
 const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** What a value is, for a message: numbers and booleans as they are, texts never quoted. */
+function described(value) {
+    if (value === null)
+        return 'null';
+    if (Array.isArray(value))
+        return 'an array';
+    if (typeof value === 'string')
+        return 'a text';
+    if (typeof value === 'number' || typeof value === 'boolean')
+        return String(value);
+    return `an ${typeof value}`;
+}
 /** The first field of `value` that does not match `shape`, or undefined when all do. */
 function problemIn(value, shape) {
     if (!isObject(value))
@@ -32928,7 +33016,7 @@ function problemIn(value, shape) {
             return `'${field}' is missing`;
         }
         if (!check(value[field]))
-            return `'${field}' has the wrong type`;
+            return `'${field}' has the wrong type or value (${described(value[field])})`;
     }
     return undefined;
 }
@@ -32994,9 +33082,10 @@ async function getSearchesPage(client, projectId, query, limits) {
     const what = 'read the search terms';
     const body = await read(client, projectId, ['searches'], { ...query }, what, limits);
     const top = { totalSearches: isWholeCount, nextCursor: orNull(isString) };
-    const rows = checkedRows(body, top, 'searches', () => SEARCH_TERM, what);
+    const { rows, ...checked } = checkedRows(body, top, 'searches', () => SEARCH_TERM, what);
     return {
         ...pick(body, top),
+        ...checked,
         searches: rows.map(r => pick(r, SEARCH_TERM))
     };
 }
@@ -33005,30 +33094,42 @@ async function getFeedbackByPage(client, projectId, query, limits) {
     const what = 'read the feedback per page';
     const body = await read(client, projectId, ['feedback', 'by-page'], { ...query }, what, limits);
     const top = { hasMore: isBoolean };
-    const rows = checkedRows(body, top, 'feedback', () => PAGE_COUNTS, what);
-    return { ...pick(body, top), feedback: rows.map(r => pick(r, PAGE_COUNTS)) };
+    const { rows, ...checked } = checkedRows(body, top, 'feedback', () => PAGE_COUNTS, what);
+    return {
+        ...pick(body, top),
+        ...checked,
+        feedback: rows.map(r => pick(r, PAGE_COUNTS))
+    };
 }
 async function getFeedbackPage(client, projectId, query, limits) {
     const what = 'read the feedback entries';
     const body = await read(client, projectId, ['feedback'], { ...query }, what, limits);
     const shapeOf = (row) => FEEDBACK_BY_SOURCE[String(row?.source)] ?? FEEDBACK_BASE;
-    const rows = checkedRows(body, CURSOR_PAGE, 'feedback', shapeOf, what);
+    const { rows, ...checked } = checkedRows(body, CURSOR_PAGE, 'feedback', shapeOf, what);
     const feedback = rows.map(row => {
         const entry = pick(row, FEEDBACK_BASE);
         const { helpful } = row;
         return { ...entry, helpful: entry.source === 'contextual' ? helpful : null };
     });
-    return { ...pick(body, CURSOR_PAGE), feedback };
+    return {
+        ...pick(body, CURSOR_PAGE),
+        ...checked,
+        feedback
+    };
 }
 async function getAssistantPage(client, projectId, query, limits) {
     const what = 'read the assistant conversations';
     const body = await read(client, projectId, ['assistant'], { ...query }, what, limits);
-    const rows = checkedRows(body, CURSOR_PAGE, 'conversations', () => ASSISTANT_TURN, what);
+    const { rows, ...checked } = checkedRows(body, CURSOR_PAGE, 'conversations', () => ASSISTANT_TURN, what);
     const conversations = rows.map(row => {
         const turn = pick(row, ASSISTANT_KEPT);
         return { ...turn, responseType: turn.responseType ?? 'answer' };
     });
-    return { ...pick(body, CURSOR_PAGE), conversations };
+    return {
+        ...pick(body, CURSOR_PAGE),
+        ...checked,
+        conversations
+    };
 }
 function read(client, projectId, resource, query, what, limits) {
     return client.send({
@@ -33042,27 +33143,38 @@ function read(client, projectId, resource, query, what, limits) {
         notFound: projectNotFound(projectId)
     });
 }
-/** The rows of `list`, each checked; one bad field anywhere makes the whole answer unusable. */
+/**
+ * The rows of `list`, each checked: a row that does not match the document is skipped and listed
+ * (by its place and the field), so one odd row does not throw away the page. The page's own fields
+ * (the list itself, cursors, totals) must match, or the answer is unusable.
+ */
 function checkedRows(body, top, list, shapeOf, what) {
-    const fail = (problem) => {
-        throw new ApiError(`The service's answer to the request to ${what} is not what its API document describes (${problem}).`);
-    };
     const problem = problemIn(body, { ...top, [list]: Array.isArray });
-    if (problem)
-        fail(problem);
-    const rows = body[list];
-    rows.forEach((row, i) => {
+    if (problem) {
+        throw new ApiError(`The service's answer to the request to ${what} is not what its API document describes (${problem}).`);
+    }
+    const sent = body[list];
+    const rows = [];
+    const skipped = [];
+    sent.forEach((row, i) => {
         const rowProblem = problemIn(row, shapeOf(row));
         if (rowProblem)
-            fail(`${list} row ${i + 1}: ${rowProblem}`);
+            skipped.push({ row: i + 1, problem: rowProblem });
+        else
+            rows.push(row);
     });
-    return rows;
+    return { rows, skipped, sent: sent.length };
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/gaps/pager.js
+
 /**
  * Follows the service's cursors from page to page for one signal, and stops where the paging would
- * not end: an empty page that still offers more, or a cursor sent before (A, B, A…).
+ * not end: an empty page that still offers more, a cursor sent before (A, B, A…), or a page of rows
+ * all read before (a service that ignores the cursor). Rows are checked against those read before
+ * *before* anything counts them (see `fresh`), so no row is counted twice, however the pages
+ * overlap. What it remembers per row is a fixed-size digest, so its memory grows with the rows the
+ * request budget lets in, never with what a row holds.
  */
 class CursorPager {
     what;
@@ -33071,13 +33183,32 @@ class CursorPager {
     /** Why paging stopped before the service said it was done, or null. */
     stoppedEarly = null;
     followed = new Set();
+    seen = new Set();
+    repeatedPage = false;
     /** `what`: the rows, as the messages name them ("search terms"). */
     constructor(what) {
         this.what = what;
     }
+    /** The rows of a page not read before (by `key`: an id, a term), in order; call before counting. */
+    fresh(rows, key) {
+        const fresh = rows.filter(row => {
+            const digest = (0,external_node_crypto_.createHash)('sha256').update(key(row)).digest('base64');
+            if (this.seen.has(digest))
+                return false;
+            this.seen.add(digest);
+            return true;
+        });
+        if (rows.length > 0 && fresh.length === 0)
+            this.repeatedPage = true;
+        return fresh;
+    }
     /** Takes in a page's paging fields; true when the next page should be read. */
     advance(page) {
         const next = page.nextCursor;
+        if (this.repeatedPage) {
+            this.stoppedEarly = `the service sent a page of ${this.what} it had sent before (it may ignore the cursor)`;
+            return false;
+        }
         if (!next || page.hasMore === false)
             return false;
         if (page.rows === 0) {
@@ -33126,6 +33257,35 @@ function cleanUntrusted(text, max) {
         .trim();
     return cleaned.length > max ? `${cleaned.slice(0, max)}\n[… cut at ${max} characters]` : cleaned;
 }
+/** Dash punctuation, the minus sign and the characters that draw a horizontal line. */
+const DASH = '[\\p{Pd}\\u2212\\u23AF\\u2500\\u2501\\u2796]';
+/** Five or more dashes in a row, spaces between them allowed: what a delimiter is drawn with. */
+const DASH_RUN = new RegExp(`${DASH}(?:[ \\t\\u00A0\\u3000]*${DASH}){4,}`, 'gu');
+const ANY_DASH = new RegExp(DASH, 'gu');
+/** Read loosely (NFKC, every dash a hyphen): a line that starts with BEGIN or END (three dashes in it make it a marker). */
+const MARKER_LIKE = /^[\s>*_#|+-]*(begin|end)\b/i;
+/**
+ * Untrusted text that sits between a prompt's delimiters cannot draw a line that looks like one:
+ * a prompt's markers are `----- BEGIN … -----` and `----- END … -----`. Every run of five or more
+ * dashes (any dash character, spaces between allowed) becomes `----`, and a line that reads as a
+ * marker in any spacing, case or width (`-----end issue text-----`, `－－－ ＥＮＤ …`,
+ * `END ISSUE TEXT ----`) is rewritten as `[delimiter-like line: END ISSUE TEXT]`.
+ */
+function neutral(text) {
+    return text
+        .split('\n')
+        .map(line => {
+        const loose = line.normalize('NFKC').replace(ANY_DASH, '-');
+        if (!MARKER_LIKE.test(loose) || !/-(\s*-){2,}/.test(loose))
+            return line.replace(DASH_RUN, '----');
+        const words = loose
+            .replace(/-(\s*-)+/g, ' ')
+            .replace(/\s+/g, ' ')
+            .trim();
+        return `[delimiter-like line: ${words}]`;
+    })
+        .join('\n');
+}
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/gaps/reader-text.js
 
@@ -33134,8 +33294,8 @@ function cleanUntrusted(text, max) {
  * of the public. They are cleaned once, as they are read, and only the cleaned text is kept:
  *
  * - hidden HTML comments and invisible or control characters removed;
- * - e-mail addresses removed, also when spelled with entities, percent-escapes, full-width signs or
- *   zero-width characters between the letters;
+ * - e-mail addresses removed, also when spelled with entities, percent-escapes, full-width signs,
+ *   ideographic full stops or zero-width characters between the letters;
  * - `@mentions` and links defused (`@ name`, `https[:]//…`, `[text] (url)`), so no rendering of the
  *   text pings anyone or links anywhere, and fence-like runs of `-`, `=`, `#`, `` ` `` and `~` shortened, so the text
  *   cannot imitate the prompt's own markers;
@@ -33146,10 +33306,17 @@ const ENTITY_AT = /&(?:#0*64|#x0*40|commat);?/gi;
 const ENTITY_DOT = /&(?:#0*46|#x0*2e|period);?/gi;
 const PERCENT_AT = /%40/gi;
 /**
+ * What readers type for `.` and `@` in an address: ideographic full stops (。, halfwidth ｡, the
+ * vertical ︒), which NFKC keeps as they are, besides the full-width and small forms it turns into
+ * `.` and `@` (listed too, for text that was not normalised).
+ */
+const DOT = '[.\\u3002\\uFF0E\\uFF61\\uFE12\\uFE52]';
+const AT = '[@\\uFF20\\uFE6B]';
+/**
  * local@domain.tld, the top-level domain starting with a letter (so `pkg@1.2.30` stays), the local part
  * without the characters that end a path or query (`/`, `?`, `=`, `&`, `#`), so only the address goes.
  */
-const EMAIL = /[\p{L}\p{N}._%+\-!$'*^`{|}~]+@(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?\.)+\p{L}[\p{L}\p{N}-]+/gu;
+const EMAIL = new RegExp(`(?:[\\p{L}\\p{N}_%+\\-!$'*^\`{|}~]|${DOT})+${AT}(?:[\\p{L}\\p{N}](?:[\\p{L}\\p{N}-]*[\\p{L}\\p{N}])?${DOT})+\\p{L}[\\p{L}\\p{N}-]+`, 'gu');
 const MENTION = /@(?=[\p{L}\p{N}_-])/gu;
 const SCHEME = /\b([a-z][a-z0-9+.-]*):\/\//gi;
 const FENCE = /([-=#`~_*])\1{2,}/g;
@@ -33211,6 +33378,45 @@ function pagePath(raw, max = 200) {
     return path || '/';
 }
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/gaps/skipped.js
+
+/** Skipped rows named one by one in the log, per signal; the rest are counted. */
+const NAMED = 5;
+/**
+ * Rows of one signal that did not match the API document: each is skipped rather than failing the
+ * answer, named in a warning (the first few), and counted, so the section says it is incomplete.
+ */
+class SkippedRows {
+    signal;
+    warn;
+    count = 0;
+    first;
+    constructor(signal, warn) {
+        this.signal = signal;
+        this.warn = warn;
+    }
+    /** `where`: the page the rows came in ("search terms page 2"). */
+    add(where, skipped) {
+        for (const { row, problem } of skipped) {
+            this.count++;
+            const named = `${where}, row ${row}: ${problem}`;
+            this.first ??= named;
+            if (this.count <= NAMED)
+                this.warn(`Skipped a row the service sent that does not match its API document (${named}).`);
+            else if (this.count === NAMED + 1)
+                this.warn(`More ${this.signal} rows were skipped; the report counts them.`);
+        }
+    }
+    /** Why the section is incomplete because of skipped rows, or null. */
+    get reason() {
+        if (!this.count)
+            return null;
+        return `${counted(this.count, 'row')} that did not match the API document ${this.count === 1 ? 'was' : 'were'} skipped (first: ${this.first})`;
+    }
+}
+/** The reasons a section is incomplete, in one text, or null when there are none. */
+const joinReasons = (...reasons) => reasons.filter(Boolean).join('; ') || null;
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/gaps/report.js
 function gapCounts(report) {
     const searches = report.searches?.gaps ?? 0;
@@ -33226,6 +33432,7 @@ function ranked(items, count, text) {
 const renderJson = (report) => `${JSON.stringify(report, null, 2)}\n`;
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/gaps/assistant.js
+
 
 
 
@@ -33249,13 +33456,17 @@ class AssistantCollector {
     questions = new Map();
     /** Per question, how often each way of writing it was seen: the commonest one is shown. */
     spellings = new Map();
+    pages = 0;
+    skipped;
     constructor(ctx) {
         this.ctx = ctx;
+        this.skipped = new SkippedRows('conversation', ctx.warn);
     }
     async step() {
         const { ctx } = this;
         const page = await getAssistantPage(ctx.client, ctx.projectId, { ...ctx.range, limit: ASSISTANT_PAGE_SIZE, cursor: this.pager.cursor }, ctx.limits);
-        for (const turn of page.conversations) {
+        this.skipped.add(`conversations page ${++this.pages}`, page.skipped);
+        for (const turn of this.pager.fresh(page.conversations, t => t.id)) {
             this.turnsRead++;
             if (turn.resolutionStatus !== 'unanswered')
                 continue;
@@ -33274,7 +33485,7 @@ class AssistantCollector {
                 gap.pages.push(page);
             this.questions.set(key, gap);
         }
-        this.done = !this.pager.advance({ ...page, rows: page.conversations.length });
+        this.done = !this.pager.advance({ ...page, rows: page.sent });
     }
     /** The way of writing a question seen most often; the first seen on a tie. */
     commonest(key, first) {
@@ -33287,11 +33498,12 @@ class AssistantCollector {
         return best;
     }
     section(requests, unread) {
-        const why = unread ?? this.pager.stoppedEarly;
+        const why = joinReasons(unread ?? this.pager.stoppedEarly, this.skipped.reason);
         return {
             complete: why === null,
             unread: why,
             requests,
+            skipped: this.skipped.count,
             questions: this.questions.size,
             turnsRead: this.turnsRead,
             unansweredTurns: this.unansweredTurns,
@@ -33304,6 +33516,7 @@ class AssistantCollector {
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/gaps/feedback.js
+
 
 
 
@@ -33332,17 +33545,25 @@ class FeedbackCollector {
     commentRequests = 0;
     entriesRead = 0;
     stoppedEarly = null;
+    skipped;
     constructor(ctx) {
         this.ctx = ctx;
+        this.skipped = new SkippedRows('feedback', ctx.warn);
     }
     async step() {
         if (this.pages)
             return this.readComments();
         const { ctx } = this;
         const answer = await getFeedbackByPage(ctx.client, ctx.projectId, { ...ctx.range, limit: BY_PAGE_LIMIT, source: 'contextual' }, ctx.limits);
+        this.skipped.add('feedback per page', answer.skipped);
         // A path and the same page's URL, or a trailing slash, are one page.
         const byPath = new Map();
+        // A path listed twice is counted once (one request, so the raw paths are few).
+        const listed = new Set();
         for (const row of answer.feedback) {
+            if (listed.has(row.path))
+                continue;
+            listed.add(row.path);
             const path = pagePath(row.path);
             const page = byPath.get(path) ?? { path, thumbsDown: 0, thumbsUp: 0, comments: [] };
             page.thumbsDown += row.thumbsDown;
@@ -33367,7 +33588,8 @@ class FeedbackCollector {
             status: OPEN_STATUSES
         }, ctx.limits);
         this.commentRequests++;
-        for (const entry of answer.feedback) {
+        this.skipped.add(`feedback entries page ${this.commentRequests}`, answer.skipped);
+        for (const entry of this.pager.fresh(answer.feedback, e => e.id)) {
             this.entriesRead++;
             if (entry.source !== 'contextual' || entry.helpful !== false || !entry.comment)
                 continue;
@@ -33382,14 +33604,15 @@ class FeedbackCollector {
         this.done =
             satisfied ||
                 this.commentRequests >= MAX_COMMENT_REQUESTS ||
-                !this.pager.advance({ ...answer, rows: answer.feedback.length });
+                !this.pager.advance({ ...answer, rows: answer.sent });
     }
     section(requests, unread) {
-        const why = [this.stoppedEarly, this.pager.stoppedEarly, unread].filter(Boolean).join('; ') || null;
+        const why = joinReasons(this.stoppedEarly, this.pager.stoppedEarly, unread, this.skipped.reason);
         return {
             complete: why === null,
             unread: why,
             requests,
+            skipped: this.skipped.count,
             pages: this.pages?.length ?? 0,
             entriesRead: this.entriesRead,
             entries: (this.pages ?? []).slice(0, this.ctx.top)
@@ -33398,6 +33621,7 @@ class FeedbackCollector {
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/gaps/searches.js
+
 
 
 
@@ -33417,15 +33641,20 @@ class SearchesCollector {
     pager = new CursorPager('search terms');
     totalSearches = null;
     termsRead = 0;
+    pages = 0;
     gaps = new Map();
+    skipped;
     constructor(ctx) {
         this.ctx = ctx;
+        this.skipped = new SkippedRows('search term', ctx.warn);
     }
     async step() {
         const { ctx } = this;
         const page = await getSearchesPage(ctx.client, ctx.projectId, { ...ctx.range, limit: SEARCHES_PAGE_SIZE, cursor: this.pager.cursor }, ctx.limits);
         this.totalSearches ??= page.totalSearches;
-        for (const row of page.searches) {
+        this.skipped.add(`search terms page ${++this.pages}`, page.skipped);
+        // The service groups terms case-insensitively, so a term sent again is a page sent again.
+        for (const row of this.pager.fresh(page.searches, r => r.searchQuery)) {
             this.termsRead++;
             if (row.hits < ctx.minHits || (row.ctr > 0 && row.topClickedPage !== null))
                 continue;
@@ -33443,14 +33672,15 @@ class SearchesCollector {
         const last = page.searches[page.searches.length - 1];
         // Terms come by hits, highest first: after one below `min-hits`, none can count.
         const belowMinimum = last !== undefined && last.hits < ctx.minHits;
-        this.done = belowMinimum || !this.pager.advance({ ...page, rows: page.searches.length });
+        this.done = belowMinimum || !this.pager.advance({ ...page, rows: page.sent });
     }
     section(requests, unread) {
-        const why = unread ?? this.pager.stoppedEarly;
+        const why = joinReasons(unread ?? this.pager.stoppedEarly, this.skipped.reason);
         return {
             complete: why === null,
             unread: why,
             requests,
+            skipped: this.skipped.count,
             gaps: this.gaps.size,
             totalSearches: this.totalSearches,
             termsRead: this.termsRead,
@@ -33492,7 +33722,8 @@ async function collectGaps(client, settings, { log, clock }) {
         range: { dateFrom: settings.dateFrom?.text, dateTo: settings.dateTo?.text },
         limits: { deadline, budget },
         top: settings.top,
-        minHits: settings.minHits
+        minHits: settings.minHits,
+        warn: message => log.warning(message)
     };
     const collectors = settings.signals.map(signal => new COLLECTORS[signal](ctx));
     const requests = new Map(collectors.map(c => [c, 0]));

@@ -28593,7 +28593,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 /**
  * Secrets as they may come back from a server: as given, percent-encoded (echoed URLs and query
  * strings) and base64-encoded (echoed Basic credentials or debug dumps), each form at least 6
- * characters so that nothing ordinary is hidden by accident.
+ * characters so that nothing ordinary is hidden by accident. `redact` also finds each form with any
+ * of its bytes percent-encoded.
  */
 function secretForms(secrets) {
     const forms = new Set();
@@ -28615,7 +28616,32 @@ function redact(text, forms) {
     let out = text;
     for (const form of forms)
         out = out.split(form).join('***');
+    // A form may also come back with any of its bytes percent-encoded, in either case of hex, mixed
+    // with plain characters: an echoed URL, or a host the URL parser would decode.
+    if (out.includes('%'))
+        for (const pattern of percentPatterns(forms))
+            out = out.replace(pattern, '***');
     return out;
+}
+const patternsOf = new WeakMap();
+/** For each form, a pattern matching it with any of its characters percent-encoded (built once per list). */
+function percentPatterns(forms) {
+    let patterns = patternsOf.get(forms);
+    if (!patterns) {
+        patterns = forms.filter(form => !form.includes('%')).map(percentPattern);
+        patternsOf.set(forms, patterns);
+    }
+    return patterns;
+}
+function percentPattern(form) {
+    const hexDigit = (d) => (/[a-f]/.test(d) ? `[${d}${d.toUpperCase()}]` : d);
+    const characters = Array.from(form, ch => {
+        const escaped = [...Buffer.from(ch, 'utf8')]
+            .map(byte => `%${[...byte.toString(16).padStart(2, '0')].map(hexDigit).join('')}`)
+            .join('');
+        return `(?:${ch.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')}|${escaped})`;
+    });
+    return new RegExp(characters.join(''), 'g');
 }
 /** A parsed JSON value with every string redacted, keys included. */
 function redactDeep(value, forms) {
@@ -28813,16 +28839,17 @@ function lineLogger(write) {
 
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 const PART = /(\d+(?:\.\d+)?)(ms|h|m|s)/y;
+/** A number without a unit: `45` next to `timeout-minutes: 45` reads as minutes to a person. */
+const BARE_NUMBER = /^\d+(\.\d+)?$/;
 /**
- * Parses `90s`, `15m`, `1h`, `1h30m`, `500ms` or a bare number of seconds into milliseconds.
- * Returns undefined for anything else so the caller can name the input in its message.
+ * Parses `90s`, `15m`, `1h`, `1h30m` or `500ms` into milliseconds. Every part has its unit: a bare
+ * number is refused, since nobody can tell whether `45` meant seconds or minutes. Returns undefined
+ * for anything else so the caller can name the input in its message.
  */
 function parseDuration(text) {
     const value = text.trim().toLowerCase();
-    if (value === '')
+    if (value === '' || BARE_NUMBER.test(value))
         return undefined;
-    if (/^\d+(\.\d+)?$/.test(value))
-        return Math.round(Number(value) * 1000);
     let total = 0;
     PART.lastIndex = 0;
     let matched = 0;
@@ -28839,8 +28866,12 @@ function parseDuration(text) {
 /** Parses a duration input and checks its range, with a message that names the input. */
 function durationInput(name, raw, minMs, maxMs) {
     const ms = parseDuration(raw);
+    const bare = raw.trim();
+    if (BARE_NUMBER.test(bare)) {
+        throw new errors_InputError(`Input '${name}' needs a unit: write '${bare}m' for ${bare} minutes or '${bare}s' for ${bare} seconds; got '${raw}'.`);
+    }
     if (ms === undefined) {
-        throw new errors_InputError(`Input '${name}' must be a duration such as 90s, 15m, 1h or 1h30m, or a number of seconds; got '${raw}'.`);
+        throw new errors_InputError(`Input '${name}' must be a duration such as 90s, 15m, 1h or 1h30m; got '${raw}'.`);
     }
     if (ms < minMs || ms > maxMs) {
         throw new errors_InputError(`Input '${name}' must be between ${formatDuration(minMs)} and ${formatDuration(maxMs)}; got '${raw}'.`);
@@ -29508,6 +29539,8 @@ class ApiClient {
     log;
     /** Every form of every secret, removed from whatever the service answers. */
     secretForms;
+    /** The service answered a request with this key: a later 401 means the key stopped working. */
+    accepted = false;
     constructor(options) {
         this.options = options;
         this.http = new HttpSession({
@@ -29585,6 +29618,7 @@ class ApiClient {
         }
         const { status, headers, text } = response;
         if (status >= 200 && status < 300) {
+            this.accepted = true;
             try {
                 return { ok: true, value: redactDeep(JSON.parse(text), this.secretForms) };
             }
@@ -29635,11 +29669,7 @@ class ApiClient {
         const detail = serviceMessage(text, this.secretForms);
         const said = detail ? `: ${detail}` : '';
         if (status === 401 || status === 403) {
-            return {
-                ok: false,
-                retry: false,
-                error: new AuthError(`The service refused the API key (HTTP ${status}${said}). Check 'api-key': it must be an admin API key (it starts with mint_) from the API keys page of the dashboard, for the organisation that owns the project.`, status)
-            };
+            return { ok: false, retry: false, error: this.refusedKey(spec, status, said) };
         }
         if (status === 404) {
             // A 404 without the service's error text, or under an api-url with a path of its own, is
@@ -29671,6 +29701,22 @@ class ApiClient {
             retry: false,
             error: new ApiError(`The service rejected the request to ${spec.what} (HTTP ${status}${said}).`, status)
         };
+    }
+    /**
+     * 401: the key is not (or no longer) valid; keys expire. 403: the key is valid but may not do
+     * this: a read-only key on a write, or a caller outside the key's IP allowlist.
+     */
+    refusedKey(spec, status, said) {
+        const earlier = this.accepted ? ' The service accepted this key earlier in this run.' : '';
+        if (status === 401) {
+            return new AuthError(`The service refused the API key (HTTP 401${said}).${earlier} If the key worked before, it has most likely expired: Mintlify keys expire after 90 days unless created with another lifetime. ` +
+                "Otherwise it was revoked, or it belongs to another organisation than the project. Check 'api-key': create an admin API key on the API keys page of the dashboard and store it in the secret.", status);
+        }
+        const readOnly = spec.write
+            ? 'the key may be read-only (read-only keys can read but not create jobs or send follow-ups), or '
+            : '';
+        return new AuthError(`The service refused the request to ${spec.what} with this API key (HTTP 403${said}).${earlier} The key is valid, but ${readOnly}the runner's address may be outside the key's IP allowlist (GitHub-hosted runners have no fixed address). ` +
+            `Check the key's access and IP allowlist on the API keys page of the dashboard${spec.write ? ', or use an admin key with write access' : ''}.`, status);
     }
     /** A 2xx whose body cannot be used: for a write the service has acted, so it must not be repeated. */
     unusableAnswer(spec, reason) {
@@ -29782,15 +29828,44 @@ function parseApiUrl(name, raw) {
     url.pathname = url.pathname.replace(/\/+$/, '');
     return url;
 }
-/** Project and job ids as the service shows them: they become path segments of its URLs. */
-const SERVICE_ID = /^[A-Za-z0-9._~-]{1,200}$/;
-/** Project and job ids become path segments: refuse anything that could change the path. */
+/**
+ * The one rule for project and job ids, from inputs, from the service's answers and from records.
+ * The published documents make them opaque strings (a mock server's example is
+ * "laborum est dolore"), and each becomes one percent-encoded path segment, so any text will do
+ * except: empty, over 200 characters, control characters (C0, C1, line and paragraph separators,
+ * bidirectional controls) and lone surrogates (which cannot be encoded), and `.` or `..`, which URL
+ * parsing would resolve away as path segments.
+ */
+const SERVICE_ID = /^(?!\.{1,2}$)[^\p{Cc}\p{Cs}\p{Zl}\p{Zp}\p{Bidi_Control}]{1,200}$/u;
+/** An id for messages: quoted, escaped, and short. */
+function shownId(raw) {
+    const chars = Array.from(raw);
+    return JSON.stringify(chars.length > 60 ? `${chars.slice(0, 59).join('')}…` : raw);
+}
+/** A project or job id from an input, trimmed, checked against the one id rule. */
 function parseId(name, raw) {
     const value = raw.trim();
-    if (!SERVICE_ID.test(value) || value === '.' || value === '..') {
-        throw new errors_InputError(`Input '${name}' must be an ID made of letters, digits, '-', '_', '.' or '~' (as shown on the dashboard); got '${raw}'.`);
+    if (!SERVICE_ID.test(value)) {
+        throw new errors_InputError(`Input '${name}' must be an ID as the Mintlify dashboard shows it: 1 to 200 characters, no control characters, and not '.' or '..'; got ${shownId(raw)}.`);
     }
     return value;
+}
+/**
+ * Keys of the service's other kinds: they share the admin prefix but cannot use the admin API, so
+ * the service would refuse every request. Checked before the first one (the service's documentation
+ * names these two).
+ */
+const OTHER_KEY_KINDS = [
+    { prefix: 'mint_dsc_', kind: 'an assistant API key' },
+    { prefix: 'mint_us_', kind: 'an index API key' }
+];
+/** Refuses a key of another kind than admin, naming its kind (never the key). */
+function checkKeyKind(name, apiKey) {
+    const other = OTHER_KEY_KINDS.find(k => apiKey.startsWith(k.prefix));
+    if (!other)
+        return;
+    throw new errors_InputError(`Input '${name}' holds ${other.kind} (it starts with ${other.prefix}), which cannot use the admin API this action calls. ` +
+        `Create an admin API key on the API keys page of the Mintlify dashboard (it starts with mint_, not ${OTHER_KEY_KINDS.map(k => k.prefix).join(' or ')}) and store it in the secret.`);
 }
 /** Reads key, project and URL. The key is masked before anything else can print it. */
 function readConnection(get, mask) {
@@ -29798,6 +29873,7 @@ function readConnection(get, mask) {
     if (!apiKey) {
         throw new errors_InputError(`Input '${CommonInput.ApiKey}' is required: pass an admin API key from a secret, e.g. api-key: \${{ secrets.MINTLIFY_API_KEY }}.`);
     }
+    checkKeyKind(CommonInput.ApiKey, apiKey);
     const rawProject = get(CommonInput.ProjectId);
     if (!rawProject.trim()) {
         throw new errors_InputError(`Input '${CommonInput.ProjectId}' is required: copy the project ID from the API keys page of the Mintlify dashboard.`);
@@ -32783,6 +32859,18 @@ const arrayOf = (shape) => v => Array.isArray(v) && v.every(item => problemIn(it
 /** A field the document does not require: absent is fine, present must match. */
 const optional = (check) => Object.assign((v) => v === undefined || check(v), { optional: true });
 const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** What a value is, for a message: numbers and booleans as they are, texts never quoted. */
+function described(value) {
+    if (value === null)
+        return 'null';
+    if (Array.isArray(value))
+        return 'an array';
+    if (typeof value === 'string')
+        return 'a text';
+    if (typeof value === 'number' || typeof value === 'boolean')
+        return String(value);
+    return `an ${typeof value}`;
+}
 /** The first field of `value` that does not match `shape`, or undefined when all do. */
 function problemIn(value, shape) {
     if (!isObject(value))
@@ -32794,7 +32882,7 @@ function problemIn(value, shape) {
             return `'${field}' is missing`;
         }
         if (!check(value[field]))
-            return `'${field}' has the wrong type`;
+            return `'${field}' has the wrong type or value (${described(value[field])})`;
     }
     return undefined;
 }
@@ -32822,21 +32910,40 @@ budget) {
     });
     return asVisitorsPage(body);
 }
-const isCounts = (v) => !!v &&
-    typeof v === 'object' &&
-    isWholeCount(v.human) &&
-    isWholeCount(v.ai) &&
-    isWholeCount(v.total);
+/** Counts are numbers in the document (approximate distinct visitors), never negative. */
+const COUNTS = { human: isCount, ai: isCount, total: isCount };
+const ROW = { path: isString, ...COUNTS };
+/**
+ * The page's own fields must match the document (or the answer is unusable, naming the field); a
+ * row that does not is skipped and listed by its place and field, not the whole page.
+ */
 function asVisitorsPage(body) {
-    const page = body;
-    if (!page ||
-        !isCounts(page.totals) ||
-        !Array.isArray(page.visitors) ||
-        typeof page.hasMore !== 'boolean' ||
-        !page.visitors.every(row => isCounts(row) && typeof row.path === 'string')) {
-        throw new ApiError('The service answered the visitors request with something that is not a visitors page.');
+    const totals = body?.totals;
+    const totalsProblem = problemIn(totals, COUNTS);
+    const problem = problemIn(body, { totals: () => true, visitors: Array.isArray, hasMore: isBoolean }) ??
+        (totalsProblem === 'not an object'
+            ? "'totals' is not an object"
+            : totalsProblem?.replace(/^'/, "'totals."));
+    if (problem) {
+        throw new ApiError(`The service's answer to the visitors request is not what its API document describes (${problem}).`);
     }
-    return page;
+    const page = body;
+    const visitors = [];
+    const skipped = [];
+    page.visitors.forEach((row, i) => {
+        const rowProblem = problemIn(row, ROW);
+        if (rowProblem)
+            skipped.push({ row: i + 1, problem: rowProblem });
+        else
+            visitors.push(pick(row, ROW));
+    });
+    return {
+        totals: pick(page.totals, COUNTS),
+        visitors,
+        hasMore: page.hasMore,
+        skipped,
+        sent: page.visitors.length
+    };
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/visitors/top.js
@@ -32877,6 +32984,8 @@ class TopPages {
 
 
 
+/** Skipped rows named one by one in the log; the rest are counted. */
+const NAMED_SKIPS = 5;
 /**
  * Paging stopped before the service said it was done: the export is known to be incomplete, so
  * the step fails and the earlier file stays as it was.
@@ -32894,6 +33003,8 @@ async function exportVisitors(client, request, sink, log) {
     const seen = new Set();
     let totals;
     let rows = 0;
+    let skipped = 0;
+    let firstSkipped = null;
     const budget = new RequestBudget(request.maxRequests);
     for (let offset = 0;; offset += request.pageSize) {
         let page;
@@ -32910,6 +33021,14 @@ async function exportVisitors(client, request, sink, log) {
             totals = page.totals;
             await sink.begin(totals);
         }
+        for (const { row, problem } of page.skipped) {
+            const named = `the row at offset ${offset + row - 1} (row ${row} of the page): ${problem}`;
+            firstSkipped ??= named;
+            if (++skipped <= NAMED_SKIPS)
+                log.warning(`Skipped a visitors row the service sent that does not match its API document: ${named}.`);
+            else if (skipped === NAMED_SKIPS + 1)
+                log.warning('More visitors rows were skipped; the summary counts them.');
+        }
         const repeated = page.visitors.find(row => seen.has(row.path));
         if (repeated) {
             throw incomplete(`the service sent the row for ${codeText(repeated.path)} again at offset ${offset}`, rows, requests);
@@ -32922,7 +33041,7 @@ async function exportVisitors(client, request, sink, log) {
         rows += page.visitors.length;
         if (!page.hasMore)
             break;
-        if (page.visitors.length === 0) {
+        if (page.sent === 0) {
             throw incomplete(`the service sent an empty page at offset ${offset} but said there was more`, rows, requests);
         }
         if (budget.left <= 0) {
@@ -32931,7 +33050,14 @@ async function exportVisitors(client, request, sink, log) {
         if (requests % 20 === 0)
             log.info(`Read ${rows} rows in ${requests} requests…`);
     }
-    return { totals: totals, rows, requests: budget.used, top: top.list() };
+    return {
+        totals: totals,
+        rows,
+        requests: budget.used,
+        top: top.list(),
+        skipped,
+        firstSkipped
+    };
 }
 const overBudget = (max, why) => `'max-requests' (${max}, retries included) was reached and ${why}; raise 'max-requests' or 'page-size' (the organisation may make 100 analytics requests an hour)`;
 const codeText = (path) => `'${path.slice(0, 200)}'`;
@@ -33091,7 +33217,8 @@ const VisitorsOutput = {
     Total: 'total',
     Pages: 'pages',
     File: 'file',
-    TopPaths: 'top-paths'
+    TopPaths: 'top-paths',
+    Complete: 'complete'
 };
 /** Defaults as in visitors/action.yml, applied here too for runs without the runner. */
 const VisitorsDefaults = {
@@ -33445,6 +33572,8 @@ function renderVisitorsSummary(report) {
         `| AI share | ${aiShare(totals)} |`,
         ''
     ];
+    if (report.skipped)
+        lines.push(`> ⚠️ Not complete: ${counted(report.skipped, 'row')} the service sent did not match its API document and ${report.skipped === 1 ? 'was' : 'were'} left out (first: ${escapeMarkdown(report.firstSkipped ?? '')}).`, '');
     if (top.length === 0) {
         lines.push('No page had visitors in this range.', '');
     }
@@ -33494,6 +33623,9 @@ async function run(runner = coreRunner()) {
         runner.setOutput(VisitorsOutput.Pages, String(result.rows));
         runner.setOutput(VisitorsOutput.File, settings.outputFileShown);
         runner.setOutput(VisitorsOutput.TopPaths, JSON.stringify(result.top.map(r => r.path)));
+        runner.setOutput(VisitorsOutput.Complete, String(result.skipped === 0));
+        if (result.skipped > 0)
+            log.warning(`The export is not complete: ${counted(result.skipped, 'row')} the service sent did not match its API document and ${result.skipped === 1 ? 'was' : 'were'} left out (first: ${result.firstSkipped}). The file and outputs hold the other rows (complete: false).`);
         log.info(`Wrote ${counted(result.rows, 'page')} to ${settings.outputFileShown} in ${counted(result.requests, 'request')}: ` +
             `${totals.human} human, ${totals.ai} AI, ${totals.total} in all (AI share ${aiShare(totals)}).`);
         await runner.summary(renderVisitorsSummary({

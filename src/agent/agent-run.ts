@@ -19,7 +19,10 @@ import { runAgentJob } from './run-job.js'
 import type { Settings } from './settings.js'
 
 /** How a run ended, on any path: what is reported. */
-export type RunEnd = Pick<Report, 'job' | 'result' | 'failure' | 'skipped' | 'source' | 'fold'>
+export type RunEnd = Pick<
+  Report,
+  'job' | 'result' | 'failure' | 'skipped' | 'source' | 'fold' | 'followUp'
+>
 
 /** A job read while deciding where a change goes: a short look, not a wait. */
 const LOOK_MS = 30_000
@@ -187,7 +190,12 @@ async function runPrepared(
       }
     )
     const { job, result } = outcome
-    end = { job, result, failure: explainResult(job, result, settings, runner, outcome.lastError) }
+    end = {
+      job,
+      result,
+      followUp: outcome.followUp,
+      failure: explainResult(job, result, settings, runner, outcome)
+    }
   } catch (error) {
     end = {
       job: latest,
@@ -212,15 +220,19 @@ function explainResult(
   result: Result,
   settings: Settings,
   runner: Runner,
-  lastError?: ApiError
+  { lastError, followUp }: { lastError?: ApiError; followUp?: string }
 ): string | undefined {
   if (result === 'cancelled') {
     return `The run was cancelled while waiting for job ${job.id}; the job may still finish on the service.`
   }
   if (result === 'timed-out') {
     const why = lastError ? ` The last status check failed: ${lastError.message}.` : ''
+    const state =
+      followUp === 'unconfirmed'
+        ? `it had not been seen working on the follow-up (its status was ${job.status ?? 'unknown'})`
+        : `it was still ${job.status ?? 'running'}`
     runner.log.warning(
-      `Stopped waiting for job ${job.id} after ${formatDuration(settings.timeoutMs)}; it was still ${job.status ?? 'running'}.${why} ` +
+      `Stopped waiting for job ${job.id} after ${formatDuration(settings.timeoutMs)}; ${state}.${why} ` +
         `It may still finish on the service: run this action with job-id: ${job.id} to keep waiting.`
     )
   }

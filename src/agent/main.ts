@@ -25,10 +25,14 @@ export async function run(runner: Runner = coreRunner('Mintlify agent')): Promis
   } finally {
     cancel.dispose()
   }
-  await publish(runner, {
-    ...end,
-    projectId: settings?.projectId,
-    elapsedMs: clock.now() - started,
-    now: new Date(clock.wallNow())
-  })
+  await publish(
+    runner,
+    {
+      ...end,
+      projectId: settings?.projectId,
+      elapsedMs: clock.now() - started,
+      now: new Date(clock.wallNow())
+    },
+    [settings?.apiKey, settings?.githubToken, settings?.docsToken]
+  )
 }

@@ -14,6 +14,7 @@ export const Input = {
   Comment: 'comment',
   IssueNumber: 'issue-number',
   TriggerPhrase: 'trigger-phrase',
+  Label: 'label',
   RequiredPermission: 'required-permission',
   AllowedBots: 'allowed-bots',
   Fold: 'fold',

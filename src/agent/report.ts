@@ -1,10 +1,12 @@
-import type { AgentJob } from '../mintlify/agent-jobs.js'
+import { type AgentJob, jobRecord } from '../mintlify/agent-jobs.js'
 import { formatDuration } from '../runner/duration.js'
 import { codeSpan, escapeMarkdown, markdownLink } from '../runner/markdown.js'
+import { redact, secretForms } from '../runner/redact.js'
 import type { Runner } from '../runner/runner.js'
 import { Output } from './names.js'
 import type { Result } from './outcome.js'
 import type { FoldTarget } from './change/fold.js'
+import { FOLLOW_UP_GRACE_MS, type JobOutcome } from './run-job.js'
 import { jobIdInput, jobsOnDashboardMarkdown } from './comment/comment-body.js'
 
 /** What the step knows when it ends, on any path. */
@@ -19,6 +21,8 @@ export interface Report {
   source?: string
   /** The earlier job a code change was sent to, instead of a new one. */
   fold?: FoldTarget
+  /** After a follow-up: how its outcome was established (see run-job.ts). */
+  followUp?: JobOutcome['followUp']
   /** The Mintlify project, once the inputs were read: where on the dashboard its jobs are. */
   projectId?: string
   /** Milliseconds the step spent. */
@@ -33,7 +37,7 @@ export function outputsOf(report: Report): Record<(typeof Output)[keyof typeof O
     [Output.Status]: job?.status ?? '',
     [Output.PrLink]: job?.prLink ?? '',
     [Output.Model]: job?.model ?? '',
-    [Output.Job]: job ? JSON.stringify(job) : '',
+    [Output.Job]: job ? JSON.stringify(jobRecord(job)) : '',
     [Output.Result]: report.result ?? '',
     [Output.Source]: report.source ?? ''
   }
@@ -70,6 +74,7 @@ export function renderSummary(report: Report): string {
       ''
     )
   }
+  if (job && report.followUp) lines.push(followUpLine(job, report.followUp), '')
   if (job) {
     const next = nextStep(job, result, report.projectId)
     if (next) lines.push(next, '')
@@ -102,6 +107,21 @@ export function renderSummary(report: Report): string {
   return lines.join('\n')
 }
 
+/** How the outcome of a follow-up was established, in one sentence. */
+function followUpLine(job: AgentJob, check: NonNullable<Report['followUp']>): string {
+  const id = codeSpan(job.id)
+  switch (check) {
+    case 'seen':
+      return `Job ${id} was seen working on the follow-up (active after the message), so this outcome includes it.`
+    case 'grace':
+      return `Job ${id} was not seen working on the follow-up within ${formatDuration(FOLLOW_UP_GRACE_MS)} of the message: this is its status as it stands, which may not include the follow-up (the service may have done it between two status checks, or not picked it up yet).`
+    case 'unconfirmed':
+      return `Job ${id} had not been seen working on the follow-up when waiting stopped.`
+    case 'not-waited':
+      return `The follow-up was sent to job ${id}; the service processes it asynchronously and this run did not wait, so the job's status does not show it yet.`
+  }
+}
+
 /** What to do after an outcome that is not the end of the story: where to look, or how to keep waiting. */
 function nextStep(job: AgentJob, result: Result | undefined, projectId?: string): string {
   const id = codeSpan(job.id)
@@ -114,21 +134,32 @@ function nextStep(job: AgentJob, result: Result | undefined, projectId?: string)
   return ''
 }
 
-/** Outputs, log line, notice and summary; the step fails when `failure` is set. */
-export async function publish(runner: Runner, report: Report): Promise<void> {
+/**
+ * Outputs, log line, notice and summary; the step fails when `failure` is set. Everything goes
+ * through redaction of `secrets` once more, as it is written: the service's answers were redacted as
+ * they came, but rendering can rebuild a secret (a link's host is lowercased and percent-decoded).
+ */
+export async function publish(
+  runner: Runner,
+  report: Report,
+  secrets: readonly (string | undefined)[] = []
+): Promise<void> {
   const { job, result, failure } = report
   const { log } = runner
-  for (const [name, value] of Object.entries(outputsOf(report))) runner.setOutput(name, value)
-  if (job?.prLink) log.notice(`Pull request: ${job.prLink}`)
+  const forms = secretForms(secrets.filter((s): s is string => Boolean(s)))
+  const clean = (text: string): string => redact(text, forms)
+  for (const [name, value] of Object.entries(outputsOf(report)))
+    runner.setOutput(name, clean(value))
+  if (job?.prLink) log.notice(clean(`Pull request: ${job.prLink}`))
   if (job?.rejectedPrLink)
     log.warning(
       'The service sent a pull request link that is not an http(s) URL of sane length; it is not used. Look at the job on the Mintlify dashboard.'
     )
   if (result) {
     log.info(
-      `Result: ${result}${job ? ` (job ${job.id}, status ${job.status ?? 'unknown'})` : ''}.`
+      clean(`Result: ${result}${job ? ` (job ${job.id}, status ${job.status ?? 'unknown'})` : ''}.`)
     )
   }
-  if (job || failure || report.skipped) await runner.summary(renderSummary(report))
-  if (failure) runner.fail(failure)
+  if (job || failure || report.skipped) await runner.summary(clean(renderSummary(report)))
+  if (failure) runner.fail(clean(failure))
 }

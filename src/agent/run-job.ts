@@ -11,7 +11,17 @@ import { type Clock } from '../runner/clock.js'
 import { type Logger } from '../runner/logger.js'
 import { formatDuration } from '../runner/duration.js'
 import { type Result, resultOf } from './outcome.js'
-import { waitForJob } from './wait.js'
+import { type FollowUpCheck, waitForJob } from './wait.js'
+
+/**
+ * How long a follow-up's outcome waits for the job to show it is working on it. The service answers
+ * the message before processing it and says nothing that tells the old status from the new, so the
+ * only evidence is seeing the job `active` again. A healthy service picks a message up within
+ * seconds; 60 s covers the first check (4 s) and six more at the default 10 s interval, so a job
+ * that does not show up by then most likely did the follow-up between two checks, or has not taken
+ * it at all, and waiting the whole `timeout` (30 minutes by default) would only cost runner time.
+ */
+export const FOLLOW_UP_GRACE_MS = 60_000
 
 export interface JobRequest {
   projectId: string
@@ -43,6 +53,11 @@ export interface JobOutcome {
   job: AgentJob
   result: Result
   lastError?: ApiError
+  /**
+   * After a follow-up, how its outcome was established (see waitForJob); `not-waited` with
+   * `wait: false`, when the result is `started` whatever the job showed.
+   */
+  followUp?: FollowUpCheck | 'not-waited'
 }
 
 /** Starts a job (or follows up on one, or picks one up), then waits for it as asked. */
@@ -53,6 +68,18 @@ export async function runAgentJob(
 ): Promise<JobOutcome> {
   const { clock, log } = hooks
   const deadline = clock.now() + request.timeoutMs
+  // Each dropped field is named once, however many answers carry it.
+  const warned = new Set<string>()
+  const seen = (job: AgentJob): void => {
+    for (const { field, problem } of job.ignored ?? []) {
+      if (warned.has(field)) continue
+      warned.add(field)
+      log.warning(
+        `Job ${job.id}: the service sent '${field}' as ${problem}, which this action cannot use; it is treated as absent.`
+      )
+    }
+    hooks.onJob(job)
+  }
   const { projectId, prompt, jobId } = request
   let job: AgentJob
   const create = async (text: string): Promise<AgentJob> => {
@@ -63,10 +90,12 @@ export async function runAgentJob(
     )
     return created
   }
+  let followedUp = false
   if (jobId && prompt) {
     log.info(`Sending a follow-up message to job ${jobId} in project ${projectId}.`)
     try {
       job = await sendMessage(client, projectId, jobId, prompt, deadline)
+      followedUp = true
     } catch (error) {
       if (request.fallbackPrompt === undefined || !followUpRefused(error)) throw error
       hooks.onFallback?.(
@@ -80,9 +109,16 @@ export async function runAgentJob(
   } else {
     job = await create(prompt ?? '')
   }
-  hooks.onJob(job)
+  seen(job)
   await hooks.onStarted?.(job)
-  if (!request.wait) return { job, result: resultOf(job, 'not-waited') }
+  if (!request.wait) {
+    if (!followedUp) return { job, result: resultOf(job, 'not-waited') }
+    // The answer may show the job as it was before the message: it says nothing of the follow-up.
+    log.info(
+      `Sent the follow-up to job ${job.id}; not waiting for it (wait: false), so its outcome is not known yet.`
+    )
+    return { job, result: 'started', followUp: 'not-waited' }
+  }
 
   const group = hooks.group ?? ((_title, fn) => fn())
   const waited = await group(
@@ -94,8 +130,14 @@ export async function runAgentJob(
         clock,
         log,
         signal: hooks.signal,
-        onJob: hooks.onJob
+        onJob: seen,
+        ...(followedUp ? { followUp: { graceMs: FOLLOW_UP_GRACE_MS } } : {})
       })
   )
-  return { job: waited.job, result: resultOf(waited.job, waited.end), lastError: waited.lastError }
+  return {
+    job: waited.job,
+    result: resultOf(waited.job, waited.end),
+    lastError: waited.lastError,
+    ...(waited.followUp ? { followUp: waited.followUp } : {})
+  }
 }

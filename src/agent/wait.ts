@@ -18,7 +18,21 @@ export interface WaitOptions {
   heartbeatMs?: number
   /** Called with every job record seen, so the caller always knows the latest one. */
   onJob?: (job: AgentJob) => void
+  /**
+   * A follow-up was just sent, and the service processes it asynchronously: the job may still show
+   * the status it had before the message (completed, with its old pull request). Its outcome counts
+   * only once a status check shows it `active` after the message, or, if none does, once `graceMs`
+   * have passed since the wait began (the status then stands as the follow-up's outcome).
+   */
+  followUp?: { graceMs: number }
 }
+
+/**
+ * How the outcome of a follow-up was established: the job was seen working on it (`seen`), or the
+ * grace period passed without that (`grace`); `unconfirmed` when waiting ended (time limit, cancel)
+ * before either.
+ */
+export type FollowUpCheck = 'seen' | 'grace' | 'unconfirmed'
 
 export interface WaitResult {
   job: AgentJob
@@ -26,6 +40,8 @@ export interface WaitResult {
   polls: number
   /** The last transient error, when the deadline came while the service was failing. */
   lastError?: ApiError
+  /** With `followUp`: how its outcome was established. */
+  followUp?: FollowUpCheck
 }
 
 /** The first check: a job that fails usually fails within seconds, so look early, once. */
@@ -70,19 +86,45 @@ export async function waitForJob(
     if (!(KNOWN_STATUSES as readonly string[]).includes(value) && !warnedStatuses.has(value)) {
       warnedStatuses.add(value)
       log.warning(
-        `Job ${job.id} reported the status '${value}', which this action does not know; treating it as still running.`
+        status === undefined
+          ? `The service's answer for job ${job.id} has no status; treating the job as still running.`
+          : `Job ${job.id} reported the status '${value}', which this action does not know; treating it as still running.`
       )
     }
   }
   checkStatus(job.status)
+  const graceEnd = options.followUp ? started + options.followUp.graceMs : undefined
+  let seenWorking = false
+  const followUp = (): FollowUpCheck | undefined =>
+    graceEnd === undefined
+      ? undefined
+      : seenWorking
+        ? 'seen'
+        : clock.now() >= graceEnd
+          ? 'grace'
+          : 'unconfirmed'
+  const ended = (end: 'timeout' | 'cancelled'): WaitResult => ({
+    job,
+    end,
+    polls,
+    lastError,
+    ...(graceEnd === undefined ? {} : { followUp: seenWorking ? 'seen' : 'unconfirmed' })
+  })
+  /** A terminal status counts, unless it may be the one from before a follow-up. */
+  const settled = (): boolean =>
+    isTerminal(job.status) && (graceEnd === undefined || seenWorking || clock.now() >= graceEnd)
 
-  while (!isTerminal(job.status)) {
+  while (!settled()) {
     const now = clock.now()
-    if (now >= deadline) return { job, end: 'timeout', polls, lastError }
+    if (now >= deadline) return ended('timeout')
     let pause = Math.min(
       started + nextCheckAt(now - started, options.pollIntervalMs, checked) - now,
       deadline - now
     )
+    // Until the job is seen on the follow-up, check again when the grace period ends, however long
+    // the poll interval.
+    if (graceEnd !== undefined && !seenWorking && graceEnd > now)
+      pause = Math.min(pause, graceEnd - now)
     try {
       const lastFair = deadline - fairCheckMs(options.pollIntervalMs)
       if (now + pause > lastFair) {
@@ -90,7 +132,7 @@ export async function waitForJob(
         // the last one while it still has a fair time limit, or none.
         if (lastFair - now < MIN_PAUSE_MS) {
           await clock.sleep(deadline - now, options.signal)
-          return { job, end: 'timeout', polls, lastError }
+          return ended('timeout')
         }
         pause = lastFair - now
       }
@@ -102,6 +144,12 @@ export async function waitForJob(
       lastError = undefined
       options.onJob?.(job)
       const at = clock.now()
+      if (graceEnd !== undefined && !seenWorking && job.status === 'active') {
+        seenWorking = true
+        log.info(
+          `Job ${job.id} is working on the follow-up (seen active ${formatDuration(at - started)} after the message).`
+        )
+      }
       if (job.status !== previous) {
         checkStatus(job.status)
         log.info(
@@ -115,13 +163,17 @@ export async function waitForJob(
         lastLine = at
       }
     } catch (error) {
-      if (error instanceof CancelledError || options.signal?.aborted)
-        return { job, end: 'cancelled', polls, lastError }
+      if (error instanceof CancelledError || options.signal?.aborted) return ended('cancelled')
       if (!(error instanceof ApiError) || !error.transient || error instanceof RateLimitError)
         throw error
       lastError = error
       log.warning(`${error.message.replace(/\.?$/, '.')} Still waiting.`)
     }
   }
-  return { job, end: 'terminal', polls }
+  const check = followUp()
+  if (check === 'grace')
+    log.notice(
+      `Job ${job.id} was not seen working on the follow-up within ${formatDuration(options.followUp?.graceMs ?? 0)} of the message; reporting it as it stands (${job.status}). The service may have done the follow-up between two status checks, or not picked it up yet.`
+    )
+  return { job, end: 'terminal', polls, ...(check ? { followUp: check } : {}) }
 }

@@ -1,6 +1,7 @@
 import { getAssistantPage } from '../mintlify/analytics-gaps.js'
 import { CursorPager } from './pager.js'
 import { cleanReaderText, groupKey, pagePath } from './reader-text.js'
+import { SkippedRows, joinReasons } from './skipped.js'
 import {
   type AssistantSection,
   type Collector,
@@ -28,8 +29,12 @@ export class AssistantCollector implements Collector {
   private readonly questions = new Map<string, QuestionGap>()
   /** Per question, how often each way of writing it was seen: the commonest one is shown. */
   private readonly spellings = new Map<string, Map<string, number>>()
+  private pages = 0
+  private readonly skipped: SkippedRows
 
-  constructor(private readonly ctx: ReadContext) {}
+  constructor(private readonly ctx: ReadContext) {
+    this.skipped = new SkippedRows('conversation', ctx.warn)
+  }
 
   async step(): Promise<void> {
     const { ctx } = this
@@ -39,7 +44,8 @@ export class AssistantCollector implements Collector {
       { ...ctx.range, limit: ASSISTANT_PAGE_SIZE, cursor: this.pager.cursor },
       ctx.limits
     )
-    for (const turn of page.conversations) {
+    this.skipped.add(`conversations page ${++this.pages}`, page.skipped)
+    for (const turn of this.pager.fresh(page.conversations, t => t.id)) {
       this.turnsRead++
       if (turn.resolutionStatus !== 'unanswered') continue
       this.unansweredTurns++
@@ -56,7 +62,7 @@ export class AssistantCollector implements Collector {
         gap.pages.push(page)
       this.questions.set(key, gap)
     }
-    this.done = !this.pager.advance({ ...page, rows: page.conversations.length })
+    this.done = !this.pager.advance({ ...page, rows: page.sent })
   }
 
   /** The way of writing a question seen most often; the first seen on a tie. */
@@ -70,11 +76,12 @@ export class AssistantCollector implements Collector {
   }
 
   section(requests: number, unread: string | null): AssistantSection {
-    const why = unread ?? this.pager.stoppedEarly
+    const why = joinReasons(unread ?? this.pager.stoppedEarly, this.skipped.reason)
     return {
       complete: why === null,
       unread: why,
       requests,
+      skipped: this.skipped.count,
       questions: this.questions.size,
       turnsRead: this.turnsRead,
       unansweredTurns: this.unansweredTurns,

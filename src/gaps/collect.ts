@@ -40,7 +40,8 @@ export async function collectGaps(
     range: { dateFrom: settings.dateFrom?.text, dateTo: settings.dateTo?.text },
     limits: { deadline, budget },
     top: settings.top,
-    minHits: settings.minHits
+    minHits: settings.minHits,
+    warn: message => log.warning(message)
   }
   const collectors = settings.signals.map(signal => new COLLECTORS[signal](ctx))
   const requests = new Map<Collector, number>(collectors.map(c => [c, 0]))

@@ -1,6 +1,7 @@
 import { getFeedbackByPage, getFeedbackPage } from '../mintlify/analytics-gaps.js'
 import { CursorPager } from './pager.js'
 import { cleanReaderText, pagePath } from './reader-text.js'
+import { SkippedRows, joinReasons } from './skipped.js'
 import {
   type Collector,
   type FeedbackSection,
@@ -33,8 +34,11 @@ export class FeedbackCollector implements Collector {
   private commentRequests = 0
   private entriesRead = 0
   private stoppedEarly: string | null = null
+  private readonly skipped: SkippedRows
 
-  constructor(private readonly ctx: ReadContext) {}
+  constructor(private readonly ctx: ReadContext) {
+    this.skipped = new SkippedRows('feedback', ctx.warn)
+  }
 
   async step(): Promise<void> {
     if (this.pages) return this.readComments()
@@ -45,9 +49,14 @@ export class FeedbackCollector implements Collector {
       { ...ctx.range, limit: BY_PAGE_LIMIT, source: 'contextual' },
       ctx.limits
     )
+    this.skipped.add('feedback per page', answer.skipped)
     // A path and the same page's URL, or a trailing slash, are one page.
     const byPath = new Map<string, PageGap>()
+    // A path listed twice is counted once (one request, so the raw paths are few).
+    const listed = new Set<string>()
     for (const row of answer.feedback) {
+      if (listed.has(row.path)) continue
+      listed.add(row.path)
       const path = pagePath(row.path)
       const page = byPath.get(path) ?? { path, thumbsDown: 0, thumbsUp: 0, comments: [] }
       page.thumbsDown += row.thumbsDown
@@ -81,7 +90,8 @@ export class FeedbackCollector implements Collector {
       ctx.limits
     )
     this.commentRequests++
-    for (const entry of answer.feedback) {
+    this.skipped.add(`feedback entries page ${this.commentRequests}`, answer.skipped)
+    for (const entry of this.pager.fresh(answer.feedback, e => e.id)) {
       this.entriesRead++
       if (entry.source !== 'contextual' || entry.helpful !== false || !entry.comment) continue
       const page = this.wanted.get(pagePath(entry.path))
@@ -93,16 +103,16 @@ export class FeedbackCollector implements Collector {
     this.done =
       satisfied ||
       this.commentRequests >= MAX_COMMENT_REQUESTS ||
-      !this.pager.advance({ ...answer, rows: answer.feedback.length })
+      !this.pager.advance({ ...answer, rows: answer.sent })
   }
 
   section(requests: number, unread: string | null): FeedbackSection {
-    const why =
-      [this.stoppedEarly, this.pager.stoppedEarly, unread].filter(Boolean).join('; ') || null
+    const why = joinReasons(this.stoppedEarly, this.pager.stoppedEarly, unread, this.skipped.reason)
     return {
       complete: why === null,
       unread: why,
       requests,
+      skipped: this.skipped.count,
       pages: this.pages?.length ?? 0,
       entriesRead: this.entriesRead,
       entries: (this.pages ?? []).slice(0, this.ctx.top)

@@ -5,8 +5,8 @@ import { stripHidden } from '../runner/untrusted.js'
  * of the public. They are cleaned once, as they are read, and only the cleaned text is kept:
  *
  * - hidden HTML comments and invisible or control characters removed;
- * - e-mail addresses removed, also when spelled with entities, percent-escapes, full-width signs or
- *   zero-width characters between the letters;
+ * - e-mail addresses removed, also when spelled with entities, percent-escapes, full-width signs,
+ *   ideographic full stops or zero-width characters between the letters;
  * - `@mentions` and links defused (`@ name`, `https[:]//…`, `[text] (url)`), so no rendering of the
  *   text pings anyone or links anywhere, and fence-like runs of `-`, `=`, `#`, `` ` `` and `~` shortened, so the text
  *   cannot imitate the prompt's own markers;
@@ -19,11 +19,20 @@ const ENTITY_AT = /&(?:#0*64|#x0*40|commat);?/gi
 const ENTITY_DOT = /&(?:#0*46|#x0*2e|period);?/gi
 const PERCENT_AT = /%40/gi
 /**
+ * What readers type for `.` and `@` in an address: ideographic full stops (。, halfwidth ｡, the
+ * vertical ︒), which NFKC keeps as they are, besides the full-width and small forms it turns into
+ * `.` and `@` (listed too, for text that was not normalised).
+ */
+const DOT = '[.\\u3002\\uFF0E\\uFF61\\uFE12\\uFE52]'
+const AT = '[@\\uFF20\\uFE6B]'
+/**
  * local@domain.tld, the top-level domain starting with a letter (so `pkg@1.2.30` stays), the local part
  * without the characters that end a path or query (`/`, `?`, `=`, `&`, `#`), so only the address goes.
  */
-const EMAIL =
-  /[\p{L}\p{N}._%+\-!$'*^`{|}~]+@(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?\.)+\p{L}[\p{L}\p{N}-]+/gu
+const EMAIL = new RegExp(
+  `(?:[\\p{L}\\p{N}_%+\\-!$'*^\`{|}~]|${DOT})+${AT}(?:[\\p{L}\\p{N}](?:[\\p{L}\\p{N}-]*[\\p{L}\\p{N}])?${DOT})+\\p{L}[\\p{L}\\p{N}-]+`,
+  'gu'
+)
 const MENTION = /@(?=[\p{L}\p{N}_-])/gu
 const SCHEME = /\b([a-z][a-z0-9+.-]*):\/\//gi
 const FENCE = /([-=#`~_*])\1{2,}/g

@@ -35,6 +35,8 @@ interface SectionBase {
   unread: string | null
   /** Requests made for this signal, retries included. */
   requests: number
+  /** Rows the service sent that did not match its API document, skipped. */
+  skipped: number
 }
 
 export interface SearchesSection extends SectionBase {
@@ -89,6 +91,8 @@ export interface ReadContext {
   limits: ReadLimits
   top: number
   minHits: number
+  /** A warning for the log: a row skipped, a page repeated. */
+  warn: (message: string) => void
 }
 
 /** Reads one signal one request at a time, so the budget can be shared out fairly. */

@@ -1,6 +1,7 @@
 import { getSearchesPage } from '../mintlify/analytics-gaps.js'
 import { CursorPager } from './pager.js'
 import { cleanReaderText, groupKey } from './reader-text.js'
+import { SkippedRows, joinReasons } from './skipped.js'
 import {
   type Collector,
   type ReadContext,
@@ -24,9 +25,13 @@ export class SearchesCollector implements Collector {
   private readonly pager = new CursorPager('search terms')
   private totalSearches: number | null = null
   private termsRead = 0
+  private pages = 0
   private readonly gaps = new Map<string, SearchGap>()
+  private readonly skipped: SkippedRows
 
-  constructor(private readonly ctx: ReadContext) {}
+  constructor(private readonly ctx: ReadContext) {
+    this.skipped = new SkippedRows('search term', ctx.warn)
+  }
 
   async step(): Promise<void> {
     const { ctx } = this
@@ -37,7 +42,9 @@ export class SearchesCollector implements Collector {
       ctx.limits
     )
     this.totalSearches ??= page.totalSearches
-    for (const row of page.searches) {
+    this.skipped.add(`search terms page ${++this.pages}`, page.skipped)
+    // The service groups terms case-insensitively, so a term sent again is a page sent again.
+    for (const row of this.pager.fresh(page.searches, r => r.searchQuery)) {
       this.termsRead++
       if (row.hits < ctx.minHits || (row.ctr > 0 && row.topClickedPage !== null)) continue
       const term = cleanReaderText(row.searchQuery, MAX_TERM)
@@ -51,15 +58,16 @@ export class SearchesCollector implements Collector {
     const last = page.searches[page.searches.length - 1]
     // Terms come by hits, highest first: after one below `min-hits`, none can count.
     const belowMinimum = last !== undefined && last.hits < ctx.minHits
-    this.done = belowMinimum || !this.pager.advance({ ...page, rows: page.searches.length })
+    this.done = belowMinimum || !this.pager.advance({ ...page, rows: page.sent })
   }
 
   section(requests: number, unread: string | null): SearchesSection {
-    const why = unread ?? this.pager.stoppedEarly
+    const why = joinReasons(unread ?? this.pager.stoppedEarly, this.skipped.reason)
     return {
       complete: why === null,
       unread: why,
       requests,
+      skipped: this.skipped.count,
       gaps: this.gaps.size,
       totalSearches: this.totalSearches,
       termsRead: this.termsRead,

@@ -7,13 +7,17 @@ export interface IssueRef {
   body: string
   url: string
   isPullRequest: boolean
+  /** The labels it carries, as the payload lists them (names only; at most 50). */
+  labels: string[]
 }
 
 /** What the run knows of its trigger, read from the runner's environment and event file (no requests). */
 export interface RunEvent {
   name: string
-  /** The event's `action`, e.g. `labeled` or `created`. */
+  /** The event's `action`, e.g. `labeled` or `created`: whatever text the payload holds. */
   action?: string
+  /** On `labeled` and `unlabeled` events: the name of the label added or removed. */
+  label?: string
   owner: string
   repo: string
   /** The REST API's base URL: GitHub Enterprise Server sets its own. */
@@ -35,18 +39,27 @@ export interface RunEvent {
   serverUrl: string
 }
 
+/** The event file as documented; every field is checked before use, since any may be missing or of another type. */
 interface Payload {
-  action?: string
-  sender?: { login?: string; type?: string }
+  action?: unknown
+  label?: unknown
+  sender?: { login?: unknown; type?: unknown }
   issue?: {
-    number?: number
-    title?: string
-    body?: string | null
-    html_url?: string
+    number?: unknown
+    title?: unknown
+    body?: unknown
+    html_url?: unknown
     pull_request?: unknown
+    labels?: unknown
   }
-  pull_request?: { number?: number; title?: string; body?: string | null; html_url?: string }
-  comment?: { id?: number; body?: string }
+  pull_request?: {
+    number?: unknown
+    title?: unknown
+    body?: unknown
+    html_url?: unknown
+    labels?: unknown
+  }
+  comment?: { id?: unknown; body?: unknown }
 }
 
 export function readRunEvent(env: NodeJS.ProcessEnv = process.env): RunEvent {
@@ -60,7 +73,7 @@ export function readRunEvent(env: NodeJS.ProcessEnv = process.env): RunEvent {
     }
   }
   const [owner = '', repo = ''] = (env.GITHUB_REPOSITORY ?? '').split('/')
-  const source = payload.issue ?? payload.pull_request
+  const source = record(payload.issue) ?? record(payload.pull_request)
   const issue: IssueRef | undefined =
     source && typeof source.number === 'number'
       ? {
@@ -69,27 +82,27 @@ export function readRunEvent(env: NodeJS.ProcessEnv = process.env): RunEvent {
           body: text(source.body),
           url: text(source.html_url),
           isPullRequest: Boolean(
-            payload.pull_request || (payload.issue && payload.issue.pull_request)
-          )
+            record(payload.pull_request) || record(payload.issue)?.pull_request
+          ),
+          labels: labelNames(source.labels)
         }
       : undefined
-  const actor = text(payload.sender?.login) || (env.GITHUB_ACTOR ?? '')
+  const sender = record(payload.sender)
+  const actor = text(sender?.login) || (env.GITHUB_ACTOR ?? '')
   const runId = env.GITHUB_RUN_ID ?? ''
   const server = (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, '')
   const name = env.GITHUB_EVENT_NAME ?? ''
   return {
     name,
-    action: payload.action,
+    action: typeof payload.action === 'string' ? payload.action : undefined,
+    label: text(record(payload.label)?.name) || undefined,
     owner,
     repo,
     apiUrl: env.GITHUB_API_URL || 'https://api.github.com',
     actor,
-    actorIsBot: isBot(actor, payload.sender?.type),
+    actorIsBot: isBot(actor, sender?.type),
     issue,
-    comment:
-      payload.comment && typeof payload.comment.id === 'number'
-        ? { id: payload.comment.id, body: text(payload.comment.body) }
-        : undefined,
+    comment: commentOf(record(payload.comment)),
     pullRequest: parsePullRequest(payload.pull_request),
     push: name === 'push' ? parsePush(payload) : undefined,
     runId,
@@ -101,6 +114,28 @@ export function readRunEvent(env: NodeJS.ProcessEnv = process.env): RunEvent {
 
 /** A payload's text field, or empty: the event file is not trusted to have the documented types. */
 const text = (value: unknown): string => (typeof value === 'string' ? value : '')
+
+/** A payload's object field, or undefined when it is missing or not an object. */
+const record = (value: unknown): Record<string, unknown> | undefined =>
+  value && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined
+
+const commentOf = (
+  comment: Record<string, unknown> | undefined
+): RunEvent['comment'] | undefined =>
+  comment && typeof comment.id === 'number'
+    ? { id: comment.id, body: text(comment.body) }
+    : undefined
+
+/** Label names from a payload's `labels`: objects with a `name` (or plain names); others ignored. */
+function labelNames(value: unknown): string[] {
+  if (!Array.isArray(value)) return []
+  return value
+    .map(l => (typeof l === 'string' ? l : text(record(l)?.name)))
+    .filter(Boolean)
+    .slice(0, MAX_LABELS)
+}
 
 /** A bot's login ends in `[bot]` (in any case), or GitHub says its type is Bot. */
 export function isBot(login: string, type: unknown): boolean {
@@ -166,12 +201,7 @@ export function parsePullRequest(value: unknown): PullRequestRef | undefined {
     return undefined
   const user = (pr.user ?? {}) as Record<string, unknown>
   const author = text(user.login)
-  const labels = Array.isArray(pr.labels)
-    ? pr.labels
-        .map(l => (l && typeof l === 'object' ? text((l as { name?: unknown }).name) : text(l)))
-        .filter(Boolean)
-        .slice(0, MAX_LABELS)
-    : []
+  const labels = labelNames(pr.labels)
   return {
     number: pr.number,
     title: text(pr.title),

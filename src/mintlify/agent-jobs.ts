@@ -1,5 +1,5 @@
 import type { ApiClient } from './client.js'
-import { SERVICE_ID } from './connection.js'
+import { SERVICE_ID, shownId } from './connection.js'
 import { AmbiguousWriteError, ApiError, AuthError, projectNotFound } from './errors.js'
 
 /** Where people see a project's agent jobs, each with what the agent did and why it stopped. */
@@ -9,7 +9,7 @@ export const DASHBOARD_URL = 'https://dashboard.mintlify.com'
 export const jobsOnDashboard = (projectId: string): string =>
   `the agent jobs of project ${projectId} on the Mintlify dashboard (${DASHBOARD_URL})`
 
-/** An agent job as the service returns it; no field is guaranteed by the published schema but `id`, which we check. */
+/** An agent job as the service returns it; no field is guaranteed by the published schema. */
 export interface AgentJob {
   id: string
   status?: string
@@ -19,6 +19,20 @@ export interface AgentJob {
   createdAt?: string
   /** The service sent a `prLink` that is not an http(s) URL of sane length; it is not used. */
   rejectedPrLink?: boolean
+  /** Fields the service sent with a type or form this action cannot use: treated as absent. */
+  ignored?: IgnoredField[]
+}
+
+/** A field of a job answer that was dropped, and why (for a warning that names it). */
+export interface IgnoredField {
+  field: string
+  problem: string
+}
+
+/** The job's own fields, as the `job` output shows them: not what this action noted about them. */
+export function jobRecord(job: AgentJob): Omit<AgentJob, 'rejectedPrLink' | 'ignored'> {
+  const { rejectedPrLink: _rejected, ignored: _ignored, ...record } = job
+  return record
 }
 
 const lookHint = (projectId: string): string =>
@@ -62,13 +76,18 @@ export async function getJob(
     notFound: `Job '${jobId}' was not found in project '${projectId}'. Check 'job-id' and 'project-id'`
   })
   // A malformed status answer passes like a network error: the next check may be fine.
-  return asAgentJob(body, jobId, reason => {
+  const unusable = (reason: string): never => {
     throw new ApiError(
       `Could not read the status of job ${jobId}: the answer is unusable, ${reason}.`,
       undefined,
       true
     )
-  })
+  }
+  const job = asAgentJob(body, jobId, unusable, true)
+  // The status is what a status check is for: without it the answer tells nothing.
+  const status = job.ignored?.find(f => f.field === 'status')
+  if (status) unusable(`its 'status' is ${status.problem}`)
+  return job
 }
 
 export async function sendMessage(
@@ -134,20 +153,29 @@ function asLink(value: unknown): string | undefined {
 }
 
 /**
- * A short one-line text, or nothing: the service's answers are checked, never trusted. No control
+ * Job fields are short one-line texts: the service's answers are checked, never trusted. No control
  * characters, so no value can start a line of its own in the log (a workflow command).
  */
 // eslint-disable-next-line no-control-regex -- refusing control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/
-const asText = (value: unknown): string | undefined =>
-  typeof value === 'string' && value.length <= MAX_FIELD && !CONTROL.test(value) ? value : undefined
-
 const isAbsent = (value: unknown): boolean => value === undefined || value === null
+
+/** Why a value is not a short one-line text, or undefined when it is one. */
+function textProblem(value: unknown): string | undefined {
+  if (typeof value !== 'string')
+    return `not a text (${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value})`
+  if (value.length > MAX_FIELD) return `a text over ${MAX_FIELD} characters`
+  if (CONTROL.test(value)) return 'a text with a control character or line break'
+  return undefined
+}
 
 /**
  * The job fields this action uses, each checked for its type; anything else in the answer is
- * dropped. A field of the wrong type, or another job's id, makes the answer malformed: `malformed`
- * says how that is reported. A follow-up's answer may leave the id out (`idOptional`).
+ * dropped. Only the id decides whether the answer is usable (`malformed` says how that is
+ * reported): one that is missing (unless `idOptional`, when the caller knows it), not an id, or
+ * another job's. Any other field of the wrong type or form is treated as absent and listed in
+ * `ignored`, so the caller can warn, naming it: a created job is never lost to a field the run does
+ * not need yet.
  */
 function asAgentJob(
   body: unknown,
@@ -158,29 +186,49 @@ function asAgentJob(
   if (!body || typeof body !== 'object' || Array.isArray(body))
     return malformed('the answer is not a job')
   const raw = body as Record<string, unknown>
-  for (const field of ['id', 'status', 'model', 'createdAt'] as const) {
-    const value = raw[field]
-    if (!isAbsent(value) && asText(value) === undefined)
-      return malformed(`its '${field}' is not a short text`)
-  }
-  const id = asText(raw.id)
-  if (id !== undefined && !SERVICE_ID.test(id)) return malformed('its job id is not a plain id')
+  if (!isAbsent(raw.id) && (typeof raw.id !== 'string' || !SERVICE_ID.test(raw.id)))
+    return malformed(
+      typeof raw.id === 'string'
+        ? `its job id ${shownId(raw.id)} is empty, over 200 characters or holds a control character`
+        : `its job id is ${textProblem(raw.id)}`
+    )
+  const id = typeof raw.id === 'string' ? raw.id : undefined
   if (expectedId !== undefined && id !== undefined && id !== expectedId)
-    return malformed(`it is about another job ('${id}')`)
+    return malformed(`it is about another job (${shownId(id)})`)
   const jobId = id ?? (idOptional ? expectedId : undefined)
   if (!jobId) return malformed('the answer has no job id')
-  if (!isAbsent(raw.prLink) && typeof raw.prLink !== 'string')
-    return malformed("its 'prLink' is not a text")
-  const source =
-    raw.source && typeof raw.source === 'object' ? (raw.source as Record<string, unknown>) : {}
-  const prLink = asLink(raw.prLink)
-  return {
-    id: jobId,
-    status: asText(raw.status),
-    model: asText(raw.model),
-    createdAt: asText(raw.createdAt),
-    prLink: prLink ?? null,
-    source: { repository: asText(source.repository), ref: asText(source.ref) ?? null },
-    ...(typeof raw.prLink === 'string' && !prLink ? { rejectedPrLink: true } : {})
+
+  const ignored: IgnoredField[] = []
+  const text = (field: string, value: unknown): string | undefined => {
+    if (isAbsent(value)) return undefined
+    const problem = textProblem(value)
+    if (problem) ignored.push({ field, problem })
+    return problem ? undefined : (value as string)
   }
+  const job: AgentJob = {
+    id: jobId,
+    status: text('status', raw.status),
+    model: text('model', raw.model),
+    createdAt: text('createdAt', raw.createdAt),
+    prLink: null
+  }
+  if (!isAbsent(raw.source) && (typeof raw.source !== 'object' || Array.isArray(raw.source))) {
+    ignored.push({ field: 'source', problem: 'not an object' })
+  }
+  const source =
+    raw.source && typeof raw.source === 'object' && !Array.isArray(raw.source)
+      ? (raw.source as Record<string, unknown>)
+      : {}
+  job.source = {
+    repository: text('source.repository', source.repository),
+    ref: text('source.ref', source.ref) ?? null
+  }
+  if (typeof raw.prLink === 'string') {
+    job.prLink = asLink(raw.prLink) ?? null
+    if (!job.prLink) job.rejectedPrLink = true
+  } else if (!isAbsent(raw.prLink)) {
+    ignored.push({ field: 'prLink', problem: textProblem(raw.prLink) as string })
+  }
+  if (ignored.length) job.ignored = ignored
+  return job
 }

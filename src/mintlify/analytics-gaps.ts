@@ -41,7 +41,23 @@ export interface SearchTerm {
   lastSearchedAt: string
 }
 
-export interface SearchesPage {
+/** A row the service sent that does not match the document: skipped, and said why. */
+export interface SkippedRow {
+  /** 1-based, in the page as sent. */
+  row: number
+  /** Which field, and what was wrong with it. */
+  problem: string
+}
+
+/** Every page: the rows that passed their check, and how many rows the service sent in all. */
+interface CheckedPage {
+  /** Rows the service sent that do not match the document, left out of the page. */
+  skipped: SkippedRow[]
+  /** Rows sent, skipped ones included: an empty page is one the service sent empty. */
+  sent: number
+}
+
+export interface SearchesPage extends CheckedPage {
   searches: SearchTerm[]
   totalSearches: number
   nextCursor: string | null
@@ -55,7 +71,7 @@ export interface PageFeedbackCounts {
   total: number
 }
 
-export interface FeedbackByPage {
+export interface FeedbackByPage extends CheckedPage {
   feedback: PageFeedbackCounts[]
   hasMore: boolean
 }
@@ -75,7 +91,7 @@ export interface FeedbackEntry {
   helpful: boolean | null
 }
 
-export interface FeedbackPage {
+export interface FeedbackPage extends CheckedPage {
   feedback: FeedbackEntry[]
   nextCursor: string | null
   hasMore: boolean
@@ -92,7 +108,7 @@ export interface AssistantTurn {
   pageUrl: string | null
 }
 
-export interface AssistantPage {
+export interface AssistantPage extends CheckedPage {
   conversations: AssistantTurn[]
   nextCursor: string | null
   hasMore: boolean
@@ -159,9 +175,10 @@ export async function getSearchesPage(
   const what = 'read the search terms'
   const body = await read(client, projectId, ['searches'], { ...query }, what, limits)
   const top = { totalSearches: isWholeCount, nextCursor: orNull(isString) }
-  const rows = checkedRows(body, top, 'searches', () => SEARCH_TERM, what)
+  const { rows, ...checked } = checkedRows(body, top, 'searches', () => SEARCH_TERM, what)
   return {
-    ...pick<Omit<SearchesPage, 'searches'>>(body, top),
+    ...pick<Pick<SearchesPage, 'totalSearches' | 'nextCursor'>>(body, top),
+    ...checked,
     searches: rows.map(r => pick(r, SEARCH_TERM))
   }
 }
@@ -176,8 +193,12 @@ export async function getFeedbackByPage(
   const what = 'read the feedback per page'
   const body = await read(client, projectId, ['feedback', 'by-page'], { ...query }, what, limits)
   const top = { hasMore: isBoolean }
-  const rows = checkedRows(body, top, 'feedback', () => PAGE_COUNTS, what)
-  return { ...pick<{ hasMore: boolean }>(body, top), feedback: rows.map(r => pick(r, PAGE_COUNTS)) }
+  const { rows, ...checked } = checkedRows(body, top, 'feedback', () => PAGE_COUNTS, what)
+  return {
+    ...pick<{ hasMore: boolean }>(body, top),
+    ...checked,
+    feedback: rows.map(r => pick(r, PAGE_COUNTS))
+  }
 }
 
 export async function getFeedbackPage(
@@ -190,13 +211,17 @@ export async function getFeedbackPage(
   const body = await read(client, projectId, ['feedback'], { ...query }, what, limits)
   const shapeOf = (row: unknown): Shape =>
     FEEDBACK_BY_SOURCE[String((row as { source?: unknown } | null)?.source)] ?? FEEDBACK_BASE
-  const rows = checkedRows(body, CURSOR_PAGE, 'feedback', shapeOf, what)
+  const { rows, ...checked } = checkedRows(body, CURSOR_PAGE, 'feedback', shapeOf, what)
   const feedback = rows.map(row => {
     const entry = pick<FeedbackEntry>(row, FEEDBACK_BASE)
     const { helpful } = row as { helpful?: boolean }
     return { ...entry, helpful: entry.source === 'contextual' ? (helpful as boolean) : null }
   })
-  return { ...pick<Omit<FeedbackPage, 'feedback'>>(body, CURSOR_PAGE), feedback }
+  return {
+    ...pick<{ nextCursor: string | null; hasMore: boolean }>(body, CURSOR_PAGE),
+    ...checked,
+    feedback
+  }
 }
 
 export async function getAssistantPage(
@@ -207,12 +232,22 @@ export async function getAssistantPage(
 ): Promise<AssistantPage> {
   const what = 'read the assistant conversations'
   const body = await read(client, projectId, ['assistant'], { ...query }, what, limits)
-  const rows = checkedRows(body, CURSOR_PAGE, 'conversations', () => ASSISTANT_TURN, what)
+  const { rows, ...checked } = checkedRows(
+    body,
+    CURSOR_PAGE,
+    'conversations',
+    () => ASSISTANT_TURN,
+    what
+  )
   const conversations = rows.map(row => {
     const turn = pick<AssistantTurn>(row, ASSISTANT_KEPT)
     return { ...turn, responseType: turn.responseType ?? 'answer' }
   })
-  return { ...pick<Omit<AssistantPage, 'conversations'>>(body, CURSOR_PAGE), conversations }
+  return {
+    ...pick<{ nextCursor: string | null; hasMore: boolean }>(body, CURSOR_PAGE),
+    ...checked,
+    conversations
+  }
 }
 
 function read(
@@ -235,25 +270,31 @@ function read(
   })
 }
 
-/** The rows of `list`, each checked; one bad field anywhere makes the whole answer unusable. */
+/**
+ * The rows of `list`, each checked: a row that does not match the document is skipped and listed
+ * (by its place and the field), so one odd row does not throw away the page. The page's own fields
+ * (the list itself, cursors, totals) must match, or the answer is unusable.
+ */
 function checkedRows(
   body: unknown,
   top: Shape,
   list: string,
   shapeOf: (row: unknown) => Shape,
   what: string
-): unknown[] {
-  const fail = (problem: string): never => {
+): CheckedPage & { rows: unknown[] } {
+  const problem = problemIn(body, { ...top, [list]: Array.isArray })
+  if (problem) {
     throw new ApiError(
       `The service's answer to the request to ${what} is not what its API document describes (${problem}).`
     )
   }
-  const problem = problemIn(body, { ...top, [list]: Array.isArray })
-  if (problem) fail(problem)
-  const rows = (body as Record<string, unknown[]>)[list] as unknown[]
-  rows.forEach((row, i) => {
+  const sent = (body as Record<string, unknown[]>)[list] as unknown[]
+  const rows: unknown[] = []
+  const skipped: SkippedRow[] = []
+  sent.forEach((row, i) => {
     const rowProblem = problemIn(row, shapeOf(row))
-    if (rowProblem) fail(`${list} row ${i + 1}: ${rowProblem}`)
+    if (rowProblem) skipped.push({ row: i + 1, problem: rowProblem })
+    else rows.push(row)
   })
-  return rows
+  return { rows, skipped, sent: sent.length }
 }

@@ -1,5 +1,6 @@
 import type { RequestBudget } from './budget.js'
-import { isWholeCount } from './answer-checks.js'
+import { type Shape, isBoolean, isCount, isString, pick, problemIn } from './answer-checks.js'
+import type { SkippedRow } from './analytics-gaps.js'
 import type { ApiClient } from './client.js'
 import { ApiError, projectNotFound } from './errors.js'
 
@@ -16,8 +17,13 @@ export interface VisitorRow extends VisitorCounts {
 
 export interface VisitorsPage {
   totals: VisitorCounts
+  /** The rows that match the document; the others are in `skipped`. */
   visitors: VisitorRow[]
   hasMore: boolean
+  /** Rows the service sent that do not match the document, left out. */
+  skipped: SkippedRow[]
+  /** Rows sent, skipped ones included. */
+  sent: number
 }
 
 export interface VisitorsQuery {
@@ -48,25 +54,40 @@ export async function getVisitorsPage(
   return asVisitorsPage(body)
 }
 
-const isCounts = (v: unknown): v is VisitorCounts =>
-  !!v &&
-  typeof v === 'object' &&
-  isWholeCount((v as VisitorCounts).human) &&
-  isWholeCount((v as VisitorCounts).ai) &&
-  isWholeCount((v as VisitorCounts).total)
+/** Counts are numbers in the document (approximate distinct visitors), never negative. */
+const COUNTS: Shape = { human: isCount, ai: isCount, total: isCount }
+const ROW: Shape = { path: isString, ...COUNTS }
 
+/**
+ * The page's own fields must match the document (or the answer is unusable, naming the field); a
+ * row that does not is skipped and listed by its place and field, not the whole page.
+ */
 function asVisitorsPage(body: unknown): VisitorsPage {
-  const page = body as Partial<VisitorsPage> | null
-  if (
-    !page ||
-    !isCounts(page.totals) ||
-    !Array.isArray(page.visitors) ||
-    typeof page.hasMore !== 'boolean' ||
-    !page.visitors.every(row => isCounts(row) && typeof (row as VisitorRow).path === 'string')
-  ) {
+  const totals = (body as { totals?: unknown } | null)?.totals
+  const totalsProblem = problemIn(totals, COUNTS)
+  const problem =
+    problemIn(body, { totals: () => true, visitors: Array.isArray, hasMore: isBoolean }) ??
+    (totalsProblem === 'not an object'
+      ? "'totals' is not an object"
+      : totalsProblem?.replace(/^'/, "'totals."))
+  if (problem) {
     throw new ApiError(
-      'The service answered the visitors request with something that is not a visitors page.'
+      `The service's answer to the visitors request is not what its API document describes (${problem}).`
     )
   }
-  return page as VisitorsPage
+  const page = body as { totals: unknown; visitors: unknown[]; hasMore: boolean }
+  const visitors: VisitorRow[] = []
+  const skipped: SkippedRow[] = []
+  page.visitors.forEach((row, i) => {
+    const rowProblem = problemIn(row, ROW)
+    if (rowProblem) skipped.push({ row: i + 1, problem: rowProblem })
+    else visitors.push(pick<VisitorRow>(row, ROW))
+  })
+  return {
+    totals: pick<VisitorCounts>(page.totals, COUNTS),
+    visitors,
+    hasMore: page.hasMore,
+    skipped,
+    sent: page.visitors.length
+  }
 }

@@ -1,7 +1,8 @@
 /**
  * Small checks for the service's JSON answers: each field of each row is checked against what the
- * published document declares, and a row that fails makes the whole answer unusable. The checked
- * values are copied field by field, so nothing undeclared (or deliberately left out) comes along.
+ * published document declares. A row that fails is skipped and counted by the caller (see
+ * checkedRows); a page whose own fields fail is unusable. The checked values are copied field by
+ * field, so nothing undeclared (or deliberately left out) comes along.
  */
 export type Check = (value: unknown) => boolean
 
@@ -32,6 +33,15 @@ export type Shape = Record<string, Check>
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v)
 
+/** What a value is, for a message: numbers and booleans as they are, texts never quoted. */
+function described(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'an array'
+  if (typeof value === 'string') return 'a text'
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value)
+  return `an ${typeof value}`
+}
+
 /** The first field of `value` that does not match `shape`, or undefined when all do. */
 export function problemIn(value: unknown, shape: Shape): string | undefined {
   if (!isObject(value)) return 'not an object'
@@ -40,7 +50,8 @@ export function problemIn(value: unknown, shape: Shape): string | undefined {
       if ((check as { optional?: boolean }).optional) continue
       return `'${field}' is missing`
     }
-    if (!check(value[field])) return `'${field}' has the wrong type`
+    if (!check(value[field]))
+      return `'${field}' has the wrong type or value (${described(value[field])})`
   }
   return undefined
 }

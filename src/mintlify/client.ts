@@ -73,6 +73,8 @@ export class ApiClient {
   private readonly log: Logger
   /** Every form of every secret, removed from whatever the service answers. */
   private readonly secretForms: string[]
+  /** The service answered a request with this key: a later 401 means the key stopped working. */
+  private accepted = false
 
   constructor(private readonly options: ClientOptions) {
     this.http = new HttpSession({
@@ -158,6 +160,7 @@ export class ApiClient {
     }
     const { status, headers, text } = response
     if (status >= 200 && status < 300) {
+      this.accepted = true
       try {
         return { ok: true, value: redactDeep(JSON.parse(text), this.secretForms) as T }
       } catch {
@@ -216,14 +219,7 @@ export class ApiClient {
     const detail = serviceMessage(text, this.secretForms)
     const said = detail ? `: ${detail}` : ''
     if (status === 401 || status === 403) {
-      return {
-        ok: false,
-        retry: false,
-        error: new AuthError(
-          `The service refused the API key (HTTP ${status}${said}). Check 'api-key': it must be an admin API key (it starts with mint_) from the API keys page of the dashboard, for the organisation that owns the project.`,
-          status
-        )
-      }
+      return { ok: false, retry: false, error: this.refusedKey(spec, status, said) }
     }
     if (status === 404) {
       // A 404 without the service's error text, or under an api-url with a path of its own, is
@@ -262,6 +258,29 @@ export class ApiClient {
         status
       )
     }
+  }
+
+  /**
+   * 401: the key is not (or no longer) valid; keys expire. 403: the key is valid but may not do
+   * this: a read-only key on a write, or a caller outside the key's IP allowlist.
+   */
+  private refusedKey(spec: RequestSpec, status: number, said: string): AuthError {
+    const earlier = this.accepted ? ' The service accepted this key earlier in this run.' : ''
+    if (status === 401) {
+      return new AuthError(
+        `The service refused the API key (HTTP 401${said}).${earlier} If the key worked before, it has most likely expired: Mintlify keys expire after 90 days unless created with another lifetime. ` +
+          "Otherwise it was revoked, or it belongs to another organisation than the project. Check 'api-key': create an admin API key on the API keys page of the dashboard and store it in the secret.",
+        status
+      )
+    }
+    const readOnly = spec.write
+      ? 'the key may be read-only (read-only keys can read but not create jobs or send follow-ups), or '
+      : ''
+    return new AuthError(
+      `The service refused the request to ${spec.what} with this API key (HTTP 403${said}).${earlier} The key is valid, but ${readOnly}the runner's address may be outside the key's IP allowlist (GitHub-hosted runners have no fixed address). ` +
+        `Check the key's access and IP allowlist on the API keys page of the dashboard${spec.write ? ', or use an admin key with write access' : ''}.`,
+      status
+    )
   }
 
   /** A 2xx whose body cannot be used: for a write the service has acted, so it must not be repeated. */

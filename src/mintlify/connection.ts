@@ -51,18 +51,51 @@ export function parseApiUrl(name: string, raw: string): URL {
   return url
 }
 
-/** Project and job ids as the service shows them: they become path segments of its URLs. */
-export const SERVICE_ID = /^[A-Za-z0-9._~-]{1,200}$/
+/**
+ * The one rule for project and job ids, from inputs, from the service's answers and from records.
+ * The published documents make them opaque strings (a mock server's example is
+ * "laborum est dolore"), and each becomes one percent-encoded path segment, so any text will do
+ * except: empty, over 200 characters, control characters (C0, C1, line and paragraph separators,
+ * bidirectional controls) and lone surrogates (which cannot be encoded), and `.` or `..`, which URL
+ * parsing would resolve away as path segments.
+ */
+export const SERVICE_ID = /^(?!\.{1,2}$)[^\p{Cc}\p{Cs}\p{Zl}\p{Zp}\p{Bidi_Control}]{1,200}$/u
 
-/** Project and job ids become path segments: refuse anything that could change the path. */
+/** An id for messages: quoted, escaped, and short. */
+export function shownId(raw: string): string {
+  const chars = Array.from(raw)
+  return JSON.stringify(chars.length > 60 ? `${chars.slice(0, 59).join('')}…` : raw)
+}
+
+/** A project or job id from an input, trimmed, checked against the one id rule. */
 export function parseId(name: string, raw: string): string {
   const value = raw.trim()
-  if (!SERVICE_ID.test(value) || value === '.' || value === '..') {
+  if (!SERVICE_ID.test(value)) {
     throw new InputError(
-      `Input '${name}' must be an ID made of letters, digits, '-', '_', '.' or '~' (as shown on the dashboard); got '${raw}'.`
+      `Input '${name}' must be an ID as the Mintlify dashboard shows it: 1 to 200 characters, no control characters, and not '.' or '..'; got ${shownId(raw)}.`
     )
   }
   return value
+}
+
+/**
+ * Keys of the service's other kinds: they share the admin prefix but cannot use the admin API, so
+ * the service would refuse every request. Checked before the first one (the service's documentation
+ * names these two).
+ */
+const OTHER_KEY_KINDS = [
+  { prefix: 'mint_dsc_', kind: 'an assistant API key' },
+  { prefix: 'mint_us_', kind: 'an index API key' }
+] as const
+
+/** Refuses a key of another kind than admin, naming its kind (never the key). */
+export function checkKeyKind(name: string, apiKey: string): void {
+  const other = OTHER_KEY_KINDS.find(k => apiKey.startsWith(k.prefix))
+  if (!other) return
+  throw new InputError(
+    `Input '${name}' holds ${other.kind} (it starts with ${other.prefix}), which cannot use the admin API this action calls. ` +
+      `Create an admin API key on the API keys page of the Mintlify dashboard (it starts with mint_, not ${OTHER_KEY_KINDS.map(k => k.prefix).join(' or ')}) and store it in the secret.`
+  )
 }
 
 /** Where and as whom to call the service; shared by every action. */
@@ -81,6 +114,7 @@ export function readConnection(get: InputReader, mask: Masker): Connection {
       `Input '${CommonInput.ApiKey}' is required: pass an admin API key from a secret, e.g. api-key: \${{ secrets.MINTLIFY_API_KEY }}.`
     )
   }
+  checkKeyKind(CommonInput.ApiKey, apiKey)
   const rawProject = get(CommonInput.ProjectId)
   if (!rawProject.trim()) {
     throw new InputError(

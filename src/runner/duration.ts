@@ -3,14 +3,17 @@ import { InputError } from './errors.js'
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
 const PART = /(\d+(?:\.\d+)?)(ms|h|m|s)/y
 
+/** A number without a unit: `45` next to `timeout-minutes: 45` reads as minutes to a person. */
+const BARE_NUMBER = /^\d+(\.\d+)?$/
+
 /**
- * Parses `90s`, `15m`, `1h`, `1h30m`, `500ms` or a bare number of seconds into milliseconds.
- * Returns undefined for anything else so the caller can name the input in its message.
+ * Parses `90s`, `15m`, `1h`, `1h30m` or `500ms` into milliseconds. Every part has its unit: a bare
+ * number is refused, since nobody can tell whether `45` meant seconds or minutes. Returns undefined
+ * for anything else so the caller can name the input in its message.
  */
 export function parseDuration(text: string): number | undefined {
   const value = text.trim().toLowerCase()
-  if (value === '') return undefined
-  if (/^\d+(\.\d+)?$/.test(value)) return Math.round(Number(value) * 1000)
+  if (value === '' || BARE_NUMBER.test(value)) return undefined
   let total = 0
   PART.lastIndex = 0
   let matched = 0
@@ -27,9 +30,15 @@ export function parseDuration(text: string): number | undefined {
 /** Parses a duration input and checks its range, with a message that names the input. */
 export function durationInput(name: string, raw: string, minMs: number, maxMs: number): number {
   const ms = parseDuration(raw)
+  const bare = raw.trim()
+  if (BARE_NUMBER.test(bare)) {
+    throw new InputError(
+      `Input '${name}' needs a unit: write '${bare}m' for ${bare} minutes or '${bare}s' for ${bare} seconds; got '${raw}'.`
+    )
+  }
   if (ms === undefined) {
     throw new InputError(
-      `Input '${name}' must be a duration such as 90s, 15m, 1h or 1h30m, or a number of seconds; got '${raw}'.`
+      `Input '${name}' must be a duration such as 90s, 15m, 1h or 1h30m; got '${raw}'.`
     )
   }
   if (ms < minMs || ms > maxMs) {

@@ -1,7 +1,8 @@
 /**
  * Secrets as they may come back from a server: as given, percent-encoded (echoed URLs and query
  * strings) and base64-encoded (echoed Basic credentials or debug dumps), each form at least 6
- * characters so that nothing ordinary is hidden by accident.
+ * characters so that nothing ordinary is hidden by accident. `redact` also finds each form with any
+ * of its bytes percent-encoded.
  */
 export function secretForms(secrets: readonly string[]): string[] {
   const forms = new Set<string>()
@@ -22,7 +23,34 @@ export function secretForms(secrets: readonly string[]): string[] {
 export function redact(text: string, forms: readonly string[]): string {
   let out = text
   for (const form of forms) out = out.split(form).join('***')
+  // A form may also come back with any of its bytes percent-encoded, in either case of hex, mixed
+  // with plain characters: an echoed URL, or a host the URL parser would decode.
+  if (out.includes('%'))
+    for (const pattern of percentPatterns(forms)) out = out.replace(pattern, '***')
   return out
+}
+
+const patternsOf = new WeakMap<readonly string[], RegExp[]>()
+
+/** For each form, a pattern matching it with any of its characters percent-encoded (built once per list). */
+function percentPatterns(forms: readonly string[]): RegExp[] {
+  let patterns = patternsOf.get(forms)
+  if (!patterns) {
+    patterns = forms.filter(form => !form.includes('%')).map(percentPattern)
+    patternsOf.set(forms, patterns)
+  }
+  return patterns
+}
+
+function percentPattern(form: string): RegExp {
+  const hexDigit = (d: string): string => (/[a-f]/.test(d) ? `[${d}${d.toUpperCase()}]` : d)
+  const characters = Array.from(form, ch => {
+    const escaped = [...Buffer.from(ch, 'utf8')]
+      .map(byte => `%${[...byte.toString(16).padStart(2, '0')].map(hexDigit).join('')}`)
+      .join('')
+    return `(?:${ch.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')}|${escaped})`
+  })
+  return new RegExp(characters.join(''), 'g')
 }
 
 /** A parsed JSON value with every string redacted, keys included. */

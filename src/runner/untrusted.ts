@@ -33,3 +33,34 @@ export function cleanUntrusted(text: string, max: number): string {
     .trim()
   return cleaned.length > max ? `${cleaned.slice(0, max)}\n[… cut at ${max} characters]` : cleaned
 }
+
+/** Dash punctuation, the minus sign and the characters that draw a horizontal line. */
+const DASH = '[\\p{Pd}\\u2212\\u23AF\\u2500\\u2501\\u2796]'
+/** Five or more dashes in a row, spaces between them allowed: what a delimiter is drawn with. */
+const DASH_RUN = new RegExp(`${DASH}(?:[ \\t\\u00A0\\u3000]*${DASH}){4,}`, 'gu')
+const ANY_DASH = new RegExp(DASH, 'gu')
+/** Read loosely (NFKC, every dash a hyphen): a line that starts with BEGIN or END (three dashes in it make it a marker). */
+const MARKER_LIKE = /^[\s>*_#|+-]*(begin|end)\b/i
+
+/**
+ * Untrusted text that sits between a prompt's delimiters cannot draw a line that looks like one:
+ * a prompt's markers are `----- BEGIN … -----` and `----- END … -----`. Every run of five or more
+ * dashes (any dash character, spaces between allowed) becomes `----`, and a line that reads as a
+ * marker in any spacing, case or width (`-----end issue text-----`, `－－－ ＥＮＤ …`,
+ * `END ISSUE TEXT ----`) is rewritten as `[delimiter-like line: END ISSUE TEXT]`.
+ */
+export function neutral(text: string): string {
+  return text
+    .split('\n')
+    .map(line => {
+      const loose = line.normalize('NFKC').replace(ANY_DASH, '-')
+      if (!MARKER_LIKE.test(loose) || !/-(\s*-){2,}/.test(loose))
+        return line.replace(DASH_RUN, '----')
+      const words = loose
+        .replace(/-(\s*-)+/g, ' ')
+        .replace(/\s+/g, ' ')
+        .trim()
+      return `[delimiter-like line: ${words}]`
+    })
+    .join('\n')
+}

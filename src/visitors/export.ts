@@ -32,7 +32,14 @@ export interface ExportResult {
   rows: number
   requests: number
   top: VisitorRow[]
+  /** Rows the service sent that did not match its API document: left out of the file. */
+  skipped: number
+  /** The first of them, by offset, row and field; null when none was skipped. */
+  firstSkipped: string | null
 }
+
+/** Skipped rows named one by one in the log; the rest are counted. */
+const NAMED_SKIPS = 5
 
 /**
  * Paging stopped before the service said it was done: the export is known to be incomplete, so
@@ -57,6 +64,8 @@ export async function exportVisitors(
   const seen = new Set<string>()
   let totals: VisitorCounts | undefined
   let rows = 0
+  let skipped = 0
+  let firstSkipped: string | null = null
   const budget = new RequestBudget(request.maxRequests)
   for (let offset = 0; ; offset += request.pageSize) {
     let page: VisitorsPage
@@ -77,6 +86,16 @@ export async function exportVisitors(
       totals = page.totals
       await sink.begin(totals)
     }
+    for (const { row, problem } of page.skipped) {
+      const named = `the row at offset ${offset + row - 1} (row ${row} of the page): ${problem}`
+      firstSkipped ??= named
+      if (++skipped <= NAMED_SKIPS)
+        log.warning(
+          `Skipped a visitors row the service sent that does not match its API document: ${named}.`
+        )
+      else if (skipped === NAMED_SKIPS + 1)
+        log.warning('More visitors rows were skipped; the summary counts them.')
+    }
     const repeated = page.visitors.find(row => seen.has(row.path))
     if (repeated) {
       throw incomplete(
@@ -90,7 +109,7 @@ export async function exportVisitors(
     for (const row of page.visitors) top.add(row)
     rows += page.visitors.length
     if (!page.hasMore) break
-    if (page.visitors.length === 0) {
+    if (page.sent === 0) {
       throw incomplete(
         `the service sent an empty page at offset ${offset} but said there was more`,
         rows,
@@ -106,7 +125,14 @@ export async function exportVisitors(
     }
     if (requests % 20 === 0) log.info(`Read ${rows} rows in ${requests} requests…`)
   }
-  return { totals: totals as VisitorCounts, rows, requests: budget.used, top: top.list() }
+  return {
+    totals: totals as VisitorCounts,
+    rows,
+    requests: budget.used,
+    top: top.list(),
+    skipped,
+    firstSkipped
+  }
 }
 
 const overBudget = (max: number, why: string): string =>

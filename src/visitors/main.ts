@@ -43,6 +43,11 @@ export async function run(runner: Runner = coreRunner()): Promise<void> {
     runner.setOutput(VisitorsOutput.Pages, String(result.rows))
     runner.setOutput(VisitorsOutput.File, settings.outputFileShown)
     runner.setOutput(VisitorsOutput.TopPaths, JSON.stringify(result.top.map(r => r.path)))
+    runner.setOutput(VisitorsOutput.Complete, String(result.skipped === 0))
+    if (result.skipped > 0)
+      log.warning(
+        `The export is not complete: ${counted(result.skipped, 'row')} the service sent did not match its API document and ${result.skipped === 1 ? 'was' : 'were'} left out (first: ${result.firstSkipped}). The file and outputs hold the other rows (complete: false).`
+      )
     log.info(
       `Wrote ${counted(result.rows, 'page')} to ${settings.outputFileShown} in ${counted(result.requests, 'request')}: ` +
         `${totals.human} human, ${totals.ai} AI, ${totals.total} in all (AI share ${aiShare(totals)}).`

@@ -20,7 +20,8 @@ export const VisitorsOutput = {
   Total: 'total',
   Pages: 'pages',
   File: 'file',
-  TopPaths: 'top-paths'
+  TopPaths: 'top-paths',
+  Complete: 'complete'
 } as const
 
 /** Defaults as in visitors/action.yml, applied here too for runs without the runner. */

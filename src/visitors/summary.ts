@@ -1,5 +1,5 @@
 import type { VisitorCounts, VisitorRow } from '../mintlify/analytics.js'
-import { codeSpan } from '../runner/markdown.js'
+import { codeSpan, escapeMarkdown } from '../runner/markdown.js'
 import { rangeText } from '../runner/dates.js'
 import { counted, formatCount } from '../runner/text.js'
 import type { SortKey } from './settings.js'
@@ -13,6 +13,9 @@ export interface VisitorsReport {
   rows: number
   requests: number
   file: string
+  /** Rows left out because they did not match the API document (none when absent). */
+  skipped?: number
+  firstSkipped?: string | null
 }
 
 const CHART_PAGES = 15
@@ -98,6 +101,11 @@ export function renderVisitorsSummary(report: VisitorsReport): string {
     `| AI share | ${aiShare(totals)} |`,
     ''
   ]
+  if (report.skipped)
+    lines.push(
+      `> ⚠️ Not complete: ${counted(report.skipped, 'row')} the service sent did not match its API document and ${report.skipped === 1 ? 'was' : 'were'} left out (first: ${escapeMarkdown(report.firstSkipped ?? '')}).`,
+      ''
+    )
   if (top.length === 0) {
     lines.push('No page had visitors in this range.', '')
   } else {

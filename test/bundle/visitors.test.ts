@@ -53,7 +53,8 @@ describe('the bundled visitors sub-action, as the runner runs it', () => {
       total: String(doc.totals.total),
       pages: '251',
       file: 'out/visitors.json',
-      'top-paths': expect.any(String)
+      'top-paths': expect.any(String),
+      complete: 'true'
     })
     const byAi = Array.from({ length: 251 }, (_, i) => generatedRow(i))
       .sort((a, b) => b.ai - a.ai || (a.path < b.path ? -1 : 1))

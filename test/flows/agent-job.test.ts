@@ -129,6 +129,85 @@ describe('the agent action, run in-process from source', () => {
     expect(sim.requests('get').length).toBeGreaterThan(0)
   })
 
+  describe('a follow-up, which the service processes asynchronously', () => {
+    const followUp = async (plan: Parameters<Simulator['planNext']>[0], extra = {}) => {
+      const first = await run()
+      expect(first.outputs.result).toBe('pr-opened')
+      sim.exchanges.length = 0
+      sim.planNext(plan)
+      const jobId = first.outputs.jobId as string
+      const result = await run({ 'job-id': jobId, prompt: 'Also add a Python example', ...extra })
+      const statuses = sim.requests('get').map(r => (r.responseBody as { status: string }).status)
+      return { first, result, jobId, statuses }
+    }
+
+    it("reports the follow-up's outcome once the job was seen working on it", async () => {
+      // The job shows its old outcome (completed, with a pull request) for 5 s, then works, then fails.
+      const { result, jobId, statuses } = await followUp({
+        pickupMs: 5000,
+        durationMs: 3000,
+        finalStatus: 'failed'
+      })
+      expect(result.outputs).toMatchObject({ jobId, result: 'failed', status: 'failed' })
+      expect(statuses[0]).toBe('completed')
+      expect(statuses).toContain('active')
+      expect(result.log).toMatch(
+        new RegExp(
+          `Job ${jobId} is working on the follow-up \\(seen active \\d+s after the message\\)\\.`
+        )
+      )
+      expect(result.summary).toContain(
+        `Job \`${jobId}\` was seen working on the follow-up (active after the message), so this outcome includes it.`
+      )
+    })
+
+    it('reports the job as it stands after 60 s when it is never seen working on it, and says so', async () => {
+      const { first, result, jobId } = await followUp({ pickupMs: Infinity })
+      expect(result.code).toBe(0)
+      expect(result.outputs).toMatchObject({ result: 'pr-opened', prLink: first.outputs.prLink })
+      expect(result.log).toContain(
+        `::notice title=Mintlify agent::Job ${jobId} was not seen working on the follow-up within 1m of the message; reporting it as it stands (completed).`
+      )
+      expect(result.summary).toContain(
+        `Job \`${jobId}\` was not seen working on the follow-up within 1m of the message: this is its status as it stands`
+      )
+      // The virtual clock: the grace period, not the time limit.
+      expect(result.durationMs).toBeGreaterThanOrEqual(60_000)
+      expect(result.durationMs).toBeLessThan(75_000)
+    })
+
+    it('checks at the end of the grace period even with a long poll interval', async () => {
+      const { result } = await followUp({ pickupMs: Infinity }, { 'poll-interval': '1h' })
+      expect(result.outputs.result).toBe('pr-opened')
+      expect(result.durationMs).toBeLessThan(75_000)
+      expect(sim.requests('get')).toHaveLength(2)
+    })
+
+    it('reports started, not the old outcome, with wait: false', async () => {
+      const { result, jobId } = await followUp({ pickupMs: 5000 }, { wait: 'false' })
+      expect(result.code).toBe(0)
+      expect(result.outputs).toMatchObject({ jobId, result: 'started' })
+      expect(sim.requests('get')).toHaveLength(0)
+      expect(result.log).toContain(
+        `Sent the follow-up to job ${jobId}; not waiting for it (wait: false), so its outcome is not known yet.`
+      )
+      expect(result.summary).toContain('🚀 The agent job started')
+      expect(result.summary).toContain("the job's status does not show it yet")
+    })
+
+    it('times out, saying the job was not yet seen on the follow-up', async () => {
+      const { result, jobId } = await followUp({ pickupMs: Infinity }, { timeout: '20s' })
+      expect(result.code).toBe(1)
+      expect(result.outputs).toMatchObject({ result: 'timed-out', status: 'completed' })
+      expect(result.log).toContain(
+        `::warning::Stopped waiting for job ${jobId} after 20s; it had not been seen working on the follow-up (its status was completed).`
+      )
+      expect(result.summary).toContain(
+        'had not been seen working on the follow-up when waiting stopped'
+      )
+    })
+  })
+
   it('waits for an existing job when given only its id', async () => {
     sim.planNext({ durationMs: 60_000 })
     const started = await run({ wait: 'false' })
@@ -192,12 +271,79 @@ describe('the agent action, run in-process from source', () => {
     expect(result.outputs.jobId).toBe('')
   })
 
-  it('says to check the key on 401', async () => {
+  it.each([
+    ['spaces', 'laborum est dolore'],
+    ['path and query characters', 'a/b?c#d%2e..'],
+    ['non-ASCII letters', 'tâche-été_1']
+  ])(
+    'takes a job id with %s, as the document allows, encoding it in every path',
+    async (_name, id) => {
+      sim.planNext({ id, durationMs: 60_000 })
+      const started = await run({ wait: 'false' })
+      expect(started.code).toBe(0)
+      expect(started.outputs).toMatchObject({ jobId: id, result: 'started' })
+      // Given back as `job-id`, with a follow-up, then waited for.
+      const followed = await run({ 'job-id': id, prompt: 'Also add a Python example' })
+      expect(followed.code).toBe(0)
+      expect(followed.outputs.jobId).toBe(id)
+      const encoded = `/v2/agent/${SIM_PROJECT}/job/${encodeURIComponent(id)}`
+      expect(sim.requests('message').map(r => r.path)).toEqual([`${encoded}/message`])
+      expect(new Set(sim.requests('get').map(r => r.path))).toEqual(new Set([encoded]))
+      expect(sim.jobs.get(id)?.messages).toEqual([
+        'Document the retry options',
+        'Also add a Python example'
+      ])
+    }
+  )
+
+  it('says to check the key on 401, and that keys expire', async () => {
     const result = await run({ 'api-key': 'mint_not_a_real_key' })
-    expectCleanFailure(result, /The service refused the API key \(HTTP 401/, [
-      SIM_API_KEY,
-      'mint_not_a_real_key'
-    ])
+    expectCleanFailure(
+      result,
+      /The service refused the API key \(HTTP 401: Invalid or missing API key\)\. If the key worked before, it has most likely expired: Mintlify keys expire after 90 days/,
+      [SIM_API_KEY, 'mint_not_a_real_key']
+    )
+    expect(result.log).not.toContain('earlier in this run')
+    expect(result.log).not.toMatch(/it starts with mint_\)/)
+  })
+
+  it('says the key stopped working when the service refuses it after accepting it', async () => {
+    sim.planNext({ durationMs: 60_000 })
+    sim.inject({ route: 'get', kind: 'status', status: 401, times: 100 })
+    const result = await run()
+    expectCleanFailure(
+      result,
+      /The service refused the API key \(HTTP 401: Simulated HTTP 401\)\. The service accepted this key earlier in this run\. If the key worked before, it has most likely expired: Mintlify keys expire after 90 days/,
+      [SIM_API_KEY]
+    )
+    expect(result.outputs.jobId).toMatch(/^job_/)
+  })
+
+  it('says a 403 on create may be a read-only key or an IP allowlist', async () => {
+    sim.inject({ route: 'create', kind: 'status', status: 403, body: { error: 'Forbidden' } })
+    const result = await run()
+    expectCleanFailure(
+      result,
+      /The service refused the request to create the agent job with this API key \(HTTP 403: Forbidden\)\. The key is valid, but the key may be read-only \(read-only keys can read but not create jobs or send follow-ups\), or the runner's address may be outside the key's IP allowlist/,
+      [SIM_API_KEY]
+    )
+    expect(sim.requests('create')).toHaveLength(1)
+  })
+
+  it.each([
+    ['mint_dsc_0123456789abcdef', 'an assistant API key', 'mint_dsc_'],
+    ['mint_us_0123456789abcdef', 'an index API key', 'mint_us_']
+  ])('refuses %s before any request, naming the kind of key', async (key, kind, prefix) => {
+    const result = await run({ 'api-key': key })
+    expectCleanFailure(
+      result,
+      new RegExp(
+        `Input 'api-key' holds ${kind} \\(it starts with ${prefix}\\), which cannot use the admin API this action calls\\. Create an admin API key`
+      ),
+      [key, SIM_API_KEY]
+    )
+    expect(result.log).not.toContain('does not start with mint_')
+    expect(sim.exchanges).toHaveLength(0)
   })
 
   it('warns about a key without the mint_ prefix', async () => {
@@ -227,15 +373,19 @@ describe('the agent action, run in-process from source', () => {
     [{ 'prompt-file': 'p.md' }, /Set only one of 'prompt' and 'prompt-file', not both\./],
     [{ prompt: '', 'prompt-file': 'nope.md' }, /Input 'prompt-file': no file at 'nope.md'/],
     [{ timeout: 'forever' }, /Input 'timeout' must be a duration such as 90s, 15m, 1h or 1h30m/],
+    [{ timeout: '45' }, /Input 'timeout' needs a unit: write '45m' for 45 minutes or '45s'/],
+    [{ 'poll-interval': '30' }, /Input 'poll-interval' needs a unit: write '30m' .* or '30s'/],
     [{ 'poll-interval': '0.1s' }, /Input 'poll-interval' must be between 1s and 1h/],
     [
       { 'fail-on': 'failed,oops' },
       /Input 'fail-on' accepts a comma list of failed, archived, timeout, no-pr, or 'none'; 'oops'/
     ],
     [{ 'api-url': 'http://api.example.com' }, /Input 'api-url' must use https:\/\//],
-    [{ 'project-id': 'a/b' }, /Input 'project-id' must be an ID/],
     [{ 'project-id': '..' }, /Input 'project-id' must be an ID/],
-    [{ 'job-id': '../../x' }, /Input 'job-id' must be an ID/],
+    [{ 'project-id': 'x'.repeat(201) }, /Input 'project-id' must be an ID .*1 to 200 characters/],
+    [{ 'job-id': '.' }, /Input 'job-id' must be an ID/],
+    [{ 'job-id': 'job\u0000x' }, /Input 'job-id' must be an ID .*got "job\\u0000x"/],
+    [{ 'job-id': 'job\u202Ex' }, /Input 'job-id' must be an ID .*no control characters/],
     [{ wait: 'maybe' }, /Input 'wait' must be 'true' or 'false'/],
     [{ 'api-key': '' }, /Input 'api-key' is required/],
     [{ 'project-id': '' }, /Input 'project-id' is required/]

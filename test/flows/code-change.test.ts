@@ -241,6 +241,8 @@ describe('folding into the open docs pull request', () => {
     servers.runId++
     sim.reset()
     gh.requests.length = 0
+    // The follow-up runs past the first status check (1 s), so the job is seen working on it.
+    sim.planNext({ durationMs: 2500 })
     const second = await run({ event: merged(pull({ number: 2, title: 'Add a timeout' })) })
     expect(second.code).toBe(0)
     expect(sim.requests('create')).toHaveLength(0)
@@ -284,6 +286,8 @@ describe('folding into the open docs pull request', () => {
     const first = await run({ event: merged(pull({ number: 5 })), inputs: { wait: 'false' } })
     expect(first.outputs.result).toBe('started')
     servers.runId++
+    // The follow-up runs past the first status check (1 s), so the job is seen working on it.
+    sim.planNext({ durationMs: 2500 })
     const second = await run({ event: merged(pull({ number: 6 })) })
     expect(sim.requests('message')).toHaveLength(1)
     expect(second.outputs.jobId).toBe(first.outputs.jobId)

@@ -200,6 +200,82 @@ describe('the docs-gaps sub-action, run in-process from source', () => {
     expect(visible(result) + JSON.stringify(report)).not.toContain('ASSISTANT-REPLY')
   })
 
+  it('counts nothing twice when the service ignores the cursor and sends the first page again', async () => {
+    // The second request of each signal is answered as if it had no cursor: page 1 again.
+    for (const route of ['searches', 'feedback', 'assistant'] as const)
+      sim.inject({ route, kind: 'ignore-cursor', skip: 1, times: 10 })
+    const result = await run(RANGE)
+    expect(result.code).toBe(0)
+    const report = readReport(result)
+    const firstPage = (rows: number) => ({
+      ...data,
+      searches: [...data.searches].sort((a, b) => b.hits - a.hits).slice(0, rows)
+    })
+    // Search terms: the first 100 read once; the repeated page is noticed before it is counted.
+    expect(report.searches).toMatchObject({ complete: false, termsRead: 100 })
+    expect(report.searches.entries).toEqual(expectedSearches(firstPage(100), 2).entries)
+    expect(report.searches.gaps).toBe(expectedSearches(firstPage(100), 2).gaps)
+    expect(report.searches.unread).toBe(
+      'the service sent a page of search terms it had sent before (it may ignore the cursor)'
+    )
+    // Conversations: the newest 500 turns once.
+    const newest = [...data.conversations].sort((a, b) => (a.id < b.id ? 1 : -1)).slice(0, 500)
+    const questions = expectedQuestions({ ...data, conversations: newest })
+    expect(report.assistant).toMatchObject({
+      complete: false,
+      turnsRead: 500,
+      questions: questions.questions,
+      unansweredTurns: newest.filter(c => c.resolutionStatus === 'unanswered').length
+    })
+    expect(report.assistant.entries.map((e: { count: number }) => e.count)).toEqual(
+      questions.entries.map(e => e.count)
+    )
+    // Feedback entries: 100 read once, each comment kept once.
+    expect(report.feedback).toMatchObject({ complete: false, entriesRead: 100 })
+    for (const page of report.feedback.entries as { comments: string[] }[])
+      expect(new Set(page.comments).size).toBe(page.comments.length)
+    expect(result.outputs.complete).toBe('false')
+    // One request per signal past the first page: the repeat stops the paging.
+    expect(sim.requests('searches')).toHaveLength(2)
+    expect(sim.requests('assistant')).toHaveLength(2)
+  })
+
+  it('counts a search term or a turn sent twice only once, however the pages overlap', async () => {
+    const turns = [...data.conversations].sort((a, b) => (a.id < b.id ? 1 : -1))
+    const top = [...data.searches].sort((a, b) => b.hits - a.hits)
+    // Page 2 of each starts with the last row of page 1 again.
+    sim.setGaps({ ...data, searches: [...top.slice(0, 100), top[99]!, ...top.slice(100)] })
+    const first = await run({ signals: 'searches' })
+    expect(readReport(first).searches).toMatchObject({ complete: true, termsRead: 260 })
+    expect(readReport(first).searches.entries).toEqual(expectedSearches(data, 2).entries)
+    sim.setGaps({
+      ...data,
+      conversations: [...turns.slice(0, 500), { ...turns[499]! }, ...turns.slice(500)]
+    })
+    const second = await run({ signals: 'assistant' })
+    expect(readReport(second).assistant).toMatchObject({
+      complete: true,
+      turnsRead: 1200,
+      questions: expectedQuestions(data).questions
+    })
+  })
+
+  it('counts a page listed twice in the feedback ranking once', async () => {
+    const row = { path: '/guides/sso', thumbsUp: 1, thumbsDown: 7, code: 0, total: 8 }
+    sim.inject({
+      route: 'feedback-by-page',
+      kind: 'status',
+      status: 200,
+      body: { feedback: [row, { ...row }], hasMore: false }
+    })
+    const result = await run({ signals: 'feedback' })
+    expect(readReport(result).feedback.entries[0]).toMatchObject({
+      path: '/guides/sso',
+      thumbsDown: 7,
+      thumbsUp: 1
+    })
+  })
+
   it('shares out a budget too small for everything, says what was left unread, and succeeds', async () => {
     const result = await run({ ...RANGE, 'max-requests': '5' })
     expect(result.code).toBe(0)
@@ -306,18 +382,72 @@ describe('the docs-gaps sub-action, run in-process from source', () => {
     expect(sim.exchanges).toHaveLength(1)
   })
 
-  it('fails on an answer with a malformed row, naming the field', async () => {
-    const row = { searchQuery: 'x', hits: '3', ctr: 0, topClickedPage: null, lastSearchedAt: '' }
+  it.each([
+    [
+      'searches',
+      { hits: '3' },
+      "search terms page 1, row 1: 'hits' has the wrong type or value (a text)"
+    ],
+    [
+      'assistant',
+      { resolutionStatus: 'maybe' },
+      "conversations page 1, row 1: 'resolutionStatus' has the wrong type or value (a text)"
+    ],
+    [
+      'feedback-by-page',
+      { thumbsDown: -4 },
+      "feedback per page, row 1: 'thumbsDown' has the wrong type or value (-4)"
+    ]
+  ] as const)(
+    'skips a %s row that breaks the document and counts it, keeping the rest of the answer',
+    async (route, fields, named) => {
+      sim.inject({ route, kind: 'tamper-row', row: 0, fields })
+      const result = await run(RANGE)
+      expect(result.code).toBe(0)
+      expect(result.log).toContain(
+        `::warning::Skipped a row the service sent that does not match its API document (${named}).`
+      )
+      const report = readReport(result)
+      const section = report[route === 'feedback-by-page' ? 'feedback' : route]
+      expect(section).toMatchObject({ complete: false, skipped: 1 })
+      expect(section.unread).toBe(
+        `1 row that did not match the API document was skipped (first: ${named})`
+      )
+      expect(report.complete).toBe(false)
+      expect(result.outputs.complete).toBe('false')
+      expect(result.log).toMatch(/::warning::Not everything was read: .*1 row that did not match/)
+      expect(result.summary).toContain('1 row that did not match the API document was skipped')
+      // The rest of that page, and the pages after it, were read.
+      if (route === 'searches') expect(section.termsRead).toBe(259)
+      if (route === 'assistant') expect(section.turnsRead).toBe(1199)
+      expect(calls()).toHaveLength(10)
+    }
+  )
+
+  it('skips a row that is not an object, and names it by its place', async () => {
+    sim.inject({ route: 'assistant', kind: 'tamper-row', row: 4, value: 'turn', skip: 1 })
+    const result = await run(RANGE)
+    expect(result.code).toBe(0)
+    expect(readReport(result).assistant).toMatchObject({
+      complete: false,
+      skipped: 1,
+      turnsRead: 1199,
+      unread:
+        '1 row that did not match the API document was skipped (first: conversations page 2, row 5: not an object)'
+    })
+  })
+
+  it('fails on an answer whose page fields break the document, naming the field', async () => {
     sim.inject({
       route: 'searches',
       kind: 'status',
       status: 200,
-      body: { searches: [row], totalSearches: 3, nextCursor: null }
+      body: { searches: [], totalSearches: '3', nextCursor: null }
     })
     const result = await run()
     expectCleanFailure(
       result,
-      /The service's answer to the request to read the search terms is not what its API document describes \(searches row 1: 'hits' has the wrong type\)\./,
+      /The service's answer to the request to read the search terms is not what its API document describes \('totalSearches' has the wrong type or value \(a text\)\)\./,
       [SIM_API_KEY]
     )
   })

@@ -52,18 +52,56 @@ const everything = (result: RunResult): string =>
     JSON.stringify(gh.requests.map(r => r.body))
   ].join('\n')
 
+/**
+ * `text` with its bytes percent-encoded: every byte in upper or lower case hex, or every other
+ * character, alternating the case of the hex, with the rest left plain.
+ */
+function percentEncoded(text: string, style: 'upper' | 'lower' | 'mixed'): string {
+  return Array.from(Buffer.from(text), (byte, i) => {
+    const hex = byte.toString(16).padStart(2, '0')
+    if (style === 'upper') return `%${hex.toUpperCase()}`
+    if (style === 'lower') return `%${hex}`
+    if (i % 2) return String.fromCharCode(byte)
+    return `%${i % 4 ? hex.toUpperCase() : hex}`
+  }).join('')
+}
+
 describe('values the service sends back', () => {
   it.each([
     ['the key', SIM_API_KEY],
     ['the GitHub token', TOKEN],
     ['the key, base64-encoded', Buffer.from(SIM_API_KEY).toString('base64')],
-    ['the token, percent-encoded', encodeURIComponent(`x/${TOKEN}`)]
+    ['the token, percent-encoded', encodeURIComponent(`x/${TOKEN}`)],
+    ['the key, every byte percent-encoded', percentEncoded(SIM_API_KEY, 'upper')],
+    ['the key, every byte percent-encoded in lower case', percentEncoded(SIM_API_KEY, 'lower')],
+    ['the token, some bytes percent-encoded in mixed case', percentEncoded(TOKEN, 'mixed')]
   ])('never repeats %s echoed in a job field', async (_name, echoed) => {
     sim.inject({ route: 'get', kind: 'tamper', fields: { model: echoed }, times: 100 })
     const result = await run()
     expect(result.outputs.result).toBe('pr-opened')
     for (const secret of [SIM_API_KEY, TOKEN, echoed])
       expect(everything(result)).not.toContain(secret)
+  })
+
+  it('never rebuilds the key from a repository link whose host holds it percent-encoded', async () => {
+    // The URL parser decodes a host's percent-escapes: the summary's link would spell the key out.
+    const repository = `https://${percentEncoded(SIM_API_KEY, 'upper')}.example/docs`
+    sim.inject({ route: 'get', kind: 'tamper', fields: { source: { repository } }, times: 100 })
+    const result = await run()
+    expect(result.outputs.result).toBe('pr-opened')
+    expect(result.summary).toContain('| Docs repository |')
+    for (const text of [everything(result), decodeURIComponent(everything(result))])
+      expect(text.toLowerCase()).not.toContain(SIM_API_KEY.toLowerCase())
+  })
+
+  it('never lets the summary rebuild the key from an upper-case repository host', async () => {
+    // No form of the key is in the answer; the URL parser lowercases the host as the summary links it.
+    const repository = `https://${SIM_API_KEY.toUpperCase()}.example/docs`
+    sim.inject({ route: 'get', kind: 'tamper', fields: { source: { repository } }, times: 100 })
+    const result = await run()
+    expect(result.outputs.result).toBe('pr-opened')
+    expect(result.summary).toContain('| Docs repository |')
+    expect(everything(result)).not.toContain(SIM_API_KEY)
   })
 
   it.each([
@@ -116,13 +154,15 @@ describe('values the service sends back', () => {
     const result = await run()
     expect(result.outputs.result).toBe('pr-opened')
     expect(result.log).not.toMatch(/^::(set-output|stop-commands)/m)
-    expect(result.log).toMatch(/::warning::Could not read the status of job .*'model' is not/)
+    expect(result.log).toMatch(
+      /::warning::Job job_\w+: the service sent 'model' as a text with a control character or line break, which this action cannot use; it is treated as absent\./
+    )
   })
 
   it.each([
     ['a status that is not a text', { status: 5 }],
     ['another job', { id: 'job_someone_else', status: 'completed' }],
-    ['no id', { id: null }]
+    ['an id that is not a text', { id: ['job_1'] }]
   ])('passes over a status answer with %s, as over a network error', async (_name, fields) => {
     sim.inject({ route: 'get', kind: 'tamper', fields, times: 2 })
     const result = await run()
@@ -143,15 +183,56 @@ describe('values the service sends back', () => {
     expect(sim.requests('create')).toHaveLength(1)
   })
 
-  it('fails with a clean message, not a stack, when the service garbles the created job', async () => {
-    sim.inject({ route: 'create', kind: 'tamper', fields: { createdAt: { $date: 1 } } })
+  it.each([
+    ['prLink', 42, 'not a text (number)'],
+    ['model', { name: 'm' }, 'not a text (object)'],
+    ['createdAt', { $date: 1 }, 'not a text (object)'],
+    ['source', 'https://github.com/acme/docs', 'not an object'],
+    ['status', ['active'], 'not a text (an array)'],
+    ['model', 'x'.repeat(600), 'a text over 500 characters']
+  ])(
+    "keeps a created job whose '%s' has the wrong type: absent, with a warning naming it",
+    async (field, value, problem) => {
+      sim.planNext({ durationMs: 60_000 })
+      sim.inject({ route: 'create', kind: 'tamper', fields: { [field]: value } })
+      const result = await run({ wait: 'false' })
+      expect(result.code).toBe(0)
+      expect(result.outputs.jobId).toMatch(/^job_\d+_/)
+      expect(result.outputs.result).toBe('started')
+      expect(result.log).toContain(
+        `::warning::Job ${result.outputs.jobId}: the service sent '${field}' as ${problem}, which this action cannot use; it is treated as absent.`
+      )
+      expect(result.log).not.toContain('probably created')
+      expect(sim.requests('create')).toHaveLength(1)
+      expect(comment()).toContain(result.outputs.jobId)
+    }
+  )
+
+  it('waits for a created job whose answer garbles every field but the id, naming each once', async () => {
+    sim.inject({
+      route: 'create',
+      kind: 'tamper',
+      fields: { status: 5, model: [], createdAt: {}, prLink: true, source: { repository: 7 } }
+    })
+    sim.inject({ route: 'get', kind: 'tamper', fields: { model: [] }, times: 100 })
     const result = await run()
-    expectCleanFailure(
-      result,
-      /The service accepted the request to create the agent job but its 'createdAt' is not a short text/,
-      [SIM_API_KEY, TOKEN]
+    expect(result.code).toBe(0)
+    expect(result.outputs).toMatchObject({ result: 'pr-opened', status: 'completed', model: '' })
+    for (const field of ['status', 'model', 'createdAt', 'prLink', 'source.repository'])
+      expect(result.log.split(`the service sent '${field}' as`)).toHaveLength(2)
+    expect(JSON.parse(result.outputs.job as string)).not.toHaveProperty('ignored')
+    expect(result.log).toContain(
+      `::warning::The service's answer for job ${result.outputs.jobId} has no status; treating the job as still running.`
     )
-    expect(result.summary).not.toBe('')
+    expect(result.log).not.toContain("status 'undefined'")
+  })
+
+  it('accepts a status answer without an id: the document requires none', async () => {
+    sim.inject({ route: 'get', kind: 'tamper', fields: { id: null }, times: 100 })
+    const result = await run()
+    expect(result.code).toBe(0)
+    expect(result.outputs.result).toBe('pr-opened')
+    expect(result.log).not.toMatch(/::warning::/)
   })
 })
 

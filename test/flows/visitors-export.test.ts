@@ -209,14 +209,53 @@ describe('the visitors sub-action, run in-process from source', () => {
   })
 
   it.each([
-    ['a negative count', { path: '/a', human: -1, ai: 0, total: 1 }],
-    ['a fractional count', { path: '/a', human: 1.5, ai: 0, total: 1 }],
-    ['a count as text', { path: '/a', human: '1', ai: 0, total: 1 }]
-  ])('refuses a page with %s as malformed', async (_name, row) => {
-    sim.inject({ route: 'visitors', kind: 'tamper', fields: { visitors: [row] }, times: 1000 })
-    const result = await run({ timeout: '3s' })
-    expect(result.code).toBe(1)
-    expect(result.log).toMatch(/::error::.*not a visitors page/)
+    ['a negative count', { human: -1 }, "'human' has the wrong type or value (-1)"],
+    ['a count as text', { human: '1' }, "'human' has the wrong type or value (a text)"],
+    ['no path', { path: null }, "'path' has the wrong type or value (null)"]
+  ])(
+    'skips and counts a row with %s, naming its place and field, and exports the rest',
+    async (_name, fields, problem) => {
+      sim.setVisitors(300)
+      sim.inject({ route: 'visitors', kind: 'tamper-row', row: 2, fields, skip: 1 })
+      const result = await run()
+      expect(result.code).toBe(0)
+      expect(result.log).toContain(
+        `::warning::Skipped a visitors row the service sent that does not match its API document: the row at offset 252 (row 3 of the page): ${problem}.`
+      )
+      expect(result.log).toMatch(
+        /::warning::The export is not complete: 1 row the service sent did not match its API document and was left out/
+      )
+      expect(result.outputs).toMatchObject({ complete: 'false', pages: '299' })
+      const rows = readJson(result).visitors
+      expect(rows).toHaveLength(299)
+      expect(rows).toEqual(expected(300).filter((_, i) => i !== 252))
+      expect(result.summary).toContain(
+        '⚠️ Not complete: 1 row the service sent did not match its API document and was left out (first: the row at offset 252'
+      )
+    }
+  )
+
+  it('takes fractional counts, which the document allows (approximate distinct visitors)', async () => {
+    sim.setVisitors([{ path: '/a', human: 1.5, ai: 0.25, total: 1.6 }])
+    const result = await run()
+    expect(result.code).toBe(0)
+    expect(result.outputs).toMatchObject({ complete: 'true', pages: '1' })
+    expect(readJson(result).visitors).toEqual([{ path: '/a', human: 1.5, ai: 0.25, total: 1.6 }])
+  })
+
+  it('fails, naming the field, when the totals break the document', async () => {
+    sim.inject({
+      route: 'visitors',
+      kind: 'tamper',
+      fields: { totals: { human: 'many', ai: 0, total: 0 } }
+    })
+    const result = await run()
+    expectCleanFailure(
+      result,
+      /The service's answer to the visitors request is not what its API document describes \('totals\.human' has the wrong type or value \(a text\)\)\./,
+      [SIM_API_KEY]
+    )
+    expect(existsSync(path.join(result.workspace, 'mintlify-visitors.json'))).toBe(false)
   })
 
   it('fails before any request when output-file is a folder', async () => {
@@ -325,7 +364,11 @@ describe('the visitors sub-action, run in-process from source', () => {
       /Input 'output-file' must be a file path inside the workspace/
     ],
     [{ 'api-url': 'http://api.mintlify.com' }, /Input 'api-url' must use https:\/\//],
-    [{ 'api-key': '' }, /Input 'api-key' is required/]
+    [{ 'api-key': '' }, /Input 'api-key' is required/],
+    [
+      { 'api-key': 'mint_dsc_0123456789' },
+      /Input 'api-key' holds an assistant API key \(it starts with mint_dsc_\)/
+    ]
   ])('refuses %j before any request', async (override, message) => {
     const result = await run(override)
     expectCleanFailure(result, message, [SIM_API_KEY])
@@ -333,11 +376,23 @@ describe('the visitors sub-action, run in-process from source', () => {
     expect(existsSync(path.join(result.workspace, 'mintlify-visitors.json'))).toBe(false)
   })
 
-  it('says to check the key on 401', async () => {
+  it('says to check the key on 401, and that keys expire', async () => {
     const result = await run({ 'api-key': 'mint_wrong' })
-    expectCleanFailure(result, /The service refused the API key \(HTTP 401/, [
-      SIM_API_KEY,
-      'mint_wrong'
-    ])
+    expectCleanFailure(
+      result,
+      /The service refused the API key \(HTTP 401.*keys expire after 90 days/,
+      [SIM_API_KEY, 'mint_wrong']
+    )
+  })
+
+  it('says a 403 may be the IP allowlist, not a read-only key, for a read', async () => {
+    sim.inject({ route: 'visitors', kind: 'status', status: 403 })
+    const result = await run()
+    expectCleanFailure(
+      result,
+      /The service refused the request to read unique visitors \(offset 0\) with this API key \(HTTP 403: Simulated HTTP 403\)\. The key is valid, but the runner's address may be outside the key's IP allowlist/,
+      [SIM_API_KEY]
+    )
+    expect(result.log).not.toContain('read-only')
   })
 })

@@ -24,6 +24,66 @@ beforeEach(() => {
 const limits = (max = 10) => ({ deadline: inSeconds(10), budget: new RequestBudget(max) })
 const answer = (body: unknown) => ({ kind: 'status' as const, status: 200, body })
 
+const CASES = [
+  [
+    'searches',
+    { searchQuery: 'x', hits: 1, ctr: 0, topClickedPage: null },
+    "'lastSearchedAt' is missing"
+  ],
+  [
+    'feedback-by-page',
+    { path: '/a', thumbsUp: 1, thumbsDown: null, code: 0, total: 1 },
+    "'thumbsDown' has the wrong type or value (null)"
+  ],
+  [
+    'feedback',
+    {
+      id: '1',
+      path: '/a',
+      comment: null,
+      createdAt: null,
+      source: 'contextual',
+      status: 'pending',
+      helpful: false
+    },
+    "'contact' is missing"
+  ],
+  [
+    'feedback',
+    { id: '1', path: '/a', comment: null, createdAt: null, source: 'email', status: 'pending' },
+    "'source' has the wrong type or value (a text)"
+  ],
+  [
+    'assistant',
+    {
+      id: '1',
+      timestamp: 't',
+      query: 'q',
+      response: 'r',
+      sources: [{ title: 't' }],
+      resolutionStatus: 'unanswered',
+      queryCategory: null,
+      pageUrl: null
+    },
+    "'sources' has the wrong type or value (an array)"
+  ],
+  [
+    'assistant',
+    {
+      id: '1',
+      timestamp: 't',
+      query: 'q',
+      response: 'r',
+      responseType: 'maybe',
+      sources: [],
+      resolutionStatus: 'unanswered',
+      queryCategory: null,
+      pageUrl: null
+    },
+    "'responseType' has the wrong type or value (a text)"
+  ]
+] as const
+
 describe('the docs-gaps analytics operations', () => {
   it('keep every documented field but a reader contact address or the assistant answer', async () => {
     const client = simClient(sim)
@@ -52,125 +112,70 @@ describe('the docs-gaps analytics operations', () => {
     await client.close()
   })
 
+  const readers = (client: ReturnType<typeof simClient>) => ({
+    searches: () => getSearchesPage(client, SIM_PROJECT, { limit: 1 }, limits()),
+    feedback: () => getFeedbackPage(client, SIM_PROJECT, { limit: 1 }, limits()),
+    'feedback-by-page': () => getFeedbackByPage(client, SIM_PROJECT, { limit: 1 }, limits()),
+    assistant: () => getAssistantPage(client, SIM_PROJECT, { limit: 1 }, limits())
+  })
+
   it.each([
     [
       'searches',
-      {
-        searches: [{ searchQuery: 'x', hits: 1, ctr: 0, topClickedPage: null }],
-        totalSearches: 1,
-        nextCursor: null
-      },
-      /searches row 1: 'lastSearchedAt' is missing/
-    ],
-    [
-      'searches',
       { searches: [], totalSearches: -1, nextCursor: null },
-      /'totalSearches' has the wrong type/
+      /'totalSearches' has the wrong type or value \(-1\)/
     ],
     [
       'searches',
       { searches: [], totalSearches: 1, nextCursor: 7 },
-      /'nextCursor' has the wrong type/
-    ],
-    [
-      'feedback-by-page',
-      {
-        feedback: [{ path: '/a', thumbsUp: 1, thumbsDown: null, code: 0, total: 1 }],
-        hasMore: false
-      },
-      /feedback row 1: 'thumbsDown' has the wrong type/
+      /'nextCursor' has the wrong type or value \(7\)/
     ],
     [
       'feedback',
-      {
-        feedback: [
-          {
-            id: '1',
-            path: '/a',
-            comment: null,
-            createdAt: null,
-            source: 'contextual',
-            status: 'pending',
-            helpful: false
-          }
-        ],
-        nextCursor: null,
-        hasMore: false
-      },
-      /feedback row 1: 'contact' is missing/
+      { feedback: {}, nextCursor: null, hasMore: false },
+      /'feedback' has the wrong type/
     ],
-    [
-      'feedback',
-      {
-        feedback: [
-          {
-            id: '1',
-            path: '/a',
-            comment: null,
-            createdAt: null,
-            source: 'email',
-            status: 'pending'
-          }
-        ],
-        nextCursor: null,
-        hasMore: false
-      },
-      /'source' has the wrong type/
-    ],
-    [
-      'assistant',
-      {
-        conversations: [
-          {
-            id: '1',
-            timestamp: 't',
-            query: 'q',
-            response: 'r',
-            sources: [{ title: 't' }],
-            resolutionStatus: 'unanswered',
-            queryCategory: null,
-            pageUrl: null
-          }
-        ],
-        nextCursor: null,
-        hasMore: false
-      },
-      /conversations row 1: 'sources' has the wrong type/
-    ],
-    [
-      'assistant',
-      {
-        conversations: [
-          {
-            id: '1',
-            timestamp: 't',
-            query: 'q',
-            response: 'r',
-            responseType: 'maybe',
-            sources: [],
-            resolutionStatus: 'unanswered',
-            queryCategory: null,
-            pageUrl: null
-          }
-        ],
-        nextCursor: null,
-        hasMore: false
-      },
-      /'responseType' has the wrong type/
-    ],
+    ['assistant', { conversations: [], nextCursor: null }, /'hasMore' is missing/],
     ['assistant', [], /not an object/]
-  ] as const)('%s: refuses %j', async (route, body, message) => {
-    sim.inject({ route, ...answer(body) })
-    const client = simClient(sim)
-    const read = {
-      searches: () => getSearchesPage(client, SIM_PROJECT, { limit: 1 }, limits()),
-      feedback: () => getFeedbackPage(client, SIM_PROJECT, { limit: 1 }, limits()),
-      'feedback-by-page': () => getFeedbackByPage(client, SIM_PROJECT, { limit: 1 }, limits()),
-      assistant: () => getAssistantPage(client, SIM_PROJECT, { limit: 1 }, limits())
-    }[route]
-    await expect(read()).rejects.toThrow(message)
-    await client.close()
-  })
+  ] as const)(
+    '%s: refuses a page whose own fields break the document: %j',
+    async (route, body, message) => {
+      sim.inject({ route, ...answer(body) })
+      const client = simClient(sim)
+      await expect(readers(client)[route]()).rejects.toThrow(message)
+      await client.close()
+    }
+  )
+
+  it.each(CASES)(
+    '%s: skips a row that breaks the document, naming it: %j',
+    async (route, row, problem) => {
+      const list = {
+        searches: 'searches',
+        feedback: 'feedback',
+        'feedback-by-page': 'feedback',
+        assistant: 'conversations'
+      }[route]
+      const cursor =
+        route === 'feedback-by-page'
+          ? {}
+          : route === 'searches'
+            ? { nextCursor: null }
+            : { nextCursor: null, hasMore: false }
+      const extra =
+        route === 'searches'
+          ? { totalSearches: 1 }
+          : route === 'feedback-by-page'
+            ? { hasMore: false }
+            : {}
+      sim.inject({ route, ...answer({ [list]: [row], ...cursor, ...extra }) })
+      const client = simClient(sim)
+      const page = (await readers(client)[route]()) as unknown as Record<string, unknown>
+      await client.close()
+      expect(page[list]).toEqual([])
+      expect(page).toMatchObject({ sent: 1, skipped: [{ row: 1, problem }] })
+    }
+  )
 
   it('count every attempt against the budget and stop retrying when it is spent', async () => {
     sim.inject({ route: 'searches', kind: 'status', status: 503, times: 5 })

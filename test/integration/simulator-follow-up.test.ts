@@ -22,12 +22,36 @@ it('a follow-up on a completed job makes it active again, then completed with th
   await createJob(client, SIM_PROJECT, 'unrelated', deadline)
   sim.planNext({ prLink: false })
   const again = await sendMessage(client, SIM_PROJECT, job.id, 'second change', deadline)
-  expect(again).toMatchObject({ id: job.id, status: 'active', prLink: null })
+  // Processed asynchronously: the answer still shows the job as it was before the message.
+  expect(again).toMatchObject({ id: job.id, status: 'completed', prLink: done.prLink })
+  expect(await getJob(client, SIM_PROJECT, job.id, deadline)).toMatchObject({
+    status: 'active',
+    prLink: null
+  })
   await settle()
   expect(await getJob(client, SIM_PROJECT, job.id, deadline)).toMatchObject({
     status: 'completed',
     prLink: done.prLink
   })
   expect(sim.jobs.get(job.id)?.messages).toEqual(['first change', 'second change'])
+  await client.close()
+})
+
+it('a follow-up is picked up only after pickupMs: until then the job shows as it was', async () => {
+  const client = simClient(sim)
+  const deadline = inSeconds(10)
+  const job = await createJob(client, SIM_PROJECT, 'first', deadline)
+  await settle()
+  sim.planNext({ pickupMs: 300, durationMs: 60_000 })
+  await sendMessage(client, SIM_PROJECT, job.id, 'more', deadline)
+  expect((await getJob(client, SIM_PROJECT, job.id, deadline)).status).toBe('completed')
+  await new Promise(resolve => setTimeout(resolve, 350))
+  expect((await getJob(client, SIM_PROJECT, job.id, deadline)).status).toBe('active')
+  const other = await createJob(client, SIM_PROJECT, 'second', deadline)
+  await settle()
+  sim.planNext({ pickupMs: Infinity })
+  await sendMessage(client, SIM_PROJECT, other.id, 'never taken', deadline)
+  await settle()
+  expect((await getJob(client, SIM_PROJECT, other.id, deadline)).status).toBe('completed')
   await client.close()
 })

@@ -41,6 +41,13 @@ async function raw(
   return res.status
 }
 
+/** A cursor the simulator gave for `route` in this test's traffic. */
+const cursorOf = (sim: Simulator, route: string): string | undefined =>
+  sim.exchanges
+    .filter(e => e.route === route)
+    .map(e => (e.responseBody as { nextCursor?: string | null } | undefined)?.nextCursor)
+    .find((c): c is string => typeof c === 'string')
+
 describe('the simulator speaks the published OpenAPI documents', () => {
   it.runIf(existsSync(SHARED_SPEC_DIR))(
     'validates against the same documents as shared/spec',
@@ -140,6 +147,13 @@ describe('the simulator speaks the published OpenAPI documents', () => {
     expect(pages).toEqual({ searches: 3, feedback: 4, assistant: 3 })
 
     const base = `/v1/analytics/${SIM_PROJECT}`
+    // A service that ignores the cursor still answers in the documented shape.
+    for (const route of ['searches', 'feedback', 'assistant'] as const) {
+      sim.inject({ route, kind: 'ignore-cursor' })
+      const cursor =
+        route === 'assistant' ? '01KAKGK0000000000000000000' : (cursorOf(sim, route) ?? 'x')
+      expect(await raw('GET', `${base}/${route}?cursor=${cursor}`)).toBe(200)
+    }
     const statuses = [
       await raw('GET', `${base}/searches?limit=101`),
       await raw('GET', `${base}/searches?cursor=not-a-cursor`),
@@ -155,6 +169,28 @@ describe('the simulator speaks the published OpenAPI documents', () => {
     for (const route of ['searches', 'feedback', 'feedback-by-page', 'assistant'])
       for (const status of [200, 400]) expect(seen).toContain(`${route} ${status}`)
     const problems = sim.exchanges.flatMap(e =>
+      validator.problems(e).map(p => `${e.method} ${e.path}: ${p}`)
+    )
+    expect(problems).toEqual([])
+  })
+
+  it('serves jobs with the opaque ids the document allows, in valid traffic', async () => {
+    const odd = await Simulator.start({ job: { durationMs: 0 }, projects: ['proj odd/1'] })
+    const client = simClient(odd)
+    const deadline = inSeconds(10)
+    for (const id of ['laborum est dolore', 'a/b?c#d%2e', 'tâche été']) {
+      odd.planNext({ id })
+      const job = await createJob(client, 'proj odd/1', 'one', deadline)
+      expect(job.id).toBe(id)
+      expect((await getJob(client, 'proj odd/1', id, deadline)).id).toBe(id)
+      await sendMessage(client, 'proj odd/1', id, 'more', deadline)
+    }
+    await client.close()
+    await odd.close()
+    expect(odd.exchanges.map(e => `${e.route} ${e.status}`)).toEqual(
+      Array(3).fill(['create 201', 'get 200', 'message 200']).flat()
+    )
+    const problems = odd.exchanges.flatMap(e =>
       validator.problems(e).map(p => `${e.method} ${e.path}: ${p}`)
     )
     expect(problems).toEqual([])

@@ -19,6 +19,18 @@ export interface JobPlan {
   /** Whether the agent opens a pull request (only for `completed`). */
   prLink: boolean
   model: string
+  /**
+   * For a follow-up: how long until the job shows it is working on it (`active`). The service
+   * processes messages asynchronously: the message's answer, and every status read before then,
+   * show the job as it was before the message. 0 (the default): from the next status read on;
+   * Infinity: never (the message is not picked up).
+   */
+  pickupMs?: number
+  /**
+   * The id a created job gets (default `job_<n>_<hex>`): the documents make ids opaque strings, so
+   * one may hold spaces, slashes or `%` ("laborum est dolore" is a mock server's example).
+   */
+  id?: string
 }
 
 export type Route = 'create' | 'get' | 'message' | 'visitors' | GapsRoute
@@ -40,8 +52,15 @@ export type Fault = { route: Route; times?: number; skip?: number } & (
   | { kind: 'empty-has-more' }
   /** Visitors: two pages in turn (A, B, A, B…), each saying hasMore. */
   | { kind: 'alternating-has-more' }
+  /** Docs-gaps: the cursor is ignored, so the first page comes again (with its own next cursor). */
+  | { kind: 'ignore-cursor' }
   /** The normal answer with these fields replaced (a service that echoes or garbles values). */
   | { kind: 'tamper'; fields: Record<string, unknown> }
+  /**
+   * Analytics: the normal page with these fields of its row `row` (0-based) replaced, or the row
+   * replaced whole by `value`: one row the document does not allow, in an otherwise valid page.
+   */
+  | { kind: 'tamper-row'; row: number; fields?: Record<string, unknown>; value?: unknown }
 )
 
 export interface RecordedExchange {
@@ -84,6 +103,9 @@ interface SimJob {
   plan: JobPlan
   prLink: string | null
   messages: string[]
+  /** After a follow-up, until this moment the job still shows `before`. */
+  resumesAt?: number
+  before?: Record<string, unknown>
 }
 
 export const SIM_API_KEY = 'mint_sim_0123456789abcdef'
@@ -204,8 +226,8 @@ export class Simulator {
     for (const listener of this.requestListeners) listener(exchange)
     let tamper: Record<string, unknown> | undefined
     const send = (status: number, answer: unknown, headers: Record<string, string> = {}): void => {
-      const body =
-        tamper && answer && typeof answer === 'object' ? { ...answer, ...tamper } : answer
+      let body = tamper && answer && typeof answer === 'object' ? { ...answer, ...tamper } : answer
+      if (fault?.kind === 'tamper-row' && status === 200) body = tamperRow(body, fault)
       exchange.status = status
       exchange.responseBody = body
       res.writeHead(status, { 'content-type': 'application/json', ...headers })
@@ -252,7 +274,11 @@ export class Simulator {
       const answer =
         exchange.route === 'visitors'
           ? visitorsPage(exchange.query, this.visitors, fault?.kind)
-          : gapsAnswer(exchange.route as GapsRoute, exchange.query, this.gaps)
+          : gapsAnswer(
+              exchange.route as GapsRoute,
+              fault?.kind === 'ignore-cursor' ? withoutCursor(exchange.query) : exchange.query,
+              this.gaps
+            )
       return send(answer.status, answer.body)
     }
 
@@ -273,16 +299,20 @@ export class Simulator {
       const plan = { ...DEFAULT_PLAN, ...this.options.job, ...this.plans.shift() }
       const now = this.now()
       if (job) {
-        // A follow-up, also on a completed job: active again, then completed with the same pull
-        // request (the agent pushes to it), or with a new one if it had none.
+        // A follow-up, also on a completed job: processed asynchronously, so the answer (and any
+        // read before `pickupMs`) shows the job as it was; then active again, then completed with the
+        // same pull request (the agent pushes to it), or with a new one if it had none.
+        const before = this.view(job)
         job.plan = plan
-        job.endsAt = now + plan.durationMs
+        job.before = before
+        job.resumesAt = now + (plan.pickupMs ?? 0)
+        job.endsAt = job.resumesAt + plan.durationMs
         job.messages.push(prompt)
-        return send(200, this.view(job))
+        return send(200, before)
       }
       job = {
         number: ++this.counter,
-        id: `job_${this.counter}_${randomBytes(4).toString('hex')}`,
+        id: plan.id ?? `job_${this.counter}_${randomBytes(4).toString('hex')}`,
         projectId,
         createdAt: now,
         endsAt: now + plan.durationMs,
@@ -323,6 +353,7 @@ export class Simulator {
 
   /** The job as the API shows it now; the status follows the clock. */
   private view(job: SimJob): Record<string, unknown> {
+    if (job.before && job.resumesAt !== undefined && this.now() < job.resumesAt) return job.before
     const done = this.now() >= job.endsAt
     const status = done ? job.plan.finalStatus : 'active'
     if (done && status === 'completed' && job.plan.prLink && !job.prLink) {
@@ -338,6 +369,26 @@ export class Simulator {
       archivedAt: done && status === 'archived' ? new Date(job.endsAt).toISOString() : null
     }
   }
+}
+
+function withoutCursor(query: Record<string, string>): Record<string, string> {
+  const { cursor: _ignored, ...rest } = query
+  return rest
+}
+
+/** The page with one row of its list (the answer's array field) replaced or garbled. */
+function tamperRow(
+  body: unknown,
+  fault: { row: number; fields?: Record<string, unknown>; value?: unknown }
+): unknown {
+  const page = body as Record<string, unknown>
+  const list = Object.keys(page).find(key => Array.isArray(page[key]))
+  if (!list) return body
+  const rows = [...(page[list] as unknown[])]
+  if (fault.row >= rows.length) return body
+  rows[fault.row] =
+    'value' in fault ? fault.value : { ...(rows[fault.row] as object), ...fault.fields }
+  return { ...page, [list]: rows }
 }
 
 function routeOf(method: string, pathname: string): Route | 'unknown' {

@@ -9,15 +9,14 @@ describe('parseDuration', () => {
     ['1h', 3_600_000],
     ['1h30m', 5_400_000],
     ['1h 30m'.replace(' ', ''), 5_400_000],
-    ['600', 600_000],
-    ['2.5', 2_500],
     ['500ms', 500],
     ['1m30s', 90_000],
     [' 10S ', 10_000]
   ])('reads %s', (text, ms) => expect(parseDuration(text)).toBe(ms))
 
-  it.each(['', 'abc', '10x', '1h30', 'h', '-5', '5 m', '1h-30m', 'm5'])('refuses %j', text =>
-    expect(parseDuration(text)).toBeUndefined()
+  it.each(['', 'abc', '10x', '1h30', 'h', '-5', '5 m', '1h-30m', 'm5', '45', '600', '2.5', ' 0 '])(
+    'refuses %j',
+    text => expect(parseDuration(text)).toBeUndefined()
   )
 })
 
@@ -26,6 +25,14 @@ describe('durationInput', () => {
     expect(() => durationInput('timeout', 'soon', 1000, 10_000)).toThrow(InputError)
     expect(() => durationInput('timeout', 'soon', 1000, 10_000)).toThrow(
       /Input 'timeout' must be a duration such as 90s.*got 'soon'/
+    )
+  })
+  // `timeout: 45` beside `timeout-minutes: 45` once meant 45 seconds: a number needs its unit.
+  it.each(['45', ' 45 ', '2.5', '0'])('refuses the bare number %j, saying how to write it', raw => {
+    const n = raw.trim()
+    expect(() => durationInput('timeout', raw, 1000, 72 * 3_600_000)).toThrow(InputError)
+    expect(() => durationInput('timeout', raw, 1000, 72 * 3_600_000)).toThrow(
+      `Input 'timeout' needs a unit: write '${n}m' for ${n} minutes or '${n}s' for ${n} seconds; got '${raw}'.`
     )
   })
   it('checks the range', () => {

@@ -50,6 +50,11 @@ describe('readGapsSettings', () => {
     expect(read({ ...base, 'output-file': file }).format).toBe(format)
   )
 
+  it('refuses a timeout without a unit, saying to write 10m or 10s', () =>
+    expect(() => read({ ...base, timeout: '10' })).toThrow(
+      "Input 'timeout' needs a unit: write '10m' for 10 minutes or '10s' for 10 seconds; got '10'."
+    ))
+
   it('masks the key before anything else can fail', () => {
     const masked: string[] = []
     expect(() =>

@@ -3,6 +3,7 @@ import { gapsPrompt, MAX_PROMPT_BYTES } from '../../src/gaps/prompt.js'
 import { cleanReaderText, groupKey, pagePath, removeEmails } from '../../src/gaps/reader-text.js'
 import type { GapsReport } from '../../src/gaps/report.js'
 import { renderGapsMarkdown, SUMMARY_OPTIONS } from '../../src/gaps/summary.js'
+import { SkippedRows } from '../../src/gaps/skipped.js'
 
 describe('cleanReaderText', () => {
   it.each([
@@ -42,6 +43,23 @@ describe('removeEmails', () => {
     expect(cleanReaderText('jane<!-- x -->@example.com', 100)).toBe('[e-mail removed]')
   })
 
+  it.each([
+    ['taro.yamada＠example。co。jp', '[e-mail removed]'],
+    ['hanako＠example｡co｡jp です', '[e-mail removed] です'],
+    ['jiro＠example．co．jp。', '[e-mail removed]。'],
+    ['shiro﹫example﹒org', '[e-mail removed]'],
+    ['goro。kato@example︒jp', '[e-mail removed]'],
+    ['ｊａｎｅ＠ｅｘａｍｐｌｅ．ｃｏｍ', '[e-mail removed]']
+  ])('removes %j, typed with full-width signs or ideographic full stops', (raw, clean) =>
+    expect(cleanReaderText(raw, 100)).toBe(clean)
+  )
+
+  it('keeps ideographic full stops that end a sentence', () => {
+    expect(cleanReaderText('ドキュメントがありません。設定は？ mail@host', 100)).toBe(
+      'ドキュメントがありません。設定は? mail@ host'
+    )
+  })
+
   it('leaves package versions and scopes alone', () => {
     expect(removeEmails('react@18.2.0 and pkg@1.2.30')).toBe('react@18.2.0 and pkg@1.2.30')
   })
@@ -77,6 +95,7 @@ const report = (n: number, text: string): GapsReport => ({
     complete: true,
     unread: null,
     requests: 1,
+    skipped: 0,
     gaps: n,
     totalSearches: 100,
     termsRead: n,
@@ -86,6 +105,7 @@ const report = (n: number, text: string): GapsReport => ({
     complete: true,
     unread: null,
     requests: 1,
+    skipped: 0,
     pages: n,
     entriesRead: 0,
     entries: Array.from({ length: n }, (_, i) => ({
@@ -98,6 +118,7 @@ const report = (n: number, text: string): GapsReport => ({
   assistant: {
     complete: false,
     unread: 'not read: the request budget ran out (max-requests: 20)',
+    skipped: 0,
     requests: 0,
     questions: n,
     turnsRead: 0,
@@ -150,6 +171,26 @@ describe('renderGapsMarkdown', () => {
     expect(md).toContain('in 1 request (at most 20)')
     expect(renderGapsMarkdown(report(2, 'x'), { ...SUMMARY_OPTIONS, file: 'g.json' })).toContain(
       '**2** search terms with no click · **2** pages with thumbs-down · **2** unanswered questions.'
+    )
+  })
+})
+
+describe('skipped rows', () => {
+  it('names the first five in warnings, then counts the rest in one', () => {
+    const warnings: string[] = []
+    const skipped = new SkippedRows('search term', m => void warnings.push(m))
+    skipped.add(
+      'search terms page 1',
+      Array.from({ length: 7 }, (_, i) => ({ row: i + 1, problem: "'hits' is missing" }))
+    )
+    expect(warnings).toHaveLength(6)
+    expect(warnings[0]).toBe(
+      "Skipped a row the service sent that does not match its API document (search terms page 1, row 1: 'hits' is missing)."
+    )
+    expect(warnings[5]).toBe('More search term rows were skipped; the report counts them.')
+    expect(skipped.count).toBe(7)
+    expect(skipped.reason).toBe(
+      "7 rows that did not match the API document were skipped (first: search terms page 1, row 1: 'hits' is missing)"
     )
   })
 })

@@ -67,7 +67,7 @@ describe('readSettings', () => {
 
   it('masks the key before validating anything else', () => {
     const masked: string[] = []
-    expect(() => settings({ 'api-key': KEY, 'project-id': '../x' }, masked)).toThrow(InputError)
+    expect(() => settings({ 'api-key': KEY, 'project-id': '..' }, masked)).toThrow(InputError)
     expect(masked).toEqual([KEY])
   })
 
@@ -110,10 +110,11 @@ describe('readSettings', () => {
     [{ 'api-key': '' }, /Input 'api-key' is required/],
     [{ 'api-key': 'mint_a b' }, /'api-key' holds a character that cannot be sent.*U\+0020/],
     [{ 'project-id': '' }, /Input 'project-id' is required/],
-    [{ 'project-id': 'a/b' }, /Input 'project-id' must be an ID.*got 'a\/b'/],
+    [{ 'project-id': 'a\tb' }, /Input 'project-id' must be an ID.*got "a\\tb"/],
     [{ 'project-id': '..' }, /Input 'project-id' must be an ID/],
-    [{ 'project-id': 'p?x=1' }, /Input 'project-id' must be an ID/],
-    [{ 'job-id': 'job/../../x' }, /Input 'job-id' must be an ID/],
+    [{ 'project-id': 'p'.repeat(201) }, /Input 'project-id' must be an ID/],
+    [{ 'job-id': '.' }, /Input 'job-id' must be an ID/],
+    [{ 'job-id': 'job\u001b[31m' }, /Input 'job-id' must be an ID/],
     [{ prompt: '   ' }, /Input 'prompt' is blank/],
     [{ 'prompt-file': 'prompt.md' }, /Set only one of 'prompt' and 'prompt-file'/],
     [
@@ -138,7 +139,12 @@ describe('readSettings', () => {
       /'github-token' holds a character that cannot be sent/
     ],
     [{ timeout: '30 minutes' }, /Input 'timeout' must be a duration/],
-    [{ timeout: '0' }, /Input 'timeout' must be between/],
+    [{ timeout: '0s' }, /Input 'timeout' must be between/],
+    [
+      { timeout: '45' },
+      /Input 'timeout' needs a unit: write '45m' for 45 minutes or '45s' for 45 seconds/
+    ],
+    [{ 'poll-interval': '10' }, /Input 'poll-interval' needs a unit: write '10m'.* or '10s'/],
     [{ 'poll-interval': '100ms' }, /Input 'poll-interval' must be between 1s/],
     [{ 'poll-interval': 'often' }, /Input 'poll-interval' must be a duration/],
     [{ wait: 'yes' }, /Input 'wait' must be 'true' or 'false'; got 'yes'/],

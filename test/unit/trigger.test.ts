@@ -4,7 +4,7 @@ import { MAX_COMMENT, outcomeBody, workingBody } from '../../src/agent/comment/c
 import { type Marker, Markers, parseMarker } from '../../src/agent/comment/marker.js'
 import { hasPermission } from '../../src/github/permission.js'
 import { cleanUntrusted } from '../../src/runner/untrusted.js'
-import { commandText, planTrigger } from '../../src/agent/issue/trigger.js'
+import { commandText, issueActivityRefusal, planTrigger } from '../../src/agent/issue/trigger.js'
 import { readSettings } from '../../src/agent/settings.js'
 
 const settings = (inputs: Record<string, string> = {}) =>
@@ -20,7 +20,8 @@ const issue = {
   title: 'T',
   body: 'B',
   url: 'https://github.com/o/r/issues/3',
-  isPullRequest: false
+  isPullRequest: false,
+  labels: []
 }
 const event = (over: Partial<RunEvent> = {}): RunEvent => ({
   name: 'issues',
@@ -57,8 +58,26 @@ describe('planTrigger', () => {
     expect(plan.prompt).toContain('GitHub issue #3 of o/r')
   })
 
-  it('lets an explicit prompt win over the issue', () => {
-    expect(planTrigger(settings({ prompt: 'Do X' }), event()).prompt).toBe('Do X')
+  it('puts an explicit prompt first, as the standing instruction, and keeps the issue as the request', () => {
+    const prompt = planTrigger(settings({ prompt: 'Write in British English.' }), event()).prompt
+    expect(prompt).toMatch(
+      /^Standing instruction from the workflow of o\/r, for every request it sends:\nWrite in British English\.\n\nThe request follows\.\n\nUpdate the documentation as requested in GitHub issue #3 of o\/r/
+    )
+    expect(prompt).toMatch(
+      /----- BEGIN ISSUE TEXT -----\nTitle: T\n\nB\n----- END ISSUE TEXT -----$/
+    )
+    const commented = planTrigger(
+      settings({ prompt: 'Write in British English.' }),
+      event({
+        name: 'issue_comment',
+        action: 'created',
+        comment: { id: 1, body: '/docs-agent add Go' }
+      })
+    ).prompt
+    expect(commented).toMatch(
+      /^Standing instruction from the workflow of o\/r, for every request it sends:\nWrite in British English\.\n\nThe request follows\.\n\nInstruction from a maintainer of o\/r:\nadd Go\n\nContext: GitHub issue #3/
+    )
+    expect(commented).toMatch(/\nB\n----- END ISSUE TEXT -----$/)
   })
 
   it('needs an instruction somewhere', () => {
@@ -113,6 +132,98 @@ describe('planTrigger', () => {
         event()
       ).gate
     ).toBe(true)
+  })
+})
+
+describe('issue activity: only a request starts the agent', () => {
+  const labeledWith = (label?: string, action = 'labeled') => event({ action, label })
+  const NOT_REQUESTS = [
+    'unlabeled',
+    'deleted',
+    'transferred',
+    'closed',
+    'reopened',
+    'assigned',
+    'unassigned',
+    'edited',
+    'pinned',
+    'unpinned',
+    'locked',
+    'unlocked',
+    'milestoned',
+    'demilestoned',
+    'typed'
+  ]
+
+  it.each(NOT_REQUESTS)("skips '%s', naming it, with or without 'label'", action => {
+    for (const label of ['', 'docs-agent']) {
+      const plan = planTrigger(settings({ label }), labeledWith('docs-agent', action))
+      expect(plan.skipped).toMatch(new RegExp(`'${action}'`))
+      expect(plan.skipped).toMatch(
+        /only adding (a label|the label 'docs-agent') \('labeled'\) starts/
+      )
+      expect(plan.prompt).toBeUndefined()
+    }
+  })
+
+  it('says that removing the trigger label withdraws the request', () => {
+    expect(
+      planTrigger(settings({ label: 'docs-agent' }), labeledWith('docs-agent', 'unlabeled')).skipped
+    ).toBe(
+      "The label 'docs-agent' was removed from the issue ('unlabeled'): that is not a request; only adding the label 'docs-agent' ('labeled') starts the agent."
+    )
+  })
+
+  it.each([undefined, '', 'LABELED', 'labeled\n::error::x', 'x'.repeat(100)])(
+    'skips an issues event whose activity is %j, without echoing it',
+    action => {
+      const why = issueActivityRefusal(settings(), event({ action }))
+      expect(why).toBe(
+        "An issues event without a known activity is not a request; only adding a label ('labeled') starts the agent."
+      )
+    }
+  )
+
+  it("starts on labeled: any label when 'label' is empty, only that one (any case) when set", () => {
+    expect(planTrigger(settings(), labeledWith('bug')).skipped).toBeUndefined()
+    expect(planTrigger(settings(), labeledWith(undefined)).skipped).toBeUndefined()
+    const docs = settings({ label: 'docs-agent' })
+    expect(planTrigger(docs, labeledWith('docs-agent')).prompt).toContain('GitHub issue #3')
+    expect(planTrigger(docs, labeledWith('Docs-Agent')).skipped).toBeUndefined()
+    expect(planTrigger(docs, labeledWith('bug')).skipped).toBe(
+      "The label 'bug' was added to the issue; only adding 'docs-agent' ('label') starts the agent."
+    )
+    expect(planTrigger(docs, labeledWith(undefined)).skipped).toMatch(
+      /does not name the label that was added/
+    )
+  })
+
+  it("starts on opened only when 'label' is set and the new issue carries it", () => {
+    const opened = (labels: string[]) => event({ action: 'opened', issue: { ...issue, labels } })
+    expect(planTrigger(settings(), opened(['docs-agent'])).skipped).toMatch(
+      /an opened issue starts the agent only when 'label' is set and the issue carries that label/
+    )
+    const docs = settings({ label: 'docs-agent' })
+    expect(planTrigger(docs, opened(['bug', 'docs-agent'])).skipped).toBeUndefined()
+    expect(planTrigger(docs, opened(['bug', 'docs-agent'])).prompt).toContain('GitHub issue #3')
+    expect(planTrigger(docs, opened(['bug'])).skipped).toBe(
+      "The issue was opened without the label 'docs-agent' ('label'); adding it starts the agent."
+    )
+  })
+
+  it('decides before asking for a token or an instruction', () => {
+    const bare = settings({ 'github-token': '', label: 'docs-agent' })
+    expect(planTrigger(bare, labeledWith('bug')).skipped).toMatch(/'bug' was added/)
+    expect(planTrigger(bare, event({ action: 'closed', issue: undefined })).skipped).toMatch(
+      /'closed'/
+    )
+  })
+
+  it('leaves other events to their own rules', () => {
+    for (const name of ['issue_comment', 'workflow_dispatch', 'schedule'])
+      expect(
+        issueActivityRefusal(settings({ label: 'x' }), event({ name, action: 'closed' }))
+      ).toBe(undefined)
   })
 })
 

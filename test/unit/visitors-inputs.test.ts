@@ -101,8 +101,9 @@ describe('readVisitorsSettings', () => {
     [{ 'output-file': '/etc/v.json' }, /must be a file path inside the workspace/],
     [{ 'output-file': 'escape/v.json' }, /leads outside the workspace through a symbolic link/],
     [{ timeout: 'later' }, /Input 'timeout' must be a duration/],
+    [{ timeout: '10' }, /Input 'timeout' needs a unit: write '10m' for 10 minutes or '10s'/],
     [{ 'api-url': 'http://analytics.example.com' }, /Input 'api-url' must use https:\/\//],
-    [{ 'project-id': 'a/../b' }, /Input 'project-id' must be an ID/]
+    [{ 'project-id': '..' }, /Input 'project-id' must be an ID/]
   ])('refuses %j', (override, message) =>
     expect(() => read({ ...base, ...override })).toThrow(message)
   )

@@ -232,4 +232,64 @@ describe('waitForJob (fake timers)', () => {
     expect(result).toMatchObject({ end: 'terminal', polls: 0 })
     expect(fetchJob).not.toHaveBeenCalled()
   })
+
+  describe('after a follow-up', () => {
+    const completed: AgentJob = {
+      id: 'job_1',
+      status: 'completed',
+      prLink: 'https://github.com/o/r/pull/1'
+    }
+    const followUp = { graceMs: 60_000 }
+
+    it('does not take the status from before the message: waits until it was seen active', async () => {
+      const log = recorder()
+      const { fetchJob, reads } = jobAt(
+        t => (t >= 15_000 && t < 35_000 ? 'active' : 'failed'),
+        start
+      )
+      const promise = waitForJob(completed, fetchJob, options(log, { followUp }))
+      await vi.runAllTimersAsync()
+      const result = await promise
+      expect(result).toMatchObject({ end: 'terminal', followUp: 'seen', job: { status: 'failed' } })
+      expect(reads).toEqual([4000, 10_000, 20_000, 30_000, 40_000])
+      expect(log.lines).toContain(
+        'Job job_1 is working on the follow-up (seen active 20s after the message).'
+      )
+    })
+
+    it('takes a terminal status once the grace period has passed without seeing it active', async () => {
+      const log = recorder()
+      const { fetchJob, reads } = jobAt(() => 'completed', start)
+      const promise = waitForJob(completed, fetchJob, options(log, { followUp }))
+      await vi.runAllTimersAsync()
+      expect(await promise).toMatchObject({ end: 'terminal', followUp: 'grace' })
+      expect(reads.at(-1)).toBe(60_000)
+      expect(log.lines.at(-1)).toMatch(
+        /^Job job_1 was not seen working on the follow-up within 1m of the message; reporting it as it stands \(completed\)\./
+      )
+    })
+
+    it('checks at the end of the grace period whatever the poll interval', async () => {
+      const { fetchJob, reads } = jobAt(() => 'completed', start)
+      const promise = waitForJob(
+        completed,
+        fetchJob,
+        options(recorder(), { followUp, pollIntervalMs: 3_600_000 })
+      )
+      await vi.runAllTimersAsync()
+      expect(await promise).toMatchObject({ followUp: 'grace' })
+      expect(reads).toEqual([4000, 60_000])
+    })
+
+    it('says the follow-up was unconfirmed when the deadline comes first', async () => {
+      const { fetchJob } = jobAt(() => 'completed', start)
+      const promise = waitForJob(
+        completed,
+        fetchJob,
+        options(recorder(), { followUp, deadline: start + 30_000 })
+      )
+      await vi.runAllTimersAsync()
+      expect(await promise).toMatchObject({ end: 'timeout', followUp: 'unconfirmed' })
+    })
+  })
 })

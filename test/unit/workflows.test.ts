@@ -77,6 +77,86 @@ describe('example and CI workflows', () => {
   )
 })
 
+type Job = { if?: string; steps?: Step[] }
+const triggers = (workflow: { on?: unknown }): string[] =>
+  typeof workflow.on === 'string'
+    ? [workflow.on]
+    : Array.isArray(workflow.on)
+      ? (workflow.on as string[])
+      : Object.keys((workflow.on as object | undefined) ?? {})
+
+describe('the examples run where their events can run them', () => {
+  const workflows = examples.map(f => {
+    const file = path.join('examples', f)
+    return [file, parse(read(file)) as { on?: unknown; jobs: Record<string, Job> }] as const
+  })
+  const usesSecrets = (job: Job): boolean =>
+    (job.steps ?? []).some(step => JSON.stringify(step.with ?? {}).includes('secrets.'))
+
+  // A pull_request run for a fork's pull request gets no secrets: "Input 'api-key' is required".
+  it.each(workflows)('%s passes no secret on pull_request, which forks run without', (_f, wf) => {
+    if (!triggers(wf).includes('pull_request')) return
+    for (const job of Object.values(wf.jobs))
+      expect(
+        usesSecrets(job) && !/head\.repo\.(fork|full_name)/.test(job.if ?? ''),
+        'use pull_request_target, or skip fork pull requests in the job if:'
+      ).toBe(false)
+  })
+
+  it.each(workflows)(
+    '%s, on pull_request_target: closed and merged only, and no checkout of the pull request',
+    (_f, wf) => {
+      if (!triggers(wf).includes('pull_request_target')) return
+      const on = (wf.on as Record<string, { types?: string[] }>).pull_request_target
+      expect(on?.types).toEqual(['closed'])
+      for (const job of Object.values(wf.jobs)) {
+        expect(job.if).toMatch(/github\.event\.pull_request\.merged == true/)
+        expect((job.steps ?? []).some(step => step.uses?.startsWith('actions/checkout'))).toBe(
+          false
+        )
+      }
+    }
+  )
+
+  it('the merged-change example is one of them', () => {
+    expect(triggers(parse(read('examples/docs-on-merge.yml')) as never)).toEqual([
+      'pull_request_target'
+    ])
+  })
+
+  // The job's if: and the action's trigger-phrase are two copies of one phrase: both written out,
+  // equal, each with a comment saying to change the other.
+  const phraseCopies = [
+    ...examples.map(f => [path.join('examples', f), read(path.join('examples', f))] as const),
+    ...markdownFiles().flatMap(file => yamlBlocks(file).map(b => [b.name, b.text] as const))
+  ].filter(([, text]) => text.includes('github.event.comment.body'))
+
+  it('there are comment workflows to check, in the examples and the README', () => {
+    expect(phraseCopies.map(([name]) => name)).toEqual(
+      expect.arrayContaining(['examples/issue-comment.yml', expect.stringMatching(/^README\.md:/)])
+    )
+  })
+
+  it.each(phraseCopies)(
+    "%s: the if:'s phrase is the trigger-phrase, with a comment beside each",
+    (_name, text) => {
+      const phrase = /startsWith\(github\.event\.comment\.body, '([^']+)'\)/.exec(text)?.[1]
+      const given = /^\s*trigger-phrase: (\S+)/m.exec(text)?.[1]
+      expect(phrase).toBeDefined()
+      expect(given).toBe(phrase)
+      const lines = text.split('\n')
+      const commentBefore = (pattern: RegExp): string => {
+        const at = lines.findIndex(l => pattern.test(l))
+        return `${lines[at - 1] ?? ''}\n${lines[at] ?? ''}`
+      }
+      expect(commentBefore(/^\s*if: startsWith\(github\.event\.comment\.body/)).toMatch(
+        /#.*trigger-phrase.*change both together/
+      )
+      expect(commentBefore(/^\s*trigger-phrase:/)).toMatch(/#.*if:.*change both together/)
+    }
+  )
+})
+
 describe('the YAML blocks of every Markdown file', () => {
   const files = markdownFiles()
   const blocks = files.flatMap(file => yamlBlocks(file))

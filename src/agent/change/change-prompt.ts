@@ -1,7 +1,7 @@
 import { bytes, capBytes } from '../../runner/text.js'
 import type { ChangedFile } from '../../github/api.js'
 import type { Change } from './read-change.js'
-import { cleanUntrusted, stripInvisible } from '../../runner/untrusted.js'
+import { cleanUntrusted, neutral, stripInvisible } from '../../runner/untrusted.js'
 
 /**
  * The most the change's description may take in the prompt, delimiters included, in UTF-8 bytes:
@@ -169,11 +169,6 @@ const branchOf = (ref: string | undefined): string =>
 /** File names may hold line breaks; titles and labels must stay on their line. */
 function flatText(text: string, max: number): string {
   return neutral(capBytes(stripInvisible(text).replace(/\s+/g, ' ').trim(), max))
-}
-
-/** No text from the change can draw a line that looks like the end marker. */
-function neutral(text: string): string {
-  return text.replace(/-{5,}/g, '----')
 }
 
 /** Bytes left for lines; each line costs its bytes and its line break. */

@@ -1,18 +1,41 @@
-import { cleanUntrusted } from '../../runner/untrusted.js'
+import { cleanUntrusted, neutral } from '../../runner/untrusted.js'
 import type { IssueRef } from '../../github/event.js'
 
 const MAX_TITLE = 300
 const MAX_BODY = 12_000
 const MAX_INSTRUCTION = 4_000
 
-/** The agent's prompt from an issue (and a comment's instruction), with the issue text clearly delimited. */
-export function issuePrompt(issue: IssueRef, repository: string, instruction?: string): string {
+export interface IssuePromptParts {
+  /** `prompt` or `prompt-file`: the workflow's standing instruction, sent as written, first. */
+  standing?: string
+  /** The text after the trigger phrase of a `/docs-agent` comment. */
+  instruction?: string
+}
+
+/**
+ * The agent's prompt from an issue: the workflow's standing instruction (if any), then the request:
+ * a comment's instruction (if any) and the issue's text, clearly delimited.
+ */
+export function issuePrompt(
+  issue: IssueRef,
+  repository: string,
+  { standing, instruction }: IssuePromptParts = {}
+): string {
   const kind = issue.isPullRequest ? 'pull request' : 'issue'
   const lines: string[] = []
+  if (standing) {
+    lines.push(
+      `Standing instruction from the workflow of ${repository}, for every request it sends:`,
+      standing,
+      '',
+      `The request follows.`,
+      ''
+    )
+  }
   if (instruction) {
     lines.push(
       `Instruction from a maintainer of ${repository}:`,
-      cleanUntrusted(instruction, MAX_INSTRUCTION),
+      neutral(cleanUntrusted(instruction, MAX_INSTRUCTION)),
       '',
       `Context: GitHub ${kind} #${issue.number} (${issue.url}). Its text is between the markers below.`
     )
@@ -24,9 +47,9 @@ export function issuePrompt(issue: IssueRef, repository: string, instruction?: s
   }
   lines.push(
     `----- BEGIN ${kind.toUpperCase()} TEXT -----`,
-    `Title: ${cleanUntrusted(issue.title, MAX_TITLE).replace(/\n/g, ' ')}`,
+    `Title: ${neutral(cleanUntrusted(issue.title, MAX_TITLE).replace(/\n/g, ' '))}`,
     '',
-    cleanUntrusted(issue.body, MAX_BODY) || '(no description)',
+    neutral(cleanUntrusted(issue.body, MAX_BODY)) || '(no description)',
     `----- END ${kind.toUpperCase()} TEXT -----`
   )
   return lines.join('\n')

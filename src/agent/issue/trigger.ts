@@ -2,6 +2,7 @@ import { InputError } from '../../runner/errors.js'
 import { Input } from '../names.js'
 import type { RunEvent } from '../../github/event.js'
 import type { Permission } from '../../github/permission.js'
+import { stripInvisible } from '../../runner/untrusted.js'
 import { issuePrompt } from './issue-prompt.js'
 
 export const COMMENT_MODES = ['auto', 'true', 'false'] as const
@@ -19,6 +20,8 @@ export interface TriggerSettings {
   /** The issue or pull request to comment on, when the event has none. */
   issueNumber?: number
   triggerPhrase: string
+  /** On `issues` events, the label that starts the agent; empty: any label (the workflow's `if:` decides). */
+  label: string
   /** Least permission the triggering person needs, or 'none' for no check. */
   requiredPermission: Permission | 'none'
   /** Bot logins allowed to trigger, without the `[bot]` suffix, lower case. */
@@ -50,15 +53,61 @@ export function commandText(body: string, phrase: string): string | undefined {
   return rest.trim()
 }
 
+/** An event's activity as a notice may show it: GitHub's words are lower case with underscores. */
+const activity = (action: string | undefined): string =>
+  action && /^[a-z_]{1,40}$/.test(action)
+    ? `Issue activity '${action}'`
+    : 'An issues event without a known activity'
+
+/** A label name as a notice shows it: one line, at most 50 characters (GitHub's own limit). */
+const labelText = (name: string): string =>
+  `'${stripInvisible(name).replace(/\s+/g, ' ').trim().slice(0, 50)}'`
+
+const sameLabel = (a: string, b: string): boolean =>
+  a.trim().toLowerCase() === b.trim().toLowerCase()
+
+/**
+ * On an `issues` event only a request starts the agent: the trigger label added (`labeled`), or an
+ * issue opened already carrying it (`opened`, when `label` names it). Every other activity (the label
+ * removed, the issue edited, closed, deleted, transferred, pinned…) withdraws or ignores a request.
+ * Returns why the run does nothing, or undefined when it goes on. Decided from the payload alone.
+ */
+export function issueActivityRefusal(
+  settings: TriggerSettings,
+  event: RunEvent
+): string | undefined {
+  if (event.name !== 'issues') return undefined
+  const wanted = settings.label
+  if (event.action === 'labeled') {
+    if (!wanted) return undefined
+    if (event.label && sameLabel(event.label, wanted)) return undefined
+    return event.label
+      ? `The label ${labelText(event.label)} was added to the issue; only adding ${labelText(wanted)} ('${Input.Label}') starts the agent.`
+      : `This labeled event does not name the label that was added; only adding ${labelText(wanted)} ('${Input.Label}') starts the agent.`
+  }
+  if (event.action === 'opened') {
+    if (!wanted)
+      return `The issue was opened ('opened'): an opened issue starts the agent only when '${Input.Label}' is set and the issue carries that label. Adding a label ('labeled') starts it.`
+    if (event.issue?.labels.some(l => sameLabel(l, wanted))) return undefined
+    return `The issue was opened without the label ${labelText(wanted)} ('${Input.Label}'); adding it starts the agent.`
+  }
+  const only = `only adding ${wanted ? `the label ${labelText(wanted)}` : 'a label'} ('labeled') starts the agent.`
+  if (event.action === 'unlabeled' && event.label)
+    return `The label ${labelText(event.label)} was removed from the issue ('unlabeled'): that is not a request; ${only}`
+  return `${activity(event.action)} is not a request; ${only}`
+}
+
 export function planTrigger(settings: TriggerSettings, event: RunEvent): TriggerPlan {
   const repository = `${event.owner}/${event.repo}`
   const gate = GATED_EVENTS.has(event.name)
+  const refused = issueActivityRefusal(settings, event)
+  if (refused) return { skipped: refused, fromComment: false, gate }
   let prompt = settings.prompt
   let fromComment = false
   if (event.name === 'issue_comment') {
     if (event.action && event.action !== 'created') {
       return {
-        skipped: `The comment was ${event.action}, not created; only new comments start the agent.`,
+        skipped: `The comment was ${/^[a-z_]{1,40}$/.test(event.action) ? event.action : 'changed'}, not created; only new comments start the agent.`,
         fromComment,
         gate
       }
@@ -72,10 +121,14 @@ export function planTrigger(settings: TriggerSettings, event: RunEvent): Trigger
       }
     }
     fromComment = true
-    if (prompt === undefined && event.issue)
-      prompt = issuePrompt(event.issue, repository, instruction || undefined)
-  } else if (event.name === 'issues' && prompt === undefined && event.issue) {
-    prompt = issuePrompt(event.issue, repository)
+    // The input is the standing instruction; the comment and the issue are the request.
+    if (event.issue)
+      prompt = issuePrompt(event.issue, repository, {
+        standing: settings.prompt,
+        instruction: instruction || undefined
+      })
+  } else if (event.name === 'issues' && event.issue) {
+    prompt = issuePrompt(event.issue, repository, { standing: settings.prompt })
   }
   if (prompt === undefined && settings.jobId === undefined) {
     throw new InputError(
