@@ -30941,7 +30941,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8136);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1352);
 
 // The agent action (action.yml); `run` reports its own failures.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -30951,7 +30951,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8136:
+/***/ 1352:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -42038,6 +42038,78 @@ function pusherRefusal(push, settings) {
     return undefined;
 }
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/issue/earlier-job.js
+
+
+
+/**
+ * What the label added again does with the job an earlier run recorded on the issue, checked
+ * against the service and GitHub: wait for it while it runs, follow up while its docs pull request
+ * (the link the service reports, never one from a record) is open, and start a new job once that
+ * pull request is merged or closed, or the job ended without one. Anything that cannot be read
+ * means a new job, with a notice saying why.
+ */
+async function decideEarlierJob(jobId, issue, ctx) {
+    const recorded = `Job ${jobId}, recorded on #${issue} by an earlier run,`;
+    let job;
+    try {
+        job = await ctx.readJob(jobId);
+    }
+    catch (error) {
+        return {
+            go: 'new',
+            notice: `Could not read job ${jobId}, recorded on #${issue} by an earlier run (${errorText(error).replace(/\.$/, '')}), so this run starts a new job.`
+        };
+    }
+    if (job.status === 'active')
+        return {
+            go: 'wait',
+            info: `${recorded} is still running: waiting for it instead of starting a second job.`
+        };
+    if (!job.prLink)
+        return {
+            go: 'new',
+            info: `${recorded} ended (${job.status ?? 'status unknown'}) without a docs pull request: starting a new job.`
+        };
+    const state = await earlier_job_docsPrState(ctx, job.prLink);
+    if ('error' in state)
+        return {
+            go: 'new',
+            notice: `Could not read the state of the docs pull request ${job.prLink} of job ${jobId}, recorded on #${issue} (${state.error}), so this run starts a new job instead of following up on it.${state.hint ?? ''}`
+        };
+    if (state.open)
+        return {
+            go: 'follow-up',
+            docsPr: job.prLink,
+            info: `${recorded} has its docs pull request ${job.prLink} open: sending the issue to it as a follow-up instead of starting a second job.`
+        };
+    return {
+        go: 'new',
+        info: `The docs pull request ${job.prLink} of job ${jobId}, recorded on #${issue}, is ${state.merged ? 'merged' : 'closed'}: starting a new job.`
+    };
+}
+async function earlier_job_docsPrState(ctx, link) {
+    const where = parsePullLink(link, ctx.serverUrl);
+    if (!where)
+        return { error: `it is not a pull request on ${ctx.serverUrl}` };
+    try {
+        const pull = await ctx.docsGitHub(where.owner, where.repo).pull(where.number);
+        return { open: pull.state === 'open', merged: pull.merged };
+    }
+    catch (error) {
+        const hint = refusedAccess(error)
+            ? " If the docs repository is private, set 'docs-token' to a token that can read its pull requests."
+            : undefined;
+        return { error: describeGitHubError(error), hint };
+    }
+}
+/** The follow-up an issue labelled again sends to its job: the issue as it reads now. */
+const relabelFollowUp = (prompt, issue, docsPr) => [
+    `#${issue} was labelled for the docs agent again. Update your docs pull request ${docsPr} so it answers the request as it reads now (it may have changed since):`,
+    '',
+    prompt
+].join('\n');
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/issue/issue-prompt.js
 
 const issue_prompt_MAX_TITLE = 300;
@@ -42174,11 +42246,12 @@ function planTrigger(settings, event) {
 
 
 
+
 /**
  * Decides what to run from the inputs, the event, the trust gate and the job recorded on the issue.
  * GitHub is contacted only when the run comments or checks a permission.
  */
-async function prepareIssueRun(settings, event, { log, clock, session, saveState, signal, markers }) {
+async function prepareIssueRun(settings, event, { log, clock, session, saveState, signal, markers, readJob }) {
     const plan = planTrigger(settings, event);
     const request = { jobId: settings.jobId, prompt: plan.prompt };
     if (plan.skipped)
@@ -42217,11 +42290,59 @@ async function prepareIssueRun(settings, event, { log, clock, session, saveState
     }
     // The issue's latest job of this run's own project (another project's workflow may comment on the
     // same issue), recorded by an earlier run: a sibling step's job in this run is not this step's.
-    const latest = recorded.find(r => r.marker.project === settings.projectId && r.marker.run !== event.runId);
+    const ofEarlierRun = (r) => r.marker.project === settings.projectId && r.marker.run !== event.runId;
+    const latest = recorded.find(ofEarlierRun);
     if (latest && plan.fromComment) {
         comment.adopt(latest.commentId, latest.marker);
         log.info(`Sending the comment as a follow-up to job ${latest.marker.job}, recorded on #${plan.target}.`);
         return { request: { ...request, jobId: latest.marker.job }, comment, followUp: true };
+    }
+    // The label added again: the issue's job goes on while it runs or its docs pull request is open,
+    // with one comment; a new job only once that pull request is merged or closed. This step's own
+    // job first (a matrix leg has its own), else the issue's latest of the project.
+    const earlier = recorded.find(r => ofEarlierRun(r) && r.marker.step === markers.step) ?? latest;
+    if (earlier && event.name === 'issues' && plan.prompt !== undefined) {
+        const target = plan.target;
+        const decision = await decideEarlierJob(earlier.marker.job, target, {
+            readJob,
+            docsGitHub: (owner, repo) => connectGitHub(settings.docsToken || settings.githubToken, { owner, repo, apiUrl: event.apiUrl }, signal, {
+                clock,
+                session
+            }),
+            serverUrl: event.serverUrl
+        });
+        if (signal?.aborted)
+            throw new CancelledError('Cancelled.');
+        if (decision.info)
+            log.info(decision.info);
+        const notices = decision.go === 'new' && decision.notice ? [decision.notice] : [];
+        if (decision.go === 'wait') {
+            comment.adopt(earlier.commentId, earlier.marker);
+            return {
+                request: { ...request, jobId: earlier.marker.job, prompt: undefined },
+                comment,
+                followUp: false,
+                continued: { jobId: earlier.marker.job, issue: target },
+                notices
+            };
+        }
+        if (decision.go === 'follow-up') {
+            comment.adopt(earlier.commentId, earlier.marker);
+            return {
+                request: {
+                    ...request,
+                    jobId: earlier.marker.job,
+                    prompt: relabelFollowUp(plan.prompt, target, decision.docsPr),
+                    fallbackPrompt: plan.prompt,
+                    fallbackFor: 'this run'
+                },
+                comment,
+                followUp: true,
+                continued: { jobId: earlier.marker.job, issue: target, docsPr: decision.docsPr },
+                notices
+            };
+        }
+        return { request, comment, followUp: false, notices };
     }
     return { request, comment, followUp: false };
 }
@@ -42437,7 +42558,7 @@ async function runAgentJob(client, request, hooks) {
         catch (error) {
             if (request.fallbackPrompt === undefined || !followUpRefused(error))
                 throw error;
-            hooks.onFallback?.(`The service refused the follow-up to job ${jobId} (${error.message}), so this change starts a new job.`);
+            hooks.onFallback?.(`The service refused the follow-up to job ${jobId} (${error.message}), so ${request.fallbackFor ?? 'this change'} starts a new job.`);
             job = await create(request.fallbackPrompt);
         }
     }
@@ -42575,17 +42696,16 @@ async function prepare(settings, event, runner, session, signal, readJob) {
             readJob,
             markers
         });
-    return {
-        ...(await prepareIssueRun(settings, event, {
-            log,
-            clock: runner.clock,
-            session,
-            saveState,
-            signal,
-            markers
-        })),
-        notices: []
-    };
+    const issueRun = await prepareIssueRun(settings, event, {
+        log,
+        clock: runner.clock,
+        session,
+        saveState,
+        signal,
+        markers,
+        readJob
+    });
+    return { ...issueRun, notices: issueRun.notices ?? [] };
 }
 /** What the step asks, as the workflow wrote it: the prompt file's path, or the prompt's text. */
 function promptSource(runner) {
@@ -42596,7 +42716,7 @@ function promptSource(runner) {
 async function runPrepared(client, settings, prepared, runner, signal) {
     const { comment, source } = prepared;
     const { log, clock } = runner;
-    let { fold, followUp } = prepared;
+    let { fold, followUp, continued } = prepared;
     let latest;
     let end;
     try {
@@ -42614,6 +42734,7 @@ async function runPrepared(client, settings, prepared, runner, signal) {
             onFallback: reason => {
                 log.notice(reason);
                 fold = undefined;
+                continued = undefined;
                 followUp = false;
                 comment?.unfold();
             }
@@ -42639,7 +42760,7 @@ async function runPrepared(client, settings, prepared, runner, signal) {
     if (end.job && comment)
         await comment.finish(end.job, end.result ?? 'stopped');
     await closing;
-    return { ...end, source, fold };
+    return { ...end, source, fold, continued };
 }
 function explainResult(job, result, settings, runner, { lastError, followUp }) {
     if (result === 'cancelled') {
@@ -42708,6 +42829,8 @@ function renderSummary(report) {
         const docsPr = report.fold.docsPr;
         lines.push(`This change was sent to job ${codeSpan(report.fold.jobId)} as a follow-up instead of starting a new job: ${docsPr ? `its docs pull request ${markdownLink(docsPr, docsPr)} is still open.` : 'it was still running.'}`, '');
     }
+    if (report.continued)
+        lines.push(continuedLine(report.continued), '');
     if (job && report.followUp)
         lines.push(followUpLine(job, report.followUp), '');
     if (job) {
@@ -42735,6 +42858,13 @@ function renderSummary(report) {
         lines.push('| Field | Value |', '|---|---|', ...rows.filter(([, v]) => v !== '').map(([k, v]) => `| ${k} | ${v} |`), '');
     }
     return lines.join('\n');
+}
+/** Why an issue labelled again went on with its earlier job, in one sentence. */
+function continuedLine({ jobId, issue, docsPr }) {
+    const id = codeSpan(jobId);
+    return docsPr
+        ? `#${issue} was labelled again while the docs pull request ${markdownLink(docsPr, docsPr)} of its job ${id} was open: the issue was sent to that job as a follow-up instead of starting a second job.`
+        : `#${issue} was labelled again while its job ${id} was still running: this run waited for that job instead of starting a second one.`;
 }
 /** How the outcome of a follow-up was established, in one sentence. */
 function followUpLine(job, check) {

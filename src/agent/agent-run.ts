@@ -21,7 +21,7 @@ import type { Settings } from './settings.js'
 /** How a run ended, on any path: what is reported. */
 export type RunEnd = Pick<
   Report,
-  'job' | 'result' | 'failure' | 'skipped' | 'source' | 'fold' | 'followUp'
+  'job' | 'result' | 'failure' | 'skipped' | 'source' | 'fold' | 'followUp' | 'continued'
 >
 
 /** A job read while deciding where a change goes: a short look, not a wait. */
@@ -134,17 +134,16 @@ async function prepare(
       readJob,
       markers
     })
-  return {
-    ...(await prepareIssueRun(settings, event, {
-      log,
-      clock: runner.clock,
-      session,
-      saveState,
-      signal,
-      markers
-    })),
-    notices: []
-  }
+  const issueRun = await prepareIssueRun(settings, event, {
+    log,
+    clock: runner.clock,
+    session,
+    saveState,
+    signal,
+    markers,
+    readJob
+  })
+  return { ...issueRun, notices: issueRun.notices ?? [] }
 }
 
 /** What the step asks, as the workflow wrote it: the prompt file's path, or the prompt's text. */
@@ -163,7 +162,7 @@ async function runPrepared(
 ): Promise<RunEnd> {
   const { comment, source } = prepared
   const { log, clock } = runner
-  let { fold, followUp } = prepared
+  let { fold, followUp, continued } = prepared
   let latest: AgentJob | undefined
   let end: RunEnd
   try {
@@ -184,6 +183,7 @@ async function runPrepared(
         onFallback: reason => {
           log.notice(reason)
           fold = undefined
+          continued = undefined
           followUp = false
           comment?.unfold()
         }
@@ -212,7 +212,7 @@ async function runPrepared(
   const closing = client.close()
   if (end.job && comment) await comment.finish(end.job, end.result ?? 'stopped')
   await closing
-  return { ...end, source, fold }
+  return { ...end, source, fold, continued }
 }
 
 function explainResult(

@@ -278,3 +278,171 @@ describe('a /docs-agent follow-up on a pull request', () => {
     expect(sim.requests('create')).toHaveLength(1)
   })
 })
+
+describe('the label added again', () => {
+  /** The first label run on #7, then the next run's id: the label is added again in another run. */
+  async function labelledOnce(r: ChangeRun = {}) {
+    const first = await onIssue(r)
+    servers.runId++
+    return { first, jobId: first.outputs.jobId as string }
+  }
+  const docsPull = (link: string, over: Partial<FakePull>) =>
+    gh.addPull('acme/docs', { number: Number(link.split('/').pop()), ...over })
+
+  it('waits for the job while it still runs, sending nothing and keeping one comment', async () => {
+    sim.planNext({ durationMs: 120_000 })
+    const { jobId } = await labelledOnce({ inputs: { wait: 'false' } })
+    const again = await onIssue()
+    expect(again.code).toBe(0)
+    expect(again.outputs).toMatchObject({ jobId, result: 'pr-opened' })
+    expect(sim.requests('create')).toHaveLength(1)
+    expect(sim.requests('message')).toHaveLength(0)
+    expect(again.log).toContain(
+      `Job ${jobId}, recorded on #7 by an earlier run, is still running: waiting for it instead of starting a second job.`
+    )
+    expect(again.summary).toContain(
+      `#7 was labelled again while its job \`${jobId}\` was still running: this run waited for that job instead of starting a second one.`
+    )
+    const comments = gh.commentsOn(7)
+    expect(comments).toHaveLength(1)
+    expect(comments[0]?.body).toContain(`opened a pull request: [${again.outputs.prLink}]`)
+    // The comment now records this run: a re-run of it resumes the same job.
+    expect(markerIn(comments[0]?.body, 7, APP)).toMatchObject({
+      job: jobId,
+      run: String(servers.runId)
+    })
+  })
+
+  it('follows up on the job while its docs pull request is open, with the issue as it reads now', async () => {
+    const { first, jobId } = await labelledOnce()
+    const docsPr = first.outputs.prLink as string
+    docsPull(docsPr, { state: 'open' })
+    const again = await onIssue()
+    expect(again.code).toBe(0)
+    expect(again.outputs).toMatchObject({ jobId, prLink: docsPr })
+    expect(sim.requests('create')).toHaveLength(1)
+    expect(sim.requests('message').map(m => m.path)).toEqual([
+      `/v2/agent/${SIM_PROJECT}/job/${jobId}/message`
+    ])
+    const [message] = prompts('message')
+    expect(message).toContain(
+      `#7 was labelled for the docs agent again. Update your docs pull request ${docsPr}`
+    )
+    expect(message).toContain('What issue 7 asks.')
+    expect(gh.commentsOn(7)).toHaveLength(1)
+    expect(gh.commentsOn(7)[0]?.body).toContain(docsPr)
+    expect(again.summary).toContain(
+      `#7 was labelled again while the docs pull request [${docsPr}](${docsPr}) of its job \`${jobId}\` was open: the issue was sent to that job as a follow-up instead of starting a second job.`
+    )
+  })
+
+  it.each([
+    ['merged', { state: 'closed', merged: true }],
+    ['closed', { state: 'closed', merged: false }]
+  ] as const)(
+    'starts a new job, with a comment of its own, once the docs pull request is %s',
+    async (word, state) => {
+      const { first, jobId } = await labelledOnce()
+      const docsPr = first.outputs.prLink as string
+      docsPull(docsPr, state)
+      const again = await onIssue()
+      expect(again.outputs.jobId).not.toBe(jobId)
+      expect(sim.requests('create')).toHaveLength(2)
+      expect(sim.requests('message')).toHaveLength(0)
+      expect(again.log).toContain(
+        `The docs pull request ${docsPr} of job ${jobId}, recorded on #7, is ${word}: starting a new job.`
+      )
+      expect(gh.commentsOn(7)).toHaveLength(2)
+      expect(again.summary).not.toContain('labelled again')
+    }
+  )
+
+  it('starts a new job when the earlier job ended without a docs pull request', async () => {
+    sim.planNext({ prLink: false })
+    const { jobId } = await labelledOnce()
+    const again = await onIssue()
+    expect(again.outputs.jobId).not.toBe(jobId)
+    expect(sim.requests('create')).toHaveLength(2)
+    expect(again.log).toContain(
+      `Job ${jobId}, recorded on #7 by an earlier run, ended (completed) without a docs pull request: starting a new job.`
+    )
+  })
+
+  it('starts a new job, with a notice, when the docs pull request or the job cannot be read', async () => {
+    const { first, jobId } = await labelledOnce()
+    // The docs pull request unknown to GitHub (a private repository without docs-token).
+    const again = await onIssue()
+    expect(again.outputs.jobId).not.toBe(jobId)
+    expect(again.log).toContain(
+      `::notice title=Mintlify agent::Could not read the state of the docs pull request ${first.outputs.prLink} of job ${jobId}, recorded on #7 (HTTP 404), so this run starts a new job instead of following up on it. If the docs repository is private, set 'docs-token' to a token that can read its pull requests.`
+    )
+    // The job the latest comment records, unknown to the service.
+    servers.runId++
+    sim.inject({ route: 'get', kind: 'status', status: 404 })
+    const third = await onIssue()
+    expect(third.code).toBe(0)
+    expect(third.log).toMatch(
+      new RegExp(
+        `::notice title=Mintlify agent::Could not read job ${again.outputs.jobId}, recorded on #7 by an earlier run \\(.*404.*\\), so this run starts a new job\\.`
+      )
+    )
+    expect(sim.requests('create')).toHaveLength(3)
+  })
+
+  it("follows only this project's job", async () => {
+    const { first, jobId } = await labelledOnce()
+    docsPull(first.outputs.prLink as string, { state: 'open' })
+    // Another project's job recorded later on the same issue is not this run's.
+    gh.addComment(
+      7,
+      simMarkers(APP).render(
+        { job: 'job_other_1', run: '1', attempt: 1, project: 'proj_other' },
+        7
+      ),
+      BOT
+    )
+    const again = await onIssue()
+    expect(again.outputs.jobId).toBe(jobId)
+    expect(sim.requests('message')[0]?.path).toBe(`/v2/agent/${SIM_PROJECT}/job/${jobId}/message`)
+  })
+
+  it("follows up on each matrix leg's own job", async () => {
+    const leg = (prompt: string) =>
+      onIssue({ env: { GITHUB_JOB: 'docs', GITHUB_ACTION: 'agent' }, inputs: { prompt } })
+    const cli = await leg('Document the CLI')
+    const sdk = await leg('Document the SDK')
+    for (const done of [cli, sdk]) docsPull(done.outputs.prLink as string, { state: 'open' })
+    servers.runId++
+    sim.reset()
+    const cliAgain = await leg('Document the CLI')
+    const sdkAgain = await leg('Document the SDK')
+    expect(cliAgain.outputs.jobId).toBe(cli.outputs.jobId)
+    expect(sdkAgain.outputs.jobId).toBe(sdk.outputs.jobId)
+    expect(sim.requests('create')).toHaveLength(0)
+    expect(prompts('message').map(p => p.includes('Document the SDK'))).toEqual([false, true])
+    expect(gh.commentsOn(7)).toHaveLength(2)
+  })
+
+  it('starts a new job, with a notice, when the service refuses the follow-up', async () => {
+    const { first, jobId } = await labelledOnce()
+    docsPull(first.outputs.prLink as string, { state: 'open' })
+    sim.inject({
+      route: 'message',
+      kind: 'status',
+      status: 400,
+      body: { error: 'Job is archived' }
+    })
+    const again = await onIssue()
+    expect(again.code).toBe(0)
+    expect(again.outputs.jobId).not.toBe(jobId)
+    expect(again.log).toMatch(
+      new RegExp(
+        `::notice title=Mintlify agent::The service refused the follow-up to job ${jobId} \\(.*HTTP 400: Job is archived.*\\), so this run starts a new job\\.`
+      )
+    )
+    expect(prompts('create').at(-1)).not.toContain('labelled for the docs agent again')
+    expect(again.summary).not.toContain('labelled again')
+    expect(gh.commentsOn(7)).toHaveLength(1)
+    expect(markerIn(gh.commentsOn(7)[0]?.body, 7, APP)?.job).toBe(again.outputs.jobId)
+  })
+})

@@ -4,8 +4,15 @@ import { CancelledError } from '../../runner/errors.js'
 import { type GitHubApi, type GitHubSession, connectGitHub } from '../../github/api.js'
 import type { RunEvent } from '../../github/event.js'
 import { trustRefusal } from '../trust-gate.js'
-import { type CommentState, LiveComment, unknownEarlierJob } from '../comment/live-comment.js'
+import {
+  type CommentState,
+  LiveComment,
+  type Recorded,
+  unknownEarlierJob
+} from '../comment/live-comment.js'
 import type { Markers } from '../comment/marker.js'
+import type { AgentJob } from '../../mintlify/agent-jobs.js'
+import { type Continued, decideEarlierJob, relabelFollowUp } from './earlier-job.js'
 import { type TriggerSettings, planTrigger } from './trigger.js'
 
 export interface JobTarget {
@@ -13,6 +20,8 @@ export interface JobTarget {
   jobId?: string
   /** With a follow-up: the new job's prompt, should the service refuse the follow-up. */
   fallbackPrompt?: string
+  /** What starts that new job, as the notice says it ('this change' unless given). */
+  fallbackFor?: string
 }
 
 /** What the triggering issue adds to a run: maybe a refusal, maybe a comment to keep current. */
@@ -23,6 +32,10 @@ export interface IssueRun {
   comment?: LiveComment
   /** The prompt goes to a job recorded on the issue, as a follow-up. */
   followUp: boolean
+  /** The issue was labelled again and its earlier job goes on (waited for, or followed up). */
+  continued?: Continued
+  /** Things the user should see as notices (why the label added again starts a new job). */
+  notices?: string[]
 }
 
 /**
@@ -30,7 +43,7 @@ export interface IssueRun {
  * GitHub is contacted only when the run comments or checks a permission.
  */
 export async function prepareIssueRun(
-  settings: TriggerSettings & { projectId: string },
+  settings: TriggerSettings & { projectId: string; docsToken?: string },
   event: RunEvent,
   {
     log,
@@ -38,7 +51,8 @@ export async function prepareIssueRun(
     session,
     saveState,
     signal,
-    markers
+    markers,
+    readJob
   }: {
     log: Logger
     /** Paces GitHub's retries: the runner's clock. */
@@ -49,6 +63,8 @@ export async function prepareIssueRun(
     signal?: AbortSignal
     /** Signs the markers this run writes and reads only those signed for the issue. */
     markers: Markers
+    /** Reads a job on the service: does the job of an issue labelled again still run? */
+    readJob: (jobId: string) => Promise<AgentJob>
   }
 ): Promise<IssueRun> {
   const plan = planTrigger(settings, event)
@@ -94,15 +110,66 @@ export async function prepareIssueRun(
   }
   // The issue's latest job of this run's own project (another project's workflow may comment on the
   // same issue), recorded by an earlier run: a sibling step's job in this run is not this step's.
-  const latest = recorded.find(
-    r => r.marker.project === settings.projectId && r.marker.run !== event.runId
-  )
+  const ofEarlierRun = (r: Recorded): boolean =>
+    r.marker.project === settings.projectId && r.marker.run !== event.runId
+  const latest = recorded.find(ofEarlierRun)
   if (latest && plan.fromComment) {
     comment.adopt(latest.commentId, latest.marker)
     log.info(
       `Sending the comment as a follow-up to job ${latest.marker.job}, recorded on #${plan.target}.`
     )
     return { request: { ...request, jobId: latest.marker.job }, comment, followUp: true }
+  }
+  // The label added again: the issue's job goes on while it runs or its docs pull request is open,
+  // with one comment; a new job only once that pull request is merged or closed. This step's own
+  // job first (a matrix leg has its own), else the issue's latest of the project.
+  const earlier = recorded.find(r => ofEarlierRun(r) && r.marker.step === markers.step) ?? latest
+  if (earlier && event.name === 'issues' && plan.prompt !== undefined) {
+    const target = plan.target
+    const decision = await decideEarlierJob(earlier.marker.job, target, {
+      readJob,
+      docsGitHub: (owner, repo) =>
+        connectGitHub(
+          settings.docsToken || settings.githubToken,
+          { owner, repo, apiUrl: event.apiUrl },
+          signal,
+          {
+            clock,
+            session
+          }
+        ),
+      serverUrl: event.serverUrl
+    })
+    if (signal?.aborted) throw new CancelledError('Cancelled.')
+    if (decision.info) log.info(decision.info)
+    const notices = decision.go === 'new' && decision.notice ? [decision.notice] : []
+    if (decision.go === 'wait') {
+      comment.adopt(earlier.commentId, earlier.marker)
+      return {
+        request: { ...request, jobId: earlier.marker.job, prompt: undefined },
+        comment,
+        followUp: false,
+        continued: { jobId: earlier.marker.job, issue: target },
+        notices
+      }
+    }
+    if (decision.go === 'follow-up') {
+      comment.adopt(earlier.commentId, earlier.marker)
+      return {
+        request: {
+          ...request,
+          jobId: earlier.marker.job,
+          prompt: relabelFollowUp(plan.prompt, target, decision.docsPr),
+          fallbackPrompt: plan.prompt,
+          fallbackFor: 'this run'
+        },
+        comment,
+        followUp: true,
+        continued: { jobId: earlier.marker.job, issue: target, docsPr: decision.docsPr },
+        notices
+      }
+    }
+    return { request, comment, followUp: false, notices }
   }
   return { request, comment, followUp: false }
 }
