@@ -41392,8 +41392,19 @@ function jobsOnDashboardMarkdown(projectId) {
 const jobIdInput = (jobId) => codeSpan(`job-id: ${jobId}`);
 const run = (ctx) => ctx.runUrl ? ` · ${markdownLink('workflow run', ctx.runUrl)}` : '';
 function finish(ctx, sign, lines) {
-    const body = [sign(ctx.marker), ...lines].join('\n');
-    return body.length > MAX_COMMENT ? `${body.slice(0, MAX_COMMENT - 1)}…` : body;
+    return capped([sign(ctx.marker), ...lines].join('\n'));
+}
+const capped = (body) => body.length > MAX_COMMENT ? `${body.slice(0, MAX_COMMENT - 1)}…` : body;
+/**
+ * The comment of a run that failed before its job (a refused key, an unknown project, a service
+ * that cannot be reached): why, as text (the reason holds the service's words), and where the run
+ * is. No marker: it records no job.
+ */
+function failureBody(where, reason) {
+    const lines = [`❌ **Mintlify agent** failed: ${escapeMarkdown(reason)}`];
+    if (where.runUrl)
+        lines.push('', `The ${markdownLink('workflow run', where.runUrl)} has the details.`);
+    return capped(lines.join('\n'));
 }
 function workingBody(ctx, job, followUp, sign) {
     let what = followUp ? 'is working on the follow-up' : 'is working on this';
@@ -41457,6 +41468,10 @@ class LiveComment {
     /** The record of the comment adopted: kept whole (kind, project, docs pull request) when rewritten. */
     adopted;
     maybeCreated = false;
+    /** The comment this run last wrote, and how its last write went. */
+    written;
+    lastError;
+    shows = 'job';
     /** The issue's comments could not be read: whether a job is recorded there is unknown. */
     unreadable = false;
     constructor(api, issue, marker, 
@@ -41514,6 +41529,32 @@ class LiveComment {
     async finish(job, result) {
         await this.show(job, outcomeBody(this.ctx(job), job, result, this.sign), true);
     }
+    /**
+     * The run failed before its job: say so on the issue, in a comment of its own (an adopted comment
+     * keeps the job it records).
+     */
+    async failed(reason) {
+        this.shows = 'failure';
+        try {
+            this.written = await this.api.createComment(this.issue, failureBody(this.where, reason));
+            this.lastError = undefined;
+        }
+        catch (error) {
+            this.written = undefined;
+            this.lastError = this.warn('comment on', error);
+        }
+    }
+    /** What the issue shows of the run; undefined when nothing was written or tried. */
+    outcome() {
+        if (this.written === undefined && !this.lastError)
+            return undefined;
+        return {
+            issue: this.issue,
+            commentId: this.written,
+            shows: this.shows,
+            ...this.lastError
+        };
+    }
     ctx(job) {
         const marker = { ...this.marker, job: job.id };
         if (this.markers.step)
@@ -41539,10 +41580,12 @@ class LiveComment {
                 this.id = await this.create(body);
             else
                 await this.api.updateComment(this.id, body);
+            this.written = this.id;
+            this.lastError = undefined;
             this.save({ issue: this.issue, commentId: this.id, job, ctx: this.ctx(job), final });
         }
         catch (error) {
-            this.warn(this.id === undefined ? 'comment on' : 'update the comment on', error);
+            this.lastError = this.warn(this.id === undefined ? 'comment on' : 'update the comment on', error);
         }
     }
     /** Creates the comment; with no answer at all (a time limit, a cancel), it may exist all the same. */
@@ -41562,11 +41605,14 @@ class LiveComment {
         const mine = (await this.recorded()).find(({ marker }) => marker.run === this.marker.run && marker.step === this.markers.step && marker.job === job.id);
         return mine?.commentId;
     }
+    /** Warns that a write failed; returns why, and the permission to give when GitHub refused it. */
     warn(what, error) {
         const hint = refusedAccess(error)
             ? ` ${permissionHint("'issues: write' (and 'pull-requests: write' on pull requests)")}`
             : '';
-        this.log.warning(`Could not ${what} #${this.issue}: ${describeGitHubError(error)}.${hint}`);
+        const why = describeGitHubError(error);
+        this.log.warning(`Could not ${what} #${this.issue}: ${why}.${hint}`);
+        return { error: why, hint };
     }
 }
 /** GitHub answered (with an error status): the call was not carried out. */
@@ -42637,7 +42683,8 @@ async function runAgent(settings, event, runner, signal) {
             log.notice(`Not starting the agent: ${prepared.skipped}`);
             return { result: 'skipped', skipped: prepared.skipped, source: prepared.source };
         }
-        return await runPrepared(service(), settings, prepared, runner, signal);
+        const end = await runPrepared(service(), settings, prepared, runner, signal);
+        return withComment(end, prepared.comment?.outcome(), settings, event);
     }
     finally {
         // A connection GitHub or a proxy never answered would keep the process alive: end them all.
@@ -42674,6 +42721,26 @@ async function confirmFold(prepared, readJob) {
             `The docs pull request recorded for job ${fold.jobId}, ${fold.docsPr}, is not confirmed as its own: ${why}. This change starts a new job.`
         ]
     };
+}
+/**
+ * What the issue shows of the run, for the summary, with the comment's link; with `comment: true`
+ * ("must comment"), a comment that could not be written fails the step.
+ */
+function withComment(end, outcome, settings, event) {
+    if (!outcome)
+        return end;
+    const { commentId, ...rest } = outcome;
+    const url = commentId === undefined
+        ? undefined
+        : `${event.serverUrl}/${event.owner}/${event.repo}/issues/${outcome.issue}#issuecomment-${commentId}`;
+    const comment = { ...rest, ...(url ? { url } : {}) };
+    if (outcome.error && settings.comment === 'true' && !end.failure)
+        return {
+            ...end,
+            comment,
+            failure: `Could not ${commentId === undefined ? 'comment on' : 'update the comment on'} #${outcome.issue} (${outcome.error}), and '${names_Input.Comment}' is 'true': the run must comment.${outcome.hint ?? ''}`
+        };
+    return { ...end, comment };
 }
 const cancelledBeforeJob = () => new CancelledError('Cancelled before a job was started; nothing was sent to the service.');
 /** A code change or an issue (or neither): what to send, where to comment. */
@@ -42759,6 +42826,10 @@ async function runPrepared(client, settings, prepared, runner, signal) {
     const closing = client.close();
     if (end.job && comment)
         await comment.finish(end.job, end.result ?? 'stopped');
+    // A failure before any job (a refused key, an unknown project, an api-url that does not answer)
+    // is said on the issue too, where the person who asked looks for the answer.
+    else if (comment && end.failure && !signal.aborted)
+        await comment.failed(end.failure);
     await closing;
     return { ...end, source, fold, continued };
 }
@@ -42829,6 +42900,8 @@ function renderSummary(report) {
         const docsPr = report.fold.docsPr;
         lines.push(`This change was sent to job ${codeSpan(report.fold.jobId)} as a follow-up instead of starting a new job: ${docsPr ? `its docs pull request ${markdownLink(docsPr, docsPr)} is still open.` : 'it was still running.'}`, '');
     }
+    if (report.comment)
+        lines.push(commentLine(report.comment), '');
     if (report.continued)
         lines.push(continuedLine(report.continued), '');
     if (job && report.followUp)
@@ -42858,6 +42931,17 @@ function renderSummary(report) {
         lines.push('| Field | Value |', '|---|---|', ...rows.filter(([, v]) => v !== '').map(([k, v]) => `| ${k} | ${v} |`), '');
     }
     return lines.join('\n');
+}
+/** What the issue shows of the run, in one sentence. */
+function commentLine({ issue, url, error, hint, shows }) {
+    const what = shows === 'failure' ? 'this failure' : "this run's job and its outcome";
+    const comment = url ? markdownLink('its comment', url) : '';
+    if (!error)
+        return `#${issue} shows ${what} in ${comment}.`;
+    const why = `(${escapeMarkdown(error)}).${hint ? escapeMarkdown(hint) : ''}`;
+    return url
+        ? `#${issue} does not show ${what}: the last update of ${comment} could not be written ${why} The comment shows an earlier state.`
+        : `#${issue} shows nothing of this run: the comment could not be written ${why}`;
 }
 /** Why an issue labelled again went on with its earlier job, in one sentence. */
 function continuedLine({ jobId, issue, docsPr }) {

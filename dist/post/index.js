@@ -40948,7 +40948,7 @@ function neutraliseReferences(text) {
  * Text from the service, a reader or an issue, made safe to place in a Markdown table cell or
  * line: no formatting, no HTML, no mention, no issue reference.
  */
-function escapeMarkdown(text) {
+function markdown_escapeMarkdown(text) {
     // GitHub turns bare `https://…` and `www.…` into links: break them, so outside text links nowhere.
     return escapeLabel(text)
         .replace(/:\/\//g, ':\u200B//')
@@ -40978,7 +40978,7 @@ function markdown_markdownLink(label, url) {
     catch {
         // Fall through to plain text.
     }
-    return escapeMarkdown(url);
+    return markdown_escapeMarkdown(url);
 }
 /** An inline code span that no backtick in `text` can close early. */
 function markdown_codeSpan(text) {
@@ -41003,8 +41003,19 @@ function jobsOnDashboardMarkdown(projectId) {
 const jobIdInput = (jobId) => markdown_codeSpan(`job-id: ${jobId}`);
 const run = (ctx) => ctx.runUrl ? ` · ${markdown_markdownLink('workflow run', ctx.runUrl)}` : '';
 function finish(ctx, sign, lines) {
-    const body = [sign(ctx.marker), ...lines].join('\n');
-    return body.length > MAX_COMMENT ? `${body.slice(0, MAX_COMMENT - 1)}…` : body;
+    return capped([sign(ctx.marker), ...lines].join('\n'));
+}
+const capped = (body) => body.length > MAX_COMMENT ? `${body.slice(0, MAX_COMMENT - 1)}…` : body;
+/**
+ * The comment of a run that failed before its job (a refused key, an unknown project, a service
+ * that cannot be reached): why, as text (the reason holds the service's words), and where the run
+ * is. No marker: it records no job.
+ */
+function comment_body_failureBody(where, reason) {
+    const lines = [`❌ **Mintlify agent** failed: ${escapeMarkdown(reason)}`];
+    if (where.runUrl)
+        lines.push('', `The ${markdownLink('workflow run', where.runUrl)} has the details.`);
+    return capped(lines.join('\n'));
 }
 function comment_body_workingBody(ctx, job, followUp, sign) {
     let what = followUp ? 'is working on the follow-up' : 'is working on this';
@@ -41702,6 +41713,10 @@ class live_comment_LiveComment {
     /** The record of the comment adopted: kept whole (kind, project, docs pull request) when rewritten. */
     adopted;
     maybeCreated = false;
+    /** The comment this run last wrote, and how its last write went. */
+    written;
+    lastError;
+    shows = 'job';
     /** The issue's comments could not be read: whether a job is recorded there is unknown. */
     unreadable = false;
     constructor(api, issue, marker, 
@@ -41759,6 +41774,32 @@ class live_comment_LiveComment {
     async finish(job, result) {
         await this.show(job, outcomeBody(this.ctx(job), job, result, this.sign), true);
     }
+    /**
+     * The run failed before its job: say so on the issue, in a comment of its own (an adopted comment
+     * keeps the job it records).
+     */
+    async failed(reason) {
+        this.shows = 'failure';
+        try {
+            this.written = await this.api.createComment(this.issue, failureBody(this.where, reason));
+            this.lastError = undefined;
+        }
+        catch (error) {
+            this.written = undefined;
+            this.lastError = this.warn('comment on', error);
+        }
+    }
+    /** What the issue shows of the run; undefined when nothing was written or tried. */
+    outcome() {
+        if (this.written === undefined && !this.lastError)
+            return undefined;
+        return {
+            issue: this.issue,
+            commentId: this.written,
+            shows: this.shows,
+            ...this.lastError
+        };
+    }
     ctx(job) {
         const marker = { ...this.marker, job: job.id };
         if (this.markers.step)
@@ -41784,10 +41825,12 @@ class live_comment_LiveComment {
                 this.id = await this.create(body);
             else
                 await this.api.updateComment(this.id, body);
+            this.written = this.id;
+            this.lastError = undefined;
             this.save({ issue: this.issue, commentId: this.id, job, ctx: this.ctx(job), final });
         }
         catch (error) {
-            this.warn(this.id === undefined ? 'comment on' : 'update the comment on', error);
+            this.lastError = this.warn(this.id === undefined ? 'comment on' : 'update the comment on', error);
         }
     }
     /** Creates the comment; with no answer at all (a time limit, a cancel), it may exist all the same. */
@@ -41807,11 +41850,14 @@ class live_comment_LiveComment {
         const mine = (await this.recorded()).find(({ marker }) => marker.run === this.marker.run && marker.step === this.markers.step && marker.job === job.id);
         return mine?.commentId;
     }
+    /** Warns that a write failed; returns why, and the permission to give when GitHub refused it. */
     warn(what, error) {
         const hint = refusedAccess(error)
             ? ` ${permissionHint("'issues: write' (and 'pull-requests: write' on pull requests)")}`
             : '';
-        this.log.warning(`Could not ${what} #${this.issue}: ${describeGitHubError(error)}.${hint}`);
+        const why = describeGitHubError(error);
+        this.log.warning(`Could not ${what} #${this.issue}: ${why}.${hint}`);
+        return { error: why, hint };
     }
 }
 /** GitHub answered (with an error status): the call was not carried out. */

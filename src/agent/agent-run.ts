@@ -9,7 +9,7 @@ import { formatDuration } from '../runner/duration.js'
 import { sendableSecret } from '../runner/inputs.js'
 import type { Runner } from '../runner/runner.js'
 import { type PreparedRun, isChangeRun, prepareChangeRun } from './change/change-run.js'
-import type { CommentState } from './comment/live-comment.js'
+import type { CommentOutcome, CommentState } from './comment/live-comment.js'
 import { Markers, stepIdentity } from './comment/marker.js'
 import { prepareIssueRun } from './issue/issue-run.js'
 import { Input, Output, State } from './names.js'
@@ -21,7 +21,15 @@ import type { Settings } from './settings.js'
 /** How a run ended, on any path: what is reported. */
 export type RunEnd = Pick<
   Report,
-  'job' | 'result' | 'failure' | 'skipped' | 'source' | 'fold' | 'followUp' | 'continued'
+  | 'job'
+  | 'result'
+  | 'failure'
+  | 'skipped'
+  | 'source'
+  | 'fold'
+  | 'followUp'
+  | 'continued'
+  | 'comment'
 >
 
 /** A job read while deciding where a change goes: a short look, not a wait. */
@@ -60,7 +68,8 @@ export async function runAgent(
       log.notice(`Not starting the agent: ${prepared.skipped}`)
       return { result: 'skipped', skipped: prepared.skipped, source: prepared.source }
     }
-    return await runPrepared(service(), settings, prepared, runner, signal)
+    const end = await runPrepared(service(), settings, prepared, runner, signal)
+    return withComment(end, prepared.comment?.outcome(), settings, event)
   } finally {
     // A connection GitHub or a proxy never answered would keep the process alive: end them all.
     await Promise.all([opened?.close(), session.close()])
@@ -97,6 +106,32 @@ async function confirmFold(
       `The docs pull request recorded for job ${fold.jobId}, ${fold.docsPr}, is not confirmed as its own: ${why}. This change starts a new job.`
     ]
   }
+}
+
+/**
+ * What the issue shows of the run, for the summary, with the comment's link; with `comment: true`
+ * ("must comment"), a comment that could not be written fails the step.
+ */
+function withComment(
+  end: RunEnd,
+  outcome: CommentOutcome | undefined,
+  settings: Settings,
+  event: RunEvent
+): RunEnd {
+  if (!outcome) return end
+  const { commentId, ...rest } = outcome
+  const url =
+    commentId === undefined
+      ? undefined
+      : `${event.serverUrl}/${event.owner}/${event.repo}/issues/${outcome.issue}#issuecomment-${commentId}`
+  const comment = { ...rest, ...(url ? { url } : {}) }
+  if (outcome.error && settings.comment === 'true' && !end.failure)
+    return {
+      ...end,
+      comment,
+      failure: `Could not ${commentId === undefined ? 'comment on' : 'update the comment on'} #${outcome.issue} (${outcome.error}), and '${Input.Comment}' is 'true': the run must comment.${outcome.hint ?? ''}`
+    }
+  return { ...end, comment }
 }
 
 const cancelledBeforeJob = (): CancelledError =>
@@ -211,6 +246,9 @@ async function runPrepared(
   // step still ends within the runner's grace.
   const closing = client.close()
   if (end.job && comment) await comment.finish(end.job, end.result ?? 'stopped')
+  // A failure before any job (a refused key, an unknown project, an api-url that does not answer)
+  // is said on the issue too, where the person who asked looks for the answer.
+  else if (comment && end.failure && !signal.aborted) await comment.failed(end.failure)
   await closing
   return { ...end, source, fold, continued }
 }

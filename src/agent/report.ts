@@ -22,6 +22,8 @@ export interface Report {
   source?: string
   /** The earlier job a code change was sent to, instead of a new one. */
   fold?: FoldTarget
+  /** What the issue or pull request shows of the run: its comment, or why there is none. */
+  comment?: CommentReport
   /** The issue was labelled again and its earlier job went on instead of a new one. */
   continued?: Continued
   /** After a follow-up: how its outcome was established (see run-job.ts). */
@@ -31,6 +33,16 @@ export interface Report {
   /** Milliseconds the step spent. */
   elapsedMs: number
   now: Date
+}
+
+export interface CommentReport {
+  issue: number
+  /** The comment the run last wrote. */
+  url?: string
+  /** Why the last write failed, and what to do about it. */
+  error?: string
+  hint?: string
+  shows: 'job' | 'failure'
 }
 
 export function outputsOf(report: Report): Record<(typeof Output)[keyof typeof Output], string> {
@@ -77,6 +89,7 @@ export function renderSummary(report: Report): string {
       ''
     )
   }
+  if (report.comment) lines.push(commentLine(report.comment), '')
   if (report.continued) lines.push(continuedLine(report.continued), '')
   if (job && report.followUp) lines.push(followUpLine(job, report.followUp), '')
   if (job) {
@@ -109,6 +122,17 @@ export function renderSummary(report: Report): string {
     )
   }
   return lines.join('\n')
+}
+
+/** What the issue shows of the run, in one sentence. */
+function commentLine({ issue, url, error, hint, shows }: CommentReport): string {
+  const what = shows === 'failure' ? 'this failure' : "this run's job and its outcome"
+  const comment = url ? markdownLink('its comment', url) : ''
+  if (!error) return `#${issue} shows ${what} in ${comment}.`
+  const why = `(${escapeMarkdown(error)}).${hint ? escapeMarkdown(hint) : ''}`
+  return url
+    ? `#${issue} does not show ${what}: the last update of ${comment} could not be written ${why} The comment shows an earlier state.`
+    : `#${issue} shows nothing of this run: the comment could not be written ${why}`
 }
 
 /** Why an issue labelled again went on with its earlier job, in one sentence. */

@@ -1,5 +1,5 @@
 import type { AgentJob } from '../../mintlify/agent-jobs.js'
-import { codeSpan, markdownLink } from '../../runner/markdown.js'
+import { codeSpan, escapeMarkdown, markdownLink } from '../../runner/markdown.js'
 import { DASHBOARD_URL } from '../../mintlify/agent-jobs.js'
 import type { Result } from '../outcome.js'
 import type { Marker } from './marker.js'
@@ -31,8 +31,22 @@ const run = (ctx: CommentContext): string =>
 export type SignMarker = (marker: Marker) => string
 
 function finish(ctx: CommentContext, sign: SignMarker, lines: string[]): string {
-  const body = [sign(ctx.marker), ...lines].join('\n')
-  return body.length > MAX_COMMENT ? `${body.slice(0, MAX_COMMENT - 1)}…` : body
+  return capped([sign(ctx.marker), ...lines].join('\n'))
+}
+
+const capped = (body: string): string =>
+  body.length > MAX_COMMENT ? `${body.slice(0, MAX_COMMENT - 1)}…` : body
+
+/**
+ * The comment of a run that failed before its job (a refused key, an unknown project, a service
+ * that cannot be reached): why, as text (the reason holds the service's words), and where the run
+ * is. No marker: it records no job.
+ */
+export function failureBody(where: Pick<CommentContext, 'runUrl'>, reason: string): string {
+  const lines = [`❌ **Mintlify agent** failed: ${escapeMarkdown(reason)}`]
+  if (where.runUrl)
+    lines.push('', `The ${markdownLink('workflow run', where.runUrl)} has the details.`)
+  return capped(lines.join('\n'))
 }
 
 export function workingBody(

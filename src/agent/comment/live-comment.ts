@@ -8,7 +8,7 @@ import {
   permissionHint,
   refusedAccess
 } from '../../github/api.js'
-import { type CommentContext, outcomeBody, workingBody } from './comment-body.js'
+import { type CommentContext, failureBody, outcomeBody, workingBody } from './comment-body.js'
 import type { Marker, Markers } from './marker.js'
 
 /** What the post step needs to finalise the comment if the main step was killed. */
@@ -26,6 +26,19 @@ export interface Recorded {
   commentId: number
 }
 
+/** What the issue shows of the run, as the job summary says it. */
+export interface CommentOutcome {
+  issue: number
+  /** The comment this run last wrote, when a write went through. */
+  commentId?: number
+  /** Why the last write failed (e.g. `HTTP 403`): the issue does not show the run's last word. */
+  error?: string
+  /** What to do about it, when known (a permission to give). */
+  hint?: string
+  /** What the comment shows: the job, or a failure before any job. */
+  shows: 'job' | 'failure'
+}
+
 /**
  * The one comment per job on the triggering issue, edited as the job moves on. Every failure
  * becomes a warning: the job and its outputs matter more than the comment.
@@ -35,6 +48,10 @@ export class LiveComment {
   /** The record of the comment adopted: kept whole (kind, project, docs pull request) when rewritten. */
   private adopted?: Marker
   private maybeCreated = false
+  /** The comment this run last wrote, and how its last write went. */
+  private written?: number
+  private lastError?: { error: string; hint: string }
+  private shows: CommentOutcome['shows'] = 'job'
   /** The issue's comments could not be read: whether a job is recorded there is unknown. */
   unreadable = false
 
@@ -95,6 +112,32 @@ export class LiveComment {
     await this.show(job, outcomeBody(this.ctx(job), job, result, this.sign), true)
   }
 
+  /**
+   * The run failed before its job: say so on the issue, in a comment of its own (an adopted comment
+   * keeps the job it records).
+   */
+  async failed(reason: string): Promise<void> {
+    this.shows = 'failure'
+    try {
+      this.written = await this.api.createComment(this.issue, failureBody(this.where, reason))
+      this.lastError = undefined
+    } catch (error) {
+      this.written = undefined
+      this.lastError = this.warn('comment on', error)
+    }
+  }
+
+  /** What the issue shows of the run; undefined when nothing was written or tried. */
+  outcome(): CommentOutcome | undefined {
+    if (this.written === undefined && !this.lastError) return undefined
+    return {
+      issue: this.issue,
+      commentId: this.written,
+      shows: this.shows,
+      ...this.lastError
+    }
+  }
+
   private ctx(job: AgentJob): CommentContext {
     const marker: Marker = { ...this.marker, job: job.id }
     if (this.markers.step) marker.step = this.markers.step
@@ -116,9 +159,14 @@ export class LiveComment {
       if (this.id === undefined && this.maybeCreated) this.id = await this.ownComment(job)
       if (this.id === undefined) this.id = await this.create(body)
       else await this.api.updateComment(this.id, body)
+      this.written = this.id
+      this.lastError = undefined
       this.save({ issue: this.issue, commentId: this.id, job, ctx: this.ctx(job), final })
     } catch (error) {
-      this.warn(this.id === undefined ? 'comment on' : 'update the comment on', error)
+      this.lastError = this.warn(
+        this.id === undefined ? 'comment on' : 'update the comment on',
+        error
+      )
     }
   }
 
@@ -142,11 +190,14 @@ export class LiveComment {
     return mine?.commentId
   }
 
-  private warn(what: string, error: unknown): void {
+  /** Warns that a write failed; returns why, and the permission to give when GitHub refused it. */
+  private warn(what: string, error: unknown): { error: string; hint: string } {
     const hint = refusedAccess(error)
       ? ` ${permissionHint("'issues: write' (and 'pull-requests: write' on pull requests)")}`
       : ''
-    this.log.warning(`Could not ${what} #${this.issue}: ${describeGitHubError(error)}.${hint}`)
+    const why = describeGitHubError(error)
+    this.log.warning(`Could not ${what} #${this.issue}: ${why}.${hint}`)
+    return { error: why, hint }
   }
 }
 
