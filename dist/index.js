@@ -42349,12 +42349,10 @@ async function prepareIssueRun(settings, event, { log, clock, session, saveState
     const earlier = recorded.find(r => ofEarlierRun(r) && r.marker.step === markers.step) ?? latest;
     if (earlier && event.name === 'issues' && plan.prompt !== undefined) {
         const target = plan.target;
+        const docsToken = settings.docsToken || settings.githubToken;
         const decision = await decideEarlierJob(earlier.marker.job, target, {
             readJob,
-            docsGitHub: (owner, repo) => connectGitHub(settings.docsToken || settings.githubToken, { owner, repo, apiUrl: event.apiUrl }, signal, {
-                clock,
-                session
-            }),
+            docsGitHub: (owner, repo) => connectGitHub(docsToken, { owner, repo, apiUrl: event.apiUrl }, signal, { clock, session }),
             serverUrl: event.serverUrl
         });
         if (signal?.aborted)

@@ -126,18 +126,11 @@ export async function prepareIssueRun(
   const earlier = recorded.find(r => ofEarlierRun(r) && r.marker.step === markers.step) ?? latest
   if (earlier && event.name === 'issues' && plan.prompt !== undefined) {
     const target = plan.target
+    const docsToken = settings.docsToken || settings.githubToken
     const decision = await decideEarlierJob(earlier.marker.job, target, {
       readJob,
       docsGitHub: (owner, repo) =>
-        connectGitHub(
-          settings.docsToken || settings.githubToken,
-          { owner, repo, apiUrl: event.apiUrl },
-          signal,
-          {
-            clock,
-            session
-          }
-        ),
+        connectGitHub(docsToken, { owner, repo, apiUrl: event.apiUrl }, signal, { clock, session }),
       serverUrl: event.serverUrl
     })
     if (signal?.aborted) throw new CancelledError('Cancelled.')
