@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { parseMarker } from '../../src/agent/comment/marker.js'
 import { SIM_API_KEY, SIM_PROJECT } from '../simulator/server.js'
 import { expectCleanFailure, visible } from '../support/assertions.js'
 import {
@@ -11,6 +10,7 @@ import {
 import { type RunResult, runAction } from '../support/run-action.js'
 import { runInProcess } from '../support/run-in-process.js'
 import { VirtualClock } from '../support/virtual-clock.js'
+import { ANY_STEP, markerIn } from '../support/records.js'
 
 /*
  * The runner's contract for runs on code changes, on the bundle (dist/, or ACTION_DIST): inputs as
@@ -47,10 +47,11 @@ describe('the bundled agent on a code change, run as the runner runs it', () => 
     expect(result.summary).toContain('| Change | [https://github.com/acme/app/pull/42]')
     const [comment] = gh.commentsOn(42)
     expect(gh.comments).toHaveLength(1)
-    expect(parseMarker(comment?.body)).toEqual({
+    expect(markerIn(comment?.body, 42, 'acme/app')).toEqual({
       job: result.outputs.jobId,
       run: String(servers.runId),
       attempt: 1,
+      step: ANY_STEP,
       kind: 'change',
       project: SIM_PROJECT,
       pr: result.outputs.prLink

@@ -110,9 +110,8 @@ describe.concurrent(
           'INPUT_API-URL': sim.url,
           INPUT_PROMPT: 'Document the retry options of the client',
           'INPUT_POLL-INTERVAL': '1s',
-          INPUT_TIMEOUT: '20s',
-          // local-action would pass the default `${{ github.token }}` as written.
-          'INPUT_GITHUB-TOKEN': 'unused-locally'
+          INPUT_TIMEOUT: '20s'
+          // No github-token: local-action passes its default, `${{ github.token }}`, as written.
         },
         ['--post', 'src/agent/post/main.ts']
       )

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { MAX_CHANGE_BYTES } from '../../src/agent/change/change-prompt.js'
-import { parseMarker } from '../../src/agent/comment/marker.js'
 import type { FakeCommit, FakeFile, FakeGitHub, FakePull } from '../simulator/fake-github.js'
 import { SIM_API_KEY, SIM_PROJECT, type Simulator } from '../simulator/server.js'
 import { expectCleanFailure, visible } from '../support/assertions.js'
+import { ANY_STEP, markerIn } from '../support/records.js'
 import {
   CHANGED_FILES as files,
   type ChangeRun,
@@ -101,10 +101,11 @@ describe('a merged pull request', () => {
     expect(comment?.body).toContain(
       `✅ **Mintlify agent** opened a docs pull request: [${result.outputs.prLink}](${result.outputs.prLink})`
     )
-    expect(parseMarker(comment?.body)).toEqual({
+    expect(markerIn(comment?.body, 42, 'acme/app')).toEqual({
       job: result.outputs.jobId,
       run: String(servers.runId),
       attempt: 1,
+      step: ANY_STEP,
       kind: 'change',
       project: SIM_PROJECT,
       pr: result.outputs.prLink
@@ -643,7 +644,7 @@ describe('the comment on the pull request is best effort', () => {
       `PATCH /repos/acme/app/issues/comments/${comment?.id}`
     ])
     expect(comment?.body).toContain('The workflow run was cancelled')
-    expect(parseMarker(comment?.body)).toMatchObject({
+    expect(markerIn(comment?.body, 42, 'acme/app')).toMatchObject({
       job: result.outputs.jobId,
       run: String(servers.runId)
     })

@@ -3,12 +3,12 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { FakeGitHub } from '../simulator/fake-github.js'
 import type { GitHubApi } from '../../src/github/api.js'
 import { closedPort } from '../support/clients.js'
-import { LoopbackProxy } from '../support/proxy.js'
+import { LoopbackProxy, SilentProxy } from '../support/proxy.js'
 import { HeldClock, VirtualClock } from '../support/virtual-clock.js'
 
-// Both ways to GitHub through the toolkit's getOctokit: direct, and behind a proxy. The toolkit decides
-// the proxy from GITHUB_API_URL and the proxy variables when @actions/github loads, as on a runner,
-// so each test loads the module afresh after setting them.
+// Both ways to GitHub through the toolkit's getOctokit: direct, and behind a proxy chosen by the
+// toolkit's rules over the action's own connections (transport.ts). A runner's process starts with
+// GITHUB_API_URL and the proxy variables set, so each test loads the module afresh after setting them.
 async function connectGitHub(
   ...args: Parameters<typeof import('../../src/github/api.js').connectGitHub>
 ) {
@@ -104,6 +104,30 @@ describe('connectGitHub with a proxy set that does not apply', () => {
     await github.createComment(4, 'direct')
     expect(proxy.targets).toEqual([])
     expect(gh.requests.every(r => r.userAgent?.startsWith('mintlify-agent-action/'))).toBe(true)
+  })
+})
+
+describe('connectGitHub behind a proxy that never answers CONNECT', () => {
+  it('ends the call at the cancel, and close() ends the tunnel still waiting for the proxy', async () => {
+    const silent = await SilentProxy.start()
+    try {
+      vi.stubEnv('HTTPS_PROXY', silent.url)
+      vi.stubEnv('NO_PROXY', '')
+      const cancel = new AbortController()
+      const repo = { owner: 'acme', repo: 'docs', apiUrl: 'https://api.github.proxied.test' }
+      const github = await connectGitHub('ghs_t', repo, cancel.signal)
+      const call = github.permission('alice').catch((e: unknown) => e)
+      await silent.connected()
+      cancel.abort(new Error('Received SIGTERM'))
+      expect(await call).toMatchObject({ message: 'Received SIGTERM' })
+      expect(silent.open).toBe(1)
+      await github.close()
+      await silent.idle()
+      // Closing twice is closing once.
+      await github.close()
+    } finally {
+      await silent.close()
+    }
   })
 })
 

@@ -7,7 +7,7 @@ import { MAX_CHANGE_BYTES, changePrompt } from '../../src/agent/change/change-pr
 import { type Change, readPullChange } from '../../src/agent/change/read-change.js'
 import { decideFold, parsePullLink } from '../../src/agent/change/fold.js'
 import type { ChangedFile, GitHubApi, RepoComment } from '../../src/github/api.js'
-import { parseMarker, renderMarker } from '../../src/agent/comment/marker.js'
+import { type Marker, Markers, parseMarker } from '../../src/agent/comment/marker.js'
 import { followUpRefused } from '../../src/mintlify/agent-jobs.js'
 import {
   AmbiguousWriteError,
@@ -161,7 +161,8 @@ describe('the change prompt', () => {
 })
 
 describe('markers of change runs', () => {
-  it('record kind, project and the docs pull request; old markers still parse', () => {
+  const markers = new Markers('mint_k', 'o/app')
+  it('record kind, project and the docs pull request; fields out of shape are dropped', () => {
     const marker = {
       job: 'job_1',
       run: '9',
@@ -170,29 +171,33 @@ describe('markers of change runs', () => {
       project: 'proj',
       pr: 'https://github.com/o/docs/pull/3'
     }
-    expect(parseMarker(renderMarker(marker))).toEqual(marker)
-    expect(parseMarker('<!-- mintlify-agent {"job":"job_1","run":"9","attempt":2} -->')).toEqual({
-      job: 'job_1',
+    expect(parseMarker(markers.render(marker, 4), markers, 4)).toEqual(marker)
+    const odd = {
+      job: 'j',
       run: '9',
-      attempt: 2
+      kind: 'other',
+      project: 'a\nb',
+      pr: 'javascript:x',
+      step: 'x'
+    }
+    expect(markers.read(markers.render(odd as never, 4), 4)).toEqual({
+      job: 'j',
+      run: '9',
+      attempt: 1
     })
+    // Markers written before they were signed are not read at all.
     expect(
-      parseMarker(
-        '<!-- mintlify-agent {"job":"j","run":"9","kind":"other","project":"..","pr":"javascript:x"} -->'
-      )
-    ).toEqual({ job: 'j', run: '9', attempt: 1 })
+      parseMarker('<!-- mintlify-agent {"job":"job_1","run":"9","attempt":2} -->', markers, 4)
+    ).toBeUndefined()
   })
 
   it('cannot be closed early by a link', () => {
-    const body = renderMarker({
-      job: 'j',
-      run: '1',
-      attempt: 1,
-      kind: 'change',
-      pr: 'https://x.test/a-->b<c'
-    })
+    const body = markers.render(
+      { job: 'j', run: '1', attempt: 1, kind: 'change', pr: 'https://x.test/a-->b<c' },
+      4
+    )
     expect(body.indexOf('-->')).toBe(body.length - 3)
-    expect(parseMarker(body)?.pr).toBe('https://x.test/a-->b<c')
+    expect(parseMarker(body, markers, 4)?.pr).toBe('https://x.test/a-->b<c')
   })
 
   it('say in the comment that the change joined the open docs pull request', () => {
@@ -202,15 +207,20 @@ describe('markers of change runs', () => {
       projectId: 'proj_1',
       fold: { docsPr: 'https://github.com/o/docs/pull/3' }
     }
-    expect(workingBody(ctx, { id: 'j' }, true)).toContain(
+    const sign = (marker: Marker) => markers.render(marker, 4)
+    expect(workingBody(ctx, { id: 'j' }, true, sign)).toContain(
       'is adding this change to the open docs pull request [https://github.com/o/docs/pull/3](https://github.com/o/docs/pull/3)'
     )
-    expect(workingBody({ ...ctx, fold: {} }, { id: 'j' }, true)).toContain(
+    expect(workingBody({ ...ctx, fold: {} }, { id: 'j' }, true, sign)).toContain(
       'is adding this change to the job still running for an earlier change'
     )
     expect(
-      outcomeBody(ctx, { id: 'j', prLink: 'https://github.com/o/docs/pull/3' }, 'pr-opened')
+      outcomeBody(ctx, { id: 'j', prLink: 'https://github.com/o/docs/pull/3' }, 'pr-opened', sign)
     ).toContain('added this change to the docs pull request')
+    // A `/docs-agent` follow-up on a change's comment says it is one.
+    expect(workingBody({ ...ctx, fold: undefined }, { id: 'j' }, true, sign)).toContain(
+      'is working on the follow-up'
+    )
   })
 })
 
@@ -293,8 +303,9 @@ describe('paged reads', () => {
 
   it("reads the repository's second page of comments only when the first holds no earlier job", async () => {
     const bot = { authorType: 'Bot', issue: 3 }
+    const markers = new Markers('mint_k', 'o/app')
     const marker = (run: string) =>
-      renderMarker({ job: 'job_1', run, attempt: 1, kind: 'change', project: 'proj' })
+      markers.render({ job: 'job_1', run, attempt: 1, kind: 'change', project: 'proj' }, 3)
     const none = Array.from({ length: 100 }, (_, i) => ({ id: i, body: 'hi', ...bot }))
     const found = [{ id: 200, body: marker('41'), ...bot }]
     const ctx = (github: GitHubApi) => ({
@@ -305,7 +316,8 @@ describe('paged reads', () => {
       runId: '42',
       runAttempt: 1,
       serverUrl: 'https://github.com',
-      fold: false
+      fold: false,
+      markers
     })
     const first = pagedGitHub({ comments: [found, none] })
     await decideFold(ctx(first.github))

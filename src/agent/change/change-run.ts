@@ -3,7 +3,7 @@ import { type Logger } from '../../runner/logger.js'
 import { ExplainedError, InputError } from '../../runner/errors.js'
 import { Input } from '../names.js'
 import type { AgentJob } from '../../mintlify/agent-jobs.js'
-import { connectGitHub } from '../../github/api.js'
+import { type GitHubSession, connectGitHub } from '../../github/api.js'
 import { bytes } from '../../runner/text.js'
 import { changePrompt } from './change-prompt.js'
 import { type Change, findPushPull, readPullChange, readPushChange } from './read-change.js'
@@ -12,6 +12,7 @@ import { type FoldDecision, type FoldTarget, decideFold } from './fold.js'
 import { botAllowed, trustRefusal } from '../trust-gate.js'
 import type { IssueRun } from '../issue/issue-run.js'
 import { type CommentState, LiveComment } from '../comment/live-comment.js'
+import type { Markers } from '../comment/marker.js'
 import type { TriggerSettings } from '../issue/trigger.js'
 
 export const FOLD_MODES = ['open-pr', 'never'] as const
@@ -43,10 +44,14 @@ export interface RunDeps {
   log: Logger
   /** Paces GitHub's retries: the runner's clock. */
   clock: Clock
+  /** The run's GitHub connections, closed when it ends. */
+  session?: GitHubSession
   saveState: (state: CommentState) => void
   signal?: AbortSignal
   /** Reads a job on the service: is an earlier change's job still running? */
   readJob: (jobId: string) => Promise<AgentJob>
+  /** Signs the markers this run writes and reads only those signed. */
+  markers: Markers
 }
 
 const CHANGE_EVENTS = new Set(['pull_request', 'pull_request_target', 'push'])
@@ -82,7 +87,10 @@ export async function prepareChangeRun(
       `Input '${Input.GithubToken}' is empty: it is needed to read the ${event.name} change (files, commits). Leave it at its default (\${{ github.token }}).`
     )
   }
-  const github = connectGitHub(settings.githubToken, event, signal, { clock: deps.clock })
+  const github = connectGitHub(settings.githubToken, event, signal, {
+    clock: deps.clock,
+    session: deps.session
+  })
   const repository = `${event.owner}/${event.repo}`
   let change: Change
   if (plan.push) {
@@ -113,14 +121,15 @@ export async function prepareChangeRun(
             settings.docsToken || settings.githubToken,
             { owner, repo, apiUrl: event.apiUrl },
             signal,
-            { clock: deps.clock }
+            { clock: deps.clock, session: deps.session }
           ),
         readJob: deps.readJob,
         projectId: settings.projectId,
         runId: event.runId,
         runAttempt: event.runAttempt,
         serverUrl: event.serverUrl,
-        fold: settings.fold === 'open-pr'
+        fold: settings.fold === 'open-pr',
+        markers: deps.markers
       })
   if (decision.info) log.info(decision.info)
   const options = { instruction: settings.prompt, includeDiff: settings.includeDiff }
@@ -143,6 +152,7 @@ export async function prepareChangeRun(
           { runUrl: event.runUrl, projectId: settings.projectId },
           log,
           deps.saveState,
+          deps.markers,
           decision.target ? { docsPr: decision.target.docsPr } : undefined
         )
   const prepared = {

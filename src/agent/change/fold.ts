@@ -2,7 +2,7 @@ import { errorText } from '../../runner/errors.js'
 import type { AgentJob } from '../../mintlify/agent-jobs.js'
 import { type GitHubApi, PAGE_SIZE, describeGitHubError, refusedAccess } from '../../github/api.js'
 import { unknownEarlierJob } from '../comment/live-comment.js'
-import { type Marker, parseMarker } from '../comment/marker.js'
+import { type Marker, type Markers, parseMarker } from '../comment/marker.js'
 
 /** Where a change is folded: an earlier job whose docs pull request is open, or which still runs. */
 export interface FoldTarget {
@@ -41,6 +41,8 @@ export interface FoldContext {
   serverUrl: string
   /** `fold: open-pr`; otherwise only a re-run's own job is looked for. */
   fold: boolean
+  /** Reads only the markers this action signed, each for its own issue. */
+  markers: Markers
 }
 
 /** The repository's newest comments read at most: 200, one or two requests. */
@@ -114,9 +116,13 @@ async function findMarkers(ctx: FoldContext): Promise<{ resume?: Resume; latest?
   for await (const comments of ctx.github.recentComments(MAX_COMMENT_PAGES)) {
     for (const comment of comments) {
       // Only comments written by a bot count, so no one can plant a marker.
-      const marker = comment.authorType === 'Bot' ? parseMarker(comment.body) : undefined
+      const marker =
+        comment.authorType === 'Bot'
+          ? parseMarker(comment.body, ctx.markers, comment.issue)
+          : undefined
       if (!marker || marker.kind !== 'change' || marker.project !== ctx.projectId) continue
-      if (ctx.runId && marker.run === ctx.runId)
+      // This step's own job, from an earlier attempt; a sibling step's job in this run is not it.
+      if (ctx.runId && marker.run === ctx.runId && marker.step === ctx.markers.step)
         return { resume: { marker, commentId: comment.id, issue: comment.issue } }
       latest ??= marker
     }
