@@ -5174,7 +5174,7 @@ const errors = __nccwpck_require__(8707)
 const util = __nccwpck_require__(3440)
 const { InvalidArgumentError } = errors
 const api = __nccwpck_require__(6615)
-const buildConnector = __nccwpck_require__(6755)
+const buildConnector = __nccwpck_require__(9136)
 const MockClient = __nccwpck_require__(7365)
 const MockAgent = __nccwpck_require__(7501)
 const MockPool = __nccwpck_require__(4004)
@@ -6839,7 +6839,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 6755:
+/***/ 9136:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -11994,7 +11994,7 @@ const {
   InformationalError,
   ClientDestroyedError
 } = __nccwpck_require__(8707)
-const buildConnector = __nccwpck_require__(6755)
+const buildConnector = __nccwpck_require__(9136)
 const {
   kUrl,
   kServerName,
@@ -13444,7 +13444,7 @@ const {
 } = __nccwpck_require__(8707)
 const util = __nccwpck_require__(3440)
 const { kUrl, kInterceptors } = __nccwpck_require__(6443)
-const buildConnector = __nccwpck_require__(6755)
+const buildConnector = __nccwpck_require__(9136)
 
 const kOptions = Symbol('options')
 const kConnections = Symbol('connections')
@@ -13551,7 +13551,7 @@ const Agent = __nccwpck_require__(7405)
 const Pool = __nccwpck_require__(628)
 const DispatcherBase = __nccwpck_require__(1841)
 const { InvalidArgumentError, RequestAbortedError, SecureProxyConnectionError } = __nccwpck_require__(8707)
-const buildConnector = __nccwpck_require__(6755)
+const buildConnector = __nccwpck_require__(9136)
 const Client = __nccwpck_require__(3701)
 
 const kAgent = Symbol('proxy agent')
@@ -33445,7 +33445,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9136);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7805);
 
 // The agent action (action.yml); `run` reports its own failures.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -33455,7 +33455,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9136:
+/***/ 7805:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -33932,7 +33932,7 @@ var MediaTypes;
  * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
  */
 function lib_getProxyUrl(serverUrl) {
-    const proxyUrl = pm.getProxyUrl(new URL(serverUrl));
+    const proxyUrl = getProxyUrl(new URL(serverUrl));
     return proxyUrl ? proxyUrl.href : '';
 }
 const HttpRedirectCodes = [
@@ -36776,15 +36776,25 @@ function parseChoice(name, raw, choices) {
     }
     return value;
 }
+/** `${{ … }}` as written: an expression nothing expanded, not a value. */
+const UNEXPANDED = /^\$\{\{.*\}\}$/s;
+const isUnexpanded = (value) => UNEXPANDED.test(value);
 /**
  * A key or token: masked before anything else can print it, and only visible ASCII, because it goes
  * into an HTTP header. A zero-width space, a curly quote or a line break pasted with the secret
  * would otherwise fail every request, retried until the time-out. No message shows the value.
+ *
+ * One exception, for every secret input: the text of a `${{ … }}` expression that nothing expanded
+ * (@github/local-action passes action.yml's defaults as written, `github-token`'s among them) is
+ * no secret and no value. It is returned as it is, unmasked, and refused only where the secret is
+ * about to be sent (`sendableSecret`), so a run that never needs it is not failed by it.
  */
 function inputs_readSecret(get, mask, name) {
     const secret = get(name).trim();
     if (!secret)
         return '';
+    if (isUnexpanded(secret))
+        return secret;
     mask(secret);
     const bad = [...secret].findIndex(c => c < '!' || c > '~');
     if (bad >= 0) {
@@ -36792,6 +36802,15 @@ function inputs_readSecret(get, mask, name) {
         throw new errors_InputError(`Input '${name}' holds a character that cannot be sent in an HTTP header (U+${code} at position ${bad + 1}): copy the secret again, without spaces, line breaks or typographic quotes.`);
     }
     return secret;
+}
+/**
+ * A secret read by readSecret, now needed: an unexpanded `${{ … }}` expression fails here, saying so
+ * and how to give the value.
+ */
+function sendableSecret(name, secret) {
+    if (!isUnexpanded(secret))
+        return secret;
+    throw new errors_InputError(`Input '${name}' is the text of a \${{ … }} expression, not its value: nothing expanded it (@github/local-action passes action.yml's defaults and its env file's values as written). Give the value itself, e.g. INPUT_${name.toUpperCase()}=… in local-action's env file${name.endsWith('token') ? ' (a token from `gh auth token` will do)' : ''}.`);
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/step.js
@@ -37995,127 +38014,6 @@ function asAgentJob(body, expectedId, malformed, idOptional = false) {
         job.ignored = ignored;
     return job;
 }
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/change-plan.js
-
-const CHANGE_EVENTS = new Set(['pull_request', 'pull_request_target', 'push']);
-/** Runs about code changes: pushes, pull requests, and scheduled or manual catch-ups. */
-function isChangeRun(event, settings) {
-    if (settings.jobId !== undefined)
-        return false;
-    if (CHANGE_EVENTS.has(event.name))
-        return true;
-    return settings.changes === 'since-last' && settings.prompt === undefined;
-}
-function planChange(settings, event) {
-    if (!CHANGE_EVENTS.has(event.name))
-        return { kind: 'since-last' };
-    if (event.name === 'push')
-        return planPush(settings, event);
-    const pull = event.pullRequest;
-    if (!pull)
-        throw new ExplainedError(`This ${event.name} event has no pull_request in its payload, so there is no change to describe. Run the action on ${event.name} events as GitHub sends them (a hand-made or re-sent payload must include pull_request).`);
-    const source = pull.url || undefined;
-    if (event.action === 'closed' && !pull.merged)
-        return {
-            kind: 'skip',
-            why: `Pull request #${pull.number} was closed without being merged: there is no change to document.`,
-            source
-        };
-    if (!pull.merged) {
-        const asked = OPEN_REQUESTS.has(event.action ?? '') || isTriggerLabel(settings, event);
-        if (!asked)
-            return {
-                kind: 'skip',
-                why: `Pull request #${pull.number} was ${activity(event.action)}: that asks for no docs (only merging, or opening, updating or the trigger label on an open pull request, does).`,
-                source
-            };
-        // Anyone can open a pull request; merging one takes write access, so only unmerged ones are gated.
-        return { kind: 'own', pull, gate: true, source };
-    }
-    const onDefault = pull.base !== '' && pull.base === event.defaultBranch;
-    if (settings.dashboard && onDefault && pull.mergeCommit)
-        return { kind: 'range', head: pull.mergeCommit, branch: pull.base, pull, source };
-    return { kind: 'own', pull, gate: false, source };
-}
-/** Activity on a pull request not merged yet that asks for its docs: it appeared or changed. */
-const OPEN_REQUESTS = new Set(['opened', 'reopened', 'synchronize', 'ready_for_review']);
-function isTriggerLabel(settings, event) {
-    const label = settings.label?.toLowerCase();
-    return event.action === 'labeled' && Boolean(label) && event.label?.toLowerCase() === label;
-}
-const activity = (action) => action ? `${action.replace(/_/g, ' ').slice(0, 40)}` : 'sent without an activity';
-function planPush(settings, event) {
-    const push = event.push;
-    if (!push)
-        throw new ExplainedError("This push event's payload has no 'before' and 'after' commit ids, so there is no change to describe. Run the action on push events as GitHub sends them.");
-    const source = push.compareUrl;
-    if (push.ref.startsWith('refs/tags/'))
-        return {
-            kind: 'skip',
-            why: `The push is of the tag ${push.ref.slice('refs/tags/'.length)}, not of a branch: tags are not documented.`,
-            source
-        };
-    if (!push.ref.startsWith('refs/heads/'))
-        return { kind: 'skip', why: `The push is of ${push.ref || 'an unknown ref'}, not of a branch.` };
-    const branch = push.ref.slice('refs/heads/'.length);
-    if (push.deleted)
-        return {
-            kind: 'skip',
-            why: `The push deleted ${branch}: there is nothing to document.`,
-            source
-        };
-    if (push.noCommits)
-        return {
-            kind: 'skip',
-            why: `The push to ${branch} holds no new commit (the branch was ${push.created ? 'created at a commit it shares' : 'moved to a commit it already had'}): there is nothing to document.`,
-            source
-        };
-    if (settings.dashboard && branch === event.defaultBranch)
-        return { kind: 'range', head: push.after, branch, push, source };
-    return { kind: 'own', push, gate: false, source };
-}
-
-;// CONCATENATED MODULE: ./node_modules/@octokit/request-error/dist-src/index.js
-class RequestError extends Error {
-  name;
-  /**
-   * http status code
-   */
-  status;
-  /**
-   * Request options that lead to the error.
-   */
-  request;
-  /**
-   * Response object if a response was received
-   */
-  response;
-  constructor(message, statusCode, options) {
-    super(message, { cause: options.cause });
-    this.name = "HttpError";
-    this.status = Number.parseInt(statusCode);
-    if (Number.isNaN(this.status)) {
-      this.status = 0;
-    }
-    /* v8 ignore else -- @preserve -- Bug with vitest coverage where it sees an else branch that doesn't exist */
-    if ("response" in options) {
-      this.response = options.response;
-    }
-    const requestCopy = Object.assign({}, options.request);
-    if (options.request.headers.authorization) {
-      requestCopy.headers = Object.assign({}, options.request.headers, {
-        authorization: options.request.headers.authorization.replace(
-          /(?<! ) .*$/,
-          " [REDACTED]"
-        )
-      });
-    }
-    requestCopy.url = requestCopy.url.replace(/\bclient_secret=\w+/g, "client_secret=[REDACTED]").replace(/\baccess_token=\w+/g, "access_token=[REDACTED]");
-    this.request = requestCopy;
-  }
-}
-
 
 ;// CONCATENATED MODULE: ./node_modules/@actions/github/lib/context.js
 
@@ -39622,6 +39520,47 @@ const JSONParse = (text, reviver) => {
   }
 };
 
+
+
+;// CONCATENATED MODULE: ./node_modules/@octokit/request-error/dist-src/index.js
+class RequestError extends Error {
+  name;
+  /**
+   * http status code
+   */
+  status;
+  /**
+   * Request options that lead to the error.
+   */
+  request;
+  /**
+   * Response object if a response was received
+   */
+  response;
+  constructor(message, statusCode, options) {
+    super(message, { cause: options.cause });
+    this.name = "HttpError";
+    this.status = Number.parseInt(statusCode);
+    if (Number.isNaN(this.status)) {
+      this.status = 0;
+    }
+    /* v8 ignore else -- @preserve -- Bug with vitest coverage where it sees an else branch that doesn't exist */
+    if ("response" in options) {
+      this.response = options.response;
+    }
+    const requestCopy = Object.assign({}, options.request);
+    if (options.request.headers.authorization) {
+      requestCopy.headers = Object.assign({}, options.request.headers, {
+        authorization: options.request.headers.authorization.replace(
+          /(?<! ) .*$/,
+          " [REDACTED]"
+        )
+      });
+    }
+    requestCopy.url = requestCopy.url.replace(/\bclient_secret=\w+/g, "client_secret=[REDACTED]").replace(/\baccess_token=\w+/g, "access_token=[REDACTED]");
+    this.request = requestCopy;
+  }
+}
 
 
 ;// CONCATENATED MODULE: ./node_modules/@octokit/request/dist-bundle/index.js
@@ -43159,7 +43098,77 @@ function retry(octokit, octokitOptions) {
 retry.VERSION = plugin_retry_dist_bundle_VERSION;
 
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/github/transport.js
+
+
+const transport_noop = () => { };
+/**
+ * The connections of one GitHub client, owned by the action. @actions/github makes its proxy
+ * dispatcher once per process and never closes it: a proxy that accepts the connection and never
+ * answers CONNECT leaves that tunnel pending for undici's 300 s, and the process cannot exit until
+ * then. Here every socket is known, and `close()` ends them all, however far they got.
+ * Proxies are chosen as the toolkit chooses them (HTTPS_PROXY, HTTP_PROXY, NO_PROXY; never for
+ * loopback).
+ */
+class GitHubTransport {
+    dispatcher;
+    sockets = new Set();
+    closed;
+    constructor(apiUrl) {
+        const proxy = lib_getProxyUrl(apiUrl);
+        const connect = this.track((0,undici.buildConnector)({}));
+        this.dispatcher = proxy
+            ? new undici.ProxyAgent({
+                uri: new URL(proxy).origin,
+                token: transport_proxyToken(new URL(proxy)),
+                // The connection to the proxy, which carries the CONNECT: known, so it can be ended.
+                clientFactory: (origin, options) => new undici.Pool(origin, {
+                    ...options,
+                    connect: this.track(options.connect)
+                })
+            })
+            : new undici.Agent({ connect });
+    }
+    /** What Octokit is given as `request.fetch`: undici's fetch over these connections. */
+    fetch = (input, init) => (0,undici.fetch)(input, {
+        ...init,
+        dispatcher: this.dispatcher
+    });
+    /** Ends every connection, also one still waiting for a proxy's answer; at most about 1 s. */
+    close() {
+        return (this.closed ??= this.teardown());
+    }
+    teardown() {
+        const done = this.dispatcher.destroy().catch(transport_noop);
+        const closed = new Error('the GitHub connection was closed');
+        for (const socket of this.sockets)
+            socket.on('error', transport_noop).destroy(closed);
+        // ProxyAgent's destroy can wait for good on a tunnel that never opened: not the run's end.
+        let timer;
+        const bound = new Promise(resolve => (timer = setTimeout(resolve, 1000)));
+        return Promise.race([done, bound]).finally(() => clearTimeout(timer));
+    }
+    track(connect) {
+        return (options, callback) => {
+            // buildConnector returns the socket it opens, though its type says void.
+            const socket = connect(options, callback);
+            this.sockets.add(socket);
+            socket.once('close', () => this.sockets.delete(socket));
+        };
+    }
+}
+/** Basic credentials from the proxy URL's user and password (a user alone is enough), as the toolkit sends them. */
+function transport_proxyToken(proxy) {
+    if (!proxy.username && !proxy.password)
+        return undefined;
+    const credentials = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`;
+    return `Basic ${Buffer.from(credentials).toString('base64')}`;
+}
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/api.js
+
+
+
 
 
 
@@ -43179,6 +43188,9 @@ const GRACE_MS = 1_500;
 function describeGitHubError(error) {
     if (error instanceof RequestError && error.response)
         return `HTTP ${error.status}`;
+    // Not a call that failed but one that could not be made (an unusable token): its own words.
+    if (error instanceof errors_InputError)
+        return error.message;
     const failure = error;
     const cause = failure?.cause;
     const code = cause?.code ?? cause?.cause?.code;
@@ -43200,20 +43212,40 @@ function refusedAccess(error) {
 }
 /** What to grant, as one sentence: `grant` is what the workflow's `permissions:` block needs. */
 const permissionHint = (grant) => `Give the workflow ${grant} (a permissions block that sets any permission sets the others to none).`;
+/** The GitHub connections a run opens, closed together when it ends. */
+class GitHubSession {
+    open = new Set();
+    add(api) {
+        this.open.add(api);
+    }
+    async close() {
+        const all = [...this.open];
+        this.open.clear();
+        await Promise.all(all.map(api => api.close()));
+    }
+}
 /** @octokit/plugin-retry's retryAfterBaseValue. */
 const RETRY_BASE_MS = 1000;
 /**
- * The toolkit's Octokit (@actions/github's getOctokit): the same plugins and proxy rules as every
- * other action (it decides the proxy from GITHUB_API_URL when loaded), with @octokit/plugin-retry:
+ * The toolkit's Octokit (@actions/github's getOctokit) with the same plugins and proxy rules as every
+ * other action, but over connections the action owns and closes (transport.ts), with
+ * @octokit/plugin-retry:
  * reads and comment updates are retried up to three times when GitHub does not answer or fails
  * (a 5xx, a 429; not 400, 401, 403, 404, 410, 422, 451); creating a comment never is (a retry
  * could post it twice). Every request, its retries included, is bounded by its own time limit and
  * by the run's cancel signal, so a slow GitHub cannot hold a cancelled step.
  */
-function connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs = RETRY_BASE_MS, clock = systemClock } = {}) {
+function connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs = RETRY_BASE_MS, clock = systemClock, session, tokenInput } = {}) {
+    // The first moment the token is needed: an unexpanded `${{ … }}` fails here, saying so.
+    sendableSecret(tokenInput ?? 'github-token', token);
+    const baseUrl = apiUrl.replace(/\/+$/, '');
+    const transport = new GitHubTransport(baseUrl);
+    session?.add(transport);
     const octokit = getOctokit(token, {
-        baseUrl: apiUrl.replace(/\/+$/, ''),
+        baseUrl,
         userAgent: USER_AGENT,
+        // Replaces the toolkit's `request` (its fetch over a proxy dispatcher nothing closes).
+        request: { fetch: transport.fetch },
         // The plugin decides what is retried and how often; `bounded` does the waiting.
         retry: { retryAfterBaseValue: 0 }
     }, 
@@ -43328,7 +43360,8 @@ function connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs = R
                 ...change
             });
             return asIssue(data);
-        }
+        },
+        close: () => transport.close()
     };
 }
 function asIssue(data) {
@@ -43411,6 +43444,86 @@ function asFiles(raw) {
     return files;
 }
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/change-plan.js
+
+const CHANGE_EVENTS = new Set(['pull_request', 'pull_request_target', 'push']);
+/** Runs about code changes: pushes, pull requests, and scheduled or manual catch-ups. */
+function isChangeRun(event, settings) {
+    if (settings.jobId !== undefined)
+        return false;
+    if (CHANGE_EVENTS.has(event.name))
+        return true;
+    return settings.changes === 'since-last' && settings.prompt === undefined;
+}
+function planChange(settings, event) {
+    if (!CHANGE_EVENTS.has(event.name))
+        return { kind: 'since-last' };
+    if (event.name === 'push')
+        return planPush(settings, event);
+    const pull = event.pullRequest;
+    if (!pull)
+        throw new ExplainedError(`This ${event.name} event has no pull_request in its payload, so there is no change to describe. Run the action on ${event.name} events as GitHub sends them (a hand-made or re-sent payload must include pull_request).`);
+    const source = pull.url || undefined;
+    if (event.action === 'closed' && !pull.merged)
+        return {
+            kind: 'skip',
+            why: `Pull request #${pull.number} was closed without being merged: there is no change to document.`,
+            source
+        };
+    if (!pull.merged) {
+        const asked = OPEN_REQUESTS.has(event.action ?? '') || isTriggerLabel(settings, event);
+        if (!asked)
+            return {
+                kind: 'skip',
+                why: `Pull request #${pull.number} was ${activity(event.action)}: that asks for no docs (only merging, or opening, updating or the trigger label on an open pull request, does).`,
+                source
+            };
+        // Anyone can open a pull request; merging one takes write access, so only unmerged ones are gated.
+        return { kind: 'own', pull, gate: true, source };
+    }
+    const onDefault = pull.base !== '' && pull.base === event.defaultBranch;
+    if (settings.dashboard && onDefault && pull.mergeCommit)
+        return { kind: 'range', head: pull.mergeCommit, branch: pull.base, pull, source };
+    return { kind: 'own', pull, gate: false, source };
+}
+/** Activity on a pull request not merged yet that asks for its docs: it appeared or changed. */
+const OPEN_REQUESTS = new Set(['opened', 'reopened', 'synchronize', 'ready_for_review']);
+function isTriggerLabel(settings, event) {
+    const label = settings.label?.toLowerCase();
+    return event.action === 'labeled' && Boolean(label) && event.label?.toLowerCase() === label;
+}
+const activity = (action) => action ? `${action.replace(/_/g, ' ').slice(0, 40)}` : 'sent without an activity';
+function planPush(settings, event) {
+    const push = event.push;
+    if (!push)
+        throw new ExplainedError("This push event's payload has no 'before' and 'after' commit ids, so there is no change to describe. Run the action on push events as GitHub sends them.");
+    const source = push.compareUrl;
+    if (push.ref.startsWith('refs/tags/'))
+        return {
+            kind: 'skip',
+            why: `The push is of the tag ${push.ref.slice('refs/tags/'.length)}, not of a branch: tags are not documented.`,
+            source
+        };
+    if (!push.ref.startsWith('refs/heads/'))
+        return { kind: 'skip', why: `The push is of ${push.ref || 'an unknown ref'}, not of a branch.` };
+    const branch = push.ref.slice('refs/heads/'.length);
+    if (push.deleted)
+        return {
+            kind: 'skip',
+            why: `The push deleted ${branch}: there is nothing to document.`,
+            source
+        };
+    if (push.noCommits)
+        return {
+            kind: 'skip',
+            why: `The push to ${branch} holds no new commit (the branch was ${push.created ? 'created at a commit it shares' : 'moved to a commit it already had'}): there is nothing to document.`,
+            source
+        };
+    if (settings.dashboard && branch === event.defaultBranch)
+        return { kind: 'range', head: push.after, branch, push, source };
+    return { kind: 'own', push, gate: false, source };
+}
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/markdown.js
 /** Breaks `@name` and `#123` so GitHub neither notifies anyone nor links an issue. */
 function neutraliseReferences(text) {
@@ -43480,48 +43593,7 @@ const plural = (n, word, many = `${word}s`) => n === 1 ? word : many;
 /** A count and its noun, agreeing: "1 request", "1,250 requests", "1 entry" with many = "entries". */
 const counted = (n, word, many) => `${formatCount(n)} ${plural(n, word, many)}`;
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/comment/marker.js
-
-
-const PREFIX = '<!-- mintlify-agent ';
-const PATTERN = /<!-- mintlify-agent (\{[^<>]*\}) -->/;
-function renderMarker(marker) {
-    // No `<` or `>` can end the HTML comment early, whatever a link holds; JSON.parse reads them back.
-    const json = JSON.stringify(marker).replace(/[<>]/g, c => (c === '<' ? '\\u003c' : '\\u003e'));
-    return `${PREFIX}${json} -->`;
-}
-/**
- * Reads a marker; markers written before `kind`, `project` and `pr` existed still parse. A field that
- * does not have the expected shape is dropped, as if it were absent.
- */
-function parseMarker(body) {
-    const match = body ? PATTERN.exec(body) : null;
-    if (!match)
-        return undefined;
-    try {
-        const value = JSON.parse(match[1]);
-        if (typeof value.job !== 'string' ||
-            !SERVICE_ID.test(value.job) ||
-            typeof value.run !== 'string')
-            return undefined;
-        const marker = { job: value.job, run: value.run, attempt: Number(value.attempt) || 1 };
-        if (value.kind === 'change')
-            marker.kind = 'change';
-        if (typeof value.project === 'string' && SERVICE_ID.test(value.project))
-            marker.project = value.project;
-        if (typeof value.pr === 'string' &&
-            value.pr.length <= MAX_LINK &&
-            /^https?:\/\//.test(value.pr))
-            marker.pr = value.pr;
-        return marker;
-    }
-    catch {
-        return undefined;
-    }
-}
-
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/comment/comment-body.js
-
 
 
 /** Far below GitHub's 65,536-character limit: the comment is a status line, not a report. */
@@ -43533,13 +43605,25 @@ function jobsOnDashboardMarkdown(projectId) {
 /** The input that waits for a job still running, ready to copy: `job-id: job_…`. */
 const jobIdInput = (jobId) => codeSpan(`job-id: ${jobId}`);
 const run = (ctx) => ctx.runUrl ? ` · ${markdownLink('workflow run', ctx.runUrl)}` : '';
-function finish(ctx, lines) {
-    const body = [renderMarker(ctx.marker), ...lines].join('\n');
-    return body.length > MAX_COMMENT ? `${body.slice(0, MAX_COMMENT - 1)}…` : body;
+function finish(ctx, sign, lines) {
+    return capped([sign(ctx.marker), ...lines].join('\n'));
 }
-function workingBody(ctx, job, followUp) {
+const capped = (body) => body.length > MAX_COMMENT ? `${body.slice(0, MAX_COMMENT - 1)}…` : body;
+/**
+ * The comment of a run that failed before its job (a refused key, an unknown project, a service
+ * that cannot be reached): why, as text (the reason holds the service's words), and where the run
+ * is. No marker: it records no job.
+ */
+function failureBody(where, reason) {
+    const lines = [`❌ **Mintlify agent** failed: ${escapeMarkdown(reason)}`];
+    if (where.runUrl)
+        lines.push('', `The ${markdownLink('workflow run', where.runUrl)} has the details.`);
+    return capped(lines.join('\n'));
+}
+function workingBody(ctx, job, followUp, sign) {
     let what = followUp ? 'is working on the follow-up' : 'is working on this';
-    if (ctx.marker.kind === 'change') {
+    // A `/docs-agent` follow-up on a change's comment is a follow-up like any other.
+    if (ctx.marker.kind === 'change' && (ctx.fold || !followUp)) {
         const docsPr = ctx.fold?.docsPr;
         what = !ctx.fold
             ? 'is updating the docs for this change'
@@ -43547,10 +43631,10 @@ function workingBody(ctx, job, followUp) {
                 ? `is adding this change to the open docs pull request ${markdownLink(docsPr, docsPr)}`
                 : 'is adding this change to the job still running for an earlier change';
     }
-    return finish(ctx, [`⏳ **Mintlify agent** ${what} · job ${codeSpan(job.id)}${run(ctx)}`]);
+    return finish(ctx, sign, [`⏳ **Mintlify agent** ${what} · job ${codeSpan(job.id)}${run(ctx)}`]);
 }
 /** The comment once the run is over: the outcome, and what to do next when it did not end well. */
-function outcomeBody(ctx, job, result) {
+function outcomeBody(ctx, job, result, sign) {
     const id = codeSpan(job.id);
     const pr = job.prLink ? markdownLink(job.prLink, job.prLink) : '';
     // What to do next when the job did not end well: where to look, or how to keep waiting.
@@ -43574,11 +43658,10 @@ function outcomeBody(ctx, job, result) {
             : `✅ **Mintlify agent** opened a docs pull request: ${pr}`;
         lines['no-changes'] = `☑️ **Mintlify agent** finished: no docs changes needed.`;
     }
-    return finish(ctx, [lines[result], '', `Job ${id}${run(ctx)}`]);
+    return finish(ctx, sign, [lines[result], '', `Job ${id}${run(ctx)}`]);
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/comment/live-comment.js
-
 
 
 
@@ -43594,14 +43677,23 @@ class LiveComment {
     where;
     log;
     save;
+    markers;
     fold;
     id;
+    /** The record of the comment adopted: kept whole (kind, project, docs pull request) when rewritten. */
+    adopted;
     maybeCreated = false;
+    /** The comment this run last wrote, and how its last write went. */
+    written;
+    lastError;
+    shows = 'job';
     /** The issue's comments could not be read: whether a job is recorded there is unknown. */
     unreadable = false;
     constructor(api, issue, marker, 
     /** The run's link and the Mintlify project, for every body. */
     where, log, save, 
+    /** Signs the markers this comment writes, and reads those of earlier runs. */
+    markers, 
     /** A code change folded into an earlier job: the comment says so and links its docs pull request. */
     fold) {
         this.api = api;
@@ -43610,6 +43702,7 @@ class LiveComment {
         this.where = where;
         this.log = log;
         this.save = save;
+        this.markers = markers;
         this.fold = fold;
     }
     /** The follow-up was refused and a new job started instead: the comment stops saying "folded". */
@@ -43617,41 +43710,82 @@ class LiveComment {
         this.fold = undefined;
     }
     /**
-     * The latest job recorded on the issue, or with `run` the latest that run recorded; only comments
-     * written by a bot count, so no one can plant one.
+     * The jobs recorded on the issue, newest first: only markers this action signed for this issue
+     * (marker.ts), in comments written by a bot, count, so no one can plant, copy or edit one.
      */
-    async recorded(run) {
+    async recorded() {
         try {
             const comments = await this.api.listComments(this.issue);
+            const found = [];
             for (const comment of [...comments].reverse()) {
-                const marker = comment.authorType === 'Bot' ? parseMarker(comment.body) : undefined;
-                if (marker && (run === undefined || marker.run === run))
-                    return { marker, commentId: comment.id };
+                const marker = comment.authorType === 'Bot' ? this.markers.read(comment.body, this.issue) : undefined;
+                if (marker)
+                    found.push({ marker, commentId: comment.id });
             }
+            return found;
         }
         catch (error) {
             this.warn('read the comments of', error);
             this.unreadable = true;
+            return [];
         }
-        return undefined;
     }
-    /** Edit this comment instead of creating one (a resumed job or a follow-up). */
-    adopt(commentId) {
+    /**
+     * Edit this comment instead of creating one (a resumed job or a follow-up). With its record, the
+     * rewritten record keeps what it said (kind, project, docs pull request).
+     */
+    adopt(commentId, record) {
         this.id = commentId;
+        this.adopted = record;
     }
     async working(job, followUp) {
-        await this.show(job, workingBody(this.ctx(job), job, followUp), false);
+        await this.show(job, workingBody(this.ctx(job), job, followUp, this.sign), false);
     }
     async finish(job, result) {
-        await this.show(job, outcomeBody(this.ctx(job), job, result), true);
+        await this.show(job, outcomeBody(this.ctx(job), job, result, this.sign), true);
+    }
+    /**
+     * The run failed before its job: say so on the issue, in a comment of its own (an adopted comment
+     * keeps the job it records).
+     */
+    async failed(reason) {
+        this.shows = 'failure';
+        try {
+            this.written = await this.api.createComment(this.issue, failureBody(this.where, reason));
+            this.lastError = undefined;
+        }
+        catch (error) {
+            this.written = undefined;
+            this.lastError = this.warn('comment on', error);
+        }
+    }
+    /** What the issue shows of the run; undefined when nothing was written or tried. */
+    outcome() {
+        if (this.written === undefined && !this.lastError)
+            return undefined;
+        return {
+            issue: this.issue,
+            commentId: this.written,
+            shows: this.shows,
+            ...this.lastError
+        };
     }
     ctx(job) {
         const marker = { ...this.marker, job: job.id };
-        // A change run records the docs pull request once known, so the next change can find it open.
+        if (this.markers.step)
+            marker.step = this.markers.step;
+        if (this.adopted?.kind === 'change')
+            marker.kind = 'change';
+        if (this.adopted?.project)
+            marker.project ??= this.adopted.project;
+        // A change run records the docs pull request once known, so the next change can find it open:
+        // the service's link when it gives one, else the one recorded (which came from the service).
         if (marker.kind === 'change')
-            marker.pr = job.prLink || this.fold?.docsPr || undefined;
+            marker.pr = job.prLink || this.fold?.docsPr || this.adopted?.pr || undefined;
         return { marker, ...this.where, ...(this.fold ? { fold: this.fold } : {}) };
     }
+    /** The marker, signed for this issue. */
+    sign = (marker) => this.markers.render(marker, this.issue);
     async show(job, body, final) {
         try {
             // A create that got no answer may have been made: find it rather than post a second one.
@@ -43661,10 +43795,12 @@ class LiveComment {
                 this.id = await this.create(body);
             else
                 await this.api.updateComment(this.id, body);
+            this.written = this.id;
+            this.lastError = undefined;
             this.save({ issue: this.issue, commentId: this.id, job, ctx: this.ctx(job), final });
         }
         catch (error) {
-            this.warn(this.id === undefined ? 'comment on' : 'update the comment on', error);
+            this.lastError = this.warn(this.id === undefined ? 'comment on' : 'update the comment on', error);
         }
     }
     /** Creates the comment; with no answer at all (a time limit, a cancel), it may exist all the same. */
@@ -43681,15 +43817,17 @@ class LiveComment {
     /** This run's comment about `job`, if an earlier create went through after all. */
     async ownComment(job) {
         this.maybeCreated = false;
-        const found = await this.recorded();
-        const mine = found?.marker.run === this.marker.run && found.marker.job === job.id;
-        return mine ? found.commentId : undefined;
+        const mine = (await this.recorded()).find(({ marker }) => marker.run === this.marker.run && marker.step === this.markers.step && marker.job === job.id);
+        return mine?.commentId;
     }
+    /** Warns that a write failed; returns why, and the permission to give when GitHub refused it. */
     warn(what, error) {
         const hint = refusedAccess(error)
             ? ` ${permissionHint("'issues: write' (and 'pull-requests: write' on pull requests)")}`
             : '';
-        this.log.warning(`Could not ${what} #${this.issue}: ${describeGitHubError(error)}.${hint}`);
+        const why = describeGitHubError(error);
+        this.log.warning(`Could not ${what} #${this.issue}: ${why}.${hint}`);
+        return { error: why, hint };
     }
 }
 /** GitHub answered (with an error status): the call was not carried out. */
@@ -44444,6 +44582,9 @@ async function trustRefusal(github, event, settings, signal) {
     catch (error) {
         if (signal?.aborted)
             throw new CancelledError('Cancelled while checking the permission.');
+        // An input that cannot be used (an unexpanded token) is the workflow's mistake, not a refusal.
+        if (error instanceof errors_InputError)
+            throw error;
         return `Could not read @${actor}'s permission on the repository (${describeGitHubError(error)}), so the run is refused.`;
     }
     if (hasPermission(level.permission, level.roleName, required))
@@ -45142,7 +45283,10 @@ async function prepareChangeRun(settings, event, deps) {
     if (!settings.githubToken) {
         throw new errors_InputError(`Input '${names_Input.GithubToken}' is empty: it is needed to read the ${event.name || 'code'} changes (files, commits). Leave it at its default (\${{ github.token }}).`);
     }
-    const github = connectGitHub(settings.githubToken, event, deps.signal, { clock: deps.clock });
+    const github = connectGitHub(settings.githubToken, event, deps.signal, {
+        clock: deps.clock,
+        session: deps.session
+    });
     const push = event.name === 'push' ? event.push : undefined;
     const rules = {
         allowedBots: settings.allowedBots,
@@ -45227,7 +45371,7 @@ class ChangeRun {
         if (event.runAttempt > 1) {
             // A re-run waits on its first attempt's job, recorded in its comment. Comments that cannot be
             // read start nothing; read, and without this run's record, its first attempt started no job.
-            const recorded = await comment?.recorded(event.runId);
+            const recorded = (await comment?.recorded())?.find(r => r.marker.run === event.runId && r.marker.step === this.deps.markers.step);
             if (recorded) {
                 comment?.adopt(recorded.commentId);
                 return this.resume(recorded.marker.job, batch, comment);
@@ -45310,9 +45454,7 @@ class ChangeRun {
             ? await decideFold(project, {
                 readJob: deps.readJob,
                 serverUrl: event.serverUrl,
-                docsGitHub: (owner, repo) => connectGitHub(settings.docsToken || settings.githubToken, { owner, repo, apiUrl: event.apiUrl }, deps.signal, {
-                    clock: deps.clock
-                })
+                docsGitHub: (owner, repo) => connectGitHub(settings.docsToken || settings.githubToken, { owner, repo, apiUrl: event.apiUrl }, deps.signal, { clock: deps.clock, session: deps.session })
             })
             : { info: "'fold' is 'never': starting a new job." };
         deps.log.info(fold.info);
@@ -45425,7 +45567,11 @@ class ChangeRun {
         if (!settings.docsToken)
             return undefined;
         try {
-            const docs = connectGitHub(settings.docsToken, event, deps.signal, { clock: deps.clock });
+            const docs = connectGitHub(settings.docsToken, event, deps.signal, {
+                clock: deps.clock,
+                session: deps.session,
+                tokenInput: names_Input.DocsToken
+            });
             const data = (await docs.graphql('query { viewer { login } }', {}));
             return typeof data?.viewer?.login === 'string' ? data.viewer.login : undefined;
         }
@@ -45499,7 +45645,7 @@ class ChangeRun {
     }
     comment(target, docsPr, folded = false) {
         const { event, settings, deps } = this;
-        return new LiveComment(this.github, target, { run: event.runId, attempt: event.runAttempt, kind: 'change', project: settings.projectId }, { runUrl: event.runUrl, projectId: settings.projectId }, deps.log, deps.saveState, folded ? { docsPr } : undefined);
+        return new LiveComment(this.github, target, { run: event.runId, attempt: event.runAttempt, kind: 'change', project: settings.projectId }, { runUrl: event.runUrl, projectId: settings.projectId }, deps.log, deps.saveState, deps.markers, folded ? { docsPr } : undefined);
     }
     resume(jobId, batch, comment, extra = {}) {
         this.deps.log.info(`Attempt ${this.event.runAttempt} of this run resumes job ${jobId}, started by an earlier attempt; nothing is sent again.`);
@@ -45560,6 +45706,161 @@ function nothingLeft(batch) {
         return `There is nothing to document: ${batch.url || 'the range'} holds no commit or changed file.`;
     return `There is nothing to document: ${batch.skipped.map(s => s.why).join(' ')}`;
 }
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/comment/marker.js
+
+
+
+
+const marker_TAG = 'mintlify-agent';
+/**
+ * The markers of one repository's issues and pull requests, as signed records (record.ts): signed
+ * with a key derived from the API key and bound to the issue they stand on (`owner/repo#12`). Other
+ * workflows post as the same `github-actions[bot]`, and anyone can type an HTML comment: only a
+ * marker this key signed for this issue is read, so a planted, edited or unsigned one, or one copied
+ * from another issue, is ignored.
+ */
+class Markers {
+    repository;
+    step;
+    signer;
+    constructor(apiKey, 
+    /** `owner/repo` */
+    repository, 
+    /** The step writing (stepIdentity): recorded in each marker it writes. */
+    step) {
+        this.repository = repository;
+        this.step = step;
+        this.signer = new RecordSigner(apiKey);
+    }
+    /** The marker as it is hidden in a comment on `issue`. */
+    render(marker, issue) {
+        // No `<` or `>` can end the HTML comment early, whatever a link holds; JSON.parse reads them back.
+        const json = commentSafeJson(marker);
+        return hideRecord(marker_TAG, this.signer.sign(this.place(issue), json), json);
+    }
+    /** The newest marker in `body` signed for `issue`, its fields checked; anything else is none. */
+    read(body, issue) {
+        if (!body)
+            return undefined;
+        const place = this.place(issue);
+        const signed = findRecords(body, marker_TAG).find(r => this.signer.verify(place, r.json, r.signature));
+        return signed ? checkedMarker(signed.json) : undefined;
+    }
+    place(issue) {
+        return `${this.repository}#${issue}`;
+    }
+}
+/** A marker in `body` that `markers` signed for `issue` (see Markers.read). */
+const parseMarker = (body, markers, issue) => markers.read(body, issue);
+/**
+ * Which step of which workflow job wrote a record, and what it asks: the workflow job (GITHUB_JOB)
+ * and step (GITHUB_ACTION), and, since a matrix's legs share both, the project and the prompt's
+ * source. A digest: the prompt's text does not stand in the comment.
+ */
+function stepIdentity(parts) {
+    const text = JSON.stringify([
+        parts.job ?? '',
+        parts.action ?? '',
+        parts.project,
+        parts.promptSource
+    ]);
+    return (0,external_node_crypto_.createHash)('sha256').update(text).digest('hex').slice(0, 16);
+}
+/** A signed marker's fields, each checked: one that does not have the expected shape is dropped. */
+function checkedMarker(json) {
+    let value;
+    try {
+        value = JSON.parse(json);
+    }
+    catch {
+        return undefined;
+    }
+    if (typeof value.job !== 'string' || !SERVICE_ID.test(value.job) || typeof value.run !== 'string')
+        return undefined;
+    const marker = { job: value.job, run: value.run, attempt: Number(value.attempt) || 1 };
+    if (typeof value.step === 'string' && /^[0-9a-f]{16}$/.test(value.step))
+        marker.step = value.step;
+    if (value.kind === 'change')
+        marker.kind = 'change';
+    if (typeof value.project === 'string' && SERVICE_ID.test(value.project))
+        marker.project = value.project;
+    if (typeof value.pr === 'string' && value.pr.length <= MAX_LINK && /^https?:\/\//.test(value.pr))
+        marker.pr = value.pr;
+    return marker;
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/issue/earlier-job.js
+
+
+
+/**
+ * What the label added again does with the job an earlier run recorded on the issue, checked
+ * against the service and GitHub: wait for it while it runs, follow up while its docs pull request
+ * (the link the service reports, never one from a record) is open, and start a new job once that
+ * pull request is merged or closed, or the job ended without one. Anything that cannot be read
+ * means a new job, with a notice saying why.
+ */
+async function decideEarlierJob(jobId, issue, ctx) {
+    const recorded = `Job ${jobId}, recorded on #${issue} by an earlier run,`;
+    let job;
+    try {
+        job = await ctx.readJob(jobId);
+    }
+    catch (error) {
+        return {
+            go: 'new',
+            notice: `Could not read job ${jobId}, recorded on #${issue} by an earlier run (${errorText(error).replace(/\.$/, '')}), so this run starts a new job.`
+        };
+    }
+    if (job.status === 'active')
+        return {
+            go: 'wait',
+            info: `${recorded} is still running: waiting for it instead of starting a second job.`
+        };
+    if (!job.prLink)
+        return {
+            go: 'new',
+            info: `${recorded} ended (${job.status ?? 'status unknown'}) without a docs pull request: starting a new job.`
+        };
+    const state = await earlier_job_docsPrState(ctx, job.prLink);
+    if ('error' in state)
+        return {
+            go: 'new',
+            notice: `Could not read the state of the docs pull request ${job.prLink} of job ${jobId}, recorded on #${issue} (${state.error}), so this run starts a new job instead of following up on it.${state.hint ?? ''}`
+        };
+    if (state.open)
+        return {
+            go: 'follow-up',
+            docsPr: job.prLink,
+            info: `${recorded} has its docs pull request ${job.prLink} open: sending the issue to it as a follow-up instead of starting a second job.`
+        };
+    return {
+        go: 'new',
+        info: `The docs pull request ${job.prLink} of job ${jobId}, recorded on #${issue}, is ${state.merged ? 'merged' : 'closed'}: starting a new job.`
+    };
+}
+async function earlier_job_docsPrState(ctx, link) {
+    const where = parsePullLink(link, ctx.serverUrl);
+    if (!where)
+        return { error: `it is not a pull request on ${ctx.serverUrl}` };
+    try {
+        const pull = await ctx.docsGitHub(where.owner, where.repo).pull(where.number);
+        return { open: pull.state === 'open', merged: pull.merged };
+    }
+    catch (error) {
+        const hint = refusedAccess(error)
+            ? " If the docs repository is private, set 'docs-token' to a token that can read its pull requests."
+            : undefined;
+        return { error: describeGitHubError(error), hint };
+    }
+}
+/** The follow-up an issue labelled again sends to its job: the issue as it reads now. */
+const relabelFollowUp = (prompt, issue, docsPr) => [
+    `#${issue} was labelled for the docs agent again. Update your docs pull request ${docsPr} so it answers the request as it reads now (it may have changed since):`,
+    '',
+    prompt
+].join('\n');
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/issue/issue-prompt.js
 
@@ -45697,17 +45998,18 @@ function planTrigger(settings, event) {
 
 
 
+
 /**
  * Decides what to run from the inputs, the event, the trust gate and the job recorded on the issue.
  * GitHub is contacted only when the run comments or checks a permission.
  */
-async function prepareIssueRun(settings, event, { log, clock, saveState, signal }) {
+async function prepareIssueRun(settings, event, { log, clock, session, saveState, signal, markers, readJob }) {
     const plan = planTrigger(settings, event);
     const request = { jobId: settings.jobId, prompt: plan.prompt };
     if (plan.skipped)
         return { skipped: plan.skipped, request, followUp: false };
     let connection;
-    const github = async () => (connection ??= connectGitHub(settings.githubToken, event, signal, { clock }));
+    const github = async () => (connection ??= connectGitHub(settings.githubToken, event, signal, { clock, session }));
     if (plan.gate) {
         const why = await trustRefusal(github, event, settings, signal);
         if (why)
@@ -45715,7 +46017,7 @@ async function prepareIssueRun(settings, event, { log, clock, saveState, signal 
     }
     if (plan.target === undefined)
         return { request, followUp: false };
-    const comment = new LiveComment(await github(), plan.target, { run: event.runId, attempt: event.runAttempt }, { runUrl: event.runUrl, projectId: settings.projectId }, log, saveState);
+    const comment = new LiveComment(await github(), plan.target, { run: event.runId, attempt: event.runAttempt, project: settings.projectId }, { runUrl: event.runUrl, projectId: settings.projectId }, log, saveState, markers);
     if (settings.jobId)
         return { request, comment, followUp: Boolean(plan.prompt) };
     const recorded = await comment.recorded();
@@ -45724,19 +46026,73 @@ async function prepareIssueRun(settings, event, { log, clock, saveState, signal 
         throw new CancelledError('Cancelled.');
     if (comment.unreadable && event.runAttempt > 1)
         throw unknownEarlierJob(event, `#${plan.target}`);
-    if (recorded && recorded.marker.run === event.runId && event.runId) {
-        comment.adopt(recorded.commentId);
-        log.info(`Attempt ${event.runAttempt} of this run resumes job ${recorded.marker.job}, started by attempt ${recorded.marker.attempt}.`);
+    // This very step's job, started by an earlier attempt: a re-run waits for it and sends nothing.
+    // Another step of the run, or another leg of its matrix, has a job of its own.
+    const own = event.runId
+        ? recorded.find(r => r.marker.run === event.runId && r.marker.step === markers.step)
+        : undefined;
+    if (own) {
+        comment.adopt(own.commentId, own.marker);
+        log.info(`Attempt ${event.runAttempt} of this run resumes job ${own.marker.job}, started by attempt ${own.marker.attempt}.`);
         return {
-            request: { ...request, jobId: recorded.marker.job, prompt: undefined },
+            request: { ...request, jobId: own.marker.job, prompt: undefined },
             comment,
             followUp: false
         };
     }
-    if (recorded && plan.fromComment) {
-        comment.adopt(recorded.commentId);
-        log.info(`Sending the comment as a follow-up to job ${recorded.marker.job}, recorded on #${plan.target}.`);
-        return { request: { ...request, jobId: recorded.marker.job }, comment, followUp: true };
+    // The issue's latest job of this run's own project (another project's workflow may comment on the
+    // same issue), recorded by an earlier run: a sibling step's job in this run is not this step's.
+    const ofEarlierRun = (r) => r.marker.project === settings.projectId && r.marker.run !== event.runId;
+    const latest = recorded.find(ofEarlierRun);
+    if (latest && plan.fromComment) {
+        comment.adopt(latest.commentId, latest.marker);
+        log.info(`Sending the comment as a follow-up to job ${latest.marker.job}, recorded on #${plan.target}.`);
+        return { request: { ...request, jobId: latest.marker.job }, comment, followUp: true };
+    }
+    // The label added again: the issue's job goes on while it runs or its docs pull request is open,
+    // with one comment; a new job only once that pull request is merged or closed. This step's own
+    // job first (a matrix leg has its own), else the issue's latest of the project.
+    const earlier = recorded.find(r => ofEarlierRun(r) && r.marker.step === markers.step) ?? latest;
+    if (earlier && event.name === 'issues' && plan.prompt !== undefined) {
+        const target = plan.target;
+        const docsToken = settings.docsToken || settings.githubToken;
+        const decision = await decideEarlierJob(earlier.marker.job, target, {
+            readJob,
+            docsGitHub: (owner, repo) => connectGitHub(docsToken, { owner, repo, apiUrl: event.apiUrl }, signal, { clock, session }),
+            serverUrl: event.serverUrl
+        });
+        if (signal?.aborted)
+            throw new CancelledError('Cancelled.');
+        if (decision.info)
+            log.info(decision.info);
+        const notices = decision.go === 'new' && decision.notice ? [decision.notice] : [];
+        if (decision.go === 'wait') {
+            comment.adopt(earlier.commentId, earlier.marker);
+            return {
+                request: { ...request, jobId: earlier.marker.job, prompt: undefined },
+                comment,
+                followUp: false,
+                continued: { jobId: earlier.marker.job, issue: target },
+                notices
+            };
+        }
+        if (decision.go === 'follow-up') {
+            comment.adopt(earlier.commentId, earlier.marker);
+            return {
+                request: {
+                    ...request,
+                    jobId: earlier.marker.job,
+                    prompt: relabelFollowUp(plan.prompt, target, decision.docsPr),
+                    fallbackPrompt: plan.prompt,
+                    fallbackFor: 'this run'
+                },
+                comment,
+                followUp: true,
+                continued: { jobId: earlier.marker.job, issue: target, docsPr: decision.docsPr },
+                notices
+            };
+        }
+        return { request, comment, followUp: false, notices };
     }
     return { request, comment, followUp: false };
 }
@@ -45954,7 +46310,7 @@ async function runAgentJob(client, request, hooks) {
         catch (error) {
             if (request.fallbackPrompt === undefined || !followUpRefused(error))
                 throw error;
-            hooks.onFallback?.(`The service refused the follow-up to job ${jobId} (${error.message}), so this change starts a new job.`);
+            hooks.onFallback?.(`The service refused the follow-up to job ${jobId} (${error.message}), so ${request.fallbackFor ?? 'this change'} starts a new job.`);
             job = await create(request.fallbackPrompt);
             accepted = false;
         }
@@ -46008,17 +46364,22 @@ async function runAgentJob(client, request, hooks) {
 
 
 
+
+
+
 /** A job read while deciding where a change goes: a short look, not a wait. */
 const LOOK_MS = 30_000;
 /** The trigger, the job, the wait and the live comment, once the inputs are valid. */
 async function runAgent(settings, event, runner, signal) {
     const { log, clock } = runner;
     let opened;
-    const service = () => (opened ??= openClient(settings, { log, signal, clock }));
+    const service = () => (opened ??= openClient({ ...settings, apiKey: sendableSecret(names_Input.ApiKey, settings.apiKey) }, { log, signal, clock }));
+    const session = new GitHubSession();
     try {
         let prepared;
+        const readJob = (jobId) => getJob(service(), settings.projectId, jobId, clock.now() + LOOK_MS);
         try {
-            prepared = await prepare(settings, event, runner, signal, jobId => getJob(service(), settings.projectId, jobId, clock.now() + LOOK_MS));
+            prepared = await prepare(settings, event, runner, session, signal, readJob);
         }
         catch (error) {
             // A read of GitHub stopped by the cancel fails as "no answer from GitHub": it was the cancel.
@@ -46052,39 +46413,76 @@ async function runAgent(settings, event, runner, signal) {
                 fold: prepared.fold
             };
         }
-        return {
-            ...(await runPrepared(service(), settings, prepared, runner, signal)),
-            ...about,
-            decision
-        };
+        const end = await runPrepared(service(), settings, prepared, runner, signal);
+        return withComment({ ...end, ...about, decision }, prepared.comment?.outcome(), settings, event);
     }
     finally {
-        await opened?.close();
+        // A connection GitHub or a proxy never answered would keep the process alive: end them all.
+        await Promise.all([opened?.close(), session.close()]);
     }
+}
+/**
+ * What the issue shows of the run, for the summary, with the comment's link; with `comment: true`
+ * ("must comment"), a comment that could not be written fails the step.
+ */
+function withComment(end, outcome, settings, event) {
+    if (!outcome)
+        return end;
+    const { commentId, ...rest } = outcome;
+    const url = commentId === undefined
+        ? undefined
+        : `${event.serverUrl}/${event.owner}/${event.repo}/issues/${outcome.issue}#issuecomment-${commentId}`;
+    const comment = { ...rest, ...(url ? { url } : {}) };
+    if (outcome.error && settings.comment === 'true' && !end.failure)
+        return {
+            ...end,
+            comment,
+            failure: `Could not ${commentId === undefined ? 'comment on' : 'update the comment on'} #${outcome.issue} (${outcome.error}), and '${names_Input.Comment}' is 'true': the run must comment.${outcome.hint ?? ''}`
+        };
+    return { ...end, comment };
 }
 const cancelledBeforeJob = () => new CancelledError('Cancelled before a job was started; nothing was sent to the service.');
 /** A code change or an issue (or neither): what to send, where to comment. */
-async function prepare(settings, event, runner, signal, readJob) {
+async function prepare(settings, event, runner, session, signal, readJob) {
     const log = runner.log;
     const saveState = (saved) => runner.saveState(State.Comment, JSON.stringify(saved));
+    const markers = new Markers(settings.apiKey, `${event.owner}/${event.repo}`, stepIdentity({
+        job: runner.env.GITHUB_JOB,
+        action: runner.env.GITHUB_ACTION,
+        project: settings.projectId,
+        promptSource: promptSource(runner)
+    }));
     if (isChangeRun(event, settings))
         return prepareChangeRun(settings, event, {
             log,
             clock: runner.clock,
+            session,
             saveState,
             signal,
-            readJob
+            readJob,
+            markers
         });
-    return {
-        ...(await prepareIssueRun(settings, event, { log, clock: runner.clock, saveState, signal })),
-        notices: []
-    };
+    const issueRun = await prepareIssueRun(settings, event, {
+        log,
+        clock: runner.clock,
+        session,
+        saveState,
+        signal,
+        markers,
+        readJob
+    });
+    return { ...issueRun, notices: issueRun.notices ?? [] };
+}
+/** What the step asks, as the workflow wrote it: the prompt file's path, or the prompt's text. */
+function promptSource(runner) {
+    const file = runner.input(names_Input.PromptFile).trim();
+    return file ? `file:${file}` : `prompt:${runner.input(names_Input.Prompt).trim()}`;
 }
 /** The job, the wait and the live comment. */
 async function runPrepared(client, settings, prepared, runner, signal) {
     const { comment } = prepared;
     const { log, clock } = runner;
-    let { fold, followUp } = prepared;
+    let { fold, followUp, continued } = prepared;
     let latest;
     let end;
     const { request, ledger } = prepared;
@@ -46097,7 +46495,8 @@ async function runPrepared(client, settings, prepared, runner, signal) {
             // Only what was prepared: a resumed job gets no prompt, whatever the inputs say.
             prompt: request.prompt,
             jobId: request.jobId,
-            fallbackPrompt: request.fallbackPrompt
+            fallbackPrompt: request.fallbackPrompt,
+            fallbackFor: request.fallbackFor
         }, {
             clock,
             log,
@@ -46120,6 +46519,7 @@ async function runPrepared(client, settings, prepared, runner, signal) {
             onFallback: reason => {
                 log.notice(reason);
                 fold = undefined;
+                continued = undefined;
                 followUp = false;
                 comment?.unfold();
             }
@@ -46148,12 +46548,16 @@ async function runPrepared(client, settings, prepared, runner, signal) {
     const closing = client.close();
     if (end.job && comment)
         await comment.finish(end.job, end.result ?? 'stopped');
+    // A failure before any job (a refused key, an unknown project, an api-url that does not answer)
+    // is said on the issue too, where the person who asked looks for the answer.
+    else if (comment && end.failure && !signal.aborted)
+        await comment.failed(end.failure);
     if (end.job && ledger && end.result)
         await ledger
             .finished(end.job, end.result)
             .catch(error => log.warning(`The dashboard could not record how the run ended: ${errorText(error)}`));
     await closing;
-    return { ...end, fold };
+    return { ...end, fold, continued };
 }
 function explainResult(job, result, settings, runner, { lastError, followUp }) {
     if (result === 'cancelled') {
@@ -46227,6 +46631,10 @@ function renderSummary(report) {
         const what = report.result === 'dry-run' ? 'Would send the changes' : 'The changes were sent';
         lines.push(`${what} to job ${codeSpan(report.fold.jobId)} as a follow-up instead of starting a new job: ${docsPr ? `its docs pull request ${markdownLink(docsPr, docsPr)} is still open.` : 'it was still running.'}`, '');
     }
+    if (report.comment)
+        lines.push(commentLine(report.comment), '');
+    if (report.continued)
+        lines.push(continuedLine(report.continued), '');
     if (job && report.followUp)
         lines.push(followUpLine(job, report.followUp), '');
     lines.push(...batchLines(report));
@@ -46312,6 +46720,24 @@ function dryRunLines(report) {
         lines.push('<details><summary>The prompt it would send</summary>', '', `${fence}text`, report.prompt, fence, '', '</details>', '');
     }
     return lines;
+}
+/** What the issue shows of the run, in one sentence. */
+function commentLine({ issue, url, error, hint, shows }) {
+    const what = shows === 'failure' ? 'this failure' : "this run's job and its outcome";
+    const comment = url ? markdownLink('its comment', url) : '';
+    if (!error)
+        return `#${issue} shows ${what} in ${comment}.`;
+    const why = `(${escapeMarkdown(error)}).${hint ? escapeMarkdown(hint) : ''}`;
+    return url
+        ? `#${issue} does not show ${what}: the last update of ${comment} could not be written ${why} The comment shows an earlier state.`
+        : `#${issue} shows nothing of this run: the comment could not be written ${why}`;
+}
+/** Why an issue labelled again went on with its earlier job, in one sentence. */
+function continuedLine({ jobId, issue, docsPr }) {
+    const id = codeSpan(jobId);
+    return docsPr
+        ? `#${issue} was labelled again while the docs pull request ${markdownLink(docsPr, docsPr)} of its job ${id} was open: the issue was sent to that job as a follow-up instead of starting a second job.`
+        : `#${issue} was labelled again while its job ${id} was still running: this run waited for that job instead of starting a second one.`;
 }
 /** How the outcome of a follow-up was established, in one sentence. */
 function followUpLine(job, check) {

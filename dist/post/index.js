@@ -30941,7 +30941,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(855);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6678);
 
 // The agent action's post step (runs.post in action.yml, post-if: always()); it never fails the job.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -30951,7 +30951,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 855:
+/***/ 6678:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -36176,6 +36176,74 @@ const systemClock = {
 const ACTION_VERSION = '1.0.0';
 const USER_AGENT = `mintlify-agent-action/${ACTION_VERSION}`;
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/inputs.js
+
+/**
+ * A reader that falls back to `defaults` (action.yml's, repeated because a bare `node dist/…`
+ * gets none from the runner) when an input is empty; trimmed.
+ */
+function inputs_withDefaults(get, defaults) {
+    return name => get(name).trim() || defaults[name];
+}
+function inputs_parseBoolean(name, raw) {
+    const value = raw.trim().toLowerCase();
+    if (value === 'true')
+        return true;
+    if (value === 'false')
+        return false;
+    throw new InputError(`Input '${name}' must be 'true' or 'false'; got '${raw}'.`);
+}
+function inputs_parseInteger(name, raw, min, max) {
+    const value = raw.trim();
+    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+        throw new InputError(`Input '${name}' must be a whole number from ${min} to ${max}; got '${raw}'.`);
+    }
+    return Number(value);
+}
+function inputs_parseChoice(name, raw, choices) {
+    const value = raw.trim().toLowerCase();
+    if (!choices.includes(value)) {
+        throw new InputError(`Input '${name}' must be one of ${choices.join(', ')}; got '${raw}'.`);
+    }
+    return value;
+}
+/** `${{ … }}` as written: an expression nothing expanded, not a value. */
+const UNEXPANDED = /^\$\{\{.*\}\}$/s;
+const isUnexpanded = (value) => UNEXPANDED.test(value);
+/**
+ * A key or token: masked before anything else can print it, and only visible ASCII, because it goes
+ * into an HTTP header. A zero-width space, a curly quote or a line break pasted with the secret
+ * would otherwise fail every request, retried until the time-out. No message shows the value.
+ *
+ * One exception, for every secret input: the text of a `${{ … }}` expression that nothing expanded
+ * (@github/local-action passes action.yml's defaults as written, `github-token`'s among them) is
+ * no secret and no value. It is returned as it is, unmasked, and refused only where the secret is
+ * about to be sent (`sendableSecret`), so a run that never needs it is not failed by it.
+ */
+function inputs_readSecret(get, mask, name) {
+    const secret = get(name).trim();
+    if (!secret)
+        return '';
+    if (isUnexpanded(secret))
+        return secret;
+    mask(secret);
+    const bad = [...secret].findIndex(c => c < '!' || c > '~');
+    if (bad >= 0) {
+        const code = secret.codePointAt(bad).toString(16).toUpperCase().padStart(4, '0');
+        throw new errors_InputError(`Input '${name}' holds a character that cannot be sent in an HTTP header (U+${code} at position ${bad + 1}): copy the secret again, without spaces, line breaks or typographic quotes.`);
+    }
+    return secret;
+}
+/**
+ * A secret read by readSecret, now needed: an unexpanded `${{ … }}` expression fails here, saying so
+ * and how to give the value.
+ */
+function sendableSecret(name, secret) {
+    if (!isUnexpanded(secret))
+        return secret;
+    throw new errors_InputError(`Input '${name}' is the text of a \${{ … }} expression, not its value: nothing expanded it (@github/local-action passes action.yml's defaults and its env file's values as written). Give the value itself, e.g. INPUT_${name.toUpperCase()}=… in local-action's env file${name.endsWith('token') ? ' (a token from `gh auth token` will do)' : ''}.`);
+}
+
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/event.js
@@ -36314,602 +36382,10 @@ function parsePush(value) {
     };
 }
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/github/api.js
-
-
-
-
-
-
-/** Pages of 100: the most GitHub serves per request. */
-const PAGE_SIZE = 100;
-const TIMEOUT_MS = 15_000;
-/** Short enough that a cancelled step still ends within 2 s, long enough for a healthy GitHub. */
-const GRACE_MS = 1_500;
-/**
- * A failed GitHub call in a few words. Octokit reports a call that never got an answer (refused,
- * DNS, a time limit) as a RequestError with status 500 and no response: that is no HTTP 500, and
- * says so.
- */
-function api_describeGitHubError(error) {
-    if (error instanceof RequestError && error.response)
-        return `HTTP ${error.status}`;
-    const failure = error;
-    const cause = failure?.cause;
-    const code = cause?.code ?? cause?.cause?.code;
-    const why = typeof code === 'string'
-        ? code
-        : typeof failure?.message === 'string'
-            ? failure.message
-            : String(error);
-    return `no answer from GitHub (${why})`;
-}
-/**
- * GitHub refused for want of access (401, 403, 404: a private repository answers 404 to a token
- * that cannot see it), as opposed to failing or not answering.
- */
-function api_refusedAccess(error) {
-    return (error instanceof RequestError &&
-        error.response !== undefined &&
-        [401, 403, 404].includes(error.status));
-}
-/** What to grant, as one sentence: `grant` is what the workflow's `permissions:` block needs. */
-const api_permissionHint = (grant) => `Give the workflow ${grant} (a permissions block that sets any permission sets the others to none).`;
-/** @octokit/plugin-retry's retryAfterBaseValue. */
-const RETRY_BASE_MS = 1000;
-/**
- * The toolkit's Octokit (@actions/github's getOctokit): the same plugins and proxy rules as every
- * other action (it decides the proxy from GITHUB_API_URL when loaded), with @octokit/plugin-retry:
- * reads and comment updates are retried up to three times when GitHub does not answer or fails
- * (a 5xx, a 429; not 400, 401, 403, 404, 410, 422, 451); creating a comment never is (a retry
- * could post it twice). Every request, its retries included, is bounded by its own time limit and
- * by the run's cancel signal, so a slow GitHub cannot hold a cancelled step.
- */
-function api_connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs = RETRY_BASE_MS, clock = systemClock } = {}) {
-    const octokit = getOctokit(token, {
-        baseUrl: apiUrl.replace(/\/+$/, ''),
-        userAgent: USER_AGENT,
-        // The plugin decides what is retried and how often; `bounded` does the waiting.
-        retry: { retryAfterBaseValue: 0 }
-    }, 
-    // In this order: `bounded` wraps each attempt, inside the retry plugin.
-    bounded(cancel, retryBaseMs, clock), retry);
-    return {
-        async listComments(issue) {
-            const comments = await octokit.paginate(octokit.rest.issues.listComments, {
-                owner,
-                repo,
-                issue_number: issue,
-                per_page: PAGE_SIZE
-            });
-            return comments.map(c => ({ id: c.id, body: c.body ?? '', authorType: c.user?.type ?? '' }));
-        },
-        async createComment(issue, body) {
-            const { data } = await octokit.rest.issues.createComment({
-                owner,
-                repo,
-                issue_number: issue,
-                body,
-                // Never retried: GitHub may have posted the comment before failing to say so.
-                request: { retries: 0 }
-            });
-            return data.id;
-        },
-        async updateComment(id, body) {
-            await octokit.rest.issues.updateComment({
-                owner,
-                repo,
-                comment_id: id,
-                body
-            });
-        },
-        async permission(user) {
-            const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({
-                owner,
-                repo,
-                username: user
-            });
-            // An answer without a permission (a redirect's page, a proxy's) is no answer at all.
-            if (typeof data?.permission !== 'string')
-                throw new Error('GitHub answered without a permission');
-            const roleName = data.role_name;
-            return {
-                permission: data.permission,
-                roleName: typeof roleName === 'string' ? roleName : undefined
-            };
-        },
-        async pull(number) {
-            const { data } = await octokit.rest.pulls.get({
-                owner,
-                repo,
-                pull_number: number
-            });
-            const pr = parsePullRequest(data);
-            if (!pr)
-                throw new Error(`GitHub answered pull request #${number} without a number`);
-            return pr;
-        },
-        graphql: (query, variables) => octokit.graphql(query, variables),
-        async commitFiles(sha, page, perPage) {
-            // GitHub pages a commit's files by `page` and `per_page`; the commit's own fields repeat.
-            const { data } = await octokit.rest.repos.getCommit({
-                owner,
-                repo,
-                ref: sha,
-                page,
-                per_page: perPage
-            });
-            return asFiles(data.files ?? []);
-        },
-        async *pullFilePages(pull, perPage) {
-            const pages = octokit.paginate.iterator(octokit.rest.pulls.listFiles, {
-                owner,
-                repo,
-                pull_number: pull,
-                per_page: perPage
-            });
-            for await (const { data } of pages)
-                yield asFiles(data);
-        },
-        async issuesWithLabel(label) {
-            const { data } = await octokit.rest.issues.listForRepo({
-                owner,
-                repo,
-                labels: label,
-                state: 'all',
-                sort: 'updated',
-                direction: 'desc',
-                per_page: 20
-            });
-            return data.filter(issue => !issue.pull_request).map(asIssue);
-        },
-        async createIssue(title, body, labels) {
-            const { data } = await octokit.rest.issues.create({
-                owner,
-                repo,
-                title,
-                body,
-                labels,
-                // Never retried: GitHub may have opened the issue before failing to say so.
-                request: { retries: 0 }
-            });
-            return asIssue(data);
-        },
-        async updateIssue(number, change) {
-            const { data } = await octokit.rest.issues.update({
-                owner,
-                repo,
-                issue_number: number,
-                ...change
-            });
-            return asIssue(data);
-        }
-    };
-}
-function asIssue(data) {
-    return {
-        number: data.number,
-        title: typeof data.title === 'string' ? data.title : '',
-        body: typeof data.body === 'string' ? data.body : '',
-        state: typeof data.state === 'string' ? data.state : '',
-        url: typeof data.html_url === 'string' ? data.html_url : '',
-        labels: (Array.isArray(data.labels) ? data.labels : [])
-            .map(l => (typeof l === 'string' ? l : (l?.name ?? '')))
-            .filter(Boolean)
-    };
-}
-/**
- * Bounds each request, its retries included, by TIMEOUT_MS (GRACE_MS when made after the cancel)
- * and by the cancel signal, and waits before each retry. Hand-written beside
- * @octokit/plugin-retry because the plugin's own wait is a timer no signal can end: a cancel
- * during it would keep the step alive for up to 9 s. Registered before the retry plugin, so it
- * wraps each attempt, and the retry plugin's request options are the same object every time.
- */
-function bounded(cancel, baseMs, clock) {
-    const bounds = new WeakMap();
-    const waitBefore = (attempt) => attempt ** 2 * baseMs;
-    return (octokit) => {
-        octokit.hook.wrap('request', async (request, options) => {
-            let bound = bounds.get(options);
-            if (!bound) {
-                // A request made before the cancel stops at it; one made after (the comment's last
-                // word) gets a short grace.
-                const ms = cancel?.aborted ? GRACE_MS : TIMEOUT_MS;
-                const timeout = AbortSignal.timeout(ms);
-                const signal = cancel && !cancel.aborted ? AbortSignal.any([cancel, timeout]) : timeout;
-                bound = { signal, deadline: clock.now() + ms, attempts: 0 };
-                bounds.set(options, bound);
-            }
-            const attempt = bound.attempts++;
-            // No retry after this one: the retry plugin reads `retries` from these options.
-            const last = () => void (options.request = { ...options.request, retries: 0 });
-            if (attempt > 0) {
-                try {
-                    await clock.sleep(waitBefore(attempt), bound.signal);
-                }
-                catch {
-                    last();
-                    throw bound.last;
-                }
-            }
-            try {
-                // Set on these options, not on a copy: the hooks inside this one (authentication) read them.
-                options.request = { ...options.request, signal: bound.signal };
-                return await request(options);
-            }
-            catch (error) {
-                bound.last = error;
-                if (bound.signal.aborted || clock.now() + waitBefore(attempt + 1) >= bound.deadline)
-                    last();
-                throw error;
-            }
-        });
-    };
-}
-/** GitHub's file entries, each field checked: a missing count is 0, a missing name drops the entry. */
-function asFiles(raw) {
-    const files = [];
-    for (const item of raw) {
-        const f = (item ?? {});
-        if (typeof f.filename !== 'string' || !f.filename)
-            continue;
-        const n = (v) => (typeof v === 'number' && v >= 0 ? v : 0);
-        files.push({
-            path: f.filename,
-            previousPath: typeof f.previous_filename === 'string' ? f.previous_filename : undefined,
-            status: typeof f.status === 'string' ? f.status : 'changed',
-            additions: n(f.additions),
-            deletions: n(f.deletions),
-            patch: typeof f.patch === 'string' ? f.patch : undefined
-        });
-    }
-    return files;
-}
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/inputs.js
-
-/**
- * A reader that falls back to `defaults` (action.yml's, repeated because a bare `node dist/…`
- * gets none from the runner) when an input is empty; trimmed.
- */
-function inputs_withDefaults(get, defaults) {
-    return name => get(name).trim() || defaults[name];
-}
-function inputs_parseBoolean(name, raw) {
-    const value = raw.trim().toLowerCase();
-    if (value === 'true')
-        return true;
-    if (value === 'false')
-        return false;
-    throw new InputError(`Input '${name}' must be 'true' or 'false'; got '${raw}'.`);
-}
-function inputs_parseInteger(name, raw, min, max) {
-    const value = raw.trim();
-    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
-        throw new InputError(`Input '${name}' must be a whole number from ${min} to ${max}; got '${raw}'.`);
-    }
-    return Number(value);
-}
-function inputs_parseChoice(name, raw, choices) {
-    const value = raw.trim().toLowerCase();
-    if (!choices.includes(value)) {
-        throw new InputError(`Input '${name}' must be one of ${choices.join(', ')}; got '${raw}'.`);
-    }
-    return value;
-}
-/**
- * A key or token: masked before anything else can print it, and only visible ASCII, because it goes
- * into an HTTP header. A zero-width space, a curly quote or a line break pasted with the secret
- * would otherwise fail every request, retried until the time-out. No message shows the value.
- */
-function inputs_readSecret(get, mask, name) {
-    const secret = get(name).trim();
-    if (!secret)
-        return '';
-    mask(secret);
-    const bad = [...secret].findIndex(c => c < '!' || c > '~');
-    if (bad >= 0) {
-        const code = secret.codePointAt(bad).toString(16).toUpperCase().padStart(4, '0');
-        throw new errors_InputError(`Input '${name}' holds a character that cannot be sent in an HTTP header (U+${code} at position ${bad + 1}): copy the secret again, without spaces, line breaks or typographic quotes.`);
-    }
-    return secret;
-}
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/step.js
-
-/**
- * The frame every step runs in: cancellation from the runner's signals, one failure line with no
- * secret in it and no stack trace, and clean-up on every path.
- */
-async function step_runStep(runner, body) {
-    const cancel = runner.cancellation();
-    const secrets = [];
-    const cleanups = [];
-    const undos = [];
-    const scope = {
-        signal: cancel.signal,
-        secret: value => void secrets.push(value),
-        finally: cleanup => void cleanups.unshift(cleanup),
-        onFailure: undo => void undos.unshift(undo)
-    };
-    try {
-        await body(scope);
-    }
-    catch (error) {
-        let message = describeError(error, secrets, runner.log.debug);
-        for (const undo of undos) {
-            const said = await undo().catch(() => '');
-            if (said)
-                message += ` ${said}`;
-        }
-        runner.fail(message);
-    }
-    finally {
-        cancel.dispose();
-        for (const cleanup of cleanups)
-            await cleanup().catch(() => undefined);
-    }
-}
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/logger.js
-const silentLogger = { debug() { }, info() { }, notice() { }, warning() { } };
-/**
- * One log line, whatever it holds: a line break inside a message would let text from the service
- * or an issue start a line of its own, which the runner reads as a workflow command.
- */
-const oneLine = (message) => message
-    .replace(/\r/g, '\\r')
-    .replace(/\n/g, '\\n')
-    .replace(/[\u2028\u2029]/g, ' ');
-/** A logger over `write`, one line per message whatever the message holds. */
-function lineLogger(write) {
-    return {
-        debug: message => write.debug(oneLine(message)),
-        info: message => write.info(oneLine(message)),
-        notice: message => write.notice(oneLine(message)),
-        warning: message => write.warning(oneLine(message))
-    };
-}
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/duration.js
-
-const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-const PART = /(\d+(?:\.\d+)?)(ms|h|m|s)/y;
-/** A number without a unit: `45` next to `timeout-minutes: 45` reads as minutes to a person. */
-const BARE_NUMBER = /^\d+(\.\d+)?$/;
-/**
- * Parses `90s`, `15m`, `1h`, `1h30m` or `500ms` into milliseconds. Every part has its unit: a bare
- * number is refused, since nobody can tell whether `45` meant seconds or minutes. Returns undefined
- * for anything else so the caller can name the input in its message.
- */
-function parseDuration(text) {
-    const value = text.trim().toLowerCase();
-    if (value === '' || BARE_NUMBER.test(value))
-        return undefined;
-    let total = 0;
-    PART.lastIndex = 0;
-    let matched = 0;
-    while (PART.lastIndex < value.length) {
-        const start = PART.lastIndex;
-        const m = PART.exec(value);
-        if (!m || m.index !== start)
-            return undefined;
-        total += Number(m[1]) * UNIT_MS[m[2]];
-        matched++;
-    }
-    return matched > 0 ? Math.round(total) : undefined;
-}
-/** Parses a duration input and checks its range, with a message that names the input. */
-function duration_durationInput(name, raw, minMs, maxMs) {
-    const ms = parseDuration(raw);
-    const bare = raw.trim();
-    if (BARE_NUMBER.test(bare)) {
-        throw new InputError(`Input '${name}' needs a unit: write '${bare}m' for ${bare} minutes or '${bare}s' for ${bare} seconds; got '${raw}'.`);
-    }
-    if (ms === undefined) {
-        throw new InputError(`Input '${name}' must be a duration such as 90s, 15m, 1h or 1h30m; got '${raw}'.`);
-    }
-    if (ms < minMs || ms > maxMs) {
-        throw new InputError(`Input '${name}' must be between ${formatDuration(minMs)} and ${formatDuration(maxMs)}; got '${raw}'.`);
-    }
-    return ms;
-}
-/** `1h 2m 3s`, `45s`, `1.5s`: short and human, for logs and summaries. */
-function formatDuration(ms) {
-    if (ms < 10_000 && ms % 1000 !== 0)
-        return `${Math.round(ms / 100) / 10}s`;
-    let s = Math.round(ms / 1000);
-    const h = Math.floor(s / 3600);
-    s -= h * 3600;
-    const m = Math.floor(s / 60);
-    s -= m * 60;
-    const parts = [];
-    if (h)
-        parts.push(`${h}h`);
-    if (m)
-        parts.push(`${m}m`);
-    if (s || parts.length === 0)
-        parts.push(`${s}s`);
-    return parts.join(' ');
-}
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/errors.js
-
-/** Base of every error the service client raises; messages say what to do and never hold the key. */
-class errors_ApiError extends errors_ExplainedError {
-    status;
-    transient;
-    name = 'ApiError';
-    constructor(message, 
-    /** HTTP status, when the service answered. */
-    status, 
-    /** True when trying again later may help (5xx, network trouble, rate limits). */
-    transient = false) {
-        super(message);
-        this.status = status;
-        this.transient = transient;
-    }
-}
-/** 401/403: the key is wrong, revoked or not an admin key. */
-class errors_AuthError extends errors_ApiError {
-    name = 'AuthError';
-}
-/** No connection to the service could be made: nothing was sent. */
-class UnreachableError extends errors_ApiError {
-    name = 'UnreachableError';
-}
-/** 404: the project or job does not exist (or the key cannot see it). */
-class NotFoundError extends errors_ApiError {
-    name = 'NotFoundError';
-}
-/** The service asked us to wait longer than the deadline allows. */
-class RateLimitError extends errors_ApiError {
-    name = 'RateLimitError';
-    constructor(message) {
-        super(message, 429, true);
-    }
-}
-/**
- * A create or follow-up request may have reached the service, but no answer came back.
- * Sending it again could start a second job, so the caller must not retry.
- */
-class errors_AmbiguousWriteError extends errors_ApiError {
-    name = 'AmbiguousWriteError';
-}
-/** The 404 message for a route under a project: the ID is the input to check. */
-const errors_projectNotFound = (projectId) => `Project '${projectId}' was not found. Check 'project-id': copy it from the API keys page of the dashboard`;
-/** The caller's request budget ran out before the service gave a usable answer. */
-class BudgetExhaustedError extends errors_ApiError {
-    name = 'BudgetExhaustedError';
-    constructor(message) {
-        super(message, undefined, true);
-    }
-}
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/budget.js
-
-/**
- * A number of HTTP requests that may be sent, retries included. The client takes one before each
- * attempt, so a caller's limit holds however many times the service asks it to try again.
- */
-class RequestBudget {
-    max;
-    spent = 0;
-    constructor(max) {
-        this.max = max;
-    }
-    /** Requests sent so far (each retry counts). */
-    get used() {
-        return this.spent;
-    }
-    get left() {
-        return this.max - this.spent;
-    }
-    /** Takes one request; false when none is left. */
-    take() {
-        if (this.spent >= this.max)
-            return false;
-        this.spent++;
-        return true;
-    }
-}
-/** Runs one attempt paid for from `budget`; a retry the budget could not pay for is not waited for. */
-async function withinBudget(budget, what, attempt) {
-    if (budget && !budget.take()) {
-        const error = new BudgetExhaustedError(`no request was left in the budget to ${what}`);
-        return { ok: false, error, retry: false };
-    }
-    const outcome = await attempt();
-    if (!outcome.ok && outcome.retry && budget && budget.left <= 0) {
-        const error = new BudgetExhaustedError(`no request was left in the budget to try again to ${what} (${outcome.error.message})`);
-        return { ok: false, error, retry: false };
-    }
-    return outcome;
-}
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/retry.js
-
-
-/** Statuses worth retrying for reads, as AWS's standard mode and undici's RetryHandler do. */
-const RETRYABLE_READ_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
-/**
- * Statuses that prove a write was not acted on: 429 (refused by the rate limiter) and 503
- * (refused before reaching the application). A 500/502/504 may come after the job was created.
- */
-const RETRYABLE_WRITE_STATUSES = new Set([429, 503]);
-const DEFAULT_BACKOFF = {
-    minDelayMs: 1000,
-    baseDelayMs: 2000,
-    maxDelayMs: 20_000,
-    maxWriteAttempts: 5
-};
-/**
- * Exponential backoff with full jitter above a floor: uniform in
- * [min, max(min, min(max, base·2^(attempt-1)))].
- */
-function backoffDelay(attempt, policy, random = Math.random) {
-    const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, attempt - 1));
-    const floor = policy.minDelayMs;
-    return floor + Math.floor(random() * Math.max(0, ceiling - floor));
-}
-/** An HTTP-date (RFC 9110): IMF-fixdate, the obsolete RFC 850 form, or asctime. */
-const HTTP_DATE = /^(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day, \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})$/;
-/**
- * `Retry-After` as whole delta-seconds or an HTTP-date, in milliseconds from `wallNow` (the wall
- * clock: the date is the server's); undefined when absent or in any other form. `1.5` is neither
- * (Date.parse would read it as a date in 2001).
- */
-function parseRetryAfter(value, wallNow) {
-    const text = value?.trim() ?? '';
-    if (/^\d{1,12}$/.test(text))
-        return Number(text) * 1000;
-    if (!HTTP_DATE.test(text))
-        return undefined;
-    const at = Date.parse(text);
-    return Number.isNaN(at) ? undefined : Math.max(0, at - wallNow);
-}
-/** "at 2026-11-22T10:00:00.000Z", or "in N hours" for a wait no date can show. */
-function whenText(waitMs) {
-    const at = Date.now() + waitMs;
-    return Number.isFinite(at) && at < 8.64e15
-        ? `until ${new Date(at).toISOString()}`
-        : `for ${Math.round(waitMs / 3_600_000)} hours`;
-}
-/**
- * Runs `attempt` until it succeeds, says not to retry, or the next wait would not fit before the deadline.
- * Hand-written beside undici's RetryHandler, which decides by method, status and error code and
- * cannot tell a write that never left from one the service may have acted on: here a write goes
- * again only when it provably never reached the service, so a job is never created twice.
- */
-async function withRetries(attempt, options) {
-    const { deadline, policy, clock } = options;
-    for (let n = 1;; n++) {
-        const outcome = await attempt(n);
-        if (outcome.ok)
-            return outcome.value;
-        const { error } = outcome;
-        if (!outcome.retry || (options.write && n >= policy.maxWriteAttempts))
-            throw error;
-        const now = clock.now();
-        let delayMs;
-        if (outcome.retryAfterMs !== undefined) {
-            if (now + outcome.retryAfterMs > deadline) {
-                throw new RateLimitError(`The service rate limited the request: rate limited ${whenText(outcome.retryAfterMs)}, which is past this step's time limit. ` +
-                    `Try again after that time, or raise 'timeout' to wait it out.`);
-            }
-            // The service's wait is a minimum: a Retry-After of 0 must not turn into a storm.
-            delayMs = Math.max(outcome.retryAfterMs, backoffDelay(n, policy, options.random));
-        }
-        else {
-            delayMs = backoffDelay(n, policy, options.random);
-        }
-        if (now + delayMs >= deadline)
-            throw error;
-        options.onRetry?.({ attempt: n, delayMs, error });
-        await clock.sleep(delayMs, options.signal);
-    }
-}
-
+// EXTERNAL MODULE: external "http"
+var external_http_ = __nccwpck_require__(8611);
+// EXTERNAL MODULE: external "https"
+var external_https_ = __nccwpck_require__(5692);
 ;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/proxy.js
 function getProxyUrl(reqUrl) {
     const usingSsl = reqUrl.protocol === 'https:';
@@ -37001,1099 +36477,6 @@ class DecodedURL extends URL {
     }
 }
 //# sourceMappingURL=proxy.js.map
-;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/dispatcher.js
-
-// The undici half of src/mintlify/http.ts: the dispatchers, and what this project adds to them.
-/** A failure below HTTP. `sent`: 'no' when the request provably never reached the service (safe to retry even a write), 'maybe' otherwise. */
-class HttpError extends Error {
-    code;
-    sent;
-    name = 'HttpError';
-    constructor(message, code, sent, options) {
-        super(message, options);
-        this.code = code;
-        this.sent = sent;
-    }
-}
-const dispatcher_noop = () => { };
-/** Passes every event on, and says when undici hands the request to a connected socket. */
-class WriteNotifier extends undici.DecoratorHandler {
-    handler;
-    onWrite;
-    constructor(handler, onWrite) {
-        super(handler);
-        this.handler = handler;
-        this.onWrite = onWrite;
-    }
-    /** Called by undici right before it writes the request on a connected (tunnelled, TLS) socket. */
-    onConnect(abort) {
-        this.onWrite();
-        this.handler.onConnect?.(abort);
-    }
-}
-/**
- * A keep-alive dispatcher, direct or through one proxy, with every socket it opens, so that
- * destroying it also ends connections undici is still opening (it would leave them to their own
- * timeouts, keeping the process alive meanwhile) and never waits on a peer.
- */
-class TrackedDispatcher {
-    own;
-    dispatcher;
-    sockets = new Set();
-    proxyPool;
-    destroyed;
-    constructor(proxy, tls, 
-    /** Opened for one request (a write), destroyed after it. */
-    own, 
-    /** Bytes of an answer's body at most: undici fails the body past it (UND_ERR_RES_EXCEEDED_MAX_SIZE). */
-    maxResponseSize) {
-        this.own = own;
-        if (!proxy) {
-            this.dispatcher = new undici.Agent({
-                connect: this.track((0,undici.buildConnector)(tls), true),
-                maxResponseSize
-            });
-            return;
-        }
-        const bare = new URL(proxy.origin);
-        this.dispatcher = new undici.ProxyAgent({
-            uri: bare.href,
-            // ProxyAgent hands its options to the Agent behind the tunnel (undici 6's proxy-agent.js).
-            maxResponseSize,
-            // As the toolkit does, and unlike ProxyAgent's reading of the URL: a user alone is enough.
-            token: proxyToken(proxy),
-            requestTls: tls,
-            proxyTls: tls,
-            clientFactory: (origin, options) => this.proxyClient(origin, options, bare)
-        });
-    }
-    destroy() {
-        return (this.destroyed ??= this.teardown());
-    }
-    teardown() {
-        // undici's own destroy first: it marks its clients destroyed, so a connection our socket
-        // destruction fails is not retried. ProxyAgent.destroy can hang for good (a proxy that closed
-        // a tunnel early), hence the bound.
-        const done = Promise.allSettled([this.dispatcher.destroy(), this.proxyPool?.destroy()]);
-        const closed = new Error('the HTTP session closed the connection');
-        for (const socket of this.sockets)
-            socket.on('error', dispatcher_noop).destroy(closed);
-        let timer;
-        const bound = new Promise(resolve => (timer = setTimeout(resolve, 1000)));
-        return Promise.race([done.then(dispatcher_noop), bound]).finally(() => clearTimeout(timer));
-    }
-    track(connect, direct = false) {
-        return (options, callback) => {
-            const checked = direct ? loopbackOnlyForHttp(options, callback) : callback;
-            // buildConnector returns the socket it opens, though its type says void.
-            const socket = connect(options, checked);
-            this.sockets.add(socket);
-            socket.once('close', () => this.sockets.delete(socket));
-        };
-    }
-    /** The connection to the proxy, whose answers to CONNECT are judged here rather than by undici. */
-    proxyClient(origin, options, proxy) {
-        const pool = new undici.Pool(origin, {
-            ...options,
-            connect: this.track(options.connect)
-        });
-        this.proxyPool = pool;
-        const open = pool.connect.bind(pool);
-        pool.connect = (async (o) => {
-            let answer;
-            try {
-                answer = await open(o);
-            }
-            catch (error) {
-                // A connection that failed with UND_ERR_SOCKET (the proxy closed it) is one undici opens
-                // again at once and without end, thousands of CONNECTs a second; other codes fail the
-                // requests that wait for it.
-                const code = error.code;
-                if (code !== 'UND_ERR_SOCKET' && code !== 'UND_ERR_INFO')
-                    throw error;
-                const message = `the proxy ${proxy.host} closed the connection instead of opening a tunnel to ${o.path}`;
-                throw new HttpError(message, 'PROXY_REFUSED', 'no', { cause: error });
-            }
-            if (answer.statusCode === 200)
-                return answer;
-            answer.socket.on('error', dispatcher_noop).destroy();
-            // undici would report "Proxy response (N) !== 200 when HTTP Tunneling" as UND_ERR_ABORTED,
-            // and go on to start TLS on the socket all the same.
-            if (answer.statusCode === 407)
-                throw proxyAuthError(proxy);
-            const message = `the proxy ${proxy.host} would not open a tunnel to ${o.path} (HTTP ${answer.statusCode})`;
-            throw new HttpError(message, 'PROXY_REFUSED', 'no');
-        });
-        return pool;
-    }
-}
-/** Basic credentials from the proxy URL's user and password, percent-decoded. */
-function proxyToken(proxy) {
-    if (!proxy.username && !proxy.password)
-        return undefined;
-    const credentials = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`;
-    return `Basic ${Buffer.from(credentials).toString('base64')}`;
-}
-/** Names the proxy by host and port only: its URL may hold credentials. */
-function proxyAuthError(proxy) {
-    return new HttpError(`the proxy ${proxy.host} asks for credentials (407): put them in the proxy variable as http://user:password@${proxy.host}`, 'PROXY_AUTH', 'no');
-}
-/** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6. */
-const dispatcher_isLoopbackAddress = (address) => /^(::ffff:)?127\.\d+\.\d+\.\d+$/i.test(address) || address === '::1';
-/**
- * Plain http goes only to this machine (see parseApiUrl; never through a proxy): a `localhost`
- * that a hosts file or DNS sends elsewhere is refused once connected, before a byte of the
- * request is written. https connections pass as they are. No undici option checks the address a
- * connection reached, hence this check in the connector.
- */
-function loopbackOnlyForHttp(options, callback) {
-    if (options.protocol !== 'http:')
-        return callback;
-    const done = callback;
-    return ((error, connected) => {
-        const address = connected?.remoteAddress ?? '';
-        if (error || !connected || dispatcher_isLoopbackAddress(address))
-            return done(error, connected);
-        connected.destroy();
-        done(new HttpError(`plain http is allowed only to this machine, but ${options.hostname} is ${address}; use https:// in 'api-url'`, 'NOT_LOOPBACK', 'no'), null);
-    });
-}
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/http.js
-
-
-
-const http_noop = () => { };
-/**
- * The service client's HTTP layer, on undici (the toolkit's HTTP stack, same major).
- *
- * Sent or not: a request counts as sent ('maybe') from the moment undici hands it to a connected
- * socket, which it announces by calling the handler's onConnect right before writing it: after
- * TCP, the proxy's CONNECT and TLS have all succeeded. Every failure before that is 'no': refused,
- * DNS, connect timeout, a reset while connecting, a certificate, a proxy's refusal, an abort.
- *
- * Writes (POST) get connections of their own, opened for them and closed after: a reset on a
- * keep-alive socket that sat idle would leave a write ambiguous for nothing, and tearing down a
- * stuck connection (see `send`) must not take another request's write with it.
- */
-class HttpSession {
-    options;
-    proxies = new Map();
-    shared = new Map();
-    own = new Set();
-    closed = false;
-    constructor(options) {
-        this.options = options;
-    }
-    async send(req) {
-        // https through the proxy's CONNECT tunnel, TLS end to end. Plain http goes only to this
-        // machine (parseApiUrl), which is never proxied: it always goes direct, where the connection
-        // is checked to be loopback.
-        const proxy = req.url.protocol === 'https:' ? this.proxyFor(req.url) : undefined;
-        if (this.closed)
-            throw new HttpError('the HTTP session is closed', 'CLOSED', 'no');
-        if (req.signal.aborted)
-            throw new HttpError('aborted before the request was sent', 'ABORTED', 'no');
-        const connections = this.connections(proxy, req.method !== 'GET');
-        const controller = new AbortController();
-        let written = false;
-        let settled = false;
-        const dispatcher = connections.dispatcher.compose(dispatch => (opts, handler) => dispatch(opts, new WriteNotifier(handler, () => (written = !controller.signal.aborted))));
-        const exchange = this.exchange(dispatcher, req, controller.signal);
-        let onAbort = http_noop;
-        const early = new Promise((_, reject) => {
-            onAbort = () => {
-                controller.abort(req.signal.reason);
-                // Written: undici destroys the socket and the exchange fails by itself, as 'maybe'.
-                if (written || settled)
-                    return;
-                // Queued or connecting: undici does not look at the signal until the connection is up or
-                // has failed, 300 s for a proxy that never answers CONNECT, 10 s for a TLS handshake that
-                // never ends. Answer now, and tear those connections down.
-                void this.discard(connections);
-                reject(new HttpError('aborted before the request was sent', 'ABORTED', 'no'));
-            };
-        });
-        early.catch(http_noop);
-        exchange.catch(http_noop);
-        req.signal.addEventListener('abort', onAbort, { once: true });
-        try {
-            return await Promise.race([exchange, early]);
-        }
-        catch (error) {
-            throw failure(error, written, req.signal);
-        }
-        finally {
-            settled = true;
-            req.signal.removeEventListener('abort', onAbort);
-            if (connections.own)
-                void this.discard(connections);
-        }
-    }
-    /** Destroys every connection, open or opening; resolves within a second whatever the peers do. */
-    async close() {
-        this.closed = true;
-        await Promise.all([...this.shared.values(), ...this.own].map(c => this.discard(c)));
-    }
-    async exchange(dispatcher, req, signal) {
-        const { statusCode, headers, body } = await dispatcher.request({
-            origin: req.url.origin,
-            path: req.url.pathname + req.url.search,
-            method: req.method,
-            headers: req.headers,
-            body: req.body,
-            signal
-        });
-        let text;
-        try {
-            // undici closes the connection once the body passes maxResponseSize (see TrackedDispatcher).
-            text = await body.text();
-        }
-        catch (error) {
-            if (error.code !== 'UND_ERR_RES_EXCEEDED_MAX_SIZE')
-                throw error;
-            const message = `the answer is larger than ${this.options.maxResponseBytes} bytes`;
-            throw new HttpError(message, 'RESPONSE_TOO_LARGE', 'maybe', { cause: error });
-        }
-        return { status: statusCode, headers, text };
-    }
-    /** The proxy for a target, read from the environment once per origin. */
-    proxyFor(url) {
-        if (!this.proxies.has(url.origin)) {
-            try {
-                this.proxies.set(url.origin, proxyFor(url));
-            }
-            catch (error) {
-                if (error instanceof ProxyConfigError)
-                    throw new HttpError(error.message, error.code, 'no');
-                throw error;
-            }
-        }
-        return this.proxies.get(url.origin);
-    }
-    connections(proxy, own) {
-        const tls = this.options.ca === undefined ? {} : { ca: this.options.ca };
-        const open = () => new TrackedDispatcher(proxy, tls, own, this.options.maxResponseBytes);
-        if (own) {
-            const connections = open();
-            this.own.add(connections);
-            return connections;
-        }
-        const key = proxy?.href ?? '';
-        let connections = this.shared.get(key);
-        if (!connections)
-            this.shared.set(key, (connections = open()));
-        return connections;
-    }
-    discard(connections) {
-        for (const [key, value] of this.shared)
-            if (value === connections)
-                this.shared.delete(key);
-        this.own.delete(connections);
-        return connections.destroy();
-    }
-}
-function failure(error, written, signal) {
-    if (error instanceof HttpError)
-        return error;
-    const sent = written ? 'maybe' : 'no';
-    if (signal.aborted) {
-        const message = written ? 'aborted after the request was sent' : 'aborted';
-        return new HttpError(message, 'ABORTED', sent, { cause: error });
-    }
-    const { code, message } = error;
-    return new HttpError(typeof message === 'string' ? message : String(error), typeof code === 'string' ? code : 'ERR_NETWORK', sent, { cause: error });
-}
-/** The runner's proxy variable cannot be used. The message names the variable, never its value. */
-class ProxyConfigError extends Error {
-    variable;
-    name = 'ProxyConfigError';
-    code = 'PROXY_CONFIG';
-    constructor(variable) {
-        super(`The runner's ${variable} is not a proxy URL this action can use: set it to http://host:port (or http://user:password@host:port, special characters in the password percent-encoded).`);
-        this.variable = variable;
-    }
-}
-/**
- * The proxy for a request to `target`, by the toolkit's own rule (@actions/http-client's
- * getProxyUrl, which the GitHub client follows too), from the runner's environment:
- * `https_proxy`/`HTTPS_PROXY` for https targets, `http_proxy`/`HTTP_PROXY` for http; loopback hosts
- * (localhost, 127.*, [::1]) never proxied; `no_proxy`/`NO_PROXY` entries match the host and its
- * subdomains, `*` everything.
- *
- * Where the toolkit would silently go direct, or build a URL nothing can connect to, this throws
- * ProxyConfigError: a value that is no URL (`http://[bad`), a malformed percent escape (getProxyUrl
- * then answers "no proxy"), a scheme-less `host:port` (URL reads `host:` as the scheme), or a
- * scheme other than http(s) (socks5).
- */
-function proxyFor(target) {
-    const names = target.protocol === 'https:' ? ['https_proxy', 'HTTPS_PROXY'] : ['http_proxy', 'HTTP_PROXY'];
-    const variable = names.find(name => process.env[name]) ?? names[1];
-    let proxy;
-    let bypassed = false;
-    try {
-        bypassed = checkBypass(target);
-        proxy = getProxyUrl(target);
-    }
-    catch {
-        // Its fallback, `http://` + the value, can throw, and that error would hold the value.
-        proxy = undefined;
-    }
-    if (bypassed || !process.env[variable])
-        return undefined;
-    if (!proxy || (proxy.protocol !== 'http:' && proxy.protocol !== 'https:') || !proxy.hostname)
-        throw new ProxyConfigError(variable);
-    // A plain URL: the toolkit's returns its user and password decoded, unlike its href.
-    return new URL(proxy.href);
-}
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/client.js
-
-
-
-
-
-
-
-
-
-
-const DEFAULT_TIMEOUT_MS = 30_000;
-const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
-/** The one HTTP client of the project: every entry point talks to the service through it. */
-class ApiClient {
-    options;
-    http;
-    clock;
-    log;
-    /** Every form of every secret, removed from whatever the service answers. */
-    secretForms;
-    /** The service answered a request with this key: a later 401 means the key stopped working. */
-    accepted = false;
-    constructor(options) {
-        this.options = options;
-        this.http = new HttpSession({
-            maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES
-        });
-        this.clock = options.clock ?? systemClock;
-        this.log = options.log ?? silentLogger;
-        this.secretForms = redact_secretForms([options.apiKey, ...(options.secrets ?? [])]);
-    }
-    /** Sends the request with the retry policy and returns the parsed JSON body. */
-    async send(spec) {
-        try {
-            return await this.sendWithRetries(spec);
-        }
-        catch (error) {
-            throw finalError(spec, error, this.options.baseUrl);
-        }
-    }
-    sendWithRetries(spec) {
-        const attempt = () => this.attempt(spec);
-        return withRetries(() => withinBudget(spec.budget, spec.what, attempt), {
-            deadline: spec.deadline,
-            write: spec.write,
-            policy: this.options.backoff ?? DEFAULT_BACKOFF,
-            clock: this.clock,
-            random: this.options.random,
-            signal: this.options.signal,
-            onRetry: ({ attempt, delayMs, error }) => this.log.info(`Could not ${spec.what} (${error.message}); trying again in ${formatDuration(delayMs)} (attempt ${attempt + 1}).`)
-        });
-    }
-    async close() {
-        await this.http.close();
-    }
-    url(spec) {
-        const url = new URL(this.options.baseUrl.href);
-        url.pathname = `${url.pathname.replace(/\/+$/, '')}/${spec.path.map(encodeSegment).join('/')}`;
-        for (const [key, value] of Object.entries(spec.query ?? {})) {
-            if (value !== undefined)
-                url.searchParams.set(key, String(value));
-        }
-        return url;
-    }
-    async attempt(spec) {
-        const url = this.url(spec);
-        const remaining = spec.deadline - this.clock.now();
-        const timeoutMs = Math.max(1, Math.min(this.options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS, remaining));
-        const timeout = AbortSignal.timeout(timeoutMs);
-        const signal = this.options.signal ? AbortSignal.any([this.options.signal, timeout]) : timeout;
-        let response;
-        try {
-            response = await this.http.send({
-                method: spec.method,
-                url,
-                signal,
-                headers: {
-                    authorization: `Bearer ${this.options.apiKey}`,
-                    accept: 'application/json',
-                    'user-agent': this.options.userAgent ?? USER_AGENT,
-                    ...(spec.body === undefined ? {} : { 'content-type': 'application/json' })
-                },
-                body: spec.body === undefined ? undefined : JSON.stringify(spec.body)
-            });
-        }
-        catch (error) {
-            if (this.options.signal?.aborted) {
-                const unsent = error instanceof HttpError && error.sent === 'no';
-                const message = !spec.write
-                    ? 'Cancelled.'
-                    : unsent
-                        ? `Cancelled before the request to ${spec.what} was sent; nothing was done.`
-                        : `Cancelled while waiting for the answer to the request to ${spec.what}; the service may have acted on it. ${spec.ambiguousHint ?? ''}`.trim();
-                return { ok: false, error: new errors_CancelledError(message), retry: false };
-            }
-            return this.unanswered(spec, error, timeout.aborted ? timeoutMs : undefined);
-        }
-        const { status, headers, text } = response;
-        if (status >= 200 && status < 300) {
-            this.accepted = true;
-            try {
-                return { ok: true, value: redactDeep(JSON.parse(text), this.secretForms) };
-            }
-            catch {
-                return this.unusableAnswer(spec, `HTTP ${status} with a body that is not JSON`);
-            }
-        }
-        return this.failedStatus(spec, status, text, headers);
-    }
-    /** No answer came: whether even a write may go again depends on whether it was ever sent. */
-    unanswered(spec, error, timedOutAfterMs) {
-        const host = this.options.baseUrl.host;
-        const failure = error instanceof HttpError ? error : new HttpError(String(error), 'network error', 'maybe');
-        if (failure.code === 'RESPONSE_TOO_LARGE')
-            return this.unusableAnswer(spec, failure.message);
-        if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(failure.code)) {
-            // Waiting will not make a certificate trusted: say so at once.
-            const error = new errors_ApiError(`The TLS certificate of ${host} is not trusted (${failure.code}). Check 'api-url'; for a private certificate authority, set NODE_EXTRA_CA_CERTS on the runner.`);
-            return { ok: false, error, retry: false };
-        }
-        if (['PROXY_AUTH', 'PROXY_CONFIG', 'NOT_LOOPBACK'].includes(failure.code)) {
-            // Credentials or a proxy setting will not appear by waiting either.
-            return {
-                ok: false,
-                error: new errors_ApiError(`Cannot reach ${host}: ${failure.message}.`),
-                retry: false
-            };
-        }
-        const reason = timedOutAfterMs !== undefined
-            ? `no answer within ${formatDuration(timedOutAfterMs)}`
-            : failure.code === 'PROXY_REFUSED'
-                ? failure.message
-                : failure.code;
-        if (failure.sent === 'no') {
-            // Never sent: the service cannot have acted, so even a write may be sent again.
-            const error = new UnreachableError(`cannot reach ${host}: ${reason}`, undefined, true);
-            return { ok: false, error, retry: true };
-        }
-        if (spec.write)
-            return { ok: false, error: this.ambiguous(spec, reason), retry: false };
-        return {
-            ok: false,
-            error: new errors_ApiError(`${reason} from ${host}`, undefined, true),
-            retry: true
-        };
-    }
-    failedStatus(spec, status, text, headers) {
-        const detail = serviceMessage(text, this.secretForms);
-        const said = detail ? `: ${detail}` : '';
-        if (status === 401 || status === 403) {
-            return { ok: false, retry: false, error: this.refusedKey(spec, status, said) };
-        }
-        if (status === 404) {
-            // A 404 without the service's error text, or under an api-url with a path of its own, is
-            // most likely a path the service does not serve: the URL is the first thing to check.
-            const suspectUrl = !detail || this.options.baseUrl.pathname.replace(/\/+$/, '') !== '';
-            const message = suspectUrl
-                ? `The service answered HTTP 404${said}: check 'api-url' (${this.options.baseUrl.href}), which should be the service's base URL such as https://api.mintlify.com, without a path. If it is right: ${spec.notFound}.`
-                : `${spec.notFound} (HTTP 404${said}).`;
-            return { ok: false, retry: false, error: new NotFoundError(message, status) };
-        }
-        const retryable = (spec.write ? RETRYABLE_WRITE_STATUSES : RETRYABLE_READ_STATUSES).has(status);
-        if (retryable) {
-            const header = headers['retry-after'];
-            const retryAfterMs = parseRetryAfter(Array.isArray(header) ? header[0] : header, Date.now());
-            const error = new errors_ApiError(`HTTP ${status}${said}`, status, true);
-            return { ok: false, retry: true, error, retryAfterMs };
-        }
-        if (spec.write && status >= 500)
-            return { ok: false, retry: false, error: this.ambiguous(spec, `HTTP ${status}${said}`) };
-        if (status >= 500) {
-            return {
-                ok: false,
-                retry: false,
-                error: new errors_ApiError(`Could not ${spec.what}: the service answered HTTP ${status}${said}.`, status, true)
-            };
-        }
-        return {
-            ok: false,
-            retry: false,
-            error: new errors_ApiError(`The service rejected the request to ${spec.what} (HTTP ${status}${said}).`, status)
-        };
-    }
-    /**
-     * 401: the key is not (or no longer) valid; keys expire. 403: the key is valid but may not do
-     * this: a read-only key on a write, or a caller outside the key's IP allowlist.
-     */
-    refusedKey(spec, status, said) {
-        const earlier = this.accepted ? ' The service accepted this key earlier in this run.' : '';
-        if (status === 401) {
-            return new errors_AuthError(`The service refused the API key (HTTP 401${said}).${earlier} If the key worked before, it has most likely expired: Mintlify keys expire after 90 days unless created with another lifetime. ` +
-                "Otherwise it was revoked, or it belongs to another organisation than the project. Check 'api-key': create an admin API key on the API keys page of the dashboard and store it in the secret.", status);
-        }
-        const readOnly = spec.write
-            ? 'the key may be read-only (read-only keys can read but not create jobs or send follow-ups), or '
-            : '';
-        return new errors_AuthError(`The service refused the request to ${spec.what} with this API key (HTTP 403${said}).${earlier} The key is valid, but ${readOnly}the runner's address may be outside the key's IP allowlist (GitHub-hosted runners have no fixed address). ` +
-            `Check the key's access and IP allowlist on the API keys page of the dashboard${spec.write ? ', or use an admin key with write access' : ''}.`, status);
-    }
-    /** A 2xx whose body cannot be used: for a write the service has acted, so it must not be repeated. */
-    unusableAnswer(spec, reason) {
-        if (spec.write)
-            return { ok: false, retry: false, error: this.ambiguous(spec, reason) };
-        return {
-            ok: false,
-            retry: true,
-            error: new errors_ApiError(`unusable answer: ${reason}`, undefined, true)
-        };
-    }
-    ambiguous(spec, reason) {
-        return new errors_AmbiguousWriteError(`Could not confirm the request to ${spec.what} (${reason}). The service may have acted on it anyway. ` +
-            `${spec.ambiguousHint ?? ''} Re-running this step may do it a second time.`.trim());
-    }
-}
-/** encodeURIComponent leaves `.` alone, and a `.` or `..` segment would be resolved away by URL parsing. */
-function encodeSegment(segment) {
-    if (segment === '' || segment === '.' || segment === '..') {
-        throw new errors_ApiError(`Refusing to build a request path with the segment '${segment}'.`);
-    }
-    return encodeURIComponent(segment);
-}
-/**
- * The error the caller sees once retrying is over: what was tried, what was wrong, and what to
- * do. Transient errors stay transient (a status check fails the wait only at its deadline).
- */
-function finalError(spec, error, baseUrl) {
-    if (!(error instanceof errors_ApiError) ||
-        !error.transient ||
-        error instanceof RateLimitError ||
-        error instanceof BudgetExhaustedError)
-        return error;
-    const host = baseUrl.host;
-    if (error instanceof UnreachableError) {
-        const sent = spec.write ? ' The request never reached the service, so nothing was done.' : '';
-        return new UnreachableError(`Could not ${spec.what}: ${error.message}.${sent} Check 'api-url' (${baseUrl.href}) and, on a self-hosted runner, the proxy settings (HTTPS_PROXY, NO_PROXY).`, undefined, true);
-    }
-    if (error.status === 429) {
-        return new errors_ApiError(`Could not ${spec.what}: the service kept rate limiting the requests (${error.message}). ${spec.write ? 'A project may start 100 agent jobs and follow-ups an hour' : 'An organisation may make 100 analytics requests an hour'}: try again later, or spread the workflows out.`, 429, true);
-    }
-    const failing = error.status !== undefined ? ' kept failing' : '';
-    return new errors_ApiError(`Could not ${spec.what}: ${host}${failing} (${error.message}). Try again later.`, error.status, true);
-}
-const MAX_SERVICE_MESSAGE = 500;
-/** The service's `error` text, shortened, on one line, and never holding the key. */
-function serviceMessage(text, secretForms) {
-    let message = '';
-    try {
-        const body = JSON.parse(text);
-        if (typeof body.error === 'string')
-            message = body.error;
-        if (Array.isArray(body.details)) {
-            const details = body.details.map(d => d?.message).filter(m => typeof m === 'string');
-            if (details.length)
-                message += ` (${details.join('; ')})`;
-        }
-    }
-    catch {
-        // Not JSON (a proxy's HTML page, say): the status alone says enough.
-    }
-    message = redact_redact(message, secretForms).replace(/\s+/g, ' ').trim();
-    return message.length > MAX_SERVICE_MESSAGE
-        ? `${message.slice(0, MAX_SERVICE_MESSAGE)}…`
-        : message;
-}
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/connection.js
-
-
-
-
-
-
-/** The inputs every action takes to reach the service, with the same meaning. */
-const CommonInput = {
-    ApiKey: 'api-key',
-    ProjectId: 'project-id',
-    ApiUrl: 'api-url'
-};
-const DEFAULT_API_URL = 'https://api.mintlify.com';
-/**
- * Plain http is allowed only to this machine (the simulator), so the key is never sent in clear:
- * `localhost` itself and literal loopback addresses, as the URL parser normalises them. Names
- * under `.localhost` are not: a hosts file or DNS can send them anywhere.
- */
-function isLoopbackHost(hostname) {
-    const host = hostname.toLowerCase();
-    return host === 'localhost' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || host === '[::1]';
-}
-/** Validates the base URL of the service and normalises it to end without a slash. */
-function parseApiUrl(name, raw) {
-    let url;
-    try {
-        url = new URL(raw.trim());
-    }
-    catch {
-        throw new errors_InputError(`Input '${name}' must be an absolute URL such as https://api.mintlify.com; got '${raw}'.`);
-    }
-    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
-        throw new errors_InputError(`Input '${name}' must use https:// (plain http:// is allowed only for localhost, 127.0.0.1 or ::1); got '${url.protocol}//${url.host}'.`);
-    }
-    if (url.username || url.password) {
-        throw new errors_InputError(`Input '${name}' must not contain credentials; pass the key in 'api-key'.`);
-    }
-    if (url.search || url.hash) {
-        throw new errors_InputError(`Input '${name}' must not have a query or fragment; got '${raw}'.`);
-    }
-    url.pathname = url.pathname.replace(/\/+$/, '');
-    return url;
-}
-/**
- * The one rule for project and job ids, from inputs, from the service's answers and from records.
- * The published documents make them opaque strings (a mock server's example is
- * "laborum est dolore"), and each becomes one percent-encoded path segment, so any text will do
- * except: empty, over 200 characters, control characters (C0, C1, line and paragraph separators,
- * bidirectional controls) and lone surrogates (which cannot be encoded), and `.` or `..`, which URL
- * parsing would resolve away as path segments.
- */
-const connection_SERVICE_ID = /^(?!\.{1,2}$)[^\p{Cc}\p{Cs}\p{Zl}\p{Zp}\p{Bidi_Control}]{1,200}$/u;
-/** An id for messages: quoted, escaped, and short. */
-function shownId(raw) {
-    const chars = Array.from(raw);
-    return JSON.stringify(chars.length > 60 ? `${chars.slice(0, 59).join('')}…` : raw);
-}
-/** A project or job id from an input, trimmed, checked against the one id rule. */
-function connection_parseId(name, raw) {
-    const value = raw.trim();
-    if (!connection_SERVICE_ID.test(value)) {
-        throw new errors_InputError(`Input '${name}' must be an ID as the Mintlify dashboard shows it: 1 to 200 characters, no control characters, and not '.' or '..'; got ${shownId(raw)}.`);
-    }
-    return value;
-}
-/**
- * Keys of the service's other kinds: they share the admin prefix but cannot use the admin API, so
- * the service would refuse every request. Checked before the first one (the service's documentation
- * names these two).
- */
-const OTHER_KEY_KINDS = [
-    { prefix: 'mint_dsc_', kind: 'an assistant API key' },
-    { prefix: 'mint_us_', kind: 'an index API key' }
-];
-/** Refuses a key of another kind than admin, naming its kind (never the key). */
-function checkKeyKind(name, apiKey) {
-    const other = OTHER_KEY_KINDS.find(k => apiKey.startsWith(k.prefix));
-    if (!other)
-        return;
-    throw new errors_InputError(`Input '${name}' holds ${other.kind} (it starts with ${other.prefix}), which cannot use the admin API this action calls. ` +
-        `Create an admin API key on the API keys page of the Mintlify dashboard (it starts with mint_, not ${OTHER_KEY_KINDS.map(k => k.prefix).join(' or ')}) and store it in the secret.`);
-}
-/** Reads key, project and URL. The key is masked before anything else can print it. */
-function connection_readConnection(get, mask) {
-    const apiKey = inputs_readSecret(get, mask, CommonInput.ApiKey);
-    if (!apiKey) {
-        throw new errors_InputError(`Input '${CommonInput.ApiKey}' is required: pass an admin API key from a secret, e.g. api-key: \${{ secrets.MINTLIFY_API_KEY }}.`);
-    }
-    checkKeyKind(CommonInput.ApiKey, apiKey);
-    const rawProject = get(CommonInput.ProjectId);
-    if (!rawProject.trim()) {
-        throw new errors_InputError(`Input '${CommonInput.ProjectId}' is required: copy the project ID from the API keys page of the Mintlify dashboard.`);
-    }
-    const projectId = connection_parseId(CommonInput.ProjectId, rawProject);
-    const apiUrl = parseApiUrl(CommonInput.ApiUrl, get(CommonInput.ApiUrl).trim() || DEFAULT_API_URL);
-    return { apiKey, projectId, apiUrl };
-}
-/**
- * The service client for validated inputs. A broken proxy variable is found here, before the first
- * request, not as a network error retried until the time-out; a key without the admin prefix gets
- * a warning, not a refusal.
- */
-function openClient(connection, { log, signal, clock }) {
-    try {
-        proxyFor(connection.apiUrl);
-    }
-    catch (error) {
-        throw new errors_InputError(error.message);
-    }
-    if (!connection.apiKey.startsWith('mint_')) {
-        log.warning("The 'api-key' does not start with mint_: admin API keys do. The service will refuse any other key.");
-    }
-    return new ApiClient({
-        baseUrl: connection.apiUrl,
-        apiKey: connection.apiKey,
-        secrets: [connection.githubToken, connection.docsToken].filter((t) => Boolean(t)),
-        log,
-        signal,
-        clock
-    });
-}
-/**
- * The frame of a step that reads the service (the sub-actions): its settings read (the key kept
- * out of any failure message), a client opened for the step and closed however it ends.
- */
-async function runServiceStep(runner, readSettings, body) {
-    const { log, clock } = runner;
-    await runStep(runner, async (step) => {
-        const settings = readSettings(runner.input, runner.env, runner.mask, clock.wallNow());
-        step.secret(settings.apiKey);
-        const client = openClient(settings, { log, signal: step.signal, clock });
-        step.finally(() => client.close());
-        await body(settings, client, step);
-    });
-}
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/agent-jobs.js
-
-
-/** Where people see a project's agent jobs, each with what the agent did and why it stopped. */
-const DASHBOARD_URL = 'https://dashboard.mintlify.com';
-/** Where to look for a job, in plain text for logs and error messages. */
-const jobsOnDashboard = (projectId) => `the agent jobs of project ${projectId} on the Mintlify dashboard (${DASHBOARD_URL})`;
-/** The job's own fields, as the `job` output shows them: not what this action noted about them. */
-function jobRecord(job) {
-    const { rejectedPrLink: _rejected, ignored: _ignored, ...record } = job;
-    return record;
-}
-const lookHint = (projectId) => `Look for it among ${jobsOnDashboard(projectId)} before running again.`;
-async function createJob(client, projectId, prompt, deadline) {
-    const body = await client.send({
-        method: 'POST',
-        path: ['v2', 'agent', projectId, 'job'],
-        body: { prompt },
-        what: 'create the agent job',
-        write: true,
-        deadline,
-        notFound: projectNotFound(projectId),
-        ambiguousHint: `A job may have been created. ${lookHint(projectId)}`
-    });
-    return asAgentJob(body, undefined, reason => {
-        throw new AmbiguousWriteError(`The service accepted the request to create the agent job but ${reason}. A job was probably created. ${lookHint(projectId)}`);
-    });
-}
-async function getJob(client, projectId, jobId, deadline) {
-    const body = await client.send({
-        method: 'GET',
-        path: ['v2', 'agent', projectId, 'job', jobId],
-        what: `read the status of job ${jobId}`,
-        write: false,
-        deadline,
-        notFound: `Job '${jobId}' was not found in project '${projectId}'. Check 'job-id' and 'project-id'`
-    });
-    // A malformed status answer passes like a network error: the next check may be fine.
-    const unusable = (reason) => {
-        throw new errors_ApiError(`Could not read the status of job ${jobId}: the answer is unusable, ${reason}.`, undefined, true);
-    };
-    const job = asAgentJob(body, jobId, unusable, true);
-    // The status is what a status check is for: without it the answer tells nothing.
-    const status = job.ignored?.find(f => f.field === 'status');
-    if (status)
-        unusable(`its 'status' is ${status.problem}`);
-    return job;
-}
-async function sendMessage(client, projectId, jobId, prompt, deadline) {
-    const body = await client.send({
-        method: 'POST',
-        path: ['v2', 'agent', projectId, 'job', jobId, 'message'],
-        body: { prompt },
-        what: `send the follow-up message to job ${jobId}`,
-        write: true,
-        deadline,
-        notFound: `Job '${jobId}' was not found in project '${projectId}'. Check 'job-id' and 'project-id'`,
-        ambiguousHint: `The message may have been delivered to job ${jobId}. ${lookHint(projectId)}`
-    });
-    return asAgentJob(body, jobId, reason => {
-        throw new AmbiguousWriteError(`The service accepted the follow-up message to job ${jobId} but ${reason}. ${lookHint(projectId)}`);
-    }, true);
-}
-/**
- * The service answered a follow-up and declined it (400, 404, 409, 422 …): the message was not
- * delivered, so starting a new job instead cannot do the work twice. Not a refusal: a bad key, a rate
- * limit (a new job would meet the same), or no answer at all (the message may have arrived).
- */
-function followUpRefused(error) {
-    if (!(error instanceof ApiError) || error instanceof AmbiguousWriteError)
-        return false;
-    if (error instanceof AuthError || error.transient)
-        return false;
-    return (error.status !== undefined && error.status >= 400 && error.status < 500 && error.status !== 429);
-}
-/** A pull request link: http(s) only, of a sane length, or it is no link at all. */
-const agent_jobs_MAX_LINK = 2048;
-const MAX_FIELD = 500;
-/**
- * Only a link already in the URL parser's canonical form: the parser drops tabs and line breaks
- * and lowercases the host, which could rebuild a secret that redaction did not recognise in the
- * raw text. A real pull request URL is canonical.
- */
-function asLink(value) {
-    if (typeof value !== 'string' || value.length > agent_jobs_MAX_LINK)
-        return undefined;
-    try {
-        const url = new URL(value);
-        const web = url.protocol === 'https:' || url.protocol === 'http:';
-        return web && url.href === value ? value : undefined;
-    }
-    catch {
-        return undefined;
-    }
-}
-/**
- * Job fields are short one-line texts: the service's answers are checked, never trusted. No control
- * characters, so no value can start a line of its own in the log (a workflow command).
- */
-// eslint-disable-next-line no-control-regex -- refusing control characters is the point
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
-const isAbsent = (value) => value === undefined || value === null;
-/** Why a value is not a short one-line text, or undefined when it is one. */
-function textProblem(value) {
-    if (typeof value !== 'string')
-        return `not a text (${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value})`;
-    if (value.length > MAX_FIELD)
-        return `a text over ${MAX_FIELD} characters`;
-    if (CONTROL.test(value))
-        return 'a text with a control character or line break';
-    return undefined;
-}
-/**
- * The job fields this action uses, each checked for its type; anything else in the answer is
- * dropped. Only the id decides whether the answer is usable (`malformed` says how that is
- * reported): one that is missing (unless `idOptional`, when the caller knows it), not an id, or
- * another job's. Any other field of the wrong type or form is treated as absent and listed in
- * `ignored`, so the caller can warn, naming it: a created job is never lost to a field the run does
- * not need yet.
- */
-function asAgentJob(body, expectedId, malformed, idOptional = false) {
-    if (!body || typeof body !== 'object' || Array.isArray(body))
-        return malformed('the answer is not a job');
-    const raw = body;
-    if (!isAbsent(raw.id) && (typeof raw.id !== 'string' || !connection_SERVICE_ID.test(raw.id)))
-        return malformed(typeof raw.id === 'string'
-            ? `its job id ${shownId(raw.id)} is empty, over 200 characters or holds a control character`
-            : `its job id is ${textProblem(raw.id)}`);
-    const id = typeof raw.id === 'string' ? raw.id : undefined;
-    if (expectedId !== undefined && id !== undefined && id !== expectedId)
-        return malformed(`it is about another job (${shownId(id)})`);
-    const jobId = id ?? (idOptional ? expectedId : undefined);
-    if (!jobId)
-        return malformed('the answer has no job id');
-    const ignored = [];
-    const text = (field, value) => {
-        if (isAbsent(value))
-            return undefined;
-        const problem = textProblem(value);
-        if (problem)
-            ignored.push({ field, problem });
-        return problem ? undefined : value;
-    };
-    const job = {
-        id: jobId,
-        status: text('status', raw.status),
-        model: text('model', raw.model),
-        createdAt: text('createdAt', raw.createdAt),
-        prLink: null
-    };
-    if (!isAbsent(raw.source) && (typeof raw.source !== 'object' || Array.isArray(raw.source))) {
-        ignored.push({ field: 'source', problem: 'not an object' });
-    }
-    const source = raw.source && typeof raw.source === 'object' && !Array.isArray(raw.source)
-        ? raw.source
-        : {};
-    job.source = {
-        repository: text('source.repository', source.repository),
-        ref: text('source.ref', source.ref) ?? null
-    };
-    if (typeof raw.prLink === 'string') {
-        job.prLink = asLink(raw.prLink) ?? null;
-        if (!job.prLink)
-            job.rejectedPrLink = true;
-    }
-    else if (!isAbsent(raw.prLink)) {
-        ignored.push({ field: 'prLink', problem: textProblem(raw.prLink) });
-    }
-    if (ignored.length)
-        job.ignored = ignored;
-    return job;
-}
-
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/utils.js
-// We use any as a valid input type
-/* eslint-disable @typescript-eslint/no-explicit-any */
-/**
- * Sanitizes an input into a string so it can be passed into issueCommand safely
- * @param input input to sanitize into a string
- */
-function utils_toCommandValue(input) {
-    if (input === null || input === undefined) {
-        return '';
-    }
-    else if (typeof input === 'string' || input instanceof String) {
-        return input;
-    }
-    return JSON.stringify(input);
-}
-/**
- *
- * @param annotationProperties
- * @returns The command properties to send with the actual annotation command
- * See IssueCommandProperties: https://github.com/actions/runner/blob/main/src/Runner.Worker/ActionCommandManager.cs#L646
- */
-function toCommandProperties(annotationProperties) {
-    if (!Object.keys(annotationProperties).length) {
-        return {};
-    }
-    return {
-        title: annotationProperties.title,
-        file: annotationProperties.file,
-        line: annotationProperties.startLine,
-        endLine: annotationProperties.endLine,
-        col: annotationProperties.startColumn,
-        endColumn: annotationProperties.endColumn
-    };
-}
-//# sourceMappingURL=utils.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/command.js
-
-
-/**
- * Issues a command to the GitHub Actions runner
- *
- * @param command - The command name to issue
- * @param properties - Additional properties for the command (key-value pairs)
- * @param message - The message to include with the command
- * @remarks
- * This function outputs a specially formatted string to stdout that the Actions
- * runner interprets as a command. These commands can control workflow behavior,
- * set outputs, create annotations, mask values, and more.
- *
- * Command Format:
- *   ::name key=value,key=value::message
- *
- * @example
- * ```typescript
- * // Issue a warning annotation
- * issueCommand('warning', {}, 'This is a warning message');
- * // Output: ::warning::This is a warning message
- *
- * // Set an environment variable
- * issueCommand('set-env', { name: 'MY_VAR' }, 'some value');
- * // Output: ::set-env name=MY_VAR::some value
- *
- * // Add a secret mask
- * issueCommand('add-mask', {}, 'secretValue123');
- * // Output: ::add-mask::secretValue123
- * ```
- *
- * @internal
- * This is an internal utility function that powers the public API functions
- * such as setSecret, warning, error, and exportVariable.
- */
-function command_issueCommand(command, properties, message) {
-    const cmd = new Command(command, properties, message);
-    process.stdout.write(cmd.toString() + external_os_namespaceObject.EOL);
-}
-function command_issue(name, message = '') {
-    command_issueCommand(name, {}, message);
-}
-const CMD_STRING = '::';
-class Command {
-    constructor(command, properties, message) {
-        if (!command) {
-            command = 'missing.command';
-        }
-        this.command = command;
-        this.properties = properties;
-        this.message = message;
-    }
-    toString() {
-        let cmdStr = CMD_STRING + this.command;
-        if (this.properties && Object.keys(this.properties).length > 0) {
-            cmdStr += ' ';
-            let first = true;
-            for (const key in this.properties) {
-                if (this.properties.hasOwnProperty(key)) {
-                    const val = this.properties[key];
-                    if (val) {
-                        if (first) {
-                            first = false;
-                        }
-                        else {
-                            cmdStr += ',';
-                        }
-                        cmdStr += `${key}=${escapeProperty(val)}`;
-                    }
-                }
-            }
-        }
-        cmdStr += `${CMD_STRING}${escapeData(this.message)}`;
-        return cmdStr;
-    }
-}
-function escapeData(s) {
-    return utils_toCommandValue(s)
-        .replace(/%/g, '%25')
-        .replace(/\r/g, '%0D')
-        .replace(/\n/g, '%0A');
-}
-function escapeProperty(s) {
-    return utils_toCommandValue(s)
-        .replace(/%/g, '%25')
-        .replace(/\r/g, '%0D')
-        .replace(/\n/g, '%0A')
-        .replace(/:/g, '%3A')
-        .replace(/,/g, '%2C');
-}
-//# sourceMappingURL=command.js.map
-;// CONCATENATED MODULE: external "crypto"
-const external_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("crypto");
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/file-command.js
-// For internal use, subject to change.
-// We use any as a valid input type
-/* eslint-disable @typescript-eslint/no-explicit-any */
-
-
-
-
-function file_command_issueFileCommand(command, message) {
-    const filePath = process.env[`GITHUB_${command}`];
-    if (!filePath) {
-        throw new Error(`Unable to find environment variable for file command ${command}`);
-    }
-    if (!external_fs_namespaceObject.existsSync(filePath)) {
-        throw new Error(`Missing file at path: ${filePath}`);
-    }
-    external_fs_namespaceObject.appendFileSync(filePath, `${utils_toCommandValue(message)}${external_os_namespaceObject.EOL}`, {
-        encoding: 'utf8'
-    });
-}
-function file_command_prepareKeyValueMessage(key, value) {
-    const delimiter = `ghadelimiter_${external_crypto_namespaceObject.randomUUID()}`;
-    const convertedValue = utils_toCommandValue(value);
-    // These should realistically never happen, but just in case someone finds a
-    // way to exploit uuid generation let's not allow keys or values that contain
-    // the delimiter.
-    if (key.includes(delimiter)) {
-        throw new Error(`Unexpected input: name should not contain the delimiter "${delimiter}"`);
-    }
-    if (convertedValue.includes(delimiter)) {
-        throw new Error(`Unexpected input: value should not contain the delimiter "${delimiter}"`);
-    }
-    return `${key}<<${delimiter}${external_os_namespaceObject.EOL}${convertedValue}${external_os_namespaceObject.EOL}${delimiter}`;
-}
-//# sourceMappingURL=file-command.js.map
-;// CONCATENATED MODULE: external "path"
-const external_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("path");
-// EXTERNAL MODULE: external "http"
-var external_http_ = __nccwpck_require__(8611);
-// EXTERNAL MODULE: external "https"
-var external_https_ = __nccwpck_require__(5692);
 // EXTERNAL MODULE: ./node_modules/tunnel/index.js
 var node_modules_tunnel = __nccwpck_require__(770);
 ;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/index.js
@@ -38156,7 +36539,7 @@ var MediaTypes;
  * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
  */
 function lib_getProxyUrl(serverUrl) {
-    const proxyUrl = pm.getProxyUrl(new URL(serverUrl));
+    const proxyUrl = getProxyUrl(new URL(serverUrl));
     return proxyUrl ? proxyUrl.href : '';
 }
 const HttpRedirectCodes = [
@@ -38793,6 +37176,1736 @@ class lib_HttpClient {
 }
 const lib_lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCase()] = obj[k]), c), {});
 //# sourceMappingURL=index.js.map
+;// CONCATENATED MODULE: ./.tmp/ncc-js/github/transport.js
+
+
+const transport_noop = () => { };
+/**
+ * The connections of one GitHub client, owned by the action. @actions/github makes its proxy
+ * dispatcher once per process and never closes it: a proxy that accepts the connection and never
+ * answers CONNECT leaves that tunnel pending for undici's 300 s, and the process cannot exit until
+ * then. Here every socket is known, and `close()` ends them all, however far they got.
+ * Proxies are chosen as the toolkit chooses them (HTTPS_PROXY, HTTP_PROXY, NO_PROXY; never for
+ * loopback).
+ */
+class GitHubTransport {
+    dispatcher;
+    sockets = new Set();
+    closed;
+    constructor(apiUrl) {
+        const proxy = lib_getProxyUrl(apiUrl);
+        const connect = this.track((0,undici.buildConnector)({}));
+        this.dispatcher = proxy
+            ? new undici.ProxyAgent({
+                uri: new URL(proxy).origin,
+                token: proxyToken(new URL(proxy)),
+                // The connection to the proxy, which carries the CONNECT: known, so it can be ended.
+                clientFactory: (origin, options) => new undici.Pool(origin, {
+                    ...options,
+                    connect: this.track(options.connect)
+                })
+            })
+            : new undici.Agent({ connect });
+    }
+    /** What Octokit is given as `request.fetch`: undici's fetch over these connections. */
+    fetch = (input, init) => (0,undici.fetch)(input, {
+        ...init,
+        dispatcher: this.dispatcher
+    });
+    /** Ends every connection, also one still waiting for a proxy's answer; at most about 1 s. */
+    close() {
+        return (this.closed ??= this.teardown());
+    }
+    teardown() {
+        const done = this.dispatcher.destroy().catch(transport_noop);
+        const closed = new Error('the GitHub connection was closed');
+        for (const socket of this.sockets)
+            socket.on('error', transport_noop).destroy(closed);
+        // ProxyAgent's destroy can wait for good on a tunnel that never opened: not the run's end.
+        let timer;
+        const bound = new Promise(resolve => (timer = setTimeout(resolve, 1000)));
+        return Promise.race([done, bound]).finally(() => clearTimeout(timer));
+    }
+    track(connect) {
+        return (options, callback) => {
+            // buildConnector returns the socket it opens, though its type says void.
+            const socket = connect(options, callback);
+            this.sockets.add(socket);
+            socket.once('close', () => this.sockets.delete(socket));
+        };
+    }
+}
+/** Basic credentials from the proxy URL's user and password (a user alone is enough), as the toolkit sends them. */
+function proxyToken(proxy) {
+    if (!proxy.username && !proxy.password)
+        return undefined;
+    const credentials = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`;
+    return `Basic ${Buffer.from(credentials).toString('base64')}`;
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/github/api.js
+
+
+
+
+
+
+
+
+
+/** Pages of 100: the most GitHub serves per request. */
+const PAGE_SIZE = 100;
+const TIMEOUT_MS = 15_000;
+/** Short enough that a cancelled step still ends within 2 s, long enough for a healthy GitHub. */
+const GRACE_MS = 1_500;
+/**
+ * A failed GitHub call in a few words. Octokit reports a call that never got an answer (refused,
+ * DNS, a time limit) as a RequestError with status 500 and no response: that is no HTTP 500, and
+ * says so.
+ */
+function api_describeGitHubError(error) {
+    if (error instanceof RequestError && error.response)
+        return `HTTP ${error.status}`;
+    // Not a call that failed but one that could not be made (an unusable token): its own words.
+    if (error instanceof InputError)
+        return error.message;
+    const failure = error;
+    const cause = failure?.cause;
+    const code = cause?.code ?? cause?.cause?.code;
+    const why = typeof code === 'string'
+        ? code
+        : typeof failure?.message === 'string'
+            ? failure.message
+            : String(error);
+    return `no answer from GitHub (${why})`;
+}
+/**
+ * GitHub refused for want of access (401, 403, 404: a private repository answers 404 to a token
+ * that cannot see it), as opposed to failing or not answering.
+ */
+function api_refusedAccess(error) {
+    return (error instanceof RequestError &&
+        error.response !== undefined &&
+        [401, 403, 404].includes(error.status));
+}
+/** What to grant, as one sentence: `grant` is what the workflow's `permissions:` block needs. */
+const api_permissionHint = (grant) => `Give the workflow ${grant} (a permissions block that sets any permission sets the others to none).`;
+/** The GitHub connections a run opens, closed together when it ends. */
+class GitHubSession {
+    open = new Set();
+    add(api) {
+        this.open.add(api);
+    }
+    async close() {
+        const all = [...this.open];
+        this.open.clear();
+        await Promise.all(all.map(api => api.close()));
+    }
+}
+/** @octokit/plugin-retry's retryAfterBaseValue. */
+const RETRY_BASE_MS = 1000;
+/**
+ * The toolkit's Octokit (@actions/github's getOctokit) with the same plugins and proxy rules as every
+ * other action, but over connections the action owns and closes (transport.ts), with
+ * @octokit/plugin-retry:
+ * reads and comment updates are retried up to three times when GitHub does not answer or fails
+ * (a 5xx, a 429; not 400, 401, 403, 404, 410, 422, 451); creating a comment never is (a retry
+ * could post it twice). Every request, its retries included, is bounded by its own time limit and
+ * by the run's cancel signal, so a slow GitHub cannot hold a cancelled step.
+ */
+function api_connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs = RETRY_BASE_MS, clock = systemClock, session, tokenInput } = {}) {
+    // The first moment the token is needed: an unexpanded `${{ … }}` fails here, saying so.
+    sendableSecret(tokenInput ?? 'github-token', token);
+    const baseUrl = apiUrl.replace(/\/+$/, '');
+    const transport = new GitHubTransport(baseUrl);
+    session?.add(transport);
+    const octokit = getOctokit(token, {
+        baseUrl,
+        userAgent: USER_AGENT,
+        // Replaces the toolkit's `request` (its fetch over a proxy dispatcher nothing closes).
+        request: { fetch: transport.fetch },
+        // The plugin decides what is retried and how often; `bounded` does the waiting.
+        retry: { retryAfterBaseValue: 0 }
+    }, 
+    // In this order: `bounded` wraps each attempt, inside the retry plugin.
+    bounded(cancel, retryBaseMs, clock), retry);
+    return {
+        async listComments(issue) {
+            const comments = await octokit.paginate(octokit.rest.issues.listComments, {
+                owner,
+                repo,
+                issue_number: issue,
+                per_page: PAGE_SIZE
+            });
+            return comments.map(c => ({ id: c.id, body: c.body ?? '', authorType: c.user?.type ?? '' }));
+        },
+        async createComment(issue, body) {
+            const { data } = await octokit.rest.issues.createComment({
+                owner,
+                repo,
+                issue_number: issue,
+                body,
+                // Never retried: GitHub may have posted the comment before failing to say so.
+                request: { retries: 0 }
+            });
+            return data.id;
+        },
+        async updateComment(id, body) {
+            await octokit.rest.issues.updateComment({
+                owner,
+                repo,
+                comment_id: id,
+                body
+            });
+        },
+        async permission(user) {
+            const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({
+                owner,
+                repo,
+                username: user
+            });
+            // An answer without a permission (a redirect's page, a proxy's) is no answer at all.
+            if (typeof data?.permission !== 'string')
+                throw new Error('GitHub answered without a permission');
+            const roleName = data.role_name;
+            return {
+                permission: data.permission,
+                roleName: typeof roleName === 'string' ? roleName : undefined
+            };
+        },
+        async pull(number) {
+            const { data } = await octokit.rest.pulls.get({
+                owner,
+                repo,
+                pull_number: number
+            });
+            const pr = parsePullRequest(data);
+            if (!pr)
+                throw new Error(`GitHub answered pull request #${number} without a number`);
+            return pr;
+        },
+        graphql: (query, variables) => octokit.graphql(query, variables),
+        async commitFiles(sha, page, perPage) {
+            // GitHub pages a commit's files by `page` and `per_page`; the commit's own fields repeat.
+            const { data } = await octokit.rest.repos.getCommit({
+                owner,
+                repo,
+                ref: sha,
+                page,
+                per_page: perPage
+            });
+            return asFiles(data.files ?? []);
+        },
+        async *pullFilePages(pull, perPage) {
+            const pages = octokit.paginate.iterator(octokit.rest.pulls.listFiles, {
+                owner,
+                repo,
+                pull_number: pull,
+                per_page: perPage
+            });
+            for await (const { data } of pages)
+                yield asFiles(data);
+        },
+        async issuesWithLabel(label) {
+            const { data } = await octokit.rest.issues.listForRepo({
+                owner,
+                repo,
+                labels: label,
+                state: 'all',
+                sort: 'updated',
+                direction: 'desc',
+                per_page: 20
+            });
+            return data.filter(issue => !issue.pull_request).map(asIssue);
+        },
+        async createIssue(title, body, labels) {
+            const { data } = await octokit.rest.issues.create({
+                owner,
+                repo,
+                title,
+                body,
+                labels,
+                // Never retried: GitHub may have opened the issue before failing to say so.
+                request: { retries: 0 }
+            });
+            return asIssue(data);
+        },
+        async updateIssue(number, change) {
+            const { data } = await octokit.rest.issues.update({
+                owner,
+                repo,
+                issue_number: number,
+                ...change
+            });
+            return asIssue(data);
+        },
+        close: () => transport.close()
+    };
+}
+function asIssue(data) {
+    return {
+        number: data.number,
+        title: typeof data.title === 'string' ? data.title : '',
+        body: typeof data.body === 'string' ? data.body : '',
+        state: typeof data.state === 'string' ? data.state : '',
+        url: typeof data.html_url === 'string' ? data.html_url : '',
+        labels: (Array.isArray(data.labels) ? data.labels : [])
+            .map(l => (typeof l === 'string' ? l : (l?.name ?? '')))
+            .filter(Boolean)
+    };
+}
+/**
+ * Bounds each request, its retries included, by TIMEOUT_MS (GRACE_MS when made after the cancel)
+ * and by the cancel signal, and waits before each retry. Hand-written beside
+ * @octokit/plugin-retry because the plugin's own wait is a timer no signal can end: a cancel
+ * during it would keep the step alive for up to 9 s. Registered before the retry plugin, so it
+ * wraps each attempt, and the retry plugin's request options are the same object every time.
+ */
+function bounded(cancel, baseMs, clock) {
+    const bounds = new WeakMap();
+    const waitBefore = (attempt) => attempt ** 2 * baseMs;
+    return (octokit) => {
+        octokit.hook.wrap('request', async (request, options) => {
+            let bound = bounds.get(options);
+            if (!bound) {
+                // A request made before the cancel stops at it; one made after (the comment's last
+                // word) gets a short grace.
+                const ms = cancel?.aborted ? GRACE_MS : TIMEOUT_MS;
+                const timeout = AbortSignal.timeout(ms);
+                const signal = cancel && !cancel.aborted ? AbortSignal.any([cancel, timeout]) : timeout;
+                bound = { signal, deadline: clock.now() + ms, attempts: 0 };
+                bounds.set(options, bound);
+            }
+            const attempt = bound.attempts++;
+            // No retry after this one: the retry plugin reads `retries` from these options.
+            const last = () => void (options.request = { ...options.request, retries: 0 });
+            if (attempt > 0) {
+                try {
+                    await clock.sleep(waitBefore(attempt), bound.signal);
+                }
+                catch {
+                    last();
+                    throw bound.last;
+                }
+            }
+            try {
+                // Set on these options, not on a copy: the hooks inside this one (authentication) read them.
+                options.request = { ...options.request, signal: bound.signal };
+                return await request(options);
+            }
+            catch (error) {
+                bound.last = error;
+                if (bound.signal.aborted || clock.now() + waitBefore(attempt + 1) >= bound.deadline)
+                    last();
+                throw error;
+            }
+        });
+    };
+}
+/** GitHub's file entries, each field checked: a missing count is 0, a missing name drops the entry. */
+function asFiles(raw) {
+    const files = [];
+    for (const item of raw) {
+        const f = (item ?? {});
+        if (typeof f.filename !== 'string' || !f.filename)
+            continue;
+        const n = (v) => (typeof v === 'number' && v >= 0 ? v : 0);
+        files.push({
+            path: f.filename,
+            previousPath: typeof f.previous_filename === 'string' ? f.previous_filename : undefined,
+            status: typeof f.status === 'string' ? f.status : 'changed',
+            additions: n(f.additions),
+            deletions: n(f.deletions),
+            patch: typeof f.patch === 'string' ? f.patch : undefined
+        });
+    }
+    return files;
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/step.js
+
+/**
+ * The frame every step runs in: cancellation from the runner's signals, one failure line with no
+ * secret in it and no stack trace, and clean-up on every path.
+ */
+async function step_runStep(runner, body) {
+    const cancel = runner.cancellation();
+    const secrets = [];
+    const cleanups = [];
+    const undos = [];
+    const scope = {
+        signal: cancel.signal,
+        secret: value => void secrets.push(value),
+        finally: cleanup => void cleanups.unshift(cleanup),
+        onFailure: undo => void undos.unshift(undo)
+    };
+    try {
+        await body(scope);
+    }
+    catch (error) {
+        let message = describeError(error, secrets, runner.log.debug);
+        for (const undo of undos) {
+            const said = await undo().catch(() => '');
+            if (said)
+                message += ` ${said}`;
+        }
+        runner.fail(message);
+    }
+    finally {
+        cancel.dispose();
+        for (const cleanup of cleanups)
+            await cleanup().catch(() => undefined);
+    }
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/logger.js
+const silentLogger = { debug() { }, info() { }, notice() { }, warning() { } };
+/**
+ * One log line, whatever it holds: a line break inside a message would let text from the service
+ * or an issue start a line of its own, which the runner reads as a workflow command.
+ */
+const oneLine = (message) => message
+    .replace(/\r/g, '\\r')
+    .replace(/\n/g, '\\n')
+    .replace(/[\u2028\u2029]/g, ' ');
+/** A logger over `write`, one line per message whatever the message holds. */
+function lineLogger(write) {
+    return {
+        debug: message => write.debug(oneLine(message)),
+        info: message => write.info(oneLine(message)),
+        notice: message => write.notice(oneLine(message)),
+        warning: message => write.warning(oneLine(message))
+    };
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/duration.js
+
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const PART = /(\d+(?:\.\d+)?)(ms|h|m|s)/y;
+/** A number without a unit: `45` next to `timeout-minutes: 45` reads as minutes to a person. */
+const BARE_NUMBER = /^\d+(\.\d+)?$/;
+/**
+ * Parses `90s`, `15m`, `1h`, `1h30m` or `500ms` into milliseconds. Every part has its unit: a bare
+ * number is refused, since nobody can tell whether `45` meant seconds or minutes. Returns undefined
+ * for anything else so the caller can name the input in its message.
+ */
+function parseDuration(text) {
+    const value = text.trim().toLowerCase();
+    if (value === '' || BARE_NUMBER.test(value))
+        return undefined;
+    let total = 0;
+    PART.lastIndex = 0;
+    let matched = 0;
+    while (PART.lastIndex < value.length) {
+        const start = PART.lastIndex;
+        const m = PART.exec(value);
+        if (!m || m.index !== start)
+            return undefined;
+        total += Number(m[1]) * UNIT_MS[m[2]];
+        matched++;
+    }
+    return matched > 0 ? Math.round(total) : undefined;
+}
+/** Parses a duration input and checks its range, with a message that names the input. */
+function duration_durationInput(name, raw, minMs, maxMs) {
+    const ms = parseDuration(raw);
+    const bare = raw.trim();
+    if (BARE_NUMBER.test(bare)) {
+        throw new InputError(`Input '${name}' needs a unit: write '${bare}m' for ${bare} minutes or '${bare}s' for ${bare} seconds; got '${raw}'.`);
+    }
+    if (ms === undefined) {
+        throw new InputError(`Input '${name}' must be a duration such as 90s, 15m, 1h or 1h30m; got '${raw}'.`);
+    }
+    if (ms < minMs || ms > maxMs) {
+        throw new InputError(`Input '${name}' must be between ${formatDuration(minMs)} and ${formatDuration(maxMs)}; got '${raw}'.`);
+    }
+    return ms;
+}
+/** `1h 2m 3s`, `45s`, `1.5s`: short and human, for logs and summaries. */
+function formatDuration(ms) {
+    if (ms < 10_000 && ms % 1000 !== 0)
+        return `${Math.round(ms / 100) / 10}s`;
+    let s = Math.round(ms / 1000);
+    const h = Math.floor(s / 3600);
+    s -= h * 3600;
+    const m = Math.floor(s / 60);
+    s -= m * 60;
+    const parts = [];
+    if (h)
+        parts.push(`${h}h`);
+    if (m)
+        parts.push(`${m}m`);
+    if (s || parts.length === 0)
+        parts.push(`${s}s`);
+    return parts.join(' ');
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/errors.js
+
+/** Base of every error the service client raises; messages say what to do and never hold the key. */
+class errors_ApiError extends errors_ExplainedError {
+    status;
+    transient;
+    name = 'ApiError';
+    constructor(message, 
+    /** HTTP status, when the service answered. */
+    status, 
+    /** True when trying again later may help (5xx, network trouble, rate limits). */
+    transient = false) {
+        super(message);
+        this.status = status;
+        this.transient = transient;
+    }
+}
+/** 401/403: the key is wrong, revoked or not an admin key. */
+class errors_AuthError extends errors_ApiError {
+    name = 'AuthError';
+}
+/** No connection to the service could be made: nothing was sent. */
+class UnreachableError extends errors_ApiError {
+    name = 'UnreachableError';
+}
+/** 404: the project or job does not exist (or the key cannot see it). */
+class NotFoundError extends errors_ApiError {
+    name = 'NotFoundError';
+}
+/** The service asked us to wait longer than the deadline allows. */
+class RateLimitError extends errors_ApiError {
+    name = 'RateLimitError';
+    constructor(message) {
+        super(message, 429, true);
+    }
+}
+/**
+ * A create or follow-up request may have reached the service, but no answer came back.
+ * Sending it again could start a second job, so the caller must not retry.
+ */
+class errors_AmbiguousWriteError extends errors_ApiError {
+    name = 'AmbiguousWriteError';
+}
+/** The 404 message for a route under a project: the ID is the input to check. */
+const errors_projectNotFound = (projectId) => `Project '${projectId}' was not found. Check 'project-id': copy it from the API keys page of the dashboard`;
+/** The caller's request budget ran out before the service gave a usable answer. */
+class BudgetExhaustedError extends errors_ApiError {
+    name = 'BudgetExhaustedError';
+    constructor(message) {
+        super(message, undefined, true);
+    }
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/budget.js
+
+/**
+ * A number of HTTP requests that may be sent, retries included. The client takes one before each
+ * attempt, so a caller's limit holds however many times the service asks it to try again.
+ */
+class RequestBudget {
+    max;
+    spent = 0;
+    constructor(max) {
+        this.max = max;
+    }
+    /** Requests sent so far (each retry counts). */
+    get used() {
+        return this.spent;
+    }
+    get left() {
+        return this.max - this.spent;
+    }
+    /** Takes one request; false when none is left. */
+    take() {
+        if (this.spent >= this.max)
+            return false;
+        this.spent++;
+        return true;
+    }
+}
+/** Runs one attempt paid for from `budget`; a retry the budget could not pay for is not waited for. */
+async function withinBudget(budget, what, attempt) {
+    if (budget && !budget.take()) {
+        const error = new BudgetExhaustedError(`no request was left in the budget to ${what}`);
+        return { ok: false, error, retry: false };
+    }
+    const outcome = await attempt();
+    if (!outcome.ok && outcome.retry && budget && budget.left <= 0) {
+        const error = new BudgetExhaustedError(`no request was left in the budget to try again to ${what} (${outcome.error.message})`);
+        return { ok: false, error, retry: false };
+    }
+    return outcome;
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/retry.js
+
+
+/** Statuses worth retrying for reads, as AWS's standard mode and undici's RetryHandler do. */
+const RETRYABLE_READ_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
+/**
+ * Statuses that prove a write was not acted on: 429 (refused by the rate limiter) and 503
+ * (refused before reaching the application). A 500/502/504 may come after the job was created.
+ */
+const RETRYABLE_WRITE_STATUSES = new Set([429, 503]);
+const DEFAULT_BACKOFF = {
+    minDelayMs: 1000,
+    baseDelayMs: 2000,
+    maxDelayMs: 20_000,
+    maxWriteAttempts: 5
+};
+/**
+ * Exponential backoff with full jitter above a floor: uniform in
+ * [min, max(min, min(max, base·2^(attempt-1)))].
+ */
+function backoffDelay(attempt, policy, random = Math.random) {
+    const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, attempt - 1));
+    const floor = policy.minDelayMs;
+    return floor + Math.floor(random() * Math.max(0, ceiling - floor));
+}
+/** An HTTP-date (RFC 9110): IMF-fixdate, the obsolete RFC 850 form, or asctime. */
+const HTTP_DATE = /^(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day, \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})$/;
+/**
+ * `Retry-After` as whole delta-seconds or an HTTP-date, in milliseconds from `wallNow` (the wall
+ * clock: the date is the server's); undefined when absent or in any other form. `1.5` is neither
+ * (Date.parse would read it as a date in 2001).
+ */
+function parseRetryAfter(value, wallNow) {
+    const text = value?.trim() ?? '';
+    if (/^\d{1,12}$/.test(text))
+        return Number(text) * 1000;
+    if (!HTTP_DATE.test(text))
+        return undefined;
+    const at = Date.parse(text);
+    return Number.isNaN(at) ? undefined : Math.max(0, at - wallNow);
+}
+/** "at 2026-11-22T10:00:00.000Z", or "in N hours" for a wait no date can show. */
+function whenText(waitMs) {
+    const at = Date.now() + waitMs;
+    return Number.isFinite(at) && at < 8.64e15
+        ? `until ${new Date(at).toISOString()}`
+        : `for ${Math.round(waitMs / 3_600_000)} hours`;
+}
+/**
+ * Runs `attempt` until it succeeds, says not to retry, or the next wait would not fit before the deadline.
+ * Hand-written beside undici's RetryHandler, which decides by method, status and error code and
+ * cannot tell a write that never left from one the service may have acted on: here a write goes
+ * again only when it provably never reached the service, so a job is never created twice.
+ */
+async function withRetries(attempt, options) {
+    const { deadline, policy, clock } = options;
+    for (let n = 1;; n++) {
+        const outcome = await attempt(n);
+        if (outcome.ok)
+            return outcome.value;
+        const { error } = outcome;
+        if (!outcome.retry || (options.write && n >= policy.maxWriteAttempts))
+            throw error;
+        const now = clock.now();
+        let delayMs;
+        if (outcome.retryAfterMs !== undefined) {
+            if (now + outcome.retryAfterMs > deadline) {
+                throw new RateLimitError(`The service rate limited the request: rate limited ${whenText(outcome.retryAfterMs)}, which is past this step's time limit. ` +
+                    `Try again after that time, or raise 'timeout' to wait it out.`);
+            }
+            // The service's wait is a minimum: a Retry-After of 0 must not turn into a storm.
+            delayMs = Math.max(outcome.retryAfterMs, backoffDelay(n, policy, options.random));
+        }
+        else {
+            delayMs = backoffDelay(n, policy, options.random);
+        }
+        if (now + delayMs >= deadline)
+            throw error;
+        options.onRetry?.({ attempt: n, delayMs, error });
+        await clock.sleep(delayMs, options.signal);
+    }
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/dispatcher.js
+
+// The undici half of src/mintlify/http.ts: the dispatchers, and what this project adds to them.
+/** A failure below HTTP. `sent`: 'no' when the request provably never reached the service (safe to retry even a write), 'maybe' otherwise. */
+class HttpError extends Error {
+    code;
+    sent;
+    name = 'HttpError';
+    constructor(message, code, sent, options) {
+        super(message, options);
+        this.code = code;
+        this.sent = sent;
+    }
+}
+const dispatcher_noop = () => { };
+/** Passes every event on, and says when undici hands the request to a connected socket. */
+class WriteNotifier extends undici.DecoratorHandler {
+    handler;
+    onWrite;
+    constructor(handler, onWrite) {
+        super(handler);
+        this.handler = handler;
+        this.onWrite = onWrite;
+    }
+    /** Called by undici right before it writes the request on a connected (tunnelled, TLS) socket. */
+    onConnect(abort) {
+        this.onWrite();
+        this.handler.onConnect?.(abort);
+    }
+}
+/**
+ * A keep-alive dispatcher, direct or through one proxy, with every socket it opens, so that
+ * destroying it also ends connections undici is still opening (it would leave them to their own
+ * timeouts, keeping the process alive meanwhile) and never waits on a peer.
+ */
+class TrackedDispatcher {
+    own;
+    dispatcher;
+    sockets = new Set();
+    proxyPool;
+    destroyed;
+    constructor(proxy, tls, 
+    /** Opened for one request (a write), destroyed after it. */
+    own, 
+    /** Bytes of an answer's body at most: undici fails the body past it (UND_ERR_RES_EXCEEDED_MAX_SIZE). */
+    maxResponseSize) {
+        this.own = own;
+        if (!proxy) {
+            this.dispatcher = new undici.Agent({
+                connect: this.track((0,undici.buildConnector)(tls), true),
+                maxResponseSize
+            });
+            return;
+        }
+        const bare = new URL(proxy.origin);
+        this.dispatcher = new undici.ProxyAgent({
+            uri: bare.href,
+            // ProxyAgent hands its options to the Agent behind the tunnel (undici 6's proxy-agent.js).
+            maxResponseSize,
+            // As the toolkit does, and unlike ProxyAgent's reading of the URL: a user alone is enough.
+            token: dispatcher_proxyToken(proxy),
+            requestTls: tls,
+            proxyTls: tls,
+            clientFactory: (origin, options) => this.proxyClient(origin, options, bare)
+        });
+    }
+    destroy() {
+        return (this.destroyed ??= this.teardown());
+    }
+    teardown() {
+        // undici's own destroy first: it marks its clients destroyed, so a connection our socket
+        // destruction fails is not retried. ProxyAgent.destroy can hang for good (a proxy that closed
+        // a tunnel early), hence the bound.
+        const done = Promise.allSettled([this.dispatcher.destroy(), this.proxyPool?.destroy()]);
+        const closed = new Error('the HTTP session closed the connection');
+        for (const socket of this.sockets)
+            socket.on('error', dispatcher_noop).destroy(closed);
+        let timer;
+        const bound = new Promise(resolve => (timer = setTimeout(resolve, 1000)));
+        return Promise.race([done.then(dispatcher_noop), bound]).finally(() => clearTimeout(timer));
+    }
+    track(connect, direct = false) {
+        return (options, callback) => {
+            const checked = direct ? loopbackOnlyForHttp(options, callback) : callback;
+            // buildConnector returns the socket it opens, though its type says void.
+            const socket = connect(options, checked);
+            this.sockets.add(socket);
+            socket.once('close', () => this.sockets.delete(socket));
+        };
+    }
+    /** The connection to the proxy, whose answers to CONNECT are judged here rather than by undici. */
+    proxyClient(origin, options, proxy) {
+        const pool = new undici.Pool(origin, {
+            ...options,
+            connect: this.track(options.connect)
+        });
+        this.proxyPool = pool;
+        const open = pool.connect.bind(pool);
+        pool.connect = (async (o) => {
+            let answer;
+            try {
+                answer = await open(o);
+            }
+            catch (error) {
+                // A connection that failed with UND_ERR_SOCKET (the proxy closed it) is one undici opens
+                // again at once and without end, thousands of CONNECTs a second; other codes fail the
+                // requests that wait for it.
+                const code = error.code;
+                if (code !== 'UND_ERR_SOCKET' && code !== 'UND_ERR_INFO')
+                    throw error;
+                const message = `the proxy ${proxy.host} closed the connection instead of opening a tunnel to ${o.path}`;
+                throw new HttpError(message, 'PROXY_REFUSED', 'no', { cause: error });
+            }
+            if (answer.statusCode === 200)
+                return answer;
+            answer.socket.on('error', dispatcher_noop).destroy();
+            // undici would report "Proxy response (N) !== 200 when HTTP Tunneling" as UND_ERR_ABORTED,
+            // and go on to start TLS on the socket all the same.
+            if (answer.statusCode === 407)
+                throw proxyAuthError(proxy);
+            const message = `the proxy ${proxy.host} would not open a tunnel to ${o.path} (HTTP ${answer.statusCode})`;
+            throw new HttpError(message, 'PROXY_REFUSED', 'no');
+        });
+        return pool;
+    }
+}
+/** Basic credentials from the proxy URL's user and password, percent-decoded. */
+function dispatcher_proxyToken(proxy) {
+    if (!proxy.username && !proxy.password)
+        return undefined;
+    const credentials = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`;
+    return `Basic ${Buffer.from(credentials).toString('base64')}`;
+}
+/** Names the proxy by host and port only: its URL may hold credentials. */
+function proxyAuthError(proxy) {
+    return new HttpError(`the proxy ${proxy.host} asks for credentials (407): put them in the proxy variable as http://user:password@${proxy.host}`, 'PROXY_AUTH', 'no');
+}
+/** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6. */
+const dispatcher_isLoopbackAddress = (address) => /^(::ffff:)?127\.\d+\.\d+\.\d+$/i.test(address) || address === '::1';
+/**
+ * Plain http goes only to this machine (see parseApiUrl; never through a proxy): a `localhost`
+ * that a hosts file or DNS sends elsewhere is refused once connected, before a byte of the
+ * request is written. https connections pass as they are. No undici option checks the address a
+ * connection reached, hence this check in the connector.
+ */
+function loopbackOnlyForHttp(options, callback) {
+    if (options.protocol !== 'http:')
+        return callback;
+    const done = callback;
+    return ((error, connected) => {
+        const address = connected?.remoteAddress ?? '';
+        if (error || !connected || dispatcher_isLoopbackAddress(address))
+            return done(error, connected);
+        connected.destroy();
+        done(new HttpError(`plain http is allowed only to this machine, but ${options.hostname} is ${address}; use https:// in 'api-url'`, 'NOT_LOOPBACK', 'no'), null);
+    });
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/http.js
+
+
+
+const http_noop = () => { };
+/**
+ * The service client's HTTP layer, on undici (the toolkit's HTTP stack, same major).
+ *
+ * Sent or not: a request counts as sent ('maybe') from the moment undici hands it to a connected
+ * socket, which it announces by calling the handler's onConnect right before writing it: after
+ * TCP, the proxy's CONNECT and TLS have all succeeded. Every failure before that is 'no': refused,
+ * DNS, connect timeout, a reset while connecting, a certificate, a proxy's refusal, an abort.
+ *
+ * Writes (POST) get connections of their own, opened for them and closed after: a reset on a
+ * keep-alive socket that sat idle would leave a write ambiguous for nothing, and tearing down a
+ * stuck connection (see `send`) must not take another request's write with it.
+ */
+class HttpSession {
+    options;
+    proxies = new Map();
+    shared = new Map();
+    own = new Set();
+    closed = false;
+    constructor(options) {
+        this.options = options;
+    }
+    async send(req) {
+        // https through the proxy's CONNECT tunnel, TLS end to end. Plain http goes only to this
+        // machine (parseApiUrl), which is never proxied: it always goes direct, where the connection
+        // is checked to be loopback.
+        const proxy = req.url.protocol === 'https:' ? this.proxyFor(req.url) : undefined;
+        if (this.closed)
+            throw new HttpError('the HTTP session is closed', 'CLOSED', 'no');
+        if (req.signal.aborted)
+            throw new HttpError('aborted before the request was sent', 'ABORTED', 'no');
+        const connections = this.connections(proxy, req.method !== 'GET');
+        const controller = new AbortController();
+        let written = false;
+        let settled = false;
+        const dispatcher = connections.dispatcher.compose(dispatch => (opts, handler) => dispatch(opts, new WriteNotifier(handler, () => (written = !controller.signal.aborted))));
+        const exchange = this.exchange(dispatcher, req, controller.signal);
+        let onAbort = http_noop;
+        const early = new Promise((_, reject) => {
+            onAbort = () => {
+                controller.abort(req.signal.reason);
+                // Written: undici destroys the socket and the exchange fails by itself, as 'maybe'.
+                if (written || settled)
+                    return;
+                // Queued or connecting: undici does not look at the signal until the connection is up or
+                // has failed, 300 s for a proxy that never answers CONNECT, 10 s for a TLS handshake that
+                // never ends. Answer now, and tear those connections down.
+                void this.discard(connections);
+                reject(new HttpError('aborted before the request was sent', 'ABORTED', 'no'));
+            };
+        });
+        early.catch(http_noop);
+        exchange.catch(http_noop);
+        req.signal.addEventListener('abort', onAbort, { once: true });
+        try {
+            return await Promise.race([exchange, early]);
+        }
+        catch (error) {
+            throw failure(error, written, req.signal);
+        }
+        finally {
+            settled = true;
+            req.signal.removeEventListener('abort', onAbort);
+            if (connections.own)
+                void this.discard(connections);
+        }
+    }
+    /** Destroys every connection, open or opening; resolves within a second whatever the peers do. */
+    async close() {
+        this.closed = true;
+        await Promise.all([...this.shared.values(), ...this.own].map(c => this.discard(c)));
+    }
+    async exchange(dispatcher, req, signal) {
+        const { statusCode, headers, body } = await dispatcher.request({
+            origin: req.url.origin,
+            path: req.url.pathname + req.url.search,
+            method: req.method,
+            headers: req.headers,
+            body: req.body,
+            signal
+        });
+        let text;
+        try {
+            // undici closes the connection once the body passes maxResponseSize (see TrackedDispatcher).
+            text = await body.text();
+        }
+        catch (error) {
+            if (error.code !== 'UND_ERR_RES_EXCEEDED_MAX_SIZE')
+                throw error;
+            const message = `the answer is larger than ${this.options.maxResponseBytes} bytes`;
+            throw new HttpError(message, 'RESPONSE_TOO_LARGE', 'maybe', { cause: error });
+        }
+        return { status: statusCode, headers, text };
+    }
+    /** The proxy for a target, read from the environment once per origin. */
+    proxyFor(url) {
+        if (!this.proxies.has(url.origin)) {
+            try {
+                this.proxies.set(url.origin, proxyFor(url));
+            }
+            catch (error) {
+                if (error instanceof ProxyConfigError)
+                    throw new HttpError(error.message, error.code, 'no');
+                throw error;
+            }
+        }
+        return this.proxies.get(url.origin);
+    }
+    connections(proxy, own) {
+        const tls = this.options.ca === undefined ? {} : { ca: this.options.ca };
+        const open = () => new TrackedDispatcher(proxy, tls, own, this.options.maxResponseBytes);
+        if (own) {
+            const connections = open();
+            this.own.add(connections);
+            return connections;
+        }
+        const key = proxy?.href ?? '';
+        let connections = this.shared.get(key);
+        if (!connections)
+            this.shared.set(key, (connections = open()));
+        return connections;
+    }
+    discard(connections) {
+        for (const [key, value] of this.shared)
+            if (value === connections)
+                this.shared.delete(key);
+        this.own.delete(connections);
+        return connections.destroy();
+    }
+}
+function failure(error, written, signal) {
+    if (error instanceof HttpError)
+        return error;
+    const sent = written ? 'maybe' : 'no';
+    if (signal.aborted) {
+        const message = written ? 'aborted after the request was sent' : 'aborted';
+        return new HttpError(message, 'ABORTED', sent, { cause: error });
+    }
+    const { code, message } = error;
+    return new HttpError(typeof message === 'string' ? message : String(error), typeof code === 'string' ? code : 'ERR_NETWORK', sent, { cause: error });
+}
+/** The runner's proxy variable cannot be used. The message names the variable, never its value. */
+class ProxyConfigError extends Error {
+    variable;
+    name = 'ProxyConfigError';
+    code = 'PROXY_CONFIG';
+    constructor(variable) {
+        super(`The runner's ${variable} is not a proxy URL this action can use: set it to http://host:port (or http://user:password@host:port, special characters in the password percent-encoded).`);
+        this.variable = variable;
+    }
+}
+/**
+ * The proxy for a request to `target`, by the toolkit's own rule (@actions/http-client's
+ * getProxyUrl, which the GitHub client follows too), from the runner's environment:
+ * `https_proxy`/`HTTPS_PROXY` for https targets, `http_proxy`/`HTTP_PROXY` for http; loopback hosts
+ * (localhost, 127.*, [::1]) never proxied; `no_proxy`/`NO_PROXY` entries match the host and its
+ * subdomains, `*` everything.
+ *
+ * Where the toolkit would silently go direct, or build a URL nothing can connect to, this throws
+ * ProxyConfigError: a value that is no URL (`http://[bad`), a malformed percent escape (getProxyUrl
+ * then answers "no proxy"), a scheme-less `host:port` (URL reads `host:` as the scheme), or a
+ * scheme other than http(s) (socks5).
+ */
+function proxyFor(target) {
+    const names = target.protocol === 'https:' ? ['https_proxy', 'HTTPS_PROXY'] : ['http_proxy', 'HTTP_PROXY'];
+    const variable = names.find(name => process.env[name]) ?? names[1];
+    let proxy;
+    let bypassed = false;
+    try {
+        bypassed = checkBypass(target);
+        proxy = getProxyUrl(target);
+    }
+    catch {
+        // Its fallback, `http://` + the value, can throw, and that error would hold the value.
+        proxy = undefined;
+    }
+    if (bypassed || !process.env[variable])
+        return undefined;
+    if (!proxy || (proxy.protocol !== 'http:' && proxy.protocol !== 'https:') || !proxy.hostname)
+        throw new ProxyConfigError(variable);
+    // A plain URL: the toolkit's returns its user and password decoded, unlike its href.
+    return new URL(proxy.href);
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/client.js
+
+
+
+
+
+
+
+
+
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
+/** The one HTTP client of the project: every entry point talks to the service through it. */
+class ApiClient {
+    options;
+    http;
+    clock;
+    log;
+    /** Every form of every secret, removed from whatever the service answers. */
+    secretForms;
+    /** The service answered a request with this key: a later 401 means the key stopped working. */
+    accepted = false;
+    constructor(options) {
+        this.options = options;
+        this.http = new HttpSession({
+            maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES
+        });
+        this.clock = options.clock ?? systemClock;
+        this.log = options.log ?? silentLogger;
+        this.secretForms = redact_secretForms([options.apiKey, ...(options.secrets ?? [])]);
+    }
+    /** Sends the request with the retry policy and returns the parsed JSON body. */
+    async send(spec) {
+        try {
+            return await this.sendWithRetries(spec);
+        }
+        catch (error) {
+            throw finalError(spec, error, this.options.baseUrl);
+        }
+    }
+    sendWithRetries(spec) {
+        const attempt = () => this.attempt(spec);
+        return withRetries(() => withinBudget(spec.budget, spec.what, attempt), {
+            deadline: spec.deadline,
+            write: spec.write,
+            policy: this.options.backoff ?? DEFAULT_BACKOFF,
+            clock: this.clock,
+            random: this.options.random,
+            signal: this.options.signal,
+            onRetry: ({ attempt, delayMs, error }) => this.log.info(`Could not ${spec.what} (${error.message}); trying again in ${formatDuration(delayMs)} (attempt ${attempt + 1}).`)
+        });
+    }
+    async close() {
+        await this.http.close();
+    }
+    url(spec) {
+        const url = new URL(this.options.baseUrl.href);
+        url.pathname = `${url.pathname.replace(/\/+$/, '')}/${spec.path.map(encodeSegment).join('/')}`;
+        for (const [key, value] of Object.entries(spec.query ?? {})) {
+            if (value !== undefined)
+                url.searchParams.set(key, String(value));
+        }
+        return url;
+    }
+    async attempt(spec) {
+        const url = this.url(spec);
+        const remaining = spec.deadline - this.clock.now();
+        const timeoutMs = Math.max(1, Math.min(this.options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS, remaining));
+        const timeout = AbortSignal.timeout(timeoutMs);
+        const signal = this.options.signal ? AbortSignal.any([this.options.signal, timeout]) : timeout;
+        let response;
+        try {
+            response = await this.http.send({
+                method: spec.method,
+                url,
+                signal,
+                headers: {
+                    authorization: `Bearer ${this.options.apiKey}`,
+                    accept: 'application/json',
+                    'user-agent': this.options.userAgent ?? USER_AGENT,
+                    ...(spec.body === undefined ? {} : { 'content-type': 'application/json' })
+                },
+                body: spec.body === undefined ? undefined : JSON.stringify(spec.body)
+            });
+        }
+        catch (error) {
+            if (this.options.signal?.aborted) {
+                const unsent = error instanceof HttpError && error.sent === 'no';
+                const message = !spec.write
+                    ? 'Cancelled.'
+                    : unsent
+                        ? `Cancelled before the request to ${spec.what} was sent; nothing was done.`
+                        : `Cancelled while waiting for the answer to the request to ${spec.what}; the service may have acted on it. ${spec.ambiguousHint ?? ''}`.trim();
+                return { ok: false, error: new errors_CancelledError(message), retry: false };
+            }
+            return this.unanswered(spec, error, timeout.aborted ? timeoutMs : undefined);
+        }
+        const { status, headers, text } = response;
+        if (status >= 200 && status < 300) {
+            this.accepted = true;
+            try {
+                return { ok: true, value: redactDeep(JSON.parse(text), this.secretForms) };
+            }
+            catch {
+                return this.unusableAnswer(spec, `HTTP ${status} with a body that is not JSON`);
+            }
+        }
+        return this.failedStatus(spec, status, text, headers);
+    }
+    /** No answer came: whether even a write may go again depends on whether it was ever sent. */
+    unanswered(spec, error, timedOutAfterMs) {
+        const host = this.options.baseUrl.host;
+        const failure = error instanceof HttpError ? error : new HttpError(String(error), 'network error', 'maybe');
+        if (failure.code === 'RESPONSE_TOO_LARGE')
+            return this.unusableAnswer(spec, failure.message);
+        if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(failure.code)) {
+            // Waiting will not make a certificate trusted: say so at once.
+            const error = new errors_ApiError(`The TLS certificate of ${host} is not trusted (${failure.code}). Check 'api-url'; for a private certificate authority, set NODE_EXTRA_CA_CERTS on the runner.`);
+            return { ok: false, error, retry: false };
+        }
+        if (['PROXY_AUTH', 'PROXY_CONFIG', 'NOT_LOOPBACK'].includes(failure.code)) {
+            // Credentials or a proxy setting will not appear by waiting either.
+            return {
+                ok: false,
+                error: new errors_ApiError(`Cannot reach ${host}: ${failure.message}.`),
+                retry: false
+            };
+        }
+        const reason = timedOutAfterMs !== undefined
+            ? `no answer within ${formatDuration(timedOutAfterMs)}`
+            : failure.code === 'PROXY_REFUSED'
+                ? failure.message
+                : failure.code;
+        if (failure.sent === 'no') {
+            // Never sent: the service cannot have acted, so even a write may be sent again.
+            const error = new UnreachableError(`cannot reach ${host}: ${reason}`, undefined, true);
+            return { ok: false, error, retry: true };
+        }
+        if (spec.write)
+            return { ok: false, error: this.ambiguous(spec, reason), retry: false };
+        return {
+            ok: false,
+            error: new errors_ApiError(`${reason} from ${host}`, undefined, true),
+            retry: true
+        };
+    }
+    failedStatus(spec, status, text, headers) {
+        const detail = serviceMessage(text, this.secretForms);
+        const said = detail ? `: ${detail}` : '';
+        if (status === 401 || status === 403) {
+            return { ok: false, retry: false, error: this.refusedKey(spec, status, said) };
+        }
+        if (status === 404) {
+            // A 404 without the service's error text, or under an api-url with a path of its own, is
+            // most likely a path the service does not serve: the URL is the first thing to check.
+            const suspectUrl = !detail || this.options.baseUrl.pathname.replace(/\/+$/, '') !== '';
+            const message = suspectUrl
+                ? `The service answered HTTP 404${said}: check 'api-url' (${this.options.baseUrl.href}), which should be the service's base URL such as https://api.mintlify.com, without a path. If it is right: ${spec.notFound}.`
+                : `${spec.notFound} (HTTP 404${said}).`;
+            return { ok: false, retry: false, error: new NotFoundError(message, status) };
+        }
+        const retryable = (spec.write ? RETRYABLE_WRITE_STATUSES : RETRYABLE_READ_STATUSES).has(status);
+        if (retryable) {
+            const header = headers['retry-after'];
+            const retryAfterMs = parseRetryAfter(Array.isArray(header) ? header[0] : header, Date.now());
+            const error = new errors_ApiError(`HTTP ${status}${said}`, status, true);
+            return { ok: false, retry: true, error, retryAfterMs };
+        }
+        if (spec.write && status >= 500)
+            return { ok: false, retry: false, error: this.ambiguous(spec, `HTTP ${status}${said}`) };
+        if (status >= 500) {
+            return {
+                ok: false,
+                retry: false,
+                error: new errors_ApiError(`Could not ${spec.what}: the service answered HTTP ${status}${said}.`, status, true)
+            };
+        }
+        return {
+            ok: false,
+            retry: false,
+            error: new errors_ApiError(`The service rejected the request to ${spec.what} (HTTP ${status}${said}).`, status)
+        };
+    }
+    /**
+     * 401: the key is not (or no longer) valid; keys expire. 403: the key is valid but may not do
+     * this: a read-only key on a write, or a caller outside the key's IP allowlist.
+     */
+    refusedKey(spec, status, said) {
+        const earlier = this.accepted ? ' The service accepted this key earlier in this run.' : '';
+        if (status === 401) {
+            return new errors_AuthError(`The service refused the API key (HTTP 401${said}).${earlier} If the key worked before, it has most likely expired: Mintlify keys expire after 90 days unless created with another lifetime. ` +
+                "Otherwise it was revoked, or it belongs to another organisation than the project. Check 'api-key': create an admin API key on the API keys page of the dashboard and store it in the secret.", status);
+        }
+        const readOnly = spec.write
+            ? 'the key may be read-only (read-only keys can read but not create jobs or send follow-ups), or '
+            : '';
+        return new errors_AuthError(`The service refused the request to ${spec.what} with this API key (HTTP 403${said}).${earlier} The key is valid, but ${readOnly}the runner's address may be outside the key's IP allowlist (GitHub-hosted runners have no fixed address). ` +
+            `Check the key's access and IP allowlist on the API keys page of the dashboard${spec.write ? ', or use an admin key with write access' : ''}.`, status);
+    }
+    /** A 2xx whose body cannot be used: for a write the service has acted, so it must not be repeated. */
+    unusableAnswer(spec, reason) {
+        if (spec.write)
+            return { ok: false, retry: false, error: this.ambiguous(spec, reason) };
+        return {
+            ok: false,
+            retry: true,
+            error: new errors_ApiError(`unusable answer: ${reason}`, undefined, true)
+        };
+    }
+    ambiguous(spec, reason) {
+        return new errors_AmbiguousWriteError(`Could not confirm the request to ${spec.what} (${reason}). The service may have acted on it anyway. ` +
+            `${spec.ambiguousHint ?? ''} Re-running this step may do it a second time.`.trim());
+    }
+}
+/** encodeURIComponent leaves `.` alone, and a `.` or `..` segment would be resolved away by URL parsing. */
+function encodeSegment(segment) {
+    if (segment === '' || segment === '.' || segment === '..') {
+        throw new errors_ApiError(`Refusing to build a request path with the segment '${segment}'.`);
+    }
+    return encodeURIComponent(segment);
+}
+/**
+ * The error the caller sees once retrying is over: what was tried, what was wrong, and what to
+ * do. Transient errors stay transient (a status check fails the wait only at its deadline).
+ */
+function finalError(spec, error, baseUrl) {
+    if (!(error instanceof errors_ApiError) ||
+        !error.transient ||
+        error instanceof RateLimitError ||
+        error instanceof BudgetExhaustedError)
+        return error;
+    const host = baseUrl.host;
+    if (error instanceof UnreachableError) {
+        const sent = spec.write ? ' The request never reached the service, so nothing was done.' : '';
+        return new UnreachableError(`Could not ${spec.what}: ${error.message}.${sent} Check 'api-url' (${baseUrl.href}) and, on a self-hosted runner, the proxy settings (HTTPS_PROXY, NO_PROXY).`, undefined, true);
+    }
+    if (error.status === 429) {
+        return new errors_ApiError(`Could not ${spec.what}: the service kept rate limiting the requests (${error.message}). ${spec.write ? 'A project may start 100 agent jobs and follow-ups an hour' : 'An organisation may make 100 analytics requests an hour'}: try again later, or spread the workflows out.`, 429, true);
+    }
+    const failing = error.status !== undefined ? ' kept failing' : '';
+    return new errors_ApiError(`Could not ${spec.what}: ${host}${failing} (${error.message}). Try again later.`, error.status, true);
+}
+const MAX_SERVICE_MESSAGE = 500;
+/** The service's `error` text, shortened, on one line, and never holding the key. */
+function serviceMessage(text, secretForms) {
+    let message = '';
+    try {
+        const body = JSON.parse(text);
+        if (typeof body.error === 'string')
+            message = body.error;
+        if (Array.isArray(body.details)) {
+            const details = body.details.map(d => d?.message).filter(m => typeof m === 'string');
+            if (details.length)
+                message += ` (${details.join('; ')})`;
+        }
+    }
+    catch {
+        // Not JSON (a proxy's HTML page, say): the status alone says enough.
+    }
+    message = redact_redact(message, secretForms).replace(/\s+/g, ' ').trim();
+    return message.length > MAX_SERVICE_MESSAGE
+        ? `${message.slice(0, MAX_SERVICE_MESSAGE)}…`
+        : message;
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/connection.js
+
+
+
+
+
+
+/** The inputs every action takes to reach the service, with the same meaning. */
+const CommonInput = {
+    ApiKey: 'api-key',
+    ProjectId: 'project-id',
+    ApiUrl: 'api-url'
+};
+const DEFAULT_API_URL = 'https://api.mintlify.com';
+/**
+ * Plain http is allowed only to this machine (the simulator), so the key is never sent in clear:
+ * `localhost` itself and literal loopback addresses, as the URL parser normalises them. Names
+ * under `.localhost` are not: a hosts file or DNS can send them anywhere.
+ */
+function isLoopbackHost(hostname) {
+    const host = hostname.toLowerCase();
+    return host === 'localhost' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || host === '[::1]';
+}
+/** Validates the base URL of the service and normalises it to end without a slash. */
+function parseApiUrl(name, raw) {
+    let url;
+    try {
+        url = new URL(raw.trim());
+    }
+    catch {
+        throw new errors_InputError(`Input '${name}' must be an absolute URL such as https://api.mintlify.com; got '${raw}'.`);
+    }
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
+        throw new errors_InputError(`Input '${name}' must use https:// (plain http:// is allowed only for localhost, 127.0.0.1 or ::1); got '${url.protocol}//${url.host}'.`);
+    }
+    if (url.username || url.password) {
+        throw new errors_InputError(`Input '${name}' must not contain credentials; pass the key in 'api-key'.`);
+    }
+    if (url.search || url.hash) {
+        throw new errors_InputError(`Input '${name}' must not have a query or fragment; got '${raw}'.`);
+    }
+    url.pathname = url.pathname.replace(/\/+$/, '');
+    return url;
+}
+/**
+ * The one rule for project and job ids, from inputs, from the service's answers and from records.
+ * The published documents make them opaque strings (a mock server's example is
+ * "laborum est dolore"), and each becomes one percent-encoded path segment, so any text will do
+ * except: empty, over 200 characters, control characters (C0, C1, line and paragraph separators,
+ * bidirectional controls) and lone surrogates (which cannot be encoded), and `.` or `..`, which URL
+ * parsing would resolve away as path segments.
+ */
+const SERVICE_ID = /^(?!\.{1,2}$)[^\p{Cc}\p{Cs}\p{Zl}\p{Zp}\p{Bidi_Control}]{1,200}$/u;
+/** An id for messages: quoted, escaped, and short. */
+function shownId(raw) {
+    const chars = Array.from(raw);
+    return JSON.stringify(chars.length > 60 ? `${chars.slice(0, 59).join('')}…` : raw);
+}
+/** A project or job id from an input, trimmed, checked against the one id rule. */
+function connection_parseId(name, raw) {
+    const value = raw.trim();
+    if (!SERVICE_ID.test(value)) {
+        throw new errors_InputError(`Input '${name}' must be an ID as the Mintlify dashboard shows it: 1 to 200 characters, no control characters, and not '.' or '..'; got ${shownId(raw)}.`);
+    }
+    return value;
+}
+/**
+ * Keys of the service's other kinds: they share the admin prefix but cannot use the admin API, so
+ * the service would refuse every request. Checked before the first one (the service's documentation
+ * names these two).
+ */
+const OTHER_KEY_KINDS = [
+    { prefix: 'mint_dsc_', kind: 'an assistant API key' },
+    { prefix: 'mint_us_', kind: 'an index API key' }
+];
+/** Refuses a key of another kind than admin, naming its kind (never the key). */
+function checkKeyKind(name, apiKey) {
+    const other = OTHER_KEY_KINDS.find(k => apiKey.startsWith(k.prefix));
+    if (!other)
+        return;
+    throw new errors_InputError(`Input '${name}' holds ${other.kind} (it starts with ${other.prefix}), which cannot use the admin API this action calls. ` +
+        `Create an admin API key on the API keys page of the Mintlify dashboard (it starts with mint_, not ${OTHER_KEY_KINDS.map(k => k.prefix).join(' or ')}) and store it in the secret.`);
+}
+/** Reads key, project and URL. The key is masked before anything else can print it. */
+function connection_readConnection(get, mask) {
+    const apiKey = inputs_readSecret(get, mask, CommonInput.ApiKey);
+    if (!apiKey) {
+        throw new errors_InputError(`Input '${CommonInput.ApiKey}' is required: pass an admin API key from a secret, e.g. api-key: \${{ secrets.MINTLIFY_API_KEY }}.`);
+    }
+    checkKeyKind(CommonInput.ApiKey, apiKey);
+    const rawProject = get(CommonInput.ProjectId);
+    if (!rawProject.trim()) {
+        throw new errors_InputError(`Input '${CommonInput.ProjectId}' is required: copy the project ID from the API keys page of the Mintlify dashboard.`);
+    }
+    const projectId = connection_parseId(CommonInput.ProjectId, rawProject);
+    const apiUrl = parseApiUrl(CommonInput.ApiUrl, get(CommonInput.ApiUrl).trim() || DEFAULT_API_URL);
+    return { apiKey, projectId, apiUrl };
+}
+/**
+ * The service client for validated inputs. A broken proxy variable is found here, before the first
+ * request, not as a network error retried until the time-out; a key without the admin prefix gets
+ * a warning, not a refusal.
+ */
+function openClient(connection, { log, signal, clock }) {
+    try {
+        proxyFor(connection.apiUrl);
+    }
+    catch (error) {
+        throw new errors_InputError(error.message);
+    }
+    if (!connection.apiKey.startsWith('mint_')) {
+        log.warning("The 'api-key' does not start with mint_: admin API keys do. The service will refuse any other key.");
+    }
+    return new ApiClient({
+        baseUrl: connection.apiUrl,
+        apiKey: connection.apiKey,
+        secrets: [connection.githubToken, connection.docsToken].filter((t) => Boolean(t)),
+        log,
+        signal,
+        clock
+    });
+}
+/**
+ * The frame of a step that reads the service (the sub-actions): its settings read (the key kept
+ * out of any failure message), a client opened for the step and closed however it ends.
+ */
+async function runServiceStep(runner, readSettings, body) {
+    const { log, clock } = runner;
+    await runStep(runner, async (step) => {
+        const settings = readSettings(runner.input, runner.env, runner.mask, clock.wallNow());
+        step.secret(settings.apiKey);
+        const client = openClient(settings, { log, signal: step.signal, clock });
+        step.finally(() => client.close());
+        await body(settings, client, step);
+    });
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/agent-jobs.js
+
+
+/** Where people see a project's agent jobs, each with what the agent did and why it stopped. */
+const DASHBOARD_URL = 'https://dashboard.mintlify.com';
+/** Where to look for a job, in plain text for logs and error messages. */
+const jobsOnDashboard = (projectId) => `the agent jobs of project ${projectId} on the Mintlify dashboard (${DASHBOARD_URL})`;
+/** The job's own fields, as the `job` output shows them: not what this action noted about them. */
+function jobRecord(job) {
+    const { rejectedPrLink: _rejected, ignored: _ignored, ...record } = job;
+    return record;
+}
+const lookHint = (projectId) => `Look for it among ${jobsOnDashboard(projectId)} before running again.`;
+async function createJob(client, projectId, prompt, deadline) {
+    const body = await client.send({
+        method: 'POST',
+        path: ['v2', 'agent', projectId, 'job'],
+        body: { prompt },
+        what: 'create the agent job',
+        write: true,
+        deadline,
+        notFound: projectNotFound(projectId),
+        ambiguousHint: `A job may have been created. ${lookHint(projectId)}`
+    });
+    return asAgentJob(body, undefined, reason => {
+        throw new AmbiguousWriteError(`The service accepted the request to create the agent job but ${reason}. A job was probably created. ${lookHint(projectId)}`);
+    });
+}
+async function getJob(client, projectId, jobId, deadline) {
+    const body = await client.send({
+        method: 'GET',
+        path: ['v2', 'agent', projectId, 'job', jobId],
+        what: `read the status of job ${jobId}`,
+        write: false,
+        deadline,
+        notFound: `Job '${jobId}' was not found in project '${projectId}'. Check 'job-id' and 'project-id'`
+    });
+    // A malformed status answer passes like a network error: the next check may be fine.
+    const unusable = (reason) => {
+        throw new errors_ApiError(`Could not read the status of job ${jobId}: the answer is unusable, ${reason}.`, undefined, true);
+    };
+    const job = asAgentJob(body, jobId, unusable, true);
+    // The status is what a status check is for: without it the answer tells nothing.
+    const status = job.ignored?.find(f => f.field === 'status');
+    if (status)
+        unusable(`its 'status' is ${status.problem}`);
+    return job;
+}
+async function sendMessage(client, projectId, jobId, prompt, deadline) {
+    const body = await client.send({
+        method: 'POST',
+        path: ['v2', 'agent', projectId, 'job', jobId, 'message'],
+        body: { prompt },
+        what: `send the follow-up message to job ${jobId}`,
+        write: true,
+        deadline,
+        notFound: `Job '${jobId}' was not found in project '${projectId}'. Check 'job-id' and 'project-id'`,
+        ambiguousHint: `The message may have been delivered to job ${jobId}. ${lookHint(projectId)}`
+    });
+    return asAgentJob(body, jobId, reason => {
+        throw new AmbiguousWriteError(`The service accepted the follow-up message to job ${jobId} but ${reason}. ${lookHint(projectId)}`);
+    }, true);
+}
+/**
+ * The service answered a follow-up and declined it (400, 404, 409, 422 …): the message was not
+ * delivered, so starting a new job instead cannot do the work twice. Not a refusal: a bad key, a rate
+ * limit (a new job would meet the same), or no answer at all (the message may have arrived).
+ */
+function followUpRefused(error) {
+    if (!(error instanceof ApiError) || error instanceof AmbiguousWriteError)
+        return false;
+    if (error instanceof AuthError || error.transient)
+        return false;
+    return (error.status !== undefined && error.status >= 400 && error.status < 500 && error.status !== 429);
+}
+/** A pull request link: http(s) only, of a sane length, or it is no link at all. */
+const MAX_LINK = 2048;
+const MAX_FIELD = 500;
+/**
+ * Only a link already in the URL parser's canonical form: the parser drops tabs and line breaks
+ * and lowercases the host, which could rebuild a secret that redaction did not recognise in the
+ * raw text. A real pull request URL is canonical.
+ */
+function asLink(value) {
+    if (typeof value !== 'string' || value.length > MAX_LINK)
+        return undefined;
+    try {
+        const url = new URL(value);
+        const web = url.protocol === 'https:' || url.protocol === 'http:';
+        return web && url.href === value ? value : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * Job fields are short one-line texts: the service's answers are checked, never trusted. No control
+ * characters, so no value can start a line of its own in the log (a workflow command).
+ */
+// eslint-disable-next-line no-control-regex -- refusing control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+const isAbsent = (value) => value === undefined || value === null;
+/** Why a value is not a short one-line text, or undefined when it is one. */
+function textProblem(value) {
+    if (typeof value !== 'string')
+        return `not a text (${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value})`;
+    if (value.length > MAX_FIELD)
+        return `a text over ${MAX_FIELD} characters`;
+    if (CONTROL.test(value))
+        return 'a text with a control character or line break';
+    return undefined;
+}
+/**
+ * The job fields this action uses, each checked for its type; anything else in the answer is
+ * dropped. Only the id decides whether the answer is usable (`malformed` says how that is
+ * reported): one that is missing (unless `idOptional`, when the caller knows it), not an id, or
+ * another job's. Any other field of the wrong type or form is treated as absent and listed in
+ * `ignored`, so the caller can warn, naming it: a created job is never lost to a field the run does
+ * not need yet.
+ */
+function asAgentJob(body, expectedId, malformed, idOptional = false) {
+    if (!body || typeof body !== 'object' || Array.isArray(body))
+        return malformed('the answer is not a job');
+    const raw = body;
+    if (!isAbsent(raw.id) && (typeof raw.id !== 'string' || !SERVICE_ID.test(raw.id)))
+        return malformed(typeof raw.id === 'string'
+            ? `its job id ${shownId(raw.id)} is empty, over 200 characters or holds a control character`
+            : `its job id is ${textProblem(raw.id)}`);
+    const id = typeof raw.id === 'string' ? raw.id : undefined;
+    if (expectedId !== undefined && id !== undefined && id !== expectedId)
+        return malformed(`it is about another job (${shownId(id)})`);
+    const jobId = id ?? (idOptional ? expectedId : undefined);
+    if (!jobId)
+        return malformed('the answer has no job id');
+    const ignored = [];
+    const text = (field, value) => {
+        if (isAbsent(value))
+            return undefined;
+        const problem = textProblem(value);
+        if (problem)
+            ignored.push({ field, problem });
+        return problem ? undefined : value;
+    };
+    const job = {
+        id: jobId,
+        status: text('status', raw.status),
+        model: text('model', raw.model),
+        createdAt: text('createdAt', raw.createdAt),
+        prLink: null
+    };
+    if (!isAbsent(raw.source) && (typeof raw.source !== 'object' || Array.isArray(raw.source))) {
+        ignored.push({ field: 'source', problem: 'not an object' });
+    }
+    const source = raw.source && typeof raw.source === 'object' && !Array.isArray(raw.source)
+        ? raw.source
+        : {};
+    job.source = {
+        repository: text('source.repository', source.repository),
+        ref: text('source.ref', source.ref) ?? null
+    };
+    if (typeof raw.prLink === 'string') {
+        job.prLink = asLink(raw.prLink) ?? null;
+        if (!job.prLink)
+            job.rejectedPrLink = true;
+    }
+    else if (!isAbsent(raw.prLink)) {
+        ignored.push({ field: 'prLink', problem: textProblem(raw.prLink) });
+    }
+    if (ignored.length)
+        job.ignored = ignored;
+    return job;
+}
+
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/utils.js
+// We use any as a valid input type
+/* eslint-disable @typescript-eslint/no-explicit-any */
+/**
+ * Sanitizes an input into a string so it can be passed into issueCommand safely
+ * @param input input to sanitize into a string
+ */
+function utils_toCommandValue(input) {
+    if (input === null || input === undefined) {
+        return '';
+    }
+    else if (typeof input === 'string' || input instanceof String) {
+        return input;
+    }
+    return JSON.stringify(input);
+}
+/**
+ *
+ * @param annotationProperties
+ * @returns The command properties to send with the actual annotation command
+ * See IssueCommandProperties: https://github.com/actions/runner/blob/main/src/Runner.Worker/ActionCommandManager.cs#L646
+ */
+function toCommandProperties(annotationProperties) {
+    if (!Object.keys(annotationProperties).length) {
+        return {};
+    }
+    return {
+        title: annotationProperties.title,
+        file: annotationProperties.file,
+        line: annotationProperties.startLine,
+        endLine: annotationProperties.endLine,
+        col: annotationProperties.startColumn,
+        endColumn: annotationProperties.endColumn
+    };
+}
+//# sourceMappingURL=utils.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/command.js
+
+
+/**
+ * Issues a command to the GitHub Actions runner
+ *
+ * @param command - The command name to issue
+ * @param properties - Additional properties for the command (key-value pairs)
+ * @param message - The message to include with the command
+ * @remarks
+ * This function outputs a specially formatted string to stdout that the Actions
+ * runner interprets as a command. These commands can control workflow behavior,
+ * set outputs, create annotations, mask values, and more.
+ *
+ * Command Format:
+ *   ::name key=value,key=value::message
+ *
+ * @example
+ * ```typescript
+ * // Issue a warning annotation
+ * issueCommand('warning', {}, 'This is a warning message');
+ * // Output: ::warning::This is a warning message
+ *
+ * // Set an environment variable
+ * issueCommand('set-env', { name: 'MY_VAR' }, 'some value');
+ * // Output: ::set-env name=MY_VAR::some value
+ *
+ * // Add a secret mask
+ * issueCommand('add-mask', {}, 'secretValue123');
+ * // Output: ::add-mask::secretValue123
+ * ```
+ *
+ * @internal
+ * This is an internal utility function that powers the public API functions
+ * such as setSecret, warning, error, and exportVariable.
+ */
+function command_issueCommand(command, properties, message) {
+    const cmd = new Command(command, properties, message);
+    process.stdout.write(cmd.toString() + external_os_namespaceObject.EOL);
+}
+function command_issue(name, message = '') {
+    command_issueCommand(name, {}, message);
+}
+const CMD_STRING = '::';
+class Command {
+    constructor(command, properties, message) {
+        if (!command) {
+            command = 'missing.command';
+        }
+        this.command = command;
+        this.properties = properties;
+        this.message = message;
+    }
+    toString() {
+        let cmdStr = CMD_STRING + this.command;
+        if (this.properties && Object.keys(this.properties).length > 0) {
+            cmdStr += ' ';
+            let first = true;
+            for (const key in this.properties) {
+                if (this.properties.hasOwnProperty(key)) {
+                    const val = this.properties[key];
+                    if (val) {
+                        if (first) {
+                            first = false;
+                        }
+                        else {
+                            cmdStr += ',';
+                        }
+                        cmdStr += `${key}=${escapeProperty(val)}`;
+                    }
+                }
+            }
+        }
+        cmdStr += `${CMD_STRING}${escapeData(this.message)}`;
+        return cmdStr;
+    }
+}
+function escapeData(s) {
+    return utils_toCommandValue(s)
+        .replace(/%/g, '%25')
+        .replace(/\r/g, '%0D')
+        .replace(/\n/g, '%0A');
+}
+function escapeProperty(s) {
+    return utils_toCommandValue(s)
+        .replace(/%/g, '%25')
+        .replace(/\r/g, '%0D')
+        .replace(/\n/g, '%0A')
+        .replace(/:/g, '%3A')
+        .replace(/,/g, '%2C');
+}
+//# sourceMappingURL=command.js.map
+;// CONCATENATED MODULE: external "crypto"
+const external_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("crypto");
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/file-command.js
+// For internal use, subject to change.
+// We use any as a valid input type
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+
+
+
+function file_command_issueFileCommand(command, message) {
+    const filePath = process.env[`GITHUB_${command}`];
+    if (!filePath) {
+        throw new Error(`Unable to find environment variable for file command ${command}`);
+    }
+    if (!external_fs_namespaceObject.existsSync(filePath)) {
+        throw new Error(`Missing file at path: ${filePath}`);
+    }
+    external_fs_namespaceObject.appendFileSync(filePath, `${utils_toCommandValue(message)}${external_os_namespaceObject.EOL}`, {
+        encoding: 'utf8'
+    });
+}
+function file_command_prepareKeyValueMessage(key, value) {
+    const delimiter = `ghadelimiter_${external_crypto_namespaceObject.randomUUID()}`;
+    const convertedValue = utils_toCommandValue(value);
+    // These should realistically never happen, but just in case someone finds a
+    // way to exploit uuid generation let's not allow keys or values that contain
+    // the delimiter.
+    if (key.includes(delimiter)) {
+        throw new Error(`Unexpected input: name should not contain the delimiter "${delimiter}"`);
+    }
+    if (convertedValue.includes(delimiter)) {
+        throw new Error(`Unexpected input: value should not contain the delimiter "${delimiter}"`);
+    }
+    return `${key}<<${delimiter}${external_os_namespaceObject.EOL}${convertedValue}${external_os_namespaceObject.EOL}${delimiter}`;
+}
+//# sourceMappingURL=file-command.js.map
+;// CONCATENATED MODULE: external "path"
+const external_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("path");
 ;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/auth.js
 var auth_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
@@ -40878,48 +40991,7 @@ function markdown_codeSpan(text) {
     return `${fence}${pad}${clean}${pad}${fence}`;
 }
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/comment/marker.js
-
-
-const PREFIX = '<!-- mintlify-agent ';
-const PATTERN = /<!-- mintlify-agent (\{[^<>]*\}) -->/;
-function renderMarker(marker) {
-    // No `<` or `>` can end the HTML comment early, whatever a link holds; JSON.parse reads them back.
-    const json = JSON.stringify(marker).replace(/[<>]/g, c => (c === '<' ? '\\u003c' : '\\u003e'));
-    return `${PREFIX}${json} -->`;
-}
-/**
- * Reads a marker; markers written before `kind`, `project` and `pr` existed still parse. A field that
- * does not have the expected shape is dropped, as if it were absent.
- */
-function marker_parseMarker(body) {
-    const match = body ? PATTERN.exec(body) : null;
-    if (!match)
-        return undefined;
-    try {
-        const value = JSON.parse(match[1]);
-        if (typeof value.job !== 'string' ||
-            !SERVICE_ID.test(value.job) ||
-            typeof value.run !== 'string')
-            return undefined;
-        const marker = { job: value.job, run: value.run, attempt: Number(value.attempt) || 1 };
-        if (value.kind === 'change')
-            marker.kind = 'change';
-        if (typeof value.project === 'string' && SERVICE_ID.test(value.project))
-            marker.project = value.project;
-        if (typeof value.pr === 'string' &&
-            value.pr.length <= MAX_LINK &&
-            /^https?:\/\//.test(value.pr))
-            marker.pr = value.pr;
-        return marker;
-    }
-    catch {
-        return undefined;
-    }
-}
-
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/comment/comment-body.js
-
 
 
 /** Far below GitHub's 65,536-character limit: the comment is a status line, not a report. */
@@ -40931,13 +41003,25 @@ function jobsOnDashboardMarkdown(projectId) {
 /** The input that waits for a job still running, ready to copy: `job-id: job_…`. */
 const jobIdInput = (jobId) => markdown_codeSpan(`job-id: ${jobId}`);
 const run = (ctx) => ctx.runUrl ? ` · ${markdown_markdownLink('workflow run', ctx.runUrl)}` : '';
-function finish(ctx, lines) {
-    const body = [renderMarker(ctx.marker), ...lines].join('\n');
-    return body.length > MAX_COMMENT ? `${body.slice(0, MAX_COMMENT - 1)}…` : body;
+function finish(ctx, sign, lines) {
+    return capped([sign(ctx.marker), ...lines].join('\n'));
 }
-function comment_body_workingBody(ctx, job, followUp) {
+const capped = (body) => body.length > MAX_COMMENT ? `${body.slice(0, MAX_COMMENT - 1)}…` : body;
+/**
+ * The comment of a run that failed before its job (a refused key, an unknown project, a service
+ * that cannot be reached): why, as text (the reason holds the service's words), and where the run
+ * is. No marker: it records no job.
+ */
+function comment_body_failureBody(where, reason) {
+    const lines = [`❌ **Mintlify agent** failed: ${escapeMarkdown(reason)}`];
+    if (where.runUrl)
+        lines.push('', `The ${markdownLink('workflow run', where.runUrl)} has the details.`);
+    return capped(lines.join('\n'));
+}
+function comment_body_workingBody(ctx, job, followUp, sign) {
     let what = followUp ? 'is working on the follow-up' : 'is working on this';
-    if (ctx.marker.kind === 'change') {
+    // A `/docs-agent` follow-up on a change's comment is a follow-up like any other.
+    if (ctx.marker.kind === 'change' && (ctx.fold || !followUp)) {
         const docsPr = ctx.fold?.docsPr;
         what = !ctx.fold
             ? 'is updating the docs for this change'
@@ -40945,10 +41029,10 @@ function comment_body_workingBody(ctx, job, followUp) {
                 ? `is adding this change to the open docs pull request ${markdownLink(docsPr, docsPr)}`
                 : 'is adding this change to the job still running for an earlier change';
     }
-    return finish(ctx, [`⏳ **Mintlify agent** ${what} · job ${codeSpan(job.id)}${run(ctx)}`]);
+    return finish(ctx, sign, [`⏳ **Mintlify agent** ${what} · job ${codeSpan(job.id)}${run(ctx)}`]);
 }
 /** The comment once the run is over: the outcome, and what to do next when it did not end well. */
-function comment_body_outcomeBody(ctx, job, result) {
+function comment_body_outcomeBody(ctx, job, result, sign) {
     const id = markdown_codeSpan(job.id);
     const pr = job.prLink ? markdown_markdownLink(job.prLink, job.prLink) : '';
     // What to do next when the job did not end well: where to look, or how to keep waiting.
@@ -40972,7 +41056,130 @@ function comment_body_outcomeBody(ctx, job, result) {
             : `✅ **Mintlify agent** opened a docs pull request: ${pr}`;
         lines['no-changes'] = `☑️ **Mintlify agent** finished: no docs changes needed.`;
     }
-    return finish(ctx, [lines[result], '', `Job ${id}${run(ctx)}`]);
+    return finish(ctx, sign, [lines[result], '', `Job ${id}${run(ctx)}`]);
+}
+
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/record.js
+
+/**
+ * Records the action hides in what it writes on GitHub (a comment's marker, the dashboard's state),
+ * signed with a key derived from the API key and bound to where they stand. Anyone can write an
+ * HTML comment, and other workflows post as the same bot; only a holder of the project's API key can
+ * write a record this action believes, and a record copied to another issue no longer verifies.
+ */
+class record_RecordSigner {
+    key;
+    constructor(apiKey) {
+        // A derived key: the API key itself never meets the record's text.
+        this.key = (0,external_node_crypto_.createHmac)('sha256', apiKey).update('mintlify-agent-action record key v1').digest();
+    }
+    /** The signature of `json`, written at `place` (e.g. `acme/app#12`, `acme/app dashboard`). */
+    sign(place, json) {
+        return (0,external_node_crypto_.createHmac)('sha256', this.key).update(`${place}\n${json}`).digest('hex').slice(0, 40);
+    }
+    verify(place, json, signature) {
+        const expected = Buffer.from(this.sign(place, json));
+        const given = Buffer.from(signature);
+        return given.length === expected.length && (0,external_node_crypto_.timingSafeEqual)(given, expected);
+    }
+}
+/** JSON that cannot end the HTML comment it stands in, whatever its strings hold. */
+const record_commentSafeJson = (value) => JSON.stringify(value).replace(/[<>&]/g, c => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+/** `<!-- tag sig=… {json} -->`: a signed record, invisible in the rendered page. */
+function record_hideRecord(tag, signature, json) {
+    return `<!-- ${tag} sig=${signature} ${json} -->`;
+}
+/** The records with this tag in `text`, newest (last) first: their signature and JSON, unchecked. */
+function record_findRecords(text, tag) {
+    const pattern = new RegExp(`<!-- ${tag} sig=([0-9a-f]{40}) (\\{[^<>]*\\}) -->`, 'g');
+    return [...text.matchAll(pattern)]
+        .map(m => ({ signature: m[1], json: m[2] }))
+        .reverse();
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/comment/marker.js
+
+
+
+
+const TAG = 'mintlify-agent';
+/**
+ * The markers of one repository's issues and pull requests, as signed records (record.ts): signed
+ * with a key derived from the API key and bound to the issue they stand on (`owner/repo#12`). Other
+ * workflows post as the same `github-actions[bot]`, and anyone can type an HTML comment: only a
+ * marker this key signed for this issue is read, so a planted, edited or unsigned one, or one copied
+ * from another issue, is ignored.
+ */
+class Markers {
+    repository;
+    step;
+    signer;
+    constructor(apiKey, 
+    /** `owner/repo` */
+    repository, 
+    /** The step writing (stepIdentity): recorded in each marker it writes. */
+    step) {
+        this.repository = repository;
+        this.step = step;
+        this.signer = new record_RecordSigner(apiKey);
+    }
+    /** The marker as it is hidden in a comment on `issue`. */
+    render(marker, issue) {
+        // No `<` or `>` can end the HTML comment early, whatever a link holds; JSON.parse reads them back.
+        const json = record_commentSafeJson(marker);
+        return record_hideRecord(TAG, this.signer.sign(this.place(issue), json), json);
+    }
+    /** The newest marker in `body` signed for `issue`, its fields checked; anything else is none. */
+    read(body, issue) {
+        if (!body)
+            return undefined;
+        const place = this.place(issue);
+        const signed = record_findRecords(body, TAG).find(r => this.signer.verify(place, r.json, r.signature));
+        return signed ? checkedMarker(signed.json) : undefined;
+    }
+    place(issue) {
+        return `${this.repository}#${issue}`;
+    }
+}
+/** A marker in `body` that `markers` signed for `issue` (see Markers.read). */
+const parseMarker = (body, markers, issue) => markers.read(body, issue);
+/**
+ * Which step of which workflow job wrote a record, and what it asks: the workflow job (GITHUB_JOB)
+ * and step (GITHUB_ACTION), and, since a matrix's legs share both, the project and the prompt's
+ * source. A digest: the prompt's text does not stand in the comment.
+ */
+function stepIdentity(parts) {
+    const text = JSON.stringify([
+        parts.job ?? '',
+        parts.action ?? '',
+        parts.project,
+        parts.promptSource
+    ]);
+    return createHash('sha256').update(text).digest('hex').slice(0, 16);
+}
+/** A signed marker's fields, each checked: one that does not have the expected shape is dropped. */
+function checkedMarker(json) {
+    let value;
+    try {
+        value = JSON.parse(json);
+    }
+    catch {
+        return undefined;
+    }
+    if (typeof value.job !== 'string' || !SERVICE_ID.test(value.job) || typeof value.run !== 'string')
+        return undefined;
+    const marker = { job: value.job, run: value.run, attempt: Number(value.attempt) || 1 };
+    if (typeof value.step === 'string' && /^[0-9a-f]{16}$/.test(value.step))
+        marker.step = value.step;
+    if (value.kind === 'change')
+        marker.kind = 'change';
+    if (typeof value.project === 'string' && SERVICE_ID.test(value.project))
+        marker.project = value.project;
+    if (typeof value.pr === 'string' && value.pr.length <= MAX_LINK && /^https?:\/\//.test(value.pr))
+        marker.pr = value.pr;
+    return marker;
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/names.js
@@ -41185,7 +41392,6 @@ const leaves = (rel) => rel === '..' || rel.startsWith(`..${path.sep}`) || path.
 
 
 
-
 /**
  * The one comment per job on the triggering issue, edited as the job moves on. Every failure
  * becomes a warning: the job and its outputs matter more than the comment.
@@ -41197,14 +41403,23 @@ class live_comment_LiveComment {
     where;
     log;
     save;
+    markers;
     fold;
     id;
+    /** The record of the comment adopted: kept whole (kind, project, docs pull request) when rewritten. */
+    adopted;
     maybeCreated = false;
+    /** The comment this run last wrote, and how its last write went. */
+    written;
+    lastError;
+    shows = 'job';
     /** The issue's comments could not be read: whether a job is recorded there is unknown. */
     unreadable = false;
     constructor(api, issue, marker, 
     /** The run's link and the Mintlify project, for every body. */
     where, log, save, 
+    /** Signs the markers this comment writes, and reads those of earlier runs. */
+    markers, 
     /** A code change folded into an earlier job: the comment says so and links its docs pull request. */
     fold) {
         this.api = api;
@@ -41213,6 +41428,7 @@ class live_comment_LiveComment {
         this.where = where;
         this.log = log;
         this.save = save;
+        this.markers = markers;
         this.fold = fold;
     }
     /** The follow-up was refused and a new job started instead: the comment stops saying "folded". */
@@ -41220,41 +41436,82 @@ class live_comment_LiveComment {
         this.fold = undefined;
     }
     /**
-     * The latest job recorded on the issue, or with `run` the latest that run recorded; only comments
-     * written by a bot count, so no one can plant one.
+     * The jobs recorded on the issue, newest first: only markers this action signed for this issue
+     * (marker.ts), in comments written by a bot, count, so no one can plant, copy or edit one.
      */
-    async recorded(run) {
+    async recorded() {
         try {
             const comments = await this.api.listComments(this.issue);
+            const found = [];
             for (const comment of [...comments].reverse()) {
-                const marker = comment.authorType === 'Bot' ? parseMarker(comment.body) : undefined;
-                if (marker && (run === undefined || marker.run === run))
-                    return { marker, commentId: comment.id };
+                const marker = comment.authorType === 'Bot' ? this.markers.read(comment.body, this.issue) : undefined;
+                if (marker)
+                    found.push({ marker, commentId: comment.id });
             }
+            return found;
         }
         catch (error) {
             this.warn('read the comments of', error);
             this.unreadable = true;
+            return [];
         }
-        return undefined;
     }
-    /** Edit this comment instead of creating one (a resumed job or a follow-up). */
-    adopt(commentId) {
+    /**
+     * Edit this comment instead of creating one (a resumed job or a follow-up). With its record, the
+     * rewritten record keeps what it said (kind, project, docs pull request).
+     */
+    adopt(commentId, record) {
         this.id = commentId;
+        this.adopted = record;
     }
     async working(job, followUp) {
-        await this.show(job, workingBody(this.ctx(job), job, followUp), false);
+        await this.show(job, workingBody(this.ctx(job), job, followUp, this.sign), false);
     }
     async finish(job, result) {
-        await this.show(job, outcomeBody(this.ctx(job), job, result), true);
+        await this.show(job, outcomeBody(this.ctx(job), job, result, this.sign), true);
+    }
+    /**
+     * The run failed before its job: say so on the issue, in a comment of its own (an adopted comment
+     * keeps the job it records).
+     */
+    async failed(reason) {
+        this.shows = 'failure';
+        try {
+            this.written = await this.api.createComment(this.issue, failureBody(this.where, reason));
+            this.lastError = undefined;
+        }
+        catch (error) {
+            this.written = undefined;
+            this.lastError = this.warn('comment on', error);
+        }
+    }
+    /** What the issue shows of the run; undefined when nothing was written or tried. */
+    outcome() {
+        if (this.written === undefined && !this.lastError)
+            return undefined;
+        return {
+            issue: this.issue,
+            commentId: this.written,
+            shows: this.shows,
+            ...this.lastError
+        };
     }
     ctx(job) {
         const marker = { ...this.marker, job: job.id };
-        // A change run records the docs pull request once known, so the next change can find it open.
+        if (this.markers.step)
+            marker.step = this.markers.step;
+        if (this.adopted?.kind === 'change')
+            marker.kind = 'change';
+        if (this.adopted?.project)
+            marker.project ??= this.adopted.project;
+        // A change run records the docs pull request once known, so the next change can find it open:
+        // the service's link when it gives one, else the one recorded (which came from the service).
         if (marker.kind === 'change')
-            marker.pr = job.prLink || this.fold?.docsPr || undefined;
+            marker.pr = job.prLink || this.fold?.docsPr || this.adopted?.pr || undefined;
         return { marker, ...this.where, ...(this.fold ? { fold: this.fold } : {}) };
     }
+    /** The marker, signed for this issue. */
+    sign = (marker) => this.markers.render(marker, this.issue);
     async show(job, body, final) {
         try {
             // A create that got no answer may have been made: find it rather than post a second one.
@@ -41264,10 +41521,12 @@ class live_comment_LiveComment {
                 this.id = await this.create(body);
             else
                 await this.api.updateComment(this.id, body);
+            this.written = this.id;
+            this.lastError = undefined;
             this.save({ issue: this.issue, commentId: this.id, job, ctx: this.ctx(job), final });
         }
         catch (error) {
-            this.warn(this.id === undefined ? 'comment on' : 'update the comment on', error);
+            this.lastError = this.warn(this.id === undefined ? 'comment on' : 'update the comment on', error);
         }
     }
     /** Creates the comment; with no answer at all (a time limit, a cancel), it may exist all the same. */
@@ -41284,15 +41543,17 @@ class live_comment_LiveComment {
     /** This run's comment about `job`, if an earlier create went through after all. */
     async ownComment(job) {
         this.maybeCreated = false;
-        const found = await this.recorded();
-        const mine = found?.marker.run === this.marker.run && found.marker.job === job.id;
-        return mine ? found.commentId : undefined;
+        const mine = (await this.recorded()).find(({ marker }) => marker.run === this.marker.run && marker.step === this.markers.step && marker.job === job.id);
+        return mine?.commentId;
     }
+    /** Warns that a write failed; returns why, and the permission to give when GitHub refused it. */
     warn(what, error) {
         const hint = refusedAccess(error)
             ? ` ${permissionHint("'issues: write' (and 'pull-requests: write' on pull requests)")}`
             : '';
-        this.log.warning(`Could not ${what} #${this.issue}: ${describeGitHubError(error)}.${hint}`);
+        const why = describeGitHubError(error);
+        this.log.warning(`Could not ${what} #${this.issue}: ${why}.${hint}`);
+        return { error: why, hint };
     }
 }
 /** GitHub answered (with an error status): the call was not carried out. */
@@ -41412,46 +41673,6 @@ function shortPull(url) {
     return m ? `${m[1]}/${m[2]}#${m[3]}` : url;
 }
 
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/record.js
-
-/**
- * Records the action hides in what it writes on GitHub (a comment's marker, the dashboard's state),
- * signed with a key derived from the API key and bound to where they stand. Anyone can write an
- * HTML comment, and other workflows post as the same bot; only a holder of the project's API key can
- * write a record this action believes, and a record copied to another issue no longer verifies.
- */
-class record_RecordSigner {
-    key;
-    constructor(apiKey) {
-        // A derived key: the API key itself never meets the record's text.
-        this.key = createHmac('sha256', apiKey).update('mintlify-agent-action record key v1').digest();
-    }
-    /** The signature of `json`, written at `place` (e.g. `acme/app#12`, `acme/app dashboard`). */
-    sign(place, json) {
-        return createHmac('sha256', this.key).update(`${place}\n${json}`).digest('hex').slice(0, 40);
-    }
-    verify(place, json, signature) {
-        const expected = Buffer.from(this.sign(place, json));
-        const given = Buffer.from(signature);
-        return given.length === expected.length && timingSafeEqual(given, expected);
-    }
-}
-/** JSON that cannot end the HTML comment it stands in, whatever its strings hold. */
-const record_commentSafeJson = (value) => JSON.stringify(value).replace(/[<>&]/g, c => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-/** `<!-- tag sig=… {json} -->`: a signed record, invisible in the rendered page. */
-function record_hideRecord(tag, signature, json) {
-    return `<!-- ${tag} sig=${signature} ${json} -->`;
-}
-/** The records with this tag in `text`, newest (last) first: their signature and JSON, unchecked. */
-function record_findRecords(text, tag) {
-    const pattern = new RegExp(`<!-- ${tag} sig=([0-9a-f]{40}) (\\{[^<>]*\\}) -->`, 'g');
-    return [...text.matchAll(pattern)]
-        .map(m => ({ signature: m[1], json: m[2] }))
-        .reverse();
-}
-
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/ledger.js
 
 
@@ -41464,7 +41685,7 @@ const ledger_emptyProject = () => ({
     runs: [],
     olderRuns: 0
 });
-const TAG = 'mintlify-agent-ledger';
+const ledger_TAG = 'mintlify-agent-ledger';
 /** The state's share of the issue body (GitHub allows 65,536 characters in all). */
 const MAX_STATE_CHARS = 24_000;
 const MAX_JOBS = 10;
@@ -41477,14 +41698,14 @@ const MAX_TITLE = 100;
 /** The signed state, as it stands at the end of the dashboard's body. */
 function ledger_ledgerRecord(ledger, signer, place, now) {
     const json = commentSafeJson(fitLedger(ledger, now));
-    return hideRecord(TAG, signer.sign(place, json), json);
+    return hideRecord(ledger_TAG, signer.sign(place, json), json);
 }
 /**
  * The ledger in a dashboard's body: the newest record that verifies and parses. A body without one
  * says why: none at all, none this key signed (a hand edit, or another API key), or unreadable.
  */
 function ledger_readLedger(body, signer, place) {
-    const records = findRecords(body, TAG);
+    const records = findRecords(body, ledger_TAG);
     if (records.length === 0)
         return { ok: false, why: 'none' };
     const signed = records.find(r => signer.verify(place, r.json, r.signature));
@@ -41967,6 +42188,9 @@ async function trust_gate_trustRefusal(github, event, settings, signal) {
     catch (error) {
         if (signal?.aborted)
             throw new CancelledError('Cancelled while checking the permission.');
+        // An input that cannot be used (an unexpanded token) is the workflow's mistake, not a refusal.
+        if (error instanceof InputError)
+            throw error;
         return `Could not read @${actor}'s permission on the repository (${describeGitHubError(error)}), so the run is refused.`;
     }
     if (hasPermission(level.permission, level.roleName, required))
@@ -42745,7 +42969,10 @@ async function prepareChangeRun(settings, event, deps) {
     if (!settings.githubToken) {
         throw new InputError(`Input '${Input.GithubToken}' is empty: it is needed to read the ${event.name || 'code'} changes (files, commits). Leave it at its default (\${{ github.token }}).`);
     }
-    const github = connectGitHub(settings.githubToken, event, deps.signal, { clock: deps.clock });
+    const github = connectGitHub(settings.githubToken, event, deps.signal, {
+        clock: deps.clock,
+        session: deps.session
+    });
     const push = event.name === 'push' ? event.push : undefined;
     const rules = {
         allowedBots: settings.allowedBots,
@@ -42830,7 +43057,7 @@ class ChangeRun {
         if (event.runAttempt > 1) {
             // A re-run waits on its first attempt's job, recorded in its comment. Comments that cannot be
             // read start nothing; read, and without this run's record, its first attempt started no job.
-            const recorded = await comment?.recorded(event.runId);
+            const recorded = (await comment?.recorded())?.find(r => r.marker.run === event.runId && r.marker.step === this.deps.markers.step);
             if (recorded) {
                 comment?.adopt(recorded.commentId);
                 return this.resume(recorded.marker.job, batch, comment);
@@ -42913,9 +43140,7 @@ class ChangeRun {
             ? await decideFold(project, {
                 readJob: deps.readJob,
                 serverUrl: event.serverUrl,
-                docsGitHub: (owner, repo) => connectGitHub(settings.docsToken || settings.githubToken, { owner, repo, apiUrl: event.apiUrl }, deps.signal, {
-                    clock: deps.clock
-                })
+                docsGitHub: (owner, repo) => connectGitHub(settings.docsToken || settings.githubToken, { owner, repo, apiUrl: event.apiUrl }, deps.signal, { clock: deps.clock, session: deps.session })
             })
             : { info: "'fold' is 'never': starting a new job." };
         deps.log.info(fold.info);
@@ -43028,7 +43253,11 @@ class ChangeRun {
         if (!settings.docsToken)
             return undefined;
         try {
-            const docs = connectGitHub(settings.docsToken, event, deps.signal, { clock: deps.clock });
+            const docs = connectGitHub(settings.docsToken, event, deps.signal, {
+                clock: deps.clock,
+                session: deps.session,
+                tokenInput: Input.DocsToken
+            });
             const data = (await docs.graphql('query { viewer { login } }', {}));
             return typeof data?.viewer?.login === 'string' ? data.viewer.login : undefined;
         }
@@ -43102,7 +43331,7 @@ class ChangeRun {
     }
     comment(target, docsPr, folded = false) {
         const { event, settings, deps } = this;
-        return new LiveComment(this.github, target, { run: event.runId, attempt: event.runAttempt, kind: 'change', project: settings.projectId }, { runUrl: event.runUrl, projectId: settings.projectId }, deps.log, deps.saveState, folded ? { docsPr } : undefined);
+        return new LiveComment(this.github, target, { run: event.runId, attempt: event.runAttempt, kind: 'change', project: settings.projectId }, { runUrl: event.runUrl, projectId: settings.projectId }, deps.log, deps.saveState, deps.markers, folded ? { docsPr } : undefined);
     }
     resume(jobId, batch, comment, extra = {}) {
         this.deps.log.info(`Attempt ${this.event.runAttempt} of this run resumes job ${jobId}, started by an earlier attempt; nothing is sent again.`);
@@ -43469,6 +43698,8 @@ function readPostSettings(get, mask) {
 
 
 
+
+
 const LOOK_MS = 10_000;
 /**
  * The post step (post-if: always()): when the main step was killed before it could finalise its
@@ -43480,6 +43711,7 @@ async function main_run(runner = coreRunner('Mintlify agent')) {
     if (!raw)
         return;
     let client;
+    let github;
     try {
         const state = JSON.parse(raw);
         if (state.final)
@@ -43488,17 +43720,21 @@ async function main_run(runner = coreRunner('Mintlify agent')) {
         const event = readRunEvent(runner.env);
         let job = state.job;
         try {
-            client = openClient(settings, { log, signal: AbortSignal.timeout(LOOK_MS), clock });
+            const apiKey = sendableSecret(names_Input.ApiKey, settings.apiKey);
+            client = openClient({ ...settings, apiKey }, { log, signal: AbortSignal.timeout(LOOK_MS), clock });
             job = await getJob(client, settings.projectId, state.job.id, clock.now() + LOOK_MS);
         }
         catch (error) {
             log.warning(`Could not read job ${state.job.id}: ${errors_errorText(error)}`);
         }
         const result = isTerminal(job.status) ? resultOf(job, 'terminal') : 'stopped';
-        const github = api_connectGitHub(settings.githubToken, event, AbortSignal.timeout(LOOK_MS), {
+        github = api_connectGitHub(settings.githubToken, event, AbortSignal.timeout(LOOK_MS), {
             clock
         });
-        await github.updateComment(state.commentId, comment_body_outcomeBody(state.ctx, job, result));
+        // Signed as the main step signed it: the saved marker already names the step that wrote it.
+        const markers = new Markers(settings.apiKey, `${event.owner}/${event.repo}`);
+        const sign = (marker) => markers.render(marker, state.issue);
+        await github.updateComment(state.commentId, comment_body_outcomeBody(state.ctx, job, result, sign));
         log.info(`Updated the comment on #${state.issue}: job ${job.id} is ${job.status ?? 'unknown'} (${result}).`);
     }
     catch (error) {
@@ -43506,7 +43742,8 @@ async function main_run(runner = coreRunner('Mintlify agent')) {
         log.warning(`Could not finalise the agent comment: ${errors_errorText(error)}`);
     }
     finally {
-        await client?.close();
+        // As in the main step: a connection nothing answered must not keep the process alive.
+        await Promise.all([client?.close(), github?.close()]);
     }
 }
 

@@ -2,16 +2,19 @@ import { type AgentJob, getJob } from '../mintlify/agent-jobs.js'
 import type { ApiClient } from '../mintlify/client.js'
 import { openClient } from '../mintlify/connection.js'
 import { type ApiError, AmbiguousWriteError } from '../mintlify/errors.js'
+import { GitHubSession } from '../github/api.js'
 import type { RunEvent } from '../github/event.js'
 import { CancelledError, describeError, errorText } from '../runner/errors.js'
 import { formatDuration } from '../runner/duration.js'
+import { sendableSecret } from '../runner/inputs.js'
 import type { Runner } from '../runner/runner.js'
 import { isChangeRun } from './change/change-plan.js'
 import { prepareChangeRun } from './change/change-run.js'
 import type { PreparedRun } from './prepared-run.js'
-import type { CommentState } from './comment/live-comment.js'
+import type { CommentOutcome, CommentState } from './comment/live-comment.js'
+import { Markers, stepIdentity } from './comment/marker.js'
 import { prepareIssueRun } from './issue/issue-run.js'
-import { Output, State } from './names.js'
+import { Input, Output, State } from './names.js'
 import { type Result, failingWord } from './outcome.js'
 import type { Report } from './report.js'
 import { runAgentJob } from './run-job.js'
@@ -32,6 +35,8 @@ export type RunEnd = Pick<
   | 'dashboardUrl'
   | 'budget'
   | 'followUp'
+  | 'continued'
+  | 'comment'
 >
 
 /** A job read while deciding where a change goes: a short look, not a wait. */
@@ -46,13 +51,18 @@ export async function runAgent(
 ): Promise<RunEnd> {
   const { log, clock } = runner
   let opened: ApiClient | undefined
-  const service = (): ApiClient => (opened ??= openClient(settings, { log, signal, clock }))
+  const service = (): ApiClient =>
+    (opened ??= openClient(
+      { ...settings, apiKey: sendableSecret(Input.ApiKey, settings.apiKey) },
+      { log, signal, clock }
+    ))
+  const session = new GitHubSession()
   try {
     let prepared: PreparedRun
+    const readJob = (jobId: string): Promise<AgentJob> =>
+      getJob(service(), settings.projectId, jobId, clock.now() + LOOK_MS)
     try {
-      prepared = await prepare(settings, event, runner, signal, jobId =>
-        getJob(service(), settings.projectId, jobId, clock.now() + LOOK_MS)
-      )
+      prepared = await prepare(settings, event, runner, session, signal, readJob)
     } catch (error) {
       // A read of GitHub stopped by the cancel fails as "no answer from GitHub": it was the cancel.
       throw signal.aborted && !(error instanceof CancelledError) ? cancelledBeforeJob() : error
@@ -85,14 +95,38 @@ export async function runAgent(
         fold: prepared.fold
       }
     }
-    return {
-      ...(await runPrepared(service(), settings, prepared, runner, signal)),
-      ...about,
-      decision
-    }
+    const end = await runPrepared(service(), settings, prepared, runner, signal)
+    return withComment({ ...end, ...about, decision }, prepared.comment?.outcome(), settings, event)
   } finally {
-    await opened?.close()
+    // A connection GitHub or a proxy never answered would keep the process alive: end them all.
+    await Promise.all([opened?.close(), session.close()])
   }
+}
+
+/**
+ * What the issue shows of the run, for the summary, with the comment's link; with `comment: true`
+ * ("must comment"), a comment that could not be written fails the step.
+ */
+function withComment(
+  end: RunEnd,
+  outcome: CommentOutcome | undefined,
+  settings: Settings,
+  event: RunEvent
+): RunEnd {
+  if (!outcome) return end
+  const { commentId, ...rest } = outcome
+  const url =
+    commentId === undefined
+      ? undefined
+      : `${event.serverUrl}/${event.owner}/${event.repo}/issues/${outcome.issue}#issuecomment-${commentId}`
+  const comment = { ...rest, ...(url ? { url } : {}) }
+  if (outcome.error && settings.comment === 'true' && !end.failure)
+    return {
+      ...end,
+      comment,
+      failure: `Could not ${commentId === undefined ? 'comment on' : 'update the comment on'} #${outcome.issue} (${outcome.error}), and '${Input.Comment}' is 'true': the run must comment.${outcome.hint ?? ''}`
+    }
+  return { ...end, comment }
 }
 
 const cancelledBeforeJob = (): CancelledError =>
@@ -103,24 +137,49 @@ async function prepare(
   settings: Settings,
   event: RunEvent,
   runner: Runner,
+  session: GitHubSession,
   signal: AbortSignal,
   readJob: (jobId: string) => Promise<AgentJob>
 ): Promise<PreparedRun> {
   const log = runner.log
   const saveState = (saved: CommentState): void =>
     runner.saveState(State.Comment, JSON.stringify(saved))
+  const markers = new Markers(
+    settings.apiKey,
+    `${event.owner}/${event.repo}`,
+    stepIdentity({
+      job: runner.env.GITHUB_JOB,
+      action: runner.env.GITHUB_ACTION,
+      project: settings.projectId,
+      promptSource: promptSource(runner)
+    })
+  )
   if (isChangeRun(event, settings))
     return prepareChangeRun(settings, event, {
       log,
       clock: runner.clock,
+      session,
       saveState,
       signal,
-      readJob
+      readJob,
+      markers
     })
-  return {
-    ...(await prepareIssueRun(settings, event, { log, clock: runner.clock, saveState, signal })),
-    notices: []
-  }
+  const issueRun = await prepareIssueRun(settings, event, {
+    log,
+    clock: runner.clock,
+    session,
+    saveState,
+    signal,
+    markers,
+    readJob
+  })
+  return { ...issueRun, notices: issueRun.notices ?? [] }
+}
+
+/** What the step asks, as the workflow wrote it: the prompt file's path, or the prompt's text. */
+function promptSource(runner: Runner): string {
+  const file = runner.input(Input.PromptFile).trim()
+  return file ? `file:${file}` : `prompt:${runner.input(Input.Prompt).trim()}`
 }
 
 /** The job, the wait and the live comment. */
@@ -133,7 +192,7 @@ async function runPrepared(
 ): Promise<RunEnd> {
   const { comment } = prepared
   const { log, clock } = runner
-  let { fold, followUp } = prepared
+  let { fold, followUp, continued } = prepared
   let latest: AgentJob | undefined
   let end: RunEnd
   const { request, ledger } = prepared
@@ -148,7 +207,8 @@ async function runPrepared(
         // Only what was prepared: a resumed job gets no prompt, whatever the inputs say.
         prompt: request.prompt,
         jobId: request.jobId,
-        fallbackPrompt: request.fallbackPrompt
+        fallbackPrompt: request.fallbackPrompt,
+        fallbackFor: request.fallbackFor
       },
       {
         clock,
@@ -173,6 +233,7 @@ async function runPrepared(
         onFallback: reason => {
           log.notice(reason)
           fold = undefined
+          continued = undefined
           followUp = false
           comment?.unfold()
         }
@@ -206,6 +267,9 @@ async function runPrepared(
   // step still ends within the runner's grace.
   const closing = client.close()
   if (end.job && comment) await comment.finish(end.job, end.result ?? 'stopped')
+  // A failure before any job (a refused key, an unknown project, an api-url that does not answer)
+  // is said on the issue too, where the person who asked looks for the answer.
+  else if (comment && end.failure && !signal.aborted) await comment.failed(end.failure)
   if (end.job && ledger && end.result)
     await ledger
       .finished(end.job, end.result)
@@ -213,7 +277,7 @@ async function runPrepared(
         log.warning(`The dashboard could not record how the run ended: ${errorText(error)}`)
       )
   await closing
-  return { ...end, fold }
+  return { ...end, fold, continued }
 }
 
 function explainResult(

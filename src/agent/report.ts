@@ -9,6 +9,7 @@ import type { Result } from './outcome.js'
 import type { ChangeBatch } from './change/change-batch.js'
 import type { FoldTarget } from './change/fold.js'
 import type { Decision } from './prepared-run.js'
+import type { Continued } from './issue/earlier-job.js'
 import { FOLLOW_UP_GRACE_MS, type JobOutcome } from './run-job.js'
 import { jobIdInput, jobsOnDashboardMarkdown } from './comment/comment-body.js'
 
@@ -34,6 +35,10 @@ export interface Report {
   dashboardUrl?: string
   /** Where `max-jobs` stands: "3 of 5/day used". */
   budget?: string
+  /** What the issue or pull request shows of the run: its comment, or why there is none. */
+  comment?: CommentReport
+  /** The issue was labelled again and its earlier job went on instead of a new one. */
+  continued?: Continued
   /** After a follow-up: how its outcome was established (see run-job.ts). */
   followUp?: JobOutcome['followUp']
   /** The Mintlify project, once the inputs were read: where on the dashboard its jobs are. */
@@ -41,6 +46,16 @@ export interface Report {
   /** Milliseconds the step spent. */
   elapsedMs: number
   now: Date
+}
+
+export interface CommentReport {
+  issue: number
+  /** The comment the run last wrote. */
+  url?: string
+  /** Why the last write failed, and what to do about it. */
+  error?: string
+  hint?: string
+  shows: 'job' | 'failure'
 }
 
 export function outputsOf(report: Report): Record<(typeof Output)[keyof typeof Output], string> {
@@ -91,6 +106,8 @@ export function renderSummary(report: Report): string {
       ''
     )
   }
+  if (report.comment) lines.push(commentLine(report.comment), '')
+  if (report.continued) lines.push(continuedLine(report.continued), '')
   if (job && report.followUp) lines.push(followUpLine(job, report.followUp), '')
   lines.push(...batchLines(report))
   if (report.result === 'dry-run') lines.push(...dryRunLines(report))
@@ -199,6 +216,25 @@ function dryRunLines(report: Report): string[] {
     )
   }
   return lines
+}
+
+/** What the issue shows of the run, in one sentence. */
+function commentLine({ issue, url, error, hint, shows }: CommentReport): string {
+  const what = shows === 'failure' ? 'this failure' : "this run's job and its outcome"
+  const comment = url ? markdownLink('its comment', url) : ''
+  if (!error) return `#${issue} shows ${what} in ${comment}.`
+  const why = `(${escapeMarkdown(error)}).${hint ? escapeMarkdown(hint) : ''}`
+  return url
+    ? `#${issue} does not show ${what}: the last update of ${comment} could not be written ${why} The comment shows an earlier state.`
+    : `#${issue} shows nothing of this run: the comment could not be written ${why}`
+}
+
+/** Why an issue labelled again went on with its earlier job, in one sentence. */
+function continuedLine({ jobId, issue, docsPr }: Continued): string {
+  const id = codeSpan(jobId)
+  return docsPr
+    ? `#${issue} was labelled again while the docs pull request ${markdownLink(docsPr, docsPr)} of its job ${id} was open: the issue was sent to that job as a follow-up instead of starting a second job.`
+    : `#${issue} was labelled again while its job ${id} was still running: this run waited for that job instead of starting a second one.`
 }
 
 /** How the outcome of a follow-up was established, in one sentence. */

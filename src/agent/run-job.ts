@@ -30,6 +30,8 @@ export interface JobRequest {
   jobId?: string
   /** With a follow-up: should the service refuse it, start a new job with this prompt instead. */
   fallbackPrompt?: string
+  /** What starts the new job then, as the notice says it: 'this change' unless given. */
+  fallbackFor?: string
   wait: boolean
   timeoutMs: number
   pollIntervalMs: number
@@ -103,7 +105,7 @@ export async function runAgentJob(
     } catch (error) {
       if (request.fallbackPrompt === undefined || !followUpRefused(error)) throw error
       hooks.onFallback?.(
-        `The service refused the follow-up to job ${jobId} (${(error as Error).message}), so this change starts a new job.`
+        `The service refused the follow-up to job ${jobId} (${(error as Error).message}), so ${request.fallbackFor ?? 'this change'} starts a new job.`
       )
       job = await create(request.fallbackPrompt)
       accepted = false

@@ -3,8 +3,11 @@ import { retry } from '@octokit/plugin-retry'
 import { RequestError } from '@octokit/request-error'
 import { type Clock, systemClock } from '../runner/clock.js'
 import { USER_AGENT } from '../runner/runner.js'
+import { InputError } from '../runner/errors.js'
+import { sendableSecret } from '../runner/inputs.js'
 import { type PullRequestRef, parsePullRequest } from './event.js'
 import type { GraphQL } from './history.js'
+import { GitHubTransport } from './transport.js'
 
 /** The few GitHub operations the action uses. */
 export interface GitHubApi {
@@ -14,6 +17,11 @@ export interface GitHubApi {
   /** The user's permission and role name on the repository. */
   permission(user: string): Promise<{ permission?: string; roleName?: string }>
   pull(pull: number): Promise<PullRequestRef>
+  /**
+   * Ends the connections, also one still waiting for a proxy: call it when the run is done with
+   * GitHub, or a tunnel that never opened keeps the process alive.
+   */
+  close(): Promise<void>
   /** GitHub's GraphQL API: history and file lists without patches (history.ts). */
   graphql: GraphQL
   /** One page of a commit's files, with their patches. */
@@ -70,6 +78,8 @@ const GRACE_MS = 1_500
  */
 export function describeGitHubError(error: unknown): string {
   if (error instanceof RequestError && error.response) return `HTTP ${error.status}`
+  // Not a call that failed but one that could not be made (an unusable token): its own words.
+  if (error instanceof InputError) return error.message
   const failure = error as { cause?: unknown; message?: unknown } | undefined
   const cause = failure?.cause as
     { code?: unknown; message?: unknown; cause?: { code?: unknown } } | undefined
@@ -115,14 +125,34 @@ export interface GitHubOptions {
   retryBaseMs?: number
   /** Times the waits before retries and their deadline (the runner's clock; a virtual one in tests). */
   clock?: Clock
+  /** The run's connections: this one is closed with them. */
+  session?: GitHubSession
+  /** The input the token comes from, named when it cannot be used ('github-token' by default). */
+  tokenInput?: string
+}
+
+/** The GitHub connections a run opens, closed together when it ends. */
+export class GitHubSession {
+  private readonly open = new Set<Pick<GitHubApi, 'close'>>()
+
+  add(api: Pick<GitHubApi, 'close'>): void {
+    this.open.add(api)
+  }
+
+  async close(): Promise<void> {
+    const all = [...this.open]
+    this.open.clear()
+    await Promise.all(all.map(api => api.close()))
+  }
 }
 
 /** @octokit/plugin-retry's retryAfterBaseValue. */
 const RETRY_BASE_MS = 1000
 
 /**
- * The toolkit's Octokit (@actions/github's getOctokit): the same plugins and proxy rules as every
- * other action (it decides the proxy from GITHUB_API_URL when loaded), with @octokit/plugin-retry:
+ * The toolkit's Octokit (@actions/github's getOctokit) with the same plugins and proxy rules as every
+ * other action, but over connections the action owns and closes (transport.ts), with
+ * @octokit/plugin-retry:
  * reads and comment updates are retried up to three times when GitHub does not answer or fails
  * (a 5xx, a 429; not 400, 401, 403, 404, 410, 422, 451); creating a comment never is (a retry
  * could post it twice). Every request, its retries included, is bounded by its own time limit and
@@ -132,13 +162,20 @@ export function connectGitHub(
   token: string,
   { owner, repo, apiUrl }: RepoRef,
   cancel?: AbortSignal,
-  { retryBaseMs = RETRY_BASE_MS, clock = systemClock }: GitHubOptions = {}
+  { retryBaseMs = RETRY_BASE_MS, clock = systemClock, session, tokenInput }: GitHubOptions = {}
 ): GitHubApi {
+  // The first moment the token is needed: an unexpanded `${{ … }}` fails here, saying so.
+  sendableSecret(tokenInput ?? 'github-token', token)
+  const baseUrl = apiUrl.replace(/\/+$/, '')
+  const transport = new GitHubTransport(baseUrl)
+  session?.add(transport)
   const octokit = getOctokit(
     token,
     {
-      baseUrl: apiUrl.replace(/\/+$/, ''),
+      baseUrl,
       userAgent: USER_AGENT,
+      // Replaces the toolkit's `request` (its fetch over a proxy dispatcher nothing closes).
+      request: { fetch: transport.fetch },
       // The plugin decides what is retried and how often; `bounded` does the waiting.
       retry: { retryAfterBaseValue: 0 }
     },
@@ -253,7 +290,8 @@ export function connectGitHub(
         ...change
       })
       return asIssue(data)
-    }
+    },
+    close: () => transport.close()
   }
 }
 

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { parseMarker } from '../../src/agent/comment/marker.js'
 import type { FakePull } from '../simulator/fake-github.js'
 import { SIM_API_KEY, SIM_PROJECT } from '../simulator/server.js'
 import { expectCleanFailure, visible } from '../support/assertions.js'
@@ -12,6 +11,7 @@ import {
   TOKEN
 } from '../support/code-change-runs.js'
 import { type RunResult, runAction } from '../support/run-action.js'
+import { ANY_STEP, markerIn } from '../support/records.js'
 
 /*
  * The runner's contract for runs on code changes, on the bundle (dist/, or ACTION_DIST): inputs as
@@ -58,10 +58,11 @@ describe('the bundled agent on a code change, run as the runner runs it', () => 
     expect(result.summary).toContain('| Change | [https://github.com/acme/app/pull/42]')
     const [comment] = gh.commentsOn(42)
     expect(gh.comments).toHaveLength(1)
-    expect(parseMarker(comment?.body)).toEqual({
+    expect(markerIn(comment?.body, 42, 'acme/app')).toEqual({
       job: result.outputs.jobId,
       run: String(servers.runId),
       attempt: 1,
+      step: ANY_STEP,
       kind: 'change',
       project: SIM_PROJECT,
       pr: result.outputs.prLink
@@ -88,6 +89,7 @@ describe('the bundled agent on a code change, run as the runner runs it', () => 
     const { gh } = servers
     const first = await run({ event: merge(1).event })
     const docsPr = first.outputs.prLink as string
+    expect(docsPr).toMatch(/^https:\/\/github.com\/acme\/docs\/pull\/\d+$/)
     servers.runId++
     // Not registered: the fake answers 404, as GitHub does for a private repository the token cannot see.
     const unreadable = await run({ event: merge(2).event, inputs: { 'docs-token': DOCS_TOKEN } })

@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { MAX_CHANGE_BYTES } from '../../src/agent/change/change-prompt.js'
-import { parseMarker } from '../../src/agent/comment/marker.js'
 import type { FakeCommit, FakeFile, FakeGitHub, FakePull } from '../simulator/fake-github.js'
 import { SIM_API_KEY, SIM_PROJECT, type Simulator } from '../simulator/server.js'
 import { expectCleanFailure, visible } from '../support/assertions.js'
+import { ANY_STEP, markerIn } from '../support/records.js'
 import {
   APP,
   CHANGED_FILES as files,
@@ -137,10 +137,11 @@ describe('a merged pull request with dashboard: false', () => {
     expect(comment?.body).toContain(
       `✅ **Mintlify agent** opened a docs pull request: [${result.outputs.prLink}](${result.outputs.prLink})`
     )
-    expect(parseMarker(comment?.body)).toEqual({
+    expect(markerIn(comment?.body, 42, 'acme/app')).toEqual({
       job: result.outputs.jobId,
       run: String(servers.runId),
       attempt: 1,
+      step: ANY_STEP,
       kind: 'change',
       project: SIM_PROJECT,
       pr: result.outputs.prLink
@@ -427,7 +428,7 @@ describe('a re-run of a run on its own change', () => {
     expect(sim.requests('create')).toHaveLength(2)
     expect(sim.requests('message')).toHaveLength(0)
     expect(gh.commentsOn(42)).toHaveLength(2)
-    expect(parseMarker(gh.commentsOn(42)[0]?.body)).toMatchObject({
+    expect(markerIn(gh.commentsOn(42)[0]?.body, 42, APP)).toMatchObject({
       run: String(firstRun),
       job: first.outputs.jobId
     })
@@ -721,10 +722,10 @@ describe('the comment on the pull request is best effort', () => {
 
   it('finds and edits a comment whose create got no answer at the cancel, never posting a second', async () => {
     sim.planNext({ durationMs: 60_000 })
-    // The fake makes the comment after 50 ms, after the cancel has dropped the request; the run's
-    // look for it is answered only after that.
-    gh.delays.set('create-comment', 50)
-    gh.delays.set('list-comments', 200)
+    // The fake makes the comment only once the run looks for it, after the cancel has dropped the
+    // request; it answers that look only once the comment is made.
+    gh.delays.set('create-comment', gh.received(/^GET \/repos\/acme\/app\/issues\/42\/comments$/))
+    gh.delays.set('list-comments', gh.commented(42))
     const running = startInProcess({
       clock,
       ...servers.step({ event: event(mergedPull()), inputs: { dashboard: 'false' } })
@@ -743,7 +744,7 @@ describe('the comment on the pull request is best effort', () => {
       `PATCH /repos/acme/app/issues/comments/${comment?.id}`
     ])
     expect(comment?.body).toContain('The workflow run was cancelled')
-    expect(parseMarker(comment?.body)).toMatchObject({
+    expect(markerIn(comment?.body, 42, 'acme/app')).toMatchObject({
       job: result.outputs.jobId,
       run: String(servers.runId)
     })
@@ -860,8 +861,8 @@ describe('size and faults', () => {
 
 describe('cancel', () => {
   it('says a run cancelled while reading the change was cancelled, not that GitHub failed, and starts nothing', async () => {
-    // The fake holds the answer back, so the cancel comes while the pull request is being read.
-    gh.delays.set('graphql', 500)
+    // The fake holds the answer back for good, so the cancel comes while the pull request is being read.
+    gh.delays.set('graphql', Infinity)
     const running = startInProcess({
       clock,
       ...servers.step({ event: event(mergedPull()), inputs: { dashboard: 'false' } })

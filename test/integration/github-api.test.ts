@@ -3,11 +3,12 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { FakeGitHub } from '../simulator/fake-github.js'
 import type { GitHubApi } from '../../src/github/api.js'
 import { closedPort } from '../support/clients.js'
-import { LoopbackProxy } from '../support/proxy.js'
+import { LoopbackProxy, SilentProxy } from '../support/proxy.js'
+import { HeldClock, VirtualClock } from '../support/virtual-clock.js'
 
-// Both ways to GitHub through the toolkit's getOctokit: direct, and behind a proxy. The toolkit decides
-// the proxy from GITHUB_API_URL and the proxy variables when @actions/github loads, as on a runner,
-// so each test loads the module afresh after setting them.
+// Both ways to GitHub through the toolkit's getOctokit: direct, and behind a proxy chosen by the
+// toolkit's rules over the action's own connections (transport.ts). A runner's process starts with
+// GITHUB_API_URL and the proxy variables set, so each test loads the module afresh after setting them.
 async function connectGitHub(
   ...args: Parameters<typeof import('../../src/github/api.js').connectGitHub>
 ) {
@@ -103,6 +104,30 @@ describe('connectGitHub with a proxy set that does not apply', () => {
     await github.createComment(4, 'direct')
     expect(proxy.targets).toEqual([])
     expect(gh.requests.every(r => r.userAgent?.startsWith('mintlify-agent-action/'))).toBe(true)
+  })
+})
+
+describe('connectGitHub behind a proxy that never answers CONNECT', () => {
+  it('ends the call at the cancel, and close() ends the tunnel still waiting for the proxy', async () => {
+    const silent = await SilentProxy.start()
+    try {
+      vi.stubEnv('HTTPS_PROXY', silent.url)
+      vi.stubEnv('NO_PROXY', '')
+      const cancel = new AbortController()
+      const repo = { owner: 'acme', repo: 'docs', apiUrl: 'https://api.github.proxied.test' }
+      const github = await connectGitHub('ghs_t', repo, cancel.signal)
+      const call = github.permission('alice').catch((e: unknown) => e)
+      await silent.connected()
+      cancel.abort(new Error('Received SIGTERM'))
+      expect(await call).toMatchObject({ message: 'Received SIGTERM' })
+      expect(silent.open).toBe(1)
+      await github.close()
+      await silent.idle()
+      // Closing twice is closing once.
+      await github.close()
+    } finally {
+      await silent.close()
+    }
   })
 })
 
@@ -227,25 +252,31 @@ describe('GitHub retries (@octokit/plugin-retry)', () => {
   it('begins no wait that would end past the 15 s time limit', async () => {
     gh.failures.set('permission', 502)
     // The first retry would come after 16 s.
-    const github = await connect(undefined, 16_000)
-    const started = performance.now()
+    const clock = new VirtualClock()
+    const github = await connectGitHub('ghs_t', { ...repo, apiUrl: gh.url }, undefined, {
+      clock,
+      retryBaseMs: 16_000
+    })
     await expect(github.permission('alice')).rejects.toMatchObject({ status: 502 })
-    expect(performance.now() - started).toBeLessThan(1000)
+    expect(clock.pauses).toEqual([])
     expect(sent('GET', '/permission')).toBe(1)
   })
 
   it('stops waiting to retry at the cancel, with what GitHub last said, and sends nothing more', async () => {
     gh.failures.set('permission', 502)
     const cancel = new AbortController()
-    const github = await connect(cancel.signal, 5000)
+    // Its waits last until the cancel: only the cancel can end this one.
+    const clock = new HeldClock()
+    const github = await connectGitHub('ghs_t', { ...repo, apiUrl: gh.url }, cancel.signal, {
+      clock,
+      retryBaseMs: 5000
+    })
     const call = github.permission('alice')
-    while (sent('GET', '/permission') === 0) await new Promise(r => setTimeout(r, 5))
-    await new Promise(r => setTimeout(r, 50))
-    const started = performance.now()
+    await clock.pausesReach(1)
+    expect(clock.pauses).toEqual([5000])
     cancel.abort(new Error('Received SIGINT'))
     await expect(call).rejects.toMatchObject({ status: 502 })
-    expect(performance.now() - started).toBeLessThan(200)
-    await new Promise(r => setTimeout(r, 100))
+    // Settled: no retry of this call can follow.
     expect(sent('GET', '/permission')).toBe(1)
   })
 
@@ -254,18 +285,18 @@ describe('GitHub retries (@octokit/plugin-retry)', () => {
     // Octokit's paginate passes no per-call request options on: the bound is set in a hook.
     ['a paginated read', 'list-comments', (github: GitHubApi) => github.listComments(4)]
   ])('stops %s in flight at the cancel, and does not retry it', async (_, route, call) => {
-    gh.delays.set(route, 5000)
+    // GitHub never answers: only the cancel can end the request.
+    gh.delays.set(route, Infinity)
     const cancel = new AbortController()
     const github = await connect(cancel.signal)
     const pending = call(github)
-    while (gh.requests.length === 0) await new Promise(r => setTimeout(r, 5))
-    const started = performance.now()
+    await gh.received(/./)
     cancel.abort(new Error('Received SIGINT'))
     const error = await pending.catch((e: unknown) => e)
-    expect(performance.now() - started).toBeLessThan(200)
     expect(error).toMatchObject({ status: 500, message: 'Received SIGINT' })
-    await new Promise(r => setTimeout(r, 100))
+    // Settled: no retry of this call can follow.
     expect(gh.requests).toHaveLength(1)
+    expect(gh.requests[0]?.status).toBeUndefined()
   })
 })
 

@@ -51,8 +51,13 @@ export class FakeGitHub {
    * Every time, or with `times` only that many times, after which the route answers again.
    */
   readonly failures = new Map<string, number | { status: number; times: number }>()
-  /** Milliseconds to wait before answering, by the same route names. */
-  readonly delays = new Map<string, number>()
+  /**
+   * Held answers, by the same route names: until a promise settles (then answered as usual), or,
+   * for `Infinity`, until reset() or close(), which then drop the connection without acting on the
+   * request. A number of milliseconds waits that long (for running the fake by hand, not in tests).
+   */
+  readonly delays = new Map<string, number | Promise<unknown>>()
+  private held: (() => void)[] = []
   /** Pull requests by `owner/repo#number`. */
   readonly pulls = new Map<string, FakePull>()
   readonly commits = new Map<string, FakeCommit>()
@@ -65,6 +70,7 @@ export class FakeGitHub {
   private clockTick = 0
   private commitCount = 0
   private readonly requestListeners: ((request: GitHubRequest) => void)[] = []
+  private readonly commentListeners: ((comment: FakeComment) => void)[] = []
   private server: Server
   private base = ''
   private nextId = 1000
@@ -89,6 +95,7 @@ export class FakeGitHub {
   }
 
   reset(): void {
+    this.release()
     this.requests.length = 0
     this.comments.length = 0
     this.permissions.clear()
@@ -174,12 +181,33 @@ export class FakeGitHub {
   addComment(issue: number, body: string, user: FakeComment['user']): FakeComment {
     const comment = { id: this.nextId++, issue, body, user }
     this.comments.push(comment)
+    for (const listener of [...this.commentListeners]) listener(comment)
     return comment
   }
 
+  /** Resolves with the first comment on `issue` once there is one (at once if there is). */
+  commented(issue: number): Promise<FakeComment> {
+    const seen = this.commentsOn(issue)[0]
+    if (seen) return Promise.resolve(seen)
+    return new Promise(resolve => {
+      const listener = (comment: FakeComment): void => {
+        if (comment.issue !== issue) return
+        this.commentListeners.splice(this.commentListeners.indexOf(listener), 1)
+        resolve(comment)
+      }
+      this.commentListeners.push(listener)
+    })
+  }
+
   async close(): Promise<void> {
+    this.release()
     this.server.closeAllConnections()
     await new Promise<void>(resolve => this.server.close(() => resolve()))
+  }
+
+  /** Lets go of the answers held back (`delays` of Infinity): they are dropped. */
+  private release(): void {
+    for (const resolve of this.held.splice(0)) resolve()
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -225,7 +253,13 @@ export class FakeGitHub {
     }
     const fail = async (name: string): Promise<boolean> => {
       const delay = this.delays.get(name)
-      if (delay) await new Promise(resolve => setTimeout(resolve, delay))
+      if (delay === Infinity) {
+        await new Promise<void>(resolve => this.held.push(resolve))
+        res.destroy()
+        return true
+      }
+      if (typeof delay === 'object') await delay
+      else if (delay) await new Promise(resolve => setTimeout(resolve, delay))
       return failNow(name)
     }
     // GitHub Enterprise Server answers GraphQL at /api/graphql beside its REST API's /api/v3.

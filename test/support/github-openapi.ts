@@ -3,6 +3,7 @@ import path from 'node:path'
 import type { Operation } from 'openapi-backend'
 import type { GitHubRequest } from '../simulator/fake-github.js'
 import { openApiBackend } from './openapi.js'
+import { perWorker } from './per-worker.js'
 import { ROOT } from './run-action.js'
 
 /** GitHub's published OpenAPI description of api.github.com (the @octokit/openapi package). */
@@ -125,7 +126,8 @@ export interface GitHubValidator {
 }
 
 export async function gitHubValidator(): Promise<GitHubValidator> {
-  const api = await openApiBackend(trimmed())
+  // Once per worker: reading the 13 MB description and compiling takes a second or two.
+  const api = await perWorker('github-openapi', () => openApiBackend(trimmed()))
   return {
     problems(call, prefix = '') {
       if (isGraphQL(call, prefix))

@@ -20,7 +20,7 @@ import { type ChangeRules, applyRules, batchSize } from '../../src/agent/change/
 import { type FoldContext, decideFold, parsePullLink } from '../../src/agent/change/fold.js'
 import { readPathFilter } from '../../src/agent/change/path-filter.js'
 import { outcomeBody, workingBody } from '../../src/agent/comment/comment-body.js'
-import { parseMarker, renderMarker } from '../../src/agent/comment/marker.js'
+import { type Marker, Markers, parseMarker } from '../../src/agent/comment/marker.js'
 import { type LedgerJob, type ProjectLedger, emptyProject } from '../../src/agent/ledger/ledger.js'
 import { readSettings } from '../../src/agent/settings.js'
 import type { ChangedFile, GitHubApi } from '../../src/github/api.js'
@@ -1097,7 +1097,8 @@ describe('decideFold: the ledger’s newest live job, checked against the servic
 })
 
 describe('markers of change runs', () => {
-  it('record kind, project and the docs pull request; old markers still parse', () => {
+  const markers = new Markers('mint_k', 'o/app')
+  it('record kind, project and the docs pull request; fields out of shape are dropped', () => {
     const marker = {
       job: 'job_1',
       run: '9',
@@ -1106,29 +1107,33 @@ describe('markers of change runs', () => {
       project: 'proj',
       pr: 'https://github.com/o/docs/pull/3'
     }
-    expect(parseMarker(renderMarker(marker))).toEqual(marker)
-    expect(parseMarker('<!-- mintlify-agent {"job":"job_1","run":"9","attempt":2} -->')).toEqual({
-      job: 'job_1',
+    expect(parseMarker(markers.render(marker, 4), markers, 4)).toEqual(marker)
+    const odd = {
+      job: 'j',
       run: '9',
-      attempt: 2
+      kind: 'other',
+      project: 'a\nb',
+      pr: 'javascript:x',
+      step: 'x'
+    }
+    expect(markers.read(markers.render(odd as never, 4), 4)).toEqual({
+      job: 'j',
+      run: '9',
+      attempt: 1
     })
+    // Markers written before they were signed are not read at all.
     expect(
-      parseMarker(
-        '<!-- mintlify-agent {"job":"j","run":"9","kind":"other","project":"..","pr":"javascript:x"} -->'
-      )
-    ).toEqual({ job: 'j', run: '9', attempt: 1 })
+      parseMarker('<!-- mintlify-agent {"job":"job_1","run":"9","attempt":2} -->', markers, 4)
+    ).toBeUndefined()
   })
 
   it('cannot be closed early by a link', () => {
-    const body = renderMarker({
-      job: 'j',
-      run: '1',
-      attempt: 1,
-      kind: 'change',
-      pr: 'https://x.test/a-->b<c'
-    })
+    const body = markers.render(
+      { job: 'j', run: '1', attempt: 1, kind: 'change', pr: 'https://x.test/a-->b<c' },
+      4
+    )
     expect(body.indexOf('-->')).toBe(body.length - 3)
-    expect(parseMarker(body)?.pr).toBe('https://x.test/a-->b<c')
+    expect(parseMarker(body, markers, 4)?.pr).toBe('https://x.test/a-->b<c')
   })
 
   it('say in the comment that the change joined the open docs pull request', () => {
@@ -1138,15 +1143,20 @@ describe('markers of change runs', () => {
       projectId: 'proj_1',
       fold: { docsPr: 'https://github.com/o/docs/pull/3' }
     }
-    expect(workingBody(ctx, { id: 'j' }, true)).toContain(
+    const sign = (marker: Marker) => markers.render(marker, 4)
+    expect(workingBody(ctx, { id: 'j' }, true, sign)).toContain(
       'is adding this change to the open docs pull request [https://github.com/o/docs/pull/3](https://github.com/o/docs/pull/3)'
     )
-    expect(workingBody({ ...ctx, fold: {} }, { id: 'j' }, true)).toContain(
+    expect(workingBody({ ...ctx, fold: {} }, { id: 'j' }, true, sign)).toContain(
       'is adding this change to the job still running for an earlier change'
     )
     expect(
-      outcomeBody(ctx, { id: 'j', prLink: 'https://github.com/o/docs/pull/3' }, 'pr-opened')
+      outcomeBody(ctx, { id: 'j', prLink: 'https://github.com/o/docs/pull/3' }, 'pr-opened', sign)
     ).toContain('added this change to the docs pull request')
+    // A `/docs-agent` follow-up on a change's comment says it is one.
+    expect(workingBody({ ...ctx, fold: undefined }, { id: 'j' }, true, sign)).toContain(
+      'is working on the follow-up'
+    )
   })
 })
 

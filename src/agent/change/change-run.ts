@@ -1,6 +1,7 @@
 import { RequestError } from '@octokit/request-error'
 import {
   type GitHubApi,
+  type GitHubSession,
   connectGitHub,
   describeGitHubError,
   permissionHint,
@@ -14,6 +15,7 @@ import type { Logger } from '../../runner/logger.js'
 import { codeSpan, markdownLink } from '../../runner/markdown.js'
 import { bytes, counted } from '../../runner/text.js'
 import { type CommentState, LiveComment, unknownEarlierJob } from '../comment/live-comment.js'
+import type { Markers } from '../comment/marker.js'
 import type { TriggerSettings } from '../issue/trigger.js'
 import type { JobBudget } from '../ledger/budget.js'
 import { Dashboard } from '../ledger/dashboard.js'
@@ -58,10 +60,14 @@ export interface RunDeps {
   log: Logger
   /** Paces GitHub's retries, and stamps the ledger: the runner's clock. */
   clock: Clock
+  /** The run's GitHub connections, closed when it ends. */
+  session?: GitHubSession
   saveState: (state: CommentState) => void
   signal?: AbortSignal
   /** Reads a job on the service: is an earlier batch's job still running? */
   readJob: (jobId: string) => Promise<AgentJob>
+  /** Signs the markers of the live comments this run writes, and reads only those signed. */
+  markers: Markers
 }
 
 type Settings = TriggerSettings & ChangeSettings & { projectId: string; apiKey: string }
@@ -92,7 +98,10 @@ export async function prepareChangeRun(
       `Input '${Input.GithubToken}' is empty: it is needed to read the ${event.name || 'code'} changes (files, commits). Leave it at its default (\${{ github.token }}).`
     )
   }
-  const github = connectGitHub(settings.githubToken, event, deps.signal, { clock: deps.clock })
+  const github = connectGitHub(settings.githubToken, event, deps.signal, {
+    clock: deps.clock,
+    session: deps.session
+  })
   const push = event.name === 'push' ? event.push : undefined
   const rules: ChangeRules = {
     allowedBots: settings.allowedBots,
@@ -187,7 +196,9 @@ class ChangeRun {
     if (event.runAttempt > 1) {
       // A re-run waits on its first attempt's job, recorded in its comment. Comments that cannot be
       // read start nothing; read, and without this run's record, its first attempt started no job.
-      const recorded = await comment?.recorded(event.runId)
+      const recorded = (await comment?.recorded())?.find(
+        r => r.marker.run === event.runId && r.marker.step === this.deps.markers.step
+      )
       if (recorded) {
         comment?.adopt(recorded.commentId)
         return this.resume(recorded.marker.job, batch, comment)
@@ -297,9 +308,7 @@ class ChangeRun {
                 settings.docsToken || settings.githubToken,
                 { owner, repo, apiUrl: event.apiUrl },
                 deps.signal,
-                {
-                  clock: deps.clock
-                }
+                { clock: deps.clock, session: deps.session }
               )
           })
         : { info: "'fold' is 'never': starting a new job." }
@@ -431,7 +440,11 @@ class ChangeRun {
     const { settings, event, deps } = this
     if (!settings.docsToken) return undefined
     try {
-      const docs = connectGitHub(settings.docsToken, event, deps.signal, { clock: deps.clock })
+      const docs = connectGitHub(settings.docsToken, event, deps.signal, {
+        clock: deps.clock,
+        session: deps.session,
+        tokenInput: Input.DocsToken
+      })
       const data = (await docs.graphql('query { viewer { login } }', {})) as {
         viewer?: { login?: unknown }
       }
@@ -538,6 +551,7 @@ class ChangeRun {
       { runUrl: event.runUrl, projectId: settings.projectId },
       deps.log,
       deps.saveState,
+      deps.markers,
       folded ? { docsPr } : undefined
     )
   }
