@@ -118,19 +118,27 @@ try {
   }
   if (want('follow')) {
     const r = await followBench()
-    print('## Docs follow code (ten merges while the docs pull request stays open)')
+    print('## Docs follow code (the ledger on the dashboard issue)')
     print()
     print(
-      'Ten pull requests merged one after another, each run of the bundled action waiting for its job; the docs pull request stays open throughout. The hand-written workflow asks the compare API and starts a new job per merge.'
+      'Ten pull requests merged in a row; the first docs pull request stays open. Either every run executes, or only runs 1, 4 and 10 do: what GitHub leaves when a concurrency group cancels pending runs. Writes are jobs created + follow-ups sent.'
     )
     print()
     table(
-      ['contender', 'jobs created', 'follow-ups', 'docs pull requests', 'GitHub requests per run'],
-      r.contenders.map(x => [x.contender, x.jobs, x.followUps, x.docsPrs, x.githubPerRun])
+      ['contender', 'runs', 'merges reaching a prompt', 'writes', 'docs pull requests'],
+      r.contenders.map(x => [x.contender, x.runs, x.documented, x.writes, x.docsPrs])
+    )
+    print(
+      "GitHub requests of each kind of run (the ledger's: reading and writing the dashboard issue). GITHUB_TOKEN allows 1,000 an hour."
+    )
+    print()
+    table(
+      ['run', 'GitHub requests', 'of which the ledger', 'which'],
+      r.runs.map(x => [x.run, x.requests, x.ledger, x.calls])
     )
     table(
-      ['run', 'GitHub requests', 'which'],
-      r.runs.map(x => [x.run, x.requests, x.calls])
+      ['run', 'peak MiB'],
+      r.memory.map(x => [x.run, x.peakMiB])
     )
     goals.push(...r.goals)
   }

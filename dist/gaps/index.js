@@ -33271,7 +33271,7 @@ const MARKER_LIKE = /^[\s>*_#|+-]*(begin|end)\b/i;
  * marker in any spacing, case or width (`-----end issue text-----`, `－－－ ＥＮＤ …`,
  * `END ISSUE TEXT ----`) is rewritten as `[delimiter-like line: END ISSUE TEXT]`.
  */
-function neutral(text) {
+function neutraliseDelimiters(text) {
     return text
         .split('\n')
         .map(line => {

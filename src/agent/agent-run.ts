@@ -1,14 +1,16 @@
 import { type AgentJob, getJob } from '../mintlify/agent-jobs.js'
 import type { ApiClient } from '../mintlify/client.js'
 import { openClient } from '../mintlify/connection.js'
-import type { ApiError } from '../mintlify/errors.js'
+import { type ApiError, AmbiguousWriteError } from '../mintlify/errors.js'
 import { GitHubSession } from '../github/api.js'
 import type { RunEvent } from '../github/event.js'
 import { CancelledError, describeError, errorText } from '../runner/errors.js'
 import { formatDuration } from '../runner/duration.js'
 import { sendableSecret } from '../runner/inputs.js'
 import type { Runner } from '../runner/runner.js'
-import { type PreparedRun, isChangeRun, prepareChangeRun } from './change/change-run.js'
+import { isChangeRun } from './change/change-plan.js'
+import { prepareChangeRun } from './change/change-run.js'
+import type { PreparedRun } from './prepared-run.js'
 import type { CommentOutcome, CommentState } from './comment/live-comment.js'
 import { Markers, stepIdentity } from './comment/marker.js'
 import { prepareIssueRun } from './issue/issue-run.js'
@@ -27,6 +29,11 @@ export type RunEnd = Pick<
   | 'skipped'
   | 'source'
   | 'fold'
+  | 'decision'
+  | 'prompt'
+  | 'batch'
+  | 'dashboardUrl'
+  | 'budget'
   | 'followUp'
   | 'continued'
   | 'comment'
@@ -56,7 +63,6 @@ export async function runAgent(
       getJob(service(), settings.projectId, jobId, clock.now() + LOOK_MS)
     try {
       prepared = await prepare(settings, event, runner, session, signal, readJob)
-      prepared = await confirmFold(prepared, readJob)
     } catch (error) {
       // A read of GitHub stopped by the cancel fails as "no answer from GitHub": it was the cancel.
       throw signal.aborted && !(error instanceof CancelledError) ? cancelledBeforeJob() : error
@@ -64,47 +70,36 @@ export async function runAgent(
     // A cancel while reading GitHub can look like a refusal or an unreadable comment: it is neither.
     if (signal.aborted) throw cancelledBeforeJob()
     for (const notice of prepared.notices) log.notice(notice)
+    const about = {
+      source: prepared.source,
+      batch: prepared.batch,
+      dashboardUrl: prepared.dashboardUrl,
+      budget: prepared.budget
+    }
     if (prepared.skipped) {
       log.notice(`Not starting the agent: ${prepared.skipped}`)
-      return { result: 'skipped', skipped: prepared.skipped, source: prepared.source }
+      const result = settings.dryRun ? 'dry-run' : 'skipped'
+      return { ...about, result, skipped: prepared.skipped, decision: 'skip' }
+    }
+    const decision = prepared.decision ?? (prepared.followUp ? 'follow-up' : 'new-job')
+    if (settings.dryRun) {
+      const target = prepared.request.jobId ? ` to job ${prepared.request.jobId}` : ''
+      log.notice(
+        `Dry run: would ${decision === 'new-job' ? 'start a new job' : `send a follow-up${target}`}; nothing was written.`
+      )
+      return {
+        ...about,
+        result: 'dry-run',
+        decision,
+        prompt: prepared.request.prompt,
+        fold: prepared.fold
+      }
     }
     const end = await runPrepared(service(), settings, prepared, runner, signal)
-    return withComment(end, prepared.comment?.outcome(), settings, event)
+    return withComment({ ...end, ...about, decision }, prepared.comment?.outcome(), settings, event)
   } finally {
     // A connection GitHub or a proxy never answered would keep the process alive: end them all.
     await Promise.all([opened?.close(), session.close()])
-  }
-}
-
-/**
- * A change is folded into an earlier job on the strength of the docs pull request its record names:
- * used only when it is that job's own pull request as the service reports it. Otherwise, or when the
- * job cannot be read, the change starts a new job, and a notice says why.
- */
-async function confirmFold(
-  prepared: PreparedRun,
-  readJob: (jobId: string) => Promise<AgentJob>
-): Promise<PreparedRun> {
-  const fold = prepared.fold
-  if (!fold?.docsPr || prepared.request.fallbackPrompt === undefined) return prepared
-  let why: string
-  try {
-    const prLink = (await readJob(fold.jobId)).prLink
-    if (prLink === fold.docsPr) return prepared
-    why = `the service reports ${prLink ? `another one, ${prLink}` : 'none'} for it`
-  } catch (error) {
-    why = `the job could not be read (${errorText(error)})`
-  }
-  prepared.comment?.unfold()
-  return {
-    ...prepared,
-    request: { prompt: prepared.request.fallbackPrompt },
-    followUp: false,
-    fold: undefined,
-    notices: [
-      ...prepared.notices,
-      `The docs pull request recorded for job ${fold.jobId}, ${fold.docsPr}, is not confirmed as its own: ${why}. This change starts a new job.`
-    ]
   }
 }
 
@@ -195,15 +190,26 @@ async function runPrepared(
   runner: Runner,
   signal: AbortSignal
 ): Promise<RunEnd> {
-  const { comment, source } = prepared
+  const { comment } = prepared
   const { log, clock } = runner
   let { fold, followUp, continued } = prepared
   let latest: AgentJob | undefined
   let end: RunEnd
+  const { request, ledger } = prepared
   try {
     const outcome = await runAgentJob(
       client,
-      { ...settings, ...prepared.request },
+      {
+        projectId: settings.projectId,
+        wait: settings.wait,
+        timeoutMs: settings.timeoutMs,
+        pollIntervalMs: settings.pollIntervalMs,
+        // Only what was prepared: a resumed job gets no prompt, whatever the inputs say.
+        prompt: request.prompt,
+        jobId: request.jobId,
+        fallbackPrompt: request.fallbackPrompt,
+        fallbackFor: request.fallbackFor
+      },
       {
         clock,
         log,
@@ -213,6 +219,15 @@ async function runPrepared(
           latest = seen
           // Set at once, so `if: always()` steps have it even if the step dies later.
           runner.setOutput(Output.JobId, seen.id)
+        },
+        onAccepted: async (seen, followedUp) => {
+          try {
+            await ledger?.accepted(seen, followedUp)
+          } catch (error) {
+            log.warning(
+              `Job ${seen.id} was started, but the dashboard could not record it (${errorText(error)}): the next run may send the same changes again.`
+            )
+          }
         },
         onStarted: async seen => comment?.working(seen, followUp),
         onFallback: reason => {
@@ -232,6 +247,12 @@ async function runPrepared(
       failure: explainResult(job, result, settings, runner, outcome)
     }
   } catch (error) {
+    if (error instanceof AmbiguousWriteError && ledger)
+      await ledger
+        .uncertain(Boolean(request.jobId), error.message, request.jobId)
+        .catch(failed =>
+          log.warning(`The dashboard could not record the uncertain write: ${errorText(failed)}`)
+        )
     end = {
       job: latest,
       result: signal.aborted ? 'cancelled' : undefined,
@@ -249,8 +270,14 @@ async function runPrepared(
   // A failure before any job (a refused key, an unknown project, an api-url that does not answer)
   // is said on the issue too, where the person who asked looks for the answer.
   else if (comment && end.failure && !signal.aborted) await comment.failed(end.failure)
+  if (end.job && ledger && end.result)
+    await ledger
+      .finished(end.job, end.result)
+      .catch(error =>
+        log.warning(`The dashboard could not record how the run ended: ${errorText(error)}`)
+      )
   await closing
-  return { ...end, source, fold, continued }
+  return { ...end, fold, continued }
 }
 
 function explainResult(

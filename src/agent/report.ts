@@ -1,11 +1,14 @@
 import { type AgentJob, jobRecord } from '../mintlify/agent-jobs.js'
 import { formatDuration } from '../runner/duration.js'
 import { codeSpan, escapeMarkdown, markdownLink } from '../runner/markdown.js'
+import { formatCount } from '../runner/text.js'
 import { redact, secretForms } from '../runner/redact.js'
 import type { Runner } from '../runner/runner.js'
 import { Output } from './names.js'
 import type { Result } from './outcome.js'
+import type { ChangeBatch } from './change/change-batch.js'
 import type { FoldTarget } from './change/fold.js'
+import type { Decision } from './prepared-run.js'
 import type { Continued } from './issue/earlier-job.js'
 import { FOLLOW_UP_GRACE_MS, type JobOutcome } from './run-job.js'
 import { jobIdInput, jobsOnDashboardMarkdown } from './comment/comment-body.js'
@@ -22,6 +25,16 @@ export interface Report {
   source?: string
   /** The earlier job a code change was sent to, instead of a new one. */
   fold?: FoldTarget
+  /** What the run decided: new-job, follow-up or skip. */
+  decision?: Decision
+  /** A dry run's prompt: what would have been sent. */
+  prompt?: string
+  /** The changes a change run handed over, and those its rules skipped. */
+  batch?: ChangeBatch
+  /** The docs agent dashboard issue. */
+  dashboardUrl?: string
+  /** Where `max-jobs` stands: "3 of 5/day used". */
+  budget?: string
   /** What the issue or pull request shows of the run: its comment, or why there is none. */
   comment?: CommentReport
   /** The issue was labelled again and its earlier job went on instead of a new one. */
@@ -54,7 +67,9 @@ export function outputsOf(report: Report): Record<(typeof Output)[keyof typeof O
     [Output.Model]: job?.model ?? '',
     [Output.Job]: job ? JSON.stringify(jobRecord(job)) : '',
     [Output.Result]: report.result ?? '',
-    [Output.Source]: report.source ?? ''
+    [Output.Source]: report.source ?? '',
+    [Output.Decision]: report.decision ?? '',
+    [Output.Prompt]: report.prompt ?? ''
   }
 }
 
@@ -66,7 +81,8 @@ const HEADLINES: Record<Result, string> = {
   'timed-out': '⏱️ Stopped waiting: time limit reached',
   started: '🚀 The agent job started',
   cancelled: '🛑 The run was cancelled',
-  skipped: '⏭️ Not started'
+  skipped: '⏭️ Not started',
+  'dry-run': '🧪 Dry run: nothing was written'
 }
 
 /** The job summary as Markdown; every value from the service is escaped. */
@@ -84,14 +100,17 @@ export function renderSummary(report: Report): string {
   if (report.source && !job) lines.push(`Change: ${markdownLink(report.source, report.source)}`, '')
   if (report.fold) {
     const docsPr = report.fold.docsPr
+    const what = report.result === 'dry-run' ? 'Would send the changes' : 'The changes were sent'
     lines.push(
-      `This change was sent to job ${codeSpan(report.fold.jobId)} as a follow-up instead of starting a new job: ${docsPr ? `its docs pull request ${markdownLink(docsPr, docsPr)} is still open.` : 'it was still running.'}`,
+      `${what} to job ${codeSpan(report.fold.jobId)} as a follow-up instead of starting a new job: ${docsPr ? `its docs pull request ${markdownLink(docsPr, docsPr)} is still open.` : 'it was still running.'}`,
       ''
     )
   }
   if (report.comment) lines.push(commentLine(report.comment), '')
   if (report.continued) lines.push(continuedLine(report.continued), '')
   if (job && report.followUp) lines.push(followUpLine(job, report.followUp), '')
+  lines.push(...batchLines(report))
+  if (report.result === 'dry-run') lines.push(...dryRunLines(report))
   if (job) {
     const next = nextStep(job, result, report.projectId)
     if (next) lines.push(next, '')
@@ -122,6 +141,81 @@ export function renderSummary(report: Report): string {
     )
   }
   return lines.join('\n')
+}
+
+const SHOWN_CHANGES = 20
+
+/** The changes a change run handed over and those its rules skipped; the budget and dashboard. */
+function batchLines(report: Report): string[] {
+  const lines: string[] = []
+  const batch = report.batch
+  const ref = (r: { label: string; url?: string; title: string }): string =>
+    `${r.url ? markdownLink(r.label, r.url) : escapeMarkdown(r.label)} ${escapeMarkdown(r.title)}`
+  if (batch) {
+    const handed = [
+      ...batch.pulls.map(p => ({ label: `#${p.number}`, url: p.url, title: p.title })),
+      ...batch.commits.map(c => ({
+        label: c.sha.slice(0, 7),
+        url: undefined,
+        title: c.message.split('\n')[0] ?? ''
+      }))
+    ]
+    if (handed.length) {
+      lines.push(`Changes (${formatCount(handed.length)}):`, '')
+      lines.push(...handed.slice(0, SHOWN_CHANGES).map(r => `- ${ref(r)}`))
+      if (handed.length > SHOWN_CHANGES) lines.push(`- … and ${handed.length - SHOWN_CHANGES} more`)
+      lines.push('')
+    }
+    if (batch.skipped.length) {
+      lines.push(`Left out by the rules (${formatCount(batch.skipped.length)}):`, '')
+      lines.push(
+        ...batch.skipped
+          .slice(0, SHOWN_CHANGES)
+          .map(
+            s => `- ${ref({ label: s.ref, url: s.url, title: s.title })}: ${escapeMarkdown(s.why)}`
+          )
+      )
+      lines.push('')
+    }
+    if (batch.leftOut.length)
+      lines.push(`Left out by the bounds: ${escapeMarkdown(batch.leftOut.join('; '))}.`, '')
+  }
+  if (report.budget) lines.push(`Budget: ${escapeMarkdown(report.budget)}.`, '')
+  if (report.dashboardUrl)
+    lines.push(
+      `The ${markdownLink('docs agent dashboard', report.dashboardUrl)} lists every change, job and run.`,
+      ''
+    )
+  return lines
+}
+
+/** What a dry run decided, and the exact prompt it would have sent. */
+function dryRunLines(report: Report): string[] {
+  const decision: Record<string, string> = {
+    'new-job': 'start a new job',
+    'follow-up': 'send a follow-up',
+    skip: 'start nothing'
+  }
+  const lines = [
+    `Decision: ${codeSpan(report.decision ?? 'skip')}: it would ${decision[report.decision ?? 'skip']}.`,
+    ''
+  ]
+  if (report.prompt) {
+    const fence = '`'.repeat(
+      Math.max(3, ...(report.prompt.match(/`+/g) ?? []).map(r => r.length + 1))
+    )
+    lines.push(
+      '<details><summary>The prompt it would send</summary>',
+      '',
+      `${fence}text`,
+      report.prompt,
+      fence,
+      '',
+      '</details>',
+      ''
+    )
+  }
+  return lines
 }
 
 /** What the issue shows of the run, in one sentence. */
@@ -196,6 +290,7 @@ export async function publish(
       clean(`Result: ${result}${job ? ` (job ${job.id}, status ${job.status ?? 'unknown'})` : ''}.`)
     )
   }
-  if (job || failure || report.skipped) await runner.summary(clean(renderSummary(report)))
+  if (job || failure || report.skipped || result === 'dry-run')
+    await runner.summary(clean(renderSummary(report)))
   if (failure) runner.fail(clean(failure))
 }

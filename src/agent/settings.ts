@@ -13,6 +13,8 @@ import { readWorkspaceFile, workspaceOf } from '../runner/workspace.js'
 import { InputError } from '../runner/errors.js'
 import { Defaults, Input } from './names.js'
 import { type ChangeSettings, FOLD_MODES } from './change/change-run.js'
+import { readPathFilter } from './change/path-filter.js'
+import { parseMaxJobs } from './ledger/budget.js'
 import { botName } from '../github/event.js'
 import { PERMISSIONS } from '../github/permission.js'
 import { COMMENT_MODES, type TriggerSettings } from './issue/trigger.js'
@@ -82,7 +84,13 @@ export function readSettings(get: InputReader, env: NodeJS.ProcessEnv, mask: Mas
     fold: parseChoice(Input.Fold, value(Input.Fold), FOLD_MODES),
     skipLabel: value(Input.SkipLabel),
     includeDiff: parseBoolean(Input.IncludeDiff, value(Input.IncludeDiff)),
-    docsToken
+    docsToken,
+    dashboard: parseBoolean(Input.Dashboard, value(Input.Dashboard)),
+    dashboardTitle: readTitle(value(Input.DashboardTitle)),
+    changes: parseChoice(Input.Changes, value(Input.Changes), CHANGES),
+    dryRun: parseBoolean(Input.DryRun, value(Input.DryRun)),
+    paths: readPathFilter(Input.Paths, get(Input.Paths), Input.PathsIgnore, get(Input.PathsIgnore)),
+    maxJobs: parseMaxJobs(Input.MaxJobs, get(Input.MaxJobs))
   }
 }
 
@@ -127,6 +135,18 @@ function parseFailOn(raw: string): ReadonlySet<FailOnWord> {
     result.add(word as FailOnWord)
   }
   return result
+}
+
+const CHANGES = ['event', 'since-last'] as const
+
+/** An issue title: one line, at most 256 characters (GitHub's own limit is higher). */
+function readTitle(raw: string): string {
+  const title = raw.replace(/\s+/g, ' ').trim()
+  if (!title || title.length > 256)
+    throw new InputError(
+      `Input '${Input.DashboardTitle}' must be a title of 1 to 256 characters; got ${title.length} characters.`
+    )
+  return title
 }
 
 /** The post step needs only the connection and the token, read again from the same inputs. */

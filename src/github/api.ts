@@ -6,6 +6,7 @@ import { USER_AGENT } from '../runner/runner.js'
 import { InputError } from '../runner/errors.js'
 import { sendableSecret } from '../runner/inputs.js'
 import { type PullRequestRef, parsePullRequest } from './event.js'
+import type { GraphQL } from './history.js'
 import { GitHubTransport } from './transport.js'
 
 /** The few GitHub operations the action uses. */
@@ -15,36 +16,41 @@ export interface GitHubApi {
   updateComment(id: number, body: string): Promise<void>
   /** The user's permission and role name on the repository. */
   permission(user: string): Promise<{ permission?: string; roleName?: string }>
-  /**
-   * The repository's issue and pull request comments, newest first, a page of 100 at a time and
-   * `maxPages` pages at most: a page is read only when the one before has been used.
-   */
-  recentComments(maxPages: number): AsyncIterable<RepoComment[]>
-  /** A pull request's changed files, `maxPages` pages of 100 at most; `cut` when GitHub has more. */
-  pullFiles(pull: number, maxPages: number): Promise<{ files: ChangedFile[]; cut: boolean }>
-  /** The commits and files between two commits (GitHub lists at most 300 files). */
-  compare(base: string, head: string): Promise<Comparison>
-  /** One commit, as a comparison with its parent. */
-  commit(sha: string): Promise<Comparison>
-  /** The pull requests a commit belongs to. */
-  commitPulls(sha: string): Promise<PullRequestRef[]>
   pull(pull: number): Promise<PullRequestRef>
   /**
    * Ends the connections, also one still waiting for a proxy: call it when the run is done with
    * GitHub, or a tunnel that never opened keeps the process alive.
    */
   close(): Promise<void>
+  /** GitHub's GraphQL API: history and file lists without patches (history.ts). */
+  graphql: GraphQL
+  /** One page of a commit's files, with their patches. */
+  commitFiles(sha: string, page: number, perPage: number): Promise<ChangedFile[]>
+  /** A pull request's files with their patches, a page at a time: the next page is read only when asked for. */
+  pullFilePages(pull: number, perPage: number): AsyncIterable<ChangedFile[]>
+  /** Open and closed issues (not pull requests) with this label, most recently updated first. */
+  issuesWithLabel(label: string): Promise<IssueRecord[]>
+  createIssue(title: string, body: string, labels: string[]): Promise<IssueRecord>
+  updateIssue(
+    number: number,
+    change: { title?: string; body?: string; state?: 'open' | 'closed' }
+  ): Promise<IssueRecord>
+}
+
+/** An issue as the action reads it: its text, and where it is. */
+export interface IssueRecord {
+  number: number
+  title: string
+  body: string
+  state: string
+  url: string
+  labels: string[]
 }
 
 export interface IssueComment {
   id: number
   body: string
   authorType: string
-}
-
-export interface RepoComment extends IssueComment {
-  /** The issue or pull request it is on (0 when GitHub does not say). */
-  issue: number
 }
 
 export interface ChangedFile {
@@ -56,14 +62,6 @@ export interface ChangedFile {
   deletions: number
   /** Absent for binary files and very large diffs. */
   patch?: string
-}
-
-export interface Comparison {
-  /** The comparison's (or commit's) page on GitHub. */
-  url: string
-  totalCommits: number
-  commits: { sha: string; message: string }[]
-  files: ChangedFile[]
 }
 
 /** Pages of 100: the most GitHub serves per request. */
@@ -229,75 +227,6 @@ export function connectGitHub(
         roleName: typeof roleName === 'string' ? roleName : undefined
       }
     },
-    async *recentComments(maxPages) {
-      const pages = octokit.paginate.iterator(octokit.rest.issues.listCommentsForRepo, {
-        owner,
-        repo,
-        sort: 'created',
-        direction: 'desc',
-        per_page: PAGE_SIZE
-      })
-      let read = 0
-      for await (const { data } of pages) {
-        yield data.map(c => ({
-          id: c.id,
-          body: c.body ?? '',
-          authorType: c.user?.type ?? '',
-          issue: Number(/\/issues\/(\d+)$/.exec(c.issue_url ?? '')?.[1] ?? 0)
-        }))
-        if (++read >= maxPages) return
-      }
-    },
-    async pullFiles(pull, maxPages) {
-      const pages = octokit.paginate.iterator(octokit.rest.pulls.listFiles, {
-        owner,
-        repo,
-        pull_number: pull,
-        per_page: PAGE_SIZE
-      })
-      const files: ChangedFile[] = []
-      let read = 0
-      for await (const { data, headers } of pages) {
-        files.push(...asFiles(data))
-        // The iterator asks for the next page only when asked: stopping here sends no request.
-        if (++read >= maxPages) return { files, cut: /rel="next"/.test(headers.link ?? '') }
-      }
-      return { files, cut: false }
-    },
-    async compare(base, head) {
-      const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
-        owner,
-        repo,
-        basehead: `${base}...${head}`
-      })
-      return {
-        url: data.html_url,
-        totalCommits: data.total_commits,
-        commits: data.commits.map(c => ({ sha: c.sha, message: c.commit.message })),
-        files: asFiles(data.files ?? [])
-      }
-    },
-    async commit(sha) {
-      const { data } = await octokit.rest.repos.getCommit({
-        owner,
-        repo,
-        ref: sha
-      })
-      return {
-        url: data.html_url,
-        totalCommits: 1,
-        commits: [{ sha: data.sha, message: data.commit.message }],
-        files: asFiles(data.files ?? [])
-      }
-    },
-    async commitPulls(sha) {
-      const { data } = await octokit.rest.repos.listPullRequestsAssociatedWithCommit({
-        owner,
-        repo,
-        commit_sha: sha
-      })
-      return data.map(parsePullRequest).filter(p => p !== undefined)
-    },
     async pull(number) {
       const { data } = await octokit.rest.pulls.get({
         owner,
@@ -308,7 +237,81 @@ export function connectGitHub(
       if (!pr) throw new Error(`GitHub answered pull request #${number} without a number`)
       return pr
     },
+    graphql: (query, variables) => octokit.graphql(query, variables),
+    async commitFiles(sha, page, perPage) {
+      // GitHub pages a commit's files by `page` and `per_page`; the commit's own fields repeat.
+      const { data } = await octokit.rest.repos.getCommit({
+        owner,
+        repo,
+        ref: sha,
+        page,
+        per_page: perPage
+      })
+      return asFiles(data.files ?? [])
+    },
+    async *pullFilePages(pull, perPage) {
+      const pages = octokit.paginate.iterator(octokit.rest.pulls.listFiles, {
+        owner,
+        repo,
+        pull_number: pull,
+        per_page: perPage
+      })
+      for await (const { data } of pages) yield asFiles(data)
+    },
+    async issuesWithLabel(label) {
+      const { data } = await octokit.rest.issues.listForRepo({
+        owner,
+        repo,
+        labels: label,
+        state: 'all',
+        sort: 'updated',
+        direction: 'desc',
+        per_page: 20
+      })
+      return data.filter(issue => !issue.pull_request).map(asIssue)
+    },
+    async createIssue(title, body, labels) {
+      const { data } = await octokit.rest.issues.create({
+        owner,
+        repo,
+        title,
+        body,
+        labels,
+        // Never retried: GitHub may have opened the issue before failing to say so.
+        request: { retries: 0 }
+      })
+      return asIssue(data)
+    },
+    async updateIssue(number, change) {
+      const { data } = await octokit.rest.issues.update({
+        owner,
+        repo,
+        issue_number: number,
+        ...change
+      })
+      return asIssue(data)
+    },
     close: () => transport.close()
+  }
+}
+
+function asIssue(data: {
+  number: number
+  title: string
+  body?: string | null
+  state: string
+  html_url: string
+  labels: (string | { name?: string })[]
+}): IssueRecord {
+  return {
+    number: data.number,
+    title: typeof data.title === 'string' ? data.title : '',
+    body: typeof data.body === 'string' ? data.body : '',
+    state: typeof data.state === 'string' ? data.state : '',
+    url: typeof data.html_url === 'string' ? data.html_url : '',
+    labels: (Array.isArray(data.labels) ? data.labels : [])
+      .map(l => (typeof l === 'string' ? l : (l?.name ?? '')))
+      .filter(Boolean)
   }
 }
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { FakeGitHub, FakePull } from '../simulator/fake-github.js'
 import { SIM_PROJECT, type Simulator } from '../simulator/server.js'
 import { visible } from '../support/assertions.js'
-import { type ChangeRun, CodeChangeServers } from '../support/code-change-runs.js'
+import { type ChangeRun, CodeChangeServers, REPOSITORY } from '../support/code-change-runs.js'
 import { ANY_STEP, markerIn, simMarkers } from '../support/records.js'
 import type { RunResult } from '../support/run-action.js'
 import { runInProcess } from '../support/run-in-process.js'
@@ -53,6 +53,12 @@ const comment = (number: number, body: string, r: ChangeRun = {}) =>
 const prompts = (route: 'create' | 'message') =>
   sim.requests(route).map(e => (e.requestBody as { prompt: string }).prompt)
 const pull = (over: Partial<FakePull> = {}) => servers.pull(over)
+/** Pull request `number` merged into main, as the event of a change run with the dashboard's ledger. */
+function mergedEvent(number: number): Record<string, unknown> {
+  const merged = pull({ number })
+  gh.mergePull(APP, merged)
+  return servers.merged(merged, 'closed', REPOSITORY)
+}
 
 describe('records the action believes: only those it signed, where it signed them', () => {
   it('ignores a marker another workflow posted as the same bot, unsigned or with a made-up signature', async () => {
@@ -128,27 +134,26 @@ describe('records the action believes: only those it signed, where it signed the
     ).not.toContain('mallory')
   })
 
-  it("uses a record's docs pull request only when the service reports it as the job's own", async () => {
-    const first = await run({ event: servers.merged(pull({ number: 1 })) })
+  it("folds by the job's own docs pull request as the service reports it, never one a record names", async () => {
+    gh.commitTo(APP, { message: 'Initial commit' })
+    const first = await run({ event: mergedEvent(1) })
     const jobId = first.outputs.jobId as string
-    // A record this key signed, naming another pull request than the job's (say, the agent opened
-    // a second one since): the record is not enough to join it.
+    const docsPr = first.outputs.prLink as string
+    gh.addPull('acme/docs', { number: Number(docsPr.split('/').pop()), state: 'open' })
+    // A record this key signed, naming another pull request than the job's: folding reads the
+    // dashboard's ledger and the service, never the comments' records.
     const elsewhere = 'https://github.com/acme/docs/pull/999'
     gh.addPull('acme/docs', { number: 999, state: 'open' })
-    const record = simMarkers(APP).render(
+    gh.commentsOn(1)[0]!.body = simMarkers(APP).render(
       { job: jobId, run: '1', attempt: 1, kind: 'change', project: SIM_PROJECT, pr: elsewhere },
       1
     )
-    gh.commentsOn(1)[0]!.body = record
     servers.runId++
     sim.reset()
-    const second = await run({ event: servers.merged(pull({ number: 2 })) })
+    const second = await run({ event: mergedEvent(2) })
     expect(second.code).toBe(0)
-    expect(sim.requests('message')).toHaveLength(0)
-    expect(sim.requests('create')).toHaveLength(1)
-    expect(second.log).toContain(
-      `::notice title=Mintlify agent::The docs pull request recorded for job ${jobId}, ${elsewhere}, is not confirmed as its own: the service reports another one, ${first.outputs.prLink} for it. This change starts a new job.`
-    )
+    expect(second.outputs).toMatchObject({ decision: 'follow-up', jobId, prLink: docsPr })
+    expect(gh.requests.some(r => r.path === '/repos/acme/docs/pulls/999')).toBe(false)
     expect(second.summary).not.toContain(elsewhere)
     expect(gh.commentsOn(2)[0]?.body).not.toContain(elsewhere)
   })
@@ -217,7 +222,8 @@ describe('records of change runs identify the step too', () => {
 describe('a /docs-agent follow-up on a pull request', () => {
   /** The change run's comment on #1 and its job, whose docs pull request is open. */
   async function changeRun() {
-    const first = await run({ event: servers.merged(pull({ number: 1 })) })
+    gh.commitTo(APP, { message: 'Initial commit' })
+    const first = await run({ event: mergedEvent(1) })
     const docsPr = first.outputs.prLink as string
     gh.addPull('acme/docs', { number: Number(docsPr.split('/').pop()), state: 'open' })
     servers.runId++
@@ -243,7 +249,7 @@ describe('a /docs-agent follow-up on a pull request', () => {
     })
     servers.runId++
     sim.reset()
-    const next = await run({ event: servers.merged(pull({ number: 2 })) })
+    const next = await run({ event: mergedEvent(2) })
     expect(next.code).toBe(0)
     expect(sim.requests('create')).toHaveLength(0)
     expect(sim.requests('message')[0]?.path).toContain(`/job/${jobId}/message`)

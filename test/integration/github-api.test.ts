@@ -185,7 +185,9 @@ describe('GitHub retries (@octokit/plugin-retry)', () => {
     gh.addPull('acme/docs', { number: 4, files: [{ filename: 'a.ts' }, { filename: 'b.ts' }] })
     gh.failures.set('pull-files', { status: 502, times: 2 })
     const github = await connect()
-    expect((await github.pullFiles(4, 3)).files.map(f => f.path)).toEqual(['a.ts', 'b.ts'])
+    const pages: string[][] = []
+    for await (const page of github.pullFilePages(4, 30)) pages.push(page.map(f => f.path))
+    expect(pages).toEqual([['a.ts', 'b.ts']])
     expect(sent('GET', '/pulls/4/files')).toBe(3)
   })
 
@@ -211,9 +213,13 @@ describe('GitHub retries (@octokit/plugin-retry)', () => {
   })
 
   it('does not retry a refusal (403, 404)', async () => {
+    gh.addPull('acme/docs', { number: 4 })
     gh.failures.set('pull-files', 403)
     const github = await connect()
-    await expect(github.pullFiles(4, 3)).rejects.toMatchObject({ status: 403 })
+    const read = async () => {
+      for await (const _page of github.pullFilePages(4, 30)) return
+    }
+    await expect(read()).rejects.toMatchObject({ status: 403 })
     expect(sent('GET', '/files')).toBe(1)
   })
 
@@ -298,36 +304,48 @@ describe('GitHub pages (octokit.paginate)', () => {
   const connect = () => connectGitHub('ghs_t', { owner: 'acme', repo: 'docs', apiUrl: gh.url })
   const sent = (part: string) => gh.requests.filter(r => r.path.includes(part)).length
 
-  it("reads a pull request's files 100 a page, no more pages than asked, saying when GitHub has more", async () => {
+  it("reads a pull request's files a page at a time, and no page nobody asked for", async () => {
     const files = (n: number) => Array.from({ length: n }, (_, i) => ({ filename: `f${i}.ts` }))
-    gh.addPull('acme/docs', { number: 4, files: files(350) })
-    gh.addPull('acme/docs', { number: 5, files: files(300) })
+    gh.addPull('acme/docs', { number: 4, files: files(75) })
     const github = await connect()
-    const cut = await github.pullFiles(4, 3)
-    expect(cut.files).toHaveLength(300)
-    expect(cut.files[299]?.path).toBe('f299.ts')
-    expect(cut.cut).toBe(true)
-    expect(sent('/pulls/4/files')).toBe(3)
-    expect(await github.pullFiles(4, 5)).toMatchObject({ cut: false })
-    expect(sent('/pulls/4/files')).toBe(3 + 4)
-    // Exactly three full pages: GitHub links no fourth, so nothing was cut.
-    const whole = await github.pullFiles(5, 3)
-    expect(whole).toMatchObject({ cut: false })
-    expect(whole.files).toHaveLength(300)
-  })
-
-  it("reads the repository's comments newest first, a page only when the one before was used", async () => {
-    for (let i = 0; i < 250; i++) gh.addComment(1 + (i % 3), `c${i}`, { login: 'u', type: 'User' })
-    const github = await connect()
-    for await (const page of github.recentComments(2)) {
-      expect(page[0]?.body).toBe('c249')
+    for await (const page of github.pullFilePages(4, 30)) {
+      expect(page.map(f => f.path).slice(0, 2)).toEqual(['f0.ts', 'f1.ts'])
       break
     }
-    expect(sent('/issues/comments')).toBe(1)
-    const pages: string[][] = []
-    for await (const page of github.recentComments(2)) pages.push(page.map(c => c.body))
-    expect(pages.map(p => p.length)).toEqual([100, 100])
-    expect(pages[1]?.[0]).toBe('c149')
-    expect(sent('/issues/comments')).toBe(1 + 2)
+    expect(sent('/pulls/4/files')).toBe(1)
+    const sizes: number[] = []
+    for await (const page of github.pullFilePages(4, 30)) sizes.push(page.length)
+    expect(sizes).toEqual([30, 30, 15])
+    expect(sent('/pulls/4/files')).toBe(1 + 3)
+  })
+
+  it("reads a commit's files by page and per_page", async () => {
+    const files = Array.from({ length: 45 }, (_, i) => ({ filename: `f${i}.ts`, patch: `+${i}` }))
+    gh.commits.set('b'.repeat(40), { sha: 'b'.repeat(40), message: 'm', files })
+    const github = await connect()
+    expect((await github.commitFiles('b'.repeat(40), 2, 30)).map(f => f.path)).toEqual(
+      files.slice(30).map(f => f.filename)
+    )
+  })
+
+  it('lists the issues with a label, open and closed, newest first, in one request', async () => {
+    const github = await connect()
+    const first = await github.createIssue('Docs agent dashboard', 'one', ['docs-agent-dashboard'])
+    await github.createIssue('Other', 'two', ['bug'])
+    const closed = await github.createIssue('Old dashboard', 'three', ['docs-agent-dashboard'])
+    await github.updateIssue(closed.number, { state: 'closed' })
+    const listed = gh.requests.filter(r => r.method === 'GET').length
+    const found = await github.issuesWithLabel('docs-agent-dashboard')
+    expect(found.map(i => [i.title, i.state])).toEqual([
+      ['Old dashboard', 'closed'],
+      ['Docs agent dashboard', 'open']
+    ])
+    expect(found[1]).toMatchObject({
+      number: first.number,
+      body: 'one',
+      labels: ['docs-agent-dashboard'],
+      url: `https://github.com/acme/docs/issues/${first.number}`
+    })
+    expect(gh.requests.filter(r => r.method === 'GET').length - listed).toBe(1)
   })
 })

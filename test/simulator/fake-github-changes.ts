@@ -114,9 +114,14 @@ export async function changeRoute(
         status: 200,
         body: (commit.pulls ?? []).map(n => pullView(store, m?.[1] as string, n))
       }
+    // GitHub pages a commit's files when asked to (page, per_page); the commit's fields repeat.
+    const files = commit.files ?? []
+    const paging = url.searchParams.has('per_page') || url.searchParams.has('page')
+    const shown = paging ? files.slice((page - 1) * perPage, page * perPage) : files
     return {
       status: 200,
-      body: { ...commitView(commit), files: (commit.files ?? []).map(fileView) }
+      body: { ...commitView(commit), files: shown.map(fileView) },
+      more: paging && page * perPage < files.length
     }
   }
   if ((m = /^\/repos\/([^/]+)\/([^/]+)\/compare\/([0-9a-f]+\.\.\.[0-9a-f]+)$/.exec(route))) {

@@ -12,6 +12,17 @@ export interface FakeComment {
   user: { login: string; type: 'Bot' | 'User' }
 }
 
+/** An issue of the run's repository (the dashboard), as the issues routes keep it. */
+export interface FakeIssue {
+  number: number
+  title: string
+  body: string
+  state: 'open' | 'closed'
+  labels: string[]
+  user: { login: string; type: 'Bot' | 'User' }
+  updatedAt: number
+}
+
 export interface GitHubRequest {
   method: string
   path: string
@@ -53,6 +64,10 @@ export class FakeGitHub {
   /** Comparisons by `base...head`: the commits between, oldest first. */
   readonly comparisons = new Map<string, FakeCommit[]>()
   readonly branches = new Map<string, string[]>()
+  /** Issues of the run's repository, by number (numbers from 500 on, apart from comments' issues). */
+  readonly issues = new Map<number, FakeIssue>()
+  private issueCount = 500
+  private clockTick = 0
   private commitCount = 0
   private readonly requestListeners: ((request: GitHubRequest) => void)[] = []
   private readonly commentListeners: ((comment: FakeComment) => void)[] = []
@@ -90,6 +105,7 @@ export class FakeGitHub {
     this.commits.clear()
     this.comparisons.clear()
     this.branches.clear()
+    this.issues.clear()
   }
 
   /** A new commit at the tip of `branch` (main by default); its sha is made up. */
@@ -258,6 +274,9 @@ export class FakeGitHub {
       if (answer?.more) linkNext()
       if (answer) return send(answer.status, answer.body)
     }
+    const issueRoute = await this.issueRoute(req.method ?? '', route, url, record.body, fail)
+    if (issueRoute === null) return
+    if (issueRoute) return send(issueRoute.status, issueRoute.body)
     let m: RegExpExecArray | null
     if ((m = /^\/repos\/[^/]+\/[^/]+\/issues\/(\d+)\/comments$/.exec(route))) {
       const issue = Number(m[1])
@@ -303,6 +322,76 @@ export class FakeGitHub {
       return send(200, { ...level, user: { login } })
     }
     return send(404, { message: 'Not Found' })
+  }
+
+  /** The issues routes the dashboard uses: list by label, create, update. */
+  private async issueRoute(
+    method: string,
+    route: string,
+    url: URL,
+    body: unknown,
+    fail: (name: string) => Promise<boolean>
+  ): Promise<{ status: number; body: unknown } | null | undefined> {
+    const changes = (body ?? {}) as Partial<FakeIssue> & { labels?: string[] }
+    const repo = /^\/repos\/([^/]+\/[^/]+)\//.exec(route)?.[1] ?? 'acme/app'
+    if (/^\/repos\/[^/]+\/[^/]+\/issues$/.test(route)) {
+      if (method === 'GET') {
+        if (await fail('list-issues')) return null
+        const label = url.searchParams.get('labels')
+        const state = url.searchParams.get('state') ?? 'open'
+        const found = [...this.issues.values()]
+          .filter(
+            i => (!label || i.labels.includes(label)) && (state === 'all' || i.state === state)
+          )
+          .sort((a, b) => b.updatedAt - a.updatedAt)
+          .slice(0, Number(url.searchParams.get('per_page') ?? 30))
+        return { status: 200, body: found.map(i => this.issueView(i, repo)) }
+      }
+      if (method === 'POST') {
+        if (await fail('create-issue')) return null
+        const issue: FakeIssue = {
+          number: ++this.issueCount,
+          title: changes.title ?? '',
+          body: changes.body ?? '',
+          state: 'open',
+          labels: changes.labels ?? [],
+          user: { login: this.botLogin, type: 'Bot' },
+          updatedAt: ++this.clockTick
+        }
+        this.issues.set(issue.number, issue)
+        return { status: 201, body: this.issueView(issue, repo) }
+      }
+    }
+    const m = /^\/repos\/[^/]+\/[^/]+\/issues\/(\d+)$/.exec(route)
+    if (m && (method === 'PATCH' || method === 'GET')) {
+      if (await fail(method === 'GET' ? 'get-issue' : 'update-issue')) return null
+      const issue = this.issues.get(Number(m[1]))
+      if (!issue) return { status: 404, body: { message: 'Not Found' } }
+      if (method === 'PATCH') {
+        if (typeof changes.title === 'string') issue.title = changes.title
+        if (typeof changes.body === 'string') issue.body = changes.body
+        if (changes.state === 'open' || changes.state === 'closed') issue.state = changes.state
+        issue.updatedAt = ++this.clockTick
+      }
+      return { status: 200, body: this.issueView(issue, repo) }
+    }
+    return undefined
+  }
+
+  /** An issue as GitHub's REST API shows it. */
+  issueView(issue: FakeIssue, repo = 'acme/app'): Record<string, unknown> {
+    return {
+      id: issue.number * 1000,
+      number: issue.number,
+      title: issue.title,
+      body: issue.body,
+      state: issue.state,
+      html_url: `https://github.com/${repo}/issues/${issue.number}`,
+      labels: issue.labels.map((name, i) => ({ id: i + 1, name })),
+      user: issue.user,
+      created_at: '2026-11-20T10:00:00Z',
+      updated_at: new Date(Date.UTC(2026, 10, 20) + issue.updatedAt * 1000).toISOString()
+    }
   }
 
   view(c: FakeComment): Record<string, unknown> {

@@ -39,6 +39,8 @@ function ledgerWith(runs: number, changesPerJob = 3): Ledger {
     project.runs.push({
       at: NOW - r * 1000,
       url: `https://github.com/acme/app/actions/runs/${r}`,
+      run: String(r),
+      step: 'docs/agent',
       result: 'pr-opened',
       job: 'job_0',
       changes: 1,
@@ -175,7 +177,7 @@ describe('the dashboard for people', () => {
     const text = renderDashboard(ledger, view)
     expect(text).toContain('### Project `proj`')
     expect(text).toContain(
-      `| Last documented commit | [aaaaaaa](https://github.com/acme/app/commit/${'a'.repeat(40)})`
+      `- **Last documented commit**: [aaaaaaa](https://github.com/acme/app/commit/${'a'.repeat(40)})`
     )
     expect(text).toContain('1 in the last 24 hours, 2 in the last 7 days')
     expect(text).toContain('about 360 in the last 7 days, at 180 a run')

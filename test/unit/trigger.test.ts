@@ -33,6 +33,7 @@ const event = (over: Partial<RunEvent> = {}): RunEvent => ({
   actorIsBot: false,
   issue,
   runId: '1',
+  step: 'docs/agent',
   runAttempt: 1,
   runUrl: 'https://github.com/o/r/actions/runs/1',
   serverUrl: 'https://github.com',

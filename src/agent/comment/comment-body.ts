@@ -68,7 +68,7 @@ export function workingBody(
   return finish(ctx, sign, [`⏳ **Mintlify agent** ${what} · job ${codeSpan(job.id)}${run(ctx)}`])
 }
 
-/** The comment once the run is over; `note` adds a line (a time limit, a failure reason). */
+/** The comment once the run is over: the outcome, and what to do next when it did not end well. */
 export function outcomeBody(
   ctx: CommentContext,
   job: AgentJob,
@@ -89,7 +89,8 @@ export function outcomeBody(
     cancelled: `🛑 The workflow run was cancelled. The **Mintlify agent** job may still finish on the service: ${keepWaiting}`,
     stopped: `🛑 The workflow run stopped before the **Mintlify agent** job finished. The job may still finish on the service: ${keepWaiting}`,
     started: `🚀 **Mintlify agent** started; this run does not wait for it. To wait for it, run the action with ${jobIdInput(job.id)}.`,
-    skipped: `**Mintlify agent** was not started.`
+    skipped: `**Mintlify agent** was not started.`,
+    'dry-run': `**Mintlify agent** dry run: nothing was started.`
   }
   if (ctx.marker.kind === 'change') {
     lines['pr-opened'] = ctx.fold

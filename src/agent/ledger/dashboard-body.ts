@@ -40,11 +40,9 @@ function renderProject(id: string, project: ProjectLedger, view: DashboardView):
     ? `${commitLink(project.documented.sha, view)} · ${when(project.documented.at)}`
     : 'none yet: the first change run documents its own change'
   lines.push(
-    '| | |',
-    '|---|---|',
-    `| Last documented commit | ${documented} |`,
-    `| Jobs and follow-ups started | ${formatCount(day)} in the last 24 hours, ${formatCount(week)} in the last 7 days |`,
-    `| Credits used (estimate) | about ${formatCount(week * ESTIMATED_CREDITS_PER_RUN)} in the last 7 days, at ${ESTIMATED_CREDITS_PER_RUN} a run (Mintlify's published average; the API reports no usage) |`,
+    `- **Last documented commit**: ${documented}`,
+    `- **Jobs and follow-ups started**: ${formatCount(day)} in the last 24 hours, ${formatCount(week)} in the last 7 days`,
+    `- **Credits used (estimate)**: about ${formatCount(week * ESTIMATED_CREDITS_PER_RUN)} in the last 7 days, at ${ESTIMATED_CREDITS_PER_RUN} a run (Mintlify's published average; the API reports no usage)`,
     ''
   )
   const jobs = project.jobs.slice(-SHOWN_JOBS).reverse()
@@ -90,16 +88,16 @@ function renderProject(id: string, project: ProjectLedger, view: DashboardView):
     lines.push(
       '#### Last runs',
       '',
-      '| When | Run | Result | Job | Changes | Note |',
-      '|---|---|---|---|---:|---|',
+      '| Run | Result | Job | Changes | Note |',
+      '|---|---|---|---:|---|',
       ...[...project.runs]
         .reverse()
         .map(
           r =>
-            `| ${when(r.at)} | ${r.url ? markdownLink('run', r.url) : ''} | ${codeSpan(r.result)} | ${r.job ? codeSpan(r.job) : ''} | ${formatCount(r.changes)} | ${escapeMarkdown(r.note)} |`
+            `| ${r.url ? markdownLink(when(r.at), r.url) : when(r.at)} | ${codeSpan(r.result)} | ${r.job ? codeSpan(r.job) : ''} | ${formatCount(r.changes)} | ${escapeMarkdown(r.note)} |`
         ),
       ...(project.olderRuns
-        ? [`| | | | | | … and ${formatCount(project.olderRuns)} earlier runs |`]
+        ? [`| | | | | … and ${formatCount(project.olderRuns)} earlier runs |`]
         : []),
       ''
     )

@@ -46,6 +46,11 @@ export interface RunEntry {
   at: number
   /** The workflow run's page. */
   url: string
+  /** The run (GITHUB_RUN_ID) and step that wrote it: a re-run of the step resumes its job. */
+  run: string
+  step: string
+  /** The newest commit the run covered. */
+  head?: string
   result: string
   job?: string
   changes: number
@@ -170,6 +175,9 @@ function checkedProject(value: unknown): ProjectLedger {
       return {
         at: num(run.at),
         url: str(run.url),
+        run: str(run.run),
+        step: str(run.step),
+        head: typeof run.head === 'string' ? run.head : undefined,
         result: str(run.result),
         job: typeof run.job === 'string' ? run.job : undefined,
         changes: num(run.changes),

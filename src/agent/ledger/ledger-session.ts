@@ -1,0 +1,214 @@
+import type { AgentJob } from '../../mintlify/agent-jobs.js'
+import type { ChangeBatch } from '../change/change-batch.js'
+import { type BudgetState, type JobBudget, budgetState } from './budget.js'
+import type { Dashboard } from './dashboard.js'
+import { type ChangeRef, type ProjectLedger, type RunEntry, ledgerTitle } from './ledger.js'
+
+/** This run as the ledger knows it. */
+export interface LedgerRun {
+  /** GITHUB_RUN_ID and the run's page. */
+  id: string
+  url: string
+  attempt: number
+  /** The workflow job and step: a matrix or a second step is not this one. */
+  step: string
+}
+
+/** The changes of a batch as the ledger keeps them: the commit, the pull request, a short title. */
+export function changeRefs(batch: Pick<ChangeBatch, 'pulls' | 'commits'>): ChangeRef[] {
+  return [
+    ...batch.pulls.map(p => ({
+      sha: p.mergeCommit ?? '',
+      pr: p.number,
+      title: ledgerTitle(p.title),
+      url: p.url
+    })),
+    ...batch.commits.map(c => ({ sha: c.sha, title: ledgerTitle(c.message.split('\n')[0] ?? '') }))
+  ]
+}
+
+/**
+ * One run's dealings with the ledger: what it reads before deciding, and what it writes once the
+ * service has accepted a write (never before), so that an overlapping run sees it at once.
+ */
+export class LedgerSession {
+  /** What a fold decision learnt of an earlier job, written with the run's next write. */
+  private seen?: { jobId: string; state: string; prLink?: string }
+
+  constructor(
+    private readonly dashboard: Dashboard,
+    private readonly projectId: string,
+    private readonly run: LedgerRun,
+    private readonly now: () => number,
+    readonly budget?: JobBudget
+  ) {}
+
+  /** The project's part as read at the start. */
+  get project(): ProjectLedger {
+    return this.dashboard.project(this.projectId)
+  }
+
+  get notices(): string[] {
+    return this.dashboard.notices
+  }
+
+  get url(): string | undefined {
+    return this.dashboard.url
+  }
+
+  /** The entry an earlier attempt of this run's step left, with the job it started. */
+  earlierAttempt(): RunEntry | undefined {
+    return [...this.project.runs]
+      .reverse()
+      .find(r => r.run === this.run.id && r.step === this.run.step && r.job)
+  }
+
+  /** A run before this one covered `head` already (GitHub delivered the event again). */
+  coveredBy(head: string): RunEntry | undefined {
+    return this.project.runs.find(r => r.head === head && r.run !== this.run.id)
+  }
+
+  budgetState(): BudgetState | undefined {
+    return this.budget && budgetState(this.project.spend, this.budget, this.now())
+  }
+
+  ensureWritable(): Promise<void> {
+    return this.dashboard.ensureWritable()
+  }
+
+  /** Keeps what the fold decision learnt of an earlier job for the next write. */
+  noteSeen(seen?: { jobId: string; state: string; prLink?: string }): void {
+    this.seen = seen
+  }
+
+  /** The service accepted a new job or a follow-up: the changes are handed over. */
+  async accepted(job: AgentJob, batch: ChangeBatch, followUp: boolean): Promise<void> {
+    const at = this.now()
+    const changes = changeRefs(batch)
+    await this.dashboard.write(
+      this.projectId,
+      project => {
+        project.documented = { sha: batch.head, at }
+        project.spend.push(at)
+        project.waiting = null
+        this.markSeen(project)
+        const known = project.jobs.find(j => j.id === job.id)
+        if (followUp && known) {
+          known.changes.push(...changes)
+          known.state = job.status === 'active' ? 'active' : known.state
+        } else
+          project.jobs.push({
+            id: job.id,
+            prLink: job.prLink ?? undefined,
+            state: job.status === 'active' ? 'active' : 'started',
+            startedAt: at,
+            changes,
+            moreChanges: 0
+          })
+        project.runs.push(
+          this.entry(at, batch, followUp ? 'follow-up sent' : 'job started', job.id)
+        )
+      },
+      { reread: true }
+    )
+  }
+
+  /** The answer to a write never came: it may have started a job, so it is not sent again by itself. */
+  async uncertain(batch: ChangeBatch, what: 'new-job' | 'follow-up', why: string, jobId?: string) {
+    const at = this.now()
+    await this.dashboard.write(
+      this.projectId,
+      project => {
+        project.documented = { sha: batch.head, at }
+        project.spend.push(at)
+        project.uncertain.push({ at, what, job: jobId, changes: changeRefs(batch), why })
+        project.runs.push(this.entry(at, batch, 'uncertain', jobId, why))
+      },
+      { reread: true }
+    )
+  }
+
+  /** The run ended: what became of the job, for people and for the next fold. */
+  async finished(job: AgentJob, result: string): Promise<void> {
+    await this.dashboard.write(
+      this.projectId,
+      project => {
+        const known = project.jobs.find(j => j.id === job.id)
+        if (known) {
+          if (job.prLink) known.prLink = job.prLink
+          known.state =
+            job.status === 'active'
+              ? 'active'
+              : job.status === 'completed' && job.prLink
+                ? 'open'
+                : (job.status ?? known.state)
+        }
+        const entry = [...project.runs]
+          .reverse()
+          .find(r => r.run === this.run.id && r.job === job.id)
+        if (entry) entry.result = result
+      },
+      { reread: true }
+    )
+  }
+
+  /**
+   * A run that hands nothing over still records what it decided: the changes it found nothing to
+   * document in (the last documented commit moves past them), or the changes that wait.
+   */
+  async recordDecision(decision: {
+    batch: ChangeBatch
+    result: string
+    note: string
+    /** The changes wait (over budget): the last documented commit stays where it is. */
+    waiting?: string
+  }): Promise<void> {
+    const at = this.now()
+    const { batch } = decision
+    await this.dashboard.write(
+      this.projectId,
+      project => {
+        if (decision.waiting)
+          project.waiting = { changes: changeRefs(batch), why: decision.waiting, since: at }
+        else project.documented = { sha: batch.head, at }
+        this.markSeen(project)
+        project.runs.push(this.entry(at, batch, decision.result, undefined, decision.note))
+      },
+      { reread: false }
+    )
+  }
+
+  /** What a fold decision learnt of an earlier job (its docs pull request merged, say). */
+  private markSeen(project: ProjectLedger): void {
+    const seen = this.seen
+    const known = seen && project.jobs.find(j => j.id === seen.jobId)
+    if (!known || !seen) return
+    known.state = seen.state
+    if (seen.prLink) known.prLink = seen.prLink
+  }
+
+  private entry(at: number, batch: ChangeBatch, result: string, job?: string, note = ''): RunEntry {
+    return {
+      at,
+      url: this.run.url,
+      run: this.run.id,
+      step: this.run.step,
+      head: batch.head,
+      result,
+      job,
+      changes: batch.pulls.length + batch.commits.length,
+      note: [note, leftOut(batch)].filter(Boolean).join('; ').slice(0, 300)
+    }
+  }
+}
+
+const SHOWN_LEFT_OUT = 3
+
+/** What the rules left out of a run's batch, by name: `left out: #12 changes no file that …`. */
+function leftOut(batch: ChangeBatch): string {
+  const { skipped } = batch
+  if (!skipped.length) return ''
+  const named = skipped.slice(0, SHOWN_LEFT_OUT).map(s => s.why.replace(/\.$/, ''))
+  const more = skipped.length - named.length
+  return `left out: ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`
+}
