@@ -33445,7 +33445,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7805);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5809);
 
 // The agent action (action.yml); `run` reports its own failures.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -33455,7 +33455,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7805:
+/***/ 5809:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -44392,6 +44392,26 @@ class LedgerSession {
             project.runs.push(this.entry(at, batch, followUp ? 'follow-up sent' : 'job started', job.id));
         }, { reread: true });
     }
+    /**
+     * A job or follow-up an issue started: a person's request, never held back by the budget, but it
+     * counts against it. Issue jobs are not listed for folding: their docs pull request stays theirs.
+     */
+    async counted(job, followUp, note) {
+        const at = this.now();
+        await this.dashboard.write(this.projectId, project => {
+            project.spend.push(at);
+            project.runs.push({
+                at,
+                url: this.run.url,
+                run: this.run.id,
+                step: this.run.step,
+                result: followUp ? 'follow-up sent' : job ? 'job started' : 'uncertain',
+                job: job?.id,
+                changes: 0,
+                note: note.slice(0, 300)
+            });
+        }, { reread: true });
+    }
     /** The answer to a write never came: it may have started a job, so it is not sent again by itself. */
     async uncertain(batch, what, why, jobId) {
         const at = this.now();
@@ -45790,6 +45810,58 @@ function checkedMarker(json) {
     return marker;
 }
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/issue/issue-budget.js
+
+
+
+
+
+/**
+ * With `max-jobs`, a job or follow-up an issue starts counts against the budget that holds back
+ * change runs: it is written on the dashboard once the service accepted it. An issue run is a
+ * person's request, so the budget never holds it back, and a dashboard that cannot be read or
+ * written costs the run nothing but a warning.
+ */
+async function issueBudgetHooks(settings, event, deps) {
+    const { log, clock } = deps;
+    const what = event.issue ? `issue #${event.issue.number}` : 'a manual run';
+    let ledger;
+    try {
+        const github = connectGitHub(settings.githubToken, event, deps.signal, {
+            clock,
+            session: deps.session
+        });
+        const dashboard = await Dashboard.open(github, {
+            title: settings.dashboardTitle,
+            signer: new RecordSigner(settings.apiKey),
+            view: { repository: `${event.owner}/${event.repo}`, serverUrl: event.serverUrl },
+            now: () => clock.wallNow()
+        });
+        ledger = new LedgerSession(dashboard, settings.projectId, { id: event.runId, url: event.runUrl, attempt: event.runAttempt, step: event.step }, () => clock.wallNow(), settings.maxJobs);
+    }
+    catch (error) {
+        log.warning(`${errorText(error)} This run's job is not counted against 'max-jobs'; the run goes on.`);
+        return {};
+    }
+    const count = async (job, followUp, note) => {
+        try {
+            await ledger.counted(job, followUp, note);
+        }
+        catch (error) {
+            log.warning(`The dashboard could not count this run's ${followUp ? 'follow-up' : 'job'} against 'max-jobs': ${errorText(error)}`);
+        }
+    };
+    return {
+        dashboardUrl: ledger.url,
+        hooks: {
+            accepted: (job, followUp) => count(job, followUp, `from ${what}`),
+            // No answer came: it may have started a job, and a job may cost credits.
+            uncertain: (followUp, why, jobId) => count(jobId ? { id: jobId } : undefined, followUp, `from ${what}, uncertain: ${why}`),
+            finished: async () => { }
+        }
+    };
+}
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/issue/earlier-job.js
 
 
@@ -46367,6 +46439,7 @@ async function runAgentJob(client, request, hooks) {
 
 
 
+
 /** A job read while deciding where a change goes: a short look, not a wait. */
 const LOOK_MS = 30_000;
 /** The trigger, the job, the wait and the live comment, once the inputs are valid. */
@@ -46471,7 +46544,17 @@ async function prepare(settings, event, runner, session, signal, readJob) {
         markers,
         readJob
     });
-    return { ...issueRun, notices: issueRun.notices ?? [] };
+    const prepared = { ...issueRun, notices: issueRun.notices ?? [] };
+    const starts = !prepared.skipped && prepared.request.prompt !== undefined;
+    if (!starts || !settings.maxJobs || !settings.dashboard || settings.dryRun)
+        return prepared;
+    const counted = await issueBudgetHooks({ ...settings, maxJobs: settings.maxJobs }, event, {
+        log,
+        clock: runner.clock,
+        session,
+        signal
+    });
+    return { ...prepared, ledger: counted.hooks, dashboardUrl: counted.dashboardUrl };
 }
 /** What the step asks, as the workflow wrote it: the prompt file's path, or the prompt's text. */
 function promptSource(runner) {

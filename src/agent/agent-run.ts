@@ -13,6 +13,7 @@ import { prepareChangeRun } from './change/change-run.js'
 import type { PreparedRun } from './prepared-run.js'
 import type { CommentOutcome, CommentState } from './comment/live-comment.js'
 import { Markers, stepIdentity } from './comment/marker.js'
+import { issueBudgetHooks } from './issue/issue-budget.js'
 import { prepareIssueRun } from './issue/issue-run.js'
 import { Input, Output, State } from './names.js'
 import { type Result, failingWord } from './outcome.js'
@@ -173,7 +174,16 @@ async function prepare(
     markers,
     readJob
   })
-  return { ...issueRun, notices: issueRun.notices ?? [] }
+  const prepared = { ...issueRun, notices: issueRun.notices ?? [] }
+  const starts = !prepared.skipped && prepared.request.prompt !== undefined
+  if (!starts || !settings.maxJobs || !settings.dashboard || settings.dryRun) return prepared
+  const counted = await issueBudgetHooks({ ...settings, maxJobs: settings.maxJobs }, event, {
+    log,
+    clock: runner.clock,
+    session,
+    signal
+  })
+  return { ...prepared, ledger: counted.hooks, dashboardUrl: counted.dashboardUrl }
 }
 
 /** What the step asks, as the workflow wrote it: the prompt file's path, or the prompt's text. */

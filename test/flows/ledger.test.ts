@@ -244,6 +244,84 @@ describe('control', () => {
   })
 })
 
+describe('issue runs and the ledger', () => {
+  const labelled = {
+    action: 'labeled',
+    label: { name: 'docs-agent' },
+    issue: {
+      number: 7,
+      title: 'Document the retry options',
+      body: 'The client gained retries.',
+      html_url: `https://github.com/${APP}/issues/7`
+    },
+    repository,
+    sender: { login: 'maintainer', type: 'User' }
+  }
+  const onIssue = (inputs: Record<string, string> = {}) =>
+    run({ eventName: 'issues', event: labelled, inputs })
+  beforeEach(() => {
+    gh.permissions.set('maintainer', { permission: 'write', role_name: 'write' })
+    gh.commitTo(APP, { message: 'Initial commit' })
+  })
+
+  it('with max-jobs, counts the job an issue started, so a change run over the budget waits', async () => {
+    const issue = await onIssue({ 'max-jobs': '1/day' })
+    expect(issue.outputs.result).toBe('pr-opened')
+    expect(ledgerOf()?.spend).toHaveLength(1)
+    expect(ledgerOf()?.runs.at(-1)).toMatchObject({
+      result: 'job started',
+      job: issue.outputs.jobId,
+      note: 'from issue #7'
+    })
+    // Issue jobs are never folded into.
+    expect(ledgerOf()?.jobs).toEqual([])
+    servers.runId++
+    const change = await runMerged(mergeNext(), { inputs: { 'max-jobs': '1/day' } })
+    expect(change.outputs).toMatchObject({ result: 'skipped', decision: 'skip' })
+    expect(change.log).toContain(
+      "Over budget: 1 jobs and follow-ups in the window of 'max-jobs: 1/day'"
+    )
+    expect(sim.requests('create')).toHaveLength(1)
+  })
+
+  it('never holds back an issue over the budget: a person asked, and the job counts', async () => {
+    await runMerged(mergeNext(), { inputs: { 'max-jobs': '1/day' } })
+    servers.runId++
+    const issue = await onIssue({ 'max-jobs': '1/day' })
+    expect(issue.outputs.result).toBe('pr-opened')
+    expect(sim.requests('create')).toHaveLength(2)
+    expect(ledgerOf()?.spend).toHaveLength(2)
+  })
+
+  it('without max-jobs, an issue run leaves the dashboard alone', async () => {
+    await onIssue()
+    expect(dashboards()).toHaveLength(0)
+    expect(gh.requests.some(r => r.path.endsWith('/issues') && r.method === 'GET')).toBe(false)
+  })
+
+  it('counts nothing, and goes on, when the dashboard cannot be written', async () => {
+    gh.failures.set('create-issue', 403)
+    const issue = await onIssue({ 'max-jobs': '5/day' })
+    expect(issue.code).toBe(0)
+    expect(issue.outputs.result).toBe('pr-opened')
+    expect(issue.log).toMatch(
+      /::warning::The dashboard could not count this run's job against 'max-jobs': Could not write the docs agent dashboard issue \(HTTP 403\)/
+    )
+  })
+
+  it('dry-run: no job, no comment, no dashboard; the decision and the exact prompt in the summary', async () => {
+    const issue = await onIssue({ 'dry-run': 'true', 'max-jobs': '5/day' })
+    expect(issue.code).toBe(0)
+    expect(issue.outputs).toMatchObject({ result: 'dry-run', decision: 'new-job' })
+    expect(issue.outputs.prompt).toContain('Document the retry options')
+    expect(sim.exchanges).toHaveLength(0)
+    expect(gh.comments).toHaveLength(0)
+    expect(dashboards()).toHaveLength(0)
+    expect(gh.requests.filter(r => r.method !== 'GET' && r.path !== '/graphql')).toEqual([])
+    expect(issue.summary).toContain('The prompt it would send')
+  })
+})
+
 describe('faults', () => {
   beforeEach(() => void gh.commitTo(APP, { message: 'Initial commit' }))
 

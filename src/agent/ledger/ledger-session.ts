@@ -113,6 +113,35 @@ export class LedgerSession {
     )
   }
 
+  /**
+   * A job or follow-up an issue started: a person's request, never held back by the budget, but it
+   * counts against it. Issue jobs are not listed for folding: their docs pull request stays theirs.
+   */
+  async counted(
+    job: Pick<AgentJob, 'id'> | undefined,
+    followUp: boolean,
+    note: string
+  ): Promise<void> {
+    const at = this.now()
+    await this.dashboard.write(
+      this.projectId,
+      project => {
+        project.spend.push(at)
+        project.runs.push({
+          at,
+          url: this.run.url,
+          run: this.run.id,
+          step: this.run.step,
+          result: followUp ? 'follow-up sent' : job ? 'job started' : 'uncertain',
+          job: job?.id,
+          changes: 0,
+          note: note.slice(0, 300)
+        })
+      },
+      { reread: true }
+    )
+  }
+
   /** The answer to a write never came: it may have started a job, so it is not sent again by itself. */
   async uncertain(batch: ChangeBatch, what: 'new-job' | 'follow-up', why: string, jobId?: string) {
     const at = this.now()
