@@ -66,6 +66,20 @@ export interface ChangedFile {
 
 /** Pages of 100: the most GitHub serves per request. */
 export const PAGE_SIZE = 100
+/** Pages of an issue's comments read at most: the first and the newest. */
+const COMMENT_PAGES = 2
+
+/** The page number of a `link` header's `rel="last"`, or 1 when there is none. */
+export function lastPage(link: string | undefined): number {
+  const match = /<([^>]+)>;\s*rel="last"/.exec(link ?? '')
+  if (!match?.[1]) return 1
+  try {
+    const page = Number(new URL(match[1]).searchParams.get('page'))
+    return Number.isSafeInteger(page) && page > 1 ? page : 1
+  } catch {
+    return 1
+  }
+}
 
 const TIMEOUT_MS = 15_000
 /** Short enough that a cancelled step still ends within 2 s, long enough for a healthy GitHub. */
@@ -185,13 +199,25 @@ export function connectGitHub(
   )
   return {
     async listComments(issue) {
-      const comments = await octokit.paginate(octokit.rest.issues.listComments, {
-        owner,
-        repo,
-        issue_number: issue,
-        per_page: PAGE_SIZE
-      })
-      return comments.map(c => ({ id: c.id, body: c.body ?? '', authorType: c.user?.type ?? '' }))
+      // GitHub lists an issue's comments oldest first. What the action looks for is near either
+      // end (its own comment early, the newest records late), so it reads the first page and, from
+      // the last page GitHub names, backwards: COMMENT_PAGES requests at most, however long the thread.
+      const page = (n: number) =>
+        octokit.rest.issues.listComments({
+          owner,
+          repo,
+          issue_number: issue,
+          per_page: PAGE_SIZE,
+          page: n
+        })
+      const first = await page(1)
+      const pages = [first.data]
+      const last = lastPage(first.headers.link)
+      for (let n = last; n > 1 && pages.length < COMMENT_PAGES; n--)
+        pages.splice(1, 0, (await page(n)).data)
+      return pages
+        .flat()
+        .map(c => ({ id: c.id, body: c.body ?? '', authorType: c.user?.type ?? '' }))
     },
     async createComment(issue, body) {
       const { data } = await octokit.rest.issues.createComment({

@@ -1,7 +1,7 @@
 import { RequestError } from '@octokit/request-error'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { FakeGitHub } from '../simulator/fake-github.js'
-import type { GitHubApi } from '../../src/github/api.js'
+import { type GitHubApi, lastPage } from '../../src/github/api.js'
 import { closedPort } from '../support/clients.js'
 import { LoopbackProxy, SilentProxy } from '../support/proxy.js'
 import { HeldClock, VirtualClock } from '../support/virtual-clock.js'
@@ -53,7 +53,7 @@ describe.each(modes)('connectGitHub, $name', ({ name, apiUrl, env }) => {
   const connect = () => connectGitHub('ghs_t', { owner: 'acme', repo: 'docs', apiUrl: apiUrl() })
   const expectProxied = () => expect(proxy.targets.length > 0).toBe(name === 'through a proxy')
 
-  it('lists every comment across pages, with the author type', async () => {
+  it("lists an issue's first and newest page of comments, oldest first, with the author type", async () => {
     for (let i = 0; i < 230; i++)
       gh.addComment(
         4,
@@ -62,10 +62,13 @@ describe.each(modes)('connectGitHub, $name', ({ name, apiUrl, env }) => {
       )
     const github = await connect()
     const comments = await github.listComments(4)
-    expect(comments).toHaveLength(230)
-    expect(comments[229]?.body).toBe('c229')
+    // Pages 1 and 3 of 3: the middle of a long thread is not read.
+    expect(comments.map(c => c.body)).toEqual([
+      ...Array.from({ length: 100 }, (_, i) => `c${i}`),
+      ...Array.from({ length: 30 }, (_, i) => `c${200 + i}`)
+    ])
     expect(comments[7]?.authorType).toBe('Bot')
-    expect(gh.requests.filter(r => r.method === 'GET')).toHaveLength(3)
+    expect(gh.requests.filter(r => r.method === 'GET').map(r => r.query.page)).toEqual(['1', '3'])
     expectProxied()
   })
 
@@ -348,4 +351,19 @@ describe('GitHub pages (octokit.paginate)', () => {
     })
     expect(gh.requests.filter(r => r.method === 'GET').length - listed).toBe(1)
   })
+})
+
+describe("lastPage: the last page a link header names, whatever GitHub's answer holds", () => {
+  it.each([
+    [
+      '<https://api.github.com/x?page=2>; rel="next", <https://api.github.com/x?page=7>; rel="last"',
+      7
+    ],
+    ['<https://api.github.com/x?page=2>; rel="next"', 1],
+    [undefined, 1],
+    ['<https://api.github.com/x?page=abc>; rel="last"', 1],
+    ['<https://api.github.com/x?page=1e400>; rel="last"', 1],
+    ['<https://api.github.com/x?page=-3>; rel="last"', 1],
+    ['<not a url>; rel="last"', 1]
+  ])('%j → %i', (link, page) => expect(lastPage(link)).toBe(page))
 })

@@ -231,11 +231,17 @@ export class FakeGitHub {
       res.writeHead(status, { 'content-type': 'application/json' })
       res.end(JSON.stringify(body))
     }
-    /** As GitHub says a page follows: a `link` header to it. */
-    const linkNext = (): void => {
-      const next = new URL(req.url ?? '/', this.base.replace(this.prefix, ''))
-      next.searchParams.set('page', String(Number(next.searchParams.get('page') ?? 1) + 1))
-      res.setHeader('link', `<${next.href}>; rel="next"`)
+    /** As GitHub says a page follows: a `link` header to it, and to the last page when known. */
+    const linkNext = (lastPage?: number): void => {
+      const at = (page: number): string => {
+        const link = new URL(req.url ?? '/', this.base.replace(this.prefix, ''))
+        link.searchParams.set('page', String(page))
+        return link.href
+      }
+      const page = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('page') ?? 1)
+      const links = [`<${at(page + 1)}>; rel="next"`]
+      if (lastPage) links.push(`<${at(lastPage)}>; rel="last"`)
+      res.setHeader('link', links.join(', '))
     }
     const graphqlPath = `${this.prefix.replace(/\/v3$/, '')}/graphql`
     if (!url.pathname.startsWith(`${this.prefix}/repos/`) && url.pathname !== graphqlPath)
@@ -286,7 +292,7 @@ export class FakeGitHub {
         const page = Number(url.searchParams.get('page') ?? 1)
         const all = this.commentsOn(issue)
         const slice = all.slice((page - 1) * perPage, page * perPage)
-        if (page * perPage < all.length) linkNext()
+        if (page * perPage < all.length) linkNext(Math.ceil(all.length / perPage))
         return send(
           200,
           slice.map(c => this.view(c))
