@@ -45258,6 +45258,10 @@ async function decideFold(project, ctx) {
         seen: { jobId: job.id, state: closed, prLink: job.prLink }
     };
 }
+/**
+ * A docs pull request's state, read with the docs repository's connection; an error says why it
+ * could not be read, and what to set when GitHub refused.
+ */
 async function docsPrState(ctx, link) {
     const where = parsePullLink(link, ctx.serverUrl);
     if (!where)
@@ -45891,7 +45895,6 @@ async function issueBudgetHooks(settings, event, deps) {
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/issue/earlier-job.js
 
 
-
 /**
  * What the label added again does with the job an earlier run recorded on the issue, checked
  * against the service and GitHub: wait for it while it runs, follow up while its docs pull request
@@ -45921,7 +45924,7 @@ async function decideEarlierJob(jobId, issue, ctx) {
             go: 'new',
             info: `${recorded} ended (${job.status ?? 'status unknown'}) without a docs pull request: starting a new job.`
         };
-    const state = await earlier_job_docsPrState(ctx, job.prLink);
+    const state = await docsPrState(ctx, job.prLink);
     if ('error' in state)
         return {
             go: 'new',
@@ -45937,21 +45940,6 @@ async function decideEarlierJob(jobId, issue, ctx) {
         go: 'new',
         info: `The docs pull request ${job.prLink} of job ${jobId}, recorded on #${issue}, is ${state.merged ? 'merged' : 'closed'}: starting a new job.`
     };
-}
-async function earlier_job_docsPrState(ctx, link) {
-    const where = parsePullLink(link, ctx.serverUrl);
-    if (!where)
-        return { error: `it is not a pull request on ${ctx.serverUrl}` };
-    try {
-        const pull = await ctx.docsGitHub(where.owner, where.repo).pull(where.number);
-        return { open: pull.state === 'open', merged: pull.merged };
-    }
-    catch (error) {
-        const hint = refusedAccess(error)
-            ? " If the docs repository is private, set 'docs-token' to a token that can read its pull requests."
-            : undefined;
-        return { error: describeGitHubError(error), hint };
-    }
 }
 /** The follow-up an issue labelled again sends to its job: the issue as it reads now. */
 const relabelFollowUp = (prompt, issue, docsPr) => [

@@ -42944,6 +42944,10 @@ async function fold_decideFold(project, ctx) {
         seen: { jobId: job.id, state: closed, prLink: job.prLink }
     };
 }
+/**
+ * A docs pull request's state, read with the docs repository's connection; an error says why it
+ * could not be read, and what to set when GitHub refused.
+ */
 async function docsPrState(ctx, link) {
     const where = parsePullLink(link, ctx.serverUrl);
     if (!where)

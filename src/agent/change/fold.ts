@@ -78,9 +78,16 @@ export async function decideFold(project: ProjectLedger, ctx: FoldContext): Prom
   }
 }
 
-type PrState = { open: boolean; merged: boolean } | { error: string; hint?: string }
+export type PrState = { open: boolean; merged: boolean } | { error: string; hint?: string }
 
-async function docsPrState(ctx: FoldContext, link: string): Promise<PrState> {
+/**
+ * A docs pull request's state, read with the docs repository's connection; an error says why it
+ * could not be read, and what to set when GitHub refused.
+ */
+export async function docsPrState(
+  ctx: Pick<FoldContext, 'docsGitHub' | 'serverUrl'>,
+  link: string
+): Promise<PrState> {
   const where = parsePullLink(link, ctx.serverUrl)
   if (!where) return { error: `it is not a pull request on ${ctx.serverUrl}` }
   try {

@@ -1,7 +1,7 @@
-import { type GitHubApi, describeGitHubError, refusedAccess } from '../../github/api.js'
+import type { GitHubApi } from '../../github/api.js'
 import type { AgentJob } from '../../mintlify/agent-jobs.js'
 import { errorText } from '../../runner/errors.js'
-import { parsePullLink } from '../change/fold.js'
+import { docsPrState } from '../change/fold.js'
 
 /**
  * An issue labelled again whose earlier job goes on: still running (this run waits for it), or its
@@ -74,22 +74,6 @@ export async function decideEarlierJob(
   return {
     go: 'new',
     info: `The docs pull request ${job.prLink} of job ${jobId}, recorded on #${issue}, is ${state.merged ? 'merged' : 'closed'}: starting a new job.`
-  }
-}
-
-type PrState = { open: boolean; merged: boolean } | { error: string; hint?: string }
-
-async function docsPrState(ctx: EarlierJobContext, link: string): Promise<PrState> {
-  const where = parsePullLink(link, ctx.serverUrl)
-  if (!where) return { error: `it is not a pull request on ${ctx.serverUrl}` }
-  try {
-    const pull = await ctx.docsGitHub(where.owner, where.repo).pull(where.number)
-    return { open: pull.state === 'open', merged: pull.merged }
-  } catch (error) {
-    const hint = refusedAccess(error)
-      ? " If the docs repository is private, set 'docs-token' to a token that can read its pull requests."
-      : undefined
-    return { error: describeGitHubError(error), hint }
   }
 }
 
