@@ -27,7 +27,8 @@ export const Input = {
   DryRun: 'dry-run',
   Paths: 'paths',
   PathsIgnore: 'paths-ignore',
-  MaxJobs: 'max-jobs'
+  MaxJobs: 'max-jobs',
+  ExpireAfter: 'expire-after'
 } as const
 
 export const Output = {

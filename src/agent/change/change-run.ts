@@ -19,6 +19,7 @@ import type { Markers } from '../comment/marker.js'
 import type { TriggerSettings } from '../issue/trigger.js'
 import type { JobBudget } from '../ledger/budget.js'
 import { Dashboard } from '../ledger/dashboard.js'
+import { expireStale } from '../ledger/expiry.js'
 import { LedgerSession } from '../ledger/ledger-session.js'
 import { Input } from '../names.js'
 import type { PreparedRun } from '../prepared-run.js'
@@ -53,6 +54,8 @@ export interface ChangeSettings extends PlanSettings {
   dashboardTitle: string
   paths: PathFilter
   maxJobs?: JobBudget
+  /** `expire-after`: docs pull requests open longer are closed (needs `docs-token`). */
+  expireAfter?: { ms: number; text: string }
   dryRun: boolean
 }
 
@@ -243,6 +246,8 @@ class ChangeRun {
       if (earlier?.job) return this.resume(earlier.job, undefined, undefined, extra)
       if (dashboard.notices.length) throw unknownEarlierJob(event, 'the dashboard')
     }
+    // Before the fold decision: an expired docs pull request is not folded into.
+    await this.expire(session)
     const head =
       plan.kind === 'range' ? { sha: plan.head, branch: plan.branch } : await this.branchHead()
     const project = session.project
@@ -356,6 +361,38 @@ class ChangeRun {
       }
     }
     return { ...common, request: { prompt }, followUp: false, decision: 'new-job' }
+  }
+
+  /** `expire-after`: closes the ledger's stale docs pull requests, and records what it saw. */
+  private async expire(session: LedgerSession): Promise<void> {
+    const { settings, event, deps } = this
+    const after = settings.expireAfter
+    if (!after || !settings.docsToken) return
+    const { updates, expired } = await expireStale(session.project, {
+      afterMs: after.ms,
+      afterText: after.text,
+      now: deps.clock.wallNow(),
+      docsGitHub: (owner, repo) =>
+        connectGitHub(settings.docsToken, { owner, repo, apiUrl: event.apiUrl }, deps.signal, {
+          clock: deps.clock,
+          session: deps.session,
+          tokenInput: Input.DocsToken
+        }),
+      serverUrl: event.serverUrl,
+      dashboardUrl: session.url,
+      log: deps.log,
+      dryRun: settings.dryRun
+    })
+    if (settings.dryRun) return
+    try {
+      await session.docsPullsSeen(
+        updates,
+        expired,
+        `closed ${expired.join(', ')}: open longer than 'expire-after: ${after.text}'`
+      )
+    } catch (error) {
+      deps.log.warning(`${errorText(error)} The next run reads the docs pull requests again.`)
+    }
   }
 
   /** The batch a ledger run documents: from the last documented commit, or the event's own change. */

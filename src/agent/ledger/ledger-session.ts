@@ -2,6 +2,7 @@ import type { AgentJob } from '../../mintlify/agent-jobs.js'
 import type { ChangeBatch } from '../change/change-batch.js'
 import { type BudgetState, type JobBudget, budgetState } from './budget.js'
 import type { Dashboard } from './dashboard.js'
+import type { DocsPullUpdate } from './expiry.js'
 import { type ChangeRef, type ProjectLedger, type RunEntry, ledgerTitle } from './ledger.js'
 
 /** This run as the ledger knows it. */
@@ -108,6 +109,38 @@ export class LedgerSession {
         project.runs.push(
           this.entry(at, batch, followUp ? 'follow-up sent' : 'job started', job.id)
         )
+      },
+      { reread: true }
+    )
+  }
+
+  /**
+   * What this run read of the ledger's docs pull requests (merged, closed, still open) and which
+   * it closed for `expire-after`: an expired one is no longer folded into.
+   */
+  async docsPullsSeen(updates: DocsPullUpdate[], expired: string[], note: string): Promise<void> {
+    if (!updates.length) return
+    const at = this.now()
+    await this.dashboard.write(
+      this.projectId,
+      project => {
+        for (const update of updates) {
+          const known = project.jobs.find(j => j.id === update.jobId)
+          if (!known) continue
+          known.state = update.state
+          if (update.prCreatedAt) known.prCreatedAt = update.prCreatedAt
+          if (update.endedAt) known.endedAt = update.endedAt
+        }
+        if (expired.length)
+          project.runs.push({
+            at,
+            url: this.run.url,
+            run: this.run.id,
+            step: this.run.step,
+            result: 'expired',
+            changes: 0,
+            note: note.slice(0, 300)
+          })
       },
       { reread: true }
     )
