@@ -30941,7 +30941,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8581);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5350);
 
 // The agent action's post step (runs.post in action.yml, post-if: always()); it never fails the job.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -30951,7 +30951,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8581:
+/***/ 5350:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -41241,7 +41241,8 @@ const names_Input = {
     Paths: 'paths',
     PathsIgnore: 'paths-ignore',
     MaxJobs: 'max-jobs',
-    ExpireAfter: 'expire-after'
+    ExpireAfter: 'expire-after',
+    MaxOpen: 'max-open'
 };
 const Output = {
     JobId: 'jobId',
@@ -42024,15 +42025,15 @@ function dashboardError(what, error) {
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/fold.js
 
 
-/** Ledger states of a job that may still take a follow-up. */
-const LIVE = new Set(['active', 'open', 'started']);
+/** Ledger states of a job that may still take a follow-up: running, or its docs pull request open. */
+const fold_LIVE = new Set(['active', 'open', 'started']);
 /**
  * The ledger's newest job of the project that may still take the batch, checked against the
  * service: still running, or its docs pull request (the link the service reports, never one
  * written anywhere else) still open. Anything that cannot be read means a new job, never a guess.
  */
 async function fold_decideFold(project, ctx) {
-    const latest = [...project.jobs].reverse().find(job => LIVE.has(job.state));
+    const latest = [...project.jobs].reverse().find(job => fold_LIVE.has(job.state));
     if (!latest)
         return { info: 'No docs job of this project is open in the ledger: starting a new job.' };
     let job;
@@ -42112,8 +42113,6 @@ function fold_parsePullLink(link, serverUrl) {
 
 
 
-/** Ledger states whose docs pull request may still be open. */
-const expiry_LIVE = new Set(['active', 'open', 'started']);
 /** Docs pull requests read at most for expiry in one run (the oldest first). */
 const MAX_EXPIRY_READS = 5;
 /**
@@ -42127,7 +42126,7 @@ async function expiry_expireStale(project, ctx) {
     const updates = [];
     const expired = [];
     const due = project.jobs
-        .filter(j => j.prLink && expiry_LIVE.has(j.state) && ctx.now - j.startedAt > ctx.afterMs)
+        .filter(j => j.prLink && LIVE.has(j.state) && ctx.now - j.startedAt > ctx.afterMs)
         .sort((a, b) => a.startedAt - b.startedAt)
         .slice(0, MAX_EXPIRY_READS);
     for (const job of due) {
@@ -42232,6 +42231,8 @@ class ledger_session_LedgerSession {
     budget;
     /** What a fold decision learnt of an earlier job, written with the run's next write. */
     seen;
+    /** What other reads learnt of the ledger's jobs (`max-open`), written with the run's next write. */
+    updates = [];
     constructor(dashboard, projectId, run, now, budget) {
         this.dashboard = dashboard;
         this.projectId = projectId;
@@ -42269,6 +42270,10 @@ class ledger_session_LedgerSession {
     noteSeen(seen) {
         this.seen = seen;
     }
+    /** Keeps what reads of the ledger's jobs learnt (`max-open`) for the next write. */
+    noteUpdates(updates) {
+        this.updates.push(...updates);
+    }
     /** The service accepted a new job or a follow-up: the changes are handed over. */
     async accepted(job, batch, followUp) {
         const at = this.now();
@@ -42304,16 +42309,7 @@ class ledger_session_LedgerSession {
             return;
         const at = this.now();
         await this.dashboard.write(this.projectId, project => {
-            for (const update of updates) {
-                const known = project.jobs.find(j => j.id === update.jobId);
-                if (!known)
-                    continue;
-                known.state = update.state;
-                if (update.prCreatedAt)
-                    known.prCreatedAt = update.prCreatedAt;
-                if (update.endedAt)
-                    known.endedAt = update.endedAt;
-            }
+            applyUpdates(project, updates);
             if (expired.length)
                 project.runs.push({
                     at,
@@ -42375,6 +42371,7 @@ class ledger_session_LedgerSession {
     }
     /** What a fold decision learnt of an earlier job (its docs pull request merged, say). */
     markSeen(project) {
+        applyUpdates(project, this.updates);
         const seen = this.seen;
         const known = seen && project.jobs.find(j => j.id === seen.jobId);
         if (!known || !seen)
@@ -42395,6 +42392,21 @@ class ledger_session_LedgerSession {
             changes: batch.pulls.length + batch.commits.length,
             note: [note, leftOut(batch)].filter(Boolean).join('; ').slice(0, 300)
         };
+    }
+}
+/** What reads learnt of the ledger's jobs: state, docs pull request and its times. */
+function applyUpdates(project, updates) {
+    for (const update of updates) {
+        const known = project.jobs.find(j => j.id === update.jobId);
+        if (!known)
+            continue;
+        known.state = update.state;
+        if (update.prLink)
+            known.prLink = update.prLink;
+        if (update.prCreatedAt)
+            known.prCreatedAt = update.prCreatedAt;
+        if (update.endedAt)
+            known.endedAt = update.endedAt;
     }
 }
 const SHOWN_LEFT_OUT = 3;
@@ -43094,7 +43106,90 @@ function loopRefusal(author, rules) {
 /** Changes left to document, counted: pull requests and commits. */
 const change_rules_batchSize = (batch) => batch.pulls.length + batch.commits.length;
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/open-limit.js
+
+
+
+/** Jobs read at most to tell whether the ledger's open docs pull requests are still open. */
+const MAX_READS = 10;
+/**
+ * `max-open`: how many docs pull requests of the project are open, a running job without one yet
+ * included, by the ledger. Only when the ledger's count reaches `max` are its jobs read again (the
+ * service for a job without a docs pull request, GitHub for one with): a docs pull request merged
+ * by hand then frees its place. What cannot be read counts as open.
+ */
+async function open_limit_countOpen(project, max, fold, ctx) {
+    const seen = fold.seen;
+    const live = project.jobs
+        .map(j => (seen && j.id === seen.jobId ? { ...j, state: seen.state } : j))
+        .filter(j => LIVE.has(j.state));
+    if (live.length < max)
+        return { open: live.map(j => ({ jobId: j.id, prLink: j.prLink })), updates: [], unread: [] };
+    const open = [];
+    const updates = [];
+    const unread = [];
+    for (const [i, known] of [...live].reverse().entries()) {
+        // Checked just now by the fold decision (which found it open or running), or past the reads.
+        if (i >= MAX_READS || known.id === seen?.jobId) {
+            open.push({ jobId: known.id, prLink: known.prLink });
+            continue;
+        }
+        let link = known.prLink;
+        if (!link) {
+            let job;
+            try {
+                job = await ctx.readJob(known.id);
+            }
+            catch (error) {
+                unread.push(`job ${known.id}: ${errorText(error).replace(/\.$/, '')}`);
+                open.push({ jobId: known.id });
+                continue;
+            }
+            if (job.status === 'active' || !job.prLink) {
+                if (job.status === 'active')
+                    open.push({ jobId: known.id });
+                else
+                    updates.push({ jobId: known.id, state: 'ended' });
+                continue;
+            }
+            link = job.prLink;
+        }
+        const where = parsePullLink(link, ctx.serverUrl);
+        if (!where) {
+            open.push({ jobId: known.id, prLink: link });
+            continue;
+        }
+        try {
+            const pull = await ctx.docsGitHub(where.owner, where.repo).pull(where.number);
+            if (pull.merged)
+                updates.push({
+                    jobId: known.id,
+                    state: 'merged',
+                    prCreatedAt: pull.createdAt,
+                    endedAt: pull.mergedAt
+                });
+            else if (pull.state !== 'open')
+                updates.push({
+                    jobId: known.id,
+                    state: 'closed',
+                    prCreatedAt: pull.createdAt,
+                    endedAt: pull.closedAt
+                });
+            else {
+                open.push({ jobId: known.id, prLink: link });
+                updates.push({ jobId: known.id, state: 'open', prLink: link, prCreatedAt: pull.createdAt });
+            }
+        }
+        catch (error) {
+            unread.push(`${link}: ${describeGitHubError(error)}`);
+            open.push({ jobId: known.id, prLink: link });
+        }
+    }
+    return { open, updates, unread };
+}
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/change-run.js
+
 
 
 
@@ -43301,17 +43396,34 @@ class ChangeRun {
                 await this.record(session, { batch, result: 'waiting', note: why, waiting: why });
             return skipped(why, source ?? batch.url, { ...extra, batch, budget: budgetText });
         }
+        const foldContext = {
+            readJob: deps.readJob,
+            serverUrl: event.serverUrl,
+            docsGitHub: (owner, repo) => connectGitHub(settings.docsToken || settings.githubToken, { owner, repo, apiUrl: event.apiUrl }, deps.signal, { clock: deps.clock, session: deps.session })
+        };
         const fold = settings.fold === 'open-pr'
-            ? await decideFold(project, {
-                readJob: deps.readJob,
-                serverUrl: event.serverUrl,
-                docsGitHub: (owner, repo) => connectGitHub(settings.docsToken || settings.githubToken, { owner, repo, apiUrl: event.apiUrl }, deps.signal, { clock: deps.clock, session: deps.session })
-            })
+            ? await decideFold(project, foldContext)
             : { info: "'fold' is 'never': starting a new job." };
         deps.log.info(fold.info);
         if (fold.notice)
             notices.push(fold.notice);
         session.noteSeen(fold.seen);
+        if (!fold.target && settings.maxOpen) {
+            const count = await countOpen(project, settings.maxOpen, fold, foldContext);
+            session.noteUpdates(count.updates);
+            if (count.unread.length)
+                notices.push(`Could not read ${count.unread.join('; ')}: counted as open for 'max-open'.${settings.docsToken ? '' : " If the docs repository is private, set 'docs-token'."}`);
+            if (count.open.length >= settings.maxOpen) {
+                const which = count.open
+                    .slice(0, 5)
+                    .map(o => o.prLink ?? `job ${o.jobId} (running)`)
+                    .join(', ');
+                const why = `At 'max-open: ${settings.maxOpen}': ${counted(count.open.length, 'docs pull request')} of this project open or on the way (${which}). ${counted(batchSize(batch), 'change')} wait on the dashboard, and go into one job together once one is merged or closed.`;
+                if (!settings.dryRun)
+                    await this.record(session, { batch, result: 'waiting', note: why, waiting: why });
+                return skipped(why, source ?? batch.url, { ...extra, batch, budget: budgetText });
+            }
+        }
         const prompt = await this.prompt(batch, false);
         const target = this.commentTarget(batch);
         const comment = target === undefined || settings.dryRun
@@ -43826,7 +43938,10 @@ function readSettings(get, env, mask) {
         dryRun: parseBoolean(Input.DryRun, value(Input.DryRun)),
         paths: readPathFilter(Input.Paths, get(Input.Paths), Input.PathsIgnore, get(Input.PathsIgnore)),
         maxJobs: parseMaxJobs(Input.MaxJobs, get(Input.MaxJobs)),
-        expireAfter: readExpireAfter(get(Input.ExpireAfter), docsToken)
+        expireAfter: readExpireAfter(get(Input.ExpireAfter), docsToken),
+        maxOpen: get(Input.MaxOpen).trim()
+            ? parseInteger(Input.MaxOpen, get(Input.MaxOpen).trim(), 1, 100)
+            : undefined
     };
 }
 const MAX_EXPIRE_AFTER_MS = (/* unused pure expression or super */ null && (365 * 86_400_000));

@@ -28,7 +28,8 @@ export const Input = {
   Paths: 'paths',
   PathsIgnore: 'paths-ignore',
   MaxJobs: 'max-jobs',
-  ExpireAfter: 'expire-after'
+  ExpireAfter: 'expire-after',
+  MaxOpen: 'max-open'
 } as const
 
 export const Output = {

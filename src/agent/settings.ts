@@ -91,7 +91,10 @@ export function readSettings(get: InputReader, env: NodeJS.ProcessEnv, mask: Mas
     dryRun: parseBoolean(Input.DryRun, value(Input.DryRun)),
     paths: readPathFilter(Input.Paths, get(Input.Paths), Input.PathsIgnore, get(Input.PathsIgnore)),
     maxJobs: parseMaxJobs(Input.MaxJobs, get(Input.MaxJobs)),
-    expireAfter: readExpireAfter(get(Input.ExpireAfter), docsToken)
+    expireAfter: readExpireAfter(get(Input.ExpireAfter), docsToken),
+    maxOpen: get(Input.MaxOpen).trim()
+      ? parseInteger(Input.MaxOpen, get(Input.MaxOpen).trim(), 1, 100)
+      : undefined
   }
 }
 

@@ -208,6 +208,72 @@ describe('expire-after', () => {
   })
 })
 
+describe('max-open', () => {
+  const capped = (inputs: Record<string, string> = {}) =>
+    runMerged({ 'expire-after': '', 'max-open': '1', fold: 'never', ...inputs })
+
+  it('a change that cannot fold waits while the cap is reached, then the waiting changes go into one job', async () => {
+    const first = await capped()
+    expect(first.outputs.result).toBe('pr-opened')
+    const open = docsPull(first.outputs.prLink)
+    const second = await capped()
+    expect(second.code).toBe(0)
+    expect(second.outputs).toMatchObject({ result: 'skipped', decision: 'skip' })
+    expect(second.log).toContain(
+      `At 'max-open: 1': 1 docs pull request of this project open or on the way (${first.outputs.prLink}). 1 change wait on the dashboard`
+    )
+    expect(sim.requests('create')).toHaveLength(1)
+    expect(ledgerOf()?.waiting?.why).toContain("'max-open: 1'")
+    expect(dashboards()[0]?.body).toContain('#### Waiting: 1 change')
+    expect(dashboards()[0]?.body).toContain('max-open: 1')
+    const third = await capped()
+    expect(third.outputs.result).toBe('skipped')
+    expect(ledgerOf()?.waiting?.changes.map(c => c.pr)).toEqual([102, 103])
+    // Merged by hand: its place frees, and the waiting changes go into one job with the new one.
+    Object.assign(open, { state: 'closed', merged: true })
+    const fourth = await capped()
+    expect(fourth.outputs).toMatchObject({ result: 'pr-opened', decision: 'new-job' })
+    const prompt = (sim.requests('create')[1]?.requestBody as { prompt: string }).prompt
+    for (const n of [102, 103, 104]) expect(prompt).toContain(`Pull request #${n} (merged)`)
+    expect(ledgerOf()?.waiting).toBeNull()
+    expect(ledgerOf()?.jobs.map(j => j.state)).toEqual(['merged', 'open'])
+  })
+
+  it('counts a running job without a docs pull request yet', async () => {
+    sim.planNext({ durationMs: 3_600_000 })
+    const first = await capped({ wait: 'false' })
+    expect(first.outputs.status).toBe('active')
+    const second = await capped()
+    expect(second.outputs.result).toBe('skipped')
+    expect(second.log).toContain(`job ${first.outputs.jobId} (running)`)
+    expect(sim.requests('create')).toHaveLength(1)
+  })
+
+  it('does not stop a fold into the open docs pull request', async () => {
+    const first = await capped({ fold: 'open-pr' })
+    docsPull(first.outputs.prLink)
+    const next = await capped({ fold: 'open-pr' })
+    expect(next.outputs).toMatchObject({ decision: 'follow-up', jobId: first.outputs.jobId })
+  })
+
+  it('dry-run at the cap: the decision is a skip that says why, and nothing is written', async () => {
+    const first = await capped()
+    docsPull(first.outputs.prLink)
+    const body = dashboards()[0]?.body
+    const dry = await capped({ 'dry-run': 'true' })
+    expect(dry.outputs).toMatchObject({ result: 'dry-run', decision: 'skip' })
+    expect(dry.summary).toContain('max-open: 1')
+    expect(dashboards()[0]?.body).toBe(body)
+  })
+
+  it.each(['0', 'two', '1.5'])('refuses max-open: %j, naming it', async raw => {
+    const result = await capped({ 'max-open': raw })
+    expect(result.code).toBe(1)
+    expect(result.log).toContain(`Input 'max-open' must be a whole number from 1 to 100`)
+    expect(sim.exchanges).toHaveLength(0)
+  })
+})
+
 describe("GitHub's OpenAPI description", () => {
   it('describes every GitHub call of this suite', () => {
     calls.push(...gh.requests)

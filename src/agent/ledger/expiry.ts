@@ -2,14 +2,16 @@ import { type GitHubApi, describeGitHubError, refusedAccess } from '../../github
 import type { PullRequestRef } from '../../github/event.js'
 import type { Logger } from '../../runner/logger.js'
 import { codeSpan, markdownLink } from '../../runner/markdown.js'
-import { parsePullLink } from '../change/fold.js'
+import { LIVE, parsePullLink } from '../change/fold.js'
 import { Input } from '../names.js'
 import type { ProjectLedger } from './ledger.js'
 
 /** What became of a job's docs pull request, as read (and perhaps closed) in this run. */
 export interface DocsPullUpdate {
   jobId: string
-  state: 'open' | 'merged' | 'closed' | 'expired'
+  /** The docs pull request, when the service reported it only now. */
+  prLink?: string
+  state: 'active' | 'open' | 'merged' | 'closed' | 'expired' | 'ended'
   prCreatedAt?: number
   endedAt?: number
 }
@@ -29,8 +31,6 @@ export interface ExpiryContext {
   dryRun: boolean
 }
 
-/** Ledger states whose docs pull request may still be open. */
-const LIVE = new Set(['active', 'open', 'started'])
 /** Docs pull requests read at most for expiry in one run (the oldest first). */
 export const MAX_EXPIRY_READS = 5
 

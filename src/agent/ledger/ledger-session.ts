@@ -35,6 +35,8 @@ export function changeRefs(batch: Pick<ChangeBatch, 'pulls' | 'commits'>): Chang
 export class LedgerSession {
   /** What a fold decision learnt of an earlier job, written with the run's next write. */
   private seen?: { jobId: string; state: string; prLink?: string }
+  /** What other reads learnt of the ledger's jobs (`max-open`), written with the run's next write. */
+  private updates: DocsPullUpdate[] = []
 
   constructor(
     private readonly dashboard: Dashboard,
@@ -82,6 +84,11 @@ export class LedgerSession {
     this.seen = seen
   }
 
+  /** Keeps what reads of the ledger's jobs learnt (`max-open`) for the next write. */
+  noteUpdates(updates: DocsPullUpdate[]): void {
+    this.updates.push(...updates)
+  }
+
   /** The service accepted a new job or a follow-up: the changes are handed over. */
   async accepted(job: AgentJob, batch: ChangeBatch, followUp: boolean): Promise<void> {
     const at = this.now()
@@ -124,13 +131,7 @@ export class LedgerSession {
     await this.dashboard.write(
       this.projectId,
       project => {
-        for (const update of updates) {
-          const known = project.jobs.find(j => j.id === update.jobId)
-          if (!known) continue
-          known.state = update.state
-          if (update.prCreatedAt) known.prCreatedAt = update.prCreatedAt
-          if (update.endedAt) known.endedAt = update.endedAt
-        }
+        applyUpdates(project, updates)
         if (expired.length)
           project.runs.push({
             at,
@@ -213,6 +214,7 @@ export class LedgerSession {
 
   /** What a fold decision learnt of an earlier job (its docs pull request merged, say). */
   private markSeen(project: ProjectLedger): void {
+    applyUpdates(project, this.updates)
     const seen = this.seen
     const known = seen && project.jobs.find(j => j.id === seen.jobId)
     if (!known || !seen) return
@@ -232,6 +234,18 @@ export class LedgerSession {
       changes: batch.pulls.length + batch.commits.length,
       note: [note, leftOut(batch)].filter(Boolean).join('; ').slice(0, 300)
     }
+  }
+}
+
+/** What reads learnt of the ledger's jobs: state, docs pull request and its times. */
+function applyUpdates(project: ProjectLedger, updates: readonly DocsPullUpdate[]): void {
+  for (const update of updates) {
+    const known = project.jobs.find(j => j.id === update.jobId)
+    if (!known) continue
+    known.state = update.state
+    if (update.prLink) known.prLink = update.prLink
+    if (update.prCreatedAt) known.prCreatedAt = update.prCreatedAt
+    if (update.endedAt) known.endedAt = update.endedAt
   }
 }
 
