@@ -33445,7 +33445,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5809);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4083);
 
 // The agent action (action.yml); `run` reports its own failures.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -33455,7 +33455,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5809:
+/***/ 4083:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -33573,8 +33573,18 @@ function parsePullRequest(value) {
         state: event_text(pr.state),
         changedFiles: count(pr.changed_files),
         additions: count(pr.additions),
-        deletions: count(pr.deletions)
+        deletions: count(pr.deletions),
+        createdAt: time(pr.created_at),
+        mergedAt: time(pr.merged_at),
+        closedAt: time(pr.closed_at)
     };
+}
+/** An ISO timestamp as epoch ms, or undefined. */
+function time(value) {
+    if (typeof value !== 'string' || value === '')
+        return undefined;
+    const ms = Date.parse(value);
+    return Number.isFinite(ms) ? ms : undefined;
 }
 /** The push from its payload, or undefined when `before` and `after` are not commit ids. */
 function parsePush(value) {
@@ -36851,12 +36861,19 @@ async function step_runStep(runner, body) {
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/duration.js
 
-const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-const PART = /(\d+(?:\.\d+)?)(ms|h|m|s)/y;
+const UNIT_MS = {
+    ms: 1,
+    s: 1000,
+    m: 60_000,
+    h: 3_600_000,
+    d: 86_400_000,
+    w: 7 * 86_400_000
+};
+const PART = /(\d+(?:\.\d+)?)(ms|h|m|s|d|w)/y;
 /** A number without a unit: `45` next to `timeout-minutes: 45` reads as minutes to a person. */
 const BARE_NUMBER = /^\d+(\.\d+)?$/;
 /**
- * Parses `90s`, `15m`, `1h`, `1h30m` or `500ms` into milliseconds. Every part has its unit: a bare
+ * Parses `90s`, `15m`, `1h`, `1h30m`, `14d`, `2w` or `500ms` into milliseconds. Every part has its unit: a bare
  * number is refused, since nobody can tell whether `45` meant seconds or minutes. Returns undefined
  * for anything else so the caller can name the input in its message.
  */
@@ -43332,6 +43349,18 @@ function connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs = R
                 throw new Error(`GitHub answered pull request #${number} without a number`);
             return pr;
         },
+        async closePull(number) {
+            const { data } = await octokit.rest.pulls.update({
+                owner,
+                repo,
+                pull_number: number,
+                state: 'closed'
+            });
+            const pr = parsePullRequest(data);
+            if (!pr)
+                throw new Error(`GitHub answered pull request #${number} without a number`);
+            return pr;
+        },
         graphql: (query, variables) => octokit.graphql(query, variables),
         async commitFiles(sha, page, perPage) {
             // GitHub pages a commit's files by `page` and `per_page`; the commit's own fields repeat.
@@ -44083,6 +44112,8 @@ function checkedProject(value) {
                 prLink: typeof job.prLink === 'string' ? job.prLink : undefined,
                 state: str(job.state),
                 startedAt: num(job.startedAt),
+                ...optionalTime('prCreatedAt', job.prCreatedAt),
+                ...optionalTime('endedAt', job.endedAt),
                 changes: list(job.changes).map(checkedChange),
                 moreChanges: num(job.moreChanges)
             };
@@ -44134,6 +44165,7 @@ function checkedChange(value) {
 const object = (v) => v && typeof v === 'object' && !Array.isArray(v) ? v : {};
 const list = (v) => (Array.isArray(v) ? v : []);
 const str = (v) => (typeof v === 'string' ? v : '');
+const optionalTime = (key, v) => typeof v === 'number' && Number.isFinite(v) && v > 0 ? { [key]: v } : {};
 const num = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 /**
  * The ledger within its share of the body, however long the history: the oldest runs and the
@@ -44328,6 +44360,259 @@ function dashboardError(what, error) {
     return new ExplainedError(`Could not ${what} the docs agent dashboard issue (${detail}), which records what was handed to the agent, so nothing was started. Give the workflow 'issues: write', or set 'dashboard: false' to run every change as its own job without a record.`);
 }
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/fold.js
+
+
+/** Ledger states of a job that may still take a follow-up: running, or its docs pull request open. */
+const LIVE = new Set(['active', 'open', 'started']);
+/**
+ * The ledger's newest job of the project that may still take the batch, checked against the
+ * service: still running, or its docs pull request (the link the service reports, never one
+ * written anywhere else) still open. Anything that cannot be read means a new job, never a guess.
+ */
+async function decideFold(project, ctx) {
+    const latest = [...project.jobs].reverse().find(job => LIVE.has(job.state));
+    if (!latest)
+        return { info: 'No docs job of this project is open in the ledger: starting a new job.' };
+    let job;
+    try {
+        job = await ctx.readJob(latest.id);
+    }
+    catch (error) {
+        return {
+            notice: `Could not read the earlier job ${latest.id} (${errorText(error).replace(/\.$/, '')}), so these changes start a new job.`,
+            info: 'Starting a new job.'
+        };
+    }
+    if (job.status === 'active')
+        return {
+            target: { jobId: job.id, docsPr: job.prLink ?? undefined },
+            info: `Job ${job.id} is still running: sending the changes to it as a follow-up.`
+        };
+    if (!job.prLink)
+        return {
+            info: `The earlier job ${job.id} ended (${job.status ?? 'status unknown'}) without a docs pull request: starting a new job.`,
+            seen: { jobId: job.id, state: 'ended' }
+        };
+    const state = await docsPrState(ctx, job.prLink);
+    if ('error' in state)
+        return {
+            notice: `Could not read the state of the docs pull request ${job.prLink} (${state.error}), so these changes start a new job instead of joining it.${state.hint ?? ''}`,
+            info: 'Starting a new job.'
+        };
+    if (state.open)
+        return {
+            target: { jobId: job.id, docsPr: job.prLink },
+            info: `The docs pull request ${job.prLink} of job ${job.id} is still open: sending the changes to the job as a follow-up.`,
+            seen: { jobId: job.id, state: 'open', prLink: job.prLink }
+        };
+    const closed = state.merged ? 'merged' : 'closed';
+    return {
+        info: `The docs pull request ${job.prLink} of job ${job.id} is ${closed}: starting a new job.`,
+        seen: { jobId: job.id, state: closed, prLink: job.prLink }
+    };
+}
+/**
+ * A docs pull request's state, read with the docs repository's connection; an error says why it
+ * could not be read, and what to set when GitHub refused.
+ */
+async function docsPrState(ctx, link) {
+    const where = parsePullLink(link, ctx.serverUrl);
+    if (!where)
+        return { error: `it is not a pull request on ${ctx.serverUrl}` };
+    try {
+        const pull = await ctx.docsGitHub(where.owner, where.repo).pull(where.number);
+        return { open: pull.state === 'open', merged: pull.merged };
+    }
+    catch (error) {
+        const hint = refusedAccess(error)
+            ? " If the docs repository is private, set 'docs-token' to a token that can read its pull requests."
+            : undefined;
+        return { error: describeGitHubError(error), hint };
+    }
+}
+/** owner, repo and number of a pull request link on the run's GitHub, or undefined. */
+function parsePullLink(link, serverUrl) {
+    let url;
+    let server;
+    try {
+        url = new URL(link);
+        server = new URL(serverUrl);
+    }
+    catch {
+        return undefined;
+    }
+    if (url.host.toLowerCase() !== server.host.toLowerCase())
+        return undefined;
+    const m = /^\/([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)\/pull\/(\d{1,10})\/?$/.exec(url.pathname);
+    if (!m)
+        return undefined;
+    return { owner: m[1], repo: m[2], number: Number(m[3]) };
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/names.js
+
+/** Input and output names of the agent action (action.yml), defined once; action.yml and the docs are tested against them. */
+const names_Input = {
+    ...CommonInput,
+    Prompt: 'prompt',
+    PromptFile: 'prompt-file',
+    JobId: 'job-id',
+    Wait: 'wait',
+    Timeout: 'timeout',
+    PollInterval: 'poll-interval',
+    FailOn: 'fail-on',
+    GithubToken: 'github-token',
+    Comment: 'comment',
+    IssueNumber: 'issue-number',
+    TriggerPhrase: 'trigger-phrase',
+    Label: 'label',
+    RequiredPermission: 'required-permission',
+    AllowedBots: 'allowed-bots',
+    Fold: 'fold',
+    SkipLabel: 'skip-label',
+    IncludeDiff: 'include-diff',
+    DocsToken: 'docs-token',
+    Dashboard: 'dashboard',
+    DashboardTitle: 'dashboard-title',
+    Changes: 'changes',
+    DryRun: 'dry-run',
+    Paths: 'paths',
+    PathsIgnore: 'paths-ignore',
+    MaxJobs: 'max-jobs',
+    ExpireAfter: 'expire-after',
+    MaxOpen: 'max-open'
+};
+const Output = {
+    JobId: 'jobId',
+    Status: 'status',
+    PrLink: 'prLink',
+    Model: 'model',
+    Job: 'job',
+    Result: 'result',
+    Source: 'source',
+    Decision: 'decision',
+    Prompt: 'prompt'
+};
+/** Defaults as in action.yml; applied here too because a bare `node dist/index.js` gets no defaults from the runner. */
+const Defaults = {
+    [names_Input.ApiUrl]: DEFAULT_API_URL,
+    [names_Input.Wait]: 'true',
+    [names_Input.Timeout]: '30m',
+    [names_Input.PollInterval]: '10s',
+    [names_Input.FailOn]: 'failed,timeout',
+    [names_Input.Comment]: 'auto',
+    [names_Input.TriggerPhrase]: '/docs-agent',
+    [names_Input.RequiredPermission]: 'write',
+    [names_Input.Fold]: 'open-pr',
+    [names_Input.SkipLabel]: 'no-docs',
+    [names_Input.IncludeDiff]: 'false',
+    [names_Input.Dashboard]: 'true',
+    [names_Input.DashboardTitle]: 'Docs agent dashboard',
+    [names_Input.Changes]: 'event',
+    [names_Input.DryRun]: 'false'
+};
+/** Names of the values the main step saves for the post step. */
+const State = {
+    Comment: 'comment'
+};
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/expiry.js
+
+
+
+
+/** Docs pull requests read at most for expiry in one run (the oldest first). */
+const MAX_EXPIRY_READS = 5;
+/**
+ * `expire-after`: the ledger's docs pull requests of the project that have stayed open longer than
+ * the duration, measured from their creation, are closed with a comment that says why and links
+ * the dashboard. Only pull requests the ledger holds are read, and only those whose job started
+ * long enough ago (a docs pull request is never older than its job). A docs token without access
+ * is a warning naming it; the run goes on.
+ */
+async function expireStale(project, ctx) {
+    const updates = [];
+    const expired = [];
+    const due = project.jobs
+        .filter(j => j.prLink && LIVE.has(j.state) && ctx.now - j.startedAt > ctx.afterMs)
+        .sort((a, b) => a.startedAt - b.startedAt)
+        .slice(0, MAX_EXPIRY_READS);
+    for (const job of due) {
+        const link = job.prLink;
+        const where = parsePullLink(link, ctx.serverUrl);
+        if (!where)
+            continue;
+        const docs = ctx.docsGitHub(where.owner, where.repo);
+        let pull;
+        try {
+            pull = await docs.pull(where.number);
+        }
+        catch (error) {
+            ctx.log.warning(`Could not read the docs pull request ${link} with '${names_Input.DocsToken}' (${describeGitHubError(error)}), so stale docs pull requests are not closed in this run.${accessHint(error, where)}`);
+            break;
+        }
+        const seen = settled(job.id, pull);
+        if (seen) {
+            updates.push(seen);
+            continue;
+        }
+        const createdAt = pull.createdAt ?? job.startedAt;
+        if (ctx.now - createdAt <= ctx.afterMs) {
+            updates.push({ jobId: job.id, state: 'open', prCreatedAt: createdAt });
+            continue;
+        }
+        if (ctx.dryRun) {
+            ctx.log.info(`Dry run: the docs pull request ${link} has been open longer than 'expire-after: ${ctx.afterText}' and would be closed.`);
+            continue;
+        }
+        let closed;
+        try {
+            closed = await docs.closePull(where.number);
+        }
+        catch (error) {
+            ctx.log.warning(`Could not close the docs pull request ${link}, open longer than 'expire-after: ${ctx.afterText}', with '${names_Input.DocsToken}' (${describeGitHubError(error)}).${accessHint(error, where)}`);
+            break;
+        }
+        // Merged in the meantime: GitHub keeps a merged pull request as it is.
+        const after = closed.merged ? settled(job.id, closed) : undefined;
+        if (after) {
+            updates.push(after);
+            continue;
+        }
+        updates.push({ jobId: job.id, state: 'expired', prCreatedAt: createdAt, endedAt: ctx.now });
+        expired.push(link);
+        ctx.log.notice(`Closed the docs pull request ${link}: open longer than 'expire-after: ${ctx.afterText}'. The next change starts a new job.`);
+        try {
+            await docs.createComment(where.number, closingComment(ctx, createdAt));
+        }
+        catch (error) {
+            ctx.log.warning(`Closed ${link} but could not say why in a comment (${describeGitHubError(error)}).`);
+        }
+    }
+    return { updates, expired };
+}
+/** A docs pull request merged or closed (by a person) already: nothing to close. */
+function settled(jobId, pull) {
+    if (pull.merged)
+        return { jobId, state: 'merged', prCreatedAt: pull.createdAt, endedAt: pull.mergedAt };
+    if (pull.state !== 'open')
+        return { jobId, state: 'closed', prCreatedAt: pull.createdAt, endedAt: pull.closedAt };
+    return undefined;
+}
+function accessHint(error, where) {
+    return refusedAccess(error)
+        ? ` Give '${names_Input.DocsToken}' read and write access to the pull requests of ${where.owner}/${where.repo}.`
+        : '';
+}
+function closingComment(ctx, createdAt) {
+    const opened = new Date(createdAt).toISOString().slice(0, 10);
+    const dashboard = ctx.dashboardUrl
+        ? ` The changes it held are listed on the ${markdownLink('docs agent dashboard', ctx.dashboardUrl)}.`
+        : '';
+    return `📝 **Mintlify agent action**: closed, because this docs pull request has been open since ${opened}, longer than ${codeSpan(`expire-after: ${ctx.afterText}`)} allows.${dashboard} The next code change starts a fresh docs pull request; reopen this one to keep working on it by hand.`;
+}
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/ledger-session.js
 
 
@@ -44355,6 +44640,8 @@ class LedgerSession {
     budget;
     /** What a fold decision learnt of an earlier job, written with the run's next write. */
     seen;
+    /** What other reads learnt of the ledger's jobs (`max-open`), written with the run's next write. */
+    updates = [];
     constructor(dashboard, projectId, run, now, budget) {
         this.dashboard = dashboard;
         this.projectId = projectId;
@@ -44391,6 +44678,10 @@ class LedgerSession {
     /** Keeps what the fold decision learnt of an earlier job for the next write. */
     noteSeen(seen) {
         this.seen = seen;
+    }
+    /** Keeps what reads of the ledger's jobs learnt (`max-open`) for the next write. */
+    noteUpdates(updates) {
+        this.updates.push(...updates);
     }
     /** The service accepted a new job or a follow-up: the changes are handed over. */
     async accepted(job, batch, followUp) {
@@ -44436,6 +44727,28 @@ class LedgerSession {
                 changes: 0,
                 note: note.slice(0, 300)
             });
+        }, { reread: true });
+    }
+    /**
+     * What this run read of the ledger's docs pull requests (merged, closed, still open) and which
+     * it closed for `expire-after`: an expired one is no longer folded into.
+     */
+    async docsPullsSeen(updates, expired, note) {
+        if (!updates.length)
+            return;
+        const at = this.now();
+        await this.dashboard.write(this.projectId, project => {
+            applyUpdates(project, updates);
+            if (expired.length)
+                project.runs.push({
+                    at,
+                    url: this.run.url,
+                    run: this.run.id,
+                    step: this.run.step,
+                    result: 'expired',
+                    changes: 0,
+                    note: note.slice(0, 300)
+                });
         }, { reread: true });
     }
     /** The answer to a write never came: it may have started a job, so it is not sent again by itself. */
@@ -44487,6 +44800,7 @@ class LedgerSession {
     }
     /** What a fold decision learnt of an earlier job (its docs pull request merged, say). */
     markSeen(project) {
+        applyUpdates(project, this.updates);
         const seen = this.seen;
         const known = seen && project.jobs.find(j => j.id === seen.jobId);
         if (!known || !seen)
@@ -44509,6 +44823,21 @@ class LedgerSession {
         };
     }
 }
+/** What reads learnt of the ledger's jobs: state, docs pull request and its times. */
+function applyUpdates(project, updates) {
+    for (const update of updates) {
+        const known = project.jobs.find(j => j.id === update.jobId);
+        if (!known)
+            continue;
+        known.state = update.state;
+        if (update.prLink)
+            known.prLink = update.prLink;
+        if (update.prCreatedAt)
+            known.prCreatedAt = update.prCreatedAt;
+        if (update.endedAt)
+            known.endedAt = update.endedAt;
+    }
+}
 const SHOWN_LEFT_OUT = 3;
 /** What the rules left out of a run's batch, by name: `left out: #12 changes no file that …`. */
 function leftOut(batch) {
@@ -44519,71 +44848,6 @@ function leftOut(batch) {
     const more = skipped.length - named.length;
     return `left out: ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
 }
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/names.js
-
-/** Input and output names of the agent action (action.yml), defined once; action.yml and the docs are tested against them. */
-const names_Input = {
-    ...CommonInput,
-    Prompt: 'prompt',
-    PromptFile: 'prompt-file',
-    JobId: 'job-id',
-    Wait: 'wait',
-    Timeout: 'timeout',
-    PollInterval: 'poll-interval',
-    FailOn: 'fail-on',
-    GithubToken: 'github-token',
-    Comment: 'comment',
-    IssueNumber: 'issue-number',
-    TriggerPhrase: 'trigger-phrase',
-    Label: 'label',
-    RequiredPermission: 'required-permission',
-    AllowedBots: 'allowed-bots',
-    Fold: 'fold',
-    SkipLabel: 'skip-label',
-    IncludeDiff: 'include-diff',
-    DocsToken: 'docs-token',
-    Dashboard: 'dashboard',
-    DashboardTitle: 'dashboard-title',
-    Changes: 'changes',
-    DryRun: 'dry-run',
-    Paths: 'paths',
-    PathsIgnore: 'paths-ignore',
-    MaxJobs: 'max-jobs'
-};
-const Output = {
-    JobId: 'jobId',
-    Status: 'status',
-    PrLink: 'prLink',
-    Model: 'model',
-    Job: 'job',
-    Result: 'result',
-    Source: 'source',
-    Decision: 'decision',
-    Prompt: 'prompt'
-};
-/** Defaults as in action.yml; applied here too because a bare `node dist/index.js` gets no defaults from the runner. */
-const Defaults = {
-    [names_Input.ApiUrl]: DEFAULT_API_URL,
-    [names_Input.Wait]: 'true',
-    [names_Input.Timeout]: '30m',
-    [names_Input.PollInterval]: '10s',
-    [names_Input.FailOn]: 'failed,timeout',
-    [names_Input.Comment]: 'auto',
-    [names_Input.TriggerPhrase]: '/docs-agent',
-    [names_Input.RequiredPermission]: 'write',
-    [names_Input.Fold]: 'open-pr',
-    [names_Input.SkipLabel]: 'no-docs',
-    [names_Input.IncludeDiff]: 'false',
-    [names_Input.Dashboard]: 'true',
-    [names_Input.DashboardTitle]: 'Docs agent dashboard',
-    [names_Input.Changes]: 'event',
-    [names_Input.DryRun]: 'false'
-};
-/** Names of the values the main step saves for the post step. */
-const State = {
-    Comment: 'comment'
-};
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/permission.js
 /** Repository roles from least to most; a higher one includes the lower ones. */
@@ -45206,97 +45470,91 @@ function loopRefusal(author, rules) {
 /** Changes left to document, counted: pull requests and commits. */
 const batchSize = (batch) => batch.pulls.length + batch.commits.length;
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/fold.js
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/open-limit.js
 
 
-/** Ledger states of a job that may still take a follow-up. */
-const LIVE = new Set(['active', 'open', 'started']);
+
+/** Jobs read at most to tell whether the ledger's open docs pull requests are still open. */
+const MAX_READS = 10;
 /**
- * The ledger's newest job of the project that may still take the batch, checked against the
- * service: still running, or its docs pull request (the link the service reports, never one
- * written anywhere else) still open. Anything that cannot be read means a new job, never a guess.
+ * `max-open`: how many docs pull requests of the project are open, a running job without one yet
+ * included, by the ledger. Only when the ledger's count reaches `max` are its jobs read again (the
+ * service for a job without a docs pull request, GitHub for one with): a docs pull request merged
+ * by hand then frees its place. What cannot be read counts as open.
  */
-async function decideFold(project, ctx) {
-    const latest = [...project.jobs].reverse().find(job => LIVE.has(job.state));
-    if (!latest)
-        return { info: 'No docs job of this project is open in the ledger: starting a new job.' };
-    let job;
-    try {
-        job = await ctx.readJob(latest.id);
+async function countOpen(project, max, fold, ctx) {
+    const seen = fold.seen;
+    const live = project.jobs
+        .map(j => (seen && j.id === seen.jobId ? { ...j, state: seen.state } : j))
+        .filter(j => LIVE.has(j.state));
+    if (live.length < max)
+        return { open: live.map(j => ({ jobId: j.id, prLink: j.prLink })), updates: [], unread: [] };
+    const open = [];
+    const updates = [];
+    const unread = [];
+    for (const [i, known] of [...live].reverse().entries()) {
+        // Checked just now by the fold decision (which found it open or running), or past the reads.
+        if (i >= MAX_READS || known.id === seen?.jobId) {
+            open.push({ jobId: known.id, prLink: known.prLink });
+            continue;
+        }
+        let link = known.prLink;
+        if (!link) {
+            let job;
+            try {
+                job = await ctx.readJob(known.id);
+            }
+            catch (error) {
+                unread.push(`job ${known.id}: ${errorText(error).replace(/\.$/, '')}`);
+                open.push({ jobId: known.id });
+                continue;
+            }
+            if (job.status === 'active' || !job.prLink) {
+                if (job.status === 'active')
+                    open.push({ jobId: known.id });
+                else
+                    updates.push({ jobId: known.id, state: 'ended' });
+                continue;
+            }
+            link = job.prLink;
+        }
+        const where = parsePullLink(link, ctx.serverUrl);
+        if (!where) {
+            open.push({ jobId: known.id, prLink: link });
+            continue;
+        }
+        try {
+            const pull = await ctx.docsGitHub(where.owner, where.repo).pull(where.number);
+            if (pull.merged)
+                updates.push({
+                    jobId: known.id,
+                    state: 'merged',
+                    prCreatedAt: pull.createdAt,
+                    endedAt: pull.mergedAt
+                });
+            else if (pull.state !== 'open')
+                updates.push({
+                    jobId: known.id,
+                    state: 'closed',
+                    prCreatedAt: pull.createdAt,
+                    endedAt: pull.closedAt
+                });
+            else {
+                open.push({ jobId: known.id, prLink: link });
+                updates.push({ jobId: known.id, state: 'open', prLink: link, prCreatedAt: pull.createdAt });
+            }
+        }
+        catch (error) {
+            unread.push(`${link}: ${describeGitHubError(error)}`);
+            open.push({ jobId: known.id, prLink: link });
+        }
     }
-    catch (error) {
-        return {
-            notice: `Could not read the earlier job ${latest.id} (${errorText(error).replace(/\.$/, '')}), so these changes start a new job.`,
-            info: 'Starting a new job.'
-        };
-    }
-    if (job.status === 'active')
-        return {
-            target: { jobId: job.id, docsPr: job.prLink ?? undefined },
-            info: `Job ${job.id} is still running: sending the changes to it as a follow-up.`
-        };
-    if (!job.prLink)
-        return {
-            info: `The earlier job ${job.id} ended (${job.status ?? 'status unknown'}) without a docs pull request: starting a new job.`,
-            seen: { jobId: job.id, state: 'ended' }
-        };
-    const state = await docsPrState(ctx, job.prLink);
-    if ('error' in state)
-        return {
-            notice: `Could not read the state of the docs pull request ${job.prLink} (${state.error}), so these changes start a new job instead of joining it.${state.hint ?? ''}`,
-            info: 'Starting a new job.'
-        };
-    if (state.open)
-        return {
-            target: { jobId: job.id, docsPr: job.prLink },
-            info: `The docs pull request ${job.prLink} of job ${job.id} is still open: sending the changes to the job as a follow-up.`,
-            seen: { jobId: job.id, state: 'open', prLink: job.prLink }
-        };
-    const closed = state.merged ? 'merged' : 'closed';
-    return {
-        info: `The docs pull request ${job.prLink} of job ${job.id} is ${closed}: starting a new job.`,
-        seen: { jobId: job.id, state: closed, prLink: job.prLink }
-    };
-}
-/**
- * A docs pull request's state, read with the docs repository's connection; an error says why it
- * could not be read, and what to set when GitHub refused.
- */
-async function docsPrState(ctx, link) {
-    const where = parsePullLink(link, ctx.serverUrl);
-    if (!where)
-        return { error: `it is not a pull request on ${ctx.serverUrl}` };
-    try {
-        const pull = await ctx.docsGitHub(where.owner, where.repo).pull(where.number);
-        return { open: pull.state === 'open', merged: pull.merged };
-    }
-    catch (error) {
-        const hint = refusedAccess(error)
-            ? " If the docs repository is private, set 'docs-token' to a token that can read its pull requests."
-            : undefined;
-        return { error: describeGitHubError(error), hint };
-    }
-}
-/** owner, repo and number of a pull request link on the run's GitHub, or undefined. */
-function parsePullLink(link, serverUrl) {
-    let url;
-    let server;
-    try {
-        url = new URL(link);
-        server = new URL(serverUrl);
-    }
-    catch {
-        return undefined;
-    }
-    if (url.host.toLowerCase() !== server.host.toLowerCase())
-        return undefined;
-    const m = /^\/([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)\/pull\/(\d{1,10})\/?$/.exec(url.pathname);
-    if (!m)
-        return undefined;
-    return { owner: m[1], repo: m[2], number: Number(m[3]) };
+    return { open, updates, unread };
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/change-run.js
+
+
 
 
 
@@ -45460,6 +45718,8 @@ class ChangeRun {
             if (dashboard.notices.length)
                 throw unknownEarlierJob(event, 'the dashboard');
         }
+        // Before the fold decision: an expired docs pull request is not folded into.
+        await this.expire(session);
         const head = plan.kind === 'range' ? { sha: plan.head, branch: plan.branch } : await this.branchHead();
         const project = session.project;
         const documented = project.documented?.sha;
@@ -45500,17 +45760,34 @@ class ChangeRun {
                 await this.record(session, { batch, result: 'waiting', note: why, waiting: why });
             return skipped(why, source ?? batch.url, { ...extra, batch, budget: budgetText });
         }
+        const foldContext = {
+            readJob: deps.readJob,
+            serverUrl: event.serverUrl,
+            docsGitHub: (owner, repo) => connectGitHub(settings.docsToken || settings.githubToken, { owner, repo, apiUrl: event.apiUrl }, deps.signal, { clock: deps.clock, session: deps.session })
+        };
         const fold = settings.fold === 'open-pr'
-            ? await decideFold(project, {
-                readJob: deps.readJob,
-                serverUrl: event.serverUrl,
-                docsGitHub: (owner, repo) => connectGitHub(settings.docsToken || settings.githubToken, { owner, repo, apiUrl: event.apiUrl }, deps.signal, { clock: deps.clock, session: deps.session })
-            })
+            ? await decideFold(project, foldContext)
             : { info: "'fold' is 'never': starting a new job." };
         deps.log.info(fold.info);
         if (fold.notice)
             notices.push(fold.notice);
         session.noteSeen(fold.seen);
+        if (!fold.target && settings.maxOpen) {
+            const count = await countOpen(project, settings.maxOpen, fold, foldContext);
+            session.noteUpdates(count.updates);
+            if (count.unread.length)
+                notices.push(`Could not read ${count.unread.join('; ')}: counted as open for 'max-open'.${settings.docsToken ? '' : " If the docs repository is private, set 'docs-token'."}`);
+            if (count.open.length >= settings.maxOpen) {
+                const which = count.open
+                    .slice(0, 5)
+                    .map(o => o.prLink ?? `job ${o.jobId} (running)`)
+                    .join(', ');
+                const why = `At 'max-open: ${settings.maxOpen}': ${counted(count.open.length, 'docs pull request')} of this project open or on the way (${which}). ${counted(batchSize(batch), 'change')} wait on the dashboard, and go into one job together once one is merged or closed.`;
+                if (!settings.dryRun)
+                    await this.record(session, { batch, result: 'waiting', note: why, waiting: why });
+                return skipped(why, source ?? batch.url, { ...extra, batch, budget: budgetText });
+            }
+        }
         const prompt = await this.prompt(batch, false);
         const target = this.commentTarget(batch);
         const comment = target === undefined || settings.dryRun
@@ -45550,6 +45827,35 @@ class ChangeRun {
             };
         }
         return { ...common, request: { prompt }, followUp: false, decision: 'new-job' };
+    }
+    /** `expire-after`: closes the ledger's stale docs pull requests, and records what it saw. */
+    async expire(session) {
+        const { settings, event, deps } = this;
+        const after = settings.expireAfter;
+        if (!after || !settings.docsToken)
+            return;
+        const { updates, expired } = await expireStale(session.project, {
+            afterMs: after.ms,
+            afterText: after.text,
+            now: deps.clock.wallNow(),
+            docsGitHub: (owner, repo) => connectGitHub(settings.docsToken, { owner, repo, apiUrl: event.apiUrl }, deps.signal, {
+                clock: deps.clock,
+                session: deps.session,
+                tokenInput: names_Input.DocsToken
+            }),
+            serverUrl: event.serverUrl,
+            dashboardUrl: session.url,
+            log: deps.log,
+            dryRun: settings.dryRun
+        });
+        if (settings.dryRun)
+            return;
+        try {
+            await session.docsPullsSeen(updates, expired, `closed ${expired.join(', ')}: open longer than 'expire-after: ${after.text}'`);
+        }
+        catch (error) {
+            deps.log.warning(`${errorText(error)} The next run reads the docs pull requests again.`);
+        }
     }
     /** The batch a ledger run documents: from the last documented commit, or the event's own change. */
     async ledgerBatch(plan, head, documented, notices) {
@@ -47098,8 +47404,23 @@ function readSettings(get, env, mask) {
         changes: parseChoice(names_Input.Changes, value(names_Input.Changes), CHANGES),
         dryRun: parseBoolean(names_Input.DryRun, value(names_Input.DryRun)),
         paths: readPathFilter(names_Input.Paths, get(names_Input.Paths), names_Input.PathsIgnore, get(names_Input.PathsIgnore)),
-        maxJobs: parseMaxJobs(names_Input.MaxJobs, get(names_Input.MaxJobs))
+        maxJobs: parseMaxJobs(names_Input.MaxJobs, get(names_Input.MaxJobs)),
+        expireAfter: readExpireAfter(get(names_Input.ExpireAfter), docsToken),
+        maxOpen: get(names_Input.MaxOpen).trim()
+            ? parseInteger(names_Input.MaxOpen, get(names_Input.MaxOpen).trim(), 1, 100)
+            : undefined
     };
+}
+const MAX_EXPIRE_AFTER_MS = 365 * 86_400_000;
+/** `expire-after`: a duration of an hour to a year; closing needs `docs-token`. */
+function readExpireAfter(raw, docsToken) {
+    const text = raw.trim().toLowerCase();
+    if (!text)
+        return undefined;
+    const ms = durationInput(names_Input.ExpireAfter, text, 3_600_000, MAX_EXPIRE_AFTER_MS);
+    if (!docsToken)
+        throw new errors_InputError(`Input '${names_Input.ExpireAfter}' needs '${names_Input.DocsToken}': docs pull requests are closed in the docs repository, with a token that can write its pull requests.`);
+    return { ms, text };
 }
 function readPrompt(get, workspace) {
     const inline = get(names_Input.Prompt);

@@ -27,7 +27,9 @@ export const Input = {
   DryRun: 'dry-run',
   Paths: 'paths',
   PathsIgnore: 'paths-ignore',
-  MaxJobs: 'max-jobs'
+  MaxJobs: 'max-jobs',
+  ExpireAfter: 'expire-after',
+  MaxOpen: 'max-open'
 } as const
 
 export const Output = {

@@ -90,8 +90,26 @@ export function readSettings(get: InputReader, env: NodeJS.ProcessEnv, mask: Mas
     changes: parseChoice(Input.Changes, value(Input.Changes), CHANGES),
     dryRun: parseBoolean(Input.DryRun, value(Input.DryRun)),
     paths: readPathFilter(Input.Paths, get(Input.Paths), Input.PathsIgnore, get(Input.PathsIgnore)),
-    maxJobs: parseMaxJobs(Input.MaxJobs, get(Input.MaxJobs))
+    maxJobs: parseMaxJobs(Input.MaxJobs, get(Input.MaxJobs)),
+    expireAfter: readExpireAfter(get(Input.ExpireAfter), docsToken),
+    maxOpen: get(Input.MaxOpen).trim()
+      ? parseInteger(Input.MaxOpen, get(Input.MaxOpen).trim(), 1, 100)
+      : undefined
   }
+}
+
+const MAX_EXPIRE_AFTER_MS = 365 * 86_400_000
+
+/** `expire-after`: a duration of an hour to a year; closing needs `docs-token`. */
+function readExpireAfter(raw: string, docsToken: string): ChangeSettings['expireAfter'] {
+  const text = raw.trim().toLowerCase()
+  if (!text) return undefined
+  const ms = durationInput(Input.ExpireAfter, text, 3_600_000, MAX_EXPIRE_AFTER_MS)
+  if (!docsToken)
+    throw new InputError(
+      `Input '${Input.ExpireAfter}' needs '${Input.DocsToken}': docs pull requests are closed in the docs repository, with a token that can write its pull requests.`
+    )
+  return { ms, text }
 }
 
 function readPrompt(get: InputReader, workspace: string): string | undefined {

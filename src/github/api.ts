@@ -17,6 +17,8 @@ export interface GitHubApi {
   /** The user's permission and role name on the repository. */
   permission(user: string): Promise<{ permission?: string; roleName?: string }>
   pull(pull: number): Promise<PullRequestRef>
+  /** Closes a pull request without merging it; answers with the pull request as it now is. */
+  closePull(pull: number): Promise<PullRequestRef>
   /**
    * Ends the connections, also one still waiting for a proxy: call it when the run is done with
    * GitHub, or a tunnel that never opened keeps the process alive.
@@ -258,6 +260,17 @@ export function connectGitHub(
         owner,
         repo,
         pull_number: number
+      })
+      const pr = parsePullRequest(data)
+      if (!pr) throw new Error(`GitHub answered pull request #${number} without a number`)
+      return pr
+    },
+    async closePull(number) {
+      const { data } = await octokit.rest.pulls.update({
+        owner,
+        repo,
+        pull_number: number,
+        state: 'closed'
       })
       const pr = parsePullRequest(data)
       if (!pr) throw new Error(`GitHub answered pull request #${number} without a number`)

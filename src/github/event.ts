@@ -176,6 +176,10 @@ export interface PullRequestRef {
   changedFiles?: number
   additions?: number
   deletions?: number
+  /** When it was opened, merged or closed (epoch ms), when GitHub says. */
+  createdAt?: number
+  mergedAt?: number
+  closedAt?: number
 }
 
 /** A push as the event payload describes it. */
@@ -229,8 +233,18 @@ export function parsePullRequest(value: unknown): PullRequestRef | undefined {
     state: text(pr.state),
     changedFiles: count(pr.changed_files),
     additions: count(pr.additions),
-    deletions: count(pr.deletions)
+    deletions: count(pr.deletions),
+    createdAt: time(pr.created_at),
+    mergedAt: time(pr.merged_at),
+    closedAt: time(pr.closed_at)
   }
+}
+
+/** An ISO timestamp as epoch ms, or undefined. */
+function time(value: unknown): number | undefined {
+  if (typeof value !== 'string' || value === '') return undefined
+  const ms = Date.parse(value)
+  return Number.isFinite(ms) ? ms : undefined
 }
 
 /** The push from its payload, or undefined when `before` and `after` are not commit ids. */

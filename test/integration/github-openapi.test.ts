@@ -56,6 +56,8 @@ describe("the fake GitHub and the action's calls follow GitHub's OpenAPI descrip
       body: 'new',
       state: 'closed'
     })
+    gh.addPull('acme/app', { number: 5, state: 'open', merged: false, createdAt: Date.now() })
+    expect(await github.closePull(5)).toMatchObject({ number: 5, state: 'closed', merged: false })
     await expect(github.pull(99)).rejects.toMatchObject({ status: 404 })
     gh.failures.set('pull-files', 403)
     const read = async () => {

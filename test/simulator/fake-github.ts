@@ -8,6 +8,8 @@ export type { FakeCommit, FakeFile, FakePull } from './fake-github-changes.js'
 export interface FakeComment {
   id: number
   issue: number
+  /** The repository, when the comment was posted through the API (`owner/repo`). */
+  repo?: string
   body: string
   user: { login: string; type: 'Bot' | 'User' }
 }
@@ -47,7 +49,8 @@ export class FakeGitHub {
   readonly permissions = new Map<string, { permission: string; role_name: string }>()
   /**
    * Status to answer instead, by route name: 'create-comment', 'update-comment', 'list-comments',
-   * 'permission', 'repo-comments', 'pull-files', 'pull', 'compare', 'commit', 'commit-pulls'.
+   * 'permission', 'repo-comments', 'pull-files', 'pull', 'update-pull', 'compare', 'commit',
+   * 'commit-pulls'.
    * Every time, or with `times` only that many times, after which the route answers again.
    */
   readonly failures = new Map<string, number | { status: number; times: number }>()
@@ -174,12 +177,13 @@ export class FakeGitHub {
     })
   }
 
-  commentsOn(issue: number): FakeComment[] {
-    return this.comments.filter(c => c.issue === issue)
+  /** The comments on an issue or pull request; with `repo`, only those posted to that repository. */
+  commentsOn(issue: number, repo?: string): FakeComment[] {
+    return this.comments.filter(c => c.issue === issue && (!repo || c.repo === repo))
   }
 
-  addComment(issue: number, body: string, user: FakeComment['user']): FakeComment {
-    const comment = { id: this.nextId++, issue, body, user }
+  addComment(issue: number, body: string, user: FakeComment['user'], repo?: string): FakeComment {
+    const comment = { id: this.nextId++, issue, body, user, ...(repo ? { repo } : {}) }
     this.comments.push(comment)
     for (const listener of [...this.commentListeners]) listener(comment)
     return comment
@@ -300,12 +304,27 @@ export class FakeGitHub {
       }
       if (req.method === 'POST') {
         if (await fail('create-comment')) return
-        const comment = this.addComment(issue, (record.body as { body: string }).body, {
-          login: this.botLogin,
-          type: 'Bot'
-        })
+        const comment = this.addComment(
+          issue,
+          (record.body as { body: string }).body,
+          { login: this.botLogin, type: 'Bot' },
+          /^\/repos\/([^/]+\/[^/]+)\//.exec(route)?.[1]
+        )
         return send(201, this.view(comment))
       }
+    }
+    if ((m = /^\/repos\/([^/]+\/[^/]+)\/pulls\/(\d+)$/.exec(route)) && req.method === 'PATCH') {
+      if (await fail('update-pull')) return
+      const pull = this.pulls.get(`${m[1]}#${m[2]}`)
+      if (!pull) return send(404, { message: 'Not Found' })
+      const change = (record.body ?? {}) as { state?: unknown; title?: unknown }
+      // A merged pull request stays merged: closing it again changes nothing.
+      if ((change.state === 'closed' || change.state === 'open') && !pull.merged) {
+        pull.state = change.state
+        pull.closedAt = change.state === 'closed' ? Date.now() : undefined
+      }
+      if (typeof change.title === 'string') pull.title = change.title
+      return send(200, this.pullView(m[1] as string, pull.number))
     }
     if (
       (m = /^\/repos\/[^/]+\/[^/]+\/issues\/comments\/(\d+)$/.exec(route)) &&

@@ -19,6 +19,7 @@ import type { Markers } from '../comment/marker.js'
 import type { TriggerSettings } from '../issue/trigger.js'
 import type { JobBudget } from '../ledger/budget.js'
 import { Dashboard } from '../ledger/dashboard.js'
+import { expireStale } from '../ledger/expiry.js'
 import { LedgerSession } from '../ledger/ledger-session.js'
 import { Input } from '../names.js'
 import type { PreparedRun } from '../prepared-run.js'
@@ -35,6 +36,7 @@ import { type ChangePlan, type PlanSettings, planChange } from './change-plan.js
 import { MAX_PATCH, changePrompt } from './change-prompt.js'
 import { type ChangeRules, applyRules, batchSize, pullRefusal } from './change-rules.js'
 import { type FoldDecision, decideFold } from './fold.js'
+import { countOpen } from './open-limit.js'
 import type { PathFilter } from './path-filter.js'
 
 export const FOLD_MODES = ['open-pr', 'never'] as const
@@ -53,6 +55,10 @@ export interface ChangeSettings extends PlanSettings {
   dashboardTitle: string
   paths: PathFilter
   maxJobs?: JobBudget
+  /** `expire-after`: docs pull requests open longer are closed (needs `docs-token`). */
+  expireAfter?: { ms: number; text: string }
+  /** `max-open`: at most this many docs pull requests of the project open (a running job counts). */
+  maxOpen?: number
   dryRun: boolean
 }
 
@@ -243,6 +249,8 @@ class ChangeRun {
       if (earlier?.job) return this.resume(earlier.job, undefined, undefined, extra)
       if (dashboard.notices.length) throw unknownEarlierJob(event, 'the dashboard')
     }
+    // Before the fold decision: an expired docs pull request is not folded into.
+    await this.expire(session)
     const head =
       plan.kind === 'range' ? { sha: plan.head, branch: plan.branch } : await this.branchHead()
     const project = session.project
@@ -298,23 +306,42 @@ class ChangeRun {
         await this.record(session, { batch, result: 'waiting', note: why, waiting: why })
       return skipped(why, source ?? batch.url, { ...extra, batch, budget: budgetText })
     }
+    const foldContext = {
+      readJob: deps.readJob,
+      serverUrl: event.serverUrl,
+      docsGitHub: (owner: string, repo: string) =>
+        connectGitHub(
+          settings.docsToken || settings.githubToken,
+          { owner, repo, apiUrl: event.apiUrl },
+          deps.signal,
+          { clock: deps.clock, session: deps.session }
+        )
+    }
     const fold: FoldDecision =
       settings.fold === 'open-pr'
-        ? await decideFold(project, {
-            readJob: deps.readJob,
-            serverUrl: event.serverUrl,
-            docsGitHub: (owner, repo) =>
-              connectGitHub(
-                settings.docsToken || settings.githubToken,
-                { owner, repo, apiUrl: event.apiUrl },
-                deps.signal,
-                { clock: deps.clock, session: deps.session }
-              )
-          })
+        ? await decideFold(project, foldContext)
         : { info: "'fold' is 'never': starting a new job." }
     deps.log.info(fold.info)
     if (fold.notice) notices.push(fold.notice)
     session.noteSeen(fold.seen)
+    if (!fold.target && settings.maxOpen) {
+      const count = await countOpen(project, settings.maxOpen, fold, foldContext)
+      session.noteUpdates(count.updates)
+      if (count.unread.length)
+        notices.push(
+          `Could not read ${count.unread.join('; ')}: counted as open for 'max-open'.${settings.docsToken ? '' : " If the docs repository is private, set 'docs-token'."}`
+        )
+      if (count.open.length >= settings.maxOpen) {
+        const which = count.open
+          .slice(0, 5)
+          .map(o => o.prLink ?? `job ${o.jobId} (running)`)
+          .join(', ')
+        const why = `At 'max-open: ${settings.maxOpen}': ${counted(count.open.length, 'docs pull request')} of this project open or on the way (${which}). ${counted(batchSize(batch), 'change')} wait on the dashboard, and go into one job together once one is merged or closed.`
+        if (!settings.dryRun)
+          await this.record(session, { batch, result: 'waiting', note: why, waiting: why })
+        return skipped(why, source ?? batch.url, { ...extra, batch, budget: budgetText })
+      }
+    }
     const prompt = await this.prompt(batch, false)
     const target = this.commentTarget(batch)
     const comment =
@@ -356,6 +383,38 @@ class ChangeRun {
       }
     }
     return { ...common, request: { prompt }, followUp: false, decision: 'new-job' }
+  }
+
+  /** `expire-after`: closes the ledger's stale docs pull requests, and records what it saw. */
+  private async expire(session: LedgerSession): Promise<void> {
+    const { settings, event, deps } = this
+    const after = settings.expireAfter
+    if (!after || !settings.docsToken) return
+    const { updates, expired } = await expireStale(session.project, {
+      afterMs: after.ms,
+      afterText: after.text,
+      now: deps.clock.wallNow(),
+      docsGitHub: (owner, repo) =>
+        connectGitHub(settings.docsToken, { owner, repo, apiUrl: event.apiUrl }, deps.signal, {
+          clock: deps.clock,
+          session: deps.session,
+          tokenInput: Input.DocsToken
+        }),
+      serverUrl: event.serverUrl,
+      dashboardUrl: session.url,
+      log: deps.log,
+      dryRun: settings.dryRun
+    })
+    if (settings.dryRun) return
+    try {
+      await session.docsPullsSeen(
+        updates,
+        expired,
+        `closed ${expired.join(', ')}: open longer than 'expire-after: ${after.text}'`
+      )
+    } catch (error) {
+      deps.log.warning(`${errorText(error)} The next run reads the docs pull requests again.`)
+    }
   }
 
   /** The batch a ledger run documents: from the last documented commit, or the event's own change. */

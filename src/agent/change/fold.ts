@@ -28,8 +28,8 @@ export interface FoldContext {
   serverUrl: string
 }
 
-/** Ledger states of a job that may still take a follow-up. */
-const LIVE = new Set(['active', 'open', 'started'])
+/** Ledger states of a job that may still take a follow-up: running, or its docs pull request open. */
+export const LIVE: ReadonlySet<string> = new Set(['active', 'open', 'started'])
 
 /**
  * The ledger's newest job of the project that may still take the batch, checked against the

@@ -2,6 +2,7 @@ import type { AgentJob } from '../../mintlify/agent-jobs.js'
 import type { ChangeBatch } from '../change/change-batch.js'
 import { type BudgetState, type JobBudget, budgetState } from './budget.js'
 import type { Dashboard } from './dashboard.js'
+import type { DocsPullUpdate } from './expiry.js'
 import { type ChangeRef, type ProjectLedger, type RunEntry, ledgerTitle } from './ledger.js'
 
 /** This run as the ledger knows it. */
@@ -34,6 +35,8 @@ export function changeRefs(batch: Pick<ChangeBatch, 'pulls' | 'commits'>): Chang
 export class LedgerSession {
   /** What a fold decision learnt of an earlier job, written with the run's next write. */
   private seen?: { jobId: string; state: string; prLink?: string }
+  /** What other reads learnt of the ledger's jobs (`max-open`), written with the run's next write. */
+  private updates: DocsPullUpdate[] = []
 
   constructor(
     private readonly dashboard: Dashboard,
@@ -79,6 +82,11 @@ export class LedgerSession {
   /** Keeps what the fold decision learnt of an earlier job for the next write. */
   noteSeen(seen?: { jobId: string; state: string; prLink?: string }): void {
     this.seen = seen
+  }
+
+  /** Keeps what reads of the ledger's jobs learnt (`max-open`) for the next write. */
+  noteUpdates(updates: DocsPullUpdate[]): void {
+    this.updates.push(...updates)
   }
 
   /** The service accepted a new job or a follow-up: the changes are handed over. */
@@ -137,6 +145,32 @@ export class LedgerSession {
           changes: 0,
           note: note.slice(0, 300)
         })
+      },
+      { reread: true }
+    )
+  }
+
+  /**
+   * What this run read of the ledger's docs pull requests (merged, closed, still open) and which
+   * it closed for `expire-after`: an expired one is no longer folded into.
+   */
+  async docsPullsSeen(updates: DocsPullUpdate[], expired: string[], note: string): Promise<void> {
+    if (!updates.length) return
+    const at = this.now()
+    await this.dashboard.write(
+      this.projectId,
+      project => {
+        applyUpdates(project, updates)
+        if (expired.length)
+          project.runs.push({
+            at,
+            url: this.run.url,
+            run: this.run.id,
+            step: this.run.step,
+            result: 'expired',
+            changes: 0,
+            note: note.slice(0, 300)
+          })
       },
       { reread: true }
     )
@@ -209,6 +243,7 @@ export class LedgerSession {
 
   /** What a fold decision learnt of an earlier job (its docs pull request merged, say). */
   private markSeen(project: ProjectLedger): void {
+    applyUpdates(project, this.updates)
     const seen = this.seen
     const known = seen && project.jobs.find(j => j.id === seen.jobId)
     if (!known || !seen) return
@@ -228,6 +263,18 @@ export class LedgerSession {
       changes: batch.pulls.length + batch.commits.length,
       note: [note, leftOut(batch)].filter(Boolean).join('; ').slice(0, 300)
     }
+  }
+}
+
+/** What reads learnt of the ledger's jobs: state, docs pull request and its times. */
+function applyUpdates(project: ProjectLedger, updates: readonly DocsPullUpdate[]): void {
+  for (const update of updates) {
+    const known = project.jobs.find(j => j.id === update.jobId)
+    if (!known) continue
+    known.state = update.state
+    if (update.prLink) known.prLink = update.prLink
+    if (update.prCreatedAt) known.prCreatedAt = update.prCreatedAt
+    if (update.endedAt) known.endedAt = update.endedAt
   }
 }
 

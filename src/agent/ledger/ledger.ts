@@ -25,9 +25,16 @@ export interface LedgerJob {
   id: string
   /** The docs pull request as the service reported it: the only link a fold is decided by. */
   prLink?: string
-  /** As last seen: `active` while the agent works; `open`, `merged` or `closed` for its docs pull request. */
+  /**
+   * As last seen: `active` while the agent works; `open`, `merged` or `closed` for its docs pull
+   * request; `expired` once this action closed it for `expire-after`.
+   */
   state: string
   startedAt: number
+  /** When its docs pull request was opened, once read from GitHub (epoch ms). */
+  prCreatedAt?: number
+  /** When its docs pull request was merged, closed or expired, once seen (epoch ms). */
+  endedAt?: number
   changes: ChangeRef[]
   /** Changes folded in beyond those listed. */
   moreChanges: number
@@ -148,6 +155,8 @@ function checkedProject(value: unknown): ProjectLedger {
         prLink: typeof job.prLink === 'string' ? job.prLink : undefined,
         state: str(job.state),
         startedAt: num(job.startedAt),
+        ...optionalTime('prCreatedAt', job.prCreatedAt),
+        ...optionalTime('endedAt', job.endedAt),
         changes: list(job.changes).map(checkedChange),
         moreChanges: num(job.moreChanges)
       }
@@ -202,6 +211,8 @@ const object = (v: unknown): Record<string, unknown> =>
   v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {}
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : [])
 const str = (v: unknown): string => (typeof v === 'string' ? v : '')
+const optionalTime = <K extends string>(key: K, v: unknown): Partial<Record<K, number>> =>
+  typeof v === 'number' && Number.isFinite(v) && v > 0 ? ({ [key]: v } as Record<K, number>) : {}
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0)
 
 /**
