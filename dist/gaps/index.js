@@ -28614,8 +28614,10 @@ function secretForms(secrets) {
 /** `text` with every form of every secret replaced by `***`. */
 function redact(text, forms) {
     let out = text;
+    // Most texts hold no secret: look before splitting, so a long export allocates nothing for them.
     for (const form of forms)
-        out = out.split(form).join('***');
+        if (out.includes(form))
+            out = out.split(form).join('***');
     // A form may also come back with any of its bytes percent-encoded, in either case of hex, mixed
     // with plain characters: an echoed URL, or a host the URL parser would decode.
     if (out.includes('%'))
@@ -28642,6 +28644,17 @@ function percentPattern(form) {
         return `(?:${ch.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')}|${escaped})`;
     });
     return new RegExp(characters.join(''), 'g');
+}
+/**
+ * `text` parsed as JSON, with every string redacted, keys included. Most answers hold no secret: when
+ * the text has no escape (so every string in it, keys included, is written out as it reads) and no
+ * form of a secret, nothing in it can need redacting, and it is not copied.
+ */
+function redactedJson(text, forms) {
+    const value = JSON.parse(text);
+    if (!text.includes('\\') && redact(text, forms) === text)
+        return value;
+    return redactDeep(value, forms);
 }
 /** A parsed JSON value with every string redacted, keys included. */
 function redactDeep(value, forms) {
@@ -28937,6 +28950,13 @@ class UnreachableError extends ApiError {
 /** 404: the project or job does not exist (or the key cannot see it). */
 class NotFoundError extends ApiError {
     name = 'NotFoundError';
+}
+/**
+ * A read whose answer was larger than the client holds in memory: asking again gets the same answer,
+ * so it is not retried; a caller may ask for a smaller page.
+ */
+class AnswerTooLargeError extends ApiError {
+    name = 'AnswerTooLargeError';
 }
 /** The service asked us to wait longer than the deadline allows. */
 class RateLimitError extends ApiError {
@@ -29627,7 +29647,7 @@ class ApiClient {
         if (status >= 200 && status < 300) {
             this.accepted = true;
             try {
-                return { ok: true, value: redactDeep(JSON.parse(text), this.secretForms) };
+                return { ok: true, value: redactedJson(text, this.secretForms) };
             }
             catch {
                 return this.unusableAnswer(spec, `HTTP ${status} with a body that is not JSON`);
@@ -29639,8 +29659,13 @@ class ApiClient {
     unanswered(spec, error, timedOutAfterMs) {
         const host = this.options.baseUrl.host;
         const failure = error instanceof HttpError ? error : new HttpError(String(error), 'network error', 'maybe');
-        if (failure.code === 'RESPONSE_TOO_LARGE')
-            return this.unusableAnswer(spec, failure.message);
+        if (failure.code === 'RESPONSE_TOO_LARGE') {
+            if (spec.write)
+                return this.unusableAnswer(spec, failure.message);
+            // The same request gets the same answer: trying again would only spend the budget.
+            const error = new AnswerTooLargeError(`The service's answer to the request to ${spec.what} is ${failure.message.replace(/^the answer is /, '')}, more than this action reads.`);
+            return { ok: false, error, retry: false };
+        }
         if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(failure.code)) {
             // Waiting will not make a certificate trusted: say so at once.
             const error = new ApiError(`The TLS certificate of ${host} is not trusted (${failure.code}). Check 'api-url'; for a private certificate authority, set NODE_EXTRA_CA_CERTS on the runner.`);
@@ -32987,6 +33012,12 @@ const formatCount = (n) => n.toLocaleString('en-US');
 const plural = (n, word, many = `${word}s`) => n === 1 ? word : many;
 /** A count and its noun, agreeing: "1 request", "1,250 requests", "1 entry" with many = "entries". */
 const counted = (n, word, many) => `${formatCount(n)} ${plural(n, word, many)}`;
+/** 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st… */
+function ordinal(n) {
+    const tens = n % 100;
+    const suffix = tens >= 11 && tens <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' }[n % 10] ?? 'th');
+    return `${formatCount(n)}${suffix}`;
+}
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/answer-checks.js
 const isString = v => typeof v === 'string';
@@ -33016,7 +33047,9 @@ function described(value) {
 function problemIn(value, shape) {
     if (!isObject(value))
         return 'not an object';
-    for (const [field, check] of Object.entries(shape)) {
+    // `for…in` over the shape (a plain object): no array per row, which a long export would feel.
+    for (const field in shape) {
+        const check = shape[field];
         if (!(field in value)) {
             if (check.optional)
                 continue;
@@ -33030,7 +33063,10 @@ function problemIn(value, shape) {
 /** The fields of `shape` (only those) copied from a value already checked against it. */
 function pick(value, shape) {
     const source = value;
-    return Object.fromEntries(Object.keys(shape).map(field => [field, source[field]]));
+    const copy = {};
+    for (const field in shape)
+        copy[field] = source[field];
+    return copy;
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/analytics-gaps.js
@@ -33444,8 +33480,14 @@ const renderJson = (report) => `${JSON.stringify(report, null, 2)}\n`;
 
 
 
-/** Turns per request: large pages spare the hourly limit; answers stay well under the size cap. */
-const ASSISTANT_PAGE_SIZE = 500;
+
+/**
+ * Turns per request: the most the operation allows (10,000 turns in 10 requests). A page whose answer
+ * is larger than the client reads (long answers) is asked for again at half the size, down to the
+ * operation's default.
+ */
+const ASSISTANT_PAGE_SIZE = 1000;
+const SMALLEST_PAGE_SIZE = 100;
 const MAX_QUESTION = 300;
 const PAGES_PER_QUESTION = 3;
 /**
@@ -33464,6 +33506,7 @@ class AssistantCollector {
     /** Per question, how often each way of writing it was seen: the commonest one is shown. */
     spellings = new Map();
     pages = 0;
+    pageSize = ASSISTANT_PAGE_SIZE;
     skipped;
     constructor(ctx) {
         this.ctx = ctx;
@@ -33471,7 +33514,17 @@ class AssistantCollector {
     }
     async step() {
         const { ctx } = this;
-        const page = await getAssistantPage(ctx.client, ctx.projectId, { ...ctx.range, limit: ASSISTANT_PAGE_SIZE, cursor: this.pager.cursor }, ctx.limits);
+        let page;
+        try {
+            page = await getAssistantPage(ctx.client, ctx.projectId, { ...ctx.range, limit: this.pageSize, cursor: this.pager.cursor }, ctx.limits);
+        }
+        catch (error) {
+            if (!(error instanceof AnswerTooLargeError) || this.pageSize <= SMALLEST_PAGE_SIZE)
+                throw error;
+            this.pageSize = Math.max(SMALLEST_PAGE_SIZE, Math.floor(this.pageSize / 2));
+            ctx.info(`${error.message} Asking for ${this.pageSize} conversations a page instead.`);
+            return;
+        }
         this.skipped.add(`conversations page ${++this.pages}`, page.skipped);
         for (const turn of this.pager.fresh(page.conversations, t => t.id)) {
             this.turnsRead++;
@@ -33506,8 +33559,10 @@ class AssistantCollector {
     }
     section(requests, unread) {
         const why = joinReasons(unread ?? this.pager.stoppedEarly, this.skipped.reason);
+        // Turns come newest first, not by question: only all of them rank the questions for certain.
         return {
             complete: why === null,
+            topComplete: why === null,
             unread: why,
             requests,
             skipped: this.skipped.count,
@@ -33552,6 +33607,8 @@ class FeedbackCollector {
     commentRequests = 0;
     entriesRead = 0;
     stoppedEarly = null;
+    /** Rows of the ranking itself skipped: a page left out could belong in the top. */
+    rankingSkipped = 0;
     skipped;
     constructor(ctx) {
         this.ctx = ctx;
@@ -33563,6 +33620,7 @@ class FeedbackCollector {
         const { ctx } = this;
         const answer = await getFeedbackByPage(ctx.client, ctx.projectId, { ...ctx.range, limit: BY_PAGE_LIMIT, source: 'contextual' }, ctx.limits);
         this.skipped.add('feedback per page', answer.skipped);
+        this.rankingSkipped = answer.skipped.length;
         // A path and the same page's URL, or a trailing slash, are one page.
         const byPath = new Map();
         // A path listed twice is counted once (one request, so the raw paths are few).
@@ -33617,6 +33675,8 @@ class FeedbackCollector {
         const why = joinReasons(this.stoppedEarly, this.pager.stoppedEarly, unread, this.skipped.reason);
         return {
             complete: why === null,
+            // The ranking is one answer; comments are a sample and do not change it.
+            topComplete: this.pages !== undefined && this.stoppedEarly === null && this.rankingSkipped === 0,
             unread: why,
             requests,
             skipped: this.skipped.count,
@@ -33633,13 +33693,17 @@ class FeedbackCollector {
 
 
 
+
 /** Terms per request: the most the operation allows. */
 const SEARCHES_PAGE_SIZE = 100;
 const MAX_TERM = 200;
 /**
  * Search terms that were searched at least `min-hits` times and had no result clicked (`ctr` 0 or no
- * `topClickedPage`). The service sends terms by hits, highest first, so reading stops at the first
- * page that ends below `min-hits`: nothing after it could count.
+ * `topClickedPage`). The service sends terms by hits, highest first (as its document says), so
+ * reading stops at the first page that ends below `min-hits`: nothing after it could count. It also
+ * stops, leaving the tail unread, once the `top`th gap was searched more often than the last term
+ * read: no unread term could enter the top on its own, so the top is final while the count of gaps
+ * is not (a spelling variant in the tail is not added to its term either).
  */
 class SearchesCollector {
     ctx;
@@ -33648,6 +33712,10 @@ class SearchesCollector {
     pager = new CursorPager('search terms');
     totalSearches = null;
     termsRead = 0;
+    /** Searches the terms read account for: the rest of `totalSearches` is in the unread tail. */
+    hitsRead = 0;
+    /** Why the tail was left unread, when it was. */
+    tail = null;
     pages = 0;
     gaps = new Map();
     skipped;
@@ -33663,6 +33731,7 @@ class SearchesCollector {
         // The service groups terms case-insensitively, so a term sent again is a page sent again.
         for (const row of this.pager.fresh(page.searches, r => r.searchQuery)) {
             this.termsRead++;
+            this.hitsRead += row.hits;
             if (row.hits < ctx.minHits || (row.ctr > 0 && row.topClickedPage !== null))
                 continue;
             const term = cleanReaderText(row.searchQuery, MAX_TERM);
@@ -33680,12 +33749,32 @@ class SearchesCollector {
         // Terms come by hits, highest first: after one below `min-hits`, none can count.
         const belowMinimum = last !== undefined && last.hits < ctx.minHits;
         this.done = belowMinimum || !this.pager.advance({ ...page, rows: page.sent });
+        if (this.done || !last)
+            return;
+        // None unread was searched more than `last` times: if the `top`th gap was, the top is final.
+        const floor = this.topFloor();
+        if (floor !== undefined && last.hits < floor) {
+            this.done = true;
+            const unread = Math.max(0, (this.totalSearches ?? 0) - this.hitsRead);
+            this.tail =
+                `the tail was not read: the terms after the first ${formatCount(this.termsRead)} were searched at most ${formatCount(last.hits)} times each, ` +
+                    `fewer than the ${ordinal(ctx.top)} gap (${formatCount(floor)}), so none of them could enter the top ${ctx.top} ` +
+                    `(${formatCount(unread)} of the ${formatCount(this.totalSearches ?? 0)} searches are in that tail)`;
+        }
+    }
+    /** Searches of the `top`th gap so far, once there are that many. */
+    topFloor() {
+        if (this.gaps.size < this.ctx.top)
+            return undefined;
+        const hits = [...this.gaps.values()].map(g => g.hits).sort((a, b) => b - a);
+        return hits[this.ctx.top - 1];
     }
     section(requests, unread) {
         const why = joinReasons(unread ?? this.pager.stoppedEarly, this.skipped.reason);
         return {
-            complete: why === null,
-            unread: why,
+            complete: why === null && this.tail === null,
+            topComplete: why === null,
+            unread: joinReasons(why, this.tail),
             requests,
             skipped: this.skipped.count,
             gaps: this.gaps.size,
@@ -33730,7 +33819,8 @@ async function collectGaps(client, settings, { log, clock }) {
         limits: { deadline, budget },
         top: settings.top,
         minHits: settings.minHits,
-        warn: message => log.warning(message)
+        warn: message => log.warning(message),
+        info: message => log.info(message)
     };
     const collectors = settings.signals.map(signal => new COLLECTORS[signal](ctx));
     const requests = new Map(collectors.map(c => [c, 0]));
@@ -33790,6 +33880,7 @@ async function collectGaps(client, settings, { log, clock }) {
         // A date for readers: the wall clock, not the monotonic one the deadline runs on.
         generatedAt: new Date(clock.wallNow()).toISOString(),
         complete: Object.values(sections).every(section => section === null || section.complete),
+        topComplete: Object.values(sections).every(section => section === null || section.topComplete),
         requests: budget.used,
         maxRequests: settings.maxRequests,
         minHits: settings.minHits,
@@ -33842,7 +33933,8 @@ const GapsOutput = {
     Prompt: 'prompt',
     File: 'file',
     Requests: 'requests',
-    Complete: 'complete'
+    Complete: 'complete',
+    TopComplete: 'top-complete'
 };
 /** Defaults as in gaps/action.yml, applied here too for runs without the runner. */
 const GapsDefaults = {
@@ -33892,7 +33984,7 @@ function gapsPrompt(report) {
             'find (title, headings, the words readers used). Leave out spam, abuse and anything off topic. In the pull ' +
             'request, list the gaps you addressed and the ones you left out, with a reason for each.'
     ];
-    const partial = ['searches', 'feedback', 'assistant'].filter(key => report[key] && !report[key]?.complete);
+    const partial = ['searches', 'feedback', 'assistant'].filter(key => report[key] && !report[key]?.topComplete);
     if (partial.length) {
         head.push('', `Note: the analytics were not read in full (${partial.join(', ')}), so these lists are partial.`);
     }
@@ -33900,7 +33992,7 @@ function gapsPrompt(report) {
     const blocks = [];
     if (report.searches) {
         blocks.push([
-            `Search terms with no result clicked (${counts.searches} in all; times searched), most searched first:`,
+            `Search terms with no result clicked (${report.searches.complete ? '' : 'at least '}${counts.searches} in all; times searched), most searched first:`,
             ...report.searches.entries.map(e => `- ${quoted(e.term)} (${e.hits})`)
         ]);
     }
@@ -34199,7 +34291,9 @@ function renderGapsMarkdown(report, options) {
     for (const key of ['searches', 'feedback', 'assistant']) {
         const section = report[key];
         if (section && !section.complete && section.unread) {
-            lines.push(`> ⚠️ ${LABELS[key]}: ${escapeMarkdown(section.unread)}.`, '');
+            // Only a tail that could not change the top was left: a note, not a warning.
+            const mark = section.topComplete ? `ℹ️ ${LABELS[key]}, the top is final` : `⚠️ ${LABELS[key]}`;
+            lines.push(`> ${mark}: ${escapeMarkdown(section.unread)}.`, '');
         }
     }
     if (report.searches)
@@ -34217,7 +34311,11 @@ function renderGapsMarkdown(report, options) {
         lines.push(...table('Questions the assistant could not answer', ['| # | Question | Asked | Asked on |', '|---:|---|---:|---|'], report.assistant.entries
             .slice(0, options.rows)
             .map((e, i) => `| ${i + 1} | ${reader(e.question)} | ${formatCount(e.count)} | ${e.pages.map(p => reader(p)).join(' ')} |`)));
-    const state = report.complete ? 'everything in range' : 'not everything: see the warnings above';
+    const state = report.complete
+        ? 'everything in range'
+        : report.topComplete
+            ? 'enough to rank the top of every signal, not every row: see the notes above'
+            : 'not everything: see the warnings above';
     lines.push(`Read ${state}, in ${counted(report.requests, 'request')} (at most ${formatCount(report.maxRequests)}). Report: ${codeSpan(options.file)}.`, '');
     return lines.join('\n');
 }
@@ -34258,8 +34356,13 @@ async function run(runner = coreRunner()) {
         runner.setOutput(GapsOutput.File, file);
         runner.setOutput(GapsOutput.Requests, String(report.requests));
         runner.setOutput(GapsOutput.Complete, String(report.complete));
-        if (!report.complete)
-            log.warning(incompleteMessage(report));
+        runner.setOutput(GapsOutput.TopComplete, String(report.topComplete));
+        if (!report.complete) {
+            if (report.topComplete)
+                log.info(incompleteMessage(report));
+            else
+                log.warning(incompleteMessage(report));
+        }
         log.info(`Found ${counted(counts.searches, 'search term')} with no click, ${counted(counts.feedback, 'page')} with thumbs-down and ` +
             `${counted(counts.unanswered, 'unanswered question')} in ${counted(report.requests, 'request')}; wrote ${file}.`);
         await runner.summary(renderGapsMarkdown(report, { ...SUMMARY_OPTIONS, file }));
@@ -34270,7 +34373,10 @@ function incompleteMessage(report) {
         .map(key => [key, report[key]])
         .filter(([, section]) => section && !section.complete)
         .map(([key, section]) => `${key} ${section?.unread}`);
-    return `Not everything was read: ${parts.join('; ')}. The report and outputs hold what was read (complete: false).`;
+    const top = report.topComplete
+        ? ` The top ${report.top} of every signal ${report.top === 1 ? 'is' : 'are'} final (top-complete: true); the counts are of what was read.`
+        : '';
+    return `Not everything was read: ${parts.join('; ')}. The report and outputs hold what was read (complete: false).${top}`;
 }
 
 

@@ -36074,8 +36074,10 @@ function redact_secretForms(secrets) {
 /** `text` with every form of every secret replaced by `***`. */
 function redact_redact(text, forms) {
     let out = text;
+    // Most texts hold no secret: look before splitting, so a long export allocates nothing for them.
     for (const form of forms)
-        out = out.split(form).join('***');
+        if (out.includes(form))
+            out = out.split(form).join('***');
     // A form may also come back with any of its bytes percent-encoded, in either case of hex, mixed
     // with plain characters: an echoed URL, or a host the URL parser would decode.
     if (out.includes('%'))
@@ -36102,6 +36104,17 @@ function percentPattern(form) {
         return `(?:${ch.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')}|${escaped})`;
     });
     return new RegExp(characters.join(''), 'g');
+}
+/**
+ * `text` parsed as JSON, with every string redacted, keys included. Most answers hold no secret: when
+ * the text has no escape (so every string in it, keys included, is written out as it reads) and no
+ * form of a secret, nothing in it can need redacting, and it is not copied.
+ */
+function redactedJson(text, forms) {
+    const value = JSON.parse(text);
+    if (!text.includes('\\') && redact_redact(text, forms) === text)
+        return value;
+    return redactDeep(value, forms);
 }
 /** A parsed JSON value with every string redacted, keys included. */
 function redactDeep(value, forms) {
@@ -37724,6 +37737,13 @@ class UnreachableError extends errors_ApiError {
 class NotFoundError extends errors_ApiError {
     name = 'NotFoundError';
 }
+/**
+ * A read whose answer was larger than the client holds in memory: asking again gets the same answer,
+ * so it is not retried; a caller may ask for a smaller page.
+ */
+class AnswerTooLargeError extends errors_ApiError {
+    name = 'AnswerTooLargeError';
+}
 /** The service asked us to wait longer than the deadline allows. */
 class RateLimitError extends errors_ApiError {
     name = 'RateLimitError';
@@ -38320,7 +38340,7 @@ class ApiClient {
         if (status >= 200 && status < 300) {
             this.accepted = true;
             try {
-                return { ok: true, value: redactDeep(JSON.parse(text), this.secretForms) };
+                return { ok: true, value: redactedJson(text, this.secretForms) };
             }
             catch {
                 return this.unusableAnswer(spec, `HTTP ${status} with a body that is not JSON`);
@@ -38332,8 +38352,13 @@ class ApiClient {
     unanswered(spec, error, timedOutAfterMs) {
         const host = this.options.baseUrl.host;
         const failure = error instanceof HttpError ? error : new HttpError(String(error), 'network error', 'maybe');
-        if (failure.code === 'RESPONSE_TOO_LARGE')
-            return this.unusableAnswer(spec, failure.message);
+        if (failure.code === 'RESPONSE_TOO_LARGE') {
+            if (spec.write)
+                return this.unusableAnswer(spec, failure.message);
+            // The same request gets the same answer: trying again would only spend the budget.
+            const error = new AnswerTooLargeError(`The service's answer to the request to ${spec.what} is ${failure.message.replace(/^the answer is /, '')}, more than this action reads.`);
+            return { ok: false, error, retry: false };
+        }
         if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(failure.code)) {
             // Waiting will not make a certificate trusted: say so at once.
             const error = new errors_ApiError(`The TLS certificate of ${host} is not trusted (${failure.code}). Check 'api-url'; for a private certificate authority, set NODE_EXTRA_CA_CERTS on the runner.`);

@@ -28570,7 +28570,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9992);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2834);
 
 // The visitors sub-action (visitors/action.yml); `run` reports its own failures.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -28580,7 +28580,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9992:
+/***/ 2834:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -28614,8 +28614,10 @@ function secretForms(secrets) {
 /** `text` with every form of every secret replaced by `***`. */
 function redact(text, forms) {
     let out = text;
+    // Most texts hold no secret: look before splitting, so a long export allocates nothing for them.
     for (const form of forms)
-        out = out.split(form).join('***');
+        if (out.includes(form))
+            out = out.split(form).join('***');
     // A form may also come back with any of its bytes percent-encoded, in either case of hex, mixed
     // with plain characters: an echoed URL, or a host the URL parser would decode.
     if (out.includes('%'))
@@ -28642,6 +28644,17 @@ function percentPattern(form) {
         return `(?:${ch.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')}|${escaped})`;
     });
     return new RegExp(characters.join(''), 'g');
+}
+/**
+ * `text` parsed as JSON, with every string redacted, keys included. Most answers hold no secret: when
+ * the text has no escape (so every string in it, keys included, is written out as it reads) and no
+ * form of a secret, nothing in it can need redacting, and it is not copied.
+ */
+function redactedJson(text, forms) {
+    const value = JSON.parse(text);
+    if (!text.includes('\\') && redact(text, forms) === text)
+        return value;
+    return redactDeep(value, forms);
 }
 /** A parsed JSON value with every string redacted, keys included. */
 function redactDeep(value, forms) {
@@ -28937,6 +28950,13 @@ class UnreachableError extends ApiError {
 /** 404: the project or job does not exist (or the key cannot see it). */
 class NotFoundError extends ApiError {
     name = 'NotFoundError';
+}
+/**
+ * A read whose answer was larger than the client holds in memory: asking again gets the same answer,
+ * so it is not retried; a caller may ask for a smaller page.
+ */
+class AnswerTooLargeError extends ApiError {
+    name = 'AnswerTooLargeError';
 }
 /** The service asked us to wait longer than the deadline allows. */
 class RateLimitError extends ApiError {
@@ -29627,7 +29647,7 @@ class ApiClient {
         if (status >= 200 && status < 300) {
             this.accepted = true;
             try {
-                return { ok: true, value: redactDeep(JSON.parse(text), this.secretForms) };
+                return { ok: true, value: redactedJson(text, this.secretForms) };
             }
             catch {
                 return this.unusableAnswer(spec, `HTTP ${status} with a body that is not JSON`);
@@ -29639,8 +29659,13 @@ class ApiClient {
     unanswered(spec, error, timedOutAfterMs) {
         const host = this.options.baseUrl.host;
         const failure = error instanceof HttpError ? error : new HttpError(String(error), 'network error', 'maybe');
-        if (failure.code === 'RESPONSE_TOO_LARGE')
-            return this.unusableAnswer(spec, failure.message);
+        if (failure.code === 'RESPONSE_TOO_LARGE') {
+            if (spec.write)
+                return this.unusableAnswer(spec, failure.message);
+            // The same request gets the same answer: trying again would only spend the budget.
+            const error = new AnswerTooLargeError(`The service's answer to the request to ${spec.what} is ${failure.message.replace(/^the answer is /, '')}, more than this action reads.`);
+            return { ok: false, error, retry: false };
+        }
         if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(failure.code)) {
             // Waiting will not make a certificate trusted: say so at once.
             const error = new ApiError(`The TLS certificate of ${host} is not trusted (${failure.code}). Check 'api-url'; for a private certificate authority, set NODE_EXTRA_CA_CERTS on the runner.`);
@@ -32853,6 +32878,12 @@ const formatCount = (n) => n.toLocaleString('en-US');
 const plural = (n, word, many = `${word}s`) => n === 1 ? word : many;
 /** A count and its noun, agreeing: "1 request", "1,250 requests", "1 entry" with many = "entries". */
 const counted = (n, word, many) => `${formatCount(n)} ${plural(n, word, many)}`;
+/** 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st… */
+function ordinal(n) {
+    const tens = n % 100;
+    const suffix = tens >= 11 && tens <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' }[n % 10] ?? 'th');
+    return `${formatCount(n)}${suffix}`;
+}
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/answer-checks.js
 const isString = v => typeof v === 'string';
@@ -32882,7 +32913,9 @@ function described(value) {
 function problemIn(value, shape) {
     if (!isObject(value))
         return 'not an object';
-    for (const [field, check] of Object.entries(shape)) {
+    // `for…in` over the shape (a plain object): no array per row, which a long export would feel.
+    for (const field in shape) {
+        const check = shape[field];
         if (!(field in value)) {
             if (check.optional)
                 continue;
@@ -32896,7 +32929,10 @@ function problemIn(value, shape) {
 /** The fields of `shape` (only those) copied from a value already checked against it. */
 function pick(value, shape) {
     const source = value;
-    return Object.fromEntries(Object.keys(shape).map(field => [field, source[field]]));
+    const copy = {};
+    for (const field in shape)
+        copy[field] = source[field];
+    return copy;
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/analytics.js
@@ -32953,6 +32989,50 @@ function asVisitorsPage(body) {
     };
 }
 
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: ./.tmp/ncc-js/visitors/repeats.js
+
+/**
+ * Catches a service whose offset paging would not end, in memory that does not grow with the rows:
+ *
+ * - a row of the page before sent again (the same page again, pages that overlap): the paths of
+ *   the last page are kept, nothing older;
+ * - a page sent before, however far back (pages that alternate or cycle): each page is kept as a
+ *   16-byte digest of its paths, so a million rows at 250 a page cost 4,000 digests (well under a
+ *   mebibyte), and the request budget bounds how many pages there can be.
+ *
+ * A row repeated further back than the page before, in a page that is not itself a repeat, is not
+ * caught: the request budget ends such paging.
+ */
+class RepeatedRows {
+    previous = new Set();
+    /** Page digest → the offset it was first read at. */
+    pages = new Map();
+    /** Why the page at `offset` repeats what was read before, or null; then remembers it. */
+    check(offset, paths) {
+        const again = paths.find(path => this.previous.has(path));
+        if (again !== undefined)
+            return `the service sent the row for ${quoted(again)} again at offset ${offset}`;
+        this.previous = new Set(paths);
+        if (paths.length === 0)
+            return null;
+        // As a JSON array, so no two lists of paths read the same.
+        const digest = (0,external_node_crypto_.createHash)('sha256')
+            .update(JSON.stringify(paths))
+            .digest()
+            .subarray(0, 16)
+            .toString('base64');
+        const first = this.pages.get(digest);
+        if (first !== undefined) {
+            return `the service sent the page of offset ${first} again at offset ${offset} (from ${quoted(paths[0])})`;
+        }
+        this.pages.set(digest, offset);
+        return null;
+    }
+}
+const quoted = (path) => `'${path.slice(0, 200)}'`;
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/visitors/top.js
 /** The `size` best rows by `key` seen so far; memory stays at `size` rows however many pass by. */
 class TopPages {
@@ -32991,6 +33071,7 @@ class TopPages {
 
 
 
+
 /** Skipped rows named one by one in the log; the rest are counted. */
 const NAMED_SKIPS = 5;
 /**
@@ -33001,27 +33082,51 @@ class IncompleteExportError extends ExplainedError {
     name = 'IncompleteExportError';
 }
 /**
- * Pages through the visitors with `offset` += `limit` while `hasMore`, handing each page to `sink`,
- * within `maxRequests`. A page that repeats a path already exported (the same page again, or
- * pages that alternate) means the service's paging cannot be trusted to end.
+ * Pages through the visitors from `request.offset` with `offset` += `limit` while `hasMore`, handing
+ * each page to `sink`, within `maxRequests`. When the budget or the rate limit runs out after rows
+ * were read, it stops there and says where a later run continues (`nextOffset`): the rows read are
+ * kept, so a site larger than one hour's analytics requests is exported in parts. A page that repeats what was read before (a row of the page before, or a
+ * whole page from further back: see RepeatedRows) means the service's paging cannot be trusted to
+ * end. Memory does not grow with the rows: each page is written and let go.
  */
 async function exportVisitors(client, request, sink, log) {
     const top = new TopPages(request.top, request.sortBy);
-    const seen = new Set();
+    const repeats = new RepeatedRows();
     let totals;
     let rows = 0;
     let skipped = 0;
     let firstSkipped = null;
     const budget = new RequestBudget(request.maxRequests);
-    for (let offset = 0;; offset += request.pageSize) {
+    const result = (nextOffset, stopped) => ({
+        totals: totals,
+        rows,
+        requests: budget.used,
+        top: top.list(),
+        skipped,
+        firstSkipped,
+        nextOffset,
+        stopped
+    });
+    for (let offset = request.offset;; offset += request.pageSize) {
         let page;
         try {
             page = await getVisitorsPage(client, request.projectId, { dateFrom: request.dateFrom, dateTo: request.dateTo, limit: request.pageSize, offset }, request.deadline, budget);
         }
         catch (error) {
-            if (!(error instanceof BudgetExhaustedError))
+            const why = error instanceof BudgetExhaustedError
+                ? overBudget(request.maxRequests, error.message)
+                : error instanceof RateLimitError
+                    ? lowerFirst(error.message.replace(/\.\s.*$/s, ''))
+                    : undefined;
+            if (why === undefined)
                 throw error;
-            throw incomplete(overBudget(request.maxRequests, error.message), rows, budget.used);
+            // Nothing read yet: there is nothing to keep, and the step fails saying why.
+            if (!totals) {
+                if (error instanceof RateLimitError)
+                    throw error;
+                throw incomplete(why, rows, budget.used);
+            }
+            return result(offset, why);
         }
         const requests = budget.used;
         if (!totals) {
@@ -33036,12 +33141,9 @@ async function exportVisitors(client, request, sink, log) {
             else if (skipped === NAMED_SKIPS + 1)
                 log.warning('More visitors rows were skipped; the summary counts them.');
         }
-        const repeated = page.visitors.find(row => seen.has(row.path));
-        if (repeated) {
-            throw incomplete(`the service sent the row for ${codeText(repeated.path)} again at offset ${offset}`, rows, requests);
-        }
-        for (const row of page.visitors)
-            seen.add(row.path);
+        const repeated = repeats.check(offset, page.visitors.map(row => row.path));
+        if (repeated)
+            throw incomplete(repeated, rows, requests);
         await sink.rows(page.visitors);
         for (const row of page.visitors)
             top.add(row);
@@ -33052,28 +33154,19 @@ async function exportVisitors(client, request, sink, log) {
             throw incomplete(`the service sent an empty page at offset ${offset} but said there was more`, rows, requests);
         }
         if (budget.left <= 0) {
-            throw incomplete(overBudget(request.maxRequests, 'the service still said there was more'), rows, requests);
+            return result(offset + request.pageSize, overBudget(request.maxRequests, 'the service still said there was more'));
         }
         if (requests % 20 === 0)
             log.info(`Read ${rows} rows in ${requests} requests…`);
     }
-    return {
-        totals: totals,
-        rows,
-        requests: budget.used,
-        top: top.list(),
-        skipped,
-        firstSkipped
-    };
+    return result(null, null);
 }
-const overBudget = (max, why) => `'max-requests' (${max}, retries included) was reached and ${why}; raise 'max-requests' or 'page-size' (the organisation may make 100 analytics requests an hour)`;
-const codeText = (path) => `'${path.slice(0, 200)}'`;
+const lowerFirst = (text) => text.charAt(0).toLowerCase() + text.slice(1);
+const overBudget = (max, why) => `'max-requests' (${max}, retries included) was reached and ${why}`;
 function incomplete(why, rows, requests) {
     return new IncompleteExportError(`The export is incomplete: ${why}. ${counted(rows, 'row')} ${rows === 1 ? 'was' : 'were'} read in ${counted(requests, 'request')}.`);
 }
 
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: external "node:fs/promises"
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 ;// CONCATENATED MODULE: external "node:path"
@@ -33172,17 +33265,25 @@ class ExportFile {
     async rows(rows) {
         if (rows.length === 0)
             return;
-        const lines = this.format === 'csv'
-            ? rows.map(r => `${csvField(r.path)},${r.human},${r.ai},${r.total}\n`)
-            : rows.map((r, i) => `${this.count + i === 0 ? '' : ','}\n    ${JSON.stringify({ path: r.path, human: r.human, ai: r.ai, total: r.total })}`);
-        this.count += rows.length;
-        await this.write(lines.join(''));
+        // One text per page, built as it goes: no array of lines to join, no object per row.
+        let text = '';
+        for (const r of rows) {
+            text +=
+                this.format === 'csv'
+                    ? `${csvField(r.path)},${r.human},${r.ai},${r.total}\n`
+                    : `${this.count === 0 ? '' : ','}\n    {"path":${JSON.stringify(r.path)},"human":${r.human},"ai":${r.ai},"total":${r.total}}`;
+            this.count++;
+        }
+        await this.write(text);
     }
-    async commit() {
+    /** Renames the file into place; a JSON file ends with `complete` and `nextOffset`. */
+    async commit(end) {
         if (!this.partial)
             throw new Error('commit before begin');
-        if (this.format === 'json')
-            await this.write(this.count ? '\n  ]\n}\n' : ']\n}\n');
+        if (this.format === 'json') {
+            const tail = `"complete": ${end.complete},\n  "nextOffset": ${end.nextOffset}\n}\n`;
+            await this.write(`${this.count ? '\n  ]' : ']'},\n  ${tail}`);
+        }
         await this.partial.commit();
         this.partial = undefined;
     }
@@ -33213,6 +33314,7 @@ const VisitorsInput = {
     OutputFile: 'output-file',
     Format: 'format',
     PageSize: 'page-size',
+    Offset: 'offset',
     Top: 'top',
     SortBy: 'sort-by',
     MaxRequests: 'max-requests',
@@ -33225,13 +33327,15 @@ const VisitorsOutput = {
     Pages: 'pages',
     File: 'file',
     TopPaths: 'top-paths',
-    Complete: 'complete'
+    Complete: 'complete',
+    NextOffset: 'next-offset'
 };
 /** Defaults as in visitors/action.yml, applied here too for runs without the runner. */
 const VisitorsDefaults = {
     [VisitorsInput.OutputFile]: 'mintlify-visitors.json',
     [VisitorsInput.Format]: 'auto',
     [VisitorsInput.PageSize]: '250',
+    [VisitorsInput.Offset]: '0',
     [VisitorsInput.Top]: '10',
     [VisitorsInput.SortBy]: 'total',
     [VisitorsInput.MaxRequests]: '50',
@@ -33415,6 +33519,11 @@ function rangeText(from, to) {
 const FORMATS = ['auto', 'json', 'csv'];
 const SORT_KEYS = ['total', 'human', 'ai'];
 const MAX_TOP = 100;
+/**
+ * The most `max-requests` may be: 25 million rows at 250 a page. The documented limit is 100 an hour,
+ * so runs near it need a limit the service has raised; memory does not grow with the rows.
+ */
+const MAX_REQUESTS = 100_000;
 function readVisitorsSettings(get, env, mask, now) {
     const connection = readConnection(get, mask);
     // Every run of a sub-action calls the service: an unexpanded key is refused at once.
@@ -33432,9 +33541,10 @@ function readVisitorsSettings(get, env, mask, now) {
         outputFileShown,
         format,
         pageSize: parseInteger(VisitorsInput.PageSize, value(VisitorsInput.PageSize), 1, 250),
+        offset: parseInteger(VisitorsInput.Offset, value(VisitorsInput.Offset), 0, 1_000_000_000),
         top: parseInteger(VisitorsInput.Top, value(VisitorsInput.Top), 1, MAX_TOP),
         sortBy: parseChoice(VisitorsInput.SortBy, value(VisitorsInput.SortBy), SORT_KEYS),
-        maxRequests: parseInteger(VisitorsInput.MaxRequests, value(VisitorsInput.MaxRequests), 1, 1000),
+        maxRequests: parseInteger(VisitorsInput.MaxRequests, value(VisitorsInput.MaxRequests), 1, MAX_REQUESTS),
         timeoutMs: durationInput(VisitorsInput.Timeout, value(VisitorsInput.Timeout), 1000, 6 * 3_600_000)
     };
 }
@@ -33579,6 +33689,8 @@ function renderVisitorsSummary(report) {
         `| AI share | ${aiShare(totals)} |`,
         ''
     ];
+    if (report.resume)
+        lines.push(`> ⚠️ Not complete: the export stopped before the last row, after ${counted(report.rows, 'page')}. ${escapeMarkdown(report.resume)}`, '');
     if (report.skipped)
         lines.push(`> ⚠️ Not complete: ${counted(report.skipped, 'row')} the service sent did not match its API document and ${report.skipped === 1 ? 'was' : 'were'} left out (first: ${escapeMarkdown(report.firstSkipped ?? '')}).`, '');
     if (top.length === 0) {
@@ -33588,7 +33700,7 @@ function renderVisitorsSummary(report) {
         const heading = top.length === 1 ? 'The top page' : `Top ${top.length} pages`;
         lines.push(`### ${heading} by ${RANKED_BY[report.sortBy]} visitors`, '', ...visitorsChart(top, report.sortBy), '', '| # | Page | Total | Human | AI | AI share |', '|---:|---|---:|---:|---:|---:|', ...top.map((r, i) => `| ${i + 1} | ${codeSpan(r.path)} | ${formatCount(r.total)} | ${formatCount(r.human)} | ${formatCount(r.ai)} | ${aiShare(r)} |`), '', 'Total counts each visitor once. A visitor can be counted as both human and AI, so Human and AI need not add up to Total.', '');
     }
-    lines.push(`Exported ${counted(report.rows, 'page')} in ${counted(report.requests, 'request')} to ${codeSpan(report.file)}.`, '');
+    lines.push(`Exported ${counted(report.rows, 'page')}${report.offset ? ` from offset ${report.offset}` : ''} in ${counted(report.requests, 'request')} to ${codeSpan(report.file)}.`, '');
     return lines.join('\n');
 }
 
@@ -33611,7 +33723,8 @@ async function run(runner = coreRunner()) {
         const file = new ExportFile(settings.outputFile, settings.format, {
             dateFrom: dateFrom ?? null,
             dateTo: dateTo ?? null,
-            exportedAt: new Date(clock.wallNow()).toISOString()
+            exportedAt: new Date(clock.wallNow()).toISOString(),
+            offset: settings.offset
         });
         let committed = false;
         step.onFailure(async () => {
@@ -33621,7 +33734,8 @@ async function run(runner = coreRunner()) {
             return `Nothing was written to ${settings.outputFileShown}; an earlier file there is as it was.`;
         });
         const result = await exportVisitors(client, { ...settings, dateFrom, dateTo, deadline: clock.now() + settings.timeoutMs }, file, log);
-        await file.commit();
+        const complete = result.skipped === 0 && result.nextOffset === null;
+        await file.commit({ complete, nextOffset: result.nextOffset });
         committed = true;
         const { totals } = result;
         runner.setOutput(VisitorsOutput.Human, String(totals.human));
@@ -33630,19 +33744,40 @@ async function run(runner = coreRunner()) {
         runner.setOutput(VisitorsOutput.Pages, String(result.rows));
         runner.setOutput(VisitorsOutput.File, settings.outputFileShown);
         runner.setOutput(VisitorsOutput.TopPaths, JSON.stringify(result.top.map(r => r.path)));
-        runner.setOutput(VisitorsOutput.Complete, String(result.skipped === 0));
+        runner.setOutput(VisitorsOutput.Complete, String(complete));
+        runner.setOutput(VisitorsOutput.NextOffset, result.nextOffset?.toString() ?? '');
+        if (result.nextOffset !== null)
+            log.warning(stoppedMessage(settings, result));
         if (result.skipped > 0)
             log.warning(`The export is not complete: ${counted(result.skipped, 'row')} the service sent did not match its API document and ${result.skipped === 1 ? 'was' : 'were'} left out (first: ${result.firstSkipped}). The file and outputs hold the other rows (complete: false).`);
-        log.info(`Wrote ${counted(result.rows, 'page')} to ${settings.outputFileShown} in ${counted(result.requests, 'request')}: ` +
+        log.info(`Wrote ${counted(result.rows, 'page')} to ${settings.outputFileShown} in ${counted(result.requests, 'request')}${rowsText(settings.offset, result)}: ` +
             `${totals.human} human, ${totals.ai} AI, ${totals.total} in all (AI share ${aiShare(totals)}).`);
         await runner.summary(renderVisitorsSummary({
             ...result,
             dateFrom,
             dateTo,
             sortBy: settings.sortBy,
-            file: settings.outputFileShown
+            file: settings.outputFileShown,
+            offset: settings.offset,
+            resume: result.nextOffset === null ? null : resumeText(settings, result)
         }));
     });
+}
+/** The rows a run read, by offset, when it did not start at the first or stopped before the last. */
+function rowsText(offset, result) {
+    if (offset === 0 && result.nextOffset === null)
+        return '';
+    const last = result.nextOffset === null ? 'the last' : String(result.nextOffset - 1);
+    return ` (offset ${offset} to ${last})`;
+}
+/** How a later run goes on from where this one stopped. */
+function resumeText(settings, result) {
+    return (`To go on, run the export again with 'offset: ${result.nextOffset}' (the next-offset output) and another 'output-file'` +
+        `; each run of ${counted(settings.maxRequests, 'request')} exports up to ${formatCount(settings.maxRequests * settings.pageSize)} rows, and the organisation may make 100 analytics requests an hour.`);
+}
+function stoppedMessage(settings, result) {
+    return (`The export stopped before the last row: ${result.stopped}. ${settings.outputFileShown} holds the ${counted(result.rows, 'row')} read${rowsText(settings.offset, result)}, and complete is false. ` +
+        resumeText(settings, result));
 }
 
 

@@ -1,4 +1,5 @@
-import { getAssistantPage } from '../mintlify/analytics-gaps.js'
+import { type AssistantPage, getAssistantPage } from '../mintlify/analytics-gaps.js'
+import { AnswerTooLargeError } from '../mintlify/errors.js'
 import { CursorPager } from './pager.js'
 import { cleanReaderText, groupKey, pagePath } from './reader-text.js'
 import { SkippedRows, joinReasons } from './skipped.js'
@@ -10,8 +11,13 @@ import {
   ranked
 } from './report.js'
 
-/** Turns per request: large pages spare the hourly limit; answers stay well under the size cap. */
-const ASSISTANT_PAGE_SIZE = 500
+/**
+ * Turns per request: the most the operation allows (10,000 turns in 10 requests). A page whose answer
+ * is larger than the client reads (long answers) is asked for again at half the size, down to the
+ * operation's default.
+ */
+const ASSISTANT_PAGE_SIZE = 1000
+const SMALLEST_PAGE_SIZE = 100
 const MAX_QUESTION = 300
 const PAGES_PER_QUESTION = 3
 
@@ -30,6 +36,7 @@ export class AssistantCollector implements Collector {
   /** Per question, how often each way of writing it was seen: the commonest one is shown. */
   private readonly spellings = new Map<string, Map<string, number>>()
   private pages = 0
+  private pageSize = ASSISTANT_PAGE_SIZE
   private readonly skipped: SkippedRows
 
   constructor(private readonly ctx: ReadContext) {
@@ -38,12 +45,21 @@ export class AssistantCollector implements Collector {
 
   async step(): Promise<void> {
     const { ctx } = this
-    const page = await getAssistantPage(
-      ctx.client,
-      ctx.projectId,
-      { ...ctx.range, limit: ASSISTANT_PAGE_SIZE, cursor: this.pager.cursor },
-      ctx.limits
-    )
+    let page: AssistantPage
+    try {
+      page = await getAssistantPage(
+        ctx.client,
+        ctx.projectId,
+        { ...ctx.range, limit: this.pageSize, cursor: this.pager.cursor },
+        ctx.limits
+      )
+    } catch (error) {
+      if (!(error instanceof AnswerTooLargeError) || this.pageSize <= SMALLEST_PAGE_SIZE)
+        throw error
+      this.pageSize = Math.max(SMALLEST_PAGE_SIZE, Math.floor(this.pageSize / 2))
+      ctx.info(`${error.message} Asking for ${this.pageSize} conversations a page instead.`)
+      return
+    }
     this.skipped.add(`conversations page ${++this.pages}`, page.skipped)
     for (const turn of this.pager.fresh(page.conversations, t => t.id)) {
       this.turnsRead++
@@ -77,8 +93,10 @@ export class AssistantCollector implements Collector {
 
   section(requests: number, unread: string | null): AssistantSection {
     const why = joinReasons(unread ?? this.pager.stoppedEarly, this.skipped.reason)
+    // Turns come newest first, not by question: only all of them rank the questions for certain.
     return {
       complete: why === null,
+      topComplete: why === null,
       unread: why,
       requests,
       skipped: this.skipped.count,

@@ -41,7 +41,8 @@ export async function collectGaps(
     limits: { deadline, budget },
     top: settings.top,
     minHits: settings.minHits,
-    warn: message => log.warning(message)
+    warn: message => log.warning(message),
+    info: message => log.info(message)
   }
   const collectors = settings.signals.map(signal => new COLLECTORS[signal](ctx))
   const requests = new Map<Collector, number>(collectors.map(c => [c, 0]))
@@ -96,6 +97,7 @@ export async function collectGaps(
     // A date for readers: the wall clock, not the monotonic one the deadline runs on.
     generatedAt: new Date(clock.wallNow()).toISOString(),
     complete: Object.values(sections).every(section => section === null || section.complete),
+    topComplete: Object.values(sections).every(section => section === null || section.topComplete),
     requests: budget.used,
     maxRequests: settings.maxRequests,
     minHits: settings.minHits,

@@ -34,6 +34,8 @@ export class FeedbackCollector implements Collector {
   private commentRequests = 0
   private entriesRead = 0
   private stoppedEarly: string | null = null
+  /** Rows of the ranking itself skipped: a page left out could belong in the top. */
+  private rankingSkipped = 0
   private readonly skipped: SkippedRows
 
   constructor(private readonly ctx: ReadContext) {
@@ -50,6 +52,7 @@ export class FeedbackCollector implements Collector {
       ctx.limits
     )
     this.skipped.add('feedback per page', answer.skipped)
+    this.rankingSkipped = answer.skipped.length
     // A path and the same page's URL, or a trailing slash, are one page.
     const byPath = new Map<string, PageGap>()
     // A path listed twice is counted once (one request, so the raw paths are few).
@@ -110,6 +113,9 @@ export class FeedbackCollector implements Collector {
     const why = joinReasons(this.stoppedEarly, this.pager.stoppedEarly, unread, this.skipped.reason)
     return {
       complete: why === null,
+      // The ranking is one answer; comments are a sample and do not change it.
+      topComplete:
+        this.pages !== undefined && this.stoppedEarly === null && this.rankingSkipped === 0,
       unread: why,
       requests,
       skipped: this.skipped.count,

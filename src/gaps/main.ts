@@ -36,7 +36,11 @@ export async function run(runner: Runner = coreRunner()): Promise<void> {
     runner.setOutput(GapsOutput.File, file)
     runner.setOutput(GapsOutput.Requests, String(report.requests))
     runner.setOutput(GapsOutput.Complete, String(report.complete))
-    if (!report.complete) log.warning(incompleteMessage(report))
+    runner.setOutput(GapsOutput.TopComplete, String(report.topComplete))
+    if (!report.complete) {
+      if (report.topComplete) log.info(incompleteMessage(report))
+      else log.warning(incompleteMessage(report))
+    }
     log.info(
       `Found ${counted(counts.searches, 'search term')} with no click, ${counted(counts.feedback, 'page')} with thumbs-down and ` +
         `${counted(counts.unanswered, 'unanswered question')} in ${counted(report.requests, 'request')}; wrote ${file}.`
@@ -50,5 +54,8 @@ function incompleteMessage(report: GapsReport): string {
     .map(key => [key, report[key]] as const)
     .filter(([, section]) => section && !section.complete)
     .map(([key, section]) => `${key} ${section?.unread}`)
-  return `Not everything was read: ${parts.join('; ')}. The report and outputs hold what was read (complete: false).`
+  const top = report.topComplete
+    ? ` The top ${report.top} of every signal ${report.top === 1 ? 'is' : 'are'} final (top-complete: true); the counts are of what was read.`
+    : ''
+  return `Not everything was read: ${parts.join('; ')}. The report and outputs hold what was read (complete: false).${top}`
 }

@@ -21,7 +21,8 @@ export const GapsOutput = {
   Prompt: 'prompt',
   File: 'file',
   Requests: 'requests',
-  Complete: 'complete'
+  Complete: 'complete',
+  TopComplete: 'top-complete'
 } as const
 
 /** Defaults as in gaps/action.yml, applied here too for runs without the runner. */

@@ -36,7 +36,7 @@ export function gapsPrompt(report: GapsReport): string {
       'request, list the gaps you addressed and the ones you left out, with a reason for each.'
   ]
   const partial = (['searches', 'feedback', 'assistant'] as const).filter(
-    key => report[key] && !report[key]?.complete
+    key => report[key] && !report[key]?.topComplete
   )
   if (partial.length) {
     head.push(
@@ -49,7 +49,7 @@ export function gapsPrompt(report: GapsReport): string {
   const blocks: string[][] = []
   if (report.searches) {
     blocks.push([
-      `Search terms with no result clicked (${counts.searches} in all; times searched), most searched first:`,
+      `Search terms with no result clicked (${report.searches.complete ? '' : 'at least '}${counts.searches} in all; times searched), most searched first:`,
       ...report.searches.entries.map(e => `- ${quoted(e.term)} (${e.hits})`)
     ])
   }

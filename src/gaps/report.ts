@@ -32,6 +32,11 @@ export interface QuestionGap {
 interface SectionBase {
   /** False when something was left unread; `unread` says what and why. */
   complete: boolean
+  /**
+   * True when the entries are the range's true top, also when `complete` is false because only a
+   * tail that could not change them was left unread (search terms searched too rarely to enter).
+   */
+  topComplete: boolean
   unread: string | null
   /** Requests made for this signal, retries included. */
   requests: number
@@ -77,6 +82,8 @@ export interface GapsReport extends Sections {
   dateTo: string | null
   generatedAt: string
   complete: boolean
+  /** Every section's top is final (see SectionBase.topComplete). */
+  topComplete: boolean
   requests: number
   maxRequests: number
   minHits: number
@@ -93,6 +100,8 @@ export interface ReadContext {
   minHits: number
   /** A warning for the log: a row skipped, a page repeated. */
   warn: (message: string) => void
+  /** A line for the log: what reading did and why. */
+  info: (message: string) => void
 }
 
 /** Reads one signal one request at a time, so the budget can be shared out fairly. */

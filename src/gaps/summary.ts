@@ -46,7 +46,9 @@ export function renderGapsMarkdown(report: GapsReport, options: MarkdownOptions)
   for (const key of ['searches', 'feedback', 'assistant'] as const) {
     const section = report[key]
     if (section && !section.complete && section.unread) {
-      lines.push(`> ⚠️ ${LABELS[key]}: ${escapeMarkdown(section.unread)}.`, '')
+      // Only a tail that could not change the top was left: a note, not a warning.
+      const mark = section.topComplete ? `ℹ️ ${LABELS[key]}, the top is final` : `⚠️ ${LABELS[key]}`
+      lines.push(`> ${mark}: ${escapeMarkdown(section.unread)}.`, '')
     }
   }
   if (report.searches)
@@ -85,7 +87,11 @@ export function renderGapsMarkdown(report: GapsReport, options: MarkdownOptions)
           )
       )
     )
-  const state = report.complete ? 'everything in range' : 'not everything: see the warnings above'
+  const state = report.complete
+    ? 'everything in range'
+    : report.topComplete
+      ? 'enough to rank the top of every signal, not every row: see the notes above'
+      : 'not everything: see the warnings above'
   lines.push(
     `Read ${state}, in ${counted(report.requests, 'request')} (at most ${number(report.maxRequests)}). Report: ${codeSpan(options.file)}.`,
     ''

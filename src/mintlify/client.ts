@@ -1,11 +1,12 @@
 import { CancelledError } from '../runner/errors.js'
-import { redact, redactDeep, secretForms } from '../runner/redact.js'
+import { redact, redactedJson, secretForms } from '../runner/redact.js'
 import { type Clock, systemClock } from '../runner/clock.js'
 import { type Logger, silentLogger } from '../runner/logger.js'
 import { formatDuration } from '../runner/duration.js'
 import { USER_AGENT } from '../runner/runner.js'
 import {
   AmbiguousWriteError,
+  AnswerTooLargeError,
   ApiError,
   AuthError,
   BudgetExhaustedError,
@@ -162,7 +163,7 @@ export class ApiClient {
     if (status >= 200 && status < 300) {
       this.accepted = true
       try {
-        return { ok: true, value: redactDeep(JSON.parse(text), this.secretForms) as T }
+        return { ok: true, value: redactedJson(text, this.secretForms) as T }
       } catch {
         return this.unusableAnswer(spec, `HTTP ${status} with a body that is not JSON`)
       }
@@ -175,7 +176,14 @@ export class ApiClient {
     const host = this.options.baseUrl.host
     const failure =
       error instanceof HttpError ? error : new HttpError(String(error), 'network error', 'maybe')
-    if (failure.code === 'RESPONSE_TOO_LARGE') return this.unusableAnswer(spec, failure.message)
+    if (failure.code === 'RESPONSE_TOO_LARGE') {
+      if (spec.write) return this.unusableAnswer(spec, failure.message)
+      // The same request gets the same answer: trying again would only spend the budget.
+      const error = new AnswerTooLargeError(
+        `The service's answer to the request to ${spec.what} is ${failure.message.replace(/^the answer is /, '')}, more than this action reads.`
+      )
+      return { ok: false, error, retry: false }
+    }
     if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(failure.code)) {
       // Waiting will not make a certificate trusted: say so at once.
       const error = new ApiError(

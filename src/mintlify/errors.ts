@@ -29,6 +29,14 @@ export class NotFoundError extends ApiError {
   override name = 'NotFoundError'
 }
 
+/**
+ * A read whose answer was larger than the client holds in memory: asking again gets the same answer,
+ * so it is not retried; a caller may ask for a smaller page.
+ */
+export class AnswerTooLargeError extends ApiError {
+  override name = 'AnswerTooLargeError'
+}
+
 /** The service asked us to wait longer than the deadline allows. */
 export class RateLimitError extends ApiError {
   override name = 'RateLimitError'

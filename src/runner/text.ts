@@ -19,3 +19,10 @@ export const plural = (n: number, word: string, many = `${word}s`): string =>
 /** A count and its noun, agreeing: "1 request", "1,250 requests", "1 entry" with many = "entries". */
 export const counted = (n: number, word: string, many?: string): string =>
   `${formatCount(n)} ${plural(n, word, many)}`
+
+/** 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st… */
+export function ordinal(n: number): string {
+  const tens = n % 100
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' }[n % 10] ?? 'th')
+  return `${formatCount(n)}${suffix}`
+}

@@ -5,13 +5,14 @@ import {
   getVisitorsPage
 } from '../mintlify/analytics.js'
 import { RequestBudget } from '../mintlify/budget.js'
-import { BudgetExhaustedError } from '../mintlify/errors.js'
+import { BudgetExhaustedError, RateLimitError } from '../mintlify/errors.js'
 import type { ApiClient } from '../mintlify/client.js'
 import { type Logger } from '../runner/logger.js'
 import { ExplainedError } from '../runner/errors.js'
 import { counted } from '../runner/text.js'
 import type { SortKey } from './settings.js'
 import type { RowSink } from './file.js'
+import { RepeatedRows } from './repeats.js'
 import { TopPages } from './top.js'
 
 export interface ExportRequest {
@@ -19,6 +20,8 @@ export interface ExportRequest {
   dateFrom?: string
   dateTo?: string
   pageSize: number
+  /** The first row to read: 0, or where an earlier run stopped. */
+  offset: number
   top: number
   sortBy: SortKey
   /** Monotonic ms: no retry wait runs past it. */
@@ -36,6 +39,13 @@ export interface ExportResult {
   skipped: number
   /** The first of them, by offset, row and field; null when none was skipped. */
   firstSkipped: string | null
+  /**
+   * Where a later run continues when this one stopped before the last row (the request budget or the
+   * rate limit ran out); null when it read to the end.
+   */
+  nextOffset: number | null
+  /** Why it stopped before the last row; null when it did not. */
+  stopped: string | null
 }
 
 /** Skipped rows named one by one in the log; the rest are counted. */
@@ -50,9 +60,12 @@ export class IncompleteExportError extends ExplainedError {
 }
 
 /**
- * Pages through the visitors with `offset` += `limit` while `hasMore`, handing each page to `sink`,
- * within `maxRequests`. A page that repeats a path already exported (the same page again, or
- * pages that alternate) means the service's paging cannot be trusted to end.
+ * Pages through the visitors from `request.offset` with `offset` += `limit` while `hasMore`, handing
+ * each page to `sink`, within `maxRequests`. When the budget or the rate limit runs out after rows
+ * were read, it stops there and says where a later run continues (`nextOffset`): the rows read are
+ * kept, so a site larger than one hour's analytics requests is exported in parts. A page that repeats what was read before (a row of the page before, or a
+ * whole page from further back: see RepeatedRows) means the service's paging cannot be trusted to
+ * end. Memory does not grow with the rows: each page is written and let go.
  */
 export async function exportVisitors(
   client: ApiClient,
@@ -61,13 +74,23 @@ export async function exportVisitors(
   log: Logger
 ): Promise<ExportResult> {
   const top = new TopPages(request.top, request.sortBy)
-  const seen = new Set<string>()
+  const repeats = new RepeatedRows()
   let totals: VisitorCounts | undefined
   let rows = 0
   let skipped = 0
   let firstSkipped: string | null = null
   const budget = new RequestBudget(request.maxRequests)
-  for (let offset = 0; ; offset += request.pageSize) {
+  const result = (nextOffset: number | null, stopped: string | null): ExportResult => ({
+    totals: totals as VisitorCounts,
+    rows,
+    requests: budget.used,
+    top: top.list(),
+    skipped,
+    firstSkipped,
+    nextOffset,
+    stopped
+  })
+  for (let offset = request.offset; ; offset += request.pageSize) {
     let page: VisitorsPage
     try {
       page = await getVisitorsPage(
@@ -78,8 +101,19 @@ export async function exportVisitors(
         budget
       )
     } catch (error) {
-      if (!(error instanceof BudgetExhaustedError)) throw error
-      throw incomplete(overBudget(request.maxRequests, error.message), rows, budget.used)
+      const why =
+        error instanceof BudgetExhaustedError
+          ? overBudget(request.maxRequests, error.message)
+          : error instanceof RateLimitError
+            ? lowerFirst(error.message.replace(/\.\s.*$/s, ''))
+            : undefined
+      if (why === undefined) throw error
+      // Nothing read yet: there is nothing to keep, and the step fails saying why.
+      if (!totals) {
+        if (error instanceof RateLimitError) throw error
+        throw incomplete(why, rows, budget.used)
+      }
+      return result(offset, why)
     }
     const requests = budget.used
     if (!totals) {
@@ -96,15 +130,11 @@ export async function exportVisitors(
       else if (skipped === NAMED_SKIPS + 1)
         log.warning('More visitors rows were skipped; the summary counts them.')
     }
-    const repeated = page.visitors.find(row => seen.has(row.path))
-    if (repeated) {
-      throw incomplete(
-        `the service sent the row for ${codeText(repeated.path)} again at offset ${offset}`,
-        rows,
-        requests
-      )
-    }
-    for (const row of page.visitors) seen.add(row.path)
+    const repeated = repeats.check(
+      offset,
+      page.visitors.map(row => row.path)
+    )
+    if (repeated) throw incomplete(repeated, rows, requests)
     await sink.rows(page.visitors)
     for (const row of page.visitors) top.add(row)
     rows += page.visitors.length
@@ -117,28 +147,20 @@ export async function exportVisitors(
       )
     }
     if (budget.left <= 0) {
-      throw incomplete(
-        overBudget(request.maxRequests, 'the service still said there was more'),
-        rows,
-        requests
+      return result(
+        offset + request.pageSize,
+        overBudget(request.maxRequests, 'the service still said there was more')
       )
     }
     if (requests % 20 === 0) log.info(`Read ${rows} rows in ${requests} requests…`)
   }
-  return {
-    totals: totals as VisitorCounts,
-    rows,
-    requests: budget.used,
-    top: top.list(),
-    skipped,
-    firstSkipped
-  }
+  return result(null, null)
 }
 
-const overBudget = (max: number, why: string): string =>
-  `'max-requests' (${max}, retries included) was reached and ${why}; raise 'max-requests' or 'page-size' (the organisation may make 100 analytics requests an hour)`
+const lowerFirst = (text: string): string => text.charAt(0).toLowerCase() + text.slice(1)
 
-const codeText = (path: string): string => `'${path.slice(0, 200)}'`
+const overBudget = (max: number, why: string): string =>
+  `'max-requests' (${max}, retries included) was reached and ${why}`
 
 function incomplete(why: string, rows: number, requests: number): IncompleteExportError {
   return new IncompleteExportError(

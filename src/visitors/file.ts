@@ -6,6 +6,14 @@ export interface ExportMeta {
   dateFrom: string | null
   dateTo: string | null
   exportedAt: string
+  /** The first row exported: 0, or where an earlier run stopped. */
+  offset: number
+}
+
+/** What is known only at the end: whether every row was exported, and where a later run goes on. */
+export interface ExportEnd {
+  complete: boolean
+  nextOffset: number | null
 }
 
 /** Where exported rows go, page by page. */
@@ -38,20 +46,25 @@ export class ExportFile implements RowSink {
 
   async rows(rows: readonly VisitorRow[]): Promise<void> {
     if (rows.length === 0) return
-    const lines =
-      this.format === 'csv'
-        ? rows.map(r => `${csvField(r.path)},${r.human},${r.ai},${r.total}\n`)
-        : rows.map(
-            (r, i) =>
-              `${this.count + i === 0 ? '' : ','}\n    ${JSON.stringify({ path: r.path, human: r.human, ai: r.ai, total: r.total })}`
-          )
-    this.count += rows.length
-    await this.write(lines.join(''))
+    // One text per page, built as it goes: no array of lines to join, no object per row.
+    let text = ''
+    for (const r of rows) {
+      text +=
+        this.format === 'csv'
+          ? `${csvField(r.path)},${r.human},${r.ai},${r.total}\n`
+          : `${this.count === 0 ? '' : ','}\n    {"path":${JSON.stringify(r.path)},"human":${r.human},"ai":${r.ai},"total":${r.total}}`
+      this.count++
+    }
+    await this.write(text)
   }
 
-  async commit(): Promise<void> {
+  /** Renames the file into place; a JSON file ends with `complete` and `nextOffset`. */
+  async commit(end: ExportEnd): Promise<void> {
     if (!this.partial) throw new Error('commit before begin')
-    if (this.format === 'json') await this.write(this.count ? '\n  ]\n}\n' : ']\n}\n')
+    if (this.format === 'json') {
+      const tail = `"complete": ${end.complete},\n  "nextOffset": ${end.nextOffset}\n}\n`
+      await this.write(`${this.count ? '\n  ]' : ']'},\n  ${tail}`)
+    }
     await this.partial.commit()
     this.partial = undefined
   }

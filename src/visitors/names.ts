@@ -8,6 +8,7 @@ export const VisitorsInput = {
   OutputFile: 'output-file',
   Format: 'format',
   PageSize: 'page-size',
+  Offset: 'offset',
   Top: 'top',
   SortBy: 'sort-by',
   MaxRequests: 'max-requests',
@@ -21,7 +22,8 @@ export const VisitorsOutput = {
   Pages: 'pages',
   File: 'file',
   TopPaths: 'top-paths',
-  Complete: 'complete'
+  Complete: 'complete',
+  NextOffset: 'next-offset'
 } as const
 
 /** Defaults as in visitors/action.yml, applied here too for runs without the runner. */
@@ -29,6 +31,7 @@ export const VisitorsDefaults = {
   [VisitorsInput.OutputFile]: 'mintlify-visitors.json',
   [VisitorsInput.Format]: 'auto',
   [VisitorsInput.PageSize]: '250',
+  [VisitorsInput.Offset]: '0',
   [VisitorsInput.Top]: '10',
   [VisitorsInput.SortBy]: 'total',
   [VisitorsInput.MaxRequests]: '50',

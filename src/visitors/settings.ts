@@ -31,6 +31,8 @@ export interface VisitorsSettings extends Connection {
   outputFileShown: string
   format: FileFormat
   pageSize: number
+  /** The first row to export: 0, or an earlier run's `next-offset`. */
+  offset: number
   top: number
   sortBy: SortKey
   /** Requests this run may make (the organisation's 100 an hour are shared with everything else). */
@@ -39,6 +41,11 @@ export interface VisitorsSettings extends Connection {
 }
 
 export const MAX_TOP = 100
+/**
+ * The most `max-requests` may be: 25 million rows at 250 a page. The documented limit is 100 an hour,
+ * so runs near it need a limit the service has raised; memory does not grow with the rows.
+ */
+const MAX_REQUESTS = 100_000
 
 export function readVisitorsSettings(
   get: InputReader,
@@ -70,9 +77,15 @@ export function readVisitorsSettings(
     outputFileShown,
     format,
     pageSize: parseInteger(VisitorsInput.PageSize, value(VisitorsInput.PageSize), 1, 250),
+    offset: parseInteger(VisitorsInput.Offset, value(VisitorsInput.Offset), 0, 1_000_000_000),
     top: parseInteger(VisitorsInput.Top, value(VisitorsInput.Top), 1, MAX_TOP),
     sortBy: parseChoice(VisitorsInput.SortBy, value(VisitorsInput.SortBy), SORT_KEYS),
-    maxRequests: parseInteger(VisitorsInput.MaxRequests, value(VisitorsInput.MaxRequests), 1, 1000),
+    maxRequests: parseInteger(
+      VisitorsInput.MaxRequests,
+      value(VisitorsInput.MaxRequests),
+      1,
+      MAX_REQUESTS
+    ),
     timeoutMs: durationInput(
       VisitorsInput.Timeout,
       value(VisitorsInput.Timeout),

@@ -16,6 +16,10 @@ export interface VisitorsReport {
   /** Rows left out because they did not match the API document (none when absent). */
   skipped?: number
   firstSkipped?: string | null
+  /** The first row exported (0 when absent). */
+  offset?: number
+  /** How to go on when the export stopped before the last row; null or absent when it did not. */
+  resume?: string | null
 }
 
 const CHART_PAGES = 15
@@ -101,6 +105,11 @@ export function renderVisitorsSummary(report: VisitorsReport): string {
     `| AI share | ${aiShare(totals)} |`,
     ''
   ]
+  if (report.resume)
+    lines.push(
+      `> ⚠️ Not complete: the export stopped before the last row, after ${counted(report.rows, 'page')}. ${escapeMarkdown(report.resume)}`,
+      ''
+    )
   if (report.skipped)
     lines.push(
       `> ⚠️ Not complete: ${counted(report.skipped, 'row')} the service sent did not match its API document and ${report.skipped === 1 ? 'was' : 'were'} left out (first: ${escapeMarkdown(report.firstSkipped ?? '')}).`,
@@ -127,7 +136,7 @@ export function renderVisitorsSummary(report: VisitorsReport): string {
     )
   }
   lines.push(
-    `Exported ${counted(report.rows, 'page')} in ${counted(report.requests, 'request')} to ${codeSpan(report.file)}.`,
+    `Exported ${counted(report.rows, 'page')}${report.offset ? ` from offset ${report.offset}` : ''} in ${counted(report.requests, 'request')} to ${codeSpan(report.file)}.`,
     ''
   )
   return lines.join('\n')

@@ -35,6 +35,8 @@ describe('the bundled docs-gaps sub-action, as the runner runs it', () => {
         'date-to': '2026-11-21',
         signals: 'searches',
         'min-hits': '2',
+        // More than fit in one page of terms, so the top needs them all.
+        top: '100',
         'output-file': 'reports/gaps.json'
       })
     )
@@ -48,7 +50,7 @@ describe('the bundled docs-gaps sub-action, as the runner runs it', () => {
     const report = JSON.parse(
       readFileSync(path.join(result.workspace, 'reports/gaps.json'), 'utf8')
     )
-    const searches = expectedSearches(data, 2)
+    const searches = expectedSearches(data, 2, 100)
     expect(report.searches.entries).toEqual(searches.entries)
     expect(result.outputs).toMatchObject({
       searches: String(searches.gaps),
@@ -57,7 +59,8 @@ describe('the bundled docs-gaps sub-action, as the runner runs it', () => {
       total: String(searches.gaps),
       file: 'reports/gaps.json',
       requests: '3',
-      complete: 'true'
+      complete: 'true',
+      'top-complete': 'true'
     })
     // The prompt spans many lines: the GITHUB_OUTPUT file carries it whole, between delimiters.
     const prompt = result.outputs.prompt as string

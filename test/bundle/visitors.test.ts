@@ -54,7 +54,8 @@ describe('the bundled visitors sub-action, as the runner runs it', () => {
       pages: '251',
       file: 'out/visitors.json',
       'top-paths': expect.any(String),
-      complete: 'true'
+      complete: 'true',
+      'next-offset': ''
     })
     const byAi = Array.from({ length: 251 }, (_, i) => generatedRow(i))
       .sort((a, b) => b.ai - a.ai || (a.path < b.path ? -1 : 1))
@@ -70,7 +71,8 @@ describe('the bundled visitors sub-action, as the runner runs it', () => {
 
   it('exits 1 with one ::error:: line and no outputs, keeping the earlier file', async () => {
     sim.setVisitors(600)
-    sim.inject({ route: 'visitors', kind: 'status', status: 429, retryAfter: '3600', skip: 1 })
+    // The first page rate limited past the time limit: nothing read, nothing to keep.
+    sim.inject({ route: 'visitors', kind: 'status', status: 429, retryAfter: '3600' })
     const result = await runAction(options({}, { 'mintlify-visitors.json': 'last week' }))
     expectCleanFailure(
       result,

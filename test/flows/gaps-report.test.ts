@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
-import { generateGapsData, ulid } from '../simulator/analytics-data.js'
+import { bigSiteGapsData, generateGapsData, ulid } from '../simulator/analytics-data.js'
 import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../simulator/server.js'
 import { expectCleanFailure, visible } from '../support/assertions.js'
 import { expectedFeedback, expectedQuestions, expectedSearches } from '../support/gaps-expected.js'
@@ -24,6 +24,11 @@ afterEach(() => {
 })
 
 const RANGE = { 'date-from': '2026-11-14', 'date-to': '2026-11-21' }
+/**
+ * The top 100 search terms: with the default 10, one page of terms is enough to rank them on this
+ * data (see the defaults test), and the tests of paging need several.
+ */
+const WIDE = { top: '100' }
 const run = (inputs: Record<string, string> = {}) =>
   runInProcess({
     entry: 'dist/gaps/index.js',
@@ -40,7 +45,7 @@ const leftovers = (result: RunResult) =>
 describe('the docs-gaps sub-action, run in-process from source', () => {
   it('reads all three signals over several pages each, taking turns, and reports them', async () => {
     const before = clock.wallNow()
-    const result = await run(RANGE)
+    const result = await run({ ...RANGE, ...WIDE })
     const after = clock.wallNow()
     expect(result.code).toBe(0)
     // A date for readers, from the wall clock (not the monotonic clock of the deadline): the
@@ -49,11 +54,11 @@ describe('the docs-gaps sub-action, run in-process from source', () => {
     const generatedAt = Date.parse(readReport(result).generatedAt)
     expect(generatedAt).toBeGreaterThanOrEqual(before)
     expect(generatedAt).toBeLessThanOrEqual(after)
-    // Searches: 260 terms in 3 pages; feedback: the ranking, then 3 pages of comments; assistant: 1,200 turns in 3 pages.
+    // Searches: 260 terms in 3 pages; feedback: the ranking, then 3 pages of comments; assistant: 1,200 turns in 2 pages.
     expect(calls()).toEqual([
       ...['searches', 'feedback-by-page', 'assistant'],
       ...['searches', 'feedback', 'assistant'],
-      ...['searches', 'feedback', 'assistant'],
+      ...['searches', 'feedback'],
       'feedback'
     ])
     const queries = (route: string) =>
@@ -73,27 +78,29 @@ describe('the docs-gaps sub-action, run in-process from source', () => {
       source: 'contextual',
       status: 'pending,in_progress'
     })
-    expect(queries('assistant')[0]).toMatchObject({ limit: '500' })
+    expect(queries('assistant')[0]).toMatchObject({ limit: '1000' })
 
     const report = readReport(result)
-    const searchGaps = expectedSearches(data, 2)
-    const feedback = expectedFeedback(data)
-    const questions = expectedQuestions(data)
+    const searchGaps = expectedSearches(data, 2, 100)
+    const feedback = expectedFeedback(data, 100)
+    const questions = expectedQuestions(data, 100)
     expect(report).toMatchObject({
       dateFrom: '2026-11-14',
       dateTo: '2026-11-21',
       complete: true,
-      requests: 10,
+      topComplete: true,
+      requests: 9,
       maxRequests: 20,
       searches: {
         complete: true,
+        topComplete: true,
         unread: null,
         requests: 3,
         gaps: searchGaps.gaps,
         termsRead: 260
       },
       feedback: { complete: true, requests: 4, pages: feedback.pages },
-      assistant: { complete: true, requests: 3, questions: questions.questions, turnsRead: 1200 }
+      assistant: { complete: true, requests: 2, questions: questions.questions, turnsRead: 1200 }
     })
     expect(report.searches.entries).toEqual(searchGaps.entries)
     expect(report.feedback.entries).toEqual(feedback.entries)
@@ -109,8 +116,9 @@ describe('the docs-gaps sub-action, run in-process from source', () => {
       unanswered: String(questions.questions),
       total: String(searchGaps.gaps + feedback.pages + questions.questions),
       file: 'mintlify-gaps.json',
-      requests: '10',
-      complete: 'true'
+      requests: '9',
+      complete: 'true',
+      'top-complete': 'true'
     })
     const prompt = result.outputs.prompt as string
     expect(prompt).toContain(
@@ -122,8 +130,85 @@ describe('the docs-gaps sub-action, run in-process from source', () => {
     expect(result.summary).toContain('### Search terms with no result clicked (searched 2+ times)')
     expect(result.summary).toContain('### Pages with the most thumbs-down')
     expect(result.summary).toContain('### Questions the assistant could not answer')
-    expect(result.summary).toContain('in 10 requests (at most 20)')
+    expect(result.summary).toContain('Read everything in range, in 9 requests (at most 20)')
     expect(leftovers(result)).toEqual([])
+  })
+
+  it('with the defaults, reads one page of search terms: the top 10 are final, the tail is left', async () => {
+    const result = await run(RANGE)
+    expect(result.code).toBe(0)
+    // Term 99, the last of page 1, was searched 7 times; the 10th gap 24 times.
+    expect(calls().filter(c => c === 'searches')).toHaveLength(1)
+    const report = readReport(result)
+    expect(report).toMatchObject({ complete: false, topComplete: true, requests: 7 })
+    expect(report.searches).toMatchObject({
+      complete: false,
+      topComplete: true,
+      requests: 1,
+      termsRead: 100,
+      unread:
+        'the tail was not read: the terms after the first 100 were searched at most 7 times each, fewer than the 10th gap (24), so none of them could enter the top 10 (650 of the 3,824 searches are in that tail)'
+    })
+    expect(report.searches.entries).toEqual(expectedSearches(data, 2).entries)
+    expect(report.feedback).toMatchObject({ complete: true, topComplete: true })
+    expect(report.assistant).toMatchObject({ complete: true, topComplete: true })
+    expect(result.outputs).toMatchObject({ complete: 'false', 'top-complete': 'true' })
+    // Not a warning: nothing that could change the report was left unread.
+    expect(result.log).not.toContain('::warning::')
+    expect(result.log).toContain(
+      'Not everything was read: searches the tail was not read: the terms after the first 100'
+    )
+    expect(result.log).toContain('The top 10 of every signal are final (top-complete: true)')
+    expect(result.summary).toContain(
+      '> ℹ️ Search terms, the top is final: the tail was not read: the terms after the first 100'
+    )
+    expect(result.summary).toContain(
+      'Read enough to rank the top of every signal, not every row: see the notes above, in 7 requests'
+    )
+    const prompt = result.outputs.prompt as string
+    expect(prompt).toContain(
+      `Search terms with no result clicked (at least ${report.searches.gaps} in all; times searched)`
+    )
+    expect(prompt).not.toContain('not read in full')
+  })
+
+  it('reads on while an unread term could tie with the last of the top', async () => {
+    // Ten gaps searched 51 to 60 times; page 1 ends at a term searched 51 times, so a gap on page 2
+    // searched as often could still displace the 10th by name, and does.
+    const row = (term: string, hits: number, clicked: boolean) => ({
+      searchQuery: term,
+      hits,
+      ctr: clicked ? 0.5 : 0,
+      topClickedPage: clicked ? '/p' : null,
+      lastSearchedAt: '2026-11-20T00:00:00.000Z'
+    })
+    const searches = [
+      ...Array.from({ length: 10 }, (_, i) => row(`gap ${i}`, 60 - i, false)),
+      ...Array.from({ length: 90 }, (_, i) => row(`clicked ${i}`, 51, true)),
+      row('a gap like the 10th', 51, false),
+      ...Array.from({ length: 150 }, (_, i) => row(`tail ${i}`, 10, i % 2 === 0))
+    ].sort((a, b) => b.hits - a.hits)
+    sim.setGaps({ ...data, searches })
+    const result = await run({ signals: 'searches' })
+    expect(calls()).toEqual(['searches', 'searches'])
+    const report = readReport(result)
+    expect(report.searches.entries).toEqual(expectedSearches({ ...data, searches }, 2).entries)
+    expect(report.searches).toMatchObject({ complete: false, topComplete: true, termsRead: 200 })
+  })
+
+  it('asks for smaller pages of conversations when one is larger than it reads', async () => {
+    sim.inject({ route: 'assistant', kind: 'huge', bytes: 5 * 1024 * 1024 })
+    const result = await run({ signals: 'assistant' })
+    expect(result.code).toBe(0)
+    expect(sim.requests('assistant').map(e => e.query.limit)).toEqual(['1000', '500', '500', '500'])
+    expect(result.log).toMatch(
+      /The service's answer to the request to read the assistant conversations is larger than 4194304 bytes, more than this action reads\. Asking for 500 conversations a page instead\./
+    )
+    expect(readReport(result).assistant).toMatchObject({
+      complete: true,
+      requests: 4,
+      turnsRead: 1200
+    })
   })
 
   it('fails before any request when output-file is a folder', async () => {
@@ -149,7 +234,7 @@ describe('the docs-gaps sub-action, run in-process from source', () => {
     const big = { ...data, searches: generateGapsData({ searches: 1000 }).searches }
     sim.setGaps(big)
     // Terms 0–149 are searched 5+ times; page 2 (terms 100–199) ends at 4: nothing after it counts.
-    const result = await run({ signals: 'searches', 'min-hits': '5' })
+    const result = await run({ signals: 'searches', 'min-hits': '5', ...WIDE })
     expect(result.code).toBe(0)
     expect(calls()).toEqual(['searches', 'searches'])
     const report = readReport(result)
@@ -186,7 +271,7 @@ describe('the docs-gaps sub-action, run in-process from source', () => {
     sim.setGaps({ ...data, conversations })
     const result = await run({ signals: 'assistant' })
     expect(result.code).toBe(0)
-    expect(calls()).toEqual(['assistant', 'assistant', 'assistant'])
+    expect(calls()).toEqual(['assistant', 'assistant'])
     const report = readReport(result)
     expect(report.assistant).toMatchObject({
       questions: 3,
@@ -207,7 +292,7 @@ describe('the docs-gaps sub-action, run in-process from source', () => {
     // The second request of each signal is answered as if it had no cursor: page 1 again.
     for (const route of ['searches', 'feedback', 'assistant'] as const)
       sim.inject({ route, kind: 'ignore-cursor', skip: 1, times: 10 })
-    const result = await run(RANGE)
+    const result = await run({ ...RANGE, ...WIDE })
     expect(result.code).toBe(0)
     const report = readReport(result)
     const firstPage = (rows: number) => ({
@@ -216,17 +301,18 @@ describe('the docs-gaps sub-action, run in-process from source', () => {
     })
     // Search terms: the first 100 read once; the repeated page is noticed before it is counted.
     expect(report.searches).toMatchObject({ complete: false, termsRead: 100 })
-    expect(report.searches.entries).toEqual(expectedSearches(firstPage(100), 2).entries)
+    expect(report.searches.entries).toEqual(expectedSearches(firstPage(100), 2, 100).entries)
     expect(report.searches.gaps).toBe(expectedSearches(firstPage(100), 2).gaps)
     expect(report.searches.unread).toBe(
       'the service sent a page of search terms it had sent before (it may ignore the cursor)'
     )
-    // Conversations: the newest 500 turns once.
-    const newest = [...data.conversations].sort((a, b) => (a.id < b.id ? 1 : -1)).slice(0, 500)
-    const questions = expectedQuestions({ ...data, conversations: newest })
+    // Conversations: the newest 1,000 turns once.
+    const newest = [...data.conversations].sort((a, b) => (a.id < b.id ? 1 : -1)).slice(0, 1000)
+    const questions = expectedQuestions({ ...data, conversations: newest }, 100)
     expect(report.assistant).toMatchObject({
       complete: false,
-      turnsRead: 500,
+      topComplete: false,
+      turnsRead: 1000,
       questions: questions.questions,
       unansweredTurns: newest.filter(c => c.resolutionStatus === 'unanswered').length
     })
@@ -248,12 +334,12 @@ describe('the docs-gaps sub-action, run in-process from source', () => {
     const top = [...data.searches].sort((a, b) => b.hits - a.hits)
     // Page 2 of each starts with the last row of page 1 again.
     sim.setGaps({ ...data, searches: [...top.slice(0, 100), top[99]!, ...top.slice(100)] })
-    const first = await run({ signals: 'searches' })
+    const first = await run({ signals: 'searches', ...WIDE })
     expect(readReport(first).searches).toMatchObject({ complete: true, termsRead: 260 })
-    expect(readReport(first).searches.entries).toEqual(expectedSearches(data, 2).entries)
+    expect(readReport(first).searches.entries).toEqual(expectedSearches(data, 2, 100).entries)
     sim.setGaps({
       ...data,
-      conversations: [...turns.slice(0, 500), { ...turns[499]! }, ...turns.slice(500)]
+      conversations: [...turns.slice(0, 1000), { ...turns[999]! }, ...turns.slice(1000)]
     })
     const second = await run({ signals: 'assistant' })
     expect(readReport(second).assistant).toMatchObject({
@@ -280,18 +366,27 @@ describe('the docs-gaps sub-action, run in-process from source', () => {
   })
 
   it('shares out a budget too small for everything, says what was left unread, and succeeds', async () => {
-    const result = await run({ ...RANGE, 'max-requests': '5' })
+    const result = await run({ ...RANGE, ...WIDE, 'max-requests': '5' })
     expect(result.code).toBe(0)
     expect(calls()).toEqual(['searches', 'feedback-by-page', 'assistant', 'searches', 'feedback'])
     const report = readReport(result)
-    expect(report).toMatchObject({ complete: false, requests: 5, maxRequests: 5 })
+    expect(report).toMatchObject({
+      complete: false,
+      topComplete: false,
+      requests: 5,
+      maxRequests: 5
+    })
     expect(report.searches).toMatchObject({ complete: false, requests: 2, termsRead: 200 })
     expect(report.searches.unread).toBe(
       'only partly read (2 requests): the request budget ran out (max-requests: 5)'
     )
     expect(report.feedback).toMatchObject({ complete: false, requests: 2 })
-    expect(report.assistant).toMatchObject({ complete: false, requests: 1, turnsRead: 500 })
-    expect(result.outputs).toMatchObject({ requests: '5', complete: 'false' })
+    expect(report.assistant).toMatchObject({ complete: false, requests: 1, turnsRead: 1000 })
+    expect(result.outputs).toMatchObject({
+      requests: '5',
+      complete: 'false',
+      'top-complete': 'false'
+    })
     expect(result.log).toMatch(/::warning::Not everything was read: searches only partly read/)
     expect(result.outputs.prompt).toContain('the analytics were not read in full')
     expect(result.summary).toContain('> ⚠️ Search terms: only partly read')
@@ -299,7 +394,7 @@ describe('the docs-gaps sub-action, run in-process from source', () => {
 
   it('counts a retry against the budget and does not wait for one it cannot pay for', async () => {
     sim.inject({ route: 'searches', kind: 'status', status: 429, retryAfter: '30', skip: 1 })
-    const result = await run({ signals: 'searches', 'max-requests': '2' })
+    const result = await run({ signals: 'searches', 'max-requests': '2', ...WIDE })
     expect(result.code).toBe(0)
     expect(sim.exchanges.map(e => e.status)).toEqual([200, 429])
     // It did not wait out the 30 s it could not pay for.
@@ -310,14 +405,14 @@ describe('the docs-gaps sub-action, run in-process from source', () => {
 
   it('waits out a 429 with Retry-After and counts the retried request', async () => {
     sim.inject({ route: 'assistant', kind: 'status', status: 429, retryAfter: '1', skip: 1 })
-    const result = await run(RANGE)
+    const result = await run({ ...RANGE, ...WIDE })
     expect(result.code).toBe(0)
     const assistant = sim.exchanges.filter(e => e.route === 'assistant')
-    expect(assistant.map(e => e.status)).toEqual([200, 429, 200, 200])
+    expect(assistant.map(e => e.status)).toEqual([200, 429, 200])
     expect((assistant[2]?.at ?? 0) - (assistant[1]?.at ?? 0)).toBeGreaterThanOrEqual(950)
-    expect(sim.exchanges).toHaveLength(11)
-    expect(result.outputs).toMatchObject({ requests: '11', complete: 'true' })
-    expect(readReport(result).assistant).toMatchObject({ requests: 4, turnsRead: 1200 })
+    expect(sim.exchanges).toHaveLength(10)
+    expect(result.outputs).toMatchObject({ requests: '10', complete: 'true' })
+    expect(readReport(result).assistant).toMatchObject({ requests: 3, turnsRead: 1200 })
   })
 
   it('keeps what it read when a 429 asks for a wait past the time limit', async () => {
@@ -336,7 +431,7 @@ describe('the docs-gaps sub-action, run in-process from source', () => {
     // The shortest time limit, and an answer that never comes: only the limit can end the
     // request. It is real time (an AbortSignal timer), so this test takes the second it allows.
     sim.inject({ route: 'assistant', kind: 'delay', ms: Infinity })
-    const result = await run({ ...RANGE, timeout: '1s' })
+    const result = await run({ ...RANGE, ...WIDE, timeout: '1s' })
     expect(result.code).toBe(0)
     expect(calls()).toEqual(['searches', 'feedback-by-page', 'assistant'])
     // Nothing was retried, and the request at the limit got no answer: the limit ended it.
@@ -408,14 +503,14 @@ describe('the docs-gaps sub-action, run in-process from source', () => {
     'skips a %s row that breaks the document and counts it, keeping the rest of the answer',
     async (route, fields, named) => {
       sim.inject({ route, kind: 'tamper-row', row: 0, fields })
-      const result = await run(RANGE)
+      const result = await run({ ...RANGE, ...WIDE })
       expect(result.code).toBe(0)
       expect(result.log).toContain(
         `::warning::Skipped a row the service sent that does not match its API document (${named}).`
       )
       const report = readReport(result)
       const section = report[route === 'feedback-by-page' ? 'feedback' : route]
-      expect(section).toMatchObject({ complete: false, skipped: 1 })
+      expect(section).toMatchObject({ complete: false, topComplete: false, skipped: 1 })
       expect(section.unread).toBe(
         `1 row that did not match the API document was skipped (first: ${named})`
       )
@@ -426,7 +521,7 @@ describe('the docs-gaps sub-action, run in-process from source', () => {
       // The rest of that page, and the pages after it, were read.
       if (route === 'searches') expect(section.termsRead).toBe(259)
       if (route === 'assistant') expect(section.turnsRead).toBe(1199)
-      expect(calls()).toHaveLength(10)
+      expect(calls()).toHaveLength(9)
     }
   )
 
@@ -493,7 +588,7 @@ describe('the docs-gaps sub-action, run in-process from source', () => {
     'stops paging when the service %s, keeping what it read',
     async (_name, fields, unread, read) => {
       sim.inject({ route: 'searches', kind: 'tamper', fields, times: 1000 })
-      const result = await run({ signals: 'searches' })
+      const result = await run({ signals: 'searches', ...WIDE })
       expect(result.code).toBe(0)
       expect(calls()).toEqual(Array.from({ length: read.requests }, () => 'searches'))
       const report = readReport(result)
@@ -509,7 +604,7 @@ describe('the docs-gaps sub-action, run in-process from source', () => {
     // 1-minute limit with about 10 s still left, so reading stops on the service, not the time.
     vi.spyOn(Math, 'random').mockReturnValue(0.999)
     sim.inject({ route: 'assistant', kind: 'status', status: 503, skip: 1, times: 1000 })
-    const result = await run({ ...RANGE, timeout: '1m' })
+    const result = await run({ ...RANGE, ...WIDE, timeout: '1m' })
     expect(result.code).toBe(0)
     const assistant = sim.exchanges.filter(e => e.route === 'assistant').map(e => e.status)
     expect(assistant).toEqual([200, 503, 503, 503, 503, 503, 503])
@@ -519,7 +614,7 @@ describe('the docs-gaps sub-action, run in-process from source', () => {
     ])
     const report = readReport(result)
     expect(report).toMatchObject({ complete: false, requests: 11 })
-    expect(report.assistant).toMatchObject({ complete: false, requests: 7, turnsRead: 500 })
+    expect(report.assistant).toMatchObject({ complete: false, requests: 7, turnsRead: 1000 })
     expect(report.assistant.unread).toMatch(
       /^only partly read \(7 requests\): the service could not be read \(Could not read the assistant conversations: 127\.0\.0\.1:\d+ kept failing \(HTTP 503: Simulated HTTP 503\)/
     )
@@ -530,6 +625,33 @@ describe('the docs-gaps sub-action, run in-process from source', () => {
     expect(result.log).toMatch(/::warning::Not everything was read: searches only partly read/)
     // It stopped before the time limit: the pauses it made fit in the minute.
     expect(result.waitedMs).toBeLessThan(60_000)
+  })
+
+  it('ranks the true top 10 of each signal of a big site within 20 requests, with the defaults', async () => {
+    const big = bigSiteGapsData()
+    sim.setGaps(big)
+    const result = await run()
+    expect(result.code).toBe(0)
+    const report = readReport(result)
+    // Searches: 1 page (the tail of 8,673 terms searched twice or more is not needed); feedback:
+    // the ranking of all 90 pages and a few pages of comments; assistant: 10,000 turns in 10.
+    expect(report.requests).toBeLessThanOrEqual(20)
+    expect(report).toMatchObject({ complete: false, topComplete: true })
+    expect(report.searches).toMatchObject({ complete: false, topComplete: true, requests: 1 })
+    expect(report.feedback).toMatchObject({ complete: true, pages: 90 })
+    expect(report.assistant).toMatchObject({ complete: true, requests: 10, turnsRead: 10_000 })
+    expect(report.searches.entries).toEqual(expectedSearches(big, 2).entries)
+    const pages = (entries: { path: string; thumbsDown: number; thumbsUp: number }[]) =>
+      entries.map(({ path, thumbsDown, thumbsUp }) => ({ path, thumbsDown, thumbsUp }))
+    expect(pages(report.feedback.entries)).toEqual(pages(expectedFeedback(big).entries))
+    const questions = expectedQuestions(big)
+    expect(report.assistant.entries.map((e: { question: string }) => e.question)).toEqual(
+      questions.entries.map(e => e.question)
+    )
+    expect(report.assistant.entries.map((e: { count: number }) => e.count)).toEqual(
+      questions.entries.map(e => e.count)
+    )
+    expect(result.outputs).toMatchObject({ complete: 'false', 'top-complete': 'true' })
   })
 
   it('leaves the prompt empty when there is nothing to do', async () => {

@@ -155,8 +155,20 @@ describe('the visitors sub-action, run in-process from source', () => {
     [
       'alternates two pages',
       'alternating-has-more',
-      /the service sent the row for '\/docs\/page-1' again at offset 500/,
+      /the service sent the page of offset 0 again at offset 500 \(from '\/docs\/page-1'\)/,
       3
+    ],
+    [
+      'cycles through three pages',
+      'cycling-has-more',
+      /the service sent the page of offset 0 again at offset 750 \(from '\/docs\/page-1'\)/,
+      4
+    ],
+    [
+      'sends pages that overlap',
+      'overlapping-pages',
+      /the service sent the row for '\/docs\/page-250' again at offset 250/,
+      2
     ],
     [
       'sends an empty page',
@@ -185,27 +197,75 @@ describe('the visitors sub-action, run in-process from source', () => {
     }
   )
 
-  it('stops at max-requests and fails, saying what to raise', async () => {
+  it('stops at max-requests, writes the rows read and says where a later run goes on', async () => {
     sim.setVisitors(600)
     const result = await run({ 'page-size': '100', 'max-requests': '3' })
-    expectCleanFailure(
-      result,
-      /The export is incomplete: 'max-requests' \(3, retries included\) was reached and the service still said there was more; raise 'max-requests' or 'page-size'/,
-      [SIM_API_KEY]
-    )
+    expect(result.code).toBe(0)
     expect(sim.requests('visitors')).toHaveLength(3)
+    expect(result.log).toMatch(
+      /::warning::The export stopped before the last row: 'max-requests' \(3, retries included\) was reached and the service still said there was more\. mintlify-visitors\.json holds the 300 rows read \(offset 0 to 299\), and complete is false\. To go on, run the export again with 'offset: 300' \(the next-offset output\) and another 'output-file'; each run of 3 requests exports up to 300 rows, and the organisation may make 100 analytics requests an hour\./
+    )
+    expect(result.outputs).toMatchObject({ complete: 'false', 'next-offset': '300', pages: '300' })
+    const doc = readJson(result)
+    expect(doc.visitors).toEqual(expected(300))
+    expect(doc).toMatchObject({ offset: 0, complete: false, nextOffset: 300 })
+    expect(result.summary).toContain(
+      "> ⚠️ Not complete: the export stopped before the last row, after 300 pages. To go on, run the export again with 'offset: 300'"
+    )
+    expect(leftovers(result)).toEqual([])
+  })
+
+  it('goes on from an offset, so the parts of a stopped export add up to every row once', async () => {
+    sim.setVisitors(1_234)
+    const parts: VisitorRow[][] = []
+    let offset = '0'
+    for (let part = 0; part < 5 && offset !== ''; part++) {
+      const result = await run({ offset, 'max-requests': '2', 'output-file': `v-${part}.csv` })
+      expect(result.code).toBe(0)
+      const table = parseCsv(readFileSync(path.join(result.workspace, `v-${part}.csv`), 'utf8'))
+      parts.push(
+        table.slice(1).map(([p, human, ai, total]) => ({
+          path: p as string,
+          human: Number(human),
+          ai: Number(ai),
+          total: Number(total)
+        }))
+      )
+      expect(result.outputs.complete).toBe(String(result.outputs['next-offset'] === ''))
+      offset = result.outputs['next-offset'] as string
+    }
+    expect(offset).toBe('')
+    expect(parts.map(p => p.length)).toEqual([500, 500, 234])
+    expect(parts.flat()).toEqual(expected(1_234))
+    expect(sim.requests('visitors').map(r => r.query.offset)).toEqual([
+      '0',
+      '250',
+      '500',
+      '750',
+      '1000'
+    ])
   })
 
   it('counts retries against max-requests', async () => {
     sim.setVisitors(600)
     sim.inject({ route: 'visitors', kind: 'status', status: 429, retryAfter: '1' })
     const result = await run({ 'max-requests': '3' })
+    expect(result.code).toBe(0)
+    expect(sim.requests('visitors').map(r => r.status)).toEqual([429, 200, 200])
+    expect(result.outputs).toMatchObject({ complete: 'false', 'next-offset': '500', pages: '500' })
+  })
+
+  it('fails, writing nothing, when max-requests runs out before the first page', async () => {
+    sim.inject({ route: 'visitors', kind: 'status', status: 503 })
+    const result = await run({ 'max-requests': '1' }, { 'mintlify-visitors.json': 'last week' })
     expectCleanFailure(
       result,
-      /The export is incomplete: 'max-requests' \(3, retries included\) was reached/,
+      /The export is incomplete: 'max-requests' \(1, retries included\) was reached and no request was left in the budget to try again to read unique visitors \(offset 0\)/,
       [SIM_API_KEY]
     )
-    expect(sim.requests('visitors').map(r => r.status)).toEqual([429, 200, 200])
+    expect(readFileSync(path.join(result.workspace, 'mintlify-visitors.json'), 'utf8')).toBe(
+      'last week'
+    )
   })
 
   it.each([
@@ -287,9 +347,22 @@ describe('the visitors sub-action, run in-process from source', () => {
     expect(readJson(result).visitors).toEqual(expected(600))
   })
 
-  it('fails with "rate limited until" and writes nothing when Retry-After outlasts the timeout', async () => {
+  it('stops, keeping the rows read, when Retry-After outlasts the timeout mid-export', async () => {
     sim.setVisitors(600)
     sim.inject({ route: 'visitors', kind: 'status', status: 429, retryAfter: '3600', skip: 1 })
+    const result = await run({}, { 'mintlify-visitors.json': 'last week' })
+    expect(result.code).toBe(0)
+    expect(result.log).toMatch(
+      /::warning::The export stopped before the last row: the service rate limited the request: rate limited until \d{4}-\S+, which is past this step's time limit\. mintlify-visitors\.json holds the 250 rows read \(offset 0 to 249\), and complete is false\. To go on, run the export again with 'offset: 250'/
+    )
+    expect(result.outputs).toMatchObject({ complete: 'false', 'next-offset': '250', pages: '250' })
+    expect(readJson(result).visitors).toEqual(expected(250))
+    expect(leftovers(result)).toEqual([])
+  })
+
+  it('fails with "rate limited until" and writes nothing when the first page is rate limited past the timeout', async () => {
+    sim.setVisitors(600)
+    sim.inject({ route: 'visitors', kind: 'status', status: 429, retryAfter: '3600' })
     const result = await run({}, { 'mintlify-visitors.json': 'last week' })
     expectCleanFailure(
       result,
@@ -357,6 +430,7 @@ describe('the visitors sub-action, run in-process from source', () => {
       /Input 'date-from' \(2026-11-08\) must be before 'date-to'/
     ],
     [{ 'page-size': '500' }, /Input 'page-size' must be a whole number from 1 to 250/],
+    [{ offset: '-250' }, /Input 'offset' must be a whole number from 0 to 1000000000/],
     [{ format: 'xlsx' }, /Input 'format' must be one of auto, json, csv/],
     [{ 'sort-by': 'pages' }, /Input 'sort-by' must be one of total, human, ai/],
     [

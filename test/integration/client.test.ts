@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createJob, getJob, sendMessage } from '../../src/mintlify/agent-jobs.js'
 import type { ApiClient } from '../../src/mintlify/client.js'
 import {
+  AnswerTooLargeError,
   AmbiguousWriteError,
   AuthError,
   NotFoundError,
@@ -188,6 +189,18 @@ describe('the API client against the simulator', () => {
     const error = await createJob(capped, SIM_PROJECT, 'x', inSeconds(5)).catch(e => e)
     await capped.close()
     expect(error.message).toMatch(/larger than 10000 bytes/)
+  })
+
+  it('does not ask again for a read whose answer is larger than the cap: it would be as large', async () => {
+    const capped = simClient(sim, { maxResponseBytes: 10_000 })
+    sim.inject({ route: 'get', kind: 'huge', bytes: 50_000, times: 5 })
+    const error = await getJob(capped, SIM_PROJECT, 'job_x', inSeconds(30)).catch(e => e)
+    await capped.close()
+    expect(error).toBeInstanceOf(AnswerTooLargeError)
+    expect(error.message).toMatch(
+      /^The service's answer to the request to .* is larger than 10000 bytes, more than this action reads\.$/
+    )
+    expect(sim.requests('get')).toHaveLength(1)
   })
 
   it('sends a follow-up that restarts the job', async () => {

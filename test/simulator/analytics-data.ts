@@ -254,3 +254,88 @@ export function generateGapsData(size: GapsDataSize = {}): GapsData {
     conversations: rows(size.conversations ?? 1200, generatedConversation)
   }
 }
+
+/** The size the issue names for a big site: search events over terms, feedback entries, turns. */
+export const BIG_SITE = {
+  searchEvents: 100_000,
+  searchTerms: 20_000,
+  feedback: 10_000,
+  conversations: 10_000
+} as const
+
+/**
+ * Hits that fall off as 1/rank over `terms` terms and add up to exactly `events`: every term searched
+ * at least once, a few hundreds or thousands of times, highest first (as the service orders them).
+ */
+export function zipfHits(terms: number, events: number): number[] {
+  const hitsWith = (scale: number): number[] =>
+    Array.from({ length: terms }, (_, i) => 1 + Math.floor(scale / (i + 1)))
+  const sum = (hits: number[]): number => hits.reduce((a, b) => a + b, 0)
+  let [low, high] = [0, events]
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2)
+    if (sum(hitsWith(mid)) <= events) low = mid
+    else high = mid - 1
+  }
+  const hits = hitsWith(low)
+  // What rounding left over goes to the most searched terms, one each: the order stays as it was.
+  for (let i = 0, left = events - sum(hits); left > 0; i++, left--) hits[i]! += 1
+  return hits
+}
+
+/** Paths of a big site: more than PAGES, fewer than the 100 feedback/by-page lists in one answer. */
+const BIG_PAGES = Array.from({ length: 90 }, (_, i) =>
+  i < PAGES.length ? (PAGES[i] as string) : `/guides/topic-${String(i).padStart(2, '0')}`
+)
+
+function bigFeedback(i: number): FeedbackRow {
+  const row = generatedFeedback(i)
+  // Busy pages get more feedback; every seventh page draws mostly thumbs-down.
+  const page = Math.floor(BIG_PAGES.length * ((i * 0.618_034) % 1) ** 2)
+  const path = BIG_PAGES[page] as string
+  if (row.source !== 'contextual') return { ...row, path }
+  return { ...row, path, helpful: page % 7 === 3 ? i % 3 === 1 : i % 5 !== 0 }
+}
+
+const ASKS = [
+  'How do I %?',
+  'Can I % from the CLI?',
+  'Is there a way to % in bulk?',
+  'Why does % fail?'
+]
+
+/** Question `q` of a big site: 4 forms × 30 topics, then the same in other projects' words. */
+function bigQuestion(q: number): string {
+  const ask = ASKS[q % ASKS.length] as string
+  const topic = TOPICS[Math.floor(q / ASKS.length) % TOPICS.length] as string
+  const round = Math.floor(q / (ASKS.length * TOPICS.length))
+  return ask.replace('%', round ? `${topic} (${round + 1})` : topic)
+}
+
+function bigConversation(i: number): ConversationRow {
+  const row = generatedConversation(i)
+  // 400 questions, a few asked hundreds of times, a long tail asked once or twice; two in three of
+  // them not covered by the docs.
+  const q = Math.floor(400 * ((i * 0.618_034) % 1) ** 3)
+  const unanswered = q % 3 !== 0
+  return {
+    ...row,
+    query: variant(bigQuestion(q), i),
+    response: `ASSISTANT-REPLY-${i}: ${unanswered ? 'I could not find this.' : 'See the reference.'}`,
+    sources: unanswered ? [] : row.sources,
+    resolutionStatus: unanswered ? 'unanswered' : 'answered'
+  }
+}
+
+/**
+ * The issue's big site: 100,000 search events over 20,000 terms, 10,000 feedback entries over 90
+ * pages, 10,000 assistant turns over 400 questions.
+ */
+export function bigSiteGapsData(): GapsData {
+  const hits = zipfHits(BIG_SITE.searchTerms, BIG_SITE.searchEvents)
+  return {
+    searches: hits.map((h, i) => ({ ...generatedSearch(i), hits: h })),
+    feedback: Array.from({ length: BIG_SITE.feedback }, (_, i) => bigFeedback(i)),
+    conversations: Array.from({ length: BIG_SITE.conversations }, (_, i) => bigConversation(i))
+  }
+}

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http'
 import { createServer as createTlsServer } from 'node:https'
 import type { AddressInfo, Socket } from 'node:net'
-import { type VisitorRow, visitorsPage } from './visitors.js'
+import { type VisitorsData, type VisitorsPaging, visitorsPage } from './visitors.js'
 import {
   type GapsData,
   type GapsRoute,
@@ -52,6 +52,10 @@ export type Fault = { route: Route; times?: number; skip?: number } & (
   | { kind: 'empty-has-more' }
   /** Visitors: two pages in turn (A, B, A, B…), each saying hasMore. */
   | { kind: 'alternating-has-more' }
+  /** Visitors: three pages in turn (A, B, C, A…), each saying hasMore. */
+  | { kind: 'cycling-has-more' }
+  /** Visitors: each page after the first starts one row early, repeating the row before it. */
+  | { kind: 'overlapping-pages' }
   /** Docs-gaps: the cursor is ignored, so the first page comes again (with its own next cursor). */
   | { kind: 'ignore-cursor' }
   /** The normal answer with these fields replaced (a service that echoes or garbles values). */
@@ -83,7 +87,9 @@ export interface SimulatorOptions {
   agentLimitPerHour?: number
   /** Analytics requests per organisation per hour (the service allows 100). */
   analyticsLimitPerHour?: number
-  visitors?: VisitorRow[] | number
+  visitors?: VisitorsData
+  /** Generated visitors' paths this many characters long (default: short, `/docs/page-1`). */
+  pathChars?: number
   /** Searches, feedback and assistant conversations (test/simulator/analytics.ts). */
   gaps?: GapsData
   now?: () => number
@@ -130,13 +136,15 @@ export class Simulator {
   private readonly analyticsCalls: number[] = []
   private readonly requestListeners: ((exchange: RecordedExchange) => void)[] = []
   private held: (() => void)[] = []
-  private visitors: VisitorRow[] | number
+  private visitors: VisitorsData
+  private pathChars: number
   private gaps: GapsData
   private counter = 0
   private baseUrl = ''
 
   constructor(private readonly options: SimulatorOptions = {}) {
     this.visitors = options.visitors ?? 42
+    this.pathChars = options.pathChars ?? 0
     this.gaps = options.gaps ?? generateGapsData()
     const handler = (req: IncomingMessage, res: ServerResponse): void => void this.handle(req, res)
     this.server = options.tls ? createTlsServer(options.tls, handler) : createServer(handler)
@@ -169,8 +177,10 @@ export class Simulator {
     return this
   }
 
-  setVisitors(rows: VisitorRow[] | number): this {
+  /** The visitors rows, or a generated site of that many, with paths of `pathChars` characters. */
+  setVisitors(rows: VisitorsData, { pathChars = 0 }: { pathChars?: number } = {}): this {
     this.visitors = rows
+    this.pathChars = pathChars
     return this
   }
 
@@ -281,7 +291,7 @@ export class Simulator {
       if (limited) return send(429, { error: 'Rate limit exceeded' }, { 'retry-after': limited })
       const answer =
         exchange.route === 'visitors'
-          ? visitorsPage(exchange.query, this.visitors, fault?.kind)
+          ? visitorsPage(exchange.query, this.visitors, pagingFault(fault), this.pathChars)
           : gapsAnswer(
               exchange.route as GapsRoute,
               fault?.kind === 'ignore-cursor' ? withoutCursor(exchange.query) : exchange.query,
@@ -378,6 +388,17 @@ export class Simulator {
     }
   }
 }
+
+const PAGING_FAULTS: readonly string[] = [
+  'stuck-has-more',
+  'empty-has-more',
+  'alternating-has-more',
+  'cycling-has-more',
+  'overlapping-pages'
+] satisfies VisitorsPaging[]
+
+const pagingFault = (fault: Fault | undefined): VisitorsPaging | undefined =>
+  fault && PAGING_FAULTS.includes(fault.kind) ? (fault.kind as VisitorsPaging) : undefined
 
 function withoutCursor(query: Record<string, string>): Record<string, string> {
   const { cursor: _ignored, ...rest } = query

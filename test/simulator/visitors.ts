@@ -8,21 +8,45 @@ export interface VisitorRow {
 
 const DATE = /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/
 
-/** Row `i` of a generated site of `count` pages: deterministic, so tests can recompute it. */
-export function generatedRow(i: number): VisitorRow {
+const SECTIONS = ['guides', 'api-reference', 'integrations', 'sdks', 'concepts', 'changelog']
+const WORDS = ['deploy', 'configure', 'webhooks', 'authentication', 'custom', 'domains', 'python']
+
+/**
+ * Row `i` of a generated site: deterministic, so tests can recompute it. Paths are short
+ * (`/docs/page-1`) unless `pathChars` asks for paths of that many characters, as real sites have
+ * (`/guides/configure-webhooks/custom-d-12345`), each still unique.
+ */
+export function generatedRow(i: number, pathChars = 0): VisitorRow {
   const human = 10 + ((i * 7919) % 5000)
   const ai = (i * 104_729) % 3000
   return {
-    path: `/docs/page-${i + 1}`,
+    path: pathChars ? realisticPath(i, pathChars) : `/docs/page-${i + 1}`,
     human,
     ai,
     total: human + ai - Math.floor(Math.min(human, ai) / 10)
   }
 }
 
+function realisticPath(i: number, chars: number): string {
+  const unique = `-${i + 1}`
+  const words = `/${SECTIONS[i % SECTIONS.length]}/${WORDS[(i * 3) % WORDS.length]}-${WORDS[(i * 5 + 1) % WORDS.length]}/${WORDS[(i * 7 + 2) % WORDS.length]}-page-reference-and-examples`
+  return words.slice(0, Math.max(1, chars - unique.length)) + unique
+}
+
+/** How the simulator pages the visitors: normally, or one of the paging faults of server.ts. */
+export type VisitorsPaging =
+  | 'stuck-has-more'
+  | 'empty-has-more'
+  | 'alternating-has-more'
+  | 'cycling-has-more'
+  | 'overlapping-pages'
+
 const totalsCache = new Map<number, VisitorRow>()
 
-function siteTotals(rows: VisitorRow[] | number): Omit<VisitorRow, 'path'> {
+/** The generated site's size, or its rows as given. */
+export type VisitorsData = VisitorRow[] | number
+
+function siteTotals(rows: VisitorsData): Omit<VisitorRow, 'path'> {
   const count = typeof rows === 'number' ? rows : rows.length
   const cached = typeof rows === 'number' ? totalsCache.get(count) : undefined
   if (cached) return cached
@@ -47,8 +71,9 @@ function siteTotals(rows: VisitorRow[] | number): Omit<VisitorRow, 'path'> {
 /** Answers one page request as the analytics document specifies, with an optional paging fault. */
 export function visitorsPage(
   query: Record<string, string>,
-  rows: VisitorRow[] | number,
-  fault?: string
+  rows: VisitorsData,
+  fault?: VisitorsPaging,
+  pathChars = 0
 ): { status: number; body: unknown } {
   const problems: { message: string }[] = []
   const int = (name: string, fallback: number, min: number, max: number): number => {
@@ -74,23 +99,28 @@ export function visitorsPage(
   const { path: _path, ...totals } = siteTotals(rows) as VisitorRow
   if (fault === 'empty-has-more')
     return { status: 200, body: { totals, visitors: [], hasMore: true } }
-  // alternating-has-more: pages A, B, A, B… (offsets 0 and limit), always saying there is more.
+  // alternating-has-more: pages A, B, A, B… (offsets 0 and limit); cycling-has-more: A, B, C, A…;
+  // both always saying there is more. overlapping-pages: each page after the first starts one row
+  // early, so it repeats the last row of the page before.
+  const cycle = fault === 'alternating-has-more' ? 2 : fault === 'cycling-has-more' ? 3 : 0
   const start =
     fault === 'stuck-has-more'
       ? 0
-      : fault === 'alternating-has-more'
-        ? (Math.floor(offset / limit) % 2) * limit
-        : offset
+      : cycle
+        ? (Math.floor(offset / limit) % cycle) * limit
+        : fault === 'overlapping-pages' && offset > 0
+          ? offset - 1
+          : offset
   const end = Math.min(count, start + limit)
   const visitors: VisitorRow[] = []
   for (let i = start; i < end; i++)
-    visitors.push(typeof rows === 'number' ? generatedRow(i) : (rows[i] as VisitorRow))
+    visitors.push(typeof rows === 'number' ? generatedRow(i, pathChars) : (rows[i] as VisitorRow))
   return {
     status: 200,
     body: {
       totals,
       visitors,
-      hasMore: fault === 'stuck-has-more' || fault === 'alternating-has-more' || end < count
+      hasMore: fault === 'stuck-has-more' || cycle > 0 || end < count
     }
   }
 }

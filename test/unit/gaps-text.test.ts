@@ -87,12 +87,14 @@ const report = (n: number, text: string): GapsReport => ({
   dateTo: '2026-11-21',
   generatedAt: '2026-11-21T00:00:00.000Z',
   complete: false,
+  topComplete: false,
   requests: 3,
   maxRequests: 20,
   minHits: 2,
   top: n,
   searches: {
     complete: true,
+    topComplete: true,
     unread: null,
     requests: 1,
     skipped: 0,
@@ -103,6 +105,7 @@ const report = (n: number, text: string): GapsReport => ({
   },
   feedback: {
     complete: true,
+    topComplete: true,
     unread: null,
     requests: 1,
     skipped: 0,
@@ -117,6 +120,7 @@ const report = (n: number, text: string): GapsReport => ({
   },
   assistant: {
     complete: false,
+    topComplete: false,
     unread: 'not read: the request budget ran out (max-requests: 20)',
     skipped: 0,
     requests: 0,

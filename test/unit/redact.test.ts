@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { redact, secretForms } from '../../src/runner/redact.js'
+import { redact, redactedJson, secretForms } from '../../src/runner/redact.js'
 
 const KEY = 'mint_sim_0123456789abcdef'
 const forms = secretForms([KEY, 'ghs_tok/en+é'])
@@ -22,5 +22,27 @@ describe('redact', () => {
   it('leaves ordinary percent-encoded text alone', () => {
     const text = 'https://example.com/a%20b?q=%6D%69nt_ 100% sure'
     expect(redact(text, forms)).toBe(text)
+  })
+})
+
+describe('redactedJson', () => {
+  const key = 'mint_0123456789abcdef'
+  const forms = secretForms([key])
+
+  it('parses an answer with no secret in it as it is', () => {
+    const text = '{"visitors":[{"path":"/a","human":1}],"hasMore":false}'
+    expect(redactedJson(text, forms)).toEqual(JSON.parse(text))
+  })
+
+  it.each([
+    ['written out', `{"echo":"${key}"}`],
+    ['as a key', `{"${key}":1}`],
+    ['behind JSON escapes', `{"echo":"mint\\u005f0123456789abcdef"}`],
+    ['with an escaped quote before it', `{"echo":"\\"${key}"}`],
+    ['percent-encoded', `{"echo":"mint%5F0123456789abcdef"}`]
+  ])('redacts a secret %s, as in every string of the parsed answer', (_name, text) => {
+    const value = redactedJson(text, forms)
+    expect(JSON.stringify(value)).not.toContain('0123456789abcdef')
+    expect(JSON.stringify(value)).toContain('***')
   })
 })

@@ -11,7 +11,8 @@ import { parseCsv } from '../support/csv.js'
 const meta = {
   dateFrom: '2026-11-14',
   dateTo: '2026-11-21',
-  exportedAt: '2026-11-21T12:00:00.000Z'
+  exportedAt: '2026-11-21T12:00:00.000Z',
+  offset: 0
 }
 const totals = { human: 10, ai: 5, total: 12 }
 const rows = [
@@ -43,15 +44,35 @@ describe('ExportFile', () => {
     await out.begin(totals)
     await out.rows(rows.slice(0, 2))
     await out.rows(rows.slice(2))
-    await out.commit()
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ ...meta, totals, visitors: rows })
+    await out.commit({ complete: true, nextOffset: null })
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
+      ...meta,
+      totals,
+      visitors: rows,
+      complete: true,
+      nextOffset: null
+    })
+  })
+
+  it('ends a JSON file with where a later run goes on, when the export stopped early', async () => {
+    const file = path.join(dir, 'part.json')
+    const out = new ExportFile(file, 'json', { ...meta, offset: 500 })
+    await out.begin(totals)
+    await out.rows(rows)
+    await out.commit({ complete: false, nextOffset: 750 })
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({
+      offset: 500,
+      visitors: rows,
+      complete: false,
+      nextOffset: 750
+    })
   })
 
   it('writes valid JSON with no rows', async () => {
     const file = path.join(dir, 'empty.json')
     const out = new ExportFile(file, 'json', meta)
     await out.begin(totals)
-    await out.commit()
+    await out.commit({ complete: true, nextOffset: null })
     expect(JSON.parse(readFileSync(file, 'utf8')).visitors).toEqual([])
   })
 
@@ -60,7 +81,7 @@ describe('ExportFile', () => {
     const out = new ExportFile(file, 'csv', meta)
     await out.begin(totals)
     await out.rows(rows)
-    await out.commit()
+    await out.commit({ complete: true, nextOffset: null })
     const table = parseCsv(readFileSync(file, 'utf8'))
     expect(table[0]).toEqual(['path', 'human', 'ai', 'total'])
     expect(table.slice(1)).toEqual([
