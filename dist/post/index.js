@@ -30941,7 +30941,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4822);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3767);
 
 // The agent action's post step (runs.post in action.yml, post-if: always()); it never fails the job.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -30951,7 +30951,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4822:
+/***/ 3767:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -37432,6 +37432,14 @@ function api_connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs
                 throw new Error(`GitHub answered pull request #${number} without a number`);
             return pr;
         },
+        async requestReviewers(number, reviewers) {
+            await octokit.rest.pulls.requestReviewers({
+                owner,
+                repo,
+                pull_number: number,
+                reviewers
+            });
+        },
         graphql: (query, variables) => octokit.graphql(query, variables),
         async commitFiles(sha, page, perPage) {
             // GitHub pages a commit's files by `page` and `per_page`; the commit's own fields repeat.
@@ -41268,7 +41276,8 @@ const names_Input = {
     PathsIgnore: 'paths-ignore',
     MaxJobs: 'max-jobs',
     ExpireAfter: 'expire-after',
-    MaxOpen: 'max-open'
+    MaxOpen: 'max-open',
+    Reviewers: 'reviewers'
 };
 const Output = {
     JobId: 'jobId',
@@ -43452,7 +43461,70 @@ async function open_limit_countOpen(project, max, fold, ctx) {
     return { open, updates, unread };
 }
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/reviewers.js
+
+
+
+const reviewers_REVIEWER_MODES = (/* unused pure expression or super */ null && (['authors']));
+/** People checked and requested at most in one run (GitHub takes a few at a time anyway). */
+const MAX_REVIEWERS = 10;
+const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
+/**
+ * `reviewers: authors`: the authors of the batch's pull requests (the changes this run put in the
+ * docs pull request, folded ones included), never bots and never co-authors, are requested as
+ * reviewers on the docs pull request, each checked first for access to the docs repository: GitHub
+ * refuses the whole request when one of them has none. Commits pushed without a pull request are
+ * left out: their author is a git name, not surely a GitHub account. Nothing here stops the run: a
+ * refusal is a warning naming `docs-token`.
+ */
+async function reviewers_requestAuthors(batch, prLink, ctx) {
+    const where = parsePullLink(prLink, ctx.serverUrl);
+    if (!where)
+        return [];
+    const authors = [
+        ...new Set(batch.pulls
+            .filter(p => !p.authorIsBot && LOGIN.test(p.author) && !/\[bot\]$/i.test(p.author))
+            .map(p => p.author))
+    ].slice(0, MAX_REVIEWERS);
+    if (!authors.length)
+        return [];
+    const docs = ctx.docsGitHub(where.owner, where.repo);
+    const withAccess = [];
+    const without = [];
+    for (const login of authors) {
+        let permission;
+        try {
+            permission = (await docs.permission(login)).permission;
+        }
+        catch (error) {
+            // 404: no such account, or none GitHub shows this token: no access either way.
+            if (describeGitHubError(error) !== 'HTTP 404') {
+                ctx.log.warning(`Could not check ${login}'s access to ${where.owner}/${where.repo} with '${Input.DocsToken}' (${describeGitHubError(error)}), so no reviewers are requested on ${prLink}.`);
+                return [];
+            }
+        }
+        if (permission && permission !== 'none')
+            withAccess.push(login);
+        else
+            without.push(login);
+    }
+    if (without.length)
+        ctx.log.info(`Not requested as reviewers, without access to ${where.owner}/${where.repo}: ${without.join(', ')}.`);
+    if (!withAccess.length)
+        return [];
+    try {
+        await docs.requestReviewers(where.number, withAccess);
+    }
+    catch (error) {
+        ctx.log.warning(`Could not request reviews from ${withAccess.join(', ')} on ${prLink} with '${Input.DocsToken}' (${describeGitHubError(error)}).${refusedAccess(error) ? ` Give '${Input.DocsToken}' write access to the pull requests of ${where.owner}/${where.repo}.` : ''}`);
+        return [];
+    }
+    ctx.log.info(`Requested reviews on ${prLink} from ${withAccess.join(', ')}.`);
+    return withAccess;
+}
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/change-run.js
+
 
 
 
@@ -43706,6 +43778,7 @@ class ChangeRun {
             finished: async (job, result) => {
                 await session.finished(job, result);
                 await this.tellSources(batch, job, target);
+                await this.requestReviewers(batch, job);
             }
         };
         const common = {
@@ -43915,6 +43988,21 @@ class ChangeRun {
                 this.deps.log.warning(`Could not comment on #${pull.number} with its docs pull request: ${describeGitHubError(error)}.`);
             }
         }
+    }
+    /** `reviewers: authors`: the batch's authors are asked to review the docs pull request. */
+    async requestReviewers(batch, job) {
+        const { settings, event, deps } = this;
+        if (settings.reviewers !== 'authors' || !settings.docsToken || !job.prLink)
+            return;
+        await requestAuthors(batch, job.prLink, {
+            docsGitHub: (owner, repo) => connectGitHub(settings.docsToken, { owner, repo, apiUrl: event.apiUrl }, deps.signal, {
+                clock: deps.clock,
+                session: deps.session,
+                tokenInput: Input.DocsToken
+            }),
+            serverUrl: event.serverUrl,
+            log: deps.log
+        });
     }
     /** The event's own pull request gets the live comment; `issue-number` overrides, `comment: false` none. */
     commentTarget(batch) {
@@ -44175,6 +44263,7 @@ function planTrigger(settings, event) {
 
 
 
+
 /** Prompt files are meant to be short instructions; a huge one is a mistake (a wrong path). */
 const MAX_PROMPT_FILE_BYTES = (/* unused pure expression or super */ null && (256 * 1024));
 const MAX_TIMEOUT_MS = (/* unused pure expression or super */ null && (72 * 3_600_000));
@@ -44233,8 +44322,19 @@ function readSettings(get, env, mask) {
         expireAfter: readExpireAfter(get(Input.ExpireAfter), docsToken),
         maxOpen: get(Input.MaxOpen).trim()
             ? parseInteger(Input.MaxOpen, get(Input.MaxOpen).trim(), 1, 100)
-            : undefined
+            : undefined,
+        reviewers: readReviewers(get(Input.Reviewers), docsToken)
     };
+}
+/** `reviewers`: empty or `authors`; requesting reviews in the docs repository needs `docs-token`. */
+function readReviewers(raw, docsToken) {
+    const text = raw.trim().toLowerCase();
+    if (!text)
+        return undefined;
+    const mode = parseChoice(Input.Reviewers, text, REVIEWER_MODES);
+    if (!docsToken)
+        throw new InputError(`Input '${Input.Reviewers}' needs '${Input.DocsToken}': reviews are requested on the docs pull request, in the docs repository, with a token that can write its pull requests.`);
+    return mode;
 }
 const MAX_EXPIRE_AFTER_MS = (/* unused pure expression or super */ null && (365 * 86_400_000));
 /** `expire-after`: a duration of an hour to a year; closing needs `docs-token`. */

@@ -216,6 +216,85 @@ describe('the outcomes of the last 30 days', () => {
   })
 })
 
+describe('reviewers: authors', () => {
+  const reviewing = (inputs: Record<string, string> = {}, over: Partial<FakePull> = {}) =>
+    runMerged({ 'expire-after': '', fold: 'open-pr', reviewers: 'authors', ...inputs }, over)
+  const person = (login: string) => ({ user: { login, type: 'User' as const } })
+  const requests = () =>
+    gh.requests.filter(r => r.method === 'POST' && r.path.endsWith('/requested_reviewers'))
+  beforeEach(() => {
+    // The agent's docs pull requests, as the simulator numbers them.
+    for (let n = 100; n < 600; n++) docsPullNumbered(n)
+    gh.permissions.set('alice', { permission: 'write', role_name: 'write' })
+    gh.permissions.set('bob', { permission: 'read', role_name: 'read' })
+    gh.permissions.set('dave', { permission: 'none', role_name: 'none' })
+  })
+  const docsPullNumbered = (n: number) =>
+    gh.addPull(DOCS, {
+      number: n,
+      state: 'open',
+      merged: false,
+      user: { login: 'mintlify[bot]', type: 'Bot' },
+      createdAt: clock.wallNow()
+    })
+
+  it('requests the authors with access, the folded changes’ in the run that folds them, with docs-token', async () => {
+    const first = await reviewing({}, person('alice'))
+    expect(first.outputs.result).toBe('pr-opened')
+    const docs = gh.pulls.get(`${DOCS}#${numberOf(first.outputs.prLink)}`)
+    expect(docs?.requestedReviewers).toEqual(['alice'])
+    expect(requests()[0]?.authorization).toContain(DOCS_TOKEN)
+    expect(requests()[0]?.body).toEqual({ reviewers: ['alice'] })
+    // Checked first, on the docs repository.
+    expect(gh.requests.some(r => r.path === `/repos/${DOCS}/collaborators/alice/permission`)).toBe(
+      true
+    )
+    // Folded: bob reads the docs repository; carol has no account there, dave no access.
+    calls.push(...gh.requests.splice(0))
+    const second = await reviewing({}, person('bob'))
+    expect(second.outputs).toMatchObject({ decision: 'follow-up', jobId: first.outputs.jobId })
+    expect(requests().map(r => r.body)).toEqual([{ reviewers: ['bob'] }])
+    expect(docs?.requestedReviewers).toEqual(['alice', 'bob'])
+    calls.push(...gh.requests.splice(0))
+    const third = await reviewing({}, person('carol'))
+    expect(third.code).toBe(0)
+    expect(requests()).toHaveLength(0)
+    expect(third.log).toContain('Not requested as reviewers, without access to acme/docs: carol.')
+    calls.push(...gh.requests.splice(0))
+    await reviewing({}, person('dave'))
+    expect(requests()).toHaveLength(0)
+  })
+
+  it('never asks a bot', async () => {
+    await reviewing(
+      { 'allowed-bots': 'renovate' },
+      { user: { login: 'renovate[bot]', type: 'Bot' } }
+    )
+    expect(requests()).toHaveLength(0)
+    expect(gh.requests.some(r => r.path.includes('/collaborators/'))).toBe(false)
+  })
+
+  it('a refused request: a warning naming docs-token, and the run goes on', async () => {
+    gh.failures.set('request-reviewers', 403)
+    const run = await reviewing({}, person('alice'))
+    expect(run.code).toBe(0)
+    expect(run.outputs.result).toBe('pr-opened')
+    expect(run.log).toMatch(
+      /::warning::Could not request reviews from alice on \S+ with 'docs-token' \(HTTP 403\)\. Give 'docs-token' write access/
+    )
+  })
+
+  it.each([
+    [{ 'docs-token': '' }, /Input 'reviewers' needs 'docs-token'/],
+    [{ reviewers: 'everyone' }, /Input 'reviewers'/]
+  ])('refuses %j with a message naming the input', async (inputs, message) => {
+    const result = await reviewing(inputs)
+    expect(result.code).toBe(1)
+    expect(result.log).toMatch(message)
+    expect(sim.exchanges).toHaveLength(0)
+  })
+})
+
 describe("GitHub's OpenAPI description", () => {
   it('describes every GitHub call of this suite', () => {
     calls.push(...gh.requests)

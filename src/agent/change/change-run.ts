@@ -38,6 +38,7 @@ import { MAX_PATCH, changePrompt } from './change-prompt.js'
 import { type ChangeRules, applyRules, batchSize, pullRefusal } from './change-rules.js'
 import { type FoldDecision, LIVE, decideFold } from './fold.js'
 import { countOpen } from './open-limit.js'
+import { type REVIEWER_MODES, requestAuthors } from './reviewers.js'
 import type { PathFilter } from './path-filter.js'
 
 export const FOLD_MODES = ['open-pr', 'never'] as const
@@ -60,6 +61,8 @@ export interface ChangeSettings extends PlanSettings {
   expireAfter?: { ms: number; text: string }
   /** `max-open`: at most this many docs pull requests of the project open (a running job counts). */
   maxOpen?: number
+  /** `reviewers: authors`: the changes' authors are requested as reviewers (needs `docs-token`). */
+  reviewers?: (typeof REVIEWER_MODES)[number]
   dryRun: boolean
 }
 
@@ -362,6 +365,7 @@ class ChangeRun {
       finished: async (job: AgentJob, result: string) => {
         await session.finished(job, result)
         await this.tellSources(batch, job, target)
+        await this.requestReviewers(batch, job)
       }
     }
     const common = {
@@ -617,6 +621,22 @@ class ChangeRun {
         )
       }
     }
+  }
+
+  /** `reviewers: authors`: the batch's authors are asked to review the docs pull request. */
+  private async requestReviewers(batch: ChangeBatch, job: AgentJob): Promise<void> {
+    const { settings, event, deps } = this
+    if (settings.reviewers !== 'authors' || !settings.docsToken || !job.prLink) return
+    await requestAuthors(batch, job.prLink, {
+      docsGitHub: (owner, repo) =>
+        connectGitHub(settings.docsToken, { owner, repo, apiUrl: event.apiUrl }, deps.signal, {
+          clock: deps.clock,
+          session: deps.session,
+          tokenInput: Input.DocsToken
+        }),
+      serverUrl: event.serverUrl,
+      log: deps.log
+    })
   }
 
   /** The event's own pull request gets the live comment; `issue-number` overrides, `comment: false` none. */
