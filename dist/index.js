@@ -45983,7 +45983,8 @@ class ChangeRun {
             notices: [],
             decision: 'new-job',
             dryRun: settings.dryRun,
-            batch
+            batch,
+            requestReviewers: (job) => this.requestReviewers(batch, job)
         };
     }
     /** The default branch: everything since the ledger's last documented commit, as one batch. */
@@ -46092,7 +46093,6 @@ class ChangeRun {
             finished: async (job, result) => {
                 await session.finished(job, result);
                 await this.tellSources(batch, job, target);
-                await this.requestReviewers(batch, job);
             }
         };
         const common = {
@@ -46101,6 +46101,7 @@ class ChangeRun {
             batch,
             dryRun: settings.dryRun,
             ledger: hooks,
+            requestReviewers: (job) => this.requestReviewers(batch, job),
             budget: budgetText,
             ...extra
         };
@@ -47289,6 +47290,10 @@ async function runPrepared(client, settings, prepared, runner, signal) {
         await ledger
             .finished(end.job, end.result)
             .catch(error => log.warning(`The dashboard could not record how the run ended: ${errorText(error)}`));
+    if (end.job?.prLink && prepared.requestReviewers && !signal.aborted)
+        await prepared
+            .requestReviewers(end.job)
+            .catch(error => log.warning(`Could not request reviewers on the docs pull request: ${errorText(error)}`));
     await closing;
     return { ...end, fold, continued };
 }

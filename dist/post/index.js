@@ -43669,7 +43669,8 @@ class ChangeRun {
             notices: [],
             decision: 'new-job',
             dryRun: settings.dryRun,
-            batch
+            batch,
+            requestReviewers: (job) => this.requestReviewers(batch, job)
         };
     }
     /** The default branch: everything since the ledger's last documented commit, as one batch. */
@@ -43778,7 +43779,6 @@ class ChangeRun {
             finished: async (job, result) => {
                 await session.finished(job, result);
                 await this.tellSources(batch, job, target);
-                await this.requestReviewers(batch, job);
             }
         };
         const common = {
@@ -43787,6 +43787,7 @@ class ChangeRun {
             batch,
             dryRun: settings.dryRun,
             ledger: hooks,
+            requestReviewers: (job) => this.requestReviewers(batch, job),
             budget: budgetText,
             ...extra
         };

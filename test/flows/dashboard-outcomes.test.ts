@@ -265,6 +265,15 @@ describe('reviewers: authors', () => {
     expect(requests()).toHaveLength(0)
   })
 
+  it('requests them in runs without the dashboard too', async () => {
+    const run = await reviewing({ dashboard: 'false' }, person('alice'))
+    expect(run.outputs.result).toBe('pr-opened')
+    expect(requests().map(r => r.body)).toEqual([{ reviewers: ['alice'] }])
+    expect(requests()[0]?.path).toBe(
+      `/repos/${DOCS}/pulls/${numberOf(run.outputs.prLink)}/requested_reviewers`
+    )
+  })
+
   it('never asks a bot', async () => {
     await reviewing(
       { 'allowed-bots': 'renovate' },

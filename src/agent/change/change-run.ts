@@ -224,7 +224,8 @@ class ChangeRun {
       notices: [],
       decision: 'new-job',
       dryRun: settings.dryRun,
-      batch
+      batch,
+      requestReviewers: (job: AgentJob) => this.requestReviewers(batch, job)
     }
   }
 
@@ -365,7 +366,6 @@ class ChangeRun {
       finished: async (job: AgentJob, result: string) => {
         await session.finished(job, result)
         await this.tellSources(batch, job, target)
-        await this.requestReviewers(batch, job)
       }
     }
     const common = {
@@ -374,6 +374,7 @@ class ChangeRun {
       batch,
       dryRun: settings.dryRun,
       ledger: hooks,
+      requestReviewers: (job: AgentJob) => this.requestReviewers(batch, job),
       budget: budgetText,
       ...extra
     }
