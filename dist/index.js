@@ -33445,7 +33445,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4083);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8390);
 
 // The agent action (action.yml); `run` reports its own failures.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -33455,7 +33455,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4083:
+/***/ 8390:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -43386,6 +43386,14 @@ function connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs = R
                 throw new Error(`GitHub answered pull request #${number} without a number`);
             return pr;
         },
+        async requestReviewers(number, reviewers) {
+            await octokit.rest.pulls.requestReviewers({
+                owner,
+                repo,
+                pull_number: number,
+                reviewers
+            });
+        },
         graphql: (query, variables) => octokit.graphql(query, variables),
         async commitFiles(sha, page, perPage) {
             // GitHub pages a commit's files by `page` and `per_page`; the commit's own fields repeat.
@@ -43961,77 +43969,172 @@ function budgetState(spend, budget, now) {
 /** Starts in the last `windowMs`, for the estimate beside the budget. */
 const startsWithin = (spend, windowMs, now) => spend.filter(at => at > now - windowMs && at <= now).length;
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/dashboard-body.js
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/fold.js
 
 
+/** Ledger states of a job that may still take a follow-up: running, or its docs pull request open. */
+const LIVE = new Set(['active', 'open', 'started']);
+/**
+ * The ledger's newest job of the project that may still take the batch, checked against the
+ * service: still running, or its docs pull request (the link the service reports, never one
+ * written anywhere else) still open. Anything that cannot be read means a new job, never a guess.
+ */
+async function decideFold(project, ctx) {
+    const latest = [...project.jobs].reverse().find(job => LIVE.has(job.state));
+    if (!latest)
+        return { info: 'No docs job of this project is open in the ledger: starting a new job.' };
+    let job;
+    try {
+        job = await ctx.readJob(latest.id);
+    }
+    catch (error) {
+        return {
+            notice: `Could not read the earlier job ${latest.id} (${errorText(error).replace(/\.$/, '')}), so these changes start a new job.`,
+            info: 'Starting a new job.'
+        };
+    }
+    if (job.status === 'active')
+        return {
+            target: { jobId: job.id, docsPr: job.prLink ?? undefined },
+            info: `Job ${job.id} is still running: sending the changes to it as a follow-up.`
+        };
+    if (!job.prLink)
+        return {
+            info: `The earlier job ${job.id} ended (${job.status ?? 'status unknown'}) without a docs pull request: starting a new job.`,
+            seen: { jobId: job.id, state: 'ended' }
+        };
+    const state = await docsPrState(ctx, job.prLink);
+    const times = (s) => ({
+        ...(s.createdAt ? { prCreatedAt: s.createdAt } : {}),
+        ...(s.endedAt ? { endedAt: s.endedAt } : {})
+    });
+    if ('error' in state)
+        return {
+            notice: `Could not read the state of the docs pull request ${job.prLink} (${state.error}), so these changes start a new job instead of joining it.${state.hint ?? ''}`,
+            info: 'Starting a new job.'
+        };
+    if (state.open)
+        return {
+            target: { jobId: job.id, docsPr: job.prLink },
+            info: `The docs pull request ${job.prLink} of job ${job.id} is still open: sending the changes to the job as a follow-up.`,
+            seen: { jobId: job.id, state: 'open', prLink: job.prLink, ...times(state) }
+        };
+    const closed = state.merged ? 'merged' : 'closed';
+    return {
+        info: `The docs pull request ${job.prLink} of job ${job.id} is ${closed}: starting a new job.`,
+        seen: { jobId: job.id, state: closed, prLink: job.prLink, ...times(state) }
+    };
+}
+/**
+ * A docs pull request's state, read with the docs repository's connection; an error says why it
+ * could not be read, and what to set when GitHub refused.
+ */
+async function docsPrState(ctx, link) {
+    const where = parsePullLink(link, ctx.serverUrl);
+    if (!where)
+        return { error: `it is not a pull request on ${ctx.serverUrl}` };
+    try {
+        const pull = await ctx.docsGitHub(where.owner, where.repo).pull(where.number);
+        return {
+            open: pull.state === 'open',
+            merged: pull.merged,
+            createdAt: pull.createdAt,
+            endedAt: pull.merged ? pull.mergedAt : pull.state === 'open' ? undefined : pull.closedAt
+        };
+    }
+    catch (error) {
+        const hint = refusedAccess(error)
+            ? " If the docs repository is private, set 'docs-token' to a token that can read its pull requests."
+            : undefined;
+        return { error: describeGitHubError(error), hint };
+    }
+}
+/** owner, repo and number of a pull request link on the run's GitHub, or undefined. */
+function parsePullLink(link, serverUrl) {
+    let url;
+    let server;
+    try {
+        url = new URL(link);
+        server = new URL(serverUrl);
+    }
+    catch {
+        return undefined;
+    }
+    if (url.host.toLowerCase() !== server.host.toLowerCase())
+        return undefined;
+    const m = /^\/([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)\/pull\/(\d{1,10})\/?$/.exec(url.pathname);
+    if (!m)
+        return undefined;
+    return { owner: m[1], repo: m[2], number: Number(m[3]) };
+}
 
-const DAY = 86_400_000;
-const SHOWN_JOBS = 10;
-const SHOWN_CHANGES = 5;
-const SHOWN_WAITING = 20;
-/** The people's part of the body stays well under GitHub's 65,536 characters, beside the state. */
-const MAX_BODY_CHARS = 36_000;
-/** The dashboard as people read it: what the agent is doing for this repository, per project. */
-function renderDashboard(ledger, view) {
-    const lines = [
-        'This issue is kept by the Mintlify agent action. It shows what the documentation agent is doing for this repository, and it is the record of which changes were handed to the agent: every run of the action updates it, and what you edit here is overwritten. Closing it hides it until the next run.',
-        ''
-    ];
-    const projects = Object.entries(ledger.projects);
-    if (projects.length === 0)
-        lines.push('Nothing yet.', '');
-    for (const [id, project] of projects)
-        lines.push(...renderProject(id, project, view));
-    const text = lines.join('\n');
-    return text.length > MAX_BODY_CHARS
-        ? `${text.slice(0, MAX_BODY_CHARS)}\n\n… (cut: the rest did not fit in the issue)\n`
-        : text;
-}
-function renderProject(id, project, view) {
-    const lines = [`### Project ${codeSpan(id)}`, ''];
-    const day = startsWithin(project.spend, DAY, view.now);
-    const week = startsWithin(project.spend, 7 * DAY, view.now);
-    const documented = project.documented
-        ? `${commitLink(project.documented.sha, view)} · ${when(project.documented.at)}`
-        : 'none yet: the first change run documents its own change';
-    lines.push(`- **Last documented commit**: ${documented}`, `- **Jobs and follow-ups started**: ${formatCount(day)} in the last 24 hours, ${formatCount(week)} in the last 7 days`, `- **Credits used (estimate)**: about ${formatCount(week * ESTIMATED_CREDITS_PER_RUN)} in the last 7 days, at ${ESTIMATED_CREDITS_PER_RUN} a run (Mintlify's published average; the API reports no usage)`, '');
-    const jobs = project.jobs.slice(-SHOWN_JOBS).reverse();
-    if (jobs.length) {
-        lines.push('#### Docs pull requests and jobs', '', '| Docs pull request | Job | State | Changes in it |', '|---|---|---|---|', ...jobs.map(job => `| ${job.prLink ? markdownLink(shortPull(job.prLink), job.prLink) : 'not yet'} | ${codeSpan(job.id)} | ${escapeMarkdown(job.state)} | ${changeList(job.changes, job.moreChanges, view)} |`), '');
-    }
-    if (project.waiting && project.waiting.changes.length) {
-        const { changes, why } = project.waiting;
-        lines.push(`#### Waiting: ${counted(changes.length, 'change')}`, '', `${escapeMarkdown(why)}`, '', ...changes.slice(0, SHOWN_WAITING).map(c => `- ${changeLink(c, view)}`), ...(changes.length > SHOWN_WAITING ? [`- … and ${changes.length - SHOWN_WAITING} more`] : []), '');
-    }
-    if (project.uncertain.length) {
-        lines.push('#### Uncertain', '', 'The request below got no answer, so it may have started a job. The action does not send these changes again by itself: look for the job among the agent jobs on the Mintlify dashboard, and if there is none, run the workflow by hand with a prompt that names them.', '', ...project.uncertain.map(u => `- ${when(u.at)}: ${u.what === 'follow-up' ? `follow-up to ${codeSpan(u.job ?? '?')}` : 'a new job'} (${escapeMarkdown(u.why)}) for ${changeList(u.changes, 0, view)}`), '');
-    }
-    if (project.runs.length) {
-        lines.push('#### Last runs', '', '| Run | Result | Job | Changes | Note |', '|---|---|---|---:|---|', ...[...project.runs]
-            .reverse()
-            .map(r => `| ${r.url ? markdownLink(when(r.at), r.url) : when(r.at)} | ${codeSpan(r.result)} | ${r.job ? codeSpan(r.job) : ''} | ${formatCount(r.changes)} | ${escapeMarkdown(r.note)} |`), ...(project.olderRuns
-            ? [`| | | | | … and ${formatCount(project.olderRuns)} earlier runs |`]
-            : []), '');
-    }
-    return lines;
-}
-const when = (at) => at ? `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC` : '';
-const commitLink = (sha, view) => markdownLink(sha.slice(0, 7), `${view.serverUrl}/${view.repository}/commit/${sha}`);
-function changeLink(change, view) {
-    const label = change.pr ? `#${change.pr}` : change.sha.slice(0, 7);
-    const url = change.url ?? `${view.serverUrl}/${view.repository}/commit/${change.sha}`;
-    return `${markdownLink(label, url)} ${escapeMarkdown(change.title)}`;
-}
-function changeList(changes, more, view) {
-    const shown = changes.slice(-SHOWN_CHANGES).map(c => changeLink(c, view));
-    const rest = changes.length - shown.length + more;
-    return [...shown, ...(rest > 0 ? [`and ${rest} more`] : [])].join(' · ');
-}
-/** `acme/docs#101` for a pull request URL; the URL itself otherwise. */
-function shortPull(url) {
-    const m = /\/([^/]+)\/([^/]+)\/pull\/(\d+)\/?$/.exec(url);
-    return m ? `${m[1]}/${m[2]}#${m[3]}` : url;
-}
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/names.js
+
+/** Input and output names of the agent action (action.yml), defined once; action.yml and the docs are tested against them. */
+const names_Input = {
+    ...CommonInput,
+    Prompt: 'prompt',
+    PromptFile: 'prompt-file',
+    JobId: 'job-id',
+    Wait: 'wait',
+    Timeout: 'timeout',
+    PollInterval: 'poll-interval',
+    FailOn: 'fail-on',
+    GithubToken: 'github-token',
+    Comment: 'comment',
+    IssueNumber: 'issue-number',
+    TriggerPhrase: 'trigger-phrase',
+    Label: 'label',
+    RequiredPermission: 'required-permission',
+    AllowedBots: 'allowed-bots',
+    Fold: 'fold',
+    SkipLabel: 'skip-label',
+    IncludeDiff: 'include-diff',
+    DocsToken: 'docs-token',
+    Dashboard: 'dashboard',
+    DashboardTitle: 'dashboard-title',
+    Changes: 'changes',
+    DryRun: 'dry-run',
+    Paths: 'paths',
+    PathsIgnore: 'paths-ignore',
+    MaxJobs: 'max-jobs',
+    ExpireAfter: 'expire-after',
+    MaxOpen: 'max-open',
+    Reviewers: 'reviewers'
+};
+const Output = {
+    JobId: 'jobId',
+    Status: 'status',
+    PrLink: 'prLink',
+    Model: 'model',
+    Job: 'job',
+    Result: 'result',
+    Source: 'source',
+    Decision: 'decision',
+    Prompt: 'prompt'
+};
+/** Defaults as in action.yml; applied here too because a bare `node dist/index.js` gets no defaults from the runner. */
+const Defaults = {
+    [names_Input.ApiUrl]: DEFAULT_API_URL,
+    [names_Input.Wait]: 'true',
+    [names_Input.Timeout]: '30m',
+    [names_Input.PollInterval]: '10s',
+    [names_Input.FailOn]: 'failed,timeout',
+    [names_Input.Comment]: 'auto',
+    [names_Input.TriggerPhrase]: '/docs-agent',
+    [names_Input.RequiredPermission]: 'write',
+    [names_Input.Fold]: 'open-pr',
+    [names_Input.SkipLabel]: 'no-docs',
+    [names_Input.IncludeDiff]: 'false',
+    [names_Input.Dashboard]: 'true',
+    [names_Input.DashboardTitle]: 'Docs agent dashboard',
+    [names_Input.Changes]: 'event',
+    [names_Input.DryRun]: 'false'
+};
+/** Names of the values the main step saves for the post step. */
+const State = {
+    Comment: 'comment'
+};
 
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
@@ -44089,6 +44192,12 @@ const TAG = 'mintlify-agent-ledger';
 /** The state's share of the issue body (GitHub allows 65,536 characters in all). */
 const MAX_STATE_CHARS = 24_000;
 const MAX_JOBS = 10;
+/** Jobs kept beyond the last MAX_JOBS, for the outcomes: those with a docs pull request in the window. */
+const MAX_OUTCOME_JOBS = 50;
+const DAY = 86_400_000;
+/** The dashboard's outcomes cover docs pull requests created in the last 30 days. */
+const OUTCOME_WINDOW_MS = 30 * DAY;
+const MAX_DAYS = 31;
 const MAX_CHANGES_PER_JOB = 20;
 const MAX_WAITING = 50;
 const MAX_UNCERTAIN = 10;
@@ -44145,6 +44254,7 @@ function checkedProject(value) {
                 startedAt: num(job.startedAt),
                 ...optionalTime('prCreatedAt', job.prCreatedAt),
                 ...optionalTime('endedAt', job.endedAt),
+                ...optionalTime('checkedAt', job.checkedAt),
                 changes: list(job.changes).map(checkedChange),
                 moreChanges: num(job.moreChanges)
             };
@@ -44167,6 +44277,7 @@ function checkedProject(value) {
             };
         }),
         spend: list(p.spend).filter((n) => typeof n === 'number'),
+        ...checkedDays(p.startsByDay),
         runs: list(p.runs).map(r => {
             const run = object(r);
             return {
@@ -44184,6 +44295,41 @@ function checkedProject(value) {
         olderRuns: num(p.olderRuns)
     };
 }
+/** Day counts: only `YYYY-MM-DD` keys with whole, non-negative counts; at most the last 31 days. */
+function checkedDays(value) {
+    if (!value || typeof value !== 'object' || Array.isArray(value))
+        return {};
+    const days = {};
+    const valid = Object.entries(value)
+        .filter((e) => /^\d{4}-\d{2}-\d{2}$/.test(e[0]) &&
+        typeof e[1] === 'number' &&
+        Number.isInteger(e[1]) &&
+        e[1] >= 0 &&
+        e[1] <= 1_000_000)
+        .sort((a, b) => a[0].localeCompare(b[0]))
+        .slice(-MAX_DAYS);
+    for (const [day, count] of valid)
+        days[day] = count;
+    return { startsByDay: days };
+}
+/** The UTC day of a time, as `startsByDay` keys it. */
+const utcDay = (at) => new Date(at).toISOString().slice(0, 10);
+/** A job or follow-up started at `at`: for `max-jobs` and for the 30-day outcomes. */
+function noteStart(project, at) {
+    project.spend.push(at);
+    const days = (project.startsByDay ??= {});
+    const day = utcDay(at);
+    days[day] = (days[day] ?? 0) + 1;
+}
+/** Jobs and follow-ups started in the last 30 days (whole UTC days, today included). */
+function startsIn30Days(project, now) {
+    const from = utcDay(now - OUTCOME_WINDOW_MS + DAY);
+    return Object.entries(project.startsByDay ?? {})
+        .filter(([day]) => day >= from && day <= utcDay(now))
+        .reduce((sum, [, n]) => sum + n, 0);
+}
+/** When a job's docs pull request was opened, as far as known: never before its job started. */
+const openedAt = (job) => job.prCreatedAt ?? job.startedAt;
 function checkedChange(value) {
     const c = object(value);
     return {
@@ -44206,9 +44352,21 @@ function fitLedger(ledger, now) {
     const fitted = structuredClone(ledger);
     for (const project of Object.values(fitted.projects)) {
         project.spend = project.spend.filter(at => at > now - LONGEST_WINDOW_MS).slice(-MAX_SPEND);
+        if (project.startsByDay) {
+            const from = utcDay(now - MAX_DAYS * DAY);
+            project.startsByDay = Object.fromEntries(Object.entries(project.startsByDay).filter(([day]) => day > from));
+        }
         for (const job of project.jobs)
             trimChanges(job, MAX_CHANGES_PER_JOB);
-        project.jobs = project.jobs.slice(-MAX_JOBS);
+        // Beyond the last MAX_JOBS, a job stays only for the outcomes: a docs pull request opened in
+        // the window, without its change list (counted).
+        const older = project.jobs
+            .slice(0, Math.max(0, project.jobs.length - MAX_JOBS))
+            .filter(j => j.prLink && openedAt(j) > now - OUTCOME_WINDOW_MS)
+            .slice(-MAX_OUTCOME_JOBS);
+        for (const job of older)
+            trimChanges(job, 0);
+        project.jobs = [...older, ...project.jobs.slice(-MAX_JOBS)];
         if (project.waiting)
             project.waiting.changes = project.waiting.changes.slice(-MAX_WAITING);
         project.uncertain = project.uncertain.slice(-MAX_UNCERTAIN);
@@ -44222,13 +44380,17 @@ function fitLedger(ledger, now) {
         for (const project of Object.values(fitted.projects))
             for (const job of project.jobs)
                 trimChanges(job, keep);
+    // Last, the outcomes give way: only the last MAX_JOBS jobs stay.
+    if (size() > MAX_STATE_CHARS)
+        for (const project of Object.values(fitted.projects))
+            project.jobs = project.jobs.slice(-MAX_JOBS);
     return fitted;
 }
 function trimChanges(job, keep) {
     if (job.changes.length <= keep)
         return;
     job.moreChanges += job.changes.length - keep;
-    job.changes = job.changes.slice(-keep);
+    job.changes = keep > 0 ? job.changes.slice(-keep) : [];
 }
 function dropOldRuns(project, keep) {
     if (project.runs.length <= keep)
@@ -44241,6 +44403,218 @@ const ledgerTitle = (text) => {
     const line = text.replace(/\s+/g, ' ').trim();
     return line.length > MAX_TITLE ? `${line.slice(0, MAX_TITLE - 1)}…` : line;
 };
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/outcomes.js
+
+
+
+
+
+/** Docs-repository requests at most, in one run, to bring the outcomes up to date. */
+const MAX_OUTCOME_READS = 5;
+const DECIDED = new Set(['merged', 'closed', 'expired']);
+const STILL_OPEN = new Set(['active', 'started', 'open']);
+/**
+ * The ledger's docs pull requests of the last 30 days whose outcome is not known yet (still open,
+ * or merged or closed without its time) are read again, those never read first, then those read
+ * longest ago, the oldest first: at most MAX_OUTCOME_READS requests. A token without access is a
+ * warning naming it; the run goes on.
+ */
+async function refreshOutcomes(project, ctx) {
+    const due = project.jobs
+        .filter(j => j.prLink && !ctx.skip.has(j.id) && inWindow(j, ctx.now) && unknown(j))
+        .sort((a, b) => (a.checkedAt ?? 0) - (b.checkedAt ?? 0) || openedAt(a) - openedAt(b));
+    const changed = [];
+    const checked = [];
+    let reads = 0;
+    for (const job of due) {
+        if (reads >= MAX_OUTCOME_READS)
+            break;
+        const link = job.prLink;
+        const where = parsePullLink(link, ctx.serverUrl);
+        if (!where)
+            continue;
+        reads++;
+        let pull;
+        try {
+            pull = await ctx.docsGitHub(where.owner, where.repo).pull(where.number);
+        }
+        catch (error) {
+            const hint = refusedAccess(error)
+                ? ctx.tokenInput === names_Input.DocsToken
+                    ? ` Give '${names_Input.DocsToken}' read access to the pull requests of ${where.owner}/${where.repo}.`
+                    : ` If the docs repository is private, set '${names_Input.DocsToken}' to a token that can read its pull requests.`
+                : '';
+            const text = `Could not read the docs pull request ${link} with '${ctx.tokenInput}' (${describeGitHubError(error)}), so the dashboard's outcomes are not brought up to date in this run.${hint}`;
+            if (ctx.tokenInput === names_Input.DocsToken)
+                ctx.log.warning(text);
+            else
+                ctx.log.notice(text);
+            break;
+        }
+        const update = { ...outcomeOf(job, pull), checkedAt: ctx.now };
+        if (changes(job, update))
+            changed.push(update);
+        else
+            checked.push(update);
+    }
+    return { changed, checked };
+}
+function outcomeOf(job, pull) {
+    const times = { prCreatedAt: pull.createdAt };
+    if (pull.merged)
+        return { jobId: job.id, state: 'merged', ...times, endedAt: pull.mergedAt };
+    if (pull.state !== 'open')
+        return { jobId: job.id, state: 'closed', ...times, endedAt: pull.closedAt };
+    // A job still at work keeps its state: its docs pull request is open.
+    const state = job.state === 'active' || job.state === 'started' ? job.state : 'open';
+    return { jobId: job.id, state, ...times };
+}
+const changes = (job, u) => job.state !== u.state ||
+    Boolean(u.prCreatedAt && u.prCreatedAt !== job.prCreatedAt) ||
+    Boolean(u.endedAt && u.endedAt !== job.endedAt);
+const inWindow = (job, now) => openedAt(job) > now - OUTCOME_WINDOW_MS;
+/** Not decided yet as far as the ledger knows, or decided without the times the figures need. */
+const unknown = (job) => job.state === 'expired' ? false : !DECIDED.has(job.state) || !job.endedAt || !job.prCreatedAt;
+function outcomes(project, now) {
+    const jobs = project.jobs.filter(j => j.prLink && inWindow(j, now));
+    const count = (states) => jobs.filter(j => states.has(j.state)).length;
+    const merged = count(new Set(['merged']));
+    const closed = count(new Set(['closed']));
+    const expired = count(new Set(['expired']));
+    const decided = merged + closed + expired;
+    const started = startsIn30Days(project, now);
+    const toMerge = jobs
+        .filter(j => j.state === 'merged' && j.endedAt && j.endedAt >= j.startedAt)
+        .map(j => j.endedAt - j.startedAt);
+    return {
+        started,
+        merged,
+        closed,
+        expired,
+        open: count(STILL_OPEN),
+        decided,
+        acceptance: decided ? merged / decided : undefined,
+        medianToMerge: median(toMerge),
+        creditsPerMerge: merged ? Math.round((started * ESTIMATED_CREDITS_PER_RUN) / merged) : undefined
+    };
+}
+function median(values) {
+    if (!values.length)
+        return undefined;
+    const sorted = [...values].sort((a, b) => a - b);
+    const mid = Math.floor(sorted.length / 2);
+    return sorted.length % 2
+        ? sorted[mid]
+        : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+/** A duration in hours under two days, in days from then: `5 hours`, `2.5 days`. */
+function hoursOrDays(ms) {
+    const hours = ms / 3_600_000;
+    if (hours < 1)
+        return 'under an hour';
+    if (hours < 48) {
+        const h = Math.round(hours);
+        return `${h} ${h === 1 ? 'hour' : 'hours'}`;
+    }
+    const days = Math.round((hours / 24) * 10) / 10;
+    return `${days} days`;
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/dashboard-body.js
+
+
+
+
+const dashboard_body_DAY = 86_400_000;
+const SHOWN_JOBS = 10;
+const SHOWN_CHANGES = 5;
+const SHOWN_WAITING = 20;
+/** The people's part of the body stays well under GitHub's 65,536 characters, beside the state. */
+const MAX_BODY_CHARS = 36_000;
+/** The dashboard as people read it: what the agent is doing for this repository, per project. */
+function renderDashboard(ledger, view) {
+    const lines = [
+        'This issue is kept by the Mintlify agent action. It shows what the documentation agent is doing for this repository, and it is the record of which changes were handed to the agent: every run of the action updates it, and what you edit here is overwritten. Closing it hides it until the next run.',
+        ''
+    ];
+    const projects = Object.entries(ledger.projects);
+    if (projects.length === 0)
+        lines.push('Nothing yet.', '');
+    for (const [id, project] of projects)
+        lines.push(...renderProject(id, project, view));
+    const text = lines.join('\n');
+    return text.length > MAX_BODY_CHARS
+        ? `${text.slice(0, MAX_BODY_CHARS)}\n\n… (cut: the rest did not fit in the issue)\n`
+        : text;
+}
+function renderProject(id, project, view) {
+    const lines = [`### Project ${codeSpan(id)}`, ''];
+    const day = startsWithin(project.spend, dashboard_body_DAY, view.now);
+    const week = startsWithin(project.spend, 7 * dashboard_body_DAY, view.now);
+    const documented = project.documented
+        ? `${commitLink(project.documented.sha, view)} · ${when(project.documented.at)}`
+        : 'none yet: the first change run documents its own change';
+    lines.push(`- **Last documented commit**: ${documented}`, `- **Jobs and follow-ups started**: ${formatCount(day)} in the last 24 hours, ${formatCount(week)} in the last 7 days`, `- **Credits used (estimate)**: about ${formatCount(week * ESTIMATED_CREDITS_PER_RUN)} in the last 7 days, at ${ESTIMATED_CREDITS_PER_RUN} a run (Mintlify's published average; the API reports no usage)`, '');
+    lines.push(...renderOutcomes(project, view));
+    const jobs = project.jobs.slice(-SHOWN_JOBS).reverse();
+    if (jobs.length) {
+        lines.push('#### Docs pull requests and jobs', '', '| Docs pull request | Job | State | Changes in it |', '|---|---|---|---|', ...jobs.map(job => `| ${job.prLink ? markdownLink(shortPull(job.prLink), job.prLink) : 'not yet'} | ${codeSpan(job.id)} | ${escapeMarkdown(job.state)} | ${changeList(job.changes, job.moreChanges, view)} |`), '');
+    }
+    if (project.waiting && project.waiting.changes.length) {
+        const { changes, why } = project.waiting;
+        lines.push(`#### Waiting: ${counted(changes.length, 'change')}`, '', `${escapeMarkdown(why)}`, '', ...changes.slice(0, SHOWN_WAITING).map(c => `- ${changeLink(c, view)}`), ...(changes.length > SHOWN_WAITING ? [`- … and ${changes.length - SHOWN_WAITING} more`] : []), '');
+    }
+    if (project.uncertain.length) {
+        lines.push('#### Uncertain', '', 'The request below got no answer, so it may have started a job. The action does not send these changes again by itself: look for the job among the agent jobs on the Mintlify dashboard, and if there is none, run the workflow by hand with a prompt that names them.', '', ...project.uncertain.map(u => `- ${when(u.at)}: ${u.what === 'follow-up' ? `follow-up to ${codeSpan(u.job ?? '?')}` : 'a new job'} (${escapeMarkdown(u.why)}) for ${changeList(u.changes, 0, view)}`), '');
+    }
+    if (project.runs.length) {
+        lines.push('#### Last runs', '', '| Run | Result | Job | Changes | Note |', '|---|---|---|---:|---|', ...[...project.runs]
+            .reverse()
+            .map(r => `| ${r.url ? markdownLink(when(r.at), r.url) : when(r.at)} | ${codeSpan(r.result)} | ${r.job ? codeSpan(r.job) : ''} | ${formatCount(r.changes)} | ${escapeMarkdown(r.note)} |`), ...(project.olderRuns
+            ? [`| | | | | … and ${formatCount(project.olderRuns)} earlier runs |`]
+            : []), '');
+    }
+    return lines;
+}
+/** What became of the agent's work over the last 30 days: figures only, no text from elsewhere. */
+function renderOutcomes(project, view) {
+    const o = outcomes(project, view.now);
+    if (!o.started && !o.decided && !o.open)
+        return [];
+    const acceptance = o.acceptance === undefined
+        ? 'no decided pull request yet'
+        : `${Math.round(o.acceptance * 100)}% (${formatCount(o.merged)} merged of ${formatCount(o.decided)} decided)`;
+    return [
+        '#### Outcomes, last 30 days',
+        '',
+        'Docs pull requests opened in the last 30 days, as last read from the docs repository (a few a run); jobs and follow-ups by the day they started.',
+        '',
+        `- **Jobs and follow-ups started**: ${formatCount(o.started)}`,
+        `- **Docs pull requests**: ${formatCount(o.merged)} merged · ${formatCount(o.closed)} closed without merge · ${formatCount(o.expired)} expired · ${formatCount(o.open)} still open`,
+        `- **Accepted**: ${acceptance}`,
+        `- **Median time from job start to merge**: ${o.medianToMerge === undefined ? 'no merged pull request yet' : hoursOrDays(o.medianToMerge)}`,
+        `- **Credits per merged docs pull request (estimate)**: ${o.creditsPerMerge === undefined ? 'no merged pull request yet' : `about ${formatCount(o.creditsPerMerge)}`} (every job and follow-up started, at ${ESTIMATED_CREDITS_PER_RUN} credits a run, Mintlify's published average)`,
+        ''
+    ];
+}
+const when = (at) => at ? `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC` : '';
+const commitLink = (sha, view) => markdownLink(sha.slice(0, 7), `${view.serverUrl}/${view.repository}/commit/${sha}`);
+function changeLink(change, view) {
+    const label = change.pr ? `#${change.pr}` : change.sha.slice(0, 7);
+    const url = change.url ?? `${view.serverUrl}/${view.repository}/commit/${change.sha}`;
+    return `${markdownLink(label, url)} ${escapeMarkdown(change.title)}`;
+}
+function changeList(changes, more, view) {
+    const shown = changes.slice(-SHOWN_CHANGES).map(c => changeLink(c, view));
+    const rest = changes.length - shown.length + more;
+    return [...shown, ...(rest > 0 ? [`and ${rest} more`] : [])].join(' · ');
+}
+/** `acme/docs#101` for a pull request URL; the URL itself otherwise. */
+function shortPull(url) {
+    const m = /\/([^/]+)\/([^/]+)\/pull\/(\d+)\/?$/.exec(url);
+    return m ? `${m[1]}/${m[2]}#${m[3]}` : url;
+}
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/dashboard.js
 
@@ -44390,163 +44764,6 @@ function dashboardError(what, error) {
     const detail = typeof status === 'number' ? `HTTP ${status}` : error.message;
     return new ExplainedError(`Could not ${what} the docs agent dashboard issue (${detail}), which records what was handed to the agent, so nothing was started. Give the workflow 'issues: write', or set 'dashboard: false' to run every change as its own job without a record.`);
 }
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/fold.js
-
-
-/** Ledger states of a job that may still take a follow-up: running, or its docs pull request open. */
-const LIVE = new Set(['active', 'open', 'started']);
-/**
- * The ledger's newest job of the project that may still take the batch, checked against the
- * service: still running, or its docs pull request (the link the service reports, never one
- * written anywhere else) still open. Anything that cannot be read means a new job, never a guess.
- */
-async function decideFold(project, ctx) {
-    const latest = [...project.jobs].reverse().find(job => LIVE.has(job.state));
-    if (!latest)
-        return { info: 'No docs job of this project is open in the ledger: starting a new job.' };
-    let job;
-    try {
-        job = await ctx.readJob(latest.id);
-    }
-    catch (error) {
-        return {
-            notice: `Could not read the earlier job ${latest.id} (${errorText(error).replace(/\.$/, '')}), so these changes start a new job.`,
-            info: 'Starting a new job.'
-        };
-    }
-    if (job.status === 'active')
-        return {
-            target: { jobId: job.id, docsPr: job.prLink ?? undefined },
-            info: `Job ${job.id} is still running: sending the changes to it as a follow-up.`
-        };
-    if (!job.prLink)
-        return {
-            info: `The earlier job ${job.id} ended (${job.status ?? 'status unknown'}) without a docs pull request: starting a new job.`,
-            seen: { jobId: job.id, state: 'ended' }
-        };
-    const state = await docsPrState(ctx, job.prLink);
-    if ('error' in state)
-        return {
-            notice: `Could not read the state of the docs pull request ${job.prLink} (${state.error}), so these changes start a new job instead of joining it.${state.hint ?? ''}`,
-            info: 'Starting a new job.'
-        };
-    if (state.open)
-        return {
-            target: { jobId: job.id, docsPr: job.prLink },
-            info: `The docs pull request ${job.prLink} of job ${job.id} is still open: sending the changes to the job as a follow-up.`,
-            seen: { jobId: job.id, state: 'open', prLink: job.prLink }
-        };
-    const closed = state.merged ? 'merged' : 'closed';
-    return {
-        info: `The docs pull request ${job.prLink} of job ${job.id} is ${closed}: starting a new job.`,
-        seen: { jobId: job.id, state: closed, prLink: job.prLink }
-    };
-}
-/**
- * A docs pull request's state, read with the docs repository's connection; an error says why it
- * could not be read, and what to set when GitHub refused.
- */
-async function docsPrState(ctx, link) {
-    const where = parsePullLink(link, ctx.serverUrl);
-    if (!where)
-        return { error: `it is not a pull request on ${ctx.serverUrl}` };
-    try {
-        const pull = await ctx.docsGitHub(where.owner, where.repo).pull(where.number);
-        return { open: pull.state === 'open', merged: pull.merged };
-    }
-    catch (error) {
-        const hint = refusedAccess(error)
-            ? " If the docs repository is private, set 'docs-token' to a token that can read its pull requests."
-            : undefined;
-        return { error: describeGitHubError(error), hint };
-    }
-}
-/** owner, repo and number of a pull request link on the run's GitHub, or undefined. */
-function parsePullLink(link, serverUrl) {
-    let url;
-    let server;
-    try {
-        url = new URL(link);
-        server = new URL(serverUrl);
-    }
-    catch {
-        return undefined;
-    }
-    if (url.host.toLowerCase() !== server.host.toLowerCase())
-        return undefined;
-    const m = /^\/([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)\/pull\/(\d{1,10})\/?$/.exec(url.pathname);
-    if (!m)
-        return undefined;
-    return { owner: m[1], repo: m[2], number: Number(m[3]) };
-}
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/names.js
-
-/** Input and output names of the agent action (action.yml), defined once; action.yml and the docs are tested against them. */
-const names_Input = {
-    ...CommonInput,
-    Prompt: 'prompt',
-    PromptFile: 'prompt-file',
-    JobId: 'job-id',
-    Wait: 'wait',
-    Timeout: 'timeout',
-    PollInterval: 'poll-interval',
-    FailOn: 'fail-on',
-    GithubToken: 'github-token',
-    Comment: 'comment',
-    IssueNumber: 'issue-number',
-    TriggerPhrase: 'trigger-phrase',
-    Label: 'label',
-    RequiredPermission: 'required-permission',
-    AllowedBots: 'allowed-bots',
-    Fold: 'fold',
-    SkipLabel: 'skip-label',
-    IncludeDiff: 'include-diff',
-    DocsToken: 'docs-token',
-    Dashboard: 'dashboard',
-    DashboardTitle: 'dashboard-title',
-    Changes: 'changes',
-    DryRun: 'dry-run',
-    Paths: 'paths',
-    PathsIgnore: 'paths-ignore',
-    MaxJobs: 'max-jobs',
-    ExpireAfter: 'expire-after',
-    MaxOpen: 'max-open'
-};
-const Output = {
-    JobId: 'jobId',
-    Status: 'status',
-    PrLink: 'prLink',
-    Model: 'model',
-    Job: 'job',
-    Result: 'result',
-    Source: 'source',
-    Decision: 'decision',
-    Prompt: 'prompt'
-};
-/** Defaults as in action.yml; applied here too because a bare `node dist/index.js` gets no defaults from the runner. */
-const Defaults = {
-    [names_Input.ApiUrl]: DEFAULT_API_URL,
-    [names_Input.Wait]: 'true',
-    [names_Input.Timeout]: '30m',
-    [names_Input.PollInterval]: '10s',
-    [names_Input.FailOn]: 'failed,timeout',
-    [names_Input.Comment]: 'auto',
-    [names_Input.TriggerPhrase]: '/docs-agent',
-    [names_Input.RequiredPermission]: 'write',
-    [names_Input.Fold]: 'open-pr',
-    [names_Input.SkipLabel]: 'no-docs',
-    [names_Input.IncludeDiff]: 'false',
-    [names_Input.Dashboard]: 'true',
-    [names_Input.DashboardTitle]: 'Docs agent dashboard',
-    [names_Input.Changes]: 'event',
-    [names_Input.DryRun]: 'false'
-};
-/** Names of the values the main step saves for the post step. */
-const State = {
-    Comment: 'comment'
-};
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/expiry.js
 
@@ -44720,7 +44937,7 @@ class LedgerSession {
         const changes = changeRefs(batch);
         await this.dashboard.write(this.projectId, project => {
             project.documented = { sha: batch.head, at };
-            project.spend.push(at);
+            noteStart(project, at);
             project.waiting = null;
             this.markSeen(project);
             const known = project.jobs.find(j => j.id === job.id);
@@ -44747,7 +44964,7 @@ class LedgerSession {
     async counted(job, followUp, note) {
         const at = this.now();
         await this.dashboard.write(this.projectId, project => {
-            project.spend.push(at);
+            noteStart(project, at);
             project.runs.push({
                 at,
                 url: this.run.url,
@@ -44787,7 +45004,7 @@ class LedgerSession {
         const at = this.now();
         await this.dashboard.write(this.projectId, project => {
             project.documented = { sha: batch.head, at };
-            project.spend.push(at);
+            noteStart(project, at);
             project.uncertain.push({ at, what, job: jobId, changes: changeRefs(batch), why });
             project.runs.push(this.entry(at, batch, 'uncertain', jobId, why));
         }, { reread: true });
@@ -44839,6 +45056,10 @@ class LedgerSession {
         known.state = seen.state;
         if (seen.prLink)
             known.prLink = seen.prLink;
+        if (seen.prCreatedAt)
+            known.prCreatedAt = seen.prCreatedAt;
+        if (seen.endedAt)
+            known.endedAt = seen.endedAt;
     }
     entry(at, batch, result, job, note = '') {
         return {
@@ -44867,6 +45088,8 @@ function applyUpdates(project, updates) {
             known.prCreatedAt = update.prCreatedAt;
         if (update.endedAt)
             known.endedAt = update.endedAt;
+        if (update.checkedAt)
+            known.checkedAt = update.checkedAt;
     }
 }
 const SHOWN_LEFT_OUT = 3;
@@ -45583,7 +45806,71 @@ async function countOpen(project, max, fold, ctx) {
     return { open, updates, unread };
 }
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/reviewers.js
+
+
+
+const REVIEWER_MODES = ['authors'];
+/** People checked and requested at most in one run (GitHub takes a few at a time anyway). */
+const MAX_REVIEWERS = 10;
+const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
+/**
+ * `reviewers: authors`: the authors of the batch's pull requests (the changes this run put in the
+ * docs pull request, folded ones included), never bots and never co-authors, are requested as
+ * reviewers on the docs pull request, each checked first for access to the docs repository: GitHub
+ * refuses the whole request when one of them has none. Commits pushed without a pull request are
+ * left out: their author is a git name, not surely a GitHub account. Nothing here stops the run: a
+ * refusal is a warning naming `docs-token`.
+ */
+async function requestAuthors(batch, prLink, ctx) {
+    const where = parsePullLink(prLink, ctx.serverUrl);
+    if (!where)
+        return [];
+    const authors = [
+        ...new Set(batch.pulls
+            .filter(p => !p.authorIsBot && LOGIN.test(p.author) && !/\[bot\]$/i.test(p.author))
+            .map(p => p.author))
+    ].slice(0, MAX_REVIEWERS);
+    if (!authors.length)
+        return [];
+    const docs = ctx.docsGitHub(where.owner, where.repo);
+    const withAccess = [];
+    const without = [];
+    for (const login of authors) {
+        let permission;
+        try {
+            permission = (await docs.permission(login)).permission;
+        }
+        catch (error) {
+            // 404: no such account, or none GitHub shows this token: no access either way.
+            if (describeGitHubError(error) !== 'HTTP 404') {
+                ctx.log.warning(`Could not check ${login}'s access to ${where.owner}/${where.repo} with '${names_Input.DocsToken}' (${describeGitHubError(error)}), so no reviewers are requested on ${prLink}.`);
+                return [];
+            }
+        }
+        if (permission && permission !== 'none')
+            withAccess.push(login);
+        else
+            without.push(login);
+    }
+    if (without.length)
+        ctx.log.info(`Not requested as reviewers, without access to ${where.owner}/${where.repo}: ${without.join(', ')}.`);
+    if (!withAccess.length)
+        return [];
+    try {
+        await docs.requestReviewers(where.number, withAccess);
+    }
+    catch (error) {
+        ctx.log.warning(`Could not request reviews from ${withAccess.join(', ')} on ${prLink} with '${names_Input.DocsToken}' (${describeGitHubError(error)}).${refusedAccess(error) ? ` Give '${names_Input.DocsToken}' write access to the pull requests of ${where.owner}/${where.repo}.` : ''}`);
+        return [];
+    }
+    ctx.log.info(`Requested reviews on ${prLink} from ${withAccess.join(', ')}.`);
+    return withAccess;
+}
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/change-run.js
+
+
 
 
 
@@ -45727,7 +46014,8 @@ class ChangeRun {
             notices: [],
             decision: 'new-job',
             dryRun: settings.dryRun,
-            batch
+            batch,
+            requestReviewers: (job) => this.requestReviewers(batch, job)
         };
     }
     /** The default branch: everything since the ledger's last documented commit, as one batch. */
@@ -45750,7 +46038,7 @@ class ChangeRun {
                 throw unknownEarlierJob(event, 'the dashboard');
         }
         // Before the fold decision: an expired docs pull request is not folded into.
-        await this.expire(session);
+        await this.refreshDocsPulls(session);
         const head = plan.kind === 'range' ? { sha: plan.head, branch: plan.branch } : await this.branchHead();
         const project = session.project;
         const documented = project.documented?.sha;
@@ -45844,6 +46132,7 @@ class ChangeRun {
             batch,
             dryRun: settings.dryRun,
             ledger: hooks,
+            requestReviewers: (job) => this.requestReviewers(batch, job),
             budget: budgetText,
             ...extra
         };
@@ -45859,30 +46148,57 @@ class ChangeRun {
         }
         return { ...common, request: { prompt }, followUp: false, decision: 'new-job' };
     }
-    /** `expire-after`: closes the ledger's stale docs pull requests, and records what it saw. */
-    async expire(session) {
+    /**
+     * The ledger's docs pull requests read again: `expire-after` closes the stale ones, then a few
+     * of the last 30 days whose outcome is not known yet are read for the dashboard's outcomes. What
+     * was seen is recorded in one write, only when something changed.
+     */
+    async refreshDocsPulls(session) {
         const { settings, event, deps } = this;
         const after = settings.expireAfter;
-        if (!after || !settings.docsToken)
-            return;
-        const { updates, expired } = await expireStale(session.project, {
-            afterMs: after.ms,
-            afterText: after.text,
+        const connect = (token, tokenInput) => (owner, repo) => connectGitHub(token, { owner, repo, apiUrl: event.apiUrl }, deps.signal, {
+            clock: deps.clock,
+            session: deps.session,
+            tokenInput
+        });
+        const expiry = after && settings.docsToken
+            ? await expireStale(session.project, {
+                afterMs: after.ms,
+                afterText: after.text,
+                now: deps.clock.wallNow(),
+                docsGitHub: connect(settings.docsToken, names_Input.DocsToken),
+                serverUrl: event.serverUrl,
+                dashboardUrl: session.url,
+                log: deps.log,
+                dryRun: settings.dryRun
+            })
+            : { updates: [], expired: [] };
+        // The job the fold decision reads anyway is left to it.
+        const foldCandidate = settings.fold === 'open-pr'
+            ? [...session.project.jobs].reverse().find(j => LIVE.has(j.state))?.id
+            : undefined;
+        const skip = new Set([
+            ...expiry.updates.map(u => u.jobId),
+            ...(foldCandidate ? [foldCandidate] : [])
+        ]);
+        const tokenInput = settings.docsToken ? names_Input.DocsToken : names_Input.GithubToken;
+        const reads = await refreshOutcomes(session.project, {
             now: deps.clock.wallNow(),
-            docsGitHub: (owner, repo) => connectGitHub(settings.docsToken, { owner, repo, apiUrl: event.apiUrl }, deps.signal, {
-                clock: deps.clock,
-                session: deps.session,
-                tokenInput: names_Input.DocsToken
-            }),
+            docsGitHub: connect(settings.docsToken || settings.githubToken, tokenInput),
+            tokenInput,
             serverUrl: event.serverUrl,
-            dashboardUrl: session.url,
             log: deps.log,
-            dryRun: settings.dryRun
+            skip
         });
         if (settings.dryRun)
             return;
+        const { expired } = expiry;
+        const changed = [...expiry.updates, ...reads.changed];
+        // Only read, nothing changed: kept for the run's next write, not written for itself.
+        if (!changed.length)
+            return session.noteUpdates(reads.checked);
         try {
-            await session.docsPullsSeen(updates, expired, `closed ${expired.join(', ')}: open longer than 'expire-after: ${after.text}'`);
+            await session.docsPullsSeen([...changed, ...reads.checked], expired, `closed ${expired.join(', ')}: open longer than 'expire-after: ${after?.text ?? ''}'`);
         }
         catch (error) {
             deps.log.warning(`${errorText(error)} The next run reads the docs pull requests again.`);
@@ -46018,6 +46334,21 @@ class ChangeRun {
                 this.deps.log.warning(`Could not comment on #${pull.number} with its docs pull request: ${describeGitHubError(error)}.`);
             }
         }
+    }
+    /** `reviewers: authors`: the batch's authors are asked to review the docs pull request. */
+    async requestReviewers(batch, job) {
+        const { settings, event, deps } = this;
+        if (settings.reviewers !== 'authors' || !settings.docsToken || !job.prLink)
+            return;
+        await requestAuthors(batch, job.prLink, {
+            docsGitHub: (owner, repo) => connectGitHub(settings.docsToken, { owner, repo, apiUrl: event.apiUrl }, deps.signal, {
+                clock: deps.clock,
+                session: deps.session,
+                tokenInput: names_Input.DocsToken
+            }),
+            serverUrl: event.serverUrl,
+            log: deps.log
+        });
     }
     /** The event's own pull request gets the live comment; `issue-number` overrides, `comment: false` none. */
     commentTarget(batch) {
@@ -46990,6 +47321,10 @@ async function runPrepared(client, settings, prepared, runner, signal) {
         await ledger
             .finished(end.job, end.result)
             .catch(error => log.warning(`The dashboard could not record how the run ended: ${errorText(error)}`));
+    if (end.job?.prLink && prepared.requestReviewers && !signal.aborted)
+        await prepared
+            .requestReviewers(end.job)
+            .catch(error => log.warning(`Could not request reviewers on the docs pull request: ${errorText(error)}`));
     await closing;
     return { ...end, fold, continued };
 }
@@ -47381,6 +47716,7 @@ function readPathFilter(pathsName, paths, ignoreName, ignore) {
 
 
 
+
 /** Prompt files are meant to be short instructions; a huge one is a mistake (a wrong path). */
 const MAX_PROMPT_FILE_BYTES = 256 * 1024;
 const MAX_TIMEOUT_MS = 72 * 3_600_000;
@@ -47439,8 +47775,19 @@ function readSettings(get, env, mask) {
         expireAfter: readExpireAfter(get(names_Input.ExpireAfter), docsToken),
         maxOpen: get(names_Input.MaxOpen).trim()
             ? parseInteger(names_Input.MaxOpen, get(names_Input.MaxOpen).trim(), 1, 100)
-            : undefined
+            : undefined,
+        reviewers: readReviewers(get(names_Input.Reviewers), docsToken)
     };
+}
+/** `reviewers`: empty or `authors`; requesting reviews in the docs repository needs `docs-token`. */
+function readReviewers(raw, docsToken) {
+    const text = raw.trim().toLowerCase();
+    if (!text)
+        return undefined;
+    const mode = parseChoice(names_Input.Reviewers, text, REVIEWER_MODES);
+    if (!docsToken)
+        throw new errors_InputError(`Input '${names_Input.Reviewers}' needs '${names_Input.DocsToken}': reviews are requested on the docs pull request, in the docs repository, with a token that can write its pull requests.`);
+    return mode;
 }
 const MAX_EXPIRE_AFTER_MS = 365 * 86_400_000;
 /** `expire-after`: a duration of an hour to a year; closing needs `docs-token`. */

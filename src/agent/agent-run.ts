@@ -286,6 +286,12 @@ async function runPrepared(
       .catch(error =>
         log.warning(`The dashboard could not record how the run ended: ${errorText(error)}`)
       )
+  if (end.job?.prLink && prepared.requestReviewers && !signal.aborted)
+    await prepared
+      .requestReviewers(end.job)
+      .catch(error =>
+        log.warning(`Could not request reviewers on the docs pull request: ${errorText(error)}`)
+      )
   await closing
   return { ...end, fold, continued }
 }

@@ -29,7 +29,8 @@ export const Input = {
   PathsIgnore: 'paths-ignore',
   MaxJobs: 'max-jobs',
   ExpireAfter: 'expire-after',
-  MaxOpen: 'max-open'
+  MaxOpen: 'max-open',
+  Reviewers: 'reviewers'
 } as const
 
 export const Output = {

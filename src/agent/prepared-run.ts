@@ -31,6 +31,8 @@ export interface PreparedRun extends IssueRun {
   /** The changes handed over (change runs), for the summary. */
   batch?: ChangeBatch
   ledger?: LedgerHooks
+  /** Once the job has ended with a docs pull request: `reviewers: authors` (change runs). */
+  requestReviewers?: (job: AgentJob) => Promise<void>
   /** The dashboard issue, for the summary. */
   dashboardUrl?: string
   /** Where the budget stands, for the summary: "3 of 5/day used". */

@@ -14,6 +14,7 @@ import { InputError } from '../runner/errors.js'
 import { Defaults, Input } from './names.js'
 import { type ChangeSettings, FOLD_MODES } from './change/change-run.js'
 import { readPathFilter } from './change/path-filter.js'
+import { REVIEWER_MODES } from './change/reviewers.js'
 import { parseMaxJobs } from './ledger/budget.js'
 import { botName } from '../github/event.js'
 import { PERMISSIONS } from '../github/permission.js'
@@ -94,8 +95,21 @@ export function readSettings(get: InputReader, env: NodeJS.ProcessEnv, mask: Mas
     expireAfter: readExpireAfter(get(Input.ExpireAfter), docsToken),
     maxOpen: get(Input.MaxOpen).trim()
       ? parseInteger(Input.MaxOpen, get(Input.MaxOpen).trim(), 1, 100)
-      : undefined
+      : undefined,
+    reviewers: readReviewers(get(Input.Reviewers), docsToken)
   }
+}
+
+/** `reviewers`: empty or `authors`; requesting reviews in the docs repository needs `docs-token`. */
+function readReviewers(raw: string, docsToken: string): ChangeSettings['reviewers'] {
+  const text = raw.trim().toLowerCase()
+  if (!text) return undefined
+  const mode = parseChoice(Input.Reviewers, text, REVIEWER_MODES)
+  if (!docsToken)
+    throw new InputError(
+      `Input '${Input.Reviewers}' needs '${Input.DocsToken}': reviews are requested on the docs pull request, in the docs repository, with a token that can write its pull requests.`
+    )
+  return mode
 }
 
 const MAX_EXPIRE_AFTER_MS = 365 * 86_400_000

@@ -19,6 +19,8 @@ export interface GitHubApi {
   pull(pull: number): Promise<PullRequestRef>
   /** Closes a pull request without merging it; answers with the pull request as it now is. */
   closePull(pull: number): Promise<PullRequestRef>
+  /** Requests reviews on a pull request from these people (each with access to the repository). */
+  requestReviewers(pull: number, reviewers: string[]): Promise<void>
   /**
    * Ends the connections, also one still waiting for a proxy: call it when the run is done with
    * GitHub, or a tunnel that never opened keeps the process alive.
@@ -275,6 +277,14 @@ export function connectGitHub(
       const pr = parsePullRequest(data)
       if (!pr) throw new Error(`GitHub answered pull request #${number} without a number`)
       return pr
+    },
+    async requestReviewers(number, reviewers) {
+      await octokit.rest.pulls.requestReviewers({
+        owner,
+        repo,
+        pull_number: number,
+        reviewers
+      })
     },
     graphql: (query, variables) => octokit.graphql(query, variables),
     async commitFiles(sha, page, perPage) {

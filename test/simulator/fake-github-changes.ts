@@ -27,6 +27,8 @@ export interface FakePull {
   createdAt?: number
   mergedAt?: number
   closedAt?: number
+  /** Logins asked to review (POST requested_reviewers). */
+  requestedReviewers?: string[]
 }
 
 export interface FakeCommit {

@@ -49,7 +49,7 @@ export class FakeGitHub {
   readonly permissions = new Map<string, { permission: string; role_name: string }>()
   /**
    * Status to answer instead, by route name: 'create-comment', 'update-comment', 'list-comments',
-   * 'permission', 'repo-comments', 'pull-files', 'pull', 'update-pull', 'compare', 'commit',
+   * 'permission', 'repo-comments', 'pull-files', 'pull', 'update-pull', 'request-reviewers', 'compare', 'commit',
    * 'commit-pulls'.
    * Every time, or with `times` only that many times, after which the route answers again.
    */
@@ -325,6 +325,25 @@ export class FakeGitHub {
       }
       if (typeof change.title === 'string') pull.title = change.title
       return send(200, this.pullView(m[1] as string, pull.number))
+    }
+    if (
+      (m = /^\/repos\/([^/]+\/[^/]+)\/pulls\/(\d+)\/requested_reviewers$/.exec(route)) &&
+      req.method === 'POST'
+    ) {
+      if (await fail('request-reviewers')) return
+      const pull = this.pulls.get(`${m[1]}#${m[2]}`)
+      if (!pull) return send(404, { message: 'Not Found' })
+      const reviewers = ((record.body ?? {}) as { reviewers?: unknown }).reviewers
+      const logins = Array.isArray(reviewers) ? reviewers.map(String) : []
+      // As GitHub: the whole request is refused when one of them is not a collaborator.
+      const outsider = logins.find(l => (this.permissions.get(l)?.permission ?? 'none') === 'none')
+      if (outsider || logins.includes(pull.user?.login ?? ''))
+        return send(422, {
+          message:
+            'Reviews may only be requested from collaborators. One or more of the users or teams you specified is not a collaborator of the repository.'
+        })
+      pull.requestedReviewers = [...new Set([...(pull.requestedReviewers ?? []), ...logins])]
+      return send(201, this.pullView(m[1] as string, pull.number))
     }
     if (
       (m = /^\/repos\/[^/]+\/[^/]+\/issues\/comments\/(\d+)$/.exec(route)) &&

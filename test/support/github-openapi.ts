@@ -26,6 +26,7 @@ export const GITHUB_OPERATIONS: readonly [string, string][] = [
   ['get', '/repos/{owner}/{repo}/pulls/{pull_number}/files'],
   ['get', '/repos/{owner}/{repo}/pulls/{pull_number}'],
   ['patch', '/repos/{owner}/{repo}/pulls/{pull_number}'],
+  ['post', '/repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers'],
   ['get', '/repos/{owner}/{repo}/compare/{basehead}'],
   ['get', '/repos/{owner}/{repo}/commits/{ref}'],
   ['get', '/repos/{owner}/{repo}/commits/{commit_sha}/pulls'],

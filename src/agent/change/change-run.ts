@@ -20,6 +20,7 @@ import type { TriggerSettings } from '../issue/trigger.js'
 import type { JobBudget } from '../ledger/budget.js'
 import { Dashboard } from '../ledger/dashboard.js'
 import { expireStale } from '../ledger/expiry.js'
+import { refreshOutcomes } from '../ledger/outcomes.js'
 import { LedgerSession } from '../ledger/ledger-session.js'
 import { Input } from '../names.js'
 import type { PreparedRun } from '../prepared-run.js'
@@ -35,8 +36,9 @@ import {
 import { type ChangePlan, type PlanSettings, planChange } from './change-plan.js'
 import { MAX_PATCH, changePrompt } from './change-prompt.js'
 import { type ChangeRules, applyRules, batchSize, pullRefusal } from './change-rules.js'
-import { type FoldDecision, decideFold } from './fold.js'
+import { type FoldDecision, LIVE, decideFold } from './fold.js'
 import { countOpen } from './open-limit.js'
+import { type REVIEWER_MODES, requestAuthors } from './reviewers.js'
 import type { PathFilter } from './path-filter.js'
 
 export const FOLD_MODES = ['open-pr', 'never'] as const
@@ -59,6 +61,8 @@ export interface ChangeSettings extends PlanSettings {
   expireAfter?: { ms: number; text: string }
   /** `max-open`: at most this many docs pull requests of the project open (a running job counts). */
   maxOpen?: number
+  /** `reviewers: authors`: the changes' authors are requested as reviewers (needs `docs-token`). */
+  reviewers?: (typeof REVIEWER_MODES)[number]
   dryRun: boolean
 }
 
@@ -220,7 +224,8 @@ class ChangeRun {
       notices: [],
       decision: 'new-job',
       dryRun: settings.dryRun,
-      batch
+      batch,
+      requestReviewers: (job: AgentJob) => this.requestReviewers(batch, job)
     }
   }
 
@@ -250,7 +255,7 @@ class ChangeRun {
       if (dashboard.notices.length) throw unknownEarlierJob(event, 'the dashboard')
     }
     // Before the fold decision: an expired docs pull request is not folded into.
-    await this.expire(session)
+    await this.refreshDocsPulls(session)
     const head =
       plan.kind === 'range' ? { sha: plan.head, branch: plan.branch } : await this.branchHead()
     const project = session.project
@@ -369,6 +374,7 @@ class ChangeRun {
       batch,
       dryRun: settings.dryRun,
       ledger: hooks,
+      requestReviewers: (job: AgentJob) => this.requestReviewers(batch, job),
       budget: budgetText,
       ...extra
     }
@@ -385,32 +391,61 @@ class ChangeRun {
     return { ...common, request: { prompt }, followUp: false, decision: 'new-job' }
   }
 
-  /** `expire-after`: closes the ledger's stale docs pull requests, and records what it saw. */
-  private async expire(session: LedgerSession): Promise<void> {
+  /**
+   * The ledger's docs pull requests read again: `expire-after` closes the stale ones, then a few
+   * of the last 30 days whose outcome is not known yet are read for the dashboard's outcomes. What
+   * was seen is recorded in one write, only when something changed.
+   */
+  private async refreshDocsPulls(session: LedgerSession): Promise<void> {
     const { settings, event, deps } = this
     const after = settings.expireAfter
-    if (!after || !settings.docsToken) return
-    const { updates, expired } = await expireStale(session.project, {
-      afterMs: after.ms,
-      afterText: after.text,
+    const connect = (token: string, tokenInput: string) => (owner: string, repo: string) =>
+      connectGitHub(token, { owner, repo, apiUrl: event.apiUrl }, deps.signal, {
+        clock: deps.clock,
+        session: deps.session,
+        tokenInput
+      })
+    const expiry =
+      after && settings.docsToken
+        ? await expireStale(session.project, {
+            afterMs: after.ms,
+            afterText: after.text,
+            now: deps.clock.wallNow(),
+            docsGitHub: connect(settings.docsToken, Input.DocsToken),
+            serverUrl: event.serverUrl,
+            dashboardUrl: session.url,
+            log: deps.log,
+            dryRun: settings.dryRun
+          })
+        : { updates: [], expired: [] }
+    // The job the fold decision reads anyway is left to it.
+    const foldCandidate =
+      settings.fold === 'open-pr'
+        ? [...session.project.jobs].reverse().find(j => LIVE.has(j.state))?.id
+        : undefined
+    const skip = new Set([
+      ...expiry.updates.map(u => u.jobId),
+      ...(foldCandidate ? [foldCandidate] : [])
+    ])
+    const tokenInput = settings.docsToken ? Input.DocsToken : Input.GithubToken
+    const reads = await refreshOutcomes(session.project, {
       now: deps.clock.wallNow(),
-      docsGitHub: (owner, repo) =>
-        connectGitHub(settings.docsToken, { owner, repo, apiUrl: event.apiUrl }, deps.signal, {
-          clock: deps.clock,
-          session: deps.session,
-          tokenInput: Input.DocsToken
-        }),
+      docsGitHub: connect(settings.docsToken || settings.githubToken, tokenInput),
+      tokenInput,
       serverUrl: event.serverUrl,
-      dashboardUrl: session.url,
       log: deps.log,
-      dryRun: settings.dryRun
+      skip
     })
     if (settings.dryRun) return
+    const { expired } = expiry
+    const changed = [...expiry.updates, ...reads.changed]
+    // Only read, nothing changed: kept for the run's next write, not written for itself.
+    if (!changed.length) return session.noteUpdates(reads.checked)
     try {
       await session.docsPullsSeen(
-        updates,
+        [...changed, ...reads.checked],
         expired,
-        `closed ${expired.join(', ')}: open longer than 'expire-after: ${after.text}'`
+        `closed ${expired.join(', ')}: open longer than 'expire-after: ${after?.text ?? ''}'`
       )
     } catch (error) {
       deps.log.warning(`${errorText(error)} The next run reads the docs pull requests again.`)
@@ -587,6 +622,22 @@ class ChangeRun {
         )
       }
     }
+  }
+
+  /** `reviewers: authors`: the batch's authors are asked to review the docs pull request. */
+  private async requestReviewers(batch: ChangeBatch, job: AgentJob): Promise<void> {
+    const { settings, event, deps } = this
+    if (settings.reviewers !== 'authors' || !settings.docsToken || !job.prLink) return
+    await requestAuthors(batch, job.prLink, {
+      docsGitHub: (owner, repo) =>
+        connectGitHub(settings.docsToken, { owner, repo, apiUrl: event.apiUrl }, deps.signal, {
+          clock: deps.clock,
+          session: deps.session,
+          tokenInput: Input.DocsToken
+        }),
+      serverUrl: event.serverUrl,
+      log: deps.log
+    })
   }
 
   /** The event's own pull request gets the live comment; `issue-number` overrides, `comment: false` none. */

@@ -17,7 +17,7 @@ export interface FoldDecision {
   /** What was decided and why, for the log. */
   info: string
   /** What was learnt of the ledger's job on the way, for the ledger: `merged`, `closed`, `ended`. */
-  seen?: { jobId: string; state: string; prLink?: string }
+  seen?: { jobId: string; state: string; prLink?: string; prCreatedAt?: number; endedAt?: number }
 }
 
 export interface FoldContext {
@@ -60,6 +60,10 @@ export async function decideFold(project: ProjectLedger, ctx: FoldContext): Prom
       seen: { jobId: job.id, state: 'ended' }
     }
   const state = await docsPrState(ctx, job.prLink)
+  const times = (s: { createdAt?: number; endedAt?: number }) => ({
+    ...(s.createdAt ? { prCreatedAt: s.createdAt } : {}),
+    ...(s.endedAt ? { endedAt: s.endedAt } : {})
+  })
   if ('error' in state)
     return {
       notice: `Could not read the state of the docs pull request ${job.prLink} (${state.error}), so these changes start a new job instead of joining it.${state.hint ?? ''}`,
@@ -69,16 +73,18 @@ export async function decideFold(project: ProjectLedger, ctx: FoldContext): Prom
     return {
       target: { jobId: job.id, docsPr: job.prLink },
       info: `The docs pull request ${job.prLink} of job ${job.id} is still open: sending the changes to the job as a follow-up.`,
-      seen: { jobId: job.id, state: 'open', prLink: job.prLink }
+      seen: { jobId: job.id, state: 'open', prLink: job.prLink, ...times(state) }
     }
   const closed = state.merged ? 'merged' : 'closed'
   return {
     info: `The docs pull request ${job.prLink} of job ${job.id} is ${closed}: starting a new job.`,
-    seen: { jobId: job.id, state: closed, prLink: job.prLink }
+    seen: { jobId: job.id, state: closed, prLink: job.prLink, ...times(state) }
   }
 }
 
-export type PrState = { open: boolean; merged: boolean } | { error: string; hint?: string }
+export type PrState =
+  | { open: boolean; merged: boolean; createdAt?: number; endedAt?: number }
+  | { error: string; hint?: string }
 
 /**
  * A docs pull request's state, read with the docs repository's connection; an error says why it
@@ -92,7 +98,12 @@ export async function docsPrState(
   if (!where) return { error: `it is not a pull request on ${ctx.serverUrl}` }
   try {
     const pull = await ctx.docsGitHub(where.owner, where.repo).pull(where.number)
-    return { open: pull.state === 'open', merged: pull.merged }
+    return {
+      open: pull.state === 'open',
+      merged: pull.merged,
+      createdAt: pull.createdAt,
+      endedAt: pull.merged ? pull.mergedAt : pull.state === 'open' ? undefined : pull.closedAt
+    }
   } catch (error) {
     const hint = refusedAccess(error)
       ? " If the docs repository is private, set 'docs-token' to a token that can read its pull requests."

@@ -11,9 +11,11 @@ export interface DocsPullUpdate {
   jobId: string
   /** The docs pull request, when the service reported it only now. */
   prLink?: string
-  state: 'active' | 'open' | 'merged' | 'closed' | 'expired' | 'ended'
+  state: 'active' | 'started' | 'open' | 'merged' | 'closed' | 'expired' | 'ended'
   prCreatedAt?: number
   endedAt?: number
+  /** Read for the outcomes at this time (epoch ms). */
+  checkedAt?: number
 }
 
 export interface ExpiryContext {

@@ -1,9 +1,16 @@
 import type { AgentJob } from '../../mintlify/agent-jobs.js'
 import type { ChangeBatch } from '../change/change-batch.js'
+import type { FoldDecision } from '../change/fold.js'
 import { type BudgetState, type JobBudget, budgetState } from './budget.js'
 import type { Dashboard } from './dashboard.js'
 import type { DocsPullUpdate } from './expiry.js'
-import { type ChangeRef, type ProjectLedger, type RunEntry, ledgerTitle } from './ledger.js'
+import {
+  type ChangeRef,
+  type ProjectLedger,
+  type RunEntry,
+  ledgerTitle,
+  noteStart
+} from './ledger.js'
 
 /** This run as the ledger knows it. */
 export interface LedgerRun {
@@ -34,7 +41,7 @@ export function changeRefs(batch: Pick<ChangeBatch, 'pulls' | 'commits'>): Chang
  */
 export class LedgerSession {
   /** What a fold decision learnt of an earlier job, written with the run's next write. */
-  private seen?: { jobId: string; state: string; prLink?: string }
+  private seen?: FoldDecision['seen']
   /** What other reads learnt of the ledger's jobs (`max-open`), written with the run's next write. */
   private updates: DocsPullUpdate[] = []
 
@@ -80,7 +87,7 @@ export class LedgerSession {
   }
 
   /** Keeps what the fold decision learnt of an earlier job for the next write. */
-  noteSeen(seen?: { jobId: string; state: string; prLink?: string }): void {
+  noteSeen(seen?: FoldDecision['seen']): void {
     this.seen = seen
   }
 
@@ -97,7 +104,7 @@ export class LedgerSession {
       this.projectId,
       project => {
         project.documented = { sha: batch.head, at }
-        project.spend.push(at)
+        noteStart(project, at)
         project.waiting = null
         this.markSeen(project)
         const known = project.jobs.find(j => j.id === job.id)
@@ -134,7 +141,7 @@ export class LedgerSession {
     await this.dashboard.write(
       this.projectId,
       project => {
-        project.spend.push(at)
+        noteStart(project, at)
         project.runs.push({
           at,
           url: this.run.url,
@@ -183,7 +190,7 @@ export class LedgerSession {
       this.projectId,
       project => {
         project.documented = { sha: batch.head, at }
-        project.spend.push(at)
+        noteStart(project, at)
         project.uncertain.push({ at, what, job: jobId, changes: changeRefs(batch), why })
         project.runs.push(this.entry(at, batch, 'uncertain', jobId, why))
       },
@@ -249,6 +256,8 @@ export class LedgerSession {
     if (!known || !seen) return
     known.state = seen.state
     if (seen.prLink) known.prLink = seen.prLink
+    if (seen.prCreatedAt) known.prCreatedAt = seen.prCreatedAt
+    if (seen.endedAt) known.endedAt = seen.endedAt
   }
 
   private entry(at: number, batch: ChangeBatch, result: string, job?: string, note = ''): RunEntry {
@@ -275,6 +284,7 @@ function applyUpdates(project: ProjectLedger, updates: readonly DocsPullUpdate[]
     if (update.prLink) known.prLink = update.prLink
     if (update.prCreatedAt) known.prCreatedAt = update.prCreatedAt
     if (update.endedAt) known.endedAt = update.endedAt
+    if (update.checkedAt) known.checkedAt = update.checkedAt
   }
 }
 
