@@ -43516,6 +43516,7 @@ async function reviewers_requestAuthors(batch, prLink, ctx) {
     const docs = ctx.docsGitHub(where.owner, where.repo);
     const withAccess = [];
     const without = [];
+    let notFound = 0;
     for (const login of authors) {
         let permission;
         try {
@@ -43527,11 +43528,18 @@ async function reviewers_requestAuthors(batch, prLink, ctx) {
                 ctx.log.warning(`Could not check ${login}'s access to ${where.owner}/${where.repo} with '${Input.DocsToken}' (${describeGitHubError(error)}), so no reviewers are requested on ${prLink}.`);
                 return [];
             }
+            notFound++;
         }
         if (permission && permission !== 'none')
             withAccess.push(login);
         else
             without.push(login);
+    }
+    // GitHub answers 404 for every user of a repository the token cannot see: when it knew none of
+    // them, the pull request itself tells the two apart.
+    if (notFound === authors.length && !(await canRead(docs, where.number))) {
+        ctx.log.warning(`GitHub knows none of ${authors.join(', ')} on ${where.owner}/${where.repo} (HTTP 404 for each), as it answers when '${Input.DocsToken}' cannot see that repository, so no reviewers are requested on ${prLink}. Check that '${Input.DocsToken}' can read ${where.owner}/${where.repo}.`);
+        return [];
     }
     if (without.length)
         ctx.log.info(`Not requested as reviewers, without access to ${where.owner}/${where.repo}: ${without.join(', ')}.`);
@@ -43546,6 +43554,15 @@ async function reviewers_requestAuthors(batch, prLink, ctx) {
     }
     ctx.log.info(`Requested reviews on ${prLink} from ${withAccess.join(', ')}.`);
     return withAccess;
+}
+async function canRead(docs, pull) {
+    try {
+        await docs.pull(pull);
+        return true;
+    }
+    catch {
+        return false;
+    }
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/change-run.js

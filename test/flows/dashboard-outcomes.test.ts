@@ -283,6 +283,19 @@ describe('reviewers: authors', () => {
     expect(gh.requests.some(r => r.path.includes('/collaborators/'))).toBe(false)
   })
 
+  it('a docs-token that cannot see the docs repository: a warning naming it, not people without access', async () => {
+    // Neither the authors nor the docs pull request: GitHub answers 404 for all of it.
+    gh.permissions.delete('alice')
+    for (let n = 100; n < 600; n++) gh.pulls.delete(`${DOCS}#${n}`)
+    const again = await reviewing({}, person('alice'))
+    expect(again.code).toBe(0)
+    expect(again.outputs.result).toBe('pr-opened')
+    expect(requests()).toHaveLength(0)
+    expect(again.log).toMatch(
+      /::warning::GitHub knows none of alice on acme\/docs \(HTTP 404 for each\), as it answers when 'docs-token' cannot see that repository/
+    )
+  })
+
   it('a refused request: a warning naming docs-token, and the run goes on', async () => {
     gh.failures.set('request-reviewers', 403)
     const run = await reviewing({}, person('alice'))

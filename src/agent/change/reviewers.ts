@@ -44,6 +44,7 @@ export async function requestAuthors(
   const docs = ctx.docsGitHub(where.owner, where.repo)
   const withAccess: string[] = []
   const without: string[] = []
+  let notFound = 0
   for (const login of authors) {
     let permission: string | undefined
     try {
@@ -56,9 +57,18 @@ export async function requestAuthors(
         )
         return []
       }
+      notFound++
     }
     if (permission && permission !== 'none') withAccess.push(login)
     else without.push(login)
+  }
+  // GitHub answers 404 for every user of a repository the token cannot see: when it knew none of
+  // them, the pull request itself tells the two apart.
+  if (notFound === authors.length && !(await canRead(docs, where.number))) {
+    ctx.log.warning(
+      `GitHub knows none of ${authors.join(', ')} on ${where.owner}/${where.repo} (HTTP 404 for each), as it answers when '${Input.DocsToken}' cannot see that repository, so no reviewers are requested on ${prLink}. Check that '${Input.DocsToken}' can read ${where.owner}/${where.repo}.`
+    )
+    return []
   }
   if (without.length)
     ctx.log.info(
@@ -75,4 +85,13 @@ export async function requestAuthors(
   }
   ctx.log.info(`Requested reviews on ${prLink} from ${withAccess.join(', ')}.`)
   return withAccess
+}
+
+async function canRead(docs: GitHubApi, pull: number): Promise<boolean> {
+  try {
+    await docs.pull(pull)
+    return true
+  } catch {
+    return false
+  }
 }
