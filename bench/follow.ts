@@ -1,188 +1,261 @@
-import { createJob } from '../src/mintlify/agent-jobs.js'
-import { ApiClient } from '../src/mintlify/client.js'
-import { type FakeFile, FakeGitHub } from '../test/simulator/fake-github.js'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { type FakeFile, FakeGitHub, type FakePull } from '../test/simulator/fake-github.js'
 import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../test/simulator/server.js'
-import { runAction } from '../test/support/run-action.js'
+import { type RunResult, runAction } from '../test/support/run-action.js'
+import { ROOT, inputs, measure } from './processes.js'
 import { type Goal, goal } from './stats.js'
 
 const MERGES = 10
 const APP = 'acme/app'
-const BEFORE = '1'.repeat(40)
-const AFTER = '2'.repeat(40)
+/** What a run's GITHUB_TOKEN may spend: GitHub allows it 1,000 REST requests an hour per repository. */
+const TOKEN_PER_HOUR = 1000
+const REPOSITORY = { full_name: APP, default_branch: 'main' }
 
 export interface FollowResult {
   contenders: {
     contender: string
-    jobs: number
-    followUps: number
+    runs: number
+    documented: string
+    writes: string
     docsPrs: number
-    githubPerRun: string
   }[]
-  runs: { run: string; requests: number; calls: string }[]
+  runs: { run: string; requests: number; ledger: number; calls: string }[]
+  memory: { run: string; peakMiB: number }[]
   goals: Goal[]
 }
 
 /**
- * Docs follow code: ten pull requests merged one after another while the docs pull request stays
- * open, the bundled action (dist/index.js, fold: open-pr) against what hand-written workflows do (a
- * compare request and a new job per merge). Counts jobs, follow-ups, docs pull requests, and the
- * GitHub requests each run makes, also for pushes and a 3,000-file change.
+ * Docs follow code, with the dashboard's ledger: ten pull requests merged in a row, every run
+ * executing or only runs 1, 4 and 10 (what a concurrency group leaves when GitHub cancels pending
+ * runs), against the same action without the ledger (`dashboard: false`, every run its own change)
+ * and a hand-written workflow (a new job per merge). Counts the changes that reach a prompt, the
+ * service writes, the docs pull requests, the GitHub requests of each kind of run (the ledger's
+ * apart), and the peak memory of a 3,000-file pull request with 1 MB patches.
  */
 export async function followBench(): Promise<FollowResult> {
-  // Jobs (and each follow-up's work) last past the first status check (4 s): a follow-up's outcome
-  // counts once the job was seen active after the message, so a shorter one would wait out the
-  // action's 60 s grace period on every run.
-  const sim = await Simulator.start({ job: { durationMs: 4500 }, agentLimitPerHour: 1e9 })
+  // Jobs outlast the first status check (1 s), so a follow-up is seen being worked on and its run
+  // does not sit out the 60 s grace for an unseen one.
+  const sim = await Simulator.start({ job: { durationMs: 2500 }, agentLimitPerHour: 1e9 })
   const gh = await FakeGitHub.start()
   let runId = 1
-  const files: FakeFile[] = [
-    { filename: 'src/client.ts', additions: 30, deletions: 4, patch: '@@ -1 +1 @@\n+retries' },
-    { filename: 'src/retry.ts', status: 'added', additions: 80 }
-  ]
-  const run = async (eventName: string, event: unknown, extra: Record<string, string> = {}) => {
+  let number = 100
+  const step = (event: unknown, eventName: string, extra: Record<string, string>) => ({
+    inputs: {
+      'api-key': SIM_API_KEY,
+      'project-id': SIM_PROJECT,
+      'api-url': sim.url,
+      'github-token': 'ghs_bench',
+      'poll-interval': '1s',
+      ...extra
+    },
+    event,
+    env: {
+      GITHUB_EVENT_NAME: eventName,
+      GITHUB_REPOSITORY: APP,
+      GITHUB_RUN_ID: String(runId++),
+      GITHUB_SERVER_URL: 'https://github.com',
+      GITHUB_API_URL: gh.url
+    }
+  })
+  const run = async (
+    event: unknown,
+    extra: Record<string, string> = {},
+    eventName = 'pull_request'
+  ) => {
     gh.requests.length = 0
-    const result = await runAction({
-      inputs: {
-        'api-key': SIM_API_KEY,
-        'project-id': SIM_PROJECT,
-        'api-url': sim.url,
-        'github-token': 'ghs_bench',
-        'poll-interval': '1s',
-        ...extra
-      },
-      event,
-      env: {
-        GITHUB_EVENT_NAME: eventName,
-        GITHUB_REPOSITORY: APP,
-        GITHUB_RUN_ID: String(runId++),
-        GITHUB_SERVER_URL: 'https://github.com',
-        GITHUB_API_URL: gh.url
-      }
-    })
+    const result = await runAction(step(event, eventName, extra))
     if (result.code !== 0) throw new Error(`bench run failed:\n${result.log}`)
     const calls = gh.requests.map(r => `${r.method} ${r.path.replace(`/repos/${APP}`, '')}`)
-    return { result, requests: calls.length, calls: summarise(calls) }
+    const ledger = calls.filter(c => / \/issues(\/\d+)?$/.test(c)).length
+    return { result, requests: calls.length, ledger, calls: summarise(calls) }
   }
-  const merged = (number: number, many = files) => {
-    gh.addPull(APP, { number, title: `Change ${number}`, body: 'Adds an option.', files: many })
+  const merge = (files: FakeFile[] = [{ filename: `src/f${number + 1}.ts`, additions: 10 }]) => {
+    const pull = gh.addPull(APP, {
+      number: ++number,
+      title: `Feature ${number}`,
+      body: 'Adds an option.',
+      files
+    })
+    gh.mergePull(APP, pull)
+    return pull
+  }
+  const mergedEvent = (pull: FakePull) => ({
+    action: 'closed',
+    number: pull.number,
+    pull_request: { ...gh.pullView(APP, pull.number), merge_commit_sha: pull.mergeCommit },
+    repository: REPOSITORY,
+    sender: { login: 'maintainer', type: 'User' }
+  })
+  const openDocsPull = (result: RunResult) => {
+    const link = result.outputs.prLink
+    if (link) gh.addPull('acme/docs', { number: Number(link.split('/').pop()), state: 'open' })
+  }
+  /** Ten merges; only the runs at `executing` (0-based) run; what reached the agent. */
+  const scenario = async (executing: number[], extra: Record<string, string>) => {
+    gh.reset()
+    sim.reset()
+    number = 100
+    gh.commitTo(APP, { message: 'Initial commit' })
+    const pulls = Array.from({ length: MERGES }, () => merge())
+    const perRun: number[] = []
+    const ledger: number[] = []
+    for (const i of executing) {
+      const r = await run(mergedEvent(pulls[i] as FakePull), extra)
+      perRun.push(r.requests)
+      ledger.push(r.ledger)
+      if (i === executing[0]) openDocsPull(r.result)
+    }
+    const prompts = [...sim.requests('create'), ...sim.requests('message')]
+      .map(e => (e.requestBody as { prompt: string }).prompt)
+      .join('\n')
+    const documented = pulls.filter(p => prompts.includes(`#${p.number} (merged): `)).length
     return {
-      action: 'closed',
-      number,
-      pull_request: gh.pullView(APP, number),
-      sender: { login: 'maintainer', type: 'User' }
+      documented,
+      jobs: sim.requests('create').length,
+      followUps: sim.requests('message').length,
+      docsPrs: new Set([...sim.jobs.values()].map(j => j.prLink).filter(Boolean)).size,
+      perRun,
+      ledger
     }
   }
 
   try {
-    // The action: the first merge starts a job; while its docs pull request is open, the rest join it.
-    const perRun: number[] = []
-    const runs: FollowResult['runs'] = []
-    for (let n = 1; n <= MERGES; n++) {
-      const r = await run('pull_request', merged(n))
-      perRun.push(r.requests)
-      if (n <= 2) runs.push({ run: n === 1 ? 'merged PR: new job' : 'merged PR: folded', ...r })
-      const docsPr = r.result.outputs.prLink
-      if (n === 1 && docsPr)
-        gh.addPull('acme/docs', { number: Number(docsPr.split('/').pop()), state: 'open' })
-    }
-    const created = sim.requests('create').length
-    const followUps = sim.requests('message').length
-    const docsPrs = new Set([...sim.jobs.values()].map(j => j.prLink).filter(Boolean)).size
+    const all = Array.from({ length: MERGES }, (_, i) => i)
+    const grouped = [0, 3, 9]
+    const ledgerAll = await scenario(all, {})
+    const ledgerGrouped = await scenario(grouped, {})
+    const plainGrouped = await scenario(grouped, { dashboard: 'false' })
+    const writes = (s: { jobs: number; followUps: number }) => `${s.jobs} + ${s.followUps}`
 
-    // Pushes: with a pull request (comment) and a new branch without one.
-    const commit = { sha: AFTER, message: 'Add retries (#20)', files }
-    gh.comparisons.set(`${BEFORE}...${AFTER}`, [commit])
-    gh.addPull(APP, { number: 20, files })
-    gh.commits.set(AFTER, { ...commit, pulls: [20] })
-    const push = (before: string) => ({
-      ref: 'refs/heads/main',
-      before,
-      after: AFTER,
-      sender: { login: 'maintainer', type: 'User' }
-    })
-    runs.push({ run: 'push with its PR: folded', ...(await run('push', push(BEFORE))) })
-    gh.commits.set(AFTER, { ...commit, pulls: [] })
+    // What each kind of run asks GitHub, with a docs pull request open and the ledger in place.
+    const runs: FollowResult['runs'] = []
+    gh.reset()
+    sim.reset()
+    number = 200
+    gh.commitTo(APP, { message: 'Initial commit' })
+    const first = await run(mergedEvent(merge()))
+    runs.push({ run: 'merged PR, first run: dashboard created, new job', ...first })
+    openDocsPull(first.result)
+    runs.push({ run: 'merged PR: follow-up', ...(await run(mergedEvent(merge()))) })
+    // 10,000 newer comments in the repository: the ledger does not read comments at all.
+    for (let i = 0; i < 10_000; i++)
+      gh.addComment(1 + (i % 50), `Comment ${i}`, { login: 'someone', type: 'User' })
+    const busy = await run(mergedEvent(merge()))
+    runs.push({ run: 'merged PR after 10,000 newer comments: follow-up', ...busy })
+    const before = gh.headOf(APP)
+    gh.commitTo(APP, { message: 'Direct fix', files: [{ filename: 'src/x.ts', additions: 1 }] })
     runs.push({
-      run: 'push of a new branch, no PR, fold: never',
-      ...(await run('push', push('0'.repeat(40)), { fold: 'never' }))
+      run: 'push to main without a PR: follow-up',
+      ...(await run(
+        {
+          ref: 'refs/heads/main',
+          before,
+          after: gh.headOf(APP),
+          repository: REPOSITORY,
+          commits: [{ id: gh.headOf(APP) }],
+          sender: { login: 'maintainer', type: 'User' },
+          pusher: { name: 'maintainer' }
+        },
+        {},
+        'push'
+      ))
     })
-    const huge: FakeFile[] = Array.from({ length: 3000 }, (_, i) => ({
-      filename: `src/gen/m${i}.ts`,
-      patch: `@@ -1 +1 @@\n${'+x\n'.repeat(100)}`
-    }))
+    runs.push({
+      run: 'merged PR left out by paths-ignore: skip',
+      ...(await run(mergedEvent(merge([{ filename: 'README.md' }])), { 'paths-ignore': '*.md' }))
+    })
+    const huge = bigFiles(3000, 100)
     runs.push({
       run: '3,000-file PR, include-diff',
-      ...(await run('pull_request', merged(30, huge), { 'include-diff': 'true' }))
+      ...(await run(mergedEvent(merge(huge)), { 'include-diff': 'true' }))
     })
 
-    // What hand-written workflows do: the compare API, then a new job, for every merge.
-    const before = sim.requests('create').length
-    const client = new ApiClient({ baseUrl: new URL(sim.url), apiKey: SIM_API_KEY })
-    let handGitHub = 0
-    for (let n = 1; n <= MERGES; n++) {
-      gh.requests.length = 0
-      await fetch(`${gh.url}/repos/${APP}/compare/${BEFORE}...${AFTER}`).then(r => r.arrayBuffer())
-      handGitHub += gh.requests.length
-      // Short jobs: nothing waits for them, and their pull requests are counted below.
-      sim.planNext({ durationMs: 300 })
-      await createJob(client, SIM_PROJECT, `Update the docs for change ${n}`, Date.now() + 30_000)
+    // Peak memory of a run on a 3,000-file pull request whose patches are 1 MB each.
+    const memory: FollowResult['memory'] = []
+    const megabyte = bigFiles(3000, 1 << 20)
+    for (const diff of ['false', 'true']) {
+      gh.reset()
+      sim.reset()
+      number = 300
+      gh.commitTo(APP, { message: 'Initial commit' })
+      const peak = await peakOf(
+        step(mergedEvent(merge(megabyte)), 'pull_request', { 'include-diff': diff })
+      )
+      memory.push({ run: `3,000 files × 1 MB patches, include-diff: ${diff}`, peakMiB: peak })
     }
-    await client.close()
-    await new Promise(resolve => setTimeout(resolve, 400))
-    for (const job of [...sim.jobs.values()].slice(-MERGES)) {
-      await fetch(`${sim.url}/v2/agent/${SIM_PROJECT}/job/${job.id}`, {
-        headers: { authorization: `Bearer ${SIM_API_KEY}` }
-      }).then(r => r.arrayBuffer())
-    }
-    const handJobs = sim.requests('create').length - before
-    const handPrs = new Set(
-      [...sim.jobs.values()]
-        .slice(-MERGES)
-        .map(j => j.prLink)
-        .filter(Boolean)
-    ).size
 
-    const range = (values: number[]) =>
-      Math.min(...values) === Math.max(...values)
-        ? String(values[0])
-        : `${Math.min(...values)}–${Math.max(...values)}`
-    const mergedRuns = perRun
+    const maxRun = Math.max(...runs.map(r => r.requests))
+    const maxLedger = Math.max(...runs.map(r => r.ledger))
+    const followUpRuns = runs.slice(1).map(r => r.requests)
     return {
       contenders: [
         {
-          contender: 'this action (fold: open-pr)',
-          jobs: created,
-          followUps,
-          docsPrs,
-          githubPerRun: range(mergedRuns)
+          contender: 'this action, ledger: every run executes',
+          runs: MERGES,
+          documented: `${ledgerAll.documented} of ${MERGES}`,
+          writes: writes(ledgerAll),
+          docsPrs: ledgerAll.docsPrs
         },
         {
-          contender: 'hand-written workflow (compare + new job)',
-          jobs: handJobs,
-          followUps: 0,
-          docsPrs: handPrs,
-          githubPerRun: String(handGitHub / MERGES)
+          contender: 'this action, ledger: concurrency group, runs 1, 4, 10',
+          runs: grouped.length,
+          documented: `${ledgerGrouped.documented} of ${MERGES}`,
+          writes: writes(ledgerGrouped),
+          docsPrs: ledgerGrouped.docsPrs
+        },
+        {
+          contender: 'without the ledger (dashboard: false): runs 1, 4, 10',
+          runs: grouped.length,
+          documented: `${plainGrouped.documented} of ${MERGES}`,
+          writes: writes(plainGrouped),
+          docsPrs: plainGrouped.docsPrs
+        },
+        {
+          contender: 'hand-written workflow (a new job per merge): runs 1, 4, 10',
+          runs: grouped.length,
+          documented: `${grouped.length} of ${MERGES}`,
+          writes: `${grouped.length} + 0`,
+          docsPrs: grouped.length
         }
       ],
-      runs: runs.map(({ run, requests, calls }) => ({ run, requests, calls })),
+      runs: runs.map(({ run, requests, ledger, calls }) => ({ run, requests, ledger, calls })),
+      memory,
       goals: [
         goal(
-          `${MERGES} merges, docs PR open: jobs created / follow-ups`,
-          `${created} / ${followUps} (hand-written: ${handJobs} / 0)`,
-          `1 / ${MERGES - 1}`,
-          created === 1 && followUps === MERGES - 1
+          `${MERGES} merges, runs 1, 4, 10: merges reaching a prompt`,
+          `${ledgerGrouped.documented} (without the ledger: ${plainGrouped.documented})`,
+          `${MERGES}`,
+          ledgerGrouped.documented === MERGES
         ),
         goal(
-          'GitHub requests per merged-PR run (no include-diff)',
-          range(mergedRuns),
-          '≤ 6',
-          Math.max(...mergedRuns) <= 6
+          `${MERGES} merges, runs 1, 4, 10: service writes (jobs + follow-ups)`,
+          writes(ledgerGrouped),
+          '≤ 3, 1 job',
+          ledgerGrouped.jobs === 1 && ledgerGrouped.jobs + ledgerGrouped.followUps <= 3
         ),
         goal(
-          'GitHub requests per run, any change (3,000 files and include-diff too)',
-          String(Math.max(...runs.map(r => r.requests))),
-          '≤ 8',
-          Math.max(...runs.map(r => r.requests)) <= 8
+          `${MERGES} merges, every run: jobs + follow-ups`,
+          writes(ledgerAll),
+          `1 + ${MERGES - 1}`,
+          ledgerAll.jobs === 1 && ledgerAll.followUps === MERGES - 1
+        ),
+        goal(
+          '10,000 newer comments: open docs PR still found',
+          busy.result.outputs.decision ?? '',
+          'follow-up',
+          busy.result.outputs.decision === 'follow-up'
+        ),
+        goal('GitHub requests for the ledger per run', String(maxLedger), '≤ 4', maxLedger <= 4),
+        goal(
+          'GitHub requests per change run (any kind above)',
+          `${Math.min(...followUpRuns)}–${maxRun}: ${Math.floor(TOKEN_PER_HOUR / maxRun)} runs an hour within GITHUB_TOKEN's ${TOKEN_PER_HOUR.toLocaleString('en-US')}`,
+          '≤ 12 (80 runs an hour)',
+          maxRun <= 12
+        ),
+        ...memory.map(m =>
+          goal(`peak memory, ${m.run}`, `${m.peakMiB} MiB`, '≤ 200 MiB', m.peakMiB <= 200)
         )
       ]
     }
@@ -192,7 +265,46 @@ export async function followBench(): Promise<FollowResult> {
   }
 }
 
-/** `GET /pulls/1/files ×3` style: the calls of one run, repeats counted. */
+/** `count` files whose patches are `size` bytes, one string shared by all (the fake's memory stays small). */
+function bigFiles(count: number, size: number): FakeFile[] {
+  const patch = `@@ -1 +1 @@\n${'+x\n'.repeat(Math.ceil(size / 3))}`.slice(0, size)
+  return Array.from({ length: count }, (_, i) => ({
+    filename: `src/gen/m${i}.ts`,
+    additions: 1,
+    patch
+  }))
+}
+
+/** Peak RSS (MiB) of the bundled action running `options` as the runner would start it. */
+async function peakOf(options: {
+  inputs: Record<string, string>
+  event: unknown
+  env: Record<string, string>
+}): Promise<number> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'bench-event-'))
+  const eventPath = path.join(dir, 'event.json')
+  writeFileSync(eventPath, JSON.stringify(options.event))
+  try {
+    const measured = await measure(
+      [path.join(ROOT, process.env.ACTION_DIST ?? 'dist', 'index.js')],
+      {
+        ...inputs(options.inputs),
+        ...options.env,
+        GITHUB_EVENT_PATH: eventPath
+      }
+    )
+    if (measured.code !== 0) {
+      // The measured run's output is not kept; the same step again, logged, says what went wrong.
+      const again = await runAction(options)
+      throw new Error(`bench run failed with exit code ${measured.code}:\n${again.log}`)
+    }
+    return Math.round(measured.peakKiB / 1024)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** `GET /pulls/{n}/files ×3` style: the calls of one run, repeats counted. */
 function summarise(calls: string[]): string {
   const counts = new Map<string, number>()
   for (const call of calls) {

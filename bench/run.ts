@@ -318,28 +318,36 @@ try {
   }
   if (want('follow')) {
     const r = await followBench()
-    print('## Docs follow code (ten merges while the docs pull request stays open)')
+    print('## Docs follow code (the ledger on the dashboard issue)')
     print()
     print(
-      'Ten pull requests merged one after another, each run of the bundled action waiting for its job; the docs pull request stays open throughout. The hand-written workflow asks the compare API and starts a new job per merge.'
+      'Ten pull requests merged in a row; the first docs pull request stays open. Either every run executes, or only runs 1, 4 and 10 do: what GitHub leaves when a concurrency group cancels pending runs. Writes are jobs created + follow-ups sent.'
     )
     print()
     table(
-      ['contender', 'jobs created', 'follow-ups', 'docs pull requests', 'GitHub requests per run'],
+      ['contender', 'runs', 'merges reaching a prompt', 'writes', 'docs pull requests'],
       r.contenders.map(x => {
         const k = `follow.${slug(x.contender)}`
         return [
           x.contender,
-          fig(`${k}.jobs`, x.jobs),
-          fig(`${k}.follow-ups`, x.followUps),
-          fig(`${k}.docs-prs`, x.docsPrs),
-          fig(`${k}.github-per-run`, x.githubPerRun)
+          x.runs,
+          fig(`${k}.documented`, x.documented),
+          fig(`${k}.writes`, x.writes),
+          fig(`${k}.docs-prs`, x.docsPrs)
         ]
       })
     )
+    print(
+      "GitHub requests of each kind of run (the ledger's: reading and writing the dashboard issue). GITHUB_TOKEN allows 1,000 an hour."
+    )
+    print()
     table(
-      ['run', 'GitHub requests', 'which'],
-      r.runs.map(x => [x.run, x.requests, x.calls])
+      ['run', 'GitHub requests', 'of which the ledger', 'which'],
+      r.runs.map(x => [x.run, x.requests, x.ledger, x.calls])
+    )
+    table(
+      ['run', 'peak MiB'],
+      r.memory.map(x => [x.run, fig(`follow.memory.${slug(x.run)}`, x.peakMiB)])
     )
     goals.push(...r.goals)
   }
@@ -477,9 +485,14 @@ async function updatePerformancePage(f: Record<string, Value>, verdict: string):
       `before this version: ${figures.was('gaps.requests')} requests, stopped by the budget before the assistant’s top 10 was known`
     ],
     [
-      '10 merges while the docs PR is open',
-      `${v('follow.this-action-fold-open-pr.jobs')} job + ${v('follow.this-action-fold-open-pr.follow-ups')} follow-ups, ${v('follow.this-action-fold-open-pr.docs-prs')} docs PR; ${v('follow.this-action-fold-open-pr.github-per-run')} GitHub requests a run`,
-      `a hand-written compare + new job: ${v('follow.hand-written-workflow-compare-new-job.jobs')} jobs, ${v('follow.hand-written-workflow-compare-new-job.docs-prs')} docs PRs`
+      '10 merges, a concurrency group leaving runs 1, 4 and 10',
+      `${v('follow.this-action-ledger-concurrency-group-runs-1-4-10.documented')} merges reach the agent, in ${v('follow.this-action-ledger-concurrency-group-runs-1-4-10.writes')} writes (jobs + follow-ups), ${v('follow.this-action-ledger-concurrency-group-runs-1-4-10.docs-prs')} docs PR`,
+      `without the ledger: ${v('follow.without-the-ledger-dashboard-false-runs-1-4-10.documented')}; a hand-written workflow: ${v('follow.hand-written-workflow-a-new-job-per-merge-runs-1-4-10.docs-prs')} docs PRs`
+    ],
+    [
+      'a 3,000-file pull request with 1 MB patches',
+      `${v('follow.memory.3-000-files-1-mb-patches-include-diff-false')} MiB at its peak, ${v('follow.memory.3-000-files-1-mb-patches-include-diff-true')} MiB with \`include-diff\``,
+      '(goal ≤ 200 MiB)'
     ]
   ]
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map(r => (r[c] as string).length)))

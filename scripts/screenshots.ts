@@ -1,7 +1,8 @@
 // `npm run screenshots`: the README's pictures, made from what the bundled actions really write.
 // Runs dist/index.js on an issue labelled `docs-agent` (a job that opens a pull request, then one
-// that fails) and dist/visitors/index.js, against the API simulator and the fake GitHub on loopback;
-// takes the final issue comments and the job summaries as the action wrote them, renders the
+// that fails), on three merged pull requests (the docs agent dashboard), and dist/visitors/index.js,
+// against the API simulator and the fake GitHub on loopback; takes the final issue comments, the
+// dashboard issue and the job summaries as the action wrote them, renders the
 // Markdown to HTML styled like GitHub, and screenshots it with headless Chromium into docs/*.png.
 // Needs Debian's Chromium (`apt-get install -y chromium fonts-noto-color-emoji`); not part of
 // `npm test`. CHROMIUM=/path/to/chromium picks another browser.
@@ -13,6 +14,7 @@ import { pathToFileURL } from 'node:url'
 import { marked } from 'marked'
 import { FakeGitHub } from '../test/simulator/fake-github.js'
 import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../test/simulator/server.js'
+import { APP, CodeChangeServers } from '../test/support/code-change-runs.js'
 import { ROOT, runAction } from '../test/support/run-action.js'
 
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium'
@@ -82,6 +84,49 @@ async function issueRun(
   return { comment, summary: run.summary, result: run.outputs.result ?? '' }
 }
 
+/**
+ * The dashboard after three merges into acme/app: the first starts a job whose docs pull request
+ * opens; the next run catches up on two more, one of them only a README change left out by
+ * `paths-ignore`, and sends the other to the open docs pull request as a follow-up.
+ */
+async function dashboardRuns(): Promise<{ title: string; number: number; body: string }> {
+  const servers = await CodeChangeServers.start()
+  const { gh } = servers
+  try {
+    const repository = { full_name: APP, default_branch: 'main' }
+    const inputs = { 'paths-ignore': '**/*.md', 'max-jobs': '5/day' }
+    const merge = (number: number, title: string, filename: string) => {
+      const pull = gh.addPull(APP, { number, title, files: [{ filename, additions: 12 }] })
+      gh.mergePull(APP, pull)
+      return servers.merged(pull, 'closed', repository)
+    }
+    gh.commitTo(APP, { message: 'Initial commit' })
+    const first = await runAction(
+      servers.step({ event: merge(101, 'Add retry options', 'src/retry.ts'), inputs })
+    )
+    if (first.outputs.result !== 'pr-opened')
+      fail(`the first change run ended '${first.outputs.result}':\n${first.log}`)
+    const docsPr = first.outputs.prLink ?? ''
+    gh.addPull('acme/docs', {
+      number: Number(docsPr.split('/').pop()),
+      state: 'open',
+      user: { login: 'mintlify[bot]', type: 'Bot' }
+    })
+    merge(102, 'Add a backoff option', 'src/backoff.ts')
+    servers.runId++
+    const second = await runAction(
+      servers.step({ event: merge(103, 'Fix a typo in the README', 'README.md'), inputs })
+    )
+    if (second.outputs.decision !== 'follow-up')
+      fail(`the second change run decided '${second.outputs.decision}':\n${second.log}`)
+    const dashboard = [...gh.issues.values()].find(i => i.labels.includes('docs-agent-dashboard'))
+    if (!dashboard) fail('the change runs left no dashboard issue.')
+    return dashboard
+  } finally {
+    await servers.close()
+  }
+}
+
 /** The visitors sub-action over the simulator's 42 pages, top 8 (a shorter picture): its job summary. */
 async function visitorsRun(sim: Simulator): Promise<string> {
   const run = await runAction({
@@ -112,6 +157,8 @@ const CSS = `
     padding: 8px 16px; color: #59636e; }
   .box-header b { color: #1f2328; }
   .label { border: 1px solid #d1d9e0; border-radius: 2em; padding: 0 7px; font-size: 12px; margin: 0 4px; }
+  .issue-title { font-size: 26px; font-weight: 400; margin: 0 0 16px; }
+  .issue-title .number { color: #59636e; font-weight: 300; }
   .markdown-body { padding: 16px; overflow-wrap: anywhere; }
   .markdown-body > :last-child { margin-bottom: 0; }
   .markdown-body p, .markdown-body table, .markdown-body blockquote, .markdown-body pre { margin: 0 0 16px; }
@@ -155,6 +202,12 @@ const PLAY =
 const commentPage = (markdown: string): string =>
   page(
     `<div class="timeline"><div class="avatar">${PLAY}</div><div class="box"><div class="box-header"><b>github-actions</b><span class="label">bot</span> commented now</div><div class="markdown-body">${render(markdown)}</div></div></div>`,
+    false
+  )
+
+const issuePage = (title: string, number: number, markdown: string): string =>
+  page(
+    `<h2 class="issue-title">${title.replace(/[&<>]/g, c => `&#${c.charCodeAt(0)};`)} <span class="number">#${number}</span></h2><div class="timeline"><div class="avatar">${PLAY}</div><div class="box"><div class="box-header"><b>github-actions</b><span class="label">bot</span> opened this issue</div><div class="markdown-body">${render(markdown)}</div></div></div>`,
     false
   )
 
@@ -210,10 +263,12 @@ try {
   const failed = await issueRun(sim, gh, 9002)
   if (failed.result !== 'failed') fail(`expected a failed job, got '${failed.result}'`)
   const visitors = await visitorsRun(sim)
+  const dashboard = await dashboardRuns()
   shoot(commentPage(opened.comment), 'comment', dir)
   shoot(summaryPage('agent', opened.summary), 'summary', dir)
   shoot(commentPage(failed.comment), 'comment-failed', dir)
   shoot(summaryPage('visitors', visitors), 'visitors', dir)
+  shoot(issuePage(dashboard.title, dashboard.number, dashboard.body), 'dashboard', dir)
 } finally {
   await sim.close()
   await gh.close()

@@ -28734,15 +28734,25 @@ function parseChoice(name, raw, choices) {
     }
     return value;
 }
+/** `${{ … }}` as written: an expression nothing expanded, not a value. */
+const UNEXPANDED = /^\$\{\{.*\}\}$/s;
+const isUnexpanded = (value) => UNEXPANDED.test(value);
 /**
  * A key or token: masked before anything else can print it, and only visible ASCII, because it goes
  * into an HTTP header. A zero-width space, a curly quote or a line break pasted with the secret
  * would otherwise fail every request, retried until the time-out. No message shows the value.
+ *
+ * One exception, for every secret input: the text of a `${{ … }}` expression that nothing expanded
+ * (@github/local-action passes action.yml's defaults as written, `github-token`'s among them) is
+ * no secret and no value. It is returned as it is, unmasked, and refused only where the secret is
+ * about to be sent (`sendableSecret`), so a run that never needs it is not failed by it.
  */
 function readSecret(get, mask, name) {
     const secret = get(name).trim();
     if (!secret)
         return '';
+    if (isUnexpanded(secret))
+        return secret;
     mask(secret);
     const bad = [...secret].findIndex(c => c < '!' || c > '~');
     if (bad >= 0) {
@@ -28750,6 +28760,15 @@ function readSecret(get, mask, name) {
         throw new errors_InputError(`Input '${name}' holds a character that cannot be sent in an HTTP header (U+${code} at position ${bad + 1}): copy the secret again, without spaces, line breaks or typographic quotes.`);
     }
     return secret;
+}
+/**
+ * A secret read by readSecret, now needed: an unexpanded `${{ … }}` expression fails here, saying so
+ * and how to give the value.
+ */
+function sendableSecret(name, secret) {
+    if (!isUnexpanded(secret))
+        return secret;
+    throw new errors_InputError(`Input '${name}' is the text of a \${{ … }} expression, not its value: nothing expanded it (@github/local-action passes action.yml's defaults and its env file's values as written). Give the value itself, e.g. INPUT_${name.toUpperCase()}=… in local-action's env file${name.endsWith('token') ? ' (a token from `gh auth token` will do)' : ''}.`);
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/clock.js
@@ -28831,12 +28850,19 @@ function lineLogger(write) {
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/duration.js
 
-const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-const PART = /(\d+(?:\.\d+)?)(ms|h|m|s)/y;
+const UNIT_MS = {
+    ms: 1,
+    s: 1000,
+    m: 60_000,
+    h: 3_600_000,
+    d: 86_400_000,
+    w: 7 * 86_400_000
+};
+const PART = /(\d+(?:\.\d+)?)(ms|h|m|s|d|w)/y;
 /** A number without a unit: `45` next to `timeout-minutes: 45` reads as minutes to a person. */
 const BARE_NUMBER = /^\d+(\.\d+)?$/;
 /**
- * Parses `90s`, `15m`, `1h`, `1h30m` or `500ms` into milliseconds. Every part has its unit: a bare
+ * Parses `90s`, `15m`, `1h`, `1h30m`, `14d`, `2w` or `500ms` into milliseconds. Every part has its unit: a bare
  * number is refused, since nobody can tell whether `45` meant seconds or minutes. Returns undefined
  * for anything else so the caller can name the input in its message.
  */
@@ -33500,6 +33526,8 @@ const MAX_TOP = 100;
 const MAX_REQUESTS = 100_000;
 function readVisitorsSettings(get, env, mask, now) {
     const connection = readConnection(get, mask);
+    // Every run of a sub-action calls the service: an unexpanded key is refused at once.
+    sendableSecret(CommonInput.ApiKey, connection.apiKey);
     const value = withDefaults(get, VisitorsDefaults);
     const { from: dateFrom, to: dateTo } = readDateRange(VisitorsInput.DateFrom, VisitorsInput.DateTo, get, now);
     const outputFileShown = value(VisitorsInput.OutputFile);

@@ -1,15 +1,21 @@
 import { type AgentJob, getJob } from '../mintlify/agent-jobs.js'
 import type { ApiClient } from '../mintlify/client.js'
 import { openClient } from '../mintlify/connection.js'
-import type { ApiError } from '../mintlify/errors.js'
+import { type ApiError, AmbiguousWriteError } from '../mintlify/errors.js'
+import { GitHubSession } from '../github/api.js'
 import type { RunEvent } from '../github/event.js'
-import { CancelledError, describeError } from '../runner/errors.js'
+import { CancelledError, describeError, errorText } from '../runner/errors.js'
 import { formatDuration } from '../runner/duration.js'
+import { sendableSecret } from '../runner/inputs.js'
 import type { Runner } from '../runner/runner.js'
-import { type PreparedRun, isChangeRun, prepareChangeRun } from './change/change-run.js'
-import type { CommentState } from './comment/live-comment.js'
+import { isChangeRun } from './change/change-plan.js'
+import { prepareChangeRun } from './change/change-run.js'
+import type { PreparedRun } from './prepared-run.js'
+import type { CommentOutcome, CommentState } from './comment/live-comment.js'
+import { Markers, stepIdentity } from './comment/marker.js'
+import { issueBudgetHooks } from './issue/issue-budget.js'
 import { prepareIssueRun } from './issue/issue-run.js'
-import { Output, State } from './names.js'
+import { Input, Output, State } from './names.js'
 import { type Result, failingWord } from './outcome.js'
 import type { Report } from './report.js'
 import { runAgentJob } from './run-job.js'
@@ -18,7 +24,20 @@ import type { Settings } from './settings.js'
 /** How a run ended, on any path: what is reported. */
 export type RunEnd = Pick<
   Report,
-  'job' | 'result' | 'failure' | 'skipped' | 'source' | 'fold' | 'followUp'
+  | 'job'
+  | 'result'
+  | 'failure'
+  | 'skipped'
+  | 'source'
+  | 'fold'
+  | 'decision'
+  | 'prompt'
+  | 'batch'
+  | 'dashboardUrl'
+  | 'budget'
+  | 'followUp'
+  | 'continued'
+  | 'comment'
 >
 
 /** A job read while deciding where a change goes: a short look, not a wait. */
@@ -33,13 +52,18 @@ export async function runAgent(
 ): Promise<RunEnd> {
   const { log, clock } = runner
   let opened: ApiClient | undefined
-  const service = (): ApiClient => (opened ??= openClient(settings, { log, signal, clock }))
+  const service = (): ApiClient =>
+    (opened ??= openClient(
+      { ...settings, apiKey: sendableSecret(Input.ApiKey, settings.apiKey) },
+      { log, signal, clock }
+    ))
+  const session = new GitHubSession()
   try {
     let prepared: PreparedRun
+    const readJob = (jobId: string): Promise<AgentJob> =>
+      getJob(service(), settings.projectId, jobId, clock.now() + LOOK_MS)
     try {
-      prepared = await prepare(settings, event, runner, signal, jobId =>
-        getJob(service(), settings.projectId, jobId, clock.now() + LOOK_MS)
-      )
+      prepared = await prepare(settings, event, runner, session, signal, readJob)
     } catch (error) {
       // A read of GitHub stopped by the cancel fails as "no answer from GitHub": it was the cancel.
       throw signal.aborted && !(error instanceof CancelledError) ? cancelledBeforeJob() : error
@@ -47,14 +71,63 @@ export async function runAgent(
     // A cancel while reading GitHub can look like a refusal or an unreadable comment: it is neither.
     if (signal.aborted) throw cancelledBeforeJob()
     for (const notice of prepared.notices) log.notice(notice)
+    const about = {
+      source: prepared.source,
+      batch: prepared.batch,
+      dashboardUrl: prepared.dashboardUrl,
+      budget: prepared.budget
+    }
     if (prepared.skipped) {
       log.notice(`Not starting the agent: ${prepared.skipped}`)
-      return { result: 'skipped', skipped: prepared.skipped, source: prepared.source }
+      const result = settings.dryRun ? 'dry-run' : 'skipped'
+      return { ...about, result, skipped: prepared.skipped, decision: 'skip' }
     }
-    return await runPrepared(service(), settings, prepared, runner, signal)
+    const decision = prepared.decision ?? (prepared.followUp ? 'follow-up' : 'new-job')
+    if (settings.dryRun) {
+      const target = prepared.request.jobId ? ` to job ${prepared.request.jobId}` : ''
+      log.notice(
+        `Dry run: would ${decision === 'new-job' ? 'start a new job' : `send a follow-up${target}`}; nothing was written.`
+      )
+      return {
+        ...about,
+        result: 'dry-run',
+        decision,
+        prompt: prepared.request.prompt,
+        fold: prepared.fold
+      }
+    }
+    const end = await runPrepared(service(), settings, prepared, runner, signal)
+    return withComment({ ...end, ...about, decision }, prepared.comment?.outcome(), settings, event)
   } finally {
-    await opened?.close()
+    // A connection GitHub or a proxy never answered would keep the process alive: end them all.
+    await Promise.all([opened?.close(), session.close()])
   }
+}
+
+/**
+ * What the issue shows of the run, for the summary, with the comment's link; with `comment: true`
+ * ("must comment"), a comment that could not be written fails the step.
+ */
+function withComment(
+  end: RunEnd,
+  outcome: CommentOutcome | undefined,
+  settings: Settings,
+  event: RunEvent
+): RunEnd {
+  if (!outcome) return end
+  const { commentId, ...rest } = outcome
+  const url =
+    commentId === undefined
+      ? undefined
+      : `${event.serverUrl}/${event.owner}/${event.repo}/issues/${outcome.issue}#issuecomment-${commentId}`
+  const comment = { ...rest, ...(url ? { url } : {}) }
+  if (outcome.error && settings.comment === 'true' && !end.failure)
+    return {
+      ...end,
+      comment,
+      failure: `Could not ${commentId === undefined ? 'comment on' : 'update the comment on'} #${outcome.issue} (${outcome.error}), and '${Input.Comment}' is 'true': the run must comment.${outcome.hint ?? ''}`
+    }
+  return { ...end, comment }
 }
 
 const cancelledBeforeJob = (): CancelledError =>
@@ -65,24 +138,58 @@ async function prepare(
   settings: Settings,
   event: RunEvent,
   runner: Runner,
+  session: GitHubSession,
   signal: AbortSignal,
   readJob: (jobId: string) => Promise<AgentJob>
 ): Promise<PreparedRun> {
   const log = runner.log
   const saveState = (saved: CommentState): void =>
     runner.saveState(State.Comment, JSON.stringify(saved))
+  const markers = new Markers(
+    settings.apiKey,
+    `${event.owner}/${event.repo}`,
+    stepIdentity({
+      job: runner.env.GITHUB_JOB,
+      action: runner.env.GITHUB_ACTION,
+      project: settings.projectId,
+      promptSource: promptSource(runner)
+    })
+  )
   if (isChangeRun(event, settings))
     return prepareChangeRun(settings, event, {
       log,
       clock: runner.clock,
+      session,
       saveState,
       signal,
-      readJob
+      readJob,
+      markers
     })
-  return {
-    ...(await prepareIssueRun(settings, event, { log, clock: runner.clock, saveState, signal })),
-    notices: []
-  }
+  const issueRun = await prepareIssueRun(settings, event, {
+    log,
+    clock: runner.clock,
+    session,
+    saveState,
+    signal,
+    markers,
+    readJob
+  })
+  const prepared = { ...issueRun, notices: issueRun.notices ?? [] }
+  const starts = !prepared.skipped && prepared.request.prompt !== undefined
+  if (!starts || !settings.maxJobs || !settings.dashboard || settings.dryRun) return prepared
+  const counted = await issueBudgetHooks({ ...settings, maxJobs: settings.maxJobs }, event, {
+    log,
+    clock: runner.clock,
+    session,
+    signal
+  })
+  return { ...prepared, ledger: counted.hooks, dashboardUrl: counted.dashboardUrl }
+}
+
+/** What the step asks, as the workflow wrote it: the prompt file's path, or the prompt's text. */
+function promptSource(runner: Runner): string {
+  const file = runner.input(Input.PromptFile).trim()
+  return file ? `file:${file}` : `prompt:${runner.input(Input.Prompt).trim()}`
 }
 
 /** The job, the wait and the live comment. */
@@ -93,15 +200,26 @@ async function runPrepared(
   runner: Runner,
   signal: AbortSignal
 ): Promise<RunEnd> {
-  const { comment, source } = prepared
+  const { comment } = prepared
   const { log, clock } = runner
-  let { fold, followUp } = prepared
+  let { fold, followUp, continued } = prepared
   let latest: AgentJob | undefined
   let end: RunEnd
+  const { request, ledger } = prepared
   try {
     const outcome = await runAgentJob(
       client,
-      { ...settings, ...prepared.request },
+      {
+        projectId: settings.projectId,
+        wait: settings.wait,
+        timeoutMs: settings.timeoutMs,
+        pollIntervalMs: settings.pollIntervalMs,
+        // Only what was prepared: a resumed job gets no prompt, whatever the inputs say.
+        prompt: request.prompt,
+        jobId: request.jobId,
+        fallbackPrompt: request.fallbackPrompt,
+        fallbackFor: request.fallbackFor
+      },
       {
         clock,
         log,
@@ -112,10 +230,20 @@ async function runPrepared(
           // Set at once, so `if: always()` steps have it even if the step dies later.
           runner.setOutput(Output.JobId, seen.id)
         },
+        onAccepted: async (seen, followedUp) => {
+          try {
+            await ledger?.accepted(seen, followedUp)
+          } catch (error) {
+            log.warning(
+              `Job ${seen.id} was started, but the dashboard could not record it (${errorText(error)}): the next run may send the same changes again.`
+            )
+          }
+        },
         onStarted: async seen => comment?.working(seen, followUp),
         onFallback: reason => {
           log.notice(reason)
           fold = undefined
+          continued = undefined
           followUp = false
           comment?.unfold()
         }
@@ -129,6 +257,12 @@ async function runPrepared(
       failure: explainResult(job, result, settings, runner, outcome)
     }
   } catch (error) {
+    if (error instanceof AmbiguousWriteError && ledger)
+      await ledger
+        .uncertain(Boolean(request.jobId), error.message, request.jobId)
+        .catch(failed =>
+          log.warning(`The dashboard could not record the uncertain write: ${errorText(failed)}`)
+        )
     end = {
       job: latest,
       result: signal.aborted ? 'cancelled' : undefined,
@@ -143,8 +277,23 @@ async function runPrepared(
   // step still ends within the runner's grace.
   const closing = client.close()
   if (end.job && comment) await comment.finish(end.job, end.result ?? 'stopped')
+  // A failure before any job (a refused key, an unknown project, an api-url that does not answer)
+  // is said on the issue too, where the person who asked looks for the answer.
+  else if (comment && end.failure && !signal.aborted) await comment.failed(end.failure)
+  if (end.job && ledger && end.result)
+    await ledger
+      .finished(end.job, end.result)
+      .catch(error =>
+        log.warning(`The dashboard could not record how the run ended: ${errorText(error)}`)
+      )
+  if (end.job?.prLink && prepared.requestReviewers && !signal.aborted)
+    await prepared
+      .requestReviewers(end.job)
+      .catch(error =>
+        log.warning(`Could not request reviewers on the docs pull request: ${errorText(error)}`)
+      )
   await closing
-  return { ...end, source, fold }
+  return { ...end, fold, continued }
 }
 
 function explainResult(

@@ -20,7 +20,17 @@ export const Input = {
   Fold: 'fold',
   SkipLabel: 'skip-label',
   IncludeDiff: 'include-diff',
-  DocsToken: 'docs-token'
+  DocsToken: 'docs-token',
+  Dashboard: 'dashboard',
+  DashboardTitle: 'dashboard-title',
+  Changes: 'changes',
+  DryRun: 'dry-run',
+  Paths: 'paths',
+  PathsIgnore: 'paths-ignore',
+  MaxJobs: 'max-jobs',
+  ExpireAfter: 'expire-after',
+  MaxOpen: 'max-open',
+  Reviewers: 'reviewers'
 } as const
 
 export const Output = {
@@ -30,7 +40,9 @@ export const Output = {
   Model: 'model',
   Job: 'job',
   Result: 'result',
-  Source: 'source'
+  Source: 'source',
+  Decision: 'decision',
+  Prompt: 'prompt'
 } as const
 
 /** Defaults as in action.yml; applied here too because a bare `node dist/index.js` gets no defaults from the runner. */
@@ -45,7 +57,11 @@ export const Defaults = {
   [Input.RequiredPermission]: 'write',
   [Input.Fold]: 'open-pr',
   [Input.SkipLabel]: 'no-docs',
-  [Input.IncludeDiff]: 'false'
+  [Input.IncludeDiff]: 'false',
+  [Input.Dashboard]: 'true',
+  [Input.DashboardTitle]: 'Docs agent dashboard',
+  [Input.Changes]: 'event',
+  [Input.DryRun]: 'false'
 } as const
 
 /** Names of the values the main step saves for the post step. */

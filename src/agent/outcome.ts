@@ -10,6 +10,7 @@ export type Result =
   | 'started'
   | 'cancelled'
   | 'skipped'
+  | 'dry-run'
 
 export const FAIL_ON_WORDS = ['failed', 'archived', 'timeout', 'no-pr'] as const
 export type FailOnWord = (typeof FAIL_ON_WORDS)[number]
@@ -48,7 +49,7 @@ export function failingWord(
   if (result === 'archived' && failOn.has('archived')) return 'archived'
   if (result === 'timed-out' && failOn.has('timeout')) return 'timeout'
   // no-pr judges a job that was waited for to its end (or the time limit), nothing else.
-  const judged = result !== 'started' && result !== 'cancelled' && result !== 'skipped'
+  const judged = !['started', 'cancelled', 'skipped', 'dry-run'].includes(result)
   if (failOn.has('no-pr') && judged && result !== 'pr-opened') return 'no-pr'
   return undefined
 }

@@ -1,11 +1,15 @@
 import { type AgentJob, jobRecord } from '../mintlify/agent-jobs.js'
 import { formatDuration } from '../runner/duration.js'
 import { codeSpan, escapeMarkdown, markdownLink } from '../runner/markdown.js'
+import { formatCount } from '../runner/text.js'
 import { redact, secretForms } from '../runner/redact.js'
 import type { Runner } from '../runner/runner.js'
 import { Output } from './names.js'
 import type { Result } from './outcome.js'
+import type { ChangeBatch } from './change/change-batch.js'
 import type { FoldTarget } from './change/fold.js'
+import type { Decision } from './prepared-run.js'
+import type { Continued } from './issue/earlier-job.js'
 import { FOLLOW_UP_GRACE_MS, type JobOutcome } from './run-job.js'
 import { jobIdInput, jobsOnDashboardMarkdown } from './comment/comment-body.js'
 
@@ -21,6 +25,20 @@ export interface Report {
   source?: string
   /** The earlier job a code change was sent to, instead of a new one. */
   fold?: FoldTarget
+  /** What the run decided: new-job, follow-up or skip. */
+  decision?: Decision
+  /** A dry run's prompt: what would have been sent. */
+  prompt?: string
+  /** The changes a change run handed over, and those its rules skipped. */
+  batch?: ChangeBatch
+  /** The docs agent dashboard issue. */
+  dashboardUrl?: string
+  /** Where `max-jobs` stands: "3 of 5/day used". */
+  budget?: string
+  /** What the issue or pull request shows of the run: its comment, or why there is none. */
+  comment?: CommentReport
+  /** The issue was labelled again and its earlier job went on instead of a new one. */
+  continued?: Continued
   /** After a follow-up: how its outcome was established (see run-job.ts). */
   followUp?: JobOutcome['followUp']
   /** The Mintlify project, once the inputs were read: where on the dashboard its jobs are. */
@@ -28,6 +46,16 @@ export interface Report {
   /** Milliseconds the step spent. */
   elapsedMs: number
   now: Date
+}
+
+export interface CommentReport {
+  issue: number
+  /** The comment the run last wrote. */
+  url?: string
+  /** Why the last write failed, and what to do about it. */
+  error?: string
+  hint?: string
+  shows: 'job' | 'failure'
 }
 
 export function outputsOf(report: Report): Record<(typeof Output)[keyof typeof Output], string> {
@@ -39,7 +67,9 @@ export function outputsOf(report: Report): Record<(typeof Output)[keyof typeof O
     [Output.Model]: job?.model ?? '',
     [Output.Job]: job ? JSON.stringify(jobRecord(job)) : '',
     [Output.Result]: report.result ?? '',
-    [Output.Source]: report.source ?? ''
+    [Output.Source]: report.source ?? '',
+    [Output.Decision]: report.decision ?? '',
+    [Output.Prompt]: report.prompt ?? ''
   }
 }
 
@@ -51,7 +81,8 @@ const HEADLINES: Record<Result, string> = {
   'timed-out': '⏱️ Stopped waiting: time limit reached',
   started: '🚀 The agent job started',
   cancelled: '🛑 The run was cancelled',
-  skipped: '⏭️ Not started'
+  skipped: '⏭️ Not started',
+  'dry-run': '🧪 Dry run: nothing was written'
 }
 
 /** The job summary as Markdown; every value from the service is escaped. */
@@ -69,12 +100,17 @@ export function renderSummary(report: Report): string {
   if (report.source && !job) lines.push(`Change: ${markdownLink(report.source, report.source)}`, '')
   if (report.fold) {
     const docsPr = report.fold.docsPr
+    const what = report.result === 'dry-run' ? 'Would send the changes' : 'The changes were sent'
     lines.push(
-      `This change was sent to job ${codeSpan(report.fold.jobId)} as a follow-up instead of starting a new job: ${docsPr ? `its docs pull request ${markdownLink(docsPr, docsPr)} is still open.` : 'it was still running.'}`,
+      `${what} to job ${codeSpan(report.fold.jobId)} as a follow-up instead of starting a new job: ${docsPr ? `its docs pull request ${markdownLink(docsPr, docsPr)} is still open.` : 'it was still running.'}`,
       ''
     )
   }
+  if (report.comment) lines.push(commentLine(report.comment), '')
+  if (report.continued) lines.push(continuedLine(report.continued), '')
   if (job && report.followUp) lines.push(followUpLine(job, report.followUp), '')
+  lines.push(...batchLines(report))
+  if (report.result === 'dry-run') lines.push(...dryRunLines(report))
   if (job) {
     const next = nextStep(job, result, report.projectId)
     if (next) lines.push(next, '')
@@ -105,6 +141,100 @@ export function renderSummary(report: Report): string {
     )
   }
   return lines.join('\n')
+}
+
+const SHOWN_CHANGES = 20
+
+/** The changes a change run handed over and those its rules skipped; the budget and dashboard. */
+function batchLines(report: Report): string[] {
+  const lines: string[] = []
+  const batch = report.batch
+  const ref = (r: { label: string; url?: string; title: string }): string =>
+    `${r.url ? markdownLink(r.label, r.url) : escapeMarkdown(r.label)} ${escapeMarkdown(r.title)}`
+  if (batch) {
+    const handed = [
+      ...batch.pulls.map(p => ({ label: `#${p.number}`, url: p.url, title: p.title })),
+      ...batch.commits.map(c => ({
+        label: c.sha.slice(0, 7),
+        url: undefined,
+        title: c.message.split('\n')[0] ?? ''
+      }))
+    ]
+    if (handed.length) {
+      lines.push(`Changes (${formatCount(handed.length)}):`, '')
+      lines.push(...handed.slice(0, SHOWN_CHANGES).map(r => `- ${ref(r)}`))
+      if (handed.length > SHOWN_CHANGES) lines.push(`- … and ${handed.length - SHOWN_CHANGES} more`)
+      lines.push('')
+    }
+    if (batch.skipped.length) {
+      lines.push(`Left out by the rules (${formatCount(batch.skipped.length)}):`, '')
+      lines.push(
+        ...batch.skipped
+          .slice(0, SHOWN_CHANGES)
+          .map(
+            s => `- ${ref({ label: s.ref, url: s.url, title: s.title })}: ${escapeMarkdown(s.why)}`
+          )
+      )
+      lines.push('')
+    }
+    if (batch.leftOut.length)
+      lines.push(`Left out by the bounds: ${escapeMarkdown(batch.leftOut.join('; '))}.`, '')
+  }
+  if (report.budget) lines.push(`Budget: ${escapeMarkdown(report.budget)}.`, '')
+  if (report.dashboardUrl)
+    lines.push(
+      `The ${markdownLink('docs agent dashboard', report.dashboardUrl)} lists every change, job and run.`,
+      ''
+    )
+  return lines
+}
+
+/** What a dry run decided, and the exact prompt it would have sent. */
+function dryRunLines(report: Report): string[] {
+  const decision: Record<string, string> = {
+    'new-job': 'start a new job',
+    'follow-up': 'send a follow-up',
+    skip: 'start nothing'
+  }
+  const lines = [
+    `Decision: ${codeSpan(report.decision ?? 'skip')}: it would ${decision[report.decision ?? 'skip']}.`,
+    ''
+  ]
+  if (report.prompt) {
+    const fence = '`'.repeat(
+      Math.max(3, ...(report.prompt.match(/`+/g) ?? []).map(r => r.length + 1))
+    )
+    lines.push(
+      '<details><summary>The prompt it would send</summary>',
+      '',
+      `${fence}text`,
+      report.prompt,
+      fence,
+      '',
+      '</details>',
+      ''
+    )
+  }
+  return lines
+}
+
+/** What the issue shows of the run, in one sentence. */
+function commentLine({ issue, url, error, hint, shows }: CommentReport): string {
+  const what = shows === 'failure' ? 'this failure' : "this run's job and its outcome"
+  const comment = url ? markdownLink('its comment', url) : ''
+  if (!error) return `#${issue} shows ${what} in ${comment}.`
+  const why = `(${escapeMarkdown(error)}).${hint ? escapeMarkdown(hint) : ''}`
+  return url
+    ? `#${issue} does not show ${what}: the last update of ${comment} could not be written ${why} The comment shows an earlier state.`
+    : `#${issue} shows nothing of this run: the comment could not be written ${why}`
+}
+
+/** Why an issue labelled again went on with its earlier job, in one sentence. */
+function continuedLine({ jobId, issue, docsPr }: Continued): string {
+  const id = codeSpan(jobId)
+  return docsPr
+    ? `#${issue} was labelled again while the docs pull request ${markdownLink(docsPr, docsPr)} of its job ${id} was open: the issue was sent to that job as a follow-up instead of starting a second job.`
+    : `#${issue} was labelled again while its job ${id} was still running: this run waited for that job instead of starting a second one.`
 }
 
 /** How the outcome of a follow-up was established, in one sentence. */
@@ -160,6 +290,7 @@ export async function publish(
       clean(`Result: ${result}${job ? ` (job ${job.id}, status ${job.status ?? 'unknown'})` : ''}.`)
     )
   }
-  if (job || failure || report.skipped) await runner.summary(clean(renderSummary(report)))
+  if (job || failure || report.skipped || result === 'dry-run')
+    await runner.summary(clean(renderSummary(report)))
   if (failure) runner.fail(clean(failure))
 }

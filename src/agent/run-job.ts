@@ -30,6 +30,8 @@ export interface JobRequest {
   jobId?: string
   /** With a follow-up: should the service refuse it, start a new job with this prompt instead. */
   fallbackPrompt?: string
+  /** What starts the new job then, as the notice says it: 'this change' unless given. */
+  fallbackFor?: string
   wait: boolean
   timeoutMs: number
   pollIntervalMs: number
@@ -41,6 +43,8 @@ export interface JobHooks {
   signal?: AbortSignal
   /** Every job record seen, first of all the one that gives the job its id. */
   onJob: (job: AgentJob) => void
+  /** The service accepted a new job or a follow-up (not a job only read): record it at once. */
+  onAccepted?: (job: AgentJob, followUp: boolean) => Promise<void>
   /** Once the job exists (or the follow-up was sent), before waiting: e.g. post the live comment. */
   onStarted?: (job: AgentJob) => Promise<void>
   /** The follow-up was refused and a new job is started with `fallbackPrompt`; says why. */
@@ -82,6 +86,7 @@ export async function runAgentJob(
   }
   const { projectId, prompt, jobId } = request
   let job: AgentJob
+  let accepted: boolean | undefined
   const create = async (text: string): Promise<AgentJob> => {
     log.info(`Creating an agent job in project ${projectId}.`)
     const created = await createJob(client, projectId, text, deadline)
@@ -95,21 +100,25 @@ export async function runAgentJob(
     log.info(`Sending a follow-up message to job ${jobId} in project ${projectId}.`)
     try {
       job = await sendMessage(client, projectId, jobId, prompt, deadline)
+      accepted = true
       followedUp = true
     } catch (error) {
       if (request.fallbackPrompt === undefined || !followUpRefused(error)) throw error
       hooks.onFallback?.(
-        `The service refused the follow-up to job ${jobId} (${(error as Error).message}), so this change starts a new job.`
+        `The service refused the follow-up to job ${jobId} (${(error as Error).message}), so ${request.fallbackFor ?? 'this change'} starts a new job.`
       )
       job = await create(request.fallbackPrompt)
+      accepted = false
     }
   } else if (jobId) {
     log.info(`Reading job ${jobId} in project ${projectId}.`)
     job = await getJob(client, projectId, jobId, deadline)
   } else {
     job = await create(prompt ?? '')
+    accepted = false
   }
   seen(job)
+  if (accepted !== undefined) await hooks.onAccepted?.(job, accepted)
   await hooks.onStarted?.(job)
   if (!request.wait) {
     if (!followedUp) return { job, result: resultOf(job, 'not-waited') }

@@ -13,6 +13,9 @@ import { readWorkspaceFile, workspaceOf } from '../runner/workspace.js'
 import { InputError } from '../runner/errors.js'
 import { Defaults, Input } from './names.js'
 import { type ChangeSettings, FOLD_MODES } from './change/change-run.js'
+import { readPathFilter } from './change/path-filter.js'
+import { REVIEWER_MODES } from './change/reviewers.js'
+import { parseMaxJobs } from './ledger/budget.js'
 import { botName } from '../github/event.js'
 import { PERMISSIONS } from '../github/permission.js'
 import { COMMENT_MODES, type TriggerSettings } from './issue/trigger.js'
@@ -82,8 +85,45 @@ export function readSettings(get: InputReader, env: NodeJS.ProcessEnv, mask: Mas
     fold: parseChoice(Input.Fold, value(Input.Fold), FOLD_MODES),
     skipLabel: value(Input.SkipLabel),
     includeDiff: parseBoolean(Input.IncludeDiff, value(Input.IncludeDiff)),
-    docsToken
+    docsToken,
+    dashboard: parseBoolean(Input.Dashboard, value(Input.Dashboard)),
+    dashboardTitle: readTitle(value(Input.DashboardTitle)),
+    changes: parseChoice(Input.Changes, value(Input.Changes), CHANGES),
+    dryRun: parseBoolean(Input.DryRun, value(Input.DryRun)),
+    paths: readPathFilter(Input.Paths, get(Input.Paths), Input.PathsIgnore, get(Input.PathsIgnore)),
+    maxJobs: parseMaxJobs(Input.MaxJobs, get(Input.MaxJobs)),
+    expireAfter: readExpireAfter(get(Input.ExpireAfter), docsToken),
+    maxOpen: get(Input.MaxOpen).trim()
+      ? parseInteger(Input.MaxOpen, get(Input.MaxOpen).trim(), 1, 100)
+      : undefined,
+    reviewers: readReviewers(get(Input.Reviewers), docsToken)
   }
+}
+
+/** `reviewers`: empty or `authors`; requesting reviews in the docs repository needs `docs-token`. */
+function readReviewers(raw: string, docsToken: string): ChangeSettings['reviewers'] {
+  const text = raw.trim().toLowerCase()
+  if (!text) return undefined
+  const mode = parseChoice(Input.Reviewers, text, REVIEWER_MODES)
+  if (!docsToken)
+    throw new InputError(
+      `Input '${Input.Reviewers}' needs '${Input.DocsToken}': reviews are requested on the docs pull request, in the docs repository, with a token that can write its pull requests.`
+    )
+  return mode
+}
+
+const MAX_EXPIRE_AFTER_MS = 365 * 86_400_000
+
+/** `expire-after`: a duration of an hour to a year; closing needs `docs-token`. */
+function readExpireAfter(raw: string, docsToken: string): ChangeSettings['expireAfter'] {
+  const text = raw.trim().toLowerCase()
+  if (!text) return undefined
+  const ms = durationInput(Input.ExpireAfter, text, 3_600_000, MAX_EXPIRE_AFTER_MS)
+  if (!docsToken)
+    throw new InputError(
+      `Input '${Input.ExpireAfter}' needs '${Input.DocsToken}': docs pull requests are closed in the docs repository, with a token that can write its pull requests.`
+    )
+  return { ms, text }
 }
 
 function readPrompt(get: InputReader, workspace: string): string | undefined {
@@ -127,6 +167,18 @@ function parseFailOn(raw: string): ReadonlySet<FailOnWord> {
     result.add(word as FailOnWord)
   }
   return result
+}
+
+const CHANGES = ['event', 'since-last'] as const
+
+/** An issue title: one line, at most 256 characters (GitHub's own limit is higher). */
+function readTitle(raw: string): string {
+  const title = raw.replace(/\s+/g, ' ').trim()
+  if (!title || title.length > 256)
+    throw new InputError(
+      `Input '${Input.DashboardTitle}' must be a title of 1 to 256 characters; got ${title.length} characters.`
+    )
+  return title
 }
 
 /** The post step needs only the connection and the token, read again from the same inputs. */

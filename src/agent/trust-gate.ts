@@ -1,4 +1,4 @@
-import { CancelledError } from '../runner/errors.js'
+import { CancelledError, InputError } from '../runner/errors.js'
 import { type GitHubApi, describeGitHubError } from '../github/api.js'
 import { type RunEvent, botName } from '../github/event.js'
 import type { TriggerSettings } from './issue/trigger.js'
@@ -27,6 +27,8 @@ export async function trustRefusal(
     level = await (await github()).permission(actor)
   } catch (error) {
     if (signal?.aborted) throw new CancelledError('Cancelled while checking the permission.')
+    // An input that cannot be used (an unexpanded token) is the workflow's mistake, not a refusal.
+    if (error instanceof InputError) throw error
     return `Could not read @${actor}'s permission on the repository (${describeGitHubError(error)}), so the run is refused.`
   }
   if (hasPermission(level.permission, level.roleName, required)) return undefined

@@ -1,9 +1,15 @@
 import path from 'node:path'
-import { type Connection, readConnection } from '../mintlify/connection.js'
+import { CommonInput, type Connection, readConnection } from '../mintlify/connection.js'
 import { type DateValue, readDateRange } from '../runner/dates.js'
 import { durationInput } from '../runner/duration.js'
 import { InputError } from '../runner/errors.js'
-import { type InputReader, type Masker, parseInteger, withDefaults } from '../runner/inputs.js'
+import {
+  type InputReader,
+  type Masker,
+  parseInteger,
+  sendableSecret,
+  withDefaults
+} from '../runner/inputs.js'
 import { resolveOutputFile, workspaceOf } from '../runner/workspace.js'
 import { GapsDefaults, GapsInput } from './names.js'
 
@@ -41,6 +47,8 @@ export function readGapsSettings(
   now: number
 ): GapsSettings {
   const connection = readConnection(get, mask)
+  // Every run of a sub-action calls the service: an unexpanded key is refused at once.
+  sendableSecret(CommonInput.ApiKey, connection.apiKey)
   const value = withDefaults(get, GapsDefaults)
   const { from, to } = readDateRange(GapsInput.DateFrom, GapsInput.DateTo, get, now)
   const outputFileShown = value(GapsInput.OutputFile)

@@ -3,7 +3,11 @@ import { retry } from '@octokit/plugin-retry'
 import { RequestError } from '@octokit/request-error'
 import { type Clock, systemClock } from '../runner/clock.js'
 import { USER_AGENT } from '../runner/runner.js'
+import { InputError } from '../runner/errors.js'
+import { sendableSecret } from '../runner/inputs.js'
 import { type PullRequestRef, parsePullRequest } from './event.js'
+import type { GraphQL } from './history.js'
+import { GitHubTransport } from './transport.js'
 
 /** The few GitHub operations the action uses. */
 export interface GitHubApi {
@@ -12,31 +16,45 @@ export interface GitHubApi {
   updateComment(id: number, body: string): Promise<void>
   /** The user's permission and role name on the repository. */
   permission(user: string): Promise<{ permission?: string; roleName?: string }>
-  /**
-   * The repository's issue and pull request comments, newest first, a page of 100 at a time and
-   * `maxPages` pages at most: a page is read only when the one before has been used.
-   */
-  recentComments(maxPages: number): AsyncIterable<RepoComment[]>
-  /** A pull request's changed files, `maxPages` pages of 100 at most; `cut` when GitHub has more. */
-  pullFiles(pull: number, maxPages: number): Promise<{ files: ChangedFile[]; cut: boolean }>
-  /** The commits and files between two commits (GitHub lists at most 300 files). */
-  compare(base: string, head: string): Promise<Comparison>
-  /** One commit, as a comparison with its parent. */
-  commit(sha: string): Promise<Comparison>
-  /** The pull requests a commit belongs to. */
-  commitPulls(sha: string): Promise<PullRequestRef[]>
   pull(pull: number): Promise<PullRequestRef>
+  /** Closes a pull request without merging it; answers with the pull request as it now is. */
+  closePull(pull: number): Promise<PullRequestRef>
+  /** Requests reviews on a pull request from these people (each with access to the repository). */
+  requestReviewers(pull: number, reviewers: string[]): Promise<void>
+  /**
+   * Ends the connections, also one still waiting for a proxy: call it when the run is done with
+   * GitHub, or a tunnel that never opened keeps the process alive.
+   */
+  close(): Promise<void>
+  /** GitHub's GraphQL API: history and file lists without patches (history.ts). */
+  graphql: GraphQL
+  /** One page of a commit's files, with their patches. */
+  commitFiles(sha: string, page: number, perPage: number): Promise<ChangedFile[]>
+  /** A pull request's files with their patches, a page at a time: the next page is read only when asked for. */
+  pullFilePages(pull: number, perPage: number): AsyncIterable<ChangedFile[]>
+  /** Open and closed issues (not pull requests) with this label, most recently updated first. */
+  issuesWithLabel(label: string): Promise<IssueRecord[]>
+  createIssue(title: string, body: string, labels: string[]): Promise<IssueRecord>
+  updateIssue(
+    number: number,
+    change: { title?: string; body?: string; state?: 'open' | 'closed' }
+  ): Promise<IssueRecord>
+}
+
+/** An issue as the action reads it: its text, and where it is. */
+export interface IssueRecord {
+  number: number
+  title: string
+  body: string
+  state: string
+  url: string
+  labels: string[]
 }
 
 export interface IssueComment {
   id: number
   body: string
   authorType: string
-}
-
-export interface RepoComment extends IssueComment {
-  /** The issue or pull request it is on (0 when GitHub does not say). */
-  issue: number
 }
 
 export interface ChangedFile {
@@ -50,16 +68,22 @@ export interface ChangedFile {
   patch?: string
 }
 
-export interface Comparison {
-  /** The comparison's (or commit's) page on GitHub. */
-  url: string
-  totalCommits: number
-  commits: { sha: string; message: string }[]
-  files: ChangedFile[]
-}
-
 /** Pages of 100: the most GitHub serves per request. */
 export const PAGE_SIZE = 100
+/** Pages of an issue's comments read at most: the first and the newest. */
+const COMMENT_PAGES = 2
+
+/** The page number of a `link` header's `rel="last"`, or 1 when there is none. */
+export function lastPage(link: string | undefined): number {
+  const match = /<([^>]+)>;\s*rel="last"/.exec(link ?? '')
+  if (!match?.[1]) return 1
+  try {
+    const page = Number(new URL(match[1]).searchParams.get('page'))
+    return Number.isSafeInteger(page) && page > 1 ? page : 1
+  } catch {
+    return 1
+  }
+}
 
 const TIMEOUT_MS = 15_000
 /** Short enough that a cancelled step still ends within 2 s, long enough for a healthy GitHub. */
@@ -72,6 +96,8 @@ const GRACE_MS = 1_500
  */
 export function describeGitHubError(error: unknown): string {
   if (error instanceof RequestError && error.response) return `HTTP ${error.status}`
+  // Not a call that failed but one that could not be made (an unusable token): its own words.
+  if (error instanceof InputError) return error.message
   const failure = error as { cause?: unknown; message?: unknown } | undefined
   const cause = failure?.cause as
     { code?: unknown; message?: unknown; cause?: { code?: unknown } } | undefined
@@ -117,14 +143,34 @@ export interface GitHubOptions {
   retryBaseMs?: number
   /** Times the waits before retries and their deadline (the runner's clock; a virtual one in tests). */
   clock?: Clock
+  /** The run's connections: this one is closed with them. */
+  session?: GitHubSession
+  /** The input the token comes from, named when it cannot be used ('github-token' by default). */
+  tokenInput?: string
+}
+
+/** The GitHub connections a run opens, closed together when it ends. */
+export class GitHubSession {
+  private readonly open = new Set<Pick<GitHubApi, 'close'>>()
+
+  add(api: Pick<GitHubApi, 'close'>): void {
+    this.open.add(api)
+  }
+
+  async close(): Promise<void> {
+    const all = [...this.open]
+    this.open.clear()
+    await Promise.all(all.map(api => api.close()))
+  }
 }
 
 /** @octokit/plugin-retry's retryAfterBaseValue. */
 const RETRY_BASE_MS = 1000
 
 /**
- * The toolkit's Octokit (@actions/github's getOctokit): the same plugins and proxy rules as every
- * other action (it decides the proxy from GITHUB_API_URL when loaded), with @octokit/plugin-retry:
+ * The toolkit's Octokit (@actions/github's getOctokit) with the same plugins and proxy rules as every
+ * other action, but over connections the action owns and closes (transport.ts), with
+ * @octokit/plugin-retry:
  * reads and comment updates are retried up to three times when GitHub does not answer or fails
  * (a 5xx, a 429; not 400, 401, 403, 404, 410, 422, 451); creating a comment never is (a retry
  * could post it twice). Every request, its retries included, is bounded by its own time limit and
@@ -134,13 +180,20 @@ export function connectGitHub(
   token: string,
   { owner, repo, apiUrl }: RepoRef,
   cancel?: AbortSignal,
-  { retryBaseMs = RETRY_BASE_MS, clock = systemClock }: GitHubOptions = {}
+  { retryBaseMs = RETRY_BASE_MS, clock = systemClock, session, tokenInput }: GitHubOptions = {}
 ): GitHubApi {
+  // The first moment the token is needed: an unexpanded `${{ … }}` fails here, saying so.
+  sendableSecret(tokenInput ?? 'github-token', token)
+  const baseUrl = apiUrl.replace(/\/+$/, '')
+  const transport = new GitHubTransport(baseUrl)
+  session?.add(transport)
   const octokit = getOctokit(
     token,
     {
-      baseUrl: apiUrl.replace(/\/+$/, ''),
+      baseUrl,
       userAgent: USER_AGENT,
+      // Replaces the toolkit's `request` (its fetch over a proxy dispatcher nothing closes).
+      request: { fetch: transport.fetch },
       // The plugin decides what is retried and how often; `bounded` does the waiting.
       retry: { retryAfterBaseValue: 0 }
     },
@@ -150,13 +203,25 @@ export function connectGitHub(
   )
   return {
     async listComments(issue) {
-      const comments = await octokit.paginate(octokit.rest.issues.listComments, {
-        owner,
-        repo,
-        issue_number: issue,
-        per_page: PAGE_SIZE
-      })
-      return comments.map(c => ({ id: c.id, body: c.body ?? '', authorType: c.user?.type ?? '' }))
+      // GitHub lists an issue's comments oldest first. What the action looks for is near either
+      // end (its own comment early, the newest records late), so it reads the first page and, from
+      // the last page GitHub names, backwards: COMMENT_PAGES requests at most, however long the thread.
+      const page = (n: number) =>
+        octokit.rest.issues.listComments({
+          owner,
+          repo,
+          issue_number: issue,
+          per_page: PAGE_SIZE,
+          page: n
+        })
+      const first = await page(1)
+      const pages = [first.data]
+      const last = lastPage(first.headers.link)
+      for (let n = last; n > 1 && pages.length < COMMENT_PAGES; n--)
+        pages.splice(1, 0, (await page(n)).data)
+      return pages
+        .flat()
+        .map(c => ({ id: c.id, body: c.body ?? '', authorType: c.user?.type ?? '' }))
     },
     async createComment(issue, body) {
       const { data } = await octokit.rest.issues.createComment({
@@ -192,75 +257,6 @@ export function connectGitHub(
         roleName: typeof roleName === 'string' ? roleName : undefined
       }
     },
-    async *recentComments(maxPages) {
-      const pages = octokit.paginate.iterator(octokit.rest.issues.listCommentsForRepo, {
-        owner,
-        repo,
-        sort: 'created',
-        direction: 'desc',
-        per_page: PAGE_SIZE
-      })
-      let read = 0
-      for await (const { data } of pages) {
-        yield data.map(c => ({
-          id: c.id,
-          body: c.body ?? '',
-          authorType: c.user?.type ?? '',
-          issue: Number(/\/issues\/(\d+)$/.exec(c.issue_url ?? '')?.[1] ?? 0)
-        }))
-        if (++read >= maxPages) return
-      }
-    },
-    async pullFiles(pull, maxPages) {
-      const pages = octokit.paginate.iterator(octokit.rest.pulls.listFiles, {
-        owner,
-        repo,
-        pull_number: pull,
-        per_page: PAGE_SIZE
-      })
-      const files: ChangedFile[] = []
-      let read = 0
-      for await (const { data, headers } of pages) {
-        files.push(...asFiles(data))
-        // The iterator asks for the next page only when asked: stopping here sends no request.
-        if (++read >= maxPages) return { files, cut: /rel="next"/.test(headers.link ?? '') }
-      }
-      return { files, cut: false }
-    },
-    async compare(base, head) {
-      const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
-        owner,
-        repo,
-        basehead: `${base}...${head}`
-      })
-      return {
-        url: data.html_url,
-        totalCommits: data.total_commits,
-        commits: data.commits.map(c => ({ sha: c.sha, message: c.commit.message })),
-        files: asFiles(data.files ?? [])
-      }
-    },
-    async commit(sha) {
-      const { data } = await octokit.rest.repos.getCommit({
-        owner,
-        repo,
-        ref: sha
-      })
-      return {
-        url: data.html_url,
-        totalCommits: 1,
-        commits: [{ sha: data.sha, message: data.commit.message }],
-        files: asFiles(data.files ?? [])
-      }
-    },
-    async commitPulls(sha) {
-      const { data } = await octokit.rest.repos.listPullRequestsAssociatedWithCommit({
-        owner,
-        repo,
-        commit_sha: sha
-      })
-      return data.map(parsePullRequest).filter(p => p !== undefined)
-    },
     async pull(number) {
       const { data } = await octokit.rest.pulls.get({
         owner,
@@ -270,7 +266,101 @@ export function connectGitHub(
       const pr = parsePullRequest(data)
       if (!pr) throw new Error(`GitHub answered pull request #${number} without a number`)
       return pr
-    }
+    },
+    async closePull(number) {
+      const { data } = await octokit.rest.pulls.update({
+        owner,
+        repo,
+        pull_number: number,
+        state: 'closed'
+      })
+      const pr = parsePullRequest(data)
+      if (!pr) throw new Error(`GitHub answered pull request #${number} without a number`)
+      return pr
+    },
+    async requestReviewers(number, reviewers) {
+      await octokit.rest.pulls.requestReviewers({
+        owner,
+        repo,
+        pull_number: number,
+        reviewers
+      })
+    },
+    graphql: (query, variables) => octokit.graphql(query, variables),
+    async commitFiles(sha, page, perPage) {
+      // GitHub pages a commit's files by `page` and `per_page`; the commit's own fields repeat.
+      const { data } = await octokit.rest.repos.getCommit({
+        owner,
+        repo,
+        ref: sha,
+        page,
+        per_page: perPage
+      })
+      return asFiles(data.files ?? [])
+    },
+    async *pullFilePages(pull, perPage) {
+      const pages = octokit.paginate.iterator(octokit.rest.pulls.listFiles, {
+        owner,
+        repo,
+        pull_number: pull,
+        per_page: perPage
+      })
+      for await (const { data } of pages) yield asFiles(data)
+    },
+    async issuesWithLabel(label) {
+      const { data } = await octokit.rest.issues.listForRepo({
+        owner,
+        repo,
+        labels: label,
+        state: 'all',
+        sort: 'updated',
+        direction: 'desc',
+        per_page: 20
+      })
+      return data.filter(issue => !issue.pull_request).map(asIssue)
+    },
+    async createIssue(title, body, labels) {
+      const { data } = await octokit.rest.issues.create({
+        owner,
+        repo,
+        title,
+        body,
+        labels,
+        // Never retried: GitHub may have opened the issue before failing to say so.
+        request: { retries: 0 }
+      })
+      return asIssue(data)
+    },
+    async updateIssue(number, change) {
+      const { data } = await octokit.rest.issues.update({
+        owner,
+        repo,
+        issue_number: number,
+        ...change
+      })
+      return asIssue(data)
+    },
+    close: () => transport.close()
+  }
+}
+
+function asIssue(data: {
+  number: number
+  title: string
+  body?: string | null
+  state: string
+  html_url: string
+  labels: (string | { name?: string })[]
+}): IssueRecord {
+  return {
+    number: data.number,
+    title: typeof data.title === 'string' ? data.title : '',
+    body: typeof data.body === 'string' ? data.body : '',
+    state: typeof data.state === 'string' ? data.state : '',
+    url: typeof data.html_url === 'string' ? data.html_url : '',
+    labels: (Array.isArray(data.labels) ? data.labels : [])
+      .map(l => (typeof l === 'string' ? l : (l?.name ?? '')))
+      .filter(Boolean)
   }
 }
 

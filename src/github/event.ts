@@ -37,12 +37,17 @@ export interface RunEvent {
   runUrl: string
   /** The web address of the run's GitHub (GITHUB_SERVER_URL). */
   serverUrl: string
+  /** The repository's default branch, when the payload names it. */
+  defaultBranch?: string
+  /** The workflow job and step running the action (GITHUB_JOB/GITHUB_ACTION): a matrix leg or a second step is another. */
+  step: string
 }
 
 /** The event file as documented; every field is checked before use, since any may be missing or of another type. */
 interface Payload {
   action?: unknown
   label?: unknown
+  repository?: { default_branch?: unknown }
   sender?: { login?: unknown; type?: unknown }
   issue?: {
     number?: unknown
@@ -108,7 +113,9 @@ export function readRunEvent(env: NodeJS.ProcessEnv = process.env): RunEvent {
     runId,
     runAttempt: Number(env.GITHUB_RUN_ATTEMPT ?? '1') || 1,
     runUrl: owner && runId ? `${server}/${owner}/${repo}/actions/runs/${runId}` : '',
-    serverUrl: server
+    serverUrl: server,
+    defaultBranch: text(payload.repository?.default_branch) || undefined,
+    step: `${env.GITHUB_JOB ?? ''}/${env.GITHUB_ACTION ?? ''}`
   }
 }
 
@@ -161,12 +168,18 @@ export interface PullRequestRef {
   base: string
   labels: string[]
   merged: boolean
+  /** The commit that merged it, once merged. */
+  mergeCommit?: string
   /** open or closed. */
   state: string
   /** Totals from the payload, when it gives them: they say how much a capped file list leaves out. */
   changedFiles?: number
   additions?: number
   deletions?: number
+  /** When it was opened, merged or closed (epoch ms), when GitHub says. */
+  createdAt?: number
+  mergedAt?: number
+  closedAt?: number
 }
 
 /** A push as the event payload describes it. */
@@ -181,6 +194,10 @@ export interface PushRef {
   created: boolean
   /** The push deleted the branch: nothing to describe. */
   deleted: boolean
+  /** A force-push: history may have been rewritten. */
+  forced: boolean
+  /** The payload's list of pushed commits was empty: the branch moved to a commit it had (moved back). */
+  noCommits: boolean
   /** Who pushed, and whether that is a bot (merges through a pull request are judged by its author). */
   pusher: string
   pusherIsBot: boolean
@@ -212,11 +229,22 @@ export function parsePullRequest(value: unknown): PullRequestRef | undefined {
     base: text((pr.base as { ref?: unknown } | undefined)?.ref),
     labels,
     merged: pr.merged === true || (typeof pr.merged_at === 'string' && pr.merged_at !== ''),
+    mergeCommit: SHA.test(text(pr.merge_commit_sha)) ? text(pr.merge_commit_sha) : undefined,
     state: text(pr.state),
     changedFiles: count(pr.changed_files),
     additions: count(pr.additions),
-    deletions: count(pr.deletions)
+    deletions: count(pr.deletions),
+    createdAt: time(pr.created_at),
+    mergedAt: time(pr.merged_at),
+    closedAt: time(pr.closed_at)
   }
+}
+
+/** An ISO timestamp as epoch ms, or undefined. */
+function time(value: unknown): number | undefined {
+  if (typeof value !== 'string' || value === '') return undefined
+  const ms = Date.parse(value)
+  return Number.isFinite(ms) ? ms : undefined
 }
 
 /** The push from its payload, or undefined when `before` and `after` are not commit ids. */
@@ -236,6 +264,8 @@ export function parsePush(value: unknown): PushRef | undefined {
     compareUrl: /^https?:\/\//.test(compare) ? compare : undefined,
     created: ZERO.test(before),
     deleted: ZERO.test(after),
+    forced: p.forced === true,
+    noCommits: Array.isArray(p.commits) && p.commits.length === 0,
     pusher,
     pusherIsBot: isBot(pusher, sender.type)
   }

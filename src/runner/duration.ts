@@ -1,13 +1,20 @@
 import { InputError } from './errors.js'
 
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
-const PART = /(\d+(?:\.\d+)?)(ms|h|m|s)/y
+const UNIT_MS: Record<string, number> = {
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+  w: 7 * 86_400_000
+}
+const PART = /(\d+(?:\.\d+)?)(ms|h|m|s|d|w)/y
 
 /** A number without a unit: `45` next to `timeout-minutes: 45` reads as minutes to a person. */
 const BARE_NUMBER = /^\d+(\.\d+)?$/
 
 /**
- * Parses `90s`, `15m`, `1h`, `1h30m` or `500ms` into milliseconds. Every part has its unit: a bare
+ * Parses `90s`, `15m`, `1h`, `1h30m`, `14d`, `2w` or `500ms` into milliseconds. Every part has its unit: a bare
  * number is refused, since nobody can tell whether `45` meant seconds or minutes. Returns undefined
  * for anything else so the caller can name the input in its message.
  */

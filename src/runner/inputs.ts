@@ -41,14 +41,25 @@ export function parseChoice<T extends string>(name: string, raw: string, choices
   return value as T
 }
 
+/** `${{ … }}` as written: an expression nothing expanded, not a value. */
+const UNEXPANDED = /^\$\{\{.*\}\}$/s
+
+export const isUnexpanded = (value: string): boolean => UNEXPANDED.test(value)
+
 /**
  * A key or token: masked before anything else can print it, and only visible ASCII, because it goes
  * into an HTTP header. A zero-width space, a curly quote or a line break pasted with the secret
  * would otherwise fail every request, retried until the time-out. No message shows the value.
+ *
+ * One exception, for every secret input: the text of a `${{ … }}` expression that nothing expanded
+ * (@github/local-action passes action.yml's defaults as written, `github-token`'s among them) is
+ * no secret and no value. It is returned as it is, unmasked, and refused only where the secret is
+ * about to be sent (`sendableSecret`), so a run that never needs it is not failed by it.
  */
 export function readSecret(get: InputReader, mask: Masker, name: string): string {
   const secret = get(name).trim()
   if (!secret) return ''
+  if (isUnexpanded(secret)) return secret
   mask(secret)
   const bad = [...secret].findIndex(c => c < '!' || c > '~')
   if (bad >= 0) {
@@ -58,4 +69,15 @@ export function readSecret(get: InputReader, mask: Masker, name: string): string
     )
   }
   return secret
+}
+
+/**
+ * A secret read by readSecret, now needed: an unexpanded `${{ … }}` expression fails here, saying so
+ * and how to give the value.
+ */
+export function sendableSecret(name: string, secret: string): string {
+  if (!isUnexpanded(secret)) return secret
+  throw new InputError(
+    `Input '${name}' is the text of a \${{ … }} expression, not its value: nothing expanded it (@github/local-action passes action.yml's defaults and its env file's values as written). Give the value itself, e.g. INPUT_${name.toUpperCase()}=… in local-action's env file${name.endsWith('token') ? ' (a token from `gh auth token` will do)' : ''}.`
+  )
 }

@@ -49,7 +49,7 @@ const MARKER_LIKE = /^[\s>*_#|+-]*(begin|end)\b/i
  * marker in any spacing, case or width (`-----end issue text-----`, `－－－ ＥＮＤ …`,
  * `END ISSUE TEXT ----`) is rewritten as `[delimiter-like line: END ISSUE TEXT]`.
  */
-export function neutral(text: string): string {
+export function neutraliseDelimiters(text: string): string {
   return text
     .split('\n')
     .map(line => {

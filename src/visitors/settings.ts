@@ -1,11 +1,12 @@
 import path from 'node:path'
-import { type Connection, readConnection } from '../mintlify/connection.js'
+import { CommonInput, type Connection, readConnection } from '../mintlify/connection.js'
 import { durationInput } from '../runner/duration.js'
 import {
   type InputReader,
   type Masker,
   parseChoice,
   parseInteger,
+  sendableSecret,
   withDefaults
 } from '../runner/inputs.js'
 import { resolveOutputFile, workspaceOf } from '../runner/workspace.js'
@@ -53,6 +54,8 @@ export function readVisitorsSettings(
   now: number
 ): VisitorsSettings {
   const connection = readConnection(get, mask)
+  // Every run of a sub-action calls the service: an unexpanded key is refused at once.
+  sendableSecret(CommonInput.ApiKey, connection.apiKey)
   const value = withDefaults(get, VisitorsDefaults)
   const { from: dateFrom, to: dateTo } = readDateRange(
     VisitorsInput.DateFrom,

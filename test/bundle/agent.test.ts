@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { parseMarker } from '../../src/agent/comment/marker.js'
 import { SIM_API_KEY, SIM_PROJECT } from '../simulator/server.js'
 import { useAgentServices } from '../support/agent-services.js'
 import { visible } from '../support/assertions.js'
+import { ANY_STEP, markerIn } from '../support/records.js'
 import { type RunOptions, type RunResult, runAction, startAction } from '../support/run-action.js'
 
 // The agent's bundle as the runner runs it, for what only the runner shows: INPUT_* variables, the
@@ -61,10 +61,12 @@ describe('the agent bundle, as the runner runs it', { timeout: 60_000 }, () => {
     expect(comments).toHaveLength(1)
     expect(comments[0]?.id).toBe(saved.commentId)
     expect(comments[0]?.body).toContain(`opened a pull request: [${result.outputs.prLink}]`)
-    expect(parseMarker(comments[0]?.body)).toEqual({
+    expect(markerIn(comments[0]?.body, 7)).toEqual({
       job: result.outputs.jobId,
       run: String(runId),
-      attempt: 1
+      attempt: 1,
+      step: ANY_STEP,
+      project: SIM_PROJECT
     })
     expect(gh.requests.every(r => r.authorization === `token ${TOKEN}`)).toBe(true)
     expect(sim.requests('create')).toHaveLength(1)
@@ -107,7 +109,8 @@ describe('the agent bundle, as the runner runs it', { timeout: 60_000 }, () => {
 
   it('stops at SIGINT during the create request, saying the job may exist', async () => {
     const { sim } = services
-    sim.inject({ route: 'create', kind: 'delay', ms: 2000 })
+    // The service never answers the create: the run ends only at the signal.
+    sim.inject({ route: 'create', kind: 'delay', ms: Infinity })
     const sent = new Promise<void>(resolve => {
       const stop = sim.onRequest(exchange => {
         if (exchange.route !== 'create') return

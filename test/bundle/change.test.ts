@@ -1,20 +1,25 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { parseMarker } from '../../src/agent/comment/marker.js'
+import type { FakePull } from '../simulator/fake-github.js'
 import { SIM_API_KEY, SIM_PROJECT } from '../simulator/server.js'
 import { expectCleanFailure, visible } from '../support/assertions.js'
 import {
+  APP,
   type ChangeRun,
   CodeChangeServers,
   DOCS_TOKEN,
+  REPOSITORY,
   TOKEN
 } from '../support/code-change-runs.js'
 import { type RunResult, runAction } from '../support/run-action.js'
+import { ANY_STEP, markerIn } from '../support/records.js'
 
 /*
  * The runner's contract for runs on code changes, on the bundle (dist/, or ACTION_DIST): inputs as
  * INPUT_* variables with hyphens in their names, GITHUB_OUTPUT, GITHUB_STATE and
  * GITHUB_STEP_SUMMARY written through @actions/core, ::add-mask:: and annotations on standard
- * output, the exit code. What the flows do is tested in-process: test/flows/code-change.test.ts.
+ * output, the exit code. The runs are merges into the default branch, kept in the dashboard's
+ * ledger. What the flows do is tested in-process: test/flows/code-change.test.ts (outside the
+ * ledger) and test/flows/ledger.test.ts.
  */
 let servers: CodeChangeServers
 beforeAll(async () => {
@@ -23,17 +28,28 @@ beforeAll(async () => {
 afterAll(() => servers.close())
 beforeEach(() => servers.reset())
 
-const run = (r: ChangeRun = {}): Promise<RunResult> => runAction(servers.step(r))
+/** Pull request `number` merged into main (GitHub's merge commit made), and its event. */
+function merge(number: number): { pull: FakePull; event: Record<string, unknown> } {
+  const { gh } = servers
+  if (!gh.headOf(APP)) gh.commitTo(APP, { message: 'Initial commit' })
+  const pull = servers.pull({ number })
+  gh.mergePull(APP, pull)
+  return { pull, event: servers.merged(pull, 'closed', REPOSITORY) }
+}
+const run = (r: ChangeRun = {}): Promise<RunResult> =>
+  runAction(servers.step({ ...r, event: r.event ?? merge(42).event }))
 const notice = (result: RunResult) =>
   result.log.split('\n').filter(l => l.startsWith('::notice title=Mintlify agent::'))
 
 describe('the bundled agent on a code change, run as the runner runs it', () => {
-  it('reads its inputs, writes outputs, summary and comment state, masks the token, exits 0', async () => {
+  it('reads its inputs, writes outputs, summary and comment state, records the dashboard, masks the token, exits 0', async () => {
     const { sim, gh } = servers
     const result = await run()
     expect(result.code).toBe(0)
     expect(result.outputs).toMatchObject({
       result: 'pr-opened',
+      decision: 'new-job',
+      prompt: '',
       source: 'https://github.com/acme/app/pull/42',
       prLink: expect.stringMatching(/^https:\/\/github.com\/acme\/docs\/pull\/\d+$/),
       jobId: expect.stringMatching(/^job_/)
@@ -42,10 +58,11 @@ describe('the bundled agent on a code change, run as the runner runs it', () => 
     expect(result.summary).toContain('| Change | [https://github.com/acme/app/pull/42]')
     const [comment] = gh.commentsOn(42)
     expect(gh.comments).toHaveLength(1)
-    expect(parseMarker(comment?.body)).toEqual({
+    expect(markerIn(comment?.body, 42, 'acme/app')).toEqual({
       job: result.outputs.jobId,
       run: String(servers.runId),
       attempt: 1,
+      step: ANY_STEP,
       kind: 'change',
       project: SIM_PROJECT,
       pr: result.outputs.prLink
@@ -57,26 +74,30 @@ describe('the bundled agent on a code change, run as the runner runs it', () => 
       job: { id: result.outputs.jobId },
       final: true
     })
+    // The ledger: one dashboard issue, which records the job.
+    const dashboards = [...gh.issues.values()]
+    expect(dashboards).toHaveLength(1)
+    expect(dashboards[0]?.title).toBe('Docs agent dashboard')
+    expect(dashboards[0]?.body).toContain(String(result.outputs.jobId))
     expect(gh.requests.every(r => r.authorization === `token ${TOKEN}`)).toBe(true)
     expect(result.log).toContain(`::add-mask::${TOKEN}`)
     expect(visible(result)).not.toContain(TOKEN)
     expect(visible(result)).not.toContain(SIM_API_KEY)
   })
 
-  it('reads docs-token (a hyphenated input), masks it, and says with a notice why the change did not join', async () => {
+  it('reads docs-token (a hyphenated input), masks it, and says with a notice why the changes did not join', async () => {
     const { gh } = servers
-    const first = await run({ event: servers.merged(servers.pull({ number: 1 })) })
+    const first = await run({ event: merge(1).event })
     const docsPr = first.outputs.prLink as string
+    expect(docsPr).toMatch(/^https:\/\/github.com\/acme\/docs\/pull\/\d+$/)
     servers.runId++
     // Not registered: the fake answers 404, as GitHub does for a private repository the token cannot see.
-    const unreadable = await run({
-      event: servers.merged(servers.pull({ number: 2 })),
-      inputs: { 'docs-token': DOCS_TOKEN }
-    })
+    const unreadable = await run({ event: merge(2).event, inputs: { 'docs-token': DOCS_TOKEN } })
     expect(unreadable.code).toBe(0)
     expect(unreadable.outputs.jobId).not.toBe(first.outputs.jobId)
+    expect(unreadable.outputs.decision).toBe('new-job')
     expect(notice(unreadable)[0]).toEqual(
-      `::notice title=Mintlify agent::Could not read the state of the docs pull request ${docsPr} (HTTP 404), so this change starts a new job instead of joining it. If the docs repository is private, set 'docs-token' to a token that can read its pull requests.`
+      `::notice title=Mintlify agent::Could not read the state of the docs pull request ${docsPr} (HTTP 404), so these changes start a new job instead of joining it. If the docs repository is private, set 'docs-token' to a token that can read its pull requests.`
     )
     const read = gh.requests.find(r => r.path.startsWith('/repos/acme/docs/pulls/'))
     expect(read?.authorization).toBe(`token ${DOCS_TOKEN}`)
@@ -84,16 +105,26 @@ describe('the bundled agent on a code change, run as the runner runs it', () => 
     expect(visible(unreadable)).not.toContain(DOCS_TOKEN)
   })
 
-  it('fails the step (exit 1) with one ::error:: line when the change cannot be read', async () => {
-    const { sim, gh } = servers
-    gh.failures.set('pull-files', 403)
-    const result = await run()
-    expectCleanFailure(
-      result,
-      /Could not list the changed files of pull request #42: HTTP 403\. Give the workflow 'pull-requests: read'/,
-      [TOKEN, SIM_API_KEY]
-    )
-    expect(sim.exchanges).toHaveLength(0)
-    expect(gh.comments).toHaveLength(0)
-  })
+  it.each([
+    ['with the ledger', {}],
+    ['outside it', { dashboard: 'false' }]
+  ])(
+    'fails the step (exit 1) with one ::error:: line when the change cannot be read, %s',
+    async (_, inputs) => {
+      const { sim, gh } = servers
+      gh.failures.set('graphql', 403)
+      const result = await run({ inputs })
+      expectCleanFailure(
+        result,
+        /Could not read pull request #42: HTTP 403\. Give the workflow 'contents: read' and 'pull-requests: read'/,
+        [TOKEN, SIM_API_KEY]
+      )
+      expect(result.log.match(/^::error::/gm)).toHaveLength(1)
+      expect(result.log).not.toContain('Unexpected error')
+      expect(sim.exchanges).toHaveLength(0)
+      expect(gh.comments).toHaveLength(0)
+      // Nothing was handed over, so the dashboard records nothing.
+      expect(gh.requests.filter(r => r.method !== 'GET' && r.path !== '/graphql')).toEqual([])
+    }
+  )
 })

@@ -2,15 +2,26 @@
 // `npm run local:visitors`), which loads each entry's `main.ts`, calls its exported run() with
 // @actions/core and @actions/github replaced by its own stubs, and prints the outputs in a table.
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../simulator/server.js'
 import { ROOT } from '../support/run-action.js'
+import { temporaryFolder } from '../support/temporary.js'
 
 const BIN = path.join(ROOT, 'node_modules', '@github', 'local-action', 'bin', 'local-action.js')
-const LIMIT_MS = 25_000
+// Runs still going when the file ends (a run that hung past the test's time limit), ended with
+// npm exec and tsx under them.
+const running = new Set<number>()
+afterAll(() => {
+  for (const pid of running) {
+    try {
+      process.kill(-pid, 'SIGKILL')
+    } catch {
+      // Ended meanwhile.
+    }
+  }
+})
 
 interface LocalRun {
   code: number | null
@@ -28,7 +39,7 @@ async function localAction(
   vars: Record<string, string>,
   more: string[] = []
 ): Promise<LocalRun> {
-  const workspace = mkdtempSync(path.join(tmpdir(), 'mintlify-local-action-'))
+  const workspace = temporaryFolder('mintlify-local-action-')
   const summaryFile = path.join(workspace, 'summary.md')
   const envFile = path.join(workspace, 'inputs.env')
   const lines = Object.entries({
@@ -37,7 +48,7 @@ async function localAction(
     GITHUB_STEP_SUMMARY: summaryFile
   }).map(([name, value]) => `${name}=${value}`)
   writeFileSync(envFile, lines.join('\n') + '\n')
-  // Its own process group, so a run past the limit is ended with npm exec and tsx under it.
+  // Its own process group, so that a run that hangs can be ended with npm exec and tsx under it.
   const child = spawn(process.execPath, [BIN, 'run', actionDir, entry, envFile, ...more], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', FORCE_COLOR: '0' },
@@ -47,11 +58,12 @@ async function localAction(
   let log = ''
   child.stdout.on('data', (chunk: Buffer) => (log += chunk.toString('utf8')))
   child.stderr.on('data', (chunk: Buffer) => (log += chunk.toString('utf8')))
-  const limit = setTimeout(() => process.kill(-(child.pid as number), 'SIGKILL'), LIMIT_MS)
+  const pid = child.pid
+  if (pid !== undefined) running.add(pid)
   const code = await new Promise<number | null>((resolve, reject) => {
     child.on('error', reject)
     child.on('close', resolve)
-  }).finally(() => clearTimeout(limit))
+  }).finally(() => pid !== undefined && running.delete(pid))
   let summary = ''
   try {
     summary = readFileSync(summaryFile, 'utf8')
@@ -83,51 +95,56 @@ beforeAll(async () => {
 })
 afterAll(() => sim.close())
 
-describe.concurrent('the actions run from source by @github/local-action', () => {
-  it('agent: creates the job, waits, reports the pull request, then runs the post step', async () => {
-    const run = await localAction(
-      '.',
-      'src/agent/main.ts',
-      {
+// A run takes about 5 s of CPU (npm exec, tsx, local-action's own `npm ls` and its stubs), far
+// longer on a machine busy with other work: the time limit is a safety net for a run that hangs.
+describe.concurrent(
+  'the actions run from source by @github/local-action',
+  { timeout: 120_000 },
+  () => {
+    it('agent: creates the job, waits, reports the pull request, then runs the post step', async () => {
+      const run = await localAction(
+        '.',
+        'src/agent/main.ts',
+        {
+          ...connection,
+          'INPUT_API-URL': sim.url,
+          INPUT_PROMPT: 'Document the retry options of the client',
+          'INPUT_POLL-INTERVAL': '1s',
+          INPUT_TIMEOUT: '20s'
+          // No github-token: local-action passes its default, `${{ github.token }}`, as written.
+        },
+        ['--post', 'src/agent/post/main.ts']
+      )
+      // local-action exits 0 even after core.setFailed: the log tells failures.
+      expect(run.code, run.log).toBe(0)
+      expect(run.log).not.toMatch(/::(error|warning)/)
+      expect(run.log).toMatch(/Running Post Step/)
+      expect(run.outputs).toMatchObject({
+        result: 'pr-opened',
+        status: 'completed',
+        prLink: expect.stringMatching(/^https:\/\/github\.com\/acme\/docs\/pull\/\d+$/),
+        jobId: expect.stringMatching(/^job_/)
+      })
+      expect(run.summary).toContain(run.outputs.prLink)
+      expect(run.log + run.summary).not.toContain(SIM_API_KEY)
+    })
+
+    it('visitors: writes every row to the file in the workspace', async () => {
+      const run = await localAction('visitors', '../src/visitors/main.ts', {
         ...connection,
         'INPUT_API-URL': sim.url,
-        INPUT_PROMPT: 'Document the retry options of the client',
-        'INPUT_POLL-INTERVAL': '1s',
-        INPUT_TIMEOUT: '20s',
-        // local-action would pass the default `${{ github.token }}` as written.
-        'INPUT_GITHUB-TOKEN': 'unused-locally'
-      },
-      ['--post', 'src/agent/post/main.ts']
-    )
-    // local-action exits 0 even after core.setFailed: the log tells failures.
-    expect(run.code, run.log).toBe(0)
-    expect(run.log).not.toMatch(/::(error|warning)/)
-    expect(run.log).toMatch(/Running Post Step/)
-    expect(run.outputs).toMatchObject({
-      result: 'pr-opened',
-      status: 'completed',
-      prLink: expect.stringMatching(/^https:\/\/github\.com\/acme\/docs\/pull\/\d+$/),
-      jobId: expect.stringMatching(/^job_/)
+        'INPUT_DATE-FROM': '2026-11-01',
+        'INPUT_DATE-TO': '2026-11-08',
+        'INPUT_OUTPUT-FILE': 'out/visitors.json'
+      })
+      expect(run.code, run.log).toBe(0)
+      expect(run.log).not.toMatch(/::(error|warning)/)
+      expect(run.outputs).toMatchObject({ pages: '30', file: 'out/visitors.json' })
+      const doc = JSON.parse(readFileSync(path.join(run.workspace, 'out', 'visitors.json'), 'utf8'))
+      expect(doc.visitors).toHaveLength(30)
+      expect(String(doc.totals.total)).toBe(run.outputs.total)
+      expect(run.summary).not.toBe('')
+      expect(run.log + run.summary).not.toContain(SIM_API_KEY)
     })
-    expect(run.summary).toContain(run.outputs.prLink)
-    expect(run.log + run.summary).not.toContain(SIM_API_KEY)
-  })
-
-  it('visitors: writes every row to the file in the workspace', async () => {
-    const run = await localAction('visitors', '../src/visitors/main.ts', {
-      ...connection,
-      'INPUT_API-URL': sim.url,
-      'INPUT_DATE-FROM': '2026-11-01',
-      'INPUT_DATE-TO': '2026-11-08',
-      'INPUT_OUTPUT-FILE': 'out/visitors.json'
-    })
-    expect(run.code, run.log).toBe(0)
-    expect(run.log).not.toMatch(/::(error|warning)/)
-    expect(run.outputs).toMatchObject({ pages: '30', file: 'out/visitors.json' })
-    const doc = JSON.parse(readFileSync(path.join(run.workspace, 'out', 'visitors.json'), 'utf8'))
-    expect(doc.visitors).toHaveLength(30)
-    expect(String(doc.totals.total)).toBe(run.outputs.total)
-    expect(run.summary).not.toBe('')
-    expect(run.log + run.summary).not.toContain(SIM_API_KEY)
-  })
-})
+  }
+)

@@ -2,46 +2,21 @@
 // runner's proxy variables reach the bundle through its environment. The failures (an untrusted
 // certificate, a proxy asking for credentials, NO_PROXY) run in-process in
 // test/flows/https-and-proxy.test.ts.
-import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../simulator/server.js'
+import { testCertificate } from '../support/certificate.js'
 import { LoopbackProxy } from '../support/proxy.js'
 import { runAction } from '../support/run-action.js'
 
 let sim: Simulator
 let certFile: string
 beforeAll(async () => {
-  // A throwaway certificate for 127.0.0.1 (and a name only the test proxy resolves), trusted by the action only through NODE_EXTRA_CA_CERTS.
-  const dir = mkdtempSync(path.join(tmpdir(), 'sim-tls-'))
-  const keyFile = path.join(dir, 'key.pem')
-  certFile = path.join(dir, 'cert.pem')
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1,DNS:mintlify.proxied.test',
-      '-keyout',
-      keyFile,
-      '-out',
-      certFile
-    ],
-    { stdio: 'ignore' }
-  )
+  // Trusted by the action only through NODE_EXTRA_CA_CERTS.
+  const certificate = testCertificate()
+  certFile = certificate.certFile
   sim = await Simulator.start({
     job: { durationMs: 300 },
-    tls: { key: readFileSync(keyFile, 'utf8'), cert: readFileSync(certFile, 'utf8') }
+    tls: { key: certificate.key, cert: certificate.cert }
   })
 })
 afterAll(() => sim.close())
@@ -68,21 +43,8 @@ describe('the bundled agent action over https', () => {
     const proxiedUrl = () => sim.url.replace('127.0.0.1', 'mintlify.proxied.test')
     afterEach(() => proxy.close())
 
-    it('tunnels every request through the proxy, TLS end to end', async () => {
-      proxy = await LoopbackProxy.start()
-      sim.reset()
-      const result = await runAction({
-        inputs: { ...inputs(), 'api-url': proxiedUrl() },
-        env: { NODE_EXTRA_CA_CERTS: certFile, HTTPS_PROXY: proxy.url }
-      })
-      expect(result.code).toBe(0)
-      expect(result.outputs.result).toBe('pr-opened')
-      expect(proxy.targets.length).toBeGreaterThanOrEqual(1)
-      expect(new Set(proxy.targets)).toEqual(new Set([new URL(proxiedUrl()).host]))
-      expect(sim.exchanges.length).toBeGreaterThanOrEqual(2)
-    })
-
-    it('sends the credentials in the proxy URL, and never shows them', async () => {
+    // One run for both: the proxy lets no request through without the credentials.
+    it('tunnels every request through the proxy, TLS end to end, with the credentials of the proxy URL, never shown', async () => {
       proxy = await LoopbackProxy.start({ credentials: 'build:s3cr%t' })
       sim.reset()
       const result = await runAction({
@@ -93,7 +55,10 @@ describe('the bundled agent action over https', () => {
         }
       })
       expect(result.code).toBe(0)
+      expect(result.outputs.result).toBe('pr-opened')
       expect(proxy.targets.length).toBeGreaterThanOrEqual(1)
+      expect(new Set(proxy.targets)).toEqual(new Set([new URL(proxiedUrl()).host]))
+      expect(sim.exchanges.length).toBeGreaterThanOrEqual(2)
       expect(result.log).not.toContain('s3cr')
     })
   })

@@ -89,8 +89,8 @@ describe('the bundled visitors sub-action, as the runner runs it', () => {
 
   it("stops at the runner's SIGINT mid-export: exits 1, keeps the earlier file, leaves no temporary file", async () => {
     sim.setVisitors(600)
-    // The second page's answer comes long after the signal: the run must not wait for it.
-    sim.inject({ route: 'visitors', kind: 'delay', ms: 5000, skip: 1 })
+    // The second page's answer never comes: the run ends only at the signal.
+    sim.inject({ route: 'visitors', kind: 'delay', ms: Infinity, skip: 1 })
     const second = new Promise<void>(resolve => {
       const stop = sim.onRequest(() => {
         if (sim.requests('visitors').length < 2) return

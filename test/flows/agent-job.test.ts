@@ -103,7 +103,8 @@ describe('the agent action, run in-process from source', () => {
     )
     expect(result.log).toMatch(/'fail-on' includes 'timeout'/)
     expect(result.summary).toContain('may still open a pull request')
-    expect(result.durationMs).toBeLessThan(5000)
+    // It stopped at the 2 s limit, not at the job's end a minute later.
+    expect(result.waitedMs).toBeLessThanOrEqual(2000)
   })
 
   it('returns at once with wait: false', async () => {
@@ -171,15 +172,16 @@ describe('the agent action, run in-process from source', () => {
       expect(result.summary).toContain(
         `Job \`${jobId}\` was not seen working on the follow-up within 1m of the message: this is its status as it stands`
       )
-      // The virtual clock: the grace period, not the time limit.
+      // The grace period, not the time limit: on the virtual clock, and in its pauses alone, which
+      // the machine's load does not lengthen.
       expect(result.durationMs).toBeGreaterThanOrEqual(60_000)
-      expect(result.durationMs).toBeLessThan(75_000)
+      expect(result.waitedMs).toBeLessThan(75_000)
     })
 
     it('checks at the end of the grace period even with a long poll interval', async () => {
       const { result } = await followUp({ pickupMs: Infinity }, { 'poll-interval': '1h' })
       expect(result.outputs.result).toBe('pr-opened')
-      expect(result.durationMs).toBeLessThan(75_000)
+      expect(result.waitedMs).toBeLessThan(75_000)
       expect(sim.requests('get')).toHaveLength(2)
     })
 
@@ -238,7 +240,7 @@ describe('the agent action, run in-process from source', () => {
     expectCleanFailure(result, /The service rate limited the request: rate limited until \d{4}-/, [
       SIM_API_KEY
     ])
-    expect(result.durationMs).toBeLessThan(3000)
+    expect(result.waitedMs).toBe(0)
   })
 
   it('keeps waiting through 5xx answers and dropped connections while polling', async () => {

@@ -1,9 +1,9 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
-import { parseMarker } from '../../src/agent/comment/marker.js'
 import { FakeGitHub } from '../simulator/fake-github.js'
 import { SIM_PROJECT, type Simulator } from '../simulator/server.js'
 import { useAgentServices } from '../support/agent-services.js'
 import { visible } from '../support/assertions.js'
+import { ANY_STEP, markerIn } from '../support/records.js'
 import { closedPort } from '../support/clients.js'
 import { LoopbackProxy } from '../support/proxy.js'
 import type { RunOptions, RunResult } from '../support/run-action.js'
@@ -170,10 +170,12 @@ describe('triggered from an issue', () => {
       `opened a pull request: [${result.outputs.prLink}](${result.outputs.prLink})`
     )
     expect(comments[0]?.body).toBe(done)
-    expect(parseMarker(comments[0]?.body)).toEqual({
+    expect(markerIn(comments[0]?.body, 7)).toEqual({
       job: result.outputs.jobId,
       run: String(runId),
-      attempt: 1
+      attempt: 1,
+      step: ANY_STEP,
+      project: SIM_PROJECT
     })
     expect(gh.requests.filter(r => r.method === 'POST')).toHaveLength(1)
     expect(gh.requests.filter(r => r.method === 'PATCH')).toHaveLength(1)
@@ -294,7 +296,7 @@ describe('triggered from an issue', () => {
     )
     expect(sim.requests('create')).toHaveLength(1)
     expect(gh.commentsOn(7)).toHaveLength(1)
-    expect(parseMarker(gh.commentsOn(7)[0]?.body)).toMatchObject({
+    expect(markerIn(gh.commentsOn(7)[0]?.body, 7)).toMatchObject({
       job: first.outputs.jobId,
       attempt: 2
     })
@@ -319,7 +321,7 @@ describe('triggered from an issue', () => {
     expect(gh.commentsOn(7)).toHaveLength(1)
     expect(commentBodies().at(-2)).toContain('is working on the follow-up')
     expect(gh.commentsOn(7)[0]?.body).toContain('opened a pull request')
-    expect(parseMarker(gh.commentsOn(7)[0]?.body)).toMatchObject({ job: jobId, run: String(runId) })
+    expect(markerIn(gh.commentsOn(7)[0]?.body, 7)).toMatchObject({ job: jobId, run: String(runId) })
   })
 
   it('starts a new job from a comment when no job is recorded, ignoring markers planted by people', async () => {

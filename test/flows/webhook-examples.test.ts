@@ -32,8 +32,7 @@ const TRIGGER = 'docs-agent'
 const BOT = { login: 'renovate[bot]', id: 29139614, type: 'Bot' }
 
 /**
- * What a run should do. `yes`: one job created and reported; `no`: no job, `skipped`; `any`: either
- * (the rules for that case belong to the change flows and may be refined there), with no crash.
+ * What a run should do. `yes`: one job created and reported; `no`: no job, `skipped`, with no crash.
  * `quiet`: not one request to GitHub or the service.
  */
 interface Case {
@@ -43,7 +42,7 @@ interface Case {
   inputs: Record<string, string>
   /** The sender's permission on the repository, as the fake GitHub answers it. */
   permission: 'write' | 'read'
-  start: 'yes' | 'no' | 'any'
+  start: 'yes' | 'no'
   quiet: boolean
 }
 
@@ -146,23 +145,38 @@ function commentCases(): Case[] {
   })
 }
 
-/** `pull_request` and `pull_request_target`: a merge is documented, a close without one is not. */
+/** Activity on a pull request not merged yet that asks for its docs (and `labeled` with `label`). */
+const PULL_REQUESTS = new Set(['opened', 'reopened', 'synchronize', 'ready_for_review'])
+
+/**
+ * `pull_request` and `pull_request_target`: a merge is documented, a close without one is not; on a
+ * pull request not merged yet only opening, reopening, updating, marking it ready or adding the
+ * trigger label (input `label`) starts a run, for a sender who may; every other activity is
+ * skipped before any request.
+ */
 function pullCases(): Case[] {
   return ['pull_request', 'pull_request_target'].flatMap(eventName =>
     published('pull_request').flatMap((original, i): Case[] => {
       const action = String(original.action)
       const name = `${eventName} ${action} #${i}`
       const base = { eventName, inputs: {}, permission: 'write' } as const
-      if (action !== 'closed')
-        return [
-          { ...base, name: `${name}, as published`, payload: original, start: 'any', quiet: false },
+      if (action !== 'closed') {
+        const asks = PULL_REQUESTS.has(action)
+        const cases: Case[] = [
+          {
+            ...base,
+            name: `${name}, as published`,
+            payload: original,
+            start: asks ? 'yes' : 'no',
+            quiet: !asks
+          },
           // Not merged: the sender is gated, and bots and read-only people are refused.
           {
             ...base,
             name: `${name}, a bot sender`,
             payload: withBot(original),
             start: 'no',
-            quiet: false
+            quiet: !asks
           },
           {
             ...base,
@@ -170,9 +184,30 @@ function pullCases(): Case[] {
             payload: original,
             permission: 'read',
             start: 'no',
-            quiet: false
+            quiet: !asks
+          },
+          // The trigger label asks only when it is the label added.
+          {
+            ...base,
+            name: `${name}, label: ${TRIGGER}`,
+            payload: original,
+            inputs: { label: TRIGGER },
+            start: asks ? 'yes' : 'no',
+            quiet: !asks
           }
         ]
+        const label = String(obj(original.label).name ?? '')
+        if (action === 'labeled' || action === 'unlabeled')
+          cases.push({
+            ...base,
+            name: `${name}, label: ${label} (the label ${action === 'labeled' ? 'added' : 'removed'})`,
+            payload: original,
+            inputs: { label },
+            start: action === 'labeled' ? 'yes' : 'no',
+            quiet: action !== 'labeled'
+          })
+        return cases
+      }
       const merged = clone(original)
       Object.assign(obj(merged.pull_request), {
         merged: true,
@@ -203,30 +238,36 @@ function pullCases(): Case[] {
   )
 }
 
-/** `push`: a deleted branch or tag has nothing to document; a bot's push outside a pull request is refused. */
+/**
+ * `push`: a tag, pushed or deleted, and a deleted branch have nothing to document and are skipped
+ * before any request; a bot's push outside a pull request is refused.
+ */
 function pushCases(): Case[] {
   return published('push').flatMap((original, i): Case[] => {
     const deleted = original.deleted === true
+    const tag = String(original.ref).startsWith('refs/tags/')
     const name = `push ${String(original.ref)}${deleted ? ' deleted' : original.created ? ' created' : ''} #${i}`
     const bot = withBot(original)
     bot.pusher = { name: BOT.login }
+    const nothing = deleted || tag
     const base = { eventName: 'push', inputs: {}, permission: 'write' } as const
     return [
       {
         ...base,
         name: `${name}, as published`,
         payload: original,
-        start: deleted ? 'no' : 'any',
-        quiet: deleted
+        start: nothing ? 'no' : 'yes',
+        quiet: nothing
       },
-      { ...base, name: `${name}, a bot pusher`, payload: bot, start: 'no', quiet: deleted },
+      { ...base, name: `${name}, a bot pusher`, payload: bot, start: 'no', quiet: nothing },
+      // Pushing takes write access: a push is not gated by the sender's permission.
       {
         ...base,
         name: `${name}, a read-only pusher`,
         payload: original,
         permission: 'read',
-        start: deleted ? 'no' : 'any',
-        quiet: deleted
+        start: nothing ? 'no' : 'yes',
+        quiet: nothing
       }
     ]
   })
@@ -293,18 +334,18 @@ function prepareGitHub(c: Case, repository: string): void {
     gh.addPull(repository, {
       number: pull.number,
       title: String(pull.title),
+      state: pull.state === 'open' ? 'open' : 'closed',
+      merged: pull.merged === true,
       files: [{ filename: 'src/retry.ts', additions: 12, deletions: 2 }]
     })
+  // The pushed commit, as GitHub's history (GraphQL) and commit routes know it.
   const after = c.payload.after
-  if (typeof after === 'string' && /^[0-9a-f]{40}$/.test(after) && !/^0+$/.test(after)) {
-    const commit = {
+  if (typeof after === 'string' && /^[0-9a-f]{40}$/.test(after) && !/^0+$/.test(after))
+    gh.commits.set(after, {
       sha: after,
       message: String(obj(c.payload.head_commit).message ?? 'Change'),
       files: [{ filename: 'src/retry.ts' }]
-    }
-    gh.commits.set(after, commit)
-    gh.comparisons.set(`${String(c.payload.before)}...${after}`, [commit])
-  }
+    })
 }
 
 let runId = 9000
@@ -346,14 +387,11 @@ describe("GitHub's published webhook examples, and variants, through the agent",
     if (c.start === 'yes') {
       expect(creates, result.log).toBe(1)
       expect(result.outputs.result).toBe('pr-opened')
-    } else if (c.start === 'no') {
+    } else {
       expect(creates + messages, result.log).toBe(0)
       expect(result.outputs.result).toBe('skipped')
       expect(result.log).toMatch(/::notice title=Mintlify agent::Not starting the agent: /)
       expect(gh.comments).toHaveLength(0)
-    } else {
-      expect(['pr-opened', 'skipped']).toContain(result.outputs.result)
-      expect(creates + messages).toBe(result.outputs.result === 'skipped' ? 0 : 1)
     }
     if (c.quiet) {
       expect(gh.requests, 'no request to GitHub').toEqual([])

@@ -10,14 +10,19 @@ import {
 } from '../../src/mintlify/errors.js'
 import { USER_AGENT } from '../../src/runner/runner.js'
 import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../simulator/server.js'
-import { closedPort, inSeconds, simClient } from '../support/clients.js'
+import { closedPort, simClient } from '../support/clients.js'
+import { VirtualClock } from '../support/virtual-clock.js'
 
+// The client's waits (Retry-After, backoff) and the jobs' progress run on one virtual clock.
+let clock: VirtualClock
 let sim: Simulator
 let client: ApiClient
 beforeEach(async () => {
-  sim = await Simulator.start({ job: { durationMs: 200 } })
-  client = simClient(sim)
+  clock = new VirtualClock()
+  sim = await Simulator.start({ job: { durationMs: 200 }, now: clock.wallNow })
+  client = simClient(sim, { clock })
 })
+const inSeconds = (s: number): number => clock.now() + s * 1000
 afterEach(async () => {
   await client.close()
   await sim.close()
@@ -45,10 +50,9 @@ describe('the API client against the simulator', () => {
 
   it('retries a create refused with 429 after the Retry-After wait', async () => {
     sim.inject({ route: 'create', kind: 'status', status: 429, retryAfter: '1' })
-    const started = Date.now()
     const job = await createJob(client, SIM_PROJECT, 'x', inSeconds(10))
     expect(job.id).toMatch(/^job_/)
-    expect(Date.now() - started).toBeGreaterThanOrEqual(950)
+    expect(clock.pauses).toEqual([1000])
     expect(sim.requests('create').map(r => r.status)).toEqual([429, 201])
   })
 
@@ -87,8 +91,8 @@ describe('the API client against the simulator', () => {
   })
 
   it('does not repeat a create that got no answer in time', async () => {
-    const slow = simClient(sim, { requestTimeoutMs: 200 })
-    sim.inject({ route: 'create', kind: 'delay', ms: 600 })
+    const slow = simClient(sim, { requestTimeoutMs: 200, clock })
+    sim.inject({ route: 'create', kind: 'delay', ms: Infinity })
     const error = await createJob(slow, SIM_PROJECT, 'x', inSeconds(10)).catch(e => e)
     await slow.close()
     expect(error).toBeInstanceOf(AmbiguousWriteError)
@@ -106,7 +110,7 @@ describe('the API client against the simulator', () => {
 
   it('retries a create when the connection is refused, then says it cannot reach the service', async () => {
     const port = await closedPort()
-    const refused = simClient(`http://127.0.0.1:${port}`)
+    const refused = simClient(`http://127.0.0.1:${port}`, { clock })
     const error = await createJob(refused, SIM_PROJECT, 'x', inSeconds(10)).catch(e => e)
     await refused.close()
     expect(error.message).toMatch(/cannot reach 127.0.0.1:\d+: ECONNREFUSED/)
@@ -127,8 +131,8 @@ describe('the API client against the simulator', () => {
 
   it('retries a slow status read', async () => {
     const job = await createJob(client, SIM_PROJECT, 'x', inSeconds(10))
-    const slow = simClient(sim, { requestTimeoutMs: 150 })
-    sim.inject({ route: 'get', kind: 'delay', ms: 500 })
+    const slow = simClient(sim, { requestTimeoutMs: 150, clock })
+    sim.inject({ route: 'get', kind: 'delay', ms: Infinity })
     await expect(getJob(slow, SIM_PROJECT, job.id, inSeconds(10))).resolves.toMatchObject({
       id: job.id
     })
@@ -137,7 +141,7 @@ describe('the API client against the simulator', () => {
   })
 
   it('says to check the key on 401, without printing it', async () => {
-    const bad = simClient(sim, { apiKey: 'mint_wrong_key' })
+    const bad = simClient(sim, { apiKey: 'mint_wrong_key', clock })
     const error = await createJob(bad, SIM_PROJECT, 'x', inSeconds(5)).catch(e => e)
     await bad.close()
     expect(error).toBeInstanceOf(AuthError)
@@ -180,7 +184,7 @@ describe('the API client against the simulator', () => {
   })
 
   it('refuses an answer larger than the cap', async () => {
-    const capped = simClient(sim, { maxResponseBytes: 10_000 })
+    const capped = simClient(sim, { maxResponseBytes: 10_000, clock })
     sim.inject({ route: 'create', kind: 'huge', bytes: 50_000 })
     const error = await createJob(capped, SIM_PROJECT, 'x', inSeconds(5)).catch(e => e)
     await capped.close()
@@ -201,7 +205,7 @@ describe('the API client against the simulator', () => {
 
   it('sends a follow-up that restarts the job', async () => {
     const job = await createJob(client, SIM_PROJECT, 'x', inSeconds(5))
-    await new Promise(resolve => setTimeout(resolve, 250))
+    await clock.sleep(250)
     expect((await getJob(client, SIM_PROJECT, job.id, inSeconds(5))).status).toBe('completed')
     const after = await sendMessage(client, SIM_PROJECT, job.id, 'also add Python', inSeconds(5))
     // Processed asynchronously: the answer shows the job as it was; the next read, at work again.

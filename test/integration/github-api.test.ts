@@ -1,13 +1,14 @@
 import { RequestError } from '@octokit/request-error'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { FakeGitHub } from '../simulator/fake-github.js'
-import type { GitHubApi } from '../../src/github/api.js'
+import { type GitHubApi, lastPage } from '../../src/github/api.js'
 import { closedPort } from '../support/clients.js'
-import { LoopbackProxy } from '../support/proxy.js'
+import { LoopbackProxy, SilentProxy } from '../support/proxy.js'
+import { HeldClock, VirtualClock } from '../support/virtual-clock.js'
 
-// Both ways to GitHub through the toolkit's getOctokit: direct, and behind a proxy. The toolkit decides
-// the proxy from GITHUB_API_URL and the proxy variables when @actions/github loads, as on a runner,
-// so each test loads the module afresh after setting them.
+// Both ways to GitHub through the toolkit's getOctokit: direct, and behind a proxy chosen by the
+// toolkit's rules over the action's own connections (transport.ts). A runner's process starts with
+// GITHUB_API_URL and the proxy variables set, so each test loads the module afresh after setting them.
 async function connectGitHub(
   ...args: Parameters<typeof import('../../src/github/api.js').connectGitHub>
 ) {
@@ -52,7 +53,7 @@ describe.each(modes)('connectGitHub, $name', ({ name, apiUrl, env }) => {
   const connect = () => connectGitHub('ghs_t', { owner: 'acme', repo: 'docs', apiUrl: apiUrl() })
   const expectProxied = () => expect(proxy.targets.length > 0).toBe(name === 'through a proxy')
 
-  it('lists every comment across pages, with the author type', async () => {
+  it("lists an issue's first and newest page of comments, oldest first, with the author type", async () => {
     for (let i = 0; i < 230; i++)
       gh.addComment(
         4,
@@ -61,10 +62,13 @@ describe.each(modes)('connectGitHub, $name', ({ name, apiUrl, env }) => {
       )
     const github = await connect()
     const comments = await github.listComments(4)
-    expect(comments).toHaveLength(230)
-    expect(comments[229]?.body).toBe('c229')
+    // Pages 1 and 3 of 3: the middle of a long thread is not read.
+    expect(comments.map(c => c.body)).toEqual([
+      ...Array.from({ length: 100 }, (_, i) => `c${i}`),
+      ...Array.from({ length: 30 }, (_, i) => `c${200 + i}`)
+    ])
     expect(comments[7]?.authorType).toBe('Bot')
-    expect(gh.requests.filter(r => r.method === 'GET')).toHaveLength(3)
+    expect(gh.requests.filter(r => r.method === 'GET').map(r => r.query.page)).toEqual(['1', '3'])
     expectProxied()
   })
 
@@ -103,6 +107,30 @@ describe('connectGitHub with a proxy set that does not apply', () => {
     await github.createComment(4, 'direct')
     expect(proxy.targets).toEqual([])
     expect(gh.requests.every(r => r.userAgent?.startsWith('mintlify-agent-action/'))).toBe(true)
+  })
+})
+
+describe('connectGitHub behind a proxy that never answers CONNECT', () => {
+  it('ends the call at the cancel, and close() ends the tunnel still waiting for the proxy', async () => {
+    const silent = await SilentProxy.start()
+    try {
+      vi.stubEnv('HTTPS_PROXY', silent.url)
+      vi.stubEnv('NO_PROXY', '')
+      const cancel = new AbortController()
+      const repo = { owner: 'acme', repo: 'docs', apiUrl: 'https://api.github.proxied.test' }
+      const github = await connectGitHub('ghs_t', repo, cancel.signal)
+      const call = github.permission('alice').catch((e: unknown) => e)
+      await silent.connected()
+      cancel.abort(new Error('Received SIGTERM'))
+      expect(await call).toMatchObject({ message: 'Received SIGTERM' })
+      expect(silent.open).toBe(1)
+      await github.close()
+      await silent.idle()
+      // Closing twice is closing once.
+      await github.close()
+    } finally {
+      await silent.close()
+    }
   })
 })
 
@@ -160,7 +188,9 @@ describe('GitHub retries (@octokit/plugin-retry)', () => {
     gh.addPull('acme/docs', { number: 4, files: [{ filename: 'a.ts' }, { filename: 'b.ts' }] })
     gh.failures.set('pull-files', { status: 502, times: 2 })
     const github = await connect()
-    expect((await github.pullFiles(4, 3)).files.map(f => f.path)).toEqual(['a.ts', 'b.ts'])
+    const pages: string[][] = []
+    for await (const page of github.pullFilePages(4, 30)) pages.push(page.map(f => f.path))
+    expect(pages).toEqual([['a.ts', 'b.ts']])
     expect(sent('GET', '/pulls/4/files')).toBe(3)
   })
 
@@ -186,9 +216,13 @@ describe('GitHub retries (@octokit/plugin-retry)', () => {
   })
 
   it('does not retry a refusal (403, 404)', async () => {
+    gh.addPull('acme/docs', { number: 4 })
     gh.failures.set('pull-files', 403)
     const github = await connect()
-    await expect(github.pullFiles(4, 3)).rejects.toMatchObject({ status: 403 })
+    const read = async () => {
+      for await (const _page of github.pullFilePages(4, 30)) return
+    }
+    await expect(read()).rejects.toMatchObject({ status: 403 })
     expect(sent('GET', '/files')).toBe(1)
   })
 
@@ -221,25 +255,31 @@ describe('GitHub retries (@octokit/plugin-retry)', () => {
   it('begins no wait that would end past the 15 s time limit', async () => {
     gh.failures.set('permission', 502)
     // The first retry would come after 16 s.
-    const github = await connect(undefined, 16_000)
-    const started = performance.now()
+    const clock = new VirtualClock()
+    const github = await connectGitHub('ghs_t', { ...repo, apiUrl: gh.url }, undefined, {
+      clock,
+      retryBaseMs: 16_000
+    })
     await expect(github.permission('alice')).rejects.toMatchObject({ status: 502 })
-    expect(performance.now() - started).toBeLessThan(1000)
+    expect(clock.pauses).toEqual([])
     expect(sent('GET', '/permission')).toBe(1)
   })
 
   it('stops waiting to retry at the cancel, with what GitHub last said, and sends nothing more', async () => {
     gh.failures.set('permission', 502)
     const cancel = new AbortController()
-    const github = await connect(cancel.signal, 5000)
+    // Its waits last until the cancel: only the cancel can end this one.
+    const clock = new HeldClock()
+    const github = await connectGitHub('ghs_t', { ...repo, apiUrl: gh.url }, cancel.signal, {
+      clock,
+      retryBaseMs: 5000
+    })
     const call = github.permission('alice')
-    while (sent('GET', '/permission') === 0) await new Promise(r => setTimeout(r, 5))
-    await new Promise(r => setTimeout(r, 50))
-    const started = performance.now()
+    await clock.pausesReach(1)
+    expect(clock.pauses).toEqual([5000])
     cancel.abort(new Error('Received SIGINT'))
     await expect(call).rejects.toMatchObject({ status: 502 })
-    expect(performance.now() - started).toBeLessThan(200)
-    await new Promise(r => setTimeout(r, 100))
+    // Settled: no retry of this call can follow.
     expect(sent('GET', '/permission')).toBe(1)
   })
 
@@ -248,18 +288,18 @@ describe('GitHub retries (@octokit/plugin-retry)', () => {
     // Octokit's paginate passes no per-call request options on: the bound is set in a hook.
     ['a paginated read', 'list-comments', (github: GitHubApi) => github.listComments(4)]
   ])('stops %s in flight at the cancel, and does not retry it', async (_, route, call) => {
-    gh.delays.set(route, 5000)
+    // GitHub never answers: only the cancel can end the request.
+    gh.delays.set(route, Infinity)
     const cancel = new AbortController()
     const github = await connect(cancel.signal)
     const pending = call(github)
-    while (gh.requests.length === 0) await new Promise(r => setTimeout(r, 5))
-    const started = performance.now()
+    await gh.received(/./)
     cancel.abort(new Error('Received SIGINT'))
     const error = await pending.catch((e: unknown) => e)
-    expect(performance.now() - started).toBeLessThan(200)
     expect(error).toMatchObject({ status: 500, message: 'Received SIGINT' })
-    await new Promise(r => setTimeout(r, 100))
+    // Settled: no retry of this call can follow.
     expect(gh.requests).toHaveLength(1)
+    expect(gh.requests[0]?.status).toBeUndefined()
   })
 })
 
@@ -267,36 +307,63 @@ describe('GitHub pages (octokit.paginate)', () => {
   const connect = () => connectGitHub('ghs_t', { owner: 'acme', repo: 'docs', apiUrl: gh.url })
   const sent = (part: string) => gh.requests.filter(r => r.path.includes(part)).length
 
-  it("reads a pull request's files 100 a page, no more pages than asked, saying when GitHub has more", async () => {
+  it("reads a pull request's files a page at a time, and no page nobody asked for", async () => {
     const files = (n: number) => Array.from({ length: n }, (_, i) => ({ filename: `f${i}.ts` }))
-    gh.addPull('acme/docs', { number: 4, files: files(350) })
-    gh.addPull('acme/docs', { number: 5, files: files(300) })
+    gh.addPull('acme/docs', { number: 4, files: files(75) })
     const github = await connect()
-    const cut = await github.pullFiles(4, 3)
-    expect(cut.files).toHaveLength(300)
-    expect(cut.files[299]?.path).toBe('f299.ts')
-    expect(cut.cut).toBe(true)
-    expect(sent('/pulls/4/files')).toBe(3)
-    expect(await github.pullFiles(4, 5)).toMatchObject({ cut: false })
-    expect(sent('/pulls/4/files')).toBe(3 + 4)
-    // Exactly three full pages: GitHub links no fourth, so nothing was cut.
-    const whole = await github.pullFiles(5, 3)
-    expect(whole).toMatchObject({ cut: false })
-    expect(whole.files).toHaveLength(300)
-  })
-
-  it("reads the repository's comments newest first, a page only when the one before was used", async () => {
-    for (let i = 0; i < 250; i++) gh.addComment(1 + (i % 3), `c${i}`, { login: 'u', type: 'User' })
-    const github = await connect()
-    for await (const page of github.recentComments(2)) {
-      expect(page[0]?.body).toBe('c249')
+    for await (const page of github.pullFilePages(4, 30)) {
+      expect(page.map(f => f.path).slice(0, 2)).toEqual(['f0.ts', 'f1.ts'])
       break
     }
-    expect(sent('/issues/comments')).toBe(1)
-    const pages: string[][] = []
-    for await (const page of github.recentComments(2)) pages.push(page.map(c => c.body))
-    expect(pages.map(p => p.length)).toEqual([100, 100])
-    expect(pages[1]?.[0]).toBe('c149')
-    expect(sent('/issues/comments')).toBe(1 + 2)
+    expect(sent('/pulls/4/files')).toBe(1)
+    const sizes: number[] = []
+    for await (const page of github.pullFilePages(4, 30)) sizes.push(page.length)
+    expect(sizes).toEqual([30, 30, 15])
+    expect(sent('/pulls/4/files')).toBe(1 + 3)
   })
+
+  it("reads a commit's files by page and per_page", async () => {
+    const files = Array.from({ length: 45 }, (_, i) => ({ filename: `f${i}.ts`, patch: `+${i}` }))
+    gh.commits.set('b'.repeat(40), { sha: 'b'.repeat(40), message: 'm', files })
+    const github = await connect()
+    expect((await github.commitFiles('b'.repeat(40), 2, 30)).map(f => f.path)).toEqual(
+      files.slice(30).map(f => f.filename)
+    )
+  })
+
+  it('lists the issues with a label, open and closed, newest first, in one request', async () => {
+    const github = await connect()
+    const first = await github.createIssue('Docs agent dashboard', 'one', ['docs-agent-dashboard'])
+    await github.createIssue('Other', 'two', ['bug'])
+    const closed = await github.createIssue('Old dashboard', 'three', ['docs-agent-dashboard'])
+    await github.updateIssue(closed.number, { state: 'closed' })
+    const listed = gh.requests.filter(r => r.method === 'GET').length
+    const found = await github.issuesWithLabel('docs-agent-dashboard')
+    expect(found.map(i => [i.title, i.state])).toEqual([
+      ['Old dashboard', 'closed'],
+      ['Docs agent dashboard', 'open']
+    ])
+    expect(found[1]).toMatchObject({
+      number: first.number,
+      body: 'one',
+      labels: ['docs-agent-dashboard'],
+      url: `https://github.com/acme/docs/issues/${first.number}`
+    })
+    expect(gh.requests.filter(r => r.method === 'GET').length - listed).toBe(1)
+  })
+})
+
+describe("lastPage: the last page a link header names, whatever GitHub's answer holds", () => {
+  it.each([
+    [
+      '<https://api.github.com/x?page=2>; rel="next", <https://api.github.com/x?page=7>; rel="last"',
+      7
+    ],
+    ['<https://api.github.com/x?page=2>; rel="next"', 1],
+    [undefined, 1],
+    ['<https://api.github.com/x?page=abc>; rel="last"', 1],
+    ['<https://api.github.com/x?page=1e400>; rel="last"', 1],
+    ['<https://api.github.com/x?page=-3>; rel="last"', 1],
+    ['<not a url>; rel="last"', 1]
+  ])('%j → %i', (link, page) => expect(lastPage(link)).toBe(page))
 })

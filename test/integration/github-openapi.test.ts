@@ -12,7 +12,6 @@ beforeAll(async () => {
 }, 60_000)
 afterAll(() => gh.close())
 
-const BEFORE = 'a'.repeat(40)
 const AFTER = 'b'.repeat(40)
 
 async function connect() {
@@ -32,24 +31,39 @@ describe("the fake GitHub and the action's calls follow GitHub's OpenAPI descrip
         { filename: 'src/c.ts', status: 'renamed', previous_filename: 'src/b.ts' }
       ]
     })
-    gh.commits.set(AFTER, { sha: AFTER, message: 'Add retries (#4)', pulls: [4] })
-    gh.comparisons.set(`${BEFORE}...${AFTER}`, [gh.commits.get(AFTER) as never])
+    gh.commits.set(AFTER, {
+      sha: AFTER,
+      message: 'Add retries (#4)',
+      pulls: [4],
+      files: [{ filename: 'src/a.ts', patch: '+a' }]
+    })
     gh.permissions.set('alice', { permission: 'write', role_name: 'write' })
     const github = await connect()
     const id = await github.createComment(4, 'hello')
     await github.updateComment(id, 'hello again')
     await github.listComments(4)
     await github.permission('alice')
-    for await (const page of github.recentComments(1))
-      expect(page[0]).toMatchObject({ id, issue: 4 })
-    expect((await github.pullFiles(4, 3)).files).toHaveLength(2)
+    for await (const page of github.pullFilePages(4, 30)) expect(page).toHaveLength(2)
     expect(await github.pull(4)).toMatchObject({ number: 4, merged: true, labels: ['api'] })
-    expect((await github.compare(BEFORE, AFTER)).commits).toHaveLength(1)
-    expect((await github.commit(AFTER)).commits[0]?.message).toBe('Add retries (#4)')
-    expect((await github.commitPulls(AFTER)).map(p => p.number)).toEqual([4])
+    expect(await github.commitFiles(AFTER, 1, 30)).toEqual([
+      expect.objectContaining({ path: 'src/a.ts', patch: '+a' })
+    ])
+    const issue = await github.createIssue('Docs agent dashboard', 'state', [
+      'docs-agent-dashboard'
+    ])
+    expect(await github.issuesWithLabel('docs-agent-dashboard')).toEqual([issue])
+    expect(await github.updateIssue(issue.number, { body: 'new', state: 'closed' })).toMatchObject({
+      body: 'new',
+      state: 'closed'
+    })
+    gh.addPull('acme/app', { number: 5, state: 'open', merged: false, createdAt: Date.now() })
+    expect(await github.closePull(5)).toMatchObject({ number: 5, state: 'closed', merged: false })
     await expect(github.pull(99)).rejects.toMatchObject({ status: 404 })
     gh.failures.set('pull-files', 403)
-    await expect(github.pullFiles(4, 3)).rejects.toMatchObject({ status: 403 })
+    const read = async () => {
+      for await (const _page of github.pullFilePages(4, 30)) return
+    }
+    await expect(read()).rejects.toMatchObject({ status: 403 })
 
     const operations = new Set(gh.requests.map(r => `${r.method} ${r.path}`))
     expect(operations.size).toBeGreaterThanOrEqual(10)

@@ -1,10 +1,8 @@
-import { execFileSync, spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { EventEmitter, once } from 'node:events'
 import http from 'node:http'
 import https from 'node:https'
-import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
+import type { AddressInfo, Socket } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import {
@@ -14,8 +12,9 @@ import {
   ProxyConfigError,
   proxyFor
 } from '../../src/mintlify/http.js'
+import { testCertificate } from '../support/certificate.js'
 import { LoopbackProxy } from '../support/proxy.js'
-import { TcpProbe, eventually } from '../support/tcp-probe.js'
+import { TcpProbe } from '../support/tcp-probe.js'
 
 // Every server here listens on 127.0.0.1. Targets named mintlify.proxied.test are not loopback
 // names, so the toolkit's rule sends them to the proxy, and the test proxies map them to 127.0.0.1:
@@ -63,23 +62,56 @@ interface Served {
   port: number
   /** Connections accepted. */
   connections: number
+  /** Resolves once this many connections have closed. */
+  closed(count: number): Promise<void>
+  /** Resolves once this many requests have come in whole. */
+  received(count: number): Promise<void>
   requests: { method?: string; url?: string; headers: http.IncomingHttpHeaders; body: string }[]
 }
 
 /** An http(s) server on loopback; `handle` answers once the request body is in. */
 async function serve(
   handle: (req: http.IncomingMessage, res: http.ServerResponse) => void,
-  secure = false
+  secure = false,
+  /** How long an idle connection is kept, and the `Keep-Alive: timeout` the client is told. */
+  keepAliveMs = 5000
 ): Promise<Served> {
   const server = secure ? https.createServer({ key, cert }) : http.createServer()
-  const served: Served = { url: '', port: 0, connections: 0, requests: [] }
-  server.on(secure ? 'secureConnection' : 'connection', () => served.connections++)
+  server.keepAliveTimeout = keepAliveMs
+  let closed = 0
+  const changed = new EventEmitter()
+  const until = (check: () => boolean): Promise<void> =>
+    new Promise(resolve => {
+      const look = (): void => {
+        if (!check()) return
+        changed.off('change', look)
+        resolve()
+      }
+      changed.on('change', look)
+      look()
+    })
+  const served: Served = {
+    url: '',
+    port: 0,
+    connections: 0,
+    closed: count => until(() => closed >= count),
+    received: count => until(() => served.requests.length >= count),
+    requests: []
+  }
+  server.on(secure ? 'secureConnection' : 'connection', (socket: Socket) => {
+    served.connections++
+    socket.on('close', () => {
+      closed++
+      changed.emit('change')
+    })
+  })
   server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
     let body = ''
     req.setEncoding('utf8')
     req.on('data', chunk => (body += chunk))
     req.on('end', () => {
       served.requests.push({ method: req.method, url: req.url, headers: req.headers, body })
+      changed.emit('change')
       handle(req, res)
     })
   })
@@ -105,36 +137,48 @@ const request = (url: string, extra: Partial<HttpRequest> = {}): HttpRequest => 
  * Between two reads: undici checks an idle keep-alive socket for a close during one turn of the
  * event loop before reusing it, and opens another connection for a request that comes sooner.
  */
-const pause = (): Promise<unknown> => new Promise(resolve => setTimeout(resolve, 10))
+const pause = (): Promise<unknown> => new Promise(resolve => setImmediate(resolve))
 
-async function rejection(promise: Promise<unknown>): Promise<{ error: HttpError; ms: number }> {
-  const started = performance.now()
+async function rejection(promise: Promise<unknown>): Promise<{ error: HttpError }> {
   const error = await promise.then(
     () => new Error('expected the request to fail'),
     (e: unknown) => e
   )
   expect(error).toBeInstanceOf(HttpError)
-  return { error: error as HttpError, ms: performance.now() - started }
+  return { error: error as HttpError }
 }
+
+/**
+ * Sends with a signal the test aborts once `ready` resolves (the peer holds the connection and
+ * will never answer); the error, which must have come before the event loop turned again after the
+ * abort: from the abort itself, not from a timer or from anything the peer did. Without the
+ * workaround undici would answer only at its own time limit (10 s for a TLS handshake, 300 s for a
+ * CONNECT), so this tells the two apart on a machine however loaded, with no clock.
+ */
+async function abortedAtOnce(
+  ready: Promise<unknown>,
+  send: (signal: AbortSignal) => Promise<unknown>
+): Promise<HttpError> {
+  const controller = new AbortController()
+  let settled = false
+  const pending = rejection(send(controller.signal)).finally(() => (settled = true))
+  pending.catch(() => {})
+  await ready
+  controller.abort(new Error('aborted by the test'))
+  await new Promise(resolve => setImmediate(resolve))
+  expect(settled, 'the request was still pending a turn of the event loop after the abort').toBe(
+    true
+  )
+  return (await pending).error
+}
+
+/** A signal that never aborts: a request that fails does so by itself, not by a time limit. */
+const never = new AbortController().signal
 
 let key: string
 let cert: string
 beforeAll(() => {
-  // A throwaway self-signed certificate for 127.0.0.1 and the proxied test name.
-  const dir = mkdtempSync(path.join(tmpdir(), 'http-tls-'))
-  const [keyFile, certFile] = [path.join(dir, 'key.pem'), path.join(dir, 'cert.pem')]
-  execFileSync(
-    'openssl',
-    [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-      '-days', '1', '-subj', '/CN=127.0.0.1',
-      '-addext', 'subjectAltName=IP:127.0.0.1,DNS:mintlify.proxied.test',
-      '-keyout', keyFile, '-out', certFile
-    ], // prettier-ignore
-    { stdio: 'ignore' }
-  )
-  key = readFileSync(keyFile, 'utf8')
-  cert = readFileSync(certFile, 'utf8')
+  ;({ key, cert } = testCertificate())
 })
 
 describe('HttpSession, direct', () => {
@@ -143,7 +187,9 @@ describe('HttpSession, direct', () => {
       res.writeHead(201, { 'content-type': 'application/json', 'x-twice': ['a', 'b'] })
       const bytes = Buffer.from('{"text":"héllo ✓"}')
       res.write(bytes.subarray(0, 12)) // in the middle of ✓
-      setTimeout(() => res.end(bytes.subarray(12)), 20)
+      // The rest two turns of the event loop later: the client (in this process) reads the first
+      // part in the turn between, as a chunk of its own. No clock: a loaded machine changes nothing.
+      setImmediate(() => setImmediate(() => res.end(bytes.subarray(12))))
     })
     const res = await session().send(
       request(`${server.url}/v1/jobs?x=1`, {
@@ -207,11 +253,15 @@ describe('HttpSession, direct', () => {
   })
 
   it('gives up waiting for the answer when the signal aborts, as maybe sent', async () => {
+    // The server never answers: only the abort can end the request.
     const server = await serve(() => {})
-    const signal = AbortSignal.timeout(300)
-    const { error, ms } = await rejection(session().send(request(server.url, { signal })))
+    const s = session()
+    const controller = new AbortController()
+    const pending = rejection(s.send(request(server.url, { signal: controller.signal })))
+    await server.received(1)
+    controller.abort(new Error('aborted by the test'))
+    const { error } = await pending
     expect(error).toMatchObject({ code: 'ABORTED', sent: 'maybe' })
-    expect(ms).toBeLessThan(1000)
   })
 })
 
@@ -279,6 +329,7 @@ describe('HttpSession, behind a proxy', () => {
     )
     // Not a name anything resolves outside the proxy: the direct connection fails, unsent.
     expect(error).toMatchObject({ sent: 'no' })
+    await proxy.settled()
     expect(proxy.accepted).toBe(0)
   })
 
@@ -287,6 +338,7 @@ describe('HttpSession, behind a proxy', () => {
     const proxy = await probe()
     const s = session({ HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url })
     expect((await s.send(request(server.url))).status).toBe(200)
+    await proxy.settled()
     expect(proxy.accepted).toBe(0)
   })
 
@@ -327,9 +379,10 @@ describe.each([
   })
 
   it('is refused when it comes in chunks without a length, and the connection is closed', async () => {
-    let streamClosed = false
+    let streamClosed: () => void = () => {}
+    const closed = new Promise<void>(resolve => (streamClosed = resolve))
     const { s, url } = await target((_req, res) => {
-      res.on('close', () => (streamClosed = true))
+      res.on('close', streamClosed)
       let chunks = 0
       const more = (): void => {
         // At most 4 MB, unless the client stops reading first.
@@ -340,7 +393,8 @@ describe.each([
     })
     const { error } = await rejection(s.send(request(url)))
     expect(error).toMatchObject({ code: 'RESPONSE_TOO_LARGE', sent: 'maybe' })
-    expect(await eventually(() => streamClosed)).toBe(true)
+    // The server sees its answer cut off (else it would write its 4 MB to the end).
+    await closed
   })
 
   it('is read whole at exactly the limit', async () => {
@@ -352,19 +406,18 @@ describe.each([
 // Each of these fails without its workaround in src/mintlify: undici ignores the abort signal
 // until a connection is up or has failed, and opens a connection the proxy closed again at once.
 describe("HttpSession, undici's traps", () => {
-  it('a proxy that never answers CONNECT: rejects on abort within a second, and lets go', async () => {
+  it('a proxy that never answers CONNECT: rejects at the abort, and lets go', async () => {
     const silent = await probe()
     const s = session({ HTTPS_PROXY: silent.url })
     for (const attempt of [1, 2]) {
-      const signal = AbortSignal.timeout(300)
-      const { error, ms } = await rejection(
-        s.send(request('https://mintlify.proxied.test/', { signal }))
+      const error = await abortedAtOnce(
+        silent.until(() => silent.firstChunks.length === attempt),
+        signal => s.send(request('https://mintlify.proxied.test/', { signal }))
       )
       expect(error).toMatchObject({ code: 'ABORTED', sent: 'no' })
-      expect(ms).toBeLessThan(1000)
       // The stuck connection is closed and the next request gets a new one.
       expect(silent.accepted).toBe(attempt)
-      expect(await eventually(() => silent.closed === attempt)).toBe(true)
+      await silent.until(() => silent.closed === attempt)
     }
   })
 
@@ -374,42 +427,47 @@ describe("HttpSession, undici's traps", () => {
         when === 'on accept' ? socket.destroy() : socket.once('data', () => socket.destroy())
       )
       const s = session({ HTTPS_PROXY: closing.url })
-      const { error, ms } = await rejection(s.send(request('https://mintlify.proxied.test/')))
+      // No time limit: a client that kept reconnecting would never end.
+      const { error } = await rejection(
+        s.send(request('https://mintlify.proxied.test/', { signal: never }))
+      )
       expect(error).toMatchObject({ code: 'PROXY_REFUSED', sent: 'no' })
       expect(error.message).toContain('closed the connection')
-      expect(ms).toBeLessThan(1000)
-      await new Promise(resolve => setTimeout(resolve, 200))
+      // Every connection it had started has reached the proxy: no more than one retry.
+      await s.close()
+      await closing.settled()
       expect(closing.accepted).toBeLessThanOrEqual(2)
     }
   })
 
-  it('a TLS handshake that never ends: rejects on abort within a second, and closes it', async () => {
+  it('a TLS handshake that never ends: rejects at the abort, and closes it', async () => {
     const silent = await probe()
-    const signal = AbortSignal.timeout(300)
     const url = silent.url.replace('http:', 'https:')
-    const { error, ms } = await rejection(session().send(request(url, { signal })))
+    const s = session()
+    const error = await abortedAtOnce(
+      silent.until(() => silent.firstChunks.length === 1),
+      signal => s.send(request(url, { signal }))
+    )
     expect(error).toMatchObject({ code: 'ABORTED', sent: 'no' })
-    expect(ms).toBeLessThan(1000)
-    expect(await eventually(() => silent.closed === 1)).toBe(true)
+    await silent.until(() => silent.closed === 1)
   })
 
-  it('the same inside a tunnel: rejects on abort within a second, and closes it', async () => {
+  it('the same inside a tunnel: rejects at the abort, and closes it', async () => {
     const silent = await probe()
     const tunnel = await TcpProbe.proxy(200, silent.port)
     cleanup.push(() => tunnel.close())
-    const signal = AbortSignal.timeout(300)
     const s = session({ HTTPS_PROXY: tunnel.url })
-    const { error, ms } = await rejection(
-      s.send(request('https://mintlify.proxied.test/', { signal }))
+    const error = await abortedAtOnce(
+      silent.until(() => silent.firstChunks.length === 1),
+      signal => s.send(request('https://mintlify.proxied.test/', { signal }))
     )
     expect(error).toMatchObject({ code: 'ABORTED', sent: 'no' })
-    expect(ms).toBeLessThan(1000)
-    expect(await eventually(() => silent.accepted === 1 && silent.closed === 1)).toBe(true)
+    await silent.until(() => silent.accepted === 1 && silent.closed === 1)
   })
 })
 
 describe('HttpSession.close', () => {
-  it('leaves nothing that keeps the process alive: the process ends at once', async () => {
+  it('leaves nothing that keeps the process alive: the process ends by itself', async () => {
     const server = await serve((_req, res) => res.end('{}'))
     const silent = await probe()
     const child = spawn(
@@ -421,41 +479,52 @@ describe('HttpSession.close', () => {
         server.url,
         silent.url
       ],
-      { stdio: ['ignore', 'pipe', 'inherit'] }
+      { stdio: ['pipe', 'pipe', 'inherit'] }
     )
     let output = ''
-    let printedAt = 0
-    child.stdout.on('data', chunk => {
-      output += chunk
-      printedAt ||= performance.now()
-    })
-    const exited = await new Promise<number | null>(resolve => {
-      const limit = setTimeout(() => child.kill(), 10_000)
-      child.on('exit', code => {
-        clearTimeout(limit)
-        resolve(code)
+    const printed = new Promise<void>(resolve =>
+      child.stdout.on('data', chunk => {
+        output += chunk
+        if (output.includes('{')) resolve()
       })
+    )
+    const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>
+    cleanup.push(async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill()
     })
-    const lingeredMs = performance.now() - printedAt
-    expect(exited).toBe(0)
-    const result = JSON.parse(output) as { status: number; stuck: string; closeMs: number }
+    // The request is stuck at the proxy, which holds its connection: the child may close now.
+    await silent.until(() => silent.firstChunks.length === 1)
+    child.stdin.end('close\n')
+    await printed
+    // A process held by the stuck connection would not end until the test's time limit, after
+    // which it is killed.
+    const [code, signal] = await exited
+    expect({ code, signal }).toEqual({ code: 0, signal: null })
+    const result = JSON.parse(output.slice(output.indexOf('{'))) as {
+      status: number
+      stuck: string
+      baseline: string[]
+      holding: string[]
+    }
     expect(result.status).toBe(200)
+    // close() ended the stuck request, whose signal never aborts, as never sent.
     expect(result.stuck).toMatch(/ no$/)
-    expect(result.closeMs).toBeLessThan(1000)
-    expect(lingeredMs).toBeLessThan(1000)
+    // Nothing the session opened (a socket, a timer) still holds the event loop after close().
+    expect(result.holding).toEqual(result.baseline)
     expect(silent.accepted).toBe(1)
-    expect(await eventually(() => silent.closed === 1)).toBe(true)
+    await silent.until(() => silent.closed === 1)
   })
 
   it('closes idle keep-alive connections and refuses new requests', async () => {
-    const server = await serve((_req, res) => res.end('{}'))
+    // Both sides would keep the idle connection for 10 minutes: only close() can end it now.
+    const server = await serve((_req, res) => res.end('{}'), false, 600_000)
     const s = session()
     await s.send(request(server.url))
-    const started = performance.now()
     await s.close()
-    expect(performance.now() - started).toBeLessThan(500)
+    await server.closed(1)
     const { error } = await rejection(s.send(request(server.url)))
     expect(error).toMatchObject({ code: 'CLOSED', sent: 'no' })
+    expect(server.connections).toBe(1)
   })
 })
 

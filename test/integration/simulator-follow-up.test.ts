@@ -2,14 +2,17 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createJob, getJob, sendMessage } from '../../src/mintlify/agent-jobs.js'
 import { SIM_PROJECT, Simulator } from '../simulator/server.js'
 import { inSeconds, simClient } from '../support/clients.js'
+import { VirtualClock } from '../support/virtual-clock.js'
 
+// The simulator's jobs run on a virtual clock: the test moves it on past a job's end.
+const clock = new VirtualClock()
 let sim: Simulator
 beforeAll(async () => {
-  sim = await Simulator.start({ job: { durationMs: 100 } })
+  sim = await Simulator.start({ job: { durationMs: 100 }, now: clock.wallNow })
 })
 afterAll(() => sim.close())
 
-const settle = () => new Promise(resolve => setTimeout(resolve, 150))
+const settle = () => clock.sleep(150)
 
 it('a follow-up on a completed job makes it active again, then completed with the same pull request', async () => {
   const client = simClient(sim)
@@ -45,7 +48,7 @@ it('a follow-up is picked up only after pickupMs: until then the job shows as it
   sim.planNext({ pickupMs: 300, durationMs: 60_000 })
   await sendMessage(client, SIM_PROJECT, job.id, 'more', deadline)
   expect((await getJob(client, SIM_PROJECT, job.id, deadline)).status).toBe('completed')
-  await new Promise(resolve => setTimeout(resolve, 350))
+  await clock.sleep(350)
   expect((await getJob(client, SIM_PROJECT, job.id, deadline)).status).toBe('active')
   const other = await createJob(client, SIM_PROJECT, 'second', deadline)
   await settle()

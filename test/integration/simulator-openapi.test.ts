@@ -9,6 +9,7 @@ import {
 import { RequestBudget } from '../../src/mintlify/budget.js'
 import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../simulator/server.js'
 import { inSeconds, simClient } from '../support/clients.js'
+import { VirtualClock } from '../support/virtual-clock.js'
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import {
@@ -18,11 +19,18 @@ import {
   openApiValidator
 } from '../support/openapi.js'
 
+// The simulator's jobs run on a virtual clock: the test moves it on past a job's end.
+const clock = new VirtualClock()
 let validator: OpenApiValidator
 let sim: Simulator
 beforeAll(async () => {
   validator = await openApiValidator()
-  sim = await Simulator.start({ job: { durationMs: 100 }, visitors: 600, agentLimitPerHour: 4 })
+  sim = await Simulator.start({
+    job: { durationMs: 100 },
+    visitors: 600,
+    agentLimitPerHour: 4,
+    now: clock.wallNow
+  })
 })
 afterAll(() => sim.close())
 
@@ -67,7 +75,7 @@ describe('the simulator speaks the published OpenAPI documents', () => {
     await createJob(client, SIM_PROJECT, 'two', deadline)
     sim.planNext({ finalStatus: 'failed', durationMs: 0 })
     const failed = await createJob(client, SIM_PROJECT, 'three', deadline)
-    await new Promise(resolve => setTimeout(resolve, 150))
+    await clock.sleep(150)
     await getJob(client, SIM_PROJECT, done.id, deadline)
     await getJob(client, SIM_PROJECT, failed.id, deadline)
     await sendMessage(client, SIM_PROJECT, done.id, 'more', deadline)

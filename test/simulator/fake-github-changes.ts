@@ -23,6 +23,12 @@ export interface FakePull {
   files?: FakeFile[]
   /** The commit that merged it into its base, once merged (FakeGitHub.mergePull). */
   mergeCommit?: string
+  /** When it was opened, merged and closed (epoch ms); fixed times of 2026-11-20 otherwise. */
+  createdAt?: number
+  mergedAt?: number
+  closedAt?: number
+  /** Logins asked to review (POST requested_reviewers). */
+  requestedReviewers?: string[]
 }
 
 export interface FakeCommit {
@@ -64,7 +70,15 @@ export function pullView(
     labels: (pull.labels ?? []).map((name, i) => ({ id: i + 1, name })),
     base: { ref: pull.base ?? 'main' },
     merged: pull.merged ?? pull.state !== 'open',
-    merged_at: (pull.merged ?? pull.state !== 'open') ? '2026-11-20T10:00:00Z' : null,
+    created_at: iso(pull.createdAt) ?? '2026-11-20T09:00:00Z',
+    merged_at:
+      (pull.merged ?? pull.state !== 'open')
+        ? (iso(pull.mergedAt) ?? '2026-11-20T10:00:00Z')
+        : null,
+    closed_at:
+      (pull.state ?? 'closed') === 'closed'
+        ? (iso(pull.closedAt ?? pull.mergedAt) ?? '2026-11-20T10:00:00Z')
+        : null,
     changed_files: files.length,
     additions: files.reduce((n, f) => n + (f.additions ?? 1), 0),
     deletions: files.reduce((n, f) => n + (f.deletions ?? 0), 0)
@@ -114,9 +128,14 @@ export async function changeRoute(
         status: 200,
         body: (commit.pulls ?? []).map(n => pullView(store, m?.[1] as string, n))
       }
+    // GitHub pages a commit's files when asked to (page, per_page); the commit's fields repeat.
+    const files = commit.files ?? []
+    const paging = url.searchParams.has('per_page') || url.searchParams.has('page')
+    const shown = paging ? files.slice((page - 1) * perPage, page * perPage) : files
     return {
       status: 200,
-      body: { ...commitView(commit), files: (commit.files ?? []).map(fileView) }
+      body: { ...commitView(commit), files: shown.map(fileView) },
+      more: paging && page * perPage < files.length
     }
   }
   if ((m = /^\/repos\/([^/]+)\/([^/]+)\/compare\/([0-9a-f]+\.\.\.[0-9a-f]+)$/.exec(route))) {
@@ -139,6 +158,9 @@ export async function changeRoute(
   }
   return undefined
 }
+
+const iso = (ms?: number): string | undefined =>
+  ms === undefined ? undefined : new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z')
 
 function fileView(f: FakeFile): Record<string, unknown> {
   const additions = f.additions ?? 1

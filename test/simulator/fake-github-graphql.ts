@@ -1,5 +1,6 @@
 import { schema as published } from '@octokit/graphql-schema'
 import { type GraphQLSchema, buildSchema, graphql } from 'graphql'
+import { perWorker } from '../support/per-worker.js'
 import type { ChangeStore, FakeCommit, FakeFile, FakePull } from './fake-github-changes.js'
 
 /**
@@ -7,10 +8,10 @@ import type { ChangeStore, FakeCommit, FakeFile, FakePull } from './fake-github-
  * (@octokit/graphql-schema): a query the real API would refuse (an unknown field, a wrong argument)
  * is refused here too, with GitHub's kind of error, and the answer has the real shape.
  */
-let built: GraphQLSchema | undefined
-// The published SDL defines two fields twice; GitHub's own server has them once.
+// The published SDL defines two fields twice; GitHub's own server has them once. Built once per
+// worker: it takes a second or two.
 const gitHubSchema = (): GraphQLSchema =>
-  (built ??= buildSchema(published.idl, { assumeValidSDL: true }))
+  perWorker('github-graphql-schema', () => buildSchema(published.idl, { assumeValidSDL: true }))
 
 export interface GraphQLRequest {
   query: string

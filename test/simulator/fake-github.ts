@@ -8,8 +8,21 @@ export type { FakeCommit, FakeFile, FakePull } from './fake-github-changes.js'
 export interface FakeComment {
   id: number
   issue: number
+  /** The repository, when the comment was posted through the API (`owner/repo`). */
+  repo?: string
   body: string
   user: { login: string; type: 'Bot' | 'User' }
+}
+
+/** An issue of the run's repository (the dashboard), as the issues routes keep it. */
+export interface FakeIssue {
+  number: number
+  title: string
+  body: string
+  state: 'open' | 'closed'
+  labels: string[]
+  user: { login: string; type: 'Bot' | 'User' }
+  updatedAt: number
 }
 
 export interface GitHubRequest {
@@ -36,20 +49,31 @@ export class FakeGitHub {
   readonly permissions = new Map<string, { permission: string; role_name: string }>()
   /**
    * Status to answer instead, by route name: 'create-comment', 'update-comment', 'list-comments',
-   * 'permission', 'repo-comments', 'pull-files', 'pull', 'compare', 'commit', 'commit-pulls'.
+   * 'permission', 'repo-comments', 'pull-files', 'pull', 'update-pull', 'request-reviewers', 'compare', 'commit',
+   * 'commit-pulls'.
    * Every time, or with `times` only that many times, after which the route answers again.
    */
   readonly failures = new Map<string, number | { status: number; times: number }>()
-  /** Milliseconds to wait before answering, by the same route names. */
-  readonly delays = new Map<string, number>()
+  /**
+   * Held answers, by the same route names: until a promise settles (then answered as usual), or,
+   * for `Infinity`, until reset() or close(), which then drop the connection without acting on the
+   * request. A number of milliseconds waits that long (for running the fake by hand, not in tests).
+   */
+  readonly delays = new Map<string, number | Promise<unknown>>()
+  private held: (() => void)[] = []
   /** Pull requests by `owner/repo#number`. */
   readonly pulls = new Map<string, FakePull>()
   readonly commits = new Map<string, FakeCommit>()
   /** Comparisons by `base...head`: the commits between, oldest first. */
   readonly comparisons = new Map<string, FakeCommit[]>()
   readonly branches = new Map<string, string[]>()
+  /** Issues of the run's repository, by number (numbers from 500 on, apart from comments' issues). */
+  readonly issues = new Map<number, FakeIssue>()
+  private issueCount = 500
+  private clockTick = 0
   private commitCount = 0
   private readonly requestListeners: ((request: GitHubRequest) => void)[] = []
+  private readonly commentListeners: ((comment: FakeComment) => void)[] = []
   private server: Server
   private base = ''
   private nextId = 1000
@@ -74,6 +98,7 @@ export class FakeGitHub {
   }
 
   reset(): void {
+    this.release()
     this.requests.length = 0
     this.comments.length = 0
     this.permissions.clear()
@@ -83,6 +108,7 @@ export class FakeGitHub {
     this.commits.clear()
     this.comparisons.clear()
     this.branches.clear()
+    this.issues.clear()
   }
 
   /** A new commit at the tip of `branch` (main by default); its sha is made up. */
@@ -151,19 +177,41 @@ export class FakeGitHub {
     })
   }
 
-  commentsOn(issue: number): FakeComment[] {
-    return this.comments.filter(c => c.issue === issue)
+  /** The comments on an issue or pull request; with `repo`, only those posted to that repository. */
+  commentsOn(issue: number, repo?: string): FakeComment[] {
+    return this.comments.filter(c => c.issue === issue && (!repo || c.repo === repo))
   }
 
-  addComment(issue: number, body: string, user: FakeComment['user']): FakeComment {
-    const comment = { id: this.nextId++, issue, body, user }
+  addComment(issue: number, body: string, user: FakeComment['user'], repo?: string): FakeComment {
+    const comment = { id: this.nextId++, issue, body, user, ...(repo ? { repo } : {}) }
     this.comments.push(comment)
+    for (const listener of [...this.commentListeners]) listener(comment)
     return comment
   }
 
+  /** Resolves with the first comment on `issue` once there is one (at once if there is). */
+  commented(issue: number): Promise<FakeComment> {
+    const seen = this.commentsOn(issue)[0]
+    if (seen) return Promise.resolve(seen)
+    return new Promise(resolve => {
+      const listener = (comment: FakeComment): void => {
+        if (comment.issue !== issue) return
+        this.commentListeners.splice(this.commentListeners.indexOf(listener), 1)
+        resolve(comment)
+      }
+      this.commentListeners.push(listener)
+    })
+  }
+
   async close(): Promise<void> {
+    this.release()
     this.server.closeAllConnections()
     await new Promise<void>(resolve => this.server.close(() => resolve()))
+  }
+
+  /** Lets go of the answers held back (`delays` of Infinity): they are dropped. */
+  private release(): void {
+    for (const resolve of this.held.splice(0)) resolve()
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -187,11 +235,17 @@ export class FakeGitHub {
       res.writeHead(status, { 'content-type': 'application/json' })
       res.end(JSON.stringify(body))
     }
-    /** As GitHub says a page follows: a `link` header to it. */
-    const linkNext = (): void => {
-      const next = new URL(req.url ?? '/', this.base.replace(this.prefix, ''))
-      next.searchParams.set('page', String(Number(next.searchParams.get('page') ?? 1) + 1))
-      res.setHeader('link', `<${next.href}>; rel="next"`)
+    /** As GitHub says a page follows: a `link` header to it, and to the last page when known. */
+    const linkNext = (lastPage?: number): void => {
+      const at = (page: number): string => {
+        const link = new URL(req.url ?? '/', this.base.replace(this.prefix, ''))
+        link.searchParams.set('page', String(page))
+        return link.href
+      }
+      const page = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('page') ?? 1)
+      const links = [`<${at(page + 1)}>; rel="next"`]
+      if (lastPage) links.push(`<${at(lastPage)}>; rel="last"`)
+      res.setHeader('link', links.join(', '))
     }
     const graphqlPath = `${this.prefix.replace(/\/v3$/, '')}/graphql`
     if (!url.pathname.startsWith(`${this.prefix}/repos/`) && url.pathname !== graphqlPath)
@@ -209,7 +263,13 @@ export class FakeGitHub {
     }
     const fail = async (name: string): Promise<boolean> => {
       const delay = this.delays.get(name)
-      if (delay) await new Promise(resolve => setTimeout(resolve, delay))
+      if (delay === Infinity) {
+        await new Promise<void>(resolve => this.held.push(resolve))
+        res.destroy()
+        return true
+      }
+      if (typeof delay === 'object') await delay
+      else if (delay) await new Promise(resolve => setTimeout(resolve, delay))
       return failNow(name)
     }
     // GitHub Enterprise Server answers GraphQL at /api/graphql beside its REST API's /api/v3.
@@ -224,6 +284,9 @@ export class FakeGitHub {
       if (answer?.more) linkNext()
       if (answer) return send(answer.status, answer.body)
     }
+    const issueRoute = await this.issueRoute(req.method ?? '', route, url, record.body, fail)
+    if (issueRoute === null) return
+    if (issueRoute) return send(issueRoute.status, issueRoute.body)
     let m: RegExpExecArray | null
     if ((m = /^\/repos\/[^/]+\/[^/]+\/issues\/(\d+)\/comments$/.exec(route))) {
       const issue = Number(m[1])
@@ -233,7 +296,7 @@ export class FakeGitHub {
         const page = Number(url.searchParams.get('page') ?? 1)
         const all = this.commentsOn(issue)
         const slice = all.slice((page - 1) * perPage, page * perPage)
-        if (page * perPage < all.length) linkNext()
+        if (page * perPage < all.length) linkNext(Math.ceil(all.length / perPage))
         return send(
           200,
           slice.map(c => this.view(c))
@@ -241,12 +304,46 @@ export class FakeGitHub {
       }
       if (req.method === 'POST') {
         if (await fail('create-comment')) return
-        const comment = this.addComment(issue, (record.body as { body: string }).body, {
-          login: this.botLogin,
-          type: 'Bot'
-        })
+        const comment = this.addComment(
+          issue,
+          (record.body as { body: string }).body,
+          { login: this.botLogin, type: 'Bot' },
+          /^\/repos\/([^/]+\/[^/]+)\//.exec(route)?.[1]
+        )
         return send(201, this.view(comment))
       }
+    }
+    if ((m = /^\/repos\/([^/]+\/[^/]+)\/pulls\/(\d+)$/.exec(route)) && req.method === 'PATCH') {
+      if (await fail('update-pull')) return
+      const pull = this.pulls.get(`${m[1]}#${m[2]}`)
+      if (!pull) return send(404, { message: 'Not Found' })
+      const change = (record.body ?? {}) as { state?: unknown; title?: unknown }
+      // A merged pull request stays merged: closing it again changes nothing.
+      if ((change.state === 'closed' || change.state === 'open') && !pull.merged) {
+        pull.state = change.state
+        pull.closedAt = change.state === 'closed' ? Date.now() : undefined
+      }
+      if (typeof change.title === 'string') pull.title = change.title
+      return send(200, this.pullView(m[1] as string, pull.number))
+    }
+    if (
+      (m = /^\/repos\/([^/]+\/[^/]+)\/pulls\/(\d+)\/requested_reviewers$/.exec(route)) &&
+      req.method === 'POST'
+    ) {
+      if (await fail('request-reviewers')) return
+      const pull = this.pulls.get(`${m[1]}#${m[2]}`)
+      if (!pull) return send(404, { message: 'Not Found' })
+      const reviewers = ((record.body ?? {}) as { reviewers?: unknown }).reviewers
+      const logins = Array.isArray(reviewers) ? reviewers.map(String) : []
+      // As GitHub: the whole request is refused when one of them is not a collaborator.
+      const outsider = logins.find(l => (this.permissions.get(l)?.permission ?? 'none') === 'none')
+      if (outsider || logins.includes(pull.user?.login ?? ''))
+        return send(422, {
+          message:
+            'Reviews may only be requested from collaborators. One or more of the users or teams you specified is not a collaborator of the repository.'
+        })
+      pull.requestedReviewers = [...new Set([...(pull.requestedReviewers ?? []), ...logins])]
+      return send(201, this.pullView(m[1] as string, pull.number))
     }
     if (
       (m = /^\/repos\/[^/]+\/[^/]+\/issues\/comments\/(\d+)$/.exec(route)) &&
@@ -269,6 +366,76 @@ export class FakeGitHub {
       return send(200, { ...level, user: { login } })
     }
     return send(404, { message: 'Not Found' })
+  }
+
+  /** The issues routes the dashboard uses: list by label, create, update. */
+  private async issueRoute(
+    method: string,
+    route: string,
+    url: URL,
+    body: unknown,
+    fail: (name: string) => Promise<boolean>
+  ): Promise<{ status: number; body: unknown } | null | undefined> {
+    const changes = (body ?? {}) as Partial<FakeIssue> & { labels?: string[] }
+    const repo = /^\/repos\/([^/]+\/[^/]+)\//.exec(route)?.[1] ?? 'acme/app'
+    if (/^\/repos\/[^/]+\/[^/]+\/issues$/.test(route)) {
+      if (method === 'GET') {
+        if (await fail('list-issues')) return null
+        const label = url.searchParams.get('labels')
+        const state = url.searchParams.get('state') ?? 'open'
+        const found = [...this.issues.values()]
+          .filter(
+            i => (!label || i.labels.includes(label)) && (state === 'all' || i.state === state)
+          )
+          .sort((a, b) => b.updatedAt - a.updatedAt)
+          .slice(0, Number(url.searchParams.get('per_page') ?? 30))
+        return { status: 200, body: found.map(i => this.issueView(i, repo)) }
+      }
+      if (method === 'POST') {
+        if (await fail('create-issue')) return null
+        const issue: FakeIssue = {
+          number: ++this.issueCount,
+          title: changes.title ?? '',
+          body: changes.body ?? '',
+          state: 'open',
+          labels: changes.labels ?? [],
+          user: { login: this.botLogin, type: 'Bot' },
+          updatedAt: ++this.clockTick
+        }
+        this.issues.set(issue.number, issue)
+        return { status: 201, body: this.issueView(issue, repo) }
+      }
+    }
+    const m = /^\/repos\/[^/]+\/[^/]+\/issues\/(\d+)$/.exec(route)
+    if (m && (method === 'PATCH' || method === 'GET')) {
+      if (await fail(method === 'GET' ? 'get-issue' : 'update-issue')) return null
+      const issue = this.issues.get(Number(m[1]))
+      if (!issue) return { status: 404, body: { message: 'Not Found' } }
+      if (method === 'PATCH') {
+        if (typeof changes.title === 'string') issue.title = changes.title
+        if (typeof changes.body === 'string') issue.body = changes.body
+        if (changes.state === 'open' || changes.state === 'closed') issue.state = changes.state
+        issue.updatedAt = ++this.clockTick
+      }
+      return { status: 200, body: this.issueView(issue, repo) }
+    }
+    return undefined
+  }
+
+  /** An issue as GitHub's REST API shows it. */
+  issueView(issue: FakeIssue, repo = 'acme/app'): Record<string, unknown> {
+    return {
+      id: issue.number * 1000,
+      number: issue.number,
+      title: issue.title,
+      body: issue.body,
+      state: issue.state,
+      html_url: `https://github.com/${repo}/issues/${issue.number}`,
+      labels: issue.labels.map((name, i) => ({ id: i + 1, name })),
+      user: issue.user,
+      created_at: '2026-11-20T10:00:00Z',
+      updated_at: new Date(Date.UTC(2026, 10, 20) + issue.updatedAt * 1000).toISOString()
+    }
   }
 
   view(c: FakeComment): Record<string, unknown> {

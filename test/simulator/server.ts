@@ -40,7 +40,7 @@ export type Fault = { route: Route; times?: number; skip?: number } & (
   | { kind: 'status'; status: number; retryAfter?: string; body?: unknown }
   /** Read the request, then drop the connection without answering. */
   | { kind: 'drop' }
-  /** Answer normally after a delay. */
+  /** Answer normally after a delay; `Infinity`: never, and drop the connection at reset() or close(). */
   | { kind: 'delay'; ms: number }
   /** 200 with a body that is not JSON. */
   | { kind: 'malformed' }
@@ -135,6 +135,7 @@ export class Simulator {
   private readonly agentCalls = new Map<string, number[]>()
   private readonly analyticsCalls: number[] = []
   private readonly requestListeners: ((exchange: RecordedExchange) => void)[] = []
+  private held: (() => void)[] = []
   private visitors: VisitorsData
   private pathChars: number
   private gaps: GapsData
@@ -196,6 +197,7 @@ export class Simulator {
 
   /** Forgets recorded traffic, pending faults and plans, between tests. */
   reset(): this {
+    for (const release of this.held.splice(0)) release()
     this.exchanges.length = 0
     this.faults.length = 0
     this.plans.length = 0
@@ -212,6 +214,7 @@ export class Simulator {
   }
 
   async close(): Promise<void> {
+    for (const release of this.held.splice(0)) release()
     for (const socket of this.sockets) socket.destroy()
     await new Promise<void>(resolve => this.server.close(() => resolve()))
   }
@@ -247,6 +250,11 @@ export class Simulator {
     const fault = exchange.route === 'unknown' ? undefined : this.takeFault(exchange.route)
     if (fault?.kind === 'tamper') tamper = fault.fields
     if (fault?.kind === 'drop') {
+      req.socket.destroy()
+      return
+    }
+    if (fault?.kind === 'delay' && fault.ms === Infinity) {
+      await new Promise<void>(resolve => this.held.push(resolve))
       req.socket.destroy()
       return
     }

@@ -7,6 +7,8 @@ export const TOKEN = 'ghs_code_token_value'
 export const DOCS_TOKEN = 'ghs_docs_token_value'
 /** The code repository the runs belong to. */
 export const APP = 'acme/app'
+/** The payload's `repository` as GitHub sends it: it names the default branch, main. */
+export const REPOSITORY = { full_name: APP, default_branch: 'main' }
 
 /** The changed files of pull request #42: a modification with a patch, an addition, a rename. */
 export const CHANGED_FILES: FakeFile[] = [
@@ -43,8 +45,14 @@ export class CodeChangeServers {
   ) {}
 
   /** `now`: the simulator's clock (give it the runs' VirtualClock's `wallNow`). */
-  static async start(options: { now?: () => number } = {}): Promise<CodeChangeServers> {
-    const sim = await Simulator.start({ job: { durationMs: 300 }, now: options.now })
+  static async start(
+    options: { now?: () => number; projects?: string[] } = {}
+  ): Promise<CodeChangeServers> {
+    const sim = await Simulator.start({
+      job: { durationMs: 300 },
+      now: options.now,
+      ...(options.projects ? { projects: options.projects } : {})
+    })
     return new CodeChangeServers(sim, await FakeGitHub.start())
   }
 
@@ -72,13 +80,47 @@ export class CodeChangeServers {
     })
   }
 
-  /** The pull_request event of `p` (closed by default), sent by @maintainer. */
-  merged(p: FakePull, action = 'closed'): Record<string, unknown> {
+  /**
+   * The pull_request event of `p` (closed by default), sent by @maintainer. With `repository` the
+   * payload names the default branch, as GitHub's does; its `merge_commit_sha` is the commit
+   * FakeGitHub.mergePull made, when it made one.
+   */
+  merged(
+    p: FakePull,
+    action = 'closed',
+    repository?: Record<string, unknown>
+  ): Record<string, unknown> {
     return {
       action,
       number: p.number,
-      pull_request: this.gh.pullView(APP, p.number),
+      pull_request: {
+        ...this.gh.pullView(APP, p.number),
+        ...(p.mergeCommit ? { merge_commit_sha: p.mergeCommit } : {})
+      },
+      ...(repository ? { repository } : {}),
       sender: { login: 'maintainer', type: 'User' }
+    }
+  }
+
+  /**
+   * A push of `ref` from `before` to `after` by @maintainer, in a payload that names the default
+   * branch; `over` changes or adds fields (`forced`, `created`, `sender`, …).
+   */
+  push(
+    ref: string,
+    before: string,
+    after: string,
+    over: Record<string, unknown> = {}
+  ): Record<string, unknown> {
+    return {
+      ref,
+      before,
+      after,
+      compare: `https://github.com/${APP}/compare/${before.slice(0, 12)}...${after.slice(0, 12)}`,
+      repository: REPOSITORY,
+      sender: { login: 'maintainer', type: 'User' },
+      pusher: { name: 'maintainer' },
+      ...over
     }
   }
 

@@ -3,6 +3,7 @@ import path from 'node:path'
 import type { Operation } from 'openapi-backend'
 import type { GitHubRequest } from '../simulator/fake-github.js'
 import { openApiBackend } from './openapi.js'
+import { perWorker } from './per-worker.js'
 import { ROOT } from './run-action.js'
 
 /** GitHub's published OpenAPI description of api.github.com (the @octokit/openapi package). */
@@ -24,10 +25,23 @@ export const GITHUB_OPERATIONS: readonly [string, string][] = [
   ['get', '/repos/{owner}/{repo}/issues/comments'],
   ['get', '/repos/{owner}/{repo}/pulls/{pull_number}/files'],
   ['get', '/repos/{owner}/{repo}/pulls/{pull_number}'],
+  ['patch', '/repos/{owner}/{repo}/pulls/{pull_number}'],
+  ['post', '/repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers'],
   ['get', '/repos/{owner}/{repo}/compare/{basehead}'],
   ['get', '/repos/{owner}/{repo}/commits/{ref}'],
-  ['get', '/repos/{owner}/{repo}/commits/{commit_sha}/pulls']
+  ['get', '/repos/{owner}/{repo}/commits/{commit_sha}/pulls'],
+  ['get', '/repos/{owner}/{repo}/issues'],
+  ['post', '/repos/{owner}/{repo}/issues'],
+  ['patch', '/repos/{owner}/{repo}/issues/{issue_number}'],
+  ['get', '/repos/{owner}/{repo}/issues/{issue_number}']
 ]
+
+/**
+ * GraphQL has no REST operation: the fake executes each query against GitHub's published GraphQL
+ * schema (test/simulator/fake-github-graphql.ts), which refuses what GitHub would.
+ */
+const isGraphQL = (call: GitHubRequest, prefix: string): boolean =>
+  call.method === 'POST' && /\/graphql$/.test(call.path.slice(prefix.replace(/\/v3$/, '').length))
 
 type Json = Record<string, unknown>
 
@@ -43,7 +57,8 @@ function trimmed(): Json {
   for (const [method, p] of GITHUB_OPERATIONS) {
     const op = (full.paths as Record<string, Json>)[p]?.[method] as Json | undefined
     if (!op) throw new Error(`GitHub's OpenAPI description has no ${method} ${p}`)
-    paths[p] = { ...paths[p], [method]: { ...op, responses: relaxed(op.responses) } }
+    const checked = fixNullable(op) as Json
+    paths[p] = { ...paths[p], [method]: { ...checked, responses: relaxed(op.responses) } }
   }
   const components: Record<string, Json> = {}
   const pending = [JSON.stringify(paths)]
@@ -54,7 +69,7 @@ function trimmed(): Json {
       if (seen.has(`${kind}/${name}`)) continue
       seen.add(`${kind}/${name}`)
       const value = ((full.components as Record<string, Json>)[kind] as Json)[name]
-      const kept = kind === 'schemas' || kind === 'responses' ? relaxed(value) : value
+      const kept = kind === 'schemas' || kind === 'responses' ? relaxed(value) : fixNullable(value)
       ;(components[kind] ??= {})[name] = kept
       pending.push(JSON.stringify(kept))
     }
@@ -72,12 +87,37 @@ function relaxed(value: unknown): unknown {
   if (!value || typeof value !== 'object') return value
   const copy = Object.fromEntries(
     Object.entries(value)
-      .filter(([k, v]) => !(k === 'required' && Array.isArray(v)))
+      .filter(
+        ([k, v]) => !(k === 'required' && Array.isArray(v)) && k !== 'x-github-breaking-changes'
+      )
       .map(([k, v]) => [k, relaxed(v)])
   ) as Json
-  if (copy.nullable === true && copy.type === undefined) {
-    const { nullable: _nullable, description, ...rest } = copy
-    return { description, anyOf: [rest, { type: 'null' }] }
+  if (copy.nullable !== undefined && copy.type === undefined) {
+    const { nullable, description, ...rest } = copy
+    return nullable === true
+      ? { description, anyOf: [rest, { type: 'null' }] }
+      : { description, ...rest }
+  }
+  return copy
+}
+
+/**
+ * OpenAPI 3.0's `nullable` beside no `type` (which the validator refuses): `anyOf` the schema or
+ * null when true, dropped when false. `x-github-breaking-changes` notes are no schema.
+ */
+function fixNullable(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(fixNullable)
+  if (!value || typeof value !== 'object') return value
+  const copy = Object.fromEntries(
+    Object.entries(value)
+      .filter(([k]) => k !== 'x-github-breaking-changes')
+      .map(([k, v]) => [k, fixNullable(v)])
+  ) as Json
+  if (copy.nullable !== undefined && copy.type === undefined) {
+    const { nullable, description, ...rest } = copy
+    return nullable === true
+      ? { description, anyOf: [rest, { type: 'null' }] }
+      : { description, ...rest }
   }
   return copy
 }
@@ -88,9 +128,16 @@ export interface GitHubValidator {
 }
 
 export async function gitHubValidator(): Promise<GitHubValidator> {
-  const api = await openApiBackend(trimmed())
+  // Once per worker: reading the 13 MB description and compiling takes a second or two.
+  const api = await perWorker('github-openapi', () => openApiBackend(trimmed()))
   return {
     problems(call, prefix = '') {
+      if (isGraphQL(call, prefix))
+        return (
+          (call.responseBody as { errors?: { message: string }[] } | undefined)?.errors?.map(
+            e => `GraphQL: ${e.message}`
+          ) ?? []
+        )
       const request = {
         method: call.method.toLowerCase(),
         path: call.path.slice(prefix.length),

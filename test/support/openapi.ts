@@ -3,6 +3,7 @@ import path from 'node:path'
 import addFormats from 'ajv-formats'
 import { OpenAPIBackend, type Operation } from 'openapi-backend'
 import type { RecordedExchange } from '../simulator/server.js'
+import { perWorker } from './per-worker.js'
 import { ROOT } from './run-action.js'
 
 /** The service's published documents, kept in the repository so it tests itself anywhere. */
@@ -52,7 +53,9 @@ export interface OpenApiValidator {
 }
 
 export async function openApiValidator(): Promise<OpenApiValidator> {
-  const apis = [await load('admin-openapi.json'), await load('analytics.openapi.json')]
+  const apis = await perWorker('service-openapi', () =>
+    Promise.all([load('admin-openapi.json'), load('analytics.openapi.json')])
+  )
   return {
     problems(exchange) {
       const request = {

@@ -71,3 +71,59 @@ export class LoopbackProxy {
     await new Promise<void>(resolve => this.server.close(() => resolve()))
   }
 }
+
+/**
+ * A proxy on loopback that accepts every connection and never answers, not even a CONNECT: what a
+ * broken corporate proxy does. It counts the connections still open.
+ */
+export class SilentProxy {
+  private readonly sockets = new Set<net.Socket>()
+  private readonly waiters: (() => void)[] = []
+  /** Connections accepted so far. */
+  accepted = 0
+
+  private constructor(private readonly server: net.Server) {
+    server.on('connection', socket => {
+      this.accepted++
+      this.sockets.add(socket)
+      socket.on('data', () => {})
+      socket.on('error', () => {})
+      socket.on('close', () => {
+        this.sockets.delete(socket)
+        if (this.sockets.size === 0) for (const resolve of this.waiters.splice(0)) resolve()
+      })
+      for (const resolve of this.waiters.splice(0)) resolve()
+    })
+  }
+
+  static async start(): Promise<SilentProxy> {
+    const server = net.createServer()
+    await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+    return new SilentProxy(server)
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`
+  }
+
+  /** Connections the other side has not closed. */
+  get open(): number {
+    return this.sockets.size
+  }
+
+  /** Resolves once a connection has come in (at once if one has). */
+  connected(): Promise<void> {
+    if (this.accepted > 0) return Promise.resolve()
+    return new Promise(resolve => this.waiters.push(resolve))
+  }
+
+  /** Resolves once every connection has been closed by the other side. */
+  async idle(): Promise<void> {
+    while (this.sockets.size > 0) await new Promise<void>(resolve => this.waiters.push(resolve))
+  }
+
+  async close(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy()
+    await new Promise<void>(resolve => this.server.close(() => resolve()))
+  }
+}

@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { temporaryFolder } from './temporary.js'
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
 
@@ -15,7 +15,7 @@ export interface RunOptions {
   env?: Record<string, string>
   /** Files to place in the workspace before the run (folders are created). */
   files?: Record<string, string>
-  /** A workspace prepared by the test; a new temporary folder by default. */
+  /** A workspace prepared by the test; by default a new temporary folder, removed after the file. */
   workspace?: string
   /** The webhook payload, written to GITHUB_EVENT_PATH. */
   event?: unknown
@@ -56,7 +56,7 @@ export interface StepFiles {
 
 /** Creates the workspace with the test's files, the event file and the runner's empty command files. */
 export function prepareStep(options: RunOptions): StepFiles {
-  const workspace = options.workspace ?? mkdtempSync(path.join(tmpdir(), 'mintlify-action-'))
+  const workspace = options.workspace ?? temporaryFolder('mintlify-action-')
   for (const [name, content] of Object.entries(options.files ?? {})) {
     mkdirSync(path.dirname(path.join(workspace, name)), { recursive: true })
     writeFileSync(path.join(workspace, name), content)

@@ -21,9 +21,17 @@ export interface InProcessOptions extends RunOptions {
   clock?: Clock
 }
 
+export interface InProcessResult extends RunResult {
+  /**
+   * The time the run spent in its clock's pauses (retry waits, polls), which a virtual clock skips:
+   * what `durationMs` holds besides real time, and does not vary with the machine's load.
+   */
+  waitedMs: number
+}
+
 export interface RunningInProcess {
   runner: RecordingRunner
-  done: Promise<RunResult>
+  done: Promise<InProcessResult>
   /** Resolves when the log first matches. */
   waitFor(pattern: RegExp): Promise<void>
   /** The runner's cancel, as SIGINT or SIGTERM would bring it. */
@@ -56,7 +64,8 @@ export function startInProcess(options: InProcessOptions): RunningInProcess {
     }
   })
   const started = clock.now()
-  const done = entry.run(runner).then((): RunResult => ({
+  const pausesBefore = clock instanceof VirtualClock ? clock.pauses.length : 0
+  const done = entry.run(runner).then((): InProcessResult => ({
     code: runner.failure === undefined ? 0 : 1,
     signal: null,
     log: runner.transcript,
@@ -64,7 +73,8 @@ export function startInProcess(options: InProcessOptions): RunningInProcess {
     state: { ...runner.saved },
     summary: runner.summaryText,
     workspace: step.workspace,
-    durationMs: clock.now() - started
+    durationMs: clock.now() - started,
+    waitedMs: clock instanceof VirtualClock ? clock.waitedSince(pausesBefore) : 0
   }))
   return {
     runner,
@@ -77,6 +87,6 @@ export function startInProcess(options: InProcessOptions): RunningInProcess {
   }
 }
 
-export function runInProcess(options: InProcessOptions): Promise<RunResult> {
+export function runInProcess(options: InProcessOptions): Promise<InProcessResult> {
   return startInProcess(options).done
 }

@@ -15,23 +15,68 @@ export class TcpProbe {
   /** The first chunk each connection sent. */
   readonly firstChunks: string[] = []
   private readonly sockets = new Set<net.Socket>()
+  private readonly waiters: { check: () => boolean; resolve: () => void }[] = []
+  /** Local ports of the probe's own connections (see `settled`), which it does not count. */
+  private readonly own = new Set<number>()
 
   private constructor(private readonly server: net.Server) {}
+
+  /** Resolves once `check` holds, looked at whenever a connection comes, sends or closes. */
+  until(check: () => boolean): Promise<void> {
+    if (check()) return Promise.resolve()
+    return new Promise(resolve => this.waiters.push({ check, resolve }))
+  }
+
+  /**
+   * Resolves once every connection opened before the call has been accepted: it connects once
+   * itself, from a port it chose beforehand so that it knows its own connection, and waits for
+   * it, which the kernel's accept queue (first in, first out) hands over after the others. The
+   * probe's own connection is not counted.
+   */
+  async settled(): Promise<void> {
+    const spare = net.createServer()
+    await new Promise<void>(resolve => spare.listen(0, '127.0.0.1', resolve))
+    const localPort = (spare.address() as AddressInfo).port
+    await new Promise<void>(resolve => spare.close(() => resolve()))
+    this.own.add(localPort)
+    const accepted = this.until(() => !this.own.has(localPort))
+    const socket = net.connect({ port: this.port, host: '127.0.0.1', localPort })
+    socket.on('error', () => {})
+    await accepted
+    socket.destroy()
+  }
+
+  private changed(): void {
+    for (const w of [...this.waiters])
+      if (w.check()) {
+        this.waiters.splice(this.waiters.indexOf(w), 1)
+        w.resolve()
+      }
+  }
 
   static async start(onSocket: (socket: net.Socket) => void = () => {}): Promise<TcpProbe> {
     const server = net.createServer()
     const probe = new TcpProbe(server)
     server.on('connection', socket => {
+      if (probe.own.delete(socket.remotePort as number)) {
+        probe.changed()
+        return void socket.on('error', () => {}).resume()
+      }
       probe.accepted++
       probe.sockets.add(socket)
       socket.on('error', () => {})
-      socket.once('data', chunk => probe.firstChunks.push(chunk.toString('latin1')))
+      socket.once('data', chunk => {
+        probe.firstChunks.push(chunk.toString('latin1'))
+        probe.changed()
+      })
       socket.on('close', () => {
         probe.closed++
         probe.sockets.delete(socket)
+        probe.changed()
       })
       socket.resume()
       onSocket(socket)
+      probe.changed()
     })
     await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
     return probe
@@ -74,11 +119,4 @@ export class TcpProbe {
     for (const socket of this.sockets) socket.destroy()
     await new Promise<void>(resolve => this.server.close(() => resolve()))
   }
-}
-
-/** Waits until `check` holds, polling every 10 ms for at most `ms`. */
-export async function eventually(check: () => boolean, ms = 2000): Promise<boolean> {
-  for (let waited = 0; waited < ms && !check(); waited += 10)
-    await new Promise(resolve => setTimeout(resolve, 10))
-  return check()
 }

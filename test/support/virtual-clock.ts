@@ -10,16 +10,37 @@ export class VirtualClock implements Clock {
   private skipped = 0
   /** Every pause asked for, in order: what a test can assert about pacing. */
   readonly pauses: number[] = []
+  private readonly waiters: { count: number; resolve: () => void }[] = []
 
   now = (): number => Math.floor(performance.now()) + this.skipped
   wallNow = (): number => Date.now() + this.skipped
 
   sleep = async (ms: number, signal?: AbortSignal): Promise<void> => {
     if (signal?.aborted) throw new CancelledError('Cancelled.')
-    this.pauses.push(ms)
+    this.paused(ms)
     this.skipped += Math.max(0, ms)
     await new Promise(resolve => setImmediate(resolve))
     if (signal?.aborted) throw new CancelledError('Cancelled.')
+  }
+
+  /** Resolves once `count` pauses in all have been asked for: at once if they have. */
+  pausesReach(count: number): Promise<void> {
+    if (this.pauses.length >= count) return Promise.resolve()
+    return new Promise(resolve => this.waiters.push({ count, resolve }))
+  }
+
+  /** The sum of the pauses asked for from the `from`-th on: the time a run spent waiting. */
+  waitedSince(from: number): number {
+    return this.pauses.slice(from).reduce((sum, ms) => sum + ms, 0)
+  }
+
+  protected paused(ms: number): void {
+    this.pauses.push(ms)
+    for (const w of [...this.waiters])
+      if (this.pauses.length >= w.count) {
+        this.waiters.splice(this.waiters.indexOf(w), 1)
+        w.resolve()
+      }
   }
 }
 
@@ -30,7 +51,7 @@ export class VirtualClock implements Clock {
 export class HeldClock extends VirtualClock {
   override sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
     new Promise((_, reject) => {
-      this.pauses.push(ms)
+      this.paused(ms)
       const cancelled = (): void => reject(new CancelledError('Cancelled.'))
       if (signal?.aborted) return cancelled()
       signal?.addEventListener('abort', cancelled, { once: true })

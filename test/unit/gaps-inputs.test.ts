@@ -31,6 +31,12 @@ describe('readGapsSettings', () => {
     expect(read(base).dateFrom).toBeUndefined()
   })
 
+  it('refuses an unexpanded ${{ }} key at once: every run of the sub-action needs it', () => {
+    expect(() => read({ ...base, 'api-key': '${{ secrets.MINTLIFY_API_KEY }}' })).toThrow(
+      /^Input 'api-key' is the text of a \$\{\{ … \}\} expression, not its value/
+    )
+  })
+
   it('reads the weekly example: the last seven full days', () => {
     const settings = read({ ...base, 'date-from': '-7d', 'date-to': 'today' })
     expect([settings.dateFrom?.text, settings.dateTo?.text]).toEqual(['2026-11-16', '2026-11-23'])

@@ -4,6 +4,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { InputError } from '../../src/runner/errors.js'
 import { readSettings } from '../../src/agent/settings.js'
+import { sendableSecret } from '../../src/runner/inputs.js'
 
 const workspace = mkdtempSync(path.join(tmpdir(), 'inputs-'))
 writeFileSync(path.join(workspace, 'prompt.md'), '  Update the changelog page.\n')
@@ -132,6 +133,11 @@ describe('readSettings', () => {
     [{ 'api-key': 'mint_a\u200bb' }, /'api-key' holds a character that cannot be sent.*U\+200B/],
     [{ 'api-key': 'mint_\u201cab\u201d' }, /'api-key' holds a character that cannot be sent/],
     [{ 'github-token': 'ghs_a\nb' }, /'github-token' holds a character that cannot be sent/],
+    // Only a whole expression is one: half of one is a broken secret.
+    [
+      { 'github-token': '${{ github.token' },
+      /'github-token' holds a character that cannot be sent/
+    ],
     [{ timeout: '30 minutes' }, /Input 'timeout' must be a duration/],
     [{ timeout: '0s' }, /Input 'timeout' must be between/],
     [
@@ -160,6 +166,30 @@ describe('readSettings', () => {
     [{ 'trigger-phrase': '/docs agent' }, /Input 'trigger-phrase' must be one word/]
   ])('refuses %j', (override, message) => {
     expect(() => settings({ ...base, ...override })).toThrow(message)
+  })
+
+  it('keeps an unexpanded ${{ }} expression as it is, unmasked, for every secret input', () => {
+    const masked: string[] = []
+    const read = settings(
+      {
+        ...base,
+        'api-key': '${{ secrets.MINTLIFY_API_KEY }}',
+        'github-token': ' ${{ github.token }} ',
+        'docs-token': '${{secrets.DOCS}}'
+      },
+      masked
+    )
+    expect(read).toMatchObject({
+      apiKey: '${{ secrets.MINTLIFY_API_KEY }}',
+      githubToken: '${{ github.token }}',
+      docsToken: '${{secrets.DOCS}}'
+    })
+    expect(masked).toEqual([])
+    // Where the secret is needed, and only there, it is refused, naming the input.
+    expect(() => sendableSecret('github-token', read.githubToken)).toThrow(
+      /^Input 'github-token' is the text of a \$\{\{ … \}\} expression, not its value: .*INPUT_GITHUB-TOKEN=…/
+    )
+    expect(sendableSecret('api-key', KEY)).toBe(KEY)
   })
 
   it('never puts the key in an error message', () => {

@@ -10,6 +10,7 @@ import {
   ledgerTitle,
   readLedger
 } from '../../src/agent/ledger/ledger.js'
+import { hoursOrDays, outcomes } from '../../src/agent/ledger/outcomes.js'
 import { RecordSigner, findRecords } from '../../src/agent/record.js'
 import { InputError } from '../../src/runner/errors.js'
 
@@ -39,6 +40,8 @@ function ledgerWith(runs: number, changesPerJob = 3): Ledger {
     project.runs.push({
       at: NOW - r * 1000,
       url: `https://github.com/acme/app/actions/runs/${r}`,
+      run: String(r),
+      step: 'docs/agent',
       result: 'pr-opened',
       job: 'job_0',
       changes: 1,
@@ -141,9 +144,120 @@ describe('the ledger record', () => {
     expect(fitLedger(ledger, NOW).projects.proj?.spend).toEqual([NOW - DAY])
   })
 
+  it('keeps the jobs of the last 30 days beyond the last ten, without their changes, and stays bounded', () => {
+    const ledger = ledgerWith(20, 20)
+    const project = ledger.projects.proj
+    if (!project) throw new Error('no project')
+    project.jobs = Array.from({ length: 200 }, (_, j) => ({
+      id: `job_${j}`,
+      prLink: `https://github.com/acme/docs/pull/${1000 + j}`,
+      state: 'merged',
+      startedAt: NOW - (200 - j) * 4 * 3_600_000,
+      endedAt: NOW - (199 - j) * 4 * 3_600_000,
+      changes: Array.from({ length: 20 }, (_, i) => ({
+        sha: String(i).padStart(40, '0'),
+        pr: i + 1,
+        title: `Change ${i} ${'x'.repeat(90)}`
+      })),
+      moreChanges: 0
+    }))
+    const fitted = fitLedger(ledger, NOW).projects.proj
+    expect(JSON.stringify(fitLedger(ledger, NOW)).length).toBeLessThanOrEqual(24_000)
+    // The last ten with their changes (as many as fit), up to 50 more of the window without.
+    expect(fitted?.jobs).toHaveLength(60)
+    expect(fitted?.jobs.at(-1)?.id).toBe('job_199')
+    expect(fitted?.jobs[0]?.changes).toEqual([])
+    expect(fitted?.jobs[0]?.moreChanges).toBe(20)
+    for (const job of fitted?.jobs ?? []) expect(job.changes.length + job.moreChanges).toBe(20)
+    // Older than 30 days, or without a docs pull request: only among the last ten.
+    project.jobs[0] = { ...project.jobs[0], startedAt: NOW - 31 * DAY } as (typeof project.jobs)[0]
+    project.jobs = project.jobs.slice(0, 12)
+    project.jobs[1] = { ...project.jobs[1], prLink: undefined } as (typeof project.jobs)[0]
+    expect(fitLedger(ledger, NOW).projects.proj?.jobs.map(j => j.id)).toEqual(
+      Array.from({ length: 10 }, (_, j) => `job_${j + 2}`)
+    )
+  })
+
+  it('counts starts per day for 31 days, dropping counts out of shape', () => {
+    const json = JSON.stringify({
+      v: 1,
+      projects: {
+        p: {
+          startsByDay: {
+            '2026-11-20': 3,
+            '2026-10-01': 2,
+            bad: 4,
+            '2026-11-21': -1,
+            '2026-11-22': 1.5
+          }
+        }
+      }
+    })
+    const signer = new RecordSigner(KEY)
+    const body = `<!-- mintlify-agent-ledger sig=${signer.sign(PLACE, json)} ${json} -->`
+    const read = readLedger(body, signer, PLACE)
+    if (!read.ok) throw new Error('expected a ledger')
+    expect(read.ledger.projects.p?.startsByDay).toEqual({ '2026-11-20': 3, '2026-10-01': 2 })
+    expect(fitLedger(read.ledger, NOW).projects.p?.startsByDay).toEqual({ '2026-11-20': 3 })
+  })
+
   it('shortens titles to one line', () => {
     expect(ledgerTitle('Fix\n\nthe   thing')).toBe('Fix the thing')
     expect(ledgerTitle('y'.repeat(300))).toHaveLength(100)
+  })
+})
+
+describe('outcomes', () => {
+  it('reckons by the docs pull request’s creation, in hours under two days and days beyond', () => {
+    const project = emptyProject()
+    const job = (state: string, startedAt: number, endedAt?: number, prCreatedAt?: number) => ({
+      id: `job_${project.jobs.length}`,
+      prLink: `https://github.com/acme/docs/pull/${project.jobs.length + 1}`,
+      state,
+      startedAt,
+      endedAt,
+      prCreatedAt,
+      changes: [],
+      moreChanges: 0
+    })
+    project.jobs.push(
+      job('merged', NOW - 40 * DAY, NOW - 39 * DAY),
+      // Started before the window, opened within it: counted.
+      job('merged', NOW - 31 * DAY, NOW - 29 * DAY, NOW - 29.5 * DAY),
+      job('merged', NOW - 5 * DAY, NOW - 5 * DAY + 3 * 3_600_000),
+      job('closed', NOW - 4 * DAY, NOW - 3 * DAY),
+      job('expired', NOW - 3 * DAY, NOW),
+      job('open', NOW - DAY),
+      job('ended', NOW - DAY),
+      { ...job('active', NOW), prLink: undefined }
+    )
+    project.startsByDay = { '2026-10-01': 9, '2026-11-01': 2, '2026-11-24': 4 }
+    const o = outcomes(project, NOW)
+    expect(o).toMatchObject({ started: 6, merged: 2, closed: 1, expired: 1, open: 1, decided: 4 })
+    expect(o.acceptance).toBe(0.5)
+    expect(o.medianToMerge).toBe((2 * DAY + 3 * 3_600_000) / 2)
+    expect(o.creditsPerMerge).toBe(540)
+    expect(hoursOrDays(30 * 60_000)).toBe('under an hour')
+    expect(hoursOrDays(3_600_000)).toBe('1 hour')
+    expect(hoursOrDays(47 * 3_600_000)).toBe('47 hours')
+    expect(hoursOrDays(2.5 * DAY)).toBe('2.5 days')
+    const body = renderDashboard(
+      { v: 1, projects: { proj: project } },
+      { repository: 'acme/app', serverUrl: 'https://github.com', now: NOW }
+    )
+    expect(body).toContain('- **Accepted**: 50% (2 merged of 4 decided)')
+    expect(body).toContain('- **Median time from job start to merge**: 26 hours')
+    expect(body).toContain('- **Credits per merged docs pull request (estimate)**: about 540')
+  })
+
+  it('says so when nothing is decided or merged, and shows nothing for a project without work', () => {
+    const project = emptyProject()
+    const view = { repository: 'acme/app', serverUrl: 'https://github.com', now: NOW }
+    expect(renderDashboard({ v: 1, projects: { proj: project } }, view)).not.toContain('Outcomes')
+    project.startsByDay = { '2026-11-24': 1 }
+    const body = renderDashboard({ v: 1, projects: { proj: project } }, view)
+    expect(body).toContain('- **Accepted**: no decided pull request yet')
+    expect(body).toContain('- **Median time from job start to merge**: no merged pull request yet')
   })
 })
 
@@ -175,7 +289,7 @@ describe('the dashboard for people', () => {
     const text = renderDashboard(ledger, view)
     expect(text).toContain('### Project `proj`')
     expect(text).toContain(
-      `| Last documented commit | [aaaaaaa](https://github.com/acme/app/commit/${'a'.repeat(40)})`
+      `- **Last documented commit**: [aaaaaaa](https://github.com/acme/app/commit/${'a'.repeat(40)})`
     )
     expect(text).toContain('1 in the last 24 hours, 2 in the last 7 days')
     expect(text).toContain('about 360 in the last 7 days, at 180 a run')

@@ -1,10 +1,10 @@
 import { execFileSync, spawnSync } from 'node:child_process'
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { ROOT } from '../support/run-action.js'
+import { temporaryFolder } from '../support/temporary.js'
 
 interface Step {
   name?: string
@@ -60,7 +60,7 @@ function runStep(name: string, cwd: string, env: Record<string, string>) {
 
 /** A folder with the repository's package.json and CHANGELOG.md, or the given texts. */
 function project(files: { changelog?: string } = {}): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'release-'))
+  const dir = temporaryFolder('release-')
   copyFileSync(path.join(ROOT, 'package.json'), path.join(dir, 'package.json'))
   if (files.changelog !== undefined) writeFileSync(path.join(dir, 'CHANGELOG.md'), files.changelog)
   else copyFileSync(path.join(ROOT, 'CHANGELOG.md'), path.join(dir, 'CHANGELOG.md'))
@@ -69,8 +69,8 @@ function project(files: { changelog?: string } = {}): string {
 
 /** A repository with a bare "origin" beside it, both in temporary folders. */
 function repository() {
-  const origin = mkdtempSync(path.join(tmpdir(), 'origin-'))
-  const work = mkdtempSync(path.join(tmpdir(), 'work-'))
+  const origin = temporaryFolder('origin-')
+  const work = temporaryFolder('work-')
   const git = (...args: string[]): string =>
     execFileSync('git', args, { cwd: work, encoding: 'utf8' }).trim()
   execFileSync('git', ['init', '--bare', '-q', origin])
@@ -174,29 +174,45 @@ describe('the release workflow', () => {
   })
 
   describe('publishing', () => {
-    /** `gh` on PATH as a stand-in that records its arguments; `release view` finds `existing`. */
-    function publishRun(tags: string[], tag: string, options: { existing?: string } = {}) {
-      const { work, commit } = repository()
-      for (const t of tags) commit(t, t)
-      const sha = commit(tag, tag)
-      const gh = path.join(work, 'gh')
+    // The step reads only the names of the tags: one repository and one commit serve every case,
+    // with the case's tags (set in one git process) and nothing else.
+    let work: string
+    let sha: string
+    let tagged: string[] = []
+    beforeAll(() => {
+      const repo = repository()
+      work = repo.work
+      sha = repo.commit('the release')
+      // `gh` on PATH as a stand-in that records its arguments; `release view` finds $EXISTING.
       writeFileSync(
-        gh,
+        path.join(work, 'gh'),
         `#!/usr/bin/env bash
-if [ "$1 $2" = "release view" ]; then [ "$3" = "${options.existing ?? ''}" ]; exit; fi
+if [ "$1 $2" = "release view" ]; then [ "$3" = "$EXISTING" ]; exit; fi
 printf '%s\\n' "$@" > "${path.join(work, 'gh-args')}"
 `,
         { mode: 0o755 }
       )
+    })
+
+    function publishRun(tags: string[], tag: string, options: { existing?: string } = {}) {
+      const refs = [
+        ...tagged.map(t => `delete refs/tags/${t}`),
+        ...[...tags, tag].map(t => `create refs/tags/${t} ${sha}`)
+      ]
+      execFileSync('git', ['update-ref', '--stdin'], { cwd: work, input: `${refs.join('\n')}\n` })
+      tagged = [...tags, tag]
+      const argsFile = path.join(work, 'gh-args')
+      const notes = path.join(work, 'notes.md')
+      rmSync(argsFile, { force: true })
+      rmSync(notes, { force: true })
       const run = runStep('Publish the GitHub release', work, {
         TAG: tag,
         GITHUB_SHA: sha,
         NOTES: '### Fixed\n\n- a line',
+        EXISTING: options.existing ?? '',
         PATH: `${work}:${process.env.PATH ?? ''}`
       })
-      const argsFile = path.join(work, 'gh-args')
       const args = existsSync(argsFile) ? readFileSync(argsFile, 'utf8').trim().split('\n') : []
-      const notes = path.join(work, 'notes.md')
       return { ...run, args, notes: existsSync(notes) ? readFileSync(notes, 'utf8') : undefined }
     }
 

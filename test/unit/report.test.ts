@@ -100,8 +100,13 @@ describe('outputsOf', () => {
       model: 'claude-x',
       job: JSON.stringify(job),
       result: 'pr-opened',
-      source: ''
+      source: '',
+      decision: '',
+      prompt: ''
     })
+    expect(
+      outputsOf({ result: 'dry-run', decision: 'new-job', prompt: 'Do it', elapsedMs: 0, now })
+    ).toMatchObject({ result: 'dry-run', decision: 'new-job', prompt: 'Do it' })
     expect(outputsOf({ elapsedMs: 0, now })).toEqual({
       jobId: '',
       status: '',
@@ -109,7 +114,13 @@ describe('outputsOf', () => {
       model: '',
       job: '',
       result: '',
-      source: ''
+      source: '',
+      decision: '',
+      prompt: ''
     })
+    // A dry run says what it decided and what it would have sent.
+    expect(
+      outputsOf({ result: 'dry-run', decision: 'follow-up', prompt: 'Docs.', elapsedMs: 0, now })
+    ).toMatchObject({ result: 'dry-run', decision: 'follow-up', prompt: 'Docs.', jobId: '' })
   })
 })

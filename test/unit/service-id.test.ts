@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseMarker, renderMarker } from '../../src/agent/comment/marker.js'
+import { Markers } from '../../src/agent/comment/marker.js'
 import { ApiClient } from '../../src/mintlify/client.js'
 import { SERVICE_ID, parseId } from '../../src/mintlify/connection.js'
 import { InputError } from '../../src/runner/errors.js'
@@ -52,11 +52,12 @@ describe('the id rule', () => {
   })
 
   it('reads markers back with any id the rule allows, and drops ids it refuses', () => {
+    const markers = new Markers('mint_k', 'o/r')
     for (const id of ALLOWED) {
       const marker = { job: id, run: '1', attempt: 1, kind: 'change' as const, project: id }
-      expect(parseMarker(`x ${renderMarker(marker)} y`)).toEqual(marker)
+      expect(markers.read(`x ${markers.render(marker, 3)} y`, 3)).toEqual(marker)
     }
     for (const id of REFUSED)
-      expect(parseMarker(renderMarker({ job: id, run: '1', attempt: 1 }))).toBeUndefined()
+      expect(markers.read(markers.render({ job: id, run: '1', attempt: 1 }, 3), 3)).toBeUndefined()
   })
 })

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { RunEvent } from '../../src/github/event.js'
 import { MAX_COMMENT, outcomeBody, workingBody } from '../../src/agent/comment/comment-body.js'
-import { parseMarker, renderMarker } from '../../src/agent/comment/marker.js'
+import { type Marker, Markers, parseMarker } from '../../src/agent/comment/marker.js'
 import { hasPermission } from '../../src/github/permission.js'
 import { cleanUntrusted } from '../../src/runner/untrusted.js'
 import { commandText, issueActivityRefusal, planTrigger } from '../../src/agent/issue/trigger.js'
@@ -33,6 +33,7 @@ const event = (over: Partial<RunEvent> = {}): RunEvent => ({
   actorIsBot: false,
   issue,
   runId: '1',
+  step: 'docs/agent',
   runAttempt: 1,
   runUrl: 'https://github.com/o/r/actions/runs/1',
   serverUrl: 'https://github.com',
@@ -236,12 +237,43 @@ describe('issue text', () => {
 })
 
 describe('marker', () => {
-  it('round-trips and refuses junk', () => {
-    const marker = { job: 'job_1', run: '42', attempt: 2 }
-    expect(parseMarker(`text\n${renderMarker(marker)}\nmore`)).toEqual(marker)
-    expect(parseMarker('<!-- mintlify-agent {"run":"1"} -->')).toBeUndefined()
-    expect(parseMarker('<!-- mintlify-agent {not json} -->')).toBeUndefined()
-    expect(parseMarker(undefined)).toBeUndefined()
+  const markers = new Markers('mint_k', 'o/r')
+  const signed = (json: string) => {
+    const body = markers.render({ job: 'job_1', run: '1', attempt: 1 }, 7)
+    const sig = /sig=([0-9a-f]+)/.exec(body)?.[1]
+    return `<!-- mintlify-agent sig=${sig} ${json} -->`
+  }
+  it('round-trips, signed for its issue, and refuses junk', () => {
+    const marker = { job: 'job_1', run: '42', attempt: 2, project: 'proj_1' }
+    expect(parseMarker(`text\n${markers.render(marker, 7)}\nmore`, markers, 7)).toEqual(marker)
+    expect(parseMarker('<!-- mintlify-agent {"run":"1"} -->', markers, 7)).toBeUndefined()
+    expect(parseMarker('<!-- mintlify-agent {not json} -->', markers, 7)).toBeUndefined()
+    expect(parseMarker(undefined, markers, 7)).toBeUndefined()
+  })
+
+  it('is read only where it was signed, as it was signed, with the key it was signed with', () => {
+    const body = markers.render({ job: 'job_1', run: '1', attempt: 1 }, 7)
+    expect(markers.read(body, 7)).toMatchObject({ job: 'job_1' })
+    // Copied to another issue, or to another repository.
+    expect(markers.read(body, 8)).toBeUndefined()
+    expect(new Markers('mint_k', 'o/other').read(body, 7)).toBeUndefined()
+    // Another key (another organisation's, or someone's guess).
+    expect(new Markers('mint_other', 'o/r').read(body, 7)).toBeUndefined()
+    // Edited: another job under the same signature.
+    expect(markers.read(body.replace('job_1', 'job_2'), 7)).toBeUndefined()
+    // A valid signature over other JSON is no signature.
+    expect(markers.read(signed('{"job":"job_evil","run":"1","attempt":1}'), 7)).toBeUndefined()
+    // Unsigned, as written before markers were signed.
+    expect(markers.read('<!-- mintlify-agent {"job":"job_1","run":"1","attempt":1} -->', 7)).toBe(
+      undefined
+    )
+  })
+
+  it('takes the newest marker that verifies when a body holds several', () => {
+    const older = markers.render({ job: 'job_old', run: '1', attempt: 1 }, 7)
+    const newer = markers.render({ job: 'job_new', run: '2', attempt: 1 }, 7)
+    const forged = '<!-- mintlify-agent sig=' + '0'.repeat(40) + ' {"job":"job_x","run":"3"} -->'
+    expect(markers.read(`${older}\n${newer}\n${forged}`, 7)?.job).toBe('job_new')
   })
 })
 
@@ -266,22 +298,25 @@ describe('comment bodies', () => {
     runUrl: 'https://github.com/o/r/actions/runs/7',
     projectId: 'proj_1'
   }
+  const markers = new Markers('mint_k', 'o/r')
+  const sign = (marker: Marker) => markers.render(marker, 7)
   it('carry the marker, the job id and the run link', () => {
-    const body = workingBody(ctx, { id: 'job_1' }, false)
-    expect(parseMarker(body)).toEqual(ctx.marker)
+    const body = workingBody(ctx, { id: 'job_1' }, false, sign)
+    expect(parseMarker(body, markers, 7)).toEqual(ctx.marker)
     expect(body).toContain('job `job_1` · [workflow run](https://github.com/o/r/actions/runs/7)')
   })
   it('stay far below the GitHub limit and never link anything but http(s)', () => {
     const body = outcomeBody(
       ctx,
       { id: 'x'.repeat(70_000), prLink: 'javascript:alert(1)' },
-      'pr-opened'
+      'pr-opened',
+      sign
     )
     expect(body.length).toBeLessThanOrEqual(MAX_COMMENT)
     expect(body).not.toContain('](javascript:')
   })
   it('say where to look when the job failed: its project on the Mintlify dashboard', () => {
-    const body = outcomeBody(ctx, { id: 'job_1', status: 'failed' }, 'failed')
+    const body = outcomeBody(ctx, { id: 'job_1', status: 'failed' }, 'failed', sign)
     expect(body).toContain(
       '❌ **Mintlify agent** job failed. To see why, open job `job_1` among the agent jobs of project `proj_1` on the [Mintlify dashboard](https://dashboard.mintlify.com/).'
     )
@@ -289,7 +324,7 @@ describe('comment bodies', () => {
   it.each(['timed-out', 'cancelled', 'stopped'] as const)(
     'give the exact job-id to keep waiting with when the wait ended early (%s)',
     result => {
-      const body = outcomeBody(ctx, { id: 'job_1', status: 'active' }, result)
+      const body = outcomeBody(ctx, { id: 'job_1', status: 'active' }, result, sign)
       expect(body).toContain(
         'may still finish on the service: re-run the workflow, or run the action with `job-id: job_1` to keep waiting.'
       )

@@ -64,6 +64,12 @@ describe('readVisitorsSettings', () => {
     })
   })
 
+  it('refuses an unexpanded ${{ }} key at once: every run of the sub-action needs it', () => {
+    expect(() => read({ ...base, 'api-key': '${{ secrets.MINTLIFY_API_KEY }}' })).toThrow(
+      /^Input 'api-key' is the text of a \$\{\{ … \}\} expression, not its value/
+    )
+  })
+
   it('picks the format from the extension, or as told', () => {
     expect(read({ ...base, 'output-file': 'reports/v.CSV' }).format).toBe('csv')
     expect(read({ ...base, 'output-file': 'reports/v.txt', format: 'csv' }).format).toBe('csv')

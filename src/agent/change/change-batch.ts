@@ -61,8 +61,8 @@ export interface ChangeSource {
   graphql: GraphQL
   /** One page of a commit's files, with patches (REST pages them). */
   commitFiles(sha: string, page: number, perPage: number): Promise<ChangedFile[]>
-  /** One page of a pull request's files, with patches. */
-  pullFiles(pull: number, page: number, perPage: number): Promise<ChangedFile[]>
+  /** A pull request's files with patches, a page at a time, read only as far as asked. */
+  pullFilePages(pull: number, perPage: number): AsyncIterable<ChangedFile[]>
 }
 
 /** Commits pushed without a pull request whose files are read; the rest are described by message. */
@@ -186,6 +186,12 @@ async function readCommitFiles(
 
 /** Pages of patches read at most for one pull request or commit in the diff excerpt. */
 const PATCH_PAGES = 3
+/**
+ * Files a page when reading patches: GitHub sends each patch whole (up to about 1 MB), so a page
+ * costs up to this many megabytes in flight; the excerpt's budget is spent within the first page
+ * or two in any case.
+ */
+export const PATCH_FILES_PER_PAGE = 10
 
 /**
  * Patches for the diff excerpt, a page at a time, while `take` still wants them: reading stops as
@@ -197,18 +203,25 @@ export async function readPatches(
   counts: (path: string) => boolean,
   take: (path: string, patch: string) => 'more' | 'full'
 ): Promise<void> {
-  const sources = [
-    ...batch.pulls.map(p => (page: number) => source.pullFiles(p.number, page, FILES_PER_PAGE)),
-    ...batch.commits.map(c => (page: number) => source.commitFiles(c.sha, page, FILES_PER_PAGE))
-  ]
-  for (const pages of sources) {
+  /** Offers a page's patches; true when the excerpt is full. */
+  const offer = (files: ChangedFile[]): boolean =>
+    files.some(
+      file =>
+        file.patch !== undefined && counts(file.path) && take(file.path, file.patch) === 'full'
+    )
+  for (const pull of batch.pulls) {
+    let read = 0
+    // Leaving the loop leaves the rest of the pages unread.
+    for await (const files of source.pullFilePages(pull.number, PATCH_FILES_PER_PAGE)) {
+      if (offer(files)) return
+      if (++read >= PATCH_PAGES) break
+    }
+  }
+  for (const commit of batch.commits) {
     for (let page = 1; page <= PATCH_PAGES; page++) {
-      const files = await pages(page)
-      for (const file of files) {
-        if (!file.patch || !counts(file.path)) continue
-        if (take(file.path, file.patch) === 'full') return
-      }
-      if (files.length < FILES_PER_PAGE) break
+      const files = await source.commitFiles(commit.sha, page, PATCH_FILES_PER_PAGE)
+      if (offer(files)) return
+      if (files.length < PATCH_FILES_PER_PAGE) break
     }
   }
 }

@@ -1,25 +1,52 @@
-import type { Clock } from '../../runner/clock.js'
-import { type Logger } from '../../runner/logger.js'
-import { ExplainedError, InputError } from '../../runner/errors.js'
-import { Input } from '../names.js'
+import { RequestError } from '@octokit/request-error'
+import {
+  type GitHubApi,
+  type GitHubSession,
+  connectGitHub,
+  describeGitHubError,
+  permissionHint,
+  refusedAccess
+} from '../../github/api.js'
+import type { RunEvent } from '../../github/event.js'
 import type { AgentJob } from '../../mintlify/agent-jobs.js'
-import { connectGitHub } from '../../github/api.js'
-import { bytes } from '../../runner/text.js'
-import { changePrompt } from './change-prompt.js'
-import { type Change, findPushPull, readPullChange, readPushChange } from './read-change.js'
-import type { PullRequestRef, PushRef, RunEvent } from '../../github/event.js'
-import { type FoldDecision, type FoldTarget, decideFold } from './fold.js'
-import { botAllowed, trustRefusal } from '../trust-gate.js'
-import type { IssueRun } from '../issue/issue-run.js'
-import { type CommentState, LiveComment } from '../comment/live-comment.js'
+import type { Clock } from '../../runner/clock.js'
+import { CancelledError, ExplainedError, InputError, errorText } from '../../runner/errors.js'
+import type { Logger } from '../../runner/logger.js'
+import { codeSpan, markdownLink } from '../../runner/markdown.js'
+import { bytes, counted } from '../../runner/text.js'
+import { type CommentState, LiveComment, unknownEarlierJob } from '../comment/live-comment.js'
+import type { Markers } from '../comment/marker.js'
 import type { TriggerSettings } from '../issue/trigger.js'
+import type { JobBudget } from '../ledger/budget.js'
+import { Dashboard } from '../ledger/dashboard.js'
+import { expireStale } from '../ledger/expiry.js'
+import { refreshOutcomes } from '../ledger/outcomes.js'
+import { LedgerSession } from '../ledger/ledger-session.js'
+import { Input } from '../names.js'
+import type { PreparedRun } from '../prepared-run.js'
+import { RecordSigner } from '../record.js'
+import { trustRefusal } from '../trust-gate.js'
+import {
+  type ChangeBatch,
+  type ChangeSource,
+  readPatches,
+  readPull,
+  readRange
+} from './change-batch.js'
+import { type ChangePlan, type PlanSettings, planChange } from './change-plan.js'
+import { MAX_PATCH, changePrompt } from './change-prompt.js'
+import { type ChangeRules, applyRules, batchSize, pullRefusal } from './change-rules.js'
+import { type FoldDecision, LIVE, decideFold } from './fold.js'
+import { countOpen } from './open-limit.js'
+import { type REVIEWER_MODES, requestAuthors } from './reviewers.js'
+import type { PathFilter } from './path-filter.js'
 
 export const FOLD_MODES = ['open-pr', 'never'] as const
 export type FoldMode = (typeof FOLD_MODES)[number]
 
-/** The inputs that shape a run from a code change. */
-export interface ChangeSettings {
-  /** open-pr: send the change to the job whose docs pull request is still open; never: a new job each time. */
+/** The inputs that shape a run from code changes. */
+export interface ChangeSettings extends PlanSettings {
+  /** open-pr: send changes to the job whose docs pull request is still open; never: a new job each time. */
   fold: FoldMode
   /** Pull requests with this label are skipped. */
   skipLabel: string
@@ -27,197 +54,686 @@ export interface ChangeSettings {
   includeDiff: boolean
   /** Reads the docs pull request's state when github-token cannot (a private docs repository); masked. */
   docsToken: string
-}
-
-/** What a run prepares before the job: for a change, also its source and where it is folded. */
-export interface PreparedRun extends IssueRun {
-  /** The pull request or comparison the prompt was built from. */
-  source?: string
-  /** The earlier job this change is sent to, instead of a new one. */
-  fold?: FoldTarget
-  /** Things the user should see as notices (why a change did not join the open docs pull request). */
-  notices: string[]
+  dashboardTitle: string
+  paths: PathFilter
+  maxJobs?: JobBudget
+  /** `expire-after`: docs pull requests open longer are closed (needs `docs-token`). */
+  expireAfter?: { ms: number; text: string }
+  /** `max-open`: at most this many docs pull requests of the project open (a running job counts). */
+  maxOpen?: number
+  /** `reviewers: authors`: the changes' authors are requested as reviewers (needs `docs-token`). */
+  reviewers?: (typeof REVIEWER_MODES)[number]
+  dryRun: boolean
 }
 
 export interface RunDeps {
   log: Logger
-  /** Paces GitHub's retries: the runner's clock. */
+  /** Paces GitHub's retries, and stamps the ledger: the runner's clock. */
   clock: Clock
+  /** The run's GitHub connections, closed when it ends. */
+  session?: GitHubSession
   saveState: (state: CommentState) => void
   signal?: AbortSignal
-  /** Reads a job on the service: is an earlier change's job still running? */
+  /** Reads a job on the service: is an earlier batch's job still running? */
   readJob: (jobId: string) => Promise<AgentJob>
+  /** Signs the markers of the live comments this run writes, and reads only those signed. */
+  markers: Markers
 }
 
-const CHANGE_EVENTS = new Set(['pull_request', 'pull_request_target', 'push'])
+type Settings = TriggerSettings & ChangeSettings & { projectId: string; apiKey: string }
 
-/** Runs from code changes: merged pull requests and pushes. `job-id` keeps its own meaning. */
-export function isChangeRun(event: RunEvent, settings: Pick<TriggerSettings, 'jobId'>): boolean {
-  return CHANGE_EVENTS.has(event.name) && settings.jobId === undefined
-}
+/** Pull requests of a batch told about their docs pull request, besides the event's own. */
+const MAX_SOURCE_COMMENTS = 5
 
-type Settings = TriggerSettings & ChangeSettings & { projectId: string }
+/** Commits read at most for one batch: a range longer than this is documented from its newest. */
+const MAX_RANGE = 100
+/** The diff excerpt's patches read at most, in bytes: more than any prompt could hold. */
+const MAX_PATCH_BYTES = 24_000
 
 /**
- * A code change becomes a prompt (the change described and capped), a comment on its pull request,
- * and a new job or a follow-up to the job whose docs pull request is still open.
+ * Code changes become one batch, a prompt (the changes described and capped), a comment on the
+ * event's pull request, and a new job or a follow-up to the job whose docs pull request is still
+ * open. With the dashboard, the batch runs from the ledger's last documented commit, and the
+ * ledger is written once the service has accepted.
  */
 export async function prepareChangeRun(
   settings: Settings,
   event: RunEvent,
   deps: RunDeps
 ): Promise<PreparedRun> {
-  const { log, signal } = deps
   const plan = planChange(settings, event)
-  const skip = (skipped: string, source = plan.source): PreparedRun => ({
-    skipped,
+  if (plan.kind === 'skip') return skipped(plan.why, plan.source)
+  if (!settings.githubToken) {
+    throw new InputError(
+      `Input '${Input.GithubToken}' is empty: it is needed to read the ${event.name || 'code'} changes (files, commits). Leave it at its default (\${{ github.token }}).`
+    )
+  }
+  const github = connectGitHub(settings.githubToken, event, deps.signal, {
+    clock: deps.clock,
+    session: deps.session
+  })
+  const push = event.name === 'push' ? event.push : undefined
+  const rules: ChangeRules = {
+    allowedBots: settings.allowedBots,
+    skipLabel: settings.skipLabel,
+    paths: settings.paths,
+    pusher: push && { login: push.pusher, isBot: push.pusherIsBot }
+  }
+  const run = new ChangeRun(settings, event, deps, github, rules)
+  try {
+    return plan.kind === 'own' ? await run.own(plan) : await run.withLedger(plan)
+  } catch (error) {
+    if (deps.signal?.aborted)
+      throw new CancelledError(
+        'Cancelled before a job was started; nothing was sent to the service.'
+      )
+    throw error
+  }
+}
+
+function skipped(why: string, source?: string, extra: Partial<PreparedRun> = {}): PreparedRun {
+  return {
+    skipped: why,
     source,
     request: {},
     followUp: false,
-    notices: []
-  })
-  if ('skipped' in plan) return skip(plan.skipped)
-  if (!settings.githubToken) {
-    throw new InputError(
-      `Input '${Input.GithubToken}' is empty: it is needed to read the ${event.name} change (files, commits). Leave it at its default (\${{ github.token }}).`
-    )
+    notices: [],
+    decision: 'skip',
+    ...extra
   }
-  const github = connectGitHub(settings.githubToken, event, signal, { clock: deps.clock })
-  const repository = `${event.owner}/${event.repo}`
-  let change: Change
-  if (plan.push) {
-    const pull = await findPushPull(github, plan.push, log)
-    const why = pull ? pullRefusal(pull, settings) : pusherRefusal(plan.push, settings)
-    if (why) return skip(why, pull?.url ?? plan.push.compareUrl)
-    change = await readPushChange(github, repository, plan.push, pull, settings.includeDiff)
-  } else {
-    const why = plan.gate
-      ? await trustRefusal(async () => github, event, settings, signal)
-      : undefined
-    if (why) return skip(why)
-    change = await readPullChange(github, repository, plan.pull, settings.includeDiff)
-  }
-  const target =
-    settings.comment === 'false' ? undefined : (settings.issueNumber ?? change.pull?.number)
-  if (settings.comment === 'true' && target === undefined)
-    log.warning('No pull request to comment on: the pushed commit belongs to none.')
+}
 
-  // Without folding and without a comment, there is no marker to find, not even a re-run's own.
-  const lookup = settings.fold === 'open-pr' || target !== undefined
-  const decision: FoldDecision = !lookup
-    ? {}
-    : await decideFold({
-        github,
-        docsGitHub: (owner, repo) =>
-          connectGitHub(
-            settings.docsToken || settings.githubToken,
-            { owner, repo, apiUrl: event.apiUrl },
-            signal,
-            { clock: deps.clock }
-          ),
-        readJob: deps.readJob,
-        projectId: settings.projectId,
-        runId: event.runId,
-        runAttempt: event.runAttempt,
-        serverUrl: event.serverUrl,
-        fold: settings.fold === 'open-pr'
-      })
-  if (decision.info) log.info(decision.info)
-  const options = { instruction: settings.prompt, includeDiff: settings.includeDiff }
-  const prompt = changePrompt(change, { ...options, followUp: false })
-  log.info(
-    `Described the change from ${change.url || repository}: ${change.files.length} of ${change.totalFiles} files, ${Math.round(bytes(prompt) / 100) / 10} KB of prompt.`
-  )
-  const comment =
-    target === undefined
-      ? undefined
-      : new LiveComment(
-          github,
-          target,
-          {
-            run: event.runId,
-            attempt: event.runAttempt,
-            kind: 'change',
-            project: settings.projectId
-          },
-          { runUrl: event.runUrl, projectId: settings.projectId },
-          log,
-          deps.saveState,
-          decision.target ? { docsPr: decision.target.docsPr } : undefined
+class ChangeRun {
+  private readonly where: { owner: string; repo: string }
+  private readonly source: ChangeSource
+
+  constructor(
+    private readonly settings: Settings,
+    private readonly event: RunEvent,
+    private readonly deps: RunDeps,
+    private readonly github: GitHubApi,
+    private readonly rules: ChangeRules
+  ) {
+    this.where = { owner: event.owner, repo: event.repo }
+    this.source = github
+  }
+
+  /** One change on its own, outside the ledger: no catch-up, no fold. */
+  async own(plan: Extract<ChangePlan, { kind: 'own' }>): Promise<PreparedRun> {
+    const { settings, event } = this
+    let batch: ChangeBatch
+    if (plan.pull) {
+      const why = pullRefusal({ ...plan.pull, files: [], filesComplete: false }, this.rules)
+      if (why) return skipped(`Pull request ${why}`, plan.source)
+      if (plan.gate) {
+        const refused = await trustRefusal(
+          async () => this.github,
+          event,
+          settings,
+          this.deps.signal
         )
-  const prepared = {
-    source: change.url,
-    comment,
-    notices: decision.notice ? [decision.notice] : []
-  }
-  if (decision.resume) {
-    const { marker, commentId, issue } = decision.resume
-    if (issue === target) comment?.adopt(commentId)
-    log.info(
-      `Attempt ${event.runAttempt} of this run resumes job ${marker.job}, started by attempt ${marker.attempt}.`
-    )
-    return { ...prepared, request: { jobId: marker.job }, followUp: false }
-  }
-  if (decision.target) {
-    const followUp = changePrompt(change, { ...options, followUp: true })
-    return {
-      ...prepared,
-      request: { jobId: decision.target.jobId, prompt: followUp, fallbackPrompt: prompt },
-      followUp: true,
-      fold: decision.target
-    }
-  }
-  return { ...prepared, request: { prompt }, followUp: false }
-}
-
-type ChangePlan = { source?: string } & (
-  | { skipped: string }
-  | { push: PushRef; pull?: undefined; gate?: undefined }
-  | { pull: PullRequestRef; push?: undefined; gate: boolean }
-)
-
-/** What the event allows, before any request: a skip, a push, or a pull request (gated when not merged). */
-function planChange(settings: Settings, event: RunEvent): ChangePlan {
-  if (event.name === 'push') {
-    if (!event.push)
-      throw new ExplainedError(
-        "This push event's payload has no 'before' and 'after' commit ids, so there is no change to describe. Run the action on push events as GitHub sends them."
-      )
-    if (event.push.deleted)
-      return {
-        skipped: `The push deleted ${event.push.ref || 'the branch'}: there is nothing to document.`
+        if (refused) return skipped(refused, plan.source)
       }
-    return { push: event.push, source: event.push.compareUrl }
-  }
-  const pull = event.pullRequest
-  if (!pull)
-    throw new ExplainedError(
-      `This ${event.name} event has no pull_request in its payload, so there is no change to describe. Run the action on ${event.name} events as GitHub sends them (a hand-made or re-sent payload must include pull_request).`
-    )
-  const source = pull.url || undefined
-  if (event.action === 'closed' && !pull.merged)
-    return {
-      skipped: `Pull request #${pull.number} was closed without being merged: there is no change to document.`,
-      source
+      const pull = await this.read(`read pull request #${plan.pull.number}`, () =>
+        readPull(this.source, this.where, plan.pull?.number as number)
+      )
+      if (!pull)
+        throw new ExplainedError(
+          `GitHub knows no pull request #${plan.pull.number} in ${event.owner}/${event.repo}.`
+        )
+      batch = {
+        repository: `${event.owner}/${event.repo}`,
+        branch: pull.base,
+        url: pull.url,
+        head: pull.mergeCommit ?? '',
+        pulls: [pull],
+        commits: [],
+        skipped: [],
+        leftOut: []
+      }
+    } else {
+      const push = plan.push as NonNullable<typeof plan.push>
+      batch = await this.readRange(
+        push.after,
+        push.created ? undefined : push.before,
+        push.ref.replace(/^refs\/heads\//, '')
+      )
     }
-  const why = pullRefusal(pull, settings)
-  if (why) return { skipped: why, source }
-  // Anyone can open a pull request; merging one takes write access, so only unmerged ones are gated.
-  return { pull, gate: !pull.merged, source }
+    batch = applyRules(batch, { ...this.rules, docsIdentity: await this.docsIdentity() })
+    if (batchSize(batch) === 0) return skipped(nothingLeft(batch), plan.source ?? batch.url)
+    const target = this.commentTarget(batch)
+    const comment = target === undefined ? undefined : this.comment(target)
+    if (event.runAttempt > 1) {
+      // A re-run waits on its first attempt's job, recorded in its comment. Comments that cannot be
+      // read start nothing; read, and without this run's record, its first attempt started no job.
+      const recorded = (await comment?.recorded())?.find(
+        r => r.marker.run === event.runId && r.marker.step === this.deps.markers.step
+      )
+      if (recorded) {
+        comment?.adopt(recorded.commentId)
+        return this.resume(recorded.marker.job, batch, comment)
+      }
+      if (comment?.unreadable) throw unknownEarlierJob(event, `#${target}`)
+    }
+    const prompt = await this.prompt(batch, false)
+    return {
+      source: plan.source ?? batch.url,
+      request: { prompt },
+      comment,
+      followUp: false,
+      notices: [],
+      decision: 'new-job',
+      dryRun: settings.dryRun,
+      batch,
+      requestReviewers: (job: AgentJob) => this.requestReviewers(batch, job)
+    }
+  }
+
+  /** The default branch: everything since the ledger's last documented commit, as one batch. */
+  async withLedger(
+    plan: Extract<ChangePlan, { kind: 'range' | 'since-last' }>
+  ): Promise<PreparedRun> {
+    const { settings, event, deps } = this
+    const dashboard = await Dashboard.open(this.github, {
+      title: settings.dashboardTitle,
+      signer: new RecordSigner(settings.apiKey),
+      view: { repository: `${event.owner}/${event.repo}`, serverUrl: event.serverUrl },
+      now: () => deps.clock.wallNow()
+    })
+    const session = new LedgerSession(
+      dashboard,
+      settings.projectId,
+      { id: event.runId, url: event.runUrl, attempt: event.runAttempt, step: event.step },
+      () => deps.clock.wallNow(),
+      settings.maxJobs
+    )
+    const notices = [...session.notices]
+    const extra = { notices, dashboardUrl: session.url }
+    if (event.runAttempt > 1) {
+      const earlier = session.earlierAttempt()
+      if (earlier?.job) return this.resume(earlier.job, undefined, undefined, extra)
+      if (dashboard.notices.length) throw unknownEarlierJob(event, 'the dashboard')
+    }
+    // Before the fold decision: an expired docs pull request is not folded into.
+    await this.refreshDocsPulls(session)
+    const head =
+      plan.kind === 'range' ? { sha: plan.head, branch: plan.branch } : await this.branchHead()
+    const project = session.project
+    const documented = project.documented?.sha
+    const source = plan.kind === 'range' ? plan.source : undefined
+    if (documented === head.sha)
+      return skipped(
+        `Everything up to ${head.sha.slice(0, 12)} on ${head.branch} is documented already.`,
+        source,
+        extra
+      )
+    const earlierRun = session.coveredBy(head.sha)
+    if (earlierRun)
+      return skipped(
+        `The run ${earlierRun.url || earlierRun.run} covered ${head.sha.slice(0, 12)} already.`,
+        source,
+        extra
+      )
+    if (!documented && plan.kind === 'since-last') {
+      const batch = this.emptyBatch(head.sha, head.branch)
+      if (!settings.dryRun)
+        await this.record(session, {
+          batch,
+          result: 'skipped',
+          note: 'first run: the branch head is recorded as documented'
+        })
+      return skipped(
+        `The dashboard had no last documented commit: ${head.sha.slice(0, 12)} on ${head.branch} is recorded as documented, and nothing is started. The next run documents what comes after it.`,
+        undefined,
+        extra
+      )
+    }
+    let batch = await this.ledgerBatch(plan, head, documented, notices)
+    const docsPulls = new Set(
+      project.jobs.map(j => j.prLink).filter((l): l is string => Boolean(l))
+    )
+    batch = applyRules(batch, { ...this.rules, docsPulls, docsIdentity: await this.docsIdentity() })
+    const budget = session.budgetState()
+    const budgetText =
+      budget && settings.maxJobs && `${budget.used} of ${settings.maxJobs.text} used`
+    if (batchSize(batch) === 0) {
+      const why = nothingLeft(batch)
+      if (!settings.dryRun) await this.record(session, { batch, result: 'skipped', note: why })
+      return skipped(why, source ?? batch.url, { ...extra, batch, budget: budgetText })
+    }
+    if (budget && budget.left === 0 && settings.maxJobs) {
+      const until = new Date(budget.freesAt ?? deps.clock.wallNow())
+        .toISOString()
+        .slice(0, 16)
+        .replace('T', ' ')
+      const why = `Over budget: ${budget.used} jobs and follow-ups in the window of 'max-jobs: ${settings.maxJobs.text}'; the next one frees at ${until} UTC. ${counted(batchSize(batch), 'change')} wait on the dashboard, and the next run takes them.`
+      if (!settings.dryRun)
+        await this.record(session, { batch, result: 'waiting', note: why, waiting: why })
+      return skipped(why, source ?? batch.url, { ...extra, batch, budget: budgetText })
+    }
+    const foldContext = {
+      readJob: deps.readJob,
+      serverUrl: event.serverUrl,
+      docsGitHub: (owner: string, repo: string) =>
+        connectGitHub(
+          settings.docsToken || settings.githubToken,
+          { owner, repo, apiUrl: event.apiUrl },
+          deps.signal,
+          { clock: deps.clock, session: deps.session }
+        )
+    }
+    const fold: FoldDecision =
+      settings.fold === 'open-pr'
+        ? await decideFold(project, foldContext)
+        : { info: "'fold' is 'never': starting a new job." }
+    deps.log.info(fold.info)
+    if (fold.notice) notices.push(fold.notice)
+    session.noteSeen(fold.seen)
+    if (!fold.target && settings.maxOpen) {
+      const count = await countOpen(project, settings.maxOpen, fold, foldContext)
+      session.noteUpdates(count.updates)
+      if (count.unread.length)
+        notices.push(
+          `Could not read ${count.unread.join('; ')}: counted as open for 'max-open'.${settings.docsToken ? '' : " If the docs repository is private, set 'docs-token'."}`
+        )
+      if (count.open.length >= settings.maxOpen) {
+        const which = count.open
+          .slice(0, 5)
+          .map(o => o.prLink ?? `job ${o.jobId} (running)`)
+          .join(', ')
+        const why = `At 'max-open: ${settings.maxOpen}': ${counted(count.open.length, 'docs pull request')} of this project open or on the way (${which}). ${counted(batchSize(batch), 'change')} wait on the dashboard, and go into one job together once one is merged or closed.`
+        if (!settings.dryRun)
+          await this.record(session, { batch, result: 'waiting', note: why, waiting: why })
+        return skipped(why, source ?? batch.url, { ...extra, batch, budget: budgetText })
+      }
+    }
+    const prompt = await this.prompt(batch, false)
+    const target = this.commentTarget(batch)
+    const comment =
+      target === undefined || settings.dryRun
+        ? undefined
+        : this.comment(target, fold.target?.docsPr, Boolean(fold.target))
+    // Before anything is started: without 'issues: write' nothing is sent that the ledger could not record.
+    if (!settings.dryRun) {
+      const known = session.notices.length
+      await session.ensureWritable()
+      notices.push(...session.notices.slice(known))
+    }
+    const hooks = {
+      accepted: (job: AgentJob, followUp: boolean) => session.accepted(job, batch, followUp),
+      uncertain: (followUp: boolean, why: string, jobId?: string) =>
+        session.uncertain(batch, followUp ? 'follow-up' : 'new-job', why, jobId),
+      finished: async (job: AgentJob, result: string) => {
+        await session.finished(job, result)
+        await this.tellSources(batch, job, target)
+      }
+    }
+    const common = {
+      source: source ?? batch.url,
+      comment,
+      batch,
+      dryRun: settings.dryRun,
+      ledger: hooks,
+      requestReviewers: (job: AgentJob) => this.requestReviewers(batch, job),
+      budget: budgetText,
+      ...extra
+    }
+    if (fold.target) {
+      const followUp = await this.prompt(batch, true)
+      return {
+        ...common,
+        request: { jobId: fold.target.jobId, prompt: followUp, fallbackPrompt: prompt },
+        followUp: true,
+        fold: fold.target,
+        decision: 'follow-up'
+      }
+    }
+    return { ...common, request: { prompt }, followUp: false, decision: 'new-job' }
+  }
+
+  /**
+   * The ledger's docs pull requests read again: `expire-after` closes the stale ones, then a few
+   * of the last 30 days whose outcome is not known yet are read for the dashboard's outcomes. What
+   * was seen is recorded in one write, only when something changed.
+   */
+  private async refreshDocsPulls(session: LedgerSession): Promise<void> {
+    const { settings, event, deps } = this
+    const after = settings.expireAfter
+    const connect = (token: string, tokenInput: string) => (owner: string, repo: string) =>
+      connectGitHub(token, { owner, repo, apiUrl: event.apiUrl }, deps.signal, {
+        clock: deps.clock,
+        session: deps.session,
+        tokenInput
+      })
+    const expiry =
+      after && settings.docsToken
+        ? await expireStale(session.project, {
+            afterMs: after.ms,
+            afterText: after.text,
+            now: deps.clock.wallNow(),
+            docsGitHub: connect(settings.docsToken, Input.DocsToken),
+            serverUrl: event.serverUrl,
+            dashboardUrl: session.url,
+            log: deps.log,
+            dryRun: settings.dryRun
+          })
+        : { updates: [], expired: [] }
+    // The job the fold decision reads anyway is left to it.
+    const foldCandidate =
+      settings.fold === 'open-pr'
+        ? [...session.project.jobs].reverse().find(j => LIVE.has(j.state))?.id
+        : undefined
+    const skip = new Set([
+      ...expiry.updates.map(u => u.jobId),
+      ...(foldCandidate ? [foldCandidate] : [])
+    ])
+    const tokenInput = settings.docsToken ? Input.DocsToken : Input.GithubToken
+    const reads = await refreshOutcomes(session.project, {
+      now: deps.clock.wallNow(),
+      docsGitHub: connect(settings.docsToken || settings.githubToken, tokenInput),
+      tokenInput,
+      serverUrl: event.serverUrl,
+      log: deps.log,
+      skip
+    })
+    if (settings.dryRun) return
+    const { expired } = expiry
+    const changed = [...expiry.updates, ...reads.changed]
+    // Only read, nothing changed: kept for the run's next write, not written for itself.
+    if (!changed.length) return session.noteUpdates(reads.checked)
+    try {
+      await session.docsPullsSeen(
+        [...changed, ...reads.checked],
+        expired,
+        `closed ${expired.join(', ')}: open longer than 'expire-after: ${after?.text ?? ''}'`
+      )
+    } catch (error) {
+      deps.log.warning(`${errorText(error)} The next run reads the docs pull requests again.`)
+    }
+  }
+
+  /** The batch a ledger run documents: from the last documented commit, or the event's own change. */
+  private async ledgerBatch(
+    plan: Extract<ChangePlan, { kind: 'range' | 'since-last' }>,
+    head: { sha: string; branch: string },
+    documented: string | undefined,
+    notices: string[]
+  ): Promise<ChangeBatch> {
+    const own = async (): Promise<ChangeBatch> => {
+      if (plan.kind === 'range' && plan.push)
+        return this.readRange(
+          plan.push.after,
+          plan.push.created ? undefined : plan.push.before,
+          head.branch
+        )
+      const number = plan.kind === 'range' ? plan.pull?.number : undefined
+      const pull =
+        number === undefined
+          ? undefined
+          : await this.read(`read pull request #${number}`, () =>
+              readPull(this.source, this.where, number)
+            )
+      if (!pull) return this.readRange(head.sha, undefined, head.branch)
+      return { ...this.emptyBatch(head.sha, head.branch), url: pull.url, pulls: [pull] }
+    }
+    // The first run of an empty ledger documents only its own change.
+    if (!documented) return own()
+    const read = await this.read(`read the history of ${head.branch}`, () =>
+      readRange(this.source, {
+        ...this.where,
+        branch: head.branch,
+        head: head.sha,
+        base: documented,
+        maxCommits: MAX_RANGE,
+        pull: plan.kind === 'range' ? plan.pull?.number : undefined,
+        serverUrl: this.event.serverUrl
+      })
+    )
+    if (!read.reachedBase && plan.kind === 'range' && plan.push?.forced) {
+      notices.push(
+        `The last documented commit ${documented.slice(0, 12)} is no longer on ${head.branch} (a force-push rewrote its history): this run documents its own push only.`
+      )
+      return own()
+    }
+    return read.batch
+  }
+
+  private readRange(head: string, base: string | undefined, branch: string): Promise<ChangeBatch> {
+    return this.read(`read the pushed commits of ${branch}`, async () => {
+      const read = await readRange(this.source, {
+        ...this.where,
+        branch,
+        head,
+        base,
+        maxCommits: MAX_RANGE,
+        serverUrl: this.event.serverUrl
+      })
+      return read.batch
+    })
+  }
+
+  private emptyBatch(head: string, branch: string): ChangeBatch {
+    const repository = `${this.event.owner}/${this.event.repo}`
+    return {
+      repository,
+      branch,
+      url: `${this.event.serverUrl}/${repository}/commit/${head}`,
+      head,
+      pulls: [],
+      commits: [],
+      skipped: [],
+      leftOut: []
+    }
+  }
+
+  /**
+   * Who `docs-token` is, when it is set and GitHub says: the docs agent's pull requests are opened
+   * with it, so its changes are the agent's own. Not knowing is no reason to stop.
+   */
+  private async docsIdentity(): Promise<string | undefined> {
+    const { settings, event, deps } = this
+    if (!settings.docsToken) return undefined
+    try {
+      const docs = connectGitHub(settings.docsToken, event, deps.signal, {
+        clock: deps.clock,
+        session: deps.session,
+        tokenInput: Input.DocsToken
+      })
+      const data = (await docs.graphql('query { viewer { login } }', {})) as {
+        viewer?: { login?: unknown }
+      }
+      return typeof data?.viewer?.login === 'string' ? data.viewer.login : undefined
+    } catch (error) {
+      deps.log.debug(`Could not tell who 'docs-token' is: ${describeGitHubError(error)}.`)
+      return undefined
+    }
+  }
+
+  /** The default branch and its newest commit, for a scheduled catch-up. */
+  private async branchHead(): Promise<{ sha: string; branch: string }> {
+    const data = (await this.read('read the default branch', () =>
+      this.github.graphql(
+        'query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) { defaultBranchRef { name target { oid } } } }',
+        { owner: this.where.owner, name: this.where.repo }
+      )
+    )) as {
+      repository?: { defaultBranchRef?: { name?: unknown; target?: { oid?: unknown } } | null }
+    }
+    const ref = data?.repository?.defaultBranchRef
+    if (typeof ref?.name !== 'string' || typeof ref.target?.oid !== 'string')
+      throw new ExplainedError(
+        `GitHub named no default branch for ${this.where.owner}/${this.where.repo}: there is nothing to catch up on.`
+      )
+    return { sha: ref.target.oid, branch: ref.name }
+  }
+
+  private async prompt(batch: ChangeBatch, followUp: boolean): Promise<string> {
+    const { settings } = this
+    const patches = settings.includeDiff ? await this.patches(batch) : undefined
+    const prompt = changePrompt(batch, { instruction: settings.prompt, followUp, patches })
+    if (!followUp)
+      this.deps.log.info(
+        `Described ${counted(batchSize(batch), 'change')} from ${batch.url}: ${Math.round(bytes(prompt) / 100) / 10} KB of prompt.`
+      )
+    return prompt
+  }
+
+  private patchesRead?: { path: string; patch: string }[]
+
+  /** Patches for the diff excerpt: read once, a page at a time, until the excerpt is full. */
+  private async patches(batch: ChangeBatch): Promise<{ path: string; patch: string }[]> {
+    if (this.patchesRead) return this.patchesRead
+    const patches: { path: string; patch: string }[] = []
+    let total = 0
+    await this.read('read the patches of the changes', () =>
+      readPatches(
+        this.source,
+        batch,
+        path => this.rules.paths.counts(path),
+        (path, patch) => {
+          // Cut at once, into a string of its own: V8's slices keep their whole parent alive, so a
+          // plain slice would keep each 1 MB patch in memory for the rest of the run.
+          const cut =
+            patch.length > MAX_PATCH + 1
+              ? Buffer.from(patch.slice(0, MAX_PATCH + 1)).toString()
+              : patch
+          patches.push({ path, patch: cut })
+          total += bytes(cut)
+          return total >= MAX_PATCH_BYTES ? 'full' : 'more'
+        }
+      )
+    )
+    return (this.patchesRead = patches)
+  }
+
+  /**
+   * The batch's other pull requests (caught up from runs that did not get to run) each get a short
+   * comment with the docs pull request, once there is one: a few, the dashboard lists them all.
+   */
+  private async tellSources(batch: ChangeBatch, job: AgentJob, commented?: number): Promise<void> {
+    if (!job.prLink || this.settings.comment === 'false') return
+    const others = batch.pulls.filter(p => p.number !== commented).slice(0, MAX_SOURCE_COMMENTS)
+    for (const pull of others) {
+      try {
+        await this.github.createComment(pull.number, sourceComment(job, this.event.runUrl))
+      } catch (error) {
+        this.deps.log.warning(
+          `Could not comment on #${pull.number} with its docs pull request: ${describeGitHubError(error)}.`
+        )
+      }
+    }
+  }
+
+  /** `reviewers: authors`: the batch's authors are asked to review the docs pull request. */
+  private async requestReviewers(batch: ChangeBatch, job: AgentJob): Promise<void> {
+    const { settings, event, deps } = this
+    if (settings.reviewers !== 'authors' || !settings.docsToken || !job.prLink) return
+    await requestAuthors(batch, job.prLink, {
+      docsGitHub: (owner, repo) =>
+        connectGitHub(settings.docsToken, { owner, repo, apiUrl: event.apiUrl }, deps.signal, {
+          clock: deps.clock,
+          session: deps.session,
+          tokenInput: Input.DocsToken
+        }),
+      serverUrl: event.serverUrl,
+      log: deps.log
+    })
+  }
+
+  /** The event's own pull request gets the live comment; `issue-number` overrides, `comment: false` none. */
+  private commentTarget(batch: ChangeBatch): number | undefined {
+    const { settings, event } = this
+    if (settings.comment === 'false') return undefined
+    const own =
+      event.pullRequest?.number ?? (batch.pulls.length === 1 ? batch.pulls[0]?.number : undefined)
+    const target = settings.issueNumber ?? own
+    if (settings.comment === 'true' && target === undefined)
+      this.deps.log.warning('No pull request to comment on: the changes came through none.')
+    return target
+  }
+
+  private comment(target: number, docsPr?: string, folded = false): LiveComment {
+    const { event, settings, deps } = this
+    return new LiveComment(
+      this.github,
+      target,
+      { run: event.runId, attempt: event.runAttempt, kind: 'change', project: settings.projectId },
+      { runUrl: event.runUrl, projectId: settings.projectId },
+      deps.log,
+      deps.saveState,
+      deps.markers,
+      folded ? { docsPr } : undefined
+    )
+  }
+
+  private resume(
+    jobId: string,
+    batch: ChangeBatch | undefined,
+    comment: LiveComment | undefined,
+    extra: Partial<PreparedRun> = {}
+  ): PreparedRun {
+    this.deps.log.info(
+      `Attempt ${this.event.runAttempt} of this run resumes job ${jobId}, started by an earlier attempt; nothing is sent again.`
+    )
+    // The prompt is left out on purpose: a re-run waits, it never resends (`prompt` included).
+    return {
+      notices: [],
+      ...extra,
+      request: { jobId, prompt: undefined },
+      comment,
+      followUp: false,
+      batch,
+      decision: 'follow-up'
+    }
+  }
+
+  /**
+   * A decision that starts nothing is recorded on the dashboard for people and the next run; when
+   * that fails, nothing was started that needed the record, so it is a warning.
+   */
+  private async record(
+    session: LedgerSession,
+    decision: Parameters<LedgerSession['recordDecision']>[0]
+  ): Promise<void> {
+    try {
+      await session.recordDecision(decision)
+    } catch (error) {
+      this.deps.log.warning(`${errorText(error)} The next run decides again.`)
+    }
+  }
+
+  /**
+   * A read of GitHub that fails stops the run: the agent never gets a half-read batch. A refusal
+   * names the permissions to grant; anything else says to re-run.
+   */
+  private async read<T>(what: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn()
+    } catch (error) {
+      if (this.deps.signal?.aborted || error instanceof ExplainedError) throw error
+      // Not an HTTP error: GitHub answered, but not with what was asked for (GraphQL errors, no such commit).
+      const why =
+        error instanceof RequestError
+          ? describeGitHubError(error)
+          : errorText(error).replace(/\s+/g, ' ').trim().slice(0, 300).replace(/\.$/, '')
+      const hint = refusedAccess(error)
+        ? `${permissionHint("'contents: read' and 'pull-requests: read'")} Check that '${Input.GithubToken}' belongs to this repository.`
+        : 'Re-run the workflow; the agent is not started with a partial description of the changes.'
+      throw new ExplainedError(`Could not ${what}: ${why}. ${hint}`)
+    }
+  }
 }
 
-function pullRefusal(pull: PullRequestRef, settings: Settings): string | undefined {
-  if (pull.authorIsBot && !botAllowed(pull.author, settings.allowedBots))
-    return `Pull request #${pull.number} is by @${pull.author}, a bot, and '${Input.AllowedBots}' does not list it.`
-  const label = settings.skipLabel.toLowerCase()
-  if (label && pull.labels.some(l => l.toLowerCase() === label))
-    return `Pull request #${pull.number} has the label '${settings.skipLabel}' ('${Input.SkipLabel}').`
-  return undefined
+/** The short comment on a caught-up pull request: where its docs went. */
+function sourceComment(job: AgentJob, runUrl: string): string {
+  const link = markdownLink(job.prLink ?? '', job.prLink)
+  const run = runUrl ? ` · ${markdownLink('workflow run', runUrl)}` : ''
+  return `📝 **Mintlify agent** documented this change together with others in ${link} · job ${codeSpan(job.id)}${run}`
 }
 
-/** A push outside any pull request is judged by its pusher. */
-function pusherRefusal(push: PushRef, settings: Settings): string | undefined {
-  if (push.pusherIsBot && !botAllowed(push.pusher, settings.allowedBots))
-    return `The push is by @${push.pusher}, a bot, and '${Input.AllowedBots}' does not list it.`
-  return undefined
+/** Why a batch left nothing to document: what the rules skipped, or that it was empty. */
+function nothingLeft(batch: ChangeBatch): string {
+  if (batch.skipped.length === 0)
+    return `There is nothing to document: ${batch.url || 'the range'} holds no commit or changed file.`
+  return `There is nothing to document: ${batch.skipped.map(s => s.why).join(' ')}`
 }

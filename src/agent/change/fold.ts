@@ -1,138 +1,109 @@
-import { errorText } from '../../runner/errors.js'
+import { type GitHubApi, describeGitHubError, refusedAccess } from '../../github/api.js'
 import type { AgentJob } from '../../mintlify/agent-jobs.js'
-import { type GitHubApi, PAGE_SIZE, describeGitHubError, refusedAccess } from '../../github/api.js'
-import { unknownEarlierJob } from '../comment/live-comment.js'
-import { type Marker, parseMarker } from '../comment/marker.js'
+import { errorText } from '../../runner/errors.js'
+import type { ProjectLedger } from '../ledger/ledger.js'
 
-/** Where a change is folded: an earlier job whose docs pull request is open, or which still runs. */
+/** Where a batch is folded: the project's job whose docs pull request is open, or which still runs. */
 export interface FoldTarget {
   jobId: string
-  /** The job's docs pull request, when it has one yet. */
+  /** The job's docs pull request as the service reports it, when it has one yet. */
   docsPr?: string
-}
-
-/** An earlier attempt of this very run recorded its job: a re-run waits on it, nothing is sent. */
-export interface Resume {
-  marker: Marker
-  commentId: number
-  issue: number
 }
 
 export interface FoldDecision {
   target?: FoldTarget
-  resume?: Resume
   /** Why a new job starts although folding was on, when the user should hear it (a notice). */
   notice?: string
   /** What was decided and why, for the log. */
-  info?: string
+  info: string
+  /** What was learnt of the ledger's job on the way, for the ledger: `merged`, `closed`, `ended`. */
+  seen?: { jobId: string; state: string; prLink?: string; prCreatedAt?: number; endedAt?: number }
 }
 
 export interface FoldContext {
-  /** The code repository. */
-  github: GitHubApi
+  readJob: (jobId: string) => Promise<AgentJob>
   /** A connection that can read the docs repository's pull requests (`docs-token` when set). */
   docsGitHub: (owner: string, repo: string) => GitHubApi
-  readJob: (jobId: string) => Promise<AgentJob>
-  projectId: string
-  runId: string
-  /** A re-run must find its own job: unreadable comments then stop the run rather than start another. */
-  runAttempt: number
-  /** The run's GitHub (GITHUB_SERVER_URL): docs pull requests elsewhere cannot be read. */
+  /** The run's GitHub: docs pull requests elsewhere are not read. */
   serverUrl: string
-  /** `fold: open-pr`; otherwise only a re-run's own job is looked for. */
-  fold: boolean
 }
 
-/** The repository's newest comments read at most: 200, one or two requests. */
-const MAX_COMMENT_PAGES = 2
+/** Ledger states of a job that may still take a follow-up: running, or its docs pull request open. */
+export const LIVE: ReadonlySet<string> = new Set(['active', 'open', 'started'])
 
 /**
- * Finds the job this change belongs to, from the action's own markers in bot comments of the
- * repository, newest first: this run's own (a re-run), or the latest job of the same project whose
- * docs pull request is still open or which is still running. Anything that cannot be read means a
- * new job, never a guess.
+ * The ledger's newest job of the project that may still take the batch, checked against the
+ * service: still running, or its docs pull request (the link the service reports, never one
+ * written anywhere else) still open. Anything that cannot be read means a new job, never a guess.
  */
-export async function decideFold(ctx: FoldContext): Promise<FoldDecision> {
-  let found: { resume?: Resume; latest?: Marker }
-  try {
-    found = await findMarkers(ctx)
-  } catch (error) {
-    if (ctx.runAttempt > 1)
-      throw unknownEarlierJob({ runAttempt: ctx.runAttempt }, 'the repository')
-    const why = `Could not read the repository's comments (${describeGitHubError(error)}) to find an earlier docs job`
-    return ctx.fold
-      ? {
-          notice: `${why}, so this change starts a new job. Give the workflow 'pull-requests: read'.`
-        }
-      : { info: `${why}; starting a new job.` }
-  }
-  if (found.resume) return { resume: found.resume }
-  const latest = found.latest
-  if (!ctx.fold) return { info: "'fold' is 'never': starting a new job." }
+export async function decideFold(project: ProjectLedger, ctx: FoldContext): Promise<FoldDecision> {
+  const latest = [...project.jobs].reverse().find(job => LIVE.has(job.state))
   if (!latest)
+    return { info: 'No docs job of this project is open in the ledger: starting a new job.' }
+  let job: AgentJob
+  try {
+    job = await ctx.readJob(latest.id)
+  } catch (error) {
     return {
-      info: `No earlier job of project ${ctx.projectId} in the repository's last ${MAX_COMMENT_PAGES * PAGE_SIZE} comments: starting a new job.`
+      notice: `Could not read the earlier job ${latest.id} (${errorText(error).replace(/\.$/, '')}), so these changes start a new job.`,
+      info: 'Starting a new job.'
     }
-  let docsPr = latest.pr
-  if (!docsPr) {
-    let job: AgentJob
-    try {
-      job = await ctx.readJob(latest.job)
-    } catch (error) {
-      return {
-        notice: `Could not read the earlier job ${latest.job} (${errorText(error)}), so this change starts a new job.`
-      }
-    }
-    if (job.status === 'active')
-      return {
-        target: { jobId: latest.job },
-        info: `Job ${latest.job} is still running: sending this change to it as a follow-up.`
-      }
-    if (!job.prLink)
-      return {
-        info: `The earlier job ${latest.job} ended (${job.status ?? 'status unknown'}) without a docs pull request: starting a new job.`
-      }
-    docsPr = job.prLink
   }
-  const state = await docsPrState(ctx, docsPr)
+  if (job.status === 'active')
+    return {
+      target: { jobId: job.id, docsPr: job.prLink ?? undefined },
+      info: `Job ${job.id} is still running: sending the changes to it as a follow-up.`
+    }
+  if (!job.prLink)
+    return {
+      info: `The earlier job ${job.id} ended (${job.status ?? 'status unknown'}) without a docs pull request: starting a new job.`,
+      seen: { jobId: job.id, state: 'ended' }
+    }
+  const state = await docsPrState(ctx, job.prLink)
+  const times = (s: { createdAt?: number; endedAt?: number }) => ({
+    ...(s.createdAt ? { prCreatedAt: s.createdAt } : {}),
+    ...(s.endedAt ? { endedAt: s.endedAt } : {})
+  })
   if ('error' in state)
     return {
-      notice: `Could not read the state of the docs pull request ${docsPr} (${state.error}), so this change starts a new job instead of joining it.${state.hint ?? ''}`
+      notice: `Could not read the state of the docs pull request ${job.prLink} (${state.error}), so these changes start a new job instead of joining it.${state.hint ?? ''}`,
+      info: 'Starting a new job.'
     }
   if (state.open)
     return {
-      target: { jobId: latest.job, docsPr },
-      info: `The docs pull request ${docsPr} of job ${latest.job} is still open: sending this change to the job as a follow-up.`
+      target: { jobId: job.id, docsPr: job.prLink },
+      info: `The docs pull request ${job.prLink} of job ${job.id} is still open: sending the changes to the job as a follow-up.`,
+      seen: { jobId: job.id, state: 'open', prLink: job.prLink, ...times(state) }
     }
+  const closed = state.merged ? 'merged' : 'closed'
   return {
-    info: `The docs pull request ${docsPr} of job ${latest.job} is ${state.merged ? 'merged' : 'closed'}: starting a new job.`
+    info: `The docs pull request ${job.prLink} of job ${job.id} is ${closed}: starting a new job.`,
+    seen: { jobId: job.id, state: closed, prLink: job.prLink, ...times(state) }
   }
 }
 
-async function findMarkers(ctx: FoldContext): Promise<{ resume?: Resume; latest?: Marker }> {
-  let latest: Marker | undefined
-  for await (const comments of ctx.github.recentComments(MAX_COMMENT_PAGES)) {
-    for (const comment of comments) {
-      // Only comments written by a bot count, so no one can plant a marker.
-      const marker = comment.authorType === 'Bot' ? parseMarker(comment.body) : undefined
-      if (!marker || marker.kind !== 'change' || marker.project !== ctx.projectId) continue
-      if (ctx.runId && marker.run === ctx.runId)
-        return { resume: { marker, commentId: comment.id, issue: comment.issue } }
-      latest ??= marker
-    }
-    if (latest) break
-  }
-  return { latest }
-}
+export type PrState =
+  | { open: boolean; merged: boolean; createdAt?: number; endedAt?: number }
+  | { error: string; hint?: string }
 
-type PrState = { open: boolean; merged: boolean } | { error: string; hint?: string }
-
-async function docsPrState(ctx: FoldContext, link: string): Promise<PrState> {
+/**
+ * A docs pull request's state, read with the docs repository's connection; an error says why it
+ * could not be read, and what to set when GitHub refused.
+ */
+export async function docsPrState(
+  ctx: Pick<FoldContext, 'docsGitHub' | 'serverUrl'>,
+  link: string
+): Promise<PrState> {
   const where = parsePullLink(link, ctx.serverUrl)
   if (!where) return { error: `it is not a pull request on ${ctx.serverUrl}` }
   try {
     const pull = await ctx.docsGitHub(where.owner, where.repo).pull(where.number)
-    return { open: pull.state === 'open', merged: pull.merged }
+    return {
+      open: pull.state === 'open',
+      merged: pull.merged,
+      createdAt: pull.createdAt,
+      endedAt: pull.merged ? pull.mergedAt : pull.state === 'open' ? undefined : pull.closedAt
+    }
   } catch (error) {
     const hint = refusedAccess(error)
       ? " If the docs repository is private, set 'docs-token' to a token that can read its pull requests."

@@ -1,8 +1,8 @@
 import type { AgentJob } from '../../mintlify/agent-jobs.js'
-import { codeSpan, markdownLink } from '../../runner/markdown.js'
+import { codeSpan, escapeMarkdown, markdownLink } from '../../runner/markdown.js'
 import { DASHBOARD_URL } from '../../mintlify/agent-jobs.js'
 import type { Result } from '../outcome.js'
-import { type Marker, renderMarker } from './marker.js'
+import type { Marker } from './marker.js'
 
 /** Far below GitHub's 65,536-character limit: the comment is a status line, not a report. */
 export const MAX_COMMENT = 4000
@@ -27,14 +27,37 @@ export const jobIdInput = (jobId: string): string => codeSpan(`job-id: ${jobId}`
 const run = (ctx: CommentContext): string =>
   ctx.runUrl ? ` · ${markdownLink('workflow run', ctx.runUrl)}` : ''
 
-function finish(ctx: CommentContext, lines: string[]): string {
-  const body = [renderMarker(ctx.marker), ...lines].join('\n')
-  return body.length > MAX_COMMENT ? `${body.slice(0, MAX_COMMENT - 1)}…` : body
+/** Writes the marker into the body, signed for the comment's issue (Markers.render). */
+export type SignMarker = (marker: Marker) => string
+
+function finish(ctx: CommentContext, sign: SignMarker, lines: string[]): string {
+  return capped([sign(ctx.marker), ...lines].join('\n'))
 }
 
-export function workingBody(ctx: CommentContext, job: AgentJob, followUp: boolean): string {
+const capped = (body: string): string =>
+  body.length > MAX_COMMENT ? `${body.slice(0, MAX_COMMENT - 1)}…` : body
+
+/**
+ * The comment of a run that failed before its job (a refused key, an unknown project, a service
+ * that cannot be reached): why, as text (the reason holds the service's words), and where the run
+ * is. No marker: it records no job.
+ */
+export function failureBody(where: Pick<CommentContext, 'runUrl'>, reason: string): string {
+  const lines = [`❌ **Mintlify agent** failed: ${escapeMarkdown(reason)}`]
+  if (where.runUrl)
+    lines.push('', `The ${markdownLink('workflow run', where.runUrl)} has the details.`)
+  return capped(lines.join('\n'))
+}
+
+export function workingBody(
+  ctx: CommentContext,
+  job: AgentJob,
+  followUp: boolean,
+  sign: SignMarker
+): string {
   let what = followUp ? 'is working on the follow-up' : 'is working on this'
-  if (ctx.marker.kind === 'change') {
+  // A `/docs-agent` follow-up on a change's comment is a follow-up like any other.
+  if (ctx.marker.kind === 'change' && (ctx.fold || !followUp)) {
     const docsPr = ctx.fold?.docsPr
     what = !ctx.fold
       ? 'is updating the docs for this change'
@@ -42,14 +65,15 @@ export function workingBody(ctx: CommentContext, job: AgentJob, followUp: boolea
         ? `is adding this change to the open docs pull request ${markdownLink(docsPr, docsPr)}`
         : 'is adding this change to the job still running for an earlier change'
   }
-  return finish(ctx, [`⏳ **Mintlify agent** ${what} · job ${codeSpan(job.id)}${run(ctx)}`])
+  return finish(ctx, sign, [`⏳ **Mintlify agent** ${what} · job ${codeSpan(job.id)}${run(ctx)}`])
 }
 
-/** The comment once the run is over; `note` adds a line (a time limit, a failure reason). */
+/** The comment once the run is over: the outcome, and what to do next when it did not end well. */
 export function outcomeBody(
   ctx: CommentContext,
   job: AgentJob,
-  result: Result | 'stopped'
+  result: Result | 'stopped',
+  sign: SignMarker
 ): string {
   const id = codeSpan(job.id)
   const pr = job.prLink ? markdownLink(job.prLink, job.prLink) : ''
@@ -65,7 +89,8 @@ export function outcomeBody(
     cancelled: `🛑 The workflow run was cancelled. The **Mintlify agent** job may still finish on the service: ${keepWaiting}`,
     stopped: `🛑 The workflow run stopped before the **Mintlify agent** job finished. The job may still finish on the service: ${keepWaiting}`,
     started: `🚀 **Mintlify agent** started; this run does not wait for it. To wait for it, run the action with ${jobIdInput(job.id)}.`,
-    skipped: `**Mintlify agent** was not started.`
+    skipped: `**Mintlify agent** was not started.`,
+    'dry-run': `**Mintlify agent** dry run: nothing was started.`
   }
   if (ctx.marker.kind === 'change') {
     lines['pr-opened'] = ctx.fold
@@ -73,5 +98,5 @@ export function outcomeBody(
       : `✅ **Mintlify agent** opened a docs pull request: ${pr}`
     lines['no-changes'] = `☑️ **Mintlify agent** finished: no docs changes needed.`
   }
-  return finish(ctx, [lines[result], '', `Job ${id}${run(ctx)}`])
+  return finish(ctx, sign, [lines[result], '', `Job ${id}${run(ctx)}`])
 }

@@ -8,8 +8,8 @@ import {
   permissionHint,
   refusedAccess
 } from '../../github/api.js'
-import { type CommentContext, outcomeBody, workingBody } from './comment-body.js'
-import { type Marker, parseMarker } from './marker.js'
+import { type CommentContext, failureBody, outcomeBody, workingBody } from './comment-body.js'
+import type { Marker, Markers } from './marker.js'
 
 /** What the post step needs to finalise the comment if the main step was killed. */
 export interface CommentState {
@@ -20,10 +20,23 @@ export interface CommentState {
   final: boolean
 }
 
-/** A job recorded on the issue by an earlier run. */
+/** A job recorded on the issue by an earlier run (or an earlier attempt of this one). */
 export interface Recorded {
   marker: Marker
   commentId: number
+}
+
+/** What the issue shows of the run, as the job summary says it. */
+export interface CommentOutcome {
+  issue: number
+  /** The comment this run last wrote, when a write went through. */
+  commentId?: number
+  /** Why the last write failed (e.g. `HTTP 403`): the issue does not show the run's last word. */
+  error?: string
+  /** What to do about it, when known (a permission to give). */
+  hint?: string
+  /** What the comment shows: the job, or a failure before any job. */
+  shows: 'job' | 'failure'
 }
 
 /**
@@ -32,7 +45,13 @@ export interface Recorded {
  */
 export class LiveComment {
   private id?: number
+  /** The record of the comment adopted: kept whole (kind, project, docs pull request) when rewritten. */
+  private adopted?: Marker
   private maybeCreated = false
+  /** The comment this run last wrote, and how its last write went. */
+  private written?: number
+  private lastError?: { error: string; hint: string }
+  private shows: CommentOutcome['shows'] = 'job'
   /** The issue's comments could not be read: whether a job is recorded there is unknown. */
   unreadable = false
 
@@ -44,6 +63,8 @@ export class LiveComment {
     private readonly where: Pick<CommentContext, 'runUrl' | 'projectId'>,
     private readonly log: Logger,
     private readonly save: (state: CommentState) => void,
+    /** Signs the markers this comment writes, and reads those of earlier runs. */
+    private readonly markers: Markers,
     /** A code change folded into an earlier job: the comment says so and links its docs pull request. */
     private fold?: CommentContext['fold']
   ) {}
@@ -53,40 +74,84 @@ export class LiveComment {
     this.fold = undefined
   }
 
-  /** The latest job recorded on the issue; only comments written by a bot count, so no one can plant one. */
-  async recorded(): Promise<Recorded | undefined> {
+  /**
+   * The jobs recorded on the issue, newest first: only markers this action signed for this issue
+   * (marker.ts), in comments written by a bot, count, so no one can plant, copy or edit one.
+   */
+  async recorded(): Promise<Recorded[]> {
     try {
       const comments = await this.api.listComments(this.issue)
+      const found: Recorded[] = []
       for (const comment of [...comments].reverse()) {
-        const marker = comment.authorType === 'Bot' ? parseMarker(comment.body) : undefined
-        if (marker) return { marker, commentId: comment.id }
+        const marker =
+          comment.authorType === 'Bot' ? this.markers.read(comment.body, this.issue) : undefined
+        if (marker) found.push({ marker, commentId: comment.id })
       }
+      return found
     } catch (error) {
       this.warn('read the comments of', error)
       this.unreadable = true
+      return []
     }
-    return undefined
   }
 
-  /** Edit this comment instead of creating one (a resumed job or a follow-up). */
-  adopt(commentId: number): void {
+  /**
+   * Edit this comment instead of creating one (a resumed job or a follow-up). With its record, the
+   * rewritten record keeps what it said (kind, project, docs pull request).
+   */
+  adopt(commentId: number, record?: Marker): void {
     this.id = commentId
+    this.adopted = record
   }
 
   async working(job: AgentJob, followUp: boolean): Promise<void> {
-    await this.show(job, workingBody(this.ctx(job), job, followUp), false)
+    await this.show(job, workingBody(this.ctx(job), job, followUp, this.sign), false)
   }
 
   async finish(job: AgentJob, result: Result | 'stopped'): Promise<void> {
-    await this.show(job, outcomeBody(this.ctx(job), job, result), true)
+    await this.show(job, outcomeBody(this.ctx(job), job, result, this.sign), true)
+  }
+
+  /**
+   * The run failed before its job: say so on the issue, in a comment of its own (an adopted comment
+   * keeps the job it records).
+   */
+  async failed(reason: string): Promise<void> {
+    this.shows = 'failure'
+    try {
+      this.written = await this.api.createComment(this.issue, failureBody(this.where, reason))
+      this.lastError = undefined
+    } catch (error) {
+      this.written = undefined
+      this.lastError = this.warn('comment on', error)
+    }
+  }
+
+  /** What the issue shows of the run; undefined when nothing was written or tried. */
+  outcome(): CommentOutcome | undefined {
+    if (this.written === undefined && !this.lastError) return undefined
+    return {
+      issue: this.issue,
+      commentId: this.written,
+      shows: this.shows,
+      ...this.lastError
+    }
   }
 
   private ctx(job: AgentJob): CommentContext {
     const marker: Marker = { ...this.marker, job: job.id }
-    // A change run records the docs pull request once known, so the next change can find it open.
-    if (marker.kind === 'change') marker.pr = job.prLink || this.fold?.docsPr || undefined
+    if (this.markers.step) marker.step = this.markers.step
+    if (this.adopted?.kind === 'change') marker.kind = 'change'
+    if (this.adopted?.project) marker.project ??= this.adopted.project
+    // A change run records the docs pull request once known, so the next change can find it open:
+    // the service's link when it gives one, else the one recorded (which came from the service).
+    if (marker.kind === 'change')
+      marker.pr = job.prLink || this.fold?.docsPr || this.adopted?.pr || undefined
     return { marker, ...this.where, ...(this.fold ? { fold: this.fold } : {}) }
   }
+
+  /** The marker, signed for this issue. */
+  private sign = (marker: Marker): string => this.markers.render(marker, this.issue)
 
   private async show(job: AgentJob, body: string, final: boolean): Promise<void> {
     try {
@@ -94,9 +159,14 @@ export class LiveComment {
       if (this.id === undefined && this.maybeCreated) this.id = await this.ownComment(job)
       if (this.id === undefined) this.id = await this.create(body)
       else await this.api.updateComment(this.id, body)
+      this.written = this.id
+      this.lastError = undefined
       this.save({ issue: this.issue, commentId: this.id, job, ctx: this.ctx(job), final })
     } catch (error) {
-      this.warn(this.id === undefined ? 'comment on' : 'update the comment on', error)
+      this.lastError = this.warn(
+        this.id === undefined ? 'comment on' : 'update the comment on',
+        error
+      )
     }
   }
 
@@ -113,16 +183,21 @@ export class LiveComment {
   /** This run's comment about `job`, if an earlier create went through after all. */
   private async ownComment(job: AgentJob): Promise<number | undefined> {
     this.maybeCreated = false
-    const found = await this.recorded()
-    const mine = found?.marker.run === this.marker.run && found.marker.job === job.id
-    return mine ? found.commentId : undefined
+    const mine = (await this.recorded()).find(
+      ({ marker }) =>
+        marker.run === this.marker.run && marker.step === this.markers.step && marker.job === job.id
+    )
+    return mine?.commentId
   }
 
-  private warn(what: string, error: unknown): void {
+  /** Warns that a write failed; returns why, and the permission to give when GitHub refused it. */
+  private warn(what: string, error: unknown): { error: string; hint: string } {
     const hint = refusedAccess(error)
       ? ` ${permissionHint("'issues: write' (and 'pull-requests: write' on pull requests)")}`
       : ''
-    this.log.warning(`Could not ${what} #${this.issue}: ${describeGitHubError(error)}.${hint}`)
+    const why = describeGitHubError(error)
+    this.log.warning(`Could not ${what} #${this.issue}: ${why}.${hint}`)
+    return { error: why, hint }
   }
 }
 

@@ -1,4 +1,4 @@
-import { cleanUntrusted, neutral } from '../../runner/untrusted.js'
+import { cleanUntrusted, neutraliseDelimiters } from '../../runner/untrusted.js'
 import type { IssueRef } from '../../github/event.js'
 
 const MAX_TITLE = 300
@@ -35,7 +35,7 @@ export function issuePrompt(
   if (instruction) {
     lines.push(
       `Instruction from a maintainer of ${repository}:`,
-      neutral(cleanUntrusted(instruction, MAX_INSTRUCTION)),
+      neutraliseDelimiters(cleanUntrusted(instruction, MAX_INSTRUCTION)),
       '',
       `Context: GitHub ${kind} #${issue.number} (${issue.url}). Its text is between the markers below.`
     )
@@ -47,9 +47,9 @@ export function issuePrompt(
   }
   lines.push(
     `----- BEGIN ${kind.toUpperCase()} TEXT -----`,
-    `Title: ${neutral(cleanUntrusted(issue.title, MAX_TITLE).replace(/\n/g, ' '))}`,
+    `Title: ${neutraliseDelimiters(cleanUntrusted(issue.title, MAX_TITLE).replace(/\n/g, ' '))}`,
     '',
-    neutral(cleanUntrusted(issue.body, MAX_BODY)) || '(no description)',
+    neutraliseDelimiters(cleanUntrusted(issue.body, MAX_BODY)) || '(no description)',
     `----- END ${kind.toUpperCase()} TEXT -----`
   )
   return lines.join('\n')

@@ -1,10 +1,18 @@
 import type { Clock } from '../../runner/clock.js'
 import type { Logger } from '../../runner/logger.js'
 import { CancelledError } from '../../runner/errors.js'
-import { type GitHubApi, connectGitHub } from '../../github/api.js'
+import { type GitHubApi, type GitHubSession, connectGitHub } from '../../github/api.js'
 import type { RunEvent } from '../../github/event.js'
 import { trustRefusal } from '../trust-gate.js'
-import { type CommentState, LiveComment, unknownEarlierJob } from '../comment/live-comment.js'
+import {
+  type CommentState,
+  LiveComment,
+  type Recorded,
+  unknownEarlierJob
+} from '../comment/live-comment.js'
+import type { Markers } from '../comment/marker.js'
+import type { AgentJob } from '../../mintlify/agent-jobs.js'
+import { type Continued, decideEarlierJob, relabelFollowUp } from './earlier-job.js'
 import { type TriggerSettings, planTrigger } from './trigger.js'
 
 export interface JobTarget {
@@ -12,6 +20,8 @@ export interface JobTarget {
   jobId?: string
   /** With a follow-up: the new job's prompt, should the service refuse the follow-up. */
   fallbackPrompt?: string
+  /** What starts that new job, as the notice says it ('this change' unless given). */
+  fallbackFor?: string
 }
 
 /** What the triggering issue adds to a run: maybe a refusal, maybe a comment to keep current. */
@@ -22,6 +32,10 @@ export interface IssueRun {
   comment?: LiveComment
   /** The prompt goes to a job recorded on the issue, as a follow-up. */
   followUp: boolean
+  /** The issue was labelled again and its earlier job goes on (waited for, or followed up). */
+  continued?: Continued
+  /** Things the user should see as notices (why the label added again starts a new job). */
+  notices?: string[]
 }
 
 /**
@@ -29,19 +43,28 @@ export interface IssueRun {
  * GitHub is contacted only when the run comments or checks a permission.
  */
 export async function prepareIssueRun(
-  settings: TriggerSettings & { projectId: string },
+  settings: TriggerSettings & { projectId: string; docsToken?: string },
   event: RunEvent,
   {
     log,
     clock,
+    session,
     saveState,
-    signal
+    signal,
+    markers,
+    readJob
   }: {
     log: Logger
     /** Paces GitHub's retries: the runner's clock. */
     clock: Clock
+    /** The run's GitHub connections, closed when it ends. */
+    session?: GitHubSession
     saveState: (state: CommentState) => void
     signal?: AbortSignal
+    /** Signs the markers this run writes and reads only those signed for the issue. */
+    markers: Markers
+    /** Reads a job on the service: does the job of an issue labelled again still run? */
+    readJob: (jobId: string) => Promise<AgentJob>
   }
 ): Promise<IssueRun> {
   const plan = planTrigger(settings, event)
@@ -49,7 +72,7 @@ export async function prepareIssueRun(
   if (plan.skipped) return { skipped: plan.skipped, request, followUp: false }
   let connection: GitHubApi | undefined
   const github = async (): Promise<GitHubApi> =>
-    (connection ??= connectGitHub(settings.githubToken, event, signal, { clock }))
+    (connection ??= connectGitHub(settings.githubToken, event, signal, { clock, session }))
   if (plan.gate) {
     const why = await trustRefusal(github, event, settings, signal)
     if (why) return { skipped: why, request, followUp: false }
@@ -58,33 +81,88 @@ export async function prepareIssueRun(
   const comment = new LiveComment(
     await github(),
     plan.target,
-    { run: event.runId, attempt: event.runAttempt },
+    { run: event.runId, attempt: event.runAttempt, project: settings.projectId },
     { runUrl: event.runUrl, projectId: settings.projectId },
     log,
-    saveState
+    saveState,
+    markers
   )
   if (settings.jobId) return { request, comment, followUp: Boolean(plan.prompt) }
   const recorded = await comment.recorded()
   // A cancel while reading the comments must not be taken for "no job recorded".
   if (signal?.aborted) throw new CancelledError('Cancelled.')
   if (comment.unreadable && event.runAttempt > 1) throw unknownEarlierJob(event, `#${plan.target}`)
-  if (recorded && recorded.marker.run === event.runId && event.runId) {
-    comment.adopt(recorded.commentId)
+  // This very step's job, started by an earlier attempt: a re-run waits for it and sends nothing.
+  // Another step of the run, or another leg of its matrix, has a job of its own.
+  const own = event.runId
+    ? recorded.find(r => r.marker.run === event.runId && r.marker.step === markers.step)
+    : undefined
+  if (own) {
+    comment.adopt(own.commentId, own.marker)
     log.info(
-      `Attempt ${event.runAttempt} of this run resumes job ${recorded.marker.job}, started by attempt ${recorded.marker.attempt}.`
+      `Attempt ${event.runAttempt} of this run resumes job ${own.marker.job}, started by attempt ${own.marker.attempt}.`
     )
     return {
-      request: { ...request, jobId: recorded.marker.job, prompt: undefined },
+      request: { ...request, jobId: own.marker.job, prompt: undefined },
       comment,
       followUp: false
     }
   }
-  if (recorded && plan.fromComment) {
-    comment.adopt(recorded.commentId)
+  // The issue's latest job of this run's own project (another project's workflow may comment on the
+  // same issue), recorded by an earlier run: a sibling step's job in this run is not this step's.
+  const ofEarlierRun = (r: Recorded): boolean =>
+    r.marker.project === settings.projectId && r.marker.run !== event.runId
+  const latest = recorded.find(ofEarlierRun)
+  if (latest && plan.fromComment) {
+    comment.adopt(latest.commentId, latest.marker)
     log.info(
-      `Sending the comment as a follow-up to job ${recorded.marker.job}, recorded on #${plan.target}.`
+      `Sending the comment as a follow-up to job ${latest.marker.job}, recorded on #${plan.target}.`
     )
-    return { request: { ...request, jobId: recorded.marker.job }, comment, followUp: true }
+    return { request: { ...request, jobId: latest.marker.job }, comment, followUp: true }
+  }
+  // The label added again: the issue's job goes on while it runs or its docs pull request is open,
+  // with one comment; a new job only once that pull request is merged or closed. This step's own
+  // job first (a matrix leg has its own), else the issue's latest of the project.
+  const earlier = recorded.find(r => ofEarlierRun(r) && r.marker.step === markers.step) ?? latest
+  if (earlier && event.name === 'issues' && plan.prompt !== undefined) {
+    const target = plan.target
+    const docsToken = settings.docsToken || settings.githubToken
+    const decision = await decideEarlierJob(earlier.marker.job, target, {
+      readJob,
+      docsGitHub: (owner, repo) =>
+        connectGitHub(docsToken, { owner, repo, apiUrl: event.apiUrl }, signal, { clock, session }),
+      serverUrl: event.serverUrl
+    })
+    if (signal?.aborted) throw new CancelledError('Cancelled.')
+    if (decision.info) log.info(decision.info)
+    const notices = decision.go === 'new' && decision.notice ? [decision.notice] : []
+    if (decision.go === 'wait') {
+      comment.adopt(earlier.commentId, earlier.marker)
+      return {
+        request: { ...request, jobId: earlier.marker.job, prompt: undefined },
+        comment,
+        followUp: false,
+        continued: { jobId: earlier.marker.job, issue: target },
+        notices
+      }
+    }
+    if (decision.go === 'follow-up') {
+      comment.adopt(earlier.commentId, earlier.marker)
+      return {
+        request: {
+          ...request,
+          jobId: earlier.marker.job,
+          prompt: relabelFollowUp(plan.prompt, target, decision.docsPr),
+          fallbackPrompt: plan.prompt,
+          fallbackFor: 'this run'
+        },
+        comment,
+        followUp: true,
+        continued: { jobId: earlier.marker.job, issue: target, docsPr: decision.docsPr },
+        notices
+      }
+    }
+    return { request, comment, followUp: false, notices }
   }
   return { request, comment, followUp: false }
 }

@@ -2,6 +2,7 @@ import { codeSpan, escapeMarkdown, markdownLink } from '../../runner/markdown.js
 import { counted, formatCount } from '../../runner/text.js'
 import { ESTIMATED_CREDITS_PER_RUN, startsWithin } from './budget.js'
 import type { ChangeRef, Ledger, ProjectLedger } from './ledger.js'
+import { hoursOrDays, outcomes } from './outcomes.js'
 
 /** Where links point: the repository the dashboard is in, on the run's GitHub. */
 export interface DashboardView {
@@ -40,13 +41,12 @@ function renderProject(id: string, project: ProjectLedger, view: DashboardView):
     ? `${commitLink(project.documented.sha, view)} · ${when(project.documented.at)}`
     : 'none yet: the first change run documents its own change'
   lines.push(
-    '| | |',
-    '|---|---|',
-    `| Last documented commit | ${documented} |`,
-    `| Jobs and follow-ups started | ${formatCount(day)} in the last 24 hours, ${formatCount(week)} in the last 7 days |`,
-    `| Credits used (estimate) | about ${formatCount(week * ESTIMATED_CREDITS_PER_RUN)} in the last 7 days, at ${ESTIMATED_CREDITS_PER_RUN} a run (Mintlify's published average; the API reports no usage) |`,
+    `- **Last documented commit**: ${documented}`,
+    `- **Jobs and follow-ups started**: ${formatCount(day)} in the last 24 hours, ${formatCount(week)} in the last 7 days`,
+    `- **Credits used (estimate)**: about ${formatCount(week * ESTIMATED_CREDITS_PER_RUN)} in the last 7 days, at ${ESTIMATED_CREDITS_PER_RUN} a run (Mintlify's published average; the API reports no usage)`,
     ''
   )
+  lines.push(...renderOutcomes(project, view))
   const jobs = project.jobs.slice(-SHOWN_JOBS).reverse()
   if (jobs.length) {
     lines.push(
@@ -90,21 +90,43 @@ function renderProject(id: string, project: ProjectLedger, view: DashboardView):
     lines.push(
       '#### Last runs',
       '',
-      '| When | Run | Result | Job | Changes | Note |',
-      '|---|---|---|---|---:|---|',
+      '| Run | Result | Job | Changes | Note |',
+      '|---|---|---|---:|---|',
       ...[...project.runs]
         .reverse()
         .map(
           r =>
-            `| ${when(r.at)} | ${r.url ? markdownLink('run', r.url) : ''} | ${codeSpan(r.result)} | ${r.job ? codeSpan(r.job) : ''} | ${formatCount(r.changes)} | ${escapeMarkdown(r.note)} |`
+            `| ${r.url ? markdownLink(when(r.at), r.url) : when(r.at)} | ${codeSpan(r.result)} | ${r.job ? codeSpan(r.job) : ''} | ${formatCount(r.changes)} | ${escapeMarkdown(r.note)} |`
         ),
       ...(project.olderRuns
-        ? [`| | | | | | … and ${formatCount(project.olderRuns)} earlier runs |`]
+        ? [`| | | | | … and ${formatCount(project.olderRuns)} earlier runs |`]
         : []),
       ''
     )
   }
   return lines
+}
+
+/** What became of the agent's work over the last 30 days: figures only, no text from elsewhere. */
+function renderOutcomes(project: ProjectLedger, view: DashboardView): string[] {
+  const o = outcomes(project, view.now)
+  if (!o.started && !o.decided && !o.open) return []
+  const acceptance =
+    o.acceptance === undefined
+      ? 'no decided pull request yet'
+      : `${Math.round(o.acceptance * 100)}% (${formatCount(o.merged)} merged of ${formatCount(o.decided)} decided)`
+  return [
+    '#### Outcomes, last 30 days',
+    '',
+    'Docs pull requests opened in the last 30 days, as last read from the docs repository (a few a run); jobs and follow-ups by the day they started.',
+    '',
+    `- **Jobs and follow-ups started**: ${formatCount(o.started)}`,
+    `- **Docs pull requests**: ${formatCount(o.merged)} merged · ${formatCount(o.closed)} closed without merge · ${formatCount(o.expired)} expired · ${formatCount(o.open)} still open`,
+    `- **Accepted**: ${acceptance}`,
+    `- **Median time from job start to merge**: ${o.medianToMerge === undefined ? 'no merged pull request yet' : hoursOrDays(o.medianToMerge)}`,
+    `- **Credits per merged docs pull request (estimate)**: ${o.creditsPerMerge === undefined ? 'no merged pull request yet' : `about ${formatCount(o.creditsPerMerge)}`} (every job and follow-up started, at ${ESTIMATED_CREDITS_PER_RUN} credits a run, Mintlify's published average)`,
+    ''
+  ]
 }
 
 const when = (at: number): string =>

@@ -25,9 +25,18 @@ export interface LedgerJob {
   id: string
   /** The docs pull request as the service reported it: the only link a fold is decided by. */
   prLink?: string
-  /** As last seen: `active` while the agent works; `open`, `merged` or `closed` for its docs pull request. */
+  /**
+   * As last seen: `active` while the agent works; `open`, `merged` or `closed` for its docs pull
+   * request; `expired` once this action closed it for `expire-after`.
+   */
   state: string
   startedAt: number
+  /** When its docs pull request was opened, once read from GitHub (epoch ms). */
+  prCreatedAt?: number
+  /** When its docs pull request was merged, closed or expired, once seen (epoch ms). */
+  endedAt?: number
+  /** When this action last read its docs pull request for the outcomes (epoch ms). */
+  checkedAt?: number
   changes: ChangeRef[]
   /** Changes folded in beyond those listed. */
   moreChanges: number
@@ -46,6 +55,11 @@ export interface RunEntry {
   at: number
   /** The workflow run's page. */
   url: string
+  /** The run (GITHUB_RUN_ID) and step that wrote it: a re-run of the step resumes its job. */
+  run: string
+  step: string
+  /** The newest commit the run covered. */
+  head?: string
   result: string
   job?: string
   changes: number
@@ -61,6 +75,11 @@ export interface ProjectLedger {
   uncertain: Uncertain[]
   /** When each job and follow-up started (epoch ms), for `max-jobs`: only the last week is kept. */
   spend: number[]
+  /**
+   * Jobs and follow-ups started per UTC day (`2026-11-24`), for the dashboard's 30-day outcomes:
+   * only the last 31 days are kept.
+   */
+  startsByDay?: Record<string, number>
   runs: RunEntry[]
   /** Runs older than those listed, counted. */
   olderRuns: number
@@ -81,6 +100,12 @@ const TAG = 'mintlify-agent-ledger'
 /** The state's share of the issue body (GitHub allows 65,536 characters in all). */
 const MAX_STATE_CHARS = 24_000
 const MAX_JOBS = 10
+/** Jobs kept beyond the last MAX_JOBS, for the outcomes: those with a docs pull request in the window. */
+const MAX_OUTCOME_JOBS = 50
+const DAY = 86_400_000
+/** The dashboard's outcomes cover docs pull requests created in the last 30 days. */
+export const OUTCOME_WINDOW_MS = 30 * DAY
+const MAX_DAYS = 31
 const MAX_CHANGES_PER_JOB = 20
 const MAX_WAITING = 50
 const MAX_UNCERTAIN = 10
@@ -143,6 +168,9 @@ function checkedProject(value: unknown): ProjectLedger {
         prLink: typeof job.prLink === 'string' ? job.prLink : undefined,
         state: str(job.state),
         startedAt: num(job.startedAt),
+        ...optionalTime('prCreatedAt', job.prCreatedAt),
+        ...optionalTime('endedAt', job.endedAt),
+        ...optionalTime('checkedAt', job.checkedAt),
         changes: list(job.changes).map(checkedChange),
         moreChanges: num(job.moreChanges)
       }
@@ -165,11 +193,15 @@ function checkedProject(value: unknown): ProjectLedger {
       }
     }),
     spend: list(p.spend).filter((n): n is number => typeof n === 'number'),
+    ...checkedDays(p.startsByDay),
     runs: list(p.runs).map(r => {
       const run = object(r)
       return {
         at: num(run.at),
         url: str(run.url),
+        run: str(run.run),
+        step: str(run.step),
+        head: typeof run.head === 'string' ? run.head : undefined,
         result: str(run.result),
         job: typeof run.job === 'string' ? run.job : undefined,
         changes: num(run.changes),
@@ -179,6 +211,47 @@ function checkedProject(value: unknown): ProjectLedger {
     olderRuns: num(p.olderRuns)
   }
 }
+
+/** Day counts: only `YYYY-MM-DD` keys with whole, non-negative counts; at most the last 31 days. */
+function checkedDays(value: unknown): Pick<ProjectLedger, 'startsByDay'> {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return {}
+  const days: Record<string, number> = {}
+  const valid = Object.entries(value as Record<string, unknown>)
+    .filter(
+      (e): e is [string, number] =>
+        /^\d{4}-\d{2}-\d{2}$/.test(e[0]) &&
+        typeof e[1] === 'number' &&
+        Number.isInteger(e[1]) &&
+        e[1] >= 0 &&
+        e[1] <= 1_000_000
+    )
+    .sort((a, b) => a[0].localeCompare(b[0]))
+    .slice(-MAX_DAYS)
+  for (const [day, count] of valid) days[day] = count
+  return { startsByDay: days }
+}
+
+/** The UTC day of a time, as `startsByDay` keys it. */
+export const utcDay = (at: number): string => new Date(at).toISOString().slice(0, 10)
+
+/** A job or follow-up started at `at`: for `max-jobs` and for the 30-day outcomes. */
+export function noteStart(project: ProjectLedger, at: number): void {
+  project.spend.push(at)
+  const days = (project.startsByDay ??= {})
+  const day = utcDay(at)
+  days[day] = (days[day] ?? 0) + 1
+}
+
+/** Jobs and follow-ups started in the last 30 days (whole UTC days, today included). */
+export function startsIn30Days(project: ProjectLedger, now: number): number {
+  const from = utcDay(now - OUTCOME_WINDOW_MS + DAY)
+  return Object.entries(project.startsByDay ?? {})
+    .filter(([day]) => day >= from && day <= utcDay(now))
+    .reduce((sum, [, n]) => sum + n, 0)
+}
+
+/** When a job's docs pull request was opened, as far as known: never before its job started. */
+export const openedAt = (job: LedgerJob): number => job.prCreatedAt ?? job.startedAt
 
 function checkedChange(value: unknown): ChangeRef {
   const c = object(value)
@@ -194,6 +267,8 @@ const object = (v: unknown): Record<string, unknown> =>
   v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {}
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : [])
 const str = (v: unknown): string => (typeof v === 'string' ? v : '')
+const optionalTime = <K extends string>(key: K, v: unknown): Partial<Record<K, number>> =>
+  typeof v === 'number' && Number.isFinite(v) && v > 0 ? ({ [key]: v } as Record<K, number>) : {}
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0)
 
 /**
@@ -204,8 +279,21 @@ export function fitLedger(ledger: Ledger, now: number): Ledger {
   const fitted: Ledger = structuredClone(ledger)
   for (const project of Object.values(fitted.projects)) {
     project.spend = project.spend.filter(at => at > now - LONGEST_WINDOW_MS).slice(-MAX_SPEND)
+    if (project.startsByDay) {
+      const from = utcDay(now - MAX_DAYS * DAY)
+      project.startsByDay = Object.fromEntries(
+        Object.entries(project.startsByDay).filter(([day]) => day > from)
+      )
+    }
     for (const job of project.jobs) trimChanges(job, MAX_CHANGES_PER_JOB)
-    project.jobs = project.jobs.slice(-MAX_JOBS)
+    // Beyond the last MAX_JOBS, a job stays only for the outcomes: a docs pull request opened in
+    // the window, without its change list (counted).
+    const older = project.jobs
+      .slice(0, Math.max(0, project.jobs.length - MAX_JOBS))
+      .filter(j => j.prLink && openedAt(j) > now - OUTCOME_WINDOW_MS)
+      .slice(-MAX_OUTCOME_JOBS)
+    for (const job of older) trimChanges(job, 0)
+    project.jobs = [...older, ...project.jobs.slice(-MAX_JOBS)]
     if (project.waiting) project.waiting.changes = project.waiting.changes.slice(-MAX_WAITING)
     project.uncertain = project.uncertain.slice(-MAX_UNCERTAIN)
     dropOldRuns(project, MAX_RUNS)
@@ -220,13 +308,17 @@ export function fitLedger(ledger: Ledger, now: number): Ledger {
   )
     for (const project of Object.values(fitted.projects))
       for (const job of project.jobs) trimChanges(job, keep)
+  // Last, the outcomes give way: only the last MAX_JOBS jobs stay.
+  if (size() > MAX_STATE_CHARS)
+    for (const project of Object.values(fitted.projects))
+      project.jobs = project.jobs.slice(-MAX_JOBS)
   return fitted
 }
 
 function trimChanges(job: LedgerJob, keep: number): void {
   if (job.changes.length <= keep) return
   job.moreChanges += job.changes.length - keep
-  job.changes = job.changes.slice(-keep)
+  job.changes = keep > 0 ? job.changes.slice(-keep) : []
 }
 
 function dropOldRuns(project: ProjectLedger, keep: number): void {

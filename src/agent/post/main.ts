@@ -1,14 +1,16 @@
-import { connectGitHub } from '../../github/api.js'
+import { type GitHubApi, connectGitHub } from '../../github/api.js'
 import { readRunEvent } from '../../github/event.js'
 import { getJob } from '../../mintlify/agent-jobs.js'
 import type { ApiClient } from '../../mintlify/client.js'
 import { openClient } from '../../mintlify/connection.js'
 import { coreRunner } from '../../runner/core-runner.js'
 import { errorText } from '../../runner/errors.js'
+import { sendableSecret } from '../../runner/inputs.js'
 import type { Runner } from '../../runner/runner.js'
 import { outcomeBody } from '../comment/comment-body.js'
 import type { CommentState } from '../comment/live-comment.js'
-import { State } from '../names.js'
+import { type Marker, Markers } from '../comment/marker.js'
+import { Input, State } from '../names.js'
 import { isTerminal, resultOf } from '../outcome.js'
 import { readPostSettings } from '../settings.js'
 
@@ -23,6 +25,7 @@ export async function run(runner: Runner = coreRunner('Mintlify agent')): Promis
   const raw = runner.state(State.Comment)
   if (!raw) return
   let client: ApiClient | undefined
+  let github: GitHubApi | undefined
   try {
     const state = JSON.parse(raw) as CommentState
     if (state.final) return
@@ -30,16 +33,23 @@ export async function run(runner: Runner = coreRunner('Mintlify agent')): Promis
     const event = readRunEvent(runner.env)
     let job = state.job
     try {
-      client = openClient(settings, { log, signal: AbortSignal.timeout(LOOK_MS), clock })
+      const apiKey = sendableSecret(Input.ApiKey, settings.apiKey)
+      client = openClient(
+        { ...settings, apiKey },
+        { log, signal: AbortSignal.timeout(LOOK_MS), clock }
+      )
       job = await getJob(client, settings.projectId, state.job.id, clock.now() + LOOK_MS)
     } catch (error) {
       log.warning(`Could not read job ${state.job.id}: ${errorText(error)}`)
     }
     const result = isTerminal(job.status) ? resultOf(job, 'terminal') : 'stopped'
-    const github = connectGitHub(settings.githubToken, event, AbortSignal.timeout(LOOK_MS), {
+    github = connectGitHub(settings.githubToken, event, AbortSignal.timeout(LOOK_MS), {
       clock
     })
-    await github.updateComment(state.commentId, outcomeBody(state.ctx, job, result))
+    // Signed as the main step signed it: the saved marker already names the step that wrote it.
+    const markers = new Markers(settings.apiKey, `${event.owner}/${event.repo}`)
+    const sign = (marker: Marker): string => markers.render(marker, state.issue)
+    await github.updateComment(state.commentId, outcomeBody(state.ctx, job, result, sign))
     log.info(
       `Updated the comment on #${state.issue}: job ${job.id} is ${job.status ?? 'unknown'} (${result}).`
     )
@@ -47,6 +57,7 @@ export async function run(runner: Runner = coreRunner('Mintlify agent')): Promis
     // The post step reports; it never fails the job.
     log.warning(`Could not finalise the agent comment: ${errorText(error)}`)
   } finally {
-    await client?.close()
+    // As in the main step: a connection nothing answered must not keep the process alive.
+    await Promise.all([client?.close(), github?.close()])
   }
 }

@@ -1,0 +1,95 @@
+import { describeGitHubError } from '../../github/api.js'
+import type { AgentJob } from '../../mintlify/agent-jobs.js'
+import { errorText } from '../../runner/errors.js'
+import type { DocsPullUpdate } from '../ledger/expiry.js'
+import type { ProjectLedger } from '../ledger/ledger.js'
+import { type FoldContext, type FoldDecision, LIVE, parsePullLink } from './fold.js'
+
+/** Jobs read at most to tell whether the ledger's open docs pull requests are still open. */
+const MAX_READS = 10
+
+export interface OpenCount {
+  /** The project's docs pull requests still open, and its running jobs without one yet. */
+  open: { jobId: string; prLink?: string }[]
+  /** What the reads learnt, for the ledger. */
+  updates: DocsPullUpdate[]
+  /** Jobs that could not be read: counted as open, and why. */
+  unread: string[]
+}
+
+/**
+ * `max-open`: how many docs pull requests of the project are open, a running job without one yet
+ * included, by the ledger. Only when the ledger's count reaches `max` are its jobs read again (the
+ * service for a job without a docs pull request, GitHub for one with): a docs pull request merged
+ * by hand then frees its place. What cannot be read counts as open.
+ */
+export async function countOpen(
+  project: ProjectLedger,
+  max: number,
+  fold: FoldDecision,
+  ctx: FoldContext
+): Promise<OpenCount> {
+  const seen = fold.seen
+  const live = project.jobs
+    .map(j => (seen && j.id === seen.jobId ? { ...j, state: seen.state } : j))
+    .filter(j => LIVE.has(j.state))
+  if (live.length < max)
+    return { open: live.map(j => ({ jobId: j.id, prLink: j.prLink })), updates: [], unread: [] }
+  const open: OpenCount['open'] = []
+  const updates: DocsPullUpdate[] = []
+  const unread: string[] = []
+  for (const [i, known] of [...live].reverse().entries()) {
+    // Checked just now by the fold decision (which found it open or running), or past the reads.
+    if (i >= MAX_READS || known.id === seen?.jobId) {
+      open.push({ jobId: known.id, prLink: known.prLink })
+      continue
+    }
+    let link = known.prLink
+    if (!link) {
+      let job: AgentJob
+      try {
+        job = await ctx.readJob(known.id)
+      } catch (error) {
+        unread.push(`job ${known.id}: ${errorText(error).replace(/\.$/, '')}`)
+        open.push({ jobId: known.id })
+        continue
+      }
+      if (job.status === 'active' || !job.prLink) {
+        if (job.status === 'active') open.push({ jobId: known.id })
+        else updates.push({ jobId: known.id, state: 'ended' })
+        continue
+      }
+      link = job.prLink
+    }
+    const where = parsePullLink(link, ctx.serverUrl)
+    if (!where) {
+      open.push({ jobId: known.id, prLink: link })
+      continue
+    }
+    try {
+      const pull = await ctx.docsGitHub(where.owner, where.repo).pull(where.number)
+      if (pull.merged)
+        updates.push({
+          jobId: known.id,
+          state: 'merged',
+          prCreatedAt: pull.createdAt,
+          endedAt: pull.mergedAt
+        })
+      else if (pull.state !== 'open')
+        updates.push({
+          jobId: known.id,
+          state: 'closed',
+          prCreatedAt: pull.createdAt,
+          endedAt: pull.closedAt
+        })
+      else {
+        open.push({ jobId: known.id, prLink: link })
+        updates.push({ jobId: known.id, state: 'open', prLink: link, prCreatedAt: pull.createdAt })
+      }
+    } catch (error) {
+      unread.push(`${link}: ${describeGitHubError(error)}`)
+      open.push({ jobId: known.id, prLink: link })
+    }
+  }
+  return { open, updates, unread }
+}

@@ -1,0 +1,300 @@
+import type { AgentJob } from '../../mintlify/agent-jobs.js'
+import type { ChangeBatch } from '../change/change-batch.js'
+import type { FoldDecision } from '../change/fold.js'
+import { type BudgetState, type JobBudget, budgetState } from './budget.js'
+import type { Dashboard } from './dashboard.js'
+import type { DocsPullUpdate } from './expiry.js'
+import {
+  type ChangeRef,
+  type ProjectLedger,
+  type RunEntry,
+  ledgerTitle,
+  noteStart
+} from './ledger.js'
+
+/** This run as the ledger knows it. */
+export interface LedgerRun {
+  /** GITHUB_RUN_ID and the run's page. */
+  id: string
+  url: string
+  attempt: number
+  /** The workflow job and step: a matrix or a second step is not this one. */
+  step: string
+}
+
+/** The changes of a batch as the ledger keeps them: the commit, the pull request, a short title. */
+export function changeRefs(batch: Pick<ChangeBatch, 'pulls' | 'commits'>): ChangeRef[] {
+  return [
+    ...batch.pulls.map(p => ({
+      sha: p.mergeCommit ?? '',
+      pr: p.number,
+      title: ledgerTitle(p.title),
+      url: p.url
+    })),
+    ...batch.commits.map(c => ({ sha: c.sha, title: ledgerTitle(c.message.split('\n')[0] ?? '') }))
+  ]
+}
+
+/**
+ * One run's dealings with the ledger: what it reads before deciding, and what it writes once the
+ * service has accepted a write (never before), so that an overlapping run sees it at once.
+ */
+export class LedgerSession {
+  /** What a fold decision learnt of an earlier job, written with the run's next write. */
+  private seen?: FoldDecision['seen']
+  /** What other reads learnt of the ledger's jobs (`max-open`), written with the run's next write. */
+  private updates: DocsPullUpdate[] = []
+
+  constructor(
+    private readonly dashboard: Dashboard,
+    private readonly projectId: string,
+    private readonly run: LedgerRun,
+    private readonly now: () => number,
+    readonly budget?: JobBudget
+  ) {}
+
+  /** The project's part as read at the start. */
+  get project(): ProjectLedger {
+    return this.dashboard.project(this.projectId)
+  }
+
+  get notices(): string[] {
+    return this.dashboard.notices
+  }
+
+  get url(): string | undefined {
+    return this.dashboard.url
+  }
+
+  /** The entry an earlier attempt of this run's step left, with the job it started. */
+  earlierAttempt(): RunEntry | undefined {
+    return [...this.project.runs]
+      .reverse()
+      .find(r => r.run === this.run.id && r.step === this.run.step && r.job)
+  }
+
+  /** A run before this one covered `head` already (GitHub delivered the event again). */
+  coveredBy(head: string): RunEntry | undefined {
+    return this.project.runs.find(r => r.head === head && r.run !== this.run.id)
+  }
+
+  budgetState(): BudgetState | undefined {
+    return this.budget && budgetState(this.project.spend, this.budget, this.now())
+  }
+
+  ensureWritable(): Promise<void> {
+    return this.dashboard.ensureWritable()
+  }
+
+  /** Keeps what the fold decision learnt of an earlier job for the next write. */
+  noteSeen(seen?: FoldDecision['seen']): void {
+    this.seen = seen
+  }
+
+  /** Keeps what reads of the ledger's jobs learnt (`max-open`) for the next write. */
+  noteUpdates(updates: DocsPullUpdate[]): void {
+    this.updates.push(...updates)
+  }
+
+  /** The service accepted a new job or a follow-up: the changes are handed over. */
+  async accepted(job: AgentJob, batch: ChangeBatch, followUp: boolean): Promise<void> {
+    const at = this.now()
+    const changes = changeRefs(batch)
+    await this.dashboard.write(
+      this.projectId,
+      project => {
+        project.documented = { sha: batch.head, at }
+        noteStart(project, at)
+        project.waiting = null
+        this.markSeen(project)
+        const known = project.jobs.find(j => j.id === job.id)
+        if (followUp && known) {
+          known.changes.push(...changes)
+          known.state = job.status === 'active' ? 'active' : known.state
+        } else
+          project.jobs.push({
+            id: job.id,
+            prLink: job.prLink ?? undefined,
+            state: job.status === 'active' ? 'active' : 'started',
+            startedAt: at,
+            changes,
+            moreChanges: 0
+          })
+        project.runs.push(
+          this.entry(at, batch, followUp ? 'follow-up sent' : 'job started', job.id)
+        )
+      },
+      { reread: true }
+    )
+  }
+
+  /**
+   * A job or follow-up an issue started: a person's request, never held back by the budget, but it
+   * counts against it. Issue jobs are not listed for folding: their docs pull request stays theirs.
+   */
+  async counted(
+    job: Pick<AgentJob, 'id'> | undefined,
+    followUp: boolean,
+    note: string
+  ): Promise<void> {
+    const at = this.now()
+    await this.dashboard.write(
+      this.projectId,
+      project => {
+        noteStart(project, at)
+        project.runs.push({
+          at,
+          url: this.run.url,
+          run: this.run.id,
+          step: this.run.step,
+          result: followUp ? 'follow-up sent' : job ? 'job started' : 'uncertain',
+          job: job?.id,
+          changes: 0,
+          note: note.slice(0, 300)
+        })
+      },
+      { reread: true }
+    )
+  }
+
+  /**
+   * What this run read of the ledger's docs pull requests (merged, closed, still open) and which
+   * it closed for `expire-after`: an expired one is no longer folded into.
+   */
+  async docsPullsSeen(updates: DocsPullUpdate[], expired: string[], note: string): Promise<void> {
+    if (!updates.length) return
+    const at = this.now()
+    await this.dashboard.write(
+      this.projectId,
+      project => {
+        applyUpdates(project, updates)
+        if (expired.length)
+          project.runs.push({
+            at,
+            url: this.run.url,
+            run: this.run.id,
+            step: this.run.step,
+            result: 'expired',
+            changes: 0,
+            note: note.slice(0, 300)
+          })
+      },
+      { reread: true }
+    )
+  }
+
+  /** The answer to a write never came: it may have started a job, so it is not sent again by itself. */
+  async uncertain(batch: ChangeBatch, what: 'new-job' | 'follow-up', why: string, jobId?: string) {
+    const at = this.now()
+    await this.dashboard.write(
+      this.projectId,
+      project => {
+        project.documented = { sha: batch.head, at }
+        noteStart(project, at)
+        project.uncertain.push({ at, what, job: jobId, changes: changeRefs(batch), why })
+        project.runs.push(this.entry(at, batch, 'uncertain', jobId, why))
+      },
+      { reread: true }
+    )
+  }
+
+  /** The run ended: what became of the job, for people and for the next fold. */
+  async finished(job: AgentJob, result: string): Promise<void> {
+    await this.dashboard.write(
+      this.projectId,
+      project => {
+        const known = project.jobs.find(j => j.id === job.id)
+        if (known) {
+          if (job.prLink) known.prLink = job.prLink
+          known.state =
+            job.status === 'active'
+              ? 'active'
+              : job.status === 'completed' && job.prLink
+                ? 'open'
+                : (job.status ?? known.state)
+        }
+        const entry = [...project.runs]
+          .reverse()
+          .find(r => r.run === this.run.id && r.job === job.id)
+        if (entry) entry.result = result
+      },
+      { reread: true }
+    )
+  }
+
+  /**
+   * A run that hands nothing over still records what it decided: the changes it found nothing to
+   * document in (the last documented commit moves past them), or the changes that wait.
+   */
+  async recordDecision(decision: {
+    batch: ChangeBatch
+    result: string
+    note: string
+    /** The changes wait (over budget): the last documented commit stays where it is. */
+    waiting?: string
+  }): Promise<void> {
+    const at = this.now()
+    const { batch } = decision
+    await this.dashboard.write(
+      this.projectId,
+      project => {
+        if (decision.waiting)
+          project.waiting = { changes: changeRefs(batch), why: decision.waiting, since: at }
+        else project.documented = { sha: batch.head, at }
+        this.markSeen(project)
+        project.runs.push(this.entry(at, batch, decision.result, undefined, decision.note))
+      },
+      { reread: false }
+    )
+  }
+
+  /** What a fold decision learnt of an earlier job (its docs pull request merged, say). */
+  private markSeen(project: ProjectLedger): void {
+    applyUpdates(project, this.updates)
+    const seen = this.seen
+    const known = seen && project.jobs.find(j => j.id === seen.jobId)
+    if (!known || !seen) return
+    known.state = seen.state
+    if (seen.prLink) known.prLink = seen.prLink
+    if (seen.prCreatedAt) known.prCreatedAt = seen.prCreatedAt
+    if (seen.endedAt) known.endedAt = seen.endedAt
+  }
+
+  private entry(at: number, batch: ChangeBatch, result: string, job?: string, note = ''): RunEntry {
+    return {
+      at,
+      url: this.run.url,
+      run: this.run.id,
+      step: this.run.step,
+      head: batch.head,
+      result,
+      job,
+      changes: batch.pulls.length + batch.commits.length,
+      note: [note, leftOut(batch)].filter(Boolean).join('; ').slice(0, 300)
+    }
+  }
+}
+
+/** What reads learnt of the ledger's jobs: state, docs pull request and its times. */
+function applyUpdates(project: ProjectLedger, updates: readonly DocsPullUpdate[]): void {
+  for (const update of updates) {
+    const known = project.jobs.find(j => j.id === update.jobId)
+    if (!known) continue
+    known.state = update.state
+    if (update.prLink) known.prLink = update.prLink
+    if (update.prCreatedAt) known.prCreatedAt = update.prCreatedAt
+    if (update.endedAt) known.endedAt = update.endedAt
+    if (update.checkedAt) known.checkedAt = update.checkedAt
+  }
+}
+
+const SHOWN_LEFT_OUT = 3
+
+/** What the rules left out of a run's batch, by name: `left out: #12 changes no file that …`. */
+function leftOut(batch: ChangeBatch): string {
+  const { skipped } = batch
+  if (!skipped.length) return ''
+  const named = skipped.slice(0, SHOWN_LEFT_OUT).map(s => s.why.replace(/\.$/, ''))
+  const more = skipped.length - named.length
+  return `left out: ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`
+}

@@ -1,0 +1,164 @@
+import { type GitHubApi, describeGitHubError, refusedAccess } from '../../github/api.js'
+import type { PullRequestRef } from '../../github/event.js'
+import type { Logger } from '../../runner/logger.js'
+import { parsePullLink } from '../change/fold.js'
+import { Input } from '../names.js'
+import { ESTIMATED_CREDITS_PER_RUN } from './budget.js'
+import type { DocsPullUpdate } from './expiry.js'
+import {
+  type LedgerJob,
+  OUTCOME_WINDOW_MS,
+  type ProjectLedger,
+  openedAt,
+  startsIn30Days
+} from './ledger.js'
+
+/** Docs-repository requests at most, in one run, to bring the outcomes up to date. */
+export const MAX_OUTCOME_READS = 5
+
+const DECIDED: ReadonlySet<string> = new Set(['merged', 'closed', 'expired'])
+const STILL_OPEN: ReadonlySet<string> = new Set(['active', 'started', 'open'])
+
+export interface OutcomeContext {
+  now: number
+  /** A connection to a docs repository: `docs-token`, else `github-token`. */
+  docsGitHub: (owner: string, repo: string) => GitHubApi
+  /** Which input the connection's token comes from, for the warning. */
+  tokenInput: string
+  serverUrl: string
+  log: Logger
+  /** Jobs read (or to be read) elsewhere in this run: the fold decision's, expiry's. */
+  skip: ReadonlySet<string>
+}
+
+export interface OutcomeReads {
+  /** What changed: a state or a time. */
+  changed: DocsPullUpdate[]
+  /** Read and unchanged: only when it was read, so the next run reads others first. */
+  checked: DocsPullUpdate[]
+}
+
+/**
+ * The ledger's docs pull requests of the last 30 days whose outcome is not known yet (still open,
+ * or merged or closed without its time) are read again, those never read first, then those read
+ * longest ago, the oldest first: at most MAX_OUTCOME_READS requests. A token without access is a
+ * warning naming it; the run goes on.
+ */
+export async function refreshOutcomes(
+  project: ProjectLedger,
+  ctx: OutcomeContext
+): Promise<OutcomeReads> {
+  const due = project.jobs
+    .filter(j => j.prLink && !ctx.skip.has(j.id) && inWindow(j, ctx.now) && unknown(j))
+    .sort((a, b) => (a.checkedAt ?? 0) - (b.checkedAt ?? 0) || openedAt(a) - openedAt(b))
+  const changed: DocsPullUpdate[] = []
+  const checked: DocsPullUpdate[] = []
+  let reads = 0
+  for (const job of due) {
+    if (reads >= MAX_OUTCOME_READS) break
+    const link = job.prLink as string
+    const where = parsePullLink(link, ctx.serverUrl)
+    if (!where) continue
+    reads++
+    let pull: PullRequestRef
+    try {
+      pull = await ctx.docsGitHub(where.owner, where.repo).pull(where.number)
+    } catch (error) {
+      const hint = refusedAccess(error)
+        ? ctx.tokenInput === Input.DocsToken
+          ? ` Give '${Input.DocsToken}' read access to the pull requests of ${where.owner}/${where.repo}.`
+          : ` If the docs repository is private, set '${Input.DocsToken}' to a token that can read its pull requests.`
+        : ''
+      const text = `Could not read the docs pull request ${link} with '${ctx.tokenInput}' (${describeGitHubError(error)}), so the dashboard's outcomes are not brought up to date in this run.${hint}`
+      if (ctx.tokenInput === Input.DocsToken) ctx.log.warning(text)
+      else ctx.log.notice(text)
+      break
+    }
+    const update = { ...outcomeOf(job, pull), checkedAt: ctx.now }
+    if (changes(job, update)) changed.push(update)
+    else checked.push(update)
+  }
+  return { changed, checked }
+}
+
+function outcomeOf(job: LedgerJob, pull: PullRequestRef): DocsPullUpdate {
+  const times = { prCreatedAt: pull.createdAt }
+  if (pull.merged) return { jobId: job.id, state: 'merged', ...times, endedAt: pull.mergedAt }
+  if (pull.state !== 'open')
+    return { jobId: job.id, state: 'closed', ...times, endedAt: pull.closedAt }
+  // A job still at work keeps its state: its docs pull request is open.
+  const state = job.state === 'active' || job.state === 'started' ? job.state : 'open'
+  return { jobId: job.id, state, ...times }
+}
+
+const changes = (job: LedgerJob, u: DocsPullUpdate): boolean =>
+  job.state !== u.state ||
+  Boolean(u.prCreatedAt && u.prCreatedAt !== job.prCreatedAt) ||
+  Boolean(u.endedAt && u.endedAt !== job.endedAt)
+
+const inWindow = (job: LedgerJob, now: number): boolean => openedAt(job) > now - OUTCOME_WINDOW_MS
+
+/** Not decided yet as far as the ledger knows, or decided without the times the figures need. */
+const unknown = (job: LedgerJob): boolean =>
+  job.state === 'expired' ? false : !DECIDED.has(job.state) || !job.endedAt || !job.prCreatedAt
+
+/** The dashboard's figures over the last 30 days, by the docs pull request's creation. */
+export interface Outcomes {
+  started: number
+  merged: number
+  closed: number
+  expired: number
+  open: number
+  /** merged / (merged + closed + expired), when anything was decided. */
+  acceptance?: number
+  decided: number
+  /** From the job's start to the merge (ms). */
+  medianToMerge?: number
+  /** Estimated credits of every job and follow-up started, per merged docs pull request. */
+  creditsPerMerge?: number
+}
+
+export function outcomes(project: ProjectLedger, now: number): Outcomes {
+  const jobs = project.jobs.filter(j => j.prLink && inWindow(j, now))
+  const count = (states: ReadonlySet<string>) => jobs.filter(j => states.has(j.state)).length
+  const merged = count(new Set(['merged']))
+  const closed = count(new Set(['closed']))
+  const expired = count(new Set(['expired']))
+  const decided = merged + closed + expired
+  const started = startsIn30Days(project, now)
+  const toMerge = jobs
+    .filter(j => j.state === 'merged' && j.endedAt && j.endedAt >= j.startedAt)
+    .map(j => (j.endedAt as number) - j.startedAt)
+  return {
+    started,
+    merged,
+    closed,
+    expired,
+    open: count(STILL_OPEN),
+    decided,
+    acceptance: decided ? merged / decided : undefined,
+    medianToMerge: median(toMerge),
+    creditsPerMerge: merged ? Math.round((started * ESTIMATED_CREDITS_PER_RUN) / merged) : undefined
+  }
+}
+
+function median(values: number[]): number | undefined {
+  if (!values.length) return undefined
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2
+}
+
+/** A duration in hours under two days, in days from then: `5 hours`, `2.5 days`. */
+export function hoursOrDays(ms: number): string {
+  const hours = ms / 3_600_000
+  if (hours < 1) return 'under an hour'
+  if (hours < 48) {
+    const h = Math.round(hours)
+    return `${h} ${h === 1 ? 'hour' : 'hours'}`
+  }
+  const days = Math.round((hours / 24) * 10) / 10
+  return `${days} days`
+}

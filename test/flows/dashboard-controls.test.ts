@@ -1,0 +1,288 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { readLedger } from '../../src/agent/ledger/ledger.js'
+import { RecordSigner } from '../../src/agent/record.js'
+import type { FakeGitHub, FakeIssue, FakePull } from '../simulator/fake-github.js'
+import { SIM_API_KEY, SIM_PROJECT, type Simulator } from '../simulator/server.js'
+import { APP, type ChangeRun, CodeChangeServers, DOCS_TOKEN } from '../support/code-change-runs.js'
+import type { RunResult } from '../support/run-action.js'
+import { runInProcess } from '../support/run-in-process.js'
+import { type GitHubValidator, gitHubValidator } from '../support/github-openapi.js'
+import { VirtualClock } from '../support/virtual-clock.js'
+
+const DAY = 86_400_000
+const DOCS = 'acme/docs'
+const clock = new VirtualClock()
+let servers: CodeChangeServers
+let sim: Simulator
+let gh: FakeGitHub
+let validator: GitHubValidator
+/** Every GitHub call of the suite, checked against GitHub's OpenAPI description at the end. */
+const calls: FakeGitHub['requests'] = []
+beforeAll(async () => {
+  servers = await CodeChangeServers.start({ now: clock.wallNow })
+  ;({ sim, gh } = servers)
+  validator = await gitHubValidator()
+}, 60_000)
+afterAll(() => servers.close())
+beforeEach(() => {
+  calls.push(...gh.requests)
+  servers.reset()
+  number = 100
+  gh.commitTo(APP, { message: 'Initial commit' })
+})
+
+const signer = new RecordSigner(SIM_API_KEY)
+const repository = { full_name: APP, default_branch: 'main' }
+let number = 100
+function mergeNext(over: Partial<FakePull> = {}): FakePull {
+  const pull = gh.addPull(APP, {
+    number: ++number,
+    title: `Change ${number}`,
+    files: [{ filename: `src/feature${number}.ts`, additions: 10 }],
+    ...over
+  })
+  gh.mergePull(APP, pull)
+  return pull
+}
+const mergedEvent = (pull: FakePull) => ({
+  action: 'closed',
+  number: pull.number,
+  pull_request: { ...gh.pullView(APP, pull.number), merge_commit_sha: pull.mergeCommit },
+  repository,
+  sender: { login: 'maintainer', type: 'User' }
+})
+/** The next merge's run, with `inputs` over docs-token and expire-after: 14d. */
+const runMerged = (inputs: Record<string, string> = {}, r: ChangeRun = {}): Promise<RunResult> => {
+  servers.runId++
+  return runInProcess({
+    clock,
+    ...servers.step({
+      event: mergedEvent(mergeNext()),
+      ...r,
+      inputs: { 'docs-token': DOCS_TOKEN, 'expire-after': '14d', ...inputs }
+    })
+  })
+}
+const seconds = (ms?: number): number => Math.floor((ms ?? 0) / 1000) * 1000
+const numberOf = (link: unknown): number => Number(String(link).split('/').pop())
+/** The job's docs pull request as GitHub shows it, opened now. */
+const docsPull = (link: unknown, over: Partial<FakePull> = {}): FakePull =>
+  gh.addPull(DOCS, {
+    number: numberOf(link),
+    state: 'open',
+    merged: false,
+    user: { login: 'mintlify[bot]', type: 'Bot' },
+    createdAt: clock.wallNow(),
+    ...over
+  })
+const dashboards = (): FakeIssue[] =>
+  [...gh.issues.values()].filter(i => i.labels.includes('docs-agent-dashboard'))
+function ledgerOf() {
+  const read = readLedger(dashboards()[0]?.body ?? '', signer, `${APP} dashboard`)
+  if (!read.ok) throw new Error(`no ledger: ${read.why}`)
+  return read.ledger.projects[SIM_PROJECT]
+}
+const closes = () =>
+  gh.requests.filter(r => r.method === 'PATCH' && r.path.startsWith(`/repos/${DOCS}/pulls/`))
+
+describe('expire-after', () => {
+  it('closes a docs pull request open longer, with a comment linking the dashboard, and starts a new job', async () => {
+    const first = await runMerged()
+    expect(first.outputs.result).toBe('pr-opened')
+    const stale = docsPull(first.outputs.prLink)
+    await clock.sleep(15 * DAY)
+    const next = await runMerged()
+    expect(next.code).toBe(0)
+    expect(stale.state).toBe('closed')
+    expect(closes()).toHaveLength(1)
+    expect(closes()[0]?.authorization).toContain(DOCS_TOKEN)
+    const [comment] = gh.commentsOn(stale.number, DOCS)
+    expect(comment?.body).toContain('`expire-after: 14d`')
+    expect(comment?.body).toContain(`(${gh.issueView(dashboards()[0] as FakeIssue).html_url})`)
+    expect(next.log).toContain(`Closed the docs pull request ${first.outputs.prLink}`)
+    // Forgotten for folding: the change starts a fresh job.
+    expect(next.outputs).toMatchObject({ decision: 'new-job', result: 'pr-opened' })
+    expect(sim.requests('create')).toHaveLength(2)
+    expect(sim.requests('message')).toHaveLength(0)
+    expect(ledgerOf()?.jobs.map(j => j.state)).toEqual(['expired', 'open'])
+    expect(ledgerOf()?.jobs[0]?.endedAt).toBeGreaterThan(0)
+    expect(dashboards()[0]?.body).toMatch(/\| expired \|/)
+    // Closed once: the next run neither reads nor closes it again.
+    docsPull(next.outputs.prLink)
+    calls.push(...gh.requests.splice(0))
+    await runMerged()
+    expect(closes()).toHaveLength(0)
+    expect(gh.requests.some(r => r.path === `/repos/${DOCS}/pulls/${stale.number}`)).toBe(false)
+  })
+
+  it('leaves a younger docs pull request open and folds into it, reading nothing for expiry', async () => {
+    const first = await runMerged()
+    docsPull(first.outputs.prLink)
+    await clock.sleep(13 * DAY)
+    calls.push(...gh.requests.splice(0))
+    const next = await runMerged()
+    expect(next.outputs).toMatchObject({ decision: 'follow-up', jobId: first.outputs.jobId })
+    expect(closes()).toHaveLength(0)
+    // Only the fold decision reads the docs pull request.
+    expect(gh.requests.filter(r => r.path.startsWith(`/repos/${DOCS}/pulls/`))).toHaveLength(1)
+  })
+
+  it('measures from the docs pull request’s creation, not the job’s start', async () => {
+    const first = await runMerged()
+    await clock.sleep(10 * DAY)
+    const late = docsPull(first.outputs.prLink)
+    await clock.sleep(5 * DAY)
+    const next = await runMerged()
+    expect(late.state).toBe('open')
+    expect(next.outputs).toMatchObject({ decision: 'follow-up' })
+    // GitHub's times are to the second.
+    expect(ledgerOf()?.jobs[0]?.prCreatedAt).toBe(seconds(late.createdAt))
+  })
+
+  it('never closes a docs pull request already merged: it is recorded as merged', async () => {
+    const first = await runMerged()
+    const done = docsPull(first.outputs.prLink, {
+      state: 'closed',
+      merged: true,
+      mergedAt: clock.wallNow() + DAY
+    })
+    await clock.sleep(15 * DAY)
+    const next = await runMerged()
+    expect(closes()).toHaveLength(0)
+    expect(gh.commentsOn(done.number, DOCS)).toHaveLength(0)
+    expect(next.outputs).toMatchObject({ decision: 'new-job' })
+    expect(ledgerOf()?.jobs.map(j => j.state)).toEqual(['merged', 'open'])
+    expect(ledgerOf()?.jobs[0]?.endedAt).toBe(seconds(done.mergedAt))
+  })
+
+  it('a docs token without access: a warning naming docs-token, and the run goes on', async () => {
+    const first = await runMerged()
+    const stale = docsPull(first.outputs.prLink)
+    await clock.sleep(15 * DAY)
+    gh.failures.set('pull', { status: 403, times: 1 })
+    const next = await runMerged()
+    expect(next.code).toBe(0)
+    expect(next.log).toMatch(
+      /::warning::Could not read the docs pull request \S+ with 'docs-token' \(HTTP 403\).*Give 'docs-token' read and write access to the pull requests of acme\/docs/
+    )
+    expect(stale.state).toBe('open')
+    // Nothing started twice: the open docs pull request takes the change as before.
+    expect(next.outputs).toMatchObject({ decision: 'follow-up', result: 'pr-opened' })
+    expect(sim.requests('create')).toHaveLength(1)
+  })
+
+  it('a docs token that can read but not close: a warning, the pull request stays in the ledger', async () => {
+    const first = await runMerged()
+    const stale = docsPull(first.outputs.prLink)
+    await clock.sleep(15 * DAY)
+    gh.failures.set('update-pull', 403)
+    const next = await runMerged()
+    expect(next.code).toBe(0)
+    expect(next.log).toMatch(/::warning::Could not close the docs pull request .*'docs-token'/)
+    expect(stale.state).toBe('open')
+    expect(gh.commentsOn(stale.number, DOCS)).toHaveLength(0)
+    expect(next.outputs).toMatchObject({ decision: 'follow-up' })
+  })
+
+  it('dry-run: says what it would close, and closes nothing', async () => {
+    const first = await runMerged()
+    const stale = docsPull(first.outputs.prLink)
+    await clock.sleep(15 * DAY)
+    const next = await runMerged({ 'dry-run': 'true' })
+    expect(next.outputs).toMatchObject({ result: 'dry-run' })
+    expect(next.log).toContain('would be closed')
+    expect(stale.state).toBe('open')
+    expect(closes()).toHaveLength(0)
+  })
+
+  it.each([
+    [{ 'docs-token': '' }, /Input 'expire-after' needs 'docs-token'/],
+    [{ 'expire-after': '14 days' }, /Input 'expire-after' must be a duration/],
+    [{ 'expire-after': '14' }, /Input 'expire-after' needs a unit/],
+    [{ 'expire-after': '10m' }, /Input 'expire-after' must be between 1h and/]
+  ])('refuses %j with a message naming the input', async (inputs, message) => {
+    const result = await runMerged(inputs)
+    expect(result.code).toBe(1)
+    expect(result.log).toMatch(message)
+    expect(sim.exchanges).toHaveLength(0)
+  })
+})
+
+describe('max-open', () => {
+  const capped = (inputs: Record<string, string> = {}) =>
+    runMerged({ 'expire-after': '', 'max-open': '1', fold: 'never', ...inputs })
+
+  it('a change that cannot fold waits while the cap is reached, then the waiting changes go into one job', async () => {
+    const first = await capped()
+    expect(first.outputs.result).toBe('pr-opened')
+    const open = docsPull(first.outputs.prLink)
+    const second = await capped()
+    expect(second.code).toBe(0)
+    expect(second.outputs).toMatchObject({ result: 'skipped', decision: 'skip' })
+    expect(second.log).toContain(
+      `At 'max-open: 1': 1 docs pull request of this project open or on the way (${first.outputs.prLink}). 1 change wait on the dashboard`
+    )
+    expect(sim.requests('create')).toHaveLength(1)
+    expect(ledgerOf()?.waiting?.why).toContain("'max-open: 1'")
+    expect(dashboards()[0]?.body).toContain('#### Waiting: 1 change')
+    expect(dashboards()[0]?.body).toContain('max-open: 1')
+    const third = await capped()
+    expect(third.outputs.result).toBe('skipped')
+    expect(ledgerOf()?.waiting?.changes.map(c => c.pr)).toEqual([102, 103])
+    // Merged by hand: its place frees, and the waiting changes go into one job with the new one.
+    Object.assign(open, { state: 'closed', merged: true })
+    const fourth = await capped()
+    expect(fourth.outputs).toMatchObject({ result: 'pr-opened', decision: 'new-job' })
+    const prompt = (sim.requests('create')[1]?.requestBody as { prompt: string }).prompt
+    for (const n of [102, 103, 104]) expect(prompt).toContain(`Pull request #${n} (merged)`)
+    expect(ledgerOf()?.waiting).toBeNull()
+    expect(ledgerOf()?.jobs.map(j => j.state)).toEqual(['merged', 'open'])
+  })
+
+  it('counts a running job without a docs pull request yet', async () => {
+    sim.planNext({ durationMs: 3_600_000 })
+    const first = await capped({ wait: 'false' })
+    expect(first.outputs.status).toBe('active')
+    const second = await capped()
+    expect(second.outputs.result).toBe('skipped')
+    expect(second.log).toContain(`job ${first.outputs.jobId} (running)`)
+    expect(sim.requests('create')).toHaveLength(1)
+  })
+
+  it('does not stop a fold into the open docs pull request', async () => {
+    const first = await capped({ fold: 'open-pr' })
+    docsPull(first.outputs.prLink)
+    const next = await capped({ fold: 'open-pr' })
+    expect(next.outputs).toMatchObject({ decision: 'follow-up', jobId: first.outputs.jobId })
+  })
+
+  it('dry-run at the cap: the decision is a skip that says why, and nothing is written', async () => {
+    const first = await capped()
+    docsPull(first.outputs.prLink)
+    const body = dashboards()[0]?.body
+    const dry = await capped({ 'dry-run': 'true' })
+    expect(dry.outputs).toMatchObject({ result: 'dry-run', decision: 'skip' })
+    expect(dry.summary).toContain('max-open: 1')
+    expect(dashboards()[0]?.body).toBe(body)
+  })
+
+  it.each(['0', 'two', '1.5'])('refuses max-open: %j, naming it', async raw => {
+    const result = await capped({ 'max-open': raw })
+    expect(result.code).toBe(1)
+    expect(result.log).toContain(`Input 'max-open' must be a whole number from 1 to 100`)
+    expect(sim.exchanges).toHaveLength(0)
+  })
+})
+
+describe("GitHub's OpenAPI description", () => {
+  it('describes every GitHub call of this suite', () => {
+    calls.push(...gh.requests)
+    expect(
+      calls.some(c => c.method === 'PATCH' && c.path.startsWith(`/repos/${DOCS}/pulls/`))
+    ).toBe(true)
+    const problems = calls.flatMap(c =>
+      validator.problems(c).map(p => `${c.method} ${c.path}: ${p}`)
+    )
+    expect([...new Set(problems)]).toEqual([])
+  })
+})

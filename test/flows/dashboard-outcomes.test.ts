@@ -1,0 +1,328 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { readLedger } from '../../src/agent/ledger/ledger.js'
+import { RecordSigner } from '../../src/agent/record.js'
+import type { FakeGitHub, FakePull } from '../simulator/fake-github.js'
+import { SIM_API_KEY, SIM_PROJECT, type Simulator } from '../simulator/server.js'
+import { APP, CodeChangeServers, DOCS_TOKEN } from '../support/code-change-runs.js'
+import { type GitHubValidator, gitHubValidator } from '../support/github-openapi.js'
+import type { RunResult } from '../support/run-action.js'
+import { runInProcess } from '../support/run-in-process.js'
+import { VirtualClock } from '../support/virtual-clock.js'
+
+const HOUR = 3_600_000
+const DAY = 24 * HOUR
+const DOCS = 'acme/docs'
+const clock = new VirtualClock()
+let servers: CodeChangeServers
+let sim: Simulator
+let gh: FakeGitHub
+let validator: GitHubValidator
+/** Every GitHub call of the suite, checked against GitHub's OpenAPI description at the end. */
+const calls: FakeGitHub['requests'] = []
+beforeAll(async () => {
+  servers = await CodeChangeServers.start({ now: clock.wallNow })
+  ;({ sim, gh } = servers)
+  validator = await gitHubValidator()
+}, 60_000)
+afterAll(() => servers.close())
+beforeEach(() => {
+  calls.push(...gh.requests)
+  servers.reset()
+  number = 100
+  gh.commitTo(APP, { message: 'Initial commit' })
+})
+
+const signer = new RecordSigner(SIM_API_KEY)
+const repository = { full_name: APP, default_branch: 'main' }
+let number = 100
+function mergeNext(over: Partial<FakePull> = {}): FakePull {
+  const pull = gh.addPull(APP, {
+    number: ++number,
+    title: `Change ${number}`,
+    files: [{ filename: `src/feature${number}.ts`, additions: 10 }],
+    ...over
+  })
+  gh.mergePull(APP, pull)
+  return pull
+}
+/** The next merge's run: a new job each time (fold: never), with docs-token and expire-after: 14d. */
+const runMerged = (inputs: Record<string, string> = {}, over: Partial<FakePull> = {}) => {
+  servers.runId++
+  const pull = mergeNext(over)
+  return runInProcess({
+    clock,
+    ...servers.step({
+      event: {
+        action: 'closed',
+        number: pull.number,
+        pull_request: { ...gh.pullView(APP, pull.number), merge_commit_sha: pull.mergeCommit },
+        repository,
+        sender: { login: 'maintainer', type: 'User' }
+      },
+      inputs: { 'docs-token': DOCS_TOKEN, 'expire-after': '14d', fold: 'never', ...inputs }
+    })
+  })
+}
+const numberOf = (link: unknown): number => Number(String(link).split('/').pop())
+/** The job's docs pull request as GitHub shows it, opened now. */
+const docsPull = (run: RunResult, over: Partial<FakePull> = {}): FakePull =>
+  gh.addPull(DOCS, {
+    number: numberOf(run.outputs.prLink),
+    state: 'open',
+    merged: false,
+    user: { login: 'mintlify[bot]', type: 'Bot' },
+    createdAt: clock.wallNow(),
+    ...over
+  })
+const merged = (after: number) => ({
+  state: 'closed' as const,
+  merged: true,
+  mergedAt: clock.wallNow() + after,
+  closedAt: clock.wallNow() + after
+})
+const dashboard = (): string =>
+  [...gh.issues.values()].find(i => i.labels.includes('docs-agent-dashboard'))?.body ?? ''
+function ledgerOf() {
+  const read = readLedger(dashboard(), signer, `${APP} dashboard`)
+  if (!read.ok) throw new Error(`no ledger: ${read.why}`)
+  return read.ledger.projects[SIM_PROJECT]
+}
+const outcomesOf = (body: string): string =>
+  /#### Outcomes, last 30 days[\s\S]*?\n\n[\s\S]*?\n\n([\s\S]*?)\n\n/.exec(body)?.[1] ?? ''
+const docsReads = () =>
+  gh.requests.filter(r => r.method === 'GET' && r.path.startsWith(`/repos/${DOCS}/pulls/`))
+
+describe('the outcomes of the last 30 days', () => {
+  it('counts merged, closed, expired and open docs pull requests by their creation, with the acceptance rate, the median time to merge and the credits per merge', async () => {
+    // 40 days ago: merged, but outside the window by the end.
+    docsPull(await runMerged(), merged(2 * HOUR))
+    await clock.sleep(15 * DAY)
+    // 25 days ago: merged 4 hours after it was opened.
+    docsPull(await runMerged(), merged(4 * HOUR))
+    await clock.sleep(5 * DAY)
+    // 20 days ago: closed by a person without merging.
+    docsPull(await runMerged(), { state: 'closed', closedAt: clock.wallNow() + DAY })
+    await clock.sleep(2 * DAY)
+    // 18 days ago: left open; expire-after closes it.
+    docsPull(await runMerged())
+    await clock.sleep(8 * DAY)
+    // 10 days ago: merged 4 days after.
+    docsPull(await runMerged(), merged(4 * DAY))
+    await clock.sleep(8 * DAY)
+    // 2 days ago and now: open.
+    docsPull(await runMerged())
+    await clock.sleep(2 * DAY)
+    const last = await runMerged()
+    expect(last.code).toBe(0)
+    docsPull(last)
+    const states = ledgerOf()?.jobs.map(j => j.state)
+    expect(states).toEqual(['merged', 'merged', 'closed', 'expired', 'merged', 'open', 'open'])
+    const figures = outcomesOf(dashboard())
+    expect(figures).toContain('- **Jobs and follow-ups started**: 6')
+    expect(figures).toContain(
+      '- **Docs pull requests**: 2 merged · 1 closed without merge · 1 expired · 2 still open'
+    )
+    expect(figures).toContain('- **Accepted**: 50% (2 merged of 4 decided)')
+    // From the job's start: 4 hours and 4 days, so 50 hours.
+    expect(figures).toContain('- **Median time from job start to merge**: 2.1 days')
+    // 6 jobs at 180 credits, over 2 merged.
+    expect(figures).toMatch(
+      /- \*\*Credits per merged docs pull request \(estimate\)\*\*: about 540 \(.*180 credits a run/
+    )
+  })
+
+  it('says so when nothing is decided yet', async () => {
+    docsPull(await runMerged())
+    await runMerged()
+    const figures = outcomesOf(dashboard())
+    expect(figures).toContain('- **Accepted**: no decided pull request yet')
+    expect(figures).toContain(
+      '- **Median time from job start to merge**: no merged pull request yet'
+    )
+    expect(figures).toContain('0 merged · 0 closed without merge · 0 expired · 2 still open')
+  })
+
+  it('reads at most 5 docs pull requests a run, those never read first, and caches what it read', async () => {
+    const opened: FakePull[] = []
+    for (let i = 0; i < 8; i++) {
+      opened.push(docsPull(await runMerged({ 'expire-after': '' })))
+      await clock.sleep(HOUR)
+    }
+    for (const pull of opened) Object.assign(pull, merged(0))
+    calls.push(...gh.requests.splice(0))
+    docsPull(await runMerged({ 'expire-after': '' }))
+    expect(docsReads()).toHaveLength(5)
+    const read = new Set(docsReads().map(r => r.path))
+    calls.push(...gh.requests.splice(0))
+    docsPull(await runMerged({ 'expire-after': '' }))
+    expect(docsReads().length).toBeLessThanOrEqual(5)
+    // The next run reads the others, not the same ones again.
+    for (const r of docsReads()) expect(read.has(r.path)).toBe(false)
+    expect(
+      ledgerOf()
+        ?.jobs.slice(0, 8)
+        .map(j => j.state)
+    ).toEqual(Array(8).fill('merged'))
+    // Known now: the next run reads none of them.
+    calls.push(...gh.requests.splice(0))
+    await runMerged({ 'expire-after': '' })
+    for (const pull of opened)
+      expect(docsReads().some(r => r.path.endsWith(`/pulls/${pull.number}`))).toBe(false)
+  })
+
+  it('keeps the jobs of the window beyond the last ten, without their changes, within the ledger’s budget', async () => {
+    for (let i = 0; i < 14; i++) {
+      docsPull(await runMerged({ 'expire-after': '' }), merged(HOUR))
+      await clock.sleep(DAY)
+    }
+    await runMerged({ 'expire-after': '' })
+    const jobs = ledgerOf()?.jobs ?? []
+    expect(jobs).toHaveLength(15)
+    expect(jobs[0]?.changes).toEqual([])
+    expect(jobs[0]?.moreChanges).toBe(1)
+    expect(outcomesOf(dashboard())).toContain('14 merged')
+  })
+
+  it('a docs token without access: a warning naming docs-token, and the run goes on', async () => {
+    docsPull(await runMerged({ 'expire-after': '' }))
+    await runMerged({ 'expire-after': '' })
+    gh.failures.set('pull', { status: 403, times: 1 })
+    const next = await runMerged({ 'expire-after': '' })
+    expect(next.code).toBe(0)
+    expect(next.outputs.result).toBe('pr-opened')
+    expect(next.log).toMatch(
+      /::warning::Could not read the docs pull request \S+ with 'docs-token' \(HTTP 403\), so the dashboard's outcomes are not brought up to date in this run\. Give 'docs-token' read access/
+    )
+    expect(
+      next.log
+        .split('\n')
+        .filter(l => !l.startsWith('::add-mask::'))
+        .join('\n')
+    ).not.toContain(DOCS_TOKEN)
+  })
+
+  it('shows figures only: what the service or a title holds never reaches the outcomes', async () => {
+    const hostile = 'x](https://evil.example) <img src=x onerror=alert(1)> @everyone'
+    sim.planNext({ id: `job ${hostile}` })
+    await runMerged({}, { title: hostile })
+    await runMerged({}, { title: hostile })
+    const body = dashboard()
+    const figures = outcomesOf(body)
+    expect(figures).toContain('- **Jobs and follow-ups started**: 2')
+    expect(figures).not.toMatch(/evil|onerror|@everyone/)
+    // Titles are escaped as everywhere on the dashboard.
+    expect(body).toContain('x\\]\\(https:')
+    expect(body).toContain('\\<img src=x')
+  })
+})
+
+describe('reviewers: authors', () => {
+  const reviewing = (inputs: Record<string, string> = {}, over: Partial<FakePull> = {}) =>
+    runMerged({ 'expire-after': '', fold: 'open-pr', reviewers: 'authors', ...inputs }, over)
+  const person = (login: string) => ({ user: { login, type: 'User' as const } })
+  const requests = () =>
+    gh.requests.filter(r => r.method === 'POST' && r.path.endsWith('/requested_reviewers'))
+  beforeEach(() => {
+    // The agent's docs pull requests, as the simulator numbers them.
+    for (let n = 100; n < 600; n++) docsPullNumbered(n)
+    gh.permissions.set('alice', { permission: 'write', role_name: 'write' })
+    gh.permissions.set('bob', { permission: 'read', role_name: 'read' })
+    gh.permissions.set('dave', { permission: 'none', role_name: 'none' })
+  })
+  const docsPullNumbered = (n: number) =>
+    gh.addPull(DOCS, {
+      number: n,
+      state: 'open',
+      merged: false,
+      user: { login: 'mintlify[bot]', type: 'Bot' },
+      createdAt: clock.wallNow()
+    })
+
+  it('requests the authors with access, the folded changes’ in the run that folds them, with docs-token', async () => {
+    const first = await reviewing({}, person('alice'))
+    expect(first.outputs.result).toBe('pr-opened')
+    const docs = gh.pulls.get(`${DOCS}#${numberOf(first.outputs.prLink)}`)
+    expect(docs?.requestedReviewers).toEqual(['alice'])
+    expect(requests()[0]?.authorization).toContain(DOCS_TOKEN)
+    expect(requests()[0]?.body).toEqual({ reviewers: ['alice'] })
+    // Checked first, on the docs repository.
+    expect(gh.requests.some(r => r.path === `/repos/${DOCS}/collaborators/alice/permission`)).toBe(
+      true
+    )
+    // Folded: bob reads the docs repository; carol has no account there, dave no access.
+    calls.push(...gh.requests.splice(0))
+    const second = await reviewing({}, person('bob'))
+    expect(second.outputs).toMatchObject({ decision: 'follow-up', jobId: first.outputs.jobId })
+    expect(requests().map(r => r.body)).toEqual([{ reviewers: ['bob'] }])
+    expect(docs?.requestedReviewers).toEqual(['alice', 'bob'])
+    calls.push(...gh.requests.splice(0))
+    const third = await reviewing({}, person('carol'))
+    expect(third.code).toBe(0)
+    expect(requests()).toHaveLength(0)
+    expect(third.log).toContain('Not requested as reviewers, without access to acme/docs: carol.')
+    calls.push(...gh.requests.splice(0))
+    await reviewing({}, person('dave'))
+    expect(requests()).toHaveLength(0)
+  })
+
+  it('requests them in runs without the dashboard too', async () => {
+    const run = await reviewing({ dashboard: 'false' }, person('alice'))
+    expect(run.outputs.result).toBe('pr-opened')
+    expect(requests().map(r => r.body)).toEqual([{ reviewers: ['alice'] }])
+    expect(requests()[0]?.path).toBe(
+      `/repos/${DOCS}/pulls/${numberOf(run.outputs.prLink)}/requested_reviewers`
+    )
+  })
+
+  it('never asks a bot', async () => {
+    await reviewing(
+      { 'allowed-bots': 'renovate' },
+      { user: { login: 'renovate[bot]', type: 'Bot' } }
+    )
+    expect(requests()).toHaveLength(0)
+    expect(gh.requests.some(r => r.path.includes('/collaborators/'))).toBe(false)
+  })
+
+  it('a docs-token that cannot see the docs repository: a warning naming it, not people without access', async () => {
+    // Neither the authors nor the docs pull request: GitHub answers 404 for all of it.
+    gh.permissions.delete('alice')
+    for (let n = 100; n < 600; n++) gh.pulls.delete(`${DOCS}#${n}`)
+    const again = await reviewing({}, person('alice'))
+    expect(again.code).toBe(0)
+    expect(again.outputs.result).toBe('pr-opened')
+    expect(requests()).toHaveLength(0)
+    expect(again.log).toMatch(
+      /::warning::GitHub knows none of alice on acme\/docs \(HTTP 404 for each\), as it answers when 'docs-token' cannot see that repository/
+    )
+  })
+
+  it('a refused request: a warning naming docs-token, and the run goes on', async () => {
+    gh.failures.set('request-reviewers', 403)
+    const run = await reviewing({}, person('alice'))
+    expect(run.code).toBe(0)
+    expect(run.outputs.result).toBe('pr-opened')
+    expect(run.log).toMatch(
+      /::warning::Could not request reviews from alice on \S+ with 'docs-token' \(HTTP 403\)\. Give 'docs-token' write access/
+    )
+  })
+
+  it.each([
+    [{ 'docs-token': '' }, /Input 'reviewers' needs 'docs-token'/],
+    [{ reviewers: 'everyone' }, /Input 'reviewers'/]
+  ])('refuses %j with a message naming the input', async (inputs, message) => {
+    const result = await reviewing(inputs)
+    expect(result.code).toBe(1)
+    expect(result.log).toMatch(message)
+    expect(sim.exchanges).toHaveLength(0)
+  })
+})
+
+describe("GitHub's OpenAPI description", () => {
+  it('describes every GitHub call of this suite', () => {
+    calls.push(...gh.requests)
+    const problems = calls.flatMap(c =>
+      validator.problems(c).map(p => `${c.method} ${c.path}: ${p}`)
+    )
+    expect([...new Set(problems)]).toEqual([])
+  })
+})

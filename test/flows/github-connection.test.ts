@@ -1,0 +1,133 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { useAgentServices } from '../support/agent-services.js'
+import { SilentProxy } from '../support/proxy.js'
+import type { RunOptions } from '../support/run-action.js'
+
+// How the agent reaches GitHub, in-process: connections it owns and closes. The bundle's side (the
+// process really exits, on the runner's Node): test/bundle/github-proxy.test.ts.
+const TOKEN = 'ghs_connection_token'
+const services = useAgentServices()
+const { clock } = services
+let runId = 7000
+afterEach(() => {
+  vi.unstubAllEnvs()
+})
+
+const labeled = {
+  action: 'labeled',
+  label: { name: 'docs-agent' },
+  issue: {
+    number: 7,
+    title: 'Document the retry options',
+    body: 'The client gained `retries`.',
+    html_url: 'https://github.com/acme/docs/issues/7'
+  },
+  sender: { login: 'maintainer', type: 'User' }
+}
+
+function options(env: Record<string, string> = {}, inputs: Record<string, string> = {}) {
+  runId++
+  return {
+    inputs: services.inputs(TOKEN, inputs),
+    event: labeled,
+    env: services.env({ GITHUB_RUN_ID: String(runId), GITHUB_RUN_ATTEMPT: '1', ...env })
+  } satisfies RunOptions
+}
+
+describe('GitHub behind a proxy that accepts the connection and never answers CONNECT', () => {
+  it('ends the call at the cancel and leaves no connection open once run() returns', async () => {
+    const proxy = await SilentProxy.start()
+    try {
+      for (const name of ['HTTPS_PROXY', 'HTTP_PROXY', 'https_proxy', 'http_proxy'])
+        vi.stubEnv(name, proxy.url)
+      vi.stubEnv('NO_PROXY', '')
+      vi.stubEnv('no_proxy', '')
+      // As on a runner, the action loads with the proxy variables set (the toolkit reads them then).
+      vi.resetModules()
+      const { startInProcess } = await import('../support/run-in-process.js')
+      // Not loopback (never proxied), and https: the proxy is asked for a tunnel.
+      const running = startInProcess({
+        ...options({ GITHUB_API_URL: 'https://api.github.proxied.test' }),
+        clock
+      })
+      // The trust gate's permission read is waiting for the proxy's answer.
+      await proxy.connected()
+      running.cancel('SIGTERM')
+      const result = await running.done
+      expect(result.outputs.result).toBe('cancelled')
+      expect(services.sim.exchanges).toHaveLength(0)
+      // What kept the process alive for 300 s: the tunnel nothing answered, still open after run().
+      await proxy.idle()
+      expect(proxy.open).toBe(0)
+    } finally {
+      await proxy.close()
+    }
+  })
+})
+
+// @github/local-action hands over action.yml's defaults as written: `github-token` is then the
+// text of its default expression. So can any secret be, in its env file.
+describe('a secret input that is an unexpanded ${{ }} expression', () => {
+  const UNEXPANDED = '${{ github.token }}'
+  const dispatch = {
+    eventName: 'workflow_dispatch',
+    event: { inputs: {} }
+  }
+  const run = (inputs: Record<string, string>, env: Record<string, string> = {}, event?: unknown) =>
+    import('../support/run-in-process.js').then(({ runInProcess }) => {
+      const step = options(env, inputs)
+      return runInProcess({ ...step, event: event ?? step.event, clock })
+    })
+
+  it('does not fail a run that never needs it: a dispatch run with a prompt makes no GitHub call', async () => {
+    const result = await run(
+      {
+        'github-token': UNEXPANDED,
+        'docs-token': '${{ secrets.DOCS_TOKEN }}',
+        prompt: 'Fix typos'
+      },
+      { GITHUB_EVENT_NAME: dispatch.eventName },
+      dispatch.event
+    )
+    expect(result.log).not.toMatch(/::error::/)
+    expect(result.code).toBe(0)
+    expect(result.outputs.result).toBe('pr-opened')
+    expect(services.gh.requests).toHaveLength(0)
+    // Not a secret: nothing to mask.
+    expect(result.log).not.toContain('::add-mask::${{')
+  })
+
+  it('fails where it is needed, saying the expression was not expanded and how to give the token', async () => {
+    const result = await run({ 'github-token': UNEXPANDED })
+    expect(result.code).toBe(1)
+    expect(result.log).toMatch(
+      /::error::Input 'github-token' is the text of a \$\{\{ … \}\} expression, not its value: nothing expanded it \(@github\/local-action passes action\.yml's defaults and its env file's values as written\)\. Give the value itself, e\.g\. INPUT_GITHUB-TOKEN=… in local-action's env file \(a token from `gh auth token` will do\)\./
+    )
+    expect(result.log).not.toContain('cannot be sent in an HTTP header')
+    expect(services.gh.requests).toHaveLength(0)
+    expect(services.sim.exchanges).toHaveLength(0)
+  })
+
+  it('holds for the key too: not needed by a skipped run, named when a job is to start', async () => {
+    const comment = {
+      action: 'created',
+      issue: labeled.issue,
+      comment: { id: 5, body: 'Thanks!' },
+      sender: { login: 'maintainer', type: 'User' }
+    }
+    const key = { 'api-key': '${{ secrets.MINTLIFY_API_KEY }}' }
+    const skipped = await run(key, { GITHUB_EVENT_NAME: 'issue_comment' }, comment)
+    expect(skipped.code).toBe(0)
+    expect(skipped.outputs.result).toBe('skipped')
+    const needed = await run(
+      { ...key, prompt: 'Fix typos' },
+      { GITHUB_EVENT_NAME: dispatch.eventName },
+      dispatch.event
+    )
+    expect(needed.code).toBe(1)
+    expect(needed.log).toMatch(
+      /::error::Input 'api-key' is the text of a \$\{\{ … \}\} expression, not its value: .*INPUT_API-KEY=…/
+    )
+    expect(services.sim.exchanges).toHaveLength(0)
+  })
+})

@@ -1,0 +1,615 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { readLedger } from '../../src/agent/ledger/ledger.js'
+import { RecordSigner } from '../../src/agent/record.js'
+import type { FakeGitHub, FakeIssue, FakePull } from '../simulator/fake-github.js'
+import { SIM_API_KEY, SIM_PROJECT, type Simulator } from '../simulator/server.js'
+import { APP, type ChangeRun, CodeChangeServers } from '../support/code-change-runs.js'
+import type { RunResult } from '../support/run-action.js'
+import { runInProcess } from '../support/run-in-process.js'
+import { VirtualClock } from '../support/virtual-clock.js'
+
+const clock = new VirtualClock()
+let servers: CodeChangeServers
+let sim: Simulator
+let gh: FakeGitHub
+beforeAll(async () => {
+  servers = await CodeChangeServers.start({
+    now: clock.wallNow,
+    projects: [SIM_PROJECT, 'proj_other']
+  })
+  ;({ sim, gh } = servers)
+})
+afterAll(() => servers.close())
+beforeEach(() => {
+  servers.reset()
+  number = 100
+})
+
+const signer = new RecordSigner(SIM_API_KEY)
+/** The repository's payload fields a real event carries: the ledger keeps the default branch. */
+const repository = { full_name: APP, default_branch: 'main' }
+let number = 100
+/** A pull request merged into main now (a squash commit GitHub links to it). */
+function mergeNext(over: Partial<FakePull> = {}): FakePull {
+  const pull = gh.addPull(APP, {
+    number: ++number,
+    title: `Change ${number}`,
+    body: `What change ${number} does.`,
+    files: [{ filename: `src/feature${number}.ts`, additions: 10 }],
+    ...over
+  })
+  gh.mergePull(APP, pull)
+  return pull
+}
+const mergedEvent = (pull: FakePull) => ({
+  action: 'closed',
+  number: pull.number,
+  pull_request: { ...gh.pullView(APP, pull.number), merge_commit_sha: pull.mergeCommit },
+  repository,
+  sender: { login: 'maintainer', type: 'User' }
+})
+const run = (r: ChangeRun = {}): Promise<RunResult> => runInProcess({ clock, ...servers.step(r) })
+const runMerged = (pull: FakePull, r: ChangeRun = {}): Promise<RunResult> =>
+  run({ event: mergedEvent(pull), ...r })
+const prompts = (route: 'create' | 'message' = 'create'): string[] =>
+  sim.requests(route).map(e => (e.requestBody as { prompt: string }).prompt)
+/** The docs pull request of a job, as GitHub shows it. */
+const docsPull = (link: string, state: 'open' | 'merged' | 'closed') =>
+  gh.addPull('acme/docs', {
+    number: Number(link.split('/').pop()),
+    state: state === 'open' ? 'open' : 'closed',
+    merged: state === 'merged',
+    user: { login: 'mintlify[bot]', type: 'Bot' }
+  })
+const dashboards = (): FakeIssue[] =>
+  [...gh.issues.values()].filter(i => i.labels.includes('docs-agent-dashboard'))
+function ledgerOf(issue = dashboards()[0]) {
+  const read = readLedger(issue?.body ?? '', signer, `${APP} dashboard`)
+  if (!read.ok) throw new Error(`no ledger: ${read.why}`)
+  return read.ledger.projects[SIM_PROJECT]
+}
+
+describe('the ledger of a repository', () => {
+  it('starts on the first merge: one job for that change, the dashboard created with the commit documented', async () => {
+    gh.commitTo(APP, { message: 'Initial commit' })
+    const pull = mergeNext({ title: 'Add retries' })
+    const result = await runMerged(pull)
+    expect(result.log).not.toContain('::error::')
+    expect(result.outputs).toMatchObject({ result: 'pr-opened', decision: 'new-job' })
+    expect(prompts()).toHaveLength(1)
+    expect(prompts()[0]).toContain('Pull request #101 (merged): Add retries')
+    expect(dashboards()).toHaveLength(1)
+    const project = ledgerOf()
+    expect(project?.documented?.sha).toBe(pull.mergeCommit)
+    expect(project?.jobs).toEqual([
+      expect.objectContaining({
+        id: result.outputs.jobId,
+        prLink: result.outputs.prLink,
+        state: 'open',
+        changes: [expect.objectContaining({ pr: 101, title: 'Add retries' })]
+      })
+    ])
+    expect(dashboards()[0]?.body).toContain('### Project `proj_sim`')
+  })
+
+  it('sends the next merge to the job whose docs pull request is open, then starts anew once it is merged', async () => {
+    gh.commitTo(APP, { message: 'Initial commit' })
+    const first = await runMerged(mergeNext({ title: 'Add retries' }))
+    docsPull(first.outputs.prLink as string, 'open')
+    servers.runId++
+    const second = await runMerged(mergeNext({ title: 'Add backoff' }))
+    expect(second.outputs).toMatchObject({ decision: 'follow-up', jobId: first.outputs.jobId })
+    expect(sim.requests('create')).toHaveLength(1)
+    expect(prompts('message')[0]).toContain('Pull request #102 (merged): Add backoff')
+    expect(prompts('message')[0]).not.toContain('#101')
+    expect(ledgerOf()?.jobs).toHaveLength(1)
+    expect(ledgerOf()?.jobs[0]?.changes.map(c => c.pr)).toEqual([101, 102])
+    docsPull(first.outputs.prLink as string, 'merged')
+    servers.runId++
+    const third = await runMerged(mergeNext({ title: 'Add jitter' }))
+    expect(third.outputs).toMatchObject({ decision: 'new-job' })
+    expect(third.outputs.jobId).not.toBe(first.outputs.jobId)
+    expect(ledgerOf()?.jobs.map(j => j.state)).toEqual(['merged', 'open'])
+  })
+
+  it('documents every merge when a concurrency group cancels the runs between: 10 merges, runs 1, 4 and 10, 3 writes', async () => {
+    gh.commitTo(APP, { message: 'Initial commit' })
+    const pulls: FakePull[] = []
+    for (let i = 0; i < 10; i++) pulls.push(mergeNext({ title: `Feature ${i + 1}` }))
+    // GitHub keeps one pending run per group: runs 2, 3, 5 … 9 are cancelled before they start.
+    const runs = [0, 3, 9].map(i => pulls[i] as FakePull)
+    let docsPr = ''
+    for (const pull of runs) {
+      // The events carry the head as it was when each pull request merged.
+      const result = await runMerged(pull)
+      expect(result.code).toBe(0)
+      if (!docsPr) docsPull((docsPr = result.outputs.prLink as string), 'open')
+      servers.runId++
+    }
+    const all = [...prompts('create'), ...prompts('message')].join('\n')
+    for (let i = 1; i <= 10; i++) expect(all).toContain(`: Feature ${i}\n`)
+    expect(sim.requests('create').length + sim.requests('message').length).toBeLessThanOrEqual(3)
+    expect(ledgerOf()?.documented?.sha).toBe(pulls[9]?.mergeCommit)
+  })
+
+  it('resumes the job of an earlier attempt on a re-run, sending nothing again, prompt input or not', async () => {
+    gh.commitTo(APP, { message: 'Initial commit' })
+    const pull = mergeNext()
+    sim.planNext({ durationMs: 60_000 })
+    const first = await runMerged(pull, { inputs: { timeout: '5s', prompt: 'Keep it short.' } })
+    expect(first.outputs.result).toBe('timed-out')
+    const again = await runMerged(pull, { attempt: 2, inputs: { prompt: 'Keep it short.' } })
+    expect(again.outputs).toMatchObject({ jobId: first.outputs.jobId, result: 'pr-opened' })
+    expect(sim.requests('create')).toHaveLength(1)
+    expect(sim.requests('message')).toHaveLength(0)
+    expect(again.log).toContain('resumes job')
+  })
+})
+
+describe('control', () => {
+  beforeEach(() => void gh.commitTo(APP, { message: 'Initial commit' }))
+
+  it('dry-run: decides and shows the prompt, writes nothing anywhere', async () => {
+    const result = await runMerged(mergeNext({ title: 'Add retries' }), {
+      inputs: { 'dry-run': 'true' }
+    })
+    expect(result.code).toBe(0)
+    expect(result.outputs).toMatchObject({ result: 'dry-run', decision: 'new-job' })
+    expect(result.outputs.prompt).toContain('Pull request #101 (merged): Add retries')
+    expect(sim.exchanges).toHaveLength(0)
+    expect(gh.requests.filter(r => r.method !== 'GET' && !r.path.endsWith('/graphql'))).toEqual([])
+    expect(result.summary).toContain('Dry run')
+  })
+
+  it('dry-run of a follow-up names the job, and of a skip says why', async () => {
+    const first = await runMerged(mergeNext())
+    docsPull(first.outputs.prLink as string, 'open')
+    servers.runId++
+    const follow = await runMerged(mergeNext(), { inputs: { 'dry-run': 'true' } })
+    expect(follow.outputs).toMatchObject({ result: 'dry-run', decision: 'follow-up' })
+    expect(follow.log).toContain(`send a follow-up to job ${first.outputs.jobId}`)
+    expect(follow.summary).toContain(`job \`${first.outputs.jobId}\``)
+    servers.runId++
+    // The dry run moved nothing: #102 is still to document, so a real run takes it now.
+    await runMerged(mergeNext({ title: 'Label me' }))
+    servers.runId++
+    const skip = await runMerged(mergeNext({ labels: ['no-docs'] }), {
+      inputs: { 'dry-run': 'true' }
+    })
+    expect(skip.outputs).toMatchObject({ result: 'dry-run', decision: 'skip' })
+    expect(skip.summary).toContain('no-docs')
+    expect(sim.requests('message')).toHaveLength(1)
+  })
+
+  it('paths: a change with no file that counts is skipped by name, and the last documented commit moves past it', async () => {
+    const docsOnly = mergeNext({ title: 'Tidy tests', files: [{ filename: 'test/a.test.ts' }] })
+    const result = await runMerged(docsOnly, { inputs: { paths: 'src/**' } })
+    expect(result.outputs).toMatchObject({ result: 'skipped', decision: 'skip' })
+    expect(result.log).toContain("#101 changes no file that 'paths' and 'paths-ignore' count")
+    expect(sim.requests('create')).toHaveLength(0)
+    expect(ledgerOf()?.documented?.sha).toBe(docsOnly.mergeCommit)
+    expect(dashboards()[0]?.body).toContain('#101 changes no file')
+  })
+
+  it('paths-ignore: the run that hands the rest over names what it left out on the dashboard', async () => {
+    gh.commitTo(APP, { message: 'Initial commit' })
+    await runMerged(mergeNext({ title: 'Add retries' }))
+    servers.runId++
+    mergeNext({ title: 'Add backoff' })
+    const readme = mergeNext({ title: 'Fix a typo', files: [{ filename: 'README.md' }] })
+    const result = await runMerged(readme, { inputs: { 'paths-ignore': '*.md' } })
+    expect(result.outputs.result).toBe('pr-opened')
+    expect(prompts('create').at(-1) ?? prompts('message').at(-1)).toContain('Add backoff')
+    const last = ledgerOf()?.runs.at(-1)
+    expect(last).toMatchObject({ changes: 1 })
+    expect(last?.note).toMatch(
+      /^left out: #103 changes no file that .paths. and .paths-ignore. count/
+    )
+    expect(dashboards()[0]?.body).toContain('left out: \\#\u200B103')
+  })
+
+  it("never documents the docs agent's own changes, even when allowed-bots lists it", async () => {
+    const own = mergeNext({ user: { login: 'mintlify[bot]', type: 'Bot' } })
+    const result = await runMerged(own, { inputs: { 'allowed-bots': 'mintlify, dependabot' } })
+    expect(result.outputs.result).toBe('skipped')
+    expect(result.log).toContain('the docs agent itself')
+    expect(sim.requests('create')).toHaveLength(0)
+  })
+
+  it('max-jobs: over budget the changes wait on the dashboard, and the next run after the window takes them', async () => {
+    const first = await runMerged(mergeNext({ title: 'One' }), {
+      inputs: { 'max-jobs': '1/day', fold: 'never' }
+    })
+    expect(first.outputs.result).toBe('pr-opened')
+    servers.runId++
+    const second = await runMerged(mergeNext({ title: 'Two' }), {
+      inputs: { 'max-jobs': '1/day', fold: 'never' }
+    })
+    expect(second.outputs).toMatchObject({ result: 'skipped', decision: 'skip' })
+    expect(second.log).toMatch(
+      /Over budget: 1 jobs and follow-ups in the window of 'max-jobs: 1\/day'; the next one frees at \d{4}-\d\d-\d\d \d\d:\d\d UTC/
+    )
+    expect(sim.requests('create')).toHaveLength(1)
+    expect(ledgerOf()?.documented?.sha).not.toBe(gh.headOf(APP))
+    expect(dashboards()[0]?.body).toContain('#### Waiting: 1 change')
+    await clock.sleep(25 * 3_600_000)
+    servers.runId++
+    const third = await runMerged(mergeNext({ title: 'Three' }), {
+      inputs: { 'max-jobs': '1/day', fold: 'never' }
+    })
+    expect(third.outputs.result).toBe('pr-opened')
+    expect(prompts()[1]).toContain(': Two')
+    expect(prompts()[1]).toContain(': Three')
+    expect(ledgerOf()?.waiting).toBeNull()
+  })
+})
+
+describe('issue runs and the ledger', () => {
+  const labelled = {
+    action: 'labeled',
+    label: { name: 'docs-agent' },
+    issue: {
+      number: 7,
+      title: 'Document the retry options',
+      body: 'The client gained retries.',
+      html_url: `https://github.com/${APP}/issues/7`
+    },
+    repository,
+    sender: { login: 'maintainer', type: 'User' }
+  }
+  const onIssue = (inputs: Record<string, string> = {}) =>
+    run({ eventName: 'issues', event: labelled, inputs })
+  beforeEach(() => {
+    gh.permissions.set('maintainer', { permission: 'write', role_name: 'write' })
+    gh.commitTo(APP, { message: 'Initial commit' })
+  })
+
+  it('with max-jobs, counts the job an issue started, so a change run over the budget waits', async () => {
+    const issue = await onIssue({ 'max-jobs': '1/day' })
+    expect(issue.outputs.result).toBe('pr-opened')
+    expect(ledgerOf()?.spend).toHaveLength(1)
+    expect(ledgerOf()?.runs.at(-1)).toMatchObject({
+      result: 'job started',
+      job: issue.outputs.jobId,
+      note: 'from issue #7'
+    })
+    // Issue jobs are never folded into.
+    expect(ledgerOf()?.jobs).toEqual([])
+    servers.runId++
+    const change = await runMerged(mergeNext(), { inputs: { 'max-jobs': '1/day' } })
+    expect(change.outputs).toMatchObject({ result: 'skipped', decision: 'skip' })
+    expect(change.log).toContain(
+      "Over budget: 1 jobs and follow-ups in the window of 'max-jobs: 1/day'"
+    )
+    expect(sim.requests('create')).toHaveLength(1)
+  })
+
+  it('never holds back an issue over the budget: a person asked, and the job counts', async () => {
+    await runMerged(mergeNext(), { inputs: { 'max-jobs': '1/day' } })
+    servers.runId++
+    const issue = await onIssue({ 'max-jobs': '1/day' })
+    expect(issue.outputs.result).toBe('pr-opened')
+    expect(sim.requests('create')).toHaveLength(2)
+    expect(ledgerOf()?.spend).toHaveLength(2)
+  })
+
+  it('costs at most 5 GitHub requests on an issue with 10,000 comments, and still finds its own job', async () => {
+    const people = { login: 'someone', type: 'User' as const }
+    for (let i = 0; i < 10_000; i++) gh.addComment(7, `Comment ${i}`, people)
+    gh.requests.length = 0
+    const first = await onIssue()
+    expect(first.outputs.result).toBe('pr-opened')
+    // The permission, the first and the last page of comments, the comment and its last edit.
+    expect(gh.requests.map(r => `${r.method} ${r.path} ${r.query.page ?? ''}`.trim())).toEqual([
+      'GET /repos/acme/app/collaborators/maintainer/permission',
+      'GET /repos/acme/app/issues/7/comments 1',
+      'GET /repos/acme/app/issues/7/comments 100',
+      'POST /repos/acme/app/issues/7/comments',
+      `PATCH /repos/acme/app/issues/comments/${gh.commentsOn(7).at(-1)?.id}`
+    ])
+    // Labelled again after 50 more comments: the action's comment is on the last page, and its job
+    // is found (its docs pull request is read, then a new job starts, as it is not open).
+    for (let i = 0; i < 50; i++) gh.addComment(7, `Later ${i}`, people)
+    servers.runId++
+    gh.requests.length = 0
+    const again = await onIssue()
+    expect(
+      gh.requests.filter(r => r.path.endsWith('/issues/7/comments')).length
+    ).toBeLessThanOrEqual(3)
+    expect(again.log).toContain(`of job ${first.outputs.jobId}, recorded on #7`)
+  })
+
+  it('without max-jobs, an issue run leaves the dashboard alone', async () => {
+    await onIssue()
+    expect(dashboards()).toHaveLength(0)
+    expect(gh.requests.some(r => r.path.endsWith('/issues') && r.method === 'GET')).toBe(false)
+  })
+
+  it('counts nothing, and goes on, when the dashboard cannot be written', async () => {
+    gh.failures.set('create-issue', 403)
+    const issue = await onIssue({ 'max-jobs': '5/day' })
+    expect(issue.code).toBe(0)
+    expect(issue.outputs.result).toBe('pr-opened')
+    expect(issue.log).toMatch(
+      /::warning::The dashboard could not count this run's job against 'max-jobs': Could not write the docs agent dashboard issue \(HTTP 403\)/
+    )
+  })
+
+  it('dry-run: no job, no comment, no dashboard; the decision and the exact prompt in the summary', async () => {
+    const issue = await onIssue({ 'dry-run': 'true', 'max-jobs': '5/day' })
+    expect(issue.code).toBe(0)
+    expect(issue.outputs).toMatchObject({ result: 'dry-run', decision: 'new-job' })
+    expect(issue.outputs.prompt).toContain('Document the retry options')
+    expect(sim.exchanges).toHaveLength(0)
+    expect(gh.comments).toHaveLength(0)
+    expect(dashboards()).toHaveLength(0)
+    expect(gh.requests.filter(r => r.method !== 'GET' && r.path !== '/graphql')).toEqual([])
+    expect(issue.summary).toContain('The prompt it would send')
+  })
+})
+
+describe('faults', () => {
+  beforeEach(() => void gh.commitTo(APP, { message: 'Initial commit' }))
+
+  it('stops before starting anything when the dashboard cannot be written, naming issues: write', async () => {
+    gh.failures.set('create-issue', 403)
+    const result = await runMerged(mergeNext())
+    expect(result.code).toBe(1)
+    expect(result.log).toMatch(
+      /::error::Could not write the docs agent dashboard issue \(HTTP 403\).*'issues: write'/
+    )
+    expect(sim.exchanges).toHaveLength(0)
+  })
+
+  it('a create whose answer never came is shown as uncertain and never sent again by itself', async () => {
+    sim.inject({ route: 'create', kind: 'drop' })
+    const first = await runMerged(mergeNext({ title: 'One' }))
+    expect(first.code).toBe(1)
+    expect(ledgerOf()?.uncertain).toEqual([expect.objectContaining({ what: 'new-job' })])
+    expect(dashboards()[0]?.body).toContain('#### Uncertain')
+    servers.runId++
+    await runMerged(mergeNext({ title: 'Two' }))
+    expect(prompts()).toHaveLength(2)
+    expect(prompts()[1]).toContain(': Two')
+    expect(prompts()[1]).not.toContain(': One')
+  })
+
+  it('a create the service refused leaves the changes for the next run', async () => {
+    sim.inject({ route: 'create', kind: 'status', status: 400, body: { error: 'bad request' } })
+    const first = await runMerged(mergeNext({ title: 'One' }))
+    expect(first.code).toBe(1)
+    expect(ledgerOf()).toBeUndefined()
+    servers.runId++
+    const second = await runMerged(mergeNext({ title: 'Two' }))
+    expect(second.outputs.result).toBe('pr-opened')
+  })
+
+  it('reopens a dashboard closed by hand, with its state and a notice', async () => {
+    await runMerged(mergeNext())
+    const dashboard = dashboards()[0] as FakeIssue
+    dashboard.state = 'closed'
+    servers.runId++
+    const next = await runMerged(mergeNext(), { inputs: { fold: 'never' } })
+    expect(next.log).toContain('was closed; it is reopened with its state')
+    expect(dashboard.state).toBe('open')
+    expect(dashboards()).toHaveLength(1)
+    expect(ledgerOf()?.jobs).toHaveLength(2)
+  })
+
+  it("starts afresh from the event's own change when the state was edited by hand, never two jobs for one change", async () => {
+    const first = mergeNext({ title: 'One' })
+    await runMerged(first)
+    const dashboard = dashboards()[0] as FakeIssue
+    dashboard.body = dashboard.body.replace(/"title":"One"/, '"title":"Evil"')
+    servers.runId++
+    const second = await runMerged(mergeNext({ title: 'Two' }))
+    expect(second.log).toContain('holds no state this action wrote with this API key')
+    expect(prompts()[1]).toContain(': Two')
+    expect(prompts()[1]).not.toContain(': One')
+    expect(dashboards()).toHaveLength(1)
+  })
+
+  it('keeps one state per project in one dashboard', async () => {
+    const pull = mergeNext()
+    await runMerged(pull)
+    servers.runId++
+    const other = await runMerged(pull, { inputs: { 'project-id': 'proj_other' } })
+    expect(other.outputs.result).toBe('pr-opened')
+    const read = readLedger(dashboards()[0]?.body ?? '', signer, `${APP} dashboard`)
+    expect(read.ok && Object.keys(read.ledger.projects).sort()).toEqual(['proj_other', 'proj_sim'])
+  })
+})
+
+describe('changes: since-last', () => {
+  const dispatch = (r: ChangeRun = {}) =>
+    run({
+      eventName: 'schedule',
+      event: { schedule: '0 3 * * *' },
+      ...r,
+      inputs: { changes: 'since-last', ...r.inputs }
+    })
+
+  it('on an empty ledger records the branch head as documented and starts nothing', async () => {
+    gh.commitTo(APP, { message: 'Initial commit' })
+    mergeNext()
+    const result = await dispatch()
+    expect(result.outputs).toMatchObject({ result: 'skipped' })
+    expect(result.log).toContain('is recorded as documented, and nothing is started')
+    expect(sim.exchanges).toHaveLength(0)
+    expect(ledgerOf()?.documented?.sha).toBe(gh.headOf(APP))
+  })
+
+  it('then catches up with everything merged since, in one job', async () => {
+    gh.commitTo(APP, { message: 'Initial commit' })
+    await dispatch()
+    mergeNext({ title: 'One' })
+    gh.commitTo(APP, {
+      message: 'Fix a typo\n\nStraight to main.',
+      author: { login: 'maintainer' },
+      files: [{ filename: 'src/typo.ts' }]
+    })
+    mergeNext({ title: 'Two' })
+    servers.runId++
+    const result = await dispatch()
+    expect(result.outputs.result).toBe('pr-opened')
+    const [prompt = ''] = prompts()
+    expect(prompt).toContain('(2 pull requests and 1 commit)')
+    expect(prompt).toContain(': One')
+    expect(prompt).toContain('Fix a typo')
+    expect(prompt).toContain(': Two')
+    servers.runId++
+    const nothing = await dispatch()
+    expect(nothing.log).toContain('is documented already')
+  })
+})
+
+describe('pushes to the default branch', () => {
+  const pushEvent = (before: string, after: string, over: Record<string, unknown> = {}) => ({
+    ref: 'refs/heads/main',
+    before,
+    after,
+    repository,
+    pusher: { name: 'maintainer' },
+    sender: { login: 'maintainer', type: 'User' },
+    ...over
+  })
+  const runPush = (event: unknown, r: ChangeRun = {}) => run({ eventName: 'push', event, ...r })
+
+  it('documents the pushed commits, then catches up from the last documented one', async () => {
+    const base = gh.commitTo(APP, { message: 'Initial commit' })
+    const one = gh.commitTo(APP, {
+      message: 'Rename --follow to --watch',
+      author: { login: 'alice' },
+      files: [{ filename: 'src/cli.ts' }]
+    })
+    const first = await runPush(pushEvent(base.sha, one.sha))
+    expect(first.outputs.result).toBe('pr-opened')
+    expect(prompts()[0]).toContain('Rename --follow to --watch')
+    const two = gh.commitTo(APP, {
+      message: 'Add --quiet',
+      author: { login: 'alice' },
+      files: [{ filename: 'src/cli.ts' }]
+    })
+    servers.runId++
+    // A push event whose `before` is older than the last documented commit: the ledger decides.
+    await runPush(pushEvent(base.sha, two.sha), { inputs: { fold: 'never' } })
+    expect(prompts()[1]).toContain('Add --quiet')
+    expect(prompts()[1]).not.toContain('--watch')
+  })
+
+  it('starts from the push itself when a force-push rewrote history past the last documented commit', async () => {
+    const base = gh.commitTo(APP, { message: 'Initial commit' })
+    const gone = gh.commitTo(APP, {
+      message: 'Soon rewritten',
+      author: { login: 'alice' },
+      files: [{ filename: 'src/cli.ts' }]
+    })
+    await runPush(pushEvent(base.sha, gone.sha))
+    // The branch is rewritten: `gone` is no longer on it.
+    gh.branches.set(`${APP}:main`, [base.sha])
+    const again = gh.commitTo(APP, {
+      message: 'Rewritten',
+      author: { login: 'alice' },
+      files: [{ filename: 'src/cli.ts' }]
+    })
+    servers.runId++
+    const result = await runPush(pushEvent(gone.sha, again.sha, { forced: true }), {
+      inputs: { fold: 'never' }
+    })
+    expect(result.log).toContain('a force-push rewrote its history')
+    expect(prompts()[1]).toContain('Rewritten')
+  })
+
+  it('skips a push that moved the branch back: nothing between the commits', async () => {
+    const base = gh.commitTo(APP, { message: 'Initial commit' })
+    const moved = pushEvent('1'.repeat(40), base.sha, { forced: true, commits: [] })
+    const result = await runPush(moved)
+    expect(result.outputs.result).toBe('skipped')
+    expect(result.log).toContain('holds no new commit')
+    expect(gh.requests).toHaveLength(0)
+    expect(sim.exchanges).toHaveLength(0)
+  })
+})
+
+describe('what a batch tells its sources', () => {
+  it("comments the docs pull request on the batch's other pull requests, a few at most", async () => {
+    gh.commitTo(APP, { message: 'Initial commit' })
+    await runMerged(mergeNext())
+    const caught = [mergeNext(), mergeNext(), mergeNext()]
+    servers.runId++
+    const result = await runMerged(caught[2] as FakePull, { inputs: { fold: 'never' } })
+    expect(result.outputs.result).toBe('pr-opened')
+    for (const pull of caught.slice(0, 2))
+      expect(gh.commentsOn(pull.number)[0]?.body).toContain(
+        `documented this change together with others in [${result.outputs.prLink}]`
+      )
+    // The event's own pull request has the live comment, not a second one.
+    expect(gh.commentsOn(caught[2]?.number as number)).toHaveLength(1)
+  })
+
+  it("never documents the agent's own docs pull request merged into this repository", async () => {
+    // Docs kept in the code repository: the agent's docs pull requests are merged into it.
+    const DOCS = 'acme/docs'
+    const env = { GITHUB_REPOSITORY: DOCS }
+    const merge = (pull: FakePull) => {
+      gh.addPull(DOCS, pull)
+      gh.mergePull(DOCS, pull)
+      return {
+        action: 'closed',
+        number: pull.number,
+        pull_request: { ...gh.pullView(DOCS, pull.number), merge_commit_sha: pull.mergeCommit },
+        repository: { full_name: DOCS, default_branch: 'main' },
+        sender: { login: 'maintainer', type: 'User' }
+      }
+    }
+    gh.commitTo(DOCS, { message: 'Initial commit' })
+    const first = await run({ event: merge({ number: 7, title: 'Add retries' }), env })
+    const docsPr = Number(String(first.outputs.prLink).split('/').pop())
+    servers.runId++
+    const loop = await run({
+      event: merge({
+        number: docsPr,
+        title: 'Document retries',
+        user: { login: 'alice', type: 'User' }
+      }),
+      env
+    })
+    expect(loop.outputs.result).toBe('skipped')
+    expect(loop.log).toContain('is a docs pull request the agent opened')
+    expect(sim.requests('create')).toHaveLength(1)
+  })
+})
+
+describe('what the ledger costs in GitHub requests', () => {
+  it('finds, checks and writes the dashboard in 4 or 5 requests a run that starts a job, whatever the repository holds', async () => {
+    gh.commitTo(APP, { message: 'Initial commit' })
+    for (let i = 0; i < 300; i++)
+      gh.addComment(1 + (i % 7), `noise ${i}`, { login: 'u', type: 'User' })
+    await runMerged(mergeNext())
+    const ledgerCalls = () =>
+      gh.requests.filter(r => /\/issues(\/\d+)?$/.test(r.path)).map(r => r.method)
+    // Find; check it can be written; record the job; record how the run ended.
+    servers.runId++
+    gh.requests.length = 0
+    await runMerged(mergeNext(), { inputs: { fold: 'never' } })
+    expect(ledgerCalls()).toEqual(['GET', 'PATCH', 'PATCH', 'PATCH'])
+    // After a long wait the body is read again first, to keep an overlapping run's write.
+    servers.runId++
+    gh.requests.length = 0
+    sim.planNext({ durationMs: 120_000 })
+    await runMerged(mergeNext(), { inputs: { fold: 'never' } })
+    expect(ledgerCalls()).toEqual(['GET', 'PATCH', 'PATCH', 'PATCH', 'PATCH'])
+    // Never a scan of the repository's comments.
+    expect(gh.requests.filter(r => r.path.endsWith('/issues/comments'))).toEqual([])
+  })
+
+  it('records a run that starts nothing in 2', async () => {
+    gh.commitTo(APP, { message: 'Initial commit' })
+    await runMerged(mergeNext())
+    servers.runId++
+    gh.requests.length = 0
+    await runMerged(mergeNext({ labels: ['no-docs'] }))
+    const ledger = gh.requests.filter(r => /\/issues(\/\d+)?$/.test(r.path))
+    expect(ledger.map(r => r.method)).toEqual(['GET', 'PATCH'])
+  })
+})
