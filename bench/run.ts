@@ -486,7 +486,7 @@ async function updatePerformancePage(f: Record<string, Value>, verdict: string):
     ],
     [
       '10 merges, a concurrency group leaving runs 1, 4 and 10',
-      `${v('follow.this-action-ledger-concurrency-group-runs-1-4-10.documented')} merges reach the agent, in ${v('follow.this-action-ledger-concurrency-group-runs-1-4-10.writes')} writes (jobs + follow-ups), ${v('follow.this-action-ledger-concurrency-group-runs-1-4-10.docs-prs')} docs PR`,
+      `${v('follow.this-action-ledger-concurrency-group-runs-1-4-10.documented')} merges reach the agent, in ${v('follow.this-action-ledger-concurrency-group-runs-1-4-10.writes')} writes (jobs + follow-ups), ${v('follow.this-action-ledger-concurrency-group-runs-1-4-10.docs-prs')} docs PRs`,
       `without the ledger: ${v('follow.without-the-ledger-dashboard-false-runs-1-4-10.documented')}; a hand-written workflow: ${v('follow.hand-written-workflow-a-new-job-per-merge-runs-1-4-10.docs-prs')} docs PRs`
     ],
     [
