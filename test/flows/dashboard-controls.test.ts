@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { readLedger } from '../../src/agent/ledger/ledger.js'
-import { RecordSigner } from '../../src/agent/record.js'
 import type { FakeGitHub, FakeIssue, FakePull } from '../simulator/fake-github.js'
-import { SIM_API_KEY, SIM_PROJECT, type Simulator } from '../simulator/server.js'
+import type { Simulator } from '../simulator/server.js'
 import { APP, type ChangeRun, CodeChangeServers, DOCS_TOKEN } from '../support/code-change-runs.js'
 import type { RunResult } from '../support/run-action.js'
 import { runInProcess } from '../support/run-in-process.js'
@@ -27,30 +25,11 @@ afterAll(() => servers.close())
 beforeEach(() => {
   calls.push(...gh.requests)
   servers.reset()
-  number = 100
   gh.commitTo(APP, { message: 'Initial commit' })
 })
 
-const signer = new RecordSigner(SIM_API_KEY)
-const repository = { full_name: APP, default_branch: 'main' }
-let number = 100
-function mergeNext(over: Partial<FakePull> = {}): FakePull {
-  const pull = gh.addPull(APP, {
-    number: ++number,
-    title: `Change ${number}`,
-    files: [{ filename: `src/feature${number}.ts`, additions: 10 }],
-    ...over
-  })
-  gh.mergePull(APP, pull)
-  return pull
-}
-const mergedEvent = (pull: FakePull) => ({
-  action: 'closed',
-  number: pull.number,
-  pull_request: { ...gh.pullView(APP, pull.number), merge_commit_sha: pull.mergeCommit },
-  repository,
-  sender: { login: 'maintainer', type: 'User' }
-})
+const mergeNext = (over: Partial<FakePull> = {}): FakePull => servers.mergeNext(over)
+const mergedEvent = (pull: FakePull) => servers.mergedEvent(pull)
 /** The next merge's run, with `inputs` over docs-token and expire-after: 14d. */
 const runMerged = (inputs: Record<string, string> = {}, r: ChangeRun = {}): Promise<RunResult> => {
   servers.runId++
@@ -75,13 +54,8 @@ const docsPull = (link: unknown, over: Partial<FakePull> = {}): FakePull =>
     createdAt: clock.wallNow(),
     ...over
   })
-const dashboards = (): FakeIssue[] =>
-  [...gh.issues.values()].filter(i => i.labels.includes('docs-agent-dashboard'))
-function ledgerOf() {
-  const read = readLedger(dashboards()[0]?.body ?? '', signer, `${APP} dashboard`)
-  if (!read.ok) throw new Error(`no ledger: ${read.why}`)
-  return read.ledger.projects[SIM_PROJECT]
-}
+const dashboards = (): FakeIssue[] => servers.dashboards()
+const ledgerOf = () => servers.ledgerOf()
 const closes = () =>
   gh.requests.filter(r => r.method === 'PATCH' && r.path.startsWith(`/repos/${DOCS}/pulls/`))
 

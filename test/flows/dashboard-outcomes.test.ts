@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { readLedger } from '../../src/agent/ledger/ledger.js'
-import { RecordSigner } from '../../src/agent/record.js'
 import type { FakeGitHub, FakePull } from '../simulator/fake-github.js'
-import { SIM_API_KEY, SIM_PROJECT, type Simulator } from '../simulator/server.js'
+import type { Simulator } from '../simulator/server.js'
 import { APP, CodeChangeServers, DOCS_TOKEN } from '../support/code-change-runs.js'
 import { type GitHubValidator, gitHubValidator } from '../support/github-openapi.js'
 import type { RunResult } from '../support/run-action.js'
@@ -28,23 +26,10 @@ afterAll(() => servers.close())
 beforeEach(() => {
   calls.push(...gh.requests)
   servers.reset()
-  number = 100
   gh.commitTo(APP, { message: 'Initial commit' })
 })
 
-const signer = new RecordSigner(SIM_API_KEY)
-const repository = { full_name: APP, default_branch: 'main' }
-let number = 100
-function mergeNext(over: Partial<FakePull> = {}): FakePull {
-  const pull = gh.addPull(APP, {
-    number: ++number,
-    title: `Change ${number}`,
-    files: [{ filename: `src/feature${number}.ts`, additions: 10 }],
-    ...over
-  })
-  gh.mergePull(APP, pull)
-  return pull
-}
+const mergeNext = (over: Partial<FakePull> = {}): FakePull => servers.mergeNext(over)
 /** The next merge's run: a new job each time (fold: never), with docs-token and expire-after: 14d. */
 const runMerged = (inputs: Record<string, string> = {}, over: Partial<FakePull> = {}) => {
   servers.runId++
@@ -52,13 +37,7 @@ const runMerged = (inputs: Record<string, string> = {}, over: Partial<FakePull> 
   return runInProcess({
     clock,
     ...servers.step({
-      event: {
-        action: 'closed',
-        number: pull.number,
-        pull_request: { ...gh.pullView(APP, pull.number), merge_commit_sha: pull.mergeCommit },
-        repository,
-        sender: { login: 'maintainer', type: 'User' }
-      },
+      event: servers.mergedEvent(pull),
       inputs: { 'docs-token': DOCS_TOKEN, 'expire-after': '14d', fold: 'never', ...inputs }
     })
   })
@@ -82,11 +61,7 @@ const merged = (after: number) => ({
 })
 const dashboard = (): string =>
   [...gh.issues.values()].find(i => i.labels.includes('docs-agent-dashboard'))?.body ?? ''
-function ledgerOf() {
-  const read = readLedger(dashboard(), signer, `${APP} dashboard`)
-  if (!read.ok) throw new Error(`no ledger: ${read.why}`)
-  return read.ledger.projects[SIM_PROJECT]
-}
+const ledgerOf = () => servers.ledgerOf()
 const outcomesOf = (body: string): string =>
   /#### Outcomes, last 30 days[\s\S]*?\n\n[\s\S]*?\n\n([\s\S]*?)\n\n/.exec(body)?.[1] ?? ''
 const docsReads = () =>

@@ -22,32 +22,13 @@ beforeAll(async () => {
 afterAll(() => servers.close())
 beforeEach(() => {
   servers.reset()
-  number = 100
 })
 
 const signer = new RecordSigner(SIM_API_KEY)
 /** The repository's payload fields a real event carries: the ledger keeps the default branch. */
 const repository = { full_name: APP, default_branch: 'main' }
-let number = 100
-/** A pull request merged into main now (a squash commit GitHub links to it). */
-function mergeNext(over: Partial<FakePull> = {}): FakePull {
-  const pull = gh.addPull(APP, {
-    number: ++number,
-    title: `Change ${number}`,
-    body: `What change ${number} does.`,
-    files: [{ filename: `src/feature${number}.ts`, additions: 10 }],
-    ...over
-  })
-  gh.mergePull(APP, pull)
-  return pull
-}
-const mergedEvent = (pull: FakePull) => ({
-  action: 'closed',
-  number: pull.number,
-  pull_request: { ...gh.pullView(APP, pull.number), merge_commit_sha: pull.mergeCommit },
-  repository,
-  sender: { login: 'maintainer', type: 'User' }
-})
+const mergeNext = (over: Partial<FakePull> = {}): FakePull => servers.mergeNext(over)
+const mergedEvent = (pull: FakePull) => servers.mergedEvent(pull)
 const run = (r: ChangeRun = {}): Promise<RunResult> => runInProcess({ clock, ...servers.step(r) })
 const runMerged = (pull: FakePull, r: ChangeRun = {}): Promise<RunResult> =>
   run({ event: mergedEvent(pull), ...r })
@@ -61,13 +42,8 @@ const docsPull = (link: string, state: 'open' | 'merged' | 'closed') =>
     merged: state === 'merged',
     user: { login: 'mintlify[bot]', type: 'Bot' }
   })
-const dashboards = (): FakeIssue[] =>
-  [...gh.issues.values()].filter(i => i.labels.includes('docs-agent-dashboard'))
-function ledgerOf(issue = dashboards()[0]) {
-  const read = readLedger(issue?.body ?? '', signer, `${APP} dashboard`)
-  if (!read.ok) throw new Error(`no ledger: ${read.why}`)
-  return read.ledger.projects[SIM_PROJECT]
-}
+const dashboards = (): FakeIssue[] => servers.dashboards()
+const ledgerOf = (issue = dashboards()[0]) => servers.ledgerOf(SIM_PROJECT, issue)
 
 describe('the ledger of a repository', () => {
   it('starts on the first merge: one job for that change, the dashboard created with the commit documented', async () => {

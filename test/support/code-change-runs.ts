@@ -1,4 +1,11 @@
-import { type FakeFile, FakeGitHub, type FakePull } from '../simulator/fake-github.js'
+import { type ProjectLedger, readLedger } from '../../src/agent/ledger/ledger.js'
+import { RecordSigner } from '../../src/agent/record.js'
+import {
+  type FakeFile,
+  FakeGitHub,
+  type FakeIssue,
+  type FakePull
+} from '../simulator/fake-github.js'
 import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../simulator/server.js'
 import type { RunOptions } from './run-action.js'
 
@@ -66,6 +73,44 @@ export class CodeChangeServers {
     this.sim.reset()
     this.gh.reset()
     this.runId++
+    this.lastMerged = 100
+  }
+
+  /** The number of the pull request mergeNext merged last; the first is #101. */
+  private lastMerged = 100
+
+  /**
+   * The next pull request of acme/app (#101, #102, …) merged into main now, as a squash commit
+   * GitHub links to it, as `over` changes it: what the dashboard's ledger reads back.
+   */
+  mergeNext(over: Partial<FakePull> = {}): FakePull {
+    const number = ++this.lastMerged
+    const pull = this.gh.addPull(APP, {
+      number,
+      title: `Change ${number}`,
+      body: `What change ${number} does.`,
+      files: [{ filename: `src/feature${number}.ts`, additions: 10 }],
+      ...over
+    })
+    this.gh.mergePull(APP, pull)
+    return pull
+  }
+
+  /** The merged pull request's event, naming the default branch: a run of the ledger. */
+  mergedEvent(p: FakePull): Record<string, unknown> {
+    return this.merged(p, 'closed', REPOSITORY)
+  }
+
+  /** The docs agent dashboard issues of acme/app. */
+  dashboards(): FakeIssue[] {
+    return [...this.gh.issues.values()].filter(i => i.labels.includes('docs-agent-dashboard'))
+  }
+
+  /** A project's part of the ledger, as the action signed it in `issue` (the first dashboard). */
+  ledgerOf(project = SIM_PROJECT, issue = this.dashboards()[0]): ProjectLedger | undefined {
+    const read = readLedger(issue?.body ?? '', new RecordSigner(SIM_API_KEY), `${APP} dashboard`)
+    if (!read.ok) throw new Error(`no ledger: ${read.why}`)
+    return read.ledger.projects[project]
   }
 
   /** Pull request #42 of acme/app with CHANGED_FILES, merged, as `over` changes it. */
