@@ -30941,7 +30941,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3767);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1431);
 
 // The agent action's post step (runs.post in action.yml, post-if: always()); it never fails the job.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -30951,7 +30951,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3767:
+/***/ 1431:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -41149,7 +41149,7 @@ function comment_body_outcomeBody(ctx, job, result, sign) {
 
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/record.js
+;// CONCATENATED MODULE: ./.tmp/ncc-js/records/record.js
 
 /**
  * Records the action hides in what it writes on GitHub (a comment's marker, the dashboard's state),
@@ -41657,143 +41657,14 @@ function live_comment_unknownEarlierJob(event, where) {
     return new ExplainedError(`Attempt ${event.runAttempt} of this run could not read the comments of ${where} to find the job an earlier attempt may have started, so it does not start another. Look for it among the agent jobs on the Mintlify dashboard, or re-run once GitHub answers.`);
 }
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/budget.js
+;// CONCATENATED MODULE: ./.tmp/ncc-js/records/ledger.js
 
-const WINDOWS = { day: 86_400_000, week: 7 * 86_400_000 };
-/** The longest window: spending older than this is never needed again. */
-const budget_LONGEST_WINDOW_MS = WINDOWS.week;
-/**
- * Mintlify publishes average credit costs per agent run, not per API job; this is its published
- * average for a run that updates docs from code changes (docs.mintlify.com, credits page, August
- * 2026). Shown only as an estimate, labelled so: the API reports no usage.
- */
-const budget_ESTIMATED_CREDITS_PER_RUN = 180;
-function budget_parseMaxJobs(name, raw) {
-    const text = raw.trim().toLowerCase().replace(/\s+/g, '');
-    if (text === '')
-        return undefined;
-    const m = /^(\d{1,4})\/(day|week)$/.exec(text);
-    const max = Number(m?.[1]);
-    if (!m || max < 1) {
-        throw new InputError(`Input '${name}' must be a number of jobs per day or per week, such as 5/day or 20/week; got '${raw}'.`);
-    }
-    return { max, windowMs: WINDOWS[m[2]], text: `${max}/${m[2]}` };
-}
-/** Where the budget stands at `now`, from the times (epoch ms) of every job and follow-up started. */
-function budget_budgetState(spend, budget, now) {
-    const inWindow = spend.filter(at => at > now - budget.windowMs && at <= now).sort((a, b) => a - b);
-    const left = Math.max(0, budget.max - inWindow.length);
-    if (left > 0)
-        return { used: inWindow.length, left };
-    // The window frees one place when its oldest start leaves it.
-    const oldest = inWindow[inWindow.length - budget.max];
-    return { used: inWindow.length, left, freesAt: oldest + budget.windowMs };
-}
-/** Starts in the last `windowMs`, for the estimate beside the budget. */
-const budget_startsWithin = (spend, windowMs, now) => spend.filter(at => at > now - windowMs && at <= now).length;
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/fold.js
-
-
-/** Ledger states of a job that may still take a follow-up: running, or its docs pull request open. */
-const fold_LIVE = new Set(['active', 'open', 'started']);
-/**
- * The ledger's newest job of the project that may still take the batch, checked against the
- * service: still running, or its docs pull request (the link the service reports, never one
- * written anywhere else) still open. Anything that cannot be read means a new job, never a guess.
- */
-async function fold_decideFold(project, ctx) {
-    const latest = [...project.jobs].reverse().find(job => fold_LIVE.has(job.state));
-    if (!latest)
-        return { info: 'No docs job of this project is open in the ledger: starting a new job.' };
-    let job;
-    try {
-        job = await ctx.readJob(latest.id);
-    }
-    catch (error) {
-        return {
-            notice: `Could not read the earlier job ${latest.id} (${errorText(error).replace(/\.$/, '')}), so these changes start a new job.`,
-            info: 'Starting a new job.'
-        };
-    }
-    if (job.status === 'active')
-        return {
-            target: { jobId: job.id, docsPr: job.prLink ?? undefined },
-            info: `Job ${job.id} is still running: sending the changes to it as a follow-up.`
-        };
-    if (!job.prLink)
-        return {
-            info: `The earlier job ${job.id} ended (${job.status ?? 'status unknown'}) without a docs pull request: starting a new job.`,
-            seen: { jobId: job.id, state: 'ended' }
-        };
-    const state = await docsPrState(ctx, job.prLink);
-    const times = (s) => ({
-        ...(s.createdAt ? { prCreatedAt: s.createdAt } : {}),
-        ...(s.endedAt ? { endedAt: s.endedAt } : {})
-    });
-    if ('error' in state)
-        return {
-            notice: `Could not read the state of the docs pull request ${job.prLink} (${state.error}), so these changes start a new job instead of joining it.${state.hint ?? ''}`,
-            info: 'Starting a new job.'
-        };
-    if (state.open)
-        return {
-            target: { jobId: job.id, docsPr: job.prLink },
-            info: `The docs pull request ${job.prLink} of job ${job.id} is still open: sending the changes to the job as a follow-up.`,
-            seen: { jobId: job.id, state: 'open', prLink: job.prLink, ...times(state) }
-        };
-    const closed = state.merged ? 'merged' : 'closed';
-    return {
-        info: `The docs pull request ${job.prLink} of job ${job.id} is ${closed}: starting a new job.`,
-        seen: { jobId: job.id, state: closed, prLink: job.prLink, ...times(state) }
-    };
-}
-/**
- * A docs pull request's state, read with the docs repository's connection; an error says why it
- * could not be read, and what to set when GitHub refused.
- */
-async function docsPrState(ctx, link) {
-    const where = fold_parsePullLink(link, ctx.serverUrl);
-    if (!where)
-        return { error: `it is not a pull request on ${ctx.serverUrl}` };
-    try {
-        const pull = await ctx.docsGitHub(where.owner, where.repo).pull(where.number);
-        return {
-            open: pull.state === 'open',
-            merged: pull.merged,
-            createdAt: pull.createdAt,
-            endedAt: pull.merged ? pull.mergedAt : pull.state === 'open' ? undefined : pull.closedAt
-        };
-    }
-    catch (error) {
-        const hint = refusedAccess(error)
-            ? " If the docs repository is private, set 'docs-token' to a token that can read its pull requests."
-            : undefined;
-        return { error: describeGitHubError(error), hint };
-    }
-}
-/** owner, repo and number of a pull request link on the run's GitHub, or undefined. */
-function fold_parsePullLink(link, serverUrl) {
-    let url;
-    let server;
-    try {
-        url = new URL(link);
-        server = new URL(serverUrl);
-    }
-    catch {
-        return undefined;
-    }
-    if (url.host.toLowerCase() !== server.host.toLowerCase())
-        return undefined;
-    const m = /^\/([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)\/pull\/(\d{1,10})\/?$/.exec(url.pathname);
-    if (!m)
-        return undefined;
-    return { owner: m[1], repo: m[2], number: Number(m[3]) };
-}
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/ledger.js
-
-
+/** Finds the dashboard issue among the repository's issues. */
+const ledger_DASHBOARD_LABEL = 'docs-agent-dashboard';
+/** The place the ledger's record is bound to: this repository's dashboard. */
+const ledger_dashboardPlace = (repository) => `${repository} dashboard`;
+/** Spending older than this is never needed again: `max-jobs` counts a week at most. */
+const LONGEST_WINDOW_MS = 7 * 86_400_000;
 const ledger_emptyLedger = () => ({ v: 1, projects: {} });
 const ledger_emptyProject = () => ({
     jobs: [],
@@ -42019,6 +41890,139 @@ const ledger_ledgerTitle = (text) => {
     return line.length > MAX_TITLE ? `${line.slice(0, MAX_TITLE - 1)}…` : line;
 };
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/budget.js
+
+
+const WINDOWS = { day: 86_400_000, week: LONGEST_WINDOW_MS };
+/**
+ * Mintlify publishes average credit costs per agent run, not per API job; this is its published
+ * average for a run that updates docs from code changes (docs.mintlify.com, credits page, August
+ * 2026). Shown only as an estimate, labelled so: the API reports no usage.
+ */
+const budget_ESTIMATED_CREDITS_PER_RUN = 180;
+function budget_parseMaxJobs(name, raw) {
+    const text = raw.trim().toLowerCase().replace(/\s+/g, '');
+    if (text === '')
+        return undefined;
+    const m = /^(\d{1,4})\/(day|week)$/.exec(text);
+    const max = Number(m?.[1]);
+    if (!m || max < 1) {
+        throw new InputError(`Input '${name}' must be a number of jobs per day or per week, such as 5/day or 20/week; got '${raw}'.`);
+    }
+    return { max, windowMs: WINDOWS[m[2]], text: `${max}/${m[2]}` };
+}
+/** Where the budget stands at `now`, from the times (epoch ms) of every job and follow-up started. */
+function budget_budgetState(spend, budget, now) {
+    const inWindow = spend.filter(at => at > now - budget.windowMs && at <= now).sort((a, b) => a - b);
+    const left = Math.max(0, budget.max - inWindow.length);
+    if (left > 0)
+        return { used: inWindow.length, left };
+    // The window frees one place when its oldest start leaves it.
+    const oldest = inWindow[inWindow.length - budget.max];
+    return { used: inWindow.length, left, freesAt: oldest + budget.windowMs };
+}
+/** Starts in the last `windowMs`, for the estimate beside the budget. */
+const budget_startsWithin = (spend, windowMs, now) => spend.filter(at => at > now - windowMs && at <= now).length;
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/fold.js
+
+
+/** Ledger states of a job that may still take a follow-up: running, or its docs pull request open. */
+const fold_LIVE = new Set(['active', 'open', 'started']);
+/**
+ * The ledger's newest job of the project that may still take the batch, checked against the
+ * service: still running, or its docs pull request (the link the service reports, never one
+ * written anywhere else) still open. Anything that cannot be read means a new job, never a guess.
+ */
+async function fold_decideFold(project, ctx) {
+    const latest = [...project.jobs].reverse().find(job => fold_LIVE.has(job.state));
+    if (!latest)
+        return { info: 'No docs job of this project is open in the ledger: starting a new job.' };
+    let job;
+    try {
+        job = await ctx.readJob(latest.id);
+    }
+    catch (error) {
+        return {
+            notice: `Could not read the earlier job ${latest.id} (${errorText(error).replace(/\.$/, '')}), so these changes start a new job.`,
+            info: 'Starting a new job.'
+        };
+    }
+    if (job.status === 'active')
+        return {
+            target: { jobId: job.id, docsPr: job.prLink ?? undefined },
+            info: `Job ${job.id} is still running: sending the changes to it as a follow-up.`
+        };
+    if (!job.prLink)
+        return {
+            info: `The earlier job ${job.id} ended (${job.status ?? 'status unknown'}) without a docs pull request: starting a new job.`,
+            seen: { jobId: job.id, state: 'ended' }
+        };
+    const state = await docsPrState(ctx, job.prLink);
+    const times = (s) => ({
+        ...(s.createdAt ? { prCreatedAt: s.createdAt } : {}),
+        ...(s.endedAt ? { endedAt: s.endedAt } : {})
+    });
+    if ('error' in state)
+        return {
+            notice: `Could not read the state of the docs pull request ${job.prLink} (${state.error}), so these changes start a new job instead of joining it.${state.hint ?? ''}`,
+            info: 'Starting a new job.'
+        };
+    if (state.open)
+        return {
+            target: { jobId: job.id, docsPr: job.prLink },
+            info: `The docs pull request ${job.prLink} of job ${job.id} is still open: sending the changes to the job as a follow-up.`,
+            seen: { jobId: job.id, state: 'open', prLink: job.prLink, ...times(state) }
+        };
+    const closed = state.merged ? 'merged' : 'closed';
+    return {
+        info: `The docs pull request ${job.prLink} of job ${job.id} is ${closed}: starting a new job.`,
+        seen: { jobId: job.id, state: closed, prLink: job.prLink, ...times(state) }
+    };
+}
+/**
+ * A docs pull request's state, read with the docs repository's connection; an error says why it
+ * could not be read, and what to set when GitHub refused.
+ */
+async function docsPrState(ctx, link) {
+    const where = fold_parsePullLink(link, ctx.serverUrl);
+    if (!where)
+        return { error: `it is not a pull request on ${ctx.serverUrl}` };
+    try {
+        const pull = await ctx.docsGitHub(where.owner, where.repo).pull(where.number);
+        return {
+            open: pull.state === 'open',
+            merged: pull.merged,
+            createdAt: pull.createdAt,
+            endedAt: pull.merged ? pull.mergedAt : pull.state === 'open' ? undefined : pull.closedAt
+        };
+    }
+    catch (error) {
+        const hint = refusedAccess(error)
+            ? " If the docs repository is private, set 'docs-token' to a token that can read its pull requests."
+            : undefined;
+        return { error: describeGitHubError(error), hint };
+    }
+}
+/** owner, repo and number of a pull request link on the run's GitHub, or undefined. */
+function fold_parsePullLink(link, serverUrl) {
+    let url;
+    let server;
+    try {
+        url = new URL(link);
+        server = new URL(serverUrl);
+    }
+    catch {
+        return undefined;
+    }
+    if (url.host.toLowerCase() !== server.host.toLowerCase())
+        return undefined;
+    const m = /^\/([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)\/pull\/(\d{1,10})\/?$/.exec(url.pathname);
+    if (!m)
+        return undefined;
+    return { owner: m[1], repo: m[2], number: Number(m[3]) };
+}
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/outcomes.js
 
 
@@ -42237,8 +42241,6 @@ function shortPull(url) {
 
 /** A body read this long ago (ms) is taken as current: another run's write in between is unlikely. */
 const FRESH_MS = 5000;
-/** Finds the dashboard issue among the repository's issues. */
-const DASHBOARD_LABEL = 'docs-agent-dashboard';
 /**
  * The `Docs agent dashboard` issue: found in one request by its label, created on first need,
  * written only by this action (its state is signed, see ledger.ts), and read again before each
@@ -42262,7 +42264,7 @@ class dashboard_Dashboard {
     }
     /** The place a record is bound to: this repository's dashboard. */
     get place() {
-        return `${this.options.view.repository} dashboard`;
+        return dashboardPlace(this.options.view.repository);
     }
     get url() {
         return this.issue?.url;
@@ -42278,7 +42280,7 @@ class dashboard_Dashboard {
         }
         let unreadable;
         for (const issue of issues) {
-            const read = readLedger(issue.body, options.signer, `${options.view.repository} dashboard`);
+            const read = readLedger(issue.body, options.signer, dashboardPlace(options.view.repository));
             if (!read.ok) {
                 unreadable ??= issue;
                 continue;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { readLedger } from '../../src/agent/ledger/ledger.js'
-import { RecordSigner } from '../../src/agent/record.js'
+import { readLedger } from '../../src/records/ledger.js'
+import { RecordSigner } from '../../src/records/record.js'
 import type { FakeGitHub, FakeIssue, FakePull } from '../simulator/fake-github.js'
 import { SIM_API_KEY, SIM_PROJECT, type Simulator } from '../simulator/server.js'
 import { APP, type ChangeRun, CodeChangeServers } from '../support/code-change-runs.js'

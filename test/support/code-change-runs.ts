@@ -1,5 +1,5 @@
-import { type ProjectLedger, readLedger } from '../../src/agent/ledger/ledger.js'
-import { RecordSigner } from '../../src/agent/record.js'
+import { type ProjectLedger, readLedger } from '../../src/records/ledger.js'
+import { RecordSigner } from '../../src/records/record.js'
 import {
   type FakeFile,
   FakeGitHub,

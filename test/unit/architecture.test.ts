@@ -12,12 +12,13 @@ const SRC = path.join(ROOT, 'src')
 
 /**
  * A room may import from the rooms before it in this list, never from one after it or beside it:
- * the plumbing knows no feature, the service client and GitHub know nothing of each other, and
- * no action's flows reach into another's.
+ * the plumbing knows no feature, the service client, GitHub and the signed records (the ledger's
+ * format, which the agent writes and the gaps sub-action reads) know nothing of each other, and no
+ * action's flows reach into another's.
  */
 const LAYERS: readonly string[][] = [
   ['runner'],
-  ['mintlify', 'github'],
+  ['mintlify', 'github', 'records'],
   ['agent', 'visitors', 'gaps']
 ]
 

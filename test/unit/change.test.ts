@@ -21,7 +21,7 @@ import { type FoldContext, decideFold, parsePullLink } from '../../src/agent/cha
 import { readPathFilter } from '../../src/agent/change/path-filter.js'
 import { outcomeBody, workingBody } from '../../src/agent/comment/comment-body.js'
 import { type Marker, Markers, parseMarker } from '../../src/agent/comment/marker.js'
-import { type LedgerJob, type ProjectLedger, emptyProject } from '../../src/agent/ledger/ledger.js'
+import { type LedgerJob, type ProjectLedger, emptyProject } from '../../src/records/ledger.js'
 import { readSettings } from '../../src/agent/settings.js'
 import type { ChangedFile, GitHubApi } from '../../src/github/api.js'
 import {

@@ -9,9 +9,9 @@ import {
   ledgerRecord,
   ledgerTitle,
   readLedger
-} from '../../src/agent/ledger/ledger.js'
+} from '../../src/records/ledger.js'
 import { hoursOrDays, outcomes } from '../../src/agent/ledger/outcomes.js'
-import { RecordSigner, findRecords } from '../../src/agent/record.js'
+import { RecordSigner, findRecords } from '../../src/records/record.js'
 import { InputError } from '../../src/runner/errors.js'
 
 const KEY = 'mint_test_key_0123456789'

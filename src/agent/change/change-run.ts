@@ -24,7 +24,7 @@ import { refreshOutcomes } from '../ledger/outcomes.js'
 import { LedgerSession } from '../ledger/ledger-session.js'
 import { Input } from '../names.js'
 import type { PreparedRun } from '../prepared-run.js'
-import { RecordSigner } from '../record.js'
+import { RecordSigner } from '../../records/record.js'
 import { trustRefusal } from '../trust-gate.js'
 import {
   type ChangeBatch,

@@ -1,7 +1,7 @@
 import { type GitHubApi, describeGitHubError, refusedAccess } from '../../github/api.js'
 import type { AgentJob } from '../../mintlify/agent-jobs.js'
 import { errorText } from '../../runner/errors.js'
-import type { ProjectLedger } from '../ledger/ledger.js'
+import type { ProjectLedger } from '../../records/ledger.js'
 
 /** Where a batch is folded: the project's job whose docs pull request is open, or which still runs. */
 export interface FoldTarget {

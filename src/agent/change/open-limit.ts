@@ -2,7 +2,7 @@ import { describeGitHubError } from '../../github/api.js'
 import type { AgentJob } from '../../mintlify/agent-jobs.js'
 import { errorText } from '../../runner/errors.js'
 import type { DocsPullUpdate } from '../ledger/expiry.js'
-import type { ProjectLedger } from '../ledger/ledger.js'
+import type { ProjectLedger } from '../../records/ledger.js'
 import { type FoldContext, type FoldDecision, LIVE, parsePullLink } from './fold.js'
 
 /** Jobs read at most to tell whether the ledger's open docs pull requests are still open. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { MAX_LINK } from '../../mintlify/agent-jobs.js'
 import { SERVICE_ID } from '../../mintlify/connection.js'
-import { RecordSigner, commentSafeJson, findRecords, hideRecord } from '../record.js'
+import { RecordSigner, commentSafeJson, findRecords, hideRecord } from '../../records/record.js'
 
 /** What the action records in its comment, hidden in an HTML comment, to find the job again. */
 export interface Marker {

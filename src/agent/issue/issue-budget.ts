@@ -8,7 +8,7 @@ import type { JobBudget } from '../ledger/budget.js'
 import { Dashboard } from '../ledger/dashboard.js'
 import { LedgerSession } from '../ledger/ledger-session.js'
 import type { LedgerHooks } from '../prepared-run.js'
-import { RecordSigner } from '../record.js'
+import { RecordSigner } from '../../records/record.js'
 
 export interface IssueBudgetSettings {
   apiKey: string

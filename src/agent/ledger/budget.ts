@@ -1,3 +1,4 @@
+import { LONGEST_WINDOW_MS } from '../../records/ledger.js'
 import { InputError } from '../../runner/errors.js'
 
 /** `max-jobs`: how many jobs and follow-ups the agent may start in a rolling window. */
@@ -8,9 +9,7 @@ export interface JobBudget {
   text: string
 }
 
-const WINDOWS: Record<string, number> = { day: 86_400_000, week: 7 * 86_400_000 }
-/** The longest window: spending older than this is never needed again. */
-export const LONGEST_WINDOW_MS = WINDOWS.week as number
+const WINDOWS: Record<string, number> = { day: 86_400_000, week: LONGEST_WINDOW_MS }
 
 /**
  * Mintlify publishes average credit costs per agent run, not per API job; this is its published

@@ -1,7 +1,7 @@
 import { codeSpan, escapeMarkdown, markdownLink } from '../../runner/markdown.js'
 import { counted, formatCount } from '../../runner/text.js'
 import { ESTIMATED_CREDITS_PER_RUN, startsWithin } from './budget.js'
-import type { ChangeRef, Ledger, ProjectLedger } from './ledger.js'
+import type { ChangeRef, Ledger, ProjectLedger } from '../../records/ledger.js'
 import { hoursOrDays, outcomes } from './outcomes.js'
 
 /** Where links point: the repository the dashboard is in, on the run's GitHub. */

@@ -1,15 +1,17 @@
 import type { IssueRecord } from '../../github/api.js'
 import { ExplainedError } from '../../runner/errors.js'
-import type { RecordSigner } from '../record.js'
+import type { RecordSigner } from '../../records/record.js'
 import { type DashboardView, renderDashboard } from './dashboard-body.js'
 import {
+  DASHBOARD_LABEL,
   type Ledger,
   type ProjectLedger,
   emptyLedger,
   emptyProject,
+  dashboardPlace,
   ledgerRecord,
   readLedger
-} from './ledger.js'
+} from '../../records/ledger.js'
 
 /** What the dashboard needs of GitHub: the issues with its label, and writing one. */
 export interface DashboardIssues {
@@ -24,9 +26,6 @@ export interface DashboardIssues {
 
 /** A body read this long ago (ms) is taken as current: another run's write in between is unlikely. */
 const FRESH_MS = 5000
-
-/** Finds the dashboard issue among the repository's issues. */
-export const DASHBOARD_LABEL = 'docs-agent-dashboard'
 
 export interface DashboardOptions {
   title: string
@@ -57,7 +56,7 @@ export class Dashboard {
 
   /** The place a record is bound to: this repository's dashboard. */
   private get place(): string {
-    return `${this.options.view.repository} dashboard`
+    return dashboardPlace(this.options.view.repository)
   }
 
   get url(): string | undefined {
@@ -74,7 +73,7 @@ export class Dashboard {
     }
     let unreadable: IssueRecord | undefined
     for (const issue of issues) {
-      const read = readLedger(issue.body, options.signer, `${options.view.repository} dashboard`)
+      const read = readLedger(issue.body, options.signer, dashboardPlace(options.view.repository))
       if (!read.ok) {
         unreadable ??= issue
         continue

@@ -4,7 +4,7 @@ import type { Logger } from '../../runner/logger.js'
 import { codeSpan, markdownLink } from '../../runner/markdown.js'
 import { LIVE, parsePullLink } from '../change/fold.js'
 import { Input } from '../names.js'
-import type { ProjectLedger } from './ledger.js'
+import type { ProjectLedger } from '../../records/ledger.js'
 
 /** What became of a job's docs pull request, as read (and perhaps closed) in this run. */
 export interface DocsPullUpdate {

@@ -10,7 +10,7 @@ import {
   type RunEntry,
   ledgerTitle,
   noteStart
-} from './ledger.js'
+} from '../../records/ledger.js'
 
 /** This run as the ledger knows it. */
 export interface LedgerRun {

@@ -11,7 +11,7 @@ import {
   type ProjectLedger,
   openedAt,
   startsIn30Days
-} from './ledger.js'
+} from '../../records/ledger.js'
 
 /** Docs-repository requests at most, in one run, to bring the outcomes up to date. */
 export const MAX_OUTCOME_READS = 5

@@ -1,10 +1,10 @@
-import { RecordSigner, commentSafeJson, findRecords, hideRecord } from '../record.js'
-import { LONGEST_WINDOW_MS } from './budget.js'
+import { RecordSigner, commentSafeJson, findRecords, hideRecord } from './record.js'
 
 /**
  * The ledger: what the agent has done and owes for one repository, per Mintlify project. It lives in
- * the dashboard issue's body (dashboard.ts), in a signed hidden record; nothing else anyone writes
- * changes where a change goes.
+ * the dashboard issue's body (agent/ledger/dashboard.ts writes it), in a signed hidden record;
+ * nothing else anyone writes changes where a change goes. Its format is here, beside the records,
+ * because more than the agent reads it: the gaps sub-action ties readers' gaps to its changes.
  */
 export interface Ledger {
   v: 1
@@ -84,6 +84,15 @@ export interface ProjectLedger {
   /** Runs older than those listed, counted. */
   olderRuns: number
 }
+
+/** Finds the dashboard issue among the repository's issues. */
+export const DASHBOARD_LABEL = 'docs-agent-dashboard'
+
+/** The place the ledger's record is bound to: this repository's dashboard. */
+export const dashboardPlace = (repository: string): string => `${repository} dashboard`
+
+/** Spending older than this is never needed again: `max-jobs` counts a week at most. */
+export const LONGEST_WINDOW_MS = 7 * 86_400_000
 
 export const emptyLedger = (): Ledger => ({ v: 1, projects: {} })
 
