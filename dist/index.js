@@ -47012,8 +47012,10 @@ async function recordDocsPr(job, ctx) {
     const place = docsPrPlace(where);
     const records = new DocsPrRecords(ctx.apiKey);
     const fail = (what, error) => ctx.log.warning(`Could not ${what} ${place} with '${names_Input.DocsToken}' (${describeGitHubError(error)}), so reviews there do not reach job ${job.id}.${refusedAccess(error) ? ` Give '${names_Input.DocsToken}' write access to the pull requests of ${where.owner}/${where.repo}.` : ''} The run goes on.`);
-    const docs = ctx.docsGitHub(where.owner, where.repo);
+    let docs;
     try {
+        // An unusable token (an unexpanded expression) fails here: a warning like any refusal.
+        docs = ctx.docsGitHub(where.owner, where.repo);
         const comments = await docs.listComments(where.number);
         if (comments.some(c => records.read(c.body, place)?.job === job.id)) {
             ctx.log.debug(`${place} already names job ${job.id}.`);
@@ -47657,38 +47659,15 @@ async function prepare(settings, event, runner, session, signal, readJob) {
         project: settings.projectId,
         promptSource: promptSource(runner)
     }));
+    const deps = { log, clock: runner.clock, session, saveState, signal, markers, readJob };
     if (isReviewEvent(event)) {
-        const review = await prepareReviewRun(settings, event, {
-            log,
-            clock: runner.clock,
-            session,
-            saveState,
-            signal,
-            markers,
-            readJob
-        });
+        const review = await prepareReviewRun(settings, event, deps);
         if (review)
             return review;
     }
     if (isChangeRun(event, settings))
-        return prepareChangeRun(settings, event, {
-            log,
-            clock: runner.clock,
-            session,
-            saveState,
-            signal,
-            readJob,
-            markers
-        });
-    const issueRun = await prepareIssueRun(settings, event, {
-        log,
-        clock: runner.clock,
-        session,
-        saveState,
-        signal,
-        markers,
-        readJob
-    });
+        return prepareChangeRun(settings, event, deps);
+    const issueRun = await prepareIssueRun(settings, event, deps);
     const prepared = { ...issueRun, notices: issueRun.notices ?? [] };
     const starts = !prepared.skipped && prepared.request.prompt !== undefined;
     if (!starts || !settings.maxJobs || !settings.dashboard || settings.dryRun)

@@ -170,37 +170,13 @@ async function prepare(
       promptSource: promptSource(runner)
     })
   )
+  const deps = { log, clock: runner.clock, session, saveState, signal, markers, readJob }
   if (isReviewEvent(event)) {
-    const review = await prepareReviewRun(settings, event, {
-      log,
-      clock: runner.clock,
-      session,
-      saveState,
-      signal,
-      markers,
-      readJob
-    })
+    const review = await prepareReviewRun(settings, event, deps)
     if (review) return review
   }
-  if (isChangeRun(event, settings))
-    return prepareChangeRun(settings, event, {
-      log,
-      clock: runner.clock,
-      session,
-      saveState,
-      signal,
-      readJob,
-      markers
-    })
-  const issueRun = await prepareIssueRun(settings, event, {
-    log,
-    clock: runner.clock,
-    session,
-    saveState,
-    signal,
-    markers,
-    readJob
-  })
+  if (isChangeRun(event, settings)) return prepareChangeRun(settings, event, deps)
+  const issueRun = await prepareIssueRun(settings, event, deps)
   const prepared = { ...issueRun, notices: issueRun.notices ?? [] }
   const starts = !prepared.skipped && prepared.request.prompt !== undefined
   if (!starts || !settings.maxJobs || !settings.dashboard || settings.dryRun) return prepared

@@ -316,7 +316,7 @@ describe('a review on the docs pull request, in the docs repository', () => {
     expect(sim.requests('create')).toHaveLength(1)
   })
 
-  it('a merged docs pull request or an archived job: a notice, nothing sent', async () => {
+  it('a merged or closed docs pull request, an archived or expired job: a notice, nothing sent', async () => {
     const { jobId, pr } = await recordedJob()
     const pull = gh.pulls.get(`acme/docs#${pr}`)
     Object.assign(pull ?? {}, { merged: true, state: 'closed' })
@@ -333,6 +333,26 @@ describe('a review on the docs pull request, in the docs repository', () => {
     expect(archived.outputs.result).toBe('skipped')
     expect(archived.log).toMatch(/::notice[^:]*::.*was archived on the service/)
     expect(messagesTo(jobId)).toEqual([])
+    // A job the service no longer has (expired): its read fails, and nothing is sent.
+    const gone = sim.jobs.get(jobId)
+    sim.jobs.delete(jobId)
+    runId++
+    const expired = await docsRun({ event: reviewEvent(pr, '/docs-agent More.') })
+    expect(expired.outputs.result).toBe('skipped')
+    expect(expired.log).toMatch(
+      new RegExp(
+        `::notice[^:]*::.*Could not read job ${jobId}, named on acme/docs#${pr} .*: it may have expired on the service`
+      )
+    )
+    expect(sim.requests('message')).toEqual([])
+    if (gone) sim.jobs.set(jobId, gone)
+    Object.assign(pull ?? {}, { state: 'closed' })
+    runId++
+    const closed = await docsRun({ event: reviewEvent(pr, '/docs-agent More.') })
+    expect(closed.log).toMatch(
+      new RegExp(`::notice[^:]*::.*acme/docs#${pr} is closed: job ${jobId} is done`)
+    )
+    expect(sim.requests('message')).toEqual([])
   })
 
   it('a re-run of the same review resumes the job and sends nothing again', async () => {

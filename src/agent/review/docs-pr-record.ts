@@ -33,8 +33,10 @@ export async function recordDocsPr(job: AgentJob, ctx: RecordContext): Promise<v
     ctx.log.warning(
       `Could not ${what} ${place} with '${Input.DocsToken}' (${describeGitHubError(error)}), so reviews there do not reach job ${job.id}.${refusedAccess(error) ? ` Give '${Input.DocsToken}' write access to the pull requests of ${where.owner}/${where.repo}.` : ''} The run goes on.`
     )
-  const docs = ctx.docsGitHub(where.owner, where.repo)
+  let docs: GitHubApi
   try {
+    // An unusable token (an unexpanded expression) fails here: a warning like any refusal.
+    docs = ctx.docsGitHub(where.owner, where.repo)
     const comments = await docs.listComments(where.number)
     if (comments.some(c => records.read(c.body, place)?.job === job.id)) {
       ctx.log.debug(`${place} already names job ${job.id}.`)

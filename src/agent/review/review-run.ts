@@ -1,6 +1,5 @@
 import {
   type GitHubApi,
-  type GitHubSession,
   type ReviewComment,
   connectGitHub,
   describeGitHubError
@@ -8,11 +7,10 @@ import {
 import type { RunEvent } from '../../github/event.js'
 import type { AgentJob } from '../../mintlify/agent-jobs.js'
 import { docsPrPlace } from '../../records/docs-pr.js'
-import type { Clock } from '../../runner/clock.js'
 import { CancelledError, InputError, errorText } from '../../runner/errors.js'
 import type { Logger } from '../../runner/logger.js'
-import { type CommentState, LiveComment, unknownEarlierJob } from '../comment/live-comment.js'
-import type { Markers } from '../comment/marker.js'
+import { LiveComment, unknownEarlierJob } from '../comment/live-comment.js'
+import type { prepareIssueRun } from '../issue/issue-run.js'
 import { type TriggerSettings, commandText } from '../issue/trigger.js'
 import { Input } from '../names.js'
 import type { PreparedRun } from '../prepared-run.js'
@@ -31,16 +29,8 @@ export interface ReviewSettings extends TriggerSettings {
   followReviews: ReviewMode
 }
 
-export interface ReviewDeps {
-  log: Logger
-  clock: Clock
-  session?: GitHubSession
-  saveState: (state: CommentState) => void
-  signal?: AbortSignal
-  /** Signs the status comment's marker: a re-run finds the follow-up it sent. */
-  markers: Markers
-  readJob: (jobId: string) => Promise<AgentJob>
-}
+/** What the run gives: the same as an issue run's (issue-run.ts). */
+export type ReviewDeps = Parameters<typeof prepareIssueRun>[2]
 
 /** A review, or a comment on a pull request: what may follow up on a docs pull request's job. */
 export const isReviewEvent = (event: Pick<RunEvent, 'name' | 'issue'>): boolean =>
