@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { DocsPrRecords } from '../../src/records/docs-pr.js'
 import type { FakeGitHub } from '../simulator/fake-github.js'
 import { SIM_API_KEY, SIM_PROJECT, type Simulator } from '../simulator/server.js'
 import { useAgentServices } from '../support/agent-services.js'
+import { CodeChangeServers } from '../support/code-change-runs.js'
 import { type GitHubValidator, gitHubValidator } from '../support/github-openapi.js'
 import { markerIn } from '../support/records.js'
 import { ROOT, type RunResult } from '../support/run-action.js'
@@ -201,6 +202,37 @@ describe('the record on the docs pull request', () => {
   })
 })
 
+describe('the record and folding', () => {
+  let servers: CodeChangeServers
+  beforeAll(async () => {
+    servers = await CodeChangeServers.start({ now: clock.wallNow })
+  })
+  afterAll(() => servers.close())
+
+  it('a change folded into the job adds no second record to its docs pull request', async () => {
+    servers.reset()
+    servers.gh.tokenUsers.set(DOCS_TOKEN, DOCS_IDENTITY)
+    const runMerged = () =>
+      runInProcess({
+        clock,
+        ...servers.step({
+          event: servers.mergedEvent(servers.mergeNext()),
+          inputs: { 'docs-token': DOCS_TOKEN }
+        })
+      })
+    const first = await runMerged()
+    const pr = prNumber(first.outputs.prLink)
+    servers.gh.addPull('acme/docs', { number: pr, state: 'open' })
+    servers.runId++
+    const second = await runMerged()
+    expect(second.outputs).toMatchObject({ decision: 'follow-up', prLink: first.outputs.prLink })
+    const written = servers.gh
+      .commentsOn(pr)
+      .filter(c => records.read(c.body, `acme/docs#${pr}`)?.job === first.outputs.jobId)
+    expect(written.map(c => c.user.login)).toEqual([DOCS_IDENTITY.login])
+  })
+})
+
 describe('a review on the docs pull request, in the docs repository', () => {
   it("sends a writer's /docs-agent review and comment each as one follow-up, with a live status", async () => {
     const { jobId, pr } = await recordedJob()
@@ -259,6 +291,17 @@ describe('a review on the docs pull request, in the docs repository', () => {
     expect(sent).toContain('Some wording is off.')
     expect(sent).toContain('- docs/retries.mdx line 12:\n  Say what the default is.')
     expect(sent).toContain('- docs/client.mdx:\n  Link to the retries page.')
+  })
+
+  it("inline comments that cannot be read: a warning, and the review's body goes alone", async () => {
+    const { jobId, pr } = await recordedJob()
+    gh.failures.set('review-comments', 403)
+    const result = await docsRun({ event: reviewEvent(pr, '/docs-agent Tighten the intro.') })
+    expect(result.log).toMatch(
+      /::warning[^:]*::Could not read the inline comments of review 555 \(HTTP 403\): only its body is sent/
+    )
+    expect(messagesTo(jobId)).toHaveLength(1)
+    expect(messagesTo(jobId)[0]).toContain('Tighten the intro.')
   })
 
   it('refuses a reader', async () => {
