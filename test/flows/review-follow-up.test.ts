@@ -34,17 +34,18 @@ beforeEach(() => {
   runId++
 })
 
-/** GitHub's published pull_request_review (submitted) payload, about `pr` of acme/docs. */
-const PUBLISHED = (
-  JSON.parse(
-    readFileSync(
-      path.join(ROOT, 'node_modules/@octokit/webhooks-examples/api.github.com/index.json'),
-      'utf8'
-    )
-  ) as { name: string; examples: Record<string, unknown>[] }[]
-)
-  .find(e => e.name === 'pull_request_review')
-  ?.examples.find(e => e.action === 'submitted') as Record<string, unknown>
+/** GitHub's published pull_request_review payloads (@octokit/webhooks-examples). */
+const PUBLISHED_REVIEWS =
+  (
+    JSON.parse(
+      readFileSync(
+        path.join(ROOT, 'node_modules/@octokit/webhooks-examples/api.github.com/index.json'),
+        'utf8'
+      )
+    ) as { name: string; examples: Record<string, unknown>[] }[]
+  ).find(e => e.name === 'pull_request_review')?.examples ?? []
+/** The published submitted review, as reviewEvent makes it about a pull request of acme/docs. */
+const PUBLISHED = PUBLISHED_REVIEWS.find(e => e.action === 'submitted') as Record<string, unknown>
 
 function reviewEvent(pr: number, body: string, over: Record<string, unknown> = {}) {
   const payload = structuredClone(PUBLISHED)
@@ -334,6 +335,17 @@ describe('a review on the docs pull request, in the docs repository', () => {
     await check(
       /::notice[^:]*::.*written by @mallory, not by the 'docs-token' identity @docs-writer/
     )
+    // A comment there is no review follow-up: it is a request on the pull request, as anywhere.
+    runId++
+    const comment = await docsRun({
+      eventName: 'issue_comment',
+      event: commentEvent(pr, '/docs-agent Do it.')
+    })
+    expect(comment.log).toMatch(
+      /::notice[^:]*::.*@mallory.*The comment is taken as a request on #\d+/
+    )
+    expect(comment.outputs.decision).toBe('new-job')
+    expect(messagesTo(jobId)).toEqual([])
     gh.comments.length = 0
     gh.addComment(pr, real.body.replace(jobId, 'job_other'), DOCS_IDENTITY, 'acme/docs')
     await check(/::notice[^:]*::.*no comment there names a job/)
@@ -431,6 +443,21 @@ describe('a review on the docs pull request, in the docs repository', () => {
     expect(none.log).toContain("set 'docs-token' to the same secret")
     expect(gh.requests).toEqual([])
   })
+
+  it.each(['phrase', 'all'])(
+    'runs every published pull_request_review payload as it is, with follow-reviews: %s: skipped, no job',
+    async mode => {
+      expect(PUBLISHED_REVIEWS.length).toBeGreaterThanOrEqual(3)
+      for (const payload of PUBLISHED_REVIEWS) {
+        runId++
+        const result = await docsRun({ event: payload, inputs: { 'follow-reviews': mode } })
+        expect(result.code).toBe(0)
+        expect(result.outputs.result).toBe('skipped')
+      }
+      expect(sim.requests('create')).toEqual([])
+      expect(sim.requests('message')).toEqual([])
+    }
+  )
 
   it('skips review activity other than submitted, by name', async () => {
     const result = await docsRun({
