@@ -2,7 +2,7 @@ import { type AgentJob, getJob } from '../mintlify/agent-jobs.js'
 import type { ApiClient } from '../mintlify/client.js'
 import { openClient } from '../mintlify/connection.js'
 import { type ApiError, AmbiguousWriteError } from '../mintlify/errors.js'
-import { GitHubSession } from '../github/api.js'
+import { GitHubSession, connectGitHub } from '../github/api.js'
 import type { RunEvent } from '../github/event.js'
 import { CancelledError, describeError, errorText } from '../runner/errors.js'
 import { formatDuration } from '../runner/duration.js'
@@ -18,6 +18,8 @@ import { prepareIssueRun } from './issue/issue-run.js'
 import { Input, Output, State } from './names.js'
 import { type Result, failingWord } from './outcome.js'
 import type { Report } from './report.js'
+import { recordDocsPr } from './review/docs-pr-record.js'
+import { isReviewEvent, prepareReviewRun } from './review/review-run.js'
 import { runAgentJob } from './run-job.js'
 import type { Settings } from './settings.js'
 
@@ -97,6 +99,19 @@ export async function runAgent(
       }
     }
     const end = await runPrepared(service(), settings, prepared, runner, signal)
+    // The docs pull request says which job it belongs to, so its reviews can reach the job.
+    if (end.job?.prLink && settings.docsToken && !prepared.onDocsPr && !signal.aborted)
+      await recordDocsPr(end.job, {
+        ...settings,
+        serverUrl: event.serverUrl,
+        log,
+        docsGitHub: (owner, repo) =>
+          connectGitHub(settings.docsToken, { owner, repo, apiUrl: event.apiUrl }, signal, {
+            clock,
+            session,
+            tokenInput: Input.DocsToken
+          })
+      })
     return withComment({ ...end, ...about, decision }, prepared.comment?.outcome(), settings, event)
   } finally {
     // A connection GitHub or a proxy never answered would keep the process alive: end them all.
@@ -155,25 +170,13 @@ async function prepare(
       promptSource: promptSource(runner)
     })
   )
-  if (isChangeRun(event, settings))
-    return prepareChangeRun(settings, event, {
-      log,
-      clock: runner.clock,
-      session,
-      saveState,
-      signal,
-      readJob,
-      markers
-    })
-  const issueRun = await prepareIssueRun(settings, event, {
-    log,
-    clock: runner.clock,
-    session,
-    saveState,
-    signal,
-    markers,
-    readJob
-  })
+  const deps = { log, clock: runner.clock, session, saveState, signal, markers, readJob }
+  if (isReviewEvent(event)) {
+    const review = await prepareReviewRun(settings, event, deps)
+    if (review) return review
+  }
+  if (isChangeRun(event, settings)) return prepareChangeRun(settings, event, deps)
+  const issueRun = await prepareIssueRun(settings, event, deps)
   const prepared = { ...issueRun, notices: issueRun.notices ?? [] }
   const starts = !prepared.skipped && prepared.request.prompt !== undefined
   if (!starts || !settings.maxJobs || !settings.dashboard || settings.dryRun) return prepared

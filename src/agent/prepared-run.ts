@@ -37,4 +37,6 @@ export interface PreparedRun extends IssueRun {
   dashboardUrl?: string
   /** Where the budget stands, for the summary: "3 of 5/day used". */
   budget?: string
+  /** A review follow-up on the docs pull request itself: the record naming its job is there already. */
+  onDocsPr?: boolean
 }

@@ -20,6 +20,7 @@ import { botName } from '../github/event.js'
 import { PERMISSIONS } from '../github/permission.js'
 import { COMMENT_MODES, type TriggerSettings } from './issue/trigger.js'
 import { FAIL_ON_WORDS, type FailOnWord } from './outcome.js'
+import { REVIEW_MODES, type ReviewMode } from './review/review-run.js'
 
 /** Everything the agent action needs, validated before the first request. */
 export interface Settings extends Connection, TriggerSettings, ChangeSettings {
@@ -27,6 +28,7 @@ export interface Settings extends Connection, TriggerSettings, ChangeSettings {
   timeoutMs: number
   pollIntervalMs: number
   failOn: ReadonlySet<FailOnWord>
+  followReviews: ReviewMode
 }
 
 /** Prompt files are meant to be short instructions; a huge one is a mistake (a wrong path). */
@@ -96,7 +98,8 @@ export function readSettings(get: InputReader, env: NodeJS.ProcessEnv, mask: Mas
     maxOpen: get(Input.MaxOpen).trim()
       ? parseInteger(Input.MaxOpen, get(Input.MaxOpen).trim(), 1, 100)
       : undefined,
-    reviewers: readReviewers(get(Input.Reviewers), docsToken)
+    reviewers: readReviewers(get(Input.Reviewers), docsToken),
+    followReviews: parseChoice(Input.FollowReviews, value(Input.FollowReviews), REVIEW_MODES)
   }
 }
 

@@ -39,6 +39,16 @@ export interface GitHubApi {
     number: number,
     change: { title?: string; body?: string; state?: 'open' | 'closed' }
   ): Promise<IssueRecord>
+  /** A review's inline comments: the first PAGE_SIZE, oldest first. */
+  reviewComments(pull: number, review: number): Promise<ReviewComment[]>
+}
+
+/** An inline comment of a pull request review: its text is untrusted. */
+export interface ReviewComment {
+  path: string
+  /** The line it is on, when GitHub says (none on an outdated diff). */
+  line?: number
+  body: string
 }
 
 /** An issue as the action reads it: its text, and where it is. */
@@ -55,6 +65,8 @@ export interface IssueComment {
   id: number
   body: string
   authorType: string
+  /** The author's login: who wrote the comment. */
+  author: string
 }
 
 export interface ChangedFile {
@@ -219,9 +231,12 @@ export function connectGitHub(
       const last = lastPage(first.headers.link)
       for (let n = last; n > 1 && pages.length < COMMENT_PAGES; n--)
         pages.splice(1, 0, (await page(n)).data)
-      return pages
-        .flat()
-        .map(c => ({ id: c.id, body: c.body ?? '', authorType: c.user?.type ?? '' }))
+      return pages.flat().map(c => ({
+        id: c.id,
+        body: c.body ?? '',
+        authorType: c.user?.type ?? '',
+        author: c.user?.login ?? ''
+      }))
     },
     async createComment(issue, body) {
       const { data } = await octokit.rest.issues.createComment({
@@ -340,8 +355,28 @@ export function connectGitHub(
       })
       return asIssue(data)
     },
+    async reviewComments(pull, review) {
+      const { data } = await octokit.rest.pulls.listCommentsForReview({
+        owner,
+        repo,
+        pull_number: pull,
+        review_id: review,
+        per_page: PAGE_SIZE
+      })
+      return (Array.isArray(data) ? data : []).flatMap(c =>
+        typeof c?.path === 'string' && typeof c.body === 'string'
+          ? [{ path: c.path, body: c.body, ...lineOf(c) }]
+          : []
+      )
+    },
     close: () => transport.close()
   }
+}
+
+/** An inline comment's line: `line`, or the older `original_line`, when a positive integer. */
+function lineOf(c: { line?: unknown; original_line?: unknown }): { line?: number } {
+  const line = [c.line, c.original_line].find(n => Number.isSafeInteger(n) && (n as number) > 0)
+  return line === undefined ? {} : { line: line as number }
 }
 
 function asIssue(data: {

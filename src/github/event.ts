@@ -37,6 +37,8 @@ export interface RunEvent {
   runUrl: string
   /** The web address of the run's GitHub (GITHUB_SERVER_URL). */
   serverUrl: string
+  /** On pull_request_review events: the review, when the payload has one. */
+  review?: ReviewRef
   /** The repository's default branch, when the payload names it. */
   defaultBranch?: string
   /** The workflow job and step running the action (GITHUB_JOB/GITHUB_ACTION): a matrix leg or a second step is another. */
@@ -65,6 +67,7 @@ interface Payload {
     labels?: unknown
   }
   comment?: { id?: unknown; body?: unknown }
+  review?: unknown
 }
 
 export function readRunEvent(env: NodeJS.ProcessEnv = process.env): RunEvent {
@@ -115,7 +118,8 @@ export function readRunEvent(env: NodeJS.ProcessEnv = process.env): RunEvent {
     runUrl: owner && runId ? `${server}/${owner}/${repo}/actions/runs/${runId}` : '',
     serverUrl: server,
     defaultBranch: text(payload.repository?.default_branch) || undefined,
-    step: `${env.GITHUB_JOB ?? ''}/${env.GITHUB_ACTION ?? ''}`
+    step: `${env.GITHUB_JOB ?? ''}/${env.GITHUB_ACTION ?? ''}`,
+    review: reviewOf(record(payload.review))
   }
 }
 
@@ -270,3 +274,16 @@ export function parsePush(value: unknown): PushRef | undefined {
     pusherIsBot: isBot(pusher, sender.type)
   }
 }
+
+/** A pull request review as its event's payload describes it; its text is untrusted. */
+export interface ReviewRef {
+  id: number
+  body: string
+  /** commented, approved, changes_requested (lower case, as the payload gives it). */
+  state: string
+}
+
+const reviewOf = (review: Record<string, unknown> | undefined): ReviewRef | undefined =>
+  review && typeof review.id === 'number' && Number.isSafeInteger(review.id) && review.id > 0
+    ? { id: review.id, body: text(review.body), state: text(review.state).toLowerCase() }
+    : undefined

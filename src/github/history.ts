@@ -180,3 +180,13 @@ function asPull(value: unknown): PullDetails | undefined {
       }))
   }
 }
+
+/** Who the token is (GraphQL's `viewer`: a user, or an app's bot), or undefined when GitHub does not say. */
+export async function viewerLogin(graphql: GraphQL): Promise<string | undefined> {
+  const data = (await graphql('query { viewer { login } }', {})) as {
+    viewer?: { login?: unknown }
+  }
+  return typeof data?.viewer?.login === 'string' && data.viewer.login
+    ? data.viewer.login
+    : undefined
+}

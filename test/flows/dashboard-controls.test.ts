@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import type { FakeGitHub, FakeIssue, FakePull } from '../simulator/fake-github.js'
+import type { FakeComment, FakeGitHub, FakeIssue, FakePull } from '../simulator/fake-github.js'
 import type { Simulator } from '../simulator/server.js'
 import { APP, type ChangeRun, CodeChangeServers, DOCS_TOKEN } from '../support/code-change-runs.js'
 import type { RunResult } from '../support/run-action.js'
@@ -59,6 +59,10 @@ const ledgerOf = () => servers.ledgerOf()
 const closes = () =>
   gh.requests.filter(r => r.method === 'PATCH' && r.path.startsWith(`/repos/${DOCS}/pulls/`))
 
+/** A docs pull request's comments but the one naming its job (review follow-ups' record). */
+const besideRecord = (comments: FakeComment[]): FakeComment[] =>
+  comments.filter(c => !c.body.includes('<!-- mintlify-agent-docs-pr '))
+
 describe('expire-after', () => {
   it('closes a docs pull request open longer, with a comment linking the dashboard, and starts a new job', async () => {
     const first = await runMerged()
@@ -70,7 +74,7 @@ describe('expire-after', () => {
     expect(stale.state).toBe('closed')
     expect(closes()).toHaveLength(1)
     expect(closes()[0]?.authorization).toContain(DOCS_TOKEN)
-    const [comment] = gh.commentsOn(stale.number, DOCS)
+    const [comment] = besideRecord(gh.commentsOn(stale.number, DOCS))
     expect(comment?.body).toContain('`expire-after: 14d`')
     expect(comment?.body).toContain(`(${gh.issueView(dashboards()[0] as FakeIssue).html_url})`)
     expect(next.log).toContain(`Closed the docs pull request ${first.outputs.prLink}`)
@@ -123,7 +127,7 @@ describe('expire-after', () => {
     await clock.sleep(15 * DAY)
     const next = await runMerged()
     expect(closes()).toHaveLength(0)
-    expect(gh.commentsOn(done.number, DOCS)).toHaveLength(0)
+    expect(besideRecord(gh.commentsOn(done.number, DOCS))).toHaveLength(0)
     expect(next.outputs).toMatchObject({ decision: 'new-job' })
     expect(ledgerOf()?.jobs.map(j => j.state)).toEqual(['merged', 'open'])
     expect(ledgerOf()?.jobs[0]?.endedAt).toBe(seconds(done.mergedAt))
@@ -154,7 +158,7 @@ describe('expire-after', () => {
     expect(next.code).toBe(0)
     expect(next.log).toMatch(/::warning::Could not close the docs pull request .*'docs-token'/)
     expect(stale.state).toBe('open')
-    expect(gh.commentsOn(stale.number, DOCS)).toHaveLength(0)
+    expect(besideRecord(gh.commentsOn(stale.number, DOCS))).toHaveLength(0)
     expect(next.outputs).toMatchObject({ decision: 'follow-up' })
   })
 

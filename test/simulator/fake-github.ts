@@ -14,6 +14,14 @@ export interface FakeComment {
   user: { login: string; type: 'Bot' | 'User' }
 }
 
+/** An inline comment of a review, as the review comments route lists it. */
+export interface FakeReviewComment {
+  path: string
+  line?: number
+  body: string
+  user?: string
+}
+
 /** An issue of the run's repository (the dashboard), as the issues routes keep it. */
 export interface FakeIssue {
   number: number
@@ -50,7 +58,7 @@ export class FakeGitHub {
   /**
    * Status to answer instead, by route name: 'create-comment', 'update-comment', 'list-comments',
    * 'permission', 'repo-comments', 'pull-files', 'pull', 'update-pull', 'request-reviewers', 'compare', 'commit',
-   * 'commit-pulls'.
+   * 'commit-pulls', 'review-comments'.
    * Every time, or with `times` only that many times, after which the route answers again.
    */
   readonly failures = new Map<string, number | { status: number; times: number }>()
@@ -69,6 +77,15 @@ export class FakeGitHub {
   readonly branches = new Map<string, string[]>()
   /** Issues of the run's repository, by number (numbers from 500 on, apart from comments' issues). */
   readonly issues = new Map<number, FakeIssue>()
+  /**
+   * Who each token is (by the token's value): GraphQL's `viewer`, and the author of the comments it
+   * posts. A token not listed is the bot (`botLogin`).
+   */
+  readonly tokenUsers = new Map<string, FakeComment['user']>()
+  /** Tokens GitHub refuses (by value), with the status every request with them gets. */
+  readonly refusedTokens = new Map<string, number>()
+  /** A review's inline comments, by `owner/repo#pull/review`. */
+  readonly reviewComments = new Map<string, FakeReviewComment[]>()
   private issueCount = 500
   private clockTick = 0
   private commitCount = 0
@@ -109,6 +126,9 @@ export class FakeGitHub {
     this.comparisons.clear()
     this.branches.clear()
     this.issues.clear()
+    this.tokenUsers.clear()
+    this.refusedTokens.clear()
+    this.reviewComments.clear()
   }
 
   /** A new commit at the tip of `branch` (main by default); its sha is made up. */
@@ -251,6 +271,10 @@ export class FakeGitHub {
     if (!url.pathname.startsWith(`${this.prefix}/repos/`) && url.pathname !== graphqlPath)
       return send(404, { message: 'Not Found' })
     const route = url.pathname.slice(this.prefix.length)
+    const token = /^(?:token|bearer) (.+)$/i.exec(req.headers.authorization ?? '')?.[1] ?? ''
+    const refused = this.refusedTokens.get(token)
+    if (refused) return send(refused, { message: 'Bad credentials' })
+    const user = this.tokenUsers.get(token) ?? { login: this.botLogin, type: 'Bot' as const }
     const failNow = (name: string): boolean => {
       const failure = this.failures.get(name)
       const status = typeof failure === 'number' ? failure : failure?.status
@@ -275,7 +299,7 @@ export class FakeGitHub {
     // GitHub Enterprise Server answers GraphQL at /api/graphql beside its REST API's /api/v3.
     if (url.pathname === graphqlPath && req.method === 'POST') {
       if (await fail('graphql')) return
-      const viewer = { login: this.botLogin, databaseId: 41898282 }
+      const viewer = { login: user.login, databaseId: 41898282 }
       return send(200, await answerGraphQL(this, record.body as GraphQLRequest, viewer))
     }
     if (req.method === 'GET') {
@@ -307,11 +331,31 @@ export class FakeGitHub {
         const comment = this.addComment(
           issue,
           (record.body as { body: string }).body,
-          { login: this.botLogin, type: 'Bot' },
+          user,
           /^\/repos\/([^/]+\/[^/]+)\//.exec(route)?.[1]
         )
         return send(201, this.view(comment))
       }
+    }
+    if (
+      (m = /^\/repos\/([^/]+\/[^/]+)\/pulls\/(\d+)\/reviews\/(\d+)\/comments$/.exec(route)) &&
+      req.method === 'GET'
+    ) {
+      if (await fail('review-comments')) return
+      const perPage = Number(url.searchParams.get('per_page') ?? 30)
+      const all = this.reviewComments.get(`${m[1]}#${m[2]}/${m[3]}`) ?? []
+      return send(
+        200,
+        all.slice(0, perPage).map((c, i) => ({
+          id: 7000 + i,
+          pull_request_review_id: Number(m?.[3]),
+          path: c.path,
+          body: c.body,
+          line: c.line ?? null,
+          original_line: c.line ?? null,
+          user: { login: c.user ?? 'maintainer', type: 'User' }
+        }))
+      )
     }
     if ((m = /^\/repos\/([^/]+\/[^/]+)\/pulls\/(\d+)$/.exec(route)) && req.method === 'PATCH') {
       if (await fail('update-pull')) return

@@ -33,7 +33,8 @@ export const GITHUB_OPERATIONS: readonly [string, string][] = [
   ['get', '/repos/{owner}/{repo}/issues'],
   ['post', '/repos/{owner}/{repo}/issues'],
   ['patch', '/repos/{owner}/{repo}/issues/{issue_number}'],
-  ['get', '/repos/{owner}/{repo}/issues/{issue_number}']
+  ['get', '/repos/{owner}/{repo}/issues/{issue_number}'],
+  ['get', '/repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments']
 ]
 
 /**

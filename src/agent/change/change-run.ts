@@ -8,6 +8,7 @@ import {
   refusedAccess
 } from '../../github/api.js'
 import type { RunEvent } from '../../github/event.js'
+import { viewerLogin } from '../../github/history.js'
 import type { AgentJob } from '../../mintlify/agent-jobs.js'
 import type { Clock } from '../../runner/clock.js'
 import { CancelledError, ExplainedError, InputError, errorText } from '../../runner/errors.js'
@@ -539,10 +540,7 @@ class ChangeRun {
         session: deps.session,
         tokenInput: Input.DocsToken
       })
-      const data = (await docs.graphql('query { viewer { login } }', {})) as {
-        viewer?: { login?: unknown }
-      }
-      return typeof data?.viewer?.login === 'string' ? data.viewer.login : undefined
+      return await viewerLogin(docs.graphql)
     } catch (error) {
       deps.log.debug(`Could not tell who 'docs-token' is: ${describeGitHubError(error)}.`)
       return undefined
