@@ -30,7 +30,8 @@ export const Input = {
   MaxJobs: 'max-jobs',
   ExpireAfter: 'expire-after',
   MaxOpen: 'max-open',
-  Reviewers: 'reviewers'
+  Reviewers: 'reviewers',
+  Approval: 'approval'
 } as const
 
 export const Output = {
@@ -61,7 +62,8 @@ export const Defaults = {
   [Input.Dashboard]: 'true',
   [Input.DashboardTitle]: 'Docs agent dashboard',
   [Input.Changes]: 'event',
-  [Input.DryRun]: 'false'
+  [Input.DryRun]: 'false',
+  [Input.Approval]: 'none'
 } as const
 
 /** Names of the values the main step saves for the post step. */

@@ -37,4 +37,6 @@ export interface PreparedRun extends IssueRun {
   dashboardUrl?: string
   /** Where the budget stands, for the summary: "3 of 5/day used". */
   budget?: string
+  /** Nothing started because the changes wait on the dashboard for approval (`result: waiting`). */
+  waiting?: boolean
 }
