@@ -166,6 +166,30 @@ describe('approval: dashboard', () => {
     expect(messages()).toHaveLength(0)
   })
 
+  it('a permission GitHub cannot tell is a refusal: the tick is undone, nothing starts', async () => {
+    await runMerged()
+    tick()
+    gh.failures.set('permission', 404)
+    const refused = await runTick('alice')
+    expect(refused.code).toBe(0)
+    expect(refused.log).toContain("Could not read @alice's permission on the repository")
+    expect(dashboard().body).toMatch(BOX)
+    expect(gh.commentsOn(dashboard().number)).toHaveLength(1)
+    expect(creates()).toHaveLength(0)
+  })
+
+  it('a bot not in allowed-bots cannot approve', async () => {
+    await runMerged()
+    tick()
+    const bot = await run({
+      eventName: 'issues',
+      event: { ...edited('helper[bot]'), sender: { login: 'helper[bot]', type: 'Bot' } }
+    })
+    expect(bot.log).toContain("@helper[bot] is a bot, and 'allowed-bots' does not list it")
+    expect(creates()).toHaveLength(0)
+    expect(dashboard().body).toMatch(BOX)
+  })
+
   it('the action’s own writes tick nothing; an edit of another issue or without a box does nothing', async () => {
     await runMerged()
     const own = await runTick('github-actions[bot]')
@@ -238,6 +262,21 @@ describe('approval: dashboard', () => {
     expect(later.outputs).toMatchObject({ result: 'pr-opened', decision: 'new-job' })
     expect(creates()).toHaveLength(2)
     expect(ledgerOf()?.waiting).toBeNull()
+  })
+
+  it('without approval, changes left waiting by max-jobs are taken by a scheduled run at the same head', async () => {
+    const budget = { approval: 'none', 'max-jobs': '1/day', fold: 'never' }
+    await runMerged(budget)
+    const over = await runMerged(budget)
+    expect(over.outputs.result).toBe('skipped')
+    await clock.sleep(86_400_000)
+    const later = await run({
+      eventName: 'schedule',
+      event: { schedule: '0 3 * * *' },
+      inputs: { ...budget, changes: 'since-last' }
+    })
+    expect(later.outputs).toMatchObject({ result: 'pr-opened', decision: 'new-job' })
+    expect(creates()).toHaveLength(2)
   })
 
   it('gates a scheduled since-last run too', async () => {
