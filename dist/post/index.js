@@ -42585,6 +42585,8 @@ class ledger_session_LedgerSession {
     seen;
     /** What other reads learnt of the ledger's jobs (`max-open`), written with the run's next write. */
     updates = [];
+    /** Who ticked the batch this run hands over (`approval: dashboard`): named in its run entry. */
+    approvedBy;
     constructor(dashboard, projectId, run, now, budget) {
         this.dashboard = dashboard;
         this.projectId = projectId;
@@ -42652,7 +42654,7 @@ class ledger_session_LedgerSession {
                     changes,
                     moreChanges: 0
                 });
-            project.runs.push(this.entry(at, batch, followUp ? 'follow-up sent' : 'job started', job.id));
+            project.runs.push(this.entry(at, batch, followUp ? 'follow-up sent' : 'job started', job.id, this.approvedBy ? `approved by @${this.approvedBy}` : ''));
         }, { reread: true });
     }
     /**
@@ -43961,7 +43963,7 @@ class ChangeRun {
             });
             if ('skip' in verdict)
                 return skipped(verdict.skip, undefined, extra);
-            approvedBy = verdict.approvedBy;
+            approvedBy = session.approvedBy = verdict.approvedBy;
             deps.log.info(`@${approvedBy} approved the waiting changes: deciding where they go now.`);
         }
         // Before the fold decision: an expired docs pull request is not folded into.

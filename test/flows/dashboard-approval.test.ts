@@ -105,6 +105,7 @@ describe('approval: dashboard', () => {
     expect(ledger?.waiting).toBeNull()
     expect(ledger?.documented?.sha).toBe(gh.headOf(APP))
     expect(ledger?.jobs).toHaveLength(1)
+    expect(ledger?.runs.at(-1)?.note).toBe('approved by @alice')
     expect(dashboard().body).not.toMatch(/- \[[ x]\] Start the agent/)
     // The permission was read from GitHub, for the sender of the event.
     expect(gh.requests.some(r => r.path.endsWith('/collaborators/alice/permission'))).toBe(true)

@@ -272,7 +272,7 @@ class ChangeRun {
         settings
       })
       if ('skip' in verdict) return skipped(verdict.skip, undefined, extra)
-      approvedBy = verdict.approvedBy
+      approvedBy = session.approvedBy = verdict.approvedBy
       deps.log.info(`@${approvedBy} approved the waiting changes: deciding where they go now.`)
     }
     // Before the fold decision: an expired docs pull request is not folded into.

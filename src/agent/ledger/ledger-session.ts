@@ -45,6 +45,8 @@ export class LedgerSession {
   private seen?: FoldDecision['seen']
   /** What other reads learnt of the ledger's jobs (`max-open`), written with the run's next write. */
   private updates: DocsPullUpdate[] = []
+  /** Who ticked the batch this run hands over (`approval: dashboard`): named in its run entry. */
+  approvedBy?: string
 
   constructor(
     private readonly dashboard: Dashboard,
@@ -127,7 +129,13 @@ export class LedgerSession {
             moreChanges: 0
           })
         project.runs.push(
-          this.entry(at, batch, followUp ? 'follow-up sent' : 'job started', job.id)
+          this.entry(
+            at,
+            batch,
+            followUp ? 'follow-up sent' : 'job started',
+            job.id,
+            this.approvedBy ? `approved by @${this.approvedBy}` : ''
+          )
         )
       },
       { reread: true }
