@@ -1,6 +1,7 @@
 // `npm run screenshots`: the README's pictures, made from what the bundled actions really write.
 // Runs dist/index.js on an issue labelled `docs-agent` (a job that opens a pull request, then one
-// that fails), on three merged pull requests (the docs agent dashboard), and dist/visitors/index.js,
+// that fails), on three merged pull requests (the docs agent dashboard), on merges and ticks with
+// `approval: dashboard` (the dashboard in each state of an approval), and dist/visitors/index.js,
 // against the API simulator and the fake GitHub on loopback; takes the final issue comments, the
 // dashboard issue and the job summaries as the action wrote them, renders the
 // Markdown to HTML styled like GitHub, and screenshots it with headless Chromium into docs/*.png.
@@ -122,6 +123,77 @@ async function dashboardRuns(): Promise<{ title: string; number: number; body: s
     const dashboard = [...gh.issues.values()].find(i => i.labels.includes('docs-agent-dashboard'))
     if (!dashboard) fail('the change runs left no dashboard issue.')
     return dashboard
+  } finally {
+    await servers.close()
+  }
+}
+
+/**
+ * `approval: dashboard` with `max-jobs: 1/day`: two merges wait for approval in one batch; a reader's
+ * tick is undone with a reply; a writer's tick starts one job; a third merge waits, is approved, and
+ * waits on for the budget. The dashboard in each state, and the reply.
+ */
+async function approvalRuns(): Promise<{
+  title: string
+  number: number
+  waiting: string
+  started: string
+  approvedWaiting: string
+  refusal: string
+}> {
+  const servers = await CodeChangeServers.start()
+  const { gh } = servers
+  try {
+    gh.permissions.set('maintainer', { permission: 'write', role_name: 'write' })
+    gh.permissions.set('visitor', { permission: 'read', role_name: 'read' })
+    const repository = { full_name: APP, default_branch: 'main' }
+    const inputs = { approval: 'dashboard', 'max-jobs': '1/day' }
+    const dashboard = () => {
+      const found = [...gh.issues.values()].find(i => i.labels.includes('docs-agent-dashboard'))
+      if (!found) fail('the change runs left no dashboard issue.')
+      return found
+    }
+    const step = async (r: Parameters<CodeChangeServers['step']>[0], expected: string) => {
+      servers.runId++
+      const run = await runAction(servers.step({ ...r, inputs }))
+      if (run.outputs.result !== expected)
+        fail(`a run ended '${run.outputs.result}', not '${expected}':\n${run.log}`)
+    }
+    const merge = (number: number, title: string, filename: string) => {
+      const pull = gh.addPull(APP, { number, title, files: [{ filename, additions: 12 }] })
+      gh.mergePull(APP, pull)
+      return step({ event: servers.merged(pull, 'closed', repository) }, 'waiting')
+    }
+    const tick = (login: string, expected: string) => {
+      const issue = dashboard()
+      issue.body = issue.body.replace(/^- \[ \] Start the agent/m, '- [x] Start the agent')
+      return step(
+        {
+          eventName: 'issues',
+          event: {
+            action: 'edited',
+            issue: gh.issueView(issue),
+            changes: { body: { from: '' } },
+            repository,
+            sender: { login, type: 'User' }
+          }
+        },
+        expected
+      )
+    }
+    gh.commitTo(APP, { message: 'Initial commit' })
+    await merge(101, 'Add retry options', 'src/retry.ts')
+    await merge(102, 'Add a backoff option', 'src/backoff.ts')
+    const waiting = dashboard().body
+    await tick('visitor', 'skipped')
+    const refusal = gh.commentsOn(dashboard().number).at(-1)?.body
+    if (!refusal) fail("the reader's tick got no reply.")
+    await tick('maintainer', 'pr-opened')
+    const started = dashboard().body
+    await merge(103, 'Add a timeout option', 'src/timeout.ts')
+    await tick('maintainer', 'waiting')
+    const { title, number } = dashboard()
+    return { title, number, waiting, started, approvedWaiting: dashboard().body, refusal }
   } finally {
     await servers.close()
   }
@@ -269,6 +341,12 @@ try {
   shoot(commentPage(failed.comment), 'comment-failed', dir)
   shoot(summaryPage('visitors', visitors), 'visitors', dir)
   shoot(issuePage(dashboard.title, dashboard.number, dashboard.body), 'dashboard', dir)
+  const approval = await approvalRuns()
+  const approvalPage = (body: string) => issuePage(approval.title, approval.number, body)
+  shoot(approvalPage(approval.waiting), 'approval-waiting', dir)
+  shoot(commentPage(approval.refusal), 'approval-refused', dir)
+  shoot(approvalPage(approval.started), 'approval-started', dir)
+  shoot(approvalPage(approval.approvedWaiting), 'approval-approved-waiting', dir)
 } finally {
   await sim.close()
   await gh.close()

@@ -8,6 +8,7 @@ import { CancelledError, describeError, errorText } from '../runner/errors.js'
 import { formatDuration } from '../runner/duration.js'
 import { sendableSecret } from '../runner/inputs.js'
 import type { Runner } from '../runner/runner.js'
+import { isApprovalTick } from './change/approval.js'
 import { isChangeRun } from './change/change-plan.js'
 import { prepareChangeRun } from './change/change-run.js'
 import type { PreparedRun } from './prepared-run.js'
@@ -81,7 +82,7 @@ export async function runAgent(
     }
     if (prepared.skipped) {
       log.notice(`Not starting the agent: ${prepared.skipped}`)
-      const result = settings.dryRun ? 'dry-run' : 'skipped'
+      const result = settings.dryRun ? 'dry-run' : prepared.waiting ? 'waiting' : 'skipped'
       return { ...about, result, skipped: prepared.skipped, decision: 'skip' }
     }
     const decision = prepared.decision ?? (prepared.followUp ? 'follow-up' : 'new-job')
@@ -175,7 +176,9 @@ async function prepare(
     const review = await prepareReviewRun(settings, event, deps)
     if (review) return review
   }
-  if (isChangeRun(event, settings)) return prepareChangeRun(settings, event, deps)
+  const tick = isApprovalTick(event, settings)
+  if (tick || isChangeRun(event, settings))
+    return prepareChangeRun(settings, event, { ...deps, tick })
   const issueRun = await prepareIssueRun(settings, event, deps)
   const prepared = { ...issueRun, notices: issueRun.notices ?? [] }
   const starts = !prepared.skipped && prepared.request.prompt !== undefined

@@ -31,7 +31,8 @@ export const Input = {
   ExpireAfter: 'expire-after',
   MaxOpen: 'max-open',
   Reviewers: 'reviewers',
-  FollowReviews: 'follow-reviews'
+  FollowReviews: 'follow-reviews',
+  Approval: 'approval'
 } as const
 
 export const Output = {
@@ -63,7 +64,8 @@ export const Defaults = {
   [Input.DashboardTitle]: 'Docs agent dashboard',
   [Input.Changes]: 'event',
   [Input.DryRun]: 'false',
-  [Input.FollowReviews]: 'phrase'
+  [Input.FollowReviews]: 'phrase',
+  [Input.Approval]: 'none'
 } as const
 
 /** Names of the values the main step saves for the post step. */

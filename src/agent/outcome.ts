@@ -11,6 +11,7 @@ export type Result =
   | 'cancelled'
   | 'skipped'
   | 'dry-run'
+  | 'waiting'
 
 export const FAIL_ON_WORDS = ['failed', 'archived', 'timeout', 'no-pr'] as const
 export type FailOnWord = (typeof FAIL_ON_WORDS)[number]
@@ -49,7 +50,7 @@ export function failingWord(
   if (result === 'archived' && failOn.has('archived')) return 'archived'
   if (result === 'timed-out' && failOn.has('timeout')) return 'timeout'
   // no-pr judges a job that was waited for to its end (or the time limit), nothing else.
-  const judged = !['started', 'cancelled', 'skipped', 'dry-run'].includes(result)
+  const judged = !['started', 'cancelled', 'skipped', 'dry-run', 'waiting'].includes(result)
   if (failOn.has('no-pr') && judged && result !== 'pr-opened') return 'no-pr'
   return undefined
 }

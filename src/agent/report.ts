@@ -82,7 +82,8 @@ const HEADLINES: Record<Result, string> = {
   started: '🚀 The agent job started',
   cancelled: '🛑 The run was cancelled',
   skipped: '⏭️ Not started',
-  'dry-run': '🧪 Dry run: nothing was written'
+  'dry-run': '🧪 Dry run: nothing was written',
+  waiting: '⏸️ Waiting on the dashboard'
 }
 
 /** The job summary as Markdown; every value from the service is escaped. */

@@ -15,6 +15,7 @@ import { Defaults, Input } from './names.js'
 import { type ChangeSettings, FOLD_MODES } from './change/change-run.js'
 import { readPathFilter } from './change/path-filter.js'
 import { REVIEWER_MODES } from './change/reviewers.js'
+import { APPROVAL_MODES, type ApprovalMode } from './change/approval.js'
 import { parseMaxJobs } from './ledger/budget.js'
 import { botName } from '../github/event.js'
 import { PERMISSIONS } from '../github/permission.js'
@@ -99,8 +100,19 @@ export function readSettings(get: InputReader, env: NodeJS.ProcessEnv, mask: Mas
       ? parseInteger(Input.MaxOpen, get(Input.MaxOpen).trim(), 1, 100)
       : undefined,
     reviewers: readReviewers(get(Input.Reviewers), docsToken),
-    followReviews: parseChoice(Input.FollowReviews, value(Input.FollowReviews), REVIEW_MODES)
+    followReviews: parseChoice(Input.FollowReviews, value(Input.FollowReviews), REVIEW_MODES),
+    approval: readApproval(value(Input.Approval), value(Input.Dashboard))
   }
+}
+
+/** `approval: dashboard` waits for a tick on the dashboard, so it needs the dashboard. */
+function readApproval(raw: string, dashboard: string): ApprovalMode {
+  const mode = parseChoice(Input.Approval, raw.trim().toLowerCase(), APPROVAL_MODES)
+  if (mode === 'dashboard' && !parseBoolean(Input.Dashboard, dashboard))
+    throw new InputError(
+      `Input '${Input.Approval}' is 'dashboard' but '${Input.Dashboard}' is 'false': the changes wait for approval on the dashboard issue. Set '${Input.Dashboard}: true' or '${Input.Approval}: none'.`
+    )
+  return mode
 }
 
 /** `reviewers`: empty or `authors`; requesting reviews in the docs repository needs `docs-token`. */

@@ -66,12 +66,26 @@ export interface RunEntry {
   note: string
 }
 
+/** Changes not yet handed over: one batch, which later changes join. */
+export interface Waiting {
+  changes: ChangeRef[]
+  why: string
+  since: number
+  /** With `approval: dashboard`: the batch's id, named in its checkbox on the dashboard. */
+  batch?: string
+  /** Who ticked the batch's box, with `required-permission`, and when: it starts once within budget. */
+  approvedBy?: string
+  approvedAt?: number
+  /** What the run that gated the batch would have done: `new-job`, or the job a follow-up goes to. */
+  wouldDo?: { decision: 'new-job' | 'follow-up'; job?: string; promptBytes: number }
+}
+
 export interface ProjectLedger {
   /** The newest commit of the default branch whose changes have been handed to the agent. */
   documented?: { sha: string; at: number }
   jobs: LedgerJob[]
   /** Changes not yet handed over, and why (over budget, for example). */
-  waiting: { changes: ChangeRef[]; why: string; since: number } | null
+  waiting: Waiting | null
   uncertain: Uncertain[]
   /** When each job and follow-up started (epoch ms), for `max-jobs`: only the last week is kept. */
   spend: number[]
@@ -188,7 +202,8 @@ function checkedProject(value: unknown): ProjectLedger {
       ? {
           changes: list(waiting.changes).map(checkedChange),
           why: str(waiting.why),
-          since: num(waiting.since)
+          since: num(waiting.since),
+          ...checkedApproval(waiting)
         }
       : null,
     uncertain: list(p.uncertain).map(u => {
@@ -218,6 +233,30 @@ function checkedProject(value: unknown): ProjectLedger {
       }
     }),
     olderRuns: num(p.olderRuns)
+  }
+}
+
+/** A batch id is a short lower-case word (it is shown in a checkbox line); a login is GitHub's. */
+const BATCH_ID = /^[a-z0-9]{1,16}$/
+const LOGIN = /^[A-Za-z0-9-]{1,39}(\[bot\])?$/
+
+/** The approval fields of a waiting batch, each dropped when out of shape. */
+function checkedApproval(w: Record<string, unknown>): Partial<Waiting> {
+  const would = object(w.wouldDo)
+  return {
+    ...(typeof w.batch === 'string' && BATCH_ID.test(w.batch) ? { batch: w.batch } : {}),
+    ...(typeof w.approvedBy === 'string' && LOGIN.test(w.approvedBy)
+      ? { approvedBy: w.approvedBy, ...optionalTime('approvedAt', w.approvedAt) }
+      : {}),
+    ...(would.decision === 'new-job' || would.decision === 'follow-up'
+      ? {
+          wouldDo: {
+            decision: would.decision,
+            ...(typeof would.job === 'string' ? { job: would.job.slice(0, 100) } : {}),
+            promptBytes: num(would.promptBytes)
+          }
+        }
+      : {})
   }
 }
 

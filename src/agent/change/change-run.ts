@@ -27,6 +27,9 @@ import { Input } from '../names.js'
 import type { PreparedRun } from '../prepared-run.js'
 import { RecordSigner } from '../../records/record.js'
 import { trustRefusal } from '../trust-gate.js'
+import { readHistory } from '../../github/history.js'
+import { newBatchId } from '../ledger/approval-box.js'
+import { type ApprovalMode, awaitingWhy, judgeTick } from './approval.js'
 import {
   type ChangeBatch,
   type ChangeSource,
@@ -64,6 +67,8 @@ export interface ChangeSettings extends PlanSettings {
   maxOpen?: number
   /** `reviewers: authors`: the changes' authors are requested as reviewers (needs `docs-token`). */
   reviewers?: (typeof REVIEWER_MODES)[number]
+  /** `approval: dashboard`: the changes wait for a tick on the dashboard before anything starts. */
+  approval?: ApprovalMode
   dryRun: boolean
 }
 
@@ -79,6 +84,8 @@ export interface RunDeps {
   readJob: (jobId: string) => Promise<AgentJob>
   /** Signs the markers of the live comments this run writes, and reads only those signed. */
   markers: Markers
+  /** An edit of the dashboard with `approval: dashboard`: a tick is judged, then the run catches up. */
+  tick?: boolean
 }
 
 type Settings = TriggerSettings & ChangeSettings & { projectId: string; apiKey: string }
@@ -102,7 +109,7 @@ export async function prepareChangeRun(
   event: RunEvent,
   deps: RunDeps
 ): Promise<PreparedRun> {
-  const plan = planChange(settings, event)
+  const plan: ChangePlan = deps.tick ? { kind: 'since-last' } : planChange(settings, event)
   if (plan.kind === 'skip') return skipped(plan.why, plan.source)
   if (!settings.githubToken) {
     throw new InputError(
@@ -255,6 +262,20 @@ class ChangeRun {
       if (earlier?.job) return this.resume(earlier.job, undefined, undefined, extra)
       if (dashboard.notices.length) throw unknownEarlierJob(event, 'the dashboard')
     }
+    let approvedBy: string | undefined
+    if (deps.tick) {
+      const verdict = await judgeTick({
+        ...deps,
+        dashboard,
+        session,
+        github: this.github,
+        event,
+        settings
+      })
+      if ('skip' in verdict) return skipped(verdict.skip, undefined, extra)
+      approvedBy = session.approvedBy = verdict.approvedBy
+      deps.log.info(`@${approvedBy} approved the waiting changes: deciding where they go now.`)
+    }
     // Before the fold decision: an expired docs pull request is not folded into.
     await this.refreshDocsPulls(session)
     const head =
@@ -302,6 +323,16 @@ class ChangeRun {
       if (!settings.dryRun) await this.record(session, { batch, result: 'skipped', note: why })
       return skipped(why, source ?? batch.url, { ...extra, batch, budget: budgetText })
     }
+    const gated = settings.approval === 'dashboard'
+    if (gated && !approvedBy && !project.waiting?.approvedBy)
+      return this.awaitApproval(session, batch, {
+        ...extra,
+        source: source ?? batch.url,
+        batch,
+        budget: budgetText
+      })
+    // Approved now, or before and kept waiting by a limit: the approval stays while it waits.
+    const approval = approvedBy ? { approvedBy, approvedAt: deps.clock.wallNow() } : undefined
     if (budget && budget.left === 0 && settings.maxJobs) {
       const until = new Date(budget.freesAt ?? deps.clock.wallNow())
         .toISOString()
@@ -309,20 +340,15 @@ class ChangeRun {
         .replace('T', ' ')
       const why = `Over budget: ${budget.used} jobs and follow-ups in the window of 'max-jobs: ${settings.maxJobs.text}'; the next one frees at ${until} UTC. ${counted(batchSize(batch), 'change')} wait on the dashboard, and the next run takes them.`
       if (!settings.dryRun)
-        await this.record(session, { batch, result: 'waiting', note: why, waiting: why })
-      return skipped(why, source ?? batch.url, { ...extra, batch, budget: budgetText })
+        await this.record(session, { batch, result: 'waiting', note: why, waiting: why, approval })
+      return skipped(why, source ?? batch.url, {
+        ...extra,
+        batch,
+        budget: budgetText,
+        waiting: gated
+      })
     }
-    const foldContext = {
-      readJob: deps.readJob,
-      serverUrl: event.serverUrl,
-      docsGitHub: (owner: string, repo: string) =>
-        connectGitHub(
-          settings.docsToken || settings.githubToken,
-          { owner, repo, apiUrl: event.apiUrl },
-          deps.signal,
-          { clock: deps.clock, session: deps.session }
-        )
-    }
+    const foldContext = this.foldContext()
     const fold: FoldDecision =
       settings.fold === 'open-pr'
         ? await decideFold(project, foldContext)
@@ -344,8 +370,19 @@ class ChangeRun {
           .join(', ')
         const why = `At 'max-open: ${settings.maxOpen}': ${counted(count.open.length, 'docs pull request')} of this project open or on the way (${which}). ${counted(batchSize(batch), 'change')} wait on the dashboard, and go into one job together once one is merged or closed.`
         if (!settings.dryRun)
-          await this.record(session, { batch, result: 'waiting', note: why, waiting: why })
-        return skipped(why, source ?? batch.url, { ...extra, batch, budget: budgetText })
+          await this.record(session, {
+            batch,
+            result: 'waiting',
+            note: why,
+            waiting: why,
+            approval
+          })
+        return skipped(why, source ?? batch.url, {
+          ...extra,
+          batch,
+          budget: budgetText,
+          waiting: gated
+        })
       }
     }
     const prompt = await this.prompt(batch, false)
@@ -390,6 +427,77 @@ class ChangeRun {
       }
     }
     return { ...common, request: { prompt }, followUp: false, decision: 'new-job' }
+  }
+
+  /** How a fold decision reads the earlier job and its docs pull request. */
+  private foldContext() {
+    const { settings, event, deps } = this
+    return {
+      readJob: deps.readJob,
+      serverUrl: event.serverUrl,
+      docsGitHub: (owner: string, repo: string) =>
+        connectGitHub(
+          settings.docsToken || settings.githubToken,
+          { owner, repo, apiUrl: event.apiUrl },
+          deps.signal,
+          { clock: deps.clock, session: deps.session }
+        )
+    }
+  }
+
+  /**
+   * `approval: dashboard`: nothing starts; the batch waits on the dashboard with its checkbox (the
+   * same batch, joined by these changes, when one waits already) and what a run would do now.
+   */
+  private async awaitApproval(
+    session: LedgerSession,
+    batch: ChangeBatch,
+    extra: Partial<PreparedRun>
+  ): Promise<PreparedRun> {
+    const { settings, deps } = this
+    const fold =
+      settings.fold === 'open-pr'
+        ? await decideFold(session.project, this.foldContext())
+        : undefined
+    session.noteSeen(fold?.seen)
+    const target = fold?.target
+    const prompt = await this.prompt(batch, Boolean(target))
+    const why = awaitingWhy(batchSize(batch))
+    // On an empty ledger the range starts before this change, so that later changes join it.
+    const base = session.project.documented
+      ? undefined
+      : (batch.base ?? (await this.parentOf(batch)))
+    const approval = {
+      batch: session.project.waiting?.batch ?? newBatchId(deps.clock.wallNow()),
+      wouldDo: {
+        decision: target ? ('follow-up' as const) : ('new-job' as const),
+        ...(target ? { job: target.jobId } : {}),
+        promptBytes: bytes(prompt)
+      }
+    }
+    if (!settings.dryRun)
+      await this.record(session, {
+        batch,
+        result: 'waiting',
+        note: why,
+        waiting: why,
+        approval,
+        base
+      })
+    return skipped(why, extra.source, { ...extra, waiting: true })
+  }
+
+  /** The commit before a batch's head (a merge's first parent, as GitHub's history lists it). */
+  private async parentOf(batch: ChangeBatch): Promise<string | undefined> {
+    const history = await this.read(`read the history of ${batch.branch}`, () =>
+      readHistory(this.source.graphql, {
+        ...this.where,
+        head: batch.head,
+        base: batch.branch,
+        max: 2
+      })
+    )
+    return history.commits[1]?.sha
   }
 
   /**

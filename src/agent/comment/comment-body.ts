@@ -90,7 +90,8 @@ export function outcomeBody(
     stopped: `🛑 The workflow run stopped before the **Mintlify agent** job finished. The job may still finish on the service: ${keepWaiting}`,
     started: `🚀 **Mintlify agent** started; this run does not wait for it. To wait for it, run the action with ${jobIdInput(job.id)}.`,
     skipped: `**Mintlify agent** was not started.`,
-    'dry-run': `**Mintlify agent** dry run: nothing was started.`
+    'dry-run': `**Mintlify agent** dry run: nothing was started.`,
+    waiting: `⏸️ **Mintlify agent** was not started: the changes wait on the dashboard.`
   }
   if (ctx.marker.kind === 'change') {
     lines['pr-opened'] = ctx.fold

@@ -3,6 +3,7 @@ import { counted, formatCount } from '../../runner/text.js'
 import { ESTIMATED_CREDITS_PER_RUN, startsWithin } from './budget.js'
 import type { ChangeRef, Ledger, ProjectLedger } from '../../records/ledger.js'
 import { hoursOrDays, outcomes } from './outcomes.js'
+import { approvalLines } from './approval-box.js'
 
 /** Where links point: the repository the dashboard is in, on the run's GitHub. */
 export interface DashboardView {
@@ -68,6 +69,7 @@ function renderProject(id: string, project: ProjectLedger, view: DashboardView):
       '',
       `${escapeMarkdown(why)}`,
       '',
+      ...approvalLines(project.waiting),
       ...changes.slice(0, SHOWN_WAITING).map(c => `- ${changeLink(c, view)}`),
       ...(changes.length > SHOWN_WAITING ? [`- … and ${changes.length - SHOWN_WAITING} more`] : []),
       ''

@@ -63,6 +63,16 @@ export class Dashboard {
     return this.issue?.url
   }
 
+  /** The issue's number, once found or created. */
+  get number(): number | undefined {
+    return this.issue?.number
+  }
+
+  /** The body as last read from GitHub or written: what people see, their ticks included. */
+  get text(): string {
+    return this.body
+  }
+
   /** The ledger of the repository, from the newest dashboard whose state this action signed. */
   static async open(github: DashboardIssues, options: DashboardOptions): Promise<Dashboard> {
     let issues: IssueRecord[]

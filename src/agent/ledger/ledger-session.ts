@@ -8,6 +8,7 @@ import {
   type ChangeRef,
   type ProjectLedger,
   type RunEntry,
+  type Waiting,
   ledgerTitle,
   noteStart
 } from '../../records/ledger.js'
@@ -44,6 +45,8 @@ export class LedgerSession {
   private seen?: FoldDecision['seen']
   /** What other reads learnt of the ledger's jobs (`max-open`), written with the run's next write. */
   private updates: DocsPullUpdate[] = []
+  /** Who ticked the batch this run hands over (`approval: dashboard`): named in its run entry. */
+  approvedBy?: string
 
   constructor(
     private readonly dashboard: Dashboard,
@@ -73,9 +76,14 @@ export class LedgerSession {
       .find(r => r.run === this.run.id && r.step === this.run.step && r.job)
   }
 
-  /** A run before this one covered `head` already (GitHub delivered the event again). */
+  /**
+   * A run before this one covered `head` already (GitHub delivered the event again). A run that
+   * left its changes waiting covered nothing: a later run (a tick, a schedule) takes them.
+   */
   coveredBy(head: string): RunEntry | undefined {
-    return this.project.runs.find(r => r.head === head && r.run !== this.run.id)
+    return this.project.runs.find(
+      r => r.head === head && r.run !== this.run.id && r.result !== 'waiting'
+    )
   }
 
   budgetState(): BudgetState | undefined {
@@ -121,7 +129,13 @@ export class LedgerSession {
             moreChanges: 0
           })
         project.runs.push(
-          this.entry(at, batch, followUp ? 'follow-up sent' : 'job started', job.id)
+          this.entry(
+            at,
+            batch,
+            followUp ? 'follow-up sent' : 'job started',
+            job.id,
+            this.approvedBy ? `approved by @${this.approvedBy}` : ''
+          )
         )
       },
       { reread: true }
@@ -232,19 +246,50 @@ export class LedgerSession {
     note: string
     /** The changes wait (over budget): the last documented commit stays where it is. */
     waiting?: string
+    /** With `approval: dashboard`: the batch's id, approval and what it would do, kept or set. */
+    approval?: Partial<Waiting>
+    /** On an empty ledger, the commit the waiting batch's range starts after. */
+    base?: string
   }): Promise<void> {
     const at = this.now()
     const { batch } = decision
     await this.dashboard.write(
       this.projectId,
       project => {
+        if (decision.base && !project.documented) project.documented = { sha: decision.base, at }
         if (decision.waiting)
-          project.waiting = { changes: changeRefs(batch), why: decision.waiting, since: at }
+          project.waiting = {
+            ...keptApproval(project.waiting),
+            changes: changeRefs(batch),
+            why: decision.waiting,
+            since: at,
+            ...decision.approval
+          }
         else project.documented = { sha: batch.head, at }
         this.markSeen(project)
         project.runs.push(this.entry(at, batch, decision.result, undefined, decision.note))
       },
       { reread: false }
+    )
+  }
+
+  /** A tick on the dashboard that started nothing (refused, or on a batch that no longer waits). */
+  async recordTick(result: string, note: string): Promise<void> {
+    const at = this.now()
+    await this.dashboard.write(
+      this.projectId,
+      project => {
+        project.runs.push({
+          at,
+          url: this.run.url,
+          run: this.run.id,
+          step: this.run.step,
+          result,
+          changes: 0,
+          note: note.slice(0, 300)
+        })
+      },
+      { reread: true }
     )
   }
 
@@ -286,6 +331,13 @@ function applyUpdates(project: ProjectLedger, updates: readonly DocsPullUpdate[]
     if (update.endedAt) known.endedAt = update.endedAt
     if (update.checkedAt) known.checkedAt = update.checkedAt
   }
+}
+
+/** A waiting batch's identity and approval stay while later changes join it. */
+function keptApproval(waiting: Waiting | null): Partial<Waiting> {
+  if (!waiting?.batch) return {}
+  const { batch, approvedBy, approvedAt, wouldDo } = waiting
+  return { batch, approvedBy, approvedAt, wouldDo }
 }
 
 const SHOWN_LEFT_OUT = 3

@@ -1,0 +1,133 @@
+import { type GitHubApi, describeGitHubError } from '../../github/api.js'
+import type { RunEvent } from '../../github/event.js'
+import { DASHBOARD_LABEL, type Waiting } from '../../records/ledger.js'
+import { errorText } from '../../runner/errors.js'
+import type { Logger } from '../../runner/logger.js'
+import { escapeMarkdown } from '../../runner/markdown.js'
+import { counted } from '../../runner/text.js'
+import type { TriggerSettings } from '../issue/trigger.js'
+import { APPROVAL_PHRASE, tickedBatches } from '../ledger/approval-box.js'
+import type { Dashboard } from '../ledger/dashboard.js'
+import type { LedgerSession } from '../ledger/ledger-session.js'
+import { Input } from '../names.js'
+import { trustRefusal } from '../trust-gate.js'
+
+/**
+ * `approval: dashboard`: change runs and scheduled catch-ups start nothing; their changes wait on the
+ * dashboard in one batch with a checkbox, and a tick by someone with `required-permission` (an
+ * `issues` `edited` event on the dashboard) starts them once.
+ */
+export const APPROVAL_MODES = ['none', 'dashboard'] as const
+export type ApprovalMode = (typeof APPROVAL_MODES)[number]
+
+/** An edit of the dashboard issue, with `approval: dashboard`: perhaps a tick. Payload alone. */
+export function isApprovalTick(
+  event: Pick<RunEvent, 'name' | 'action' | 'issue'>,
+  settings: { approval?: ApprovalMode; jobId?: string }
+): boolean {
+  return (
+    settings.approval === 'dashboard' &&
+    settings.jobId === undefined &&
+    event.name === 'issues' &&
+    event.action === 'edited' &&
+    event.issue !== undefined &&
+    !event.issue.isPullRequest &&
+    event.issue.labels.includes(DASHBOARD_LABEL)
+  )
+}
+
+/** What the dashboard's current body and the ledger's own waiting batch say together. */
+export type TickReading =
+  | { kind: 'none' }
+  /** Ticked boxes, none of them the batch the ledger holds: started, replaced or never there. */
+  | { kind: 'gone'; ticked: string[] }
+  /** The waiting batch's box, ticked, but it was approved already. */
+  | { kind: 'again'; batch: string; by: string }
+  | { kind: 'tick'; batch: string }
+
+/** A tick counts only on the batch the ledger says awaits approval; the event's text is not read. */
+export function readTick(body: string, waiting: Waiting | null): TickReading {
+  const ticked = tickedBatches(body)
+  if (ticked.length === 0) return { kind: 'none' }
+  const batch = waiting?.batch
+  if (!batch || !ticked.includes(batch)) return { kind: 'gone', ticked }
+  if (waiting.approvedBy) return { kind: 'again', batch, by: waiting.approvedBy }
+  return { kind: 'tick', batch }
+}
+
+/** The changes wait for a tick: what the dashboard and the summary say. */
+export const awaitingWhy = (changes: number): string =>
+  `Awaiting approval ('${Input.Approval}: dashboard'): ${counted(changes, 'change')} wait on the dashboard until someone with '${Input.RequiredPermission}' ticks '${APPROVAL_PHRASE}'. Later changes join the same batch.`
+
+export interface TickContext {
+  dashboard: Dashboard
+  session: LedgerSession
+  github: GitHubApi
+  event: RunEvent
+  settings: Pick<TriggerSettings, 'requiredPermission' | 'allowedBots'> & { dryRun: boolean }
+  log: Logger
+  signal?: AbortSignal
+}
+
+/** A login as a reply names it: GitHub's own characters only. */
+const LOGIN = /^[A-Za-z0-9-]{1,39}(\[bot\])?$/
+
+/**
+ * Judges an edit of the dashboard: the ticker is the event's sender, checked like any trigger; a
+ * refused tick is undone (the box written unticked) and answered, and the step succeeds. Returns
+ * who approved, or why nothing starts.
+ */
+export async function judgeTick(
+  ctx: TickContext
+): Promise<{ approvedBy: string } | { skip: string }> {
+  const { dashboard, session, event } = ctx
+  if (dashboard.number === undefined || dashboard.number !== event.issue?.number)
+    return {
+      skip: `Issue #${event.issue?.number ?? '?'} is not the dashboard this action keeps${dashboard.url ? ` (${dashboard.url})` : ''}: its boxes start nothing.`
+    }
+  const reading = readTick(dashboard.text, session.project.waiting)
+  switch (reading.kind) {
+    case 'none':
+      return {
+        skip: `The dashboard was edited, but no '${APPROVAL_PHRASE}' box is ticked: nothing to start.`
+      }
+    case 'gone':
+      return {
+        skip: `The ticked box names batch ${reading.ticked.join(', ')}, which no longer waits (it was started, or replaced): nothing was started.`
+      }
+    case 'again':
+      return {
+        skip: `Batch ${reading.batch} was approved already by @${reading.by}: nothing is started twice; it starts once the limits allow.`
+      }
+  }
+  const refused = await trustRefusal(async () => ctx.github, event, ctx.settings, ctx.signal)
+  if (!refused) return { approvedBy: event.actor }
+  const who = LOGIN.test(event.actor) ? `@${event.actor}` : undefined
+  const what = `ticked '${APPROVAL_PHRASE}' for batch ${reading.batch}, but ${refused.replace(/\.$/, '')}.`
+  const why = `${who ?? 'Someone'} ${what}`
+  if (ctx.settings.dryRun) return { skip: `${why} Dry run: the box stays as it is.` }
+  const undone = await undo(ctx, why, `${who ?? 'Someone'} ${escapeMarkdown(what)}`)
+  return { skip: `${why} ${undone} Nothing was started.` }
+}
+
+/** The box written unticked (the whole body is the action's), and a reply on the dashboard. */
+async function undo(ctx: TickContext, why: string, reply: string): Promise<string> {
+  const { session, github, dashboard, log } = ctx
+  let said = ''
+  try {
+    await session.recordTick('refused', why)
+    said = 'The box was unticked.'
+  } catch (error) {
+    log.warning(`Could not untick the box on the dashboard: ${errorText(error)}`)
+  }
+  try {
+    await github.createComment(
+      dashboard.number as number,
+      `⛔ **Mintlify agent**: ${reply} The box was unticked and nothing was started; someone with that permission can tick it.`
+    )
+    said += ' A reply says why.'
+  } catch (error) {
+    log.warning(`Could not reply on the dashboard: ${describeGitHubError(error)}.`)
+  }
+  return said.trim()
+}

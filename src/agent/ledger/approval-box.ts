@@ -1,0 +1,56 @@
+import { codeSpan, escapeMarkdown } from '../../runner/markdown.js'
+import type { Waiting } from '../../records/ledger.js'
+
+/**
+ * The waiting batch's checkbox on the dashboard (`approval: dashboard`): written by the action,
+ * always unticked, and read back from the issue's current body to see whether someone ticked it.
+ */
+export const APPROVAL_PHRASE = 'Start the agent for these changes'
+
+/** The checkbox line of a batch: the id ties a tick to the ledger's own waiting batch. */
+export const approvalBox = (batch: string): string =>
+  `- [ ] ${APPROVAL_PHRASE} (batch ${codeSpan(batch)})`
+
+/** A ticked box as GitHub writes it when someone clicks it: `- [x] …`, at the start of a line. */
+const TICKED = new RegExp(
+  `^ {0,3}[-*+] \\[[xX]\\] ${APPROVAL_PHRASE} \\(batch \`([a-z0-9]{1,16})\`\\)[ \\t]*$`,
+  'gm'
+)
+
+/** At most this much of a body is searched: the dashboard's people part is far shorter. */
+const MAX_BODY = 70_000
+
+/** The batch ids whose box is ticked in a dashboard body (any text: a person may have edited it). */
+export function tickedBatches(body: string): string[] {
+  return [...new Set([...body.slice(0, MAX_BODY).matchAll(TICKED)].map(m => m[1] as string))]
+}
+
+/** A batch id: the moment it began to wait, in base 36 (unique per repository and project). */
+export const newBatchId = (at: number): string => Math.max(0, Math.floor(at)).toString(36)
+
+const when = (at: number | undefined): string =>
+  at ? ` at ${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC` : ''
+
+/** What the dashboard says of a batch's approval: the box, what the run would do, or who approved. */
+export function approvalLines(waiting: Waiting): string[] {
+  if (!waiting.batch) return []
+  if (waiting.approvedBy)
+    return [
+      `✅ Approved by ${escapeMarkdown(`@${waiting.approvedBy}`)}${when(waiting.approvedAt)} (batch ${codeSpan(waiting.batch)}): it starts as soon as the limits above allow; ticking again changes nothing.`,
+      ''
+    ]
+  const would = waiting.wouldDo
+  const decision =
+    would?.decision === 'follow-up'
+      ? `send these changes as a follow-up to job ${codeSpan(would.job ?? '?')}, whose docs pull request is open`
+      : 'start a new job'
+  const size = would ? ` with a prompt of ${kilobytes(would.promptBytes)}` : ''
+  return [
+    approvalBox(waiting.batch),
+    '',
+    `If started now, the run would ${decision}${size}; it decides again when the box is ticked. Ticking needs the workflow's \`required-permission\` on this repository.`,
+    ''
+  ]
+}
+
+const kilobytes = (n: number): string => `${Math.max(0.1, Math.round(n / 100) / 10)} KB`

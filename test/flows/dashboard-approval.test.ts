@@ -1,0 +1,339 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import type { FakeGitHub, FakeIssue, FakePull } from '../simulator/fake-github.js'
+import type { Simulator } from '../simulator/server.js'
+import { APP, type ChangeRun, CodeChangeServers, REPOSITORY } from '../support/code-change-runs.js'
+import type { RunResult } from '../support/run-action.js'
+import { runInProcess } from '../support/run-in-process.js'
+import { type GitHubValidator, gitHubValidator } from '../support/github-openapi.js'
+import { VirtualClock } from '../support/virtual-clock.js'
+
+const DOCS = 'acme/docs'
+const BOX = /^- \[ \] Start the agent for these changes \(batch `([a-z0-9]+)`\)$/m
+const clock = new VirtualClock()
+let servers: CodeChangeServers
+let sim: Simulator
+let gh: FakeGitHub
+let validator: GitHubValidator
+/** Every GitHub call of the suite, checked against GitHub's OpenAPI description at the end. */
+const calls: FakeGitHub['requests'] = []
+beforeAll(async () => {
+  servers = await CodeChangeServers.start({ now: clock.wallNow })
+  ;({ sim, gh } = servers)
+  validator = await gitHubValidator()
+}, 60_000)
+afterAll(() => servers.close())
+beforeEach(() => {
+  calls.push(...gh.requests)
+  servers.reset()
+  gh.commitTo(APP, { message: 'Initial commit' })
+  gh.permissions.set('alice', { permission: 'write', role_name: 'write' })
+  gh.permissions.set('rita', { permission: 'read', role_name: 'read' })
+})
+
+const APPROVAL = { approval: 'dashboard' }
+const run = (r: ChangeRun = {}): Promise<RunResult> => {
+  servers.runId++
+  return runInProcess({ clock, ...servers.step({ ...r, inputs: { ...APPROVAL, ...r.inputs } }) })
+}
+/** The next merge's run. */
+const runMerged = (inputs: Record<string, string> = {}, over: Partial<FakePull> = {}) =>
+  run({ event: servers.mergedEvent(servers.mergeNext(over)), inputs })
+const dashboard = (): FakeIssue => servers.dashboards()[0] as FakeIssue
+const ledgerOf = () => servers.ledgerOf()
+const creates = () => sim.requests('create')
+const messages = () => sim.requests('message')
+
+/** Someone clicks the waiting batch's box: GitHub writes the body with it ticked. */
+function tick(): string {
+  const issue = dashboard()
+  const batch = BOX.exec(issue.body)?.[1]
+  if (!batch) throw new Error('no unticked box on the dashboard')
+  issue.body = issue.body.replace(BOX, m => m.replace('- [ ]', '- [x]'))
+  return batch
+}
+
+/** The `issues` `edited` event of the dashboard, sent by `login`; `from` is what the payload claims. */
+function edited(login: string, from = 'anything'): Record<string, unknown> {
+  const issue = dashboard()
+  return {
+    action: 'edited',
+    issue: gh.issueView(issue),
+    changes: { body: { from } },
+    repository: REPOSITORY,
+    sender: { login, type: 'User' }
+  }
+}
+const runTick = (login: string, r: ChangeRun = {}) =>
+  run({ eventName: 'issues', event: edited(login), ...r })
+
+describe('approval: dashboard', () => {
+  it('a change run starts nothing: the batch waits with its checkbox, what it would do and the prompt size', async () => {
+    const first = await runMerged()
+    expect(first.code).toBe(0)
+    expect(first.outputs).toMatchObject({ result: 'waiting', decision: 'skip' })
+    expect(first.log).toContain("Awaiting approval ('approval: dashboard'): 1 change wait")
+    expect(creates()).toHaveLength(0)
+    expect(dashboard().body).toMatch(BOX)
+    expect(dashboard().body).toMatch(
+      /If started now, the run would start a new job with a prompt of [\d.]+ KB/
+    )
+    const waiting = ledgerOf()?.waiting
+    expect(waiting?.changes.map(c => c.pr)).toEqual([101])
+    expect(waiting?.wouldDo).toMatchObject({ decision: 'new-job' })
+    expect(waiting?.wouldDo?.promptBytes).toBeGreaterThan(500)
+    expect(first.summary).toContain('Waiting on the dashboard')
+    // Later merges join the same batch, under the same box.
+    const batch = waiting?.batch
+    await runMerged()
+    expect(ledgerOf()?.waiting).toMatchObject({ batch })
+    expect(ledgerOf()?.waiting?.changes.map(c => c.pr)).toEqual([101, 102])
+    expect(dashboard().body.match(/- \[ \] Start the agent for these changes/g)).toHaveLength(1)
+    expect(creates()).toHaveLength(0)
+  })
+
+  it('a tick by a writer starts exactly one job for the whole batch and updates the dashboard', async () => {
+    await runMerged()
+    await runMerged()
+    tick()
+    const started = await runTick('alice')
+    expect(started.code).toBe(0)
+    expect(started.outputs).toMatchObject({ result: 'pr-opened', decision: 'new-job' })
+    expect(creates()).toHaveLength(1)
+    const prompt = (creates()[0]?.requestBody as { prompt: string }).prompt
+    for (const n of [101, 102]) expect(prompt).toContain(`Pull request #${n} (merged)`)
+    const ledger = ledgerOf()
+    expect(ledger?.waiting).toBeNull()
+    expect(ledger?.documented?.sha).toBe(gh.headOf(APP))
+    expect(ledger?.jobs).toHaveLength(1)
+    expect(ledger?.runs.at(-1)?.note).toBe('approved by @alice')
+    expect(dashboard().body).not.toMatch(/- \[[ x]\] Start the agent/)
+    // The permission was read from GitHub, for the sender of the event.
+    expect(gh.requests.some(r => r.path.endsWith('/collaborators/alice/permission'))).toBe(true)
+  })
+
+  it('a tick by a reader is undone with a reply; the step succeeds and nothing starts', async () => {
+    await runMerged()
+    const batch = tick()
+    const refused = await runTick('rita')
+    expect(refused.code).toBe(0)
+    expect(refused.outputs).toMatchObject({ result: 'skipped', decision: 'skip' })
+    expect(refused.log).toContain(
+      `@rita ticked 'Start the agent for these changes' for batch ${batch}, but @rita has 'read' permission`
+    )
+    expect(creates()).toHaveLength(0)
+    expect(dashboard().body).toMatch(BOX)
+    expect(dashboard().body).not.toContain('- [x]')
+    const [reply] = gh.commentsOn(dashboard().number)
+    expect(reply?.body).toMatch(/^⛔ \*\*Mintlify agent\*\*: @rita ticked/)
+    expect(reply?.body).toContain('The box was unticked and nothing was started')
+    expect(ledgerOf()?.waiting).toMatchObject({ batch })
+    expect(ledgerOf()?.waiting?.approvedBy).toBeUndefined()
+    expect(ledgerOf()?.runs.at(-1)).toMatchObject({ result: 'refused' })
+    // A writer's tick afterwards starts it.
+    tick()
+    const started = await runTick('alice')
+    expect(started.outputs.result).toBe('pr-opened')
+    expect(creates()).toHaveLength(1)
+  })
+
+  it('ticked twice, re-delivered or re-run: nothing starts twice', async () => {
+    await runMerged()
+    const batch = tick()
+    const event = edited('alice')
+    const first = await run({ eventName: 'issues', event })
+    expect(first.outputs.result).toBe('pr-opened')
+    const tickRun = servers.runId
+    // The same event delivered again: the box is gone, nothing is ticked.
+    const redelivered = await run({ eventName: 'issues', event })
+    expect(redelivered.outputs.result).toBe('skipped')
+    expect(redelivered.log).toContain("no 'Start the agent for these changes' box is ticked")
+    // A tick from a page still showing the started batch's box: it no longer waits.
+    dashboard().body = dashboard().body.replace(
+      '#### Last runs',
+      `- [x] Start the agent for these changes (batch \`${batch}\`)\n\n#### Last runs`
+    )
+    const again = await runTick('alice')
+    expect(again.code).toBe(0)
+    expect(again.outputs.result).toBe('skipped')
+    expect(again.log).toContain(
+      `Not starting the agent: The ticked box names batch ${batch}, which no longer waits`
+    )
+    // A re-run of the tick's run resumes the job it started: nothing is sent.
+    servers.runId = tickRun - 1
+    const rerun = await run({ eventName: 'issues', event: edited('alice'), attempt: 2 })
+    expect(rerun.outputs.jobId).toBe(first.outputs.jobId)
+    expect(rerun.log).toContain('resumes job')
+    expect(creates()).toHaveLength(1)
+    expect(messages()).toHaveLength(0)
+  })
+
+  it('a permission GitHub cannot tell is a refusal: the tick is undone, nothing starts', async () => {
+    await runMerged()
+    tick()
+    gh.failures.set('permission', 404)
+    const refused = await runTick('alice')
+    expect(refused.code).toBe(0)
+    expect(refused.log).toContain("Could not read @alice's permission on the repository")
+    expect(dashboard().body).toMatch(BOX)
+    expect(gh.commentsOn(dashboard().number)).toHaveLength(1)
+    expect(creates()).toHaveLength(0)
+  })
+
+  it('a bot not in allowed-bots cannot approve', async () => {
+    await runMerged()
+    tick()
+    const bot = await run({
+      eventName: 'issues',
+      event: { ...edited('helper[bot]'), sender: { login: 'helper[bot]', type: 'Bot' } }
+    })
+    expect(bot.log).toContain("@helper[bot] is a bot, and 'allowed-bots' does not list it")
+    expect(creates()).toHaveLength(0)
+    expect(dashboard().body).toMatch(BOX)
+  })
+
+  it('the action’s own writes tick nothing; an edit of another issue or without a box does nothing', async () => {
+    await runMerged()
+    const own = await runTick('github-actions[bot]')
+    expect(own.outputs.result).toBe('skipped')
+    expect(own.log).toContain("no 'Start the agent for these changes' box is ticked")
+    // Another issue carrying the label, with a ticked box for the waiting batch: not the dashboard.
+    const batch = ledgerOf()?.waiting?.batch
+    const copy: FakeIssue = {
+      ...dashboard(),
+      number: 900,
+      body: `- [x] Start the agent for these changes (batch \`${batch}\`)`
+    }
+    gh.issues.set(900, copy)
+    const other = await run({
+      eventName: 'issues',
+      event: { ...edited('alice'), issue: gh.issueView(copy) }
+    })
+    expect(other.outputs.result).toBe('skipped')
+    expect(other.log).toContain('Issue #900 is not the dashboard this action keeps')
+    expect(creates()).toHaveLength(0)
+  })
+
+  it('decides at tick time: the changes follow up on the job whose docs pull request opened since', async () => {
+    const first = await run({
+      event: servers.mergedEvent(servers.mergeNext()),
+      inputs: { approval: 'none' }
+    })
+    expect(first.outputs.result).toBe('pr-opened')
+    await runMerged()
+    expect(ledgerOf()?.waiting?.wouldDo).toMatchObject({ decision: 'new-job' })
+    // The job's docs pull request opens after the gate: the tick's run decides with it.
+    gh.addPull(DOCS, {
+      number: Number(String(first.outputs.prLink).split('/').pop()),
+      state: 'open',
+      merged: false,
+      user: { login: 'mintlify[bot]', type: 'Bot' },
+      createdAt: clock.wallNow()
+    })
+    tick()
+    const started = await runTick('alice')
+    expect(started.outputs).toMatchObject({ decision: 'follow-up', jobId: first.outputs.jobId })
+    expect(creates()).toHaveLength(1)
+    expect(messages()).toHaveLength(1)
+  })
+
+  it('an approved batch over max-jobs waits, says so, and a later run starts it once', async () => {
+    const first = await run({
+      event: servers.mergedEvent(servers.mergeNext()),
+      inputs: { approval: 'none', 'max-jobs': '1/day', fold: 'never' }
+    })
+    expect(first.outputs.result).toBe('pr-opened')
+    await runMerged({ 'max-jobs': '1/day', fold: 'never' })
+    tick()
+    const over = await runTick('alice', { inputs: { 'max-jobs': '1/day', fold: 'never' } })
+    expect(over.code).toBe(0)
+    expect(over.outputs.result).toBe('waiting')
+    expect(over.log).toContain(
+      "Over budget: 1 jobs and follow-ups in the window of 'max-jobs: 1/day'"
+    )
+    expect(ledgerOf()?.waiting?.approvedBy).toBe('alice')
+    expect(dashboard().body).toContain('✅ Approved by @\u200Balice')
+    expect(dashboard().body).not.toMatch(BOX)
+    expect(creates()).toHaveLength(1)
+    await clock.sleep(86_400_000)
+    const later = await run({
+      eventName: 'schedule',
+      event: { schedule: '0 3 * * *' },
+      inputs: { changes: 'since-last', 'max-jobs': '1/day', fold: 'never' }
+    })
+    expect(later.outputs).toMatchObject({ result: 'pr-opened', decision: 'new-job' })
+    expect(creates()).toHaveLength(2)
+    expect(ledgerOf()?.waiting).toBeNull()
+  })
+
+  it('without approval, changes left waiting by max-jobs are taken by a scheduled run at the same head', async () => {
+    const budget = { approval: 'none', 'max-jobs': '1/day', fold: 'never' }
+    await runMerged(budget)
+    const over = await runMerged(budget)
+    expect(over.outputs.result).toBe('skipped')
+    await clock.sleep(86_400_000)
+    const later = await run({
+      eventName: 'schedule',
+      event: { schedule: '0 3 * * *' },
+      inputs: { ...budget, changes: 'since-last' }
+    })
+    expect(later.outputs).toMatchObject({ result: 'pr-opened', decision: 'new-job' })
+    expect(creates()).toHaveLength(2)
+  })
+
+  it('gates a scheduled since-last run too', async () => {
+    await run({
+      eventName: 'schedule',
+      event: { schedule: '0 3 * * *' },
+      inputs: { changes: 'since-last' }
+    })
+    servers.mergeNext()
+    const gated = await run({
+      eventName: 'schedule',
+      event: { schedule: '0 3 * * *' },
+      inputs: { changes: 'since-last' }
+    })
+    expect(gated.outputs.result).toBe('waiting')
+    expect(creates()).toHaveLength(0)
+    expect(dashboard().body).toMatch(BOX)
+  })
+
+  it('dry-run decides and writes nothing, on the change and on the tick', async () => {
+    await runMerged()
+    const body = dashboard().body
+    const dry = await runMerged({ 'dry-run': 'true' })
+    expect(dry.outputs.result).toBe('dry-run')
+    expect(dashboard().body).toBe(body)
+    tick()
+    const ticked = dashboard().body
+    const dryTick = await runTick('alice', { inputs: { 'dry-run': 'true' } })
+    expect(dryTick.outputs).toMatchObject({ result: 'dry-run', decision: 'new-job' })
+    expect(dashboard().body).toBe(ticked)
+    expect(creates()).toHaveLength(0)
+  })
+
+  it('with approval: none an edit of the dashboard is no request, as before', async () => {
+    await runMerged()
+    tick()
+    const result = await runTick('alice', { inputs: { approval: 'none' } })
+    expect(result.outputs.result).toBe('skipped')
+    expect(result.log).toContain("Issue activity 'edited' is not a request")
+    expect(creates()).toHaveLength(0)
+  })
+
+  it('bad input: approval names itself', async () => {
+    const bad = await runMerged({ approval: 'yes' })
+    expect(bad.code).toBe(1)
+    expect(bad.log).toMatch(/::error::Input 'approval'/)
+    const off = await runMerged({ dashboard: 'false' })
+    expect(off.code).toBe(1)
+    expect(off.log).toContain("Input 'approval' is 'dashboard' but 'dashboard' is 'false'")
+  })
+
+  it('every GitHub call matches GitHub’s OpenAPI description', () => {
+    calls.push(...gh.requests)
+    const problems = calls.flatMap(c =>
+      validator.problems(c).map(p => `${c.method} ${c.path}: ${p}`)
+    )
+    expect([...new Set(problems)]).toEqual([])
+  })
+})
