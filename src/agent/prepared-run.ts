@@ -38,7 +38,7 @@ export interface PreparedRun extends IssueRun {
   /** Where the budget stands, for the summary: "3 of 5/day used". */
   budget?: string
   /** A review follow-up on the docs pull request itself: the record naming its job is there already. */
-  onDocsPr?: boolean,
+  onDocsPr?: boolean
   /** Nothing started because the changes wait on the dashboard for approval (`result: waiting`). */
   waiting?: boolean
 }
