@@ -213,6 +213,29 @@ describe('the gaps sub-action ties gaps to changes (changes-since)', () => {
     expect(result.outputs.prompt).toContain('not split at the merge on 2026-11-10')
   })
 
+  it('a rate limit mid-split keeps what was measured and says what was not', async () => {
+    repo = renameRepository(servers.gh)
+    ledgerOfAll(repo)
+    // The first split of searches (the push's day) is refused for an hour, past the time limit.
+    servers.sim.inject({
+      route: 'searches',
+      kind: 'status',
+      status: 429,
+      retryAfter: '3600',
+      skip: 1
+    })
+    const result = await run({ timeout: '1m' })
+    expect(result.code).toBe(0)
+    const causes = causesOf(result.outputs)
+    expect(byText(causes, 'server.listenPort')).toMatchObject({ before: null, after: null })
+    expect(byText(causes, '--watch')).toMatchObject({ before: 0, after: 48 })
+    expect(byText(causes, '/cli/flags')).toMatchObject({ before: 0, after: 8 })
+    expect(result.log).toContain(
+      `::notice::Could not split the search gaps at the merge of ${repo.push.sha.slice(0, 7)} (2026-11-12): The service rate limited the request`
+    )
+    expect(result.waitedMs).toBeLessThan(60_000)
+  })
+
   it('GitHub refusing the dashboard is a notice with the permissions to grant; the run goes on', async () => {
     repo = renameRepository(servers.gh)
     servers.gh.failures.set('list-issues', { status: 403, times: 10 })
