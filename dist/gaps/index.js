@@ -42477,13 +42477,18 @@ async function ledgerChanges(github, where, read) {
         read.notices.push(`The ledger lists ${unique.length} changes: the newest ${MAX_CHANGES} were read, ${counted(unique.length - MAX_CHANGES, 'older change')} left out.`);
     return unique.slice(-MAX_CHANGES);
 }
-/** The diff excerpts of the newest changes merged inside the analytics range: one request each. */
+/**
+ * The diff excerpts of the changes merged inside the analytics range, one request each: direct
+ * pushes first (GraphQL gives them no file list, so their diff is all there is to match), then the
+ * newest pull requests.
+ */
 async function readDiffs(github, window, read) {
+    const push = (c) => (c.pr === undefined ? 0 : 1);
     const inside = read.changes
         .filter(c => (window.from === undefined || c.mergedAt >= window.from) && c.mergedAt < window.to)
-        .sort((a, b) => b.mergedAt - a.mergedAt);
+        .sort((a, b) => push(a) - push(b) || b.mergedAt - a.mergedAt);
     if (inside.length > MAX_DIFFS)
-        read.notices.push(`${inside.length} changes merged in the analytics range: the diffs of the newest ${MAX_DIFFS} were read, the others are matched on their title, description and file paths.`);
+        read.notices.push(`${inside.length} changes merged in the analytics range: the diffs of ${MAX_DIFFS} were read (direct pushes first, then the newest), the others are matched on their title, description and file paths.`);
     for (const change of inside.slice(0, MAX_DIFFS)) {
         try {
             read.requests++;
@@ -43406,7 +43411,13 @@ async function run(runner = coreRunner()) {
         const limits = readLimits(settings, clock);
         const askedAt = new Map();
         const asked = settings.changes
-            ? (key, at) => void askedAt.set(key, [...(askedAt.get(key) ?? []), at])
+            ? (key, at) => {
+                const times = askedAt.get(key);
+                if (times)
+                    times.push(at);
+                else
+                    askedAt.set(key, [at]);
+            }
             : undefined;
         const report = await collectGaps(client, settings, { log, clock, limits, asked });
         if (settings.changes) {

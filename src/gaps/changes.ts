@@ -140,14 +140,19 @@ async function ledgerChanges(
   return unique.slice(-MAX_CHANGES)
 }
 
-/** The diff excerpts of the newest changes merged inside the analytics range: one request each. */
+/**
+ * The diff excerpts of the changes merged inside the analytics range, one request each: direct
+ * pushes first (GraphQL gives them no file list, so their diff is all there is to match), then the
+ * newest pull requests.
+ */
 async function readDiffs(github: GitHubApi, window: MergeWindow, read: ChangesRead): Promise<void> {
+  const push = (c: ChangeText): number => (c.pr === undefined ? 0 : 1)
   const inside = read.changes
     .filter(c => (window.from === undefined || c.mergedAt >= window.from) && c.mergedAt < window.to)
-    .sort((a, b) => b.mergedAt - a.mergedAt)
+    .sort((a, b) => push(a) - push(b) || b.mergedAt - a.mergedAt)
   if (inside.length > MAX_DIFFS)
     read.notices.push(
-      `${inside.length} changes merged in the analytics range: the diffs of the newest ${MAX_DIFFS} were read, the others are matched on their title, description and file paths.`
+      `${inside.length} changes merged in the analytics range: the diffs of ${MAX_DIFFS} were read (direct pushes first, then the newest), the others are matched on their title, description and file paths.`
     )
   for (const change of inside.slice(0, MAX_DIFFS)) {
     try {

@@ -24,7 +24,11 @@ export async function run(runner: Runner = coreRunner()): Promise<void> {
     const limits = readLimits(settings, clock)
     const askedAt = new Map<string, number[]>()
     const asked = settings.changes
-      ? (key: string, at: number): void => void askedAt.set(key, [...(askedAt.get(key) ?? []), at])
+      ? (key: string, at: number): void => {
+          const times = askedAt.get(key)
+          if (times) times.push(at)
+          else askedAt.set(key, [at])
+        }
       : undefined
     const report = await collectGaps(client, settings, { log, clock, limits, asked })
     if (settings.changes) {

@@ -10,6 +10,8 @@ import { APP, CodeChangeServers, TOKEN } from '../support/code-change-runs.js'
 import {
   type RenameRepository,
   dashboardWithLedger,
+  ledgerWith,
+  otherChanges,
   renameRepository
 } from '../support/gaps-causes-world.js'
 import { runInProcess } from '../support/run-in-process.js'
@@ -179,6 +181,24 @@ describe('the gaps sub-action ties gaps to changes (changes-since)', () => {
       `GET /repos/${APP}/pulls/123/files`,
       `GET /repos/${APP}/pulls/120/files`
     ])
+  })
+
+  it('a ledger of 100 changes costs 15 GitHub requests, and the diff of the direct push is read before newer pull requests', async () => {
+    repo = renameRepository(servers.gh)
+    dashboardWithLedger(servers.gh, ledgerWith(repo, otherChanges(servers.gh, 98)))
+    const result = await run()
+    expect(result.code).toBe(0)
+    // The dashboard, four queries of 25 changes, ten diffs.
+    expect(githubCalls().filter(c => c === 'POST /graphql')).toHaveLength(4)
+    expect(githubCalls()).toHaveLength(15)
+    expect(githubCalls()[5]).toBe(`GET /repos/${APP}/commits/${repo.push.sha}`)
+    const causes = causesOf(result.outputs)
+    expect(causes.map(c => c.gap.text).sort()).toEqual(
+      ['--watch', '/cli/flags', 'Why does --follow no longer work?', 'server.listenPort'].sort()
+    )
+    expect(result.log).toContain(
+      '::notice::100 changes merged in the analytics range: the diffs of 10 were read (direct pushes first, then the newest)'
+    )
   })
 
   it('a ledger signed with another key is not believed: the merged pull requests are read instead', async () => {

@@ -84,15 +84,14 @@ export function dashboardWithLedger(
     projects: {
       [project]: {
         ...emptyProject(),
-        jobs: [
-          {
-            id: 'job-1',
-            state: 'merged',
-            startedAt: at('2026-11-18T09:00:00Z'),
-            changes,
-            moreChanges: 0
-          }
-        ]
+        // A job keeps at most 20 changes (the ledger's own limit): one job per 20.
+        jobs: Array.from({ length: Math.ceil(changes.length / 20) }, (_, j) => ({
+          id: `job-${j + 1}`,
+          state: 'merged',
+          startedAt: at('2026-11-18T09:00:00Z') + j,
+          changes: changes.slice(j * 20, j * 20 + 20),
+          moreChanges: 0
+        }))
       }
     }
   }
@@ -106,4 +105,37 @@ export function dashboardWithLedger(
     user: { login: 'github-actions[bot]', type: 'Bot' },
     updatedAt: 1
   })
+}
+
+/**
+ * `count` pull requests that touch nothing readers asked about, merged every 4 hours from
+ * 2026-11-01 08:00 (inside the range, most of them after the rename and the push): ledger entries.
+ */
+export function otherChanges(
+  gh: FakeGitHub,
+  count: number
+): { sha: string; pr: number; title: string }[] {
+  return Array.from({ length: count }, (_, i) => {
+    const pull = gh.addPull(APP, {
+      number: 200 + i,
+      title: `Refactor module ${i}`,
+      body: 'Internal tidying.',
+      files: [{ filename: `src/module${i}.ts`, patch: `@@ -1 +1 @@\n-old${i}\n+new${i}` }],
+      mergedAt: at('2026-11-01T08:00:00Z') + i * 4 * 3_600_000
+    })
+    gh.mergePull(APP, pull)
+    return { sha: pull.mergeCommit ?? '', pr: pull.number, title: pull.title ?? '' }
+  })
+}
+
+/** The rename, the push and `others` more changes: the ledger's list, oldest first. */
+export function ledgerWith(
+  repo: RenameRepository,
+  others: { sha: string; pr: number; title: string }[]
+) {
+  return [
+    ...others,
+    { sha: repo.rename.mergeCommit ?? '', pr: 123, title: repo.rename.title ?? '' },
+    { sha: repo.push.sha, title: 'Rename the config key' }
+  ]
 }
