@@ -3,7 +3,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { BEGIN, END } from '../../src/gaps/prompt.js'
 import type { Cause } from '../../src/gaps/report.js'
-import { datedGaps, renameWorld } from '../simulator/analytics-dated.js'
+import { RENAME_DAY, datedGaps, daysBetween, renameWorld } from '../simulator/analytics-dated.js'
 import { SIM_API_KEY, SIM_PROJECT } from '../simulator/server.js'
 import { expectCleanFailure, visible } from '../support/assertions.js'
 import { APP, CodeChangeServers, TOKEN } from '../support/code-change-runs.js'
@@ -299,6 +299,63 @@ describe('the gaps sub-action ties gaps to changes (changes-since)', () => {
     ])
     expect(servers.sim.exchanges).toEqual([])
     expect(servers.gh.requests).toEqual([])
+  })
+
+  it('a window with no data, or gaps of ordinary words only: a notice, and GitHub is never asked', async () => {
+    repo = renameRepository(servers.gh)
+    const empty = await run({ 'date-from': '2025-01-01', 'date-to': '2025-01-08' })
+    expect(empty.code).toBe(0)
+    expect(empty.outputs).toMatchObject({ total: '0', causes: '[]' })
+    expect(empty.log).toContain(
+      '::notice::There are no gaps to tie to changes: GitHub was not read.'
+    )
+    // The top search term is "rate limit": nothing a change could carry.
+    const words = await run({ signals: 'searches', top: '1' })
+    expect(words.outputs.causes).toBe('[]')
+    expect(words.log).toContain('::notice::No top gap has a distinctive term')
+    expect(servers.gh.requests).toEqual([])
+  })
+
+  it('a gap not among the 100 most searched terms after the merge stays unsplit, with a notice', async () => {
+    repo = renameRepository(servers.gh)
+    const world = renameWorld()
+    // 150 terms found every day, each searched more than `--watch` after the rename.
+    const busy = daysBetween(RENAME_DAY, '2026-11-18').flatMap(day =>
+      Array.from({ length: 150 }, (_, i) => ({
+        day,
+        query: `busy term ${i}`,
+        hits: 10,
+        clicks: 5,
+        page: '/quickstart'
+      }))
+    )
+    servers.sim.setGaps(datedGaps({ ...world, searches: [...world.searches, ...busy] }))
+    const result = await run()
+    expect(result.code).toBe(0)
+    expect(byText(causesOf(result.outputs), '--watch')).toMatchObject({
+      pr: 123,
+      before: null,
+      after: null
+    })
+    expect(byText(causesOf(result.outputs), '/cli/flags')).toMatchObject({ before: 0, after: 8 })
+    expect(result.log).toContain(
+      '::notice::1 of the search gaps tied to #123 could not be split at 2026-11-10 (not among the 100 rows read from that day on'
+    )
+  })
+
+  it('a range that starts on the merge day needs no request to split: all of it is after', async () => {
+    repo = renameRepository(servers.gh)
+    const result = await run({ 'date-from': '2026-11-10' })
+    expect(result.code).toBe(0)
+    expect(byText(causesOf(result.outputs), '--watch')).toMatchObject({ before: 0, after: 48 })
+    // Only the four requests that read the gaps (no ledger: the push is not among the changes).
+    expect(servers.sim.exchanges.map(e => e.route)).toEqual([
+      'searches',
+      'feedback-by-page',
+      'assistant',
+      'feedback'
+    ])
+    expect(byText(causesOf(result.outputs), '/cli/flags')).toMatchObject({ before: 0, after: 8 })
   })
 
   it('without changes-since nothing is tied and GitHub is never asked', async () => {
