@@ -42562,6 +42562,10 @@ function timing(c) {
         return 'all before';
     return `${formatCount(c.before)} before and ${formatCount(c.after)} after`;
 }
+/** What the change removed, which pages written before it may still say. */
+const removedText = (c) => c.removed.length
+    ? `; it removed ${c.removed.map(t => codeSpan(t)).join(', ')}, which the docs may still name`
+    : '';
 /** The job summary's and the .md report's section: one line a tied gap, as a reader says it. */
 function causesMarkdown(section, rows) {
     const from = section.source ? SOURCES[section.source] : 'no changes (see the notes)';
@@ -42574,7 +42578,7 @@ function causesMarkdown(section, rows) {
     for (const c of entries) {
         const change = markdownLink(changeName(c), c.change) || escapeMarkdown(changeName(c));
         lines.push(`- ${codeSpan(c.gap.text)}: ${signal(c)}, ${timing(c)} ${change} (${escapeMarkdown(c.title)}), merged ${c.splitAt}; ` +
-            `matched ${c.terms.map(t => codeSpan(t)).join(', ')}.`);
+            `matched ${c.terms.map(t => codeSpan(t)).join(', ')}${removedText(c)}.`);
     }
     lines.push('', `From ${from}: ${counted(section.changes, 'change')} in ${counted(section.githubRequests, 'GitHub request')}; ` +
         `splitting at the merges took ${counted(section.splitRequests, 'analytics request')}. Gap texts are reader text and titles are GitHub's, both shown as written, never as links.`, '');
@@ -42592,7 +42596,8 @@ function causesPromptBlock(section) {
                 ? `not split at the merge on ${c.splitAt}`
                 : `${c.before} before, ${c.after} after the merge on ${c.splitAt}`;
             return (`- ${c.gap.kind} ${quoted(c.gap.text)} (${c.count}; ${split}) <- change ${quoted(changeName(c))} ${quoted(c.change)} ` +
-                `titled ${quoted(c.title)}, carrying ${c.terms.map(quoted).join(', ')}`);
+                `titled ${quoted(c.title)}, carrying ${c.terms.map(quoted).join(', ')}` +
+                (c.removed.length ? `; it removed ${c.removed.map(quoted).join(', ')}` : ''));
         })
     ];
 }
@@ -42644,7 +42649,8 @@ function gapsPrompt(report) {
     if (causes) {
         head.push('', 'Some gaps are tied to the code change that most likely caused them (it carries the terms readers used, and ' +
             'merged in the range): fix the cause, not the symptom. Document what that change did (a renamed flag, a new ' +
-            'option, a moved endpoint) where readers looked, in their words, and correct pages that still describe the old behaviour.');
+            'option, a moved endpoint) where readers looked, in their words, and correct pages that still describe the old behaviour ' +
+            'or name what the change removed.');
     }
     head.push('', BEGIN);
     const blocks = [];
@@ -43129,6 +43135,26 @@ function namesPageFile(files, page) {
         return page.slug !== null && stem.split('/').pop() === page.slug.toLowerCase();
     });
 }
+/** Names a change removed, at most this many: what pages written before it may still say. */
+const MAX_REMOVED = 3;
+/**
+ * The distinctive terms on the removed lines of a diff excerpt that no added line names: what the
+ * change took away or renamed (`--follow` when `--follow` became `--watch`).
+ */
+function removedTerms(diff) {
+    const lines = diff.split('\n');
+    const added = lines.filter(l => l.startsWith('+')).join('\n');
+    const removed = [];
+    for (const line of lines.filter(l => l.startsWith('-'))) {
+        for (const term of distinctiveTerms(line.slice(1))) {
+            if (removed.length >= MAX_REMOVED)
+                return removed;
+            if (!removed.includes(term) && !mentions(added, term))
+                removed.push(term);
+        }
+    }
+    return removed;
+}
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/gaps/causes.js
 
@@ -43200,6 +43226,7 @@ const gapKey = (gap) => (gap.kind === 'page' ? gap.text : groupKey(gap.text));
 
 
 
+
 /**
  * Distinct merge days split per signal: one analytics request each for searches and for pages, so at
  * most 2 × MAX_SPLIT_DAYS requests; questions are split from the turns already read, for free.
@@ -43243,6 +43270,7 @@ function toCause(tie) {
         ...(change.sha ? { sha: change.sha } : {}),
         title: change.title,
         terms: tie.terms,
+        removed: removedTerms(change.diff),
         merged: new Date(change.mergedAt).toISOString(),
         splitAt: utcDay(change.mergedAt),
         before: null,

@@ -25,6 +25,12 @@ function timing(c: Cause): string {
   return `${number(c.before)} before and ${number(c.after)} after`
 }
 
+/** What the change removed, which pages written before it may still say. */
+const removedText = (c: Cause): string =>
+  c.removed.length
+    ? `; it removed ${c.removed.map(t => codeSpan(t)).join(', ')}, which the docs may still name`
+    : ''
+
 /** The job summary's and the .md report's section: one line a tied gap, as a reader says it. */
 export function causesMarkdown(section: CausesSection, rows: number): string[] {
   const from = section.source ? SOURCES[section.source] : 'no changes (see the notes)'
@@ -36,7 +42,7 @@ export function causesMarkdown(section: CausesSection, rows: number): string[] {
     const change = markdownLink(changeName(c), c.change) || escapeMarkdown(changeName(c))
     lines.push(
       `- ${codeSpan(c.gap.text)}: ${signal(c)}, ${timing(c)} ${change} (${escapeMarkdown(c.title)}), merged ${c.splitAt}; ` +
-        `matched ${c.terms.map(t => codeSpan(t)).join(', ')}.`
+        `matched ${c.terms.map(t => codeSpan(t)).join(', ')}${removedText(c)}.`
     )
   }
   lines.push(
@@ -63,7 +69,8 @@ export function causesPromptBlock(section: CausesSection): string[] {
           : `${c.before} before, ${c.after} after the merge on ${c.splitAt}`
       return (
         `- ${c.gap.kind} ${quoted(c.gap.text)} (${c.count}; ${split}) <- change ${quoted(changeName(c))} ${quoted(c.change)} ` +
-        `titled ${quoted(c.title)}, carrying ${c.terms.map(quoted).join(', ')}`
+        `titled ${quoted(c.title)}, carrying ${c.terms.map(quoted).join(', ')}` +
+        (c.removed.length ? `; it removed ${c.removed.map(quoted).join(', ')}` : '')
       )
     })
   ]

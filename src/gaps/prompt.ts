@@ -51,7 +51,8 @@ export function gapsPrompt(report: GapsReport): string {
       '',
       'Some gaps are tied to the code change that most likely caused them (it carries the terms readers used, and ' +
         'merged in the range): fix the cause, not the symptom. Document what that change did (a renamed flag, a new ' +
-        'option, a moved endpoint) where readers looked, in their words, and correct pages that still describe the old behaviour.'
+        'option, a moved endpoint) where readers looked, in their words, and correct pages that still describe the old behaviour ' +
+        'or name what the change removed.'
     )
   }
   head.push('', BEGIN)

@@ -103,6 +103,8 @@ export interface Cause {
   sha?: string
   title: string
   terms: string[]
+  /** Names the change removed (on its diff's removed lines, on no added one): pages may still say them. */
+  removed: string[]
   /** When it merged (ISO 8601). */
   merged: string
   /** The UTC day the range is split at: `before` counts the days before it, `after` the rest. */

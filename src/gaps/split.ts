@@ -5,6 +5,7 @@ import { utcDay } from '../records/ledger.js'
 import { changeName } from './changes.js'
 import { type Tie, gapKey } from './causes.js'
 import { cleanReaderText, groupKey, pagePath } from './reader-text.js'
+import { removedTerms } from './terms.js'
 import type { Cause } from './report.js'
 
 /**
@@ -65,6 +66,7 @@ function toCause(tie: Tie): Cause {
     ...(change.sha ? { sha: change.sha } : {}),
     title: change.title,
     terms: tie.terms,
+    removed: removedTerms(change.diff),
     merged: new Date(change.mergedAt).toISOString(),
     splitAt: utcDay(change.mergedAt),
     before: null,

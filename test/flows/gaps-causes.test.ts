@@ -79,6 +79,8 @@ describe('the gaps sub-action ties gaps to changes (changes-since)', () => {
       sha: repo.rename.mergeCommit,
       title: 'Rename --follow to --watch',
       terms: ['--watch'],
+      // The old name, which pages written before the rename may still say.
+      removed: ['--follow'],
       merged: '2026-11-10T15:00:00.000Z',
       splitAt: '2026-11-10',
       before: 0,
@@ -147,14 +149,14 @@ describe('the gaps sub-action ties gaps to changes (changes-since)', () => {
     expect(report.requests).toBe(servers.sim.exchanges.length)
     // The reader of the summary sees the tie as a sentence.
     expect(result.summary).toContain(
-      `- \`--watch\`: 48 searches, no click, all after [\\#\u200B123](https://github.com/${APP}/pull/123) (Rename --follow to --watch), merged 2026-11-10; matched \`--watch\`.`
+      `- \`--watch\`: 48 searches, no click, all after [\\#\u200B123](https://github.com/${APP}/pull/123) (Rename --follow to --watch), merged 2026-11-10; matched \`--watch\`; it removed \`--follow\`, which the docs may still name.`
     )
     expect(result.summary).toContain('From the ledger')
     // The prompt puts each gap next to its change, inside the reader-text markers.
     const prompt = result.outputs.prompt ?? ''
     const inside = prompt.slice(prompt.indexOf(BEGIN), prompt.indexOf(END))
     expect(inside).toContain(
-      `- search "--watch" (48; 0 before, 48 after the merge on 2026-11-10) <- change "#123" "https://github.com/${APP}/pull/123" titled "Rename --follow to --watch", carrying "--watch"`
+      `- search "--watch" (48; 0 before, 48 after the merge on 2026-11-10) <- change "#123" "https://github.com/${APP}/pull/123" titled "Rename --follow to --watch", carrying "--watch"; it removed "--follow"`
     )
     expect(prompt.slice(0, prompt.indexOf(BEGIN))).toMatch(/fix the cause, not the symptom/)
     expect(visible(result)).not.toContain(TOKEN)

@@ -3,7 +3,13 @@ import { readChanges, readMergedPulls } from '../../src/github/changes.js'
 import { type ChangeText, type Gap, tieGaps } from '../../src/gaps/causes.js'
 import { diffExcerpt } from '../../src/gaps/changes.js'
 import type { Cause } from '../../src/gaps/report.js'
-import { distinctiveTerms, mentions, namesPageFile, pageTerms } from '../../src/gaps/terms.js'
+import {
+  distinctiveTerms,
+  mentions,
+  namesPageFile,
+  pageTerms,
+  removedTerms
+} from '../../src/gaps/terms.js'
 import { MAX_CAUSES_BYTES, causesOutput } from '../../src/gaps/tie.js'
 
 describe('distinctive terms of a gap', () => {
@@ -76,6 +82,18 @@ const change = (over: Partial<ChangeText>): ChangeText => ({
 })
 const gap = (kind: Gap['kind'], text: string): Gap => ({ kind, text, count: 5 })
 const WINDOW = { from: Date.parse('2026-11-01'), to: Date.parse('2026-11-18') }
+
+describe('what a change removed', () => {
+  it('is the terms of removed lines that no added line names, at most three', () => {
+    expect(removedTerms("-  follow: flag('--follow'),\n+  watch: flag('--watch'),")).toEqual([
+      '--follow'
+    ])
+    // Moved, not removed: the added lines still name it.
+    expect(removedTerms("-  a: cfg['server.port']\n+  b: cfg['server.port']")).toEqual([])
+    expect(removedTerms('- --a1 --a2\n- --a3 --a4\n+ plain')).toEqual(['--a1', '--a2', '--a3'])
+    expect(removedTerms('')).toEqual([])
+  })
+})
 
 describe('tying gaps to changes', () => {
   it('ties on the title, the description, the file paths or the diff excerpt', () => {
@@ -258,6 +276,7 @@ describe('what the changes are read from', () => {
       change: 'https://github.com/acme/app/pull/1',
       title: 'x'.repeat(5000),
       terms: [`--flag${i}`],
+      removed: [],
       merged: '2026-11-10T00:00:00.000Z',
       splitAt: '2026-11-10',
       before: 0,
