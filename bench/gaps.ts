@@ -8,6 +8,16 @@ import {
   expectedQuestions,
   expectedSearches
 } from '../test/support/gaps-expected.js'
+import type { Cause } from '../src/gaps/report.js'
+import { datedGaps, renameWorld } from '../test/simulator/analytics-dated.js'
+import { FakeGitHub } from '../test/simulator/fake-github.js'
+import { APP } from '../test/support/code-change-runs.js'
+import {
+  dashboardWithLedger,
+  ledgerWith,
+  otherChanges,
+  renameRepository
+} from '../test/support/gaps-causes-world.js'
 import { dist, inputs, measure, outputsOf } from './processes.js'
 import { type Goal, goal, median, round } from './stats.js'
 
@@ -124,5 +134,97 @@ export async function gapsBench(reps: number): Promise<GapsBenchResult> {
     seconds: round(median(seconds), 2),
     peakMiB: round(median(peak)),
     goals
+  }
+}
+
+export interface GapsCausesBenchResult {
+  /** Analytics requests of the whole run, and those that split counts at the merges. */
+  requests: number
+  splitRequests: number
+  githubRequests: number
+  changes: number
+  ties: number
+  /** The rename's tie as the `causes` output gives it. */
+  watch: string
+  seconds: number
+  goals: Goal[]
+}
+
+/**
+ * The docs-gaps sub-action tying gaps to changes (changes-since) in the rename world
+ * (test/simulator/analytics-dated.ts) with a ledger of 100 changes: the rename, a direct push and 98
+ * others merged across the range, the most a run reads. Analytics and GitHub requests per tied
+ * report, counted at the simulator and the fake GitHub.
+ */
+export async function gapsCausesBench(): Promise<GapsCausesBenchResult> {
+  const sim = await Simulator.start({})
+  const gh = await FakeGitHub.start()
+  const workspace = mkdtempSync(path.join(tmpdir(), 'bench-gaps-causes-'))
+  try {
+    sim.setGaps(datedGaps(renameWorld()))
+    const repo = renameRepository(gh)
+    dashboardWithLedger(gh, ledgerWith(repo, otherChanges(gh, 98)))
+    const m = await measure(
+      [dist('gaps/index.js')],
+      {
+        ...inputs({
+          'api-key': SIM_API_KEY,
+          'project-id': SIM_PROJECT,
+          'api-url': sim.url,
+          'github-token': 'ghs_bench_token',
+          'date-from': '2026-11-01',
+          'date-to': '2026-11-18',
+          'changes-since': '2026-10-01'
+        }),
+        GITHUB_REPOSITORY: APP,
+        GITHUB_API_URL: gh.url
+      },
+      undefined,
+      { workspace, log: true }
+    )
+    if (m.code !== 0) throw new Error(`the docs-gaps run with changes-since failed:\n${m.log}`)
+    const report = JSON.parse(readFileSync(path.join(workspace, 'mintlify-gaps.json'), 'utf8'))
+    const causes = JSON.parse(outputsOf(m.output).causes ?? '[]') as Cause[]
+    const watch = causes.find(c => c.gap.text === '--watch')
+    const result = {
+      requests: sim.exchanges.length,
+      splitRequests: report.causes.splitRequests as number,
+      githubRequests: gh.requests.length,
+      changes: report.causes.changes as number,
+      ties: causes.length,
+      watch: watch ? `#${watch.pr}, ${watch.before} before, ${watch.after} after` : 'not tied',
+      seconds: round(m.totalMs / 1000, 2)
+    }
+    const goals = [
+      goal(
+        'Docs gaps tied to 100 changes: GitHub requests per tied report',
+        String(result.githubRequests),
+        '≤ 15 (the dashboard, 4 queries of 25 changes, 10 diffs)',
+        result.githubRequests <= 15
+      ),
+      goal(
+        'Docs gaps tied to 100 changes: analytics requests per tied report',
+        `${result.requests} (${result.splitRequests} to split)`,
+        '≤ 20 (the default max-requests), split ≤ 10',
+        result.requests <= 20 && result.splitRequests <= 10
+      ),
+      goal(
+        'Docs gaps tied to 100 changes: every tie found',
+        String(result.ties),
+        '4 (--watch, server.listenPort, /cli/flags, the --follow question)',
+        result.ties === 4
+      ),
+      goal(
+        'Docs gaps tied to 100 changes: the rename found',
+        result.watch,
+        '#123, 0 before, 48 after',
+        result.watch === '#123, 0 before, 48 after'
+      )
+    ]
+    return { ...result, goals }
+  } finally {
+    rmSync(workspace, { recursive: true, force: true })
+    await sim.close()
+    await gh.close()
   }
 }

@@ -20,7 +20,7 @@ import { bundleBench } from './bundle.js'
 import { exportBench } from './export.js'
 import { type Value, type Watch, Figures, readFigures, writeFigures } from './figures.js'
 import { followBench } from './follow.js'
-import { gapsBench } from './gaps.js'
+import { gapsBench, gapsCausesBench } from './gaps.js'
 import { ANALYTICS_PER_HOUR, limitBench } from './limit.js'
 import { ROOT } from './processes.js'
 import { startupBench } from './startup.js'
@@ -315,6 +315,39 @@ try {
       ]
     )
     goals.push(...r.goals)
+    const c = await gapsCausesBench()
+    print()
+    print('### Docs gaps tied to changes (changes-since)')
+    print()
+    print(
+      'The rename world (test/simulator/analytics-dated.ts): a merge renamed `--follow` to `--watch` and readers searched for `--watch` in vain; the ledger lists 100 changes (the rename, a direct push, 98 others merged across the range), the most a run reads. Requests counted at the simulator and the fake GitHub.'
+    )
+    print()
+    table(
+      ['figure', 'now', 'before'],
+      [
+        [
+          'analytics requests per tied report',
+          fig('gaps-causes.requests', c.requests),
+          was('gaps-causes.requests')
+        ],
+        [
+          'of them, to split at merges',
+          fig('gaps-causes.split', c.splitRequests),
+          was('gaps-causes.split')
+        ],
+        [
+          'GitHub requests per tied report',
+          fig('gaps-causes.github', c.githubRequests),
+          was('gaps-causes.github')
+        ],
+        ['changes read', fig('gaps-causes.changes', c.changes), was('gaps-causes.changes')],
+        ['gaps tied', fig('gaps-causes.ties', c.ties), was('gaps-causes.ties')],
+        ['`--watch`', fig('gaps-causes.watch', c.watch), was('gaps-causes.watch')],
+        ['wall s', fig('gaps-causes.seconds', c.seconds), was('gaps-causes.seconds')]
+      ]
+    )
+    goals.push(...c.goals)
   }
   if (want('follow')) {
     const r = await followBench()

@@ -17,6 +17,8 @@ import { FakeGitHub } from '../test/simulator/fake-github.js'
 import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../test/simulator/server.js'
 import { APP, CodeChangeServers } from '../test/support/code-change-runs.js'
 import { ROOT, runAction } from '../test/support/run-action.js'
+import { datedGaps, renameWorld } from '../test/simulator/analytics-dated.js'
+import { dashboardWithLedger, renameRepository } from '../test/support/gaps-causes-world.js'
 
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium'
 const OUT = path.join(ROOT, 'docs')
@@ -31,7 +33,7 @@ function preflight(): void {
       `Chromium was not found at ${CHROMIUM}. Install it with 'apt-get update && apt-get install -y chromium fonts-noto-color-emoji' (Debian), or set CHROMIUM to its path.`
     )
   }
-  for (const entry of ['dist/index.js', 'dist/visitors/index.js']) {
+  for (const entry of ['dist/index.js', 'dist/visitors/index.js', 'dist/gaps/index.js']) {
     if (!existsSync(path.join(ROOT, entry)))
       fail(`${entry} is missing: run 'npm run bundle' first.`)
   }
@@ -217,6 +219,36 @@ async function visitorsRun(sim: Simulator): Promise<string> {
   return run.summary
 }
 
+/**
+ * The gaps sub-action with changes-since in the rename world (a merge renamed `--follow` to
+ * `--watch`; readers searched for `--watch` in vain until the docs caught up): its job summary.
+ */
+async function gapsCausesRun(sim: Simulator, gh: FakeGitHub): Promise<string> {
+  gh.reset()
+  sim.setGaps(datedGaps(renameWorld()))
+  const repo = renameRepository(gh)
+  dashboardWithLedger(gh, [
+    { sha: repo.rename.mergeCommit ?? '', pr: 123, title: repo.rename.title ?? '' },
+    { sha: repo.push.sha, title: 'Rename the config key' }
+  ])
+  const run = await runAction({
+    entry: 'dist/gaps/index.js',
+    inputs: {
+      'api-key': SIM_API_KEY,
+      'project-id': SIM_PROJECT,
+      'api-url': sim.url,
+      'github-token': 'ghs_screenshot_token',
+      'date-from': '2026-11-01',
+      'date-to': '2026-11-18',
+      'changes-since': '2026-10-01',
+      top: '5'
+    },
+    env: { GITHUB_REPOSITORY: APP, GITHUB_API_URL: gh.url }
+  })
+  if (run.code !== 0) fail(`the gaps run failed. Its log:\n${run.log}`)
+  return run.summary
+}
+
 const CSS = `
   body { margin: 0; background: #fff; color: #1f2328; font-size: 14px; line-height: 1.5;
     font-family: -apple-system, BlinkMacSystemFont, "Segoe UI", "Noto Sans", Helvetica, Arial, "Liberation Sans", sans-serif, "Noto Color Emoji"; }
@@ -347,6 +379,7 @@ try {
   shoot(commentPage(approval.refusal), 'approval-refused', dir)
   shoot(approvalPage(approval.started), 'approval-started', dir)
   shoot(approvalPage(approval.approvedWaiting), 'approval-approved-waiting', dir)
+  shoot(summaryPage('docs gaps', await gapsCausesRun(sim, gh)), 'gaps-causes', dir)
 } finally {
   await sim.close()
   await gh.close()

@@ -68,6 +68,8 @@ export class AssistantCollector implements Collector {
       const question = cleanReaderText(turn.query, MAX_QUESTION)
       if (!question) continue
       const key = groupKey(question)
+      const at = Date.parse(turn.timestamp)
+      if (Number.isFinite(at)) ctx.asked?.(key, at)
       const gap = this.questions.get(key) ?? { question, count: 0, pages: [] }
       gap.count++
       const spellings = this.spellings.get(key) ?? new Map<string, number>()

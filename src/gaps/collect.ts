@@ -4,6 +4,7 @@ import { CancelledError } from '../runner/errors.js'
 import { formatDuration } from '../runner/duration.js'
 import { counted } from '../runner/text.js'
 import { RequestBudget } from '../mintlify/budget.js'
+import type { ReadLimits } from '../mintlify/analytics-gaps.js'
 import type { ApiClient } from '../mintlify/client.js'
 import { ApiError, BudgetExhaustedError, RateLimitError } from '../mintlify/errors.js'
 import { AssistantCollector } from './assistant.js'
@@ -28,12 +29,15 @@ const COLLECTORS: Record<Signal, new (ctx: ReadContext) => Collector> = {
 export async function collectGaps(
   client: ApiClient,
   settings: GapsSettings,
-  { log, clock }: { log: Logger; clock: Clock }
+  {
+    log,
+    clock,
+    limits = readLimits(settings, clock),
+    asked
+  }: { log: Logger; clock: Clock; limits?: ReadLimits; asked?: ReadContext['asked'] }
 ): Promise<GapsReport> {
   const now = (): number => clock.now()
-  const started = now()
-  const deadline = started + settings.timeoutMs
-  const budget = new RequestBudget(settings.maxRequests)
+  const { deadline, budget } = limits
   const ctx: ReadContext = {
     client,
     projectId: settings.projectId,
@@ -42,7 +46,8 @@ export async function collectGaps(
     top: settings.top,
     minHits: settings.minHits,
     warn: message => log.warning(message),
-    info: message => log.info(message)
+    info: message => log.info(message),
+    asked
   }
   const collectors = settings.signals.map(signal => new COLLECTORS[signal](ctx))
   const requests = new Map<Collector, number>(collectors.map(c => [c, 0]))
@@ -105,6 +110,12 @@ export async function collectGaps(
     ...sections
   }
 }
+
+/** The run's budget and deadline: `max-requests` requests, `timeout` from now. */
+export const readLimits = (settings: GapsSettings, clock: Clock): ReadLimits => ({
+  deadline: clock.now() + settings.timeoutMs,
+  budget: new RequestBudget(settings.maxRequests)
+})
 
 function unreadPart(answers = 0, requests = 0, stopped = 'reading stopped'): string {
   return answers === 0

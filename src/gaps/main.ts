@@ -4,22 +4,58 @@ import { coreRunner } from '../runner/core-runner.js'
 import { rangeText } from '../runner/dates.js'
 import type { Runner } from '../runner/runner.js'
 import { counted } from '../runner/text.js'
-import { collectGaps } from './collect.js'
-import { GapsOutput } from './names.js'
+import { type GitHubApi, connectGitHub } from '../github/api.js'
+import { collectGaps, readLimits } from './collect.js'
+import { GapsInput, GapsOutput } from './names.js'
 import { gapsPrompt } from './prompt.js'
 import { type GapsReport, gapCounts, renderJson } from './report.js'
 import { readGapsSettings } from './settings.js'
 import { FULL_OPTIONS, SUMMARY_OPTIONS, renderGapsMarkdown } from './summary.js'
+import { causesOutput, tieToChanges } from './tie.js'
 
 /** The docs-gaps report: validate inputs, read the signals within the budget, write, report. */
 export async function run(runner: Runner = coreRunner()): Promise<void> {
   const { log, clock } = runner
-  await runServiceStep(runner, readGapsSettings, async (settings, client) => {
+  await runServiceStep(runner, readGapsSettings, async (settings, client, step) => {
     const range = rangeText(settings.dateFrom?.text ?? null, settings.dateTo?.text ?? null)
     log.info(
       `Reading docs gaps of project ${settings.projectId} (${range}): ${settings.signals.join(', ')}, in at most ${settings.maxRequests} requests.`
     )
-    const report = await collectGaps(client, settings, { log, clock })
+    const limits = readLimits(settings, clock)
+    const askedAt = new Map<string, number[]>()
+    const asked = settings.changes
+      ? (key: string, at: number): void => {
+          const times = askedAt.get(key)
+          if (times) times.push(at)
+          else askedAt.set(key, [at])
+        }
+      : undefined
+    const report = await collectGaps(client, settings, { log, clock, limits, asked })
+    if (settings.changes) {
+      const changes = settings.changes
+      step.secret(changes.githubToken)
+      let github: GitHubApi | undefined
+      step.finally(async () => github?.close())
+      const connect = (): GitHubApi =>
+        (github ??= connectGitHub(changes.githubToken, changes, step.signal, {
+          clock,
+          tokenInput: GapsInput.GithubToken
+        }))
+      report.causes = await tieToChanges(report, settings, changes, {
+        client,
+        github: connect,
+        limits,
+        askedAt,
+        now: clock.wallNow()
+      })
+      report.requests = limits.budget.used
+      for (const notice of report.causes.notices) log.notice(notice)
+      log.info(
+        `Tied ${counted(report.causes.entries.length, 'gap')} to changes since ${changes.since.text} ` +
+          `(${counted(report.causes.changes, 'change')} read in ${counted(report.causes.githubRequests, 'GitHub request')}; ` +
+          `${counted(report.causes.splitRequests, 'analytics request')} to split counts at the merges).`
+      )
+    }
     const file = settings.outputFileShown
     await writeFileAtomically(
       settings.outputFile,
@@ -37,6 +73,7 @@ export async function run(runner: Runner = coreRunner()): Promise<void> {
     runner.setOutput(GapsOutput.Requests, String(report.requests))
     runner.setOutput(GapsOutput.Complete, String(report.complete))
     runner.setOutput(GapsOutput.TopComplete, String(report.topComplete))
+    runner.setOutput(GapsOutput.Causes, report.causes ? causesOutput(report.causes.entries) : '')
     if (!report.complete) {
       if (report.topComplete) log.info(incompleteMessage(report))
       else log.warning(incompleteMessage(report))

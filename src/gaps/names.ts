@@ -10,7 +10,9 @@ export const GapsInput = {
   MinHits: 'min-hits',
   MaxRequests: 'max-requests',
   OutputFile: 'output-file',
-  Timeout: 'timeout'
+  Timeout: 'timeout',
+  ChangesSince: 'changes-since',
+  GithubToken: 'github-token'
 } as const
 
 export const GapsOutput = {
@@ -22,7 +24,8 @@ export const GapsOutput = {
   File: 'file',
   Requests: 'requests',
   Complete: 'complete',
-  TopComplete: 'top-complete'
+  TopComplete: 'top-complete',
+  Causes: 'causes'
 } as const
 
 /** Defaults as in gaps/action.yml, applied here too for runs without the runner. */

@@ -2,6 +2,7 @@ import { bytes } from '../runner/text.js'
 import { counted } from '../runner/text.js'
 import { type GapsReport, gapCounts } from './report.js'
 import { rangeText } from '../runner/dates.js'
+import { causesPromptBlock } from './causes-text.js'
 
 /** The whole prompt stays under this many bytes (UTF-8), markers and instructions included. */
 export const MAX_PROMPT_BYTES = 16_000
@@ -44,9 +45,20 @@ export function gapsPrompt(report: GapsReport): string {
       `Note: the analytics were not read in full (${partial.join(', ')}), so these lists are partial.`
     )
   }
+  const causes = report.causes?.entries.length ? report.causes : undefined
+  if (causes) {
+    head.push(
+      '',
+      'Some gaps are tied to the code change that most likely caused them (it carries the terms readers used, and ' +
+        'merged in the range): fix the cause, not the symptom. Document what that change did (a renamed flag, a new ' +
+        'option, a moved endpoint) where readers looked, in their words, and correct pages that still describe the old behaviour ' +
+        'or name what the change removed.'
+    )
+  }
   head.push('', BEGIN)
 
   const blocks: string[][] = []
+  if (causes) blocks.push(causesPromptBlock(causes))
   if (report.searches) {
     blocks.push([
       `Search terms with no result clicked (${report.searches.complete ? '' : 'at least '}${counts.searches} in all; times searched), most searched first:`,

@@ -88,6 +88,45 @@ export interface GapsReport extends Sections {
   maxRequests: number
   minHits: number
   top: number
+  /** With `changes-since`: the top gaps tied to the changes that likely caused them. */
+  causes?: CausesSection
+}
+
+/** A tied gap as the `causes` output and the report give it. */
+export interface Cause {
+  gap: { kind: 'search' | 'page' | 'question'; text: string }
+  /** The gap's count in the whole range. */
+  count: number
+  /** The change's page on GitHub. */
+  change: string
+  pr?: number
+  sha?: string
+  title: string
+  terms: string[]
+  /** Names the change removed (on its diff's removed lines, on no added one): pages may still say them. */
+  removed: string[]
+  /** When it merged (ISO 8601). */
+  merged: string
+  /** The UTC day the range is split at: `before` counts the days before it, `after` the rest. */
+  splitAt: string
+  /** Null when the split could not be measured (a notice says why): nothing is guessed. */
+  before: number | null
+  after: number | null
+}
+
+/** The report's part on changes: where they came from, what it cost, and each gap tied to one. */
+export interface CausesSection {
+  /** `changes-since` as given to the service's dates (YYYY-MM-DD or ISO 8601). */
+  since: string
+  source: 'ledger' | 'pull-requests' | null
+  /** Changes read since `since`. */
+  changes: number
+  /** GitHub requests (retries aside) and the analytics requests that split counts at merges. */
+  githubRequests: number
+  splitRequests: number
+  /** What was left out or failed, and why: nothing in `entries` is guessed. */
+  notices: string[]
+  entries: Cause[]
 }
 
 /** What a collector reads with, and how much it keeps. */
@@ -102,6 +141,8 @@ export interface ReadContext {
   warn: (message: string) => void
   /** A line for the log: what reading did and why. */
   info: (message: string) => void
+  /** Told when each unanswered question was asked (its group key), to split it at a merge. */
+  asked?: (key: string, at: number) => void
 }
 
 /** Reads one signal one request at a time, so the budget can be shared out fairly. */

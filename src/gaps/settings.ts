@@ -11,6 +11,7 @@ import {
   withDefaults
 } from '../runner/inputs.js'
 import { resolveOutputFile, workspaceOf } from '../runner/workspace.js'
+import { type ChangesSettings, readChangesSettings } from './changes-settings.js'
 import { GapsDefaults, GapsInput } from './names.js'
 
 /** The three signals, in the order they are read and reported. */
@@ -34,6 +35,8 @@ export interface GapsSettings extends Connection {
   outputFileShown: string
   format: ReportFormat
   timeoutMs: number
+  /** `changes-since`: tie the gaps to the repository's changes since then; undefined when not asked. */
+  changes?: ChangesSettings
 }
 
 export const MAX_TOP = 100
@@ -63,7 +66,8 @@ export function readGapsSettings(
     outputFile: resolveOutputFile(GapsInput.OutputFile, outputFileShown, workspaceOf(env)),
     outputFileShown,
     format: formatOf(outputFileShown),
-    timeoutMs: durationInput(GapsInput.Timeout, value(GapsInput.Timeout), 1000, 6 * 3_600_000)
+    timeoutMs: durationInput(GapsInput.Timeout, value(GapsInput.Timeout), 1000, 6 * 3_600_000),
+    changes: readChangesSettings(get, env, mask, now)
   }
 }
 

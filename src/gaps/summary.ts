@@ -1,6 +1,7 @@
 import { codeSpan, escapeMarkdown } from '../runner/markdown.js'
 import { rangeText } from '../runner/dates.js'
 import { counted, formatCount as number, plural } from '../runner/text.js'
+import { causesMarkdown } from './causes-text.js'
 import { type GapsReport, type Sections, gapCounts } from './report.js'
 
 /** How much of the report a rendering shows: the job summary is short, the .md report is whole. */
@@ -87,6 +88,7 @@ export function renderGapsMarkdown(report: GapsReport, options: MarkdownOptions)
           )
       )
     )
+  if (report.causes) lines.push(...causesMarkdown(report.causes, options.rows))
   const state = report.complete
     ? 'everything in range'
     : report.topComplete

@@ -39,6 +39,8 @@ export interface FakeCommit {
   pulls?: number[]
   /** Who wrote it: a GitHub login when GitHub knows the account, a bot's name otherwise. */
   author?: { login?: string; name?: string; bot?: boolean }
+  /** When it was committed (epoch ms); 2026-11-20T10:00:00Z otherwise. */
+  committedAt?: number
 }
 
 /** What the fake GitHub knows of code changes. */
@@ -159,7 +161,7 @@ export async function changeRoute(
   return undefined
 }
 
-const iso = (ms?: number): string | undefined =>
+export const iso = (ms?: number): string | undefined =>
   ms === undefined ? undefined : new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z')
 
 function fileView(f: FakeFile): Record<string, unknown> {

@@ -1,7 +1,13 @@
 import { schema as published } from '@octokit/graphql-schema'
 import { type GraphQLSchema, buildSchema, graphql } from 'graphql'
 import { perWorker } from '../support/per-worker.js'
-import type { ChangeStore, FakeCommit, FakeFile, FakePull } from './fake-github-changes.js'
+import {
+  type ChangeStore,
+  type FakeCommit,
+  type FakeFile,
+  type FakePull,
+  iso
+} from './fake-github-changes.js'
 
 /**
  * GitHub's GraphQL API for the fake, executed against GitHub's own published schema
@@ -50,7 +56,18 @@ function repositoryNode(store: ChangeStore, repo: string): Record<string, unknow
     },
     defaultBranchRef: main?.length
       ? { name: 'main', target: commitNode(store, repo, main[main.length - 1] as string) }
-      : null
+      : null,
+    // Merged pull requests only, most recently merged first (GitHub orders by update time).
+    pullRequests: ({ states, first }: { states?: string[]; first: number }) => ({
+      nodes: [...store.pulls]
+        .filter(
+          ([key, p]) => key.startsWith(`${repo}#`) && (!states || states.includes(stateOf(p)))
+        )
+        .map(([, p]) => p)
+        .sort((a, b) => (b.mergedAt ?? 0) - (a.mergedAt ?? 0) || b.number - a.number)
+        .slice(0, first)
+        .map(p => pullNode(repo, p))
+    })
   }
 }
 
@@ -61,6 +78,8 @@ function commitNode(store: ChangeStore, repo: string, oid: string): Record<strin
     __typename: 'Commit',
     oid: commit.sha,
     message: commit.message,
+    committedDate: iso(commit.committedAt) ?? '2026-11-20T10:00:00Z',
+    url: `https://github.com/${repo}/commit/${commit.sha}`,
     author: {
       name: commit.author?.name ?? commit.author?.login ?? 'Alice',
       user: commit.author?.login && !commit.author.bot ? { login: commit.author.login } : null
@@ -104,6 +123,9 @@ const CHANGE_TYPES: Record<string, string> = {
   modified: 'MODIFIED'
 }
 
+const stateOf = (pull: FakePull): string =>
+  (pull.merged ?? pull.state !== 'open') ? 'MERGED' : pull.state === 'open' ? 'OPEN' : 'CLOSED'
+
 function pullNode(repo: string, pull: FakePull): Record<string, unknown> {
   const files = pull.files ?? []
   const merged = pull.merged ?? pull.state !== 'open'
@@ -114,7 +136,8 @@ function pullNode(repo: string, pull: FakePull): Record<string, unknown> {
     body: pull.body ?? '',
     url: `https://github.com/${repo}/pull/${pull.number}`,
     merged,
-    state: merged ? 'MERGED' : pull.state === 'open' ? 'OPEN' : 'CLOSED',
+    state: stateOf(pull),
+    mergedAt: merged ? (iso(pull.mergedAt) ?? '2026-11-20T10:00:00Z') : null,
     baseRefName: pull.base ?? 'main',
     author: { __typename: user.type === 'Bot' ? 'Bot' : 'User', login: user.login },
     labels: ({ first }: { first: number }) => ({

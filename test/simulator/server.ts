@@ -3,6 +3,7 @@ import { type IncomingMessage, type Server, type ServerResponse, createServer } 
 import { createServer as createTlsServer } from 'node:https'
 import type { AddressInfo, Socket } from 'node:net'
 import { type VisitorsData, type VisitorsPaging, visitorsPage } from './visitors.js'
+import type { DatedGaps } from './analytics-dated.js'
 import {
   type GapsData,
   type GapsRoute,
@@ -138,7 +139,7 @@ export class Simulator {
   private held: (() => void)[] = []
   private visitors: VisitorsData
   private pathChars: number
-  private gaps: GapsData
+  private gaps: GapsData | DatedGaps
   private counter = 0
   private baseUrl = ''
 
@@ -184,7 +185,8 @@ export class Simulator {
     return this
   }
 
-  setGaps(data: GapsData): this {
+  /** The docs-gaps rows, or a function of the request's range (analytics-dated.ts). */
+  setGaps(data: GapsData | DatedGaps): this {
     this.gaps = data
     return this
   }
@@ -295,7 +297,7 @@ export class Simulator {
           : gapsAnswer(
               exchange.route as GapsRoute,
               fault?.kind === 'ignore-cursor' ? withoutCursor(exchange.query) : exchange.query,
-              this.gaps
+              typeof this.gaps === 'function' ? this.gaps(exchange.query) : this.gaps
             )
       return send(answer.status, answer.body)
     }
