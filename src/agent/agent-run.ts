@@ -19,6 +19,8 @@ import { Input, Output, State } from './names.js'
 import { type Result, failingWord } from './outcome.js'
 import type { Report } from './report.js'
 import { runAgentJob } from './run-job.js'
+import { type ImpactDeps, measureReaderImpact } from './impact/impact-run.js'
+import { counted } from '../runner/text.js'
 import type { Settings } from './settings.js'
 
 /** How a run ended, on any path: what is reported. */
@@ -59,6 +61,8 @@ export async function runAgent(
     ))
   const session = new GitHubSession()
   try {
+    const impact = await readerImpact(settings, event, { service, log, clock, session, signal })
+    if (impact) return impact
     let prepared: PreparedRun
     const readJob = (jobId: string): Promise<AgentJob> =>
       getJob(service(), settings.projectId, jobId, clock.now() + LOOK_MS)
@@ -129,6 +133,33 @@ function withComment(
     }
   return { ...end, comment }
 }
+
+/**
+ * A scheduled or manual run with `impact-after` measures the reader impact of merged docs pull
+ * requests first; without a prompt or a catch-up (`changes: since-last`) that is all it does, and
+ * what it says is the run's end.
+ */
+async function readerImpact(
+  settings: Settings,
+  event: RunEvent,
+  deps: ImpactDeps
+): Promise<RunEnd | undefined> {
+  if (!settings.impactAfter || !IMPACT_EVENTS.has(event.name)) return undefined
+  const impactAfter = settings.impactAfter
+  const end = await measureReaderImpact({ ...settings, impactAfter }, event, deps)
+  if (settings.prompt !== undefined || settings.jobId !== undefined || isChangeRun(event, settings))
+    return undefined
+  const skipped = `No prompt: this run measured the reader impact of ${counted(end.measured.length, 'docs pull request')} (${counted(end.requests, 'analytics request')}) and started no job.`
+  deps.log.notice(skipped)
+  return {
+    result: settings.dryRun ? 'dry-run' : 'skipped',
+    skipped,
+    decision: 'skip',
+    dashboardUrl: end.dashboardUrl
+  }
+}
+
+const IMPACT_EVENTS: ReadonlySet<string> = new Set(['schedule', 'workflow_dispatch'])
 
 const cancelledBeforeJob = (): CancelledError =>
   new CancelledError('Cancelled before a job was started; nothing was sent to the service.')

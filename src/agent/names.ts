@@ -30,7 +30,10 @@ export const Input = {
   MaxJobs: 'max-jobs',
   ExpireAfter: 'expire-after',
   MaxOpen: 'max-open',
-  Reviewers: 'reviewers'
+  Reviewers: 'reviewers',
+  ImpactAfter: 'impact-after',
+  ImpactComment: 'impact-comment',
+  MaxRequests: 'max-requests'
 } as const
 
 export const Output = {
@@ -61,7 +64,9 @@ export const Defaults = {
   [Input.Dashboard]: 'true',
   [Input.DashboardTitle]: 'Docs agent dashboard',
   [Input.Changes]: 'event',
-  [Input.DryRun]: 'false'
+  [Input.DryRun]: 'false',
+  [Input.ImpactComment]: 'pr',
+  [Input.MaxRequests]: '20'
 } as const
 
 /** Names of the values the main step saves for the post step. */

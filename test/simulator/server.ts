@@ -3,6 +3,7 @@ import { type IncomingMessage, type Server, type ServerResponse, createServer } 
 import { createServer as createTlsServer } from 'node:https'
 import type { AddressInfo, Socket } from 'node:net'
 import { type VisitorsData, type VisitorsPaging, visitorsPage } from './visitors.js'
+import { type RangeAnswer, viewsPage } from './analytics-impact.js'
 import {
   type GapsData,
   type GapsRoute,
@@ -33,7 +34,7 @@ export interface JobPlan {
   id?: string
 }
 
-export type Route = 'create' | 'get' | 'message' | 'visitors' | GapsRoute
+export type Route = 'create' | 'get' | 'message' | 'visitors' | 'views' | GapsRoute
 
 /** A misbehaviour served instead of (or before) the normal answer, `times` times, after `skip` normal answers. */
 export type Fault = { route: Route; times?: number; skip?: number } & (
@@ -139,6 +140,7 @@ export class Simulator {
   private visitors: VisitorsData
   private pathChars: number
   private gaps: GapsData
+  private byRange?: RangeAnswer
   private counter = 0
   private baseUrl = ''
 
@@ -186,6 +188,12 @@ export class Simulator {
 
   setGaps(data: GapsData): this {
     this.gaps = data
+    return this
+  }
+
+  /** Analytics answered by date range (analytics-impact.ts), before the rows above; undefined: off. */
+  answerByRange(answer?: RangeAnswer): this {
+    this.byRange = answer
     return this
   }
 
@@ -290,13 +298,15 @@ export class Simulator {
       const limited = this.rateLimit(this.analyticsCalls, this.options.analyticsLimitPerHour ?? 100)
       if (limited) return send(429, { error: 'Rate limit exceeded' }, { 'retry-after': limited })
       const answer =
-        exchange.route === 'visitors'
+        this.byRange?.(exchange.route, exchange.query) ??
+        (exchange.route === 'views' ? viewsPage(exchange.query, this.visitors) : undefined) ??
+        (exchange.route === 'visitors'
           ? visitorsPage(exchange.query, this.visitors, pagingFault(fault), this.pathChars)
           : gapsAnswer(
               exchange.route as GapsRoute,
               fault?.kind === 'ignore-cursor' ? withoutCursor(exchange.query) : exchange.query,
               this.gaps
-            )
+            ))
       return send(answer.status, answer.body)
     }
 
@@ -426,6 +436,7 @@ function routeOf(method: string, pathname: string): Route | 'unknown' {
   if (method === 'POST' && /^\/v2\/agent\/[^/]+\/job\/[^/]+\/message$/.test(pathname))
     return 'message'
   if (method === 'GET' && /^\/v1\/analytics\/[^/]+\/visitors$/.test(pathname)) return 'visitors'
+  if (method === 'GET' && /^\/v1\/analytics\/[^/]+\/views$/.test(pathname)) return 'views'
   return gapsRouteOf(method, pathname) ?? 'unknown'
 }
 

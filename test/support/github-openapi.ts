@@ -33,7 +33,9 @@ export const GITHUB_OPERATIONS: readonly [string, string][] = [
   ['get', '/repos/{owner}/{repo}/issues'],
   ['post', '/repos/{owner}/{repo}/issues'],
   ['patch', '/repos/{owner}/{repo}/issues/{issue_number}'],
-  ['get', '/repos/{owner}/{repo}/issues/{issue_number}']
+  ['get', '/repos/{owner}/{repo}/issues/{issue_number}'],
+  ['get', '/repos/{owner}/{repo}/contents/{path}'],
+  ['get', '/repos/{owner}/{repo}/git/trees/{tree_sha}']
 ]
 
 /**
