@@ -44670,7 +44670,7 @@ function rows(figures, pages, terms) {
                 before: rb === null ? 'not known' : rb.toFixed(1),
                 after: ra === null ? 'not known' : ra.toFixed(1),
                 // The rate is as small as its thumbs-down: too few of them tell nothing.
-                direction: tooFew(b, a) ? 'too few to tell' : direction(rb, ra)
+                direction: direction(rb, ra, tooFew(b, a))
             });
         }
     }
@@ -44678,17 +44678,21 @@ function rows(figures, pages, terms) {
 }
 const shown = (n) => (n === null ? 'not known' : formatCount(n));
 const tooFew = (b, a) => b !== null && a !== null && b < TOO_FEW && a < TOO_FEW;
-/** ↑, ↓ or → with the difference; `too few to tell` under TOO_FEW in both windows. */
-function direction(b, a) {
+/**
+ * ↑, ↓ or → with the difference; `too few to tell` when the counts behind it are few (by default,
+ * under TOO_FEW in both windows; a rate is as few as the counts it divides).
+ */
+function direction(b, a, few = b !== null && a !== null && tooFew(b, a)) {
     if (b === null || a === null)
         return 'not known';
-    if (tooFew(b, a))
+    if (few)
         return 'too few to tell';
     if (a === b)
         return '→ same';
     const diff = Math.round((a - b) * 10) / 10;
-    const pct = b > 0 ? ` (${diff > 0 ? '+' : ''}${Math.round((diff / b) * 100)}%)` : '';
-    return `${a > b ? '↑' : '↓'} ${diff > 0 ? '+' : '−'}${formatCount(Math.abs(diff))}${pct}`;
+    const sign = diff > 0 ? '+' : '−';
+    const pct = b > 0 ? ` (${sign}${Math.abs(Math.round((diff / b) * 100))}%)` : '';
+    return `${a > b ? '↑' : '↓'} ${sign}${formatCount(Math.abs(diff))}${pct}`;
 }
 const range = (r) => `${r.from} to ${lastDay(r)}`;
 /** A dashboard cell: `120 → 180 ↑`, or `3 → 1 (too few)`. */
@@ -47864,6 +47868,7 @@ async function measureReaderImpact(settings, event, deps) {
         const windows = impactWindows(job.endedAt, days);
         const impact = { at: now, days, before: [], after: [] };
         let notes = [];
+        let used = 0;
         if (!planned) {
             log.notice(`Reader impact: ${job.prLink} changed no docs page and has no recorded terms: there is nothing of it to measure.`);
             impact.before = impact.after = emptyFigures();
@@ -47884,13 +47889,14 @@ async function measureReaderImpact(settings, event, deps) {
                     error instanceof AuthError ||
                     error instanceof NotFoundError)
                     throw error;
-                log.notice(`Reader impact of ${job.prLink} not measured: ${errorText(error)}. Nothing was posted or remembered for it; the next run measures it again.`);
+                log.notice(`Reader impact of ${job.prLink} not measured: ${errorText(error).replace(/\.+$/, '')}. Nothing was posted or remembered for it; the next run measures it again.`);
                 break;
             }
             finally {
                 left -= budget.used;
             }
-            end.requests += budget.used;
+            used = budget.used;
+            end.requests += used;
         }
         const url = await postComment(docs, where.number, job, settings, log, {
             mergedAt: job.endedAt,
@@ -47917,7 +47923,7 @@ async function measureReaderImpact(settings, event, deps) {
             break;
         }
         end.measured.push(job.prLink);
-        log.info(`Reader impact of ${job.prLink}: measured with ${counted(planned, 'analytics request')} planned.`);
+        log.info(`Reader impact of ${job.prLink}: measured with ${counted(used, 'analytics request')}.`);
     }
     end.dashboardUrl = dashboard.url;
     return end;

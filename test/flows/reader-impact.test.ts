@@ -1,10 +1,17 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { FakeFile, FakeGitHub, FakePull } from '../simulator/fake-github.js'
-import { AnalyticsWorld, NEW_FLAG, renameWorld } from '../simulator/analytics-impact.js'
+import {
+  AnalyticsWorld,
+  RENAME_DOCS_FILES,
+  RENAME_DOCS_TREE,
+  RENAME_TITLE,
+  renameWorld
+} from '../simulator/analytics-impact.js'
 import type { Simulator } from '../simulator/server.js'
-import { APP, CodeChangeServers, DOCS_TOKEN, REPOSITORY } from '../support/code-change-runs.js'
+import { APP, CodeChangeServers, DOCS_TOKEN } from '../support/code-change-runs.js'
 import { type GitHubValidator, gitHubValidator } from '../support/github-openapi.js'
 import type { RunResult } from '../support/run-action.js'
+import { measuringStep } from '../support/impact-runs.js'
 import { runInProcess } from '../support/run-in-process.js'
 import { VirtualClock } from '../support/virtual-clock.js'
 
@@ -31,23 +38,8 @@ beforeEach(() => {
   servers.reset()
   sim.answerByRange(undefined)
   gh.commitTo(APP, { message: 'Initial commit' })
-  gh.trees.set(DOCS, [
-    'README.md',
-    'docs/docs.json',
-    'docs/cli/watch.mdx',
-    'docs/cli/commands.mdx',
-    'docs/snippets/flag.mdx'
-  ])
+  gh.trees.set(DOCS, RENAME_DOCS_TREE)
 })
-
-/** The docs pull request of the rename: the page renamed, another edited, a snippet and an image. */
-const RENAME_FILES: FakeFile[] = [
-  { filename: 'docs/cli/watch.mdx', status: 'renamed', previous_filename: 'docs/cli/follow.mdx' },
-  { filename: 'docs/cli/commands.mdx' },
-  { filename: 'docs/snippets/flag.mdx' },
-  { filename: 'docs/images/watch.png', status: 'added' }
-]
-const RENAME_TITLE = `Rename the \`--follow\` flag to \`${NEW_FLAG}\``
 
 const numberOf = (link: unknown): number => Number(String(link).split('/').pop())
 
@@ -57,7 +49,7 @@ const numberOf = (link: unknown): number => Number(String(link).split('/').pop()
  */
 async function documented(
   docsAfter: number,
-  { title = RENAME_TITLE, files = RENAME_FILES }: { title?: string; files?: FakeFile[] } = {}
+  { title = RENAME_TITLE, files = RENAME_DOCS_FILES }: { title?: string; files?: FakeFile[] } = {}
 ): Promise<{ pull: FakePull; codeMergedAt: number; docsMergedAt: number }> {
   servers.runId++
   const code = servers.mergeNext({ title })
@@ -86,17 +78,8 @@ async function documented(
 }
 
 /** A scheduled run with impact-after: 14d and no prompt. */
-function measure(inputs: Record<string, string> = {}): Promise<RunResult> {
-  servers.runId++
-  return runInProcess({
-    clock,
-    ...servers.step({
-      event: { schedule: '0 6 * * *', repository: REPOSITORY },
-      eventName: 'schedule',
-      inputs: { 'docs-token': DOCS_TOKEN, 'impact-after': '14d', ...inputs }
-    })
-  })
-}
+const measure = (inputs: Record<string, string> = {}): Promise<RunResult> =>
+  runInProcess({ clock, ...measuringStep(servers, inputs) })
 
 /** Moves the clock to `at`. */
 const until = (at: number): Promise<void> => clock.sleep(Math.max(0, at - clock.wallNow()))
@@ -150,13 +133,17 @@ describe('reader impact of merged docs pull requests', () => {
       '| AI visitors (per page, summed) | 42 | 109 | ↑ +67 (+160%) |'
     )
     // Two a day on the commands page from the code merge to the docs' (10 days); two in 14 days after.
-    expect(row(body, 'Thumbs-down')).toBe('| Thumbs-down | 20 | 2 | ↓ −18 (-90%) |')
+    expect(row(body, 'Thumbs-down')).toBe('| Thumbs-down | 20 | 2 | ↓ −18 (−90%) |')
+    // A rate is as few as its thumbs-down: 20 before is enough to show a direction.
+    expect(row(body, 'Thumbs-down per 100 human views')).toBe(
+      '| Thumbs-down per 100 human views | 3.6 | 0.2 | ↓ −3.4 (−94%) |'
+    )
     // 6 + 2 searches a day for the new name with no click for 10 days; clicked after.
     expect(row(body, 'Searches for its terms with no result clicked')).toBe(
-      '| Searches for its terms with no result clicked | 80 | 0 | ↓ −80 (-100%) |'
+      '| Searches for its terms with no result clicked | 80 | 0 | ↓ −80 (−100%) |'
     )
     expect(row(body, 'Unanswered assistant questions on its terms or pages')).toBe(
-      '| Unanswered assistant questions on its terms or pages | 10 | 0 | ↓ −10 (-100%) |'
+      '| Unanswered assistant questions on its terms or pages | 10 | 0 | ↓ −10 (−100%) |'
     )
     expect(body).not.toMatch(/improv|helped|better|worse|success/i)
     // Remembered, and shown on the dashboard.

@@ -1,5 +1,6 @@
 import type { ConversationRow, FeedbackRow, GapsData, SearchRow } from './analytics-data.js'
 import { type GapsRoute, gapsAnswer } from './analytics.js'
+import type { FakeFile } from './fake-github-changes.js'
 import { type VisitorRow, type VisitorsData, visitorsPage } from './visitors.js'
 
 type Answer = { status: number; body: unknown }
@@ -144,6 +145,23 @@ function ulid(n: number): string {
 /** The flag's old and new names in the rename world. */
 export const OLD_FLAG = '--follow'
 export const NEW_FLAG = '--watch'
+/** The code change's title: its terms are the two names. */
+export const RENAME_TITLE = `Rename the \`${OLD_FLAG}\` flag to \`${NEW_FLAG}\``
+/** The docs pull request of the rename: the page renamed, another edited, a snippet and an image. */
+export const RENAME_DOCS_FILES: FakeFile[] = [
+  { filename: 'docs/cli/watch.mdx', status: 'renamed', previous_filename: 'docs/cli/follow.mdx' },
+  { filename: 'docs/cli/commands.mdx' },
+  { filename: 'docs/snippets/flag.mdx' },
+  { filename: 'docs/images/watch.png', status: 'added' }
+]
+/** The docs repository's files after it: the site's root is docs/, beside a README. */
+export const RENAME_DOCS_TREE = [
+  'README.md',
+  'docs/docs.json',
+  'docs/cli/watch.mdx',
+  'docs/cli/commands.mdx',
+  'docs/snippets/flag.mdx'
+]
 
 /**
  * A CLI renamed its `--follow` flag to `--watch` on `codeMergedAt`; the docs caught up on

@@ -182,7 +182,7 @@ describe('the impact in the ledger', () => {
 describe('the comment', () => {
   it('arrows with the difference, too few to tell under 10 in both, not known for a missing figure', () => {
     expect(direction(100, 150)).toBe('↑ +50 (+50%)')
-    expect(direction(150, 100)).toBe('↓ −50 (-33%)')
+    expect(direction(150, 100)).toBe('↓ −50 (−33%)')
     expect(direction(12, 12)).toBe('→ same')
     expect(direction(0, 14)).toBe('↑ +14')
     expect(direction(3, 9)).toBe('too few to tell')
@@ -212,7 +212,7 @@ describe('the comment', () => {
     expect(body).toContain(
       '**before** 2026-10-27 to 2026-11-09, **after** 2026-11-11 to 2026-11-24'
     )
-    expect(body).toContain('| Thumbs-down per 100 human views | 12.0 | 2.0 | ↓ −10 (-83%) |')
+    expect(body).toContain('| Thumbs-down per 100 human views | 12.0 | 2.0 | ↓ −10 (−83%) |')
     expect(body).toContain(
       '| Unanswered assistant questions on its terms or pages | 4 | 1 | too few to tell |'
     )

@@ -89,7 +89,7 @@ function rows(figures: { before: Figures; after: Figures }, pages: boolean, term
         before: rb === null ? 'not known' : rb.toFixed(1),
         after: ra === null ? 'not known' : ra.toFixed(1),
         // The rate is as small as its thumbs-down: too few of them tell nothing.
-        direction: tooFew(b, a) ? 'too few to tell' : direction(rb, ra)
+        direction: direction(rb, ra, tooFew(b, a))
       })
     }
   }
@@ -101,14 +101,22 @@ const shown = (n: number | null): string => (n === null ? 'not known' : formatCo
 const tooFew = (b: number | null, a: number | null): boolean =>
   b !== null && a !== null && b < TOO_FEW && a < TOO_FEW
 
-/** ↑, ↓ or → with the difference; `too few to tell` under TOO_FEW in both windows. */
-export function direction(b: number | null, a: number | null): string {
+/**
+ * ↑, ↓ or → with the difference; `too few to tell` when the counts behind it are few (by default,
+ * under TOO_FEW in both windows; a rate is as few as the counts it divides).
+ */
+export function direction(
+  b: number | null,
+  a: number | null,
+  few = b !== null && a !== null && tooFew(b, a)
+): string {
   if (b === null || a === null) return 'not known'
-  if (tooFew(b, a)) return 'too few to tell'
+  if (few) return 'too few to tell'
   if (a === b) return '→ same'
   const diff = Math.round((a - b) * 10) / 10
-  const pct = b > 0 ? ` (${diff > 0 ? '+' : ''}${Math.round((diff / b) * 100)}%)` : ''
-  return `${a > b ? '↑' : '↓'} ${diff > 0 ? '+' : '−'}${formatCount(Math.abs(diff))}${pct}`
+  const sign = diff > 0 ? '+' : '−'
+  const pct = b > 0 ? ` (${sign}${Math.abs(Math.round((diff / b) * 100))}%)` : ''
+  return `${a > b ? '↑' : '↓'} ${sign}${formatCount(Math.abs(diff))}${pct}`
 }
 
 const range = (r: DayRange): string => `${r.from} to ${lastDay(r)}`

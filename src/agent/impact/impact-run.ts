@@ -146,6 +146,7 @@ export async function measureReaderImpact(
     const windows = impactWindows(job.endedAt, days)
     const impact: ReaderImpact = { at: now, days, before: [], after: [] }
     let notes: string[] = []
+    let used = 0
     if (!planned) {
       log.notice(
         `Reader impact: ${job.prLink} changed no docs page and has no recorded terms: there is nothing of it to measure.`
@@ -175,13 +176,14 @@ export async function measureReaderImpact(
         )
           throw error
         log.notice(
-          `Reader impact of ${job.prLink} not measured: ${errorText(error)}. Nothing was posted or remembered for it; the next run measures it again.`
+          `Reader impact of ${job.prLink} not measured: ${errorText(error).replace(/\.+$/, '')}. Nothing was posted or remembered for it; the next run measures it again.`
         )
         break
       } finally {
         left -= budget.used
       }
-      end.requests += budget.used
+      used = budget.used
+      end.requests += used
     }
     const url = await postComment(docs, where.number, job, settings, log, {
       mergedAt: job.endedAt,
@@ -210,9 +212,7 @@ export async function measureReaderImpact(
       break
     }
     end.measured.push(job.prLink)
-    log.info(
-      `Reader impact of ${job.prLink}: measured with ${counted(planned, 'analytics request')} planned.`
-    )
+    log.info(`Reader impact of ${job.prLink}: measured with ${counted(used, 'analytics request')}.`)
   }
   end.dashboardUrl = dashboard.url
   return end
