@@ -47969,13 +47969,19 @@ async function filesOf(docs, number) {
     return files;
 }
 /**
- * The comment on the docs pull request (`impact-comment: pr`): its URL, `undefined` when the
+ * The comment on the docs pull request (`impact-comment: pr`), once: its URL, `undefined` when the
  * figures go only to the dashboard, `null` when it could not be posted (nothing is remembered).
  */
 async function postComment(docs, number, job, settings, log, content) {
     if (settings.impactComment !== 'pr')
         return undefined;
     try {
+        // An earlier run that commented but could not remember it: its comment stands, not a second.
+        const earlier = (await docs.listComments(number)).find(c => c.authorType === 'Bot' && c.body.includes(IMPACT_MARKER));
+        if (earlier) {
+            log.info(`Reader impact of ${job.prLink}: commented on it already, by an earlier run.`);
+            return `${job.prLink}#issuecomment-${earlier.id}`;
+        }
         const id = await docs.createComment(number, renderImpactComment(content));
         return `${job.prLink}#issuecomment-${id}`;
     }

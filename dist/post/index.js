@@ -42193,7 +42193,7 @@ function outcomes_hoursOrDays(ms) {
 /** Under this in both windows, a difference says nothing. */
 const TOO_FEW = 10;
 /** Finds the action's impact comment among a pull request's comments. */
-const IMPACT_MARKER = '<!-- mintlify-agent-reader-impact -->';
+const comment_IMPACT_MARKER = '<!-- mintlify-agent-reader-impact -->';
 const LABELS = {
     humanViews: 'Human page views',
     humanVisitors: 'Human visitors (per page, summed)',
@@ -42226,7 +42226,7 @@ function comment_renderImpactComment(c) {
         ...(c.notes.length ? [''] : []),
         `Counts are the service's analytics for the two windows; a row under ${TOO_FEW} in both says too few to tell. Other changes, the season and search engines move these figures too: a direction is not a cause.`,
         '',
-        IMPACT_MARKER
+        comment_IMPACT_MARKER
     ];
     return lines.join('\n');
 }
@@ -45004,13 +45004,19 @@ async function filesOf(docs, number) {
     return files;
 }
 /**
- * The comment on the docs pull request (`impact-comment: pr`): its URL, `undefined` when the
+ * The comment on the docs pull request (`impact-comment: pr`), once: its URL, `undefined` when the
  * figures go only to the dashboard, `null` when it could not be posted (nothing is remembered).
  */
 async function postComment(docs, number, job, settings, log, content) {
     if (settings.impactComment !== 'pr')
         return undefined;
     try {
+        // An earlier run that commented but could not remember it: its comment stands, not a second.
+        const earlier = (await docs.listComments(number)).find(c => c.authorType === 'Bot' && c.body.includes(IMPACT_MARKER));
+        if (earlier) {
+            log.info(`Reader impact of ${job.prLink}: commented on it already, by an earlier run.`);
+            return `${job.prLink}#issuecomment-${earlier.id}`;
+        }
         const id = await docs.createComment(number, renderImpactComment(content));
         return `${job.prLink}#issuecomment-${id}`;
     }

@@ -11,6 +11,7 @@ import type { Simulator } from '../simulator/server.js'
 import { APP, CodeChangeServers, DOCS_TOKEN } from '../support/code-change-runs.js'
 import { type GitHubValidator, gitHubValidator } from '../support/github-openapi.js'
 import type { RunResult } from '../support/run-action.js'
+import { IMPACT_MARKER } from '../../src/agent/impact/comment.js'
 import { measuringStep } from '../support/impact-runs.js'
 import { runInProcess } from '../support/run-in-process.js'
 import { VirtualClock } from '../support/virtual-clock.js'
@@ -177,6 +178,40 @@ describe('reader impact of merged docs pull requests', () => {
     expect(impactComments(pull)).toHaveLength(1)
   })
 
+  it('one comment however often it is measured: a comment an earlier run could not remember is adopted', async () => {
+    const { pull, codeMergedAt, docsMergedAt } = await documented(2 * DAY)
+    sim.answerByRange(renameWorld(codeMergedAt, docsMergedAt).answer)
+    await until(dueAt(docsMergedAt))
+    // Someone quoting the marker is not the action.
+    gh.addComment(pull.number, `quoted ${IMPACT_MARKER}`, { login: 'bob', type: 'User' }, DOCS)
+    const earlier = gh.addComment(
+      pull.number,
+      `### Readers before and after this pull request merged\n\n${IMPACT_MARKER}`,
+      { login: 'github-actions[bot]', type: 'Bot' },
+      DOCS
+    )
+    const run = await measure()
+    expect(run.code).toBe(0)
+    expect(run.log).toContain('commented on it already, by an earlier run')
+    expect(impactComments(pull)).toEqual([earlier])
+    expect(jobOf(pull)?.impact?.commentUrl).toBe(
+      `${jobOf(pull)?.prLink}#issuecomment-${earlier.id}`
+    )
+  })
+
+  it('with changes: since-last the scheduled run measures, then documents what merged since', async () => {
+    const { pull, codeMergedAt, docsMergedAt } = await documented(2 * DAY)
+    sim.answerByRange(renameWorld(codeMergedAt, docsMergedAt).answer)
+    await until(dueAt(docsMergedAt))
+    servers.mergeNext({ title: 'Add a --quiet flag' })
+    const creates = sim.requests('create').length
+    const run = await measure({ changes: 'since-last' })
+    expect(run.code).toBe(0)
+    expect(impactComments(pull)).toHaveLength(1)
+    expect(sim.requests('create')).toHaveLength(creates + 1)
+    expect(run.outputs.result).toBe('pr-opened')
+  })
+
   it('at most 10 analytics requests per docs pull request and max-requests per run, oldest merge first, the rest next run', async () => {
     const first = await documented(2 * DAY)
     const second = await documented(DAY)
@@ -301,6 +336,19 @@ describe('reader impact of merged docs pull requests', () => {
       '| Human visitors (per page, summed) | 0 | 8 | too few to tell |'
     )
     expect(row(body, 'Thumbs-down')).toBe('| Thumbs-down | 0 | 0 | too few to tell |')
+  })
+
+  it('dry-run: says what it would measure, and reads no analytics and writes nothing', async () => {
+    const { pull, docsMergedAt } = await documented(2 * DAY)
+    await until(dueAt(docsMergedAt))
+    sim.reset()
+    const run = await measure({ 'dry-run': 'true' })
+    expect(run.code).toBe(0)
+    expect(run.outputs.result).toBe('dry-run')
+    expect(run.log).toContain('Dry run: would measure the reader impact of 1 docs pull request')
+    expect(analytics()).toHaveLength(0)
+    expect(gh.commentsOn(pull.number, DOCS)).toHaveLength(0)
+    expect(jobOf(pull)?.impact).toBeUndefined()
   })
 
   it('no ledger yet: a notice, and nothing read', async () => {

@@ -21,7 +21,7 @@ import { Dashboard } from '../ledger/dashboard.js'
 import { applyUpdates } from '../ledger/ledger-session.js'
 import { refreshOutcomes } from '../ledger/outcomes.js'
 import { Input } from '../names.js'
-import { renderImpactComment } from './comment.js'
+import { IMPACT_MARKER, renderImpactComment } from './comment.js'
 import { MAX_REQUESTS_PER_PULL, measureWindows, plannedRequests } from './measure.js'
 import { findDocsRoot, pagesOf } from './pages.js'
 import { termsOf } from './terms.js'
@@ -274,7 +274,7 @@ async function filesOf(docs: GitHubApi, number: number): Promise<ChangedFile[]> 
 }
 
 /**
- * The comment on the docs pull request (`impact-comment: pr`): its URL, `undefined` when the
+ * The comment on the docs pull request (`impact-comment: pr`), once: its URL, `undefined` when the
  * figures go only to the dashboard, `null` when it could not be posted (nothing is remembered).
  */
 async function postComment(
@@ -287,6 +287,14 @@ async function postComment(
 ): Promise<string | null | undefined> {
   if (settings.impactComment !== 'pr') return undefined
   try {
+    // An earlier run that commented but could not remember it: its comment stands, not a second.
+    const earlier = (await docs.listComments(number)).find(
+      c => c.authorType === 'Bot' && c.body.includes(IMPACT_MARKER)
+    )
+    if (earlier) {
+      log.info(`Reader impact of ${job.prLink}: commented on it already, by an earlier run.`)
+      return `${job.prLink}#issuecomment-${earlier.id}`
+    }
     const id = await docs.createComment(number, renderImpactComment(content))
     return `${job.prLink}#issuecomment-${id}`
   } catch (error) {
