@@ -6,7 +6,7 @@
 // .tmp/bench-results.md, leaving the committed ones as they were. Not a test.
 //   npm run bench                   every part, default repetitions
 //   npm run bench -- --quick        fewer repetitions
-//   npm run bench -- --only gaps    one part: startup, bundle, waiting, export, limit, gaps, follow
+//   npm run bench -- --only gaps    one part: startup, bundle, waiting, export, limit, gaps, follow, impact
 //   npm run bench -- --before       record this checkout's figures as bench/before.json instead
 //   npm run bench -- --any-node     measure on the Node that runs it, whichever it is
 import { spawnSync } from 'node:child_process'
@@ -21,6 +21,7 @@ import { exportBench } from './export.js'
 import { type Value, type Watch, Figures, readFigures, writeFigures } from './figures.js'
 import { followBench } from './follow.js'
 import { gapsBench, gapsCausesBench } from './gaps.js'
+import { impactBench } from './impact.js'
 import { ANALYTICS_PER_HOUR, limitBench } from './limit.js'
 import { ROOT } from './processes.js'
 import { startupBench } from './startup.js'
@@ -381,6 +382,20 @@ try {
     table(
       ['run', 'peak MiB'],
       r.memory.map(x => [x.run, fig(`follow.memory.${slug(x.run)}`, x.peakMiB)])
+    )
+    goals.push(...r.goals)
+  }
+  if (want('impact')) {
+    const r = await impactBench()
+    print('## Reader impact of merged docs pull requests')
+    print()
+    print(
+      `${r.merged} docs pull requests merged 20 days ago, measured with impact-after: 14d and the default max-requests: 20 by scheduled runs against the rename world (test/simulator/analytics-impact.ts): ${r.runs} runs, ${r.perRun.join(' + ')} analytics requests; ${r.githubPerPull} docs-repository GitHub requests per measured docs pull request (its files, the docs root, the comment, and the reads that bring the outcomes up to date).`
+    )
+    print()
+    table(
+      ['docs pull request', 'measured', 'analytics requests each'],
+      r.perPull.map(p => [p.kind, p.pulls, fig(`impact.${slug(p.kind)}.requests`, p.requests)])
     )
     goals.push(...r.goals)
   }

@@ -3,7 +3,8 @@
 // that fails), on three merged pull requests (the docs agent dashboard), on merges and ticks with
 // `approval: dashboard` (the dashboard in each state of an approval), and dist/visitors/index.js,
 // against the API simulator and the fake GitHub on loopback; takes the final issue comments, the
-// dashboard issue and the job summaries as the action wrote them, renders the
+// dashboard issue, the job summaries and a docs pull request's reader impact (a scheduled run with
+// impact-after) as the action wrote them, renders the
 // Markdown to HTML styled like GitHub, and screenshots it with headless Chromium into docs/*.png.
 // Needs Debian's Chromium (`apt-get install -y chromium fonts-noto-color-emoji`); not part of
 // `npm test`. CHROMIUM=/path/to/chromium picks another browser.
@@ -15,7 +16,14 @@ import { pathToFileURL } from 'node:url'
 import { marked } from 'marked'
 import { FakeGitHub } from '../test/simulator/fake-github.js'
 import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../test/simulator/server.js'
-import { APP, CodeChangeServers } from '../test/support/code-change-runs.js'
+import { APP, CodeChangeServers, DOCS_TOKEN } from '../test/support/code-change-runs.js'
+import {
+  RENAME_DOCS_FILES,
+  RENAME_DOCS_TREE,
+  RENAME_TITLE,
+  renameWorld as impactRenameWorld
+} from '../test/simulator/analytics-impact.js'
+import { measuringStep } from '../test/support/impact-runs.js'
 import { ROOT, runAction } from '../test/support/run-action.js'
 import { datedGaps, renameWorld } from '../test/simulator/analytics-dated.js'
 import { dashboardWithLedger, renameRepository } from '../test/support/gaps-causes-world.js'
@@ -201,6 +209,48 @@ async function approvalRuns(): Promise<{
   }
 }
 
+/**
+ * Reader impact: a merge renamed a CLI flag and its docs pull request merged 20 days ago; a
+ * scheduled run with `impact-after: 14d` compares the readers of the rename world (searches for the
+ * new name found nothing until the docs merged) and comments on the docs pull request.
+ */
+async function impactRun(): Promise<string> {
+  const servers = await CodeChangeServers.start()
+  const { gh, sim } = servers
+  try {
+    const now = Date.now()
+    gh.commitTo(APP, { message: 'Initial commit' })
+    const code = servers.mergeNext({ title: RENAME_TITLE })
+    const first = await runAction(
+      servers.step({ event: servers.mergedEvent(code), inputs: { 'docs-token': DOCS_TOKEN } })
+    )
+    if (first.outputs.result !== 'pr-opened')
+      fail(`the change run ended '${first.outputs.result}':\n${first.log}`)
+    const number = Number((first.outputs.prLink ?? '').split('/').pop())
+    gh.addPull('acme/docs', {
+      number,
+      title: 'Document the --watch flag',
+      state: 'closed',
+      merged: true,
+      user: { login: 'mintlify[bot]', type: 'Bot' },
+      createdAt: now - 25 * DAY,
+      mergedAt: now - 20 * DAY,
+      closedAt: now - 20 * DAY,
+      files: RENAME_DOCS_FILES
+    })
+    gh.trees.set('acme/docs', RENAME_DOCS_TREE)
+    sim.answerByRange(impactRenameWorld(now - 30 * DAY, now - 20 * DAY).answer)
+    const measured = await runAction(measuringStep(servers))
+    const comment = gh.commentsOn(number, 'acme/docs').at(-1)
+    if (!comment) fail(`the scheduled run posted no reader impact:\n${measured.log}`)
+    return comment.body
+  } finally {
+    await servers.close()
+  }
+}
+
+const DAY = 86_400_000
+
 /** The visitors sub-action over the simulator's 42 pages, top 8 (a shorter picture): its job summary. */
 async function visitorsRun(sim: Simulator): Promise<string> {
   const run = await runAction({
@@ -368,6 +418,7 @@ try {
   if (failed.result !== 'failed') fail(`expected a failed job, got '${failed.result}'`)
   const visitors = await visitorsRun(sim)
   const dashboard = await dashboardRuns()
+  const impact = await impactRun()
   shoot(commentPage(opened.comment), 'comment', dir)
   shoot(summaryPage('agent', opened.summary), 'summary', dir)
   shoot(commentPage(failed.comment), 'comment-failed', dir)
@@ -380,6 +431,7 @@ try {
   shoot(approvalPage(approval.started), 'approval-started', dir)
   shoot(approvalPage(approval.approvedWaiting), 'approval-approved-waiting', dir)
   shoot(summaryPage('docs gaps', await gapsCausesRun(sim, gh)), 'gaps-causes', dir)
+  shoot(commentPage(impact), 'impact-comment', dir)
 } finally {
   await sim.close()
   await gh.close()

@@ -40949,6 +40949,18 @@ function connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs = R
                 ? [{ path: c.path, body: c.body, ...lineOf(c) }]
                 : []);
         },
+        async folderNames(path) {
+            // The root has no documented contents path: the default branch's own tree lists it.
+            if (!path) {
+                const { data } = await octokit.rest.git.getTree({ owner, repo, tree_sha: 'HEAD' });
+                return data.tree.map(entry => entry.path).filter((p) => typeof p === 'string');
+            }
+            const { data } = await octokit.rest.repos.getContent({ owner, repo, path });
+            // A file's path answers with the file, not a list: it is no folder.
+            return Array.isArray(data)
+                ? data.map(entry => entry.name).filter((name) => typeof name === 'string')
+                : [];
+        },
         close: () => transport.close()
     };
 }
@@ -42174,6 +42186,15 @@ function findRecords(text, tag) {
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/records/ledger.js
 
+/** What each figure of a ReaderImpact counts, in order. */
+const IMPACT_MEASURES = [
+    'humanViews',
+    'humanVisitors',
+    'aiVisitors',
+    'thumbsDown',
+    'zeroClickSearches',
+    'unansweredQuestions'
+];
 /** Finds the dashboard issue among the repository's issues. */
 const DASHBOARD_LABEL = 'docs-agent-dashboard';
 /** The place the ledger's record is bound to: this repository's dashboard. */
@@ -42257,7 +42278,8 @@ function checkedProject(value) {
                 ...optionalTime('endedAt', job.endedAt),
                 ...optionalTime('checkedAt', job.checkedAt),
                 changes: list(job.changes).map(checkedChange),
-                moreChanges: num(job.moreChanges)
+                moreChanges: num(job.moreChanges),
+                ...checkedImpact(job.impact)
             };
         }),
         waiting: waiting
@@ -42335,6 +42357,24 @@ function checkedDays(value) {
     for (const [day, count] of valid)
         days[day] = count;
     return { startsByDay: days };
+}
+/** A measured impact: whole, non-negative figures (or null), one per measure; anything else dropped. */
+function checkedImpact(value) {
+    const i = object(value);
+    const figures = (v) => {
+        const l = list(v);
+        const ok = l.every(n => n === null || (typeof n === 'number' && Number.isInteger(n) && n >= 0));
+        return ok && l.length === IMPACT_MEASURES.length ? l : undefined;
+    };
+    const before = figures(i.before);
+    const after = figures(i.after);
+    const days = num(i.days);
+    if (!before || !after || !Number.isInteger(days) || days < 1 || num(i.at) <= 0)
+        return {};
+    const url = typeof i.commentUrl === 'string' && i.commentUrl.startsWith('https://')
+        ? i.commentUrl
+        : undefined;
+    return { impact: { at: num(i.at), days, before, after, ...(url ? { commentUrl: url } : {}) } };
 }
 /** The UTC day of a time, as `startsByDay` keys it. */
 const utcDay = (at) => new Date(at).toISOString().slice(0, 10);

@@ -30941,7 +30941,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9597);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7726);
 
 // The agent action's post step (runs.post in action.yml, post-if: always()); it never fails the job.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -30951,7 +30951,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9597:
+/***/ 7726:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -37527,6 +37527,18 @@ function api_connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs
                 ? [{ path: c.path, body: c.body, ...lineOf(c) }]
                 : []);
         },
+        async folderNames(path) {
+            // The root has no documented contents path: the default branch's own tree lists it.
+            if (!path) {
+                const { data } = await octokit.rest.git.getTree({ owner, repo, tree_sha: 'HEAD' });
+                return data.tree.map(entry => entry.path).filter((p) => typeof p === 'string');
+            }
+            const { data } = await octokit.rest.repos.getContent({ owner, repo, path });
+            // A file's path answers with the file, not a list: it is no folder.
+            return Array.isArray(data)
+                ? data.map(entry => entry.name).filter((name) => typeof name === 'string')
+                : [];
+        },
         close: () => transport.close()
     };
 }
@@ -37766,7 +37778,7 @@ class UnreachableError extends errors_ApiError {
     name = 'UnreachableError';
 }
 /** 404: the project or job does not exist (or the key cannot see it). */
-class NotFoundError extends errors_ApiError {
+class errors_NotFoundError extends errors_ApiError {
     name = 'NotFoundError';
 }
 /**
@@ -37806,7 +37818,7 @@ class BudgetExhaustedError extends errors_ApiError {
  * A number of HTTP requests that may be sent, retries included. The client takes one before each
  * attempt, so a caller's limit holds however many times the service asks it to try again.
  */
-class RequestBudget {
+class budget_RequestBudget {
     max;
     spent = 0;
     constructor(max) {
@@ -38435,7 +38447,7 @@ class ApiClient {
             const message = suspectUrl
                 ? `The service answered HTTP 404${said}: check 'api-url' (${this.options.baseUrl.href}), which should be the service's base URL such as https://api.mintlify.com, without a path. If it is right: ${spec.notFound}.`
                 : `${spec.notFound} (HTTP 404${said}).`;
-            return { ok: false, retry: false, error: new NotFoundError(message, status) };
+            return { ok: false, retry: false, error: new errors_NotFoundError(message, status) };
         }
         const retryable = (spec.write ? RETRYABLE_WRITE_STATUSES : RETRYABLE_READ_STATUSES).has(status);
         if (retryable) {
@@ -41329,7 +41341,10 @@ const names_Input = {
     MaxOpen: 'max-open',
     Reviewers: 'reviewers',
     FollowReviews: 'follow-reviews',
-    Approval: 'approval'
+    Approval: 'approval',
+    ImpactAfter: 'impact-after',
+    ImpactComment: 'impact-comment',
+    MaxRequests: 'max-requests'
 };
 const Output = {
     JobId: 'jobId',
@@ -41360,7 +41375,9 @@ const names_Defaults = {
     [names_Input.Changes]: 'event',
     [names_Input.DryRun]: 'false',
     [names_Input.FollowReviews]: 'phrase',
-    [names_Input.Approval]: 'none'
+    [names_Input.Approval]: 'none',
+    [names_Input.ImpactComment]: 'pr',
+    [names_Input.MaxRequests]: '20'
 };
 /** Names of the values the main step saves for the post step. */
 const State = {
@@ -41820,6 +41837,15 @@ function live_comment_unknownEarlierJob(event, where) {
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/records/ledger.js
 
+/** What each figure of a ReaderImpact counts, in order. */
+const ledger_IMPACT_MEASURES = (/* unused pure expression or super */ null && ([
+    'humanViews',
+    'humanVisitors',
+    'aiVisitors',
+    'thumbsDown',
+    'zeroClickSearches',
+    'unansweredQuestions'
+]));
 /** Finds the dashboard issue among the repository's issues. */
 const ledger_DASHBOARD_LABEL = 'docs-agent-dashboard';
 /** The place the ledger's record is bound to: this repository's dashboard. */
@@ -41903,7 +41929,8 @@ function checkedProject(value) {
                 ...optionalTime('endedAt', job.endedAt),
                 ...optionalTime('checkedAt', job.checkedAt),
                 changes: list(job.changes).map(checkedChange),
-                moreChanges: num(job.moreChanges)
+                moreChanges: num(job.moreChanges),
+                ...checkedImpact(job.impact)
             };
         }),
         waiting: waiting
@@ -41981,6 +42008,24 @@ function checkedDays(value) {
     for (const [day, count] of valid)
         days[day] = count;
     return { startsByDay: days };
+}
+/** A measured impact: whole, non-negative figures (or null), one per measure; anything else dropped. */
+function checkedImpact(value) {
+    const i = object(value);
+    const figures = (v) => {
+        const l = list(v);
+        const ok = l.every(n => n === null || (typeof n === 'number' && Number.isInteger(n) && n >= 0));
+        return ok && l.length === ledger_IMPACT_MEASURES.length ? l : undefined;
+    };
+    const before = figures(i.before);
+    const after = figures(i.after);
+    const days = num(i.days);
+    if (!before || !after || !Number.isInteger(days) || days < 1 || num(i.at) <= 0)
+        return {};
+    const url = typeof i.commentUrl === 'string' && i.commentUrl.startsWith('https://')
+        ? i.commentUrl
+        : undefined;
+    return { impact: { at: num(i.at), days, before, after, ...(url ? { commentUrl: url } : {}) } };
 }
 /** The UTC day of a time, as `startsByDay` keys it. */
 const utcDay = (at) => new Date(at).toISOString().slice(0, 10);
@@ -42367,7 +42412,130 @@ function approval_box_approvalLines(waiting) {
 }
 const kilobytes = (n) => `${Math.max(0.1, Math.round(n / 100) / 10)} KB`;
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/impact/comment.js
+
+
+
+
+/** Under this in both windows, a difference says nothing. */
+const TOO_FEW = 10;
+/** Finds the action's impact comment among a pull request's comments. */
+const comment_IMPACT_MARKER = '<!-- mintlify-agent-reader-impact -->';
+const LABELS = {
+    humanViews: 'Human page views',
+    humanVisitors: 'Human visitors (per page, summed)',
+    aiVisitors: 'AI visitors (per page, summed)',
+    thumbsDown: 'Thumbs-down',
+    zeroClickSearches: 'Searches for its terms with no result clicked',
+    unansweredQuestions: 'Unanswered assistant questions on its terms or pages'
+};
+const SHOWN_PAGES = 10;
+/**
+ * The comment on a docs pull request: the windows named, one row per measure with both figures
+ * and the direction, small counts marked as such, and no word on what caused what.
+ */
+function comment_renderImpactComment(c) {
+    const shownPages = c.pages.slice(0, SHOWN_PAGES).map(codeSpan).join(', ');
+    const morePages = c.pages.length > SHOWN_PAGES ? ` and ${c.pages.length - SHOWN_PAGES} more` : '';
+    const lines = [
+        '### Readers before and after this pull request merged',
+        '',
+        `Merged ${new Date(c.mergedAt).toISOString().slice(0, 16).replace('T', ' ')} UTC. Two windows of ${c.days} whole UTC days, the merge's own day in neither (the analytics count whole days): **before** ${range(c.before)}, **after** ${range(c.after)}.`,
+        '',
+        `- **Pages**: ${c.pages.length ? `${shownPages}${morePages}` : 'none: the pull request changed no docs page, so the page rows are left out'}`,
+        `- **Terms**: ${c.terms.length ? c.terms.map(codeSpan).join(', ') : 'none recorded for it, so the search and question rows are left out'}`,
+        '',
+        '| Measure | Before | After | Direction |',
+        '|---|---:|---:|---|',
+        ...rows(c.figures, c.pages.length > 0, c.terms.length > 0).map(r => `| ${r.label} | ${r.before} | ${r.after} | ${r.direction} |`),
+        '',
+        ...c.notes.map(n => `- ${n}`),
+        ...(c.notes.length ? [''] : []),
+        `Counts are the service's analytics for the two windows; a row under ${TOO_FEW} in both says too few to tell. Other changes, the season and search engines move these figures too: a direction is not a cause.`,
+        '',
+        comment_IMPACT_MARKER
+    ];
+    return lines.join('\n');
+}
+function rows(figures, pages, terms) {
+    const value = (f, name) => f[IMPACT_MEASURES.indexOf(name)] ?? null;
+    const out = [];
+    for (const name of IMPACT_MEASURES) {
+        const isPage = name !== 'zeroClickSearches' && name !== 'unansweredQuestions';
+        if ((isPage && !pages) || (!isPage && !terms))
+            continue;
+        const b = value(figures.before, name);
+        const a = value(figures.after, name);
+        out.push({ label: LABELS[name], before: shown(b), after: shown(a), direction: direction(b, a) });
+        if (name === 'thumbsDown') {
+            const views = [value(figures.before, 'humanViews'), value(figures.after, 'humanViews')];
+            const rate = (down, v) => down === null || !v ? null : Math.round((down / v) * 1000) / 10;
+            const [rb, ra] = [rate(b, views[0] ?? null), rate(a, views[1] ?? null)];
+            out.push({
+                label: 'Thumbs-down per 100 human views',
+                before: rb === null ? 'not known' : rb.toFixed(1),
+                after: ra === null ? 'not known' : ra.toFixed(1),
+                // The rate is as small as its thumbs-down: too few of them tell nothing.
+                direction: direction(rb, ra, tooFew(b, a))
+            });
+        }
+    }
+    return out;
+}
+const shown = (n) => (n === null ? 'not known' : formatCount(n));
+const tooFew = (b, a) => b !== null && a !== null && b < TOO_FEW && a < TOO_FEW;
+/**
+ * ↑, ↓ or → with the difference; `too few to tell` when the counts behind it are few (by default,
+ * under TOO_FEW in both windows; a rate is as few as the counts it divides).
+ */
+function direction(b, a, few = b !== null && a !== null && tooFew(b, a)) {
+    if (b === null || a === null)
+        return 'not known';
+    if (few)
+        return 'too few to tell';
+    if (a === b)
+        return '→ same';
+    const diff = Math.round((a - b) * 10) / 10;
+    const sign = diff > 0 ? '+' : '−';
+    const pct = b > 0 ? ` (${sign}${Math.abs(Math.round((diff / b) * 100))}%)` : '';
+    return `${a > b ? '↑' : '↓'} ${sign}${formatCount(Math.abs(diff))}${pct}`;
+}
+const range = (r) => `${r.from} to ${lastDay(r)}`;
+/** A dashboard cell: `120 → 180 ↑`, or `3 → 1 (too few)`. */
+function impactCell(impact, name) {
+    const i = IMPACT_MEASURES.indexOf(name);
+    const b = impact.before[i] ?? null;
+    const a = impact.after[i] ?? null;
+    if (b === null && a === null)
+        return '–';
+    const dir = direction(b, a);
+    const arrow = dir === 'too few to tell' ? ' (too few)' : dir === 'not known' ? '' : ` ${dir.split(' ')[0]}`;
+    return `${shown(b)} → ${shown(a)}${arrow}`;
+}
+/** The dashboard's "Reader impact" rows: one per measured docs pull request, the latest first. */
+function comment_renderImpactTable(jobs, label) {
+    const measured = jobs.filter(j => j.prLink && j.impact).reverse();
+    if (!measured.length)
+        return [];
+    return [
+        '#### Reader impact of merged docs pull requests',
+        '',
+        `Equal windows before and after each merge (whole UTC days, the merge's day in neither); figures before → after; under ${TOO_FEW} in both is too few to tell.`,
+        '',
+        '| Docs pull request | Windows | Human views | Human visitors | Thumbs-down | Searches with no click | Unanswered questions |',
+        '|---|---|---|---|---|---|---|',
+        ...measured.map(j => {
+            const impact = j.impact;
+            const link = markdownLink(label(j.prLink), j.prLink);
+            const comment = impact.commentUrl ? ` (${markdownLink('comment', impact.commentUrl)})` : '';
+            return `| ${link}${comment} | ${impact.days} days each | ${impactCell(impact, 'humanViews')} | ${impactCell(impact, 'humanVisitors')} | ${impactCell(impact, 'thumbsDown')} | ${impactCell(impact, 'zeroClickSearches')} | ${impactCell(impact, 'unansweredQuestions')} |`;
+        }),
+        ''
+    ];
+}
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/dashboard-body.js
+
 
 
 
@@ -42404,6 +42572,7 @@ function renderProject(id, project, view) {
         : 'none yet: the first change run documents its own change';
     lines.push(`- **Last documented commit**: ${documented}`, `- **Jobs and follow-ups started**: ${formatCount(day)} in the last 24 hours, ${formatCount(week)} in the last 7 days`, `- **Credits used (estimate)**: about ${formatCount(week * ESTIMATED_CREDITS_PER_RUN)} in the last 7 days, at ${ESTIMATED_CREDITS_PER_RUN} a run (Mintlify's published average; the API reports no usage)`, '');
     lines.push(...renderOutcomes(project, view));
+    lines.push(...renderImpactTable(project.jobs, shortPull));
     const jobs = project.jobs.slice(-SHOWN_JOBS).reverse();
     if (jobs.length) {
         lines.push('#### Docs pull requests and jobs', '', '| Docs pull request | Job | State | Changes in it |', '|---|---|---|---|', ...jobs.map(job => `| ${job.prLink ? markdownLink(shortPull(job.prLink), job.prLink) : 'not yet'} | ${codeSpan(job.id)} | ${escapeMarkdown(job.state)} | ${changeList(job.changes, job.moreChanges, view)} |`), '');
@@ -42844,7 +43013,7 @@ class ledger_session_LedgerSession {
             return;
         const at = this.now();
         await this.dashboard.write(this.projectId, project => {
-            applyUpdates(project, updates);
+            ledger_session_applyUpdates(project, updates);
             if (expired.length)
                 project.runs.push({
                     at,
@@ -42929,7 +43098,7 @@ class ledger_session_LedgerSession {
     }
     /** What a fold decision learnt of an earlier job (its docs pull request merged, say). */
     markSeen(project) {
-        applyUpdates(project, this.updates);
+        ledger_session_applyUpdates(project, this.updates);
         const seen = this.seen;
         const known = seen && project.jobs.find(j => j.id === seen.jobId);
         if (!known || !seen)
@@ -42957,7 +43126,7 @@ class ledger_session_LedgerSession {
     }
 }
 /** What reads learnt of the ledger's jobs: state, docs pull request and its times. */
-function applyUpdates(project, updates) {
+function ledger_session_applyUpdates(project, updates) {
     for (const update of updates) {
         const known = project.jobs.find(j => j.id === update.jobId);
         if (!known)
@@ -44972,7 +45141,571 @@ async function inlineOf(github, pull, review, log) {
     }
 }
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/answer-checks.js
+const answer_checks_isString = v => typeof v === 'string';
+const answer_checks_isBoolean = v => typeof v === 'boolean';
+/** A finite number, as JSON can carry it; counts are never negative. */
+const isCount = v => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+const answer_checks_isWholeCount = v => isCount(v) && Number.isInteger(v);
+const answer_checks_orNull = (check) => v => v === null || check(v);
+const oneOf = (...values) => v => typeof v === 'string' && values.includes(v);
+const arrayOf = (shape) => v => Array.isArray(v) && v.every(item => answer_checks_problemIn(item, shape) === undefined);
+/** A field the document does not require: absent is fine, present must match. */
+const optional = (check) => Object.assign((v) => v === undefined || check(v), { optional: true });
+const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** What a value is, for a message: numbers and booleans as they are, texts never quoted. */
+function described(value) {
+    if (value === null)
+        return 'null';
+    if (Array.isArray(value))
+        return 'an array';
+    if (typeof value === 'string')
+        return 'a text';
+    if (typeof value === 'number' || typeof value === 'boolean')
+        return String(value);
+    return `an ${typeof value}`;
+}
+/** The first field of `value` that does not match `shape`, or undefined when all do. */
+function answer_checks_problemIn(value, shape) {
+    if (!isObject(value))
+        return 'not an object';
+    // `for…in` over the shape (a plain object): no array per row, which a long export would feel.
+    for (const field in shape) {
+        const check = shape[field];
+        if (!(field in value)) {
+            if (check.optional)
+                continue;
+            return `'${field}' is missing`;
+        }
+        if (!check(value[field]))
+            return `'${field}' has the wrong type or value (${described(value[field])})`;
+    }
+    return undefined;
+}
+/** The fields of `shape` (only those) copied from a value already checked against it. */
+function answer_checks_pick(value, shape) {
+    const source = value;
+    const copy = {};
+    for (const field in shape)
+        copy[field] = source[field];
+    return copy;
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/analytics.js
+
+
+async function analytics_getVisitorsPage(client, projectId, query, deadline, 
+/** Every attempt, retries included, draws on it. */
+budget) {
+    const body = await client.send({
+        method: 'GET',
+        path: ['v1', 'analytics', projectId, 'visitors'],
+        query: { ...query },
+        what: `read unique visitors (offset ${query.offset})`,
+        write: false,
+        deadline,
+        budget,
+        notFound: projectNotFound(projectId)
+    });
+    return asVisitorsPage(body);
+}
+/**
+ * Content views per path, human and AI apart: the same page as the visitors' (`views` for
+ * `visitors`), its counts events rather than people.
+ */
+async function analytics_getViewsPage(client, projectId, query, deadline, budget) {
+    const body = await client.send({
+        method: 'GET',
+        path: ['v1', 'analytics', projectId, 'views'],
+        query: { ...query },
+        what: `read page views (offset ${query.offset})`,
+        write: false,
+        deadline,
+        budget,
+        notFound: projectNotFound(projectId)
+    });
+    const page = body;
+    // Checked as a visitors page: the views' list stands where the visitors' does.
+    const { views, ...rest } = page && typeof page === 'object' ? page : { views: undefined };
+    return asVisitorsPage({ ...rest, visitors: views }, 'views');
+}
+/** Counts are numbers in the document (approximate distinct visitors), never negative. */
+const COUNTS = { human: isCount, ai: isCount, total: isCount };
+const ROW = { path: answer_checks_isString, ...COUNTS };
+/**
+ * The page's own fields must match the document (or the answer is unusable, naming the field); a
+ * row that does not is skipped and listed by its place and field, not the whole page.
+ */
+function asVisitorsPage(body, list = 'visitors') {
+    const totals = body?.totals;
+    const totalsProblem = problemIn(totals, COUNTS);
+    const problem = problemIn(body, { totals: () => true, visitors: Array.isArray, hasMore: isBoolean }) ??
+        (totalsProblem === 'not an object'
+            ? "'totals' is not an object"
+            : totalsProblem?.replace(/^'/, "'totals."));
+    if (problem) {
+        throw new ApiError(`The service's answer to the ${list} request is not what its API document describes (${problem.replace("'visitors'", `'${list}'`)}).`);
+    }
+    const page = body;
+    const visitors = [];
+    const skipped = [];
+    page.visitors.forEach((row, i) => {
+        const rowProblem = problemIn(row, ROW);
+        if (rowProblem)
+            skipped.push({ row: i + 1, problem: rowProblem });
+        else
+            visitors.push(pick(row, ROW));
+    });
+    return {
+        totals: pick(page.totals, COUNTS),
+        visitors,
+        hasMore: page.hasMore,
+        skipped,
+        sent: page.visitors.length
+    };
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/analytics-gaps.js
+
+
+const FEEDBACK_SOURCES = ['code_snippet', 'contextual', 'agent', 'thumbs_only'];
+const FEEDBACK_STATUSES = ['pending', 'in_progress', 'resolved', 'dismissed'];
+const SEARCH_TERM = {
+    searchQuery: answer_checks_isString,
+    hits: isCount,
+    ctr: isCount,
+    topClickedPage: answer_checks_orNull(answer_checks_isString),
+    lastSearchedAt: answer_checks_isString
+};
+const PAGE_COUNTS = {
+    path: answer_checks_isString,
+    thumbsUp: isCount,
+    thumbsDown: isCount,
+    code: isCount,
+    total: isCount
+};
+const FEEDBACK_BASE = {
+    id: answer_checks_isString,
+    path: answer_checks_isString,
+    comment: answer_checks_orNull(answer_checks_isString),
+    createdAt: answer_checks_orNull(answer_checks_isString),
+    source: oneOf(...FEEDBACK_SOURCES),
+    status: oneOf(...FEEDBACK_STATUSES)
+};
+/** Each source has its own fields; `contact` is in the check, not in what is kept. */
+const FEEDBACK_BY_SOURCE = {
+    contextual: { ...FEEDBACK_BASE, helpful: answer_checks_isBoolean, contact: answer_checks_orNull(answer_checks_isString) },
+    code_snippet: {
+        ...FEEDBACK_BASE,
+        code: answer_checks_isString,
+        filename: answer_checks_orNull(answer_checks_isString),
+        lang: answer_checks_orNull(answer_checks_isString)
+    }
+};
+const ASSISTANT_TURN = {
+    id: answer_checks_isString,
+    timestamp: answer_checks_isString,
+    query: answer_checks_isString,
+    response: answer_checks_isString,
+    responseType: optional(oneOf('answer', 'clarifying_question')),
+    sources: arrayOf({ title: answer_checks_isString, url: answer_checks_isString }),
+    resolutionStatus: oneOf('answered', 'unanswered'),
+    queryCategory: answer_checks_orNull(answer_checks_isString),
+    pageUrl: answer_checks_orNull(answer_checks_isString)
+};
+const ASSISTANT_KEPT = { ...ASSISTANT_TURN };
+delete ASSISTANT_KEPT.response;
+delete ASSISTANT_KEPT.sources;
+const CURSOR_PAGE = { nextCursor: answer_checks_orNull(answer_checks_isString), hasMore: answer_checks_isBoolean };
+async function analytics_gaps_getSearchesPage(client, projectId, query, limits) {
+    const what = 'read the search terms';
+    const body = await read(client, projectId, ['searches'], { ...query }, what, limits);
+    const top = { totalSearches: isWholeCount, nextCursor: orNull(isString) };
+    const { rows, ...checked } = checkedRows(body, top, 'searches', () => SEARCH_TERM, what);
+    return {
+        ...pick(body, top),
+        ...checked,
+        searches: rows.map(r => pick(r, SEARCH_TERM))
+    };
+}
+/** Feedback counts per page. The operation has no cursor: one request gives all there is to have. */
+async function analytics_gaps_getFeedbackByPage(client, projectId, query, limits) {
+    const what = 'read the feedback per page';
+    const body = await read(client, projectId, ['feedback', 'by-page'], { ...query }, what, limits);
+    const top = { hasMore: isBoolean };
+    const { rows, ...checked } = checkedRows(body, top, 'feedback', () => PAGE_COUNTS, what);
+    return {
+        ...pick(body, top),
+        ...checked,
+        feedback: rows.map(r => pick(r, PAGE_COUNTS))
+    };
+}
+async function getFeedbackPage(client, projectId, query, limits) {
+    const what = 'read the feedback entries';
+    const body = await read(client, projectId, ['feedback'], { ...query }, what, limits);
+    const shapeOf = (row) => FEEDBACK_BY_SOURCE[String(row?.source)] ?? FEEDBACK_BASE;
+    const { rows, ...checked } = checkedRows(body, CURSOR_PAGE, 'feedback', shapeOf, what);
+    const feedback = rows.map(row => {
+        const entry = pick(row, FEEDBACK_BASE);
+        const { helpful } = row;
+        return { ...entry, helpful: entry.source === 'contextual' ? helpful : null };
+    });
+    return {
+        ...pick(body, CURSOR_PAGE),
+        ...checked,
+        feedback
+    };
+}
+async function analytics_gaps_getAssistantPage(client, projectId, query, limits) {
+    const what = 'read the assistant conversations';
+    const body = await read(client, projectId, ['assistant'], { ...query }, what, limits);
+    const { rows, ...checked } = checkedRows(body, CURSOR_PAGE, 'conversations', () => ASSISTANT_TURN, what);
+    const conversations = rows.map(row => {
+        const turn = pick(row, ASSISTANT_KEPT);
+        return { ...turn, responseType: turn.responseType ?? 'answer' };
+    });
+    return {
+        ...pick(body, CURSOR_PAGE),
+        ...checked,
+        conversations
+    };
+}
+function read(client, projectId, resource, query, what, limits) {
+    return client.send({
+        method: 'GET',
+        path: ['v1', 'analytics', projectId, ...resource],
+        query,
+        what,
+        write: false,
+        deadline: limits.deadline,
+        budget: limits.budget,
+        notFound: projectNotFound(projectId)
+    });
+}
+/**
+ * The rows of `list`, each checked: a row that does not match the document is skipped and listed
+ * (by its place and the field), so one odd row does not throw away the page. The page's own fields
+ * (the list itself, cursors, totals) must match, or the answer is unusable.
+ */
+function checkedRows(body, top, list, shapeOf, what) {
+    const problem = problemIn(body, { ...top, [list]: Array.isArray });
+    if (problem) {
+        throw new ApiError(`The service's answer to the request to ${what} is not what its API document describes (${problem}).`);
+    }
+    const sent = body[list];
+    const rows = [];
+    const skipped = [];
+    sent.forEach((row, i) => {
+        const rowProblem = problemIn(row, shapeOf(row));
+        if (rowProblem)
+            skipped.push({ row: i + 1, problem: rowProblem });
+        else
+            rows.push(row);
+    });
+    return { rows, skipped, sent: sent.length };
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/impact/measure.js
+
+
+
+
+
+/** Analytics requests at most for one docs pull request, retries included. */
+const measure_MAX_REQUESTS_PER_PULL = 10;
+/** Rows per request: each listing is read in one request, the largest page its operation allows. */
+const PATH_ROWS = 250;
+const FEEDBACK_ROWS = 100;
+const SEARCH_ROWS = 100;
+const QUESTION_ROWS = 1000;
+/** The requests a docs pull request takes: two per listing and window pair. */
+const measure_plannedRequests = (target) => (target.pages.length ? 6 : 0) + (target.terms.length ? 4 : 0);
+const at = (name) => IMPACT_MEASURES.indexOf(name);
+/**
+ * Both windows' figures for a docs pull request's pages and terms, one request per listing and
+ * window (plannedRequests). A page absent from a listing that says there is more is not known,
+ * not zero. Any failure (a rate limit, the budget) throws: nothing half-measured is kept.
+ */
+async function measure_measureWindows(client, target, limits) {
+    const notes = new Set();
+    const pages = new Set(target.pages.map(samePage));
+    const window = async (range, name) => {
+        const figures = IMPACT_MEASURES.map(() => null);
+        const query = { dateFrom: range.from, dateTo: range.to };
+        if (pages.size) {
+            const paths = { ...query, limit: PATH_ROWS, offset: 0 };
+            const views = await getViewsPage(client, target.projectId, paths, limits.deadline, limits.budget);
+            const visitors = await getVisitorsPage(client, target.projectId, paths, limits.deadline, limits.budget);
+            if (views.totals.total === 0 && visitors.totals.total === 0) {
+                notes.add(`The service has no page views at all for the window ${name}: its figures are not known.`);
+            }
+            else {
+                const note = `A page not among the ${PATH_ROWS} busiest of a window is not known there.`;
+                figures[at('humanViews')] = sumOf(views, pages, 'human', () => notes.add(note));
+                figures[at('humanVisitors')] = sumOf(visitors, pages, 'human', () => notes.add(note));
+                figures[at('aiVisitors')] = sumOf(visitors, pages, 'ai', () => notes.add(note));
+                const feedback = await getFeedbackByPage(client, target.projectId, { ...query, limit: FEEDBACK_ROWS }, limits);
+                const mine = feedback.feedback.filter(f => pages.has(samePage(f.path)));
+                const complete = !feedback.hasMore || mine.length === pages.size;
+                if (!complete)
+                    notes.add(`Thumbs-down: a page not among the ${FEEDBACK_ROWS} with most feedback is not known.`);
+                figures[at('thumbsDown')] = complete ? mine.reduce((n, f) => n + f.thumbsDown, 0) : null;
+            }
+        }
+        if (target.terms.length) {
+            const searches = await getSearchesPage(client, target.projectId, { ...query, limit: SEARCH_ROWS }, limits);
+            figures[at('zeroClickSearches')] = searches.searches
+                .filter(s => (s.ctr === 0 || s.topClickedPage === null) && onTopic(s.searchQuery, target))
+                .reduce((n, s) => n + s.hits, 0);
+            if (searches.nextCursor !== null)
+                notes.add(`Searches: among the ${SEARCH_ROWS} most searched terms of each window.`);
+            const questions = await getAssistantPage(client, target.projectId, { ...query, limit: QUESTION_ROWS }, limits);
+            figures[at('unansweredQuestions')] = questions.conversations.filter(q => q.resolutionStatus === 'unanswered' &&
+                (onTopic(q.query, target) || (q.pageUrl !== null && pages.has(pathOf(q.pageUrl))))).length;
+            if (questions.hasMore)
+                notes.add(`Questions: among the latest ${QUESTION_ROWS} assistant questions of each window.`);
+        }
+        return figures;
+    };
+    const before = await window(target.before, 'before');
+    const after = await window(target.after, 'after');
+    return { before, after, notes: [...notes] };
+}
+const onTopic = (text, target) => target.terms.some(term => mentions(text, term));
+/** A page URL's path (`https://docs.acme.dev/guides/retry#x` → `/guides/retry`). */
+function pathOf(url) {
+    try {
+        return samePage(new URL(url, 'https://docs.invalid').pathname);
+    }
+    catch {
+        return '';
+    }
+}
+/**
+ * A count summed over the pages: a page missing from a listing that has more is not known, so the
+ * sum is not either; a page missing from a complete listing had none.
+ */
+function sumOf(page, pages, field, incomplete) {
+    const rows = page.visitors.filter(r => pages.has(samePage(r.path)));
+    const found = new Set(rows.map(r => samePage(r.path)));
+    if (page.hasMore && found.size < pages.size) {
+        incomplete();
+        return null;
+    }
+    return rows.reduce((n, r) => n + r[field], 0);
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/impact/impact-run.js
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+const impact_run_IMPACT_COMMENT_MODES = (/* unused pure expression or super */ null && (['pr', 'dashboard']));
+/** Files of a docs pull request read at most: three pages of a hundred. */
+const MAX_FILE_PAGES = 3;
+/**
+ * Reader impact of the merged docs pull requests in the ledger whose windows are over, oldest merge
+ * first: their pages and terms compared across two equal windows, the result commented on the docs
+ * pull request (or only on the dashboard) and remembered in the ledger, once. At most
+ * MAX_REQUESTS_PER_PULL analytics requests each and `max-requests` in all; the rest wait for the
+ * next run. A failure part-way posts and remembers nothing for that pull request.
+ */
+async function measureReaderImpact(settings, event, deps) {
+    const { log, clock } = deps;
+    const repository = `${event.owner}/${event.repo}`;
+    const connect = (token, owner, repo, tokenInput) => connectGitHub(token, { owner, repo, apiUrl: event.apiUrl }, deps.signal, {
+        clock,
+        session: deps.session,
+        tokenInput
+    });
+    const dashboard = await Dashboard.open(connect(settings.githubToken, event.owner, event.repo, Input.GithubToken), {
+        title: settings.dashboardTitle,
+        signer: new RecordSigner(settings.apiKey),
+        view: { repository, serverUrl: event.serverUrl },
+        now: () => clock.wallNow()
+    });
+    const end = { measured: [], requests: 0, dashboardUrl: dashboard.url };
+    const days = settings.impactAfter.days;
+    if (!dashboard.ledger.projects[settings.projectId]) {
+        log.notice(`Reader impact: the dashboard of ${repository} holds no ledger for project ${settings.projectId} yet, so there is no merged docs pull request to measure.`);
+        return end;
+    }
+    const now = clock.wallNow();
+    const project = await refreshed(dashboard, settings, { event, connect, log, now });
+    const due = dueForImpact(project, now, days);
+    const waiting = waitingForImpact(project, now, days);
+    log.info(`Reader impact ('${Input.ImpactAfter}: ${settings.impactAfter.text}'): ${counted(due.length, 'merged docs pull request')} due, ${waiting} whose windows are not over yet.`);
+    if (!due.length)
+        return end;
+    if (settings.dryRun) {
+        log.notice(`Dry run: would measure the reader impact of ${counted(due.length, 'docs pull request')}; nothing was read or written.`);
+        return end;
+    }
+    const deadline = clock.now() + settings.timeoutMs;
+    let left = settings.maxRequests;
+    for (const [i, job] of due.entries()) {
+        const where = parsePullLink(job.prLink, event.serverUrl);
+        if (!where)
+            continue;
+        const docs = connect(settings.docsToken, where.owner, where.repo, Input.DocsToken);
+        let pages;
+        try {
+            const files = await filesOf(docs, where.number);
+            const root = await findDocsRoot(path => docs.folderNames(path), files);
+            pages = root === undefined ? [] : pagesOf(files, root);
+            if (root === undefined)
+                log.notice(`Reader impact: ${job.prLink}'s repository has no docs.json or mint.json at its root or in the folders it changed, so its files are not mapped to pages.`);
+        }
+        catch (error) {
+            log.warning(`Reader impact: could not read the files of ${job.prLink} with '${Input.DocsToken}' (${describeGitHubError(error)}); it is measured in a later run.${refusedAccess(error) ? ` Give '${Input.DocsToken}' read access to the contents and pull requests of ${where.owner}/${where.repo}.` : ''}`);
+            break;
+        }
+        const terms = termsOf(job.changes);
+        const planned = plannedRequests({ pages, terms });
+        if (planned > left) {
+            log.notice(`Reader impact: 'max-requests: ${settings.maxRequests}' is spent; ${counted(due.length - i, 'docs pull request')} wait for the next run.`);
+            break;
+        }
+        const windows = impactWindows(job.endedAt, days);
+        const impact = { at: now, days, before: [], after: [] };
+        let notes = [];
+        let used = 0;
+        if (!planned) {
+            log.notice(`Reader impact: ${job.prLink} changed no docs page and has no recorded terms: there is nothing of it to measure.`);
+            impact.before = impact.after = emptyFigures();
+        }
+        else {
+            if (!pages.length)
+                log.notice(`Reader impact: ${job.prLink} changed no docs page; only searches and questions on its terms are compared.`);
+            const budget = new RequestBudget(Math.min(MAX_REQUESTS_PER_PULL, left));
+            try {
+                const measured = await measureWindows(deps.service(), { projectId: settings.projectId, pages, terms, ...windows }, { deadline, budget });
+                impact.before = measured.before;
+                impact.after = measured.after;
+                notes = measured.notes;
+            }
+            catch (error) {
+                end.requests += budget.used;
+                if (!(error instanceof ApiError) ||
+                    error instanceof AuthError ||
+                    error instanceof NotFoundError)
+                    throw error;
+                log.notice(`Reader impact of ${job.prLink} not measured: ${errorText(error).replace(/\.+$/, '')}. Nothing was posted or remembered for it; the next run measures it again.`);
+                break;
+            }
+            finally {
+                left -= budget.used;
+            }
+            used = budget.used;
+            end.requests += used;
+        }
+        const url = await postComment(docs, where.number, job, settings, log, {
+            mergedAt: job.endedAt,
+            days,
+            ...windows,
+            pages,
+            terms,
+            figures: impact,
+            notes
+        });
+        if (url === null)
+            break;
+        if (url)
+            impact.commentUrl = url;
+        try {
+            await dashboard.write(settings.projectId, p => {
+                const known = p.jobs.find(j => j.id === job.id);
+                if (known)
+                    known.impact = impact;
+            }, { reread: true });
+        }
+        catch (error) {
+            log.warning(`Reader impact of ${job.prLink} was measured, but the dashboard could not remember it (${errorText(error)}): the next run measures it again.`);
+            break;
+        }
+        end.measured.push(job.prLink);
+        log.info(`Reader impact of ${job.prLink}: measured with ${counted(used, 'analytics request')}.`);
+    }
+    end.dashboardUrl = dashboard.url;
+    return end;
+}
+/**
+ * The project's ledger with its docs pull requests' outcomes brought up to date first (a few
+ * requests, as a change run does), so that a run which only measures sees the latest merges.
+ */
+async function refreshed(dashboard, settings, { event, connect, log, now }) {
+    const project = dashboard.project(settings.projectId);
+    const reads = await refreshOutcomes(project, {
+        now,
+        docsGitHub: (owner, repo) => connect(settings.docsToken, owner, repo, Input.DocsToken),
+        tokenInput: Input.DocsToken,
+        serverUrl: event.serverUrl,
+        log,
+        skip: new Set()
+    });
+    const updates = [...reads.changed, ...reads.checked];
+    if (!reads.changed.length || settings.dryRun) {
+        applyUpdates(project, updates);
+        return project;
+    }
+    try {
+        await dashboard.write(settings.projectId, p => applyUpdates(p, updates), { reread: true });
+    }
+    catch (error) {
+        log.warning(`Reader impact: ${errorText(error)}`);
+        applyUpdates(project, updates);
+        return project;
+    }
+    return dashboard.project(settings.projectId);
+}
+const emptyFigures = () => [null, null, null, null, null, null];
+async function filesOf(docs, number) {
+    const files = [];
+    let pages = 0;
+    for await (const page of docs.pullFilePages(number, 100)) {
+        files.push(...page);
+        if (++pages >= MAX_FILE_PAGES)
+            break;
+    }
+    return files;
+}
+/**
+ * The comment on the docs pull request (`impact-comment: pr`), once: its URL, `undefined` when the
+ * figures go only to the dashboard, `null` when it could not be posted (nothing is remembered).
+ */
+async function postComment(docs, number, job, settings, log, content) {
+    if (settings.impactComment !== 'pr')
+        return undefined;
+    try {
+        // An earlier run that commented but could not remember it: its comment stands, not a second.
+        const earlier = (await docs.listComments(number)).find(c => c.authorType === 'Bot' && c.body.includes(IMPACT_MARKER));
+        if (earlier) {
+            log.info(`Reader impact of ${job.prLink}: commented on it already, by an earlier run.`);
+            return `${job.prLink}#issuecomment-${earlier.id}`;
+        }
+        const id = await docs.createComment(number, renderImpactComment(content));
+        return `${job.prLink}#issuecomment-${id}`;
+    }
+    catch (error) {
+        log.warning(`Reader impact of ${job.prLink} was measured, but could not be commented on it with '${Input.DocsToken}' (${describeGitHubError(error)}): the next run measures it again.${refusedAccess(error) ? ` Give '${Input.DocsToken}' write access to the pull requests of the docs repository.` : ''}`);
+        return null;
+    }
+}
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/settings.js
+
 
 
 
@@ -45050,7 +45783,8 @@ function readSettings(get, env, mask) {
             : undefined,
         reviewers: readReviewers(get(Input.Reviewers), docsToken),
         followReviews: parseChoice(Input.FollowReviews, value(Input.FollowReviews), REVIEW_MODES),
-        approval: readApproval(value(Input.Approval), value(Input.Dashboard))
+        approval: readApproval(value(Input.Approval), value(Input.Dashboard)),
+        ...readImpact(get, value, docsToken)
     };
 }
 /** `approval: dashboard` waits for a tick on the dashboard, so it needs the dashboard. */
@@ -45060,6 +45794,28 @@ function readApproval(raw, dashboard) {
         throw new InputError(`Input '${Input.Approval}' is 'dashboard' but '${Input.Dashboard}' is 'false': the changes wait for approval on the dashboard issue. Set '${Input.Dashboard}: true' or '${Input.Approval}: none'.`);
     return mode;
 }
+/**
+ * A docs pull request is measured while the ledger lists it: beyond its last ten jobs, it keeps
+ * those of the last 30 days, so the windows and the day of lag end within them.
+ */
+const MAX_IMPACT_DAYS = 28;
+/** `impact-after`, `impact-comment` and `max-requests`; measuring reads the docs repository and the ledger. */
+function readImpact(get, value, docsToken) {
+    const impactComment = parseChoice(Input.ImpactComment, value(Input.ImpactComment).trim().toLowerCase(), IMPACT_COMMENT_MODES);
+    const maxRequests = parseInteger(Input.MaxRequests, value(Input.MaxRequests).trim(), 1, 100);
+    const text = get(Input.ImpactAfter).trim().toLowerCase();
+    if (!text)
+        return { impactComment, maxRequests };
+    const ms = durationInput(Input.ImpactAfter, text, DAY_MS, MAX_IMPACT_DAYS * DAY_MS);
+    if (ms % DAY_MS)
+        throw new InputError(`Input '${Input.ImpactAfter}' must be whole days (such as 14d or 2w), since the analytics count whole days; got '${text}'.`);
+    if (!docsToken)
+        throw new InputError(`Input '${Input.ImpactAfter}' needs '${Input.DocsToken}': the docs pull requests' files are read, and the result commented on them, in the docs repository.`);
+    if (!parseBoolean(Input.Dashboard, value(Input.Dashboard)))
+        throw new InputError(`Input '${Input.ImpactAfter}' needs '${Input.Dashboard}: true': the merged docs pull requests to measure, and what was measured, are in the dashboard's ledger.`);
+    return { impactAfter: { days: ms / DAY_MS, text }, impactComment, maxRequests };
+}
+const DAY_MS = 86_400_000;
 /** `reviewers`: empty or `authors`; requesting reviews in the docs repository needs `docs-token`. */
 function readReviewers(raw, docsToken) {
     const text = raw.trim().toLowerCase();

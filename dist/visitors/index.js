@@ -28973,7 +28973,7 @@ class AmbiguousWriteError extends ApiError {
     name = 'AmbiguousWriteError';
 }
 /** The 404 message for a route under a project: the ID is the input to check. */
-const projectNotFound = (projectId) => `Project '${projectId}' was not found. Check 'project-id': copy it from the API keys page of the dashboard`;
+const errors_projectNotFound = (projectId) => `Project '${projectId}' was not found. Check 'project-id': copy it from the API keys page of the dashboard`;
 /** The caller's request budget ran out before the service gave a usable answer. */
 class BudgetExhaustedError extends ApiError {
     name = 'BudgetExhaustedError';
@@ -32949,9 +32949,29 @@ budget) {
         write: false,
         deadline,
         budget,
-        notFound: projectNotFound(projectId)
+        notFound: errors_projectNotFound(projectId)
     });
     return asVisitorsPage(body);
+}
+/**
+ * Content views per path, human and AI apart: the same page as the visitors' (`views` for
+ * `visitors`), its counts events rather than people.
+ */
+async function getViewsPage(client, projectId, query, deadline, budget) {
+    const body = await client.send({
+        method: 'GET',
+        path: ['v1', 'analytics', projectId, 'views'],
+        query: { ...query },
+        what: `read page views (offset ${query.offset})`,
+        write: false,
+        deadline,
+        budget,
+        notFound: projectNotFound(projectId)
+    });
+    const page = body;
+    // Checked as a visitors page: the views' list stands where the visitors' does.
+    const { views, ...rest } = page && typeof page === 'object' ? page : { views: undefined };
+    return asVisitorsPage({ ...rest, visitors: views }, 'views');
 }
 /** Counts are numbers in the document (approximate distinct visitors), never negative. */
 const COUNTS = { human: isCount, ai: isCount, total: isCount };
@@ -32960,7 +32980,7 @@ const ROW = { path: isString, ...COUNTS };
  * The page's own fields must match the document (or the answer is unusable, naming the field); a
  * row that does not is skipped and listed by its place and field, not the whole page.
  */
-function asVisitorsPage(body) {
+function asVisitorsPage(body, list = 'visitors') {
     const totals = body?.totals;
     const totalsProblem = problemIn(totals, COUNTS);
     const problem = problemIn(body, { totals: () => true, visitors: Array.isArray, hasMore: isBoolean }) ??
@@ -32968,7 +32988,7 @@ function asVisitorsPage(body) {
             ? "'totals' is not an object"
             : totalsProblem?.replace(/^'/, "'totals."));
     if (problem) {
-        throw new ApiError(`The service's answer to the visitors request is not what its API document describes (${problem}).`);
+        throw new ApiError(`The service's answer to the ${list} request is not what its API document describes (${problem.replace("'visitors'", `'${list}'`)}).`);
     }
     const page = body;
     const visitors = [];

@@ -22,6 +22,8 @@ import type { Report } from './report.js'
 import { recordDocsPr } from './review/docs-pr-record.js'
 import { isReviewEvent, prepareReviewRun } from './review/review-run.js'
 import { runAgentJob } from './run-job.js'
+import { type ImpactDeps, measureReaderImpact } from './impact/impact-run.js'
+import { counted } from '../runner/text.js'
 import type { Settings } from './settings.js'
 
 /** How a run ended, on any path: what is reported. */
@@ -62,6 +64,8 @@ export async function runAgent(
     ))
   const session = new GitHubSession()
   try {
+    const impact = await readerImpact(settings, event, { service, log, clock, session, signal })
+    if (impact) return impact
     let prepared: PreparedRun
     const readJob = (jobId: string): Promise<AgentJob> =>
       getJob(service(), settings.projectId, jobId, clock.now() + LOOK_MS)
@@ -145,6 +149,33 @@ function withComment(
     }
   return { ...end, comment }
 }
+
+/**
+ * A scheduled or manual run with `impact-after` measures the reader impact of merged docs pull
+ * requests first; without a prompt or a catch-up (`changes: since-last`) that is all it does, and
+ * what it says is the run's end.
+ */
+async function readerImpact(
+  settings: Settings,
+  event: RunEvent,
+  deps: ImpactDeps
+): Promise<RunEnd | undefined> {
+  if (!settings.impactAfter || !IMPACT_EVENTS.has(event.name)) return undefined
+  const impactAfter = settings.impactAfter
+  const end = await measureReaderImpact({ ...settings, impactAfter }, event, deps)
+  if (settings.prompt !== undefined || settings.jobId !== undefined || isChangeRun(event, settings))
+    return undefined
+  const skipped = `No prompt: this run measured the reader impact of ${counted(end.measured.length, 'docs pull request')} (${counted(end.requests, 'analytics request')}) and started no job.`
+  deps.log.notice(skipped)
+  return {
+    result: settings.dryRun ? 'dry-run' : 'skipped',
+    skipped,
+    decision: 'skip',
+    dashboardUrl: end.dashboardUrl
+  }
+}
+
+const IMPACT_EVENTS: ReadonlySet<string> = new Set(['schedule', 'workflow_dispatch'])
 
 const cancelledBeforeJob = (): CancelledError =>
   new CancelledError('Cancelled before a job was started; nothing was sent to the service.')

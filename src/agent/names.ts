@@ -32,7 +32,10 @@ export const Input = {
   MaxOpen: 'max-open',
   Reviewers: 'reviewers',
   FollowReviews: 'follow-reviews',
-  Approval: 'approval'
+  Approval: 'approval',
+  ImpactAfter: 'impact-after',
+  ImpactComment: 'impact-comment',
+  MaxRequests: 'max-requests'
 } as const
 
 export const Output = {
@@ -65,7 +68,9 @@ export const Defaults = {
   [Input.Changes]: 'event',
   [Input.DryRun]: 'false',
   [Input.FollowReviews]: 'phrase',
-  [Input.Approval]: 'none'
+  [Input.Approval]: 'none',
+  [Input.ImpactComment]: 'pr',
+  [Input.MaxRequests]: '20'
 } as const
 
 /** Names of the values the main step saves for the post step. */

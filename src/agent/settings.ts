@@ -22,6 +22,7 @@ import { PERMISSIONS } from '../github/permission.js'
 import { COMMENT_MODES, type TriggerSettings } from './issue/trigger.js'
 import { FAIL_ON_WORDS, type FailOnWord } from './outcome.js'
 import { REVIEW_MODES, type ReviewMode } from './review/review-run.js'
+import { IMPACT_COMMENT_MODES, type ImpactSettings } from './impact/impact-run.js'
 
 /** Everything the agent action needs, validated before the first request. */
 export interface Settings extends Connection, TriggerSettings, ChangeSettings {
@@ -30,6 +31,10 @@ export interface Settings extends Connection, TriggerSettings, ChangeSettings {
   pollIntervalMs: number
   failOn: ReadonlySet<FailOnWord>
   followReviews: ReviewMode
+  /** `impact-after`: measure merged docs pull requests' reader impact (off when undefined). */
+  impactAfter?: ImpactSettings['impactAfter']
+  impactComment: ImpactSettings['impactComment']
+  maxRequests: number
 }
 
 /** Prompt files are meant to be short instructions; a huge one is a mistake (a wrong path). */
@@ -101,7 +106,8 @@ export function readSettings(get: InputReader, env: NodeJS.ProcessEnv, mask: Mas
       : undefined,
     reviewers: readReviewers(get(Input.Reviewers), docsToken),
     followReviews: parseChoice(Input.FollowReviews, value(Input.FollowReviews), REVIEW_MODES),
-    approval: readApproval(value(Input.Approval), value(Input.Dashboard))
+    approval: readApproval(value(Input.Approval), value(Input.Dashboard)),
+    ...readImpact(get, value, docsToken)
   }
 }
 
@@ -114,6 +120,44 @@ function readApproval(raw: string, dashboard: string): ApprovalMode {
     )
   return mode
 }
+
+/**
+ * A docs pull request is measured while the ledger lists it: beyond its last ten jobs, it keeps
+ * those of the last 30 days, so the windows and the day of lag end within them.
+ */
+const MAX_IMPACT_DAYS = 28
+
+/** `impact-after`, `impact-comment` and `max-requests`; measuring reads the docs repository and the ledger. */
+function readImpact(
+  get: InputReader,
+  value: (name: keyof typeof Defaults) => string,
+  docsToken: string
+): Pick<Settings, 'impactAfter' | 'impactComment' | 'maxRequests'> {
+  const impactComment = parseChoice(
+    Input.ImpactComment,
+    value(Input.ImpactComment).trim().toLowerCase(),
+    IMPACT_COMMENT_MODES
+  )
+  const maxRequests = parseInteger(Input.MaxRequests, value(Input.MaxRequests).trim(), 1, 100)
+  const text = get(Input.ImpactAfter).trim().toLowerCase()
+  if (!text) return { impactComment, maxRequests }
+  const ms = durationInput(Input.ImpactAfter, text, DAY_MS, MAX_IMPACT_DAYS * DAY_MS)
+  if (ms % DAY_MS)
+    throw new InputError(
+      `Input '${Input.ImpactAfter}' must be whole days (such as 14d or 2w), since the analytics count whole days; got '${text}'.`
+    )
+  if (!docsToken)
+    throw new InputError(
+      `Input '${Input.ImpactAfter}' needs '${Input.DocsToken}': the docs pull requests' files are read, and the result commented on them, in the docs repository.`
+    )
+  if (!parseBoolean(Input.Dashboard, value(Input.Dashboard)))
+    throw new InputError(
+      `Input '${Input.ImpactAfter}' needs '${Input.Dashboard}: true': the merged docs pull requests to measure, and what was measured, are in the dashboard's ledger.`
+    )
+  return { impactAfter: { days: ms / DAY_MS, text }, impactComment, maxRequests }
+}
+
+const DAY_MS = 86_400_000
 
 /** `reviewers`: empty or `authors`; requesting reviews in the docs repository needs `docs-token`. */
 function readReviewers(raw: string, docsToken: string): ChangeSettings['reviewers'] {

@@ -39,6 +39,8 @@ export interface GitHubApi {
     number: number,
     change: { title?: string; body?: string; state?: 'open' | 'closed' }
   ): Promise<IssueRecord>
+  /** The names of a folder's entries on the default branch (`''`: the root); one request. */
+  folderNames(path: string): Promise<string[]>
   /** A review's inline comments: the first PAGE_SIZE, oldest first. */
   reviewComments(pull: number, review: number): Promise<ReviewComment[]>
 }
@@ -368,6 +370,18 @@ export function connectGitHub(
           ? [{ path: c.path, body: c.body, ...lineOf(c) }]
           : []
       )
+    },
+    async folderNames(path) {
+      // The root has no documented contents path: the default branch's own tree lists it.
+      if (!path) {
+        const { data } = await octokit.rest.git.getTree({ owner, repo, tree_sha: 'HEAD' })
+        return data.tree.map(entry => entry.path).filter((p): p is string => typeof p === 'string')
+      }
+      const { data } = await octokit.rest.repos.getContent({ owner, repo, path })
+      // A file's path answers with the file, not a list: it is no folder.
+      return Array.isArray(data)
+        ? data.map(entry => entry.name).filter((name): name is string => typeof name === 'string')
+        : []
     },
     close: () => transport.close()
   }

@@ -54,6 +54,33 @@ export async function getVisitorsPage(
   return asVisitorsPage(body)
 }
 
+/**
+ * Content views per path, human and AI apart: the same page as the visitors' (`views` for
+ * `visitors`), its counts events rather than people.
+ */
+export async function getViewsPage(
+  client: ApiClient,
+  projectId: string,
+  query: VisitorsQuery,
+  deadline: number,
+  budget?: RequestBudget
+): Promise<VisitorsPage> {
+  const body = await client.send<unknown>({
+    method: 'GET',
+    path: ['v1', 'analytics', projectId, 'views'],
+    query: { ...query },
+    what: `read page views (offset ${query.offset})`,
+    write: false,
+    deadline,
+    budget,
+    notFound: projectNotFound(projectId)
+  })
+  const page = body as { views?: unknown } | null
+  // Checked as a visitors page: the views' list stands where the visitors' does.
+  const { views, ...rest } = page && typeof page === 'object' ? page : { views: undefined }
+  return asVisitorsPage({ ...rest, visitors: views }, 'views')
+}
+
 /** Counts are numbers in the document (approximate distinct visitors), never negative. */
 const COUNTS: Shape = { human: isCount, ai: isCount, total: isCount }
 const ROW: Shape = { path: isString, ...COUNTS }
@@ -62,7 +89,7 @@ const ROW: Shape = { path: isString, ...COUNTS }
  * The page's own fields must match the document (or the answer is unusable, naming the field); a
  * row that does not is skipped and listed by its place and field, not the whole page.
  */
-function asVisitorsPage(body: unknown): VisitorsPage {
+function asVisitorsPage(body: unknown, list = 'visitors'): VisitorsPage {
   const totals = (body as { totals?: unknown } | null)?.totals
   const totalsProblem = problemIn(totals, COUNTS)
   const problem =
@@ -72,7 +99,7 @@ function asVisitorsPage(body: unknown): VisitorsPage {
       : totalsProblem?.replace(/^'/, "'totals."))
   if (problem) {
     throw new ApiError(
-      `The service's answer to the visitors request is not what its API document describes (${problem}).`
+      `The service's answer to the ${list} request is not what its API document describes (${problem.replace("'visitors'", `'${list}'`)}).`
     )
   }
   const page = body as { totals: unknown; visitors: unknown[]; hasMore: boolean }

@@ -40,7 +40,32 @@ export interface LedgerJob {
   changes: ChangeRef[]
   /** Changes folded in beyond those listed. */
   moreChanges: number
+  /** Its merged docs pull request's reader impact, once measured (`impact-after`): measured once. */
+  impact?: ReaderImpact
 }
+
+/**
+ * Readers before and after a docs pull request merged, in two windows of `days` whole UTC days
+ * either side of the merge's day. The figures are in IMPACT_MEASURES' order; null where unknown.
+ */
+export interface ReaderImpact {
+  at: number
+  days: number
+  before: (number | null)[]
+  after: (number | null)[]
+  /** The comment on the docs pull request (`impact-comment: pr`). */
+  commentUrl?: string
+}
+
+/** What each figure of a ReaderImpact counts, in order. */
+export const IMPACT_MEASURES = [
+  'humanViews',
+  'humanVisitors',
+  'aiVisitors',
+  'thumbsDown',
+  'zeroClickSearches',
+  'unansweredQuestions'
+] as const
 
 /** A write whose answer never came: it may have started a job, so it is not sent again by itself. */
 export interface Uncertain {
@@ -195,7 +220,8 @@ function checkedProject(value: unknown): ProjectLedger {
         ...optionalTime('endedAt', job.endedAt),
         ...optionalTime('checkedAt', job.checkedAt),
         changes: list(job.changes).map(checkedChange),
-        moreChanges: num(job.moreChanges)
+        moreChanges: num(job.moreChanges),
+        ...checkedImpact(job.impact)
       }
     }),
     waiting: waiting
@@ -277,6 +303,25 @@ function checkedDays(value: unknown): Pick<ProjectLedger, 'startsByDay'> {
     .slice(-MAX_DAYS)
   for (const [day, count] of valid) days[day] = count
   return { startsByDay: days }
+}
+
+/** A measured impact: whole, non-negative figures (or null), one per measure; anything else dropped. */
+function checkedImpact(value: unknown): Pick<LedgerJob, 'impact'> {
+  const i = object(value)
+  const figures = (v: unknown): (number | null)[] | undefined => {
+    const l = list(v)
+    const ok = l.every(n => n === null || (typeof n === 'number' && Number.isInteger(n) && n >= 0))
+    return ok && l.length === IMPACT_MEASURES.length ? (l as (number | null)[]) : undefined
+  }
+  const before = figures(i.before)
+  const after = figures(i.after)
+  const days = num(i.days)
+  if (!before || !after || !Number.isInteger(days) || days < 1 || num(i.at) <= 0) return {}
+  const url =
+    typeof i.commentUrl === 'string' && i.commentUrl.startsWith('https://')
+      ? i.commentUrl
+      : undefined
+  return { impact: { at: num(i.at), days, before, after, ...(url ? { commentUrl: url } : {}) } }
 }
 
 /** The UTC day of a time, as `startsByDay` keys it. */

@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { FakeComment, FakeGitHub, FakeIssue, FakePull } from '../simulator/fake-github.js'
 import type { Simulator } from '../simulator/server.js'
-import { APP, type ChangeRun, CodeChangeServers, DOCS_TOKEN } from '../support/code-change-runs.js'
+import {
+  APP,
+  type ChangeRun,
+  CodeChangeServers,
+  DOCS_TOKEN,
+  besideRecord
+} from '../support/code-change-runs.js'
 import type { RunResult } from '../support/run-action.js'
 import { runInProcess } from '../support/run-in-process.js'
 import { type GitHubValidator, gitHubValidator } from '../support/github-openapi.js'
@@ -58,10 +64,6 @@ const dashboards = (): FakeIssue[] => servers.dashboards()
 const ledgerOf = () => servers.ledgerOf()
 const closes = () =>
   gh.requests.filter(r => r.method === 'PATCH' && r.path.startsWith(`/repos/${DOCS}/pulls/`))
-
-/** A docs pull request's comments but the one naming its job (review follow-ups' record). */
-const besideRecord = (comments: FakeComment[]): FakeComment[] =>
-  comments.filter(c => !c.body.includes('<!-- mintlify-agent-docs-pr '))
 
 describe('expire-after', () => {
   it('closes a docs pull request open longer, with a comment linking the dashboard, and starts a new job', async () => {

@@ -2,6 +2,7 @@ import { type IncomingMessage, type Server, type ServerResponse, createServer } 
 import type { AddressInfo } from 'node:net'
 import { type FakeCommit, type FakePull, changeRoute, pullView } from './fake-github-changes.js'
 import { type GraphQLRequest, answerGraphQL } from './fake-github-graphql.js'
+import { contentsRoute } from './fake-github-contents.js'
 
 export type { FakeCommit, FakeFile, FakePull } from './fake-github-changes.js'
 
@@ -75,6 +76,8 @@ export class FakeGitHub {
   /** Comparisons by `base...head`: the commits between, oldest first. */
   readonly comparisons = new Map<string, FakeCommit[]>()
   readonly branches = new Map<string, string[]>()
+  /** The files of a repository's default branch, by `owner/repo`, for its contents route. */
+  readonly trees = new Map<string, string[]>()
   /** Issues of the run's repository, by number (numbers from 500 on, apart from comments' issues). */
   readonly issues = new Map<number, FakeIssue>()
   /**
@@ -125,6 +128,7 @@ export class FakeGitHub {
     this.commits.clear()
     this.comparisons.clear()
     this.branches.clear()
+    this.trees.clear()
     this.issues.clear()
     this.tokenUsers.clear()
     this.refusedTokens.clear()
@@ -303,6 +307,9 @@ export class FakeGitHub {
       return send(200, await answerGraphQL(this, record.body as GraphQLRequest, viewer))
     }
     if (req.method === 'GET') {
+      const contents = await contentsRoute(this.trees, route, fail)
+      if (contents === null) return
+      if (contents) return send(contents.status, contents.body)
       const answer = await changeRoute(this, route, url, fail, c => this.view(c))
       if (answer === null) return
       if (answer?.more) linkNext()

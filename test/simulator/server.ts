@@ -4,6 +4,7 @@ import { createServer as createTlsServer } from 'node:https'
 import type { AddressInfo, Socket } from 'node:net'
 import { type VisitorsData, type VisitorsPaging, visitorsPage } from './visitors.js'
 import type { DatedGaps } from './analytics-dated.js'
+import { type RangeAnswer, viewsPage } from './analytics-impact.js'
 import {
   type GapsData,
   type GapsRoute,
@@ -34,7 +35,7 @@ export interface JobPlan {
   id?: string
 }
 
-export type Route = 'create' | 'get' | 'message' | 'visitors' | GapsRoute
+export type Route = 'create' | 'get' | 'message' | 'visitors' | 'views' | GapsRoute
 
 /** A misbehaviour served instead of (or before) the normal answer, `times` times, after `skip` normal answers. */
 export type Fault = { route: Route; times?: number; skip?: number } & (
@@ -140,6 +141,7 @@ export class Simulator {
   private visitors: VisitorsData
   private pathChars: number
   private gaps: GapsData | DatedGaps
+  private byRange?: RangeAnswer
   private counter = 0
   private baseUrl = ''
 
@@ -188,6 +190,12 @@ export class Simulator {
   /** The docs-gaps rows, or a function of the request's range (analytics-dated.ts). */
   setGaps(data: GapsData | DatedGaps): this {
     this.gaps = data
+    return this
+  }
+
+  /** Analytics answered by date range (analytics-impact.ts), before the rows above; undefined: off. */
+  answerByRange(answer?: RangeAnswer): this {
+    this.byRange = answer
     return this
   }
 
@@ -292,13 +300,15 @@ export class Simulator {
       const limited = this.rateLimit(this.analyticsCalls, this.options.analyticsLimitPerHour ?? 100)
       if (limited) return send(429, { error: 'Rate limit exceeded' }, { 'retry-after': limited })
       const answer =
-        exchange.route === 'visitors'
+        this.byRange?.(exchange.route, exchange.query) ??
+        (exchange.route === 'views' ? viewsPage(exchange.query, this.visitors) : undefined) ??
+        (exchange.route === 'visitors'
           ? visitorsPage(exchange.query, this.visitors, pagingFault(fault), this.pathChars)
           : gapsAnswer(
               exchange.route as GapsRoute,
               fault?.kind === 'ignore-cursor' ? withoutCursor(exchange.query) : exchange.query,
               typeof this.gaps === 'function' ? this.gaps(exchange.query) : this.gaps
-            )
+            ))
       return send(answer.status, answer.body)
     }
 
@@ -428,6 +438,7 @@ function routeOf(method: string, pathname: string): Route | 'unknown' {
   if (method === 'POST' && /^\/v2\/agent\/[^/]+\/job\/[^/]+\/message$/.test(pathname))
     return 'message'
   if (method === 'GET' && /^\/v1\/analytics\/[^/]+\/visitors$/.test(pathname)) return 'visitors'
+  if (method === 'GET' && /^\/v1\/analytics\/[^/]+\/views$/.test(pathname)) return 'views'
   return gapsRouteOf(method, pathname) ?? 'unknown'
 }
 

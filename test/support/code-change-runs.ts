@@ -1,6 +1,7 @@
 import { type ProjectLedger, readLedger } from '../../src/records/ledger.js'
 import { RecordSigner } from '../../src/records/record.js'
 import {
+  type FakeComment,
   type FakeFile,
   FakeGitHub,
   type FakeIssue,
@@ -193,3 +194,7 @@ export class CodeChangeServers {
     }
   }
 }
+
+/** A docs pull request's comments but the one naming its job (review follow-ups' record). */
+export const besideRecord = (comments: FakeComment[]): FakeComment[] =>
+  comments.filter(c => !c.body.includes('<!-- mintlify-agent-docs-pr '))

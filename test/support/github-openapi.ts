@@ -34,7 +34,9 @@ export const GITHUB_OPERATIONS: readonly [string, string][] = [
   ['post', '/repos/{owner}/{repo}/issues'],
   ['patch', '/repos/{owner}/{repo}/issues/{issue_number}'],
   ['get', '/repos/{owner}/{repo}/issues/{issue_number}'],
-  ['get', '/repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments']
+  ['get', '/repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments'],
+  ['get', '/repos/{owner}/{repo}/contents/{path}'],
+  ['get', '/repos/{owner}/{repo}/git/trees/{tree_sha}']
 ]
 
 /**

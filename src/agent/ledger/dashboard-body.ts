@@ -4,6 +4,7 @@ import { ESTIMATED_CREDITS_PER_RUN, startsWithin } from './budget.js'
 import type { ChangeRef, Ledger, ProjectLedger } from '../../records/ledger.js'
 import { hoursOrDays, outcomes } from './outcomes.js'
 import { approvalLines } from './approval-box.js'
+import { renderImpactTable } from '../impact/comment.js'
 
 /** Where links point: the repository the dashboard is in, on the run's GitHub. */
 export interface DashboardView {
@@ -48,6 +49,7 @@ function renderProject(id: string, project: ProjectLedger, view: DashboardView):
     ''
   )
   lines.push(...renderOutcomes(project, view))
+  lines.push(...renderImpactTable(project.jobs, shortPull))
   const jobs = project.jobs.slice(-SHOWN_JOBS).reverse()
   if (jobs.length) {
     lines.push(

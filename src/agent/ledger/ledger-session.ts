@@ -321,7 +321,7 @@ export class LedgerSession {
 }
 
 /** What reads learnt of the ledger's jobs: state, docs pull request and its times. */
-function applyUpdates(project: ProjectLedger, updates: readonly DocsPullUpdate[]): void {
+export function applyUpdates(project: ProjectLedger, updates: readonly DocsPullUpdate[]): void {
   for (const update of updates) {
     const known = project.jobs.find(j => j.id === update.jobId)
     if (!known) continue

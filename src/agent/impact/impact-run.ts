@@ -1,0 +1,306 @@
+import {
+  type ChangedFile,
+  type GitHubApi,
+  type GitHubSession,
+  connectGitHub,
+  describeGitHubError,
+  refusedAccess
+} from '../../github/api.js'
+import type { RunEvent } from '../../github/event.js'
+import { RequestBudget } from '../../mintlify/budget.js'
+import type { ApiClient } from '../../mintlify/client.js'
+import { ApiError, AuthError, NotFoundError } from '../../mintlify/errors.js'
+import type { Clock } from '../../runner/clock.js'
+import { errorText } from '../../runner/errors.js'
+import type { Logger } from '../../runner/logger.js'
+import { counted } from '../../runner/text.js'
+import { RecordSigner } from '../../records/record.js'
+import type { ProjectLedger, ReaderImpact } from '../../records/ledger.js'
+import { parsePullLink } from '../change/fold.js'
+import { Dashboard } from '../ledger/dashboard.js'
+import { applyUpdates } from '../ledger/ledger-session.js'
+import { refreshOutcomes } from '../ledger/outcomes.js'
+import { Input } from '../names.js'
+import { IMPACT_MARKER, renderImpactComment } from './comment.js'
+import { MAX_REQUESTS_PER_PULL, measureWindows, plannedRequests } from './measure.js'
+import { findDocsRoot, pagesOf } from './pages.js'
+import { termsOf } from './terms.js'
+import { type MergedJob, dueForImpact, impactWindows, waitingForImpact } from './windows.js'
+
+export const IMPACT_COMMENT_MODES = ['pr', 'dashboard'] as const
+
+export interface ImpactSettings {
+  apiKey: string
+  projectId: string
+  githubToken: string
+  docsToken: string
+  dashboardTitle: string
+  /** `impact-after`: each window's length, in whole days. */
+  impactAfter: { days: number; text: string }
+  impactComment: (typeof IMPACT_COMMENT_MODES)[number]
+  /** `max-requests`: analytics requests at most in this run, retries included. */
+  maxRequests: number
+  timeoutMs: number
+  dryRun: boolean
+}
+
+export interface ImpactDeps {
+  service: () => ApiClient
+  log: Logger
+  clock: Clock
+  session: GitHubSession
+  signal?: AbortSignal
+}
+
+export interface ImpactEnd {
+  /** Docs pull requests measured in this run. */
+  measured: string[]
+  /** Analytics requests sent, retries included. */
+  requests: number
+  dashboardUrl?: string
+}
+
+/** Files of a docs pull request read at most: three pages of a hundred. */
+const MAX_FILE_PAGES = 3
+
+/**
+ * Reader impact of the merged docs pull requests in the ledger whose windows are over, oldest merge
+ * first: their pages and terms compared across two equal windows, the result commented on the docs
+ * pull request (or only on the dashboard) and remembered in the ledger, once. At most
+ * MAX_REQUESTS_PER_PULL analytics requests each and `max-requests` in all; the rest wait for the
+ * next run. A failure part-way posts and remembers nothing for that pull request.
+ */
+export async function measureReaderImpact(
+  settings: ImpactSettings,
+  event: RunEvent,
+  deps: ImpactDeps
+): Promise<ImpactEnd> {
+  const { log, clock } = deps
+  const repository = `${event.owner}/${event.repo}`
+  const connect = (token: string, owner: string, repo: string, tokenInput: string): GitHubApi =>
+    connectGitHub(token, { owner, repo, apiUrl: event.apiUrl }, deps.signal, {
+      clock,
+      session: deps.session,
+      tokenInput
+    })
+  const dashboard = await Dashboard.open(
+    connect(settings.githubToken, event.owner, event.repo, Input.GithubToken),
+    {
+      title: settings.dashboardTitle,
+      signer: new RecordSigner(settings.apiKey),
+      view: { repository, serverUrl: event.serverUrl },
+      now: () => clock.wallNow()
+    }
+  )
+  const end: ImpactEnd = { measured: [], requests: 0, dashboardUrl: dashboard.url }
+  const days = settings.impactAfter.days
+  if (!dashboard.ledger.projects[settings.projectId]) {
+    log.notice(
+      `Reader impact: the dashboard of ${repository} holds no ledger for project ${settings.projectId} yet, so there is no merged docs pull request to measure.`
+    )
+    return end
+  }
+  const now = clock.wallNow()
+  const project = await refreshed(dashboard, settings, { event, connect, log, now })
+  const due = dueForImpact(project, now, days)
+  const waiting = waitingForImpact(project, now, days)
+  log.info(
+    `Reader impact ('${Input.ImpactAfter}: ${settings.impactAfter.text}'): ${counted(due.length, 'merged docs pull request')} due, ${waiting} whose windows are not over yet.`
+  )
+  if (!due.length) return end
+  if (settings.dryRun) {
+    log.notice(
+      `Dry run: would measure the reader impact of ${counted(due.length, 'docs pull request')}; nothing was read or written.`
+    )
+    return end
+  }
+  const deadline = clock.now() + settings.timeoutMs
+  let left = settings.maxRequests
+  for (const [i, job] of due.entries()) {
+    const where = parsePullLink(job.prLink, event.serverUrl)
+    if (!where) continue
+    const docs = connect(settings.docsToken, where.owner, where.repo, Input.DocsToken)
+    let pages: string[]
+    try {
+      const files = await filesOf(docs, where.number)
+      const root = await findDocsRoot(path => docs.folderNames(path), files)
+      pages = root === undefined ? [] : pagesOf(files, root)
+      if (root === undefined)
+        log.notice(
+          `Reader impact: ${job.prLink}'s repository has no docs.json or mint.json at its root or in the folders it changed, so its files are not mapped to pages.`
+        )
+    } catch (error) {
+      log.warning(
+        `Reader impact: could not read the files of ${job.prLink} with '${Input.DocsToken}' (${describeGitHubError(error)}); it is measured in a later run.${refusedAccess(error) ? ` Give '${Input.DocsToken}' read access to the contents and pull requests of ${where.owner}/${where.repo}.` : ''}`
+      )
+      break
+    }
+    const terms = termsOf(job.changes)
+    const planned = plannedRequests({ pages, terms })
+    if (planned > left) {
+      log.notice(
+        `Reader impact: 'max-requests: ${settings.maxRequests}' is spent; ${counted(due.length - i, 'docs pull request')} wait for the next run.`
+      )
+      break
+    }
+    const windows = impactWindows(job.endedAt, days)
+    const impact: ReaderImpact = { at: now, days, before: [], after: [] }
+    let notes: string[] = []
+    let used = 0
+    if (!planned) {
+      log.notice(
+        `Reader impact: ${job.prLink} changed no docs page and has no recorded terms: there is nothing of it to measure.`
+      )
+      impact.before = impact.after = emptyFigures()
+    } else {
+      if (!pages.length)
+        log.notice(
+          `Reader impact: ${job.prLink} changed no docs page; only searches and questions on its terms are compared.`
+        )
+      const budget = new RequestBudget(Math.min(MAX_REQUESTS_PER_PULL, left))
+      try {
+        const measured = await measureWindows(
+          deps.service(),
+          { projectId: settings.projectId, pages, terms, ...windows },
+          { deadline, budget }
+        )
+        impact.before = measured.before
+        impact.after = measured.after
+        notes = measured.notes
+      } catch (error) {
+        end.requests += budget.used
+        if (
+          !(error instanceof ApiError) ||
+          error instanceof AuthError ||
+          error instanceof NotFoundError
+        )
+          throw error
+        log.notice(
+          `Reader impact of ${job.prLink} not measured: ${errorText(error).replace(/\.+$/, '')}. Nothing was posted or remembered for it; the next run measures it again.`
+        )
+        break
+      } finally {
+        left -= budget.used
+      }
+      used = budget.used
+      end.requests += used
+    }
+    const url = await postComment(docs, where.number, job, settings, log, {
+      mergedAt: job.endedAt,
+      days,
+      ...windows,
+      pages,
+      terms,
+      figures: impact,
+      notes
+    })
+    if (url === null) break
+    if (url) impact.commentUrl = url
+    try {
+      await dashboard.write(
+        settings.projectId,
+        p => {
+          const known = p.jobs.find(j => j.id === job.id)
+          if (known) known.impact = impact
+        },
+        { reread: true }
+      )
+    } catch (error) {
+      log.warning(
+        `Reader impact of ${job.prLink} was measured, but the dashboard could not remember it (${errorText(error)}): the next run measures it again.`
+      )
+      break
+    }
+    end.measured.push(job.prLink)
+    log.info(`Reader impact of ${job.prLink}: measured with ${counted(used, 'analytics request')}.`)
+  }
+  end.dashboardUrl = dashboard.url
+  return end
+}
+
+/**
+ * The project's ledger with its docs pull requests' outcomes brought up to date first (a few
+ * requests, as a change run does), so that a run which only measures sees the latest merges.
+ */
+async function refreshed(
+  dashboard: Dashboard,
+  settings: ImpactSettings,
+  {
+    event,
+    connect,
+    log,
+    now
+  }: {
+    event: RunEvent
+    connect: (token: string, owner: string, repo: string, tokenInput: string) => GitHubApi
+    log: Logger
+    now: number
+  }
+): Promise<ProjectLedger> {
+  const project = dashboard.project(settings.projectId)
+  const reads = await refreshOutcomes(project, {
+    now,
+    docsGitHub: (owner, repo) => connect(settings.docsToken, owner, repo, Input.DocsToken),
+    tokenInput: Input.DocsToken,
+    serverUrl: event.serverUrl,
+    log,
+    skip: new Set()
+  })
+  const updates = [...reads.changed, ...reads.checked]
+  if (!reads.changed.length || settings.dryRun) {
+    applyUpdates(project, updates)
+    return project
+  }
+  try {
+    await dashboard.write(settings.projectId, p => applyUpdates(p, updates), { reread: true })
+  } catch (error) {
+    log.warning(`Reader impact: ${errorText(error)}`)
+    applyUpdates(project, updates)
+    return project
+  }
+  return dashboard.project(settings.projectId)
+}
+
+const emptyFigures = (): null[] => [null, null, null, null, null, null]
+
+async function filesOf(docs: GitHubApi, number: number): Promise<ChangedFile[]> {
+  const files: ChangedFile[] = []
+  let pages = 0
+  for await (const page of docs.pullFilePages(number, 100)) {
+    files.push(...page)
+    if (++pages >= MAX_FILE_PAGES) break
+  }
+  return files
+}
+
+/**
+ * The comment on the docs pull request (`impact-comment: pr`), once: its URL, `undefined` when the
+ * figures go only to the dashboard, `null` when it could not be posted (nothing is remembered).
+ */
+async function postComment(
+  docs: GitHubApi,
+  number: number,
+  job: MergedJob,
+  settings: ImpactSettings,
+  log: Logger,
+  content: Parameters<typeof renderImpactComment>[0]
+): Promise<string | null | undefined> {
+  if (settings.impactComment !== 'pr') return undefined
+  try {
+    // An earlier run that commented but could not remember it: its comment stands, not a second.
+    const earlier = (await docs.listComments(number)).find(
+      c => c.authorType === 'Bot' && c.body.includes(IMPACT_MARKER)
+    )
+    if (earlier) {
+      log.info(`Reader impact of ${job.prLink}: commented on it already, by an earlier run.`)
+      return `${job.prLink}#issuecomment-${earlier.id}`
+    }
+    const id = await docs.createComment(number, renderImpactComment(content))
+    return `${job.prLink}#issuecomment-${id}`
+  } catch (error) {
+    log.warning(
+      `Reader impact of ${job.prLink} was measured, but could not be commented on it with '${Input.DocsToken}' (${describeGitHubError(error)}): the next run measures it again.${refusedAccess(error) ? ` Give '${Input.DocsToken}' write access to the pull requests of the docs repository.` : ''}`
+    )
+    return null
+  }
+}

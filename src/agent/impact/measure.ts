@@ -1,0 +1,166 @@
+import { type VisitorsPage, getViewsPage, getVisitorsPage } from '../../mintlify/analytics.js'
+import {
+  type ReadLimits,
+  getAssistantPage,
+  getFeedbackByPage,
+  getSearchesPage
+} from '../../mintlify/analytics-gaps.js'
+import type { ApiClient } from '../../mintlify/client.js'
+import { IMPACT_MEASURES } from '../../records/ledger.js'
+import { samePage } from './pages.js'
+import { mentions } from './terms.js'
+import type { DayRange } from './windows.js'
+
+/** Analytics requests at most for one docs pull request, retries included. */
+export const MAX_REQUESTS_PER_PULL = 10
+
+/** Rows per request: each listing is read in one request, the largest page its operation allows. */
+const PATH_ROWS = 250
+const FEEDBACK_ROWS = 100
+const SEARCH_ROWS = 100
+const QUESTION_ROWS = 1000
+
+/** One window's figures, in IMPACT_MEASURES' order; null where they are not known. */
+export type Figures = (number | null)[]
+
+export interface Measured {
+  before: Figures
+  after: Figures
+  /** What the figures leave out, for the comment (no reader's text). */
+  notes: string[]
+}
+
+export interface MeasureTarget {
+  projectId: string
+  pages: readonly string[]
+  terms: readonly string[]
+  before: DayRange
+  after: DayRange
+}
+
+/** The requests a docs pull request takes: two per listing and window pair. */
+export const plannedRequests = (target: Pick<MeasureTarget, 'pages' | 'terms'>): number =>
+  (target.pages.length ? 6 : 0) + (target.terms.length ? 4 : 0)
+
+const at = (name: (typeof IMPACT_MEASURES)[number]): number => IMPACT_MEASURES.indexOf(name)
+
+/**
+ * Both windows' figures for a docs pull request's pages and terms, one request per listing and
+ * window (plannedRequests). A page absent from a listing that says there is more is not known,
+ * not zero. Any failure (a rate limit, the budget) throws: nothing half-measured is kept.
+ */
+export async function measureWindows(
+  client: ApiClient,
+  target: MeasureTarget,
+  limits: ReadLimits
+): Promise<Measured> {
+  const notes = new Set<string>()
+  const pages = new Set(target.pages.map(samePage))
+  const window = async (range: DayRange, name: string): Promise<Figures> => {
+    const figures: Figures = IMPACT_MEASURES.map(() => null)
+    const query = { dateFrom: range.from, dateTo: range.to }
+    if (pages.size) {
+      const paths = { ...query, limit: PATH_ROWS, offset: 0 }
+      const views = await getViewsPage(
+        client,
+        target.projectId,
+        paths,
+        limits.deadline,
+        limits.budget
+      )
+      const visitors = await getVisitorsPage(
+        client,
+        target.projectId,
+        paths,
+        limits.deadline,
+        limits.budget
+      )
+      if (views.totals.total === 0 && visitors.totals.total === 0) {
+        notes.add(
+          `The service has no page views at all for the window ${name}: its figures are not known.`
+        )
+      } else {
+        const note = `A page not among the ${PATH_ROWS} busiest of a window is not known there.`
+        figures[at('humanViews')] = sumOf(views, pages, 'human', () => notes.add(note))
+        figures[at('humanVisitors')] = sumOf(visitors, pages, 'human', () => notes.add(note))
+        figures[at('aiVisitors')] = sumOf(visitors, pages, 'ai', () => notes.add(note))
+        const feedback = await getFeedbackByPage(
+          client,
+          target.projectId,
+          { ...query, limit: FEEDBACK_ROWS },
+          limits
+        )
+        const mine = feedback.feedback.filter(f => pages.has(samePage(f.path)))
+        const complete = !feedback.hasMore || mine.length === pages.size
+        if (!complete)
+          notes.add(
+            `Thumbs-down: a page not among the ${FEEDBACK_ROWS} with most feedback is not known.`
+          )
+        figures[at('thumbsDown')] = complete ? mine.reduce((n, f) => n + f.thumbsDown, 0) : null
+      }
+    }
+    if (target.terms.length) {
+      const searches = await getSearchesPage(
+        client,
+        target.projectId,
+        { ...query, limit: SEARCH_ROWS },
+        limits
+      )
+      figures[at('zeroClickSearches')] = searches.searches
+        .filter(s => (s.ctr === 0 || s.topClickedPage === null) && onTopic(s.searchQuery, target))
+        .reduce((n, s) => n + s.hits, 0)
+      if (searches.nextCursor !== null)
+        notes.add(`Searches: among the ${SEARCH_ROWS} most searched terms of each window.`)
+      const questions = await getAssistantPage(
+        client,
+        target.projectId,
+        { ...query, limit: QUESTION_ROWS },
+        limits
+      )
+      figures[at('unansweredQuestions')] = questions.conversations.filter(
+        q =>
+          q.resolutionStatus === 'unanswered' &&
+          (onTopic(q.query, target) || (q.pageUrl !== null && pages.has(pathOf(q.pageUrl))))
+      ).length
+      if (questions.hasMore)
+        notes.add(
+          `Questions: among the latest ${QUESTION_ROWS} assistant questions of each window.`
+        )
+    }
+    return figures
+  }
+  const before = await window(target.before, 'before')
+  const after = await window(target.after, 'after')
+  return { before, after, notes: [...notes] }
+}
+
+const onTopic = (text: string, target: MeasureTarget): boolean =>
+  target.terms.some(term => mentions(text, term))
+
+/** A page URL's path (`https://docs.acme.dev/guides/retry#x` → `/guides/retry`). */
+function pathOf(url: string): string {
+  try {
+    return samePage(new URL(url, 'https://docs.invalid').pathname)
+  } catch {
+    return ''
+  }
+}
+
+/**
+ * A count summed over the pages: a page missing from a listing that has more is not known, so the
+ * sum is not either; a page missing from a complete listing had none.
+ */
+function sumOf(
+  page: VisitorsPage,
+  pages: ReadonlySet<string>,
+  field: 'human' | 'ai',
+  incomplete: () => void
+): number | null {
+  const rows = page.visitors.filter(r => pages.has(samePage(r.path)))
+  const found = new Set(rows.map(r => samePage(r.path)))
+  if (page.hasMore && found.size < pages.size) {
+    incomplete()
+    return null
+  }
+  return rows.reduce((n, r) => n + r[field], 0)
+}

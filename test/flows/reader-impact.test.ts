@@ -1,0 +1,404 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import type { FakeFile, FakeGitHub, FakePull } from '../simulator/fake-github.js'
+import {
+  AnalyticsWorld,
+  RENAME_DOCS_FILES,
+  RENAME_DOCS_TREE,
+  RENAME_TITLE,
+  renameWorld
+} from '../simulator/analytics-impact.js'
+import type { Simulator } from '../simulator/server.js'
+import { APP, CodeChangeServers, DOCS_TOKEN, besideRecord } from '../support/code-change-runs.js'
+import { type GitHubValidator, gitHubValidator } from '../support/github-openapi.js'
+import type { RunResult } from '../support/run-action.js'
+import { IMPACT_MARKER } from '../../src/agent/impact/comment.js'
+import { measuringStep } from '../support/impact-runs.js'
+import { runInProcess } from '../support/run-in-process.js'
+import { VirtualClock } from '../support/virtual-clock.js'
+
+const HOUR = 3_600_000
+const DAY = 24 * HOUR
+const DOCS = 'acme/docs'
+const clock = new VirtualClock()
+let servers: CodeChangeServers
+let sim: Simulator
+let gh: FakeGitHub
+let validator: GitHubValidator
+const calls: FakeGitHub['requests'] = []
+beforeAll(async () => {
+  servers = await CodeChangeServers.start({ now: clock.wallNow })
+  ;({ sim, gh } = servers)
+  validator = await gitHubValidator()
+}, 60_000)
+afterAll(async () => {
+  calls.push(...gh.requests)
+  await servers.close()
+})
+beforeEach(() => {
+  calls.push(...gh.requests)
+  servers.reset()
+  sim.answerByRange(undefined)
+  gh.commitTo(APP, { message: 'Initial commit' })
+  gh.trees.set(DOCS, RENAME_DOCS_TREE)
+})
+
+const numberOf = (link: unknown): number => Number(String(link).split('/').pop())
+
+/**
+ * A code change merged now (a job, fold: never), whose docs pull request merges `docsAfter` later
+ * with `files`: the docs pull request and both merge times.
+ */
+async function documented(
+  docsAfter: number,
+  { title = RENAME_TITLE, files = RENAME_DOCS_FILES }: { title?: string; files?: FakeFile[] } = {}
+): Promise<{ pull: FakePull; codeMergedAt: number; docsMergedAt: number }> {
+  servers.runId++
+  const code = servers.mergeNext({ title })
+  const run = await runInProcess({
+    clock,
+    ...servers.step({
+      event: servers.mergedEvent(code),
+      inputs: { 'docs-token': DOCS_TOKEN, fold: 'never' }
+    })
+  })
+  expect(run.code).toBe(0)
+  const codeMergedAt = clock.wallNow()
+  const docsMergedAt = codeMergedAt + docsAfter
+  const pull = gh.addPull(DOCS, {
+    number: numberOf(run.outputs.prLink),
+    title: 'Document --watch',
+    state: 'closed',
+    merged: true,
+    user: { login: 'mintlify[bot]', type: 'Bot' },
+    createdAt: codeMergedAt,
+    mergedAt: docsMergedAt,
+    closedAt: docsMergedAt,
+    files
+  })
+  return { pull, codeMergedAt, docsMergedAt }
+}
+
+/** A scheduled run with impact-after: 14d and no prompt. */
+const measure = (inputs: Record<string, string> = {}): Promise<RunResult> =>
+  runInProcess({ clock, ...measuringStep(servers, inputs) })
+
+/** Moves the clock to `at`. */
+const until = (at: number): Promise<void> => clock.sleep(Math.max(0, at - clock.wallNow()))
+/** When a docs pull request merged at `mergedAt` is due with 14-day windows. */
+const dueAt = (mergedAt: number): number => (Math.floor(mergedAt / DAY) + 1 + 14 + 1) * DAY
+
+const analytics = () => sim.exchanges.filter(e => e.path.startsWith('/v1/analytics/'))
+const impactComments = (pull: FakePull) =>
+  gh.commentsOn(pull.number, DOCS).filter(c => c.body.includes('Readers before and after'))
+const dashboard = (): string => servers.dashboards()[0]?.body ?? ''
+const jobOf = (pull: FakePull) =>
+  servers.ledgerOf()?.jobs.find(j => j.prLink?.endsWith(`/pull/${pull.number}`))
+const row = (body: string, label: string): string =>
+  body.split('\n').find(l => l.startsWith(`| ${label} |`)) ?? ''
+
+describe('reader impact of merged docs pull requests', () => {
+  it('the rename world: searches for the new flag found nothing until the docs merged, and the renamed page took the old one’s readers', async () => {
+    const { pull, codeMergedAt, docsMergedAt } = await documented(10 * DAY)
+    sim.answerByRange(renameWorld(codeMergedAt, docsMergedAt).answer)
+    await until(dueAt(docsMergedAt))
+    const creates = sim.requests('create').length
+    const run = await measure()
+    expect(run.code).toBe(0)
+    expect(run.outputs.result).toBe('skipped')
+    expect(run.log).toContain('measured the reader impact of 1 docs pull request')
+    // Measured; nothing started.
+    expect(sim.requests('create')).toHaveLength(creates)
+    expect(analytics()).toHaveLength(10)
+    const [comment] = impactComments(pull)
+    expect(comment).toBeDefined()
+    const body = comment?.body ?? ''
+    const mergeDay = Math.floor(docsMergedAt / DAY) * DAY
+    const day = (at: number) => new Date(at).toISOString().slice(0, 10)
+    expect(body).toContain(
+      `**before** ${day(mergeDay - 14 * DAY)} to ${day(mergeDay - DAY)}, **after** ${day(mergeDay + DAY)} to ${day(mergeDay + 14 * DAY)}`
+    )
+    // The windows as the analytics were asked: whole days, dateTo exclusive.
+    const views = analytics().filter(e => e.route === 'views')
+    expect(views.map(v => [v.query.dateFrom, v.query.dateTo])).toEqual([
+      [day(mergeDay - 14 * DAY), day(mergeDay)],
+      [day(mergeDay + DAY), day(mergeDay + 15 * DAY)]
+    ])
+    expect(body).toContain('- **Pages**: `/cli/commands`, `/cli/watch`')
+    expect(body).toContain('- **Terms**: `--follow`, `--watch`')
+    // 40 a day on the commands page before; 40 + 30 on the renamed page after, for 14 days.
+    expect(row(body, 'Human page views')).toBe('| Human page views | 560 | 980 | ↑ +420 (+75%) |')
+    expect(row(body, 'Human visitors (per page, summed)')).toBe(
+      '| Human visitors (per page, summed) | 336 | 588 | ↑ +252 (+75%) |'
+    )
+    expect(row(body, 'AI visitors (per page, summed)')).toBe(
+      '| AI visitors (per page, summed) | 42 | 109 | ↑ +67 (+160%) |'
+    )
+    // Two a day on the commands page from the code merge to the docs' (10 days); two in 14 days after.
+    expect(row(body, 'Thumbs-down')).toBe('| Thumbs-down | 20 | 2 | ↓ −18 (−90%) |')
+    // A rate is as few as its thumbs-down: 20 before is enough to show a direction.
+    expect(row(body, 'Thumbs-down per 100 human views')).toBe(
+      '| Thumbs-down per 100 human views | 3.6 | 0.2 | ↓ −3.4 (−94%) |'
+    )
+    // 6 + 2 searches a day for the new name with no click for 10 days; clicked after.
+    expect(row(body, 'Searches for its terms with no result clicked')).toBe(
+      '| Searches for its terms with no result clicked | 80 | 0 | ↓ −80 (−100%) |'
+    )
+    expect(row(body, 'Unanswered assistant questions on its terms or pages')).toBe(
+      '| Unanswered assistant questions on its terms or pages | 10 | 0 | ↓ −10 (−100%) |'
+    )
+    expect(body).not.toMatch(/improv|helped|better|worse|success/i)
+    // Remembered, and shown on the dashboard.
+    const impact = jobOf(pull)?.impact
+    expect(impact?.before).toEqual([560, 336, 42, 20, 80, 10])
+    expect(impact?.after).toEqual([980, 588, 109, 2, 0, 0])
+    expect(impact?.commentUrl).toContain(`/pull/${pull.number}#issuecomment-`)
+    expect(dashboard()).toContain('#### Reader impact of merged docs pull requests')
+    expect(dashboard()).toContain('| 560 → 980 ↑ | 336 → 588 ↑ | 20 → 2 ↓ | 80 → 0 ↓ | 10 → 0 ↓ |')
+  })
+
+  it('measures a docs pull request once its after window and a day have passed, not before, and only once', async () => {
+    const { pull, codeMergedAt, docsMergedAt } = await documented(2 * DAY)
+    sim.answerByRange(renameWorld(codeMergedAt, docsMergedAt).answer)
+    await until(dueAt(docsMergedAt) - HOUR)
+    sim.reset()
+    const early = await measure()
+    expect(early.code).toBe(0)
+    expect(analytics()).toHaveLength(0)
+    expect(impactComments(pull)).toHaveLength(0)
+    expect(early.log).toContain('0 merged docs pull requests due, 1 whose windows are not over yet')
+    await clock.sleep(2 * HOUR)
+    expect((await measure()).code).toBe(0)
+    expect(impactComments(pull)).toHaveLength(1)
+    // Remembered: the next run reads and posts nothing.
+    sim.reset()
+    await clock.sleep(DAY)
+    const again = await measure()
+    expect(again.code).toBe(0)
+    expect(analytics()).toHaveLength(0)
+    expect(impactComments(pull)).toHaveLength(1)
+  })
+
+  it('one comment however often it is measured: a comment an earlier run could not remember is adopted', async () => {
+    const { pull, codeMergedAt, docsMergedAt } = await documented(2 * DAY)
+    sim.answerByRange(renameWorld(codeMergedAt, docsMergedAt).answer)
+    await until(dueAt(docsMergedAt))
+    // Someone quoting the marker is not the action.
+    gh.addComment(pull.number, `quoted ${IMPACT_MARKER}`, { login: 'bob', type: 'User' }, DOCS)
+    const earlier = gh.addComment(
+      pull.number,
+      `### Readers before and after this pull request merged\n\n${IMPACT_MARKER}`,
+      { login: 'github-actions[bot]', type: 'Bot' },
+      DOCS
+    )
+    const run = await measure()
+    expect(run.code).toBe(0)
+    expect(run.log).toContain('commented on it already, by an earlier run')
+    expect(impactComments(pull)).toEqual([earlier])
+    expect(jobOf(pull)?.impact?.commentUrl).toBe(
+      `${jobOf(pull)?.prLink}#issuecomment-${earlier.id}`
+    )
+  })
+
+  it('with changes: since-last the scheduled run measures, then documents what merged since', async () => {
+    const { pull, codeMergedAt, docsMergedAt } = await documented(2 * DAY)
+    sim.answerByRange(renameWorld(codeMergedAt, docsMergedAt).answer)
+    await until(dueAt(docsMergedAt))
+    servers.mergeNext({ title: 'Add a --quiet flag' })
+    const creates = sim.requests('create').length
+    const run = await measure({ changes: 'since-last' })
+    expect(run.code).toBe(0)
+    expect(impactComments(pull)).toHaveLength(1)
+    expect(sim.requests('create')).toHaveLength(creates + 1)
+    expect(run.outputs.result).toBe('pr-opened')
+  })
+
+  it('at most 10 analytics requests per docs pull request and max-requests per run, oldest merge first, the rest next run', async () => {
+    const first = await documented(2 * DAY)
+    const second = await documented(DAY)
+    const third = await documented(3 * DAY)
+    sim.answerByRange(renameWorld(first.codeMergedAt, first.docsMergedAt).answer)
+    await until(dueAt(third.docsMergedAt))
+    sim.reset()
+    const run = await measure({ 'max-requests': '25' })
+    expect(run.code).toBe(0)
+    // The second merged first: it and the first are measured, 10 requests each; the third waits.
+    expect(analytics()).toHaveLength(20)
+    expect(impactComments(second.pull)).toHaveLength(1)
+    expect(impactComments(first.pull)).toHaveLength(1)
+    expect(impactComments(third.pull)).toHaveLength(0)
+    expect(run.log).toContain("'max-requests: 25' is spent; 1 docs pull request wait")
+    sim.reset()
+    expect((await measure({ 'max-requests': '25' })).code).toBe(0)
+    expect(analytics()).toHaveLength(10)
+    expect(impactComments(third.pull)).toHaveLength(1)
+  })
+
+  it('a rate limit part-way posts and remembers nothing for that docs pull request; the next run measures it again', async () => {
+    const { pull, codeMergedAt, docsMergedAt } = await documented(2 * DAY)
+    sim.answerByRange(renameWorld(codeMergedAt, docsMergedAt).answer)
+    await until(dueAt(docsMergedAt))
+    sim.reset()
+    sim.inject({ route: 'searches', kind: 'status', status: 429, retryAfter: '7200', times: 3 })
+    const limited = await measure({ 'max-requests': '10' })
+    expect(limited.code).toBe(0)
+    expect(limited.log).toMatch(/::notice[^:]*::Reader impact of \S+ not measured: .*rate limit/i)
+    expect(limited.log).toContain('the next run measures it again')
+    expect(analytics().length).toBeLessThanOrEqual(10)
+    expect(impactComments(pull)).toHaveLength(0)
+    expect(jobOf(pull)?.impact).toBeUndefined()
+    sim.reset()
+    expect((await measure()).code).toBe(0)
+    expect(impactComments(pull)).toHaveLength(1)
+    expect(jobOf(pull)?.impact).toBeDefined()
+  })
+
+  it('impact-comment: dashboard writes nothing on the docs pull request; the dashboard shows it', async () => {
+    const { pull, codeMergedAt, docsMergedAt } = await documented(2 * DAY)
+    sim.answerByRange(renameWorld(codeMergedAt, docsMergedAt).answer)
+    await until(dueAt(docsMergedAt))
+    expect((await measure({ 'impact-comment': 'dashboard' })).code).toBe(0)
+    expect(besideRecord(gh.commentsOn(pull.number, DOCS))).toHaveLength(0)
+    expect(jobOf(pull)?.impact?.commentUrl).toBeUndefined()
+    expect(dashboard()).toContain('#### Reader impact of merged docs pull requests')
+  })
+
+  it('a docs pull request that changed no page: only its terms are compared, and it says so', async () => {
+    const { pull, codeMergedAt, docsMergedAt } = await documented(2 * DAY, {
+      files: [
+        { filename: 'docs/images/watch.png', status: 'added' },
+        { filename: 'docs/snippets/a.mdx' }
+      ]
+    })
+    sim.answerByRange(renameWorld(codeMergedAt, docsMergedAt).answer)
+    await until(dueAt(docsMergedAt))
+    sim.reset()
+    const run = await measure()
+    expect(run.log).toContain(
+      'changed no docs page; only searches and questions on its terms are compared'
+    )
+    expect(
+      analytics()
+        .map(e => e.route)
+        .sort()
+    ).toEqual(['assistant', 'assistant', 'searches', 'searches'])
+    const body = impactComments(pull)[0]?.body ?? ''
+    expect(body).toContain('- **Pages**: none')
+    expect(row(body, 'Human page views')).toBe('')
+    expect(row(body, 'Searches for its terms with no result clicked')).toContain('| 0 |')
+  })
+
+  it('no page and no term: nothing to measure, said, and not tried again', async () => {
+    const { pull } = await documented(2 * DAY, {
+      title: 'Tidy up',
+      files: [{ filename: 'docs/images/logo.png' }]
+    })
+    await until(dueAt(pull.mergedAt as number))
+    sim.reset()
+    const run = await measure({ 'impact-comment': 'dashboard' })
+    expect(run.log).toContain('changed no docs page and has no recorded terms')
+    expect(analytics()).toHaveLength(0)
+    expect(jobOf(pull)?.impact?.before).toEqual([null, null, null, null, null, null])
+  })
+
+  it('a window with no data: its figures are not known, not zero', async () => {
+    const { pull, codeMergedAt, docsMergedAt } = await documented(2 * DAY)
+    const world = renameWorld(codeMergedAt, docsMergedAt)
+    // The analytics begin on the merge's day: nothing before it.
+    sim.answerByRange(
+      new AnalyticsWorld(d => (d >= docsMergedAt - DAY ? world.dayOf(d) : undefined)).answer
+    )
+    await until(dueAt(docsMergedAt))
+    expect((await measure()).code).toBe(0)
+    const body = impactComments(pull)[0]?.body ?? ''
+    expect(body).toContain('The service has no page views at all for the window before')
+    expect(row(body, 'Human page views')).toBe('| Human page views | not known | 980 | not known |')
+  })
+
+  it('small counts: a row under 10 in both windows says too few to tell', async () => {
+    const { pull, docsMergedAt } = await documented(2 * DAY)
+    const mergeDay = Math.floor(docsMergedAt / DAY) * DAY
+    sim.answerByRange(
+      new AnalyticsWorld(d => ({
+        views: {
+          '/cli/commands': { human: d < mergeDay ? 0 : 1, ai: 0 },
+          '/quickstart': { human: 9, ai: 1 }
+        },
+        thumbs: {},
+        searches: {},
+        questions: []
+      })).answer
+    )
+    await until(dueAt(docsMergedAt))
+    expect((await measure()).code).toBe(0)
+    const body = impactComments(pull)[0]?.body ?? ''
+    expect(row(body, 'Human page views')).toBe('| Human page views | 0 | 14 | ↑ +14 |')
+    expect(row(body, 'Human visitors (per page, summed)')).toBe(
+      '| Human visitors (per page, summed) | 0 | 8 | too few to tell |'
+    )
+    expect(row(body, 'Thumbs-down')).toBe('| Thumbs-down | 0 | 0 | too few to tell |')
+  })
+
+  it('dry-run: says what it would measure, and reads no analytics and writes nothing', async () => {
+    const { pull, docsMergedAt } = await documented(2 * DAY)
+    await until(dueAt(docsMergedAt))
+    sim.reset()
+    const run = await measure({ 'dry-run': 'true' })
+    expect(run.code).toBe(0)
+    expect(run.outputs.result).toBe('dry-run')
+    expect(run.log).toContain('Dry run: would measure the reader impact of 1 docs pull request')
+    expect(analytics()).toHaveLength(0)
+    expect(besideRecord(gh.commentsOn(pull.number, DOCS))).toHaveLength(0)
+    expect(jobOf(pull)?.impact).toBeUndefined()
+  })
+
+  it('no ledger yet: a notice, and nothing read', async () => {
+    const run = await measure()
+    expect(run.code).toBe(0)
+    expect(run.log).toMatch(
+      /::notice[^:]*::Reader impact: the dashboard of acme\/app holds no ledger/
+    )
+    expect(analytics()).toHaveLength(0)
+  })
+
+  it('impact-after needs docs-token and the dashboard, whole days, and is checked before any request', async () => {
+    for (const [inputs, message] of [
+      [{ 'docs-token': '' }, "Input 'impact-after' needs 'docs-token'"],
+      [{ dashboard: 'false' }, "Input 'impact-after' needs 'dashboard: true'"],
+      [{ 'impact-after': '36h' }, "Input 'impact-after' must be whole days"],
+      [{ 'impact-after': '200d' }, "Input 'impact-after' must be between"],
+      [{ 'impact-comment': 'issue' }, "Input 'impact-comment' must be one of pr, dashboard"],
+      [{ 'max-requests': '0' }, "Input 'max-requests'"]
+    ] as const) {
+      const run = await measure(inputs)
+      expect(run.code).toBe(1)
+      expect(run.log).toContain(message)
+    }
+    expect(sim.exchanges).toHaveLength(0)
+    expect(gh.requests).toHaveLength(0)
+  })
+
+  it('docs-token without access to the docs pull request’s files: a warning naming it, nothing posted', async () => {
+    const { pull, codeMergedAt, docsMergedAt } = await documented(2 * DAY)
+    sim.answerByRange(renameWorld(codeMergedAt, docsMergedAt).answer)
+    await until(dueAt(docsMergedAt))
+    gh.failures.set('pull-files', { status: 403, times: 1 })
+    const run = await measure()
+    expect(run.code).toBe(0)
+    expect(run.log).toMatch(
+      /::warning::Reader impact: could not read the files of \S+ with 'docs-token' \(HTTP 403\)/
+    )
+    expect(impactComments(pull)).toHaveLength(0)
+    expect(
+      run.log
+        .split('\n')
+        .filter(l => !l.startsWith('::add-mask::'))
+        .join('\n')
+    ).not.toContain(DOCS_TOKEN)
+  })
+
+  it('every GitHub call of the suite matches GitHub’s OpenAPI description', () => {
+    calls.push(...gh.requests.splice(0))
+    expect(calls.length).toBeGreaterThan(0)
+    expect(calls.flatMap(c => validator.problems(c))).toEqual([])
+  })
+})

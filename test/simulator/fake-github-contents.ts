@@ -1,0 +1,79 @@
+/**
+ * `GET /repos/{owner}/{repo}/contents/{path}` of the fake GitHub, and the root's tree
+ * (`git/trees/HEAD`): a folder's entries, or a file,
+ * from the files a repository holds on its default branch (`trees`, by `owner/repo`). An answer,
+ * `null` when a failure was sent, or undefined when the route is another.
+ */
+export async function contentsRoute(
+  trees: ReadonlyMap<string, readonly string[]>,
+  route: string,
+  fail: (name: string) => Promise<boolean>
+): Promise<{ status: number; body: unknown } | null | undefined> {
+  const tree = /^\/repos\/([^/]+\/[^/]+)\/git\/trees\/HEAD$/.exec(route)
+  if (tree) {
+    if (await fail('contents')) return null
+    return { status: 200, body: rootTree(tree[1] as string, trees.get(tree[1] as string) ?? []) }
+  }
+  const m = /^\/repos\/([^/]+\/[^/]+)\/contents\/(.+)$/.exec(route)
+  if (!m) return undefined
+  if (await fail('contents')) return null
+  const repo = m[1] as string
+  const path = decodeURIComponent(m[2] as string).replace(/\/+$/, '')
+  const files = trees.get(repo) ?? []
+  const notFound = { status: 404, body: { message: 'Not Found' } }
+  if (files.includes(path))
+    return { status: 200, body: { ...entry(repo, path, 'file'), content: '', encoding: 'base64' } }
+  const prefix = path ? `${path}/` : ''
+  const names = new Map<string, 'file' | 'dir'>()
+  for (const file of files) {
+    if (!file.startsWith(prefix)) continue
+    const [name, ...rest] = file.slice(prefix.length).split('/')
+    if (name) names.set(name, rest.length ? 'dir' : 'file')
+  }
+  if (!names.size) return notFound
+  return {
+    status: 200,
+    body: [...names].map(([name, type]) => entry(repo, `${prefix}${name}`, type))
+  }
+}
+
+/** `GET /repos/{owner}/{repo}/git/trees/HEAD`: the root's entries, not recursive. */
+function rootTree(repo: string, files: readonly string[]): Record<string, unknown> {
+  const names = new Map<string, 'blob' | 'tree'>()
+  for (const file of files) {
+    const [name, ...rest] = file.split('/')
+    if (name) names.set(name, rest.length ? 'tree' : 'blob')
+  }
+  const sha = 'd'.repeat(40)
+  return {
+    sha,
+    url: `https://api.github.com/repos/${repo}/git/trees/${sha}`,
+    truncated: false,
+    tree: [...names].map(([path, type]) => ({
+      path,
+      mode: type === 'tree' ? '040000' : '100644',
+      type,
+      sha,
+      ...(type === 'blob' ? { size: 100 } : {}),
+      url: `https://api.github.com/repos/${repo}/git/${type}s/${sha}`
+    }))
+  }
+}
+
+function entry(repo: string, path: string, type: 'file' | 'dir'): Record<string, unknown> {
+  const url = `https://api.github.com/repos/${repo}/contents/${path}`
+  const html = `https://github.com/${repo}/${type === 'dir' ? 'tree' : 'blob'}/main/${path}`
+  const git = `https://api.github.com/repos/${repo}/git/${type === 'dir' ? 'trees' : 'blobs'}/${'e'.repeat(40)}`
+  return {
+    type,
+    size: type === 'file' ? 100 : 0,
+    name: path.split('/').pop(),
+    path,
+    sha: 'e'.repeat(40),
+    url,
+    git_url: git,
+    html_url: html,
+    download_url: type === 'file' ? `https://raw.githubusercontent.com/${repo}/main/${path}` : null,
+    _links: { self: url, git, html }
+  }
+}

@@ -1,0 +1,221 @@
+import { describe, expect, it } from 'vitest'
+import { direction, impactCell, renderImpactComment } from '../../src/agent/impact/comment.js'
+import { findDocsRoot, pagesOf, sitePath } from '../../src/agent/impact/pages.js'
+import { mentions, termsOf } from '../../src/agent/impact/terms.js'
+import { dueForImpact, impactWindows } from '../../src/agent/impact/windows.js'
+import type { ChangedFile } from '../../src/github/api.js'
+import {
+  type LedgerJob,
+  type ReaderImpact,
+  emptyLedger,
+  emptyProject,
+  ledgerRecord,
+  readLedger
+} from '../../src/records/ledger.js'
+import { RecordSigner } from '../../src/records/record.js'
+
+const DAY = 86_400_000
+const NOW = Date.UTC(2026, 10, 24, 12)
+const file = (path: string, over: Partial<ChangedFile> = {}): ChangedFile => ({
+  path,
+  status: 'modified',
+  additions: 1,
+  deletions: 0,
+  ...over
+})
+
+describe('docs files as site paths', () => {
+  it('maps pages as Mintlify serves them: extension dropped, index to its folder, under the docs root', () => {
+    expect(sitePath('guides/retry.mdx', '')).toBe('/guides/retry')
+    expect(sitePath('guides/retry.md', '')).toBe('/guides/retry')
+    expect(sitePath('index.mdx', '')).toBe('/')
+    expect(sitePath('guides/index.mdx', '')).toBe('/guides')
+    expect(sitePath('docs/guides/retry.mdx', 'docs')).toBe('/guides/retry')
+    expect(sitePath('docs/index.md', 'docs')).toBe('/')
+  })
+
+  it('is no page: snippets, other files, files outside the root, odd paths', () => {
+    expect(sitePath('snippets/flag.mdx', '')).toBeUndefined()
+    expect(sitePath('docs/snippets/flag.mdx', 'docs')).toBeUndefined()
+    expect(sitePath('images/logo.png', '')).toBeUndefined()
+    expect(sitePath('docs.json', '')).toBeUndefined()
+    expect(sitePath('src/readme.md', 'docs')).toBeUndefined()
+    expect(sitePath('docs//x.mdx', 'docs')).toBeUndefined()
+    expect(sitePath('docs/../x.mdx', 'docs')).toBeUndefined()
+  })
+
+  it('a pull request’s pages: each once, renames by their new path, removed files left out', () => {
+    expect(
+      pagesOf(
+        [
+          file('cli/watch.mdx', { status: 'renamed', previousPath: 'cli/follow.mdx' }),
+          file('cli/commands.mdx'),
+          file('cli/old.mdx', { status: 'removed' }),
+          file('snippets/a.mdx'),
+          file('logo.svg'),
+          file('cli/commands.mdx')
+        ],
+        ''
+      )
+    ).toEqual(['/cli/commands', '/cli/watch'])
+  })
+
+  it('finds the docs root at the repository’s root or in the first folder of the changed pages', async () => {
+    const asked: string[] = []
+    const folders: Record<string, string[]> = {
+      '': ['README.md', 'docs', 'src'],
+      docs: ['docs.json', 'guides'],
+      site: ['mint.json']
+    }
+    const names = async (path: string) => {
+      asked.push(path)
+      return folders[path] ?? []
+    }
+    expect(await findDocsRoot(names, [file('docs/guides/a.mdx'), file('src/x.ts')])).toBe('docs')
+    expect(asked).toEqual(['', 'docs'])
+    expect(await findDocsRoot(names, [file('site/a.md')])).toBe('site')
+    expect(await findDocsRoot(async () => ['docs.json'], [file('a.mdx')])).toBe('')
+    expect(await findDocsRoot(names, [file('other/a.mdx')])).toBeUndefined()
+  })
+})
+
+describe('terms of the changes', () => {
+  it('takes code spans, flags and identifiers from titles, lower case, at most five', () => {
+    expect(termsOf([{ title: 'Rename the `--follow` flag to `--watch`' }])).toEqual([
+      '--follow',
+      '--watch'
+    ])
+    expect(
+      termsOf([{ title: 'Add retryPolicy and max_retries to client.send (--dry-run)' }])
+    ).toEqual(['retrypolicy', 'max_retries', 'client.send', '--dry-run'])
+    expect(termsOf([{ title: 'Tidy up the docs' }])).toEqual([])
+    expect(termsOf([{ title: '`a1x` `b2x` `c3x` `d4x` `e5x` `f6x`' }])).toHaveLength(5)
+  })
+
+  it('keeps nothing a title could use to reach the comment: only letters, digits, -, _ and .', () => {
+    expect(termsOf([{ title: 'Fix `<img src=x onerror=alert(1)>` and `@everyone`' }])).toEqual([])
+  })
+
+  it('matches a term as a word, its dashes optional', () => {
+    expect(mentions('--watch', '--watch')).toBe(true)
+    expect(mentions('how to use watch mode', '--watch')).toBe(true)
+    expect(mentions('stopwatch', '--watch')).toBe(false)
+    expect(mentions('watcher', '--watch')).toBe(false)
+    expect(mentions('client.send options', 'client.send')).toBe(true)
+    expect(mentions('clientXsend', 'client.send')).toBe(false)
+  })
+})
+
+describe('windows', () => {
+  it('two windows of whole days meeting at the merge’s day, which is in neither; due a day after', () => {
+    const merged = Date.UTC(2026, 10, 10, 15, 30)
+    const w = impactWindows(merged, 14)
+    expect(w.before).toEqual({ from: '2026-10-27', to: '2026-11-10' })
+    expect(w.after).toEqual({ from: '2026-11-11', to: '2026-11-25' })
+    expect(new Date(w.dueAt).toISOString()).toBe('2026-11-26T00:00:00.000Z')
+  })
+
+  it('due: merged, not measured, windows over; the oldest merge first', () => {
+    const project = emptyProject()
+    const job = (id: string, over: Partial<LedgerJob>): LedgerJob => ({
+      id,
+      prLink: `https://github.com/acme/docs/pull/${id}`,
+      state: 'merged',
+      startedAt: NOW - 60 * DAY,
+      changes: [],
+      moreChanges: 0,
+      ...over
+    })
+    const measured: ReaderImpact = { at: NOW, days: 14, before: [], after: [] }
+    project.jobs.push(
+      job('1', { endedAt: NOW - 20 * DAY }),
+      job('2', { endedAt: NOW - 30 * DAY }),
+      job('3', { endedAt: NOW - 10 * DAY }),
+      job('4', { endedAt: NOW - 40 * DAY, impact: measured }),
+      job('5', { endedAt: NOW - 40 * DAY, state: 'closed' }),
+      job('6', { state: 'merged' })
+    )
+    expect(dueForImpact(project, NOW, 14).map(j => j.id)).toEqual(['2', '1'])
+  })
+})
+
+describe('the impact in the ledger', () => {
+  const signer = new RecordSigner('mint_test_key_0123456789')
+  const PLACE = 'acme/app dashboard'
+  const withImpact = (impact: unknown) => {
+    const ledger = emptyLedger()
+    const project = emptyProject()
+    project.jobs.push({
+      id: 'job_1',
+      prLink: 'https://github.com/acme/docs/pull/1',
+      state: 'merged',
+      startedAt: NOW - 40 * DAY,
+      endedAt: NOW - 30 * DAY,
+      changes: [],
+      moreChanges: 0,
+      impact: impact as ReaderImpact
+    })
+    ledger.projects.p = project
+    const read = readLedger(ledgerRecord(ledger, signer, PLACE, NOW), signer, PLACE)
+    return read.ok ? read.ledger.projects.p?.jobs[0]?.impact : 'unread'
+  }
+
+  it('is kept as written, and dropped when out of shape', () => {
+    const good = {
+      at: NOW,
+      days: 14,
+      before: [1, 2, 3, null, 5, 6],
+      after: [1, 2, 3, 4, 5, 6],
+      commentUrl: 'https://github.com/acme/docs/pull/1#issuecomment-5'
+    }
+    expect(withImpact(good)).toEqual(good)
+    expect(withImpact({ ...good, before: [1, 2] })).toBeUndefined()
+    expect(withImpact({ ...good, after: [1, 2, 3, 4, 5, -6] })).toBeUndefined()
+    expect(withImpact({ ...good, days: 0 })).toBeUndefined()
+    expect(withImpact({ ...good, commentUrl: 'javascript:alert(1)' })).toEqual({
+      ...good,
+      commentUrl: undefined
+    })
+  })
+})
+
+describe('the comment', () => {
+  it('arrows with the difference, too few to tell under 10 in both, not known for a missing figure', () => {
+    expect(direction(100, 150)).toBe('↑ +50 (+50%)')
+    expect(direction(150, 100)).toBe('↓ −50 (−33%)')
+    expect(direction(12, 12)).toBe('→ same')
+    expect(direction(0, 14)).toBe('↑ +14')
+    expect(direction(3, 9)).toBe('too few to tell')
+    expect(direction(null, 9)).toBe('not known')
+    const impact: ReaderImpact = {
+      at: NOW,
+      days: 14,
+      before: [100, 1, 0, null, 5, null],
+      after: [120, 2, 0, 3, 40, null]
+    }
+    expect(impactCell(impact, 'humanViews')).toBe('100 → 120 ↑')
+    expect(impactCell(impact, 'humanVisitors')).toBe('1 → 2 (too few)')
+    expect(impactCell(impact, 'thumbsDown')).toBe('not known → 3')
+    expect(impactCell(impact, 'unansweredQuestions')).toBe('–')
+  })
+
+  it('names the windows and says no more than the numbers', () => {
+    const body = renderImpactComment({
+      mergedAt: Date.UTC(2026, 10, 10, 15, 30),
+      days: 14,
+      ...impactWindows(Date.UTC(2026, 10, 10, 15, 30), 14),
+      pages: ['/a'],
+      terms: ['--watch'],
+      figures: { before: [100, 60, 5, 12, 30, 4], after: [150, 90, 5, 3, 2, 1] },
+      notes: []
+    })
+    expect(body).toContain(
+      '**before** 2026-10-27 to 2026-11-09, **after** 2026-11-11 to 2026-11-24'
+    )
+    expect(body).toContain('| Thumbs-down per 100 human views | 12.0 | 2.0 | ↓ −10 (−83%) |')
+    expect(body).toContain(
+      '| Unanswered assistant questions on its terms or pages | 4 | 1 | too few to tell |'
+    )
+    expect(body).not.toMatch(/improv|helped|better|worse/i)
+  })
+})
