@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import type { FakeComment, FakeGitHub, FakeIssue, FakePull } from '../simulator/fake-github.js'
+import type { FakeGitHub, FakeIssue, FakePull } from '../simulator/fake-github.js'
 import type { Simulator } from '../simulator/server.js'
 import {
   APP,
