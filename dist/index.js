@@ -33445,7 +33445,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9920);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6165);
 
 // The agent action (action.yml); `run` reports its own failures.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -33455,7 +33455,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9920:
+/***/ 6165:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -48382,35 +48382,207 @@ async function findDocsRoot(folderNames, files) {
     return undefined;
 }
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/terms.js
+/**
+ * The distinctive terms of a text: what names something in a product (a flag, an identifier, a
+ * config key, an endpoint, a code span) rather than ordinary words. The gaps sub-action ties a
+ * reader's gap to a change by them ("watch" alone never ties, `--watch` does), and the agent's impact
+ * measurement finds what a docs pull request was about in its changes' titles. Pure functions over
+ * capped text.
+ */
+/** Terms kept per gap, and their length: reader text is hostile and the matching is per term. */
+const MAX_TERMS = 8;
+const MIN_TERM = 3;
+const MAX_TERM = 80;
+/** Reader text looked at, per gap. */
+const MAX_TEXT = 500;
+/**
+ * Words that look like identifiers but are everyday writing (`e.g.`, `sign-in`, `i.e.`) or too
+ * generic to say which change a gap is about (`api`, `docs`, `index`): never a term on their own.
+ */
+const STOP = new Set([
+    'e.g',
+    'i.e',
+    'etc',
+    'vs',
+    'api',
+    'apis',
+    'docs',
+    'doc',
+    'index',
+    'readme',
+    'readme.md',
+    'node.js',
+    'next.js',
+    'vue.js',
+    'sign-in',
+    'sign-up',
+    'log-in',
+    'e-mail',
+    'built-in',
+    'how-to',
+    'set-up',
+    'follow-up',
+    'opt-in',
+    'opt-out',
+    'real-time',
+    'step-by-step',
+    'up-to-date',
+    'third-party',
+    'well-known',
+    'open-source',
+    'self-host',
+    'self-hosted',
+    'two-factor',
+    'multi-factor',
+    'end-to-end',
+    'on-prem',
+    'on-premise',
+    'read-only',
+    'client-side',
+    'server-side',
+    'non-profit',
+    'true',
+    'false',
+    'null',
+    'undefined',
+    'string',
+    'number',
+    'boolean',
+    'object',
+    'error',
+    'config',
+    'setup',
+    'install',
+    'http',
+    'https',
+    'json',
+    'yaml',
+    'html'
+].map(w => w.toLowerCase()));
+const PATTERNS = [
+    // Code spans: `anything short`.
+    /`([^`\n]{3,80})`/g,
+    // Flags: --watch, --dry-run.
+    /(?<![\w-])(--[A-Za-z][\w-]*[A-Za-z0-9])/g,
+    // Endpoints and paths: /v1/users, /api/keys/{id}.
+    /(?<![\w/])(\/[A-Za-z0-9_{}:.-]+(?:\/[A-Za-z0-9_{}:.-]+)+)/g,
+    // dotted.config.keys (a letter after each dot; no version numbers).
+    /(?<![\w.])([A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+)(?![\w]|\.\w)/g,
+    // snake_case and CONSTANT_CASE.
+    /(?<![\w.])([A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+)(?![\w]|\.\w)/g,
+    // camelCase and PascalCase with an inner capital: apiKey, getUser, MaxRetries.
+    /(?<![\w.])([a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*)(?![\w]|\.\w)/g,
+    // kebab-case keys of two or more parts: max-requests, follow-symlinks.
+    /(?<![\w./-])([a-z][a-z0-9]*(?:-[a-z0-9]+)+)(?![\w-]|[./]\w)/g
+];
+/** The distinctive terms in a gap's text, in the order found, without repeats (case aside). */
+function distinctiveTerms(raw) {
+    const text = raw.slice(0, MAX_TEXT);
+    const terms = [];
+    const seen = new Set();
+    for (const pattern of PATTERNS) {
+        for (const match of text.matchAll(pattern)) {
+            const term = (match[1] ?? '').trim().replace(/[.,;:!?]+$/, '');
+            const key = term.toLowerCase();
+            if (term.length < MIN_TERM || term.length > MAX_TERM || seen.has(key))
+                continue;
+            if (!isDistinctive(term))
+                continue;
+            seen.add(key);
+            terms.push(term);
+            if (terms.length >= MAX_TERMS)
+                return terms;
+        }
+    }
+    return terms;
+}
+/** A term that names something: not a stop word, and with some shape beyond plain letters. */
+function isDistinctive(term) {
+    if (STOP.has(term.toLowerCase()))
+        return false;
+    // Plain words, in a code span or in capitals ("watch mode", `watch`, SSO), say no more than words.
+    if (/^[A-Za-z ]+$/.test(term) && !/[a-z][A-Z]/.test(term))
+        return false;
+    return /[A-Za-z]/.test(term);
+}
+/**
+ * A page gap's terms: its path, as a site path (`/cli/commands`) and as a file path would hold it
+ * (`cli/commands`), and its slug (`commands`), which only file names match.
+ */
+function pageTerms(path) {
+    const clean = path.replace(/[?#].*$/s, '').replace(/\/+$/, '');
+    const inner = clean.replace(/^\/+/, '');
+    if (!inner || inner.length > MAX_TERM)
+        return { paths: [], slug: null };
+    const slug = inner.split('/').pop() ?? '';
+    return {
+        paths: [`/${inner}`, ...(inner.includes('/') ? [inner] : [])],
+        slug: slug.length >= MIN_TERM && !STOP.has(slug.toLowerCase()) ? slug : null
+    };
+}
+const escapeRegExp = (s) => s.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+/**
+ * Whether `text` names `term` as a whole: case aside, not inside a longer name (`--watch` is not in
+ * `--watch-all`, `apiKey` is not in `apiKeys`), though a sentence's full stop may follow it.
+ */
+function mentions(text, term) {
+    const pattern = new RegExp(`(?<![A-Za-z0-9_-])${escapeRegExp(term)}(?![A-Za-z0-9_]|[-./][A-Za-z0-9_])`, 'i');
+    return pattern.test(text);
+}
+/** Whether one of `files` is the page's source: its path without extension ends in the page path or slug. */
+function namesPageFile(files, page) {
+    return files.some(file => {
+        const stem = file.toLowerCase().replace(/\.[a-z0-9]+$/, '');
+        if (page.paths.some(p => `/${stem}`.endsWith(`/${p.toLowerCase().replace(/^\/+/, '')}`)))
+            return true;
+        return page.slug !== null && stem.split('/').pop() === page.slug.toLowerCase();
+    });
+}
+/** Names a change removed, at most this many: what pages written before it may still say. */
+const MAX_REMOVED = 3;
+/**
+ * The distinctive terms on the removed lines of a diff excerpt that no added line names: what the
+ * change took away or renamed (`--follow` when `--follow` became `--watch`).
+ */
+function removedTerms(diff) {
+    const lines = diff.split('\n');
+    const added = lines.filter(l => l.startsWith('+')).join('\n');
+    const removed = [];
+    for (const line of lines.filter(l => l.startsWith('-'))) {
+        for (const term of distinctiveTerms(line.slice(1))) {
+            if (removed.length >= MAX_REMOVED)
+                return removed;
+            if (!removed.includes(term) && !mentions(added, term))
+                removed.push(term);
+        }
+    }
+    return removed;
+}
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/impact/terms.js
+
 /** A handful of terms is what readers type; more would match anything. */
-const MAX_TERMS = 5;
+const terms_MAX_TERMS = 5;
 const MAX_TERM_CHARS = 40;
-/** `code`, a `--flag`, or an identifier with `_`, `.` or an inner capital: the words a rename changes. */
-const CODE_SPAN = /`([^`\n]{2,60})`/g;
-const TOKEN = /(?:^|[\s(])(--?[A-Za-z][\w-]+|[A-Za-z]\w*(?:[._]\w+)+|[a-z]+[A-Z]\w*)(?=$|[\s),:;])/g;
 /**
  * The distinctive terms of the changes a docs pull request documents, from their titles (as the
- * ledger keeps them): code spans, flags and identifiers, at most MAX_TERMS, lower case. Titles are
- * outside text: a term keeps only letters, digits and `-`, `_`, `.`.
+ * ledger keeps them), as the gaps sub-action finds them in readers' text: at most MAX_TERMS, lower
+ * case. Titles are outside text: a term keeps only letters, digits and `-`, `_`, `.`.
  */
 function termsOf(changes) {
     const terms = new Set();
     for (const { title } of changes) {
-        const found = [
-            ...[...title.matchAll(CODE_SPAN)].map(m => m[1] ?? ''),
-            ...[...title.matchAll(TOKEN)].map(m => m[1] ?? '')
-        ];
-        for (const raw of found) {
+        for (const raw of distinctiveTerms(title)) {
             const term = raw.trim().toLowerCase();
             if (term.length >= 3 && term.length <= MAX_TERM_CHARS && /^[\w.-]+$/.test(term))
                 terms.add(term);
         }
     }
-    return [...terms].slice(0, MAX_TERMS);
+    return [...terms].slice(0, terms_MAX_TERMS);
 }
 /** Whether a reader's search or question is about `term`: the term as a word, its dashes optional. */
-function mentions(text, term) {
+function terms_mentions(text, term) {
     const word = term.replace(/^-+/, '');
     if (!word)
         return false;
@@ -48484,7 +48656,7 @@ async function measureWindows(client, target, limits) {
     const after = await window(target.after, 'after');
     return { before, after, notes: [...notes] };
 }
-const onTopic = (text, target) => target.terms.some(term => mentions(text, term));
+const onTopic = (text, target) => target.terms.some(term => terms_mentions(text, term));
 /** A page URL's path (`https://docs.acme.dev/guides/retry#x` → `/guides/retry`). */
 function pathOf(url) {
     try {

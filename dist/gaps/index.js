@@ -30941,7 +30941,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5141);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2688);
 
 // The docs-gaps sub-action (gaps/action.yml); `run` reports its own failures.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -30951,7 +30951,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5141:
+/***/ 2688:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -43067,11 +43067,13 @@ function table(title, head, rows) {
     return [`### ${title}`, '', ...(rows.length ? [...head, ...rows] : ['None in this range.']), ''];
 }
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/gaps/terms.js
+;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/terms.js
 /**
- * The distinctive terms of a gap: what a reader typed that names something in the product (a flag,
- * an identifier, a config key, an endpoint, a code span) rather than ordinary words. Only these tie a
- * gap to a change: "watch" alone never does, `--watch` does. Pure functions over capped text.
+ * The distinctive terms of a text: what names something in a product (a flag, an identifier, a
+ * config key, an endpoint, a code span) rather than ordinary words. The gaps sub-action ties a
+ * reader's gap to a change by them ("watch" alone never ties, `--watch` does), and the agent's impact
+ * measurement finds what a docs pull request was about in its changes' titles. Pure functions over
+ * capped text.
  */
 /** Terms kept per gap, and their length: reader text is hostile and the matching is per term. */
 const MAX_TERMS = 8;

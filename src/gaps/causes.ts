@@ -1,7 +1,7 @@
 import type { ChangeDetails } from '../github/changes.js'
 import { groupKey } from './reader-text.js'
 import type { Sections } from './report.js'
-import { distinctiveTerms, mentions, namesPageFile, pageTerms } from './terms.js'
+import { distinctiveTerms, mentions, namesPageFile, pageTerms } from '../runner/terms.js'
 
 /** A top gap, as the report lists it: its kind, its (cleaned) text and its count in the range. */
 export interface Gap {

@@ -5,7 +5,7 @@ import { utcDay } from '../records/ledger.js'
 import { changeName } from './changes.js'
 import { type Tie, gapKey } from './causes.js'
 import { cleanReaderText, groupKey, pagePath } from './reader-text.js'
-import { removedTerms } from './terms.js'
+import { removedTerms } from '../runner/terms.js'
 import type { Cause } from './report.js'
 
 /**

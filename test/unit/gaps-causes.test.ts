@@ -9,7 +9,7 @@ import {
   namesPageFile,
   pageTerms,
   removedTerms
-} from '../../src/gaps/terms.js'
+} from '../../src/runner/terms.js'
 import { MAX_CAUSES_BYTES, causesOutput } from '../../src/gaps/tie.js'
 
 describe('distinctive terms of a gap', () => {

@@ -86,8 +86,8 @@ describe('terms of the changes', () => {
       '--watch'
     ])
     expect(
-      termsOf([{ title: 'Add retryPolicy and max_retries to client.send (--dry-run)' }])
-    ).toEqual(['retrypolicy', 'max_retries', 'client.send', '--dry-run'])
+      termsOf([{ title: 'Add retryPolicy and max_retries to client.send (--dry-run)' }]).sort()
+    ).toEqual(['--dry-run', 'client.send', 'max_retries', 'retrypolicy'])
     expect(termsOf([{ title: 'Tidy up the docs' }])).toEqual([])
     expect(termsOf([{ title: '`a1x` `b2x` `c3x` `d4x` `e5x` `f6x`' }])).toHaveLength(5)
   })

@@ -1,7 +1,9 @@
 /**
- * The distinctive terms of a gap: what a reader typed that names something in the product (a flag,
- * an identifier, a config key, an endpoint, a code span) rather than ordinary words. Only these tie a
- * gap to a change: "watch" alone never does, `--watch` does. Pure functions over capped text.
+ * The distinctive terms of a text: what names something in a product (a flag, an identifier, a
+ * config key, an endpoint, a code span) rather than ordinary words. The gaps sub-action ties a
+ * reader's gap to a change by them ("watch" alone never ties, `--watch` does), and the agent's impact
+ * measurement finds what a docs pull request was about in its changes' titles. Pure functions over
+ * capped text.
  */
 
 /** Terms kept per gap, and their length: reader text is hostile and the matching is per term. */
