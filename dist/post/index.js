@@ -42863,6 +42863,8 @@ class ledger_session_LedgerSession {
         await this.dashboard.write(this.projectId, project => {
             project.documented = { sha: batch.head, at };
             noteStart(project, at);
+            // The waiting changes were in the batch: they no longer wait, nor does their approval.
+            project.waiting = null;
             project.uncertain.push({ at, what, job: jobId, changes: changeRefs(batch), why });
             project.runs.push(this.entry(at, batch, 'uncertain', jobId, why));
         }, { reread: true });

@@ -265,6 +265,38 @@ describe('approval: dashboard', () => {
     expect(ledgerOf()?.waiting).toBeNull()
   })
 
+  it('an approved batch whose start is uncertain leaves no approval behind: the next merge waits for a tick', async () => {
+    const limits = { 'max-jobs': '1/day', fold: 'never' }
+    await run({
+      event: servers.mergedEvent(servers.mergeNext()),
+      inputs: { ...limits, approval: 'none' }
+    })
+    await runMerged(limits)
+    tick()
+    const over = await runTick('alice', { inputs: limits })
+    expect(over.outputs.result).toBe('waiting')
+    expect(ledgerOf()?.waiting?.approvedBy).toBe('alice')
+    await clock.sleep(86_400_000)
+    // The approved batch is sent, but the service's answer never comes.
+    sim.inject({ route: 'create', kind: 'drop' })
+    const lost = await run({
+      eventName: 'schedule',
+      event: { schedule: '0 3 * * *' },
+      inputs: { ...limits, changes: 'since-last' }
+    })
+    expect(lost.code).toBe(1)
+    expect(ledgerOf()?.uncertain).toHaveLength(1)
+    // Those changes are handed over (uncertainly): nothing of them, nor alice's approval, waits.
+    expect(ledgerOf()?.waiting).toBeNull()
+    expect(dashboard().body).not.toContain('Approved by')
+    await clock.sleep(86_400_000)
+    const sent = creates().length
+    const next = await runMerged(limits)
+    expect(next.outputs.result).toBe('waiting')
+    expect(creates()).toHaveLength(sent)
+    expect(dashboard().body).toMatch(BOX)
+  })
+
   it('without approval, changes left waiting by max-jobs are taken by a scheduled run at the same head', async () => {
     const budget = { approval: 'none', 'max-jobs': '1/day', fold: 'never' }
     await runMerged(budget)

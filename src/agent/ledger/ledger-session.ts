@@ -205,6 +205,8 @@ export class LedgerSession {
       project => {
         project.documented = { sha: batch.head, at }
         noteStart(project, at)
+        // The waiting changes were in the batch: they no longer wait, nor does their approval.
+        project.waiting = null
         project.uncertain.push({ at, what, job: jobId, changes: changeRefs(batch), why })
         project.runs.push(this.entry(at, batch, 'uncertain', jobId, why))
       },
