@@ -43944,6 +43944,15 @@ const MAX_BODY = 70_000;
 function tickedBatches(body) {
     return [...new Set([...body.slice(0, MAX_BODY).matchAll(TICKED)].map(m => m[1]))];
 }
+/**
+ * A body the action writes, with the boxes of `ticked` batches left ticked: a tick someone made while
+ * a run was deciding is kept (the run that tick started judges it), not written over.
+ */
+function keepTicks(body, ticked) {
+    if (!ticked.length)
+        return body;
+    return body.replace(/^- \[ \] (.*)$/gm, (line, rest) => ticked.some(batch => line === approvalBox(batch)) ? `- [x] ${rest}` : line);
+}
 /** A batch id: the moment it began to wait, in base 36 (unique per repository and project). */
 const newBatchId = (at) => Math.max(0, Math.floor(at)).toString(36);
 const when = (at) => at ? ` at ${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC` : '';
@@ -45008,6 +45017,7 @@ function shortPull(url) {
 
 
 
+
 /** A body read this long ago (ms) is taken as current: another run's write in between is unlikely. */
 const FRESH_MS = 5000;
 /**
@@ -45116,9 +45126,12 @@ class Dashboard {
     }
     /**
      * Changes this project's part and writes the dashboard. With `reread`, the newest body is read
-     * first and the change is made to it, so that another run's write in between is kept.
+     * first and the change is made to it, so that another run's write in between is kept ('always':
+     * even when read moments ago, as a person's tick may be that recent). A box of a
+     * batch still waiting that someone ticked in the body last read stays ticked (its own run judges
+     * it), unless `untick` (a refused tick undone).
      */
-    async write(projectId, change, { reread }) {
+    async write(projectId, change, { reread, untick = false }) {
         const apply = () => change((this.ledger.projects[projectId] ??= emptyProject()));
         try {
             if (!this.issue) {
@@ -45129,10 +45142,11 @@ class Dashboard {
             }
             const issue = this.issue;
             // Read again unless this run read it moments ago (the check before the service's write).
-            if (reread && this.options.now() - this.readAt > FRESH_MS)
+            if (reread === 'always' || (reread && this.options.now() - this.readAt > FRESH_MS))
                 this.merge(await this.github.updateIssue(issue.number, { title: issue.title }));
             apply();
-            this.adopt(await this.github.updateIssue(issue.number, { body: this.render() }));
+            const ticked = untick ? [] : tickedBatches(this.body);
+            this.adopt(await this.github.updateIssue(issue.number, { body: keepTicks(this.render(), ticked) }));
         }
         catch (error) {
             throw dashboardError('write', error);
@@ -45453,7 +45467,9 @@ class LedgerSession {
                 project.documented = { sha: batch.head, at };
             this.markSeen(project);
             project.runs.push(this.entry(at, batch, decision.result, undefined, decision.note));
-        }, { reread: false });
+        }, 
+        // A batch waiting for approval: its box may have been ticked since this run read it.
+        { reread: decision.approval?.batch ? 'always' : false });
     }
     /** A tick on the dashboard that started nothing (refused, or on a batch that no longer waits). */
     async recordTick(result, note) {
@@ -45468,7 +45484,7 @@ class LedgerSession {
                 changes: 0,
                 note: note.slice(0, 300)
             });
-        }, { reread: true });
+        }, { reread: true, untick: true });
     }
     /** What a fold decision learnt of an earlier job (its docs pull request merged, say). */
     markSeen(project) {

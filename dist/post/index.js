@@ -41818,6 +41818,58 @@ function live_comment_unknownEarlierJob(event, where) {
     return new ExplainedError(`Attempt ${event.runAttempt} of this run could not read the comments of ${where} to find the job an earlier attempt may have started, so it does not start another. Look for it among the agent jobs on the Mintlify dashboard, or re-run once GitHub answers.`);
 }
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/approval-box.js
+
+/**
+ * The waiting batch's checkbox on the dashboard (`approval: dashboard`): written by the action,
+ * always unticked, and read back from the issue's current body to see whether someone ticked it.
+ */
+const approval_box_APPROVAL_PHRASE = 'Start the agent for these changes';
+/** The checkbox line of a batch: the id ties a tick to the ledger's own waiting batch. */
+const approvalBox = (batch) => `- [ ] ${approval_box_APPROVAL_PHRASE} (batch ${codeSpan(batch)})`;
+/** A ticked box as GitHub writes it when someone clicks it: `- [x] …`, at the start of a line. */
+const TICKED = new RegExp(`^ {0,3}[-*+] \\[[xX]\\] ${approval_box_APPROVAL_PHRASE} \\(batch \`([a-z0-9]{1,16})\`\\)[ \\t]*$`, 'gm');
+/** At most this much of a body is searched: the dashboard's people part is far shorter. */
+const MAX_BODY = 70_000;
+/** The batch ids whose box is ticked in a dashboard body (any text: a person may have edited it). */
+function approval_box_tickedBatches(body) {
+    return [...new Set([...body.slice(0, MAX_BODY).matchAll(TICKED)].map(m => m[1]))];
+}
+/**
+ * A body the action writes, with the boxes of `ticked` batches left ticked: a tick someone made while
+ * a run was deciding is kept (the run that tick started judges it), not written over.
+ */
+function approval_box_keepTicks(body, ticked) {
+    if (!ticked.length)
+        return body;
+    return body.replace(/^- \[ \] (.*)$/gm, (line, rest) => ticked.some(batch => line === approvalBox(batch)) ? `- [x] ${rest}` : line);
+}
+/** A batch id: the moment it began to wait, in base 36 (unique per repository and project). */
+const approval_box_newBatchId = (at) => Math.max(0, Math.floor(at)).toString(36);
+const when = (at) => at ? ` at ${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC` : '';
+/** What the dashboard says of a batch's approval: the box, what the run would do, or who approved. */
+function approval_box_approvalLines(waiting) {
+    if (!waiting.batch)
+        return [];
+    if (waiting.approvedBy)
+        return [
+            `✅ Approved by ${escapeMarkdown(`@${waiting.approvedBy}`)}${when(waiting.approvedAt)} (batch ${codeSpan(waiting.batch)}): it starts as soon as the limits above allow; ticking again changes nothing.`,
+            ''
+        ];
+    const would = waiting.wouldDo;
+    const decision = would?.decision === 'follow-up'
+        ? `send these changes as a follow-up to job ${codeSpan(would.job ?? '?')}, whose docs pull request is open`
+        : 'start a new job';
+    const size = would ? ` with a prompt of ${kilobytes(would.promptBytes)}` : '';
+    return [
+        approvalBox(waiting.batch),
+        '',
+        `If started now, the run would ${decision}${size}; it decides again when the box is ticked. Ticking needs the workflow's \`required-permission\` on this repository.`,
+        ''
+    ];
+}
+const kilobytes = (n) => `${Math.max(0.1, Math.round(n / 100) / 10)} KB`;
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/records/ledger.js
 
 /** Finds the dashboard issue among the repository's issues. */
@@ -42324,49 +42376,6 @@ function outcomes_hoursOrDays(ms) {
     return `${days} days`;
 }
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/approval-box.js
-
-/**
- * The waiting batch's checkbox on the dashboard (`approval: dashboard`): written by the action,
- * always unticked, and read back from the issue's current body to see whether someone ticked it.
- */
-const approval_box_APPROVAL_PHRASE = 'Start the agent for these changes';
-/** The checkbox line of a batch: the id ties a tick to the ledger's own waiting batch. */
-const approvalBox = (batch) => `- [ ] ${approval_box_APPROVAL_PHRASE} (batch ${codeSpan(batch)})`;
-/** A ticked box as GitHub writes it when someone clicks it: `- [x] …`, at the start of a line. */
-const TICKED = new RegExp(`^ {0,3}[-*+] \\[[xX]\\] ${approval_box_APPROVAL_PHRASE} \\(batch \`([a-z0-9]{1,16})\`\\)[ \\t]*$`, 'gm');
-/** At most this much of a body is searched: the dashboard's people part is far shorter. */
-const MAX_BODY = 70_000;
-/** The batch ids whose box is ticked in a dashboard body (any text: a person may have edited it). */
-function approval_box_tickedBatches(body) {
-    return [...new Set([...body.slice(0, MAX_BODY).matchAll(TICKED)].map(m => m[1]))];
-}
-/** A batch id: the moment it began to wait, in base 36 (unique per repository and project). */
-const approval_box_newBatchId = (at) => Math.max(0, Math.floor(at)).toString(36);
-const when = (at) => at ? ` at ${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC` : '';
-/** What the dashboard says of a batch's approval: the box, what the run would do, or who approved. */
-function approval_box_approvalLines(waiting) {
-    if (!waiting.batch)
-        return [];
-    if (waiting.approvedBy)
-        return [
-            `✅ Approved by ${escapeMarkdown(`@${waiting.approvedBy}`)}${when(waiting.approvedAt)} (batch ${codeSpan(waiting.batch)}): it starts as soon as the limits above allow; ticking again changes nothing.`,
-            ''
-        ];
-    const would = waiting.wouldDo;
-    const decision = would?.decision === 'follow-up'
-        ? `send these changes as a follow-up to job ${codeSpan(would.job ?? '?')}, whose docs pull request is open`
-        : 'start a new job';
-    const size = would ? ` with a prompt of ${kilobytes(would.promptBytes)}` : '';
-    return [
-        approvalBox(waiting.batch),
-        '',
-        `If started now, the run would ${decision}${size}; it decides again when the box is ticked. Ticking needs the workflow's \`required-permission\` on this repository.`,
-        ''
-    ];
-}
-const kilobytes = (n) => `${Math.max(0.1, Math.round(n / 100) / 10)} KB`;
-
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/dashboard-body.js
 
 
@@ -42464,6 +42473,7 @@ function shortPull(url) {
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/dashboard.js
+
 
 
 
@@ -42575,9 +42585,12 @@ class dashboard_Dashboard {
     }
     /**
      * Changes this project's part and writes the dashboard. With `reread`, the newest body is read
-     * first and the change is made to it, so that another run's write in between is kept.
+     * first and the change is made to it, so that another run's write in between is kept ('always':
+     * even when read moments ago, as a person's tick may be that recent). A box of a
+     * batch still waiting that someone ticked in the body last read stays ticked (its own run judges
+     * it), unless `untick` (a refused tick undone).
      */
-    async write(projectId, change, { reread }) {
+    async write(projectId, change, { reread, untick = false }) {
         const apply = () => change((this.ledger.projects[projectId] ??= emptyProject()));
         try {
             if (!this.issue) {
@@ -42588,10 +42601,11 @@ class dashboard_Dashboard {
             }
             const issue = this.issue;
             // Read again unless this run read it moments ago (the check before the service's write).
-            if (reread && this.options.now() - this.readAt > FRESH_MS)
+            if (reread === 'always' || (reread && this.options.now() - this.readAt > FRESH_MS))
                 this.merge(await this.github.updateIssue(issue.number, { title: issue.title }));
             apply();
-            this.adopt(await this.github.updateIssue(issue.number, { body: this.render() }));
+            const ticked = untick ? [] : tickedBatches(this.body);
+            this.adopt(await this.github.updateIssue(issue.number, { body: keepTicks(this.render(), ticked) }));
         }
         catch (error) {
             throw dashboardError('write', error);
@@ -42912,7 +42926,9 @@ class ledger_session_LedgerSession {
                 project.documented = { sha: batch.head, at };
             this.markSeen(project);
             project.runs.push(this.entry(at, batch, decision.result, undefined, decision.note));
-        }, { reread: false });
+        }, 
+        // A batch waiting for approval: its box may have been ticked since this run read it.
+        { reread: decision.approval?.batch ? 'always' : false });
     }
     /** A tick on the dashboard that started nothing (refused, or on a batch that no longer waits). */
     async recordTick(result, note) {
@@ -42927,7 +42943,7 @@ class ledger_session_LedgerSession {
                 changes: 0,
                 note: note.slice(0, 300)
             });
-        }, { reread: true });
+        }, { reread: true, untick: true });
     }
     /** What a fold decision learnt of an earlier job (its docs pull request merged, say). */
     markSeen(project) {

@@ -167,6 +167,26 @@ describe('approval: dashboard', () => {
     expect(messages()).toHaveLength(0)
   })
 
+  it('a tick made while another run is deciding is kept by its write, and the tick’s run starts the batch', async () => {
+    await runMerged()
+    // Alice ticks while the next merge's run reads the changes: after it read the dashboard, before it writes.
+    let batch: string | undefined
+    const stop = gh.onRequest(r => {
+      if (batch === undefined && r.path.endsWith('/graphql')) batch = tick()
+    })
+    const during = await runMerged().finally(stop)
+    expect(batch).toBeDefined()
+    expect(during.outputs.result).toBe('waiting')
+    expect(ledgerOf()?.waiting?.changes.map(c => c.pr)).toEqual([101, 102])
+    expect(dashboard().body).toContain(
+      `- [x] Start the agent for these changes (batch \`${batch}\`)`
+    )
+    // The tick's run, queued behind that one, finds the box ticked.
+    const started = await runTick('alice')
+    expect(started.outputs).toMatchObject({ result: 'pr-opened', decision: 'new-job' })
+    expect(creates()).toHaveLength(1)
+  })
+
   it('a permission GitHub cannot tell is a refusal: the tick is undone, nothing starts', async () => {
     await runMerged()
     tick()

@@ -271,7 +271,8 @@ export class LedgerSession {
         this.markSeen(project)
         project.runs.push(this.entry(at, batch, decision.result, undefined, decision.note))
       },
-      { reread: false }
+      // A batch waiting for approval: its box may have been ticked since this run read it.
+      { reread: decision.approval?.batch ? 'always' : false }
     )
   }
 
@@ -291,7 +292,7 @@ export class LedgerSession {
           note: note.slice(0, 300)
         })
       },
-      { reread: true }
+      { reread: true, untick: true }
     )
   }
 
