@@ -33516,8 +33516,16 @@ function readRunEvent(env = process.env) {
         serverUrl: server,
         defaultBranch: event_text(payload.repository?.default_branch) || undefined,
         step: `${env.GITHUB_JOB ?? ''}/${env.GITHUB_ACTION ?? ''}`,
-        review: reviewOf(record(payload.review))
+        review: reviewOf(record(payload.review)),
+        edit: editOf(payload.action, record(payload.changes))
     };
+}
+/** What an `edited` payload says changed: the body's text before the edit, when the body changed. */
+function editOf(action, changes) {
+    if (action !== 'edited' || !changes)
+        return undefined;
+    const from = record(changes.body)?.from;
+    return typeof from === 'string' ? { bodyBefore: from } : {};
 }
 /** A payload's text field, or empty: the event file is not trusted to have the documented types. */
 const event_text = (value) => (typeof value === 'string' ? value : '');
@@ -44175,6 +44183,13 @@ async function judgeTick(ctx) {
                 skip: `Batch ${reading.batch} was approved already by @${reading.by}: nothing is started twice; it starts once the limits allow.`
             };
     }
+    // Only an edit that ticked the box itself is its sender's tick: one ticked before it (kept by the
+    // action's own write, or left by an edit whose run never ran) is judged on that edit's event.
+    // The payload's earlier body can only hold a tick back, never make one.
+    if (event.edit && !tickedBy(event.edit.bodyBefore, reading.batch))
+        return {
+            skip: `The box of batch ${reading.batch} was ticked before this edit, which did not tick it${event.edit.bodyBefore === undefined ? ' (it left the body alone)' : ''}: nothing was started. To start the batch, untick the box and tick it again.`
+        };
     const refused = await trustRefusal(async () => ctx.github, event, ctx.settings, ctx.signal);
     if (!refused)
         return { approvedBy: event.actor };
@@ -44186,6 +44201,8 @@ async function judgeTick(ctx) {
     const undone = await undo(ctx, why, `${who ?? 'Someone'} ${escapeMarkdown(what)}`);
     return { skip: `${why} ${undone} Nothing was started.` };
 }
+/** Whether an edit ticked the batch's box: the body before it had that box unticked. */
+const tickedBy = (bodyBefore, batch) => bodyBefore !== undefined && !tickedBatches(bodyBefore).includes(batch);
 /** The box written unticked (the whole body is the action's), and a reply on the dashboard. */
 async function undo(ctx, why, reply) {
     const { session, github, dashboard, log } = ctx;

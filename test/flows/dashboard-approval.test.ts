@@ -187,6 +187,35 @@ describe('approval: dashboard', () => {
     expect(creates()).toHaveLength(1)
   })
 
+  it('an edit that did not tick the box approves nothing: a tick already there is not its sender’s', async () => {
+    await runMerged()
+    tick()
+    const ticked = dashboard().body
+    // The next edit of the body (the action's own write with an app token, which allowed-bots lists,
+    // or a person's edit elsewhere in the body): the box was ticked before it.
+    const bot = await run({
+      eventName: 'issues',
+      event: { ...edited('helper[bot]', ticked), sender: { login: 'helper[bot]', type: 'Bot' } },
+      inputs: { 'allowed-bots': 'helper' }
+    })
+    expect(bot.code).toBe(0)
+    expect(bot.outputs.result).toBe('skipped')
+    expect(bot.log).toContain('was ticked before this edit, which did not tick it')
+    // A writer editing the title only.
+    const title = await run({
+      eventName: 'issues',
+      event: { ...edited('alice'), changes: { title: { from: 'Docs dashboard' } } }
+    })
+    expect(title.outputs.result).toBe('skipped')
+    expect(title.log).toContain('(it left the body alone)')
+    expect(creates()).toHaveLength(0)
+    expect(dashboard().body).toBe(ticked)
+    // The edit that ticked it is judged on its own sender.
+    const started = await runTick('alice')
+    expect(started.outputs.result).toBe('pr-opened')
+    expect(creates()).toHaveLength(1)
+  })
+
   it('a permission GitHub cannot tell is a refusal: the tick is undone, nothing starts', async () => {
     await runMerged()
     tick()
