@@ -45480,8 +45480,11 @@ class LedgerSession {
                     since: at,
                     ...decision.approval
                 };
-            else
+            else {
                 project.documented = { sha: batch.head, at };
+                // The waiting changes were in the batch: they no longer wait, nor does their approval.
+                project.waiting = null;
+            }
             this.markSeen(project);
             project.runs.push(this.entry(at, batch, decision.result, undefined, decision.note));
         }, 

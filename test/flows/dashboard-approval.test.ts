@@ -346,6 +346,34 @@ describe('approval: dashboard', () => {
     expect(dashboard().body).toMatch(BOX)
   })
 
+  it('an approved batch left with nothing to document ends its wait: the next merge waits for a tick', async () => {
+    const limits = { 'max-jobs': '1/day', fold: 'never' }
+    await run({
+      event: servers.mergedEvent(servers.mergeNext()),
+      inputs: { ...limits, approval: 'none' }
+    })
+    const waiting = servers.mergeNext()
+    await run({ event: servers.mergedEvent(waiting), inputs: limits })
+    tick()
+    await runTick('alice', { inputs: limits })
+    expect(ledgerOf()?.waiting?.approvedBy).toBe('alice')
+    // After the approval, someone decides the change needs no docs.
+    waiting.labels = ['no-docs']
+    await clock.sleep(86_400_000)
+    const nothing = await run({
+      eventName: 'schedule',
+      event: { schedule: '0 3 * * *' },
+      inputs: { ...limits, changes: 'since-last' }
+    })
+    expect(nothing.outputs.result).toBe('skipped')
+    expect(ledgerOf()?.documented?.sha).toBe(gh.headOf(APP))
+    expect(ledgerOf()?.waiting).toBeNull()
+    const sent = creates().length
+    const next = await runMerged(limits)
+    expect(next.outputs.result).toBe('waiting')
+    expect(creates()).toHaveLength(sent)
+  })
+
   it('without approval, changes left waiting by max-jobs are taken by a scheduled run at the same head', async () => {
     const budget = { approval: 'none', 'max-jobs': '1/day', fold: 'never' }
     await runMerged(budget)

@@ -267,7 +267,11 @@ export class LedgerSession {
             since: at,
             ...decision.approval
           }
-        else project.documented = { sha: batch.head, at }
+        else {
+          project.documented = { sha: batch.head, at }
+          // The waiting changes were in the batch: they no longer wait, nor does their approval.
+          project.waiting = null
+        }
         this.markSeen(project)
         project.runs.push(this.entry(at, batch, decision.result, undefined, decision.note))
       },
