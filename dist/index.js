@@ -33516,8 +33516,16 @@ function readRunEvent(env = process.env) {
         serverUrl: server,
         defaultBranch: event_text(payload.repository?.default_branch) || undefined,
         step: `${env.GITHUB_JOB ?? ''}/${env.GITHUB_ACTION ?? ''}`,
-        review: reviewOf(record(payload.review))
+        review: reviewOf(record(payload.review)),
+        edit: editOf(payload.action, record(payload.changes))
     };
+}
+/** What an `edited` payload says changed: the body's text before the edit, when the body changed. */
+function editOf(action, changes) {
+    if (action !== 'edited' || !changes)
+        return undefined;
+    const from = record(changes.body)?.from;
+    return typeof from === 'string' ? { bodyBefore: from } : {};
 }
 /** A payload's text field, or empty: the event file is not trusted to have the documented types. */
 const event_text = (value) => (typeof value === 'string' ? value : '');
@@ -43984,6 +43992,15 @@ const MAX_BODY = 70_000;
 function tickedBatches(body) {
     return [...new Set([...body.slice(0, MAX_BODY).matchAll(TICKED)].map(m => m[1]))];
 }
+/**
+ * A body the action writes, with the boxes of `ticked` batches left ticked: a tick someone made while
+ * a run was deciding is kept (the run that tick started judges it), not written over.
+ */
+function keepTicks(body, ticked) {
+    if (!ticked.length)
+        return body;
+    return body.replace(/^- \[ \] (.*)$/gm, (line, rest) => ticked.some(batch => line === approvalBox(batch)) ? `- [x] ${rest}` : line);
+}
 /** A batch id: the moment it began to wait, in base 36 (unique per repository and project). */
 const newBatchId = (at) => Math.max(0, Math.floor(at)).toString(36);
 const when = (at) => at ? ` at ${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC` : '';
@@ -44211,6 +44228,13 @@ async function judgeTick(ctx) {
                 skip: `Batch ${reading.batch} was approved already by @${reading.by}: nothing is started twice; it starts once the limits allow.`
             };
     }
+    // Only an edit that ticked the box itself is its sender's tick: one ticked before it (kept by the
+    // action's own write, or left by an edit whose run never ran) is judged on that edit's event.
+    // The payload's earlier body can only hold a tick back, never make one.
+    if (event.edit && !tickedBy(event.edit.bodyBefore, reading.batch))
+        return {
+            skip: `The box of batch ${reading.batch} was ticked before this edit, which did not tick it${event.edit.bodyBefore === undefined ? ' (it left the body alone)' : ''}: nothing was started. To start the batch, untick the box and tick it again.`
+        };
     const refused = await trustRefusal(async () => ctx.github, event, ctx.settings, ctx.signal);
     if (!refused)
         return { approvedBy: event.actor };
@@ -44222,6 +44246,8 @@ async function judgeTick(ctx) {
     const undone = await undo(ctx, why, `${who ?? 'Someone'} ${escapeMarkdown(what)}`);
     return { skip: `${why} ${undone} Nothing was started.` };
 }
+/** Whether an edit ticked the batch's box: the body before it had that box unticked. */
+const tickedBy = (bodyBefore, batch) => bodyBefore !== undefined && !tickedBatches(bodyBefore).includes(batch);
 /** The box written unticked (the whole body is the action's), and a reply on the dashboard. */
 async function undo(ctx, why, reply) {
     const { session, github, dashboard, log } = ctx;
@@ -45213,6 +45239,7 @@ function shortPull(url) {
 
 
 
+
 /** A body read this long ago (ms) is taken as current: another run's write in between is unlikely. */
 const FRESH_MS = 5000;
 /**
@@ -45321,9 +45348,12 @@ class Dashboard {
     }
     /**
      * Changes this project's part and writes the dashboard. With `reread`, the newest body is read
-     * first and the change is made to it, so that another run's write in between is kept.
+     * first and the change is made to it, so that another run's write in between is kept ('always':
+     * even when read moments ago, as a person's tick may be that recent). A box of a
+     * batch still waiting that someone ticked in the body last read stays ticked (its own run judges
+     * it), unless `untick` (a refused tick undone).
      */
-    async write(projectId, change, { reread }) {
+    async write(projectId, change, { reread, untick = false }) {
         const apply = () => change((this.ledger.projects[projectId] ??= emptyProject()));
         try {
             if (!this.issue) {
@@ -45334,10 +45364,11 @@ class Dashboard {
             }
             const issue = this.issue;
             // Read again unless this run read it moments ago (the check before the service's write).
-            if (reread && this.options.now() - this.readAt > FRESH_MS)
+            if (reread === 'always' || (reread && this.options.now() - this.readAt > FRESH_MS))
                 this.merge(await this.github.updateIssue(issue.number, { title: issue.title }));
             apply();
-            this.adopt(await this.github.updateIssue(issue.number, { body: this.render() }));
+            const ticked = untick ? [] : tickedBatches(this.body);
+            this.adopt(await this.github.updateIssue(issue.number, { body: keepTicks(this.render(), ticked) }));
         }
         catch (error) {
             throw dashboardError('write', error);
@@ -45609,6 +45640,8 @@ class LedgerSession {
         await this.dashboard.write(this.projectId, project => {
             project.documented = { sha: batch.head, at };
             noteStart(project, at);
+            // The waiting changes were in the batch: they no longer wait, nor does their approval.
+            project.waiting = null;
             project.uncertain.push({ at, what, job: jobId, changes: changeRefs(batch), why });
             project.runs.push(this.entry(at, batch, 'uncertain', jobId, why));
         }, { reread: true });
@@ -45652,11 +45685,16 @@ class LedgerSession {
                     since: at,
                     ...decision.approval
                 };
-            else
+            else {
                 project.documented = { sha: batch.head, at };
+                // The waiting changes were in the batch: they no longer wait, nor does their approval.
+                project.waiting = null;
+            }
             this.markSeen(project);
             project.runs.push(this.entry(at, batch, decision.result, undefined, decision.note));
-        }, { reread: false });
+        }, 
+        // A batch waiting for approval: its box may have been ticked since this run read it.
+        { reread: decision.approval?.batch ? 'always' : false });
     }
     /** A tick on the dashboard that started nothing (refused, or on a batch that no longer waits). */
     async recordTick(result, note) {
@@ -45671,7 +45709,7 @@ class LedgerSession {
                 changes: 0,
                 note: note.slice(0, 300)
             });
-        }, { reread: true });
+        }, { reread: true, untick: true });
     }
     /** What a fold decision learnt of an earlier job (its docs pull request merged, say). */
     markSeen(project) {

@@ -40525,8 +40525,16 @@ function readRunEvent(env = process.env) {
         serverUrl: server,
         defaultBranch: event_text(payload.repository?.default_branch) || undefined,
         step: `${env.GITHUB_JOB ?? ''}/${env.GITHUB_ACTION ?? ''}`,
-        review: reviewOf(record(payload.review))
+        review: reviewOf(record(payload.review)),
+        edit: editOf(payload.action, record(payload.changes))
     };
+}
+/** What an `edited` payload says changed: the body's text before the edit, when the body changed. */
+function editOf(action, changes) {
+    if (action !== 'edited' || !changes)
+        return undefined;
+    const from = record(changes.body)?.from;
+    return typeof from === 'string' ? { bodyBefore: from } : {};
 }
 /** A payload's text field, or empty: the event file is not trusted to have the documented types. */
 const event_text = (value) => (typeof value === 'string' ? value : '');

@@ -36309,8 +36309,16 @@ function readRunEvent(env = process.env) {
         serverUrl: server,
         defaultBranch: event_text(payload.repository?.default_branch) || undefined,
         step: `${env.GITHUB_JOB ?? ''}/${env.GITHUB_ACTION ?? ''}`,
-        review: reviewOf(record(payload.review))
+        review: reviewOf(record(payload.review)),
+        edit: editOf(payload.action, record(payload.changes))
     };
+}
+/** What an `edited` payload says changed: the body's text before the edit, when the body changed. */
+function editOf(action, changes) {
+    if (action !== 'edited' || !changes)
+        return undefined;
+    const from = record(changes.body)?.from;
+    return typeof from === 'string' ? { bodyBefore: from } : {};
 }
 /** A payload's text field, or empty: the event file is not trusted to have the documented types. */
 const event_text = (value) => (typeof value === 'string' ? value : '');
@@ -41835,6 +41843,58 @@ function live_comment_unknownEarlierJob(event, where) {
     return new ExplainedError(`Attempt ${event.runAttempt} of this run could not read the comments of ${where} to find the job an earlier attempt may have started, so it does not start another. Look for it among the agent jobs on the Mintlify dashboard, or re-run once GitHub answers.`);
 }
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/approval-box.js
+
+/**
+ * The waiting batch's checkbox on the dashboard (`approval: dashboard`): written by the action,
+ * always unticked, and read back from the issue's current body to see whether someone ticked it.
+ */
+const approval_box_APPROVAL_PHRASE = 'Start the agent for these changes';
+/** The checkbox line of a batch: the id ties a tick to the ledger's own waiting batch. */
+const approvalBox = (batch) => `- [ ] ${approval_box_APPROVAL_PHRASE} (batch ${codeSpan(batch)})`;
+/** A ticked box as GitHub writes it when someone clicks it: `- [x] …`, at the start of a line. */
+const TICKED = new RegExp(`^ {0,3}[-*+] \\[[xX]\\] ${approval_box_APPROVAL_PHRASE} \\(batch \`([a-z0-9]{1,16})\`\\)[ \\t]*$`, 'gm');
+/** At most this much of a body is searched: the dashboard's people part is far shorter. */
+const MAX_BODY = 70_000;
+/** The batch ids whose box is ticked in a dashboard body (any text: a person may have edited it). */
+function approval_box_tickedBatches(body) {
+    return [...new Set([...body.slice(0, MAX_BODY).matchAll(TICKED)].map(m => m[1]))];
+}
+/**
+ * A body the action writes, with the boxes of `ticked` batches left ticked: a tick someone made while
+ * a run was deciding is kept (the run that tick started judges it), not written over.
+ */
+function approval_box_keepTicks(body, ticked) {
+    if (!ticked.length)
+        return body;
+    return body.replace(/^- \[ \] (.*)$/gm, (line, rest) => ticked.some(batch => line === approvalBox(batch)) ? `- [x] ${rest}` : line);
+}
+/** A batch id: the moment it began to wait, in base 36 (unique per repository and project). */
+const approval_box_newBatchId = (at) => Math.max(0, Math.floor(at)).toString(36);
+const when = (at) => at ? ` at ${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC` : '';
+/** What the dashboard says of a batch's approval: the box, what the run would do, or who approved. */
+function approval_box_approvalLines(waiting) {
+    if (!waiting.batch)
+        return [];
+    if (waiting.approvedBy)
+        return [
+            `✅ Approved by ${escapeMarkdown(`@${waiting.approvedBy}`)}${when(waiting.approvedAt)} (batch ${codeSpan(waiting.batch)}): it starts as soon as the limits above allow; ticking again changes nothing.`,
+            ''
+        ];
+    const would = waiting.wouldDo;
+    const decision = would?.decision === 'follow-up'
+        ? `send these changes as a follow-up to job ${codeSpan(would.job ?? '?')}, whose docs pull request is open`
+        : 'start a new job';
+    const size = would ? ` with a prompt of ${kilobytes(would.promptBytes)}` : '';
+    return [
+        approvalBox(waiting.batch),
+        '',
+        `If started now, the run would ${decision}${size}; it decides again when the box is ticked. Ticking needs the workflow's \`required-permission\` on this repository.`,
+        ''
+    ];
+}
+const kilobytes = (n) => `${Math.max(0.1, Math.round(n / 100) / 10)} KB`;
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/records/ledger.js
 
 /** What each figure of a ReaderImpact counts, in order. */
@@ -42369,49 +42429,6 @@ function outcomes_hoursOrDays(ms) {
     return `${days} days`;
 }
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/approval-box.js
-
-/**
- * The waiting batch's checkbox on the dashboard (`approval: dashboard`): written by the action,
- * always unticked, and read back from the issue's current body to see whether someone ticked it.
- */
-const approval_box_APPROVAL_PHRASE = 'Start the agent for these changes';
-/** The checkbox line of a batch: the id ties a tick to the ledger's own waiting batch. */
-const approvalBox = (batch) => `- [ ] ${approval_box_APPROVAL_PHRASE} (batch ${codeSpan(batch)})`;
-/** A ticked box as GitHub writes it when someone clicks it: `- [x] …`, at the start of a line. */
-const TICKED = new RegExp(`^ {0,3}[-*+] \\[[xX]\\] ${approval_box_APPROVAL_PHRASE} \\(batch \`([a-z0-9]{1,16})\`\\)[ \\t]*$`, 'gm');
-/** At most this much of a body is searched: the dashboard's people part is far shorter. */
-const MAX_BODY = 70_000;
-/** The batch ids whose box is ticked in a dashboard body (any text: a person may have edited it). */
-function approval_box_tickedBatches(body) {
-    return [...new Set([...body.slice(0, MAX_BODY).matchAll(TICKED)].map(m => m[1]))];
-}
-/** A batch id: the moment it began to wait, in base 36 (unique per repository and project). */
-const approval_box_newBatchId = (at) => Math.max(0, Math.floor(at)).toString(36);
-const when = (at) => at ? ` at ${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC` : '';
-/** What the dashboard says of a batch's approval: the box, what the run would do, or who approved. */
-function approval_box_approvalLines(waiting) {
-    if (!waiting.batch)
-        return [];
-    if (waiting.approvedBy)
-        return [
-            `✅ Approved by ${escapeMarkdown(`@${waiting.approvedBy}`)}${when(waiting.approvedAt)} (batch ${codeSpan(waiting.batch)}): it starts as soon as the limits above allow; ticking again changes nothing.`,
-            ''
-        ];
-    const would = waiting.wouldDo;
-    const decision = would?.decision === 'follow-up'
-        ? `send these changes as a follow-up to job ${codeSpan(would.job ?? '?')}, whose docs pull request is open`
-        : 'start a new job';
-    const size = would ? ` with a prompt of ${kilobytes(would.promptBytes)}` : '';
-    return [
-        approvalBox(waiting.batch),
-        '',
-        `If started now, the run would ${decision}${size}; it decides again when the box is ticked. Ticking needs the workflow's \`required-permission\` on this repository.`,
-        ''
-    ];
-}
-const kilobytes = (n) => `${Math.max(0.1, Math.round(n / 100) / 10)} KB`;
-
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/impact/comment.js
 
 
@@ -42636,6 +42653,7 @@ function shortPull(url) {
 
 
 
+
 /** A body read this long ago (ms) is taken as current: another run's write in between is unlikely. */
 const FRESH_MS = 5000;
 /**
@@ -42744,9 +42762,12 @@ class dashboard_Dashboard {
     }
     /**
      * Changes this project's part and writes the dashboard. With `reread`, the newest body is read
-     * first and the change is made to it, so that another run's write in between is kept.
+     * first and the change is made to it, so that another run's write in between is kept ('always':
+     * even when read moments ago, as a person's tick may be that recent). A box of a
+     * batch still waiting that someone ticked in the body last read stays ticked (its own run judges
+     * it), unless `untick` (a refused tick undone).
      */
-    async write(projectId, change, { reread }) {
+    async write(projectId, change, { reread, untick = false }) {
         const apply = () => change((this.ledger.projects[projectId] ??= emptyProject()));
         try {
             if (!this.issue) {
@@ -42757,10 +42778,11 @@ class dashboard_Dashboard {
             }
             const issue = this.issue;
             // Read again unless this run read it moments ago (the check before the service's write).
-            if (reread && this.options.now() - this.readAt > FRESH_MS)
+            if (reread === 'always' || (reread && this.options.now() - this.readAt > FRESH_MS))
                 this.merge(await this.github.updateIssue(issue.number, { title: issue.title }));
             apply();
-            this.adopt(await this.github.updateIssue(issue.number, { body: this.render() }));
+            const ticked = untick ? [] : tickedBatches(this.body);
+            this.adopt(await this.github.updateIssue(issue.number, { body: keepTicks(this.render(), ticked) }));
         }
         catch (error) {
             throw dashboardError('write', error);
@@ -43032,6 +43054,8 @@ class ledger_session_LedgerSession {
         await this.dashboard.write(this.projectId, project => {
             project.documented = { sha: batch.head, at };
             noteStart(project, at);
+            // The waiting changes were in the batch: they no longer wait, nor does their approval.
+            project.waiting = null;
             project.uncertain.push({ at, what, job: jobId, changes: changeRefs(batch), why });
             project.runs.push(this.entry(at, batch, 'uncertain', jobId, why));
         }, { reread: true });
@@ -43075,11 +43099,16 @@ class ledger_session_LedgerSession {
                     since: at,
                     ...decision.approval
                 };
-            else
+            else {
                 project.documented = { sha: batch.head, at };
+                // The waiting changes were in the batch: they no longer wait, nor does their approval.
+                project.waiting = null;
+            }
             this.markSeen(project);
             project.runs.push(this.entry(at, batch, decision.result, undefined, decision.note));
-        }, { reread: false });
+        }, 
+        // A batch waiting for approval: its box may have been ticked since this run read it.
+        { reread: decision.approval?.batch ? 'always' : false });
     }
     /** A tick on the dashboard that started nothing (refused, or on a batch that no longer waits). */
     async recordTick(result, note) {
@@ -43094,7 +43123,7 @@ class ledger_session_LedgerSession {
                 changes: 0,
                 note: note.slice(0, 300)
             });
-        }, { reread: true });
+        }, { reread: true, untick: true });
     }
     /** What a fold decision learnt of an earlier job (its docs pull request merged, say). */
     markSeen(project) {
@@ -43269,6 +43298,13 @@ async function approval_judgeTick(ctx) {
                 skip: `Batch ${reading.batch} was approved already by @${reading.by}: nothing is started twice; it starts once the limits allow.`
             };
     }
+    // Only an edit that ticked the box itself is its sender's tick: one ticked before it (kept by the
+    // action's own write, or left by an edit whose run never ran) is judged on that edit's event.
+    // The payload's earlier body can only hold a tick back, never make one.
+    if (event.edit && !tickedBy(event.edit.bodyBefore, reading.batch))
+        return {
+            skip: `The box of batch ${reading.batch} was ticked before this edit, which did not tick it${event.edit.bodyBefore === undefined ? ' (it left the body alone)' : ''}: nothing was started. To start the batch, untick the box and tick it again.`
+        };
     const refused = await trustRefusal(async () => ctx.github, event, ctx.settings, ctx.signal);
     if (!refused)
         return { approvedBy: event.actor };
@@ -43280,6 +43316,8 @@ async function approval_judgeTick(ctx) {
     const undone = await undo(ctx, why, `${who ?? 'Someone'} ${escapeMarkdown(what)}`);
     return { skip: `${why} ${undone} Nothing was started.` };
 }
+/** Whether an edit ticked the batch's box: the body before it had that box unticked. */
+const tickedBy = (bodyBefore, batch) => bodyBefore !== undefined && !tickedBatches(bodyBefore).includes(batch);
 /** The box written unticked (the whole body is the action's), and a reply on the dashboard. */
 async function undo(ctx, why, reply) {
     const { session, github, dashboard, log } = ctx;

@@ -39,6 +39,11 @@ export interface RunEvent {
   serverUrl: string
   /** On pull_request_review events: the review, when the payload has one. */
   review?: ReviewRef
+  /**
+   * On `edited` events whose payload says what changed (`changes`): the body before this edit, or
+   * undefined when the edit left the body alone (a title edited). Untrusted text.
+   */
+  edit?: { bodyBefore?: string }
   /** The repository's default branch, when the payload names it. */
   defaultBranch?: string
   /** The workflow job and step running the action (GITHUB_JOB/GITHUB_ACTION): a matrix leg or a second step is another. */
@@ -68,6 +73,7 @@ interface Payload {
   }
   comment?: { id?: unknown; body?: unknown }
   review?: unknown
+  changes?: unknown
 }
 
 export function readRunEvent(env: NodeJS.ProcessEnv = process.env): RunEvent {
@@ -119,8 +125,19 @@ export function readRunEvent(env: NodeJS.ProcessEnv = process.env): RunEvent {
     serverUrl: server,
     defaultBranch: text(payload.repository?.default_branch) || undefined,
     step: `${env.GITHUB_JOB ?? ''}/${env.GITHUB_ACTION ?? ''}`,
-    review: reviewOf(record(payload.review))
+    review: reviewOf(record(payload.review)),
+    edit: editOf(payload.action, record(payload.changes))
   }
+}
+
+/** What an `edited` payload says changed: the body's text before the edit, when the body changed. */
+function editOf(
+  action: unknown,
+  changes: Record<string, unknown> | undefined
+): RunEvent['edit'] | undefined {
+  if (action !== 'edited' || !changes) return undefined
+  const from = record(changes.body)?.from
+  return typeof from === 'string' ? { bodyBefore: from } : {}
 }
 
 /** A payload's text field, or empty: the event file is not trusted to have the documented types. */

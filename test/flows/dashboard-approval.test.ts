@@ -167,6 +167,55 @@ describe('approval: dashboard', () => {
     expect(messages()).toHaveLength(0)
   })
 
+  it('a tick made while another run is deciding is kept by its write, and the tick’s run starts the batch', async () => {
+    await runMerged()
+    // Alice ticks while the next merge's run reads the changes: after it read the dashboard, before it writes.
+    let batch: string | undefined
+    const stop = gh.onRequest(r => {
+      if (batch === undefined && r.path.endsWith('/graphql')) batch = tick()
+    })
+    const during = await runMerged().finally(stop)
+    expect(batch).toBeDefined()
+    expect(during.outputs.result).toBe('waiting')
+    expect(ledgerOf()?.waiting?.changes.map(c => c.pr)).toEqual([101, 102])
+    expect(dashboard().body).toContain(
+      `- [x] Start the agent for these changes (batch \`${batch}\`)`
+    )
+    // The tick's run, queued behind that one, finds the box ticked.
+    const started = await runTick('alice')
+    expect(started.outputs).toMatchObject({ result: 'pr-opened', decision: 'new-job' })
+    expect(creates()).toHaveLength(1)
+  })
+
+  it('an edit that did not tick the box approves nothing: a tick already there is not its sender’s', async () => {
+    await runMerged()
+    tick()
+    const ticked = dashboard().body
+    // The next edit of the body (the action's own write with an app token, which allowed-bots lists,
+    // or a person's edit elsewhere in the body): the box was ticked before it.
+    const bot = await run({
+      eventName: 'issues',
+      event: { ...edited('helper[bot]', ticked), sender: { login: 'helper[bot]', type: 'Bot' } },
+      inputs: { 'allowed-bots': 'helper' }
+    })
+    expect(bot.code).toBe(0)
+    expect(bot.outputs.result).toBe('skipped')
+    expect(bot.log).toContain('was ticked before this edit, which did not tick it')
+    // A writer editing the title only.
+    const title = await run({
+      eventName: 'issues',
+      event: { ...edited('alice'), changes: { title: { from: 'Docs dashboard' } } }
+    })
+    expect(title.outputs.result).toBe('skipped')
+    expect(title.log).toContain('(it left the body alone)')
+    expect(creates()).toHaveLength(0)
+    expect(dashboard().body).toBe(ticked)
+    // The edit that ticked it is judged on its own sender.
+    const started = await runTick('alice')
+    expect(started.outputs.result).toBe('pr-opened')
+    expect(creates()).toHaveLength(1)
+  })
+
   it('a permission GitHub cannot tell is a refusal: the tick is undone, nothing starts', async () => {
     await runMerged()
     tick()
@@ -263,6 +312,66 @@ describe('approval: dashboard', () => {
     expect(later.outputs).toMatchObject({ result: 'pr-opened', decision: 'new-job' })
     expect(creates()).toHaveLength(2)
     expect(ledgerOf()?.waiting).toBeNull()
+  })
+
+  it('an approved batch whose start is uncertain leaves no approval behind: the next merge waits for a tick', async () => {
+    const limits = { 'max-jobs': '1/day', fold: 'never' }
+    await run({
+      event: servers.mergedEvent(servers.mergeNext()),
+      inputs: { ...limits, approval: 'none' }
+    })
+    await runMerged(limits)
+    tick()
+    const over = await runTick('alice', { inputs: limits })
+    expect(over.outputs.result).toBe('waiting')
+    expect(ledgerOf()?.waiting?.approvedBy).toBe('alice')
+    await clock.sleep(86_400_000)
+    // The approved batch is sent, but the service's answer never comes.
+    sim.inject({ route: 'create', kind: 'drop' })
+    const lost = await run({
+      eventName: 'schedule',
+      event: { schedule: '0 3 * * *' },
+      inputs: { ...limits, changes: 'since-last' }
+    })
+    expect(lost.code).toBe(1)
+    expect(ledgerOf()?.uncertain).toHaveLength(1)
+    // Those changes are handed over (uncertainly): nothing of them, nor alice's approval, waits.
+    expect(ledgerOf()?.waiting).toBeNull()
+    expect(dashboard().body).not.toContain('Approved by')
+    await clock.sleep(86_400_000)
+    const sent = creates().length
+    const next = await runMerged(limits)
+    expect(next.outputs.result).toBe('waiting')
+    expect(creates()).toHaveLength(sent)
+    expect(dashboard().body).toMatch(BOX)
+  })
+
+  it('an approved batch left with nothing to document ends its wait: the next merge waits for a tick', async () => {
+    const limits = { 'max-jobs': '1/day', fold: 'never' }
+    await run({
+      event: servers.mergedEvent(servers.mergeNext()),
+      inputs: { ...limits, approval: 'none' }
+    })
+    const waiting = servers.mergeNext()
+    await run({ event: servers.mergedEvent(waiting), inputs: limits })
+    tick()
+    await runTick('alice', { inputs: limits })
+    expect(ledgerOf()?.waiting?.approvedBy).toBe('alice')
+    // After the approval, someone decides the change needs no docs.
+    waiting.labels = ['no-docs']
+    await clock.sleep(86_400_000)
+    const nothing = await run({
+      eventName: 'schedule',
+      event: { schedule: '0 3 * * *' },
+      inputs: { ...limits, changes: 'since-last' }
+    })
+    expect(nothing.outputs.result).toBe('skipped')
+    expect(ledgerOf()?.documented?.sha).toBe(gh.headOf(APP))
+    expect(ledgerOf()?.waiting).toBeNull()
+    const sent = creates().length
+    const next = await runMerged(limits)
+    expect(next.outputs.result).toBe('waiting')
+    expect(creates()).toHaveLength(sent)
   })
 
   it('without approval, changes left waiting by max-jobs are taken by a scheduled run at the same head', async () => {

@@ -3,6 +3,7 @@ import { isApprovalTick, readTick } from '../../src/agent/change/approval.js'
 import {
   approvalBox,
   approvalLines,
+  keepTicks,
   newBatchId,
   tickedBatches
 } from '../../src/agent/ledger/approval-box.js'
@@ -69,6 +70,25 @@ describe('the approval box', () => {
       now: NOW
     })
     expect(body).toMatch(/#### Waiting: 1 change\n\nAwaiting approval\n\n- \[ \] Start the agent/)
+  })
+})
+
+describe('a tick made while a run writes', () => {
+  it('stays ticked in what the run writes: only the box of that batch, as the action renders it', () => {
+    const body = [
+      approvalBox('abc'),
+      approvalBox('def'),
+      '- [ ] something else',
+      '- [ ] ' + 'x'
+    ].join('\n')
+    expect(keepTicks(body, ['abc']).split('\n')).toEqual([
+      '- [x] Start the agent for these changes (batch `abc`)',
+      approvalBox('def'),
+      '- [ ] something else',
+      '- [ ] x'
+    ])
+    expect(keepTicks(body, [])).toBe(body)
+    expect(keepTicks(body, ['zzz'])).toBe(body)
   })
 })
 

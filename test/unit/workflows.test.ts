@@ -93,15 +93,20 @@ describe('the examples run where their events can run them', () => {
   const usesSecrets = (job: Job): boolean =>
     (job.steps ?? []).some(step => JSON.stringify(step.with ?? {}).includes('secrets.'))
 
-  // A pull_request run for a fork's pull request gets no secrets: "Input 'api-key' is required".
-  it.each(workflows)('%s passes no secret on pull_request, which forks run without', (_f, wf) => {
-    if (!triggers(wf).includes('pull_request')) return
-    for (const job of Object.values(wf.jobs))
-      expect(
-        usesSecrets(job) && !/head\.repo\.(fork|full_name)/.test(job.if ?? ''),
-        'use pull_request_target, or skip fork pull requests in the job if:'
-      ).toBe(false)
-  })
+  // A pull_request or pull_request_review run for a fork's pull request gets no secrets: "Input
+  // 'api-key' is required".
+  const forkRun = ['pull_request', 'pull_request_review', 'pull_request_review_comment']
+  it.each(workflows)(
+    '%s passes no secret on pull_request or a review of one, which forks run without',
+    (_f, wf) => {
+      if (!triggers(wf).some(t => forkRun.includes(t))) return
+      for (const job of Object.values(wf.jobs))
+        expect(
+          usesSecrets(job) && !/head\.repo\.(fork|full_name)/.test(job.if ?? ''),
+          'use pull_request_target, or skip fork pull requests in the job if:'
+        ).toBe(false)
+    }
+  )
 
   it.each(workflows)(
     '%s, on pull_request_target: closed and merged only, and no checkout of the pull request',

@@ -100,6 +100,13 @@ export async function judgeTick(
         skip: `Batch ${reading.batch} was approved already by @${reading.by}: nothing is started twice; it starts once the limits allow.`
       }
   }
+  // Only an edit that ticked the box itself is its sender's tick: one ticked before it (kept by the
+  // action's own write, or left by an edit whose run never ran) is judged on that edit's event.
+  // The payload's earlier body can only hold a tick back, never make one.
+  if (event.edit && !tickedBy(event.edit.bodyBefore, reading.batch))
+    return {
+      skip: `The box of batch ${reading.batch} was ticked before this edit, which did not tick it${event.edit.bodyBefore === undefined ? ' (it left the body alone)' : ''}: nothing was started. To start the batch, untick the box and tick it again.`
+    }
   const refused = await trustRefusal(async () => ctx.github, event, ctx.settings, ctx.signal)
   if (!refused) return { approvedBy: event.actor }
   const who = LOGIN.test(event.actor) ? `@${event.actor}` : undefined
@@ -109,6 +116,10 @@ export async function judgeTick(
   const undone = await undo(ctx, why, `${who ?? 'Someone'} ${escapeMarkdown(what)}`)
   return { skip: `${why} ${undone} Nothing was started.` }
 }
+
+/** Whether an edit ticked the batch's box: the body before it had that box unticked. */
+const tickedBy = (bodyBefore: string | undefined, batch: string): boolean =>
+  bodyBefore !== undefined && !tickedBatches(bodyBefore).includes(batch)
 
 /** The box written unticked (the whole body is the action's), and a reply on the dashboard. */
 async function undo(ctx: TickContext, why: string, reply: string): Promise<string> {

@@ -25,6 +25,17 @@ export function tickedBatches(body: string): string[] {
   return [...new Set([...body.slice(0, MAX_BODY).matchAll(TICKED)].map(m => m[1] as string))]
 }
 
+/**
+ * A body the action writes, with the boxes of `ticked` batches left ticked: a tick someone made while
+ * a run was deciding is kept (the run that tick started judges it), not written over.
+ */
+export function keepTicks(body: string, ticked: readonly string[]): string {
+  if (!ticked.length) return body
+  return body.replace(/^- \[ \] (.*)$/gm, (line, rest: string) =>
+    ticked.some(batch => line === approvalBox(batch)) ? `- [x] ${rest}` : line
+  )
+}
+
 /** A batch id: the moment it began to wait, in base 36 (unique per repository and project). */
 export const newBatchId = (at: number): string => Math.max(0, Math.floor(at)).toString(36)
 

@@ -1,6 +1,7 @@
 import type { IssueRecord } from '../../github/api.js'
 import { ExplainedError } from '../../runner/errors.js'
 import type { RecordSigner } from '../../records/record.js'
+import { keepTicks, tickedBatches } from './approval-box.js'
 import { type DashboardView, renderDashboard } from './dashboard-body.js'
 import {
   DASHBOARD_LABEL,
@@ -151,12 +152,15 @@ export class Dashboard {
 
   /**
    * Changes this project's part and writes the dashboard. With `reread`, the newest body is read
-   * first and the change is made to it, so that another run's write in between is kept.
+   * first and the change is made to it, so that another run's write in between is kept ('always':
+   * even when read moments ago, as a person's tick may be that recent). A box of a
+   * batch still waiting that someone ticked in the body last read stays ticked (its own run judges
+   * it), unless `untick` (a refused tick undone).
    */
   async write(
     projectId: string,
     change: (project: ProjectLedger) => void,
-    { reread }: { reread: boolean }
+    { reread, untick = false }: { reread: boolean | 'always'; untick?: boolean }
   ): Promise<void> {
     const apply = (): void => change((this.ledger.projects[projectId] ??= emptyProject()))
     try {
@@ -170,10 +174,13 @@ export class Dashboard {
       }
       const issue = this.issue
       // Read again unless this run read it moments ago (the check before the service's write).
-      if (reread && this.options.now() - this.readAt > FRESH_MS)
+      if (reread === 'always' || (reread && this.options.now() - this.readAt > FRESH_MS))
         this.merge(await this.github.updateIssue(issue.number, { title: issue.title }))
       apply()
-      this.adopt(await this.github.updateIssue(issue.number, { body: this.render() }))
+      const ticked = untick ? [] : tickedBatches(this.body)
+      this.adopt(
+        await this.github.updateIssue(issue.number, { body: keepTicks(this.render(), ticked) })
+      )
     } catch (error) {
       throw dashboardError('write', error)
     }

@@ -205,6 +205,8 @@ export class LedgerSession {
       project => {
         project.documented = { sha: batch.head, at }
         noteStart(project, at)
+        // The waiting changes were in the batch: they no longer wait, nor does their approval.
+        project.waiting = null
         project.uncertain.push({ at, what, job: jobId, changes: changeRefs(batch), why })
         project.runs.push(this.entry(at, batch, 'uncertain', jobId, why))
       },
@@ -265,11 +267,16 @@ export class LedgerSession {
             since: at,
             ...decision.approval
           }
-        else project.documented = { sha: batch.head, at }
+        else {
+          project.documented = { sha: batch.head, at }
+          // The waiting changes were in the batch: they no longer wait, nor does their approval.
+          project.waiting = null
+        }
         this.markSeen(project)
         project.runs.push(this.entry(at, batch, decision.result, undefined, decision.note))
       },
-      { reread: false }
+      // A batch waiting for approval: its box may have been ticked since this run read it.
+      { reread: decision.approval?.batch ? 'always' : false }
     )
   }
 
@@ -289,7 +296,7 @@ export class LedgerSession {
           note: note.slice(0, 300)
         })
       },
-      { reread: true }
+      { reread: true, untick: true }
     )
   }
 
