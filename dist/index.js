@@ -47552,12 +47552,13 @@ function checked(json) {
  * Once a job's docs pull request is known, says on it which job it belongs to: a comment written
  * with `docs-token`, holding a record signed for that pull request, which the docs repository's
  * run trusts (review-run.ts) to send reviews to the job. Written once per pull request and job: a
- * re-run or a fold finds it among the comments and writes nothing. A token that cannot read or
- * comment costs the run a warning naming `docs-token`, nothing else.
+ * re-run or a fold finds it among the comments and writes nothing. A token that cannot read costs
+ * the run a warning naming `docs-token`, nothing else; one that can read but not comment (the
+ * read-only token folding needs) only an info line, since review follow-ups are opt-in.
  */
 async function recordDocsPr(job, ctx) {
     const where = job.prLink ? parsePullLink(job.prLink, ctx.serverUrl) : undefined;
-    if (!where)
+    if (!where || ctx.comment === 'false')
         return;
     const place = docsPrPlace(where);
     const records = new DocsPrRecords(ctx.apiKey);
@@ -47586,7 +47587,10 @@ async function recordDocsPr(job, ctx) {
         ctx.log.info(`Recorded job ${job.id} on ${place}: reviews there can reach it.`);
     }
     catch (error) {
-        fail('comment on', error);
+        if (refusedAccess(error))
+            ctx.log.info(`'${names_Input.DocsToken}' can read ${place} but not comment on it (${describeGitHubError(error)}), so reviews there do not reach job ${job.id}. To send them, give it write access to the pull requests of ${where.owner}/${where.repo}.`);
+        else
+            fail('comment on', error);
     }
 }
 
@@ -47735,17 +47739,18 @@ const skip = (skipped) => ({
  * request (an issue run), so `/docs-agent` keeps working in the code repository.
  */
 async function prepareReviewRun(settings, event, deps) {
+    // Without docs-token no record can be trusted: a comment goes on as on any pull request, and a
+    // workflow that gives its own prompt runs as it did before review follow-ups existed.
+    if (!settings.docsToken && (event.name === 'issue_comment' || settings.prompt))
+        return undefined;
     const asked = askedOf(settings, event);
     if (asked === undefined)
         return undefined;
     if ('skipped' in asked)
         return skip(asked.skipped);
     const isComment = asked.kind === 'comment';
-    if (!settings.docsToken) {
-        if (isComment)
-            return undefined;
-        throw new errors_InputError(`A pull_request_review run sends the review to the job of the docs pull request, named by a record written with '${names_Input.DocsToken}': set '${names_Input.DocsToken}' to the same secret as the code repository's workflow.`);
-    }
+    if (!settings.docsToken)
+        throw new errors_InputError(`A pull_request_review run sends the review to the job of the docs pull request, named by a record written with '${names_Input.DocsToken}': set '${names_Input.DocsToken}' to the same secret as the code repository's workflow (or give the step a prompt to run it as any other run).`);
     if (!settings.githubToken)
         throw new errors_InputError(`Input '${names_Input.GithubToken}' is empty: it is needed to read the pull request's comments. Leave it at its default (\${{ github.token }}).`);
     const { log, clock, session, signal } = deps;

@@ -45037,17 +45037,18 @@ const skip = (skipped) => ({
  * request (an issue run), so `/docs-agent` keeps working in the code repository.
  */
 async function prepareReviewRun(settings, event, deps) {
+    // Without docs-token no record can be trusted: a comment goes on as on any pull request, and a
+    // workflow that gives its own prompt runs as it did before review follow-ups existed.
+    if (!settings.docsToken && (event.name === 'issue_comment' || settings.prompt))
+        return undefined;
     const asked = askedOf(settings, event);
     if (asked === undefined)
         return undefined;
     if ('skipped' in asked)
         return skip(asked.skipped);
     const isComment = asked.kind === 'comment';
-    if (!settings.docsToken) {
-        if (isComment)
-            return undefined;
-        throw new InputError(`A pull_request_review run sends the review to the job of the docs pull request, named by a record written with '${Input.DocsToken}': set '${Input.DocsToken}' to the same secret as the code repository's workflow.`);
-    }
+    if (!settings.docsToken)
+        throw new InputError(`A pull_request_review run sends the review to the job of the docs pull request, named by a record written with '${Input.DocsToken}': set '${Input.DocsToken}' to the same secret as the code repository's workflow (or give the step a prompt to run it as any other run).`);
     if (!settings.githubToken)
         throw new InputError(`Input '${Input.GithubToken}' is empty: it is needed to read the pull request's comments. Leave it at its default (\${{ github.token }}).`);
     const { log, clock, session, signal } = deps;

@@ -190,6 +190,24 @@ describe('the record on the docs pull request', () => {
     expect(recordsOn(pr).map(c => c.user.login)).toEqual([DOCS_IDENTITY.login])
   })
 
+  it('a read-only docs-token (as folding needs): no record, an info line rather than a warning', async () => {
+    gh.readOnlyTokens.add(DOCS_TOKEN)
+    const result = await codeIssueRun()
+    expect(result.code).toBe(0)
+    expect(result.outputs.result).toBe('pr-opened')
+    expect(result.log).toMatch(
+      /'docs-token' can read acme\/docs#\d+ but not comment on it \(HTTP 403\)/
+    )
+    expect(result.log).not.toMatch(/::warning/)
+    expect(gh.comments.filter(c => c.repo === 'acme/docs')).toEqual([])
+  })
+
+  it('comment: false writes no record on the docs pull request either', async () => {
+    const result = await codeIssueRun(1, { comment: 'false' })
+    expect(result.outputs.result).toBe('pr-opened')
+    expect(gh.comments.filter(c => c.repo === 'acme/docs')).toEqual([])
+  })
+
   it('a docs-token without access: a warning naming docs-token, and the run goes on', async () => {
     gh.refusedTokens.set(DOCS_TOKEN, 401)
     const result = await codeIssueRun()
@@ -442,6 +460,16 @@ describe('a review on the docs pull request, in the docs repository', () => {
     expect(none.code).toBe(1)
     expect(none.log).toContain("set 'docs-token' to the same secret")
     expect(gh.requests).toEqual([])
+  })
+
+  it('without docs-token, a review run with its own prompt runs as before review follow-ups', async () => {
+    const own = await docsRun({
+      event: reviewEvent(1, 'Looks good'),
+      inputs: { 'docs-token': '', prompt: 'Check the changelog page.', comment: 'false' }
+    })
+    expect(own.code).toBe(0)
+    expect(own.log).not.toContain("set 'docs-token'")
+    expect(own.outputs.jobId).toBeTruthy()
   })
 
   it.each(['phrase', 'all'])(

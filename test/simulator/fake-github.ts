@@ -87,6 +87,8 @@ export class FakeGitHub {
   readonly tokenUsers = new Map<string, FakeComment['user']>()
   /** Tokens GitHub refuses (by value), with the status every request with them gets. */
   readonly refusedTokens = new Map<string, number>()
+  /** Tokens that may read but not write (a fine-grained token with read-only permissions): 403 on writes. */
+  readonly readOnlyTokens = new Set<string>()
   /** A review's inline comments, by `owner/repo#pull/review`. */
   readonly reviewComments = new Map<string, FakeReviewComment[]>()
   private issueCount = 500
@@ -132,6 +134,7 @@ export class FakeGitHub {
     this.issues.clear()
     this.tokenUsers.clear()
     this.refusedTokens.clear()
+    this.readOnlyTokens.clear()
     this.reviewComments.clear()
   }
 
@@ -278,6 +281,8 @@ export class FakeGitHub {
     const token = /^(?:token|bearer) (.+)$/i.exec(req.headers.authorization ?? '')?.[1] ?? ''
     const refused = this.refusedTokens.get(token)
     if (refused) return send(refused, { message: 'Bad credentials' })
+    if (this.readOnlyTokens.has(token) && req.method !== 'GET' && url.pathname !== graphqlPath)
+      return send(403, { message: 'Resource not accessible by personal access token' })
     const user = this.tokenUsers.get(token) ?? { login: this.botLogin, type: 'Bot' as const }
     const failNow = (name: string): boolean => {
       const failure = this.failures.get(name)

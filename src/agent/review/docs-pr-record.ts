@@ -4,9 +4,12 @@ import { DocsPrRecords, docsPrPlace } from '../../records/docs-pr.js'
 import type { Logger } from '../../runner/logger.js'
 import { codeSpan } from '../../runner/markdown.js'
 import { parsePullLink } from '../change/fold.js'
+import type { CommentMode } from '../issue/trigger.js'
 import { Input } from '../names.js'
 
 export interface RecordContext {
+  /** `comment: false` writes no comment anywhere, this one included. */
+  comment: CommentMode
   apiKey: string
   projectId: string
   /** The trigger phrase the docs repository's workflow is told to use, for the visible line. */
@@ -21,12 +24,13 @@ export interface RecordContext {
  * Once a job's docs pull request is known, says on it which job it belongs to: a comment written
  * with `docs-token`, holding a record signed for that pull request, which the docs repository's
  * run trusts (review-run.ts) to send reviews to the job. Written once per pull request and job: a
- * re-run or a fold finds it among the comments and writes nothing. A token that cannot read or
- * comment costs the run a warning naming `docs-token`, nothing else.
+ * re-run or a fold finds it among the comments and writes nothing. A token that cannot read costs
+ * the run a warning naming `docs-token`, nothing else; one that can read but not comment (the
+ * read-only token folding needs) only an info line, since review follow-ups are opt-in.
  */
 export async function recordDocsPr(job: AgentJob, ctx: RecordContext): Promise<void> {
   const where = job.prLink ? parsePullLink(job.prLink, ctx.serverUrl) : undefined
-  if (!where) return
+  if (!where || ctx.comment === 'false') return
   const place = docsPrPlace(where)
   const records = new DocsPrRecords(ctx.apiKey)
   const fail = (what: string, error: unknown): void =>
@@ -55,6 +59,10 @@ export async function recordDocsPr(job: AgentJob, ctx: RecordContext): Promise<v
     await docs.createComment(where.number, body)
     ctx.log.info(`Recorded job ${job.id} on ${place}: reviews there can reach it.`)
   } catch (error) {
-    fail('comment on', error)
+    if (refusedAccess(error))
+      ctx.log.info(
+        `'${Input.DocsToken}' can read ${place} but not comment on it (${describeGitHubError(error)}), so reviews there do not reach job ${job.id}. To send them, give it write access to the pull requests of ${where.owner}/${where.repo}.`
+      )
+    else fail('comment on', error)
   }
 }

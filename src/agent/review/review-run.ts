@@ -87,16 +87,17 @@ export async function prepareReviewRun(
   event: RunEvent,
   deps: ReviewDeps
 ): Promise<PreparedRun | undefined> {
+  // Without docs-token no record can be trusted: a comment goes on as on any pull request, and a
+  // workflow that gives its own prompt runs as it did before review follow-ups existed.
+  if (!settings.docsToken && (event.name === 'issue_comment' || settings.prompt)) return undefined
   const asked = askedOf(settings, event)
   if (asked === undefined) return undefined
   if ('skipped' in asked) return skip(asked.skipped)
   const isComment = asked.kind === 'comment'
-  if (!settings.docsToken) {
-    if (isComment) return undefined
+  if (!settings.docsToken)
     throw new InputError(
-      `A pull_request_review run sends the review to the job of the docs pull request, named by a record written with '${Input.DocsToken}': set '${Input.DocsToken}' to the same secret as the code repository's workflow.`
+      `A pull_request_review run sends the review to the job of the docs pull request, named by a record written with '${Input.DocsToken}': set '${Input.DocsToken}' to the same secret as the code repository's workflow (or give the step a prompt to run it as any other run).`
     )
-  }
   if (!settings.githubToken)
     throw new InputError(
       `Input '${Input.GithubToken}' is empty: it is needed to read the pull request's comments. Leave it at its default (\${{ github.token }}).`
