@@ -44021,7 +44021,7 @@ function approvalLines(waiting) {
     return [
         approvalBox(waiting.batch),
         '',
-        `If started now, the run would ${decision}${size}; it decides again when the box is ticked. Ticking needs the workflow's \`required-permission\` on this repository.`,
+        `If started now, the run would ${decision}${size}; it decides again when the box is ticked. Ticking needs the workflow's \`required-permission\` on this repository; a box that stays ticked with nothing started (a newer run took the tick's run's place in the concurrency group) is to be unticked and ticked again.`,
         ''
     ];
 }
