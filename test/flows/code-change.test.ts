@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { MAX_CHANGE_BYTES } from '../../src/agent/change/change-prompt.js'
 import type { FakeCommit, FakeFile, FakeGitHub, FakePull } from '../simulator/fake-github.js'
 import { SIM_API_KEY, SIM_PROJECT, type Simulator } from '../simulator/server.js'
@@ -12,7 +12,7 @@ import {
   REPOSITORY,
   TOKEN
 } from '../support/code-change-runs.js'
-import { type GitHubValidator, gitHubValidator } from '../support/github-openapi.js'
+import { codeChangeSuite } from '../support/code-change-suite.js'
 import type { RunResult } from '../support/run-action.js'
 import { runInProcess, startInProcess } from '../support/run-in-process.js'
 import { VirtualClock } from '../support/virtual-clock.js'
@@ -32,19 +32,14 @@ const clock = new VirtualClock()
 let servers: CodeChangeServers
 let sim: Simulator
 let gh: FakeGitHub
-let validator: GitHubValidator
-/** Every GitHub call of the suite, checked against GitHub's OpenAPI description at the end. */
-const calls: FakeGitHub['requests'] = []
-beforeAll(async () => {
-  servers = await CodeChangeServers.start({ now: clock.wallNow })
-  ;({ sim, gh } = servers)
-  validator = await gitHubValidator()
-}, 60_000)
-afterAll(() => servers.close())
-beforeEach(() => {
-  calls.push(...gh.requests)
-  servers.reset()
-})
+const suite = codeChangeSuite(
+  clock,
+  world => {
+    servers = world
+    ;({ sim, gh } = world)
+  },
+  { initialCommit: false }
+)
 // Outside the ledger: not one request for the dashboard issue (list, create, read or edit).
 afterEach(() => {
   expect(paths().filter(p => /\/issues(\/\d+)?$/.test(p))).toEqual([])
@@ -885,12 +880,8 @@ describe('cancel', () => {
 
 describe("GitHub's OpenAPI description and GraphQL schema", () => {
   it('describe every GitHub call of this suite', () => {
-    calls.push(...gh.requests)
-    expect(calls.length).toBeGreaterThan(50)
-    expect(calls.some(c => c.path === '/graphql')).toBe(true)
-    const problems = calls.flatMap(c =>
-      validator.problems(c).map(p => `${c.method} ${c.path}: ${p}`)
-    )
-    expect([...new Set(problems)]).toEqual([])
+    expect(suite.calls.length).toBeGreaterThan(50)
+    expect(suite.calls.some(c => c.path === '/graphql')).toBe(true)
+    expect(suite.problems()).toEqual([])
   })
 })

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import type { FakeGitHub, FakeIssue, FakePull } from '../simulator/fake-github.js'
 import type { Simulator } from '../simulator/server.js'
 import { APP, type ChangeRun, CodeChangeServers, REPOSITORY } from '../support/code-change-runs.js'
+import { codeChangeSuite } from '../support/code-change-suite.js'
 import type { RunResult } from '../support/run-action.js'
 import { runInProcess } from '../support/run-in-process.js'
-import { type GitHubValidator, gitHubValidator } from '../support/github-openapi.js'
 import { VirtualClock } from '../support/virtual-clock.js'
 
 const DOCS = 'acme/docs'
@@ -13,19 +13,11 @@ const clock = new VirtualClock()
 let servers: CodeChangeServers
 let sim: Simulator
 let gh: FakeGitHub
-let validator: GitHubValidator
-/** Every GitHub call of the suite, checked against GitHub's OpenAPI description at the end. */
-const calls: FakeGitHub['requests'] = []
-beforeAll(async () => {
-  servers = await CodeChangeServers.start({ now: clock.wallNow })
-  ;({ sim, gh } = servers)
-  validator = await gitHubValidator()
-}, 60_000)
-afterAll(() => servers.close())
+const suite = codeChangeSuite(clock, world => {
+  servers = world
+  ;({ sim, gh } = world)
+})
 beforeEach(() => {
-  calls.push(...gh.requests)
-  servers.reset()
-  gh.commitTo(APP, { message: 'Initial commit' })
   gh.permissions.set('alice', { permission: 'write', role_name: 'write' })
   gh.permissions.set('rita', { permission: 'read', role_name: 'read' })
 })
@@ -439,10 +431,6 @@ describe('approval: dashboard', () => {
   })
 
   it('every GitHub call matches GitHub’s OpenAPI description', () => {
-    calls.push(...gh.requests)
-    const problems = calls.flatMap(c =>
-      validator.problems(c).map(p => `${c.method} ${c.path}: ${p}`)
-    )
-    expect([...new Set(problems)]).toEqual([])
+    expect(suite.problems()).toEqual([])
   })
 })

@@ -1,16 +1,15 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { FakeGitHub, FakeIssue, FakePull } from '../simulator/fake-github.js'
 import type { Simulator } from '../simulator/server.js'
 import {
-  APP,
   type ChangeRun,
   CodeChangeServers,
   DOCS_TOKEN,
   besideRecord
 } from '../support/code-change-runs.js'
+import { codeChangeSuite } from '../support/code-change-suite.js'
 import type { RunResult } from '../support/run-action.js'
 import { runInProcess } from '../support/run-in-process.js'
-import { type GitHubValidator, gitHubValidator } from '../support/github-openapi.js'
 import { VirtualClock } from '../support/virtual-clock.js'
 
 const DAY = 86_400_000
@@ -19,19 +18,9 @@ const clock = new VirtualClock()
 let servers: CodeChangeServers
 let sim: Simulator
 let gh: FakeGitHub
-let validator: GitHubValidator
-/** Every GitHub call of the suite, checked against GitHub's OpenAPI description at the end. */
-const calls: FakeGitHub['requests'] = []
-beforeAll(async () => {
-  servers = await CodeChangeServers.start({ now: clock.wallNow })
-  ;({ sim, gh } = servers)
-  validator = await gitHubValidator()
-}, 60_000)
-afterAll(() => servers.close())
-beforeEach(() => {
-  calls.push(...gh.requests)
-  servers.reset()
-  gh.commitTo(APP, { message: 'Initial commit' })
+const suite = codeChangeSuite(clock, world => {
+  servers = world
+  ;({ sim, gh } = world)
 })
 
 const mergeNext = (over: Partial<FakePull> = {}): FakePull => servers.mergeNext(over)
@@ -89,7 +78,7 @@ describe('expire-after', () => {
     expect(dashboards()[0]?.body).toMatch(/\| expired \|/)
     // Closed once: the next run neither reads nor closes it again.
     docsPull(next.outputs.prLink)
-    calls.push(...gh.requests.splice(0))
+    suite.keepCalls()
     await runMerged()
     expect(closes()).toHaveLength(0)
     expect(gh.requests.some(r => r.path === `/repos/${DOCS}/pulls/${stale.number}`)).toBe(false)
@@ -99,7 +88,7 @@ describe('expire-after', () => {
     const first = await runMerged()
     docsPull(first.outputs.prLink)
     await clock.sleep(13 * DAY)
-    calls.push(...gh.requests.splice(0))
+    suite.keepCalls()
     const next = await runMerged()
     expect(next.outputs).toMatchObject({ decision: 'follow-up', jobId: first.outputs.jobId })
     expect(closes()).toHaveLength(0)
@@ -256,13 +245,9 @@ describe('max-open', () => {
 
 describe("GitHub's OpenAPI description", () => {
   it('describes every GitHub call of this suite', () => {
-    calls.push(...gh.requests)
     expect(
-      calls.some(c => c.method === 'PATCH' && c.path.startsWith(`/repos/${DOCS}/pulls/`))
+      suite.calls.some(c => c.method === 'PATCH' && c.path.startsWith(`/repos/${DOCS}/pulls/`))
     ).toBe(true)
-    const problems = calls.flatMap(c =>
-      validator.problems(c).map(p => `${c.method} ${c.path}: ${p}`)
-    )
-    expect([...new Set(problems)]).toEqual([])
+    expect(suite.problems()).toEqual([])
   })
 })

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import type { FakeGitHub, FakePull } from '../simulator/fake-github.js'
 import type { Simulator } from '../simulator/server.js'
-import { APP, CodeChangeServers, DOCS_TOKEN } from '../support/code-change-runs.js'
-import { type GitHubValidator, gitHubValidator } from '../support/github-openapi.js'
+import { CodeChangeServers, DOCS_TOKEN } from '../support/code-change-runs.js'
+import { codeChangeSuite } from '../support/code-change-suite.js'
 import type { RunResult } from '../support/run-action.js'
 import { runInProcess } from '../support/run-in-process.js'
 import { VirtualClock } from '../support/virtual-clock.js'
@@ -14,19 +14,9 @@ const clock = new VirtualClock()
 let servers: CodeChangeServers
 let sim: Simulator
 let gh: FakeGitHub
-let validator: GitHubValidator
-/** Every GitHub call of the suite, checked against GitHub's OpenAPI description at the end. */
-const calls: FakeGitHub['requests'] = []
-beforeAll(async () => {
-  servers = await CodeChangeServers.start({ now: clock.wallNow })
-  ;({ sim, gh } = servers)
-  validator = await gitHubValidator()
-}, 60_000)
-afterAll(() => servers.close())
-beforeEach(() => {
-  calls.push(...gh.requests)
-  servers.reset()
-  gh.commitTo(APP, { message: 'Initial commit' })
+const suite = codeChangeSuite(clock, world => {
+  servers = world
+  ;({ sim, gh } = world)
 })
 
 const mergeNext = (over: Partial<FakePull> = {}): FakePull => servers.mergeNext(over)
@@ -124,11 +114,11 @@ describe('the outcomes of the last 30 days', () => {
       await clock.sleep(HOUR)
     }
     for (const pull of opened) Object.assign(pull, merged(0))
-    calls.push(...gh.requests.splice(0))
+    suite.keepCalls()
     docsPull(await runMerged({ 'expire-after': '' }))
     expect(docsReads()).toHaveLength(5)
     const read = new Set(docsReads().map(r => r.path))
-    calls.push(...gh.requests.splice(0))
+    suite.keepCalls()
     docsPull(await runMerged({ 'expire-after': '' }))
     expect(docsReads().length).toBeLessThanOrEqual(5)
     // The next run reads the others, not the same ones again.
@@ -139,7 +129,7 @@ describe('the outcomes of the last 30 days', () => {
         .map(j => j.state)
     ).toEqual(Array(8).fill('merged'))
     // Known now: the next run reads none of them.
-    calls.push(...gh.requests.splice(0))
+    suite.keepCalls()
     await runMerged({ 'expire-after': '' })
     for (const pull of opened)
       expect(docsReads().some(r => r.path.endsWith(`/pulls/${pull.number}`))).toBe(false)
@@ -225,17 +215,17 @@ describe('reviewers: authors', () => {
       true
     )
     // Folded: bob reads the docs repository; carol has no account there, dave no access.
-    calls.push(...gh.requests.splice(0))
+    suite.keepCalls()
     const second = await reviewing({}, person('bob'))
     expect(second.outputs).toMatchObject({ decision: 'follow-up', jobId: first.outputs.jobId })
     expect(requests().map(r => r.body)).toEqual([{ reviewers: ['bob'] }])
     expect(docs?.requestedReviewers).toEqual(['alice', 'bob'])
-    calls.push(...gh.requests.splice(0))
+    suite.keepCalls()
     const third = await reviewing({}, person('carol'))
     expect(third.code).toBe(0)
     expect(requests()).toHaveLength(0)
     expect(third.log).toContain('Not requested as reviewers, without access to acme/docs: carol.')
-    calls.push(...gh.requests.splice(0))
+    suite.keepCalls()
     await reviewing({}, person('dave'))
     expect(requests()).toHaveLength(0)
   })
@@ -294,10 +284,6 @@ describe('reviewers: authors', () => {
 
 describe("GitHub's OpenAPI description", () => {
   it('describes every GitHub call of this suite', () => {
-    calls.push(...gh.requests)
-    const problems = calls.flatMap(c =>
-      validator.problems(c).map(p => `${c.method} ${c.path}: ${p}`)
-    )
-    expect([...new Set(problems)]).toEqual([])
+    expect(suite.problems()).toEqual([])
   })
 })
