@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { direction, impactCell, renderImpactComment } from '../../src/agent/impact/comment.js'
 import { findDocsRoot, pagesOf, sitePath } from '../../src/agent/impact/pages.js'
+import { measureWindows } from '../../src/agent/impact/measure.js'
+import { RequestBudget } from '../../src/mintlify/budget.js'
+import type { ApiClient } from '../../src/mintlify/client.js'
 import { mentions, termsOf } from '../../src/agent/impact/terms.js'
 import { dueForImpact, impactWindows } from '../../src/agent/impact/windows.js'
 import type { ChangedFile } from '../../src/github/api.js'
 import {
+  IMPACT_MEASURES,
   type LedgerJob,
   type ReaderImpact,
   emptyLedger,
@@ -217,5 +221,83 @@ describe('the comment', () => {
       '| Unanswered assistant questions on its terms or pages | 4 | 1 | too few to tell |'
     )
     expect(body).not.toMatch(/improv|helped|better|worse/i)
+  })
+})
+
+describe('measuring a window from what the service answers', () => {
+  const range = { from: '2026-10-01', to: '2026-10-15' }
+  /** A client that answers each listing from `bodies`, by the last part of its path. */
+  const client = (bodies: Record<string, unknown>): ApiClient =>
+    ({
+      send: async (spec: { path: string[] }) => bodies[spec.path[spec.path.length - 1] ?? '']
+    }) as unknown as ApiClient
+  const limits = () => ({ deadline: Date.now() + 60_000, budget: new RequestBudget(10) })
+  const counts = (path: string, n: number) => ({ path, human: n, ai: 0, total: n })
+  const totals = { human: 100, ai: 0, total: 100 }
+  const target = {
+    projectId: 'p',
+    pages: ['/cli/watch', '/cli/commands'],
+    terms: [],
+    before: range,
+    after: range
+  }
+
+  it('a page whose thumbs-down are not listed is not known, even when another page is listed twice', async () => {
+    const measured = await measureWindows(
+      client({
+        views: {
+          totals,
+          views: [counts('/cli/watch', 50), counts('/cli/commands', 50)],
+          hasMore: false
+        },
+        visitors: {
+          totals,
+          visitors: [counts('/cli/watch', 40), counts('/cli/commands', 40)],
+          hasMore: false
+        },
+        'by-page': {
+          feedback: [
+            { path: '/cli/watch', thumbsUp: 0, thumbsDown: 12, code: 0, total: 12 },
+            { path: 'cli/watch/', thumbsUp: 0, thumbsDown: 12, code: 0, total: 12 }
+          ],
+          hasMore: true
+        }
+      }),
+      target,
+      limits()
+    )
+    expect(measured.before[IMPACT_MEASURES.indexOf('thumbsDown')]).toBeNull()
+  })
+
+  it('a page whose row the service sent out of shape is not known, not zero', async () => {
+    const measured = await measureWindows(
+      client({
+        views: {
+          totals,
+          views: [counts('/cli/watch', 50), { ...counts('/cli/commands', 50), human: '50' }],
+          hasMore: false
+        },
+        visitors: {
+          totals,
+          visitors: [
+            counts('/cli/watch', 40),
+            { path: '/cli/commands', human: 40, ai: -1, total: 40 }
+          ],
+          hasMore: false
+        },
+        'by-page': {
+          feedback: [
+            { path: '/cli/watch', thumbsUp: 0, thumbsDown: 12, code: 0, total: 12 },
+            { path: '/cli/commands', thumbsUp: 0, thumbsDown: '30', code: 0, total: 30 }
+          ],
+          hasMore: false
+        }
+      }),
+      target,
+      limits()
+    )
+    for (const name of ['humanViews', 'humanVisitors', 'aiVisitors', 'thumbsDown'] as const)
+      expect(measured.before[IMPACT_MEASURES.indexOf(name)], name).toBeNull()
+    expect(measured.notes.join(' ')).toMatch(/rows out of the shape/)
   })
 })
