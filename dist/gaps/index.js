@@ -43068,6 +43068,7 @@ function table(title, head, rows) {
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/gaps/terms.js
+
 /**
  * The distinctive terms of a gap: what a reader typed that names something in the product (a flag,
  * an identifier, a config key, an endpoint, a code span) rather than ordinary words. Only these tie a
@@ -43233,9 +43234,13 @@ function removedTerms(diff) {
     const added = lines.filter(l => l.startsWith('+')).join('\n');
     const removed = [];
     for (const line of lines.filter(l => l.startsWith('-'))) {
-        for (const term of distinctiveTerms(line.slice(1))) {
+        // The diff is outside text, shown in the report and the prompt as reader text is: cleaned like
+        // it (no e-mail address, mention or link), and a term that still holds one of their marks is left out.
+        for (const term of distinctiveTerms(cleanReaderText(line.slice(1), MAX_TEXT))) {
             if (removed.length >= MAX_REMOVED)
                 return removed;
+            if (/[@[\]]|:\/\//.test(term))
+                continue;
             if (!removed.includes(term) && !mentions(added, term))
                 removed.push(term);
         }

@@ -93,6 +93,17 @@ describe('what a change removed', () => {
     expect(removedTerms('- --a1 --a2\n- --a3 --a4\n+ plain')).toEqual(['--a1', '--a2', '--a3'])
     expect(removedTerms('')).toEqual([])
   })
+
+  it('keeps no e-mail address, mention or link of a diff: the report and the prompt say they have none', () => {
+    const diff = [
+      '- owner: `alice@example.com` (`@alice`)',
+      '- see `https://evil.example/x` and --old-flag',
+      '+ owner: team'
+    ].join('\n')
+    const removed = removedTerms(diff)
+    expect(removed).toContain('--old-flag')
+    expect(removed.join(' ')).not.toMatch(/@|:\/\/|example\.com|alice/)
+  })
 })
 
 describe('tying gaps to changes', () => {
