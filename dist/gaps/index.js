@@ -43395,13 +43395,16 @@ async function splitDay(kind, day, group, ctx) {
     try {
         if (kind === 'search') {
             const page = await getSearchesPage(ctx.client, ctx.projectId, query, ctx.limits);
-            after = summed(page.searches.map(r => [groupKey(cleanReaderText(r.searchQuery, 200)), r.hits]));
-            complete = page.nextCursor === null;
+            // As the gap counts them: searches with no result clicked (a row with clicks is no gap).
+            const unclicked = page.searches.filter(r => !(r.ctr > 0 && r.topClickedPage !== null));
+            after = summed(unclicked.map(r => [groupKey(cleanReaderText(r.searchQuery, 200)), r.hits]));
+            // A row out of shape could be the gap's: it is not known, not none.
+            complete = page.nextCursor === null && !page.skipped.length;
         }
         else {
             const page = await getFeedbackByPage(ctx.client, ctx.projectId, { ...query, source: 'contextual' }, ctx.limits);
             after = summed(page.feedback.map(r => [pagePath(r.path), r.thumbsDown]));
-            complete = !page.hasMore;
+            complete = !page.hasMore && !page.skipped.length;
         }
     }
     catch (error) {
@@ -43426,7 +43429,7 @@ async function splitDay(kind, day, group, ctx) {
         [cause.before, cause.after] = [cause.count - a, a];
     }
     return unmeasured.length
-        ? `${unmeasured.length} of the ${kind} gaps tied to ${names} could not be split at ${day} (not among the ${SPLIT_PAGE} rows read from that day on, or counted inconsistently): they show no before and after.`
+        ? `${unmeasured.length} of the ${kind} gaps tied to ${names} could not be split at ${day} (not among the ${SPLIT_PAGE} rows read from that day on, sent out of shape, or counted inconsistently): they show no before and after.`
         : undefined;
 }
 function summed(rows) {

@@ -11,6 +11,9 @@ import {
   removedTerms
 } from '../../src/gaps/terms.js'
 import { MAX_CAUSES_BYTES, causesOutput } from '../../src/gaps/tie.js'
+import { splitAtMerges } from '../../src/gaps/split.js'
+import { RequestBudget } from '../../src/mintlify/budget.js'
+import type { ApiClient } from '../../src/mintlify/client.js'
 
 describe('distinctive terms of a gap', () => {
   it.each([
@@ -300,5 +303,55 @@ describe('what the changes are read from', () => {
     expect(out.length).toBeLessThan(30)
     expect(out.map(c => c.gap.text)).toEqual(entries.slice(0, out.length).map(c => c.gap.text))
     expect(causesOutput([])).toBe('[]')
+  })
+})
+
+describe('splitting a tied gap at its merge day', () => {
+  const answering = (body: unknown): ApiClient =>
+    ({ send: async () => body }) as unknown as ApiClient
+  const split = (body: unknown, g: Gap) =>
+    splitAtMerges(
+      [{ gap: g, change: change({ title: 'Rename to `--watch`' }), terms: ['--watch'] }],
+      {
+        client: answering(body),
+        projectId: 'p',
+        range: { dateFrom: '2026-11-01', dateTo: '2026-11-18', fromAt: WINDOW.from },
+        limits: { deadline: Date.now() + 60_000, budget: new RequestBudget(5) },
+        askedAt: new Map()
+      }
+    )
+  const row = (searchQuery: string, hits: number, clicked = false) => ({
+    searchQuery,
+    hits,
+    ctr: clicked ? 0.5 : 0,
+    topClickedPage: clicked ? '/cli' : null,
+    lastSearchedAt: '2026-11-17T10:00:00Z'
+  })
+
+  it('counts after the merge only the searches the gap counts: those with no click', async () => {
+    // In the whole range `--watch` was searched 48 times with no click; `--watch?` (one gap with it,
+    // but a row of its own) had clicks, so it is not in the 48.
+    const { causes } = await split(
+      {
+        searches: [row('--watch', 30), row('--watch?', 10, true)],
+        totalSearches: 40,
+        nextCursor: null
+      },
+      { kind: 'search', text: '--watch', count: 48 }
+    )
+    expect(causes[0]).toMatchObject({ before: 18, after: 30 })
+  })
+
+  it('a gap whose row after the merge came out of shape is not split, not all before', async () => {
+    const { causes, notices } = await split(
+      {
+        searches: [{ ...row('--watch', 30), hits: '30' }, row('other', 3)],
+        totalSearches: 33,
+        nextCursor: null
+      },
+      { kind: 'search', text: '--watch', count: 48 }
+    )
+    expect(causes[0]).toMatchObject({ before: null, after: null })
+    expect(notices.join(' ')).toMatch(/could not be split/)
   })
 })
