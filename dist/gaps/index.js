@@ -43319,6 +43319,7 @@ const gapKey = (gap) => (gap.kind === 'page' ? gap.text : groupKey(gap.text));
 
 
 
+
 /**
  * Distinct merge days split per signal: one analytics request each for searches and for pages, so at
  * most 2 × MAX_SPLIT_DAYS requests; questions are split from the turns already read, for free.
@@ -43342,14 +43343,22 @@ async function splitAtMerges(ties, ctx) {
                 notices.push(why);
         }
     }
+    const untimed = [];
     for (const cause of causes.filter(c => c.gap.kind === 'question')) {
         const times = ctx.askedAt.get(groupKey(cause.gap.text));
         if (!times)
             continue;
+        // A turn without a readable time is in the count but on neither side: nothing is guessed.
+        if (times.length !== cause.count) {
+            untimed.push(changeName(cause));
+            continue;
+        }
         const start = Date.parse(`${cause.splitAt}T00:00:00Z`);
         cause.before = times.filter(t => t < start).length;
         cause.after = times.length - cause.before;
     }
+    if (untimed.length)
+        notices.push(`${counted(untimed.length, 'question gap')} tied to ${[...new Set(untimed)].join(', ')} could not be split at the merge (the service gave some of their turns no readable time): they show no before and after.`);
     return { causes, notices, requests: ctx.limits.budget.used - usedBefore };
 }
 function toCause(tie) {

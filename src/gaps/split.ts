@@ -2,6 +2,7 @@ import { type ReadLimits, getFeedbackByPage, getSearchesPage } from '../mintlify
 import type { ApiClient } from '../mintlify/client.js'
 import { ApiError } from '../mintlify/errors.js'
 import { utcDay } from '../records/ledger.js'
+import { counted } from '../runner/text.js'
 import { changeName } from './changes.js'
 import { type Tie, gapKey } from './causes.js'
 import { cleanReaderText, groupKey, pagePath } from './reader-text.js'
@@ -46,13 +47,23 @@ export async function splitAtMerges(
       if (why) notices.push(why)
     }
   }
+  const untimed: string[] = []
   for (const cause of causes.filter(c => c.gap.kind === 'question')) {
     const times = ctx.askedAt.get(groupKey(cause.gap.text))
     if (!times) continue
+    // A turn without a readable time is in the count but on neither side: nothing is guessed.
+    if (times.length !== cause.count) {
+      untimed.push(changeName(cause))
+      continue
+    }
     const start = Date.parse(`${cause.splitAt}T00:00:00Z`)
     cause.before = times.filter(t => t < start).length
     cause.after = times.length - cause.before
   }
+  if (untimed.length)
+    notices.push(
+      `${counted(untimed.length, 'question gap')} tied to ${[...new Set(untimed)].join(', ')} could not be split at the merge (the service gave some of their turns no readable time): they show no before and after.`
+    )
   return { causes, notices, requests: ctx.limits.budget.used - usedBefore }
 }
 

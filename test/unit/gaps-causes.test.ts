@@ -342,6 +342,26 @@ describe('splitting a tied gap at its merge day', () => {
     expect(causes[0]).toMatchObject({ before: 18, after: 30 })
   })
 
+  it('a question some of whose turns had no readable time is not split: its counts would not add up', async () => {
+    const question = { kind: 'question' as const, text: 'how do I use --watch?', count: 5 }
+    const asked = (times: number[]) =>
+      splitAtMerges([{ gap: question, change: change({}), terms: ['--watch'] }], {
+        client: answering(null),
+        projectId: 'p',
+        range: { dateFrom: '2026-11-01', dateTo: '2026-11-18', fromAt: WINDOW.from },
+        limits: { deadline: Date.now() + 60_000, budget: new RequestBudget(5) },
+        askedAt: new Map([['how do i use --watch', times]])
+      })
+    const at = (day: number) => Date.parse(`2026-11-${String(day).padStart(2, '0')}T09:00:00Z`)
+    expect((await asked([at(2), at(12), at(13), at(14), at(15)])).causes[0]).toMatchObject({
+      before: 1,
+      after: 4
+    })
+    const partial = await asked([at(2), at(12)])
+    expect(partial.causes[0]).toMatchObject({ before: null, after: null })
+    expect(partial.notices.join(' ')).toMatch(/could not be split/)
+  })
+
   it('a gap whose row after the merge came out of shape is not split, not all before', async () => {
     const { causes, notices } = await split(
       {
