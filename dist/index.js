@@ -48364,12 +48364,16 @@ function pagesOf(files, root) {
 const samePage = (path) => `/${path.trim().replace(/^\/+|\/+$/g, '')}`.toLowerCase();
 /**
  * The docs root of a docs repository: the folder of its `docs.json` or `mint.json`, looked for at
- * the repository's root, then in the first folders of the changed Markdown files (at most
- * 1 + MAX_ROOT_FOLDERS requests). Undefined when none of them holds one.
+ * the repository's root, then in the first folders of the changed (not removed) Markdown files (at
+ * most 1 + MAX_ROOT_FOLDERS requests; `folderNames` answers [] for a folder that is not there).
+ * Undefined when none of them holds one.
  */
 async function findDocsRoot(folderNames, files) {
     const firstFolders = new Set();
     for (const file of files) {
+        // A removed file's folder may be gone from the default branch.
+        if (file.status === 'removed')
+            continue;
         const [first, ...rest] = file.path.split('/');
         if (rest.length && first && PAGE.test(file.path))
             firstFolders.add(first);
@@ -48533,6 +48537,7 @@ function sumOf(page, pages, field, incomplete) {
 
 
 
+
 const IMPACT_COMMENT_MODES = ['pr', 'dashboard'];
 /** Files of a docs pull request read at most: three pages of a hundred. */
 const MAX_FILE_PAGES = 3;
@@ -48584,7 +48589,7 @@ async function measureReaderImpact(settings, event, deps) {
         let pages;
         try {
             const files = await filesOf(docs, where.number);
-            const root = await findDocsRoot(path => docs.folderNames(path), files);
+            const root = await findDocsRoot(path => folderNames(docs, path), files);
             pages = root === undefined ? [] : pagesOf(files, root);
             if (root === undefined)
                 log.notice(`Reader impact: ${job.prLink}'s repository has no docs.json or mint.json at its root or in the folders it changed, so its files are not mapped to pages.`);
@@ -48692,6 +48697,17 @@ async function refreshed(dashboard, settings, { event, connect, log, now }) {
     return dashboard.project(settings.projectId);
 }
 const emptyFigures = () => [null, null, null, null, null, null];
+/** A folder's names; none for a folder GitHub does not have (404), the repository being readable. */
+async function folderNames(docs, path) {
+    try {
+        return await docs.folderNames(path);
+    }
+    catch (error) {
+        if (path && error instanceof RequestError && error.status === 404)
+            return [];
+        throw error;
+    }
+}
 async function filesOf(docs, number) {
     const files = [];
     let pages = 0;

@@ -45520,6 +45520,7 @@ function sumOf(page, pages, field, incomplete) {
 
 
 
+
 const impact_run_IMPACT_COMMENT_MODES = (/* unused pure expression or super */ null && (['pr', 'dashboard']));
 /** Files of a docs pull request read at most: three pages of a hundred. */
 const MAX_FILE_PAGES = 3;
@@ -45571,7 +45572,7 @@ async function measureReaderImpact(settings, event, deps) {
         let pages;
         try {
             const files = await filesOf(docs, where.number);
-            const root = await findDocsRoot(path => docs.folderNames(path), files);
+            const root = await findDocsRoot(path => folderNames(docs, path), files);
             pages = root === undefined ? [] : pagesOf(files, root);
             if (root === undefined)
                 log.notice(`Reader impact: ${job.prLink}'s repository has no docs.json or mint.json at its root or in the folders it changed, so its files are not mapped to pages.`);
@@ -45679,6 +45680,17 @@ async function refreshed(dashboard, settings, { event, connect, log, now }) {
     return dashboard.project(settings.projectId);
 }
 const emptyFigures = () => [null, null, null, null, null, null];
+/** A folder's names; none for a folder GitHub does not have (404), the repository being readable. */
+async function folderNames(docs, path) {
+    try {
+        return await docs.folderNames(path);
+    }
+    catch (error) {
+        if (path && error instanceof RequestError && error.status === 404)
+            return [];
+        throw error;
+    }
+}
 async function filesOf(docs, number) {
     const files = [];
     let pages = 0;

@@ -156,6 +156,20 @@ describe('reader impact of merged docs pull requests', () => {
     expect(dashboard()).toContain('| 560 → 980 ↑ | 336 → 588 ↑ | 20 → 2 ↓ | 80 → 0 ↓ | 10 → 0 ↓ |')
   })
 
+  it('a folder the docs pull request removed is no docs root, and no reason not to measure it', async () => {
+    // The first changed folder is gone from the default branch: GitHub answers 404 for it.
+    const files = [{ filename: 'legacy/old.mdx', status: 'removed' as const }, ...RENAME_DOCS_FILES]
+    const { pull, codeMergedAt, docsMergedAt } = await documented(2 * DAY, { files })
+    sim.answerByRange(renameWorld(codeMergedAt, docsMergedAt).answer)
+    await until(dueAt(docsMergedAt))
+    const run = await measure()
+    expect(run.code).toBe(0)
+    expect(run.log).not.toContain('could not read the files')
+    expect(impactComments(pull)).toHaveLength(1)
+    expect(impactComments(pull)[0]?.body).toContain('- **Pages**: `/cli/commands`, `/cli/watch`')
+    expect(jobOf(pull)?.impact).toBeDefined()
+  })
+
   it('measures a docs pull request once its after window and a day have passed, not before, and only once', async () => {
     const { pull, codeMergedAt, docsMergedAt } = await documented(2 * DAY)
     sim.answerByRange(renameWorld(codeMergedAt, docsMergedAt).answer)

@@ -1,3 +1,4 @@
+import { RequestError } from '@octokit/request-error'
 import {
   type ChangedFile,
   type GitHubApi,
@@ -123,7 +124,7 @@ export async function measureReaderImpact(
     let pages: string[]
     try {
       const files = await filesOf(docs, where.number)
-      const root = await findDocsRoot(path => docs.folderNames(path), files)
+      const root = await findDocsRoot(path => folderNames(docs, path), files)
       pages = root === undefined ? [] : pagesOf(files, root)
       if (root === undefined)
         log.notice(
@@ -262,6 +263,16 @@ async function refreshed(
 }
 
 const emptyFigures = (): null[] => [null, null, null, null, null, null]
+
+/** A folder's names; none for a folder GitHub does not have (404), the repository being readable. */
+async function folderNames(docs: GitHubApi, path: string): Promise<string[]> {
+  try {
+    return await docs.folderNames(path)
+  } catch (error) {
+    if (path && error instanceof RequestError && error.status === 404) return []
+    throw error
+  }
+}
 
 async function filesOf(docs: GitHubApi, number: number): Promise<ChangedFile[]> {
   const files: ChangedFile[] = []
