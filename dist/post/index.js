@@ -45583,6 +45583,11 @@ async function measureReaderImpact(settings, event, deps) {
         }
         const terms = termsOf(job.changes);
         const planned = plannedRequests({ pages, terms });
+        // No run could measure it: it is no reason to hold back the newer ones.
+        if (planned > settings.maxRequests) {
+            log.warning(`Reader impact: ${job.prLink} takes ${planned} analytics requests, more than '${Input.MaxRequests}: ${settings.maxRequests}' allows a run: it is measured once '${Input.MaxRequests}' is at least ${planned}.`);
+            continue;
+        }
         if (planned > left) {
             log.notice(`Reader impact: 'max-requests: ${settings.maxRequests}' is spent; ${counted(due.length - i, 'docs pull request')} wait for the next run.`);
             break;

@@ -247,6 +247,21 @@ describe('reader impact of merged docs pull requests', () => {
     expect(impactComments(third.pull)).toHaveLength(1)
   })
 
+  it('max-requests below what a docs pull request takes says so, rather than that it is spent', async () => {
+    const { pull, codeMergedAt, docsMergedAt } = await documented(2 * DAY)
+    sim.answerByRange(renameWorld(codeMergedAt, docsMergedAt).answer)
+    await until(dueAt(docsMergedAt))
+    sim.reset()
+    const run = await measure({ 'max-requests': '5' })
+    expect(run.code).toBe(0)
+    expect(analytics()).toHaveLength(0)
+    expect(impactComments(pull)).toHaveLength(0)
+    expect(run.log).not.toContain('is spent')
+    expect(run.log).toMatch(
+      /::warning::Reader impact: \S+ takes 10 analytics requests, more than 'max-requests: 5' allows a run: it is measured once 'max-requests' is at least 10\./
+    )
+  })
+
   it('a rate limit part-way posts and remembers nothing for that docs pull request; the next run measures it again', async () => {
     const { pull, codeMergedAt, docsMergedAt } = await documented(2 * DAY)
     sim.answerByRange(renameWorld(codeMergedAt, docsMergedAt).answer)
