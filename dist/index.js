@@ -48596,6 +48596,9 @@ async function measureReaderImpact(settings, event, deps) {
         }
         catch (error) {
             log.warning(`Reader impact: could not read the files of ${job.prLink} with '${names_Input.DocsToken}' (${describeGitHubError(error)}); it is measured in a later run.${refusedAccess(error) ? ` Give '${names_Input.DocsToken}' read access to the contents and pull requests of ${where.owner}/${where.repo}.` : ''}`);
+            // A pull request GitHub does not have (gone, or out of the token's sight) holds back no other.
+            if (error instanceof RequestError && error.status === 404)
+                continue;
             break;
         }
         const terms = termsOf(job.changes);

@@ -425,6 +425,23 @@ describe('reader impact of merged docs pull requests', () => {
     ).not.toContain(DOCS_TOKEN)
   })
 
+  it('a docs pull request GitHub no longer has (404) holds back none of the newer ones', async () => {
+    const gone = await documented(DAY)
+    const next = await documented(2 * DAY)
+    sim.answerByRange(renameWorld(gone.codeMergedAt, gone.docsMergedAt).answer)
+    await until(dueAt(next.docsMergedAt))
+    gh.failures.set('pull-files', { status: 404, times: 1 })
+    const run = await measure()
+    expect(run.code).toBe(0)
+    expect(run.log).toMatch(
+      /::warning::Reader impact: could not read the files of \S+ with 'docs-token' \(HTTP 404\)/
+    )
+    expect(impactComments(gone.pull)).toHaveLength(0)
+    expect(jobOf(gone.pull)?.impact).toBeUndefined()
+    expect(impactComments(next.pull)).toHaveLength(1)
+    expect(jobOf(next.pull)?.impact).toBeDefined()
+  })
+
   it('every GitHub call of the suite matches GitHub’s OpenAPI description', () => {
     calls.push(...gh.requests.splice(0))
     expect(calls.length).toBeGreaterThan(0)
