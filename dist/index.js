@@ -43740,7 +43740,12 @@ function checkedProject(value) {
                 note: str(run.note)
             };
         }),
-        olderRuns: num(p.olderRuns)
+        olderRuns: num(p.olderRuns),
+        ...(Number.isInteger(p.impactDays) &&
+            p.impactDays >= 1 &&
+            p.impactDays <= 28
+            ? { impactDays: p.impactDays }
+            : {})
     };
 }
 /** A batch id is a short lower-case word (it is shown in a checkbox line); a login is GitHub's. */
@@ -43818,6 +43823,15 @@ function startsIn30Days(project, now) {
 }
 /** When a job's docs pull request was opened, as far as known: never before its job started. */
 const openedAt = (job) => job.prCreatedAt ?? job.startedAt;
+/**
+ * A merged docs pull request whose reader impact is still to be measured (`impactDays` set): until
+ * its windows and the day of lag are over, and a week more for a weekly schedule.
+ */
+function awaitsImpact(job, impactDays, now) {
+    if (!impactDays || job.state !== 'merged' || job.impact || job.endedAt === undefined)
+        return false;
+    return job.endedAt > now - (impactDays + 2 + 7) * DAY;
+}
 function checkedChange(value) {
     const c = object(value);
     return {
@@ -43847,13 +43861,16 @@ function fitLedger(ledger, now) {
         for (const job of project.jobs)
             trimChanges(job, MAX_CHANGES_PER_JOB);
         // Beyond the last MAX_JOBS, a job stays only for the outcomes: a docs pull request opened in
-        // the window, without its change list (counted).
+        // the window, without its change list (counted); and, where reader impact is measured, one
+        // merged but not measured yet, with its changes (their titles give the terms it is measured on).
+        const waits = (j) => awaitsImpact(j, project.impactDays, now);
         const older = project.jobs
             .slice(0, Math.max(0, project.jobs.length - MAX_JOBS))
-            .filter(j => j.prLink && openedAt(j) > now - OUTCOME_WINDOW_MS)
+            .filter(j => j.prLink && (openedAt(j) > now - OUTCOME_WINDOW_MS || waits(j)))
             .slice(-MAX_OUTCOME_JOBS);
         for (const job of older)
-            trimChanges(job, 0);
+            if (!waits(job))
+                trimChanges(job, 0);
         project.jobs = [...older, ...project.jobs.slice(-MAX_JOBS)];
         if (project.waiting)
             project.waiting.changes = project.waiting.changes.slice(-MAX_WAITING);
@@ -43864,6 +43881,11 @@ function fitLedger(ledger, now) {
     for (let keep = MAX_RUNS; size() > MAX_STATE_CHARS && keep > 0; keep = Math.floor(keep / 2))
         for (const project of Object.values(fitted.projects))
             dropOldRuns(project, keep);
+    // The changes kept for measuring an older docs pull request's impact give way first.
+    if (size() > MAX_STATE_CHARS)
+        for (const project of Object.values(fitted.projects))
+            for (const job of project.jobs.slice(0, -MAX_JOBS))
+                trimChanges(job, 0);
     for (let keep = MAX_CHANGES_PER_JOB; size() > MAX_STATE_CHARS && keep > 0; keep = Math.floor(keep / 2))
         for (const project of Object.values(fitted.projects))
             for (const job of project.jobs)
@@ -48690,12 +48712,19 @@ async function refreshed(dashboard, settings, { event, connect, log, now }) {
         skip: new Set()
     });
     const updates = [...reads.changed, ...reads.checked];
-    if (!reads.changed.length || settings.dryRun) {
+    // The ledger keeps merged docs pull requests not measured yet, with their changes, while it
+    // knows that they are measured (and after how long).
+    const days = settings.impactAfter.days;
+    const stamp = project.impactDays !== days;
+    if ((!reads.changed.length && !stamp) || settings.dryRun) {
         applyUpdates(project, updates);
         return project;
     }
     try {
-        await dashboard.write(settings.projectId, p => applyUpdates(p, updates), { reread: true });
+        await dashboard.write(settings.projectId, p => {
+            applyUpdates(p, updates);
+            p.impactDays = days;
+        }, { reread: true });
     }
     catch (error) {
         log.warning(`Reader impact: ${errorText(error)}`);

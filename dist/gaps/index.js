@@ -42316,7 +42316,12 @@ function checkedProject(value) {
                 note: str(run.note)
             };
         }),
-        olderRuns: num(p.olderRuns)
+        olderRuns: num(p.olderRuns),
+        ...(Number.isInteger(p.impactDays) &&
+            p.impactDays >= 1 &&
+            p.impactDays <= 28
+            ? { impactDays: p.impactDays }
+            : {})
     };
 }
 /** A batch id is a short lower-case word (it is shown in a checkbox line); a login is GitHub's. */
@@ -42394,6 +42399,15 @@ function startsIn30Days(project, now) {
 }
 /** When a job's docs pull request was opened, as far as known: never before its job started. */
 const openedAt = (job) => job.prCreatedAt ?? job.startedAt;
+/**
+ * A merged docs pull request whose reader impact is still to be measured (`impactDays` set): until
+ * its windows and the day of lag are over, and a week more for a weekly schedule.
+ */
+function awaitsImpact(job, impactDays, now) {
+    if (!impactDays || job.state !== 'merged' || job.impact || job.endedAt === undefined)
+        return false;
+    return job.endedAt > now - (impactDays + 2 + 7) * DAY;
+}
 function checkedChange(value) {
     const c = object(value);
     return {
@@ -42423,13 +42437,16 @@ function fitLedger(ledger, now) {
         for (const job of project.jobs)
             trimChanges(job, MAX_CHANGES_PER_JOB);
         // Beyond the last MAX_JOBS, a job stays only for the outcomes: a docs pull request opened in
-        // the window, without its change list (counted).
+        // the window, without its change list (counted); and, where reader impact is measured, one
+        // merged but not measured yet, with its changes (their titles give the terms it is measured on).
+        const waits = (j) => awaitsImpact(j, project.impactDays, now);
         const older = project.jobs
             .slice(0, Math.max(0, project.jobs.length - MAX_JOBS))
-            .filter(j => j.prLink && openedAt(j) > now - OUTCOME_WINDOW_MS)
+            .filter(j => j.prLink && (openedAt(j) > now - OUTCOME_WINDOW_MS || waits(j)))
             .slice(-MAX_OUTCOME_JOBS);
         for (const job of older)
-            trimChanges(job, 0);
+            if (!waits(job))
+                trimChanges(job, 0);
         project.jobs = [...older, ...project.jobs.slice(-MAX_JOBS)];
         if (project.waiting)
             project.waiting.changes = project.waiting.changes.slice(-MAX_WAITING);
@@ -42440,6 +42457,11 @@ function fitLedger(ledger, now) {
     for (let keep = MAX_RUNS; size() > MAX_STATE_CHARS && keep > 0; keep = Math.floor(keep / 2))
         for (const project of Object.values(fitted.projects))
             dropOldRuns(project, keep);
+    // The changes kept for measuring an older docs pull request's impact give way first.
+    if (size() > MAX_STATE_CHARS)
+        for (const project of Object.values(fitted.projects))
+            for (const job of project.jobs.slice(0, -MAX_JOBS))
+                trimChanges(job, 0);
     for (let keep = MAX_CHANGES_PER_JOB; size() > MAX_STATE_CHARS && keep > 0; keep = Math.floor(keep / 2))
         for (const project of Object.values(fitted.projects))
             for (const job of project.jobs)

@@ -10,6 +10,7 @@ import type { ChangedFile } from '../../src/github/api.js'
 import {
   IMPACT_MEASURES,
   type LedgerJob,
+  type ProjectLedger,
   type ReaderImpact,
   emptyLedger,
   emptyProject,
@@ -163,6 +164,60 @@ describe('the impact in the ledger', () => {
     const read = readLedger(ledgerRecord(ledger, signer, PLACE, NOW), signer, PLACE)
     return read.ok ? read.ledger.projects.p?.jobs[0]?.impact : 'unread'
   }
+  it('keeps a merged docs pull request not measured yet, with its changes, where impact is measured', () => {
+    const job = (id: string, over: Partial<LedgerJob>): LedgerJob => ({
+      id,
+      prLink: `https://github.com/acme/docs/pull/${id}`,
+      state: 'merged',
+      startedAt: NOW - 2 * DAY,
+      prCreatedAt: NOW - 2 * DAY,
+      endedAt: NOW - DAY,
+      changes: [{ sha: 'a'.repeat(40), pr: Number(id), title: 'Rename `--follow` to `--watch`' }],
+      moreChanges: 0,
+      ...over
+    })
+    const fitted = (impactDays?: number) => {
+      const ledger = emptyLedger()
+      const project = emptyProject()
+      if (impactDays) project.impactDays = impactDays
+      project.jobs.push(
+        // Windows of 14 days that end tomorrow: the next runs measure it, on its changes' terms.
+        job('1', {
+          startedAt: NOW - 20 * DAY,
+          prCreatedAt: NOW - 20 * DAY,
+          endedAt: NOW - 15 * DAY
+        }),
+        // Opened 35 days ago, merged after a long review: its 28-day windows end in 8 days.
+        job('2', {
+          startedAt: NOW - 35 * DAY,
+          prCreatedAt: NOW - 35 * DAY,
+          endedAt: NOW - 22 * DAY
+        }),
+        // Measured already: kept for the outcomes only, without its changes.
+        job('3', {
+          prCreatedAt: NOW - 20 * DAY,
+          endedAt: NOW - 19 * DAY,
+          impact: { at: NOW, days: 14, before: [], after: [] }
+        }),
+        ...Array.from({ length: 10 }, (_, i) => job(String(10 + i), {}))
+      )
+      ledger.projects.p = project
+      const read = readLedger(ledgerRecord(ledger, signer, PLACE, NOW), signer, PLACE)
+      return read.ok ? (read.ledger.projects.p as ProjectLedger) : undefined
+    }
+    const measuring = fitted(28)
+    expect(measuring?.impactDays).toBe(28)
+    const [first, second, third] = measuring?.jobs ?? []
+    expect([first?.id, second?.id, third?.id]).toEqual(['1', '2', '3'])
+    expect(termsOf(first?.changes ?? [])).toEqual(['--follow', '--watch'])
+    expect(termsOf(second?.changes ?? [])).toEqual(['--follow', '--watch'])
+    expect(third?.changes).toEqual([])
+    // Without impact-after, as before: the window's docs pull requests, without their changes.
+    const plain = fitted()
+    expect(plain?.impactDays).toBeUndefined()
+    expect(plain?.jobs.map(j => j.id).slice(0, 2)).toEqual(['1', '3'])
+    expect(plain?.jobs[0]?.changes).toEqual([])
+  })
 
   it('is kept as written, and dropped when out of shape', () => {
     const good = {

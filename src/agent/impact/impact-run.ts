@@ -257,12 +257,23 @@ async function refreshed(
     skip: new Set()
   })
   const updates = [...reads.changed, ...reads.checked]
-  if (!reads.changed.length || settings.dryRun) {
+  // The ledger keeps merged docs pull requests not measured yet, with their changes, while it
+  // knows that they are measured (and after how long).
+  const days = settings.impactAfter.days
+  const stamp = project.impactDays !== days
+  if ((!reads.changed.length && !stamp) || settings.dryRun) {
     applyUpdates(project, updates)
     return project
   }
   try {
-    await dashboard.write(settings.projectId, p => applyUpdates(p, updates), { reread: true })
+    await dashboard.write(
+      settings.projectId,
+      p => {
+        applyUpdates(p, updates)
+        p.impactDays = days
+      },
+      { reread: true }
+    )
   } catch (error) {
     log.warning(`Reader impact: ${errorText(error)}`)
     applyUpdates(project, updates)
