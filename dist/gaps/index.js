@@ -30941,7 +30941,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2688);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8903);
 
 // The docs-gaps sub-action (gaps/action.yml); `run` reports its own failures.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -30951,7 +30951,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2688:
+/***/ 8903:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -42324,7 +42324,12 @@ function checkedProject(value) {
                 note: str(run.note)
             };
         }),
-        olderRuns: num(p.olderRuns)
+        olderRuns: num(p.olderRuns),
+        ...(Number.isInteger(p.impactDays) &&
+            p.impactDays >= 1 &&
+            p.impactDays <= 28
+            ? { impactDays: p.impactDays }
+            : {})
     };
 }
 /** A batch id is a short lower-case word (it is shown in a checkbox line); a login is GitHub's. */
@@ -42402,6 +42407,15 @@ function startsIn30Days(project, now) {
 }
 /** When a job's docs pull request was opened, as far as known: never before its job started. */
 const openedAt = (job) => job.prCreatedAt ?? job.startedAt;
+/**
+ * A merged docs pull request whose reader impact is still to be measured (`impactDays` set): until
+ * its windows and the day of lag are over, and a week more for a weekly schedule.
+ */
+function awaitsImpact(job, impactDays, now) {
+    if (!impactDays || job.state !== 'merged' || job.impact || job.endedAt === undefined)
+        return false;
+    return job.endedAt > now - (impactDays + 2 + 7) * DAY;
+}
 function checkedChange(value) {
     const c = object(value);
     return {
@@ -42431,13 +42445,16 @@ function fitLedger(ledger, now) {
         for (const job of project.jobs)
             trimChanges(job, MAX_CHANGES_PER_JOB);
         // Beyond the last MAX_JOBS, a job stays only for the outcomes: a docs pull request opened in
-        // the window, without its change list (counted).
+        // the window, without its change list (counted); and, where reader impact is measured, one
+        // merged but not measured yet, with its changes (their titles give the terms it is measured on).
+        const waits = (j) => awaitsImpact(j, project.impactDays, now);
         const older = project.jobs
             .slice(0, Math.max(0, project.jobs.length - MAX_JOBS))
-            .filter(j => j.prLink && openedAt(j) > now - OUTCOME_WINDOW_MS)
+            .filter(j => j.prLink && (openedAt(j) > now - OUTCOME_WINDOW_MS || waits(j)))
             .slice(-MAX_OUTCOME_JOBS);
         for (const job of older)
-            trimChanges(job, 0);
+            if (!waits(job))
+                trimChanges(job, 0);
         project.jobs = [...older, ...project.jobs.slice(-MAX_JOBS)];
         if (project.waiting)
             project.waiting.changes = project.waiting.changes.slice(-MAX_WAITING);
@@ -42448,6 +42465,11 @@ function fitLedger(ledger, now) {
     for (let keep = MAX_RUNS; size() > MAX_STATE_CHARS && keep > 0; keep = Math.floor(keep / 2))
         for (const project of Object.values(fitted.projects))
             dropOldRuns(project, keep);
+    // The changes kept for measuring an older docs pull request's impact give way first.
+    if (size() > MAX_STATE_CHARS)
+        for (const project of Object.values(fitted.projects))
+            for (const job of project.jobs.slice(0, -MAX_JOBS))
+                trimChanges(job, 0);
     for (let keep = MAX_CHANGES_PER_JOB; size() > MAX_STATE_CHARS && keep > 0; keep = Math.floor(keep / 2))
         for (const project of Object.values(fitted.projects))
             for (const job of project.jobs)
@@ -43232,26 +43254,6 @@ function namesPageFile(files, page) {
         return page.slug !== null && stem.split('/').pop() === page.slug.toLowerCase();
     });
 }
-/** Names a change removed, at most this many: what pages written before it may still say. */
-const MAX_REMOVED = 3;
-/**
- * The distinctive terms on the removed lines of a diff excerpt that no added line names: what the
- * change took away or renamed (`--follow` when `--follow` became `--watch`).
- */
-function removedTerms(diff) {
-    const lines = diff.split('\n');
-    const added = lines.filter(l => l.startsWith('+')).join('\n');
-    const removed = [];
-    for (const line of lines.filter(l => l.startsWith('-'))) {
-        for (const term of distinctiveTerms(line.slice(1))) {
-            if (removed.length >= MAX_REMOVED)
-                return removed;
-            if (!removed.includes(term) && !mentions(added, term))
-                removed.push(term);
-        }
-    }
-    return removed;
-}
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/gaps/causes.js
 
@@ -43316,7 +43318,38 @@ function matchedTerms(gap, change) {
 /** A gap's key when its rows are read again (a split range): as the collectors group them. */
 const gapKey = (gap) => (gap.kind === 'page' ? gap.text : groupKey(gap.text));
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/gaps/removed-terms.js
+
+
+/** Of a removed line, this much is looked at: as much as of a reader's gap. */
+const MAX_LINE = 500;
+/** Names a change removed, at most this many: what pages written before it may still say. */
+const MAX_REMOVED = 3;
+/**
+ * The distinctive terms on the removed lines of a diff excerpt that no added line names: what the
+ * change took away or renamed (`--follow` when `--follow` became `--watch`).
+ */
+function removedTerms(diff) {
+    const lines = diff.split('\n');
+    const added = lines.filter(l => l.startsWith('+')).join('\n');
+    const removed = [];
+    for (const line of lines.filter(l => l.startsWith('-'))) {
+        // The diff is outside text, shown in the report and the prompt as reader text is: cleaned like
+        // it (no e-mail address, mention or link), and a term that still holds one of their marks is left out.
+        for (const term of distinctiveTerms(cleanReaderText(line.slice(1), MAX_LINE))) {
+            if (removed.length >= MAX_REMOVED)
+                return removed;
+            if (/[@[\]]|:\/\//.test(term))
+                continue;
+            if (!removed.includes(term) && !mentions(added, term))
+                removed.push(term);
+        }
+    }
+    return removed;
+}
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/gaps/split.js
+
 
 
 
@@ -43347,14 +43380,22 @@ async function splitAtMerges(ties, ctx) {
                 notices.push(why);
         }
     }
+    const untimed = [];
     for (const cause of causes.filter(c => c.gap.kind === 'question')) {
         const times = ctx.askedAt.get(groupKey(cause.gap.text));
         if (!times)
             continue;
+        // A turn without a readable time is in the count but on neither side: nothing is guessed.
+        if (times.length !== cause.count) {
+            untimed.push(changeName(cause));
+            continue;
+        }
         const start = Date.parse(`${cause.splitAt}T00:00:00Z`);
         cause.before = times.filter(t => t < start).length;
         cause.after = times.length - cause.before;
     }
+    if (untimed.length)
+        notices.push(`${counted(untimed.length, 'question gap')} tied to ${[...new Set(untimed)].join(', ')} could not be split at the merge (the service gave some of their turns no readable time): they show no before and after.`);
     return { causes, notices, requests: ctx.limits.budget.used - usedBefore };
 }
 function toCause(tie) {
@@ -43400,13 +43441,16 @@ async function splitDay(kind, day, group, ctx) {
     try {
         if (kind === 'search') {
             const page = await getSearchesPage(ctx.client, ctx.projectId, query, ctx.limits);
-            after = summed(page.searches.map(r => [groupKey(cleanReaderText(r.searchQuery, 200)), r.hits]));
-            complete = page.nextCursor === null;
+            // As the gap counts them: searches with no result clicked (a row with clicks is no gap).
+            const unclicked = page.searches.filter(r => !(r.ctr > 0 && r.topClickedPage !== null));
+            after = summed(unclicked.map(r => [groupKey(cleanReaderText(r.searchQuery, 200)), r.hits]));
+            // A row out of shape could be the gap's: it is not known, not none.
+            complete = page.nextCursor === null && !page.skipped.length;
         }
         else {
             const page = await getFeedbackByPage(ctx.client, ctx.projectId, { ...query, source: 'contextual' }, ctx.limits);
             after = summed(page.feedback.map(r => [pagePath(r.path), r.thumbsDown]));
-            complete = !page.hasMore;
+            complete = !page.hasMore && !page.skipped.length;
         }
     }
     catch (error) {
@@ -43431,7 +43475,7 @@ async function splitDay(kind, day, group, ctx) {
         [cause.before, cause.after] = [cause.count - a, a];
     }
     return unmeasured.length
-        ? `${unmeasured.length} of the ${kind} gaps tied to ${names} could not be split at ${day} (not among the ${SPLIT_PAGE} rows read from that day on, or counted inconsistently): they show no before and after.`
+        ? `${unmeasured.length} of the ${kind} gaps tied to ${names} could not be split at ${day} (not among the ${SPLIT_PAGE} rows read from that day on, sent out of shape, or counted inconsistently): they show no before and after.`
         : undefined;
 }
 function summed(rows) {

@@ -42027,7 +42027,12 @@ function checkedProject(value) {
                 note: str(run.note)
             };
         }),
-        olderRuns: num(p.olderRuns)
+        olderRuns: num(p.olderRuns),
+        ...(Number.isInteger(p.impactDays) &&
+            p.impactDays >= 1 &&
+            p.impactDays <= 28
+            ? { impactDays: p.impactDays }
+            : {})
     };
 }
 /** A batch id is a short lower-case word (it is shown in a checkbox line); a login is GitHub's. */
@@ -42105,6 +42110,15 @@ function ledger_startsIn30Days(project, now) {
 }
 /** When a job's docs pull request was opened, as far as known: never before its job started. */
 const ledger_openedAt = (job) => job.prCreatedAt ?? job.startedAt;
+/**
+ * A merged docs pull request whose reader impact is still to be measured (`impactDays` set): until
+ * its windows and the day of lag are over, and a week more for a weekly schedule.
+ */
+function awaitsImpact(job, impactDays, now) {
+    if (!impactDays || job.state !== 'merged' || job.impact || job.endedAt === undefined)
+        return false;
+    return job.endedAt > now - (impactDays + 2 + 7) * DAY;
+}
 function checkedChange(value) {
     const c = object(value);
     return {
@@ -42134,13 +42148,16 @@ function fitLedger(ledger, now) {
         for (const job of project.jobs)
             trimChanges(job, MAX_CHANGES_PER_JOB);
         // Beyond the last MAX_JOBS, a job stays only for the outcomes: a docs pull request opened in
-        // the window, without its change list (counted).
+        // the window, without its change list (counted); and, where reader impact is measured, one
+        // merged but not measured yet, with its changes (their titles give the terms it is measured on).
+        const waits = (j) => awaitsImpact(j, project.impactDays, now);
         const older = project.jobs
             .slice(0, Math.max(0, project.jobs.length - MAX_JOBS))
-            .filter(j => j.prLink && ledger_openedAt(j) > now - ledger_OUTCOME_WINDOW_MS)
+            .filter(j => j.prLink && (ledger_openedAt(j) > now - ledger_OUTCOME_WINDOW_MS || waits(j)))
             .slice(-MAX_OUTCOME_JOBS);
         for (const job of older)
-            trimChanges(job, 0);
+            if (!waits(job))
+                trimChanges(job, 0);
         project.jobs = [...older, ...project.jobs.slice(-MAX_JOBS)];
         if (project.waiting)
             project.waiting.changes = project.waiting.changes.slice(-MAX_WAITING);
@@ -42151,6 +42168,11 @@ function fitLedger(ledger, now) {
     for (let keep = MAX_RUNS; size() > MAX_STATE_CHARS && keep > 0; keep = Math.floor(keep / 2))
         for (const project of Object.values(fitted.projects))
             dropOldRuns(project, keep);
+    // The changes kept for measuring an older docs pull request's impact give way first.
+    if (size() > MAX_STATE_CHARS)
+        for (const project of Object.values(fitted.projects))
+            for (const job of project.jobs.slice(0, -MAX_JOBS))
+                trimChanges(job, 0);
     for (let keep = MAX_CHANGES_PER_JOB; size() > MAX_STATE_CHARS && keep > 0; keep = Math.floor(keep / 2))
         for (const project of Object.values(fitted.projects))
             for (const job of project.jobs)
@@ -45601,26 +45623,6 @@ function namesPageFile(files, page) {
         return page.slug !== null && stem.split('/').pop() === page.slug.toLowerCase();
     });
 }
-/** Names a change removed, at most this many: what pages written before it may still say. */
-const MAX_REMOVED = 3;
-/**
- * The distinctive terms on the removed lines of a diff excerpt that no added line names: what the
- * change took away or renamed (`--follow` when `--follow` became `--watch`).
- */
-function removedTerms(diff) {
-    const lines = diff.split('\n');
-    const added = lines.filter(l => l.startsWith('+')).join('\n');
-    const removed = [];
-    for (const line of lines.filter(l => l.startsWith('-'))) {
-        for (const term of terms_distinctiveTerms(line.slice(1))) {
-            if (removed.length >= MAX_REMOVED)
-                return removed;
-            if (!removed.includes(term) && !terms_mentions(added, term))
-                removed.push(term);
-        }
-    }
-    return removed;
-}
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/impact/terms.js
 
@@ -45688,14 +45690,19 @@ async function measure_measureWindows(client, target, limits) {
             }
             else {
                 const note = `A page not among the ${PATH_ROWS} busiest of a window is not known there.`;
-                figures[at('humanViews')] = sumOf(views, pages, 'human', () => notes.add(note));
-                figures[at('humanVisitors')] = sumOf(visitors, pages, 'human', () => notes.add(note));
-                figures[at('aiVisitors')] = sumOf(visitors, pages, 'ai', () => notes.add(note));
+                const unknown = (page) => () => notes.add(page.skipped.length ? OUT_OF_SHAPE : note);
+                figures[at('humanViews')] = sumOf(views, pages, 'human', unknown(views));
+                figures[at('humanVisitors')] = sumOf(visitors, pages, 'human', unknown(visitors));
+                figures[at('aiVisitors')] = sumOf(visitors, pages, 'ai', unknown(visitors));
                 const feedback = await getFeedbackByPage(client, target.projectId, { ...query, limit: FEEDBACK_ROWS }, limits);
                 const mine = feedback.feedback.filter(f => pages.has(samePage(f.path)));
-                const complete = !feedback.hasMore || mine.length === pages.size;
+                // A page listed twice (a path and its URL) is one page: every page must be there.
+                const found = new Set(mine.map(f => samePage(f.path))).size;
+                const complete = found === pages.size || (!feedback.hasMore && !feedback.skipped.length);
                 if (!complete)
-                    notes.add(`Thumbs-down: a page not among the ${FEEDBACK_ROWS} with most feedback is not known.`);
+                    notes.add(feedback.skipped.length
+                        ? OUT_OF_SHAPE
+                        : `Thumbs-down: a page not among the ${FEEDBACK_ROWS} with most feedback is not known.`);
                 figures[at('thumbsDown')] = complete ? mine.reduce((n, f) => n + f.thumbsDown, 0) : null;
             }
         }
@@ -45718,6 +45725,8 @@ async function measure_measureWindows(client, target, limits) {
     const after = await window(target.after, 'after');
     return { before, after, notes: [...notes] };
 }
+/** A row the service sent out of shape could be one of the pages: they are not known, not zero. */
+const OUT_OF_SHAPE = 'The service sent some rows out of the shape its API document gives: a page not among the others is not known.';
 const onTopic = (text, target) => target.terms.some(term => mentions(text, term));
 /** A page URL's path (`https://docs.acme.dev/guides/retry#x` → `/guides/retry`). */
 function pathOf(url) {
@@ -45729,13 +45738,14 @@ function pathOf(url) {
     }
 }
 /**
- * A count summed over the pages: a page missing from a listing that has more is not known, so the
- * sum is not either; a page missing from a complete listing had none.
+ * A count summed over the pages: a page missing from a listing that has more, or that had rows
+ * out of shape, is not known, so the sum is not either; a page missing from a complete listing had
+ * none.
  */
 function sumOf(page, pages, field, incomplete) {
     const rows = page.visitors.filter(r => pages.has(samePage(r.path)));
     const found = new Set(rows.map(r => samePage(r.path)));
-    if (page.hasMore && found.size < pages.size) {
+    if ((page.hasMore || page.skipped.length) && found.size < pages.size) {
         incomplete();
         return null;
     }
@@ -45743,6 +45753,7 @@ function sumOf(page, pages, field, incomplete) {
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/impact/impact-run.js
+
 
 
 
@@ -45810,17 +45821,25 @@ async function measureReaderImpact(settings, event, deps) {
         let pages;
         try {
             const files = await filesOf(docs, where.number);
-            const root = await findDocsRoot(path => docs.folderNames(path), files);
+            const root = await findDocsRoot(path => folderNames(docs, path), files);
             pages = root === undefined ? [] : pagesOf(files, root);
             if (root === undefined)
                 log.notice(`Reader impact: ${job.prLink}'s repository has no docs.json or mint.json at its root or in the folders it changed, so its files are not mapped to pages.`);
         }
         catch (error) {
             log.warning(`Reader impact: could not read the files of ${job.prLink} with '${Input.DocsToken}' (${describeGitHubError(error)}); it is measured in a later run.${refusedAccess(error) ? ` Give '${Input.DocsToken}' read access to the contents and pull requests of ${where.owner}/${where.repo}.` : ''}`);
+            // A pull request GitHub does not have (gone, or out of the token's sight) holds back no other.
+            if (error instanceof RequestError && error.status === 404)
+                continue;
             break;
         }
         const terms = termsOf(job.changes);
         const planned = plannedRequests({ pages, terms });
+        // No run could measure it: it is no reason to hold back the newer ones.
+        if (planned > settings.maxRequests) {
+            log.warning(`Reader impact: ${job.prLink} takes ${planned} analytics requests, more than '${Input.MaxRequests}: ${settings.maxRequests}' allows a run: it is measured once '${Input.MaxRequests}' is at least ${planned}.`);
+            continue;
+        }
         if (planned > left) {
             log.notice(`Reader impact: 'max-requests: ${settings.maxRequests}' is spent; ${counted(due.length - i, 'docs pull request')} wait for the next run.`);
             break;
@@ -45903,12 +45922,19 @@ async function refreshed(dashboard, settings, { event, connect, log, now }) {
         skip: new Set()
     });
     const updates = [...reads.changed, ...reads.checked];
-    if (!reads.changed.length || settings.dryRun) {
+    // The ledger keeps merged docs pull requests not measured yet, with their changes, while it
+    // knows that they are measured (and after how long).
+    const days = settings.impactAfter.days;
+    const stamp = project.impactDays !== days;
+    if ((!reads.changed.length && !stamp) || settings.dryRun) {
         applyUpdates(project, updates);
         return project;
     }
     try {
-        await dashboard.write(settings.projectId, p => applyUpdates(p, updates), { reread: true });
+        await dashboard.write(settings.projectId, p => {
+            applyUpdates(p, updates);
+            p.impactDays = days;
+        }, { reread: true });
     }
     catch (error) {
         log.warning(`Reader impact: ${errorText(error)}`);
@@ -45918,6 +45944,17 @@ async function refreshed(dashboard, settings, { event, connect, log, now }) {
     return dashboard.project(settings.projectId);
 }
 const emptyFigures = () => [null, null, null, null, null, null];
+/** A folder's names; none for a folder GitHub does not have (404), the repository being readable. */
+async function folderNames(docs, path) {
+    try {
+        return await docs.folderNames(path);
+    }
+    catch (error) {
+        if (path && error instanceof RequestError && error.status === 404)
+            return [];
+        throw error;
+    }
+}
 async function filesOf(docs, number) {
     const files = [];
     let pages = 0;

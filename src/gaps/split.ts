@@ -2,10 +2,11 @@ import { type ReadLimits, getFeedbackByPage, getSearchesPage } from '../mintlify
 import type { ApiClient } from '../mintlify/client.js'
 import { ApiError } from '../mintlify/errors.js'
 import { utcDay } from '../records/ledger.js'
+import { counted } from '../runner/text.js'
 import { changeName } from './changes.js'
 import { type Tie, gapKey } from './causes.js'
 import { cleanReaderText, groupKey, pagePath } from './reader-text.js'
-import { removedTerms } from '../runner/terms.js'
+import { removedTerms } from './removed-terms.js'
 import type { Cause } from './report.js'
 
 /**
@@ -46,13 +47,23 @@ export async function splitAtMerges(
       if (why) notices.push(why)
     }
   }
+  const untimed: string[] = []
   for (const cause of causes.filter(c => c.gap.kind === 'question')) {
     const times = ctx.askedAt.get(groupKey(cause.gap.text))
     if (!times) continue
+    // A turn without a readable time is in the count but on neither side: nothing is guessed.
+    if (times.length !== cause.count) {
+      untimed.push(changeName(cause))
+      continue
+    }
     const start = Date.parse(`${cause.splitAt}T00:00:00Z`)
     cause.before = times.filter(t => t < start).length
     cause.after = times.length - cause.before
   }
+  if (untimed.length)
+    notices.push(
+      `${counted(untimed.length, 'question gap')} tied to ${[...new Set(untimed)].join(', ')} could not be split at the merge (the service gave some of their turns no readable time): they show no before and after.`
+    )
   return { causes, notices, requests: ctx.limits.budget.used - usedBefore }
 }
 
@@ -104,10 +115,11 @@ async function splitDay(
   try {
     if (kind === 'search') {
       const page = await getSearchesPage(ctx.client, ctx.projectId, query, ctx.limits)
-      after = summed(
-        page.searches.map(r => [groupKey(cleanReaderText(r.searchQuery, 200)), r.hits])
-      )
-      complete = page.nextCursor === null
+      // As the gap counts them: searches with no result clicked (a row with clicks is no gap).
+      const unclicked = page.searches.filter(r => !(r.ctr > 0 && r.topClickedPage !== null))
+      after = summed(unclicked.map(r => [groupKey(cleanReaderText(r.searchQuery, 200)), r.hits]))
+      // A row out of shape could be the gap's: it is not known, not none.
+      complete = page.nextCursor === null && !page.skipped.length
     } else {
       const page = await getFeedbackByPage(
         ctx.client,
@@ -116,7 +128,7 @@ async function splitDay(
         ctx.limits
       )
       after = summed(page.feedback.map(r => [pagePath(r.path), r.thumbsDown]))
-      complete = !page.hasMore
+      complete = !page.hasMore && !page.skipped.length
     }
   } catch (error) {
     if (!(error instanceof ApiError)) throw error
@@ -138,7 +150,7 @@ async function splitDay(
     ;[cause.before, cause.after] = [cause.count - a, a]
   }
   return unmeasured.length
-    ? `${unmeasured.length} of the ${kind} gaps tied to ${names} could not be split at ${day} (not among the ${SPLIT_PAGE} rows read from that day on, or counted inconsistently): they show no before and after.`
+    ? `${unmeasured.length} of the ${kind} gaps tied to ${names} could not be split at ${day} (not among the ${SPLIT_PAGE} rows read from that day on, sent out of shape, or counted inconsistently): they show no before and after.`
     : undefined
 }
 

@@ -122,6 +122,11 @@ export interface ProjectLedger {
   runs: RunEntry[]
   /** Runs older than those listed, counted. */
   olderRuns: number
+  /**
+   * `impact-after` (whole days) of the last run that measured reader impact: while it is set, a
+   * merged docs pull request not measured yet is kept with its changes until it can be.
+   */
+  impactDays?: number
 }
 
 /** Finds the dashboard issue among the repository's issues. */
@@ -258,7 +263,12 @@ function checkedProject(value: unknown): ProjectLedger {
         note: str(run.note)
       }
     }),
-    olderRuns: num(p.olderRuns)
+    olderRuns: num(p.olderRuns),
+    ...(Number.isInteger(p.impactDays) &&
+    (p.impactDays as number) >= 1 &&
+    (p.impactDays as number) <= 28
+      ? { impactDays: p.impactDays as number }
+      : {})
   }
 }
 
@@ -346,6 +356,15 @@ export function startsIn30Days(project: ProjectLedger, now: number): number {
 /** When a job's docs pull request was opened, as far as known: never before its job started. */
 export const openedAt = (job: LedgerJob): number => job.prCreatedAt ?? job.startedAt
 
+/**
+ * A merged docs pull request whose reader impact is still to be measured (`impactDays` set): until
+ * its windows and the day of lag are over, and a week more for a weekly schedule.
+ */
+function awaitsImpact(job: LedgerJob, impactDays: number | undefined, now: number): boolean {
+  if (!impactDays || job.state !== 'merged' || job.impact || job.endedAt === undefined) return false
+  return job.endedAt > now - (impactDays + 2 + 7) * DAY
+}
+
 function checkedChange(value: unknown): ChangeRef {
   const c = object(value)
   return {
@@ -380,12 +399,14 @@ export function fitLedger(ledger: Ledger, now: number): Ledger {
     }
     for (const job of project.jobs) trimChanges(job, MAX_CHANGES_PER_JOB)
     // Beyond the last MAX_JOBS, a job stays only for the outcomes: a docs pull request opened in
-    // the window, without its change list (counted).
+    // the window, without its change list (counted); and, where reader impact is measured, one
+    // merged but not measured yet, with its changes (their titles give the terms it is measured on).
+    const waits = (j: LedgerJob): boolean => awaitsImpact(j, project.impactDays, now)
     const older = project.jobs
       .slice(0, Math.max(0, project.jobs.length - MAX_JOBS))
-      .filter(j => j.prLink && openedAt(j) > now - OUTCOME_WINDOW_MS)
+      .filter(j => j.prLink && (openedAt(j) > now - OUTCOME_WINDOW_MS || waits(j)))
       .slice(-MAX_OUTCOME_JOBS)
-    for (const job of older) trimChanges(job, 0)
+    for (const job of older) if (!waits(job)) trimChanges(job, 0)
     project.jobs = [...older, ...project.jobs.slice(-MAX_JOBS)]
     if (project.waiting) project.waiting.changes = project.waiting.changes.slice(-MAX_WAITING)
     project.uncertain = project.uncertain.slice(-MAX_UNCERTAIN)
@@ -394,6 +415,10 @@ export function fitLedger(ledger: Ledger, now: number): Ledger {
   const size = (): number => commentSafeJson(fitted).length
   for (let keep = MAX_RUNS; size() > MAX_STATE_CHARS && keep > 0; keep = Math.floor(keep / 2))
     for (const project of Object.values(fitted.projects)) dropOldRuns(project, keep)
+  // The changes kept for measuring an older docs pull request's impact give way first.
+  if (size() > MAX_STATE_CHARS)
+    for (const project of Object.values(fitted.projects))
+      for (const job of project.jobs.slice(0, -MAX_JOBS)) trimChanges(job, 0)
   for (
     let keep = MAX_CHANGES_PER_JOB;
     size() > MAX_STATE_CHARS && keep > 0;

@@ -165,23 +165,3 @@ export function namesPageFile(
     return page.slug !== null && stem.split('/').pop() === page.slug.toLowerCase()
   })
 }
-
-/** Names a change removed, at most this many: what pages written before it may still say. */
-const MAX_REMOVED = 3
-
-/**
- * The distinctive terms on the removed lines of a diff excerpt that no added line names: what the
- * change took away or renamed (`--follow` when `--follow` became `--watch`).
- */
-export function removedTerms(diff: string): string[] {
-  const lines = diff.split('\n')
-  const added = lines.filter(l => l.startsWith('+')).join('\n')
-  const removed: string[] = []
-  for (const line of lines.filter(l => l.startsWith('-'))) {
-    for (const term of distinctiveTerms(line.slice(1))) {
-      if (removed.length >= MAX_REMOVED) return removed
-      if (!removed.includes(term) && !mentions(added, term)) removed.push(term)
-    }
-  }
-  return removed
-}

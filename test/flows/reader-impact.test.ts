@@ -156,6 +156,20 @@ describe('reader impact of merged docs pull requests', () => {
     expect(dashboard()).toContain('| 560 → 980 ↑ | 336 → 588 ↑ | 20 → 2 ↓ | 80 → 0 ↓ | 10 → 0 ↓ |')
   })
 
+  it('a folder the docs pull request removed is no docs root, and no reason not to measure it', async () => {
+    // The first changed folder is gone from the default branch: GitHub answers 404 for it.
+    const files = [{ filename: 'legacy/old.mdx', status: 'removed' as const }, ...RENAME_DOCS_FILES]
+    const { pull, codeMergedAt, docsMergedAt } = await documented(2 * DAY, { files })
+    sim.answerByRange(renameWorld(codeMergedAt, docsMergedAt).answer)
+    await until(dueAt(docsMergedAt))
+    const run = await measure()
+    expect(run.code).toBe(0)
+    expect(run.log).not.toContain('could not read the files')
+    expect(impactComments(pull)).toHaveLength(1)
+    expect(impactComments(pull)[0]?.body).toContain('- **Pages**: `/cli/commands`, `/cli/watch`')
+    expect(jobOf(pull)?.impact).toBeDefined()
+  })
+
   it('measures a docs pull request once its after window and a day have passed, not before, and only once', async () => {
     const { pull, codeMergedAt, docsMergedAt } = await documented(2 * DAY)
     sim.answerByRange(renameWorld(codeMergedAt, docsMergedAt).answer)
@@ -231,6 +245,21 @@ describe('reader impact of merged docs pull requests', () => {
     expect((await measure({ 'max-requests': '25' })).code).toBe(0)
     expect(analytics()).toHaveLength(10)
     expect(impactComments(third.pull)).toHaveLength(1)
+  })
+
+  it('max-requests below what a docs pull request takes says so, rather than that it is spent', async () => {
+    const { pull, codeMergedAt, docsMergedAt } = await documented(2 * DAY)
+    sim.answerByRange(renameWorld(codeMergedAt, docsMergedAt).answer)
+    await until(dueAt(docsMergedAt))
+    sim.reset()
+    const run = await measure({ 'max-requests': '5' })
+    expect(run.code).toBe(0)
+    expect(analytics()).toHaveLength(0)
+    expect(impactComments(pull)).toHaveLength(0)
+    expect(run.log).not.toContain('is spent')
+    expect(run.log).toMatch(
+      /::warning::Reader impact: \S+ takes 10 analytics requests, more than 'max-requests: 5' allows a run: it is measured once 'max-requests' is at least 10\./
+    )
   })
 
   it('a rate limit part-way posts and remembers nothing for that docs pull request; the next run measures it again', async () => {
@@ -394,6 +423,23 @@ describe('reader impact of merged docs pull requests', () => {
         .filter(l => !l.startsWith('::add-mask::'))
         .join('\n')
     ).not.toContain(DOCS_TOKEN)
+  })
+
+  it('a docs pull request GitHub no longer has (404) holds back none of the newer ones', async () => {
+    const gone = await documented(DAY)
+    const next = await documented(2 * DAY)
+    sim.answerByRange(renameWorld(gone.codeMergedAt, gone.docsMergedAt).answer)
+    await until(dueAt(next.docsMergedAt))
+    gh.failures.set('pull-files', { status: 404, times: 1 })
+    const run = await measure()
+    expect(run.code).toBe(0)
+    expect(run.log).toMatch(
+      /::warning::Reader impact: could not read the files of \S+ with 'docs-token' \(HTTP 404\)/
+    )
+    expect(impactComments(gone.pull)).toHaveLength(0)
+    expect(jobOf(gone.pull)?.impact).toBeUndefined()
+    expect(impactComments(next.pull)).toHaveLength(1)
+    expect(jobOf(next.pull)?.impact).toBeDefined()
   })
 
   it('every GitHub call of the suite matches GitHub’s OpenAPI description', () => {

@@ -3,14 +3,12 @@ import { readChanges, readMergedPulls } from '../../src/github/changes.js'
 import { type ChangeText, type Gap, tieGaps } from '../../src/gaps/causes.js'
 import { diffExcerpt } from '../../src/gaps/changes.js'
 import type { Cause } from '../../src/gaps/report.js'
-import {
-  distinctiveTerms,
-  mentions,
-  namesPageFile,
-  pageTerms,
-  removedTerms
-} from '../../src/runner/terms.js'
+import { distinctiveTerms, mentions, namesPageFile, pageTerms } from '../../src/runner/terms.js'
+import { removedTerms } from '../../src/gaps/removed-terms.js'
 import { MAX_CAUSES_BYTES, causesOutput } from '../../src/gaps/tie.js'
+import { splitAtMerges } from '../../src/gaps/split.js'
+import { RequestBudget } from '../../src/mintlify/budget.js'
+import type { ApiClient } from '../../src/mintlify/client.js'
 
 describe('distinctive terms of a gap', () => {
   it.each([
@@ -92,6 +90,17 @@ describe('what a change removed', () => {
     expect(removedTerms("-  a: cfg['server.port']\n+  b: cfg['server.port']")).toEqual([])
     expect(removedTerms('- --a1 --a2\n- --a3 --a4\n+ plain')).toEqual(['--a1', '--a2', '--a3'])
     expect(removedTerms('')).toEqual([])
+  })
+
+  it('keeps no e-mail address, mention or link of a diff: the report and the prompt say they have none', () => {
+    const diff = [
+      '- owner: `alice@example.com` (`@alice`)',
+      '- see `https://evil.example/x` and --old-flag',
+      '+ owner: team'
+    ].join('\n')
+    const removed = removedTerms(diff)
+    expect(removed).toContain('--old-flag')
+    expect(removed.join(' ')).not.toMatch(/@|:\/\/|example\.com|alice/)
   })
 })
 
@@ -289,5 +298,75 @@ describe('what the changes are read from', () => {
     expect(out.length).toBeLessThan(30)
     expect(out.map(c => c.gap.text)).toEqual(entries.slice(0, out.length).map(c => c.gap.text))
     expect(causesOutput([])).toBe('[]')
+  })
+})
+
+describe('splitting a tied gap at its merge day', () => {
+  const answering = (body: unknown): ApiClient =>
+    ({ send: async () => body }) as unknown as ApiClient
+  const split = (body: unknown, g: Gap) =>
+    splitAtMerges(
+      [{ gap: g, change: change({ title: 'Rename to `--watch`' }), terms: ['--watch'] }],
+      {
+        client: answering(body),
+        projectId: 'p',
+        range: { dateFrom: '2026-11-01', dateTo: '2026-11-18', fromAt: WINDOW.from },
+        limits: { deadline: Date.now() + 60_000, budget: new RequestBudget(5) },
+        askedAt: new Map()
+      }
+    )
+  const row = (searchQuery: string, hits: number, clicked = false) => ({
+    searchQuery,
+    hits,
+    ctr: clicked ? 0.5 : 0,
+    topClickedPage: clicked ? '/cli' : null,
+    lastSearchedAt: '2026-11-17T10:00:00Z'
+  })
+
+  it('counts after the merge only the searches the gap counts: those with no click', async () => {
+    // In the whole range `--watch` was searched 48 times with no click; `--watch?` (one gap with it,
+    // but a row of its own) had clicks, so it is not in the 48.
+    const { causes } = await split(
+      {
+        searches: [row('--watch', 30), row('--watch?', 10, true)],
+        totalSearches: 40,
+        nextCursor: null
+      },
+      { kind: 'search', text: '--watch', count: 48 }
+    )
+    expect(causes[0]).toMatchObject({ before: 18, after: 30 })
+  })
+
+  it('a question some of whose turns had no readable time is not split: its counts would not add up', async () => {
+    const question = { kind: 'question' as const, text: 'how do I use --watch?', count: 5 }
+    const asked = (times: number[]) =>
+      splitAtMerges([{ gap: question, change: change({}), terms: ['--watch'] }], {
+        client: answering(null),
+        projectId: 'p',
+        range: { dateFrom: '2026-11-01', dateTo: '2026-11-18', fromAt: WINDOW.from },
+        limits: { deadline: Date.now() + 60_000, budget: new RequestBudget(5) },
+        askedAt: new Map([['how do i use --watch', times]])
+      })
+    const at = (day: number) => Date.parse(`2026-11-${String(day).padStart(2, '0')}T09:00:00Z`)
+    expect((await asked([at(2), at(12), at(13), at(14), at(15)])).causes[0]).toMatchObject({
+      before: 1,
+      after: 4
+    })
+    const partial = await asked([at(2), at(12)])
+    expect(partial.causes[0]).toMatchObject({ before: null, after: null })
+    expect(partial.notices.join(' ')).toMatch(/could not be split/)
+  })
+
+  it('a gap whose row after the merge came out of shape is not split, not all before', async () => {
+    const { causes, notices } = await split(
+      {
+        searches: [{ ...row('--watch', 30), hits: '30' }, row('other', 3)],
+        totalSearches: 33,
+        nextCursor: null
+      },
+      { kind: 'search', text: '--watch', count: 48 }
+    )
+    expect(causes[0]).toMatchObject({ before: null, after: null })
+    expect(notices.join(' ')).toMatch(/could not be split/)
   })
 })

@@ -1,11 +1,16 @@
 import { describe, expect, it } from 'vitest'
 import { direction, impactCell, renderImpactComment } from '../../src/agent/impact/comment.js'
 import { findDocsRoot, pagesOf, sitePath } from '../../src/agent/impact/pages.js'
+import { measureWindows } from '../../src/agent/impact/measure.js'
+import { RequestBudget } from '../../src/mintlify/budget.js'
+import type { ApiClient } from '../../src/mintlify/client.js'
 import { mentions, termsOf } from '../../src/agent/impact/terms.js'
 import { dueForImpact, impactWindows } from '../../src/agent/impact/windows.js'
 import type { ChangedFile } from '../../src/github/api.js'
 import {
+  IMPACT_MEASURES,
   type LedgerJob,
+  type ProjectLedger,
   type ReaderImpact,
   emptyLedger,
   emptyProject,
@@ -159,6 +164,60 @@ describe('the impact in the ledger', () => {
     const read = readLedger(ledgerRecord(ledger, signer, PLACE, NOW), signer, PLACE)
     return read.ok ? read.ledger.projects.p?.jobs[0]?.impact : 'unread'
   }
+  it('keeps a merged docs pull request not measured yet, with its changes, where impact is measured', () => {
+    const job = (id: string, over: Partial<LedgerJob>): LedgerJob => ({
+      id,
+      prLink: `https://github.com/acme/docs/pull/${id}`,
+      state: 'merged',
+      startedAt: NOW - 2 * DAY,
+      prCreatedAt: NOW - 2 * DAY,
+      endedAt: NOW - DAY,
+      changes: [{ sha: 'a'.repeat(40), pr: Number(id), title: 'Rename `--follow` to `--watch`' }],
+      moreChanges: 0,
+      ...over
+    })
+    const fitted = (impactDays?: number) => {
+      const ledger = emptyLedger()
+      const project = emptyProject()
+      if (impactDays) project.impactDays = impactDays
+      project.jobs.push(
+        // Windows of 14 days that end tomorrow: the next runs measure it, on its changes' terms.
+        job('1', {
+          startedAt: NOW - 20 * DAY,
+          prCreatedAt: NOW - 20 * DAY,
+          endedAt: NOW - 15 * DAY
+        }),
+        // Opened 35 days ago, merged after a long review: its 28-day windows end in 8 days.
+        job('2', {
+          startedAt: NOW - 35 * DAY,
+          prCreatedAt: NOW - 35 * DAY,
+          endedAt: NOW - 22 * DAY
+        }),
+        // Measured already: kept for the outcomes only, without its changes.
+        job('3', {
+          prCreatedAt: NOW - 20 * DAY,
+          endedAt: NOW - 19 * DAY,
+          impact: { at: NOW, days: 14, before: [], after: [] }
+        }),
+        ...Array.from({ length: 10 }, (_, i) => job(String(10 + i), {}))
+      )
+      ledger.projects.p = project
+      const read = readLedger(ledgerRecord(ledger, signer, PLACE, NOW), signer, PLACE)
+      return read.ok ? (read.ledger.projects.p as ProjectLedger) : undefined
+    }
+    const measuring = fitted(28)
+    expect(measuring?.impactDays).toBe(28)
+    const [first, second, third] = measuring?.jobs ?? []
+    expect([first?.id, second?.id, third?.id]).toEqual(['1', '2', '3'])
+    expect(termsOf(first?.changes ?? [])).toEqual(['--follow', '--watch'])
+    expect(termsOf(second?.changes ?? [])).toEqual(['--follow', '--watch'])
+    expect(third?.changes).toEqual([])
+    // Without impact-after, as before: the window's docs pull requests, without their changes.
+    const plain = fitted()
+    expect(plain?.impactDays).toBeUndefined()
+    expect(plain?.jobs.map(j => j.id).slice(0, 2)).toEqual(['1', '3'])
+    expect(plain?.jobs[0]?.changes).toEqual([])
+  })
 
   it('is kept as written, and dropped when out of shape', () => {
     const good = {
@@ -217,5 +276,83 @@ describe('the comment', () => {
       '| Unanswered assistant questions on its terms or pages | 4 | 1 | too few to tell |'
     )
     expect(body).not.toMatch(/improv|helped|better|worse/i)
+  })
+})
+
+describe('measuring a window from what the service answers', () => {
+  const range = { from: '2026-10-01', to: '2026-10-15' }
+  /** A client that answers each listing from `bodies`, by the last part of its path. */
+  const client = (bodies: Record<string, unknown>): ApiClient =>
+    ({
+      send: async (spec: { path: string[] }) => bodies[spec.path[spec.path.length - 1] ?? '']
+    }) as unknown as ApiClient
+  const limits = () => ({ deadline: Date.now() + 60_000, budget: new RequestBudget(10) })
+  const counts = (path: string, n: number) => ({ path, human: n, ai: 0, total: n })
+  const totals = { human: 100, ai: 0, total: 100 }
+  const target = {
+    projectId: 'p',
+    pages: ['/cli/watch', '/cli/commands'],
+    terms: [],
+    before: range,
+    after: range
+  }
+
+  it('a page whose thumbs-down are not listed is not known, even when another page is listed twice', async () => {
+    const measured = await measureWindows(
+      client({
+        views: {
+          totals,
+          views: [counts('/cli/watch', 50), counts('/cli/commands', 50)],
+          hasMore: false
+        },
+        visitors: {
+          totals,
+          visitors: [counts('/cli/watch', 40), counts('/cli/commands', 40)],
+          hasMore: false
+        },
+        'by-page': {
+          feedback: [
+            { path: '/cli/watch', thumbsUp: 0, thumbsDown: 12, code: 0, total: 12 },
+            { path: 'cli/watch/', thumbsUp: 0, thumbsDown: 12, code: 0, total: 12 }
+          ],
+          hasMore: true
+        }
+      }),
+      target,
+      limits()
+    )
+    expect(measured.before[IMPACT_MEASURES.indexOf('thumbsDown')]).toBeNull()
+  })
+
+  it('a page whose row the service sent out of shape is not known, not zero', async () => {
+    const measured = await measureWindows(
+      client({
+        views: {
+          totals,
+          views: [counts('/cli/watch', 50), { ...counts('/cli/commands', 50), human: '50' }],
+          hasMore: false
+        },
+        visitors: {
+          totals,
+          visitors: [
+            counts('/cli/watch', 40),
+            { path: '/cli/commands', human: 40, ai: -1, total: 40 }
+          ],
+          hasMore: false
+        },
+        'by-page': {
+          feedback: [
+            { path: '/cli/watch', thumbsUp: 0, thumbsDown: 12, code: 0, total: 12 },
+            { path: '/cli/commands', thumbsUp: 0, thumbsDown: '30', code: 0, total: 30 }
+          ],
+          hasMore: false
+        }
+      }),
+      target,
+      limits()
+    )
+    for (const name of ['humanViews', 'humanVisitors', 'aiVisitors', 'thumbsDown'] as const)
+      expect(measured.before[IMPACT_MEASURES.indexOf(name)], name).toBeNull()
+    expect(measured.notes.join(' ')).toMatch(/rows out of the shape/)
   })
 })

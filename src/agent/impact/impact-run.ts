@@ -1,3 +1,4 @@
+import { RequestError } from '@octokit/request-error'
 import {
   type ChangedFile,
   type GitHubApi,
@@ -123,7 +124,7 @@ export async function measureReaderImpact(
     let pages: string[]
     try {
       const files = await filesOf(docs, where.number)
-      const root = await findDocsRoot(path => docs.folderNames(path), files)
+      const root = await findDocsRoot(path => folderNames(docs, path), files)
       pages = root === undefined ? [] : pagesOf(files, root)
       if (root === undefined)
         log.notice(
@@ -133,10 +134,19 @@ export async function measureReaderImpact(
       log.warning(
         `Reader impact: could not read the files of ${job.prLink} with '${Input.DocsToken}' (${describeGitHubError(error)}); it is measured in a later run.${refusedAccess(error) ? ` Give '${Input.DocsToken}' read access to the contents and pull requests of ${where.owner}/${where.repo}.` : ''}`
       )
+      // A pull request GitHub does not have (gone, or out of the token's sight) holds back no other.
+      if (error instanceof RequestError && error.status === 404) continue
       break
     }
     const terms = termsOf(job.changes)
     const planned = plannedRequests({ pages, terms })
+    // No run could measure it: it is no reason to hold back the newer ones.
+    if (planned > settings.maxRequests) {
+      log.warning(
+        `Reader impact: ${job.prLink} takes ${planned} analytics requests, more than '${Input.MaxRequests}: ${settings.maxRequests}' allows a run: it is measured once '${Input.MaxRequests}' is at least ${planned}.`
+      )
+      continue
+    }
     if (planned > left) {
       log.notice(
         `Reader impact: 'max-requests: ${settings.maxRequests}' is spent; ${counted(due.length - i, 'docs pull request')} wait for the next run.`
@@ -247,12 +257,23 @@ async function refreshed(
     skip: new Set()
   })
   const updates = [...reads.changed, ...reads.checked]
-  if (!reads.changed.length || settings.dryRun) {
+  // The ledger keeps merged docs pull requests not measured yet, with their changes, while it
+  // knows that they are measured (and after how long).
+  const days = settings.impactAfter.days
+  const stamp = project.impactDays !== days
+  if ((!reads.changed.length && !stamp) || settings.dryRun) {
     applyUpdates(project, updates)
     return project
   }
   try {
-    await dashboard.write(settings.projectId, p => applyUpdates(p, updates), { reread: true })
+    await dashboard.write(
+      settings.projectId,
+      p => {
+        applyUpdates(p, updates)
+        p.impactDays = days
+      },
+      { reread: true }
+    )
   } catch (error) {
     log.warning(`Reader impact: ${errorText(error)}`)
     applyUpdates(project, updates)
@@ -262,6 +283,16 @@ async function refreshed(
 }
 
 const emptyFigures = (): null[] => [null, null, null, null, null, null]
+
+/** A folder's names; none for a folder GitHub does not have (404), the repository being readable. */
+async function folderNames(docs: GitHubApi, path: string): Promise<string[]> {
+  try {
+    return await docs.folderNames(path)
+  } catch (error) {
+    if (path && error instanceof RequestError && error.status === 404) return []
+    throw error
+  }
+}
 
 async function filesOf(docs: GitHubApi, number: number): Promise<ChangedFile[]> {
   const files: ChangedFile[] = []

@@ -81,9 +81,11 @@ export async function measureWindows(
         )
       } else {
         const note = `A page not among the ${PATH_ROWS} busiest of a window is not known there.`
-        figures[at('humanViews')] = sumOf(views, pages, 'human', () => notes.add(note))
-        figures[at('humanVisitors')] = sumOf(visitors, pages, 'human', () => notes.add(note))
-        figures[at('aiVisitors')] = sumOf(visitors, pages, 'ai', () => notes.add(note))
+        const unknown = (page: { skipped: readonly unknown[] }) => () =>
+          notes.add(page.skipped.length ? OUT_OF_SHAPE : note)
+        figures[at('humanViews')] = sumOf(views, pages, 'human', unknown(views))
+        figures[at('humanVisitors')] = sumOf(visitors, pages, 'human', unknown(visitors))
+        figures[at('aiVisitors')] = sumOf(visitors, pages, 'ai', unknown(visitors))
         const feedback = await getFeedbackByPage(
           client,
           target.projectId,
@@ -91,10 +93,14 @@ export async function measureWindows(
           limits
         )
         const mine = feedback.feedback.filter(f => pages.has(samePage(f.path)))
-        const complete = !feedback.hasMore || mine.length === pages.size
+        // A page listed twice (a path and its URL) is one page: every page must be there.
+        const found = new Set(mine.map(f => samePage(f.path))).size
+        const complete = found === pages.size || (!feedback.hasMore && !feedback.skipped.length)
         if (!complete)
           notes.add(
-            `Thumbs-down: a page not among the ${FEEDBACK_ROWS} with most feedback is not known.`
+            feedback.skipped.length
+              ? OUT_OF_SHAPE
+              : `Thumbs-down: a page not among the ${FEEDBACK_ROWS} with most feedback is not known.`
           )
         figures[at('thumbsDown')] = complete ? mine.reduce((n, f) => n + f.thumbsDown, 0) : null
       }
@@ -134,6 +140,10 @@ export async function measureWindows(
   return { before, after, notes: [...notes] }
 }
 
+/** A row the service sent out of shape could be one of the pages: they are not known, not zero. */
+const OUT_OF_SHAPE =
+  'The service sent some rows out of the shape its API document gives: a page not among the others is not known.'
+
 const onTopic = (text: string, target: MeasureTarget): boolean =>
   target.terms.some(term => mentions(text, term))
 
@@ -147,8 +157,9 @@ function pathOf(url: string): string {
 }
 
 /**
- * A count summed over the pages: a page missing from a listing that has more is not known, so the
- * sum is not either; a page missing from a complete listing had none.
+ * A count summed over the pages: a page missing from a listing that has more, or that had rows
+ * out of shape, is not known, so the sum is not either; a page missing from a complete listing had
+ * none.
  */
 function sumOf(
   page: VisitorsPage,
@@ -158,7 +169,7 @@ function sumOf(
 ): number | null {
   const rows = page.visitors.filter(r => pages.has(samePage(r.path)))
   const found = new Set(rows.map(r => samePage(r.path)))
-  if (page.hasMore && found.size < pages.size) {
+  if ((page.hasMore || page.skipped.length) && found.size < pages.size) {
     incomplete()
     return null
   }

@@ -44,8 +44,9 @@ export const samePage = (path: string): string =>
 
 /**
  * The docs root of a docs repository: the folder of its `docs.json` or `mint.json`, looked for at
- * the repository's root, then in the first folders of the changed Markdown files (at most
- * 1 + MAX_ROOT_FOLDERS requests). Undefined when none of them holds one.
+ * the repository's root, then in the first folders of the changed (not removed) Markdown files (at
+ * most 1 + MAX_ROOT_FOLDERS requests; `folderNames` answers [] for a folder that is not there).
+ * Undefined when none of them holds one.
  */
 export async function findDocsRoot(
   folderNames: (path: string) => Promise<string[]>,
@@ -53,6 +54,8 @@ export async function findDocsRoot(
 ): Promise<string | undefined> {
   const firstFolders = new Set<string>()
   for (const file of files) {
+    // A removed file's folder may be gone from the default branch.
+    if (file.status === 'removed') continue
     const [first, ...rest] = file.path.split('/')
     if (rest.length && first && PAGE.test(file.path)) firstFolders.add(first)
   }
