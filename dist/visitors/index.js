@@ -28973,7 +28973,7 @@ class AmbiguousWriteError extends ApiError {
     name = 'AmbiguousWriteError';
 }
 /** The 404 message for a route under a project: the ID is the input to check. */
-const errors_projectNotFound = (projectId) => `Project '${projectId}' was not found. Check 'project-id': copy it from the API keys page of the dashboard`;
+const projectNotFound = (projectId) => `Project '${projectId}' was not found. Check 'project-id': copy it from the API keys page of the dashboard`;
 /** The caller's request budget ran out before the service gave a usable answer. */
 class BudgetExhaustedError extends ApiError {
     name = 'BudgetExhaustedError';
@@ -32941,37 +32941,30 @@ function pick(value, shape) {
 async function getVisitorsPage(client, projectId, query, deadline, 
 /** Every attempt, retries included, draws on it. */
 budget) {
-    const body = await client.send({
-        method: 'GET',
-        path: ['v1', 'analytics', projectId, 'visitors'],
-        query: { ...query },
-        what: `read unique visitors (offset ${query.offset})`,
-        write: false,
-        deadline,
-        budget,
-        notFound: errors_projectNotFound(projectId)
-    });
-    return asVisitorsPage(body);
+    return asVisitorsPage(await readPerPath(client, projectId, 'visitors', query, deadline, budget), 'visitors');
 }
 /**
  * Content views per path, human and AI apart: the same page as the visitors' (`views` for
  * `visitors`), its counts events rather than people.
  */
 async function getViewsPage(client, projectId, query, deadline, budget) {
-    const body = await client.send({
+    const page = (await readPerPath(client, projectId, 'views', query, deadline, budget));
+    // Checked as a visitors page: the views' list stands where the visitors' does.
+    const { views, ...rest } = page && typeof page === 'object' ? page : { views: undefined };
+    return asVisitorsPage({ ...rest, visitors: views }, 'views');
+}
+/** One page of a per-path count (`visitors` or `views`): the same query, paging and errors. */
+function readPerPath(client, projectId, what, query, deadline, budget) {
+    return client.send({
         method: 'GET',
-        path: ['v1', 'analytics', projectId, 'views'],
+        path: ['v1', 'analytics', projectId, what],
         query: { ...query },
-        what: `read page views (offset ${query.offset})`,
+        what: `read ${what === 'views' ? 'page views' : 'unique visitors'} (offset ${query.offset})`,
         write: false,
         deadline,
         budget,
         notFound: projectNotFound(projectId)
     });
-    const page = body;
-    // Checked as a visitors page: the views' list stands where the visitors' does.
-    const { views, ...rest } = page && typeof page === 'object' ? page : { views: undefined };
-    return asVisitorsPage({ ...rest, visitors: views }, 'views');
 }
 /** Counts are numbers in the document (approximate distinct visitors), never negative. */
 const COUNTS = { human: isCount, ai: isCount, total: isCount };

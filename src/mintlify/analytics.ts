@@ -41,17 +41,10 @@ export async function getVisitorsPage(
   /** Every attempt, retries included, draws on it. */
   budget?: RequestBudget
 ): Promise<VisitorsPage> {
-  const body = await client.send<unknown>({
-    method: 'GET',
-    path: ['v1', 'analytics', projectId, 'visitors'],
-    query: { ...query },
-    what: `read unique visitors (offset ${query.offset})`,
-    write: false,
-    deadline,
-    budget,
-    notFound: projectNotFound(projectId)
-  })
-  return asVisitorsPage(body)
+  return asVisitorsPage(
+    await readPerPath(client, projectId, 'visitors', query, deadline, budget),
+    'visitors'
+  )
 }
 
 /**
@@ -65,20 +58,33 @@ export async function getViewsPage(
   deadline: number,
   budget?: RequestBudget
 ): Promise<VisitorsPage> {
-  const body = await client.send<unknown>({
+  const page = (await readPerPath(client, projectId, 'views', query, deadline, budget)) as {
+    views?: unknown
+  } | null
+  // Checked as a visitors page: the views' list stands where the visitors' does.
+  const { views, ...rest } = page && typeof page === 'object' ? page : { views: undefined }
+  return asVisitorsPage({ ...rest, visitors: views }, 'views')
+}
+
+/** One page of a per-path count (`visitors` or `views`): the same query, paging and errors. */
+function readPerPath(
+  client: ApiClient,
+  projectId: string,
+  what: 'visitors' | 'views',
+  query: VisitorsQuery,
+  deadline: number,
+  budget?: RequestBudget
+): Promise<unknown> {
+  return client.send<unknown>({
     method: 'GET',
-    path: ['v1', 'analytics', projectId, 'views'],
+    path: ['v1', 'analytics', projectId, what],
     query: { ...query },
-    what: `read page views (offset ${query.offset})`,
+    what: `read ${what === 'views' ? 'page views' : 'unique visitors'} (offset ${query.offset})`,
     write: false,
     deadline,
     budget,
     notFound: projectNotFound(projectId)
   })
-  const page = body as { views?: unknown } | null
-  // Checked as a visitors page: the views' list stands where the visitors' does.
-  const { views, ...rest } = page && typeof page === 'object' ? page : { views: undefined }
-  return asVisitorsPage({ ...rest, visitors: views }, 'views')
 }
 
 /** Counts are numbers in the document (approximate distinct visitors), never negative. */

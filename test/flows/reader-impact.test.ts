@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import type { FakeFile, FakeGitHub, FakePull } from '../simulator/fake-github.js'
 import {
   AnalyticsWorld,
@@ -8,8 +8,8 @@ import {
   renameWorld
 } from '../simulator/analytics-impact.js'
 import type { Simulator } from '../simulator/server.js'
-import { APP, CodeChangeServers, DOCS_TOKEN, besideRecord } from '../support/code-change-runs.js'
-import { type GitHubValidator, gitHubValidator } from '../support/github-openapi.js'
+import { type CodeChangeServers, DOCS_TOKEN, besideRecord } from '../support/code-change-runs.js'
+import { codeChangeSuite } from '../support/code-change-suite.js'
 import type { RunResult } from '../support/run-action.js'
 import { IMPACT_MARKER } from '../../src/agent/impact/comment.js'
 import { measuringStep } from '../support/impact-runs.js'
@@ -23,22 +23,12 @@ const clock = new VirtualClock()
 let servers: CodeChangeServers
 let sim: Simulator
 let gh: FakeGitHub
-let validator: GitHubValidator
-const calls: FakeGitHub['requests'] = []
-beforeAll(async () => {
-  servers = await CodeChangeServers.start({ now: clock.wallNow })
-  ;({ sim, gh } = servers)
-  validator = await gitHubValidator()
-}, 60_000)
-afterAll(async () => {
-  calls.push(...gh.requests)
-  await servers.close()
+const suite = codeChangeSuite(clock, world => {
+  servers = world
+  ;({ sim, gh } = world)
 })
 beforeEach(() => {
-  calls.push(...gh.requests)
-  servers.reset()
   sim.answerByRange(undefined)
-  gh.commitTo(APP, { message: 'Initial commit' })
   gh.trees.set(DOCS, RENAME_DOCS_TREE)
 })
 
@@ -443,8 +433,7 @@ describe('reader impact of merged docs pull requests', () => {
   })
 
   it('every GitHub call of the suite matches GitHub’s OpenAPI description', () => {
-    calls.push(...gh.requests.splice(0))
-    expect(calls.length).toBeGreaterThan(0)
-    expect(calls.flatMap(c => validator.problems(c))).toEqual([])
+    expect(suite.problems()).toEqual([])
+    expect(suite.calls.length).toBeGreaterThan(0)
   })
 })
