@@ -44221,7 +44221,7 @@ function readTick(body, waiting) {
     return { kind: 'tick', batch };
 }
 /** The changes wait for a tick: what the dashboard and the summary say. */
-const awaitingWhy = (changes) => `Awaiting approval ('${names_Input.Approval}: dashboard'): ${counted(changes, 'change')} wait on the dashboard until someone with '${names_Input.RequiredPermission}' ticks '${APPROVAL_PHRASE}'. Later changes join the same batch.`;
+const awaitingWhy = (changes) => `Awaiting approval ('${names_Input.Approval}: dashboard'): ${counted(changes, 'change')} ${changes === 1 ? 'waits' : 'wait'} on the dashboard until someone with '${names_Input.RequiredPermission}' ticks '${APPROVAL_PHRASE}'. Later changes join the same batch.`;
 /** A login as a reply names it: GitHub's own characters only. */
 const approval_LOGIN = /^[A-Za-z0-9-]{1,39}(\[bot\])?$/;
 /**
@@ -46632,7 +46632,7 @@ class ChangeRun {
                 .toISOString()
                 .slice(0, 16)
                 .replace('T', ' ');
-            const why = `Over budget: ${budget.used} jobs and follow-ups in the window of 'max-jobs: ${settings.maxJobs.text}'; the next one frees at ${until} UTC. ${counted(batchSize(batch), 'change')} wait on the dashboard, and the next run takes them.`;
+            const why = `Over budget: ${budget.used} jobs and follow-ups in the window of 'max-jobs: ${settings.maxJobs.text}'; the next one frees at ${until} UTC. ${counted(batchSize(batch), 'change')} ${batchSize(batch) === 1 ? 'waits' : 'wait'} on the dashboard, and the next run takes them.`;
             if (!settings.dryRun)
                 await this.record(session, { batch, result: 'waiting', note: why, waiting: why, approval });
             return skipped(why, source ?? batch.url, {
@@ -46660,7 +46660,7 @@ class ChangeRun {
                     .slice(0, 5)
                     .map(o => o.prLink ?? `job ${o.jobId} (running)`)
                     .join(', ');
-                const why = `At 'max-open: ${settings.maxOpen}': ${counted(count.open.length, 'docs pull request')} of this project open or on the way (${which}). ${counted(batchSize(batch), 'change')} wait on the dashboard, and go into one job together once one is merged or closed.`;
+                const why = `At 'max-open: ${settings.maxOpen}': ${counted(count.open.length, 'docs pull request')} of this project open or on the way (${which}). ${counted(batchSize(batch), 'change')} ${batchSize(batch) === 1 ? 'waits' : 'wait'} on the dashboard; the waiting changes go into one job together once one is merged or closed.`;
                 if (!settings.dryRun)
                     await this.record(session, {
                         batch,

@@ -63,7 +63,7 @@ describe('approval: dashboard', () => {
     const first = await runMerged()
     expect(first.code).toBe(0)
     expect(first.outputs).toMatchObject({ result: 'waiting', decision: 'skip' })
-    expect(first.log).toContain("Awaiting approval ('approval: dashboard'): 1 change wait")
+    expect(first.log).toContain("Awaiting approval ('approval: dashboard'): 1 change waits")
     expect(creates()).toHaveLength(0)
     expect(dashboard().body).toMatch(BOX)
     expect(dashboard().body).toMatch(

@@ -189,7 +189,7 @@ describe('max-open', () => {
     expect(second.code).toBe(0)
     expect(second.outputs).toMatchObject({ result: 'skipped', decision: 'skip' })
     expect(second.log).toContain(
-      `At 'max-open: 1': 1 docs pull request of this project open or on the way (${first.outputs.prLink}). 1 change wait on the dashboard`
+      `At 'max-open: 1': 1 docs pull request of this project open or on the way (${first.outputs.prLink}). 1 change waits on the dashboard`
     )
     expect(sim.requests('create')).toHaveLength(1)
     expect(ledgerOf()?.waiting?.why).toContain("'max-open: 1'")

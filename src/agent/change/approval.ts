@@ -57,7 +57,7 @@ export function readTick(body: string, waiting: Waiting | null): TickReading {
 
 /** The changes wait for a tick: what the dashboard and the summary say. */
 export const awaitingWhy = (changes: number): string =>
-  `Awaiting approval ('${Input.Approval}: dashboard'): ${counted(changes, 'change')} wait on the dashboard until someone with '${Input.RequiredPermission}' ticks '${APPROVAL_PHRASE}'. Later changes join the same batch.`
+  `Awaiting approval ('${Input.Approval}: dashboard'): ${counted(changes, 'change')} ${changes === 1 ? 'waits' : 'wait'} on the dashboard until someone with '${Input.RequiredPermission}' ticks '${APPROVAL_PHRASE}'. Later changes join the same batch.`
 
 export interface TickContext {
   dashboard: Dashboard
