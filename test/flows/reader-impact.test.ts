@@ -313,10 +313,12 @@ describe('reader impact of merged docs pull requests', () => {
     })
     await until(dueAt(pull.mergedAt as number))
     sim.reset()
-    const run = await measure({ 'impact-comment': 'dashboard' })
+    const run = await measure()
     expect(run.log).toContain('changed no docs page and has no recorded terms')
     expect(analytics()).toHaveLength(0)
     expect(jobOf(pull)?.impact?.before).toEqual([null, null, null, null, null, null])
+    // Not an empty table on the docs pull request.
+    expect(besideRecord(gh.commentsOn(pull.number, DOCS))).toEqual([])
   })
 
   it('a window with no data: its figures are not known, not zero', async () => {

@@ -195,15 +195,18 @@ export async function measureReaderImpact(
       used = budget.used
       end.requests += used
     }
-    const url = await postComment(docs, where.number, job, settings, log, {
-      mergedAt: job.endedAt,
-      days,
-      ...windows,
-      pages,
-      terms,
-      figures: impact,
-      notes
-    })
+    // Nothing measured is nothing to tell the pull request's readers: the dashboard keeps the note.
+    const url = !planned
+      ? undefined
+      : await postComment(docs, where.number, job, settings, log, {
+          mergedAt: job.endedAt,
+          days,
+          ...windows,
+          pages,
+          terms,
+          figures: impact,
+          notes
+        })
     if (url === null) break
     if (url) impact.commentUrl = url
     try {
