@@ -44975,7 +44975,7 @@ async function trusted_record_findTrustedRecord(github, docs, pull, settings) {
         .reverse();
     if (!signed.length)
         return {
-            why: `no comment there names a job of project ${settings.projectId} in a record this project signed`
+            why: `no comment there names a job of project ${settings.projectId} in a record this project signed (or this run's 'api-key' is not the one the code repository's run signs with)`
         };
     let identity;
     try {

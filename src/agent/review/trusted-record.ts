@@ -36,7 +36,7 @@ export async function findTrustedRecord(
     .reverse()
   if (!signed.length)
     return {
-      why: `no comment there names a job of project ${settings.projectId} in a record this project signed`
+      why: `no comment there names a job of project ${settings.projectId} in a record this project signed (or this run's 'api-key' is not the one the code repository's run signs with)`
     }
   let identity: string | undefined
   try {
