@@ -33445,7 +33445,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6165);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9349);
 
 // The agent action (action.yml); `run` reports its own failures.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -33455,7 +33455,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6165:
+/***/ 9349:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -44371,138 +44371,6 @@ function planPush(settings, event) {
     return { kind: 'own', push, gate: false, source };
 }
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/github/history.js
-
-/** Commits read at most in one request: GitHub's page limit. */
-const MAX_HISTORY = 100;
-const HISTORY_QUERY = `query($owner: String!, $name: String!, $head: GitObjectID!, $first: Int!) {
-  repository(owner: $owner, name: $name) {
-    object(oid: $head) {
-      ... on Commit {
-        history(first: $first) {
-          nodes {
-            oid
-            message
-            author { name user { login } }
-            associatedPullRequests(first: 3) { nodes { number merged baseRefName } }
-          }
-        }
-      }
-    }
-  }
-}`;
-/**
- * The commits reachable from `head`, newest first, up to `since` (the last documented commit) or
- * `max` commits, whichever comes first: one request. Each is matched to the merged pull request
- * into `base` it belongs to.
- */
-async function readHistory(graphql, where) {
-    const data = (await graphql(HISTORY_QUERY, {
-        owner: where.owner,
-        name: where.repo,
-        head: where.head,
-        first: Math.min(where.max, MAX_HISTORY)
-    }));
-    const nodes = data?.repository?.object?.history?.nodes;
-    if (!Array.isArray(nodes))
-        throw new Error(`GitHub knows no commit ${where.head.slice(0, 12)}`);
-    const commits = [];
-    for (const node of nodes) {
-        const c = (node ?? {});
-        if (typeof c.oid !== 'string')
-            continue;
-        if (c.oid === where.since)
-            return { commits, reachedSince: true };
-        const author = (c.author ?? {});
-        const login = typeof author.user?.login === 'string' ? author.user.login : '';
-        const name = login || (typeof author.name === 'string' ? author.name : '');
-        const pulls = (c.associatedPullRequests?.nodes ?? [])
-            .map(p => (p ?? {}))
-            .filter(p => typeof p.number === 'number' && p.merged === true && p.baseRefName === where.base);
-        commits.push({
-            sha: c.oid,
-            message: typeof c.message === 'string' ? c.message : '',
-            author: name,
-            // GitHub links a bot's commits to no user account; its name ends in [bot].
-            authorIsBot: isBot(name, undefined),
-            pull: pulls[0]?.number
-        });
-    }
-    return { commits, reachedSince: where.since === undefined };
-}
-/** Pull requests read in one request at most. */
-const MAX_PULLS = 25;
-const PULL_FIELDS = `number title body url merged state baseRefName
-  author { login __typename }
-  labels(first: 50) { nodes { name } }
-  mergeCommit { oid }
-  changedFiles additions deletions
-  files(first: 100) { nodes { path additions deletions changeType } }`;
-/** The pull requests by number, with their files (no patches): one request for up to MAX_PULLS. */
-async function readPulls(graphql, where, numbers) {
-    const wanted = [...new Set(numbers)].filter(n => Number.isInteger(n) && n > 0).slice(0, MAX_PULLS);
-    const found = new Map();
-    if (wanted.length === 0)
-        return found;
-    // Aliases are built from whole numbers only: nothing from outside reaches the query's text.
-    const fields = wanted.map(n => `p${n}: pullRequest(number: ${n}) { ${PULL_FIELDS} }`).join('\n');
-    const query = `query($owner: String!, $name: String!) {\n repository(owner: $owner, name: $name) {\n${fields}\n }\n}`;
-    const data = (await graphql(query, { owner: where.owner, name: where.repo }));
-    for (const n of wanted) {
-        const pull = asPull(data?.repository?.[`p${n}`]);
-        if (pull)
-            found.set(n, pull);
-    }
-    return found;
-}
-const history_text = (v) => (typeof v === 'string' ? v : '');
-const history_count = (v) => (typeof v === 'number' && v >= 0 ? v : 0);
-function asPull(value) {
-    if (!value || typeof value !== 'object')
-        return undefined;
-    const p = value;
-    if (typeof p.number !== 'number')
-        return undefined;
-    const author = (p.author ?? {});
-    const login = history_text(author.login);
-    const nodes = (v) => (v ?? {}).nodes?.filter(n => n && typeof n === 'object') ?? [];
-    return {
-        number: p.number,
-        title: history_text(p.title),
-        body: history_text(p.body),
-        url: history_text(p.url),
-        author: login,
-        authorIsBot: isBot(login, author.__typename),
-        base: history_text(p.baseRefName),
-        merged: p.merged === true,
-        // GraphQL says MERGED where REST says closed (and merged).
-        state: history_text(p.state).toLowerCase() === 'open' ? 'open' : 'closed',
-        labels: nodes(p.labels)
-            .map(l => history_text(l.name))
-            .filter(Boolean),
-        mergeCommit: history_text(p.mergeCommit?.oid) || undefined,
-        changedFiles: history_count(p.changedFiles),
-        additions: history_count(p.additions),
-        deletions: history_count(p.deletions),
-        files: nodes(p.files)
-            .filter(f => typeof f.path === 'string' && f.path)
-            .map(f => ({
-            path: f.path,
-            additions: history_count(f.additions),
-            deletions: history_count(f.deletions),
-            // As the REST API names them: GraphQL's DELETED is REST's removed.
-            status: history_text(f.changeType).toLowerCase().replace('deleted', 'removed') || 'changed'
-        }))
-    };
-}
-/** Who the token is (GraphQL's `viewer`: a user, or an app's bot), or undefined when GitHub does not say. */
-async function viewerLogin(graphql) {
-    const data = (await graphql('query { viewer { login } }', {}));
-    return typeof data?.viewer?.login === 'string' && data.viewer.login
-        ? data.viewer.login
-        : undefined;
-}
-
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/comment/comment-body.js
 
 
@@ -45797,6 +45665,138 @@ function leftOut(batch) {
     return `left out: ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
 }
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/github/history.js
+
+/** Commits read at most in one request: GitHub's page limit. */
+const MAX_HISTORY = 100;
+const HISTORY_QUERY = `query($owner: String!, $name: String!, $head: GitObjectID!, $first: Int!) {
+  repository(owner: $owner, name: $name) {
+    object(oid: $head) {
+      ... on Commit {
+        history(first: $first) {
+          nodes {
+            oid
+            message
+            author { name user { login } }
+            associatedPullRequests(first: 3) { nodes { number merged baseRefName } }
+          }
+        }
+      }
+    }
+  }
+}`;
+/**
+ * The commits reachable from `head`, newest first, up to `since` (the last documented commit) or
+ * `max` commits, whichever comes first: one request. Each is matched to the merged pull request
+ * into `base` it belongs to.
+ */
+async function readHistory(graphql, where) {
+    const data = (await graphql(HISTORY_QUERY, {
+        owner: where.owner,
+        name: where.repo,
+        head: where.head,
+        first: Math.min(where.max, MAX_HISTORY)
+    }));
+    const nodes = data?.repository?.object?.history?.nodes;
+    if (!Array.isArray(nodes))
+        throw new Error(`GitHub knows no commit ${where.head.slice(0, 12)}`);
+    const commits = [];
+    for (const node of nodes) {
+        const c = (node ?? {});
+        if (typeof c.oid !== 'string')
+            continue;
+        if (c.oid === where.since)
+            return { commits, reachedSince: true };
+        const author = (c.author ?? {});
+        const login = typeof author.user?.login === 'string' ? author.user.login : '';
+        const name = login || (typeof author.name === 'string' ? author.name : '');
+        const pulls = (c.associatedPullRequests?.nodes ?? [])
+            .map(p => (p ?? {}))
+            .filter(p => typeof p.number === 'number' && p.merged === true && p.baseRefName === where.base);
+        commits.push({
+            sha: c.oid,
+            message: typeof c.message === 'string' ? c.message : '',
+            author: name,
+            // GitHub links a bot's commits to no user account; its name ends in [bot].
+            authorIsBot: isBot(name, undefined),
+            pull: pulls[0]?.number
+        });
+    }
+    return { commits, reachedSince: where.since === undefined };
+}
+/** Pull requests read in one request at most. */
+const MAX_PULLS = 25;
+const PULL_FIELDS = `number title body url merged state baseRefName
+  author { login __typename }
+  labels(first: 50) { nodes { name } }
+  mergeCommit { oid }
+  changedFiles additions deletions
+  files(first: 100) { nodes { path additions deletions changeType } }`;
+/** The pull requests by number, with their files (no patches): one request for up to MAX_PULLS. */
+async function readPulls(graphql, where, numbers) {
+    const wanted = [...new Set(numbers)].filter(n => Number.isInteger(n) && n > 0).slice(0, MAX_PULLS);
+    const found = new Map();
+    if (wanted.length === 0)
+        return found;
+    // Aliases are built from whole numbers only: nothing from outside reaches the query's text.
+    const fields = wanted.map(n => `p${n}: pullRequest(number: ${n}) { ${PULL_FIELDS} }`).join('\n');
+    const query = `query($owner: String!, $name: String!) {\n repository(owner: $owner, name: $name) {\n${fields}\n }\n}`;
+    const data = (await graphql(query, { owner: where.owner, name: where.repo }));
+    for (const n of wanted) {
+        const pull = asPull(data?.repository?.[`p${n}`]);
+        if (pull)
+            found.set(n, pull);
+    }
+    return found;
+}
+const history_text = (v) => (typeof v === 'string' ? v : '');
+const history_count = (v) => (typeof v === 'number' && v >= 0 ? v : 0);
+function asPull(value) {
+    if (!value || typeof value !== 'object')
+        return undefined;
+    const p = value;
+    if (typeof p.number !== 'number')
+        return undefined;
+    const author = (p.author ?? {});
+    const login = history_text(author.login);
+    const nodes = (v) => (v ?? {}).nodes?.filter(n => n && typeof n === 'object') ?? [];
+    return {
+        number: p.number,
+        title: history_text(p.title),
+        body: history_text(p.body),
+        url: history_text(p.url),
+        author: login,
+        authorIsBot: isBot(login, author.__typename),
+        base: history_text(p.baseRefName),
+        merged: p.merged === true,
+        // GraphQL says MERGED where REST says closed (and merged).
+        state: history_text(p.state).toLowerCase() === 'open' ? 'open' : 'closed',
+        labels: nodes(p.labels)
+            .map(l => history_text(l.name))
+            .filter(Boolean),
+        mergeCommit: history_text(p.mergeCommit?.oid) || undefined,
+        changedFiles: history_count(p.changedFiles),
+        additions: history_count(p.additions),
+        deletions: history_count(p.deletions),
+        files: nodes(p.files)
+            .filter(f => typeof f.path === 'string' && f.path)
+            .map(f => ({
+            path: f.path,
+            additions: history_count(f.additions),
+            deletions: history_count(f.deletions),
+            // As the REST API names them: GraphQL's DELETED is REST's removed.
+            status: history_text(f.changeType).toLowerCase().replace('deleted', 'removed') || 'changed'
+        }))
+    };
+}
+/** Who the token is (GraphQL's `viewer`: a user, or an app's bot), or undefined when GitHub does not say. */
+async function viewerLogin(graphql) {
+    const data = (await graphql('query { viewer { login } }', {}));
+    return typeof data?.viewer?.login === 'string' && data.viewer.login
+        ? data.viewer.login
+        : undefined;
+}
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/change-batch.js
 
 /** Commits pushed without a pull request whose files are read; the rest are described by message. */
@@ -46236,6 +46236,189 @@ function loopRefusal(author, rules) {
 /** Changes left to document, counted: pull requests and commits. */
 const batchSize = (batch) => batch.pulls.length + batch.commits.length;
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/change-reader.js
+
+
+
+
+
+
+
+
+
+/** Commits read at most for one batch: a range longer than this is documented from its newest. */
+const MAX_RANGE = 100;
+/** The diff excerpt's patches read at most, in bytes: more than any prompt could hold. */
+const MAX_PATCH_BYTES = 24_000;
+/**
+ * What a change run reads of GitHub: its batch of changes (the range since the last documented
+ * commit, a pull request, a push), the patches for the diff excerpt, the default branch's head and
+ * who `docs-token` is, and the prompt built from them. A read that fails stops the run with what to
+ * grant or do: the agent never gets a half-read batch.
+ */
+class ChangeReader {
+    settings;
+    event;
+    deps;
+    github;
+    rules;
+    where;
+    source;
+    constructor(settings, event, deps, github, rules) {
+        this.settings = settings;
+        this.event = event;
+        this.deps = deps;
+        this.github = github;
+        this.rules = rules;
+        this.where = { owner: event.owner, repo: event.repo };
+        this.source = github;
+    }
+    /** The commit before a batch's head (a merge's first parent, as GitHub's history lists it). */
+    async parentOf(batch) {
+        const history = await this.read(`read the history of ${batch.branch}`, () => readHistory(this.source.graphql, {
+            ...this.where,
+            head: batch.head,
+            base: batch.branch,
+            max: 2
+        }));
+        return history.commits[1]?.sha;
+    }
+    /** The batch a ledger run documents: from the last documented commit, or the event's own change. */
+    async ledgerBatch(plan, head, documented, notices) {
+        const own = async () => {
+            if (plan.kind === 'range' && plan.push)
+                return this.readRange(plan.push.after, plan.push.created ? undefined : plan.push.before, head.branch);
+            const number = plan.kind === 'range' ? plan.pull?.number : undefined;
+            const pull = number === undefined
+                ? undefined
+                : await this.read(`read pull request #${number}`, () => readPull(this.source, this.where, number));
+            if (!pull)
+                return this.readRange(head.sha, undefined, head.branch);
+            return { ...this.emptyBatch(head.sha, head.branch), url: pull.url, pulls: [pull] };
+        };
+        // The first run of an empty ledger documents only its own change.
+        if (!documented)
+            return own();
+        const read = await this.read(`read the history of ${head.branch}`, () => readRange(this.source, {
+            ...this.where,
+            branch: head.branch,
+            head: head.sha,
+            base: documented,
+            maxCommits: MAX_RANGE,
+            pull: plan.kind === 'range' ? plan.pull?.number : undefined,
+            serverUrl: this.event.serverUrl
+        }));
+        if (!read.reachedBase && plan.kind === 'range' && plan.push?.forced) {
+            notices.push(`The last documented commit ${documented.slice(0, 12)} is no longer on ${head.branch} (a force-push rewrote its history): this run documents its own push only.`);
+            return own();
+        }
+        return read.batch;
+    }
+    readRange(head, base, branch) {
+        return this.read(`read the pushed commits of ${branch}`, async () => {
+            const read = await readRange(this.source, {
+                ...this.where,
+                branch,
+                head,
+                base,
+                maxCommits: MAX_RANGE,
+                serverUrl: this.event.serverUrl
+            });
+            return read.batch;
+        });
+    }
+    emptyBatch(head, branch) {
+        const repository = `${this.event.owner}/${this.event.repo}`;
+        return {
+            repository,
+            branch,
+            url: `${this.event.serverUrl}/${repository}/commit/${head}`,
+            head,
+            pulls: [],
+            commits: [],
+            skipped: [],
+            leftOut: []
+        };
+    }
+    /**
+     * Who `docs-token` is, when it is set and GitHub says: the docs agent's pull requests are opened
+     * with it, so its changes are the agent's own. Not knowing is no reason to stop.
+     */
+    async docsIdentity() {
+        const { settings, event, deps } = this;
+        if (!settings.docsToken)
+            return undefined;
+        try {
+            const docs = connectGitHub(settings.docsToken, event, deps.signal, {
+                clock: deps.clock,
+                session: deps.session,
+                tokenInput: names_Input.DocsToken
+            });
+            return await viewerLogin(docs.graphql);
+        }
+        catch (error) {
+            deps.log.debug(`Could not tell who 'docs-token' is: ${describeGitHubError(error)}.`);
+            return undefined;
+        }
+    }
+    /** The default branch and its newest commit, for a scheduled catch-up. */
+    async branchHead() {
+        const data = (await this.read('read the default branch', () => this.github.graphql('query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) { defaultBranchRef { name target { oid } } } }', { owner: this.where.owner, name: this.where.repo })));
+        const ref = data?.repository?.defaultBranchRef;
+        if (typeof ref?.name !== 'string' || typeof ref.target?.oid !== 'string')
+            throw new ExplainedError(`GitHub named no default branch for ${this.where.owner}/${this.where.repo}: there is nothing to catch up on.`);
+        return { sha: ref.target.oid, branch: ref.name };
+    }
+    async prompt(batch, followUp) {
+        const { settings } = this;
+        const patches = settings.includeDiff ? await this.patches(batch) : undefined;
+        const prompt = changePrompt(batch, { instruction: settings.prompt, followUp, patches });
+        if (!followUp)
+            this.deps.log.info(`Described ${counted(batchSize(batch), 'change')} from ${batch.url}: ${Math.round(bytes(prompt) / 100) / 10} KB of prompt.`);
+        return prompt;
+    }
+    patchesRead;
+    /** Patches for the diff excerpt: read once, a page at a time, until the excerpt is full. */
+    async patches(batch) {
+        if (this.patchesRead)
+            return this.patchesRead;
+        const patches = [];
+        let total = 0;
+        await this.read('read the patches of the changes', () => readPatches(this.source, batch, path => this.rules.paths.counts(path), (path, patch) => {
+            // Cut at once, into a string of its own: V8's slices keep their whole parent alive, so a
+            // plain slice would keep each 1 MB patch in memory for the rest of the run.
+            const cut = patch.length > MAX_PATCH + 1
+                ? Buffer.from(patch.slice(0, MAX_PATCH + 1)).toString()
+                : patch;
+            patches.push({ path, patch: cut });
+            total += bytes(cut);
+            return total >= MAX_PATCH_BYTES ? 'full' : 'more';
+        }));
+        return (this.patchesRead = patches);
+    }
+    /**
+     * A read of GitHub that fails stops the run: the agent never gets a half-read batch. A refusal
+     * names the permissions to grant; anything else says to re-run.
+     */
+    async read(what, fn) {
+        try {
+            return await fn();
+        }
+        catch (error) {
+            if (this.deps.signal?.aborted || error instanceof ExplainedError)
+                throw error;
+            // Not an HTTP error: GitHub answered, but not with what was asked for (GraphQL errors, no such commit).
+            const why = error instanceof RequestError
+                ? describeGitHubError(error)
+                : errorText(error).replace(/\s+/g, ' ').trim().slice(0, 300).replace(/\.$/, '');
+            const hint = refusedAccess(error)
+                ? `${permissionHint("'contents: read' and 'pull-requests: read'")} Check that '${names_Input.GithubToken}' belongs to this repository.`
+                : 'Re-run the workflow; the agent is not started with a partial description of the changes.';
+            throw new ExplainedError(`Could not ${what}: ${why}. ${hint}`);
+        }
+    }
+}
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/open-limit.js
 
 
@@ -46419,16 +46602,9 @@ async function canRead(docs, pull) {
 
 
 
-
-
-
 const FOLD_MODES = ['open-pr', 'never'];
 /** Pull requests of a batch told about their docs pull request, besides the event's own. */
 const MAX_SOURCE_COMMENTS = 5;
-/** Commits read at most for one batch: a range longer than this is documented from its newest. */
-const MAX_RANGE = 100;
-/** The diff excerpt's patches read at most, in bytes: more than any prompt could hold. */
-const MAX_PATCH_BYTES = 24_000;
 /**
  * Code changes become one batch, a prompt (the changes described and capped), a comment on the
  * event's pull request, and a new job or a follow-up to the job whose docs pull request is still
@@ -46482,6 +46658,7 @@ class ChangeRun {
     rules;
     where;
     source;
+    reader;
     constructor(settings, event, deps, github, rules) {
         this.settings = settings;
         this.event = event;
@@ -46490,6 +46667,7 @@ class ChangeRun {
         this.rules = rules;
         this.where = { owner: event.owner, repo: event.repo };
         this.source = github;
+        this.reader = new ChangeReader(settings, event, deps, github, rules);
     }
     /** One change on its own, outside the ledger: no catch-up, no fold. */
     async own(plan) {
@@ -46504,7 +46682,7 @@ class ChangeRun {
                 if (refused)
                     return skipped(refused, plan.source);
             }
-            const pull = await this.read(`read pull request #${plan.pull.number}`, () => readPull(this.source, this.where, plan.pull?.number));
+            const pull = await this.reader.read(`read pull request #${plan.pull.number}`, () => readPull(this.source, this.where, plan.pull?.number));
             if (!pull)
                 throw new ExplainedError(`GitHub knows no pull request #${plan.pull.number} in ${event.owner}/${event.repo}.`);
             batch = {
@@ -46520,9 +46698,9 @@ class ChangeRun {
         }
         else {
             const push = plan.push;
-            batch = await this.readRange(push.after, push.created ? undefined : push.before, push.ref.replace(/^refs\/heads\//, ''));
+            batch = await this.reader.readRange(push.after, push.created ? undefined : push.before, push.ref.replace(/^refs\/heads\//, ''));
         }
-        batch = applyRules(batch, { ...this.rules, docsIdentity: await this.docsIdentity() });
+        batch = applyRules(batch, { ...this.rules, docsIdentity: await this.reader.docsIdentity() });
         if (batchSize(batch) === 0)
             return skipped(nothingLeft(batch), plan.source ?? batch.url);
         const target = this.commentTarget(batch);
@@ -46538,7 +46716,7 @@ class ChangeRun {
             if (comment?.unreadable)
                 throw unknownEarlierJob(event, `#${target}`);
         }
-        const prompt = await this.prompt(batch, false);
+        const prompt = await this.reader.prompt(batch, false);
         return {
             source: plan.source ?? batch.url,
             request: { prompt },
@@ -46587,7 +46765,9 @@ class ChangeRun {
         }
         // Before the fold decision: an expired docs pull request is not folded into.
         await this.refreshDocsPulls(session);
-        const head = plan.kind === 'range' ? { sha: plan.head, branch: plan.branch } : await this.branchHead();
+        const head = plan.kind === 'range'
+            ? { sha: plan.head, branch: plan.branch }
+            : await this.reader.branchHead();
         const project = session.project;
         const documented = project.documented?.sha;
         const source = plan.kind === 'range' ? plan.source : undefined;
@@ -46597,7 +46777,7 @@ class ChangeRun {
         if (earlierRun)
             return skipped(`The run ${earlierRun.url || earlierRun.run} covered ${head.sha.slice(0, 12)} already.`, source, extra);
         if (!documented && plan.kind === 'since-last') {
-            const batch = this.emptyBatch(head.sha, head.branch);
+            const batch = this.reader.emptyBatch(head.sha, head.branch);
             if (!settings.dryRun)
                 await this.record(session, {
                     batch,
@@ -46606,9 +46786,13 @@ class ChangeRun {
                 });
             return skipped(`The dashboard had no last documented commit: ${head.sha.slice(0, 12)} on ${head.branch} is recorded as documented, and nothing is started. The next run documents what comes after it.`, undefined, extra);
         }
-        let batch = await this.ledgerBatch(plan, head, documented, notices);
+        let batch = await this.reader.ledgerBatch(plan, head, documented, notices);
         const docsPulls = new Set(project.jobs.map(j => j.prLink).filter((l) => Boolean(l)));
-        batch = applyRules(batch, { ...this.rules, docsPulls, docsIdentity: await this.docsIdentity() });
+        batch = applyRules(batch, {
+            ...this.rules,
+            docsPulls,
+            docsIdentity: await this.reader.docsIdentity()
+        });
         const budget = session.budgetState();
         const budgetText = budget && settings.maxJobs && `${budget.used} of ${settings.maxJobs.text} used`;
         if (batchSize(batch) === 0) {
@@ -46677,7 +46861,7 @@ class ChangeRun {
                 });
             }
         }
-        const prompt = await this.prompt(batch, false);
+        const prompt = await this.reader.prompt(batch, false);
         const target = this.commentTarget(batch);
         const comment = target === undefined || settings.dryRun
             ? undefined
@@ -46707,7 +46891,7 @@ class ChangeRun {
             ...extra
         };
         if (fold.target) {
-            const followUp = await this.prompt(batch, true);
+            const followUp = await this.reader.prompt(batch, true);
             return {
                 ...common,
                 request: { jobId: fold.target.jobId, prompt: followUp, fallbackPrompt: prompt },
@@ -46738,12 +46922,12 @@ class ChangeRun {
             : undefined;
         session.noteSeen(fold?.seen);
         const target = fold?.target;
-        const prompt = await this.prompt(batch, Boolean(target));
+        const prompt = await this.reader.prompt(batch, Boolean(target));
         const why = awaitingWhy(batchSize(batch));
         // On an empty ledger the range starts before this change, so that later changes join it.
         const base = session.project.documented
             ? undefined
-            : (batch.base ?? (await this.parentOf(batch)));
+            : (batch.base ?? (await this.reader.parentOf(batch)));
         const approval = {
             batch: session.project.waiting?.batch ?? newBatchId(deps.clock.wallNow()),
             wouldDo: {
@@ -46762,16 +46946,6 @@ class ChangeRun {
                 base
             });
         return skipped(why, extra.source, { ...extra, waiting: true });
-    }
-    /** The commit before a batch's head (a merge's first parent, as GitHub's history lists it). */
-    async parentOf(batch) {
-        const history = await this.read(`read the history of ${batch.branch}`, () => readHistory(this.source.graphql, {
-            ...this.where,
-            head: batch.head,
-            base: batch.branch,
-            max: 2
-        }));
-        return history.commits[1]?.sha;
     }
     /**
      * The ledger's docs pull requests read again: `expire-after` closes the stale ones, then a few
@@ -46828,119 +47002,6 @@ class ChangeRun {
         catch (error) {
             deps.log.warning(`${errorText(error)} The next run reads the docs pull requests again.`);
         }
-    }
-    /** The batch a ledger run documents: from the last documented commit, or the event's own change. */
-    async ledgerBatch(plan, head, documented, notices) {
-        const own = async () => {
-            if (plan.kind === 'range' && plan.push)
-                return this.readRange(plan.push.after, plan.push.created ? undefined : plan.push.before, head.branch);
-            const number = plan.kind === 'range' ? plan.pull?.number : undefined;
-            const pull = number === undefined
-                ? undefined
-                : await this.read(`read pull request #${number}`, () => readPull(this.source, this.where, number));
-            if (!pull)
-                return this.readRange(head.sha, undefined, head.branch);
-            return { ...this.emptyBatch(head.sha, head.branch), url: pull.url, pulls: [pull] };
-        };
-        // The first run of an empty ledger documents only its own change.
-        if (!documented)
-            return own();
-        const read = await this.read(`read the history of ${head.branch}`, () => readRange(this.source, {
-            ...this.where,
-            branch: head.branch,
-            head: head.sha,
-            base: documented,
-            maxCommits: MAX_RANGE,
-            pull: plan.kind === 'range' ? plan.pull?.number : undefined,
-            serverUrl: this.event.serverUrl
-        }));
-        if (!read.reachedBase && plan.kind === 'range' && plan.push?.forced) {
-            notices.push(`The last documented commit ${documented.slice(0, 12)} is no longer on ${head.branch} (a force-push rewrote its history): this run documents its own push only.`);
-            return own();
-        }
-        return read.batch;
-    }
-    readRange(head, base, branch) {
-        return this.read(`read the pushed commits of ${branch}`, async () => {
-            const read = await readRange(this.source, {
-                ...this.where,
-                branch,
-                head,
-                base,
-                maxCommits: MAX_RANGE,
-                serverUrl: this.event.serverUrl
-            });
-            return read.batch;
-        });
-    }
-    emptyBatch(head, branch) {
-        const repository = `${this.event.owner}/${this.event.repo}`;
-        return {
-            repository,
-            branch,
-            url: `${this.event.serverUrl}/${repository}/commit/${head}`,
-            head,
-            pulls: [],
-            commits: [],
-            skipped: [],
-            leftOut: []
-        };
-    }
-    /**
-     * Who `docs-token` is, when it is set and GitHub says: the docs agent's pull requests are opened
-     * with it, so its changes are the agent's own. Not knowing is no reason to stop.
-     */
-    async docsIdentity() {
-        const { settings, event, deps } = this;
-        if (!settings.docsToken)
-            return undefined;
-        try {
-            const docs = connectGitHub(settings.docsToken, event, deps.signal, {
-                clock: deps.clock,
-                session: deps.session,
-                tokenInput: names_Input.DocsToken
-            });
-            return await viewerLogin(docs.graphql);
-        }
-        catch (error) {
-            deps.log.debug(`Could not tell who 'docs-token' is: ${describeGitHubError(error)}.`);
-            return undefined;
-        }
-    }
-    /** The default branch and its newest commit, for a scheduled catch-up. */
-    async branchHead() {
-        const data = (await this.read('read the default branch', () => this.github.graphql('query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) { defaultBranchRef { name target { oid } } } }', { owner: this.where.owner, name: this.where.repo })));
-        const ref = data?.repository?.defaultBranchRef;
-        if (typeof ref?.name !== 'string' || typeof ref.target?.oid !== 'string')
-            throw new ExplainedError(`GitHub named no default branch for ${this.where.owner}/${this.where.repo}: there is nothing to catch up on.`);
-        return { sha: ref.target.oid, branch: ref.name };
-    }
-    async prompt(batch, followUp) {
-        const { settings } = this;
-        const patches = settings.includeDiff ? await this.patches(batch) : undefined;
-        const prompt = changePrompt(batch, { instruction: settings.prompt, followUp, patches });
-        if (!followUp)
-            this.deps.log.info(`Described ${counted(batchSize(batch), 'change')} from ${batch.url}: ${Math.round(bytes(prompt) / 100) / 10} KB of prompt.`);
-        return prompt;
-    }
-    patchesRead;
-    /** Patches for the diff excerpt: read once, a page at a time, until the excerpt is full. */
-    async patches(batch) {
-        if (this.patchesRead)
-            return this.patchesRead;
-        const patches = [];
-        let total = 0;
-        await this.read('read the patches of the changes', () => readPatches(this.source, batch, path => this.rules.paths.counts(path), (path, patch) => {
-            // Cut at once, into a string of its own: V8's slices keep their whole parent alive, so a
-            // plain slice would keep each 1 MB patch in memory for the rest of the run.
-            const cut = patch.length > MAX_PATCH + 1
-                ? Buffer.from(patch.slice(0, MAX_PATCH + 1)).toString()
-                : patch;
-            patches.push({ path, patch: cut });
-            total += bytes(cut);
-            return total >= MAX_PATCH_BYTES ? 'full' : 'more';
-        }));
-        return (this.patchesRead = patches);
     }
     /**
      * The batch's other pull requests (caught up from runs that did not get to run) each get a short
@@ -47012,27 +47073,6 @@ class ChangeRun {
         }
         catch (error) {
             this.deps.log.warning(`${errorText(error)} The next run decides again.`);
-        }
-    }
-    /**
-     * A read of GitHub that fails stops the run: the agent never gets a half-read batch. A refusal
-     * names the permissions to grant; anything else says to re-run.
-     */
-    async read(what, fn) {
-        try {
-            return await fn();
-        }
-        catch (error) {
-            if (this.deps.signal?.aborted || error instanceof ExplainedError)
-                throw error;
-            // Not an HTTP error: GitHub answered, but not with what was asked for (GraphQL errors, no such commit).
-            const why = error instanceof RequestError
-                ? describeGitHubError(error)
-                : errorText(error).replace(/\s+/g, ' ').trim().slice(0, 300).replace(/\.$/, '');
-            const hint = refusedAccess(error)
-                ? `${permissionHint("'contents: read' and 'pull-requests: read'")} Check that '${names_Input.GithubToken}' belongs to this repository.`
-                : 'Re-run the workflow; the agent is not started with a partial description of the changes.';
-            throw new ExplainedError(`Could not ${what}: ${why}. ${hint}`);
         }
     }
 }

@@ -1,14 +1,10 @@
-import { RequestError } from '@octokit/request-error'
 import {
   type GitHubApi,
   type GitHubSession,
   connectGitHub,
-  describeGitHubError,
-  permissionHint,
-  refusedAccess
+  describeGitHubError
 } from '../../github/api.js'
 import type { RunEvent } from '../../github/event.js'
-import { viewerLogin } from '../../github/history.js'
 import type { AgentJob } from '../../mintlify/agent-jobs.js'
 import type { Clock } from '../../runner/clock.js'
 import { CancelledError, ExplainedError, InputError, errorText } from '../../runner/errors.js'
@@ -27,18 +23,11 @@ import { Input } from '../names.js'
 import type { PreparedRun } from '../prepared-run.js'
 import { RecordSigner } from '../../records/record.js'
 import { trustRefusal } from '../trust-gate.js'
-import { readHistory } from '../../github/history.js'
 import { newBatchId } from '../ledger/approval-box.js'
 import { type ApprovalMode, awaitingWhy, judgeTick } from './approval.js'
-import {
-  type ChangeBatch,
-  type ChangeSource,
-  readPatches,
-  readPull,
-  readRange
-} from './change-batch.js'
+import { type ChangeBatch, type ChangeSource, readPull } from './change-batch.js'
 import { type ChangePlan, type PlanSettings, planChange } from './change-plan.js'
-import { MAX_PATCH, changePrompt } from './change-prompt.js'
+import { ChangeReader } from './change-reader.js'
 import { type ChangeRules, applyRules, batchSize, pullRefusal } from './change-rules.js'
 import { type FoldDecision, LIVE, decideFold } from './fold.js'
 import { countOpen } from './open-limit.js'
@@ -92,11 +81,6 @@ type Settings = TriggerSettings & ChangeSettings & { projectId: string; apiKey: 
 
 /** Pull requests of a batch told about their docs pull request, besides the event's own. */
 const MAX_SOURCE_COMMENTS = 5
-
-/** Commits read at most for one batch: a range longer than this is documented from its newest. */
-const MAX_RANGE = 100
-/** The diff excerpt's patches read at most, in bytes: more than any prompt could hold. */
-const MAX_PATCH_BYTES = 24_000
 
 /**
  * Code changes become one batch, a prompt (the changes described and capped), a comment on the
@@ -154,6 +138,7 @@ function skipped(why: string, source?: string, extra: Partial<PreparedRun> = {})
 class ChangeRun {
   private readonly where: { owner: string; repo: string }
   private readonly source: ChangeSource
+  private readonly reader: ChangeReader
 
   constructor(
     private readonly settings: Settings,
@@ -164,6 +149,7 @@ class ChangeRun {
   ) {
     this.where = { owner: event.owner, repo: event.repo }
     this.source = github
+    this.reader = new ChangeReader(settings, event, deps, github, rules)
   }
 
   /** One change on its own, outside the ledger: no catch-up, no fold. */
@@ -182,7 +168,7 @@ class ChangeRun {
         )
         if (refused) return skipped(refused, plan.source)
       }
-      const pull = await this.read(`read pull request #${plan.pull.number}`, () =>
+      const pull = await this.reader.read(`read pull request #${plan.pull.number}`, () =>
         readPull(this.source, this.where, plan.pull?.number as number)
       )
       if (!pull)
@@ -201,13 +187,13 @@ class ChangeRun {
       }
     } else {
       const push = plan.push as NonNullable<typeof plan.push>
-      batch = await this.readRange(
+      batch = await this.reader.readRange(
         push.after,
         push.created ? undefined : push.before,
         push.ref.replace(/^refs\/heads\//, '')
       )
     }
-    batch = applyRules(batch, { ...this.rules, docsIdentity: await this.docsIdentity() })
+    batch = applyRules(batch, { ...this.rules, docsIdentity: await this.reader.docsIdentity() })
     if (batchSize(batch) === 0) return skipped(nothingLeft(batch), plan.source ?? batch.url)
     const target = this.commentTarget(batch)
     const comment = target === undefined ? undefined : this.comment(target)
@@ -223,7 +209,7 @@ class ChangeRun {
       }
       if (comment?.unreadable) throw unknownEarlierJob(event, `#${target}`)
     }
-    const prompt = await this.prompt(batch, false)
+    const prompt = await this.reader.prompt(batch, false)
     return {
       source: plan.source ?? batch.url,
       request: { prompt },
@@ -279,7 +265,9 @@ class ChangeRun {
     // Before the fold decision: an expired docs pull request is not folded into.
     await this.refreshDocsPulls(session)
     const head =
-      plan.kind === 'range' ? { sha: plan.head, branch: plan.branch } : await this.branchHead()
+      plan.kind === 'range'
+        ? { sha: plan.head, branch: plan.branch }
+        : await this.reader.branchHead()
     const project = session.project
     const documented = project.documented?.sha
     const source = plan.kind === 'range' ? plan.source : undefined
@@ -297,7 +285,7 @@ class ChangeRun {
         extra
       )
     if (!documented && plan.kind === 'since-last') {
-      const batch = this.emptyBatch(head.sha, head.branch)
+      const batch = this.reader.emptyBatch(head.sha, head.branch)
       if (!settings.dryRun)
         await this.record(session, {
           batch,
@@ -310,11 +298,15 @@ class ChangeRun {
         extra
       )
     }
-    let batch = await this.ledgerBatch(plan, head, documented, notices)
+    let batch = await this.reader.ledgerBatch(plan, head, documented, notices)
     const docsPulls = new Set(
       project.jobs.map(j => j.prLink).filter((l): l is string => Boolean(l))
     )
-    batch = applyRules(batch, { ...this.rules, docsPulls, docsIdentity: await this.docsIdentity() })
+    batch = applyRules(batch, {
+      ...this.rules,
+      docsPulls,
+      docsIdentity: await this.reader.docsIdentity()
+    })
     const budget = session.budgetState()
     const budgetText =
       budget && settings.maxJobs && `${budget.used} of ${settings.maxJobs.text} used`
@@ -385,7 +377,7 @@ class ChangeRun {
         })
       }
     }
-    const prompt = await this.prompt(batch, false)
+    const prompt = await this.reader.prompt(batch, false)
     const target = this.commentTarget(batch)
     const comment =
       target === undefined || settings.dryRun
@@ -417,7 +409,7 @@ class ChangeRun {
       ...extra
     }
     if (fold.target) {
-      const followUp = await this.prompt(batch, true)
+      const followUp = await this.reader.prompt(batch, true)
       return {
         ...common,
         request: { jobId: fold.target.jobId, prompt: followUp, fallbackPrompt: prompt },
@@ -461,12 +453,12 @@ class ChangeRun {
         : undefined
     session.noteSeen(fold?.seen)
     const target = fold?.target
-    const prompt = await this.prompt(batch, Boolean(target))
+    const prompt = await this.reader.prompt(batch, Boolean(target))
     const why = awaitingWhy(batchSize(batch))
     // On an empty ledger the range starts before this change, so that later changes join it.
     const base = session.project.documented
       ? undefined
-      : (batch.base ?? (await this.parentOf(batch)))
+      : (batch.base ?? (await this.reader.parentOf(batch)))
     const approval = {
       batch: session.project.waiting?.batch ?? newBatchId(deps.clock.wallNow()),
       wouldDo: {
@@ -485,19 +477,6 @@ class ChangeRun {
         base
       })
     return skipped(why, extra.source, { ...extra, waiting: true })
-  }
-
-  /** The commit before a batch's head (a merge's first parent, as GitHub's history lists it). */
-  private async parentOf(batch: ChangeBatch): Promise<string | undefined> {
-    const history = await this.read(`read the history of ${batch.branch}`, () =>
-      readHistory(this.source.graphql, {
-        ...this.where,
-        head: batch.head,
-        base: batch.branch,
-        max: 2
-      })
-    )
-    return history.commits[1]?.sha
   }
 
   /**
@@ -559,157 +538,6 @@ class ChangeRun {
     } catch (error) {
       deps.log.warning(`${errorText(error)} The next run reads the docs pull requests again.`)
     }
-  }
-
-  /** The batch a ledger run documents: from the last documented commit, or the event's own change. */
-  private async ledgerBatch(
-    plan: Extract<ChangePlan, { kind: 'range' | 'since-last' }>,
-    head: { sha: string; branch: string },
-    documented: string | undefined,
-    notices: string[]
-  ): Promise<ChangeBatch> {
-    const own = async (): Promise<ChangeBatch> => {
-      if (plan.kind === 'range' && plan.push)
-        return this.readRange(
-          plan.push.after,
-          plan.push.created ? undefined : plan.push.before,
-          head.branch
-        )
-      const number = plan.kind === 'range' ? plan.pull?.number : undefined
-      const pull =
-        number === undefined
-          ? undefined
-          : await this.read(`read pull request #${number}`, () =>
-              readPull(this.source, this.where, number)
-            )
-      if (!pull) return this.readRange(head.sha, undefined, head.branch)
-      return { ...this.emptyBatch(head.sha, head.branch), url: pull.url, pulls: [pull] }
-    }
-    // The first run of an empty ledger documents only its own change.
-    if (!documented) return own()
-    const read = await this.read(`read the history of ${head.branch}`, () =>
-      readRange(this.source, {
-        ...this.where,
-        branch: head.branch,
-        head: head.sha,
-        base: documented,
-        maxCommits: MAX_RANGE,
-        pull: plan.kind === 'range' ? plan.pull?.number : undefined,
-        serverUrl: this.event.serverUrl
-      })
-    )
-    if (!read.reachedBase && plan.kind === 'range' && plan.push?.forced) {
-      notices.push(
-        `The last documented commit ${documented.slice(0, 12)} is no longer on ${head.branch} (a force-push rewrote its history): this run documents its own push only.`
-      )
-      return own()
-    }
-    return read.batch
-  }
-
-  private readRange(head: string, base: string | undefined, branch: string): Promise<ChangeBatch> {
-    return this.read(`read the pushed commits of ${branch}`, async () => {
-      const read = await readRange(this.source, {
-        ...this.where,
-        branch,
-        head,
-        base,
-        maxCommits: MAX_RANGE,
-        serverUrl: this.event.serverUrl
-      })
-      return read.batch
-    })
-  }
-
-  private emptyBatch(head: string, branch: string): ChangeBatch {
-    const repository = `${this.event.owner}/${this.event.repo}`
-    return {
-      repository,
-      branch,
-      url: `${this.event.serverUrl}/${repository}/commit/${head}`,
-      head,
-      pulls: [],
-      commits: [],
-      skipped: [],
-      leftOut: []
-    }
-  }
-
-  /**
-   * Who `docs-token` is, when it is set and GitHub says: the docs agent's pull requests are opened
-   * with it, so its changes are the agent's own. Not knowing is no reason to stop.
-   */
-  private async docsIdentity(): Promise<string | undefined> {
-    const { settings, event, deps } = this
-    if (!settings.docsToken) return undefined
-    try {
-      const docs = connectGitHub(settings.docsToken, event, deps.signal, {
-        clock: deps.clock,
-        session: deps.session,
-        tokenInput: Input.DocsToken
-      })
-      return await viewerLogin(docs.graphql)
-    } catch (error) {
-      deps.log.debug(`Could not tell who 'docs-token' is: ${describeGitHubError(error)}.`)
-      return undefined
-    }
-  }
-
-  /** The default branch and its newest commit, for a scheduled catch-up. */
-  private async branchHead(): Promise<{ sha: string; branch: string }> {
-    const data = (await this.read('read the default branch', () =>
-      this.github.graphql(
-        'query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) { defaultBranchRef { name target { oid } } } }',
-        { owner: this.where.owner, name: this.where.repo }
-      )
-    )) as {
-      repository?: { defaultBranchRef?: { name?: unknown; target?: { oid?: unknown } } | null }
-    }
-    const ref = data?.repository?.defaultBranchRef
-    if (typeof ref?.name !== 'string' || typeof ref.target?.oid !== 'string')
-      throw new ExplainedError(
-        `GitHub named no default branch for ${this.where.owner}/${this.where.repo}: there is nothing to catch up on.`
-      )
-    return { sha: ref.target.oid, branch: ref.name }
-  }
-
-  private async prompt(batch: ChangeBatch, followUp: boolean): Promise<string> {
-    const { settings } = this
-    const patches = settings.includeDiff ? await this.patches(batch) : undefined
-    const prompt = changePrompt(batch, { instruction: settings.prompt, followUp, patches })
-    if (!followUp)
-      this.deps.log.info(
-        `Described ${counted(batchSize(batch), 'change')} from ${batch.url}: ${Math.round(bytes(prompt) / 100) / 10} KB of prompt.`
-      )
-    return prompt
-  }
-
-  private patchesRead?: { path: string; patch: string }[]
-
-  /** Patches for the diff excerpt: read once, a page at a time, until the excerpt is full. */
-  private async patches(batch: ChangeBatch): Promise<{ path: string; patch: string }[]> {
-    if (this.patchesRead) return this.patchesRead
-    const patches: { path: string; patch: string }[] = []
-    let total = 0
-    await this.read('read the patches of the changes', () =>
-      readPatches(
-        this.source,
-        batch,
-        path => this.rules.paths.counts(path),
-        (path, patch) => {
-          // Cut at once, into a string of its own: V8's slices keep their whole parent alive, so a
-          // plain slice would keep each 1 MB patch in memory for the rest of the run.
-          const cut =
-            patch.length > MAX_PATCH + 1
-              ? Buffer.from(patch.slice(0, MAX_PATCH + 1)).toString()
-              : patch
-          patches.push({ path, patch: cut })
-          total += bytes(cut)
-          return total >= MAX_PATCH_BYTES ? 'full' : 'more'
-        }
-      )
-    )
-    return (this.patchesRead = patches)
   }
 
   /**
@@ -805,27 +633,6 @@ class ChangeRun {
       await session.recordDecision(decision)
     } catch (error) {
       this.deps.log.warning(`${errorText(error)} The next run decides again.`)
-    }
-  }
-
-  /**
-   * A read of GitHub that fails stops the run: the agent never gets a half-read batch. A refusal
-   * names the permissions to grant; anything else says to re-run.
-   */
-  private async read<T>(what: string, fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn()
-    } catch (error) {
-      if (this.deps.signal?.aborted || error instanceof ExplainedError) throw error
-      // Not an HTTP error: GitHub answered, but not with what was asked for (GraphQL errors, no such commit).
-      const why =
-        error instanceof RequestError
-          ? describeGitHubError(error)
-          : errorText(error).replace(/\s+/g, ' ').trim().slice(0, 300).replace(/\.$/, '')
-      const hint = refusedAccess(error)
-        ? `${permissionHint("'contents: read' and 'pull-requests: read'")} Check that '${Input.GithubToken}' belongs to this repository.`
-        : 'Re-run the workflow; the agent is not started with a partial description of the changes.'
-      throw new ExplainedError(`Could not ${what}: ${why}. ${hint}`)
     }
   }
 }

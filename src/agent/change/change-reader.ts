@@ -1,0 +1,255 @@
+import { RequestError } from '@octokit/request-error'
+import {
+  type GitHubApi,
+  type GitHubSession,
+  connectGitHub,
+  describeGitHubError,
+  permissionHint,
+  refusedAccess
+} from '../../github/api.js'
+import type { RunEvent } from '../../github/event.js'
+import { readHistory, viewerLogin } from '../../github/history.js'
+import type { Clock } from '../../runner/clock.js'
+import { ExplainedError, errorText } from '../../runner/errors.js'
+import type { Logger } from '../../runner/logger.js'
+import { bytes, counted } from '../../runner/text.js'
+import { Input } from '../names.js'
+import {
+  type ChangeBatch,
+  type ChangeSource,
+  readPatches,
+  readPull,
+  readRange
+} from './change-batch.js'
+import type { ChangePlan } from './change-plan.js'
+import { MAX_PATCH, changePrompt } from './change-prompt.js'
+import { type ChangeRules, batchSize } from './change-rules.js'
+
+/** Commits read at most for one batch: a range longer than this is documented from its newest. */
+const MAX_RANGE = 100
+/** The diff excerpt's patches read at most, in bytes: more than any prompt could hold. */
+const MAX_PATCH_BYTES = 24_000
+
+/** What reading needs of the settings. */
+export interface ReaderSettings {
+  /** Masked; its identity's changes are the agent's own. */
+  docsToken: string
+  includeDiff: boolean
+  /** The workflow's standing instruction, put before the changes. */
+  prompt?: string
+}
+
+/** What reading needs of the run. */
+export interface ReaderDeps {
+  log: Logger
+  clock: Clock
+  session?: GitHubSession
+  signal?: AbortSignal
+}
+
+/**
+ * What a change run reads of GitHub: its batch of changes (the range since the last documented
+ * commit, a pull request, a push), the patches for the diff excerpt, the default branch's head and
+ * who `docs-token` is, and the prompt built from them. A read that fails stops the run with what to
+ * grant or do: the agent never gets a half-read batch.
+ */
+export class ChangeReader {
+  private readonly where: { owner: string; repo: string }
+  private readonly source: ChangeSource
+
+  constructor(
+    private readonly settings: ReaderSettings,
+    private readonly event: RunEvent,
+    private readonly deps: ReaderDeps,
+    private readonly github: GitHubApi,
+    private readonly rules: ChangeRules
+  ) {
+    this.where = { owner: event.owner, repo: event.repo }
+    this.source = github
+  }
+
+  /** The commit before a batch's head (a merge's first parent, as GitHub's history lists it). */
+  async parentOf(batch: ChangeBatch): Promise<string | undefined> {
+    const history = await this.read(`read the history of ${batch.branch}`, () =>
+      readHistory(this.source.graphql, {
+        ...this.where,
+        head: batch.head,
+        base: batch.branch,
+        max: 2
+      })
+    )
+    return history.commits[1]?.sha
+  }
+
+  /** The batch a ledger run documents: from the last documented commit, or the event's own change. */
+  async ledgerBatch(
+    plan: Extract<ChangePlan, { kind: 'range' | 'since-last' }>,
+    head: { sha: string; branch: string },
+    documented: string | undefined,
+    notices: string[]
+  ): Promise<ChangeBatch> {
+    const own = async (): Promise<ChangeBatch> => {
+      if (plan.kind === 'range' && plan.push)
+        return this.readRange(
+          plan.push.after,
+          plan.push.created ? undefined : plan.push.before,
+          head.branch
+        )
+      const number = plan.kind === 'range' ? plan.pull?.number : undefined
+      const pull =
+        number === undefined
+          ? undefined
+          : await this.read(`read pull request #${number}`, () =>
+              readPull(this.source, this.where, number)
+            )
+      if (!pull) return this.readRange(head.sha, undefined, head.branch)
+      return { ...this.emptyBatch(head.sha, head.branch), url: pull.url, pulls: [pull] }
+    }
+    // The first run of an empty ledger documents only its own change.
+    if (!documented) return own()
+    const read = await this.read(`read the history of ${head.branch}`, () =>
+      readRange(this.source, {
+        ...this.where,
+        branch: head.branch,
+        head: head.sha,
+        base: documented,
+        maxCommits: MAX_RANGE,
+        pull: plan.kind === 'range' ? plan.pull?.number : undefined,
+        serverUrl: this.event.serverUrl
+      })
+    )
+    if (!read.reachedBase && plan.kind === 'range' && plan.push?.forced) {
+      notices.push(
+        `The last documented commit ${documented.slice(0, 12)} is no longer on ${head.branch} (a force-push rewrote its history): this run documents its own push only.`
+      )
+      return own()
+    }
+    return read.batch
+  }
+
+  readRange(head: string, base: string | undefined, branch: string): Promise<ChangeBatch> {
+    return this.read(`read the pushed commits of ${branch}`, async () => {
+      const read = await readRange(this.source, {
+        ...this.where,
+        branch,
+        head,
+        base,
+        maxCommits: MAX_RANGE,
+        serverUrl: this.event.serverUrl
+      })
+      return read.batch
+    })
+  }
+
+  emptyBatch(head: string, branch: string): ChangeBatch {
+    const repository = `${this.event.owner}/${this.event.repo}`
+    return {
+      repository,
+      branch,
+      url: `${this.event.serverUrl}/${repository}/commit/${head}`,
+      head,
+      pulls: [],
+      commits: [],
+      skipped: [],
+      leftOut: []
+    }
+  }
+
+  /**
+   * Who `docs-token` is, when it is set and GitHub says: the docs agent's pull requests are opened
+   * with it, so its changes are the agent's own. Not knowing is no reason to stop.
+   */
+  async docsIdentity(): Promise<string | undefined> {
+    const { settings, event, deps } = this
+    if (!settings.docsToken) return undefined
+    try {
+      const docs = connectGitHub(settings.docsToken, event, deps.signal, {
+        clock: deps.clock,
+        session: deps.session,
+        tokenInput: Input.DocsToken
+      })
+      return await viewerLogin(docs.graphql)
+    } catch (error) {
+      deps.log.debug(`Could not tell who 'docs-token' is: ${describeGitHubError(error)}.`)
+      return undefined
+    }
+  }
+
+  /** The default branch and its newest commit, for a scheduled catch-up. */
+  async branchHead(): Promise<{ sha: string; branch: string }> {
+    const data = (await this.read('read the default branch', () =>
+      this.github.graphql(
+        'query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) { defaultBranchRef { name target { oid } } } }',
+        { owner: this.where.owner, name: this.where.repo }
+      )
+    )) as {
+      repository?: { defaultBranchRef?: { name?: unknown; target?: { oid?: unknown } } | null }
+    }
+    const ref = data?.repository?.defaultBranchRef
+    if (typeof ref?.name !== 'string' || typeof ref.target?.oid !== 'string')
+      throw new ExplainedError(
+        `GitHub named no default branch for ${this.where.owner}/${this.where.repo}: there is nothing to catch up on.`
+      )
+    return { sha: ref.target.oid, branch: ref.name }
+  }
+
+  async prompt(batch: ChangeBatch, followUp: boolean): Promise<string> {
+    const { settings } = this
+    const patches = settings.includeDiff ? await this.patches(batch) : undefined
+    const prompt = changePrompt(batch, { instruction: settings.prompt, followUp, patches })
+    if (!followUp)
+      this.deps.log.info(
+        `Described ${counted(batchSize(batch), 'change')} from ${batch.url}: ${Math.round(bytes(prompt) / 100) / 10} KB of prompt.`
+      )
+    return prompt
+  }
+
+  private patchesRead?: { path: string; patch: string }[]
+
+  /** Patches for the diff excerpt: read once, a page at a time, until the excerpt is full. */
+  async patches(batch: ChangeBatch): Promise<{ path: string; patch: string }[]> {
+    if (this.patchesRead) return this.patchesRead
+    const patches: { path: string; patch: string }[] = []
+    let total = 0
+    await this.read('read the patches of the changes', () =>
+      readPatches(
+        this.source,
+        batch,
+        path => this.rules.paths.counts(path),
+        (path, patch) => {
+          // Cut at once, into a string of its own: V8's slices keep their whole parent alive, so a
+          // plain slice would keep each 1 MB patch in memory for the rest of the run.
+          const cut =
+            patch.length > MAX_PATCH + 1
+              ? Buffer.from(patch.slice(0, MAX_PATCH + 1)).toString()
+              : patch
+          patches.push({ path, patch: cut })
+          total += bytes(cut)
+          return total >= MAX_PATCH_BYTES ? 'full' : 'more'
+        }
+      )
+    )
+    return (this.patchesRead = patches)
+  }
+
+  /**
+   * A read of GitHub that fails stops the run: the agent never gets a half-read batch. A refusal
+   * names the permissions to grant; anything else says to re-run.
+   */
+  async read<T>(what: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn()
+    } catch (error) {
+      if (this.deps.signal?.aborted || error instanceof ExplainedError) throw error
+      // Not an HTTP error: GitHub answered, but not with what was asked for (GraphQL errors, no such commit).
+      const why =
+        error instanceof RequestError
+          ? describeGitHubError(error)
+          : errorText(error).replace(/\s+/g, ' ').trim().slice(0, 300).replace(/\.$/, '')
+      const hint = refusedAccess(error)
+        ? `${permissionHint("'contents: read' and 'pull-requests: read'")} Check that '${Input.GithubToken}' belongs to this repository.`
+        : 'Re-run the workflow; the agent is not started with a partial description of the changes.'
+      throw new ExplainedError(`Could not ${what}: ${why}. ${hint}`)
+    }
+  }
+}
