@@ -44300,8 +44300,6 @@ class ChangeRun {
     deps;
     github;
     rules;
-    where;
-    source;
     reader;
     constructor(settings, event, deps, github, rules) {
         this.settings = settings;
@@ -44309,8 +44307,6 @@ class ChangeRun {
         this.deps = deps;
         this.github = github;
         this.rules = rules;
-        this.where = { owner: event.owner, repo: event.repo };
-        this.source = github;
         this.reader = new ChangeReader(settings, event, deps, github, rules);
     }
     /** One change on its own, outside the ledger: no catch-up, no fold. */
@@ -44326,7 +44322,7 @@ class ChangeRun {
                 if (refused)
                     return skipped(refused, plan.source);
             }
-            const pull = await this.reader.read(`read pull request #${plan.pull.number}`, () => readPull(this.source, this.where, plan.pull?.number));
+            const pull = await this.reader.read(`read pull request #${plan.pull.number}`, () => readPull(this.github, this.event, plan.pull?.number));
             if (!pull)
                 throw new ExplainedError(`GitHub knows no pull request #${plan.pull.number} in ${event.owner}/${event.repo}.`);
             batch = {

@@ -25,7 +25,7 @@ import { RecordSigner } from '../../records/record.js'
 import { trustRefusal } from '../trust-gate.js'
 import { newBatchId } from '../ledger/approval-box.js'
 import { type ApprovalMode, awaitingWhy, judgeTick } from './approval.js'
-import { type ChangeBatch, type ChangeSource, readPull } from './change-batch.js'
+import { type ChangeBatch, readPull } from './change-batch.js'
 import { type ChangePlan, type PlanSettings, planChange } from './change-plan.js'
 import { ChangeReader } from './change-reader.js'
 import { type ChangeRules, applyRules, batchSize, pullRefusal } from './change-rules.js'
@@ -136,8 +136,6 @@ function skipped(why: string, source?: string, extra: Partial<PreparedRun> = {})
 }
 
 class ChangeRun {
-  private readonly where: { owner: string; repo: string }
-  private readonly source: ChangeSource
   private readonly reader: ChangeReader
 
   constructor(
@@ -147,8 +145,6 @@ class ChangeRun {
     private readonly github: GitHubApi,
     private readonly rules: ChangeRules
   ) {
-    this.where = { owner: event.owner, repo: event.repo }
-    this.source = github
     this.reader = new ChangeReader(settings, event, deps, github, rules)
   }
 
@@ -169,7 +165,7 @@ class ChangeRun {
         if (refused) return skipped(refused, plan.source)
       }
       const pull = await this.reader.read(`read pull request #${plan.pull.number}`, () =>
-        readPull(this.source, this.where, plan.pull?.number as number)
+        readPull(this.github, this.event, plan.pull?.number as number)
       )
       if (!pull)
         throw new ExplainedError(
