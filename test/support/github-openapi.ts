@@ -81,19 +81,21 @@ function trimmed(): Json {
 }
 
 /**
- * A copy without `required` lists (arrays), so a partial object still checks every field it has.
- * OpenAPI 3.0's `nullable` beside `allOf` and no `type` (which the validator refuses) becomes
- * `anyOf` the schema or null.
+ * A copy the validator takes: OpenAPI 3.0's `nullable` beside no `type` (which it refuses) becomes
+ * `anyOf` the schema or null when true and is dropped when false; `x-github-breaking-changes` notes
+ * are no schema. `relaxed` also drops `required` lists (arrays), so a partial object still checks
+ * every field it has.
  */
-function relaxed(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(relaxed)
+function validatorCopy(value: unknown, relaxed: boolean): unknown {
+  if (Array.isArray(value)) return value.map(v => validatorCopy(v, relaxed))
   if (!value || typeof value !== 'object') return value
   const copy = Object.fromEntries(
     Object.entries(value)
       .filter(
-        ([k, v]) => !(k === 'required' && Array.isArray(v)) && k !== 'x-github-breaking-changes'
+        ([k, v]) =>
+          k !== 'x-github-breaking-changes' && !(relaxed && k === 'required' && Array.isArray(v))
       )
-      .map(([k, v]) => [k, relaxed(v)])
+      .map(([k, v]) => [k, validatorCopy(v, relaxed)])
   ) as Json
   if (copy.nullable !== undefined && copy.type === undefined) {
     const { nullable, description, ...rest } = copy
@@ -104,26 +106,8 @@ function relaxed(value: unknown): unknown {
   return copy
 }
 
-/**
- * OpenAPI 3.0's `nullable` beside no `type` (which the validator refuses): `anyOf` the schema or
- * null when true, dropped when false. `x-github-breaking-changes` notes are no schema.
- */
-function fixNullable(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(fixNullable)
-  if (!value || typeof value !== 'object') return value
-  const copy = Object.fromEntries(
-    Object.entries(value)
-      .filter(([k]) => k !== 'x-github-breaking-changes')
-      .map(([k, v]) => [k, fixNullable(v)])
-  ) as Json
-  if (copy.nullable !== undefined && copy.type === undefined) {
-    const { nullable, description, ...rest } = copy
-    return nullable === true
-      ? { description, anyOf: [rest, { type: 'null' }] }
-      : { description, ...rest }
-  }
-  return copy
-}
+const relaxed = (value: unknown): unknown => validatorCopy(value, true)
+const fixNullable = (value: unknown): unknown => validatorCopy(value, false)
 
 export interface GitHubValidator {
   /** Problems with one recorded call; empty when request and answer match GitHub's description. */
