@@ -44457,10 +44457,9 @@ class ChangeRun {
                 .slice(0, 16)
                 .replace('T', ' ');
             const why = `Over budget: ${budget.used} jobs and follow-ups in the window of 'max-jobs: ${settings.maxJobs.text}'; the next one frees at ${until} UTC. ${counted(batchSize(batch), 'change')} ${batchSize(batch) === 1 ? 'waits' : 'wait'} on the dashboard, and the next run takes them.`;
-            if (!settings.dryRun)
-                await this.record(session, { batch, result: 'waiting', note: why, waiting: why, approval });
-            return skipped(why, source ?? batch.url, {
+            return this.waitOnDashboard(session, batch, why, { approval }, {
                 ...extra,
+                source: source ?? batch.url,
                 batch,
                 budget: budgetText,
                 waiting: gated
@@ -44485,16 +44484,9 @@ class ChangeRun {
                     .map(o => o.prLink ?? `job ${o.jobId} (running)`)
                     .join(', ');
                 const why = `At 'max-open: ${settings.maxOpen}': ${counted(count.open.length, 'docs pull request')} of this project open or on the way (${which}). ${counted(batchSize(batch), 'change')} ${batchSize(batch) === 1 ? 'waits' : 'wait'} on the dashboard; the waiting changes go into one job together once one is merged or closed.`;
-                if (!settings.dryRun)
-                    await this.record(session, {
-                        batch,
-                        result: 'waiting',
-                        note: why,
-                        waiting: why,
-                        approval
-                    });
-                return skipped(why, source ?? batch.url, {
+                return this.waitOnDashboard(session, batch, why, { approval }, {
                     ...extra,
+                    source: source ?? batch.url,
                     batch,
                     budget: budgetText,
                     waiting: gated
@@ -44576,16 +44568,13 @@ class ChangeRun {
                 promptBytes: bytes(prompt)
             }
         };
-        if (!settings.dryRun)
-            await this.record(session, {
-                batch,
-                result: 'waiting',
-                note: why,
-                waiting: why,
-                approval,
-                base
-            });
-        return skipped(why, extra.source, { ...extra, waiting: true });
+        return this.waitOnDashboard(session, batch, why, { approval, base }, { ...extra, waiting: true });
+    }
+    /** The batch waits on the dashboard, for a limit or for approval; a dry run only says so. */
+    async waitOnDashboard(session, batch, why, written, run) {
+        if (!this.settings.dryRun)
+            await this.record(session, { batch, result: 'waiting', note: why, waiting: why, ...written });
+        return skipped(why, run.source, run);
     }
     /**
      * The ledger's docs pull requests read again: `expire-after` closes the stale ones, then a few
