@@ -43279,6 +43279,8 @@ function refusedAccess(error) {
         error.response !== undefined &&
         [401, 403, 404].includes(error.status));
 }
+/** GitHub answered 404: no such thing, or none this token may see. */
+const notFound = (error) => error instanceof RequestError && error.response !== undefined && error.status === 404;
 /** What to grant, as one sentence: `grant` is what the workflow's `permissions:` block needs. */
 const permissionHint = (grant) => `Give the workflow ${grant} (a permissions block that sets any permission sets the others to none).`;
 /** The GitHub connections a run opens, closed together when it ends. */
@@ -43482,7 +43484,11 @@ function connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs = R
                 const { data } = await octokit.rest.git.getTree({ owner, repo, tree_sha: 'HEAD' });
                 return data.tree.map(entry => entry.path).filter((p) => typeof p === 'string');
             }
-            const { data } = await octokit.rest.repos.getContent({ owner, repo, path });
+            const data = await octokit.rest.repos.getContent({ owner, repo, path }).then(answer => answer.data, (error) => {
+                if (notFound(error))
+                    return [];
+                throw error;
+            });
             // A file's path answers with the file, not a list: it is no folder.
             return Array.isArray(data)
                 ? data.map(entry => entry.name).filter((name) => typeof name === 'string')
@@ -45796,6 +45802,14 @@ async function viewerLogin(graphql) {
         ? data.viewer.login
         : undefined;
 }
+/** A repository's default branch and its newest commit, or undefined when GitHub names none. */
+async function defaultBranchHead(graphql, where) {
+    const data = (await graphql('query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) { defaultBranchRef { name target { oid } } } }', { owner: where.owner, name: where.repo }));
+    const ref = data?.repository?.defaultBranchRef;
+    return typeof ref?.name === 'string' && typeof ref.target?.oid === 'string'
+        ? { sha: ref.target.oid, branch: ref.name }
+        : undefined;
+}
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/change-batch.js
 
@@ -46363,11 +46377,10 @@ class ChangeReader {
     }
     /** The default branch and its newest commit, for a scheduled catch-up. */
     async branchHead() {
-        const data = (await this.read('read the default branch', () => this.github.graphql('query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) { defaultBranchRef { name target { oid } } } }', { owner: this.where.owner, name: this.where.repo })));
-        const ref = data?.repository?.defaultBranchRef;
-        if (typeof ref?.name !== 'string' || typeof ref.target?.oid !== 'string')
+        const head = await this.read('read the default branch', () => defaultBranchHead(this.github.graphql, this.where));
+        if (!head)
             throw new ExplainedError(`GitHub named no default branch for ${this.where.owner}/${this.where.repo}: there is nothing to catch up on.`);
-        return { sha: ref.target.oid, branch: ref.name };
+        return head;
     }
     async prompt(batch, followUp) {
         const { settings } = this;
@@ -48772,7 +48785,6 @@ function sumOf(page, pages, field, incomplete) {
 
 
 
-
 const IMPACT_COMMENT_MODES = ['pr', 'dashboard'];
 /** Files of a docs pull request read at most: three pages of a hundred. */
 const MAX_FILE_PAGES = 3;
@@ -48824,7 +48836,7 @@ async function measureReaderImpact(settings, event, deps) {
         let pages;
         try {
             const files = await filesOf(docs, where.number);
-            const root = await findDocsRoot(path => folderNames(docs, path), files);
+            const root = await findDocsRoot(path => docs.folderNames(path), files);
             pages = root === undefined ? [] : pagesOf(files, root);
             if (root === undefined)
                 log.notice(`Reader impact: ${job.prLink}'s repository has no docs.json or mint.json at its root or in the folders it changed, so its files are not mapped to pages.`);
@@ -48832,7 +48844,7 @@ async function measureReaderImpact(settings, event, deps) {
         catch (error) {
             log.warning(`Reader impact: could not read the files of ${job.prLink} with '${names_Input.DocsToken}' (${describeGitHubError(error)}); it is measured in a later run.${refusedAccess(error) ? ` Give '${names_Input.DocsToken}' read access to the contents and pull requests of ${where.owner}/${where.repo}.` : ''}`);
             // A pull request GitHub does not have (gone, or out of the token's sight) holds back no other.
-            if (error instanceof RequestError && error.status === 404)
+            if (notFound(error))
                 continue;
             break;
         }
@@ -48950,17 +48962,6 @@ async function refreshed(dashboard, settings, { event, connect, log, now }) {
     return dashboard.project(settings.projectId);
 }
 const emptyFigures = () => [null, null, null, null, null, null];
-/** A folder's names; none for a folder GitHub does not have (404), the repository being readable. */
-async function folderNames(docs, path) {
-    try {
-        return await docs.folderNames(path);
-    }
-    catch (error) {
-        if (path && error instanceof RequestError && error.status === 404)
-            return [];
-        throw error;
-    }
-}
 async function filesOf(docs, number) {
     const files = [];
     let pages = 0;

@@ -40760,6 +40760,8 @@ function refusedAccess(error) {
         error.response !== undefined &&
         [401, 403, 404].includes(error.status));
 }
+/** GitHub answered 404: no such thing, or none this token may see. */
+const notFound = (error) => error instanceof RequestError && error.response !== undefined && error.status === 404;
 /** What to grant, as one sentence: `grant` is what the workflow's `permissions:` block needs. */
 const permissionHint = (grant) => `Give the workflow ${grant} (a permissions block that sets any permission sets the others to none).`;
 /** The GitHub connections a run opens, closed together when it ends. */
@@ -40963,7 +40965,11 @@ function connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs = R
                 const { data } = await octokit.rest.git.getTree({ owner, repo, tree_sha: 'HEAD' });
                 return data.tree.map(entry => entry.path).filter((p) => typeof p === 'string');
             }
-            const { data } = await octokit.rest.repos.getContent({ owner, repo, path });
+            const data = await octokit.rest.repos.getContent({ owner, repo, path }).then(answer => answer.data, (error) => {
+                if (notFound(error))
+                    return [];
+                throw error;
+            });
             // A file's path answers with the file, not a list: it is no folder.
             return Array.isArray(data)
                 ? data.map(entry => entry.name).filter((name) => typeof name === 'string')

@@ -37338,6 +37338,8 @@ function api_refusedAccess(error) {
         error.response !== undefined &&
         [401, 403, 404].includes(error.status));
 }
+/** GitHub answered 404: no such thing, or none this token may see. */
+const api_notFound = (error) => error instanceof dist_src_RequestError && error.response !== undefined && error.status === 404;
 /** What to grant, as one sentence: `grant` is what the workflow's `permissions:` block needs. */
 const api_permissionHint = (grant) => `Give the workflow ${grant} (a permissions block that sets any permission sets the others to none).`;
 /** The GitHub connections a run opens, closed together when it ends. */
@@ -37541,7 +37543,11 @@ function api_connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs
                 const { data } = await octokit.rest.git.getTree({ owner, repo, tree_sha: 'HEAD' });
                 return data.tree.map(entry => entry.path).filter((p) => typeof p === 'string');
             }
-            const { data } = await octokit.rest.repos.getContent({ owner, repo, path });
+            const data = await octokit.rest.repos.getContent({ owner, repo, path }).then(answer => answer.data, (error) => {
+                if (api_notFound(error))
+                    return [];
+                throw error;
+            });
             // A file's path answers with the file, not a list: it is no folder.
             return Array.isArray(data)
                 ? data.map(entry => entry.name).filter((name) => typeof name === 'string')
@@ -43360,6 +43366,14 @@ async function history_viewerLogin(graphql) {
         ? data.viewer.login
         : undefined;
 }
+/** A repository's default branch and its newest commit, or undefined when GitHub names none. */
+async function history_defaultBranchHead(graphql, where) {
+    const data = (await graphql('query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) { defaultBranchRef { name target { oid } } } }', { owner: where.owner, name: where.repo }));
+    const ref = data?.repository?.defaultBranchRef;
+    return typeof ref?.name === 'string' && typeof ref.target?.oid === 'string'
+        ? { sha: ref.target.oid, branch: ref.name }
+        : undefined;
+}
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/change-batch.js
 
@@ -44007,11 +44021,10 @@ class change_reader_ChangeReader {
     }
     /** The default branch and its newest commit, for a scheduled catch-up. */
     async branchHead() {
-        const data = (await this.read('read the default branch', () => this.github.graphql('query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) { defaultBranchRef { name target { oid } } } }', { owner: this.where.owner, name: this.where.repo })));
-        const ref = data?.repository?.defaultBranchRef;
-        if (typeof ref?.name !== 'string' || typeof ref.target?.oid !== 'string')
+        const head = await this.read('read the default branch', () => defaultBranchHead(this.github.graphql, this.where));
+        if (!head)
             throw new ExplainedError(`GitHub named no default branch for ${this.where.owner}/${this.where.repo}: there is nothing to catch up on.`);
-        return { sha: ref.target.oid, branch: ref.name };
+        return head;
     }
     async prompt(batch, followUp) {
         const { settings } = this;
@@ -45787,7 +45800,6 @@ function sumOf(page, pages, field, incomplete) {
 
 
 
-
 const impact_run_IMPACT_COMMENT_MODES = (/* unused pure expression or super */ null && (['pr', 'dashboard']));
 /** Files of a docs pull request read at most: three pages of a hundred. */
 const MAX_FILE_PAGES = 3;
@@ -45839,7 +45851,7 @@ async function measureReaderImpact(settings, event, deps) {
         let pages;
         try {
             const files = await filesOf(docs, where.number);
-            const root = await findDocsRoot(path => folderNames(docs, path), files);
+            const root = await findDocsRoot(path => docs.folderNames(path), files);
             pages = root === undefined ? [] : pagesOf(files, root);
             if (root === undefined)
                 log.notice(`Reader impact: ${job.prLink}'s repository has no docs.json or mint.json at its root or in the folders it changed, so its files are not mapped to pages.`);
@@ -45847,7 +45859,7 @@ async function measureReaderImpact(settings, event, deps) {
         catch (error) {
             log.warning(`Reader impact: could not read the files of ${job.prLink} with '${Input.DocsToken}' (${describeGitHubError(error)}); it is measured in a later run.${refusedAccess(error) ? ` Give '${Input.DocsToken}' read access to the contents and pull requests of ${where.owner}/${where.repo}.` : ''}`);
             // A pull request GitHub does not have (gone, or out of the token's sight) holds back no other.
-            if (error instanceof RequestError && error.status === 404)
+            if (notFound(error))
                 continue;
             break;
         }
@@ -45965,17 +45977,6 @@ async function refreshed(dashboard, settings, { event, connect, log, now }) {
     return dashboard.project(settings.projectId);
 }
 const emptyFigures = () => [null, null, null, null, null, null];
-/** A folder's names; none for a folder GitHub does not have (404), the repository being readable. */
-async function folderNames(docs, path) {
-    try {
-        return await docs.folderNames(path);
-    }
-    catch (error) {
-        if (path && error instanceof RequestError && error.status === 404)
-            return [];
-        throw error;
-    }
-}
 async function filesOf(docs, number) {
     const files = [];
     let pages = 0;

@@ -39,7 +39,10 @@ export interface GitHubApi {
     number: number,
     change: { title?: string; body?: string; state?: 'open' | 'closed' }
   ): Promise<IssueRecord>
-  /** The names of a folder's entries on the default branch (`''`: the root); one request. */
+  /**
+   * The names of a folder's entries on the default branch (`''`: the root); one request. None for a
+   * folder the repository does not have (404 on a readable repository's subfolder).
+   */
   folderNames(path: string): Promise<string[]>
   /** A review's inline comments: the first PAGE_SIZE, oldest first. */
   reviewComments(pull: number, review: number): Promise<ReviewComment[]>
@@ -136,6 +139,10 @@ export function refusedAccess(error: unknown): boolean {
     [401, 403, 404].includes(error.status)
   )
 }
+
+/** GitHub answered 404: no such thing, or none this token may see. */
+export const notFound = (error: unknown): boolean =>
+  error instanceof RequestError && error.response !== undefined && error.status === 404
 
 /** What to grant, as one sentence: `grant` is what the workflow's `permissions:` block needs. */
 export const permissionHint = (grant: string): string =>
@@ -377,7 +384,13 @@ export function connectGitHub(
         const { data } = await octokit.rest.git.getTree({ owner, repo, tree_sha: 'HEAD' })
         return data.tree.map(entry => entry.path).filter((p): p is string => typeof p === 'string')
       }
-      const { data } = await octokit.rest.repos.getContent({ owner, repo, path })
+      const data = await octokit.rest.repos.getContent({ owner, repo, path }).then(
+        answer => answer.data,
+        (error: unknown) => {
+          if (notFound(error)) return []
+          throw error
+        }
+      )
       // A file's path answers with the file, not a list: it is no folder.
       return Array.isArray(data)
         ? data.map(entry => entry.name).filter((name): name is string => typeof name === 'string')

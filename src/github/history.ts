@@ -190,3 +190,20 @@ export async function viewerLogin(graphql: GraphQL): Promise<string | undefined>
     ? data.viewer.login
     : undefined
 }
+
+/** A repository's default branch and its newest commit, or undefined when GitHub names none. */
+export async function defaultBranchHead(
+  graphql: GraphQL,
+  where: { owner: string; repo: string }
+): Promise<{ sha: string; branch: string } | undefined> {
+  const data = (await graphql(
+    'query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) { defaultBranchRef { name target { oid } } } }',
+    { owner: where.owner, name: where.repo }
+  )) as {
+    repository?: { defaultBranchRef?: { name?: unknown; target?: { oid?: unknown } } | null }
+  }
+  const ref = data?.repository?.defaultBranchRef
+  return typeof ref?.name === 'string' && typeof ref.target?.oid === 'string'
+    ? { sha: ref.target.oid, branch: ref.name }
+    : undefined
+}

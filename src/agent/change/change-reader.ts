@@ -8,7 +8,7 @@ import {
   refusedAccess
 } from '../../github/api.js'
 import type { RunEvent } from '../../github/event.js'
-import { readHistory, viewerLogin } from '../../github/history.js'
+import { defaultBranchHead, readHistory, viewerLogin } from '../../github/history.js'
 import type { Clock } from '../../runner/clock.js'
 import { ExplainedError, errorText } from '../../runner/errors.js'
 import type { Logger } from '../../runner/logger.js'
@@ -177,20 +177,14 @@ export class ChangeReader {
 
   /** The default branch and its newest commit, for a scheduled catch-up. */
   async branchHead(): Promise<{ sha: string; branch: string }> {
-    const data = (await this.read('read the default branch', () =>
-      this.github.graphql(
-        'query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) { defaultBranchRef { name target { oid } } } }',
-        { owner: this.where.owner, name: this.where.repo }
-      )
-    )) as {
-      repository?: { defaultBranchRef?: { name?: unknown; target?: { oid?: unknown } } | null }
-    }
-    const ref = data?.repository?.defaultBranchRef
-    if (typeof ref?.name !== 'string' || typeof ref.target?.oid !== 'string')
+    const head = await this.read('read the default branch', () =>
+      defaultBranchHead(this.github.graphql, this.where)
+    )
+    if (!head)
       throw new ExplainedError(
         `GitHub named no default branch for ${this.where.owner}/${this.where.repo}: there is nothing to catch up on.`
       )
-    return { sha: ref.target.oid, branch: ref.name }
+    return head
   }
 
   async prompt(batch: ChangeBatch, followUp: boolean): Promise<string> {

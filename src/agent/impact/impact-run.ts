@@ -1,10 +1,10 @@
-import { RequestError } from '@octokit/request-error'
 import {
   type ChangedFile,
   type GitHubApi,
   type GitHubSession,
   connectGitHub,
   describeGitHubError,
+  notFound,
   refusedAccess
 } from '../../github/api.js'
 import type { RunEvent } from '../../github/event.js'
@@ -124,7 +124,7 @@ export async function measureReaderImpact(
     let pages: string[]
     try {
       const files = await filesOf(docs, where.number)
-      const root = await findDocsRoot(path => folderNames(docs, path), files)
+      const root = await findDocsRoot(path => docs.folderNames(path), files)
       pages = root === undefined ? [] : pagesOf(files, root)
       if (root === undefined)
         log.notice(
@@ -135,7 +135,7 @@ export async function measureReaderImpact(
         `Reader impact: could not read the files of ${job.prLink} with '${Input.DocsToken}' (${describeGitHubError(error)}); it is measured in a later run.${refusedAccess(error) ? ` Give '${Input.DocsToken}' read access to the contents and pull requests of ${where.owner}/${where.repo}.` : ''}`
       )
       // A pull request GitHub does not have (gone, or out of the token's sight) holds back no other.
-      if (error instanceof RequestError && error.status === 404) continue
+      if (notFound(error)) continue
       break
     }
     const terms = termsOf(job.changes)
@@ -286,16 +286,6 @@ async function refreshed(
 }
 
 const emptyFigures = (): null[] => [null, null, null, null, null, null]
-
-/** A folder's names; none for a folder GitHub does not have (404), the repository being readable. */
-async function folderNames(docs: GitHubApi, path: string): Promise<string[]> {
-  try {
-    return await docs.folderNames(path)
-  } catch (error) {
-    if (path && error instanceof RequestError && error.status === 404) return []
-    throw error
-  }
-}
 
 async function filesOf(docs: GitHubApi, number: number): Promise<ChangedFile[]> {
   const files: ChangedFile[] = []
