@@ -1,4 +1,4 @@
-import type { IssueRecord } from '../../github/api.js'
+import type { GitHubApi, IssueRecord } from '../../github/api.js'
 import { ExplainedError } from '../../runner/errors.js'
 import type { RecordSigner } from '../../records/record.js'
 import { keepTicks, tickedBatches } from './approval-box.js'
@@ -15,15 +15,7 @@ import {
 } from '../../records/ledger.js'
 
 /** What the dashboard needs of GitHub: the issues with its label, and writing one. */
-export interface DashboardIssues {
-  /** Open and closed issues with this label, most recently updated first (one request). */
-  issuesWithLabel(label: string): Promise<IssueRecord[]>
-  createIssue(title: string, body: string, labels: string[]): Promise<IssueRecord>
-  updateIssue(
-    number: number,
-    change: { title?: string; body?: string; state?: 'open' | 'closed' }
-  ): Promise<IssueRecord>
-}
+export type DashboardIssues = Pick<GitHubApi, 'issuesWithLabel' | 'createIssue' | 'updateIssue'>
 
 /** A body read this long ago (ms) is taken as current: another run's write in between is unlikely. */
 const FRESH_MS = 5000
