@@ -1,21 +1,20 @@
 /**
  * The distinctive terms of a text: what names something in a product (a flag, an identifier, a
- * config key, an endpoint, a code span) rather than ordinary words. The gaps sub-action ties a
- * reader's gap to a change by them ("watch" alone never ties, `--watch` does), and the agent's impact
- * measurement finds what a docs pull request was about in its changes' titles. Pure functions over
- * capped text.
+ * config key, an endpoint, a code span) rather than ordinary words, so that two texts can be said to
+ * be about the same thing ("watch" alone says little, `--watch` says which). Pure functions over
+ * capped text, which may be hostile.
  */
 
-/** Terms kept per gap, and their length: reader text is hostile and the matching is per term. */
+/** Terms kept per text, and their length: the text may be hostile and the matching is per term. */
 const MAX_TERMS = 8
 const MIN_TERM = 3
 const MAX_TERM = 80
-/** Reader text looked at, per gap. */
+/** Text looked at, per call. */
 const MAX_TEXT = 500
 
 /**
  * Words that look like identifiers but are everyday writing (`e.g.`, `sign-in`, `i.e.`) or too
- * generic to say which change a gap is about (`api`, `docs`, `index`): never a term on their own.
+ * generic to say which thing a text is about (`api`, `docs`, `index`): never a term on their own.
  */
 const STOP = new Set(
   [
@@ -97,7 +96,7 @@ const PATTERNS: RegExp[] = [
   /(?<![\w./-])([a-z][a-z0-9]*(?:-[a-z0-9]+)+)(?![\w-]|[./]\w)/g
 ]
 
-/** The distinctive terms in a gap's text, in the order found, without repeats (case aside). */
+/** The distinctive terms in a text, in the order found, without repeats (case aside). */
 export function distinctiveTerms(raw: string): string[] {
   const text = raw.slice(0, MAX_TEXT)
   const terms: string[] = []
@@ -125,7 +124,7 @@ function isDistinctive(term: string): boolean {
 }
 
 /**
- * A page gap's terms: its path, as a site path (`/cli/commands`) and as a file path would hold it
+ * A site page's terms: its path, as a site path (`/cli/commands`) and as a file path would hold it
  * (`cli/commands`), and its slug (`commands`), which only file names match.
  */
 export function pageTerms(path: string): { paths: string[]; slug: string | null } {
