@@ -65,9 +65,9 @@ function pinProblems(uses: readonly Use[]): string[] {
   return problems
 }
 
-const markdownUses = markdownFiles().flatMap(file =>
-  yamlBlocks(file).flatMap(block => usesOf(block.text, file, block.line))
-)
+// Every line of every Markdown file, not only its yaml blocks: a step in a block of another language
+// is copied as often.
+const markdownUses = markdownFiles().flatMap(file => usesOf(read(file), file))
 const workflowUses = [
   ...ymlIn('examples'),
   ...ymlIn('.github/workflows'),
