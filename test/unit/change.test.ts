@@ -9,7 +9,7 @@ import {
   readPatches,
   readRange
 } from '../../src/agent/change/change-batch.js'
-import { type PlanSettings, isChangeRun, planChange } from '../../src/agent/change/change-plan.js'
+import { isChangeRun, planChange } from '../../src/agent/change/change-plan.js'
 import {
   MAX_CHANGE_BYTES,
   MAX_PATCH,
@@ -18,11 +18,11 @@ import {
 } from '../../src/agent/change/change-prompt.js'
 import { type ChangeRules, applyRules, batchSize } from '../../src/agent/change/change-rules.js'
 import { type FoldContext, decideFold, parsePullLink } from '../../src/agent/change/fold.js'
-import { readPathFilter } from '../../src/agent/change/path-filter.js'
+import { readPathFilter } from '../../src/agent/path-filter.js'
 import { outcomeBody, workingBody } from '../../src/agent/comment/comment-body.js'
 import { type Marker, Markers, parseMarker } from '../../src/agent/comment/marker.js'
 import { type LedgerJob, type ProjectLedger, emptyProject } from '../../src/records/ledger.js'
-import { readSettings } from '../../src/agent/settings.js'
+import { type PlanSettings, readSettings } from '../../src/agent/settings.js'
 import type { ChangedFile, GitHubApi } from '../../src/github/api.js'
 import {
   type PullRequestRef,

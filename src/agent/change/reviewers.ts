@@ -4,8 +4,6 @@ import { Input } from '../names.js'
 import type { ChangeBatch } from './change-batch.js'
 import { parsePullLink } from './fold.js'
 
-export const REVIEWER_MODES = ['authors'] as const
-
 /** People checked and requested at most in one run (GitHub takes a few at a time anyway). */
 export const MAX_REVIEWERS = 10
 

@@ -22,28 +22,12 @@ import { Dashboard } from '../ledger/dashboard.js'
 import { applyUpdates } from '../ledger/ledger-session.js'
 import { refreshOutcomes } from '../ledger/outcomes.js'
 import { Input } from '../names.js'
+import type { ImpactSettings } from '../settings.js'
 import { IMPACT_MARKER, renderImpactComment } from './comment.js'
 import { MAX_REQUESTS_PER_PULL, measureWindows, plannedRequests } from './measure.js'
 import { findDocsRoot, pagesOf } from './pages.js'
 import { termsOf } from './terms.js'
 import { type MergedJob, dueForImpact, impactWindows, waitingForImpact } from './windows.js'
-
-export const IMPACT_COMMENT_MODES = ['pr', 'dashboard'] as const
-
-export interface ImpactSettings {
-  apiKey: string
-  projectId: string
-  githubToken: string
-  docsToken: string
-  dashboardTitle: string
-  /** `impact-after`: each window's length, in whole days. */
-  impactAfter: { days: number; text: string }
-  impactComment: (typeof IMPACT_COMMENT_MODES)[number]
-  /** `max-requests`: analytics requests at most in this run, retries included. */
-  maxRequests: number
-  timeoutMs: number
-  dryRun: boolean
-}
 
 export interface ImpactDeps {
   service: () => ApiClient

@@ -13,7 +13,8 @@ import {
 import type { Markers } from '../comment/marker.js'
 import type { AgentJob } from '../../mintlify/agent-jobs.js'
 import { type Continued, decideEarlierJob, relabelFollowUp } from './earlier-job.js'
-import { type TriggerSettings, planTrigger } from './trigger.js'
+import type { TriggerSettings } from '../settings.js'
+import { planTrigger } from './trigger.js'
 
 export interface JobTarget {
   prompt?: string

@@ -4,7 +4,7 @@ import { DocsPrRecords, docsPrPlace } from '../../records/docs-pr.js'
 import type { Logger } from '../../runner/logger.js'
 import { codeSpan } from '../../runner/markdown.js'
 import { parsePullLink } from '../change/fold.js'
-import type { CommentMode } from '../issue/trigger.js'
+import type { CommentMode } from '../settings.js'
 import { Input } from '../names.js'
 
 export interface RecordContext {
