@@ -1,9 +1,7 @@
 import { RequestError } from '@octokit/request-error'
 import { describe, expect, it } from 'vitest'
+import type { BatchCommit, BatchPull, ChangeBatch } from '../../src/agent/batch.js'
 import {
-  type BatchCommit,
-  type BatchPull,
-  type ChangeBatch,
   type ChangeSource,
   FILES_PER_PAGE,
   readPatches,
@@ -17,7 +15,8 @@ import {
   changePrompt
 } from '../../src/agent/change/change-prompt.js'
 import { type ChangeRules, applyRules, batchSize } from '../../src/agent/change/change-rules.js'
-import { type FoldContext, decideFold, parsePullLink } from '../../src/agent/change/fold.js'
+import { type FoldContext, decideFold } from '../../src/agent/ledger/fold.js'
+import { parsePullLink } from '../../src/github/event.js'
 import { readPathFilter } from '../../src/agent/path-filter.js'
 import { outcomeBody, workingBody } from '../../src/agent/comment/comment-body.js'
 import { type Marker, Markers, parseMarker } from '../../src/agent/comment/marker.js'

@@ -7,7 +7,7 @@ import {
   notFound,
   refusedAccess
 } from '../../github/api.js'
-import type { RunEvent } from '../../github/event.js'
+import { type RunEvent, parsePullLink } from '../../github/event.js'
 import { RequestBudget } from '../../mintlify/budget.js'
 import type { ApiClient } from '../../mintlify/client.js'
 import { ApiError, AuthError, NotFoundError } from '../../mintlify/errors.js'
@@ -17,7 +17,6 @@ import type { Logger } from '../../runner/logger.js'
 import { counted } from '../../runner/text.js'
 import { RecordSigner } from '../../records/record.js'
 import type { ProjectLedger, ReaderImpact } from '../../records/ledger.js'
-import { parsePullLink } from '../change/fold.js'
 import { Dashboard } from '../ledger/dashboard.js'
 import { applyUpdates } from '../ledger/ledger-session.js'
 import { refreshOutcomes } from '../ledger/outcomes.js'
