@@ -218,6 +218,22 @@ describe('max-open', () => {
     expect(sim.requests('create')).toHaveLength(1)
   })
 
+  it('counts a docs pull request it cannot read as open, saying what to grant docs-token when refused', async () => {
+    const first = await capped()
+    const open = docsPull(first.outputs.prLink)
+    gh.failures.set('pull', 403)
+    const second = await capped()
+    expect(second.outputs.result).toBe('skipped')
+    expect(second.log).toContain(
+      `Could not read ${first.outputs.prLink}: HTTP 403: counted as open for 'max-open'. Give 'docs-token' read access to the pull requests of acme/docs.`
+    )
+    expect(open.state).toBe('open')
+    // Not refused, only failing: nothing to grant.
+    gh.failures.set('pull', 502)
+    const third = await capped()
+    expect(third.log).toMatch(/HTTP 502: counted as open for 'max-open'\.\n/)
+  })
+
   it('does not stop a fold into the open docs pull request', async () => {
     const first = await capped({ fold: 'open-pr' })
     docsPull(first.outputs.prLink)

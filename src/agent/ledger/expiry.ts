@@ -1,9 +1,8 @@
-import { type GitHubApi, describeGitHubError, refusedAccess } from '../../github/api.js'
+import { type DocsPulls, docsFailure } from '../../github/docs-pulls.js'
 import type { PullRequestRef } from '../../github/event.js'
 import type { Logger } from '../../runner/logger.js'
 import { codeSpan, markdownLink } from '../../runner/markdown.js'
 import { LIVE, parsePullLink } from '../change/fold.js'
-import { Input } from '../names.js'
 import type { ProjectLedger } from '../../records/ledger.js'
 
 /** What became of a job's docs pull request, as read (and perhaps closed) in this run. */
@@ -23,8 +22,8 @@ export interface ExpiryContext {
   afterMs: number
   afterText: string
   now: number
-  /** A connection to a docs repository with `docs-token`. */
-  docsGitHub: (owner: string, repo: string) => GitHubApi
+  /** The docs repository's pull requests, with `docs-token`. */
+  docs: DocsPulls
   serverUrl: string
   /** The dashboard issue, linked from the closing comment. */
   dashboardUrl?: string
@@ -57,13 +56,13 @@ export async function expireStale(
     const link = job.prLink as string
     const where = parsePullLink(link, ctx.serverUrl)
     if (!where) continue
-    const docs = ctx.docsGitHub(where.owner, where.repo)
     let pull: PullRequestRef
     try {
-      pull = await docs.pull(where.number)
+      pull = await ctx.docs.pull(where)
     } catch (error) {
+      const failed = docsFailure(error)
       ctx.log.warning(
-        `Could not read the docs pull request ${link} with '${Input.DocsToken}' (${describeGitHubError(error)}), so stale docs pull requests are not closed in this run.${accessHint(error, where)}`
+        `Could not read the docs pull request ${link} with '${ctx.docs.tokenInput}' (${failed.why}), so stale docs pull requests are not closed in this run.${failed.grant('read and write')}`
       )
       break
     }
@@ -85,10 +84,11 @@ export async function expireStale(
     }
     let closed: PullRequestRef
     try {
-      closed = await docs.closePull(where.number)
+      closed = await ctx.docs.close(where)
     } catch (error) {
+      const failed = docsFailure(error)
       ctx.log.warning(
-        `Could not close the docs pull request ${link}, open longer than 'expire-after: ${ctx.afterText}', with '${Input.DocsToken}' (${describeGitHubError(error)}).${accessHint(error, where)}`
+        `Could not close the docs pull request ${link}, open longer than 'expire-after: ${ctx.afterText}', with '${ctx.docs.tokenInput}' (${failed.why}).${failed.grant('read and write')}`
       )
       break
     }
@@ -104,10 +104,10 @@ export async function expireStale(
       `Closed the docs pull request ${link}: open longer than 'expire-after: ${ctx.afterText}'. The next change starts a new job.`
     )
     try {
-      await docs.createComment(where.number, closingComment(ctx, createdAt))
+      await ctx.docs.comment(where, closingComment(ctx, createdAt))
     } catch (error) {
       ctx.log.warning(
-        `Closed ${link} but could not say why in a comment (${describeGitHubError(error)}).`
+        `Closed ${link} but could not say why in a comment (${docsFailure(error).why}).`
       )
     }
   }
@@ -121,12 +121,6 @@ function settled(jobId: string, pull: PullRequestRef): DocsPullUpdate | undefine
   if (pull.state !== 'open')
     return { jobId, state: 'closed', prCreatedAt: pull.createdAt, endedAt: pull.closedAt }
   return undefined
-}
-
-function accessHint(error: unknown, where: { owner: string; repo: string }): string {
-  return refusedAccess(error)
-    ? ` Give '${Input.DocsToken}' read and write access to the pull requests of ${where.owner}/${where.repo}.`
-    : ''
 }
 
 function closingComment(ctx: ExpiryContext, createdAt: number): string {

@@ -1,4 +1,4 @@
-import { type GitHubApi, describeGitHubError, refusedAccess } from '../../github/api.js'
+import { type DocsPulls, docsFailure } from '../../github/docs-pulls.js'
 import type { PullRequestRef } from '../../github/event.js'
 import type { Logger } from '../../runner/logger.js'
 import { parsePullLink } from '../change/fold.js'
@@ -21,10 +21,8 @@ const STILL_OPEN: ReadonlySet<string> = new Set(['active', 'started', 'open'])
 
 export interface OutcomeContext {
   now: number
-  /** A connection to a docs repository: `docs-token`, else `github-token`. */
-  docsGitHub: (owner: string, repo: string) => GitHubApi
-  /** Which input the connection's token comes from, for the warning. */
-  tokenInput: string
+  /** The docs repository's pull requests: with `docs-token`, else `github-token`. */
+  docs: DocsPulls
   serverUrl: string
   log: Logger
   /** Jobs read (or to be read) elsewhere in this run: the fold decision's, expiry's. */
@@ -62,15 +60,13 @@ export async function refreshOutcomes(
     reads++
     let pull: PullRequestRef
     try {
-      pull = await ctx.docsGitHub(where.owner, where.repo).pull(where.number)
+      pull = await ctx.docs.pull(where)
     } catch (error) {
-      const hint = refusedAccess(error)
-        ? ctx.tokenInput === Input.DocsToken
-          ? ` Give '${Input.DocsToken}' read access to the pull requests of ${where.owner}/${where.repo}.`
-          : ` If the docs repository is private, set '${Input.DocsToken}' to a token that can read its pull requests.`
-        : ''
-      const text = `Could not read the docs pull request ${link} with '${ctx.tokenInput}' (${describeGitHubError(error)}), so the dashboard's outcomes are not brought up to date in this run.${hint}`
-      if (ctx.tokenInput === Input.DocsToken) ctx.log.warning(text)
+      const failed = docsFailure(error)
+      const { tokenInput } = ctx.docs
+      const text = `Could not read the docs pull request ${link} with '${tokenInput}' (${failed.why}), so the dashboard's outcomes are not brought up to date in this run.${failed.grant('read')}`
+      // The run's own token cannot be expected to read another repository: worth a notice only.
+      if (tokenInput === Input.DocsToken) ctx.log.warning(text)
       else ctx.log.notice(text)
       break
     }
