@@ -10,6 +10,7 @@ import {
 } from './api.js'
 import type { PullRequestRef } from './event.js'
 import { viewerLogin } from './history.js'
+import { type PullActivity, readPullActivity } from './pull-activity.js'
 
 /**
  * The one door to the docs repository, where the Mintlify agent opens its docs pull requests: every
@@ -153,6 +154,11 @@ export class DocsPulls {
 
   requestReviewers(where: DocsPull, logins: string[]): Promise<void> {
     return this.call(where, docs => docs.requestReviewers(where.number, logins))
+  }
+
+  /** Its commits, reviews, comments and labels, with who and when: one request. */
+  activity(where: DocsPull): Promise<PullActivity> {
+    return this.call(where, docs => readPullActivity(docs.graphql, where))
   }
 
   /** Who the token is (its login), read once; undefined when GitHub does not say. */

@@ -52,7 +52,7 @@ export interface ChangeSettings extends PlanSettings {
   paths: PathFilter
   maxJobs?: JobBudget
   /** `expire-after`: docs pull requests open longer are closed (needs `docs-token`). */
-  expireAfter?: { ms: number; text: string }
+  expireAfter?: { ms: number; text: string; keepLabel: string }
   /** `max-open`: at most this many docs pull requests of the project open (a running job counts). */
   maxOpen?: number
   /** `reviewers: authors`: the changes' authors are requested as reviewers (needs `docs-token`). */
@@ -497,6 +497,7 @@ class ChangeRun {
         ? await expireStale(session.project, {
             afterMs: after.ms,
             afterText: after.text,
+            keepLabel: after.keepLabel,
             now: deps.clock.wallNow(),
             docs: docsPulls(settings, event.apiUrl, deps),
             serverUrl: event.serverUrl,

@@ -1,10 +1,11 @@
-import { type DocsPulls, docsFailure } from '../../github/docs-pulls.js'
+import { type DocsPull, type DocsPulls, docsFailure } from '../../github/docs-pulls.js'
 import type { PullRequestRef } from '../../github/event.js'
 import type { Logger } from '../../runner/logger.js'
 import { parsePullLink } from '../change/fold.js'
 import { Input } from '../names.js'
 import { ESTIMATED_CREDITS_PER_RUN } from './budget.js'
 import type { DocsPullUpdate } from './expiry.js'
+import { peopleOf } from './staleness.js'
 import {
   type LedgerJob,
   OUTCOME_WINDOW_MS,
@@ -17,7 +18,7 @@ import {
 export const MAX_OUTCOME_READS = 5
 
 const DECIDED: ReadonlySet<string> = new Set(['merged', 'closed', 'expired'])
-const STILL_OPEN: ReadonlySet<string> = new Set(['active', 'started', 'open'])
+export const STILL_OPEN: ReadonlySet<string> = new Set(['active', 'started', 'open'])
 
 export interface OutcomeContext {
   now: number
@@ -52,6 +53,7 @@ export async function refreshOutcomes(
   const changed: DocsPullUpdate[] = []
   const checked: DocsPullUpdate[] = []
   let reads = 0
+  const people = personCommits(ctx)
   for (const job of due) {
     if (reads >= MAX_OUTCOME_READS) break
     const link = job.prLink as string
@@ -70,15 +72,44 @@ export async function refreshOutcomes(
       else ctx.log.notice(text)
       break
     }
-    const update = { ...outcomeOf(job, pull), checkedAt: ctx.now }
+    const update: DocsPullUpdate = { ...outcomeOf(job, pull), checkedAt: ctx.now }
+    if (update.state === 'merged' && job.personCommitted === undefined && !people.failed)
+      update.personCommitted = await people.committed(where, link)
     if (changes(job, update)) changed.push(update)
     else checked.push(update)
   }
   return { changed, checked }
 }
 
+/**
+ * Whether a person committed to a merged docs pull request, for the zero-touch rate: its activity
+ * read once (1 GraphQL request), the agent's identities left out. What cannot be read stays unknown,
+ * and no other is read in this run.
+ */
+function personCommits(ctx: OutcomeContext) {
+  const state = {
+    failed: false,
+    async committed(where: DocsPull, link: string): Promise<boolean | undefined> {
+      try {
+        // The token's identity is the agent's only when it is `docs-token`.
+        const agent =
+          ctx.docs.tokenInput === Input.DocsToken ? await ctx.docs.identity(where) : undefined
+        const activity = await ctx.docs.activity(where)
+        return peopleOf(activity, [agent]).some(e => e.kind === 'commit')
+      } catch (error) {
+        state.failed = true
+        ctx.log.info(
+          `Could not read who committed to ${link} (${docsFailure(error).why}): the zero-touch rate counts it once it is read.`
+        )
+        return undefined
+      }
+    }
+  }
+  return state
+}
+
 function outcomeOf(job: LedgerJob, pull: PullRequestRef): DocsPullUpdate {
-  const times = { prCreatedAt: pull.createdAt }
+  const times = { prCreatedAt: pull.createdAt, draft: Boolean(pull.draft) }
   if (pull.merged) return { jobId: job.id, state: 'merged', ...times, endedAt: pull.mergedAt }
   if (pull.state !== 'open')
     return { jobId: job.id, state: 'closed', ...times, endedAt: pull.closedAt }
@@ -90,13 +121,23 @@ function outcomeOf(job: LedgerJob, pull: PullRequestRef): DocsPullUpdate {
 const changes = (job: LedgerJob, u: DocsPullUpdate): boolean =>
   job.state !== u.state ||
   Boolean(u.prCreatedAt && u.prCreatedAt !== job.prCreatedAt) ||
-  Boolean(u.endedAt && u.endedAt !== job.endedAt)
+  Boolean(u.endedAt && u.endedAt !== job.endedAt) ||
+  Boolean(u.draft) !== Boolean(job.draft) ||
+  (u.personCommitted !== undefined && u.personCommitted !== job.personCommitted)
 
 const inWindow = (job: LedgerJob, now: number): boolean => openedAt(job) > now - OUTCOME_WINDOW_MS
 
-/** Not decided yet as far as the ledger knows, or decided without the times the figures need. */
+/**
+ * Not decided yet as far as the ledger knows, or decided without the times the figures need, or
+ * merged without knowing whether a person committed to it.
+ */
 const unknown = (job: LedgerJob): boolean =>
-  job.state === 'expired' ? false : !DECIDED.has(job.state) || !job.endedAt || !job.prCreatedAt
+  job.state === 'expired'
+    ? false
+    : !DECIDED.has(job.state) ||
+      !job.endedAt ||
+      !job.prCreatedAt ||
+      (job.state === 'merged' && job.personCommitted === undefined)
 
 /** The dashboard's figures over the last 30 days, by the docs pull request's creation. */
 export interface Outcomes {
@@ -104,10 +145,16 @@ export interface Outcomes {
   merged: number
   closed: number
   expired: number
+  /** Still open and ready for review (or not read yet), drafts apart. */
   open: number
+  /** Still open as drafts: not decided, and not counted among `open`. */
+  drafts: number
   /** merged / (merged + closed + expired), when anything was decided. */
   acceptance?: number
   decided: number
+  /** Merged without a person's commit, of `touchKnown` merged whose commits were read. */
+  zeroTouch: number
+  touchKnown: number
   /** From the job's start to the merge (ms). */
   medianToMerge?: number
   /** Estimated credits of every job and follow-up started, per merged docs pull request. */
@@ -116,10 +163,13 @@ export interface Outcomes {
 
 export function outcomes(project: ProjectLedger, now: number): Outcomes {
   const jobs = project.jobs.filter(j => j.prLink && inWindow(j, now))
-  const count = (states: ReadonlySet<string>) => jobs.filter(j => states.has(j.state)).length
-  const merged = count(new Set(['merged']))
-  const closed = count(new Set(['closed']))
-  const expired = count(new Set(['expired']))
+  const count = (states: ReadonlySet<string>, draft = false) =>
+    jobs.filter(j => states.has(j.state) && Boolean(j.draft) === draft).length
+  const state = (s: string) => jobs.filter(j => j.state === s).length
+  const merged = state('merged')
+  const closed = state('closed')
+  const expired = state('expired')
+  const touched = jobs.filter(j => j.state === 'merged' && j.personCommitted !== undefined)
   const decided = merged + closed + expired
   const started = startsIn30Days(project, now)
   const toMerge = jobs
@@ -131,8 +181,11 @@ export function outcomes(project: ProjectLedger, now: number): Outcomes {
     closed,
     expired,
     open: count(STILL_OPEN),
+    drafts: count(STILL_OPEN, true),
     decided,
     acceptance: decided ? merged / decided : undefined,
+    zeroTouch: touched.filter(j => !j.personCommitted).length,
+    touchKnown: touched.length,
     medianToMerge: median(toMerge),
     creditsPerMerge: merged ? Math.round((started * ESTIMATED_CREDITS_PER_RUN) / merged) : undefined
   }
