@@ -186,6 +186,11 @@ describe('expire-after never closes a person’s work', () => {
       timeline: [{ kind: 'commit', at: clock.wallNow(), email: 'agent@mintlify.com' }, ...timeline]
     })
   const kept = () => ledgerOf()?.jobs[0]?.kept?.why
+  /** The GraphQL requests for a pull request's timeline. */
+  const activityReads = () =>
+    gh.requests.filter(
+      r => r.path.endsWith('/graphql') && JSON.stringify(r.body).includes('timelineItems')
+    )
 
   it.each([
     ['a person’s commit', { kind: 'commit', login: 'bob' }, '@bob pushed a commit to it'],
@@ -304,19 +309,11 @@ describe('expire-after never closes a person’s work', () => {
     await clock.sleep(13 * DAY)
     suite.keepCalls()
     await runMerged()
-    expect(
-      gh.requests.filter(
-        r => r.path.endsWith('/graphql') && JSON.stringify(r.body).includes('timelineItems')
-      )
-    ).toHaveLength(0)
+    expect(activityReads()).toHaveLength(0)
     await clock.sleep(2 * DAY)
     suite.keepCalls()
     await runMerged()
-    expect(
-      gh.requests.filter(
-        r => r.path.endsWith('/graphql') && JSON.stringify(r.body).includes('timelineItems')
-      )
-    ).toHaveLength(1)
+    expect(activityReads()).toHaveLength(1)
   })
 })
 
