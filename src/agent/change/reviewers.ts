@@ -1,9 +1,7 @@
 import { type DocsPull, type DocsPulls, docsFailure } from '../../github/docs-pulls.js'
 import type { Logger } from '../../runner/logger.js'
-import type { ChangeBatch } from './change-batch.js'
-import { parsePullLink } from './fold.js'
-
-export const REVIEWER_MODES = ['authors'] as const
+import type { ChangeBatch } from '../batch.js'
+import { parsePullLink } from '../../github/event.js'
 
 /** People checked and requested at most in one run (GitHub takes a few at a time anyway). */
 export const MAX_REVIEWERS = 10
