@@ -44,6 +44,13 @@ export interface GitHubApi {
    * folder the repository does not have (404 on a readable repository's subfolder).
    */
   folderNames(path: string): Promise<string[]>
+  /**
+   * Every file path of the default branch, in one request (GitHub's recursive tree); `truncated`
+   * when GitHub listed only part of a very large tree.
+   */
+  treePaths(): Promise<{ paths: string[]; truncated: boolean }>
+  /** A file's text on the default branch, or undefined when there is no such file (or it is no text). */
+  fileText(path: string): Promise<string | undefined>
   /** A review's inline comments: the first PAGE_SIZE, oldest first. */
   reviewComments(pull: number, review: number): Promise<ReviewComment[]>
 }
@@ -395,6 +402,34 @@ export function connectGitHub(
       return Array.isArray(data)
         ? data.map(entry => entry.name).filter((name): name is string => typeof name === 'string')
         : []
+    },
+    async treePaths() {
+      const { data } = await octokit.rest.git.getTree({
+        owner,
+        repo,
+        tree_sha: 'HEAD',
+        recursive: 'true'
+      })
+      const entries = Array.isArray(data.tree) ? data.tree : []
+      return {
+        paths: entries
+          .filter(e => e?.type === 'blob' && typeof e.path === 'string')
+          .map(e => e.path as string),
+        truncated: data.truncated === true
+      }
+    },
+    async fileText(path) {
+      const data = await octokit.rest.repos.getContent({ owner, repo, path }).then(
+        answer => answer.data,
+        (error: unknown) => {
+          if (notFound(error)) return undefined
+          throw error
+        }
+      )
+      if (!data || Array.isArray(data) || data.type !== 'file' || !('content' in data))
+        return undefined
+      if (data.encoding !== 'base64' || typeof data.content !== 'string') return undefined
+      return Buffer.from(data.content, 'base64').toString('utf8')
     },
     close: () => transport.close()
   }

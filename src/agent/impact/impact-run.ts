@@ -22,9 +22,9 @@ import { Dashboard } from '../ledger/dashboard.js'
 import { applyUpdates } from '../ledger/ledger-session.js'
 import { refreshOutcomes } from '../ledger/outcomes.js'
 import { Input } from '../names.js'
-import { IMPACT_MARKER, renderImpactComment } from './comment.js'
+import { IMPACT_MARKER, renderImpactComment, renderUnsureComment } from './comment.js'
 import { MAX_REQUESTS_PER_PULL, measureWindows, plannedRequests } from './measure.js'
-import { findDocsRoot, pagesOf } from './pages.js'
+import { type PullPages, pagesOfPull } from './pages.js'
 import { termsOf } from './terms.js'
 import { type MergedJob, dueForImpact, impactWindows, waitingForImpact } from './windows.js'
 
@@ -121,15 +121,10 @@ export async function measureReaderImpact(
     const where = parsePullLink(job.prLink, event.serverUrl)
     if (!where) continue
     const docs = connect(settings.docsToken, where.owner, where.repo, Input.DocsToken)
-    let pages: string[]
+    let mapped: PullPages
     try {
-      const files = await filesOf(docs, where.number)
-      const root = await findDocsRoot(path => docs.folderNames(path), files)
-      pages = root === undefined ? [] : pagesOf(files, root)
-      if (root === undefined)
-        log.notice(
-          `Reader impact: ${job.prLink}'s repository has no docs.json or mint.json at its root or in the folders it changed, so its files are not mapped to pages.`
-        )
+      // The one place a docs pull request's files become site pages (docs-site/).
+      mapped = await pagesOfPull(docs, await filesOf(docs, where.number))
     } catch (error) {
       log.warning(
         `Reader impact: could not read the files of ${job.prLink} with '${Input.DocsToken}' (${describeGitHubError(error)}); it is measured in a later run.${refusedAccess(error) ? ` Give '${Input.DocsToken}' read access to the contents and pull requests of ${where.owner}/${where.repo}.` : ''}`
@@ -137,6 +132,32 @@ export async function measureReaderImpact(
       // A pull request GitHub does not have (gone, or out of the token's sight) holds back no other.
       if (notFound(error)) continue
       break
+    }
+    const { pages, unsure } = mapped
+    if (unsure) {
+      log.notice(
+        `Reader impact of ${job.prLink} not measured: ${unsure}, so its files cannot be mapped to site pages; no analytics request is spent on it.`
+      )
+      const impact: ReaderImpact = {
+        at: now,
+        days,
+        before: emptyFigures(),
+        after: emptyFigures(),
+        unsure
+      }
+      const url = await postComment(
+        docs,
+        where.number,
+        job,
+        settings,
+        log,
+        renderUnsureComment({ mergedAt: job.endedAt, unsure })
+      )
+      if (url === null) break
+      if (url) impact.commentUrl = url
+      if (!(await remember(dashboard, settings, job, impact, log))) break
+      end.measured.push(job.prLink)
+      continue
     }
     const terms = termsOf(job.changes)
     const planned = plannedRequests({ pages, terms })
@@ -198,32 +219,27 @@ export async function measureReaderImpact(
     // Nothing measured is nothing to tell the pull request's readers: the dashboard keeps the note.
     const url = !planned
       ? undefined
-      : await postComment(docs, where.number, job, settings, log, {
-          mergedAt: job.endedAt,
-          days,
-          ...windows,
-          pages,
-          terms,
-          figures: impact,
-          notes
-        })
+      : await postComment(
+          docs,
+          where.number,
+          job,
+          settings,
+          log,
+          renderImpactComment({
+            mergedAt: job.endedAt,
+            days,
+            ...windows,
+            pages,
+            terms,
+            figures: impact,
+            notes,
+            operations: mapped.operations,
+            wholeSpecs: mapped.wholeSpecs
+          })
+        )
     if (url === null) break
     if (url) impact.commentUrl = url
-    try {
-      await dashboard.write(
-        settings.projectId,
-        p => {
-          const known = p.jobs.find(j => j.id === job.id)
-          if (known) known.impact = impact
-        },
-        { reread: true }
-      )
-    } catch (error) {
-      log.warning(
-        `Reader impact of ${job.prLink} was measured, but the dashboard could not remember it (${errorText(error)}): the next run measures it again.`
-      )
-      break
-    }
+    if (!(await remember(dashboard, settings, job, impact, log))) break
     end.measured.push(job.prLink)
     log.info(`Reader impact of ${job.prLink}: measured with ${counted(used, 'analytics request')}.`)
   }
@@ -287,6 +303,32 @@ async function refreshed(
 
 const emptyFigures = (): null[] => [null, null, null, null, null, null]
 
+/** The impact written to the job in the ledger: false when the dashboard could not remember it. */
+async function remember(
+  dashboard: Dashboard,
+  settings: ImpactSettings,
+  job: MergedJob,
+  impact: ReaderImpact,
+  log: Logger
+): Promise<boolean> {
+  try {
+    await dashboard.write(
+      settings.projectId,
+      p => {
+        const known = p.jobs.find(j => j.id === job.id)
+        if (known) known.impact = impact
+      },
+      { reread: true }
+    )
+    return true
+  } catch (error) {
+    log.warning(
+      `Reader impact of ${job.prLink} was measured, but the dashboard could not remember it (${errorText(error)}): the next run measures it again.`
+    )
+    return false
+  }
+}
+
 async function filesOf(docs: GitHubApi, number: number): Promise<ChangedFile[]> {
   const files: ChangedFile[] = []
   let pages = 0
@@ -307,7 +349,7 @@ async function postComment(
   job: MergedJob,
   settings: ImpactSettings,
   log: Logger,
-  content: Parameters<typeof renderImpactComment>[0]
+  body: string
 ): Promise<string | null | undefined> {
   if (settings.impactComment !== 'pr') return undefined
   try {
@@ -319,7 +361,7 @@ async function postComment(
       log.info(`Reader impact of ${job.prLink}: commented on it already, by an earlier run.`)
       return `${job.prLink}#issuecomment-${earlier.id}`
     }
-    const id = await docs.createComment(number, renderImpactComment(content))
+    const id = await docs.createComment(number, body)
     return `${job.prLink}#issuecomment-${id}`
   } catch (error) {
     log.warning(
