@@ -91,7 +91,7 @@ export function docsSite(
     missing.length >= MIN_MISSING &&
     missing.length * 2 > site.navigation.pages.length
   )
-    site.unsure = `the navigation of ${at(found.config)} names ${missing.length} pages no file under ${found.root || 'the repository root'} serves (the site seems built from another folder)`
+    site.unsure = `the navigation of ${at(found.config)} names ${missing.length} pages no file under ${found.root || 'the repository root'} serves: the site seems built from another folder`
   return site
 }
 

@@ -173,7 +173,7 @@ describe('the docs root, from one tree read', () => {
     )
     expect(siteOf({ paths: ['a.mdx'], texts: {} }, [], true).unsure).toMatch(/too large/)
     expect(siteOf(GENERATED_SITE).unsure).toBe(
-      'the navigation of docs.json names 6 pages no file under the repository root serves (the site seems built from another folder)'
+      'the navigation of docs.json names 6 pages no file under the repository root serves: the site seems built from another folder'
     )
     // A few pages named and missing are ordinary (a page on its way): not unsure.
     expect(siteOf(LANGUAGES_SITE).unsure).toBeUndefined()

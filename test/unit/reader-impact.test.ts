@@ -428,7 +428,7 @@ describe('hostile answers', () => {
           return { feedback: [], hasMore: false }
         }
       } as unknown as ApiClient,
-      { ...terms, terms: [], pages: [{ path: '/new', before: '/old', moved: true }] },
+      { ...terms, terms: [], pages: [{ path: '/new', before: '/old' }] },
       limits()
     )
     expect(measured.before[at('humanViews')]).toBe(10)
