@@ -26,6 +26,8 @@ export interface Navigation {
   operations: Operation[]
   /** Spec files an `openapi` field names, with no operation listed under it: all its operations. */
   wholeSpecs: string[]
+  /** The `directory` an `openapi` field sets for its spec's pages, by spec. */
+  directories: Record<string, string>
   /** Language codes of `navigation.languages`. */
   languages: string[]
   /** Redirected source paths: no page is served there. */
@@ -50,6 +52,7 @@ export function readNavigation(text: string | undefined): Navigation {
     pages: [],
     operations: [],
     wholeSpecs: [],
+    directories: {},
     languages: [],
     redirects: [],
     unreadable: false
@@ -88,6 +91,9 @@ export function readNavigation(text: string | undefined): Navigation {
     const element = node as Record<string, unknown>
     const own = specsOf(element.openapi)
     const inner = own[0] ?? spec
+    const directory = (element.openapi as { directory?: unknown } | null)?.directory
+    if (own[0] && typeof directory === 'string' && directory.trim())
+      nav.directories[own[0]] = directory.trim().replace(/^\/+|\/+$/g, '')
     if (Array.isArray(element.languages))
       for (const l of element.languages)
         nav.languages.push(...strings((l as { language?: unknown } | null)?.language))

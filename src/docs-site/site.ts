@@ -1,4 +1,5 @@
 import { type Navigation, type Operation, readNavigation } from './navigation.js'
+import { operationName, operationPages } from './openapi-pages.js'
 import {
   DOCS_CONFIGS,
   type IgnoreRules,
@@ -132,5 +133,67 @@ export function changedPages(
     pages: [...pages.values()].sort((a, b) => a.path.localeCompare(b.path)),
     operations: site.navigation.operations.filter(op => spec(op.spec)),
     wholeSpecs: site.navigation.wholeSpecs.filter(spec)
+  }
+}
+
+/** Specs read at most for one pull request: each is one more request. */
+const MAX_SPECS = 2
+
+/** A spec as the configuration names it, as a path in the repository; undefined for a URL. */
+function specFile(site: DocsSite, spec: string): string | undefined {
+  if (/^[a-z]+:\/\//i.test(spec)) return undefined
+  const inner = spec.replace(/^\.?\/+/, '')
+  return site.root ? `${site.root}/${inner}` : inner
+}
+
+/** The spec files to read for the operations and whole specs a pull request changed. */
+export function specsToRead(
+  site: DocsSite,
+  changed: { operations: readonly Operation[]; wholeSpecs: readonly string[] }
+): string[] {
+  const specs = [...changed.operations.map(op => op.spec ?? ''), ...changed.wholeSpecs]
+  const files = specs.map(s => (s ? specFile(site, s) : undefined))
+  return [...new Set(files.filter(f => f !== undefined))].slice(0, MAX_SPECS)
+}
+
+/**
+ * The operation pages a spec change maps to, from the specs' texts (by repository path): those the
+ * navigation names, or every operation of a spec it generates whole. What cannot be read (a spec
+ * by URL, past MAX_SPECS, not JSON or YAML) stays in `operations` and `wholeSpecs`, unmeasured.
+ */
+export function specPages(
+  site: DocsSite,
+  changed: { operations: readonly Operation[]; wholeSpecs: readonly string[] },
+  texts: ReadonlyMap<string, string>
+): { pages: PageChange[]; operations: Operation[]; wholeSpecs: string[] } {
+  const pages = new Set<string>()
+  const read = new Map<string, Map<string, string> | undefined>()
+  // Each spec parsed once, however many of its operations the navigation names.
+  const parsed = (spec: string): Map<string, string> | undefined => {
+    if (!read.has(spec)) {
+      const file = specFile(site, spec)
+      const text = file === undefined ? undefined : texts.get(file)
+      read.set(
+        spec,
+        text === undefined ? undefined : operationPages(text, site.navigation.directories[spec])
+      )
+    }
+    return read.get(spec)
+  }
+  // A named operation the spec does not hold (or a spec not read) stays named, unmeasured.
+  const operations = changed.operations.filter(op => {
+    const page = op.spec === undefined ? undefined : parsed(op.spec)?.get(operationName(op.name))
+    if (page) pages.add(page)
+    return !page
+  })
+  const wholeSpecs = changed.wholeSpecs.filter(spec => {
+    const all = parsed(spec)
+    for (const page of all?.values() ?? []) pages.add(page)
+    return !all?.size
+  })
+  return {
+    pages: [...pages].sort().map(path => ({ path, before: path, moved: false })),
+    operations,
+    wholeSpecs
   }
 }

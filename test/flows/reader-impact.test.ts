@@ -506,7 +506,7 @@ describe('reader impact of merged docs pull requests', () => {
     expect(impactComments(termed.pull)[0]?.body).not.toContain('/contributing')
   })
 
-  it('pages in language folders are their own language’s pages; a spec change names its operations', async () => {
+  it('pages in language folders are their own language’s pages; a spec change measures the operation pages the navigation names from it', async () => {
     holdLayout(gh, DOCS, LANGUAGES_SITE)
     const { pull, codeMergedAt, docsMergedAt } = await documented(2 * DAY, {
       files: [
@@ -520,10 +520,13 @@ describe('reader impact of merged docs pull requests', () => {
     await until(dueAt(docsMergedAt))
     expect((await measure()).code).toBe(0)
     const body = impactComments(pull)[0]?.body ?? ''
-    expect(body).toContain('- **Pages**: `/`, `/es/advanced-support`, `/guides`')
+    // The operation pages the navigation names from the changed spec, at the paths Mintlify
+    // builds from its tags and summaries (read with one more request).
     expect(body).toContain(
-      '- **OpenAPI pages**: `GET /users`, `POST /users`: generated from a spec'
+      '- **Pages**: `/`, `/es/advanced-support`, `/guides`, `/api-reference/users/create-a-user-admins`, `/api-reference/users/list-users`'
     )
+    expect(body).not.toContain('OpenAPI pages')
+    expect(gh.requests.map(r => r.path)).toContain(`/repos/${DOCS}/contents/api%2Fopenapi.json`)
   })
 
   for (const [shape, layout, line] of [

@@ -7,7 +7,9 @@ import {
   changedPages,
   docsSite,
   pageOf,
-  readPlan
+  readPlan,
+  specPages,
+  specsToRead
 } from '../../src/docs-site/site.js'
 import {
   BOTH_CONFIGS,
@@ -213,12 +215,42 @@ describe('the pages a pull request changed', () => {
 
   it('a spec change maps to the operations the navigation names from it, or to its whole spec', () => {
     const site = siteOf(LANGUAGES_SITE)
-    expect(changedPages(site, [file('api/openapi.json')]).operations).toEqual([
+    const changed = changedPages(site, [file('api/openapi.json')])
+    expect(changed.operations).toEqual([
       { name: 'GET /users', spec: 'api/openapi.json' },
       { name: 'POST /users', spec: 'api/openapi.json' }
     ])
+    expect(specsToRead(site, changed)).toEqual(['api/openapi.json'])
+    const texts = new Map(Object.entries(LANGUAGES_SITE.texts))
+    // The paths Mintlify documents: directory (api-reference), tag, summary as a slug.
+    expect(specPages(site, changed, texts)).toEqual({
+      pages: [
+        {
+          path: '/api-reference/users/create-a-user-admins',
+          before: '/api-reference/users/create-a-user-admins',
+          moved: false
+        },
+        {
+          path: '/api-reference/users/list-users',
+          before: '/api-reference/users/list-users',
+          moved: false
+        }
+      ],
+      operations: [],
+      wholeSpecs: []
+    })
+    // A spec that cannot be read leaves its operations named, unmeasured.
+    expect(
+      specPages(site, changed, new Map([['api/openapi.json', ': not [ a spec']])).operations
+    ).toHaveLength(2)
     const legacy = siteOf(LEGACY_SITE)
-    expect(changedPages(legacy, [file('docs/openapi.yaml')]).wholeSpecs).toEqual(['openapi.yaml'])
+    const spec = changedPages(legacy, [file('docs/openapi.yaml')])
+    expect(spec.wholeSpecs).toEqual(['openapi.yaml'])
+    expect(specsToRead(legacy, spec)).toEqual(['docs/openapi.yaml'])
+    // YAML; the `directory` of the openapi field; no summary: method and path; x-mint.href wins.
+    expect(
+      specPages(legacy, spec, new Map(Object.entries(LEGACY_SITE.texts))).pages.map(p => p.path)
+    ).toEqual(['/reference/get-v2-items-parts', '/reference/v2'])
     expect(changedPages(legacy, [file('docs/introduction.mdx')]).wholeSpecs).toEqual([])
   })
 })

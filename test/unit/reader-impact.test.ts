@@ -471,6 +471,18 @@ describe('the comment, with odd paths', () => {
     )
   })
 
+  it('names the operation pages of a spec it could not read, as not measured', () => {
+    const body = renderImpactComment({
+      ...base,
+      pages: [],
+      operations: [{ name: 'GET /users', spec: 'https://api.acme.dev/openapi.json' }],
+      wholeSpecs: ['openapi.yaml']
+    })
+    expect(body).toContain(
+      '- **OpenAPI pages**: `GET /users`, every operation of `openapi.yaml`: generated from a spec this pull request changed that could not be read'
+    )
+  })
+
   it('stays under GitHub’s 65,536-character limit however long the paths', () => {
     const long = (n: number) => page(`/${String(n).repeat(6_000)}`)
     const pages = Array.from({ length: 12 }, (_, i) => long(i))
