@@ -40,11 +40,6 @@ export interface GitHubApi {
     change: { title?: string; body?: string; state?: 'open' | 'closed' }
   ): Promise<IssueRecord>
   /**
-   * The names of a folder's entries on the default branch (`''`: the root); one request. None for a
-   * folder the repository does not have (404 on a readable repository's subfolder).
-   */
-  folderNames(path: string): Promise<string[]>
-  /**
    * Every file path of the default branch, in one request (GitHub's recursive tree); `truncated`
    * when GitHub listed only part of a very large tree.
    */
@@ -384,24 +379,6 @@ export function connectGitHub(
           ? [{ path: c.path, body: c.body, ...lineOf(c) }]
           : []
       )
-    },
-    async folderNames(path) {
-      // The root has no documented contents path: the default branch's own tree lists it.
-      if (!path) {
-        const { data } = await octokit.rest.git.getTree({ owner, repo, tree_sha: 'HEAD' })
-        return data.tree.map(entry => entry.path).filter((p): p is string => typeof p === 'string')
-      }
-      const data = await octokit.rest.repos.getContent({ owner, repo, path }).then(
-        answer => answer.data,
-        (error: unknown) => {
-          if (notFound(error)) return []
-          throw error
-        }
-      )
-      // A file's path answers with the file, not a list: it is no folder.
-      return Array.isArray(data)
-        ? data.map(entry => entry.name).filter((name): name is string => typeof name === 'string')
-        : []
     },
     async treePaths() {
       const { data } = await octokit.rest.git.getTree({
