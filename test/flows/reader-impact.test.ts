@@ -563,6 +563,26 @@ describe('reader impact of merged docs pull requests', () => {
       expect(impactComments(pull)).toHaveLength(1)
     })
 
+  it('a tree too large for GitHub to list whole: its docs root found in the part listed, or said unsure', async () => {
+    const many = Array.from({ length: 50 }, (_, i) => `assets/${i}.png`)
+    gh.trees.set(DOCS, [...RENAME_DOCS_TREE, ...many])
+    gh.truncatedTrees.set(DOCS, 20)
+    const listed = await documented(2 * DAY)
+    await until(dueAt(listed.docsMergedAt))
+    expect((await measure()).code).toBe(0)
+    expect(impactComments(listed.pull)[0]?.body).toContain('`/cli/commands`')
+    // The docs root past what GitHub listed: not guessed.
+    gh.trees.set(DOCS, [...many, ...RENAME_DOCS_TREE])
+    const unlisted = await documented(2 * DAY)
+    await until(dueAt(unlisted.docsMergedAt))
+    sim.reset()
+    expect((await measure()).code).toBe(0)
+    expect(analytics()).toHaveLength(0)
+    expect(impactComments(unlisted.pull)[0]?.body).toContain(
+      'Not measured: the repository is too large for GitHub to list in one read'
+    )
+  })
+
   it('very long page paths: the comment stays under GitHub’s limit, and the measurement is remembered', async () => {
     const long = Array.from(
       { length: 12 },
