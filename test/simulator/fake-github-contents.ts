@@ -67,20 +67,7 @@ function rootTree(repo: string, files: readonly string[]): Record<string, unknow
     const [name, ...rest] = file.split('/')
     if (name) names.set(name, rest.length ? 'tree' : 'blob')
   }
-  const sha = 'd'.repeat(40)
-  return {
-    sha,
-    url: `https://api.github.com/repos/${repo}/git/trees/${sha}`,
-    truncated: false,
-    tree: [...names].map(([path, type]) => ({
-      path,
-      mode: type === 'tree' ? '040000' : '100644',
-      type,
-      sha,
-      ...(type === 'blob' ? { size: 100 } : {}),
-      url: `https://api.github.com/repos/${repo}/git/${type}s/${sha}`
-    }))
-  }
+  return treeBody(repo, [...names], false)
 }
 
 /**
@@ -94,20 +81,29 @@ function wholeTree(repo: string, all: readonly string[], limit?: number): Record
     const parts = file.split('/')
     for (let i = 1; i < parts.length; i++) folders.add(parts.slice(0, i).join('/'))
   }
+  const entries = [...folders].map(f => [f, 'tree'] as const)
+  return treeBody(repo, [...entries, ...files.map(f => [f, 'blob'] as const)], limit !== undefined)
+}
+
+/** A tree answer of these entries, as GitHub writes one. */
+function treeBody(
+  repo: string,
+  entries: readonly (readonly [string, 'blob' | 'tree'])[],
+  truncated: boolean
+): Record<string, unknown> {
   const sha = 'd'.repeat(40)
-  const item = (path: string, type: 'blob' | 'tree') => ({
-    path,
-    mode: type === 'tree' ? '040000' : '100644',
-    type,
-    sha,
-    ...(type === 'blob' ? { size: 100 } : {}),
-    url: `https://api.github.com/repos/${repo}/git/${type}s/${sha}`
-  })
   return {
     sha,
     url: `https://api.github.com/repos/${repo}/git/trees/${sha}`,
-    truncated: limit !== undefined,
-    tree: [...[...folders].map(f => item(f, 'tree')), ...files.map(f => item(f, 'blob'))]
+    truncated,
+    tree: entries.map(([path, type]) => ({
+      path,
+      mode: type === 'tree' ? '040000' : '100644',
+      type,
+      sha,
+      ...(type === 'blob' ? { size: 100 } : {}),
+      url: `https://api.github.com/repos/${repo}/git/${type}s/${sha}`
+    }))
   }
 }
 

@@ -225,15 +225,16 @@ describe('the comment', () => {
   })
 })
 
+const range = { from: '2026-10-01', to: '2026-10-15' }
+/** A client that answers each listing from `bodies`, by the last part of its path. */
+const client = (bodies: Record<string, unknown>): ApiClient =>
+  ({
+    send: async (spec: { path: string[] }) => bodies[spec.path[spec.path.length - 1] ?? '']
+  }) as unknown as ApiClient
+const limits = () => ({ deadline: Date.now() + 60_000, budget: new RequestBudget(10) })
+const counts = (path: string, n: number) => ({ path, human: n, ai: 0, total: n })
+
 describe('measuring a window from what the service answers', () => {
-  const range = { from: '2026-10-01', to: '2026-10-15' }
-  /** A client that answers each listing from `bodies`, by the last part of its path. */
-  const client = (bodies: Record<string, unknown>): ApiClient =>
-    ({
-      send: async (spec: { path: string[] }) => bodies[spec.path[spec.path.length - 1] ?? '']
-    }) as unknown as ApiClient
-  const limits = () => ({ deadline: Date.now() + 60_000, budget: new RequestBudget(10) })
-  const counts = (path: string, n: number) => ({ path, human: n, ai: 0, total: n })
   const totals = { human: 100, ai: 0, total: 100 }
   const target = {
     projectId: 'p',
@@ -304,13 +305,6 @@ describe('measuring a window from what the service answers', () => {
 })
 
 describe('hostile answers', () => {
-  const range = { from: '2026-10-01', to: '2026-10-15' }
-  const client = (bodies: Record<string, unknown>): ApiClient =>
-    ({
-      send: async (spec: { path: string[] }) => bodies[spec.path[spec.path.length - 1] ?? '']
-    }) as unknown as ApiClient
-  const limits = () => ({ deadline: Date.now() + 60_000, budget: new RequestBudget(10) })
-  const counts = (path: string, n: number) => ({ path, human: n, ai: 0, total: n })
   const search = (searchQuery: string, hits: unknown) => ({
     searchQuery,
     hits,
