@@ -2,12 +2,10 @@ import { describe, expect, it } from 'vitest'
 import {
   IMPACT_MARKER,
   MAX_COMMENT_CHARS,
-  direction,
-  impactCell,
   renderImpactComment,
-  renderImpactTable,
   renderUnsureComment
 } from '../../src/agent/impact/comment.js'
+import { direction, impactCell, renderImpactTable } from '../../src/agent/ledger/impact-table.js'
 import { measureWindows } from '../../src/agent/impact/measure.js'
 import { RequestBudget } from '../../src/mintlify/budget.js'
 import type { ApiClient } from '../../src/mintlify/client.js'
