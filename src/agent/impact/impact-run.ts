@@ -121,24 +121,13 @@ export async function measureReaderImpact(
       log.notice(
         `Reader impact of ${job.prLink} not measured: ${unsure}, so its files cannot be mapped to site pages; no analytics request is spent on it.`
       )
-      const impact: ReaderImpact = {
-        at: now,
-        days,
-        before: emptyFigures(),
-        after: emptyFigures(),
-        unsure
-      }
-      const url = await postComment(
-        docs,
-        where.number,
-        job,
-        settings,
-        log,
-        renderUnsureComment({ mergedAt: job.endedAt, unsure })
+      const impact: ReaderImpact = { at: now, days, before: [], after: [], unsure }
+      impact.before = impact.after = emptyFigures()
+      const body = renderUnsureComment({ mergedAt: job.endedAt, unsure })
+      if (
+        !(await settle({ docs, number: where.number, job, settings, log, dashboard }, impact, body))
       )
-      if (url === null) break
-      if (url) impact.commentUrl = url
-      if (!(await remember(dashboard, settings, job, impact, log))) break
+        break
       end.measured.push(job.prLink)
       continue
     }
@@ -200,29 +189,23 @@ export async function measureReaderImpact(
       end.requests += used
     }
     // Nothing measured is nothing to tell the pull request's readers: the dashboard keeps the note.
-    const url = !planned
+    const body = !planned
       ? undefined
-      : await postComment(
-          docs,
-          where.number,
-          job,
-          settings,
-          log,
-          renderImpactComment({
-            mergedAt: job.endedAt,
-            days,
-            ...windows,
-            pages,
-            terms,
-            figures: impact,
-            notes,
-            operations: mapped.operations,
-            wholeSpecs: mapped.wholeSpecs
-          })
-        )
-    if (url === null) break
-    if (url) impact.commentUrl = url
-    if (!(await remember(dashboard, settings, job, impact, log))) break
+      : renderImpactComment({
+          mergedAt: job.endedAt,
+          days,
+          ...windows,
+          pages,
+          terms,
+          figures: impact,
+          notes,
+          operations: mapped.operations,
+          wholeSpecs: mapped.wholeSpecs
+        })
+    if (
+      !(await settle({ docs, number: where.number, job, settings, log, dashboard }, impact, body))
+    )
+      break
     end.measured.push(job.prLink)
     log.info(`Reader impact of ${job.prLink}: measured with ${counted(used, 'analytics request')}.`)
   }
@@ -285,6 +268,30 @@ async function refreshed(
 }
 
 const emptyFigures = (): null[] => [null, null, null, null, null, null]
+
+/**
+ * A measured docs pull request's comment (`body`, when there is one to post) and its impact in the
+ * ledger: false when either failed, and the run stops measuring.
+ */
+async function settle(
+  to: {
+    docs: GitHubApi
+    number: number
+    job: MergedJob
+    settings: ImpactSettings
+    log: Logger
+    dashboard: Dashboard
+  },
+  impact: ReaderImpact,
+  body: string | undefined
+): Promise<boolean> {
+  const { docs, number, job, settings, log, dashboard } = to
+  const url =
+    body === undefined ? undefined : await postComment(docs, number, job, settings, log, body)
+  if (url === null) return false
+  if (url) impact.commentUrl = url
+  return remember(dashboard, settings, job, impact, log)
+}
 
 /** The impact written to the job in the ledger: false when the dashboard could not remember it. */
 async function remember(
