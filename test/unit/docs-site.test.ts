@@ -119,7 +119,8 @@ describe('the docs root, from one tree read', () => {
       'advanced-support.mdx': '/advanced-support',
       'guides/index.mdx': '/guides',
       'guides/sso.mdx': '/guides/sso',
-      // .mintignore: `*.draft.mdx` out, `!keep.draft.mdx` back in; `drafts/` out.
+      // .mintignore: `*.draft.mdx` out, `!keep.draft.mdx` back in; `drafts/` out. Not in the
+      // navigation: a hidden page, served all the same.
       'guides/keep.draft.mdx': '/guides/keep.draft',
       'api/introduction.mdx': '/api/introduction',
       'es/index.mdx': '/es',
@@ -162,6 +163,16 @@ describe('the docs root, from one tree read', () => {
       'docs/v2/setup.mdx': '/v2/setup'
     })
     expect(site.navigation.wholeSpecs).toEqual(['openapi.yaml'])
+  })
+
+  it('holds no docs root in folders Mintlify ignores', () => {
+    expect(
+      findDocsRoot(['node_modules/theme/docs.json', '.github/docs.json', 'a.mdx'])
+    ).toBeUndefined()
+    expect(findDocsRoot(['node_modules/theme/docs.json', 'site/mint.json'])).toEqual({
+      root: 'site',
+      config: 'mint.json'
+    })
   })
 
   it('docs.json wins over a mint.json anywhere', () => {
