@@ -1,12 +1,5 @@
-import {
-  type ChangedFile,
-  type GitHubApi,
-  type GitHubSession,
-  connectGitHub,
-  describeGitHubError,
-  notFound,
-  refusedAccess
-} from '../../github/api.js'
+import { type GitHubSession, connectGitHub } from '../../github/api.js'
+import { type DocsPull, type DocsPulls, docsFailure } from '../../github/docs-pulls.js'
 import { type RunEvent, parsePullLink } from '../../github/event.js'
 import { RequestBudget } from '../../mintlify/budget.js'
 import type { ApiClient } from '../../mintlify/client.js'
@@ -17,6 +10,7 @@ import type { Logger } from '../../runner/logger.js'
 import { counted } from '../../runner/text.js'
 import { RecordSigner } from '../../records/record.js'
 import type { ProjectLedger, ReaderImpact } from '../../records/ledger.js'
+import { docsPulls } from '../docs-repository.js'
 import { Dashboard } from '../ledger/dashboard.js'
 import { applyUpdates } from '../ledger/ledger-session.js'
 import { refreshOutcomes } from '../ledger/outcomes.js'
@@ -61,14 +55,9 @@ export async function measureReaderImpact(
 ): Promise<ImpactEnd> {
   const { log, clock } = deps
   const repository = `${event.owner}/${event.repo}`
-  const connect = (token: string, owner: string, repo: string, tokenInput: string): GitHubApi =>
-    connectGitHub(token, { owner, repo, apiUrl: event.apiUrl }, deps.signal, {
-      clock,
-      session: deps.session,
-      tokenInput
-    })
+  const docs = docsPulls(settings, event.apiUrl, deps)
   const dashboard = await Dashboard.open(
-    connect(settings.githubToken, event.owner, event.repo, Input.GithubToken),
+    connectGitHub(settings.githubToken, event, deps.signal, { clock, session: deps.session }),
     {
       title: settings.dashboardTitle,
       signer: new RecordSigner(settings.apiKey),
@@ -85,7 +74,7 @@ export async function measureReaderImpact(
     return end
   }
   const now = clock.wallNow()
-  const project = await refreshed(dashboard, settings, { event, connect, log, now })
+  const project = await refreshed(dashboard, settings, { event, docs, log, now })
   const due = dueForImpact(project, now, days)
   const waiting = waitingForImpact(project, now, days)
   log.info(
@@ -103,17 +92,22 @@ export async function measureReaderImpact(
   for (const [i, job] of due.entries()) {
     const where = parsePullLink(job.prLink, event.serverUrl)
     if (!where) continue
-    const docs = connect(settings.docsToken, where.owner, where.repo, Input.DocsToken)
     let mapped: PullPages
     try {
-      // The one place a docs pull request's files become site pages (docs-site/).
-      mapped = await pagesOfPull(docs, await filesOf(docs, where.number))
+      // The one place a docs pull request's files become site pages (docs-site/), its repository
+      // read through the door.
+      const repository = {
+        treePaths: () => docs.tree(where),
+        fileText: (path: string) => docs.fileText(where, path)
+      }
+      mapped = await pagesOfPull(repository, await docs.files(where, MAX_FILE_PAGES))
     } catch (error) {
+      const failed = docsFailure(error)
       log.warning(
-        `Reader impact: could not read the files of ${job.prLink} with '${Input.DocsToken}' (${describeGitHubError(error)}); it is measured in a later run.${refusedAccess(error) ? ` Give '${Input.DocsToken}' read access to the contents and pull requests of ${where.owner}/${where.repo}.` : ''}`
+        `Reader impact: could not read the files of ${job.prLink} with '${docs.tokenInput}' (${failed.why}); it is measured in a later run.${failed.grant('read')}`
       )
       // A pull request GitHub does not have (gone, or out of the token's sight) holds back no other.
-      if (notFound(error)) continue
+      if (failed.missing) continue
       break
     }
     const { pages, unsure } = mapped
@@ -124,10 +118,7 @@ export async function measureReaderImpact(
       const impact: ReaderImpact = { at: now, days, before: [], after: [], unsure }
       impact.before = impact.after = emptyFigures()
       const body = renderUnsureComment({ mergedAt: job.endedAt, unsure })
-      if (
-        !(await settle({ docs, number: where.number, job, settings, log, dashboard }, impact, body))
-      )
-        break
+      if (!(await settle({ docs, where, job, settings, log, dashboard }, impact, body))) break
       end.measured.push(job.prLink)
       continue
     }
@@ -202,10 +193,7 @@ export async function measureReaderImpact(
           operations: mapped.operations,
           wholeSpecs: mapped.wholeSpecs
         })
-    if (
-      !(await settle({ docs, number: where.number, job, settings, log, dashboard }, impact, body))
-    )
-      break
+    if (!(await settle({ docs, where, job, settings, log, dashboard }, impact, body))) break
     end.measured.push(job.prLink)
     log.info(`Reader impact of ${job.prLink}: measured with ${counted(used, 'analytics request')}.`)
   }
@@ -222,12 +210,12 @@ async function refreshed(
   settings: ImpactSettings,
   {
     event,
-    connect,
+    docs,
     log,
     now
   }: {
     event: RunEvent
-    connect: (token: string, owner: string, repo: string, tokenInput: string) => GitHubApi
+    docs: DocsPulls
     log: Logger
     now: number
   }
@@ -235,8 +223,7 @@ async function refreshed(
   const project = dashboard.project(settings.projectId)
   const reads = await refreshOutcomes(project, {
     now,
-    docsGitHub: (owner, repo) => connect(settings.docsToken, owner, repo, Input.DocsToken),
-    tokenInput: Input.DocsToken,
+    docs,
     serverUrl: event.serverUrl,
     log,
     skip: new Set()
@@ -275,8 +262,8 @@ const emptyFigures = (): null[] => [null, null, null, null, null, null]
  */
 async function settle(
   to: {
-    docs: GitHubApi
-    number: number
+    docs: DocsPulls
+    where: DocsPull
     job: MergedJob
     settings: ImpactSettings
     log: Logger
@@ -285,22 +272,11 @@ async function settle(
   impact: ReaderImpact,
   body: string | undefined
 ): Promise<boolean> {
-  const { docs, number, job, settings, log, dashboard } = to
+  const { docs, where, job, settings, log, dashboard } = to
   const url =
-    body === undefined ? undefined : await postComment(docs, number, job, settings, log, body)
+    body === undefined ? undefined : await postComment(docs, where, job, settings, log, body)
   if (url === null) return false
   if (url) impact.commentUrl = url
-  return remember(dashboard, settings, job, impact, log)
-}
-
-/** The impact written to the job in the ledger: false when the dashboard could not remember it. */
-async function remember(
-  dashboard: Dashboard,
-  settings: ImpactSettings,
-  job: MergedJob,
-  impact: ReaderImpact,
-  log: Logger
-): Promise<boolean> {
   try {
     await dashboard.write(
       settings.projectId,
@@ -319,23 +295,13 @@ async function remember(
   }
 }
 
-async function filesOf(docs: GitHubApi, number: number): Promise<ChangedFile[]> {
-  const files: ChangedFile[] = []
-  let pages = 0
-  for await (const page of docs.pullFilePages(number, 100)) {
-    files.push(...page)
-    if (++pages >= MAX_FILE_PAGES) break
-  }
-  return files
-}
-
 /**
  * The comment on the docs pull request (`impact-comment: pr`), once: its URL, `undefined` when the
  * figures go only to the dashboard, `null` when it could not be posted (nothing is remembered).
  */
 async function postComment(
-  docs: GitHubApi,
-  number: number,
+  docs: DocsPulls,
+  where: DocsPull,
   job: MergedJob,
   settings: ImpactSettings,
   log: Logger,
@@ -344,18 +310,19 @@ async function postComment(
   if (settings.impactComment !== 'pr') return undefined
   try {
     // An earlier run that commented but could not remember it: its comment stands, not a second.
-    const earlier = (await docs.listComments(number)).find(
+    const earlier = (await docs.comments(where)).find(
       c => c.authorType === 'Bot' && c.body.includes(IMPACT_MARKER)
     )
     if (earlier) {
       log.info(`Reader impact of ${job.prLink}: commented on it already, by an earlier run.`)
       return `${job.prLink}#issuecomment-${earlier.id}`
     }
-    const id = await docs.createComment(number, body)
+    const id = await docs.comment(where, body)
     return `${job.prLink}#issuecomment-${id}`
   } catch (error) {
+    const failed = docsFailure(error)
     log.warning(
-      `Reader impact of ${job.prLink} was measured, but could not be commented on it with '${Input.DocsToken}' (${describeGitHubError(error)}): the next run measures it again.${refusedAccess(error) ? ` Give '${Input.DocsToken}' write access to the pull requests of the docs repository.` : ''}`
+      `Reader impact of ${job.prLink} was measured, but could not be commented on it with '${docs.tokenInput}' (${failed.why}): the next run measures it again.${failed.grant('write')}`
     )
     return null
   }
