@@ -84,7 +84,7 @@ export function readSettings(get: InputReader, env: NodeJS.ProcessEnv, mask: Mas
     comment: parseChoice(Input.Comment, value(Input.Comment), COMMENT_MODES),
     issueNumber,
     triggerPhrase,
-    label: get(Input.Label).trim(),
+    label: value(Input.Label).trim(),
     requiredPermission: parseChoice(Input.RequiredPermission, value(Input.RequiredPermission), [
       ...PERMISSIONS,
       'none'

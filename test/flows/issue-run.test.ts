@@ -108,7 +108,7 @@ describe('issue activity that is not a request: skipped, with no request to GitH
       expectNothingSent(
         result,
         new RegExp(
-          `::notice title=Mintlify agent::Not starting the agent: .*'${action}'.*only adding (a label|the label 'docs-agent') \\('labeled'\\) starts the agent\\.`
+          `::notice title=Mintlify agent::Not starting the agent: .*'${action}'.*only adding the label 'docs-agent' \\('labeled'\\) starts the agent\\.`
         )
       )
     }
@@ -127,19 +127,22 @@ describe('issue activity that is not a request: skipped, with no request to GitH
     expectNothingSent(result, /The label 'bug' was added to the issue; only adding 'docs-agent'/)
   })
 
-  it("an opened issue starts only when 'label' is set and the issue carries it", async () => {
+  it('without a label input, adding another label (bug) starts nothing: the trigger label is docs-agent', async () => {
+    // Before: with no 'label' and no if: on the job, adding 'bug' created a job and a docs pull request.
+    const bug = await run({ event: activity('labeled', { label: { name: 'bug' } }) })
+    expectNothingSent(bug, /The label 'bug' was added to the issue; only adding 'docs-agent'/)
+    const started = await run()
+    expect(started.outputs.result).toBe('pr-opened')
+    expect(sim.requests('create')).toHaveLength(1)
+  })
+
+  it('an opened issue starts only when it carries the trigger label', async () => {
     const withLabel = { ...issue, labels: [{ name: 'docs-agent' }] }
-    const unset = await run({ event: activity('opened', { issue: withLabel }) })
-    expectNothingSent(unset, /an opened issue starts the agent only when 'label' is set/)
     const without = await run({
-      event: activity('opened', { issue: { ...issue, labels: [{ name: 'bug' }] } }),
-      inputs: { label: 'docs-agent' }
+      event: activity('opened', { issue: { ...issue, labels: [{ name: 'bug' }] } })
     })
     expectNothingSent(without, /opened without the label 'docs-agent'/)
-    const started = await run({
-      event: activity('opened', { issue: withLabel }),
-      inputs: { label: 'docs-agent' }
-    })
+    const started = await run({ event: activity('opened', { issue: withLabel }) })
     expect(started.outputs.result).toBe('pr-opened')
     expect(sim.requests('create')).toHaveLength(1)
     expect(gh.commentsOn(7)).toHaveLength(1)
