@@ -93,11 +93,13 @@ describe('a label run that fails before its job', () => {
     const result = await run({ inputs: { 'project-id': 'proj_missing' } })
     expectCleanFailure(
       result,
-      /Could not comment on #7 \(HTTP 403\), so no job was started and nothing was spent: .*Give the workflow 'issues: write'.*/,
+      /Could not comment on #7 \(HTTP 403\), so nothing was sent to the agent and nothing was spent: .*Give the workflow 'issues: write'.*/,
       [TOKEN, SIM_API_KEY]
     )
     expect(services.sim.exchanges).toHaveLength(0)
-    expect(result.summary).toContain('(HTTP 403\\), so no job was started and nothing was spent')
+    expect(result.summary).toContain(
+      '(HTTP 403\\), so nothing was sent to the agent and nothing was spent'
+    )
   })
 
   it('puts the failure in the place of its first comment, and says so when that update is refused', async () => {

@@ -413,7 +413,7 @@ describe('triggered from an issue', () => {
     expect(sim.exchanges).toHaveLength(0)
     expect(gh.commentsOn(7)).toHaveLength(0)
     expect(result.log).toMatch(
-      /::error::Could not comment on #7 \(HTTP 403\), so no job was started and nothing was spent: .*Give the workflow 'issues: write' \(and 'pull-requests: write' on pull requests\).*Or set 'comment: false'/
+      /::error::Could not comment on #7 \(HTTP 403\), so nothing was sent to the agent and nothing was spent: .*Give the workflow 'issues: write' \(and 'pull-requests: write' on pull requests\).*Or set 'comment: false'/
     )
     expect(visible(result)).not.toContain(TOKEN)
   })
@@ -429,7 +429,9 @@ describe('triggered from an issue', () => {
       eventName: 'issue_comment'
     })
     expect(result.code).toBe(1)
-    expect(result.log).toMatch(/Could not comment on #7 \(HTTP 403\), so no job was started/)
+    expect(result.log).toMatch(
+      /Could not comment on #7 \(HTTP 403\), so nothing was sent to the agent/
+    )
     expect(sim.requests('message')).toHaveLength(0)
     expect(sim.requests('create')).toHaveLength(1)
     expect(gh.commentsOn(7)[0]?.body).toBe(before)
@@ -472,7 +474,7 @@ describe('triggered from an issue', () => {
     const must = await run({ inputs: { comment: 'true' } })
     expect(must.code).toBe(1)
     expect(must.log).toMatch(
-      /::error::Could not comment on #7 \(HTTP 500\), and 'comment' is 'true': the run must comment, so no job was started/
+      /::error::Could not comment on #7 \(HTTP 500\), and 'comment' is 'true': the run must comment, so nothing was sent to the agent/
     )
     expect(sim.requests('create')).toHaveLength(creates)
   })

@@ -136,7 +136,7 @@ export class LiveComment {
       this.written = this.id
     } catch (error) {
       const why = describeGitHubError(error)
-      const nothing = 'so no job was started and nothing was spent'
+      const nothing = 'so nothing was sent to the agent and nothing was spent'
       if (refusedAccess(error))
         throw new ExplainedError(
           `Could not comment on #${this.issue} (${why}), ${nothing}: the outcome could not be told there. ${permissionHint(COMMENT_GRANT)} Or set '${Input.Comment}: false' to run without a comment.`
