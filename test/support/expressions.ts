@@ -68,24 +68,18 @@ export function evaluate(expression: string, context: Record<string, Value>): Va
   const expect = (token: string): void => {
     if (tokens[i++] !== token) throw new Error(`Expected '${token}' in: ${expression}`)
   }
-  const or = (): Value => {
-    let left = and()
-    while (peek() === '||') {
-      i++
-      const right = and()
-      left = truthy(left) ? left : right
+  // `a && b` is b when a is truthy, else a; `a || b` is a when a is truthy, else b (as GitHub's).
+  const chain =
+    (op: string, next: () => Value, pick: (left: Value, right: Value) => Value) => (): Value => {
+      let left = next()
+      while (peek() === op) {
+        i++
+        left = pick(left, next())
+      }
+      return left
     }
-    return left
-  }
-  const and = (): Value => {
-    let left = comparison()
-    while (peek() === '&&') {
-      i++
-      const right = comparison()
-      left = truthy(left) ? right : left
-    }
-    return left
-  }
+  const and = (): Value => chain('&&', comparison, (l, r) => (truthy(l) ? r : l))()
+  const or = (): Value => chain('||', and, (l, r) => (truthy(l) ? l : r))()
   const comparison = (): Value => {
     const left = unary()
     const op = peek()
