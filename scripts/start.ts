@@ -137,7 +137,6 @@ function issueRun(github: FakeGitHub, onOutput: (text: string) => void): Promise
   })
 }
 
-
 /** A comment as a reader sees it: the signed record it carries is an HTML comment GitHub hides. */
 function shown(body: string): string {
   return body.replace(/<!--[\s\S]*?-->\n?/g, '').trim()

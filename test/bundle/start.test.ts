@@ -75,7 +75,9 @@ describe('npm start', () => {
     expect(code).toBe(0)
     expect(out).toContain(`The real Mintlify service (--live): ${env.MINTLIFY_API_URL}`)
     expect(service?.requests('create')).toHaveLength(1)
-    expect(JSON.stringify(service?.requests('create')[0]?.requestBody)).toContain('Document the CLI flags')
+    expect(JSON.stringify(service?.requests('create')[0]?.requestBody)).toContain(
+      'Document the CLI flags'
+    )
     expect(out).not.toMatch(/the comment on issue/)
     expect(out).not.toContain(SIM_API_KEY)
   }, 60_000)
