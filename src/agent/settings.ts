@@ -12,7 +12,7 @@ import {
 import { readWorkspaceFile, workspaceOf } from '../runner/workspace.js'
 import { InputError } from '../runner/errors.js'
 import { Defaults, Input } from './names.js'
-import { type ChangeSettings, FOLD_MODES } from './change/change-run.js'
+import { type ChangeSettings, FOLD_MODES } from './change/change-settings.js'
 import { readPathFilter } from './change/path-filter.js'
 import { REVIEWER_MODES } from './change/reviewers.js'
 import { APPROVAL_MODES, type ApprovalMode } from './change/approval.js'

@@ -1,86 +1,28 @@
-import {
-  type GitHubApi,
-  type GitHubSession,
-  connectGitHub,
-  describeGitHubError
-} from '../../github/api.js'
+import { type GitHubApi, connectGitHub } from '../../github/api.js'
 import type { RunEvent } from '../../github/event.js'
 import type { AgentJob } from '../../mintlify/agent-jobs.js'
-import type { Clock } from '../../runner/clock.js'
+import { RecordSigner } from '../../records/record.js'
 import { CancelledError, ExplainedError, InputError, errorText } from '../../runner/errors.js'
-import type { Logger } from '../../runner/logger.js'
-import { codeSpan, markdownLink } from '../../runner/markdown.js'
-import { bytes, counted } from '../../runner/text.js'
-import { type CommentState, LiveComment, unknownEarlierJob } from '../comment/live-comment.js'
-import type { Markers } from '../comment/marker.js'
-import type { TriggerSettings } from '../issue/trigger.js'
-import type { JobBudget } from '../ledger/budget.js'
+import { LiveComment, unknownEarlierJob } from '../comment/live-comment.js'
 import { Dashboard } from '../ledger/dashboard.js'
-import { expireStale } from '../ledger/expiry.js'
-import { refreshOutcomes } from '../ledger/outcomes.js'
 import { LedgerSession } from '../ledger/ledger-session.js'
 import { Input } from '../names.js'
-import type { PreparedRun } from '../prepared-run.js'
-import { RecordSigner } from '../../records/record.js'
+import type { LedgerHooks, PreparedRun } from '../prepared-run.js'
 import { trustRefusal } from '../trust-gate.js'
-import { newBatchId } from '../ledger/approval-box.js'
-import { type ApprovalMode, awaitingWhy, judgeTick } from './approval.js'
+import { requestReviewers, tellSources } from './after-job.js'
+import { judgeTick } from './approval.js'
 import { type ChangeBatch, readPull } from './change-batch.js'
-import { type ChangePlan, type PlanSettings, planChange } from './change-plan.js'
+import { type ChangePlan, planChange } from './change-plan.js'
 import { ChangeReader } from './change-reader.js'
-import { type ChangeRules, applyRules, batchSize, pullRefusal } from './change-rules.js'
-import { type FoldDecision, LIVE, decideFold } from './fold.js'
-import { countOpen } from './open-limit.js'
-import { type REVIEWER_MODES, requestAuthors } from './reviewers.js'
-import type { PathFilter } from './path-filter.js'
+import { type ChangeRules, applyRules, pullRefusal } from './change-rules.js'
+import type { ChangeRunSettings, RunDeps } from './change-settings.js'
+import { refreshDocsPulls } from './docs-pulls-refresh.js'
+import { type FoldContext, type FoldDecision, type FoldTarget, decideFold } from './fold.js'
+import type { Verdict } from './gates/gate.js'
+import { nothingLeftOf } from './gates/nothing-left.js'
+import { GATES, applyGates } from './gates/order.js'
 
-export const FOLD_MODES = ['open-pr', 'never'] as const
-export type FoldMode = (typeof FOLD_MODES)[number]
-
-/** The inputs that shape a run from code changes. */
-export interface ChangeSettings extends PlanSettings {
-  /** open-pr: send changes to the job whose docs pull request is still open; never: a new job each time. */
-  fold: FoldMode
-  /** Pull requests with this label are skipped. */
-  skipLabel: string
-  /** Add an excerpt of the patches to the prompt. */
-  includeDiff: boolean
-  /** Reads the docs pull request's state when github-token cannot (a private docs repository); masked. */
-  docsToken: string
-  dashboardTitle: string
-  paths: PathFilter
-  maxJobs?: JobBudget
-  /** `expire-after`: docs pull requests open longer are closed (needs `docs-token`). */
-  expireAfter?: { ms: number; text: string }
-  /** `max-open`: at most this many docs pull requests of the project open (a running job counts). */
-  maxOpen?: number
-  /** `reviewers: authors`: the changes' authors are requested as reviewers (needs `docs-token`). */
-  reviewers?: (typeof REVIEWER_MODES)[number]
-  /** `approval: dashboard`: the changes wait for a tick on the dashboard before anything starts. */
-  approval?: ApprovalMode
-  dryRun: boolean
-}
-
-export interface RunDeps {
-  log: Logger
-  /** Paces GitHub's retries, and stamps the ledger: the runner's clock. */
-  clock: Clock
-  /** The run's GitHub connections, closed when it ends. */
-  session?: GitHubSession
-  saveState: (state: CommentState) => void
-  signal?: AbortSignal
-  /** Reads a job on the service: is an earlier batch's job still running? */
-  readJob: (jobId: string) => Promise<AgentJob>
-  /** Signs the markers of the live comments this run writes, and reads only those signed. */
-  markers: Markers
-  /** An edit of the dashboard with `approval: dashboard`: a tick is judged, then the run catches up. */
-  tick?: boolean
-}
-
-type Settings = TriggerSettings & ChangeSettings & { projectId: string; apiKey: string }
-
-/** Pull requests of a batch told about their docs pull request, besides the event's own. */
-const MAX_SOURCE_COMMENTS = 5
+type Settings = ChangeRunSettings
 
 /**
  * Code changes become one batch, a prompt (the changes described and capped), a comment on the
@@ -190,7 +132,8 @@ class ChangeRun {
       )
     }
     batch = applyRules(batch, { ...this.rules, docsIdentity: await this.reader.docsIdentity() })
-    if (batchSize(batch) === 0) return skipped(nothingLeft(batch), plan.source ?? batch.url)
+    const empty = nothingLeftOf(batch)
+    if (empty.kind === 'skip') return skipped(empty.why, plan.source ?? batch.url)
     const target = this.commentTarget(batch)
     const comment = target === undefined ? undefined : this.comment(target)
     if (event.runAttempt > 1) {
@@ -215,28 +158,19 @@ class ChangeRun {
       decision: 'new-job',
       dryRun: settings.dryRun,
       batch,
-      requestReviewers: (job: AgentJob) => this.requestReviewers(batch, job)
+      requestReviewers: (job: AgentJob) => requestReviewers(batch, job, settings, event, this.deps)
     }
   }
 
-  /** The default branch: everything since the ledger's last documented commit, as one batch. */
+  /**
+   * The default branch: everything since the ledger's last documented commit, as one batch. The
+   * run reads, runs the gates (docs/architecture.md), decides where the batch goes, then hands it over.
+   */
   async withLedger(
     plan: Extract<ChangePlan, { kind: 'range' | 'since-last' }>
   ): Promise<PreparedRun> {
     const { settings, event, deps } = this
-    const dashboard = await Dashboard.open(this.github, {
-      title: settings.dashboardTitle,
-      signer: new RecordSigner(settings.apiKey),
-      view: { repository: `${event.owner}/${event.repo}`, serverUrl: event.serverUrl },
-      now: () => deps.clock.wallNow()
-    })
-    const session = new LedgerSession(
-      dashboard,
-      settings.projectId,
-      { id: event.runId, url: event.runUrl, attempt: event.runAttempt, step: event.step },
-      () => deps.clock.wallNow(),
-      settings.maxJobs
-    )
+    const { dashboard, session } = await this.openLedger()
     const notices = [...session.notices]
     const extra = { notices, dashboardUrl: session.url }
     if (event.runAttempt > 1) {
@@ -258,163 +192,178 @@ class ChangeRun {
       approvedBy = session.approvedBy = verdict.approvedBy
       deps.log.info(`@${approvedBy} approved the waiting changes: deciding where they go now.`)
     }
-    // Before the fold decision: an expired docs pull request is not folded into.
-    await this.refreshDocsPulls(session)
+    await refreshDocsPulls(session, settings, event, deps)
     const head =
       plan.kind === 'range'
         ? { sha: plan.head, branch: plan.branch }
         : await this.reader.branchHead()
-    const project = session.project
-    const documented = project.documented?.sha
     const source = plan.kind === 'range' ? plan.source : undefined
-    if (documented === head.sha)
-      return skipped(
-        `Everything up to ${head.sha.slice(0, 12)} on ${head.branch} is documented already.`,
-        source,
-        extra
-      )
-    const earlierRun = session.coveredBy(head.sha)
-    if (earlierRun)
-      return skipped(
-        `The run ${earlierRun.url || earlierRun.run} covered ${head.sha.slice(0, 12)} already.`,
-        source,
-        extra
-      )
-    if (!documented && plan.kind === 'since-last') {
-      const batch = this.reader.emptyBatch(head.sha, head.branch)
-      if (!settings.dryRun)
-        await this.record(session, {
-          batch,
-          result: 'skipped',
-          note: 'first run: the branch head is recorded as documented'
-        })
-      return skipped(
-        `The dashboard had no last documented commit: ${head.sha.slice(0, 12)} on ${head.branch} is recorded as documented, and nothing is started. The next run documents what comes after it.`,
-        undefined,
-        extra
-      )
+    const now = () => deps.clock.wallNow()
+    const atHead = {
+      plan,
+      head,
+      ledger: session,
+      settings,
+      reads: this.reader,
+      now,
+      log: deps.log,
+      notices
     }
-    let batch = await this.reader.ledgerBatch(plan, head, documented, notices)
+    const early = await applyGates(GATES.head, atHead)
+    if (early) return this.stopped(session, early, { ...extra, source })
+    const batch = await this.ledgerBatch(session, plan, head, notices)
+    const budget = session.budgetState()
+    const run = {
+      ...extra,
+      source: source ?? batch.url,
+      batch,
+      budget: budget && settings.maxJobs && `${budget.used} of ${settings.maxJobs.text} used`
+    }
+    const foldContext = this.foldContext()
+    const withBatch = { ...atHead, batch, approvedBy, foldContext }
+    const held = await applyGates(GATES.batch, withBatch)
+    if (held) return this.stopped(session, held, run, batch)
+    const decision = await this.decide(session, foldContext, notices)
+    const limited = await applyGates(GATES.decided, { ...withBatch, decision })
+    if (limited) return this.stopped(session, limited, run, batch)
+    return this.handOver(session, batch, decision.target, run)
+  }
+
+  private async openLedger(): Promise<{ dashboard: Dashboard; session: LedgerSession }> {
+    const { settings, event, deps } = this
+    const dashboard = await Dashboard.open(this.github, {
+      title: settings.dashboardTitle,
+      signer: new RecordSigner(settings.apiKey),
+      view: { repository: `${event.owner}/${event.repo}`, serverUrl: event.serverUrl },
+      now: () => deps.clock.wallNow()
+    })
+    const session = new LedgerSession(
+      dashboard,
+      settings.projectId,
+      { id: event.runId, url: event.runUrl, attempt: event.runAttempt, step: event.step },
+      () => deps.clock.wallNow(),
+      settings.maxJobs
+    )
+    return { dashboard, session }
+  }
+
+  /** The batch from the ledger's last documented commit, with the change rules applied. */
+  private async ledgerBatch(
+    session: LedgerSession,
+    plan: Extract<ChangePlan, { kind: 'range' | 'since-last' }>,
+    head: { sha: string; branch: string },
+    notices: string[]
+  ): Promise<ChangeBatch> {
+    const { project } = session
+    const batch = await this.reader.ledgerBatch(plan, head, project.documented?.sha, notices)
     const docsPulls = new Set(
       project.jobs.map(j => j.prLink).filter((l): l is string => Boolean(l))
     )
-    batch = applyRules(batch, {
+    return applyRules(batch, {
       ...this.rules,
       docsPulls,
       docsIdentity: await this.reader.docsIdentity()
     })
-    const budget = session.budgetState()
-    const budgetText =
-      budget && settings.maxJobs && `${budget.used} of ${settings.maxJobs.text} used`
-    if (batchSize(batch) === 0) {
-      const why = nothingLeft(batch)
-      if (!settings.dryRun) await this.record(session, { batch, result: 'skipped', note: why })
-      return skipped(why, source ?? batch.url, { ...extra, batch, budget: budgetText })
-    }
-    const gated = settings.approval === 'dashboard'
-    if (gated && !approvedBy && !project.waiting?.approvedBy)
-      return this.awaitApproval(session, batch, {
-        ...extra,
-        source: source ?? batch.url,
-        batch,
-        budget: budgetText
-      })
-    // Approved now, or before and kept waiting by a limit: the approval stays while it waits.
-    const approval = approvedBy ? { approvedBy, approvedAt: deps.clock.wallNow() } : undefined
-    if (budget && budget.left === 0 && settings.maxJobs) {
-      const until = new Date(budget.freesAt ?? deps.clock.wallNow())
-        .toISOString()
-        .slice(0, 16)
-        .replace('T', ' ')
-      const why = `Over budget: ${budget.used} jobs and follow-ups in the window of 'max-jobs: ${settings.maxJobs.text}'; the next one frees at ${until} UTC. ${counted(batchSize(batch), 'change')} ${batchSize(batch) === 1 ? 'waits' : 'wait'} on the dashboard, and the next run takes them.`
-      return this.waitOnDashboard(
-        session,
-        batch,
-        why,
-        { approval },
-        {
-          ...extra,
-          source: source ?? batch.url,
-          batch,
-          budget: budgetText,
-          waiting: gated
-        }
-      )
-    }
-    const foldContext = this.foldContext()
+  }
+
+  /** Where the batch goes: the open job it folds into (`fold: open-pr`), or a new job. */
+  private async decide(
+    session: LedgerSession,
+    foldContext: FoldContext,
+    notices: string[]
+  ): Promise<FoldDecision> {
     const fold: FoldDecision =
-      settings.fold === 'open-pr'
-        ? await decideFold(project, foldContext)
+      this.settings.fold === 'open-pr'
+        ? await decideFold(session.project, foldContext)
         : { info: "'fold' is 'never': starting a new job." }
-    deps.log.info(fold.info)
+    this.deps.log.info(fold.info)
     if (fold.notice) notices.push(fold.notice)
     session.noteSeen(fold.seen)
-    if (!fold.target && settings.maxOpen) {
-      const count = await countOpen(project, settings.maxOpen, fold, foldContext)
-      session.noteUpdates(count.updates)
-      if (count.unread.length)
-        notices.push(
-          `Could not read ${count.unread.join('; ')}: counted as open for 'max-open'.${settings.docsToken ? '' : " If the docs repository is private, set 'docs-token'."}`
-        )
-      if (count.open.length >= settings.maxOpen) {
-        const which = count.open
-          .slice(0, 5)
-          .map(o => o.prLink ?? `job ${o.jobId} (running)`)
-          .join(', ')
-        const why = `At 'max-open: ${settings.maxOpen}': ${counted(count.open.length, 'docs pull request')} of this project open or on the way (${which}). ${counted(batchSize(batch), 'change')} ${batchSize(batch) === 1 ? 'waits' : 'wait'} on the dashboard; the waiting changes go into one job together once one is merged or closed.`
-        return this.waitOnDashboard(
-          session,
-          batch,
-          why,
-          { approval },
-          {
-            ...extra,
-            source: source ?? batch.url,
-            batch,
-            budget: budgetText,
-            waiting: gated
-          }
-        )
-      }
+    return fold
+  }
+
+  /**
+   * A gate stopped the batch: a skip ends the run (its decision recorded on the dashboard when the
+   * gate asks), a hold leaves the batch waiting there. A dry run only says so.
+   */
+  private async stopped(
+    session: LedgerSession,
+    verdict: Exclude<Verdict, { kind: 'pass' }>,
+    run: Partial<PreparedRun>,
+    batch?: ChangeBatch
+  ): Promise<PreparedRun> {
+    const { dryRun, approval } = this.settings
+    if (verdict.kind === 'skip') {
+      const recorded = verdict.record?.batch ?? batch
+      if (verdict.record && recorded && !dryRun)
+        await this.record(session, {
+          batch: recorded,
+          result: 'skipped',
+          note: verdict.record.note
+        })
+      return skipped(verdict.why, run.source, run)
     }
+    const why = verdict.why
+    if (batch && !dryRun)
+      await this.record(session, {
+        batch,
+        result: 'waiting',
+        note: why,
+        waiting: why,
+        ...verdict.written
+      })
+    return skipped(why, run.source, { ...run, waiting: approval === 'dashboard' })
+  }
+
+  /** The batch goes to the service: a follow-up to the job it folds into, or a new job. */
+  private async handOver(
+    session: LedgerSession,
+    batch: ChangeBatch,
+    fold: FoldTarget | undefined,
+    run: Partial<PreparedRun> & { notices: string[] }
+  ): Promise<PreparedRun> {
+    const { settings, event, deps } = this
     const prompt = await this.reader.prompt(batch, false)
     const target = this.commentTarget(batch)
     const comment =
       target === undefined || settings.dryRun
         ? undefined
-        : this.comment(target, fold.target?.docsPr, Boolean(fold.target))
+        : this.comment(target, fold?.docsPr, Boolean(fold))
     // Before anything is started: without 'issues: write' nothing is sent that the ledger could not record.
     if (!settings.dryRun) {
       const known = session.notices.length
       await session.ensureWritable()
-      notices.push(...session.notices.slice(known))
+      run.notices.push(...session.notices.slice(known))
     }
-    const hooks = {
-      accepted: (job: AgentJob, followUp: boolean) => session.accepted(job, batch, followUp),
-      uncertain: (followUp: boolean, why: string, jobId?: string) =>
+    const ledger: LedgerHooks = {
+      accepted: (job, followUp) => session.accepted(job, batch, followUp),
+      uncertain: (followUp, why, jobId) =>
         session.uncertain(batch, followUp ? 'follow-up' : 'new-job', why, jobId),
-      finished: async (job: AgentJob, result: string) => {
+      finished: async (job, result) => {
         await session.finished(job, result)
-        await this.tellSources(batch, job, target)
+        if (settings.comment !== 'false')
+          await tellSources(this.github, batch, job, {
+            commented: target,
+            runUrl: event.runUrl,
+            log: deps.log
+          })
       }
     }
     const common = {
-      source: source ?? batch.url,
+      ...run,
       comment,
       batch,
       dryRun: settings.dryRun,
-      ledger: hooks,
-      requestReviewers: (job: AgentJob) => this.requestReviewers(batch, job),
-      budget: budgetText,
-      ...extra
+      ledger,
+      requestReviewers: (job: AgentJob) => requestReviewers(batch, job, settings, event, deps)
     }
-    if (fold.target) {
+    if (fold) {
       const followUp = await this.reader.prompt(batch, true)
       return {
         ...common,
-        request: { jobId: fold.target.jobId, prompt: followUp, fallbackPrompt: prompt },
+        request: { jobId: fold.jobId, prompt: followUp, fallbackPrompt: prompt },
         followUp: true,
-        fold: fold.target,
+        fold,
         decision: 'follow-up'
       }
     }
@@ -422,7 +371,7 @@ class ChangeRun {
   }
 
   /** How a fold decision reads the earlier job and its docs pull request. */
-  private foldContext() {
+  private foldContext(): FoldContext {
     const { settings, event, deps } = this
     return {
       readJob: deps.readJob,
@@ -435,153 +384,6 @@ class ChangeRun {
           { clock: deps.clock, session: deps.session }
         )
     }
-  }
-
-  /**
-   * `approval: dashboard`: nothing starts; the batch waits on the dashboard with its checkbox (the
-   * same batch, joined by these changes, when one waits already) and what a run would do now.
-   */
-  private async awaitApproval(
-    session: LedgerSession,
-    batch: ChangeBatch,
-    extra: Partial<PreparedRun>
-  ): Promise<PreparedRun> {
-    const { settings, deps } = this
-    const fold =
-      settings.fold === 'open-pr'
-        ? await decideFold(session.project, this.foldContext())
-        : undefined
-    session.noteSeen(fold?.seen)
-    const target = fold?.target
-    const prompt = await this.reader.prompt(batch, Boolean(target))
-    const why = awaitingWhy(batchSize(batch))
-    // On an empty ledger the range starts before this change, so that later changes join it.
-    const base = session.project.documented
-      ? undefined
-      : (batch.base ?? (await this.reader.parentOf(batch)))
-    const approval = {
-      batch: session.project.waiting?.batch ?? newBatchId(deps.clock.wallNow()),
-      wouldDo: {
-        decision: target ? ('follow-up' as const) : ('new-job' as const),
-        ...(target ? { job: target.jobId } : {}),
-        promptBytes: bytes(prompt)
-      }
-    }
-    return this.waitOnDashboard(
-      session,
-      batch,
-      why,
-      { approval, base },
-      { ...extra, waiting: true }
-    )
-  }
-
-  /** The batch waits on the dashboard, for a limit or for approval; a dry run only says so. */
-  private async waitOnDashboard(
-    session: LedgerSession,
-    batch: ChangeBatch,
-    why: string,
-    written: Pick<Parameters<LedgerSession['recordDecision']>[0], 'approval' | 'base'>,
-    run: Partial<PreparedRun>
-  ): Promise<PreparedRun> {
-    if (!this.settings.dryRun)
-      await this.record(session, { batch, result: 'waiting', note: why, waiting: why, ...written })
-    return skipped(why, run.source, run)
-  }
-
-  /**
-   * The ledger's docs pull requests read again: `expire-after` closes the stale ones, then a few
-   * of the last 30 days whose outcome is not known yet are read for the dashboard's outcomes. What
-   * was seen is recorded in one write, only when something changed.
-   */
-  private async refreshDocsPulls(session: LedgerSession): Promise<void> {
-    const { settings, event, deps } = this
-    const after = settings.expireAfter
-    const connect = (token: string, tokenInput: string) => (owner: string, repo: string) =>
-      connectGitHub(token, { owner, repo, apiUrl: event.apiUrl }, deps.signal, {
-        clock: deps.clock,
-        session: deps.session,
-        tokenInput
-      })
-    const expiry =
-      after && settings.docsToken
-        ? await expireStale(session.project, {
-            afterMs: after.ms,
-            afterText: after.text,
-            now: deps.clock.wallNow(),
-            docsGitHub: connect(settings.docsToken, Input.DocsToken),
-            serverUrl: event.serverUrl,
-            dashboardUrl: session.url,
-            log: deps.log,
-            dryRun: settings.dryRun
-          })
-        : { updates: [], expired: [] }
-    // The job the fold decision reads anyway is left to it.
-    const foldCandidate =
-      settings.fold === 'open-pr'
-        ? [...session.project.jobs].reverse().find(j => LIVE.has(j.state))?.id
-        : undefined
-    const skip = new Set([
-      ...expiry.updates.map(u => u.jobId),
-      ...(foldCandidate ? [foldCandidate] : [])
-    ])
-    const tokenInput = settings.docsToken ? Input.DocsToken : Input.GithubToken
-    const reads = await refreshOutcomes(session.project, {
-      now: deps.clock.wallNow(),
-      docsGitHub: connect(settings.docsToken || settings.githubToken, tokenInput),
-      tokenInput,
-      serverUrl: event.serverUrl,
-      log: deps.log,
-      skip
-    })
-    if (settings.dryRun) return
-    const { expired } = expiry
-    const changed = [...expiry.updates, ...reads.changed]
-    // Only read, nothing changed: kept for the run's next write, not written for itself.
-    if (!changed.length) return session.noteUpdates(reads.checked)
-    try {
-      await session.docsPullsSeen(
-        [...changed, ...reads.checked],
-        expired,
-        `closed ${expired.join(', ')}: open longer than 'expire-after: ${after?.text ?? ''}'`
-      )
-    } catch (error) {
-      deps.log.warning(`${errorText(error)} The next run reads the docs pull requests again.`)
-    }
-  }
-
-  /**
-   * The batch's other pull requests (caught up from runs that did not get to run) each get a short
-   * comment with the docs pull request, once there is one: a few, the dashboard lists them all.
-   */
-  private async tellSources(batch: ChangeBatch, job: AgentJob, commented?: number): Promise<void> {
-    if (!job.prLink || this.settings.comment === 'false') return
-    const others = batch.pulls.filter(p => p.number !== commented).slice(0, MAX_SOURCE_COMMENTS)
-    for (const pull of others) {
-      try {
-        await this.github.createComment(pull.number, sourceComment(job, this.event.runUrl))
-      } catch (error) {
-        this.deps.log.warning(
-          `Could not comment on #${pull.number} with its docs pull request: ${describeGitHubError(error)}.`
-        )
-      }
-    }
-  }
-
-  /** `reviewers: authors`: the batch's authors are asked to review the docs pull request. */
-  private async requestReviewers(batch: ChangeBatch, job: AgentJob): Promise<void> {
-    const { settings, event, deps } = this
-    if (settings.reviewers !== 'authors' || !settings.docsToken || !job.prLink) return
-    await requestAuthors(batch, job.prLink, {
-      docsGitHub: (owner, repo) =>
-        connectGitHub(settings.docsToken, { owner, repo, apiUrl: event.apiUrl }, deps.signal, {
-          clock: deps.clock,
-          session: deps.session,
-          tokenInput: Input.DocsToken
-        }),
-      serverUrl: event.serverUrl,
-      log: deps.log
-    })
   }
 
   /** The event's own pull request gets the live comment; `issue-number` overrides, `comment: false` none. */
@@ -645,18 +447,4 @@ class ChangeRun {
       this.deps.log.warning(`${errorText(error)} The next run decides again.`)
     }
   }
-}
-
-/** The short comment on a caught-up pull request: where its docs went. */
-function sourceComment(job: AgentJob, runUrl: string): string {
-  const link = markdownLink(job.prLink ?? '', job.prLink)
-  const run = runUrl ? ` · ${markdownLink('workflow run', runUrl)}` : ''
-  return `📝 **Mintlify agent** documented this change together with others in ${link} · job ${codeSpan(job.id)}${run}`
-}
-
-/** Why a batch left nothing to document: what the rules skipped, or that it was empty. */
-function nothingLeft(batch: ChangeBatch): string {
-  if (batch.skipped.length === 0)
-    return `There is nothing to document: ${batch.url || 'the range'} holds no commit or changed file.`
-  return `There is nothing to document: ${batch.skipped.map(s => s.why).join(' ')}`
 }
