@@ -79,8 +79,9 @@ describe('with: keys given to this repository’s actions', () => {
 })
 
 describe('links between the README and docs/', () => {
-  it('there are the five docs pages', () => {
+  it('there are the six docs pages', () => {
     expect(docsPages.sort()).toEqual([
+      'docs/architecture.md',
       'docs/performance.md',
       'docs/proxy-and-enterprise.md',
       'docs/reference.md',

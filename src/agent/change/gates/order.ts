@@ -12,13 +12,17 @@ import { nothingLeft } from './nothing-left.js'
  * tells the steps around them). The first that does not pass ends the run; a gate's place is the
  * first moment it has what it needs: the head, then the batch, then the fold decision.
  */
-export const GATES = {
+export const GATES: {
   /** Once the branch's head is known, before any change is read. */
-  head: [documentedAlready, coveredAlready, firstRun] as Gate<HeadInput>[],
+  head: readonly Gate<HeadInput>[]
   /** Once the batch is read and the change rules applied. */
-  batch: [nothingLeft, approval, budget] as Gate<BatchInput>[],
+  batch: readonly Gate<BatchInput>[]
   /** Once the run knows whether the batch folds into an open job or starts a new one. */
-  decided: [maxOpen] as Gate<DecidedInput>[]
+  decided: readonly Gate<DecidedInput>[]
+} = {
+  head: [documentedAlready, coveredAlready, firstRun],
+  batch: [nothingLeft, approval, budget],
+  decided: [maxOpen]
 }
 
 /** The first gate that stops the batch, and what it said; none when all pass. */
