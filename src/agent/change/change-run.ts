@@ -7,7 +7,13 @@ import { LiveComment, unknownEarlierJob } from '../comment/live-comment.js'
 import { Dashboard } from '../ledger/dashboard.js'
 import { LedgerSession } from '../ledger/ledger-session.js'
 import { Input } from '../names.js'
-import type { LedgerHooks, PreparedRun } from '../prepared-run.js'
+import {
+  type LedgerHooks,
+  type PreparedRun,
+  type RunAbout,
+  type StoppedRun,
+  skippedRun
+} from '../prepared-run.js'
 import { trustRefusal } from '../trust-gate.js'
 import { requestReviewers, tellSources } from './after-job.js'
 import { judgeTick } from './approval.js'
@@ -65,17 +71,8 @@ export async function prepareChangeRun(
   }
 }
 
-function skipped(why: string, source?: string, extra: Partial<PreparedRun> = {}): PreparedRun {
-  return {
-    skipped: why,
-    source,
-    request: {},
-    followUp: false,
-    notices: [],
-    decision: 'skip',
-    ...extra
-  }
-}
+const skipped = (why: string, source?: string, about: Partial<RunAbout> = {}): StoppedRun =>
+  skippedRun(why, { source, ...about })
 
 class ChangeRun {
   private readonly reader: ChangeReader
@@ -155,8 +152,7 @@ class ChangeRun {
       comment,
       followUp: false,
       notices: [],
-      decision: 'new-job',
-      dryRun: settings.dryRun,
+      kind: 'new-job',
       batch,
       requestReviewers: (job: AgentJob) => requestReviewers(batch, job, settings, event, this.deps)
     }
@@ -289,7 +285,7 @@ class ChangeRun {
   private async stopped(
     session: LedgerSession,
     verdict: Exclude<Verdict, { kind: 'pass' }>,
-    run: Partial<PreparedRun>,
+    run: Partial<RunAbout>,
     batch?: ChangeBatch
   ): Promise<PreparedRun> {
     const { dryRun, approval } = this.settings
@@ -312,7 +308,8 @@ class ChangeRun {
         waiting: why,
         ...verdict.written
       })
-    return skipped(why, run.source, { ...run, waiting: approval === 'dashboard' })
+    // Only the approval's wait is `result: waiting`; a limit's, without approval, is a skip.
+    return { ...skipped(why, run.source, run), kind: approval === 'dashboard' ? 'wait' : 'skip' }
   }
 
   /** The batch goes to the service: a follow-up to the job it folds into, or a new job. */
@@ -320,7 +317,7 @@ class ChangeRun {
     session: LedgerSession,
     batch: ChangeBatch,
     fold: FoldTarget | undefined,
-    run: Partial<PreparedRun> & { notices: string[] }
+    run: RunAbout
   ): Promise<PreparedRun> {
     const { settings, event, deps } = this
     const prompt = await this.reader.prompt(batch, false)
@@ -353,7 +350,6 @@ class ChangeRun {
       ...run,
       comment,
       batch,
-      dryRun: settings.dryRun,
       ledger,
       requestReviewers: (job: AgentJob) => requestReviewers(batch, job, settings, event, deps)
     }
@@ -364,10 +360,10 @@ class ChangeRun {
         request: { jobId: fold.jobId, prompt: followUp, fallbackPrompt: prompt },
         followUp: true,
         fold,
-        decision: 'follow-up'
+        kind: 'follow-up'
       }
     }
-    return { ...common, request: { prompt }, followUp: false, decision: 'new-job' }
+    return { ...common, request: { prompt }, followUp: false, kind: 'new-job' }
   }
 
   /** How a fold decision reads the earlier job and its docs pull request. */
@@ -416,7 +412,7 @@ class ChangeRun {
     jobId: string,
     batch: ChangeBatch | undefined,
     comment: LiveComment | undefined,
-    extra: Partial<PreparedRun> = {}
+    extra: Partial<RunAbout> = {}
   ): PreparedRun {
     this.deps.log.info(
       `Attempt ${this.event.runAttempt} of this run resumes job ${jobId}, started by an earlier attempt; nothing is sent again.`
@@ -429,7 +425,7 @@ class ChangeRun {
       comment,
       followUp: false,
       batch,
-      decision: 'follow-up'
+      kind: 'follow-up'
     }
   }
 
