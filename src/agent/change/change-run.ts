@@ -1,34 +1,24 @@
-import { type GitHubApi, connectGitHub } from '../../github/api.js'
+import { connectGitHub } from '../../github/api.js'
 import type { RunEvent } from '../../github/event.js'
-import type { AgentJob } from '../../mintlify/agent-jobs.js'
 import { RecordSigner } from '../../records/record.js'
-import { CancelledError, ExplainedError, InputError, errorText } from '../../runner/errors.js'
-import { LiveComment, unknownEarlierJob } from '../comment/live-comment.js'
+import { CancelledError, InputError, errorText } from '../../runner/errors.js'
+import { unknownEarlierJob } from '../comment/live-comment.js'
 import { Dashboard } from '../ledger/dashboard.js'
 import { LedgerSession } from '../ledger/ledger-session.js'
 import { Input } from '../names.js'
-import {
-  type LedgerHooks,
-  type PreparedRun,
-  type RunAbout,
-  type StoppedRun,
-  skippedRun
-} from '../prepared-run.js'
-import { trustRefusal } from '../trust-gate.js'
-import { requestReviewers, tellSources } from './after-job.js'
+import type { PreparedRun, RunAbout } from '../prepared-run.js'
 import { judgeTick } from './approval.js'
-import { type ChangeBatch, readPull } from './change-batch.js'
+import type { ChangeBatch } from './change-batch.js'
+import { ChangeContext, skipped } from './change-context.js'
 import { type ChangePlan, planChange } from './change-plan.js'
-import { ChangeReader } from './change-reader.js'
-import { type ChangeRules, applyRules, pullRefusal } from './change-rules.js'
+import { type ChangeRules, applyRules } from './change-rules.js'
 import type { ChangeRunSettings, RunDeps } from './change-settings.js'
 import { refreshDocsPulls } from './docs-pulls-refresh.js'
-import { type FoldContext, type FoldDecision, type FoldTarget, decideFold } from './fold.js'
+import { type FoldContext, type FoldDecision, decideFold } from './fold.js'
 import type { Verdict } from './gates/gate.js'
-import { nothingLeftOf } from './gates/nothing-left.js'
 import { GATES, applyGates } from './gates/order.js'
-
-type Settings = ChangeRunSettings
+import { handOver } from './hand-over.js'
+import { ownChange } from './own-change.js'
 
 /**
  * Code changes become one batch, a prompt (the changes described and capped), a comment on the
@@ -37,7 +27,7 @@ type Settings = ChangeRunSettings
  * ledger is written once the service has accepted.
  */
 export async function prepareChangeRun(
-  settings: Settings,
+  settings: ChangeRunSettings,
   event: RunEvent,
   deps: RunDeps
 ): Promise<PreparedRun> {
@@ -61,7 +51,7 @@ export async function prepareChangeRun(
   }
   const run = new ChangeRun(settings, event, deps, github, rules)
   try {
-    return plan.kind === 'own' ? await run.own(plan) : await run.withLedger(plan)
+    return plan.kind === 'own' ? await ownChange(run, plan) : await run.withLedger(plan)
   } catch (error) {
     if (deps.signal?.aborted)
       throw new CancelledError(
@@ -71,93 +61,8 @@ export async function prepareChangeRun(
   }
 }
 
-const skipped = (why: string, source?: string, about: Partial<RunAbout> = {}): StoppedRun =>
-  skippedRun(why, { source, ...about })
-
-class ChangeRun {
-  private readonly reader: ChangeReader
-
-  constructor(
-    private readonly settings: Settings,
-    private readonly event: RunEvent,
-    private readonly deps: RunDeps,
-    private readonly github: GitHubApi,
-    private readonly rules: ChangeRules
-  ) {
-    this.reader = new ChangeReader(settings, event, deps, github, rules)
-  }
-
-  /** One change on its own, outside the ledger: no catch-up, no fold. */
-  async own(plan: Extract<ChangePlan, { kind: 'own' }>): Promise<PreparedRun> {
-    const { settings, event } = this
-    let batch: ChangeBatch
-    if (plan.pull) {
-      const why = pullRefusal({ ...plan.pull, files: [], filesComplete: false }, this.rules)
-      if (why) return skipped(`Pull request ${why}`, plan.source)
-      if (plan.gate) {
-        const refused = await trustRefusal(
-          async () => this.github,
-          event,
-          settings,
-          this.deps.signal
-        )
-        if (refused) return skipped(refused, plan.source)
-      }
-      const pull = await this.reader.read(`read pull request #${plan.pull.number}`, () =>
-        readPull(this.github, this.event, plan.pull?.number as number)
-      )
-      if (!pull)
-        throw new ExplainedError(
-          `GitHub knows no pull request #${plan.pull.number} in ${event.owner}/${event.repo}.`
-        )
-      batch = {
-        repository: `${event.owner}/${event.repo}`,
-        branch: pull.base,
-        url: pull.url,
-        head: pull.mergeCommit ?? '',
-        pulls: [pull],
-        commits: [],
-        skipped: [],
-        leftOut: []
-      }
-    } else {
-      const push = plan.push as NonNullable<typeof plan.push>
-      batch = await this.reader.readRange(
-        push.after,
-        push.created ? undefined : push.before,
-        push.ref.replace(/^refs\/heads\//, '')
-      )
-    }
-    batch = applyRules(batch, { ...this.rules, docsIdentity: await this.reader.docsIdentity() })
-    const empty = nothingLeftOf(batch)
-    if (empty.kind === 'skip') return skipped(empty.why, plan.source ?? batch.url)
-    const target = this.commentTarget(batch)
-    const comment = target === undefined ? undefined : this.comment(target)
-    if (event.runAttempt > 1) {
-      // A re-run waits on its first attempt's job, recorded in its comment. Comments that cannot be
-      // read start nothing; read, and without this run's record, its first attempt started no job.
-      const recorded = (await comment?.recorded())?.find(
-        r => r.marker.run === event.runId && r.marker.step === this.deps.markers.step
-      )
-      if (recorded) {
-        comment?.adopt(recorded.commentId)
-        return this.resume(recorded.marker.job, batch, comment)
-      }
-      if (comment?.unreadable) throw unknownEarlierJob(event, `#${target}`)
-    }
-    const prompt = await this.reader.prompt(batch, false)
-    return {
-      source: plan.source ?? batch.url,
-      request: { prompt },
-      comment,
-      followUp: false,
-      notices: [],
-      kind: 'new-job',
-      batch,
-      requestReviewers: (job: AgentJob) => requestReviewers(batch, job, settings, event, this.deps)
-    }
-  }
-
+/** The run with the dashboard: read, apply the gates, decide, hand over (docs/architecture.md). */
+class ChangeRun extends ChangeContext {
   /**
    * The default branch: everything since the ledger's last documented commit, as one batch. The
    * run reads, runs the gates (docs/architecture.md), decides where the batch goes, then hands it over.
@@ -222,7 +127,7 @@ class ChangeRun {
     const decision = await this.decide(session, foldContext, notices)
     const limited = await applyGates(GATES.decided, { ...withBatch, decision })
     if (limited) return this.stopped(session, limited, run, batch)
-    return this.handOver(session, batch, decision.target, run)
+    return handOver(this, session, batch, decision.target, run)
   }
 
   private async openLedger(): Promise<{ dashboard: Dashboard; session: LedgerSession }> {
@@ -310,123 +215,6 @@ class ChangeRun {
       })
     // Only the approval's wait is `result: waiting`; a limit's, without approval, is a skip.
     return { ...skipped(why, run.source, run), kind: approval === 'dashboard' ? 'wait' : 'skip' }
-  }
-
-  /** The batch goes to the service: a follow-up to the job it folds into, or a new job. */
-  private async handOver(
-    session: LedgerSession,
-    batch: ChangeBatch,
-    fold: FoldTarget | undefined,
-    run: RunAbout
-  ): Promise<PreparedRun> {
-    const { settings, event, deps } = this
-    const prompt = await this.reader.prompt(batch, false)
-    const target = this.commentTarget(batch)
-    const comment =
-      target === undefined || settings.dryRun
-        ? undefined
-        : this.comment(target, fold?.docsPr, Boolean(fold))
-    // Before anything is started: without 'issues: write' nothing is sent that the ledger could not record.
-    if (!settings.dryRun) {
-      const known = session.notices.length
-      await session.ensureWritable()
-      run.notices.push(...session.notices.slice(known))
-    }
-    const ledger: LedgerHooks = {
-      accepted: (job, followUp) => session.accepted(job, batch, followUp),
-      uncertain: (followUp, why, jobId) =>
-        session.uncertain(batch, followUp ? 'follow-up' : 'new-job', why, jobId),
-      finished: async (job, result) => {
-        await session.finished(job, result)
-        if (settings.comment !== 'false')
-          await tellSources(this.github, batch, job, {
-            commented: target,
-            runUrl: event.runUrl,
-            log: deps.log
-          })
-      }
-    }
-    const common = {
-      ...run,
-      comment,
-      batch,
-      ledger,
-      requestReviewers: (job: AgentJob) => requestReviewers(batch, job, settings, event, deps)
-    }
-    if (fold) {
-      const followUp = await this.reader.prompt(batch, true)
-      return {
-        ...common,
-        request: { jobId: fold.jobId, prompt: followUp, fallbackPrompt: prompt },
-        followUp: true,
-        fold,
-        kind: 'follow-up'
-      }
-    }
-    return { ...common, request: { prompt }, followUp: false, kind: 'new-job' }
-  }
-
-  /** How a fold decision reads the earlier job and its docs pull request. */
-  private foldContext(): FoldContext {
-    const { settings, event, deps } = this
-    return {
-      readJob: deps.readJob,
-      serverUrl: event.serverUrl,
-      docsGitHub: (owner: string, repo: string) =>
-        connectGitHub(
-          settings.docsToken || settings.githubToken,
-          { owner, repo, apiUrl: event.apiUrl },
-          deps.signal,
-          { clock: deps.clock, session: deps.session }
-        )
-    }
-  }
-
-  /** The event's own pull request gets the live comment; `issue-number` overrides, `comment: false` none. */
-  private commentTarget(batch: ChangeBatch): number | undefined {
-    const { settings, event } = this
-    if (settings.comment === 'false') return undefined
-    const own =
-      event.pullRequest?.number ?? (batch.pulls.length === 1 ? batch.pulls[0]?.number : undefined)
-    const target = settings.issueNumber ?? own
-    if (settings.comment === 'true' && target === undefined)
-      this.deps.log.warning('No pull request to comment on: the changes came through none.')
-    return target
-  }
-
-  private comment(target: number, docsPr?: string, folded = false): LiveComment {
-    const { event, settings, deps } = this
-    return new LiveComment(
-      this.github,
-      target,
-      { run: event.runId, attempt: event.runAttempt, kind: 'change', project: settings.projectId },
-      { runUrl: event.runUrl, projectId: settings.projectId },
-      deps.log,
-      deps.saveState,
-      deps.markers,
-      folded ? { docsPr } : undefined
-    )
-  }
-
-  private resume(
-    jobId: string,
-    batch: ChangeBatch | undefined,
-    comment: LiveComment | undefined,
-    extra: Partial<RunAbout> = {}
-  ): PreparedRun {
-    this.deps.log.info(
-      `Attempt ${this.event.runAttempt} of this run resumes job ${jobId}, started by an earlier attempt; nothing is sent again.`
-    )
-    // The prompt is left out on purpose: a re-run waits, it never resends (`prompt` included).
-    return {
-      notices: [],
-      ...extra,
-      request: { jobId, prompt: undefined },
-      comment,
-      followUp: false,
-      batch,
-      kind: 'follow-up'
-    }
   }
 
   /**
