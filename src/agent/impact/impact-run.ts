@@ -78,7 +78,7 @@ export async function measureReaderImpact(
 ): Promise<ImpactEnd> {
   const { log, clock } = deps
   const repository = `${event.owner}/${event.repo}`
-  const connect = (token: string, owner: string, repo: string, tokenInput: string): GitHubApi =>
+  const connect: Connect = (token, owner, repo, tokenInput) =>
     connectGitHub(token, { owner, repo, apiUrl: event.apiUrl }, deps.signal, {
       clock,
       session: deps.session,
@@ -115,120 +115,191 @@ export async function measureReaderImpact(
     )
     return end
   }
-  const deadline = clock.now() + settings.timeoutMs
-  let left = settings.maxRequests
-  for (const [i, job] of due.entries()) {
-    const where = parsePullLink(job.prLink, event.serverUrl)
-    if (!where) continue
-    const docs = connect(settings.docsToken, where.owner, where.repo, Input.DocsToken)
-    let pages: string[]
-    try {
-      const files = await filesOf(docs, where.number)
-      const root = await findDocsRoot(path => docs.folderNames(path), files)
-      pages = root === undefined ? [] : pagesOf(files, root)
-      if (root === undefined)
-        log.notice(
-          `Reader impact: ${job.prLink}'s repository has no docs.json or mint.json at its root or in the folders it changed, so its files are not mapped to pages.`
-        )
-    } catch (error) {
-      log.warning(
-        `Reader impact: could not read the files of ${job.prLink} with '${Input.DocsToken}' (${describeGitHubError(error)}); it is measured in a later run.${refusedAccess(error) ? ` Give '${Input.DocsToken}' read access to the contents and pull requests of ${where.owner}/${where.repo}.` : ''}`
-      )
-      // A pull request GitHub does not have (gone, or out of the token's sight) holds back no other.
-      if (notFound(error)) continue
-      break
-    }
-    const terms = termsOf(job.changes)
-    const planned = plannedRequests({ pages, terms })
-    // No run could measure it: it is no reason to hold back the newer ones.
-    if (planned > settings.maxRequests) {
-      log.warning(
-        `Reader impact: ${job.prLink} takes ${planned} analytics requests, more than '${Input.MaxRequests}: ${settings.maxRequests}' allows a run: it is measured once '${Input.MaxRequests}' is at least ${planned}.`
-      )
-      continue
-    }
-    if (planned > left) {
-      log.notice(
-        `Reader impact: 'max-requests: ${settings.maxRequests}' is spent; ${counted(due.length - i, 'docs pull request')} wait for the next run.`
-      )
-      break
-    }
-    const windows = impactWindows(job.endedAt, days)
-    const impact: ReaderImpact = { at: now, days, before: [], after: [] }
-    let notes: string[] = []
-    let used = 0
-    if (!planned) {
-      log.notice(
-        `Reader impact: ${job.prLink} changed no docs page and has no recorded terms: there is nothing of it to measure.`
-      )
-      impact.before = impact.after = emptyFigures()
-    } else {
-      if (!pages.length)
-        log.notice(
-          `Reader impact: ${job.prLink} changed no docs page; only searches and questions on its terms are compared.`
-        )
-      const budget = new RequestBudget(Math.min(MAX_REQUESTS_PER_PULL, left))
-      try {
-        const measured = await measureWindows(
-          deps.service(),
-          { projectId: settings.projectId, pages, terms, ...windows },
-          { deadline, budget }
-        )
-        impact.before = measured.before
-        impact.after = measured.after
-        notes = measured.notes
-      } catch (error) {
-        end.requests += budget.used
-        if (
-          !(error instanceof ApiError) ||
-          error instanceof AuthError ||
-          error instanceof NotFoundError
-        )
-          throw error
-        log.notice(
-          `Reader impact of ${job.prLink} not measured: ${errorText(error).replace(/\.+$/, '')}. Nothing was posted or remembered for it; the next run measures it again.`
-        )
-        break
-      } finally {
-        left -= budget.used
-      }
-      used = budget.used
-      end.requests += used
-    }
-    // Nothing measured is nothing to tell the pull request's readers: the dashboard keeps the note.
-    const url = !planned
-      ? undefined
-      : await postComment(docs, where.number, job, settings, log, {
-          mergedAt: job.endedAt,
-          days,
-          ...windows,
-          pages,
-          terms,
-          figures: impact,
-          notes
-        })
-    if (url === null) break
-    if (url) impact.commentUrl = url
-    try {
-      await dashboard.write(
-        settings.projectId,
-        p => {
-          const known = p.jobs.find(j => j.id === job.id)
-          if (known) known.impact = impact
-        },
-        { reread: true }
-      )
-    } catch (error) {
-      log.warning(
-        `Reader impact of ${job.prLink} was measured, but the dashboard could not remember it (${errorText(error)}): the next run measures it again.`
-      )
-      break
-    }
-    end.measured.push(job.prLink)
-    log.info(`Reader impact of ${job.prLink}: measured with ${counted(used, 'analytics request')}.`)
+  const measuring: Measuring = {
+    settings,
+    deps,
+    dashboard,
+    connect,
+    serverUrl: event.serverUrl,
+    end,
+    left: settings.maxRequests,
+    deadline: clock.now() + settings.timeoutMs,
+    now
   }
+  for (const [i, job] of due.entries())
+    if ((await measureOne(job, due.length - i, measuring)) === 'stop') break
   end.dashboardUrl = dashboard.url
   return end
+}
+
+type Connect = (token: string, owner: string, repo: string, tokenInput: string) => GitHubApi
+
+/** What measuring the due docs pull requests one after the other shares: the run's spend so far. */
+interface Measuring {
+  settings: ImpactSettings
+  deps: ImpactDeps
+  dashboard: Dashboard
+  connect: Connect
+  serverUrl: string
+  end: ImpactEnd
+  /** Analytics requests this run may still send. */
+  left: number
+  deadline: number
+  now: number
+}
+
+/** After one docs pull request: on to the next, or the run's measuring stops here. */
+type Next = 'next' | 'stop'
+
+/**
+ * One docs pull request: its pages and terms, the figures of its two windows, its comment and the
+ * ledger's record of it. `remaining`: it and those after it, for the notice when the budget is spent.
+ */
+async function measureOne(job: MergedJob, remaining: number, m: Measuring): Promise<Next> {
+  const { settings, deps, end } = m
+  const { log } = deps
+  const where = parsePullLink(job.prLink, m.serverUrl)
+  if (!where) return 'next'
+  const docs = m.connect(settings.docsToken, where.owner, where.repo, Input.DocsToken)
+  const pages = await docsPages(docs, job, where, log)
+  if (typeof pages === 'string') return pages
+  const terms = termsOf(job.changes)
+  const planned = plannedRequests({ pages, terms })
+  // No run could measure it: it is no reason to hold back the newer ones.
+  if (planned > settings.maxRequests) {
+    log.warning(
+      `Reader impact: ${job.prLink} takes ${planned} analytics requests, more than '${Input.MaxRequests}: ${settings.maxRequests}' allows a run: it is measured once '${Input.MaxRequests}' is at least ${planned}.`
+    )
+    return 'next'
+  }
+  if (planned > m.left) {
+    log.notice(
+      `Reader impact: 'max-requests: ${settings.maxRequests}' is spent; ${counted(remaining, 'docs pull request')} wait for the next run.`
+    )
+    return 'stop'
+  }
+  const days = settings.impactAfter.days
+  const windows = impactWindows(job.endedAt, days)
+  const measured = await figuresOf(job, { pages, terms, windows, planned }, m)
+  if (!measured) return 'stop'
+  const { impact, notes, used } = measured
+  // Nothing measured is nothing to tell the pull request's readers: the dashboard keeps the note.
+  const url = !planned
+    ? undefined
+    : await postComment(docs, where.number, job, settings, log, {
+        mergedAt: job.endedAt,
+        days,
+        ...windows,
+        pages,
+        terms,
+        figures: impact,
+        notes
+      })
+  if (url === null) return 'stop'
+  if (url) impact.commentUrl = url
+  try {
+    await m.dashboard.write(
+      settings.projectId,
+      p => {
+        const known = p.jobs.find(j => j.id === job.id)
+        if (known) known.impact = impact
+      },
+      { reread: true }
+    )
+  } catch (error) {
+    log.warning(
+      `Reader impact of ${job.prLink} was measured, but the dashboard could not remember it (${errorText(error)}): the next run measures it again.`
+    )
+    return 'stop'
+  }
+  end.measured.push(job.prLink)
+  log.info(`Reader impact of ${job.prLink}: measured with ${counted(used, 'analytics request')}.`)
+  return 'next'
+}
+
+/** The docs pages a pull request changed, or what its files that could not be read mean for the run. */
+async function docsPages(
+  docs: GitHubApi,
+  job: MergedJob,
+  where: { owner: string; repo: string; number: number },
+  log: Logger
+): Promise<string[] | Next> {
+  try {
+    const files = await filesOf(docs, where.number)
+    const root = await findDocsRoot(path => docs.folderNames(path), files)
+    if (root === undefined)
+      log.notice(
+        `Reader impact: ${job.prLink}'s repository has no docs.json or mint.json at its root or in the folders it changed, so its files are not mapped to pages.`
+      )
+    return root === undefined ? [] : pagesOf(files, root)
+  } catch (error) {
+    log.warning(
+      `Reader impact: could not read the files of ${job.prLink} with '${Input.DocsToken}' (${describeGitHubError(error)}); it is measured in a later run.${refusedAccess(error) ? ` Give '${Input.DocsToken}' read access to the contents and pull requests of ${where.owner}/${where.repo}.` : ''}`
+    )
+    // A pull request GitHub does not have (gone, or out of the token's sight) holds back no other.
+    return notFound(error) ? 'next' : 'stop'
+  }
+}
+
+/**
+ * The figures of a pull request's two windows, within its share of the run's requests; undefined
+ * when the service failed part-way (nothing is posted or remembered, the next run measures again).
+ */
+async function figuresOf(
+  job: MergedJob,
+  {
+    pages,
+    terms,
+    windows,
+    planned
+  }: {
+    pages: string[]
+    terms: string[]
+    windows: ReturnType<typeof impactWindows>
+    planned: number
+  },
+  m: Measuring
+): Promise<{ impact: ReaderImpact; notes: string[]; used: number } | undefined> {
+  const { settings, deps, end } = m
+  const { log } = deps
+  const impact: ReaderImpact = { at: m.now, days: settings.impactAfter.days, before: [], after: [] }
+  if (!planned) {
+    log.notice(
+      `Reader impact: ${job.prLink} changed no docs page and has no recorded terms: there is nothing of it to measure.`
+    )
+    impact.before = impact.after = emptyFigures()
+    return { impact, notes: [], used: 0 }
+  }
+  if (!pages.length)
+    log.notice(
+      `Reader impact: ${job.prLink} changed no docs page; only searches and questions on its terms are compared.`
+    )
+  const budget = new RequestBudget(Math.min(MAX_REQUESTS_PER_PULL, m.left))
+  try {
+    const measured = await measureWindows(
+      deps.service(),
+      { projectId: settings.projectId, pages, terms, ...windows },
+      { deadline: m.deadline, budget }
+    )
+    impact.before = measured.before
+    impact.after = measured.after
+    end.requests += budget.used
+    return { impact, notes: measured.notes, used: budget.used }
+  } catch (error) {
+    end.requests += budget.used
+    if (
+      !(error instanceof ApiError) ||
+      error instanceof AuthError ||
+      error instanceof NotFoundError
+    )
+      throw error
+    log.notice(
+      `Reader impact of ${job.prLink} not measured: ${errorText(error).replace(/\.+$/, '')}. Nothing was posted or remembered for it; the next run measures it again.`
+    )
+    return undefined
+  } finally {
+    m.left -= budget.used
+  }
 }
 
 /**
