@@ -1,9 +1,19 @@
 import type { AgentJob } from '../mintlify/agent-jobs.js'
-import type { ChangeBatch } from './change/change-batch.js'
-import type { FoldTarget } from './change/fold.js'
+import type { ChangeBatch } from './batch.js'
+import type { FoldTarget } from './ledger/fold.js'
 import type { LiveComment } from './comment/live-comment.js'
-import type { Continued } from './issue/earlier-job.js'
 import type { Result } from './outcome.js'
+
+/**
+ * An issue labelled again whose earlier job goes on: still running (this run waits for it), or its
+ * docs pull request still open (the issue is sent to it as a follow-up).
+ */
+export interface Continued {
+  jobId: string
+  issue: number
+  /** The job's open docs pull request, as the service reports it: the issue went to it as a follow-up. */
+  docsPr?: string
+}
 
 /** What to ask the service: a new job's prompt, a follow-up to `jobId`, or just `jobId` to wait for. */
 export interface JobTarget {

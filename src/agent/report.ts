@@ -13,9 +13,9 @@ import {
   resultWord,
   whyNothing
 } from './outcome.js'
-import type { ChangeBatch } from './change/change-batch.js'
-import type { FoldTarget } from './change/fold.js'
-import type { Continued } from './issue/earlier-job.js'
+import type { ChangeBatch } from './batch.js'
+import type { FoldTarget } from './ledger/fold.js'
+import type { Continued } from './prepared-run.js'
 import { FOLLOW_UP_GRACE_MS, type JobOutcome } from './run-job.js'
 import { jobIdInput, jobsOnDashboardMarkdown } from './comment/comment-body.js'
 

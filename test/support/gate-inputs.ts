@@ -1,5 +1,5 @@
-import type { BatchPull, ChangeBatch } from '../../src/agent/change/change-batch.js'
-import type { FoldContext, FoldDecision } from '../../src/agent/change/fold.js'
+import type { BatchPull, ChangeBatch } from '../../src/agent/batch.js'
+import type { FoldContext, FoldDecision } from '../../src/agent/ledger/fold.js'
 import type {
   BatchInput,
   DecidedInput,
@@ -7,7 +7,8 @@ import type {
   HeadInput,
   LedgerView
 } from '../../src/agent/change/gates/gate.js'
-import { type JobBudget, budgetState } from '../../src/agent/ledger/budget.js'
+import { budgetState } from '../../src/agent/ledger/budget.js'
+import type { JobBudget } from '../../src/agent/settings.js'
 import type { DocsPullUpdate } from '../../src/agent/ledger/expiry.js'
 import type { AgentJob } from '../../src/mintlify/agent-jobs.js'
 import { type ProjectLedger, emptyProject } from '../../src/records/ledger.js'

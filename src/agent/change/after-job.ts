@@ -3,8 +3,9 @@ import type { RunEvent } from '../../github/event.js'
 import type { AgentJob } from '../../mintlify/agent-jobs.js'
 import { codeSpan, markdownLink } from '../../runner/markdown.js'
 import { Input } from '../names.js'
-import type { ChangeBatch } from './change-batch.js'
-import type { ChangeSettings, RunDeps } from './change-settings.js'
+import type { ChangeBatch } from '../batch.js'
+import type { ChangeSettings } from '../settings.js'
+import type { RunDeps } from './change-settings.js'
 import { requestAuthors } from './reviewers.js'
 
 /** Pull requests of a batch told about their docs pull request, besides the event's own. */

@@ -2,11 +2,11 @@ import { type GitHubApi, connectGitHub } from '../../github/api.js'
 import type { RunEvent } from '../../github/event.js'
 import { LiveComment } from '../comment/live-comment.js'
 import { type PreparedRun, type RunAbout, type StoppedRun, skippedRun } from '../prepared-run.js'
-import type { ChangeBatch } from './change-batch.js'
+import type { ChangeBatch } from '../batch.js'
 import { ChangeReader } from './change-reader.js'
 import type { ChangeRules } from './change-rules.js'
 import type { ChangeRunSettings, RunDeps } from './change-settings.js'
-import type { FoldContext } from './fold.js'
+import type { FoldContext } from '../ledger/fold.js'
 
 /** A change run that starts nothing, and why. */
 export const skipped = (why: string, source?: string, about: Partial<RunAbout> = {}): StoppedRun =>

@@ -5,8 +5,9 @@ import { expireStale } from '../ledger/expiry.js'
 import type { LedgerSession } from '../ledger/ledger-session.js'
 import { refreshOutcomes } from '../ledger/outcomes.js'
 import { Input } from '../names.js'
-import type { ChangeSettings, RunDeps } from './change-settings.js'
-import { LIVE } from './fold.js'
+import type { ChangeSettings } from '../settings.js'
+import type { RunDeps } from './change-settings.js'
+import { LIVE } from '../ledger/fold.js'
 
 /**
  * The ledger's docs pull requests read again, before the gates: `expire-after` closes the stale

@@ -2,9 +2,9 @@ import type { AgentJob } from '../../mintlify/agent-jobs.js'
 import type { LedgerSession } from '../ledger/ledger-session.js'
 import type { LedgerHooks, PreparedRun, RunAbout } from '../prepared-run.js'
 import { requestReviewers, tellSources } from './after-job.js'
-import type { ChangeBatch } from './change-batch.js'
+import type { ChangeBatch } from '../batch.js'
 import type { ChangeContext } from './change-context.js'
-import type { FoldTarget } from './fold.js'
+import type { FoldTarget } from '../ledger/fold.js'
 
 /**
  * The last step before the service: the prompt, the live comment, the check that the ledger can be

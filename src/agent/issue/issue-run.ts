@@ -14,7 +14,8 @@ import type { Markers } from '../comment/marker.js'
 import type { AgentJob } from '../../mintlify/agent-jobs.js'
 import { type JobTarget, type PreparedRun, skippedRun, startingRun } from '../prepared-run.js'
 import { decideEarlierJob, relabelFollowUp } from './earlier-job.js'
-import { type TriggerPlan, type TriggerSettings, planTrigger } from './trigger.js'
+import type { TriggerSettings } from '../settings.js'
+import { type TriggerPlan, planTrigger } from './trigger.js'
 
 /** What an issue run needs besides the inputs. */
 export interface IssueRunDeps {

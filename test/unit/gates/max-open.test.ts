@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { FoldContext } from '../../../src/agent/change/fold.js'
+import type { FoldContext } from '../../../src/agent/ledger/fold.js'
 import { maxOpen } from '../../../src/agent/change/gates/max-open.js'
 import { GitHubSession, connectGitHub } from '../../../src/github/api.js'
 import type { AgentJob } from '../../../src/mintlify/agent-jobs.js'

@@ -2,7 +2,7 @@ import { bytes } from '../../../runner/text.js'
 import { newBatchId } from '../../ledger/approval-box.js'
 import { awaitingWhy } from '../approval.js'
 import { batchSize } from '../change-rules.js'
-import { decideFold } from '../fold.js'
+import { decideFold } from '../../ledger/fold.js'
 import { type BatchInput, type Gate, PASS } from './gate.js'
 
 /**

@@ -1,12 +1,12 @@
 import type { ProjectLedger, RunEntry, Waiting } from '../../../records/ledger.js'
 import type { Logger } from '../../../runner/logger.js'
 import { counted } from '../../../runner/text.js'
-import type { ApprovalMode } from '../approval.js'
-import type { BudgetState, JobBudget } from '../../ledger/budget.js'
+import type { BudgetState } from '../../ledger/budget.js'
+import type { ApprovalMode, JobBudget } from '../../settings.js'
 import type { DocsPullUpdate } from '../../ledger/expiry.js'
-import type { ChangeBatch } from '../change-batch.js'
+import type { ChangeBatch } from '../../batch.js'
 import type { ChangePlan } from '../change-plan.js'
-import type { FoldContext, FoldDecision } from '../fold.js'
+import type { FoldContext, FoldDecision } from '../../ledger/fold.js'
 
 /**
  * What a gate says of a change run's batch: let it through to the next gate, end the run with a

@@ -5,7 +5,8 @@ import { counted } from '../../../runner/text.js'
 import type { DocsPullUpdate } from '../../ledger/expiry.js'
 import type { ProjectLedger } from '../../../records/ledger.js'
 import { batchSize } from '../change-rules.js'
-import { type FoldContext, type FoldDecision, LIVE, parsePullLink } from '../fold.js'
+import { parsePullLink } from '../../../github/event.js'
+import { type FoldContext, type FoldDecision, LIVE } from '../../ledger/fold.js'
 import { type DecidedInput, type Gate, PASS, approvalKept, changesWait } from './gate.js'
 
 /**

@@ -1,4 +1,4 @@
-import type { ChangeBatch } from '../change-batch.js'
+import type { ChangeBatch } from '../../batch.js'
 import { batchSize } from '../change-rules.js'
 import { type BatchInput, type Gate, PASS, type Verdict } from './gate.js'
 
