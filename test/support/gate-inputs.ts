@@ -13,6 +13,7 @@ import type { DocsPullUpdate } from '../../src/agent/ledger/expiry.js'
 import type { AgentJob } from '../../src/mintlify/agent-jobs.js'
 import { type ProjectLedger, emptyProject } from '../../src/records/ledger.js'
 import { silentLogger } from '../../src/runner/logger.js'
+import { readPathFilter } from '../../src/agent/path-filter.js'
 
 /** What the gate tests fix: 2026-11-24 12:00 UTC, a repository and its branch's head. */
 export const NOW = Date.UTC(2026, 10, 24, 12)
@@ -78,9 +79,18 @@ export const batchOf = (pulls: BatchPull[], over: Partial<ChangeBatch> = {}): Ch
   ...over
 })
 
+/** The change settings as the inputs' defaults make them, with a dashboard. */
 export const settingsOf = (over: Partial<GateSettings> = {}): GateSettings => ({
+  label: '',
+  dashboard: true,
+  changes: 'event',
   fold: 'open-pr',
+  skipLabel: 'no-docs',
+  includeDiff: false,
   docsToken: '',
+  dashboardTitle: 'Docs agent dashboard',
+  paths: readPathFilter('paths', '', 'paths-ignore', ''),
+  dryRun: false,
   ...over
 })
 

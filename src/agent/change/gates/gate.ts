@@ -2,7 +2,7 @@ import type { ProjectLedger, RunEntry, Waiting } from '../../../records/ledger.j
 import type { Logger } from '../../../runner/logger.js'
 import { counted } from '../../../runner/text.js'
 import type { BudgetState } from '../../ledger/budget.js'
-import type { ApprovalMode, JobBudget } from '../../settings.js'
+import type { ChangeSettings } from '../../settings.js'
 import type { DocsPullUpdate } from '../../ledger/expiry.js'
 import type { ChangeBatch } from '../../batch.js'
 import type { ChangePlan } from '../change-plan.js'
@@ -41,14 +41,8 @@ export interface LedgerView {
   noteUpdates(updates: DocsPullUpdate[]): void
 }
 
-/** The inputs the gates read. */
-export interface GateSettings {
-  fold: 'open-pr' | 'never'
-  docsToken: string
-  maxJobs?: JobBudget
-  maxOpen?: number
-  approval?: ApprovalMode
-}
+/** The inputs the gates read: a new control's input is one more of the change settings. */
+export type GateSettings = ChangeSettings
 
 /** What the gates may read of GitHub through the change run's reader. */
 export interface GateReads {
