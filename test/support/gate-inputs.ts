@@ -32,7 +32,9 @@ export class TestLedger implements LedgerView {
   ) {}
 
   coveredBy(head: string) {
-    return this.project.runs.find(r => r.head === head && r.run !== this.runId)
+    return this.project.runs.find(
+      r => r.head === head && r.run !== this.runId && r.result !== 'waiting'
+    )
   }
 
   budgetState() {
