@@ -14,6 +14,7 @@ import type { AgentJob } from '../../src/mintlify/agent-jobs.js'
 import { type ProjectLedger, emptyProject } from '../../src/records/ledger.js'
 import { silentLogger } from '../../src/runner/logger.js'
 import { readPathFilter } from '../../src/agent/path-filter.js'
+import { docsPulls } from '../../src/agent/docs-repository.js'
 
 /** What the gate tests fix: 2026-11-24 12:00 UTC, a repository and its branch's head. */
 export const NOW = Date.UTC(2026, 10, 24, 12)
@@ -143,9 +144,8 @@ export function batchInput(
     foldContext: {
       readJob: jobsService([]).readJob,
       serverUrl: SERVER,
-      docsGitHub: () => {
-        throw new Error('This test reads no docs pull request.')
-      },
+      // Nothing listens there: a gate that reads a docs pull request must be given its own.
+      docs: docsPulls({ docsToken: 'ghs_unread' }, 'http://127.0.0.1:9', {}),
       ...fold
     },
     ...over

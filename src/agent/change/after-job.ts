@@ -1,8 +1,8 @@
-import { type GitHubApi, connectGitHub, describeGitHubError } from '../../github/api.js'
+import { type GitHubApi, describeGitHubError } from '../../github/api.js'
 import type { RunEvent } from '../../github/event.js'
 import type { AgentJob } from '../../mintlify/agent-jobs.js'
 import { codeSpan, markdownLink } from '../../runner/markdown.js'
-import { Input } from '../names.js'
+import { docsPulls } from '../docs-repository.js'
 import type { ChangeBatch } from '../batch.js'
 import type { ChangeSettings } from '../settings.js'
 import type { RunDeps } from './change-settings.js'
@@ -51,12 +51,7 @@ export async function requestReviewers(
 ): Promise<void> {
   if (settings.reviewers !== 'authors' || !settings.docsToken || !job.prLink) return
   await requestAuthors(batch, job.prLink, {
-    docsGitHub: (owner, repo) =>
-      connectGitHub(settings.docsToken, { owner, repo, apiUrl: event.apiUrl }, deps.signal, {
-        clock: deps.clock,
-        session: deps.session,
-        tokenInput: Input.DocsToken
-      }),
+    docs: docsPulls(settings, event.apiUrl, deps),
     serverUrl: event.serverUrl,
     log: deps.log
   })

@@ -1,6 +1,7 @@
-import { type GitHubApi, connectGitHub } from '../../github/api.js'
+import type { GitHubApi } from '../../github/api.js'
 import type { RunEvent } from '../../github/event.js'
 import { LiveComment } from '../comment/live-comment.js'
+import { docsPulls } from '../docs-repository.js'
 import { type PreparedRun, type RunAbout, type StoppedRun, skippedRun } from '../prepared-run.js'
 import type { ChangeBatch } from '../batch.js'
 import { ChangeReader } from './change-reader.js'
@@ -35,13 +36,7 @@ export class ChangeContext {
     return {
       readJob: deps.readJob,
       serverUrl: event.serverUrl,
-      docsGitHub: (owner: string, repo: string) =>
-        connectGitHub(
-          settings.docsToken || settings.githubToken,
-          { owner, repo, apiUrl: event.apiUrl },
-          deps.signal,
-          { clock: deps.clock, session: deps.session }
-        )
+      docs: docsPulls(settings, event.apiUrl, deps, { orRunToken: true })
     }
   }
 

@@ -1,10 +1,9 @@
-import { connectGitHub } from '../../github/api.js'
 import type { RunEvent } from '../../github/event.js'
 import { errorText } from '../../runner/errors.js'
 import { expireStale } from '../ledger/expiry.js'
 import type { LedgerSession } from '../ledger/ledger-session.js'
 import { refreshOutcomes } from '../ledger/outcomes.js'
-import { Input } from '../names.js'
+import { docsPulls } from '../docs-repository.js'
 import type { ChangeSettings } from '../settings.js'
 import type { RunDeps } from './change-settings.js'
 import { LIVE } from '../ledger/fold.js'
@@ -24,19 +23,14 @@ export async function refreshDocsPulls(
   deps: Pick<RunDeps, 'clock' | 'log' | 'signal' | 'session'>
 ): Promise<void> {
   const after = settings.expireAfter
-  const connect = (token: string, tokenInput: string) => (owner: string, repo: string) =>
-    connectGitHub(token, { owner, repo, apiUrl: event.apiUrl }, deps.signal, {
-      clock: deps.clock,
-      session: deps.session,
-      tokenInput
-    })
   const expiry =
     after && settings.docsToken
       ? await expireStale(session.project, {
           afterMs: after.ms,
           afterText: after.text,
+          keepLabel: after.keepLabel,
           now: deps.clock.wallNow(),
-          docsGitHub: connect(settings.docsToken, Input.DocsToken),
+          docs: docsPulls(settings, event.apiUrl, deps),
           serverUrl: event.serverUrl,
           dashboardUrl: session.url,
           log: deps.log,
@@ -52,11 +46,9 @@ export async function refreshDocsPulls(
     ...expiry.updates.map(u => u.jobId),
     ...(foldCandidate ? [foldCandidate] : [])
   ])
-  const tokenInput = settings.docsToken ? Input.DocsToken : Input.GithubToken
   const reads = await refreshOutcomes(session.project, {
     now: deps.clock.wallNow(),
-    docsGitHub: connect(settings.docsToken || settings.githubToken, tokenInput),
-    tokenInput,
+    docs: docsPulls(settings, event.apiUrl, deps, { orRunToken: true }),
     serverUrl: event.serverUrl,
     log: deps.log,
     skip

@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { FoldContext } from '../../../src/agent/ledger/fold.js'
 import { maxOpen } from '../../../src/agent/change/gates/max-open.js'
-import { GitHubSession, connectGitHub } from '../../../src/github/api.js'
+import { docsPulls } from '../../../src/agent/docs-repository.js'
+import { GitHubSession } from '../../../src/github/api.js'
 import type { AgentJob } from '../../../src/mintlify/agent-jobs.js'
 import { type LedgerJob, emptyProject } from '../../../src/records/ledger.js'
 import { FakeGitHub } from '../../simulator/fake-github.js'
@@ -45,8 +46,7 @@ function input(ledgerJobs: LedgerJob[], max: number, jobs: AgentJob[] = [], over
   const service = jobsService(jobs)
   const fold: Partial<FoldContext> = {
     readJob: service.readJob,
-    docsGitHub: (owner, repo) =>
-      connectGitHub('ghs_docs', { owner, repo, apiUrl: gh.url }, undefined, { session })
+    docs: docsPulls({ docsToken: 'ghs_docs' }, gh.url, { session })
   }
   const ledger = new TestLedger({ ...emptyProject(), jobs: ledgerJobs })
   const gateInput = decidedInput({ settings: settingsOf({ maxOpen: max }), ledger, ...over }, fold)
@@ -126,7 +126,7 @@ describe('the max-open gate', () => {
     expect(ledger.updates).toMatchObject([{ jobId: 'job-4', state: 'open', prLink: link(4) }])
   })
 
-  it('counts what it cannot read as open, and says so, naming docs-token when it is not set', async () => {
+  it('counts what it cannot read as open, and says so, with what to grant when GitHub refused', async () => {
     gh.failures.set('pull', 404)
     const elsewhere = 'https://gitlab.example/acme/docs/-/merge_requests/3'
     const { gateInput } = input(
@@ -138,15 +138,12 @@ describe('the max-open gate', () => {
       why: expect.stringContaining('3 docs pull requests of this project open or on the way')
     })
     expect(gateInput.notices).toEqual([
-      expect.stringMatching(
-        /^Could not read job job-2: The service knows no job job-2; .*pull\/1: .*: counted as open for 'max-open'\. If the docs repository is private, set 'docs-token'\.$/
-      )
+      `Could not read job job-2: The service knows no job job-2; ${link(1)}: HTTP 404: counted as open for 'max-open'. Give 'docs-token' read access to the pull requests of acme/docs.`
     ])
-    const withToken = input([job('job-2', 'active')], 1, [], {
-      settings: settingsOf({ maxOpen: 1, docsToken: 'ghs_docs' })
-    })
-    await maxOpen.check(withToken.gateInput)
-    expect(withToken.gateInput.notices).toEqual([
+    // Only the service could not say: there is nothing to grant on GitHub.
+    const unknown = input([job('job-2', 'active')], 1)
+    await maxOpen.check(unknown.gateInput)
+    expect(unknown.gateInput.notices).toEqual([
       "Could not read job job-2: The service knows no job job-2: counted as open for 'max-open'."
     ])
   })
