@@ -72,6 +72,11 @@ export interface StartingRun extends RunAbout {
   requestReviewers?: (job: AgentJob) => Promise<void>
   /** A review follow-up on the docs pull request itself: the record naming its job is there already. */
   onDocsPr?: boolean
+  /**
+   * Called before the job is created or the follow-up sent: makes sure the run can comment where it
+   * should (LiveComment.claim), and throws, naming the permission, when it cannot.
+   */
+  beforeSpending?: () => Promise<void>
 }
 
 /** What a run prepares before the job, on every trigger: one of these, set where the flow decides. */

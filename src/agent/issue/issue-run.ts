@@ -13,7 +13,13 @@ import {
 } from '../comment/live-comment.js'
 import type { Markers } from '../comment/marker.js'
 import type { AgentJob } from '../../mintlify/agent-jobs.js'
-import { type JobTarget, type PreparedRun, skippedRun, startingRun } from '../prepared-run.js'
+import {
+  type JobTarget,
+  type PreparedRun,
+  isStopped,
+  skippedRun,
+  startingRun
+} from '../prepared-run.js'
 import { decideEarlierJob, relabelFollowUp } from './earlier-job.js'
 import type { TriggerSettings } from '../settings.js'
 import { type TriggerPlan, planTrigger } from './trigger.js'
@@ -37,9 +43,22 @@ type IssueSettings = TriggerSettings & { projectId: string; docsToken?: string }
 
 /**
  * Decides what to run from the inputs, the event, the trust gate and the job recorded on the issue.
- * GitHub is contacted only when the run comments or checks a permission.
+ * GitHub is contacted only when the run comments or checks a permission. A run that comments and
+ * spends (a new job, a follow-up) first makes sure it can comment (beforeSpending).
  */
 export async function prepareIssueRun(
+  settings: IssueSettings,
+  event: RunEvent,
+  deps: IssueRunDeps
+): Promise<PreparedRun> {
+  const run = await decideIssueRun(settings, event, deps)
+  if (isStopped(run) || !run.comment || run.request.prompt === undefined) return run
+  const { comment } = run
+  return { ...run, beforeSpending: () => comment.claim(settings.comment === 'true') }
+}
+
+/** What to run, and where to comment: see prepareIssueRun. */
+async function decideIssueRun(
   settings: IssueSettings,
   event: RunEvent,
   deps: IssueRunDeps

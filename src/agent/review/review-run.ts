@@ -213,7 +213,9 @@ async function withStatusComment(
     comment,
     followUp: true,
     source,
-    onDocsPr: true
+    onDocsPr: true,
+    // As on an issue: a follow-up whose status cannot reach the pull request is not sent.
+    beforeSpending: () => comment.claim(settings.comment === 'true')
   })
 }
 
