@@ -9,6 +9,7 @@ import { ENTRIES } from '../../scripts/entries.mjs'
 import { ACTION_VERSION } from '../../src/runner/runner.js'
 import { REFERENCE, renderTables, unpadTables } from '../../scripts/reference-tables.js'
 import { ROOT } from '../support/run-action.js'
+import type { Result } from '../../src/agent/outcome.js'
 
 const read = (file: string): string => readFileSync(path.join(ROOT, file), 'utf8')
 type ActionYaml = {
@@ -137,6 +138,33 @@ describe(REFERENCE, () => {
   })
 })
 
+describe('the result words', () => {
+  // Every word the type allows, checked by the compiler: a new word that is missing here fails the
+  // type check, so it cannot be left out of the lists below.
+  const words: Record<Result, true> = {
+    'pr-opened': true,
+    'no-changes': true,
+    failed: true,
+    archived: true,
+    'timed-out': true,
+    started: true,
+    cancelled: true,
+    skipped: true,
+    'dry-run': true,
+    waiting: true
+  }
+  const action = parse(read('action.yml')) as ActionYaml
+  const readme = read('README.md')
+
+  it.each(Object.keys(words))(
+    "'%s' is in action.yml's result output, so in the reference, and in the README's table",
+    word => {
+      expect(action.outputs.result?.description).toMatch(new RegExp(`\\b${word}\\b`))
+      expect(readme).toMatch(new RegExp(`^\\| \`${word}\` +\\|`, 'm'))
+    }
+  )
+})
+
 describe('CONTRIBUTING.md', () => {
   it('gives the two commands', () => {
     const contributing = read('CONTRIBUTING.md')
@@ -153,7 +181,8 @@ describe('package', () => {
     const pkg = JSON.parse(read('package.json')) as { dependencies: Record<string, string> }
     // The stack the action's design names; http-client for the toolkit's proxy rule (getProxyUrl);
     // request-error for the class Octokit's failures are (@actions/github does not export it);
-    // plugin-retry for GitHub's passing failures; picomatch for paths/paths-ignore. Each further
+    // plugin-retry for GitHub's passing failures; picomatch for paths/paths-ignore and .mintignore;
+    // yaml for the OpenAPI specs in YAML whose operation pages reader impact measures. Each further
     // one needs its reason in its commit message.
     expect(Object.keys(pkg.dependencies).sort()).toEqual(
       [
@@ -163,7 +192,8 @@ describe('package', () => {
         '@octokit/plugin-retry',
         '@octokit/request-error',
         'picomatch',
-        'undici'
+        'undici',
+        'yaml'
       ].filter(name => name in pkg.dependencies)
     )
   })

@@ -79,11 +79,51 @@ describe('with: keys given to this repository’s actions', () => {
   })
 })
 
+describe("the README: a new user's first screens", () => {
+  const readme = read('README.md')
+  const lines = readme.split('\n')
+
+  it('shows a copyable workflow within its first 25 lines', () => {
+    const first = lines.findIndex(l => l.startsWith('```yaml'))
+    expect(first).toBeGreaterThan(0)
+    expect(first).toBeLessThan(25)
+    const block = yamlBlocks('README.md')[0]
+    expect(block?.kind).toBe('workflow')
+    expect(block?.text).toMatch(/uses: mintlify\/agent-action@/)
+  })
+
+  it('keeps the two commands under "Try it locally"', () => {
+    const section = readme.split(/^## /m).find(part => part.startsWith('Try it locally'))
+    expect(section).toContain('npm ci && npm start')
+    expect(section).toContain('npm ci && npm test')
+  })
+
+  it('stays a few screens long: the details live in docs/ and examples/', () => {
+    expect(lines.length).toBeLessThanOrEqual(420)
+  })
+
+  it('shows every picture of docs/', () => {
+    const pictures = readdirSync(path.join(ROOT, 'docs')).filter(f => f.endsWith('.png'))
+    expect(pictures.length).toBeGreaterThanOrEqual(10)
+    for (const picture of pictures) expect(readme).toContain(`(docs/${picture})`)
+  })
+
+  it('says what docs-token needs write access for, and what relabeling is', () => {
+    const row = lines.find(l => l.includes('(folding, relabeling)'))
+    expect(row).toMatch(/`docs-token`: read access/)
+    expect(row).toMatch(/write for `expire-after`/)
+    expect(readme).toMatch(/\*\*Relabeling\*\* is adding the label again/)
+    expect(readme).toMatch(/A `docs-token` that can write .*comment/s)
+  })
+})
+
 describe('links between the README and docs/', () => {
-  it('there are the five docs pages', () => {
+  it('there are the seven docs pages', () => {
     expect(docsPages.sort()).toEqual([
+      'docs/architecture.md',
       'docs/performance.md',
       'docs/proxy-and-enterprise.md',
+      'docs/recipes.md',
       'docs/reference.md',
       'docs/retries-and-rate-limits.md',
       'docs/security.md'
@@ -176,12 +216,10 @@ describe('docs/performance.md', () => {
   })
 })
 
-describe('the least-privilege table of the README', () => {
-  const readme = read('README.md')
-  const header = readme
-    .split('\n')
-    .findIndex(l => /^\| feature\s+\| workflow `permissions:`/.test(l))
-  const table = readme
+describe('the least-privilege table (docs/security.md)', () => {
+  const page = read('docs/security.md')
+  const header = page.split('\n').findIndex(l => /^\| feature\s+\| workflow `permissions:`/.test(l))
+  const table = page
     .split('\n')
     .slice(header)
     .filter((l, i, all) => all.slice(0, i + 1).every(x => x.startsWith('|')))
@@ -222,7 +260,10 @@ describe('the least-privilege table of the README', () => {
   })
 
   it('needs no personal access token: docs-token comes from a GitHub App everywhere it is set', () => {
-    expect(readme).toContain('No feature needs a personal access token.')
+    expect(page).toContain('No feature needs a personal access token.')
+    expect(read('README.md')).toMatch(
+      /No feature needs a personal access token;\s+\[Security\]\(docs\/security\.md#least-privilege\)/
+    )
     const sources = [
       ...markdownFiles().flatMap(file =>
         yamlBlocks(file).map(b => ({ name: b.name, text: b.text }))
