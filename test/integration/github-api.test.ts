@@ -215,6 +215,61 @@ describe('GitHub retries (@octokit/plugin-retry)', () => {
     expect(gh.comments).toHaveLength(0)
   })
 
+  it("sends a comment creation again once after GitHub's secondary rate limit, whose answer proves nothing was posted", async () => {
+    gh.failures.set('create-comment', { status: 429, times: 1, retryAfter: 30 })
+    const clock = new VirtualClock()
+    const github = await connectGitHub('ghs_t', { ...repo, apiUrl: gh.url }, undefined, { clock })
+    const id = await github.createComment(4, 'once')
+    expect(gh.comments.map(c => [c.id, c.body])).toEqual([[id, 'once']])
+    expect(sent('POST', '/comments')).toBe(2)
+    expect(clock.pauses).toEqual([30_000])
+  })
+
+  it('never sends a comment creation a third time, however short the wait', async () => {
+    gh.failures.set('create-comment', { status: 403, times: 5, retryAfter: 1 })
+    const clock = new VirtualClock()
+    const github = await connectGitHub('ghs_t', { ...repo, apiUrl: gh.url }, undefined, { clock })
+    await expect(github.createComment(4, 'once')).rejects.toThrow(
+      "GitHub's secondary rate limit stopped POST /repos/{owner}/{repo}/issues/{issue_number}/comments 2 times (a creation is sent again once at most). Run the workflow again later, or space its runs out (e.g. a concurrency group)."
+    )
+    expect(sent('POST', '/comments')).toBe(2)
+    expect(gh.comments).toHaveLength(0)
+  })
+
+  it('waits for a rate limit up to the deadline it is given, then says what GitHub asked, without waiting', async () => {
+    gh.failures.set('permission', { status: 403, times: 3, retryAfter: 60 })
+    const clock = new VirtualClock()
+    const github = await connectGitHub('ghs_t', { ...repo, apiUrl: gh.url }, undefined, {
+      clock,
+      deadline: clock.now() + 150_000
+    })
+    const error = await github.permission('alice').catch((e: unknown) => e)
+    // The module the connection came from (loaded afresh), whose error classes it throws.
+    const { describeGitHubError, refusedAccess } = await import('../../src/github/api.js')
+    // Two waits of a minute fit in 150 s; a third would end past it.
+    expect(clock.pauses).toEqual([60_000, 60_000])
+    expect(sent('GET', '/permission')).toBe(3)
+    expect(describeGitHubError(error)).toMatch(
+      /^GitHub's secondary rate limit stopped GET \/repos\/\{owner\}\/\{repo\}\/collaborators\/\{username\}\/permission, asking to wait 1m: past the step's time limit \('timeout', (29|30)s left\)/
+    )
+    expect(refusedAccess(error)).toBe(false)
+  })
+
+  it('waits at most a minute for a rate limit without a deadline, and a read at most three times', async () => {
+    gh.failures.set('permission', { status: 429, times: 1, retryAfter: 61 })
+    const clock = new VirtualClock()
+    const github = await connectGitHub('ghs_t', { ...repo, apiUrl: gh.url }, undefined, { clock })
+    await expect(github.permission('alice')).rejects.toThrow(
+      /asking to wait 1m 1s: longer than this step waits \(1m\)/
+    )
+    expect(clock.pauses).toEqual([])
+    gh.failures.set('permission', { status: 403, times: 4, retryAfter: 2 })
+    await expect(github.permission('alice')).rejects.toThrow(
+      / 4 times\. Run the workflow again later/
+    )
+    expect(clock.pauses).toEqual([2000, 2000, 2000])
+  })
+
   it('does not retry a refusal (403, 404)', async () => {
     gh.addPull('acme/docs', { number: 4 })
     gh.failures.set('pull-files', 403)
