@@ -9,6 +9,7 @@ import { type PullRequestRef, parsePullRequest } from './event.js'
 import type { GraphQL } from './history.js'
 import { RateLimitError, limited } from './limits.js'
 import { GitHubTransport } from './transport.js'
+import { parseWithoutPatches } from './without-patches.js'
 
 export { RateLimitError }
 
@@ -33,6 +34,8 @@ export interface GitHubApi {
   graphql: GraphQL
   /** One page of a commit's files, with their patches. */
   commitFiles(sha: string, page: number, perPage: number): Promise<ChangedFile[]>
+  /** One page of a commit's files without their patches, which are dropped as the answer streams in. */
+  commitPaths(sha: string, page: number, perPage: number): Promise<ChangedFile[]>
   /** A pull request's files with their patches, a page at a time: the next page is read only when asked for. */
   pullFilePages(pull: number, perPage: number): AsyncIterable<ChangedFile[]>
   /** Open and closed issues (not pull requests) with this label, most recently updated first. */
@@ -90,6 +93,8 @@ export interface ChangedFile {
 
 /** Pages of 100: the most GitHub serves per request. */
 export const PAGE_SIZE = 100
+/** A page of a commit's files without patches, kept at most: 100 entries and a long message fit many times over. */
+const MAX_COMMIT_BYTES = 8 << 20
 /** Pages of an issue's comments read at most: the first and the newest. */
 const COMMENT_PAGES = 2
 
@@ -334,6 +339,20 @@ export function connectGitHub(
         per_page: perPage
       })
       return asFiles(data.files ?? [])
+    },
+    async commitPaths(sha, page, perPage) {
+      const { data } = await octokit.rest.repos.getCommit({
+        owner,
+        repo,
+        ref: sha,
+        page,
+        per_page: perPage,
+        // The answer's body as it streams in, not parsed: its patches are dropped first.
+        request: { parseSuccessResponseBody: false }
+      })
+      const body = data as unknown as AsyncIterable<Uint8Array>
+      const commit = (await parseWithoutPatches(body, MAX_COMMIT_BYTES)) as { files?: unknown }
+      return asFiles(Array.isArray(commit?.files) ? commit.files : [])
     },
     async *pullFilePages(pull, perPage) {
       const pages = octokit.paginate.iterator(octokit.rest.pulls.listFiles, {

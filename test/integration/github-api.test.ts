@@ -386,6 +386,31 @@ describe('GitHub pages (octokit.paginate)', () => {
     )
   })
 
+  it("names a commit's files without their patches, a page of 100 at a time, the rest as before", async () => {
+    const files = Array.from({ length: 150 }, (_, i) => ({
+      filename: `f${i}.ts`,
+      additions: i,
+      status: i % 2 ? ('added' as const) : ('modified' as const),
+      ...(i === 7 ? { previous_filename: 'old.ts', status: 'renamed' as const } : {}),
+      patch: `@@ -1 +1 @@\n+"${'x'.repeat(1000)}" \\ ,"patch": ${i}`
+    }))
+    gh.commits.set('c'.repeat(40), { sha: 'c'.repeat(40), message: 'm "patch": x', files })
+    const github = await connect()
+    const first = await github.commitPaths('c'.repeat(40), 1, 100)
+    const second = await github.commitPaths('c'.repeat(40), 2, 100)
+    const withPatches = await github.commitFiles('c'.repeat(40), 1, 150)
+    expect([...first, ...second]).toEqual(withPatches.map(({ patch: _patch, ...f }) => f))
+    expect(first).toHaveLength(100)
+    expect(first[7]).toEqual({
+      path: 'f7.ts',
+      previousPath: 'old.ts',
+      status: 'renamed',
+      additions: 7,
+      deletions: 0
+    })
+    expect(gh.requests.at(-2)?.query).toEqual({ page: '2', per_page: '100' })
+  })
+
   it('lists the issues with a label, open and closed, newest first, in one request', async () => {
     const github = await connect()
     const first = await github.createIssue('Docs agent dashboard', 'one', ['docs-agent-dashboard'])
