@@ -3,6 +3,7 @@ import { retry } from '@octokit/plugin-retry'
 import { RequestError } from '@octokit/request-error'
 import { type Clock, systemClock } from '../runner/clock.js'
 import { USER_AGENT } from '../runner/runner.js'
+import { HttpError } from '../runner/connections.js'
 import { InputError } from '../runner/errors.js'
 import { sendableSecret } from '../runner/inputs.js'
 import { type PullRequestRef, parsePullRequest } from './event.js'
@@ -123,6 +124,8 @@ export function describeGitHubError(error: unknown): string {
   const failure = error as { cause?: unknown; message?: unknown } | undefined
   const cause = failure?.cause as
     { code?: unknown; message?: unknown; cause?: { code?: unknown } } | undefined
+  // The connection's own account (a proxy that refused the tunnel, or asks for credentials).
+  if (cause?.cause instanceof HttpError) return `no answer from GitHub (${cause.cause.message})`
   const code = cause?.code ?? cause?.cause?.code
   const why =
     typeof code === 'string'

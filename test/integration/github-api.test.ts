@@ -4,6 +4,7 @@ import { FakeGitHub } from '../simulator/fake-github.js'
 import { type GitHubApi, lastPage } from '../../src/github/api.js'
 import { closedPort } from '../support/clients.js'
 import { LoopbackProxy, SilentProxy } from '../support/proxy.js'
+import { TcpProbe } from '../support/tcp-probe.js'
 import { HeldClock, VirtualClock } from '../support/virtual-clock.js'
 
 // Both ways to GitHub through the toolkit's getOctokit: direct, and behind a proxy chosen by the
@@ -130,6 +131,56 @@ describe('connectGitHub behind a proxy that never answers CONNECT', () => {
       await github.close()
     } finally {
       await silent.close()
+    }
+  })
+})
+
+describe('connectGitHub behind a proxy that refuses the tunnel', () => {
+  it.each(['on CONNECT', 'on accept'])(
+    'fails the call at once when the proxy closes the connection %s: no reconnecting without end',
+    async when => {
+      const closing = await TcpProbe.start(socket =>
+        when === 'on accept' ? socket.destroy() : socket.once('data', () => socket.destroy())
+      )
+      try {
+        vi.stubEnv('HTTPS_PROXY', closing.url)
+        vi.stubEnv('NO_PROXY', '')
+        const repo = { owner: 'acme', repo: 'docs', apiUrl: 'https://api.github.proxied.test' }
+        // Retries wait nothing: what is counted is the connections undici itself opens.
+        const clock = new VirtualClock()
+        const github = await connectGitHub('ghs_t', repo, undefined, { clock })
+        const error = await github.permission('alice').catch((e: unknown) => e)
+        const { describeGitHubError } = await import('../../src/github/api.js')
+        expect(describeGitHubError(error)).toMatch(
+          /^no answer from GitHub \(the proxy 127\.0\.0\.1:\d+ closed the connection instead of opening a tunnel to api\.github\.proxied\.test:443\)$/
+        )
+        await github.close()
+        await closing.settled()
+        // The call and its three retries, each one connection (undici's own retry aside).
+        expect(closing.accepted).toBeLessThanOrEqual(8)
+      } finally {
+        await closing.close()
+      }
+    }
+  )
+
+  it('says the proxy asks for credentials (407), naming no credential', async () => {
+    const asking = await TcpProbe.proxy(407)
+    try {
+      vi.stubEnv('HTTPS_PROXY', asking.url.replace('http://', 'http://user:s3cret@'))
+      vi.stubEnv('NO_PROXY', '')
+      const repo = { owner: 'acme', repo: 'docs', apiUrl: 'https://api.github.proxied.test' }
+      const github = await connectGitHub('ghs_t', repo, undefined, { clock: new VirtualClock() })
+      const error = await github.permission('alice').catch((e: unknown) => e)
+      const { describeGitHubError } = await import('../../src/github/api.js')
+      const said = describeGitHubError(error)
+      expect(said).toMatch(
+        /^no answer from GitHub \(the proxy 127\.0\.0\.1:\d+ asks for credentials \(407\): put them in the proxy variable as http:\/\/user:password@127\.0\.0\.1:\d+\)$/
+      )
+      expect(said).not.toContain('s3cret')
+      await github.close()
+    } finally {
+      await asking.close()
     }
   })
 })
