@@ -154,7 +154,7 @@ function bounded(
     // A request made before the cancel stops at it; one made after (the comment's last
     // word) gets a short grace.
     const ms = cancel?.aborted ? GRACE_MS : TIMEOUT_MS
-    const timeout = AbortSignal.timeout(ms)
+    const timeout = clock.timeout(ms)
     const signal = cancel && !cancel.aborted ? AbortSignal.any([cancel, timeout]) : timeout
     return { signal, deadline: clock.now() + ms, attempts: 0 }
   }

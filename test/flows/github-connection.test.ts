@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { useAgentServices } from '../support/agent-services.js'
+import { SIM_PROJECT } from '../simulator/server.js'
 import { SilentProxy } from '../support/proxy.js'
 import type { RunOptions } from '../support/run-action.js'
 
@@ -62,6 +63,71 @@ describe('GitHub behind a proxy that accepts the connection and never answers CO
     } finally {
       await proxy.close()
     }
+  })
+})
+
+// The limits themselves, on the run's clock (moved on here, not waited for): the bundle's side, that
+// the process exits once run() is done, is test/bundle/github-proxy.test.ts.
+describe('GitHub behind a proxy that never answers CONNECT: the time limits', () => {
+  /** Runs `options` in-process with the proxy variables set, the clock moved on `ms` once the proxy is reached. */
+  async function limited(ms: number, step: Partial<RunOptions>) {
+    const proxy = await SilentProxy.start()
+    try {
+      for (const name of ['HTTPS_PROXY', 'HTTP_PROXY', 'https_proxy', 'http_proxy'])
+        vi.stubEnv(name, proxy.url)
+      vi.stubEnv('NO_PROXY', '')
+      vi.stubEnv('no_proxy', '')
+      vi.resetModules()
+      const { startInProcess } = await import('../support/run-in-process.js')
+      const base = options({ GITHUB_API_URL: 'https://api.github.proxied.test' })
+      const started = performance.now()
+      const running = startInProcess({ ...base, ...step, env: { ...base.env, ...step.env }, clock })
+      await proxy.connected()
+      // Just short of the limit, nothing ends; at it, the call does.
+      clock.advance(ms - 1000)
+      await new Promise(resolve => setImmediate(resolve))
+      expect(proxy.open).toBe(1)
+      clock.advance(1000)
+      const result = await running.done
+      // The limit is the run's clock's: no real wait for it.
+      expect(performance.now() - started).toBeLessThan(ms / 2)
+      // Nothing keeps the process alive: the tunnel nothing answered is closed.
+      await proxy.idle()
+      expect(proxy.open).toBe(0)
+      return result
+    } finally {
+      await proxy.close()
+    }
+  }
+
+  it('ends the permission read at its 15 s limit, and the run is refused, saying why', async () => {
+    const result = await limited(15_000, {})
+    expect(result.code).toBe(0)
+    expect(result.outputs.result).toBe('skipped')
+    expect(result.log).toMatch(
+      /Could not read @maintainer's permission on the repository \(no answer from GitHub \(.*\)\), so the run is refused/
+    )
+    expect(services.sim.exchanges).toHaveLength(0)
+  })
+
+  it("ends the post step's comment update at its 10 s limit, with a warning", async () => {
+    const job = { id: 'job_proxy_1', status: 'active' }
+    const state = {
+      comment: JSON.stringify({
+        issue: 7,
+        commentId: 1000,
+        job,
+        ctx: {
+          marker: { job: job.id, run: '4242', attempt: 1 },
+          runUrl: '',
+          projectId: SIM_PROJECT
+        },
+        final: false
+      })
+    }
+    const result = await limited(10_000, { entry: 'dist/post/index.js', state })
+    expect(result.code).toBe(0)
+    expect(result.log).toMatch(/::warning::Could not finalise the agent comment/)
   })
 })
 

@@ -339,6 +339,7 @@ describe('GitHub retries (@octokit/plugin-retry)', () => {
     const clock = {
       now: () => now,
       wallNow: () => now,
+      timeout: (ms: number) => AbortSignal.timeout(ms),
       sleep: async (ms: number) => {
         waits.push(ms)
         now += ms
