@@ -243,6 +243,13 @@ export function connectGitHub(
     limited({ cancel, retryBaseMs, clock, deadline }),
     retry
   )
+  // GitHub pages a commit's files by `page` and `per_page`; the commit's own fields repeat.
+  const commitPage = (
+    sha: string,
+    page: number,
+    perPage: number,
+    request: { parseSuccessResponseBody?: boolean }
+  ) => octokit.rest.repos.getCommit({ owner, repo, ref: sha, page, per_page: perPage, request })
   return {
     async listComments(issue) {
       // GitHub lists an issue's comments oldest first. What the action looks for is near either
@@ -333,26 +340,12 @@ export function connectGitHub(
     },
     graphql: (query, variables) => octokit.graphql(query, variables),
     async commitFiles(sha, page, perPage) {
-      // GitHub pages a commit's files by `page` and `per_page`; the commit's own fields repeat.
-      const { data } = await octokit.rest.repos.getCommit({
-        owner,
-        repo,
-        ref: sha,
-        page,
-        per_page: perPage
-      })
+      const { data } = await commitPage(sha, page, perPage, {})
       return asFiles(data.files ?? [])
     },
     async commitPaths(sha, page, perPage) {
-      const { data } = await octokit.rest.repos.getCommit({
-        owner,
-        repo,
-        ref: sha,
-        page,
-        per_page: perPage,
-        // The answer's body as it streams in, not parsed: its patches are dropped first.
-        request: { parseSuccessResponseBody: false }
-      })
+      // The answer's body as it streams in, not parsed: its patches are dropped first.
+      const { data } = await commitPage(sha, page, perPage, { parseSuccessResponseBody: false })
       const body = data as unknown as AsyncIterable<Uint8Array>
       const commit = (await parseWithoutPatches(body, MAX_COMMIT_BYTES)) as { files?: unknown }
       return asFiles(Array.isArray(commit?.files) ? commit.files : [])
