@@ -33445,7 +33445,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9349);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1274);
 
 // The agent action (action.yml); `run` reports its own failures.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -33455,7 +33455,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9349:
+/***/ 1274:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -33554,6 +33554,24 @@ const botName = (login) => login
     .trim()
     .toLowerCase()
     .replace(/\[bot\]$/, '');
+/** owner, repo and number of a pull request link on the run's GitHub, or undefined. */
+function parsePullLink(link, serverUrl) {
+    let url;
+    let server;
+    try {
+        url = new URL(link);
+        server = new URL(serverUrl);
+    }
+    catch {
+        return undefined;
+    }
+    if (url.host.toLowerCase() !== server.host.toLowerCase())
+        return undefined;
+    const m = /^\/([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)\/pull\/(\d{1,10})\/?$/.exec(url.pathname);
+    if (!m)
+        return undefined;
+    return { owner: m[1], repo: m[2], number: Number(m[3]) };
+}
 const SHA = /^[0-9a-f]{40}$/i;
 const ZERO = /^0{40}$/;
 const MAX_LABELS = 50;
@@ -36824,7 +36842,7 @@ const isUnexpanded = (value) => UNEXPANDED.test(value);
  * no secret and no value. It is returned as it is, unmasked, and refused only where the secret is
  * about to be sent (`sendableSecret`), so a run that never needs it is not failed by it.
  */
-function inputs_readSecret(get, mask, name) {
+function readSecret(get, mask, name) {
     const secret = get(name).trim();
     if (!secret)
         return '';
@@ -37843,8 +37861,8 @@ function checkKeyKind(name, apiKey) {
         `Create an admin API key on the API keys page of the Mintlify dashboard (it starts with mint_, not ${OTHER_KEY_KINDS.map(k => k.prefix).join(' or ')}) and store it in the secret.`);
 }
 /** Reads key, project and URL. The key is masked before anything else can print it. */
-function connection_readConnection(get, mask) {
-    const apiKey = inputs_readSecret(get, mask, CommonInput.ApiKey);
+function readConnection(get, mask) {
+    const apiKey = readSecret(get, mask, CommonInput.ApiKey);
     if (!apiKey) {
         throw new errors_InputError(`Input '${CommonInput.ApiKey}' is required: pass an admin API key from a secret, e.g. api-key: \${{ secrets.MINTLIFY_API_KEY }}.`);
     }
@@ -43279,6 +43297,8 @@ function refusedAccess(error) {
         error.response !== undefined &&
         [401, 403, 404].includes(error.status));
 }
+/** The error is a GitHub call that failed (answered or not), rather than a wrong answer or a bug. */
+const isGitHubCallError = (error) => error instanceof RequestError;
 /** GitHub answered 404: no such thing, or none this token may see. */
 const notFound = (error) => error instanceof RequestError && error.response !== undefined && error.status === 404;
 /** What to grant, as one sentence: `grant` is what the workflow's `permissions:` block needs. */
@@ -44058,7 +44078,7 @@ const kilobytes = (n) => `${Math.max(0.1, Math.round(n / 100) / 10)} KB`;
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/names.js
 
 /** Input and output names of the agent action (action.yml), defined once; action.yml and the docs are tested against them. */
-const names_Input = {
+const Input = {
     ...CommonInput,
     Prompt: 'prompt',
     PromptFile: 'prompt-file',
@@ -44107,25 +44127,25 @@ const Output = {
 };
 /** Defaults as in action.yml; applied here too because a bare `node dist/index.js` gets no defaults from the runner. */
 const Defaults = {
-    [names_Input.ApiUrl]: DEFAULT_API_URL,
-    [names_Input.Wait]: 'true',
-    [names_Input.Timeout]: '30m',
-    [names_Input.PollInterval]: '10s',
-    [names_Input.FailOn]: 'failed,timeout',
-    [names_Input.Comment]: 'auto',
-    [names_Input.TriggerPhrase]: '/docs-agent',
-    [names_Input.RequiredPermission]: 'write',
-    [names_Input.Fold]: 'open-pr',
-    [names_Input.SkipLabel]: 'no-docs',
-    [names_Input.IncludeDiff]: 'false',
-    [names_Input.Dashboard]: 'true',
-    [names_Input.DashboardTitle]: 'Docs agent dashboard',
-    [names_Input.Changes]: 'event',
-    [names_Input.DryRun]: 'false',
-    [names_Input.FollowReviews]: 'phrase',
-    [names_Input.Approval]: 'none',
-    [names_Input.ImpactComment]: 'pr',
-    [names_Input.MaxRequests]: '20'
+    [Input.ApiUrl]: DEFAULT_API_URL,
+    [Input.Wait]: 'true',
+    [Input.Timeout]: '30m',
+    [Input.PollInterval]: '10s',
+    [Input.FailOn]: 'failed,timeout',
+    [Input.Comment]: 'auto',
+    [Input.TriggerPhrase]: '/docs-agent',
+    [Input.RequiredPermission]: 'write',
+    [Input.Fold]: 'open-pr',
+    [Input.SkipLabel]: 'no-docs',
+    [Input.IncludeDiff]: 'false',
+    [Input.Dashboard]: 'true',
+    [Input.DashboardTitle]: 'Docs agent dashboard',
+    [Input.Changes]: 'event',
+    [Input.DryRun]: 'false',
+    [Input.FollowReviews]: 'phrase',
+    [Input.Approval]: 'none',
+    [Input.ImpactComment]: 'pr',
+    [Input.MaxRequests]: '20'
 };
 /** Names of the values the main step saves for the post step. */
 const State = {
@@ -44198,12 +44218,6 @@ function botAllowed(login, allowed) {
 
 
 
-/**
- * `approval: dashboard`: change runs and scheduled catch-ups start nothing; their changes wait on the
- * dashboard in one batch with a checkbox, and a tick by someone with `required-permission` (an
- * `issues` `edited` event on the dashboard) starts them once.
- */
-const APPROVAL_MODES = ['none', 'dashboard'];
 /** An edit of the dashboard issue, with `approval: dashboard`: perhaps a tick. Payload alone. */
 function isApprovalTick(event, settings) {
     return (settings.approval === 'dashboard' &&
@@ -44227,7 +44241,7 @@ function readTick(body, waiting) {
     return { kind: 'tick', batch };
 }
 /** The changes wait for a tick: what the dashboard and the summary say. */
-const awaitingWhy = (changes) => `Awaiting approval ('${names_Input.Approval}: dashboard'): ${counted(changes, 'change')} ${changes === 1 ? 'waits' : 'wait'} on the dashboard until someone with '${names_Input.RequiredPermission}' ticks '${APPROVAL_PHRASE}'. Later changes join the same batch.`;
+const awaitingWhy = (changes) => `Awaiting approval ('${Input.Approval}: dashboard'): ${counted(changes, 'change')} ${changes === 1 ? 'waits' : 'wait'} on the dashboard until someone with '${Input.RequiredPermission}' ticks '${APPROVAL_PHRASE}'. Later changes join the same batch.`;
 /** A login as a reply names it: GitHub's own characters only. */
 const approval_LOGIN = /^[A-Za-z0-9-]{1,39}(\[bot\])?$/;
 /**
@@ -44626,26 +44640,12 @@ function unknownEarlierJob(event, where) {
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/budget.js
-
-
-const WINDOWS = { day: 86_400_000, week: LONGEST_WINDOW_MS };
 /**
  * Mintlify publishes average credit costs per agent run, not per API job; this is its published
  * average for a run that updates docs from code changes (docs.mintlify.com, credits page, August
  * 2026). Shown only as an estimate, labelled so: the API reports no usage.
  */
 const ESTIMATED_CREDITS_PER_RUN = 180;
-function parseMaxJobs(name, raw) {
-    const text = raw.trim().toLowerCase().replace(/\s+/g, '');
-    if (text === '')
-        return undefined;
-    const m = /^(\d{1,4})\/(day|week)$/.exec(text);
-    const max = Number(m?.[1]);
-    if (!m || max < 1) {
-        throw new errors_InputError(`Input '${name}' must be a number of jobs per day or per week, such as 5/day or 20/week; got '${raw}'.`);
-    }
-    return { max, windowMs: WINDOWS[m[2]], text: `${max}/${m[2]}` };
-}
 /** Where the budget stands at `now`, from the times (epoch ms) of every job and follow-up started. */
 function budgetState(spend, budget, now) {
     const inWindow = spend.filter(at => at > now - budget.windowMs && at <= now).sort((a, b) => a - b);
@@ -44658,105 +44658,6 @@ function budgetState(spend, budget, now) {
 }
 /** Starts in the last `windowMs`, for the estimate beside the budget. */
 const startsWithin = (spend, windowMs, now) => spend.filter(at => at > now - windowMs && at <= now).length;
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/fold.js
-
-
-/** Ledger states of a job that may still take a follow-up: running, or its docs pull request open. */
-const LIVE = new Set(['active', 'open', 'started']);
-/**
- * The ledger's newest job of the project that may still take the batch, checked against the
- * service: still running, or its docs pull request (the link the service reports, never one
- * written anywhere else) still open. Anything that cannot be read means a new job, never a guess.
- */
-async function decideFold(project, ctx) {
-    const latest = [...project.jobs].reverse().find(job => LIVE.has(job.state));
-    if (!latest)
-        return { info: 'No docs job of this project is open in the ledger: starting a new job.' };
-    let job;
-    try {
-        job = await ctx.readJob(latest.id);
-    }
-    catch (error) {
-        return {
-            notice: `Could not read the earlier job ${latest.id} (${errorText(error).replace(/\.$/, '')}), so these changes start a new job.`,
-            info: 'Starting a new job.'
-        };
-    }
-    if (job.status === 'active')
-        return {
-            target: { jobId: job.id, docsPr: job.prLink ?? undefined },
-            info: `Job ${job.id} is still running: sending the changes to it as a follow-up.`
-        };
-    if (!job.prLink)
-        return {
-            info: `The earlier job ${job.id} ended (${job.status ?? 'status unknown'}) without a docs pull request: starting a new job.`,
-            seen: { jobId: job.id, state: 'ended' }
-        };
-    const state = await docsPrState(ctx, job.prLink);
-    const times = (s) => ({
-        ...(s.createdAt ? { prCreatedAt: s.createdAt } : {}),
-        ...(s.endedAt ? { endedAt: s.endedAt } : {})
-    });
-    if ('error' in state)
-        return {
-            notice: `Could not read the state of the docs pull request ${job.prLink} (${state.error}), so these changes start a new job instead of joining it.${state.hint ?? ''}`,
-            info: 'Starting a new job.'
-        };
-    if (state.open)
-        return {
-            target: { jobId: job.id, docsPr: job.prLink },
-            info: `The docs pull request ${job.prLink} of job ${job.id} is still open: sending the changes to the job as a follow-up.`,
-            seen: { jobId: job.id, state: 'open', prLink: job.prLink, ...times(state) }
-        };
-    const closed = state.merged ? 'merged' : 'closed';
-    return {
-        info: `The docs pull request ${job.prLink} of job ${job.id} is ${closed}: starting a new job.`,
-        seen: { jobId: job.id, state: closed, prLink: job.prLink, ...times(state) }
-    };
-}
-/**
- * A docs pull request's state, read with the docs repository's connection; an error says why it
- * could not be read, and what to set when GitHub refused.
- */
-async function docsPrState(ctx, link) {
-    const where = parsePullLink(link, ctx.serverUrl);
-    if (!where)
-        return { error: `it is not a pull request on ${ctx.serverUrl}` };
-    try {
-        const pull = await ctx.docsGitHub(where.owner, where.repo).pull(where.number);
-        return {
-            open: pull.state === 'open',
-            merged: pull.merged,
-            createdAt: pull.createdAt,
-            endedAt: pull.merged ? pull.mergedAt : pull.state === 'open' ? undefined : pull.closedAt
-        };
-    }
-    catch (error) {
-        const hint = refusedAccess(error)
-            ? " If the docs repository is private, set 'docs-token' to a token that can read its pull requests."
-            : undefined;
-        return { error: describeGitHubError(error), hint };
-    }
-}
-/** owner, repo and number of a pull request link on the run's GitHub, or undefined. */
-function parsePullLink(link, serverUrl) {
-    let url;
-    let server;
-    try {
-        url = new URL(link);
-        server = new URL(serverUrl);
-    }
-    catch {
-        return undefined;
-    }
-    if (url.host.toLowerCase() !== server.host.toLowerCase())
-        return undefined;
-    const m = /^\/([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)\/pull\/(\d{1,10})\/?$/.exec(url.pathname);
-    if (!m)
-        return undefined;
-    return { owner: m[1], repo: m[2], number: Number(m[3]) };
-}
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/outcomes.js
 
@@ -44795,12 +44696,12 @@ async function refreshOutcomes(project, ctx) {
         }
         catch (error) {
             const hint = refusedAccess(error)
-                ? ctx.tokenInput === names_Input.DocsToken
-                    ? ` Give '${names_Input.DocsToken}' read access to the pull requests of ${where.owner}/${where.repo}.`
-                    : ` If the docs repository is private, set '${names_Input.DocsToken}' to a token that can read its pull requests.`
+                ? ctx.tokenInput === Input.DocsToken
+                    ? ` Give '${Input.DocsToken}' read access to the pull requests of ${where.owner}/${where.repo}.`
+                    : ` If the docs repository is private, set '${Input.DocsToken}' to a token that can read its pull requests.`
                 : '';
             const text = `Could not read the docs pull request ${link} with '${ctx.tokenInput}' (${describeGitHubError(error)}), so the dashboard's outcomes are not brought up to date in this run.${hint}`;
-            if (ctx.tokenInput === names_Input.DocsToken)
+            if (ctx.tokenInput === Input.DocsToken)
                 ctx.log.warning(text);
             else
                 ctx.log.notice(text);
@@ -44875,113 +44776,16 @@ function hoursOrDays(ms) {
     return `${days} days`;
 }
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/impact/windows.js
-const windows_DAY = 86_400_000;
-const dayText = (at) => new Date(at).toISOString().slice(0, 10);
-/**
- * Two equal windows meeting at the merge: the analytics count whole UTC days, so the merge's own
- * day, partly before and partly after, is in neither; `days` whole days before it, and as many
- * after it. Measured a day after the second ends (the analytics' lag).
- */
-function impactWindows(mergedAt, days) {
-    const mergeDay = Math.floor(mergedAt / windows_DAY) * windows_DAY;
-    const afterEnd = mergeDay + windows_DAY + days * windows_DAY;
-    return {
-        before: { from: dayText(mergeDay - days * windows_DAY), to: dayText(mergeDay) },
-        after: { from: dayText(mergeDay + windows_DAY), to: dayText(afterEnd) },
-        dueAt: afterEnd + windows_DAY
-    };
-}
-/** The last day a range covers, for people: `to` is not in it. */
-const lastDay = (range) => dayText(Date.parse(range.to) - windows_DAY);
-/** The ledger's merged docs pull requests not measured yet whose windows are over, oldest merge first. */
-function dueForImpact(project, now, days) {
-    return project.jobs
-        .filter((j) => j.state === 'merged' &&
-        Boolean(j.prLink) &&
-        typeof j.endedAt === 'number' &&
-        !j.impact &&
-        impactWindows(j.endedAt, days).dueAt <= now)
-        .sort((a, b) => a.endedAt - b.endedAt);
-}
-/** Merged docs pull requests still waiting for their windows to end, for the log. */
-const waitingForImpact = (project, now, days) => project.jobs.filter(j => j.state === 'merged' &&
-    j.prLink &&
-    j.endedAt &&
-    !j.impact &&
-    impactWindows(j.endedAt, days).dueAt > now).length;
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/impact/comment.js
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/impact-table.js
 
 
 
-
+// How the ledger's reader-impact figures read (before → after, the direction, too few to tell),
+// on the dashboard and in the impact comment alike (impact/comment.ts).
 /** Under this in both windows, a difference says nothing. */
 const TOO_FEW = 10;
-/** Finds the action's impact comment among a pull request's comments. */
-const IMPACT_MARKER = '<!-- mintlify-agent-reader-impact -->';
-const LABELS = {
-    humanViews: 'Human page views',
-    humanVisitors: 'Human visitors (per page, summed)',
-    aiVisitors: 'AI visitors (per page, summed)',
-    thumbsDown: 'Thumbs-down',
-    zeroClickSearches: 'Searches for its terms with no result clicked',
-    unansweredQuestions: 'Unanswered assistant questions on its terms or pages'
-};
-const SHOWN_PAGES = 10;
-/**
- * The comment on a docs pull request: the windows named, one row per measure with both figures
- * and the direction, small counts marked as such, and no word on what caused what.
- */
-function renderImpactComment(c) {
-    const shownPages = c.pages.slice(0, SHOWN_PAGES).map(codeSpan).join(', ');
-    const morePages = c.pages.length > SHOWN_PAGES ? ` and ${c.pages.length - SHOWN_PAGES} more` : '';
-    const lines = [
-        '### Readers before and after this pull request merged',
-        '',
-        `Merged ${new Date(c.mergedAt).toISOString().slice(0, 16).replace('T', ' ')} UTC. Two windows of ${c.days} whole UTC days, the merge's own day in neither (the analytics count whole days): **before** ${range(c.before)}, **after** ${range(c.after)}.`,
-        '',
-        `- **Pages**: ${c.pages.length ? `${shownPages}${morePages}` : 'none: the pull request changed no docs page, so the page rows are left out'}`,
-        `- **Terms**: ${c.terms.length ? c.terms.map(codeSpan).join(', ') : 'none recorded for it, so the search and question rows are left out'}`,
-        '',
-        '| Measure | Before | After | Direction |',
-        '|---|---:|---:|---|',
-        ...rows(c.figures, c.pages.length > 0, c.terms.length > 0).map(r => `| ${r.label} | ${r.before} | ${r.after} | ${r.direction} |`),
-        '',
-        ...c.notes.map(n => `- ${n}`),
-        ...(c.notes.length ? [''] : []),
-        `Counts are the service's analytics for the two windows; a row under ${TOO_FEW} in both says too few to tell. Other changes, the season and search engines move these figures too: a direction is not a cause.`,
-        '',
-        IMPACT_MARKER
-    ];
-    return lines.join('\n');
-}
-function rows(figures, pages, terms) {
-    const value = (f, name) => f[IMPACT_MEASURES.indexOf(name)] ?? null;
-    const out = [];
-    for (const name of IMPACT_MEASURES) {
-        const isPage = name !== 'zeroClickSearches' && name !== 'unansweredQuestions';
-        if ((isPage && !pages) || (!isPage && !terms))
-            continue;
-        const b = value(figures.before, name);
-        const a = value(figures.after, name);
-        out.push({ label: LABELS[name], before: shown(b), after: shown(a), direction: direction(b, a) });
-        if (name === 'thumbsDown') {
-            const views = [value(figures.before, 'humanViews'), value(figures.after, 'humanViews')];
-            const rate = (down, v) => down === null || !v ? null : Math.round((down / v) * 1000) / 10;
-            const [rb, ra] = [rate(b, views[0] ?? null), rate(a, views[1] ?? null)];
-            out.push({
-                label: 'Thumbs-down per 100 human views',
-                before: rb === null ? 'not known' : rb.toFixed(1),
-                after: ra === null ? 'not known' : ra.toFixed(1),
-                // The rate is as small as its thumbs-down: too few of them tell nothing.
-                direction: direction(rb, ra, tooFew(b, a))
-            });
-        }
-    }
-    return out;
-}
 const shown = (n) => (n === null ? 'not known' : formatCount(n));
+/** Both windows' counts are under TOO_FEW: a difference says nothing. */
 const tooFew = (b, a) => b !== null && a !== null && b < TOO_FEW && a < TOO_FEW;
 /**
  * ↑, ↓ or → with the difference; `too few to tell` when the counts behind it are few (by default,
@@ -44999,7 +44803,6 @@ function direction(b, a, few = b !== null && a !== null && tooFew(b, a)) {
     const pct = b > 0 ? ` (${sign}${Math.abs(Math.round((diff / b) * 100))}%)` : '';
     return `${a > b ? '↑' : '↓'} ${sign}${formatCount(Math.abs(diff))}${pct}`;
 }
-const range = (r) => `${r.from} to ${lastDay(r)}`;
 /** A dashboard cell: `120 → 180 ↑`, or `3 → 1 (too few)`. */
 function impactCell(impact, name) {
     const i = IMPACT_MEASURES.indexOf(name);
@@ -45291,7 +45094,90 @@ function dashboardError(what, error) {
     return new ExplainedError(`Could not ${what} the docs agent dashboard issue (${detail}), which records what was handed to the agent, so nothing was started. Give the workflow 'issues: write', or set 'dashboard: false' to run every change as its own job without a record.`);
 }
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/fold.js
+
+
+
+/** Ledger states of a job that may still take a follow-up: running, or its docs pull request open. */
+const LIVE = new Set(['active', 'open', 'started']);
+/**
+ * The ledger's newest job of the project that may still take the batch, checked against the
+ * service: still running, or its docs pull request (the link the service reports, never one
+ * written anywhere else) still open. Anything that cannot be read means a new job, never a guess.
+ */
+async function decideFold(project, ctx) {
+    const latest = [...project.jobs].reverse().find(job => LIVE.has(job.state));
+    if (!latest)
+        return { info: 'No docs job of this project is open in the ledger: starting a new job.' };
+    let job;
+    try {
+        job = await ctx.readJob(latest.id);
+    }
+    catch (error) {
+        return {
+            notice: `Could not read the earlier job ${latest.id} (${errorText(error).replace(/\.$/, '')}), so these changes start a new job.`,
+            info: 'Starting a new job.'
+        };
+    }
+    if (job.status === 'active')
+        return {
+            target: { jobId: job.id, docsPr: job.prLink ?? undefined },
+            info: `Job ${job.id} is still running: sending the changes to it as a follow-up.`
+        };
+    if (!job.prLink)
+        return {
+            info: `The earlier job ${job.id} ended (${job.status ?? 'status unknown'}) without a docs pull request: starting a new job.`,
+            seen: { jobId: job.id, state: 'ended' }
+        };
+    const state = await docsPrState(ctx, job.prLink);
+    const times = (s) => ({
+        ...(s.createdAt ? { prCreatedAt: s.createdAt } : {}),
+        ...(s.endedAt ? { endedAt: s.endedAt } : {})
+    });
+    if ('error' in state)
+        return {
+            notice: `Could not read the state of the docs pull request ${job.prLink} (${state.error}), so these changes start a new job instead of joining it.${state.hint ?? ''}`,
+            info: 'Starting a new job.'
+        };
+    if (state.open)
+        return {
+            target: { jobId: job.id, docsPr: job.prLink },
+            info: `The docs pull request ${job.prLink} of job ${job.id} is still open: sending the changes to the job as a follow-up.`,
+            seen: { jobId: job.id, state: 'open', prLink: job.prLink, ...times(state) }
+        };
+    const closed = state.merged ? 'merged' : 'closed';
+    return {
+        info: `The docs pull request ${job.prLink} of job ${job.id} is ${closed}: starting a new job.`,
+        seen: { jobId: job.id, state: closed, prLink: job.prLink, ...times(state) }
+    };
+}
+/**
+ * A docs pull request's state, read with the docs repository's connection; an error says why it
+ * could not be read, and what to set when GitHub refused.
+ */
+async function docsPrState(ctx, link) {
+    const where = parsePullLink(link, ctx.serverUrl);
+    if (!where)
+        return { error: `it is not a pull request on ${ctx.serverUrl}` };
+    try {
+        const pull = await ctx.docsGitHub(where.owner, where.repo).pull(where.number);
+        return {
+            open: pull.state === 'open',
+            merged: pull.merged,
+            createdAt: pull.createdAt,
+            endedAt: pull.merged ? pull.mergedAt : pull.state === 'open' ? undefined : pull.closedAt
+        };
+    }
+    catch (error) {
+        const hint = refusedAccess(error)
+            ? " If the docs repository is private, set 'docs-token' to a token that can read its pull requests."
+            : undefined;
+        return { error: describeGitHubError(error), hint };
+    }
+}
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/expiry.js
+
 
 
 
@@ -45323,7 +45209,7 @@ async function expireStale(project, ctx) {
             pull = await docs.pull(where.number);
         }
         catch (error) {
-            ctx.log.warning(`Could not read the docs pull request ${link} with '${names_Input.DocsToken}' (${describeGitHubError(error)}), so stale docs pull requests are not closed in this run.${accessHint(error, where)}`);
+            ctx.log.warning(`Could not read the docs pull request ${link} with '${Input.DocsToken}' (${describeGitHubError(error)}), so stale docs pull requests are not closed in this run.${accessHint(error, where)}`);
             break;
         }
         const seen = settled(job.id, pull);
@@ -45345,7 +45231,7 @@ async function expireStale(project, ctx) {
             closed = await docs.closePull(where.number);
         }
         catch (error) {
-            ctx.log.warning(`Could not close the docs pull request ${link}, open longer than 'expire-after: ${ctx.afterText}', with '${names_Input.DocsToken}' (${describeGitHubError(error)}).${accessHint(error, where)}`);
+            ctx.log.warning(`Could not close the docs pull request ${link}, open longer than 'expire-after: ${ctx.afterText}', with '${Input.DocsToken}' (${describeGitHubError(error)}).${accessHint(error, where)}`);
             break;
         }
         // Merged in the meantime: GitHub keeps a merged pull request as it is.
@@ -45376,7 +45262,7 @@ function settled(jobId, pull) {
 }
 function accessHint(error, where) {
     return refusedAccess(error)
-        ? ` Give '${names_Input.DocsToken}' read and write access to the pull requests of ${where.owner}/${where.repo}.`
+        ? ` Give '${Input.DocsToken}' read and write access to the pull requests of ${where.owner}/${where.repo}.`
         : '';
 }
 function closingComment(ctx, createdAt) {
@@ -46259,7 +46145,6 @@ const batchSize = (batch) => batch.pulls.length + batch.commits.length;
 
 
 
-
 /** Commits read at most for one batch: a range longer than this is documented from its newest. */
 const MAX_RANGE = 100;
 /** The diff excerpt's patches read at most, in bytes: more than any prompt could hold. */
@@ -46366,7 +46251,7 @@ class ChangeReader {
             const docs = connectGitHub(settings.docsToken, event, deps.signal, {
                 clock: deps.clock,
                 session: deps.session,
-                tokenInput: names_Input.DocsToken
+                tokenInput: Input.DocsToken
             });
             return await viewerLogin(docs.graphql);
         }
@@ -46421,11 +46306,11 @@ class ChangeReader {
             if (this.deps.signal?.aborted || error instanceof ExplainedError)
                 throw error;
             // Not an HTTP error: GitHub answered, but not with what was asked for (GraphQL errors, no such commit).
-            const why = error instanceof RequestError
+            const why = isGitHubCallError(error)
                 ? describeGitHubError(error)
                 : errorText(error).replace(/\s+/g, ' ').trim().slice(0, 300).replace(/\.$/, '');
             const hint = refusedAccess(error)
-                ? `${permissionHint("'contents: read' and 'pull-requests: read'")} Check that '${names_Input.GithubToken}' belongs to this repository.`
+                ? `${permissionHint("'contents: read' and 'pull-requests: read'")} Check that '${Input.GithubToken}' belongs to this repository.`
                 : 'Re-run the workflow; the agent is not started with a partial description of the changes.';
             throw new ExplainedError(`Could not ${what}: ${why}. ${hint}`);
         }
@@ -46433,6 +46318,7 @@ class ChangeReader {
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/open-limit.js
+
 
 
 
@@ -46518,7 +46404,6 @@ async function countOpen(project, max, fold, ctx) {
 
 
 
-const REVIEWER_MODES = ['authors'];
 /** People checked and requested at most in one run (GitHub takes a few at a time anyway). */
 const MAX_REVIEWERS = 10;
 const reviewers_LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
@@ -46553,7 +46438,7 @@ async function requestAuthors(batch, prLink, ctx) {
         catch (error) {
             // 404: no such account, or none GitHub shows this token: no access either way.
             if (describeGitHubError(error) !== 'HTTP 404') {
-                ctx.log.warning(`Could not check ${login}'s access to ${where.owner}/${where.repo} with '${names_Input.DocsToken}' (${describeGitHubError(error)}), so no reviewers are requested on ${prLink}.`);
+                ctx.log.warning(`Could not check ${login}'s access to ${where.owner}/${where.repo} with '${Input.DocsToken}' (${describeGitHubError(error)}), so no reviewers are requested on ${prLink}.`);
                 return [];
             }
             notFound++;
@@ -46566,7 +46451,7 @@ async function requestAuthors(batch, prLink, ctx) {
     // GitHub answers 404 for every user of a repository the token cannot see: when it knew none of
     // them, the pull request itself tells the two apart.
     if (notFound === authors.length && !(await canRead(docs, where.number))) {
-        ctx.log.warning(`GitHub knows none of ${authors.join(', ')} on ${where.owner}/${where.repo} (HTTP 404 for each), as it answers when '${names_Input.DocsToken}' cannot see that repository, so no reviewers are requested on ${prLink}. Check that '${names_Input.DocsToken}' can read ${where.owner}/${where.repo}.`);
+        ctx.log.warning(`GitHub knows none of ${authors.join(', ')} on ${where.owner}/${where.repo} (HTTP 404 for each), as it answers when '${Input.DocsToken}' cannot see that repository, so no reviewers are requested on ${prLink}. Check that '${Input.DocsToken}' can read ${where.owner}/${where.repo}.`);
         return [];
     }
     if (without.length)
@@ -46577,7 +46462,7 @@ async function requestAuthors(batch, prLink, ctx) {
         await docs.requestReviewers(where.number, withAccess);
     }
     catch (error) {
-        ctx.log.warning(`Could not request reviews from ${withAccess.join(', ')} on ${prLink} with '${names_Input.DocsToken}' (${describeGitHubError(error)}).${refusedAccess(error) ? ` Give '${names_Input.DocsToken}' write access to the pull requests of ${where.owner}/${where.repo}.` : ''}`);
+        ctx.log.warning(`Could not request reviews from ${withAccess.join(', ')} on ${prLink} with '${Input.DocsToken}' (${describeGitHubError(error)}).${refusedAccess(error) ? ` Give '${Input.DocsToken}' write access to the pull requests of ${where.owner}/${where.repo}.` : ''}`);
         return [];
     }
     ctx.log.info(`Requested reviews on ${prLink} from ${withAccess.join(', ')}.`);
@@ -46615,7 +46500,6 @@ async function canRead(docs, pull) {
 
 
 
-const FOLD_MODES = ['open-pr', 'never'];
 /** Pull requests of a batch told about their docs pull request, besides the event's own. */
 const MAX_SOURCE_COMMENTS = 5;
 /**
@@ -46629,7 +46513,7 @@ async function prepareChangeRun(settings, event, deps) {
     if (plan.kind === 'skip')
         return skipped(plan.why, plan.source);
     if (!settings.githubToken) {
-        throw new errors_InputError(`Input '${names_Input.GithubToken}' is empty: it is needed to read the ${event.name || 'code'} changes (files, commits). Leave it at its default (\${{ github.token }}).`);
+        throw new errors_InputError(`Input '${Input.GithubToken}' is empty: it is needed to read the ${event.name || 'code'} changes (files, commits). Leave it at its default (\${{ github.token }}).`);
     }
     const github = connectGitHub(settings.githubToken, event, deps.signal, {
         clock: deps.clock,
@@ -46963,7 +46847,7 @@ class ChangeRun {
                 afterMs: after.ms,
                 afterText: after.text,
                 now: deps.clock.wallNow(),
-                docsGitHub: connect(settings.docsToken, names_Input.DocsToken),
+                docsGitHub: connect(settings.docsToken, Input.DocsToken),
                 serverUrl: event.serverUrl,
                 dashboardUrl: session.url,
                 log: deps.log,
@@ -46978,7 +46862,7 @@ class ChangeRun {
             ...expiry.updates.map(u => u.jobId),
             ...(foldCandidate ? [foldCandidate] : [])
         ]);
-        const tokenInput = settings.docsToken ? names_Input.DocsToken : names_Input.GithubToken;
+        const tokenInput = settings.docsToken ? Input.DocsToken : Input.GithubToken;
         const reads = await refreshOutcomes(session.project, {
             now: deps.clock.wallNow(),
             docsGitHub: connect(settings.docsToken || settings.githubToken, tokenInput),
@@ -47027,7 +46911,7 @@ class ChangeRun {
             docsGitHub: (owner, repo) => connectGitHub(settings.docsToken, { owner, repo, apiUrl: event.apiUrl }, deps.signal, {
                 clock: deps.clock,
                 session: deps.session,
-                tokenInput: names_Input.DocsToken
+                tokenInput: Input.DocsToken
             }),
             serverUrl: event.serverUrl,
             log: deps.log
@@ -47308,7 +47192,6 @@ function issuePrompt(issue, repository, { standing, instruction } = {}) {
 
 
 
-const COMMENT_MODES = ['auto', 'true', 'false'];
 const GATED_EVENTS = new Set(['issues', 'issue_comment']);
 /** The text after the trigger phrase, or undefined when the comment does not start with it. */
 function commandText(body, phrase) {
@@ -47343,15 +47226,15 @@ function issueActivityRefusal(settings, event) {
         if (event.label && sameLabel(event.label, wanted))
             return undefined;
         return event.label
-            ? `The label ${labelText(event.label)} was added to the issue; only adding ${labelText(wanted)} ('${names_Input.Label}') starts the agent.`
-            : `This labeled event does not name the label that was added; only adding ${labelText(wanted)} ('${names_Input.Label}') starts the agent.`;
+            ? `The label ${labelText(event.label)} was added to the issue; only adding ${labelText(wanted)} ('${Input.Label}') starts the agent.`
+            : `This labeled event does not name the label that was added; only adding ${labelText(wanted)} ('${Input.Label}') starts the agent.`;
     }
     if (event.action === 'opened') {
         if (!wanted)
-            return `The issue was opened ('opened'): an opened issue starts the agent only when '${names_Input.Label}' is set and the issue carries that label. Adding a label ('labeled') starts it.`;
+            return `The issue was opened ('opened'): an opened issue starts the agent only when '${Input.Label}' is set and the issue carries that label. Adding a label ('labeled') starts it.`;
         if (event.issue?.labels.some(l => sameLabel(l, wanted)))
             return undefined;
-        return `The issue was opened without the label ${labelText(wanted)} ('${names_Input.Label}'); adding it starts the agent.`;
+        return `The issue was opened without the label ${labelText(wanted)} ('${Input.Label}'); adding it starts the agent.`;
     }
     const only = `only adding ${wanted ? `the label ${labelText(wanted)}` : 'a label'} ('labeled') starts the agent.`;
     if (event.action === 'unlabeled' && event.label)
@@ -47394,16 +47277,16 @@ function planTrigger(settings, event) {
         prompt = issuePrompt(event.issue, repository, { standing: settings.prompt });
     }
     if (prompt === undefined && settings.jobId === undefined) {
-        throw new errors_InputError(`Give the agent an instruction: set '${names_Input.Prompt}' or '${names_Input.PromptFile}', run it from an issue, or set '${names_Input.JobId}' to wait for an existing job.`);
+        throw new errors_InputError(`Give the agent an instruction: set '${Input.Prompt}' or '${Input.PromptFile}', run it from an issue, or set '${Input.JobId}' to wait for an existing job.`);
     }
     const available = settings.issueNumber ?? event.issue?.number;
     if (settings.comment === 'true' && available === undefined) {
-        throw new errors_InputError(`Input '${names_Input.Comment}' is 'true' but this ${event.name || 'run'} event has no issue or pull request: set '${names_Input.IssueNumber}'.`);
+        throw new errors_InputError(`Input '${Input.Comment}' is 'true' but this ${event.name || 'run'} event has no issue or pull request: set '${Input.IssueNumber}'.`);
     }
     const target = settings.comment === 'false' ? undefined : available;
     if ((target !== undefined || (gate && settings.requiredPermission !== 'none')) &&
         !settings.githubToken) {
-        throw new errors_InputError(`Input '${names_Input.GithubToken}' is empty: it is needed to ${target !== undefined ? 'comment on the issue' : "check the triggering person's permission"}. Leave it at its default (\${{ github.token }}) or set '${names_Input.Comment}: false'.`);
+        throw new errors_InputError(`Input '${Input.GithubToken}' is empty: it is needed to ${target !== undefined ? 'comment on the issue' : "check the triggering person's permission"}. Leave it at its default (\${{ github.token }}) or set '${Input.Comment}: false'.`);
     }
     return { prompt, target, fromComment, gate };
 }
@@ -47622,7 +47505,7 @@ async function recordDocsPr(job, ctx) {
         return;
     const place = docsPrPlace(where);
     const records = new DocsPrRecords(ctx.apiKey);
-    const fail = (what, error) => ctx.log.warning(`Could not ${what} ${place} with '${names_Input.DocsToken}' (${describeGitHubError(error)}), so reviews there do not reach job ${job.id}.${refusedAccess(error) ? ` Give '${names_Input.DocsToken}' write access to the pull requests of ${where.owner}/${where.repo}.` : ''} The run goes on.`);
+    const fail = (what, error) => ctx.log.warning(`Could not ${what} ${place} with '${Input.DocsToken}' (${describeGitHubError(error)}), so reviews there do not reach job ${job.id}.${refusedAccess(error) ? ` Give '${Input.DocsToken}' write access to the pull requests of ${where.owner}/${where.repo}.` : ''} The run goes on.`);
     let docs;
     try {
         // An unusable token (an unexpanded expression) fails here: a warning like any refusal.
@@ -47648,7 +47531,7 @@ async function recordDocsPr(job, ctx) {
     }
     catch (error) {
         if (refusedAccess(error))
-            ctx.log.info(`'${names_Input.DocsToken}' can read ${place} but not comment on it (${describeGitHubError(error)}), so reviews there do not reach job ${job.id}. To send them, give it write access to the pull requests of ${where.owner}/${where.repo}.`);
+            ctx.log.info(`'${Input.DocsToken}' can read ${place} but not comment on it (${describeGitHubError(error)}), so reviews there do not reach job ${job.id}. To send them, give it write access to the pull requests of ${where.owner}/${where.repo}.`);
         else
             fail('comment on', error);
     }
@@ -47723,18 +47606,18 @@ async function findTrustedRecord(github, docs, pull, settings) {
     }
     catch (error) {
         return {
-            warning: `'${names_Input.DocsToken}' could not tell who it is (${describeGitHubError(error)}), so the record on ${pull.place} naming its job cannot be trusted and nothing is sent to it. Set '${names_Input.DocsToken}' to the same secret as the code repository's workflow uses.`
+            warning: `'${Input.DocsToken}' could not tell who it is (${describeGitHubError(error)}), so the record on ${pull.place} naming its job cannot be trusted and nothing is sent to it. Set '${Input.DocsToken}' to the same secret as the code repository's workflow uses.`
         };
     }
     if (!identity)
         return {
-            warning: `GitHub did not say who '${names_Input.DocsToken}' is, so the record on ${pull.place} naming its job cannot be trusted and nothing is sent to it.`
+            warning: `GitHub did not say who '${Input.DocsToken}' is, so the record on ${pull.place} naming its job cannot be trusted and nothing is sent to it.`
         };
     const trusted = signed.find(c => botName(c.author) === botName(identity));
     if (trusted)
         return { found: trusted.record };
     return {
-        why: `the record there was written by @${safeLogin(signed[0]?.author ?? '')}, not by the '${names_Input.DocsToken}' identity @${safeLogin(identity)}`,
+        why: `the record there was written by @${safeLogin(signed[0]?.author ?? '')}, not by the '${Input.DocsToken}' identity @${safeLogin(identity)}`,
         forged: true
     };
 }
@@ -47751,8 +47634,6 @@ const safeLogin = (login) => /^[A-Za-z0-9][A-Za-z0-9-]{0,38}(\[bot\])?$/.test(lo
 
 
 
-/** `follow-reviews`: reviews that start with the trigger phrase, or every review with text. */
-const REVIEW_MODES = ['phrase', 'all'];
 /** A review, or a comment on a pull request: what may follow up on a docs pull request's job. */
 const isReviewEvent = (event) => event.name === 'pull_request_review' ||
     (event.name === 'issue_comment' && Boolean(event.issue?.isPullRequest));
@@ -47779,7 +47660,7 @@ function askedOf(settings, event) {
     const text = commandText(review.body, phrase);
     if (text === undefined)
         return {
-            skipped: `The review does not start with '${phrase}' ('${names_Input.FollowReviews}' is 'phrase').`
+            skipped: `The review does not start with '${phrase}' ('${Input.FollowReviews}' is 'phrase').`
         };
     return { kind: 'review', body: text, reviewId: review.id };
 }
@@ -47810,9 +47691,9 @@ async function prepareReviewRun(settings, event, deps) {
         return skip(asked.skipped);
     const isComment = asked.kind === 'comment';
     if (!settings.docsToken)
-        throw new errors_InputError(`A pull_request_review run sends the review to the job of the docs pull request, named by a record written with '${names_Input.DocsToken}': set '${names_Input.DocsToken}' to the same secret as the code repository's workflow (or give the step a prompt to run it as any other run).`);
+        throw new errors_InputError(`A pull_request_review run sends the review to the job of the docs pull request, named by a record written with '${Input.DocsToken}': set '${Input.DocsToken}' to the same secret as the code repository's workflow (or give the step a prompt to run it as any other run).`);
     if (!settings.githubToken)
-        throw new errors_InputError(`Input '${names_Input.GithubToken}' is empty: it is needed to read the pull request's comments. Leave it at its default (\${{ github.token }}).`);
+        throw new errors_InputError(`Input '${Input.GithubToken}' is empty: it is needed to read the pull request's comments. Leave it at its default (\${{ github.token }}).`);
     const { log, clock, session, signal } = deps;
     const pr = event.issue;
     const place = docsPrPlace({ owner: event.owner, repo: event.repo, number: pr.number });
@@ -47820,7 +47701,7 @@ async function prepareReviewRun(settings, event, deps) {
     const docs = connectGitHub(settings.docsToken, event, signal, {
         clock,
         session,
-        tokenInput: names_Input.DocsToken
+        tokenInput: Input.DocsToken
     });
     const cancelled = () => Boolean(signal?.aborted);
     let search;
@@ -48159,6 +48040,112 @@ async function runAgentJob(client, request, hooks) {
     };
 }
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/impact/windows.js
+const windows_DAY = 86_400_000;
+const dayText = (at) => new Date(at).toISOString().slice(0, 10);
+/**
+ * Two equal windows meeting at the merge: the analytics count whole UTC days, so the merge's own
+ * day, partly before and partly after, is in neither; `days` whole days before it, and as many
+ * after it. Measured a day after the second ends (the analytics' lag).
+ */
+function impactWindows(mergedAt, days) {
+    const mergeDay = Math.floor(mergedAt / windows_DAY) * windows_DAY;
+    const afterEnd = mergeDay + windows_DAY + days * windows_DAY;
+    return {
+        before: { from: dayText(mergeDay - days * windows_DAY), to: dayText(mergeDay) },
+        after: { from: dayText(mergeDay + windows_DAY), to: dayText(afterEnd) },
+        dueAt: afterEnd + windows_DAY
+    };
+}
+/** The last day a range covers, for people: `to` is not in it. */
+const lastDay = (range) => dayText(Date.parse(range.to) - windows_DAY);
+/** The ledger's merged docs pull requests not measured yet whose windows are over, oldest merge first. */
+function dueForImpact(project, now, days) {
+    return project.jobs
+        .filter((j) => j.state === 'merged' &&
+        Boolean(j.prLink) &&
+        typeof j.endedAt === 'number' &&
+        !j.impact &&
+        impactWindows(j.endedAt, days).dueAt <= now)
+        .sort((a, b) => a.endedAt - b.endedAt);
+}
+/** Merged docs pull requests still waiting for their windows to end, for the log. */
+const waitingForImpact = (project, now, days) => project.jobs.filter(j => j.state === 'merged' &&
+    j.prLink &&
+    j.endedAt &&
+    !j.impact &&
+    impactWindows(j.endedAt, days).dueAt > now).length;
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/impact/comment.js
+
+
+
+
+/** Finds the action's impact comment among a pull request's comments. */
+const IMPACT_MARKER = '<!-- mintlify-agent-reader-impact -->';
+const LABELS = {
+    humanViews: 'Human page views',
+    humanVisitors: 'Human visitors (per page, summed)',
+    aiVisitors: 'AI visitors (per page, summed)',
+    thumbsDown: 'Thumbs-down',
+    zeroClickSearches: 'Searches for its terms with no result clicked',
+    unansweredQuestions: 'Unanswered assistant questions on its terms or pages'
+};
+const SHOWN_PAGES = 10;
+/**
+ * The comment on a docs pull request: the windows named, one row per measure with both figures
+ * and the direction, small counts marked as such, and no word on what caused what.
+ */
+function renderImpactComment(c) {
+    const shownPages = c.pages.slice(0, SHOWN_PAGES).map(codeSpan).join(', ');
+    const morePages = c.pages.length > SHOWN_PAGES ? ` and ${c.pages.length - SHOWN_PAGES} more` : '';
+    const lines = [
+        '### Readers before and after this pull request merged',
+        '',
+        `Merged ${new Date(c.mergedAt).toISOString().slice(0, 16).replace('T', ' ')} UTC. Two windows of ${c.days} whole UTC days, the merge's own day in neither (the analytics count whole days): **before** ${range(c.before)}, **after** ${range(c.after)}.`,
+        '',
+        `- **Pages**: ${c.pages.length ? `${shownPages}${morePages}` : 'none: the pull request changed no docs page, so the page rows are left out'}`,
+        `- **Terms**: ${c.terms.length ? c.terms.map(codeSpan).join(', ') : 'none recorded for it, so the search and question rows are left out'}`,
+        '',
+        '| Measure | Before | After | Direction |',
+        '|---|---:|---:|---|',
+        ...rows(c.figures, c.pages.length > 0, c.terms.length > 0).map(r => `| ${r.label} | ${r.before} | ${r.after} | ${r.direction} |`),
+        '',
+        ...c.notes.map(n => `- ${n}`),
+        ...(c.notes.length ? [''] : []),
+        `Counts are the service's analytics for the two windows; a row under ${TOO_FEW} in both says too few to tell. Other changes, the season and search engines move these figures too: a direction is not a cause.`,
+        '',
+        IMPACT_MARKER
+    ];
+    return lines.join('\n');
+}
+function rows(figures, pages, terms) {
+    const value = (f, name) => f[IMPACT_MEASURES.indexOf(name)] ?? null;
+    const out = [];
+    for (const name of IMPACT_MEASURES) {
+        const isPage = name !== 'zeroClickSearches' && name !== 'unansweredQuestions';
+        if ((isPage && !pages) || (!isPage && !terms))
+            continue;
+        const b = value(figures.before, name);
+        const a = value(figures.after, name);
+        out.push({ label: LABELS[name], before: shown(b), after: shown(a), direction: direction(b, a) });
+        if (name === 'thumbsDown') {
+            const views = [value(figures.before, 'humanViews'), value(figures.after, 'humanViews')];
+            const rate = (down, v) => down === null || !v ? null : Math.round((down / v) * 1000) / 10;
+            const [rb, ra] = [rate(b, views[0] ?? null), rate(a, views[1] ?? null)];
+            out.push({
+                label: 'Thumbs-down per 100 human views',
+                before: rb === null ? 'not known' : rb.toFixed(1),
+                after: ra === null ? 'not known' : ra.toFixed(1),
+                // The rate is as small as its thumbs-down: too few of them tell nothing.
+                direction: direction(rb, ra, tooFew(b, a))
+            });
+        }
+    }
+    return out;
+}
+const range = (r) => `${r.from} to ${lastDay(r)}`;
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/answer-checks.js
 const isString = v => typeof v === 'string';
 const isBoolean = v => typeof v === 'boolean';
@@ -48212,24 +48199,14 @@ function answer_checks_pick(value, shape) {
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/analytics.js
 
 
-async function getVisitorsPage(client, projectId, query, deadline, 
+/**
+ * One page of a per-path count, checked against the document: `visitors` (unique visitors), or
+ * `views` (content views, human and AI apart: the same page, its counts events rather than people).
+ */
+async function getPerPathPage(client, projectId, what, query, deadline, 
 /** Every attempt, retries included, draws on it. */
 budget) {
-    return asVisitorsPage(await readPerPath(client, projectId, 'visitors', query, deadline, budget), 'visitors');
-}
-/**
- * Content views per path, human and AI apart: the same page as the visitors' (`views` for
- * `visitors`), its counts events rather than people.
- */
-async function getViewsPage(client, projectId, query, deadline, budget) {
-    const page = (await readPerPath(client, projectId, 'views', query, deadline, budget));
-    // Checked as a visitors page: the views' list stands where the visitors' does.
-    const { views, ...rest } = page && typeof page === 'object' ? page : { views: undefined };
-    return asVisitorsPage({ ...rest, visitors: views }, 'views');
-}
-/** One page of a per-path count (`visitors` or `views`): the same query, paging and errors. */
-function readPerPath(client, projectId, what, query, deadline, budget) {
-    return client.send({
+    const body = await client.send({
         method: 'GET',
         path: ['v1', 'analytics', projectId, what],
         query: { ...query },
@@ -48239,6 +48216,12 @@ function readPerPath(client, projectId, what, query, deadline, budget) {
         budget,
         notFound: projectNotFound(projectId)
     });
+    if (what === 'visitors')
+        return asVisitorsPage(body, 'visitors');
+    // Checked as a visitors page: the views' list stands where the visitors' does.
+    const page = body;
+    const { views, ...rest } = page && typeof page === 'object' ? page : { views: undefined };
+    return asVisitorsPage({ ...rest, visitors: views }, 'views');
 }
 /** Counts are numbers in the document (approximate distinct visitors), never negative. */
 const COUNTS = { human: isCount, ai: isCount, total: isCount };
@@ -48698,8 +48681,9 @@ async function measureWindows(client, target, limits) {
         const query = { dateFrom: range.from, dateTo: range.to };
         if (pages.size) {
             const paths = { ...query, limit: PATH_ROWS, offset: 0 };
-            const views = await getViewsPage(client, target.projectId, paths, limits.deadline, limits.budget);
-            const visitors = await getVisitorsPage(client, target.projectId, paths, limits.deadline, limits.budget);
+            const read = (what) => getPerPathPage(client, target.projectId, what, paths, limits.deadline, limits.budget);
+            const views = await read('views');
+            const visitors = await read('visitors');
             if (views.totals.total === 0 && visitors.totals.total === 0) {
                 notes.add(`The service has no page views at all for the window ${name}: its figures are not known.`);
             }
@@ -48784,7 +48768,6 @@ function sumOf(page, pages, field, incomplete) {
 
 
 
-const IMPACT_COMMENT_MODES = ['pr', 'dashboard'];
 /** Files of a docs pull request read at most: three pages of a hundred. */
 const MAX_FILE_PAGES = 3;
 /**
@@ -48802,7 +48785,7 @@ async function measureReaderImpact(settings, event, deps) {
         session: deps.session,
         tokenInput
     });
-    const dashboard = await Dashboard.open(connect(settings.githubToken, event.owner, event.repo, names_Input.GithubToken), {
+    const dashboard = await Dashboard.open(connect(settings.githubToken, event.owner, event.repo, Input.GithubToken), {
         title: settings.dashboardTitle,
         signer: new RecordSigner(settings.apiKey),
         view: { repository, serverUrl: event.serverUrl },
@@ -48818,7 +48801,7 @@ async function measureReaderImpact(settings, event, deps) {
     const project = await refreshed(dashboard, settings, { event, connect, log, now });
     const due = dueForImpact(project, now, days);
     const waiting = waitingForImpact(project, now, days);
-    log.info(`Reader impact ('${names_Input.ImpactAfter}: ${settings.impactAfter.text}'): ${counted(due.length, 'merged docs pull request')} due, ${waiting} whose windows are not over yet.`);
+    log.info(`Reader impact ('${Input.ImpactAfter}: ${settings.impactAfter.text}'): ${counted(due.length, 'merged docs pull request')} due, ${waiting} whose windows are not over yet.`);
     if (!due.length)
         return end;
     if (settings.dryRun) {
@@ -48831,7 +48814,7 @@ async function measureReaderImpact(settings, event, deps) {
         const where = parsePullLink(job.prLink, event.serverUrl);
         if (!where)
             continue;
-        const docs = connect(settings.docsToken, where.owner, where.repo, names_Input.DocsToken);
+        const docs = connect(settings.docsToken, where.owner, where.repo, Input.DocsToken);
         let pages;
         try {
             const files = await filesOf(docs, where.number);
@@ -48841,7 +48824,7 @@ async function measureReaderImpact(settings, event, deps) {
                 log.notice(`Reader impact: ${job.prLink}'s repository has no docs.json or mint.json at its root or in the folders it changed, so its files are not mapped to pages.`);
         }
         catch (error) {
-            log.warning(`Reader impact: could not read the files of ${job.prLink} with '${names_Input.DocsToken}' (${describeGitHubError(error)}); it is measured in a later run.${refusedAccess(error) ? ` Give '${names_Input.DocsToken}' read access to the contents and pull requests of ${where.owner}/${where.repo}.` : ''}`);
+            log.warning(`Reader impact: could not read the files of ${job.prLink} with '${Input.DocsToken}' (${describeGitHubError(error)}); it is measured in a later run.${refusedAccess(error) ? ` Give '${Input.DocsToken}' read access to the contents and pull requests of ${where.owner}/${where.repo}.` : ''}`);
             // A pull request GitHub does not have (gone, or out of the token's sight) holds back no other.
             if (notFound(error))
                 continue;
@@ -48851,7 +48834,7 @@ async function measureReaderImpact(settings, event, deps) {
         const planned = plannedRequests({ pages, terms });
         // No run could measure it: it is no reason to hold back the newer ones.
         if (planned > settings.maxRequests) {
-            log.warning(`Reader impact: ${job.prLink} takes ${planned} analytics requests, more than '${names_Input.MaxRequests}: ${settings.maxRequests}' allows a run: it is measured once '${names_Input.MaxRequests}' is at least ${planned}.`);
+            log.warning(`Reader impact: ${job.prLink} takes ${planned} analytics requests, more than '${Input.MaxRequests}: ${settings.maxRequests}' allows a run: it is measured once '${Input.MaxRequests}' is at least ${planned}.`);
             continue;
         }
         if (planned > left) {
@@ -48932,8 +48915,8 @@ async function refreshed(dashboard, settings, { event, connect, log, now }) {
     const project = dashboard.project(settings.projectId);
     const reads = await refreshOutcomes(project, {
         now,
-        docsGitHub: (owner, repo) => connect(settings.docsToken, owner, repo, names_Input.DocsToken),
-        tokenInput: names_Input.DocsToken,
+        docsGitHub: (owner, repo) => connect(settings.docsToken, owner, repo, Input.DocsToken),
+        tokenInput: Input.DocsToken,
         serverUrl: event.serverUrl,
         log,
         skip: new Set()
@@ -48989,7 +48972,7 @@ async function postComment(docs, number, job, settings, log, content) {
         return `${job.prLink}#issuecomment-${id}`;
     }
     catch (error) {
-        log.warning(`Reader impact of ${job.prLink} was measured, but could not be commented on it with '${names_Input.DocsToken}' (${describeGitHubError(error)}): the next run measures it again.${refusedAccess(error) ? ` Give '${names_Input.DocsToken}' write access to the pull requests of the docs repository.` : ''}`);
+        log.warning(`Reader impact of ${job.prLink} was measured, but could not be commented on it with '${Input.DocsToken}' (${describeGitHubError(error)}): the next run measures it again.${refusedAccess(error) ? ` Give '${Input.DocsToken}' write access to the pull requests of the docs repository.` : ''}`);
         return null;
     }
 }
@@ -49021,7 +49004,7 @@ const LOOK_MS = 30_000;
 async function runAgent(settings, event, runner, signal) {
     const { log, clock } = runner;
     let opened;
-    const service = () => (opened ??= openClient({ ...settings, apiKey: sendableSecret(names_Input.ApiKey, settings.apiKey) }, { log, signal, clock }));
+    const service = () => (opened ??= openClient({ ...settings, apiKey: sendableSecret(Input.ApiKey, settings.apiKey) }, { log, signal, clock }));
     const session = new GitHubSession();
     try {
         const impact = await readerImpact(settings, event, { service, log, clock, session, signal });
@@ -49074,7 +49057,7 @@ async function runAgent(settings, event, runner, signal) {
                 docsGitHub: (owner, repo) => connectGitHub(settings.docsToken, { owner, repo, apiUrl: event.apiUrl }, signal, {
                     clock,
                     session,
-                    tokenInput: names_Input.DocsToken
+                    tokenInput: Input.DocsToken
                 })
             });
         return withComment({ ...end, ...about, decision }, prepared.comment?.outcome(), settings, event);
@@ -49100,7 +49083,7 @@ function withComment(end, outcome, settings, event) {
         return {
             ...end,
             comment,
-            failure: `Could not ${commentId === undefined ? 'comment on' : 'update the comment on'} #${outcome.issue} (${outcome.error}), and '${names_Input.Comment}' is 'true': the run must comment.${outcome.hint ?? ''}`
+            failure: `Could not ${commentId === undefined ? 'comment on' : 'update the comment on'} #${outcome.issue} (${outcome.error}), and '${Input.Comment}' is 'true': the run must comment.${outcome.hint ?? ''}`
         };
     return { ...end, comment };
 }
@@ -49161,8 +49144,8 @@ async function prepare(settings, event, runner, session, signal, readJob) {
 }
 /** What the step asks, as the workflow wrote it: the prompt file's path, or the prompt's text. */
 function promptSource(runner) {
-    const file = runner.input(names_Input.PromptFile).trim();
-    return file ? `file:${file}` : `prompt:${runner.input(names_Input.Prompt).trim()}`;
+    const file = runner.input(Input.PromptFile).trim();
+    return file ? `file:${file}` : `prompt:${runner.input(Input.Prompt).trim()}`;
 }
 /** The job, the wait and the live comment. */
 async function runPrepared(client, settings, prepared, runner, signal) {
@@ -49584,7 +49567,7 @@ const leaves = (rel) => rel === '..' || rel.startsWith(`..${external_node_path_n
 
 // EXTERNAL MODULE: ./node_modules/picomatch/index.js
 var picomatch = __nccwpck_require__(4006);
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/path-filter.js
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/path-filter.js
 
 
 const MAX_PATTERNS = 200;
@@ -49636,36 +49619,46 @@ function readPathFilter(pathsName, paths, ignoreName, ignore) {
 
 
 
-
-
-
-
-
-
+// The allowed values of the inputs and the settings each flow takes live here, with their
+// reading: the flows import their types from the settings, never the settings from a flow.
+const COMMENT_MODES = ['auto', 'true', 'false'];
+const FOLD_MODES = ['open-pr', 'never'];
+const REVIEWER_MODES = ['authors'];
+/**
+ * `approval: dashboard`: change runs and scheduled catch-ups start nothing; their changes wait on the
+ * dashboard in one batch with a checkbox, and a tick by someone with `required-permission` (an
+ * `issues` `edited` event on the dashboard) starts them once.
+ */
+const APPROVAL_MODES = ['none', 'dashboard'];
+const CHANGES = ['event', 'since-last'];
+/** `follow-reviews`: reviews that start with the trigger phrase, or every review with text. */
+const REVIEW_MODES = ['phrase', 'all'];
+const IMPACT_COMMENT_MODES = ['pr', 'dashboard'];
 /** Prompt files are meant to be short instructions; a huge one is a mistake (a wrong path). */
 const MAX_PROMPT_FILE_BYTES = 256 * 1024;
 const MAX_TIMEOUT_MS = 72 * 3_600_000;
 /** Reads and validates the inputs. The key is masked before anything else can print it. */
 function readSettings(get, env, mask) {
-    const { apiKey, projectId, apiUrl } = connection_readConnection(get, mask);
-    const githubToken = inputs_readSecret(get, mask, names_Input.GithubToken);
-    const docsToken = inputs_readSecret(get, mask, names_Input.DocsToken);
-    const rawJob = get(names_Input.JobId);
-    const jobId = rawJob.trim() ? parseId(names_Input.JobId, rawJob) : undefined;
+    const { apiKey, projectId, apiUrl } = readConnection(get, mask);
+    const githubToken = readSecret(get, mask, Input.GithubToken);
+    const docsToken = readSecret(get, mask, Input.DocsToken);
+    const rawJob = get(Input.JobId);
+    const jobId = rawJob.trim() ? parseId(Input.JobId, rawJob) : undefined;
     // Whether a missing prompt is fine depends on the event (an issue can be the prompt): see planTrigger.
     const value = withDefaults(get, Defaults);
     const prompt = readPrompt(get, workspaceOf(env));
-    const wait = parseBoolean(names_Input.Wait, value(names_Input.Wait));
-    const timeoutMs = durationInput(names_Input.Timeout, value(names_Input.Timeout), 1000, MAX_TIMEOUT_MS);
-    const pollIntervalMs = durationInput(names_Input.PollInterval, value(names_Input.PollInterval), 1000, 3_600_000);
-    const failOn = parseFailOn(value(names_Input.FailOn));
-    const rawIssue = get(names_Input.IssueNumber).trim();
+    const wait = parseBoolean(Input.Wait, value(Input.Wait));
+    const timeoutMs = durationInput(Input.Timeout, value(Input.Timeout), 1000, MAX_TIMEOUT_MS);
+    const pollIntervalMs = durationInput(Input.PollInterval, value(Input.PollInterval), 1000, 3_600_000);
+    const failOn = parseFailOn(value(Input.FailOn));
+    const rawIssue = get(Input.IssueNumber).trim();
     const issueNumber = rawIssue
-        ? parseInteger(names_Input.IssueNumber, rawIssue, 1, 2 ** 31 - 1)
+        ? parseInteger(Input.IssueNumber, rawIssue, 1, 2 ** 31 - 1)
         : undefined;
-    const triggerPhrase = value(names_Input.TriggerPhrase);
+    const dashboard = parseBoolean(Input.Dashboard, value(Input.Dashboard));
+    const triggerPhrase = value(Input.TriggerPhrase);
     if (/\s/.test(triggerPhrase)) {
-        throw new errors_InputError(`Input '${names_Input.TriggerPhrase}' must be one word such as /docs-agent; got '${triggerPhrase}'.`);
+        throw new errors_InputError(`Input '${Input.TriggerPhrase}' must be one word such as /docs-agent; got '${triggerPhrase}'.`);
     }
     return {
         apiKey,
@@ -49678,40 +49671,40 @@ function readSettings(get, env, mask) {
         pollIntervalMs,
         failOn,
         githubToken,
-        comment: parseChoice(names_Input.Comment, value(names_Input.Comment), COMMENT_MODES),
+        comment: parseChoice(Input.Comment, value(Input.Comment), COMMENT_MODES),
         issueNumber,
         triggerPhrase,
-        label: get(names_Input.Label).trim(),
-        requiredPermission: parseChoice(names_Input.RequiredPermission, value(names_Input.RequiredPermission), [
+        label: get(Input.Label).trim(),
+        requiredPermission: parseChoice(Input.RequiredPermission, value(Input.RequiredPermission), [
             ...PERMISSIONS,
             'none'
         ]),
-        allowedBots: new Set(get(names_Input.AllowedBots).split(',').map(botName).filter(Boolean)),
-        fold: parseChoice(names_Input.Fold, value(names_Input.Fold), FOLD_MODES),
-        skipLabel: value(names_Input.SkipLabel),
-        includeDiff: parseBoolean(names_Input.IncludeDiff, value(names_Input.IncludeDiff)),
+        allowedBots: new Set(get(Input.AllowedBots).split(',').map(botName).filter(Boolean)),
+        fold: parseChoice(Input.Fold, value(Input.Fold), FOLD_MODES),
+        skipLabel: value(Input.SkipLabel),
+        includeDiff: parseBoolean(Input.IncludeDiff, value(Input.IncludeDiff)),
         docsToken,
-        dashboard: parseBoolean(names_Input.Dashboard, value(names_Input.Dashboard)),
-        dashboardTitle: readTitle(value(names_Input.DashboardTitle)),
-        changes: parseChoice(names_Input.Changes, value(names_Input.Changes), CHANGES),
-        dryRun: parseBoolean(names_Input.DryRun, value(names_Input.DryRun)),
-        paths: readPathFilter(names_Input.Paths, get(names_Input.Paths), names_Input.PathsIgnore, get(names_Input.PathsIgnore)),
-        maxJobs: parseMaxJobs(names_Input.MaxJobs, get(names_Input.MaxJobs)),
-        expireAfter: readExpireAfter(get(names_Input.ExpireAfter), docsToken),
-        maxOpen: get(names_Input.MaxOpen).trim()
-            ? parseInteger(names_Input.MaxOpen, get(names_Input.MaxOpen).trim(), 1, 100)
+        dashboard,
+        dashboardTitle: readTitle(value(Input.DashboardTitle)),
+        changes: parseChoice(Input.Changes, value(Input.Changes), CHANGES),
+        dryRun: parseBoolean(Input.DryRun, value(Input.DryRun)),
+        paths: readPathFilter(Input.Paths, get(Input.Paths), Input.PathsIgnore, get(Input.PathsIgnore)),
+        maxJobs: parseMaxJobs(Input.MaxJobs, get(Input.MaxJobs)),
+        expireAfter: readExpireAfter(get(Input.ExpireAfter), docsToken),
+        maxOpen: get(Input.MaxOpen).trim()
+            ? parseInteger(Input.MaxOpen, get(Input.MaxOpen).trim(), 1, 100)
             : undefined,
-        reviewers: readReviewers(get(names_Input.Reviewers), docsToken),
-        followReviews: parseChoice(names_Input.FollowReviews, value(names_Input.FollowReviews), REVIEW_MODES),
-        approval: readApproval(value(names_Input.Approval), value(names_Input.Dashboard)),
-        ...readImpact(get, value, docsToken)
+        reviewers: readReviewers(get(Input.Reviewers), docsToken),
+        followReviews: parseChoice(Input.FollowReviews, value(Input.FollowReviews), REVIEW_MODES),
+        approval: readApproval(value(Input.Approval), dashboard),
+        ...readImpact(get, value, docsToken, dashboard)
     };
 }
 /** `approval: dashboard` waits for a tick on the dashboard, so it needs the dashboard. */
 function readApproval(raw, dashboard) {
-    const mode = parseChoice(names_Input.Approval, raw.trim().toLowerCase(), APPROVAL_MODES);
-    if (mode === 'dashboard' && !parseBoolean(names_Input.Dashboard, dashboard))
-        throw new errors_InputError(`Input '${names_Input.Approval}' is 'dashboard' but '${names_Input.Dashboard}' is 'false': the changes wait for approval on the dashboard issue. Set '${names_Input.Dashboard}: true' or '${names_Input.Approval}: none'.`);
+    const mode = parseChoice(Input.Approval, raw.trim().toLowerCase(), APPROVAL_MODES);
+    if (mode === 'dashboard' && !dashboard)
+        throw new errors_InputError(`Input '${Input.Approval}' is 'dashboard' but '${Input.Dashboard}' is 'false': the changes wait for approval on the dashboard issue. Set '${Input.Dashboard}: true' or '${Input.Approval}: none'.`);
     return mode;
 }
 /**
@@ -49720,19 +49713,19 @@ function readApproval(raw, dashboard) {
  */
 const MAX_IMPACT_DAYS = 28;
 /** `impact-after`, `impact-comment` and `max-requests`; measuring reads the docs repository and the ledger. */
-function readImpact(get, value, docsToken) {
-    const impactComment = parseChoice(names_Input.ImpactComment, value(names_Input.ImpactComment).trim().toLowerCase(), IMPACT_COMMENT_MODES);
-    const maxRequests = parseInteger(names_Input.MaxRequests, value(names_Input.MaxRequests).trim(), 1, 100);
-    const text = get(names_Input.ImpactAfter).trim().toLowerCase();
+function readImpact(get, value, docsToken, dashboard) {
+    const impactComment = parseChoice(Input.ImpactComment, value(Input.ImpactComment).trim().toLowerCase(), IMPACT_COMMENT_MODES);
+    const maxRequests = parseInteger(Input.MaxRequests, value(Input.MaxRequests).trim(), 1, 100);
+    const text = get(Input.ImpactAfter).trim().toLowerCase();
     if (!text)
         return { impactComment, maxRequests };
-    const ms = durationInput(names_Input.ImpactAfter, text, DAY_MS, MAX_IMPACT_DAYS * DAY_MS);
+    const ms = durationInput(Input.ImpactAfter, text, DAY_MS, MAX_IMPACT_DAYS * DAY_MS);
     if (ms % DAY_MS)
-        throw new errors_InputError(`Input '${names_Input.ImpactAfter}' must be whole days (such as 14d or 2w), since the analytics count whole days; got '${text}'.`);
+        throw new errors_InputError(`Input '${Input.ImpactAfter}' must be whole days (such as 14d or 2w), since the analytics count whole days; got '${text}'.`);
     if (!docsToken)
-        throw new errors_InputError(`Input '${names_Input.ImpactAfter}' needs '${names_Input.DocsToken}': the docs pull requests' files are read, and the result commented on them, in the docs repository.`);
-    if (!parseBoolean(names_Input.Dashboard, value(names_Input.Dashboard)))
-        throw new errors_InputError(`Input '${names_Input.ImpactAfter}' needs '${names_Input.Dashboard}: true': the merged docs pull requests to measure, and what was measured, are in the dashboard's ledger.`);
+        throw new errors_InputError(`Input '${Input.ImpactAfter}' needs '${Input.DocsToken}': the docs pull requests' files are read, and the result commented on them, in the docs repository.`);
+    if (!dashboard)
+        throw new errors_InputError(`Input '${Input.ImpactAfter}' needs '${Input.Dashboard}: true': the merged docs pull requests to measure, and what was measured, are in the dashboard's ledger.`);
     return { impactAfter: { days: ms / DAY_MS, text }, impactComment, maxRequests };
 }
 const DAY_MS = 86_400_000;
@@ -49741,9 +49734,9 @@ function readReviewers(raw, docsToken) {
     const text = raw.trim().toLowerCase();
     if (!text)
         return undefined;
-    const mode = parseChoice(names_Input.Reviewers, text, REVIEWER_MODES);
+    const mode = parseChoice(Input.Reviewers, text, REVIEWER_MODES);
     if (!docsToken)
-        throw new errors_InputError(`Input '${names_Input.Reviewers}' needs '${names_Input.DocsToken}': reviews are requested on the docs pull request, in the docs repository, with a token that can write its pull requests.`);
+        throw new errors_InputError(`Input '${Input.Reviewers}' needs '${Input.DocsToken}': reviews are requested on the docs pull request, in the docs repository, with a token that can write its pull requests.`);
     return mode;
 }
 const MAX_EXPIRE_AFTER_MS = 365 * 86_400_000;
@@ -49752,30 +49745,30 @@ function readExpireAfter(raw, docsToken) {
     const text = raw.trim().toLowerCase();
     if (!text)
         return undefined;
-    const ms = durationInput(names_Input.ExpireAfter, text, 3_600_000, MAX_EXPIRE_AFTER_MS);
+    const ms = durationInput(Input.ExpireAfter, text, 3_600_000, MAX_EXPIRE_AFTER_MS);
     if (!docsToken)
-        throw new errors_InputError(`Input '${names_Input.ExpireAfter}' needs '${names_Input.DocsToken}': docs pull requests are closed in the docs repository, with a token that can write its pull requests.`);
+        throw new errors_InputError(`Input '${Input.ExpireAfter}' needs '${Input.DocsToken}': docs pull requests are closed in the docs repository, with a token that can write its pull requests.`);
     return { ms, text };
 }
 function readPrompt(get, workspace) {
-    const inline = get(names_Input.Prompt);
-    const file = get(names_Input.PromptFile).trim();
+    const inline = get(Input.Prompt);
+    const file = get(Input.PromptFile).trim();
     if (inline.trim() && file) {
-        throw new errors_InputError(`Set only one of '${names_Input.Prompt}' and '${names_Input.PromptFile}', not both.`);
+        throw new errors_InputError(`Set only one of '${Input.Prompt}' and '${Input.PromptFile}', not both.`);
     }
     if (file)
         return readPromptFile(file, workspace);
     if (inline === '')
         return undefined;
     if (!inline.trim()) {
-        throw new errors_InputError(`Input '${names_Input.Prompt}' is blank: write an instruction for the agent.`);
+        throw new errors_InputError(`Input '${Input.Prompt}' is blank: write an instruction for the agent.`);
     }
     return inline.trim();
 }
 function readPromptFile(file, workspace) {
-    const text = readWorkspaceFile(names_Input.PromptFile, file, workspace, MAX_PROMPT_FILE_BYTES).trim();
+    const text = readWorkspaceFile(Input.PromptFile, file, workspace, MAX_PROMPT_FILE_BYTES).trim();
     if (!text)
-        throw new errors_InputError(`Input '${names_Input.PromptFile}': '${file}' is empty; write the instruction in it.`);
+        throw new errors_InputError(`Input '${Input.PromptFile}': '${file}' is empty; write the instruction in it.`);
     return text;
 }
 function parseFailOn(raw) {
@@ -49790,24 +49783,31 @@ function parseFailOn(raw) {
         // `result` says timed-out; both words mean the same here.
         const word = given === 'timed-out' ? 'timeout' : given;
         if (!FAIL_ON_WORDS.includes(word)) {
-            throw new errors_InputError(`Input '${names_Input.FailOn}' accepts a comma list of ${FAIL_ON_WORDS.join(', ')}, or 'none'; '${word}' is not one of them.`);
+            throw new errors_InputError(`Input '${Input.FailOn}' accepts a comma list of ${FAIL_ON_WORDS.join(', ')}, or 'none'; '${word}' is not one of them.`);
         }
         result.add(word);
     }
     return result;
 }
-const CHANGES = ['event', 'since-last'];
 /** An issue title: one line, at most 256 characters (GitHub's own limit is higher). */
 function readTitle(raw) {
     const title = raw.replace(/\s+/g, ' ').trim();
     if (!title || title.length > 256)
-        throw new errors_InputError(`Input '${names_Input.DashboardTitle}' must be a title of 1 to 256 characters; got ${title.length} characters.`);
+        throw new errors_InputError(`Input '${Input.DashboardTitle}' must be a title of 1 to 256 characters; got ${title.length} characters.`);
     return title;
 }
-/** The post step needs only the connection and the token, read again from the same inputs. */
-function readPostSettings(get, mask) {
-    const connection = readConnection(get, mask);
-    return { ...connection, githubToken: readSecret(get, mask, Input.GithubToken) };
+const BUDGET_WINDOWS = { day: 86_400_000, week: LONGEST_WINDOW_MS };
+/** `max-jobs`: a number of jobs per day or per week, or nothing for no budget. */
+function parseMaxJobs(name, raw) {
+    const text = raw.trim().toLowerCase().replace(/\s+/g, '');
+    if (text === '')
+        return undefined;
+    const m = /^(\d{1,4})\/(day|week)$/.exec(text);
+    const max = Number(m?.[1]);
+    if (!m || max < 1) {
+        throw new errors_InputError(`Input '${name}' must be a number of jobs per day or per week, such as 5/day or 20/week; got '${raw}'.`);
+    }
+    return { max, windowMs: BUDGET_WINDOWS[m[2]], text: `${max}/${m[2]}` };
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/main.js

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { budgetState, parseMaxJobs } from '../../src/agent/ledger/budget.js'
+import { budgetState } from '../../src/agent/ledger/budget.js'
+import { parseMaxJobs } from '../../src/agent/settings.js'
 import { renderDashboard } from '../../src/agent/ledger/dashboard-body.js'
 import {
   type Ledger,

@@ -1,9 +1,9 @@
-import { RequestError } from '@octokit/request-error'
 import {
   type GitHubApi,
   type GitHubSession,
   connectGitHub,
   describeGitHubError,
+  isGitHubCallError,
   permissionHint,
   refusedAccess
 } from '../../github/api.js'
@@ -14,13 +14,8 @@ import { ExplainedError, errorText } from '../../runner/errors.js'
 import type { Logger } from '../../runner/logger.js'
 import { bytes, counted } from '../../runner/text.js'
 import { Input } from '../names.js'
-import {
-  type ChangeBatch,
-  type ChangeSource,
-  readPatches,
-  readPull,
-  readRange
-} from './change-batch.js'
+import type { ChangeBatch } from '../batch.js'
+import { type ChangeSource, readPatches, readPull, readRange } from './change-batch.js'
 import type { ChangePlan } from './change-plan.js'
 import { MAX_PATCH, changePrompt } from './change-prompt.js'
 import { type ChangeRules, batchSize } from './change-rules.js'
@@ -236,10 +231,9 @@ export class ChangeReader {
     } catch (error) {
       if (this.deps.signal?.aborted || error instanceof ExplainedError) throw error
       // Not an HTTP error: GitHub answered, but not with what was asked for (GraphQL errors, no such commit).
-      const why =
-        error instanceof RequestError
-          ? describeGitHubError(error)
-          : errorText(error).replace(/\s+/g, ' ').trim().slice(0, 300).replace(/\.$/, '')
+      const why = isGitHubCallError(error)
+        ? describeGitHubError(error)
+        : errorText(error).replace(/\s+/g, ' ').trim().slice(0, 300).replace(/\.$/, '')
       const hint = refusedAccess(error)
         ? `${permissionHint("'contents: read' and 'pull-requests: read'")} Check that '${Input.GithubToken}' belongs to this repository.`
         : 'Re-run the workflow; the agent is not started with a partial description of the changes.'

@@ -13,8 +13,6 @@ import { codeSpan, markdownLink } from '../../runner/markdown.js'
 import { bytes, counted } from '../../runner/text.js'
 import { type CommentState, LiveComment, unknownEarlierJob } from '../comment/live-comment.js'
 import type { Markers } from '../comment/marker.js'
-import type { TriggerSettings } from '../issue/trigger.js'
-import type { JobBudget } from '../ledger/budget.js'
 import { Dashboard } from '../ledger/dashboard.js'
 import { expireStale } from '../ledger/expiry.js'
 import { refreshOutcomes } from '../ledger/outcomes.js'
@@ -24,42 +22,16 @@ import type { PreparedRun } from '../prepared-run.js'
 import { RecordSigner } from '../../records/record.js'
 import { trustRefusal } from '../trust-gate.js'
 import { newBatchId } from '../ledger/approval-box.js'
-import { type ApprovalMode, awaitingWhy, judgeTick } from './approval.js'
-import { type ChangeBatch, readPull } from './change-batch.js'
-import { type ChangePlan, type PlanSettings, planChange } from './change-plan.js'
+import { awaitingWhy, judgeTick } from './approval.js'
+import type { ChangeBatch } from '../batch.js'
+import { readPull } from './change-batch.js'
+import { type ChangePlan, planChange } from './change-plan.js'
 import { ChangeReader } from './change-reader.js'
 import { type ChangeRules, applyRules, batchSize, pullRefusal } from './change-rules.js'
-import { type FoldDecision, LIVE, decideFold } from './fold.js'
+import { type FoldDecision, LIVE, decideFold } from '../ledger/fold.js'
 import { countOpen } from './open-limit.js'
-import { type REVIEWER_MODES, requestAuthors } from './reviewers.js'
-import type { PathFilter } from './path-filter.js'
-
-export const FOLD_MODES = ['open-pr', 'never'] as const
-export type FoldMode = (typeof FOLD_MODES)[number]
-
-/** The inputs that shape a run from code changes. */
-export interface ChangeSettings extends PlanSettings {
-  /** open-pr: send changes to the job whose docs pull request is still open; never: a new job each time. */
-  fold: FoldMode
-  /** Pull requests with this label are skipped. */
-  skipLabel: string
-  /** Add an excerpt of the patches to the prompt. */
-  includeDiff: boolean
-  /** Reads the docs pull request's state when github-token cannot (a private docs repository); masked. */
-  docsToken: string
-  dashboardTitle: string
-  paths: PathFilter
-  maxJobs?: JobBudget
-  /** `expire-after`: docs pull requests open longer are closed (needs `docs-token`). */
-  expireAfter?: { ms: number; text: string }
-  /** `max-open`: at most this many docs pull requests of the project open (a running job counts). */
-  maxOpen?: number
-  /** `reviewers: authors`: the changes' authors are requested as reviewers (needs `docs-token`). */
-  reviewers?: (typeof REVIEWER_MODES)[number]
-  /** `approval: dashboard`: the changes wait for a tick on the dashboard before anything starts. */
-  approval?: ApprovalMode
-  dryRun: boolean
-}
+import { requestAuthors } from './reviewers.js'
+import type { ChangeSettings, TriggerSettings } from '../settings.js'
 
 export interface RunDeps {
   log: Logger

@@ -3,7 +3,8 @@ import type { AgentJob } from '../../mintlify/agent-jobs.js'
 import { errorText } from '../../runner/errors.js'
 import type { DocsPullUpdate } from '../ledger/expiry.js'
 import type { ProjectLedger } from '../../records/ledger.js'
-import { type FoldContext, type FoldDecision, LIVE, parsePullLink } from './fold.js'
+import { type FoldContext, type FoldDecision, LIVE } from '../ledger/fold.js'
+import { parsePullLink } from '../../github/event.js'
 
 /** Jobs read at most to tell whether the ledger's open docs pull requests are still open. */
 const MAX_READS = 10

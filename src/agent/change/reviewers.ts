@@ -1,10 +1,8 @@
 import { type GitHubApi, describeGitHubError, refusedAccess } from '../../github/api.js'
 import type { Logger } from '../../runner/logger.js'
 import { Input } from '../names.js'
-import type { ChangeBatch } from './change-batch.js'
-import { parsePullLink } from './fold.js'
-
-export const REVIEWER_MODES = ['authors'] as const
+import type { ChangeBatch } from '../batch.js'
+import { parsePullLink } from '../../github/event.js'
 
 /** People checked and requested at most in one run (GitHub takes a few at a time anyway). */
 export const MAX_REVIEWERS = 10

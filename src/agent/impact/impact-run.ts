@@ -7,7 +7,7 @@ import {
   notFound,
   refusedAccess
 } from '../../github/api.js'
-import type { RunEvent } from '../../github/event.js'
+import { type RunEvent, parsePullLink } from '../../github/event.js'
 import { RequestBudget } from '../../mintlify/budget.js'
 import type { ApiClient } from '../../mintlify/client.js'
 import { ApiError, AuthError, NotFoundError } from '../../mintlify/errors.js'
@@ -17,33 +17,16 @@ import type { Logger } from '../../runner/logger.js'
 import { counted } from '../../runner/text.js'
 import { RecordSigner } from '../../records/record.js'
 import type { ProjectLedger, ReaderImpact } from '../../records/ledger.js'
-import { parsePullLink } from '../change/fold.js'
 import { Dashboard } from '../ledger/dashboard.js'
 import { applyUpdates } from '../ledger/ledger-session.js'
 import { refreshOutcomes } from '../ledger/outcomes.js'
 import { Input } from '../names.js'
+import type { ImpactSettings } from '../settings.js'
 import { IMPACT_MARKER, renderImpactComment } from './comment.js'
 import { MAX_REQUESTS_PER_PULL, measureWindows, plannedRequests } from './measure.js'
 import { findDocsRoot, pagesOf } from './pages.js'
 import { termsOf } from './terms.js'
 import { type MergedJob, dueForImpact, impactWindows, waitingForImpact } from './windows.js'
-
-export const IMPACT_COMMENT_MODES = ['pr', 'dashboard'] as const
-
-export interface ImpactSettings {
-  apiKey: string
-  projectId: string
-  githubToken: string
-  docsToken: string
-  dashboardTitle: string
-  /** `impact-after`: each window's length, in whole days. */
-  impactAfter: { days: number; text: string }
-  impactComment: (typeof IMPACT_COMMENT_MODES)[number]
-  /** `max-requests`: analytics requests at most in this run, retries included. */
-  maxRequests: number
-  timeoutMs: number
-  dryRun: boolean
-}
 
 export interface ImpactDeps {
   service: () => ApiClient

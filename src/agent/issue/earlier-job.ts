@@ -1,18 +1,7 @@
 import type { GitHubApi } from '../../github/api.js'
 import type { AgentJob } from '../../mintlify/agent-jobs.js'
 import { errorText } from '../../runner/errors.js'
-import { docsPrState } from '../change/fold.js'
-
-/**
- * An issue labelled again whose earlier job goes on: still running (this run waits for it), or its
- * docs pull request still open (the issue is sent to it as a follow-up).
- */
-export interface Continued {
-  jobId: string
-  issue: number
-  /** The job's open docs pull request, as the service reports it: the issue went to it as a follow-up. */
-  docsPr?: string
-}
+import { docsPrState } from '../ledger/fold.js'
 
 export type EarlierJobDecision =
   | { go: 'wait'; info: string }

@@ -4,7 +4,7 @@ import { ESTIMATED_CREDITS_PER_RUN, startsWithin } from './budget.js'
 import type { ChangeRef, Ledger, ProjectLedger } from '../../records/ledger.js'
 import { hoursOrDays, outcomes } from './outcomes.js'
 import { approvalLines } from './approval-box.js'
-import { renderImpactTable } from '../impact/comment.js'
+import { renderImpactTable } from './impact-table.js'
 
 /** Where links point: the repository the dashboard is in, on the run's GitHub. */
 export interface DashboardView {

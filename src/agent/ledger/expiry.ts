@@ -1,8 +1,8 @@
 import { type GitHubApi, describeGitHubError, refusedAccess } from '../../github/api.js'
-import type { PullRequestRef } from '../../github/event.js'
+import { type PullRequestRef, parsePullLink } from '../../github/event.js'
 import type { Logger } from '../../runner/logger.js'
 import { codeSpan, markdownLink } from '../../runner/markdown.js'
-import { LIVE, parsePullLink } from '../change/fold.js'
+import { LIVE } from './fold.js'
 import { Input } from '../names.js'
 import type { ProjectLedger } from '../../records/ledger.js'
 

@@ -1,7 +1,8 @@
 import type { AgentJob } from '../../mintlify/agent-jobs.js'
-import type { ChangeBatch } from '../change/change-batch.js'
-import type { FoldDecision } from '../change/fold.js'
-import { type BudgetState, type JobBudget, budgetState } from './budget.js'
+import type { ChangeBatch } from '../batch.js'
+import type { FoldDecision } from './fold.js'
+import { type BudgetState, budgetState } from './budget.js'
+import type { JobBudget } from '../settings.js'
 import type { Dashboard } from './dashboard.js'
 import type { DocsPullUpdate } from './expiry.js'
 import {

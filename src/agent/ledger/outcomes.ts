@@ -1,7 +1,6 @@
 import { type GitHubApi, describeGitHubError, refusedAccess } from '../../github/api.js'
-import type { PullRequestRef } from '../../github/event.js'
+import { type PullRequestRef, parsePullLink } from '../../github/event.js'
 import type { Logger } from '../../runner/logger.js'
-import { parsePullLink } from '../change/fold.js'
 import { Input } from '../names.js'
 import { ESTIMATED_CREDITS_PER_RUN } from './budget.js'
 import type { DocsPullUpdate } from './expiry.js'

@@ -3,8 +3,8 @@ import type { AgentJob } from '../../mintlify/agent-jobs.js'
 import { DocsPrRecords, docsPrPlace } from '../../records/docs-pr.js'
 import type { Logger } from '../../runner/logger.js'
 import { codeSpan } from '../../runner/markdown.js'
-import { parsePullLink } from '../change/fold.js'
-import type { CommentMode } from '../issue/trigger.js'
+import { parsePullLink } from '../../github/event.js'
+import type { CommentMode } from '../settings.js'
 import { Input } from '../names.js'
 
 export interface RecordContext {

@@ -11,16 +11,13 @@ import { CancelledError, InputError, errorText } from '../../runner/errors.js'
 import type { Logger } from '../../runner/logger.js'
 import { LiveComment, unknownEarlierJob } from '../comment/live-comment.js'
 import type { prepareIssueRun } from '../issue/issue-run.js'
-import { type TriggerSettings, commandText } from '../issue/trigger.js'
+import { commandText } from '../issue/trigger.js'
+import type { ReviewMode, TriggerSettings } from '../settings.js'
 import { Input } from '../names.js'
 import type { PreparedRun } from '../prepared-run.js'
 import { trustRefusal } from '../trust-gate.js'
 import { reviewFollowUp } from './review-prompt.js'
 import { findTrustedRecord, safeLogin } from './trusted-record.js'
-
-/** `follow-reviews`: reviews that start with the trigger phrase, or every review with text. */
-export const REVIEW_MODES = ['phrase', 'all'] as const
-export type ReviewMode = (typeof REVIEW_MODES)[number]
 
 export interface ReviewSettings extends TriggerSettings {
   apiKey: string

@@ -1,5 +1,6 @@
 import { type GitHubApi, describeGitHubError, refusedAccess } from '../../github/api.js'
 import type { AgentJob } from '../../mintlify/agent-jobs.js'
+import { parsePullLink } from '../../github/event.js'
 import { errorText } from '../../runner/errors.js'
 import type { ProjectLedger } from '../../records/ledger.js'
 
@@ -110,23 +111,4 @@ export async function docsPrState(
       : undefined
     return { error: describeGitHubError(error), hint }
   }
-}
-
-/** owner, repo and number of a pull request link on the run's GitHub, or undefined. */
-export function parsePullLink(
-  link: string,
-  serverUrl: string
-): { owner: string; repo: string; number: number } | undefined {
-  let url: URL
-  let server: URL
-  try {
-    url = new URL(link)
-    server = new URL(serverUrl)
-  } catch {
-    return undefined
-  }
-  if (url.host.toLowerCase() !== server.host.toLowerCase()) return undefined
-  const m = /^\/([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)\/pull\/(\d{1,10})\/?$/.exec(url.pathname)
-  if (!m) return undefined
-  return { owner: m[1] as string, repo: m[2] as string, number: Number(m[3]) }
 }
