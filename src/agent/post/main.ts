@@ -44,8 +44,10 @@ export async function run(runner: Runner = coreRunner('Mintlify agent')): Promis
       log.warning(`Could not read job ${state.job.id}: ${errorText(error)}`)
     }
     const result = isTerminal(job.status) ? resultOf(job, 'terminal') : 'stopped'
+    // Its 10 s are also the bound of any wait for GitHub's rate limit.
     github = connectGitHub(settings.githubToken, event, clock.timeout(LOOK_MS), {
-      clock
+      clock,
+      deadline: clock.now() + LOOK_MS
     })
     // Signed as the main step signed it: the saved marker already names the step that wrote it.
     const markers = new Markers(settings.apiKey, `${event.owner}/${event.repo}`)
