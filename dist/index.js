@@ -33445,7 +33445,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1274);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1962);
 
 // The agent action (action.yml); `run` reports its own failures.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -33455,7 +33455,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1274:
+/***/ 1962:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -33598,6 +33598,7 @@ function parsePullRequest(value) {
         merged: pr.merged === true || (typeof pr.merged_at === 'string' && pr.merged_at !== ''),
         mergeCommit: SHA.test(event_text(pr.merge_commit_sha)) ? event_text(pr.merge_commit_sha) : undefined,
         state: event_text(pr.state),
+        ...(pr.draft === true ? { draft: true } : {}),
         changedFiles: count(pr.changed_files),
         additions: count(pr.additions),
         deletions: count(pr.deletions),
@@ -43737,7 +43738,8 @@ function checkedProject(value) {
                 ...optionalTime('checkedAt', job.checkedAt),
                 changes: list(job.changes).map(checkedChange),
                 moreChanges: num(job.moreChanges),
-                ...checkedImpact(job.impact)
+                ...checkedImpact(job.impact),
+                ...checkedTouch(job)
             };
         }),
         waiting: waiting
@@ -43822,6 +43824,19 @@ function checkedDays(value) {
     return { startsByDay: days };
 }
 /** A measured impact: whole, non-negative figures (or null), one per measure; anything else dropped. */
+/** Shown on the dashboard: the reason is cut to MAX_KEPT_WHY characters. */
+const MAX_KEPT_WHY = 200;
+/** What the ledger knows of people's work on a docs pull request, each field dropped when out of shape. */
+function checkedTouch(job) {
+    const kept = object(job.kept);
+    return {
+        ...(job.draft === true ? { draft: true } : {}),
+        ...(typeof job.personCommitted === 'boolean' ? { personCommitted: job.personCommitted } : {}),
+        ...(typeof kept.why === 'string' && kept.why && num(kept.at) > 0
+            ? { kept: { why: kept.why.slice(0, MAX_KEPT_WHY), at: num(kept.at) } }
+            : {})
+    };
+}
 function checkedImpact(value) {
     const i = object(value);
     const figures = (v) => {
@@ -44106,6 +44121,7 @@ const Input = {
     PathsIgnore: 'paths-ignore',
     MaxJobs: 'max-jobs',
     ExpireAfter: 'expire-after',
+    KeepLabel: 'keep-label',
     MaxOpen: 'max-open',
     Reviewers: 'reviewers',
     FollowReviews: 'follow-reviews',
@@ -44137,6 +44153,7 @@ const Defaults = {
     [Input.RequiredPermission]: 'write',
     [Input.Fold]: 'open-pr',
     [Input.SkipLabel]: 'no-docs',
+    [Input.KeepLabel]: 'docs-agent-keep',
     [Input.IncludeDiff]: 'false',
     [Input.Dashboard]: 'true',
     [Input.DashboardTitle]: 'Docs agent dashboard',
@@ -44659,7 +44676,454 @@ function budgetState(spend, budget, now) {
 /** Starts in the last `windowMs`, for the estimate beside the budget. */
 const startsWithin = (spend, windowMs, now) => spend.filter(at => at > now - windowMs && at <= now).length;
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/github/history.js
+
+/** Commits read at most in one request: GitHub's page limit. */
+const MAX_HISTORY = 100;
+const HISTORY_QUERY = `query($owner: String!, $name: String!, $head: GitObjectID!, $first: Int!) {
+  repository(owner: $owner, name: $name) {
+    object(oid: $head) {
+      ... on Commit {
+        history(first: $first) {
+          nodes {
+            oid
+            message
+            author { name user { login } }
+            associatedPullRequests(first: 3) { nodes { number merged baseRefName } }
+          }
+        }
+      }
+    }
+  }
+}`;
+/**
+ * The commits reachable from `head`, newest first, up to `since` (the last documented commit) or
+ * `max` commits, whichever comes first: one request. Each is matched to the merged pull request
+ * into `base` it belongs to.
+ */
+async function readHistory(graphql, where) {
+    const data = (await graphql(HISTORY_QUERY, {
+        owner: where.owner,
+        name: where.repo,
+        head: where.head,
+        first: Math.min(where.max, MAX_HISTORY)
+    }));
+    const nodes = data?.repository?.object?.history?.nodes;
+    if (!Array.isArray(nodes))
+        throw new Error(`GitHub knows no commit ${where.head.slice(0, 12)}`);
+    const commits = [];
+    for (const node of nodes) {
+        const c = (node ?? {});
+        if (typeof c.oid !== 'string')
+            continue;
+        if (c.oid === where.since)
+            return { commits, reachedSince: true };
+        const author = (c.author ?? {});
+        const login = typeof author.user?.login === 'string' ? author.user.login : '';
+        const name = login || (typeof author.name === 'string' ? author.name : '');
+        const pulls = (c.associatedPullRequests?.nodes ?? [])
+            .map(p => (p ?? {}))
+            .filter(p => typeof p.number === 'number' && p.merged === true && p.baseRefName === where.base);
+        commits.push({
+            sha: c.oid,
+            message: typeof c.message === 'string' ? c.message : '',
+            author: name,
+            // GitHub links a bot's commits to no user account; its name ends in [bot].
+            authorIsBot: isBot(name, undefined),
+            pull: pulls[0]?.number
+        });
+    }
+    return { commits, reachedSince: where.since === undefined };
+}
+/** Pull requests read in one request at most. */
+const MAX_PULLS = 25;
+const PULL_FIELDS = `number title body url merged state baseRefName
+  author { login __typename }
+  labels(first: 50) { nodes { name } }
+  mergeCommit { oid }
+  changedFiles additions deletions
+  files(first: 100) { nodes { path additions deletions changeType } }`;
+/** The pull requests by number, with their files (no patches): one request for up to MAX_PULLS. */
+async function readPulls(graphql, where, numbers) {
+    const wanted = [...new Set(numbers)].filter(n => Number.isInteger(n) && n > 0).slice(0, MAX_PULLS);
+    const found = new Map();
+    if (wanted.length === 0)
+        return found;
+    // Aliases are built from whole numbers only: nothing from outside reaches the query's text.
+    const fields = wanted.map(n => `p${n}: pullRequest(number: ${n}) { ${PULL_FIELDS} }`).join('\n');
+    const query = `query($owner: String!, $name: String!) {\n repository(owner: $owner, name: $name) {\n${fields}\n }\n}`;
+    const data = (await graphql(query, { owner: where.owner, name: where.repo }));
+    for (const n of wanted) {
+        const pull = asPull(data?.repository?.[`p${n}`]);
+        if (pull)
+            found.set(n, pull);
+    }
+    return found;
+}
+const history_text = (v) => (typeof v === 'string' ? v : '');
+const history_count = (v) => (typeof v === 'number' && v >= 0 ? v : 0);
+function asPull(value) {
+    if (!value || typeof value !== 'object')
+        return undefined;
+    const p = value;
+    if (typeof p.number !== 'number')
+        return undefined;
+    const author = (p.author ?? {});
+    const login = history_text(author.login);
+    const nodes = (v) => (v ?? {}).nodes?.filter(n => n && typeof n === 'object') ?? [];
+    return {
+        number: p.number,
+        title: history_text(p.title),
+        body: history_text(p.body),
+        url: history_text(p.url),
+        author: login,
+        authorIsBot: isBot(login, author.__typename),
+        base: history_text(p.baseRefName),
+        merged: p.merged === true,
+        // GraphQL says MERGED where REST says closed (and merged).
+        state: history_text(p.state).toLowerCase() === 'open' ? 'open' : 'closed',
+        labels: nodes(p.labels)
+            .map(l => history_text(l.name))
+            .filter(Boolean),
+        mergeCommit: history_text(p.mergeCommit?.oid) || undefined,
+        changedFiles: history_count(p.changedFiles),
+        additions: history_count(p.additions),
+        deletions: history_count(p.deletions),
+        files: nodes(p.files)
+            .filter(f => typeof f.path === 'string' && f.path)
+            .map(f => ({
+            path: f.path,
+            additions: history_count(f.additions),
+            deletions: history_count(f.deletions),
+            // As the REST API names them: GraphQL's DELETED is REST's removed.
+            status: history_text(f.changeType).toLowerCase().replace('deleted', 'removed') || 'changed'
+        }))
+    };
+}
+/** Who the token is (GraphQL's `viewer`: a user, or an app's bot), or undefined when GitHub does not say. */
+async function viewerLogin(graphql) {
+    const data = (await graphql('query { viewer { login } }', {}));
+    return typeof data?.viewer?.login === 'string' && data.viewer.login
+        ? data.viewer.login
+        : undefined;
+}
+/** A repository's default branch and its newest commit, or undefined when GitHub names none. */
+async function defaultBranchHead(graphql, where) {
+    const data = (await graphql('query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) { defaultBranchRef { name target { oid } } } }', { owner: where.owner, name: where.repo }));
+    const ref = data?.repository?.defaultBranchRef;
+    return typeof ref?.name === 'string' && typeof ref.target?.oid === 'string'
+        ? { sha: ref.target.oid, branch: ref.name }
+        : undefined;
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/github/pull-activity.js
+
+/** Timeline events read at most: one page, GitHub's limit. */
+const MAX_ACTIVITY = 100;
+const ACTOR = 'login __typename';
+const ACTIVITY_QUERY = `query($owner: String!, $name: String!, $number: Int!, $last: Int!) {
+  repository(owner: $owner, name: $name) {
+    pullRequest(number: $number) {
+      author { ${ACTOR} }
+      isDraft
+      labels(first: 100) { nodes { name } }
+      commits(first: 1) { nodes { commit { author { email } } } }
+      timelineItems(last: $last, itemTypes: [PULL_REQUEST_COMMIT, PULL_REQUEST_REVIEW, ISSUE_COMMENT, LABELED_EVENT]) {
+        totalCount
+        nodes {
+          __typename
+          ... on PullRequestCommit { commit { committedDate author { email user { login } } } }
+          ... on PullRequestReview { state submittedAt author { ${ACTOR} } }
+          ... on IssueComment { createdAt author { ${ACTOR} } }
+          ... on LabeledEvent { createdAt actor { ${ACTOR} } label { name } }
+        }
+      }
+    }
+  }
+}`;
+const pull_activity_str = (v) => (typeof v === 'string' && v ? v : undefined);
+const obj = (v) => (v && typeof v === 'object' ? v : {});
+const pull_activity_time = (v) => {
+    const ms = typeof v === 'string' ? Date.parse(v) : NaN;
+    return Number.isFinite(ms) ? ms : 0;
+};
+/** The pull request's activity: one request. Throws when GitHub knows no such pull request. */
+async function readPullActivity(graphql, where) {
+    const data = obj(await graphql(ACTIVITY_QUERY, {
+        owner: where.owner,
+        name: where.repo,
+        number: where.number,
+        last: MAX_ACTIVITY
+    }));
+    const pull = obj(obj(data.repository).pullRequest);
+    const timeline = obj(pull.timelineItems);
+    if (!Array.isArray(timeline.nodes))
+        throw new Error(`GitHub answered without the timeline of pull request #${where.number}`);
+    const first = obj(pull_activity_list(obj(pull.commits).nodes)[0]);
+    const events = pull_activity_list(timeline.nodes).flatMap(eventOf);
+    const total = typeof timeline.totalCount === 'number' ? timeline.totalCount : events.length;
+    return {
+        author: pull_activity_str(obj(pull.author).login) ?? '',
+        draft: pull.isDraft === true,
+        labels: pull_activity_list(obj(pull.labels).nodes).flatMap(l => pull_activity_str(obj(l).name) ?? []),
+        openerEmail: pull_activity_str(obj(obj(first.commit).author).email)?.toLowerCase(),
+        events,
+        unread: Math.max(0, total - timeline.nodes.length)
+    };
+}
+const pull_activity_list = (v) => (Array.isArray(v) ? v : []);
+/** An actor as the event shows it: its login and whether it is a bot. */
+function actor(v) {
+    const a = obj(v);
+    const login = pull_activity_str(a.login);
+    return { login, bot: isBot(login ?? '', a.__typename) };
+}
+function eventOf(raw) {
+    const node = obj(raw);
+    switch (node.__typename) {
+        case 'PullRequestCommit': {
+            const commit = obj(node.commit);
+            const author = obj(commit.author);
+            const email = pull_activity_str(author.email)?.toLowerCase();
+            const login = pull_activity_str(obj(author.user).login);
+            const bot = isBot(login ?? '', undefined) || /\[bot\]@/.test(email ?? '');
+            return [{ kind: 'commit', at: pull_activity_time(commit.committedDate), login, bot, email }];
+        }
+        case 'PullRequestReview':
+            return [
+                {
+                    kind: 'review',
+                    at: pull_activity_time(node.submittedAt),
+                    ...actor(node.author),
+                    state: pull_activity_str(node.state)
+                }
+            ];
+        case 'IssueComment':
+            return [{ kind: 'comment', at: pull_activity_time(node.createdAt), ...actor(node.author) }];
+        case 'LabeledEvent':
+            return [
+                {
+                    kind: 'label',
+                    at: pull_activity_time(node.createdAt),
+                    ...actor(node.actor),
+                    label: pull_activity_str(obj(node.label).name)
+                }
+            ];
+        default:
+            return [];
+    }
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/github/docs-pulls.js
+
+
+
+/** A call to the docs repository that failed: why, and what to grant when GitHub refused. */
+class DocsPullError extends Error {
+    why;
+    refused;
+    missing;
+    where;
+    source;
+    granted;
+    constructor(
+    /** GitHub's answer in a few words: `HTTP 403`, `no answer from GitHub (ECONNRESET)`. */
+    why, 
+    /** GitHub refused for want of access (401, 403, 404). */
+    refused, 
+    /** GitHub answered 404: no such pull request, or none this token may see. */
+    missing, where, source, granted, cause) {
+        super(why, { cause });
+        this.why = why;
+        this.refused = refused;
+        this.missing = missing;
+        this.where = where;
+        this.source = source;
+        this.granted = granted;
+    }
+    /**
+     * What to grant, as one sentence with its leading space, when GitHub refused; '' otherwise: the
+     * flow says what it needs (`read`, `write`, `read and write`).
+     */
+    grant(need) {
+        return this.refused ? grantSentence(need, this.where, this.source, this.granted) : '';
+    }
+}
+/**
+ * The one wording of what to grant. With `docs-token` set: give it `need` access to the docs
+ * repository's pull requests. Without (the run's own token read the pull request): set
+ * `docs-token`, since a private docs repository is out of the run's token's reach.
+ */
+function grantSentence(need, where, source, granted = 'pull requests') {
+    return source.tokenInput === source.docsInput
+        ? ` Give '${source.docsInput}' ${need} access to the ${granted} of ${where.owner}/${where.repo}.`
+        : ` If the docs repository is private, set '${source.docsInput}' to a token that can ${need} its ${granted}.`;
+}
+/**
+ * The docs repository's pull requests, read and changed with one token: each call that fails throws
+ * a DocsPullError. One connection per repository, opened at its first call (an unusable token fails
+ * there, as a DocsPullError too).
+ */
+class DocsPulls {
+    connect;
+    source;
+    connections = new Map();
+    identityRead;
+    constructor(connect, source) {
+        this.connect = connect;
+        this.source = source;
+    }
+    /** The input the token comes from, as the sentences name it. */
+    get tokenInput() {
+        return this.source.tokenInput;
+    }
+    /** What to grant for `need` on this repository: the sentence a refusal ends with. */
+    grant(need, where) {
+        return grantSentence(need, where, this.source);
+    }
+    pull(where) {
+        return this.call(where, docs => docs.pull(where.number));
+    }
+    /** Closes it without merging: the pull request as it now is (a merged one stays merged). */
+    close(where) {
+        return this.call(where, docs => docs.closePull(where.number));
+    }
+    /** Its files, `maxPages` pages of a hundred at most. */
+    files(where, maxPages) {
+        return this.call(where, async (docs) => {
+            const files = [];
+            let pages = 0;
+            for await (const page of docs.pullFilePages(where.number, 100)) {
+                files.push(...page);
+                if (++pages >= maxPages)
+                    break;
+            }
+            return files;
+        }, 'contents and pull requests');
+    }
+    /** The names in a folder of the docs repository's default branch (`''`: its root). */
+    folderNames(where, path) {
+        return this.call(where, docs => docs.folderNames(path), 'contents and pull requests');
+    }
+    comments(where) {
+        return this.call(where, docs => docs.listComments(where.number));
+    }
+    /** Posts a comment (never retried); its id. */
+    comment(where, body) {
+        return this.call(where, docs => docs.createComment(where.number, body));
+    }
+    /** A person's permission on the docs repository (GitHub's `permission`). */
+    async permission(where, login) {
+        const level = await this.call(where, docs => docs.permission(login));
+        return level.permission ?? 'none';
+    }
+    requestReviewers(where, logins) {
+        return this.call(where, docs => docs.requestReviewers(where.number, logins));
+    }
+    /** Its commits, reviews, comments and labels, with who and when: one request. */
+    activity(where) {
+        return this.call(where, docs => readPullActivity(docs.graphql, where));
+    }
+    /** Who the token is (its login), read once; undefined when GitHub does not say. */
+    identity(where) {
+        this.identityRead ??= this.call(where, docs => viewerLogin(docs.graphql));
+        return this.identityRead;
+    }
+    /** The one access check: every call's failure is told apart here, and nowhere else. */
+    async call(where, fn, granted = 'pull requests') {
+        try {
+            return await fn(this.connection(where));
+        }
+        catch (error) {
+            throw new DocsPullError(describeGitHubError(error), refusedAccess(error), notFound(error), where, this.source, granted, error);
+        }
+    }
+    connection({ owner, repo }) {
+        const key = `${owner}/${repo}`.toLowerCase();
+        let docs = this.connections.get(key);
+        if (!docs) {
+            docs = this.connect(owner, repo);
+            this.connections.set(key, docs);
+        }
+        return docs;
+    }
+}
+/**
+ * The door over real connections: `token` from `source.tokenInput`, on the run's GitHub (`apiUrl`),
+ * each connection closed with the run's session.
+ */
+function connectDocsPulls(token, source, apiUrl, cancel, options = {}) {
+    return new DocsPulls((owner, repo) => connectGitHub(token, { owner, repo, apiUrl }, cancel, {
+        ...options,
+        tokenInput: source.tokenInput
+    }), source);
+}
+/** A door call's failure, told apart: whatever was thrown (a DocsPullError from every call). */
+function docsFailure(error) {
+    if (error instanceof DocsPullError)
+        return error;
+    return { why: describeGitHubError(error), refused: false, missing: false, grant: () => '' };
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/staleness.js
+
+
+/**
+ * A person's events: not a bot's, not the pull request's author's (the agent opened it) nor the
+ * `docs-token` identity's. A commit GitHub matched to no account is the agent's when it carries
+ * the git email of the pull request's first commit (the agent's own), a person's otherwise.
+ */
+function peopleOf(activity, agents) {
+    const own = new Set([activity.author, ...agents].filter((l) => Boolean(l)).map(botName));
+    return activity.events.filter(e => {
+        if (e.bot)
+            return false;
+        if (e.login)
+            return !own.has(botName(e.login));
+        return e.email !== undefined && e.email !== activity.openerEmail;
+    });
+}
+function judgeStaleness(activity, ctx) {
+    const keep = ctx.keepLabel.toLowerCase();
+    if (keep && activity.labels.some(l => l.toLowerCase() === keep))
+        return { keep: `it has the label '${ctx.keepLabel}'` };
+    const people = peopleOf(activity, ctx.agents);
+    const commit = people.find(e => e.kind === 'commit');
+    if (commit)
+        return { keep: `${who(commit)} pushed a commit to it (${day(commit.at)})` };
+    const review = people.find(e => e.kind === 'review' && (e.state === 'APPROVED' || e.state === 'CHANGES_REQUESTED'));
+    if (review)
+        return {
+            keep: `${who(review)} ${review.state === 'APPROVED' ? 'approved it' : 'requested changes on it'} (${day(review.at)})`
+        };
+    // What was not read may hold a person's commit or approval: never closed on a guess.
+    if (activity.unread)
+        return { keep: `it has more events than the ${MAX_ACTIVITY} newest read for expire-after` };
+    const last = people.reduce((a, e) => (!a || e.at > a.at ? e : a), undefined);
+    if (last && ctx.now - last.at <= ctx.afterMs)
+        return { recent: `${what(last)} by ${who(last)} on ${day(last.at)}` };
+    const since = Math.max(ctx.createdAt, last?.at ?? 0);
+    return last && last.at >= ctx.createdAt
+        ? { stale: true, since, touched: `${what(last)} by ${who(last)}` }
+        : { stale: true, since };
+}
+/** A login as it may be shown: GitHub's characters only. */
+const who = (e) => !e.login
+    ? 'a git author GitHub matches to no account'
+    : /^[A-Za-z0-9][A-Za-z0-9-]{0,38}$/.test(e.login)
+        ? `@${e.login}`
+        : 'someone';
+const WHAT = {
+    commit: 'a commit',
+    review: 'a review',
+    comment: 'a comment',
+    label: 'a label'
+};
+const what = (e) => WHAT[e.kind];
+const day = (ms) => new Date(ms).toISOString().slice(0, 10);
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/outcomes.js
+
 
 
 
@@ -44682,6 +45146,7 @@ async function refreshOutcomes(project, ctx) {
     const changed = [];
     const checked = [];
     let reads = 0;
+    const people = personCommits(ctx);
     for (const job of due) {
         if (reads >= MAX_OUTCOME_READS)
             break;
@@ -44692,22 +45157,22 @@ async function refreshOutcomes(project, ctx) {
         reads++;
         let pull;
         try {
-            pull = await ctx.docsGitHub(where.owner, where.repo).pull(where.number);
+            pull = await ctx.docs.pull(where);
         }
         catch (error) {
-            const hint = refusedAccess(error)
-                ? ctx.tokenInput === Input.DocsToken
-                    ? ` Give '${Input.DocsToken}' read access to the pull requests of ${where.owner}/${where.repo}.`
-                    : ` If the docs repository is private, set '${Input.DocsToken}' to a token that can read its pull requests.`
-                : '';
-            const text = `Could not read the docs pull request ${link} with '${ctx.tokenInput}' (${describeGitHubError(error)}), so the dashboard's outcomes are not brought up to date in this run.${hint}`;
-            if (ctx.tokenInput === Input.DocsToken)
+            const failed = docsFailure(error);
+            const { tokenInput } = ctx.docs;
+            const text = `Could not read the docs pull request ${link} with '${tokenInput}' (${failed.why}), so the dashboard's outcomes are not brought up to date in this run.${failed.grant('read')}`;
+            // The run's own token cannot be expected to read another repository: worth a notice only.
+            if (tokenInput === Input.DocsToken)
                 ctx.log.warning(text);
             else
                 ctx.log.notice(text);
             break;
         }
         const update = { ...outcomeOf(job, pull), checkedAt: ctx.now };
+        if (update.state === 'merged' && job.personCommitted === undefined && !people.failed)
+            update.personCommitted = await people.committed(where, link);
         if (changes(job, update))
             changed.push(update);
         else
@@ -44715,8 +45180,32 @@ async function refreshOutcomes(project, ctx) {
     }
     return { changed, checked };
 }
+/**
+ * Whether a person committed to a merged docs pull request, for the zero-touch rate: its activity
+ * read once (1 GraphQL request), the agent's identities left out. What cannot be read stays unknown,
+ * and no other is read in this run.
+ */
+function personCommits(ctx) {
+    const state = {
+        failed: false,
+        async committed(where, link) {
+            try {
+                // The token's identity is the agent's only when it is `docs-token`.
+                const agent = ctx.docs.tokenInput === Input.DocsToken ? await ctx.docs.identity(where) : undefined;
+                const activity = await ctx.docs.activity(where);
+                return peopleOf(activity, [agent]).some(e => e.kind === 'commit');
+            }
+            catch (error) {
+                state.failed = true;
+                ctx.log.info(`Could not read who committed to ${link} (${docsFailure(error).why}): the zero-touch rate counts it once it is read.`);
+                return undefined;
+            }
+        }
+    };
+    return state;
+}
 function outcomeOf(job, pull) {
-    const times = { prCreatedAt: pull.createdAt };
+    const times = { prCreatedAt: pull.createdAt, draft: Boolean(pull.draft) };
     if (pull.merged)
         return { jobId: job.id, state: 'merged', ...times, endedAt: pull.mergedAt };
     if (pull.state !== 'open')
@@ -44727,16 +45216,28 @@ function outcomeOf(job, pull) {
 }
 const changes = (job, u) => job.state !== u.state ||
     Boolean(u.prCreatedAt && u.prCreatedAt !== job.prCreatedAt) ||
-    Boolean(u.endedAt && u.endedAt !== job.endedAt);
+    Boolean(u.endedAt && u.endedAt !== job.endedAt) ||
+    Boolean(u.draft) !== Boolean(job.draft) ||
+    (u.personCommitted !== undefined && u.personCommitted !== job.personCommitted);
 const inWindow = (job, now) => openedAt(job) > now - OUTCOME_WINDOW_MS;
-/** Not decided yet as far as the ledger knows, or decided without the times the figures need. */
-const unknown = (job) => job.state === 'expired' ? false : !DECIDED.has(job.state) || !job.endedAt || !job.prCreatedAt;
+/**
+ * Not decided yet as far as the ledger knows, or decided without the times the figures need, or
+ * merged without knowing whether a person committed to it.
+ */
+const unknown = (job) => job.state === 'expired'
+    ? false
+    : !DECIDED.has(job.state) ||
+        !job.endedAt ||
+        !job.prCreatedAt ||
+        (job.state === 'merged' && job.personCommitted === undefined);
 function outcomes(project, now) {
     const jobs = project.jobs.filter(j => j.prLink && inWindow(j, now));
-    const count = (states) => jobs.filter(j => states.has(j.state)).length;
-    const merged = count(new Set(['merged']));
-    const closed = count(new Set(['closed']));
-    const expired = count(new Set(['expired']));
+    const count = (states, draft = false) => jobs.filter(j => states.has(j.state) && Boolean(j.draft) === draft).length;
+    const state = (s) => jobs.filter(j => j.state === s).length;
+    const merged = state('merged');
+    const closed = state('closed');
+    const expired = state('expired');
+    const touched = jobs.filter(j => j.state === 'merged' && j.personCommitted !== undefined);
     const decided = merged + closed + expired;
     const started = startsIn30Days(project, now);
     const toMerge = jobs
@@ -44748,8 +45249,11 @@ function outcomes(project, now) {
         closed,
         expired,
         open: count(STILL_OPEN),
+        drafts: count(STILL_OPEN, true),
         decided,
         acceptance: decided ? merged / decided : undefined,
+        zeroTouch: touched.filter(j => !j.personCommitted).length,
+        touchKnown: touched.length,
         medianToMerge: median(toMerge),
         creditsPerMerge: merged ? Math.round((started * ESTIMATED_CREDITS_PER_RUN) / merged) : undefined
     };
@@ -44874,6 +45378,7 @@ function renderProject(id, project, view) {
         : 'none yet: the first change run documents its own change';
     lines.push(`- **Last documented commit**: ${documented}`, `- **Jobs and follow-ups started**: ${formatCount(day)} in the last 24 hours, ${formatCount(week)} in the last 7 days`, `- **Credits used (estimate)**: about ${formatCount(week * ESTIMATED_CREDITS_PER_RUN)} in the last 7 days, at ${ESTIMATED_CREDITS_PER_RUN} a run (Mintlify's published average; the API reports no usage)`, '');
     lines.push(...renderOutcomes(project, view));
+    lines.push(...renderKept(project));
     lines.push(...renderImpactTable(project.jobs, shortPull));
     const jobs = project.jobs.slice(-SHOWN_JOBS).reverse();
     if (jobs.length) {
@@ -44903,16 +45408,37 @@ function renderOutcomes(project, view) {
     const acceptance = o.acceptance === undefined
         ? 'no decided pull request yet'
         : `${Math.round(o.acceptance * 100)}% (${formatCount(o.merged)} merged of ${formatCount(o.decided)} decided)`;
+    const unread = o.merged - o.touchKnown;
+    const zeroTouch = o.touchKnown
+        ? `${Math.round((o.zeroTouch / o.touchKnown) * 100)}% (${formatCount(o.zeroTouch)} of ${formatCount(o.touchKnown)} merged without a person's commit${unread ? `; ${formatCount(unread)} merged not read yet` : ''})`
+        : 'no merged pull request read yet';
     return [
         '#### Outcomes, last 30 days',
         '',
         'Docs pull requests opened in the last 30 days, as last read from the docs repository (a few a run); jobs and follow-ups by the day they started.',
         '',
         `- **Jobs and follow-ups started**: ${formatCount(o.started)}`,
-        `- **Docs pull requests**: ${formatCount(o.merged)} merged · ${formatCount(o.closed)} closed without merge · ${formatCount(o.expired)} expired · ${formatCount(o.open)} still open`,
-        `- **Accepted**: ${acceptance}`,
-        `- **Median time from job start to merge**: ${o.medianToMerge === undefined ? 'no merged pull request yet' : hoursOrDays(o.medianToMerge)}`,
-        `- **Credits per merged docs pull request (estimate)**: ${o.creditsPerMerge === undefined ? 'no merged pull request yet' : `about ${formatCount(o.creditsPerMerge)}`} (every job and follow-up started, at ${ESTIMATED_CREDITS_PER_RUN} credits a run, Mintlify's published average)`,
+        `- **Docs pull requests**: ${formatCount(o.merged)} merged · ${formatCount(o.closed)} closed without merge · ${formatCount(o.expired)} expired · ${formatCount(o.open)} still open · ${formatCount(o.drafts)} open as drafts, counted apart`,
+        `- **Accepted**: ${acceptance}: merged ÷ decided, where decided is merged + closed without merge + expired; open pull requests and drafts are not decided yet`,
+        `- **Zero-touch**: ${zeroTouch}: merged without a person's commit ÷ merged whose commits were read (a person is anyone but the docs agent's identities and bots)`,
+        `- **Median time from job start to merge**: ${o.medianToMerge === undefined ? 'no merged pull request yet' : `${hoursOrDays(o.medianToMerge)} (the middle of ${formatCount(o.merged)} merged)`}`,
+        `- **Credits per merged docs pull request (estimate)**: ${o.creditsPerMerge === undefined ? 'no merged pull request yet' : `about ${formatCount(o.creditsPerMerge)}`} (an estimate, not a measure: every job and follow-up started, at ${ESTIMATED_CREDITS_PER_RUN} credits a run, Mintlify's published average, ÷ merged; the API reports no usage)`,
+        ''
+    ];
+}
+/** Docs pull requests `expire-after` keeps open, each with why: a person's work is on it. */
+function renderKept(project) {
+    const kept = project.jobs.filter(j => j.kept && j.prLink && STILL_OPEN.has(j.state));
+    if (!kept.length)
+        return [];
+    return [
+        '#### Kept open past expire-after',
+        '',
+        'Stale means nobody but the docs agent touched a docs pull request for longer than `expire-after`; these are not stale, and a person’s commit, approval, request for changes or keep label keeps one open for good.',
+        '',
+        ...kept
+            .slice(-SHOWN_JOBS)
+            .map(j => `- ${markdownLink(shortPull(j.prLink), j.prLink)}: ${escapeMarkdown(j.kept?.why ?? '')} (as of ${dashboard_body_when(j.kept?.at ?? 0)})`),
         ''
     ];
 }
@@ -45160,7 +45686,7 @@ async function docsPrState(ctx, link) {
     if (!where)
         return { error: `it is not a pull request on ${ctx.serverUrl}` };
     try {
-        const pull = await ctx.docsGitHub(where.owner, where.repo).pull(where.number);
+        const pull = await ctx.docs.pull(where);
         return {
             open: pull.state === 'open',
             merged: pull.merged,
@@ -45169,10 +45695,8 @@ async function docsPrState(ctx, link) {
         };
     }
     catch (error) {
-        const hint = refusedAccess(error)
-            ? " If the docs repository is private, set 'docs-token' to a token that can read its pull requests."
-            : undefined;
-        return { error: describeGitHubError(error), hint };
+        const failed = docsFailure(error);
+        return { error: failed.why, hint: failed.grant('read') || undefined };
     }
 }
 
@@ -45182,75 +45706,116 @@ async function docsPrState(ctx, link) {
 
 
 
+
 /** Docs pull requests read at most for expiry in one run (the oldest first). */
 const MAX_EXPIRY_READS = 5;
 /**
- * `expire-after`: the ledger's docs pull requests of the project that have stayed open longer than
- * the duration, measured from their creation, are closed with a comment that says why and links
- * the dashboard. Only pull requests the ledger holds are read, and only those whose job started
- * long enough ago (a docs pull request is never older than its job). A docs token without access
- * is a warning naming it; the run goes on.
+ * `expire-after`: the ledger's docs pull requests of the project that nobody but the agent has
+ * touched for longer than the duration are closed with a comment that says what stale meant and
+ * links the dashboard. Staleness runs from the last activity by a person (a commit, a review, a
+ * comment, a label), or from the pull request's creation; one that a person pushed to, approved,
+ * requested changes on or gave `keep-label` is never closed, and the ledger says why it was kept.
+ * At most MAX_EXPIRY_READS pull requests a run, those never kept first: a pull request read (1
+ * request), and for one older than the duration its activity (1 GraphQL request, and who
+ * `docs-token` is, once). A docs token without access is a warning naming it; the run goes on.
  */
 async function expireStale(project, ctx) {
     const updates = [];
     const expired = [];
     const due = project.jobs
         .filter(j => j.prLink && LIVE.has(j.state) && ctx.now - j.startedAt > ctx.afterMs)
-        .sort((a, b) => a.startedAt - b.startedAt)
+        // Kept ones last, the longest unjudged first: a kept pull request never holds back the others.
+        .sort((a, b) => (a.kept?.at ?? 0) - (b.kept?.at ?? 0) || a.startedAt - b.startedAt)
         .slice(0, MAX_EXPIRY_READS);
     for (const job of due) {
         const link = job.prLink;
         const where = parsePullLink(link, ctx.serverUrl);
         if (!where)
             continue;
-        const docs = ctx.docsGitHub(where.owner, where.repo);
-        let pull;
-        try {
-            pull = await docs.pull(where.number);
-        }
-        catch (error) {
-            ctx.log.warning(`Could not read the docs pull request ${link} with '${Input.DocsToken}' (${describeGitHubError(error)}), so stale docs pull requests are not closed in this run.${accessHint(error, where)}`);
+        const turn = await expireOne(job, link, where, ctx);
+        if ('stop' in turn)
             break;
-        }
-        const seen = settled(job.id, pull);
-        if (seen) {
-            updates.push(seen);
-            continue;
-        }
-        const createdAt = pull.createdAt ?? job.startedAt;
-        if (ctx.now - createdAt <= ctx.afterMs) {
-            updates.push({ jobId: job.id, state: 'open', prCreatedAt: createdAt });
-            continue;
-        }
-        if (ctx.dryRun) {
-            ctx.log.info(`Dry run: the docs pull request ${link} has been open longer than 'expire-after: ${ctx.afterText}' and would be closed.`);
-            continue;
-        }
-        let closed;
-        try {
-            closed = await docs.closePull(where.number);
-        }
-        catch (error) {
-            ctx.log.warning(`Could not close the docs pull request ${link}, open longer than 'expire-after: ${ctx.afterText}', with '${Input.DocsToken}' (${describeGitHubError(error)}).${accessHint(error, where)}`);
-            break;
-        }
-        // Merged in the meantime: GitHub keeps a merged pull request as it is.
-        const after = closed.merged ? settled(job.id, closed) : undefined;
-        if (after) {
-            updates.push(after);
-            continue;
-        }
-        updates.push({ jobId: job.id, state: 'expired', prCreatedAt: createdAt, endedAt: ctx.now });
-        expired.push(link);
-        ctx.log.notice(`Closed the docs pull request ${link}: open longer than 'expire-after: ${ctx.afterText}'. The next change starts a new job.`);
-        try {
-            await docs.createComment(where.number, closingComment(ctx, createdAt));
-        }
-        catch (error) {
-            ctx.log.warning(`Closed ${link} but could not say why in a comment (${describeGitHubError(error)}).`);
-        }
+        if (turn.update)
+            updates.push(turn.update);
+        if (turn.expired)
+            expired.push(link);
     }
     return { updates, expired };
+}
+async function expireOne(job, link, where, ctx) {
+    const { docs, log } = ctx;
+    const cannot = (what, error, then) => {
+        const failed = docsFailure(error);
+        log.warning(`Could not ${what} ${link} with '${docs.tokenInput}' (${failed.why}), ${then}${failed.grant('read and write')}`);
+        return { stop: true };
+    };
+    let pull;
+    try {
+        pull = await docs.pull(where);
+    }
+    catch (error) {
+        return cannot('read the docs pull request', error, 'so stale docs pull requests are not closed in this run.');
+    }
+    const seen = settled(job.id, pull);
+    if (seen)
+        return { update: seen };
+    const createdAt = pull.createdAt ?? job.startedAt;
+    const open = {
+        jobId: job.id,
+        state: 'open',
+        prCreatedAt: createdAt,
+        draft: Boolean(pull.draft)
+    };
+    if (ctx.now - createdAt <= ctx.afterMs)
+        return { update: open };
+    let staleness;
+    try {
+        // Who `docs-token` is: its comments and commits are the agent's own, never a person's.
+        const agent = await docs.identity(where);
+        staleness = judgeStaleness(await docs.activity(where), {
+            createdAt,
+            now: ctx.now,
+            afterMs: ctx.afterMs,
+            keepLabel: ctx.keepLabel,
+            agents: [agent]
+        });
+    }
+    catch (error) {
+        return cannot('read who touched the docs pull request', error, 'so stale docs pull requests are not closed in this run: a person’s work is never closed on a guess.');
+    }
+    if (!('stale' in staleness)) {
+        const why = 'keep' in staleness
+            ? staleness.keep
+            : `${staleness.recent}, within '${Input.ExpireAfter}: ${ctx.afterText}'`;
+        log.info(`Kept the docs pull request ${link} open past '${Input.ExpireAfter}: ${ctx.afterText}': ${why}.`);
+        return { update: { ...open, kept: { why, at: ctx.now } } };
+    }
+    if (ctx.dryRun) {
+        log.info(`Dry run: nobody but the docs agent has touched the docs pull request ${link} since ${day(staleness.since)}, longer than '${Input.ExpireAfter}: ${ctx.afterText}': it would be closed.`);
+        return {};
+    }
+    let closed;
+    try {
+        closed = await docs.close(where);
+    }
+    catch (error) {
+        return cannot('close the docs pull request', error, `which nobody but the docs agent has touched for longer than '${Input.ExpireAfter}: ${ctx.afterText}'.`);
+    }
+    // Merged in the meantime: GitHub keeps a merged pull request as it is.
+    const after = closed.merged ? settled(job.id, closed) : undefined;
+    if (after)
+        return { update: after };
+    log.notice(`Closed the docs pull request ${link}: nobody but the docs agent has touched it since ${day(staleness.since)}, longer than '${Input.ExpireAfter}: ${ctx.afterText}'. The next change starts a new job.`);
+    try {
+        await docs.comment(where, closingComment(ctx, staleness));
+    }
+    catch (error) {
+        log.warning(`Closed ${link} but could not say why in a comment (${docsFailure(error).why}).`);
+    }
+    return {
+        update: { jobId: job.id, state: 'expired', prCreatedAt: createdAt, endedAt: ctx.now },
+        expired: true
+    };
 }
 /** A docs pull request merged or closed (by a person) already: nothing to close. */
 function settled(jobId, pull) {
@@ -45260,17 +45825,18 @@ function settled(jobId, pull) {
         return { jobId, state: 'closed', prCreatedAt: pull.createdAt, endedAt: pull.closedAt };
     return undefined;
 }
-function accessHint(error, where) {
-    return refusedAccess(error)
-        ? ` Give '${Input.DocsToken}' read and write access to the pull requests of ${where.owner}/${where.repo}.`
-        : '';
-}
-function closingComment(ctx, createdAt) {
-    const opened = new Date(createdAt).toISOString().slice(0, 10);
+/** Says what stale meant: nobody but the agent touched it, since when, and how to keep one open. */
+function closingComment(ctx, stale) {
     const dashboard = ctx.dashboardUrl
         ? ` The changes it held are listed on the ${markdownLink('docs agent dashboard', ctx.dashboardUrl)}.`
         : '';
-    return `📝 **Mintlify agent action**: closed, because this docs pull request has been open since ${opened}, longer than ${codeSpan(`expire-after: ${ctx.afterText}`)} allows.${dashboard} The next code change starts a fresh docs pull request; reopen this one to keep working on it by hand.`;
+    // Named, never mentioned: a closing comment notifies nobody.
+    const last = stale.touched ? `the last was ${escapeMarkdown(stale.touched)}` : 'it was opened';
+    return [
+        `📝 **Mintlify agent action**: closed as stale. Nobody but the docs agent has touched this docs pull request since ${day(stale.since)} (${last}), longer than ${codeSpan(`${Input.ExpireAfter}: ${ctx.afterText}`)} allows.${dashboard}`,
+        '',
+        `Stale means no commit, review, comment or label by a person in that time. A docs pull request that a person pushed to, approved, requested changes on or labelled ${codeSpan(ctx.keepLabel)} is never closed. The next code change starts a fresh docs pull request; reopen this one to keep working on it by hand.`
+    ].join('\n');
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/ledger-session.js
@@ -45537,7 +46103,19 @@ function applyUpdates(project, updates) {
             known.endedAt = update.endedAt;
         if (update.checkedAt)
             known.checkedAt = update.checkedAt;
+        noteTouch(known, update);
     }
+}
+/** What a read learnt of people's work on the docs pull request: draft, a person's commit, kept open. */
+function noteTouch(known, update) {
+    if (update.draft)
+        known.draft = true;
+    else if (update.draft === false)
+        delete known.draft;
+    if (update.personCommitted !== undefined)
+        known.personCommitted = update.personCommitted;
+    if (update.kept)
+        known.kept = update.kept;
 }
 /** A waiting batch's identity and approval stay while later changes join it. */
 function keptApproval(waiting) {
@@ -45557,144 +46135,18 @@ function leftOut(batch) {
     return `left out: ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
 }
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/github/history.js
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/docs-repository.js
 
-/** Commits read at most in one request: GitHub's page limit. */
-const MAX_HISTORY = 100;
-const HISTORY_QUERY = `query($owner: String!, $name: String!, $head: GitObjectID!, $first: Int!) {
-  repository(owner: $owner, name: $name) {
-    object(oid: $head) {
-      ... on Commit {
-        history(first: $first) {
-          nodes {
-            oid
-            message
-            author { name user { login } }
-            associatedPullRequests(first: 3) { nodes { number merged baseRefName } }
-          }
-        }
-      }
-    }
-  }
-}`;
+
 /**
- * The commits reachable from `head`, newest first, up to `since` (the last documented commit) or
- * `max` commits, whichever comes first: one request. Each is matched to the merged pull request
- * into `base` it belongs to.
+ * The run's door to the docs repository (github/docs-pulls.ts) with `docs-token`. A flow that only
+ * reads (folding, outcomes, an issue's earlier job) may read a public docs repository with the
+ * run's own token when `docs-token` is not set (`orRunToken`): the sentences then name
+ * `github-token`, and ask for `docs-token` when GitHub refuses.
  */
-async function readHistory(graphql, where) {
-    const data = (await graphql(HISTORY_QUERY, {
-        owner: where.owner,
-        name: where.repo,
-        head: where.head,
-        first: Math.min(where.max, MAX_HISTORY)
-    }));
-    const nodes = data?.repository?.object?.history?.nodes;
-    if (!Array.isArray(nodes))
-        throw new Error(`GitHub knows no commit ${where.head.slice(0, 12)}`);
-    const commits = [];
-    for (const node of nodes) {
-        const c = (node ?? {});
-        if (typeof c.oid !== 'string')
-            continue;
-        if (c.oid === where.since)
-            return { commits, reachedSince: true };
-        const author = (c.author ?? {});
-        const login = typeof author.user?.login === 'string' ? author.user.login : '';
-        const name = login || (typeof author.name === 'string' ? author.name : '');
-        const pulls = (c.associatedPullRequests?.nodes ?? [])
-            .map(p => (p ?? {}))
-            .filter(p => typeof p.number === 'number' && p.merged === true && p.baseRefName === where.base);
-        commits.push({
-            sha: c.oid,
-            message: typeof c.message === 'string' ? c.message : '',
-            author: name,
-            // GitHub links a bot's commits to no user account; its name ends in [bot].
-            authorIsBot: isBot(name, undefined),
-            pull: pulls[0]?.number
-        });
-    }
-    return { commits, reachedSince: where.since === undefined };
-}
-/** Pull requests read in one request at most. */
-const MAX_PULLS = 25;
-const PULL_FIELDS = `number title body url merged state baseRefName
-  author { login __typename }
-  labels(first: 50) { nodes { name } }
-  mergeCommit { oid }
-  changedFiles additions deletions
-  files(first: 100) { nodes { path additions deletions changeType } }`;
-/** The pull requests by number, with their files (no patches): one request for up to MAX_PULLS. */
-async function readPulls(graphql, where, numbers) {
-    const wanted = [...new Set(numbers)].filter(n => Number.isInteger(n) && n > 0).slice(0, MAX_PULLS);
-    const found = new Map();
-    if (wanted.length === 0)
-        return found;
-    // Aliases are built from whole numbers only: nothing from outside reaches the query's text.
-    const fields = wanted.map(n => `p${n}: pullRequest(number: ${n}) { ${PULL_FIELDS} }`).join('\n');
-    const query = `query($owner: String!, $name: String!) {\n repository(owner: $owner, name: $name) {\n${fields}\n }\n}`;
-    const data = (await graphql(query, { owner: where.owner, name: where.repo }));
-    for (const n of wanted) {
-        const pull = asPull(data?.repository?.[`p${n}`]);
-        if (pull)
-            found.set(n, pull);
-    }
-    return found;
-}
-const history_text = (v) => (typeof v === 'string' ? v : '');
-const history_count = (v) => (typeof v === 'number' && v >= 0 ? v : 0);
-function asPull(value) {
-    if (!value || typeof value !== 'object')
-        return undefined;
-    const p = value;
-    if (typeof p.number !== 'number')
-        return undefined;
-    const author = (p.author ?? {});
-    const login = history_text(author.login);
-    const nodes = (v) => (v ?? {}).nodes?.filter(n => n && typeof n === 'object') ?? [];
-    return {
-        number: p.number,
-        title: history_text(p.title),
-        body: history_text(p.body),
-        url: history_text(p.url),
-        author: login,
-        authorIsBot: isBot(login, author.__typename),
-        base: history_text(p.baseRefName),
-        merged: p.merged === true,
-        // GraphQL says MERGED where REST says closed (and merged).
-        state: history_text(p.state).toLowerCase() === 'open' ? 'open' : 'closed',
-        labels: nodes(p.labels)
-            .map(l => history_text(l.name))
-            .filter(Boolean),
-        mergeCommit: history_text(p.mergeCommit?.oid) || undefined,
-        changedFiles: history_count(p.changedFiles),
-        additions: history_count(p.additions),
-        deletions: history_count(p.deletions),
-        files: nodes(p.files)
-            .filter(f => typeof f.path === 'string' && f.path)
-            .map(f => ({
-            path: f.path,
-            additions: history_count(f.additions),
-            deletions: history_count(f.deletions),
-            // As the REST API names them: GraphQL's DELETED is REST's removed.
-            status: history_text(f.changeType).toLowerCase().replace('deleted', 'removed') || 'changed'
-        }))
-    };
-}
-/** Who the token is (GraphQL's `viewer`: a user, or an app's bot), or undefined when GitHub does not say. */
-async function viewerLogin(graphql) {
-    const data = (await graphql('query { viewer { login } }', {}));
-    return typeof data?.viewer?.login === 'string' && data.viewer.login
-        ? data.viewer.login
-        : undefined;
-}
-/** A repository's default branch and its newest commit, or undefined when GitHub names none. */
-async function defaultBranchHead(graphql, where) {
-    const data = (await graphql('query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) { defaultBranchRef { name target { oid } } } }', { owner: where.owner, name: where.repo }));
-    const ref = data?.repository?.defaultBranchRef;
-    return typeof ref?.name === 'string' && typeof ref.target?.oid === 'string'
-        ? { sha: ref.target.oid, branch: ref.name }
-        : undefined;
+function docsPulls(tokens, apiUrl, deps, { orRunToken = false } = {}) {
+    const own = Boolean(tokens.docsToken) || !orRunToken;
+    return connectDocsPulls((own ? tokens.docsToken : tokens.githubToken) ?? '', { tokenInput: own ? Input.DocsToken : Input.GithubToken, docsInput: Input.DocsToken }, apiUrl, deps.signal, { clock: deps.clock, session: deps.session });
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/change-batch.js
@@ -46145,6 +46597,8 @@ const batchSize = (batch) => batch.pulls.length + batch.commits.length;
 
 
 
+
+
 /** Commits read at most for one batch: a range longer than this is documented from its newest. */
 const MAX_RANGE = 100;
 /** The diff excerpt's patches read at most, in bytes: more than any prompt could hold. */
@@ -46248,15 +46702,10 @@ class ChangeReader {
         if (!settings.docsToken)
             return undefined;
         try {
-            const docs = connectGitHub(settings.docsToken, event, deps.signal, {
-                clock: deps.clock,
-                session: deps.session,
-                tokenInput: Input.DocsToken
-            });
-            return await viewerLogin(docs.graphql);
+            return await docsPulls(settings, event.apiUrl, deps).identity(event);
         }
         catch (error) {
-            deps.log.debug(`Could not tell who 'docs-token' is: ${describeGitHubError(error)}.`);
+            deps.log.debug(`Could not tell who 'docs-token' is: ${docsFailure(error).why}.`);
             return undefined;
         }
     }
@@ -46336,10 +46785,16 @@ async function countOpen(project, max, fold, ctx) {
         .map(j => (seen && j.id === seen.jobId ? { ...j, state: seen.state } : j))
         .filter(j => LIVE.has(j.state));
     if (live.length < max)
-        return { open: live.map(j => ({ jobId: j.id, prLink: j.prLink })), updates: [], unread: [] };
+        return {
+            open: live.map(j => ({ jobId: j.id, prLink: j.prLink })),
+            updates: [],
+            unread: [],
+            grant: ''
+        };
     const open = [];
     const updates = [];
     const unread = [];
+    let grant = '';
     for (const [i, known] of [...live].reverse().entries()) {
         // Checked just now by the fold decision (which found it open or running), or past the reads.
         if (i >= MAX_READS || known.id === seen?.jobId) {
@@ -46372,7 +46827,7 @@ async function countOpen(project, max, fold, ctx) {
             continue;
         }
         try {
-            const pull = await ctx.docsGitHub(where.owner, where.repo).pull(where.number);
+            const pull = await ctx.docs.pull(where);
             if (pull.merged)
                 updates.push({
                     jobId: known.id,
@@ -46393,15 +46848,16 @@ async function countOpen(project, max, fold, ctx) {
             }
         }
         catch (error) {
-            unread.push(`${link}: ${describeGitHubError(error)}`);
+            const failed = docsFailure(error);
+            unread.push(`${link}: ${failed.why}`);
+            grant ||= failed.grant('read');
             open.push({ jobId: known.id, prLink: link });
         }
     }
-    return { open, updates, unread };
+    return { open, updates, unread, grant };
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/reviewers.js
-
 
 
 /** People checked and requested at most in one run (GitHub takes a few at a time anyway). */
@@ -46426,19 +46882,20 @@ async function requestAuthors(batch, prLink, ctx) {
     ].slice(0, MAX_REVIEWERS);
     if (!authors.length)
         return [];
-    const docs = ctx.docsGitHub(where.owner, where.repo);
+    const { docs } = ctx;
     const withAccess = [];
     const without = [];
     let notFound = 0;
     for (const login of authors) {
         let permission;
         try {
-            permission = (await docs.permission(login)).permission;
+            permission = await docs.permission(where, login);
         }
         catch (error) {
+            const failed = docsFailure(error);
             // 404: no such account, or none GitHub shows this token: no access either way.
-            if (describeGitHubError(error) !== 'HTTP 404') {
-                ctx.log.warning(`Could not check ${login}'s access to ${where.owner}/${where.repo} with '${Input.DocsToken}' (${describeGitHubError(error)}), so no reviewers are requested on ${prLink}.`);
+            if (!failed.missing) {
+                ctx.log.warning(`Could not check ${login}'s access to ${where.owner}/${where.repo} with '${docs.tokenInput}' (${failed.why}), so no reviewers are requested on ${prLink}.${failed.grant('write')}`);
                 return [];
             }
             notFound++;
@@ -46450,8 +46907,8 @@ async function requestAuthors(batch, prLink, ctx) {
     }
     // GitHub answers 404 for every user of a repository the token cannot see: when it knew none of
     // them, the pull request itself tells the two apart.
-    if (notFound === authors.length && !(await canRead(docs, where.number))) {
-        ctx.log.warning(`GitHub knows none of ${authors.join(', ')} on ${where.owner}/${where.repo} (HTTP 404 for each), as it answers when '${Input.DocsToken}' cannot see that repository, so no reviewers are requested on ${prLink}. Check that '${Input.DocsToken}' can read ${where.owner}/${where.repo}.`);
+    if (notFound === authors.length && !(await canRead(docs, where))) {
+        ctx.log.warning(`GitHub knows none of ${authors.join(', ')} on ${where.owner}/${where.repo} (HTTP 404 for each), as it answers when '${docs.tokenInput}' cannot see that repository, so no reviewers are requested on ${prLink}.${docs.grant('write', where)}`);
         return [];
     }
     if (without.length)
@@ -46459,10 +46916,11 @@ async function requestAuthors(batch, prLink, ctx) {
     if (!withAccess.length)
         return [];
     try {
-        await docs.requestReviewers(where.number, withAccess);
+        await docs.requestReviewers(where, withAccess);
     }
     catch (error) {
-        ctx.log.warning(`Could not request reviews from ${withAccess.join(', ')} on ${prLink} with '${Input.DocsToken}' (${describeGitHubError(error)}).${refusedAccess(error) ? ` Give '${Input.DocsToken}' write access to the pull requests of ${where.owner}/${where.repo}.` : ''}`);
+        const failed = docsFailure(error);
+        ctx.log.warning(`Could not request reviews from ${withAccess.join(', ')} on ${prLink} with '${docs.tokenInput}' (${failed.why}).${failed.grant('write')}`);
         return [];
     }
     ctx.log.info(`Requested reviews on ${prLink} from ${withAccess.join(', ')}.`);
@@ -46479,6 +46937,7 @@ async function canRead(docs, pull) {
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/change-run.js
+
 
 
 
@@ -46730,7 +47189,7 @@ class ChangeRun {
             const count = await countOpen(project, settings.maxOpen, fold, foldContext);
             session.noteUpdates(count.updates);
             if (count.unread.length)
-                notices.push(`Could not read ${count.unread.join('; ')}: counted as open for 'max-open'.${settings.docsToken ? '' : " If the docs repository is private, set 'docs-token'."}`);
+                notices.push(`Could not read ${count.unread.join('; ')}: counted as open for 'max-open'.${count.grant}`);
             if (count.open.length >= settings.maxOpen) {
                 const which = count.open
                     .slice(0, 5)
@@ -46793,7 +47252,7 @@ class ChangeRun {
         return {
             readJob: deps.readJob,
             serverUrl: event.serverUrl,
-            docsGitHub: (owner, repo) => connectGitHub(settings.docsToken || settings.githubToken, { owner, repo, apiUrl: event.apiUrl }, deps.signal, { clock: deps.clock, session: deps.session })
+            docs: docsPulls(settings, event.apiUrl, deps, { orRunToken: true })
         };
     }
     /**
@@ -46837,17 +47296,13 @@ class ChangeRun {
     async refreshDocsPulls(session) {
         const { settings, event, deps } = this;
         const after = settings.expireAfter;
-        const connect = (token, tokenInput) => (owner, repo) => connectGitHub(token, { owner, repo, apiUrl: event.apiUrl }, deps.signal, {
-            clock: deps.clock,
-            session: deps.session,
-            tokenInput
-        });
         const expiry = after && settings.docsToken
             ? await expireStale(session.project, {
                 afterMs: after.ms,
                 afterText: after.text,
+                keepLabel: after.keepLabel,
                 now: deps.clock.wallNow(),
-                docsGitHub: connect(settings.docsToken, Input.DocsToken),
+                docs: docsPulls(settings, event.apiUrl, deps),
                 serverUrl: event.serverUrl,
                 dashboardUrl: session.url,
                 log: deps.log,
@@ -46862,11 +47317,9 @@ class ChangeRun {
             ...expiry.updates.map(u => u.jobId),
             ...(foldCandidate ? [foldCandidate] : [])
         ]);
-        const tokenInput = settings.docsToken ? Input.DocsToken : Input.GithubToken;
         const reads = await refreshOutcomes(session.project, {
             now: deps.clock.wallNow(),
-            docsGitHub: connect(settings.docsToken || settings.githubToken, tokenInput),
-            tokenInput,
+            docs: docsPulls(settings, event.apiUrl, deps, { orRunToken: true }),
             serverUrl: event.serverUrl,
             log: deps.log,
             skip
@@ -46908,11 +47361,7 @@ class ChangeRun {
         if (settings.reviewers !== 'authors' || !settings.docsToken || !job.prLink)
             return;
         await requestAuthors(batch, job.prLink, {
-            docsGitHub: (owner, repo) => connectGitHub(settings.docsToken, { owner, repo, apiUrl: event.apiUrl }, deps.signal, {
-                clock: deps.clock,
-                session: deps.session,
-                tokenInput: Input.DocsToken
-            }),
+            docs: docsPulls(settings, event.apiUrl, deps),
             serverUrl: event.serverUrl,
             log: deps.log
         });
@@ -47298,6 +47747,7 @@ function planTrigger(settings, event) {
 
 
 
+
 /**
  * Decides what to run from the inputs, the event, the trust gate and the job recorded on the issue.
  * GitHub is contacted only when the run comments or checks a permission.
@@ -47354,10 +47804,9 @@ async function prepareIssueRun(settings, event, { log, clock, session, saveState
     const earlier = recorded.find(r => ofEarlierRun(r) && r.marker.step === markers.step) ?? latest;
     if (earlier && event.name === 'issues' && plan.prompt !== undefined) {
         const target = plan.target;
-        const docsToken = settings.docsToken || settings.githubToken;
         const decision = await decideEarlierJob(earlier.marker.job, target, {
             readJob,
-            docsGitHub: (owner, repo) => connectGitHub(docsToken, { owner, repo, apiUrl: event.apiUrl }, signal, { clock, session }),
+            docs: docsPulls(settings, event.apiUrl, { signal, clock, session }, { orRunToken: true }),
             serverUrl: event.serverUrl
         });
         if (signal?.aborted)
@@ -47490,7 +47939,6 @@ function checked(json) {
 
 
 
-
 /**
  * Once a job's docs pull request is known, says on it which job it belongs to: a comment written
  * with `docs-token`, holding a record signed for that pull request, which the docs repository's
@@ -47505,12 +47953,14 @@ async function recordDocsPr(job, ctx) {
         return;
     const place = docsPrPlace(where);
     const records = new DocsPrRecords(ctx.apiKey);
-    const fail = (what, error) => ctx.log.warning(`Could not ${what} ${place} with '${Input.DocsToken}' (${describeGitHubError(error)}), so reviews there do not reach job ${job.id}.${refusedAccess(error) ? ` Give '${Input.DocsToken}' write access to the pull requests of ${where.owner}/${where.repo}.` : ''} The run goes on.`);
-    let docs;
+    const { docs } = ctx;
+    const fail = (what, error) => {
+        const failed = docsFailure(error);
+        ctx.log.warning(`Could not ${what} ${place} with '${docs.tokenInput}' (${failed.why}), so reviews there do not reach job ${job.id}.${failed.grant('write')} The run goes on.`);
+    };
     try {
         // An unusable token (an unexpanded expression) fails here: a warning like any refusal.
-        docs = ctx.docsGitHub(where.owner, where.repo);
-        const comments = await docs.listComments(where.number);
+        const comments = await docs.comments(where);
         if (comments.some(c => records.read(c.body, place)?.job === job.id)) {
             ctx.log.debug(`${place} already names job ${job.id}.`);
             return;
@@ -47526,12 +47976,13 @@ async function recordDocsPr(job, ctx) {
         `Comment ${codeSpan(`${ctx.triggerPhrase} <what to change>`)} to send it a follow-up.`
     ].join('\n');
     try {
-        await docs.createComment(where.number, body);
+        await docs.comment(where, body);
         ctx.log.info(`Recorded job ${job.id} on ${place}: reviews there can reach it.`);
     }
     catch (error) {
-        if (refusedAccess(error))
-            ctx.log.info(`'${Input.DocsToken}' can read ${place} but not comment on it (${describeGitHubError(error)}), so reviews there do not reach job ${job.id}. To send them, give it write access to the pull requests of ${where.owner}/${where.repo}.`);
+        const failed = docsFailure(error);
+        if (failed.refused)
+            ctx.log.info(`'${docs.tokenInput}' can read ${place} but not comment on it (${failed.why}), so reviews there do not reach job ${job.id}.${failed.grant('write')}`);
         else
             fail('comment on', error);
     }
@@ -47581,7 +48032,6 @@ function reviewFollowUp(review) {
 
 
 
-
 /**
  * The job a docs pull request belongs to, from the record the code repository's run wrote there
  * (docs-pr-record.ts): only a record in a comment written by the `docs-token` identity, signed for
@@ -47602,11 +48052,11 @@ async function findTrustedRecord(github, docs, pull, settings) {
         };
     let identity;
     try {
-        identity = await viewerLogin(docs.graphql);
+        identity = await docs.identity(pull);
     }
     catch (error) {
         return {
-            warning: `'${Input.DocsToken}' could not tell who it is (${describeGitHubError(error)}), so the record on ${pull.place} naming its job cannot be trusted and nothing is sent to it. Set '${Input.DocsToken}' to the same secret as the code repository's workflow uses.`
+            warning: `'${Input.DocsToken}' could not tell who it is (${docsFailure(error).why}), so the record on ${pull.place} naming its job cannot be trusted and nothing is sent to it. Set '${Input.DocsToken}' to the same secret as the code repository's workflow uses.`
         };
     }
     if (!identity)
@@ -47625,6 +48075,8 @@ async function findTrustedRecord(github, docs, pull, settings) {
 const safeLogin = (login) => /^[A-Za-z0-9][A-Za-z0-9-]{0,38}(\[bot\])?$/.test(login) ? login : 'someone';
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/review/review-run.js
+
+
 
 
 
@@ -47698,15 +48150,13 @@ async function prepareReviewRun(settings, event, deps) {
     const pr = event.issue;
     const place = docsPrPlace({ owner: event.owner, repo: event.repo, number: pr.number });
     const github = connectGitHub(settings.githubToken, event, signal, { clock, session });
-    const docs = connectGitHub(settings.docsToken, event, signal, {
-        clock,
-        session,
-        tokenInput: Input.DocsToken
-    });
+    // An unusable docs token fails the run here, as the connection to GitHub did when opened.
+    sendableSecret(Input.DocsToken, settings.docsToken);
+    const docs = docsPulls(settings, event.apiUrl, { signal, clock, session });
     const cancelled = () => Boolean(signal?.aborted);
     let search;
     try {
-        search = await findTrustedRecord(github, docs, { place, number: pr.number }, settings);
+        search = await findTrustedRecord(github, docs, { owner: event.owner, repo: event.repo, number: pr.number, place }, settings);
     }
     catch (error) {
         if (cancelled())
@@ -48768,6 +49218,8 @@ function sumOf(page, pages, field, incomplete) {
 
 
 
+
+
 /** Files of a docs pull request read at most: three pages of a hundred. */
 const MAX_FILE_PAGES = 3;
 /**
@@ -48780,12 +49232,8 @@ const MAX_FILE_PAGES = 3;
 async function measureReaderImpact(settings, event, deps) {
     const { log, clock } = deps;
     const repository = `${event.owner}/${event.repo}`;
-    const connect = (token, owner, repo, tokenInput) => connectGitHub(token, { owner, repo, apiUrl: event.apiUrl }, deps.signal, {
-        clock,
-        session: deps.session,
-        tokenInput
-    });
-    const dashboard = await Dashboard.open(connect(settings.githubToken, event.owner, event.repo, Input.GithubToken), {
+    const docs = docsPulls(settings, event.apiUrl, deps);
+    const dashboard = await Dashboard.open(connectGitHub(settings.githubToken, event, deps.signal, { clock, session: deps.session }), {
         title: settings.dashboardTitle,
         signer: new RecordSigner(settings.apiKey),
         view: { repository, serverUrl: event.serverUrl },
@@ -48798,7 +49246,7 @@ async function measureReaderImpact(settings, event, deps) {
         return end;
     }
     const now = clock.wallNow();
-    const project = await refreshed(dashboard, settings, { event, connect, log, now });
+    const project = await refreshed(dashboard, settings, { event, docs, log, now });
     const due = dueForImpact(project, now, days);
     const waiting = waitingForImpact(project, now, days);
     log.info(`Reader impact ('${Input.ImpactAfter}: ${settings.impactAfter.text}'): ${counted(due.length, 'merged docs pull request')} due, ${waiting} whose windows are not over yet.`);
@@ -48814,19 +49262,19 @@ async function measureReaderImpact(settings, event, deps) {
         const where = parsePullLink(job.prLink, event.serverUrl);
         if (!where)
             continue;
-        const docs = connect(settings.docsToken, where.owner, where.repo, Input.DocsToken);
         let pages;
         try {
-            const files = await filesOf(docs, where.number);
-            const root = await findDocsRoot(path => docs.folderNames(path), files);
+            const files = await docs.files(where, MAX_FILE_PAGES);
+            const root = await findDocsRoot(path => docs.folderNames(where, path), files);
             pages = root === undefined ? [] : pagesOf(files, root);
             if (root === undefined)
                 log.notice(`Reader impact: ${job.prLink}'s repository has no docs.json or mint.json at its root or in the folders it changed, so its files are not mapped to pages.`);
         }
         catch (error) {
-            log.warning(`Reader impact: could not read the files of ${job.prLink} with '${Input.DocsToken}' (${describeGitHubError(error)}); it is measured in a later run.${refusedAccess(error) ? ` Give '${Input.DocsToken}' read access to the contents and pull requests of ${where.owner}/${where.repo}.` : ''}`);
+            const failed = docsFailure(error);
+            log.warning(`Reader impact: could not read the files of ${job.prLink} with '${docs.tokenInput}' (${failed.why}); it is measured in a later run.${failed.grant('read')}`);
             // A pull request GitHub does not have (gone, or out of the token's sight) holds back no other.
-            if (notFound(error))
+            if (failed.missing)
                 continue;
             break;
         }
@@ -48877,7 +49325,7 @@ async function measureReaderImpact(settings, event, deps) {
         // Nothing measured is nothing to tell the pull request's readers: the dashboard keeps the note.
         const url = !planned
             ? undefined
-            : await postComment(docs, where.number, job, settings, log, {
+            : await postComment(docs, where, job, settings, log, {
                 mergedAt: job.endedAt,
                 days,
                 ...windows,
@@ -48911,12 +49359,11 @@ async function measureReaderImpact(settings, event, deps) {
  * The project's ledger with its docs pull requests' outcomes brought up to date first (a few
  * requests, as a change run does), so that a run which only measures sees the latest merges.
  */
-async function refreshed(dashboard, settings, { event, connect, log, now }) {
+async function refreshed(dashboard, settings, { event, docs, log, now }) {
     const project = dashboard.project(settings.projectId);
     const reads = await refreshOutcomes(project, {
         now,
-        docsGitHub: (owner, repo) => connect(settings.docsToken, owner, repo, Input.DocsToken),
-        tokenInput: Input.DocsToken,
+        docs,
         serverUrl: event.serverUrl,
         log,
         skip: new Set()
@@ -48944,40 +49391,32 @@ async function refreshed(dashboard, settings, { event, connect, log, now }) {
     return dashboard.project(settings.projectId);
 }
 const emptyFigures = () => [null, null, null, null, null, null];
-async function filesOf(docs, number) {
-    const files = [];
-    let pages = 0;
-    for await (const page of docs.pullFilePages(number, 100)) {
-        files.push(...page);
-        if (++pages >= MAX_FILE_PAGES)
-            break;
-    }
-    return files;
-}
 /**
  * The comment on the docs pull request (`impact-comment: pr`), once: its URL, `undefined` when the
  * figures go only to the dashboard, `null` when it could not be posted (nothing is remembered).
  */
-async function postComment(docs, number, job, settings, log, content) {
+async function postComment(docs, where, job, settings, log, content) {
     if (settings.impactComment !== 'pr')
         return undefined;
     try {
         // An earlier run that commented but could not remember it: its comment stands, not a second.
-        const earlier = (await docs.listComments(number)).find(c => c.authorType === 'Bot' && c.body.includes(IMPACT_MARKER));
+        const earlier = (await docs.comments(where)).find(c => c.authorType === 'Bot' && c.body.includes(IMPACT_MARKER));
         if (earlier) {
             log.info(`Reader impact of ${job.prLink}: commented on it already, by an earlier run.`);
             return `${job.prLink}#issuecomment-${earlier.id}`;
         }
-        const id = await docs.createComment(number, renderImpactComment(content));
+        const id = await docs.comment(where, renderImpactComment(content));
         return `${job.prLink}#issuecomment-${id}`;
     }
     catch (error) {
-        log.warning(`Reader impact of ${job.prLink} was measured, but could not be commented on it with '${Input.DocsToken}' (${describeGitHubError(error)}): the next run measures it again.${refusedAccess(error) ? ` Give '${Input.DocsToken}' write access to the pull requests of the docs repository.` : ''}`);
+        const failed = docsFailure(error);
+        log.warning(`Reader impact of ${job.prLink} was measured, but could not be commented on it with '${docs.tokenInput}' (${failed.why}): the next run measures it again.${failed.grant('write')}`);
         return null;
     }
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/agent-run.js
+
 
 
 
@@ -49054,11 +49493,7 @@ async function runAgent(settings, event, runner, signal) {
                 ...settings,
                 serverUrl: event.serverUrl,
                 log,
-                docsGitHub: (owner, repo) => connectGitHub(settings.docsToken, { owner, repo, apiUrl: event.apiUrl }, signal, {
-                    clock,
-                    session,
-                    tokenInput: Input.DocsToken
-                })
+                docs: docsPulls(settings, event.apiUrl, { signal, clock, session })
             });
         return withComment({ ...end, ...about, decision }, prepared.comment?.outcome(), settings, event);
     }
@@ -49690,7 +50125,7 @@ function readSettings(get, env, mask) {
         dryRun: parseBoolean(Input.DryRun, value(Input.DryRun)),
         paths: readPathFilter(Input.Paths, get(Input.Paths), Input.PathsIgnore, get(Input.PathsIgnore)),
         maxJobs: parseMaxJobs(Input.MaxJobs, get(Input.MaxJobs)),
-        expireAfter: readExpireAfter(get(Input.ExpireAfter), docsToken),
+        expireAfter: readExpireAfter(get(Input.ExpireAfter), value(Input.KeepLabel), docsToken),
         maxOpen: get(Input.MaxOpen).trim()
             ? parseInteger(Input.MaxOpen, get(Input.MaxOpen).trim(), 1, 100)
             : undefined,
@@ -49740,15 +50175,15 @@ function readReviewers(raw, docsToken) {
     return mode;
 }
 const MAX_EXPIRE_AFTER_MS = 365 * 86_400_000;
-/** `expire-after`: a duration of an hour to a year; closing needs `docs-token`. */
-function readExpireAfter(raw, docsToken) {
+/** `expire-after`: a duration of an hour to a year, with `keep-label`; closing needs `docs-token`. */
+function readExpireAfter(raw, keepLabel, docsToken) {
     const text = raw.trim().toLowerCase();
     if (!text)
         return undefined;
     const ms = durationInput(Input.ExpireAfter, text, 3_600_000, MAX_EXPIRE_AFTER_MS);
     if (!docsToken)
         throw new errors_InputError(`Input '${Input.ExpireAfter}' needs '${Input.DocsToken}': docs pull requests are closed in the docs repository, with a token that can write its pull requests.`);
-    return { ms, text };
+    return { ms, text, keepLabel: keepLabel.trim() };
 }
 function readPrompt(get, workspace) {
     const inline = get(Input.Prompt);

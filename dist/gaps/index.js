@@ -40607,6 +40607,7 @@ function parsePullRequest(value) {
         merged: pr.merged === true || (typeof pr.merged_at === 'string' && pr.merged_at !== ''),
         mergeCommit: SHA.test(event_text(pr.merge_commit_sha)) ? event_text(pr.merge_commit_sha) : undefined,
         state: event_text(pr.state),
+        ...(pr.draft === true ? { draft: true } : {}),
         changedFiles: count(pr.changed_files),
         additions: count(pr.additions),
         deletions: count(pr.deletions),
@@ -42313,7 +42314,8 @@ function checkedProject(value) {
                 ...optionalTime('checkedAt', job.checkedAt),
                 changes: list(job.changes).map(checkedChange),
                 moreChanges: num(job.moreChanges),
-                ...checkedImpact(job.impact)
+                ...checkedImpact(job.impact),
+                ...checkedTouch(job)
             };
         }),
         waiting: waiting
@@ -42398,6 +42400,19 @@ function checkedDays(value) {
     return { startsByDay: days };
 }
 /** A measured impact: whole, non-negative figures (or null), one per measure; anything else dropped. */
+/** Shown on the dashboard: the reason is cut to MAX_KEPT_WHY characters. */
+const MAX_KEPT_WHY = 200;
+/** What the ledger knows of people's work on a docs pull request, each field dropped when out of shape. */
+function checkedTouch(job) {
+    const kept = object(job.kept);
+    return {
+        ...(job.draft === true ? { draft: true } : {}),
+        ...(typeof job.personCommitted === 'boolean' ? { personCommitted: job.personCommitted } : {}),
+        ...(typeof kept.why === 'string' && kept.why && num(kept.at) > 0
+            ? { kept: { why: kept.why.slice(0, MAX_KEPT_WHY), at: num(kept.at) } }
+            : {})
+    };
+}
 function checkedImpact(value) {
     const i = object(value);
     const figures = (v) => {

@@ -92,7 +92,7 @@ export interface ChangeSettings extends PlanSettings {
   paths: PathFilter
   maxJobs?: JobBudget
   /** `expire-after`: docs pull requests open longer are closed (needs `docs-token`). */
-  expireAfter?: { ms: number; text: string }
+  expireAfter?: { ms: number; text: string; keepLabel: string }
   /** `max-open`: at most this many docs pull requests of the project open (a running job counts). */
   maxOpen?: number
   /** `reviewers: authors`: the changes' authors are requested as reviewers (needs `docs-token`). */
@@ -200,7 +200,7 @@ export function readSettings(get: InputReader, env: NodeJS.ProcessEnv, mask: Mas
     dryRun: parseBoolean(Input.DryRun, value(Input.DryRun)),
     paths: readPathFilter(Input.Paths, get(Input.Paths), Input.PathsIgnore, get(Input.PathsIgnore)),
     maxJobs: parseMaxJobs(Input.MaxJobs, get(Input.MaxJobs)),
-    expireAfter: readExpireAfter(get(Input.ExpireAfter), docsToken),
+    expireAfter: readExpireAfter(get(Input.ExpireAfter), value(Input.KeepLabel), docsToken),
     maxOpen: get(Input.MaxOpen).trim()
       ? parseInteger(Input.MaxOpen, get(Input.MaxOpen).trim(), 1, 100)
       : undefined,
@@ -274,8 +274,12 @@ function readReviewers(raw: string, docsToken: string): ChangeSettings['reviewer
 
 const MAX_EXPIRE_AFTER_MS = 365 * 86_400_000
 
-/** `expire-after`: a duration of an hour to a year; closing needs `docs-token`. */
-function readExpireAfter(raw: string, docsToken: string): ChangeSettings['expireAfter'] {
+/** `expire-after`: a duration of an hour to a year, with `keep-label`; closing needs `docs-token`. */
+function readExpireAfter(
+  raw: string,
+  keepLabel: string,
+  docsToken: string
+): ChangeSettings['expireAfter'] {
   const text = raw.trim().toLowerCase()
   if (!text) return undefined
   const ms = durationInput(Input.ExpireAfter, text, 3_600_000, MAX_EXPIRE_AFTER_MS)
@@ -283,7 +287,7 @@ function readExpireAfter(raw: string, docsToken: string): ChangeSettings['expire
     throw new InputError(
       `Input '${Input.ExpireAfter}' needs '${Input.DocsToken}': docs pull requests are closed in the docs repository, with a token that can write its pull requests.`
     )
-  return { ms, text }
+  return { ms, text, keepLabel: keepLabel.trim() }
 }
 
 function readPrompt(get: InputReader, workspace: string): string | undefined {

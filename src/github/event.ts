@@ -193,6 +193,8 @@ export interface PullRequestRef {
   mergeCommit?: string
   /** open or closed. */
   state: string
+  /** Opened as a draft and not marked ready for review yet. */
+  draft?: boolean
   /** Totals from the payload, when it gives them: they say how much a capped file list leaves out. */
   changedFiles?: number
   additions?: number
@@ -271,6 +273,7 @@ export function parsePullRequest(value: unknown): PullRequestRef | undefined {
     merged: pr.merged === true || (typeof pr.merged_at === 'string' && pr.merged_at !== ''),
     mergeCommit: SHA.test(text(pr.merge_commit_sha)) ? text(pr.merge_commit_sha) : undefined,
     state: text(pr.state),
+    ...(pr.draft === true ? { draft: true } : {}),
     changedFiles: count(pr.changed_files),
     additions: count(pr.additions),
     deletions: count(pr.deletions),

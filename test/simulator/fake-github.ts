@@ -4,7 +4,7 @@ import { type FakeCommit, type FakePull, changeRoute, pullView } from './fake-gi
 import { type GraphQLRequest, answerGraphQL } from './fake-github-graphql.js'
 import { contentsRoute } from './fake-github-contents.js'
 
-export type { FakeCommit, FakeFile, FakePull } from './fake-github-changes.js'
+export type { FakeCommit, FakeFile, FakePull, FakeTimelineItem } from './fake-github-changes.js'
 
 export interface FakeComment {
   id: number
@@ -13,6 +13,8 @@ export interface FakeComment {
   repo?: string
   body: string
   user: { login: string; type: 'Bot' | 'User' }
+  /** When it was written (epoch ms), by the fake's clock. */
+  at?: number
 }
 
 /** An inline comment of a review, as the review comments route lists it. */
@@ -67,7 +69,7 @@ export class FakeGitHub {
   /**
    * Status to answer instead, by route name: 'create-comment', 'update-comment', 'list-comments',
    * 'permission', 'repo-comments', 'pull-files', 'pull', 'update-pull', 'request-reviewers', 'compare', 'commit',
-   * 'commit-pulls', 'review-comments'.
+   * 'commit-pulls', 'review-comments', 'graphql', 'pull-activity' (GraphQL's timelineItems).
    * Every time, or with `times` only that many times, after which the route answers again. With
    * `retryAfter` (seconds), the answer is GitHub's secondary rate limit (403 or 429 with a
    * `retry-after` header and its documented message).
@@ -115,13 +117,21 @@ export class FakeGitHub {
 
   private constructor(
     private readonly prefix: string,
-    readonly botLogin: string
+    readonly botLogin: string,
+    /** The time comments are written at: the runs' clock in tests that move it. */
+    readonly now: () => number
   ) {
     this.server = createServer((req, res) => void this.handle(req, res))
   }
 
-  static async start(options: { prefix?: string; botLogin?: string } = {}): Promise<FakeGitHub> {
-    const fake = new FakeGitHub(options.prefix ?? '', options.botLogin ?? 'github-actions[bot]')
+  static async start(
+    options: { prefix?: string; botLogin?: string; now?: () => number } = {}
+  ): Promise<FakeGitHub> {
+    const fake = new FakeGitHub(
+      options.prefix ?? '',
+      options.botLogin ?? 'github-actions[bot]',
+      options.now ?? Date.now
+    )
     await new Promise<void>(resolve => fake.server.listen(0, '127.0.0.1', resolve))
     fake.base = `http://127.0.0.1:${(fake.server.address() as AddressInfo).port}${fake.prefix}`
     return fake
@@ -223,7 +233,14 @@ export class FakeGitHub {
   }
 
   addComment(issue: number, body: string, user: FakeComment['user'], repo?: string): FakeComment {
-    const comment = { id: this.nextId++, issue, body, user, ...(repo ? { repo } : {}) }
+    const comment = {
+      id: this.nextId++,
+      issue,
+      body,
+      user,
+      at: this.now(),
+      ...(repo ? { repo } : {})
+    }
     this.comments.push(comment)
     for (const listener of [...this.commentListeners]) listener(comment)
     return comment
@@ -322,7 +339,9 @@ export class FakeGitHub {
     }
     // GitHub Enterprise Server answers GraphQL at /api/graphql beside its REST API's /api/v3.
     if (url.pathname === graphqlPath && req.method === 'POST') {
-      if (await fail('graphql')) return
+      // A pull request's activity fails apart from the rest ('pull-activity'), as the history reads go on.
+      const query = (record.body as GraphQLRequest | undefined)?.query ?? ''
+      if (await fail(query.includes('timelineItems') ? 'pull-activity' : 'graphql')) return
       const viewer = { login: user.login, databaseId: 41898282 }
       return send(200, await answerGraphQL(this, record.body as GraphQLRequest, viewer))
     }

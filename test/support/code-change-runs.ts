@@ -61,7 +61,7 @@ export class CodeChangeServers {
       now: options.now,
       ...(options.projects ? { projects: options.projects } : {})
     })
-    return new CodeChangeServers(sim, await FakeGitHub.start())
+    return new CodeChangeServers(sim, await FakeGitHub.start({ now: options.now }))
   }
 
   async close(): Promise<void> {

@@ -44,7 +44,8 @@ const ROOM_ORDER: Record<string, readonly (readonly string[])[]> = {
       'batch.ts',
       'trust-gate.ts',
       'wait.ts',
-      'run-job.ts'
+      'run-job.ts',
+      'docs-repository.ts'
     ],
     ['comment/'],
     ['ledger/'],

@@ -18,6 +18,7 @@ import { type ChangeRules, applyRules, batchSize } from '../../src/agent/change/
 import { type FoldContext, decideFold } from '../../src/agent/ledger/fold.js'
 import { parsePullLink } from '../../src/github/event.js'
 import { readPathFilter } from '../../src/agent/path-filter.js'
+import { DocsPulls } from '../../src/github/docs-pulls.js'
 import { outcomeBody, workingBody } from '../../src/agent/comment/comment-body.js'
 import { type Marker, Markers, parseMarker } from '../../src/agent/comment/marker.js'
 import { type LedgerJob, type ProjectLedger, emptyProject } from '../../src/records/ledger.js'
@@ -971,15 +972,19 @@ function foldContext(
       if (!job || job instanceof Error) throw job ?? new NotFoundError('HTTP 404: no such job', 404)
       return job
     },
-    docsGitHub: (owner, repo) =>
-      ({
-        async pull(n: number) {
-          read.docs.push(`${owner}/${repo}#${n}`)
-          const pull = docs[n]
-          if (!pull || pull instanceof Error) throw pull ?? new Error('no pull request')
-          return pull
-        }
-      }) as unknown as GitHubApi
+    // The run's own token reads: no docs-token is set.
+    docs: new DocsPulls(
+      (owner, repo) =>
+        ({
+          async pull(n: number) {
+            read.docs.push(`${owner}/${repo}#${n}`)
+            const pull = docs[n]
+            if (!pull || pull instanceof Error) throw pull ?? new Error('no pull request')
+            return pull
+          }
+        }) as unknown as GitHubApi,
+      { tokenInput: 'github-token', docsInput: 'docs-token' }
+    )
   }
   return { ctx, read }
 }

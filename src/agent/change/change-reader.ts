@@ -1,19 +1,20 @@
 import {
   type GitHubApi,
   type GitHubSession,
-  connectGitHub,
   describeGitHubError,
   isGitHubCallError,
   permissionHint,
   refusedAccess
 } from '../../github/api.js'
 import type { RunEvent } from '../../github/event.js'
-import { defaultBranchHead, readHistory, viewerLogin } from '../../github/history.js'
+import { docsFailure } from '../../github/docs-pulls.js'
+import { defaultBranchHead, readHistory } from '../../github/history.js'
 import type { Clock } from '../../runner/clock.js'
 import { ExplainedError, errorText } from '../../runner/errors.js'
 import type { Logger } from '../../runner/logger.js'
 import { bytes, counted } from '../../runner/text.js'
 import { Input } from '../names.js'
+import { docsPulls } from '../docs-repository.js'
 import type { ChangeBatch } from '../batch.js'
 import { type ChangeSource, readPatches, readPull, readRange } from './change-batch.js'
 import type { ChangePlan } from './change-plan.js'
@@ -158,14 +159,9 @@ export class ChangeReader {
     const { settings, event, deps } = this
     if (!settings.docsToken) return undefined
     try {
-      const docs = connectGitHub(settings.docsToken, event, deps.signal, {
-        clock: deps.clock,
-        session: deps.session,
-        tokenInput: Input.DocsToken
-      })
-      return await viewerLogin(docs.graphql)
+      return await docsPulls(settings, event.apiUrl, deps).identity(event)
     } catch (error) {
-      deps.log.debug(`Could not tell who 'docs-token' is: ${describeGitHubError(error)}.`)
+      deps.log.debug(`Could not tell who 'docs-token' is: ${docsFailure(error).why}.`)
       return undefined
     }
   }

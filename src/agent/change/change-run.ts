@@ -17,6 +17,7 @@ import { Dashboard } from '../ledger/dashboard.js'
 import { expireStale } from '../ledger/expiry.js'
 import { refreshOutcomes } from '../ledger/outcomes.js'
 import { LedgerSession } from '../ledger/ledger-session.js'
+import { docsPulls } from '../docs-repository.js'
 import { Input } from '../names.js'
 import type { PreparedRun } from '../prepared-run.js'
 import { RecordSigner } from '../../records/record.js'
@@ -326,7 +327,7 @@ class ChangeRun {
       session.noteUpdates(count.updates)
       if (count.unread.length)
         notices.push(
-          `Could not read ${count.unread.join('; ')}: counted as open for 'max-open'.${settings.docsToken ? '' : " If the docs repository is private, set 'docs-token'."}`
+          `Could not read ${count.unread.join('; ')}: counted as open for 'max-open'.${count.grant}`
         )
       if (count.open.length >= settings.maxOpen) {
         const which = count.open
@@ -399,13 +400,7 @@ class ChangeRun {
     return {
       readJob: deps.readJob,
       serverUrl: event.serverUrl,
-      docsGitHub: (owner: string, repo: string) =>
-        connectGitHub(
-          settings.docsToken || settings.githubToken,
-          { owner, repo, apiUrl: event.apiUrl },
-          deps.signal,
-          { clock: deps.clock, session: deps.session }
-        )
+      docs: docsPulls(settings, event.apiUrl, deps, { orRunToken: true })
     }
   }
 
@@ -469,19 +464,14 @@ class ChangeRun {
   private async refreshDocsPulls(session: LedgerSession): Promise<void> {
     const { settings, event, deps } = this
     const after = settings.expireAfter
-    const connect = (token: string, tokenInput: string) => (owner: string, repo: string) =>
-      connectGitHub(token, { owner, repo, apiUrl: event.apiUrl }, deps.signal, {
-        clock: deps.clock,
-        session: deps.session,
-        tokenInput
-      })
     const expiry =
       after && settings.docsToken
         ? await expireStale(session.project, {
             afterMs: after.ms,
             afterText: after.text,
+            keepLabel: after.keepLabel,
             now: deps.clock.wallNow(),
-            docsGitHub: connect(settings.docsToken, Input.DocsToken),
+            docs: docsPulls(settings, event.apiUrl, deps),
             serverUrl: event.serverUrl,
             dashboardUrl: session.url,
             log: deps.log,
@@ -497,11 +487,9 @@ class ChangeRun {
       ...expiry.updates.map(u => u.jobId),
       ...(foldCandidate ? [foldCandidate] : [])
     ])
-    const tokenInput = settings.docsToken ? Input.DocsToken : Input.GithubToken
     const reads = await refreshOutcomes(session.project, {
       now: deps.clock.wallNow(),
-      docsGitHub: connect(settings.docsToken || settings.githubToken, tokenInput),
-      tokenInput,
+      docs: docsPulls(settings, event.apiUrl, deps, { orRunToken: true }),
       serverUrl: event.serverUrl,
       log: deps.log,
       skip
@@ -545,12 +533,7 @@ class ChangeRun {
     const { settings, event, deps } = this
     if (settings.reviewers !== 'authors' || !settings.docsToken || !job.prLink) return
     await requestAuthors(batch, job.prLink, {
-      docsGitHub: (owner, repo) =>
-        connectGitHub(settings.docsToken, { owner, repo, apiUrl: event.apiUrl }, deps.signal, {
-          clock: deps.clock,
-          session: deps.session,
-          tokenInput: Input.DocsToken
-        }),
+      docs: docsPulls(settings, event.apiUrl, deps),
       serverUrl: event.serverUrl,
       log: deps.log
     })

@@ -1,4 +1,4 @@
-import type { GitHubApi } from '../../github/api.js'
+import type { DocsPulls } from '../../github/docs-pulls.js'
 import type { AgentJob } from '../../mintlify/agent-jobs.js'
 import { errorText } from '../../runner/errors.js'
 import { docsPrState } from '../ledger/fold.js'
@@ -10,8 +10,8 @@ export type EarlierJobDecision =
 
 export interface EarlierJobContext {
   readJob: (jobId: string) => Promise<AgentJob>
-  /** A connection that can read the docs repository's pull requests (`docs-token` when set). */
-  docsGitHub: (owner: string, repo: string) => GitHubApi
+  /** The docs repository's pull requests, read with `docs-token` when set. */
+  docs: DocsPulls
   /** The run's GitHub (GITHUB_SERVER_URL): docs pull requests elsewhere cannot be read. */
   serverUrl: string
 }

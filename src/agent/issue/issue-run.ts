@@ -4,6 +4,7 @@ import { CancelledError } from '../../runner/errors.js'
 import { type GitHubApi, type GitHubSession, connectGitHub } from '../../github/api.js'
 import type { RunEvent } from '../../github/event.js'
 import { trustRefusal } from '../trust-gate.js'
+import { docsPulls } from '../docs-repository.js'
 import {
   type CommentState,
   LiveComment,
@@ -105,11 +106,9 @@ export async function prepareIssueRun(
   const earlier = recorded.find(r => ofEarlierRun(r) && r.marker.step === markers.step) ?? latest
   if (earlier && event.name === 'issues' && plan.prompt !== undefined) {
     const target = plan.target
-    const docsToken = settings.docsToken || settings.githubToken
     const decision = await decideEarlierJob(earlier.marker.job, target, {
       readJob,
-      docsGitHub: (owner, repo) =>
-        connectGitHub(docsToken, { owner, repo, apiUrl: event.apiUrl }, signal, { clock, session }),
+      docs: docsPulls(settings, event.apiUrl, { signal, clock, session }, { orRunToken: true }),
       serverUrl: event.serverUrl
     })
     if (signal?.aborted) throw new CancelledError('Cancelled.')

@@ -7,6 +7,7 @@ import type { Dashboard } from './dashboard.js'
 import type { DocsPullUpdate } from './expiry.js'
 import {
   type ChangeRef,
+  type LedgerJob,
   type ProjectLedger,
   type RunEntry,
   type Waiting,
@@ -338,7 +339,16 @@ export function applyUpdates(project: ProjectLedger, updates: readonly DocsPullU
     if (update.prCreatedAt) known.prCreatedAt = update.prCreatedAt
     if (update.endedAt) known.endedAt = update.endedAt
     if (update.checkedAt) known.checkedAt = update.checkedAt
+    noteTouch(known, update)
   }
+}
+
+/** What a read learnt of people's work on the docs pull request: draft, a person's commit, kept open. */
+function noteTouch(known: LedgerJob, update: DocsPullUpdate): void {
+  if (update.draft) known.draft = true
+  else if (update.draft === false) delete known.draft
+  if (update.personCommitted !== undefined) known.personCommitted = update.personCommitted
+  if (update.kept) known.kept = update.kept
 }
 
 /** A waiting batch's identity and approval stay while later changes join it. */
