@@ -340,6 +340,44 @@ describe('faults', () => {
     expect(sim.exchanges).toHaveLength(0)
   })
 
+  it("waits out GitHub's secondary rate limit on a dashboard edit, as its retry-after asks, and goes on", async () => {
+    const first = await runMerged(mergeNext({ title: 'One' }))
+    expect(first.outputs.result).toBe('pr-opened')
+    servers.runId++
+    const edits = () =>
+      gh.requests.filter(r => r.method === 'PATCH' && /\/issues\/\d+$/.test(r.path))
+    const before = edits().length
+    gh.failures.set('update-issue', { status: 403, times: 1, retryAfter: 90 })
+    const paused = clock.pauses.length
+    const second = await runMerged(mergeNext({ title: 'Two' }))
+    expect(second.log).not.toContain('::error::')
+    expect(second.code).toBe(0)
+    // The refused edit, then the same edit after the wait, on the run's clock.
+    expect(edits()[before]?.status).toBe(403)
+    expect(edits()[before + 1]?.body).toEqual(edits()[before]?.body)
+    expect(edits()[before + 1]?.status).toBe(200)
+    expect(clock.pauses.slice(paused)).toContain(90_000)
+    expect(ledgerOf()?.jobs.flatMap(j => j.changes.map(c => c.title))).toContain('Two')
+  })
+
+  it('fails with what GitHub asked when its rate limit would outlast the time limit, without waiting', async () => {
+    await runMerged(mergeNext({ title: 'One' }))
+    servers.runId++
+    gh.failures.set('update-issue', { status: 429, times: 5, retryAfter: 3600 })
+    const paused = clock.pauses.length
+    const result = await runMerged(mergeNext({ title: 'Two' }), { inputs: { timeout: '10m' } })
+    expect(result.code).toBe(1)
+    expect(result.log).toMatch(
+      /::error::Could not write the docs agent dashboard issue, so nothing was started: GitHub's secondary rate limit stopped PATCH \/repos\/\{owner\}\/\{repo\}\/issues\/\{issue_number\}, asking to wait 1h: past the step's time limit \('timeout', 10m left\)\. Run the workflow again later, or raise 'timeout'\.$/m
+    )
+    expect(result.log).not.toContain('issues: write')
+    // Asked once, not retried by the retry plugin as a 429 either, and no hour waited.
+    expect(gh.requests.filter(r => r.status === 429)).toHaveLength(1)
+    expect(clock.waitedSince(paused)).toBeLessThan(60_000)
+    expect(sim.requests('create')).toHaveLength(1)
+    expect(sim.requests('message')).toHaveLength(0)
+  })
+
   it('a create whose answer never came is shown as uncertain and never sent again by itself', async () => {
     sim.inject({ route: 'create', kind: 'drop' })
     const first = await runMerged(mergeNext({ title: 'One' }))

@@ -48,6 +48,9 @@ describe("the fake GitHub and the action's calls follow GitHub's OpenAPI descrip
     expect(await github.commitFiles(AFTER, 1, 30)).toEqual([
       expect.objectContaining({ path: 'src/a.ts', patch: '+a' })
     ])
+    expect(await github.commitPaths(AFTER, 1, 100)).toEqual([
+      expect.objectContaining({ path: 'src/a.ts', patch: undefined })
+    ])
     const issue = await github.createIssue('Docs agent dashboard', 'state', [
       'docs-agent-dashboard'
     ])

@@ -48,6 +48,14 @@ export interface GitHubRequest {
   responseBody?: unknown
 }
 
+/** GitHub's answer to a secondary rate limit, in its documented words (REST API, "Rate limits"). */
+const SECONDARY_LIMIT = {
+  message:
+    'You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID.',
+  documentation_url:
+    'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits'
+}
+
 /**
  * A loopback stand-in for the few GitHub REST routes the action uses: issue comments (list, create,
  * update), collaborator permission, and the read-only routes of code changes (fake-github-changes.ts). Optionally served under a prefix, as GitHub Enterprise Server's
@@ -63,9 +71,14 @@ export class FakeGitHub {
    * 'permission', 'repo-comments', 'pull-files', 'pull', 'update-pull', 'request-reviewers', 'compare', 'commit',
    * 'commit-pulls', 'review-comments', 'graphql', 'pull-activity' (GraphQL's timelineItems),
    * 'contents', 'tree' (the recursive tree).
-   * Every time, or with `times` only that many times, after which the route answers again.
+   * Every time, or with `times` only that many times, after which the route answers again. With
+   * `retryAfter` (seconds), the answer is GitHub's secondary rate limit (403 or 429 with a
+   * `retry-after` header and its documented message).
    */
-  readonly failures = new Map<string, number | { status: number; times: number }>()
+  readonly failures = new Map<
+    string,
+    number | { status: number; times: number; retryAfter?: number }
+  >()
   /**
    * Held answers, by the same route names: until a promise settles (then answered as usual), or,
    * for `Infinity`, until reset() or close(), which then drop the connection without acting on the
@@ -280,10 +293,10 @@ export class FakeGitHub {
     }
     this.requests.push(record)
     for (const listener of [...this.requestListeners]) listener(record)
-    const send = (status: number, body: unknown): void => {
+    const send = (status: number, body: unknown, headers: Record<string, string> = {}): void => {
       record.status = status
       record.responseBody = body
-      res.writeHead(status, { 'content-type': 'application/json' })
+      res.writeHead(status, { 'content-type': 'application/json', ...headers })
       res.end(JSON.stringify(body))
     }
     /** As GitHub says a page follows: a `link` header to it, and to the last page when known. */
@@ -312,7 +325,9 @@ export class FakeGitHub {
       const failure = this.failures.get(name)
       const status = typeof failure === 'number' ? failure : failure?.status
       if (typeof failure === 'object' && --failure.times <= 0) this.failures.delete(name)
-      if (status)
+      if (status && typeof failure === 'object' && failure.retryAfter !== undefined)
+        send(status, SECONDARY_LIMIT, { 'retry-after': String(failure.retryAfter) })
+      else if (status)
         send(status, {
           message: status === 403 ? 'Resource not accessible by integration' : 'Failure'
         })

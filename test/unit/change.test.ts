@@ -752,7 +752,12 @@ describe('reading a batch, bounded', () => {
     pulls: Record<number, { mergeCommit?: string; files?: number }> = {},
     commitFiles: (sha: string, page: number) => ChangedFile[] = () => [file('a.ts')]
   ) {
-    const served = { graphql: 0, commitPages: [] as string[], pullPages: [] as string[] }
+    const served = {
+      graphql: 0,
+      commitPages: [] as string[],
+      patchPages: [] as string[],
+      pullPages: [] as string[]
+    }
     const graphql: GraphQL = async (query, variables) => {
       served.graphql++
       if (query.includes('history(')) {
@@ -806,8 +811,12 @@ describe('reading a batch, bounded', () => {
     }
     const github: ChangeSource = {
       graphql,
-      async commitFiles(s, page) {
+      async commitPaths(s, page) {
         served.commitPages.push(`${s.slice(0, 4)}:${page}`)
+        return commitFiles(s, page).map(({ patch: _patch, ...f }) => f)
+      },
+      async commitFiles(s, page) {
+        served.patchPages.push(`${s.slice(0, 4)}:${page}`)
         return commitFiles(s, page)
       },
       async *pullFilePages(n, perPage) {
@@ -876,6 +885,8 @@ describe('reading a batch, bounded', () => {
     const { github, served } = source([...history, { oid: sha('base') }], {}, full)
     const { batch: read } = await readRange(github, { ...where, head: sha('d0') })
     expect(served.commitPages).toHaveLength(5 * 3)
+    // The file list reads no patch.
+    expect(served.patchPages).toEqual([])
     expect(read.commits).toHaveLength(8)
     expect(read.commits.filter(c => c.files.length === 3 * FILES_PER_PAGE)).toHaveLength(5)
     expect(read.commits.every(c => !c.filesComplete)).toBe(true)

@@ -262,7 +262,7 @@ describe('the least-privilege table (docs/security.md)', () => {
   it('needs no personal access token: docs-token comes from a GitHub App everywhere it is set', () => {
     expect(page).toContain('No feature needs a personal access token.')
     expect(read('README.md')).toMatch(
-      /No feature needs a personal access token;\s+\[Security\]\(docs\/security\.md#least-privilege\)/
+      /No\s+feature\s+needs\s+a\s+personal\s+access\s+token;\s+\[Security\]\(docs\/security\.md#least-privilege\)/
     )
     const sources = [
       ...markdownFiles().flatMap(file =>

@@ -12,16 +12,22 @@ import type { BatchCommit, BatchPull, ChangeBatch, ChangedPath } from '../batch.
 /** What reading a batch needs of GitHub: GraphQL, and the REST file pages of a commit. */
 export interface ChangeSource {
   graphql: GraphQL
-  /** One page of a commit's files, with patches (REST pages them). */
+  /** One page of a commit's files, with patches (REST pages them): for the diff excerpt. */
   commitFiles(sha: string, page: number, perPage: number): Promise<ChangedFile[]>
+  /** One page of a commit's files without patches, dropped as they stream in: for the file list. */
+  commitPaths(sha: string, page: number, perPage: number): Promise<ChangedFile[]>
   /** A pull request's files with patches, a page at a time, read only as far as asked. */
   pullFilePages(pull: number, perPage: number): AsyncIterable<ChangedFile[]>
 }
 
 /** Commits pushed without a pull request whose files are read; the rest are described by message. */
 const MAX_COMMITS_WITH_FILES = 5
-/** A commit's files per request: small pages, so a page of 1 MB patches stays small in memory. */
-export const FILES_PER_PAGE = 30
+/**
+ * A commit's files per request: GitHub's most. Their patches are dropped as the answer streams in,
+ * so a page of 1 MB patches costs its names only; three pages name 300 files, what GitHub's own
+ * first page of a commit holds.
+ */
+export const FILES_PER_PAGE = 100
 const COMMIT_FILE_PAGES = 3
 
 export interface RangeWhere {
@@ -123,14 +129,14 @@ function asBatchPull(pull: PullDetails): BatchPull {
   return { ...pull, filesComplete: pull.files.length >= pull.changedFiles }
 }
 
-/** A commit's files in small pages, patches dropped as each page is read. */
+/** A commit's files, named without their patches. */
 async function readCommitFiles(
   source: ChangeSource,
   sha: string
 ): Promise<{ files: ChangedPath[]; complete: boolean }> {
   const files: ChangedPath[] = []
   for (let page = 1; page <= COMMIT_FILE_PAGES; page++) {
-    const batch = await source.commitFiles(sha, page, FILES_PER_PAGE)
+    const batch = await source.commitPaths(sha, page, FILES_PER_PAGE)
     for (const { patch: _patch, ...file } of batch) files.push(file)
     if (batch.length < FILES_PER_PAGE) return { files, complete: true }
   }

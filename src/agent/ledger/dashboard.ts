@@ -1,4 +1,4 @@
-import type { GitHubApi, IssueRecord } from '../../github/api.js'
+import { type GitHubApi, type IssueRecord, RateLimitError } from '../../github/api.js'
 import { ExplainedError } from '../../runner/errors.js'
 import type { RecordSigner } from '../../records/record.js'
 import { keepTicks, tickedBatches } from './approval-box.js'
@@ -195,6 +195,11 @@ export class Dashboard {
 }
 
 function dashboardError(what: 'read' | 'write', error: unknown): ExplainedError {
+  // Not a want of access: GitHub asked for a wait the step cannot give, and says so.
+  if (error instanceof RateLimitError)
+    return new ExplainedError(
+      `Could not ${what} the docs agent dashboard issue, so nothing was started: ${error.message}`
+    )
   const status = (error as { status?: unknown }).status
   const detail = typeof status === 'number' ? `HTTP ${status}` : (error as Error).message
   return new ExplainedError(
