@@ -37,7 +37,7 @@ export interface GitHubApi {
   createIssue(title: string, body: string, labels: string[]): Promise<IssueRecord>
   updateIssue(
     number: number,
-    change: { title?: string; body?: string; state?: 'open' | 'closed' }
+    change: { title?: string; body?: string; state?: 'open' | 'closed'; labels?: string[] }
   ): Promise<IssueRecord>
   /**
    * The names of a folder's entries on the default branch (`''`: the root); one request. None for a

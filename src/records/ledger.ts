@@ -8,6 +8,15 @@ import { RecordSigner, commentSafeJson, findRecords, hideRecord } from './record
  */
 export interface Ledger {
   v: 1
+  /**
+   * The dashboard issue the state was written in (its signature covers it): a copy of the state in
+   * another issue is refused. None in a state written before states were bound to their issue.
+   */
+  issue?: number
+  /** How many times the action has written the state: one more with every write. */
+  version?: number
+  /** When the action wrote it (epoch ms): of several dashboards, the newest state is the ledger. */
+  writtenAt?: number
   projects: Record<string, ProjectLedger>
 }
 
@@ -132,8 +141,12 @@ export interface ProjectLedger {
 /** Finds the dashboard issue among the repository's issues. */
 export const DASHBOARD_LABEL = 'docs-agent-dashboard'
 
-/** The place the ledger's record is bound to: this repository's dashboard. */
-export const dashboardPlace = (repository: string): string => `${repository} dashboard`
+/**
+ * The place the ledger's record is bound to: this repository's dashboard issue. Without an issue,
+ * the place states were bound to before they named their issue (read, never written).
+ */
+export const dashboardPlace = (repository: string, issue?: number): string =>
+  issue === undefined ? `${repository} dashboard` : `${repository} dashboard #${issue}`
 
 /** Spending older than this is never needed again: `max-jobs` counts a week at most. */
 export const LONGEST_WINDOW_MS = 7 * 86_400_000
@@ -196,13 +209,71 @@ export function readLedger(body: string, signer: RecordSigner, place: string): R
   }
 }
 
+export type DashboardState =
+  | { ok: true; ledger: Ledger; legacy: boolean }
+  | { ok: false; why: 'none' | 'unsigned' | 'unreadable' }
+  /** A state this action wrote in another issue, copied here: refused. */
+  | { ok: false; why: 'elsewhere'; writtenIn: number; ledger: Ledger }
+
+/**
+ * The ledger in dashboard issue `issue` of `repository`: the newest record that verifies as written
+ * in this issue. A record that verifies as written in another issue is a copy (`elsewhere`); one
+ * that names no issue and verifies as the repository's is a state written before states were bound
+ * to their issue (`legacy`), which the caller trusts only in an issue the action opened.
+ */
+export function readDashboardState(
+  body: string,
+  signer: RecordSigner,
+  repository: string,
+  issue: number
+): DashboardState {
+  const records = findRecords(body, TAG)
+  if (records.length === 0) return { ok: false, why: 'none' }
+  for (const record of records) {
+    const claimed = claimedIssue(record.json)
+    const place = dashboardPlace(repository, claimed)
+    if (!signer.verify(place, record.json, record.signature)) continue
+    let ledger: Ledger
+    try {
+      ledger = checkedLedger(JSON.parse(record.json))
+    } catch {
+      return { ok: false, why: 'unreadable' }
+    }
+    if (claimed === undefined) return { ok: true, ledger, legacy: true }
+    if (claimed === issue) return { ok: true, ledger, legacy: false }
+    return { ok: false, why: 'elsewhere', writtenIn: claimed, ledger }
+  }
+  return { ok: false, why: 'unsigned' }
+}
+
+/** The issue a record's JSON says it was written in, unchecked (its signature is checked after). */
+function claimedIssue(json: string): number | undefined {
+  try {
+    const issue = (JSON.parse(json) as { issue?: unknown }).issue
+    return Number.isSafeInteger(issue) && (issue as number) > 0 ? (issue as number) : undefined
+  } catch {
+    return undefined
+  }
+}
+
 /** A parsed state with every field checked; anything out of shape is dropped, never trusted. */
 function checkedLedger(value: unknown): Ledger {
   const raw = object(value)
   if (raw.v !== 1) throw new Error('unknown ledger version')
   const projects: Record<string, ProjectLedger> = {}
   for (const [id, p] of Object.entries(object(raw.projects))) projects[id] = checkedProject(p)
-  return { v: 1, projects }
+  const whole = (v: unknown): number | undefined =>
+    Number.isSafeInteger(v) && (v as number) > 0 ? (v as number) : undefined
+  const issue = whole(raw.issue)
+  const version = whole(raw.version)
+  const writtenAt = whole(raw.writtenAt)
+  return {
+    v: 1,
+    ...(issue ? { issue } : {}),
+    ...(version ? { version } : {}),
+    ...(writtenAt ? { writtenAt } : {}),
+    projects
+  }
 }
 
 function checkedProject(value: unknown): ProjectLedger {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { readLedger } from '../../src/records/ledger.js'
+import { readDashboardState } from '../../src/records/ledger.js'
 import { RecordSigner } from '../../src/records/record.js'
 import type { FakeGitHub, FakeIssue, FakePull } from '../simulator/fake-github.js'
 import { SIM_API_KEY, SIM_PROJECT, type Simulator } from '../simulator/server.js'
@@ -391,7 +391,8 @@ describe('faults', () => {
     servers.runId++
     const other = await runMerged(pull, { inputs: { 'project-id': 'proj_other' } })
     expect(other.outputs.result).toBe('pr-opened')
-    const read = readLedger(dashboards()[0]?.body ?? '', signer, `${APP} dashboard`)
+    const dashboard = dashboards()[0]
+    const read = readDashboardState(dashboard?.body ?? '', signer, APP, dashboard?.number ?? 0)
     expect(read.ok && Object.keys(read.ledger.projects).sort()).toEqual(['proj_other', 'proj_sim'])
   })
 })
@@ -556,25 +557,35 @@ describe('what a batch tells its sources', () => {
   })
 })
 
+/**
+ * The dashboard's requests: the REST issues routes by method, and GraphQL's search for it (the
+ * labelled issues with who the token is, or the action's own issues of its title) as FIND.
+ */
+const dashboardCalls = (requests: FakeGitHub['requests']): string[] =>
+  requests.flatMap(r => {
+    if (/\/issues(\/\d+)?$/.test(r.path)) return [r.method]
+    const query = (r.body as { query?: unknown } | undefined)?.query
+    return typeof query === 'string' && /issues\(labels|search\(/.test(query) ? ['FIND'] : []
+  })
+
 describe('what the ledger costs in GitHub requests', () => {
   it('finds, checks and writes the dashboard in 4 or 5 requests a run that starts a job, whatever the repository holds', async () => {
     gh.commitTo(APP, { message: 'Initial commit' })
     for (let i = 0; i < 300; i++)
       gh.addComment(1 + (i % 7), `noise ${i}`, { login: 'u', type: 'User' })
     await runMerged(mergeNext())
-    const ledgerCalls = () =>
-      gh.requests.filter(r => /\/issues(\/\d+)?$/.test(r.path)).map(r => r.method)
+    const ledgerCalls = () => dashboardCalls(gh.requests)
     // Find; check it can be written; record the job; record how the run ended.
     servers.runId++
     gh.requests.length = 0
     await runMerged(mergeNext(), { inputs: { fold: 'never' } })
-    expect(ledgerCalls()).toEqual(['GET', 'PATCH', 'PATCH', 'PATCH'])
+    expect(ledgerCalls()).toEqual(['FIND', 'PATCH', 'PATCH', 'PATCH'])
     // After a long wait the body is read again first, to keep an overlapping run's write.
     servers.runId++
     gh.requests.length = 0
     sim.planNext({ durationMs: 120_000 })
     await runMerged(mergeNext(), { inputs: { fold: 'never' } })
-    expect(ledgerCalls()).toEqual(['GET', 'PATCH', 'PATCH', 'PATCH', 'PATCH'])
+    expect(ledgerCalls()).toEqual(['FIND', 'PATCH', 'PATCH', 'PATCH', 'PATCH'])
     // Never a scan of the repository's comments.
     expect(gh.requests.filter(r => r.path.endsWith('/issues/comments'))).toEqual([])
   })
@@ -585,7 +596,6 @@ describe('what the ledger costs in GitHub requests', () => {
     servers.runId++
     gh.requests.length = 0
     await runMerged(mergeNext({ labels: ['no-docs'] }))
-    const ledger = gh.requests.filter(r => /\/issues(\/\d+)?$/.test(r.path))
-    expect(ledger.map(r => r.method)).toEqual(['GET', 'PATCH'])
+    expect(dashboardCalls(gh.requests)).toEqual(['FIND', 'PATCH'])
   })
 })

@@ -7,7 +7,9 @@ import {
   emptyProject,
   fitLedger,
   ledgerRecord,
+  dashboardPlace,
   ledgerTitle,
+  readDashboardState,
   readLedger
 } from '../../src/records/ledger.js'
 import { hoursOrDays, outcomes } from '../../src/agent/ledger/outcomes.js'
@@ -59,6 +61,34 @@ describe('the ledger record', () => {
     const body = `people's text\n${ledgerRecord(ledger, signer, PLACE, NOW)}`
     const read = readLedger(body, signer, PLACE)
     expect(read).toEqual({ ok: true, ledger: fitLedger(ledger, NOW) })
+  })
+
+  it('binds a state to its issue: read where written, named as a copy elsewhere, an unbound one as legacy', () => {
+    const bound = { ...ledgerWith(1), issue: 501, version: 7, writtenAt: NOW }
+    const body = ledgerRecord(bound, signer, dashboardPlace('acme/app', 501), NOW)
+    const here = readDashboardState(body, signer, 'acme/app', 501)
+    expect(here).toMatchObject({ ok: true, legacy: false, ledger: { issue: 501, version: 7 } })
+    expect(readDashboardState(body, signer, 'acme/app', 502)).toMatchObject({
+      ok: false,
+      why: 'elsewhere',
+      writtenIn: 501
+    })
+    // The issue number is signed: changing it breaks the signature.
+    expect(
+      readDashboardState(body.replace('"issue":501', '"issue":502'), signer, 'acme/app', 502)
+    ).toEqual({
+      ok: false,
+      why: 'unsigned'
+    })
+    expect(readDashboardState(body, signer, 'mallory/app', 501)).toEqual({
+      ok: false,
+      why: 'unsigned'
+    })
+    const legacy = ledgerRecord(ledgerWith(1), signer, PLACE, NOW)
+    expect(readDashboardState(legacy, signer, 'acme/app', 502)).toMatchObject({
+      ok: true,
+      legacy: true
+    })
   })
 
   it('believes no record signed with another key, or copied to another place', () => {
