@@ -76,8 +76,13 @@ export const IMPACT_MEASURES = [
   'unansweredQuestions'
 ] as const
 
-/** A write whose answer never came: it may have started a job, so it is not sent again by itself. */
+/**
+ * A write whose answer never came (or came as a 500, 502 or 504): it may have started a job, so it
+ * is not sent again by itself; a tick on its box by someone with `required-permission` sends it again.
+ */
 export interface Uncertain {
+  /** Its id, named in its box on the dashboard (base 36 of `at`); none in entries from before boxes. */
+  id?: string
   at: number
   what: 'new-job' | 'follow-up'
   job?: string
@@ -311,6 +316,7 @@ function checkedProject(value: unknown): ProjectLedger {
     uncertain: list(p.uncertain).map(u => {
       const entry = object(u)
       return {
+        ...(typeof entry.id === 'string' && BATCH_ID.test(entry.id) ? { id: entry.id } : {}),
         at: num(entry.at),
         what: entry.what === 'follow-up' ? 'follow-up' : 'new-job',
         job: typeof entry.job === 'string' ? entry.job : undefined,

@@ -350,6 +350,48 @@ describe('faults', () => {
     expect(prompts()[1]).not.toContain(': One')
   })
 
+  it('a create answered 500 is uncertain with a box: a writer ticks it and its changes are sent again, once', async () => {
+    gh.permissions.set('alice', { permission: 'write', role_name: 'write' })
+    sim.inject({ route: 'create', kind: 'status', status: 500, body: { error: 'internal' } })
+    const first = await runMerged(mergeNext({ title: 'One' }))
+    expect(first.code).toBe(1)
+    const documented = ledgerOf()?.documented?.sha
+    const id = ledgerOf()?.uncertain[0]?.id ?? ''
+    expect(id).toMatch(/^[a-z0-9]+$/)
+    const dashboard = dashboards()[0] as FakeIssue
+    expect(dashboard.body).toContain('HTTP 500')
+    expect(dashboard.body).toContain(`- [ ] Send these changes again (uncertain \`${id}\`)`)
+    // alice ticks the box: GitHub sends the edit with the body before it.
+    const before = dashboard.body
+    dashboard.body = before.replace(
+      '- [ ] Send these changes again',
+      '- [x] Send these changes again'
+    )
+    const tick = () =>
+      run({
+        eventName: 'issues',
+        event: {
+          action: 'edited',
+          issue: gh.issueView(dashboard),
+          changes: { body: { from: before } },
+          repository,
+          sender: { login: 'alice', type: 'User' }
+        }
+      })
+    servers.runId++
+    const resent = await tick()
+    expect(resent.outputs).toMatchObject({ result: 'pr-opened', decision: 'new-job' })
+    expect(prompts()).toHaveLength(2)
+    expect(prompts()[1]).toContain(': One')
+    expect(ledgerOf()?.uncertain).toEqual([])
+    expect(ledgerOf()?.documented?.sha).toBe(documented)
+    expect(dashboards()[0]?.body).not.toContain('Send these changes again')
+    // The same tick delivered again sends nothing: the entry is gone.
+    servers.runId++
+    await tick()
+    expect(sim.requests('create')).toHaveLength(2)
+  })
+
   it('a create the service refused leaves the changes for the next run', async () => {
     sim.inject({ route: 'create', kind: 'status', status: 400, body: { error: 'bad request' } })
     const first = await runMerged(mergeNext({ title: 'One' }))

@@ -14,6 +14,7 @@ import { ExplainedError, errorText } from '../../runner/errors.js'
 import type { Logger } from '../../runner/logger.js'
 import { bytes, counted } from '../../runner/text.js'
 import { Input } from '../names.js'
+import type { ChangeRef } from '../../records/ledger.js'
 import {
   type ChangeBatch,
   type ChangeSource,
@@ -53,6 +54,9 @@ export interface ReaderDeps {
  * who `docs-token` is, and the prompt built from them. A read that fails stops the run with what to
  * grant or do: the agent never gets a half-read batch.
  */
+/** Changes of uncertain requests read again at most, of each kind: the ledger keeps no more. */
+const MAX_RESENT = 20
+
 export class ChangeReader {
   private readonly where: { owner: string; repo: string }
   private readonly source: ChangeSource
@@ -139,6 +143,26 @@ export class ChangeReader {
       })
       return read.batch
     })
+  }
+
+  /**
+   * The changes of uncertain requests whose boxes were ticked, read again to be sent again: their
+   * pull requests (one request each) and the commits pushed without one. `head` is the last
+   * documented commit, which sending them again does not move.
+   */
+  async resentBatch(changes: ChangeRef[], head: string, branch: string): Promise<ChangeBatch> {
+    const batch = this.emptyBatch(head, branch)
+    const numbers = [...new Set(changes.flatMap(c => (c.pr === undefined ? [] : [c.pr])))]
+    for (const number of numbers.slice(0, MAX_RESENT)) {
+      const pull = await this.read(`read pull request #${number}`, () =>
+        readPull(this.source, this.where, number)
+      )
+      if (pull) batch.pulls.push(pull)
+    }
+    const direct = changes.filter(c => c.pr === undefined && /^[0-9a-f]{40}$/.test(c.sha))
+    for (const commit of direct.slice(0, MAX_RESENT))
+      batch.commits.push(...(await this.readRange(commit.sha, undefined, branch)).commits)
+    return batch
   }
 
   emptyBatch(head: string, branch: string): ChangeBatch {

@@ -256,6 +256,7 @@ class ChangeRun {
       })
       if ('skip' in verdict) return skipped(verdict.skip, undefined, extra)
       approvedBy = session.approvedBy = verdict.approvedBy
+      session.resending = verdict.resend
       deps.log.info(`@${approvedBy} approved the waiting changes: deciding where they go now.`)
     }
     // Before the fold decision: an expired docs pull request is not folded into.
@@ -267,13 +268,13 @@ class ChangeRun {
     const project = session.project
     const documented = project.documented?.sha
     const source = plan.kind === 'range' ? plan.source : undefined
-    if (documented === head.sha)
+    if (documented === head.sha && !session.resending)
       return skipped(
         `Everything up to ${head.sha.slice(0, 12)} on ${head.branch} is documented already.`,
         source,
         extra
       )
-    const earlierRun = session.coveredBy(head.sha)
+    const earlierRun = !session.resending && session.coveredBy(head.sha)
     if (earlierRun)
       return skipped(
         `The run ${earlierRun.url || earlierRun.run} covered ${head.sha.slice(0, 12)} already.`,
@@ -294,7 +295,9 @@ class ChangeRun {
         extra
       )
     }
-    let batch = await this.reader.ledgerBatch(plan, head, documented, notices)
+    let batch = session.resending
+      ? await this.reader.resentBatch(session.resent(), documented ?? head.sha, head.branch)
+      : await this.reader.ledgerBatch(plan, head, documented, notices)
     const docsPulls = new Set(
       project.jobs.map(j => j.prLink).filter((l): l is string => Boolean(l))
     )

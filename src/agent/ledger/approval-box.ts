@@ -17,6 +17,25 @@ const TICKED = new RegExp(
   'gm'
 )
 
+/**
+ * An uncertain request's checkbox: ticked by someone with `required-permission`, its changes are
+ * sent again, once (the entry leaves the ledger when they are).
+ */
+export const RESEND_PHRASE = 'Send these changes again'
+
+export const resendBox = (id: string): string =>
+  `- [ ] ${RESEND_PHRASE} (uncertain ${codeSpan(id)})`
+
+const TICKED_RESEND = new RegExp(
+  `^ {0,3}[-*+] \\[[xX]\\] ${RESEND_PHRASE} \\(uncertain \`([a-z0-9]{1,16})\`\\)[ \\t]*$`,
+  'gm'
+)
+
+/** The uncertain entries whose box is ticked in a dashboard body. */
+export function tickedResends(body: string): string[] {
+  return [...new Set([...body.slice(0, MAX_BODY).matchAll(TICKED_RESEND)].map(m => m[1] as string))]
+}
+
 /** At most this much of a body is searched: the dashboard's people part is far shorter. */
 const MAX_BODY = 70_000
 
@@ -29,10 +48,16 @@ export function tickedBatches(body: string): string[] {
  * A body the action writes, with the boxes of `ticked` batches left ticked: a tick someone made while
  * a run was deciding is kept (the run that tick started judges it), not written over.
  */
-export function keepTicks(body: string, ticked: readonly string[]): string {
-  if (!ticked.length) return body
+export function keepTicks(
+  body: string,
+  ticked: readonly string[],
+  resends: readonly string[] = []
+): string {
+  if (!ticked.length && !resends.length) return body
   return body.replace(/^- \[ \] (.*)$/gm, (line, rest: string) =>
-    ticked.some(batch => line === approvalBox(batch)) ? `- [x] ${rest}` : line
+    ticked.some(batch => line === approvalBox(batch)) || resends.some(id => line === resendBox(id))
+      ? `- [x] ${rest}`
+      : line
   )
 }
 

@@ -3,7 +3,7 @@ import { counted, formatCount } from '../../runner/text.js'
 import { ESTIMATED_CREDITS_PER_RUN, startsWithin } from './budget.js'
 import type { ChangeRef, Ledger, ProjectLedger } from '../../records/ledger.js'
 import { hoursOrDays, outcomes } from './outcomes.js'
-import { approvalLines } from './approval-box.js'
+import { approvalLines, resendBox } from './approval-box.js'
 import { renderImpactTable } from '../impact/comment.js'
 
 /** Where links point: the repository the dashboard is in, on the run's GitHub. */
@@ -81,12 +81,12 @@ function renderProject(id: string, project: ProjectLedger, view: DashboardView):
     lines.push(
       '#### Uncertain',
       '',
-      'The request below got no answer, so it may have started a job. The action does not send these changes again by itself: look for the job among the agent jobs on the Mintlify dashboard, and if there is none, run the workflow by hand with a prompt that names them.',
+      "Each request below got no answer, or an answer that does not say whether the service acted on it (HTTP 500, 502 or 504, a time-out, a lost connection), so it may have started a job. The action does not send these changes again by itself: look for the job among the agent jobs on the Mintlify dashboard; if there is none, tick the request's box to send its changes again, once (ticking needs the workflow's `required-permission`, and a workflow that runs when the dashboard is edited, as for `approval: dashboard`).",
       '',
-      ...project.uncertain.map(
-        u =>
-          `- ${when(u.at)}: ${u.what === 'follow-up' ? `follow-up to ${codeSpan(u.job ?? '?')}` : 'a new job'} (${escapeMarkdown(u.why)}) for ${changeList(u.changes, 0, view)}`
-      ),
+      ...project.uncertain.flatMap(u => [
+        `- ${when(u.at)}: ${u.what === 'follow-up' ? `follow-up to ${codeSpan(u.job ?? '?')}` : 'a new job'} (${escapeMarkdown(u.why)}) for ${changeList(u.changes, 0, view)}`,
+        ...(u.id ? [resendBox(u.id)] : [])
+      ]),
       ''
     )
   }

@@ -2,7 +2,7 @@ import type { GitHubApi, IssueRecord } from '../../github/api.js'
 import { authoredIssues, labelledIssues } from '../../github/dashboard-issues.js'
 import { ExplainedError } from '../../runner/errors.js'
 import type { RecordSigner } from '../../records/record.js'
-import { keepTicks, tickedBatches } from './approval-box.js'
+import { keepTicks, tickedBatches, tickedResends } from './approval-box.js'
 import { type DashboardView, renderDashboard } from './dashboard-body.js'
 import { type DashboardChoice, chooseDashboard } from './dashboard-choice.js'
 import {
@@ -173,9 +173,10 @@ export class Dashboard {
         this.merge(await this.github.updateIssue(issue.number, { title: issue.title }))
       apply()
       const ticked = untick ? [] : tickedBatches(this.body)
+      const resends = untick ? [] : tickedResends(this.body)
       this.adopt(
         await this.github.updateIssue(issue.number, {
-          body: keepTicks(this.render(issue.number), ticked),
+          body: keepTicks(this.render(issue.number), ticked, resends),
           ...this.labelBack()
         })
       )
