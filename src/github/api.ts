@@ -46,6 +46,11 @@ export interface GitHubApi {
   folderNames(path: string): Promise<string[]>
   /** A review's inline comments: the first PAGE_SIZE, oldest first. */
   reviewComments(pull: number, review: number): Promise<ReviewComment[]>
+  /**
+   * How `head` stands to `base` (GitHub's compare: `ahead`, `behind`, `diverged`, `identical`), or
+   * `missing` when GitHub knows no such commit (404): one request.
+   */
+  compareStatus(base: string, head: string): Promise<string>
 }
 
 /** An inline comment of a pull request review: its text is untrusted. */
@@ -395,6 +400,21 @@ export function connectGitHub(
       return Array.isArray(data)
         ? data.map(entry => entry.name).filter((name): name is string => typeof name === 'string')
         : []
+    },
+    async compareStatus(base, head) {
+      try {
+        // One commit a page: only the status is read, not the range.
+        const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
+          owner,
+          repo,
+          basehead: `${base}...${head}`,
+          per_page: 1
+        })
+        return typeof data.status === 'string' ? data.status : 'missing'
+      } catch (error) {
+        if (notFound(error)) return 'missing'
+        throw error
+      }
     },
     close: () => transport.close()
   }

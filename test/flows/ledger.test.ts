@@ -539,6 +539,35 @@ describe('pushes to the default branch', () => {
     expect(prompts()[1]).toContain('Rewritten')
   })
 
+  it('tells a history rewritten without a push event from a long one: a merge after an unseen force-push documents itself only', async () => {
+    gh.commitTo(APP, { message: 'Initial commit' })
+    const base = gh.headOf(APP)
+    await runMerged(mergeNext({ title: 'One' }))
+    // A force-push no workflow saw resets the branch; a pull request merges on top.
+    gh.branches.set(`${APP}:main`, [base])
+    servers.runId++
+    const result = await runMerged(mergeNext({ title: 'Two' }), { inputs: { fold: 'never' } })
+    expect(result.outputs.result).toBe('pr-opened')
+    expect(result.log).toContain(
+      'the history was rewritten, by a force-push this action did not see'
+    )
+    expect(result.log).toContain('GitHub compares them as diverged')
+    expect(prompts()[1]).toContain(': Two')
+    expect(prompts()[1]).not.toContain('Initial commit')
+    expect(ledgerOf()?.documented?.sha).toBe(gh.headOf(APP))
+  })
+
+  it('a long history is not taken for a rewritten one: the comparison says ahead', async () => {
+    gh.commitTo(APP, { message: 'Initial commit' })
+    await runMerged(mergeNext({ title: 'One' }))
+    for (let i = 0; i < 101; i++) gh.commitTo(APP, { message: `Direct ${i}` })
+    servers.runId++
+    const result = await runMerged(mergeNext({ title: 'Two' }), { inputs: { fold: 'never' } })
+    expect(result.outputs.result).toBe('pr-opened')
+    expect(result.log).not.toContain('the history was rewritten')
+    expect(gh.requests.some(r => r.path.includes('/compare/'))).toBe(true)
+  })
+
   it('skips a push that moved the branch back: nothing between the commits', async () => {
     const base = gh.commitTo(APP, { message: 'Initial commit' })
     const moved = pushEvent('1'.repeat(40), base.sha, { forced: true, commits: [] })

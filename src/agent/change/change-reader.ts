@@ -128,6 +128,19 @@ export class ChangeReader {
       )
       return own()
     }
+    // Not reached within the bounds: a long history, or one rewritten by a force-push this action
+    // never saw (no push workflow, a cancelled run). GitHub's comparison tells them apart.
+    if (!read.reachedBase) {
+      const status = await this.read(`compare ${documented.slice(0, 12)} with ${head.branch}`, () =>
+        this.github.compareStatus(documented, head.sha)
+      )
+      if (status !== 'ahead' && status !== 'identical') {
+        notices.push(
+          `The last documented commit ${documented.slice(0, 12)} is not in the history of ${head.branch} at ${head.sha.slice(0, 12)} (GitHub compares them as ${status === 'missing' ? 'unknown: the commit is gone' : status}): the history was rewritten, by a force-push this action did not see. This run documents its own change only; the changes before it are not sent again.`
+        )
+        return own()
+      }
+    }
     return read.batch
   }
 
