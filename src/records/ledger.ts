@@ -136,6 +136,8 @@ export interface ProjectLedger {
   runs: RunEntry[]
   /** Runs older than those listed, counted. */
   olderRuns: number
+  /** Jobs older than those listed (they left the ledger to keep it within its share), counted. */
+  olderJobs?: number
   /**
    * `impact-after` (whole days) of the last run that measured reader impact: while it is set, a
    * merged docs pull request not measured yet is kept with its changes until it can be.
@@ -341,6 +343,7 @@ function checkedProject(value: unknown): ProjectLedger {
       }
     }),
     olderRuns: num(p.olderRuns),
+    ...(num(p.olderJobs) > 0 ? { olderJobs: Math.floor(num(p.olderJobs)) } : {}),
     ...(Number.isInteger(p.impactDays) &&
     (p.impactDays as number) >= 1 &&
     (p.impactDays as number) <= 28
@@ -484,7 +487,7 @@ export function fitLedger(ledger: Ledger, now: number): Ledger {
       .filter(j => j.prLink && (openedAt(j) > now - OUTCOME_WINDOW_MS || waits(j)))
       .slice(-MAX_OUTCOME_JOBS)
     for (const job of older) if (!waits(job)) trimChanges(job, 0)
-    project.jobs = [...older, ...project.jobs.slice(-MAX_JOBS)]
+    keepJobs(project, [...older, ...project.jobs.slice(-MAX_JOBS)])
     if (project.waiting) project.waiting.changes = project.waiting.changes.slice(-MAX_WAITING)
     project.uncertain = project.uncertain.slice(-MAX_UNCERTAIN)
     dropOldRuns(project, MAX_RUNS)
@@ -506,8 +509,15 @@ export function fitLedger(ledger: Ledger, now: number): Ledger {
   // Last, the outcomes give way: only the last MAX_JOBS jobs stay.
   if (size() > MAX_STATE_CHARS)
     for (const project of Object.values(fitted.projects))
-      project.jobs = project.jobs.slice(-MAX_JOBS)
+      keepJobs(project, project.jobs.slice(-MAX_JOBS))
   return fitted
+}
+
+/** The jobs kept; those that leave are counted, as runs are. */
+function keepJobs(project: ProjectLedger, kept: LedgerJob[]): void {
+  const gone = project.jobs.length - kept.length
+  if (gone > 0) project.olderJobs = (project.olderJobs ?? 0) + gone
+  project.jobs = kept
 }
 
 function trimChanges(job: LedgerJob, keep: number): void {

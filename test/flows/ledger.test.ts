@@ -167,6 +167,21 @@ describe('control', () => {
     expect(dashboards()[0]?.body).toContain('#101 changes no file')
   })
 
+  it("a run whose own pull request a rule skipped puts its job's comment on none of them", async () => {
+    gh.commitTo(APP, { message: 'Initial commit' })
+    await runMerged(mergeNext({ title: 'One' }))
+    expect(gh.commentsOn(101)).not.toEqual([])
+    servers.runId++
+    // Two's run was cancelled; Three is labelled no-docs, and its run hands Two over.
+    mergeNext({ title: 'Two' })
+    const three = mergeNext({ title: 'Three', labels: ['no-docs'] })
+    const result = await runMerged(three, { inputs: { fold: 'never' } })
+    expect(result.outputs.result).toBe('pr-opened')
+    expect(prompts()[1]).toContain(': Two')
+    expect(prompts()[1]).not.toContain(': Three')
+    expect(gh.commentsOn(three.number)).toEqual([])
+  })
+
   it('paths-ignore: the run that hands the rest over names what it left out on the dashboard', async () => {
     gh.commitTo(APP, { message: 'Initial commit' })
     await runMerged(mergeNext({ title: 'Add retries' }))

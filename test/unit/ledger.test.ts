@@ -312,6 +312,31 @@ describe('max-jobs', () => {
 describe('the dashboard for people', () => {
   const view = { repository: 'acme/app', serverUrl: 'https://github.com', now: NOW }
 
+  it('counts the jobs that left the ledger, as it counts runs: "and 36 earlier jobs"', () => {
+    const ledger = ledgerWith(0)
+    const project = ledger.projects.proj
+    if (!project) throw new Error('no project')
+    // Old jobs without a docs pull request in the outcomes' window leave the ledger.
+    project.jobs = Array.from({ length: 46 }, (_, j) => ({
+      id: `job_${j}`,
+      state: 'closed',
+      startedAt: NOW - 60 * DAY + j,
+      changes: [],
+      moreChanges: 0
+    }))
+    const fitted = fitLedger(ledger, NOW)
+    expect(fitted.projects.proj?.jobs).toHaveLength(10)
+    expect(fitted.projects.proj?.olderJobs).toBe(36)
+    const text = renderDashboard(fitted, view)
+    expect(text).toContain('… and 36 earlier jobs')
+    // Read back and fitted again, nothing is counted twice.
+    const again = fitLedger(fitted, NOW)
+    expect(again.projects.proj?.olderJobs).toBe(36)
+    const signer = new RecordSigner(KEY)
+    const read = readLedger(ledgerRecord(fitted, signer, PLACE, NOW), signer, PLACE)
+    expect(read.ok && read.ledger.projects.proj?.olderJobs).toBe(36)
+  })
+
   it('shows the last documented commit, the docs pull requests with their changes, and the last runs', () => {
     const ledger = ledgerWith(2)
     const project = ledger.projects.proj

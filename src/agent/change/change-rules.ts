@@ -18,6 +18,10 @@ export interface ChangeRules {
   docsPulls?: ReadonlySet<string>
 }
 
+/** A rule left this pull request out of the batch: it gets no comment of the batch's job. */
+export const ruledOut = (batch: Pick<ChangeBatch, 'skipped'>, pull: number): boolean =>
+  batch.skipped.some(s => s.ref === `#${pull}`)
+
 /**
  * Applies the per-change rules to a batch: which pull requests and commits go to the agent, and
  * why the others do not. The loop guard comes first and no input lifts it.

@@ -51,6 +51,7 @@ function renderProject(id: string, project: ProjectLedger, view: DashboardView):
   lines.push(...renderOutcomes(project, view))
   lines.push(...renderImpactTable(project.jobs, shortPull))
   const jobs = project.jobs.slice(-SHOWN_JOBS).reverse()
+  const earlierJobs = (project.olderJobs ?? 0) + project.jobs.length - jobs.length
   if (jobs.length) {
     lines.push(
       '#### Docs pull requests and jobs',
@@ -61,6 +62,7 @@ function renderProject(id: string, project: ProjectLedger, view: DashboardView):
         job =>
           `| ${job.prLink ? markdownLink(shortPull(job.prLink), job.prLink) : 'not yet'} | ${codeSpan(job.id)} | ${escapeMarkdown(job.state)} | ${changeList(job.changes, job.moreChanges, view)} |`
       ),
+      ...(earlierJobs ? [`| | | | … and ${formatCount(earlierJobs)} earlier jobs |`] : []),
       ''
     )
   }
