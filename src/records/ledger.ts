@@ -125,6 +125,11 @@ export interface ProjectLedger {
   jobs: LedgerJob[]
   /** Changes not yet handed over, and why (over budget, for example). */
   waiting: Waiting | null
+  /**
+   * Changes after the last documented commit (and after the waiting ones) beyond one run's bounds,
+   * as the last run counted them: the next runs take them, oldest first.
+   */
+  backlog?: number
   uncertain: Uncertain[]
   /** When each job and follow-up started (epoch ms), for `max-jobs`: only the last week is kept. */
   spend: number[]
@@ -344,6 +349,7 @@ function checkedProject(value: unknown): ProjectLedger {
     }),
     olderRuns: num(p.olderRuns),
     ...(num(p.olderJobs) > 0 ? { olderJobs: Math.floor(num(p.olderJobs)) } : {}),
+    ...(num(p.backlog) > 0 ? { backlog: Math.floor(num(p.backlog)) } : {}),
     ...(Number.isInteger(p.impactDays) &&
     (p.impactDays as number) >= 1 &&
     (p.impactDays as number) <= 28

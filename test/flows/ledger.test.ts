@@ -108,6 +108,34 @@ describe('the ledger of a repository', () => {
     expect(ledgerOf()?.documented?.sha).toBe(pulls[9]?.mergeCommit)
   })
 
+  it("a backlog beyond one run's 25 pull requests is taken over the next runs, oldest first, and the dashboard says how many wait", async () => {
+    gh.commitTo(APP, { message: 'Initial commit' })
+    await runMerged(mergeNext({ title: 'First' }))
+    // 30 merges whose runs were cancelled but the last.
+    const pulls = Array.from({ length: 30 }, (_, i) => mergeNext({ title: `Feature ${i + 1}` }))
+    servers.runId++
+    const big = await runMerged(pulls[29] as FakePull, { inputs: { fold: 'never' } })
+    expect(big.outputs.result).toBe('pr-opened')
+    for (let i = 1; i <= 25; i++) expect(prompts()[1]).toContain(`: Feature ${i}\n`)
+    for (let i = 26; i <= 30; i++) expect(prompts()[1]).not.toContain(`: Feature ${i}\n`)
+    expect(ledgerOf()?.documented?.sha).toBe(pulls[24]?.mergeCommit)
+    expect(ledgerOf()?.backlog).toBe(5)
+    expect(dashboards()[0]?.body).toContain(
+      "**Beyond one run's bounds**: 5 more changes after it wait"
+    )
+    // The run's own pull request, left for the next run, gets no comment of this job.
+    expect(gh.commentsOn(pulls[29]?.number ?? 0)).toEqual([])
+    servers.runId++
+    const next = await runMerged(mergeNext({ title: 'Last' }), { inputs: { fold: 'never' } })
+    expect(next.outputs.result).toBe('pr-opened')
+    for (let i = 26; i <= 30; i++) expect(prompts()[2]).toContain(`: Feature ${i}\n`)
+    expect(prompts()[2]).toContain(': Last\n')
+    expect(prompts()[2]).not.toContain(': Feature 25\n')
+    expect(ledgerOf()?.documented?.sha).toBe(gh.headOf(APP))
+    expect(ledgerOf()?.backlog).toBeUndefined()
+    expect(dashboards()[0]?.body).not.toContain("Beyond one run's bounds")
+  })
+
   it('resumes the job of an earlier attempt on a re-run, sending nothing again, prompt input or not', async () => {
     gh.commitTo(APP, { message: 'Initial commit' })
     const pull = mergeNext()
@@ -575,7 +603,8 @@ describe('pushes to the default branch', () => {
   it('a long history is not taken for a rewritten one: the comparison says ahead', async () => {
     gh.commitTo(APP, { message: 'Initial commit' })
     await runMerged(mergeNext({ title: 'One' }))
-    for (let i = 0; i < 101; i++) gh.commitTo(APP, { message: `Direct ${i}` })
+    // Beyond the 1,000 commits read back: GitHub's comparison is asked.
+    for (let i = 0; i < 1001; i++) gh.commitTo(APP, { message: `Direct ${i}` })
     servers.runId++
     const result = await runMerged(mergeNext({ title: 'Two' }), { inputs: { fold: 'never' } })
     expect(result.outputs.result).toBe('pr-opened')

@@ -170,11 +170,15 @@ function commitNode(store: ChangeStore, repo: string, oid: string): Record<strin
         .slice(0, first)
         .map(p => pullNode(repo, p))
     }),
-    history: ({ first }: { first: number }) => ({
-      nodes: historyOf(store, repo, commit)
-        .slice(0, first)
-        .map(c => commitNode(store, repo, c.sha))
-    })
+    // Cursors are offsets into the history, as opaque to the action as GitHub's.
+    history: ({ first, after }: { first: number; after?: string | null }) => {
+      const all = historyOf(store, repo, commit)
+      const from = after ? Number(after) : 0
+      return {
+        pageInfo: { hasNextPage: from + first < all.length, endCursor: String(from + first) },
+        nodes: all.slice(from, from + first).map(c => commitNode(store, repo, c.sha))
+      }
+    }
   }
 }
 

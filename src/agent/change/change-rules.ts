@@ -18,9 +18,19 @@ export interface ChangeRules {
   docsPulls?: ReadonlySet<string>
 }
 
-/** A rule left this pull request out of the batch: it gets no comment of the batch's job. */
-export const ruledOut = (batch: Pick<ChangeBatch, 'skipped'>, pull: number): boolean =>
-  batch.skipped.some(s => s.ref === `#${pull}`)
+/**
+ * The pull request the batch's job comments on: the event's own when its changes are in the batch
+ * (not when a rule left it out, or it waits beyond the run's bounds), or the batch's only one on a
+ * run without one (a schedule).
+ */
+export function ownPull(
+  batch: Pick<ChangeBatch, 'pulls'>,
+  eventPull: number | undefined
+): number | undefined {
+  if (eventPull !== undefined)
+    return batch.pulls.some(p => p.number === eventPull) ? eventPull : undefined
+  return batch.pulls.length === 1 ? batch.pulls[0]?.number : undefined
+}
 
 /**
  * Applies the per-change rules to a batch: which pull requests and commits go to the agent, and

@@ -28,7 +28,7 @@ import { type ApprovalMode, awaitingWhy, judgeTick } from './approval.js'
 import { type ChangeBatch, readPull } from './change-batch.js'
 import { type ChangePlan, type PlanSettings, planChange } from './change-plan.js'
 import { ChangeReader } from './change-reader.js'
-import { type ChangeRules, applyRules, batchSize, pullRefusal, ruledOut } from './change-rules.js'
+import { type ChangeRules, applyRules, batchSize, ownPull, pullRefusal } from './change-rules.js'
 import { type FoldDecision, LIVE, decideFold } from './fold.js'
 import { countOpen } from './open-limit.js'
 import { type REVIEWER_MODES, requestAuthors } from './reviewers.js'
@@ -591,16 +591,7 @@ class ChangeRun {
   private commentTarget(batch: ChangeBatch): number | undefined {
     const { settings, event } = this
     if (settings.comment === 'false') return undefined
-    const eventPull = event.pullRequest?.number
-    // The event's own pull request, unless a rule left it out: the job is not about it.
-    const own =
-      eventPull !== undefined
-        ? ruledOut(batch, eventPull)
-          ? undefined
-          : eventPull
-        : batch.pulls.length === 1
-          ? batch.pulls[0]?.number
-          : undefined
+    const own = ownPull(batch, event.pullRequest?.number)
     const target = settings.issueNumber ?? own
     if (settings.comment === 'true' && target === undefined)
       this.deps.log.warning('No pull request to comment on: the changes came through none.')

@@ -44,6 +44,11 @@ function renderProject(id: string, project: ProjectLedger, view: DashboardView):
     : 'none yet: the first change run documents its own change'
   lines.push(
     `- **Last documented commit**: ${documented}`,
+    ...(project.backlog
+      ? [
+          `- **Beyond one run's bounds**: ${counted(project.backlog, 'more change')} after it ${project.backlog === 1 ? 'waits' : 'wait'}; the next runs (a merge, a push, a scheduled \`changes: since-last\` run) take them, oldest first`
+        ]
+      : []),
     `- **Jobs and follow-ups started**: ${formatCount(day)} in the last 24 hours, ${formatCount(week)} in the last 7 days`,
     `- **Credits used (estimate)**: about ${formatCount(week * ESTIMATED_CREDITS_PER_RUN)} in the last 7 days, at ${ESTIMATED_CREDITS_PER_RUN} a run (Mintlify's published average; the API reports no usage)`,
     ''

@@ -278,6 +278,7 @@ export class LedgerSession {
             since: at,
             ...decision.approval
           }
+        if (decision.waiting && !this.resending) noteBacklog(project, batch)
         this.markSeen(project)
         project.runs.push(this.entry(at, batch, decision.result, undefined, decision.note))
       },
@@ -322,6 +323,7 @@ export class LedgerSession {
     }
     project.documented = { sha: batch.head, at }
     project.waiting = null
+    noteBacklog(project, batch)
   }
 
   /** What a fold decision learnt of an earlier job (its docs pull request merged, say). */
@@ -362,6 +364,12 @@ export function applyUpdates(project: ProjectLedger, updates: readonly DocsPullU
     if (update.endedAt) known.endedAt = update.endedAt
     if (update.checkedAt) known.checkedAt = update.checkedAt
   }
+}
+
+/** How many changes the batch's run left beyond its bounds, for the next runs and the dashboard. */
+function noteBacklog(project: ProjectLedger, batch: Pick<ChangeBatch, 'backlog'>): void {
+  if (batch.backlog) project.backlog = batch.backlog
+  else delete project.backlog
 }
 
 /** A waiting batch's identity and approval stay while later changes join it. */
