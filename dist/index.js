@@ -33445,7 +33445,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9349);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1962);
 
 // The agent action (action.yml); `run` reports its own failures.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -33455,7 +33455,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9349:
+/***/ 1962:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -33554,6 +33554,24 @@ const botName = (login) => login
     .trim()
     .toLowerCase()
     .replace(/\[bot\]$/, '');
+/** owner, repo and number of a pull request link on the run's GitHub, or undefined. */
+function parsePullLink(link, serverUrl) {
+    let url;
+    let server;
+    try {
+        url = new URL(link);
+        server = new URL(serverUrl);
+    }
+    catch {
+        return undefined;
+    }
+    if (url.host.toLowerCase() !== server.host.toLowerCase())
+        return undefined;
+    const m = /^\/([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)\/pull\/(\d{1,10})\/?$/.exec(url.pathname);
+    if (!m)
+        return undefined;
+    return { owner: m[1], repo: m[2], number: Number(m[3]) };
+}
 const SHA = /^[0-9a-f]{40}$/i;
 const ZERO = /^0{40}$/;
 const MAX_LABELS = 50;
@@ -33580,6 +33598,7 @@ function parsePullRequest(value) {
         merged: pr.merged === true || (typeof pr.merged_at === 'string' && pr.merged_at !== ''),
         mergeCommit: SHA.test(event_text(pr.merge_commit_sha)) ? event_text(pr.merge_commit_sha) : undefined,
         state: event_text(pr.state),
+        ...(pr.draft === true ? { draft: true } : {}),
         changedFiles: count(pr.changed_files),
         additions: count(pr.additions),
         deletions: count(pr.deletions),
@@ -36824,7 +36843,7 @@ const isUnexpanded = (value) => UNEXPANDED.test(value);
  * no secret and no value. It is returned as it is, unmasked, and refused only where the secret is
  * about to be sent (`sendableSecret`), so a run that never needs it is not failed by it.
  */
-function inputs_readSecret(get, mask, name) {
+function readSecret(get, mask, name) {
     const secret = get(name).trim();
     if (!secret)
         return '';
@@ -37843,8 +37862,8 @@ function checkKeyKind(name, apiKey) {
         `Create an admin API key on the API keys page of the Mintlify dashboard (it starts with mint_, not ${OTHER_KEY_KINDS.map(k => k.prefix).join(' or ')}) and store it in the secret.`);
 }
 /** Reads key, project and URL. The key is masked before anything else can print it. */
-function connection_readConnection(get, mask) {
-    const apiKey = inputs_readSecret(get, mask, CommonInput.ApiKey);
+function readConnection(get, mask) {
+    const apiKey = readSecret(get, mask, CommonInput.ApiKey);
     if (!apiKey) {
         throw new errors_InputError(`Input '${CommonInput.ApiKey}' is required: pass an admin API key from a secret, e.g. api-key: \${{ secrets.MINTLIFY_API_KEY }}.`);
     }
@@ -43279,6 +43298,8 @@ function refusedAccess(error) {
         error.response !== undefined &&
         [401, 403, 404].includes(error.status));
 }
+/** The error is a GitHub call that failed (answered or not), rather than a wrong answer or a bug. */
+const isGitHubCallError = (error) => error instanceof RequestError;
 /** GitHub answered 404: no such thing, or none this token may see. */
 const notFound = (error) => error instanceof RequestError && error.response !== undefined && error.status === 404;
 /** What to grant, as one sentence: `grant` is what the workflow's `permissions:` block needs. */
@@ -43717,7 +43738,8 @@ function checkedProject(value) {
                 ...optionalTime('checkedAt', job.checkedAt),
                 changes: list(job.changes).map(checkedChange),
                 moreChanges: num(job.moreChanges),
-                ...checkedImpact(job.impact)
+                ...checkedImpact(job.impact),
+                ...checkedTouch(job)
             };
         }),
         waiting: waiting
@@ -43802,6 +43824,19 @@ function checkedDays(value) {
     return { startsByDay: days };
 }
 /** A measured impact: whole, non-negative figures (or null), one per measure; anything else dropped. */
+/** Shown on the dashboard: the reason is cut to MAX_KEPT_WHY characters. */
+const MAX_KEPT_WHY = 200;
+/** What the ledger knows of people's work on a docs pull request, each field dropped when out of shape. */
+function checkedTouch(job) {
+    const kept = object(job.kept);
+    return {
+        ...(job.draft === true ? { draft: true } : {}),
+        ...(typeof job.personCommitted === 'boolean' ? { personCommitted: job.personCommitted } : {}),
+        ...(typeof kept.why === 'string' && kept.why && num(kept.at) > 0
+            ? { kept: { why: kept.why.slice(0, MAX_KEPT_WHY), at: num(kept.at) } }
+            : {})
+    };
+}
 function checkedImpact(value) {
     const i = object(value);
     const figures = (v) => {
@@ -44058,7 +44093,7 @@ const kilobytes = (n) => `${Math.max(0.1, Math.round(n / 100) / 10)} KB`;
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/names.js
 
 /** Input and output names of the agent action (action.yml), defined once; action.yml and the docs are tested against them. */
-const names_Input = {
+const Input = {
     ...CommonInput,
     Prompt: 'prompt',
     PromptFile: 'prompt-file',
@@ -44086,6 +44121,7 @@ const names_Input = {
     PathsIgnore: 'paths-ignore',
     MaxJobs: 'max-jobs',
     ExpireAfter: 'expire-after',
+    KeepLabel: 'keep-label',
     MaxOpen: 'max-open',
     Reviewers: 'reviewers',
     FollowReviews: 'follow-reviews',
@@ -44107,25 +44143,26 @@ const Output = {
 };
 /** Defaults as in action.yml; applied here too because a bare `node dist/index.js` gets no defaults from the runner. */
 const Defaults = {
-    [names_Input.ApiUrl]: DEFAULT_API_URL,
-    [names_Input.Wait]: 'true',
-    [names_Input.Timeout]: '30m',
-    [names_Input.PollInterval]: '10s',
-    [names_Input.FailOn]: 'failed,timeout',
-    [names_Input.Comment]: 'auto',
-    [names_Input.TriggerPhrase]: '/docs-agent',
-    [names_Input.RequiredPermission]: 'write',
-    [names_Input.Fold]: 'open-pr',
-    [names_Input.SkipLabel]: 'no-docs',
-    [names_Input.IncludeDiff]: 'false',
-    [names_Input.Dashboard]: 'true',
-    [names_Input.DashboardTitle]: 'Docs agent dashboard',
-    [names_Input.Changes]: 'event',
-    [names_Input.DryRun]: 'false',
-    [names_Input.FollowReviews]: 'phrase',
-    [names_Input.Approval]: 'none',
-    [names_Input.ImpactComment]: 'pr',
-    [names_Input.MaxRequests]: '20'
+    [Input.ApiUrl]: DEFAULT_API_URL,
+    [Input.Wait]: 'true',
+    [Input.Timeout]: '30m',
+    [Input.PollInterval]: '10s',
+    [Input.FailOn]: 'failed,timeout',
+    [Input.Comment]: 'auto',
+    [Input.TriggerPhrase]: '/docs-agent',
+    [Input.RequiredPermission]: 'write',
+    [Input.Fold]: 'open-pr',
+    [Input.SkipLabel]: 'no-docs',
+    [Input.KeepLabel]: 'docs-agent-keep',
+    [Input.IncludeDiff]: 'false',
+    [Input.Dashboard]: 'true',
+    [Input.DashboardTitle]: 'Docs agent dashboard',
+    [Input.Changes]: 'event',
+    [Input.DryRun]: 'false',
+    [Input.FollowReviews]: 'phrase',
+    [Input.Approval]: 'none',
+    [Input.ImpactComment]: 'pr',
+    [Input.MaxRequests]: '20'
 };
 /** Names of the values the main step saves for the post step. */
 const State = {
@@ -44198,12 +44235,6 @@ function botAllowed(login, allowed) {
 
 
 
-/**
- * `approval: dashboard`: change runs and scheduled catch-ups start nothing; their changes wait on the
- * dashboard in one batch with a checkbox, and a tick by someone with `required-permission` (an
- * `issues` `edited` event on the dashboard) starts them once.
- */
-const APPROVAL_MODES = ['none', 'dashboard'];
 /** An edit of the dashboard issue, with `approval: dashboard`: perhaps a tick. Payload alone. */
 function isApprovalTick(event, settings) {
     return (settings.approval === 'dashboard' &&
@@ -44227,7 +44258,7 @@ function readTick(body, waiting) {
     return { kind: 'tick', batch };
 }
 /** The changes wait for a tick: what the dashboard and the summary say. */
-const awaitingWhy = (changes) => `Awaiting approval ('${names_Input.Approval}: dashboard'): ${counted(changes, 'change')} ${changes === 1 ? 'waits' : 'wait'} on the dashboard until someone with '${names_Input.RequiredPermission}' ticks '${APPROVAL_PHRASE}'. Later changes join the same batch.`;
+const awaitingWhy = (changes) => `Awaiting approval ('${Input.Approval}: dashboard'): ${counted(changes, 'change')} ${changes === 1 ? 'waits' : 'wait'} on the dashboard until someone with '${Input.RequiredPermission}' ticks '${APPROVAL_PHRASE}'. Later changes join the same batch.`;
 /** A login as a reply names it: GitHub's own characters only. */
 const approval_LOGIN = /^[A-Za-z0-9-]{1,39}(\[bot\])?$/;
 /**
@@ -44626,26 +44657,12 @@ function unknownEarlierJob(event, where) {
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/budget.js
-
-
-const WINDOWS = { day: 86_400_000, week: LONGEST_WINDOW_MS };
 /**
  * Mintlify publishes average credit costs per agent run, not per API job; this is its published
  * average for a run that updates docs from code changes (docs.mintlify.com, credits page, August
  * 2026). Shown only as an estimate, labelled so: the API reports no usage.
  */
 const ESTIMATED_CREDITS_PER_RUN = 180;
-function parseMaxJobs(name, raw) {
-    const text = raw.trim().toLowerCase().replace(/\s+/g, '');
-    if (text === '')
-        return undefined;
-    const m = /^(\d{1,4})\/(day|week)$/.exec(text);
-    const max = Number(m?.[1]);
-    if (!m || max < 1) {
-        throw new errors_InputError(`Input '${name}' must be a number of jobs per day or per week, such as 5/day or 20/week; got '${raw}'.`);
-    }
-    return { max, windowMs: WINDOWS[m[2]], text: `${max}/${m[2]}` };
-}
 /** Where the budget stands at `now`, from the times (epoch ms) of every job and follow-up started. */
 function budgetState(spend, budget, now) {
     const inWindow = spend.filter(at => at > now - budget.windowMs && at <= now).sort((a, b) => a - b);
@@ -44659,106 +44676,454 @@ function budgetState(spend, budget, now) {
 /** Starts in the last `windowMs`, for the estimate beside the budget. */
 const startsWithin = (spend, windowMs, now) => spend.filter(at => at > now - windowMs && at <= now).length;
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/fold.js
+;// CONCATENATED MODULE: ./.tmp/ncc-js/github/history.js
 
-
-/** Ledger states of a job that may still take a follow-up: running, or its docs pull request open. */
-const LIVE = new Set(['active', 'open', 'started']);
+/** Commits read at most in one request: GitHub's page limit. */
+const MAX_HISTORY = 100;
+const HISTORY_QUERY = `query($owner: String!, $name: String!, $head: GitObjectID!, $first: Int!) {
+  repository(owner: $owner, name: $name) {
+    object(oid: $head) {
+      ... on Commit {
+        history(first: $first) {
+          nodes {
+            oid
+            message
+            author { name user { login } }
+            associatedPullRequests(first: 3) { nodes { number merged baseRefName } }
+          }
+        }
+      }
+    }
+  }
+}`;
 /**
- * The ledger's newest job of the project that may still take the batch, checked against the
- * service: still running, or its docs pull request (the link the service reports, never one
- * written anywhere else) still open. Anything that cannot be read means a new job, never a guess.
+ * The commits reachable from `head`, newest first, up to `since` (the last documented commit) or
+ * `max` commits, whichever comes first: one request. Each is matched to the merged pull request
+ * into `base` it belongs to.
  */
-async function decideFold(project, ctx) {
-    const latest = [...project.jobs].reverse().find(job => LIVE.has(job.state));
-    if (!latest)
-        return { info: 'No docs job of this project is open in the ledger: starting a new job.' };
-    let job;
-    try {
-        job = await ctx.readJob(latest.id);
+async function readHistory(graphql, where) {
+    const data = (await graphql(HISTORY_QUERY, {
+        owner: where.owner,
+        name: where.repo,
+        head: where.head,
+        first: Math.min(where.max, MAX_HISTORY)
+    }));
+    const nodes = data?.repository?.object?.history?.nodes;
+    if (!Array.isArray(nodes))
+        throw new Error(`GitHub knows no commit ${where.head.slice(0, 12)}`);
+    const commits = [];
+    for (const node of nodes) {
+        const c = (node ?? {});
+        if (typeof c.oid !== 'string')
+            continue;
+        if (c.oid === where.since)
+            return { commits, reachedSince: true };
+        const author = (c.author ?? {});
+        const login = typeof author.user?.login === 'string' ? author.user.login : '';
+        const name = login || (typeof author.name === 'string' ? author.name : '');
+        const pulls = (c.associatedPullRequests?.nodes ?? [])
+            .map(p => (p ?? {}))
+            .filter(p => typeof p.number === 'number' && p.merged === true && p.baseRefName === where.base);
+        commits.push({
+            sha: c.oid,
+            message: typeof c.message === 'string' ? c.message : '',
+            author: name,
+            // GitHub links a bot's commits to no user account; its name ends in [bot].
+            authorIsBot: isBot(name, undefined),
+            pull: pulls[0]?.number
+        });
     }
-    catch (error) {
-        return {
-            notice: `Could not read the earlier job ${latest.id} (${errorText(error).replace(/\.$/, '')}), so these changes start a new job.`,
-            info: 'Starting a new job.'
-        };
+    return { commits, reachedSince: where.since === undefined };
+}
+/** Pull requests read in one request at most. */
+const MAX_PULLS = 25;
+const PULL_FIELDS = `number title body url merged state baseRefName
+  author { login __typename }
+  labels(first: 50) { nodes { name } }
+  mergeCommit { oid }
+  changedFiles additions deletions
+  files(first: 100) { nodes { path additions deletions changeType } }`;
+/** The pull requests by number, with their files (no patches): one request for up to MAX_PULLS. */
+async function readPulls(graphql, where, numbers) {
+    const wanted = [...new Set(numbers)].filter(n => Number.isInteger(n) && n > 0).slice(0, MAX_PULLS);
+    const found = new Map();
+    if (wanted.length === 0)
+        return found;
+    // Aliases are built from whole numbers only: nothing from outside reaches the query's text.
+    const fields = wanted.map(n => `p${n}: pullRequest(number: ${n}) { ${PULL_FIELDS} }`).join('\n');
+    const query = `query($owner: String!, $name: String!) {\n repository(owner: $owner, name: $name) {\n${fields}\n }\n}`;
+    const data = (await graphql(query, { owner: where.owner, name: where.repo }));
+    for (const n of wanted) {
+        const pull = asPull(data?.repository?.[`p${n}`]);
+        if (pull)
+            found.set(n, pull);
     }
-    if (job.status === 'active')
-        return {
-            target: { jobId: job.id, docsPr: job.prLink ?? undefined },
-            info: `Job ${job.id} is still running: sending the changes to it as a follow-up.`
-        };
-    if (!job.prLink)
-        return {
-            info: `The earlier job ${job.id} ended (${job.status ?? 'status unknown'}) without a docs pull request: starting a new job.`,
-            seen: { jobId: job.id, state: 'ended' }
-        };
-    const state = await docsPrState(ctx, job.prLink);
-    const times = (s) => ({
-        ...(s.createdAt ? { prCreatedAt: s.createdAt } : {}),
-        ...(s.endedAt ? { endedAt: s.endedAt } : {})
-    });
-    if ('error' in state)
-        return {
-            notice: `Could not read the state of the docs pull request ${job.prLink} (${state.error}), so these changes start a new job instead of joining it.${state.hint ?? ''}`,
-            info: 'Starting a new job.'
-        };
-    if (state.open)
-        return {
-            target: { jobId: job.id, docsPr: job.prLink },
-            info: `The docs pull request ${job.prLink} of job ${job.id} is still open: sending the changes to the job as a follow-up.`,
-            seen: { jobId: job.id, state: 'open', prLink: job.prLink, ...times(state) }
-        };
-    const closed = state.merged ? 'merged' : 'closed';
+    return found;
+}
+const history_text = (v) => (typeof v === 'string' ? v : '');
+const history_count = (v) => (typeof v === 'number' && v >= 0 ? v : 0);
+function asPull(value) {
+    if (!value || typeof value !== 'object')
+        return undefined;
+    const p = value;
+    if (typeof p.number !== 'number')
+        return undefined;
+    const author = (p.author ?? {});
+    const login = history_text(author.login);
+    const nodes = (v) => (v ?? {}).nodes?.filter(n => n && typeof n === 'object') ?? [];
     return {
-        info: `The docs pull request ${job.prLink} of job ${job.id} is ${closed}: starting a new job.`,
-        seen: { jobId: job.id, state: closed, prLink: job.prLink, ...times(state) }
+        number: p.number,
+        title: history_text(p.title),
+        body: history_text(p.body),
+        url: history_text(p.url),
+        author: login,
+        authorIsBot: isBot(login, author.__typename),
+        base: history_text(p.baseRefName),
+        merged: p.merged === true,
+        // GraphQL says MERGED where REST says closed (and merged).
+        state: history_text(p.state).toLowerCase() === 'open' ? 'open' : 'closed',
+        labels: nodes(p.labels)
+            .map(l => history_text(l.name))
+            .filter(Boolean),
+        mergeCommit: history_text(p.mergeCommit?.oid) || undefined,
+        changedFiles: history_count(p.changedFiles),
+        additions: history_count(p.additions),
+        deletions: history_count(p.deletions),
+        files: nodes(p.files)
+            .filter(f => typeof f.path === 'string' && f.path)
+            .map(f => ({
+            path: f.path,
+            additions: history_count(f.additions),
+            deletions: history_count(f.deletions),
+            // As the REST API names them: GraphQL's DELETED is REST's removed.
+            status: history_text(f.changeType).toLowerCase().replace('deleted', 'removed') || 'changed'
+        }))
     };
 }
-/**
- * A docs pull request's state, read with the docs repository's connection; an error says why it
- * could not be read, and what to set when GitHub refused.
- */
-async function docsPrState(ctx, link) {
-    const where = parsePullLink(link, ctx.serverUrl);
-    if (!where)
-        return { error: `it is not a pull request on ${ctx.serverUrl}` };
-    try {
-        const pull = await ctx.docsGitHub(where.owner, where.repo).pull(where.number);
-        return {
-            open: pull.state === 'open',
-            merged: pull.merged,
-            createdAt: pull.createdAt,
-            endedAt: pull.merged ? pull.mergedAt : pull.state === 'open' ? undefined : pull.closedAt
-        };
-    }
-    catch (error) {
-        const hint = refusedAccess(error)
-            ? " If the docs repository is private, set 'docs-token' to a token that can read its pull requests."
-            : undefined;
-        return { error: describeGitHubError(error), hint };
-    }
+/** Who the token is (GraphQL's `viewer`: a user, or an app's bot), or undefined when GitHub does not say. */
+async function viewerLogin(graphql) {
+    const data = (await graphql('query { viewer { login } }', {}));
+    return typeof data?.viewer?.login === 'string' && data.viewer.login
+        ? data.viewer.login
+        : undefined;
 }
-/** owner, repo and number of a pull request link on the run's GitHub, or undefined. */
-function parsePullLink(link, serverUrl) {
-    let url;
-    let server;
-    try {
-        url = new URL(link);
-        server = new URL(serverUrl);
-    }
-    catch {
-        return undefined;
-    }
-    if (url.host.toLowerCase() !== server.host.toLowerCase())
-        return undefined;
-    const m = /^\/([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)\/pull\/(\d{1,10})\/?$/.exec(url.pathname);
-    if (!m)
-        return undefined;
-    return { owner: m[1], repo: m[2], number: Number(m[3]) };
+/** A repository's default branch and its newest commit, or undefined when GitHub names none. */
+async function defaultBranchHead(graphql, where) {
+    const data = (await graphql('query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) { defaultBranchRef { name target { oid } } } }', { owner: where.owner, name: where.repo }));
+    const ref = data?.repository?.defaultBranchRef;
+    return typeof ref?.name === 'string' && typeof ref.target?.oid === 'string'
+        ? { sha: ref.target.oid, branch: ref.name }
+        : undefined;
 }
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/github/pull-activity.js
+
+/** Timeline events read at most: one page, GitHub's limit. */
+const MAX_ACTIVITY = 100;
+const ACTOR = 'login __typename';
+const ACTIVITY_QUERY = `query($owner: String!, $name: String!, $number: Int!, $last: Int!) {
+  repository(owner: $owner, name: $name) {
+    pullRequest(number: $number) {
+      author { ${ACTOR} }
+      isDraft
+      labels(first: 100) { nodes { name } }
+      commits(first: 1) { nodes { commit { author { email } } } }
+      timelineItems(last: $last, itemTypes: [PULL_REQUEST_COMMIT, PULL_REQUEST_REVIEW, ISSUE_COMMENT, LABELED_EVENT]) {
+        totalCount
+        nodes {
+          __typename
+          ... on PullRequestCommit { commit { committedDate author { email user { login } } } }
+          ... on PullRequestReview { state submittedAt author { ${ACTOR} } }
+          ... on IssueComment { createdAt author { ${ACTOR} } }
+          ... on LabeledEvent { createdAt actor { ${ACTOR} } label { name } }
+        }
+      }
+    }
+  }
+}`;
+const pull_activity_str = (v) => (typeof v === 'string' && v ? v : undefined);
+const obj = (v) => (v && typeof v === 'object' ? v : {});
+const pull_activity_time = (v) => {
+    const ms = typeof v === 'string' ? Date.parse(v) : NaN;
+    return Number.isFinite(ms) ? ms : 0;
+};
+/** The pull request's activity: one request. Throws when GitHub knows no such pull request. */
+async function readPullActivity(graphql, where) {
+    const data = obj(await graphql(ACTIVITY_QUERY, {
+        owner: where.owner,
+        name: where.repo,
+        number: where.number,
+        last: MAX_ACTIVITY
+    }));
+    const pull = obj(obj(data.repository).pullRequest);
+    const timeline = obj(pull.timelineItems);
+    if (!Array.isArray(timeline.nodes))
+        throw new Error(`GitHub answered without the timeline of pull request #${where.number}`);
+    const first = obj(pull_activity_list(obj(pull.commits).nodes)[0]);
+    const events = pull_activity_list(timeline.nodes).flatMap(eventOf);
+    const total = typeof timeline.totalCount === 'number' ? timeline.totalCount : events.length;
+    return {
+        author: pull_activity_str(obj(pull.author).login) ?? '',
+        draft: pull.isDraft === true,
+        labels: pull_activity_list(obj(pull.labels).nodes).flatMap(l => pull_activity_str(obj(l).name) ?? []),
+        openerEmail: pull_activity_str(obj(obj(first.commit).author).email)?.toLowerCase(),
+        events,
+        unread: Math.max(0, total - timeline.nodes.length)
+    };
+}
+const pull_activity_list = (v) => (Array.isArray(v) ? v : []);
+/** An actor as the event shows it: its login and whether it is a bot. */
+function actor(v) {
+    const a = obj(v);
+    const login = pull_activity_str(a.login);
+    return { login, bot: isBot(login ?? '', a.__typename) };
+}
+function eventOf(raw) {
+    const node = obj(raw);
+    switch (node.__typename) {
+        case 'PullRequestCommit': {
+            const commit = obj(node.commit);
+            const author = obj(commit.author);
+            const email = pull_activity_str(author.email)?.toLowerCase();
+            const login = pull_activity_str(obj(author.user).login);
+            const bot = isBot(login ?? '', undefined) || /\[bot\]@/.test(email ?? '');
+            return [{ kind: 'commit', at: pull_activity_time(commit.committedDate), login, bot, email }];
+        }
+        case 'PullRequestReview':
+            return [
+                {
+                    kind: 'review',
+                    at: pull_activity_time(node.submittedAt),
+                    ...actor(node.author),
+                    state: pull_activity_str(node.state)
+                }
+            ];
+        case 'IssueComment':
+            return [{ kind: 'comment', at: pull_activity_time(node.createdAt), ...actor(node.author) }];
+        case 'LabeledEvent':
+            return [
+                {
+                    kind: 'label',
+                    at: pull_activity_time(node.createdAt),
+                    ...actor(node.actor),
+                    label: pull_activity_str(obj(node.label).name)
+                }
+            ];
+        default:
+            return [];
+    }
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/github/docs-pulls.js
+
+
+
+/** A call to the docs repository that failed: why, and what to grant when GitHub refused. */
+class DocsPullError extends Error {
+    why;
+    refused;
+    missing;
+    where;
+    source;
+    granted;
+    constructor(
+    /** GitHub's answer in a few words: `HTTP 403`, `no answer from GitHub (ECONNRESET)`. */
+    why, 
+    /** GitHub refused for want of access (401, 403, 404). */
+    refused, 
+    /** GitHub answered 404: no such pull request, or none this token may see. */
+    missing, where, source, granted, cause) {
+        super(why, { cause });
+        this.why = why;
+        this.refused = refused;
+        this.missing = missing;
+        this.where = where;
+        this.source = source;
+        this.granted = granted;
+    }
+    /**
+     * What to grant, as one sentence with its leading space, when GitHub refused; '' otherwise: the
+     * flow says what it needs (`read`, `write`, `read and write`).
+     */
+    grant(need) {
+        return this.refused ? grantSentence(need, this.where, this.source, this.granted) : '';
+    }
+}
+/**
+ * The one wording of what to grant. With `docs-token` set: give it `need` access to the docs
+ * repository's pull requests. Without (the run's own token read the pull request): set
+ * `docs-token`, since a private docs repository is out of the run's token's reach.
+ */
+function grantSentence(need, where, source, granted = 'pull requests') {
+    return source.tokenInput === source.docsInput
+        ? ` Give '${source.docsInput}' ${need} access to the ${granted} of ${where.owner}/${where.repo}.`
+        : ` If the docs repository is private, set '${source.docsInput}' to a token that can ${need} its ${granted}.`;
+}
+/**
+ * The docs repository's pull requests, read and changed with one token: each call that fails throws
+ * a DocsPullError. One connection per repository, opened at its first call (an unusable token fails
+ * there, as a DocsPullError too).
+ */
+class DocsPulls {
+    connect;
+    source;
+    connections = new Map();
+    identityRead;
+    constructor(connect, source) {
+        this.connect = connect;
+        this.source = source;
+    }
+    /** The input the token comes from, as the sentences name it. */
+    get tokenInput() {
+        return this.source.tokenInput;
+    }
+    /** What to grant for `need` on this repository: the sentence a refusal ends with. */
+    grant(need, where) {
+        return grantSentence(need, where, this.source);
+    }
+    pull(where) {
+        return this.call(where, docs => docs.pull(where.number));
+    }
+    /** Closes it without merging: the pull request as it now is (a merged one stays merged). */
+    close(where) {
+        return this.call(where, docs => docs.closePull(where.number));
+    }
+    /** Its files, `maxPages` pages of a hundred at most. */
+    files(where, maxPages) {
+        return this.call(where, async (docs) => {
+            const files = [];
+            let pages = 0;
+            for await (const page of docs.pullFilePages(where.number, 100)) {
+                files.push(...page);
+                if (++pages >= maxPages)
+                    break;
+            }
+            return files;
+        }, 'contents and pull requests');
+    }
+    /** The names in a folder of the docs repository's default branch (`''`: its root). */
+    folderNames(where, path) {
+        return this.call(where, docs => docs.folderNames(path), 'contents and pull requests');
+    }
+    comments(where) {
+        return this.call(where, docs => docs.listComments(where.number));
+    }
+    /** Posts a comment (never retried); its id. */
+    comment(where, body) {
+        return this.call(where, docs => docs.createComment(where.number, body));
+    }
+    /** A person's permission on the docs repository (GitHub's `permission`). */
+    async permission(where, login) {
+        const level = await this.call(where, docs => docs.permission(login));
+        return level.permission ?? 'none';
+    }
+    requestReviewers(where, logins) {
+        return this.call(where, docs => docs.requestReviewers(where.number, logins));
+    }
+    /** Its commits, reviews, comments and labels, with who and when: one request. */
+    activity(where) {
+        return this.call(where, docs => readPullActivity(docs.graphql, where));
+    }
+    /** Who the token is (its login), read once; undefined when GitHub does not say. */
+    identity(where) {
+        this.identityRead ??= this.call(where, docs => viewerLogin(docs.graphql));
+        return this.identityRead;
+    }
+    /** The one access check: every call's failure is told apart here, and nowhere else. */
+    async call(where, fn, granted = 'pull requests') {
+        try {
+            return await fn(this.connection(where));
+        }
+        catch (error) {
+            throw new DocsPullError(describeGitHubError(error), refusedAccess(error), notFound(error), where, this.source, granted, error);
+        }
+    }
+    connection({ owner, repo }) {
+        const key = `${owner}/${repo}`.toLowerCase();
+        let docs = this.connections.get(key);
+        if (!docs) {
+            docs = this.connect(owner, repo);
+            this.connections.set(key, docs);
+        }
+        return docs;
+    }
+}
+/**
+ * The door over real connections: `token` from `source.tokenInput`, on the run's GitHub (`apiUrl`),
+ * each connection closed with the run's session.
+ */
+function connectDocsPulls(token, source, apiUrl, cancel, options = {}) {
+    return new DocsPulls((owner, repo) => connectGitHub(token, { owner, repo, apiUrl }, cancel, {
+        ...options,
+        tokenInput: source.tokenInput
+    }), source);
+}
+/** A door call's failure, told apart: whatever was thrown (a DocsPullError from every call). */
+function docsFailure(error) {
+    if (error instanceof DocsPullError)
+        return error;
+    return { why: describeGitHubError(error), refused: false, missing: false, grant: () => '' };
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/staleness.js
+
+
+/**
+ * A person's events: not a bot's, not the pull request's author's (the agent opened it) nor the
+ * `docs-token` identity's. A commit GitHub matched to no account is the agent's when it carries
+ * the git email of the pull request's first commit (the agent's own), a person's otherwise.
+ */
+function peopleOf(activity, agents) {
+    const own = new Set([activity.author, ...agents].filter((l) => Boolean(l)).map(botName));
+    return activity.events.filter(e => {
+        if (e.bot)
+            return false;
+        if (e.login)
+            return !own.has(botName(e.login));
+        return e.email !== undefined && e.email !== activity.openerEmail;
+    });
+}
+function judgeStaleness(activity, ctx) {
+    const keep = ctx.keepLabel.toLowerCase();
+    if (keep && activity.labels.some(l => l.toLowerCase() === keep))
+        return { keep: `it has the label '${ctx.keepLabel}'` };
+    const people = peopleOf(activity, ctx.agents);
+    const commit = people.find(e => e.kind === 'commit');
+    if (commit)
+        return { keep: `${who(commit)} pushed a commit to it (${day(commit.at)})` };
+    const review = people.find(e => e.kind === 'review' && (e.state === 'APPROVED' || e.state === 'CHANGES_REQUESTED'));
+    if (review)
+        return {
+            keep: `${who(review)} ${review.state === 'APPROVED' ? 'approved it' : 'requested changes on it'} (${day(review.at)})`
+        };
+    // What was not read may hold a person's commit or approval: never closed on a guess.
+    if (activity.unread)
+        return { keep: `it has more events than the ${MAX_ACTIVITY} newest read for expire-after` };
+    const last = people.reduce((a, e) => (!a || e.at > a.at ? e : a), undefined);
+    if (last && ctx.now - last.at <= ctx.afterMs)
+        return { recent: `${what(last)} by ${who(last)} on ${day(last.at)}` };
+    const since = Math.max(ctx.createdAt, last?.at ?? 0);
+    return last && last.at >= ctx.createdAt
+        ? { stale: true, since, touched: `${what(last)} by ${who(last)}` }
+        : { stale: true, since };
+}
+/** A login as it may be shown: GitHub's characters only. */
+const who = (e) => !e.login
+    ? 'a git author GitHub matches to no account'
+    : /^[A-Za-z0-9][A-Za-z0-9-]{0,38}$/.test(e.login)
+        ? `@${e.login}`
+        : 'someone';
+const WHAT = {
+    commit: 'a commit',
+    review: 'a review',
+    comment: 'a comment',
+    label: 'a label'
+};
+const what = (e) => WHAT[e.kind];
+const day = (ms) => new Date(ms).toISOString().slice(0, 10);
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/outcomes.js
+
 
 
 
@@ -44781,6 +45146,7 @@ async function refreshOutcomes(project, ctx) {
     const changed = [];
     const checked = [];
     let reads = 0;
+    const people = personCommits(ctx);
     for (const job of due) {
         if (reads >= MAX_OUTCOME_READS)
             break;
@@ -44791,22 +45157,22 @@ async function refreshOutcomes(project, ctx) {
         reads++;
         let pull;
         try {
-            pull = await ctx.docsGitHub(where.owner, where.repo).pull(where.number);
+            pull = await ctx.docs.pull(where);
         }
         catch (error) {
-            const hint = refusedAccess(error)
-                ? ctx.tokenInput === names_Input.DocsToken
-                    ? ` Give '${names_Input.DocsToken}' read access to the pull requests of ${where.owner}/${where.repo}.`
-                    : ` If the docs repository is private, set '${names_Input.DocsToken}' to a token that can read its pull requests.`
-                : '';
-            const text = `Could not read the docs pull request ${link} with '${ctx.tokenInput}' (${describeGitHubError(error)}), so the dashboard's outcomes are not brought up to date in this run.${hint}`;
-            if (ctx.tokenInput === names_Input.DocsToken)
+            const failed = docsFailure(error);
+            const { tokenInput } = ctx.docs;
+            const text = `Could not read the docs pull request ${link} with '${tokenInput}' (${failed.why}), so the dashboard's outcomes are not brought up to date in this run.${failed.grant('read')}`;
+            // The run's own token cannot be expected to read another repository: worth a notice only.
+            if (tokenInput === Input.DocsToken)
                 ctx.log.warning(text);
             else
                 ctx.log.notice(text);
             break;
         }
         const update = { ...outcomeOf(job, pull), checkedAt: ctx.now };
+        if (update.state === 'merged' && job.personCommitted === undefined && !people.failed)
+            update.personCommitted = await people.committed(where, link);
         if (changes(job, update))
             changed.push(update);
         else
@@ -44814,8 +45180,32 @@ async function refreshOutcomes(project, ctx) {
     }
     return { changed, checked };
 }
+/**
+ * Whether a person committed to a merged docs pull request, for the zero-touch rate: its activity
+ * read once (1 GraphQL request), the agent's identities left out. What cannot be read stays unknown,
+ * and no other is read in this run.
+ */
+function personCommits(ctx) {
+    const state = {
+        failed: false,
+        async committed(where, link) {
+            try {
+                // The token's identity is the agent's only when it is `docs-token`.
+                const agent = ctx.docs.tokenInput === Input.DocsToken ? await ctx.docs.identity(where) : undefined;
+                const activity = await ctx.docs.activity(where);
+                return peopleOf(activity, [agent]).some(e => e.kind === 'commit');
+            }
+            catch (error) {
+                state.failed = true;
+                ctx.log.info(`Could not read who committed to ${link} (${docsFailure(error).why}): the zero-touch rate counts it once it is read.`);
+                return undefined;
+            }
+        }
+    };
+    return state;
+}
 function outcomeOf(job, pull) {
-    const times = { prCreatedAt: pull.createdAt };
+    const times = { prCreatedAt: pull.createdAt, draft: Boolean(pull.draft) };
     if (pull.merged)
         return { jobId: job.id, state: 'merged', ...times, endedAt: pull.mergedAt };
     if (pull.state !== 'open')
@@ -44826,16 +45216,28 @@ function outcomeOf(job, pull) {
 }
 const changes = (job, u) => job.state !== u.state ||
     Boolean(u.prCreatedAt && u.prCreatedAt !== job.prCreatedAt) ||
-    Boolean(u.endedAt && u.endedAt !== job.endedAt);
+    Boolean(u.endedAt && u.endedAt !== job.endedAt) ||
+    Boolean(u.draft) !== Boolean(job.draft) ||
+    (u.personCommitted !== undefined && u.personCommitted !== job.personCommitted);
 const inWindow = (job, now) => openedAt(job) > now - OUTCOME_WINDOW_MS;
-/** Not decided yet as far as the ledger knows, or decided without the times the figures need. */
-const unknown = (job) => job.state === 'expired' ? false : !DECIDED.has(job.state) || !job.endedAt || !job.prCreatedAt;
+/**
+ * Not decided yet as far as the ledger knows, or decided without the times the figures need, or
+ * merged without knowing whether a person committed to it.
+ */
+const unknown = (job) => job.state === 'expired'
+    ? false
+    : !DECIDED.has(job.state) ||
+        !job.endedAt ||
+        !job.prCreatedAt ||
+        (job.state === 'merged' && job.personCommitted === undefined);
 function outcomes(project, now) {
     const jobs = project.jobs.filter(j => j.prLink && inWindow(j, now));
-    const count = (states) => jobs.filter(j => states.has(j.state)).length;
-    const merged = count(new Set(['merged']));
-    const closed = count(new Set(['closed']));
-    const expired = count(new Set(['expired']));
+    const count = (states, draft = false) => jobs.filter(j => states.has(j.state) && Boolean(j.draft) === draft).length;
+    const state = (s) => jobs.filter(j => j.state === s).length;
+    const merged = state('merged');
+    const closed = state('closed');
+    const expired = state('expired');
+    const touched = jobs.filter(j => j.state === 'merged' && j.personCommitted !== undefined);
     const decided = merged + closed + expired;
     const started = startsIn30Days(project, now);
     const toMerge = jobs
@@ -44847,8 +45249,11 @@ function outcomes(project, now) {
         closed,
         expired,
         open: count(STILL_OPEN),
+        drafts: count(STILL_OPEN, true),
         decided,
         acceptance: decided ? merged / decided : undefined,
+        zeroTouch: touched.filter(j => !j.personCommitted).length,
+        touchKnown: touched.length,
         medianToMerge: median(toMerge),
         creditsPerMerge: merged ? Math.round((started * ESTIMATED_CREDITS_PER_RUN) / merged) : undefined
     };
@@ -44875,113 +45280,16 @@ function hoursOrDays(ms) {
     return `${days} days`;
 }
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/impact/windows.js
-const windows_DAY = 86_400_000;
-const dayText = (at) => new Date(at).toISOString().slice(0, 10);
-/**
- * Two equal windows meeting at the merge: the analytics count whole UTC days, so the merge's own
- * day, partly before and partly after, is in neither; `days` whole days before it, and as many
- * after it. Measured a day after the second ends (the analytics' lag).
- */
-function impactWindows(mergedAt, days) {
-    const mergeDay = Math.floor(mergedAt / windows_DAY) * windows_DAY;
-    const afterEnd = mergeDay + windows_DAY + days * windows_DAY;
-    return {
-        before: { from: dayText(mergeDay - days * windows_DAY), to: dayText(mergeDay) },
-        after: { from: dayText(mergeDay + windows_DAY), to: dayText(afterEnd) },
-        dueAt: afterEnd + windows_DAY
-    };
-}
-/** The last day a range covers, for people: `to` is not in it. */
-const lastDay = (range) => dayText(Date.parse(range.to) - windows_DAY);
-/** The ledger's merged docs pull requests not measured yet whose windows are over, oldest merge first. */
-function dueForImpact(project, now, days) {
-    return project.jobs
-        .filter((j) => j.state === 'merged' &&
-        Boolean(j.prLink) &&
-        typeof j.endedAt === 'number' &&
-        !j.impact &&
-        impactWindows(j.endedAt, days).dueAt <= now)
-        .sort((a, b) => a.endedAt - b.endedAt);
-}
-/** Merged docs pull requests still waiting for their windows to end, for the log. */
-const waitingForImpact = (project, now, days) => project.jobs.filter(j => j.state === 'merged' &&
-    j.prLink &&
-    j.endedAt &&
-    !j.impact &&
-    impactWindows(j.endedAt, days).dueAt > now).length;
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/impact/comment.js
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/impact-table.js
 
 
 
-
+// How the ledger's reader-impact figures read (before → after, the direction, too few to tell),
+// on the dashboard and in the impact comment alike (impact/comment.ts).
 /** Under this in both windows, a difference says nothing. */
 const TOO_FEW = 10;
-/** Finds the action's impact comment among a pull request's comments. */
-const IMPACT_MARKER = '<!-- mintlify-agent-reader-impact -->';
-const LABELS = {
-    humanViews: 'Human page views',
-    humanVisitors: 'Human visitors (per page, summed)',
-    aiVisitors: 'AI visitors (per page, summed)',
-    thumbsDown: 'Thumbs-down',
-    zeroClickSearches: 'Searches for its terms with no result clicked',
-    unansweredQuestions: 'Unanswered assistant questions on its terms or pages'
-};
-const SHOWN_PAGES = 10;
-/**
- * The comment on a docs pull request: the windows named, one row per measure with both figures
- * and the direction, small counts marked as such, and no word on what caused what.
- */
-function renderImpactComment(c) {
-    const shownPages = c.pages.slice(0, SHOWN_PAGES).map(codeSpan).join(', ');
-    const morePages = c.pages.length > SHOWN_PAGES ? ` and ${c.pages.length - SHOWN_PAGES} more` : '';
-    const lines = [
-        '### Readers before and after this pull request merged',
-        '',
-        `Merged ${new Date(c.mergedAt).toISOString().slice(0, 16).replace('T', ' ')} UTC. Two windows of ${c.days} whole UTC days, the merge's own day in neither (the analytics count whole days): **before** ${range(c.before)}, **after** ${range(c.after)}.`,
-        '',
-        `- **Pages**: ${c.pages.length ? `${shownPages}${morePages}` : 'none: the pull request changed no docs page, so the page rows are left out'}`,
-        `- **Terms**: ${c.terms.length ? c.terms.map(codeSpan).join(', ') : 'none recorded for it, so the search and question rows are left out'}`,
-        '',
-        '| Measure | Before | After | Direction |',
-        '|---|---:|---:|---|',
-        ...rows(c.figures, c.pages.length > 0, c.terms.length > 0).map(r => `| ${r.label} | ${r.before} | ${r.after} | ${r.direction} |`),
-        '',
-        ...c.notes.map(n => `- ${n}`),
-        ...(c.notes.length ? [''] : []),
-        `Counts are the service's analytics for the two windows; a row under ${TOO_FEW} in both says too few to tell. Other changes, the season and search engines move these figures too: a direction is not a cause.`,
-        '',
-        IMPACT_MARKER
-    ];
-    return lines.join('\n');
-}
-function rows(figures, pages, terms) {
-    const value = (f, name) => f[IMPACT_MEASURES.indexOf(name)] ?? null;
-    const out = [];
-    for (const name of IMPACT_MEASURES) {
-        const isPage = name !== 'zeroClickSearches' && name !== 'unansweredQuestions';
-        if ((isPage && !pages) || (!isPage && !terms))
-            continue;
-        const b = value(figures.before, name);
-        const a = value(figures.after, name);
-        out.push({ label: LABELS[name], before: shown(b), after: shown(a), direction: direction(b, a) });
-        if (name === 'thumbsDown') {
-            const views = [value(figures.before, 'humanViews'), value(figures.after, 'humanViews')];
-            const rate = (down, v) => down === null || !v ? null : Math.round((down / v) * 1000) / 10;
-            const [rb, ra] = [rate(b, views[0] ?? null), rate(a, views[1] ?? null)];
-            out.push({
-                label: 'Thumbs-down per 100 human views',
-                before: rb === null ? 'not known' : rb.toFixed(1),
-                after: ra === null ? 'not known' : ra.toFixed(1),
-                // The rate is as small as its thumbs-down: too few of them tell nothing.
-                direction: direction(rb, ra, tooFew(b, a))
-            });
-        }
-    }
-    return out;
-}
 const shown = (n) => (n === null ? 'not known' : formatCount(n));
+/** Both windows' counts are under TOO_FEW: a difference says nothing. */
 const tooFew = (b, a) => b !== null && a !== null && b < TOO_FEW && a < TOO_FEW;
 /**
  * ↑, ↓ or → with the difference; `too few to tell` when the counts behind it are few (by default,
@@ -44999,7 +45307,6 @@ function direction(b, a, few = b !== null && a !== null && tooFew(b, a)) {
     const pct = b > 0 ? ` (${sign}${Math.abs(Math.round((diff / b) * 100))}%)` : '';
     return `${a > b ? '↑' : '↓'} ${sign}${formatCount(Math.abs(diff))}${pct}`;
 }
-const range = (r) => `${r.from} to ${lastDay(r)}`;
 /** A dashboard cell: `120 → 180 ↑`, or `3 → 1 (too few)`. */
 function impactCell(impact, name) {
     const i = IMPACT_MEASURES.indexOf(name);
@@ -45071,6 +45378,7 @@ function renderProject(id, project, view) {
         : 'none yet: the first change run documents its own change';
     lines.push(`- **Last documented commit**: ${documented}`, `- **Jobs and follow-ups started**: ${formatCount(day)} in the last 24 hours, ${formatCount(week)} in the last 7 days`, `- **Credits used (estimate)**: about ${formatCount(week * ESTIMATED_CREDITS_PER_RUN)} in the last 7 days, at ${ESTIMATED_CREDITS_PER_RUN} a run (Mintlify's published average; the API reports no usage)`, '');
     lines.push(...renderOutcomes(project, view));
+    lines.push(...renderKept(project));
     lines.push(...renderImpactTable(project.jobs, shortPull));
     const jobs = project.jobs.slice(-SHOWN_JOBS).reverse();
     if (jobs.length) {
@@ -45100,16 +45408,37 @@ function renderOutcomes(project, view) {
     const acceptance = o.acceptance === undefined
         ? 'no decided pull request yet'
         : `${Math.round(o.acceptance * 100)}% (${formatCount(o.merged)} merged of ${formatCount(o.decided)} decided)`;
+    const unread = o.merged - o.touchKnown;
+    const zeroTouch = o.touchKnown
+        ? `${Math.round((o.zeroTouch / o.touchKnown) * 100)}% (${formatCount(o.zeroTouch)} of ${formatCount(o.touchKnown)} merged without a person's commit${unread ? `; ${formatCount(unread)} merged not read yet` : ''})`
+        : 'no merged pull request read yet';
     return [
         '#### Outcomes, last 30 days',
         '',
         'Docs pull requests opened in the last 30 days, as last read from the docs repository (a few a run); jobs and follow-ups by the day they started.',
         '',
         `- **Jobs and follow-ups started**: ${formatCount(o.started)}`,
-        `- **Docs pull requests**: ${formatCount(o.merged)} merged · ${formatCount(o.closed)} closed without merge · ${formatCount(o.expired)} expired · ${formatCount(o.open)} still open`,
-        `- **Accepted**: ${acceptance}`,
-        `- **Median time from job start to merge**: ${o.medianToMerge === undefined ? 'no merged pull request yet' : hoursOrDays(o.medianToMerge)}`,
-        `- **Credits per merged docs pull request (estimate)**: ${o.creditsPerMerge === undefined ? 'no merged pull request yet' : `about ${formatCount(o.creditsPerMerge)}`} (every job and follow-up started, at ${ESTIMATED_CREDITS_PER_RUN} credits a run, Mintlify's published average)`,
+        `- **Docs pull requests**: ${formatCount(o.merged)} merged · ${formatCount(o.closed)} closed without merge · ${formatCount(o.expired)} expired · ${formatCount(o.open)} still open · ${formatCount(o.drafts)} open as drafts, counted apart`,
+        `- **Accepted**: ${acceptance}: merged ÷ decided, where decided is merged + closed without merge + expired; open pull requests and drafts are not decided yet`,
+        `- **Zero-touch**: ${zeroTouch}: merged without a person's commit ÷ merged whose commits were read (a person is anyone but the docs agent's identities and bots)`,
+        `- **Median time from job start to merge**: ${o.medianToMerge === undefined ? 'no merged pull request yet' : `${hoursOrDays(o.medianToMerge)} (the middle of ${formatCount(o.merged)} merged)`}`,
+        `- **Credits per merged docs pull request (estimate)**: ${o.creditsPerMerge === undefined ? 'no merged pull request yet' : `about ${formatCount(o.creditsPerMerge)}`} (an estimate, not a measure: every job and follow-up started, at ${ESTIMATED_CREDITS_PER_RUN} credits a run, Mintlify's published average, ÷ merged; the API reports no usage)`,
+        ''
+    ];
+}
+/** Docs pull requests `expire-after` keeps open, each with why: a person's work is on it. */
+function renderKept(project) {
+    const kept = project.jobs.filter(j => j.kept && j.prLink && STILL_OPEN.has(j.state));
+    if (!kept.length)
+        return [];
+    return [
+        '#### Kept open past expire-after',
+        '',
+        'Stale means nobody but the docs agent touched a docs pull request for longer than `expire-after`; these are not stale, and a person’s commit, approval, request for changes or keep label keeps one open for good.',
+        '',
+        ...kept
+            .slice(-SHOWN_JOBS)
+            .map(j => `- ${markdownLink(shortPull(j.prLink), j.prLink)}: ${escapeMarkdown(j.kept?.why ?? '')} (as of ${dashboard_body_when(j.kept?.at ?? 0)})`),
         ''
     ];
 }
@@ -45291,7 +45620,89 @@ function dashboardError(what, error) {
     return new ExplainedError(`Could not ${what} the docs agent dashboard issue (${detail}), which records what was handed to the agent, so nothing was started. Give the workflow 'issues: write', or set 'dashboard: false' to run every change as its own job without a record.`);
 }
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/fold.js
+
+
+
+/** Ledger states of a job that may still take a follow-up: running, or its docs pull request open. */
+const LIVE = new Set(['active', 'open', 'started']);
+/**
+ * The ledger's newest job of the project that may still take the batch, checked against the
+ * service: still running, or its docs pull request (the link the service reports, never one
+ * written anywhere else) still open. Anything that cannot be read means a new job, never a guess.
+ */
+async function decideFold(project, ctx) {
+    const latest = [...project.jobs].reverse().find(job => LIVE.has(job.state));
+    if (!latest)
+        return { info: 'No docs job of this project is open in the ledger: starting a new job.' };
+    let job;
+    try {
+        job = await ctx.readJob(latest.id);
+    }
+    catch (error) {
+        return {
+            notice: `Could not read the earlier job ${latest.id} (${errorText(error).replace(/\.$/, '')}), so these changes start a new job.`,
+            info: 'Starting a new job.'
+        };
+    }
+    if (job.status === 'active')
+        return {
+            target: { jobId: job.id, docsPr: job.prLink ?? undefined },
+            info: `Job ${job.id} is still running: sending the changes to it as a follow-up.`
+        };
+    if (!job.prLink)
+        return {
+            info: `The earlier job ${job.id} ended (${job.status ?? 'status unknown'}) without a docs pull request: starting a new job.`,
+            seen: { jobId: job.id, state: 'ended' }
+        };
+    const state = await docsPrState(ctx, job.prLink);
+    const times = (s) => ({
+        ...(s.createdAt ? { prCreatedAt: s.createdAt } : {}),
+        ...(s.endedAt ? { endedAt: s.endedAt } : {})
+    });
+    if ('error' in state)
+        return {
+            notice: `Could not read the state of the docs pull request ${job.prLink} (${state.error}), so these changes start a new job instead of joining it.${state.hint ?? ''}`,
+            info: 'Starting a new job.'
+        };
+    if (state.open)
+        return {
+            target: { jobId: job.id, docsPr: job.prLink },
+            info: `The docs pull request ${job.prLink} of job ${job.id} is still open: sending the changes to the job as a follow-up.`,
+            seen: { jobId: job.id, state: 'open', prLink: job.prLink, ...times(state) }
+        };
+    const closed = state.merged ? 'merged' : 'closed';
+    return {
+        info: `The docs pull request ${job.prLink} of job ${job.id} is ${closed}: starting a new job.`,
+        seen: { jobId: job.id, state: closed, prLink: job.prLink, ...times(state) }
+    };
+}
+/**
+ * A docs pull request's state, read with the docs repository's connection; an error says why it
+ * could not be read, and what to set when GitHub refused.
+ */
+async function docsPrState(ctx, link) {
+    const where = parsePullLink(link, ctx.serverUrl);
+    if (!where)
+        return { error: `it is not a pull request on ${ctx.serverUrl}` };
+    try {
+        const pull = await ctx.docs.pull(where);
+        return {
+            open: pull.state === 'open',
+            merged: pull.merged,
+            createdAt: pull.createdAt,
+            endedAt: pull.merged ? pull.mergedAt : pull.state === 'open' ? undefined : pull.closedAt
+        };
+    }
+    catch (error) {
+        const failed = docsFailure(error);
+        return { error: failed.why, hint: failed.grant('read') || undefined };
+    }
+}
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/expiry.js
+
+
 
 
 
@@ -45299,72 +45710,112 @@ function dashboardError(what, error) {
 /** Docs pull requests read at most for expiry in one run (the oldest first). */
 const MAX_EXPIRY_READS = 5;
 /**
- * `expire-after`: the ledger's docs pull requests of the project that have stayed open longer than
- * the duration, measured from their creation, are closed with a comment that says why and links
- * the dashboard. Only pull requests the ledger holds are read, and only those whose job started
- * long enough ago (a docs pull request is never older than its job). A docs token without access
- * is a warning naming it; the run goes on.
+ * `expire-after`: the ledger's docs pull requests of the project that nobody but the agent has
+ * touched for longer than the duration are closed with a comment that says what stale meant and
+ * links the dashboard. Staleness runs from the last activity by a person (a commit, a review, a
+ * comment, a label), or from the pull request's creation; one that a person pushed to, approved,
+ * requested changes on or gave `keep-label` is never closed, and the ledger says why it was kept.
+ * At most MAX_EXPIRY_READS pull requests a run, those never kept first: a pull request read (1
+ * request), and for one older than the duration its activity (1 GraphQL request, and who
+ * `docs-token` is, once). A docs token without access is a warning naming it; the run goes on.
  */
 async function expireStale(project, ctx) {
     const updates = [];
     const expired = [];
     const due = project.jobs
         .filter(j => j.prLink && LIVE.has(j.state) && ctx.now - j.startedAt > ctx.afterMs)
-        .sort((a, b) => a.startedAt - b.startedAt)
+        // Kept ones last, the longest unjudged first: a kept pull request never holds back the others.
+        .sort((a, b) => (a.kept?.at ?? 0) - (b.kept?.at ?? 0) || a.startedAt - b.startedAt)
         .slice(0, MAX_EXPIRY_READS);
     for (const job of due) {
         const link = job.prLink;
         const where = parsePullLink(link, ctx.serverUrl);
         if (!where)
             continue;
-        const docs = ctx.docsGitHub(where.owner, where.repo);
-        let pull;
-        try {
-            pull = await docs.pull(where.number);
-        }
-        catch (error) {
-            ctx.log.warning(`Could not read the docs pull request ${link} with '${names_Input.DocsToken}' (${describeGitHubError(error)}), so stale docs pull requests are not closed in this run.${accessHint(error, where)}`);
+        const turn = await expireOne(job, link, where, ctx);
+        if ('stop' in turn)
             break;
-        }
-        const seen = settled(job.id, pull);
-        if (seen) {
-            updates.push(seen);
-            continue;
-        }
-        const createdAt = pull.createdAt ?? job.startedAt;
-        if (ctx.now - createdAt <= ctx.afterMs) {
-            updates.push({ jobId: job.id, state: 'open', prCreatedAt: createdAt });
-            continue;
-        }
-        if (ctx.dryRun) {
-            ctx.log.info(`Dry run: the docs pull request ${link} has been open longer than 'expire-after: ${ctx.afterText}' and would be closed.`);
-            continue;
-        }
-        let closed;
-        try {
-            closed = await docs.closePull(where.number);
-        }
-        catch (error) {
-            ctx.log.warning(`Could not close the docs pull request ${link}, open longer than 'expire-after: ${ctx.afterText}', with '${names_Input.DocsToken}' (${describeGitHubError(error)}).${accessHint(error, where)}`);
-            break;
-        }
-        // Merged in the meantime: GitHub keeps a merged pull request as it is.
-        const after = closed.merged ? settled(job.id, closed) : undefined;
-        if (after) {
-            updates.push(after);
-            continue;
-        }
-        updates.push({ jobId: job.id, state: 'expired', prCreatedAt: createdAt, endedAt: ctx.now });
-        expired.push(link);
-        ctx.log.notice(`Closed the docs pull request ${link}: open longer than 'expire-after: ${ctx.afterText}'. The next change starts a new job.`);
-        try {
-            await docs.createComment(where.number, closingComment(ctx, createdAt));
-        }
-        catch (error) {
-            ctx.log.warning(`Closed ${link} but could not say why in a comment (${describeGitHubError(error)}).`);
-        }
+        if (turn.update)
+            updates.push(turn.update);
+        if (turn.expired)
+            expired.push(link);
     }
     return { updates, expired };
+}
+async function expireOne(job, link, where, ctx) {
+    const { docs, log } = ctx;
+    const cannot = (what, error, then) => {
+        const failed = docsFailure(error);
+        log.warning(`Could not ${what} ${link} with '${docs.tokenInput}' (${failed.why}), ${then}${failed.grant('read and write')}`);
+        return { stop: true };
+    };
+    let pull;
+    try {
+        pull = await docs.pull(where);
+    }
+    catch (error) {
+        return cannot('read the docs pull request', error, 'so stale docs pull requests are not closed in this run.');
+    }
+    const seen = settled(job.id, pull);
+    if (seen)
+        return { update: seen };
+    const createdAt = pull.createdAt ?? job.startedAt;
+    const open = {
+        jobId: job.id,
+        state: 'open',
+        prCreatedAt: createdAt,
+        draft: Boolean(pull.draft)
+    };
+    if (ctx.now - createdAt <= ctx.afterMs)
+        return { update: open };
+    let staleness;
+    try {
+        // Who `docs-token` is: its comments and commits are the agent's own, never a person's.
+        const agent = await docs.identity(where);
+        staleness = judgeStaleness(await docs.activity(where), {
+            createdAt,
+            now: ctx.now,
+            afterMs: ctx.afterMs,
+            keepLabel: ctx.keepLabel,
+            agents: [agent]
+        });
+    }
+    catch (error) {
+        return cannot('read who touched the docs pull request', error, 'so stale docs pull requests are not closed in this run: a person’s work is never closed on a guess.');
+    }
+    if (!('stale' in staleness)) {
+        const why = 'keep' in staleness
+            ? staleness.keep
+            : `${staleness.recent}, within '${Input.ExpireAfter}: ${ctx.afterText}'`;
+        log.info(`Kept the docs pull request ${link} open past '${Input.ExpireAfter}: ${ctx.afterText}': ${why}.`);
+        return { update: { ...open, kept: { why, at: ctx.now } } };
+    }
+    if (ctx.dryRun) {
+        log.info(`Dry run: nobody but the docs agent has touched the docs pull request ${link} since ${day(staleness.since)}, longer than '${Input.ExpireAfter}: ${ctx.afterText}': it would be closed.`);
+        return {};
+    }
+    let closed;
+    try {
+        closed = await docs.close(where);
+    }
+    catch (error) {
+        return cannot('close the docs pull request', error, `which nobody but the docs agent has touched for longer than '${Input.ExpireAfter}: ${ctx.afterText}'.`);
+    }
+    // Merged in the meantime: GitHub keeps a merged pull request as it is.
+    const after = closed.merged ? settled(job.id, closed) : undefined;
+    if (after)
+        return { update: after };
+    log.notice(`Closed the docs pull request ${link}: nobody but the docs agent has touched it since ${day(staleness.since)}, longer than '${Input.ExpireAfter}: ${ctx.afterText}'. The next change starts a new job.`);
+    try {
+        await docs.comment(where, closingComment(ctx, staleness));
+    }
+    catch (error) {
+        log.warning(`Closed ${link} but could not say why in a comment (${docsFailure(error).why}).`);
+    }
+    return {
+        update: { jobId: job.id, state: 'expired', prCreatedAt: createdAt, endedAt: ctx.now },
+        expired: true
+    };
 }
 /** A docs pull request merged or closed (by a person) already: nothing to close. */
 function settled(jobId, pull) {
@@ -45374,17 +45825,18 @@ function settled(jobId, pull) {
         return { jobId, state: 'closed', prCreatedAt: pull.createdAt, endedAt: pull.closedAt };
     return undefined;
 }
-function accessHint(error, where) {
-    return refusedAccess(error)
-        ? ` Give '${names_Input.DocsToken}' read and write access to the pull requests of ${where.owner}/${where.repo}.`
-        : '';
-}
-function closingComment(ctx, createdAt) {
-    const opened = new Date(createdAt).toISOString().slice(0, 10);
+/** Says what stale meant: nobody but the agent touched it, since when, and how to keep one open. */
+function closingComment(ctx, stale) {
     const dashboard = ctx.dashboardUrl
         ? ` The changes it held are listed on the ${markdownLink('docs agent dashboard', ctx.dashboardUrl)}.`
         : '';
-    return `📝 **Mintlify agent action**: closed, because this docs pull request has been open since ${opened}, longer than ${codeSpan(`expire-after: ${ctx.afterText}`)} allows.${dashboard} The next code change starts a fresh docs pull request; reopen this one to keep working on it by hand.`;
+    // Named, never mentioned: a closing comment notifies nobody.
+    const last = stale.touched ? `the last was ${escapeMarkdown(stale.touched)}` : 'it was opened';
+    return [
+        `📝 **Mintlify agent action**: closed as stale. Nobody but the docs agent has touched this docs pull request since ${day(stale.since)} (${last}), longer than ${codeSpan(`${Input.ExpireAfter}: ${ctx.afterText}`)} allows.${dashboard}`,
+        '',
+        `Stale means no commit, review, comment or label by a person in that time. A docs pull request that a person pushed to, approved, requested changes on or labelled ${codeSpan(ctx.keepLabel)} is never closed. The next code change starts a fresh docs pull request; reopen this one to keep working on it by hand.`
+    ].join('\n');
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/ledger-session.js
@@ -45651,7 +46103,19 @@ function applyUpdates(project, updates) {
             known.endedAt = update.endedAt;
         if (update.checkedAt)
             known.checkedAt = update.checkedAt;
+        noteTouch(known, update);
     }
+}
+/** What a read learnt of people's work on the docs pull request: draft, a person's commit, kept open. */
+function noteTouch(known, update) {
+    if (update.draft)
+        known.draft = true;
+    else if (update.draft === false)
+        delete known.draft;
+    if (update.personCommitted !== undefined)
+        known.personCommitted = update.personCommitted;
+    if (update.kept)
+        known.kept = update.kept;
 }
 /** A waiting batch's identity and approval stay while later changes join it. */
 function keptApproval(waiting) {
@@ -45671,144 +46135,18 @@ function leftOut(batch) {
     return `left out: ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
 }
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/github/history.js
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/docs-repository.js
 
-/** Commits read at most in one request: GitHub's page limit. */
-const MAX_HISTORY = 100;
-const HISTORY_QUERY = `query($owner: String!, $name: String!, $head: GitObjectID!, $first: Int!) {
-  repository(owner: $owner, name: $name) {
-    object(oid: $head) {
-      ... on Commit {
-        history(first: $first) {
-          nodes {
-            oid
-            message
-            author { name user { login } }
-            associatedPullRequests(first: 3) { nodes { number merged baseRefName } }
-          }
-        }
-      }
-    }
-  }
-}`;
+
 /**
- * The commits reachable from `head`, newest first, up to `since` (the last documented commit) or
- * `max` commits, whichever comes first: one request. Each is matched to the merged pull request
- * into `base` it belongs to.
+ * The run's door to the docs repository (github/docs-pulls.ts) with `docs-token`. A flow that only
+ * reads (folding, outcomes, an issue's earlier job) may read a public docs repository with the
+ * run's own token when `docs-token` is not set (`orRunToken`): the sentences then name
+ * `github-token`, and ask for `docs-token` when GitHub refuses.
  */
-async function readHistory(graphql, where) {
-    const data = (await graphql(HISTORY_QUERY, {
-        owner: where.owner,
-        name: where.repo,
-        head: where.head,
-        first: Math.min(where.max, MAX_HISTORY)
-    }));
-    const nodes = data?.repository?.object?.history?.nodes;
-    if (!Array.isArray(nodes))
-        throw new Error(`GitHub knows no commit ${where.head.slice(0, 12)}`);
-    const commits = [];
-    for (const node of nodes) {
-        const c = (node ?? {});
-        if (typeof c.oid !== 'string')
-            continue;
-        if (c.oid === where.since)
-            return { commits, reachedSince: true };
-        const author = (c.author ?? {});
-        const login = typeof author.user?.login === 'string' ? author.user.login : '';
-        const name = login || (typeof author.name === 'string' ? author.name : '');
-        const pulls = (c.associatedPullRequests?.nodes ?? [])
-            .map(p => (p ?? {}))
-            .filter(p => typeof p.number === 'number' && p.merged === true && p.baseRefName === where.base);
-        commits.push({
-            sha: c.oid,
-            message: typeof c.message === 'string' ? c.message : '',
-            author: name,
-            // GitHub links a bot's commits to no user account; its name ends in [bot].
-            authorIsBot: isBot(name, undefined),
-            pull: pulls[0]?.number
-        });
-    }
-    return { commits, reachedSince: where.since === undefined };
-}
-/** Pull requests read in one request at most. */
-const MAX_PULLS = 25;
-const PULL_FIELDS = `number title body url merged state baseRefName
-  author { login __typename }
-  labels(first: 50) { nodes { name } }
-  mergeCommit { oid }
-  changedFiles additions deletions
-  files(first: 100) { nodes { path additions deletions changeType } }`;
-/** The pull requests by number, with their files (no patches): one request for up to MAX_PULLS. */
-async function readPulls(graphql, where, numbers) {
-    const wanted = [...new Set(numbers)].filter(n => Number.isInteger(n) && n > 0).slice(0, MAX_PULLS);
-    const found = new Map();
-    if (wanted.length === 0)
-        return found;
-    // Aliases are built from whole numbers only: nothing from outside reaches the query's text.
-    const fields = wanted.map(n => `p${n}: pullRequest(number: ${n}) { ${PULL_FIELDS} }`).join('\n');
-    const query = `query($owner: String!, $name: String!) {\n repository(owner: $owner, name: $name) {\n${fields}\n }\n}`;
-    const data = (await graphql(query, { owner: where.owner, name: where.repo }));
-    for (const n of wanted) {
-        const pull = asPull(data?.repository?.[`p${n}`]);
-        if (pull)
-            found.set(n, pull);
-    }
-    return found;
-}
-const history_text = (v) => (typeof v === 'string' ? v : '');
-const history_count = (v) => (typeof v === 'number' && v >= 0 ? v : 0);
-function asPull(value) {
-    if (!value || typeof value !== 'object')
-        return undefined;
-    const p = value;
-    if (typeof p.number !== 'number')
-        return undefined;
-    const author = (p.author ?? {});
-    const login = history_text(author.login);
-    const nodes = (v) => (v ?? {}).nodes?.filter(n => n && typeof n === 'object') ?? [];
-    return {
-        number: p.number,
-        title: history_text(p.title),
-        body: history_text(p.body),
-        url: history_text(p.url),
-        author: login,
-        authorIsBot: isBot(login, author.__typename),
-        base: history_text(p.baseRefName),
-        merged: p.merged === true,
-        // GraphQL says MERGED where REST says closed (and merged).
-        state: history_text(p.state).toLowerCase() === 'open' ? 'open' : 'closed',
-        labels: nodes(p.labels)
-            .map(l => history_text(l.name))
-            .filter(Boolean),
-        mergeCommit: history_text(p.mergeCommit?.oid) || undefined,
-        changedFiles: history_count(p.changedFiles),
-        additions: history_count(p.additions),
-        deletions: history_count(p.deletions),
-        files: nodes(p.files)
-            .filter(f => typeof f.path === 'string' && f.path)
-            .map(f => ({
-            path: f.path,
-            additions: history_count(f.additions),
-            deletions: history_count(f.deletions),
-            // As the REST API names them: GraphQL's DELETED is REST's removed.
-            status: history_text(f.changeType).toLowerCase().replace('deleted', 'removed') || 'changed'
-        }))
-    };
-}
-/** Who the token is (GraphQL's `viewer`: a user, or an app's bot), or undefined when GitHub does not say. */
-async function viewerLogin(graphql) {
-    const data = (await graphql('query { viewer { login } }', {}));
-    return typeof data?.viewer?.login === 'string' && data.viewer.login
-        ? data.viewer.login
-        : undefined;
-}
-/** A repository's default branch and its newest commit, or undefined when GitHub names none. */
-async function defaultBranchHead(graphql, where) {
-    const data = (await graphql('query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) { defaultBranchRef { name target { oid } } } }', { owner: where.owner, name: where.repo }));
-    const ref = data?.repository?.defaultBranchRef;
-    return typeof ref?.name === 'string' && typeof ref.target?.oid === 'string'
-        ? { sha: ref.target.oid, branch: ref.name }
-        : undefined;
+function docsPulls(tokens, apiUrl, deps, { orRunToken = false } = {}) {
+    const own = Boolean(tokens.docsToken) || !orRunToken;
+    return connectDocsPulls((own ? tokens.docsToken : tokens.githubToken) ?? '', { tokenInput: own ? Input.DocsToken : Input.GithubToken, docsInput: Input.DocsToken }, apiUrl, deps.signal, { clock: deps.clock, session: deps.session });
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/change-batch.js
@@ -46260,6 +46598,7 @@ const batchSize = (batch) => batch.pulls.length + batch.commits.length;
 
 
 
+
 /** Commits read at most for one batch: a range longer than this is documented from its newest. */
 const MAX_RANGE = 100;
 /** The diff excerpt's patches read at most, in bytes: more than any prompt could hold. */
@@ -46363,15 +46702,10 @@ class ChangeReader {
         if (!settings.docsToken)
             return undefined;
         try {
-            const docs = connectGitHub(settings.docsToken, event, deps.signal, {
-                clock: deps.clock,
-                session: deps.session,
-                tokenInput: names_Input.DocsToken
-            });
-            return await viewerLogin(docs.graphql);
+            return await docsPulls(settings, event.apiUrl, deps).identity(event);
         }
         catch (error) {
-            deps.log.debug(`Could not tell who 'docs-token' is: ${describeGitHubError(error)}.`);
+            deps.log.debug(`Could not tell who 'docs-token' is: ${docsFailure(error).why}.`);
             return undefined;
         }
     }
@@ -46421,11 +46755,11 @@ class ChangeReader {
             if (this.deps.signal?.aborted || error instanceof ExplainedError)
                 throw error;
             // Not an HTTP error: GitHub answered, but not with what was asked for (GraphQL errors, no such commit).
-            const why = error instanceof RequestError
+            const why = isGitHubCallError(error)
                 ? describeGitHubError(error)
                 : errorText(error).replace(/\s+/g, ' ').trim().slice(0, 300).replace(/\.$/, '');
             const hint = refusedAccess(error)
-                ? `${permissionHint("'contents: read' and 'pull-requests: read'")} Check that '${names_Input.GithubToken}' belongs to this repository.`
+                ? `${permissionHint("'contents: read' and 'pull-requests: read'")} Check that '${Input.GithubToken}' belongs to this repository.`
                 : 'Re-run the workflow; the agent is not started with a partial description of the changes.';
             throw new ExplainedError(`Could not ${what}: ${why}. ${hint}`);
         }
@@ -46433,6 +46767,7 @@ class ChangeReader {
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/open-limit.js
+
 
 
 
@@ -46450,10 +46785,16 @@ async function countOpen(project, max, fold, ctx) {
         .map(j => (seen && j.id === seen.jobId ? { ...j, state: seen.state } : j))
         .filter(j => LIVE.has(j.state));
     if (live.length < max)
-        return { open: live.map(j => ({ jobId: j.id, prLink: j.prLink })), updates: [], unread: [] };
+        return {
+            open: live.map(j => ({ jobId: j.id, prLink: j.prLink })),
+            updates: [],
+            unread: [],
+            grant: ''
+        };
     const open = [];
     const updates = [];
     const unread = [];
+    let grant = '';
     for (const [i, known] of [...live].reverse().entries()) {
         // Checked just now by the fold decision (which found it open or running), or past the reads.
         if (i >= MAX_READS || known.id === seen?.jobId) {
@@ -46486,7 +46827,7 @@ async function countOpen(project, max, fold, ctx) {
             continue;
         }
         try {
-            const pull = await ctx.docsGitHub(where.owner, where.repo).pull(where.number);
+            const pull = await ctx.docs.pull(where);
             if (pull.merged)
                 updates.push({
                     jobId: known.id,
@@ -46507,18 +46848,18 @@ async function countOpen(project, max, fold, ctx) {
             }
         }
         catch (error) {
-            unread.push(`${link}: ${describeGitHubError(error)}`);
+            const failed = docsFailure(error);
+            unread.push(`${link}: ${failed.why}`);
+            grant ||= failed.grant('read');
             open.push({ jobId: known.id, prLink: link });
         }
     }
-    return { open, updates, unread };
+    return { open, updates, unread, grant };
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/reviewers.js
 
 
-
-const REVIEWER_MODES = ['authors'];
 /** People checked and requested at most in one run (GitHub takes a few at a time anyway). */
 const MAX_REVIEWERS = 10;
 const reviewers_LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
@@ -46541,19 +46882,20 @@ async function requestAuthors(batch, prLink, ctx) {
     ].slice(0, MAX_REVIEWERS);
     if (!authors.length)
         return [];
-    const docs = ctx.docsGitHub(where.owner, where.repo);
+    const { docs } = ctx;
     const withAccess = [];
     const without = [];
     let notFound = 0;
     for (const login of authors) {
         let permission;
         try {
-            permission = (await docs.permission(login)).permission;
+            permission = await docs.permission(where, login);
         }
         catch (error) {
+            const failed = docsFailure(error);
             // 404: no such account, or none GitHub shows this token: no access either way.
-            if (describeGitHubError(error) !== 'HTTP 404') {
-                ctx.log.warning(`Could not check ${login}'s access to ${where.owner}/${where.repo} with '${names_Input.DocsToken}' (${describeGitHubError(error)}), so no reviewers are requested on ${prLink}.`);
+            if (!failed.missing) {
+                ctx.log.warning(`Could not check ${login}'s access to ${where.owner}/${where.repo} with '${docs.tokenInput}' (${failed.why}), so no reviewers are requested on ${prLink}.${failed.grant('write')}`);
                 return [];
             }
             notFound++;
@@ -46565,8 +46907,8 @@ async function requestAuthors(batch, prLink, ctx) {
     }
     // GitHub answers 404 for every user of a repository the token cannot see: when it knew none of
     // them, the pull request itself tells the two apart.
-    if (notFound === authors.length && !(await canRead(docs, where.number))) {
-        ctx.log.warning(`GitHub knows none of ${authors.join(', ')} on ${where.owner}/${where.repo} (HTTP 404 for each), as it answers when '${names_Input.DocsToken}' cannot see that repository, so no reviewers are requested on ${prLink}. Check that '${names_Input.DocsToken}' can read ${where.owner}/${where.repo}.`);
+    if (notFound === authors.length && !(await canRead(docs, where))) {
+        ctx.log.warning(`GitHub knows none of ${authors.join(', ')} on ${where.owner}/${where.repo} (HTTP 404 for each), as it answers when '${docs.tokenInput}' cannot see that repository, so no reviewers are requested on ${prLink}.${docs.grant('write', where)}`);
         return [];
     }
     if (without.length)
@@ -46574,10 +46916,11 @@ async function requestAuthors(batch, prLink, ctx) {
     if (!withAccess.length)
         return [];
     try {
-        await docs.requestReviewers(where.number, withAccess);
+        await docs.requestReviewers(where, withAccess);
     }
     catch (error) {
-        ctx.log.warning(`Could not request reviews from ${withAccess.join(', ')} on ${prLink} with '${names_Input.DocsToken}' (${describeGitHubError(error)}).${refusedAccess(error) ? ` Give '${names_Input.DocsToken}' write access to the pull requests of ${where.owner}/${where.repo}.` : ''}`);
+        const failed = docsFailure(error);
+        ctx.log.warning(`Could not request reviews from ${withAccess.join(', ')} on ${prLink} with '${docs.tokenInput}' (${failed.why}).${failed.grant('write')}`);
         return [];
     }
     ctx.log.info(`Requested reviews on ${prLink} from ${withAccess.join(', ')}.`);
@@ -46615,7 +46958,7 @@ async function canRead(docs, pull) {
 
 
 
-const FOLD_MODES = ['open-pr', 'never'];
+
 /** Pull requests of a batch told about their docs pull request, besides the event's own. */
 const MAX_SOURCE_COMMENTS = 5;
 /**
@@ -46629,7 +46972,7 @@ async function prepareChangeRun(settings, event, deps) {
     if (plan.kind === 'skip')
         return skipped(plan.why, plan.source);
     if (!settings.githubToken) {
-        throw new errors_InputError(`Input '${names_Input.GithubToken}' is empty: it is needed to read the ${event.name || 'code'} changes (files, commits). Leave it at its default (\${{ github.token }}).`);
+        throw new errors_InputError(`Input '${Input.GithubToken}' is empty: it is needed to read the ${event.name || 'code'} changes (files, commits). Leave it at its default (\${{ github.token }}).`);
     }
     const github = connectGitHub(settings.githubToken, event, deps.signal, {
         clock: deps.clock,
@@ -46846,7 +47189,7 @@ class ChangeRun {
             const count = await countOpen(project, settings.maxOpen, fold, foldContext);
             session.noteUpdates(count.updates);
             if (count.unread.length)
-                notices.push(`Could not read ${count.unread.join('; ')}: counted as open for 'max-open'.${settings.docsToken ? '' : " If the docs repository is private, set 'docs-token'."}`);
+                notices.push(`Could not read ${count.unread.join('; ')}: counted as open for 'max-open'.${count.grant}`);
             if (count.open.length >= settings.maxOpen) {
                 const which = count.open
                     .slice(0, 5)
@@ -46909,7 +47252,7 @@ class ChangeRun {
         return {
             readJob: deps.readJob,
             serverUrl: event.serverUrl,
-            docsGitHub: (owner, repo) => connectGitHub(settings.docsToken || settings.githubToken, { owner, repo, apiUrl: event.apiUrl }, deps.signal, { clock: deps.clock, session: deps.session })
+            docs: docsPulls(settings, event.apiUrl, deps, { orRunToken: true })
         };
     }
     /**
@@ -46953,17 +47296,13 @@ class ChangeRun {
     async refreshDocsPulls(session) {
         const { settings, event, deps } = this;
         const after = settings.expireAfter;
-        const connect = (token, tokenInput) => (owner, repo) => connectGitHub(token, { owner, repo, apiUrl: event.apiUrl }, deps.signal, {
-            clock: deps.clock,
-            session: deps.session,
-            tokenInput
-        });
         const expiry = after && settings.docsToken
             ? await expireStale(session.project, {
                 afterMs: after.ms,
                 afterText: after.text,
+                keepLabel: after.keepLabel,
                 now: deps.clock.wallNow(),
-                docsGitHub: connect(settings.docsToken, names_Input.DocsToken),
+                docs: docsPulls(settings, event.apiUrl, deps),
                 serverUrl: event.serverUrl,
                 dashboardUrl: session.url,
                 log: deps.log,
@@ -46978,11 +47317,9 @@ class ChangeRun {
             ...expiry.updates.map(u => u.jobId),
             ...(foldCandidate ? [foldCandidate] : [])
         ]);
-        const tokenInput = settings.docsToken ? names_Input.DocsToken : names_Input.GithubToken;
         const reads = await refreshOutcomes(session.project, {
             now: deps.clock.wallNow(),
-            docsGitHub: connect(settings.docsToken || settings.githubToken, tokenInput),
-            tokenInput,
+            docs: docsPulls(settings, event.apiUrl, deps, { orRunToken: true }),
             serverUrl: event.serverUrl,
             log: deps.log,
             skip
@@ -47024,11 +47361,7 @@ class ChangeRun {
         if (settings.reviewers !== 'authors' || !settings.docsToken || !job.prLink)
             return;
         await requestAuthors(batch, job.prLink, {
-            docsGitHub: (owner, repo) => connectGitHub(settings.docsToken, { owner, repo, apiUrl: event.apiUrl }, deps.signal, {
-                clock: deps.clock,
-                session: deps.session,
-                tokenInput: names_Input.DocsToken
-            }),
+            docs: docsPulls(settings, event.apiUrl, deps),
             serverUrl: event.serverUrl,
             log: deps.log
         });
@@ -47308,7 +47641,6 @@ function issuePrompt(issue, repository, { standing, instruction } = {}) {
 
 
 
-const COMMENT_MODES = ['auto', 'true', 'false'];
 const GATED_EVENTS = new Set(['issues', 'issue_comment']);
 /** The text after the trigger phrase, or undefined when the comment does not start with it. */
 function commandText(body, phrase) {
@@ -47343,15 +47675,15 @@ function issueActivityRefusal(settings, event) {
         if (event.label && sameLabel(event.label, wanted))
             return undefined;
         return event.label
-            ? `The label ${labelText(event.label)} was added to the issue; only adding ${labelText(wanted)} ('${names_Input.Label}') starts the agent.`
-            : `This labeled event does not name the label that was added; only adding ${labelText(wanted)} ('${names_Input.Label}') starts the agent.`;
+            ? `The label ${labelText(event.label)} was added to the issue; only adding ${labelText(wanted)} ('${Input.Label}') starts the agent.`
+            : `This labeled event does not name the label that was added; only adding ${labelText(wanted)} ('${Input.Label}') starts the agent.`;
     }
     if (event.action === 'opened') {
         if (!wanted)
-            return `The issue was opened ('opened'): an opened issue starts the agent only when '${names_Input.Label}' is set and the issue carries that label. Adding a label ('labeled') starts it.`;
+            return `The issue was opened ('opened'): an opened issue starts the agent only when '${Input.Label}' is set and the issue carries that label. Adding a label ('labeled') starts it.`;
         if (event.issue?.labels.some(l => sameLabel(l, wanted)))
             return undefined;
-        return `The issue was opened without the label ${labelText(wanted)} ('${names_Input.Label}'); adding it starts the agent.`;
+        return `The issue was opened without the label ${labelText(wanted)} ('${Input.Label}'); adding it starts the agent.`;
     }
     const only = `only adding ${wanted ? `the label ${labelText(wanted)}` : 'a label'} ('labeled') starts the agent.`;
     if (event.action === 'unlabeled' && event.label)
@@ -47394,21 +47726,22 @@ function planTrigger(settings, event) {
         prompt = issuePrompt(event.issue, repository, { standing: settings.prompt });
     }
     if (prompt === undefined && settings.jobId === undefined) {
-        throw new errors_InputError(`Give the agent an instruction: set '${names_Input.Prompt}' or '${names_Input.PromptFile}', run it from an issue, or set '${names_Input.JobId}' to wait for an existing job.`);
+        throw new errors_InputError(`Give the agent an instruction: set '${Input.Prompt}' or '${Input.PromptFile}', run it from an issue, or set '${Input.JobId}' to wait for an existing job.`);
     }
     const available = settings.issueNumber ?? event.issue?.number;
     if (settings.comment === 'true' && available === undefined) {
-        throw new errors_InputError(`Input '${names_Input.Comment}' is 'true' but this ${event.name || 'run'} event has no issue or pull request: set '${names_Input.IssueNumber}'.`);
+        throw new errors_InputError(`Input '${Input.Comment}' is 'true' but this ${event.name || 'run'} event has no issue or pull request: set '${Input.IssueNumber}'.`);
     }
     const target = settings.comment === 'false' ? undefined : available;
     if ((target !== undefined || (gate && settings.requiredPermission !== 'none')) &&
         !settings.githubToken) {
-        throw new errors_InputError(`Input '${names_Input.GithubToken}' is empty: it is needed to ${target !== undefined ? 'comment on the issue' : "check the triggering person's permission"}. Leave it at its default (\${{ github.token }}) or set '${names_Input.Comment}: false'.`);
+        throw new errors_InputError(`Input '${Input.GithubToken}' is empty: it is needed to ${target !== undefined ? 'comment on the issue' : "check the triggering person's permission"}. Leave it at its default (\${{ github.token }}) or set '${Input.Comment}: false'.`);
     }
     return { prompt, target, fromComment, gate };
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/issue/issue-run.js
+
 
 
 
@@ -47471,10 +47804,9 @@ async function prepareIssueRun(settings, event, { log, clock, session, saveState
     const earlier = recorded.find(r => ofEarlierRun(r) && r.marker.step === markers.step) ?? latest;
     if (earlier && event.name === 'issues' && plan.prompt !== undefined) {
         const target = plan.target;
-        const docsToken = settings.docsToken || settings.githubToken;
         const decision = await decideEarlierJob(earlier.marker.job, target, {
             readJob,
-            docsGitHub: (owner, repo) => connectGitHub(docsToken, { owner, repo, apiUrl: event.apiUrl }, signal, { clock, session }),
+            docs: docsPulls(settings, event.apiUrl, { signal, clock, session }, { orRunToken: true }),
             serverUrl: event.serverUrl
         });
         if (signal?.aborted)
@@ -47607,7 +47939,6 @@ function checked(json) {
 
 
 
-
 /**
  * Once a job's docs pull request is known, says on it which job it belongs to: a comment written
  * with `docs-token`, holding a record signed for that pull request, which the docs repository's
@@ -47622,12 +47953,14 @@ async function recordDocsPr(job, ctx) {
         return;
     const place = docsPrPlace(where);
     const records = new DocsPrRecords(ctx.apiKey);
-    const fail = (what, error) => ctx.log.warning(`Could not ${what} ${place} with '${names_Input.DocsToken}' (${describeGitHubError(error)}), so reviews there do not reach job ${job.id}.${refusedAccess(error) ? ` Give '${names_Input.DocsToken}' write access to the pull requests of ${where.owner}/${where.repo}.` : ''} The run goes on.`);
-    let docs;
+    const { docs } = ctx;
+    const fail = (what, error) => {
+        const failed = docsFailure(error);
+        ctx.log.warning(`Could not ${what} ${place} with '${docs.tokenInput}' (${failed.why}), so reviews there do not reach job ${job.id}.${failed.grant('write')} The run goes on.`);
+    };
     try {
         // An unusable token (an unexpanded expression) fails here: a warning like any refusal.
-        docs = ctx.docsGitHub(where.owner, where.repo);
-        const comments = await docs.listComments(where.number);
+        const comments = await docs.comments(where);
         if (comments.some(c => records.read(c.body, place)?.job === job.id)) {
             ctx.log.debug(`${place} already names job ${job.id}.`);
             return;
@@ -47643,12 +47976,13 @@ async function recordDocsPr(job, ctx) {
         `Comment ${codeSpan(`${ctx.triggerPhrase} <what to change>`)} to send it a follow-up.`
     ].join('\n');
     try {
-        await docs.createComment(where.number, body);
+        await docs.comment(where, body);
         ctx.log.info(`Recorded job ${job.id} on ${place}: reviews there can reach it.`);
     }
     catch (error) {
-        if (refusedAccess(error))
-            ctx.log.info(`'${names_Input.DocsToken}' can read ${place} but not comment on it (${describeGitHubError(error)}), so reviews there do not reach job ${job.id}. To send them, give it write access to the pull requests of ${where.owner}/${where.repo}.`);
+        const failed = docsFailure(error);
+        if (failed.refused)
+            ctx.log.info(`'${docs.tokenInput}' can read ${place} but not comment on it (${failed.why}), so reviews there do not reach job ${job.id}.${failed.grant('write')}`);
         else
             fail('comment on', error);
     }
@@ -47698,7 +48032,6 @@ function reviewFollowUp(review) {
 
 
 
-
 /**
  * The job a docs pull request belongs to, from the record the code repository's run wrote there
  * (docs-pr-record.ts): only a record in a comment written by the `docs-token` identity, signed for
@@ -47719,22 +48052,22 @@ async function findTrustedRecord(github, docs, pull, settings) {
         };
     let identity;
     try {
-        identity = await viewerLogin(docs.graphql);
+        identity = await docs.identity(pull);
     }
     catch (error) {
         return {
-            warning: `'${names_Input.DocsToken}' could not tell who it is (${describeGitHubError(error)}), so the record on ${pull.place} naming its job cannot be trusted and nothing is sent to it. Set '${names_Input.DocsToken}' to the same secret as the code repository's workflow uses.`
+            warning: `'${Input.DocsToken}' could not tell who it is (${docsFailure(error).why}), so the record on ${pull.place} naming its job cannot be trusted and nothing is sent to it. Set '${Input.DocsToken}' to the same secret as the code repository's workflow uses.`
         };
     }
     if (!identity)
         return {
-            warning: `GitHub did not say who '${names_Input.DocsToken}' is, so the record on ${pull.place} naming its job cannot be trusted and nothing is sent to it.`
+            warning: `GitHub did not say who '${Input.DocsToken}' is, so the record on ${pull.place} naming its job cannot be trusted and nothing is sent to it.`
         };
     const trusted = signed.find(c => botName(c.author) === botName(identity));
     if (trusted)
         return { found: trusted.record };
     return {
-        why: `the record there was written by @${safeLogin(signed[0]?.author ?? '')}, not by the '${names_Input.DocsToken}' identity @${safeLogin(identity)}`,
+        why: `the record there was written by @${safeLogin(signed[0]?.author ?? '')}, not by the '${Input.DocsToken}' identity @${safeLogin(identity)}`,
         forged: true
     };
 }
@@ -47751,8 +48084,8 @@ const safeLogin = (login) => /^[A-Za-z0-9][A-Za-z0-9-]{0,38}(\[bot\])?$/.test(lo
 
 
 
-/** `follow-reviews`: reviews that start with the trigger phrase, or every review with text. */
-const REVIEW_MODES = ['phrase', 'all'];
+
+
 /** A review, or a comment on a pull request: what may follow up on a docs pull request's job. */
 const isReviewEvent = (event) => event.name === 'pull_request_review' ||
     (event.name === 'issue_comment' && Boolean(event.issue?.isPullRequest));
@@ -47779,7 +48112,7 @@ function askedOf(settings, event) {
     const text = commandText(review.body, phrase);
     if (text === undefined)
         return {
-            skipped: `The review does not start with '${phrase}' ('${names_Input.FollowReviews}' is 'phrase').`
+            skipped: `The review does not start with '${phrase}' ('${Input.FollowReviews}' is 'phrase').`
         };
     return { kind: 'review', body: text, reviewId: review.id };
 }
@@ -47810,22 +48143,20 @@ async function prepareReviewRun(settings, event, deps) {
         return skip(asked.skipped);
     const isComment = asked.kind === 'comment';
     if (!settings.docsToken)
-        throw new errors_InputError(`A pull_request_review run sends the review to the job of the docs pull request, named by a record written with '${names_Input.DocsToken}': set '${names_Input.DocsToken}' to the same secret as the code repository's workflow (or give the step a prompt to run it as any other run).`);
+        throw new errors_InputError(`A pull_request_review run sends the review to the job of the docs pull request, named by a record written with '${Input.DocsToken}': set '${Input.DocsToken}' to the same secret as the code repository's workflow (or give the step a prompt to run it as any other run).`);
     if (!settings.githubToken)
-        throw new errors_InputError(`Input '${names_Input.GithubToken}' is empty: it is needed to read the pull request's comments. Leave it at its default (\${{ github.token }}).`);
+        throw new errors_InputError(`Input '${Input.GithubToken}' is empty: it is needed to read the pull request's comments. Leave it at its default (\${{ github.token }}).`);
     const { log, clock, session, signal } = deps;
     const pr = event.issue;
     const place = docsPrPlace({ owner: event.owner, repo: event.repo, number: pr.number });
     const github = connectGitHub(settings.githubToken, event, signal, { clock, session });
-    const docs = connectGitHub(settings.docsToken, event, signal, {
-        clock,
-        session,
-        tokenInput: names_Input.DocsToken
-    });
+    // An unusable docs token fails the run here, as the connection to GitHub did when opened.
+    sendableSecret(Input.DocsToken, settings.docsToken);
+    const docs = docsPulls(settings, event.apiUrl, { signal, clock, session });
     const cancelled = () => Boolean(signal?.aborted);
     let search;
     try {
-        search = await findTrustedRecord(github, docs, { place, number: pr.number }, settings);
+        search = await findTrustedRecord(github, docs, { owner: event.owner, repo: event.repo, number: pr.number, place }, settings);
     }
     catch (error) {
         if (cancelled())
@@ -48159,6 +48490,112 @@ async function runAgentJob(client, request, hooks) {
     };
 }
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/impact/windows.js
+const windows_DAY = 86_400_000;
+const dayText = (at) => new Date(at).toISOString().slice(0, 10);
+/**
+ * Two equal windows meeting at the merge: the analytics count whole UTC days, so the merge's own
+ * day, partly before and partly after, is in neither; `days` whole days before it, and as many
+ * after it. Measured a day after the second ends (the analytics' lag).
+ */
+function impactWindows(mergedAt, days) {
+    const mergeDay = Math.floor(mergedAt / windows_DAY) * windows_DAY;
+    const afterEnd = mergeDay + windows_DAY + days * windows_DAY;
+    return {
+        before: { from: dayText(mergeDay - days * windows_DAY), to: dayText(mergeDay) },
+        after: { from: dayText(mergeDay + windows_DAY), to: dayText(afterEnd) },
+        dueAt: afterEnd + windows_DAY
+    };
+}
+/** The last day a range covers, for people: `to` is not in it. */
+const lastDay = (range) => dayText(Date.parse(range.to) - windows_DAY);
+/** The ledger's merged docs pull requests not measured yet whose windows are over, oldest merge first. */
+function dueForImpact(project, now, days) {
+    return project.jobs
+        .filter((j) => j.state === 'merged' &&
+        Boolean(j.prLink) &&
+        typeof j.endedAt === 'number' &&
+        !j.impact &&
+        impactWindows(j.endedAt, days).dueAt <= now)
+        .sort((a, b) => a.endedAt - b.endedAt);
+}
+/** Merged docs pull requests still waiting for their windows to end, for the log. */
+const waitingForImpact = (project, now, days) => project.jobs.filter(j => j.state === 'merged' &&
+    j.prLink &&
+    j.endedAt &&
+    !j.impact &&
+    impactWindows(j.endedAt, days).dueAt > now).length;
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/impact/comment.js
+
+
+
+
+/** Finds the action's impact comment among a pull request's comments. */
+const IMPACT_MARKER = '<!-- mintlify-agent-reader-impact -->';
+const LABELS = {
+    humanViews: 'Human page views',
+    humanVisitors: 'Human visitors (per page, summed)',
+    aiVisitors: 'AI visitors (per page, summed)',
+    thumbsDown: 'Thumbs-down',
+    zeroClickSearches: 'Searches for its terms with no result clicked',
+    unansweredQuestions: 'Unanswered assistant questions on its terms or pages'
+};
+const SHOWN_PAGES = 10;
+/**
+ * The comment on a docs pull request: the windows named, one row per measure with both figures
+ * and the direction, small counts marked as such, and no word on what caused what.
+ */
+function renderImpactComment(c) {
+    const shownPages = c.pages.slice(0, SHOWN_PAGES).map(codeSpan).join(', ');
+    const morePages = c.pages.length > SHOWN_PAGES ? ` and ${c.pages.length - SHOWN_PAGES} more` : '';
+    const lines = [
+        '### Readers before and after this pull request merged',
+        '',
+        `Merged ${new Date(c.mergedAt).toISOString().slice(0, 16).replace('T', ' ')} UTC. Two windows of ${c.days} whole UTC days, the merge's own day in neither (the analytics count whole days): **before** ${range(c.before)}, **after** ${range(c.after)}.`,
+        '',
+        `- **Pages**: ${c.pages.length ? `${shownPages}${morePages}` : 'none: the pull request changed no docs page, so the page rows are left out'}`,
+        `- **Terms**: ${c.terms.length ? c.terms.map(codeSpan).join(', ') : 'none recorded for it, so the search and question rows are left out'}`,
+        '',
+        '| Measure | Before | After | Direction |',
+        '|---|---:|---:|---|',
+        ...rows(c.figures, c.pages.length > 0, c.terms.length > 0).map(r => `| ${r.label} | ${r.before} | ${r.after} | ${r.direction} |`),
+        '',
+        ...c.notes.map(n => `- ${n}`),
+        ...(c.notes.length ? [''] : []),
+        `Counts are the service's analytics for the two windows; a row under ${TOO_FEW} in both says too few to tell. Other changes, the season and search engines move these figures too: a direction is not a cause.`,
+        '',
+        IMPACT_MARKER
+    ];
+    return lines.join('\n');
+}
+function rows(figures, pages, terms) {
+    const value = (f, name) => f[IMPACT_MEASURES.indexOf(name)] ?? null;
+    const out = [];
+    for (const name of IMPACT_MEASURES) {
+        const isPage = name !== 'zeroClickSearches' && name !== 'unansweredQuestions';
+        if ((isPage && !pages) || (!isPage && !terms))
+            continue;
+        const b = value(figures.before, name);
+        const a = value(figures.after, name);
+        out.push({ label: LABELS[name], before: shown(b), after: shown(a), direction: direction(b, a) });
+        if (name === 'thumbsDown') {
+            const views = [value(figures.before, 'humanViews'), value(figures.after, 'humanViews')];
+            const rate = (down, v) => down === null || !v ? null : Math.round((down / v) * 1000) / 10;
+            const [rb, ra] = [rate(b, views[0] ?? null), rate(a, views[1] ?? null)];
+            out.push({
+                label: 'Thumbs-down per 100 human views',
+                before: rb === null ? 'not known' : rb.toFixed(1),
+                after: ra === null ? 'not known' : ra.toFixed(1),
+                // The rate is as small as its thumbs-down: too few of them tell nothing.
+                direction: direction(rb, ra, tooFew(b, a))
+            });
+        }
+    }
+    return out;
+}
+const range = (r) => `${r.from} to ${lastDay(r)}`;
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/answer-checks.js
 const isString = v => typeof v === 'string';
 const isBoolean = v => typeof v === 'boolean';
@@ -48212,24 +48649,14 @@ function answer_checks_pick(value, shape) {
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/analytics.js
 
 
-async function getVisitorsPage(client, projectId, query, deadline, 
+/**
+ * One page of a per-path count, checked against the document: `visitors` (unique visitors), or
+ * `views` (content views, human and AI apart: the same page, its counts events rather than people).
+ */
+async function getPerPathPage(client, projectId, what, query, deadline, 
 /** Every attempt, retries included, draws on it. */
 budget) {
-    return asVisitorsPage(await readPerPath(client, projectId, 'visitors', query, deadline, budget), 'visitors');
-}
-/**
- * Content views per path, human and AI apart: the same page as the visitors' (`views` for
- * `visitors`), its counts events rather than people.
- */
-async function getViewsPage(client, projectId, query, deadline, budget) {
-    const page = (await readPerPath(client, projectId, 'views', query, deadline, budget));
-    // Checked as a visitors page: the views' list stands where the visitors' does.
-    const { views, ...rest } = page && typeof page === 'object' ? page : { views: undefined };
-    return asVisitorsPage({ ...rest, visitors: views }, 'views');
-}
-/** One page of a per-path count (`visitors` or `views`): the same query, paging and errors. */
-function readPerPath(client, projectId, what, query, deadline, budget) {
-    return client.send({
+    const body = await client.send({
         method: 'GET',
         path: ['v1', 'analytics', projectId, what],
         query: { ...query },
@@ -48239,6 +48666,12 @@ function readPerPath(client, projectId, what, query, deadline, budget) {
         budget,
         notFound: projectNotFound(projectId)
     });
+    if (what === 'visitors')
+        return asVisitorsPage(body, 'visitors');
+    // Checked as a visitors page: the views' list stands where the visitors' does.
+    const page = body;
+    const { views, ...rest } = page && typeof page === 'object' ? page : { views: undefined };
+    return asVisitorsPage({ ...rest, visitors: views }, 'views');
 }
 /** Counts are numbers in the document (approximate distinct visitors), never negative. */
 const COUNTS = { human: isCount, ai: isCount, total: isCount };
@@ -48698,8 +49131,9 @@ async function measureWindows(client, target, limits) {
         const query = { dateFrom: range.from, dateTo: range.to };
         if (pages.size) {
             const paths = { ...query, limit: PATH_ROWS, offset: 0 };
-            const views = await getViewsPage(client, target.projectId, paths, limits.deadline, limits.budget);
-            const visitors = await getVisitorsPage(client, target.projectId, paths, limits.deadline, limits.budget);
+            const read = (what) => getPerPathPage(client, target.projectId, what, paths, limits.deadline, limits.budget);
+            const views = await read('views');
+            const visitors = await read('visitors');
             if (views.totals.total === 0 && visitors.totals.total === 0) {
                 notes.add(`The service has no page views at all for the window ${name}: its figures are not known.`);
             }
@@ -48784,7 +49218,8 @@ function sumOf(page, pages, field, incomplete) {
 
 
 
-const IMPACT_COMMENT_MODES = ['pr', 'dashboard'];
+
+
 /** Files of a docs pull request read at most: three pages of a hundred. */
 const MAX_FILE_PAGES = 3;
 /**
@@ -48797,12 +49232,8 @@ const MAX_FILE_PAGES = 3;
 async function measureReaderImpact(settings, event, deps) {
     const { log, clock } = deps;
     const repository = `${event.owner}/${event.repo}`;
-    const connect = (token, owner, repo, tokenInput) => connectGitHub(token, { owner, repo, apiUrl: event.apiUrl }, deps.signal, {
-        clock,
-        session: deps.session,
-        tokenInput
-    });
-    const dashboard = await Dashboard.open(connect(settings.githubToken, event.owner, event.repo, names_Input.GithubToken), {
+    const docs = docsPulls(settings, event.apiUrl, deps);
+    const dashboard = await Dashboard.open(connectGitHub(settings.githubToken, event, deps.signal, { clock, session: deps.session }), {
         title: settings.dashboardTitle,
         signer: new RecordSigner(settings.apiKey),
         view: { repository, serverUrl: event.serverUrl },
@@ -48815,10 +49246,10 @@ async function measureReaderImpact(settings, event, deps) {
         return end;
     }
     const now = clock.wallNow();
-    const project = await refreshed(dashboard, settings, { event, connect, log, now });
+    const project = await refreshed(dashboard, settings, { event, docs, log, now });
     const due = dueForImpact(project, now, days);
     const waiting = waitingForImpact(project, now, days);
-    log.info(`Reader impact ('${names_Input.ImpactAfter}: ${settings.impactAfter.text}'): ${counted(due.length, 'merged docs pull request')} due, ${waiting} whose windows are not over yet.`);
+    log.info(`Reader impact ('${Input.ImpactAfter}: ${settings.impactAfter.text}'): ${counted(due.length, 'merged docs pull request')} due, ${waiting} whose windows are not over yet.`);
     if (!due.length)
         return end;
     if (settings.dryRun) {
@@ -48831,19 +49262,19 @@ async function measureReaderImpact(settings, event, deps) {
         const where = parsePullLink(job.prLink, event.serverUrl);
         if (!where)
             continue;
-        const docs = connect(settings.docsToken, where.owner, where.repo, names_Input.DocsToken);
         let pages;
         try {
-            const files = await filesOf(docs, where.number);
-            const root = await findDocsRoot(path => docs.folderNames(path), files);
+            const files = await docs.files(where, MAX_FILE_PAGES);
+            const root = await findDocsRoot(path => docs.folderNames(where, path), files);
             pages = root === undefined ? [] : pagesOf(files, root);
             if (root === undefined)
                 log.notice(`Reader impact: ${job.prLink}'s repository has no docs.json or mint.json at its root or in the folders it changed, so its files are not mapped to pages.`);
         }
         catch (error) {
-            log.warning(`Reader impact: could not read the files of ${job.prLink} with '${names_Input.DocsToken}' (${describeGitHubError(error)}); it is measured in a later run.${refusedAccess(error) ? ` Give '${names_Input.DocsToken}' read access to the contents and pull requests of ${where.owner}/${where.repo}.` : ''}`);
+            const failed = docsFailure(error);
+            log.warning(`Reader impact: could not read the files of ${job.prLink} with '${docs.tokenInput}' (${failed.why}); it is measured in a later run.${failed.grant('read')}`);
             // A pull request GitHub does not have (gone, or out of the token's sight) holds back no other.
-            if (notFound(error))
+            if (failed.missing)
                 continue;
             break;
         }
@@ -48851,7 +49282,7 @@ async function measureReaderImpact(settings, event, deps) {
         const planned = plannedRequests({ pages, terms });
         // No run could measure it: it is no reason to hold back the newer ones.
         if (planned > settings.maxRequests) {
-            log.warning(`Reader impact: ${job.prLink} takes ${planned} analytics requests, more than '${names_Input.MaxRequests}: ${settings.maxRequests}' allows a run: it is measured once '${names_Input.MaxRequests}' is at least ${planned}.`);
+            log.warning(`Reader impact: ${job.prLink} takes ${planned} analytics requests, more than '${Input.MaxRequests}: ${settings.maxRequests}' allows a run: it is measured once '${Input.MaxRequests}' is at least ${planned}.`);
             continue;
         }
         if (planned > left) {
@@ -48894,7 +49325,7 @@ async function measureReaderImpact(settings, event, deps) {
         // Nothing measured is nothing to tell the pull request's readers: the dashboard keeps the note.
         const url = !planned
             ? undefined
-            : await postComment(docs, where.number, job, settings, log, {
+            : await postComment(docs, where, job, settings, log, {
                 mergedAt: job.endedAt,
                 days,
                 ...windows,
@@ -48928,12 +49359,11 @@ async function measureReaderImpact(settings, event, deps) {
  * The project's ledger with its docs pull requests' outcomes brought up to date first (a few
  * requests, as a change run does), so that a run which only measures sees the latest merges.
  */
-async function refreshed(dashboard, settings, { event, connect, log, now }) {
+async function refreshed(dashboard, settings, { event, docs, log, now }) {
     const project = dashboard.project(settings.projectId);
     const reads = await refreshOutcomes(project, {
         now,
-        docsGitHub: (owner, repo) => connect(settings.docsToken, owner, repo, names_Input.DocsToken),
-        tokenInput: names_Input.DocsToken,
+        docs,
         serverUrl: event.serverUrl,
         log,
         skip: new Set()
@@ -48961,40 +49391,32 @@ async function refreshed(dashboard, settings, { event, connect, log, now }) {
     return dashboard.project(settings.projectId);
 }
 const emptyFigures = () => [null, null, null, null, null, null];
-async function filesOf(docs, number) {
-    const files = [];
-    let pages = 0;
-    for await (const page of docs.pullFilePages(number, 100)) {
-        files.push(...page);
-        if (++pages >= MAX_FILE_PAGES)
-            break;
-    }
-    return files;
-}
 /**
  * The comment on the docs pull request (`impact-comment: pr`), once: its URL, `undefined` when the
  * figures go only to the dashboard, `null` when it could not be posted (nothing is remembered).
  */
-async function postComment(docs, number, job, settings, log, content) {
+async function postComment(docs, where, job, settings, log, content) {
     if (settings.impactComment !== 'pr')
         return undefined;
     try {
         // An earlier run that commented but could not remember it: its comment stands, not a second.
-        const earlier = (await docs.listComments(number)).find(c => c.authorType === 'Bot' && c.body.includes(IMPACT_MARKER));
+        const earlier = (await docs.comments(where)).find(c => c.authorType === 'Bot' && c.body.includes(IMPACT_MARKER));
         if (earlier) {
             log.info(`Reader impact of ${job.prLink}: commented on it already, by an earlier run.`);
             return `${job.prLink}#issuecomment-${earlier.id}`;
         }
-        const id = await docs.createComment(number, renderImpactComment(content));
+        const id = await docs.comment(where, renderImpactComment(content));
         return `${job.prLink}#issuecomment-${id}`;
     }
     catch (error) {
-        log.warning(`Reader impact of ${job.prLink} was measured, but could not be commented on it with '${names_Input.DocsToken}' (${describeGitHubError(error)}): the next run measures it again.${refusedAccess(error) ? ` Give '${names_Input.DocsToken}' write access to the pull requests of the docs repository.` : ''}`);
+        const failed = docsFailure(error);
+        log.warning(`Reader impact of ${job.prLink} was measured, but could not be commented on it with '${docs.tokenInput}' (${failed.why}): the next run measures it again.${failed.grant('write')}`);
         return null;
     }
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/agent-run.js
+
 
 
 
@@ -49021,7 +49443,7 @@ const LOOK_MS = 30_000;
 async function runAgent(settings, event, runner, signal) {
     const { log, clock } = runner;
     let opened;
-    const service = () => (opened ??= openClient({ ...settings, apiKey: sendableSecret(names_Input.ApiKey, settings.apiKey) }, { log, signal, clock }));
+    const service = () => (opened ??= openClient({ ...settings, apiKey: sendableSecret(Input.ApiKey, settings.apiKey) }, { log, signal, clock }));
     const session = new GitHubSession();
     try {
         const impact = await readerImpact(settings, event, { service, log, clock, session, signal });
@@ -49071,11 +49493,7 @@ async function runAgent(settings, event, runner, signal) {
                 ...settings,
                 serverUrl: event.serverUrl,
                 log,
-                docsGitHub: (owner, repo) => connectGitHub(settings.docsToken, { owner, repo, apiUrl: event.apiUrl }, signal, {
-                    clock,
-                    session,
-                    tokenInput: names_Input.DocsToken
-                })
+                docs: docsPulls(settings, event.apiUrl, { signal, clock, session })
             });
         return withComment({ ...end, ...about, decision }, prepared.comment?.outcome(), settings, event);
     }
@@ -49100,7 +49518,7 @@ function withComment(end, outcome, settings, event) {
         return {
             ...end,
             comment,
-            failure: `Could not ${commentId === undefined ? 'comment on' : 'update the comment on'} #${outcome.issue} (${outcome.error}), and '${names_Input.Comment}' is 'true': the run must comment.${outcome.hint ?? ''}`
+            failure: `Could not ${commentId === undefined ? 'comment on' : 'update the comment on'} #${outcome.issue} (${outcome.error}), and '${Input.Comment}' is 'true': the run must comment.${outcome.hint ?? ''}`
         };
     return { ...end, comment };
 }
@@ -49161,8 +49579,8 @@ async function prepare(settings, event, runner, session, signal, readJob) {
 }
 /** What the step asks, as the workflow wrote it: the prompt file's path, or the prompt's text. */
 function promptSource(runner) {
-    const file = runner.input(names_Input.PromptFile).trim();
-    return file ? `file:${file}` : `prompt:${runner.input(names_Input.Prompt).trim()}`;
+    const file = runner.input(Input.PromptFile).trim();
+    return file ? `file:${file}` : `prompt:${runner.input(Input.Prompt).trim()}`;
 }
 /** The job, the wait and the live comment. */
 async function runPrepared(client, settings, prepared, runner, signal) {
@@ -49584,7 +50002,7 @@ const leaves = (rel) => rel === '..' || rel.startsWith(`..${external_node_path_n
 
 // EXTERNAL MODULE: ./node_modules/picomatch/index.js
 var picomatch = __nccwpck_require__(4006);
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/path-filter.js
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/path-filter.js
 
 
 const MAX_PATTERNS = 200;
@@ -49636,36 +50054,46 @@ function readPathFilter(pathsName, paths, ignoreName, ignore) {
 
 
 
-
-
-
-
-
-
+// The allowed values of the inputs and the settings each flow takes live here, with their
+// reading: the flows import their types from the settings, never the settings from a flow.
+const COMMENT_MODES = ['auto', 'true', 'false'];
+const FOLD_MODES = ['open-pr', 'never'];
+const REVIEWER_MODES = ['authors'];
+/**
+ * `approval: dashboard`: change runs and scheduled catch-ups start nothing; their changes wait on the
+ * dashboard in one batch with a checkbox, and a tick by someone with `required-permission` (an
+ * `issues` `edited` event on the dashboard) starts them once.
+ */
+const APPROVAL_MODES = ['none', 'dashboard'];
+const CHANGES = ['event', 'since-last'];
+/** `follow-reviews`: reviews that start with the trigger phrase, or every review with text. */
+const REVIEW_MODES = ['phrase', 'all'];
+const IMPACT_COMMENT_MODES = ['pr', 'dashboard'];
 /** Prompt files are meant to be short instructions; a huge one is a mistake (a wrong path). */
 const MAX_PROMPT_FILE_BYTES = 256 * 1024;
 const MAX_TIMEOUT_MS = 72 * 3_600_000;
 /** Reads and validates the inputs. The key is masked before anything else can print it. */
 function readSettings(get, env, mask) {
-    const { apiKey, projectId, apiUrl } = connection_readConnection(get, mask);
-    const githubToken = inputs_readSecret(get, mask, names_Input.GithubToken);
-    const docsToken = inputs_readSecret(get, mask, names_Input.DocsToken);
-    const rawJob = get(names_Input.JobId);
-    const jobId = rawJob.trim() ? parseId(names_Input.JobId, rawJob) : undefined;
+    const { apiKey, projectId, apiUrl } = readConnection(get, mask);
+    const githubToken = readSecret(get, mask, Input.GithubToken);
+    const docsToken = readSecret(get, mask, Input.DocsToken);
+    const rawJob = get(Input.JobId);
+    const jobId = rawJob.trim() ? parseId(Input.JobId, rawJob) : undefined;
     // Whether a missing prompt is fine depends on the event (an issue can be the prompt): see planTrigger.
     const value = withDefaults(get, Defaults);
     const prompt = readPrompt(get, workspaceOf(env));
-    const wait = parseBoolean(names_Input.Wait, value(names_Input.Wait));
-    const timeoutMs = durationInput(names_Input.Timeout, value(names_Input.Timeout), 1000, MAX_TIMEOUT_MS);
-    const pollIntervalMs = durationInput(names_Input.PollInterval, value(names_Input.PollInterval), 1000, 3_600_000);
-    const failOn = parseFailOn(value(names_Input.FailOn));
-    const rawIssue = get(names_Input.IssueNumber).trim();
+    const wait = parseBoolean(Input.Wait, value(Input.Wait));
+    const timeoutMs = durationInput(Input.Timeout, value(Input.Timeout), 1000, MAX_TIMEOUT_MS);
+    const pollIntervalMs = durationInput(Input.PollInterval, value(Input.PollInterval), 1000, 3_600_000);
+    const failOn = parseFailOn(value(Input.FailOn));
+    const rawIssue = get(Input.IssueNumber).trim();
     const issueNumber = rawIssue
-        ? parseInteger(names_Input.IssueNumber, rawIssue, 1, 2 ** 31 - 1)
+        ? parseInteger(Input.IssueNumber, rawIssue, 1, 2 ** 31 - 1)
         : undefined;
-    const triggerPhrase = value(names_Input.TriggerPhrase);
+    const dashboard = parseBoolean(Input.Dashboard, value(Input.Dashboard));
+    const triggerPhrase = value(Input.TriggerPhrase);
     if (/\s/.test(triggerPhrase)) {
-        throw new errors_InputError(`Input '${names_Input.TriggerPhrase}' must be one word such as /docs-agent; got '${triggerPhrase}'.`);
+        throw new errors_InputError(`Input '${Input.TriggerPhrase}' must be one word such as /docs-agent; got '${triggerPhrase}'.`);
     }
     return {
         apiKey,
@@ -49678,40 +50106,40 @@ function readSettings(get, env, mask) {
         pollIntervalMs,
         failOn,
         githubToken,
-        comment: parseChoice(names_Input.Comment, value(names_Input.Comment), COMMENT_MODES),
+        comment: parseChoice(Input.Comment, value(Input.Comment), COMMENT_MODES),
         issueNumber,
         triggerPhrase,
-        label: get(names_Input.Label).trim(),
-        requiredPermission: parseChoice(names_Input.RequiredPermission, value(names_Input.RequiredPermission), [
+        label: get(Input.Label).trim(),
+        requiredPermission: parseChoice(Input.RequiredPermission, value(Input.RequiredPermission), [
             ...PERMISSIONS,
             'none'
         ]),
-        allowedBots: new Set(get(names_Input.AllowedBots).split(',').map(botName).filter(Boolean)),
-        fold: parseChoice(names_Input.Fold, value(names_Input.Fold), FOLD_MODES),
-        skipLabel: value(names_Input.SkipLabel),
-        includeDiff: parseBoolean(names_Input.IncludeDiff, value(names_Input.IncludeDiff)),
+        allowedBots: new Set(get(Input.AllowedBots).split(',').map(botName).filter(Boolean)),
+        fold: parseChoice(Input.Fold, value(Input.Fold), FOLD_MODES),
+        skipLabel: value(Input.SkipLabel),
+        includeDiff: parseBoolean(Input.IncludeDiff, value(Input.IncludeDiff)),
         docsToken,
-        dashboard: parseBoolean(names_Input.Dashboard, value(names_Input.Dashboard)),
-        dashboardTitle: readTitle(value(names_Input.DashboardTitle)),
-        changes: parseChoice(names_Input.Changes, value(names_Input.Changes), CHANGES),
-        dryRun: parseBoolean(names_Input.DryRun, value(names_Input.DryRun)),
-        paths: readPathFilter(names_Input.Paths, get(names_Input.Paths), names_Input.PathsIgnore, get(names_Input.PathsIgnore)),
-        maxJobs: parseMaxJobs(names_Input.MaxJobs, get(names_Input.MaxJobs)),
-        expireAfter: readExpireAfter(get(names_Input.ExpireAfter), docsToken),
-        maxOpen: get(names_Input.MaxOpen).trim()
-            ? parseInteger(names_Input.MaxOpen, get(names_Input.MaxOpen).trim(), 1, 100)
+        dashboard,
+        dashboardTitle: readTitle(value(Input.DashboardTitle)),
+        changes: parseChoice(Input.Changes, value(Input.Changes), CHANGES),
+        dryRun: parseBoolean(Input.DryRun, value(Input.DryRun)),
+        paths: readPathFilter(Input.Paths, get(Input.Paths), Input.PathsIgnore, get(Input.PathsIgnore)),
+        maxJobs: parseMaxJobs(Input.MaxJobs, get(Input.MaxJobs)),
+        expireAfter: readExpireAfter(get(Input.ExpireAfter), value(Input.KeepLabel), docsToken),
+        maxOpen: get(Input.MaxOpen).trim()
+            ? parseInteger(Input.MaxOpen, get(Input.MaxOpen).trim(), 1, 100)
             : undefined,
-        reviewers: readReviewers(get(names_Input.Reviewers), docsToken),
-        followReviews: parseChoice(names_Input.FollowReviews, value(names_Input.FollowReviews), REVIEW_MODES),
-        approval: readApproval(value(names_Input.Approval), value(names_Input.Dashboard)),
-        ...readImpact(get, value, docsToken)
+        reviewers: readReviewers(get(Input.Reviewers), docsToken),
+        followReviews: parseChoice(Input.FollowReviews, value(Input.FollowReviews), REVIEW_MODES),
+        approval: readApproval(value(Input.Approval), dashboard),
+        ...readImpact(get, value, docsToken, dashboard)
     };
 }
 /** `approval: dashboard` waits for a tick on the dashboard, so it needs the dashboard. */
 function readApproval(raw, dashboard) {
-    const mode = parseChoice(names_Input.Approval, raw.trim().toLowerCase(), APPROVAL_MODES);
-    if (mode === 'dashboard' && !parseBoolean(names_Input.Dashboard, dashboard))
-        throw new errors_InputError(`Input '${names_Input.Approval}' is 'dashboard' but '${names_Input.Dashboard}' is 'false': the changes wait for approval on the dashboard issue. Set '${names_Input.Dashboard}: true' or '${names_Input.Approval}: none'.`);
+    const mode = parseChoice(Input.Approval, raw.trim().toLowerCase(), APPROVAL_MODES);
+    if (mode === 'dashboard' && !dashboard)
+        throw new errors_InputError(`Input '${Input.Approval}' is 'dashboard' but '${Input.Dashboard}' is 'false': the changes wait for approval on the dashboard issue. Set '${Input.Dashboard}: true' or '${Input.Approval}: none'.`);
     return mode;
 }
 /**
@@ -49720,19 +50148,19 @@ function readApproval(raw, dashboard) {
  */
 const MAX_IMPACT_DAYS = 28;
 /** `impact-after`, `impact-comment` and `max-requests`; measuring reads the docs repository and the ledger. */
-function readImpact(get, value, docsToken) {
-    const impactComment = parseChoice(names_Input.ImpactComment, value(names_Input.ImpactComment).trim().toLowerCase(), IMPACT_COMMENT_MODES);
-    const maxRequests = parseInteger(names_Input.MaxRequests, value(names_Input.MaxRequests).trim(), 1, 100);
-    const text = get(names_Input.ImpactAfter).trim().toLowerCase();
+function readImpact(get, value, docsToken, dashboard) {
+    const impactComment = parseChoice(Input.ImpactComment, value(Input.ImpactComment).trim().toLowerCase(), IMPACT_COMMENT_MODES);
+    const maxRequests = parseInteger(Input.MaxRequests, value(Input.MaxRequests).trim(), 1, 100);
+    const text = get(Input.ImpactAfter).trim().toLowerCase();
     if (!text)
         return { impactComment, maxRequests };
-    const ms = durationInput(names_Input.ImpactAfter, text, DAY_MS, MAX_IMPACT_DAYS * DAY_MS);
+    const ms = durationInput(Input.ImpactAfter, text, DAY_MS, MAX_IMPACT_DAYS * DAY_MS);
     if (ms % DAY_MS)
-        throw new errors_InputError(`Input '${names_Input.ImpactAfter}' must be whole days (such as 14d or 2w), since the analytics count whole days; got '${text}'.`);
+        throw new errors_InputError(`Input '${Input.ImpactAfter}' must be whole days (such as 14d or 2w), since the analytics count whole days; got '${text}'.`);
     if (!docsToken)
-        throw new errors_InputError(`Input '${names_Input.ImpactAfter}' needs '${names_Input.DocsToken}': the docs pull requests' files are read, and the result commented on them, in the docs repository.`);
-    if (!parseBoolean(names_Input.Dashboard, value(names_Input.Dashboard)))
-        throw new errors_InputError(`Input '${names_Input.ImpactAfter}' needs '${names_Input.Dashboard}: true': the merged docs pull requests to measure, and what was measured, are in the dashboard's ledger.`);
+        throw new errors_InputError(`Input '${Input.ImpactAfter}' needs '${Input.DocsToken}': the docs pull requests' files are read, and the result commented on them, in the docs repository.`);
+    if (!dashboard)
+        throw new errors_InputError(`Input '${Input.ImpactAfter}' needs '${Input.Dashboard}: true': the merged docs pull requests to measure, and what was measured, are in the dashboard's ledger.`);
     return { impactAfter: { days: ms / DAY_MS, text }, impactComment, maxRequests };
 }
 const DAY_MS = 86_400_000;
@@ -49741,41 +50169,41 @@ function readReviewers(raw, docsToken) {
     const text = raw.trim().toLowerCase();
     if (!text)
         return undefined;
-    const mode = parseChoice(names_Input.Reviewers, text, REVIEWER_MODES);
+    const mode = parseChoice(Input.Reviewers, text, REVIEWER_MODES);
     if (!docsToken)
-        throw new errors_InputError(`Input '${names_Input.Reviewers}' needs '${names_Input.DocsToken}': reviews are requested on the docs pull request, in the docs repository, with a token that can write its pull requests.`);
+        throw new errors_InputError(`Input '${Input.Reviewers}' needs '${Input.DocsToken}': reviews are requested on the docs pull request, in the docs repository, with a token that can write its pull requests.`);
     return mode;
 }
 const MAX_EXPIRE_AFTER_MS = 365 * 86_400_000;
-/** `expire-after`: a duration of an hour to a year; closing needs `docs-token`. */
-function readExpireAfter(raw, docsToken) {
+/** `expire-after`: a duration of an hour to a year, with `keep-label`; closing needs `docs-token`. */
+function readExpireAfter(raw, keepLabel, docsToken) {
     const text = raw.trim().toLowerCase();
     if (!text)
         return undefined;
-    const ms = durationInput(names_Input.ExpireAfter, text, 3_600_000, MAX_EXPIRE_AFTER_MS);
+    const ms = durationInput(Input.ExpireAfter, text, 3_600_000, MAX_EXPIRE_AFTER_MS);
     if (!docsToken)
-        throw new errors_InputError(`Input '${names_Input.ExpireAfter}' needs '${names_Input.DocsToken}': docs pull requests are closed in the docs repository, with a token that can write its pull requests.`);
-    return { ms, text };
+        throw new errors_InputError(`Input '${Input.ExpireAfter}' needs '${Input.DocsToken}': docs pull requests are closed in the docs repository, with a token that can write its pull requests.`);
+    return { ms, text, keepLabel: keepLabel.trim() };
 }
 function readPrompt(get, workspace) {
-    const inline = get(names_Input.Prompt);
-    const file = get(names_Input.PromptFile).trim();
+    const inline = get(Input.Prompt);
+    const file = get(Input.PromptFile).trim();
     if (inline.trim() && file) {
-        throw new errors_InputError(`Set only one of '${names_Input.Prompt}' and '${names_Input.PromptFile}', not both.`);
+        throw new errors_InputError(`Set only one of '${Input.Prompt}' and '${Input.PromptFile}', not both.`);
     }
     if (file)
         return readPromptFile(file, workspace);
     if (inline === '')
         return undefined;
     if (!inline.trim()) {
-        throw new errors_InputError(`Input '${names_Input.Prompt}' is blank: write an instruction for the agent.`);
+        throw new errors_InputError(`Input '${Input.Prompt}' is blank: write an instruction for the agent.`);
     }
     return inline.trim();
 }
 function readPromptFile(file, workspace) {
-    const text = readWorkspaceFile(names_Input.PromptFile, file, workspace, MAX_PROMPT_FILE_BYTES).trim();
+    const text = readWorkspaceFile(Input.PromptFile, file, workspace, MAX_PROMPT_FILE_BYTES).trim();
     if (!text)
-        throw new errors_InputError(`Input '${names_Input.PromptFile}': '${file}' is empty; write the instruction in it.`);
+        throw new errors_InputError(`Input '${Input.PromptFile}': '${file}' is empty; write the instruction in it.`);
     return text;
 }
 function parseFailOn(raw) {
@@ -49790,24 +50218,31 @@ function parseFailOn(raw) {
         // `result` says timed-out; both words mean the same here.
         const word = given === 'timed-out' ? 'timeout' : given;
         if (!FAIL_ON_WORDS.includes(word)) {
-            throw new errors_InputError(`Input '${names_Input.FailOn}' accepts a comma list of ${FAIL_ON_WORDS.join(', ')}, or 'none'; '${word}' is not one of them.`);
+            throw new errors_InputError(`Input '${Input.FailOn}' accepts a comma list of ${FAIL_ON_WORDS.join(', ')}, or 'none'; '${word}' is not one of them.`);
         }
         result.add(word);
     }
     return result;
 }
-const CHANGES = ['event', 'since-last'];
 /** An issue title: one line, at most 256 characters (GitHub's own limit is higher). */
 function readTitle(raw) {
     const title = raw.replace(/\s+/g, ' ').trim();
     if (!title || title.length > 256)
-        throw new errors_InputError(`Input '${names_Input.DashboardTitle}' must be a title of 1 to 256 characters; got ${title.length} characters.`);
+        throw new errors_InputError(`Input '${Input.DashboardTitle}' must be a title of 1 to 256 characters; got ${title.length} characters.`);
     return title;
 }
-/** The post step needs only the connection and the token, read again from the same inputs. */
-function readPostSettings(get, mask) {
-    const connection = readConnection(get, mask);
-    return { ...connection, githubToken: readSecret(get, mask, Input.GithubToken) };
+const BUDGET_WINDOWS = { day: 86_400_000, week: LONGEST_WINDOW_MS };
+/** `max-jobs`: a number of jobs per day or per week, or nothing for no budget. */
+function parseMaxJobs(name, raw) {
+    const text = raw.trim().toLowerCase().replace(/\s+/g, '');
+    if (text === '')
+        return undefined;
+    const m = /^(\d{1,4})\/(day|week)$/.exec(text);
+    const max = Number(m?.[1]);
+    if (!m || max < 1) {
+        throw new errors_InputError(`Input '${name}' must be a number of jobs per day or per week, such as 5/day or 20/week; got '${raw}'.`);
+    }
+    return { max, windowMs: BUDGET_WINDOWS[m[2]], text: `${max}/${m[2]}` };
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/main.js

@@ -30941,7 +30941,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8903);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(675);
 
 // The docs-gaps sub-action (gaps/action.yml); `run` reports its own failures.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -30951,7 +30951,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8903:
+/***/ 675:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -36898,7 +36898,7 @@ const JSONParse = (text, reviver) => {
 
 
 ;// CONCATENATED MODULE: ./node_modules/@octokit/request-error/dist-src/index.js
-class RequestError extends Error {
+class dist_src_RequestError extends Error {
   name;
   /**
    * http status code
@@ -37016,7 +37016,7 @@ async function fetchWrapper(requestOptions) {
         }
       }
     }
-    const requestError = new RequestError(message, 500, {
+    const requestError = new dist_src_RequestError(message, 500, {
       request: requestOptions
     });
     requestError.cause = error;
@@ -37048,21 +37048,21 @@ async function fetchWrapper(requestOptions) {
     if (status < 400) {
       return octokitResponse;
     }
-    throw new RequestError(fetchResponse.statusText, status, {
+    throw new dist_src_RequestError(fetchResponse.statusText, status, {
       response: octokitResponse,
       request: requestOptions
     });
   }
   if (status === 304) {
     octokitResponse.data = await getResponseData(fetchResponse);
-    throw new RequestError("Not modified", status, {
+    throw new dist_src_RequestError("Not modified", status, {
       response: octokitResponse,
       request: requestOptions
     });
   }
   if (status >= 400) {
     octokitResponse.data = await getResponseData(fetchResponse);
-    throw new RequestError(toErrorMessage(octokitResponse.data), status, {
+    throw new dist_src_RequestError(toErrorMessage(octokitResponse.data), status, {
       response: octokitResponse,
       request: requestOptions
     });
@@ -40433,7 +40433,7 @@ async function requestWithGraphqlErrorHandling(state, octokit, request, options)
   if (response.data && response.data.errors && response.data.errors.length > 0 && /Something went wrong while executing your query/.test(
     response.data.errors[0].message
   )) {
-    const error = new RequestError(response.data.errors[0].message, 500, {
+    const error = new dist_src_RequestError(response.data.errors[0].message, 500, {
       request: options,
       response
     });
@@ -40563,6 +40563,24 @@ const botName = (login) => login
     .trim()
     .toLowerCase()
     .replace(/\[bot\]$/, '');
+/** owner, repo and number of a pull request link on the run's GitHub, or undefined. */
+function parsePullLink(link, serverUrl) {
+    let url;
+    let server;
+    try {
+        url = new URL(link);
+        server = new URL(serverUrl);
+    }
+    catch {
+        return undefined;
+    }
+    if (url.host.toLowerCase() !== server.host.toLowerCase())
+        return undefined;
+    const m = /^\/([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)\/pull\/(\d{1,10})\/?$/.exec(url.pathname);
+    if (!m)
+        return undefined;
+    return { owner: m[1], repo: m[2], number: Number(m[3]) };
+}
 const SHA = /^[0-9a-f]{40}$/i;
 const ZERO = /^0{40}$/;
 const MAX_LABELS = 50;
@@ -40589,6 +40607,7 @@ function parsePullRequest(value) {
         merged: pr.merged === true || (typeof pr.merged_at === 'string' && pr.merged_at !== ''),
         mergeCommit: SHA.test(event_text(pr.merge_commit_sha)) ? event_text(pr.merge_commit_sha) : undefined,
         state: event_text(pr.state),
+        ...(pr.draft === true ? { draft: true } : {}),
         changedFiles: count(pr.changed_files),
         additions: count(pr.additions),
         deletions: count(pr.deletions),
@@ -40736,7 +40755,7 @@ const GRACE_MS = 1_500;
  * says so.
  */
 function describeGitHubError(error) {
-    if (error instanceof RequestError && error.response)
+    if (error instanceof dist_src_RequestError && error.response)
         return `HTTP ${error.status}`;
     // Not a call that failed but one that could not be made (an unusable token): its own words.
     if (error instanceof errors_InputError)
@@ -40756,12 +40775,14 @@ function describeGitHubError(error) {
  * that cannot see it), as opposed to failing or not answering.
  */
 function refusedAccess(error) {
-    return (error instanceof RequestError &&
+    return (error instanceof dist_src_RequestError &&
         error.response !== undefined &&
         [401, 403, 404].includes(error.status));
 }
+/** The error is a GitHub call that failed (answered or not), rather than a wrong answer or a bug. */
+const isGitHubCallError = (error) => error instanceof RequestError;
 /** GitHub answered 404: no such thing, or none this token may see. */
-const notFound = (error) => error instanceof RequestError && error.response !== undefined && error.status === 404;
+const notFound = (error) => error instanceof dist_src_RequestError && error.response !== undefined && error.status === 404;
 /** What to grant, as one sentence: `grant` is what the workflow's `permissions:` block needs. */
 const permissionHint = (grant) => `Give the workflow ${grant} (a permissions block that sets any permission sets the others to none).`;
 /** The GitHub connections a run opens, closed together when it ends. */
@@ -42293,7 +42314,8 @@ function checkedProject(value) {
                 ...optionalTime('checkedAt', job.checkedAt),
                 changes: list(job.changes).map(checkedChange),
                 moreChanges: num(job.moreChanges),
-                ...checkedImpact(job.impact)
+                ...checkedImpact(job.impact),
+                ...checkedTouch(job)
             };
         }),
         waiting: waiting
@@ -42378,6 +42400,19 @@ function checkedDays(value) {
     return { startsByDay: days };
 }
 /** A measured impact: whole, non-negative figures (or null), one per measure; anything else dropped. */
+/** Shown on the dashboard: the reason is cut to MAX_KEPT_WHY characters. */
+const MAX_KEPT_WHY = 200;
+/** What the ledger knows of people's work on a docs pull request, each field dropped when out of shape. */
+function checkedTouch(job) {
+    const kept = object(job.kept);
+    return {
+        ...(job.draft === true ? { draft: true } : {}),
+        ...(typeof job.personCommitted === 'boolean' ? { personCommitted: job.personCommitted } : {}),
+        ...(typeof kept.why === 'string' && kept.why && num(kept.at) > 0
+            ? { kept: { why: kept.why.slice(0, MAX_KEPT_WHY), at: num(kept.at) } }
+            : {})
+    };
+}
 function checkedImpact(value) {
     const i = object(value);
     const figures = (v) => {
@@ -42937,6 +42972,34 @@ function checkWritableTarget(name, shown, file) {
 /** A relative path that climbs out (`..`, `../x`), or an absolute one; `..notes.md` stays inside. */
 const leaves = (rel) => rel === '..' || rel.startsWith(`..${external_node_path_namespaceObject.sep}`) || external_node_path_namespaceObject.isAbsolute(rel);
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/report-inputs.js
+
+
+
+
+
+/** A sub-action's whole run, reading included, ends within this. */
+const MAX_TIMEOUT_MS = 6 * 3_600_000;
+/**
+ * The connection (its key refused at once when it cannot be sent: every run of a sub-action calls
+ * the service), the date range, the output file in the workspace and the time limit.
+ */
+function readReportInputs(get, env, mask, now, names, defaults) {
+    const connection = readConnection(get, mask);
+    sendableSecret(CommonInput.ApiKey, connection.apiKey);
+    const value = withDefaults(get, defaults);
+    const { from, to } = readDateRange(names.DateFrom, names.DateTo, get, now);
+    const outputFileShown = value(names.OutputFile);
+    return {
+        ...connection,
+        dateFrom: from,
+        dateTo: to,
+        outputFile: resolveOutputFile(names.OutputFile, outputFileShown, workspaceOf(env)),
+        outputFileShown,
+        timeoutMs: durationInput(names.Timeout, value(names.Timeout), 1000, MAX_TIMEOUT_MS)
+    };
+}
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/gaps/changes-settings.js
 
 
@@ -42982,33 +43045,21 @@ function readChangesSettings(get, env, mask, now) {
 
 
 
-
-
-
 /** The three signals, in the order they are read and reported. */
 const SIGNALS = ['searches', 'feedback', 'assistant'];
 const MAX_TOP = 100;
 /** The organisation's whole hourly allowance of analytics requests. */
 const MAX_REQUESTS = 100;
 function readGapsSettings(get, env, mask, now) {
-    const connection = readConnection(get, mask);
-    // Every run of a sub-action calls the service: an unexpanded key is refused at once.
-    sendableSecret(CommonInput.ApiKey, connection.apiKey);
     const value = withDefaults(get, GapsDefaults);
-    const { from, to } = readDateRange(GapsInput.DateFrom, GapsInput.DateTo, get, now);
-    const outputFileShown = value(GapsInput.OutputFile);
+    const report = readReportInputs(get, env, mask, now, GapsInput, GapsDefaults);
     return {
-        ...connection,
-        dateFrom: from,
-        dateTo: to,
+        ...report,
         signals: parseSignals(value(GapsInput.Signals)),
         top: parseInteger(GapsInput.Top, value(GapsInput.Top), 1, MAX_TOP),
         minHits: parseInteger(GapsInput.MinHits, value(GapsInput.MinHits), 1, 1_000_000),
         maxRequests: parseInteger(GapsInput.MaxRequests, value(GapsInput.MaxRequests), 1, MAX_REQUESTS),
-        outputFile: resolveOutputFile(GapsInput.OutputFile, outputFileShown, workspaceOf(env)),
-        outputFileShown,
-        format: formatOf(outputFileShown),
-        timeoutMs: durationInput(GapsInput.Timeout, value(GapsInput.Timeout), 1000, 6 * 3_600_000),
+        format: formatOf(report.outputFileShown),
         changes: readChangesSettings(get, env, mask, now)
     };
 }

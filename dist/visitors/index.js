@@ -28570,7 +28570,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2834);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4155);
 
 // The visitors sub-action (visitors/action.yml); `run` reports its own failures.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -28580,7 +28580,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2834:
+/***/ 4155:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -32938,24 +32938,14 @@ function pick(value, shape) {
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/analytics.js
 
 
-async function getVisitorsPage(client, projectId, query, deadline, 
+/**
+ * One page of a per-path count, checked against the document: `visitors` (unique visitors), or
+ * `views` (content views, human and AI apart: the same page, its counts events rather than people).
+ */
+async function getPerPathPage(client, projectId, what, query, deadline, 
 /** Every attempt, retries included, draws on it. */
 budget) {
-    return asVisitorsPage(await readPerPath(client, projectId, 'visitors', query, deadline, budget), 'visitors');
-}
-/**
- * Content views per path, human and AI apart: the same page as the visitors' (`views` for
- * `visitors`), its counts events rather than people.
- */
-async function getViewsPage(client, projectId, query, deadline, budget) {
-    const page = (await readPerPath(client, projectId, 'views', query, deadline, budget));
-    // Checked as a visitors page: the views' list stands where the visitors' does.
-    const { views, ...rest } = page && typeof page === 'object' ? page : { views: undefined };
-    return asVisitorsPage({ ...rest, visitors: views }, 'views');
-}
-/** One page of a per-path count (`visitors` or `views`): the same query, paging and errors. */
-function readPerPath(client, projectId, what, query, deadline, budget) {
-    return client.send({
+    const body = await client.send({
         method: 'GET',
         path: ['v1', 'analytics', projectId, what],
         query: { ...query },
@@ -32965,6 +32955,12 @@ function readPerPath(client, projectId, what, query, deadline, budget) {
         budget,
         notFound: projectNotFound(projectId)
     });
+    if (what === 'visitors')
+        return asVisitorsPage(body, 'visitors');
+    // Checked as a visitors page: the views' list stands where the visitors' does.
+    const page = body;
+    const { views, ...rest } = page && typeof page === 'object' ? page : { views: undefined };
+    return asVisitorsPage({ ...rest, visitors: views }, 'views');
 }
 /** Counts are numbers in the document (approximate distinct visitors), never negative. */
 const COUNTS = { human: isCount, ai: isCount, total: isCount };
@@ -33123,7 +33119,7 @@ async function exportVisitors(client, request, sink, log) {
     for (let offset = request.offset;; offset += request.pageSize) {
         let page;
         try {
-            page = await getVisitorsPage(client, request.projectId, { dateFrom: request.dateFrom, dateTo: request.dateTo, limit: request.pageSize, offset }, request.deadline, budget);
+            page = await getPerPathPage(client, request.projectId, 'visitors', { dateFrom: request.dateFrom, dateTo: request.dateTo, limit: request.pageSize, offset }, request.deadline, budget);
         }
         catch (error) {
             const why = error instanceof BudgetExhaustedError
@@ -33355,6 +33351,68 @@ const VisitorsDefaults = {
     [VisitorsInput.Timeout]: '10m'
 };
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/dates.js
+
+const DAY_MS = 86_400_000;
+const PLAIN_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
+const RELATIVE = /^-(\d{1,4})d$/i;
+const ymd = (ms) => new Date(ms).toISOString().slice(0, 10);
+function validDay(year, month, day) {
+    const at = Date.UTC(Number(year), Number(month) - 1, Number(day));
+    return ymd(at) === `${year}-${month}-${day}`;
+}
+/**
+ * `YYYY-MM-DD` and ISO 8601 date-times are sent as given; `today`, `yesterday` and `-7d` (days before
+ * today) are resolved in UTC against `now` to `YYYY-MM-DD`.
+ */
+function parseDateInput(name, raw, now) {
+    const text = raw.trim();
+    if (text === '')
+        return undefined;
+    const today = Math.floor(now / DAY_MS) * DAY_MS;
+    const lower = text.toLowerCase();
+    if (lower === 'today')
+        return { text: ymd(today), at: today };
+    if (lower === 'yesterday')
+        return { text: ymd(today - DAY_MS), at: today - DAY_MS };
+    const relative = RELATIVE.exec(text);
+    if (relative) {
+        const at = today - Number(relative[1]) * DAY_MS;
+        return { text: ymd(at), at };
+    }
+    const plain = PLAIN_DATE.exec(text);
+    if (plain && validDay(plain[1], plain[2], plain[3])) {
+        return { text, at: Date.parse(`${text}T00:00:00Z`) };
+    }
+    const full = ISO_DATE_TIME.exec(text);
+    if (full &&
+        validDay(full[1], full[2], full[3]) &&
+        !Number.isNaN(Date.parse(text))) {
+        return { text, at: Date.parse(text) };
+    }
+    throw new errors_InputError(`Input '${name}' must be a date: YYYY-MM-DD, an ISO 8601 date-time (2026-01-31T00:00:00Z), today, yesterday, or -7d (days before today, UTC); got '${raw}'.`);
+}
+/** Reads both ends of a range and checks that the start comes first. */
+function readDateRange(fromName, toName, get, now) {
+    const from = parseDateInput(fromName, get(fromName), now);
+    const to = parseDateInput(toName, get(toName), now);
+    if (from && to && from.at >= to.at) {
+        throw new errors_InputError(`Input '${fromName}' (${from.text}) must be before '${toName}' (${to.text}); '${toName}' is exclusive, so for a single day use the next day as '${toName}'.`);
+    }
+    return { from, to };
+}
+/** A date range as the summaries say it: the end is exclusive, either end may be open. */
+function rangeText(from, to) {
+    if (from && to)
+        return `${from} to ${to} (exclusive)`;
+    if (from)
+        return `from ${from}`;
+    if (to)
+        return `before ${to}`;
+    return 'all dates';
+}
+
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/workspace.js
@@ -33457,72 +33515,35 @@ function checkWritableTarget(name, shown, file) {
 /** A relative path that climbs out (`..`, `../x`), or an absolute one; `..notes.md` stays inside. */
 const leaves = (rel) => rel === '..' || rel.startsWith(`..${external_node_path_namespaceObject.sep}`) || external_node_path_namespaceObject.isAbsolute(rel);
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/dates.js
+;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/report-inputs.js
 
-const DAY_MS = 86_400_000;
-const PLAIN_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
-const RELATIVE = /^-(\d{1,4})d$/i;
-const ymd = (ms) => new Date(ms).toISOString().slice(0, 10);
-function validDay(year, month, day) {
-    const at = Date.UTC(Number(year), Number(month) - 1, Number(day));
-    return ymd(at) === `${year}-${month}-${day}`;
-}
+
+
+
+
+/** A sub-action's whole run, reading included, ends within this. */
+const MAX_TIMEOUT_MS = 6 * 3_600_000;
 /**
- * `YYYY-MM-DD` and ISO 8601 date-times are sent as given; `today`, `yesterday` and `-7d` (days before
- * today) are resolved in UTC against `now` to `YYYY-MM-DD`.
+ * The connection (its key refused at once when it cannot be sent: every run of a sub-action calls
+ * the service), the date range, the output file in the workspace and the time limit.
  */
-function parseDateInput(name, raw, now) {
-    const text = raw.trim();
-    if (text === '')
-        return undefined;
-    const today = Math.floor(now / DAY_MS) * DAY_MS;
-    const lower = text.toLowerCase();
-    if (lower === 'today')
-        return { text: ymd(today), at: today };
-    if (lower === 'yesterday')
-        return { text: ymd(today - DAY_MS), at: today - DAY_MS };
-    const relative = RELATIVE.exec(text);
-    if (relative) {
-        const at = today - Number(relative[1]) * DAY_MS;
-        return { text: ymd(at), at };
-    }
-    const plain = PLAIN_DATE.exec(text);
-    if (plain && validDay(plain[1], plain[2], plain[3])) {
-        return { text, at: Date.parse(`${text}T00:00:00Z`) };
-    }
-    const full = ISO_DATE_TIME.exec(text);
-    if (full &&
-        validDay(full[1], full[2], full[3]) &&
-        !Number.isNaN(Date.parse(text))) {
-        return { text, at: Date.parse(text) };
-    }
-    throw new errors_InputError(`Input '${name}' must be a date: YYYY-MM-DD, an ISO 8601 date-time (2026-01-31T00:00:00Z), today, yesterday, or -7d (days before today, UTC); got '${raw}'.`);
-}
-/** Reads both ends of a range and checks that the start comes first. */
-function readDateRange(fromName, toName, get, now) {
-    const from = parseDateInput(fromName, get(fromName), now);
-    const to = parseDateInput(toName, get(toName), now);
-    if (from && to && from.at >= to.at) {
-        throw new errors_InputError(`Input '${fromName}' (${from.text}) must be before '${toName}' (${to.text}); '${toName}' is exclusive, so for a single day use the next day as '${toName}'.`);
-    }
-    return { from, to };
-}
-/** A date range as the summaries say it: the end is exclusive, either end may be open. */
-function rangeText(from, to) {
-    if (from && to)
-        return `${from} to ${to} (exclusive)`;
-    if (from)
-        return `from ${from}`;
-    if (to)
-        return `before ${to}`;
-    return 'all dates';
+function readReportInputs(get, env, mask, now, names, defaults) {
+    const connection = readConnection(get, mask);
+    sendableSecret(CommonInput.ApiKey, connection.apiKey);
+    const value = withDefaults(get, defaults);
+    const { from, to } = readDateRange(names.DateFrom, names.DateTo, get, now);
+    const outputFileShown = value(names.OutputFile);
+    return {
+        ...connection,
+        dateFrom: from,
+        dateTo: to,
+        outputFile: resolveOutputFile(names.OutputFile, outputFileShown, workspaceOf(env)),
+        outputFileShown,
+        timeoutMs: durationInput(names.Timeout, value(names.Timeout), 1000, MAX_TIMEOUT_MS)
+    };
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/visitors/settings.js
-
-
-
 
 
 
@@ -33538,27 +33559,16 @@ const MAX_TOP = 100;
  */
 const MAX_REQUESTS = 100_000;
 function readVisitorsSettings(get, env, mask, now) {
-    const connection = readConnection(get, mask);
-    // Every run of a sub-action calls the service: an unexpanded key is refused at once.
-    sendableSecret(CommonInput.ApiKey, connection.apiKey);
     const value = withDefaults(get, VisitorsDefaults);
-    const { from: dateFrom, to: dateTo } = readDateRange(VisitorsInput.DateFrom, VisitorsInput.DateTo, get, now);
-    const outputFileShown = value(VisitorsInput.OutputFile);
-    const outputFile = resolveOutputFile(VisitorsInput.OutputFile, outputFileShown, workspaceOf(env));
-    const format = formatOf(parseChoice(VisitorsInput.Format, value(VisitorsInput.Format), FORMATS), outputFileShown);
+    const report = readReportInputs(get, env, mask, now, VisitorsInput, VisitorsDefaults);
     return {
-        ...connection,
-        dateFrom,
-        dateTo,
-        outputFile,
-        outputFileShown,
-        format,
+        ...report,
+        format: formatOf(parseChoice(VisitorsInput.Format, value(VisitorsInput.Format), FORMATS), report.outputFileShown),
         pageSize: parseInteger(VisitorsInput.PageSize, value(VisitorsInput.PageSize), 1, 250),
         offset: parseInteger(VisitorsInput.Offset, value(VisitorsInput.Offset), 0, 1_000_000_000),
         top: parseInteger(VisitorsInput.Top, value(VisitorsInput.Top), 1, MAX_TOP),
         sortBy: parseChoice(VisitorsInput.SortBy, value(VisitorsInput.SortBy), SORT_KEYS),
-        maxRequests: parseInteger(VisitorsInput.MaxRequests, value(VisitorsInput.MaxRequests), 1, MAX_REQUESTS),
-        timeoutMs: durationInput(VisitorsInput.Timeout, value(VisitorsInput.Timeout), 1000, 6 * 3_600_000)
+        maxRequests: parseInteger(VisitorsInput.MaxRequests, value(VisitorsInput.MaxRequests), 1, MAX_REQUESTS)
     };
 }
 function formatOf(format, file) {

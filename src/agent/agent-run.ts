@@ -2,7 +2,7 @@ import { type AgentJob, getJob } from '../mintlify/agent-jobs.js'
 import type { ApiClient } from '../mintlify/client.js'
 import { openClient } from '../mintlify/connection.js'
 import { type ApiError, AmbiguousWriteError } from '../mintlify/errors.js'
-import { GitHubSession, connectGitHub } from '../github/api.js'
+import { GitHubSession } from '../github/api.js'
 import type { RunEvent } from '../github/event.js'
 import { CancelledError, describeError, errorText } from '../runner/errors.js'
 import { formatDuration } from '../runner/duration.js'
@@ -20,6 +20,7 @@ import { Input, Output, State } from './names.js'
 import { type Result, failingWord } from './outcome.js'
 import type { Report } from './report.js'
 import { recordDocsPr } from './review/docs-pr-record.js'
+import { docsPulls } from './docs-repository.js'
 import { isReviewEvent, prepareReviewRun } from './review/review-run.js'
 import { runAgentJob } from './run-job.js'
 import { type ImpactDeps, measureReaderImpact } from './impact/impact-run.js'
@@ -110,12 +111,7 @@ export async function runAgent(
         ...settings,
         serverUrl: event.serverUrl,
         log,
-        docsGitHub: (owner, repo) =>
-          connectGitHub(settings.docsToken, { owner, repo, apiUrl: event.apiUrl }, signal, {
-            clock,
-            session,
-            tokenInput: Input.DocsToken
-          })
+        docs: docsPulls(settings, event.apiUrl, { signal, clock, session })
       })
     return withComment({ ...end, ...about, decision }, prepared.comment?.outcome(), settings, event)
   } finally {

@@ -1,8 +1,42 @@
 import type { AgentJob } from '../mintlify/agent-jobs.js'
-import type { ChangeBatch } from './change/change-batch.js'
-import type { FoldTarget } from './change/fold.js'
-import type { IssueRun } from './issue/issue-run.js'
+import type { ChangeBatch } from './batch.js'
+import type { FoldTarget } from './ledger/fold.js'
+import type { LiveComment } from './comment/live-comment.js'
 import type { Result } from './outcome.js'
+
+export interface JobTarget {
+  prompt?: string
+  jobId?: string
+  /** With a follow-up: the new job's prompt, should the service refuse the follow-up. */
+  fallbackPrompt?: string
+  /** What starts that new job, as the notice says it ('this change' unless given). */
+  fallbackFor?: string
+}
+
+/** What the triggering issue adds to a run: maybe a refusal, maybe a comment to keep current. */
+export interface IssueRun {
+  skipped?: string
+  /** What to ask the service: a new job's prompt, a follow-up to `jobId`, or just `jobId` to wait for. */
+  request: JobTarget
+  comment?: LiveComment
+  /** The prompt goes to a job recorded on the issue, as a follow-up. */
+  followUp: boolean
+  /** The issue was labelled again and its earlier job goes on (waited for, or followed up). */
+  continued?: Continued
+  /** Things the user should see as notices (why the label added again starts a new job). */
+  notices?: string[]
+}
+
+/**
+ * An issue labelled again whose earlier job goes on: still running (this run waits for it), or its
+ * docs pull request still open (the issue is sent to it as a follow-up).
+ */
+export interface Continued {
+  jobId: string
+  issue: number
+  /** The job's open docs pull request, as the service reports it: the issue went to it as a follow-up. */
+  docsPr?: string
+}
 
 /** What a run decided: a new job, a follow-up to an earlier one, or nothing. */
 export type Decision = 'new-job' | 'follow-up' | 'skip'

@@ -11,18 +11,117 @@ import {
 } from '../runner/inputs.js'
 import { readWorkspaceFile, workspaceOf } from '../runner/workspace.js'
 import { InputError } from '../runner/errors.js'
+import { LONGEST_WINDOW_MS } from '../records/ledger.js'
 import { Defaults, Input } from './names.js'
-import { type ChangeSettings, FOLD_MODES } from './change/change-run.js'
-import { readPathFilter } from './change/path-filter.js'
-import { REVIEWER_MODES } from './change/reviewers.js'
-import { APPROVAL_MODES, type ApprovalMode } from './change/approval.js'
-import { parseMaxJobs } from './ledger/budget.js'
+import { type PathFilter, readPathFilter } from './path-filter.js'
 import { botName } from '../github/event.js'
-import { PERMISSIONS } from '../github/permission.js'
-import { COMMENT_MODES, type TriggerSettings } from './issue/trigger.js'
+import { PERMISSIONS, type Permission } from '../github/permission.js'
 import { FAIL_ON_WORDS, type FailOnWord } from './outcome.js'
-import { REVIEW_MODES, type ReviewMode } from './review/review-run.js'
-import { IMPACT_COMMENT_MODES, type ImpactSettings } from './impact/impact-run.js'
+
+// The allowed values of the inputs and the settings each flow takes live here, with their
+// reading: the flows import their types from the settings, never the settings from a flow.
+
+export const COMMENT_MODES = ['auto', 'true', 'false'] as const
+export type CommentMode = (typeof COMMENT_MODES)[number]
+
+/** The inputs that decide what a run does with its trigger. */
+export interface TriggerSettings {
+  /** The prompt to send: for a new job, or as a follow-up when `jobId` is set. */
+  prompt?: string
+  /** An existing job to follow up on or wait for. */
+  jobId?: string
+  /** Token for comments and permission checks; masked. Empty when not given (local runs). */
+  githubToken: string
+  comment: CommentMode
+  /** The issue or pull request to comment on, when the event has none. */
+  issueNumber?: number
+  triggerPhrase: string
+  /** On `issues` events, the label that starts the agent; empty: any label (the workflow's `if:` decides). */
+  label: string
+  /** Least permission the triggering person needs, or 'none' for no check. */
+  requiredPermission: Permission | 'none'
+  /** Bot logins allowed to trigger, without the `[bot]` suffix, lower case. */
+  allowedBots: ReadonlySet<string>
+}
+
+export const FOLD_MODES = ['open-pr', 'never'] as const
+export type FoldMode = (typeof FOLD_MODES)[number]
+
+export const REVIEWER_MODES = ['authors'] as const
+
+/**
+ * `approval: dashboard`: change runs and scheduled catch-ups start nothing; their changes wait on the
+ * dashboard in one batch with a checkbox, and a tick by someone with `required-permission` (an
+ * `issues` `edited` event on the dashboard) starts them once.
+ */
+export const APPROVAL_MODES = ['none', 'dashboard'] as const
+export type ApprovalMode = (typeof APPROVAL_MODES)[number]
+
+/** `max-jobs`: how many jobs and follow-ups the agent may start in a rolling window. */
+export interface JobBudget {
+  max: number
+  windowMs: number
+  /** As the user wrote it, normalised: `5/day`. */
+  text: string
+}
+
+export const CHANGES = ['event', 'since-last'] as const
+
+/** The inputs that decide what a change run covers. */
+export interface PlanSettings {
+  /** The trigger label: a pull request labelled with it asks for docs before it is merged. */
+  label: string
+  /** Keep the ledger: catch up from the last documented commit, fold into open docs work. */
+  dashboard: boolean
+  /** `since-last` on a schedule or by hand: catch up without a prompt. */
+  changes: (typeof CHANGES)[number]
+  prompt?: string
+}
+
+/** The inputs that shape a run from code changes. */
+export interface ChangeSettings extends PlanSettings {
+  /** open-pr: send changes to the job whose docs pull request is still open; never: a new job each time. */
+  fold: FoldMode
+  /** Pull requests with this label are skipped. */
+  skipLabel: string
+  /** Add an excerpt of the patches to the prompt. */
+  includeDiff: boolean
+  /** Reads the docs pull request's state when github-token cannot (a private docs repository); masked. */
+  docsToken: string
+  dashboardTitle: string
+  paths: PathFilter
+  maxJobs?: JobBudget
+  /** `expire-after`: docs pull requests open longer are closed (needs `docs-token`). */
+  expireAfter?: { ms: number; text: string; keepLabel: string }
+  /** `max-open`: at most this many docs pull requests of the project open (a running job counts). */
+  maxOpen?: number
+  /** `reviewers: authors`: the changes' authors are requested as reviewers (needs `docs-token`). */
+  reviewers?: (typeof REVIEWER_MODES)[number]
+  /** `approval: dashboard`: the changes wait for a tick on the dashboard before anything starts. */
+  approval?: ApprovalMode
+  dryRun: boolean
+}
+
+/** `follow-reviews`: reviews that start with the trigger phrase, or every review with text. */
+export const REVIEW_MODES = ['phrase', 'all'] as const
+export type ReviewMode = (typeof REVIEW_MODES)[number]
+
+export const IMPACT_COMMENT_MODES = ['pr', 'dashboard'] as const
+
+export interface ImpactSettings {
+  apiKey: string
+  projectId: string
+  githubToken: string
+  docsToken: string
+  dashboardTitle: string
+  /** `impact-after`: each window's length, in whole days. */
+  impactAfter: { days: number; text: string }
+  impactComment: (typeof IMPACT_COMMENT_MODES)[number]
+  /** `max-requests`: analytics requests at most in this run, retries included. */
+  maxRequests: number
+  timeoutMs: number
+  dryRun: boolean
+}
 
 /** Everything the agent action needs, validated before the first request. */
 export interface Settings extends Connection, TriggerSettings, ChangeSettings {
@@ -64,6 +163,7 @@ export function readSettings(get: InputReader, env: NodeJS.ProcessEnv, mask: Mas
   const issueNumber = rawIssue
     ? parseInteger(Input.IssueNumber, rawIssue, 1, 2 ** 31 - 1)
     : undefined
+  const dashboard = parseBoolean(Input.Dashboard, value(Input.Dashboard))
   const triggerPhrase = value(Input.TriggerPhrase)
   if (/\s/.test(triggerPhrase)) {
     throw new InputError(
@@ -94,27 +194,27 @@ export function readSettings(get: InputReader, env: NodeJS.ProcessEnv, mask: Mas
     skipLabel: value(Input.SkipLabel),
     includeDiff: parseBoolean(Input.IncludeDiff, value(Input.IncludeDiff)),
     docsToken,
-    dashboard: parseBoolean(Input.Dashboard, value(Input.Dashboard)),
+    dashboard,
     dashboardTitle: readTitle(value(Input.DashboardTitle)),
     changes: parseChoice(Input.Changes, value(Input.Changes), CHANGES),
     dryRun: parseBoolean(Input.DryRun, value(Input.DryRun)),
     paths: readPathFilter(Input.Paths, get(Input.Paths), Input.PathsIgnore, get(Input.PathsIgnore)),
     maxJobs: parseMaxJobs(Input.MaxJobs, get(Input.MaxJobs)),
-    expireAfter: readExpireAfter(get(Input.ExpireAfter), docsToken),
+    expireAfter: readExpireAfter(get(Input.ExpireAfter), value(Input.KeepLabel), docsToken),
     maxOpen: get(Input.MaxOpen).trim()
       ? parseInteger(Input.MaxOpen, get(Input.MaxOpen).trim(), 1, 100)
       : undefined,
     reviewers: readReviewers(get(Input.Reviewers), docsToken),
     followReviews: parseChoice(Input.FollowReviews, value(Input.FollowReviews), REVIEW_MODES),
-    approval: readApproval(value(Input.Approval), value(Input.Dashboard)),
-    ...readImpact(get, value, docsToken)
+    approval: readApproval(value(Input.Approval), dashboard),
+    ...readImpact(get, value, docsToken, dashboard)
   }
 }
 
 /** `approval: dashboard` waits for a tick on the dashboard, so it needs the dashboard. */
-function readApproval(raw: string, dashboard: string): ApprovalMode {
+function readApproval(raw: string, dashboard: boolean): ApprovalMode {
   const mode = parseChoice(Input.Approval, raw.trim().toLowerCase(), APPROVAL_MODES)
-  if (mode === 'dashboard' && !parseBoolean(Input.Dashboard, dashboard))
+  if (mode === 'dashboard' && !dashboard)
     throw new InputError(
       `Input '${Input.Approval}' is 'dashboard' but '${Input.Dashboard}' is 'false': the changes wait for approval on the dashboard issue. Set '${Input.Dashboard}: true' or '${Input.Approval}: none'.`
     )
@@ -131,7 +231,8 @@ const MAX_IMPACT_DAYS = 28
 function readImpact(
   get: InputReader,
   value: (name: keyof typeof Defaults) => string,
-  docsToken: string
+  docsToken: string,
+  dashboard: boolean
 ): Pick<Settings, 'impactAfter' | 'impactComment' | 'maxRequests'> {
   const impactComment = parseChoice(
     Input.ImpactComment,
@@ -150,7 +251,7 @@ function readImpact(
     throw new InputError(
       `Input '${Input.ImpactAfter}' needs '${Input.DocsToken}': the docs pull requests' files are read, and the result commented on them, in the docs repository.`
     )
-  if (!parseBoolean(Input.Dashboard, value(Input.Dashboard)))
+  if (!dashboard)
     throw new InputError(
       `Input '${Input.ImpactAfter}' needs '${Input.Dashboard}: true': the merged docs pull requests to measure, and what was measured, are in the dashboard's ledger.`
     )
@@ -173,8 +274,12 @@ function readReviewers(raw: string, docsToken: string): ChangeSettings['reviewer
 
 const MAX_EXPIRE_AFTER_MS = 365 * 86_400_000
 
-/** `expire-after`: a duration of an hour to a year; closing needs `docs-token`. */
-function readExpireAfter(raw: string, docsToken: string): ChangeSettings['expireAfter'] {
+/** `expire-after`: a duration of an hour to a year, with `keep-label`; closing needs `docs-token`. */
+function readExpireAfter(
+  raw: string,
+  keepLabel: string,
+  docsToken: string
+): ChangeSettings['expireAfter'] {
   const text = raw.trim().toLowerCase()
   if (!text) return undefined
   const ms = durationInput(Input.ExpireAfter, text, 3_600_000, MAX_EXPIRE_AFTER_MS)
@@ -182,7 +287,7 @@ function readExpireAfter(raw: string, docsToken: string): ChangeSettings['expire
     throw new InputError(
       `Input '${Input.ExpireAfter}' needs '${Input.DocsToken}': docs pull requests are closed in the docs repository, with a token that can write its pull requests.`
     )
-  return { ms, text }
+  return { ms, text, keepLabel: keepLabel.trim() }
 }
 
 function readPrompt(get: InputReader, workspace: string): string | undefined {
@@ -228,8 +333,6 @@ function parseFailOn(raw: string): ReadonlySet<FailOnWord> {
   return result
 }
 
-const CHANGES = ['event', 'since-last'] as const
-
 /** An issue title: one line, at most 256 characters (GitHub's own limit is higher). */
 function readTitle(raw: string): string {
   const title = raw.replace(/\s+/g, ' ').trim()
@@ -240,11 +343,18 @@ function readTitle(raw: string): string {
   return title
 }
 
-/** The post step needs only the connection and the token, read again from the same inputs. */
-export function readPostSettings(
-  get: InputReader,
-  mask: Masker
-): Connection & { githubToken: string } {
-  const connection = readConnection(get, mask)
-  return { ...connection, githubToken: readSecret(get, mask, Input.GithubToken) }
+const BUDGET_WINDOWS: Record<string, number> = { day: 86_400_000, week: LONGEST_WINDOW_MS }
+
+/** `max-jobs`: a number of jobs per day or per week, or nothing for no budget. */
+export function parseMaxJobs(name: string, raw: string): JobBudget | undefined {
+  const text = raw.trim().toLowerCase().replace(/\s+/g, '')
+  if (text === '') return undefined
+  const m = /^(\d{1,4})\/(day|week)$/.exec(text)
+  const max = Number(m?.[1])
+  if (!m || max < 1) {
+    throw new InputError(
+      `Input '${name}' must be a number of jobs per day or per week, such as 5/day or 20/week; got '${raw}'.`
+    )
+  }
+  return { max, windowMs: BUDGET_WINDOWS[m[2] as string] as number, text: `${max}/${m[2]}` }
 }

@@ -1,7 +1,7 @@
 import { CancelledError, InputError } from '../runner/errors.js'
 import { type GitHubApi, describeGitHubError } from '../github/api.js'
 import { type RunEvent, botName } from '../github/event.js'
-import type { TriggerSettings } from './issue/trigger.js'
+import type { TriggerSettings } from './settings.js'
 import { hasPermission } from '../github/permission.js'
 
 /**

@@ -1,16 +1,7 @@
 import path from 'node:path'
-import { CommonInput, type Connection, readConnection } from '../mintlify/connection.js'
-import { type DateValue, readDateRange } from '../runner/dates.js'
-import { durationInput } from '../runner/duration.js'
+import { type ReportInputs, readReportInputs } from '../mintlify/report-inputs.js'
 import { InputError } from '../runner/errors.js'
-import {
-  type InputReader,
-  type Masker,
-  parseInteger,
-  sendableSecret,
-  withDefaults
-} from '../runner/inputs.js'
-import { resolveOutputFile, workspaceOf } from '../runner/workspace.js'
+import { type InputReader, type Masker, parseInteger, withDefaults } from '../runner/inputs.js'
 import { type ChangesSettings, readChangesSettings } from './changes-settings.js'
 import { GapsDefaults, GapsInput } from './names.js'
 
@@ -21,20 +12,12 @@ export type Signal = (typeof SIGNALS)[number]
 export type ReportFormat = 'json' | 'markdown'
 
 /** Everything the docs-gaps report needs, validated before the first request. */
-export interface GapsSettings extends Connection {
-  dateFrom?: DateValue
-  /** Exclusive: the service counts days before it. */
-  dateTo?: DateValue
+export interface GapsSettings extends ReportInputs {
   signals: Signal[]
   top: number
   minHits: number
   maxRequests: number
-  /** Absolute path inside the workspace. */
-  outputFile: string
-  /** The path as the user gave it, for messages and the `file` output. */
-  outputFileShown: string
   format: ReportFormat
-  timeoutMs: number
   /** `changes-since`: tie the gaps to the repository's changes since then; undefined when not asked. */
   changes?: ChangesSettings
 }
@@ -49,24 +32,15 @@ export function readGapsSettings(
   mask: Masker,
   now: number
 ): GapsSettings {
-  const connection = readConnection(get, mask)
-  // Every run of a sub-action calls the service: an unexpanded key is refused at once.
-  sendableSecret(CommonInput.ApiKey, connection.apiKey)
   const value = withDefaults(get, GapsDefaults)
-  const { from, to } = readDateRange(GapsInput.DateFrom, GapsInput.DateTo, get, now)
-  const outputFileShown = value(GapsInput.OutputFile)
+  const report = readReportInputs(get, env, mask, now, GapsInput, GapsDefaults)
   return {
-    ...connection,
-    dateFrom: from,
-    dateTo: to,
+    ...report,
     signals: parseSignals(value(GapsInput.Signals)),
     top: parseInteger(GapsInput.Top, value(GapsInput.Top), 1, MAX_TOP),
     minHits: parseInteger(GapsInput.MinHits, value(GapsInput.MinHits), 1, 1_000_000),
     maxRequests: parseInteger(GapsInput.MaxRequests, value(GapsInput.MaxRequests), 1, MAX_REQUESTS),
-    outputFile: resolveOutputFile(GapsInput.OutputFile, outputFileShown, workspaceOf(env)),
-    outputFileShown,
-    format: formatOf(outputFileShown),
-    timeoutMs: durationInput(GapsInput.Timeout, value(GapsInput.Timeout), 1000, 6 * 3_600_000),
+    format: formatOf(report.outputFileShown),
     changes: readChangesSettings(get, env, mask, now)
   }
 }

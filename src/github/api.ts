@@ -145,6 +145,9 @@ export function refusedAccess(error: unknown): boolean {
   )
 }
 
+/** The error is a GitHub call that failed (answered or not), rather than a wrong answer or a bug. */
+export const isGitHubCallError = (error: unknown): boolean => error instanceof RequestError
+
 /** GitHub answered 404: no such thing, or none this token may see. */
 export const notFound = (error: unknown): boolean =>
   error instanceof RequestError && error.response !== undefined && error.status === 404

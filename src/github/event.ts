@@ -193,6 +193,8 @@ export interface PullRequestRef {
   mergeCommit?: string
   /** open or closed. */
   state: string
+  /** Opened as a draft and not marked ready for review yet. */
+  draft?: boolean
   /** Totals from the payload, when it gives them: they say how much a capped file list leaves out. */
   changedFiles?: number
   additions?: number
@@ -201,6 +203,25 @@ export interface PullRequestRef {
   createdAt?: number
   mergedAt?: number
   closedAt?: number
+}
+
+/** owner, repo and number of a pull request link on the run's GitHub, or undefined. */
+export function parsePullLink(
+  link: string,
+  serverUrl: string
+): { owner: string; repo: string; number: number } | undefined {
+  let url: URL
+  let server: URL
+  try {
+    url = new URL(link)
+    server = new URL(serverUrl)
+  } catch {
+    return undefined
+  }
+  if (url.host.toLowerCase() !== server.host.toLowerCase()) return undefined
+  const m = /^\/([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)\/pull\/(\d{1,10})\/?$/.exec(url.pathname)
+  if (!m) return undefined
+  return { owner: m[1] as string, repo: m[2] as string, number: Number(m[3]) }
 }
 
 /** A push as the event payload describes it. */
@@ -252,6 +273,7 @@ export function parsePullRequest(value: unknown): PullRequestRef | undefined {
     merged: pr.merged === true || (typeof pr.merged_at === 'string' && pr.merged_at !== ''),
     mergeCommit: SHA.test(text(pr.merge_commit_sha)) ? text(pr.merge_commit_sha) : undefined,
     state: text(pr.state),
+    ...(pr.draft === true ? { draft: true } : {}),
     changedFiles: count(pr.changed_files),
     additions: count(pr.additions),
     deletions: count(pr.deletions),

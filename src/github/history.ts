@@ -1,4 +1,4 @@
-import { isBot } from './event.js'
+import { type PullRequestRef, isBot } from './event.js'
 
 /**
  * Reading what changed on a branch through GitHub's GraphQL API: the commits back to a known one,
@@ -111,18 +111,11 @@ function historyCommit(c: Record<string, unknown>, sha: string, base: string): H
 }
 
 /** A pull request with its file list, as the prompt and the skip rules need it. */
-export interface PullDetails {
-  number: number
-  title: string
-  body: string
-  url: string
-  author: string
-  authorIsBot: boolean
-  base: string
-  merged: boolean
-  state: string
-  labels: string[]
-  mergeCommit?: string
+export interface PullDetails extends Omit<
+  PullRequestRef,
+  'changedFiles' | 'additions' | 'deletions' | 'createdAt' | 'mergedAt' | 'closedAt'
+> {
+  /** Totals, always read here (the payload may lack them). */
   changedFiles: number
   additions: number
   deletions: number

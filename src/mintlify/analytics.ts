@@ -33,49 +33,20 @@ export interface VisitorsQuery {
   offset: number
 }
 
-export async function getVisitorsPage(
-  client: ApiClient,
-  projectId: string,
-  query: VisitorsQuery,
-  deadline: number,
-  /** Every attempt, retries included, draws on it. */
-  budget?: RequestBudget
-): Promise<VisitorsPage> {
-  return asVisitorsPage(
-    await readPerPath(client, projectId, 'visitors', query, deadline, budget),
-    'visitors'
-  )
-}
-
 /**
- * Content views per path, human and AI apart: the same page as the visitors' (`views` for
- * `visitors`), its counts events rather than people.
+ * One page of a per-path count, checked against the document: `visitors` (unique visitors), or
+ * `views` (content views, human and AI apart: the same page, its counts events rather than people).
  */
-export async function getViewsPage(
-  client: ApiClient,
-  projectId: string,
-  query: VisitorsQuery,
-  deadline: number,
-  budget?: RequestBudget
-): Promise<VisitorsPage> {
-  const page = (await readPerPath(client, projectId, 'views', query, deadline, budget)) as {
-    views?: unknown
-  } | null
-  // Checked as a visitors page: the views' list stands where the visitors' does.
-  const { views, ...rest } = page && typeof page === 'object' ? page : { views: undefined }
-  return asVisitorsPage({ ...rest, visitors: views }, 'views')
-}
-
-/** One page of a per-path count (`visitors` or `views`): the same query, paging and errors. */
-function readPerPath(
+export async function getPerPathPage(
   client: ApiClient,
   projectId: string,
   what: 'visitors' | 'views',
   query: VisitorsQuery,
   deadline: number,
+  /** Every attempt, retries included, draws on it. */
   budget?: RequestBudget
-): Promise<unknown> {
-  return client.send<unknown>({
+): Promise<VisitorsPage> {
+  const body = await client.send<unknown>({
     method: 'GET',
     path: ['v1', 'analytics', projectId, what],
     query: { ...query },
@@ -85,6 +56,11 @@ function readPerPath(
     budget,
     notFound: projectNotFound(projectId)
   })
+  if (what === 'visitors') return asVisitorsPage(body, 'visitors')
+  // Checked as a visitors page: the views' list stands where the visitors' does.
+  const page = body as { views?: unknown } | null
+  const { views, ...rest } = page && typeof page === 'object' ? page : { views: undefined }
+  return asVisitorsPage({ ...rest, visitors: views }, 'views')
 }
 
 /** Counts are numbers in the document (approximate distinct visitors), never negative. */

@@ -51,6 +51,18 @@ export interface LedgerJob {
   moreChanges: number
   /** Its merged docs pull request's reader impact, once measured (`impact-after`): measured once. */
   impact?: ReaderImpact
+  /** Its docs pull request is a draft, as last read: counted apart from those ready for review. */
+  draft?: boolean
+  /** Whether a person (not the agent) committed to its docs pull request, once read after the merge. */
+  personCommitted?: boolean
+  /** Why `expire-after` last kept its docs pull request open (a person's work on it), and when. */
+  kept?: KeptOpen
+}
+
+/** Why a docs pull request older than `expire-after` stays open. */
+export interface KeptOpen {
+  why: string
+  at: number
 }
 
 /**
@@ -309,7 +321,8 @@ function checkedProject(value: unknown): ProjectLedger {
         ...optionalTime('checkedAt', job.checkedAt),
         changes: list(job.changes).map(checkedChange),
         moreChanges: num(job.moreChanges),
-        ...checkedImpact(job.impact)
+        ...checkedImpact(job.impact),
+        ...checkedTouch(job)
       }
     }),
     waiting: waiting
@@ -402,6 +415,23 @@ function checkedDays(value: unknown): Pick<ProjectLedger, 'startsByDay'> {
 }
 
 /** A measured impact: whole, non-negative figures (or null), one per measure; anything else dropped. */
+/** Shown on the dashboard: the reason is cut to MAX_KEPT_WHY characters. */
+const MAX_KEPT_WHY = 200
+
+/** What the ledger knows of people's work on a docs pull request, each field dropped when out of shape. */
+function checkedTouch(
+  job: Record<string, unknown>
+): Pick<LedgerJob, 'draft' | 'personCommitted' | 'kept'> {
+  const kept = object(job.kept)
+  return {
+    ...(job.draft === true ? { draft: true } : {}),
+    ...(typeof job.personCommitted === 'boolean' ? { personCommitted: job.personCommitted } : {}),
+    ...(typeof kept.why === 'string' && kept.why && num(kept.at) > 0
+      ? { kept: { why: kept.why.slice(0, MAX_KEPT_WHY), at: num(kept.at) } }
+      : {})
+  }
+}
+
 function checkedImpact(value: unknown): Pick<LedgerJob, 'impact'> {
   const i = object(value)
   const figures = (v: unknown): (number | null)[] | undefined => {

@@ -2,7 +2,7 @@ import {
   type VisitorCounts,
   type VisitorRow,
   type VisitorsPage,
-  getVisitorsPage
+  getPerPathPage
 } from '../mintlify/analytics.js'
 import { RequestBudget } from '../mintlify/budget.js'
 import { BudgetExhaustedError, RateLimitError } from '../mintlify/errors.js'
@@ -93,9 +93,10 @@ export async function exportVisitors(
   for (let offset = request.offset; ; offset += request.pageSize) {
     let page: VisitorsPage
     try {
-      page = await getVisitorsPage(
+      page = await getPerPathPage(
         client,
         request.projectId,
+        'visitors',
         { dateFrom: request.dateFrom, dateTo: request.dateTo, limit: request.pageSize, offset },
         request.deadline,
         budget

@@ -1,17 +1,13 @@
 import path from 'node:path'
-import { CommonInput, type Connection, readConnection } from '../mintlify/connection.js'
-import { durationInput } from '../runner/duration.js'
+import { type ReportInputs, readReportInputs } from '../mintlify/report-inputs.js'
 import {
   type InputReader,
   type Masker,
   parseChoice,
   parseInteger,
-  sendableSecret,
   withDefaults
 } from '../runner/inputs.js'
-import { resolveOutputFile, workspaceOf } from '../runner/workspace.js'
 import { InputError } from '../runner/errors.js'
-import { type DateValue, readDateRange } from '../runner/dates.js'
 import { VisitorsDefaults, VisitorsInput } from './names.js'
 
 /** The export's file formats and the keys that rank its top pages. */
@@ -21,14 +17,7 @@ export type SortKey = (typeof SORT_KEYS)[number]
 export type FileFormat = Exclude<(typeof FORMATS)[number], 'auto'>
 
 /** Everything the visitors export needs, validated before the first request. */
-export interface VisitorsSettings extends Connection {
-  dateFrom?: DateValue
-  /** Exclusive: the service counts days before it. */
-  dateTo?: DateValue
-  /** Absolute path inside the workspace. */
-  outputFile: string
-  /** The path as the user gave it, for messages and the `file` output. */
-  outputFileShown: string
+export interface VisitorsSettings extends ReportInputs {
   format: FileFormat
   pageSize: number
   /** The first row to export: 0, or an earlier run's `next-offset`. */
@@ -37,7 +26,6 @@ export interface VisitorsSettings extends Connection {
   sortBy: SortKey
   /** Requests this run may make (the organisation's 100 an hour are shared with everything else). */
   maxRequests: number
-  timeoutMs: number
 }
 
 export const MAX_TOP = 100
@@ -53,29 +41,14 @@ export function readVisitorsSettings(
   mask: Masker,
   now: number
 ): VisitorsSettings {
-  const connection = readConnection(get, mask)
-  // Every run of a sub-action calls the service: an unexpanded key is refused at once.
-  sendableSecret(CommonInput.ApiKey, connection.apiKey)
   const value = withDefaults(get, VisitorsDefaults)
-  const { from: dateFrom, to: dateTo } = readDateRange(
-    VisitorsInput.DateFrom,
-    VisitorsInput.DateTo,
-    get,
-    now
-  )
-  const outputFileShown = value(VisitorsInput.OutputFile)
-  const outputFile = resolveOutputFile(VisitorsInput.OutputFile, outputFileShown, workspaceOf(env))
-  const format = formatOf(
-    parseChoice(VisitorsInput.Format, value(VisitorsInput.Format), FORMATS),
-    outputFileShown
-  )
+  const report = readReportInputs(get, env, mask, now, VisitorsInput, VisitorsDefaults)
   return {
-    ...connection,
-    dateFrom,
-    dateTo,
-    outputFile,
-    outputFileShown,
-    format,
+    ...report,
+    format: formatOf(
+      parseChoice(VisitorsInput.Format, value(VisitorsInput.Format), FORMATS),
+      report.outputFileShown
+    ),
     pageSize: parseInteger(VisitorsInput.PageSize, value(VisitorsInput.PageSize), 1, 250),
     offset: parseInteger(VisitorsInput.Offset, value(VisitorsInput.Offset), 0, 1_000_000_000),
     top: parseInteger(VisitorsInput.Top, value(VisitorsInput.Top), 1, MAX_TOP),
@@ -85,12 +58,6 @@ export function readVisitorsSettings(
       value(VisitorsInput.MaxRequests),
       1,
       MAX_REQUESTS
-    ),
-    timeoutMs: durationInput(
-      VisitorsInput.Timeout,
-      value(VisitorsInput.Timeout),
-      1000,
-      6 * 3_600_000
     )
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { FakeGitHub, FakeIssue, FakePull } from '../simulator/fake-github.js'
+import type { FakeGitHub, FakeIssue, FakePull, FakeTimelineItem } from '../simulator/fake-github.js'
 import type { Simulator } from '../simulator/server.js'
 import {
   type ChangeRun,
@@ -11,6 +11,7 @@ import { codeChangeSuite } from '../support/code-change-suite.js'
 import type { RunResult } from '../support/run-action.js'
 import { runInProcess } from '../support/run-in-process.js'
 import { VirtualClock } from '../support/virtual-clock.js'
+import { escapeMarkdown } from '../../src/runner/markdown.js'
 
 const DAY = 86_400_000
 const DOCS = 'acme/docs'
@@ -177,6 +178,145 @@ describe('expire-after', () => {
   })
 })
 
+describe('expire-after never closes a person’s work', () => {
+  const DOCS_WRITER = { login: 'docs-writer', type: 'User' as const }
+  /** A docs pull request opened now by the agent, with its own first commit. */
+  const agentPull = (link: unknown, timeline: FakeTimelineItem[] = []): FakePull =>
+    docsPull(link, {
+      timeline: [{ kind: 'commit', at: clock.wallNow(), email: 'agent@mintlify.com' }, ...timeline]
+    })
+  const kept = () => ledgerOf()?.jobs[0]?.kept?.why
+  /** The GraphQL requests for a pull request's timeline. */
+  const activityReads = () =>
+    gh.requests.filter(
+      r => r.path.endsWith('/graphql') && JSON.stringify(r.body).includes('timelineItems')
+    )
+
+  it.each([
+    ['a person’s commit', { kind: 'commit', login: 'bob' }, '@bob pushed a commit to it'],
+    [
+      'a commit by a git author GitHub knows no account of',
+      { kind: 'commit', email: 'bob@laptop.local' },
+      'a git author GitHub matches to no account pushed a commit to it'
+    ],
+    ['an approval', { kind: 'review', login: 'carol', state: 'APPROVED' }, '@carol approved it'],
+    [
+      'a request for changes',
+      { kind: 'review', login: 'dave', state: 'CHANGES_REQUESTED' },
+      '@dave requested changes on it'
+    ]
+  ] as const)(
+    'keeps it open for good after %s, and the dashboard says why',
+    async (_, item, why) => {
+      const first = await runMerged()
+      const pull = agentPull(first.outputs.prLink, [{ ...item, at: clock.wallNow() + DAY }])
+      await clock.sleep(40 * DAY)
+      const next = await runMerged()
+      expect(next.code).toBe(0)
+      expect(pull.state).toBe('open')
+      expect(closes()).toHaveLength(0)
+      expect(kept()).toContain(why)
+      expect(next.log).toContain(
+        `Kept the docs pull request ${first.outputs.prLink} open past 'expire-after: 14d': ${why}`
+      )
+      expect(dashboards()[0]?.body).toContain('#### Kept open past expire-after')
+      // Named, never mentioned.
+      expect(dashboards()[0]?.body).toContain(`: ${escapeMarkdown(why)}`)
+      // The open docs pull request takes the change.
+      expect(next.outputs).toMatchObject({ decision: 'follow-up' })
+    }
+  )
+
+  it('keeps one with the keep label, whoever added it, and keep-label names another', async () => {
+    const first = await runMerged()
+    const pull = agentPull(first.outputs.prLink)
+    pull.labels = ['Docs-Agent-Keep']
+    await clock.sleep(15 * DAY)
+    await runMerged()
+    expect(pull.state).toBe('open')
+    expect(kept()).toBe("it has the label 'docs-agent-keep'")
+    const other = await runMerged({ 'keep-label': 'hold' })
+    expect(other.code).toBe(0)
+    expect(pull.state).toBe('closed')
+  })
+
+  it('measures from a person’s last comment, review or label: closed only once that is older, saying so', async () => {
+    const first = await runMerged()
+    const pull = agentPull(first.outputs.prLink, [
+      { kind: 'label', login: 'erin', label: 'docs', at: clock.wallNow() + 2 * DAY },
+      { kind: 'review', login: 'erin', state: 'COMMENTED', at: clock.wallNow() + 3 * DAY }
+    ])
+    await clock.sleep(10 * DAY)
+    gh.addComment(
+      pull.number,
+      'Looks close, one more pass?',
+      { login: 'frank', type: 'User' },
+      DOCS
+    )
+    await clock.sleep(10 * DAY)
+    // Twenty days old, but a person commented ten days ago.
+    const young = await runMerged()
+    expect(pull.state).toBe('open')
+    expect(kept()).toContain('a comment by @frank on')
+    expect(young.log).toContain("within 'expire-after: 14d'")
+    await clock.sleep(5 * DAY)
+    await runMerged()
+    expect(pull.state).toBe('closed')
+    const [closing] = besideRecord(gh.commentsOn(pull.number, DOCS)).filter(c =>
+      c.body.includes('closed as stale')
+    )
+    expect(closing?.body).toContain(`the last was ${escapeMarkdown('a comment by @frank')}`)
+    expect(closing?.body).toContain(
+      'Nobody but the docs agent has touched this docs pull request since'
+    )
+    expect(closing?.body).toContain('no commit, review, comment or label by a person')
+    expect(closing?.body).toContain('`docs-agent-keep`')
+  })
+
+  it('counts the agent’s own activity as nobody’s: its commits, bots, the docs-token identity’s comments', async () => {
+    gh.tokenUsers.set(DOCS_TOKEN, DOCS_WRITER)
+    const first = await runMerged()
+    const pull = agentPull(first.outputs.prLink, [
+      { kind: 'commit', at: clock.wallNow() + DAY, email: 'agent@mintlify.com' },
+      { kind: 'commit', at: clock.wallNow() + DAY, login: 'mintlify[bot]', bot: true },
+      { kind: 'label', at: clock.wallNow() + DAY, login: 'mintlify', bot: true, label: 'docs' },
+      { kind: 'review', at: clock.wallNow() + DAY, login: 'docs-writer', state: 'APPROVED' }
+    ])
+    gh.addComment(pull.number, 'Written with docs-token', DOCS_WRITER, DOCS)
+    await clock.sleep(15 * DAY)
+    const next = await runMerged()
+    expect(next.code).toBe(0)
+    expect(pull.state).toBe('closed')
+    expect(ledgerOf()?.jobs[0]?.state).toBe('expired')
+  })
+
+  it('closes nothing when who touched it cannot be read: a warning naming docs-token', async () => {
+    const first = await runMerged()
+    const pull = agentPull(first.outputs.prLink)
+    await clock.sleep(15 * DAY)
+    gh.failures.set('pull-activity', 403)
+    const next = await runMerged()
+    expect(next.code).toBe(0)
+    expect(pull.state).toBe('open')
+    expect(next.log).toMatch(
+      /::warning::Could not read who touched the docs pull request \S+ with 'docs-token' \(HTTP 403\), so stale docs pull requests are not closed in this run: a person’s work is never closed on a guess\. Give 'docs-token' read and write access to the pull requests of acme\/docs\./
+    )
+  })
+
+  it('reads a docs pull request’s activity in one request, and only once it is older than expire-after', async () => {
+    const first = await runMerged()
+    agentPull(first.outputs.prLink)
+    await clock.sleep(13 * DAY)
+    suite.keepCalls()
+    await runMerged()
+    expect(activityReads()).toHaveLength(0)
+    await clock.sleep(2 * DAY)
+    suite.keepCalls()
+    await runMerged()
+    expect(activityReads()).toHaveLength(1)
+  })
+})
+
 describe('max-open', () => {
   const capped = (inputs: Record<string, string> = {}) =>
     runMerged({ 'expire-after': '', 'max-open': '1', fold: 'never', ...inputs })
@@ -216,6 +356,22 @@ describe('max-open', () => {
     expect(second.outputs.result).toBe('skipped')
     expect(second.log).toContain(`job ${first.outputs.jobId} (running)`)
     expect(sim.requests('create')).toHaveLength(1)
+  })
+
+  it('counts a docs pull request it cannot read as open, saying what to grant docs-token when refused', async () => {
+    const first = await capped()
+    const open = docsPull(first.outputs.prLink)
+    gh.failures.set('pull', 403)
+    const second = await capped()
+    expect(second.outputs.result).toBe('skipped')
+    expect(second.log).toContain(
+      `Could not read ${first.outputs.prLink}: HTTP 403: counted as open for 'max-open'. Give 'docs-token' read access to the pull requests of acme/docs.`
+    )
+    expect(open.state).toBe('open')
+    // Not refused, only failing: nothing to grant.
+    gh.failures.set('pull', 502)
+    const third = await capped()
+    expect(third.log).toMatch(/HTTP 502: counted as open for 'max-open'\.\n/)
   })
 
   it('does not stop a fold into the open docs pull request', async () => {

@@ -96,6 +96,46 @@ describe('the outcomes of the last 30 days', () => {
     )
   })
 
+  it('reckons the zero-touch rate from who committed to each merged docs pull request, and counts drafts apart', async () => {
+    const agentCommit = {
+      kind: 'commit' as const,
+      at: clock.wallNow(),
+      email: 'agent@mintlify.com'
+    }
+    docsPull(await runMerged(), { ...merged(HOUR), timeline: [agentCommit] })
+    docsPull(await runMerged(), {
+      ...merged(2 * HOUR),
+      timeline: [agentCommit, { kind: 'commit', at: clock.wallNow() + HOUR, login: 'bob' }]
+    })
+    docsPull(await runMerged(), { draft: true })
+    const last = await runMerged()
+    expect(last.code).toBe(0)
+    const figures = outcomesOf(dashboard())
+    expect(figures).toContain(
+      "- **Zero-touch**: 50% (1 of 2 merged without a person's commit): merged without a person's commit ÷ merged whose commits were read"
+    )
+    expect(figures).toContain(
+      '2 merged · 0 closed without merge · 0 expired · 1 still open · 1 open as drafts, counted apart'
+    )
+    expect(ledgerOf()?.jobs.map(j => j.personCommitted)).toEqual([
+      false,
+      true,
+      undefined,
+      undefined
+    ])
+    // One activity read per merged docs pull request, in the runs that saw them merged.
+    const activityReads = gh.requests.filter(r =>
+      JSON.stringify(r.body ?? '').includes('timelineItems')
+    )
+    expect(activityReads).toHaveLength(2)
+    // Known now: never read again.
+    suite.keepCalls()
+    await runMerged()
+    expect(
+      gh.requests.filter(r => JSON.stringify(r.body ?? '').includes('timelineItems'))
+    ).toHaveLength(0)
+  })
+
   it('says so when nothing is decided yet', async () => {
     docsPull(await runMerged())
     await runMerged()

@@ -29,6 +29,24 @@ export interface FakePull {
   closedAt?: number
   /** Logins asked to review (POST requested_reviewers). */
   requestedReviewers?: string[]
+  /** Opened as a draft. */
+  draft?: boolean
+  /** Its commits, reviews and labels, oldest first, for GraphQL's timelineItems (comments come from the fake's comments). */
+  timeline?: FakeTimelineItem[]
+}
+
+/** A commit, review or label on a pull request's timeline. */
+export interface FakeTimelineItem {
+  kind: 'commit' | 'review' | 'label'
+  /** When (epoch ms). */
+  at: number
+  /** Who: for a commit, the account its git email matches (none: a git author GitHub does not know). */
+  login?: string
+  bot?: boolean
+  /** A commit's git email; made up from the login otherwise. */
+  email?: string
+  state?: 'APPROVED' | 'CHANGES_REQUESTED' | 'COMMENTED' | 'DISMISSED'
+  label?: string
 }
 
 export interface FakeCommit {
@@ -116,6 +134,7 @@ export function pullView(
     labels: (pull.labels ?? []).map((name, i) => ({ id: i + 1, name })),
     base: { ref: pull.base ?? 'main' },
     merged: pull.merged ?? pull.state !== 'open',
+    draft: pull.draft ?? false,
     created_at: iso(pull.createdAt) ?? '2026-11-20T09:00:00Z',
     merged_at:
       (pull.merged ?? pull.state !== 'open')

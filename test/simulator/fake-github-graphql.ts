@@ -7,6 +7,7 @@ import {
   type FakeCommit,
   type FakeFile,
   type FakePull,
+  type FakeTimelineItem,
   iso
 } from './fake-github-changes.js'
 
@@ -131,7 +132,7 @@ function repositoryNode(store: ChangeStore, repo: string): Record<string, unknow
     object: ({ oid }: { oid: string }) => commitNode(store, repo, oid),
     pullRequest: ({ number }: { number: number }) => {
       const pull = store.pulls.get(`${repo}#${number}`)
-      return pull ? pullNode(repo, pull) : null
+      return pull ? pullNode(store, repo, pull) : null
     },
     defaultBranchRef: main?.length
       ? { name: 'main', target: commitNode(store, repo, main[main.length - 1] as string) }
@@ -145,7 +146,7 @@ function repositoryNode(store: ChangeStore, repo: string): Record<string, unknow
         .map(([, p]) => p)
         .sort((a, b) => (b.mergedAt ?? 0) - (a.mergedAt ?? 0) || b.number - a.number)
         .slice(0, first)
-        .map(p => pullNode(repo, p))
+        .map(p => pullNode(store, repo, p))
     })
   }
 }
@@ -168,7 +169,7 @@ function commitNode(store: ChangeStore, repo: string, oid: string): Record<strin
         .map(n => store.pulls.get(`${repo}#${n}`))
         .filter((p): p is FakePull => p !== undefined)
         .slice(0, first)
-        .map(p => pullNode(repo, p))
+        .map(p => pullNode(store, repo, p))
     }),
     // Cursors are offsets into the history, as opaque to the action as GitHub's.
     history: ({ first, after }: { first: number; after?: string | null }) => {
@@ -209,7 +210,7 @@ const CHANGE_TYPES: Record<string, string> = {
 const stateOf = (pull: FakePull): string =>
   (pull.merged ?? pull.state !== 'open') ? 'MERGED' : pull.state === 'open' ? 'OPEN' : 'CLOSED'
 
-function pullNode(repo: string, pull: FakePull): Record<string, unknown> {
+function pullNode(store: ChangeStore, repo: string, pull: FakePull): Record<string, unknown> {
   const files = pull.files ?? []
   const merged = pull.merged ?? pull.state !== 'open'
   const user = pull.user ?? { login: 'alice', type: 'User' }
@@ -226,6 +227,8 @@ function pullNode(repo: string, pull: FakePull): Record<string, unknown> {
     labels: ({ first }: { first: number }) => ({
       nodes: (pull.labels ?? []).slice(0, first).map(name => ({ name }))
     }),
+    isDraft: pull.draft ?? false,
+    ...timelineOf(store, repo, pull),
     mergeCommit: pull.mergeCommit ? { oid: pull.mergeCommit } : null,
     changedFiles: files.length,
     additions: files.reduce((n, f) => n + (f.additions ?? 1), 0),
@@ -238,5 +241,81 @@ function pullNode(repo: string, pull: FakePull): Record<string, unknown> {
         changeType: CHANGE_TYPES[f.status ?? 'modified']
       }))
     })
+  }
+}
+
+/** An account as GraphQL's Actor interface shows it. */
+const actorNode = (login: string | undefined, bot?: boolean): Record<string, unknown> | null =>
+  login ? { __typename: bot ? 'Bot' : 'User', login } : null
+
+/** A commit's git author: its email, and the account GitHub matched it to (never a bot's). */
+function gitActor(item: FakeTimelineItem): Record<string, unknown> {
+  const email =
+    item.email ??
+    (item.bot
+      ? `41898282+${item.login ?? 'bot'}@users.noreply.github.com`
+      : `${item.login}@example.com`)
+  return { email, user: item.login && !item.bot ? { login: item.login } : null }
+}
+
+/** A timeline item as the PullRequestTimelineItems union shows it. */
+function timelineNode(item: FakeTimelineItem): { type: string; node: Record<string, unknown> } {
+  const at = iso(item.at)
+  if (item.kind === 'commit')
+    return {
+      type: 'PULL_REQUEST_COMMIT',
+      node: {
+        __typename: 'PullRequestCommit',
+        commit: { committedDate: at, author: gitActor(item) }
+      }
+    }
+  if (item.kind === 'review')
+    return {
+      type: 'PULL_REQUEST_REVIEW',
+      node: {
+        __typename: 'PullRequestReview',
+        state: item.state ?? 'COMMENTED',
+        submittedAt: at,
+        author: actorNode(item.login, item.bot)
+      }
+    }
+  return {
+    type: 'LABELED_EVENT',
+    node: {
+      __typename: 'LabeledEvent',
+      createdAt: at,
+      actor: actorNode(item.login, item.bot),
+      label: { name: item.label ?? '' }
+    }
+  }
+}
+
+/**
+ * A pull request's first commit and its timeline: its own commits, reviews and labels with the
+ * comments posted on it, oldest first, of the types asked for, the newest `last`.
+ */
+function timelineOf(store: ChangeStore, repo: string, pull: FakePull): Record<string, unknown> {
+  const items = (pull.timeline ?? []).map(item => ({ at: item.at, ...timelineNode(item) }))
+  for (const c of store.comments)
+    if (c.repo === repo && c.issue === pull.number)
+      items.push({
+        at: c.at ?? pull.createdAt ?? 0,
+        type: 'ISSUE_COMMENT',
+        node: {
+          __typename: 'IssueComment',
+          createdAt: iso(c.at ?? pull.createdAt ?? 0),
+          author: actorNode(c.user.login, c.user.type === 'Bot')
+        }
+      })
+  items.sort((a, b) => a.at - b.at)
+  const commits = (pull.timeline ?? []).filter(item => item.kind === 'commit')
+  return {
+    commits: ({ first }: { first: number }) => ({
+      nodes: commits.slice(0, first).map(item => ({ commit: { author: gitActor(item) } }))
+    }),
+    timelineItems: ({ last, itemTypes }: { last: number; itemTypes?: string[] }) => {
+      const shown = items.filter(i => !itemTypes || itemTypes.includes(i.type))
+      return { totalCount: shown.length, nodes: shown.slice(-last).map(i => i.node) }
+    }
   }
 }

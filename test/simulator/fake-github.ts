@@ -4,7 +4,7 @@ import { type FakeCommit, type FakePull, changeRoute, pullView } from './fake-gi
 import { type GraphQLRequest, answerGraphQL } from './fake-github-graphql.js'
 import { contentsRoute } from './fake-github-contents.js'
 
-export type { FakeCommit, FakeFile, FakePull } from './fake-github-changes.js'
+export type { FakeCommit, FakeFile, FakePull, FakeTimelineItem } from './fake-github-changes.js'
 
 export interface FakeComment {
   id: number
@@ -13,6 +13,8 @@ export interface FakeComment {
   repo?: string
   body: string
   user: { login: string; type: 'Bot' | 'User' }
+  /** When it was written (epoch ms), by the fake's clock. */
+  at?: number
 }
 
 /** An inline comment of a review, as the review comments route lists it. */
@@ -64,7 +66,7 @@ export class FakeGitHub {
   /**
    * Status to answer instead, by route name: 'create-comment', 'update-comment', 'list-comments',
    * 'permission', 'repo-comments', 'pull-files', 'pull', 'update-pull', 'request-reviewers', 'compare', 'commit',
-   * 'commit-pulls', 'review-comments'.
+   * 'commit-pulls', 'review-comments', 'graphql', 'pull-activity' (GraphQL's timelineItems).
    * Every time, or with `times` only that many times, after which the route answers again.
    */
   readonly failures = new Map<string, number | { status: number; times: number }>()
@@ -96,8 +98,6 @@ export class FakeGitHub {
   readonly readOnlyTokens = new Set<string>()
   /** A review's inline comments, by `owner/repo#pull/review`. */
   readonly reviewComments = new Map<string, FakeReviewComment[]>()
-  /** The time GitHub stamps edits and new issues with: give it the runs' clock (`wallNow`). */
-  now: () => number = Date.now
   private issueCount = 500
   private clockTick = 0
   private commitCount = 0
@@ -109,13 +109,21 @@ export class FakeGitHub {
 
   private constructor(
     private readonly prefix: string,
-    readonly botLogin: string
+    readonly botLogin: string,
+    /** The time comments, issues and their edits are written at: the runs' clock in tests that move it. */
+    readonly now: () => number
   ) {
     this.server = createServer((req, res) => void this.handle(req, res))
   }
 
-  static async start(options: { prefix?: string; botLogin?: string } = {}): Promise<FakeGitHub> {
-    const fake = new FakeGitHub(options.prefix ?? '', options.botLogin ?? 'github-actions[bot]')
+  static async start(
+    options: { prefix?: string; botLogin?: string; now?: () => number } = {}
+  ): Promise<FakeGitHub> {
+    const fake = new FakeGitHub(
+      options.prefix ?? '',
+      options.botLogin ?? 'github-actions[bot]',
+      options.now ?? Date.now
+    )
     await new Promise<void>(resolve => fake.server.listen(0, '127.0.0.1', resolve))
     fake.base = `http://127.0.0.1:${(fake.server.address() as AddressInfo).port}${fake.prefix}`
     return fake
@@ -217,7 +225,14 @@ export class FakeGitHub {
   }
 
   addComment(issue: number, body: string, user: FakeComment['user'], repo?: string): FakeComment {
-    const comment = { id: this.nextId++, issue, body, user, ...(repo ? { repo } : {}) }
+    const comment = {
+      id: this.nextId++,
+      issue,
+      body,
+      user,
+      at: this.now(),
+      ...(repo ? { repo } : {})
+    }
     this.comments.push(comment)
     // As GitHub: a comment on an issue makes it the most recently updated.
     const commented = this.issues.get(issue)
@@ -317,7 +332,9 @@ export class FakeGitHub {
     }
     // GitHub Enterprise Server answers GraphQL at /api/graphql beside its REST API's /api/v3.
     if (url.pathname === graphqlPath && req.method === 'POST') {
-      if (await fail('graphql')) return
+      // A pull request's activity fails apart from the rest ('pull-activity'), as the history reads go on.
+      const query = (record.body as GraphQLRequest | undefined)?.query ?? ''
+      if (await fail(query.includes('timelineItems') ? 'pull-activity' : 'graphql')) return
       const viewer = { login: user.login, databaseId: 41898282 }
       return send(
         200,

@@ -61,9 +61,7 @@ export class CodeChangeServers {
       now: options.now,
       ...(options.projects ? { projects: options.projects } : {})
     })
-    const gh = await FakeGitHub.start()
-    if (options.now) gh.now = options.now
-    return new CodeChangeServers(sim, gh)
+    return new CodeChangeServers(sim, await FakeGitHub.start({ now: options.now }))
   }
 
   async close(): Promise<void> {

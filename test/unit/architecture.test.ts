@@ -22,6 +22,69 @@ const LAYERS: readonly string[][] = [
   ['agent', 'visitors', 'gaps']
 ]
 
+/**
+ * Inside each action's room, its sub-rooms (folders) and the files at its top stand in this order:
+ * each part may import from the parts before it, never from one after it or beside it in the same
+ * row, so no two sub-rooms import each other. A folder ends in `/`; `*.ts` is every file at the top.
+ *
+ * The agent, bottom to top: the words every flow shares (input and output names, the settings and
+ * their allowed values, the job's outcome, the path filter, a batch's shape, the trust gate, running
+ * and waiting for a job); the live comment; the ledger and its dashboard (folding reads the ledger's
+ * jobs); what every flow prepares (prepared-run.ts); the change run and the issue run, which know
+ * nothing of each other; the review follow-up (an issue run on a docs pull request); reader impact;
+ * the run that picks a flow and the report; the entries.
+ */
+const ROOM_ORDER: Record<string, readonly (readonly string[])[]> = {
+  agent: [
+    [
+      'names.ts',
+      'settings.ts',
+      'outcome.ts',
+      'path-filter.ts',
+      'batch.ts',
+      'trust-gate.ts',
+      'wait.ts',
+      'run-job.ts',
+      'docs-repository.ts'
+    ],
+    ['comment/'],
+    ['ledger/'],
+    ['prepared-run.ts'],
+    ['change/', 'issue/'],
+    ['review/'],
+    ['impact/'],
+    ['agent-run.ts', 'report.ts'],
+    ['main.ts', 'index.ts', 'post/']
+  ],
+  // No sub-rooms yet: a folder here must be given its place.
+  gaps: [['*.ts']],
+  visitors: [['*.ts']]
+}
+
+/** A file's part of its room: its folder (`change/`), or the file itself at the room's top. */
+function partOf(file: string): string {
+  const rest = file.slice(file.indexOf('/') + 1)
+  return rest.includes('/') ? rest.slice(0, rest.indexOf('/') + 1) : rest
+}
+
+/** Where a file's part stands in its room's order; -1 when the order does not place it. */
+function placeOf(file: string): number {
+  const part = partOf(file)
+  return (ROOM_ORDER[room(file)] ?? []).findIndex(row =>
+    row.some(p => p === part || (p === '*.ts' && !part.endsWith('/')))
+  )
+}
+
+/**
+ * Whether `target` may be imported by `file` of the same room: its own folder, a part in an
+ * earlier row, or another file at the top in the same row (the cycle test still holds those).
+ */
+function before(target: string, file: string): boolean {
+  const [to, from] = [partOf(target), partOf(file)]
+  if (to === from || placeOf(target) < placeOf(file)) return true
+  return placeOf(target) === placeOf(file) && !to.endsWith('/') && !from.endsWith('/')
+}
+
 /** The entries: each action's index.ts (it only calls run()) and main.ts (it exports run()). */
 const ENTRY = /^[a-z]+\/(post\/)?(index|main)\.ts$/
 
@@ -57,6 +120,20 @@ describe('src/ architecture', () => {
     for (const file of files)
       for (const target of importsOf(file).local)
         if (room(target) !== room(file) && layerOf(target) >= layerOf(file))
+          wrong.push(`${file} -> ${target}`)
+    expect(wrong).toEqual([])
+  })
+
+  it('places every file of an action in its room order', () => {
+    const actions = Object.keys(ROOM_ORDER)
+    expect(files.filter(f => actions.includes(room(f)) && placeOf(f) < 0)).toEqual([])
+  })
+
+  it('imports inside an action only from the parts before it: no two sub-rooms import each other', () => {
+    const wrong: string[] = []
+    for (const file of files)
+      for (const target of importsOf(file).local)
+        if (room(target) === room(file) && room(file) in ROOM_ORDER && !before(target, file))
           wrong.push(`${file} -> ${target}`)
     expect(wrong).toEqual([])
   })
@@ -109,6 +186,13 @@ describe('src/ architecture', () => {
       f =>
         (importsOf(f).packages.includes('@actions/core') && room(f) !== 'runner') ||
         (importsOf(f).packages.includes('@actions/github') && f !== 'github/api.ts')
+    )
+    expect(wrong).toEqual([])
+  })
+
+  it('imports @octokit/* only in src/github/', () => {
+    const wrong = files.filter(
+      f => room(f) !== 'github' && importsOf(f).packages.some(p => p.startsWith('@octokit/'))
     )
     expect(wrong).toEqual([])
   })

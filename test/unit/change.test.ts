@@ -1,15 +1,13 @@
 import { RequestError } from '@octokit/request-error'
 import { describe, expect, it } from 'vitest'
+import type { BatchCommit, BatchPull, ChangeBatch } from '../../src/agent/batch.js'
 import {
-  type BatchCommit,
-  type BatchPull,
-  type ChangeBatch,
   type ChangeSource,
   FILES_PER_PAGE,
   readPatches,
   readRange
 } from '../../src/agent/change/change-batch.js'
-import { type PlanSettings, isChangeRun, planChange } from '../../src/agent/change/change-plan.js'
+import { isChangeRun, planChange } from '../../src/agent/change/change-plan.js'
 import {
   MAX_CHANGE_BYTES,
   MAX_PATCH,
@@ -17,12 +15,14 @@ import {
   changePrompt
 } from '../../src/agent/change/change-prompt.js'
 import { type ChangeRules, applyRules, batchSize } from '../../src/agent/change/change-rules.js'
-import { type FoldContext, decideFold, parsePullLink } from '../../src/agent/change/fold.js'
-import { readPathFilter } from '../../src/agent/change/path-filter.js'
+import { type FoldContext, decideFold } from '../../src/agent/ledger/fold.js'
+import { parsePullLink } from '../../src/github/event.js'
+import { readPathFilter } from '../../src/agent/path-filter.js'
+import { DocsPulls } from '../../src/github/docs-pulls.js'
 import { outcomeBody, workingBody } from '../../src/agent/comment/comment-body.js'
 import { type Marker, Markers, parseMarker } from '../../src/agent/comment/marker.js'
 import { type LedgerJob, type ProjectLedger, emptyProject } from '../../src/records/ledger.js'
-import { readSettings } from '../../src/agent/settings.js'
+import { type PlanSettings, readSettings } from '../../src/agent/settings.js'
 import type { ChangedFile, GitHubApi } from '../../src/github/api.js'
 import {
   type PullRequestRef,
@@ -966,15 +966,19 @@ function foldContext(
       if (!job || job instanceof Error) throw job ?? new NotFoundError('HTTP 404: no such job', 404)
       return job
     },
-    docsGitHub: (owner, repo) =>
-      ({
-        async pull(n: number) {
-          read.docs.push(`${owner}/${repo}#${n}`)
-          const pull = docs[n]
-          if (!pull || pull instanceof Error) throw pull ?? new Error('no pull request')
-          return pull
-        }
-      }) as unknown as GitHubApi
+    // The run's own token reads: no docs-token is set.
+    docs: new DocsPulls(
+      (owner, repo) =>
+        ({
+          async pull(n: number) {
+            read.docs.push(`${owner}/${repo}#${n}`)
+            const pull = docs[n]
+            if (!pull || pull instanceof Error) throw pull ?? new Error('no pull request')
+            return pull
+          }
+        }) as unknown as GitHubApi,
+      { tokenInput: 'github-token', docsInput: 'docs-token' }
+    )
   }
   return { ctx, read }
 }

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { budgetState, parseMaxJobs } from '../../src/agent/ledger/budget.js'
+import { budgetState } from '../../src/agent/ledger/budget.js'
+import { parseMaxJobs } from '../../src/agent/settings.js'
 import { renderDashboard } from '../../src/agent/ledger/dashboard-body.js'
 import {
   type Ledger,
+  type LedgerJob,
   emptyLedger,
   emptyProject,
   fitLedger,
@@ -288,6 +290,90 @@ describe('outcomes', () => {
     const body = renderDashboard({ v: 1, projects: { proj: project } }, view)
     expect(body).toContain('- **Accepted**: no decided pull request yet')
     expect(body).toContain('- **Median time from job start to merge**: no merged pull request yet')
+  })
+})
+
+describe('outcomes: each figure with its denominator', () => {
+  const view = { repository: 'acme/app', serverUrl: 'https://github.com', now: NOW }
+  const job = (n: number, state: string, over: Partial<LedgerJob> = {}): LedgerJob => ({
+    id: `job_${n}`,
+    prLink: `https://github.com/acme/docs/pull/${n}`,
+    state,
+    startedAt: NOW - 5 * DAY,
+    endedAt: state === 'open' ? undefined : NOW - 4 * DAY,
+    changes: [],
+    moreChanges: 0,
+    ...over
+  })
+
+  it('counts drafts apart from the open ones, and neither as decided', () => {
+    const project = emptyProject()
+    project.jobs.push(
+      job(1, 'merged', { personCommitted: false }),
+      job(2, 'closed'),
+      job(3, 'open'),
+      job(4, 'open', { draft: true }),
+      job(5, 'active', { draft: true })
+    )
+    const o = outcomes(project, NOW)
+    expect(o).toMatchObject({ merged: 1, closed: 1, open: 1, drafts: 2, decided: 2 })
+    expect(o.acceptance).toBe(0.5)
+    const body = renderDashboard({ v: 1, projects: { proj: project } }, view)
+    expect(body).toContain('1 still open · 2 open as drafts, counted apart')
+    expect(body).toContain(
+      '- **Accepted**: 50% (1 merged of 2 decided): merged ÷ decided, where decided is merged + closed without merge + expired; open pull requests and drafts are not decided yet'
+    )
+  })
+
+  it('reckons the zero-touch rate over the merged ones whose commits were read, and says how many were not', () => {
+    const project = emptyProject()
+    project.jobs.push(
+      job(1, 'merged', { personCommitted: false }),
+      job(2, 'merged', { personCommitted: false }),
+      job(3, 'merged', { personCommitted: true }),
+      job(4, 'merged'),
+      job(5, 'expired')
+    )
+    const o = outcomes(project, NOW)
+    expect(o).toMatchObject({ merged: 4, zeroTouch: 2, touchKnown: 3, decided: 5 })
+    const body = renderDashboard({ v: 1, projects: { proj: project } }, view)
+    expect(body).toContain(
+      "- **Zero-touch**: 67% (2 of 3 merged without a person's commit; 1 merged not read yet): merged without a person's commit ÷ merged whose commits were read"
+    )
+    expect(body).toContain(
+      '- **Median time from job start to merge**: 24 hours (the middle of 4 merged)'
+    )
+    expect(body).toMatch(/\(estimate\)\*\*: about \d+ \(an estimate, not a measure/)
+    project.jobs.splice(0, 4)
+    expect(renderDashboard({ v: 1, projects: { proj: project } }, view)).toContain(
+      '- **Zero-touch**: no merged pull request read yet'
+    )
+  })
+
+  it('keeps what it learnt of people’s work through the signed ledger, and drops it when out of shape', () => {
+    const signer = new RecordSigner(KEY)
+    const project = emptyProject()
+    project.jobs.push(
+      job(1, 'open', { draft: true, kept: { why: 'it has the label docs-agent-keep', at: NOW } }),
+      job(2, 'merged', { personCommitted: true })
+    )
+    // Out of shape: dropped, never trusted.
+    project.jobs.push(
+      job(3, 'open', { draft: 'yes', personCommitted: 1, kept: { why: 7, at: NOW } } as never)
+    )
+    const body = ledgerRecord({ v: 1, projects: { p: project } }, signer, PLACE, NOW)
+    const read = readLedger(body, signer, PLACE)
+    if (!read.ok) throw new Error(read.why)
+    expect(read.ledger.projects.p?.jobs[0]).toMatchObject({
+      draft: true,
+      kept: { why: 'it has the label docs-agent-keep', at: NOW }
+    })
+    expect(read.ledger.projects.p?.jobs[1]?.personCommitted).toBe(true)
+    const odd = read.ledger.projects.p?.jobs[2]
+    expect([odd?.draft, odd?.personCommitted, odd?.kept]).toEqual([undefined, undefined, undefined])
+    const shown = renderDashboard(read.ledger, view)
+    expect(shown).toContain('#### Kept open past expire-after')
+    expect(shown).toContain('it has the label docs-agent-keep (as of 2026-11-24 12:00 UTC)')
   })
 })
 

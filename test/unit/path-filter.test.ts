@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { readPathFilter } from '../../src/agent/change/path-filter.js'
+import { readPathFilter } from '../../src/agent/path-filter.js'
 import { InputError } from '../../src/runner/errors.js'
 
 const filter = (paths: string, ignore = '') =>

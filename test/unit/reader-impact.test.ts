@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { direction, impactCell, renderImpactComment } from '../../src/agent/impact/comment.js'
+import { renderImpactComment } from '../../src/agent/impact/comment.js'
+import { direction, impactCell } from '../../src/agent/ledger/impact-table.js'
 import { findDocsRoot, pagesOf, sitePath } from '../../src/agent/impact/pages.js'
 import { measureWindows } from '../../src/agent/impact/measure.js'
 import { RequestBudget } from '../../src/mintlify/budget.js'

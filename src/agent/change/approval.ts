@@ -5,7 +5,7 @@ import { errorText } from '../../runner/errors.js'
 import type { Logger } from '../../runner/logger.js'
 import { escapeMarkdown } from '../../runner/markdown.js'
 import { counted } from '../../runner/text.js'
-import type { TriggerSettings } from '../issue/trigger.js'
+import type { ApprovalMode, TriggerSettings } from '../settings.js'
 import {
   APPROVAL_PHRASE,
   RESEND_PHRASE,
@@ -16,14 +16,6 @@ import type { Dashboard } from '../ledger/dashboard.js'
 import type { LedgerSession } from '../ledger/ledger-session.js'
 import { Input } from '../names.js'
 import { trustRefusal } from '../trust-gate.js'
-
-/**
- * `approval: dashboard`: change runs and scheduled catch-ups start nothing; their changes wait on the
- * dashboard in one batch with a checkbox, and a tick by someone with `required-permission` (an
- * `issues` `edited` event on the dashboard) starts them once.
- */
-export const APPROVAL_MODES = ['none', 'dashboard'] as const
-export type ApprovalMode = (typeof APPROVAL_MODES)[number]
 
 /**
  * An edit of the dashboard issue, with `approval: dashboard` or with an uncertain request's box

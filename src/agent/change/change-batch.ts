@@ -8,56 +8,7 @@ import {
   readHistory,
   readPulls
 } from '../../github/history.js'
-
-/** A changed file as the prompt lists it; patches are read apart, only for the diff excerpt. */
-export type ChangedPath = Omit<ChangedFile, 'patch'>
-
-/** A pull request in the batch. */
-export interface BatchPull extends Omit<PullDetails, 'files'> {
-  files: ChangedPath[]
-  /** Every changed file is listed (GitHub lists the first 100 of a pull request here). */
-  filesComplete: boolean
-}
-
-/** A commit pushed to the branch without a pull request. */
-export interface BatchCommit {
-  sha: string
-  message: string
-  author: string
-  authorIsBot: boolean
-  files: ChangedPath[]
-  filesComplete: boolean
-}
-
-/** A change left out by a rule, and why: shown in the summary and on the dashboard. */
-export interface SkippedChange {
-  /** `#12` or a short commit id. */
-  ref: string
-  title: string
-  url?: string
-  sha: string
-  why: string
-}
-
-/** What one run hands to the agent: the changes of a range of the branch, or one pull request. */
-export interface ChangeBatch {
-  /** owner/name of the code repository. */
-  repository: string
-  branch: string
-  /** The range on GitHub (a comparison), or the pull request or commit. */
-  url: string
-  /** The newest commit covered: where the last documented commit moves to. */
-  head: string
-  /** The commit the range starts after, when it has one. */
-  base?: string
-  pulls: BatchPull[]
-  commits: BatchCommit[]
-  skipped: SkippedChange[]
-  /** What the bounds left out, in words. */
-  leftOut: string[]
-  /** Changes beyond one run's bounds, after `head`: the next runs take them, oldest first. */
-  backlog?: number
-}
+import type { BatchCommit, BatchPull, ChangeBatch, ChangedPath } from '../batch.js'
 
 /** What reading a batch needs of GitHub: GraphQL, and the REST file pages of a commit. */
 export interface ChangeSource {

@@ -1,5 +1,6 @@
 import type { PullRequestRef, PushRef, RunEvent } from '../../github/event.js'
 import { ExplainedError } from '../../runner/errors.js'
+import type { PlanSettings } from '../settings.js'
 
 /**
  * What a change run is about, decided from the event and the inputs alone, before any request:
@@ -32,16 +33,6 @@ export type ChangePlan =
       gate: boolean
       source?: string
     }
-
-export interface PlanSettings {
-  /** The trigger label: a pull request labelled with it asks for docs before it is merged. */
-  label: string
-  /** Keep the ledger: catch up from the last documented commit, fold into open docs work. */
-  dashboard: boolean
-  /** `since-last` on a schedule or by hand: catch up without a prompt. */
-  changes: 'event' | 'since-last'
-  prompt?: string
-}
 
 const CHANGE_EVENTS = new Set(['pull_request', 'pull_request_target', 'push'])
 

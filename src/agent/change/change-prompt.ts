@@ -1,6 +1,6 @@
 import { bytes, capBytes, counted } from '../../runner/text.js'
 import { cleanUntrusted, neutraliseDelimiters, stripInvisible } from '../../runner/untrusted.js'
-import type { BatchCommit, BatchPull, ChangeBatch, ChangedPath } from './change-batch.js'
+import type { BatchCommit, BatchPull, ChangeBatch, ChangedPath } from '../batch.js'
 
 /**
  * The most the changes' description may take in the prompt, delimiters included, in UTF-8 bytes:

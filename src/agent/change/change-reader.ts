@@ -1,27 +1,23 @@
-import { RequestError } from '@octokit/request-error'
 import {
   type GitHubApi,
   type GitHubSession,
-  connectGitHub,
   describeGitHubError,
+  isGitHubCallError,
   permissionHint,
   refusedAccess
 } from '../../github/api.js'
 import type { RunEvent } from '../../github/event.js'
-import { defaultBranchHead, readHistory, viewerLogin } from '../../github/history.js'
+import { docsFailure } from '../../github/docs-pulls.js'
+import { defaultBranchHead, readHistory } from '../../github/history.js'
 import type { Clock } from '../../runner/clock.js'
 import { ExplainedError, errorText } from '../../runner/errors.js'
 import type { Logger } from '../../runner/logger.js'
 import { bytes, counted } from '../../runner/text.js'
 import { Input } from '../names.js'
 import type { ChangeRef } from '../../records/ledger.js'
-import {
-  type ChangeBatch,
-  type ChangeSource,
-  readPatches,
-  readPull,
-  readRange
-} from './change-batch.js'
+import { docsPulls } from '../docs-repository.js'
+import type { ChangeBatch } from '../batch.js'
+import { type ChangeSource, readPatches, readPull, readRange } from './change-batch.js'
 import type { ChangePlan } from './change-plan.js'
 import { MAX_PATCH, changePrompt } from './change-prompt.js'
 import { type ChangeRules, batchSize } from './change-rules.js'
@@ -200,14 +196,9 @@ export class ChangeReader {
     const { settings, event, deps } = this
     if (!settings.docsToken) return undefined
     try {
-      const docs = connectGitHub(settings.docsToken, event, deps.signal, {
-        clock: deps.clock,
-        session: deps.session,
-        tokenInput: Input.DocsToken
-      })
-      return await viewerLogin(docs.graphql)
+      return await docsPulls(settings, event.apiUrl, deps).identity(event)
     } catch (error) {
-      deps.log.debug(`Could not tell who 'docs-token' is: ${describeGitHubError(error)}.`)
+      deps.log.debug(`Could not tell who 'docs-token' is: ${docsFailure(error).why}.`)
       return undefined
     }
   }
@@ -273,10 +264,9 @@ export class ChangeReader {
     } catch (error) {
       if (this.deps.signal?.aborted || error instanceof ExplainedError) throw error
       // Not an HTTP error: GitHub answered, but not with what was asked for (GraphQL errors, no such commit).
-      const why =
-        error instanceof RequestError
-          ? describeGitHubError(error)
-          : errorText(error).replace(/\s+/g, ' ').trim().slice(0, 300).replace(/\.$/, '')
+      const why = isGitHubCallError(error)
+        ? describeGitHubError(error)
+        : errorText(error).replace(/\s+/g, ' ').trim().slice(0, 300).replace(/\.$/, '')
       const hint = refusedAccess(error)
         ? `${permissionHint("'contents: read' and 'pull-requests: read'")} Check that '${Input.GithubToken}' belongs to this repository.`
         : 'Re-run the workflow; the agent is not started with a partial description of the changes.'

@@ -13,53 +13,26 @@ import { codeSpan, markdownLink } from '../../runner/markdown.js'
 import { bytes, counted } from '../../runner/text.js'
 import { type CommentState, LiveComment, unknownEarlierJob } from '../comment/live-comment.js'
 import type { Markers } from '../comment/marker.js'
-import type { TriggerSettings } from '../issue/trigger.js'
-import type { JobBudget } from '../ledger/budget.js'
 import { Dashboard } from '../ledger/dashboard.js'
 import { expireStale } from '../ledger/expiry.js'
 import { refreshOutcomes } from '../ledger/outcomes.js'
 import { LedgerSession } from '../ledger/ledger-session.js'
+import { docsPulls } from '../docs-repository.js'
 import { Input } from '../names.js'
 import type { PreparedRun } from '../prepared-run.js'
 import { RecordSigner } from '../../records/record.js'
 import { trustRefusal } from '../trust-gate.js'
 import { newBatchId } from '../ledger/approval-box.js'
-import { type ApprovalMode, awaitingWhy, judgeTick } from './approval.js'
-import { type ChangeBatch, readPull } from './change-batch.js'
-import { type ChangePlan, type PlanSettings, planChange } from './change-plan.js'
+import { awaitingWhy, judgeTick } from './approval.js'
+import type { ChangeBatch } from '../batch.js'
+import { readPull } from './change-batch.js'
+import { type ChangePlan, planChange } from './change-plan.js'
 import { ChangeReader } from './change-reader.js'
 import { type ChangeRules, applyRules, batchSize, ownPull, pullRefusal } from './change-rules.js'
-import { type FoldDecision, LIVE, decideFold } from './fold.js'
+import { type FoldDecision, LIVE, decideFold } from '../ledger/fold.js'
 import { countOpen } from './open-limit.js'
-import { type REVIEWER_MODES, requestAuthors } from './reviewers.js'
-import type { PathFilter } from './path-filter.js'
-
-export const FOLD_MODES = ['open-pr', 'never'] as const
-export type FoldMode = (typeof FOLD_MODES)[number]
-
-/** The inputs that shape a run from code changes. */
-export interface ChangeSettings extends PlanSettings {
-  /** open-pr: send changes to the job whose docs pull request is still open; never: a new job each time. */
-  fold: FoldMode
-  /** Pull requests with this label are skipped. */
-  skipLabel: string
-  /** Add an excerpt of the patches to the prompt. */
-  includeDiff: boolean
-  /** Reads the docs pull request's state when github-token cannot (a private docs repository); masked. */
-  docsToken: string
-  dashboardTitle: string
-  paths: PathFilter
-  maxJobs?: JobBudget
-  /** `expire-after`: docs pull requests open longer are closed (needs `docs-token`). */
-  expireAfter?: { ms: number; text: string }
-  /** `max-open`: at most this many docs pull requests of the project open (a running job counts). */
-  maxOpen?: number
-  /** `reviewers: authors`: the changes' authors are requested as reviewers (needs `docs-token`). */
-  reviewers?: (typeof REVIEWER_MODES)[number]
-  /** `approval: dashboard`: the changes wait for a tick on the dashboard before anything starts. */
-  approval?: ApprovalMode
-  dryRun: boolean
-}
+import { requestAuthors } from './reviewers.js'
+import type { ChangeSettings, TriggerSettings } from '../settings.js'
 
 export interface RunDeps {
   log: Logger
@@ -357,7 +330,7 @@ class ChangeRun {
       session.noteUpdates(count.updates)
       if (count.unread.length)
         notices.push(
-          `Could not read ${count.unread.join('; ')}: counted as open for 'max-open'.${settings.docsToken ? '' : " If the docs repository is private, set 'docs-token'."}`
+          `Could not read ${count.unread.join('; ')}: counted as open for 'max-open'.${count.grant}`
         )
       if (count.open.length >= settings.maxOpen) {
         const which = count.open
@@ -430,13 +403,7 @@ class ChangeRun {
     return {
       readJob: deps.readJob,
       serverUrl: event.serverUrl,
-      docsGitHub: (owner: string, repo: string) =>
-        connectGitHub(
-          settings.docsToken || settings.githubToken,
-          { owner, repo, apiUrl: event.apiUrl },
-          deps.signal,
-          { clock: deps.clock, session: deps.session }
-        )
+      docs: docsPulls(settings, event.apiUrl, deps, { orRunToken: true })
     }
   }
 
@@ -500,19 +467,14 @@ class ChangeRun {
   private async refreshDocsPulls(session: LedgerSession): Promise<void> {
     const { settings, event, deps } = this
     const after = settings.expireAfter
-    const connect = (token: string, tokenInput: string) => (owner: string, repo: string) =>
-      connectGitHub(token, { owner, repo, apiUrl: event.apiUrl }, deps.signal, {
-        clock: deps.clock,
-        session: deps.session,
-        tokenInput
-      })
     const expiry =
       after && settings.docsToken
         ? await expireStale(session.project, {
             afterMs: after.ms,
             afterText: after.text,
+            keepLabel: after.keepLabel,
             now: deps.clock.wallNow(),
-            docsGitHub: connect(settings.docsToken, Input.DocsToken),
+            docs: docsPulls(settings, event.apiUrl, deps),
             serverUrl: event.serverUrl,
             dashboardUrl: session.url,
             log: deps.log,
@@ -528,11 +490,9 @@ class ChangeRun {
       ...expiry.updates.map(u => u.jobId),
       ...(foldCandidate ? [foldCandidate] : [])
     ])
-    const tokenInput = settings.docsToken ? Input.DocsToken : Input.GithubToken
     const reads = await refreshOutcomes(session.project, {
       now: deps.clock.wallNow(),
-      docsGitHub: connect(settings.docsToken || settings.githubToken, tokenInput),
-      tokenInput,
+      docs: docsPulls(settings, event.apiUrl, deps, { orRunToken: true }),
       serverUrl: event.serverUrl,
       log: deps.log,
       skip
@@ -576,12 +536,7 @@ class ChangeRun {
     const { settings, event, deps } = this
     if (settings.reviewers !== 'authors' || !settings.docsToken || !job.prLink) return
     await requestAuthors(batch, job.prLink, {
-      docsGitHub: (owner, repo) =>
-        connectGitHub(settings.docsToken, { owner, repo, apiUrl: event.apiUrl }, deps.signal, {
-          clock: deps.clock,
-          session: deps.session,
-          tokenInput: Input.DocsToken
-        }),
+      docs: docsPulls(settings, event.apiUrl, deps),
       serverUrl: event.serverUrl,
       log: deps.log
     })

@@ -1,9 +1,10 @@
-import { describeGitHubError } from '../../github/api.js'
+import { docsFailure } from '../../github/docs-pulls.js'
 import type { AgentJob } from '../../mintlify/agent-jobs.js'
 import { errorText } from '../../runner/errors.js'
 import type { DocsPullUpdate } from '../ledger/expiry.js'
 import type { ProjectLedger } from '../../records/ledger.js'
-import { type FoldContext, type FoldDecision, LIVE, parsePullLink } from './fold.js'
+import { type FoldContext, type FoldDecision, LIVE } from '../ledger/fold.js'
+import { parsePullLink } from '../../github/event.js'
 
 /** Jobs read at most to tell whether the ledger's open docs pull requests are still open. */
 const MAX_READS = 10
@@ -15,6 +16,8 @@ export interface OpenCount {
   updates: DocsPullUpdate[]
   /** Jobs that could not be read: counted as open, and why. */
   unread: string[]
+  /** What to grant, when GitHub refused a read for want of access (the door's sentence), else ''. */
+  grant: string
 }
 
 /**
@@ -34,10 +37,16 @@ export async function countOpen(
     .map(j => (seen && j.id === seen.jobId ? { ...j, state: seen.state } : j))
     .filter(j => LIVE.has(j.state))
   if (live.length < max)
-    return { open: live.map(j => ({ jobId: j.id, prLink: j.prLink })), updates: [], unread: [] }
+    return {
+      open: live.map(j => ({ jobId: j.id, prLink: j.prLink })),
+      updates: [],
+      unread: [],
+      grant: ''
+    }
   const open: OpenCount['open'] = []
   const updates: DocsPullUpdate[] = []
   const unread: string[] = []
+  let grant = ''
   for (const [i, known] of [...live].reverse().entries()) {
     // Checked just now by the fold decision (which found it open or running), or past the reads.
     if (i >= MAX_READS || known.id === seen?.jobId) {
@@ -67,7 +76,7 @@ export async function countOpen(
       continue
     }
     try {
-      const pull = await ctx.docsGitHub(where.owner, where.repo).pull(where.number)
+      const pull = await ctx.docs.pull(where)
       if (pull.merged)
         updates.push({
           jobId: known.id,
@@ -87,9 +96,11 @@ export async function countOpen(
         updates.push({ jobId: known.id, state: 'open', prLink: link, prCreatedAt: pull.createdAt })
       }
     } catch (error) {
-      unread.push(`${link}: ${describeGitHubError(error)}`)
+      const failed = docsFailure(error)
+      unread.push(`${link}: ${failed.why}`)
+      grant ||= failed.grant('read')
       open.push({ jobId: known.id, prLink: link })
     }
   }
-  return { open, updates, unread }
+  return { open, updates, unread, grant }
 }

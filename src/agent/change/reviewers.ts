@@ -1,10 +1,7 @@
-import { type GitHubApi, describeGitHubError, refusedAccess } from '../../github/api.js'
+import { type DocsPull, type DocsPulls, docsFailure } from '../../github/docs-pulls.js'
 import type { Logger } from '../../runner/logger.js'
-import { Input } from '../names.js'
-import type { ChangeBatch } from './change-batch.js'
-import { parsePullLink } from './fold.js'
-
-export const REVIEWER_MODES = ['authors'] as const
+import type { ChangeBatch } from '../batch.js'
+import { parsePullLink } from '../../github/event.js'
 
 /** People checked and requested at most in one run (GitHub takes a few at a time anyway). */
 export const MAX_REVIEWERS = 10
@@ -12,8 +9,8 @@ export const MAX_REVIEWERS = 10
 const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/
 
 export interface ReviewerContext {
-  /** A connection to the docs repository with `docs-token`. */
-  docsGitHub: (owner: string, repo: string) => GitHubApi
+  /** The docs repository's pull requests, with `docs-token`. */
+  docs: DocsPulls
   serverUrl: string
   log: Logger
 }
@@ -41,19 +38,20 @@ export async function requestAuthors(
     )
   ].slice(0, MAX_REVIEWERS)
   if (!authors.length) return []
-  const docs = ctx.docsGitHub(where.owner, where.repo)
+  const { docs } = ctx
   const withAccess: string[] = []
   const without: string[] = []
   let notFound = 0
   for (const login of authors) {
     let permission: string | undefined
     try {
-      permission = (await docs.permission(login)).permission
+      permission = await docs.permission(where, login)
     } catch (error) {
+      const failed = docsFailure(error)
       // 404: no such account, or none GitHub shows this token: no access either way.
-      if (describeGitHubError(error) !== 'HTTP 404') {
+      if (!failed.missing) {
         ctx.log.warning(
-          `Could not check ${login}'s access to ${where.owner}/${where.repo} with '${Input.DocsToken}' (${describeGitHubError(error)}), so no reviewers are requested on ${prLink}.`
+          `Could not check ${login}'s access to ${where.owner}/${where.repo} with '${docs.tokenInput}' (${failed.why}), so no reviewers are requested on ${prLink}.${failed.grant('write')}`
         )
         return []
       }
@@ -64,9 +62,9 @@ export async function requestAuthors(
   }
   // GitHub answers 404 for every user of a repository the token cannot see: when it knew none of
   // them, the pull request itself tells the two apart.
-  if (notFound === authors.length && !(await canRead(docs, where.number))) {
+  if (notFound === authors.length && !(await canRead(docs, where))) {
     ctx.log.warning(
-      `GitHub knows none of ${authors.join(', ')} on ${where.owner}/${where.repo} (HTTP 404 for each), as it answers when '${Input.DocsToken}' cannot see that repository, so no reviewers are requested on ${prLink}. Check that '${Input.DocsToken}' can read ${where.owner}/${where.repo}.`
+      `GitHub knows none of ${authors.join(', ')} on ${where.owner}/${where.repo} (HTTP 404 for each), as it answers when '${docs.tokenInput}' cannot see that repository, so no reviewers are requested on ${prLink}.${docs.grant('write', where)}`
     )
     return []
   }
@@ -76,10 +74,11 @@ export async function requestAuthors(
     )
   if (!withAccess.length) return []
   try {
-    await docs.requestReviewers(where.number, withAccess)
+    await docs.requestReviewers(where, withAccess)
   } catch (error) {
+    const failed = docsFailure(error)
     ctx.log.warning(
-      `Could not request reviews from ${withAccess.join(', ')} on ${prLink} with '${Input.DocsToken}' (${describeGitHubError(error)}).${refusedAccess(error) ? ` Give '${Input.DocsToken}' write access to the pull requests of ${where.owner}/${where.repo}.` : ''}`
+      `Could not request reviews from ${withAccess.join(', ')} on ${prLink} with '${docs.tokenInput}' (${failed.why}).${failed.grant('write')}`
     )
     return []
   }
@@ -87,7 +86,7 @@ export async function requestAuthors(
   return withAccess
 }
 
-async function canRead(docs: GitHubApi, pull: number): Promise<boolean> {
+async function canRead(docs: DocsPulls, pull: DocsPull): Promise<boolean> {
   try {
     await docs.pull(pull)
     return true

@@ -1,11 +1,8 @@
-import { codeSpan, markdownLink } from '../../runner/markdown.js'
-import { formatCount } from '../../runner/text.js'
-import { IMPACT_MEASURES, type ReaderImpact } from '../../records/ledger.js'
+import { codeSpan } from '../../runner/markdown.js'
+import { IMPACT_MEASURES } from '../../records/ledger.js'
+import { TOO_FEW, direction, shown, tooFew } from '../ledger/impact-table.js'
 import type { Figures } from './measure.js'
 import { type DayRange, lastDay } from './windows.js'
-
-/** Under this in both windows, a difference says nothing. */
-export const TOO_FEW = 10
 
 /** Finds the action's impact comment among a pull request's comments. */
 export const IMPACT_MARKER = '<!-- mintlify-agent-reader-impact -->'
@@ -96,63 +93,4 @@ function rows(figures: { before: Figures; after: Figures }, pages: boolean, term
   return out
 }
 
-const shown = (n: number | null): string => (n === null ? 'not known' : formatCount(n))
-
-const tooFew = (b: number | null, a: number | null): boolean =>
-  b !== null && a !== null && b < TOO_FEW && a < TOO_FEW
-
-/**
- * ↑, ↓ or → with the difference; `too few to tell` when the counts behind it are few (by default,
- * under TOO_FEW in both windows; a rate is as few as the counts it divides).
- */
-export function direction(
-  b: number | null,
-  a: number | null,
-  few = b !== null && a !== null && tooFew(b, a)
-): string {
-  if (b === null || a === null) return 'not known'
-  if (few) return 'too few to tell'
-  if (a === b) return '→ same'
-  const diff = Math.round((a - b) * 10) / 10
-  const sign = diff > 0 ? '+' : '−'
-  const pct = b > 0 ? ` (${sign}${Math.abs(Math.round((diff / b) * 100))}%)` : ''
-  return `${a > b ? '↑' : '↓'} ${sign}${formatCount(Math.abs(diff))}${pct}`
-}
-
 const range = (r: DayRange): string => `${r.from} to ${lastDay(r)}`
-
-/** A dashboard cell: `120 → 180 ↑`, or `3 → 1 (too few)`. */
-export function impactCell(impact: ReaderImpact, name: (typeof IMPACT_MEASURES)[number]): string {
-  const i = IMPACT_MEASURES.indexOf(name)
-  const b = impact.before[i] ?? null
-  const a = impact.after[i] ?? null
-  if (b === null && a === null) return '–'
-  const dir = direction(b, a)
-  const arrow =
-    dir === 'too few to tell' ? ' (too few)' : dir === 'not known' ? '' : ` ${dir.split(' ')[0]}`
-  return `${shown(b)} → ${shown(a)}${arrow}`
-}
-
-/** The dashboard's "Reader impact" rows: one per measured docs pull request, the latest first. */
-export function renderImpactTable(
-  jobs: readonly { prLink?: string; impact?: ReaderImpact }[],
-  label: (link: string) => string
-): string[] {
-  const measured = jobs.filter(j => j.prLink && j.impact).reverse()
-  if (!measured.length) return []
-  return [
-    '#### Reader impact of merged docs pull requests',
-    '',
-    `Equal windows before and after each merge (whole UTC days, the merge's day in neither); figures before → after; under ${TOO_FEW} in both is too few to tell.`,
-    '',
-    '| Docs pull request | Windows | Human views | Human visitors | Thumbs-down | Searches with no click | Unanswered questions |',
-    '|---|---|---|---|---|---|---|',
-    ...measured.map(j => {
-      const impact = j.impact as ReaderImpact
-      const link = markdownLink(label(j.prLink as string), j.prLink)
-      const comment = impact.commentUrl ? ` (${markdownLink('comment', impact.commentUrl)})` : ''
-      return `| ${link}${comment} | ${impact.days} days each | ${impactCell(impact, 'humanViews')} | ${impactCell(impact, 'humanVisitors')} | ${impactCell(impact, 'thumbsDown')} | ${impactCell(impact, 'zeroClickSearches')} | ${impactCell(impact, 'unansweredQuestions')} |`
-    }),
-    ''
-  ]
-}

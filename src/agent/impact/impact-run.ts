@@ -1,13 +1,6 @@
-import {
-  type ChangedFile,
-  type GitHubApi,
-  type GitHubSession,
-  connectGitHub,
-  describeGitHubError,
-  notFound,
-  refusedAccess
-} from '../../github/api.js'
-import type { RunEvent } from '../../github/event.js'
+import { type GitHubSession, connectGitHub } from '../../github/api.js'
+import { type DocsPull, type DocsPulls, docsFailure } from '../../github/docs-pulls.js'
+import { type RunEvent, parsePullLink } from '../../github/event.js'
 import { RequestBudget } from '../../mintlify/budget.js'
 import type { ApiClient } from '../../mintlify/client.js'
 import { ApiError, AuthError, NotFoundError } from '../../mintlify/errors.js'
@@ -17,33 +10,17 @@ import type { Logger } from '../../runner/logger.js'
 import { counted } from '../../runner/text.js'
 import { RecordSigner } from '../../records/record.js'
 import type { ProjectLedger, ReaderImpact } from '../../records/ledger.js'
-import { parsePullLink } from '../change/fold.js'
+import { docsPulls } from '../docs-repository.js'
 import { Dashboard } from '../ledger/dashboard.js'
 import { applyUpdates } from '../ledger/ledger-session.js'
 import { refreshOutcomes } from '../ledger/outcomes.js'
 import { Input } from '../names.js'
+import type { ImpactSettings } from '../settings.js'
 import { IMPACT_MARKER, renderImpactComment } from './comment.js'
 import { MAX_REQUESTS_PER_PULL, measureWindows, plannedRequests } from './measure.js'
 import { findDocsRoot, pagesOf } from './pages.js'
 import { termsOf } from './terms.js'
 import { type MergedJob, dueForImpact, impactWindows, waitingForImpact } from './windows.js'
-
-export const IMPACT_COMMENT_MODES = ['pr', 'dashboard'] as const
-
-export interface ImpactSettings {
-  apiKey: string
-  projectId: string
-  githubToken: string
-  docsToken: string
-  dashboardTitle: string
-  /** `impact-after`: each window's length, in whole days. */
-  impactAfter: { days: number; text: string }
-  impactComment: (typeof IMPACT_COMMENT_MODES)[number]
-  /** `max-requests`: analytics requests at most in this run, retries included. */
-  maxRequests: number
-  timeoutMs: number
-  dryRun: boolean
-}
 
 export interface ImpactDeps {
   service: () => ApiClient
@@ -78,14 +55,9 @@ export async function measureReaderImpact(
 ): Promise<ImpactEnd> {
   const { log, clock } = deps
   const repository = `${event.owner}/${event.repo}`
-  const connect = (token: string, owner: string, repo: string, tokenInput: string): GitHubApi =>
-    connectGitHub(token, { owner, repo, apiUrl: event.apiUrl }, deps.signal, {
-      clock,
-      session: deps.session,
-      tokenInput
-    })
+  const docs = docsPulls(settings, event.apiUrl, deps)
   const dashboard = await Dashboard.open(
-    connect(settings.githubToken, event.owner, event.repo, Input.GithubToken),
+    connectGitHub(settings.githubToken, event, deps.signal, { clock, session: deps.session }),
     {
       title: settings.dashboardTitle,
       signer: new RecordSigner(settings.apiKey),
@@ -102,7 +74,7 @@ export async function measureReaderImpact(
     return end
   }
   const now = clock.wallNow()
-  const project = await refreshed(dashboard, settings, { event, connect, log, now })
+  const project = await refreshed(dashboard, settings, { event, docs, log, now })
   const due = dueForImpact(project, now, days)
   const waiting = waitingForImpact(project, now, days)
   log.info(
@@ -120,22 +92,22 @@ export async function measureReaderImpact(
   for (const [i, job] of due.entries()) {
     const where = parsePullLink(job.prLink, event.serverUrl)
     if (!where) continue
-    const docs = connect(settings.docsToken, where.owner, where.repo, Input.DocsToken)
     let pages: string[]
     try {
-      const files = await filesOf(docs, where.number)
-      const root = await findDocsRoot(path => docs.folderNames(path), files)
+      const files = await docs.files(where, MAX_FILE_PAGES)
+      const root = await findDocsRoot(path => docs.folderNames(where, path), files)
       pages = root === undefined ? [] : pagesOf(files, root)
       if (root === undefined)
         log.notice(
           `Reader impact: ${job.prLink}'s repository has no docs.json or mint.json at its root or in the folders it changed, so its files are not mapped to pages.`
         )
     } catch (error) {
+      const failed = docsFailure(error)
       log.warning(
-        `Reader impact: could not read the files of ${job.prLink} with '${Input.DocsToken}' (${describeGitHubError(error)}); it is measured in a later run.${refusedAccess(error) ? ` Give '${Input.DocsToken}' read access to the contents and pull requests of ${where.owner}/${where.repo}.` : ''}`
+        `Reader impact: could not read the files of ${job.prLink} with '${docs.tokenInput}' (${failed.why}); it is measured in a later run.${failed.grant('read')}`
       )
       // A pull request GitHub does not have (gone, or out of the token's sight) holds back no other.
-      if (notFound(error)) continue
+      if (failed.missing) continue
       break
     }
     const terms = termsOf(job.changes)
@@ -198,7 +170,7 @@ export async function measureReaderImpact(
     // Nothing measured is nothing to tell the pull request's readers: the dashboard keeps the note.
     const url = !planned
       ? undefined
-      : await postComment(docs, where.number, job, settings, log, {
+      : await postComment(docs, where, job, settings, log, {
           mergedAt: job.endedAt,
           days,
           ...windows,
@@ -240,12 +212,12 @@ async function refreshed(
   settings: ImpactSettings,
   {
     event,
-    connect,
+    docs,
     log,
     now
   }: {
     event: RunEvent
-    connect: (token: string, owner: string, repo: string, tokenInput: string) => GitHubApi
+    docs: DocsPulls
     log: Logger
     now: number
   }
@@ -253,8 +225,7 @@ async function refreshed(
   const project = dashboard.project(settings.projectId)
   const reads = await refreshOutcomes(project, {
     now,
-    docsGitHub: (owner, repo) => connect(settings.docsToken, owner, repo, Input.DocsToken),
-    tokenInput: Input.DocsToken,
+    docs,
     serverUrl: event.serverUrl,
     log,
     skip: new Set()
@@ -287,23 +258,13 @@ async function refreshed(
 
 const emptyFigures = (): null[] => [null, null, null, null, null, null]
 
-async function filesOf(docs: GitHubApi, number: number): Promise<ChangedFile[]> {
-  const files: ChangedFile[] = []
-  let pages = 0
-  for await (const page of docs.pullFilePages(number, 100)) {
-    files.push(...page)
-    if (++pages >= MAX_FILE_PAGES) break
-  }
-  return files
-}
-
 /**
  * The comment on the docs pull request (`impact-comment: pr`), once: its URL, `undefined` when the
  * figures go only to the dashboard, `null` when it could not be posted (nothing is remembered).
  */
 async function postComment(
-  docs: GitHubApi,
-  number: number,
+  docs: DocsPulls,
+  where: DocsPull,
   job: MergedJob,
   settings: ImpactSettings,
   log: Logger,
@@ -312,18 +273,19 @@ async function postComment(
   if (settings.impactComment !== 'pr') return undefined
   try {
     // An earlier run that commented but could not remember it: its comment stands, not a second.
-    const earlier = (await docs.listComments(number)).find(
+    const earlier = (await docs.comments(where)).find(
       c => c.authorType === 'Bot' && c.body.includes(IMPACT_MARKER)
     )
     if (earlier) {
       log.info(`Reader impact of ${job.prLink}: commented on it already, by an earlier run.`)
       return `${job.prLink}#issuecomment-${earlier.id}`
     }
-    const id = await docs.createComment(number, renderImpactComment(content))
+    const id = await docs.comment(where, renderImpactComment(content))
     return `${job.prLink}#issuecomment-${id}`
   } catch (error) {
+    const failed = docsFailure(error)
     log.warning(
-      `Reader impact of ${job.prLink} was measured, but could not be commented on it with '${Input.DocsToken}' (${describeGitHubError(error)}): the next run measures it again.${refusedAccess(error) ? ` Give '${Input.DocsToken}' write access to the pull requests of the docs repository.` : ''}`
+      `Reader impact of ${job.prLink} was measured, but could not be commented on it with '${docs.tokenInput}' (${failed.why}): the next run measures it again.${failed.grant('write')}`
     )
     return null
   }

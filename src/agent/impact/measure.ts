@@ -1,4 +1,4 @@
-import { type VisitorsPage, getViewsPage, getVisitorsPage } from '../../mintlify/analytics.js'
+import { type VisitorsPage, getPerPathPage } from '../../mintlify/analytics.js'
 import {
   type ReadLimits,
   getAssistantPage,
@@ -61,20 +61,10 @@ export async function measureWindows(
     const query = { dateFrom: range.from, dateTo: range.to }
     if (pages.size) {
       const paths = { ...query, limit: PATH_ROWS, offset: 0 }
-      const views = await getViewsPage(
-        client,
-        target.projectId,
-        paths,
-        limits.deadline,
-        limits.budget
-      )
-      const visitors = await getVisitorsPage(
-        client,
-        target.projectId,
-        paths,
-        limits.deadline,
-        limits.budget
-      )
+      const read = (what: 'views' | 'visitors'): Promise<VisitorsPage> =>
+        getPerPathPage(client, target.projectId, what, paths, limits.deadline, limits.budget)
+      const views = await read('views')
+      const visitors = await read('visitors')
       if (views.totals.total === 0 && visitors.totals.total === 0) {
         notes.add(
           `The service has no page views at all for the window ${name}: its figures are not known.`

@@ -1,18 +1,7 @@
-import type { GitHubApi } from '../../github/api.js'
+import type { DocsPulls } from '../../github/docs-pulls.js'
 import type { AgentJob } from '../../mintlify/agent-jobs.js'
 import { errorText } from '../../runner/errors.js'
-import { docsPrState } from '../change/fold.js'
-
-/**
- * An issue labelled again whose earlier job goes on: still running (this run waits for it), or its
- * docs pull request still open (the issue is sent to it as a follow-up).
- */
-export interface Continued {
-  jobId: string
-  issue: number
-  /** The job's open docs pull request, as the service reports it: the issue went to it as a follow-up. */
-  docsPr?: string
-}
+import { docsPrState } from '../ledger/fold.js'
 
 export type EarlierJobDecision =
   | { go: 'wait'; info: string }
@@ -21,8 +10,8 @@ export type EarlierJobDecision =
 
 export interface EarlierJobContext {
   readJob: (jobId: string) => Promise<AgentJob>
-  /** A connection that can read the docs repository's pull requests (`docs-token` when set). */
-  docsGitHub: (owner: string, repo: string) => GitHubApi
+  /** The docs repository's pull requests, read with `docs-token` when set. */
+  docs: DocsPulls
   /** The run's GitHub (GITHUB_SERVER_URL): docs pull requests elsewhere cannot be read. */
   serverUrl: string
 }

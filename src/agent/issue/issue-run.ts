@@ -4,6 +4,7 @@ import { CancelledError } from '../../runner/errors.js'
 import { type GitHubApi, type GitHubSession, connectGitHub } from '../../github/api.js'
 import type { RunEvent } from '../../github/event.js'
 import { trustRefusal } from '../trust-gate.js'
+import { docsPulls } from '../docs-repository.js'
 import {
   type CommentState,
   LiveComment,
@@ -12,31 +13,10 @@ import {
 } from '../comment/live-comment.js'
 import type { Markers } from '../comment/marker.js'
 import type { AgentJob } from '../../mintlify/agent-jobs.js'
-import { type Continued, decideEarlierJob, relabelFollowUp } from './earlier-job.js'
-import { type TriggerSettings, planTrigger } from './trigger.js'
-
-export interface JobTarget {
-  prompt?: string
-  jobId?: string
-  /** With a follow-up: the new job's prompt, should the service refuse the follow-up. */
-  fallbackPrompt?: string
-  /** What starts that new job, as the notice says it ('this change' unless given). */
-  fallbackFor?: string
-}
-
-/** What the triggering issue adds to a run: maybe a refusal, maybe a comment to keep current. */
-export interface IssueRun {
-  skipped?: string
-  /** What to ask the service: a new job's prompt, a follow-up to `jobId`, or just `jobId` to wait for. */
-  request: JobTarget
-  comment?: LiveComment
-  /** The prompt goes to a job recorded on the issue, as a follow-up. */
-  followUp: boolean
-  /** The issue was labelled again and its earlier job goes on (waited for, or followed up). */
-  continued?: Continued
-  /** Things the user should see as notices (why the label added again starts a new job). */
-  notices?: string[]
-}
+import { decideEarlierJob, relabelFollowUp } from './earlier-job.js'
+import type { IssueRun, JobTarget } from '../prepared-run.js'
+import type { TriggerSettings } from '../settings.js'
+import { planTrigger } from './trigger.js'
 
 /**
  * Decides what to run from the inputs, the event, the trust gate and the job recorded on the issue.
@@ -126,11 +106,9 @@ export async function prepareIssueRun(
   const earlier = recorded.find(r => ofEarlierRun(r) && r.marker.step === markers.step) ?? latest
   if (earlier && event.name === 'issues' && plan.prompt !== undefined) {
     const target = plan.target
-    const docsToken = settings.docsToken || settings.githubToken
     const decision = await decideEarlierJob(earlier.marker.job, target, {
       readJob,
-      docsGitHub: (owner, repo) =>
-        connectGitHub(docsToken, { owner, repo, apiUrl: event.apiUrl }, signal, { clock, session }),
+      docs: docsPulls(settings, event.apiUrl, { signal, clock, session }, { orRunToken: true }),
       serverUrl: event.serverUrl
     })
     if (signal?.aborted) throw new CancelledError('Cancelled.')

@@ -1,32 +1,9 @@
 import { InputError } from '../../runner/errors.js'
 import { Input } from '../names.js'
 import type { RunEvent } from '../../github/event.js'
-import type { Permission } from '../../github/permission.js'
+import type { TriggerSettings } from '../settings.js'
 import { stripInvisible } from '../../runner/untrusted.js'
 import { issuePrompt } from './issue-prompt.js'
-
-export const COMMENT_MODES = ['auto', 'true', 'false'] as const
-export type CommentMode = (typeof COMMENT_MODES)[number]
-
-/** The inputs that decide what a run does with its trigger. */
-export interface TriggerSettings {
-  /** The prompt to send: for a new job, or as a follow-up when `jobId` is set. */
-  prompt?: string
-  /** An existing job to follow up on or wait for. */
-  jobId?: string
-  /** Token for comments and permission checks; masked. Empty when not given (local runs). */
-  githubToken: string
-  comment: CommentMode
-  /** The issue or pull request to comment on, when the event has none. */
-  issueNumber?: number
-  triggerPhrase: string
-  /** On `issues` events, the label that starts the agent; empty: any label (the workflow's `if:` decides). */
-  label: string
-  /** Least permission the triggering person needs, or 'none' for no check. */
-  requiredPermission: Permission | 'none'
-  /** Bot logins allowed to trigger, without the `[bot]` suffix, lower case. */
-  allowedBots: ReadonlySet<string>
-}
 
 /** What this run should do, decided from the inputs and the event alone, before any request. */
 export interface TriggerPlan {

@@ -1,15 +1,4 @@
-import { LONGEST_WINDOW_MS } from '../../records/ledger.js'
-import { InputError } from '../../runner/errors.js'
-
-/** `max-jobs`: how many jobs and follow-ups the agent may start in a rolling window. */
-export interface JobBudget {
-  max: number
-  windowMs: number
-  /** As the user wrote it, normalised: `5/day`. */
-  text: string
-}
-
-const WINDOWS: Record<string, number> = { day: 86_400_000, week: LONGEST_WINDOW_MS }
+import type { JobBudget } from '../settings.js'
 
 /**
  * Mintlify publishes average credit costs per agent run, not per API job; this is its published
@@ -17,19 +6,6 @@ const WINDOWS: Record<string, number> = { day: 86_400_000, week: LONGEST_WINDOW_
  * 2026). Shown only as an estimate, labelled so: the API reports no usage.
  */
 export const ESTIMATED_CREDITS_PER_RUN = 180
-
-export function parseMaxJobs(name: string, raw: string): JobBudget | undefined {
-  const text = raw.trim().toLowerCase().replace(/\s+/g, '')
-  if (text === '') return undefined
-  const m = /^(\d{1,4})\/(day|week)$/.exec(text)
-  const max = Number(m?.[1])
-  if (!m || max < 1) {
-    throw new InputError(
-      `Input '${name}' must be a number of jobs per day or per week, such as 5/day or 20/week; got '${raw}'.`
-    )
-  }
-  return { max, windowMs: WINDOWS[m[2] as string] as number, text: `${max}/${m[2]}` }
-}
 
 export interface BudgetState {
   /** Jobs and follow-ups started in the window. */

@@ -2,9 +2,9 @@ import { codeSpan, escapeMarkdown, markdownLink } from '../../runner/markdown.js
 import { counted, formatCount } from '../../runner/text.js'
 import { ESTIMATED_CREDITS_PER_RUN, startsWithin } from './budget.js'
 import type { ChangeRef, Ledger, ProjectLedger } from '../../records/ledger.js'
-import { hoursOrDays, outcomes } from './outcomes.js'
+import { STILL_OPEN, hoursOrDays, outcomes } from './outcomes.js'
 import { approvalLines, resendBox } from './approval-box.js'
-import { renderImpactTable } from '../impact/comment.js'
+import { renderImpactTable } from './impact-table.js'
 
 /** Where links point: the repository the dashboard is in, on the run's GitHub. */
 export interface DashboardView {
@@ -54,6 +54,7 @@ function renderProject(id: string, project: ProjectLedger, view: DashboardView):
     ''
   )
   lines.push(...renderOutcomes(project, view))
+  lines.push(...renderKept(project))
   lines.push(...renderImpactTable(project.jobs, shortPull))
   const jobs = project.jobs.slice(-SHOWN_JOBS).reverse()
   const earlierJobs = (project.olderJobs ?? 0) + project.jobs.length - jobs.length
@@ -126,16 +127,40 @@ function renderOutcomes(project: ProjectLedger, view: DashboardView): string[] {
     o.acceptance === undefined
       ? 'no decided pull request yet'
       : `${Math.round(o.acceptance * 100)}% (${formatCount(o.merged)} merged of ${formatCount(o.decided)} decided)`
+  const unread = o.merged - o.touchKnown
+  const zeroTouch = o.touchKnown
+    ? `${Math.round((o.zeroTouch / o.touchKnown) * 100)}% (${formatCount(o.zeroTouch)} of ${formatCount(o.touchKnown)} merged without a person's commit${unread ? `; ${formatCount(unread)} merged not read yet` : ''})`
+    : 'no merged pull request read yet'
   return [
     '#### Outcomes, last 30 days',
     '',
     'Docs pull requests opened in the last 30 days, as last read from the docs repository (a few a run); jobs and follow-ups by the day they started.',
     '',
     `- **Jobs and follow-ups started**: ${formatCount(o.started)}`,
-    `- **Docs pull requests**: ${formatCount(o.merged)} merged · ${formatCount(o.closed)} closed without merge · ${formatCount(o.expired)} expired · ${formatCount(o.open)} still open`,
-    `- **Accepted**: ${acceptance}`,
-    `- **Median time from job start to merge**: ${o.medianToMerge === undefined ? 'no merged pull request yet' : hoursOrDays(o.medianToMerge)}`,
-    `- **Credits per merged docs pull request (estimate)**: ${o.creditsPerMerge === undefined ? 'no merged pull request yet' : `about ${formatCount(o.creditsPerMerge)}`} (every job and follow-up started, at ${ESTIMATED_CREDITS_PER_RUN} credits a run, Mintlify's published average)`,
+    `- **Docs pull requests**: ${formatCount(o.merged)} merged · ${formatCount(o.closed)} closed without merge · ${formatCount(o.expired)} expired · ${formatCount(o.open)} still open · ${formatCount(o.drafts)} open as drafts, counted apart`,
+    `- **Accepted**: ${acceptance}: merged ÷ decided, where decided is merged + closed without merge + expired; open pull requests and drafts are not decided yet`,
+    `- **Zero-touch**: ${zeroTouch}: merged without a person's commit ÷ merged whose commits were read (a person is anyone but the docs agent's identities and bots)`,
+    `- **Median time from job start to merge**: ${o.medianToMerge === undefined ? 'no merged pull request yet' : `${hoursOrDays(o.medianToMerge)} (the middle of ${formatCount(o.merged)} merged)`}`,
+    `- **Credits per merged docs pull request (estimate)**: ${o.creditsPerMerge === undefined ? 'no merged pull request yet' : `about ${formatCount(o.creditsPerMerge)}`} (an estimate, not a measure: every job and follow-up started, at ${ESTIMATED_CREDITS_PER_RUN} credits a run, Mintlify's published average, ÷ merged; the API reports no usage)`,
+    ''
+  ]
+}
+
+/** Docs pull requests `expire-after` keeps open, each with why: a person's work is on it. */
+function renderKept(project: ProjectLedger): string[] {
+  const kept = project.jobs.filter(j => j.kept && j.prLink && STILL_OPEN.has(j.state))
+  if (!kept.length) return []
+  return [
+    '#### Kept open past expire-after',
+    '',
+    'Stale means nobody but the docs agent touched a docs pull request for longer than `expire-after`; these are not stale, and a person’s commit, approval, request for changes or keep label keeps one open for good.',
+    '',
+    ...kept
+      .slice(-SHOWN_JOBS)
+      .map(
+        j =>
+          `- ${markdownLink(shortPull(j.prLink as string), j.prLink as string)}: ${escapeMarkdown(j.kept?.why ?? '')} (as of ${when(j.kept?.at ?? 0)})`
+      ),
     ''
   ]
 }

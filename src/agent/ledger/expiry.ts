@@ -1,10 +1,11 @@
-import { type GitHubApi, describeGitHubError, refusedAccess } from '../../github/api.js'
-import type { PullRequestRef } from '../../github/event.js'
+import { type DocsPull, type DocsPulls, docsFailure } from '../../github/docs-pulls.js'
+import { type PullRequestRef, parsePullLink } from '../../github/event.js'
 import type { Logger } from '../../runner/logger.js'
-import { codeSpan, markdownLink } from '../../runner/markdown.js'
-import { LIVE, parsePullLink } from '../change/fold.js'
+import { codeSpan, escapeMarkdown, markdownLink } from '../../runner/markdown.js'
+import { LIVE } from './fold.js'
 import { Input } from '../names.js'
-import type { ProjectLedger } from '../../records/ledger.js'
+import type { KeptOpen, LedgerJob, ProjectLedger } from '../../records/ledger.js'
+import { type Staleness, day, judgeStaleness } from './staleness.js'
 
 /** What became of a job's docs pull request, as read (and perhaps closed) in this run. */
 export interface DocsPullUpdate {
@@ -16,15 +17,23 @@ export interface DocsPullUpdate {
   endedAt?: number
   /** Read for the outcomes at this time (epoch ms). */
   checkedAt?: number
+  /** A draft, as read now. */
+  draft?: boolean
+  /** A person committed to it, as read after its merge. */
+  personCommitted?: boolean
+  /** Why `expire-after` keeps it open, as judged now. */
+  kept?: KeptOpen
 }
 
 export interface ExpiryContext {
   /** `expire-after` in ms, and as the user wrote it. */
   afterMs: number
   afterText: string
+  /** `keep-label`: docs pull requests with it are never closed. */
+  keepLabel: string
   now: number
-  /** A connection to a docs repository with `docs-token`. */
-  docsGitHub: (owner: string, repo: string) => GitHubApi
+  /** The docs repository's pull requests, with `docs-token`. */
+  docs: DocsPulls
   serverUrl: string
   /** The dashboard issue, linked from the closing comment. */
   dashboardUrl?: string
@@ -36,12 +45,18 @@ export interface ExpiryContext {
 /** Docs pull requests read at most for expiry in one run (the oldest first). */
 export const MAX_EXPIRY_READS = 5
 
+/** One docs pull request's turn: what the ledger learns, or `stop` when the token cannot go on. */
+type Turn = { update?: DocsPullUpdate; expired?: boolean } | { stop: true }
+
 /**
- * `expire-after`: the ledger's docs pull requests of the project that have stayed open longer than
- * the duration, measured from their creation, are closed with a comment that says why and links
- * the dashboard. Only pull requests the ledger holds are read, and only those whose job started
- * long enough ago (a docs pull request is never older than its job). A docs token without access
- * is a warning naming it; the run goes on.
+ * `expire-after`: the ledger's docs pull requests of the project that nobody but the agent has
+ * touched for longer than the duration are closed with a comment that says what stale meant and
+ * links the dashboard. Staleness runs from the last activity by a person (a commit, a review, a
+ * comment, a label), or from the pull request's creation; one that a person pushed to, approved,
+ * requested changes on or gave `keep-label` is never closed, and the ledger says why it was kept.
+ * At most MAX_EXPIRY_READS pull requests a run, those never kept first: a pull request read (1
+ * request), and for one older than the duration its activity (1 GraphQL request, and who
+ * `docs-token` is, once). A docs token without access is a warning naming it; the run goes on.
  */
 export async function expireStale(
   project: ProjectLedger,
@@ -51,67 +66,114 @@ export async function expireStale(
   const expired: string[] = []
   const due = project.jobs
     .filter(j => j.prLink && LIVE.has(j.state) && ctx.now - j.startedAt > ctx.afterMs)
-    .sort((a, b) => a.startedAt - b.startedAt)
+    // Kept ones last, the longest unjudged first: a kept pull request never holds back the others.
+    .sort((a, b) => (a.kept?.at ?? 0) - (b.kept?.at ?? 0) || a.startedAt - b.startedAt)
     .slice(0, MAX_EXPIRY_READS)
   for (const job of due) {
     const link = job.prLink as string
     const where = parsePullLink(link, ctx.serverUrl)
     if (!where) continue
-    const docs = ctx.docsGitHub(where.owner, where.repo)
-    let pull: PullRequestRef
-    try {
-      pull = await docs.pull(where.number)
-    } catch (error) {
-      ctx.log.warning(
-        `Could not read the docs pull request ${link} with '${Input.DocsToken}' (${describeGitHubError(error)}), so stale docs pull requests are not closed in this run.${accessHint(error, where)}`
-      )
-      break
-    }
-    const seen = settled(job.id, pull)
-    if (seen) {
-      updates.push(seen)
-      continue
-    }
-    const createdAt = pull.createdAt ?? job.startedAt
-    if (ctx.now - createdAt <= ctx.afterMs) {
-      updates.push({ jobId: job.id, state: 'open', prCreatedAt: createdAt })
-      continue
-    }
-    if (ctx.dryRun) {
-      ctx.log.info(
-        `Dry run: the docs pull request ${link} has been open longer than 'expire-after: ${ctx.afterText}' and would be closed.`
-      )
-      continue
-    }
-    let closed: PullRequestRef
-    try {
-      closed = await docs.closePull(where.number)
-    } catch (error) {
-      ctx.log.warning(
-        `Could not close the docs pull request ${link}, open longer than 'expire-after: ${ctx.afterText}', with '${Input.DocsToken}' (${describeGitHubError(error)}).${accessHint(error, where)}`
-      )
-      break
-    }
-    // Merged in the meantime: GitHub keeps a merged pull request as it is.
-    const after = closed.merged ? settled(job.id, closed) : undefined
-    if (after) {
-      updates.push(after)
-      continue
-    }
-    updates.push({ jobId: job.id, state: 'expired', prCreatedAt: createdAt, endedAt: ctx.now })
-    expired.push(link)
-    ctx.log.notice(
-      `Closed the docs pull request ${link}: open longer than 'expire-after: ${ctx.afterText}'. The next change starts a new job.`
-    )
-    try {
-      await docs.createComment(where.number, closingComment(ctx, createdAt))
-    } catch (error) {
-      ctx.log.warning(
-        `Closed ${link} but could not say why in a comment (${describeGitHubError(error)}).`
-      )
-    }
+    const turn = await expireOne(job, link, where, ctx)
+    if ('stop' in turn) break
+    if (turn.update) updates.push(turn.update)
+    if (turn.expired) expired.push(link)
   }
   return { updates, expired }
+}
+
+async function expireOne(
+  job: LedgerJob,
+  link: string,
+  where: DocsPull,
+  ctx: ExpiryContext
+): Promise<Turn> {
+  const { docs, log } = ctx
+  const cannot = (what: string, error: unknown, then: string): Turn => {
+    const failed = docsFailure(error)
+    log.warning(
+      `Could not ${what} ${link} with '${docs.tokenInput}' (${failed.why}), ${then}${failed.grant('read and write')}`
+    )
+    return { stop: true }
+  }
+  let pull: PullRequestRef
+  try {
+    pull = await docs.pull(where)
+  } catch (error) {
+    return cannot(
+      'read the docs pull request',
+      error,
+      'so stale docs pull requests are not closed in this run.'
+    )
+  }
+  const seen = settled(job.id, pull)
+  if (seen) return { update: seen }
+  const createdAt = pull.createdAt ?? job.startedAt
+  const open = {
+    jobId: job.id,
+    state: 'open' as const,
+    prCreatedAt: createdAt,
+    draft: Boolean(pull.draft)
+  }
+  if (ctx.now - createdAt <= ctx.afterMs) return { update: open }
+  let staleness: Staleness
+  try {
+    // Who `docs-token` is: its comments and commits are the agent's own, never a person's.
+    const agent = await docs.identity(where)
+    staleness = judgeStaleness(await docs.activity(where), {
+      createdAt,
+      now: ctx.now,
+      afterMs: ctx.afterMs,
+      keepLabel: ctx.keepLabel,
+      agents: [agent]
+    })
+  } catch (error) {
+    return cannot(
+      'read who touched the docs pull request',
+      error,
+      'so stale docs pull requests are not closed in this run: a person’s work is never closed on a guess.'
+    )
+  }
+  if (!('stale' in staleness)) {
+    const why =
+      'keep' in staleness
+        ? staleness.keep
+        : `${staleness.recent}, within '${Input.ExpireAfter}: ${ctx.afterText}'`
+    log.info(
+      `Kept the docs pull request ${link} open past '${Input.ExpireAfter}: ${ctx.afterText}': ${why}.`
+    )
+    return { update: { ...open, kept: { why, at: ctx.now } } }
+  }
+  if (ctx.dryRun) {
+    log.info(
+      `Dry run: nobody but the docs agent has touched the docs pull request ${link} since ${day(staleness.since)}, longer than '${Input.ExpireAfter}: ${ctx.afterText}': it would be closed.`
+    )
+    return {}
+  }
+  let closed: PullRequestRef
+  try {
+    closed = await docs.close(where)
+  } catch (error) {
+    return cannot(
+      'close the docs pull request',
+      error,
+      `which nobody but the docs agent has touched for longer than '${Input.ExpireAfter}: ${ctx.afterText}'.`
+    )
+  }
+  // Merged in the meantime: GitHub keeps a merged pull request as it is.
+  const after = closed.merged ? settled(job.id, closed) : undefined
+  if (after) return { update: after }
+  log.notice(
+    `Closed the docs pull request ${link}: nobody but the docs agent has touched it since ${day(staleness.since)}, longer than '${Input.ExpireAfter}: ${ctx.afterText}'. The next change starts a new job.`
+  )
+  try {
+    await docs.comment(where, closingComment(ctx, staleness))
+  } catch (error) {
+    log.warning(`Closed ${link} but could not say why in a comment (${docsFailure(error).why}).`)
+  }
+  return {
+    update: { jobId: job.id, state: 'expired', prCreatedAt: createdAt, endedAt: ctx.now },
+    expired: true
+  }
 }
 
 /** A docs pull request merged or closed (by a person) already: nothing to close. */
@@ -123,16 +185,16 @@ function settled(jobId: string, pull: PullRequestRef): DocsPullUpdate | undefine
   return undefined
 }
 
-function accessHint(error: unknown, where: { owner: string; repo: string }): string {
-  return refusedAccess(error)
-    ? ` Give '${Input.DocsToken}' read and write access to the pull requests of ${where.owner}/${where.repo}.`
-    : ''
-}
-
-function closingComment(ctx: ExpiryContext, createdAt: number): string {
-  const opened = new Date(createdAt).toISOString().slice(0, 10)
+/** Says what stale meant: nobody but the agent touched it, since when, and how to keep one open. */
+function closingComment(ctx: ExpiryContext, stale: Extract<Staleness, { stale: true }>): string {
   const dashboard = ctx.dashboardUrl
     ? ` The changes it held are listed on the ${markdownLink('docs agent dashboard', ctx.dashboardUrl)}.`
     : ''
-  return `📝 **Mintlify agent action**: closed, because this docs pull request has been open since ${opened}, longer than ${codeSpan(`expire-after: ${ctx.afterText}`)} allows.${dashboard} The next code change starts a fresh docs pull request; reopen this one to keep working on it by hand.`
+  // Named, never mentioned: a closing comment notifies nobody.
+  const last = stale.touched ? `the last was ${escapeMarkdown(stale.touched)}` : 'it was opened'
+  return [
+    `📝 **Mintlify agent action**: closed as stale. Nobody but the docs agent has touched this docs pull request since ${day(stale.since)} (${last}), longer than ${codeSpan(`${Input.ExpireAfter}: ${ctx.afterText}`)} allows.${dashboard}`,
+    '',
+    `Stale means no commit, review, comment or label by a person in that time. A docs pull request that a person pushed to, approved, requested changes on or labelled ${codeSpan(ctx.keepLabel)} is never closed. The next code change starts a fresh docs pull request; reopen this one to keep working on it by hand.`
+  ].join('\n')
 }

@@ -1,11 +1,13 @@
 import type { AgentJob } from '../../mintlify/agent-jobs.js'
-import type { ChangeBatch } from '../change/change-batch.js'
-import type { FoldDecision } from '../change/fold.js'
-import { type BudgetState, type JobBudget, budgetState } from './budget.js'
+import type { ChangeBatch } from '../batch.js'
+import type { FoldDecision } from './fold.js'
+import { type BudgetState, budgetState } from './budget.js'
+import type { JobBudget } from '../settings.js'
 import type { Dashboard } from './dashboard.js'
 import type { DocsPullUpdate } from './expiry.js'
 import {
   type ChangeRef,
+  type LedgerJob,
   type ProjectLedger,
   type RunEntry,
   type Waiting,
@@ -363,6 +365,7 @@ export function applyUpdates(project: ProjectLedger, updates: readonly DocsPullU
     if (update.prCreatedAt) known.prCreatedAt = update.prCreatedAt
     if (update.endedAt) known.endedAt = update.endedAt
     if (update.checkedAt) known.checkedAt = update.checkedAt
+    noteTouch(known, update)
   }
 }
 
@@ -370,6 +373,14 @@ export function applyUpdates(project: ProjectLedger, updates: readonly DocsPullU
 function noteBacklog(project: ProjectLedger, batch: Pick<ChangeBatch, 'backlog'>): void {
   if (batch.backlog) project.backlog = batch.backlog
   else delete project.backlog
+}
+
+/** What a read learnt of people's work on the docs pull request: draft, a person's commit, kept open. */
+function noteTouch(known: LedgerJob, update: DocsPullUpdate): void {
+  if (update.draft) known.draft = true
+  else if (update.draft === false) delete known.draft
+  if (update.personCommitted !== undefined) known.personCommitted = update.personCommitted
+  if (update.kept) known.kept = update.kept
 }
 
 /** A waiting batch's identity and approval stay while later changes join it. */

@@ -1,10 +1,10 @@
-import { type GitHubApi, describeGitHubError, refusedAccess } from '../../github/api.js'
-import type { PullRequestRef } from '../../github/event.js'
+import { type DocsPull, type DocsPulls, docsFailure } from '../../github/docs-pulls.js'
+import { type PullRequestRef, parsePullLink } from '../../github/event.js'
 import type { Logger } from '../../runner/logger.js'
-import { parsePullLink } from '../change/fold.js'
 import { Input } from '../names.js'
 import { ESTIMATED_CREDITS_PER_RUN } from './budget.js'
 import type { DocsPullUpdate } from './expiry.js'
+import { peopleOf } from './staleness.js'
 import {
   type LedgerJob,
   OUTCOME_WINDOW_MS,
@@ -17,14 +17,12 @@ import {
 export const MAX_OUTCOME_READS = 5
 
 const DECIDED: ReadonlySet<string> = new Set(['merged', 'closed', 'expired'])
-const STILL_OPEN: ReadonlySet<string> = new Set(['active', 'started', 'open'])
+export const STILL_OPEN: ReadonlySet<string> = new Set(['active', 'started', 'open'])
 
 export interface OutcomeContext {
   now: number
-  /** A connection to a docs repository: `docs-token`, else `github-token`. */
-  docsGitHub: (owner: string, repo: string) => GitHubApi
-  /** Which input the connection's token comes from, for the warning. */
-  tokenInput: string
+  /** The docs repository's pull requests: with `docs-token`, else `github-token`. */
+  docs: DocsPulls
   serverUrl: string
   log: Logger
   /** Jobs read (or to be read) elsewhere in this run: the fold decision's, expiry's. */
@@ -54,6 +52,7 @@ export async function refreshOutcomes(
   const changed: DocsPullUpdate[] = []
   const checked: DocsPullUpdate[] = []
   let reads = 0
+  const people = personCommits(ctx)
   for (const job of due) {
     if (reads >= MAX_OUTCOME_READS) break
     const link = job.prLink as string
@@ -62,27 +61,54 @@ export async function refreshOutcomes(
     reads++
     let pull: PullRequestRef
     try {
-      pull = await ctx.docsGitHub(where.owner, where.repo).pull(where.number)
+      pull = await ctx.docs.pull(where)
     } catch (error) {
-      const hint = refusedAccess(error)
-        ? ctx.tokenInput === Input.DocsToken
-          ? ` Give '${Input.DocsToken}' read access to the pull requests of ${where.owner}/${where.repo}.`
-          : ` If the docs repository is private, set '${Input.DocsToken}' to a token that can read its pull requests.`
-        : ''
-      const text = `Could not read the docs pull request ${link} with '${ctx.tokenInput}' (${describeGitHubError(error)}), so the dashboard's outcomes are not brought up to date in this run.${hint}`
-      if (ctx.tokenInput === Input.DocsToken) ctx.log.warning(text)
+      const failed = docsFailure(error)
+      const { tokenInput } = ctx.docs
+      const text = `Could not read the docs pull request ${link} with '${tokenInput}' (${failed.why}), so the dashboard's outcomes are not brought up to date in this run.${failed.grant('read')}`
+      // The run's own token cannot be expected to read another repository: worth a notice only.
+      if (tokenInput === Input.DocsToken) ctx.log.warning(text)
       else ctx.log.notice(text)
       break
     }
-    const update = { ...outcomeOf(job, pull), checkedAt: ctx.now }
+    const update: DocsPullUpdate = { ...outcomeOf(job, pull), checkedAt: ctx.now }
+    if (update.state === 'merged' && job.personCommitted === undefined && !people.failed)
+      update.personCommitted = await people.committed(where, link)
     if (changes(job, update)) changed.push(update)
     else checked.push(update)
   }
   return { changed, checked }
 }
 
+/**
+ * Whether a person committed to a merged docs pull request, for the zero-touch rate: its activity
+ * read once (1 GraphQL request), the agent's identities left out. What cannot be read stays unknown,
+ * and no other is read in this run.
+ */
+function personCommits(ctx: OutcomeContext) {
+  const state = {
+    failed: false,
+    async committed(where: DocsPull, link: string): Promise<boolean | undefined> {
+      try {
+        // The token's identity is the agent's only when it is `docs-token`.
+        const agent =
+          ctx.docs.tokenInput === Input.DocsToken ? await ctx.docs.identity(where) : undefined
+        const activity = await ctx.docs.activity(where)
+        return peopleOf(activity, [agent]).some(e => e.kind === 'commit')
+      } catch (error) {
+        state.failed = true
+        ctx.log.info(
+          `Could not read who committed to ${link} (${docsFailure(error).why}): the zero-touch rate counts it once it is read.`
+        )
+        return undefined
+      }
+    }
+  }
+  return state
+}
+
 function outcomeOf(job: LedgerJob, pull: PullRequestRef): DocsPullUpdate {
-  const times = { prCreatedAt: pull.createdAt }
+  const times = { prCreatedAt: pull.createdAt, draft: Boolean(pull.draft) }
   if (pull.merged) return { jobId: job.id, state: 'merged', ...times, endedAt: pull.mergedAt }
   if (pull.state !== 'open')
     return { jobId: job.id, state: 'closed', ...times, endedAt: pull.closedAt }
@@ -94,13 +120,23 @@ function outcomeOf(job: LedgerJob, pull: PullRequestRef): DocsPullUpdate {
 const changes = (job: LedgerJob, u: DocsPullUpdate): boolean =>
   job.state !== u.state ||
   Boolean(u.prCreatedAt && u.prCreatedAt !== job.prCreatedAt) ||
-  Boolean(u.endedAt && u.endedAt !== job.endedAt)
+  Boolean(u.endedAt && u.endedAt !== job.endedAt) ||
+  Boolean(u.draft) !== Boolean(job.draft) ||
+  (u.personCommitted !== undefined && u.personCommitted !== job.personCommitted)
 
 const inWindow = (job: LedgerJob, now: number): boolean => openedAt(job) > now - OUTCOME_WINDOW_MS
 
-/** Not decided yet as far as the ledger knows, or decided without the times the figures need. */
+/**
+ * Not decided yet as far as the ledger knows, or decided without the times the figures need, or
+ * merged without knowing whether a person committed to it.
+ */
 const unknown = (job: LedgerJob): boolean =>
-  job.state === 'expired' ? false : !DECIDED.has(job.state) || !job.endedAt || !job.prCreatedAt
+  job.state === 'expired'
+    ? false
+    : !DECIDED.has(job.state) ||
+      !job.endedAt ||
+      !job.prCreatedAt ||
+      (job.state === 'merged' && job.personCommitted === undefined)
 
 /** The dashboard's figures over the last 30 days, by the docs pull request's creation. */
 export interface Outcomes {
@@ -108,10 +144,16 @@ export interface Outcomes {
   merged: number
   closed: number
   expired: number
+  /** Still open and ready for review (or not read yet), drafts apart. */
   open: number
+  /** Still open as drafts: not decided, and not counted among `open`. */
+  drafts: number
   /** merged / (merged + closed + expired), when anything was decided. */
   acceptance?: number
   decided: number
+  /** Merged without a person's commit, of `touchKnown` merged whose commits were read. */
+  zeroTouch: number
+  touchKnown: number
   /** From the job's start to the merge (ms). */
   medianToMerge?: number
   /** Estimated credits of every job and follow-up started, per merged docs pull request. */
@@ -120,10 +162,13 @@ export interface Outcomes {
 
 export function outcomes(project: ProjectLedger, now: number): Outcomes {
   const jobs = project.jobs.filter(j => j.prLink && inWindow(j, now))
-  const count = (states: ReadonlySet<string>) => jobs.filter(j => states.has(j.state)).length
-  const merged = count(new Set(['merged']))
-  const closed = count(new Set(['closed']))
-  const expired = count(new Set(['expired']))
+  const count = (states: ReadonlySet<string>, draft = false) =>
+    jobs.filter(j => states.has(j.state) && Boolean(j.draft) === draft).length
+  const state = (s: string) => jobs.filter(j => j.state === s).length
+  const merged = state('merged')
+  const closed = state('closed')
+  const expired = state('expired')
+  const touched = jobs.filter(j => j.state === 'merged' && j.personCommitted !== undefined)
   const decided = merged + closed + expired
   const started = startsIn30Days(project, now)
   const toMerge = jobs
@@ -135,8 +180,11 @@ export function outcomes(project: ProjectLedger, now: number): Outcomes {
     closed,
     expired,
     open: count(STILL_OPEN),
+    drafts: count(STILL_OPEN, true),
     decided,
     acceptance: decided ? merged / decided : undefined,
+    zeroTouch: touched.filter(j => !j.personCommitted).length,
+    touchKnown: touched.length,
     medianToMerge: median(toMerge),
     creditsPerMerge: merged ? Math.round((started * ESTIMATED_CREDITS_PER_RUN) / merged) : undefined
   }

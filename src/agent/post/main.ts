@@ -2,17 +2,16 @@ import { type GitHubApi, connectGitHub } from '../../github/api.js'
 import { readRunEvent } from '../../github/event.js'
 import { getJob } from '../../mintlify/agent-jobs.js'
 import type { ApiClient } from '../../mintlify/client.js'
-import { openClient } from '../../mintlify/connection.js'
+import { openClient, readConnection } from '../../mintlify/connection.js'
 import { coreRunner } from '../../runner/core-runner.js'
 import { errorText } from '../../runner/errors.js'
-import { sendableSecret } from '../../runner/inputs.js'
+import { readSecret, sendableSecret } from '../../runner/inputs.js'
 import type { Runner } from '../../runner/runner.js'
 import { outcomeBody } from '../comment/comment-body.js'
 import type { CommentState } from '../comment/live-comment.js'
 import { type Marker, Markers } from '../comment/marker.js'
 import { Input, State } from '../names.js'
 import { isTerminal, resultOf } from '../outcome.js'
-import { readPostSettings } from '../settings.js'
 
 const LOOK_MS = 10_000
 
@@ -29,7 +28,12 @@ export async function run(runner: Runner = coreRunner('Mintlify agent')): Promis
   try {
     const state = JSON.parse(raw) as CommentState
     if (state.final) return
-    const settings = readPostSettings(runner.input, runner.mask)
+    // Only the connection and the token, read again from the same inputs: the post step needs no
+    // other setting, so it bundles none of the flows' reading.
+    const settings = {
+      ...readConnection(runner.input, runner.mask),
+      githubToken: readSecret(runner.input, runner.mask, Input.GithubToken)
+    }
     const event = readRunEvent(runner.env)
     let job = state.job
     try {

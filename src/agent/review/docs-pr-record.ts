@@ -1,11 +1,10 @@
-import { type GitHubApi, describeGitHubError, refusedAccess } from '../../github/api.js'
+import { type DocsPulls, docsFailure } from '../../github/docs-pulls.js'
 import type { AgentJob } from '../../mintlify/agent-jobs.js'
 import { DocsPrRecords, docsPrPlace } from '../../records/docs-pr.js'
 import type { Logger } from '../../runner/logger.js'
 import { codeSpan } from '../../runner/markdown.js'
-import { parsePullLink } from '../change/fold.js'
-import type { CommentMode } from '../issue/trigger.js'
-import { Input } from '../names.js'
+import { parsePullLink } from '../../github/event.js'
+import type { CommentMode } from '../settings.js'
 
 export interface RecordContext {
   /** `comment: false` writes no comment anywhere, this one included. */
@@ -15,8 +14,8 @@ export interface RecordContext {
   /** The trigger phrase the docs repository's workflow is told to use, for the visible line. */
   triggerPhrase: string
   serverUrl: string
-  /** A connection to the docs repository with `docs-token`. */
-  docsGitHub: (owner: string, repo: string) => GitHubApi
+  /** The docs repository's pull requests, with `docs-token`. */
+  docs: DocsPulls
   log: Logger
 }
 
@@ -33,15 +32,16 @@ export async function recordDocsPr(job: AgentJob, ctx: RecordContext): Promise<v
   if (!where || ctx.comment === 'false') return
   const place = docsPrPlace(where)
   const records = new DocsPrRecords(ctx.apiKey)
-  const fail = (what: string, error: unknown): void =>
+  const { docs } = ctx
+  const fail = (what: string, error: unknown): void => {
+    const failed = docsFailure(error)
     ctx.log.warning(
-      `Could not ${what} ${place} with '${Input.DocsToken}' (${describeGitHubError(error)}), so reviews there do not reach job ${job.id}.${refusedAccess(error) ? ` Give '${Input.DocsToken}' write access to the pull requests of ${where.owner}/${where.repo}.` : ''} The run goes on.`
+      `Could not ${what} ${place} with '${docs.tokenInput}' (${failed.why}), so reviews there do not reach job ${job.id}.${failed.grant('write')} The run goes on.`
     )
-  let docs: GitHubApi
+  }
   try {
     // An unusable token (an unexpanded expression) fails here: a warning like any refusal.
-    docs = ctx.docsGitHub(where.owner, where.repo)
-    const comments = await docs.listComments(where.number)
+    const comments = await docs.comments(where)
     if (comments.some(c => records.read(c.body, place)?.job === job.id)) {
       ctx.log.debug(`${place} already names job ${job.id}.`)
       return
@@ -56,12 +56,13 @@ export async function recordDocsPr(job: AgentJob, ctx: RecordContext): Promise<v
     `Comment ${codeSpan(`${ctx.triggerPhrase} <what to change>`)} to send it a follow-up.`
   ].join('\n')
   try {
-    await docs.createComment(where.number, body)
+    await docs.comment(where, body)
     ctx.log.info(`Recorded job ${job.id} on ${place}: reviews there can reach it.`)
   } catch (error) {
-    if (refusedAccess(error))
+    const failed = docsFailure(error)
+    if (failed.refused)
       ctx.log.info(
-        `'${Input.DocsToken}' can read ${place} but not comment on it (${describeGitHubError(error)}), so reviews there do not reach job ${job.id}. To send them, give it write access to the pull requests of ${where.owner}/${where.repo}.`
+        `'${docs.tokenInput}' can read ${place} but not comment on it (${failed.why}), so reviews there do not reach job ${job.id}.${failed.grant('write')}`
       )
     else fail('comment on', error)
   }

@@ -8,19 +8,18 @@ import type { RunEvent } from '../../github/event.js'
 import type { AgentJob } from '../../mintlify/agent-jobs.js'
 import { docsPrPlace } from '../../records/docs-pr.js'
 import { CancelledError, InputError, errorText } from '../../runner/errors.js'
+import { sendableSecret } from '../../runner/inputs.js'
 import type { Logger } from '../../runner/logger.js'
 import { LiveComment, unknownEarlierJob } from '../comment/live-comment.js'
 import type { prepareIssueRun } from '../issue/issue-run.js'
-import { type TriggerSettings, commandText } from '../issue/trigger.js'
+import { commandText } from '../issue/trigger.js'
+import type { ReviewMode, TriggerSettings } from '../settings.js'
 import { Input } from '../names.js'
 import type { PreparedRun } from '../prepared-run.js'
 import { trustRefusal } from '../trust-gate.js'
 import { reviewFollowUp } from './review-prompt.js'
+import { docsPulls } from '../docs-repository.js'
 import { findTrustedRecord, safeLogin } from './trusted-record.js'
-
-/** `follow-reviews`: reviews that start with the trigger phrase, or every review with text. */
-export const REVIEW_MODES = ['phrase', 'all'] as const
-export type ReviewMode = (typeof REVIEW_MODES)[number]
 
 export interface ReviewSettings extends TriggerSettings {
   apiKey: string
@@ -106,15 +105,18 @@ export async function prepareReviewRun(
   const pr = event.issue as NonNullable<RunEvent['issue']>
   const place = docsPrPlace({ owner: event.owner, repo: event.repo, number: pr.number })
   const github = connectGitHub(settings.githubToken, event, signal, { clock, session })
-  const docs = connectGitHub(settings.docsToken, event, signal, {
-    clock,
-    session,
-    tokenInput: Input.DocsToken
-  })
+  // An unusable docs token fails the run here, as the connection to GitHub did when opened.
+  sendableSecret(Input.DocsToken, settings.docsToken)
+  const docs = docsPulls(settings, event.apiUrl, { signal, clock, session })
   const cancelled = (): boolean => Boolean(signal?.aborted)
   let search: Awaited<ReturnType<typeof findTrustedRecord>>
   try {
-    search = await findTrustedRecord(github, docs, { place, number: pr.number }, settings)
+    search = await findTrustedRecord(
+      github,
+      docs,
+      { owner: event.owner, repo: event.repo, number: pr.number, place },
+      settings
+    )
   } catch (error) {
     if (cancelled()) throw new CancelledError('Cancelled while reading the pull request.')
     search = { why: `its comments could not be read (${describeGitHubError(error)})` }

@@ -1,6 +1,6 @@
-import { type GitHubApi, describeGitHubError } from '../../github/api.js'
+import type { GitHubApi } from '../../github/api.js'
+import { type DocsPull, type DocsPulls, docsFailure } from '../../github/docs-pulls.js'
 import { botName } from '../../github/event.js'
-import { viewerLogin } from '../../github/history.js'
 import { SERVICE_ID } from '../../mintlify/connection.js'
 import { type DocsPrRecord, DocsPrRecords } from '../../records/docs-pr.js'
 import { Input } from '../names.js'
@@ -21,8 +21,8 @@ export type RecordSearch =
  */
 export async function findTrustedRecord(
   github: GitHubApi,
-  docs: GitHubApi,
-  pull: { place: string; number: number },
+  docs: DocsPulls,
+  pull: DocsPull & { place: string },
   settings: { apiKey: string; projectId: string }
 ): Promise<RecordSearch> {
   const records = new DocsPrRecords(settings.apiKey)
@@ -40,10 +40,10 @@ export async function findTrustedRecord(
     }
   let identity: string | undefined
   try {
-    identity = await viewerLogin(docs.graphql)
+    identity = await docs.identity(pull)
   } catch (error) {
     return {
-      warning: `'${Input.DocsToken}' could not tell who it is (${describeGitHubError(error)}), so the record on ${pull.place} naming its job cannot be trusted and nothing is sent to it. Set '${Input.DocsToken}' to the same secret as the code repository's workflow uses.`
+      warning: `'${Input.DocsToken}' could not tell who it is (${docsFailure(error).why}), so the record on ${pull.place} naming its job cannot be trusted and nothing is sent to it. Set '${Input.DocsToken}' to the same secret as the code repository's workflow uses.`
     }
   }
   if (!identity)

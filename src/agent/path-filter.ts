@@ -1,5 +1,5 @@
 import picomatch from 'picomatch'
-import { InputError } from '../../runner/errors.js'
+import { InputError } from '../runner/errors.js'
 
 /**
  * `paths` and `paths-ignore`, read as GitHub reads a workflow's: `*` stays within a folder, `**`

@@ -1,5 +1,6 @@
-import { type GitHubApi, describeGitHubError, refusedAccess } from '../../github/api.js'
+import { type DocsPulls, docsFailure } from '../../github/docs-pulls.js'
 import type { AgentJob } from '../../mintlify/agent-jobs.js'
+import { parsePullLink } from '../../github/event.js'
 import { errorText } from '../../runner/errors.js'
 import type { ProjectLedger } from '../../records/ledger.js'
 
@@ -22,8 +23,8 @@ export interface FoldDecision {
 
 export interface FoldContext {
   readJob: (jobId: string) => Promise<AgentJob>
-  /** A connection that can read the docs repository's pull requests (`docs-token` when set). */
-  docsGitHub: (owner: string, repo: string) => GitHubApi
+  /** The docs repository's pull requests, read with `docs-token` when set. */
+  docs: DocsPulls
   /** The run's GitHub: docs pull requests elsewhere are not read. */
   serverUrl: string
 }
@@ -91,13 +92,13 @@ export type PrState =
  * could not be read, and what to set when GitHub refused.
  */
 export async function docsPrState(
-  ctx: Pick<FoldContext, 'docsGitHub' | 'serverUrl'>,
+  ctx: Pick<FoldContext, 'docs' | 'serverUrl'>,
   link: string
 ): Promise<PrState> {
   const where = parsePullLink(link, ctx.serverUrl)
   if (!where) return { error: `it is not a pull request on ${ctx.serverUrl}` }
   try {
-    const pull = await ctx.docsGitHub(where.owner, where.repo).pull(where.number)
+    const pull = await ctx.docs.pull(where)
     return {
       open: pull.state === 'open',
       merged: pull.merged,
@@ -105,28 +106,7 @@ export async function docsPrState(
       endedAt: pull.merged ? pull.mergedAt : pull.state === 'open' ? undefined : pull.closedAt
     }
   } catch (error) {
-    const hint = refusedAccess(error)
-      ? " If the docs repository is private, set 'docs-token' to a token that can read its pull requests."
-      : undefined
-    return { error: describeGitHubError(error), hint }
+    const failed = docsFailure(error)
+    return { error: failed.why, hint: failed.grant('read') || undefined }
   }
-}
-
-/** owner, repo and number of a pull request link on the run's GitHub, or undefined. */
-export function parsePullLink(
-  link: string,
-  serverUrl: string
-): { owner: string; repo: string; number: number } | undefined {
-  let url: URL
-  let server: URL
-  try {
-    url = new URL(link)
-    server = new URL(serverUrl)
-  } catch {
-    return undefined
-  }
-  if (url.host.toLowerCase() !== server.host.toLowerCase()) return undefined
-  const m = /^\/([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)\/pull\/(\d{1,10})\/?$/.exec(url.pathname)
-  if (!m) return undefined
-  return { owner: m[1] as string, repo: m[2] as string, number: Number(m[3]) }
 }

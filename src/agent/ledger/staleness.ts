@@ -1,0 +1,90 @@
+import { botName } from '../../github/event.js'
+import { type ActivityEvent, MAX_ACTIVITY, type PullActivity } from '../../github/pull-activity.js'
+
+/**
+ * Whether the agent's docs pull request is stale for `expire-after`: stale means nobody but the
+ * agent touched it. A person's work on it (a commit, an approval, a request for changes, the keep
+ * label) keeps it open for good; a person's comment, review or label keeps it while younger than
+ * `expire-after`.
+ */
+export type Staleness =
+  /** A person's work is on it: never closed. */
+  | { keep: string }
+  /** A person touched it within `expire-after`: not stale yet. */
+  | { recent: string }
+  /** Nobody but the agent touched it since `since` (its creation, or a person's last touch). */
+  | { stale: true; since: number; touched?: string }
+
+export interface StalenessContext {
+  /** When the pull request was opened (epoch ms). */
+  createdAt: number
+  now: number
+  afterMs: number
+  /** `keep-label`: a pull request with it is never closed. */
+  keepLabel: string
+  /** The agent's own logins beside the pull request's author: the `docs-token` identity. */
+  agents: (string | undefined)[]
+}
+
+/**
+ * A person's events: not a bot's, not the pull request's author's (the agent opened it) nor the
+ * `docs-token` identity's. A commit GitHub matched to no account is the agent's when it carries
+ * the git email of the pull request's first commit (the agent's own), a person's otherwise.
+ */
+export function peopleOf(activity: PullActivity, agents: (string | undefined)[]): ActivityEvent[] {
+  const own = new Set(
+    [activity.author, ...agents].filter((l): l is string => Boolean(l)).map(botName)
+  )
+  return activity.events.filter(e => {
+    if (e.bot) return false
+    if (e.login) return !own.has(botName(e.login))
+    return e.email !== undefined && e.email !== activity.openerEmail
+  })
+}
+
+export function judgeStaleness(activity: PullActivity, ctx: StalenessContext): Staleness {
+  const keep = ctx.keepLabel.toLowerCase()
+  if (keep && activity.labels.some(l => l.toLowerCase() === keep))
+    return { keep: `it has the label '${ctx.keepLabel}'` }
+  const people = peopleOf(activity, ctx.agents)
+  const commit = people.find(e => e.kind === 'commit')
+  if (commit) return { keep: `${who(commit)} pushed a commit to it (${day(commit.at)})` }
+  const review = people.find(
+    e => e.kind === 'review' && (e.state === 'APPROVED' || e.state === 'CHANGES_REQUESTED')
+  )
+  if (review)
+    return {
+      keep: `${who(review)} ${review.state === 'APPROVED' ? 'approved it' : 'requested changes on it'} (${day(review.at)})`
+    }
+  // What was not read may hold a person's commit or approval: never closed on a guess.
+  if (activity.unread)
+    return { keep: `it has more events than the ${MAX_ACTIVITY} newest read for expire-after` }
+  const last = people.reduce<ActivityEvent | undefined>(
+    (a, e) => (!a || e.at > a.at ? e : a),
+    undefined
+  )
+  if (last && ctx.now - last.at <= ctx.afterMs)
+    return { recent: `${what(last)} by ${who(last)} on ${day(last.at)}` }
+  const since = Math.max(ctx.createdAt, last?.at ?? 0)
+  return last && last.at >= ctx.createdAt
+    ? { stale: true, since, touched: `${what(last)} by ${who(last)}` }
+    : { stale: true, since }
+}
+
+/** A login as it may be shown: GitHub's characters only. */
+const who = (e: ActivityEvent): string =>
+  !e.login
+    ? 'a git author GitHub matches to no account'
+    : /^[A-Za-z0-9][A-Za-z0-9-]{0,38}$/.test(e.login)
+      ? `@${e.login}`
+      : 'someone'
+
+const WHAT: Record<ActivityEvent['kind'], string> = {
+  commit: 'a commit',
+  review: 'a review',
+  comment: 'a comment',
+  label: 'a label'
+}
+const what = (e: ActivityEvent): string => WHAT[e.kind]
+
+export const day = (ms: number): string => new Date(ms).toISOString().slice(0, 10)

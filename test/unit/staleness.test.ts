@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest'
+import { judgeStaleness, peopleOf } from '../../src/agent/ledger/staleness.js'
+import type { ActivityEvent, PullActivity } from '../../src/github/pull-activity.js'
+
+const DAY = 86_400_000
+const NOW = Date.UTC(2026, 10, 27, 12)
+const OPENED = NOW - 30 * DAY
+const ctx = {
+  createdAt: OPENED,
+  now: NOW,
+  afterMs: 14 * DAY,
+  keepLabel: 'docs-agent-keep',
+  agents: ['docs-writer']
+}
+const activity = (
+  events: Partial<ActivityEvent>[],
+  over: Partial<PullActivity> = {}
+): PullActivity => ({
+  author: 'mintlify[bot]',
+  draft: false,
+  labels: [],
+  openerEmail: 'agent@mintlify.com',
+  events: events.map(e => ({ kind: 'comment', at: OPENED + DAY, bot: false, ...e })),
+  unread: 0,
+  ...over
+})
+
+describe('judgeStaleness: stale means nobody but the agent touched it', () => {
+  it('is stale from its creation when only the agent, its identities and bots touched it', () => {
+    const only = activity([
+      { kind: 'commit', email: 'agent@mintlify.com' },
+      { kind: 'commit', login: 'Mintlify[bot]' },
+      { kind: 'comment', login: 'docs-writer' },
+      { kind: 'review', login: 'renovate', bot: true, state: 'APPROVED' },
+      // A commit with neither account nor email tells nothing of a person.
+      { kind: 'commit' }
+    ])
+    expect(peopleOf(only, ctx.agents)).toEqual([])
+    expect(judgeStaleness(only, ctx)).toEqual({ stale: true, since: OPENED })
+  })
+
+  it('never closes on a guess: more events than read keep it', () => {
+    expect(judgeStaleness(activity([], { unread: 3 }), ctx)).toEqual({
+      keep: 'it has more events than the 100 newest read for expire-after'
+    })
+  })
+
+  it('a dismissed review is a touch, not a keep: stale from it once older than expire-after', () => {
+    const at = NOW - 20 * DAY
+    expect(
+      judgeStaleness(activity([{ kind: 'review', login: 'gina', state: 'DISMISSED', at }]), ctx)
+    ).toEqual({ stale: true, since: at, touched: 'a review by @gina' })
+    expect(
+      judgeStaleness(activity([{ kind: 'label', login: 'gina', label: 'x', at: NOW - DAY }]), ctx)
+    ).toEqual({ recent: 'a label by @gina on 2026-11-26' })
+  })
+
+  it('keeps one with the keep label in any case, and names an odd login safely', () => {
+    expect(judgeStaleness(activity([], { labels: ['DOCS-AGENT-KEEP'] }), ctx)).toEqual({
+      keep: "it has the label 'docs-agent-keep'"
+    })
+    expect(judgeStaleness(activity([{ kind: 'commit', login: 'x](http://evil)' }]), ctx)).toEqual({
+      keep: 'someone pushed a commit to it (2026-10-29)'
+    })
+  })
+})
