@@ -435,6 +435,34 @@ describe('faults', () => {
     expect(sim.requests('create')).toHaveLength(2)
   })
 
+  it("a reader ticking an uncertain request's box sends nothing: the box is unticked, the entry stays", async () => {
+    gh.permissions.set('rita', { permission: 'read', role_name: 'read' })
+    sim.inject({ route: 'create', kind: 'status', status: 502, body: { error: 'bad gateway' } })
+    await runMerged(mergeNext({ title: 'One' }))
+    const dashboard = dashboards()[0] as FakeIssue
+    const before = dashboard.body
+    dashboard.body = before.replace(
+      '- [ ] Send these changes again',
+      '- [x] Send these changes again'
+    )
+    servers.runId++
+    const refused = await run({
+      eventName: 'issues',
+      event: {
+        action: 'edited',
+        issue: gh.issueView(dashboard),
+        changes: { body: { from: before } },
+        repository,
+        sender: { login: 'rita', type: 'User' }
+      }
+    })
+    expect(refused.code).toBe(0)
+    expect(refused.log).toContain("@rita ticked 'Send these changes again'")
+    expect(sim.requests('create')).toHaveLength(1)
+    expect(ledgerOf()?.uncertain).toHaveLength(1)
+    expect(dashboards()[0]?.body).toContain('- [ ] Send these changes again')
+  })
+
   it('a create the service refused leaves the changes for the next run', async () => {
     sim.inject({ route: 'create', kind: 'status', status: 400, body: { error: 'bad request' } })
     const first = await runMerged(mergeNext({ title: 'One' }))
