@@ -20,7 +20,7 @@ export interface DashboardIssue {
   /** The author's login ('' for a deleted account); a bot's without `[bot]`. */
   author: string
   createdAt: number
-  /** The body's edits, newest first (the newest EDITS): who made each, and when (epoch ms). */
+  /** The body's edits, newest first (the newest EDITS at least): who made each, and when (epoch ms). */
   edits: { by: string; at: number }[]
   /** The body's last edit, as GitHub names it apart from the list: none when never edited. */
   lastEdit?: { by: string; at: number }
@@ -34,7 +34,8 @@ const ISSUE_FIELDS = `number title body state url locked createdAt
   author { login }
   lastEditedAt editor { login }
   labels(first: 20) { nodes { name } }
-  userContentEdits(first: ${EDITS}) { nodes { editedAt editor { login } } }`
+  firstEdits: userContentEdits(first: ${EDITS}) { nodes { editedAt editor { login } } }
+  lastEdits: userContentEdits(last: ${EDITS}) { nodes { editedAt editor { login } } }`
 
 const LABELLED_QUERY = `query($owner: String!, $name: String!, $label: String!) {
   viewer { login }
@@ -109,20 +110,31 @@ function issueNodes(nodes: unknown): DashboardIssue[] {
         locked: node.locked === true,
         author: login(node.author),
         createdAt: time(node.createdAt) ?? 0,
-        edits: edits(node.userContentEdits),
+        edits: edits(node.firstEdits, node.lastEdits),
         ...(lastAt !== undefined ? { lastEdit: { by: login(node.editor), at: lastAt } } : {})
       }
     ]
   })
 }
 
-function edits(connection: unknown): DashboardIssue['edits'] {
-  const nodes = (connection as { nodes?: unknown } | null)?.nodes
-  if (!Array.isArray(nodes)) return []
-  return nodes
+/**
+ * The edits of both ends of the list, newest first: GitHub does not document the list's order, and
+ * one of its ends holds the newest edits.
+ */
+function edits(...connections: unknown[]): DashboardIssue['edits'] {
+  const seen = new Set<string>()
+  return connections
+    .flatMap(connection => {
+      const nodes = (connection as { nodes?: unknown } | null)?.nodes
+      return Array.isArray(nodes) ? nodes : []
+    })
     .flatMap(e => {
       const at = time((e as { editedAt?: unknown } | null)?.editedAt)
-      return at === undefined ? [] : [{ by: login((e as { editor?: unknown }).editor), at }]
+      const by = login((e as { editor?: unknown } | null)?.editor)
+      const key = `${at}/${by}`
+      if (at === undefined || seen.has(key)) return []
+      seen.add(key)
+      return [{ by, at }]
     })
     .sort((a, b) => b.at - a.at)
 }

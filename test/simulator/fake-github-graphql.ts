@@ -120,8 +120,12 @@ function issueNode(issue: FakeIssue, repo: string): Record<string, unknown> {
     labels: ({ first }: { first: number }) => ({
       nodes: issue.labels.slice(0, first).map(name => ({ name }))
     }),
-    userContentEdits: ({ first }: { first: number }) => ({
-      nodes: edits.slice(0, first).map(e => ({ editedAt: iso(e.at), editor: actor(e.by) }))
+    // Newest first here; the action reads both ends, as GitHub documents no order.
+    userContentEdits: ({ first, last }: { first?: number; last?: number }) => ({
+      nodes: (first !== undefined ? edits.slice(0, first) : edits.slice(-(last ?? 0))).map(e => ({
+        editedAt: iso(e.at),
+        editor: actor(e.by)
+      }))
     })
   }
 }
