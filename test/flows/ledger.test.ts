@@ -45,6 +45,30 @@ const docsPull = (link: string, state: 'open' | 'merged' | 'closed') =>
 const dashboards = (): FakeIssue[] => servers.dashboards()
 const ledgerOf = (issue = dashboards()[0]) => servers.ledgerOf(SIM_PROJECT, issue)
 
+/**
+ * `login` ticks the first 'Send these changes again' box of the dashboard: the body is changed as
+ * GitHub changes it, and the run of its `issues` `edited` event (with the body before) is returned,
+ * to be run (again) when wanted.
+ */
+function tickResend(dashboard: FakeIssue, login: string): () => Promise<RunResult> {
+  const before = dashboard.body
+  dashboard.body = before.replace(
+    '- [ ] Send these changes again',
+    '- [x] Send these changes again'
+  )
+  return () =>
+    run({
+      eventName: 'issues',
+      event: {
+        action: 'edited',
+        issue: gh.issueView(dashboard),
+        changes: { body: { from: before } },
+        repository,
+        sender: { login, type: 'User' }
+      }
+    })
+}
+
 describe('the ledger of a repository', () => {
   it('starts on the first merge: one job for that change, the dashboard created with the commit documented', async () => {
     gh.commitTo(APP, { message: 'Initial commit' })
@@ -408,22 +432,7 @@ describe('faults', () => {
     expect(dashboard.body).toContain('HTTP 500')
     expect(dashboard.body).toContain(`- [ ] Send these changes again (uncertain \`${id}\`)`)
     // alice ticks the box: GitHub sends the edit with the body before it.
-    const before = dashboard.body
-    dashboard.body = before.replace(
-      '- [ ] Send these changes again',
-      '- [x] Send these changes again'
-    )
-    const tick = () =>
-      run({
-        eventName: 'issues',
-        event: {
-          action: 'edited',
-          issue: gh.issueView(dashboard),
-          changes: { body: { from: before } },
-          repository,
-          sender: { login: 'alice', type: 'User' }
-        }
-      })
+    const tick = tickResend(dashboard, 'alice')
     servers.runId++
     const resent = await tick()
     expect(resent.outputs).toMatchObject({ result: 'pr-opened', decision: 'new-job' })
@@ -442,23 +451,9 @@ describe('faults', () => {
     gh.permissions.set('rita', { permission: 'read', role_name: 'read' })
     sim.inject({ route: 'create', kind: 'status', status: 502, body: { error: 'bad gateway' } })
     await runMerged(mergeNext({ title: 'One' }))
-    const dashboard = dashboards()[0] as FakeIssue
-    const before = dashboard.body
-    dashboard.body = before.replace(
-      '- [ ] Send these changes again',
-      '- [x] Send these changes again'
-    )
+    const tick = tickResend(dashboards()[0] as FakeIssue, 'rita')
     servers.runId++
-    const refused = await run({
-      eventName: 'issues',
-      event: {
-        action: 'edited',
-        issue: gh.issueView(dashboard),
-        changes: { body: { from: before } },
-        repository,
-        sender: { login: 'rita', type: 'User' }
-      }
-    })
+    const refused = await tick()
     expect(refused.code).toBe(0)
     expect(refused.log).toContain("@rita ticked 'Send these changes again'")
     expect(sim.requests('create')).toHaveLength(1)
