@@ -42026,7 +42026,7 @@ exports.visitAsync = visitAsync;
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3261);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9069);
 
 // The agent action (action.yml); `run` reports its own failures.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -42036,7 +42036,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3261:
+/***/ 9069:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -52598,6 +52598,23 @@ function connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs = R
                 return undefined;
             return Buffer.from(data.content, 'base64').toString('utf8');
         },
+        async compareStatus(base, head) {
+            try {
+                // One commit a page: only the status is read, not the range.
+                const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
+                    owner,
+                    repo,
+                    basehead: `${base}...${head}`,
+                    per_page: 1
+                });
+                return typeof data.status === 'string' ? data.status : 'missing';
+            }
+            catch (error) {
+                if (notFound(error))
+                    return 'missing';
+                throw error;
+            }
+        },
         close: () => transport.close()
     };
 }
@@ -52671,7 +52688,7 @@ function hideRecord(tag, signature, json) {
     return `<!-- ${tag} sig=${signature} ${json} -->`;
 }
 /** The records with this tag in `text`, newest (last) first: their signature and JSON, unchecked. */
-function findRecords(text, tag) {
+function record_findRecords(text, tag) {
     const pattern = new RegExp(`<!-- ${tag} sig=([0-9a-f]{40}) (\\{[^<>]*\\}) -->`, 'g');
     return [...text.matchAll(pattern)]
         .map(m => ({ signature: m[1], json: m[2] }))
@@ -52691,8 +52708,11 @@ const IMPACT_MEASURES = [
 ];
 /** Finds the dashboard issue among the repository's issues. */
 const DASHBOARD_LABEL = 'docs-agent-dashboard';
-/** The place the ledger's record is bound to: this repository's dashboard. */
-const dashboardPlace = (repository) => `${repository} dashboard`;
+/**
+ * The place the ledger's record is bound to: this repository's dashboard issue. Without an issue,
+ * the place states were bound to before they named their issue (read, never written).
+ */
+const dashboardPlace = (repository, issue) => issue === undefined ? `${repository} dashboard` : `${repository} dashboard #${issue}`;
 /** Spending older than this is never needed again: `max-jobs` counts a week at most. */
 const LONGEST_WINDOW_MS = 7 * 86_400_000;
 const emptyLedger = () => ({ v: 1, projects: {} });
@@ -52743,6 +52763,46 @@ function readLedger(body, signer, place) {
         return { ok: false, why: 'unreadable' };
     }
 }
+/**
+ * The ledger in dashboard issue `issue` of `repository`: the newest record that verifies as written
+ * in this issue. A record that verifies as written in another issue is a copy (`elsewhere`); one
+ * that names no issue and verifies as the repository's is a state written before states were bound
+ * to their issue (`legacy`), which the caller trusts only in an issue the action opened.
+ */
+function readDashboardState(body, signer, repository, issue) {
+    const records = record_findRecords(body, TAG);
+    if (records.length === 0)
+        return { ok: false, why: 'none' };
+    for (const record of records) {
+        const claimed = claimedIssue(record.json);
+        const place = dashboardPlace(repository, claimed);
+        if (!signer.verify(place, record.json, record.signature))
+            continue;
+        let ledger;
+        try {
+            ledger = checkedLedger(JSON.parse(record.json));
+        }
+        catch {
+            return { ok: false, why: 'unreadable' };
+        }
+        if (claimed === undefined)
+            return { ok: true, ledger, legacy: true };
+        if (claimed === issue)
+            return { ok: true, ledger, legacy: false };
+        return { ok: false, why: 'elsewhere', writtenIn: claimed, ledger };
+    }
+    return { ok: false, why: 'unsigned' };
+}
+/** The issue a record's JSON says it was written in, unchecked (its signature is checked after). */
+function claimedIssue(json) {
+    try {
+        const issue = JSON.parse(json).issue;
+        return Number.isSafeInteger(issue) && issue > 0 ? issue : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
 /** A parsed state with every field checked; anything out of shape is dropped, never trusted. */
 function checkedLedger(value) {
     const raw = object(value);
@@ -52751,7 +52811,17 @@ function checkedLedger(value) {
     const projects = {};
     for (const [id, p] of Object.entries(object(raw.projects)))
         projects[id] = checkedProject(p);
-    return { v: 1, projects };
+    const whole = (v) => Number.isSafeInteger(v) && v > 0 ? v : undefined;
+    const issue = whole(raw.issue);
+    const version = whole(raw.version);
+    const writtenAt = whole(raw.writtenAt);
+    return {
+        v: 1,
+        ...(issue ? { issue } : {}),
+        ...(version ? { version } : {}),
+        ...(writtenAt ? { writtenAt } : {}),
+        projects
+    };
 }
 function checkedProject(value) {
     const p = object(value);
@@ -52788,6 +52858,7 @@ function checkedProject(value) {
         uncertain: list(p.uncertain).map(u => {
             const entry = object(u);
             return {
+                ...(typeof entry.id === 'string' && BATCH_ID.test(entry.id) ? { id: entry.id } : {}),
                 at: num(entry.at),
                 what: entry.what === 'follow-up' ? 'follow-up' : 'new-job',
                 job: typeof entry.job === 'string' ? entry.job : undefined,
@@ -52812,6 +52883,8 @@ function checkedProject(value) {
             };
         }),
         olderRuns: num(p.olderRuns),
+        ...(num(p.olderJobs) > 0 ? { olderJobs: Math.floor(num(p.olderJobs)) } : {}),
+        ...(num(p.backlog) > 0 ? { backlog: Math.floor(num(p.backlog)) } : {}),
         ...(Number.isInteger(p.impactDays) &&
             p.impactDays >= 1 &&
             p.impactDays <= 28
@@ -52967,7 +53040,7 @@ function fitLedger(ledger, now) {
         for (const job of older)
             if (!waits(job))
                 trimChanges(job, 0);
-        project.jobs = [...older, ...project.jobs.slice(-MAX_JOBS)];
+        keepJobs(project, [...older, ...project.jobs.slice(-MAX_JOBS)]);
         if (project.waiting)
             project.waiting.changes = project.waiting.changes.slice(-MAX_WAITING);
         project.uncertain = project.uncertain.slice(-MAX_UNCERTAIN);
@@ -52989,8 +53062,15 @@ function fitLedger(ledger, now) {
     // Last, the outcomes give way: only the last MAX_JOBS jobs stay.
     if (size() > MAX_STATE_CHARS)
         for (const project of Object.values(fitted.projects))
-            project.jobs = project.jobs.slice(-MAX_JOBS);
+            keepJobs(project, project.jobs.slice(-MAX_JOBS));
     return fitted;
+}
+/** The jobs kept; those that leave are counted, as runs are. */
+function keepJobs(project, kept) {
+    const gone = project.jobs.length - kept.length;
+    if (gone > 0)
+        project.olderJobs = (project.olderJobs ?? 0) + gone;
+    project.jobs = kept;
 }
 function trimChanges(job, keep) {
     if (job.changes.length <= keep)
@@ -53096,24 +53176,43 @@ function ordinal(n) {
  * always unticked, and read back from the issue's current body to see whether someone ticked it.
  */
 const APPROVAL_PHRASE = 'Start the agent for these changes';
-/** The checkbox line of a batch: the id ties a tick to the ledger's own waiting batch. */
-const approvalBox = (batch) => `- [ ] ${APPROVAL_PHRASE} (batch ${codeSpan(batch)})`;
-/** A ticked box as GitHub writes it when someone clicks it: `- [x] …`, at the start of a line. */
-const TICKED = new RegExp(`^ {0,3}[-*+] \\[[xX]\\] ${APPROVAL_PHRASE} \\(batch \`([a-z0-9]{1,16})\`\\)[ \\t]*$`, 'gm');
+/**
+ * A box the action writes, unticked: `phrase (kind \`id\`)`, the id tying a tick to the ledger's
+ * own entry (a waiting batch, an uncertain request).
+ */
+const box = (phrase, kind, id) => `- [ ] ${phrase} (${kind} ${codeSpan(id)})`;
+/** Its ticked form as GitHub writes it when someone clicks it: `- [x] …`, at the start of a line. */
+const ticked = (phrase, kind) => new RegExp(`^ {0,3}[-*+] \\[[xX]\\] ${phrase} \\(${kind} \`([a-z0-9]{1,16})\`\\)[ \\t]*$`, 'gm');
 /** At most this much of a body is searched: the dashboard's people part is far shorter. */
 const MAX_BODY = 70_000;
-/** The batch ids whose box is ticked in a dashboard body (any text: a person may have edited it). */
-function tickedBatches(body) {
-    return [...new Set([...body.slice(0, MAX_BODY).matchAll(TICKED)].map(m => m[1]))];
-}
+/** The ids of the ticked boxes in a dashboard body (any text: a person may have edited it). */
+const tickedIds = (body, pattern) => [
+    ...new Set([...body.slice(0, MAX_BODY).matchAll(pattern)].map(m => m[1]))
+];
+/** The checkbox line of a batch. */
+const approvalBox = (batch) => box(APPROVAL_PHRASE, 'batch', batch);
+const TICKED = ticked(APPROVAL_PHRASE, 'batch');
+/** The batch ids whose box is ticked in a dashboard body. */
+const tickedBatches = (body) => tickedIds(body, TICKED);
+/**
+ * An uncertain request's checkbox: ticked by someone with `required-permission`, its changes are
+ * sent again, once (the entry leaves the ledger when they are).
+ */
+const RESEND_PHRASE = 'Send these changes again';
+const resendBox = (id) => box(RESEND_PHRASE, 'uncertain', id);
+const TICKED_RESEND = ticked(RESEND_PHRASE, 'uncertain');
+/** The uncertain entries whose box is ticked in a dashboard body. */
+const tickedResends = (body) => tickedIds(body, TICKED_RESEND);
 /**
  * A body the action writes, with the boxes of `ticked` batches left ticked: a tick someone made while
  * a run was deciding is kept (the run that tick started judges it), not written over.
  */
-function keepTicks(body, ticked) {
-    if (!ticked.length)
+function keepTicks(body, ticked, resends = []) {
+    if (!ticked.length && !resends.length)
         return body;
-    return body.replace(/^- \[ \] (.*)$/gm, (line, rest) => ticked.some(batch => line === approvalBox(batch)) ? `- [x] ${rest}` : line);
+    return body.replace(/^- \[ \] (.*)$/gm, (line, rest) => ticked.some(batch => line === approvalBox(batch)) || resends.some(id => line === resendBox(id))
+        ? `- [x] ${rest}`
+        : line);
 }
 /** A batch id: the moment it began to wait, in base 36 (unique per repository and project). */
 const newBatchId = (at) => Math.max(0, Math.floor(at)).toString(36);
@@ -53287,9 +53386,12 @@ function botAllowed(login, allowed) {
 
 
 
-/** An edit of the dashboard issue, with `approval: dashboard`: perhaps a tick. Payload alone. */
+/**
+ * An edit of the dashboard issue, with `approval: dashboard` or with an uncertain request's box
+ * ticked in it: perhaps a tick. Payload alone.
+ */
 function isApprovalTick(event, settings) {
-    return (settings.approval === 'dashboard' &&
+    return ((settings.approval === 'dashboard' || tickedResends(event.issue?.body ?? '').length > 0) &&
         settings.jobId === undefined &&
         event.name === 'issues' &&
         event.action === 'edited' &&
@@ -53324,6 +53426,11 @@ async function judgeTick(ctx) {
         return {
             skip: `Issue #${event.issue?.number ?? '?'} is not the dashboard this action keeps${dashboard.url ? ` (${dashboard.url})` : ''}: its boxes start nothing.`
         };
+    const resend = resendTicks(dashboard.text, session, event);
+    if (resend.length) {
+        const verdict = await judgeTicker(ctx, `'${RESEND_PHRASE}' for ${resend.join(', ')}`);
+        return 'skip' in verdict ? verdict : { ...verdict, resend };
+    }
     const reading = readTick(dashboard.text, session.project.waiting);
     switch (reading.kind) {
         case 'none':
@@ -53346,11 +53453,25 @@ async function judgeTick(ctx) {
         return {
             skip: `The box of batch ${reading.batch} was ticked before this edit, which did not tick it${event.edit.bodyBefore === undefined ? ' (it left the body alone)' : ''}: nothing was started. To start the batch, untick the box and tick it again.`
         };
+    return judgeTicker(ctx, `'${APPROVAL_PHRASE}' for batch ${reading.batch}`);
+}
+/**
+ * The uncertain entries this edit ticked the box of, among those the ledger holds: a box ticked
+ * before the edit (the payload's earlier body has it ticked) is not this edit's.
+ */
+function resendTicks(body, session, event) {
+    const held = new Set(session.project.uncertain.map(u => u.id));
+    const before = event.edit?.bodyBefore;
+    return tickedResends(body).filter(id => held.has(id) && !(event.edit && (before === undefined || tickedResends(before).includes(id))));
+}
+/** The ticker (the event's sender), checked like any trigger; a refused tick is undone and answered. */
+async function judgeTicker(ctx, box) {
+    const { event } = ctx;
     const refused = await trustRefusal(async () => ctx.github, event, ctx.settings, ctx.signal);
     if (!refused)
         return { approvedBy: event.actor };
     const who = approval_LOGIN.test(event.actor) ? `@${event.actor}` : undefined;
-    const what = `ticked '${APPROVAL_PHRASE}' for batch ${reading.batch}, but ${refused.replace(/\.$/, '')}.`;
+    const what = `ticked ${box}, but ${refused.replace(/\.$/, '')}.`;
     const why = `${who ?? 'Someone'} ${what}`;
     if (ctx.settings.dryRun)
         return { skip: `${why} Dry run: the box stays as it is.` };
@@ -53758,6 +53879,121 @@ function unknownEarlierJob(event, where) {
     return new ExplainedError(`Attempt ${event.runAttempt} of this run could not read the comments of ${where} to find the job an earlier attempt may have started, so it does not start another. Look for it among the agent jobs on the Mintlify dashboard, or re-run once GitHub answers.`);
 }
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/github/dashboard-issues.js
+
+/** Issues read with the label, and edits read per issue: GitHub's newest first. */
+const LABELLED = 20;
+const EDITS = 20;
+const ISSUE_FIELDS = `number title body state url locked createdAt
+  author { login }
+  lastEditedAt editor { login }
+  labels(first: 20) { nodes { name } }
+  firstEdits: userContentEdits(first: ${EDITS}) { nodes { editedAt editor { login } } }
+  lastEdits: userContentEdits(last: ${EDITS}) { nodes { editedAt editor { login } } }`;
+const LABELLED_QUERY = `query($owner: String!, $name: String!, $label: String!) {
+  viewer { login }
+  repository(owner: $owner, name: $name) {
+    issues(labels: [$label], first: ${LABELLED}, states: [OPEN, CLOSED], orderBy: { field: UPDATED_AT, direction: DESC }) {
+      nodes { ${ISSUE_FIELDS} }
+    }
+  }
+}`;
+const TITLE_QUERY = `query($search: String!) {
+  search(query: $search, type: ISSUE, first: ${LABELLED}) {
+    nodes { ... on Issue { ${ISSUE_FIELDS} } }
+  }
+}`;
+/**
+ * The issues with the dashboard's label (open and closed, most recently updated first) and who the
+ * token is (the action's identity): one request.
+ */
+async function labelledIssues(graphql, where, label) {
+    const data = (await graphql(LABELLED_QUERY, {
+        owner: where.owner,
+        name: where.repo,
+        label
+    }));
+    const viewer = typeof data?.viewer?.login === 'string' ? data.viewer.login : undefined;
+    return { ...(viewer ? { viewer } : {}), issues: issueNodes(data?.repository?.issues?.nodes) };
+}
+/**
+ * The issues of this title that `author` opened, open or closed, labelled or not: where a dashboard
+ * whose label was taken off is found again. One request (GitHub's issue search).
+ */
+async function authoredIssues(graphql, where, title, author) {
+    // A bot is searched for as `app/NAME`; the title is quoted, its own quotes dropped.
+    const who = author.endsWith('[bot]') ? `app/${botName(author)}` : author;
+    const search = `repo:${where.owner}/${where.repo} is:issue in:title "${title.replace(/"/g, ' ')}" author:${who}`;
+    const data = (await graphql(TITLE_QUERY, { search }));
+    return issueNodes(data?.search?.nodes).filter(i => i.title === title && sameActor(i.author, author));
+}
+/** Two logins name the same account: GraphQL names a bot without `[bot]`, REST with it. */
+const sameActor = (a, b) => a !== '' && botName(a).toLowerCase() === botName(b).toLowerCase();
+function issueNodes(nodes) {
+    if (!Array.isArray(nodes))
+        return [];
+    return nodes.flatMap((n) => {
+        const node = n;
+        if (!node || typeof node.number !== 'number' || typeof node.body !== 'string')
+            return [];
+        const lastAt = dashboard_issues_time(node.lastEditedAt);
+        return [
+            {
+                number: node.number,
+                title: typeof node.title === 'string' ? node.title : '',
+                body: node.body,
+                state: node.state === 'OPEN' ? 'open' : 'closed',
+                url: typeof node.url === 'string' ? node.url : '',
+                labels: names(node.labels),
+                locked: node.locked === true,
+                author: login(node.author),
+                createdAt: dashboard_issues_time(node.createdAt) ?? 0,
+                edits: edits(node.firstEdits, node.lastEdits),
+                ...(lastAt !== undefined ? { lastEdit: { by: login(node.editor), at: lastAt } } : {})
+            }
+        ];
+    });
+}
+/**
+ * The edits of both ends of the list, newest first: GitHub does not document the list's order, and
+ * one of its ends holds the newest edits.
+ */
+function edits(...connections) {
+    const seen = new Set();
+    return connections
+        .flatMap(connection => {
+        const nodes = connection?.nodes;
+        return Array.isArray(nodes) ? nodes : [];
+    })
+        .flatMap(e => {
+        const at = dashboard_issues_time(e?.editedAt);
+        const by = login(e?.editor);
+        const key = `${at}/${by}`;
+        if (at === undefined || seen.has(key))
+            return [];
+        seen.add(key);
+        return [{ by, at }];
+    })
+        .sort((a, b) => b.at - a.at);
+}
+function names(connection) {
+    const nodes = connection?.nodes;
+    return Array.isArray(nodes)
+        ? nodes.flatMap(l => {
+            const name = l?.name;
+            return typeof name === 'string' ? [name] : [];
+        })
+        : [];
+}
+const login = (actor) => {
+    const value = actor?.login;
+    return typeof value === 'string' ? value : '';
+};
+const dashboard_issues_time = (value) => {
+    const at = typeof value === 'string' ? Date.parse(value) : NaN;
+    return Number.isFinite(at) ? at : undefined;
+};
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/budget.js
 /**
  * Mintlify publishes average credit costs per agent run, not per API job; this is its published
@@ -53782,11 +54018,12 @@ const startsWithin = (spend, windowMs, now) => spend.filter(at => at > now - win
 
 /** Commits read at most in one request: GitHub's page limit. */
 const MAX_HISTORY = 100;
-const HISTORY_QUERY = `query($owner: String!, $name: String!, $head: GitObjectID!, $first: Int!) {
+const HISTORY_QUERY = `query($owner: String!, $name: String!, $head: GitObjectID!, $first: Int!, $after: String) {
   repository(owner: $owner, name: $name) {
     object(oid: $head) {
       ... on Commit {
-        history(first: $first) {
+        history(first: $first, after: $after) {
+          pageInfo { hasNextPage endCursor }
           nodes {
             oid
             message
@@ -53800,42 +54037,54 @@ const HISTORY_QUERY = `query($owner: String!, $name: String!, $head: GitObjectID
 }`;
 /**
  * The commits reachable from `head`, newest first, up to `since` (the last documented commit) or
- * `max` commits, whichever comes first: one request. Each is matched to the merged pull request
- * into `base` it belongs to.
+ * `max` commits a page, whichever comes first: one request a page, `pages` at most (1 by default).
+ * Each is matched to the merged pull request into `base` it belongs to.
  */
 async function readHistory(graphql, where) {
-    const data = (await graphql(HISTORY_QUERY, {
-        owner: where.owner,
-        name: where.repo,
-        head: where.head,
-        first: Math.min(where.max, MAX_HISTORY)
-    }));
-    const nodes = data?.repository?.object?.history?.nodes;
-    if (!Array.isArray(nodes))
-        throw new Error(`GitHub knows no commit ${where.head.slice(0, 12)}`);
     const commits = [];
-    for (const node of nodes) {
-        const c = (node ?? {});
-        if (typeof c.oid !== 'string')
-            continue;
-        if (c.oid === where.since)
-            return { commits, reachedSince: true };
-        const author = (c.author ?? {});
-        const login = typeof author.user?.login === 'string' ? author.user.login : '';
-        const name = login || (typeof author.name === 'string' ? author.name : '');
-        const pulls = (c.associatedPullRequests?.nodes ?? [])
-            .map(p => (p ?? {}))
-            .filter(p => typeof p.number === 'number' && p.merged === true && p.baseRefName === where.base);
-        commits.push({
-            sha: c.oid,
-            message: typeof c.message === 'string' ? c.message : '',
-            author: name,
-            // GitHub links a bot's commits to no user account; its name ends in [bot].
-            authorIsBot: isBot(name, undefined),
-            pull: pulls[0]?.number
-        });
+    let after;
+    for (let page = 1; page <= (where.pages ?? 1); page++) {
+        const data = (await graphql(HISTORY_QUERY, {
+            owner: where.owner,
+            name: where.repo,
+            head: where.head,
+            first: Math.min(where.max, MAX_HISTORY),
+            after
+        }));
+        const history = data?.repository?.object?.history;
+        const nodes = history?.nodes;
+        if (!Array.isArray(nodes))
+            throw new Error(`GitHub knows no commit ${where.head.slice(0, 12)}`);
+        for (const node of nodes) {
+            const c = (node ?? {});
+            if (typeof c.oid !== 'string')
+                continue;
+            if (c.oid === where.since)
+                return { commits, reachedSince: true };
+            commits.push(historyCommit(c, c.oid, where.base));
+        }
+        const next = history?.pageInfo;
+        if (!next?.hasNextPage || typeof next.endCursor !== 'string')
+            break;
+        after = next.endCursor;
     }
     return { commits, reachedSince: where.since === undefined };
+}
+function historyCommit(c, sha, base) {
+    const author = (c.author ?? {});
+    const login = typeof author.user?.login === 'string' ? author.user.login : '';
+    const name = login || (typeof author.name === 'string' ? author.name : '');
+    const pulls = (c.associatedPullRequests?.nodes ?? [])
+        .map(p => (p ?? {}))
+        .filter(p => typeof p.number === 'number' && p.merged === true && p.baseRefName === base);
+    return {
+        sha,
+        message: typeof c.message === 'string' ? c.message : '',
+        author: name,
+        // GitHub links a bot's commits to no user account; its name ends in [bot].
+        authorIsBot: isBot(name, undefined),
+        pull: pulls[0]?.number
+    };
 }
 /** Pull requests read in one request at most. */
 const MAX_PULLS = 25;
@@ -54549,20 +54798,28 @@ function renderProject(id, project, view) {
     const documented = project.documented
         ? `${commitLink(project.documented.sha, view)} · ${dashboard_body_when(project.documented.at)}`
         : 'none yet: the first change run documents its own change';
-    lines.push(`- **Last documented commit**: ${documented}`, `- **Jobs and follow-ups started**: ${formatCount(day)} in the last 24 hours, ${formatCount(week)} in the last 7 days`, `- **Credits used (estimate)**: about ${formatCount(week * ESTIMATED_CREDITS_PER_RUN)} in the last 7 days, at ${ESTIMATED_CREDITS_PER_RUN} a run (Mintlify's published average; the API reports no usage)`, '');
+    lines.push(`- **Last documented commit**: ${documented}`, ...(project.backlog
+        ? [
+            `- **Beyond one run's bounds**: ${counted(project.backlog, 'more change')} after it ${project.backlog === 1 ? 'waits' : 'wait'}; the next runs (a merge, a push, a scheduled \`changes: since-last\` run) take them, oldest first`
+        ]
+        : []), `- **Jobs and follow-ups started**: ${formatCount(day)} in the last 24 hours, ${formatCount(week)} in the last 7 days`, `- **Credits used (estimate)**: about ${formatCount(week * ESTIMATED_CREDITS_PER_RUN)} in the last 7 days, at ${ESTIMATED_CREDITS_PER_RUN} a run (Mintlify's published average; the API reports no usage)`, '');
     lines.push(...renderOutcomes(project, view));
     lines.push(...renderKept(project));
     lines.push(...renderImpactTable(project.jobs, shortPull));
     const jobs = project.jobs.slice(-SHOWN_JOBS).reverse();
+    const earlierJobs = (project.olderJobs ?? 0) + project.jobs.length - jobs.length;
     if (jobs.length) {
-        lines.push('#### Docs pull requests and jobs', '', '| Docs pull request | Job | State | Changes in it |', '|---|---|---|---|', ...jobs.map(job => `| ${job.prLink ? markdownLink(shortPull(job.prLink), job.prLink) : 'not yet'} | ${codeSpan(job.id)} | ${escapeMarkdown(job.state)} | ${changeList(job.changes, job.moreChanges, view)} |`), '');
+        lines.push('#### Docs pull requests and jobs', '', '| Docs pull request | Job | State | Changes in it |', '|---|---|---|---|', ...jobs.map(job => `| ${job.prLink ? markdownLink(shortPull(job.prLink), job.prLink) : 'not yet'} | ${codeSpan(job.id)} | ${escapeMarkdown(job.state)} | ${changeList(job.changes, job.moreChanges, view)} |`), ...(earlierJobs ? [`| | | | … and ${formatCount(earlierJobs)} earlier jobs |`] : []), '');
     }
     if (project.waiting && project.waiting.changes.length) {
         const { changes, why } = project.waiting;
         lines.push(`#### Waiting: ${counted(changes.length, 'change')}`, '', `${escapeMarkdown(why)}`, '', ...approvalLines(project.waiting), ...changes.slice(0, SHOWN_WAITING).map(c => `- ${changeLink(c, view)}`), ...(changes.length > SHOWN_WAITING ? [`- … and ${changes.length - SHOWN_WAITING} more`] : []), '');
     }
     if (project.uncertain.length) {
-        lines.push('#### Uncertain', '', 'The request below got no answer, so it may have started a job. The action does not send these changes again by itself: look for the job among the agent jobs on the Mintlify dashboard, and if there is none, run the workflow by hand with a prompt that names them.', '', ...project.uncertain.map(u => `- ${dashboard_body_when(u.at)}: ${u.what === 'follow-up' ? `follow-up to ${codeSpan(u.job ?? '?')}` : 'a new job'} (${escapeMarkdown(u.why)}) for ${changeList(u.changes, 0, view)}`), '');
+        lines.push('#### Uncertain', '', "Each request below got no answer, or an answer that does not say whether the service acted on it (HTTP 500, 502 or 504, a time-out, a lost connection), so it may have started a job. The action does not send these changes again by itself: look for the job among the agent jobs on the Mintlify dashboard; if there is none, tick the request's box to send its changes again, once (ticking needs the workflow's `required-permission`, and a workflow that runs when the dashboard is edited, as for `approval: dashboard`).", '', ...project.uncertain.flatMap(u => [
+            `- ${dashboard_body_when(u.at)}: ${u.what === 'follow-up' ? `follow-up to ${codeSpan(u.job ?? '?')}` : 'a new job'} (${escapeMarkdown(u.why)}) for ${changeList(u.changes, 0, view)}`,
+            ...(u.id ? [resendBox(u.id)] : [])
+        ]), '');
     }
     if (project.runs.length) {
         lines.push('#### Last runs', '', '| Run | Result | Job | Changes | Note |', '|---|---|---|---:|---|', ...[...project.runs]
@@ -54633,7 +54890,96 @@ function shortPull(url) {
     return m ? `${m[1]}/${m[2]}#${m[3]}` : url;
 }
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/dashboard-choice.js
+
+
+
+/**
+ * How long after the state was written (the action's clock) its write may reach GitHub (GitHub's
+ * clock, in whole seconds): an edit by the action later than this wrote a newer state. A version
+ * written less than this before the action's last write is not told apart from it.
+ */
+const WRITE_SLACK_MS = 10_000;
+/**
+ * The dashboard among `candidates`, or an explained refusal when the newest state the action wrote
+ * is not where it can be trusted (restored to an older version, or only a copy of it found).
+ */
+function chooseDashboard(candidates, ctx) {
+    const notices = [];
+    const verified = [];
+    const copies = [];
+    let unreadable;
+    const seen = new Set();
+    for (const issue of candidates) {
+        if (seen.has(issue.number))
+            continue;
+        seen.add(issue.number);
+        const state = readDashboardState(issue.body, ctx.signer, ctx.repository, issue.number);
+        const own = sameActor(issue.author, ctx.viewer);
+        if (state.ok && own)
+            verified.push({ issue, ledger: state.ledger, legacy: state.legacy });
+        else if (!state.ok && state.why === 'elsewhere')
+            copies.push({ issue, writtenIn: state.writtenIn, ledger: state.ledger });
+        else if (!own && (state.ok || state.why !== 'none'))
+            notices.push(`${ref(issue)} has the label '${ctx.label}' but was opened by @${issue.author || 'ghost'}, not by this action's identity @${ctx.viewer}, so it is not the dashboard and nothing in it is used: take the label off.`);
+        else if (own && issue.labels.includes(ctx.label))
+            unreadable ??= issue;
+    }
+    const newest = verified.sort((a, b) => newer(b.ledger, a.ledger))[0];
+    for (const copy of copies) {
+        const where = `${ref(copy.issue)} holds a copy of the dashboard state written in #${copy.writtenIn}`;
+        if (!newest || newer(copy.ledger, newest.ledger) > 0)
+            throw new ExplainedError(`${where} (${dashboard_choice_when(copy.ledger)}), newer than any state found where it was written${newest ? ` (${ref(newest.issue)} holds one of ${dashboard_choice_when(newest.ledger)})` : ''}, so nothing was started: the state of #${copy.writtenIn} was replaced or the issue is gone. Restore #${copy.writtenIn}'s newest body from its edit history (and its label '${ctx.label}'), or, to start a new ledger, take the label off ${ref(copy.issue)}.`);
+        notices.push(`${where}, an older one: it is not used; take the label off ${ref(copy.issue)}.`);
+    }
+    if (!newest) {
+        if (unreadable && stateOf(unreadable, ctx) !== 'none')
+            notices.push(`The dashboard ${unreadable.url} holds no state this action wrote with this API key (edited by hand, or written with another key): it starts afresh from this change.`);
+        return {
+            ...(unreadable ? { issue: unreadable } : {}),
+            ledger: emptyLedger(),
+            notices,
+            relabel: false
+        };
+    }
+    for (const older of verified.slice(1))
+        notices.push(`${ref(older.issue)} also holds a dashboard state, older than ${ref(newest.issue)}'s (${dashboard_choice_when(older.ledger)} against ${dashboard_choice_when(newest.ledger)}): it is not used; close it or take its label off.`);
+    const restored = !newest.legacy && restoredBy(newest.issue, newest.ledger, ctx.viewer);
+    if (restored)
+        throw new ExplainedError(`The dashboard ${newest.issue.url} holds a state older than the one this action last wrote there: @${restored.by || 'ghost'} changed its body afterwards (${new Date(restored.at).toISOString()}), restoring an earlier version or editing it. Nothing was started, as the budget and the last documented commit would move back. Restore the newest version the action wrote from the issue's edit history; or, to start the ledger afresh, delete its hidden state (the last HTML comment of the body).`);
+    const relabel = !newest.issue.labels.includes(ctx.label);
+    if (relabel)
+        notices.push(`The dashboard ${newest.issue.url} had lost its label '${ctx.label}'${newest.issue.state === 'open' ? '' : ' and was closed'}: found again by its author and title, it keeps its state and gets its label back.`);
+    if (newest.issue.locked)
+        notices.push(`The dashboard ${newest.issue.url} is locked: people cannot tick its boxes until it is unlocked.`);
+    return { issue: newest.issue, ledger: newest.ledger, notices, relabel };
+}
+/**
+ * Someone other than the action edited the body after its last write, and the state there is not
+ * that write's (written more than WRITE_SLACK_MS before the action's newest edit, or that edit is
+ * not among those GitHub listed): who made the last edit, and when.
+ */
+function restoredBy(issue, ledger, viewer) {
+    const last = issue.lastEdit ?? issue.edits[0];
+    if (!last || sameActor(last.by, viewer))
+        return undefined;
+    const own = issue.edits.find(e => sameActor(e.by, viewer));
+    if (own && ledger.writtenAt !== undefined && own.at <= ledger.writtenAt + WRITE_SLACK_MS)
+        return undefined;
+    return last;
+}
+/** Above 0 when `a` is the newer state: written later, or, written at once, written more often. */
+const newer = (a, b) => (a.writtenAt ?? 0) - (b.writtenAt ?? 0) || (a.version ?? 0) - (b.version ?? 0);
+const dashboard_choice_when = (ledger) => ledger.writtenAt ? `written ${new Date(ledger.writtenAt).toISOString()}` : 'undated';
+const ref = (issue) => `#${issue.number}`;
+const stateOf = (issue, ctx) => {
+    const state = readDashboardState(issue.body, ctx.signer, ctx.repository, issue.number);
+    return state.ok ? 'ok' : state.why;
+};
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/dashboard.js
+
+
 
 
 
@@ -54655,16 +55001,14 @@ class Dashboard {
     issue;
     body = '';
     checked = false;
+    /** The issue was found again without its label: the label goes back on with the first write. */
+    relabel = false;
     /** When the body was last read or written (options.now): a read this recent is read again for nothing. */
     readAt = -Infinity;
     constructor(github, options, ledger) {
         this.github = github;
         this.options = options;
         this.ledger = ledger;
-    }
-    /** The place a record is bound to: this repository's dashboard. */
-    get place() {
-        return dashboardPlace(this.options.view.repository);
     }
     get url() {
         return this.issue?.url;
@@ -54677,31 +55021,49 @@ class Dashboard {
     get text() {
         return this.body;
     }
-    /** The ledger of the repository, from the newest dashboard whose state this action signed. */
+    /**
+     * The ledger of the repository: from the newest state this action wrote, in an issue it opened
+     * (see dashboard-choice.ts). The labelled issues are read first; the action's own issues of the
+     * dashboard's title only when none of them holds a state, or a copy names another issue.
+     */
     static async open(github, options) {
-        let issues;
+        const [owner = '', repo = ''] = options.view.repository.split('/');
+        let choice;
         try {
-            issues = await github.issuesWithLabel(DASHBOARD_LABEL);
+            const labelled = await labelledIssues(github.graphql, { owner, repo }, DASHBOARD_LABEL);
+            const viewer = labelled.viewer;
+            if (!viewer)
+                throw new ExplainedError(`GitHub did not say who 'github-token' is, so the docs agent dashboard cannot be told from a copy and nothing was started.`);
+            const ctx = {
+                signer: options.signer,
+                repository: options.view.repository,
+                viewer,
+                label: DASHBOARD_LABEL
+            };
+            let first;
+            try {
+                first = chooseDashboard(labelled.issues, ctx);
+            }
+            catch {
+                // Refused among the labelled ones: the action's own issues may hold a newer state.
+            }
+            if (first?.issue?.labels.includes(DASHBOARD_LABEL) && !first.notices.length)
+                choice = first;
+            else {
+                const own = await authoredIssues(github.graphql, { owner, repo }, options.title, viewer);
+                choice = chooseDashboard([...labelled.issues, ...own], ctx);
+            }
         }
         catch (error) {
+            if (error instanceof ExplainedError)
+                throw error;
             throw dashboardError('read', error);
         }
-        let unreadable;
-        for (const issue of issues) {
-            const read = readLedger(issue.body, options.signer, dashboardPlace(options.view.repository));
-            if (!read.ok) {
-                unreadable ??= issue;
-                continue;
-            }
-            const dashboard = new Dashboard(github, options, read.ledger);
-            dashboard.adopt(issue);
-            return dashboard;
-        }
-        const dashboard = new Dashboard(github, options, emptyLedger());
-        if (unreadable) {
-            dashboard.adopt(unreadable);
-            dashboard.notices.push(`The dashboard ${unreadable.url} holds no state this action wrote with this API key (edited by hand, or written with another key): it starts afresh from this change.`);
-        }
+        const dashboard = new Dashboard(github, options, choice.ledger);
+        dashboard.notices.push(...choice.notices);
+        if (choice.issue)
+            dashboard.adopt(choice.issue);
+        dashboard.relabel = choice.relabel;
         return dashboard;
     }
     adopt(issue) {
@@ -54722,21 +55084,16 @@ class Dashboard {
         if (this.checked)
             return;
         try {
-            if (!this.issue) {
-                const created = await this.github.createIssue(this.options.title, this.render(), [
-                    DASHBOARD_LABEL
-                ]);
-                if (!created.labels.includes(DASHBOARD_LABEL))
-                    this.notices.push(`GitHub created the dashboard ${created.url} without its label '${DASHBOARD_LABEL}', so the next run may not find it: give the workflow 'issues: write'.`);
-                this.adopt(created);
-            }
+            if (!this.issue)
+                await this.create();
             else {
                 const reopen = this.issue.state !== 'open';
                 if (reopen)
                     this.notices.push(`The dashboard ${this.issue.url} was closed; it is reopened with its state.`);
                 this.merge(await this.github.updateIssue(this.issue.number, {
                     title: this.issue.title,
-                    ...(reopen ? { state: 'open' } : {})
+                    ...(reopen ? { state: 'open' } : {}),
+                    ...this.labelBack()
                 }));
             }
         }
@@ -54757,7 +55114,7 @@ class Dashboard {
         try {
             if (!this.issue) {
                 apply();
-                this.adopt(await this.github.createIssue(this.options.title, this.render(), [DASHBOARD_LABEL]));
+                await this.create();
                 this.checked = true;
                 return;
             }
@@ -54767,24 +55124,60 @@ class Dashboard {
                 this.merge(await this.github.updateIssue(issue.number, { title: issue.title }));
             apply();
             const ticked = untick ? [] : tickedBatches(this.body);
-            this.adopt(await this.github.updateIssue(issue.number, { body: keepTicks(this.render(), ticked) }));
+            const resends = untick ? [] : tickedResends(this.body);
+            this.adopt(await this.github.updateIssue(issue.number, {
+                body: keepTicks(this.render(issue.number), ticked, resends),
+                ...this.labelBack()
+            }));
         }
         catch (error) {
             throw dashboardError('write', error);
         }
     }
-    /** Takes the newest body's state when it verifies; otherwise keeps what this run holds. */
+    /**
+     * Opens the dashboard: the issue first, with the page but no state, as the state names the issue
+     * it is written in (a copy elsewhere is refused), then the state.
+     */
+    async create() {
+        const now = this.options.now();
+        const created = await this.github.createIssue(this.options.title, renderDashboard(this.ledger, { ...this.options.view, now }), [DASHBOARD_LABEL]);
+        if (!created.labels.includes(DASHBOARD_LABEL))
+            this.notices.push(`GitHub created the dashboard ${created.url} without its label '${DASHBOARD_LABEL}'; the next run finds it by its author and title, but give the workflow 'issues: write'.`);
+        this.adopt(created);
+        this.adopt(await this.github.updateIssue(created.number, { body: this.render(created.number) }));
+    }
+    /**
+     * The label put back, with its other labels, on a dashboard found again without it; reopened
+     * when it was closed too, so that its boxes can be ticked.
+     */
+    labelBack() {
+        if (!this.relabel || !this.issue)
+            return {};
+        this.relabel = false;
+        return {
+            labels: [...this.issue.labels, DASHBOARD_LABEL],
+            ...(this.issue.state === 'open' ? {} : { state: 'open' })
+        };
+    }
+    /**
+     * Takes the newest body's state when it verifies as written in this issue and is not older than
+     * the one this run holds (a person's restore in between); otherwise keeps what this run holds.
+     */
     merge(latest) {
-        const read = readLedger(latest.body, this.options.signer, this.place);
-        if (read.ok)
+        const read = readDashboardState(latest.body, this.options.signer, this.options.view.repository, latest.number);
+        if (read.ok && (read.ledger.writtenAt ?? 0) >= (this.ledger.writtenAt ?? 0))
             this.ledger = read.ledger;
         this.adopt(latest);
     }
-    render() {
+    /** The body: the page, and the state stamped with its issue, its next version and the time. */
+    render(issue) {
         const now = this.options.now();
+        this.ledger.issue = issue;
+        this.ledger.version = (this.ledger.version ?? 0) + 1;
+        this.ledger.writtenAt = Math.max(now, (this.ledger.writtenAt ?? 0) + 1);
         return [
             renderDashboard(this.ledger, { ...this.options.view, now }),
-            ledgerRecord(this.ledger, this.options.signer, this.place, now)
+            ledgerRecord(this.ledger, this.options.signer, dashboardPlace(this.options.view.repository, issue), now)
         ].join('\n');
     }
 }
@@ -54828,12 +55221,22 @@ class LedgerSession {
     updates = [];
     /** Who ticked the batch this run hands over (`approval: dashboard`): named in its run entry. */
     approvedBy;
+    /**
+     * The uncertain entries whose changes this run sends again (their boxes ticked): they leave the
+     * ledger once sent, and the last documented commit and the waiting batch stay as they are.
+     */
+    resending;
     constructor(dashboard, projectId, run, now, budget) {
         this.dashboard = dashboard;
         this.projectId = projectId;
         this.run = run;
         this.now = now;
         this.budget = budget;
+    }
+    /** The changes of the uncertain entries this run sends again. */
+    resent() {
+        const ids = this.resending ?? [];
+        return this.project.uncertain.filter(u => u.id && ids.includes(u.id)).flatMap(u => u.changes);
     }
     /** The project's part as read at the start. */
     get project() {
@@ -54877,9 +55280,8 @@ class LedgerSession {
         const at = this.now();
         const changes = changeRefs(batch);
         await this.dashboard.write(this.projectId, project => {
-            project.documented = { sha: batch.head, at };
+            this.handedOver(project, batch, at);
             noteStart(project, at);
-            project.waiting = null;
             this.markSeen(project);
             const known = project.jobs.find(j => j.id === job.id);
             if (followUp && known) {
@@ -54944,11 +55346,10 @@ class LedgerSession {
     async uncertain(batch, what, why, jobId) {
         const at = this.now();
         await this.dashboard.write(this.projectId, project => {
-            project.documented = { sha: batch.head, at };
+            this.handedOver(project, batch, at);
             noteStart(project, at);
-            // The waiting changes were in the batch: they no longer wait, nor does their approval.
-            project.waiting = null;
-            project.uncertain.push({ at, what, job: jobId, changes: changeRefs(batch), why });
+            const id = Math.max(0, Math.floor(at)).toString(36);
+            project.uncertain.push({ id, at, what, job: jobId, changes: changeRefs(batch), why });
             project.runs.push(this.entry(at, batch, 'uncertain', jobId, why));
         }, { reread: true });
     }
@@ -54983,7 +55384,10 @@ class LedgerSession {
         await this.dashboard.write(this.projectId, project => {
             if (decision.base && !project.documented)
                 project.documented = { sha: decision.base, at };
-            if (decision.waiting)
+            // Changes sent again that must wait (a limit) stay uncertain, their boxes unticked.
+            if (!decision.waiting)
+                this.handedOver(project, batch, at);
+            else if (!this.resending)
                 project.waiting = {
                     ...keptApproval(project.waiting),
                     changes: changeRefs(batch),
@@ -54991,16 +55395,16 @@ class LedgerSession {
                     since: at,
                     ...decision.approval
                 };
-            else {
-                project.documented = { sha: batch.head, at };
-                // The waiting changes were in the batch: they no longer wait, nor does their approval.
-                project.waiting = null;
-            }
+            if (decision.waiting && !this.resending)
+                noteBacklog(project, batch);
             this.markSeen(project);
             project.runs.push(this.entry(at, batch, decision.result, undefined, decision.note));
         }, 
         // A batch waiting for approval: its box may have been ticked since this run read it.
-        { reread: decision.approval?.batch ? 'always' : false });
+        {
+            reread: decision.approval?.batch ? 'always' : false,
+            untick: Boolean(decision.waiting && this.resending)
+        });
     }
     /** A tick on the dashboard that started nothing (refused, or on a batch that no longer waits). */
     async recordTick(result, note) {
@@ -55016,6 +55420,21 @@ class LedgerSession {
                 note: note.slice(0, 300)
             });
         }, { reread: true, untick: true });
+    }
+    /**
+     * The batch is handed over (accepted, or perhaps): the last documented commit moves to its head
+     * and the waiting changes, which were in it, no longer wait, nor does their approval. A batch sent
+     * again from uncertain entries leaves both alone and takes those entries off instead: once.
+     */
+    handedOver(project, batch, at) {
+        const resent = this.resending;
+        if (resent) {
+            project.uncertain = project.uncertain.filter(u => !u.id || !resent.includes(u.id));
+            return;
+        }
+        project.documented = { sha: batch.head, at };
+        project.waiting = null;
+        noteBacklog(project, batch);
     }
     /** What a fold decision learnt of an earlier job (its docs pull request merged, say). */
     markSeen(project) {
@@ -55063,6 +55482,13 @@ function applyUpdates(project, updates) {
             known.checkedAt = update.checkedAt;
         noteTouch(known, update);
     }
+}
+/** How many changes the batch's run left beyond its bounds, for the next runs and the dashboard. */
+function noteBacklog(project, batch) {
+    if (batch.backlog)
+        project.backlog = batch.backlog;
+    else
+        delete project.backlog;
 }
 /** What a read learnt of people's work on the docs pull request: draft, a person's commit, kept open. */
 function noteTouch(known, update) {
@@ -55145,26 +55571,33 @@ async function readRange(source, where) {
         head: where.head,
         since: where.base,
         base: where.branch,
-        max: where.base ? where.maxCommits : 1
+        max: where.base ? where.maxCommits : 1,
+        pages: where.base ? HISTORY_PAGES : 1
     });
     const leftOut = [];
     if (where.base && !history.reachedSince)
-        leftOut.push(`the commits before the newest ${history.commits.length} (the last documented commit ${where.base.slice(0, 12)} is further back, or no longer on ${where.branch})`);
+        leftOut.push(`the commits before the newest ${Math.min(history.commits.length, where.maxCommits)} (the last documented commit ${where.base.slice(0, 12)} is further back, or no longer on ${where.branch})`);
+    // Oldest first: a backlog beyond one run's bounds is taken by the next runs, from where this one
+    // stops, so the last documented commit never moves past a change no prompt described.
+    const range = history.reachedSince
+        ? oldestWithin(history.commits, where.maxCommits, MAX_PULLS)
+        : { taken: history.commits.slice(0, where.maxCommits), backlog: 0 };
+    const head = range.backlog ? (range.taken[0]?.sha ?? where.head) : where.head;
+    if (range.backlog)
+        leftOut.push(`${range.backlog} newer changes, beyond one run's ${MAX_PULLS} pull requests and ${where.maxCommits} commits: the next runs take them, oldest first`);
     const numbers = [];
-    for (const c of history.commits)
+    for (const c of range.taken)
         if (c.pull && !numbers.includes(c.pull))
             numbers.push(c.pull);
-    if (where.pull && !numbers.includes(where.pull) && history.commits.some(c => !c.pull))
+    if (!range.backlog &&
+        where.pull &&
+        !numbers.includes(where.pull) &&
+        range.taken.some(c => !c.pull))
         numbers.push(where.pull);
-    if (numbers.length > MAX_PULLS)
-        leftOut.push(`${numbers.length - MAX_PULLS} older pull requests (${numbers
-            .slice(MAX_PULLS)
-            .map(n => `#${n}`)
-            .join(', ')})`);
-    const details = await readPulls(source.graphql, where, numbers.slice(0, MAX_PULLS));
+    const details = await readPulls(source.graphql, where, numbers);
     // A merge commit GitHub has not linked yet is the event's own pull request's.
     const linked = new Set(details.keys());
-    const direct = history.commits.filter(c => !c.pull &&
+    const direct = range.taken.filter(c => !c.pull &&
         !(where.pull && linked.has(where.pull) && c.sha === details.get(where.pull)?.mergeCommit));
     const commits = [];
     for (const [i, c] of direct.entries()) {
@@ -55174,22 +55607,49 @@ async function readRange(source, where) {
     }
     if (direct.length > MAX_COMMITS_WITH_FILES)
         leftOut.push(`the files of ${direct.length - MAX_COMMITS_WITH_FILES} commits pushed without a pull request (their messages are listed)`);
-    const oldest = history.commits[history.commits.length - 1];
+    const oldest = range.taken[range.taken.length - 1];
     return {
         reachedBase: history.reachedSince,
         batch: {
             repository: `${where.owner}/${where.repo}`,
             branch: where.branch,
             url: where.base && history.reachedSince
-                ? `${where.serverUrl}/${where.owner}/${where.repo}/compare/${where.base.slice(0, 12)}...${where.head.slice(0, 12)}`
+                ? `${where.serverUrl}/${where.owner}/${where.repo}/compare/${where.base.slice(0, 12)}...${head.slice(0, 12)}`
                 : `${where.serverUrl}/${where.owner}/${where.repo}/commit/${oldest?.sha ?? where.head}`,
-            head: where.head,
+            head,
+            ...(range.backlog ? { backlog: range.backlog } : {}),
             base: where.base,
             pulls: [...details.values()].reverse().map(asBatchPull),
             commits: commits.reverse(),
             skipped: [],
             leftOut
         }
+    };
+}
+/** Pages of history read back to the last documented commit: a backlog of 1,000 commits. */
+const HISTORY_PAGES = 10;
+/**
+ * The oldest commits of a range (given newest first) within one run's bounds: at most `maxCommits`
+ * commits and `maxPulls` pull requests, a pull request never split. Newest first again, with the
+ * count of changes (pull requests and direct commits) left for the next runs.
+ */
+function oldestWithin(commits, maxCommits, maxPulls) {
+    const oldestFirst = [...commits].reverse();
+    const pulls = new Set();
+    let n = 0;
+    for (; n < oldestFirst.length && n < maxCommits; n++) {
+        const pull = oldestFirst[n]?.pull;
+        if (pull === undefined || pulls.has(pull))
+            continue;
+        if (pulls.size >= maxPulls)
+            break;
+        pulls.add(pull);
+    }
+    const rest = oldestFirst.slice(n);
+    const restPulls = new Set(rest.flatMap(c => (c.pull === undefined || pulls.has(c.pull) ? [] : [c.pull])));
+    return {
+        taken: oldestFirst.slice(0, n).reverse(),
+        backlog: restPulls.size + rest.filter(c => c.pull === undefined).length
     };
 }
 /** One pull request on its own (not merged yet, or merged outside the ledger): one request. */
@@ -55424,6 +55884,16 @@ class Budget {
 /** The docs agent's own identities: its changes are never documented again (a loop). */
 const AGENT_LOGINS = new Set(['mintlify']);
 /**
+ * The pull request the batch's job comments on: the event's own when its changes are in the batch
+ * (not when a rule left it out, or it waits beyond the run's bounds), or the batch's only one on a
+ * run without one (a schedule).
+ */
+function ownPull(batch, eventPull) {
+    if (eventPull !== undefined)
+        return batch.pulls.some(p => p.number === eventPull) ? eventPull : undefined;
+    return batch.pulls.length === 1 ? batch.pulls[0]?.number : undefined;
+}
+/**
  * Applies the per-change rules to a batch: which pull requests and commits go to the agent, and
  * why the others do not. The loop guard comes first and no input lifts it.
  */
@@ -55524,6 +55994,8 @@ const MAX_PATCH_BYTES = 24_000;
  * who `docs-token` is, and the prompt built from them. A read that fails stops the run with what to
  * grant or do: the agent never gets a half-read batch.
  */
+/** Changes of uncertain requests read again at most, of each kind: the ledger keeps no more. */
+const MAX_RESENT = 20;
 class ChangeReader {
     settings;
     event;
@@ -55580,6 +56052,15 @@ class ChangeReader {
             notices.push(`The last documented commit ${documented.slice(0, 12)} is no longer on ${head.branch} (a force-push rewrote its history): this run documents its own push only.`);
             return own();
         }
+        // Not reached within the bounds: a long history, or one rewritten by a force-push this action
+        // never saw (no push workflow, a cancelled run). GitHub's comparison tells them apart.
+        if (!read.reachedBase) {
+            const status = await this.read(`compare ${documented.slice(0, 12)} with ${head.branch}`, () => this.github.compareStatus(documented, head.sha));
+            if (status !== 'ahead' && status !== 'identical') {
+                notices.push(`The last documented commit ${documented.slice(0, 12)} is not in the history of ${head.branch} at ${head.sha.slice(0, 12)} (GitHub compares them as ${status === 'missing' ? 'unknown: the commit is gone' : status}): the history was rewritten, by a force-push this action did not see. This run documents its own change only; the changes before it are not sent again.`);
+                return own();
+            }
+        }
         return read.batch;
     }
     readRange(head, base, branch) {
@@ -55594,6 +56075,24 @@ class ChangeReader {
             });
             return read.batch;
         });
+    }
+    /**
+     * The changes of uncertain requests whose boxes were ticked, read again to be sent again: their
+     * pull requests (one request each) and the commits pushed without one. `head` is the last
+     * documented commit, which sending them again does not move.
+     */
+    async resentBatch(changes, head, branch) {
+        const batch = this.emptyBatch(head, branch);
+        const numbers = [...new Set(changes.flatMap(c => (c.pr === undefined ? [] : [c.pr])))];
+        for (const number of numbers.slice(0, MAX_RESENT)) {
+            const pull = await this.read(`read pull request #${number}`, () => readPull(this.source, this.where, number));
+            if (pull)
+                batch.pulls.push(pull);
+        }
+        const direct = changes.filter(c => c.pr === undefined && /^[0-9a-f]{40}$/.test(c.sha));
+        for (const commit of direct.slice(0, MAX_RESENT))
+            batch.commits.push(...(await this.readRange(commit.sha, undefined, branch)).commits);
+        return batch;
     }
     emptyBatch(head, branch) {
         const repository = `${this.event.owner}/${this.event.repo}`;
@@ -55686,6 +56185,7 @@ class ChangeReader {
 
 
 
+
 /** A change run that starts nothing, and why. */
 const skipped = (why, source, about = {}) => skippedRun(why, { source, ...about });
 /**
@@ -55721,7 +56221,7 @@ class ChangeContext {
         const { settings, event } = this;
         if (settings.comment === 'false')
             return undefined;
-        const own = event.pullRequest?.number ?? (batch.pulls.length === 1 ? batch.pulls[0]?.number : undefined);
+        const own = ownPull(batch, event.pullRequest?.number);
         const target = settings.issueNumber ?? own;
         if (settings.comment === 'true' && target === undefined)
             this.deps.log.warning('No pull request to comment on: the changes came through none.');
@@ -56106,7 +56606,7 @@ const budget = {
 const coveredAlready = {
     name: 'covered by an earlier run',
     check({ head, ledger }) {
-        const earlier = ledger.coveredBy(head.sha);
+        const earlier = !ledger.resending && ledger.coveredBy(head.sha);
         if (!earlier)
             return PASS;
         return {
@@ -56122,7 +56622,7 @@ const coveredAlready = {
 const documentedAlready = {
     name: 'documented already',
     check({ head, ledger }) {
-        if (ledger.project.documented?.sha !== head.sha)
+        if (ledger.resending || ledger.project.documented?.sha !== head.sha)
             return PASS;
         return {
             kind: 'skip',
@@ -56654,6 +57154,7 @@ class ChangeRun extends ChangeContext {
             if ('skip' in verdict)
                 return skipped(verdict.skip, undefined, extra);
             approvedBy = session.approvedBy = verdict.approvedBy;
+            session.resending = verdict.resend;
             deps.log.info(`@${approvedBy} approved the waiting changes: deciding where they go now.`);
         }
         await refreshDocsPulls(session, settings, event, deps);
@@ -56708,7 +57209,10 @@ class ChangeRun extends ChangeContext {
     /** The batch from the ledger's last documented commit, with the change rules applied. */
     async ledgerBatch(session, plan, head, notices) {
         const { project } = session;
-        const batch = await this.reader.ledgerBatch(plan, head, project.documented?.sha, notices);
+        const documented = project.documented?.sha;
+        const batch = session.resending
+            ? await this.reader.resentBatch(session.resent(), documented ?? head.sha, head.branch)
+            : await this.reader.ledgerBatch(plan, head, documented, notices);
         const docsPulls = new Set(project.jobs.map(j => j.prLink).filter((l) => Boolean(l)));
         return applyRules(batch, {
             ...this.rules,
@@ -56806,7 +57310,7 @@ class Markers {
         if (!body)
             return undefined;
         const place = this.place(issue);
-        const signed = findRecords(body, marker_TAG).find(r => this.signer.verify(place, r.json, r.signature));
+        const signed = record_findRecords(body, marker_TAG).find(r => this.signer.verify(place, r.json, r.signature));
         return signed ? checkedMarker(signed.json) : undefined;
     }
     place(issue) {
@@ -57305,7 +57809,7 @@ class DocsPrRecords {
     }
     /** The newest record in `body` signed for `place` and naming it, its fields checked; else none. */
     read(body, place) {
-        for (const found of findRecords(body, docs_pr_TAG)) {
+        for (const found of record_findRecords(body, docs_pr_TAG)) {
             if (!this.signer.verify(place, found.json, found.signature))
                 continue;
             // Signed for this pull request: the JSON names it too, as the writer rendered it.

@@ -52583,6 +52583,23 @@ function connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs = R
                 return undefined;
             return Buffer.from(data.content, 'base64').toString('utf8');
         },
+        async compareStatus(base, head) {
+            try {
+                // One commit a page: only the status is read, not the range.
+                const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
+                    owner,
+                    repo,
+                    basehead: `${base}...${head}`,
+                    per_page: 1
+                });
+                return typeof data.status === 'string' ? data.status : 'missing';
+            }
+            catch (error) {
+                if (notFound(error))
+                    return 'missing';
+                throw error;
+            }
+        },
         close: () => transport.close()
     };
 }
@@ -53755,7 +53772,7 @@ function record_hideRecord(tag, signature, json) {
     return `<!-- ${tag} sig=${signature} ${json} -->`;
 }
 /** The records with this tag in `text`, newest (last) first: their signature and JSON, unchecked. */
-function findRecords(text, tag) {
+function record_findRecords(text, tag) {
     const pattern = new RegExp(`<!-- ${tag} sig=([0-9a-f]{40}) (\\{[^<>]*\\}) -->`, 'g');
     return [...text.matchAll(pattern)]
         .map(m => ({ signature: m[1], json: m[2] }))
@@ -53775,8 +53792,11 @@ const IMPACT_MEASURES = [
 ];
 /** Finds the dashboard issue among the repository's issues. */
 const DASHBOARD_LABEL = 'docs-agent-dashboard';
-/** The place the ledger's record is bound to: this repository's dashboard. */
-const dashboardPlace = (repository) => `${repository} dashboard`;
+/**
+ * The place the ledger's record is bound to: this repository's dashboard issue. Without an issue,
+ * the place states were bound to before they named their issue (read, never written).
+ */
+const dashboardPlace = (repository, issue) => issue === undefined ? `${repository} dashboard` : `${repository} dashboard #${issue}`;
 /** Spending older than this is never needed again: `max-jobs` counts a week at most. */
 const LONGEST_WINDOW_MS = (/* unused pure expression or super */ null && (7 * 86_400_000));
 const emptyLedger = () => ({ v: 1, projects: {} });
@@ -53827,6 +53847,46 @@ function readLedger(body, signer, place) {
         return { ok: false, why: 'unreadable' };
     }
 }
+/**
+ * The ledger in dashboard issue `issue` of `repository`: the newest record that verifies as written
+ * in this issue. A record that verifies as written in another issue is a copy (`elsewhere`); one
+ * that names no issue and verifies as the repository's is a state written before states were bound
+ * to their issue (`legacy`), which the caller trusts only in an issue the action opened.
+ */
+function readDashboardState(body, signer, repository, issue) {
+    const records = record_findRecords(body, TAG);
+    if (records.length === 0)
+        return { ok: false, why: 'none' };
+    for (const record of records) {
+        const claimed = claimedIssue(record.json);
+        const place = dashboardPlace(repository, claimed);
+        if (!signer.verify(place, record.json, record.signature))
+            continue;
+        let ledger;
+        try {
+            ledger = checkedLedger(JSON.parse(record.json));
+        }
+        catch {
+            return { ok: false, why: 'unreadable' };
+        }
+        if (claimed === undefined)
+            return { ok: true, ledger, legacy: true };
+        if (claimed === issue)
+            return { ok: true, ledger, legacy: false };
+        return { ok: false, why: 'elsewhere', writtenIn: claimed, ledger };
+    }
+    return { ok: false, why: 'unsigned' };
+}
+/** The issue a record's JSON says it was written in, unchecked (its signature is checked after). */
+function claimedIssue(json) {
+    try {
+        const issue = JSON.parse(json).issue;
+        return Number.isSafeInteger(issue) && issue > 0 ? issue : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
 /** A parsed state with every field checked; anything out of shape is dropped, never trusted. */
 function checkedLedger(value) {
     const raw = object(value);
@@ -53835,7 +53895,17 @@ function checkedLedger(value) {
     const projects = {};
     for (const [id, p] of Object.entries(object(raw.projects)))
         projects[id] = checkedProject(p);
-    return { v: 1, projects };
+    const whole = (v) => Number.isSafeInteger(v) && v > 0 ? v : undefined;
+    const issue = whole(raw.issue);
+    const version = whole(raw.version);
+    const writtenAt = whole(raw.writtenAt);
+    return {
+        v: 1,
+        ...(issue ? { issue } : {}),
+        ...(version ? { version } : {}),
+        ...(writtenAt ? { writtenAt } : {}),
+        projects
+    };
 }
 function checkedProject(value) {
     const p = object(value);
@@ -53872,6 +53942,7 @@ function checkedProject(value) {
         uncertain: list(p.uncertain).map(u => {
             const entry = object(u);
             return {
+                ...(typeof entry.id === 'string' && BATCH_ID.test(entry.id) ? { id: entry.id } : {}),
                 at: num(entry.at),
                 what: entry.what === 'follow-up' ? 'follow-up' : 'new-job',
                 job: typeof entry.job === 'string' ? entry.job : undefined,
@@ -53896,6 +53967,8 @@ function checkedProject(value) {
             };
         }),
         olderRuns: num(p.olderRuns),
+        ...(num(p.olderJobs) > 0 ? { olderJobs: Math.floor(num(p.olderJobs)) } : {}),
+        ...(num(p.backlog) > 0 ? { backlog: Math.floor(num(p.backlog)) } : {}),
         ...(Number.isInteger(p.impactDays) &&
             p.impactDays >= 1 &&
             p.impactDays <= 28
@@ -54051,7 +54124,7 @@ function fitLedger(ledger, now) {
         for (const job of older)
             if (!waits(job))
                 trimChanges(job, 0);
-        project.jobs = [...older, ...project.jobs.slice(-MAX_JOBS)];
+        keepJobs(project, [...older, ...project.jobs.slice(-MAX_JOBS)]);
         if (project.waiting)
             project.waiting.changes = project.waiting.changes.slice(-MAX_WAITING);
         project.uncertain = project.uncertain.slice(-MAX_UNCERTAIN);
@@ -54073,8 +54146,15 @@ function fitLedger(ledger, now) {
     // Last, the outcomes give way: only the last MAX_JOBS jobs stay.
     if (size() > MAX_STATE_CHARS)
         for (const project of Object.values(fitted.projects))
-            project.jobs = project.jobs.slice(-MAX_JOBS);
+            keepJobs(project, project.jobs.slice(-MAX_JOBS));
     return fitted;
+}
+/** The jobs kept; those that leave are counted, as runs are. */
+function keepJobs(project, kept) {
+    const gone = project.jobs.length - kept.length;
+    if (gone > 0)
+        project.olderJobs = (project.olderJobs ?? 0) + gone;
+    project.jobs = kept;
 }
 function trimChanges(job, keep) {
     if (job.changes.length <= keep)
@@ -54162,9 +54242,12 @@ async function ledgerChanges(github, where, read) {
         read.notices.push(`${gitHubTrouble('read the dashboard issue', error)} The merged pull requests were read instead.`);
         return undefined;
     }
-    const place = dashboardPlace(`${where.owner}/${where.repo}`);
-    const ledgers = issues.map(issue => readLedger(issue.body, where.signer, place));
-    const found = ledgers.find(l => l.ok);
+    // Each state is read as written in its own issue (a copy elsewhere is not); the newest is the ledger.
+    const repository = `${where.owner}/${where.repo}`;
+    const ledgers = issues.map(i => readDashboardState(i.body, where.signer, repository, i.number));
+    const found = ledgers
+        .filter(l => l.ok)
+        .sort((a, b) => (b.ledger.writtenAt ?? 0) - (a.ledger.writtenAt ?? 0))[0];
     const project = found?.ok ? found.ledger.projects[where.projectId] : undefined;
     if (!project) {
         const why = !issues.length
