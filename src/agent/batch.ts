@@ -50,4 +50,6 @@ export interface ChangeBatch {
   skipped: SkippedChange[]
   /** What the bounds left out, in words. */
   leftOut: string[]
+  /** Changes beyond one run's bounds, after `head`: the next runs take them, oldest first. */
+  backlog?: number
 }

@@ -44,7 +44,7 @@ export interface GitHubApi {
   createIssue(title: string, body: string, labels: string[]): Promise<IssueRecord>
   updateIssue(
     number: number,
-    change: { title?: string; body?: string; state?: 'open' | 'closed' }
+    change: { title?: string; body?: string; state?: 'open' | 'closed'; labels?: string[] }
   ): Promise<IssueRecord>
   /**
    * Every file path of the default branch, in one request (GitHub's recursive tree); `truncated`
@@ -55,6 +55,11 @@ export interface GitHubApi {
   fileText(path: string): Promise<string | undefined>
   /** A review's inline comments: the first PAGE_SIZE, oldest first. */
   reviewComments(pull: number, review: number): Promise<ReviewComment[]>
+  /**
+   * How `head` stands to `base` (GitHub's compare: `ahead`, `behind`, `diverged`, `identical`), or
+   * `missing` when GitHub knows no such commit (404): one request.
+   */
+  compareStatus(base: string, head: string): Promise<string>
 }
 
 /** An inline comment of a pull request review: its text is untrusted. */
@@ -438,6 +443,21 @@ export function connectGitHub(
         return undefined
       if (data.encoding !== 'base64' || typeof data.content !== 'string') return undefined
       return Buffer.from(data.content, 'base64').toString('utf8')
+    },
+    async compareStatus(base, head) {
+      try {
+        // One commit a page: only the status is read, not the range.
+        const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
+          owner,
+          repo,
+          basehead: `${base}...${head}`,
+          per_page: 1
+        })
+        return typeof data.status === 'string' ? data.status : 'missing'
+      } catch (error) {
+        if (notFound(error)) return 'missing'
+        throw error
+      }
     },
     close: () => transport.close()
   }

@@ -34,6 +34,11 @@ export interface FakeIssue {
   labels: string[]
   user: { login: string; type: 'Bot' | 'User' }
   updatedAt: number
+  /** The body's edits, oldest first: who made each and when (the fake's `now`). */
+  edits?: { by: string; at: number }[]
+  locked?: boolean
+  /** When it was opened (the fake's `now`). */
+  createdAt?: number
 }
 
 export interface GitHubRequest {
@@ -123,7 +128,7 @@ export class FakeGitHub {
   private constructor(
     private readonly prefix: string,
     readonly botLogin: string,
-    /** The time comments are written at: the runs' clock in tests that move it. */
+    /** The time comments, issues and their edits are written at: the runs' clock in tests that move it. */
     readonly now: () => number
   ) {
     this.server = createServer((req, res) => void this.handle(req, res))
@@ -249,6 +254,9 @@ export class FakeGitHub {
       ...(repo ? { repo } : {})
     }
     this.comments.push(comment)
+    // As GitHub: a comment on an issue makes it the most recently updated.
+    const commented = this.issues.get(issue)
+    if (commented && (!repo || repo === 'acme/app')) commented.updatedAt = ++this.clockTick
     for (const listener of [...this.commentListeners]) listener(comment)
     return comment
   }
@@ -350,7 +358,10 @@ export class FakeGitHub {
       const query = (record.body as GraphQLRequest | undefined)?.query ?? ''
       if (await fail(query.includes('timelineItems') ? 'pull-activity' : 'graphql')) return
       const viewer = { login: user.login, databaseId: 41898282 }
-      return send(200, await answerGraphQL(this, record.body as GraphQLRequest, viewer))
+      return send(
+        200,
+        await answerGraphQL(this, record.body as GraphQLRequest, viewer, this.issues)
+      )
     }
     if (req.method === 'GET') {
       const contents = await contentsRoute(this, route, url, fail)
@@ -361,7 +372,7 @@ export class FakeGitHub {
       if (answer?.more) linkNext()
       if (answer) return send(answer.status, answer.body)
     }
-    const issueRoute = await this.issueRoute(req.method ?? '', route, url, record.body, fail)
+    const issueRoute = await this.issueRoute(req.method ?? '', route, url, record.body, fail, user)
     if (issueRoute === null) return
     if (issueRoute) return send(issueRoute.status, issueRoute.body)
     let m: RegExpExecArray | null
@@ -465,13 +476,42 @@ export class FakeGitHub {
     return send(404, { message: 'Not Found' })
   }
 
+  /**
+   * An issue of acme/app opened by `user` (a person by default), as through GitHub's page: what a
+   * test's people do to the dashboard (open a copy, label it).
+   */
+  openIssue(over: Partial<FakeIssue> & { title: string; body: string }): FakeIssue {
+    const at = this.now()
+    const issue: FakeIssue = {
+      number: ++this.issueCount,
+      state: 'open',
+      labels: [],
+      user: { login: 'mallory', type: 'User' },
+      updatedAt: ++this.clockTick,
+      createdAt: at,
+      ...over
+    }
+    this.issues.set(issue.number, issue)
+    return issue
+  }
+
+  /** A person's edit of an issue's body (a tick, a restore from the edit history), as GitHub records it. */
+  editIssue(number: number, body: string, login: string): void {
+    const issue = this.issues.get(number)
+    if (!issue) throw new Error(`no issue #${number}`)
+    issue.body = body
+    ;(issue.edits ??= []).push({ by: login, at: this.now() })
+    issue.updatedAt = ++this.clockTick
+  }
+
   /** The issues routes the dashboard uses: list by label, create, update. */
   private async issueRoute(
     method: string,
     route: string,
     url: URL,
     body: unknown,
-    fail: (name: string) => Promise<boolean>
+    fail: (name: string) => Promise<boolean>,
+    user: FakeComment['user'] = { login: this.botLogin, type: 'Bot' }
   ): Promise<{ status: number; body: unknown } | null | undefined> {
     const changes = (body ?? {}) as Partial<FakeIssue> & { labels?: string[] }
     const repo = /^\/repos\/([^/]+\/[^/]+)\//.exec(route)?.[1] ?? 'acme/app'
@@ -496,8 +536,9 @@ export class FakeGitHub {
           body: changes.body ?? '',
           state: 'open',
           labels: changes.labels ?? [],
-          user: { login: this.botLogin, type: 'Bot' },
-          updatedAt: ++this.clockTick
+          user,
+          updatedAt: ++this.clockTick,
+          createdAt: this.now()
         }
         this.issues.set(issue.number, issue)
         return { status: 201, body: this.issueView(issue, repo) }
@@ -510,8 +551,12 @@ export class FakeGitHub {
       if (!issue) return { status: 404, body: { message: 'Not Found' } }
       if (method === 'PATCH') {
         if (typeof changes.title === 'string') issue.title = changes.title
-        if (typeof changes.body === 'string') issue.body = changes.body
+        if (typeof changes.body === 'string' && changes.body !== issue.body) {
+          issue.body = changes.body
+          ;(issue.edits ??= []).push({ by: user.login, at: this.now() })
+        }
         if (changes.state === 'open' || changes.state === 'closed') issue.state = changes.state
+        if (Array.isArray(changes.labels)) issue.labels = changes.labels.map(String)
         issue.updatedAt = ++this.clockTick
       }
       return { status: 200, body: this.issueView(issue, repo) }

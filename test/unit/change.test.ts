@@ -910,12 +910,17 @@ describe('reading a batch, bounded', () => {
     expect(alone.batch.commits.map(c => c.sha)).toEqual([sha('d0')])
   })
 
-  it('names the pull requests past the 25 it reads', async () => {
+  it('takes the oldest 25 pull requests of a longer range and stops there: the newer wait for the next run', async () => {
     const history = Array.from({ length: 30 }, (_, i) => ({ oid: sha(`m${i}`), pull: 100 - i }))
     const { github } = source([...history, { oid: sha('base') }])
     const { batch: read } = await readRange(github, { ...where, head: sha('m0') })
-    expect(read.pulls).toHaveLength(25)
-    expect(read.leftOut).toEqual(['5 older pull requests (#75, #74, #73, #72, #71)'])
+    expect(read.pulls.map(p => p.number)).toEqual(Array.from({ length: 25 }, (_, i) => 71 + i))
+    // The last documented commit moves to #95's commit, not past #96 … #100.
+    expect(read.head).toBe(sha('m5'))
+    expect(read.backlog).toBe(5)
+    expect(read.leftOut).toEqual([
+      "5 newer changes, beyond one run's 25 pull requests and 100 commits: the next runs take them, oldest first"
+    ])
   })
 
   it('reads patches a page at a time and stops as soon as the excerpt is full', async () => {

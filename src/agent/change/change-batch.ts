@@ -2,6 +2,7 @@ import type { ChangedFile } from '../../github/api.js'
 import {
   type GraphQL,
   type History,
+  type HistoryCommit,
   MAX_PULLS,
   type PullDetails,
   readHistory,
@@ -59,28 +60,37 @@ export async function readRange(
     head: where.head,
     since: where.base,
     base: where.branch,
-    max: where.base ? where.maxCommits : 1
+    max: where.base ? where.maxCommits : 1,
+    pages: where.base ? HISTORY_PAGES : 1
   })
   const leftOut: string[] = []
   if (where.base && !history.reachedSince)
     leftOut.push(
-      `the commits before the newest ${history.commits.length} (the last documented commit ${where.base.slice(0, 12)} is further back, or no longer on ${where.branch})`
+      `the commits before the newest ${Math.min(history.commits.length, where.maxCommits)} (the last documented commit ${where.base.slice(0, 12)} is further back, or no longer on ${where.branch})`
+    )
+  // Oldest first: a backlog beyond one run's bounds is taken by the next runs, from where this one
+  // stops, so the last documented commit never moves past a change no prompt described.
+  const range = history.reachedSince
+    ? oldestWithin(history.commits, where.maxCommits, MAX_PULLS)
+    : { taken: history.commits.slice(0, where.maxCommits), backlog: 0 }
+  const head = range.backlog ? (range.taken[0]?.sha ?? where.head) : where.head
+  if (range.backlog)
+    leftOut.push(
+      `${range.backlog} newer changes, beyond one run's ${MAX_PULLS} pull requests and ${where.maxCommits} commits: the next runs take them, oldest first`
     )
   const numbers: number[] = []
-  for (const c of history.commits) if (c.pull && !numbers.includes(c.pull)) numbers.push(c.pull)
-  if (where.pull && !numbers.includes(where.pull) && history.commits.some(c => !c.pull))
+  for (const c of range.taken) if (c.pull && !numbers.includes(c.pull)) numbers.push(c.pull)
+  if (
+    !range.backlog &&
+    where.pull &&
+    !numbers.includes(where.pull) &&
+    range.taken.some(c => !c.pull)
+  )
     numbers.push(where.pull)
-  if (numbers.length > MAX_PULLS)
-    leftOut.push(
-      `${numbers.length - MAX_PULLS} older pull requests (${numbers
-        .slice(MAX_PULLS)
-        .map(n => `#${n}`)
-        .join(', ')})`
-    )
-  const details = await readPulls(source.graphql, where, numbers.slice(0, MAX_PULLS))
+  const details = await readPulls(source.graphql, where, numbers)
   // A merge commit GitHub has not linked yet is the event's own pull request's.
   const linked = new Set(details.keys())
-  const direct = history.commits.filter(
+  const direct = range.taken.filter(
     c =>
       !c.pull &&
       !(where.pull && linked.has(where.pull) && c.sha === details.get(where.pull)?.mergeCommit)
@@ -95,7 +105,7 @@ export async function readRange(
     leftOut.push(
       `the files of ${direct.length - MAX_COMMITS_WITH_FILES} commits pushed without a pull request (their messages are listed)`
     )
-  const oldest = history.commits[history.commits.length - 1]
+  const oldest = range.taken[range.taken.length - 1]
   return {
     reachedBase: history.reachedSince,
     batch: {
@@ -103,15 +113,48 @@ export async function readRange(
       branch: where.branch,
       url:
         where.base && history.reachedSince
-          ? `${where.serverUrl}/${where.owner}/${where.repo}/compare/${where.base.slice(0, 12)}...${where.head.slice(0, 12)}`
+          ? `${where.serverUrl}/${where.owner}/${where.repo}/compare/${where.base.slice(0, 12)}...${head.slice(0, 12)}`
           : `${where.serverUrl}/${where.owner}/${where.repo}/commit/${oldest?.sha ?? where.head}`,
-      head: where.head,
+      head,
+      ...(range.backlog ? { backlog: range.backlog } : {}),
       base: where.base,
       pulls: [...details.values()].reverse().map(asBatchPull),
       commits: commits.reverse(),
       skipped: [],
       leftOut
     }
+  }
+}
+
+/** Pages of history read back to the last documented commit: a backlog of 1,000 commits. */
+const HISTORY_PAGES = 10
+
+/**
+ * The oldest commits of a range (given newest first) within one run's bounds: at most `maxCommits`
+ * commits and `maxPulls` pull requests, a pull request never split. Newest first again, with the
+ * count of changes (pull requests and direct commits) left for the next runs.
+ */
+export function oldestWithin(
+  commits: HistoryCommit[],
+  maxCommits: number,
+  maxPulls: number
+): { taken: HistoryCommit[]; backlog: number } {
+  const oldestFirst = [...commits].reverse()
+  const pulls = new Set<number>()
+  let n = 0
+  for (; n < oldestFirst.length && n < maxCommits; n++) {
+    const pull = oldestFirst[n]?.pull
+    if (pull === undefined || pulls.has(pull)) continue
+    if (pulls.size >= maxPulls) break
+    pulls.add(pull)
+  }
+  const rest = oldestFirst.slice(n)
+  const restPulls = new Set(
+    rest.flatMap(c => (c.pull === undefined || pulls.has(c.pull) ? [] : [c.pull]))
+  )
+  return {
+    taken: oldestFirst.slice(0, n).reverse(),
+    backlog: restPulls.size + rest.filter(c => c.pull === undefined).length
   }
 }
 

@@ -5,7 +5,7 @@ import { docsPulls } from '../docs-repository.js'
 import { type PreparedRun, type RunAbout, type StoppedRun, skippedRun } from '../prepared-run.js'
 import type { ChangeBatch } from '../batch.js'
 import { ChangeReader } from './change-reader.js'
-import type { ChangeRules } from './change-rules.js'
+import { type ChangeRules, ownPull } from './change-rules.js'
 import type { ChangeRunSettings, RunDeps } from './change-settings.js'
 import type { FoldContext } from '../ledger/fold.js'
 
@@ -44,8 +44,7 @@ export class ChangeContext {
   commentTarget(batch: ChangeBatch): number | undefined {
     const { settings, event } = this
     if (settings.comment === 'false') return undefined
-    const own =
-      event.pullRequest?.number ?? (batch.pulls.length === 1 ? batch.pulls[0]?.number : undefined)
+    const own = ownPull(batch, event.pullRequest?.number)
     const target = settings.issueNumber ?? own
     if (settings.comment === 'true' && target === undefined)
       this.deps.log.warning('No pull request to comment on: the changes came through none.')

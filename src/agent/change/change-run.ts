@@ -91,6 +91,7 @@ class ChangeRun extends ChangeContext {
       })
       if ('skip' in verdict) return skipped(verdict.skip, undefined, extra)
       approvedBy = session.approvedBy = verdict.approvedBy
+      session.resending = verdict.resend
       deps.log.info(`@${approvedBy} approved the waiting changes: deciding where they go now.`)
     }
     await refreshDocsPulls(session, settings, event, deps)
@@ -156,7 +157,10 @@ class ChangeRun extends ChangeContext {
     notices: string[]
   ): Promise<ChangeBatch> {
     const { project } = session
-    const batch = await this.reader.ledgerBatch(plan, head, project.documented?.sha, notices)
+    const documented = project.documented?.sha
+    const batch = session.resending
+      ? await this.reader.resentBatch(session.resent(), documented ?? head.sha, head.branch)
+      : await this.reader.ledgerBatch(plan, head, documented, notices)
     const docsPulls = new Set(
       project.jobs.map(j => j.prLink).filter((l): l is string => Boolean(l))
     )
