@@ -57,6 +57,11 @@ export interface LedgerJob {
   personCommitted?: boolean
   /** Why `expire-after` last kept its docs pull request open (a person's work on it), and when. */
   kept?: KeptOpen
+  /**
+   * The git email the agent commits with, from its docs pull request's first commit the first time
+   * its activity was read: a person's later rebase or squash does not make their commits the agent's.
+   */
+  agentEmail?: string
 }
 
 /** Why a docs pull request older than `expire-after` stays open. */
@@ -426,9 +431,12 @@ const MAX_KEPT_WHY = 200
 /** What the ledger knows of people's work on a docs pull request, each field dropped when out of shape. */
 function checkedTouch(
   job: Record<string, unknown>
-): Pick<LedgerJob, 'draft' | 'personCommitted' | 'kept'> {
+): Pick<LedgerJob, 'draft' | 'personCommitted' | 'kept' | 'agentEmail'> {
   const kept = object(job.kept)
   return {
+    ...(typeof job.agentEmail === 'string' && /^[^\s@]{1,64}@[^\s@]{1,190}$/.test(job.agentEmail)
+      ? { agentEmail: job.agentEmail.toLowerCase() }
+      : {}),
     ...(job.draft === true ? { draft: true } : {}),
     ...(typeof job.personCommitted === 'boolean' ? { personCommitted: job.personCommitted } : {}),
     ...(typeof kept.why === 'string' && kept.why && num(kept.at) > 0

@@ -23,6 +23,8 @@ export interface DocsPullUpdate {
   personCommitted?: boolean
   /** Why `expire-after` keeps it open, as judged now. */
   kept?: KeptOpen
+  /** The agent's git email, read the first time its activity was (kept from then on). */
+  agentEmail?: string
 }
 
 export interface ExpiryContext {
@@ -116,15 +118,18 @@ async function expireOne(
   }
   if (ctx.now - createdAt <= ctx.afterMs) return { update: open }
   let staleness: Staleness
+  let agentEmail = job.agentEmail
   try {
-    // Who `docs-token` is: its comments and commits are the agent's own, never a person's.
-    const agent = await docs.identity(where)
-    staleness = judgeStaleness(await docs.activity(where), {
+    // Who `docs-token` is: its comments are the action's own, never a person's.
+    const token = await docs.identity(where)
+    const activity = await docs.activity(where)
+    agentEmail ??= activity.openerEmail
+    staleness = judgeStaleness(activity, {
       createdAt,
       now: ctx.now,
       afterMs: ctx.afterMs,
       keepLabel: ctx.keepLabel,
-      agents: [agent]
+      agent: { token, email: agentEmail }
     })
   } catch (error) {
     return cannot(
@@ -141,7 +146,7 @@ async function expireOne(
     log.info(
       `Kept the docs pull request ${link} open past '${Input.ExpireAfter}: ${ctx.afterText}': ${why}.`
     )
-    return { update: { ...open, kept: { why, at: ctx.now } } }
+    return { update: { ...open, agentEmail, kept: { why, at: ctx.now } } }
   }
   if (ctx.dryRun) {
     log.info(

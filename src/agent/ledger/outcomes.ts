@@ -4,7 +4,7 @@ import type { Logger } from '../../runner/logger.js'
 import { Input } from '../names.js'
 import { ESTIMATED_CREDITS_PER_RUN } from './budget.js'
 import type { DocsPullUpdate } from './expiry.js'
-import { peopleOf } from './staleness.js'
+import { isPush, peopleOf } from './staleness.js'
 import {
   type LedgerJob,
   OUTCOME_WINDOW_MS,
@@ -73,7 +73,7 @@ export async function refreshOutcomes(
     }
     const update: DocsPullUpdate = { ...outcomeOf(job, pull), checkedAt: ctx.now }
     if (update.state === 'merged' && job.personCommitted === undefined && !people.failed)
-      update.personCommitted = await people.committed(where, link)
+      Object.assign(update, await people.committed(where, link, job.agentEmail))
     if (changes(job, update)) changed.push(update)
     else checked.push(update)
   }
@@ -88,19 +88,25 @@ export async function refreshOutcomes(
 function personCommits(ctx: OutcomeContext) {
   const state = {
     failed: false,
-    async committed(where: DocsPull, link: string): Promise<boolean | undefined> {
+    async committed(
+      where: DocsPull,
+      link: string,
+      known?: string
+    ): Promise<Pick<DocsPullUpdate, 'personCommitted' | 'agentEmail'>> {
       try {
         // The token's identity is the agent's only when it is `docs-token`.
-        const agent =
+        const token =
           ctx.docs.tokenInput === Input.DocsToken ? await ctx.docs.identity(where) : undefined
         const activity = await ctx.docs.activity(where)
-        return peopleOf(activity, [agent]).some(e => e.kind === 'commit')
+        const agentEmail = known ?? activity.openerEmail
+        const people = peopleOf(activity, { token, email: agentEmail })
+        return { personCommitted: people.some(isPush), agentEmail }
       } catch (error) {
         state.failed = true
         ctx.log.info(
           `Could not read who committed to ${link} (${docsFailure(error).why}): the zero-touch rate counts it once it is read.`
         )
-        return undefined
+        return {}
       }
     }
   }
