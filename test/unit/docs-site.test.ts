@@ -191,6 +191,15 @@ describe('the docs root, from one tree read', () => {
     // A few pages named and missing are ordinary (a page on its way): not unsure.
     expect(siteOf(LANGUAGES_SITE).unsure).toBeUndefined()
   })
+
+  it('a site whose files and navigation use capitals is served from its own folder', () => {
+    const names = ['Getting-Started', 'API/Auth', 'API/Errors', 'Guides/SSO', 'Guides/Retry', 'FAQ']
+    const site = siteOf({
+      paths: ['docs.json', ...names.map(n => `${n}.mdx`)],
+      texts: { 'docs.json': JSON.stringify({ navigation: { pages: names } }) }
+    })
+    expect(site.unsure).toBeUndefined()
+  })
 })
 
 describe('the pages a pull request changed', () => {
@@ -222,6 +231,15 @@ describe('the pages a pull request changed', () => {
     const site = siteOf(LANGUAGES_SITE)
     expect(sitePath('guides/retry.mdx', '')).toBe('/guides/retry')
     expect(pageOf(site, 'guides/retry.mdx')).toBeUndefined()
+  })
+
+  it('a page renamed with the redirect Mintlify recommends is read at its old path before the merge', () => {
+    // The redirect from the old path describes the site after the merge; before it, the page was there.
+    const site = siteOf(LANGUAGES_SITE)
+    const changed = changedPages(site, [
+      file('guides/sso.mdx', { status: 'renamed', previousPath: 'guides/retry.mdx', additions: 0 })
+    ])
+    expect(changed.pages).toEqual([{ path: '/guides/sso', before: '/guides/retry', moved: true }])
   })
 
   it('a spec change maps to the operations the navigation names from it, or to its whole spec', () => {
