@@ -68,6 +68,12 @@ describe('docs files as site paths', () => {
     expect(sitePath(`${'a/'.repeat(600)}x.mdx`, '')).toBeUndefined()
   })
 
+  it('a snippets folder below the docs root’s first level is pages like any other', () => {
+    // Mintlify documents only the root's /snippets/ folder as snippets.
+    expect(sitePath('guides/snippets/flag.mdx', '')).toBe('/guides/snippets/flag')
+    expect(sitePath('docs/api/snippets/auth.mdx', 'docs')).toBe('/api/snippets/auth')
+  })
+
   it('is no page: what Mintlify ignores by default, at any depth', () => {
     for (const path of [
       'README.md',
@@ -178,6 +184,14 @@ describe('the docs root, from one tree read', () => {
   it('docs.json wins over a mint.json anywhere', () => {
     expect(findDocsRoot(BOTH_CONFIGS.paths)).toEqual({ root: 'site', config: 'docs.json' })
     expect(readPlan(BOTH_CONFIGS.paths, [])).toEqual(['site/docs.json'])
+  })
+
+  it('the folder holding the changed files wins first, a mint.json one too; docs.json only within a folder', () => {
+    expect(findDocsRoot(BOTH_CONFIGS.paths, ['old.mdx'])).toEqual({ root: '', config: 'mint.json' })
+    expect(readPlan(BOTH_CONFIGS.paths, ['old.mdx'])).toEqual(['mint.json'])
+    expect(
+      findDocsRoot(['docs/mint.json', 'docs/docs.json', 'docs/a.mdx'], ['docs/a.mdx'])
+    ).toEqual({ root: 'docs', config: 'docs.json' })
   })
 
   it('is unsure, and says why, with no docs root or a site built from another folder', () => {
