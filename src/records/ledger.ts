@@ -55,6 +55,12 @@ export interface LedgerJob {
   draft?: boolean
   /** Whether a person (not the agent) committed to its docs pull request, once read after the merge. */
   personCommitted?: boolean
+  /**
+   * Its merged docs pull request has more timeline events than one read holds and none of those
+   * read is a person's commit: whether one is cannot be known, so it is left out of the zero-touch
+   * rate, and not read again.
+   */
+  touchUnread?: true
   /** Why `expire-after` last kept its docs pull request open (a person's work on it), and when. */
   kept?: KeptOpen
   /**
@@ -431,7 +437,7 @@ const MAX_KEPT_WHY = 200
 /** What the ledger knows of people's work on a docs pull request, each field dropped when out of shape. */
 function checkedTouch(
   job: Record<string, unknown>
-): Pick<LedgerJob, 'draft' | 'personCommitted' | 'kept' | 'agentEmail'> {
+): Pick<LedgerJob, 'draft' | 'personCommitted' | 'touchUnread' | 'kept' | 'agentEmail'> {
   const kept = object(job.kept)
   return {
     ...(typeof job.agentEmail === 'string' && /^[^\s@]{1,64}@[^\s@]{1,190}$/.test(job.agentEmail)
@@ -439,6 +445,7 @@ function checkedTouch(
       : {}),
     ...(job.draft === true ? { draft: true } : {}),
     ...(typeof job.personCommitted === 'boolean' ? { personCommitted: job.personCommitted } : {}),
+    ...(job.touchUnread === true ? { touchUnread: true as const } : {}),
     ...(typeof kept.why === 'string' && kept.why && num(kept.at) > 0
       ? { kept: { why: kept.why.slice(0, MAX_KEPT_WHY), at: num(kept.at) } }
       : {})

@@ -21,6 +21,8 @@ export interface DocsPullUpdate {
   draft?: boolean
   /** A person committed to it, as read after its merge. */
   personCommitted?: boolean
+  /** Read after its merge, with more commits than read and none of them a person's: not known. */
+  touchUnread?: boolean
   /** Why `expire-after` keeps it open, as judged now. */
   kept?: KeptOpen
   /** The agent's git email, read the first time its activity was (kept from then on). */
