@@ -62,7 +62,7 @@ export async function measureWindows(
 ): Promise<Measured> {
   const notes = new Set<string>()
   const window = async (range: DayRange, name: 'before' | 'after'): Promise<Figures> => {
-    const pages = new Set(target.pages.map(p => samePage(name === 'before' ? p.before : p.path)))
+    const pages = new Set(target.pages.map(p => pageKey(name === 'before' ? p.before : p.path)))
     const figures: Figures = IMPACT_MEASURES.map(() => null)
     const query = { dateFrom: range.from, dateTo: range.to }
     if (pages.size) {
@@ -88,9 +88,9 @@ export async function measureWindows(
           { ...query, limit: FEEDBACK_ROWS },
           limits
         )
-        const mine = feedback.feedback.filter(f => pages.has(samePage(f.path)))
+        const mine = feedback.feedback.filter(f => pages.has(pageKey(f.path)))
         // A page listed twice (a path and its URL) is one page: every page must be there.
-        const found = new Set(mine.map(f => samePage(f.path))).size
+        const found = new Set(mine.map(f => pageKey(f.path))).size
         const complete = found === pages.size || (!feedback.hasMore && !feedback.skipped.length)
         if (!complete)
           notes.add(
@@ -108,16 +108,25 @@ export async function measureWindows(
         { ...query, limit: SEARCH_ROWS },
         limits
       )
+      // A term with no row in a listing that has more pages may be on a later one: not known.
+      const beyond =
+        searches.nextCursor !== null &&
+        target.terms.some(term => !searches.searches.some(s => mentions(s.searchQuery, term)))
       // A skipped row could be one of its terms: the figure is not known, not a smaller one.
-      figures[at('zeroClickSearches')] = searches.skipped.length
-        ? null
-        : searches.searches
-            .filter(
-              s => (s.ctr === 0 || s.topClickedPage === null) && onTopic(s.searchQuery, target)
-            )
-            .reduce((n, s) => n + s.hits, 0)
+      figures[at('zeroClickSearches')] =
+        searches.skipped.length || beyond
+          ? null
+          : searches.searches
+              .filter(
+                s => (s.ctr === 0 || s.topClickedPage === null) && onTopic(s.searchQuery, target)
+              )
+              .reduce((n, s) => n + s.hits, 0)
       if (searches.skipped.length) notes.add(OUT_OF_SHAPE_TERMS)
-      if (searches.nextCursor !== null)
+      if (beyond)
+        notes.add(
+          `Searches: a term not among the ${SEARCH_ROWS} most searched of a window is not known there.`
+        )
+      else if (searches.nextCursor !== null)
         notes.add(`Searches: among the ${SEARCH_ROWS} most searched terms of each window.`)
       const questions = await getAssistantPage(
         client,
@@ -173,10 +182,19 @@ function sane(figures: Figures, notes: Set<string>): Figures {
 const onTopic = (text: string, target: MeasureTarget): boolean =>
   target.terms.some(term => mentions(text, term))
 
-/** A page URL's path (`https://docs.acme.dev/guides/retry#x` → `/guides/retry`). */
+/**
+ * A page path in one form for comparing: samePage's, Unicode NFC (a file name written decomposed,
+ * as macOS does, is the same page).
+ */
+const pageKey = (path: string): string => samePage(path.normalize('NFC'))
+
+/**
+ * A page URL's path (`https://docs.acme.dev/guides/caf%C3%A9#x` → `/guides/café`), decoded: the
+ * pages are compared unencoded. A path that does not decode is no page.
+ */
 function pathOf(url: string): string {
   try {
-    return samePage(new URL(url, 'https://docs.invalid').pathname)
+    return pageKey(decodeURIComponent(new URL(url, 'https://docs.invalid').pathname))
   } catch {
     return ''
   }
@@ -193,8 +211,8 @@ function sumOf(
   field: 'human' | 'ai',
   incomplete: () => void
 ): number | null {
-  const rows = page.visitors.filter(r => pages.has(samePage(r.path)))
-  const found = new Set(rows.map(r => samePage(r.path)))
+  const rows = page.visitors.filter(r => pages.has(pageKey(r.path)))
+  const found = new Set(rows.map(r => pageKey(r.path)))
   if ((page.hasMore || page.skipped.length) && found.size < pages.size) {
     incomplete()
     return null
