@@ -213,6 +213,31 @@ describe('reader impact of merged docs pull requests', () => {
     )
   })
 
+  it('adopts only a comment by the docs-token identity: another bot quoting the marker is not the action', async () => {
+    const writer = { login: 'docs-writer', type: 'User' as const }
+    gh.tokenUsers.set(DOCS_TOKEN, writer)
+    const { pull, codeMergedAt, docsMergedAt } = await documented(2 * DAY)
+    sim.answerByRange(renameWorld(codeMergedAt, docsMergedAt).answer)
+    await until(dueAt(docsMergedAt))
+    const heading = `### Readers before and after this pull request merged\n\n${IMPACT_MARKER}`
+    gh.addComment(pull.number, heading, { login: 'renovate[bot]', type: 'Bot' }, DOCS)
+    const run = await measure()
+    expect(run.code).toBe(0)
+    expect(run.log).not.toContain('commented on it already')
+    const posted = impactComments(pull).filter(c => c.user.login === 'docs-writer')
+    expect(posted).toHaveLength(1)
+    expect(jobOf(pull)?.impact?.commentUrl).toBe(
+      `${jobOf(pull)?.prLink}#issuecomment-${posted[0]?.id}`
+    )
+    // A person's own token (a User): its earlier comment is adopted all the same.
+    const other = await documented(2 * DAY)
+    await until(dueAt(other.docsMergedAt))
+    const earlier = gh.addComment(other.pull.number, heading, writer, DOCS)
+    const again = await measure()
+    expect(again.log).toContain('commented on it already, by an earlier run')
+    expect(impactComments(other.pull)).toEqual([earlier])
+  })
+
   it('with changes: since-last the scheduled run measures, then documents what merged since', async () => {
     const { pull, codeMergedAt, docsMergedAt } = await documented(2 * DAY)
     sim.answerByRange(renameWorld(codeMergedAt, docsMergedAt).answer)

@@ -1,6 +1,6 @@
 import { type GitHubSession, connectGitHub } from '../../github/api.js'
 import { type DocsPull, type DocsPulls, docsFailure } from '../../github/docs-pulls.js'
-import { type RunEvent, parsePullLink } from '../../github/event.js'
+import { type RunEvent, botName, parsePullLink } from '../../github/event.js'
 import { RequestBudget } from '../../mintlify/budget.js'
 import type { ApiClient } from '../../mintlify/client.js'
 import { ApiError, AuthError, NotFoundError } from '../../mintlify/errors.js'
@@ -372,9 +372,19 @@ async function postComment(
   if (settings.impactComment !== 'pr') return undefined
   try {
     // An earlier run that commented but could not remember it: its comment stands, not a second.
-    const earlier = (await docs.comments(where)).find(
-      c => c.authorType === 'Bot' && c.body.includes(IMPACT_MARKER)
-    )
+    // Only the docs-token identity's: another bot (or a person) quoting the marker is not this
+    // action. Who that is not known, nothing is adopted: a second comment beats someone else's.
+    const self = await docs.identity(where).catch((error: unknown) => {
+      log.info(
+        `Could not learn who '${docs.tokenInput}' is (${docsFailure(error).why}): an earlier reader impact comment on ${job.prLink} is not looked for.`
+      )
+      return undefined
+    })
+    const earlier = self
+      ? (await docs.comments(where)).find(
+          c => botName(c.author) === botName(self) && c.body.includes(IMPACT_MARKER)
+        )
+      : undefined
     if (earlier) {
       log.info(`Reader impact of ${job.prLink}: commented on it already, by an earlier run.`)
       return `${job.prLink}#issuecomment-${earlier.id}`
