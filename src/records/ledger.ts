@@ -89,6 +89,8 @@ export interface ReaderImpact {
   commentUrl?: string
   /** Why its pages could not be told (no docs root, a site built elsewhere): nothing was measured. */
   unsure?: string
+  /** It changed no site page: nothing was measured, its terms neither. */
+  noPages?: true
 }
 
 /** What each figure of a ReaderImpact counts, in order. */
@@ -475,7 +477,8 @@ function checkedImpact(value: unknown): Pick<LedgerJob, 'impact'> {
       before,
       after,
       ...(url ? { commentUrl: url } : {}),
-      ...(unsure ? { unsure } : {})
+      ...(unsure ? { unsure } : {}),
+      ...(i.noPages === true ? { noPages: true as const } : {})
     }
   }
 }

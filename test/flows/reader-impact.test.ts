@@ -316,7 +316,7 @@ describe('reader impact of merged docs pull requests', () => {
     expect(dashboard()).toContain('#### Reader impact of merged docs pull requests')
   })
 
-  it('a docs pull request that changed no page: only its terms are compared, and it says so', async () => {
+  it('a docs pull request that changed no page measures nothing, its terms neither, and the dashboard says so', async () => {
     const { pull, codeMergedAt, docsMergedAt } = await documented(2 * DAY, {
       files: [
         { filename: 'docs/images/watch.png', status: 'added' },
@@ -328,17 +328,19 @@ describe('reader impact of merged docs pull requests', () => {
     sim.reset()
     const run = await measure()
     expect(run.log).toContain(
-      'changed no docs page; only searches and questions on its terms are compared'
+      'not measured: it changed no site page; no analytics request is spent on it'
     )
-    expect(
-      analytics()
-        .map(e => e.route)
-        .sort()
-    ).toEqual(['assistant', 'assistant', 'searches', 'searches'])
-    const body = impactComments(pull)[0]?.body ?? ''
-    expect(body).toContain('- **Pages**: none')
-    expect(row(body, 'Human page views')).toBe('')
-    expect(row(body, 'Searches for its terms with no result clicked')).toContain('| 0 |')
+    // Issue 27: a pull request touching only non-pages spends no analytics request.
+    expect(analytics()).toHaveLength(0)
+    expect(impactComments(pull)).toEqual([])
+    expect(jobOf(pull)?.impact).toMatchObject({ noPages: true })
+    expect(dashboard()).toContain(
+      'Not measured: it changed no site page; no analytics request was spent on it.'
+    )
+    // Remembered: not tried again.
+    sim.reset()
+    expect((await measure()).code).toBe(0)
+    expect(analytics()).toHaveLength(0)
   })
 
   it('no page and no term: nothing to measure, said, and not tried again', async () => {
@@ -503,7 +505,7 @@ describe('reader impact of merged docs pull requests', () => {
     expect(gh.requests.find(r => r.path.endsWith('/git/trees/HEAD'))?.query.recursive).toBeDefined()
   })
 
-  it('a pull request touching only files Mintlify never serves spends no analytics request on pages', async () => {
+  it('a pull request touching only files Mintlify never serves spends no analytics request', async () => {
     holdLayout(gh, DOCS, LANGUAGES_SITE)
     const notPages = [
       { filename: 'CONTRIBUTING.md' },
@@ -520,15 +522,12 @@ describe('reader impact of merged docs pull requests', () => {
     sim.reset()
     const run = await measure()
     expect(run.code).toBe(0)
-    // No page, no term: nothing. No page, two terms: the searches and questions only.
-    expect(
-      analytics()
-        .map(e => e.route)
-        .sort()
-    ).toEqual(['assistant', 'assistant', 'searches', 'searches'])
+    // No page: nothing, with terms or without.
+    expect(analytics()).toHaveLength(0)
     expect(besideRecord(gh.commentsOn(tidy.pull.number, DOCS))).toEqual([])
-    expect(impactComments(termed.pull)[0]?.body).toContain('- **Pages**: none')
-    expect(impactComments(termed.pull)[0]?.body).not.toContain('/contributing')
+    expect(besideRecord(gh.commentsOn(termed.pull.number, DOCS))).toEqual([])
+    expect(jobOf(termed.pull)?.impact?.noPages).toBe(true)
+    expect(dashboard()).not.toContain('/contributing')
   })
 
   it('pages in language folders are their own language’s pages; a spec change measures the operation pages the navigation names from it', async () => {

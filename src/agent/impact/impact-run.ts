@@ -144,6 +144,20 @@ async function measureOne(job: MergedJob, remaining: number, m: Measuring): Prom
     return 'next'
   }
   const terms = termsOf(job.changes)
+  // A docs pull request that changed no site page measures nothing, its terms neither: readers'
+  // searches are no effect of a change they cannot read. The dashboard keeps one line.
+  if (!pages.length) {
+    log.notice(
+      terms.length
+        ? `Reader impact of ${job.prLink} not measured: it changed no site page; no analytics request is spent on it.`
+        : `Reader impact: ${job.prLink} changed no docs page and has no recorded terms: there is nothing of it to measure.`
+    )
+    const impact: ReaderImpact = { at: m.now, days, before: [], after: [], noPages: true }
+    impact.before = impact.after = emptyFigures()
+    if (!(await settle(to, impact, undefined))) return 'stop'
+    m.end.measured.push(job.prLink)
+    return 'next'
+  }
   const planned = plannedRequests({ pages, terms })
   // No run could measure it: it is no reason to hold back the newer ones.
   if (planned > settings.maxRequests) {
@@ -159,23 +173,20 @@ async function measureOne(job: MergedJob, remaining: number, m: Measuring): Prom
     return 'stop'
   }
   const windows = impactWindows(job.endedAt, days)
-  const measured = await figuresOf(job, { pages, terms, windows, planned }, m)
+  const measured = await figuresOf(job, { pages, terms, windows }, m)
   if (!measured) return 'stop'
   const { impact, notes, used } = measured
-  // Nothing measured is nothing to tell the pull request's readers: the dashboard keeps the note.
-  const body = !planned
-    ? undefined
-    : renderImpactComment({
-        mergedAt: job.endedAt,
-        days,
-        ...windows,
-        pages,
-        terms,
-        figures: impact,
-        notes,
-        operations: mapped.operations,
-        wholeSpecs: mapped.wholeSpecs
-      })
+  const body = renderImpactComment({
+    mergedAt: job.endedAt,
+    days,
+    ...windows,
+    pages,
+    terms,
+    figures: impact,
+    notes,
+    operations: mapped.operations,
+    wholeSpecs: mapped.wholeSpecs
+  })
   if (!(await settle(to, impact, body))) return 'stop'
   m.end.measured.push(job.prLink)
   log.info(`Reader impact of ${job.prLink}: measured with ${counted(used, 'analytics request')}.`)
@@ -217,25 +228,13 @@ async function figuresOf(
     pages: PullPages['pages']
     terms: string[]
     windows: ReturnType<typeof impactWindows>
-    planned: number
   },
   m: Measuring
 ): Promise<{ impact: ReaderImpact; notes: string[]; used: number } | undefined> {
   const { settings, deps, end } = m
   const { log } = deps
-  const { pages, terms, windows, planned } = plan
+  const { pages, terms, windows } = plan
   const impact: ReaderImpact = { at: m.now, days: settings.impactAfter.days, before: [], after: [] }
-  if (!planned) {
-    log.notice(
-      `Reader impact: ${job.prLink} changed no docs page and has no recorded terms: there is nothing of it to measure.`
-    )
-    impact.before = impact.after = emptyFigures()
-    return { impact, notes: [], used: 0 }
-  }
-  if (!pages.length)
-    log.notice(
-      `Reader impact: ${job.prLink} changed no docs page; only searches and questions on its terms are compared.`
-    )
   const budget = new RequestBudget(Math.min(MAX_REQUESTS_PER_PULL, m.left))
   try {
     const measured = await measureWindows(
