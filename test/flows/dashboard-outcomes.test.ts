@@ -54,6 +54,9 @@ const dashboard = (): string =>
 const ledgerOf = () => servers.ledgerOf()
 const outcomesOf = (body: string): string =>
   /#### Outcomes, last 30 days[\s\S]*?\n\n[\s\S]*?\n\n([\s\S]*?)\n\n/.exec(body)?.[1] ?? ''
+/** The GraphQL reads of a docs pull request's timeline. */
+const timelineReads = () =>
+  gh.requests.filter(r => JSON.stringify(r.body ?? '').includes('timelineItems'))
 const docsReads = () =>
   gh.requests.filter(r => r.method === 'GET' && r.path.startsWith(`/repos/${DOCS}/pulls/`))
 
@@ -131,9 +134,7 @@ describe('the outcomes of the last 30 days', () => {
     // Known now: never read again.
     suite.keepCalls()
     await runMerged()
-    expect(
-      gh.requests.filter(r => JSON.stringify(r.body ?? '').includes('timelineItems'))
-    ).toHaveLength(0)
+    expect(timelineReads()).toHaveLength(0)
   })
 
   it('leaves out of the zero-touch rate a merged pull request whose commits were not all read, and reads it no more', async () => {
@@ -158,9 +159,7 @@ describe('the outcomes of the last 30 days', () => {
     )
     suite.keepCalls()
     await runMerged()
-    expect(
-      gh.requests.filter(r => JSON.stringify(r.body ?? '').includes('timelineItems'))
-    ).toHaveLength(0)
+    expect(timelineReads()).toHaveLength(0)
   })
 
   it('turns an expired docs pull request a person reopened and merged into a merged one', async () => {
