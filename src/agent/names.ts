@@ -36,7 +36,9 @@ export const Input = {
   Approval: 'approval',
   ImpactAfter: 'impact-after',
   ImpactComment: 'impact-comment',
-  MaxRequests: 'max-requests'
+  MaxRequests: 'max-requests',
+  CodeRepositories: 'code-repositories',
+  Since: 'since'
 } as const
 
 export const Output = {

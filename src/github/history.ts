@@ -27,11 +27,11 @@ export interface History {
 /** Commits read at most in one request: GitHub's page limit. */
 export const MAX_HISTORY = 100
 
-const HISTORY_QUERY = `query($owner: String!, $name: String!, $head: GitObjectID!, $first: Int!) {
+const HISTORY_QUERY = `query($owner: String!, $name: String!, $head: GitObjectID!, $first: Int!, $after: GitTimestamp) {
   repository(owner: $owner, name: $name) {
     object(oid: $head) {
       ... on Commit {
-        history(first: $first) {
+        history(first: $first, since: $after) {
           nodes {
             oid
             message
@@ -51,13 +51,24 @@ const HISTORY_QUERY = `query($owner: String!, $name: String!, $head: GitObjectID
  */
 export async function readHistory(
   graphql: GraphQL,
-  where: { owner: string; repo: string; head: string; since?: string; base: string; max: number }
+  where: {
+    owner: string
+    repo: string
+    head: string
+    since?: string
+    /** Only commits made at or after this time (epoch ms): a window instead of a known commit. */
+    after?: number
+    base: string
+    max: number
+  }
 ): Promise<History> {
+  const first = Math.min(where.max, MAX_HISTORY)
   const data = (await graphql(HISTORY_QUERY, {
     owner: where.owner,
     name: where.repo,
     head: where.head,
-    first: Math.min(where.max, MAX_HISTORY)
+    first,
+    after: where.after === undefined ? null : new Date(where.after).toISOString()
   })) as { repository?: { object?: { history?: { nodes?: unknown[] } } | null } | null }
   const nodes = data?.repository?.object?.history?.nodes
   if (!Array.isArray(nodes)) throw new Error(`GitHub knows no commit ${where.head.slice(0, 12)}`)
@@ -83,7 +94,9 @@ export async function readHistory(
       pull: pulls[0]?.number as number | undefined
     })
   }
-  return { commits, reachedSince: where.since === undefined }
+  // A window is whole when GitHub listed fewer commits than asked for.
+  const windowWhole = where.after !== undefined && nodes.length < first
+  return { commits, reachedSince: where.since === undefined || windowWhole }
 }
 
 /** A pull request with its file list, as the prompt and the skip rules need it. */

@@ -69,6 +69,8 @@ export interface ChangeStore {
   comparisons: Map<string, FakeCommit[]>
   /** Each branch's commits, oldest first, by `owner/repo:branch`. */
   branches: Map<string, string[]>
+  /** Repositories (`owner/repo`) no token may see: GitHub answers as if they did not exist. */
+  hiddenRepos: Set<string>
 }
 
 /** The pull request as the REST API (and a webhook payload) shows it. */

@@ -37,13 +37,30 @@ export async function answerGraphQL(
     variableValues: request.variables,
     rootValue: {
       viewer,
-      repository: ({ owner, name }: { owner: string; name: string }) =>
-        repositoryNode(store, `${owner}/${name}`)
+      repository: ({ owner, name }: { owner: string; name: string }) => {
+        // As GitHub answers a repository the token cannot see: null, and an error of type NOT_FOUND.
+        if (store.hiddenRepos.has(`${owner}/${name}`))
+          throw Object.assign(
+            new Error(`Could not resolve to a Repository with the name '${owner}/${name}'.`),
+            { type: 'NOT_FOUND' }
+          )
+        return repositoryNode(store, `${owner}/${name}`)
+      }
     }
   })
   return {
     ...(result.data ? { data: result.data } : {}),
-    ...(result.errors ? { errors: result.errors.map(e => ({ message: e.message })) } : {})
+    ...(result.errors
+      ? {
+          errors: result.errors.map(e => {
+            const type = (e.originalError as { type?: unknown } | undefined)?.type
+            return {
+              message: e.message,
+              ...(typeof type === 'string' ? { type, path: e.path } : {})
+            }
+          })
+        }
+      : {})
   }
 }
 
@@ -72,6 +89,9 @@ function repositoryNode(store: ChangeStore, repo: string): Record<string, unknow
   }
 }
 
+/** When a commit was made, unless it says. */
+const DEFAULT_COMMITTED = Date.parse('2026-11-20T10:00:00Z')
+
 function commitNode(store: ChangeStore, repo: string, oid: string): Record<string, unknown> | null {
   const commit = store.commits.get(oid)
   if (!commit) return null
@@ -79,7 +99,7 @@ function commitNode(store: ChangeStore, repo: string, oid: string): Record<strin
     __typename: 'Commit',
     oid: commit.sha,
     message: commit.message,
-    committedDate: iso(commit.committedAt) ?? '2026-11-20T10:00:00Z',
+    committedDate: iso(commit.committedAt ?? DEFAULT_COMMITTED),
     url: `https://github.com/${repo}/commit/${commit.sha}`,
     author: {
       name: commit.author?.name ?? commit.author?.login ?? 'Alice',
@@ -92,8 +112,9 @@ function commitNode(store: ChangeStore, repo: string, oid: string): Record<strin
         .slice(0, first)
         .map(p => pullNode(store, repo, p))
     }),
-    history: ({ first }: { first: number }) => ({
+    history: ({ first, since }: { first: number; since?: string | null }) => ({
       nodes: historyOf(store, repo, commit)
+        .filter(c => !since || (c.committedAt ?? DEFAULT_COMMITTED) >= Date.parse(since))
         .slice(0, first)
         .map(c => commitNode(store, repo, c.sha))
     })

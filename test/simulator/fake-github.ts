@@ -78,6 +78,8 @@ export class FakeGitHub {
   /** Comparisons by `base...head`: the commits between, oldest first. */
   readonly comparisons = new Map<string, FakeCommit[]>()
   readonly branches = new Map<string, string[]>()
+  /** Repositories no token may see: 404 on REST, NOT_FOUND on GraphQL, as GitHub answers them. */
+  readonly hiddenRepos = new Set<string>()
   /** The files of a repository's default branch, by `owner/repo`, for its contents route. */
   readonly trees = new Map<string, string[]>()
   /** Issues of the run's repository, by number (numbers from 500 on, apart from comments' issues). */
@@ -140,6 +142,7 @@ export class FakeGitHub {
     this.commits.clear()
     this.comparisons.clear()
     this.branches.clear()
+    this.hiddenRepos.clear()
     this.trees.clear()
     this.issues.clear()
     this.tokenUsers.clear()
@@ -166,7 +169,8 @@ export class FakeGitHub {
         message: `${pull.title ?? `Change ${pull.number}`} (#${pull.number})`,
         files: pull.files,
         pulls: [pull.number],
-        author: { login: pull.user?.login ?? 'alice', bot: pull.user?.type === 'Bot' }
+        author: { login: pull.user?.login ?? 'alice', bot: pull.user?.type === 'Bot' },
+        ...(pull.mergedAt === undefined ? {} : { committedAt: pull.mergedAt })
       },
       pull.base ?? 'main'
     )
@@ -295,6 +299,8 @@ export class FakeGitHub {
     if (!url.pathname.startsWith(`${this.prefix}/repos/`) && url.pathname !== graphqlPath)
       return send(404, { message: 'Not Found' })
     const route = url.pathname.slice(this.prefix.length)
+    const hidden = /^\/repos\/([^/]+\/[^/]+)(\/|$)/.exec(route)?.[1]
+    if (hidden && this.hiddenRepos.has(hidden)) return send(404, { message: 'Not Found' })
     const token = /^(?:token|bearer) (.+)$/i.exec(req.headers.authorization ?? '')?.[1] ?? ''
     const refused = this.refusedTokens.get(token)
     if (refused) return send(refused, { message: 'Bad credentials' })

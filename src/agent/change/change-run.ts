@@ -28,6 +28,8 @@ import type { ChangeBatch } from '../batch.js'
 import { readPull } from './change-batch.js'
 import { type ChangePlan, planChange } from './change-plan.js'
 import { ChangeReader } from './change-reader.js'
+import { readProjectBatch } from './project-batch.js'
+import type { ProjectLedger } from '../../records/ledger.js'
 import { type ChangeRules, applyRules, batchSize, pullRefusal } from './change-rules.js'
 import { type FoldDecision, LIVE, decideFold } from '../ledger/fold.js'
 import { countOpen } from './open-limit.js'
@@ -66,7 +68,9 @@ export async function prepareChangeRun(
   event: RunEvent,
   deps: RunDeps
 ): Promise<PreparedRun> {
-  const plan: ChangePlan = deps.tick ? { kind: 'since-last' } : planChange(settings, event)
+  const plan: ChangePlan = deps.tick
+    ? { kind: settings.codeRepositories?.length ? 'project' : 'since-last' }
+    : planChange(settings, event)
   if (plan.kind === 'skip') return skipped(plan.why, plan.source)
   if (!settings.githubToken) {
     throw new InputError(
@@ -110,6 +114,8 @@ function skipped(why: string, source?: string, extra: Partial<PreparedRun> = {})
 
 class ChangeRun {
   private readonly reader: ChangeReader
+  /** Builds the prompt of a batch: the reader's, or a docs project's (each repository's patches). */
+  private describe: (batch: ChangeBatch, followUp: boolean) => Promise<string>
 
   constructor(
     private readonly settings: Settings,
@@ -119,6 +125,7 @@ class ChangeRun {
     private readonly rules: ChangeRules
   ) {
     this.reader = new ChangeReader(settings, event, deps, github, rules)
+    this.describe = (batch, followUp) => this.reader.prompt(batch, followUp)
   }
 
   /** One change on its own, outside the ledger: no catch-up, no fold. */
@@ -178,7 +185,7 @@ class ChangeRun {
       }
       if (comment?.unreadable) throw unknownEarlierJob(event, `#${target}`)
     }
-    const prompt = await this.reader.prompt(batch, false)
+    const prompt = await this.describe(batch, false)
     return {
       source: plan.source ?? batch.url,
       request: { prompt },
@@ -194,7 +201,7 @@ class ChangeRun {
 
   /** The default branch: everything since the ledger's last documented commit, as one batch. */
   async withLedger(
-    plan: Extract<ChangePlan, { kind: 'range' | 'since-last' }>
+    plan: Extract<ChangePlan, { kind: 'range' | 'since-last' | 'project' }>
   ): Promise<PreparedRun> {
     const { settings, event, deps } = this
     const dashboard = await Dashboard.open(this.github, {
@@ -233,49 +240,14 @@ class ChangeRun {
     }
     // Before the fold decision: an expired docs pull request is not folded into.
     await this.refreshDocsPulls(session)
-    const head =
-      plan.kind === 'range'
-        ? { sha: plan.head, branch: plan.branch }
-        : await this.reader.branchHead()
     const project = session.project
-    const documented = project.documented?.sha
     const source = plan.kind === 'range' ? plan.source : undefined
-    if (documented === head.sha)
-      return skipped(
-        `Everything up to ${head.sha.slice(0, 12)} on ${head.branch} is documented already.`,
-        source,
-        extra
-      )
-    const earlierRun = session.coveredBy(head.sha)
-    if (earlierRun)
-      return skipped(
-        `The run ${earlierRun.url || earlierRun.run} covered ${head.sha.slice(0, 12)} already.`,
-        source,
-        extra
-      )
-    if (!documented && plan.kind === 'since-last') {
-      const batch = this.reader.emptyBatch(head.sha, head.branch)
-      if (!settings.dryRun)
-        await this.record(session, {
-          batch,
-          result: 'skipped',
-          note: 'first run: the branch head is recorded as documented'
-        })
-      return skipped(
-        `The dashboard had no last documented commit: ${head.sha.slice(0, 12)} on ${head.branch} is recorded as documented, and nothing is started. The next run documents what comes after it.`,
-        undefined,
-        extra
-      )
-    }
-    let batch = await this.reader.ledgerBatch(plan, head, documented, notices)
-    const docsPulls = new Set(
-      project.jobs.map(j => j.prLink).filter((l): l is string => Boolean(l))
-    )
-    batch = applyRules(batch, {
-      ...this.rules,
-      docsPulls,
-      docsIdentity: await this.reader.docsIdentity()
-    })
+    const read =
+      plan.kind === 'project'
+        ? await this.projectBatch(session, notices)
+        : await this.branchBatch(session, plan, notices)
+    if ('skip' in read) return skipped(read.skip, source, extra)
+    const { batch } = read
     const budget = session.budgetState()
     const budgetText =
       budget && settings.maxJobs && `${budget.used} of ${settings.maxJobs.text} used`
@@ -350,7 +322,7 @@ class ChangeRun {
         )
       }
     }
-    const prompt = await this.reader.prompt(batch, false)
+    const prompt = await this.describe(batch, false)
     const target = this.commentTarget(batch)
     const comment =
       target === undefined || settings.dryRun
@@ -382,7 +354,7 @@ class ChangeRun {
       ...extra
     }
     if (fold.target) {
-      const followUp = await this.reader.prompt(batch, true)
+      const followUp = await this.describe(batch, true)
       return {
         ...common,
         request: { jobId: fold.target.jobId, prompt: followUp, fallbackPrompt: prompt },
@@ -392,6 +364,73 @@ class ChangeRun {
       }
     }
     return { ...common, request: { prompt }, followUp: false, decision: 'new-job' }
+  }
+
+  /** The default branch's changes since the ledger's last documented commit, through the rules. */
+  private async branchBatch(
+    session: LedgerSession,
+    plan: Extract<ChangePlan, { kind: 'range' | 'since-last' }>,
+    notices: string[]
+  ): Promise<{ skip: string } | { batch: ChangeBatch }> {
+    const head =
+      plan.kind === 'range'
+        ? { sha: plan.head, branch: plan.branch }
+        : await this.reader.branchHead()
+    const { settings } = this
+    const project = session.project
+    const documented = project.documented?.sha
+    if (documented === head.sha)
+      return {
+        skip: `Everything up to ${head.sha.slice(0, 12)} on ${head.branch} is documented already.`
+      }
+    const earlierRun = session.coveredBy(head.sha)
+    if (earlierRun)
+      return {
+        skip: `The run ${earlierRun.url || earlierRun.run} covered ${head.sha.slice(0, 12)} already.`
+      }
+    if (!documented && plan.kind === 'since-last') {
+      const batch = this.reader.emptyBatch(head.sha, head.branch)
+      if (!settings.dryRun)
+        await this.record(session, {
+          batch,
+          result: 'skipped',
+          note: 'first run: the branch head is recorded as documented'
+        })
+      return {
+        skip: `The dashboard had no last documented commit: ${head.sha.slice(0, 12)} on ${head.branch} is recorded as documented, and nothing is started. The next run documents what comes after it.`
+      }
+    }
+    const batch = await this.reader.ledgerBatch(plan, head, documented, notices)
+    return { batch: applyRules(batch, await this.ledgerRules(project)) }
+  }
+
+  /**
+   * `code-repositories`: every listed repository's merges since its own watermark, as one batch
+   * grouped by repository; it is described with each repository's own patches.
+   */
+  private async projectBatch(
+    session: LedgerSession,
+    notices: string[]
+  ): Promise<{ skip: string } | { batch: ChangeBatch }> {
+    const read = await readProjectBatch({
+      settings: this.settings,
+      event: this.event,
+      deps: this.deps,
+      project: session.project,
+      rules: await this.ledgerRules(session.project),
+      notices
+    })
+    if ('skip' in read) return read
+    this.describe = read.prompt
+    return read
+  }
+
+  /** The rules of a ledger run: the docs pull requests it opened and its identity are its own. */
+  private async ledgerRules(project: ProjectLedger): Promise<ChangeRules> {
+    const docsPulls = new Set(
+      project.jobs.map(j => j.prLink).filter((l): l is string => Boolean(l))
+    )
+    return { ...this.rules, docsPulls, docsIdentity: await this.reader.docsIdentity() }
   }
 
   /** How a fold decision reads the earlier job and its docs pull request. */
@@ -420,12 +459,14 @@ class ChangeRun {
         : undefined
     session.noteSeen(fold?.seen)
     const target = fold?.target
-    const prompt = await this.reader.prompt(batch, Boolean(target))
+    const prompt = await this.describe(batch, Boolean(target))
     const why = awaitingWhy(batchSize(batch))
     // On an empty ledger the range starts before this change, so that later changes join it.
-    const base = session.project.documented
-      ? undefined
-      : (batch.base ?? (await this.reader.parentOf(batch)))
+    // A docs project's repositories keep their own watermarks: the ledger records those it first saw.
+    const base =
+      session.project.documented || batch.parts
+        ? undefined
+        : (batch.base ?? (await this.reader.parentOf(batch)))
     const approval = {
       batch: session.project.waiting?.batch ?? newBatchId(deps.clock.wallNow()),
       wouldDo: {
@@ -515,7 +556,8 @@ class ChangeRun {
    * comment with the docs pull request, once there is one: a few, the dashboard lists them all.
    */
   private async tellSources(batch: ChangeBatch, job: AgentJob, commented?: number): Promise<void> {
-    if (!job.prLink || this.settings.comment === 'false') return
+    // A docs project's changes are in other repositories, which github-token may only read.
+    if (!job.prLink || this.settings.comment === 'false' || batch.parts) return
     const others = batch.pulls.filter(p => p.number !== commented).slice(0, MAX_SOURCE_COMMENTS)
     for (const pull of others) {
       try {
@@ -543,6 +585,8 @@ class ChangeRun {
   private commentTarget(batch: ChangeBatch): number | undefined {
     const { settings, event } = this
     if (settings.comment === 'false') return undefined
+    // A docs project's pull requests are in other repositories: only `issue-number` is here.
+    if (batch.parts) return settings.issueNumber
     const own =
       event.pullRequest?.number ?? (batch.pulls.length === 1 ? batch.pulls[0]?.number : undefined)
     const target = settings.issueNumber ?? own

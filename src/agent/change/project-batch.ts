@@ -1,0 +1,196 @@
+import { type GitHubSession, connectGitHub } from '../../github/api.js'
+import type { RunEvent } from '../../github/event.js'
+import type { ProjectLedger } from '../../records/ledger.js'
+import type { Clock } from '../../runner/clock.js'
+import { ExplainedError, errorText } from '../../runner/errors.js'
+import type { Logger } from '../../runner/logger.js'
+import { counted } from '../../runner/text.js'
+import type { BatchCommit, BatchPull, ChangeBatch, RepositoryPart } from '../batch.js'
+import { type CodeRepository, repositoryKey } from '../code-repositories.js'
+import { Input } from '../names.js'
+import type { ChangeSettings } from '../settings.js'
+import { ChangeReader, ReadError, type ReaderSettings } from './change-reader.js'
+import { type ChangeRules, applyRules } from './change-rules.js'
+
+/** What reading a docs project's repositories needs of the run. */
+export interface ProjectReadDeps {
+  settings: ReaderSettings &
+    Pick<ChangeSettings, 'codeRepositories' | 'since' | 'paths'> & { githubToken: string }
+  event: RunEvent
+  deps: { log: Logger; clock: Clock; session?: GitHubSession; signal?: AbortSignal }
+  project: ProjectLedger
+  /** The rules every repository's changes go through; `paths` is each repository's own. */
+  rules: ChangeRules
+  notices: string[]
+}
+
+/** The batch of a docs project, and how to describe it to the agent (each repository's patches). */
+export type ProjectRead =
+  | { skip: string }
+  | { batch: ChangeBatch; prompt: (batch: ChangeBatch, followUp: boolean) => Promise<string> }
+
+/**
+ * `code-repositories`: every listed repository's merges since its own watermark, read one
+ * repository after the other and grouped into one batch (the pull requests and commits name their
+ * repository). Reading a repository costs a request for its head and, when it has news, the
+ * history and its pull requests. One that cannot be read is a warning naming it and what to
+ * grant: its watermark stays, and a run that can read it takes its changes; the others go on.
+ */
+export async function readProjectBatch(read: ProjectReadDeps): Promise<ProjectRead> {
+  const { settings, deps } = read
+  const repositories = settings.codeRepositories ?? []
+  const parts: { part: RepositoryPart; batch?: ChangeBatch; reader: ChangeReader }[] = []
+  const failed: string[] = []
+  for (const repository of repositories) {
+    const reader = projectReader(read, repository)
+    try {
+      parts.push({ ...(await readRepository(read, repository, reader)), reader })
+    } catch (error) {
+      if (deps.signal?.aborted) throw error
+      failed.push(repository.name)
+      deps.log.warning(unreadable(repository.name, error))
+    }
+  }
+  if (!parts.length)
+    throw new ExplainedError(
+      `Could not read any of the ${counted(repositories.length, 'code repository')} of '${Input.CodeRepositories}' (${failed.join(', ')}): nothing was started. ${GRANT}`
+    )
+  const news = parts.filter(
+    p => p.batch || p.part.base === undefined || p.part.base !== p.part.head
+  )
+  const moved = parts.some(
+    p => read.project.repositories?.[repositoryKey(p.part.name)] === undefined
+  )
+  if (!news.some(p => p.batch) && !moved)
+    return {
+      skip: `Everything ${counted(parts.length, 'code repository', 'code repositories')} merged is documented already${failed.length ? ` (${failed.join(', ')} could not be read)` : ''}.`
+    }
+  const batch = joinParts(read.event, parts)
+  // Any reader describes the batch: only the patches are each repository's own.
+  const describer = (parts[0] as (typeof parts)[number]).reader
+  return {
+    batch,
+    prompt: async (handed, followUp) => {
+      const patches = settings.includeDiff ? await projectPatches(parts, handed) : undefined
+      return describer.prompt(handed, followUp, patches)
+    }
+  }
+}
+
+/** The reader of one code repository, over its own connection with `github-token`. */
+function projectReader(read: ProjectReadDeps, repository: CodeRepository): ChangeReader {
+  const { settings, event, deps } = read
+  const github = connectGitHub(
+    settings.githubToken,
+    { owner: repository.owner, repo: repository.repo, apiUrl: event.apiUrl },
+    deps.signal,
+    { clock: deps.clock, session: deps.session }
+  )
+  const rules = { ...read.rules, paths: repository.paths ?? settings.paths }
+  return new ChangeReader(settings, event, deps, github, rules, repository)
+}
+
+/**
+ * One repository's share: nothing new (its head is its watermark), a first look (its head is
+ * recorded, or with `since` the window's merges are read), or its merges since its watermark,
+ * through the rules.
+ */
+async function readRepository(
+  read: ProjectReadDeps,
+  repository: CodeRepository,
+  reader: ChangeReader
+): Promise<{ part: RepositoryPart; batch?: ChangeBatch }> {
+  const { settings, project, notices, deps } = read
+  const head = await reader.branchHead()
+  const mark = project.repositories?.[repositoryKey(repository.name)]
+  const part = (base: string | undefined, url: string): RepositoryPart => ({
+    name: repository.name,
+    branch: head.branch,
+    head: head.sha,
+    ...(base ? { base } : {}),
+    url
+  })
+  if (mark?.sha === head.sha) return { part: part(head.sha, '') }
+  let batch: ChangeBatch
+  if (mark) batch = await reader.ledgerBatch({ kind: 'since-last' }, head, mark.sha, notices)
+  else if (settings.since)
+    batch = await reader.readWindow(head.sha, head.branch, deps.clock.wallNow() - settings.since.ms)
+  else {
+    notices.push(
+      `First look at ${repository.name}: its newest commit ${head.sha.slice(0, 12)} on ${head.branch} is recorded as documented; what it merges next is documented. (Set '${Input.Since}' to read back further.)`
+    )
+    return { part: part(head.sha, reader.emptyBatch(head.sha, head.branch).url) }
+  }
+  const ruled = applyRules(batch, {
+    ...read.rules,
+    paths: repository.paths ?? settings.paths
+  })
+  return { part: part(mark?.sha, ruled.url), batch: ruled }
+}
+
+/** The repositories' batches as one, each change naming its repository. */
+function joinParts(
+  event: RunEvent,
+  parts: readonly { part: RepositoryPart; batch?: ChangeBatch }[]
+): ChangeBatch {
+  const pulls: BatchPull[] = []
+  const commits: BatchCommit[] = []
+  const joined: ChangeBatch = {
+    repository: `${event.owner}/${event.repo}`,
+    branch: '',
+    url: '',
+    head: '',
+    pulls,
+    commits,
+    skipped: [],
+    leftOut: [],
+    parts: parts.map(p => p.part)
+  }
+  for (const { part, batch } of parts) {
+    if (!batch) continue
+    const repository = part.name
+    pulls.push(...batch.pulls.map(p => ({ ...p, repository })))
+    commits.push(...batch.commits.map(c => ({ ...c, repository })))
+    joined.skipped.push(
+      ...batch.skipped.map(s => ({
+        ...s,
+        ref: `${repository}${s.ref.startsWith('#') ? '' : '@'}${s.ref}`
+      }))
+    )
+    joined.leftOut.push(...batch.leftOut.map(l => `${repository}: ${l}`))
+    if (!joined.url && (batch.pulls.length || batch.commits.length)) joined.url = batch.url
+  }
+  return joined
+}
+
+/** Each repository's patches for the diff excerpt, its name before each path. */
+async function projectPatches(
+  parts: readonly { part: RepositoryPart; reader: ChangeReader }[],
+  batch: ChangeBatch
+): Promise<{ path: string; patch: string }[]> {
+  const all: { path: string; patch: string }[] = []
+  for (const { part, reader } of parts) {
+    const own = {
+      ...batch,
+      pulls: batch.pulls.filter(p => p.repository === part.name),
+      commits: batch.commits.filter(c => c.repository === part.name)
+    }
+    if (!own.pulls.length && !own.commits.length) continue
+    const patches = await reader.patches(own)
+    all.push(...patches.map(p => ({ path: `${part.name}: ${p.path}`, patch: p.patch })))
+  }
+  return all
+}
+
+const GRANT = `Give '${Input.GithubToken}' read access (contents: read, pull-requests: read) to every code repository: a GitHub App token from actions/create-github-app-token with 'owner' and 'repositories' naming them (see the README).`
+
+/** The warning for a repository that could not be read: which, what GitHub said, what to grant. */
+function unreadable(name: string, error: unknown): string {
+  const why =
+    error instanceof ReadError ? error.why : errorText(error).replace(/\s+/g, ' ').slice(0, 300)
+  const grant =
+    error instanceof ReadError && !error.refused
+      ? 'Its changes wait for the next run.'
+      : `Give '${Input.GithubToken}' read access to ${name} (contents: read, pull-requests: read; with a GitHub App token, add ${name.split('/')[1]} to the 'repositories' of actions/create-github-app-token). Its changes wait until a run can read it.`
+  return `Could not read ${name} (${why.replace(/\.$/, '')}): the other code repositories go on. ${grant}`
+}
