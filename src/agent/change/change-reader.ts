@@ -251,7 +251,13 @@ export class ChangeReader {
       // Not an HTTP error: GitHub answered, but not with what was asked for (GraphQL errors, no such commit).
       const why = isGitHubCallError(error)
         ? describeGitHubError(error)
-        : errorText(error).replace(/\s+/g, ' ').trim().slice(0, 300).replace(/\.$/, '')
+        : errorText(error)
+            // Octokit's words before GitHub's own in a GraphQL answer with errors.
+            .replace(/^Request failed due to following response errors:\s*-?\s*/, '')
+            .replace(/\s+/g, ' ')
+            .trim()
+            .slice(0, 300)
+            .replace(/\.$/, '')
       const refused = refusedAccess(error)
       const hint = refused
         ? `${permissionHint("'contents: read' and 'pull-requests: read'")} Check that '${Input.GithubToken}' belongs to this repository.`

@@ -29,6 +29,7 @@ import { readPull } from './change-batch.js'
 import { type ChangePlan, planChange } from './change-plan.js'
 import { ChangeReader } from './change-reader.js'
 import { readProjectBatch } from './project-batch.js'
+import { ESTIMATED_CREDITS_PER_RUN } from '../ledger/budget.js'
 import type { ProjectLedger } from '../../records/ledger.js'
 import { type ChangeRules, applyRules, batchSize, pullRefusal } from './change-rules.js'
 import { type FoldDecision, LIVE, decideFold } from '../ledger/fold.js'
@@ -353,6 +354,7 @@ class ChangeRun {
       budget: budgetText,
       ...extra
     }
+    if (settings.dryRun && batch.parts) notices.push(previewNotice(batch, fold.target?.jobId))
     if (fold.target) {
       const followUp = await this.describe(batch, true)
       return {
@@ -653,8 +655,20 @@ function sourceComment(job: AgentJob, runUrl: string): string {
   return `📝 **Mintlify agent** documented this change together with others in ${link} · job ${codeSpan(job.id)}${run}`
 }
 
+/**
+ * A docs project's dry run (a first install's preview with `since`): what the batch would become
+ * and what it would cost, before any credit is spent.
+ */
+function previewNotice(batch: ChangeBatch, followUpTo?: string): string {
+  const from = new Set([...batch.pulls, ...batch.commits].map(c => c.repository)).size
+  const what = followUpTo ? `a follow-up to job ${followUpTo}` : 'one new job'
+  return `Preview (dry-run): ${counted(batchSize(batch), 'change')} from ${counted(from, 'code repository', 'code repositories')} would go to ${what}, about ${ESTIMATED_CREDITS_PER_RUN} credits (Mintlify's published average a run); nothing was written.`
+}
+
 /** Why a batch left nothing to document: what the rules skipped, or that it was empty. */
 function nothingLeft(batch: ChangeBatch): string {
+  if (batch.skipped.length === 0 && batch.parts)
+    return `There is nothing to document: no code repository merged anything after its last documented commit (one seen for the first time has its newest commit recorded).`
   if (batch.skipped.length === 0)
     return `There is nothing to document: ${batch.url || 'the range'} holds no commit or changed file.`
   return `There is nothing to document: ${batch.skipped.map(s => s.why).join(' ')}`

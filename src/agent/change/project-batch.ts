@@ -53,7 +53,7 @@ export async function readProjectBatch(read: ProjectReadDeps): Promise<ProjectRe
   }
   if (!parts.length)
     throw new ExplainedError(
-      `Could not read any of the ${counted(repositories.length, 'code repository')} of '${Input.CodeRepositories}' (${failed.join(', ')}): nothing was started. ${GRANT}`
+      `Could not read any of the ${counted(repositories.length, 'code repository', 'code repositories')} of '${Input.CodeRepositories}' (${failed.join(', ')}): nothing was started. ${GRANT}`
     )
   const news = parts.filter(
     p => p.batch || p.part.base === undefined || p.part.base !== p.part.head

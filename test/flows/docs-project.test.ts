@@ -1,0 +1,271 @@
+import { describe, expect, it } from 'vitest'
+import type { FakeGitHub, FakePull } from '../simulator/fake-github.js'
+import type { Simulator } from '../simulator/server.js'
+import { type CodeChangeServers, DOCS_TOKEN } from '../support/code-change-runs.js'
+import { codeChangeSuite } from '../support/code-change-suite.js'
+import { DOCS, DocsProject } from '../support/docs-project-runs.js'
+import type { RunOptions, RunResult } from '../support/run-action.js'
+import { runInProcess } from '../support/run-in-process.js'
+import { VirtualClock } from '../support/virtual-clock.js'
+
+// One docs project fed by three code repositories (acme/api, acme/cli, acme/web): the docs
+// repository's workflow runs on their dispatches and on a schedule, in-process against the
+// simulator and the fake GitHub, every GitHub call checked against GitHub's OpenAPI description.
+const DAY = 86_400_000
+const clock = new VirtualClock()
+let servers: CodeChangeServers
+let sim: Simulator
+let gh: FakeGitHub
+let project: DocsProject
+const suite = codeChangeSuite(clock, world => {
+  servers = world
+  ;({ sim, gh } = world)
+})
+
+/**
+ * GitHub calls its OpenAPI description refuses; GraphQL's NOT_FOUND for a repository the token
+ * cannot see is GitHub's own answer there, meant (the fake gives it on purpose).
+ */
+const problems = (): string[] =>
+  suite.problems().filter(p => !p.includes('Could not resolve to a Repository'))
+const run = (step: RunOptions): Promise<RunResult> => runInProcess({ clock, ...step })
+const prompts = (route: 'create' | 'message' = 'create'): string[] =>
+  sim.requests(route).map(e => (e.requestBody as { prompt: string }).prompt)
+/** Every prompt sent so far, new jobs' and follow-ups'. */
+const allPrompts = (): string[] => [...prompts('create'), ...prompts('message')]
+/** The docs pull request of a job, as GitHub shows it in the docs repository. */
+const docsPull = (link: unknown, state: 'open' | 'merged'): FakePull =>
+  gh.addPull(DOCS, {
+    number: Number(String(link).split('/').pop()),
+    state: state === 'open' ? 'open' : 'closed',
+    merged: state === 'merged',
+    user: { login: 'mintlify[bot]', type: 'Bot' }
+  })
+const dispatchRun = (repo: string, inputs: Record<string, string> = {}, sha?: string) =>
+  run(project.step(project.dispatch(repo, sha), inputs))
+
+/** A first run of the project: each repository's head recorded, nothing started. */
+async function firstRun(): Promise<RunResult> {
+  project = new DocsProject(servers, clock.wallNow)
+  project.init()
+  const first = await run(project.schedule())
+  expect(first.code).toBe(0)
+  return first
+}
+
+describe('one docs project, several code repositories', () => {
+  it('records each repository on the first run, then documents their merges in one prompt grouped by repository', async () => {
+    const first = await firstRun()
+    expect(first.outputs).toMatchObject({ result: 'skipped', decision: 'skip' })
+    expect(first.log).toContain(
+      'no code repository merged anything after its last documented commit'
+    )
+    for (const repo of ['acme/api', 'acme/cli', 'acme/web'])
+      expect(first.log).toContain(`First look at ${repo}: its newest commit`)
+    expect(project.watermarks()).toEqual({
+      'acme/api': gh.headOf('acme/api'),
+      'acme/cli': gh.headOf('acme/cli'),
+      'acme/web': gh.headOf('acme/web')
+    })
+    expect(sim.requests('create')).toHaveLength(0)
+
+    const api1 = project.merge('acme/api', { title: 'Add retries to the client' })
+    const api2 = project.merge('acme/api', { title: 'Add backoff' })
+    const cli1 = project.merge('acme/cli', { title: 'Add --retries' })
+    const webHead = gh.headOf('acme/web')
+    const result = await dispatchRun('acme/api', {}, api2.mergeCommit)
+    expect(result.log).not.toContain('::error::')
+    expect(result.outputs).toMatchObject({ result: 'pr-opened', decision: 'new-job' })
+    expect(prompts()).toHaveLength(1)
+    const prompt = prompts()[0] as string
+    expect(prompt).toContain('the changes in acme/api, acme/cli (3 pull requests)')
+    const api = prompt.indexOf('=== Repository: acme/api ===')
+    const cli = prompt.indexOf('=== Repository: acme/cli ===')
+    expect(api).toBeGreaterThan(0)
+    expect(prompt.indexOf('Pull request #1 (merged): Add retries to the client')).toBeGreaterThan(
+      api
+    )
+    expect(prompt.indexOf('Pull request #2 (merged): Add backoff')).toBeGreaterThan(api)
+    expect(prompt.indexOf('Pull request #1 (merged): Add --retries')).toBeGreaterThan(cli)
+    expect(prompt).not.toContain('acme/web')
+    expect(project.watermarks()).toEqual({
+      'acme/api': api2.mergeCommit,
+      'acme/cli': cli1.mergeCommit,
+      'acme/web': webHead
+    })
+    expect(project.ledger()?.jobs[0]?.changes).toEqual([
+      expect.objectContaining({ pr: 1, repo: 'acme/api', sha: api1.mergeCommit }),
+      expect.objectContaining({ pr: 2, repo: 'acme/api' }),
+      expect.objectContaining({ pr: 1, repo: 'acme/cli' })
+    ])
+    // The dashboard shows each repository's watermark, and names each change's repository.
+    const body = project.dashboards()[0]?.body ?? ''
+    expect(body).toContain('#### Code repositories')
+    expect(body).toContain(
+      `| [acme/cli](https://github.com/acme/cli) | \`main\` | [${cli1.mergeCommit?.slice(0, 7)}](https://github.com/acme/cli/commit/${cli1.mergeCommit}) |`
+    )
+    expect(body).toMatch(
+      /\[acme\/cli\\#\u200b?1\]\(https:\/\/github\.com\/acme\/cli\/pull\/1\) Add --retries/
+    )
+    // No comment goes to a pull request of the docs repository that shares a number with a change.
+    expect(gh.comments.filter(c => c.repo === DOCS)).toEqual([])
+    expect(problems()).toEqual([])
+  })
+
+  it('loses nothing when dispatches are lost or cancelled: the next run and the daily catch-up take every merge once', async () => {
+    await firstRun()
+    const merged: string[] = []
+    const title = (repo: string, n: number) => `${repo} merge ${n}`
+    // Five merges across the repositories; only the third one's dispatch arrives.
+    for (const [i, repo] of [
+      'acme/api',
+      'acme/web',
+      'acme/cli',
+      'acme/web',
+      'acme/api'
+    ].entries()) {
+      project.merge(repo, { title: title(repo, i) })
+      merged.push(title(repo, i))
+      if (i === 2) {
+        const result = await dispatchRun(repo)
+        expect(result.outputs.decision).toBe('new-job')
+      }
+    }
+    const catchUp = await run(project.schedule())
+    expect(catchUp.outputs.result).toBe('pr-opened')
+    // Run again on a redelivered dispatch: nothing new, nothing sent.
+    const again = await dispatchRun('acme/api')
+    expect(again.outputs).toMatchObject({ result: 'skipped', decision: 'skip' })
+    expect(again.log).toContain('merged is documented already')
+    for (const t of merged)
+      expect(
+        allPrompts().filter(p => p.includes(t)),
+        t
+      ).toHaveLength(1)
+    expect(sim.requests('create')).toHaveLength(2)
+    expect(problems()).toEqual([])
+  })
+
+  it('warns about a repository the token cannot read, naming it and what to grant, and documents the others', async () => {
+    await firstRun()
+    project.merge('acme/api', { title: 'Add retries' })
+    const hidden = project.merge('acme/cli', { title: 'Add --retries' })
+    const cliMark = project.watermarks()['acme/cli']
+    gh.hiddenRepos.add('acme/cli')
+    const result = await dispatchRun('acme/api')
+    expect(result.code).toBe(0)
+    expect(result.log).toMatch(
+      /::warning::Could not read acme\/cli \(.*Could not resolve to a Repository with the name 'acme\/cli'.*\): the other code repositories go on\. Give 'github-token' read access to acme\/cli \(contents: read, pull-requests: read; with a GitHub App token, add cli to the 'repositories' of actions\/create-github-app-token\)/
+    )
+    expect(result.outputs.decision).toBe('new-job')
+    expect(prompts()[0]).toContain('Add retries')
+    expect(prompts()[0]).not.toContain('Add --retries')
+    // Its watermark stays: once the token can read it, its merge is documented.
+    expect(project.watermarks()['acme/cli']).toBe(cliMark)
+    gh.hiddenRepos.clear()
+    docsPull(result.outputs.prLink, 'merged')
+    const next = await run(project.schedule())
+    expect(next.outputs.decision).toBe('new-job')
+    expect(prompts()[1]).toContain('Add --retries')
+    expect(project.watermarks()['acme/cli']).toBe(hidden.mergeCommit)
+    expect(problems()).toEqual([])
+  })
+
+  it('fails, naming them, when it can read none of the repositories', async () => {
+    await firstRun()
+    for (const repo of project.repositories) gh.hiddenRepos.add(repo)
+    const result = await run(project.schedule())
+    expect(result.code).toBe(1)
+    expect(result.log).toContain(
+      "::error::Could not read any of the 3 code repositories of 'code-repositories' (acme/api, acme/cli, acme/web): nothing was started."
+    )
+    expect(sim.requests('create')).toHaveLength(0)
+  })
+
+  it('ignores a dispatch naming a repository it does not list, with a notice, reading nothing', async () => {
+    await firstRun()
+    project.merge('acme/api')
+    gh.requests.length = 0
+    const result = await dispatchRun('evil/repo')
+    expect(result.code).toBe(0)
+    expect(result.outputs).toMatchObject({ result: 'skipped', decision: 'skip' })
+    expect(result.log).toContain(
+      "::Not starting the agent: Ignored a repository_dispatch from evil/repo: it is not one of 'code-repositories' (acme/api, acme/cli, acme/web)."
+    )
+    expect(gh.requests).toEqual([])
+    expect(sim.requests('create')).toHaveLength(0)
+  })
+
+  it('folds merges from any repository into the project’s one open docs pull request', async () => {
+    await firstRun()
+    project.merge('acme/api', { title: 'Add retries' })
+    const first = await dispatchRun('acme/api', { 'docs-token': DOCS_TOKEN })
+    expect(first.outputs.decision).toBe('new-job')
+    docsPull(first.outputs.prLink, 'open')
+    project.merge('acme/web', { title: 'New settings page' })
+    const second = await dispatchRun('acme/web', { 'docs-token': DOCS_TOKEN })
+    expect(second.outputs).toMatchObject({ decision: 'follow-up', jobId: first.outputs.jobId })
+    expect(sim.requests('create')).toHaveLength(1)
+    expect(prompts('message')[0]).toContain('=== Repository: acme/web ===')
+    expect(prompts('message')[0]).toContain('New settings page')
+    expect(project.ledger()?.jobs).toHaveLength(1)
+    expect(project.ledger()?.jobs[0]?.changes.map(c => `${c.repo}#${c.pr}`)).toEqual([
+      'acme/api#1',
+      'acme/web#1'
+    ])
+    expect(problems()).toEqual([])
+  })
+
+  it('holds every repository to one max-jobs budget: over it, their merges wait together and the watermarks stay', async () => {
+    await firstRun()
+    project.merge('acme/api', { title: 'Add retries' })
+    const first = await dispatchRun('acme/api', { 'max-jobs': '1/day', fold: 'never' })
+    expect(first.outputs.decision).toBe('new-job')
+    const marks = project.watermarks()
+    project.merge('acme/cli', { title: 'Add --retries' })
+    project.merge('acme/web', { title: 'New settings page' })
+    const second = await dispatchRun('acme/cli', { 'max-jobs': '1/day', fold: 'never' })
+    expect(second.outputs).toMatchObject({ result: 'skipped', decision: 'skip' })
+    expect(second.log).toContain(
+      "Over budget: 1 jobs and follow-ups in the window of 'max-jobs: 1/day'"
+    )
+    expect(sim.requests('create')).toHaveLength(1)
+    expect(project.watermarks()).toEqual(marks)
+    expect(project.ledger()?.waiting?.changes.map(c => c.repo)).toEqual(['acme/cli', 'acme/web'])
+    expect(project.dashboards()[0]?.body).toContain(
+      '(https://github.com/acme/web/pull/1) New settings page'
+    )
+    await clock.sleep(DAY + 60_000)
+    const third = await run(project.schedule({ 'max-jobs': '1/day', fold: 'never' }))
+    expect(third.outputs.decision).toBe('new-job')
+    expect(prompts()[1]).toContain('Add --retries')
+    expect(prompts()[1]).toContain('New settings page')
+    expect(project.ledger()?.waiting).toBeNull()
+    expect(problems()).toEqual([])
+  })
+
+  it('previews a first install: dry-run with since shows what the window’s merges would produce, and writes nothing', async () => {
+    project = new DocsProject(servers, clock.wallNow)
+    project.init()
+    const old = project.merge('acme/api', {
+      title: 'Old change',
+      mergedAt: clock.wallNow() - 40 * DAY
+    })
+    project.merge('acme/api', { title: 'Recent API change', mergedAt: clock.wallNow() - 3 * DAY })
+    project.merge('acme/cli', { title: 'Recent CLI change', mergedAt: clock.wallNow() - DAY })
+    const preview = await run(project.schedule({ 'dry-run': 'true', since: '30d' }))
+    expect(preview.code).toBe(0)
+    expect(preview.outputs).toMatchObject({ result: 'dry-run', decision: 'new-job' })
+    expect(preview.outputs.prompt).toContain('Recent API change')
+    expect(preview.outputs.prompt).toContain('Recent CLI change')
+    expect(preview.outputs.prompt).not.toContain(old.title as string)
+    expect(preview.summary).toContain('Recent CLI change')
+    expect(preview.log).toContain(
+      'Preview (dry-run): 2 changes from 2 code repositories would go to one new job, about 180 credits'
+    )
+    expect(project.dashboards()).toEqual([])
+    expect(gh.requests.filter(r => r.method !== 'GET' && !r.path.endsWith('/graphql'))).toEqual([])
+    expect(sim.requests('create')).toHaveLength(0)
+    expect(problems()).toEqual([])
+  })
+})
