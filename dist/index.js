@@ -44150,6 +44150,7 @@ const Defaults = {
     [Input.FailOn]: 'failed,timeout',
     [Input.Comment]: 'auto',
     [Input.TriggerPhrase]: '/docs-agent',
+    [Input.Label]: 'docs-agent',
     [Input.RequiredPermission]: 'write',
     [Input.Fold]: 'open-pr',
     [Input.SkipLabel]: 'no-docs',
@@ -44435,6 +44436,13 @@ function failureBody(where, reason) {
         lines.push('', `The ${markdownLink('workflow run', where.runUrl)} has the details.`);
     return capped(lines.join('\n'));
 }
+/**
+ * The comment a run posts before it spends anything (a new job, a follow-up): it shows the request
+ * was heard, and proves the token may comment there. No marker: it records no job yet.
+ */
+function startingBody(where) {
+    return `⏳ **Mintlify agent** is starting${run(where)}`;
+}
 function workingBody(ctx, job, followUp, sign) {
     let what = followUp ? 'is working on the follow-up' : 'is working on this';
     // A `/docs-agent` follow-up on a change's comment is a follow-up like any other.
@@ -44482,6 +44490,7 @@ function outcomeBody(ctx, job, result, sign) {
 
 
 
+
 /**
  * The one comment per job on the triggering issue, edited as the job moves on. Every failure
  * becomes a warning: the job and its outputs matter more than the comment.
@@ -44503,6 +44512,10 @@ class LiveComment {
     written;
     lastError;
     shows = 'job';
+    /** The comment holds only "starting" (claim): a failure before the job replaces it. */
+    starting = false;
+    /** The bodies of the recorded comments, to write an adopted one back unchanged (claim). */
+    bodies = new Map();
     /** The issue's comments could not be read: whether a job is recorded there is unknown. */
     unreadable = false;
     constructor(api, issue, marker, 
@@ -44535,8 +44548,10 @@ class LiveComment {
             const found = [];
             for (const comment of [...comments].reverse()) {
                 const marker = comment.authorType === 'Bot' ? this.markers.read(comment.body, this.issue) : undefined;
-                if (marker)
+                if (marker) {
                     found.push({ marker, commentId: comment.id });
+                    this.bodies.set(comment.id, comment.body);
+                }
             }
             return found;
         }
@@ -44554,6 +44569,36 @@ class LiveComment {
         this.id = commentId;
         this.adopted = record;
     }
+    /**
+     * Before the run spends anything (a new job, a follow-up): a first word on the issue, which
+     * proves the token may comment there. GitHub refusing it stops the run before the service is
+     * asked, naming the permission to give: a job whose outcome cannot reach the issue is not started.
+     * With `must` (`comment: true`), any failed write stops it; otherwise it is a warning, as later
+     * writes are. An adopted comment is written back as it is, unchanged.
+     */
+    async claim(must) {
+        const adopted = this.id === undefined ? undefined : this.bodies.get(this.id);
+        try {
+            if (this.id === undefined) {
+                this.id = await this.create(startingBody(this.where));
+                this.starting = true;
+            }
+            else if (adopted !== undefined)
+                await this.api.updateComment(this.id, adopted);
+            else
+                return;
+            this.written = this.id;
+        }
+        catch (error) {
+            const why = describeGitHubError(error);
+            const nothing = 'so nothing was sent to the agent and nothing was spent';
+            if (refusedAccess(error))
+                throw new ExplainedError(`Could not comment on #${this.issue} (${why}), ${nothing}: the outcome could not be told there. ${permissionHint(COMMENT_GRANT)} Or set '${Input.Comment}: false' to run without a comment.`);
+            if (must)
+                throw new ExplainedError(`Could not comment on #${this.issue} (${why}), and '${Input.Comment}' is 'true': the run must comment, ${nothing}. Re-run the workflow once GitHub answers.`);
+            this.lastError = this.warn('comment on', error);
+        }
+    }
     async working(job, followUp) {
         await this.show(job, workingBody(this.ctx(job), job, followUp, this.sign), false);
     }
@@ -44566,13 +44611,18 @@ class LiveComment {
      */
     async failed(reason) {
         this.shows = 'failure';
+        const body = failureBody(this.where, reason);
+        // The "starting" comment says no more than that: the failure takes its place.
+        const replaces = this.starting ? this.id : undefined;
         try {
-            this.written = await this.api.createComment(this.issue, failureBody(this.where, reason));
+            if (replaces !== undefined)
+                await this.api.updateComment(replaces, body);
+            this.written = replaces ?? (await this.api.createComment(this.issue, body));
             this.lastError = undefined;
         }
         catch (error) {
-            this.written = undefined;
-            this.lastError = this.warn('comment on', error);
+            this.written = replaces;
+            this.lastError = this.warn(replaces === undefined ? 'comment on' : 'update the comment on', error);
         }
     }
     /** What the issue shows of the run; undefined when nothing was written or tried. */
@@ -44611,6 +44661,7 @@ class LiveComment {
                 this.id = await this.create(body);
             else
                 await this.api.updateComment(this.id, body);
+            this.starting = false;
             this.written = this.id;
             this.lastError = undefined;
             this.save({ issue: this.issue, commentId: this.id, job, ctx: this.ctx(job), final });
@@ -44638,14 +44689,14 @@ class LiveComment {
     }
     /** Warns that a write failed; returns why, and the permission to give when GitHub refused it. */
     warn(what, error) {
-        const hint = refusedAccess(error)
-            ? ` ${permissionHint("'issues: write' (and 'pull-requests: write' on pull requests)")}`
-            : '';
+        const hint = refusedAccess(error) ? ` ${permissionHint(COMMENT_GRANT)}` : '';
         const why = describeGitHubError(error);
         this.log.warning(`Could not ${what} #${this.issue}: ${why}.${hint}`);
         return { error: why, hint };
     }
 }
+/** What a workflow grants so that the action may comment on issues and pull requests. */
+const COMMENT_GRANT = "'issues: write' (and 'pull-requests: write' on pull requests)";
 /** GitHub answered (with an error status): the call was not carried out. */
 const isHttpAnswer = (error) => Boolean(error.response);
 /**
@@ -47660,9 +47711,10 @@ const trigger_activity = (action) => action && /^[a-z_]{1,40}$/.test(action)
 const labelText = (name) => `'${stripInvisible(name).replace(/\s+/g, ' ').trim().slice(0, 50)}'`;
 const sameLabel = (a, b) => a.trim().toLowerCase() === b.trim().toLowerCase();
 /**
- * On an `issues` event only a request starts the agent: the trigger label added (`labeled`), or an
- * issue opened already carrying it (`opened`, when `label` names it). Every other activity (the label
- * removed, the issue edited, closed, deleted, transferred, pinned…) withdraws or ignores a request.
+ * On an `issues` event only a request starts the agent: the trigger label (`label`, `docs-agent` by
+ * default) added (`labeled`), or an issue opened already carrying it (`opened`). Another label
+ * added, or any other activity (the label removed, the issue edited, closed, deleted, transferred,
+ * pinned…) withdraws or ignores a request.
  * Returns why the run does nothing, or undefined when it goes on. Decided from the payload alone.
  */
 function issueActivityRefusal(settings, event) {
@@ -47670,8 +47722,6 @@ function issueActivityRefusal(settings, event) {
         return undefined;
     const wanted = settings.label;
     if (event.action === 'labeled') {
-        if (!wanted)
-            return undefined;
         if (event.label && sameLabel(event.label, wanted))
             return undefined;
         return event.label
@@ -47679,13 +47729,11 @@ function issueActivityRefusal(settings, event) {
             : `This labeled event does not name the label that was added; only adding ${labelText(wanted)} ('${Input.Label}') starts the agent.`;
     }
     if (event.action === 'opened') {
-        if (!wanted)
-            return `The issue was opened ('opened'): an opened issue starts the agent only when '${Input.Label}' is set and the issue carries that label. Adding a label ('labeled') starts it.`;
         if (event.issue?.labels.some(l => sameLabel(l, wanted)))
             return undefined;
         return `The issue was opened without the label ${labelText(wanted)} ('${Input.Label}'); adding it starts the agent.`;
     }
-    const only = `only adding ${wanted ? `the label ${labelText(wanted)}` : 'a label'} ('labeled') starts the agent.`;
+    const only = `only adding the label ${labelText(wanted)} ('labeled') starts the agent.`;
     if (event.action === 'unlabeled' && event.label)
         return `The label ${labelText(event.label)} was removed from the issue ('unlabeled'): that is not a request; ${only}`;
     return `${trigger_activity(event.action)} is not a request; ${only}`;
@@ -47750,9 +47798,18 @@ function planTrigger(settings, event) {
 
 /**
  * Decides what to run from the inputs, the event, the trust gate and the job recorded on the issue.
- * GitHub is contacted only when the run comments or checks a permission.
+ * GitHub is contacted only when the run comments or checks a permission. A run that comments and
+ * spends (a new job, a follow-up) first makes sure it can comment (beforeSpending).
  */
-async function prepareIssueRun(settings, event, { log, clock, session, saveState, signal, markers, readJob }) {
+async function prepareIssueRun(settings, event, deps) {
+    const run = await decideIssueRun(settings, event, deps);
+    const { comment } = run;
+    if (!comment || run.skipped || run.request.prompt === undefined)
+        return run;
+    return { ...run, beforeSpending: () => comment.claim(settings.comment === 'true') };
+}
+/** What to run, and where to comment: see prepareIssueRun. */
+async function decideIssueRun(settings, event, { log, clock, session, saveState, signal, markers, readJob }) {
     const plan = planTrigger(settings, event);
     const request = { jobId: settings.jobId, prompt: plan.prompt };
     if (plan.skipped)
@@ -48236,7 +48293,9 @@ async function prepareReviewRun(settings, event, deps) {
         followUp: true,
         notices: [],
         source,
-        onDocsPr: true
+        onDocsPr: true,
+        // As on an issue: a follow-up whose status cannot reach the pull request is not sent.
+        beforeSpending: () => comment.claim(settings.comment === 'true')
     };
 }
 /** Why the job takes no follow-up (its pull request merged or closed, the job gone), or undefined. */
@@ -49486,6 +49545,8 @@ async function runAgent(settings, event, runner, signal) {
                 fold: prepared.fold
             };
         }
+        // An issue or comment run that cannot comment stops here, before anything is spent.
+        await prepared.beforeSpending?.();
         const end = await runPrepared(service(), settings, prepared, runner, signal);
         // The docs pull request says which job it belongs to, so its reviews can reach the job.
         if (end.job?.prLink && settings.docsToken && !prepared.onDocsPr && !signal.aborted)
@@ -50109,7 +50170,7 @@ function readSettings(get, env, mask) {
         comment: parseChoice(Input.Comment, value(Input.Comment), COMMENT_MODES),
         issueNumber,
         triggerPhrase,
-        label: get(Input.Label).trim(),
+        label: value(Input.Label).trim(),
         requiredPermission: parseChoice(Input.RequiredPermission, value(Input.RequiredPermission), [
             ...PERMISSIONS,
             'none'

@@ -41177,6 +41177,13 @@ function failureBody(where, reason) {
         lines.push('', `The ${markdownLink('workflow run', where.runUrl)} has the details.`);
     return capped(lines.join('\n'));
 }
+/**
+ * The comment a run posts before it spends anything (a new job, a follow-up): it shows the request
+ * was heard, and proves the token may comment there. No marker: it records no job yet.
+ */
+function startingBody(where) {
+    return `⏳ **Mintlify agent** is starting${run(where)}`;
+}
 function workingBody(ctx, job, followUp, sign) {
     let what = followUp ? 'is working on the follow-up' : 'is working on this';
     // A `/docs-agent` follow-up on a change's comment is a follow-up like any other.
@@ -41402,6 +41409,7 @@ const Defaults = {
     [Input.FailOn]: 'failed,timeout',
     [Input.Comment]: 'auto',
     [Input.TriggerPhrase]: '/docs-agent',
+    [Input.Label]: 'docs-agent',
     [Input.RequiredPermission]: 'write',
     [Input.Fold]: 'open-pr',
     [Input.SkipLabel]: 'no-docs',

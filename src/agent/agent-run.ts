@@ -104,6 +104,8 @@ export async function runAgent(
         fold: prepared.fold
       }
     }
+    // An issue or comment run that cannot comment stops here, before anything is spent.
+    await prepared.beforeSpending?.()
     const end = await runPrepared(service(), settings, prepared, runner, signal)
     // The docs pull request says which job it belongs to, so its reviews can reach the job.
     if (end.job?.prLink && settings.docsToken && !prepared.onDocsPr && !signal.aborted)

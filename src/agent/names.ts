@@ -62,6 +62,7 @@ export const Defaults = {
   [Input.FailOn]: 'failed,timeout',
   [Input.Comment]: 'auto',
   [Input.TriggerPhrase]: '/docs-agent',
+  [Input.Label]: 'docs-agent',
   [Input.RequiredPermission]: 'write',
   [Input.Fold]: 'open-pr',
   [Input.SkipLabel]: 'no-docs',

@@ -25,6 +25,11 @@ export interface IssueRun {
   continued?: Continued
   /** Things the user should see as notices (why the label added again starts a new job). */
   notices?: string[]
+  /**
+   * Called before the job is created or the follow-up sent: makes sure the run can comment where it
+   * should (LiveComment.claim), and throws, naming the permission, when it cannot.
+   */
+  beforeSpending?: () => Promise<void>
 }
 
 /**

@@ -37,7 +37,7 @@ export interface TriggerSettings {
   /** The issue or pull request to comment on, when the event has none. */
   issueNumber?: number
   triggerPhrase: string
-  /** On `issues` events, the label that starts the agent; empty: any label (the workflow's `if:` decides). */
+  /** On `issues` events, the label that starts the agent (`docs-agent` unless set): never any label. */
   label: string
   /** Least permission the triggering person needs, or 'none' for no check. */
   requiredPermission: Permission | 'none'
@@ -198,7 +198,7 @@ export function readSettings(get: InputReader, env: NodeJS.ProcessEnv, mask: Mas
     comment: parseChoice(Input.Comment, value(Input.Comment), COMMENT_MODES),
     issueNumber,
     triggerPhrase,
-    label: get(Input.Label).trim(),
+    label: value(Input.Label).trim(),
     requiredPermission: parseChoice(Input.RequiredPermission, value(Input.RequiredPermission), [
       ...PERMISSIONS,
       'none'

@@ -334,7 +334,17 @@ describe('a pull request that is not merged yet', () => {
   it('starts a run when the trigger label (input label) is added, in any case', async () => {
     gh.permissions.set('maintainer', { permission: 'write', role_name: 'write' })
     const labeled = { ...event(open(), 'labeled'), label: { name: 'Docs-Agent' } }
-    const result = await run({ event: labeled, inputs: { label: 'docs-agent' } })
+    const result = await run({ event: labeled, inputs: { label: 'documentation' } })
+    expect(result.outputs.result).toBe('skipped')
+    const named = await run({ event: labeled, inputs: { label: 'docs-agent' } })
+    expect(named.outputs.result).toBe('pr-opened')
+    expect(sim.requests('create')).toHaveLength(1)
+  })
+
+  it('takes docs-agent as the trigger label when label is not set', async () => {
+    gh.permissions.set('maintainer', { permission: 'write', role_name: 'write' })
+    const labeled = { ...event(open(), 'labeled'), label: { name: 'docs-agent' } }
+    const result = await run({ event: labeled })
     expect(result.outputs.result).toBe('pr-opened')
     expect(sim.requests('create')).toHaveLength(1)
   })
@@ -346,8 +356,8 @@ describe('a pull request that is not merged yet', () => {
     ['review_requested', {}, {}],
     ['locked', {}, {}],
     ['closed', {}, {}],
-    // A label with no `label` input asks for nothing; nor does another label, or taking it off.
-    ['labeled', { label: { name: 'docs-agent' } }, {}],
+    // Another label than the trigger one (docs-agent unless set) asks for nothing; nor does taking it off.
+    ['labeled', { label: { name: 'bug' } }, {}],
     ['labeled', { label: { name: 'bug' } }, { label: 'docs-agent' }],
     ['unlabeled', { label: { name: 'docs-agent' } }, { label: 'docs-agent' }]
   ])('skips %s %j without a request', async (action, extra, inputs) => {

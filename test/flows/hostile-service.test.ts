@@ -28,7 +28,12 @@ const issue = {
 function options(inputs: Record<string, string> = {}): RunOptions {
   return {
     inputs: services.inputs(TOKEN, inputs),
-    event: { action: 'labeled', issue, sender: { login: 'maintainer', type: 'User' } },
+    event: {
+      action: 'labeled',
+      label: { name: 'docs-agent' },
+      issue,
+      sender: { login: 'maintainer', type: 'User' }
+    },
     env: services.env({ GITHUB_RUN_ID: '77' })
   }
 }

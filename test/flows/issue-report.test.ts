@@ -88,13 +88,34 @@ describe('a label run that fails before its job', () => {
     }
   })
 
-  it('says why the issue shows nothing when the token cannot write, and fails as it would have', async () => {
+  it('says why the issue shows nothing when the token cannot write: the run stops before the service is asked', async () => {
     services.gh.failures.set('create-comment', 403)
     const result = await run({ inputs: { 'project-id': 'proj_missing' } })
-    expectCleanFailure(result, /.*HTTP 404.*/, [TOKEN, SIM_API_KEY])
-    expect(result.log).toMatch(/::warning::Could not comment on #7: HTTP 403\./)
+    expectCleanFailure(
+      result,
+      /Could not comment on #7 \(HTTP 403\), so nothing was sent to the agent and nothing was spent: .*Give the workflow 'issues: write'.*/,
+      [TOKEN, SIM_API_KEY]
+    )
+    expect(services.sim.exchanges).toHaveLength(0)
     expect(result.summary).toContain(
-      "#7 shows nothing of this run: the comment could not be written (HTTP 403). Give the workflow 'issues: write'"
+      '(HTTP 403\\), so nothing was sent to the agent and nothing was spent'
+    )
+  })
+
+  it('puts the failure in the place of its first comment, and says so when that update is refused', async () => {
+    const failed = await run({ inputs: { 'project-id': 'proj_missing' } })
+    expectCleanFailure(failed, /.*HTTP 404.*/, [TOKEN, SIM_API_KEY])
+    const [comment] = services.gh.commentsOn(7)
+    expect(services.gh.commentsOn(7)).toHaveLength(1)
+    expect(comment?.body).toMatch(/^❌ \*\*Mintlify agent\*\* failed: .*HTTP 404/)
+    runId++
+    services.gh.failures.set('update-comment', 403)
+    const result = await run({ inputs: { 'project-id': 'proj_missing' } })
+    expectCleanFailure(result, /.*HTTP 404.*/, [TOKEN, SIM_API_KEY])
+    expect(result.log).toMatch(/::warning::Could not update the comment on #7: HTTP 403\./)
+    expect(services.gh.commentsOn(7)[1]?.body).toMatch(/is starting/)
+    expect(result.summary).toMatch(
+      /#7 does not show .*: the last update of \[its comment\]\(.*\) could not be written \(HTTP 403\)\. Give the workflow 'issues: write'/
     )
   })
 
@@ -133,24 +154,26 @@ describe('the job summary says what the issue shows', () => {
     )
   })
 
-  it('says nothing was shown when the token cannot write; comment: auto stays green', async () => {
-    services.gh.failures.set('create-comment', 403)
+  it('says nothing was shown when the first comment could not be written; comment: auto stays green', async () => {
+    // A refusal (403) stops the run before its job (issue-run.test.ts); a server error is a warning.
+    services.gh.failures.set('create-comment', { status: 500, times: 100 })
     const result = await run()
     expect(result.code).toBe(0)
     expect(result.outputs.result).toBe('pr-opened')
     expect(result.summary).toContain(
-      "#7 shows nothing of this run: the comment could not be written (HTTP 403). Give the workflow 'issues: write'"
+      '#7 shows nothing of this run: the comment could not be written (HTTP 500).'
     )
   })
 })
 
 describe("comment: true ('must comment')", () => {
-  it('fails the step when the comment cannot be written, with the outputs of the job all the same', async () => {
-    services.gh.failures.set('create-comment', 403)
+  it('fails the step when the comment cannot be updated, with the outputs of the job all the same', async () => {
+    // The first comment goes up before the job; a refused first comment starts nothing (issue-run.test.ts).
+    services.gh.failures.set('update-comment', 403)
     const result = await run({ inputs: { comment: 'true' } })
     expectCleanFailure(
       result,
-      /Could not comment on #7 \(HTTP 403\), and 'comment' is 'true': the run must comment\. Give the workflow 'issues: write'.*/,
+      /Could not update the comment on #7 \(HTTP 403\), and 'comment' is 'true': the run must comment\. Give the workflow 'issues: write'.*/,
       [TOKEN, SIM_API_KEY]
     )
     expect(result.outputs.result).toBe('pr-opened')
@@ -158,7 +181,7 @@ describe("comment: true ('must comment')", () => {
   })
 
   it('fails the step when the outcome cannot be written into the comment, and says what it shows', async () => {
-    // The "working" comment is written; its last update, with the outcome, is refused.
+    // The first comment is written; its updates, the job and then the outcome, are refused.
     services.gh.failures.set('update-comment', 502)
     const result = await run({ inputs: { comment: 'true' } })
     expect(result.code).toBe(1)
@@ -166,7 +189,7 @@ describe("comment: true ('must comment')", () => {
       /::error::Could not update the comment on #7 \(HTTP 502\), and 'comment' is 'true': the run must comment\./
     )
     const [comment] = services.gh.commentsOn(7)
-    expect(comment?.body).toContain('is working on this')
+    expect(comment?.body).toContain('is starting')
     expect(result.summary).toContain(
       `#7 does not show this run's job and its outcome: the last update of [its comment](${commentUrl(comment?.id)}) could not be written (HTTP 502). The comment shows an earlier state.`
     )

@@ -108,7 +108,7 @@ describe('issue activity that is not a request: skipped, with no request to GitH
       expectNothingSent(
         result,
         new RegExp(
-          `::notice title=Mintlify agent::Not starting the agent: .*'${action}'.*only adding (a label|the label 'docs-agent') \\('labeled'\\) starts the agent\\.`
+          `::notice title=Mintlify agent::Not starting the agent: .*'${action}'.*only adding the label 'docs-agent' \\('labeled'\\) starts the agent\\.`
         )
       )
     }
@@ -127,19 +127,22 @@ describe('issue activity that is not a request: skipped, with no request to GitH
     expectNothingSent(result, /The label 'bug' was added to the issue; only adding 'docs-agent'/)
   })
 
-  it("an opened issue starts only when 'label' is set and the issue carries it", async () => {
+  it('without a label input, adding another label (bug) starts nothing: the trigger label is docs-agent', async () => {
+    // Before: with no 'label' and no if: on the job, adding 'bug' created a job and a docs pull request.
+    const bug = await run({ event: activity('labeled', { label: { name: 'bug' } }) })
+    expectNothingSent(bug, /The label 'bug' was added to the issue; only adding 'docs-agent'/)
+    const started = await run()
+    expect(started.outputs.result).toBe('pr-opened')
+    expect(sim.requests('create')).toHaveLength(1)
+  })
+
+  it('an opened issue starts only when it carries the trigger label', async () => {
     const withLabel = { ...issue, labels: [{ name: 'docs-agent' }] }
-    const unset = await run({ event: activity('opened', { issue: withLabel }) })
-    expectNothingSent(unset, /an opened issue starts the agent only when 'label' is set/)
     const without = await run({
-      event: activity('opened', { issue: { ...issue, labels: [{ name: 'bug' }] } }),
-      inputs: { label: 'docs-agent' }
+      event: activity('opened', { issue: { ...issue, labels: [{ name: 'bug' }] } })
     })
     expectNothingSent(without, /opened without the label 'docs-agent'/)
-    const started = await run({
-      event: activity('opened', { issue: withLabel }),
-      inputs: { label: 'docs-agent' }
-    })
+    const started = await run({ event: activity('opened', { issue: withLabel }) })
     expect(started.outputs.result).toBe('pr-opened')
     expect(sim.requests('create')).toHaveLength(1)
     expect(gh.commentsOn(7)).toHaveLength(1)
@@ -162,7 +165,11 @@ describe('triggered from an issue', () => {
     expect(result.outputs.result).toBe('pr-opened')
     const comments = gh.commentsOn(7)
     expect(comments).toHaveLength(1)
-    const [working, done] = commentBodies()
+    // The first word is posted before the job is created: it proves the run can comment.
+    const [starting, working, done] = commentBodies()
+    expect(starting).toMatch(
+      /^⏳ \*\*Mintlify agent\*\* is starting · \[workflow run\]\(https:\/\/github.com\/acme\/docs\/actions\/runs\/\d+\)$/
+    )
     expect(working).toMatch(
       /⏳ \*\*Mintlify agent\*\* is working on this · job `job_\w+` · \[workflow run\]\(https:\/\/github.com\/acme\/docs\/actions\/runs\/\d+\)/
     )
@@ -178,7 +185,7 @@ describe('triggered from an issue', () => {
       project: SIM_PROJECT
     })
     expect(gh.requests.filter(r => r.method === 'POST')).toHaveLength(1)
-    expect(gh.requests.filter(r => r.method === 'PATCH')).toHaveLength(1)
+    expect(gh.requests.filter(r => r.method === 'PATCH')).toHaveLength(2)
     expect(gh.requests.every(r => r.authorization === `token ${TOKEN}`)).toBe(true)
     expect(visible(result)).not.toContain(TOKEN)
   })
@@ -396,14 +403,80 @@ describe('triggered from an issue', () => {
     expect(result.outputs.result).toBe('pr-opened')
   })
 
-  it('turns a missing issues: write permission into a warning; the job is still reported', async () => {
-    gh.failures.set('create-comment', 403)
+  it('stops before creating the job when the token cannot comment (no issues: write), naming the permission', async () => {
+    // Before: the job was created and the step ended green, with two warnings and no comment.
+    gh.readOnlyTokens.add(TOKEN)
+    const result = await run()
+    expect(result.code).toBe(1)
+    expect(result.outputs.result ?? '').toBe('')
+    expect(sim.requests('create')).toHaveLength(0)
+    expect(sim.exchanges).toHaveLength(0)
+    expect(gh.commentsOn(7)).toHaveLength(0)
+    expect(result.log).toMatch(
+      /::error::Could not comment on #7 \(HTTP 403\), so nothing was sent to the agent and nothing was spent: .*Give the workflow 'issues: write' \(and 'pull-requests: write' on pull requests\).*Or set 'comment: false'/
+    )
+    expect(visible(result)).not.toContain(TOKEN)
+  })
+
+  it('checks before a follow-up too: a comment run that cannot write sends nothing to the job', async () => {
+    const first = await run()
+    expect(first.outputs.result).toBe('pr-opened')
+    runId++
+    gh.readOnlyTokens.add(TOKEN)
+    const before = gh.commentsOn(7)[0]?.body
+    const result = await run({
+      event: commented('/docs-agent add Python'),
+      eventName: 'issue_comment'
+    })
+    expect(result.code).toBe(1)
+    expect(result.log).toMatch(
+      /Could not comment on #7 \(HTTP 403\), so nothing was sent to the agent/
+    )
+    expect(sim.requests('message')).toHaveLength(0)
+    expect(sim.requests('create')).toHaveLength(1)
+    expect(gh.commentsOn(7)[0]?.body).toBe(before)
+  })
+
+  it('writes an adopted comment back unchanged before the follow-up', async () => {
+    await run()
+    runId++
+    const before = gh.commentsOn(7)[0]?.body
+    const patches = gh.requests.filter(r => r.method === 'PATCH').length
+    const result = await run({
+      event: commented('/docs-agent add Python'),
+      eventName: 'issue_comment'
+    })
+    expect(result.outputs.result).toBe('pr-opened')
+    const [check] = gh.requests.filter(r => r.method === 'PATCH').slice(patches)
+    expect((check?.body as { body: string }).body).toBe(before)
+    expect(gh.commentsOn(7)).toHaveLength(1)
+  })
+
+  it('with comment: auto, a later comment write that fails is a warning; the job is still reported', async () => {
+    gh.failures.set('update-comment', 403)
     const result = await run()
     expect(result.code).toBe(0)
     expect(result.outputs.result).toBe('pr-opened')
     expect(result.log).toMatch(
-      /::warning::Could not comment on #7: HTTP 403\. Give the workflow 'issues: write'/
+      /::warning::Could not update the comment on #7: HTTP 403\. Give the workflow 'issues: write'/
     )
+  })
+
+  it('with comment: auto, a first comment GitHub fails to write (HTTP 500) is a warning; with comment: true, it stops the run first', async () => {
+    gh.failures.set('create-comment', { status: 500, times: 10 })
+    const auto = await run()
+    expect(auto.code).toBe(0)
+    expect(auto.outputs.result).toBe('pr-opened')
+    expect(auto.log).toMatch(/::warning::Could not comment on #7: HTTP 500/)
+    runId++
+    const creates = sim.requests('create').length
+    gh.failures.set('create-comment', { status: 500, times: 10 })
+    const must = await run({ inputs: { comment: 'true' } })
+    expect(must.code).toBe(1)
+    expect(must.log).toMatch(
+      /::error::Could not comment on #7 \(HTTP 500\), and 'comment' is 'true': the run must comment, so nothing was sent to the agent/
+    )
+    expect(sim.requests('create')).toHaveLength(creates)
   })
 
   it('says cancelled in the comment when the run is cancelled', async () => {

@@ -288,6 +288,19 @@ describe('a review on the docs pull request, in the docs repository', () => {
     expect(problems).toEqual([])
   })
 
+  it('sends nothing when the docs repository run cannot comment on the pull request, naming the permission', async () => {
+    const { jobId, pr } = await recordedJob()
+    gh.readOnlyTokens.add(TOKEN)
+    const review = await docsRun({ event: reviewEvent(pr, '/docs-agent Rename the heading.') })
+    expect(review.code).toBe(1)
+    expect(review.log).toMatch(
+      new RegExp(
+        `::error::Could not comment on #${pr} \\(HTTP 403\\), so nothing was sent to the agent and nothing was spent: .*'pull-requests: write' on pull requests`
+      )
+    )
+    expect(messagesTo(jobId)).toHaveLength(0)
+  })
+
   it('follow-reviews: all batches a review and its inline comments into one follow-up; phrase skips it', async () => {
     const { jobId, pr } = await recordedJob()
     gh.reviewComments.set(`acme/docs#${pr}/555`, [

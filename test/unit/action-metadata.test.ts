@@ -9,6 +9,7 @@ import { ENTRIES } from '../../scripts/entries.mjs'
 import { ACTION_VERSION } from '../../src/runner/runner.js'
 import { REFERENCE, renderTables, unpadTables } from '../../scripts/reference-tables.js'
 import { ROOT } from '../support/run-action.js'
+import type { Result } from '../../src/agent/outcome.js'
 
 const read = (file: string): string => readFileSync(path.join(ROOT, file), 'utf8')
 type ActionYaml = {
@@ -135,6 +136,33 @@ describe(REFERENCE, () => {
     expect(stale).not.toBe(reference)
     expect(unpadTables(renderTables(stale))).not.toBe(unpadTables(stale))
   })
+})
+
+describe('the result words', () => {
+  // Every word the type allows, checked by the compiler: a new word that is missing here fails the
+  // type check, so it cannot be left out of the lists below.
+  const words: Record<Result, true> = {
+    'pr-opened': true,
+    'no-changes': true,
+    failed: true,
+    archived: true,
+    'timed-out': true,
+    started: true,
+    cancelled: true,
+    skipped: true,
+    'dry-run': true,
+    waiting: true
+  }
+  const action = parse(read('action.yml')) as ActionYaml
+  const readme = read('README.md')
+
+  it.each(Object.keys(words))(
+    "'%s' is in action.yml's result output, so in the reference, and in the README's table",
+    word => {
+      expect(action.outputs.result?.description).toMatch(new RegExp(`\\b${word}\\b`))
+      expect(readme).toMatch(new RegExp(`^\\| \`${word}\` +\\|`, 'm'))
+    }
+  )
 })
 
 describe('CONTRIBUTING.md', () => {

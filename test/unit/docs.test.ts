@@ -78,11 +78,50 @@ describe('with: keys given to this repository’s actions', () => {
   })
 })
 
+describe("the README: a new user's first screens", () => {
+  const readme = read('README.md')
+  const lines = readme.split('\n')
+
+  it('shows a copyable workflow within its first 25 lines', () => {
+    const first = lines.findIndex(l => l.startsWith('```yaml'))
+    expect(first).toBeGreaterThan(0)
+    expect(first).toBeLessThan(25)
+    const block = yamlBlocks('README.md')[0]
+    expect(block?.kind).toBe('workflow')
+    expect(block?.text).toMatch(/uses: mintlify\/agent-action@/)
+  })
+
+  it('keeps the two commands under "Try it locally"', () => {
+    const section = readme.split(/^## /m).find(part => part.startsWith('Try it locally'))
+    expect(section).toContain('npm ci && npm start')
+    expect(section).toContain('npm ci && npm test')
+  })
+
+  it('stays a few screens long: the details live in docs/ and examples/', () => {
+    expect(lines.length).toBeLessThanOrEqual(420)
+  })
+
+  it('shows every picture of docs/', () => {
+    const pictures = readdirSync(path.join(ROOT, 'docs')).filter(f => f.endsWith('.png'))
+    expect(pictures.length).toBeGreaterThanOrEqual(10)
+    for (const picture of pictures) expect(readme).toContain(`(docs/${picture})`)
+  })
+
+  it('says what docs-token needs write access for, and what relabeling is', () => {
+    const row = lines.find(l => l.includes('(folding, relabeling)'))
+    expect(row).toMatch(/`docs-token`: read access/)
+    expect(row).toMatch(/write for `expire-after`/)
+    expect(readme).toMatch(/\*\*Relabeling\*\* is adding the label again/)
+    expect(readme).toMatch(/A `docs-token` that can write .*comment/s)
+  })
+})
+
 describe('links between the README and docs/', () => {
-  it('there are the five docs pages', () => {
+  it('there are the six docs pages', () => {
     expect(docsPages.sort()).toEqual([
       'docs/performance.md',
       'docs/proxy-and-enterprise.md',
+      'docs/recipes.md',
       'docs/reference.md',
       'docs/retries-and-rate-limits.md',
       'docs/security.md'

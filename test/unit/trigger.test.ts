@@ -26,6 +26,7 @@ const issue = {
 const event = (over: Partial<RunEvent> = {}): RunEvent => ({
   name: 'issues',
   action: 'labeled',
+  label: 'docs-agent',
   owner: 'o',
   repo: 'r',
   apiUrl: 'https://api.github.com',
@@ -157,11 +158,11 @@ describe('issue activity: only a request starts the agent', () => {
   ]
 
   it.each(NOT_REQUESTS)("skips '%s', naming it, with or without 'label'", action => {
-    for (const label of ['', 'docs-agent']) {
+    for (const label of ['', 'docs-agent', 'docs']) {
       const plan = planTrigger(settings({ label }), labeledWith('docs-agent', action))
       expect(plan.skipped).toMatch(new RegExp(`'${action}'`))
       expect(plan.skipped).toMatch(
-        /only adding (a label|the label 'docs-agent') \('labeled'\) starts/
+        new RegExp(`only adding the label '${label || 'docs-agent'}' \\('labeled'\\) starts`)
       )
       expect(plan.prompt).toBeUndefined()
     }
@@ -180,36 +181,39 @@ describe('issue activity: only a request starts the agent', () => {
     action => {
       const why = issueActivityRefusal(settings(), event({ action }))
       expect(why).toBe(
-        "An issues event without a known activity is not a request; only adding a label ('labeled') starts the agent."
+        "An issues event without a known activity is not a request; only adding the label 'docs-agent' ('labeled') starts the agent."
       )
     }
   )
 
-  it("starts on labeled: any label when 'label' is empty, only that one (any case) when set", () => {
-    expect(planTrigger(settings(), labeledWith('bug')).skipped).toBeUndefined()
-    expect(planTrigger(settings(), labeledWith(undefined)).skipped).toBeUndefined()
-    const docs = settings({ label: 'docs-agent' })
-    expect(planTrigger(docs, labeledWith('docs-agent')).prompt).toContain('GitHub issue #3')
-    expect(planTrigger(docs, labeledWith('Docs-Agent')).skipped).toBeUndefined()
-    expect(planTrigger(docs, labeledWith('bug')).skipped).toBe(
-      "The label 'bug' was added to the issue; only adding 'docs-agent' ('label') starts the agent."
-    )
-    expect(planTrigger(docs, labeledWith(undefined)).skipped).toMatch(
-      /does not name the label that was added/
+  it("starts on labeled only for the trigger label (any case): 'docs-agent' unless 'label' names another", () => {
+    // Before: an empty 'label' let any label start a paid job (adding 'bug' did).
+    for (const unset of [settings(), settings({ label: '' }), settings({ label: '  ' })]) {
+      expect(planTrigger(unset, labeledWith('bug')).skipped).toBe(
+        "The label 'bug' was added to the issue; only adding 'docs-agent' ('label') starts the agent."
+      )
+      expect(planTrigger(unset, labeledWith(undefined)).skipped).toMatch(
+        /does not name the label that was added; only adding 'docs-agent'/
+      )
+      expect(planTrigger(unset, labeledWith('Docs-Agent')).prompt).toContain('GitHub issue #3')
+    }
+    const docs = settings({ label: 'documentation' })
+    expect(planTrigger(docs, labeledWith('documentation')).prompt).toContain('GitHub issue #3')
+    expect(planTrigger(docs, labeledWith('Documentation')).skipped).toBeUndefined()
+    expect(planTrigger(docs, labeledWith('docs-agent')).skipped).toBe(
+      "The label 'docs-agent' was added to the issue; only adding 'documentation' ('label') starts the agent."
     )
   })
 
-  it("starts on opened only when 'label' is set and the new issue carries it", () => {
+  it('starts on opened only when the new issue carries the trigger label', () => {
     const opened = (labels: string[]) => event({ action: 'opened', issue: { ...issue, labels } })
-    expect(planTrigger(settings(), opened(['docs-agent'])).skipped).toMatch(
-      /an opened issue starts the agent only when 'label' is set and the issue carries that label/
-    )
-    const docs = settings({ label: 'docs-agent' })
-    expect(planTrigger(docs, opened(['bug', 'docs-agent'])).skipped).toBeUndefined()
-    expect(planTrigger(docs, opened(['bug', 'docs-agent'])).prompt).toContain('GitHub issue #3')
-    expect(planTrigger(docs, opened(['bug'])).skipped).toBe(
-      "The issue was opened without the label 'docs-agent' ('label'); adding it starts the agent."
-    )
+    for (const docs of [settings(), settings({ label: 'docs-agent' })]) {
+      expect(planTrigger(docs, opened(['bug', 'docs-agent'])).skipped).toBeUndefined()
+      expect(planTrigger(docs, opened(['bug', 'docs-agent'])).prompt).toContain('GitHub issue #3')
+      expect(planTrigger(docs, opened(['bug'])).skipped).toBe(
+        "The issue was opened without the label 'docs-agent' ('label'); adding it starts the agent."
+      )
+    }
   })
 
   it('decides before asking for a token or an instruction', () => {

@@ -4,6 +4,7 @@ import { validateAction, validateWorkflow } from '@action-validator/core'
 import { describe, expect, it } from 'vitest'
 import { parse, stringify } from 'yaml'
 import { actionlint } from '../support/actionlint.js'
+import { evaluate, interpolate } from '../support/expressions.js'
 import { markdownFiles, yamlBlocks } from '../support/markdown.js'
 import { ROOT } from '../support/run-action.js'
 
@@ -160,6 +161,59 @@ describe('the examples run where their events can run them', () => {
       expect(commentBefore(/^\s*trigger-phrase:/)).toMatch(/#.*if:.*change both together/)
     }
   )
+})
+
+describe('the approval example keeps unrelated runs out of its concurrency group', () => {
+  // GitHub keeps one pending run per group and cancels the one it replaces: an edit of any issue in
+  // the group could replace a waiting tick or merge run, and the tick would start nothing.
+  type Concurrency = { group: string; 'cancel-in-progress'?: boolean }
+  const file = 'examples/docs-on-merge-approved.yml'
+  const workflow = parse(read(file)) as {
+    concurrency?: unknown
+    jobs: Record<string, Job & { concurrency?: Concurrency }>
+  }
+  const [job] = Object.values(workflow.jobs)
+  const shared = (parse(read('examples/docs-on-merge.yml')) as { concurrency: Concurrency })
+    .concurrency.group
+  const issue = (labels: string[]) => ({ number: 5, labels: labels.map(name => ({ name })) })
+  const context = (eventName: string, event: object, runId: number) => ({
+    github: { event_name: eventName, event, run_id: runId, repository: 'acme/app' }
+  })
+  const runs = [
+    ['a merge', context('pull_request_target', { pull_request: { merged: true } }, 1), true],
+    ['a tick', context('issues', { issue: issue(['docs-agent-dashboard']) }, 2), true],
+    ['an edit of another issue', context('issues', { issue: issue(['bug']) }, 3), false],
+    ['an edit of an unlabelled issue', context('issues', { issue: issue([]) }, 4), false],
+    [
+      'a pull request closed unmerged',
+      context('pull_request_target', { pull_request: { merged: false } }, 5),
+      false
+    ]
+  ] as const
+
+  it('sets the group on the job, not on the whole workflow', () => {
+    expect(workflow.concurrency).toBeUndefined()
+    expect(job?.concurrency?.['cancel-in-progress']).toBe(false)
+  })
+
+  it.each(runs)(
+    '%s: the job runs only when it shares the group of the change runs',
+    (_name, ctx, acts) => {
+      expect(Boolean(evaluate(job?.if ?? '', ctx))).toBe(acts)
+      const group = interpolate(job?.concurrency?.group ?? '', ctx).trim()
+      if (acts) expect(group).toBe(shared)
+      else expect(group).toBe(`docs-agent-unrelated-${ctx.github.run_id}`)
+    }
+  )
+
+  it('reads expressions as GitHub does: precedence, filters, format, loose equality', () => {
+    const ctx = { github: { event: { issue: issue(['Bug', 'x']) }, run_id: 9 } }
+    expect(evaluate("contains(github.event.issue.labels.*.name, 'bug')", ctx)).toBe(true)
+    expect(evaluate("false && true || 'b'", ctx)).toBe('b')
+    expect(evaluate("!(1 == 1) || format('g-{0}', github.run_id)", ctx)).toBe('g-9')
+    expect(evaluate('github.event.missing != true', ctx)).toBe(true)
+    expect(() => evaluate('fromJSON(github)', ctx)).toThrow()
+  })
 })
 
 describe('the YAML blocks of every Markdown file', () => {

@@ -24,7 +24,7 @@ export function jobsOnDashboardMarkdown(projectId: string): string {
 /** The input that waits for a job still running, ready to copy: `job-id: job_…`. */
 export const jobIdInput = (jobId: string): string => codeSpan(`job-id: ${jobId}`)
 
-const run = (ctx: CommentContext): string =>
+const run = (ctx: Pick<CommentContext, 'runUrl'>): string =>
   ctx.runUrl ? ` · ${markdownLink('workflow run', ctx.runUrl)}` : ''
 
 /** Writes the marker into the body, signed for the comment's issue (Markers.render). */
@@ -47,6 +47,14 @@ export function failureBody(where: Pick<CommentContext, 'runUrl'>, reason: strin
   if (where.runUrl)
     lines.push('', `The ${markdownLink('workflow run', where.runUrl)} has the details.`)
   return capped(lines.join('\n'))
+}
+
+/**
+ * The comment a run posts before it spends anything (a new job, a follow-up): it shows the request
+ * was heard, and proves the token may comment there. No marker: it records no job yet.
+ */
+export function startingBody(where: Pick<CommentContext, 'runUrl'>): string {
+  return `⏳ **Mintlify agent** is starting${run(where)}`
 }
 
 export function workingBody(

@@ -8,7 +8,14 @@ import {
   permissionHint,
   refusedAccess
 } from '../../github/api.js'
-import { type CommentContext, failureBody, outcomeBody, workingBody } from './comment-body.js'
+import {
+  type CommentContext,
+  failureBody,
+  outcomeBody,
+  startingBody,
+  workingBody
+} from './comment-body.js'
+import { Input } from '../names.js'
 import type { Marker, Markers } from './marker.js'
 
 /** What the post step needs to finalise the comment if the main step was killed. */
@@ -52,6 +59,10 @@ export class LiveComment {
   private written?: number
   private lastError?: { error: string; hint: string }
   private shows: CommentOutcome['shows'] = 'job'
+  /** The comment holds only "starting" (claim): a failure before the job replaces it. */
+  private starting = false
+  /** The bodies of the recorded comments, to write an adopted one back unchanged (claim). */
+  private readonly bodies = new Map<number, string>()
   /** The issue's comments could not be read: whether a job is recorded there is unknown. */
   unreadable = false
 
@@ -85,7 +96,10 @@ export class LiveComment {
       for (const comment of [...comments].reverse()) {
         const marker =
           comment.authorType === 'Bot' ? this.markers.read(comment.body, this.issue) : undefined
-        if (marker) found.push({ marker, commentId: comment.id })
+        if (marker) {
+          found.push({ marker, commentId: comment.id })
+          this.bodies.set(comment.id, comment.body)
+        }
       }
       return found
     } catch (error) {
@@ -104,6 +118,37 @@ export class LiveComment {
     this.adopted = record
   }
 
+  /**
+   * Before the run spends anything (a new job, a follow-up): a first word on the issue, which
+   * proves the token may comment there. GitHub refusing it stops the run before the service is
+   * asked, naming the permission to give: a job whose outcome cannot reach the issue is not started.
+   * With `must` (`comment: true`), any failed write stops it; otherwise it is a warning, as later
+   * writes are. An adopted comment is written back as it is, unchanged.
+   */
+  async claim(must: boolean): Promise<void> {
+    const adopted = this.id === undefined ? undefined : this.bodies.get(this.id)
+    try {
+      if (this.id === undefined) {
+        this.id = await this.create(startingBody(this.where))
+        this.starting = true
+      } else if (adopted !== undefined) await this.api.updateComment(this.id, adopted)
+      else return
+      this.written = this.id
+    } catch (error) {
+      const why = describeGitHubError(error)
+      const nothing = 'so nothing was sent to the agent and nothing was spent'
+      if (refusedAccess(error))
+        throw new ExplainedError(
+          `Could not comment on #${this.issue} (${why}), ${nothing}: the outcome could not be told there. ${permissionHint(COMMENT_GRANT)} Or set '${Input.Comment}: false' to run without a comment.`
+        )
+      if (must)
+        throw new ExplainedError(
+          `Could not comment on #${this.issue} (${why}), and '${Input.Comment}' is 'true': the run must comment, ${nothing}. Re-run the workflow once GitHub answers.`
+        )
+      this.lastError = this.warn('comment on', error)
+    }
+  }
+
   async working(job: AgentJob, followUp: boolean): Promise<void> {
     await this.show(job, workingBody(this.ctx(job), job, followUp, this.sign), false)
   }
@@ -118,12 +163,19 @@ export class LiveComment {
    */
   async failed(reason: string): Promise<void> {
     this.shows = 'failure'
+    const body = failureBody(this.where, reason)
+    // The "starting" comment says no more than that: the failure takes its place.
+    const replaces = this.starting ? this.id : undefined
     try {
-      this.written = await this.api.createComment(this.issue, failureBody(this.where, reason))
+      if (replaces !== undefined) await this.api.updateComment(replaces, body)
+      this.written = replaces ?? (await this.api.createComment(this.issue, body))
       this.lastError = undefined
     } catch (error) {
-      this.written = undefined
-      this.lastError = this.warn('comment on', error)
+      this.written = replaces
+      this.lastError = this.warn(
+        replaces === undefined ? 'comment on' : 'update the comment on',
+        error
+      )
     }
   }
 
@@ -159,6 +211,7 @@ export class LiveComment {
       if (this.id === undefined && this.maybeCreated) this.id = await this.ownComment(job)
       if (this.id === undefined) this.id = await this.create(body)
       else await this.api.updateComment(this.id, body)
+      this.starting = false
       this.written = this.id
       this.lastError = undefined
       this.save({ issue: this.issue, commentId: this.id, job, ctx: this.ctx(job), final })
@@ -192,14 +245,15 @@ export class LiveComment {
 
   /** Warns that a write failed; returns why, and the permission to give when GitHub refused it. */
   private warn(what: string, error: unknown): { error: string; hint: string } {
-    const hint = refusedAccess(error)
-      ? ` ${permissionHint("'issues: write' (and 'pull-requests: write' on pull requests)")}`
-      : ''
+    const hint = refusedAccess(error) ? ` ${permissionHint(COMMENT_GRANT)}` : ''
     const why = describeGitHubError(error)
     this.log.warning(`Could not ${what} #${this.issue}: ${why}.${hint}`)
     return { error: why, hint }
   }
 }
+
+/** What a workflow grants so that the action may comment on issues and pull requests. */
+const COMMENT_GRANT = "'issues: write' (and 'pull-requests: write' on pull requests)"
 
 /** GitHub answered (with an error status): the call was not carried out. */
 const isHttpAnswer = (error: unknown): boolean =>

@@ -18,34 +18,43 @@ import type { IssueRun, JobTarget } from '../prepared-run.js'
 import type { TriggerSettings } from '../settings.js'
 import { planTrigger } from './trigger.js'
 
+type IssueRunDeps = {
+  log: Logger
+  /** Paces GitHub's retries: the runner's clock. */
+  clock: Clock
+  /** The run's GitHub connections, closed when it ends. */
+  session?: GitHubSession
+  saveState: (state: CommentState) => void
+  signal?: AbortSignal
+  /** Signs the markers this run writes and reads only those signed for the issue. */
+  markers: Markers
+  /** Reads a job on the service: does the job of an issue labelled again still run? */
+  readJob: (jobId: string) => Promise<AgentJob>
+}
+
+type IssueRunSettings = TriggerSettings & { projectId: string; docsToken?: string }
+
 /**
  * Decides what to run from the inputs, the event, the trust gate and the job recorded on the issue.
- * GitHub is contacted only when the run comments or checks a permission.
+ * GitHub is contacted only when the run comments or checks a permission. A run that comments and
+ * spends (a new job, a follow-up) first makes sure it can comment (beforeSpending).
  */
 export async function prepareIssueRun(
-  settings: TriggerSettings & { projectId: string; docsToken?: string },
+  settings: IssueRunSettings,
   event: RunEvent,
-  {
-    log,
-    clock,
-    session,
-    saveState,
-    signal,
-    markers,
-    readJob
-  }: {
-    log: Logger
-    /** Paces GitHub's retries: the runner's clock. */
-    clock: Clock
-    /** The run's GitHub connections, closed when it ends. */
-    session?: GitHubSession
-    saveState: (state: CommentState) => void
-    signal?: AbortSignal
-    /** Signs the markers this run writes and reads only those signed for the issue. */
-    markers: Markers
-    /** Reads a job on the service: does the job of an issue labelled again still run? */
-    readJob: (jobId: string) => Promise<AgentJob>
-  }
+  deps: IssueRunDeps
+): Promise<IssueRun> {
+  const run = await decideIssueRun(settings, event, deps)
+  const { comment } = run
+  if (!comment || run.skipped || run.request.prompt === undefined) return run
+  return { ...run, beforeSpending: () => comment.claim(settings.comment === 'true') }
+}
+
+/** What to run, and where to comment: see prepareIssueRun. */
+async function decideIssueRun(
+  settings: IssueRunSettings,
+  event: RunEvent,
+  { log, clock, session, saveState, signal, markers, readJob }: IssueRunDeps
 ): Promise<IssueRun> {
   const plan = planTrigger(settings, event)
   const request: JobTarget = { jobId: settings.jobId, prompt: plan.prompt }

@@ -44,9 +44,10 @@ const sameLabel = (a: string, b: string): boolean =>
   a.trim().toLowerCase() === b.trim().toLowerCase()
 
 /**
- * On an `issues` event only a request starts the agent: the trigger label added (`labeled`), or an
- * issue opened already carrying it (`opened`, when `label` names it). Every other activity (the label
- * removed, the issue edited, closed, deleted, transferred, pinned…) withdraws or ignores a request.
+ * On an `issues` event only a request starts the agent: the trigger label (`label`, `docs-agent` by
+ * default) added (`labeled`), or an issue opened already carrying it (`opened`). Another label
+ * added, or any other activity (the label removed, the issue edited, closed, deleted, transferred,
+ * pinned…) withdraws or ignores a request.
  * Returns why the run does nothing, or undefined when it goes on. Decided from the payload alone.
  */
 export function issueActivityRefusal(
@@ -56,19 +57,16 @@ export function issueActivityRefusal(
   if (event.name !== 'issues') return undefined
   const wanted = settings.label
   if (event.action === 'labeled') {
-    if (!wanted) return undefined
     if (event.label && sameLabel(event.label, wanted)) return undefined
     return event.label
       ? `The label ${labelText(event.label)} was added to the issue; only adding ${labelText(wanted)} ('${Input.Label}') starts the agent.`
       : `This labeled event does not name the label that was added; only adding ${labelText(wanted)} ('${Input.Label}') starts the agent.`
   }
   if (event.action === 'opened') {
-    if (!wanted)
-      return `The issue was opened ('opened'): an opened issue starts the agent only when '${Input.Label}' is set and the issue carries that label. Adding a label ('labeled') starts it.`
     if (event.issue?.labels.some(l => sameLabel(l, wanted))) return undefined
     return `The issue was opened without the label ${labelText(wanted)} ('${Input.Label}'); adding it starts the agent.`
   }
-  const only = `only adding ${wanted ? `the label ${labelText(wanted)}` : 'a label'} ('labeled') starts the agent.`
+  const only = `only adding the label ${labelText(wanted)} ('labeled') starts the agent.`
   if (event.action === 'unlabeled' && event.label)
     return `The label ${labelText(event.label)} was removed from the issue ('unlabeled'): that is not a request; ${only}`
   return `${activity(event.action)} is not a request; ${only}`

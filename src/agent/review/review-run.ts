@@ -198,7 +198,9 @@ export async function prepareReviewRun(
     followUp: true,
     notices: [],
     source,
-    onDocsPr: true
+    onDocsPr: true,
+    // As on an issue: a follow-up whose status cannot reach the pull request is not sent.
+    beforeSpending: () => comment.claim(settings.comment === 'true')
   }
 }
 
