@@ -37558,21 +37558,32 @@ function connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs = R
                 ? [{ path: c.path, body: c.body, ...lineOf(c) }]
                 : []);
         },
-        async folderNames(path) {
-            // The root has no documented contents path: the default branch's own tree lists it.
-            if (!path) {
-                const { data } = await octokit.rest.git.getTree({ owner, repo, tree_sha: 'HEAD' });
-                return data.tree.map(entry => entry.path).filter((p) => typeof p === 'string');
-            }
+        async treePaths() {
+            const { data } = await octokit.rest.git.getTree({
+                owner,
+                repo,
+                tree_sha: 'HEAD',
+                recursive: 'true'
+            });
+            const entries = Array.isArray(data.tree) ? data.tree : [];
+            return {
+                paths: entries
+                    .filter(e => e?.type === 'blob' && typeof e.path === 'string')
+                    .map(e => e.path),
+                truncated: data.truncated === true
+            };
+        },
+        async fileText(path) {
             const data = await octokit.rest.repos.getContent({ owner, repo, path }).then(answer => answer.data, (error) => {
                 if (notFound(error))
-                    return [];
+                    return undefined;
                 throw error;
             });
-            // A file's path answers with the file, not a list: it is no folder.
-            return Array.isArray(data)
-                ? data.map(entry => entry.name).filter((name) => typeof name === 'string')
-                : [];
+            if (!data || Array.isArray(data) || data.type !== 'file' || !('content' in data))
+                return undefined;
+            if (data.encoding !== 'base64' || typeof data.content !== 'string')
+                return undefined;
+            return Buffer.from(data.content, 'base64').toString('utf8');
         },
         close: () => transport.close()
     };
@@ -41140,10 +41151,14 @@ function markdown_markdownLink(label, url) {
     }
     return markdown_escapeMarkdown(url);
 }
-/** An inline code span that no backtick in `text` can close early. */
-function markdown_codeSpan(text) {
+/**
+ * An inline code span that no backtick in `text` can close early; `inTable: false` for one outside
+ * a table, where `\|` would show its backslash.
+ */
+function markdown_codeSpan(text, { inTable = true } = {}) {
     // GitHub ends a table cell at `|` even inside a code span, unless it is escaped.
-    const clean = text.replace(/[\r\n]+/g, ' ').replace(/\|/g, '\\|');
+    const oneLine = text.replace(/[\r\n]+/g, ' ');
+    const clean = inTable ? oneLine.replace(/\|/g, '\\|') : oneLine;
     const longest = Math.max(0, ...(clean.match(/`+/g) ?? []).map(run => run.length));
     const fence = '`'.repeat(longest + 1);
     const pad = clean.startsWith('`') || clean.endsWith('`') ? ' ' : '';

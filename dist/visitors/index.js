@@ -33623,10 +33623,14 @@ function markdownLink(label, url) {
     }
     return escapeMarkdown(url);
 }
-/** An inline code span that no backtick in `text` can close early. */
-function codeSpan(text) {
+/**
+ * An inline code span that no backtick in `text` can close early; `inTable: false` for one outside
+ * a table, where `\|` would show its backslash.
+ */
+function codeSpan(text, { inTable = true } = {}) {
     // GitHub ends a table cell at `|` even inside a code span, unless it is escaped.
-    const clean = text.replace(/[\r\n]+/g, ' ').replace(/\|/g, '\\|');
+    const oneLine = text.replace(/[\r\n]+/g, ' ');
+    const clean = inTable ? oneLine.replace(/\|/g, '\\|') : oneLine;
     const longest = Math.max(0, ...(clean.match(/`+/g) ?? []).map(run => run.length));
     const fence = '`'.repeat(longest + 1);
     const pad = clean.startsWith('`') || clean.endsWith('`') ? ' ' : '';

@@ -1,3 +1,5 @@
+import { type DocsSite, pageOf } from '../docs-site/site.js'
+import { samePage } from '../docs-site/routing.js'
 import type { ChangeDetails } from '../github/changes.js'
 import { groupKey } from './reader-text.js'
 import type { Sections } from './report.js'
@@ -52,23 +54,29 @@ export function topGaps(report: Sections): Gap[] {
   ]
 }
 
+/** A page gap's path longer than this is no page: hostile, or broken. */
+const MAX_PAGE_PATH = 1_000
+
 /** Whether any gap has something a change could carry: otherwise GitHub need not be read. */
 export const anyTieable = (gaps: readonly Gap[]): boolean =>
-  gaps.some(g =>
-    g.kind === 'page' ? pageTerms(g.text).paths.length > 0 : distinctiveTerms(g.text).length > 0
-  )
+  gaps.some(g => (g.kind === 'page' ? isPagePath(g.text) : distinctiveTerms(g.text).length > 0))
+
+/** A page gap's text that can be a site path (the `/` page too). */
+const isPagePath = (text: string): boolean => text.trim().length > 0 && text.length <= MAX_PAGE_PATH
 
 /**
  * Each gap with the change merged inside the window that carries the most of its distinctive terms
  * (in its title, description, file paths or diff excerpt); on a tie between changes, the earliest
  * merged, since a gap that begins with a change began with the first one. A page gap ties when the
- * change names its path or one of its files is the page's source. Gaps with no term, and changes
- * merged outside the window, never tie.
+ * change names its path, when one of its files is the page as the docs site `site` serves it (the
+ * changes' repository's docs, docs-site/: `es/x.mdx` is `/es/x`, never `/x`), or when a code file
+ * is named after the page. Gaps with no term, and changes merged outside the window, never tie.
  */
 export function tieGaps(
   gaps: readonly Gap[],
   changes: readonly ChangeText[],
-  window: MergeWindow
+  window: MergeWindow,
+  site?: DocsSite
 ): Tie[] {
   const inside = changes
     .filter(c => (window.from === undefined || c.mergedAt >= window.from) && c.mergedAt < window.to)
@@ -77,7 +85,7 @@ export function tieGaps(
   for (const gap of gaps) {
     let best: Tie | undefined
     for (const change of inside) {
-      const terms = matchedTerms(gap, change)
+      const terms = matchedTerms(gap, change, site)
       if (terms.length > (best?.terms.length ?? 0)) best = { gap, change, terms }
     }
     if (best) ties.push(best)
@@ -85,16 +93,31 @@ export function tieGaps(
   return ties
 }
 
-function matchedTerms(gap: Gap, change: ChangeText): string[] {
+function matchedTerms(gap: Gap, change: ChangeText, site: DocsSite | undefined): string[] {
+  if (gap.kind === 'page') return servesPage(gap.text, change, site) ? [gap.text] : []
   // File paths also without their extension: `flags_file` names `src/flags_file.ts`.
   const files = change.files.flatMap(f => [f, f.replace(/\.[A-Za-z0-9]+$/, '')]).join('\n')
   const texts = [change.title, change.body, files, change.diff]
-  if (gap.kind === 'page') {
-    const page = pageTerms(gap.text)
-    const named = page.paths.some(p => texts.some(t => mentions(t, p)))
-    return named || (page.paths.length > 0 && namesPageFile(change.files, page)) ? [gap.text] : []
-  }
   return distinctiveTerms(gap.text).filter(term => texts.some(t => mentions(t, term)))
+}
+
+const MARKDOWN = /\.mdx?$/i
+
+/**
+ * Whether a change is about the page at `path`: its text names the path, one of its Markdown files
+ * is the page (by the site's routing, never by name: a translation is another page), or a code
+ * file is named after it.
+ */
+function servesPage(path: string, change: ChangeText, site: DocsSite | undefined): boolean {
+  if (!isPagePath(path)) return false
+  const page = pageTerms(path)
+  if (page.paths.some(p => [change.title, change.body, change.diff].some(t => mentions(t, p))))
+    return true
+  const wanted = samePage(path.replace(/[?#].*$/s, ''))
+  const markdown = change.files.filter(f => MARKDOWN.test(f))
+  if (site && markdown.some(f => samePage(pageOf(site, f) ?? '\0') === wanted)) return true
+  const code = change.files.filter(f => !MARKDOWN.test(f))
+  return page.paths.length > 0 && namesPageFile(code, page)
 }
 
 /** A gap's key when its rows are read again (a split range): as the collectors group them. */

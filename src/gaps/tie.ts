@@ -1,9 +1,11 @@
-import type { GitHubApi } from '../github/api.js'
+import { type DocsSite, docsSite, readPlan } from '../docs-site/site.js'
+import { type GitHubApi, describeGitHubError } from '../github/api.js'
+import { readRepoFiles } from '../github/repo-files.js'
 import type { ReadLimits } from '../mintlify/analytics-gaps.js'
 import type { ApiClient } from '../mintlify/client.js'
 import { RecordSigner } from '../records/record.js'
 import { bytes } from '../runner/text.js'
-import { anyTieable, tieGaps, topGaps } from './causes.js'
+import { type ChangeText, type Gap, anyTieable, tieGaps, topGaps } from './causes.js'
 import type { ChangesSettings } from './changes-settings.js'
 import { readChangesSince } from './changes.js'
 import type { Cause, CausesSection, GapsReport } from './report.js'
@@ -49,7 +51,8 @@ export async function tieToChanges(
     return section
   }
   const window = { from: settings.dateFrom?.at, to: settings.dateTo?.at ?? deps.now }
-  const read = await readChangesSince(deps.github(), {
+  const github = deps.github()
+  const read = await readChangesSince(github, {
     owner: changes.owner,
     repo: changes.repo,
     projectId: settings.projectId,
@@ -63,7 +66,8 @@ export async function tieToChanges(
     githubRequests: read.requests
   })
   section.notices.push(...read.notices)
-  const ties = tieGaps(gaps, read.changes, window)
+  const site = await changesSite(github, gaps, read.changes, section)
+  const ties = tieGaps(gaps, read.changes, window, site)
   const split = await splitAtMerges(ties, {
     client: deps.client,
     projectId: settings.projectId,
@@ -79,6 +83,35 @@ export async function tieToChanges(
   section.splitRequests = split.requests
   section.notices.push(...split.notices)
   return section
+}
+
+/**
+ * The docs site of the changes' repository, for tying page gaps to the files that are those pages
+ * (docs-site/): one tree read and its configuration, only when a page gap and a Markdown file are
+ * there to tie. Undefined, said in a notice, when its pages cannot be told.
+ */
+async function changesSite(
+  github: GitHubApi,
+  gaps: readonly Gap[],
+  changes: readonly ChangeText[],
+  section: CausesSection
+): Promise<DocsSite | undefined> {
+  const near = changes.flatMap(c => c.files).filter(f => /\.mdx?$/i.test(f))
+  if (!gaps.some(g => g.kind === 'page') || !near.length) return undefined
+  try {
+    const tree = await readRepoFiles(github, paths => readPlan(paths, near))
+    section.githubRequests += tree.requests
+    const site = docsSite(tree, tree.texts, near)
+    if (!site.unsure) return site
+    section.notices.push(
+      `Page gaps tie only to changes that name their path: ${site.unsure}, so which site page a changed file is cannot be told.`
+    )
+  } catch (error) {
+    section.notices.push(
+      `Page gaps tie only to changes that name their path: the repository's files could not be listed (${describeGitHubError(error)}).`
+    )
+  }
+  return undefined
 }
 
 /** The `causes` output's most bytes: GitHub keeps an output to 1 MB a job, shared with the rest. */

@@ -40,10 +40,12 @@ export interface GitHubApi {
     change: { title?: string; body?: string; state?: 'open' | 'closed' }
   ): Promise<IssueRecord>
   /**
-   * The names of a folder's entries on the default branch (`''`: the root); one request. None for a
-   * folder the repository does not have (404 on a readable repository's subfolder).
+   * Every file path of the default branch, in one request (GitHub's recursive tree); `truncated`
+   * when GitHub listed only part of a very large tree.
    */
-  folderNames(path: string): Promise<string[]>
+  treePaths(): Promise<{ paths: string[]; truncated: boolean }>
+  /** A file's text on the default branch, or undefined when there is no such file (or it is no text). */
+  fileText(path: string): Promise<string | undefined>
   /** A review's inline comments: the first PAGE_SIZE, oldest first. */
   reviewComments(pull: number, review: number): Promise<ReviewComment[]>
 }
@@ -399,23 +401,33 @@ export function connectGitHub(
           : []
       )
     },
-    async folderNames(path) {
-      // The root has no documented contents path: the default branch's own tree lists it.
-      if (!path) {
-        const { data } = await octokit.rest.git.getTree({ owner, repo, tree_sha: 'HEAD' })
-        return data.tree.map(entry => entry.path).filter((p): p is string => typeof p === 'string')
+    async treePaths() {
+      const { data } = await octokit.rest.git.getTree({
+        owner,
+        repo,
+        tree_sha: 'HEAD',
+        recursive: 'true'
+      })
+      const entries = Array.isArray(data.tree) ? data.tree : []
+      return {
+        paths: entries
+          .filter(e => e?.type === 'blob' && typeof e.path === 'string')
+          .map(e => e.path as string),
+        truncated: data.truncated === true
       }
+    },
+    async fileText(path) {
       const data = await octokit.rest.repos.getContent({ owner, repo, path }).then(
         answer => answer.data,
         (error: unknown) => {
-          if (notFound(error)) return []
+          if (notFound(error)) return undefined
           throw error
         }
       )
-      // A file's path answers with the file, not a list: it is no folder.
-      return Array.isArray(data)
-        ? data.map(entry => entry.name).filter((name): name is string => typeof name === 'string')
-        : []
+      if (!data || Array.isArray(data) || data.type !== 'file' || !('content' in data))
+        return undefined
+      if (data.encoding !== 'base64' || typeof data.content !== 'string') return undefined
+      return Buffer.from(data.content, 'base64').toString('utf8')
     },
     close: () => transport.close()
   }

@@ -132,9 +132,14 @@ export class DocsPulls {
     )
   }
 
-  /** The names in a folder of the docs repository's default branch (`''`: its root). */
-  folderNames(where: Pick<DocsPull, 'owner' | 'repo'>, path: string): Promise<string[]> {
-    return this.call(where, docs => docs.folderNames(path), 'contents and pull requests')
+  /** Every file path of the docs repository's default branch: one request (GitHub's recursive tree). */
+  tree(where: Pick<DocsPull, 'owner' | 'repo'>): Promise<{ paths: string[]; truncated: boolean }> {
+    return this.call(where, docs => docs.treePaths(), 'contents and pull requests')
+  }
+
+  /** A file's text on the docs repository's default branch; undefined when there is none. */
+  fileText(where: Pick<DocsPull, 'owner' | 'repo'>, path: string): Promise<string | undefined> {
+    return this.call(where, docs => docs.fileText(path), 'contents and pull requests')
   }
 
   comments(where: DocsPull): Promise<IssueComment[]> {

@@ -69,6 +69,8 @@ export interface ReaderImpact {
   after: (number | null)[]
   /** The comment on the docs pull request (`impact-comment: pr`). */
   commentUrl?: string
+  /** Why its pages could not be told (no docs root, a site built elsewhere): nothing was measured. */
+  unsure?: string
 }
 
 /** What each figure of a ReaderImpact counts, in order. */
@@ -348,6 +350,9 @@ function checkedDays(value: unknown): Pick<ProjectLedger, 'startsByDay'> {
   return { startsByDay: days }
 }
 
+/** An impact's `unsure` is kept up to this many characters: it is one line. */
+const MAX_UNSURE = 300
+
 /** A measured impact: whole, non-negative figures (or null), one per measure; anything else dropped. */
 /** Shown on the dashboard: the reason is cut to MAX_KEPT_WHY characters. */
 const MAX_KEPT_WHY = 200
@@ -381,7 +386,17 @@ function checkedImpact(value: unknown): Pick<LedgerJob, 'impact'> {
     typeof i.commentUrl === 'string' && i.commentUrl.startsWith('https://')
       ? i.commentUrl
       : undefined
-  return { impact: { at: num(i.at), days, before, after, ...(url ? { commentUrl: url } : {}) } }
+  const unsure = typeof i.unsure === 'string' ? i.unsure.slice(0, MAX_UNSURE) : undefined
+  return {
+    impact: {
+      at: num(i.at),
+      days,
+      before,
+      after,
+      ...(url ? { commentUrl: url } : {}),
+      ...(unsure ? { unsure } : {})
+    }
+  }
 }
 
 /** The UTC day of a time, as `startsByDay` keys it. */

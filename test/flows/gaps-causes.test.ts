@@ -15,6 +15,7 @@ import {
   renameRepository
 } from '../support/gaps-causes-world.js'
 import { runInProcess } from '../support/run-in-process.js'
+import { holdLayout } from '../fixtures/docs-sites.js'
 import { VirtualClock } from '../support/virtual-clock.js'
 
 const clock = new VirtualClock()
@@ -358,6 +359,87 @@ describe('the gaps sub-action ties gaps to changes (changes-since)', () => {
       'feedback'
     ])
     expect(byText(causesOf(result.outputs), '/cli/flags')).toMatchObject({ before: 0, after: 8 })
+  })
+
+  it('a page gap ties to the file that is that page on the site, from one tree read: a translation is another page', async () => {
+    repo = renameRepository(servers.gh)
+    const pull = (number: number, title: string, files: string[], mergedAt: string) => {
+      const made = servers.gh.addPull(APP, {
+        number,
+        title,
+        body: 'Docs.',
+        files: files.map(filename => ({ filename, additions: 20 })),
+        mergedAt: Date.parse(mergedAt)
+      })
+      servers.gh.mergePull(APP, made)
+      return { sha: made.mergeCommit ?? '', pr: number, title }
+    }
+    // Merged before the rename: under name matching, the translation would take the English gap.
+    const translation = pull(
+      130,
+      'Translate the flag reference',
+      ['apps/docs/es/cli/flags.mdx', 'apps/docs/fr/cli/flags.mdx', '.changeset/flags.md'],
+      '2026-11-05T12:00:00Z'
+    )
+    const english = pull(
+      131,
+      'Reword the flag reference',
+      ['apps/docs/cli/flags.mdx'],
+      '2026-11-07T12:00:00Z'
+    )
+    holdLayout(servers.gh, APP, {
+      paths: [
+        'README.md',
+        '.changeset/flags.md',
+        'apps/docs/docs.json',
+        'apps/docs/cli/flags.mdx',
+        'apps/docs/es/cli/flags.mdx',
+        'apps/docs/fr/cli/flags.mdx',
+        'src/cli/flags.ts'
+      ],
+      texts: { 'apps/docs/docs.json': JSON.stringify({ navigation: { pages: ['cli/flags'] } }) }
+    })
+    dashboardWithLedger(servers.gh, [translation, english, ...ledgerWith(repo, [])])
+    const result = await run()
+    expect(result.code).toBe(0)
+    // The English page's own file, the earliest change that is the page; not the translation.
+    expect(byText(causesOf(result.outputs), '/cli/flags')).toMatchObject({ pr: 131 })
+    // The docs root two folders deep, found in one tree read and its docs.json.
+    const reads = githubCalls().filter(c => /git\/trees|contents/.test(c))
+    expect(reads).toEqual([
+      `GET /repos/${APP}/git/trees/HEAD`,
+      `GET /repos/${APP}/contents/apps%2Fdocs%2Fdocs.json`
+    ])
+    const report = JSON.parse(
+      readFileSync(path.join(result.workspace, 'mintlify-gaps.json'), 'utf8')
+    )
+    expect(report.causes.githubRequests).toBe(githubCalls().length)
+  })
+
+  it('a page gap with no docs root in the changes’ repository ties only by its path or a code file, and says so', async () => {
+    repo = renameRepository(servers.gh)
+    const made = servers.gh.addPull(APP, {
+      number: 131,
+      title: 'Reword the flag reference',
+      body: 'Docs.',
+      files: [{ filename: 'docs/cli/flags.mdx', additions: 20 }],
+      mergedAt: Date.parse('2026-11-07T12:00:00Z')
+    })
+    servers.gh.mergePull(APP, made)
+    servers.gh.trees.set(APP, ['README.md', 'docs/cli/flags.mdx', 'src/cli/flags.ts'])
+    dashboardWithLedger(servers.gh, [
+      { sha: made.mergeCommit ?? '', pr: 131, title: 'Reword the flag reference' },
+      ...ledgerWith(repo, [])
+    ])
+    const result = await run()
+    expect(result.code).toBe(0)
+    expect(byText(causesOf(result.outputs), '/cli/flags')).toMatchObject({ pr: 123 })
+    const report = JSON.parse(
+      readFileSync(path.join(result.workspace, 'mintlify-gaps.json'), 'utf8')
+    )
+    expect(report.causes.notices).toContain(
+      'Page gaps tie only to changes that name their path: the repository holds no docs.json or mint.json, so which site page a changed file is cannot be told.'
+    )
   })
 
   it('without changes-since nothing is tied and GitHub is never asked', async () => {

@@ -14,6 +14,12 @@ import type { RunResult } from '../support/run-action.js'
 import { IMPACT_MARKER } from '../../src/agent/impact/comment.js'
 import { measuringStep } from '../support/impact-runs.js'
 import { runInProcess } from '../support/run-in-process.js'
+import {
+  GENERATED_SITE,
+  LANGUAGES_SITE,
+  MONOREPO_SITE,
+  holdLayout
+} from '../fixtures/docs-sites.js'
 import { VirtualClock } from '../support/virtual-clock.js'
 
 const HOUR = 3_600_000
@@ -87,7 +93,7 @@ const row = (body: string, label: string): string =>
   body.split('\n').find(l => l.startsWith(`| ${label} |`)) ?? ''
 
 describe('reader impact of merged docs pull requests', () => {
-  it('the rename world: searches for the new flag found nothing until the docs merged, and the renamed page took the old one’s readers', async () => {
+  it('the rename world: searches for the new flag found nothing until the docs merged, and the renamed page, read at its old path before the merge, kept the old one’s readers', async () => {
     const { pull, codeMergedAt, docsMergedAt } = await documented(10 * DAY)
     sim.answerByRange(renameWorld(codeMergedAt, docsMergedAt).answer)
     await until(dueAt(docsMergedAt))
@@ -113,21 +119,23 @@ describe('reader impact of merged docs pull requests', () => {
       [day(mergeDay - 14 * DAY), day(mergeDay)],
       [day(mergeDay + DAY), day(mergeDay + 15 * DAY)]
     ])
-    expect(body).toContain('- **Pages**: `/cli/commands`, `/cli/watch`')
+    // The renamed page is read at its old path before the merge, its new one after.
+    expect(body).toContain('- **Pages**: `/cli/commands`, `/cli/follow` → `/cli/watch`')
     expect(body).toContain('- **Terms**: `--follow`, `--watch`')
-    // 40 a day on the commands page before; 40 + 30 on the renamed page after, for 14 days.
-    expect(row(body, 'Human page views')).toBe('| Human page views | 560 | 980 | ↑ +420 (+75%) |')
+    // 40 a day on the commands page and 30 on the renamed page, before as after, for 14 days: the
+    // rename moved its readers, it did not add any.
+    expect(row(body, 'Human page views')).toBe('| Human page views | 980 | 980 | → same |')
     expect(row(body, 'Human visitors (per page, summed)')).toBe(
-      '| Human visitors (per page, summed) | 336 | 588 | ↑ +252 (+75%) |'
+      '| Human visitors (per page, summed) | 588 | 588 | → same |'
     )
     expect(row(body, 'AI visitors (per page, summed)')).toBe(
-      '| AI visitors (per page, summed) | 42 | 109 | ↑ +67 (+160%) |'
+      '| AI visitors (per page, summed) | 109 | 109 | → same |'
     )
     // Two a day on the commands page from the code merge to the docs' (10 days); two in 14 days after.
     expect(row(body, 'Thumbs-down')).toBe('| Thumbs-down | 20 | 2 | ↓ −18 (−90%) |')
     // A rate is as few as its thumbs-down: 20 before is enough to show a direction.
     expect(row(body, 'Thumbs-down per 100 human views')).toBe(
-      '| Thumbs-down per 100 human views | 3.6 | 0.2 | ↓ −3.4 (−94%) |'
+      '| Thumbs-down per 100 human views | 2.0 | 0.2 | ↓ −1.8 (−90%) |'
     )
     // 6 + 2 searches a day for the new name with no click for 10 days; clicked after.
     expect(row(body, 'Searches for its terms with no result clicked')).toBe(
@@ -139,11 +147,11 @@ describe('reader impact of merged docs pull requests', () => {
     expect(body).not.toMatch(/improv|helped|better|worse|success/i)
     // Remembered, and shown on the dashboard.
     const impact = jobOf(pull)?.impact
-    expect(impact?.before).toEqual([560, 336, 42, 20, 80, 10])
+    expect(impact?.before).toEqual([980, 588, 109, 20, 80, 10])
     expect(impact?.after).toEqual([980, 588, 109, 2, 0, 0])
     expect(impact?.commentUrl).toContain(`/pull/${pull.number}#issuecomment-`)
     expect(dashboard()).toContain('#### Reader impact of merged docs pull requests')
-    expect(dashboard()).toContain('| 560 → 980 ↑ | 336 → 588 ↑ | 20 → 2 ↓ | 80 → 0 ↓ | 10 → 0 ↓ |')
+    expect(dashboard()).toContain('| 980 → 980 → | 588 → 588 → | 20 → 2 ↓ | 80 → 0 ↓ | 10 → 0 ↓ |')
   })
 
   it('a folder the docs pull request removed is no docs root, and no reason not to measure it', async () => {
@@ -156,7 +164,9 @@ describe('reader impact of merged docs pull requests', () => {
     expect(run.code).toBe(0)
     expect(run.log).not.toContain('could not read the files')
     expect(impactComments(pull)).toHaveLength(1)
-    expect(impactComments(pull)[0]?.body).toContain('- **Pages**: `/cli/commands`, `/cli/watch`')
+    expect(impactComments(pull)[0]?.body).toContain(
+      '- **Pages**: `/cli/commands`, `/cli/follow` → `/cli/watch`'
+    )
     expect(jobOf(pull)?.impact).toBeDefined()
   })
 
@@ -432,6 +442,164 @@ describe('reader impact of merged docs pull requests', () => {
     expect(jobOf(gone.pull)?.impact).toBeUndefined()
     expect(impactComments(next.pull)).toHaveLength(1)
     expect(jobOf(next.pull)?.impact).toBeDefined()
+  })
+
+  it('a monorepo’s docs two folders deep: its pages measured, changesets, agent skills and notes not', async () => {
+    holdLayout(gh, DOCS, MONOREPO_SITE)
+    const { pull, codeMergedAt, docsMergedAt } = await documented(2 * DAY, {
+      files: [
+        { filename: '.changeset/brave-lions.md', status: 'added' },
+        { filename: '.claude/skills/release/SKILL.md' },
+        { filename: 'packages/web/README.md' },
+        { filename: 'apps/docs/README.md' },
+        { filename: 'apps/docs/sdk/index.mdx' },
+        {
+          filename: 'apps/docs/sdk/client.md',
+          status: 'renamed',
+          previous_filename: 'apps/docs/sdk/old-client.md'
+        },
+        { filename: 'apps/docs/snippets/install.mdx' }
+      ]
+    })
+    sim.answerByRange(renameWorld(codeMergedAt, docsMergedAt).answer)
+    await until(dueAt(docsMergedAt))
+    gh.requests.length = 0
+    const run = await measure()
+    expect(run.code).toBe(0)
+    expect(impactComments(pull)[0]?.body).toContain(
+      '- **Pages**: `/sdk`, `/sdk/old-client` → `/sdk/client`'
+    )
+    // One tree read and the docs root's docs.json, however deep the root.
+    const reads = gh.requests.filter(r => /git\/trees|contents/.test(r.path)).map(r => r.path)
+    expect(reads).toEqual([
+      `/repos/${DOCS}/git/trees/HEAD`,
+      `/repos/${DOCS}/contents/apps%2Fdocs%2Fdocs.json`
+    ])
+    expect(gh.requests.find(r => r.path.endsWith('/git/trees/HEAD'))?.query.recursive).toBeDefined()
+  })
+
+  it('a pull request touching only files Mintlify never serves spends no analytics request on pages', async () => {
+    holdLayout(gh, DOCS, LANGUAGES_SITE)
+    const notPages = [
+      { filename: 'CONTRIBUTING.md' },
+      { filename: 'README.md' },
+      { filename: '.github/pull_request_template.md' },
+      { filename: '.agents/notes.md' },
+      { filename: 'drafts/next.mdx', status: 'added' as const },
+      { filename: 'guides/retry.draft.mdx' },
+      { filename: 'snippets/plan.mdx' }
+    ]
+    const tidy = await documented(2 * DAY, { title: 'Tidy up', files: notPages })
+    const termed = await documented(2 * DAY, { files: notPages })
+    await until(dueAt(termed.docsMergedAt))
+    sim.reset()
+    const run = await measure()
+    expect(run.code).toBe(0)
+    // No page, no term: nothing. No page, two terms: the searches and questions only.
+    expect(
+      analytics()
+        .map(e => e.route)
+        .sort()
+    ).toEqual(['assistant', 'assistant', 'searches', 'searches'])
+    expect(besideRecord(gh.commentsOn(tidy.pull.number, DOCS))).toEqual([])
+    expect(impactComments(termed.pull)[0]?.body).toContain('- **Pages**: none')
+    expect(impactComments(termed.pull)[0]?.body).not.toContain('/contributing')
+  })
+
+  it('pages in language folders are their own language’s pages; a spec change measures the operation pages the navigation names from it', async () => {
+    holdLayout(gh, DOCS, LANGUAGES_SITE)
+    const { pull, codeMergedAt, docsMergedAt } = await documented(2 * DAY, {
+      files: [
+        { filename: 'es/advanced-support.mdx' },
+        { filename: 'index.mdx' },
+        { filename: 'guides/index.mdx' },
+        { filename: 'api/openapi.json' }
+      ]
+    })
+    sim.answerByRange(renameWorld(codeMergedAt, docsMergedAt).answer)
+    await until(dueAt(docsMergedAt))
+    expect((await measure()).code).toBe(0)
+    const body = impactComments(pull)[0]?.body ?? ''
+    // The operation pages the navigation names from the changed spec, at the paths Mintlify
+    // builds from its tags and summaries (read with one more request).
+    expect(body).toContain(
+      '- **Pages**: `/`, `/es/advanced-support`, `/guides`, `/api-reference/users/create-a-user-admins`, `/api-reference/users/list-users`'
+    )
+    expect(body).not.toContain('OpenAPI pages')
+    expect(gh.requests.map(r => r.path)).toContain(`/repos/${DOCS}/contents/api%2Fopenapi.json`)
+  })
+
+  for (const [shape, layout, line] of [
+    [
+      'a site built from a generated folder',
+      GENERATED_SITE,
+      'Not measured: the navigation of docs.json names 6 pages no file under the repository root serves: the site seems built from another folder'
+    ],
+    [
+      'no docs root',
+      { paths: ['README.md', 'guides/a.mdx'], texts: {} },
+      'Not measured: the repository holds no docs.json or mint.json'
+    ]
+  ] as const)
+    it(`${shape}: said in one line in the comment and on the dashboard, and no analytics request spent`, async () => {
+      holdLayout(gh, DOCS, layout)
+      const { pull, docsMergedAt } = await documented(2 * DAY, {
+        files: [{ filename: 'intro.mdx' }, { filename: 'guides/a.mdx' }]
+      })
+      await until(dueAt(docsMergedAt))
+      sim.reset()
+      const run = await measure()
+      expect(run.code).toBe(0)
+      expect(analytics()).toHaveLength(0)
+      const body = impactComments(pull)[0]?.body ?? ''
+      expect(body.split('\n').filter(l => l.includes('Not measured'))).toHaveLength(1)
+      expect(body).toContain(line)
+      expect(body).not.toContain('| Measure |')
+      expect(dashboard()).toContain(line)
+      expect(jobOf(pull)?.impact?.unsure).toBeDefined()
+      // Remembered: not tried again.
+      sim.reset()
+      expect((await measure()).code).toBe(0)
+      expect(impactComments(pull)).toHaveLength(1)
+    })
+
+  it('a tree too large for GitHub to list whole: its docs root found in the part listed, or said unsure', async () => {
+    const many = Array.from({ length: 50 }, (_, i) => `assets/${i}.png`)
+    gh.trees.set(DOCS, [...RENAME_DOCS_TREE, ...many])
+    gh.truncatedTrees.set(DOCS, 20)
+    const listed = await documented(2 * DAY)
+    await until(dueAt(listed.docsMergedAt))
+    expect((await measure()).code).toBe(0)
+    expect(impactComments(listed.pull)[0]?.body).toContain('`/cli/commands`')
+    // The docs root past what GitHub listed: not guessed.
+    gh.trees.set(DOCS, [...many, ...RENAME_DOCS_TREE])
+    const unlisted = await documented(2 * DAY)
+    await until(dueAt(unlisted.docsMergedAt))
+    sim.reset()
+    expect((await measure()).code).toBe(0)
+    expect(analytics()).toHaveLength(0)
+    expect(impactComments(unlisted.pull)[0]?.body).toContain(
+      'Not measured: the repository is too large for GitHub to list in one read'
+    )
+  })
+
+  it('very long page paths: the comment stays under GitHub’s limit, and the measurement is remembered', async () => {
+    const long = Array.from(
+      { length: 12 },
+      (_, i) => `docs/${String(i).padStart(2, '0')}${'x'.repeat(950)}.mdx`
+    )
+    gh.trees.set(DOCS, [...RENAME_DOCS_TREE, ...long])
+    const { pull, codeMergedAt, docsMergedAt } = await documented(2 * DAY, {
+      files: long.map(filename => ({ filename, status: 'added' as const }))
+    })
+    sim.answerByRange(renameWorld(codeMergedAt, docsMergedAt).answer)
+    await until(dueAt(docsMergedAt))
+    expect((await measure()).code).toBe(0)
+    const body = impactComments(pull)[0]?.body ?? ''
+    expect(body.length).toBeGreaterThan(0)
+    expect(body.length).toBeLessThan(65_536)
+    expect(body).toContain('and 2 more')
+    expect(jobOf(pull)?.impact?.commentUrl).toBeDefined()
   })
 
   it('every GitHub call of the suite matches GitHub’s OpenAPI description', () => {

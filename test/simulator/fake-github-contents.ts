@@ -1,18 +1,39 @@
+/** What the fake knows of repositories' default branches. */
+export interface ContentStore {
+  /** The files of a repository's default branch, by `owner/repo`. */
+  trees: ReadonlyMap<string, readonly string[]>
+  /** Files' texts, by `owner/repo:path` (a file of `trees` not here is empty). */
+  texts: ReadonlyMap<string, string>
+  /** Repositories whose recursive tree GitHub lists only in part (`truncated`): the first n files. */
+  truncatedTrees: ReadonlyMap<string, number>
+}
+
 /**
- * `GET /repos/{owner}/{repo}/contents/{path}` of the fake GitHub, and the root's tree
- * (`git/trees/HEAD`): a folder's entries, or a file,
- * from the files a repository holds on its default branch (`trees`, by `owner/repo`). An answer,
- * `null` when a failure was sent, or undefined when the route is another.
+ * `GET /repos/{owner}/{repo}/contents/{path}` of the fake GitHub, and the default branch's tree
+ * (`git/trees/HEAD`, the root's entries or, with `recursive`, every file): a folder's entries, or a
+ * file with its text, from the files a repository holds on its default branch. An answer, `null`
+ * when a failure was sent, or undefined when the route is another.
  */
 export async function contentsRoute(
-  trees: ReadonlyMap<string, readonly string[]>,
+  store: ContentStore,
   route: string,
+  url: URL,
   fail: (name: string) => Promise<boolean>
 ): Promise<{ status: number; body: unknown } | null | undefined> {
+  const trees = store.trees
   const tree = /^\/repos\/([^/]+\/[^/]+)\/git\/trees\/HEAD$/.exec(route)
   if (tree) {
+    const repo = tree[1] as string
+    // GitHub takes any value of `recursive` as asking for the whole tree.
+    if (url.searchParams.has('recursive')) {
+      if (await fail('tree')) return null
+      return {
+        status: 200,
+        body: wholeTree(repo, trees.get(repo) ?? [], store.truncatedTrees.get(repo))
+      }
+    }
     if (await fail('contents')) return null
-    return { status: 200, body: rootTree(tree[1] as string, trees.get(tree[1] as string) ?? []) }
+    return { status: 200, body: rootTree(repo, trees.get(repo) ?? []) }
   }
   const m = /^\/repos\/([^/]+\/[^/]+)\/contents\/(.+)$/.exec(route)
   if (!m) return undefined
@@ -21,8 +42,10 @@ export async function contentsRoute(
   const path = decodeURIComponent(m[2] as string).replace(/\/+$/, '')
   const files = trees.get(repo) ?? []
   const notFound = { status: 404, body: { message: 'Not Found' } }
-  if (files.includes(path))
-    return { status: 200, body: { ...entry(repo, path, 'file'), content: '', encoding: 'base64' } }
+  if (files.includes(path)) {
+    const content = Buffer.from(store.texts.get(`${repo}:${path}`) ?? '').toString('base64')
+    return { status: 200, body: { ...entry(repo, path, 'file'), content, encoding: 'base64' } }
+  }
   const prefix = path ? `${path}/` : ''
   const names = new Map<string, 'file' | 'dir'>()
   for (const file of files) {
@@ -44,12 +67,36 @@ function rootTree(repo: string, files: readonly string[]): Record<string, unknow
     const [name, ...rest] = file.split('/')
     if (name) names.set(name, rest.length ? 'tree' : 'blob')
   }
+  return treeBody(repo, [...names], false)
+}
+
+/**
+ * `GET /repos/{owner}/{repo}/git/trees/HEAD?recursive=1`: every folder and file, as GitHub lists
+ * them; with `limit`, only that many files and `truncated`.
+ */
+function wholeTree(repo: string, all: readonly string[], limit?: number): Record<string, unknown> {
+  const files = limit === undefined ? all : all.slice(0, limit)
+  const folders = new Set<string>()
+  for (const file of files) {
+    const parts = file.split('/')
+    for (let i = 1; i < parts.length; i++) folders.add(parts.slice(0, i).join('/'))
+  }
+  const entries = [...folders].map(f => [f, 'tree'] as const)
+  return treeBody(repo, [...entries, ...files.map(f => [f, 'blob'] as const)], limit !== undefined)
+}
+
+/** A tree answer of these entries, as GitHub writes one. */
+function treeBody(
+  repo: string,
+  entries: readonly (readonly [string, 'blob' | 'tree'])[],
+  truncated: boolean
+): Record<string, unknown> {
   const sha = 'd'.repeat(40)
   return {
     sha,
     url: `https://api.github.com/repos/${repo}/git/trees/${sha}`,
-    truncated: false,
-    tree: [...names].map(([path, type]) => ({
+    truncated,
+    tree: entries.map(([path, type]) => ({
       path,
       mode: type === 'tree' ? '040000' : '100644',
       type,

@@ -61,7 +61,8 @@ export class FakeGitHub {
   /**
    * Status to answer instead, by route name: 'create-comment', 'update-comment', 'list-comments',
    * 'permission', 'repo-comments', 'pull-files', 'pull', 'update-pull', 'request-reviewers', 'compare', 'commit',
-   * 'commit-pulls', 'review-comments', 'graphql', 'pull-activity' (GraphQL's timelineItems).
+   * 'commit-pulls', 'review-comments', 'graphql', 'pull-activity' (GraphQL's timelineItems),
+   * 'contents', 'tree' (the recursive tree).
    * Every time, or with `times` only that many times, after which the route answers again.
    */
   readonly failures = new Map<string, number | { status: number; times: number }>()
@@ -82,6 +83,10 @@ export class FakeGitHub {
   readonly hiddenRepos = new Set<string>()
   /** The files of a repository's default branch, by `owner/repo`, for its contents route. */
   readonly trees = new Map<string, string[]>()
+  /** Files' texts, by `owner/repo:path`, for the contents route (a file of `trees` not here is empty). */
+  readonly texts = new Map<string, string>()
+  /** Repositories whose recursive tree is listed only in part, by `owner/repo`: the first n files. */
+  readonly truncatedTrees = new Map<string, number>()
   /** Issues of the run's repository, by number (numbers from 500 on, apart from comments' issues). */
   readonly issues = new Map<number, FakeIssue>()
   /**
@@ -144,6 +149,8 @@ export class FakeGitHub {
     this.branches.clear()
     this.hiddenRepos.clear()
     this.trees.clear()
+    this.texts.clear()
+    this.truncatedTrees.clear()
     this.issues.clear()
     this.tokenUsers.clear()
     this.refusedTokens.clear()
@@ -337,7 +344,7 @@ export class FakeGitHub {
       return send(200, await answerGraphQL(this, record.body as GraphQLRequest, viewer))
     }
     if (req.method === 'GET') {
-      const contents = await contentsRoute(this.trees, route, fail)
+      const contents = await contentsRoute(this, route, url, fail)
       if (contents === null) return
       if (contents) return send(contents.status, contents.body)
       const answer = await changeRoute(this, route, url, fail, c => this.view(c))

@@ -12,13 +12,14 @@ const SRC = path.join(ROOT, 'src')
 
 /**
  * A room may import from the rooms before it in this list, never from one after it or beside it:
- * the plumbing knows no feature, the service client, GitHub and the signed records (the ledger's
- * format, which the agent writes and the gaps sub-action reads) know nothing of each other, and no
+ * the plumbing knows no feature, the service client, GitHub, the signed records (the ledger's
+ * format, which the agent writes and the gaps sub-action reads) and the docs site's routing (which
+ * site page a docs file is, for both) know nothing of each other, and no
  * action's flows reach into another's.
  */
 const LAYERS: readonly string[][] = [
   ['runner'],
-  ['mintlify', 'github', 'records'],
+  ['mintlify', 'github', 'records', 'docs-site'],
   ['agent', 'visitors', 'gaps']
 ]
 

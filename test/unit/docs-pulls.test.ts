@@ -86,10 +86,10 @@ describe('the door to the docs repository: one access check', () => {
     expect(gh.requests).toHaveLength(0)
   })
 
-  it('names the contents too where the call reads them (a pull request’s files, a folder)', async () => {
+  it('names the contents too where the call reads them (a pull request’s files, the tree, a file)', async () => {
     gh.refusedTokens.set('ghp_docs', 403)
     const docs = door(OWN)
-    for (const call of [docs.files(PULL, 1), docs.folderNames(DOCS, '')])
+    for (const call of [docs.files(PULL, 1), docs.tree(DOCS), docs.fileText(DOCS, 'docs.json')])
       expect((await failure(call)).grant('read')).toBe(
         " Give 'docs-token' read access to the contents and pull requests of acme/docs."
       )

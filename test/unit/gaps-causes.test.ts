@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { readChanges, readMergedPulls } from '../../src/github/changes.js'
 import { type ChangeText, type Gap, tieGaps } from '../../src/gaps/causes.js'
+import { docsSite } from '../../src/docs-site/site.js'
 import { diffExcerpt } from '../../src/gaps/changes.js'
 import type { Cause } from '../../src/gaps/report.js'
 import { distinctiveTerms, mentions, namesPageFile, pageTerms } from '../../src/runner/terms.js'
@@ -160,10 +161,57 @@ describe('tying gaps to changes', () => {
     expect(
       tieGaps([gap('search', 'watch mode'), gap('search', 'rate limit')], [c], WINDOW)
     ).toEqual([])
-    expect(tieGaps([gap('page', '/guides/sso')], [c], WINDOW)[0]?.terms).toEqual(['/guides/sso'])
+    const site = docsSite(
+      { paths: ['docs/docs.json', 'docs/guides/sso.mdx'], truncated: false },
+      new Map(),
+      []
+    )
+    expect(tieGaps([gap('page', '/guides/sso')], [c], WINDOW, site)[0]?.terms).toEqual([
+      '/guides/sso'
+    ])
+    // Which page a Markdown file is, only the site's routing says: without it, no file ties.
+    expect(tieGaps([gap('page', '/guides/sso')], [c], WINDOW)).toEqual([])
     const named = change({ body: 'Moved /guides/sso to /auth/sso.' })
     expect(tieGaps([gap('page', '/guides/sso')], [named], WINDOW)).toHaveLength(1)
     expect(tieGaps([gap('page', '/')], [named], WINDOW)).toEqual([])
+  })
+
+  it('ties a page to the file that is it on the site: its own language, index pages, the / page, long paths', () => {
+    const long = `guides/${'x'.repeat(120)}`
+    const site = docsSite(
+      {
+        paths: [
+          'docs.json',
+          'index.mdx',
+          'advanced-support.mdx',
+          'es/advanced-support.mdx',
+          'fr/advanced-support.mdx',
+          'guides/index.mdx',
+          `${long}.mdx`,
+          'CONTRIBUTING.md'
+        ],
+        truncated: false
+      },
+      new Map(),
+      []
+    )
+    const translation = change({
+      pr: 5,
+      files: ['es/advanced-support.mdx', 'fr/advanced-support.mdx']
+    })
+    const english = change({ pr: 6, files: ['advanced-support.mdx'] })
+    const home = change({ pr: 7, files: ['index.mdx', 'guides/index.mdx', `${long}.mdx`] })
+    const notes = change({ pr: 8, files: ['CONTRIBUTING.md'] })
+    const tied = (path: string) =>
+      tieGaps([gap('page', path)], [translation, english, home, notes], WINDOW, site).map(
+        t => t.change.pr
+      )
+    expect(tied('/advanced-support')).toEqual([6])
+    expect(tied('/es/advanced-support')).toEqual([5])
+    expect(tied('/')).toEqual([7])
+    expect(tied('/guides')).toEqual([7])
+    expect(tied(`/${long}`)).toEqual([7])
+    expect(tied('/contributing')).toEqual([])
   })
 })
 

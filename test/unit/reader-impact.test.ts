@@ -1,13 +1,16 @@
 import { describe, expect, it } from 'vitest'
-import { renderImpactComment } from '../../src/agent/impact/comment.js'
-import { direction, impactCell } from '../../src/agent/ledger/impact-table.js'
-import { findDocsRoot, pagesOf, sitePath } from '../../src/agent/impact/pages.js'
+import {
+  IMPACT_MARKER,
+  MAX_COMMENT_CHARS,
+  renderImpactComment,
+  renderUnsureComment
+} from '../../src/agent/impact/comment.js'
+import { direction, impactCell, renderImpactTable } from '../../src/agent/ledger/impact-table.js'
 import { measureWindows } from '../../src/agent/impact/measure.js'
 import { RequestBudget } from '../../src/mintlify/budget.js'
 import type { ApiClient } from '../../src/mintlify/client.js'
 import { mentions, termsOf } from '../../src/agent/impact/terms.js'
 import { dueForImpact, impactWindows } from '../../src/agent/impact/windows.js'
-import type { ChangedFile } from '../../src/github/api.js'
 import {
   IMPACT_MEASURES,
   type LedgerJob,
@@ -22,68 +25,8 @@ import { RecordSigner } from '../../src/records/record.js'
 
 const DAY = 86_400_000
 const NOW = Date.UTC(2026, 10, 24, 12)
-const file = (path: string, over: Partial<ChangedFile> = {}): ChangedFile => ({
-  path,
-  status: 'modified',
-  additions: 1,
-  deletions: 0,
-  ...over
-})
-
-describe('docs files as site paths', () => {
-  it('maps pages as Mintlify serves them: extension dropped, index to its folder, under the docs root', () => {
-    expect(sitePath('guides/retry.mdx', '')).toBe('/guides/retry')
-    expect(sitePath('guides/retry.md', '')).toBe('/guides/retry')
-    expect(sitePath('index.mdx', '')).toBe('/')
-    expect(sitePath('guides/index.mdx', '')).toBe('/guides')
-    expect(sitePath('docs/guides/retry.mdx', 'docs')).toBe('/guides/retry')
-    expect(sitePath('docs/index.md', 'docs')).toBe('/')
-  })
-
-  it('is no page: snippets, other files, files outside the root, odd paths', () => {
-    expect(sitePath('snippets/flag.mdx', '')).toBeUndefined()
-    expect(sitePath('docs/snippets/flag.mdx', 'docs')).toBeUndefined()
-    expect(sitePath('images/logo.png', '')).toBeUndefined()
-    expect(sitePath('docs.json', '')).toBeUndefined()
-    expect(sitePath('src/readme.md', 'docs')).toBeUndefined()
-    expect(sitePath('docs//x.mdx', 'docs')).toBeUndefined()
-    expect(sitePath('docs/../x.mdx', 'docs')).toBeUndefined()
-  })
-
-  it('a pull request’s pages: each once, renames by their new path, removed files left out', () => {
-    expect(
-      pagesOf(
-        [
-          file('cli/watch.mdx', { status: 'renamed', previousPath: 'cli/follow.mdx' }),
-          file('cli/commands.mdx'),
-          file('cli/old.mdx', { status: 'removed' }),
-          file('snippets/a.mdx'),
-          file('logo.svg'),
-          file('cli/commands.mdx')
-        ],
-        ''
-      )
-    ).toEqual(['/cli/commands', '/cli/watch'])
-  })
-
-  it('finds the docs root at the repository’s root or in the first folder of the changed pages', async () => {
-    const asked: string[] = []
-    const folders: Record<string, string[]> = {
-      '': ['README.md', 'docs', 'src'],
-      docs: ['docs.json', 'guides'],
-      site: ['mint.json']
-    }
-    const names = async (path: string) => {
-      asked.push(path)
-      return folders[path] ?? []
-    }
-    expect(await findDocsRoot(names, [file('docs/guides/a.mdx'), file('src/x.ts')])).toBe('docs')
-    expect(asked).toEqual(['', 'docs'])
-    expect(await findDocsRoot(names, [file('site/a.md')])).toBe('site')
-    expect(await findDocsRoot(async () => ['docs.json'], [file('a.mdx')])).toBe('')
-    expect(await findDocsRoot(names, [file('other/a.mdx')])).toBeUndefined()
-  })
-})
+/** A page the pull request did not move. */
+const page = (path: string) => ({ path, before: path, moved: false })
 
 describe('terms of the changes', () => {
   it('takes code spans, flags and identifiers from titles, lower case, at most five', () => {
@@ -264,7 +207,7 @@ describe('the comment', () => {
       mergedAt: Date.UTC(2026, 10, 10, 15, 30),
       days: 14,
       ...impactWindows(Date.UTC(2026, 10, 10, 15, 30), 14),
-      pages: ['/a'],
+      pages: [page('/a')],
       terms: ['--watch'],
       figures: { before: [100, 60, 5, 12, 30, 4], after: [150, 90, 5, 3, 2, 1] },
       notes: []
@@ -280,19 +223,20 @@ describe('the comment', () => {
   })
 })
 
+const range = { from: '2026-10-01', to: '2026-10-15' }
+/** A client that answers each listing from `bodies`, by the last part of its path. */
+const client = (bodies: Record<string, unknown>): ApiClient =>
+  ({
+    send: async (spec: { path: string[] }) => bodies[spec.path[spec.path.length - 1] ?? '']
+  }) as unknown as ApiClient
+const limits = () => ({ deadline: Date.now() + 60_000, budget: new RequestBudget(10) })
+const counts = (path: string, n: number) => ({ path, human: n, ai: 0, total: n })
+
 describe('measuring a window from what the service answers', () => {
-  const range = { from: '2026-10-01', to: '2026-10-15' }
-  /** A client that answers each listing from `bodies`, by the last part of its path. */
-  const client = (bodies: Record<string, unknown>): ApiClient =>
-    ({
-      send: async (spec: { path: string[] }) => bodies[spec.path[spec.path.length - 1] ?? '']
-    }) as unknown as ApiClient
-  const limits = () => ({ deadline: Date.now() + 60_000, budget: new RequestBudget(10) })
-  const counts = (path: string, n: number) => ({ path, human: n, ai: 0, total: n })
   const totals = { human: 100, ai: 0, total: 100 }
   const target = {
     projectId: 'p',
-    pages: ['/cli/watch', '/cli/commands'],
+    pages: [page('/cli/watch'), page('/cli/commands')],
     terms: [],
     before: range,
     after: range
@@ -355,5 +299,205 @@ describe('measuring a window from what the service answers', () => {
     for (const name of ['humanViews', 'humanVisitors', 'aiVisitors', 'thumbsDown'] as const)
       expect(measured.before[IMPACT_MEASURES.indexOf(name)], name).toBeNull()
     expect(measured.notes.join(' ')).toMatch(/rows out of the shape/)
+  })
+})
+
+describe('hostile answers', () => {
+  const search = (searchQuery: string, hits: unknown) => ({
+    searchQuery,
+    hits,
+    ctr: 0,
+    topClickedPage: null,
+    lastSearchedAt: '2026-10-02T00:00:00Z'
+  })
+  const turn = (over: Record<string, unknown> = {}) => ({
+    id: 't1',
+    timestamp: '2026-10-02T00:00:00Z',
+    query: 'how does --watch work?',
+    response: 'It does not.',
+    sources: [],
+    resolutionStatus: 'unanswered',
+    queryCategory: null,
+    pageUrl: null,
+    ...over
+  })
+  const at = (name: (typeof IMPACT_MEASURES)[number]) => IMPACT_MEASURES.indexOf(name)
+  const terms = { projectId: 'p', pages: [], terms: ['--watch'], before: range, after: range }
+
+  it('a term’s figure with rows skipped as out of shape is not known, not the rest’s sum', async () => {
+    const measured = await measureWindows(
+      client({
+        searches: {
+          totalSearches: 93,
+          searches: [search('--watch', 42), search('--watch flag', '51'), search('x', undefined)],
+          nextCursor: null
+        },
+        assistant: {
+          conversations: [turn(), turn({ id: 't2', sources: undefined })],
+          nextCursor: null,
+          hasMore: false
+        }
+      }),
+      terms,
+      limits()
+    )
+    expect(measured.before[at('zeroClickSearches')]).toBeNull()
+    expect(measured.before[at('unansweredQuestions')]).toBeNull()
+    expect(measured.notes.join(' ')).toMatch(/search or question rows out of the shape/)
+    // The same rows in shape: known figures.
+    const whole = await measureWindows(
+      client({
+        searches: { totalSearches: 42, searches: [search('--watch', 42)], nextCursor: null },
+        assistant: { conversations: [turn()], nextCursor: null, hasMore: false }
+      }),
+      terms,
+      limits()
+    )
+    expect(whole.before[at('zeroClickSearches')]).toBe(42)
+    expect(whole.before[at('unansweredQuestions')]).toBe(1)
+  })
+
+  it('counts that are no whole number of readers, or past all bounds, are not known', async () => {
+    const measured = await measureWindows(
+      client({
+        views: {
+          totals: { human: 1, ai: 0, total: 1 },
+          views: [counts('/a', 1e308), counts('/a', 1e308)],
+          hasMore: false
+        },
+        visitors: {
+          totals: { human: 1, ai: 0, total: 1 },
+          visitors: [counts('/a', 0.25)],
+          hasMore: false
+        },
+        'by-page': {
+          feedback: [{ path: '/a', thumbsUp: 0, thumbsDown: 2, code: 0, total: 2 }],
+          hasMore: false
+        }
+      }),
+      { ...terms, pages: [page('/a')], terms: [] },
+      limits()
+    )
+    expect(measured.before[at('humanViews')]).toBeNull()
+    expect(measured.before[at('humanVisitors')]).toBeNull()
+    expect(measured.before[at('aiVisitors')]).toBe(0)
+    expect(measured.before[at('thumbsDown')]).toBe(2)
+    expect(measured.notes.join(' ')).toMatch(/no whole number of readers/)
+    const body = renderImpactComment({
+      mergedAt: NOW,
+      days: 14,
+      ...impactWindows(NOW, 14),
+      pages: [page('/a')],
+      terms: [],
+      figures: measured,
+      notes: measured.notes
+    })
+    expect(body).not.toMatch(/∞|Infinity|NaN/)
+    expect(body).toContain(
+      '| Thumbs-down per 100 human views | not known | not known | not known |'
+    )
+  })
+
+  it('a renamed page is read at its old path before the merge and its new path after', async () => {
+    const asked: string[] = []
+    const views = (path: string) => ({
+      totals: { human: 10, ai: 0, total: 10 },
+      views: [counts(path, 10)],
+      visitors: [counts(path, 5)],
+      hasMore: false
+    })
+    let window = 0
+    const measured = await measureWindows(
+      {
+        send: async (spec: { path: string[] }) => {
+          const last = spec.path[spec.path.length - 1] ?? ''
+          asked.push(last)
+          const path = window < 2 ? '/old' : '/new'
+          if (last === 'views' || last === 'visitors') {
+            window++
+            return views(path)
+          }
+          return { feedback: [], hasMore: false }
+        }
+      } as unknown as ApiClient,
+      { ...terms, terms: [], pages: [{ path: '/new', before: '/old' }] },
+      limits()
+    )
+    expect(measured.before[at('humanViews')]).toBe(10)
+    expect(measured.after[at('humanViews')]).toBe(10)
+    expect(asked).toEqual(['views', 'visitors', 'by-page', 'views', 'visitors', 'by-page'])
+  })
+})
+
+describe('the comment, with odd paths', () => {
+  const base = {
+    mergedAt: NOW,
+    days: 14,
+    ...impactWindows(NOW, 14),
+    terms: ['--watch'],
+    figures: { before: [1, 1, 1, 1, 1, 1], after: [1, 1, 1, 1, 1, 1] },
+    notes: []
+  }
+
+  it('takes out bidi and control characters, and escapes | only inside tables', () => {
+    const body = renderImpactComment({
+      ...base,
+      pages: [page('/guides/\u202Egnp.exe'), page('/a|b\u0007')]
+    })
+    expect(body).toContain('- **Pages**: `/guides/gnp.exe`, `/a|b`')
+    expect(body).not.toContain('\u202E')
+    expect(body).not.toContain('\u0007')
+    expect(body).not.toContain('\\|')
+  })
+
+  it('shows a rename with its old path, and one that only moved as moved', () => {
+    const body = renderImpactComment({
+      ...base,
+      pages: [
+        { path: '/cli/watch', before: '/cli/follow', moved: false },
+        { path: '/new', before: '/old', moved: true }
+      ]
+    })
+    expect(body).toContain(
+      '- **Pages**: `/cli/follow` → `/cli/watch`, `/old` → `/new` (moved only)'
+    )
+  })
+
+  it('names the operation pages of a spec it could not read, as not measured', () => {
+    const body = renderImpactComment({
+      ...base,
+      pages: [],
+      operations: [{ name: 'GET /users', spec: 'https://api.acme.dev/openapi.json' }],
+      wholeSpecs: ['openapi.yaml']
+    })
+    expect(body).toContain(
+      '- **OpenAPI pages**: `GET /users`, every operation of `openapi.yaml`: generated from a spec this pull request changed that could not be read'
+    )
+  })
+
+  it('stays under GitHub’s 65,536-character limit however long the paths', () => {
+    const long = (n: number) => page(`/${String(n).repeat(6_000)}`)
+    const pages = Array.from({ length: 12 }, (_, i) => long(i))
+    const body = renderImpactComment({ ...base, pages })
+    expect(body.length).toBeLessThan(MAX_COMMENT_CHARS)
+    expect(body).toContain('and 2 more')
+    expect(body).toContain(IMPACT_MARKER)
+  })
+
+  it('says in one line that the pages cannot be told, and shows it on the dashboard', () => {
+    const unsure = 'the repository holds no docs.json or mint.json'
+    const body = renderUnsureComment({ mergedAt: NOW, unsure })
+    expect(body.split('\n').filter(l => l.includes('Not measured'))).toHaveLength(1)
+    expect(body).toContain('no analytics request was spent on it')
+    const table = renderImpactTable(
+      [
+        {
+          prLink: 'https://github.com/acme/docs/pull/1',
+          impact: { at: NOW, days: 14, before: [], after: [], unsure }
+        }
+      ],
+      link => link
+    ).join('\n')
+    expect(table).toContain(`Not measured: ${unsure}`)
   })
 })

@@ -16,9 +16,9 @@ import { applyUpdates } from '../ledger/ledger-session.js'
 import { refreshOutcomes } from '../ledger/outcomes.js'
 import { Input } from '../names.js'
 import type { ImpactSettings } from '../settings.js'
-import { IMPACT_MARKER, renderImpactComment } from './comment.js'
+import { IMPACT_MARKER, renderImpactComment, renderUnsureComment } from './comment.js'
 import { MAX_REQUESTS_PER_PULL, measureWindows, plannedRequests } from './measure.js'
-import { findDocsRoot, pagesOf } from './pages.js'
+import { type PullPages, pagesOfPull } from './pages.js'
 import { termsOf } from './terms.js'
 import { type MergedJob, dueForImpact, impactWindows, waitingForImpact } from './windows.js'
 
@@ -92,15 +92,15 @@ export async function measureReaderImpact(
   for (const [i, job] of due.entries()) {
     const where = parsePullLink(job.prLink, event.serverUrl)
     if (!where) continue
-    let pages: string[]
+    let mapped: PullPages
     try {
-      const files = await docs.files(where, MAX_FILE_PAGES)
-      const root = await findDocsRoot(path => docs.folderNames(where, path), files)
-      pages = root === undefined ? [] : pagesOf(files, root)
-      if (root === undefined)
-        log.notice(
-          `Reader impact: ${job.prLink}'s repository has no docs.json or mint.json at its root or in the folders it changed, so its files are not mapped to pages.`
-        )
+      // The one place a docs pull request's files become site pages (docs-site/), its repository
+      // read through the door.
+      const repository = {
+        treePaths: () => docs.tree(where),
+        fileText: (path: string) => docs.fileText(where, path)
+      }
+      mapped = await pagesOfPull(repository, await docs.files(where, MAX_FILE_PAGES))
     } catch (error) {
       const failed = docsFailure(error)
       log.warning(
@@ -109,6 +109,18 @@ export async function measureReaderImpact(
       // A pull request GitHub does not have (gone, or out of the token's sight) holds back no other.
       if (failed.missing) continue
       break
+    }
+    const { pages, unsure } = mapped
+    if (unsure) {
+      log.notice(
+        `Reader impact of ${job.prLink} not measured: ${unsure}, so its files cannot be mapped to site pages; no analytics request is spent on it.`
+      )
+      const impact: ReaderImpact = { at: now, days, before: [], after: [], unsure }
+      impact.before = impact.after = emptyFigures()
+      const body = renderUnsureComment({ mergedAt: job.endedAt, unsure })
+      if (!(await settle({ docs, where, job, settings, log, dashboard }, impact, body))) break
+      end.measured.push(job.prLink)
+      continue
     }
     const terms = termsOf(job.changes)
     const planned = plannedRequests({ pages, terms })
@@ -168,34 +180,20 @@ export async function measureReaderImpact(
       end.requests += used
     }
     // Nothing measured is nothing to tell the pull request's readers: the dashboard keeps the note.
-    const url = !planned
+    const body = !planned
       ? undefined
-      : await postComment(docs, where, job, settings, log, {
+      : renderImpactComment({
           mergedAt: job.endedAt,
           days,
           ...windows,
           pages,
           terms,
           figures: impact,
-          notes
+          notes,
+          operations: mapped.operations,
+          wholeSpecs: mapped.wholeSpecs
         })
-    if (url === null) break
-    if (url) impact.commentUrl = url
-    try {
-      await dashboard.write(
-        settings.projectId,
-        p => {
-          const known = p.jobs.find(j => j.id === job.id)
-          if (known) known.impact = impact
-        },
-        { reread: true }
-      )
-    } catch (error) {
-      log.warning(
-        `Reader impact of ${job.prLink} was measured, but the dashboard could not remember it (${errorText(error)}): the next run measures it again.`
-      )
-      break
-    }
+    if (!(await settle({ docs, where, job, settings, log, dashboard }, impact, body))) break
     end.measured.push(job.prLink)
     log.info(`Reader impact of ${job.prLink}: measured with ${counted(used, 'analytics request')}.`)
   }
@@ -259,6 +257,45 @@ async function refreshed(
 const emptyFigures = (): null[] => [null, null, null, null, null, null]
 
 /**
+ * A measured docs pull request's comment (`body`, when there is one to post) and its impact in the
+ * ledger: false when either failed, and the run stops measuring.
+ */
+async function settle(
+  to: {
+    docs: DocsPulls
+    where: DocsPull
+    job: MergedJob
+    settings: ImpactSettings
+    log: Logger
+    dashboard: Dashboard
+  },
+  impact: ReaderImpact,
+  body: string | undefined
+): Promise<boolean> {
+  const { docs, where, job, settings, log, dashboard } = to
+  const url =
+    body === undefined ? undefined : await postComment(docs, where, job, settings, log, body)
+  if (url === null) return false
+  if (url) impact.commentUrl = url
+  try {
+    await dashboard.write(
+      settings.projectId,
+      p => {
+        const known = p.jobs.find(j => j.id === job.id)
+        if (known) known.impact = impact
+      },
+      { reread: true }
+    )
+    return true
+  } catch (error) {
+    log.warning(
+      `Reader impact of ${job.prLink} was measured, but the dashboard could not remember it (${errorText(error)}): the next run measures it again.`
+    )
+    return false
+  }
+}
+
+/**
  * The comment on the docs pull request (`impact-comment: pr`), once: its URL, `undefined` when the
  * figures go only to the dashboard, `null` when it could not be posted (nothing is remembered).
  */
@@ -268,7 +305,7 @@ async function postComment(
   job: MergedJob,
   settings: ImpactSettings,
   log: Logger,
-  content: Parameters<typeof renderImpactComment>[0]
+  body: string
 ): Promise<string | null | undefined> {
   if (settings.impactComment !== 'pr') return undefined
   try {
@@ -280,7 +317,7 @@ async function postComment(
       log.info(`Reader impact of ${job.prLink}: commented on it already, by an earlier run.`)
       return `${job.prLink}#issuecomment-${earlier.id}`
     }
-    const id = await docs.comment(where, renderImpactComment(content))
+    const id = await docs.comment(where, body)
     return `${job.prLink}#issuecomment-${id}`
   } catch (error) {
     const failed = docsFailure(error)

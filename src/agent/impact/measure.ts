@@ -7,7 +7,7 @@ import {
 } from '../../mintlify/analytics-gaps.js'
 import type { ApiClient } from '../../mintlify/client.js'
 import { IMPACT_MEASURES } from '../../records/ledger.js'
-import { samePage } from './pages.js'
+import { samePage } from '../../docs-site/routing.js'
 import { mentions } from './terms.js'
 import type { DayRange } from './windows.js'
 
@@ -30,9 +30,15 @@ export interface Measured {
   notes: string[]
 }
 
+/** A page as each window reads it: a renamed page at its old path before the merge. */
+export interface WindowPage {
+  path: string
+  before: string
+}
+
 export interface MeasureTarget {
   projectId: string
-  pages: readonly string[]
+  pages: readonly WindowPage[]
   terms: readonly string[]
   before: DayRange
   after: DayRange
@@ -55,8 +61,8 @@ export async function measureWindows(
   limits: ReadLimits
 ): Promise<Measured> {
   const notes = new Set<string>()
-  const pages = new Set(target.pages.map(samePage))
-  const window = async (range: DayRange, name: string): Promise<Figures> => {
+  const window = async (range: DayRange, name: 'before' | 'after'): Promise<Figures> => {
+    const pages = new Set(target.pages.map(p => samePage(name === 'before' ? p.before : p.path)))
     const figures: Figures = IMPACT_MEASURES.map(() => null)
     const query = { dateFrom: range.from, dateTo: range.to }
     if (pages.size) {
@@ -102,9 +108,15 @@ export async function measureWindows(
         { ...query, limit: SEARCH_ROWS },
         limits
       )
-      figures[at('zeroClickSearches')] = searches.searches
-        .filter(s => (s.ctr === 0 || s.topClickedPage === null) && onTopic(s.searchQuery, target))
-        .reduce((n, s) => n + s.hits, 0)
+      // A skipped row could be one of its terms: the figure is not known, not a smaller one.
+      figures[at('zeroClickSearches')] = searches.skipped.length
+        ? null
+        : searches.searches
+            .filter(
+              s => (s.ctr === 0 || s.topClickedPage === null) && onTopic(s.searchQuery, target)
+            )
+            .reduce((n, s) => n + s.hits, 0)
+      if (searches.skipped.length) notes.add(OUT_OF_SHAPE_TERMS)
       if (searches.nextCursor !== null)
         notes.add(`Searches: among the ${SEARCH_ROWS} most searched terms of each window.`)
       const questions = await getAssistantPage(
@@ -113,17 +125,20 @@ export async function measureWindows(
         { ...query, limit: QUESTION_ROWS },
         limits
       )
-      figures[at('unansweredQuestions')] = questions.conversations.filter(
-        q =>
-          q.resolutionStatus === 'unanswered' &&
-          (onTopic(q.query, target) || (q.pageUrl !== null && pages.has(pathOf(q.pageUrl))))
-      ).length
+      figures[at('unansweredQuestions')] = questions.skipped.length
+        ? null
+        : questions.conversations.filter(
+            q =>
+              q.resolutionStatus === 'unanswered' &&
+              (onTopic(q.query, target) || (q.pageUrl !== null && pages.has(pathOf(q.pageUrl))))
+          ).length
+      if (questions.skipped.length) notes.add(OUT_OF_SHAPE_TERMS)
       if (questions.hasMore)
         notes.add(
           `Questions: among the latest ${QUESTION_ROWS} assistant questions of each window.`
         )
     }
-    return figures
+    return sane(figures, notes)
   }
   const before = await window(target.before, 'before')
   const after = await window(target.after, 'after')
@@ -133,6 +148,27 @@ export async function measureWindows(
 /** A row the service sent out of shape could be one of the pages: they are not known, not zero. */
 const OUT_OF_SHAPE =
   'The service sent some rows out of the shape its API document gives: a page not among the others is not known.'
+
+/** The same for the searches and questions on the terms. */
+const OUT_OF_SHAPE_TERMS =
+  'The service sent some search or question rows out of the shape its API document gives: their figures are not known.'
+
+/** A count past this is no count of readers: the answer is broken or hostile. */
+export const MAX_COUNT = 1_000_000_000_000
+
+/**
+ * The figures with any that is not a whole number from 0 to MAX_COUNT (a fractional count, a sum
+ * grown to Infinity) made not known, and said.
+ */
+function sane(figures: Figures, notes: Set<string>): Figures {
+  return figures.map(n => {
+    if (n === null || (Number.isSafeInteger(n) && n >= 0 && n <= MAX_COUNT)) return n
+    notes.add(
+      `The service sent counts that are no whole number of readers up to ${MAX_COUNT.toLocaleString('en-US')}: those figures are not known.`
+    )
+    return null
+  })
+}
 
 const onTopic = (text: string, target: MeasureTarget): boolean =>
   target.terms.some(term => mentions(text, term))

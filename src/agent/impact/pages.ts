@@ -1,67 +1,51 @@
-import type { ChangedFile } from '../../github/api.js'
+import type { ChangedFile, GitHubApi } from '../../github/api.js'
+import { readRepoFiles } from '../../github/repo-files.js'
+import type { Operation } from '../../docs-site/navigation.js'
+import {
+  type PageChange,
+  changedPages,
+  docsSite,
+  readPlan,
+  specPages,
+  specsToRead
+} from '../../docs-site/site.js'
 
-/** The files whose folder is the docs site's root, as Mintlify finds it. */
-export const DOCS_CONFIGS = ['docs.json', 'mint.json'] as const
-
-/** Folders looked in for the docs configuration beyond the repository's root. */
-const MAX_ROOT_FOLDERS = 2
-
-const PAGE = /\.mdx?$/i
-
-/**
- * The site path Mintlify serves a docs file at (`guides/retry.mdx` → `/guides/retry`, an `index`
- * → its folder's path), or undefined for a file that is no page: not Markdown, outside the docs
- * root `root` (`''` for the repository's root), or a snippet.
- */
-export function sitePath(file: string, root: string): string | undefined {
-  const prefix = root ? `${root}/` : ''
-  if (!file.startsWith(prefix) || !PAGE.test(file)) return undefined
-  const relative = file.slice(prefix.length)
-  if (relative.startsWith('snippets/')) return undefined
-  const parts = relative.replace(PAGE, '').split('/')
-  if (parts.some(p => !p || p === '.' || p === '..')) return undefined
-  if (parts[parts.length - 1]?.toLowerCase() === 'index') parts.pop()
-  return `/${parts.join('/')}`
+/** The pages of a docs pull request as Mintlify serves them, or why they cannot be told. */
+export interface PullPages {
+  pages: PageChange[]
+  /** Why the pages cannot be told (no docs root, a site built elsewhere): nothing is measured. */
+  unsure?: string
+  /** OpenAPI operations whose spec the pull request changed and whose pages could not be told. */
+  operations: Operation[]
+  /** Specs it changed that generate every operation, whose pages could not be told. */
+  wholeSpecs: string[]
 }
 
 /**
- * The pages a docs pull request changed, each once: removed files are no page any more, a renamed
- * one counts by its new path.
+ * The pages a docs pull request's files are on its repository's site (docs-site/): one read of the
+ * default branch's tree, and its docs root's configuration and `.mintignore`, whatever the layout;
+ * and when it changed an OpenAPI spec the navigation uses, that spec (two at most), for the
+ * operation pages generated from it.
  */
-export function pagesOf(files: readonly ChangedFile[], root: string): string[] {
-  const pages = new Set<string>()
-  for (const file of files) {
-    if (file.status === 'removed') continue
-    const path = sitePath(file.path, root)
-    if (path) pages.add(path)
-  }
-  return [...pages].sort()
-}
-
-/** The same page however the service writes it: leading slash, no trailing one, any case. */
-export const samePage = (path: string): string =>
-  `/${path.trim().replace(/^\/+|\/+$/g, '')}`.toLowerCase()
-
-/**
- * The docs root of a docs repository: the folder of its `docs.json` or `mint.json`, looked for at
- * the repository's root, then in the first folders of the changed (not removed) Markdown files (at
- * most 1 + MAX_ROOT_FOLDERS requests; `folderNames` answers [] for a folder that is not there).
- * Undefined when none of them holds one.
- */
-export async function findDocsRoot(
-  folderNames: (path: string) => Promise<string[]>,
+export async function pagesOfPull(
+  docs: Pick<GitHubApi, 'treePaths' | 'fileText'>,
   files: readonly ChangedFile[]
-): Promise<string | undefined> {
-  const firstFolders = new Set<string>()
-  for (const file of files) {
-    // A removed file's folder may be gone from the default branch.
-    if (file.status === 'removed') continue
-    const [first, ...rest] = file.path.split('/')
-    if (rest.length && first && PAGE.test(file.path)) firstFolders.add(first)
+): Promise<PullPages> {
+  const near = files.filter(f => f.status !== 'removed').map(f => f.path)
+  const tree = await readRepoFiles(docs, paths => readPlan(paths, near))
+  const site = docsSite(tree, tree.texts, near)
+  if (site.unsure) return { pages: [], unsure: site.unsure, operations: [], wholeSpecs: [] }
+  const changed = changedPages(site, files)
+  const texts = new Map<string, string>()
+  for (const spec of specsToRead(site, changed)) {
+    const text = await docs.fileText(spec)
+    if (text !== undefined) texts.set(spec, text)
   }
-  for (const folder of ['', ...[...firstFolders].slice(0, MAX_ROOT_FOLDERS)]) {
-    const names = await folderNames(folder)
-    if (names.some(n => (DOCS_CONFIGS as readonly string[]).includes(n))) return folder
+  const specs = specPages(site, changed, texts)
+  const known = new Set(changed.pages.map(p => p.path))
+  return {
+    pages: [...changed.pages, ...specs.pages.filter(p => !known.has(p.path))],
+    operations: specs.operations,
+    wholeSpecs: specs.wholeSpecs
   }
-  return undefined
 }

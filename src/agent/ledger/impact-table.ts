@@ -1,5 +1,6 @@
-import { markdownLink } from '../../runner/markdown.js'
+import { escapeMarkdown, markdownLink } from '../../runner/markdown.js'
 import { formatCount } from '../../runner/text.js'
+import { stripInvisible } from '../../runner/untrusted.js'
 import { IMPACT_MEASURES, type ReaderImpact } from '../../records/ledger.js'
 
 // How the ledger's reader-impact figures read (before → after, the direction, too few to tell),
@@ -32,6 +33,10 @@ export function direction(
   return `${a > b ? '↑' : '↓'} ${sign}${formatCount(Math.abs(diff))}${pct}`
 }
 
+/** The one line said when the pages cannot be told, in the comment and on the dashboard. */
+export const unsureLine = (unsure: string): string =>
+  `Not measured: ${escapeMarkdown(stripInvisible(unsure).slice(0, 300))}, so which site pages its files are cannot be told; no analytics request was spent on it.`
+
 /** A dashboard cell: `120 → 180 ↑`, or `3 → 1 (too few)`. */
 export function impactCell(impact: ReaderImpact, name: (typeof IMPACT_MEASURES)[number]): string {
   const i = IMPACT_MEASURES.indexOf(name)
@@ -62,6 +67,8 @@ export function renderImpactTable(
       const impact = j.impact as ReaderImpact
       const link = markdownLink(label(j.prLink as string), j.prLink)
       const comment = impact.commentUrl ? ` (${markdownLink('comment', impact.commentUrl)})` : ''
+      if (impact.unsure)
+        return `| ${link}${comment} | ${unsureLine(impact.unsure)} | – | – | – | – | – |`
       return `| ${link}${comment} | ${impact.days} days each | ${impactCell(impact, 'humanViews')} | ${impactCell(impact, 'humanVisitors')} | ${impactCell(impact, 'thumbsDown')} | ${impactCell(impact, 'zeroClickSearches')} | ${impactCell(impact, 'unansweredQuestions')} |`
     }),
     ''

@@ -1,0 +1,135 @@
+import picomatch from 'picomatch'
+
+/**
+ * Which site page a file of a Mintlify docs repository is, by Mintlify's routing rules: pages are
+ * the `.md`/`.mdx` files under the docs root, served at their path there without the extension
+ * (`guides/retry.mdx` → `/guides/retry`, an `index` → its folder's path, `/` at the root); snippets,
+ * the files Mintlify ignores by default and those `.mintignore` excludes are no page. Pure logic over
+ * paths, which may be hostile.
+ */
+
+/** The files whose folder is the docs site's root: `docs.json`, or the legacy `mint.json` without one. */
+export const DOCS_CONFIGS = ['docs.json', 'mint.json'] as const
+
+const PAGE = /\.mdx?$/i
+
+/** A page path longer than this is no page anyone reads: hostile, or broken. */
+const MAX_PATH = 1_000
+
+/**
+ * What Mintlify ignores with no `.mintignore` (its documented defaults), and what no site serves:
+ * dot-folders (`.github`, `.claude`, `.agents`, `.mintlify`, `.changeset`, …), build output, and
+ * the repository's own notes. Folder names match at any depth; file names at any depth too.
+ */
+const IGNORED_FOLDERS = new Set([
+  'node_modules',
+  'build',
+  'dist',
+  'coverage',
+  'tmp',
+  'temp',
+  'snippets'
+])
+const IGNORED_FILES = new Set(['readme.md', 'license.md', 'changelog.md', 'contributing.md'])
+
+/** Whether a path relative to the docs root is never a page whatever `.mintignore` says. */
+function ignoredByDefault(relative: string): boolean {
+  const parts = relative.split('/')
+  const name = (parts[parts.length - 1] ?? '').toLowerCase()
+  if (IGNORED_FILES.has(name)) return true
+  return parts.slice(0, -1).some(p => p.startsWith('.') || IGNORED_FOLDERS.has(p.toLowerCase()))
+}
+
+/** A `.mintignore`, compiled: gitignore syntax, the last matching line deciding. */
+export type IgnoreRules = (relative: string) => boolean
+
+/** Lines of a `.mintignore` read at most: it is the docs repository's text. */
+const MAX_IGNORE_LINES = 500
+
+/**
+ * A `.mintignore`'s rules (gitignore syntax): `#` comments, `!` negations, a trailing `/` for
+ * folders only, a pattern with a `/` before its end anchored at the docs root, one without it
+ * matching at any depth. A line picomatch cannot read is left out.
+ */
+export function ignoreRules(text: string | undefined): IgnoreRules {
+  const rules: { negate: boolean; match: (path: string) => boolean }[] = []
+  for (const raw of (text ?? '').split(/\r?\n/).slice(0, MAX_IGNORE_LINES)) {
+    const line = raw.replace(/(?<!\\)\s+$/, '')
+    if (!line || line.startsWith('#')) continue
+    const negate = line.startsWith('!')
+    let pattern = negate ? line.slice(1) : line
+    const folderOnly = pattern.endsWith('/')
+    pattern = pattern.replace(/\/+$/, '')
+    const anchored = pattern.includes('/')
+    pattern = pattern.replace(/^\/+/, '')
+    if (!pattern) continue
+    const base = anchored ? pattern : `**/${pattern}`
+    const globs = folderOnly ? [`${base}/**`] : [base, `${base}/**`]
+    try {
+      const matchers = globs.map(g => picomatch(g, { dot: true }))
+      rules.push({ negate, match: path => matchers.some(m => m(path)) })
+    } catch {
+      // A pattern picomatch refuses excludes nothing, as a broken line does in git.
+    }
+  }
+  return relative => {
+    let ignored = false
+    for (const rule of rules) if (rule.match(relative)) ignored = !rule.negate
+    return ignored
+  }
+}
+
+/** The path of `file` inside the docs root `root` (`''`: the repository's root), if it is inside. */
+export function insideRoot(file: string, root: string): string | undefined {
+  const prefix = root ? `${root}/` : ''
+  return file.startsWith(prefix) ? file.slice(prefix.length) : undefined
+}
+
+/**
+ * The site path Mintlify serves a docs file at, or undefined for a file that is no page: not
+ * Markdown, outside the docs root, ignored by default or by `ignore`, or a path with empty,
+ * `.` or `..` parts.
+ */
+export function sitePath(file: string, root: string, ignore?: IgnoreRules): string | undefined {
+  const relative = insideRoot(file, root)
+  if (relative === undefined || !PAGE.test(relative) || relative.length > MAX_PATH) return undefined
+  if (ignoredByDefault(relative) || ignore?.(relative)) return undefined
+  const parts = relative.replace(PAGE, '').split('/')
+  if (parts.some(p => !p || p === '.' || p === '..')) return undefined
+  if (parts[parts.length - 1]?.toLowerCase() === 'index') parts.pop()
+  return `/${parts.join('/')}`
+}
+
+/** The same page however it is written: leading slash, no trailing one, any case. */
+export const samePage = (path: string): string =>
+  `/${path.trim().replace(/^\/+|\/+$/g, '')}`.toLowerCase()
+
+/**
+ * The docs root among a repository's files: the folder of a `docs.json` (of a `mint.json` only
+ * where no `docs.json` is), at any depth outside folders Mintlify ignores. When several folders
+ * hold one (a monorepo's templates beside its site), the one holding most of `near` (the changed
+ * files), the deepest of those; with none of them, the shallowest. Undefined when there is none.
+ */
+export function findDocsRoot(
+  files: readonly string[],
+  near: readonly string[] = []
+): { root: string; config: (typeof DOCS_CONFIGS)[number] } | undefined {
+  for (const config of DOCS_CONFIGS) {
+    const roots = files
+      .filter(f => f === config || f.endsWith(`/${config}`))
+      .map(f => f.slice(0, -config.length).replace(/\/$/, ''))
+      .filter(root => !root || !ignoredByDefault(`${root}/x`))
+    if (!roots.length) continue
+    const held = (root: string) => near.filter(f => insideRoot(f, root) !== undefined).length
+    const depth = (root: string) => (root ? root.split('/').length : 0)
+    // Among roots holding the changed files, the deepest is theirs; with none, the shallowest.
+    const [best] = [...roots].sort(
+      (a, b) =>
+        held(b) - held(a) ||
+        (held(a) ? depth(b) - depth(a) : depth(a) - depth(b)) ||
+        a.localeCompare(b)
+    )
+    return { root: best as string, config }
+  }
+  return undefined
+}
