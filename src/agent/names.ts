@@ -38,6 +38,7 @@ export const Input = {
   ImpactComment: 'impact-comment',
   MaxRequests: 'max-requests',
   CodeRepositories: 'code-repositories',
+  CodeToken: 'code-token',
   Since: 'since'
 } as const
 

@@ -114,6 +114,11 @@ export interface ChangeSettings extends PlanSettings {
    * first install's preview with `dry-run`); otherwise its head is recorded and nothing started.
    */
   since?: { ms: number; text: string }
+  /**
+   * `code-token`: reads the code repositories (masked); empty: `github-token` does. Lets the docs
+   * repository's own token write the dashboard while a read-only token reaches the code.
+   */
+  codeToken?: string
 }
 
 /** `follow-reviews`: reviews that start with the trigger phrase, or every review with text. */
@@ -159,6 +164,7 @@ export function readSettings(get: InputReader, env: NodeJS.ProcessEnv, mask: Mas
   const { apiKey, projectId, apiUrl } = readConnection(get, mask)
   const githubToken = readSecret(get, mask, Input.GithubToken)
   const docsToken = readSecret(get, mask, Input.DocsToken)
+  const codeToken = readSecret(get, mask, Input.CodeToken)
   const rawJob = get(Input.JobId)
   const jobId = rawJob.trim() ? parseId(Input.JobId, rawJob) : undefined
   // Whether a missing prompt is fine depends on the event (an issue can be the prompt): see planTrigger.
@@ -222,7 +228,7 @@ export function readSettings(get: InputReader, env: NodeJS.ProcessEnv, mask: Mas
     followReviews: parseChoice(Input.FollowReviews, value(Input.FollowReviews), REVIEW_MODES),
     approval: readApproval(value(Input.Approval), dashboard),
     ...readImpact(get, value, docsToken, dashboard),
-    ...readProject(get, env, dashboard)
+    ...readProject(get, env, dashboard, codeToken)
   }
 }
 
@@ -233,14 +239,19 @@ const MAX_SINCE_MS = 90 * 86_400_000
 function readProject(
   get: InputReader,
   env: NodeJS.ProcessEnv,
-  dashboard: boolean
-): Pick<Settings, 'codeRepositories' | 'since'> {
+  dashboard: boolean,
+  codeToken: string
+): Pick<Settings, 'codeRepositories' | 'since' | 'codeToken'> {
   const raw = get(Input.CodeRepositories)
   const sinceText = get(Input.Since).trim().toLowerCase()
   if (!raw.trim()) {
     if (sinceText)
       throw new InputError(
         `Input '${Input.Since}' needs '${Input.CodeRepositories}': it is how far back a code repository the ledger has no watermark for is read.`
+      )
+    if (codeToken)
+      throw new InputError(
+        `Input '${Input.CodeToken}' needs '${Input.CodeRepositories}': it reads the code repositories listed there.`
       )
     return {}
   }
@@ -260,7 +271,7 @@ function readProject(
         text: sinceText
       }
     : undefined
-  return { codeRepositories, ...(since ? { since } : {}) }
+  return { codeRepositories, ...(since ? { since } : {}), ...(codeToken ? { codeToken } : {}) }
 }
 
 /** `approval: dashboard` waits for a tick on the dashboard, so it needs the dashboard. */

@@ -171,6 +171,38 @@ describe('one docs project, several code repositories', () => {
     expect(problems()).toEqual([])
   })
 
+  it('reads the code repositories with code-token while github-token, the docs repository’s own, writes the dashboard', async () => {
+    await firstRun()
+    const CODE_TOKEN = 'ghs_code_repositories_app_token'
+    for (const repo of project.repositories) gh.privateRepos.set(repo, new Set([CODE_TOKEN]))
+    project.merge('acme/web', { title: 'New settings page' })
+    gh.requests.length = 0
+    const result = await dispatchRun('acme/web', { 'code-token': CODE_TOKEN })
+    expect(result.outputs.decision).toBe('new-job')
+    expect(prompts()[0]).toContain('New settings page')
+    const codeReads = gh.requests.filter(r =>
+      /^acme\/(api|cli|web)$/.test(
+        `${(r.body as { variables?: { owner?: string } })?.variables?.owner}/${(r.body as { variables?: { name?: string } })?.variables?.name}`
+      )
+    )
+    expect(codeReads.length).toBeGreaterThanOrEqual(3)
+    for (const read of codeReads) expect(read.authorization).toContain(CODE_TOKEN)
+    const dashboardWrites = gh.requests.filter(
+      r => r.method === 'PATCH' && r.path.includes('/issues/')
+    )
+    expect(dashboardWrites.length).toBeGreaterThan(0)
+    for (const write of dashboardWrites) expect(write.authorization).not.toContain(CODE_TOKEN)
+    // Masked first, then never printed.
+    expect(result.log).toContain(`::add-mask::${CODE_TOKEN}`)
+    expect(result.log.replace(`::add-mask::${CODE_TOKEN}`, '')).not.toContain(CODE_TOKEN)
+    // Without it, github-token cannot see them: a warning for each, naming what to grant it.
+    project.merge('acme/web', { title: 'Another page' })
+    const without = await run(project.schedule())
+    expect(without.code).toBe(1)
+    expect(without.log).toContain("Give 'github-token' read access to acme/web")
+    expect(problems()).toEqual([])
+  })
+
   it('fails, naming them, when it can read none of the repositories', async () => {
     await firstRun()
     for (const repo of project.repositories) gh.hiddenRepos.add(repo)

@@ -7,6 +7,7 @@ import {
   type FakeFile,
   type FakePull,
   type FakeTimelineItem,
+  canSee,
   iso
 } from './fake-github-changes.js'
 
@@ -29,7 +30,8 @@ export interface GraphQLRequest {
 export async function answerGraphQL(
   store: ChangeStore,
   request: GraphQLRequest,
-  viewer: { login: string; databaseId: number }
+  viewer: { login: string; databaseId: number },
+  token = ''
 ): Promise<{ data?: unknown; errors?: { message: string }[] }> {
   const result = await graphql({
     schema: gitHubSchema(),
@@ -39,7 +41,7 @@ export async function answerGraphQL(
       viewer,
       repository: ({ owner, name }: { owner: string; name: string }) => {
         // As GitHub answers a repository the token cannot see: null, and an error of type NOT_FOUND.
-        if (store.hiddenRepos.has(`${owner}/${name}`))
+        if (!canSee(store, `${owner}/${name}`, token))
           throw Object.assign(
             new Error(`Could not resolve to a Repository with the name '${owner}/${name}'.`),
             { type: 'NOT_FOUND' }

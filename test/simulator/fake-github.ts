@@ -1,6 +1,12 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { type FakeCommit, type FakePull, changeRoute, pullView } from './fake-github-changes.js'
+import {
+  type FakeCommit,
+  type FakePull,
+  canSee,
+  changeRoute,
+  pullView
+} from './fake-github-changes.js'
 import { type GraphQLRequest, answerGraphQL } from './fake-github-graphql.js'
 import { contentsRoute } from './fake-github-contents.js'
 
@@ -81,6 +87,8 @@ export class FakeGitHub {
   readonly branches = new Map<string, string[]>()
   /** Repositories no token may see: 404 on REST, NOT_FOUND on GraphQL, as GitHub answers them. */
   readonly hiddenRepos = new Set<string>()
+  /** Private repositories: only the tokens listed (by value) may see them. */
+  readonly privateRepos = new Map<string, ReadonlySet<string>>()
   /** The files of a repository's default branch, by `owner/repo`, for its contents route. */
   readonly trees = new Map<string, string[]>()
   /** Files' texts, by `owner/repo:path`, for the contents route (a file of `trees` not here is empty). */
@@ -148,6 +156,7 @@ export class FakeGitHub {
     this.comparisons.clear()
     this.branches.clear()
     this.hiddenRepos.clear()
+    this.privateRepos.clear()
     this.trees.clear()
     this.texts.clear()
     this.truncatedTrees.clear()
@@ -306,9 +315,9 @@ export class FakeGitHub {
     if (!url.pathname.startsWith(`${this.prefix}/repos/`) && url.pathname !== graphqlPath)
       return send(404, { message: 'Not Found' })
     const route = url.pathname.slice(this.prefix.length)
-    const hidden = /^\/repos\/([^/]+\/[^/]+)(\/|$)/.exec(route)?.[1]
-    if (hidden && this.hiddenRepos.has(hidden)) return send(404, { message: 'Not Found' })
     const token = /^(?:token|bearer) (.+)$/i.exec(req.headers.authorization ?? '')?.[1] ?? ''
+    const repo = /^\/repos\/([^/]+\/[^/]+)(\/|$)/.exec(route)?.[1]
+    if (repo && !canSee(this, repo, token)) return send(404, { message: 'Not Found' })
     const refused = this.refusedTokens.get(token)
     if (refused) return send(refused, { message: 'Bad credentials' })
     if (this.readOnlyTokens.has(token) && req.method !== 'GET' && url.pathname !== graphqlPath)
@@ -341,7 +350,7 @@ export class FakeGitHub {
       const query = (record.body as GraphQLRequest | undefined)?.query ?? ''
       if (await fail(query.includes('timelineItems') ? 'pull-activity' : 'graphql')) return
       const viewer = { login: user.login, databaseId: 41898282 }
-      return send(200, await answerGraphQL(this, record.body as GraphQLRequest, viewer))
+      return send(200, await answerGraphQL(this, record.body as GraphQLRequest, viewer, token))
     }
     if (req.method === 'GET') {
       const contents = await contentsRoute(this, route, url, fail)

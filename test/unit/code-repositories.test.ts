@@ -66,6 +66,22 @@ describe('code-repositories: the docs project’s repositories, each with its ow
       /needs 'dashboard: true'/
     )
     expect(() => settings({ since: '30d' })).toThrow(/'since' needs 'code-repositories'/)
+    expect(() => settings({ 'code-token': 'ghs_x' })).toThrow(
+      /'code-token' needs 'code-repositories'/
+    )
+    const masked: string[] = []
+    readSettings(
+      name =>
+        ({
+          'api-key': 'mint_k',
+          'project-id': 'p',
+          'code-repositories': 'acme/api',
+          'code-token': 'ghs_code'
+        })[name] ?? '',
+      { GITHUB_REPOSITORY: DOCS },
+      secret => masked.push(secret)
+    )
+    expect(masked).toContain('ghs_code')
     expect(() => settings({ 'code-repositories': 'acme/api', since: '91d' })).toThrow(InputError)
   })
 })

@@ -15,7 +15,9 @@ import { type ChangeRules, applyRules } from './change-rules.js'
 /** What reading a docs project's repositories needs of the run. */
 export interface ProjectReadDeps {
   settings: ReaderSettings &
-    Pick<ChangeSettings, 'codeRepositories' | 'since' | 'paths'> & { githubToken: string }
+    Pick<ChangeSettings, 'codeRepositories' | 'since' | 'paths' | 'codeToken'> & {
+      githubToken: string
+    }
   event: RunEvent
   deps: { log: Logger; clock: Clock; session?: GitHubSession; signal?: AbortSignal }
   project: ProjectLedger
@@ -41,6 +43,7 @@ export async function readProjectBatch(read: ProjectReadDeps): Promise<ProjectRe
   const repositories = settings.codeRepositories ?? []
   const parts: { part: RepositoryPart; batch?: ChangeBatch; reader: ChangeReader }[] = []
   const failed: string[] = []
+  const token = tokenInput(settings)
   for (const repository of repositories) {
     const reader = projectReader(read, repository)
     try {
@@ -48,12 +51,12 @@ export async function readProjectBatch(read: ProjectReadDeps): Promise<ProjectRe
     } catch (error) {
       if (deps.signal?.aborted) throw error
       failed.push(repository.name)
-      deps.log.warning(unreadable(repository.name, error))
+      deps.log.warning(unreadable(repository.name, error, token))
     }
   }
   if (!parts.length)
     throw new ExplainedError(
-      `Could not read any of the ${counted(repositories.length, 'code repository', 'code repositories')} of '${Input.CodeRepositories}' (${failed.join(', ')}): nothing was started. ${GRANT}`
+      `Could not read any of the ${counted(repositories.length, 'code repository', 'code repositories')} of '${Input.CodeRepositories}' (${failed.join(', ')}): nothing was started. ${grantAll(token)}`
     )
   const news = parts.filter(
     p => p.batch || p.part.base === undefined || p.part.base !== p.part.head
@@ -81,10 +84,10 @@ export async function readProjectBatch(read: ProjectReadDeps): Promise<ProjectRe
 function projectReader(read: ProjectReadDeps, repository: CodeRepository): ChangeReader {
   const { settings, event, deps } = read
   const github = connectGitHub(
-    settings.githubToken,
+    settings.codeToken || settings.githubToken,
     { owner: repository.owner, repo: repository.repo, apiUrl: event.apiUrl },
     deps.signal,
-    { clock: deps.clock, session: deps.session }
+    { clock: deps.clock, session: deps.session, tokenInput: tokenInput(settings) }
   )
   const rules = { ...read.rules, paths: repository.paths ?? settings.paths }
   return new ChangeReader(settings, event, deps, github, rules, repository)
@@ -182,15 +185,20 @@ async function projectPatches(
   return all
 }
 
-const GRANT = `Give '${Input.GithubToken}' read access (contents: read, pull-requests: read) to every code repository: a GitHub App token from actions/create-github-app-token with 'owner' and 'repositories' naming them (see the README).`
+/** The input whose token reads the code repositories. */
+const tokenInput = (settings: { codeToken?: string }): string =>
+  settings.codeToken ? Input.CodeToken : Input.GithubToken
+
+const grantAll = (token: string): string =>
+  `Give '${token}' read access (contents: read, pull-requests: read) to every code repository: a GitHub App token from actions/create-github-app-token with 'owner' and 'repositories' naming them (see the README).`
 
 /** The warning for a repository that could not be read: which, what GitHub said, what to grant. */
-function unreadable(name: string, error: unknown): string {
+function unreadable(name: string, error: unknown, token: string): string {
   const why =
     error instanceof ReadError ? error.why : errorText(error).replace(/\s+/g, ' ').slice(0, 300)
   const grant =
     error instanceof ReadError && !error.refused
       ? 'Its changes wait for the next run.'
-      : `Give '${Input.GithubToken}' read access to ${name} (contents: read, pull-requests: read; with a GitHub App token, add ${name.split('/')[1]} to the 'repositories' of actions/create-github-app-token). Its changes wait until a run can read it.`
+      : `Give '${token}' read access to ${name} (contents: read, pull-requests: read; with a GitHub App token, add ${name.split('/')[1]} to the 'repositories' of actions/create-github-app-token). Its changes wait until a run can read it.`
   return `Could not read ${name} (${why.replace(/\.$/, '')}): the other code repositories go on. ${grant}`
 }
