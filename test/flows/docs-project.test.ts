@@ -1,4 +1,11 @@
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { parse } from 'yaml'
+import { interpolate } from '../support/expressions.js'
+import { gitHubValidator } from '../support/github-openapi.js'
+import { SIM_API_KEY, SIM_PROJECT } from '../simulator/server.js'
+import { ROOT } from '../support/run-action.js'
 import type { FakeGitHub, FakePull } from '../simulator/fake-github.js'
 import type { Simulator } from '../simulator/server.js'
 import { type CodeChangeServers, DOCS_TOKEN } from '../support/code-change-runs.js'
@@ -298,6 +305,96 @@ describe('one docs project, several code repositories', () => {
     expect(project.dashboards()).toEqual([])
     expect(gh.requests.filter(r => r.method !== 'GET' && !r.path.endsWith('/graphql'))).toEqual([])
     expect(sim.requests('create')).toHaveLength(0)
+    expect(problems()).toEqual([])
+  })
+
+  it('runs examples/docs-project.yml as written, on the dispatch examples/code-repository-dispatch.yml sends', async () => {
+    await firstRun()
+    type Step = {
+      id?: string
+      uses?: string
+      with?: Record<string, string>
+      env?: Record<string, string>
+      run?: string
+    }
+    type Workflow = {
+      on: Record<string, { types?: string[] }>
+      jobs: Record<string, { steps: Step[] }>
+    }
+    const example = (name: string): Workflow =>
+      parse(readFileSync(path.join(ROOT, 'examples', name), 'utf8')) as Workflow
+    // The code repository's step, as the runner runs it for acme/api at its merge commit.
+    const merged = project.merge('acme/api', {
+      title: 'Add retries',
+      files: [{ filename: 'src/retry.ts' }]
+    })
+    project.merge('acme/web', { title: 'Fix the README', files: [{ filename: 'README.md' }] })
+    const sender = Object.values(example('code-repository-dispatch.yml').jobs)[0]?.steps.find(
+      s => s.run
+    )
+    const context = {
+      github: { repository: 'acme/api', repository_owner: 'acme', sha: merged.mergeCommit },
+      steps: { docs: { outputs: { token: 'ghs_app' } } }
+    }
+    const env = Object.fromEntries(
+      Object.entries(sender?.env ?? {}).map(([k, v]) => [k, interpolate(v, context)])
+    )
+    // `gh api … -f key=value`: the fields, with client_payload[…] as an object, as gh sends them.
+    const command = (sender?.run ?? '')
+      .replace(/\\\n/g, ' ')
+      .replace(/\$(\w+)/g, (_m, name: string) => env[name] ?? '')
+    const target = /gh api "repos\/([^"]+)\/dispatches"/.exec(command)?.[1]
+    const body: { event_type?: string; client_payload: Record<string, string> } = {
+      client_payload: {}
+    }
+    for (const [, key, value] of command.matchAll(/-f "?([\w[\]]+)=([^"\s]*)"?/g)) {
+      const nested = /^client_payload\[(\w+)\]$/.exec(key as string)?.[1]
+      if (nested) body.client_payload[nested] = value as string
+      else if (key === 'event_type') body.event_type = value
+    }
+    expect(target).toBe(DOCS)
+    expect(body).toEqual({
+      event_type: 'docs-agent',
+      client_payload: { repository: 'acme/api', sha: merged.mergeCommit }
+    })
+    const validator = await gitHubValidator()
+    expect(
+      validator.problems({
+        method: 'POST',
+        path: `/repos/${DOCS}/dispatches`,
+        query: {},
+        body,
+        status: 204,
+        responseBody: null
+      })
+    ).toEqual([])
+    // The docs repository's workflow takes that type, and its agent step runs with its inputs.
+    const docs = example('docs-project.yml')
+    expect(docs.on.repository_dispatch?.types).toEqual([body.event_type])
+    const agent = Object.values(docs.jobs)[0]?.steps.find(s => s.uses?.startsWith('mintlify/'))
+    const CODE_TOKEN = 'ghs_docs_project_app_token'
+    const inputs = Object.fromEntries(
+      Object.entries(agent?.with ?? {}).map(([k, v]) => [
+        k,
+        interpolate(String(v), {
+          secrets: { MINTLIFY_API_KEY: SIM_API_KEY },
+          vars: { MINTLIFY_PROJECT_ID: SIM_PROJECT },
+          steps: { code: { outputs: { token: CODE_TOKEN } } }
+        })
+      ])
+    )
+    for (const repo of project.repositories) gh.privateRepos.set(repo, new Set([CODE_TOKEN]))
+    const payload = project.dispatch(
+      body.client_payload.repository as string,
+      body.client_payload.sha
+    )
+    const result = await run(project.step({ ...payload, action: body.event_type }, inputs))
+    expect(result.log).not.toContain('::error::')
+    expect(result.outputs).toMatchObject({ result: 'pr-opened', decision: 'new-job' })
+    expect(prompts()[0]).toContain('Add retries')
+    // acme/web's own globs (app/**) leave its README change out.
+    expect(prompts()[0]).not.toContain('Fix the README')
+    expect(result.summary).toContain('Fix the README')
     expect(problems()).toEqual([])
   })
 })
