@@ -42026,7 +42026,7 @@ exports.visitAsync = visitAsync;
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5039);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1851);
 
 // The agent action (action.yml); `run` reports its own failures.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -42036,7 +42036,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5039:
+/***/ 1851:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -54350,225 +54350,6 @@ function dashboardError(what, error) {
     return new ExplainedError(`Could not ${what} the docs agent dashboard issue (${detail}), which records what was handed to the agent, so nothing was started. Give the workflow 'issues: write', or set 'dashboard: false' to run every change as its own job without a record.`);
 }
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/fold.js
-
-
-
-/** Ledger states of a job that may still take a follow-up: running, or its docs pull request open. */
-const LIVE = new Set(['active', 'open', 'started']);
-/**
- * The ledger's newest job of the project that may still take the batch, checked against the
- * service: still running, or its docs pull request (the link the service reports, never one
- * written anywhere else) still open. Anything that cannot be read means a new job, never a guess.
- */
-async function decideFold(project, ctx) {
-    const latest = [...project.jobs].reverse().find(job => LIVE.has(job.state));
-    if (!latest)
-        return { info: 'No docs job of this project is open in the ledger: starting a new job.' };
-    let job;
-    try {
-        job = await ctx.readJob(latest.id);
-    }
-    catch (error) {
-        return {
-            notice: `Could not read the earlier job ${latest.id} (${errorText(error).replace(/\.$/, '')}), so these changes start a new job.`,
-            info: 'Starting a new job.'
-        };
-    }
-    if (job.status === 'active')
-        return {
-            target: { jobId: job.id, docsPr: job.prLink ?? undefined },
-            info: `Job ${job.id} is still running: sending the changes to it as a follow-up.`
-        };
-    if (!job.prLink)
-        return {
-            info: `The earlier job ${job.id} ended (${job.status ?? 'status unknown'}) without a docs pull request: starting a new job.`,
-            seen: { jobId: job.id, state: 'ended' }
-        };
-    const state = await docsPrState(ctx, job.prLink);
-    const times = (s) => ({
-        ...(s.createdAt ? { prCreatedAt: s.createdAt } : {}),
-        ...(s.endedAt ? { endedAt: s.endedAt } : {})
-    });
-    if ('error' in state)
-        return {
-            notice: `Could not read the state of the docs pull request ${job.prLink} (${state.error}), so these changes start a new job instead of joining it.${state.hint ?? ''}`,
-            info: 'Starting a new job.'
-        };
-    if (state.open)
-        return {
-            target: { jobId: job.id, docsPr: job.prLink },
-            info: `The docs pull request ${job.prLink} of job ${job.id} is still open: sending the changes to the job as a follow-up.`,
-            seen: { jobId: job.id, state: 'open', prLink: job.prLink, ...times(state) }
-        };
-    const closed = state.merged ? 'merged' : 'closed';
-    return {
-        info: `The docs pull request ${job.prLink} of job ${job.id} is ${closed}: starting a new job.`,
-        seen: { jobId: job.id, state: closed, prLink: job.prLink, ...times(state) }
-    };
-}
-/**
- * A docs pull request's state, read with the docs repository's connection; an error says why it
- * could not be read, and what to set when GitHub refused.
- */
-async function docsPrState(ctx, link) {
-    const where = parsePullLink(link, ctx.serverUrl);
-    if (!where)
-        return { error: `it is not a pull request on ${ctx.serverUrl}` };
-    try {
-        const pull = await ctx.docs.pull(where);
-        return {
-            open: pull.state === 'open',
-            merged: pull.merged,
-            createdAt: pull.createdAt,
-            endedAt: pull.merged ? pull.mergedAt : pull.state === 'open' ? undefined : pull.closedAt
-        };
-    }
-    catch (error) {
-        const failed = docsFailure(error);
-        return { error: failed.why, hint: failed.grant('read') || undefined };
-    }
-}
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/expiry.js
-
-
-
-
-
-
-/** Docs pull requests read at most for expiry in one run (the oldest first). */
-const MAX_EXPIRY_READS = 5;
-/**
- * `expire-after`: the ledger's docs pull requests of the project that nobody but the agent has
- * touched for longer than the duration are closed with a comment that says what stale meant and
- * links the dashboard. Staleness runs from the last activity by a person (a commit, a review, a
- * comment, a label), or from the pull request's creation; one that a person pushed to, approved,
- * requested changes on or gave `keep-label` is never closed, and the ledger says why it was kept.
- * At most MAX_EXPIRY_READS pull requests a run, those never kept first: a pull request read (1
- * request), and for one older than the duration its activity (1 GraphQL request, and who
- * `docs-token` is, once). A docs token without access is a warning naming it; the run goes on.
- */
-async function expireStale(project, ctx) {
-    const updates = [];
-    const expired = [];
-    const due = project.jobs
-        .filter(j => j.prLink && LIVE.has(j.state) && ctx.now - j.startedAt > ctx.afterMs)
-        // Kept ones last, the longest unjudged first: a kept pull request never holds back the others.
-        .sort((a, b) => (a.kept?.at ?? 0) - (b.kept?.at ?? 0) || a.startedAt - b.startedAt)
-        .slice(0, MAX_EXPIRY_READS);
-    for (const job of due) {
-        const link = job.prLink;
-        const where = parsePullLink(link, ctx.serverUrl);
-        if (!where)
-            continue;
-        const turn = await expireOne(job, link, where, ctx);
-        if ('stop' in turn)
-            break;
-        if (turn.update)
-            updates.push(turn.update);
-        if (turn.expired)
-            expired.push(link);
-    }
-    return { updates, expired };
-}
-async function expireOne(job, link, where, ctx) {
-    const { docs, log } = ctx;
-    const cannot = (what, error, then) => {
-        const failed = docsFailure(error);
-        log.warning(`Could not ${what} ${link} with '${docs.tokenInput}' (${failed.why}), ${then}${failed.grant('read and write')}`);
-        return { stop: true };
-    };
-    let pull;
-    try {
-        pull = await docs.pull(where);
-    }
-    catch (error) {
-        return cannot('read the docs pull request', error, 'so stale docs pull requests are not closed in this run.');
-    }
-    const seen = settled(job.id, pull);
-    if (seen)
-        return { update: seen };
-    const createdAt = pull.createdAt ?? job.startedAt;
-    const open = {
-        jobId: job.id,
-        state: 'open',
-        prCreatedAt: createdAt,
-        draft: Boolean(pull.draft)
-    };
-    if (ctx.now - createdAt <= ctx.afterMs)
-        return { update: open };
-    let staleness;
-    try {
-        // Who `docs-token` is: its comments and commits are the agent's own, never a person's.
-        const agent = await docs.identity(where);
-        staleness = judgeStaleness(await docs.activity(where), {
-            createdAt,
-            now: ctx.now,
-            afterMs: ctx.afterMs,
-            keepLabel: ctx.keepLabel,
-            agents: [agent]
-        });
-    }
-    catch (error) {
-        return cannot('read who touched the docs pull request', error, 'so stale docs pull requests are not closed in this run: a person’s work is never closed on a guess.');
-    }
-    if (!('stale' in staleness)) {
-        const why = 'keep' in staleness
-            ? staleness.keep
-            : `${staleness.recent}, within '${Input.ExpireAfter}: ${ctx.afterText}'`;
-        log.info(`Kept the docs pull request ${link} open past '${Input.ExpireAfter}: ${ctx.afterText}': ${why}.`);
-        return { update: { ...open, kept: { why, at: ctx.now } } };
-    }
-    if (ctx.dryRun) {
-        log.info(`Dry run: nobody but the docs agent has touched the docs pull request ${link} since ${day(staleness.since)}, longer than '${Input.ExpireAfter}: ${ctx.afterText}': it would be closed.`);
-        return {};
-    }
-    let closed;
-    try {
-        closed = await docs.close(where);
-    }
-    catch (error) {
-        return cannot('close the docs pull request', error, `which nobody but the docs agent has touched for longer than '${Input.ExpireAfter}: ${ctx.afterText}'.`);
-    }
-    // Merged in the meantime: GitHub keeps a merged pull request as it is.
-    const after = closed.merged ? settled(job.id, closed) : undefined;
-    if (after)
-        return { update: after };
-    log.notice(`Closed the docs pull request ${link}: nobody but the docs agent has touched it since ${day(staleness.since)}, longer than '${Input.ExpireAfter}: ${ctx.afterText}'. The next change starts a new job.`);
-    try {
-        await docs.comment(where, closingComment(ctx, staleness));
-    }
-    catch (error) {
-        log.warning(`Closed ${link} but could not say why in a comment (${docsFailure(error).why}).`);
-    }
-    return {
-        update: { jobId: job.id, state: 'expired', prCreatedAt: createdAt, endedAt: ctx.now },
-        expired: true
-    };
-}
-/** A docs pull request merged or closed (by a person) already: nothing to close. */
-function settled(jobId, pull) {
-    if (pull.merged)
-        return { jobId, state: 'merged', prCreatedAt: pull.createdAt, endedAt: pull.mergedAt };
-    if (pull.state !== 'open')
-        return { jobId, state: 'closed', prCreatedAt: pull.createdAt, endedAt: pull.closedAt };
-    return undefined;
-}
-/** Says what stale meant: nobody but the agent touched it, since when, and how to keep one open. */
-function closingComment(ctx, stale) {
-    const dashboard = ctx.dashboardUrl
-        ? ` The changes it held are listed on the ${markdownLink('docs agent dashboard', ctx.dashboardUrl)}.`
-        : '';
-    // Named, never mentioned: a closing comment notifies nobody.
-    const last = stale.touched ? `the last was ${escapeMarkdown(stale.touched)}` : 'it was opened';
-    return [
-        `📝 **Mintlify agent action**: closed as stale. Nobody but the docs agent has touched this docs pull request since ${day(stale.since)} (${last}), longer than ${codeSpan(`${Input.ExpireAfter}: ${ctx.afterText}`)} allows.${dashboard}`,
-        '',
-        `Stale means no commit, review, comment or label by a person in that time. A docs pull request that a person pushed to, approved, requested changes on or labelled ${codeSpan(ctx.keepLabel)} is never closed. The next code change starts a fresh docs pull request; reopen this one to keep working on it by hand.`
-    ].join('\n');
-}
-
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/ledger-session.js
 
 
@@ -54878,6 +54659,21 @@ function docsPulls(tokens, apiUrl, deps, { orRunToken = false } = {}) {
     const own = Boolean(tokens.docsToken) || !orRunToken;
     return connectDocsPulls((own ? tokens.docsToken : tokens.githubToken) ?? '', { tokenInput: own ? Input.DocsToken : Input.GithubToken, docsInput: Input.DocsToken }, apiUrl, deps.signal, { clock: deps.clock, session: deps.session });
 }
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/prepared-run.js
+/** A run that starts nothing, and why. */
+const skippedRun = (why, about = {}) => ({
+    notices: [],
+    ...about,
+    kind: 'skip',
+    why
+});
+/** A run that asks the service: a follow-up when the prompt goes to an earlier job, else a new job. */
+function startingRun(run) {
+    return { notices: [], ...run, kind: run.followUp ? 'follow-up' : 'new-job' };
+}
+/** A run that starts nothing. */
+const isStopped = (run) => run.kind === 'skip' || run.kind === 'wait';
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/change-batch.js
 
@@ -55434,11 +55230,515 @@ class ChangeReader {
     }
 }
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/open-limit.js
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/change-context.js
 
 
 
 
+/** A change run that starts nothing, and why. */
+const skipped = (why, source, about = {}) => skippedRun(why, { source, ...about });
+/**
+ * What both kinds of change run share: the inputs, the event, GitHub and the reader, where the live
+ * comment goes, and how a re-run resumes its first attempt's job.
+ */
+class ChangeContext {
+    settings;
+    event;
+    deps;
+    github;
+    rules;
+    reader;
+    constructor(settings, event, deps, github, rules) {
+        this.settings = settings;
+        this.event = event;
+        this.deps = deps;
+        this.github = github;
+        this.rules = rules;
+        this.reader = new ChangeReader(settings, event, deps, github, rules);
+    }
+    /** How a fold decision reads the earlier job and its docs pull request. */
+    foldContext() {
+        const { settings, event, deps } = this;
+        return {
+            readJob: deps.readJob,
+            serverUrl: event.serverUrl,
+            docs: docsPulls(settings, event.apiUrl, deps, { orRunToken: true })
+        };
+    }
+    /** The event's own pull request gets the live comment; `issue-number` overrides, `comment: false` none. */
+    commentTarget(batch) {
+        const { settings, event } = this;
+        if (settings.comment === 'false')
+            return undefined;
+        const own = event.pullRequest?.number ?? (batch.pulls.length === 1 ? batch.pulls[0]?.number : undefined);
+        const target = settings.issueNumber ?? own;
+        if (settings.comment === 'true' && target === undefined)
+            this.deps.log.warning('No pull request to comment on: the changes came through none.');
+        return target;
+    }
+    comment(target, docsPr, folded = false) {
+        const { event, settings, deps } = this;
+        return new LiveComment(this.github, target, { run: event.runId, attempt: event.runAttempt, kind: 'change', project: settings.projectId }, { runUrl: event.runUrl, projectId: settings.projectId }, deps.log, deps.saveState, deps.markers, folded ? { docsPr } : undefined);
+    }
+    resume(jobId, batch, comment, extra = {}) {
+        this.deps.log.info(`Attempt ${this.event.runAttempt} of this run resumes job ${jobId}, started by an earlier attempt; nothing is sent again.`);
+        // The prompt is left out on purpose: a re-run waits, it never resends (`prompt` included).
+        return {
+            notices: [],
+            ...extra,
+            request: { jobId, prompt: undefined },
+            comment,
+            followUp: false,
+            batch,
+            kind: 'follow-up'
+        };
+    }
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/fold.js
+
+
+
+/** Ledger states of a job that may still take a follow-up: running, or its docs pull request open. */
+const LIVE = new Set(['active', 'open', 'started']);
+/**
+ * The ledger's newest job of the project that may still take the batch, checked against the
+ * service: still running, or its docs pull request (the link the service reports, never one
+ * written anywhere else) still open. Anything that cannot be read means a new job, never a guess.
+ */
+async function decideFold(project, ctx) {
+    const latest = [...project.jobs].reverse().find(job => LIVE.has(job.state));
+    if (!latest)
+        return { info: 'No docs job of this project is open in the ledger: starting a new job.' };
+    let job;
+    try {
+        job = await ctx.readJob(latest.id);
+    }
+    catch (error) {
+        return {
+            notice: `Could not read the earlier job ${latest.id} (${errorText(error).replace(/\.$/, '')}), so these changes start a new job.`,
+            info: 'Starting a new job.'
+        };
+    }
+    if (job.status === 'active')
+        return {
+            target: { jobId: job.id, docsPr: job.prLink ?? undefined },
+            info: `Job ${job.id} is still running: sending the changes to it as a follow-up.`
+        };
+    if (!job.prLink)
+        return {
+            info: `The earlier job ${job.id} ended (${job.status ?? 'status unknown'}) without a docs pull request: starting a new job.`,
+            seen: { jobId: job.id, state: 'ended' }
+        };
+    const state = await docsPrState(ctx, job.prLink);
+    const times = (s) => ({
+        ...(s.createdAt ? { prCreatedAt: s.createdAt } : {}),
+        ...(s.endedAt ? { endedAt: s.endedAt } : {})
+    });
+    if ('error' in state)
+        return {
+            notice: `Could not read the state of the docs pull request ${job.prLink} (${state.error}), so these changes start a new job instead of joining it.${state.hint ?? ''}`,
+            info: 'Starting a new job.'
+        };
+    if (state.open)
+        return {
+            target: { jobId: job.id, docsPr: job.prLink },
+            info: `The docs pull request ${job.prLink} of job ${job.id} is still open: sending the changes to the job as a follow-up.`,
+            seen: { jobId: job.id, state: 'open', prLink: job.prLink, ...times(state) }
+        };
+    const closed = state.merged ? 'merged' : 'closed';
+    return {
+        info: `The docs pull request ${job.prLink} of job ${job.id} is ${closed}: starting a new job.`,
+        seen: { jobId: job.id, state: closed, prLink: job.prLink, ...times(state) }
+    };
+}
+/**
+ * A docs pull request's state, read with the docs repository's connection; an error says why it
+ * could not be read, and what to set when GitHub refused.
+ */
+async function docsPrState(ctx, link) {
+    const where = parsePullLink(link, ctx.serverUrl);
+    if (!where)
+        return { error: `it is not a pull request on ${ctx.serverUrl}` };
+    try {
+        const pull = await ctx.docs.pull(where);
+        return {
+            open: pull.state === 'open',
+            merged: pull.merged,
+            createdAt: pull.createdAt,
+            endedAt: pull.merged ? pull.mergedAt : pull.state === 'open' ? undefined : pull.closedAt
+        };
+    }
+    catch (error) {
+        const failed = docsFailure(error);
+        return { error: failed.why, hint: failed.grant('read') || undefined };
+    }
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/expiry.js
+
+
+
+
+
+
+/** Docs pull requests read at most for expiry in one run (the oldest first). */
+const MAX_EXPIRY_READS = 5;
+/**
+ * `expire-after`: the ledger's docs pull requests of the project that nobody but the agent has
+ * touched for longer than the duration are closed with a comment that says what stale meant and
+ * links the dashboard. Staleness runs from the last activity by a person (a commit, a review, a
+ * comment, a label), or from the pull request's creation; one that a person pushed to, approved,
+ * requested changes on or gave `keep-label` is never closed, and the ledger says why it was kept.
+ * At most MAX_EXPIRY_READS pull requests a run, those never kept first: a pull request read (1
+ * request), and for one older than the duration its activity (1 GraphQL request, and who
+ * `docs-token` is, once). A docs token without access is a warning naming it; the run goes on.
+ */
+async function expireStale(project, ctx) {
+    const updates = [];
+    const expired = [];
+    const due = project.jobs
+        .filter(j => j.prLink && LIVE.has(j.state) && ctx.now - j.startedAt > ctx.afterMs)
+        // Kept ones last, the longest unjudged first: a kept pull request never holds back the others.
+        .sort((a, b) => (a.kept?.at ?? 0) - (b.kept?.at ?? 0) || a.startedAt - b.startedAt)
+        .slice(0, MAX_EXPIRY_READS);
+    for (const job of due) {
+        const link = job.prLink;
+        const where = parsePullLink(link, ctx.serverUrl);
+        if (!where)
+            continue;
+        const turn = await expireOne(job, link, where, ctx);
+        if ('stop' in turn)
+            break;
+        if (turn.update)
+            updates.push(turn.update);
+        if (turn.expired)
+            expired.push(link);
+    }
+    return { updates, expired };
+}
+async function expireOne(job, link, where, ctx) {
+    const { docs, log } = ctx;
+    const cannot = (what, error, then) => {
+        const failed = docsFailure(error);
+        log.warning(`Could not ${what} ${link} with '${docs.tokenInput}' (${failed.why}), ${then}${failed.grant('read and write')}`);
+        return { stop: true };
+    };
+    let pull;
+    try {
+        pull = await docs.pull(where);
+    }
+    catch (error) {
+        return cannot('read the docs pull request', error, 'so stale docs pull requests are not closed in this run.');
+    }
+    const seen = settled(job.id, pull);
+    if (seen)
+        return { update: seen };
+    const createdAt = pull.createdAt ?? job.startedAt;
+    const open = {
+        jobId: job.id,
+        state: 'open',
+        prCreatedAt: createdAt,
+        draft: Boolean(pull.draft)
+    };
+    if (ctx.now - createdAt <= ctx.afterMs)
+        return { update: open };
+    let staleness;
+    try {
+        // Who `docs-token` is: its comments and commits are the agent's own, never a person's.
+        const agent = await docs.identity(where);
+        staleness = judgeStaleness(await docs.activity(where), {
+            createdAt,
+            now: ctx.now,
+            afterMs: ctx.afterMs,
+            keepLabel: ctx.keepLabel,
+            agents: [agent]
+        });
+    }
+    catch (error) {
+        return cannot('read who touched the docs pull request', error, 'so stale docs pull requests are not closed in this run: a person’s work is never closed on a guess.');
+    }
+    if (!('stale' in staleness)) {
+        const why = 'keep' in staleness
+            ? staleness.keep
+            : `${staleness.recent}, within '${Input.ExpireAfter}: ${ctx.afterText}'`;
+        log.info(`Kept the docs pull request ${link} open past '${Input.ExpireAfter}: ${ctx.afterText}': ${why}.`);
+        return { update: { ...open, kept: { why, at: ctx.now } } };
+    }
+    if (ctx.dryRun) {
+        log.info(`Dry run: nobody but the docs agent has touched the docs pull request ${link} since ${day(staleness.since)}, longer than '${Input.ExpireAfter}: ${ctx.afterText}': it would be closed.`);
+        return {};
+    }
+    let closed;
+    try {
+        closed = await docs.close(where);
+    }
+    catch (error) {
+        return cannot('close the docs pull request', error, `which nobody but the docs agent has touched for longer than '${Input.ExpireAfter}: ${ctx.afterText}'.`);
+    }
+    // Merged in the meantime: GitHub keeps a merged pull request as it is.
+    const after = closed.merged ? settled(job.id, closed) : undefined;
+    if (after)
+        return { update: after };
+    log.notice(`Closed the docs pull request ${link}: nobody but the docs agent has touched it since ${day(staleness.since)}, longer than '${Input.ExpireAfter}: ${ctx.afterText}'. The next change starts a new job.`);
+    try {
+        await docs.comment(where, closingComment(ctx, staleness));
+    }
+    catch (error) {
+        log.warning(`Closed ${link} but could not say why in a comment (${docsFailure(error).why}).`);
+    }
+    return {
+        update: { jobId: job.id, state: 'expired', prCreatedAt: createdAt, endedAt: ctx.now },
+        expired: true
+    };
+}
+/** A docs pull request merged or closed (by a person) already: nothing to close. */
+function settled(jobId, pull) {
+    if (pull.merged)
+        return { jobId, state: 'merged', prCreatedAt: pull.createdAt, endedAt: pull.mergedAt };
+    if (pull.state !== 'open')
+        return { jobId, state: 'closed', prCreatedAt: pull.createdAt, endedAt: pull.closedAt };
+    return undefined;
+}
+/** Says what stale meant: nobody but the agent touched it, since when, and how to keep one open. */
+function closingComment(ctx, stale) {
+    const dashboard = ctx.dashboardUrl
+        ? ` The changes it held are listed on the ${markdownLink('docs agent dashboard', ctx.dashboardUrl)}.`
+        : '';
+    // Named, never mentioned: a closing comment notifies nobody.
+    const last = stale.touched ? `the last was ${escapeMarkdown(stale.touched)}` : 'it was opened';
+    return [
+        `📝 **Mintlify agent action**: closed as stale. Nobody but the docs agent has touched this docs pull request since ${day(stale.since)} (${last}), longer than ${codeSpan(`${Input.ExpireAfter}: ${ctx.afterText}`)} allows.${dashboard}`,
+        '',
+        `Stale means no commit, review, comment or label by a person in that time. A docs pull request that a person pushed to, approved, requested changes on or labelled ${codeSpan(ctx.keepLabel)} is never closed. The next code change starts a fresh docs pull request; reopen this one to keep working on it by hand.`
+    ].join('\n');
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/docs-pulls-refresh.js
+
+
+
+
+
+/**
+ * The ledger's docs pull requests read again, before the gates: `expire-after` closes the stale
+ * ones (an expired docs pull request is not folded into), then a few of the last 30 days whose
+ * outcome is not known yet are read for the dashboard's outcomes. What was seen is recorded in one
+ * write, only when something changed.
+ */
+async function refreshDocsPulls(session, settings, event, deps) {
+    const after = settings.expireAfter;
+    const expiry = after && settings.docsToken
+        ? await expireStale(session.project, {
+            afterMs: after.ms,
+            afterText: after.text,
+            keepLabel: after.keepLabel,
+            now: deps.clock.wallNow(),
+            docs: docsPulls(settings, event.apiUrl, deps),
+            serverUrl: event.serverUrl,
+            dashboardUrl: session.url,
+            log: deps.log,
+            dryRun: settings.dryRun
+        })
+        : { updates: [], expired: [] };
+    // The job the fold decision reads anyway is left to it.
+    const foldCandidate = settings.fold === 'open-pr'
+        ? [...session.project.jobs].reverse().find(j => LIVE.has(j.state))?.id
+        : undefined;
+    const skip = new Set([
+        ...expiry.updates.map(u => u.jobId),
+        ...(foldCandidate ? [foldCandidate] : [])
+    ]);
+    const reads = await refreshOutcomes(session.project, {
+        now: deps.clock.wallNow(),
+        docs: docsPulls(settings, event.apiUrl, deps, { orRunToken: true }),
+        serverUrl: event.serverUrl,
+        log: deps.log,
+        skip
+    });
+    if (settings.dryRun)
+        return;
+    const { expired } = expiry;
+    const changed = [...expiry.updates, ...reads.changed];
+    // Only read, nothing changed: kept for the run's next write, not written for itself.
+    if (!changed.length)
+        return session.noteUpdates(reads.checked);
+    try {
+        await session.docsPullsSeen([...changed, ...reads.checked], expired, `closed ${expired.join(', ')}: open longer than 'expire-after: ${after?.text ?? ''}'`);
+    }
+    catch (error) {
+        deps.log.warning(`${errorText(error)} The next run reads the docs pull requests again.`);
+    }
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/gates/gate.js
+
+const PASS = { kind: 'pass' };
+/** The batch's changes and whether they wait, as the reasons say it. */
+function changesWait(count) {
+    return `${counted(count, 'change')} ${count === 1 ? 'waits' : 'wait'}`;
+}
+/** Approved by this run's tick: the approval stays with the batch while a limit holds it. */
+function approvalKept(input) {
+    return input.approvedBy
+        ? { approval: { approvedBy: input.approvedBy, approvedAt: input.now() } }
+        : {};
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/gates/approval.js
+
+
+
+
+
+
+/**
+ * `approval: dashboard`: a batch nobody approved yet waits on the dashboard with its checkbox (the
+ * batch waiting already, joined by these changes), saying what a run would do with it now.
+ */
+const approval = {
+    name: 'approval',
+    async check({ settings, approvedBy, ledger, batch, foldContext, reads, now }) {
+        const { project } = ledger;
+        if (settings.approval !== 'dashboard' || approvedBy || project.waiting?.approvedBy)
+            return PASS;
+        const fold = settings.fold === 'open-pr' ? await decideFold(project, foldContext) : undefined;
+        ledger.noteSeen(fold?.seen);
+        const target = fold?.target;
+        const prompt = await reads.prompt(batch, Boolean(target));
+        // On an empty ledger the range starts before this change, so that later changes join it.
+        const base = project.documented ? undefined : (batch.base ?? (await reads.parentOf(batch)));
+        return {
+            kind: 'hold',
+            why: awaitingWhy(batchSize(batch)),
+            written: {
+                base,
+                approval: {
+                    batch: project.waiting?.batch ?? newBatchId(now()),
+                    wouldDo: {
+                        decision: target ? 'follow-up' : 'new-job',
+                        ...(target ? { job: target.jobId } : {}),
+                        promptBytes: bytes(prompt)
+                    }
+                }
+            }
+        };
+    }
+};
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/gates/budget.js
+
+
+/**
+ * `max-jobs`: with the window's jobs and follow-ups used up, the batch waits on the dashboard until
+ * the oldest leaves the window; the next run takes it.
+ */
+const budget = {
+    name: 'max-jobs',
+    check(input) {
+        const { ledger, settings, batch, now } = input;
+        const state = ledger.budgetState();
+        if (!state || state.left !== 0 || !settings.maxJobs)
+            return PASS;
+        const until = new Date(state.freesAt ?? now()).toISOString().slice(0, 16).replace('T', ' ');
+        return {
+            kind: 'hold',
+            why: `Over budget: ${state.used} jobs and follow-ups in the window of 'max-jobs: ${settings.maxJobs.text}'; the next one frees at ${until} UTC. ${changesWait(batchSize(batch))} on the dashboard, and the next run takes them.`,
+            written: approvalKept(input)
+        };
+    }
+};
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/gates/covered-already.js
+
+/** Another run (another workflow of the project, or a re-run) handled this head already. */
+const coveredAlready = {
+    name: 'covered by an earlier run',
+    check({ head, ledger }) {
+        const earlier = ledger.coveredBy(head.sha);
+        if (!earlier)
+            return PASS;
+        return {
+            kind: 'skip',
+            why: `The run ${earlier.url || earlier.run} covered ${head.sha.slice(0, 12)} already.`
+        };
+    }
+};
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/gates/documented-already.js
+
+/** The branch's head is the ledger's last documented commit: there is nothing new. */
+const documentedAlready = {
+    name: 'documented already',
+    check({ head, ledger }) {
+        if (ledger.project.documented?.sha !== head.sha)
+            return PASS;
+        return {
+            kind: 'skip',
+            why: `Everything up to ${head.sha.slice(0, 12)} on ${head.branch} is documented already.`
+        };
+    }
+};
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/gates/first-run.js
+
+/**
+ * A catch-up on a ledger with no last documented commit starts nothing: it records the branch's
+ * head as documented, so that the next run documents what comes after it, not the whole history.
+ */
+const firstRun = {
+    name: 'first run',
+    check({ plan, head, ledger, reads }) {
+        if (ledger.project.documented || plan.kind !== 'since-last')
+            return PASS;
+        return {
+            kind: 'skip',
+            why: `The dashboard had no last documented commit: ${head.sha.slice(0, 12)} on ${head.branch} is recorded as documented, and nothing is started. The next run documents what comes after it.`,
+            record: {
+                note: 'first run: the branch head is recorded as documented',
+                batch: reads.emptyBatch(head.sha, head.branch)
+            }
+        };
+    }
+};
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/gates/max-open.js
+
+
+
+
+
+
+
+/**
+ * `max-open`: a batch that starts a new job waits on the dashboard while the project has that many
+ * docs pull requests open or on the way; the waiting changes go into one job once one is merged or
+ * closed. A batch folded into an open job adds none, and passes.
+ */
+const maxOpen = {
+    name: 'max-open',
+    async check(input) {
+        const { settings, decision, ledger, foldContext, notices, batch } = input;
+        const max = settings.maxOpen;
+        if (decision.target || !max)
+            return PASS;
+        const count = await countOpen(ledger.project, max, decision, foldContext);
+        ledger.noteUpdates(count.updates);
+        if (count.unread.length)
+            notices.push(`Could not read ${count.unread.join('; ')}: counted as open for 'max-open'.${count.grant}`);
+        if (count.open.length < max)
+            return PASS;
+        const which = count.open
+            .slice(0, 5)
+            .map(o => o.prLink ?? `job ${o.jobId} (running)`)
+            .join(', ');
+        return {
+            kind: 'hold',
+            why: `At 'max-open: ${max}': ${counted(count.open.length, 'docs pull request')} of this project open or on the way (${which}). ${changesWait(batchSize(batch))} on the dashboard; the waiting changes go into one job together once one is merged or closed.`,
+            written: approvalKept(input)
+        };
+    }
+};
 /** Jobs read at most to tell whether the ledger's open docs pull requests are still open. */
 const MAX_READS = 10;
 /**
@@ -55525,6 +55825,55 @@ async function countOpen(project, max, fold, ctx) {
     return { open, updates, unread, grant };
 }
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/gates/nothing-left.js
+
+
+/**
+ * The change rules (`paths`, the loop guard, `skip-label`, bots) left nothing of the batch, or it
+ * was empty: nothing starts, and the ledger moves past these changes.
+ */
+const nothingLeft = {
+    name: 'nothing left',
+    check: ({ batch }) => nothingLeftOf(batch)
+};
+/** The same judgement where no ledger is kept (a change on its own). */
+function nothingLeftOf(batch) {
+    if (batchSize(batch) > 0)
+        return PASS;
+    const why = batch.skipped.length === 0
+        ? `There is nothing to document: ${batch.url || 'the range'} holds no commit or changed file.`
+        : `There is nothing to document: ${batch.skipped.map(s => s.why).join(' ')}`;
+    return { kind: 'skip', why, record: { note: why } };
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/gates/order.js
+
+
+
+
+
+
+
+/**
+ * The gates of a change run with the dashboard, in the order they are applied (docs/architecture.md
+ * tells the steps around them). The first that does not pass ends the run; a gate's place is the
+ * first moment it has what it needs: the head, then the batch, then the fold decision.
+ */
+const GATES = {
+    head: [documentedAlready, coveredAlready, firstRun],
+    batch: [nothingLeft, approval, budget],
+    decided: [maxOpen]
+};
+/** The first gate that stops the batch, and what it said; none when all pass. */
+async function applyGates(gates, input) {
+    for (const gate of gates) {
+        const verdict = await gate.check(input);
+        if (verdict.kind !== 'pass')
+            return verdict;
+    }
+    return undefined;
+}
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/reviewers.js
 
 
@@ -55604,6 +55953,174 @@ async function canRead(docs, pull) {
     }
 }
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/after-job.js
+
+
+
+
+/** Pull requests of a batch told about their docs pull request, besides the event's own. */
+const MAX_SOURCE_COMMENTS = 5;
+/**
+ * The batch's other pull requests (caught up from runs that did not get to run) each get a short
+ * comment with the docs pull request, once there is one: a few, the dashboard lists them all.
+ */
+async function tellSources(github, batch, job, { commented, runUrl, log }) {
+    if (!job.prLink)
+        return;
+    const others = batch.pulls.filter(p => p.number !== commented).slice(0, MAX_SOURCE_COMMENTS);
+    for (const pull of others) {
+        try {
+            await github.createComment(pull.number, sourceComment(job, runUrl));
+        }
+        catch (error) {
+            log.warning(`Could not comment on #${pull.number} with its docs pull request: ${describeGitHubError(error)}.`);
+        }
+    }
+}
+/** The short comment on a caught-up pull request: where its docs went. */
+function sourceComment(job, runUrl) {
+    const link = markdownLink(job.prLink ?? '', job.prLink);
+    const run = runUrl ? ` · ${markdownLink('workflow run', runUrl)}` : '';
+    return `📝 **Mintlify agent** documented this change together with others in ${link} · job ${codeSpan(job.id)}${run}`;
+}
+/** `reviewers: authors`: the batch's authors are asked to review the docs pull request. */
+async function requestReviewers(batch, job, settings, event, deps) {
+    if (settings.reviewers !== 'authors' || !settings.docsToken || !job.prLink)
+        return;
+    await requestAuthors(batch, job.prLink, {
+        docs: docsPulls(settings, event.apiUrl, deps),
+        serverUrl: event.serverUrl,
+        log: deps.log
+    });
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/hand-over.js
+
+/**
+ * The last step before the service: the prompt, the live comment, the check that the ledger can be
+ * written, and the hooks that record the job on the dashboard; a follow-up to the job the batch folds
+ * into, or a new job. A dry run writes nothing.
+ */
+async function handOver(ctx, session, batch, fold, run) {
+    const { settings, event, deps } = ctx;
+    const prompt = await ctx.reader.prompt(batch, false);
+    const target = ctx.commentTarget(batch);
+    const comment = target === undefined || settings.dryRun
+        ? undefined
+        : ctx.comment(target, fold?.docsPr, Boolean(fold));
+    // Before anything is started: without 'issues: write' nothing is sent that the ledger could not record.
+    if (!settings.dryRun) {
+        const known = session.notices.length;
+        await session.ensureWritable();
+        run.notices.push(...session.notices.slice(known));
+    }
+    const ledger = {
+        accepted: (job, followUp) => session.accepted(job, batch, followUp),
+        uncertain: (followUp, why, jobId) => session.uncertain(batch, followUp ? 'follow-up' : 'new-job', why, jobId),
+        finished: async (job, result) => {
+            await session.finished(job, result);
+            if (settings.comment !== 'false')
+                await tellSources(ctx.github, batch, job, {
+                    commented: target,
+                    runUrl: event.runUrl,
+                    log: deps.log
+                });
+        }
+    };
+    const common = {
+        ...run,
+        comment,
+        batch,
+        ledger,
+        requestReviewers: (job) => requestReviewers(batch, job, settings, event, deps)
+    };
+    if (fold) {
+        const followUp = await ctx.reader.prompt(batch, true);
+        return {
+            ...common,
+            request: { jobId: fold.jobId, prompt: followUp, fallbackPrompt: prompt },
+            followUp: true,
+            fold,
+            kind: 'follow-up'
+        };
+    }
+    return { ...common, request: { prompt }, followUp: false, kind: 'new-job' };
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/own-change.js
+
+
+
+
+
+
+
+
+/**
+ * One change on its own, outside the ledger (`dashboard: false`, a pull request not merged yet,
+ * another branch): the change rules, the trust gate for an unmerged pull request, and the
+ * "nothing left" gate; no catch-up, no fold.
+ */
+async function ownChange(ctx, plan) {
+    const { settings, event, deps } = ctx;
+    let batch;
+    if (plan.pull) {
+        const why = pullRefusal({ ...plan.pull, files: [], filesComplete: false }, ctx.rules);
+        if (why)
+            return skipped(`Pull request ${why}`, plan.source);
+        if (plan.gate) {
+            const refused = await trustRefusal(async () => ctx.github, event, settings, deps.signal);
+            if (refused)
+                return skipped(refused, plan.source);
+        }
+        const pull = await ctx.reader.read(`read pull request #${plan.pull.number}`, () => readPull(ctx.github, ctx.event, plan.pull?.number));
+        if (!pull)
+            throw new ExplainedError(`GitHub knows no pull request #${plan.pull.number} in ${event.owner}/${event.repo}.`);
+        batch = {
+            repository: `${event.owner}/${event.repo}`,
+            branch: pull.base,
+            url: pull.url,
+            head: pull.mergeCommit ?? '',
+            pulls: [pull],
+            commits: [],
+            skipped: [],
+            leftOut: []
+        };
+    }
+    else {
+        const push = plan.push;
+        batch = await ctx.reader.readRange(push.after, push.created ? undefined : push.before, push.ref.replace(/^refs\/heads\//, ''));
+    }
+    batch = applyRules(batch, { ...ctx.rules, docsIdentity: await ctx.reader.docsIdentity() });
+    const empty = nothingLeftOf(batch);
+    if (empty.kind === 'skip')
+        return skipped(empty.why, plan.source ?? batch.url);
+    const target = ctx.commentTarget(batch);
+    const comment = target === undefined ? undefined : ctx.comment(target);
+    if (event.runAttempt > 1) {
+        // A re-run waits on its first attempt's job, recorded in its comment. Comments that cannot be
+        // read start nothing; read, and without this run's record, its first attempt started no job.
+        const recorded = (await comment?.recorded())?.find(r => r.marker.run === event.runId && r.marker.step === deps.markers.step);
+        if (recorded) {
+            comment?.adopt(recorded.commentId);
+            return ctx.resume(recorded.marker.job, batch, comment);
+        }
+        if (comment?.unreadable)
+            throw unknownEarlierJob(event, `#${target}`);
+    }
+    const prompt = await ctx.reader.prompt(batch, false);
+    return {
+        source: plan.source ?? batch.url,
+        request: { prompt },
+        comment,
+        followUp: false,
+        notices: [],
+        kind: 'new-job',
+        batch,
+        requestReviewers: (job) => requestReviewers(batch, job, settings, event, deps)
+    };
+}
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/change-run.js
 
 
@@ -55621,14 +56138,6 @@ async function canRead(docs, pull) {
 
 
 
-
-
-
-
-
-
-/** Pull requests of a batch told about their docs pull request, besides the event's own. */
-const MAX_SOURCE_COMMENTS = 5;
 /**
  * Code changes become one batch, a prompt (the changes described and capped), a comment on the
  * event's pull request, and a new job or a follow-up to the job whose docs pull request is still
@@ -55655,7 +56164,7 @@ async function prepareChangeRun(settings, event, deps) {
     };
     const run = new ChangeRun(settings, event, deps, github, rules);
     try {
-        return plan.kind === 'own' ? await run.own(plan) : await run.withLedger(plan);
+        return plan.kind === 'own' ? await ownChange(run, plan) : await run.withLedger(plan);
     }
     catch (error) {
         if (deps.signal?.aborted)
@@ -55663,102 +56172,15 @@ async function prepareChangeRun(settings, event, deps) {
         throw error;
     }
 }
-function skipped(why, source, extra = {}) {
-    return {
-        skipped: why,
-        source,
-        request: {},
-        followUp: false,
-        notices: [],
-        decision: 'skip',
-        ...extra
-    };
-}
-class ChangeRun {
-    settings;
-    event;
-    deps;
-    github;
-    rules;
-    reader;
-    constructor(settings, event, deps, github, rules) {
-        this.settings = settings;
-        this.event = event;
-        this.deps = deps;
-        this.github = github;
-        this.rules = rules;
-        this.reader = new ChangeReader(settings, event, deps, github, rules);
-    }
-    /** One change on its own, outside the ledger: no catch-up, no fold. */
-    async own(plan) {
-        const { settings, event } = this;
-        let batch;
-        if (plan.pull) {
-            const why = pullRefusal({ ...plan.pull, files: [], filesComplete: false }, this.rules);
-            if (why)
-                return skipped(`Pull request ${why}`, plan.source);
-            if (plan.gate) {
-                const refused = await trustRefusal(async () => this.github, event, settings, this.deps.signal);
-                if (refused)
-                    return skipped(refused, plan.source);
-            }
-            const pull = await this.reader.read(`read pull request #${plan.pull.number}`, () => readPull(this.github, this.event, plan.pull?.number));
-            if (!pull)
-                throw new ExplainedError(`GitHub knows no pull request #${plan.pull.number} in ${event.owner}/${event.repo}.`);
-            batch = {
-                repository: `${event.owner}/${event.repo}`,
-                branch: pull.base,
-                url: pull.url,
-                head: pull.mergeCommit ?? '',
-                pulls: [pull],
-                commits: [],
-                skipped: [],
-                leftOut: []
-            };
-        }
-        else {
-            const push = plan.push;
-            batch = await this.reader.readRange(push.after, push.created ? undefined : push.before, push.ref.replace(/^refs\/heads\//, ''));
-        }
-        batch = applyRules(batch, { ...this.rules, docsIdentity: await this.reader.docsIdentity() });
-        if (batchSize(batch) === 0)
-            return skipped(nothingLeft(batch), plan.source ?? batch.url);
-        const target = this.commentTarget(batch);
-        const comment = target === undefined ? undefined : this.comment(target);
-        if (event.runAttempt > 1) {
-            // A re-run waits on its first attempt's job, recorded in its comment. Comments that cannot be
-            // read start nothing; read, and without this run's record, its first attempt started no job.
-            const recorded = (await comment?.recorded())?.find(r => r.marker.run === event.runId && r.marker.step === this.deps.markers.step);
-            if (recorded) {
-                comment?.adopt(recorded.commentId);
-                return this.resume(recorded.marker.job, batch, comment);
-            }
-            if (comment?.unreadable)
-                throw unknownEarlierJob(event, `#${target}`);
-        }
-        const prompt = await this.reader.prompt(batch, false);
-        return {
-            source: plan.source ?? batch.url,
-            request: { prompt },
-            comment,
-            followUp: false,
-            notices: [],
-            decision: 'new-job',
-            dryRun: settings.dryRun,
-            batch,
-            requestReviewers: (job) => this.requestReviewers(batch, job)
-        };
-    }
-    /** The default branch: everything since the ledger's last documented commit, as one batch. */
+/** The run with the dashboard: read, apply the gates, decide, hand over (docs/architecture.md). */
+class ChangeRun extends ChangeContext {
+    /**
+     * The default branch: everything since the ledger's last documented commit, as one batch. The
+     * run reads, runs the gates (docs/architecture.md), decides where the batch goes, then hands it over.
+     */
     async withLedger(plan) {
         const { settings, event, deps } = this;
-        const dashboard = await Dashboard.open(this.github, {
-            title: settings.dashboardTitle,
-            signer: new RecordSigner(settings.apiKey),
-            view: { repository: `${event.owner}/${event.repo}`, serverUrl: event.serverUrl },
-            now: () => deps.clock.wallNow()
-        });
-        const session = new LedgerSession(dashboard, settings.projectId, { id: event.runId, url: event.runUrl, attempt: event.runAttempt, step: event.step }, () => deps.clock.wallNow(), settings.maxJobs);
+        const { dashboard, session } = await this.openLedger();
         const notices = [...session.notices];
         const extra = { notices, dashboardUrl: session.url };
         if (event.runAttempt > 1) {
@@ -55783,284 +56205,104 @@ class ChangeRun {
             approvedBy = session.approvedBy = verdict.approvedBy;
             deps.log.info(`@${approvedBy} approved the waiting changes: deciding where they go now.`);
         }
-        // Before the fold decision: an expired docs pull request is not folded into.
-        await this.refreshDocsPulls(session);
+        await refreshDocsPulls(session, settings, event, deps);
         const head = plan.kind === 'range'
             ? { sha: plan.head, branch: plan.branch }
             : await this.reader.branchHead();
-        const project = session.project;
-        const documented = project.documented?.sha;
         const source = plan.kind === 'range' ? plan.source : undefined;
-        if (documented === head.sha)
-            return skipped(`Everything up to ${head.sha.slice(0, 12)} on ${head.branch} is documented already.`, source, extra);
-        const earlierRun = session.coveredBy(head.sha);
-        if (earlierRun)
-            return skipped(`The run ${earlierRun.url || earlierRun.run} covered ${head.sha.slice(0, 12)} already.`, source, extra);
-        if (!documented && plan.kind === 'since-last') {
-            const batch = this.reader.emptyBatch(head.sha, head.branch);
-            if (!settings.dryRun)
-                await this.record(session, {
-                    batch,
-                    result: 'skipped',
-                    note: 'first run: the branch head is recorded as documented'
-                });
-            return skipped(`The dashboard had no last documented commit: ${head.sha.slice(0, 12)} on ${head.branch} is recorded as documented, and nothing is started. The next run documents what comes after it.`, undefined, extra);
-        }
-        let batch = await this.reader.ledgerBatch(plan, head, documented, notices);
+        const now = () => deps.clock.wallNow();
+        const atHead = {
+            plan,
+            head,
+            ledger: session,
+            settings,
+            reads: this.reader,
+            now,
+            log: deps.log,
+            notices
+        };
+        const early = await applyGates(GATES.head, atHead);
+        if (early)
+            return this.stopped(session, early, { ...extra, source });
+        const batch = await this.ledgerBatch(session, plan, head, notices);
+        const budget = session.budgetState();
+        const run = {
+            ...extra,
+            source: source ?? batch.url,
+            batch,
+            budget: budget && settings.maxJobs && `${budget.used} of ${settings.maxJobs.text} used`
+        };
+        const foldContext = this.foldContext();
+        const withBatch = { ...atHead, batch, approvedBy, foldContext };
+        const held = await applyGates(GATES.batch, withBatch);
+        if (held)
+            return this.stopped(session, held, run, batch);
+        const decision = await this.decide(session, foldContext, notices);
+        const limited = await applyGates(GATES.decided, { ...withBatch, decision });
+        if (limited)
+            return this.stopped(session, limited, run, batch);
+        return handOver(this, session, batch, decision.target, run);
+    }
+    async openLedger() {
+        const { settings, event, deps } = this;
+        const dashboard = await Dashboard.open(this.github, {
+            title: settings.dashboardTitle,
+            signer: new RecordSigner(settings.apiKey),
+            view: { repository: `${event.owner}/${event.repo}`, serverUrl: event.serverUrl },
+            now: () => deps.clock.wallNow()
+        });
+        const session = new LedgerSession(dashboard, settings.projectId, { id: event.runId, url: event.runUrl, attempt: event.runAttempt, step: event.step }, () => deps.clock.wallNow(), settings.maxJobs);
+        return { dashboard, session };
+    }
+    /** The batch from the ledger's last documented commit, with the change rules applied. */
+    async ledgerBatch(session, plan, head, notices) {
+        const { project } = session;
+        const batch = await this.reader.ledgerBatch(plan, head, project.documented?.sha, notices);
         const docsPulls = new Set(project.jobs.map(j => j.prLink).filter((l) => Boolean(l)));
-        batch = applyRules(batch, {
+        return applyRules(batch, {
             ...this.rules,
             docsPulls,
             docsIdentity: await this.reader.docsIdentity()
         });
-        const budget = session.budgetState();
-        const budgetText = budget && settings.maxJobs && `${budget.used} of ${settings.maxJobs.text} used`;
-        if (batchSize(batch) === 0) {
-            const why = nothingLeft(batch);
-            if (!settings.dryRun)
-                await this.record(session, { batch, result: 'skipped', note: why });
-            return skipped(why, source ?? batch.url, { ...extra, batch, budget: budgetText });
-        }
-        const gated = settings.approval === 'dashboard';
-        if (gated && !approvedBy && !project.waiting?.approvedBy)
-            return this.awaitApproval(session, batch, {
-                ...extra,
-                source: source ?? batch.url,
-                batch,
-                budget: budgetText
-            });
-        // Approved now, or before and kept waiting by a limit: the approval stays while it waits.
-        const approval = approvedBy ? { approvedBy, approvedAt: deps.clock.wallNow() } : undefined;
-        if (budget && budget.left === 0 && settings.maxJobs) {
-            const until = new Date(budget.freesAt ?? deps.clock.wallNow())
-                .toISOString()
-                .slice(0, 16)
-                .replace('T', ' ');
-            const why = `Over budget: ${budget.used} jobs and follow-ups in the window of 'max-jobs: ${settings.maxJobs.text}'; the next one frees at ${until} UTC. ${counted(batchSize(batch), 'change')} ${batchSize(batch) === 1 ? 'waits' : 'wait'} on the dashboard, and the next run takes them.`;
-            return this.waitOnDashboard(session, batch, why, { approval }, {
-                ...extra,
-                source: source ?? batch.url,
-                batch,
-                budget: budgetText,
-                waiting: gated
-            });
-        }
-        const foldContext = this.foldContext();
-        const fold = settings.fold === 'open-pr'
-            ? await decideFold(project, foldContext)
+    }
+    /** Where the batch goes: the open job it folds into (`fold: open-pr`), or a new job. */
+    async decide(session, foldContext, notices) {
+        const fold = this.settings.fold === 'open-pr'
+            ? await decideFold(session.project, foldContext)
             : { info: "'fold' is 'never': starting a new job." };
-        deps.log.info(fold.info);
+        this.deps.log.info(fold.info);
         if (fold.notice)
             notices.push(fold.notice);
         session.noteSeen(fold.seen);
-        if (!fold.target && settings.maxOpen) {
-            const count = await countOpen(project, settings.maxOpen, fold, foldContext);
-            session.noteUpdates(count.updates);
-            if (count.unread.length)
-                notices.push(`Could not read ${count.unread.join('; ')}: counted as open for 'max-open'.${count.grant}`);
-            if (count.open.length >= settings.maxOpen) {
-                const which = count.open
-                    .slice(0, 5)
-                    .map(o => o.prLink ?? `job ${o.jobId} (running)`)
-                    .join(', ');
-                const why = `At 'max-open: ${settings.maxOpen}': ${counted(count.open.length, 'docs pull request')} of this project open or on the way (${which}). ${counted(batchSize(batch), 'change')} ${batchSize(batch) === 1 ? 'waits' : 'wait'} on the dashboard; the waiting changes go into one job together once one is merged or closed.`;
-                return this.waitOnDashboard(session, batch, why, { approval }, {
-                    ...extra,
-                    source: source ?? batch.url,
-                    batch,
-                    budget: budgetText,
-                    waiting: gated
+        return fold;
+    }
+    /**
+     * A gate stopped the batch: a skip ends the run (its decision recorded on the dashboard when the
+     * gate asks), a hold leaves the batch waiting there. A dry run only says so.
+     */
+    async stopped(session, verdict, run, batch) {
+        const { dryRun, approval } = this.settings;
+        if (verdict.kind === 'skip') {
+            const recorded = verdict.record?.batch ?? batch;
+            if (verdict.record && recorded && !dryRun)
+                await this.record(session, {
+                    batch: recorded,
+                    result: 'skipped',
+                    note: verdict.record.note
                 });
-            }
+            return skipped(verdict.why, run.source, run);
         }
-        const prompt = await this.reader.prompt(batch, false);
-        const target = this.commentTarget(batch);
-        const comment = target === undefined || settings.dryRun
-            ? undefined
-            : this.comment(target, fold.target?.docsPr, Boolean(fold.target));
-        // Before anything is started: without 'issues: write' nothing is sent that the ledger could not record.
-        if (!settings.dryRun) {
-            const known = session.notices.length;
-            await session.ensureWritable();
-            notices.push(...session.notices.slice(known));
-        }
-        const hooks = {
-            accepted: (job, followUp) => session.accepted(job, batch, followUp),
-            uncertain: (followUp, why, jobId) => session.uncertain(batch, followUp ? 'follow-up' : 'new-job', why, jobId),
-            finished: async (job, result) => {
-                await session.finished(job, result);
-                await this.tellSources(batch, job, target);
-            }
-        };
-        const common = {
-            source: source ?? batch.url,
-            comment,
-            batch,
-            dryRun: settings.dryRun,
-            ledger: hooks,
-            requestReviewers: (job) => this.requestReviewers(batch, job),
-            budget: budgetText,
-            ...extra
-        };
-        if (fold.target) {
-            const followUp = await this.reader.prompt(batch, true);
-            return {
-                ...common,
-                request: { jobId: fold.target.jobId, prompt: followUp, fallbackPrompt: prompt },
-                followUp: true,
-                fold: fold.target,
-                decision: 'follow-up'
-            };
-        }
-        return { ...common, request: { prompt }, followUp: false, decision: 'new-job' };
-    }
-    /** How a fold decision reads the earlier job and its docs pull request. */
-    foldContext() {
-        const { settings, event, deps } = this;
-        return {
-            readJob: deps.readJob,
-            serverUrl: event.serverUrl,
-            docs: docsPulls(settings, event.apiUrl, deps, { orRunToken: true })
-        };
-    }
-    /**
-     * `approval: dashboard`: nothing starts; the batch waits on the dashboard with its checkbox (the
-     * same batch, joined by these changes, when one waits already) and what a run would do now.
-     */
-    async awaitApproval(session, batch, extra) {
-        const { settings, deps } = this;
-        const fold = settings.fold === 'open-pr'
-            ? await decideFold(session.project, this.foldContext())
-            : undefined;
-        session.noteSeen(fold?.seen);
-        const target = fold?.target;
-        const prompt = await this.reader.prompt(batch, Boolean(target));
-        const why = awaitingWhy(batchSize(batch));
-        // On an empty ledger the range starts before this change, so that later changes join it.
-        const base = session.project.documented
-            ? undefined
-            : (batch.base ?? (await this.reader.parentOf(batch)));
-        const approval = {
-            batch: session.project.waiting?.batch ?? newBatchId(deps.clock.wallNow()),
-            wouldDo: {
-                decision: target ? 'follow-up' : 'new-job',
-                ...(target ? { job: target.jobId } : {}),
-                promptBytes: bytes(prompt)
-            }
-        };
-        return this.waitOnDashboard(session, batch, why, { approval, base }, { ...extra, waiting: true });
-    }
-    /** The batch waits on the dashboard, for a limit or for approval; a dry run only says so. */
-    async waitOnDashboard(session, batch, why, written, run) {
-        if (!this.settings.dryRun)
-            await this.record(session, { batch, result: 'waiting', note: why, waiting: why, ...written });
-        return skipped(why, run.source, run);
-    }
-    /**
-     * The ledger's docs pull requests read again: `expire-after` closes the stale ones, then a few
-     * of the last 30 days whose outcome is not known yet are read for the dashboard's outcomes. What
-     * was seen is recorded in one write, only when something changed.
-     */
-    async refreshDocsPulls(session) {
-        const { settings, event, deps } = this;
-        const after = settings.expireAfter;
-        const expiry = after && settings.docsToken
-            ? await expireStale(session.project, {
-                afterMs: after.ms,
-                afterText: after.text,
-                keepLabel: after.keepLabel,
-                now: deps.clock.wallNow(),
-                docs: docsPulls(settings, event.apiUrl, deps),
-                serverUrl: event.serverUrl,
-                dashboardUrl: session.url,
-                log: deps.log,
-                dryRun: settings.dryRun
-            })
-            : { updates: [], expired: [] };
-        // The job the fold decision reads anyway is left to it.
-        const foldCandidate = settings.fold === 'open-pr'
-            ? [...session.project.jobs].reverse().find(j => LIVE.has(j.state))?.id
-            : undefined;
-        const skip = new Set([
-            ...expiry.updates.map(u => u.jobId),
-            ...(foldCandidate ? [foldCandidate] : [])
-        ]);
-        const reads = await refreshOutcomes(session.project, {
-            now: deps.clock.wallNow(),
-            docs: docsPulls(settings, event.apiUrl, deps, { orRunToken: true }),
-            serverUrl: event.serverUrl,
-            log: deps.log,
-            skip
-        });
-        if (settings.dryRun)
-            return;
-        const { expired } = expiry;
-        const changed = [...expiry.updates, ...reads.changed];
-        // Only read, nothing changed: kept for the run's next write, not written for itself.
-        if (!changed.length)
-            return session.noteUpdates(reads.checked);
-        try {
-            await session.docsPullsSeen([...changed, ...reads.checked], expired, `closed ${expired.join(', ')}: open longer than 'expire-after: ${after?.text ?? ''}'`);
-        }
-        catch (error) {
-            deps.log.warning(`${errorText(error)} The next run reads the docs pull requests again.`);
-        }
-    }
-    /**
-     * The batch's other pull requests (caught up from runs that did not get to run) each get a short
-     * comment with the docs pull request, once there is one: a few, the dashboard lists them all.
-     */
-    async tellSources(batch, job, commented) {
-        if (!job.prLink || this.settings.comment === 'false')
-            return;
-        const others = batch.pulls.filter(p => p.number !== commented).slice(0, MAX_SOURCE_COMMENTS);
-        for (const pull of others) {
-            try {
-                await this.github.createComment(pull.number, sourceComment(job, this.event.runUrl));
-            }
-            catch (error) {
-                this.deps.log.warning(`Could not comment on #${pull.number} with its docs pull request: ${describeGitHubError(error)}.`);
-            }
-        }
-    }
-    /** `reviewers: authors`: the batch's authors are asked to review the docs pull request. */
-    async requestReviewers(batch, job) {
-        const { settings, event, deps } = this;
-        if (settings.reviewers !== 'authors' || !settings.docsToken || !job.prLink)
-            return;
-        await requestAuthors(batch, job.prLink, {
-            docs: docsPulls(settings, event.apiUrl, deps),
-            serverUrl: event.serverUrl,
-            log: deps.log
-        });
-    }
-    /** The event's own pull request gets the live comment; `issue-number` overrides, `comment: false` none. */
-    commentTarget(batch) {
-        const { settings, event } = this;
-        if (settings.comment === 'false')
-            return undefined;
-        const own = event.pullRequest?.number ?? (batch.pulls.length === 1 ? batch.pulls[0]?.number : undefined);
-        const target = settings.issueNumber ?? own;
-        if (settings.comment === 'true' && target === undefined)
-            this.deps.log.warning('No pull request to comment on: the changes came through none.');
-        return target;
-    }
-    comment(target, docsPr, folded = false) {
-        const { event, settings, deps } = this;
-        return new LiveComment(this.github, target, { run: event.runId, attempt: event.runAttempt, kind: 'change', project: settings.projectId }, { runUrl: event.runUrl, projectId: settings.projectId }, deps.log, deps.saveState, deps.markers, folded ? { docsPr } : undefined);
-    }
-    resume(jobId, batch, comment, extra = {}) {
-        this.deps.log.info(`Attempt ${this.event.runAttempt} of this run resumes job ${jobId}, started by an earlier attempt; nothing is sent again.`);
-        // The prompt is left out on purpose: a re-run waits, it never resends (`prompt` included).
-        return {
-            notices: [],
-            ...extra,
-            request: { jobId, prompt: undefined },
-            comment,
-            followUp: false,
-            batch,
-            decision: 'follow-up'
-        };
+        const why = verdict.why;
+        if (batch && !dryRun)
+            await this.record(session, {
+                batch,
+                result: 'waiting',
+                note: why,
+                waiting: why,
+                ...verdict.written
+            });
+        // Only the approval's wait is `result: waiting`; a limit's, without approval, is a skip.
+        return { ...skipped(why, run.source, run), kind: approval === 'dashboard' ? 'wait' : 'skip' };
     }
     /**
      * A decision that starts nothing is recorded on the dashboard for people and the next run; when
@@ -56074,18 +56316,6 @@ class ChangeRun {
             this.deps.log.warning(`${errorText(error)} The next run decides again.`);
         }
     }
-}
-/** The short comment on a caught-up pull request: where its docs went. */
-function sourceComment(job, runUrl) {
-    const link = markdownLink(job.prLink ?? '', job.prLink);
-    const run = runUrl ? ` · ${markdownLink('workflow run', runUrl)}` : '';
-    return `📝 **Mintlify agent** documented this change together with others in ${link} · job ${codeSpan(job.id)}${run}`;
-}
-/** Why a batch left nothing to document: what the rules skipped, or that it was empty. */
-function nothingLeft(batch) {
-    if (batch.skipped.length === 0)
-        return `There is nothing to document: ${batch.url || 'the range'} holds no commit or changed file.`;
-    return `There is nothing to document: ${batch.skipped.map(s => s.why).join(' ')}`;
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/comment/marker.js
@@ -56413,6 +56643,7 @@ function planTrigger(settings, event) {
 
 
 
+
 /**
  * Decides what to run from the inputs, the event, the trust gate and the job recorded on the issue.
  * GitHub is contacted only when the run comments or checks a permission. A run that comments and
@@ -56420,35 +56651,44 @@ function planTrigger(settings, event) {
  */
 async function prepareIssueRun(settings, event, deps) {
     const run = await decideIssueRun(settings, event, deps);
-    const { comment } = run;
-    if (!comment || run.skipped || run.request.prompt === undefined)
+    if (isStopped(run) || !run.comment || run.request.prompt === undefined)
         return run;
+    const { comment } = run;
     return { ...run, beforeSpending: () => comment.claim(settings.comment === 'true') };
 }
 /** What to run, and where to comment: see prepareIssueRun. */
-async function decideIssueRun(settings, event, { log, clock, session, saveState, signal, markers, readJob }) {
+async function decideIssueRun(settings, event, deps) {
+    const { log, clock, session, saveState, signal, markers } = deps;
     const plan = planTrigger(settings, event);
     const request = { jobId: settings.jobId, prompt: plan.prompt };
     if (plan.skipped)
-        return { skipped: plan.skipped, request, followUp: false };
+        return skippedRun(plan.skipped);
     let connection;
     const github = async () => (connection ??= connectGitHub(settings.githubToken, event, signal, { clock, session }));
     if (plan.gate) {
         const why = await trustRefusal(github, event, settings, signal);
         if (why)
-            return { skipped: why, request, followUp: false };
+            return skippedRun(why);
     }
     if (plan.target === undefined)
-        return { request, followUp: false };
+        return startingRun({ request, followUp: false });
     const comment = new LiveComment(await github(), plan.target, { run: event.runId, attempt: event.runAttempt, project: settings.projectId }, { runUrl: event.runUrl, projectId: settings.projectId }, log, saveState, markers);
     if (settings.jobId)
-        return { request, comment, followUp: Boolean(plan.prompt) };
+        return startingRun({ request, comment, followUp: Boolean(plan.prompt) });
+    return fromRecorded(settings, event, deps, { plan, target: plan.target, request, comment });
+}
+/**
+ * The issue's comments say which job goes on: this step's own (a re-run waits for it), the job a
+ * trigger comment follows up, or, for a label added again, the earlier job while it runs or its docs
+ * pull request is open. Otherwise a new job.
+ */
+async function fromRecorded(settings, event, { log, clock, session, signal, markers, readJob }, { plan, target, request, comment }) {
     const recorded = await comment.recorded();
     // A cancel while reading the comments must not be taken for "no job recorded".
     if (signal?.aborted)
         throw new CancelledError('Cancelled.');
     if (comment.unreadable && event.runAttempt > 1)
-        throw unknownEarlierJob(event, `#${plan.target}`);
+        throw unknownEarlierJob(event, `#${target}`);
     // This very step's job, started by an earlier attempt: a re-run waits for it and sends nothing.
     // Another step of the run, or another leg of its matrix, has a job of its own.
     const own = event.runId
@@ -56457,11 +56697,11 @@ async function decideIssueRun(settings, event, { log, clock, session, saveState,
     if (own) {
         comment.adopt(own.commentId, own.marker);
         log.info(`Attempt ${event.runAttempt} of this run resumes job ${own.marker.job}, started by attempt ${own.marker.attempt}.`);
-        return {
+        return startingRun({
             request: { ...request, jobId: own.marker.job, prompt: undefined },
             comment,
             followUp: false
-        };
+        });
     }
     // The issue's latest job of this run's own project (another project's workflow may comment on the
     // same issue), recorded by an earlier run: a sibling step's job in this run is not this step's.
@@ -56469,15 +56709,18 @@ async function decideIssueRun(settings, event, { log, clock, session, saveState,
     const latest = recorded.find(ofEarlierRun);
     if (latest && plan.fromComment) {
         comment.adopt(latest.commentId, latest.marker);
-        log.info(`Sending the comment as a follow-up to job ${latest.marker.job}, recorded on #${plan.target}.`);
-        return { request: { ...request, jobId: latest.marker.job }, comment, followUp: true };
+        log.info(`Sending the comment as a follow-up to job ${latest.marker.job}, recorded on #${target}.`);
+        return startingRun({
+            request: { ...request, jobId: latest.marker.job },
+            comment,
+            followUp: true
+        });
     }
     // The label added again: the issue's job goes on while it runs or its docs pull request is open,
     // with one comment; a new job only once that pull request is merged or closed. This step's own
     // job first (a matrix leg has its own), else the issue's latest of the project.
     const earlier = recorded.find(r => ofEarlierRun(r) && r.marker.step === markers.step) ?? latest;
     if (earlier && event.name === 'issues' && plan.prompt !== undefined) {
-        const target = plan.target;
         const decision = await decideEarlierJob(earlier.marker.job, target, {
             readJob,
             docs: docsPulls(settings, event.apiUrl, { signal, clock, session }, { orRunToken: true }),
@@ -56490,17 +56733,17 @@ async function decideIssueRun(settings, event, { log, clock, session, saveState,
         const notices = decision.go === 'new' && decision.notice ? [decision.notice] : [];
         if (decision.go === 'wait') {
             comment.adopt(earlier.commentId, earlier.marker);
-            return {
+            return startingRun({
                 request: { ...request, jobId: earlier.marker.job, prompt: undefined },
                 comment,
                 followUp: false,
                 continued: { jobId: earlier.marker.job, issue: target },
                 notices
-            };
+            });
         }
         if (decision.go === 'follow-up') {
             comment.adopt(earlier.commentId, earlier.marker);
-            return {
+            return startingRun({
                 request: {
                     ...request,
                     jobId: earlier.marker.job,
@@ -56512,14 +56755,45 @@ async function decideIssueRun(settings, event, { log, clock, session, saveState,
                 followUp: true,
                 continued: { jobId: earlier.marker.job, issue: target, docsPr: decision.docsPr },
                 notices
-            };
+            });
         }
-        return { request, comment, followUp: false, notices };
+        return startingRun({ request, comment, followUp: false, notices });
     }
-    return { request, comment, followUp: false };
+    return startingRun({ request, comment, followUp: false });
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/outcome.js
+/** A run that started nothing, and why: in a dry run, that it would start nothing. */
+function nothingStarted(why, waiting, dryRun) {
+    if (dryRun)
+        return { kind: 'dry-run', decision: 'skip', why };
+    return { kind: waiting ? 'waiting' : 'skipped', why };
+}
+/** The `result` output's word for an outcome. */
+function resultWord(outcome) {
+    switch (outcome.kind) {
+        case 'job':
+            return outcome.result;
+        case 'failed':
+            return outcome.cancelled ? 'cancelled' : undefined;
+        default:
+            return outcome.kind;
+    }
+}
+/** The `decision` output for an outcome. */
+function decisionOf(outcome) {
+    switch (outcome.kind) {
+        case 'skipped':
+        case 'waiting':
+            return 'skip';
+        case 'failed':
+            return undefined;
+        default:
+            return outcome.decision;
+    }
+}
+/** Why nothing was started, when nothing was. */
+const whyNothing = (outcome) => 'why' in outcome ? outcome.why : undefined;
 const FAIL_ON_WORDS = ['failed', 'archived', 'timeout', 'no-pr'];
 const TERMINAL_STATUSES = ['completed', 'archived', 'failed'];
 const KNOWN_STATUSES = ['active', ...TERMINAL_STATUSES];
@@ -56760,6 +57034,7 @@ const safeLogin = (login) => /^[A-Za-z0-9][A-Za-z0-9-]{0,38}(\[bot\])?$/.test(lo
 
 
 
+
 /** A review, or a comment on a pull request: what may follow up on a docs pull request's job. */
 const isReviewEvent = (event) => event.name === 'pull_request_review' ||
     (event.name === 'issue_comment' && Boolean(event.issue?.isPullRequest));
@@ -56790,12 +57065,7 @@ function askedOf(settings, event) {
         };
     return { kind: 'review', body: text, reviewId: review.id };
 }
-const skip = (skipped) => ({
-    skipped,
-    request: {},
-    followUp: false,
-    notices: []
-});
+const skip = (why) => skippedRun(why);
 /**
  * A review or a trigger-phrase comment on a docs pull request the agent opened, in the docs
  * repository: sent to the pull request's job as a follow-up, the job found only from the record the
@@ -56876,10 +57146,19 @@ async function prepareReviewRun(settings, event, deps) {
         return skip(`The ${asked.kind} has no text to send${isComment ? ` after '${settings.triggerPhrase}': write what to change` : ''}.`);
     const source = pr.url || place;
     if (settings.comment === 'false')
-        return { request: { jobId, prompt }, followUp: true, notices: [], source, onDocsPr: true };
+        return startingRun({ request: { jobId, prompt }, followUp: true, source, onDocsPr: true });
+    return withStatusComment(settings, event, deps, github, { jobId, prompt, source, place, asked });
+}
+/**
+ * The follow-up with its status comment on the docs pull request: a re-run waits for the follow-up
+ * its first attempt sent; otherwise the project's latest comment there is kept current.
+ */
+async function withStatusComment(settings, event, deps, github, { jobId, prompt, source, place, asked }) {
+    const { log } = deps;
+    const pr = event.issue;
     const comment = new LiveComment(github, pr.number, { run: event.runId, attempt: event.runAttempt, project: settings.projectId }, { runUrl: event.runUrl, projectId: settings.projectId }, log, deps.saveState, deps.markers);
     const recorded = await comment.recorded();
-    if (cancelled())
+    if (deps.signal?.aborted)
         throw new CancelledError('Cancelled.');
     if (comment.unreadable && event.runAttempt > 1)
         throw unknownEarlierJob(event, place);
@@ -56890,30 +57169,28 @@ async function prepareReviewRun(settings, event, deps) {
     if (own) {
         comment.adopt(own.commentId, own.marker);
         log.info(`Attempt ${event.runAttempt} of this run resumes job ${own.marker.job}: attempt ${own.marker.attempt} sent it this ${asked.kind} already.`);
-        return {
+        return startingRun({
             request: { jobId: own.marker.job },
             comment,
             followUp: false,
-            notices: [],
             source,
             onDocsPr: true
-        };
+        });
     }
     // One status comment per docs pull request and project: the latest is kept current.
     const latest = recorded.find(r => r.marker.project === settings.projectId && r.marker.run !== event.runId);
     if (latest)
         comment.adopt(latest.commentId, latest.marker);
     log.info(`Sending the ${asked.kind} on ${place} to job ${jobId} as a follow-up.`);
-    return {
+    return startingRun({
         request: { jobId, prompt },
         comment,
         followUp: true,
-        notices: [],
         source,
         onDocsPr: true,
         // As on an issue: a follow-up whose status cannot reach the pull request is not sent.
         beforeSpending: () => comment.claim(settings.comment === 'true')
-    };
+    });
 }
 /** Why the job takes no follow-up (its pull request merged or closed, the job gone), or undefined. */
 async function endedWhy(github, number, place, jobId, readJob) {
@@ -58449,106 +58726,135 @@ async function measureReaderImpact(settings, event, deps) {
         log.notice(`Dry run: would measure the reader impact of ${counted(due.length, 'docs pull request')}; nothing was read or written.`);
         return end;
     }
-    const deadline = clock.now() + settings.timeoutMs;
-    let left = settings.maxRequests;
-    for (const [i, job] of due.entries()) {
-        const where = parsePullLink(job.prLink, event.serverUrl);
-        if (!where)
-            continue;
-        let mapped;
-        try {
-            // The one place a docs pull request's files become site pages (docs-site/), its repository
-            // read through the door.
-            const repository = {
-                treePaths: () => docs.tree(where),
-                fileText: (path) => docs.fileText(where, path)
-            };
-            mapped = await pagesOfPull(repository, await docs.files(where, MAX_FILE_PAGES));
-        }
-        catch (error) {
-            const failed = docsFailure(error);
-            log.warning(`Reader impact: could not read the files of ${job.prLink} with '${docs.tokenInput}' (${failed.why}); it is measured in a later run.${failed.grant('read')}`);
-            // A pull request GitHub does not have (gone, or out of the token's sight) holds back no other.
-            if (failed.missing)
-                continue;
+    const measuring = {
+        settings,
+        deps,
+        dashboard,
+        docs,
+        serverUrl: event.serverUrl,
+        end,
+        left: settings.maxRequests,
+        deadline: clock.now() + settings.timeoutMs,
+        now
+    };
+    for (const [i, job] of due.entries())
+        if ((await measureOne(job, due.length - i, measuring)) === 'stop')
             break;
-        }
-        const { pages, unsure } = mapped;
-        if (unsure) {
-            log.notice(`Reader impact of ${job.prLink} not measured: ${unsure}, so its files cannot be mapped to site pages; no analytics request is spent on it.`);
-            const impact = { at: now, days, before: [], after: [], unsure };
-            impact.before = impact.after = emptyFigures();
-            const body = renderUnsureComment({ mergedAt: job.endedAt, unsure });
-            if (!(await settle({ docs, where, job, settings, log, dashboard }, impact, body)))
-                break;
-            end.measured.push(job.prLink);
-            continue;
-        }
-        const terms = termsOf(job.changes);
-        const planned = plannedRequests({ pages, terms });
-        // No run could measure it: it is no reason to hold back the newer ones.
-        if (planned > settings.maxRequests) {
-            log.warning(`Reader impact: ${job.prLink} takes ${planned} analytics requests, more than '${Input.MaxRequests}: ${settings.maxRequests}' allows a run: it is measured once '${Input.MaxRequests}' is at least ${planned}.`);
-            continue;
-        }
-        if (planned > left) {
-            log.notice(`Reader impact: 'max-requests: ${settings.maxRequests}' is spent; ${counted(due.length - i, 'docs pull request')} wait for the next run.`);
-            break;
-        }
-        const windows = impactWindows(job.endedAt, days);
-        const impact = { at: now, days, before: [], after: [] };
-        let notes = [];
-        let used = 0;
-        if (!planned) {
-            log.notice(`Reader impact: ${job.prLink} changed no docs page and has no recorded terms: there is nothing of it to measure.`);
-            impact.before = impact.after = emptyFigures();
-        }
-        else {
-            if (!pages.length)
-                log.notice(`Reader impact: ${job.prLink} changed no docs page; only searches and questions on its terms are compared.`);
-            const budget = new RequestBudget(Math.min(MAX_REQUESTS_PER_PULL, left));
-            try {
-                const measured = await measureWindows(deps.service(), { projectId: settings.projectId, pages, terms, ...windows }, { deadline, budget });
-                impact.before = measured.before;
-                impact.after = measured.after;
-                notes = measured.notes;
-            }
-            catch (error) {
-                end.requests += budget.used;
-                if (!(error instanceof ApiError) ||
-                    error instanceof AuthError ||
-                    error instanceof NotFoundError)
-                    throw error;
-                log.notice(`Reader impact of ${job.prLink} not measured: ${errorText(error).replace(/\.+$/, '')}. Nothing was posted or remembered for it; the next run measures it again.`);
-                break;
-            }
-            finally {
-                left -= budget.used;
-            }
-            used = budget.used;
-            end.requests += used;
-        }
-        // Nothing measured is nothing to tell the pull request's readers: the dashboard keeps the note.
-        const body = !planned
-            ? undefined
-            : renderImpactComment({
-                mergedAt: job.endedAt,
-                days,
-                ...windows,
-                pages,
-                terms,
-                figures: impact,
-                notes,
-                operations: mapped.operations,
-                wholeSpecs: mapped.wholeSpecs
-            });
-        if (!(await settle({ docs, where, job, settings, log, dashboard }, impact, body)))
-            break;
-        end.measured.push(job.prLink);
-        log.info(`Reader impact of ${job.prLink}: measured with ${counted(used, 'analytics request')}.`);
-    }
     end.dashboardUrl = dashboard.url;
     return end;
+}
+/** One docs pull request measured, commented and remembered, or why the run goes on or stops. */
+async function measureOne(job, remaining, m) {
+    const { settings, deps, docs, dashboard } = m;
+    const { log } = deps;
+    const where = parsePullLink(job.prLink, m.serverUrl);
+    if (!where)
+        return 'next';
+    const mapped = await docsPages(docs, job, where, log);
+    if (typeof mapped === 'string')
+        return mapped;
+    const to = { docs, where, job, settings, log, dashboard };
+    const days = settings.impactAfter.days;
+    const { pages, unsure } = mapped;
+    if (unsure) {
+        log.notice(`Reader impact of ${job.prLink} not measured: ${unsure}, so its files cannot be mapped to site pages; no analytics request is spent on it.`);
+        const impact = { at: m.now, days, before: [], after: [], unsure };
+        impact.before = impact.after = emptyFigures();
+        const body = renderUnsureComment({ mergedAt: job.endedAt, unsure });
+        if (!(await settle(to, impact, body)))
+            return 'stop';
+        m.end.measured.push(job.prLink);
+        return 'next';
+    }
+    const terms = termsOf(job.changes);
+    const planned = plannedRequests({ pages, terms });
+    // No run could measure it: it is no reason to hold back the newer ones.
+    if (planned > settings.maxRequests) {
+        log.warning(`Reader impact: ${job.prLink} takes ${planned} analytics requests, more than '${Input.MaxRequests}: ${settings.maxRequests}' allows a run: it is measured once '${Input.MaxRequests}' is at least ${planned}.`);
+        return 'next';
+    }
+    if (planned > m.left) {
+        log.notice(`Reader impact: 'max-requests: ${settings.maxRequests}' is spent; ${counted(remaining, 'docs pull request')} wait for the next run.`);
+        return 'stop';
+    }
+    const windows = impactWindows(job.endedAt, days);
+    const measured = await figuresOf(job, { pages, terms, windows, planned }, m);
+    if (!measured)
+        return 'stop';
+    const { impact, notes, used } = measured;
+    // Nothing measured is nothing to tell the pull request's readers: the dashboard keeps the note.
+    const body = !planned
+        ? undefined
+        : renderImpactComment({
+            mergedAt: job.endedAt,
+            days,
+            ...windows,
+            pages,
+            terms,
+            figures: impact,
+            notes,
+            operations: mapped.operations,
+            wholeSpecs: mapped.wholeSpecs
+        });
+    if (!(await settle(to, impact, body)))
+        return 'stop';
+    m.end.measured.push(job.prLink);
+    log.info(`Reader impact of ${job.prLink}: measured with ${counted(used, 'analytics request')}.`);
+    return 'next';
+}
+/** The site pages a pull request changed, or what its files that could not be read mean for the run. */
+async function docsPages(docs, job, where, log) {
+    try {
+        // The one place a docs pull request's files become site pages (docs-site/), its repository
+        // read through the door.
+        const repository = {
+            treePaths: () => docs.tree(where),
+            fileText: (path) => docs.fileText(where, path)
+        };
+        return await pagesOfPull(repository, await docs.files(where, MAX_FILE_PAGES));
+    }
+    catch (error) {
+        const failed = docsFailure(error);
+        log.warning(`Reader impact: could not read the files of ${job.prLink} with '${docs.tokenInput}' (${failed.why}); it is measured in a later run.${failed.grant('read')}`);
+        // A pull request GitHub does not have (gone, or out of the token's sight) holds back no other.
+        return failed.missing ? 'next' : 'stop';
+    }
+}
+/**
+ * The figures of a pull request's two windows, within its share of the run's requests; undefined
+ * when the service failed part-way (nothing is posted or remembered, the next run measures again).
+ */
+async function figuresOf(job, plan, m) {
+    const { settings, deps, end } = m;
+    const { log } = deps;
+    const { pages, terms, windows, planned } = plan;
+    const impact = { at: m.now, days: settings.impactAfter.days, before: [], after: [] };
+    if (!planned) {
+        log.notice(`Reader impact: ${job.prLink} changed no docs page and has no recorded terms: there is nothing of it to measure.`);
+        impact.before = impact.after = emptyFigures();
+        return { impact, notes: [], used: 0 };
+    }
+    if (!pages.length)
+        log.notice(`Reader impact: ${job.prLink} changed no docs page; only searches and questions on its terms are compared.`);
+    const budget = new RequestBudget(Math.min(MAX_REQUESTS_PER_PULL, m.left));
+    try {
+        const measured = await measureWindows(deps.service(), { projectId: settings.projectId, pages, terms, ...windows }, { deadline: m.deadline, budget });
+        impact.before = measured.before;
+        impact.after = measured.after;
+        return { impact, notes: measured.notes, used: budget.used };
+    }
+    catch (error) {
+        if (!(error instanceof ApiError) ||
+            error instanceof AuthError ||
+            error instanceof NotFoundError)
+            throw error;
+        log.notice(`Reader impact of ${job.prLink} not measured: ${errorText(error).replace(/\.+$/, '')}. Nothing was posted or remembered for it; the next run measures it again.`);
+        return undefined;
+    }
+    finally {
+        end.requests += budget.used;
+        m.left -= budget.used;
+    }
 }
 /**
  * The project's ledger with its docs pull requests' outcomes brought up to date first (a few
@@ -58656,6 +58962,7 @@ async function postComment(docs, where, job, settings, log, body) {
 
 
 
+
 /** A job read while deciding where a change goes: a short look, not a wait. */
 const LOOK_MS = 30_000;
 /** The trigger, the job, the wait and the live comment, once the inputs are valid. */
@@ -58688,20 +58995,19 @@ async function runAgent(settings, event, runner, signal) {
             dashboardUrl: prepared.dashboardUrl,
             budget: prepared.budget
         };
-        if (prepared.skipped) {
-            log.notice(`Not starting the agent: ${prepared.skipped}`);
-            const result = settings.dryRun ? 'dry-run' : prepared.waiting ? 'waiting' : 'skipped';
-            return { ...about, result, skipped: prepared.skipped, decision: 'skip' };
-        }
-        const decision = prepared.decision ?? (prepared.followUp ? 'follow-up' : 'new-job');
-        if (settings.dryRun) {
-            const target = prepared.request.jobId ? ` to job ${prepared.request.jobId}` : '';
-            log.notice(`Dry run: would ${decision === 'new-job' ? 'start a new job' : `send a follow-up${target}`}; nothing was written.`);
+        if (isStopped(prepared)) {
+            log.notice(`Not starting the agent: ${prepared.why}`);
             return {
                 ...about,
-                result: 'dry-run',
-                decision,
-                prompt: prepared.request.prompt,
+                outcome: nothingStarted(prepared.why, prepared.kind === 'wait', settings.dryRun)
+            };
+        }
+        if (settings.dryRun) {
+            const target = prepared.request.jobId ? ` to job ${prepared.request.jobId}` : '';
+            log.notice(`Dry run: would ${prepared.kind === 'new-job' ? 'start a new job' : `send a follow-up${target}`}; nothing was written.`);
+            return {
+                ...about,
+                outcome: { kind: 'dry-run', decision: prepared.kind, prompt: prepared.request.prompt },
                 fold: prepared.fold
             };
         }
@@ -58716,7 +59022,7 @@ async function runAgent(settings, event, runner, signal) {
                 log,
                 docs: docsPulls(settings, event.apiUrl, { signal, clock, session })
             });
-        return withComment({ ...end, ...about, decision }, prepared.comment?.outcome(), settings, event);
+        return withComment({ ...end, ...about }, prepared.comment?.outcome(), settings, event);
     }
     finally {
         // A connection GitHub or a proxy never answered would keep the process alive: end them all.
@@ -58758,9 +59064,7 @@ async function readerImpact(settings, event, deps) {
     const skipped = `No prompt: this run measured the reader impact of ${counted(end.measured.length, 'docs pull request')} (${counted(end.requests, 'analytics request')}) and started no job.`;
     deps.log.notice(skipped);
     return {
-        result: settings.dryRun ? 'dry-run' : 'skipped',
-        skipped,
-        decision: 'skip',
+        outcome: nothingStarted(skipped, false, settings.dryRun),
         dashboardUrl: end.dashboardUrl
     };
 }
@@ -58785,10 +59089,9 @@ async function prepare(settings, event, runner, session, signal, readJob) {
     const tick = isApprovalTick(event, settings);
     if (tick || isChangeRun(event, settings))
         return prepareChangeRun(settings, event, { ...deps, tick });
-    const issueRun = await prepareIssueRun(settings, event, deps);
-    const prepared = { ...issueRun, notices: issueRun.notices ?? [] };
-    const starts = !prepared.skipped && prepared.request.prompt !== undefined;
-    if (!starts || !settings.maxJobs || !settings.dashboard || settings.dryRun)
+    const prepared = await prepareIssueRun(settings, event, deps);
+    const starts = !isStopped(prepared) && prepared.request.prompt !== undefined;
+    if (isStopped(prepared) || !starts || !settings.maxJobs || !settings.dashboard || settings.dryRun)
         return prepared;
     const counted = await issueBudgetHooks({ ...settings, maxJobs: settings.maxJobs }, event, {
         log,
@@ -58803,14 +59106,37 @@ function promptSource(runner) {
     const file = runner.input(Input.PromptFile).trim();
     return file ? `file:${file}` : `prompt:${runner.input(Input.Prompt).trim()}`;
 }
-/** The job, the wait and the live comment. */
+/** The job, the wait, the live comment's last word, and what the job's end calls for. */
 async function runPrepared(client, settings, prepared, runner, signal) {
-    const { comment } = prepared;
+    const { comment, ledger } = prepared;
+    const { log } = runner;
+    const { result, ...end } = await startAndWait(client, settings, prepared, runner, signal);
+    // The service is done with; closing it runs alongside the comment's last word, so a cancelled
+    // step still ends within the runner's grace.
+    const closing = client.close();
+    if (end.job && comment)
+        await comment.finish(end.job, result ?? 'stopped');
+    // A failure before any job (a refused key, an unknown project, an api-url that does not answer)
+    // is said on the issue too, where the person who asked looks for the answer.
+    else if (comment && end.failure && !signal.aborted)
+        await comment.failed(end.failure);
+    if (end.job && ledger && result)
+        await ledger
+            .finished(end.job, result)
+            .catch(error => log.warning(`The dashboard could not record how the run ended: ${errorText(error)}`));
+    if (end.job?.prLink && prepared.requestReviewers && !signal.aborted)
+        await prepared
+            .requestReviewers(end.job)
+            .catch(error => log.warning(`Could not request reviewers on the docs pull request: ${errorText(error)}`));
+    await closing;
+    return { ...end, outcome: { kind: 'job', decision: prepared.kind, result } };
+}
+/** The job started (or followed up, or resumed) and waited for; a failure is told, not thrown. */
+async function startAndWait(client, settings, prepared, runner, signal) {
+    const { comment, request, ledger } = prepared;
     const { log, clock } = runner;
     let { fold, followUp, continued } = prepared;
     let latest;
-    let end;
-    const { request, ledger } = prepared;
     try {
         const outcome = await runAgentJob(client, {
             projectId: settings.projectId,
@@ -58850,11 +59176,13 @@ async function runPrepared(client, settings, prepared, runner, signal) {
             }
         });
         const { job, result } = outcome;
-        end = {
+        return {
             job,
             result,
             followUp: outcome.followUp,
-            failure: explainResult(job, result, settings, runner, outcome)
+            failure: explainResult(job, result, settings, runner, outcome),
+            fold,
+            continued
         };
     }
     catch (error) {
@@ -58862,31 +59190,14 @@ async function runPrepared(client, settings, prepared, runner, signal) {
             await ledger
                 .uncertain(Boolean(request.jobId), error.message, request.jobId)
                 .catch(failed => log.warning(`The dashboard could not record the uncertain write: ${errorText(failed)}`));
-        end = {
+        return {
             job: latest,
             result: signal.aborted ? 'cancelled' : undefined,
-            failure: errors_describeError(error, [settings.apiKey, settings.githubToken, settings.docsToken], log.debug)
+            failure: errors_describeError(error, [settings.apiKey, settings.githubToken, settings.docsToken], log.debug),
+            fold,
+            continued
         };
     }
-    // The service is done with; closing it runs alongside the comment's last word, so a cancelled
-    // step still ends within the runner's grace.
-    const closing = client.close();
-    if (end.job && comment)
-        await comment.finish(end.job, end.result ?? 'stopped');
-    // A failure before any job (a refused key, an unknown project, an api-url that does not answer)
-    // is said on the issue too, where the person who asked looks for the answer.
-    else if (comment && end.failure && !signal.aborted)
-        await comment.failed(end.failure);
-    if (end.job && ledger && end.result)
-        await ledger
-            .finished(end.job, end.result)
-            .catch(error => log.warning(`The dashboard could not record how the run ended: ${errorText(error)}`));
-    if (end.job?.prLink && prepared.requestReviewers && !signal.aborted)
-        await prepared
-            .requestReviewers(end.job)
-            .catch(error => log.warning(`Could not request reviewers on the docs pull request: ${errorText(error)}`));
-    await closing;
-    return { ...end, fold, continued };
 }
 function explainResult(job, result, settings, runner, { lastError, followUp }) {
     if (result === 'cancelled') {
@@ -58915,6 +59226,7 @@ function explainResult(job, result, settings, runner, { lastError, followUp }) {
 
 
 
+
 function outputsOf(report) {
     const job = report.job;
     return {
@@ -58923,10 +59235,10 @@ function outputsOf(report) {
         [Output.PrLink]: job?.prLink ?? '',
         [Output.Model]: job?.model ?? '',
         [Output.Job]: job ? JSON.stringify(jobRecord(job)) : '',
-        [Output.Result]: report.result ?? '',
+        [Output.Result]: resultWord(report.outcome) ?? '',
         [Output.Source]: report.source ?? '',
-        [Output.Decision]: report.decision ?? '',
-        [Output.Prompt]: report.prompt ?? ''
+        [Output.Decision]: decisionOf(report.outcome) ?? '',
+        [Output.Prompt]: (report.outcome.kind === 'dry-run' && report.outcome.prompt) || ''
     };
 }
 const HEADLINES = {
@@ -58943,7 +59255,9 @@ const HEADLINES = {
 };
 /** The job summary as Markdown; every value from the service is escaped. */
 function renderSummary(report) {
-    const { job, result } = report;
+    const { job, outcome } = report;
+    const result = resultWord(outcome);
+    const why = whyNothing(outcome);
     const headline = result === 'pr-opened' && report.fold
         ? '✅ The change joined the open docs pull request'
         : result
@@ -58952,13 +59266,13 @@ function renderSummary(report) {
     const lines = [`## Mintlify agent: ${headline}`, ''];
     if (report.failure)
         lines.push(`> ${escapeMarkdown(report.failure)}`, '');
-    if (report.skipped)
-        lines.push(escapeMarkdown(report.skipped), '');
+    if (why)
+        lines.push(escapeMarkdown(why), '');
     if (report.source && !job)
         lines.push(`Change: ${markdownLink(report.source, report.source)}`, '');
     if (report.fold) {
         const docsPr = report.fold.docsPr;
-        const what = report.result === 'dry-run' ? 'Would send the changes' : 'The changes were sent';
+        const what = outcome.kind === 'dry-run' ? 'Would send the changes' : 'The changes were sent';
         lines.push(`${what} to job ${codeSpan(report.fold.jobId)} as a follow-up instead of starting a new job: ${docsPr ? `its docs pull request ${markdownLink(docsPr, docsPr)} is still open.` : 'it was still running.'}`, '');
     }
     if (report.comment)
@@ -58968,8 +59282,8 @@ function renderSummary(report) {
     if (job && report.followUp)
         lines.push(followUpLine(job, report.followUp), '');
     lines.push(...batchLines(report));
-    if (report.result === 'dry-run')
-        lines.push(...dryRunLines(report));
+    if (outcome.kind === 'dry-run')
+        lines.push(...dryRunLines(outcome));
     if (job) {
         const next = nextStep(job, result, report.projectId);
         if (next)
@@ -59035,19 +59349,16 @@ function batchLines(report) {
     return lines;
 }
 /** What a dry run decided, and the exact prompt it would have sent. */
-function dryRunLines(report) {
+function dryRunLines({ decision: decided, prompt }) {
     const decision = {
         'new-job': 'start a new job',
         'follow-up': 'send a follow-up',
         skip: 'start nothing'
     };
-    const lines = [
-        `Decision: ${codeSpan(report.decision ?? 'skip')}: it would ${decision[report.decision ?? 'skip']}.`,
-        ''
-    ];
-    if (report.prompt) {
-        const fence = '`'.repeat(Math.max(3, ...(report.prompt.match(/`+/g) ?? []).map(r => r.length + 1)));
-        lines.push('<details><summary>The prompt it would send</summary>', '', `${fence}text`, report.prompt, fence, '', '</details>', '');
+    const lines = [`Decision: ${codeSpan(decided)}: it would ${decision[decided]}.`, ''];
+    if (prompt) {
+        const fence = '`'.repeat(Math.max(3, ...(prompt.match(/`+/g) ?? []).map(r => r.length + 1)));
+        lines.push('<details><summary>The prompt it would send</summary>', '', `${fence}text`, prompt, fence, '', '</details>', '');
     }
     return lines;
 }
@@ -59100,7 +59411,8 @@ function nextStep(job, result, projectId) {
  * they came, but rendering can rebuild a secret (a link's host is lowercased and percent-decoded).
  */
 async function publish(runner, report, secrets = []) {
-    const { job, result, failure } = report;
+    const { job, failure } = report;
+    const result = resultWord(report.outcome);
     const { log } = runner;
     const forms = secretForms(secrets.filter((s) => Boolean(s)));
     const clean = (text) => redact(text, forms);
@@ -59113,7 +59425,7 @@ async function publish(runner, report, secrets = []) {
     if (result) {
         log.info(clean(`Result: ${result}${job ? ` (job ${job.id}, status ${job.status ?? 'unknown'})` : ''}.`));
     }
-    if (job || failure || report.skipped || result === 'dry-run')
+    if (job || failure || whyNothing(report.outcome) || result === 'dry-run')
         await runner.summary(clean(renderSummary(report)));
     if (failure)
         runner.fail(clean(failure));
@@ -59485,7 +59797,7 @@ async function main_run(runner = coreRunner('Mintlify agent')) {
     catch (error) {
         const secrets = [settings?.apiKey, settings?.githubToken, settings?.docsToken];
         end = {
-            result: cancel.signal.aborted ? 'cancelled' : undefined,
+            outcome: { kind: 'failed', cancelled: cancel.signal.aborted },
             failure: errors_describeError(error, secrets, runner.log.debug)
         };
     }

@@ -41445,6 +41445,37 @@ const State = {
 };
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/outcome.js
+/** A run that started nothing, and why: in a dry run, that it would start nothing. */
+function nothingStarted(why, waiting, dryRun) {
+    if (dryRun)
+        return { kind: 'dry-run', decision: 'skip', why };
+    return { kind: waiting ? 'waiting' : 'skipped', why };
+}
+/** The `result` output's word for an outcome. */
+function resultWord(outcome) {
+    switch (outcome.kind) {
+        case 'job':
+            return outcome.result;
+        case 'failed':
+            return outcome.cancelled ? 'cancelled' : undefined;
+        default:
+            return outcome.kind;
+    }
+}
+/** The `decision` output for an outcome. */
+function decisionOf(outcome) {
+    switch (outcome.kind) {
+        case 'skipped':
+        case 'waiting':
+            return 'skip';
+        case 'failed':
+            return undefined;
+        default:
+            return outcome.decision;
+    }
+}
+/** Why nothing was started, when nothing was. */
+const whyNothing = (outcome) => 'why' in outcome ? outcome.why : undefined;
 const FAIL_ON_WORDS = (/* unused pure expression or super */ null && (['failed', 'archived', 'timeout', 'no-pr']));
 const TERMINAL_STATUSES = ['completed', 'archived', 'failed'];
 const KNOWN_STATUSES = ['active', ...TERMINAL_STATUSES];

@@ -11,13 +11,13 @@ import type { Runner } from '../runner/runner.js'
 import { isApprovalTick } from './change/approval.js'
 import { isChangeRun } from './change/change-plan.js'
 import { prepareChangeRun } from './change/change-run.js'
-import type { PreparedRun } from './prepared-run.js'
+import { type PreparedRun, type StartingRun, isStopped } from './prepared-run.js'
 import type { CommentOutcome, CommentState } from './comment/live-comment.js'
 import { Markers, stepIdentity } from './comment/marker.js'
 import { issueBudgetHooks } from './issue/issue-budget.js'
 import { prepareIssueRun } from './issue/issue-run.js'
 import { Input, Output, State } from './names.js'
-import { type Result, failingWord } from './outcome.js'
+import { type Result, failingWord, nothingStarted } from './outcome.js'
 import type { Report } from './report.js'
 import { recordDocsPr } from './review/docs-pr-record.js'
 import { docsPulls } from './docs-repository.js'
@@ -31,13 +31,10 @@ import type { Settings } from './settings.js'
 export type RunEnd = Pick<
   Report,
   | 'job'
-  | 'result'
+  | 'outcome'
   | 'failure'
-  | 'skipped'
   | 'source'
   | 'fold'
-  | 'decision'
-  | 'prompt'
   | 'batch'
   | 'dashboardUrl'
   | 'budget'
@@ -85,22 +82,21 @@ export async function runAgent(
       dashboardUrl: prepared.dashboardUrl,
       budget: prepared.budget
     }
-    if (prepared.skipped) {
-      log.notice(`Not starting the agent: ${prepared.skipped}`)
-      const result = settings.dryRun ? 'dry-run' : prepared.waiting ? 'waiting' : 'skipped'
-      return { ...about, result, skipped: prepared.skipped, decision: 'skip' }
+    if (isStopped(prepared)) {
+      log.notice(`Not starting the agent: ${prepared.why}`)
+      return {
+        ...about,
+        outcome: nothingStarted(prepared.why, prepared.kind === 'wait', settings.dryRun)
+      }
     }
-    const decision = prepared.decision ?? (prepared.followUp ? 'follow-up' : 'new-job')
     if (settings.dryRun) {
       const target = prepared.request.jobId ? ` to job ${prepared.request.jobId}` : ''
       log.notice(
-        `Dry run: would ${decision === 'new-job' ? 'start a new job' : `send a follow-up${target}`}; nothing was written.`
+        `Dry run: would ${prepared.kind === 'new-job' ? 'start a new job' : `send a follow-up${target}`}; nothing was written.`
       )
       return {
         ...about,
-        result: 'dry-run',
-        decision,
-        prompt: prepared.request.prompt,
+        outcome: { kind: 'dry-run', decision: prepared.kind, prompt: prepared.request.prompt },
         fold: prepared.fold
       }
     }
@@ -115,7 +111,7 @@ export async function runAgent(
         log,
         docs: docsPulls(settings, event.apiUrl, { signal, clock, session })
       })
-    return withComment({ ...end, ...about, decision }, prepared.comment?.outcome(), settings, event)
+    return withComment({ ...end, ...about }, prepared.comment?.outcome(), settings, event)
   } finally {
     // A connection GitHub or a proxy never answered would keep the process alive: end them all.
     await Promise.all([opened?.close(), session.close()])
@@ -166,9 +162,7 @@ async function readerImpact(
   const skipped = `No prompt: this run measured the reader impact of ${counted(end.measured.length, 'docs pull request')} (${counted(end.requests, 'analytics request')}) and started no job.`
   deps.log.notice(skipped)
   return {
-    result: settings.dryRun ? 'dry-run' : 'skipped',
-    skipped,
-    decision: 'skip',
+    outcome: nothingStarted(skipped, false, settings.dryRun),
     dashboardUrl: end.dashboardUrl
   }
 }
@@ -208,10 +202,10 @@ async function prepare(
   const tick = isApprovalTick(event, settings)
   if (tick || isChangeRun(event, settings))
     return prepareChangeRun(settings, event, { ...deps, tick })
-  const issueRun = await prepareIssueRun(settings, event, deps)
-  const prepared = { ...issueRun, notices: issueRun.notices ?? [] }
-  const starts = !prepared.skipped && prepared.request.prompt !== undefined
-  if (!starts || !settings.maxJobs || !settings.dashboard || settings.dryRun) return prepared
+  const prepared = await prepareIssueRun(settings, event, deps)
+  const starts = !isStopped(prepared) && prepared.request.prompt !== undefined
+  if (isStopped(prepared) || !starts || !settings.maxJobs || !settings.dashboard || settings.dryRun)
+    return prepared
   const counted = await issueBudgetHooks({ ...settings, maxJobs: settings.maxJobs }, event, {
     log,
     clock: runner.clock,
@@ -227,20 +221,52 @@ function promptSource(runner: Runner): string {
   return file ? `file:${file}` : `prompt:${runner.input(Input.Prompt).trim()}`
 }
 
-/** The job, the wait and the live comment. */
+/** The job, the wait, the live comment's last word, and what the job's end calls for. */
 async function runPrepared(
   client: ApiClient,
   settings: Settings,
-  prepared: PreparedRun,
+  prepared: StartingRun,
   runner: Runner,
   signal: AbortSignal
 ): Promise<RunEnd> {
-  const { comment } = prepared
+  const { comment, ledger } = prepared
+  const { log } = runner
+  const { result, ...end } = await startAndWait(client, settings, prepared, runner, signal)
+  // The service is done with; closing it runs alongside the comment's last word, so a cancelled
+  // step still ends within the runner's grace.
+  const closing = client.close()
+  if (end.job && comment) await comment.finish(end.job, result ?? 'stopped')
+  // A failure before any job (a refused key, an unknown project, an api-url that does not answer)
+  // is said on the issue too, where the person who asked looks for the answer.
+  else if (comment && end.failure && !signal.aborted) await comment.failed(end.failure)
+  if (end.job && ledger && result)
+    await ledger
+      .finished(end.job, result)
+      .catch(error =>
+        log.warning(`The dashboard could not record how the run ended: ${errorText(error)}`)
+      )
+  if (end.job?.prLink && prepared.requestReviewers && !signal.aborted)
+    await prepared
+      .requestReviewers(end.job)
+      .catch(error =>
+        log.warning(`Could not request reviewers on the docs pull request: ${errorText(error)}`)
+      )
+  await closing
+  return { ...end, outcome: { kind: 'job', decision: prepared.kind, result } }
+}
+
+/** The job started (or followed up, or resumed) and waited for; a failure is told, not thrown. */
+async function startAndWait(
+  client: ApiClient,
+  settings: Settings,
+  prepared: StartingRun,
+  runner: Runner,
+  signal: AbortSignal
+): Promise<Omit<RunEnd, 'outcome'> & { result?: Result }> {
+  const { comment, request, ledger } = prepared
   const { log, clock } = runner
   let { fold, followUp, continued } = prepared
   let latest: AgentJob | undefined
-  let end: RunEnd
-  const { request, ledger } = prepared
   try {
     const outcome = await runAgentJob(
       client,
@@ -285,11 +311,13 @@ async function runPrepared(
       }
     )
     const { job, result } = outcome
-    end = {
+    return {
       job,
       result,
       followUp: outcome.followUp,
-      failure: explainResult(job, result, settings, runner, outcome)
+      failure: explainResult(job, result, settings, runner, outcome),
+      fold,
+      continued
     }
   } catch (error) {
     if (error instanceof AmbiguousWriteError && ledger)
@@ -298,37 +326,18 @@ async function runPrepared(
         .catch(failed =>
           log.warning(`The dashboard could not record the uncertain write: ${errorText(failed)}`)
         )
-    end = {
+    return {
       job: latest,
       result: signal.aborted ? 'cancelled' : undefined,
       failure: describeError(
         error,
         [settings.apiKey, settings.githubToken, settings.docsToken],
         log.debug
-      )
+      ),
+      fold,
+      continued
     }
   }
-  // The service is done with; closing it runs alongside the comment's last word, so a cancelled
-  // step still ends within the runner's grace.
-  const closing = client.close()
-  if (end.job && comment) await comment.finish(end.job, end.result ?? 'stopped')
-  // A failure before any job (a refused key, an unknown project, an api-url that does not answer)
-  // is said on the issue too, where the person who asked looks for the answer.
-  else if (comment && end.failure && !signal.aborted) await comment.failed(end.failure)
-  if (end.job && ledger && end.result)
-    await ledger
-      .finished(end.job, end.result)
-      .catch(error =>
-        log.warning(`The dashboard could not record how the run ended: ${errorText(error)}`)
-      )
-  if (end.job?.prLink && prepared.requestReviewers && !signal.aborted)
-    await prepared
-      .requestReviewers(end.job)
-      .catch(error =>
-        log.warning(`Could not request reviewers on the docs pull request: ${errorText(error)}`)
-      )
-  await closing
-  return { ...end, fold, continued }
 }
 
 function explainResult(

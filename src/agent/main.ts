@@ -19,7 +19,7 @@ export async function run(runner: Runner = coreRunner('Mintlify agent')): Promis
   } catch (error) {
     const secrets = [settings?.apiKey, settings?.githubToken, settings?.docsToken]
     end = {
-      result: cancel.signal.aborted ? 'cancelled' : undefined,
+      outcome: { kind: 'failed', cancelled: cancel.signal.aborted },
       failure: describeError(error, secrets, runner.log.debug)
     }
   } finally {

@@ -13,6 +13,61 @@ export type Result =
   | 'dry-run'
   | 'waiting'
 
+/** What a run decided: a new job, a follow-up to an earlier one, or nothing. */
+export type Decision = 'new-job' | 'follow-up' | 'skip'
+
+/**
+ * How a run ends, in one value: the `result`, `decision` and `prompt` outputs, the summary's
+ * headline and its reason come from it (report.ts).
+ */
+export type RunOutcome =
+  /** Nothing started, and why; `waiting`: the changes wait on the dashboard for approval. */
+  | { kind: 'skipped' | 'waiting'; why: string }
+  /** Nothing written: what the run would do (why nothing, when it would start nothing), the prompt. */
+  | { kind: 'dry-run'; decision: Decision; why?: string; prompt?: string }
+  /**
+   * A job was started, followed up or waited for: `result` is where it ended or stood, none when
+   * the step failed before the service answered.
+   */
+  | { kind: 'job'; decision?: 'new-job' | 'follow-up'; result?: Result }
+  /** The step failed, or was cancelled, before it decided anything. */
+  | { kind: 'failed'; cancelled: boolean }
+
+/** A run that started nothing, and why: in a dry run, that it would start nothing. */
+export function nothingStarted(why: string, waiting: boolean, dryRun: boolean): RunOutcome {
+  if (dryRun) return { kind: 'dry-run', decision: 'skip', why }
+  return { kind: waiting ? 'waiting' : 'skipped', why }
+}
+
+/** The `result` output's word for an outcome. */
+export function resultWord(outcome: RunOutcome): Result | undefined {
+  switch (outcome.kind) {
+    case 'job':
+      return outcome.result
+    case 'failed':
+      return outcome.cancelled ? 'cancelled' : undefined
+    default:
+      return outcome.kind
+  }
+}
+
+/** The `decision` output for an outcome. */
+export function decisionOf(outcome: RunOutcome): Decision | undefined {
+  switch (outcome.kind) {
+    case 'skipped':
+    case 'waiting':
+      return 'skip'
+    case 'failed':
+      return undefined
+    default:
+      return outcome.decision
+  }
+}
+
+/** Why nothing was started, when nothing was. */
+export const whyNothing = (outcome: RunOutcome): string | undefined =>
+  'why' in outcome ? outcome.why : undefined
+
 export const FAIL_ON_WORDS = ['failed', 'archived', 'timeout', 'no-pr'] as const
 export type FailOnWord = (typeof FAIL_ON_WORDS)[number]
 

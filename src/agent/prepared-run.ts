@@ -4,34 +4,6 @@ import type { FoldTarget } from './ledger/fold.js'
 import type { LiveComment } from './comment/live-comment.js'
 import type { Result } from './outcome.js'
 
-export interface JobTarget {
-  prompt?: string
-  jobId?: string
-  /** With a follow-up: the new job's prompt, should the service refuse the follow-up. */
-  fallbackPrompt?: string
-  /** What starts that new job, as the notice says it ('this change' unless given). */
-  fallbackFor?: string
-}
-
-/** What the triggering issue adds to a run: maybe a refusal, maybe a comment to keep current. */
-export interface IssueRun {
-  skipped?: string
-  /** What to ask the service: a new job's prompt, a follow-up to `jobId`, or just `jobId` to wait for. */
-  request: JobTarget
-  comment?: LiveComment
-  /** The prompt goes to a job recorded on the issue, as a follow-up. */
-  followUp: boolean
-  /** The issue was labelled again and its earlier job goes on (waited for, or followed up). */
-  continued?: Continued
-  /** Things the user should see as notices (why the label added again starts a new job). */
-  notices?: string[]
-  /**
-   * Called before the job is created or the follow-up sent: makes sure the run can comment where it
-   * should (LiveComment.claim), and throws, naming the permission, when it cannot.
-   */
-  beforeSpending?: () => Promise<void>
-}
-
 /**
  * An issue labelled again whose earlier job goes on: still running (this run waits for it), or its
  * docs pull request still open (the issue is sent to it as a follow-up).
@@ -43,8 +15,15 @@ export interface Continued {
   docsPr?: string
 }
 
-/** What a run decided: a new job, a follow-up to an earlier one, or nothing. */
-export type Decision = 'new-job' | 'follow-up' | 'skip'
+/** What to ask the service: a new job's prompt, a follow-up to `jobId`, or just `jobId` to wait for. */
+export interface JobTarget {
+  prompt?: string
+  jobId?: string
+  /** With a follow-up: the new job's prompt, should the service refuse the follow-up. */
+  fallbackPrompt?: string
+  /** What starts that new job, as the notice says it ('this change' unless given). */
+  fallbackFor?: string
+}
 
 /** What a run does with the ledger around the service's write (change runs with the dashboard). */
 export interface LedgerHooks {
@@ -56,28 +35,68 @@ export interface LedgerHooks {
   finished(job: AgentJob, result: Result): Promise<void>
 }
 
-/** What a run prepares before the job, on every trigger. */
-export interface PreparedRun extends IssueRun {
-  /** The pull request or comparison the prompt was built from. */
-  source?: string
-  /** The earlier job the changes go to, instead of a new one. */
-  fold?: FoldTarget
+/** What the summary tells of a run, whatever it decided. */
+export interface RunAbout {
   /** Things the user should see as notices (why changes did not join the open docs pull request). */
   notices: string[]
-  decision?: Decision
-  /** A dry run: everything but the writes; `request.prompt` is what would be sent. */
-  dryRun?: boolean
-  /** The changes handed over (change runs), for the summary. */
+  /** The pull request or comparison the prompt was built from. */
+  source?: string
+  /** The changes handed over, or held (change runs). */
   batch?: ChangeBatch
+  /** The dashboard issue. */
+  dashboardUrl?: string
+  /** Where the budget stands: "3 of 5/day used". */
+  budget?: string
+}
+
+/** Nothing starts: `skip` (result `skipped`), or `wait`, the changes waiting on the dashboard for approval (result `waiting`). */
+export interface StoppedRun extends RunAbout {
+  kind: 'skip' | 'wait'
+  why: string
+}
+
+/** A new job, a follow-up, or a job to wait for (decision `new-job` or `follow-up`). */
+export interface StartingRun extends RunAbout {
+  kind: 'new-job' | 'follow-up'
+  request: JobTarget
+  /** The live comment on the issue or pull request. */
+  comment?: LiveComment
+  /** The prompt goes to an earlier job as a follow-up (a resumed job takes none). */
+  followUp: boolean
+  /** The issue was labelled again and its earlier job goes on (waited for, or followed up). */
+  continued?: Continued
+  /** The earlier job the changes go to, instead of a new one. */
+  fold?: FoldTarget
   ledger?: LedgerHooks
   /** Once the job has ended with a docs pull request: `reviewers: authors` (change runs). */
   requestReviewers?: (job: AgentJob) => Promise<void>
-  /** The dashboard issue, for the summary. */
-  dashboardUrl?: string
-  /** Where the budget stands, for the summary: "3 of 5/day used". */
-  budget?: string
   /** A review follow-up on the docs pull request itself: the record naming its job is there already. */
   onDocsPr?: boolean
-  /** Nothing started because the changes wait on the dashboard for approval (`result: waiting`). */
-  waiting?: boolean
+  /**
+   * Called before the job is created or the follow-up sent: makes sure the run can comment where it
+   * should (LiveComment.claim), and throws, naming the permission, when it cannot.
+   */
+  beforeSpending?: () => Promise<void>
 }
+
+/** What a run prepares before the job, on every trigger: one of these, set where the flow decides. */
+export type PreparedRun = StoppedRun | StartingRun
+
+/** A run that starts nothing, and why. */
+export const skippedRun = (why: string, about: Partial<RunAbout> = {}): StoppedRun => ({
+  notices: [],
+  ...about,
+  kind: 'skip',
+  why
+})
+
+/** A run that asks the service: a follow-up when the prompt goes to an earlier job, else a new job. */
+export function startingRun(
+  run: Omit<StartingRun, 'kind' | 'notices'> & { notices?: string[] }
+): StartingRun {
+  return { notices: [], ...run, kind: run.followUp ? 'follow-up' : 'new-job' }
+}
+
+/** A run that starts nothing. */
+export const isStopped = (run: PreparedRun): run is StoppedRun =>
+  run.kind === 'skip' || run.kind === 'wait'

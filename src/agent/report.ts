@@ -5,29 +5,31 @@ import { formatCount } from '../runner/text.js'
 import { redact, secretForms } from '../runner/redact.js'
 import type { Runner } from '../runner/runner.js'
 import { Output } from './names.js'
-import type { Result } from './outcome.js'
+import {
+  type Decision,
+  type Result,
+  type RunOutcome,
+  decisionOf,
+  resultWord,
+  whyNothing
+} from './outcome.js'
 import type { ChangeBatch } from './batch.js'
 import type { FoldTarget } from './ledger/fold.js'
-import type { Continued, Decision } from './prepared-run.js'
+import type { Continued } from './prepared-run.js'
 import { FOLLOW_UP_GRACE_MS, type JobOutcome } from './run-job.js'
 import { jobIdInput, jobsOnDashboardMarkdown } from './comment/comment-body.js'
 
 /** What the step knows when it ends, on any path. */
 export interface Report {
   job?: AgentJob
-  result?: Result
+  /** How the run ended: the `result`, `decision` and `prompt` outputs, and why nothing started. */
+  outcome: RunOutcome
   /** Why the step failed, if it did. */
   failure?: string
-  /** Why no job was started (result `skipped`). */
-  skipped?: string
   /** The pull request or comparison a code change's prompt was built from. */
   source?: string
   /** The earlier job a code change was sent to, instead of a new one. */
   fold?: FoldTarget
-  /** What the run decided: new-job, follow-up or skip. */
-  decision?: Decision
-  /** A dry run's prompt: what would have been sent. */
-  prompt?: string
   /** The changes a change run handed over, and those its rules skipped. */
   batch?: ChangeBatch
   /** The docs agent dashboard issue. */
@@ -65,10 +67,10 @@ export function outputsOf(report: Report): Record<(typeof Output)[keyof typeof O
     [Output.PrLink]: job?.prLink ?? '',
     [Output.Model]: job?.model ?? '',
     [Output.Job]: job ? JSON.stringify(jobRecord(job)) : '',
-    [Output.Result]: report.result ?? '',
+    [Output.Result]: resultWord(report.outcome) ?? '',
     [Output.Source]: report.source ?? '',
-    [Output.Decision]: report.decision ?? '',
-    [Output.Prompt]: report.prompt ?? ''
+    [Output.Decision]: decisionOf(report.outcome) ?? '',
+    [Output.Prompt]: (report.outcome.kind === 'dry-run' && report.outcome.prompt) || ''
   }
 }
 
@@ -87,7 +89,9 @@ const HEADLINES: Record<Result, string> = {
 
 /** The job summary as Markdown; every value from the service is escaped. */
 export function renderSummary(report: Report): string {
-  const { job, result } = report
+  const { job, outcome } = report
+  const result = resultWord(outcome)
+  const why = whyNothing(outcome)
   const headline =
     result === 'pr-opened' && report.fold
       ? '✅ The change joined the open docs pull request'
@@ -96,11 +100,11 @@ export function renderSummary(report: Report): string {
         : '❌ The step failed'
   const lines = [`## Mintlify agent: ${headline}`, '']
   if (report.failure) lines.push(`> ${escapeMarkdown(report.failure)}`, '')
-  if (report.skipped) lines.push(escapeMarkdown(report.skipped), '')
+  if (why) lines.push(escapeMarkdown(why), '')
   if (report.source && !job) lines.push(`Change: ${markdownLink(report.source, report.source)}`, '')
   if (report.fold) {
     const docsPr = report.fold.docsPr
-    const what = report.result === 'dry-run' ? 'Would send the changes' : 'The changes were sent'
+    const what = outcome.kind === 'dry-run' ? 'Would send the changes' : 'The changes were sent'
     lines.push(
       `${what} to job ${codeSpan(report.fold.jobId)} as a follow-up instead of starting a new job: ${docsPr ? `its docs pull request ${markdownLink(docsPr, docsPr)} is still open.` : 'it was still running.'}`,
       ''
@@ -110,7 +114,7 @@ export function renderSummary(report: Report): string {
   if (report.continued) lines.push(continuedLine(report.continued), '')
   if (job && report.followUp) lines.push(followUpLine(job, report.followUp), '')
   lines.push(...batchLines(report))
-  if (report.result === 'dry-run') lines.push(...dryRunLines(report))
+  if (outcome.kind === 'dry-run') lines.push(...dryRunLines(outcome))
   if (job) {
     const next = nextStep(job, result, report.projectId)
     if (next) lines.push(next, '')
@@ -190,25 +194,26 @@ function batchLines(report: Report): string[] {
 }
 
 /** What a dry run decided, and the exact prompt it would have sent. */
-function dryRunLines(report: Report): string[] {
+function dryRunLines({
+  decision: decided,
+  prompt
+}: {
+  decision: Decision
+  prompt?: string
+}): string[] {
   const decision: Record<string, string> = {
     'new-job': 'start a new job',
     'follow-up': 'send a follow-up',
     skip: 'start nothing'
   }
-  const lines = [
-    `Decision: ${codeSpan(report.decision ?? 'skip')}: it would ${decision[report.decision ?? 'skip']}.`,
-    ''
-  ]
-  if (report.prompt) {
-    const fence = '`'.repeat(
-      Math.max(3, ...(report.prompt.match(/`+/g) ?? []).map(r => r.length + 1))
-    )
+  const lines = [`Decision: ${codeSpan(decided)}: it would ${decision[decided]}.`, '']
+  if (prompt) {
+    const fence = '`'.repeat(Math.max(3, ...(prompt.match(/`+/g) ?? []).map(r => r.length + 1)))
     lines.push(
       '<details><summary>The prompt it would send</summary>',
       '',
       `${fence}text`,
-      report.prompt,
+      prompt,
       fence,
       '',
       '</details>',
@@ -274,7 +279,8 @@ export async function publish(
   report: Report,
   secrets: readonly (string | undefined)[] = []
 ): Promise<void> {
-  const { job, result, failure } = report
+  const { job, failure } = report
+  const result = resultWord(report.outcome)
   const { log } = runner
   const forms = secretForms(secrets.filter((s): s is string => Boolean(s)))
   const clean = (text: string): string => redact(text, forms)
@@ -290,7 +296,7 @@ export async function publish(
       clean(`Result: ${result}${job ? ` (job ${job.id}, status ${job.status ?? 'unknown'})` : ''}.`)
     )
   }
-  if (job || failure || report.skipped || result === 'dry-run')
+  if (job || failure || whyNothing(report.outcome) || result === 'dry-run')
     await runner.summary(clean(renderSummary(report)))
   if (failure) runner.fail(clean(failure))
 }

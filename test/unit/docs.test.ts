@@ -117,8 +117,9 @@ describe("the README: a new user's first screens", () => {
 })
 
 describe('links between the README and docs/', () => {
-  it('there are the six docs pages', () => {
+  it('there are the seven docs pages', () => {
     expect(docsPages.sort()).toEqual([
+      'docs/architecture.md',
       'docs/performance.md',
       'docs/proxy-and-enterprise.md',
       'docs/recipes.md',

@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest'
-import { type FailOnWord, type Result, failingWord, resultOf } from '../../src/agent/outcome.js'
+import {
+  type Decision,
+  type FailOnWord,
+  type Result,
+  type RunOutcome,
+  decisionOf,
+  failingWord,
+  nothingStarted,
+  resultOf,
+  resultWord,
+  whyNothing
+} from '../../src/agent/outcome.js'
 
 describe('resultOf', () => {
   it.each([
@@ -35,4 +46,39 @@ describe('failingWord', () => {
       expect(failingWord(result, failOn)).toBe(word)
     }
   )
+})
+
+describe('one outcome, its result and decision outputs', () => {
+  it.each([
+    [{ kind: 'skipped', why: 'No label.' }, 'skipped', 'skip', 'No label.'],
+    [{ kind: 'waiting', why: 'Awaiting approval.' }, 'waiting', 'skip', 'Awaiting approval.'],
+    [{ kind: 'dry-run', decision: 'skip', why: 'Over budget.' }, 'dry-run', 'skip', 'Over budget.'],
+    [
+      { kind: 'dry-run', decision: 'follow-up', prompt: 'Docs.' },
+      'dry-run',
+      'follow-up',
+      undefined
+    ],
+    [{ kind: 'job', decision: 'new-job', result: 'pr-opened' }, 'pr-opened', 'new-job', undefined],
+    [{ kind: 'job', decision: 'follow-up' }, undefined, 'follow-up', undefined],
+    [{ kind: 'failed', cancelled: true }, 'cancelled', undefined, undefined],
+    [{ kind: 'failed', cancelled: false }, undefined, undefined, undefined]
+  ] as [RunOutcome, Result | undefined, Decision | undefined, string | undefined][])(
+    '%j → result %s, decision %s',
+    (outcome, result, decision, why) => {
+      expect(resultWord(outcome)).toBe(result)
+      expect(decisionOf(outcome)).toBe(decision)
+      expect(whyNothing(outcome)).toBe(why)
+    }
+  )
+
+  it('a run that starts nothing is skipped, waiting with approval, and a dry run in a dry run', () => {
+    expect(nothingStarted('Why.', false, false)).toEqual({ kind: 'skipped', why: 'Why.' })
+    expect(nothingStarted('Why.', true, false)).toEqual({ kind: 'waiting', why: 'Why.' })
+    expect(nothingStarted('Why.', true, true)).toEqual({
+      kind: 'dry-run',
+      decision: 'skip',
+      why: 'Why.'
+    })
+  })
 })

@@ -14,7 +14,12 @@ const now = new Date('2026-11-21T12:03:30.000Z')
 
 describe('renderSummary', () => {
   it('shows the outcome, PR, job id, model, source, created and elapsed time', () => {
-    const md = renderSummary({ job, result: 'pr-opened', elapsedMs: 1000, now })
+    const md = renderSummary({
+      job,
+      outcome: { kind: 'job', result: 'pr-opened' },
+      elapsedMs: 1000,
+      now
+    })
     expect(md).toContain('## Mintlify agent: ✅ The agent opened a pull request')
     expect(md).toContain(
       '| Pull request | [https://github.com/acme/docs/pull/7](https://github.com/acme/docs/pull/7) |'
@@ -31,7 +36,7 @@ describe('renderSummary', () => {
   it('says a timed-out job may still finish, with its id', () => {
     const md = renderSummary({
       job: { ...job, status: 'active', prLink: null },
-      result: 'timed-out',
+      outcome: { kind: 'job', result: 'timed-out' },
       elapsedMs: 1,
       now
     })
@@ -44,7 +49,7 @@ describe('renderSummary', () => {
   it('says where to look when the job failed', () => {
     const md = renderSummary({
       job: { ...job, status: 'failed', prLink: null },
-      result: 'failed',
+      outcome: { kind: 'job', result: 'failed' },
       projectId: 'proj_1',
       elapsedMs: 1,
       now
@@ -62,7 +67,7 @@ describe('renderSummary', () => {
         source: { repository: '<img src=x onerror=alert(1)>', ref: '| evil |' },
         prLink: 'javascript:alert(1)'
       },
-      result: 'pr-opened',
+      outcome: { kind: 'job', result: 'pr-opened' },
       failure: 'line one\n## injected heading',
       elapsedMs: 1,
       now
@@ -93,7 +98,9 @@ describe('markdown helpers', () => {
 
 describe('outputsOf', () => {
   it('mirrors the job fields and is empty where nothing is known', () => {
-    expect(outputsOf({ job, result: 'pr-opened', elapsedMs: 0, now })).toEqual({
+    expect(
+      outputsOf({ job, outcome: { kind: 'job', result: 'pr-opened' }, elapsedMs: 0, now })
+    ).toEqual({
       jobId: 'job_1',
       status: 'completed',
       prLink: 'https://github.com/acme/docs/pull/7',
@@ -105,22 +112,32 @@ describe('outputsOf', () => {
       prompt: ''
     })
     expect(
-      outputsOf({ result: 'dry-run', decision: 'new-job', prompt: 'Do it', elapsedMs: 0, now })
+      outputsOf({
+        outcome: { kind: 'dry-run', decision: 'new-job', prompt: 'Do it' },
+        elapsedMs: 0,
+        now
+      })
     ).toMatchObject({ result: 'dry-run', decision: 'new-job', prompt: 'Do it' })
-    expect(outputsOf({ elapsedMs: 0, now })).toEqual({
-      jobId: '',
-      status: '',
-      prLink: '',
-      model: '',
-      job: '',
-      result: '',
-      source: '',
-      decision: '',
-      prompt: ''
-    })
+    expect(outputsOf({ outcome: { kind: 'failed', cancelled: false }, elapsedMs: 0, now })).toEqual(
+      {
+        jobId: '',
+        status: '',
+        prLink: '',
+        model: '',
+        job: '',
+        result: '',
+        source: '',
+        decision: '',
+        prompt: ''
+      }
+    )
     // A dry run says what it decided and what it would have sent.
     expect(
-      outputsOf({ result: 'dry-run', decision: 'follow-up', prompt: 'Docs.', elapsedMs: 0, now })
+      outputsOf({
+        outcome: { kind: 'dry-run', decision: 'follow-up', prompt: 'Docs.' },
+        elapsedMs: 0,
+        now
+      })
     ).toMatchObject({ result: 'dry-run', decision: 'follow-up', prompt: 'Docs.', jobId: '' })
   })
 })

@@ -10,7 +10,9 @@ import { type CodeRepository, repositoryKey } from '../code-repositories.js'
 import { Input } from '../names.js'
 import type { ChangeSettings } from '../settings.js'
 import { ChangeReader, ReadError, type ReaderSettings } from './change-reader.js'
-import { type ChangeRules, applyRules } from './change-rules.js'
+import { type ChangeRules, applyRules, batchSize } from './change-rules.js'
+import type { GateReads } from './gates/gate.js'
+import { ESTIMATED_CREDITS_PER_RUN } from '../ledger/budget.js'
 
 /** What reading a docs project's repositories needs of the run. */
 export interface ProjectReadDeps {
@@ -27,9 +29,7 @@ export interface ProjectReadDeps {
 }
 
 /** The batch of a docs project, and how to describe it to the agent (each repository's patches). */
-export type ProjectRead =
-  | { skip: string }
-  | { batch: ChangeBatch; prompt: (batch: ChangeBatch, followUp: boolean) => Promise<string> }
+export type ProjectRead = { skip: string } | { batch: ChangeBatch; reads: GateReads }
 
 /**
  * `code-repositories`: every listed repository's merges since its own watermark, read one
@@ -73,9 +73,14 @@ export async function readProjectBatch(read: ProjectReadDeps): Promise<ProjectRe
   const describer = (parts[0] as (typeof parts)[number]).reader
   return {
     batch,
-    prompt: async (handed, followUp) => {
-      const patches = settings.includeDiff ? await projectPatches(parts, handed) : undefined
-      return describer.prompt(handed, followUp, patches)
+    reads: {
+      prompt: async (handed, followUp) => {
+        const patches = settings.includeDiff ? await projectPatches(parts, handed) : undefined
+        return describer.prompt(handed, followUp, patches)
+      },
+      // The repositories' watermarks are their own: no range of the project starts before one.
+      parentOf: async () => undefined,
+      emptyBatch: (head, branch) => ({ ...describer.emptyBatch(head, branch), parts: [] })
     }
   }
 }
@@ -201,4 +206,14 @@ function unreadable(name: string, error: unknown, token: string): string {
       ? 'Its changes wait for the next run.'
       : `Give '${token}' read access to ${name} (contents: read, pull-requests: read; with a GitHub App token, add ${name.split('/')[1]} to the 'repositories' of actions/create-github-app-token). Its changes wait until a run can read it.`
   return `Could not read ${name} (${why.replace(/\.$/, '')}): the other code repositories go on. ${grant}`
+}
+
+/**
+ * A docs project's dry run (a first install's preview with `since`): what the batch would become
+ * and what it would cost, before any credit is spent.
+ */
+export function previewNotice(batch: ChangeBatch, followUpTo?: string): string {
+  const from = new Set([...batch.pulls, ...batch.commits].map(c => c.repository)).size
+  const what = followUpTo ? `a follow-up to job ${followUpTo}` : 'one new job'
+  return `Preview (dry-run): ${counted(batchSize(batch), 'change')} from ${counted(from, 'code repository', 'code repositories')} would go to ${what}, about ${ESTIMATED_CREDITS_PER_RUN} credits (Mintlify's published average a run); nothing was written.`
 }

@@ -87,118 +87,180 @@ export async function measureReaderImpact(
     )
     return end
   }
-  const deadline = clock.now() + settings.timeoutMs
-  let left = settings.maxRequests
-  for (const [i, job] of due.entries()) {
-    const where = parsePullLink(job.prLink, event.serverUrl)
-    if (!where) continue
-    let mapped: PullPages
-    try {
-      // The one place a docs pull request's files become site pages (docs-site/), its repository
-      // read through the door.
-      const repository = {
-        treePaths: () => docs.tree(where),
-        fileText: (path: string) => docs.fileText(where, path)
-      }
-      mapped = await pagesOfPull(repository, await docs.files(where, MAX_FILE_PAGES))
-    } catch (error) {
-      const failed = docsFailure(error)
-      log.warning(
-        `Reader impact: could not read the files of ${job.prLink} with '${docs.tokenInput}' (${failed.why}); it is measured in a later run.${failed.grant('read')}`
-      )
-      // A pull request GitHub does not have (gone, or out of the token's sight) holds back no other.
-      if (failed.missing) continue
-      break
-    }
-    const { pages, unsure } = mapped
-    if (unsure) {
-      log.notice(
-        `Reader impact of ${job.prLink} not measured: ${unsure}, so its files cannot be mapped to site pages; no analytics request is spent on it.`
-      )
-      const impact: ReaderImpact = { at: now, days, before: [], after: [], unsure }
-      impact.before = impact.after = emptyFigures()
-      const body = renderUnsureComment({ mergedAt: job.endedAt, unsure })
-      if (!(await settle({ docs, where, job, settings, log, dashboard }, impact, body))) break
-      end.measured.push(job.prLink)
-      continue
-    }
-    const terms = termsOf(job.changes)
-    const planned = plannedRequests({ pages, terms })
-    // No run could measure it: it is no reason to hold back the newer ones.
-    if (planned > settings.maxRequests) {
-      log.warning(
-        `Reader impact: ${job.prLink} takes ${planned} analytics requests, more than '${Input.MaxRequests}: ${settings.maxRequests}' allows a run: it is measured once '${Input.MaxRequests}' is at least ${planned}.`
-      )
-      continue
-    }
-    if (planned > left) {
-      log.notice(
-        `Reader impact: 'max-requests: ${settings.maxRequests}' is spent; ${counted(due.length - i, 'docs pull request')} wait for the next run.`
-      )
-      break
-    }
-    const windows = impactWindows(job.endedAt, days)
-    const impact: ReaderImpact = { at: now, days, before: [], after: [] }
-    let notes: string[] = []
-    let used = 0
-    if (!planned) {
-      log.notice(
-        `Reader impact: ${job.prLink} changed no docs page and has no recorded terms: there is nothing of it to measure.`
-      )
-      impact.before = impact.after = emptyFigures()
-    } else {
-      if (!pages.length)
-        log.notice(
-          `Reader impact: ${job.prLink} changed no docs page; only searches and questions on its terms are compared.`
-        )
-      const budget = new RequestBudget(Math.min(MAX_REQUESTS_PER_PULL, left))
-      try {
-        const measured = await measureWindows(
-          deps.service(),
-          { projectId: settings.projectId, pages, terms, ...windows },
-          { deadline, budget }
-        )
-        impact.before = measured.before
-        impact.after = measured.after
-        notes = measured.notes
-      } catch (error) {
-        end.requests += budget.used
-        if (
-          !(error instanceof ApiError) ||
-          error instanceof AuthError ||
-          error instanceof NotFoundError
-        )
-          throw error
-        log.notice(
-          `Reader impact of ${job.prLink} not measured: ${errorText(error).replace(/\.+$/, '')}. Nothing was posted or remembered for it; the next run measures it again.`
-        )
-        break
-      } finally {
-        left -= budget.used
-      }
-      used = budget.used
-      end.requests += used
-    }
-    // Nothing measured is nothing to tell the pull request's readers: the dashboard keeps the note.
-    const body = !planned
-      ? undefined
-      : renderImpactComment({
-          mergedAt: job.endedAt,
-          days,
-          ...windows,
-          pages,
-          terms,
-          figures: impact,
-          notes,
-          operations: mapped.operations,
-          wholeSpecs: mapped.wholeSpecs
-        })
-    if (!(await settle({ docs, where, job, settings, log, dashboard }, impact, body))) break
-    end.measured.push(job.prLink)
-    log.info(`Reader impact of ${job.prLink}: measured with ${counted(used, 'analytics request')}.`)
+  const measuring: Measuring = {
+    settings,
+    deps,
+    dashboard,
+    docs,
+    serverUrl: event.serverUrl,
+    end,
+    left: settings.maxRequests,
+    deadline: clock.now() + settings.timeoutMs,
+    now
   }
+  for (const [i, job] of due.entries())
+    if ((await measureOne(job, due.length - i, measuring)) === 'stop') break
   end.dashboardUrl = dashboard.url
   return end
+}
+
+/** What measuring one docs pull request after another shares: the run's requests left, its deadline. */
+interface Measuring {
+  settings: ImpactSettings
+  deps: ImpactDeps
+  dashboard: Dashboard
+  docs: DocsPulls
+  serverUrl: string
+  end: ImpactEnd
+  /** Analytics requests left of `max-requests`. */
+  left: number
+  deadline: number
+  now: number
+}
+
+/** Whether the run goes on to the next docs pull request, or stops measuring. */
+type Next = 'next' | 'stop'
+
+/** One docs pull request measured, commented and remembered, or why the run goes on or stops. */
+async function measureOne(job: MergedJob, remaining: number, m: Measuring): Promise<Next> {
+  const { settings, deps, docs, dashboard } = m
+  const { log } = deps
+  const where = parsePullLink(job.prLink, m.serverUrl)
+  if (!where) return 'next'
+  const mapped = await docsPages(docs, job, where, log)
+  if (typeof mapped === 'string') return mapped
+  const to = { docs, where, job, settings, log, dashboard }
+  const days = settings.impactAfter.days
+  const { pages, unsure } = mapped
+  if (unsure) {
+    log.notice(
+      `Reader impact of ${job.prLink} not measured: ${unsure}, so its files cannot be mapped to site pages; no analytics request is spent on it.`
+    )
+    const impact: ReaderImpact = { at: m.now, days, before: [], after: [], unsure }
+    impact.before = impact.after = emptyFigures()
+    const body = renderUnsureComment({ mergedAt: job.endedAt, unsure })
+    if (!(await settle(to, impact, body))) return 'stop'
+    m.end.measured.push(job.prLink)
+    return 'next'
+  }
+  const terms = termsOf(job.changes)
+  const planned = plannedRequests({ pages, terms })
+  // No run could measure it: it is no reason to hold back the newer ones.
+  if (planned > settings.maxRequests) {
+    log.warning(
+      `Reader impact: ${job.prLink} takes ${planned} analytics requests, more than '${Input.MaxRequests}: ${settings.maxRequests}' allows a run: it is measured once '${Input.MaxRequests}' is at least ${planned}.`
+    )
+    return 'next'
+  }
+  if (planned > m.left) {
+    log.notice(
+      `Reader impact: 'max-requests: ${settings.maxRequests}' is spent; ${counted(remaining, 'docs pull request')} wait for the next run.`
+    )
+    return 'stop'
+  }
+  const windows = impactWindows(job.endedAt, days)
+  const measured = await figuresOf(job, { pages, terms, windows, planned }, m)
+  if (!measured) return 'stop'
+  const { impact, notes, used } = measured
+  // Nothing measured is nothing to tell the pull request's readers: the dashboard keeps the note.
+  const body = !planned
+    ? undefined
+    : renderImpactComment({
+        mergedAt: job.endedAt,
+        days,
+        ...windows,
+        pages,
+        terms,
+        figures: impact,
+        notes,
+        operations: mapped.operations,
+        wholeSpecs: mapped.wholeSpecs
+      })
+  if (!(await settle(to, impact, body))) return 'stop'
+  m.end.measured.push(job.prLink)
+  log.info(`Reader impact of ${job.prLink}: measured with ${counted(used, 'analytics request')}.`)
+  return 'next'
+}
+
+/** The site pages a pull request changed, or what its files that could not be read mean for the run. */
+async function docsPages(
+  docs: DocsPulls,
+  job: MergedJob,
+  where: DocsPull,
+  log: Logger
+): Promise<PullPages | Next> {
+  try {
+    // The one place a docs pull request's files become site pages (docs-site/), its repository
+    // read through the door.
+    const repository = {
+      treePaths: () => docs.tree(where),
+      fileText: (path: string) => docs.fileText(where, path)
+    }
+    return await pagesOfPull(repository, await docs.files(where, MAX_FILE_PAGES))
+  } catch (error) {
+    const failed = docsFailure(error)
+    log.warning(
+      `Reader impact: could not read the files of ${job.prLink} with '${docs.tokenInput}' (${failed.why}); it is measured in a later run.${failed.grant('read')}`
+    )
+    // A pull request GitHub does not have (gone, or out of the token's sight) holds back no other.
+    return failed.missing ? 'next' : 'stop'
+  }
+}
+
+/**
+ * The figures of a pull request's two windows, within its share of the run's requests; undefined
+ * when the service failed part-way (nothing is posted or remembered, the next run measures again).
+ */
+async function figuresOf(
+  job: MergedJob,
+  plan: {
+    pages: PullPages['pages']
+    terms: string[]
+    windows: ReturnType<typeof impactWindows>
+    planned: number
+  },
+  m: Measuring
+): Promise<{ impact: ReaderImpact; notes: string[]; used: number } | undefined> {
+  const { settings, deps, end } = m
+  const { log } = deps
+  const { pages, terms, windows, planned } = plan
+  const impact: ReaderImpact = { at: m.now, days: settings.impactAfter.days, before: [], after: [] }
+  if (!planned) {
+    log.notice(
+      `Reader impact: ${job.prLink} changed no docs page and has no recorded terms: there is nothing of it to measure.`
+    )
+    impact.before = impact.after = emptyFigures()
+    return { impact, notes: [], used: 0 }
+  }
+  if (!pages.length)
+    log.notice(
+      `Reader impact: ${job.prLink} changed no docs page; only searches and questions on its terms are compared.`
+    )
+  const budget = new RequestBudget(Math.min(MAX_REQUESTS_PER_PULL, m.left))
+  try {
+    const measured = await measureWindows(
+      deps.service(),
+      { projectId: settings.projectId, pages, terms, ...windows },
+      { deadline: m.deadline, budget }
+    )
+    impact.before = measured.before
+    impact.after = measured.after
+    return { impact, notes: measured.notes, used: budget.used }
+  } catch (error) {
+    if (
+      !(error instanceof ApiError) ||
+      error instanceof AuthError ||
+      error instanceof NotFoundError
+    )
+      throw error
+    log.notice(
+      `Reader impact of ${job.prLink} not measured: ${errorText(error).replace(/\.+$/, '')}. Nothing was posted or remembered for it; the next run measures it again.`
+    )
+    return undefined
+  } finally {
+    end.requests += budget.used
+    m.left -= budget.used
+  }
 }
 
 /**

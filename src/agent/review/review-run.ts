@@ -11,11 +11,11 @@ import { CancelledError, InputError, errorText } from '../../runner/errors.js'
 import { sendableSecret } from '../../runner/inputs.js'
 import type { Logger } from '../../runner/logger.js'
 import { LiveComment, unknownEarlierJob } from '../comment/live-comment.js'
-import type { prepareIssueRun } from '../issue/issue-run.js'
+import type { IssueRunDeps } from '../issue/issue-run.js'
 import { commandText } from '../issue/trigger.js'
 import type { ReviewMode, TriggerSettings } from '../settings.js'
 import { Input } from '../names.js'
-import type { PreparedRun } from '../prepared-run.js'
+import { type PreparedRun, skippedRun, startingRun } from '../prepared-run.js'
 import { trustRefusal } from '../trust-gate.js'
 import { reviewFollowUp } from './review-prompt.js'
 import { docsPulls } from '../docs-repository.js'
@@ -29,7 +29,7 @@ export interface ReviewSettings extends TriggerSettings {
 }
 
 /** What the run gives: the same as an issue run's (issue-run.ts). */
-export type ReviewDeps = Parameters<typeof prepareIssueRun>[2]
+export type ReviewDeps = IssueRunDeps
 
 /** A review, or a comment on a pull request: what may follow up on a docs pull request's job. */
 export const isReviewEvent = (event: Pick<RunEvent, 'name' | 'issue'>): boolean =>
@@ -65,12 +65,7 @@ function askedOf(settings: ReviewSettings, event: RunEvent): Asked | undefined {
   return { kind: 'review', body: text, reviewId: review.id }
 }
 
-const skip = (skipped: string): PreparedRun => ({
-  skipped,
-  request: {},
-  followUp: false,
-  notices: []
-})
+const skip = (why: string): PreparedRun => skippedRun(why)
 
 /**
  * A review or a trigger-phrase comment on a docs pull request the agent opened, in the docs
@@ -155,7 +150,29 @@ export async function prepareReviewRun(
     )
   const source = pr.url || place
   if (settings.comment === 'false')
-    return { request: { jobId, prompt }, followUp: true, notices: [], source, onDocsPr: true }
+    return startingRun({ request: { jobId, prompt }, followUp: true, source, onDocsPr: true })
+  return withStatusComment(settings, event, deps, github, { jobId, prompt, source, place, asked })
+}
+
+/**
+ * The follow-up with its status comment on the docs pull request: a re-run waits for the follow-up
+ * its first attempt sent; otherwise the project's latest comment there is kept current.
+ */
+async function withStatusComment(
+  settings: ReviewSettings,
+  event: RunEvent,
+  deps: ReviewDeps,
+  github: GitHubApi,
+  {
+    jobId,
+    prompt,
+    source,
+    place,
+    asked
+  }: { jobId: string; prompt: string; source: string; place: string; asked: { kind: string } }
+): Promise<PreparedRun> {
+  const { log } = deps
+  const pr = event.issue as NonNullable<RunEvent['issue']>
   const comment = new LiveComment(
     github,
     pr.number,
@@ -166,7 +183,7 @@ export async function prepareReviewRun(
     deps.markers
   )
   const recorded = await comment.recorded()
-  if (cancelled()) throw new CancelledError('Cancelled.')
+  if (deps.signal?.aborted) throw new CancelledError('Cancelled.')
   if (comment.unreadable && event.runAttempt > 1) throw unknownEarlierJob(event, place)
   // This step's follow-up, sent by an earlier attempt: the re-run waits for it and sends nothing.
   const own = event.runId
@@ -177,14 +194,13 @@ export async function prepareReviewRun(
     log.info(
       `Attempt ${event.runAttempt} of this run resumes job ${own.marker.job}: attempt ${own.marker.attempt} sent it this ${asked.kind} already.`
     )
-    return {
+    return startingRun({
       request: { jobId: own.marker.job },
       comment,
       followUp: false,
-      notices: [],
       source,
       onDocsPr: true
-    }
+    })
   }
   // One status comment per docs pull request and project: the latest is kept current.
   const latest = recorded.find(
@@ -192,16 +208,15 @@ export async function prepareReviewRun(
   )
   if (latest) comment.adopt(latest.commentId, latest.marker)
   log.info(`Sending the ${asked.kind} on ${place} to job ${jobId} as a follow-up.`)
-  return {
+  return startingRun({
     request: { jobId, prompt },
     comment,
     followUp: true,
-    notices: [],
     source,
     onDocsPr: true,
     // As on an issue: a follow-up whose status cannot reach the pull request is not sent.
     beforeSpending: () => comment.claim(settings.comment === 'true')
-  }
+  })
 }
 
 /** Why the job takes no follow-up (its pull request merged or closed, the job gone), or undefined. */

@@ -1,10 +1,43 @@
-import { docsFailure } from '../../github/docs-pulls.js'
-import type { AgentJob } from '../../mintlify/agent-jobs.js'
-import { errorText } from '../../runner/errors.js'
-import type { DocsPullUpdate } from '../ledger/expiry.js'
-import type { ProjectLedger } from '../../records/ledger.js'
-import { type FoldContext, type FoldDecision, LIVE } from '../ledger/fold.js'
-import { parsePullLink } from '../../github/event.js'
+import { docsFailure } from '../../../github/docs-pulls.js'
+import type { AgentJob } from '../../../mintlify/agent-jobs.js'
+import { errorText } from '../../../runner/errors.js'
+import { counted } from '../../../runner/text.js'
+import type { DocsPullUpdate } from '../../ledger/expiry.js'
+import type { ProjectLedger } from '../../../records/ledger.js'
+import { batchSize } from '../change-rules.js'
+import { parsePullLink } from '../../../github/event.js'
+import { type FoldContext, type FoldDecision, LIVE } from '../../ledger/fold.js'
+import { type DecidedInput, type Gate, PASS, approvalKept, changesWait } from './gate.js'
+
+/**
+ * `max-open`: a batch that starts a new job waits on the dashboard while the project has that many
+ * docs pull requests open or on the way; the waiting changes go into one job once one is merged or
+ * closed. A batch folded into an open job adds none, and passes.
+ */
+export const maxOpen: Gate<DecidedInput> = {
+  name: 'max-open',
+  async check(input) {
+    const { settings, decision, ledger, foldContext, notices, batch } = input
+    const max = settings.maxOpen
+    if (decision.target || !max) return PASS
+    const count = await countOpen(ledger.project, max, decision, foldContext)
+    ledger.noteUpdates(count.updates)
+    if (count.unread.length)
+      notices.push(
+        `Could not read ${count.unread.join('; ')}: counted as open for 'max-open'.${count.grant}`
+      )
+    if (count.open.length < max) return PASS
+    const which = count.open
+      .slice(0, 5)
+      .map(o => o.prLink ?? `job ${o.jobId} (running)`)
+      .join(', ')
+    return {
+      kind: 'hold',
+      why: `At 'max-open: ${max}': ${counted(count.open.length, 'docs pull request')} of this project open or on the way (${which}). ${changesWait(batchSize(batch))} on the dashboard; the waiting changes go into one job together once one is merged or closed.`,
+      written: approvalKept(input)
+    }
+  }
+}
 
 /** Jobs read at most to tell whether the ledger's open docs pull requests are still open. */
 const MAX_READS = 10

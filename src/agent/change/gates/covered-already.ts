@@ -1,0 +1,14 @@
+import { type Gate, type HeadInput, PASS } from './gate.js'
+
+/** Another run (another workflow of the project, or a re-run) handled this head already. */
+export const coveredAlready: Gate<HeadInput> = {
+  name: 'covered by an earlier run',
+  check({ head, ledger }) {
+    const earlier = ledger.coveredBy(head.sha)
+    if (!earlier) return PASS
+    return {
+      kind: 'skip',
+      why: `The run ${earlier.url || earlier.run} covered ${head.sha.slice(0, 12)} already.`
+    }
+  }
+}
