@@ -26,8 +26,9 @@ export default defineConfig({
       include: ['src/**/*.ts'],
       reporter: ['text-summary', 'json-summary'],
       reportsDirectory: '.tmp/coverage',
-      // The bar issue 16 set; `npm test` fails below it.
-      thresholds: { lines: 90, branches: 80 }
+      // The bar issue 25 set at what is measured (96.9 % of lines, 90.4 % of branches); `npm test`
+      // fails below it.
+      thresholds: { lines: 95, branches: 88 }
     }
   }
 })

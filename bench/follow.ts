@@ -266,7 +266,7 @@ export async function followBench(): Promise<FollowResult> {
 }
 
 /** `count` files whose patches are `size` bytes, one string shared by all (the fake's memory stays small). */
-function bigFiles(count: number, size: number): FakeFile[] {
+export function bigFiles(count: number, size: number): FakeFile[] {
   const patch = `@@ -1 +1 @@\n${'+x\n'.repeat(Math.ceil(size / 3))}`.slice(0, size)
   return Array.from({ length: count }, (_, i) => ({
     filename: `src/gen/m${i}.ts`,
@@ -276,7 +276,7 @@ function bigFiles(count: number, size: number): FakeFile[] {
 }
 
 /** Peak RSS (MiB) of the bundled action running `options` as the runner would start it. */
-async function peakOf(options: {
+export async function peakOf(options: {
   inputs: Record<string, string>
   event: unknown
   env: Record<string, string>

@@ -6,7 +6,7 @@
 // .tmp/bench-results.md, leaving the committed ones as they were. Not a test.
 //   npm run bench                   every part, default repetitions
 //   npm run bench -- --quick        fewer repetitions
-//   npm run bench -- --only gaps    one part: startup, bundle, waiting, export, limit, gaps, follow, impact, project
+//   npm run bench -- --only gaps    one part: startup, bundle, waiting, export, limit, gaps, follow, push, impact, project
 //   npm run bench -- --before       record this checkout's figures as bench/before.json instead
 //   npm run bench -- --any-node     measure on the Node that runs it, whichever it is
 import { spawnSync } from 'node:child_process'
@@ -25,6 +25,7 @@ import { gapsBench, gapsCausesBench } from './gaps.js'
 import { impactBench } from './impact.js'
 import { ANALYTICS_PER_HOUR, limitBench } from './limit.js'
 import { ROOT } from './processes.js'
+import { pushBench } from './push.js'
 import { startupBench } from './startup.js'
 import type { Goal } from './stats.js'
 import { waitingBench } from './waiting.js'
@@ -383,6 +384,20 @@ try {
     table(
       ['run', 'peak MiB'],
       r.memory.map(x => [x.run, fig(`follow.memory.${slug(x.run)}`, x.peakMiB)])
+    )
+    goals.push(...r.goals)
+  }
+  if (want('push')) {
+    const r = await pushBench()
+    print('## Pushes without pull requests')
+    print()
+    print(
+      "Peak memory of a run on a push of 3 commits sharing 300 files whose patches are 1 MB each: the commits' files are named from GitHub's REST pages, whose patches are dropped as they stream in."
+    )
+    print()
+    table(
+      ['run', 'peak MiB'],
+      r.memory.map(x => [x.run, fig(`push.memory.${slug(x.run)}`, x.peakMiB)])
     )
     goals.push(...r.goals)
   }

@@ -42026,7 +42026,7 @@ exports.visitAsync = visitAsync;
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1851);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9069);
 
 // The agent action (action.yml); `run` reports its own failures.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -42036,7 +42036,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1851:
+/***/ 9069:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -45289,6 +45289,7 @@ function errors_describeError(error, secrets, debug = () => { }) {
 const systemClock = {
     now: () => Math.floor(performance.now()),
     wallNow: () => Date.now(),
+    timeout: ms => AbortSignal.timeout(ms),
     sleep: (ms, signal) => new Promise((resolve, reject) => {
         if (signal?.aborted)
             return reject(new CancelledError('Cancelled.'));
@@ -45742,10 +45743,12 @@ async function withRetries(attempt, options) {
     }
 }
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/dispatcher.js
+;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/connections.js
 
-// The undici half of src/mintlify/http.ts: the dispatchers, and what this project adds to them.
-/** A failure below HTTP. `sent`: 'no' when the request provably never reached the service (safe to retry even a write), 'maybe' otherwise. */
+// The one connection handler of the action, on undici (the toolkit's HTTP stack, same major): the
+// service client (src/mintlify/http.ts) and the GitHub client (src/github/transport.ts) both
+// reach their servers through it, directly or through the runner's proxy.
+/** A failure below HTTP. `sent`: 'no' when the request provably never reached the server (safe to retry even a write), 'maybe' otherwise. */
 class HttpError extends Error {
     code;
     sent;
@@ -45775,24 +45778,23 @@ class WriteNotifier extends undici.DecoratorHandler {
 /**
  * A keep-alive dispatcher, direct or through one proxy, with every socket it opens, so that
  * destroying it also ends connections undici is still opening (it would leave them to their own
- * timeouts, keeping the process alive meanwhile) and never waits on a peer.
+ * timeouts, 300 s for a proxy that never answers CONNECT, keeping the process alive meanwhile) and
+ * never waits on a peer. A proxy's answer to CONNECT is judged here: undici would open a connection
+ * the proxy closed again at once and without end.
  */
 class TrackedDispatcher {
-    own;
     dispatcher;
+    own;
     sockets = new Set();
     proxyPool;
     destroyed;
-    constructor(proxy, tls, 
-    /** Opened for one request (a write), destroyed after it. */
-    own, 
-    /** Bytes of an answer's body at most: undici fails the body past it (UND_ERR_RES_EXCEEDED_MAX_SIZE). */
-    maxResponseSize) {
+    constructor({ proxy, tls = {}, own = false, maxResponseSize, checkDirect }) {
         this.own = own;
+        const limits = maxResponseSize === undefined ? {} : { maxResponseSize };
         if (!proxy) {
             this.dispatcher = new undici.Agent({
-                connect: this.track((0,undici.buildConnector)(tls), true),
-                maxResponseSize
+                connect: this.track((0,undici.buildConnector)(tls), checkDirect),
+                ...limits
             });
             return;
         }
@@ -45800,7 +45802,7 @@ class TrackedDispatcher {
         this.dispatcher = new undici.ProxyAgent({
             uri: bare.href,
             // ProxyAgent hands its options to the Agent behind the tunnel (undici 6's proxy-agent.js).
-            maxResponseSize,
+            ...limits,
             // As the toolkit does, and unlike ProxyAgent's reading of the URL: a user alone is enough.
             token: proxyToken(proxy),
             requestTls: tls,
@@ -45808,6 +45810,7 @@ class TrackedDispatcher {
             clientFactory: (origin, options) => this.proxyClient(origin, options, bare)
         });
     }
+    /** Ends every connection, also one still opening; resolves within about a second whatever the peers do. */
     destroy() {
         return (this.destroyed ??= this.teardown());
     }
@@ -45823,9 +45826,9 @@ class TrackedDispatcher {
         const bound = new Promise(resolve => (timer = setTimeout(resolve, 1000)));
         return Promise.race([done.then(noop), bound]).finally(() => clearTimeout(timer));
     }
-    track(connect, direct = false) {
+    track(connect, check) {
         return (options, callback) => {
-            const checked = direct ? loopbackOnlyForHttp(options, callback) : callback;
+            const checked = check ? check(options, callback) : callback;
             // buildConnector returns the socket it opens, though its type says void.
             const socket = connect(options, checked);
             this.sockets.add(socket);
@@ -45879,8 +45882,11 @@ function proxyToken(proxy) {
 function proxyAuthError(proxy) {
     return new HttpError(`the proxy ${proxy.host} asks for credentials (407): put them in the proxy variable as http://user:password@${proxy.host}`, 'PROXY_AUTH', 'no');
 }
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/loopback.js
+
 /** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6. */
-const dispatcher_isLoopbackAddress = (address) => /^(::ffff:)?127\.\d+\.\d+\.\d+$/i.test(address) || address === '::1';
+const loopback_isLoopbackAddress = (address) => /^(::ffff:)?127\.\d+\.\d+\.\d+$/i.test(address) || address === '::1';
 /**
  * Plain http goes only to this machine (see parseApiUrl; never through a proxy): a `localhost`
  * that a hosts file or DNS sends elsewhere is refused once connected, before a byte of the
@@ -45893,7 +45899,7 @@ function loopbackOnlyForHttp(options, callback) {
     const done = callback;
     return ((error, connected) => {
         const address = connected?.remoteAddress ?? '';
-        if (error || !connected || dispatcher_isLoopbackAddress(address))
+        if (error || !connected || loopback_isLoopbackAddress(address))
             return done(error, connected);
         connected.destroy();
         done(new HttpError(`plain http is allowed only to this machine, but ${options.hostname} is ${address}; use https:// in 'api-url'`, 'NOT_LOOPBACK', 'no'), null);
@@ -45901,6 +45907,7 @@ function loopbackOnlyForHttp(options, callback) {
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/http.js
+
 
 
 
@@ -46014,7 +46021,13 @@ class HttpSession {
     }
     connections(proxy, own) {
         const tls = this.options.ca === undefined ? {} : { ca: this.options.ca };
-        const open = () => new TrackedDispatcher(proxy, tls, own, this.options.maxResponseBytes);
+        const open = () => new TrackedDispatcher({
+            proxy,
+            tls,
+            own,
+            maxResponseSize: this.options.maxResponseBytes,
+            checkDirect: loopbackOnlyForHttp
+        });
         if (own) {
             const connections = open();
             this.own.add(connections);
@@ -46157,7 +46170,7 @@ class ApiClient {
         const url = this.url(spec);
         const remaining = spec.deadline - this.clock.now();
         const timeoutMs = Math.max(1, Math.min(this.options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS, remaining));
-        const timeout = AbortSignal.timeout(timeoutMs);
+        const timeout = this.clock.timeout(timeoutMs);
         const signal = this.options.signal ? AbortSignal.any([this.options.signal, timeout]) : timeout;
         let response;
         try {
@@ -51752,71 +51765,533 @@ function retry(octokit, octokitOptions) {
 retry.VERSION = plugin_retry_dist_bundle_VERSION;
 
 
+;// CONCATENATED MODULE: ./node_modules/@octokit/plugin-throttling/dist-bundle/index.js
+// pkg/dist-src/index.js
+
+
+// pkg/dist-src/version.js
+var plugin_throttling_dist_bundle_VERSION = "0.0.0-development";
+
+// pkg/dist-src/wrap-request.js
+var plugin_throttling_dist_bundle_noop = () => Promise.resolve();
+function dist_bundle_wrapRequest(state, request, options) {
+  return state.retryLimiter.schedule(doRequest, state, request, options);
+}
+async function doRequest(state, request, options) {
+  const { pathname } = new URL(options.url, "http://github.test");
+  const isAuth = isAuthRequest(options.method, pathname);
+  const isWrite = !isAuth && options.method !== "GET" && options.method !== "HEAD";
+  const isSearch = options.method === "GET" && pathname.startsWith("/search/");
+  const isGraphQL = pathname.startsWith("/graphql");
+  const retryCount = ~~request.retryCount;
+  const jobOptions = retryCount > 0 ? { priority: 0, weight: 0 } : {};
+  if (state.clustering) {
+    jobOptions.expiration = 1e3 * 60;
+  }
+  if (isWrite || isGraphQL) {
+    await state.write.key(state.id).schedule(jobOptions, plugin_throttling_dist_bundle_noop);
+  }
+  if (isWrite && state.triggersNotification(pathname)) {
+    await state.notifications.key(state.id).schedule(jobOptions, plugin_throttling_dist_bundle_noop);
+  }
+  if (isSearch) {
+    await state.search.key(state.id).schedule(jobOptions, plugin_throttling_dist_bundle_noop);
+  }
+  const req = (isAuth ? state.auth : state.global).key(state.id).schedule(jobOptions, request, options);
+  if (isGraphQL) {
+    const res = await req;
+    if (res.data.errors != null && res.data.errors.some((error) => error.type === "RATE_LIMITED")) {
+      const error = Object.assign(new Error("GraphQL Rate Limit Exceeded"), {
+        response: res,
+        data: res.data
+      });
+      throw error;
+    }
+  }
+  return req;
+}
+function isAuthRequest(method, pathname) {
+  return method === "PATCH" && // https://docs.github.com/en/rest/apps/apps?apiVersion=2022-11-28#create-a-scoped-access-token
+  /^\/applications\/[^/]+\/token\/scoped$/.test(pathname) || method === "POST" && // https://docs.github.com/en/rest/apps/oauth-applications?apiVersion=2022-11-28#reset-a-token
+  (/^\/applications\/[^/]+\/token$/.test(pathname) || // https://docs.github.com/en/rest/apps/apps?apiVersion=2022-11-28#create-an-installation-access-token-for-an-app
+  /^\/app\/installations\/[^/]+\/access_tokens$/.test(pathname) || // https://docs.github.com/en/apps/oauth-apps/building-oauth-apps/authorizing-oauth-apps
+  pathname === "/login/oauth/access_token");
+}
+
+// pkg/dist-src/generated/triggers-notification-paths.js
+var triggers_notification_paths_default = [
+  "/orgs/{org}/invitations",
+  "/orgs/{org}/invitations/{invitation_id}",
+  "/orgs/{org}/teams/{team_slug}/discussions",
+  "/orgs/{org}/teams/{team_slug}/discussions/{discussion_number}/comments",
+  "/repos/{owner}/{repo}/collaborators/{username}",
+  "/repos/{owner}/{repo}/commits/{commit_sha}/comments",
+  "/repos/{owner}/{repo}/issues",
+  "/repos/{owner}/{repo}/issues/{issue_number}/comments",
+  "/repos/{owner}/{repo}/issues/{issue_number}/sub_issue",
+  "/repos/{owner}/{repo}/issues/{issue_number}/sub_issues/priority",
+  "/repos/{owner}/{repo}/pulls",
+  "/repos/{owner}/{repo}/pulls/{pull_number}/comments",
+  "/repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies",
+  "/repos/{owner}/{repo}/pulls/{pull_number}/merge",
+  "/repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers",
+  "/repos/{owner}/{repo}/pulls/{pull_number}/reviews",
+  "/repos/{owner}/{repo}/releases",
+  "/teams/{team_id}/discussions",
+  "/teams/{team_id}/discussions/{discussion_number}/comments"
+];
+
+// pkg/dist-src/route-matcher.js
+function routeMatcher(paths) {
+  const regexes = paths.map(
+    (path) => path.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+  );
+  const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
+  return new RegExp(regex2, "i");
+}
+
+// pkg/dist-src/index.js
+var regex = routeMatcher(triggers_notification_paths_default);
+var triggersNotification = regex.test.bind(regex);
+var groups = {};
+var createGroups = function(Bottleneck, common) {
+  groups.global = new Bottleneck.Group({
+    id: "octokit-global",
+    maxConcurrent: 10,
+    ...common
+  });
+  groups.auth = new Bottleneck.Group({
+    id: "octokit-auth",
+    maxConcurrent: 1,
+    ...common
+  });
+  groups.search = new Bottleneck.Group({
+    id: "octokit-search",
+    maxConcurrent: 1,
+    minTime: 2e3,
+    ...common
+  });
+  groups.write = new Bottleneck.Group({
+    id: "octokit-write",
+    maxConcurrent: 1,
+    minTime: 1e3,
+    ...common
+  });
+  groups.notifications = new Bottleneck.Group({
+    id: "octokit-notifications",
+    maxConcurrent: 1,
+    minTime: 3e3,
+    ...common
+  });
+};
+function throttling(octokit, octokitOptions) {
+  const {
+    enabled = true,
+    Bottleneck = light,
+    id = "no-id",
+    timeout = 1e3 * 60 * 2,
+    // Redis TTL: 2 minutes
+    connection
+  } = octokitOptions.throttle || {};
+  if (!enabled) {
+    return {};
+  }
+  const common = { timeout };
+  if (typeof connection !== "undefined") {
+    common.connection = connection;
+  }
+  const state = Object.assign(
+    {
+      clustering: connection != null,
+      triggersNotification,
+      fallbackSecondaryRateRetryAfter: 60,
+      retryAfterBaseValue: 1e3,
+      id
+    },
+    octokitOptions.throttle
+  );
+  if (typeof state.onSecondaryRateLimit !== "function" || typeof state.onRateLimit !== "function") {
+    throw new Error(`octokit/plugin-throttling error:
+        You must pass the onSecondaryRateLimit and onRateLimit error handlers.
+        See https://octokit.github.io/rest.js/#throttling
+
+        const octokit = new Octokit({
+          throttle: {
+            onSecondaryRateLimit: (retryAfter, options) => {/* ... */},
+            onRateLimit: (retryAfter, options) => {/* ... */}
+          }
+        })
+    `);
+  }
+  let initialized = false;
+  const initializeBottleneck = () => {
+    if (initialized) {
+      return;
+    }
+    initialized = true;
+    if (groups.global == null) {
+      createGroups(Bottleneck, common);
+    }
+    state.global = state.global ?? groups.global;
+    state.auth = state.auth ?? groups.auth;
+    state.search = state.search ?? groups.search;
+    state.write = state.write ?? groups.write;
+    state.notifications = state.notifications ?? groups.notifications;
+    state.retryLimiter = state.retryLimiter ?? new Bottleneck();
+    const events = {};
+    const emitter = new Bottleneck.Events(events);
+    events.on("secondary-limit", state.onSecondaryRateLimit);
+    events.on("rate-limit", state.onRateLimit);
+    events.on(
+      "error",
+      (e) => octokit.log.warn("Error in throttling-plugin limit handler", e)
+    );
+    state.retryLimiter.on("failed", async function(error, info) {
+      const [state2, request, options] = info.args;
+      const { pathname } = new URL(options.url, "http://github.test");
+      const shouldRetryGraphQL = pathname.startsWith("/graphql") && error.status !== 401;
+      if (!(shouldRetryGraphQL || error.status === 403 || error.status === 429)) {
+        return;
+      }
+      const retryCount = ~~request.retryCount;
+      request.retryCount = retryCount;
+      options.request.retryCount = retryCount;
+      const { wantRetry, retryAfter = 0 } = await (async function() {
+        if (/\bsecondary rate\b/i.test(error.message)) {
+          const retryAfter2 = Number(error.response.headers["retry-after"]) || state2.fallbackSecondaryRateRetryAfter;
+          const wantRetry2 = await emitter.trigger(
+            "secondary-limit",
+            retryAfter2,
+            options,
+            octokit,
+            retryCount
+          );
+          return { wantRetry: wantRetry2, retryAfter: retryAfter2 };
+        }
+        if (error.response.headers != null && error.response.headers["x-ratelimit-remaining"] === "0" || (error.response.data?.errors ?? []).some(
+          (error2) => error2.type === "RATE_LIMITED"
+        )) {
+          const rateLimitReset = new Date(
+            ~~error.response.headers["x-ratelimit-reset"] * 1e3
+          ).getTime();
+          const retryAfter2 = Math.max(
+            // Add one second so we retry _after_ the reset time
+            // https://docs.github.com/en/rest/overview/resources-in-the-rest-api?apiVersion=2022-11-28#exceeding-the-rate-limit
+            Math.ceil((rateLimitReset - Date.now()) / 1e3) + 1,
+            0
+          );
+          const wantRetry2 = await emitter.trigger(
+            "rate-limit",
+            retryAfter2,
+            options,
+            octokit,
+            retryCount
+          );
+          return { wantRetry: wantRetry2, retryAfter: retryAfter2 };
+        }
+        return {};
+      })();
+      if (wantRetry) {
+        request.retryCount++;
+        return retryAfter * state2.retryAfterBaseValue;
+      }
+    });
+  };
+  octokit.hook.wrap("request", (request, options) => {
+    initializeBottleneck();
+    return dist_bundle_wrapRequest(state, request, options);
+  });
+  return {};
+}
+throttling.VERSION = plugin_throttling_dist_bundle_VERSION;
+throttling.triggersNotification = triggersNotification;
+
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/github/limits.js
+
+
+
+/** One attempt's time limit: its retries (not a rate limit's) included. */
+const TIMEOUT_MS = 15_000;
+/** Short enough that a cancelled step still ends within 2 s, long enough for a healthy GitHub. */
+const GRACE_MS = 1_500;
+/** The longest rate-limit wait when the step names no time limit: GitHub's own default for a secondary limit. */
+const UNBOUNDED_WAIT_MS = 60_000;
+/** Retries after a rate limit, for requests that are safe to send again (reads, edits). */
+const LIMIT_RETRIES = 3;
+/** GitHub's rate limit asked for a wait the run cannot give. */
+class limits_RateLimitError extends ExplainedError {
+    name = 'RateLimitError';
+}
+/**
+ * The plugin that bounds every request and waits on GitHub's rate limits. Registered before
+ * @octokit/plugin-retry: the hooks it adds sit inside the retry plugin's, so each attempt is
+ * bounded, and a rate limit the run cannot wait for never reaches the retry plugin as a 429 to
+ * retry on its own schedule.
+ */
+function limited({ cancel, retryBaseMs, clock, deadline }) {
+    return (octokit, octokitOptions) => {
+        /** A rate limit's wait before the next attempt, by request. */
+        const waits = new WeakMap();
+        /** Why a rate-limited request is not sent again, by request. */
+        const refusals = new WeakMap();
+        bounded(octokit, { cancel, retryBaseMs, clock }, waits);
+        const decide = (kind) => (retryAfter, options, _octokit, retryCount) => {
+            if (cancel?.aborted)
+                return false;
+            const wait = Math.max(0, retryAfter) * 1000;
+            const refusal = refuse(kind, wait, options, retryCount, clock.now(), deadline);
+            if (refusal) {
+                refusals.set(options, new limits_RateLimitError(refusal));
+                return false;
+            }
+            waits.set(options, wait);
+            return true;
+        };
+        // The plugin paces writes and GraphQL queries (one a second) and queues the rest on real
+        // timers, which the run's clock cannot see; a run makes its few requests one after another.
+        // Its rate-limit answers are what is wanted: the waits are the clock's, in `bounded`.
+        const unpaced = {
+            key: () => ({
+                schedule: (_job, task, ...args) => Promise.resolve(task(...args))
+            })
+        };
+        throttling(octokit, {
+            ...octokitOptions,
+            throttle: {
+                onRateLimit: decide('primary'),
+                onSecondaryRateLimit: decide('secondary'),
+                retryAfterBaseValue: 0,
+                global: unpaced,
+                auth: unpaced,
+                write: unpaced,
+                search: unpaced,
+                notifications: unpaced
+            }
+        });
+        octokit.hook.wrap('request', async (request, options) => {
+            try {
+                return await request(options);
+            }
+            catch (error) {
+                throw refusals.get(options) ?? error;
+            }
+        });
+    };
+}
+/**
+ * Why a rate-limited request is not sent again, or nothing when it is, after `wait`.
+ *
+ * GitHub answers a rate limit (403 or 429) before acting on the request, so the answer itself
+ * proves that a POST creating a comment or an issue created nothing, and sending it once more
+ * cannot make two. It is sent once more at most: a second limit on the same creation says the
+ * writes come too fast for this run, and each further attempt is one more chance of an answer
+ * that never comes (a time-out), after which the run could no longer tell whether it was made.
+ */
+function refuse(kind, wait, options, retryCount, now, deadline) {
+    const what = `GitHub's ${kind} rate limit stopped ${options.method} ${options.url.replace(/^https?:\/\/[^/]+/, '')}`;
+    const creates = options.method === 'POST' && !/\/graphql$/.test(options.url);
+    if (retryCount >= (creates ? 1 : LIMIT_RETRIES))
+        return `${what} ${retryCount + 1} times${creates ? ' (a creation is sent again once at most)' : ''}. Run the workflow again later, or space its runs out (e.g. a concurrency group).`;
+    if (deadline === undefined && wait > UNBOUNDED_WAIT_MS)
+        return `${what}, asking to wait ${formatDuration(wait)}: longer than this step waits (${formatDuration(UNBOUNDED_WAIT_MS)}). Run the workflow again later.`;
+    if (deadline !== undefined && now + wait > deadline)
+        return `${what}, asking to wait ${formatDuration(wait)}: past the step's time limit ('timeout', ${formatDuration(Math.max(0, deadline - now))} left). Run the workflow again later, or raise 'timeout'.`;
+    return undefined;
+}
+/**
+ * Bounds each request, its retries included, by TIMEOUT_MS (GRACE_MS when made after the cancel)
+ * and by the cancel signal, and waits before each retry. Hand-written beside
+ * @octokit/plugin-retry because the plugin's own wait is a timer no signal can end: a cancel
+ * during it would keep the step alive for up to 9 s. A rate limit's wait (`waits`) is the run's
+ * cancel alone can end, and the attempt after it has its own time limit. Registered first, so it
+ * wraps each attempt, and the retry plugin's request options are the same object every time.
+ */
+function bounded(octokit, { cancel, retryBaseMs, clock }, waits) {
+    const bounds = new WeakMap();
+    const waitBefore = (attempt) => attempt ** 2 * retryBaseMs;
+    const fresh = () => {
+        // A request made before the cancel stops at it; one made after (the comment's last
+        // word) gets a short grace.
+        const ms = cancel?.aborted ? GRACE_MS : TIMEOUT_MS;
+        const timeout = clock.timeout(ms);
+        const signal = cancel && !cancel.aborted ? AbortSignal.any([cancel, timeout]) : timeout;
+        return { signal, deadline: clock.now() + ms, attempts: 0 };
+    };
+    octokit.hook.wrap('request', async (request, options) => {
+        let bound = bounds.get(options);
+        // No retry after this one: the retry plugin reads `retries` from these options.
+        const last = () => void (options.request = { ...options.request, retries: 0 });
+        const limit = waits.get(options);
+        if (limit !== undefined && bound) {
+            waits.delete(options);
+            try {
+                await clock.sleep(limit, cancel);
+            }
+            catch {
+                last();
+                throw bound.last;
+            }
+            bound = undefined;
+        }
+        if (!bound)
+            bounds.set(options, (bound = fresh()));
+        const attempt = bound.attempts++;
+        if (attempt > 0) {
+            try {
+                await clock.sleep(waitBefore(attempt), bound.signal);
+            }
+            catch {
+                last();
+                throw bound.last;
+            }
+        }
+        try {
+            // Set on these options, not on a copy: the hooks inside this one (authentication) read them.
+            options.request = { ...options.request, signal: bound.signal };
+            return await request(options);
+        }
+        catch (error) {
+            bound.last = error;
+            if (bound.signal.aborted || clock.now() + waitBefore(attempt + 1) >= bound.deadline)
+                last();
+            throw error;
+        }
+    });
+}
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/transport.js
 
 
-const transport_noop = () => { };
+
 /**
  * The connections of one GitHub client, owned by the action. @actions/github makes its proxy
  * dispatcher once per process and never closes it: a proxy that accepts the connection and never
  * answers CONNECT leaves that tunnel pending for undici's 300 s, and the process cannot exit until
- * then. Here every socket is known, and `close()` ends them all, however far they got.
+ * then. Here they are the action's one connection handler (src/runner/connections.ts), the service
+ * client's too: every socket is known, `close()` ends them all however far they got, and a proxy's
+ * refusal of a tunnel fails the call rather than being retried by undici without end.
  * Proxies are chosen as the toolkit chooses them (HTTPS_PROXY, HTTP_PROXY, NO_PROXY; never for
  * loopback).
  */
 class GitHubTransport {
-    dispatcher;
-    sockets = new Set();
-    closed;
+    connections;
     constructor(apiUrl) {
         const proxy = lib_getProxyUrl(apiUrl);
-        const connect = this.track((0,undici.buildConnector)({}));
-        this.dispatcher = proxy
-            ? new undici.ProxyAgent({
-                uri: new URL(proxy).origin,
-                token: transport_proxyToken(new URL(proxy)),
-                // The connection to the proxy, which carries the CONNECT: known, so it can be ended.
-                clientFactory: (origin, options) => new undici.Pool(origin, {
-                    ...options,
-                    connect: this.track(options.connect)
-                })
-            })
-            : new undici.Agent({ connect });
+        this.connections = new TrackedDispatcher({ proxy: proxy ? new URL(proxy) : undefined });
     }
     /** What Octokit is given as `request.fetch`: undici's fetch over these connections. */
     fetch = (input, init) => (0,undici.fetch)(input, {
         ...init,
-        dispatcher: this.dispatcher
+        dispatcher: this.connections.dispatcher
     });
     /** Ends every connection, also one still waiting for a proxy's answer; at most about 1 s. */
     close() {
-        return (this.closed ??= this.teardown());
-    }
-    teardown() {
-        const done = this.dispatcher.destroy().catch(transport_noop);
-        const closed = new Error('the GitHub connection was closed');
-        for (const socket of this.sockets)
-            socket.on('error', transport_noop).destroy(closed);
-        // ProxyAgent's destroy can wait for good on a tunnel that never opened: not the run's end.
-        let timer;
-        const bound = new Promise(resolve => (timer = setTimeout(resolve, 1000)));
-        return Promise.race([done, bound]).finally(() => clearTimeout(timer));
-    }
-    track(connect) {
-        return (options, callback) => {
-            // buildConnector returns the socket it opens, though its type says void.
-            const socket = connect(options, callback);
-            this.sockets.add(socket);
-            socket.once('close', () => this.sockets.delete(socket));
-        };
+        return this.connections.destroy();
     }
 }
-/** Basic credentials from the proxy URL's user and password (a user alone is enough), as the toolkit sends them. */
-function transport_proxyToken(proxy) {
-    if (!proxy.username && !proxy.password)
-        return undefined;
-    const credentials = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`;
-    return `Basic ${Buffer.from(credentials).toString('base64')}`;
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/github/without-patches.js
+/**
+ * GitHub's commit answer, parsed without its files' patches. The REST API always sends each file's
+ * patch whole (up to about 1 MB), and no media type leaves them out; a page of 100 such files held
+ * as text and then parsed would cost hundreds of megabytes. Here the answer is read as it streams
+ * in and every `"patch": "…"` value is dropped (it becomes `null`) before anything is kept, so what
+ * is held is the rest: names, counts, the commit's own fields.
+ *
+ * It works on bytes: in UTF-8, the bytes of `"` and `\` never occur inside a multi-byte character,
+ * so strings can be told apart without decoding. Any key named `patch` is dropped, at any depth;
+ * only files have one in this answer.
+ */
+async function parseWithoutPatches(body, maxBytes) {
+    const scanner = new PatchDropper(maxBytes);
+    for await (const chunk of body)
+        scanner.push(chunk);
+    return JSON.parse(scanner.text());
+}
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COLON = 0x3a;
+const KEY = Buffer.from('patch');
+const isSpace = (b) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
+/** The byte scanner: what it keeps, and where it is in the JSON text. */
+class PatchDropper {
+    maxBytes;
+    kept = [];
+    keptBytes = 0;
+    inString = false;
+    escaped = false;
+    /** Inside a patch's value: its bytes are not kept. */
+    skipping = false;
+    /** The current string's first bytes, to tell the key `patch` (no longer than it). */
+    head = Buffer.alloc(KEY.length + 1);
+    headLength = 0;
+    /** The last token was the string `patch`; then the `:` after it. */
+    afterKey = false;
+    expectValue = false;
+    constructor(maxBytes) {
+        this.maxBytes = maxBytes;
+    }
+    push(chunk) {
+        let from = 0;
+        for (let i = 0; i < chunk.length; i++) {
+            const b = chunk[i];
+            if (this.inString) {
+                if (this.escaped)
+                    this.escaped = false;
+                else if (b === BACKSLASH)
+                    this.escaped = true;
+                else if (b === QUOTE) {
+                    this.inString = false;
+                    if (this.skipping) {
+                        this.skipping = false;
+                        from = i + 1;
+                    }
+                    else
+                        this.afterKey =
+                            this.headLength === KEY.length && KEY.equals(this.head.subarray(0, KEY.length));
+                    continue;
+                }
+                if (!this.skipping && this.headLength <= KEY.length)
+                    this.head[this.headLength++] = b;
+                continue;
+            }
+            if (b === QUOTE) {
+                this.inString = true;
+                this.headLength = 0;
+                if (this.expectValue) {
+                    this.keep(chunk.subarray(from, i));
+                    this.keep(Buffer.from('null'));
+                    this.skipping = true;
+                }
+                this.expectValue = false;
+                this.afterKey = false;
+            }
+            else if (b === COLON) {
+                this.expectValue = this.afterKey;
+                this.afterKey = false;
+            }
+            else if (!isSpace(b)) {
+                this.expectValue = false;
+                this.afterKey = false;
+            }
+        }
+        if (!this.skipping)
+            this.keep(chunk.subarray(from));
+    }
+    /** The JSON text kept. */
+    text() {
+        return Buffer.concat(this.kept).toString('utf8');
+    }
+    keep(bytes) {
+        if (bytes.length === 0)
+            return;
+        this.keptBytes += bytes.length;
+        if (this.keptBytes > this.maxBytes)
+            throw new Error(`GitHub's answer is larger than ${this.maxBytes} bytes without its patches`);
+        // A copy: the stream may reuse its chunk's memory.
+        this.kept.push(Buffer.from(bytes));
+    }
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/api.js
@@ -51829,8 +52304,14 @@ function transport_proxyToken(proxy) {
 
 
 
+
+
+
+
 /** Pages of 100: the most GitHub serves per request. */
 const PAGE_SIZE = 100;
+/** A page of a commit's files without patches, kept at most: 100 entries and a long message fit many times over. */
+const MAX_COMMIT_BYTES = 8 << 20;
 /** Pages of an issue's comments read at most: the first and the newest. */
 const COMMENT_PAGES = 2;
 /** The page number of a `link` header's `rel="last"`, or 1 when there is none. */
@@ -51846,9 +52327,6 @@ function lastPage(link) {
         return 1;
     }
 }
-const TIMEOUT_MS = 15_000;
-/** Short enough that a cancelled step still ends within 2 s, long enough for a healthy GitHub. */
-const GRACE_MS = 1_500;
 /**
  * A failed GitHub call in a few words. Octokit reports a call that never got an answer (refused,
  * DNS, a time limit) as a RequestError with status 500 and no response: that is no HTTP 500, and
@@ -51857,11 +52335,15 @@ const GRACE_MS = 1_500;
 function describeGitHubError(error) {
     if (error instanceof RequestError && error.response)
         return `HTTP ${error.status}`;
-    // Not a call that failed but one that could not be made (an unusable token): its own words.
-    if (error instanceof errors_InputError)
+    // Not a call that failed but one that could not be made (an unusable token, a rate limit too
+    // long to wait for): its own words.
+    if (error instanceof errors_InputError || error instanceof limits_RateLimitError)
         return error.message;
     const failure = error;
     const cause = failure?.cause;
+    // The connection's own account (a proxy that refused the tunnel, or asks for credentials).
+    if (cause?.cause instanceof HttpError)
+        return `no answer from GitHub (${cause.cause.message})`;
     const code = cause?.code ?? cause?.cause?.code;
     const why = typeof code === 'string'
         ? code
@@ -51887,7 +52369,12 @@ const notFound = (error) => error instanceof RequestError && error.response !== 
 const permissionHint = (grant) => `Give the workflow ${grant} (a permissions block that sets any permission sets the others to none).`;
 /** The GitHub connections a run opens, closed together when it ends. */
 class GitHubSession {
+    deadline;
     open = new Set();
+    /** `deadline`: the step's time limit on the run's clock, for every connection of the run. */
+    constructor(deadline) {
+        this.deadline = deadline;
+    }
     add(api) {
         this.open.add(api);
     }
@@ -51906,9 +52393,11 @@ const RETRY_BASE_MS = 1000;
  * reads and comment updates are retried up to three times when GitHub does not answer or fails
  * (a 5xx, a 429; not 400, 401, 403, 404, 410, 422, 451); creating a comment never is (a retry
  * could post it twice). Every request, its retries included, is bounded by its own time limit and
- * by the run's cancel signal, so a slow GitHub cannot hold a cancelled step.
+ * by the run's cancel signal, so a slow GitHub cannot hold a cancelled step. GitHub's rate limits
+ * are waited for as it asks (@octokit/plugin-throttling), never past the step's time limit
+ * (limits.ts; docs/retries-and-rate-limits.md).
  */
-function connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs = RETRY_BASE_MS, clock = systemClock, session, tokenInput } = {}) {
+function connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs = RETRY_BASE_MS, clock = systemClock, session, tokenInput, deadline = session?.deadline } = {}) {
     // The first moment the token is needed: an unexpanded `${{ … }}` fails here, saying so.
     sendableSecret(tokenInput ?? 'github-token', token);
     const baseUrl = apiUrl.replace(/\/+$/, '');
@@ -51919,11 +52408,13 @@ function connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs = R
         userAgent: USER_AGENT,
         // Replaces the toolkit's `request` (its fetch over a proxy dispatcher nothing closes).
         request: { fetch: transport.fetch },
-        // The plugin decides what is retried and how often; `bounded` does the waiting.
+        // The plugin decides what is retried and how often; `limited` does the waiting.
         retry: { retryAfterBaseValue: 0 }
     }, 
-    // In this order: `bounded` wraps each attempt, inside the retry plugin.
-    bounded(cancel, retryBaseMs, clock), retry);
+    // In this order: `limited` wraps each attempt, inside the retry plugin.
+    limited({ cancel, retryBaseMs, clock, deadline }), retry);
+    // GitHub pages a commit's files by `page` and `per_page`; the commit's own fields repeat.
+    const commitPage = (sha, page, perPage, request) => octokit.rest.repos.getCommit({ owner, repo, ref: sha, page, per_page: perPage, request });
     return {
         async listComments(issue) {
             // GitHub lists an issue's comments oldest first. What the action looks for is near either
@@ -52015,15 +52506,15 @@ function connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs = R
         },
         graphql: (query, variables) => octokit.graphql(query, variables),
         async commitFiles(sha, page, perPage) {
-            // GitHub pages a commit's files by `page` and `per_page`; the commit's own fields repeat.
-            const { data } = await octokit.rest.repos.getCommit({
-                owner,
-                repo,
-                ref: sha,
-                page,
-                per_page: perPage
-            });
+            const { data } = await commitPage(sha, page, perPage, {});
             return asFiles(data.files ?? []);
+        },
+        async commitPaths(sha, page, perPage) {
+            // The answer's body as it streams in, not parsed: its patches are dropped first.
+            const { data } = await commitPage(sha, page, perPage, { parseSuccessResponseBody: false });
+            const body = data;
+            const commit = (await parseWithoutPatches(body, MAX_COMMIT_BYTES));
+            return asFiles(Array.isArray(commit?.files) ? commit.files : []);
         },
         async *pullFilePages(pull, perPage) {
             const pages = octokit.paginate.iterator(octokit.rest.pulls.listFiles, {
@@ -52107,6 +52598,23 @@ function connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs = R
                 return undefined;
             return Buffer.from(data.content, 'base64').toString('utf8');
         },
+        async compareStatus(base, head) {
+            try {
+                // One commit a page: only the status is read, not the range.
+                const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
+                    owner,
+                    repo,
+                    basehead: `${base}...${head}`,
+                    per_page: 1
+                });
+                return typeof data.status === 'string' ? data.status : 'missing';
+            }
+            catch (error) {
+                if (notFound(error))
+                    return 'missing';
+                throw error;
+            }
+        },
         close: () => transport.close()
     };
 }
@@ -52125,54 +52633,6 @@ function asIssue(data) {
         labels: (Array.isArray(data.labels) ? data.labels : [])
             .map(l => (typeof l === 'string' ? l : (l?.name ?? '')))
             .filter(Boolean)
-    };
-}
-/**
- * Bounds each request, its retries included, by TIMEOUT_MS (GRACE_MS when made after the cancel)
- * and by the cancel signal, and waits before each retry. Hand-written beside
- * @octokit/plugin-retry because the plugin's own wait is a timer no signal can end: a cancel
- * during it would keep the step alive for up to 9 s. Registered before the retry plugin, so it
- * wraps each attempt, and the retry plugin's request options are the same object every time.
- */
-function bounded(cancel, baseMs, clock) {
-    const bounds = new WeakMap();
-    const waitBefore = (attempt) => attempt ** 2 * baseMs;
-    return (octokit) => {
-        octokit.hook.wrap('request', async (request, options) => {
-            let bound = bounds.get(options);
-            if (!bound) {
-                // A request made before the cancel stops at it; one made after (the comment's last
-                // word) gets a short grace.
-                const ms = cancel?.aborted ? GRACE_MS : TIMEOUT_MS;
-                const timeout = AbortSignal.timeout(ms);
-                const signal = cancel && !cancel.aborted ? AbortSignal.any([cancel, timeout]) : timeout;
-                bound = { signal, deadline: clock.now() + ms, attempts: 0 };
-                bounds.set(options, bound);
-            }
-            const attempt = bound.attempts++;
-            // No retry after this one: the retry plugin reads `retries` from these options.
-            const last = () => void (options.request = { ...options.request, retries: 0 });
-            if (attempt > 0) {
-                try {
-                    await clock.sleep(waitBefore(attempt), bound.signal);
-                }
-                catch {
-                    last();
-                    throw bound.last;
-                }
-            }
-            try {
-                // Set on these options, not on a copy: the hooks inside this one (authentication) read them.
-                options.request = { ...options.request, signal: bound.signal };
-                return await request(options);
-            }
-            catch (error) {
-                bound.last = error;
-                if (bound.signal.aborted || clock.now() + waitBefore(attempt + 1) >= bound.deadline)
-                    last();
-                throw error;
-            }
-        });
     };
 }
 /** GitHub's file entries, each field checked: a missing count is 0, a missing name drops the entry. */
@@ -52228,7 +52688,7 @@ function hideRecord(tag, signature, json) {
     return `<!-- ${tag} sig=${signature} ${json} -->`;
 }
 /** The records with this tag in `text`, newest (last) first: their signature and JSON, unchecked. */
-function findRecords(text, tag) {
+function record_findRecords(text, tag) {
     const pattern = new RegExp(`<!-- ${tag} sig=([0-9a-f]{40}) (\\{[^<>]*\\}) -->`, 'g');
     return [...text.matchAll(pattern)]
         .map(m => ({ signature: m[1], json: m[2] }))
@@ -52248,8 +52708,11 @@ const IMPACT_MEASURES = [
 ];
 /** Finds the dashboard issue among the repository's issues. */
 const DASHBOARD_LABEL = 'docs-agent-dashboard';
-/** The place the ledger's record is bound to: this repository's dashboard. */
-const dashboardPlace = (repository) => `${repository} dashboard`;
+/**
+ * The place the ledger's record is bound to: this repository's dashboard issue. Without an issue,
+ * the place states were bound to before they named their issue (read, never written).
+ */
+const dashboardPlace = (repository, issue) => issue === undefined ? `${repository} dashboard` : `${repository} dashboard #${issue}`;
 /** Spending older than this is never needed again: `max-jobs` counts a week at most. */
 const LONGEST_WINDOW_MS = 7 * 86_400_000;
 const emptyLedger = () => ({ v: 1, projects: {} });
@@ -52300,6 +52763,46 @@ function readLedger(body, signer, place) {
         return { ok: false, why: 'unreadable' };
     }
 }
+/**
+ * The ledger in dashboard issue `issue` of `repository`: the newest record that verifies as written
+ * in this issue. A record that verifies as written in another issue is a copy (`elsewhere`); one
+ * that names no issue and verifies as the repository's is a state written before states were bound
+ * to their issue (`legacy`), which the caller trusts only in an issue the action opened.
+ */
+function readDashboardState(body, signer, repository, issue) {
+    const records = record_findRecords(body, TAG);
+    if (records.length === 0)
+        return { ok: false, why: 'none' };
+    for (const record of records) {
+        const claimed = claimedIssue(record.json);
+        const place = dashboardPlace(repository, claimed);
+        if (!signer.verify(place, record.json, record.signature))
+            continue;
+        let ledger;
+        try {
+            ledger = checkedLedger(JSON.parse(record.json));
+        }
+        catch {
+            return { ok: false, why: 'unreadable' };
+        }
+        if (claimed === undefined)
+            return { ok: true, ledger, legacy: true };
+        if (claimed === issue)
+            return { ok: true, ledger, legacy: false };
+        return { ok: false, why: 'elsewhere', writtenIn: claimed, ledger };
+    }
+    return { ok: false, why: 'unsigned' };
+}
+/** The issue a record's JSON says it was written in, unchecked (its signature is checked after). */
+function claimedIssue(json) {
+    try {
+        const issue = JSON.parse(json).issue;
+        return Number.isSafeInteger(issue) && issue > 0 ? issue : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
 /** A parsed state with every field checked; anything out of shape is dropped, never trusted. */
 function checkedLedger(value) {
     const raw = object(value);
@@ -52308,7 +52811,17 @@ function checkedLedger(value) {
     const projects = {};
     for (const [id, p] of Object.entries(object(raw.projects)))
         projects[id] = checkedProject(p);
-    return { v: 1, projects };
+    const whole = (v) => Number.isSafeInteger(v) && v > 0 ? v : undefined;
+    const issue = whole(raw.issue);
+    const version = whole(raw.version);
+    const writtenAt = whole(raw.writtenAt);
+    return {
+        v: 1,
+        ...(issue ? { issue } : {}),
+        ...(version ? { version } : {}),
+        ...(writtenAt ? { writtenAt } : {}),
+        projects
+    };
 }
 function checkedProject(value) {
     const p = object(value);
@@ -52345,6 +52858,7 @@ function checkedProject(value) {
         uncertain: list(p.uncertain).map(u => {
             const entry = object(u);
             return {
+                ...(typeof entry.id === 'string' && BATCH_ID.test(entry.id) ? { id: entry.id } : {}),
                 at: num(entry.at),
                 what: entry.what === 'follow-up' ? 'follow-up' : 'new-job',
                 job: typeof entry.job === 'string' ? entry.job : undefined,
@@ -52369,6 +52883,8 @@ function checkedProject(value) {
             };
         }),
         olderRuns: num(p.olderRuns),
+        ...(num(p.olderJobs) > 0 ? { olderJobs: Math.floor(num(p.olderJobs)) } : {}),
+        ...(num(p.backlog) > 0 ? { backlog: Math.floor(num(p.backlog)) } : {}),
         ...(Number.isInteger(p.impactDays) &&
             p.impactDays >= 1 &&
             p.impactDays <= 28
@@ -52524,7 +53040,7 @@ function fitLedger(ledger, now) {
         for (const job of older)
             if (!waits(job))
                 trimChanges(job, 0);
-        project.jobs = [...older, ...project.jobs.slice(-MAX_JOBS)];
+        keepJobs(project, [...older, ...project.jobs.slice(-MAX_JOBS)]);
         if (project.waiting)
             project.waiting.changes = project.waiting.changes.slice(-MAX_WAITING);
         project.uncertain = project.uncertain.slice(-MAX_UNCERTAIN);
@@ -52546,8 +53062,15 @@ function fitLedger(ledger, now) {
     // Last, the outcomes give way: only the last MAX_JOBS jobs stay.
     if (size() > MAX_STATE_CHARS)
         for (const project of Object.values(fitted.projects))
-            project.jobs = project.jobs.slice(-MAX_JOBS);
+            keepJobs(project, project.jobs.slice(-MAX_JOBS));
     return fitted;
+}
+/** The jobs kept; those that leave are counted, as runs are. */
+function keepJobs(project, kept) {
+    const gone = project.jobs.length - kept.length;
+    if (gone > 0)
+        project.olderJobs = (project.olderJobs ?? 0) + gone;
+    project.jobs = kept;
 }
 function trimChanges(job, keep) {
     if (job.changes.length <= keep)
@@ -52653,24 +53176,43 @@ function ordinal(n) {
  * always unticked, and read back from the issue's current body to see whether someone ticked it.
  */
 const APPROVAL_PHRASE = 'Start the agent for these changes';
-/** The checkbox line of a batch: the id ties a tick to the ledger's own waiting batch. */
-const approvalBox = (batch) => `- [ ] ${APPROVAL_PHRASE} (batch ${codeSpan(batch)})`;
-/** A ticked box as GitHub writes it when someone clicks it: `- [x] …`, at the start of a line. */
-const TICKED = new RegExp(`^ {0,3}[-*+] \\[[xX]\\] ${APPROVAL_PHRASE} \\(batch \`([a-z0-9]{1,16})\`\\)[ \\t]*$`, 'gm');
+/**
+ * A box the action writes, unticked: `phrase (kind \`id\`)`, the id tying a tick to the ledger's
+ * own entry (a waiting batch, an uncertain request).
+ */
+const box = (phrase, kind, id) => `- [ ] ${phrase} (${kind} ${codeSpan(id)})`;
+/** Its ticked form as GitHub writes it when someone clicks it: `- [x] …`, at the start of a line. */
+const ticked = (phrase, kind) => new RegExp(`^ {0,3}[-*+] \\[[xX]\\] ${phrase} \\(${kind} \`([a-z0-9]{1,16})\`\\)[ \\t]*$`, 'gm');
 /** At most this much of a body is searched: the dashboard's people part is far shorter. */
 const MAX_BODY = 70_000;
-/** The batch ids whose box is ticked in a dashboard body (any text: a person may have edited it). */
-function tickedBatches(body) {
-    return [...new Set([...body.slice(0, MAX_BODY).matchAll(TICKED)].map(m => m[1]))];
-}
+/** The ids of the ticked boxes in a dashboard body (any text: a person may have edited it). */
+const tickedIds = (body, pattern) => [
+    ...new Set([...body.slice(0, MAX_BODY).matchAll(pattern)].map(m => m[1]))
+];
+/** The checkbox line of a batch. */
+const approvalBox = (batch) => box(APPROVAL_PHRASE, 'batch', batch);
+const TICKED = ticked(APPROVAL_PHRASE, 'batch');
+/** The batch ids whose box is ticked in a dashboard body. */
+const tickedBatches = (body) => tickedIds(body, TICKED);
+/**
+ * An uncertain request's checkbox: ticked by someone with `required-permission`, its changes are
+ * sent again, once (the entry leaves the ledger when they are).
+ */
+const RESEND_PHRASE = 'Send these changes again';
+const resendBox = (id) => box(RESEND_PHRASE, 'uncertain', id);
+const TICKED_RESEND = ticked(RESEND_PHRASE, 'uncertain');
+/** The uncertain entries whose box is ticked in a dashboard body. */
+const tickedResends = (body) => tickedIds(body, TICKED_RESEND);
 /**
  * A body the action writes, with the boxes of `ticked` batches left ticked: a tick someone made while
  * a run was deciding is kept (the run that tick started judges it), not written over.
  */
-function keepTicks(body, ticked) {
-    if (!ticked.length)
+function keepTicks(body, ticked, resends = []) {
+    if (!ticked.length && !resends.length)
         return body;
-    return body.replace(/^- \[ \] (.*)$/gm, (line, rest) => ticked.some(batch => line === approvalBox(batch)) ? `- [x] ${rest}` : line);
+    return body.replace(/^- \[ \] (.*)$/gm, (line, rest) => ticked.some(batch => line === approvalBox(batch)) || resends.some(id => line === resendBox(id))
+        ? `- [x] ${rest}`
+        : line);
 }
 /** A batch id: the moment it began to wait, in base 36 (unique per repository and project). */
 const newBatchId = (at) => Math.max(0, Math.floor(at)).toString(36);
@@ -52844,9 +53386,12 @@ function botAllowed(login, allowed) {
 
 
 
-/** An edit of the dashboard issue, with `approval: dashboard`: perhaps a tick. Payload alone. */
+/**
+ * An edit of the dashboard issue, with `approval: dashboard` or with an uncertain request's box
+ * ticked in it: perhaps a tick. Payload alone.
+ */
 function isApprovalTick(event, settings) {
-    return (settings.approval === 'dashboard' &&
+    return ((settings.approval === 'dashboard' || tickedResends(event.issue?.body ?? '').length > 0) &&
         settings.jobId === undefined &&
         event.name === 'issues' &&
         event.action === 'edited' &&
@@ -52881,6 +53426,11 @@ async function judgeTick(ctx) {
         return {
             skip: `Issue #${event.issue?.number ?? '?'} is not the dashboard this action keeps${dashboard.url ? ` (${dashboard.url})` : ''}: its boxes start nothing.`
         };
+    const resend = resendTicks(dashboard.text, session, event);
+    if (resend.length) {
+        const verdict = await judgeTicker(ctx, `'${RESEND_PHRASE}' for ${resend.join(', ')}`);
+        return 'skip' in verdict ? verdict : { ...verdict, resend };
+    }
     const reading = readTick(dashboard.text, session.project.waiting);
     switch (reading.kind) {
         case 'none':
@@ -52903,11 +53453,25 @@ async function judgeTick(ctx) {
         return {
             skip: `The box of batch ${reading.batch} was ticked before this edit, which did not tick it${event.edit.bodyBefore === undefined ? ' (it left the body alone)' : ''}: nothing was started. To start the batch, untick the box and tick it again.`
         };
+    return judgeTicker(ctx, `'${APPROVAL_PHRASE}' for batch ${reading.batch}`);
+}
+/**
+ * The uncertain entries this edit ticked the box of, among those the ledger holds: a box ticked
+ * before the edit (the payload's earlier body has it ticked) is not this edit's.
+ */
+function resendTicks(body, session, event) {
+    const held = new Set(session.project.uncertain.map(u => u.id));
+    const before = event.edit?.bodyBefore;
+    return tickedResends(body).filter(id => held.has(id) && !(event.edit && (before === undefined || tickedResends(before).includes(id))));
+}
+/** The ticker (the event's sender), checked like any trigger; a refused tick is undone and answered. */
+async function judgeTicker(ctx, box) {
+    const { event } = ctx;
     const refused = await trustRefusal(async () => ctx.github, event, ctx.settings, ctx.signal);
     if (!refused)
         return { approvedBy: event.actor };
     const who = approval_LOGIN.test(event.actor) ? `@${event.actor}` : undefined;
-    const what = `ticked '${APPROVAL_PHRASE}' for batch ${reading.batch}, but ${refused.replace(/\.$/, '')}.`;
+    const what = `ticked ${box}, but ${refused.replace(/\.$/, '')}.`;
     const why = `${who ?? 'Someone'} ${what}`;
     if (ctx.settings.dryRun)
         return { skip: `${why} Dry run: the box stays as it is.` };
@@ -53315,6 +53879,121 @@ function unknownEarlierJob(event, where) {
     return new ExplainedError(`Attempt ${event.runAttempt} of this run could not read the comments of ${where} to find the job an earlier attempt may have started, so it does not start another. Look for it among the agent jobs on the Mintlify dashboard, or re-run once GitHub answers.`);
 }
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/github/dashboard-issues.js
+
+/** Issues read with the label, and edits read per issue: GitHub's newest first. */
+const LABELLED = 20;
+const EDITS = 20;
+const ISSUE_FIELDS = `number title body state url locked createdAt
+  author { login }
+  lastEditedAt editor { login }
+  labels(first: 20) { nodes { name } }
+  firstEdits: userContentEdits(first: ${EDITS}) { nodes { editedAt editor { login } } }
+  lastEdits: userContentEdits(last: ${EDITS}) { nodes { editedAt editor { login } } }`;
+const LABELLED_QUERY = `query($owner: String!, $name: String!, $label: String!) {
+  viewer { login }
+  repository(owner: $owner, name: $name) {
+    issues(labels: [$label], first: ${LABELLED}, states: [OPEN, CLOSED], orderBy: { field: UPDATED_AT, direction: DESC }) {
+      nodes { ${ISSUE_FIELDS} }
+    }
+  }
+}`;
+const TITLE_QUERY = `query($search: String!) {
+  search(query: $search, type: ISSUE, first: ${LABELLED}) {
+    nodes { ... on Issue { ${ISSUE_FIELDS} } }
+  }
+}`;
+/**
+ * The issues with the dashboard's label (open and closed, most recently updated first) and who the
+ * token is (the action's identity): one request.
+ */
+async function labelledIssues(graphql, where, label) {
+    const data = (await graphql(LABELLED_QUERY, {
+        owner: where.owner,
+        name: where.repo,
+        label
+    }));
+    const viewer = typeof data?.viewer?.login === 'string' ? data.viewer.login : undefined;
+    return { ...(viewer ? { viewer } : {}), issues: issueNodes(data?.repository?.issues?.nodes) };
+}
+/**
+ * The issues of this title that `author` opened, open or closed, labelled or not: where a dashboard
+ * whose label was taken off is found again. One request (GitHub's issue search).
+ */
+async function authoredIssues(graphql, where, title, author) {
+    // A bot is searched for as `app/NAME`; the title is quoted, its own quotes dropped.
+    const who = author.endsWith('[bot]') ? `app/${botName(author)}` : author;
+    const search = `repo:${where.owner}/${where.repo} is:issue in:title "${title.replace(/"/g, ' ')}" author:${who}`;
+    const data = (await graphql(TITLE_QUERY, { search }));
+    return issueNodes(data?.search?.nodes).filter(i => i.title === title && sameActor(i.author, author));
+}
+/** Two logins name the same account: GraphQL names a bot without `[bot]`, REST with it. */
+const sameActor = (a, b) => a !== '' && botName(a).toLowerCase() === botName(b).toLowerCase();
+function issueNodes(nodes) {
+    if (!Array.isArray(nodes))
+        return [];
+    return nodes.flatMap((n) => {
+        const node = n;
+        if (!node || typeof node.number !== 'number' || typeof node.body !== 'string')
+            return [];
+        const lastAt = dashboard_issues_time(node.lastEditedAt);
+        return [
+            {
+                number: node.number,
+                title: typeof node.title === 'string' ? node.title : '',
+                body: node.body,
+                state: node.state === 'OPEN' ? 'open' : 'closed',
+                url: typeof node.url === 'string' ? node.url : '',
+                labels: names(node.labels),
+                locked: node.locked === true,
+                author: login(node.author),
+                createdAt: dashboard_issues_time(node.createdAt) ?? 0,
+                edits: edits(node.firstEdits, node.lastEdits),
+                ...(lastAt !== undefined ? { lastEdit: { by: login(node.editor), at: lastAt } } : {})
+            }
+        ];
+    });
+}
+/**
+ * The edits of both ends of the list, newest first: GitHub does not document the list's order, and
+ * one of its ends holds the newest edits.
+ */
+function edits(...connections) {
+    const seen = new Set();
+    return connections
+        .flatMap(connection => {
+        const nodes = connection?.nodes;
+        return Array.isArray(nodes) ? nodes : [];
+    })
+        .flatMap(e => {
+        const at = dashboard_issues_time(e?.editedAt);
+        const by = login(e?.editor);
+        const key = `${at}/${by}`;
+        if (at === undefined || seen.has(key))
+            return [];
+        seen.add(key);
+        return [{ by, at }];
+    })
+        .sort((a, b) => b.at - a.at);
+}
+function names(connection) {
+    const nodes = connection?.nodes;
+    return Array.isArray(nodes)
+        ? nodes.flatMap(l => {
+            const name = l?.name;
+            return typeof name === 'string' ? [name] : [];
+        })
+        : [];
+}
+const login = (actor) => {
+    const value = actor?.login;
+    return typeof value === 'string' ? value : '';
+};
+const dashboard_issues_time = (value) => {
+    const at = typeof value === 'string' ? Date.parse(value) : NaN;
+    return Number.isFinite(at) ? at : undefined;
+};
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/budget.js
 /**
  * Mintlify publishes average credit costs per agent run, not per API job; this is its published
@@ -53339,11 +54018,12 @@ const startsWithin = (spend, windowMs, now) => spend.filter(at => at > now - win
 
 /** Commits read at most in one request: GitHub's page limit. */
 const MAX_HISTORY = 100;
-const HISTORY_QUERY = `query($owner: String!, $name: String!, $head: GitObjectID!, $first: Int!) {
+const HISTORY_QUERY = `query($owner: String!, $name: String!, $head: GitObjectID!, $first: Int!, $after: String) {
   repository(owner: $owner, name: $name) {
     object(oid: $head) {
       ... on Commit {
-        history(first: $first) {
+        history(first: $first, after: $after) {
+          pageInfo { hasNextPage endCursor }
           nodes {
             oid
             message
@@ -53357,42 +54037,54 @@ const HISTORY_QUERY = `query($owner: String!, $name: String!, $head: GitObjectID
 }`;
 /**
  * The commits reachable from `head`, newest first, up to `since` (the last documented commit) or
- * `max` commits, whichever comes first: one request. Each is matched to the merged pull request
- * into `base` it belongs to.
+ * `max` commits a page, whichever comes first: one request a page, `pages` at most (1 by default).
+ * Each is matched to the merged pull request into `base` it belongs to.
  */
 async function readHistory(graphql, where) {
-    const data = (await graphql(HISTORY_QUERY, {
-        owner: where.owner,
-        name: where.repo,
-        head: where.head,
-        first: Math.min(where.max, MAX_HISTORY)
-    }));
-    const nodes = data?.repository?.object?.history?.nodes;
-    if (!Array.isArray(nodes))
-        throw new Error(`GitHub knows no commit ${where.head.slice(0, 12)}`);
     const commits = [];
-    for (const node of nodes) {
-        const c = (node ?? {});
-        if (typeof c.oid !== 'string')
-            continue;
-        if (c.oid === where.since)
-            return { commits, reachedSince: true };
-        const author = (c.author ?? {});
-        const login = typeof author.user?.login === 'string' ? author.user.login : '';
-        const name = login || (typeof author.name === 'string' ? author.name : '');
-        const pulls = (c.associatedPullRequests?.nodes ?? [])
-            .map(p => (p ?? {}))
-            .filter(p => typeof p.number === 'number' && p.merged === true && p.baseRefName === where.base);
-        commits.push({
-            sha: c.oid,
-            message: typeof c.message === 'string' ? c.message : '',
-            author: name,
-            // GitHub links a bot's commits to no user account; its name ends in [bot].
-            authorIsBot: isBot(name, undefined),
-            pull: pulls[0]?.number
-        });
+    let after;
+    for (let page = 1; page <= (where.pages ?? 1); page++) {
+        const data = (await graphql(HISTORY_QUERY, {
+            owner: where.owner,
+            name: where.repo,
+            head: where.head,
+            first: Math.min(where.max, MAX_HISTORY),
+            after
+        }));
+        const history = data?.repository?.object?.history;
+        const nodes = history?.nodes;
+        if (!Array.isArray(nodes))
+            throw new Error(`GitHub knows no commit ${where.head.slice(0, 12)}`);
+        for (const node of nodes) {
+            const c = (node ?? {});
+            if (typeof c.oid !== 'string')
+                continue;
+            if (c.oid === where.since)
+                return { commits, reachedSince: true };
+            commits.push(historyCommit(c, c.oid, where.base));
+        }
+        const next = history?.pageInfo;
+        if (!next?.hasNextPage || typeof next.endCursor !== 'string')
+            break;
+        after = next.endCursor;
     }
     return { commits, reachedSince: where.since === undefined };
+}
+function historyCommit(c, sha, base) {
+    const author = (c.author ?? {});
+    const login = typeof author.user?.login === 'string' ? author.user.login : '';
+    const name = login || (typeof author.name === 'string' ? author.name : '');
+    const pulls = (c.associatedPullRequests?.nodes ?? [])
+        .map(p => (p ?? {}))
+        .filter(p => typeof p.number === 'number' && p.merged === true && p.baseRefName === base);
+    return {
+        sha,
+        message: typeof c.message === 'string' ? c.message : '',
+        author: name,
+        // GitHub links a bot's commits to no user account; its name ends in [bot].
+        authorIsBot: isBot(name, undefined),
+        pull: pulls[0]?.number
+    };
 }
 /** Pull requests read in one request at most. */
 const MAX_PULLS = 25;
@@ -54106,20 +54798,28 @@ function renderProject(id, project, view) {
     const documented = project.documented
         ? `${commitLink(project.documented.sha, view)} · ${dashboard_body_when(project.documented.at)}`
         : 'none yet: the first change run documents its own change';
-    lines.push(`- **Last documented commit**: ${documented}`, `- **Jobs and follow-ups started**: ${formatCount(day)} in the last 24 hours, ${formatCount(week)} in the last 7 days`, `- **Credits used (estimate)**: about ${formatCount(week * ESTIMATED_CREDITS_PER_RUN)} in the last 7 days, at ${ESTIMATED_CREDITS_PER_RUN} a run (Mintlify's published average; the API reports no usage)`, '');
+    lines.push(`- **Last documented commit**: ${documented}`, ...(project.backlog
+        ? [
+            `- **Beyond one run's bounds**: ${counted(project.backlog, 'more change')} after it ${project.backlog === 1 ? 'waits' : 'wait'}; the next runs (a merge, a push, a scheduled \`changes: since-last\` run) take them, oldest first`
+        ]
+        : []), `- **Jobs and follow-ups started**: ${formatCount(day)} in the last 24 hours, ${formatCount(week)} in the last 7 days`, `- **Credits used (estimate)**: about ${formatCount(week * ESTIMATED_CREDITS_PER_RUN)} in the last 7 days, at ${ESTIMATED_CREDITS_PER_RUN} a run (Mintlify's published average; the API reports no usage)`, '');
     lines.push(...renderOutcomes(project, view));
     lines.push(...renderKept(project));
     lines.push(...renderImpactTable(project.jobs, shortPull));
     const jobs = project.jobs.slice(-SHOWN_JOBS).reverse();
+    const earlierJobs = (project.olderJobs ?? 0) + project.jobs.length - jobs.length;
     if (jobs.length) {
-        lines.push('#### Docs pull requests and jobs', '', '| Docs pull request | Job | State | Changes in it |', '|---|---|---|---|', ...jobs.map(job => `| ${job.prLink ? markdownLink(shortPull(job.prLink), job.prLink) : 'not yet'} | ${codeSpan(job.id)} | ${escapeMarkdown(job.state)} | ${changeList(job.changes, job.moreChanges, view)} |`), '');
+        lines.push('#### Docs pull requests and jobs', '', '| Docs pull request | Job | State | Changes in it |', '|---|---|---|---|', ...jobs.map(job => `| ${job.prLink ? markdownLink(shortPull(job.prLink), job.prLink) : 'not yet'} | ${codeSpan(job.id)} | ${escapeMarkdown(job.state)} | ${changeList(job.changes, job.moreChanges, view)} |`), ...(earlierJobs ? [`| | | | … and ${formatCount(earlierJobs)} earlier jobs |`] : []), '');
     }
     if (project.waiting && project.waiting.changes.length) {
         const { changes, why } = project.waiting;
         lines.push(`#### Waiting: ${counted(changes.length, 'change')}`, '', `${escapeMarkdown(why)}`, '', ...approvalLines(project.waiting), ...changes.slice(0, SHOWN_WAITING).map(c => `- ${changeLink(c, view)}`), ...(changes.length > SHOWN_WAITING ? [`- … and ${changes.length - SHOWN_WAITING} more`] : []), '');
     }
     if (project.uncertain.length) {
-        lines.push('#### Uncertain', '', 'The request below got no answer, so it may have started a job. The action does not send these changes again by itself: look for the job among the agent jobs on the Mintlify dashboard, and if there is none, run the workflow by hand with a prompt that names them.', '', ...project.uncertain.map(u => `- ${dashboard_body_when(u.at)}: ${u.what === 'follow-up' ? `follow-up to ${codeSpan(u.job ?? '?')}` : 'a new job'} (${escapeMarkdown(u.why)}) for ${changeList(u.changes, 0, view)}`), '');
+        lines.push('#### Uncertain', '', "Each request below got no answer, or an answer that does not say whether the service acted on it (HTTP 500, 502 or 504, a time-out, a lost connection), so it may have started a job. The action does not send these changes again by itself: look for the job among the agent jobs on the Mintlify dashboard; if there is none, tick the request's box to send its changes again, once (ticking needs the workflow's `required-permission`, and a workflow that runs when the dashboard is edited, as for `approval: dashboard`).", '', ...project.uncertain.flatMap(u => [
+            `- ${dashboard_body_when(u.at)}: ${u.what === 'follow-up' ? `follow-up to ${codeSpan(u.job ?? '?')}` : 'a new job'} (${escapeMarkdown(u.why)}) for ${changeList(u.changes, 0, view)}`,
+            ...(u.id ? [resendBox(u.id)] : [])
+        ]), '');
     }
     if (project.runs.length) {
         lines.push('#### Last runs', '', '| Run | Result | Job | Changes | Note |', '|---|---|---|---:|---|', ...[...project.runs]
@@ -54190,7 +54890,97 @@ function shortPull(url) {
     return m ? `${m[1]}/${m[2]}#${m[3]}` : url;
 }
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/dashboard-choice.js
+
+
+
+/**
+ * How long after the state was written (the action's clock) its write may reach GitHub (GitHub's
+ * clock, in whole seconds): an edit by the action later than this wrote a newer state. A version
+ * written less than this before the action's last write is not told apart from it.
+ */
+const WRITE_SLACK_MS = 10_000;
+/**
+ * The dashboard among `candidates`, or an explained refusal when the newest state the action wrote
+ * is not where it can be trusted (restored to an older version, or only a copy of it found).
+ */
+function chooseDashboard(candidates, ctx) {
+    const notices = [];
+    const verified = [];
+    const copies = [];
+    let unreadable;
+    const seen = new Set();
+    for (const issue of candidates) {
+        if (seen.has(issue.number))
+            continue;
+        seen.add(issue.number);
+        const state = readDashboardState(issue.body, ctx.signer, ctx.repository, issue.number);
+        const own = sameActor(issue.author, ctx.viewer);
+        if (state.ok && own)
+            verified.push({ issue, ledger: state.ledger, legacy: state.legacy });
+        else if (!state.ok && state.why === 'elsewhere')
+            copies.push({ issue, writtenIn: state.writtenIn, ledger: state.ledger });
+        else if (!own && (state.ok || state.why !== 'none'))
+            notices.push(`${ref(issue)} has the label '${ctx.label}' but was opened by @${issue.author || 'ghost'}, not by this action's identity @${ctx.viewer}, so it is not the dashboard and nothing in it is used: take the label off.`);
+        else if (own && issue.labels.includes(ctx.label))
+            unreadable ??= issue;
+    }
+    const newest = verified.sort((a, b) => newer(b.ledger, a.ledger))[0];
+    for (const copy of copies) {
+        const where = `${ref(copy.issue)} holds a copy of the dashboard state written in #${copy.writtenIn}`;
+        if (!newest || newer(copy.ledger, newest.ledger) > 0)
+            throw new ExplainedError(`${where} (${dashboard_choice_when(copy.ledger)}), newer than any state found where it was written${newest ? ` (${ref(newest.issue)} holds one of ${dashboard_choice_when(newest.ledger)})` : ''}, so nothing was started: the state of #${copy.writtenIn} was replaced or the issue is gone. Restore #${copy.writtenIn}'s newest body from its edit history (and its label '${ctx.label}'), or, to start a new ledger, take the label off ${ref(copy.issue)}.`);
+        notices.push(`${where}, an older one: it is not used; take the label off ${ref(copy.issue)}.`);
+    }
+    if (!newest) {
+        if (unreadable && stateOf(unreadable, ctx) !== 'none')
+            notices.push(`The dashboard ${unreadable.url} holds no state this action wrote with this API key (edited by hand, or written with another key): it starts afresh from this change.`);
+        return {
+            ...(unreadable ? { issue: unreadable } : {}),
+            ledger: emptyLedger(),
+            notices,
+            relabel: false
+        };
+    }
+    for (const older of verified.slice(1))
+        notices.push(`${ref(older.issue)} also holds a dashboard state, older than ${ref(newest.issue)}'s (${dashboard_choice_when(older.ledger)} against ${dashboard_choice_when(newest.ledger)}): it is not used; close it or take its label off.`);
+    const restored = !newest.legacy && restoredBy(newest.issue, newest.ledger, ctx.viewer);
+    if (restored)
+        throw new ExplainedError(`The dashboard ${newest.issue.url} holds a state older than the one this action last wrote there: @${restored.by || 'ghost'} changed its body afterwards (${new Date(restored.at).toISOString()}), restoring an earlier version or editing it. Nothing was started, as the budget and the last documented commit would move back. Restore the newest version the action wrote from the issue's edit history; or, to start the ledger afresh, delete its hidden state (the last HTML comment of the body).`);
+    const relabel = !newest.issue.labels.includes(ctx.label);
+    if (relabel)
+        notices.push(`The dashboard ${newest.issue.url} had lost its label '${ctx.label}'${newest.issue.state === 'open' ? '' : ' and was closed'}: found again by its author and title, it keeps its state and gets its label back.`);
+    if (newest.issue.locked)
+        notices.push(`The dashboard ${newest.issue.url} is locked: people cannot tick its boxes until it is unlocked.`);
+    return { issue: newest.issue, ledger: newest.ledger, notices, relabel };
+}
+/**
+ * Someone other than the action edited the body after its last write, and the state there is not
+ * that write's (written more than WRITE_SLACK_MS before the action's newest edit, or that edit is
+ * not among those GitHub listed): who made the last edit, and when.
+ */
+function restoredBy(issue, ledger, viewer) {
+    const last = issue.lastEdit ?? issue.edits[0];
+    if (!last || sameActor(last.by, viewer))
+        return undefined;
+    const own = issue.edits.find(e => sameActor(e.by, viewer));
+    if (own && ledger.writtenAt !== undefined && own.at <= ledger.writtenAt + WRITE_SLACK_MS)
+        return undefined;
+    return last;
+}
+/** Above 0 when `a` is the newer state: written later, or, written at once, written more often. */
+const newer = (a, b) => (a.writtenAt ?? 0) - (b.writtenAt ?? 0) || (a.version ?? 0) - (b.version ?? 0);
+const dashboard_choice_when = (ledger) => ledger.writtenAt ? `written ${new Date(ledger.writtenAt).toISOString()}` : 'undated';
+const ref = (issue) => `#${issue.number}`;
+const stateOf = (issue, ctx) => {
+    const state = readDashboardState(issue.body, ctx.signer, ctx.repository, issue.number);
+    return state.ok ? 'ok' : state.why;
+};
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/dashboard.js
+
+
+
 
 
 
@@ -54211,16 +55001,14 @@ class Dashboard {
     issue;
     body = '';
     checked = false;
+    /** The issue was found again without its label: the label goes back on with the first write. */
+    relabel = false;
     /** When the body was last read or written (options.now): a read this recent is read again for nothing. */
     readAt = -Infinity;
     constructor(github, options, ledger) {
         this.github = github;
         this.options = options;
         this.ledger = ledger;
-    }
-    /** The place a record is bound to: this repository's dashboard. */
-    get place() {
-        return dashboardPlace(this.options.view.repository);
     }
     get url() {
         return this.issue?.url;
@@ -54233,31 +55021,49 @@ class Dashboard {
     get text() {
         return this.body;
     }
-    /** The ledger of the repository, from the newest dashboard whose state this action signed. */
+    /**
+     * The ledger of the repository: from the newest state this action wrote, in an issue it opened
+     * (see dashboard-choice.ts). The labelled issues are read first; the action's own issues of the
+     * dashboard's title only when none of them holds a state, or a copy names another issue.
+     */
     static async open(github, options) {
-        let issues;
+        const [owner = '', repo = ''] = options.view.repository.split('/');
+        let choice;
         try {
-            issues = await github.issuesWithLabel(DASHBOARD_LABEL);
+            const labelled = await labelledIssues(github.graphql, { owner, repo }, DASHBOARD_LABEL);
+            const viewer = labelled.viewer;
+            if (!viewer)
+                throw new ExplainedError(`GitHub did not say who 'github-token' is, so the docs agent dashboard cannot be told from a copy and nothing was started.`);
+            const ctx = {
+                signer: options.signer,
+                repository: options.view.repository,
+                viewer,
+                label: DASHBOARD_LABEL
+            };
+            let first;
+            try {
+                first = chooseDashboard(labelled.issues, ctx);
+            }
+            catch {
+                // Refused among the labelled ones: the action's own issues may hold a newer state.
+            }
+            if (first?.issue?.labels.includes(DASHBOARD_LABEL) && !first.notices.length)
+                choice = first;
+            else {
+                const own = await authoredIssues(github.graphql, { owner, repo }, options.title, viewer);
+                choice = chooseDashboard([...labelled.issues, ...own], ctx);
+            }
         }
         catch (error) {
+            if (error instanceof ExplainedError)
+                throw error;
             throw dashboardError('read', error);
         }
-        let unreadable;
-        for (const issue of issues) {
-            const read = readLedger(issue.body, options.signer, dashboardPlace(options.view.repository));
-            if (!read.ok) {
-                unreadable ??= issue;
-                continue;
-            }
-            const dashboard = new Dashboard(github, options, read.ledger);
-            dashboard.adopt(issue);
-            return dashboard;
-        }
-        const dashboard = new Dashboard(github, options, emptyLedger());
-        if (unreadable) {
-            dashboard.adopt(unreadable);
-            dashboard.notices.push(`The dashboard ${unreadable.url} holds no state this action wrote with this API key (edited by hand, or written with another key): it starts afresh from this change.`);
-        }
+        const dashboard = new Dashboard(github, options, choice.ledger);
+        dashboard.notices.push(...choice.notices);
+        if (choice.issue)
+            dashboard.adopt(choice.issue);
+        dashboard.relabel = choice.relabel;
         return dashboard;
     }
     adopt(issue) {
@@ -54278,21 +55084,16 @@ class Dashboard {
         if (this.checked)
             return;
         try {
-            if (!this.issue) {
-                const created = await this.github.createIssue(this.options.title, this.render(), [
-                    DASHBOARD_LABEL
-                ]);
-                if (!created.labels.includes(DASHBOARD_LABEL))
-                    this.notices.push(`GitHub created the dashboard ${created.url} without its label '${DASHBOARD_LABEL}', so the next run may not find it: give the workflow 'issues: write'.`);
-                this.adopt(created);
-            }
+            if (!this.issue)
+                await this.create();
             else {
                 const reopen = this.issue.state !== 'open';
                 if (reopen)
                     this.notices.push(`The dashboard ${this.issue.url} was closed; it is reopened with its state.`);
                 this.merge(await this.github.updateIssue(this.issue.number, {
                     title: this.issue.title,
-                    ...(reopen ? { state: 'open' } : {})
+                    ...(reopen ? { state: 'open' } : {}),
+                    ...this.labelBack()
                 }));
             }
         }
@@ -54313,7 +55114,7 @@ class Dashboard {
         try {
             if (!this.issue) {
                 apply();
-                this.adopt(await this.github.createIssue(this.options.title, this.render(), [DASHBOARD_LABEL]));
+                await this.create();
                 this.checked = true;
                 return;
             }
@@ -54323,28 +55124,67 @@ class Dashboard {
                 this.merge(await this.github.updateIssue(issue.number, { title: issue.title }));
             apply();
             const ticked = untick ? [] : tickedBatches(this.body);
-            this.adopt(await this.github.updateIssue(issue.number, { body: keepTicks(this.render(), ticked) }));
+            const resends = untick ? [] : tickedResends(this.body);
+            this.adopt(await this.github.updateIssue(issue.number, {
+                body: keepTicks(this.render(issue.number), ticked, resends),
+                ...this.labelBack()
+            }));
         }
         catch (error) {
             throw dashboardError('write', error);
         }
     }
-    /** Takes the newest body's state when it verifies; otherwise keeps what this run holds. */
+    /**
+     * Opens the dashboard: the issue first, with the page but no state, as the state names the issue
+     * it is written in (a copy elsewhere is refused), then the state.
+     */
+    async create() {
+        const now = this.options.now();
+        const created = await this.github.createIssue(this.options.title, renderDashboard(this.ledger, { ...this.options.view, now }), [DASHBOARD_LABEL]);
+        if (!created.labels.includes(DASHBOARD_LABEL))
+            this.notices.push(`GitHub created the dashboard ${created.url} without its label '${DASHBOARD_LABEL}'; the next run finds it by its author and title, but give the workflow 'issues: write'.`);
+        this.adopt(created);
+        this.adopt(await this.github.updateIssue(created.number, { body: this.render(created.number) }));
+    }
+    /**
+     * The label put back, with its other labels, on a dashboard found again without it; reopened
+     * when it was closed too, so that its boxes can be ticked.
+     */
+    labelBack() {
+        if (!this.relabel || !this.issue)
+            return {};
+        this.relabel = false;
+        return {
+            labels: [...this.issue.labels, DASHBOARD_LABEL],
+            ...(this.issue.state === 'open' ? {} : { state: 'open' })
+        };
+    }
+    /**
+     * Takes the newest body's state when it verifies as written in this issue and is not older than
+     * the one this run holds (a person's restore in between); otherwise keeps what this run holds.
+     */
     merge(latest) {
-        const read = readLedger(latest.body, this.options.signer, this.place);
-        if (read.ok)
+        const read = readDashboardState(latest.body, this.options.signer, this.options.view.repository, latest.number);
+        if (read.ok && (read.ledger.writtenAt ?? 0) >= (this.ledger.writtenAt ?? 0))
             this.ledger = read.ledger;
         this.adopt(latest);
     }
-    render() {
+    /** The body: the page, and the state stamped with its issue, its next version and the time. */
+    render(issue) {
         const now = this.options.now();
+        this.ledger.issue = issue;
+        this.ledger.version = (this.ledger.version ?? 0) + 1;
+        this.ledger.writtenAt = Math.max(now, (this.ledger.writtenAt ?? 0) + 1);
         return [
             renderDashboard(this.ledger, { ...this.options.view, now }),
-            ledgerRecord(this.ledger, this.options.signer, this.place, now)
+            ledgerRecord(this.ledger, this.options.signer, dashboardPlace(this.options.view.repository, issue), now)
         ].join('\n');
     }
 }
 function dashboardError(what, error) {
+    // Not a want of access: GitHub asked for a wait the step cannot give, and says so.
+    if (error instanceof limits_RateLimitError)
+        return new ExplainedError(`Could not ${what} the docs agent dashboard issue, so nothing was started: ${error.message}`);
     const status = error.status;
     const detail = typeof status === 'number' ? `HTTP ${status}` : error.message;
     return new ExplainedError(`Could not ${what} the docs agent dashboard issue (${detail}), which records what was handed to the agent, so nothing was started. Give the workflow 'issues: write', or set 'dashboard: false' to run every change as its own job without a record.`);
@@ -54381,12 +55221,22 @@ class LedgerSession {
     updates = [];
     /** Who ticked the batch this run hands over (`approval: dashboard`): named in its run entry. */
     approvedBy;
+    /**
+     * The uncertain entries whose changes this run sends again (their boxes ticked): they leave the
+     * ledger once sent, and the last documented commit and the waiting batch stay as they are.
+     */
+    resending;
     constructor(dashboard, projectId, run, now, budget) {
         this.dashboard = dashboard;
         this.projectId = projectId;
         this.run = run;
         this.now = now;
         this.budget = budget;
+    }
+    /** The changes of the uncertain entries this run sends again. */
+    resent() {
+        const ids = this.resending ?? [];
+        return this.project.uncertain.filter(u => u.id && ids.includes(u.id)).flatMap(u => u.changes);
     }
     /** The project's part as read at the start. */
     get project() {
@@ -54430,9 +55280,8 @@ class LedgerSession {
         const at = this.now();
         const changes = changeRefs(batch);
         await this.dashboard.write(this.projectId, project => {
-            project.documented = { sha: batch.head, at };
+            this.handedOver(project, batch, at);
             noteStart(project, at);
-            project.waiting = null;
             this.markSeen(project);
             const known = project.jobs.find(j => j.id === job.id);
             if (followUp && known) {
@@ -54497,11 +55346,10 @@ class LedgerSession {
     async uncertain(batch, what, why, jobId) {
         const at = this.now();
         await this.dashboard.write(this.projectId, project => {
-            project.documented = { sha: batch.head, at };
+            this.handedOver(project, batch, at);
             noteStart(project, at);
-            // The waiting changes were in the batch: they no longer wait, nor does their approval.
-            project.waiting = null;
-            project.uncertain.push({ at, what, job: jobId, changes: changeRefs(batch), why });
+            const id = Math.max(0, Math.floor(at)).toString(36);
+            project.uncertain.push({ id, at, what, job: jobId, changes: changeRefs(batch), why });
             project.runs.push(this.entry(at, batch, 'uncertain', jobId, why));
         }, { reread: true });
     }
@@ -54536,7 +55384,10 @@ class LedgerSession {
         await this.dashboard.write(this.projectId, project => {
             if (decision.base && !project.documented)
                 project.documented = { sha: decision.base, at };
-            if (decision.waiting)
+            // Changes sent again that must wait (a limit) stay uncertain, their boxes unticked.
+            if (!decision.waiting)
+                this.handedOver(project, batch, at);
+            else if (!this.resending)
                 project.waiting = {
                     ...keptApproval(project.waiting),
                     changes: changeRefs(batch),
@@ -54544,16 +55395,16 @@ class LedgerSession {
                     since: at,
                     ...decision.approval
                 };
-            else {
-                project.documented = { sha: batch.head, at };
-                // The waiting changes were in the batch: they no longer wait, nor does their approval.
-                project.waiting = null;
-            }
+            if (decision.waiting && !this.resending)
+                noteBacklog(project, batch);
             this.markSeen(project);
             project.runs.push(this.entry(at, batch, decision.result, undefined, decision.note));
         }, 
         // A batch waiting for approval: its box may have been ticked since this run read it.
-        { reread: decision.approval?.batch ? 'always' : false });
+        {
+            reread: decision.approval?.batch ? 'always' : false,
+            untick: Boolean(decision.waiting && this.resending)
+        });
     }
     /** A tick on the dashboard that started nothing (refused, or on a batch that no longer waits). */
     async recordTick(result, note) {
@@ -54569,6 +55420,21 @@ class LedgerSession {
                 note: note.slice(0, 300)
             });
         }, { reread: true, untick: true });
+    }
+    /**
+     * The batch is handed over (accepted, or perhaps): the last documented commit moves to its head
+     * and the waiting changes, which were in it, no longer wait, nor does their approval. A batch sent
+     * again from uncertain entries leaves both alone and takes those entries off instead: once.
+     */
+    handedOver(project, batch, at) {
+        const resent = this.resending;
+        if (resent) {
+            project.uncertain = project.uncertain.filter(u => !u.id || !resent.includes(u.id));
+            return;
+        }
+        project.documented = { sha: batch.head, at };
+        project.waiting = null;
+        noteBacklog(project, batch);
     }
     /** What a fold decision learnt of an earlier job (its docs pull request merged, say). */
     markSeen(project) {
@@ -54616,6 +55482,13 @@ function applyUpdates(project, updates) {
             known.checkedAt = update.checkedAt;
         noteTouch(known, update);
     }
+}
+/** How many changes the batch's run left beyond its bounds, for the next runs and the dashboard. */
+function noteBacklog(project, batch) {
+    if (batch.backlog)
+        project.backlog = batch.backlog;
+    else
+        delete project.backlog;
 }
 /** What a read learnt of people's work on the docs pull request: draft, a person's commit, kept open. */
 function noteTouch(known, update) {
@@ -54679,8 +55552,12 @@ const isStopped = (run) => run.kind === 'skip' || run.kind === 'wait';
 
 /** Commits pushed without a pull request whose files are read; the rest are described by message. */
 const MAX_COMMITS_WITH_FILES = 5;
-/** A commit's files per request: small pages, so a page of 1 MB patches stays small in memory. */
-const FILES_PER_PAGE = 30;
+/**
+ * A commit's files per request: GitHub's most. Their patches are dropped as the answer streams in,
+ * so a page of 1 MB patches costs its names only; three pages name 300 files, what GitHub's own
+ * first page of a commit holds.
+ */
+const FILES_PER_PAGE = 100;
 const COMMIT_FILE_PAGES = 3;
 /**
  * The changes between `base` and `head`: each pull request merged into the branch once, with its
@@ -54694,26 +55571,33 @@ async function readRange(source, where) {
         head: where.head,
         since: where.base,
         base: where.branch,
-        max: where.base ? where.maxCommits : 1
+        max: where.base ? where.maxCommits : 1,
+        pages: where.base ? HISTORY_PAGES : 1
     });
     const leftOut = [];
     if (where.base && !history.reachedSince)
-        leftOut.push(`the commits before the newest ${history.commits.length} (the last documented commit ${where.base.slice(0, 12)} is further back, or no longer on ${where.branch})`);
+        leftOut.push(`the commits before the newest ${Math.min(history.commits.length, where.maxCommits)} (the last documented commit ${where.base.slice(0, 12)} is further back, or no longer on ${where.branch})`);
+    // Oldest first: a backlog beyond one run's bounds is taken by the next runs, from where this one
+    // stops, so the last documented commit never moves past a change no prompt described.
+    const range = history.reachedSince
+        ? oldestWithin(history.commits, where.maxCommits, MAX_PULLS)
+        : { taken: history.commits.slice(0, where.maxCommits), backlog: 0 };
+    const head = range.backlog ? (range.taken[0]?.sha ?? where.head) : where.head;
+    if (range.backlog)
+        leftOut.push(`${range.backlog} newer changes, beyond one run's ${MAX_PULLS} pull requests and ${where.maxCommits} commits: the next runs take them, oldest first`);
     const numbers = [];
-    for (const c of history.commits)
+    for (const c of range.taken)
         if (c.pull && !numbers.includes(c.pull))
             numbers.push(c.pull);
-    if (where.pull && !numbers.includes(where.pull) && history.commits.some(c => !c.pull))
+    if (!range.backlog &&
+        where.pull &&
+        !numbers.includes(where.pull) &&
+        range.taken.some(c => !c.pull))
         numbers.push(where.pull);
-    if (numbers.length > MAX_PULLS)
-        leftOut.push(`${numbers.length - MAX_PULLS} older pull requests (${numbers
-            .slice(MAX_PULLS)
-            .map(n => `#${n}`)
-            .join(', ')})`);
-    const details = await readPulls(source.graphql, where, numbers.slice(0, MAX_PULLS));
+    const details = await readPulls(source.graphql, where, numbers);
     // A merge commit GitHub has not linked yet is the event's own pull request's.
     const linked = new Set(details.keys());
-    const direct = history.commits.filter(c => !c.pull &&
+    const direct = range.taken.filter(c => !c.pull &&
         !(where.pull && linked.has(where.pull) && c.sha === details.get(where.pull)?.mergeCommit));
     const commits = [];
     for (const [i, c] of direct.entries()) {
@@ -54723,22 +55607,49 @@ async function readRange(source, where) {
     }
     if (direct.length > MAX_COMMITS_WITH_FILES)
         leftOut.push(`the files of ${direct.length - MAX_COMMITS_WITH_FILES} commits pushed without a pull request (their messages are listed)`);
-    const oldest = history.commits[history.commits.length - 1];
+    const oldest = range.taken[range.taken.length - 1];
     return {
         reachedBase: history.reachedSince,
         batch: {
             repository: `${where.owner}/${where.repo}`,
             branch: where.branch,
             url: where.base && history.reachedSince
-                ? `${where.serverUrl}/${where.owner}/${where.repo}/compare/${where.base.slice(0, 12)}...${where.head.slice(0, 12)}`
+                ? `${where.serverUrl}/${where.owner}/${where.repo}/compare/${where.base.slice(0, 12)}...${head.slice(0, 12)}`
                 : `${where.serverUrl}/${where.owner}/${where.repo}/commit/${oldest?.sha ?? where.head}`,
-            head: where.head,
+            head,
+            ...(range.backlog ? { backlog: range.backlog } : {}),
             base: where.base,
             pulls: [...details.values()].reverse().map(asBatchPull),
             commits: commits.reverse(),
             skipped: [],
             leftOut
         }
+    };
+}
+/** Pages of history read back to the last documented commit: a backlog of 1,000 commits. */
+const HISTORY_PAGES = 10;
+/**
+ * The oldest commits of a range (given newest first) within one run's bounds: at most `maxCommits`
+ * commits and `maxPulls` pull requests, a pull request never split. Newest first again, with the
+ * count of changes (pull requests and direct commits) left for the next runs.
+ */
+function oldestWithin(commits, maxCommits, maxPulls) {
+    const oldestFirst = [...commits].reverse();
+    const pulls = new Set();
+    let n = 0;
+    for (; n < oldestFirst.length && n < maxCommits; n++) {
+        const pull = oldestFirst[n]?.pull;
+        if (pull === undefined || pulls.has(pull))
+            continue;
+        if (pulls.size >= maxPulls)
+            break;
+        pulls.add(pull);
+    }
+    const rest = oldestFirst.slice(n);
+    const restPulls = new Set(rest.flatMap(c => (c.pull === undefined || pulls.has(c.pull) ? [] : [c.pull])));
+    return {
+        taken: oldestFirst.slice(0, n).reverse(),
+        backlog: restPulls.size + rest.filter(c => c.pull === undefined).length
     };
 }
 /** One pull request on its own (not merged yet, or merged outside the ledger): one request. */
@@ -54749,11 +55660,11 @@ async function readPull(source, where, number) {
 function asBatchPull(pull) {
     return { ...pull, filesComplete: pull.files.length >= pull.changedFiles };
 }
-/** A commit's files in small pages, patches dropped as each page is read. */
+/** A commit's files, named without their patches. */
 async function readCommitFiles(source, sha) {
     const files = [];
     for (let page = 1; page <= COMMIT_FILE_PAGES; page++) {
-        const batch = await source.commitFiles(sha, page, FILES_PER_PAGE);
+        const batch = await source.commitPaths(sha, page, FILES_PER_PAGE);
         for (const { patch: _patch, ...file } of batch)
             files.push(file);
         if (batch.length < FILES_PER_PAGE)
@@ -54973,6 +55884,16 @@ class Budget {
 /** The docs agent's own identities: its changes are never documented again (a loop). */
 const AGENT_LOGINS = new Set(['mintlify']);
 /**
+ * The pull request the batch's job comments on: the event's own when its changes are in the batch
+ * (not when a rule left it out, or it waits beyond the run's bounds), or the batch's only one on a
+ * run without one (a schedule).
+ */
+function ownPull(batch, eventPull) {
+    if (eventPull !== undefined)
+        return batch.pulls.some(p => p.number === eventPull) ? eventPull : undefined;
+    return batch.pulls.length === 1 ? batch.pulls[0]?.number : undefined;
+}
+/**
  * Applies the per-change rules to a batch: which pull requests and commits go to the agent, and
  * why the others do not. The loop guard comes first and no input lifts it.
  */
@@ -55073,6 +55994,8 @@ const MAX_PATCH_BYTES = 24_000;
  * who `docs-token` is, and the prompt built from them. A read that fails stops the run with what to
  * grant or do: the agent never gets a half-read batch.
  */
+/** Changes of uncertain requests read again at most, of each kind: the ledger keeps no more. */
+const MAX_RESENT = 20;
 class ChangeReader {
     settings;
     event;
@@ -55129,6 +56052,15 @@ class ChangeReader {
             notices.push(`The last documented commit ${documented.slice(0, 12)} is no longer on ${head.branch} (a force-push rewrote its history): this run documents its own push only.`);
             return own();
         }
+        // Not reached within the bounds: a long history, or one rewritten by a force-push this action
+        // never saw (no push workflow, a cancelled run). GitHub's comparison tells them apart.
+        if (!read.reachedBase) {
+            const status = await this.read(`compare ${documented.slice(0, 12)} with ${head.branch}`, () => this.github.compareStatus(documented, head.sha));
+            if (status !== 'ahead' && status !== 'identical') {
+                notices.push(`The last documented commit ${documented.slice(0, 12)} is not in the history of ${head.branch} at ${head.sha.slice(0, 12)} (GitHub compares them as ${status === 'missing' ? 'unknown: the commit is gone' : status}): the history was rewritten, by a force-push this action did not see. This run documents its own change only; the changes before it are not sent again.`);
+                return own();
+            }
+        }
         return read.batch;
     }
     readRange(head, base, branch) {
@@ -55143,6 +56075,24 @@ class ChangeReader {
             });
             return read.batch;
         });
+    }
+    /**
+     * The changes of uncertain requests whose boxes were ticked, read again to be sent again: their
+     * pull requests (one request each) and the commits pushed without one. `head` is the last
+     * documented commit, which sending them again does not move.
+     */
+    async resentBatch(changes, head, branch) {
+        const batch = this.emptyBatch(head, branch);
+        const numbers = [...new Set(changes.flatMap(c => (c.pr === undefined ? [] : [c.pr])))];
+        for (const number of numbers.slice(0, MAX_RESENT)) {
+            const pull = await this.read(`read pull request #${number}`, () => readPull(this.source, this.where, number));
+            if (pull)
+                batch.pulls.push(pull);
+        }
+        const direct = changes.filter(c => c.pr === undefined && /^[0-9a-f]{40}$/.test(c.sha));
+        for (const commit of direct.slice(0, MAX_RESENT))
+            batch.commits.push(...(await this.readRange(commit.sha, undefined, branch)).commits);
+        return batch;
     }
     emptyBatch(head, branch) {
         const repository = `${this.event.owner}/${this.event.repo}`;
@@ -55235,6 +56185,7 @@ class ChangeReader {
 
 
 
+
 /** A change run that starts nothing, and why. */
 const skipped = (why, source, about = {}) => skippedRun(why, { source, ...about });
 /**
@@ -55270,7 +56221,7 @@ class ChangeContext {
         const { settings, event } = this;
         if (settings.comment === 'false')
             return undefined;
-        const own = event.pullRequest?.number ?? (batch.pulls.length === 1 ? batch.pulls[0]?.number : undefined);
+        const own = ownPull(batch, event.pullRequest?.number);
         const target = settings.issueNumber ?? own;
         if (settings.comment === 'true' && target === undefined)
             this.deps.log.warning('No pull request to comment on: the changes came through none.');
@@ -55655,7 +56606,7 @@ const budget = {
 const coveredAlready = {
     name: 'covered by an earlier run',
     check({ head, ledger }) {
-        const earlier = ledger.coveredBy(head.sha);
+        const earlier = !ledger.resending && ledger.coveredBy(head.sha);
         if (!earlier)
             return PASS;
         return {
@@ -55671,7 +56622,7 @@ const coveredAlready = {
 const documentedAlready = {
     name: 'documented already',
     check({ head, ledger }) {
-        if (ledger.project.documented?.sha !== head.sha)
+        if (ledger.resending || ledger.project.documented?.sha !== head.sha)
             return PASS;
         return {
             kind: 'skip',
@@ -56203,6 +57154,7 @@ class ChangeRun extends ChangeContext {
             if ('skip' in verdict)
                 return skipped(verdict.skip, undefined, extra);
             approvedBy = session.approvedBy = verdict.approvedBy;
+            session.resending = verdict.resend;
             deps.log.info(`@${approvedBy} approved the waiting changes: deciding where they go now.`);
         }
         await refreshDocsPulls(session, settings, event, deps);
@@ -56257,7 +57209,10 @@ class ChangeRun extends ChangeContext {
     /** The batch from the ledger's last documented commit, with the change rules applied. */
     async ledgerBatch(session, plan, head, notices) {
         const { project } = session;
-        const batch = await this.reader.ledgerBatch(plan, head, project.documented?.sha, notices);
+        const documented = project.documented?.sha;
+        const batch = session.resending
+            ? await this.reader.resentBatch(session.resent(), documented ?? head.sha, head.branch)
+            : await this.reader.ledgerBatch(plan, head, documented, notices);
         const docsPulls = new Set(project.jobs.map(j => j.prLink).filter((l) => Boolean(l)));
         return applyRules(batch, {
             ...this.rules,
@@ -56355,7 +57310,7 @@ class Markers {
         if (!body)
             return undefined;
         const place = this.place(issue);
-        const signed = findRecords(body, marker_TAG).find(r => this.signer.verify(place, r.json, r.signature));
+        const signed = record_findRecords(body, marker_TAG).find(r => this.signer.verify(place, r.json, r.signature));
         return signed ? checkedMarker(signed.json) : undefined;
     }
     place(issue) {
@@ -56854,7 +57809,7 @@ class DocsPrRecords {
     }
     /** The newest record in `body` signed for `place` and naming it, its fields checked; else none. */
     read(body, place) {
-        for (const found of findRecords(body, docs_pr_TAG)) {
+        for (const found of record_findRecords(body, docs_pr_TAG)) {
             if (!this.signer.verify(place, found.json, found.signature))
                 continue;
             // Signed for this pull request: the JSON names it too, as the writer rendered it.
@@ -58970,7 +59925,8 @@ async function runAgent(settings, event, runner, signal) {
     const { log, clock } = runner;
     let opened;
     const service = () => (opened ??= openClient({ ...settings, apiKey: sendableSecret(Input.ApiKey, settings.apiKey) }, { log, signal, clock }));
-    const session = new GitHubSession();
+    // The step's time limit, for GitHub's rate limits: no wait for one goes past it.
+    const session = new GitHubSession(clock.now() + settings.timeoutMs);
     try {
         const impact = await readerImpact(settings, event, { service, log, clock, session, signal });
         if (impact)

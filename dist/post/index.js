@@ -30941,7 +30941,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1610);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2846);
 
 // The agent action's post step (runs.post in action.yml, post-if: always()); it never fails the job.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -30951,7 +30951,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1610:
+/***/ 2846:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -36169,6 +36169,7 @@ function errors_describeError(error, secrets, debug = () => { }) {
 const systemClock = {
     now: () => Math.floor(performance.now()),
     wallNow: () => Date.now(),
+    timeout: ms => AbortSignal.timeout(ms),
     sleep: (ms, signal) => new Promise((resolve, reject) => {
         if (signal?.aborted)
             return reject(new CancelledError('Cancelled.'));
@@ -36188,6 +36189,146 @@ const systemClock = {
 /** Sent in the User-Agent of every request; a test keeps it equal to package.json's version. */
 const ACTION_VERSION = '1.0.0';
 const USER_AGENT = `mintlify-agent-action/${ACTION_VERSION}`;
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/connections.js
+
+// The one connection handler of the action, on undici (the toolkit's HTTP stack, same major): the
+// service client (src/mintlify/http.ts) and the GitHub client (src/github/transport.ts) both
+// reach their servers through it, directly or through the runner's proxy.
+/** A failure below HTTP. `sent`: 'no' when the request provably never reached the server (safe to retry even a write), 'maybe' otherwise. */
+class connections_HttpError extends Error {
+    code;
+    sent;
+    name = 'HttpError';
+    constructor(message, code, sent, options) {
+        super(message, options);
+        this.code = code;
+        this.sent = sent;
+    }
+}
+const connections_noop = () => { };
+/** Passes every event on, and says when undici hands the request to a connected socket. */
+class WriteNotifier extends undici.DecoratorHandler {
+    handler;
+    onWrite;
+    constructor(handler, onWrite) {
+        super(handler);
+        this.handler = handler;
+        this.onWrite = onWrite;
+    }
+    /** Called by undici right before it writes the request on a connected (tunnelled, TLS) socket. */
+    onConnect(abort) {
+        this.onWrite();
+        this.handler.onConnect?.(abort);
+    }
+}
+/**
+ * A keep-alive dispatcher, direct or through one proxy, with every socket it opens, so that
+ * destroying it also ends connections undici is still opening (it would leave them to their own
+ * timeouts, 300 s for a proxy that never answers CONNECT, keeping the process alive meanwhile) and
+ * never waits on a peer. A proxy's answer to CONNECT is judged here: undici would open a connection
+ * the proxy closed again at once and without end.
+ */
+class TrackedDispatcher {
+    dispatcher;
+    own;
+    sockets = new Set();
+    proxyPool;
+    destroyed;
+    constructor({ proxy, tls = {}, own = false, maxResponseSize, checkDirect }) {
+        this.own = own;
+        const limits = maxResponseSize === undefined ? {} : { maxResponseSize };
+        if (!proxy) {
+            this.dispatcher = new undici.Agent({
+                connect: this.track((0,undici.buildConnector)(tls), checkDirect),
+                ...limits
+            });
+            return;
+        }
+        const bare = new URL(proxy.origin);
+        this.dispatcher = new undici.ProxyAgent({
+            uri: bare.href,
+            // ProxyAgent hands its options to the Agent behind the tunnel (undici 6's proxy-agent.js).
+            ...limits,
+            // As the toolkit does, and unlike ProxyAgent's reading of the URL: a user alone is enough.
+            token: proxyToken(proxy),
+            requestTls: tls,
+            proxyTls: tls,
+            clientFactory: (origin, options) => this.proxyClient(origin, options, bare)
+        });
+    }
+    /** Ends every connection, also one still opening; resolves within about a second whatever the peers do. */
+    destroy() {
+        return (this.destroyed ??= this.teardown());
+    }
+    teardown() {
+        // undici's own destroy first: it marks its clients destroyed, so a connection our socket
+        // destruction fails is not retried. ProxyAgent.destroy can hang for good (a proxy that closed
+        // a tunnel early), hence the bound.
+        const done = Promise.allSettled([this.dispatcher.destroy(), this.proxyPool?.destroy()]);
+        const closed = new Error('the HTTP session closed the connection');
+        for (const socket of this.sockets)
+            socket.on('error', connections_noop).destroy(closed);
+        let timer;
+        const bound = new Promise(resolve => (timer = setTimeout(resolve, 1000)));
+        return Promise.race([done.then(connections_noop), bound]).finally(() => clearTimeout(timer));
+    }
+    track(connect, check) {
+        return (options, callback) => {
+            const checked = check ? check(options, callback) : callback;
+            // buildConnector returns the socket it opens, though its type says void.
+            const socket = connect(options, checked);
+            this.sockets.add(socket);
+            socket.once('close', () => this.sockets.delete(socket));
+        };
+    }
+    /** The connection to the proxy, whose answers to CONNECT are judged here rather than by undici. */
+    proxyClient(origin, options, proxy) {
+        const pool = new undici.Pool(origin, {
+            ...options,
+            connect: this.track(options.connect)
+        });
+        this.proxyPool = pool;
+        const open = pool.connect.bind(pool);
+        pool.connect = (async (o) => {
+            let answer;
+            try {
+                answer = await open(o);
+            }
+            catch (error) {
+                // A connection that failed with UND_ERR_SOCKET (the proxy closed it) is one undici opens
+                // again at once and without end, thousands of CONNECTs a second; other codes fail the
+                // requests that wait for it.
+                const code = error.code;
+                if (code !== 'UND_ERR_SOCKET' && code !== 'UND_ERR_INFO')
+                    throw error;
+                const message = `the proxy ${proxy.host} closed the connection instead of opening a tunnel to ${o.path}`;
+                throw new connections_HttpError(message, 'PROXY_REFUSED', 'no', { cause: error });
+            }
+            if (answer.statusCode === 200)
+                return answer;
+            answer.socket.on('error', connections_noop).destroy();
+            // undici would report "Proxy response (N) !== 200 when HTTP Tunneling" as UND_ERR_ABORTED,
+            // and go on to start TLS on the socket all the same.
+            if (answer.statusCode === 407)
+                throw proxyAuthError(proxy);
+            const message = `the proxy ${proxy.host} would not open a tunnel to ${o.path} (HTTP ${answer.statusCode})`;
+            throw new connections_HttpError(message, 'PROXY_REFUSED', 'no');
+        });
+        return pool;
+    }
+}
+/** Basic credentials from the proxy URL's user and password, percent-decoded. */
+function proxyToken(proxy) {
+    if (!proxy.username && !proxy.password)
+        return undefined;
+    const credentials = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`;
+    return `Basic ${Buffer.from(credentials).toString('base64')}`;
+}
+/** Names the proxy by host and port only: its URL may hold credentials. */
+function proxyAuthError(proxy) {
+    return new connections_HttpError(`the proxy ${proxy.host} asks for credentials (407): put them in the proxy variable as http://user:password@${proxy.host}`, 'PROXY_AUTH', 'no');
+}
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/inputs.js
 
@@ -36435,6 +36576,470 @@ function parsePush(value) {
 const reviewOf = (review) => review && typeof review.id === 'number' && Number.isSafeInteger(review.id) && review.id > 0
     ? { id: review.id, body: event_text(review.body), state: event_text(review.state).toLowerCase() }
     : undefined;
+
+;// CONCATENATED MODULE: ./node_modules/@octokit/plugin-throttling/dist-bundle/index.js
+// pkg/dist-src/index.js
+
+
+// pkg/dist-src/version.js
+var plugin_throttling_dist_bundle_VERSION = "0.0.0-development";
+
+// pkg/dist-src/wrap-request.js
+var dist_bundle_noop = () => Promise.resolve();
+function dist_bundle_wrapRequest(state, request, options) {
+  return state.retryLimiter.schedule(doRequest, state, request, options);
+}
+async function doRequest(state, request, options) {
+  const { pathname } = new URL(options.url, "http://github.test");
+  const isAuth = isAuthRequest(options.method, pathname);
+  const isWrite = !isAuth && options.method !== "GET" && options.method !== "HEAD";
+  const isSearch = options.method === "GET" && pathname.startsWith("/search/");
+  const isGraphQL = pathname.startsWith("/graphql");
+  const retryCount = ~~request.retryCount;
+  const jobOptions = retryCount > 0 ? { priority: 0, weight: 0 } : {};
+  if (state.clustering) {
+    jobOptions.expiration = 1e3 * 60;
+  }
+  if (isWrite || isGraphQL) {
+    await state.write.key(state.id).schedule(jobOptions, dist_bundle_noop);
+  }
+  if (isWrite && state.triggersNotification(pathname)) {
+    await state.notifications.key(state.id).schedule(jobOptions, dist_bundle_noop);
+  }
+  if (isSearch) {
+    await state.search.key(state.id).schedule(jobOptions, dist_bundle_noop);
+  }
+  const req = (isAuth ? state.auth : state.global).key(state.id).schedule(jobOptions, request, options);
+  if (isGraphQL) {
+    const res = await req;
+    if (res.data.errors != null && res.data.errors.some((error) => error.type === "RATE_LIMITED")) {
+      const error = Object.assign(new Error("GraphQL Rate Limit Exceeded"), {
+        response: res,
+        data: res.data
+      });
+      throw error;
+    }
+  }
+  return req;
+}
+function isAuthRequest(method, pathname) {
+  return method === "PATCH" && // https://docs.github.com/en/rest/apps/apps?apiVersion=2022-11-28#create-a-scoped-access-token
+  /^\/applications\/[^/]+\/token\/scoped$/.test(pathname) || method === "POST" && // https://docs.github.com/en/rest/apps/oauth-applications?apiVersion=2022-11-28#reset-a-token
+  (/^\/applications\/[^/]+\/token$/.test(pathname) || // https://docs.github.com/en/rest/apps/apps?apiVersion=2022-11-28#create-an-installation-access-token-for-an-app
+  /^\/app\/installations\/[^/]+\/access_tokens$/.test(pathname) || // https://docs.github.com/en/apps/oauth-apps/building-oauth-apps/authorizing-oauth-apps
+  pathname === "/login/oauth/access_token");
+}
+
+// pkg/dist-src/generated/triggers-notification-paths.js
+var triggers_notification_paths_default = [
+  "/orgs/{org}/invitations",
+  "/orgs/{org}/invitations/{invitation_id}",
+  "/orgs/{org}/teams/{team_slug}/discussions",
+  "/orgs/{org}/teams/{team_slug}/discussions/{discussion_number}/comments",
+  "/repos/{owner}/{repo}/collaborators/{username}",
+  "/repos/{owner}/{repo}/commits/{commit_sha}/comments",
+  "/repos/{owner}/{repo}/issues",
+  "/repos/{owner}/{repo}/issues/{issue_number}/comments",
+  "/repos/{owner}/{repo}/issues/{issue_number}/sub_issue",
+  "/repos/{owner}/{repo}/issues/{issue_number}/sub_issues/priority",
+  "/repos/{owner}/{repo}/pulls",
+  "/repos/{owner}/{repo}/pulls/{pull_number}/comments",
+  "/repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies",
+  "/repos/{owner}/{repo}/pulls/{pull_number}/merge",
+  "/repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers",
+  "/repos/{owner}/{repo}/pulls/{pull_number}/reviews",
+  "/repos/{owner}/{repo}/releases",
+  "/teams/{team_id}/discussions",
+  "/teams/{team_id}/discussions/{discussion_number}/comments"
+];
+
+// pkg/dist-src/route-matcher.js
+function routeMatcher(paths) {
+  const regexes = paths.map(
+    (path) => path.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+  );
+  const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
+  return new RegExp(regex2, "i");
+}
+
+// pkg/dist-src/index.js
+var regex = routeMatcher(triggers_notification_paths_default);
+var triggersNotification = regex.test.bind(regex);
+var groups = {};
+var createGroups = function(Bottleneck, common) {
+  groups.global = new Bottleneck.Group({
+    id: "octokit-global",
+    maxConcurrent: 10,
+    ...common
+  });
+  groups.auth = new Bottleneck.Group({
+    id: "octokit-auth",
+    maxConcurrent: 1,
+    ...common
+  });
+  groups.search = new Bottleneck.Group({
+    id: "octokit-search",
+    maxConcurrent: 1,
+    minTime: 2e3,
+    ...common
+  });
+  groups.write = new Bottleneck.Group({
+    id: "octokit-write",
+    maxConcurrent: 1,
+    minTime: 1e3,
+    ...common
+  });
+  groups.notifications = new Bottleneck.Group({
+    id: "octokit-notifications",
+    maxConcurrent: 1,
+    minTime: 3e3,
+    ...common
+  });
+};
+function throttling(octokit, octokitOptions) {
+  const {
+    enabled = true,
+    Bottleneck = light,
+    id = "no-id",
+    timeout = 1e3 * 60 * 2,
+    // Redis TTL: 2 minutes
+    connection
+  } = octokitOptions.throttle || {};
+  if (!enabled) {
+    return {};
+  }
+  const common = { timeout };
+  if (typeof connection !== "undefined") {
+    common.connection = connection;
+  }
+  const state = Object.assign(
+    {
+      clustering: connection != null,
+      triggersNotification,
+      fallbackSecondaryRateRetryAfter: 60,
+      retryAfterBaseValue: 1e3,
+      id
+    },
+    octokitOptions.throttle
+  );
+  if (typeof state.onSecondaryRateLimit !== "function" || typeof state.onRateLimit !== "function") {
+    throw new Error(`octokit/plugin-throttling error:
+        You must pass the onSecondaryRateLimit and onRateLimit error handlers.
+        See https://octokit.github.io/rest.js/#throttling
+
+        const octokit = new Octokit({
+          throttle: {
+            onSecondaryRateLimit: (retryAfter, options) => {/* ... */},
+            onRateLimit: (retryAfter, options) => {/* ... */}
+          }
+        })
+    `);
+  }
+  let initialized = false;
+  const initializeBottleneck = () => {
+    if (initialized) {
+      return;
+    }
+    initialized = true;
+    if (groups.global == null) {
+      createGroups(Bottleneck, common);
+    }
+    state.global = state.global ?? groups.global;
+    state.auth = state.auth ?? groups.auth;
+    state.search = state.search ?? groups.search;
+    state.write = state.write ?? groups.write;
+    state.notifications = state.notifications ?? groups.notifications;
+    state.retryLimiter = state.retryLimiter ?? new Bottleneck();
+    const events = {};
+    const emitter = new Bottleneck.Events(events);
+    events.on("secondary-limit", state.onSecondaryRateLimit);
+    events.on("rate-limit", state.onRateLimit);
+    events.on(
+      "error",
+      (e) => octokit.log.warn("Error in throttling-plugin limit handler", e)
+    );
+    state.retryLimiter.on("failed", async function(error, info) {
+      const [state2, request, options] = info.args;
+      const { pathname } = new URL(options.url, "http://github.test");
+      const shouldRetryGraphQL = pathname.startsWith("/graphql") && error.status !== 401;
+      if (!(shouldRetryGraphQL || error.status === 403 || error.status === 429)) {
+        return;
+      }
+      const retryCount = ~~request.retryCount;
+      request.retryCount = retryCount;
+      options.request.retryCount = retryCount;
+      const { wantRetry, retryAfter = 0 } = await (async function() {
+        if (/\bsecondary rate\b/i.test(error.message)) {
+          const retryAfter2 = Number(error.response.headers["retry-after"]) || state2.fallbackSecondaryRateRetryAfter;
+          const wantRetry2 = await emitter.trigger(
+            "secondary-limit",
+            retryAfter2,
+            options,
+            octokit,
+            retryCount
+          );
+          return { wantRetry: wantRetry2, retryAfter: retryAfter2 };
+        }
+        if (error.response.headers != null && error.response.headers["x-ratelimit-remaining"] === "0" || (error.response.data?.errors ?? []).some(
+          (error2) => error2.type === "RATE_LIMITED"
+        )) {
+          const rateLimitReset = new Date(
+            ~~error.response.headers["x-ratelimit-reset"] * 1e3
+          ).getTime();
+          const retryAfter2 = Math.max(
+            // Add one second so we retry _after_ the reset time
+            // https://docs.github.com/en/rest/overview/resources-in-the-rest-api?apiVersion=2022-11-28#exceeding-the-rate-limit
+            Math.ceil((rateLimitReset - Date.now()) / 1e3) + 1,
+            0
+          );
+          const wantRetry2 = await emitter.trigger(
+            "rate-limit",
+            retryAfter2,
+            options,
+            octokit,
+            retryCount
+          );
+          return { wantRetry: wantRetry2, retryAfter: retryAfter2 };
+        }
+        return {};
+      })();
+      if (wantRetry) {
+        request.retryCount++;
+        return retryAfter * state2.retryAfterBaseValue;
+      }
+    });
+  };
+  octokit.hook.wrap("request", (request, options) => {
+    initializeBottleneck();
+    return dist_bundle_wrapRequest(state, request, options);
+  });
+  return {};
+}
+throttling.VERSION = plugin_throttling_dist_bundle_VERSION;
+throttling.triggersNotification = triggersNotification;
+
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/duration.js
+
+const UNIT_MS = {
+    ms: 1,
+    s: 1000,
+    m: 60_000,
+    h: 3_600_000,
+    d: 86_400_000,
+    w: 7 * 86_400_000
+};
+const PART = /(\d+(?:\.\d+)?)(ms|h|m|s|d|w)/y;
+/** A number without a unit: `45` next to `timeout-minutes: 45` reads as minutes to a person. */
+const BARE_NUMBER = /^\d+(\.\d+)?$/;
+/**
+ * Parses `90s`, `15m`, `1h`, `1h30m`, `14d`, `2w` or `500ms` into milliseconds. Every part has its unit: a bare
+ * number is refused, since nobody can tell whether `45` meant seconds or minutes. Returns undefined
+ * for anything else so the caller can name the input in its message.
+ */
+function parseDuration(text) {
+    const value = text.trim().toLowerCase();
+    if (value === '' || BARE_NUMBER.test(value))
+        return undefined;
+    let total = 0;
+    PART.lastIndex = 0;
+    let matched = 0;
+    while (PART.lastIndex < value.length) {
+        const start = PART.lastIndex;
+        const m = PART.exec(value);
+        if (!m || m.index !== start)
+            return undefined;
+        total += Number(m[1]) * UNIT_MS[m[2]];
+        matched++;
+    }
+    return matched > 0 ? Math.round(total) : undefined;
+}
+/** Parses a duration input and checks its range, with a message that names the input. */
+function durationInput(name, raw, minMs, maxMs) {
+    const ms = parseDuration(raw);
+    const bare = raw.trim();
+    if (BARE_NUMBER.test(bare)) {
+        throw new InputError(`Input '${name}' needs a unit: write '${bare}m' for ${bare} minutes or '${bare}s' for ${bare} seconds; got '${raw}'.`);
+    }
+    if (ms === undefined) {
+        throw new InputError(`Input '${name}' must be a duration such as 90s, 15m, 1h or 1h30m; got '${raw}'.`);
+    }
+    if (ms < minMs || ms > maxMs) {
+        throw new InputError(`Input '${name}' must be between ${formatDuration(minMs)} and ${formatDuration(maxMs)}; got '${raw}'.`);
+    }
+    return ms;
+}
+/** `1h 2m 3s`, `45s`, `1.5s`: short and human, for logs and summaries. */
+function formatDuration(ms) {
+    if (ms < 10_000 && ms % 1000 !== 0)
+        return `${Math.round(ms / 100) / 10}s`;
+    let s = Math.round(ms / 1000);
+    const h = Math.floor(s / 3600);
+    s -= h * 3600;
+    const m = Math.floor(s / 60);
+    s -= m * 60;
+    const parts = [];
+    if (h)
+        parts.push(`${h}h`);
+    if (m)
+        parts.push(`${m}m`);
+    if (s || parts.length === 0)
+        parts.push(`${s}s`);
+    return parts.join(' ');
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/github/limits.js
+
+
+
+/** One attempt's time limit: its retries (not a rate limit's) included. */
+const TIMEOUT_MS = 15_000;
+/** Short enough that a cancelled step still ends within 2 s, long enough for a healthy GitHub. */
+const GRACE_MS = 1_500;
+/** The longest rate-limit wait when the step names no time limit: GitHub's own default for a secondary limit. */
+const UNBOUNDED_WAIT_MS = 60_000;
+/** Retries after a rate limit, for requests that are safe to send again (reads, edits). */
+const LIMIT_RETRIES = 3;
+/** GitHub's rate limit asked for a wait the run cannot give. */
+class limits_RateLimitError extends ExplainedError {
+    name = 'RateLimitError';
+}
+/**
+ * The plugin that bounds every request and waits on GitHub's rate limits. Registered before
+ * @octokit/plugin-retry: the hooks it adds sit inside the retry plugin's, so each attempt is
+ * bounded, and a rate limit the run cannot wait for never reaches the retry plugin as a 429 to
+ * retry on its own schedule.
+ */
+function limited({ cancel, retryBaseMs, clock, deadline }) {
+    return (octokit, octokitOptions) => {
+        /** A rate limit's wait before the next attempt, by request. */
+        const waits = new WeakMap();
+        /** Why a rate-limited request is not sent again, by request. */
+        const refusals = new WeakMap();
+        bounded(octokit, { cancel, retryBaseMs, clock }, waits);
+        const decide = (kind) => (retryAfter, options, _octokit, retryCount) => {
+            if (cancel?.aborted)
+                return false;
+            const wait = Math.max(0, retryAfter) * 1000;
+            const refusal = refuse(kind, wait, options, retryCount, clock.now(), deadline);
+            if (refusal) {
+                refusals.set(options, new limits_RateLimitError(refusal));
+                return false;
+            }
+            waits.set(options, wait);
+            return true;
+        };
+        // The plugin paces writes and GraphQL queries (one a second) and queues the rest on real
+        // timers, which the run's clock cannot see; a run makes its few requests one after another.
+        // Its rate-limit answers are what is wanted: the waits are the clock's, in `bounded`.
+        const unpaced = {
+            key: () => ({
+                schedule: (_job, task, ...args) => Promise.resolve(task(...args))
+            })
+        };
+        throttling(octokit, {
+            ...octokitOptions,
+            throttle: {
+                onRateLimit: decide('primary'),
+                onSecondaryRateLimit: decide('secondary'),
+                retryAfterBaseValue: 0,
+                global: unpaced,
+                auth: unpaced,
+                write: unpaced,
+                search: unpaced,
+                notifications: unpaced
+            }
+        });
+        octokit.hook.wrap('request', async (request, options) => {
+            try {
+                return await request(options);
+            }
+            catch (error) {
+                throw refusals.get(options) ?? error;
+            }
+        });
+    };
+}
+/**
+ * Why a rate-limited request is not sent again, or nothing when it is, after `wait`.
+ *
+ * GitHub answers a rate limit (403 or 429) before acting on the request, so the answer itself
+ * proves that a POST creating a comment or an issue created nothing, and sending it once more
+ * cannot make two. It is sent once more at most: a second limit on the same creation says the
+ * writes come too fast for this run, and each further attempt is one more chance of an answer
+ * that never comes (a time-out), after which the run could no longer tell whether it was made.
+ */
+function refuse(kind, wait, options, retryCount, now, deadline) {
+    const what = `GitHub's ${kind} rate limit stopped ${options.method} ${options.url.replace(/^https?:\/\/[^/]+/, '')}`;
+    const creates = options.method === 'POST' && !/\/graphql$/.test(options.url);
+    if (retryCount >= (creates ? 1 : LIMIT_RETRIES))
+        return `${what} ${retryCount + 1} times${creates ? ' (a creation is sent again once at most)' : ''}. Run the workflow again later, or space its runs out (e.g. a concurrency group).`;
+    if (deadline === undefined && wait > UNBOUNDED_WAIT_MS)
+        return `${what}, asking to wait ${formatDuration(wait)}: longer than this step waits (${formatDuration(UNBOUNDED_WAIT_MS)}). Run the workflow again later.`;
+    if (deadline !== undefined && now + wait > deadline)
+        return `${what}, asking to wait ${formatDuration(wait)}: past the step's time limit ('timeout', ${formatDuration(Math.max(0, deadline - now))} left). Run the workflow again later, or raise 'timeout'.`;
+    return undefined;
+}
+/**
+ * Bounds each request, its retries included, by TIMEOUT_MS (GRACE_MS when made after the cancel)
+ * and by the cancel signal, and waits before each retry. Hand-written beside
+ * @octokit/plugin-retry because the plugin's own wait is a timer no signal can end: a cancel
+ * during it would keep the step alive for up to 9 s. A rate limit's wait (`waits`) is the run's
+ * cancel alone can end, and the attempt after it has its own time limit. Registered first, so it
+ * wraps each attempt, and the retry plugin's request options are the same object every time.
+ */
+function bounded(octokit, { cancel, retryBaseMs, clock }, waits) {
+    const bounds = new WeakMap();
+    const waitBefore = (attempt) => attempt ** 2 * retryBaseMs;
+    const fresh = () => {
+        // A request made before the cancel stops at it; one made after (the comment's last
+        // word) gets a short grace.
+        const ms = cancel?.aborted ? GRACE_MS : TIMEOUT_MS;
+        const timeout = clock.timeout(ms);
+        const signal = cancel && !cancel.aborted ? AbortSignal.any([cancel, timeout]) : timeout;
+        return { signal, deadline: clock.now() + ms, attempts: 0 };
+    };
+    octokit.hook.wrap('request', async (request, options) => {
+        let bound = bounds.get(options);
+        // No retry after this one: the retry plugin reads `retries` from these options.
+        const last = () => void (options.request = { ...options.request, retries: 0 });
+        const limit = waits.get(options);
+        if (limit !== undefined && bound) {
+            waits.delete(options);
+            try {
+                await clock.sleep(limit, cancel);
+            }
+            catch {
+                last();
+                throw bound.last;
+            }
+            bound = undefined;
+        }
+        if (!bound)
+            bounds.set(options, (bound = fresh()));
+        const attempt = bound.attempts++;
+        if (attempt > 0) {
+            try {
+                await clock.sleep(waitBefore(attempt), bound.signal);
+            }
+            catch {
+                last();
+                throw bound.last;
+            }
+        }
+        try {
+            // Set on these options, not on a copy: the hooks inside this one (authentication) read them.
+            options.request = { ...options.request, signal: bound.signal };
+            return await request(options);
+        }
+        catch (error) {
+            bound.last = error;
+            if (bound.signal.aborted || clock.now() + waitBefore(attempt + 1) >= bound.deadline)
+                last();
+            throw error;
+        }
+    });
+}
 
 // EXTERNAL MODULE: external "http"
 var external_http_ = __nccwpck_require__(8611);
@@ -37233,68 +37838,135 @@ const lib_lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLow
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/transport.js
 
 
-const transport_noop = () => { };
+
 /**
  * The connections of one GitHub client, owned by the action. @actions/github makes its proxy
  * dispatcher once per process and never closes it: a proxy that accepts the connection and never
  * answers CONNECT leaves that tunnel pending for undici's 300 s, and the process cannot exit until
- * then. Here every socket is known, and `close()` ends them all, however far they got.
+ * then. Here they are the action's one connection handler (src/runner/connections.ts), the service
+ * client's too: every socket is known, `close()` ends them all however far they got, and a proxy's
+ * refusal of a tunnel fails the call rather than being retried by undici without end.
  * Proxies are chosen as the toolkit chooses them (HTTPS_PROXY, HTTP_PROXY, NO_PROXY; never for
  * loopback).
  */
 class GitHubTransport {
-    dispatcher;
-    sockets = new Set();
-    closed;
+    connections;
     constructor(apiUrl) {
         const proxy = lib_getProxyUrl(apiUrl);
-        const connect = this.track((0,undici.buildConnector)({}));
-        this.dispatcher = proxy
-            ? new undici.ProxyAgent({
-                uri: new URL(proxy).origin,
-                token: proxyToken(new URL(proxy)),
-                // The connection to the proxy, which carries the CONNECT: known, so it can be ended.
-                clientFactory: (origin, options) => new undici.Pool(origin, {
-                    ...options,
-                    connect: this.track(options.connect)
-                })
-            })
-            : new undici.Agent({ connect });
+        this.connections = new TrackedDispatcher({ proxy: proxy ? new URL(proxy) : undefined });
     }
     /** What Octokit is given as `request.fetch`: undici's fetch over these connections. */
     fetch = (input, init) => (0,undici.fetch)(input, {
         ...init,
-        dispatcher: this.dispatcher
+        dispatcher: this.connections.dispatcher
     });
     /** Ends every connection, also one still waiting for a proxy's answer; at most about 1 s. */
     close() {
-        return (this.closed ??= this.teardown());
-    }
-    teardown() {
-        const done = this.dispatcher.destroy().catch(transport_noop);
-        const closed = new Error('the GitHub connection was closed');
-        for (const socket of this.sockets)
-            socket.on('error', transport_noop).destroy(closed);
-        // ProxyAgent's destroy can wait for good on a tunnel that never opened: not the run's end.
-        let timer;
-        const bound = new Promise(resolve => (timer = setTimeout(resolve, 1000)));
-        return Promise.race([done, bound]).finally(() => clearTimeout(timer));
-    }
-    track(connect) {
-        return (options, callback) => {
-            // buildConnector returns the socket it opens, though its type says void.
-            const socket = connect(options, callback);
-            this.sockets.add(socket);
-            socket.once('close', () => this.sockets.delete(socket));
-        };
+        return this.connections.destroy();
     }
 }
-/** Basic credentials from the proxy URL's user and password (a user alone is enough), as the toolkit sends them. */
-function proxyToken(proxy) {
-    if (!proxy.username && !proxy.password)
-        return undefined;
-    const credentials = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`;
-    return `Basic ${Buffer.from(credentials).toString('base64')}`;
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/github/without-patches.js
+/**
+ * GitHub's commit answer, parsed without its files' patches. The REST API always sends each file's
+ * patch whole (up to about 1 MB), and no media type leaves them out; a page of 100 such files held
+ * as text and then parsed would cost hundreds of megabytes. Here the answer is read as it streams
+ * in and every `"patch": "…"` value is dropped (it becomes `null`) before anything is kept, so what
+ * is held is the rest: names, counts, the commit's own fields.
+ *
+ * It works on bytes: in UTF-8, the bytes of `"` and `\` never occur inside a multi-byte character,
+ * so strings can be told apart without decoding. Any key named `patch` is dropped, at any depth;
+ * only files have one in this answer.
+ */
+async function parseWithoutPatches(body, maxBytes) {
+    const scanner = new PatchDropper(maxBytes);
+    for await (const chunk of body)
+        scanner.push(chunk);
+    return JSON.parse(scanner.text());
+}
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COLON = 0x3a;
+const KEY = Buffer.from('patch');
+const isSpace = (b) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
+/** The byte scanner: what it keeps, and where it is in the JSON text. */
+class PatchDropper {
+    maxBytes;
+    kept = [];
+    keptBytes = 0;
+    inString = false;
+    escaped = false;
+    /** Inside a patch's value: its bytes are not kept. */
+    skipping = false;
+    /** The current string's first bytes, to tell the key `patch` (no longer than it). */
+    head = Buffer.alloc(KEY.length + 1);
+    headLength = 0;
+    /** The last token was the string `patch`; then the `:` after it. */
+    afterKey = false;
+    expectValue = false;
+    constructor(maxBytes) {
+        this.maxBytes = maxBytes;
+    }
+    push(chunk) {
+        let from = 0;
+        for (let i = 0; i < chunk.length; i++) {
+            const b = chunk[i];
+            if (this.inString) {
+                if (this.escaped)
+                    this.escaped = false;
+                else if (b === BACKSLASH)
+                    this.escaped = true;
+                else if (b === QUOTE) {
+                    this.inString = false;
+                    if (this.skipping) {
+                        this.skipping = false;
+                        from = i + 1;
+                    }
+                    else
+                        this.afterKey =
+                            this.headLength === KEY.length && KEY.equals(this.head.subarray(0, KEY.length));
+                    continue;
+                }
+                if (!this.skipping && this.headLength <= KEY.length)
+                    this.head[this.headLength++] = b;
+                continue;
+            }
+            if (b === QUOTE) {
+                this.inString = true;
+                this.headLength = 0;
+                if (this.expectValue) {
+                    this.keep(chunk.subarray(from, i));
+                    this.keep(Buffer.from('null'));
+                    this.skipping = true;
+                }
+                this.expectValue = false;
+                this.afterKey = false;
+            }
+            else if (b === COLON) {
+                this.expectValue = this.afterKey;
+                this.afterKey = false;
+            }
+            else if (!isSpace(b)) {
+                this.expectValue = false;
+                this.afterKey = false;
+            }
+        }
+        if (!this.skipping)
+            this.keep(chunk.subarray(from));
+    }
+    /** The JSON text kept. */
+    text() {
+        return Buffer.concat(this.kept).toString('utf8');
+    }
+    keep(bytes) {
+        if (bytes.length === 0)
+            return;
+        this.keptBytes += bytes.length;
+        if (this.keptBytes > this.maxBytes)
+            throw new Error(`GitHub's answer is larger than ${this.maxBytes} bytes without its patches`);
+        // A copy: the stream may reuse its chunk's memory.
+        this.kept.push(Buffer.from(bytes));
+    }
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/api.js
@@ -37307,8 +37979,14 @@ function proxyToken(proxy) {
 
 
 
+
+
+
+
 /** Pages of 100: the most GitHub serves per request. */
 const PAGE_SIZE = 100;
+/** A page of a commit's files without patches, kept at most: 100 entries and a long message fit many times over. */
+const MAX_COMMIT_BYTES = 8 << 20;
 /** Pages of an issue's comments read at most: the first and the newest. */
 const COMMENT_PAGES = 2;
 /** The page number of a `link` header's `rel="last"`, or 1 when there is none. */
@@ -37324,9 +38002,6 @@ function lastPage(link) {
         return 1;
     }
 }
-const TIMEOUT_MS = 15_000;
-/** Short enough that a cancelled step still ends within 2 s, long enough for a healthy GitHub. */
-const GRACE_MS = 1_500;
 /**
  * A failed GitHub call in a few words. Octokit reports a call that never got an answer (refused,
  * DNS, a time limit) as a RequestError with status 500 and no response: that is no HTTP 500, and
@@ -37335,11 +38010,15 @@ const GRACE_MS = 1_500;
 function describeGitHubError(error) {
     if (error instanceof RequestError && error.response)
         return `HTTP ${error.status}`;
-    // Not a call that failed but one that could not be made (an unusable token): its own words.
-    if (error instanceof InputError)
+    // Not a call that failed but one that could not be made (an unusable token, a rate limit too
+    // long to wait for): its own words.
+    if (error instanceof InputError || error instanceof RateLimitError)
         return error.message;
     const failure = error;
     const cause = failure?.cause;
+    // The connection's own account (a proxy that refused the tunnel, or asks for credentials).
+    if (cause?.cause instanceof HttpError)
+        return `no answer from GitHub (${cause.cause.message})`;
     const code = cause?.code ?? cause?.cause?.code;
     const why = typeof code === 'string'
         ? code
@@ -37365,7 +38044,12 @@ const notFound = (error) => error instanceof dist_src_RequestError && error.resp
 const permissionHint = (grant) => `Give the workflow ${grant} (a permissions block that sets any permission sets the others to none).`;
 /** The GitHub connections a run opens, closed together when it ends. */
 class GitHubSession {
+    deadline;
     open = new Set();
+    /** `deadline`: the step's time limit on the run's clock, for every connection of the run. */
+    constructor(deadline) {
+        this.deadline = deadline;
+    }
     add(api) {
         this.open.add(api);
     }
@@ -37384,9 +38068,11 @@ const RETRY_BASE_MS = 1000;
  * reads and comment updates are retried up to three times when GitHub does not answer or fails
  * (a 5xx, a 429; not 400, 401, 403, 404, 410, 422, 451); creating a comment never is (a retry
  * could post it twice). Every request, its retries included, is bounded by its own time limit and
- * by the run's cancel signal, so a slow GitHub cannot hold a cancelled step.
+ * by the run's cancel signal, so a slow GitHub cannot hold a cancelled step. GitHub's rate limits
+ * are waited for as it asks (@octokit/plugin-throttling), never past the step's time limit
+ * (limits.ts; docs/retries-and-rate-limits.md).
  */
-function connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs = RETRY_BASE_MS, clock = systemClock, session, tokenInput } = {}) {
+function connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs = RETRY_BASE_MS, clock = systemClock, session, tokenInput, deadline = session?.deadline } = {}) {
     // The first moment the token is needed: an unexpanded `${{ … }}` fails here, saying so.
     sendableSecret(tokenInput ?? 'github-token', token);
     const baseUrl = apiUrl.replace(/\/+$/, '');
@@ -37397,11 +38083,13 @@ function connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs = R
         userAgent: USER_AGENT,
         // Replaces the toolkit's `request` (its fetch over a proxy dispatcher nothing closes).
         request: { fetch: transport.fetch },
-        // The plugin decides what is retried and how often; `bounded` does the waiting.
+        // The plugin decides what is retried and how often; `limited` does the waiting.
         retry: { retryAfterBaseValue: 0 }
     }, 
-    // In this order: `bounded` wraps each attempt, inside the retry plugin.
-    bounded(cancel, retryBaseMs, clock), retry);
+    // In this order: `limited` wraps each attempt, inside the retry plugin.
+    limited({ cancel, retryBaseMs, clock, deadline }), retry);
+    // GitHub pages a commit's files by `page` and `per_page`; the commit's own fields repeat.
+    const commitPage = (sha, page, perPage, request) => octokit.rest.repos.getCommit({ owner, repo, ref: sha, page, per_page: perPage, request });
     return {
         async listComments(issue) {
             // GitHub lists an issue's comments oldest first. What the action looks for is near either
@@ -37493,15 +38181,15 @@ function connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs = R
         },
         graphql: (query, variables) => octokit.graphql(query, variables),
         async commitFiles(sha, page, perPage) {
-            // GitHub pages a commit's files by `page` and `per_page`; the commit's own fields repeat.
-            const { data } = await octokit.rest.repos.getCommit({
-                owner,
-                repo,
-                ref: sha,
-                page,
-                per_page: perPage
-            });
+            const { data } = await commitPage(sha, page, perPage, {});
             return asFiles(data.files ?? []);
+        },
+        async commitPaths(sha, page, perPage) {
+            // The answer's body as it streams in, not parsed: its patches are dropped first.
+            const { data } = await commitPage(sha, page, perPage, { parseSuccessResponseBody: false });
+            const body = data;
+            const commit = (await parseWithoutPatches(body, MAX_COMMIT_BYTES));
+            return asFiles(Array.isArray(commit?.files) ? commit.files : []);
         },
         async *pullFilePages(pull, perPage) {
             const pages = octokit.paginate.iterator(octokit.rest.pulls.listFiles, {
@@ -37585,6 +38273,23 @@ function connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs = R
                 return undefined;
             return Buffer.from(data.content, 'base64').toString('utf8');
         },
+        async compareStatus(base, head) {
+            try {
+                // One commit a page: only the status is read, not the range.
+                const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
+                    owner,
+                    repo,
+                    basehead: `${base}...${head}`,
+                    per_page: 1
+                });
+                return typeof data.status === 'string' ? data.status : 'missing';
+            }
+            catch (error) {
+                if (notFound(error))
+                    return 'missing';
+                throw error;
+            }
+        },
         close: () => transport.close()
     };
 }
@@ -37603,54 +38308,6 @@ function asIssue(data) {
         labels: (Array.isArray(data.labels) ? data.labels : [])
             .map(l => (typeof l === 'string' ? l : (l?.name ?? '')))
             .filter(Boolean)
-    };
-}
-/**
- * Bounds each request, its retries included, by TIMEOUT_MS (GRACE_MS when made after the cancel)
- * and by the cancel signal, and waits before each retry. Hand-written beside
- * @octokit/plugin-retry because the plugin's own wait is a timer no signal can end: a cancel
- * during it would keep the step alive for up to 9 s. Registered before the retry plugin, so it
- * wraps each attempt, and the retry plugin's request options are the same object every time.
- */
-function bounded(cancel, baseMs, clock) {
-    const bounds = new WeakMap();
-    const waitBefore = (attempt) => attempt ** 2 * baseMs;
-    return (octokit) => {
-        octokit.hook.wrap('request', async (request, options) => {
-            let bound = bounds.get(options);
-            if (!bound) {
-                // A request made before the cancel stops at it; one made after (the comment's last
-                // word) gets a short grace.
-                const ms = cancel?.aborted ? GRACE_MS : TIMEOUT_MS;
-                const timeout = AbortSignal.timeout(ms);
-                const signal = cancel && !cancel.aborted ? AbortSignal.any([cancel, timeout]) : timeout;
-                bound = { signal, deadline: clock.now() + ms, attempts: 0 };
-                bounds.set(options, bound);
-            }
-            const attempt = bound.attempts++;
-            // No retry after this one: the retry plugin reads `retries` from these options.
-            const last = () => void (options.request = { ...options.request, retries: 0 });
-            if (attempt > 0) {
-                try {
-                    await clock.sleep(waitBefore(attempt), bound.signal);
-                }
-                catch {
-                    last();
-                    throw bound.last;
-                }
-            }
-            try {
-                // Set on these options, not on a copy: the hooks inside this one (authentication) read them.
-                options.request = { ...options.request, signal: bound.signal };
-                return await request(options);
-            }
-            catch (error) {
-                bound.last = error;
-                if (bound.signal.aborted || clock.now() + waitBefore(attempt + 1) >= bound.deadline)
-                    last();
-                throw error;
-            }
-        });
     };
 }
 /** GitHub's file entries, each field checked: a missing count is 0, a missing name drops the entry. */
@@ -37729,75 +38386,6 @@ function lineLogger(write) {
     };
 }
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/duration.js
-
-const UNIT_MS = {
-    ms: 1,
-    s: 1000,
-    m: 60_000,
-    h: 3_600_000,
-    d: 86_400_000,
-    w: 7 * 86_400_000
-};
-const PART = /(\d+(?:\.\d+)?)(ms|h|m|s|d|w)/y;
-/** A number without a unit: `45` next to `timeout-minutes: 45` reads as minutes to a person. */
-const BARE_NUMBER = /^\d+(\.\d+)?$/;
-/**
- * Parses `90s`, `15m`, `1h`, `1h30m`, `14d`, `2w` or `500ms` into milliseconds. Every part has its unit: a bare
- * number is refused, since nobody can tell whether `45` meant seconds or minutes. Returns undefined
- * for anything else so the caller can name the input in its message.
- */
-function parseDuration(text) {
-    const value = text.trim().toLowerCase();
-    if (value === '' || BARE_NUMBER.test(value))
-        return undefined;
-    let total = 0;
-    PART.lastIndex = 0;
-    let matched = 0;
-    while (PART.lastIndex < value.length) {
-        const start = PART.lastIndex;
-        const m = PART.exec(value);
-        if (!m || m.index !== start)
-            return undefined;
-        total += Number(m[1]) * UNIT_MS[m[2]];
-        matched++;
-    }
-    return matched > 0 ? Math.round(total) : undefined;
-}
-/** Parses a duration input and checks its range, with a message that names the input. */
-function durationInput(name, raw, minMs, maxMs) {
-    const ms = parseDuration(raw);
-    const bare = raw.trim();
-    if (BARE_NUMBER.test(bare)) {
-        throw new InputError(`Input '${name}' needs a unit: write '${bare}m' for ${bare} minutes or '${bare}s' for ${bare} seconds; got '${raw}'.`);
-    }
-    if (ms === undefined) {
-        throw new InputError(`Input '${name}' must be a duration such as 90s, 15m, 1h or 1h30m; got '${raw}'.`);
-    }
-    if (ms < minMs || ms > maxMs) {
-        throw new InputError(`Input '${name}' must be between ${formatDuration(minMs)} and ${formatDuration(maxMs)}; got '${raw}'.`);
-    }
-    return ms;
-}
-/** `1h 2m 3s`, `45s`, `1.5s`: short and human, for logs and summaries. */
-function formatDuration(ms) {
-    if (ms < 10_000 && ms % 1000 !== 0)
-        return `${Math.round(ms / 100) / 10}s`;
-    let s = Math.round(ms / 1000);
-    const h = Math.floor(s / 3600);
-    s -= h * 3600;
-    const m = Math.floor(s / 60);
-    s -= m * 60;
-    const parts = [];
-    if (h)
-        parts.push(`${h}h`);
-    if (m)
-        parts.push(`${m}m`);
-    if (s || parts.length === 0)
-        parts.push(`${s}s`);
-    return parts.join(' ');
-}
-
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/errors.js
 
 /** Base of every error the service client raises; messages say what to do and never hold the key. */
@@ -37835,7 +38423,7 @@ class AnswerTooLargeError extends errors_ApiError {
     name = 'AnswerTooLargeError';
 }
 /** The service asked us to wait longer than the deadline allows. */
-class RateLimitError extends errors_ApiError {
+class errors_RateLimitError extends errors_ApiError {
     name = 'RateLimitError';
     constructor(message) {
         super(message, 429, true);
@@ -37966,7 +38554,7 @@ async function withRetries(attempt, options) {
         let delayMs;
         if (outcome.retryAfterMs !== undefined) {
             if (now + outcome.retryAfterMs > deadline) {
-                throw new RateLimitError(`The service rate limited the request: rate limited ${whenText(outcome.retryAfterMs)}, which is past this step's time limit. ` +
+                throw new errors_RateLimitError(`The service rate limited the request: rate limited ${whenText(outcome.retryAfterMs)}, which is past this step's time limit. ` +
                     `Try again after that time, or raise 'timeout' to wait it out.`);
             }
             // The service's wait is a minimum: a Retry-After of 0 must not turn into a storm.
@@ -37982,145 +38570,10 @@ async function withRetries(attempt, options) {
     }
 }
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/dispatcher.js
+;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/loopback.js
 
-// The undici half of src/mintlify/http.ts: the dispatchers, and what this project adds to them.
-/** A failure below HTTP. `sent`: 'no' when the request provably never reached the service (safe to retry even a write), 'maybe' otherwise. */
-class HttpError extends Error {
-    code;
-    sent;
-    name = 'HttpError';
-    constructor(message, code, sent, options) {
-        super(message, options);
-        this.code = code;
-        this.sent = sent;
-    }
-}
-const dispatcher_noop = () => { };
-/** Passes every event on, and says when undici hands the request to a connected socket. */
-class WriteNotifier extends undici.DecoratorHandler {
-    handler;
-    onWrite;
-    constructor(handler, onWrite) {
-        super(handler);
-        this.handler = handler;
-        this.onWrite = onWrite;
-    }
-    /** Called by undici right before it writes the request on a connected (tunnelled, TLS) socket. */
-    onConnect(abort) {
-        this.onWrite();
-        this.handler.onConnect?.(abort);
-    }
-}
-/**
- * A keep-alive dispatcher, direct or through one proxy, with every socket it opens, so that
- * destroying it also ends connections undici is still opening (it would leave them to their own
- * timeouts, keeping the process alive meanwhile) and never waits on a peer.
- */
-class TrackedDispatcher {
-    own;
-    dispatcher;
-    sockets = new Set();
-    proxyPool;
-    destroyed;
-    constructor(proxy, tls, 
-    /** Opened for one request (a write), destroyed after it. */
-    own, 
-    /** Bytes of an answer's body at most: undici fails the body past it (UND_ERR_RES_EXCEEDED_MAX_SIZE). */
-    maxResponseSize) {
-        this.own = own;
-        if (!proxy) {
-            this.dispatcher = new undici.Agent({
-                connect: this.track((0,undici.buildConnector)(tls), true),
-                maxResponseSize
-            });
-            return;
-        }
-        const bare = new URL(proxy.origin);
-        this.dispatcher = new undici.ProxyAgent({
-            uri: bare.href,
-            // ProxyAgent hands its options to the Agent behind the tunnel (undici 6's proxy-agent.js).
-            maxResponseSize,
-            // As the toolkit does, and unlike ProxyAgent's reading of the URL: a user alone is enough.
-            token: dispatcher_proxyToken(proxy),
-            requestTls: tls,
-            proxyTls: tls,
-            clientFactory: (origin, options) => this.proxyClient(origin, options, bare)
-        });
-    }
-    destroy() {
-        return (this.destroyed ??= this.teardown());
-    }
-    teardown() {
-        // undici's own destroy first: it marks its clients destroyed, so a connection our socket
-        // destruction fails is not retried. ProxyAgent.destroy can hang for good (a proxy that closed
-        // a tunnel early), hence the bound.
-        const done = Promise.allSettled([this.dispatcher.destroy(), this.proxyPool?.destroy()]);
-        const closed = new Error('the HTTP session closed the connection');
-        for (const socket of this.sockets)
-            socket.on('error', dispatcher_noop).destroy(closed);
-        let timer;
-        const bound = new Promise(resolve => (timer = setTimeout(resolve, 1000)));
-        return Promise.race([done.then(dispatcher_noop), bound]).finally(() => clearTimeout(timer));
-    }
-    track(connect, direct = false) {
-        return (options, callback) => {
-            const checked = direct ? loopbackOnlyForHttp(options, callback) : callback;
-            // buildConnector returns the socket it opens, though its type says void.
-            const socket = connect(options, checked);
-            this.sockets.add(socket);
-            socket.once('close', () => this.sockets.delete(socket));
-        };
-    }
-    /** The connection to the proxy, whose answers to CONNECT are judged here rather than by undici. */
-    proxyClient(origin, options, proxy) {
-        const pool = new undici.Pool(origin, {
-            ...options,
-            connect: this.track(options.connect)
-        });
-        this.proxyPool = pool;
-        const open = pool.connect.bind(pool);
-        pool.connect = (async (o) => {
-            let answer;
-            try {
-                answer = await open(o);
-            }
-            catch (error) {
-                // A connection that failed with UND_ERR_SOCKET (the proxy closed it) is one undici opens
-                // again at once and without end, thousands of CONNECTs a second; other codes fail the
-                // requests that wait for it.
-                const code = error.code;
-                if (code !== 'UND_ERR_SOCKET' && code !== 'UND_ERR_INFO')
-                    throw error;
-                const message = `the proxy ${proxy.host} closed the connection instead of opening a tunnel to ${o.path}`;
-                throw new HttpError(message, 'PROXY_REFUSED', 'no', { cause: error });
-            }
-            if (answer.statusCode === 200)
-                return answer;
-            answer.socket.on('error', dispatcher_noop).destroy();
-            // undici would report "Proxy response (N) !== 200 when HTTP Tunneling" as UND_ERR_ABORTED,
-            // and go on to start TLS on the socket all the same.
-            if (answer.statusCode === 407)
-                throw proxyAuthError(proxy);
-            const message = `the proxy ${proxy.host} would not open a tunnel to ${o.path} (HTTP ${answer.statusCode})`;
-            throw new HttpError(message, 'PROXY_REFUSED', 'no');
-        });
-        return pool;
-    }
-}
-/** Basic credentials from the proxy URL's user and password, percent-decoded. */
-function dispatcher_proxyToken(proxy) {
-    if (!proxy.username && !proxy.password)
-        return undefined;
-    const credentials = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`;
-    return `Basic ${Buffer.from(credentials).toString('base64')}`;
-}
-/** Names the proxy by host and port only: its URL may hold credentials. */
-function proxyAuthError(proxy) {
-    return new HttpError(`the proxy ${proxy.host} asks for credentials (407): put them in the proxy variable as http://user:password@${proxy.host}`, 'PROXY_AUTH', 'no');
-}
 /** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6. */
-const dispatcher_isLoopbackAddress = (address) => /^(::ffff:)?127\.\d+\.\d+\.\d+$/i.test(address) || address === '::1';
+const loopback_isLoopbackAddress = (address) => /^(::ffff:)?127\.\d+\.\d+\.\d+$/i.test(address) || address === '::1';
 /**
  * Plain http goes only to this machine (see parseApiUrl; never through a proxy): a `localhost`
  * that a hosts file or DNS sends elsewhere is refused once connected, before a byte of the
@@ -38133,14 +38586,15 @@ function loopbackOnlyForHttp(options, callback) {
     const done = callback;
     return ((error, connected) => {
         const address = connected?.remoteAddress ?? '';
-        if (error || !connected || dispatcher_isLoopbackAddress(address))
+        if (error || !connected || loopback_isLoopbackAddress(address))
             return done(error, connected);
         connected.destroy();
-        done(new HttpError(`plain http is allowed only to this machine, but ${options.hostname} is ${address}; use https:// in 'api-url'`, 'NOT_LOOPBACK', 'no'), null);
+        done(new connections_HttpError(`plain http is allowed only to this machine, but ${options.hostname} is ${address}; use https:// in 'api-url'`, 'NOT_LOOPBACK', 'no'), null);
     });
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/http.js
+
 
 
 
@@ -38172,9 +38626,9 @@ class HttpSession {
         // is checked to be loopback.
         const proxy = req.url.protocol === 'https:' ? this.proxyFor(req.url) : undefined;
         if (this.closed)
-            throw new HttpError('the HTTP session is closed', 'CLOSED', 'no');
+            throw new connections_HttpError('the HTTP session is closed', 'CLOSED', 'no');
         if (req.signal.aborted)
-            throw new HttpError('aborted before the request was sent', 'ABORTED', 'no');
+            throw new connections_HttpError('aborted before the request was sent', 'ABORTED', 'no');
         const connections = this.connections(proxy, req.method !== 'GET');
         const controller = new AbortController();
         let written = false;
@@ -38192,7 +38646,7 @@ class HttpSession {
                 // has failed, 300 s for a proxy that never answers CONNECT, 10 s for a TLS handshake that
                 // never ends. Answer now, and tear those connections down.
                 void this.discard(connections);
-                reject(new HttpError('aborted before the request was sent', 'ABORTED', 'no'));
+                reject(new connections_HttpError('aborted before the request was sent', 'ABORTED', 'no'));
             };
         });
         early.catch(http_noop);
@@ -38234,7 +38688,7 @@ class HttpSession {
             if (error.code !== 'UND_ERR_RES_EXCEEDED_MAX_SIZE')
                 throw error;
             const message = `the answer is larger than ${this.options.maxResponseBytes} bytes`;
-            throw new HttpError(message, 'RESPONSE_TOO_LARGE', 'maybe', { cause: error });
+            throw new connections_HttpError(message, 'RESPONSE_TOO_LARGE', 'maybe', { cause: error });
         }
         return { status: statusCode, headers, text };
     }
@@ -38246,7 +38700,7 @@ class HttpSession {
             }
             catch (error) {
                 if (error instanceof ProxyConfigError)
-                    throw new HttpError(error.message, error.code, 'no');
+                    throw new connections_HttpError(error.message, error.code, 'no');
                 throw error;
             }
         }
@@ -38254,7 +38708,13 @@ class HttpSession {
     }
     connections(proxy, own) {
         const tls = this.options.ca === undefined ? {} : { ca: this.options.ca };
-        const open = () => new TrackedDispatcher(proxy, tls, own, this.options.maxResponseBytes);
+        const open = () => new TrackedDispatcher({
+            proxy,
+            tls,
+            own,
+            maxResponseSize: this.options.maxResponseBytes,
+            checkDirect: loopbackOnlyForHttp
+        });
         if (own) {
             const connections = open();
             this.own.add(connections);
@@ -38275,15 +38735,15 @@ class HttpSession {
     }
 }
 function failure(error, written, signal) {
-    if (error instanceof HttpError)
+    if (error instanceof connections_HttpError)
         return error;
     const sent = written ? 'maybe' : 'no';
     if (signal.aborted) {
         const message = written ? 'aborted after the request was sent' : 'aborted';
-        return new HttpError(message, 'ABORTED', sent, { cause: error });
+        return new connections_HttpError(message, 'ABORTED', sent, { cause: error });
     }
     const { code, message } = error;
-    return new HttpError(typeof message === 'string' ? message : String(error), typeof code === 'string' ? code : 'ERR_NETWORK', sent, { cause: error });
+    return new connections_HttpError(typeof message === 'string' ? message : String(error), typeof code === 'string' ? code : 'ERR_NETWORK', sent, { cause: error });
 }
 /** The runner's proxy variable cannot be used. The message names the variable, never its value. */
 class ProxyConfigError extends Error {
@@ -38397,7 +38857,7 @@ class ApiClient {
         const url = this.url(spec);
         const remaining = spec.deadline - this.clock.now();
         const timeoutMs = Math.max(1, Math.min(this.options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS, remaining));
-        const timeout = AbortSignal.timeout(timeoutMs);
+        const timeout = this.clock.timeout(timeoutMs);
         const signal = this.options.signal ? AbortSignal.any([this.options.signal, timeout]) : timeout;
         let response;
         try {
@@ -38416,7 +38876,7 @@ class ApiClient {
         }
         catch (error) {
             if (this.options.signal?.aborted) {
-                const unsent = error instanceof HttpError && error.sent === 'no';
+                const unsent = error instanceof connections_HttpError && error.sent === 'no';
                 const message = !spec.write
                     ? 'Cancelled.'
                     : unsent
@@ -38441,7 +38901,7 @@ class ApiClient {
     /** No answer came: whether even a write may go again depends on whether it was ever sent. */
     unanswered(spec, error, timedOutAfterMs) {
         const host = this.options.baseUrl.host;
-        const failure = error instanceof HttpError ? error : new HttpError(String(error), 'network error', 'maybe');
+        const failure = error instanceof connections_HttpError ? error : new connections_HttpError(String(error), 'network error', 'maybe');
         if (failure.code === 'RESPONSE_TOO_LARGE') {
             if (spec.write)
                 return this.unusableAnswer(spec, failure.message);
@@ -38562,7 +39022,7 @@ function encodeSegment(segment) {
 function finalError(spec, error, baseUrl) {
     if (!(error instanceof errors_ApiError) ||
         !error.transient ||
-        error instanceof RateLimitError ||
+        error instanceof errors_RateLimitError ||
         error instanceof BudgetExhaustedError)
         return error;
     const host = baseUrl.host;
@@ -41551,15 +42011,17 @@ async function main_run(runner = coreRunner('Mintlify agent')) {
         let job = state.job;
         try {
             const apiKey = sendableSecret(Input.ApiKey, settings.apiKey);
-            client = openClient({ ...settings, apiKey }, { log, signal: AbortSignal.timeout(LOOK_MS), clock });
+            client = openClient({ ...settings, apiKey }, { log, signal: clock.timeout(LOOK_MS), clock });
             job = await getJob(client, settings.projectId, state.job.id, clock.now() + LOOK_MS);
         }
         catch (error) {
             log.warning(`Could not read job ${state.job.id}: ${errorText(error)}`);
         }
         const result = isTerminal(job.status) ? resultOf(job, 'terminal') : 'stopped';
-        github = connectGitHub(settings.githubToken, event, AbortSignal.timeout(LOOK_MS), {
-            clock
+        // Its 10 s are also the bound of any wait for GitHub's rate limit.
+        github = connectGitHub(settings.githubToken, event, clock.timeout(LOOK_MS), {
+            clock,
+            deadline: clock.now() + LOOK_MS
         });
         // Signed as the main step signed it: the saved marker already names the step that wrote it.
         const markers = new Markers(settings.apiKey, `${event.owner}/${event.repo}`);

@@ -28570,7 +28570,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4155);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(294);
 
 // The visitors sub-action (visitors/action.yml); `run` reports its own failures.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -28580,7 +28580,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4155:
+/***/ 294:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -28777,6 +28777,7 @@ function sendableSecret(name, secret) {
 const systemClock = {
     now: () => Math.floor(performance.now()),
     wallNow: () => Date.now(),
+    timeout: ms => AbortSignal.timeout(ms),
     sleep: (ms, signal) => new Promise((resolve, reject) => {
         if (signal?.aborted)
             return reject(new CancelledError('Cancelled.'));
@@ -29199,10 +29200,12 @@ class DecodedURL extends URL {
 //# sourceMappingURL=proxy.js.map
 // EXTERNAL MODULE: ./node_modules/undici/index.js
 var undici = __nccwpck_require__(6752);
-;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/dispatcher.js
+;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/connections.js
 
-// The undici half of src/mintlify/http.ts: the dispatchers, and what this project adds to them.
-/** A failure below HTTP. `sent`: 'no' when the request provably never reached the service (safe to retry even a write), 'maybe' otherwise. */
+// The one connection handler of the action, on undici (the toolkit's HTTP stack, same major): the
+// service client (src/mintlify/http.ts) and the GitHub client (src/github/transport.ts) both
+// reach their servers through it, directly or through the runner's proxy.
+/** A failure below HTTP. `sent`: 'no' when the request provably never reached the server (safe to retry even a write), 'maybe' otherwise. */
 class HttpError extends Error {
     code;
     sent;
@@ -29232,24 +29235,23 @@ class WriteNotifier extends undici/* DecoratorHandler */.s8 {
 /**
  * A keep-alive dispatcher, direct or through one proxy, with every socket it opens, so that
  * destroying it also ends connections undici is still opening (it would leave them to their own
- * timeouts, keeping the process alive meanwhile) and never waits on a peer.
+ * timeouts, 300 s for a proxy that never answers CONNECT, keeping the process alive meanwhile) and
+ * never waits on a peer. A proxy's answer to CONNECT is judged here: undici would open a connection
+ * the proxy closed again at once and without end.
  */
 class TrackedDispatcher {
-    own;
     dispatcher;
+    own;
     sockets = new Set();
     proxyPool;
     destroyed;
-    constructor(proxy, tls, 
-    /** Opened for one request (a write), destroyed after it. */
-    own, 
-    /** Bytes of an answer's body at most: undici fails the body past it (UND_ERR_RES_EXCEEDED_MAX_SIZE). */
-    maxResponseSize) {
+    constructor({ proxy, tls = {}, own = false, maxResponseSize, checkDirect }) {
         this.own = own;
+        const limits = maxResponseSize === undefined ? {} : { maxResponseSize };
         if (!proxy) {
             this.dispatcher = new undici/* Agent */.g6({
-                connect: this.track((0,undici/* buildConnector */.gU)(tls), true),
-                maxResponseSize
+                connect: this.track((0,undici/* buildConnector */.gU)(tls), checkDirect),
+                ...limits
             });
             return;
         }
@@ -29257,7 +29259,7 @@ class TrackedDispatcher {
         this.dispatcher = new undici/* ProxyAgent */.kT({
             uri: bare.href,
             // ProxyAgent hands its options to the Agent behind the tunnel (undici 6's proxy-agent.js).
-            maxResponseSize,
+            ...limits,
             // As the toolkit does, and unlike ProxyAgent's reading of the URL: a user alone is enough.
             token: proxyToken(proxy),
             requestTls: tls,
@@ -29265,6 +29267,7 @@ class TrackedDispatcher {
             clientFactory: (origin, options) => this.proxyClient(origin, options, bare)
         });
     }
+    /** Ends every connection, also one still opening; resolves within about a second whatever the peers do. */
     destroy() {
         return (this.destroyed ??= this.teardown());
     }
@@ -29280,9 +29283,9 @@ class TrackedDispatcher {
         const bound = new Promise(resolve => (timer = setTimeout(resolve, 1000)));
         return Promise.race([done.then(noop), bound]).finally(() => clearTimeout(timer));
     }
-    track(connect, direct = false) {
+    track(connect, check) {
         return (options, callback) => {
-            const checked = direct ? loopbackOnlyForHttp(options, callback) : callback;
+            const checked = check ? check(options, callback) : callback;
             // buildConnector returns the socket it opens, though its type says void.
             const socket = connect(options, checked);
             this.sockets.add(socket);
@@ -29336,8 +29339,11 @@ function proxyToken(proxy) {
 function proxyAuthError(proxy) {
     return new HttpError(`the proxy ${proxy.host} asks for credentials (407): put them in the proxy variable as http://user:password@${proxy.host}`, 'PROXY_AUTH', 'no');
 }
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/loopback.js
+
 /** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6. */
-const dispatcher_isLoopbackAddress = (address) => /^(::ffff:)?127\.\d+\.\d+\.\d+$/i.test(address) || address === '::1';
+const loopback_isLoopbackAddress = (address) => /^(::ffff:)?127\.\d+\.\d+\.\d+$/i.test(address) || address === '::1';
 /**
  * Plain http goes only to this machine (see parseApiUrl; never through a proxy): a `localhost`
  * that a hosts file or DNS sends elsewhere is refused once connected, before a byte of the
@@ -29350,7 +29356,7 @@ function loopbackOnlyForHttp(options, callback) {
     const done = callback;
     return ((error, connected) => {
         const address = connected?.remoteAddress ?? '';
-        if (error || !connected || dispatcher_isLoopbackAddress(address))
+        if (error || !connected || loopback_isLoopbackAddress(address))
             return done(error, connected);
         connected.destroy();
         done(new HttpError(`plain http is allowed only to this machine, but ${options.hostname} is ${address}; use https:// in 'api-url'`, 'NOT_LOOPBACK', 'no'), null);
@@ -29358,6 +29364,7 @@ function loopbackOnlyForHttp(options, callback) {
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/http.js
+
 
 
 
@@ -29471,7 +29478,13 @@ class HttpSession {
     }
     connections(proxy, own) {
         const tls = this.options.ca === undefined ? {} : { ca: this.options.ca };
-        const open = () => new TrackedDispatcher(proxy, tls, own, this.options.maxResponseBytes);
+        const open = () => new TrackedDispatcher({
+            proxy,
+            tls,
+            own,
+            maxResponseSize: this.options.maxResponseBytes,
+            checkDirect: loopbackOnlyForHttp
+        });
         if (own) {
             const connections = open();
             this.own.add(connections);
@@ -29614,7 +29627,7 @@ class ApiClient {
         const url = this.url(spec);
         const remaining = spec.deadline - this.clock.now();
         const timeoutMs = Math.max(1, Math.min(this.options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS, remaining));
-        const timeout = AbortSignal.timeout(timeoutMs);
+        const timeout = this.clock.timeout(timeoutMs);
         const signal = this.options.signal ? AbortSignal.any([this.options.signal, timeout]) : timeout;
         let response;
         try {

@@ -60,7 +60,8 @@ export async function runAgent(
       { ...settings, apiKey: sendableSecret(Input.ApiKey, settings.apiKey) },
       { log, signal, clock }
     ))
-  const session = new GitHubSession()
+  // The step's time limit, for GitHub's rate limits: no wait for one goes past it.
+  const session = new GitHubSession(clock.now() + settings.timeoutMs)
   try {
     const impact = await readerImpact(settings, event, { service, log, clock, session, signal })
     if (impact) return impact

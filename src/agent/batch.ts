@@ -72,6 +72,8 @@ export interface ChangeBatch {
   skipped: SkippedChange[]
   /** What the bounds left out, in words. */
   leftOut: string[]
+  /** Changes beyond one run's bounds, after `head`: the next runs take them, oldest first. */
+  backlog?: number
   /**
    * With `code-repositories`: each repository read, in the listed order; the pulls and commits
    * name theirs. Undefined: the batch is of `repository` alone.

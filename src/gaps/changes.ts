@@ -6,7 +6,7 @@ import {
   refusedAccess
 } from '../github/api.js'
 import { CHANGES_PER_REQUEST, readChanges, readMergedPulls } from '../github/changes.js'
-import { type ChangeRef, DASHBOARD_LABEL, dashboardPlace, readLedger } from '../records/ledger.js'
+import { type ChangeRef, DASHBOARD_LABEL, readDashboardState } from '../records/ledger.js'
 import type { RecordSigner } from '../records/record.js'
 import { stripInvisible } from '../runner/untrusted.js'
 import { counted } from '../runner/text.js'
@@ -108,9 +108,12 @@ async function ledgerChanges(
     )
     return undefined
   }
-  const place = dashboardPlace(`${where.owner}/${where.repo}`)
-  const ledgers = issues.map(issue => readLedger(issue.body, where.signer, place))
-  const found = ledgers.find(l => l.ok)
+  // Each state is read as written in its own issue (a copy elsewhere is not); the newest is the ledger.
+  const repository = `${where.owner}/${where.repo}`
+  const ledgers = issues.map(i => readDashboardState(i.body, where.signer, repository, i.number))
+  const found = ledgers
+    .filter(l => l.ok)
+    .sort((a, b) => (b.ledger.writtenAt ?? 0) - (a.ledger.writtenAt ?? 0))[0]
   const project = found?.ok ? found.ledger.projects[where.projectId] : undefined
   if (!project) {
     const why = !issues.length

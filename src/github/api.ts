@@ -3,11 +3,16 @@ import { retry } from '@octokit/plugin-retry'
 import { RequestError } from '@octokit/request-error'
 import { type Clock, systemClock } from '../runner/clock.js'
 import { USER_AGENT } from '../runner/runner.js'
+import { HttpError } from '../runner/connections.js'
 import { InputError } from '../runner/errors.js'
 import { sendableSecret } from '../runner/inputs.js'
 import { type PullRequestRef, parsePullRequest } from './event.js'
 import type { GraphQL } from './history.js'
+import { RateLimitError, limited } from './limits.js'
 import { GitHubTransport } from './transport.js'
+import { parseWithoutPatches } from './without-patches.js'
+
+export { RateLimitError }
 
 /** The few GitHub operations the action uses. */
 export interface GitHubApi {
@@ -30,6 +35,8 @@ export interface GitHubApi {
   graphql: GraphQL
   /** One page of a commit's files, with their patches. */
   commitFiles(sha: string, page: number, perPage: number): Promise<ChangedFile[]>
+  /** One page of a commit's files without their patches, which are dropped as the answer streams in. */
+  commitPaths(sha: string, page: number, perPage: number): Promise<ChangedFile[]>
   /** A pull request's files with their patches, a page at a time: the next page is read only when asked for. */
   pullFilePages(pull: number, perPage: number): AsyncIterable<ChangedFile[]>
   /** Open and closed issues (not pull requests) with this label, most recently updated first. */
@@ -37,7 +44,7 @@ export interface GitHubApi {
   createIssue(title: string, body: string, labels: string[]): Promise<IssueRecord>
   updateIssue(
     number: number,
-    change: { title?: string; body?: string; state?: 'open' | 'closed' }
+    change: { title?: string; body?: string; state?: 'open' | 'closed'; labels?: string[] }
   ): Promise<IssueRecord>
   /**
    * Every file path of the default branch, in one request (GitHub's recursive tree); `truncated`
@@ -48,6 +55,11 @@ export interface GitHubApi {
   fileText(path: string): Promise<string | undefined>
   /** A review's inline comments: the first PAGE_SIZE, oldest first. */
   reviewComments(pull: number, review: number): Promise<ReviewComment[]>
+  /**
+   * How `head` stands to `base` (GitHub's compare: `ahead`, `behind`, `diverged`, `identical`), or
+   * `missing` when GitHub knows no such commit (404): one request.
+   */
+  compareStatus(base: string, head: string): Promise<string>
 }
 
 /** An inline comment of a pull request review: its text is untrusted. */
@@ -89,6 +101,8 @@ export interface ChangedFile {
 
 /** Pages of 100: the most GitHub serves per request. */
 export const PAGE_SIZE = 100
+/** A page of a commit's files without patches, kept at most: 100 entries and a long message fit many times over. */
+const MAX_COMMIT_BYTES = 8 << 20
 /** Pages of an issue's comments read at most: the first and the newest. */
 const COMMENT_PAGES = 2
 
@@ -104,10 +118,6 @@ export function lastPage(link: string | undefined): number {
   }
 }
 
-const TIMEOUT_MS = 15_000
-/** Short enough that a cancelled step still ends within 2 s, long enough for a healthy GitHub. */
-const GRACE_MS = 1_500
-
 /**
  * A failed GitHub call in a few words. Octokit reports a call that never got an answer (refused,
  * DNS, a time limit) as a RequestError with status 500 and no response: that is no HTTP 500, and
@@ -115,11 +125,14 @@ const GRACE_MS = 1_500
  */
 export function describeGitHubError(error: unknown): string {
   if (error instanceof RequestError && error.response) return `HTTP ${error.status}`
-  // Not a call that failed but one that could not be made (an unusable token): its own words.
-  if (error instanceof InputError) return error.message
+  // Not a call that failed but one that could not be made (an unusable token, a rate limit too
+  // long to wait for): its own words.
+  if (error instanceof InputError || error instanceof RateLimitError) return error.message
   const failure = error as { cause?: unknown; message?: unknown } | undefined
   const cause = failure?.cause as
     { code?: unknown; message?: unknown; cause?: { code?: unknown } } | undefined
+  // The connection's own account (a proxy that refused the tunnel, or asks for credentials).
+  if (cause?.cause instanceof HttpError) return `no answer from GitHub (${cause.cause.message})`
   const code = cause?.code ?? cause?.cause?.code
   const why =
     typeof code === 'string'
@@ -191,11 +204,16 @@ export interface GitHubOptions {
   session?: GitHubSession
   /** The input the token comes from, named when it cannot be used ('github-token' by default). */
   tokenInput?: string
+  /** The step's time limit on `clock`, past which no rate limit is waited for (the session's by default). */
+  deadline?: number
 }
 
 /** The GitHub connections a run opens, closed together when it ends. */
 export class GitHubSession {
   private readonly open = new Set<Pick<GitHubApi, 'close'>>()
+
+  /** `deadline`: the step's time limit on the run's clock, for every connection of the run. */
+  constructor(readonly deadline?: number) {}
 
   add(api: Pick<GitHubApi, 'close'>): void {
     this.open.add(api)
@@ -218,13 +236,21 @@ const RETRY_BASE_MS = 1000
  * reads and comment updates are retried up to three times when GitHub does not answer or fails
  * (a 5xx, a 429; not 400, 401, 403, 404, 410, 422, 451); creating a comment never is (a retry
  * could post it twice). Every request, its retries included, is bounded by its own time limit and
- * by the run's cancel signal, so a slow GitHub cannot hold a cancelled step.
+ * by the run's cancel signal, so a slow GitHub cannot hold a cancelled step. GitHub's rate limits
+ * are waited for as it asks (@octokit/plugin-throttling), never past the step's time limit
+ * (limits.ts; docs/retries-and-rate-limits.md).
  */
 export function connectGitHub(
   token: string,
   { owner, repo, apiUrl }: RepoRef,
   cancel?: AbortSignal,
-  { retryBaseMs = RETRY_BASE_MS, clock = systemClock, session, tokenInput }: GitHubOptions = {}
+  {
+    retryBaseMs = RETRY_BASE_MS,
+    clock = systemClock,
+    session,
+    tokenInput,
+    deadline = session?.deadline
+  }: GitHubOptions = {}
 ): GitHubApi {
   // The first moment the token is needed: an unexpanded `${{ … }}` fails here, saying so.
   sendableSecret(tokenInput ?? 'github-token', token)
@@ -238,13 +264,20 @@ export function connectGitHub(
       userAgent: USER_AGENT,
       // Replaces the toolkit's `request` (its fetch over a proxy dispatcher nothing closes).
       request: { fetch: transport.fetch },
-      // The plugin decides what is retried and how often; `bounded` does the waiting.
+      // The plugin decides what is retried and how often; `limited` does the waiting.
       retry: { retryAfterBaseValue: 0 }
     },
-    // In this order: `bounded` wraps each attempt, inside the retry plugin.
-    bounded(cancel, retryBaseMs, clock),
+    // In this order: `limited` wraps each attempt, inside the retry plugin.
+    limited({ cancel, retryBaseMs, clock, deadline }),
     retry
   )
+  // GitHub pages a commit's files by `page` and `per_page`; the commit's own fields repeat.
+  const commitPage = (
+    sha: string,
+    page: number,
+    perPage: number,
+    request: { parseSuccessResponseBody?: boolean }
+  ) => octokit.rest.repos.getCommit({ owner, repo, ref: sha, page, per_page: perPage, request })
   return {
     async listComments(issue) {
       // GitHub lists an issue's comments oldest first. What the action looks for is near either
@@ -335,15 +368,15 @@ export function connectGitHub(
     },
     graphql: (query, variables) => octokit.graphql(query, variables),
     async commitFiles(sha, page, perPage) {
-      // GitHub pages a commit's files by `page` and `per_page`; the commit's own fields repeat.
-      const { data } = await octokit.rest.repos.getCommit({
-        owner,
-        repo,
-        ref: sha,
-        page,
-        per_page: perPage
-      })
+      const { data } = await commitPage(sha, page, perPage, {})
       return asFiles(data.files ?? [])
+    },
+    async commitPaths(sha, page, perPage) {
+      // The answer's body as it streams in, not parsed: its patches are dropped first.
+      const { data } = await commitPage(sha, page, perPage, { parseSuccessResponseBody: false })
+      const body = data as unknown as AsyncIterable<Uint8Array>
+      const commit = (await parseWithoutPatches(body, MAX_COMMIT_BYTES)) as { files?: unknown }
+      return asFiles(Array.isArray(commit?.files) ? commit.files : [])
     },
     async *pullFilePages(pull, perPage) {
       const pages = octokit.paginate.iterator(octokit.rest.pulls.listFiles, {
@@ -429,6 +462,21 @@ export function connectGitHub(
       if (data.encoding !== 'base64' || typeof data.content !== 'string') return undefined
       return Buffer.from(data.content, 'base64').toString('utf8')
     },
+    async compareStatus(base, head) {
+      try {
+        // One commit a page: only the status is read, not the range.
+        const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
+          owner,
+          repo,
+          basehead: `${base}...${head}`,
+          per_page: 1
+        })
+        return typeof data.status === 'string' ? data.status : 'missing'
+      } catch (error) {
+        if (notFound(error)) return 'missing'
+        throw error
+      }
+    },
     close: () => transport.close()
   }
 }
@@ -456,62 +504,6 @@ function asIssue(data: {
     labels: (Array.isArray(data.labels) ? data.labels : [])
       .map(l => (typeof l === 'string' ? l : (l?.name ?? '')))
       .filter(Boolean)
-  }
-}
-
-type Octokit = ReturnType<typeof getOctokit>
-
-/** What `bounded` knows of one request across its attempts. */
-interface Bound {
-  signal: AbortSignal
-  deadline: number
-  attempts: number
-  last?: unknown
-}
-
-/**
- * Bounds each request, its retries included, by TIMEOUT_MS (GRACE_MS when made after the cancel)
- * and by the cancel signal, and waits before each retry. Hand-written beside
- * @octokit/plugin-retry because the plugin's own wait is a timer no signal can end: a cancel
- * during it would keep the step alive for up to 9 s. Registered before the retry plugin, so it
- * wraps each attempt, and the retry plugin's request options are the same object every time.
- */
-function bounded(cancel: AbortSignal | undefined, baseMs: number, clock: Clock) {
-  const bounds = new WeakMap<object, Bound>()
-  const waitBefore = (attempt: number): number => attempt ** 2 * baseMs
-  return (octokit: Pick<Octokit, 'hook'>): void => {
-    octokit.hook.wrap('request', async (request, options) => {
-      let bound = bounds.get(options)
-      if (!bound) {
-        // A request made before the cancel stops at it; one made after (the comment's last
-        // word) gets a short grace.
-        const ms = cancel?.aborted ? GRACE_MS : TIMEOUT_MS
-        const timeout = AbortSignal.timeout(ms)
-        const signal = cancel && !cancel.aborted ? AbortSignal.any([cancel, timeout]) : timeout
-        bound = { signal, deadline: clock.now() + ms, attempts: 0 }
-        bounds.set(options, bound)
-      }
-      const attempt = bound.attempts++
-      // No retry after this one: the retry plugin reads `retries` from these options.
-      const last = (): void => void (options.request = { ...options.request, retries: 0 })
-      if (attempt > 0) {
-        try {
-          await clock.sleep(waitBefore(attempt), bound.signal)
-        } catch {
-          last()
-          throw bound.last
-        }
-      }
-      try {
-        // Set on these options, not on a copy: the hooks inside this one (authentication) read them.
-        options.request = { ...options.request, signal: bound.signal }
-        return await request(options)
-      } catch (error) {
-        bound.last = error
-        if (bound.signal.aborted || clock.now() + waitBefore(attempt + 1) >= bound.deadline) last()
-        throw error
-      }
-    })
   }
 }
 

@@ -27,11 +27,12 @@ export interface History {
 /** Commits read at most in one request: GitHub's page limit. */
 export const MAX_HISTORY = 100
 
-const HISTORY_QUERY = `query($owner: String!, $name: String!, $head: GitObjectID!, $first: Int!, $after: GitTimestamp) {
+const HISTORY_QUERY = `query($owner: String!, $name: String!, $head: GitObjectID!, $first: Int!, $after: String, $since: GitTimestamp) {
   repository(owner: $owner, name: $name) {
     object(oid: $head) {
       ... on Commit {
-        history(first: $first, since: $after) {
+        history(first: $first, after: $after, since: $since) {
+          pageInfo { hasNextPage endCursor }
           nodes {
             oid
             message
@@ -46,8 +47,8 @@ const HISTORY_QUERY = `query($owner: String!, $name: String!, $head: GitObjectID
 
 /**
  * The commits reachable from `head`, newest first, up to `since` (the last documented commit) or
- * `max` commits, whichever comes first: one request. Each is matched to the merged pull request
- * into `base` it belongs to.
+ * `max` commits a page, whichever comes first: one request a page, `pages` at most (1 by default).
+ * Each is matched to the merged pull request into `base` it belongs to.
  */
 export async function readHistory(
   graphql: GraphQL,
@@ -57,46 +58,61 @@ export async function readHistory(
     head: string
     since?: string
     /** Only commits made at or after this time (epoch ms): a window instead of a known commit. */
-    after?: number
+    from?: number
     base: string
     max: number
+    pages?: number
   }
 ): Promise<History> {
-  const first = Math.min(where.max, MAX_HISTORY)
-  const data = (await graphql(HISTORY_QUERY, {
-    owner: where.owner,
-    name: where.repo,
-    head: where.head,
-    first,
-    after: where.after === undefined ? null : new Date(where.after).toISOString()
-  })) as { repository?: { object?: { history?: { nodes?: unknown[] } } | null } | null }
-  const nodes = data?.repository?.object?.history?.nodes
-  if (!Array.isArray(nodes)) throw new Error(`GitHub knows no commit ${where.head.slice(0, 12)}`)
   const commits: HistoryCommit[] = []
-  for (const node of nodes) {
-    const c = (node ?? {}) as Record<string, unknown>
-    if (typeof c.oid !== 'string') continue
-    if (c.oid === where.since) return { commits, reachedSince: true }
-    const author = (c.author ?? {}) as { name?: unknown; user?: { login?: unknown } | null }
-    const login = typeof author.user?.login === 'string' ? author.user.login : ''
-    const name = login || (typeof author.name === 'string' ? author.name : '')
-    const pulls = ((c.associatedPullRequests as { nodes?: unknown[] } | undefined)?.nodes ?? [])
-      .map(p => (p ?? {}) as { number?: unknown; merged?: unknown; baseRefName?: unknown })
-      .filter(
-        p => typeof p.number === 'number' && p.merged === true && p.baseRefName === where.base
-      )
-    commits.push({
-      sha: c.oid,
-      message: typeof c.message === 'string' ? c.message : '',
-      author: name,
-      // GitHub links a bot's commits to no user account; its name ends in [bot].
-      authorIsBot: isBot(name, undefined),
-      pull: pulls[0]?.number as number | undefined
-    })
+  let after: string | undefined
+  for (let page = 1; page <= (where.pages ?? 1); page++) {
+    const data = (await graphql(HISTORY_QUERY, {
+      owner: where.owner,
+      name: where.repo,
+      head: where.head,
+      first: Math.min(where.max, MAX_HISTORY),
+      after,
+      since: where.from === undefined ? null : new Date(where.from).toISOString()
+    })) as { repository?: { object?: { history?: HistoryPage } | null } | null }
+    const history = data?.repository?.object?.history
+    const nodes = history?.nodes
+    if (!Array.isArray(nodes)) throw new Error(`GitHub knows no commit ${where.head.slice(0, 12)}`)
+    for (const node of nodes) {
+      const c = (node ?? {}) as Record<string, unknown>
+      if (typeof c.oid !== 'string') continue
+      if (c.oid === where.since) return { commits, reachedSince: true }
+      commits.push(historyCommit(c, c.oid, where.base))
+    }
+    const next = history?.pageInfo
+    // A window is whole once GitHub says no page follows.
+    if (!next?.hasNextPage && where.from !== undefined) return { commits, reachedSince: true }
+    if (!next?.hasNextPage || typeof next.endCursor !== 'string') break
+    after = next.endCursor
   }
-  // A window is whole when GitHub listed fewer commits than asked for.
-  const windowWhole = where.after !== undefined && nodes.length < first
-  return { commits, reachedSince: where.since === undefined || windowWhole }
+  return { commits, reachedSince: where.since === undefined }
+}
+
+interface HistoryPage {
+  nodes?: unknown[]
+  pageInfo?: { hasNextPage?: unknown; endCursor?: unknown }
+}
+
+function historyCommit(c: Record<string, unknown>, sha: string, base: string): HistoryCommit {
+  const author = (c.author ?? {}) as { name?: unknown; user?: { login?: unknown } | null }
+  const login = typeof author.user?.login === 'string' ? author.user.login : ''
+  const name = login || (typeof author.name === 'string' ? author.name : '')
+  const pulls = ((c.associatedPullRequests as { nodes?: unknown[] } | undefined)?.nodes ?? [])
+    .map(p => (p ?? {}) as { number?: unknown; merged?: unknown; baseRefName?: unknown })
+    .filter(p => typeof p.number === 'number' && p.merged === true && p.baseRefName === base)
+  return {
+    sha,
+    message: typeof c.message === 'string' ? c.message : '',
+    author: name,
+    // GitHub links a bot's commits to no user account; its name ends in [bot].
+    authorIsBot: isBot(name, undefined),
+    pull: pulls[0]?.number as number | undefined
+  }
 }
 
 /** A pull request with its file list, as the prompt and the skip rules need it. */

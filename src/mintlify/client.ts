@@ -131,7 +131,7 @@ export class ApiClient {
       1,
       Math.min(this.options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS, remaining)
     )
-    const timeout = AbortSignal.timeout(timeoutMs)
+    const timeout = this.clock.timeout(timeoutMs)
     const signal = this.options.signal ? AbortSignal.any([this.options.signal, timeout]) : timeout
     let response: HttpResponse
     try {

@@ -1,6 +1,7 @@
 import { checkBypass, getProxyUrl } from '@actions/http-client/lib/proxy'
 import type { Dispatcher } from 'undici'
-import { TrackedDispatcher, HttpError, WriteNotifier } from './dispatcher.js'
+import { HttpError, TrackedDispatcher, WriteNotifier } from '../runner/connections.js'
+import { loopbackOnlyForHttp } from './loopback.js'
 
 export { HttpError }
 
@@ -139,7 +140,13 @@ export class HttpSession {
   private connections(proxy: URL | undefined, own: boolean): TrackedDispatcher {
     const tls = this.options.ca === undefined ? {} : { ca: this.options.ca }
     const open = (): TrackedDispatcher =>
-      new TrackedDispatcher(proxy, tls, own, this.options.maxResponseBytes)
+      new TrackedDispatcher({
+        proxy,
+        tls,
+        own,
+        maxResponseSize: this.options.maxResponseBytes,
+        checkDirect: loopbackOnlyForHttp
+      })
     if (own) {
       const connections = open()
       this.own.add(connections)

@@ -8,6 +8,15 @@ import { RecordSigner, commentSafeJson, findRecords, hideRecord } from './record
  */
 export interface Ledger {
   v: 1
+  /**
+   * The dashboard issue the state was written in (its signature covers it): a copy of the state in
+   * another issue is refused. None in a state written before states were bound to their issue.
+   */
+  issue?: number
+  /** How many times the action has written the state: one more with every write. */
+  version?: number
+  /** When the action wrote it (epoch ms): of several dashboards, the newest state is the ledger. */
+  writtenAt?: number
   projects: Record<string, ProjectLedger>
 }
 
@@ -83,8 +92,13 @@ export const IMPACT_MEASURES = [
   'unansweredQuestions'
 ] as const
 
-/** A write whose answer never came: it may have started a job, so it is not sent again by itself. */
+/**
+ * A write whose answer never came (or came as a 500, 502 or 504): it may have started a job, so it
+ * is not sent again by itself; a tick on its box by someone with `required-permission` sends it again.
+ */
 export interface Uncertain {
+  /** Its id, named in its box on the dashboard (base 36 of `at`); none in entries from before boxes. */
+  id?: string
   at: number
   what: 'new-job' | 'follow-up'
   job?: string
@@ -142,6 +156,11 @@ export interface ProjectLedger {
   jobs: LedgerJob[]
   /** Changes not yet handed over, and why (over budget, for example). */
   waiting: Waiting | null
+  /**
+   * Changes after the last documented commit (and after the waiting ones) beyond one run's bounds,
+   * as the last run counted them: the next runs take them, oldest first.
+   */
+  backlog?: number
   uncertain: Uncertain[]
   /** When each job and follow-up started (epoch ms), for `max-jobs`: only the last week is kept. */
   spend: number[]
@@ -153,6 +172,8 @@ export interface ProjectLedger {
   runs: RunEntry[]
   /** Runs older than those listed, counted. */
   olderRuns: number
+  /** Jobs older than those listed (they left the ledger to keep it within its share), counted. */
+  olderJobs?: number
   /**
    * `impact-after` (whole days) of the last run that measured reader impact: while it is set, a
    * merged docs pull request not measured yet is kept with its changes until it can be.
@@ -163,8 +184,12 @@ export interface ProjectLedger {
 /** Finds the dashboard issue among the repository's issues. */
 export const DASHBOARD_LABEL = 'docs-agent-dashboard'
 
-/** The place the ledger's record is bound to: this repository's dashboard. */
-export const dashboardPlace = (repository: string): string => `${repository} dashboard`
+/**
+ * The place the ledger's record is bound to: this repository's dashboard issue. Without an issue,
+ * the place states were bound to before they named their issue (read, never written).
+ */
+export const dashboardPlace = (repository: string, issue?: number): string =>
+  issue === undefined ? `${repository} dashboard` : `${repository} dashboard #${issue}`
 
 /** Spending older than this is never needed again: `max-jobs` counts a week at most. */
 export const LONGEST_WINDOW_MS = 7 * 86_400_000
@@ -229,13 +254,71 @@ export function readLedger(body: string, signer: RecordSigner, place: string): R
   }
 }
 
+export type DashboardState =
+  | { ok: true; ledger: Ledger; legacy: boolean }
+  | { ok: false; why: 'none' | 'unsigned' | 'unreadable' }
+  /** A state this action wrote in another issue, copied here: refused. */
+  | { ok: false; why: 'elsewhere'; writtenIn: number; ledger: Ledger }
+
+/**
+ * The ledger in dashboard issue `issue` of `repository`: the newest record that verifies as written
+ * in this issue. A record that verifies as written in another issue is a copy (`elsewhere`); one
+ * that names no issue and verifies as the repository's is a state written before states were bound
+ * to their issue (`legacy`), which the caller trusts only in an issue the action opened.
+ */
+export function readDashboardState(
+  body: string,
+  signer: RecordSigner,
+  repository: string,
+  issue: number
+): DashboardState {
+  const records = findRecords(body, TAG)
+  if (records.length === 0) return { ok: false, why: 'none' }
+  for (const record of records) {
+    const claimed = claimedIssue(record.json)
+    const place = dashboardPlace(repository, claimed)
+    if (!signer.verify(place, record.json, record.signature)) continue
+    let ledger: Ledger
+    try {
+      ledger = checkedLedger(JSON.parse(record.json))
+    } catch {
+      return { ok: false, why: 'unreadable' }
+    }
+    if (claimed === undefined) return { ok: true, ledger, legacy: true }
+    if (claimed === issue) return { ok: true, ledger, legacy: false }
+    return { ok: false, why: 'elsewhere', writtenIn: claimed, ledger }
+  }
+  return { ok: false, why: 'unsigned' }
+}
+
+/** The issue a record's JSON says it was written in, unchecked (its signature is checked after). */
+function claimedIssue(json: string): number | undefined {
+  try {
+    const issue = (JSON.parse(json) as { issue?: unknown }).issue
+    return Number.isSafeInteger(issue) && (issue as number) > 0 ? (issue as number) : undefined
+  } catch {
+    return undefined
+  }
+}
+
 /** A parsed state with every field checked; anything out of shape is dropped, never trusted. */
 function checkedLedger(value: unknown): Ledger {
   const raw = object(value)
   if (raw.v !== 1) throw new Error('unknown ledger version')
   const projects: Record<string, ProjectLedger> = {}
   for (const [id, p] of Object.entries(object(raw.projects))) projects[id] = checkedProject(p)
-  return { v: 1, projects }
+  const whole = (v: unknown): number | undefined =>
+    Number.isSafeInteger(v) && (v as number) > 0 ? (v as number) : undefined
+  const issue = whole(raw.issue)
+  const version = whole(raw.version)
+  const writtenAt = whole(raw.writtenAt)
+  return {
+    v: 1,
+    ...(issue ? { issue } : {}),
+    ...(version ? { version } : {}),
+    ...(writtenAt ? { writtenAt } : {}),
+    projects
+  }
 }
 
 function checkedProject(value: unknown): ProjectLedger {
@@ -275,6 +358,7 @@ function checkedProject(value: unknown): ProjectLedger {
     uncertain: list(p.uncertain).map(u => {
       const entry = object(u)
       return {
+        ...(typeof entry.id === 'string' && BATCH_ID.test(entry.id) ? { id: entry.id } : {}),
         at: num(entry.at),
         what: entry.what === 'follow-up' ? 'follow-up' : 'new-job',
         job: typeof entry.job === 'string' ? entry.job : undefined,
@@ -299,6 +383,8 @@ function checkedProject(value: unknown): ProjectLedger {
       }
     }),
     olderRuns: num(p.olderRuns),
+    ...(num(p.olderJobs) > 0 ? { olderJobs: Math.floor(num(p.olderJobs)) } : {}),
+    ...(num(p.backlog) > 0 ? { backlog: Math.floor(num(p.backlog)) } : {}),
     ...(Number.isInteger(p.impactDays) &&
     (p.impactDays as number) >= 1 &&
     (p.impactDays as number) <= 28
@@ -500,7 +586,7 @@ export function fitLedger(ledger: Ledger, now: number): Ledger {
       .filter(j => j.prLink && (openedAt(j) > now - OUTCOME_WINDOW_MS || waits(j)))
       .slice(-MAX_OUTCOME_JOBS)
     for (const job of older) if (!waits(job)) trimChanges(job, 0)
-    project.jobs = [...older, ...project.jobs.slice(-MAX_JOBS)]
+    keepJobs(project, [...older, ...project.jobs.slice(-MAX_JOBS)])
     if (project.waiting) project.waiting.changes = project.waiting.changes.slice(-MAX_WAITING)
     project.uncertain = project.uncertain.slice(-MAX_UNCERTAIN)
     dropOldRuns(project, MAX_RUNS)
@@ -522,8 +608,15 @@ export function fitLedger(ledger: Ledger, now: number): Ledger {
   // Last, the outcomes give way: only the last MAX_JOBS jobs stay.
   if (size() > MAX_STATE_CHARS)
     for (const project of Object.values(fitted.projects))
-      project.jobs = project.jobs.slice(-MAX_JOBS)
+      keepJobs(project, project.jobs.slice(-MAX_JOBS))
   return fitted
+}
+
+/** The jobs kept; those that leave are counted, as runs are. */
+function keepJobs(project: ProjectLedger, kept: LedgerJob[]): void {
+  const gone = project.jobs.length - kept.length
+  if (gone > 0) project.olderJobs = (project.olderJobs ?? 0) + gone
+  project.jobs = kept
 }
 
 function trimChanges(job: LedgerJob, keep: number): void {

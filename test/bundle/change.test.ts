@@ -97,7 +97,7 @@ describe('the bundled agent on a code change, run as the runner runs it', () => 
     expect(unreadable.outputs.jobId).not.toBe(first.outputs.jobId)
     expect(unreadable.outputs.decision).toBe('new-job')
     expect(notice(unreadable)[0]).toEqual(
-      `::notice title=Mintlify agent::Could not read the state of the docs pull request ${docsPr} (HTTP 404), so these changes start a new job instead of joining it. If the docs repository is private, set 'docs-token' to a token that can read its pull requests.`
+      `::notice title=Mintlify agent::Could not read the state of the docs pull request ${docsPr} (HTTP 404), so these changes start a new job instead of joining it. Give 'docs-token' read access to the pull requests of acme/docs.`
     )
     const read = gh.requests.find(r => r.path.startsWith('/repos/acme/docs/pulls/'))
     expect(read?.authorization).toBe(`token ${DOCS_TOKEN}`)
@@ -106,19 +106,25 @@ describe('the bundled agent on a code change, run as the runner runs it', () => 
   })
 
   it.each([
-    ['with the ledger', {}],
-    ['outside it', { dashboard: 'false' }]
+    // With the ledger, the first GraphQL read is the dashboard's (its labelled issues and the
+    // token's identity), so that is what a refused GraphQL stops.
+    [
+      'with the ledger',
+      {},
+      /Could not read the docs agent dashboard issue \(HTTP 403\), which records what was handed to the agent, so nothing was started\. Give the workflow 'issues: write'/
+    ],
+    [
+      'outside it',
+      { dashboard: 'false' },
+      /Could not read pull request #42: HTTP 403\. Give the workflow 'contents: read' and 'pull-requests: read'/
+    ]
   ])(
-    'fails the step (exit 1) with one ::error:: line when the change cannot be read, %s',
-    async (_, inputs) => {
+    'fails the step (exit 1) with one ::error:: line when GitHub refuses its reads, %s',
+    async (_, inputs, message) => {
       const { sim, gh } = servers
       gh.failures.set('graphql', 403)
       const result = await run({ inputs })
-      expectCleanFailure(
-        result,
-        /Could not read pull request #42: HTTP 403\. Give the workflow 'contents: read' and 'pull-requests: read'/,
-        [TOKEN, SIM_API_KEY]
-      )
+      expectCleanFailure(result, message, [TOKEN, SIM_API_KEY])
       expect(result.log.match(/^::error::/gm)).toHaveLength(1)
       expect(result.log).not.toContain('Unexpected error')
       expect(sim.exchanges).toHaveLength(0)

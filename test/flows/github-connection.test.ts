@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { useAgentServices } from '../support/agent-services.js'
+import { SIM_PROJECT } from '../simulator/server.js'
 import { SilentProxy } from '../support/proxy.js'
-import type { RunOptions } from '../support/run-action.js'
+import type { RunOptions, RunResult } from '../support/run-action.js'
+import type { RunningInProcess } from '../support/run-in-process.js'
 
 // How the agent reaches GitHub, in-process: connections it owns and closes. The bundle's side (the
 // process really exits, on the runner's Node): test/bundle/github-proxy.test.ts.
@@ -34,34 +36,92 @@ function options(env: Record<string, string> = {}, inputs: Record<string, string
   } satisfies RunOptions
 }
 
+/**
+ * Starts the step in-process behind a proxy that accepts the connection and never answers, loaded
+ * as on a runner, with the proxy variables set (the toolkit reads them then), GitHub at an https
+ * name (loopback is never proxied): the proxy is asked for a tunnel. `drive` has it once the
+ * proxy is reached; then the run must leave no tunnel open (what kept the process alive for 300 s).
+ */
+async function behindSilentProxy(
+  step: Partial<RunOptions>,
+  drive: (running: RunningInProcess, proxy: SilentProxy) => Promise<void> | void
+): Promise<RunResult> {
+  const proxy = await SilentProxy.start()
+  try {
+    for (const name of ['HTTPS_PROXY', 'HTTP_PROXY', 'https_proxy', 'http_proxy'])
+      vi.stubEnv(name, proxy.url)
+    vi.stubEnv('NO_PROXY', '')
+    vi.stubEnv('no_proxy', '')
+    vi.resetModules()
+    const { startInProcess } = await import('../support/run-in-process.js')
+    const base = options({ GITHUB_API_URL: 'https://api.github.proxied.test' })
+    const running = startInProcess({ ...base, ...step, env: { ...base.env, ...step.env }, clock })
+    await proxy.connected()
+    await drive(running, proxy)
+    const result = await running.done
+    await proxy.idle()
+    expect(proxy.open).toBe(0)
+    return result
+  } finally {
+    await proxy.close()
+  }
+}
+
 describe('GitHub behind a proxy that accepts the connection and never answers CONNECT', () => {
   it('ends the call at the cancel and leaves no connection open once run() returns', async () => {
-    const proxy = await SilentProxy.start()
-    try {
-      for (const name of ['HTTPS_PROXY', 'HTTP_PROXY', 'https_proxy', 'http_proxy'])
-        vi.stubEnv(name, proxy.url)
-      vi.stubEnv('NO_PROXY', '')
-      vi.stubEnv('no_proxy', '')
-      // As on a runner, the action loads with the proxy variables set (the toolkit reads them then).
-      vi.resetModules()
-      const { startInProcess } = await import('../support/run-in-process.js')
-      // Not loopback (never proxied), and https: the proxy is asked for a tunnel.
-      const running = startInProcess({
-        ...options({ GITHUB_API_URL: 'https://api.github.proxied.test' }),
-        clock
+    // The trust gate's permission read is waiting for the proxy's answer.
+    const result = await behindSilentProxy({}, running => running.cancel('SIGTERM'))
+    expect(result.outputs.result).toBe('cancelled')
+    expect(services.sim.exchanges).toHaveLength(0)
+  })
+})
+
+// The limits themselves, on the run's clock (moved on here, not waited for): the bundle's side, that
+// the process exits once run() is done, is test/bundle/github-proxy.test.ts.
+describe('GitHub behind a proxy that never answers CONNECT: the time limits', () => {
+  /** Runs `step`, the clock moved on `ms` once the proxy is reached. */
+  async function limited(ms: number, step: Partial<RunOptions>) {
+    const started = performance.now()
+    const result = await behindSilentProxy(step, async (_, proxy) => {
+      // Just short of the limit, nothing ends; at it, the call does.
+      clock.advance(ms - 1000)
+      await new Promise(resolve => setImmediate(resolve))
+      expect(proxy.open).toBe(1)
+      clock.advance(1000)
+    })
+    // The limit is the run's clock's: no real wait for it.
+    expect(performance.now() - started).toBeLessThan(ms / 2)
+    return result
+  }
+
+  it('ends the permission read at its 15 s limit, and the run is refused, saying why', async () => {
+    const result = await limited(15_000, {})
+    expect(result.code).toBe(0)
+    expect(result.outputs.result).toBe('skipped')
+    expect(result.log).toMatch(
+      /Could not read @maintainer's permission on the repository \(no answer from GitHub \(.*\)\), so the run is refused/
+    )
+    expect(services.sim.exchanges).toHaveLength(0)
+  })
+
+  it("ends the post step's comment update at its 10 s limit, with a warning", async () => {
+    const job = { id: 'job_proxy_1', status: 'active' }
+    const state = {
+      comment: JSON.stringify({
+        issue: 7,
+        commentId: 1000,
+        job,
+        ctx: {
+          marker: { job: job.id, run: '4242', attempt: 1 },
+          runUrl: '',
+          projectId: SIM_PROJECT
+        },
+        final: false
       })
-      // The trust gate's permission read is waiting for the proxy's answer.
-      await proxy.connected()
-      running.cancel('SIGTERM')
-      const result = await running.done
-      expect(result.outputs.result).toBe('cancelled')
-      expect(services.sim.exchanges).toHaveLength(0)
-      // What kept the process alive for 300 s: the tunnel nothing answered, still open after run().
-      await proxy.idle()
-      expect(proxy.open).toBe(0)
-    } finally {
-      await proxy.close()
     }
+    const result = await limited(10_000, { entry: 'dist/post/index.js', state })
+    expect(result.code).toBe(0)
+    expect(result.log).toMatch(/::warning::Could not finalise the agent comment/)
   })
 })
 

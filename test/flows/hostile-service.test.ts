@@ -281,7 +281,11 @@ describe('cancel', () => {
     const running = startInProcess({ ...options(), clock })
     await running.waitFor(/Created job/)
     const request = await asked
+    const lastWord = arrival('POST', /\/issues\/7\/comments$/)
     running.cancel('SIGINT')
+    // The comment's last word after the cancel has a 1.5 s grace, on the run's clock: moved on here.
+    await lastWord
+    clock.advance(1500)
     const result = await running.done
     expect(request.status).toBeUndefined()
     expect(result.outputs.result).toBe('cancelled')

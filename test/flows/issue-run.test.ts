@@ -556,6 +556,28 @@ describe('triggered from an issue', () => {
     await main.done
   })
 
+  it("waits out GitHub's rate limit in the post step within its 10 s, and warns at a longer one", async () => {
+    sim.planNext({ durationMs: 60_000 })
+    const main = startInProcess({ ...options({}), clock: new HeldClock() })
+    await main.waitFor(/::group::Waiting for job/)
+    const state = { ...main.runner.saved }
+    gh.failures.set('update-comment', { status: 429, times: 1, retryAfter: 5 })
+    const paused = clock.pauses.length
+    const post = await run({ entry: 'dist/post/index.js', state })
+    expect(post.log).toMatch(/Updated the comment on #7/)
+    expect(clock.pauses.slice(paused)).toEqual([5000])
+    gh.failures.set('update-comment', { status: 403, times: 1, retryAfter: 60 })
+    const refused = await run({ entry: 'dist/post/index.js', state })
+    expect(refused.code).toBe(0)
+    expect(refused.log).toMatch(
+      /::warning::Could not finalise the agent comment: GitHub's secondary rate limit stopped PATCH \/repos\/\{owner\}\/\{repo\}\/issues\/comments\/\{comment_id\}, asking to wait 1m: past the step's time limit/
+    )
+    expect(clock.pauses.slice(paused)).toEqual([5000])
+    gh.failures.clear()
+    main.cancel()
+    await main.done
+  })
+
   it('leaves a finalised comment alone in the post step', async () => {
     const main = await run()
     gh.requests.length = 0

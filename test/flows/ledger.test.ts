@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { readLedger } from '../../src/records/ledger.js'
+import { readDashboardState } from '../../src/records/ledger.js'
 import { RecordSigner } from '../../src/records/record.js'
 import type { FakeGitHub, FakeIssue, FakePull } from '../simulator/fake-github.js'
 import { SIM_API_KEY, SIM_PROJECT, type Simulator } from '../simulator/server.js'
@@ -44,6 +44,30 @@ const docsPull = (link: string, state: 'open' | 'merged' | 'closed') =>
   })
 const dashboards = (): FakeIssue[] => servers.dashboards()
 const ledgerOf = (issue = dashboards()[0]) => servers.ledgerOf(SIM_PROJECT, issue)
+
+/**
+ * `login` ticks the first 'Send these changes again' box of the dashboard: the body is changed as
+ * GitHub changes it, and the run of its `issues` `edited` event (with the body before) is returned,
+ * to be run (again) when wanted.
+ */
+function tickResend(dashboard: FakeIssue, login: string): () => Promise<RunResult> {
+  const before = dashboard.body
+  dashboard.body = before.replace(
+    '- [ ] Send these changes again',
+    '- [x] Send these changes again'
+  )
+  return () =>
+    run({
+      eventName: 'issues',
+      event: {
+        action: 'edited',
+        issue: gh.issueView(dashboard),
+        changes: { body: { from: before } },
+        repository,
+        sender: { login, type: 'User' }
+      }
+    })
+}
 
 describe('the ledger of a repository', () => {
   it('starts on the first merge: one job for that change, the dashboard created with the commit documented', async () => {
@@ -108,6 +132,34 @@ describe('the ledger of a repository', () => {
     expect(ledgerOf()?.documented?.sha).toBe(pulls[9]?.mergeCommit)
   })
 
+  it("a backlog beyond one run's 25 pull requests is taken over the next runs, oldest first, and the dashboard says how many wait", async () => {
+    gh.commitTo(APP, { message: 'Initial commit' })
+    await runMerged(mergeNext({ title: 'First' }))
+    // 30 merges whose runs were cancelled but the last.
+    const pulls = Array.from({ length: 30 }, (_, i) => mergeNext({ title: `Feature ${i + 1}` }))
+    servers.runId++
+    const big = await runMerged(pulls[29] as FakePull, { inputs: { fold: 'never' } })
+    expect(big.outputs.result).toBe('pr-opened')
+    for (let i = 1; i <= 25; i++) expect(prompts()[1]).toContain(`: Feature ${i}\n`)
+    for (let i = 26; i <= 30; i++) expect(prompts()[1]).not.toContain(`: Feature ${i}\n`)
+    expect(ledgerOf()?.documented?.sha).toBe(pulls[24]?.mergeCommit)
+    expect(ledgerOf()?.backlog).toBe(5)
+    expect(dashboards()[0]?.body).toContain(
+      "**Beyond one run's bounds**: 5 more changes after it wait"
+    )
+    // The run's own pull request, left for the next run, gets no comment of this job.
+    expect(gh.commentsOn(pulls[29]?.number ?? 0)).toEqual([])
+    servers.runId++
+    const next = await runMerged(mergeNext({ title: 'Last' }), { inputs: { fold: 'never' } })
+    expect(next.outputs.result).toBe('pr-opened')
+    for (let i = 26; i <= 30; i++) expect(prompts()[2]).toContain(`: Feature ${i}\n`)
+    expect(prompts()[2]).toContain(': Last\n')
+    expect(prompts()[2]).not.toContain(': Feature 25\n')
+    expect(ledgerOf()?.documented?.sha).toBe(gh.headOf(APP))
+    expect(ledgerOf()?.backlog).toBeUndefined()
+    expect(dashboards()[0]?.body).not.toContain("Beyond one run's bounds")
+  })
+
   it('resumes the job of an earlier attempt on a re-run, sending nothing again, prompt input or not', async () => {
     gh.commitTo(APP, { message: 'Initial commit' })
     const pull = mergeNext()
@@ -165,6 +217,21 @@ describe('control', () => {
     expect(sim.requests('create')).toHaveLength(0)
     expect(ledgerOf()?.documented?.sha).toBe(docsOnly.mergeCommit)
     expect(dashboards()[0]?.body).toContain('#101 changes no file')
+  })
+
+  it("a run whose own pull request a rule skipped puts its job's comment on none of them", async () => {
+    gh.commitTo(APP, { message: 'Initial commit' })
+    await runMerged(mergeNext({ title: 'One' }))
+    expect(gh.commentsOn(101)).not.toEqual([])
+    servers.runId++
+    // Two's run was cancelled; Three is labelled no-docs, and its run hands Two over.
+    mergeNext({ title: 'Two' })
+    const three = mergeNext({ title: 'Three', labels: ['no-docs'] })
+    const result = await runMerged(three, { inputs: { fold: 'never' } })
+    expect(result.outputs.result).toBe('pr-opened')
+    expect(prompts()[1]).toContain(': Two')
+    expect(prompts()[1]).not.toContain(': Three')
+    expect(gh.commentsOn(three.number)).toEqual([])
   })
 
   it('paths-ignore: the run that hands the rest over names what it left out on the dashboard', async () => {
@@ -340,6 +407,44 @@ describe('faults', () => {
     expect(sim.exchanges).toHaveLength(0)
   })
 
+  it("waits out GitHub's secondary rate limit on a dashboard edit, as its retry-after asks, and goes on", async () => {
+    const first = await runMerged(mergeNext({ title: 'One' }))
+    expect(first.outputs.result).toBe('pr-opened')
+    servers.runId++
+    const edits = () =>
+      gh.requests.filter(r => r.method === 'PATCH' && /\/issues\/\d+$/.test(r.path))
+    const before = edits().length
+    gh.failures.set('update-issue', { status: 403, times: 1, retryAfter: 90 })
+    const paused = clock.pauses.length
+    const second = await runMerged(mergeNext({ title: 'Two' }))
+    expect(second.log).not.toContain('::error::')
+    expect(second.code).toBe(0)
+    // The refused edit, then the same edit after the wait, on the run's clock.
+    expect(edits()[before]?.status).toBe(403)
+    expect(edits()[before + 1]?.body).toEqual(edits()[before]?.body)
+    expect(edits()[before + 1]?.status).toBe(200)
+    expect(clock.pauses.slice(paused)).toContain(90_000)
+    expect(ledgerOf()?.jobs.flatMap(j => j.changes.map(c => c.title))).toContain('Two')
+  })
+
+  it('fails with what GitHub asked when its rate limit would outlast the time limit, without waiting', async () => {
+    await runMerged(mergeNext({ title: 'One' }))
+    servers.runId++
+    gh.failures.set('update-issue', { status: 429, times: 5, retryAfter: 3600 })
+    const paused = clock.pauses.length
+    const result = await runMerged(mergeNext({ title: 'Two' }), { inputs: { timeout: '10m' } })
+    expect(result.code).toBe(1)
+    expect(result.log).toMatch(
+      /::error::Could not write the docs agent dashboard issue, so nothing was started: GitHub's secondary rate limit stopped PATCH \/repos\/\{owner\}\/\{repo\}\/issues\/\{issue_number\}, asking to wait 1h: past the step's time limit \('timeout', 10m left\)\. Run the workflow again later, or raise 'timeout'\.$/m
+    )
+    expect(result.log).not.toContain('issues: write')
+    // Asked once, not retried by the retry plugin as a 429 either, and no hour waited.
+    expect(gh.requests.filter(r => r.status === 429)).toHaveLength(1)
+    expect(clock.waitedSince(paused)).toBeLessThan(60_000)
+    expect(sim.requests('create')).toHaveLength(1)
+    expect(sim.requests('message')).toHaveLength(0)
+  })
+
   it('a create whose answer never came is shown as uncertain and never sent again by itself', async () => {
     sim.inject({ route: 'create', kind: 'drop' })
     const first = await runMerged(mergeNext({ title: 'One' }))
@@ -351,6 +456,47 @@ describe('faults', () => {
     expect(prompts()).toHaveLength(2)
     expect(prompts()[1]).toContain(': Two')
     expect(prompts()[1]).not.toContain(': One')
+  })
+
+  it('a create answered 500 is uncertain with a box: a writer ticks it and its changes are sent again, once', async () => {
+    gh.permissions.set('alice', { permission: 'write', role_name: 'write' })
+    sim.inject({ route: 'create', kind: 'status', status: 500, body: { error: 'internal' } })
+    const first = await runMerged(mergeNext({ title: 'One' }))
+    expect(first.code).toBe(1)
+    const documented = ledgerOf()?.documented?.sha
+    const id = ledgerOf()?.uncertain[0]?.id ?? ''
+    expect(id).toMatch(/^[a-z0-9]+$/)
+    const dashboard = dashboards()[0] as FakeIssue
+    expect(dashboard.body).toContain('HTTP 500')
+    expect(dashboard.body).toContain(`- [ ] Send these changes again (uncertain \`${id}\`)`)
+    // alice ticks the box: GitHub sends the edit with the body before it.
+    const tick = tickResend(dashboard, 'alice')
+    servers.runId++
+    const resent = await tick()
+    expect(resent.outputs).toMatchObject({ result: 'pr-opened', decision: 'new-job' })
+    expect(prompts()).toHaveLength(2)
+    expect(prompts()[1]).toContain(': One')
+    expect(ledgerOf()?.uncertain).toEqual([])
+    expect(ledgerOf()?.documented?.sha).toBe(documented)
+    expect(dashboards()[0]?.body).not.toContain('Send these changes again')
+    // The same tick delivered again sends nothing: the entry is gone.
+    servers.runId++
+    await tick()
+    expect(sim.requests('create')).toHaveLength(2)
+  })
+
+  it("a reader ticking an uncertain request's box sends nothing: the box is unticked, the entry stays", async () => {
+    gh.permissions.set('rita', { permission: 'read', role_name: 'read' })
+    sim.inject({ route: 'create', kind: 'status', status: 502, body: { error: 'bad gateway' } })
+    await runMerged(mergeNext({ title: 'One' }))
+    const tick = tickResend(dashboards()[0] as FakeIssue, 'rita')
+    servers.runId++
+    const refused = await tick()
+    expect(refused.code).toBe(0)
+    expect(refused.log).toContain("@rita ticked 'Send these changes again'")
+    expect(sim.requests('create')).toHaveLength(1)
+    expect(ledgerOf()?.uncertain).toHaveLength(1)
+    expect(dashboards()[0]?.body).toContain('- [ ] Send these changes again')
   })
 
   it('a create the service refused leaves the changes for the next run', async () => {
@@ -394,7 +540,8 @@ describe('faults', () => {
     servers.runId++
     const other = await runMerged(pull, { inputs: { 'project-id': 'proj_other' } })
     expect(other.outputs.result).toBe('pr-opened')
-    const read = readLedger(dashboards()[0]?.body ?? '', signer, `${APP} dashboard`)
+    const dashboard = dashboards()[0]
+    const read = readDashboardState(dashboard?.body ?? '', signer, APP, dashboard?.number ?? 0)
     expect(read.ok && Object.keys(read.ledger.projects).sort()).toEqual(['proj_other', 'proj_sim'])
   })
 })
@@ -499,6 +646,36 @@ describe('pushes to the default branch', () => {
     expect(prompts()[1]).toContain('Rewritten')
   })
 
+  it('tells a history rewritten without a push event from a long one: a merge after an unseen force-push documents itself only', async () => {
+    gh.commitTo(APP, { message: 'Initial commit' })
+    const base = gh.headOf(APP)
+    await runMerged(mergeNext({ title: 'One' }))
+    // A force-push no workflow saw resets the branch; a pull request merges on top.
+    gh.branches.set(`${APP}:main`, [base])
+    servers.runId++
+    const result = await runMerged(mergeNext({ title: 'Two' }), { inputs: { fold: 'never' } })
+    expect(result.outputs.result).toBe('pr-opened')
+    expect(result.log).toContain(
+      'the history was rewritten, by a force-push this action did not see'
+    )
+    expect(result.log).toContain('GitHub compares them as diverged')
+    expect(prompts()[1]).toContain(': Two')
+    expect(prompts()[1]).not.toContain('Initial commit')
+    expect(ledgerOf()?.documented?.sha).toBe(gh.headOf(APP))
+  })
+
+  it('a long history is not taken for a rewritten one: the comparison says ahead', async () => {
+    gh.commitTo(APP, { message: 'Initial commit' })
+    await runMerged(mergeNext({ title: 'One' }))
+    // Beyond the 1,000 commits read back: GitHub's comparison is asked.
+    for (let i = 0; i < 1001; i++) gh.commitTo(APP, { message: `Direct ${i}` })
+    servers.runId++
+    const result = await runMerged(mergeNext({ title: 'Two' }), { inputs: { fold: 'never' } })
+    expect(result.outputs.result).toBe('pr-opened')
+    expect(result.log).not.toContain('the history was rewritten')
+    expect(gh.requests.some(r => r.path.includes('/compare/'))).toBe(true)
+  })
+
   it('skips a push that moved the branch back: nothing between the commits', async () => {
     const base = gh.commitTo(APP, { message: 'Initial commit' })
     const moved = pushEvent('1'.repeat(40), base.sha, { forced: true, commits: [] })
@@ -559,25 +736,35 @@ describe('what a batch tells its sources', () => {
   })
 })
 
+/**
+ * The dashboard's requests: the REST issues routes by method, and GraphQL's search for it (the
+ * labelled issues with who the token is, or the action's own issues of its title) as FIND.
+ */
+const dashboardCalls = (requests: FakeGitHub['requests']): string[] =>
+  requests.flatMap(r => {
+    if (/\/issues(\/\d+)?$/.test(r.path)) return [r.method]
+    const query = (r.body as { query?: unknown } | undefined)?.query
+    return typeof query === 'string' && /issues\(labels|search\(/.test(query) ? ['FIND'] : []
+  })
+
 describe('what the ledger costs in GitHub requests', () => {
   it('finds, checks and writes the dashboard in 4 or 5 requests a run that starts a job, whatever the repository holds', async () => {
     gh.commitTo(APP, { message: 'Initial commit' })
     for (let i = 0; i < 300; i++)
       gh.addComment(1 + (i % 7), `noise ${i}`, { login: 'u', type: 'User' })
     await runMerged(mergeNext())
-    const ledgerCalls = () =>
-      gh.requests.filter(r => /\/issues(\/\d+)?$/.test(r.path)).map(r => r.method)
+    const ledgerCalls = () => dashboardCalls(gh.requests)
     // Find; check it can be written; record the job; record how the run ended.
     servers.runId++
     gh.requests.length = 0
     await runMerged(mergeNext(), { inputs: { fold: 'never' } })
-    expect(ledgerCalls()).toEqual(['GET', 'PATCH', 'PATCH', 'PATCH'])
+    expect(ledgerCalls()).toEqual(['FIND', 'PATCH', 'PATCH', 'PATCH'])
     // After a long wait the body is read again first, to keep an overlapping run's write.
     servers.runId++
     gh.requests.length = 0
     sim.planNext({ durationMs: 120_000 })
     await runMerged(mergeNext(), { inputs: { fold: 'never' } })
-    expect(ledgerCalls()).toEqual(['GET', 'PATCH', 'PATCH', 'PATCH', 'PATCH'])
+    expect(ledgerCalls()).toEqual(['FIND', 'PATCH', 'PATCH', 'PATCH', 'PATCH'])
     // Never a scan of the repository's comments.
     expect(gh.requests.filter(r => r.path.endsWith('/issues/comments'))).toEqual([])
   })
@@ -588,7 +775,6 @@ describe('what the ledger costs in GitHub requests', () => {
     servers.runId++
     gh.requests.length = 0
     await runMerged(mergeNext({ labels: ['no-docs'] }))
-    const ledger = gh.requests.filter(r => /\/issues(\/\d+)?$/.test(r.path))
-    expect(ledger.map(r => r.method)).toEqual(['GET', 'PATCH'])
+    expect(dashboardCalls(gh.requests)).toEqual(['FIND', 'PATCH'])
   })
 })

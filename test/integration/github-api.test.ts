@@ -4,6 +4,7 @@ import { FakeGitHub } from '../simulator/fake-github.js'
 import { type GitHubApi, lastPage } from '../../src/github/api.js'
 import { closedPort } from '../support/clients.js'
 import { LoopbackProxy, SilentProxy } from '../support/proxy.js'
+import { TcpProbe } from '../support/tcp-probe.js'
 import { HeldClock, VirtualClock } from '../support/virtual-clock.js'
 
 // Both ways to GitHub through the toolkit's getOctokit: direct, and behind a proxy chosen by the
@@ -134,6 +135,56 @@ describe('connectGitHub behind a proxy that never answers CONNECT', () => {
   })
 })
 
+describe('connectGitHub behind a proxy that refuses the tunnel', () => {
+  it.each(['on CONNECT', 'on accept'])(
+    'fails the call at once when the proxy closes the connection %s: no reconnecting without end',
+    async when => {
+      const closing = await TcpProbe.start(socket =>
+        when === 'on accept' ? socket.destroy() : socket.once('data', () => socket.destroy())
+      )
+      try {
+        vi.stubEnv('HTTPS_PROXY', closing.url)
+        vi.stubEnv('NO_PROXY', '')
+        const repo = { owner: 'acme', repo: 'docs', apiUrl: 'https://api.github.proxied.test' }
+        // Retries wait nothing: what is counted is the connections undici itself opens.
+        const clock = new VirtualClock()
+        const github = await connectGitHub('ghs_t', repo, undefined, { clock })
+        const error = await github.permission('alice').catch((e: unknown) => e)
+        const { describeGitHubError } = await import('../../src/github/api.js')
+        expect(describeGitHubError(error)).toMatch(
+          /^no answer from GitHub \(the proxy 127\.0\.0\.1:\d+ closed the connection instead of opening a tunnel to api\.github\.proxied\.test:443\)$/
+        )
+        await github.close()
+        await closing.settled()
+        // The call and its three retries, each one connection (undici's own retry aside).
+        expect(closing.accepted).toBeLessThanOrEqual(8)
+      } finally {
+        await closing.close()
+      }
+    }
+  )
+
+  it('says the proxy asks for credentials (407), naming no credential', async () => {
+    const asking = await TcpProbe.proxy(407)
+    try {
+      vi.stubEnv('HTTPS_PROXY', asking.url.replace('http://', 'http://user:s3cret@'))
+      vi.stubEnv('NO_PROXY', '')
+      const repo = { owner: 'acme', repo: 'docs', apiUrl: 'https://api.github.proxied.test' }
+      const github = await connectGitHub('ghs_t', repo, undefined, { clock: new VirtualClock() })
+      const error = await github.permission('alice').catch((e: unknown) => e)
+      const { describeGitHubError } = await import('../../src/github/api.js')
+      const said = describeGitHubError(error)
+      expect(said).toMatch(
+        /^no answer from GitHub \(the proxy 127\.0\.0\.1:\d+ asks for credentials \(407\): put them in the proxy variable as http:\/\/user:password@127\.0\.0\.1:\d+\)$/
+      )
+      expect(said).not.toContain('s3cret')
+      await github.close()
+    } finally {
+      await asking.close()
+    }
+  })
+})
+
 describe('GitHub errors, as Octokit reports them', () => {
   const failure = async (call: Promise<unknown>): Promise<unknown> =>
     call.then(
@@ -215,6 +266,61 @@ describe('GitHub retries (@octokit/plugin-retry)', () => {
     expect(gh.comments).toHaveLength(0)
   })
 
+  it("sends a comment creation again once after GitHub's secondary rate limit, whose answer proves nothing was posted", async () => {
+    gh.failures.set('create-comment', { status: 429, times: 1, retryAfter: 30 })
+    const clock = new VirtualClock()
+    const github = await connectGitHub('ghs_t', { ...repo, apiUrl: gh.url }, undefined, { clock })
+    const id = await github.createComment(4, 'once')
+    expect(gh.comments.map(c => [c.id, c.body])).toEqual([[id, 'once']])
+    expect(sent('POST', '/comments')).toBe(2)
+    expect(clock.pauses).toEqual([30_000])
+  })
+
+  it('never sends a comment creation a third time, however short the wait', async () => {
+    gh.failures.set('create-comment', { status: 403, times: 5, retryAfter: 1 })
+    const clock = new VirtualClock()
+    const github = await connectGitHub('ghs_t', { ...repo, apiUrl: gh.url }, undefined, { clock })
+    await expect(github.createComment(4, 'once')).rejects.toThrow(
+      "GitHub's secondary rate limit stopped POST /repos/{owner}/{repo}/issues/{issue_number}/comments 2 times (a creation is sent again once at most). Run the workflow again later, or space its runs out (e.g. a concurrency group)."
+    )
+    expect(sent('POST', '/comments')).toBe(2)
+    expect(gh.comments).toHaveLength(0)
+  })
+
+  it('waits for a rate limit up to the deadline it is given, then says what GitHub asked, without waiting', async () => {
+    gh.failures.set('permission', { status: 403, times: 3, retryAfter: 60 })
+    const clock = new VirtualClock()
+    const github = await connectGitHub('ghs_t', { ...repo, apiUrl: gh.url }, undefined, {
+      clock,
+      deadline: clock.now() + 150_000
+    })
+    const error = await github.permission('alice').catch((e: unknown) => e)
+    // The module the connection came from (loaded afresh), whose error classes it throws.
+    const { describeGitHubError, refusedAccess } = await import('../../src/github/api.js')
+    // Two waits of a minute fit in 150 s; a third would end past it.
+    expect(clock.pauses).toEqual([60_000, 60_000])
+    expect(sent('GET', '/permission')).toBe(3)
+    expect(describeGitHubError(error)).toMatch(
+      /^GitHub's secondary rate limit stopped GET \/repos\/\{owner\}\/\{repo\}\/collaborators\/\{username\}\/permission, asking to wait 1m: past the step's time limit \('timeout', (29|30)s left\)/
+    )
+    expect(refusedAccess(error)).toBe(false)
+  })
+
+  it('waits at most a minute for a rate limit without a deadline, and a read at most three times', async () => {
+    gh.failures.set('permission', { status: 429, times: 1, retryAfter: 61 })
+    const clock = new VirtualClock()
+    const github = await connectGitHub('ghs_t', { ...repo, apiUrl: gh.url }, undefined, { clock })
+    await expect(github.permission('alice')).rejects.toThrow(
+      /asking to wait 1m 1s: longer than this step waits \(1m\)/
+    )
+    expect(clock.pauses).toEqual([])
+    gh.failures.set('permission', { status: 403, times: 4, retryAfter: 2 })
+    await expect(github.permission('alice')).rejects.toThrow(
+      / 4 times\. Run the workflow again later/
+    )
+    expect(clock.pauses).toEqual([2000, 2000, 2000])
+  })
+
   it('does not retry a refusal (403, 404)', async () => {
     gh.addPull('acme/docs', { number: 4 })
     gh.failures.set('pull-files', 403)
@@ -233,6 +339,7 @@ describe('GitHub retries (@octokit/plugin-retry)', () => {
     const clock = {
       now: () => now,
       wallNow: () => now,
+      timeout: (ms: number) => AbortSignal.timeout(ms),
       sleep: async (ms: number) => {
         waits.push(ms)
         now += ms
@@ -329,6 +436,31 @@ describe('GitHub pages (octokit.paginate)', () => {
     expect((await github.commitFiles('b'.repeat(40), 2, 30)).map(f => f.path)).toEqual(
       files.slice(30).map(f => f.filename)
     )
+  })
+
+  it("names a commit's files without their patches, a page of 100 at a time, the rest as before", async () => {
+    const files = Array.from({ length: 150 }, (_, i) => ({
+      filename: `f${i}.ts`,
+      additions: i,
+      status: i % 2 ? ('added' as const) : ('modified' as const),
+      ...(i === 7 ? { previous_filename: 'old.ts', status: 'renamed' as const } : {}),
+      patch: `@@ -1 +1 @@\n+"${'x'.repeat(1000)}" \\ ,"patch": ${i}`
+    }))
+    gh.commits.set('c'.repeat(40), { sha: 'c'.repeat(40), message: 'm "patch": x', files })
+    const github = await connect()
+    const first = await github.commitPaths('c'.repeat(40), 1, 100)
+    const second = await github.commitPaths('c'.repeat(40), 2, 100)
+    const withPatches = await github.commitFiles('c'.repeat(40), 1, 150)
+    expect([...first, ...second]).toEqual(withPatches.map(({ patch: _patch, ...f }) => f))
+    expect(first).toHaveLength(100)
+    expect(first[7]).toEqual({
+      path: 'f7.ts',
+      previousPath: 'old.ts',
+      status: 'renamed',
+      additions: 7,
+      deletions: 0
+    })
+    expect(gh.requests.at(-2)?.query).toEqual({ page: '2', per_page: '100' })
   })
 
   it('lists the issues with a label, open and closed, newest first, in one request', async () => {

@@ -48,14 +48,25 @@ describe("the fake GitHub and the action's calls follow GitHub's OpenAPI descrip
     expect(await github.commitFiles(AFTER, 1, 30)).toEqual([
       expect.objectContaining({ path: 'src/a.ts', patch: '+a' })
     ])
+    expect(await github.commitPaths(AFTER, 1, 100)).toEqual([
+      expect.objectContaining({ path: 'src/a.ts', patch: undefined })
+    ])
     const issue = await github.createIssue('Docs agent dashboard', 'state', [
       'docs-agent-dashboard'
     ])
     expect(await github.issuesWithLabel('docs-agent-dashboard')).toEqual([issue])
-    expect(await github.updateIssue(issue.number, { body: 'new', state: 'closed' })).toMatchObject({
-      body: 'new',
-      state: 'closed'
-    })
+    expect(
+      await github.updateIssue(issue.number, {
+        body: 'new',
+        state: 'closed',
+        labels: ['docs-agent-dashboard']
+      })
+    ).toMatchObject({ body: 'new', state: 'closed', labels: ['docs-agent-dashboard'] })
+    const first = gh.commitTo('acme/app', { message: 'One' })
+    const second = gh.commitTo('acme/app', { message: 'Two' })
+    expect(await github.compareStatus(first.sha, second.sha)).toBe('ahead')
+    expect(await github.compareStatus(second.sha, first.sha)).toBe('behind')
+    expect(await github.compareStatus('f'.repeat(40), second.sha)).toBe('missing')
     gh.addPull('acme/app', { number: 5, state: 'open', merged: false, createdAt: Date.now() })
     expect(await github.closePull(5)).toMatchObject({ number: 5, state: 'closed', merged: false })
     await expect(github.pull(99)).rejects.toMatchObject({ status: 404 })

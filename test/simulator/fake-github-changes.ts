@@ -75,6 +75,50 @@ export interface ChangeStore {
   privateRepos: Map<string, ReadonlySet<string>>
 }
 
+/**
+ * A comparison of two commits of a repository's branches, as GitHub answers it: `ahead` when base is
+ * in head's history, `behind` the other way, `diverged` when neither is; 404 for an unknown commit.
+ */
+function compareBranch(
+  store: ChangeStore,
+  repo: string,
+  basehead: string
+): { status: number; body: unknown } {
+  const [base = '', head = ''] = basehead.split('...')
+  const historyOf = (sha: string): string[] => {
+    for (const [key, shas] of store.branches)
+      if (key.startsWith(`${repo}:`) && shas.includes(sha))
+        return shas.slice(0, shas.indexOf(sha) + 1)
+    return store.commits.has(sha) ? [sha] : []
+  }
+  const headHistory = historyOf(head)
+  const baseHistory = historyOf(base)
+  if (!headHistory.length || !baseHistory.length)
+    return { status: 404, body: { message: 'Not Found' } }
+  const aheadBy = headHistory.filter(s => !baseHistory.includes(s)).length
+  const behindBy = baseHistory.filter(s => !headHistory.includes(s)).length
+  const status =
+    aheadBy === 0 && behindBy === 0
+      ? 'identical'
+      : behindBy === 0
+        ? 'ahead'
+        : aheadBy === 0
+          ? 'behind'
+          : 'diverged'
+  return {
+    status: 200,
+    body: {
+      html_url: `https://github.com/${repo}/compare/${basehead}`,
+      status,
+      ahead_by: aheadBy,
+      behind_by: behindBy,
+      total_commits: aheadBy,
+      commits: [],
+      files: []
+    }
+  }
+}
+
 /** Whether a token may see a repository of the fake. */
 export const canSee = (store: ChangeStore, repo: string, token: string): boolean =>
   !store.hiddenRepos.has(repo) && (store.privateRepos.get(repo)?.has(token) ?? true)
@@ -170,7 +214,7 @@ export async function changeRoute(
   if ((m = /^\/repos\/([^/]+)\/([^/]+)\/compare\/([0-9a-f]+\.\.\.[0-9a-f]+)$/.exec(route))) {
     if (await fail('compare')) return null
     const commits = store.comparisons.get(m[3] as string)
-    if (!commits) return notFound
+    if (!commits) return compareBranch(store, `${m[1]}/${m[2]}`, m[3] as string)
     const files = commits.flatMap(c => c.files ?? [])
     return {
       status: 200,

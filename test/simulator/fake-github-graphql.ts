@@ -1,6 +1,7 @@
 import { schema as published } from '@octokit/graphql-schema'
 import { type GraphQLSchema, buildSchema, graphql } from 'graphql'
 import { perWorker } from '../support/per-worker.js'
+import type { FakeIssue } from './fake-github.js'
 import {
   type ChangeStore,
   type FakeCommit,
@@ -31,6 +32,7 @@ export async function answerGraphQL(
   store: ChangeStore,
   request: GraphQLRequest,
   viewer: { login: string; databaseId: number },
+  issues: ReadonlyMap<number, FakeIssue> = new Map(),
   token = ''
 ): Promise<{ data?: unknown; errors?: { message: string }[] }> {
   const result = await graphql({
@@ -46,8 +48,18 @@ export async function answerGraphQL(
             new Error(`Could not resolve to a Repository with the name '${owner}/${name}'.`),
             { type: 'NOT_FOUND' }
           )
-        return repositoryNode(store, `${owner}/${name}`)
-      }
+        return {
+          ...repositoryNode(store, `${owner}/${name}`),
+          issues: (args: IssuesArgs) => ({
+            nodes: listIssues(issues, args).map(i => issueNode(i, `${owner}/${name}`))
+          })
+        }
+      },
+      search: ({ query, first }: { query: string; first: number }) => ({
+        nodes: searchIssues(issues, query)
+          .slice(0, first)
+          .map(i => ({ __typename: 'Issue', ...issueNode(i, 'acme/app') }))
+      })
     }
   })
   return {
@@ -63,6 +75,78 @@ export async function answerGraphQL(
           })
         }
       : {})
+  }
+}
+
+interface IssuesArgs {
+  labels?: string[]
+  first: number
+  states?: string[]
+  orderBy?: { field: string; direction: string }
+}
+
+/** The dashboard's issues query: by label and state, most recently updated first (as asked). */
+function listIssues(issues: ReadonlyMap<number, FakeIssue>, args: IssuesArgs): FakeIssue[] {
+  if (args.orderBy && (args.orderBy.field !== 'UPDATED_AT' || args.orderBy.direction !== 'DESC'))
+    throw new Error('the fake orders issues by UPDATED_AT DESC only')
+  return [...issues.values()]
+    .filter(
+      i =>
+        (!args.labels || args.labels.every(l => i.labels.includes(l))) &&
+        (!args.states || args.states.includes(i.state.toUpperCase()))
+    )
+    .sort((a, b) => b.updatedAt - a.updatedAt)
+    .slice(0, args.first)
+}
+
+/**
+ * GitHub's issue search, for the qualifiers the dashboard uses: `is:issue`, `in:title "…"` (words
+ * of the title) and `author:` (`app/NAME` for a bot). Newest first.
+ */
+function searchIssues(issues: ReadonlyMap<number, FakeIssue>, query: string): FakeIssue[] {
+  const title = /in:title "([^"]*)"/.exec(query)?.[1] ?? ''
+  const author = /author:(\S+)/.exec(query)?.[1]
+  const words = title.toLowerCase().split(/\s+/).filter(Boolean)
+  return [...issues.values()]
+    .filter(i => words.every(w => i.title.toLowerCase().includes(w)))
+    .filter(i => {
+      if (!author) return true
+      const bot = author.startsWith('app/')
+      const login = i.user.login.replace(/\[bot\]$/, '')
+      return bot ? i.user.type === 'Bot' && login === author.slice(4) : i.user.login === author
+    })
+    .sort((a, b) => b.number - a.number)
+}
+
+/** An issue as GraphQL shows it: a bot's login without `[bot]`, edits newest first. */
+function issueNode(issue: FakeIssue, repo: string): Record<string, unknown> {
+  const actor = (login: string) => ({
+    __typename: login.endsWith('[bot]') ? 'Bot' : 'User',
+    login: login.replace(/\[bot\]$/, '')
+  })
+  const edits = [...(issue.edits ?? [])].reverse()
+  const last = edits[0]
+  return {
+    number: issue.number,
+    title: issue.title,
+    body: issue.body,
+    state: issue.state.toUpperCase(),
+    url: `https://github.com/${repo}/issues/${issue.number}`,
+    locked: issue.locked ?? false,
+    createdAt: iso(issue.createdAt) ?? '2026-11-20T10:00:00Z',
+    author: actor(issue.user.login),
+    lastEditedAt: last ? iso(last.at) : null,
+    editor: last ? actor(last.by) : null,
+    labels: ({ first }: { first: number }) => ({
+      nodes: issue.labels.slice(0, first).map(name => ({ name }))
+    }),
+    // Newest first here; the action reads both ends, as GitHub documents no order.
+    userContentEdits: ({ first, last }: { first?: number; last?: number }) => ({
+      nodes: (first !== undefined ? edits.slice(0, first) : edits.slice(-(last ?? 0))).map(e => ({
+        editedAt: iso(e.at),
+        editor: actor(e.by)
+      }))
+    })
   }
 }
 
@@ -114,12 +198,26 @@ function commitNode(store: ChangeStore, repo: string, oid: string): Record<strin
         .slice(0, first)
         .map(p => pullNode(store, repo, p))
     }),
-    history: ({ first, since }: { first: number; since?: string | null }) => ({
-      nodes: historyOf(store, repo, commit)
-        .filter(c => !since || (c.committedAt ?? DEFAULT_COMMITTED) >= Date.parse(since))
-        .slice(0, first)
-        .map(c => commitNode(store, repo, c.sha))
-    })
+    // Cursors are offsets into the history, as opaque to the action as GitHub's; `since` keeps
+    // the commits made at or after it.
+    history: ({
+      first,
+      after,
+      since
+    }: {
+      first: number
+      after?: string | null
+      since?: string | null
+    }) => {
+      const all = historyOf(store, repo, commit).filter(
+        c => !since || (c.committedAt ?? DEFAULT_COMMITTED) >= Date.parse(since)
+      )
+      const from = after ? Number(after) : 0
+      return {
+        pageInfo: { hasNextPage: from + first < all.length, endCursor: String(from + first) },
+        nodes: all.slice(from, from + first).map(c => commitNode(store, repo, c.sha))
+      }
+    }
   }
 }
 

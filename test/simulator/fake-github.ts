@@ -40,6 +40,11 @@ export interface FakeIssue {
   labels: string[]
   user: { login: string; type: 'Bot' | 'User' }
   updatedAt: number
+  /** The body's edits, oldest first: who made each and when (the fake's `now`). */
+  edits?: { by: string; at: number }[]
+  locked?: boolean
+  /** When it was opened (the fake's `now`). */
+  createdAt?: number
 }
 
 export interface GitHubRequest {
@@ -52,6 +57,14 @@ export interface GitHubRequest {
   /** The answer, for checking against GitHub's OpenAPI description. */
   status?: number
   responseBody?: unknown
+}
+
+/** GitHub's answer to a secondary rate limit, in its documented words (REST API, "Rate limits"). */
+const SECONDARY_LIMIT = {
+  message:
+    'You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID.',
+  documentation_url:
+    'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits'
 }
 
 /**
@@ -69,9 +82,14 @@ export class FakeGitHub {
    * 'permission', 'repo-comments', 'pull-files', 'pull', 'update-pull', 'request-reviewers', 'compare', 'commit',
    * 'commit-pulls', 'review-comments', 'graphql', 'pull-activity' (GraphQL's timelineItems),
    * 'contents', 'tree' (the recursive tree).
-   * Every time, or with `times` only that many times, after which the route answers again.
+   * Every time, or with `times` only that many times, after which the route answers again. With
+   * `retryAfter` (seconds), the answer is GitHub's secondary rate limit (403 or 429 with a
+   * `retry-after` header and its documented message).
    */
-  readonly failures = new Map<string, number | { status: number; times: number }>()
+  readonly failures = new Map<
+    string,
+    number | { status: number; times: number; retryAfter?: number }
+  >()
   /**
    * Held answers, by the same route names: until a promise settles (then answered as usual), or,
    * for `Infinity`, until reset() or close(), which then drop the connection without acting on the
@@ -120,7 +138,7 @@ export class FakeGitHub {
   private constructor(
     private readonly prefix: string,
     readonly botLogin: string,
-    /** The time comments are written at: the runs' clock in tests that move it. */
+    /** The time comments, issues and their edits are written at: the runs' clock in tests that move it. */
     readonly now: () => number
   ) {
     this.server = createServer((req, res) => void this.handle(req, res))
@@ -249,6 +267,9 @@ export class FakeGitHub {
       ...(repo ? { repo } : {})
     }
     this.comments.push(comment)
+    // As GitHub: a comment on an issue makes it the most recently updated.
+    const commented = this.issues.get(issue)
+    if (commented && (!repo || repo === 'acme/app')) commented.updatedAt = ++this.clockTick
     for (const listener of [...this.commentListeners]) listener(comment)
     return comment
   }
@@ -293,10 +314,10 @@ export class FakeGitHub {
     }
     this.requests.push(record)
     for (const listener of [...this.requestListeners]) listener(record)
-    const send = (status: number, body: unknown): void => {
+    const send = (status: number, body: unknown, headers: Record<string, string> = {}): void => {
       record.status = status
       record.responseBody = body
-      res.writeHead(status, { 'content-type': 'application/json' })
+      res.writeHead(status, { 'content-type': 'application/json', ...headers })
       res.end(JSON.stringify(body))
     }
     /** As GitHub says a page follows: a `link` header to it, and to the last page when known. */
@@ -327,7 +348,9 @@ export class FakeGitHub {
       const failure = this.failures.get(name)
       const status = typeof failure === 'number' ? failure : failure?.status
       if (typeof failure === 'object' && --failure.times <= 0) this.failures.delete(name)
-      if (status)
+      if (status && typeof failure === 'object' && failure.retryAfter !== undefined)
+        send(status, SECONDARY_LIMIT, { 'retry-after': String(failure.retryAfter) })
+      else if (status)
         send(status, {
           message: status === 403 ? 'Resource not accessible by integration' : 'Failure'
         })
@@ -350,7 +373,10 @@ export class FakeGitHub {
       const query = (record.body as GraphQLRequest | undefined)?.query ?? ''
       if (await fail(query.includes('timelineItems') ? 'pull-activity' : 'graphql')) return
       const viewer = { login: user.login, databaseId: 41898282 }
-      return send(200, await answerGraphQL(this, record.body as GraphQLRequest, viewer, token))
+      return send(
+        200,
+        await answerGraphQL(this, record.body as GraphQLRequest, viewer, this.issues, token)
+      )
     }
     if (req.method === 'GET') {
       const contents = await contentsRoute(this, route, url, fail)
@@ -361,7 +387,7 @@ export class FakeGitHub {
       if (answer?.more) linkNext()
       if (answer) return send(answer.status, answer.body)
     }
-    const issueRoute = await this.issueRoute(req.method ?? '', route, url, record.body, fail)
+    const issueRoute = await this.issueRoute(req.method ?? '', route, url, record.body, fail, user)
     if (issueRoute === null) return
     if (issueRoute) return send(issueRoute.status, issueRoute.body)
     let m: RegExpExecArray | null
@@ -465,13 +491,42 @@ export class FakeGitHub {
     return send(404, { message: 'Not Found' })
   }
 
+  /**
+   * An issue of acme/app opened by `user` (a person by default), as through GitHub's page: what a
+   * test's people do to the dashboard (open a copy, label it).
+   */
+  openIssue(over: Partial<FakeIssue> & { title: string; body: string }): FakeIssue {
+    const at = this.now()
+    const issue: FakeIssue = {
+      number: ++this.issueCount,
+      state: 'open',
+      labels: [],
+      user: { login: 'mallory', type: 'User' },
+      updatedAt: ++this.clockTick,
+      createdAt: at,
+      ...over
+    }
+    this.issues.set(issue.number, issue)
+    return issue
+  }
+
+  /** A person's edit of an issue's body (a tick, a restore from the edit history), as GitHub records it. */
+  editIssue(number: number, body: string, login: string): void {
+    const issue = this.issues.get(number)
+    if (!issue) throw new Error(`no issue #${number}`)
+    issue.body = body
+    ;(issue.edits ??= []).push({ by: login, at: this.now() })
+    issue.updatedAt = ++this.clockTick
+  }
+
   /** The issues routes the dashboard uses: list by label, create, update. */
   private async issueRoute(
     method: string,
     route: string,
     url: URL,
     body: unknown,
-    fail: (name: string) => Promise<boolean>
+    fail: (name: string) => Promise<boolean>,
+    user: FakeComment['user'] = { login: this.botLogin, type: 'Bot' }
   ): Promise<{ status: number; body: unknown } | null | undefined> {
     const changes = (body ?? {}) as Partial<FakeIssue> & { labels?: string[] }
     const repo = /^\/repos\/([^/]+\/[^/]+)\//.exec(route)?.[1] ?? 'acme/app'
@@ -496,8 +551,9 @@ export class FakeGitHub {
           body: changes.body ?? '',
           state: 'open',
           labels: changes.labels ?? [],
-          user: { login: this.botLogin, type: 'Bot' },
-          updatedAt: ++this.clockTick
+          user,
+          updatedAt: ++this.clockTick,
+          createdAt: this.now()
         }
         this.issues.set(issue.number, issue)
         return { status: 201, body: this.issueView(issue, repo) }
@@ -510,8 +566,12 @@ export class FakeGitHub {
       if (!issue) return { status: 404, body: { message: 'Not Found' } }
       if (method === 'PATCH') {
         if (typeof changes.title === 'string') issue.title = changes.title
-        if (typeof changes.body === 'string') issue.body = changes.body
+        if (typeof changes.body === 'string' && changes.body !== issue.body) {
+          issue.body = changes.body
+          ;(issue.edits ??= []).push({ by: user.login, at: this.now() })
+        }
         if (changes.state === 'open' || changes.state === 'closed') issue.state = changes.state
+        if (Array.isArray(changes.labels)) issue.labels = changes.labels.map(String)
         issue.updatedAt = ++this.clockTick
       }
       return { status: 200, body: this.issueView(issue, repo) }

@@ -1,4 +1,4 @@
-import { type ProjectLedger, readLedger } from '../../src/records/ledger.js'
+import { type ProjectLedger, readDashboardState } from '../../src/records/ledger.js'
 import { RecordSigner } from '../../src/records/record.js'
 import {
   type FakeComment,
@@ -109,7 +109,8 @@ export class CodeChangeServers {
 
   /** A project's part of the ledger, as the action signed it in `issue` (the first dashboard). */
   ledgerOf(project = SIM_PROJECT, issue = this.dashboards()[0]): ProjectLedger | undefined {
-    const read = readLedger(issue?.body ?? '', new RecordSigner(SIM_API_KEY), `${APP} dashboard`)
+    const signer = new RecordSigner(SIM_API_KEY)
+    const read = readDashboardState(issue?.body ?? '', signer, APP, issue?.number ?? 0)
     if (!read.ok) throw new Error(`no ledger: ${read.why}`)
     return read.ledger.projects[project]
   }

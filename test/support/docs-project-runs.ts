@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { type ProjectLedger, readLedger } from '../../src/records/ledger.js'
+import { type ProjectLedger, readDashboardState } from '../../src/records/ledger.js'
 import { RecordSigner } from '../../src/records/record.js'
 import type { FakeIssue, FakePull } from '../simulator/fake-github.js'
 import { SIM_API_KEY, SIM_PROJECT } from '../simulator/server.js'
@@ -105,8 +105,9 @@ export class DocsProject {
 
   /** The project's part of the docs repository's ledger. */
   ledger(project = SIM_PROJECT): ProjectLedger | undefined {
-    const body = this.dashboards()[0]?.body ?? ''
-    const read = readLedger(body, new RecordSigner(SIM_API_KEY), `${DOCS} dashboard`)
+    const issue = this.dashboards()[0]
+    const signer = new RecordSigner(SIM_API_KEY)
+    const read = readDashboardState(issue?.body ?? '', signer, DOCS, issue?.number ?? 0)
     if (!read.ok) throw new Error(`no ledger: ${read.why}`)
     return read.ledger.projects[project]
   }

@@ -25,6 +25,7 @@ export const SERVER = 'https://github.com'
 export class TestLedger implements LedgerView {
   readonly seen: FoldDecision['seen'][] = []
   readonly updates: DocsPullUpdate[] = []
+  resending?: string[]
 
   constructor(
     readonly project: ProjectLedger = emptyProject(),

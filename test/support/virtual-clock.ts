@@ -5,15 +5,43 @@ import type { Clock } from '../../src/runner/clock.js'
  * Time that moves with the real clock and jumps over every pause: `sleep(ms)` moves the clock on by
  * `ms` and resolves at once (after pending I/O has had its turn). A wait of 30 minutes takes
  * milliseconds, and a simulator given `now: clock.wallNow` sees the same time the action sees.
+ * A time limit (`timeout`) ends after its time in real time, or at once when a test moves the clock
+ * on past it (`advance`) while a request hangs; the pauses jumped over leave it alone, as a request
+ * in flight meanwhile takes real time.
  */
 export class VirtualClock implements Clock {
   private skipped = 0
   /** Every pause asked for, in order: what a test can assert about pacing. */
   readonly pauses: number[] = []
   private readonly waiters: { count: number; resolve: () => void }[] = []
+  private readonly limits = new Set<{ at: number; end: () => void }>()
 
   now = (): number => Math.floor(performance.now()) + this.skipped
   wallNow = (): number => Date.now() + this.skipped
+
+  timeout = (ms: number): AbortSignal => {
+    const controller = new AbortController()
+    const limit = {
+      at: this.now() + ms,
+      end: (): void => {
+        clearTimeout(timer)
+        this.limits.delete(limit)
+        controller.abort(
+          new DOMException('The operation was aborted due to timeout', 'TimeoutError')
+        )
+      }
+    }
+    // Real time moves this clock too: the limit also ends by itself, never later than `ms` from now.
+    const timer = setTimeout(limit.end, ms).unref()
+    this.limits.add(limit)
+    return controller.signal
+  }
+
+  /** Moves the clock on by `ms` without a pause, ending the time limits it passes. */
+  advance(ms: number): void {
+    this.skipped += Math.max(0, ms)
+    for (const limit of [...this.limits]) if (limit.at <= this.now()) limit.end()
+  }
 
   sleep = async (ms: number, signal?: AbortSignal): Promise<void> => {
     if (signal?.aborted) throw new CancelledError('Cancelled.')

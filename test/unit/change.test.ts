@@ -752,7 +752,12 @@ describe('reading a batch, bounded', () => {
     pulls: Record<number, { mergeCommit?: string; files?: number }> = {},
     commitFiles: (sha: string, page: number) => ChangedFile[] = () => [file('a.ts')]
   ) {
-    const served = { graphql: 0, commitPages: [] as string[], pullPages: [] as string[] }
+    const served = {
+      graphql: 0,
+      commitPages: [] as string[],
+      patchPages: [] as string[],
+      pullPages: [] as string[]
+    }
     const graphql: GraphQL = async (query, variables) => {
       served.graphql++
       if (query.includes('history(')) {
@@ -806,8 +811,12 @@ describe('reading a batch, bounded', () => {
     }
     const github: ChangeSource = {
       graphql,
-      async commitFiles(s, page) {
+      async commitPaths(s, page) {
         served.commitPages.push(`${s.slice(0, 4)}:${page}`)
+        return commitFiles(s, page).map(({ patch: _patch, ...f }) => f)
+      },
+      async commitFiles(s, page) {
+        served.patchPages.push(`${s.slice(0, 4)}:${page}`)
         return commitFiles(s, page)
       },
       async *pullFilePages(n, perPage) {
@@ -876,6 +885,8 @@ describe('reading a batch, bounded', () => {
     const { github, served } = source([...history, { oid: sha('base') }], {}, full)
     const { batch: read } = await readRange(github, { ...where, head: sha('d0') })
     expect(served.commitPages).toHaveLength(5 * 3)
+    // The file list reads no patch.
+    expect(served.patchPages).toEqual([])
     expect(read.commits).toHaveLength(8)
     expect(read.commits.filter(c => c.files.length === 3 * FILES_PER_PAGE)).toHaveLength(5)
     expect(read.commits.every(c => !c.filesComplete)).toBe(true)
@@ -899,12 +910,17 @@ describe('reading a batch, bounded', () => {
     expect(alone.batch.commits.map(c => c.sha)).toEqual([sha('d0')])
   })
 
-  it('names the pull requests past the 25 it reads', async () => {
+  it('takes the oldest 25 pull requests of a longer range and stops there: the newer wait for the next run', async () => {
     const history = Array.from({ length: 30 }, (_, i) => ({ oid: sha(`m${i}`), pull: 100 - i }))
     const { github } = source([...history, { oid: sha('base') }])
     const { batch: read } = await readRange(github, { ...where, head: sha('m0') })
-    expect(read.pulls).toHaveLength(25)
-    expect(read.leftOut).toEqual(['5 older pull requests (#75, #74, #73, #72, #71)'])
+    expect(read.pulls.map(p => p.number)).toEqual(Array.from({ length: 25 }, (_, i) => 71 + i))
+    // The last documented commit moves to #95's commit, not past #96 … #100.
+    expect(read.head).toBe(sha('m5'))
+    expect(read.backlog).toBe(5)
+    expect(read.leftOut).toEqual([
+      "5 newer changes, beyond one run's 25 pull requests and 100 commits: the next runs take them, oldest first"
+    ])
   })
 
   it('reads patches a page at a time and stops as soon as the excerpt is full', async () => {

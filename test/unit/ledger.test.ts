@@ -9,7 +9,9 @@ import {
   emptyProject,
   fitLedger,
   ledgerRecord,
+  dashboardPlace,
   ledgerTitle,
+  readDashboardState,
   readLedger
 } from '../../src/records/ledger.js'
 import { hoursOrDays, outcomes } from '../../src/agent/ledger/outcomes.js'
@@ -61,6 +63,34 @@ describe('the ledger record', () => {
     const body = `people's text\n${ledgerRecord(ledger, signer, PLACE, NOW)}`
     const read = readLedger(body, signer, PLACE)
     expect(read).toEqual({ ok: true, ledger: fitLedger(ledger, NOW) })
+  })
+
+  it('binds a state to its issue: read where written, named as a copy elsewhere, an unbound one as legacy', () => {
+    const bound = { ...ledgerWith(1), issue: 501, version: 7, writtenAt: NOW }
+    const body = ledgerRecord(bound, signer, dashboardPlace('acme/app', 501), NOW)
+    const here = readDashboardState(body, signer, 'acme/app', 501)
+    expect(here).toMatchObject({ ok: true, legacy: false, ledger: { issue: 501, version: 7 } })
+    expect(readDashboardState(body, signer, 'acme/app', 502)).toMatchObject({
+      ok: false,
+      why: 'elsewhere',
+      writtenIn: 501
+    })
+    // The issue number is signed: changing it breaks the signature.
+    expect(
+      readDashboardState(body.replace('"issue":501', '"issue":502'), signer, 'acme/app', 502)
+    ).toEqual({
+      ok: false,
+      why: 'unsigned'
+    })
+    expect(readDashboardState(body, signer, 'mallory/app', 501)).toEqual({
+      ok: false,
+      why: 'unsigned'
+    })
+    const legacy = ledgerRecord(ledgerWith(1), signer, PLACE, NOW)
+    expect(readDashboardState(legacy, signer, 'acme/app', 502)).toMatchObject({
+      ok: true,
+      legacy: true
+    })
   })
 
   it('believes no record signed with another key, or copied to another place', () => {
@@ -367,6 +397,31 @@ describe('max-jobs', () => {
 
 describe('the dashboard for people', () => {
   const view = { repository: 'acme/app', serverUrl: 'https://github.com', now: NOW }
+
+  it('counts the jobs that left the ledger, as it counts runs: "and 36 earlier jobs"', () => {
+    const ledger = ledgerWith(0)
+    const project = ledger.projects.proj
+    if (!project) throw new Error('no project')
+    // Old jobs without a docs pull request in the outcomes' window leave the ledger.
+    project.jobs = Array.from({ length: 46 }, (_, j) => ({
+      id: `job_${j}`,
+      state: 'closed',
+      startedAt: NOW - 60 * DAY + j,
+      changes: [],
+      moreChanges: 0
+    }))
+    const fitted = fitLedger(ledger, NOW)
+    expect(fitted.projects.proj?.jobs).toHaveLength(10)
+    expect(fitted.projects.proj?.olderJobs).toBe(36)
+    const text = renderDashboard(fitted, view)
+    expect(text).toContain('… and 36 earlier jobs')
+    // Read back and fitted again, nothing is counted twice.
+    const again = fitLedger(fitted, NOW)
+    expect(again.projects.proj?.olderJobs).toBe(36)
+    const signer = new RecordSigner(KEY)
+    const read = readLedger(ledgerRecord(fitted, signer, PLACE, NOW), signer, PLACE)
+    expect(read.ok && read.ledger.projects.proj?.olderJobs).toBe(36)
+  })
 
   it('shows the last documented commit, the docs pull requests with their changes, and the last runs', () => {
     const ledger = ledgerWith(2)

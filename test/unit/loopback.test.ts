@@ -1,6 +1,6 @@
 import type { buildConnector } from 'undici'
 import { describe, expect, it } from 'vitest'
-import { isLoopbackAddress, loopbackOnlyForHttp } from '../../src/mintlify/dispatcher.js'
+import { isLoopbackAddress, loopbackOnlyForHttp } from '../../src/mintlify/loopback.js'
 import { isLoopbackHost, parseApiUrl } from '../../src/mintlify/connection.js'
 
 describe('plain http only to this machine', () => {

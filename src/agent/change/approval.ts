@@ -6,19 +6,27 @@ import type { Logger } from '../../runner/logger.js'
 import { escapeMarkdown } from '../../runner/markdown.js'
 import { counted } from '../../runner/text.js'
 import type { ApprovalMode, TriggerSettings } from '../settings.js'
-import { APPROVAL_PHRASE, tickedBatches } from '../ledger/approval-box.js'
+import {
+  APPROVAL_PHRASE,
+  RESEND_PHRASE,
+  tickedBatches,
+  tickedResends
+} from '../ledger/approval-box.js'
 import type { Dashboard } from '../ledger/dashboard.js'
 import type { LedgerSession } from '../ledger/ledger-session.js'
 import { Input } from '../names.js'
 import { trustRefusal } from '../trust-gate.js'
 
-/** An edit of the dashboard issue, with `approval: dashboard`: perhaps a tick. Payload alone. */
+/**
+ * An edit of the dashboard issue, with `approval: dashboard` or with an uncertain request's box
+ * ticked in it: perhaps a tick. Payload alone.
+ */
 export function isApprovalTick(
   event: Pick<RunEvent, 'name' | 'action' | 'issue'>,
   settings: { approval?: ApprovalMode; jobId?: string }
 ): boolean {
   return (
-    settings.approval === 'dashboard' &&
+    (settings.approval === 'dashboard' || tickedResends(event.issue?.body ?? '').length > 0) &&
     settings.jobId === undefined &&
     event.name === 'issues' &&
     event.action === 'edited' &&
@@ -71,12 +79,17 @@ const LOGIN = /^[A-Za-z0-9-]{1,39}(\[bot\])?$/
  */
 export async function judgeTick(
   ctx: TickContext
-): Promise<{ approvedBy: string } | { skip: string }> {
+): Promise<{ approvedBy: string; resend?: string[] } | { skip: string }> {
   const { dashboard, session, event } = ctx
   if (dashboard.number === undefined || dashboard.number !== event.issue?.number)
     return {
       skip: `Issue #${event.issue?.number ?? '?'} is not the dashboard this action keeps${dashboard.url ? ` (${dashboard.url})` : ''}: its boxes start nothing.`
     }
+  const resend = resendTicks(dashboard.text, session, event)
+  if (resend.length) {
+    const verdict = await judgeTicker(ctx, `'${RESEND_PHRASE}' for ${resend.join(', ')}`)
+    return 'skip' in verdict ? verdict : { ...verdict, resend }
+  }
   const reading = readTick(dashboard.text, session.project.waiting)
   switch (reading.kind) {
     case 'none':
@@ -99,10 +112,36 @@ export async function judgeTick(
     return {
       skip: `The box of batch ${reading.batch} was ticked before this edit, which did not tick it${event.edit.bodyBefore === undefined ? ' (it left the body alone)' : ''}: nothing was started. To start the batch, untick the box and tick it again.`
     }
+  return judgeTicker(ctx, `'${APPROVAL_PHRASE}' for batch ${reading.batch}`)
+}
+
+/**
+ * The uncertain entries this edit ticked the box of, among those the ledger holds: a box ticked
+ * before the edit (the payload's earlier body has it ticked) is not this edit's.
+ */
+function resendTicks(
+  body: string,
+  session: LedgerSession,
+  event: Pick<RunEvent, 'edit'>
+): string[] {
+  const held = new Set(session.project.uncertain.map(u => u.id))
+  const before = event.edit?.bodyBefore
+  return tickedResends(body).filter(
+    id =>
+      held.has(id) && !(event.edit && (before === undefined || tickedResends(before).includes(id)))
+  )
+}
+
+/** The ticker (the event's sender), checked like any trigger; a refused tick is undone and answered. */
+async function judgeTicker(
+  ctx: TickContext,
+  box: string
+): Promise<{ approvedBy: string } | { skip: string }> {
+  const { event } = ctx
   const refused = await trustRefusal(async () => ctx.github, event, ctx.settings, ctx.signal)
   if (!refused) return { approvedBy: event.actor }
   const who = LOGIN.test(event.actor) ? `@${event.actor}` : undefined
-  const what = `ticked '${APPROVAL_PHRASE}' for batch ${reading.batch}, but ${refused.replace(/\.$/, '')}.`
+  const what = `ticked ${box}, but ${refused.replace(/\.$/, '')}.`
   const why = `${who ?? 'Someone'} ${what}`
   if (ctx.settings.dryRun) return { skip: `${why} Dry run: the box stays as it is.` }
   const undone = await undo(ctx, why, `${who ?? 'Someone'} ${escapeMarkdown(what)}`)

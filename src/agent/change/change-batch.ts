@@ -2,6 +2,7 @@ import type { ChangedFile } from '../../github/api.js'
 import {
   type GraphQL,
   type History,
+  type HistoryCommit,
   MAX_PULLS,
   type PullDetails,
   readHistory,
@@ -12,16 +13,22 @@ import type { BatchCommit, BatchPull, ChangeBatch, ChangedPath } from '../batch.
 /** What reading a batch needs of GitHub: GraphQL, and the REST file pages of a commit. */
 export interface ChangeSource {
   graphql: GraphQL
-  /** One page of a commit's files, with patches (REST pages them). */
+  /** One page of a commit's files, with patches (REST pages them): for the diff excerpt. */
   commitFiles(sha: string, page: number, perPage: number): Promise<ChangedFile[]>
+  /** One page of a commit's files without patches, dropped as they stream in: for the file list. */
+  commitPaths(sha: string, page: number, perPage: number): Promise<ChangedFile[]>
   /** A pull request's files with patches, a page at a time, read only as far as asked. */
   pullFilePages(pull: number, perPage: number): AsyncIterable<ChangedFile[]>
 }
 
 /** Commits pushed without a pull request whose files are read; the rest are described by message. */
 const MAX_COMMITS_WITH_FILES = 5
-/** A commit's files per request: small pages, so a page of 1 MB patches stays small in memory. */
-export const FILES_PER_PAGE = 30
+/**
+ * A commit's files per request: GitHub's most. Their patches are dropped as the answer streams in,
+ * so a page of 1 MB patches costs its names only; three pages name 300 files, what GitHub's own
+ * first page of a commit holds.
+ */
+export const FILES_PER_PAGE = 100
 const COMMIT_FILE_PAGES = 3
 
 export interface RangeWhere {
@@ -32,7 +39,7 @@ export interface RangeWhere {
   /** The last documented commit; none for a new branch's first push (its head commit alone). */
   base?: string
   /** Without a base: the commits made since this time (epoch ms), rather than the head alone. */
-  after?: number
+  from?: number
   /** Commits read at most. */
   maxCommits: number
   /** The pull request the event is about, when GitHub may not have linked its merge commit yet. */
@@ -54,32 +61,41 @@ export async function readRange(
     repo: where.repo,
     head: where.head,
     since: where.base,
-    after: where.base ? undefined : where.after,
+    from: where.base ? undefined : where.from,
     base: where.branch,
-    max: where.base || where.after !== undefined ? where.maxCommits : 1
+    max: where.base || where.from !== undefined ? where.maxCommits : 1,
+    pages: where.base || where.from !== undefined ? HISTORY_PAGES : 1
   })
   const leftOut: string[] = []
-  if (!where.base && where.after !== undefined && !history.reachedSince)
+  if (!where.base && where.from !== undefined && !history.reachedSince)
     leftOut.push(`the commits before the newest ${history.commits.length} of the window`)
   if (where.base && !history.reachedSince)
     leftOut.push(
-      `the commits before the newest ${history.commits.length} (the last documented commit ${where.base.slice(0, 12)} is further back, or no longer on ${where.branch})`
+      `the commits before the newest ${Math.min(history.commits.length, where.maxCommits)} (the last documented commit ${where.base.slice(0, 12)} is further back, or no longer on ${where.branch})`
+    )
+  // Oldest first: a backlog beyond one run's bounds is taken by the next runs, from where this one
+  // stops, so the last documented commit never moves past a change no prompt described.
+  const range = history.reachedSince
+    ? oldestWithin(history.commits, where.maxCommits, MAX_PULLS)
+    : { taken: history.commits.slice(0, where.maxCommits), backlog: 0 }
+  const head = range.backlog ? (range.taken[0]?.sha ?? where.head) : where.head
+  if (range.backlog)
+    leftOut.push(
+      `${range.backlog} newer changes, beyond one run's ${MAX_PULLS} pull requests and ${where.maxCommits} commits: the next runs take them, oldest first`
     )
   const numbers: number[] = []
-  for (const c of history.commits) if (c.pull && !numbers.includes(c.pull)) numbers.push(c.pull)
-  if (where.pull && !numbers.includes(where.pull) && history.commits.some(c => !c.pull))
+  for (const c of range.taken) if (c.pull && !numbers.includes(c.pull)) numbers.push(c.pull)
+  if (
+    !range.backlog &&
+    where.pull &&
+    !numbers.includes(where.pull) &&
+    range.taken.some(c => !c.pull)
+  )
     numbers.push(where.pull)
-  if (numbers.length > MAX_PULLS)
-    leftOut.push(
-      `${numbers.length - MAX_PULLS} older pull requests (${numbers
-        .slice(MAX_PULLS)
-        .map(n => `#${n}`)
-        .join(', ')})`
-    )
-  const details = await readPulls(source.graphql, where, numbers.slice(0, MAX_PULLS))
+  const details = await readPulls(source.graphql, where, numbers)
   // A merge commit GitHub has not linked yet is the event's own pull request's.
   const linked = new Set(details.keys())
-  const direct = history.commits.filter(
+  const direct = range.taken.filter(
     c =>
       !c.pull &&
       !(where.pull && linked.has(where.pull) && c.sha === details.get(where.pull)?.mergeCommit)
@@ -94,7 +110,7 @@ export async function readRange(
     leftOut.push(
       `the files of ${direct.length - MAX_COMMITS_WITH_FILES} commits pushed without a pull request (their messages are listed)`
     )
-  const oldest = history.commits[history.commits.length - 1]
+  const oldest = range.taken[range.taken.length - 1]
   return {
     reachedBase: history.reachedSince,
     batch: {
@@ -102,15 +118,48 @@ export async function readRange(
       branch: where.branch,
       url:
         where.base && history.reachedSince
-          ? `${where.serverUrl}/${where.owner}/${where.repo}/compare/${where.base.slice(0, 12)}...${where.head.slice(0, 12)}`
+          ? `${where.serverUrl}/${where.owner}/${where.repo}/compare/${where.base.slice(0, 12)}...${head.slice(0, 12)}`
           : `${where.serverUrl}/${where.owner}/${where.repo}/commit/${oldest?.sha ?? where.head}`,
-      head: where.head,
+      head,
+      ...(range.backlog ? { backlog: range.backlog } : {}),
       base: where.base,
       pulls: [...details.values()].reverse().map(asBatchPull),
       commits: commits.reverse(),
       skipped: [],
       leftOut
     }
+  }
+}
+
+/** Pages of history read back to the last documented commit: a backlog of 1,000 commits. */
+const HISTORY_PAGES = 10
+
+/**
+ * The oldest commits of a range (given newest first) within one run's bounds: at most `maxCommits`
+ * commits and `maxPulls` pull requests, a pull request never split. Newest first again, with the
+ * count of changes (pull requests and direct commits) left for the next runs.
+ */
+export function oldestWithin(
+  commits: HistoryCommit[],
+  maxCommits: number,
+  maxPulls: number
+): { taken: HistoryCommit[]; backlog: number } {
+  const oldestFirst = [...commits].reverse()
+  const pulls = new Set<number>()
+  let n = 0
+  for (; n < oldestFirst.length && n < maxCommits; n++) {
+    const pull = oldestFirst[n]?.pull
+    if (pull === undefined || pulls.has(pull)) continue
+    if (pulls.size >= maxPulls) break
+    pulls.add(pull)
+  }
+  const rest = oldestFirst.slice(n)
+  const restPulls = new Set(
+    rest.flatMap(c => (c.pull === undefined || pulls.has(c.pull) ? [] : [c.pull]))
+  )
+  return {
+    taken: oldestFirst.slice(0, n).reverse(),
+    backlog: restPulls.size + rest.filter(c => c.pull === undefined).length
   }
 }
 
@@ -128,14 +177,14 @@ function asBatchPull(pull: PullDetails): BatchPull {
   return { ...pull, filesComplete: pull.files.length >= pull.changedFiles }
 }
 
-/** A commit's files in small pages, patches dropped as each page is read. */
+/** A commit's files, named without their patches. */
 async function readCommitFiles(
   source: ChangeSource,
   sha: string
 ): Promise<{ files: ChangedPath[]; complete: boolean }> {
   const files: ChangedPath[] = []
   for (let page = 1; page <= COMMIT_FILE_PAGES; page++) {
-    const batch = await source.commitFiles(sha, page, FILES_PER_PAGE)
+    const batch = await source.commitPaths(sha, page, FILES_PER_PAGE)
     for (const { patch: _patch, ...file } of batch) files.push(file)
     if (batch.length < FILES_PER_PAGE) return { files, complete: true }
   }

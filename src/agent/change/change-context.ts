@@ -5,7 +5,7 @@ import { docsPulls } from '../docs-repository.js'
 import { type PreparedRun, type RunAbout, type StoppedRun, skippedRun } from '../prepared-run.js'
 import type { ChangeBatch } from '../batch.js'
 import { ChangeReader } from './change-reader.js'
-import type { ChangeRules } from './change-rules.js'
+import { type ChangeRules, ownPull } from './change-rules.js'
 import type { ChangeRunSettings, RunDeps } from './change-settings.js'
 import type { FoldContext } from '../ledger/fold.js'
 
@@ -46,8 +46,7 @@ export class ChangeContext {
     if (settings.comment === 'false') return undefined
     // A docs project's pull requests are in other repositories: only `issue-number` is here.
     if (batch.parts) return settings.issueNumber
-    const own =
-      event.pullRequest?.number ?? (batch.pulls.length === 1 ? batch.pulls[0]?.number : undefined)
+    const own = ownPull(batch, event.pullRequest?.number)
     const target = settings.issueNumber ?? own
     if (settings.comment === 'true' && target === undefined)
       this.deps.log.warning('No pull request to comment on: the changes came through none.')

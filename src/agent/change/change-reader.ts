@@ -14,6 +14,7 @@ import { ExplainedError, errorText } from '../../runner/errors.js'
 import type { Logger } from '../../runner/logger.js'
 import { bytes, counted } from '../../runner/text.js'
 import { Input } from '../names.js'
+import type { ChangeRef } from '../../records/ledger.js'
 import { docsPulls } from '../docs-repository.js'
 import type { ChangeBatch } from '../batch.js'
 import { type ChangeSource, readPatches, readPull, readRange } from './change-batch.js'
@@ -49,6 +50,9 @@ export interface ReaderDeps {
  * who `docs-token` is, and the prompt built from them. A read that fails stops the run with what to
  * grant or do: the agent never gets a half-read batch.
  */
+/** Changes of uncertain requests read again at most, of each kind: the ledger keeps no more. */
+const MAX_RESENT = 20
+
 export class ChangeReader {
   private readonly where: { owner: string; repo: string }
   private readonly source: ChangeSource
@@ -122,6 +126,19 @@ export class ChangeReader {
       )
       return own()
     }
+    // Not reached within the bounds: a long history, or one rewritten by a force-push this action
+    // never saw (no push workflow, a cancelled run). GitHub's comparison tells them apart.
+    if (!read.reachedBase) {
+      const status = await this.read(`compare ${documented.slice(0, 12)} with ${head.branch}`, () =>
+        this.github.compareStatus(documented, head.sha)
+      )
+      if (status !== 'ahead' && status !== 'identical') {
+        notices.push(
+          `The last documented commit ${documented.slice(0, 12)} is not in the history of ${head.branch} at ${head.sha.slice(0, 12)} (GitHub compares them as ${status === 'missing' ? 'unknown: the commit is gone' : status}): the history was rewritten, by a force-push this action did not see. This run documents its own change only; the changes before it are not sent again.`
+        )
+        return own()
+      }
+    }
     return read.batch
   }
 
@@ -139,14 +156,34 @@ export class ChangeReader {
     })
   }
 
-  /** The merges of the default branch since `after` (epoch ms): a first look at a repository. */
-  readWindow(head: string, branch: string, after: number): Promise<ChangeBatch> {
+  /**
+   * The changes of uncertain requests whose boxes were ticked, read again to be sent again: their
+   * pull requests (one request each) and the commits pushed without one. `head` is the last
+   * documented commit, which sending them again does not move.
+   */
+  async resentBatch(changes: ChangeRef[], head: string, branch: string): Promise<ChangeBatch> {
+    const batch = this.emptyBatch(head, branch)
+    const numbers = [...new Set(changes.flatMap(c => (c.pr === undefined ? [] : [c.pr])))]
+    for (const number of numbers.slice(0, MAX_RESENT)) {
+      const pull = await this.read(`read pull request #${number}`, () =>
+        readPull(this.source, this.where, number)
+      )
+      if (pull) batch.pulls.push(pull)
+    }
+    const direct = changes.filter(c => c.pr === undefined && /^[0-9a-f]{40}$/.test(c.sha))
+    for (const commit of direct.slice(0, MAX_RESENT))
+      batch.commits.push(...(await this.readRange(commit.sha, undefined, branch)).commits)
+    return batch
+  }
+
+  /** The merges of the default branch since `from` (epoch ms): a first look at a repository. */
+  readWindow(head: string, branch: string, from: number): Promise<ChangeBatch> {
     return this.read(`read the history of ${branch}`, async () => {
       const read = await readRange(this.source, {
         ...this.where,
         branch,
         head,
-        after,
+        from,
         maxCommits: MAX_RANGE,
         serverUrl: this.event.serverUrl
       })

@@ -19,6 +19,20 @@ export interface ChangeRules {
 }
 
 /**
+ * The pull request the batch's job comments on: the event's own when its changes are in the batch
+ * (not when a rule left it out, or it waits beyond the run's bounds), or the batch's only one on a
+ * run without one (a schedule).
+ */
+export function ownPull(
+  batch: Pick<ChangeBatch, 'pulls'>,
+  eventPull: number | undefined
+): number | undefined {
+  if (eventPull !== undefined)
+    return batch.pulls.some(p => p.number === eventPull) ? eventPull : undefined
+  return batch.pulls.length === 1 ? batch.pulls[0]?.number : undefined
+}
+
+/**
  * Applies the per-change rules to a batch: which pull requests and commits go to the agent, and
  * why the others do not. The loop guard comes first and no input lifts it.
  */

@@ -98,6 +98,7 @@ class ChangeRun extends ChangeContext {
       })
       if ('skip' in verdict) return skipped(verdict.skip, undefined, extra)
       approvedBy = session.approvedBy = verdict.approvedBy
+      session.resending = verdict.resend
       deps.log.info(`@${approvedBy} approved the waiting changes: deciding where they go now.`)
     }
     await refreshDocsPulls(session, settings, event, deps)
@@ -171,6 +172,7 @@ class ChangeRun extends ChangeContext {
       event: this.event,
       deps,
       project: session.project,
+      ...(session.resending ? { resent: session.resent() } : {}),
       rules: await this.ledgerRules(session.project),
       notices
     })
@@ -224,7 +226,10 @@ class ChangeRun extends ChangeContext {
     notices: string[]
   ): Promise<ChangeBatch> {
     const { project } = session
-    const batch = await this.reader.ledgerBatch(plan, head, project.documented?.sha, notices)
+    const documented = project.documented?.sha
+    const batch = session.resending
+      ? await this.reader.resentBatch(session.resent(), documented ?? head.sha, head.branch)
+      : await this.reader.ledgerBatch(plan, head, documented, notices)
     return applyRules(batch, await this.ledgerRules(project))
   }
 

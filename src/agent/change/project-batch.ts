@@ -1,6 +1,6 @@
 import { type GitHubSession, connectGitHub } from '../../github/api.js'
 import type { RunEvent } from '../../github/event.js'
-import type { ProjectLedger } from '../../records/ledger.js'
+import type { ChangeRef, ProjectLedger } from '../../records/ledger.js'
 import type { Clock } from '../../runner/clock.js'
 import { ExplainedError, errorText } from '../../runner/errors.js'
 import type { Logger } from '../../runner/logger.js'
@@ -23,6 +23,11 @@ export interface ProjectReadDeps {
   event: RunEvent
   deps: { log: Logger; clock: Clock; session?: GitHubSession; signal?: AbortSignal }
   project: ProjectLedger
+  /**
+   * The changes of uncertain requests a writer ticked to send again: each repository reads its
+   * own again, and no watermark moves.
+   */
+  resent?: readonly ChangeRef[]
   /** The rules every repository's changes go through; `paths` is each repository's own. */
   rules: ChangeRules
   notices: string[]
@@ -45,26 +50,34 @@ export async function readProjectBatch(read: ProjectReadDeps): Promise<ProjectRe
   const failed: string[] = []
   const token = tokenInput(settings)
   for (const repository of repositories) {
+    const own = read.resent?.filter(
+      c => c.repo && repositoryKey(c.repo) === repositoryKey(repository.name)
+    )
+    if (own && !own.length) continue
     const reader = projectReader(read, repository)
     try {
-      parts.push({ ...(await readRepository(read, repository, reader)), reader })
+      parts.push({
+        ...(own
+          ? await readResent(read, repository, reader, own)
+          : await readRepository(read, repository, reader)),
+        reader
+      })
     } catch (error) {
       if (deps.signal?.aborted) throw error
       failed.push(repository.name)
       deps.log.warning(unreadable(repository.name, error, token))
     }
   }
+  if (!parts.length && read.resent && !failed.length)
+    return { skip: 'None of the changes to send again names a code repository this run lists.' }
   if (!parts.length)
     throw new ExplainedError(
       `Could not read any of the ${counted(repositories.length, 'code repository', 'code repositories')} of '${Input.CodeRepositories}' (${failed.join(', ')}): nothing was started. ${grantAll(token)}`
     )
-  const news = parts.filter(
-    p => p.batch || p.part.base === undefined || p.part.base !== p.part.head
-  )
-  const moved = parts.some(
+  const firstLook = parts.some(
     p => read.project.repositories?.[repositoryKey(p.part.name)] === undefined
   )
-  if (!news.some(p => p.batch) && !moved)
+  if (!parts.some(p => p.batch) && !firstLook)
     return {
       skip: `Everything ${counted(parts.length, 'code repository', 'code repositories')} merged is documented already${failed.length ? ` (${failed.join(', ')} could not be read)` : ''}.`
     }
@@ -133,7 +146,26 @@ async function readRepository(
     ...read.rules,
     paths: repository.paths ?? settings.paths
   })
-  return { part: part(mark?.sha, ruled.url), batch: ruled }
+  // Beyond one run's bounds the range stops early: the watermark moves to where it stopped.
+  return { part: { ...part(mark?.sha, ruled.url), head: ruled.head }, batch: ruled }
+}
+
+/** A repository's changes sent again: read again by number or commit; its watermark stays. */
+async function readResent(
+  read: ProjectReadDeps,
+  repository: CodeRepository,
+  reader: ChangeReader,
+  changes: readonly ChangeRef[]
+): Promise<{ part: RepositoryPart; batch: ChangeBatch }> {
+  const mark = read.project.repositories?.[repositoryKey(repository.name)]
+  const branch = mark?.branch ?? (await reader.branchHead()).branch
+  const at = mark?.sha ?? ''
+  const batch = await reader.resentBatch([...changes], at, branch)
+  const paths = repository.paths ?? read.settings.paths
+  return {
+    part: { name: repository.name, branch, head: at, ...(at ? { base: at } : {}), url: '' },
+    batch: applyRules(batch, { ...read.rules, paths })
+  }
 }
 
 /** The repositories' batches as one, each change naming its repository. */
@@ -166,6 +198,7 @@ function joinParts(
       }))
     )
     joined.leftOut.push(...batch.leftOut.map(l => `${repository}: ${l}`))
+    if (batch.backlog) joined.backlog = (joined.backlog ?? 0) + batch.backlog
     if (!joined.url && (batch.pulls.length || batch.commits.length)) joined.url = batch.url
   }
   return joined

@@ -7,32 +7,57 @@ import type { Waiting } from '../../records/ledger.js'
  */
 export const APPROVAL_PHRASE = 'Start the agent for these changes'
 
-/** The checkbox line of a batch: the id ties a tick to the ledger's own waiting batch. */
-export const approvalBox = (batch: string): string =>
-  `- [ ] ${APPROVAL_PHRASE} (batch ${codeSpan(batch)})`
+/**
+ * A box the action writes, unticked: `phrase (kind \`id\`)`, the id tying a tick to the ledger's
+ * own entry (a waiting batch, an uncertain request).
+ */
+const box = (phrase: string, kind: string, id: string): string =>
+  `- [ ] ${phrase} (${kind} ${codeSpan(id)})`
 
-/** A ticked box as GitHub writes it when someone clicks it: `- [x] …`, at the start of a line. */
-const TICKED = new RegExp(
-  `^ {0,3}[-*+] \\[[xX]\\] ${APPROVAL_PHRASE} \\(batch \`([a-z0-9]{1,16})\`\\)[ \\t]*$`,
-  'gm'
-)
+/** Its ticked form as GitHub writes it when someone clicks it: `- [x] …`, at the start of a line. */
+const ticked = (phrase: string, kind: string): RegExp =>
+  new RegExp(`^ {0,3}[-*+] \\[[xX]\\] ${phrase} \\(${kind} \`([a-z0-9]{1,16})\`\\)[ \\t]*$`, 'gm')
 
 /** At most this much of a body is searched: the dashboard's people part is far shorter. */
 const MAX_BODY = 70_000
 
-/** The batch ids whose box is ticked in a dashboard body (any text: a person may have edited it). */
-export function tickedBatches(body: string): string[] {
-  return [...new Set([...body.slice(0, MAX_BODY).matchAll(TICKED)].map(m => m[1] as string))]
-}
+/** The ids of the ticked boxes in a dashboard body (any text: a person may have edited it). */
+const tickedIds = (body: string, pattern: RegExp): string[] => [
+  ...new Set([...body.slice(0, MAX_BODY).matchAll(pattern)].map(m => m[1] as string))
+]
+
+/** The checkbox line of a batch. */
+export const approvalBox = (batch: string): string => box(APPROVAL_PHRASE, 'batch', batch)
+const TICKED = ticked(APPROVAL_PHRASE, 'batch')
+
+/** The batch ids whose box is ticked in a dashboard body. */
+export const tickedBatches = (body: string): string[] => tickedIds(body, TICKED)
+
+/**
+ * An uncertain request's checkbox: ticked by someone with `required-permission`, its changes are
+ * sent again, once (the entry leaves the ledger when they are).
+ */
+export const RESEND_PHRASE = 'Send these changes again'
+export const resendBox = (id: string): string => box(RESEND_PHRASE, 'uncertain', id)
+const TICKED_RESEND = ticked(RESEND_PHRASE, 'uncertain')
+
+/** The uncertain entries whose box is ticked in a dashboard body. */
+export const tickedResends = (body: string): string[] => tickedIds(body, TICKED_RESEND)
 
 /**
  * A body the action writes, with the boxes of `ticked` batches left ticked: a tick someone made while
  * a run was deciding is kept (the run that tick started judges it), not written over.
  */
-export function keepTicks(body: string, ticked: readonly string[]): string {
-  if (!ticked.length) return body
+export function keepTicks(
+  body: string,
+  ticked: readonly string[],
+  resends: readonly string[] = []
+): string {
+  if (!ticked.length && !resends.length) return body
   return body.replace(/^- \[ \] (.*)$/gm, (line, rest: string) =>
-    ticked.some(batch => line === approvalBox(batch)) ? `- [x] ${rest}` : line
+    ticked.some(batch => line === approvalBox(batch)) || resends.some(id => line === resendBox(id))
+      ? `- [x] ${rest}`
+      : line
   )
 }
 

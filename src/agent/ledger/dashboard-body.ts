@@ -3,7 +3,7 @@ import { counted, formatCount } from '../../runner/text.js'
 import { ESTIMATED_CREDITS_PER_RUN, startsWithin } from './budget.js'
 import type { ChangeRef, Ledger, ProjectLedger } from '../../records/ledger.js'
 import { STILL_OPEN, hoursOrDays, outcomes } from './outcomes.js'
-import { approvalLines } from './approval-box.js'
+import { approvalLines, resendBox } from './approval-box.js'
 import { renderImpactTable } from './impact-table.js'
 
 /** Where links point: the repository the dashboard is in, on the run's GitHub. */
@@ -45,6 +45,11 @@ function renderProject(id: string, project: ProjectLedger, view: DashboardView):
   const marks = Object.values(project.repositories ?? {})
   lines.push(
     ...(marks.length && !project.documented ? [] : [`- **Last documented commit**: ${documented}`]),
+    ...(project.backlog
+      ? [
+          `- **Beyond one run's bounds**: ${counted(project.backlog, 'more change')} after it ${project.backlog === 1 ? 'waits' : 'wait'}; the next runs (a merge, a push, a scheduled \`changes: since-last\` run) take them, oldest first`
+        ]
+      : []),
     `- **Jobs and follow-ups started**: ${formatCount(day)} in the last 24 hours, ${formatCount(week)} in the last 7 days`,
     `- **Credits used (estimate)**: about ${formatCount(week * ESTIMATED_CREDITS_PER_RUN)} in the last 7 days, at ${ESTIMATED_CREDITS_PER_RUN} a run (Mintlify's published average; the API reports no usage)`,
     ''
@@ -54,6 +59,7 @@ function renderProject(id: string, project: ProjectLedger, view: DashboardView):
   lines.push(...renderKept(project))
   lines.push(...renderImpactTable(project.jobs, shortPull))
   const jobs = project.jobs.slice(-SHOWN_JOBS).reverse()
+  const earlierJobs = (project.olderJobs ?? 0) + project.jobs.length - jobs.length
   if (jobs.length) {
     lines.push(
       '#### Docs pull requests and jobs',
@@ -64,6 +70,7 @@ function renderProject(id: string, project: ProjectLedger, view: DashboardView):
         job =>
           `| ${job.prLink ? markdownLink(shortPull(job.prLink), job.prLink) : 'not yet'} | ${codeSpan(job.id)} | ${escapeMarkdown(job.state)} | ${changeList(job.changes, job.moreChanges, view)} |`
       ),
+      ...(earlierJobs ? [`| | | | … and ${formatCount(earlierJobs)} earlier jobs |`] : []),
       ''
     )
   }
@@ -84,12 +91,12 @@ function renderProject(id: string, project: ProjectLedger, view: DashboardView):
     lines.push(
       '#### Uncertain',
       '',
-      'The request below got no answer, so it may have started a job. The action does not send these changes again by itself: look for the job among the agent jobs on the Mintlify dashboard, and if there is none, run the workflow by hand with a prompt that names them.',
+      "Each request below got no answer, or an answer that does not say whether the service acted on it (HTTP 500, 502 or 504, a time-out, a lost connection), so it may have started a job. The action does not send these changes again by itself: look for the job among the agent jobs on the Mintlify dashboard; if there is none, tick the request's box to send its changes again, once (ticking needs the workflow's `required-permission`, and a workflow that runs when the dashboard is edited, as for `approval: dashboard`).",
       '',
-      ...project.uncertain.map(
-        u =>
-          `- ${when(u.at)}: ${u.what === 'follow-up' ? `follow-up to ${codeSpan(u.job ?? '?')}` : 'a new job'} (${escapeMarkdown(u.why)}) for ${changeList(u.changes, 0, view)}`
-      ),
+      ...project.uncertain.flatMap(u => [
+        `- ${when(u.at)}: ${u.what === 'follow-up' ? `follow-up to ${codeSpan(u.job ?? '?')}` : 'a new job'} (${escapeMarkdown(u.why)}) for ${changeList(u.changes, 0, view)}`,
+        ...(u.id ? [resendBox(u.id)] : [])
+      ]),
       ''
     )
   }

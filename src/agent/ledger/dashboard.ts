@@ -1,21 +1,22 @@
-import type { GitHubApi, IssueRecord } from '../../github/api.js'
+import { type GitHubApi, type IssueRecord, RateLimitError } from '../../github/api.js'
+import { authoredIssues, labelledIssues } from '../../github/dashboard-issues.js'
 import { ExplainedError } from '../../runner/errors.js'
 import type { RecordSigner } from '../../records/record.js'
-import { keepTicks, tickedBatches } from './approval-box.js'
+import { keepTicks, tickedBatches, tickedResends } from './approval-box.js'
 import { type DashboardView, renderDashboard } from './dashboard-body.js'
+import { type DashboardChoice, chooseDashboard } from './dashboard-choice.js'
 import {
   DASHBOARD_LABEL,
   type Ledger,
   type ProjectLedger,
-  emptyLedger,
   emptyProject,
   dashboardPlace,
   ledgerRecord,
-  readLedger
+  readDashboardState
 } from '../../records/ledger.js'
 
-/** What the dashboard needs of GitHub: the issues with its label, and writing one. */
-export type DashboardIssues = Pick<GitHubApi, 'issuesWithLabel' | 'createIssue' | 'updateIssue'>
+/** What the dashboard needs of GitHub: finding its issue (GraphQL), and writing one. */
+export type DashboardIssues = Pick<GitHubApi, 'graphql' | 'createIssue' | 'updateIssue'>
 
 /** A body read this long ago (ms) is taken as current: another run's write in between is unlikely. */
 const FRESH_MS = 5000
@@ -38,6 +39,8 @@ export class Dashboard {
   private issue?: IssueRecord
   private body = ''
   private checked = false
+  /** The issue was found again without its label: the label goes back on with the first write. */
+  private relabel = false
   /** When the body was last read or written (options.now): a read this recent is read again for nothing. */
   private readAt = -Infinity
 
@@ -46,11 +49,6 @@ export class Dashboard {
     private readonly options: DashboardOptions,
     public ledger: Ledger
   ) {}
-
-  /** The place a record is bound to: this repository's dashboard. */
-  private get place(): string {
-    return dashboardPlace(this.options.view.repository)
-  }
 
   get url(): string | undefined {
     return this.issue?.url
@@ -66,32 +64,46 @@ export class Dashboard {
     return this.body
   }
 
-  /** The ledger of the repository, from the newest dashboard whose state this action signed. */
+  /**
+   * The ledger of the repository: from the newest state this action wrote, in an issue it opened
+   * (see dashboard-choice.ts). The labelled issues are read first; the action's own issues of the
+   * dashboard's title only when none of them holds a state, or a copy names another issue.
+   */
   static async open(github: DashboardIssues, options: DashboardOptions): Promise<Dashboard> {
-    let issues: IssueRecord[]
+    const [owner = '', repo = ''] = options.view.repository.split('/')
+    let choice: DashboardChoice
     try {
-      issues = await github.issuesWithLabel(DASHBOARD_LABEL)
+      const labelled = await labelledIssues(github.graphql, { owner, repo }, DASHBOARD_LABEL)
+      const viewer = labelled.viewer
+      if (!viewer)
+        throw new ExplainedError(
+          `GitHub did not say who 'github-token' is, so the docs agent dashboard cannot be told from a copy and nothing was started.`
+        )
+      const ctx = {
+        signer: options.signer,
+        repository: options.view.repository,
+        viewer,
+        label: DASHBOARD_LABEL
+      }
+      let first: DashboardChoice | undefined
+      try {
+        first = chooseDashboard(labelled.issues, ctx)
+      } catch {
+        // Refused among the labelled ones: the action's own issues may hold a newer state.
+      }
+      if (first?.issue?.labels.includes(DASHBOARD_LABEL) && !first.notices.length) choice = first
+      else {
+        const own = await authoredIssues(github.graphql, { owner, repo }, options.title, viewer)
+        choice = chooseDashboard([...labelled.issues, ...own], ctx)
+      }
     } catch (error) {
+      if (error instanceof ExplainedError) throw error
       throw dashboardError('read', error)
     }
-    let unreadable: IssueRecord | undefined
-    for (const issue of issues) {
-      const read = readLedger(issue.body, options.signer, dashboardPlace(options.view.repository))
-      if (!read.ok) {
-        unreadable ??= issue
-        continue
-      }
-      const dashboard = new Dashboard(github, options, read.ledger)
-      dashboard.adopt(issue)
-      return dashboard
-    }
-    const dashboard = new Dashboard(github, options, emptyLedger())
-    if (unreadable) {
-      dashboard.adopt(unreadable)
-      dashboard.notices.push(
-        `The dashboard ${unreadable.url} holds no state this action wrote with this API key (edited by hand, or written with another key): it starts afresh from this change.`
-      )
-    }
+    const dashboard = new Dashboard(github, options, choice.ledger)
+    dashboard.notices.push(...choice.notices)
+    if (choice.issue) dashboard.adopt(choice.issue)
+    dashboard.relabel = choice.relabel
     return dashboard
   }
 
@@ -114,16 +126,8 @@ export class Dashboard {
   async ensureWritable(): Promise<void> {
     if (this.checked) return
     try {
-      if (!this.issue) {
-        const created = await this.github.createIssue(this.options.title, this.render(), [
-          DASHBOARD_LABEL
-        ])
-        if (!created.labels.includes(DASHBOARD_LABEL))
-          this.notices.push(
-            `GitHub created the dashboard ${created.url} without its label '${DASHBOARD_LABEL}', so the next run may not find it: give the workflow 'issues: write'.`
-          )
-        this.adopt(created)
-      } else {
+      if (!this.issue) await this.create()
+      else {
         const reopen = this.issue.state !== 'open'
         if (reopen)
           this.notices.push(
@@ -132,7 +136,8 @@ export class Dashboard {
         this.merge(
           await this.github.updateIssue(this.issue.number, {
             title: this.issue.title,
-            ...(reopen ? { state: 'open' } : {})
+            ...(reopen ? { state: 'open' } : {}),
+            ...this.labelBack()
           })
         )
       }
@@ -158,9 +163,7 @@ export class Dashboard {
     try {
       if (!this.issue) {
         apply()
-        this.adopt(
-          await this.github.createIssue(this.options.title, this.render(), [DASHBOARD_LABEL])
-        )
+        await this.create()
         this.checked = true
         return
       }
@@ -170,31 +173,90 @@ export class Dashboard {
         this.merge(await this.github.updateIssue(issue.number, { title: issue.title }))
       apply()
       const ticked = untick ? [] : tickedBatches(this.body)
+      const resends = untick ? [] : tickedResends(this.body)
       this.adopt(
-        await this.github.updateIssue(issue.number, { body: keepTicks(this.render(), ticked) })
+        await this.github.updateIssue(issue.number, {
+          body: keepTicks(this.render(issue.number), ticked, resends),
+          ...this.labelBack()
+        })
       )
     } catch (error) {
       throw dashboardError('write', error)
     }
   }
 
-  /** Takes the newest body's state when it verifies; otherwise keeps what this run holds. */
+  /**
+   * Opens the dashboard: the issue first, with the page but no state, as the state names the issue
+   * it is written in (a copy elsewhere is refused), then the state.
+   */
+  private async create(): Promise<void> {
+    const now = this.options.now()
+    const created = await this.github.createIssue(
+      this.options.title,
+      renderDashboard(this.ledger, { ...this.options.view, now }),
+      [DASHBOARD_LABEL]
+    )
+    if (!created.labels.includes(DASHBOARD_LABEL))
+      this.notices.push(
+        `GitHub created the dashboard ${created.url} without its label '${DASHBOARD_LABEL}'; the next run finds it by its author and title, but give the workflow 'issues: write'.`
+      )
+    this.adopt(created)
+    this.adopt(await this.github.updateIssue(created.number, { body: this.render(created.number) }))
+  }
+
+  /**
+   * The label put back, with its other labels, on a dashboard found again without it; reopened
+   * when it was closed too, so that its boxes can be ticked.
+   */
+  private labelBack(): { labels?: string[]; state?: 'open' } {
+    if (!this.relabel || !this.issue) return {}
+    this.relabel = false
+    return {
+      labels: [...this.issue.labels, DASHBOARD_LABEL],
+      ...(this.issue.state === 'open' ? {} : { state: 'open' as const })
+    }
+  }
+
+  /**
+   * Takes the newest body's state when it verifies as written in this issue and is not older than
+   * the one this run holds (a person's restore in between); otherwise keeps what this run holds.
+   */
   private merge(latest: IssueRecord): void {
-    const read = readLedger(latest.body, this.options.signer, this.place)
-    if (read.ok) this.ledger = read.ledger
+    const read = readDashboardState(
+      latest.body,
+      this.options.signer,
+      this.options.view.repository,
+      latest.number
+    )
+    if (read.ok && (read.ledger.writtenAt ?? 0) >= (this.ledger.writtenAt ?? 0))
+      this.ledger = read.ledger
     this.adopt(latest)
   }
 
-  private render(): string {
+  /** The body: the page, and the state stamped with its issue, its next version and the time. */
+  private render(issue: number): string {
     const now = this.options.now()
+    this.ledger.issue = issue
+    this.ledger.version = (this.ledger.version ?? 0) + 1
+    this.ledger.writtenAt = Math.max(now, (this.ledger.writtenAt ?? 0) + 1)
     return [
       renderDashboard(this.ledger, { ...this.options.view, now }),
-      ledgerRecord(this.ledger, this.options.signer, this.place, now)
+      ledgerRecord(
+        this.ledger,
+        this.options.signer,
+        dashboardPlace(this.options.view.repository, issue),
+        now
+      )
     ].join('\n')
   }
 }
 
 function dashboardError(what: 'read' | 'write', error: unknown): ExplainedError {
+  // Not a want of access: GitHub asked for a wait the step cannot give, and says so.
+  if (error instanceof RateLimitError)
+    return new ExplainedError(
+      `Could not ${what} the docs agent dashboard issue, so nothing was started: ${error.message}`
+    )
   const status = (error as { status?: unknown }).status
   const detail = typeof status === 'number' ? `HTTP ${status}` : (error as Error).message
   return new ExplainedError(

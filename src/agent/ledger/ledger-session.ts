@@ -55,6 +55,11 @@ export class LedgerSession {
   private updates: DocsPullUpdate[] = []
   /** Who ticked the batch this run hands over (`approval: dashboard`): named in its run entry. */
   approvedBy?: string
+  /**
+   * The uncertain entries whose changes this run sends again (their boxes ticked): they leave the
+   * ledger once sent, and the last documented commit and the waiting batch stay as they are.
+   */
+  resending?: string[]
 
   constructor(
     private readonly dashboard: Dashboard,
@@ -63,6 +68,12 @@ export class LedgerSession {
     private readonly now: () => number,
     readonly budget?: JobBudget
   ) {}
+
+  /** The changes of the uncertain entries this run sends again. */
+  resent(): ChangeRef[] {
+    const ids = this.resending ?? []
+    return this.project.uncertain.filter(u => u.id && ids.includes(u.id)).flatMap(u => u.changes)
+  }
 
   /** The project's part as read at the start. */
   get project(): ProjectLedger {
@@ -119,9 +130,8 @@ export class LedgerSession {
     await this.dashboard.write(
       this.projectId,
       project => {
-        markDocumented(project, batch, at)
+        this.handedOver(project, batch, at)
         noteStart(project, at)
-        project.waiting = null
         this.markSeen(project)
         const known = project.jobs.find(j => j.id === job.id)
         if (followUp && known) {
@@ -211,11 +221,10 @@ export class LedgerSession {
     await this.dashboard.write(
       this.projectId,
       project => {
-        markDocumented(project, batch, at)
+        this.handedOver(project, batch, at)
         noteStart(project, at)
-        // The waiting changes were in the batch: they no longer wait, nor does their approval.
-        project.waiting = null
-        project.uncertain.push({ at, what, job: jobId, changes: changeRefs(batch), why })
+        const id = Math.max(0, Math.floor(at)).toString(36)
+        project.uncertain.push({ id, at, what, job: jobId, changes: changeRefs(batch), why })
         project.runs.push(this.entry(at, batch, 'uncertain', jobId, why))
       },
       { reread: true }
@@ -267,8 +276,9 @@ export class LedgerSession {
       this.projectId,
       project => {
         if (decision.base && !project.documented) project.documented = { sha: decision.base, at }
-        if (decision.waiting) markFirstSeen(project, batch, at)
-        if (decision.waiting)
+        // Changes sent again that must wait (a limit) stay uncertain, their boxes unticked.
+        if (!decision.waiting) this.handedOver(project, batch, at)
+        else if (!this.resending)
           project.waiting = {
             ...keptApproval(project.waiting),
             changes: changeRefs(batch),
@@ -276,16 +286,18 @@ export class LedgerSession {
             since: at,
             ...decision.approval
           }
-        else {
-          markDocumented(project, batch, at)
-          // The waiting changes were in the batch: they no longer wait, nor does their approval.
-          project.waiting = null
+        if (decision.waiting && !this.resending) {
+          noteBacklog(project, batch)
+          markFirstSeen(project, batch, at)
         }
         this.markSeen(project)
         project.runs.push(this.entry(at, batch, decision.result, undefined, decision.note))
       },
       // A batch waiting for approval: its box may have been ticked since this run read it.
-      { reread: decision.approval?.batch ? 'always' : false }
+      {
+        reread: decision.approval?.batch ? 'always' : false,
+        untick: Boolean(decision.waiting && this.resending)
+      }
     )
   }
 
@@ -307,6 +319,22 @@ export class LedgerSession {
       },
       { reread: true, untick: true }
     )
+  }
+
+  /**
+   * The batch is handed over (accepted, or perhaps): the last documented commit moves to its head
+   * and the waiting changes, which were in it, no longer wait, nor does their approval. A batch sent
+   * again from uncertain entries leaves both alone and takes those entries off instead: once.
+   */
+  private handedOver(project: ProjectLedger, batch: ChangeBatch, at: number): void {
+    const resent = this.resending
+    if (resent) {
+      project.uncertain = project.uncertain.filter(u => !u.id || !resent.includes(u.id))
+      return
+    }
+    markDocumented(project, batch, at)
+    project.waiting = null
+    noteBacklog(project, batch)
   }
 
   /** What a fold decision learnt of an earlier job (its docs pull request merged, say). */
@@ -376,6 +404,12 @@ export function applyUpdates(project: ProjectLedger, updates: readonly DocsPullU
     if (update.checkedAt) known.checkedAt = update.checkedAt
     noteTouch(known, update)
   }
+}
+
+/** How many changes the batch's run left beyond its bounds, for the next runs and the dashboard. */
+function noteBacklog(project: ProjectLedger, batch: Pick<ChangeBatch, 'backlog'>): void {
+  if (batch.backlog) project.backlog = batch.backlog
+  else delete project.backlog
 }
 
 /** What a read learnt of people's work on the docs pull request: draft, a person's commit, kept open. */

@@ -38,17 +38,16 @@ export async function run(runner: Runner = coreRunner('Mintlify agent')): Promis
     let job = state.job
     try {
       const apiKey = sendableSecret(Input.ApiKey, settings.apiKey)
-      client = openClient(
-        { ...settings, apiKey },
-        { log, signal: AbortSignal.timeout(LOOK_MS), clock }
-      )
+      client = openClient({ ...settings, apiKey }, { log, signal: clock.timeout(LOOK_MS), clock })
       job = await getJob(client, settings.projectId, state.job.id, clock.now() + LOOK_MS)
     } catch (error) {
       log.warning(`Could not read job ${state.job.id}: ${errorText(error)}`)
     }
     const result = isTerminal(job.status) ? resultOf(job, 'terminal') : 'stopped'
-    github = connectGitHub(settings.githubToken, event, AbortSignal.timeout(LOOK_MS), {
-      clock
+    // Its 10 s are also the bound of any wait for GitHub's rate limit.
+    github = connectGitHub(settings.githubToken, event, clock.timeout(LOOK_MS), {
+      clock,
+      deadline: clock.now() + LOOK_MS
     })
     // Signed as the main step signed it: the saved marker already names the step that wrote it.
     const markers = new Markers(settings.apiKey, `${event.owner}/${event.repo}`)

@@ -23,6 +23,12 @@ describe('the documented-already gate', () => {
     expect(await documentedAlready.check(past)).toEqual({ kind: 'pass' })
     expect(await documentedAlready.check(headInput())).toEqual({ kind: 'pass' })
   })
+
+  it('passes a tick that resends uncertain changes, though the head is documented', async () => {
+    const ledger = new TestLedger(documented(HEAD))
+    ledger.resending = ['u1']
+    expect(await documentedAlready.check(headInput({ ledger }))).toEqual({ kind: 'pass' })
+  })
 })
 
 describe('the covered-by-an-earlier-run gate', () => {
@@ -52,6 +58,12 @@ describe('the covered-by-an-earlier-run gate', () => {
       kind: 'skip',
       why: expect.stringMatching(/^The run run-1 covered/)
     })
+  })
+
+  it('passes a tick that resends uncertain changes, though another run covered the head', async () => {
+    const ledger = new TestLedger({ ...emptyProject(), runs: [entry('run-1', '')] })
+    ledger.resending = ['u1']
+    expect(await coveredAlready.check(headInput({ ledger }))).toEqual({ kind: 'pass' })
   })
 
   it('passes a head no other run covered', async () => {

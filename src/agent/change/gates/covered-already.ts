@@ -4,7 +4,7 @@ import { type Gate, type HeadInput, PASS } from './gate.js'
 export const coveredAlready: Gate<HeadInput> = {
   name: 'covered by an earlier run',
   check({ head, ledger }) {
-    const earlier = ledger.coveredBy(head.sha)
+    const earlier = !ledger.resending && ledger.coveredBy(head.sha)
     if (!earlier) return PASS
     return {
       kind: 'skip',

@@ -31,6 +31,8 @@ export const PASS: Verdict = { kind: 'pass' }
 /** The ledger as the gates see it: the project's record, and what they learn on the way. */
 export interface LedgerView {
   readonly project: ProjectLedger
+  /** A tick's resend of uncertain changes: documented-already and covered-already do not stop it. */
+  readonly resending?: readonly string[]
   /** The run of another workflow that covered this head already. */
   coveredBy(head: string): RunEntry | undefined
   /** Where `max-jobs` stands, when it is set. */

@@ -1,8 +1,10 @@
 import { Agent, DecoratorHandler, type Dispatcher, Pool, ProxyAgent, buildConnector } from 'undici'
 
-// The undici half of src/mintlify/http.ts: the dispatchers, and what this project adds to them.
+// The one connection handler of the action, on undici (the toolkit's HTTP stack, same major): the
+// service client (src/mintlify/http.ts) and the GitHub client (src/github/transport.ts) both
+// reach their servers through it, directly or through the runner's proxy.
 
-/** A failure below HTTP. `sent`: 'no' when the request provably never reached the service (safe to retry even a write), 'maybe' otherwise. */
+/** A failure below HTTP. `sent`: 'no' when the request provably never reached the server (safe to retry even a write), 'maybe' otherwise. */
 export class HttpError extends Error {
   override name = 'HttpError'
   constructor(
@@ -34,29 +36,43 @@ export class WriteNotifier extends DecoratorHandler {
   }
 }
 
+export interface ConnectionOptions {
+  /** The proxy to tunnel through (CONNECT), credentials in its URL; none: direct. */
+  proxy?: URL
+  /** TLS options, to the server and to the proxy (for tests: a certificate authority). */
+  tls?: buildConnector.BuildOptions
+  /** Opened for one request (a write), destroyed after it. */
+  own?: boolean
+  /** Bytes of an answer's body at most: undici fails the body past it (UND_ERR_RES_EXCEEDED_MAX_SIZE). */
+  maxResponseSize?: number
+  /** Judges a direct connection once made, before a byte of the request is written. */
+  checkDirect?: (
+    options: buildConnector.Options,
+    callback: buildConnector.Callback
+  ) => buildConnector.Callback
+}
+
 /**
  * A keep-alive dispatcher, direct or through one proxy, with every socket it opens, so that
  * destroying it also ends connections undici is still opening (it would leave them to their own
- * timeouts, keeping the process alive meanwhile) and never waits on a peer.
+ * timeouts, 300 s for a proxy that never answers CONNECT, keeping the process alive meanwhile) and
+ * never waits on a peer. A proxy's answer to CONNECT is judged here: undici would open a connection
+ * the proxy closed again at once and without end.
  */
 export class TrackedDispatcher {
   readonly dispatcher: Dispatcher
+  readonly own: boolean
   private readonly sockets = new Set<Socket>()
   private proxyPool?: Pool
   private destroyed?: Promise<void>
 
-  constructor(
-    proxy: URL | undefined,
-    tls: buildConnector.BuildOptions,
-    /** Opened for one request (a write), destroyed after it. */
-    readonly own: boolean,
-    /** Bytes of an answer's body at most: undici fails the body past it (UND_ERR_RES_EXCEEDED_MAX_SIZE). */
-    maxResponseSize: number
-  ) {
+  constructor({ proxy, tls = {}, own = false, maxResponseSize, checkDirect }: ConnectionOptions) {
+    this.own = own
+    const limits = maxResponseSize === undefined ? {} : { maxResponseSize }
     if (!proxy) {
       this.dispatcher = new Agent({
-        connect: this.track(buildConnector(tls), true),
-        maxResponseSize
+        connect: this.track(buildConnector(tls), checkDirect),
+        ...limits
       })
       return
     }
@@ -64,7 +80,7 @@ export class TrackedDispatcher {
     this.dispatcher = new ProxyAgent({
       uri: bare.href,
       // ProxyAgent hands its options to the Agent behind the tunnel (undici 6's proxy-agent.js).
-      maxResponseSize,
+      ...limits,
       // As the toolkit does, and unlike ProxyAgent's reading of the URL: a user alone is enough.
       token: proxyToken(proxy),
       requestTls: tls,
@@ -73,6 +89,7 @@ export class TrackedDispatcher {
     })
   }
 
+  /** Ends every connection, also one still opening; resolves within about a second whatever the peers do. */
   destroy(): Promise<void> {
     return (this.destroyed ??= this.teardown())
   }
@@ -89,9 +106,12 @@ export class TrackedDispatcher {
     return Promise.race([done.then(noop), bound]).finally(() => clearTimeout(timer))
   }
 
-  private track(connect: buildConnector.connector, direct = false): buildConnector.connector {
+  private track(
+    connect: buildConnector.connector,
+    check?: ConnectionOptions['checkDirect']
+  ): buildConnector.connector {
     return (options, callback) => {
-      const checked = direct ? loopbackOnlyForHttp(options, callback) : callback
+      const checked = check ? check(options, callback) : callback
       // buildConnector returns the socket it opens, though its type says void.
       const socket = (connect as (...args: unknown[]) => unknown)(options, checked) as Socket
       this.sockets.add(socket)
@@ -148,35 +168,4 @@ function proxyAuthError(proxy: URL): HttpError {
     'PROXY_AUTH',
     'no'
   )
-}
-
-/** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6. */
-export const isLoopbackAddress = (address: string): boolean =>
-  /^(::ffff:)?127\.\d+\.\d+\.\d+$/i.test(address) || address === '::1'
-
-/**
- * Plain http goes only to this machine (see parseApiUrl; never through a proxy): a `localhost`
- * that a hosts file or DNS sends elsewhere is refused once connected, before a byte of the
- * request is written. https connections pass as they are. No undici option checks the address a
- * connection reached, hence this check in the connector.
- */
-export function loopbackOnlyForHttp(
-  options: buildConnector.Options,
-  callback: buildConnector.Callback
-): buildConnector.Callback {
-  if (options.protocol !== 'http:') return callback
-  const done = callback as (error: Error | null, socket: Socket | null) => void
-  return ((error: Error | null, connected: Socket | null) => {
-    const address = (connected as { remoteAddress?: string } | null)?.remoteAddress ?? ''
-    if (error || !connected || isLoopbackAddress(address)) return done(error, connected)
-    connected.destroy()
-    done(
-      new HttpError(
-        `plain http is allowed only to this machine, but ${options.hostname} is ${address}; use https:// in 'api-url'`,
-        'NOT_LOOPBACK',
-        'no'
-      ),
-      null
-    )
-  }) as buildConnector.Callback
 }

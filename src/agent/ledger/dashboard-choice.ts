@@ -1,0 +1,142 @@
+import { type DashboardIssue, sameActor } from '../../github/dashboard-issues.js'
+import { ExplainedError } from '../../runner/errors.js'
+import type { RecordSigner } from '../../records/record.js'
+import { type Ledger, emptyLedger, readDashboardState } from '../../records/ledger.js'
+
+/**
+ * Which issue holds the ledger, among those that may: the labelled issues and the action's own
+ * issues of the dashboard's title. Anyone with triage rights can label an issue, and anyone who can
+ * edit an issue can restore an earlier body from its edit history, so neither a label nor a body
+ * is trusted by itself:
+ * - a state is read only in an issue the action's identity opened, and only as written in that
+ *   issue (its signature names the issue): a copy elsewhere is refused;
+ * - of several, the one the action wrote last is the ledger, however recently others were touched;
+ * - a body someone else edited after the action's last write holds the action's state only when
+ *   that state is the one the action's last write put there (a tick keeps it, a restore does not).
+ */
+export interface DashboardChoice {
+  /** The issue that holds the ledger; none: a new one is opened on first need. */
+  issue?: DashboardIssue
+  ledger: Ledger
+  /** What people should hear (the issues left aside, a label put back). */
+  notices: string[]
+  /** The issue was found again by its author and title: its label goes back on. */
+  relabel: boolean
+}
+
+/**
+ * How long after the state was written (the action's clock) its write may reach GitHub (GitHub's
+ * clock, in whole seconds): an edit by the action later than this wrote a newer state. A version
+ * written less than this before the action's last write is not told apart from it.
+ */
+export const WRITE_SLACK_MS = 10_000
+
+interface Verified {
+  issue: DashboardIssue
+  ledger: Ledger
+  legacy: boolean
+}
+
+/**
+ * The dashboard among `candidates`, or an explained refusal when the newest state the action wrote
+ * is not where it can be trusted (restored to an older version, or only a copy of it found).
+ */
+export function chooseDashboard(
+  candidates: DashboardIssue[],
+  ctx: { signer: RecordSigner; repository: string; viewer: string; label: string }
+): DashboardChoice {
+  const notices: string[] = []
+  const verified: Verified[] = []
+  const copies: { issue: DashboardIssue; writtenIn: number; ledger: Ledger }[] = []
+  let unreadable: DashboardIssue | undefined
+  const seen = new Set<number>()
+  for (const issue of candidates) {
+    if (seen.has(issue.number)) continue
+    seen.add(issue.number)
+    const state = readDashboardState(issue.body, ctx.signer, ctx.repository, issue.number)
+    const own = sameActor(issue.author, ctx.viewer)
+    if (state.ok && own) verified.push({ issue, ledger: state.ledger, legacy: state.legacy })
+    else if (!state.ok && state.why === 'elsewhere')
+      copies.push({ issue, writtenIn: state.writtenIn, ledger: state.ledger })
+    else if (!own && (state.ok || state.why !== 'none'))
+      notices.push(
+        `${ref(issue)} has the label '${ctx.label}' but was opened by @${issue.author || 'ghost'}, not by this action's identity @${ctx.viewer}, so it is not the dashboard and nothing in it is used: take the label off.`
+      )
+    else if (own && issue.labels.includes(ctx.label)) unreadable ??= issue
+  }
+  const newest = verified.sort((a, b) => newer(b.ledger, a.ledger))[0]
+  for (const copy of copies) {
+    const where = `${ref(copy.issue)} holds a copy of the dashboard state written in #${copy.writtenIn}`
+    if (!newest || newer(copy.ledger, newest.ledger) > 0)
+      throw new ExplainedError(
+        `${where} (${when(copy.ledger)}), newer than any state found where it was written${newest ? ` (${ref(newest.issue)} holds one of ${when(newest.ledger)})` : ''}, so nothing was started: the state of #${copy.writtenIn} was replaced or the issue is gone. Restore #${copy.writtenIn}'s newest body from its edit history (and its label '${ctx.label}'), or, to start a new ledger, take the label off ${ref(copy.issue)}.`
+      )
+    notices.push(`${where}, an older one: it is not used; take the label off ${ref(copy.issue)}.`)
+  }
+  if (!newest) {
+    if (unreadable && stateOf(unreadable, ctx) !== 'none')
+      notices.push(
+        `The dashboard ${unreadable.url} holds no state this action wrote with this API key (edited by hand, or written with another key): it starts afresh from this change.`
+      )
+    return {
+      ...(unreadable ? { issue: unreadable } : {}),
+      ledger: emptyLedger(),
+      notices,
+      relabel: false
+    }
+  }
+  for (const older of verified.slice(1))
+    notices.push(
+      `${ref(older.issue)} also holds a dashboard state, older than ${ref(newest.issue)}'s (${when(older.ledger)} against ${when(newest.ledger)}): it is not used; close it or take its label off.`
+    )
+  const restored = !newest.legacy && restoredBy(newest.issue, newest.ledger, ctx.viewer)
+  if (restored)
+    throw new ExplainedError(
+      `The dashboard ${newest.issue.url} holds a state older than the one this action last wrote there: @${restored.by || 'ghost'} changed its body afterwards (${new Date(restored.at).toISOString()}), restoring an earlier version or editing it. Nothing was started, as the budget and the last documented commit would move back. Restore the newest version the action wrote from the issue's edit history; or, to start the ledger afresh, delete its hidden state (the last HTML comment of the body).`
+    )
+  const relabel = !newest.issue.labels.includes(ctx.label)
+  if (relabel)
+    notices.push(
+      `The dashboard ${newest.issue.url} had lost its label '${ctx.label}'${newest.issue.state === 'open' ? '' : ' and was closed'}: found again by its author and title, it keeps its state and gets its label back.`
+    )
+  if (newest.issue.locked)
+    notices.push(
+      `The dashboard ${newest.issue.url} is locked: people cannot tick its boxes until it is unlocked.`
+    )
+  return { issue: newest.issue, ledger: newest.ledger, notices, relabel }
+}
+
+/**
+ * Someone other than the action edited the body after its last write, and the state there is not
+ * that write's (written more than WRITE_SLACK_MS before the action's newest edit, or that edit is
+ * not among those GitHub listed): who made the last edit, and when.
+ */
+function restoredBy(
+  issue: DashboardIssue,
+  ledger: Ledger,
+  viewer: string
+): { by: string; at: number } | undefined {
+  const last = issue.lastEdit ?? issue.edits[0]
+  if (!last || sameActor(last.by, viewer)) return undefined
+  const own = issue.edits.find(e => sameActor(e.by, viewer))
+  if (own && ledger.writtenAt !== undefined && own.at <= ledger.writtenAt + WRITE_SLACK_MS)
+    return undefined
+  return last
+}
+
+/** Above 0 when `a` is the newer state: written later, or, written at once, written more often. */
+const newer = (a: Ledger, b: Ledger): number =>
+  (a.writtenAt ?? 0) - (b.writtenAt ?? 0) || (a.version ?? 0) - (b.version ?? 0)
+
+const when = (ledger: Ledger): string =>
+  ledger.writtenAt ? `written ${new Date(ledger.writtenAt).toISOString()}` : 'undated'
+
+const ref = (issue: DashboardIssue): string => `#${issue.number}`
+
+const stateOf = (
+  issue: DashboardIssue,
+  ctx: { signer: RecordSigner; repository: string }
+): string => {
+  const state = readDashboardState(issue.body, ctx.signer, ctx.repository, issue.number)
+  return state.ok ? 'ok' : state.why
+}

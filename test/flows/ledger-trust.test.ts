@@ -1,0 +1,148 @@
+import { describe, expect, it } from 'vitest'
+import type { FakeGitHub, FakeIssue, FakePull } from '../simulator/fake-github.js'
+import type { Simulator } from '../simulator/server.js'
+import type { ChangeRun, CodeChangeServers } from '../support/code-change-runs.js'
+import { codeChangeSuite } from '../support/code-change-suite.js'
+import type { RunResult } from '../support/run-action.js'
+import { runInProcess } from '../support/run-in-process.js'
+import { VirtualClock } from '../support/virtual-clock.js'
+
+/**
+ * The dashboard's state against the people who can label, comment on and edit issues: a copy, a
+ * stale dashboard brought back to the top, a body restored from its edit history, a label taken
+ * off. GitHub lists labelled issues as the fake does: most recently updated first, closed ones
+ * included, a comment making an issue the most recently updated.
+ */
+const clock = new VirtualClock()
+let servers: CodeChangeServers
+let sim: Simulator
+let gh: FakeGitHub
+const suite = codeChangeSuite(clock, world => {
+  servers = world
+  ;({ sim, gh } = world)
+})
+
+const LABEL = 'docs-agent-dashboard'
+const run = (r: ChangeRun = {}): Promise<RunResult> => {
+  servers.runId++
+  return runInProcess({ clock, ...servers.step(r) })
+}
+const runMerged = (inputs: Record<string, string>, over: Partial<FakePull> = {}) =>
+  run({ event: servers.mergedEvent(servers.mergeNext(over)), inputs })
+const prompts = (): string[] =>
+  [...sim.requests('create'), ...sim.requests('message')].map(
+    e => (e.requestBody as { prompt: string }).prompt
+  )
+const sentTimes = (title: string): number =>
+  prompts().filter(p => p.includes(`: ${title}\n`)).length
+const theDashboard = (): FakeIssue => {
+  const own = [...gh.issues.values()].filter(i => i.user.type === 'Bot')
+  expect(own).toHaveLength(1)
+  return own[0] as FakeIssue
+}
+const BUDGET = { 'max-jobs': '2/day', fold: 'never' }
+
+describe('the ledger cannot be replaced by an older one', () => {
+  it('a copy of an old body in a new labelled issue is refused: no job over budget, nothing sent twice', async () => {
+    await runMerged(BUDGET, { title: 'One' })
+    const real = theDashboard()
+    const old = real.body
+    await runMerged(BUDGET, { title: 'Two' })
+    expect(sim.requests('create')).toHaveLength(2)
+    // Someone with triage rights opens an issue with the older body and labels it.
+    const copy = gh.openIssue({
+      title: real.title,
+      body: old,
+      labels: [LABEL],
+      user: { login: 'tracy', type: 'User' }
+    })
+    const third = await runMerged(BUDGET, { title: 'Three' })
+    expect(sim.requests('create')).toHaveLength(2)
+    expect(third.outputs).toMatchObject({ result: 'skipped', decision: 'skip' })
+    expect(third.log).toContain(
+      `#${copy.number} holds a copy of the dashboard state written in #${real.number}, an older one: it is not used; take the label off #${copy.number}.`
+    )
+    expect(sentTimes('Two')).toBe(1)
+    expect(servers.ledgerOf(undefined, real)?.waiting?.changes.map(c => c.title)).toEqual(['Three'])
+    // The copy is never written: its author could restore any version of it.
+    expect(copy.body).toBe(old)
+  })
+
+  it('a comment on a stale dashboard does not make it the ledger: the newest state is used', async () => {
+    await runMerged({ fold: 'never' }, { title: 'One' })
+    const stale = theDashboard()
+    // The label came off and a second dashboard was opened while the first could not be found.
+    gh.issues.delete(stale.number)
+    await runMerged({ fold: 'never' }, { title: 'Two' })
+    const current = theDashboard()
+    // The label is put back on the first; an outsider comments on it, which makes it the most
+    // recently updated.
+    gh.issues.set(stale.number, stale)
+    gh.addComment(stale.number, 'Is this still used?', { login: 'outsider', type: 'User' })
+    const third = await runMerged({ fold: 'never' }, { title: 'Three' })
+    expect(third.outputs.result).toBe('pr-opened')
+    expect(sentTimes('Two')).toBe(1)
+    expect(sentTimes('Three')).toBe(1)
+    expect(third.log).toContain(
+      `#${stale.number} also holds a dashboard state, older than #${current.number}'s`
+    )
+    expect(servers.ledgerOf(undefined, current)?.jobs).toHaveLength(2)
+    expect(servers.ledgerOf(undefined, stale)?.jobs).toHaveLength(1)
+  })
+
+  it('a body restored from the edit history is refused until its newest version is restored', async () => {
+    await runMerged(BUDGET, { title: 'One' })
+    const real = (): FakeIssue => theDashboard()
+    const old = real().body
+    // The next merge an hour later.
+    await clock.sleep(3_600_000)
+    await runMerged(BUDGET, { title: 'Two' })
+    const newest = real().body
+    gh.editIssue(real().number, old, 'maintainer')
+    const refused = await runMerged(BUDGET, { title: 'Three' })
+    expect(refused.code).toBe(1)
+    expect(refused.log).toMatch(
+      new RegExp(
+        `::error::The dashboard https://github.com/acme/app/issues/${real().number} holds a state older than the one this action last wrote there: @maintainer changed its body afterwards .*Restore the newest version`
+      )
+    )
+    expect(sim.requests('create')).toHaveLength(2)
+    expect(sentTimes('Two')).toBe(1)
+    // The newest version restored (as a tick leaves it: the last edit a person's), the budget holds.
+    gh.editIssue(real().number, newest, 'maintainer')
+    const next = await runMerged(BUDGET, { title: 'Four' })
+    expect(next.outputs).toMatchObject({ result: 'skipped', decision: 'skip' })
+    expect(sim.requests('create')).toHaveLength(2)
+    expect(servers.ledgerOf(undefined, real())?.waiting?.changes.map(c => c.title)).toEqual([
+      'Three',
+      'Four'
+    ])
+  })
+
+  it('a dashboard whose label was taken off (and closed) with changes waiting is found again, never replaced by an empty one', async () => {
+    const approval = { approval: 'dashboard' }
+    await runMerged(approval, { title: 'One' })
+    const real = theDashboard()
+    expect(servers.ledgerOf(undefined, real)?.waiting?.changes).toHaveLength(1)
+    // A label-sync bot removes the label; a stale bot closes the issue.
+    real.labels = []
+    real.state = 'closed'
+    const next = await runMerged(approval, { title: 'Two' })
+    expect(next.code).toBe(0)
+    expect(next.log).toContain(
+      `The dashboard ${`https://github.com/acme/app/issues/${real.number}`} had lost its label '${LABEL}' and was closed: found again by its author and title`
+    )
+    expect(theDashboard().number).toBe(real.number)
+    expect(real.labels).toEqual([LABEL])
+    expect(real.state).toBe('open')
+    expect(servers.ledgerOf(undefined, real)?.waiting?.changes.map(c => c.title)).toEqual([
+      'One',
+      'Two'
+    ])
+    expect(sim.requests('create')).toHaveLength(0)
+  })
+
+  it('describes every GitHub call of this suite', () => {
+    expect(suite.problems()).toEqual([])
+  })
+})

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest'
+import { WRITE_SLACK_MS, chooseDashboard } from '../../src/agent/ledger/dashboard-choice.js'
+import type { DashboardIssue } from '../../src/github/dashboard-issues.js'
+import { type Ledger, dashboardPlace, emptyLedger, ledgerRecord } from '../../src/records/ledger.js'
+import { RecordSigner } from '../../src/records/record.js'
+import { ExplainedError } from '../../src/runner/errors.js'
+
+const signer = new RecordSigner('mint_test_key_0123456789')
+const NOW = Date.UTC(2026, 10, 24, 12)
+const ctx = {
+  signer,
+  repository: 'acme/app',
+  viewer: 'github-actions[bot]',
+  label: 'docs-agent-dashboard'
+}
+
+/** A state this action wrote in issue `number` at `writtenAt`, as its body holds it. */
+function stateBody(number: number, writtenAt: number, version = 1): string {
+  const ledger: Ledger = { ...emptyLedger(), issue: number, version, writtenAt }
+  return `people's part\n${ledgerRecord(ledger, signer, dashboardPlace('acme/app', number), writtenAt)}`
+}
+
+/** An issue as GraphQL shows it: the action's, labelled, last edited by the action when written. */
+function issue(number: number, over: Partial<DashboardIssue> = {}): DashboardIssue {
+  return {
+    number,
+    title: 'Docs agent dashboard',
+    body: stateBody(number, NOW),
+    state: 'open',
+    url: `https://github.com/acme/app/issues/${number}`,
+    labels: ['docs-agent-dashboard'],
+    locked: false,
+    author: 'github-actions',
+    createdAt: NOW - 1000,
+    edits: [{ by: 'github-actions', at: NOW + 500 }],
+    lastEdit: { by: 'github-actions', at: NOW + 500 },
+    ...over
+  }
+}
+
+describe('which issue is the dashboard', () => {
+  it('reads a state only in an issue the action opened: a labelled issue of someone else is named and left alone', () => {
+    const theirs = issue(7, { author: 'tracy', body: stateBody(7, NOW) })
+    const choice = chooseDashboard([theirs], ctx)
+    expect(choice.issue).toBeUndefined()
+    expect(choice.notices[0]).toContain('#7 has the label')
+    expect(choice.notices[0]).toContain('opened by @tracy, not by this action')
+  })
+
+  it('takes a state from before states named their issue only in an issue the action opened', () => {
+    const legacy = `x\n${ledgerRecord(emptyLedger(), signer, dashboardPlace('acme/app'), NOW)}`
+    expect(chooseDashboard([issue(8, { body: legacy })], ctx).issue?.number).toBe(8)
+    const copied = chooseDashboard([issue(9, { body: legacy, author: 'tracy' })], ctx)
+    expect(copied.issue).toBeUndefined()
+  })
+
+  it('refuses when only a copy holds the newest state: the issue it was written in is gone or older', () => {
+    const copy = issue(12, { author: 'tracy', body: stateBody(11, NOW + 60_000) })
+    const older = issue(10, { body: stateBody(10, NOW) })
+    expect(() => chooseDashboard([copy, older], ctx)).toThrow(ExplainedError)
+    expect(() => chooseDashboard([copy, older], ctx)).toThrow(
+      /#12 holds a copy of the dashboard state written in #11 .*newer than any state found where it was written \(#10 holds one/
+    )
+  })
+
+  it("trusts a person's tick after the action's write, not a body whose state is older than the action's last edit", () => {
+    const ticked = issue(5, {
+      edits: [
+        { by: 'alice', at: NOW + 60_000 },
+        { by: 'github-actions', at: NOW + 500 }
+      ],
+      lastEdit: { by: 'alice', at: NOW + 60_000 }
+    })
+    expect(chooseDashboard([ticked], ctx).issue?.number).toBe(5)
+    const restored = issue(5, {
+      edits: [
+        { by: 'alice', at: NOW + 120_000 },
+        { by: 'github-actions', at: NOW + WRITE_SLACK_MS + 1000 }
+      ],
+      lastEdit: { by: 'alice', at: NOW + 120_000 }
+    })
+    expect(() => chooseDashboard([restored], ctx)).toThrow(/@alice changed its body afterwards/)
+    // The action's own edit not among those GitHub listed: not shown current, so refused.
+    const unknown = issue(5, {
+      edits: [{ by: 'alice', at: NOW + 60_000 }],
+      lastEdit: { by: 'alice', at: NOW + 60_000 }
+    })
+    expect(() => chooseDashboard([unknown], ctx)).toThrow(ExplainedError)
+  })
+
+  it('says when the dashboard is locked, and finds one without its label to put it back', () => {
+    const choice = chooseDashboard([issue(3, { locked: true, labels: [], state: 'closed' })], ctx)
+    expect(choice.relabel).toBe(true)
+    expect(choice.notices.join('\n')).toContain('had lost its label')
+    expect(choice.notices.join('\n')).toContain('and was closed')
+    expect(choice.notices.join('\n')).toContain('is locked')
+  })
+})
