@@ -397,4 +397,77 @@ describe('one docs project, several code repositories', () => {
     expect(result.summary).toContain('Fix the README')
     expect(problems()).toEqual([])
   })
+
+  it('takes a repository’s backlog beyond one run’s bounds oldest first, its watermark moving only as far as the prompt went', async () => {
+    await firstRun()
+    const pulls = Array.from({ length: 30 }, (_, i) =>
+      project.merge('acme/api', { title: `Backlog ${String(i + 1).padStart(2, '0')}` })
+    )
+    const cli = project.merge('acme/cli', { title: 'Add --retries' })
+    const first = await run(project.schedule())
+    expect(first.outputs.decision).toBe('new-job')
+    expect(prompts()[0]).toContain('Backlog 01')
+    expect(prompts()[0]).toContain('Add --retries')
+    expect(prompts()[0]).not.toContain('Backlog 30')
+    const mark = project.watermarks()['acme/api']
+    const taken = pulls.findIndex(p => p.mergeCommit === mark)
+    expect(taken).toBeGreaterThanOrEqual(0)
+    expect(taken).toBeLessThan(29)
+    expect(prompts()[0]).toContain(`Backlog ${String(taken + 1).padStart(2, '0')}`)
+    expect(prompts()[0]).not.toContain(`Backlog ${String(taken + 2).padStart(2, '0')}`)
+    expect(project.watermarks()['acme/cli']).toBe(cli.mergeCommit)
+    expect(project.ledger()?.backlog).toBe(29 - taken)
+    docsPull(first.outputs.prLink, 'merged')
+    const second = await run(project.schedule())
+    expect(second.outputs.decision).toBe('new-job')
+    expect(prompts()[1]).toContain(`Backlog ${String(taken + 2).padStart(2, '0')}`)
+    expect(prompts()[1]).toContain('Backlog 30')
+    expect(prompts()[1]).not.toContain('Add --retries')
+    expect(project.watermarks()['acme/api']).toBe(pulls[29]?.mergeCommit)
+    expect(problems()).toEqual([])
+  })
+
+  it('sends an uncertain request’s changes again, from each repository, when a writer ticks its box; no watermark moves', async () => {
+    await firstRun()
+    gh.permissions.set('alice', { permission: 'write', role_name: 'write' })
+    project.merge('acme/api', { title: 'Add retries' })
+    project.merge('acme/web', { title: 'New settings page' })
+    sim.inject({ route: 'create', kind: 'status', status: 500, body: { error: 'internal' } })
+    const first = await dispatchRun('acme/api')
+    expect(first.code).toBe(1)
+    const marks = project.watermarks()
+    expect(project.ledger()?.uncertain[0]?.changes.map(c => c.repo)).toEqual([
+      'acme/api',
+      'acme/web'
+    ])
+    const dashboard = project.dashboards()[0] as NonNullable<
+      ReturnType<DocsProject['dashboards']>[0]
+    >
+    const before = dashboard.body
+    dashboard.body = before.replace(
+      '- [ ] Send these changes again',
+      '- [x] Send these changes again'
+    )
+    const resent = await run(
+      project.step(
+        {
+          action: 'edited',
+          issue: gh.issueView(dashboard, DOCS),
+          changes: { body: { from: before } },
+          repository: { full_name: DOCS, default_branch: 'main' },
+          sender: { login: 'alice', type: 'User' }
+        },
+        {},
+        'issues'
+      )
+    )
+    expect(resent.outputs).toMatchObject({ result: 'pr-opened', decision: 'new-job' })
+    expect(prompts()).toHaveLength(2)
+    expect(prompts()[1]).toContain('=== Repository: acme/api ===')
+    expect(prompts()[1]).toContain('Add retries')
+    expect(prompts()[1]).toContain('New settings page')
+    expect(project.ledger()?.uncertain).toEqual([])
+    expect(project.watermarks()).toEqual(marks)
+    expect(problems()).toEqual([])
+  })
 })
