@@ -12,15 +12,17 @@ export const DOCS = 'acme/docs'
 /** The code repositories it documents. */
 export const CODE = ['acme/api', 'acme/cli', 'acme/web'] as const
 
-/** GitHub's published repository_dispatch example (@octokit/webhooks-examples), the base of ours. */
-const PUBLISHED_DISPATCH = (
+/** GitHub's published repository_dispatch examples (@octokit/webhooks-examples). */
+export const PUBLISHED_DISPATCHES = (
   JSON.parse(
     readFileSync(
       path.join(ROOT, 'node_modules/@octokit/webhooks-examples/api.github.com/index.json'),
       'utf8'
     )
   ) as { name: string; examples: Record<string, unknown>[] }[]
-).find(e => e.name === 'repository_dispatch')?.examples[0] as Record<string, unknown>
+).find(e => e.name === 'repository_dispatch')?.examples as Record<string, unknown>[]
+/** The first, the base of ours. */
+const PUBLISHED_DISPATCH = PUBLISHED_DISPATCHES[0] as Record<string, unknown>
 
 /**
  * A docs project fed by several code repositories, over the servers of the code-change runs: the

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -12,7 +12,7 @@ import { readRunEvent } from '../../src/github/event.js'
 import { type Ledger, emptyProject, ledgerRecord, readLedger } from '../../src/records/ledger.js'
 import { RecordSigner } from '../../src/records/record.js'
 import { InputError } from '../../src/runner/errors.js'
-import { ROOT } from '../support/run-action.js'
+import { PUBLISHED_DISPATCHES } from '../support/docs-project-runs.js'
 
 const DOCS = 'acme/docs'
 const sha = (c: string): string => c.repeat(40)
@@ -97,14 +97,7 @@ const eventOf = (payload: unknown, name = 'repository_dispatch') => {
     GITHUB_REPOSITORY: DOCS
   })
 }
-const published = (
-  JSON.parse(
-    readFileSync(
-      path.join(ROOT, 'node_modules/@octokit/webhooks-examples/api.github.com/index.json'),
-      'utf8'
-    )
-  ) as { name: string; examples: Record<string, unknown>[] }[]
-).find(e => e.name === 'repository_dispatch')?.examples as Record<string, unknown>[]
+const published = PUBLISHED_DISPATCHES
 
 describe('repository_dispatch: the event type and the hint in client_payload, untrusted', () => {
   it('reads GitHub’s published example: its type, no repository named', () => {
