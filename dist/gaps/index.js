@@ -42045,28 +42045,97 @@ __nccwpck_require__.d(__webpack_exports__, {
   e: () => (/* binding */ run)
 });
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/redact.js
+;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/markdown.js
+/** Breaks `@name` and `#123` so GitHub neither notifies anyone nor links an issue. */
+function neutraliseReferences(text) {
+    return text.replace(/([@#])(?=[\p{L}\p{N}_-])/gu, '$1\u200B');
+}
 /**
- * Secrets as they may come back from a server: as given, percent-encoded (echoed URLs and query
- * strings) and base64-encoded (echoed Basic credentials or debug dumps), each form at least 6
+ * Text from the service, a reader or an issue, made safe to place in a Markdown table cell or
+ * line: no formatting, no HTML, no mention, no issue reference.
+ */
+function escapeMarkdown(text) {
+    // GitHub turns bare `https://…` and `www.…` into links: break them, so outside text links nowhere.
+    return escapeLabel(text)
+        .replace(/:\/\//g, ':\u200B//')
+        .replace(/\bwww\./gi, m => `${m.slice(0, 3)}\u200B.`);
+}
+/** Escaped as escapeMarkdown, for a link's own text, where GitHub makes no further link. */
+function escapeLabel(text) {
+    return neutraliseReferences(text
+        .replace(/[\r\n]+/g, ' ')
+        .replace(/&/g, '&amp;')
+        .replace(/[\\`*_{}[\]()<>#+!|~]/g, c => `\\${c}`));
+}
+/** A link target: everything outside the plainest URL characters percent-encoded. */
+const linkTarget = (href) => href.replace(/[^A-Za-z0-9\-._~:/?#!$&'+,;=%]/g, c => [...new TextEncoder().encode(c)]
+    .map(b => `%${b.toString(16).toUpperCase().padStart(2, '0')}`)
+    .join(''));
+/** A link only for http(s) URLs; anything else is shown as escaped text. */
+function markdownLink(label, url) {
+    if (!url)
+        return '';
+    try {
+        const parsed = new URL(url);
+        if (parsed.protocol === 'https:' || parsed.protocol === 'http:') {
+            return `[${escapeLabel(label)}](${linkTarget(parsed.href)})`;
+        }
+    }
+    catch {
+        // Fall through to plain text.
+    }
+    return escapeMarkdown(url);
+}
+/**
+ * An inline code span that no backtick in `text` can close early; `inTable: false` for one outside
+ * a table, where `\|` would show its backslash.
+ */
+function codeSpan(text, { inTable = true } = {}) {
+    // GitHub ends a table cell at `|` even inside a code span, unless it is escaped.
+    const oneLine = text.replace(/[\r\n]+/g, ' ');
+    const clean = inTable ? oneLine.replace(/\|/g, '\\|') : oneLine;
+    const longest = Math.max(0, ...(clean.match(/`+/g) ?? []).map(run => run.length));
+    const fence = '`'.repeat(longest + 1);
+    const pad = clean.startsWith('`') || clean.endsWith('`') ? ' ' : '';
+    return `${fence}${pad}${clean}${pad}${fence}`;
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/redact.js
+
+/**
+ * Secrets as they may come back from a server or be written by this action: as given,
+ * percent-encoded (echoed URLs and query strings) and base64-encoded (echoed Basic credentials or
+ * debug dumps), and each of those as a Markdown text, table cell or JSON string escapes it (`mint\_…`,
+ * which the runner's masking of the plain secret does not match). Each form is at least 6
  * characters so that nothing ordinary is hidden by accident. `redact` also finds each form with any
  * of its bytes percent-encoded.
  */
 function secretForms(secrets) {
-    const forms = new Set();
+    const plain = new Set();
     for (const secret of secrets) {
         if (secret.length < 6)
             continue;
-        forms.add(secret);
-        forms.add(encodeURIComponent(secret));
+        plain.add(secret);
+        plain.add(encodeURIComponent(secret));
         const base64 = Buffer.from(secret).toString('base64');
-        forms.add(base64);
+        plain.add(base64);
         // Inside a longer base64 text the secret's own encoding loses its padding.
-        forms.add(base64.replace(/=+$/, ''));
+        plain.add(base64.replace(/=+$/, ''));
     }
+    const forms = new Set();
+    for (const form of plain)
+        for (const escaped of escapedForms(form))
+            forms.add(escaped);
     // Longest first, so a form never leaves the tail of a longer one behind.
     return [...forms].filter(f => f.length >= 6).sort((a, b) => b.length - a.length);
 }
+/** A text as it is, and as the writers of Markdown, table cells and JSON strings escape it. */
+const escapedForms = (form) => [
+    form,
+    escapeMarkdown(form),
+    form.replace(/\|/g, '\\|'),
+    JSON.stringify(form).slice(1, -1)
+];
 /** `text` with every form of every secret replaced by `***`. */
 function redact(text, forms) {
     let out = text;
@@ -42122,6 +42191,22 @@ function redactDeep(value, forms) {
         return Object.fromEntries(Object.entries(value).map(([k, v]) => [redact(k, forms), redactDeep(v, forms)]));
     }
     return value;
+}
+/**
+ * One run's redaction, for everything it writes: its secrets' forms are worked out once, for single
+ * texts (outputs, summaries, files) and for whole values read from elsewhere (a report, before it is
+ * rendered, so no rendering, escaping or truncation can show a secret or part of one).
+ */
+class Redactor {
+    forms;
+    constructor(secrets) {
+        this.forms = secretForms(secrets.filter((s) => Boolean(s)));
+    }
+    text = (text) => redact(text, this.forms);
+    /** A copy of a JSON-like value (plain objects, arrays, strings, numbers) with every string redacted. */
+    value(value) {
+        return redactDeep(value, this.forms);
+    }
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/errors.js
@@ -53577,61 +53662,6 @@ const GapsDefaults = {
     [GapsInput.Timeout]: '10m'
 };
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/markdown.js
-/** Breaks `@name` and `#123` so GitHub neither notifies anyone nor links an issue. */
-function neutraliseReferences(text) {
-    return text.replace(/([@#])(?=[\p{L}\p{N}_-])/gu, '$1\u200B');
-}
-/**
- * Text from the service, a reader or an issue, made safe to place in a Markdown table cell or
- * line: no formatting, no HTML, no mention, no issue reference.
- */
-function escapeMarkdown(text) {
-    // GitHub turns bare `https://…` and `www.…` into links: break them, so outside text links nowhere.
-    return escapeLabel(text)
-        .replace(/:\/\//g, ':\u200B//')
-        .replace(/\bwww\./gi, m => `${m.slice(0, 3)}\u200B.`);
-}
-/** Escaped as escapeMarkdown, for a link's own text, where GitHub makes no further link. */
-function escapeLabel(text) {
-    return neutraliseReferences(text
-        .replace(/[\r\n]+/g, ' ')
-        .replace(/&/g, '&amp;')
-        .replace(/[\\`*_{}[\]()<>#+!|~]/g, c => `\\${c}`));
-}
-/** A link target: everything outside the plainest URL characters percent-encoded. */
-const linkTarget = (href) => href.replace(/[^A-Za-z0-9\-._~:/?#!$&'+,;=%]/g, c => [...new TextEncoder().encode(c)]
-    .map(b => `%${b.toString(16).toUpperCase().padStart(2, '0')}`)
-    .join(''));
-/** A link only for http(s) URLs; anything else is shown as escaped text. */
-function markdownLink(label, url) {
-    if (!url)
-        return '';
-    try {
-        const parsed = new URL(url);
-        if (parsed.protocol === 'https:' || parsed.protocol === 'http:') {
-            return `[${escapeLabel(label)}](${linkTarget(parsed.href)})`;
-        }
-    }
-    catch {
-        // Fall through to plain text.
-    }
-    return escapeMarkdown(url);
-}
-/**
- * An inline code span that no backtick in `text` can close early; `inTable: false` for one outside
- * a table, where `\|` would show its backslash.
- */
-function codeSpan(text, { inTable = true } = {}) {
-    // GitHub ends a table cell at `|` even inside a code span, unless it is escaped.
-    const oneLine = text.replace(/[\r\n]+/g, ' ');
-    const clean = inTable ? oneLine.replace(/\|/g, '\\|') : oneLine;
-    const longest = Math.max(0, ...(clean.match(/`+/g) ?? []).map(run => run.length));
-    const fence = '`'.repeat(longest + 1);
-    const pad = clean.startsWith('`') || clean.endsWith('`') ? ' ' : '';
-    return `${fence}${pad}${clean}${pad}${fence}`;
-}
-
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/changes.js
 /** Changes described in one request at most (aliases of one query). */
 const CHANGES_PER_REQUEST = 25;
@@ -55777,6 +55807,7 @@ function causesOutput(entries) {
 
 
 
+
 /** The docs-gaps report: validate inputs, read the signals within the budget, write, report. */
 async function run(runner = coreRunner()) {
     const { log, clock } = runner;
@@ -55794,7 +55825,7 @@ async function run(runner = coreRunner()) {
                     askedAt.set(key, [at]);
             }
             : undefined;
-        const report = await collectGaps(client, settings, { log, clock, limits, asked });
+        const collected = await collectGaps(client, settings, { log, clock, limits, asked });
         if (settings.changes) {
             const changes = settings.changes;
             step.secret(changes.githubToken);
@@ -55804,35 +55835,45 @@ async function run(runner = coreRunner()) {
                 clock,
                 tokenInput: GapsInput.GithubToken
             }));
-            report.causes = await tieToChanges(report, settings, changes, {
+            collected.causes = await tieToChanges(collected, settings, changes, {
                 client,
                 github: connect,
                 limits,
                 askedAt,
                 now: clock.wallNow()
             });
-            report.requests = limits.budget.used;
+            collected.requests = limits.budget.used;
+        }
+        // Titles, descriptions and diffs from GitHub are redacted nowhere before this, and cleaning reader
+        // text can join a secret the service client's redaction did not see (a zero-width space or a
+        // full-width letter inside it): the report is redacted whole before anything renders, cuts or
+        // escapes it, and every text written from it once more as it is written.
+        const redactor = new Redactor([settings.apiKey, settings.changes?.githubToken]);
+        const report = redactor.value(collected);
+        const clean = redactor.text;
+        if (report.causes) {
             for (const notice of report.causes.notices)
                 log.notice(notice);
-            log.info(`Tied ${counted(report.causes.entries.length, 'gap')} to changes since ${changes.since.text} ` +
+            log.info(`Tied ${counted(report.causes.entries.length, 'gap')} to changes since ${report.causes.since} ` +
                 `(${counted(report.causes.changes, 'change')} read in ${counted(report.causes.githubRequests, 'GitHub request')}; ` +
                 `${counted(report.causes.splitRequests, 'analytics request')} to split counts at the merges).`);
         }
         const file = settings.outputFileShown;
-        await writeFileAtomically(settings.outputFile, settings.format === 'markdown'
+        await writeFileAtomically(settings.outputFile, clean(settings.format === 'markdown'
             ? renderGapsMarkdown(report, { ...FULL_OPTIONS, file })
-            : renderJson(report));
+            : renderJson(report)));
         const counts = gapCounts(report);
-        runner.setOutput(GapsOutput.Searches, String(counts.searches));
-        runner.setOutput(GapsOutput.Feedback, String(counts.feedback));
-        runner.setOutput(GapsOutput.Unanswered, String(counts.unanswered));
-        runner.setOutput(GapsOutput.Total, String(counts.total));
-        runner.setOutput(GapsOutput.Prompt, counts.total > 0 ? gapsPrompt(report) : '');
-        runner.setOutput(GapsOutput.File, file);
-        runner.setOutput(GapsOutput.Requests, String(report.requests));
-        runner.setOutput(GapsOutput.Complete, String(report.complete));
-        runner.setOutput(GapsOutput.TopComplete, String(report.topComplete));
-        runner.setOutput(GapsOutput.Causes, report.causes ? causesOutput(report.causes.entries) : '');
+        const setOutput = (name, value) => runner.setOutput(name, clean(value));
+        setOutput(GapsOutput.Searches, String(counts.searches));
+        setOutput(GapsOutput.Feedback, String(counts.feedback));
+        setOutput(GapsOutput.Unanswered, String(counts.unanswered));
+        setOutput(GapsOutput.Total, String(counts.total));
+        setOutput(GapsOutput.Prompt, counts.total > 0 ? gapsPrompt(report) : '');
+        setOutput(GapsOutput.File, file);
+        setOutput(GapsOutput.Requests, String(report.requests));
+        setOutput(GapsOutput.Complete, String(report.complete));
+        setOutput(GapsOutput.TopComplete, String(report.topComplete));
+        setOutput(GapsOutput.Causes, report.causes ? causesOutput(report.causes.entries) : '');
         if (!report.complete) {
             if (report.topComplete)
                 log.info(incompleteMessage(report));
@@ -55841,7 +55882,7 @@ async function run(runner = coreRunner()) {
         }
         log.info(`Found ${counted(counts.searches, 'search term')} with no click, ${counted(counts.feedback, 'page')} with thumbs-down and ` +
             `${counted(counts.unanswered, 'unanswered question')} in ${counted(report.requests, 'request')}; wrote ${file}.`);
-        await runner.summary(renderGapsMarkdown(report, { ...SUMMARY_OPTIONS, file }));
+        await runner.summary(clean(renderGapsMarkdown(report, { ...SUMMARY_OPTIONS, file })));
     });
 }
 function incompleteMessage(report) {

@@ -36049,28 +36049,97 @@ function retry(octokit, octokitOptions) {
 retry.VERSION = plugin_retry_dist_bundle_VERSION;
 
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/redact.js
+;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/markdown.js
+/** Breaks `@name` and `#123` so GitHub neither notifies anyone nor links an issue. */
+function neutraliseReferences(text) {
+    return text.replace(/([@#])(?=[\p{L}\p{N}_-])/gu, '$1\u200B');
+}
 /**
- * Secrets as they may come back from a server: as given, percent-encoded (echoed URLs and query
- * strings) and base64-encoded (echoed Basic credentials or debug dumps), each form at least 6
+ * Text from the service, a reader or an issue, made safe to place in a Markdown table cell or
+ * line: no formatting, no HTML, no mention, no issue reference.
+ */
+function markdown_escapeMarkdown(text) {
+    // GitHub turns bare `https://…` and `www.…` into links: break them, so outside text links nowhere.
+    return escapeLabel(text)
+        .replace(/:\/\//g, ':\u200B//')
+        .replace(/\bwww\./gi, m => `${m.slice(0, 3)}\u200B.`);
+}
+/** Escaped as escapeMarkdown, for a link's own text, where GitHub makes no further link. */
+function escapeLabel(text) {
+    return neutraliseReferences(text
+        .replace(/[\r\n]+/g, ' ')
+        .replace(/&/g, '&amp;')
+        .replace(/[\\`*_{}[\]()<>#+!|~]/g, c => `\\${c}`));
+}
+/** A link target: everything outside the plainest URL characters percent-encoded. */
+const linkTarget = (href) => href.replace(/[^A-Za-z0-9\-._~:/?#!$&'+,;=%]/g, c => [...new TextEncoder().encode(c)]
+    .map(b => `%${b.toString(16).toUpperCase().padStart(2, '0')}`)
+    .join(''));
+/** A link only for http(s) URLs; anything else is shown as escaped text. */
+function markdown_markdownLink(label, url) {
+    if (!url)
+        return '';
+    try {
+        const parsed = new URL(url);
+        if (parsed.protocol === 'https:' || parsed.protocol === 'http:') {
+            return `[${escapeLabel(label)}](${linkTarget(parsed.href)})`;
+        }
+    }
+    catch {
+        // Fall through to plain text.
+    }
+    return markdown_escapeMarkdown(url);
+}
+/**
+ * An inline code span that no backtick in `text` can close early; `inTable: false` for one outside
+ * a table, where `\|` would show its backslash.
+ */
+function markdown_codeSpan(text, { inTable = true } = {}) {
+    // GitHub ends a table cell at `|` even inside a code span, unless it is escaped.
+    const oneLine = text.replace(/[\r\n]+/g, ' ');
+    const clean = inTable ? oneLine.replace(/\|/g, '\\|') : oneLine;
+    const longest = Math.max(0, ...(clean.match(/`+/g) ?? []).map(run => run.length));
+    const fence = '`'.repeat(longest + 1);
+    const pad = clean.startsWith('`') || clean.endsWith('`') ? ' ' : '';
+    return `${fence}${pad}${clean}${pad}${fence}`;
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/redact.js
+
+/**
+ * Secrets as they may come back from a server or be written by this action: as given,
+ * percent-encoded (echoed URLs and query strings) and base64-encoded (echoed Basic credentials or
+ * debug dumps), and each of those as a Markdown text, table cell or JSON string escapes it (`mint\_…`,
+ * which the runner's masking of the plain secret does not match). Each form is at least 6
  * characters so that nothing ordinary is hidden by accident. `redact` also finds each form with any
  * of its bytes percent-encoded.
  */
 function redact_secretForms(secrets) {
-    const forms = new Set();
+    const plain = new Set();
     for (const secret of secrets) {
         if (secret.length < 6)
             continue;
-        forms.add(secret);
-        forms.add(encodeURIComponent(secret));
+        plain.add(secret);
+        plain.add(encodeURIComponent(secret));
         const base64 = Buffer.from(secret).toString('base64');
-        forms.add(base64);
+        plain.add(base64);
         // Inside a longer base64 text the secret's own encoding loses its padding.
-        forms.add(base64.replace(/=+$/, ''));
+        plain.add(base64.replace(/=+$/, ''));
     }
+    const forms = new Set();
+    for (const form of plain)
+        for (const escaped of escapedForms(form))
+            forms.add(escaped);
     // Longest first, so a form never leaves the tail of a longer one behind.
     return [...forms].filter(f => f.length >= 6).sort((a, b) => b.length - a.length);
 }
+/** A text as it is, and as the writers of Markdown, table cells and JSON strings escape it. */
+const escapedForms = (form) => [
+    form,
+    markdown_escapeMarkdown(form),
+    form.replace(/\|/g, '\\|'),
+    JSON.stringify(form).slice(1, -1)
+];
 /** `text` with every form of every secret replaced by `***`. */
 function redact_redact(text, forms) {
     let out = text;
@@ -36126,6 +36195,22 @@ function redactDeep(value, forms) {
         return Object.fromEntries(Object.entries(value).map(([k, v]) => [redact_redact(k, forms), redactDeep(v, forms)]));
     }
     return value;
+}
+/**
+ * One run's redaction, for everything it writes: its secrets' forms are worked out once, for single
+ * texts (outputs, summaries, files) and for whole values read from elsewhere (a report, before it is
+ * rendered, so no rendering, escaping or truncation can show a secret or part of one).
+ */
+class Redactor {
+    forms;
+    constructor(secrets) {
+        this.forms = redact_secretForms(secrets.filter((s) => Boolean(s)));
+    }
+    text = (text) => redact_redact(text, this.forms);
+    /** A copy of a JSON-like value (plain objects, arrays, strings, numbers) with every string redacted. */
+    value(value) {
+        return redactDeep(value, this.forms);
+    }
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/errors.js
@@ -41568,61 +41653,6 @@ function cancelOnSignals(signals) {
                 process.off(name, onSignal);
         }
     };
-}
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/markdown.js
-/** Breaks `@name` and `#123` so GitHub neither notifies anyone nor links an issue. */
-function neutraliseReferences(text) {
-    return text.replace(/([@#])(?=[\p{L}\p{N}_-])/gu, '$1\u200B');
-}
-/**
- * Text from the service, a reader or an issue, made safe to place in a Markdown table cell or
- * line: no formatting, no HTML, no mention, no issue reference.
- */
-function markdown_escapeMarkdown(text) {
-    // GitHub turns bare `https://…` and `www.…` into links: break them, so outside text links nowhere.
-    return escapeLabel(text)
-        .replace(/:\/\//g, ':\u200B//')
-        .replace(/\bwww\./gi, m => `${m.slice(0, 3)}\u200B.`);
-}
-/** Escaped as escapeMarkdown, for a link's own text, where GitHub makes no further link. */
-function escapeLabel(text) {
-    return neutraliseReferences(text
-        .replace(/[\r\n]+/g, ' ')
-        .replace(/&/g, '&amp;')
-        .replace(/[\\`*_{}[\]()<>#+!|~]/g, c => `\\${c}`));
-}
-/** A link target: everything outside the plainest URL characters percent-encoded. */
-const linkTarget = (href) => href.replace(/[^A-Za-z0-9\-._~:/?#!$&'+,;=%]/g, c => [...new TextEncoder().encode(c)]
-    .map(b => `%${b.toString(16).toUpperCase().padStart(2, '0')}`)
-    .join(''));
-/** A link only for http(s) URLs; anything else is shown as escaped text. */
-function markdown_markdownLink(label, url) {
-    if (!url)
-        return '';
-    try {
-        const parsed = new URL(url);
-        if (parsed.protocol === 'https:' || parsed.protocol === 'http:') {
-            return `[${escapeLabel(label)}](${linkTarget(parsed.href)})`;
-        }
-    }
-    catch {
-        // Fall through to plain text.
-    }
-    return markdown_escapeMarkdown(url);
-}
-/**
- * An inline code span that no backtick in `text` can close early; `inTable: false` for one outside
- * a table, where `\|` would show its backslash.
- */
-function markdown_codeSpan(text, { inTable = true } = {}) {
-    // GitHub ends a table cell at `|` even inside a code span, unless it is escaped.
-    const oneLine = text.replace(/[\r\n]+/g, ' ');
-    const clean = inTable ? oneLine.replace(/\|/g, '\\|') : oneLine;
-    const longest = Math.max(0, ...(clean.match(/`+/g) ?? []).map(run => run.length));
-    const fence = '`'.repeat(longest + 1);
-    const pad = clean.startsWith('`') || clean.endsWith('`') ? ' ' : '';
-    return `${fence}${pad}${clean}${pad}${fence}`;
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/comment/comment-body.js

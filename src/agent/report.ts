@@ -2,7 +2,7 @@ import { type AgentJob, jobRecord } from '../mintlify/agent-jobs.js'
 import { formatDuration } from '../runner/duration.js'
 import { codeSpan, escapeMarkdown, markdownLink } from '../runner/markdown.js'
 import { formatCount } from '../runner/text.js'
-import { redact, secretForms } from '../runner/redact.js'
+import { Redactor } from '../runner/redact.js'
 import type { Runner } from '../runner/runner.js'
 import { Output } from './names.js'
 import {
@@ -282,8 +282,7 @@ export async function publish(
   const { job, failure } = report
   const result = resultWord(report.outcome)
   const { log } = runner
-  const forms = secretForms(secrets.filter((s): s is string => Boolean(s)))
-  const clean = (text: string): string => redact(text, forms)
+  const clean = new Redactor(secrets).text
   for (const [name, value] of Object.entries(outputsOf(report)))
     runner.setOutput(name, clean(value))
   if (job?.prLink) log.notice(clean(`Pull request: ${job.prLink}`))

@@ -1,6 +1,7 @@
 import { runServiceStep } from '../mintlify/connection.js'
 import { writeFileAtomically } from '../runner/atomic-file.js'
 import { coreRunner } from '../runner/core-runner.js'
+import { Redactor } from '../runner/redact.js'
 import { rangeText } from '../runner/dates.js'
 import type { Runner } from '../runner/runner.js'
 import { counted } from '../runner/text.js'
@@ -30,7 +31,7 @@ export async function run(runner: Runner = coreRunner()): Promise<void> {
           else askedAt.set(key, [at])
         }
       : undefined
-    const report = await collectGaps(client, settings, { log, clock, limits, asked })
+    const collected = await collectGaps(client, settings, { log, clock, limits, asked })
     if (settings.changes) {
       const changes = settings.changes
       step.secret(changes.githubToken)
@@ -41,17 +42,26 @@ export async function run(runner: Runner = coreRunner()): Promise<void> {
           clock,
           tokenInput: GapsInput.GithubToken
         }))
-      report.causes = await tieToChanges(report, settings, changes, {
+      collected.causes = await tieToChanges(collected, settings, changes, {
         client,
         github: connect,
         limits,
         askedAt,
         now: clock.wallNow()
       })
-      report.requests = limits.budget.used
+      collected.requests = limits.budget.used
+    }
+    // Titles, descriptions and diffs from GitHub are redacted nowhere before this, and cleaning reader
+    // text can join a secret the service client's redaction did not see (a zero-width space or a
+    // full-width letter inside it): the report is redacted whole before anything renders, cuts or
+    // escapes it, and every text written from it once more as it is written.
+    const redactor = new Redactor([settings.apiKey, settings.changes?.githubToken])
+    const report = redactor.value(collected)
+    const clean = redactor.text
+    if (report.causes) {
       for (const notice of report.causes.notices) log.notice(notice)
       log.info(
-        `Tied ${counted(report.causes.entries.length, 'gap')} to changes since ${changes.since.text} ` +
+        `Tied ${counted(report.causes.entries.length, 'gap')} to changes since ${report.causes.since} ` +
           `(${counted(report.causes.changes, 'change')} read in ${counted(report.causes.githubRequests, 'GitHub request')}; ` +
           `${counted(report.causes.splitRequests, 'analytics request')} to split counts at the merges).`
       )
@@ -59,21 +69,24 @@ export async function run(runner: Runner = coreRunner()): Promise<void> {
     const file = settings.outputFileShown
     await writeFileAtomically(
       settings.outputFile,
-      settings.format === 'markdown'
-        ? renderGapsMarkdown(report, { ...FULL_OPTIONS, file })
-        : renderJson(report)
+      clean(
+        settings.format === 'markdown'
+          ? renderGapsMarkdown(report, { ...FULL_OPTIONS, file })
+          : renderJson(report)
+      )
     )
     const counts = gapCounts(report)
-    runner.setOutput(GapsOutput.Searches, String(counts.searches))
-    runner.setOutput(GapsOutput.Feedback, String(counts.feedback))
-    runner.setOutput(GapsOutput.Unanswered, String(counts.unanswered))
-    runner.setOutput(GapsOutput.Total, String(counts.total))
-    runner.setOutput(GapsOutput.Prompt, counts.total > 0 ? gapsPrompt(report) : '')
-    runner.setOutput(GapsOutput.File, file)
-    runner.setOutput(GapsOutput.Requests, String(report.requests))
-    runner.setOutput(GapsOutput.Complete, String(report.complete))
-    runner.setOutput(GapsOutput.TopComplete, String(report.topComplete))
-    runner.setOutput(GapsOutput.Causes, report.causes ? causesOutput(report.causes.entries) : '')
+    const setOutput = (name: string, value: string): void => runner.setOutput(name, clean(value))
+    setOutput(GapsOutput.Searches, String(counts.searches))
+    setOutput(GapsOutput.Feedback, String(counts.feedback))
+    setOutput(GapsOutput.Unanswered, String(counts.unanswered))
+    setOutput(GapsOutput.Total, String(counts.total))
+    setOutput(GapsOutput.Prompt, counts.total > 0 ? gapsPrompt(report) : '')
+    setOutput(GapsOutput.File, file)
+    setOutput(GapsOutput.Requests, String(report.requests))
+    setOutput(GapsOutput.Complete, String(report.complete))
+    setOutput(GapsOutput.TopComplete, String(report.topComplete))
+    setOutput(GapsOutput.Causes, report.causes ? causesOutput(report.causes.entries) : '')
     if (!report.complete) {
       if (report.topComplete) log.info(incompleteMessage(report))
       else log.warning(incompleteMessage(report))
@@ -82,7 +95,7 @@ export async function run(runner: Runner = coreRunner()): Promise<void> {
       `Found ${counted(counts.searches, 'search term')} with no click, ${counted(counts.feedback, 'page')} with thumbs-down and ` +
         `${counted(counts.unanswered, 'unanswered question')} in ${counted(report.requests, 'request')}; wrote ${file}.`
     )
-    await runner.summary(renderGapsMarkdown(report, { ...SUMMARY_OPTIONS, file }))
+    await runner.summary(clean(renderGapsMarkdown(report, { ...SUMMARY_OPTIONS, file })))
   })
 }
 

@@ -1,23 +1,37 @@
+import { escapeMarkdown } from './markdown.js'
+
 /**
- * Secrets as they may come back from a server: as given, percent-encoded (echoed URLs and query
- * strings) and base64-encoded (echoed Basic credentials or debug dumps), each form at least 6
+ * Secrets as they may come back from a server or be written by this action: as given,
+ * percent-encoded (echoed URLs and query strings) and base64-encoded (echoed Basic credentials or
+ * debug dumps), and each of those as a Markdown text, table cell or JSON string escapes it (`mint\_…`,
+ * which the runner's masking of the plain secret does not match). Each form is at least 6
  * characters so that nothing ordinary is hidden by accident. `redact` also finds each form with any
  * of its bytes percent-encoded.
  */
 export function secretForms(secrets: readonly string[]): string[] {
-  const forms = new Set<string>()
+  const plain = new Set<string>()
   for (const secret of secrets) {
     if (secret.length < 6) continue
-    forms.add(secret)
-    forms.add(encodeURIComponent(secret))
+    plain.add(secret)
+    plain.add(encodeURIComponent(secret))
     const base64 = Buffer.from(secret).toString('base64')
-    forms.add(base64)
+    plain.add(base64)
     // Inside a longer base64 text the secret's own encoding loses its padding.
-    forms.add(base64.replace(/=+$/, ''))
+    plain.add(base64.replace(/=+$/, ''))
   }
+  const forms = new Set<string>()
+  for (const form of plain) for (const escaped of escapedForms(form)) forms.add(escaped)
   // Longest first, so a form never leaves the tail of a longer one behind.
   return [...forms].filter(f => f.length >= 6).sort((a, b) => b.length - a.length)
 }
+
+/** A text as it is, and as the writers of Markdown, table cells and JSON strings escape it. */
+const escapedForms = (form: string): string[] => [
+  form,
+  escapeMarkdown(form),
+  form.replace(/\|/g, '\\|'),
+  JSON.stringify(form).slice(1, -1)
+]
 
 /** `text` with every form of every secret replaced by `***`. */
 export function redact(text: string, forms: readonly string[]): string {
@@ -75,4 +89,24 @@ export function redactDeep(value: unknown, forms: readonly string[]): unknown {
     )
   }
   return value
+}
+
+/**
+ * One run's redaction, for everything it writes: its secrets' forms are worked out once, for single
+ * texts (outputs, summaries, files) and for whole values read from elsewhere (a report, before it is
+ * rendered, so no rendering, escaping or truncation can show a secret or part of one).
+ */
+export class Redactor {
+  private readonly forms: readonly string[]
+
+  constructor(secrets: readonly (string | undefined)[]) {
+    this.forms = secretForms(secrets.filter((s): s is string => Boolean(s)))
+  }
+
+  readonly text = (text: string): string => redact(text, this.forms)
+
+  /** A copy of a JSON-like value (plain objects, arrays, strings, numbers) with every string redacted. */
+  value<T>(value: T): T {
+    return redactDeep(value, this.forms) as T
+  }
 }

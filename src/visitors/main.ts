@@ -1,5 +1,6 @@
 import { runServiceStep } from '../mintlify/connection.js'
 import { coreRunner } from '../runner/core-runner.js'
+import { Redactor } from '../runner/redact.js'
 import type { Runner } from '../runner/runner.js'
 import { counted, formatCount } from '../runner/text.js'
 import { type ExportResult, exportVisitors } from './export.js'
@@ -39,14 +40,18 @@ export async function run(runner: Runner = coreRunner()): Promise<void> {
     await file.commit({ complete, nextOffset: result.nextOffset })
     committed = true
     const { totals } = result
-    runner.setOutput(VisitorsOutput.Human, String(totals.human))
-    runner.setOutput(VisitorsOutput.Ai, String(totals.ai))
-    runner.setOutput(VisitorsOutput.Total, String(totals.total))
-    runner.setOutput(VisitorsOutput.Pages, String(result.rows))
-    runner.setOutput(VisitorsOutput.File, settings.outputFileShown)
-    runner.setOutput(VisitorsOutput.TopPaths, JSON.stringify(result.top.map(r => r.path)))
-    runner.setOutput(VisitorsOutput.Complete, String(complete))
-    runner.setOutput(VisitorsOutput.NextOffset, result.nextOffset?.toString() ?? '')
+    // The rows were redacted as they came, but the chart's labels drop characters (`<`, `#`, `;`)
+    // that can split a secret the service echoed: what is written is redacted as it is written.
+    const clean = new Redactor([settings.apiKey]).text
+    const setOutput = (name: string, value: string): void => runner.setOutput(name, clean(value))
+    setOutput(VisitorsOutput.Human, String(totals.human))
+    setOutput(VisitorsOutput.Ai, String(totals.ai))
+    setOutput(VisitorsOutput.Total, String(totals.total))
+    setOutput(VisitorsOutput.Pages, String(result.rows))
+    setOutput(VisitorsOutput.File, settings.outputFileShown)
+    setOutput(VisitorsOutput.TopPaths, JSON.stringify(result.top.map(r => r.path)))
+    setOutput(VisitorsOutput.Complete, String(complete))
+    setOutput(VisitorsOutput.NextOffset, result.nextOffset?.toString() ?? '')
     if (result.nextOffset !== null) log.warning(stoppedMessage(settings, result))
     if (result.skipped > 0)
       log.warning(
@@ -57,15 +62,17 @@ export async function run(runner: Runner = coreRunner()): Promise<void> {
         `${totals.human} human, ${totals.ai} AI, ${totals.total} in all (AI share ${aiShare(totals)}).`
     )
     await runner.summary(
-      renderVisitorsSummary({
-        ...result,
-        dateFrom,
-        dateTo,
-        sortBy: settings.sortBy,
-        file: settings.outputFileShown,
-        offset: settings.offset,
-        resume: result.nextOffset === null ? null : resumeText(settings, result)
-      })
+      clean(
+        renderVisitorsSummary({
+          ...result,
+          dateFrom,
+          dateTo,
+          sortBy: settings.sortBy,
+          file: settings.outputFileShown,
+          offset: settings.offset,
+          resume: result.nextOffset === null ? null : resumeText(settings, result)
+        })
+      )
     )
   })
 }

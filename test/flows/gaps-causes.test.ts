@@ -5,7 +5,7 @@ import { BEGIN, END } from '../../src/gaps/prompt.js'
 import type { Cause } from '../../src/gaps/report.js'
 import { RENAME_DAY, datedGaps, daysBetween, renameWorld } from '../simulator/analytics-dated.js'
 import { SIM_API_KEY, SIM_PROJECT } from '../simulator/server.js'
-import { expectCleanFailure, visible } from '../support/assertions.js'
+import { expectCleanFailure, expectNoSecret, visible } from '../support/assertions.js'
 import { APP, CodeChangeServers, TOKEN } from '../support/code-change-runs.js'
 import {
   type RenameRepository,
@@ -285,6 +285,39 @@ describe('the gaps sub-action ties gaps to changes (changes-since)', () => {
     expect(prompt.split('\n').filter(l => l === END)).toHaveLength(1)
     expect(prompt.trimEnd().endsWith(END)).toBe(true)
     expect(causesOf(result.outputs)[0]?.title).not.toContain('\n')
+  })
+
+  it('a change title holding the api-key and the github-token shows neither, in any place or form', async () => {
+    // A paste mistake: both secrets, word for word, in a merged pull request's title.
+    repo = renameRepository(servers.gh, {
+      renameTitle: `Rename --follow to --watch (pasted ${SIM_API_KEY} and ${TOKEN} by mistake)`
+    })
+    const secrets = [SIM_API_KEY, TOKEN]
+    const json = await run()
+    expect(json.code).toBe(0)
+    // Still tied, its title redacted rather than dropped.
+    expect(byText(causesOf(json.outputs), '--watch')).toMatchObject({
+      pr: 123,
+      title: 'Rename --follow to --watch (pasted *** and *** by mistake)'
+    })
+    expectNoSecret('the causes output', json.outputs.causes ?? '', secrets)
+    expectNoSecret('the prompt output', json.outputs.prompt ?? '', secrets)
+    expect(json.outputs.prompt).toContain('titled "Rename --follow to --watch (pasted *** and ***')
+    // The summary escapes `_` (`mint\_sim\_…`), a form the runner's masking does not match.
+    expectNoSecret('the job summary', json.summary, secrets)
+    expect(json.summary).toContain(
+      '(Rename --follow to --watch \\(pasted \\*\\*\\* and \\*\\*\\* by mistake\\))'
+    )
+    const report = readFileSync(path.join(json.workspace, 'mintlify-gaps.json'), 'utf8')
+    expectNoSecret('the JSON report', report, secrets)
+    expectNoSecret('the log', json.log.replace(/^::add-mask::.*$/gm, ''), secrets)
+    expectNoSecret('every output', JSON.stringify(json.outputs), secrets)
+
+    const markdown = await run({ 'output-file': 'gaps.md' })
+    expect(markdown.code).toBe(0)
+    const file = readFileSync(path.join(markdown.workspace, 'gaps.md'), 'utf8')
+    expect(file).toContain('pasted \\*\\*\\* and')
+    expectNoSecret('the Markdown report', file, secrets)
   })
 
   it('refuses a bad changes-since, an empty github-token or no repository before any request', async () => {

@@ -3,7 +3,7 @@ import path from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { bigSiteGapsData, generateGapsData, ulid } from '../simulator/analytics-data.js'
 import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../simulator/server.js'
-import { expectCleanFailure, visible } from '../support/assertions.js'
+import { expectCleanFailure, expectNoSecret, visible } from '../support/assertions.js'
 import { expectedFeedback, expectedQuestions, expectedSearches } from '../support/gaps-expected.js'
 import type { RunResult } from '../support/run-action.js'
 import { runInProcess, startInProcess } from '../support/run-in-process.js'
@@ -652,6 +652,43 @@ describe('the docs-gaps sub-action, run in-process from source', () => {
       questions.entries.map(e => e.count)
     )
     expect(result.outputs).toMatchObject({ complete: 'false', 'top-complete': 'true' })
+  })
+
+  it('shows no api-key that cleaning reader text would join back together, in any place', async () => {
+    // Echoed by the service in forms its client's redaction cannot see as the key: a zero-width
+    // space inside it, and full-width letters. Cleaning removes the one and NFKC folds the other.
+    const split = `${SIM_API_KEY.slice(0, 9)}\u200B${SIM_API_KEY.slice(9)}`
+    const wide = Array.from(SIM_API_KEY, c =>
+      String.fromCodePoint(c.codePointAt(0)! + 0xfee0)
+    ).join('')
+    const gap = (searchQuery: string) => ({
+      searchQuery,
+      hits: 5_000,
+      ctr: 0,
+      topClickedPage: null,
+      lastSearchedAt: '2026-11-20T00:00:00.000Z'
+    })
+    sim.setGaps({ ...data, searches: [gap(`key ${split}`), gap(`wide ${wide}`), ...data.searches] })
+    const json = await run({ ...RANGE, signals: 'searches' })
+    expect(json.code).toBe(0)
+    const report = readFileSync(path.join(json.workspace, 'mintlify-gaps.json'), 'utf8')
+    expect(
+      (JSON.parse(report) as { searches: { entries: { term: string }[] } }).searches.entries.slice(
+        0,
+        2
+      )
+    ).toEqual([
+      { term: 'key ***', hits: 5_000 },
+      { term: 'wide ***', hits: 5_000 }
+    ])
+    expectNoSecret('the JSON report', report, [SIM_API_KEY])
+    expectNoSecret('the prompt output', json.outputs.prompt ?? '', [SIM_API_KEY])
+    expectNoSecret('the job summary', json.summary, [SIM_API_KEY])
+    expectNoSecret('the log', json.log.replace(/^::add-mask::.*$/gm, ''), [SIM_API_KEY])
+    const markdown = await run({ ...RANGE, signals: 'searches', 'output-file': 'gaps.md' })
+    const file = readFileSync(path.join(markdown.workspace, 'gaps.md'), 'utf8')
+    expect(file).toContain('| `key ***` | 5,000 |')
+    expectNoSecret('the Markdown report', file, [SIM_API_KEY])
   })
 
   it('leaves the prompt empty when there is nothing to do', async () => {

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../simulator/server.js'
 import { type VisitorRow, generatedRow } from '../simulator/visitors.js'
 import { parseCsv } from '../support/csv.js'
-import { expectCleanFailure } from '../support/assertions.js'
+import { expectCleanFailure, expectNoSecret } from '../support/assertions.js'
 import type { RunResult } from '../support/run-action.js'
 import { runInProcess, startInProcess } from '../support/run-in-process.js'
 import { HeldClock, VirtualClock } from '../support/virtual-clock.js'
@@ -110,6 +110,24 @@ describe('the visitors sub-action, run in-process from source', () => {
       .sort((a, b) => b.ai - a.ai || (a.path < b.path ? -1 : 1))
       .slice(0, 5)
     expect(JSON.parse(result.outputs['top-paths'] as string)).toEqual(byAi.map(r => r.path))
+  })
+
+  it("shows no api-key that the chart's labels would join back together", async () => {
+    // The service echoes the key split by characters a chart label drops (`<`, `#`, `;`): the
+    // client's redaction sees no key in the path, and the label would show it whole.
+    const split = `/${SIM_API_KEY.slice(0, 9)}<${SIM_API_KEY.slice(9, 15)};${SIM_API_KEY.slice(15)}`
+    sim.setVisitors([
+      { path: split, human: 9, ai: 1, total: 10 },
+      { path: '/docs/ok', human: 1, ai: 0, total: 1 }
+    ])
+    const result = await run({ 'output-file': 'v.json' })
+    expect(result.code).toBe(0)
+    expectNoSecret('the job summary', result.summary, [SIM_API_KEY])
+    expect(result.summary).toContain('x-axis ["/***", "/docs/ok"]')
+    expectNoSecret('every output', JSON.stringify(result.outputs), [SIM_API_KEY])
+    expectNoSecret('the log', result.log.replace(/^::add-mask::.*$/gm, ''), [SIM_API_KEY])
+    const file = readFileSync(path.join(result.workspace, 'v.json'), 'utf8')
+    expectNoSecret('the export', file, [SIM_API_KEY])
   })
 
   it('keeps a formula-like path from becoming a spreadsheet formula', async () => {

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { parse } from 'yaml'
 import { anchors, isRelative, links, markdownFiles, yamlBlocks } from '../support/markdown.js'
 import { ROOT } from '../support/run-action.js'
 import { actionFileOf, checkWithKeys } from '../support/with-keys.js'
@@ -212,5 +213,79 @@ describe('docs/performance.md', () => {
     expect(oneOf('4.1', run)).toBe(true)
     expect(oneOf('3.17', run)).toBe(false)
     expect(oneOf('131', run)).toBe(false)
+  })
+})
+
+describe('the least-privilege table (docs/security.md)', () => {
+  const page = read('docs/security.md')
+  const header = page.split('\n').findIndex(l => /^\| feature\s+\| workflow `permissions:`/.test(l))
+  const table = page
+    .split('\n')
+    .slice(header)
+    .filter((l, i, all) => all.slice(0, i + 1).every(x => x.startsWith('|')))
+    .join('\n')
+  const inputs = (file: string): [string, string][] =>
+    Object.entries(
+      (parse(read(file)) as { inputs: Record<string, { description: string }> }).inputs
+    ).map(([name, input]) => [name, input.description])
+
+  it('has a row for every feature that needs a permission or docs-token, and the sub-actions', () => {
+    expect(header).toBeGreaterThan(0)
+    // Inputs whose description names docs-token or a GitHub permission, less the token and
+    // permission inputs themselves (the table's columns).
+    const needing = inputs('action.yml')
+      .filter(([, d]) =>
+        /docs-token|(issues|contents|pull.requests):? (read|write)|pull requests (read|write)/i.test(
+          d
+        )
+      )
+      .map(([name]) => name)
+      .filter(name => !['github-token', 'docs-token', 'required-permission'].includes(name))
+    expect(needing.length).toBeGreaterThanOrEqual(6)
+    // The sub-action's inputs that read GitHub (github-token's description names them).
+    const gapsToken = inputs('gaps/action.yml').find(([name]) => name === 'github-token')?.[1] ?? ''
+    const gapsNeeding = inputs('gaps/action.yml')
+      .map(([name]) => name)
+      .filter(name => name !== 'github-token' && gapsToken.includes(name))
+    expect(gapsNeeding).toContain('changes-since')
+    for (const name of [
+      ...needing,
+      ...gapsNeeding,
+      'visitors sub-action',
+      'gaps sub-action',
+      'prompt-file',
+      'issue-number'
+    ])
+      expect(table, name).toMatch(new RegExp(`\\b${name}\\b`))
+  })
+
+  it('needs no personal access token: docs-token comes from a GitHub App everywhere it is set', () => {
+    expect(page).toContain('No feature needs a personal access token.')
+    expect(read('README.md')).toMatch(
+      /No\s+feature\s+needs\s+a\s+personal\s+access\s+token;\s+\[Security\]\(docs\/security\.md#least-privilege\)/
+    )
+    const sources = [
+      ...markdownFiles().flatMap(file =>
+        yamlBlocks(file).map(b => ({ name: b.name, text: b.text }))
+      ),
+      ...examples.map(file => ({ name: file, text: read(file) }))
+    ]
+    const settings = sources.flatMap(s =>
+      [...s.text.matchAll(/^\s*docs-token:\s*(.+)$/gm)].map(m => ({
+        name: s.name,
+        value: m[1] ?? ''
+      }))
+    )
+    expect(settings.length).toBeGreaterThanOrEqual(4)
+    for (const { name, value } of settings) {
+      expect(value, name).toMatch(/^\$\{\{ steps\.([\w-]+)\.outputs\.token \}\}/)
+      const step = /steps\.([\w-]+)\./.exec(value)?.[1] as string
+      const text = sources.find(s => s.name === name)?.text ?? ''
+      expect(text, name).toMatch(
+        new RegExp(
+          `uses: actions/create-github-app-token@[0-9a-f]{40} # v[\\d.]+\\n\\s+id: ${step}\\n`
+        )
+      )
+    }
   })
 })

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { redact, redactedJson, secretForms } from '../../src/runner/redact.js'
+import { escapeMarkdown } from '../../src/runner/markdown.js'
+import { Redactor, redact, redactedJson, secretForms } from '../../src/runner/redact.js'
 
 const KEY = 'mint_sim_0123456789abcdef'
 const forms = secretForms([KEY, 'ghs_tok/en+é'])
@@ -44,5 +45,39 @@ describe('redactedJson', () => {
     const value = redactedJson(text, forms)
     expect(JSON.stringify(value)).not.toContain('0123456789abcdef')
     expect(JSON.stringify(value)).toContain('***')
+  })
+})
+
+describe('Redactor', () => {
+  const key = 'mint_sim_0123456789abcdef'
+  const token = 'ghs_a|b"c\\d_token'
+  const redactor = new Redactor([key, undefined, token, ''])
+
+  it.each([
+    ['as written', key],
+    ['Markdown-escaped, as a summary line shows it', escapeMarkdown(key)],
+    ['Markdown-escaped with its reserved characters', escapeMarkdown(token)],
+    ['as a table cell escapes it', token.replace(/\|/g, '\\|')],
+    ['JSON-escaped, as a report file or JSON output holds it', JSON.stringify(token).slice(1, -1)],
+    ['percent-encoded', encodeURIComponent(token)],
+    ['percent-encoded in a Markdown link', encodeURIComponent(key).replace(/_/g, '%5F')]
+  ])('removes a secret %s from a text', (_name, form) => {
+    expect(redactor.text(`before ${form} after`)).toBe('before *** after')
+  })
+
+  it('redacts every string of a value, and keeps its shape', () => {
+    const report = {
+      title: `pasted ${key}`,
+      count: 3,
+      none: null,
+      terms: [escapeMarkdown(key), 'ok']
+    }
+    expect(redactor.value(report)).toEqual({
+      title: 'pasted ***',
+      count: 3,
+      none: null,
+      terms: ['***', 'ok']
+    })
+    expect(report.title).toBe(`pasted ${key}`)
   })
 })

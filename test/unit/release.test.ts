@@ -1,5 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process'
-import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
@@ -15,7 +16,7 @@ interface Step {
   run?: string
 }
 interface Job {
-  needs?: string
+  needs?: string | string[]
   permissions?: Record<string, string>
   'timeout-minutes'?: number
   outputs?: Record<string, string>
@@ -25,11 +26,13 @@ const release = parse(readFileSync(path.join(ROOT, '.github/workflows/release.ym
   on: { push: { tags: string[] } }
   permissions: Record<string, string>
   concurrency: { group: string; 'cancel-in-progress': boolean }
-  jobs: { check: Job; publish: Job }
+  jobs: { check: Job; attest: Job; publish: Job }
 }
-const { check, publish } = release.jobs
+const { check, attest, publish } = release.jobs
 const step = (name: string): Step => {
-  const found = [...check.steps, ...publish.steps].find(s => s.name?.startsWith(name))
+  const found = [...check.steps, ...attest.steps, ...publish.steps].find(s =>
+    s.name?.startsWith(name)
+  )
   if (!found?.run) throw new Error(`release.yml has no step '${name}'`)
   return found
 }
@@ -101,13 +104,116 @@ describe('the release workflow', () => {
     expect(checkout?.with?.['persist-credentials']).toBe(false)
     expect(check.steps.some(s => s.run?.trim() === 'bash .ci/run')).toBe(true)
 
-    expect(publish.needs).toBe('check')
+    expect(publish.needs).toEqual(['check', 'attest'])
     expect(publish.permissions).toEqual({ contents: 'write' })
     // The job with the write token installs and runs no npm code.
     expect(publish.steps.some(s => s.uses?.startsWith('actions/setup-node@'))).toBe(false)
     expect(publish.steps.some(s => /\bnp[mx]\b/.test(s.run ?? ''))).toBe(false)
 
-    for (const job of [check, publish]) expect(job['timeout-minutes']).toBeGreaterThan(0)
+    for (const job of [check, attest, publish]) expect(job['timeout-minutes']).toBeGreaterThan(0)
+  })
+
+  it('attests dist/ in a job of its own, the only one that can sign, after the checks', () => {
+    expect(Object.keys(release.jobs).sort()).toEqual(['attest', 'check', 'publish'])
+    expect(attest.needs).toBe('check')
+    expect(attest.permissions).toEqual({
+      contents: 'read',
+      'id-token': 'write',
+      attestations: 'write'
+    })
+    for (const job of [check, publish]) {
+      expect(job.permissions).not.toHaveProperty('id-token')
+      expect(job.permissions).not.toHaveProperty('attestations')
+    }
+    const uses = attest.steps.flatMap(s => (s.uses ? [s.uses] : []))
+    expect(uses).toEqual([
+      expect.stringMatching(/^actions\/checkout@[0-9a-f]{40}$/),
+      expect.stringMatching(/^actions\/attest-build-provenance@[0-9a-f]{40}$/)
+    ])
+    expect(attest.steps[0]?.with?.['persist-credentials']).toBe(false)
+    // It installs, builds and runs nothing of the project: what it signs is the committed dist/.
+    expect(attest.steps.some(s => /\bnp[mx]\b|\bnode\b/.test(s.run ?? ''))).toBe(false)
+    const attestation = attest.steps.find(s =>
+      s.uses?.startsWith('actions/attest-build-provenance@')
+    )
+    expect(attestation?.with).toEqual({
+      'subject-checksums': '${{ runner.temp }}/dist.sha256'
+    })
+    // The checksums are listed before the attestation reads them.
+    const listing = attest.steps.findIndex(s => s.name?.startsWith('List every file of dist/'))
+    expect(listing).toBeGreaterThan(0)
+    expect(listing).toBeLessThan(attest.steps.indexOf(attestation as Step))
+  })
+
+  it('lists every file of dist/ by its path and sha256, the entry points of the three actions among them', () => {
+    const dir = temporaryFolder('attest-')
+    for (const file of [
+      'dist/index.js',
+      'dist/post/index.js',
+      'dist/gaps/index.js',
+      'dist/visitors/index.js',
+      'dist/package.json'
+    ]) {
+      mkdirSync(path.dirname(path.join(dir, file)), { recursive: true })
+      writeFileSync(path.join(dir, file), `// ${file}\n`)
+    }
+    const run = runStep('List every file of dist/', dir, {})
+    expect(run).toMatchObject({ code: 0 })
+    const listed = readFileSync(path.join(dir, 'dist.sha256'), 'utf8').trim().split('\n')
+    const digest = (file: string): string =>
+      createHash('sha256')
+        .update(readFileSync(path.join(dir, file)))
+        .digest('hex')
+    expect(listed).toEqual(
+      [
+        'dist/gaps/index.js',
+        'dist/index.js',
+        'dist/package.json',
+        'dist/post/index.js',
+        'dist/visitors/index.js'
+      ].map(f => `${digest(f)}  ${f}`)
+    )
+    // The action's entry points, as action.yml and the sub-actions' name them, are all in dist/.
+    const entries = ['action.yml', 'gaps/action.yml', 'visitors/action.yml'].flatMap(file => {
+      const runs = (
+        parse(readFileSync(path.join(ROOT, file), 'utf8')) as { runs: Record<string, string> }
+      ).runs
+      return [runs.main, runs.post].flatMap(p =>
+        p ? [path.posix.join(path.posix.dirname(file), p)] : []
+      )
+    })
+    expect(entries.sort()).toEqual([
+      'dist/gaps/index.js',
+      'dist/index.js',
+      'dist/post/index.js',
+      'dist/visitors/index.js'
+    ])
+    for (const entry of entries) expect(existsSync(path.join(ROOT, entry)), entry).toBe(true)
+  })
+
+  it('refuses to attest a commit without a built dist/index.js', () => {
+    const dir = temporaryFolder('attest-')
+    mkdirSync(path.join(dir, 'dist/gaps'), { recursive: true })
+    writeFileSync(path.join(dir, 'dist/gaps/index.js'), '')
+    const run = runStep('List every file of dist/', dir, {})
+    expect(run.code).not.toBe(0)
+    expect(run.out).toContain('::error::dist/index.js is missing')
+  })
+
+  it('creates each release once and never changes its assets, so it can be immutable', () => {
+    const scripts = [...check.steps, ...attest.steps, ...publish.steps]
+      .map(s => s.run ?? '')
+      .join('\n')
+    expect(scripts.match(/gh release create/g)).toHaveLength(1)
+    expect(scripts).not.toMatch(/gh release (upload|edit|delete)|--clobber|--draft/)
+    // The release's own tag is never moved or deleted, only the major tag is (the advice to move a
+    // tag not on main, in a message, comes before any release exists).
+    const commands = scripts
+      .split('\n')
+      .filter(line => !/^\s*echo /.test(line))
+      .join('\n')
+    expect(commands).toContain('git push --force origin "refs/tags/$major"')
+    expect(commands).not.toMatch(/git push[^\n]*refs\/tags\/\$TAG|git tag[^\n]*-d/)
   })
 
   it('hands the notes from the check job to the publish job', () => {

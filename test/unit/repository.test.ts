@@ -54,9 +54,14 @@ describe("the repository's workflows", () => {
       'security-events': 'write'
     })
     const uses = job?.steps.flatMap(s => (s.uses ? [s.uses] : [])) ?? []
-    // init and analyze must be the same version; a major tag, as for every other action here.
+    // init and analyze must be the same version: one commit, pinned by SHA as every action here.
     const codeqlSteps = uses.filter(u => u.startsWith('github/codeql-action/'))
-    expect(codeqlSteps).toEqual(['github/codeql-action/init@v4', 'github/codeql-action/analyze@v4'])
+    const [initRef, analyzeRef] = codeqlSteps.map(u => u.split('@')[1])
+    expect(codeqlSteps).toEqual([
+      expect.stringMatching(/^github\/codeql-action\/init@[0-9a-f]{40}$/),
+      expect.stringMatching(/^github\/codeql-action\/analyze@[0-9a-f]{40}$/)
+    ])
+    expect(analyzeRef).toBe(initRef)
     const init = job?.steps.find(s => s.uses?.startsWith('github/codeql-action/init@'))
     expect(init?.with?.languages).toBe('javascript-typescript')
     const checkout = job?.steps.find(s => s.uses?.startsWith('actions/checkout@'))

@@ -20,6 +20,14 @@ const workflowFiles = [
 type Step = { run?: string; uses?: string; with?: Record<string, string> }
 type Workflow = { permissions?: unknown; jobs: Record<string, { steps: Step[] }> }
 
+/**
+ * A workflow as the schema can judge it: the schema of @action-validator/core 0.6.0 (the newest)
+ * predates the `attestations` permission, which GitHub documents and actionlint 1.7 checks, so a
+ * line granting it a valid level is left out; any other value stays for the schema to refuse.
+ */
+const schemaText = (text: string): string =>
+  text.replace(/^\s*attestations:\s*(?:read|write|none)\s*(?:#.*)?\n/gm, '')
+
 /** Steps on their own, as the one job of a workflow, so actionlint can check them. */
 const asWorkflow = (steps: string): string =>
   stringify({
@@ -36,7 +44,14 @@ describe('example and CI workflows', () => {
   })
 
   it.each(workflowFiles)('%s is valid against the workflow schema', file => {
-    expect(validateWorkflow(read(file)).errors).toEqual([])
+    expect(validateWorkflow(schemaText(read(file))).errors).toEqual([])
+  })
+
+  it('the schema check still sees the permissions blocks it is given without attestations', () => {
+    const text =
+      'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    permissions:\n      attestations: %s\n      contents: read\n    steps:\n      - run: echo ok\n'
+    expect(validateWorkflow(schemaText(text.replace('%s', 'write'))).errors).toEqual([])
+    expect(validateWorkflow(schemaText(text.replace('%s', 'all'))).errors).not.toEqual([])
   })
 
   it.each(workflowFiles)('%s puts no event or step-output text into a run: script', file => {
