@@ -187,12 +187,14 @@ describe('one docs project, several code repositories', () => {
     const result = await dispatchRun('acme/web', { 'code-token': CODE_TOKEN })
     expect(result.outputs.decision).toBe('new-job')
     expect(prompts()[0]).toContain('New settings page')
-    const codeReads = gh.requests.filter(r =>
-      /^acme\/(api|cli|web)$/.test(
-        `${(r.body as { variables?: { owner?: string } })?.variables?.owner}/${(r.body as { variables?: { name?: string } })?.variables?.name}`
-      )
-    )
-    expect(codeReads.length).toBeGreaterThanOrEqual(3)
+    // GraphQL reads naming a code repository in their variables: every head in one, then the
+    // history and the pull requests of acme/web, the one with news.
+    const codeReads = gh.requests.filter(r => {
+      const values = Object.values((r.body as { variables?: object } | undefined)?.variables ?? {})
+      return values.includes('acme') && values.some(v => ['api', 'cli', 'web'].includes(String(v)))
+    })
+    expect(codeReads).toHaveLength(3)
+    expect(String((codeReads[0]?.body as { query?: string }).query)).toContain('r2: repository')
     for (const read of codeReads) expect(read.authorization).toContain(CODE_TOKEN)
     const dashboardWrites = gh.requests.filter(
       r => r.method === 'PATCH' && r.path.includes('/issues/')
@@ -217,6 +219,15 @@ describe('one docs project, several code repositories', () => {
     expect(result.code).toBe(1)
     expect(result.log).toContain(
       "::error::Could not read any of the 3 code repositories of 'code-repositories' (acme/api, acme/cli, acme/web): nothing was started."
+    )
+    expect(sim.requests('create')).toHaveLength(0)
+    // A token GitHub refuses outright: the one request for the heads fails, naming what to grant.
+    gh.hiddenRepos.clear()
+    gh.refusedTokens.set('ghs_revoked_app_token', 401)
+    const refused = await run(project.schedule({ 'code-token': 'ghs_revoked_app_token' }))
+    expect(refused.code).toBe(1)
+    expect(refused.log).toContain(
+      "::warning::Could not read acme/api (HTTP 401): the other code repositories go on. Give 'code-token' read access to acme/api"
     )
     expect(sim.requests('create')).toHaveLength(0)
   })

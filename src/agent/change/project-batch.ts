@@ -1,4 +1,12 @@
-import { type GitHubSession, connectGitHub } from '../../github/api.js'
+import {
+  type GitHubApi,
+  type GitHubSession,
+  connectGitHub,
+  describeGitHubError,
+  isGitHubCallError,
+  refusedAccess
+} from '../../github/api.js'
+import { type RepositoryHead, defaultBranchHeads } from '../../github/history.js'
 import type { RunEvent } from '../../github/event.js'
 import type { ChangeRef, ProjectLedger } from '../../records/ledger.js'
 import type { Clock } from '../../runner/clock.js'
@@ -39,8 +47,8 @@ export type ProjectRead = { skip: string } | { batch: ChangeBatch; reads: GateRe
 /**
  * `code-repositories`: every listed repository's merges since its own watermark, read one
  * repository after the other and grouped into one batch (the pull requests and commits name their
- * repository). Reading a repository costs a request for its head and, when it has news, the
- * history and its pull requests. One that cannot be read is a warning naming it and what to
+ * repository). Every repository's head is read in one request; a repository with news costs
+ * its history and its pull requests besides. One that cannot be read is a warning naming it and what to
  * grant: its watermark stays, and a run that can read it takes its changes; the others go on.
  */
 export async function readProjectBatch(read: ProjectReadDeps): Promise<ProjectRead> {
@@ -49,23 +57,35 @@ export async function readProjectBatch(read: ProjectReadDeps): Promise<ProjectRe
   const parts: { part: RepositoryPart; batch?: ChangeBatch; reader: ChangeReader }[] = []
   const failed: string[] = []
   const token = tokenInput(settings)
-  for (const repository of repositories) {
+  const connections = repositories.map(r => connect(read, r))
+  const heads = await readHeads(read, repositories, connections[0])
+  for (const [i, repository] of repositories.entries()) {
     const own = read.resent?.filter(
       c => c.repo && repositoryKey(c.repo) === repositoryKey(repository.name)
     )
     if (own && !own.length) continue
-    const reader = projectReader(read, repository)
+    const head = heads[i] as RepositoryHead
+    if ('missing' in head) {
+      failed.push(repository.name)
+      deps.log.warning(unreadable(repository.name, head.missing, head.refused, token))
+      continue
+    }
+    const github = connections[i] as GitHubApi
+    const rules = { ...read.rules, paths: repository.paths ?? settings.paths }
+    const reader = new ChangeReader(settings, read.event, deps, github, rules, repository)
     try {
       parts.push({
         ...(own
-          ? await readResent(read, repository, reader, own)
-          : await readRepository(read, repository, reader)),
+          ? await readResent(read, repository, reader, own, head)
+          : await readRepository(read, repository, reader, head)),
         reader
       })
     } catch (error) {
       if (deps.signal?.aborted) throw error
       failed.push(repository.name)
-      deps.log.warning(unreadable(repository.name, error, token))
+      const refused = error instanceof ReadError && error.refused
+      const why = error instanceof ReadError ? error.why : errorText(error)
+      deps.log.warning(unreadable(repository.name, why, refused, token))
     }
   }
   if (!parts.length && read.resent && !failed.length)
@@ -98,17 +118,35 @@ export async function readProjectBatch(read: ProjectReadDeps): Promise<ProjectRe
   }
 }
 
-/** The reader of one code repository, over its own connection with `github-token`. */
-function projectReader(read: ProjectReadDeps, repository: CodeRepository): ChangeReader {
+/** A code repository's connection, with `code-token` or `github-token`; no request yet. */
+function connect(read: ProjectReadDeps, repository: CodeRepository): GitHubApi {
   const { settings, event, deps } = read
-  const github = connectGitHub(
+  return connectGitHub(
     settings.codeToken || settings.githubToken,
     { owner: repository.owner, repo: repository.repo, apiUrl: event.apiUrl },
     deps.signal,
     { clock: deps.clock, session: deps.session, tokenInput: tokenInput(settings) }
   )
-  const rules = { ...read.rules, paths: repository.paths ?? settings.paths }
-  return new ChangeReader(settings, event, deps, github, rules, repository)
+}
+
+/**
+ * Every repository's head in one request: a run costs one read however many repositories have
+ * nothing new. When the request itself fails, no repository can be read.
+ */
+async function readHeads(
+  read: ProjectReadDeps,
+  repositories: readonly CodeRepository[],
+  github: GitHubApi | undefined
+): Promise<RepositoryHead[]> {
+  if (!github) return []
+  try {
+    return await defaultBranchHeads(github.graphql, repositories)
+  } catch (error) {
+    if (read.deps.signal?.aborted) throw error
+    const why = isGitHubCallError(error) ? describeGitHubError(error) : errorText(error)
+    const refused = refusedAccess(error)
+    return repositories.map(() => ({ missing: why.replace(/\s+/g, ' ').slice(0, 300), refused }))
+  }
 }
 
 /**
@@ -119,10 +157,10 @@ function projectReader(read: ProjectReadDeps, repository: CodeRepository): Chang
 async function readRepository(
   read: ProjectReadDeps,
   repository: CodeRepository,
-  reader: ChangeReader
+  reader: ChangeReader,
+  head: { sha: string; branch: string }
 ): Promise<{ part: RepositoryPart; batch?: ChangeBatch }> {
   const { settings, project, notices, deps } = read
-  const head = await reader.branchHead()
   const mark = project.repositories?.[repositoryKey(repository.name)]
   const part = (base: string | undefined, url: string): RepositoryPart => ({
     name: repository.name,
@@ -155,10 +193,11 @@ async function readResent(
   read: ProjectReadDeps,
   repository: CodeRepository,
   reader: ChangeReader,
-  changes: readonly ChangeRef[]
+  changes: readonly ChangeRef[],
+  head: { branch: string }
 ): Promise<{ part: RepositoryPart; batch: ChangeBatch }> {
   const mark = read.project.repositories?.[repositoryKey(repository.name)]
-  const branch = mark?.branch ?? (await reader.branchHead()).branch
+  const branch = mark?.branch ?? head.branch
   const at = mark?.sha ?? ''
   const batch = await reader.resentBatch([...changes], at, branch)
   const paths = repository.paths ?? read.settings.paths
@@ -231,13 +270,11 @@ const grantAll = (token: string): string =>
   `Give '${token}' read access (contents: read, pull-requests: read) to every code repository: a GitHub App token from actions/create-github-app-token with 'owner' and 'repositories' naming them (see the README).`
 
 /** The warning for a repository that could not be read: which, what GitHub said, what to grant. */
-function unreadable(name: string, error: unknown, token: string): string {
-  const why =
-    error instanceof ReadError ? error.why : errorText(error).replace(/\s+/g, ' ').slice(0, 300)
-  const grant =
-    error instanceof ReadError && !error.refused
-      ? 'Its changes wait for the next run.'
-      : `Give '${token}' read access to ${name} (contents: read, pull-requests: read; with a GitHub App token, add ${name.split('/')[1]} to the 'repositories' of actions/create-github-app-token). Its changes wait until a run can read it.`
+function unreadable(name: string, said: string, refused: boolean, token: string): string {
+  const why = said.replace(/\s+/g, ' ').slice(0, 300)
+  const grant = !refused
+    ? 'Its changes wait for the next run.'
+    : `Give '${token}' read access to ${name} (contents: read, pull-requests: read; with a GitHub App token, add ${name.split('/')[1]} to the 'repositories' of actions/create-github-app-token). Its changes wait until a run can read it.`
   return `Could not read ${name} (${why.replace(/\.$/, '')}): the other code repositories go on. ${grant}`
 }
 
