@@ -51,6 +51,26 @@ const docsPull = (link: unknown, state: 'open' | 'merged'): FakePull =>
 const dispatchRun = (repo: string, inputs: Record<string, string> = {}, sha?: string) =>
   run(project.step(project.dispatch(repo, sha), inputs))
 
+/**
+ * `login` ticks the first box of the dashboard that `box` names: the body changed as GitHub changes
+ * it, and the docs repository's run of its `issues` `edited` event (with the body before).
+ */
+function tickBox(box: string, login: string, inputs: Record<string, string> = {}) {
+  const dashboard = project.dashboards()[0]
+  if (!dashboard) throw new Error('no dashboard')
+  const before = dashboard.body
+  dashboard.body = before.replace(`- [ ] ${box}`, `- [x] ${box}`)
+  expect(dashboard.body).not.toBe(before)
+  const event = {
+    action: 'edited',
+    issue: gh.issueView(dashboard, DOCS),
+    changes: { body: { from: before } },
+    repository: { full_name: DOCS, default_branch: 'main' },
+    sender: { login, type: 'User' }
+  }
+  return run(project.step(event, inputs, 'issues'))
+}
+
 /** A first run of the project: each repository's head recorded, nothing started. */
 async function firstRun(): Promise<RunResult> {
   project = new DocsProject(servers, clock.wallNow)
@@ -451,27 +471,7 @@ describe('one docs project, several code repositories', () => {
       'acme/api',
       'acme/web'
     ])
-    const dashboard = project.dashboards()[0] as NonNullable<
-      ReturnType<DocsProject['dashboards']>[0]
-    >
-    const before = dashboard.body
-    dashboard.body = before.replace(
-      '- [ ] Send these changes again',
-      '- [x] Send these changes again'
-    )
-    const resent = await run(
-      project.step(
-        {
-          action: 'edited',
-          issue: gh.issueView(dashboard, DOCS),
-          changes: { body: { from: before } },
-          repository: { full_name: DOCS, default_branch: 'main' },
-          sender: { login: 'alice', type: 'User' }
-        },
-        {},
-        'issues'
-      )
-    )
+    const resent = await tickBox('Send these changes again', 'alice')
     expect(resent.outputs).toMatchObject({ result: 'pr-opened', decision: 'new-job' })
     expect(prompts()).toHaveLength(2)
     expect(prompts()[1]).toContain('=== Repository: acme/api ===')
@@ -479,6 +479,41 @@ describe('one docs project, several code repositories', () => {
     expect(prompts()[1]).toContain('New settings page')
     expect(project.ledger()?.uncertain).toEqual([])
     expect(project.watermarks()).toEqual(marks)
+    expect(problems()).toEqual([])
+  })
+
+  it('approval: dashboard holds every repository’s merges in one box, later merges joining it; a writer’s tick starts them once', async () => {
+    await firstRun()
+    gh.permissions.set('alice', { permission: 'write', role_name: 'write' })
+    const gated = { approval: 'dashboard' }
+    project.merge('acme/api', { title: 'Add retries' })
+    project.merge('acme/cli', { title: 'Add --retries' })
+    const marks = project.watermarks()
+    const held = await dispatchRun('acme/api', gated)
+    expect(held.outputs).toMatchObject({ result: 'waiting', decision: 'skip' })
+    project.merge('acme/web', { title: 'New settings page' })
+    const joined = await dispatchRun('acme/web', gated)
+    expect(joined.outputs.result).toBe('waiting')
+    expect(sim.requests('create')).toHaveLength(0)
+    expect(project.watermarks()).toEqual(marks)
+    expect(project.ledger()?.waiting?.changes.map(c => c.repo)).toEqual([
+      'acme/api',
+      'acme/cli',
+      'acme/web'
+    ])
+    const body = project.dashboards()[0]?.body ?? ''
+    expect(body.match(/- \[ \] Start the agent for these changes/g)).toHaveLength(1)
+    const started = await tickBox('Start the agent for these changes', 'alice', gated)
+    expect(started.outputs).toMatchObject({ result: 'pr-opened', decision: 'new-job' })
+    expect(prompts()).toHaveLength(1)
+    for (const title of ['Add retries', 'Add --retries', 'New settings page'])
+      expect(prompts()[0]).toContain(title)
+    expect(project.watermarks()).toEqual({
+      'acme/api': gh.headOf('acme/api'),
+      'acme/cli': gh.headOf('acme/cli'),
+      'acme/web': gh.headOf('acme/web')
+    })
+    expect(project.ledger()?.waiting).toBeNull()
     expect(problems()).toEqual([])
   })
 })
