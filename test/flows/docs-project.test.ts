@@ -516,4 +516,28 @@ describe('one docs project, several code repositories', () => {
     expect(project.ledger()?.waiting).toBeNull()
     expect(problems()).toEqual([])
   })
+
+  it('reviewers: authors asks the authors from every repository who can read the docs repository', async () => {
+    await firstRun()
+    // The agent's docs pull requests, as the simulator numbers them.
+    for (let n = 100; n < 120; n++)
+      gh.addPull(DOCS, {
+        number: n,
+        state: 'open',
+        merged: false,
+        user: { login: 'mintlify[bot]', type: 'Bot' }
+      })
+    gh.permissions.set('alice', { permission: 'write', role_name: 'write' })
+    gh.permissions.set('bob', { permission: 'read', role_name: 'read' })
+    gh.permissions.set('dave', { permission: 'none', role_name: 'none' })
+    const person = (login: string) => ({ user: { login, type: 'User' as const } })
+    project.merge('acme/api', { title: 'Add retries', ...person('alice') })
+    project.merge('acme/cli', { title: 'Add --retries', ...person('bob') })
+    project.merge('acme/web', { title: 'New settings page', ...person('dave') })
+    const result = await dispatchRun('acme/cli', { 'docs-token': DOCS_TOKEN, reviewers: 'authors' })
+    expect(result.outputs.result).toBe('pr-opened')
+    const docs = gh.pulls.get(`${DOCS}#${String(result.outputs.prLink).split('/').pop()}`)
+    expect(docs?.requestedReviewers).toEqual(['alice', 'bob'])
+    expect(problems()).toEqual([])
+  })
 })
