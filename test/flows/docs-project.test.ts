@@ -540,4 +540,47 @@ describe('one docs project, several code repositories', () => {
     expect(docs?.requestedReviewers).toEqual(['alice', 'bob'])
     expect(problems()).toEqual([])
   })
+
+  it('include-diff: the excerpt holds each repository’s patches, named by repository', async () => {
+    await firstRun()
+    project.merge('acme/api', {
+      title: 'Add retries',
+      files: [{ filename: 'src/retry.ts', patch: '@@ -0,0 +1 @@\n+export const retries = 3' }]
+    })
+    project.merge('acme/cli', {
+      title: 'Add --retries',
+      files: [{ filename: 'cmd/run.go', patch: '@@ -1 +1 @@\n+flag.Int("retries", 3)' }]
+    })
+    const result = await dispatchRun('acme/api', { 'include-diff': 'true' })
+    expect(result.outputs.decision).toBe('new-job')
+    expect(prompts()[0]).toContain(
+      'diff acme/api: src/retry.ts\n@@ -0,0 +1 @@\n+export const retries = 3'
+    )
+    expect(prompts()[0]).toContain('diff acme/cli: cmd/run.go')
+    // Each repository's patches through its own path: GitHub's route for that repository.
+    expect(gh.requests.some(r => r.path === '/repos/acme/cli/pulls/1/files')).toBe(true)
+    expect(problems()).toEqual([])
+  })
+
+  it('a repository whose changes fail to read is a warning; its watermark stays and the others go on', async () => {
+    await firstRun()
+    project.merge('acme/api', { title: 'Add retries' })
+    // A commit pushed to acme/cli without a pull request: its files come from REST, which fails.
+    gh.commitTo('acme/cli', { message: 'Hotfix the parser', files: [{ filename: 'src/p.ts' }] })
+    const cliMark = project.watermarks()['acme/cli']
+    gh.failures.set('commit', 500)
+    const result = await dispatchRun('acme/api')
+    expect(result.code).toBe(0)
+    expect(result.log).toContain(
+      '::warning::Could not read acme/cli (HTTP 500): the other code repositories go on. Its changes wait for the next run.'
+    )
+    expect(prompts()[0]).toContain('Add retries')
+    expect(prompts()[0]).not.toContain('Hotfix the parser')
+    expect(project.watermarks()['acme/cli']).toBe(cliMark)
+    gh.failures.clear()
+    docsPull(result.outputs.prLink, 'merged')
+    await run(project.schedule())
+    expect(prompts()[1]).toContain('Hotfix the parser')
+    expect(problems()).toEqual([])
+  })
 })
