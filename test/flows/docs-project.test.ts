@@ -569,8 +569,15 @@ describe('one docs project, several code repositories', () => {
     gh.commitTo('acme/cli', { message: 'Hotfix the parser', files: [{ filename: 'src/p.ts' }] })
     const cliMark = project.watermarks()['acme/cli']
     gh.failures.set('commit', 500)
+    // acme/web emptied: GitHub names no default branch for it.
+    const web = gh.branches.get('acme/web:main') ?? []
+    gh.branches.delete('acme/web:main')
     const result = await dispatchRun('acme/api')
     expect(result.code).toBe(0)
+    expect(result.log).toContain(
+      '::warning::Could not read acme/web (GitHub named no default branch): the other code repositories go on.'
+    )
+    gh.branches.set('acme/web:main', web)
     expect(result.log).toContain(
       '::warning::Could not read acme/cli (HTTP 500): the other code repositories go on. Its changes wait for the next run.'
     )
