@@ -47,9 +47,9 @@ export type ProjectRead = { skip: string } | { batch: ChangeBatch; reads: GateRe
 /**
  * `code-repositories`: every listed repository's merges since its own watermark, read one
  * repository after the other and grouped into one batch (the pull requests and commits name their
- * repository). Every repository's head is read in one request; a repository with news costs
- * its history and its pull requests besides. One that cannot be read is a warning naming it and what to
- * grant: its watermark stays, and a run that can read it takes its changes; the others go on.
+ * repository). Every repository's head is read in one request; a repository with news costs its
+ * history and its pull requests besides. One that cannot be read is a warning naming it and what
+ * to grant: its watermark stays, and a run that can read it takes its changes; the others go on.
  */
 export async function readProjectBatch(read: ProjectReadDeps): Promise<ProjectRead> {
   const { settings, deps } = read

@@ -57,7 +57,10 @@ export interface GateReads {
 
 /** Before the batch is read: the plan, the branch's head and the ledger. */
 export interface HeadInput {
-  /** `project` (`code-repositories`) passes no head gate: each repository's head is judged as it is read. */
+  /**
+   * `project` (`code-repositories`) passes no head gate: each repository's head is judged as it
+   * is read.
+   */
   plan: Extract<ChangePlan, { kind: 'range' | 'since-last' | 'project' }>
   head: { sha: string; branch: string }
   ledger: LedgerView
