@@ -590,4 +590,36 @@ describe('one docs project, several code repositories', () => {
     expect(prompts()[1]).toContain('Hotfix the parser')
     expect(problems()).toEqual([])
   })
+
+  it('keeps the loop guard across repositories: the agent’s and docs-token’s own merges are left out, with the reason', async () => {
+    await firstRun()
+    gh.tokenUsers.set(DOCS_TOKEN, { login: 'docs-writer', type: 'User' })
+    project.merge('acme/api', { title: 'Add retries' })
+    project.merge('acme/cli', {
+      title: 'Sync the docs snippets',
+      user: { login: 'docs-writer', type: 'User' }
+    })
+    project.merge('acme/web', {
+      title: 'Docs agent change',
+      user: { login: 'mintlify[bot]', type: 'Bot' }
+    })
+    const result = await dispatchRun('acme/api', { 'docs-token': DOCS_TOKEN })
+    expect(result.outputs.decision).toBe('new-job')
+    expect(prompts()[0]).toContain('Add retries')
+    expect(prompts()[0]).not.toContain('Sync the docs snippets')
+    expect(prompts()[0]).not.toContain('Docs agent change')
+    // The summary names each change's repository, those handed over and those left out.
+    const named = result.summary.replace(/\\#\u200b/g, '#')
+    expect(named).toContain('- [acme/api#1](https://github.com/acme/api/pull/1) Add retries')
+    expect(named).toMatch(
+      /- \[acme\/cli#1\]\(https:\/\/github\.com\/acme\/cli\/pull\/1\) Sync the docs snippets: .*the identity of 'docs-token'/
+    )
+    expect(named).toMatch(
+      /- \[acme\/web#1\]\(https:\/\/github\.com\/acme\/web\/pull\/1\) Docs agent change: .*the docs agent itself/
+    )
+    // Their repositories' watermarks move past them all the same: they are never documented.
+    expect(project.watermarks()['acme/cli']).toBe(gh.headOf('acme/cli'))
+    expect(project.watermarks()['acme/web']).toBe(gh.headOf('acme/web'))
+    expect(problems()).toEqual([])
+  })
 })
