@@ -51820,6 +51820,7 @@ function readRunEvent(env = process.env) {
         defaultBranch: event_text(payload.repository?.default_branch) || undefined,
         step: `${env.GITHUB_JOB ?? ''}/${env.GITHUB_ACTION ?? ''}`,
         review: reviewOf(record(payload.review)),
+        dispatch: name === 'repository_dispatch' ? dispatchOf(payload) : undefined,
         edit: editOf(payload.action, record(payload.changes))
     };
 }
@@ -51945,6 +51946,18 @@ function parsePush(value) {
 const reviewOf = (review) => review && typeof review.id === 'number' && Number.isSafeInteger(review.id) && review.id > 0
     ? { id: review.id, body: event_text(review.body), state: event_text(review.state).toLowerCase() }
     : undefined;
+const REPOSITORY_NAME = /^[A-Za-z0-9-]{1,39}\/[A-Za-z0-9_.-]{1,100}$/;
+function dispatchOf(payload) {
+    const client = record(payload.client_payload) ?? {};
+    const named = event_text(client.repository).trim();
+    const sha = event_text(client.sha).trim();
+    return {
+        type: event_text(payload.action).slice(0, 100),
+        ...(REPOSITORY_NAME.test(named) ? { repository: named } : {}),
+        ...(SHA.test(sha) ? { sha: sha.toLowerCase() } : {}),
+        malformed: named !== '' && !REPOSITORY_NAME.test(named)
+    };
+}
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/without-patches.js
 /**
@@ -52685,9 +52698,25 @@ function describeGitHubError(error) {
  * that cannot see it), as opposed to failing or not answering.
  */
 function refusedAccess(error) {
-    return (error instanceof dist_src_RequestError &&
+    return ((error instanceof dist_src_RequestError &&
         error.response !== undefined &&
-        [401, 403, 404].includes(error.status));
+        [401, 403, 404].includes(error.status)) ||
+        graphqlRefused(error));
+}
+/**
+ * GitHub's GraphQL API answered, but named the repository as not there or not allowed (errors of
+ * type NOT_FOUND or FORBIDDEN on `repository`): what a token that cannot see it gets.
+ */
+function graphqlRefused(error) {
+    const failure = error;
+    if (failure?.name !== 'GraphqlResponseError' || !Array.isArray(failure.errors))
+        return false;
+    return failure.errors.some(e => {
+        const entry = (e ?? {});
+        return ((entry.type === 'NOT_FOUND' || entry.type === 'FORBIDDEN') &&
+            Array.isArray(entry.path) &&
+            entry.path[0] === 'repository');
+    });
 }
 /** The error is a GitHub call that failed (answered or not), rather than a wrong answer or a bug. */
 const isGitHubCallError = (error) => error instanceof RequestError;
@@ -53877,6 +53906,8 @@ const MAX_UNCERTAIN = 10;
 const MAX_RUNS = 20;
 const MAX_SPEND = 2000;
 const MAX_TITLE = 100;
+/** As many as `code-repositories` may list. */
+const MAX_REPOSITORIES = 50;
 /** The signed state, as it stands at the end of the dashboard's body. */
 function ledgerRecord(ledger, signer, place, now) {
     const json = commentSafeJson(fitLedger(ledger, now));
@@ -53968,6 +53999,7 @@ function checkedProject(value) {
         documented: typeof documented.sha === 'string' && /^[0-9a-f]{40}$/.test(documented.sha)
             ? { sha: documented.sha, at: num(documented.at) }
             : undefined,
+        ...checkedWatermarks(p.repositories),
         jobs: list(p.jobs).map(j => {
             const job = object(j);
             return {
@@ -54144,8 +54176,30 @@ function checkedChange(value) {
         sha: str(c.sha),
         pr: typeof c.pr === 'number' ? c.pr : undefined,
         title: str(c.title).slice(0, MAX_TITLE),
-        url: typeof c.url === 'string' ? c.url : undefined
+        url: typeof c.url === 'string' ? c.url : undefined,
+        ...(typeof c.repo === 'string' && REPOSITORY.test(c.repo) ? { repo: c.repo } : {})
     };
+}
+/** A repository's owner/name as GitHub allows them; a branch name of reasonable length. */
+const REPOSITORY = /^[A-Za-z0-9-]{1,39}\/[A-Za-z0-9_.-]{1,100}$/;
+const BRANCH = /^[^\s]{1,255}$/;
+/** The code repositories' watermarks, each dropped when out of shape; at most MAX_REPOSITORIES. */
+function checkedWatermarks(value) {
+    if (!value || typeof value !== 'object' || Array.isArray(value))
+        return {};
+    const marks = {};
+    for (const [key, raw] of Object.entries(value).slice(0, MAX_REPOSITORIES)) {
+        const mark = object(raw);
+        const name = str(mark.name);
+        if (typeof mark.sha !== 'string' ||
+            !/^[0-9a-f]{40}$/.test(mark.sha) ||
+            !REPOSITORY.test(name) ||
+            key !== name.toLowerCase() ||
+            !BRANCH.test(str(mark.branch)))
+            continue;
+        marks[key] = { sha: mark.sha, at: num(mark.at), name, branch: str(mark.branch) };
+    }
+    return { repositories: marks };
 }
 const object = (v) => v && typeof v === 'object' && !Array.isArray(v) ? v : {};
 const list = (v) => (Array.isArray(v) ? v : []);

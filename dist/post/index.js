@@ -36655,6 +36655,7 @@ function readRunEvent(env = process.env) {
         defaultBranch: event_text(payload.repository?.default_branch) || undefined,
         step: `${env.GITHUB_JOB ?? ''}/${env.GITHUB_ACTION ?? ''}`,
         review: reviewOf(record(payload.review)),
+        dispatch: name === 'repository_dispatch' ? dispatchOf(payload) : undefined,
         edit: editOf(payload.action, record(payload.changes))
     };
 }
@@ -36780,6 +36781,18 @@ function parsePush(value) {
 const reviewOf = (review) => review && typeof review.id === 'number' && Number.isSafeInteger(review.id) && review.id > 0
     ? { id: review.id, body: event_text(review.body), state: event_text(review.state).toLowerCase() }
     : undefined;
+const REPOSITORY_NAME = /^[A-Za-z0-9-]{1,39}\/[A-Za-z0-9_.-]{1,100}$/;
+function dispatchOf(payload) {
+    const client = record(payload.client_payload) ?? {};
+    const named = event_text(client.repository).trim();
+    const sha = event_text(client.sha).trim();
+    return {
+        type: event_text(payload.action).slice(0, 100),
+        ...(REPOSITORY_NAME.test(named) ? { repository: named } : {}),
+        ...(SHA.test(sha) ? { sha: sha.toLowerCase() } : {}),
+        malformed: named !== '' && !REPOSITORY_NAME.test(named)
+    };
+}
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/without-patches.js
 /**
@@ -38383,9 +38396,25 @@ function describeGitHubError(error) {
  * that cannot see it), as opposed to failing or not answering.
  */
 function refusedAccess(error) {
-    return (error instanceof RequestError &&
+    return ((error instanceof RequestError &&
         error.response !== undefined &&
-        [401, 403, 404].includes(error.status));
+        [401, 403, 404].includes(error.status)) ||
+        graphqlRefused(error));
+}
+/**
+ * GitHub's GraphQL API answered, but named the repository as not there or not allowed (errors of
+ * type NOT_FOUND or FORBIDDEN on `repository`): what a token that cannot see it gets.
+ */
+function graphqlRefused(error) {
+    const failure = error;
+    if (failure?.name !== 'GraphqlResponseError' || !Array.isArray(failure.errors))
+        return false;
+    return failure.errors.some(e => {
+        const entry = (e ?? {});
+        return ((entry.type === 'NOT_FOUND' || entry.type === 'FORBIDDEN') &&
+            Array.isArray(entry.path) &&
+            entry.path[0] === 'repository');
+    });
 }
 /** The error is a GitHub call that failed (answered or not), rather than a wrong answer or a bug. */
 const isGitHubCallError = (error) => error instanceof RequestError;
@@ -41916,7 +41945,10 @@ const Input = {
     Approval: 'approval',
     ImpactAfter: 'impact-after',
     ImpactComment: 'impact-comment',
-    MaxRequests: 'max-requests'
+    MaxRequests: 'max-requests',
+    CodeRepositories: 'code-repositories',
+    CodeToken: 'code-token',
+    Since: 'since'
 };
 const Output = {
     JobId: 'jobId',

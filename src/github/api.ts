@@ -64,10 +64,28 @@ export function describeGitHubError(error: unknown): string {
  */
 export function refusedAccess(error: unknown): boolean {
   return (
-    error instanceof RequestError &&
-    error.response !== undefined &&
-    [401, 403, 404].includes(error.status)
+    (error instanceof RequestError &&
+      error.response !== undefined &&
+      [401, 403, 404].includes(error.status)) ||
+    graphqlRefused(error)
   )
+}
+
+/**
+ * GitHub's GraphQL API answered, but named the repository as not there or not allowed (errors of
+ * type NOT_FOUND or FORBIDDEN on `repository`): what a token that cannot see it gets.
+ */
+function graphqlRefused(error: unknown): boolean {
+  const failure = error as { name?: unknown; errors?: unknown } | undefined
+  if (failure?.name !== 'GraphqlResponseError' || !Array.isArray(failure.errors)) return false
+  return failure.errors.some(e => {
+    const entry = (e ?? {}) as { type?: unknown; path?: unknown }
+    return (
+      (entry.type === 'NOT_FOUND' || entry.type === 'FORBIDDEN') &&
+      Array.isArray(entry.path) &&
+      entry.path[0] === 'repository'
+    )
+  })
 }
 
 /** The error is a GitHub call that failed (answered or not), rather than a wrong answer or a bug. */

@@ -1,5 +1,6 @@
 import type { AgentJob } from '../../mintlify/agent-jobs.js'
 import type { ChangeBatch } from '../batch.js'
+import { repositoryKey } from '../code-repositories.js'
 import type { FoldDecision } from './fold.js'
 import { type BudgetState, budgetState } from './budget.js'
 import type { JobBudget } from '../settings.js'
@@ -32,9 +33,14 @@ export function changeRefs(batch: Pick<ChangeBatch, 'pulls' | 'commits'>): Chang
       sha: p.mergeCommit ?? '',
       pr: p.number,
       title: ledgerTitle(p.title),
-      url: p.url
+      url: p.url,
+      ...(p.repository ? { repo: p.repository } : {})
     })),
-    ...batch.commits.map(c => ({ sha: c.sha, title: ledgerTitle(c.message.split('\n')[0] ?? '') }))
+    ...batch.commits.map(c => ({
+      sha: c.sha,
+      title: ledgerTitle(c.message.split('\n')[0] ?? ''),
+      ...(c.repository ? { repo: c.repository } : {})
+    }))
   ]
 }
 
@@ -280,7 +286,10 @@ export class LedgerSession {
             since: at,
             ...decision.approval
           }
-        if (decision.waiting && !this.resending) noteBacklog(project, batch)
+        if (decision.waiting && !this.resending) {
+          noteBacklog(project, batch)
+          markFirstSeen(project, batch, at)
+        }
         this.markSeen(project)
         project.runs.push(this.entry(at, batch, decision.result, undefined, decision.note))
       },
@@ -323,7 +332,7 @@ export class LedgerSession {
       project.uncertain = project.uncertain.filter(u => !u.id || !resent.includes(u.id))
       return
     }
-    project.documented = { sha: batch.head, at }
+    markDocumented(project, batch, at)
     project.waiting = null
     noteBacklog(project, batch)
   }
@@ -346,12 +355,40 @@ export class LedgerSession {
       url: this.run.url,
       run: this.run.id,
       step: this.run.step,
-      head: batch.head,
+      head: batch.head || undefined,
       result,
       job,
       changes: batch.pulls.length + batch.commits.length,
       note: [note, leftOut(batch)].filter(Boolean).join('; ').slice(0, 300)
     }
+  }
+}
+
+/**
+ * The batch is handed over (or held nothing to document): the last documented commit moves to its
+ * head; in a docs project of several repositories, each repository read moves to its own.
+ */
+function markDocumented(project: ProjectLedger, batch: ChangeBatch, at: number): void {
+  if (!batch.parts) {
+    project.documented = { sha: batch.head, at }
+    return
+  }
+  const marks = (project.repositories ??= {})
+  for (const part of batch.parts)
+    marks[repositoryKey(part.name)] = { sha: part.head, at, name: part.name, branch: part.branch }
+}
+
+/**
+ * The batch waits: no watermark moves, but a repository seen for the first time gets the one its
+ * range starts after, so that the next run reads the same range and the changes after it.
+ */
+function markFirstSeen(project: ProjectLedger, batch: ChangeBatch, at: number): void {
+  if (!batch.parts) return
+  const marks = (project.repositories ??= {})
+  for (const part of batch.parts) {
+    const key = repositoryKey(part.name)
+    if (!marks[key] && part.base)
+      marks[key] = { sha: part.base, at, name: part.name, branch: part.branch }
   }
 }
 
