@@ -42026,7 +42026,7 @@ exports.visitAsync = visitAsync;
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7698);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8346);
 
 // The agent action (action.yml); `run` reports its own failures.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -42036,7 +42036,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7698:
+/***/ 8346:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -52984,6 +52984,7 @@ function checkedProject(value) {
                 ...optionalTime('checkedAt', job.checkedAt),
                 changes: list(job.changes).map(checkedChange),
                 moreChanges: num(job.moreChanges),
+                ...checkedRepositories(job.moreRepositories),
                 ...checkedImpact(job.impact),
                 ...checkedTouch(job)
             };
@@ -53160,6 +53161,13 @@ function checkedChange(value) {
 /** A repository's owner/name as GitHub allows them; a branch name of reasonable length. */
 const REPOSITORY = /^[A-Za-z0-9-]{1,39}\/[A-Za-z0-9_.-]{1,100}$/;
 const BRANCH = /^[^\s]{1,255}$/;
+/** A job's repositories of changes no longer listed: names out of shape dropped; MAX_REPOSITORIES. */
+function checkedRepositories(value) {
+    const names = list(value)
+        .filter((r) => typeof r === 'string' && REPOSITORY.test(r))
+        .slice(0, MAX_REPOSITORIES);
+    return names.length ? { moreRepositories: names } : {};
+}
 /** The code repositories' watermarks, each dropped when out of shape; at most MAX_REPOSITORIES. */
 function checkedWatermarks(value) {
     if (!value || typeof value !== 'object' || Array.isArray(value))
@@ -53243,6 +53251,14 @@ function keepJobs(project, kept) {
 function trimChanges(job, keep) {
     if (job.changes.length <= keep)
         return;
+    const dropped = job.changes.slice(0, job.changes.length - keep);
+    const named = new Set((job.moreRepositories ?? []).map(r => r.toLowerCase()));
+    for (const { repo } of dropped) {
+        if (!repo || named.has(repo.toLowerCase()) || named.size >= MAX_REPOSITORIES)
+            continue;
+        named.add(repo.toLowerCase());
+        job.moreRepositories = [...(job.moreRepositories ?? []), repo];
+    }
     job.moreChanges += job.changes.length - keep;
     job.changes = keep > 0 ? job.changes.slice(-keep) : [];
 }
@@ -55381,6 +55397,53 @@ function hoursOrDays(ms) {
     return `${days} days`;
 }
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/outcomes-by-repository.js
+
+/**
+ * The outcomes per code repository, for a docs project fed by several (`code-repositories`); none
+ * for a project fed by one. A job whose changes come from several repositories counts once for each
+ * of them, so the rows may add up to more than the total. Each row is counted as the total is, over
+ * the jobs that document the repository; jobs and follow-ups started and credits are the project's
+ * alone (a start is not tied to one repository), so they have no row.
+ */
+function outcomesByRepository(project, now) {
+    const names = new Map();
+    for (const [key, mark] of Object.entries(project.repositories ?? {}))
+        names.set(key, mark.name);
+    const jobsOf = new Map();
+    const unnamed = [];
+    for (const job of project.jobs) {
+        const repositories = repositoriesOf(job);
+        if (!repositories.length)
+            unnamed.push(job);
+        for (const name of repositories) {
+            const key = name.toLowerCase();
+            if (!names.has(key))
+                names.set(key, name);
+            jobsOf.set(key, [...(jobsOf.get(key) ?? []), job]);
+        }
+    }
+    if (names.size < 2)
+        return undefined;
+    const rows = [...names].map(([key, name]) => {
+        // The project's own counting over the jobs that document this repository, minus the figures
+        // that are the project's alone.
+        const { started: _started, creditsPerMerge: _credits, ...figures } = outcomes({ ...project, jobs: jobsOf.get(key) ?? [] }, now);
+        return { name, figures };
+    });
+    rows.sort((a, b) => a.name.toLowerCase().localeCompare(b.name.toLowerCase()));
+    const rest = outcomes({ ...project, jobs: unnamed }, now);
+    return { rows, unnamed: rest.decided + rest.open + rest.drafts };
+}
+/** The code repositories a job documents, each once (case aside): listed changes' and cut ones'. */
+function repositoriesOf(job) {
+    const seen = new Map();
+    for (const name of [...job.changes.map(c => c.repo), ...(job.moreRepositories ?? [])])
+        if (name && !seen.has(name.toLowerCase()))
+            seen.set(name.toLowerCase(), name);
+    return [...seen.values()];
+}
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/untrusted.js
 /**
  * Characters a reader does not see but a model reads: C0/C1 controls except tab and newline,
@@ -55519,6 +55582,7 @@ function renderImpactTable(jobs, label) {
 
 
 
+
 const dashboard_body_DAY = 86_400_000;
 const SHOWN_JOBS = 10;
 const SHOWN_CHANGES = 5;
@@ -55556,6 +55620,7 @@ function renderProject(id, project, view) {
         : []), `- **Jobs and follow-ups started**: ${formatCount(day)} in the last 24 hours, ${formatCount(week)} in the last 7 days`, `- **Credits used (estimate)**: about ${formatCount(week * ESTIMATED_CREDITS_PER_RUN)} in the last 7 days, at ${ESTIMATED_CREDITS_PER_RUN} a run (Mintlify's published average; the API reports no usage)`, '');
     lines.push(...renderWatermarks(project, view));
     lines.push(...renderOutcomes(project, view));
+    lines.push(...renderOutcomesByRepository(project, view));
     lines.push(...renderKept(project));
     lines.push(...renderImpactTable(project.jobs, shortPull));
     const jobs = project.jobs.slice(-SHOWN_JOBS).reverse();
@@ -55626,6 +55691,43 @@ function renderOutcomes(project, view) {
         `- **Credits per merged docs pull request (estimate)**: ${o.creditsPerMerge === undefined ? 'no merged pull request yet' : `about ${formatCount(o.creditsPerMerge)}`} (an estimate, not a measure: every job and follow-up started, at ${ESTIMATED_CREDITS_PER_RUN} credits a run, Mintlify's published average, ÷ merged; the API reports no usage)`,
         ''
     ];
+}
+/**
+ * With several code repositories: the outcomes' figures per repository, counted as the total is,
+ * over the docs pull requests that document its changes. Names link to the repository, escaped.
+ */
+function renderOutcomesByRepository(project, view) {
+    const byRepository = outcomesByRepository(project, view.now);
+    if (!byRepository?.rows.some(({ figures: f }) => f.decided || f.open || f.drafts))
+        return [];
+    const { rows, unnamed } = byRepository;
+    return [
+        '#### Outcomes per code repository, last 30 days',
+        '',
+        'Counted as the outcomes above, over the docs pull requests that document each repository’s changes. A docs pull request that documents changes from several repositories counts once for each of them, so the rows can add up to more than the total.',
+        ...(unnamed
+            ? [
+                '',
+                `${counted(unnamed, 'docs pull request')} whose changes name no repository (recorded before \`code-repositories\`) ${unnamed === 1 ? 'is' : 'are'} in no row.`
+            ]
+            : []),
+        '',
+        '| Repository | Merged | Closed | Expired | Open | Drafts | Accepted | Zero-touch | Median time to merge |',
+        '|---|---:|---:|---:|---:|---:|---|---|---|',
+        ...rows.map(({ name, figures: f }) => `| ${markdownLink(name, `${view.serverUrl}/${name}`)} | ${[f.merged, f.closed, f.expired, f.open, f.drafts].map(formatCount).join(' | ')} | ${repositoryCells(f)} |`),
+        ''
+    ];
+}
+/** A repository's acceptance, zero-touch rate and median time to merge, each with its counts. */
+function repositoryCells(f) {
+    const share = (part, whole, of, none) => whole
+        ? `${Math.round((part / whole) * 100)}% (${formatCount(part)} of ${formatCount(whole)} ${of})`
+        : none;
+    return [
+        share(f.merged, f.decided, 'decided', 'none decided yet'),
+        share(f.zeroTouch, f.touchKnown, 'merged and read', 'no merge read yet'),
+        f.medianToMerge === undefined ? 'no merge yet' : hoursOrDays(f.medianToMerge)
+    ].join(' | ');
 }
 /** Docs pull requests `expire-after` keeps open, each with why: a person's work is on it. */
 function renderKept(project) {

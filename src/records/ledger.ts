@@ -51,6 +51,11 @@ export interface LedgerJob {
   changes: ChangeRef[]
   /** Changes folded in beyond those listed. */
   moreChanges: number
+  /**
+   * The code repositories (owner/name) of changes no longer listed, in a docs project of several:
+   * the outcomes per repository still count the job for them once its list is cut to fit.
+   */
+  moreRepositories?: string[]
   /** Its merged docs pull request's reader impact, once measured (`impact-after`): measured once. */
   impact?: ReaderImpact
   /** Its docs pull request is a draft, as last read: counted apart from those ready for review. */
@@ -356,6 +361,7 @@ function checkedProject(value: unknown): ProjectLedger {
         ...optionalTime('checkedAt', job.checkedAt),
         changes: list(job.changes).map(checkedChange),
         moreChanges: num(job.moreChanges),
+        ...checkedRepositories(job.moreRepositories),
         ...checkedImpact(job.impact),
         ...checkedTouch(job)
       }
@@ -549,6 +555,14 @@ function checkedChange(value: unknown): ChangeRef {
 const REPOSITORY = /^[A-Za-z0-9-]{1,39}\/[A-Za-z0-9_.-]{1,100}$/
 const BRANCH = /^[^\s]{1,255}$/
 
+/** A job's repositories of changes no longer listed: names out of shape dropped; MAX_REPOSITORIES. */
+function checkedRepositories(value: unknown): Pick<LedgerJob, 'moreRepositories'> {
+  const names = list(value)
+    .filter((r): r is string => typeof r === 'string' && REPOSITORY.test(r))
+    .slice(0, MAX_REPOSITORIES)
+  return names.length ? { moreRepositories: names } : {}
+}
+
 /** The code repositories' watermarks, each dropped when out of shape; at most MAX_REPOSITORIES. */
 function checkedWatermarks(value: unknown): Pick<ProjectLedger, 'repositories'> {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return {}
@@ -639,6 +653,13 @@ function keepJobs(project: ProjectLedger, kept: LedgerJob[]): void {
 
 function trimChanges(job: LedgerJob, keep: number): void {
   if (job.changes.length <= keep) return
+  const dropped = job.changes.slice(0, job.changes.length - keep)
+  const named = new Set((job.moreRepositories ?? []).map(r => r.toLowerCase()))
+  for (const { repo } of dropped) {
+    if (!repo || named.has(repo.toLowerCase()) || named.size >= MAX_REPOSITORIES) continue
+    named.add(repo.toLowerCase())
+    job.moreRepositories = [...(job.moreRepositories ?? []), repo]
+  }
   job.moreChanges += job.changes.length - keep
   job.changes = keep > 0 ? job.changes.slice(-keep) : []
 }

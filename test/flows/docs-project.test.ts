@@ -286,6 +286,55 @@ describe('one docs project, several code repositories', () => {
     expect(problems()).toEqual([])
   })
 
+  it('shows the outcomes per code repository once docs pull requests are merged and closed, a job of two repositories in both rows', async () => {
+    await firstRun()
+    const never = { fold: 'never' }
+    /** The job's docs pull request as GitHub shows it: opened now, decided `after` ms later. */
+    const decide = (link: unknown, merged: boolean, after: number) =>
+      gh.addPull(DOCS, {
+        number: Number(String(link).split('/').pop()),
+        state: 'closed',
+        merged,
+        user: { login: 'mintlify[bot]', type: 'Bot' },
+        createdAt: clock.wallNow(),
+        ...(merged ? { mergedAt: clock.wallNow() + after } : {}),
+        closedAt: clock.wallNow() + after
+      })
+    project.merge('acme/api', { title: 'Add retries' })
+    project.merge('acme/cli', { title: 'Add --retries' })
+    const both = await dispatchRun('acme/cli', never)
+    expect(both.outputs.decision).toBe('new-job')
+    decide(both.outputs.prLink, true, 5 * 3_600_000)
+    await clock.sleep(DAY)
+    project.merge('acme/cli', { title: 'Add --verbose' })
+    const cli = await dispatchRun('acme/cli', never)
+    expect(cli.outputs.decision).toBe('new-job')
+    decide(cli.outputs.prLink, false, DAY)
+    await clock.sleep(DAY)
+    // Nothing merged since: the daily catch-up only reads what became of the docs pull requests.
+    const catchUp = await run(project.schedule(never))
+    expect(catchUp.code).toBe(0)
+    const body = project.dashboards()[0]?.body ?? ''
+    expect(body).toContain(
+      '- **Docs pull requests**: 1 merged · 1 closed without merge · 0 expired · 0 still open'
+    )
+    expect(body).toContain('#### Outcomes per code repository, last 30 days')
+    expect(body).toContain(
+      'counts once for each of them, so the rows can add up to more than the total'
+    )
+    expect(body).toContain(
+      '| [acme/api](https://github.com/acme/api) | 1 | 0 | 0 | 0 | 0 | 100% (1 of 1 decided) | 100% (1 of 1 merged and read) | 5 hours |'
+    )
+    expect(body).toContain(
+      '| [acme/cli](https://github.com/acme/cli) | 1 | 1 | 0 | 0 | 0 | 50% (1 of 2 decided) | 100% (1 of 1 merged and read) | 5 hours |'
+    )
+    // acme/web documented nothing: a row of none, so every listed repository is accounted for.
+    expect(body).toContain(
+      '| [acme/web](https://github.com/acme/web) | 0 | 0 | 0 | 0 | 0 | none decided yet | no merge read yet | no merge yet |'
+    )
+    expect(problems()).toEqual([])
+  })
+
   it('holds every repository to one max-jobs budget: over it, their merges wait together and the watermarks stay', async () => {
     await firstRun()
     project.merge('acme/api', { title: 'Add retries' })
