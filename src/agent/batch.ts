@@ -52,4 +52,9 @@ export interface ChangeBatch {
   leftOut: string[]
   /** Changes beyond one run's bounds, after `head`: the next runs take them, oldest first. */
   backlog?: number
+  /**
+   * The head is in the history before the last documented commit (a late event, or a re-run of an
+   * older one): everything in it is documented already, and the ledger is not written.
+   */
+  olderThanDocumented?: string
 }

@@ -142,6 +142,28 @@ describe('the ledger cannot be replaced by an older one', () => {
     expect(sim.requests('create')).toHaveLength(0)
   })
 
+  it('a late event of an older merge sends nothing again and never moves the last documented commit backwards', async () => {
+    await runMerged({ fold: 'never' }, { title: 'One' })
+    const alpha = servers.mergeNext({ title: 'Alpha' })
+    const beta = servers.mergeNext({ title: 'Beta' })
+    // Beta's run comes first and documents both; Alpha's event arrives after it.
+    await run({ event: servers.mergedEvent(beta), inputs: { fold: 'never' } })
+    expect(sentTimes('Alpha')).toBe(1)
+    const documented = servers.ledgerOf()?.documented?.sha
+    const before = theDashboard().body
+    const late = await run({ event: servers.mergedEvent(alpha), inputs: { fold: 'never' } })
+    expect(late.outputs).toMatchObject({ result: 'skipped', decision: 'skip' })
+    expect(late.log).toContain(
+      `is older than the last documented commit ${documented?.slice(0, 12)} (an earlier change, its event late or re-run): its changes are documented already`
+    )
+    expect(late.log).not.toContain('the history was rewritten')
+    expect(sentTimes('Alpha')).toBe(1)
+    expect(theDashboard().body).toBe(before)
+    await runMerged({ fold: 'never' }, { title: 'Gamma' })
+    expect(sentTimes('Beta')).toBe(1)
+    expect(sentTimes('Gamma')).toBe(1)
+  })
+
   it('describes every GitHub call of this suite', () => {
     expect(suite.problems()).toEqual([])
   })

@@ -61,7 +61,15 @@ export class LedgerSession {
     private readonly run: LedgerRun,
     private readonly now: () => number,
     readonly budget?: JobBudget
-  ) {}
+  ) {
+    this.documentedAtStart = dashboard.project(projectId).documented?.sha
+  }
+
+  /**
+   * The last documented commit this run read its batch from: the only one its head is known to be
+   * ahead of (or, on a rewritten history, to replace).
+   */
+  private readonly documentedAtStart?: string
 
   /** The changes of the uncertain entries this run sends again. */
   resent(): ChangeRef[] {
@@ -323,7 +331,11 @@ export class LedgerSession {
       project.uncertain = project.uncertain.filter(u => !u.id || !resent.includes(u.id))
       return
     }
-    project.documented = { sha: batch.head, at }
+    // Another run moved the last documented commit while this one ran: this head is not known to
+    // be ahead of it, so it stays where that run put it, never moved backwards.
+    const current = project.documented?.sha
+    if (current === undefined || current === this.documentedAtStart)
+      project.documented = { sha: batch.head, at }
     project.waiting = null
     noteBacklog(project, batch)
   }
