@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import type { FakeGitHub, FakeIssue, FakePull } from '../simulator/fake-github.js'
 import type { Simulator } from '../simulator/server.js'
+import { SIM_API_KEY } from '../simulator/server.js'
 import type { ChangeRun, CodeChangeServers } from '../support/code-change-runs.js'
 import { codeChangeSuite } from '../support/code-change-suite.js'
 import type { RunResult } from '../support/run-action.js'
 import { runInProcess } from '../support/run-in-process.js'
 import { VirtualClock } from '../support/virtual-clock.js'
+import { RecordSigner } from '../../src/records/record.js'
+import { dashboardPlace, ledgerRecord, readDashboardState } from '../../src/records/ledger.js'
 
 /**
  * The dashboard's state against the people who can label, comment on and edit issues: a copy, a
@@ -140,6 +143,72 @@ describe('the ledger cannot be replaced by an older one', () => {
       'Two'
     ])
     expect(sim.requests('create')).toHaveLength(0)
+  })
+
+  it('a label moved off the current dashboard back onto a stale one: the newest state is still used', async () => {
+    await runMerged({ fold: 'never' }, { title: 'One' })
+    const stale = theDashboard()
+    gh.issues.delete(stale.number)
+    await runMerged({ fold: 'never' }, { title: 'Two' })
+    const current = theDashboard()
+    gh.issues.set(stale.number, stale)
+    // Someone with triage rights takes the label off the current one; the stale one has it.
+    current.labels = []
+    const third = await runMerged({ fold: 'never' }, { title: 'Three' })
+    expect(third.outputs.result).toBe('pr-opened')
+    expect(sentTimes('Two')).toBe(1)
+    expect(sentTimes('Three')).toBe(1)
+    expect(third.log).toContain(
+      `#${stale.number} also holds a dashboard state, older than #${current.number}'s`
+    )
+    expect(current.labels).toEqual([LABEL])
+    expect(servers.ledgerOf(undefined, current)?.jobs).toHaveLength(2)
+    expect(servers.ledgerOf(undefined, stale)?.jobs).toHaveLength(1)
+  })
+
+  it('a label moved onto another issue of the action: that issue is left alone, the dashboard found by its title', async () => {
+    const approval = { approval: 'dashboard' }
+    await runMerged(approval, { title: 'One' })
+    const real = theDashboard()
+    real.labels = []
+    const other = gh.openIssue({
+      title: 'Weekly link check',
+      body: 'All links fine.',
+      labels: [LABEL],
+      user: { login: real.user.login, type: 'Bot' }
+    })
+    const next = await runMerged(approval, { title: 'Two' })
+    expect(next.outputs.result).toBe('waiting')
+    expect(next.log).toContain(
+      `#${other.number} has the label '${LABEL}' but is not the dashboard (its title is not '${real.title}' and it holds no dashboard state), so it is left alone: take the label off.`
+    )
+    expect(other.body).toBe('All links fine.')
+    expect(other.title).toBe('Weekly link check')
+    expect(servers.ledgerOf(undefined, real)?.waiting?.changes.map(c => c.title)).toEqual([
+      'One',
+      'Two'
+    ])
+  })
+
+  it('a state from before states were bound to their issue, restored into the dashboard, is refused', async () => {
+    await runMerged(BUDGET, { title: 'One' })
+    const real = theDashboard()
+    const signer = new RecordSigner(SIM_API_KEY)
+    const read = readDashboardState(real.body, signer, 'acme/app', real.number)
+    if (!read.ok) throw new Error('the dashboard holds no state')
+    const { issue: _issue, version: _version, writtenAt: _at, ...legacy } = read.ledger
+    const page = real.body.replace(/<!-- mintlify-agent-ledger[^]*$/, '')
+    const legacyBody = `${page}\n${ledgerRecord(legacy, signer, dashboardPlace('acme/app'), clock.wallNow())}`
+    await clock.sleep(3_600_000)
+    await runMerged(BUDGET, { title: 'Two' })
+    gh.editIssue(real.number, legacyBody, 'maintainer')
+    const refused = await runMerged(BUDGET, { title: 'Three' })
+    expect(refused.code).toBe(1)
+    expect(refused.log).toContain(
+      `::error::The dashboard https://github.com/acme/app/issues/${real.number} holds a state older than the one this action last wrote there: @maintainer changed its body afterwards`
+    )
+    expect(sentTimes('Two')).toBe(1)
+    expect(sim.requests('create')).toHaveLength(2)
   })
 
   it('a late event of an older merge sends nothing again and never moves the last documented commit backwards', async () => {

@@ -66,8 +66,9 @@ export class Dashboard {
 
   /**
    * The ledger of the repository: from the newest state this action wrote, in an issue it opened
-   * (see dashboard-choice.ts). The labelled issues are read first; the action's own issues of the
-   * dashboard's title only when none of them holds a state, or a copy names another issue.
+   * (see dashboard-choice.ts): among the labelled issues and the action's own issues of the
+   * dashboard's title, always both (two requests), as a label can be moved by anyone with triage
+   * rights: off the current dashboard, back onto a stale one or onto another issue.
    */
   static async open(github: DashboardIssues, options: DashboardOptions): Promise<Dashboard> {
     const [owner = '', repo = ''] = options.view.repository.split('/')
@@ -79,23 +80,14 @@ export class Dashboard {
         throw new ExplainedError(
           `GitHub did not say who 'github-token' is, so the docs agent dashboard cannot be told from a copy and nothing was started.`
         )
-      const ctx = {
+      const own = await authoredIssues(github.graphql, { owner, repo }, options.title, viewer)
+      choice = chooseDashboard([...labelled.issues, ...own], {
         signer: options.signer,
         repository: options.view.repository,
         viewer,
-        label: DASHBOARD_LABEL
-      }
-      let first: DashboardChoice | undefined
-      try {
-        first = chooseDashboard(labelled.issues, ctx)
-      } catch {
-        // Refused among the labelled ones: the action's own issues may hold a newer state.
-      }
-      if (first?.issue?.labels.includes(DASHBOARD_LABEL) && !first.notices.length) choice = first
-      else {
-        const own = await authoredIssues(github.graphql, { owner, repo }, options.title, viewer)
-        choice = chooseDashboard([...labelled.issues, ...own], ctx)
-      }
+        label: DASHBOARD_LABEL,
+        title: options.title
+      })
     } catch (error) {
       if (error instanceof ExplainedError) throw error
       throw dashboardError('read', error)
