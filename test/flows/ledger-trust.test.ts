@@ -233,6 +233,36 @@ describe('the ledger cannot be replaced by an older one', () => {
     expect(sentTimes('Gamma')).toBe(1)
   })
 
+  it("a re-run is refused only when the dashboard's state cannot be read, not for a notice about it", async () => {
+    await runMerged({ fold: 'never' }, { title: 'One' })
+    const real = theDashboard()
+    real.locked = true
+    const rerun = await run({
+      event: servers.mergedEvent(servers.mergeNext({ title: 'Two' })),
+      inputs: { fold: 'never' },
+      attempt: 2
+    })
+    expect(rerun.code).toBe(0)
+    expect(rerun.outputs.result).toBe('pr-opened')
+    expect(rerun.log).toContain(
+      `::notice title=Mintlify agent::The dashboard https://github.com/acme/app/issues/${real.number} is locked: people cannot tick its boxes until it is unlocked.`
+    )
+    expect(sentTimes('Two')).toBe(1)
+    // Its hidden state deleted: what an earlier attempt started is unknown, so nothing starts.
+    real.locked = false
+    gh.editIssue(real.number, 'The state was here.', 'maintainer')
+    const blind = await run({
+      event: servers.mergedEvent(servers.mergeNext({ title: 'Three' })),
+      inputs: { fold: 'never' },
+      attempt: 2
+    })
+    expect(blind.code).toBe(1)
+    expect(blind.log).toContain(
+      `::error::Attempt 2 of this run could not read the state of https://github.com/acme/app/issues/${real.number} to find the job an earlier attempt may have started, so it does not start another.`
+    )
+    expect(sentTimes('Three')).toBe(0)
+  })
+
   it('describes every GitHub call of this suite', () => {
     expect(suite.problems()).toEqual([])
   })

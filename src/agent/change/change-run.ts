@@ -77,7 +77,10 @@ class ChangeRun extends ChangeContext {
     if (event.runAttempt > 1) {
       const earlier = session.earlierAttempt()
       if (earlier?.job) return this.resume(earlier.job, undefined, undefined, extra)
-      if (dashboard.notices.length) throw unknownEarlierJob(event, 'the dashboard')
+      // Only a state that could not be read hides an earlier attempt's job; the informational
+      // notices (locked, relabelled, a copy left aside) are shown with the run.
+      if (dashboard.stateUnread)
+        throw unknownEarlierJob(event, dashboard.url ?? 'the dashboard', 'the state of')
     }
     let approvedBy: string | undefined
     if (deps.tick) {

@@ -22,6 +22,11 @@ export interface DashboardChoice {
   notices: string[]
   /** The issue was found again by its author and title: its label goes back on. */
   relabel: boolean
+  /**
+   * The dashboard's issue was found but holds no state this action can read (edited by hand,
+   * deleted, another key): what earlier runs recorded is unknown.
+   */
+  stateUnread?: boolean
 }
 
 /**
@@ -89,7 +94,8 @@ export function chooseDashboard(
       ...(unreadable ? { issue: unreadable } : {}),
       ledger: emptyLedger(),
       notices,
-      relabel: false
+      relabel: false,
+      stateUnread: Boolean(unreadable)
     }
   }
   for (const older of verified.slice(1))

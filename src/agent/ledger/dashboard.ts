@@ -39,6 +39,8 @@ export class Dashboard {
   private issue?: IssueRecord
   private body = ''
   private checked = false
+  /** Its issue holds no state this action can read: what earlier runs recorded is unknown. */
+  stateUnread = false
   /** The issue was found again without its label: the label goes back on with the first write. */
   private relabel = false
   /** When the body was last read or written (options.now): a read this recent is read again for nothing. */
@@ -96,6 +98,7 @@ export class Dashboard {
     dashboard.notices.push(...choice.notices)
     if (choice.issue) dashboard.adopt(choice.issue)
     dashboard.relabel = choice.relabel
+    dashboard.stateUnread = choice.stateUnread ?? false
     return dashboard
   }
 
