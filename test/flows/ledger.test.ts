@@ -736,6 +736,67 @@ describe('what a batch tells its sources', () => {
   })
 })
 
+describe('changes run on their own and max-jobs', () => {
+  const budget = { 'max-jobs': '1/day', fold: 'never' }
+  beforeEach(() => {
+    gh.permissions.set('maintainer', { permission: 'write', role_name: 'write' })
+    gh.commitTo(APP, { message: 'Initial commit' })
+  })
+  const open = (): FakePull =>
+    gh.addPull(APP, {
+      number: 300,
+      title: 'Open one',
+      body: 'Adds retries.',
+      files: [{ filename: 'src/retry.ts', additions: 3 }]
+    } as FakePull)
+  const onOpen = (pull: FakePull, action: string, inputs: Record<string, string> = budget) => {
+    servers.runId++
+    return run({ event: servers.merged(pull, action, repository), inputs })
+  }
+
+  it('a pull request not merged yet is held back over max-jobs, and its jobs count', async () => {
+    const pull = open()
+    const first = await onOpen(pull, 'opened')
+    expect(first.outputs.result).toBe('pr-opened')
+    expect(ledgerOf()?.spend).toHaveLength(1)
+    expect(ledgerOf()?.runs.at(-1)).toMatchObject({
+      result: 'job started',
+      job: first.outputs.jobId,
+      note: 'from pull request #300'
+    })
+    for (const action of ['synchronize', 'synchronize']) {
+      const again = await onOpen(pull, action)
+      expect(again.outputs).toMatchObject({ result: 'skipped', decision: 'skip' })
+      expect(again.log).toContain(
+        "Over budget: 1 jobs and follow-ups in the window of 'max-jobs: 1/day'"
+      )
+      expect(again.log).toContain(
+        "Nothing starts for pull request #300, which runs on its own, outside the dashboard's batch"
+      )
+    }
+    // A merge over the same budget waits on the dashboard as before.
+    servers.runId++
+    const merged = await runMerged(mergeNext(), { inputs: budget })
+    expect(merged.outputs.result).toBe('skipped')
+    expect(sim.requests('create')).toHaveLength(1)
+  })
+
+  it('stops, starting nothing, when the dashboard cannot count it; without max-jobs it leaves the dashboard alone', async () => {
+    gh.failures.set('create-issue', 403)
+    const pull = open()
+    const refused = await onOpen(pull, 'opened')
+    expect(refused.code).toBe(1)
+    expect(refused.log).toMatch(
+      /::error::Could not write the docs agent dashboard issue \(HTTP 403\).* With 'max-jobs', pull request #300 starts a job only once the dashboard can count it\./
+    )
+    expect(sim.requests('create')).toHaveLength(0)
+    gh.failures.delete('create-issue')
+    const free = await onOpen(pull, 'synchronize', { fold: 'never' })
+    expect(free.outputs.result).toBe('pr-opened')
+    expect(dashboards()).toHaveLength(0)
+  })
+})
+
 /**
  * The dashboard's requests: the REST issues routes by method, and GraphQL's search for it (the
  * labelled issues with who the token is, or the action's own issues of its title) as FIND.
