@@ -211,6 +211,22 @@ describe('the ledger cannot be replaced by an older one', () => {
     expect(sim.requests('create')).toHaveLength(2)
   })
 
+  it('a dashboard deleted or transferred while changes wait is never replaced silently by an empty one', async () => {
+    const approval = { approval: 'dashboard' }
+    await runMerged(approval, { title: 'One' })
+    const gone = theDashboard()
+    expect(servers.ledgerOf(undefined, gone)?.waiting?.changes).toHaveLength(1)
+    // Deleted by an admin, or transferred to another repository by someone with write rights.
+    gh.issues.delete(gone.number)
+    const next = await runMerged(approval, { title: 'Two' })
+    const fresh = theDashboard()
+    expect(fresh.number).not.toBe(gone.number)
+    expect(next.log).toContain(
+      `::notice title=Mintlify agent::No docs agent dashboard was found (no issue labelled '${LABEL}', and none titled '${gone.title}' opened by @github-actions[bot], open or closed): https://github.com/acme/app/issues/${fresh.number} is opened with an empty ledger, and 'max-jobs' counts from here. If an earlier dashboard was deleted or transferred to another repository, what waited there and its last documented commit are not carried over`
+    )
+    expect(servers.ledgerOf(undefined, fresh)?.waiting?.changes.map(c => c.title)).toEqual(['Two'])
+  })
+
   it('a late event of an older merge sends nothing again and never moves the last documented commit backwards', async () => {
     await runMerged({ fold: 'never' }, { title: 'One' })
     const alpha = servers.mergeNext({ title: 'Alpha' })

@@ -201,6 +201,9 @@ class ChangeRun extends ChangeContext {
     batch?: ChangeBatch
   ): Promise<PreparedRun> {
     const { dryRun, approval } = this.settings
+    // What the dashboard's write says (a new dashboard opened) is shown with the run's notices.
+    const known = session.notices.length
+    const told = (): void => void run.notices?.push(...session.notices.slice(known))
     if (verdict.kind === 'skip') {
       const recorded = verdict.record?.batch ?? batch
       if (verdict.record && recorded && !dryRun)
@@ -209,6 +212,7 @@ class ChangeRun extends ChangeContext {
           result: 'skipped',
           note: verdict.record.note
         })
+      told()
       return skipped(verdict.why, run.source, run)
     }
     const why = verdict.why
@@ -220,6 +224,7 @@ class ChangeRun extends ChangeContext {
         waiting: why,
         ...verdict.written
       })
+    told()
     // Only the approval's wait is `result: waiting`; a limit's, without approval, is a skip.
     return { ...skipped(why, run.source, run), kind: approval === 'dashboard' ? 'wait' : 'skip' }
   }

@@ -43,6 +43,8 @@ export class Dashboard {
   stateUnread = false
   /** The issue was found again without its label: the label goes back on with the first write. */
   private relabel = false
+  /** Who the action is, as GitHub named it when no dashboard was found: said when one is opened. */
+  private viewer = ''
   /** When the body was last read or written (options.now): a read this recent is read again for nothing. */
   private readAt = -Infinity
 
@@ -75,9 +77,10 @@ export class Dashboard {
   static async open(github: DashboardIssues, options: DashboardOptions): Promise<Dashboard> {
     const [owner = '', repo = ''] = options.view.repository.split('/')
     let choice: DashboardChoice
+    let viewer = ''
     try {
       const labelled = await labelledIssues(github.graphql, { owner, repo }, DASHBOARD_LABEL)
-      const viewer = labelled.viewer
+      viewer = labelled.viewer ?? ''
       if (!viewer)
         throw new ExplainedError(
           `GitHub did not say who 'github-token' is, so the docs agent dashboard cannot be told from a copy and nothing was started.`
@@ -98,6 +101,7 @@ export class Dashboard {
     dashboard.notices.push(...choice.notices)
     if (choice.issue) dashboard.adopt(choice.issue)
     dashboard.relabel = choice.relabel
+    dashboard.viewer = viewer
     dashboard.stateUnread = choice.stateUnread ?? false
     return dashboard
   }
@@ -197,6 +201,11 @@ export class Dashboard {
       )
     this.adopt(created)
     this.adopt(await this.github.updateIssue(created.number, { body: this.render(created.number) }))
+    // A dashboard deleted, or transferred to another repository, cannot be found: an empty one
+    // replaces it, which is never done silently.
+    this.notices.push(
+      `No docs agent dashboard was found (no issue labelled '${DASHBOARD_LABEL}', and none titled '${this.options.title}' opened by @${this.viewer || 'this action'}, open or closed): ${created.url} is opened with an empty ledger, and 'max-jobs' counts from here. If an earlier dashboard was deleted or transferred to another repository, what waited there and its last documented commit are not carried over: send those changes with a prompt, or transfer it back and delete the hidden state of ${created.url} (the last HTML comment of its body).`
+    )
   }
 
   /**
