@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { FakeGitHub, FakeIssue, FakePull } from '../simulator/fake-github.js'
 import type { Simulator } from '../simulator/server.js'
-import { SIM_API_KEY } from '../simulator/server.js'
+import { SIM_API_KEY, SIM_PROJECT } from '../simulator/server.js'
 import type { ChangeRun, CodeChangeServers } from '../support/code-change-runs.js'
 import { codeChangeSuite } from '../support/code-change-suite.js'
 import type { RunResult } from '../support/run-action.js'
@@ -277,6 +277,33 @@ describe('the ledger cannot be replaced by an older one', () => {
       `::error::Attempt 2 of this run could not read the state of https://github.com/acme/app/issues/${real.number} to find the job an earlier attempt may have started, so it does not start another.`
     )
     expect(sentTimes('Three')).toBe(0)
+  })
+
+  it('a run never moves the last documented commit back past what another run wrote while it ran', async () => {
+    await runMerged({ fold: 'never' }, { title: 'One' })
+    const beta = servers.mergeNext({ title: 'Beta' })
+    const gamma = servers.mergeNext({ title: 'Gamma' })
+    const dashboard = theDashboard()
+    const signer = new RecordSigner(SIM_API_KEY)
+    // Another run (of another workflow) documents up to Gamma while Beta's run checks the dashboard.
+    const stop = gh.onRequest(request => {
+      if (request.method !== 'PATCH' || !request.path.endsWith(`/issues/${dashboard.number}`))
+        return
+      stop()
+      const read = readDashboardState(dashboard.body, signer, 'acme/app', dashboard.number)
+      if (!read.ok) throw new Error('the dashboard holds no state')
+      const ledger = read.ledger
+      const project = ledger.projects[SIM_PROJECT]
+      if (!project) throw new Error('no project')
+      project.documented = { sha: gamma.mergeCommit as string, at: clock.wallNow() }
+      ledger.version = (ledger.version ?? 0) + 1
+      ledger.writtenAt = clock.wallNow() + 1000
+      const page = dashboard.body.replace(/<!-- mintlify-agent-ledger[^]*$/, '')
+      dashboard.body = `${page}\n${ledgerRecord(ledger, signer, dashboardPlace('acme/app', dashboard.number), clock.wallNow())}`
+    })
+    await run({ event: servers.mergedEvent(beta), inputs: { fold: 'never' } })
+    expect(sentTimes('Beta')).toBe(1)
+    expect(servers.ledgerOf(undefined, dashboard)?.documented?.sha).toBe(gamma.mergeCommit)
   })
 
   it('describes every GitHub call of this suite', () => {
