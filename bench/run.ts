@@ -6,7 +6,7 @@
 // .tmp/bench-results.md, leaving the committed ones as they were. Not a test.
 //   npm run bench                   every part, default repetitions
 //   npm run bench -- --quick        fewer repetitions
-//   npm run bench -- --only gaps    one part: startup, bundle, waiting, export, limit, gaps, follow, push, impact
+//   npm run bench -- --only gaps    one part: startup, bundle, waiting, export, limit, gaps, follow, push, impact, project
 //   npm run bench -- --before       record this checkout's figures as bench/before.json instead
 //   npm run bench -- --any-node     measure on the Node that runs it, whichever it is
 import { spawnSync } from 'node:child_process'
@@ -20,6 +20,7 @@ import { bundleBench } from './bundle.js'
 import { exportBench } from './export.js'
 import { type Value, type Watch, Figures, readFigures, writeFigures } from './figures.js'
 import { followBench } from './follow.js'
+import { docsProjectBench } from './docs-project.js'
 import { gapsBench, gapsCausesBench } from './gaps.js'
 import { impactBench } from './impact.js'
 import { ANALYTICS_PER_HOUR, limitBench } from './limit.js'
@@ -397,6 +398,50 @@ try {
     table(
       ['run', 'peak MiB'],
       r.memory.map(x => [x.run, fig(`push.memory.${slug(x.run)}`, x.peakMiB)])
+    )
+    goals.push(...r.goals)
+  }
+  if (want('project')) {
+    const r = await docsProjectBench()
+    print('## One docs project, ten code repositories (a week)')
+    print()
+    print(
+      `${r.merges} merged pull requests over a week in ten code repositories, each dispatching to the docs repository; ${r.dispatches.lost} of ${r.dispatches.sent + r.dispatches.lost} dispatches lost, ${r.dispatches.cancelled} runs cancelled by the concurrency group (it keeps the newest pending run), a catch-up each day at 05:23, and each docs pull request merged four hours after it opened. In-process on the simulator and the fake GitHub, on a virtual clock.`
+    )
+    print()
+    table(
+      [
+        'runs',
+        'merges missed',
+        'in two prompts',
+        'longest wait (h)',
+        'open docs PRs at once',
+        'writes',
+        'most in an hour',
+        'most in 24 h'
+      ],
+      [
+        [
+          r.runs,
+          fig('project.missed', r.missed),
+          fig('project.twice', r.twice),
+          r.longestWaitHours,
+          fig('project.open-docs-prs', r.maxOpenDocsPrs),
+          r.writes,
+          fig('project.writes-per-hour', r.maxWritesPerHour),
+          fig('project.writes-per-day', r.maxWritesPerDay)
+        ]
+      ]
+    )
+    print(
+      "GitHub requests of a run, by how many repositories had news (each day's median: " +
+        r.requests.perDay.join(', ') +
+        ').'
+    )
+    print()
+    table(
+      ['repositories with news', 'runs', 'fewest requests', 'most requests'],
+      r.requests.byNews.map(x => [x.news, x.runs, x.min, x.max])
     )
     goals.push(...r.goals)
   }

@@ -42026,7 +42026,7 @@ exports.visitAsync = visitAsync;
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9069);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7698);
 
 // The agent action (action.yml); `run` reports its own failures.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -42036,7 +42036,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9069:
+/***/ 7698:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -42098,6 +42098,7 @@ function readRunEvent(env = process.env) {
         defaultBranch: event_text(payload.repository?.default_branch) || undefined,
         step: `${env.GITHUB_JOB ?? ''}/${env.GITHUB_ACTION ?? ''}`,
         review: reviewOf(record(payload.review)),
+        dispatch: name === 'repository_dispatch' ? dispatchOf(payload) : undefined,
         edit: editOf(payload.action, record(payload.changes))
     };
 }
@@ -42223,6 +42224,18 @@ function parsePush(value) {
 const reviewOf = (review) => review && typeof review.id === 'number' && Number.isSafeInteger(review.id) && review.id > 0
     ? { id: review.id, body: event_text(review.body), state: event_text(review.state).toLowerCase() }
     : undefined;
+const REPOSITORY_NAME = /^[A-Za-z0-9-]{1,39}\/[A-Za-z0-9_.-]{1,100}$/;
+function dispatchOf(payload) {
+    const client = record(payload.client_payload) ?? {};
+    const named = event_text(client.repository).trim();
+    const sha = event_text(client.sha).trim();
+    return {
+        type: event_text(payload.action).slice(0, 100),
+        ...(REPOSITORY_NAME.test(named) ? { repository: named } : {}),
+        ...(SHA.test(sha) ? { sha: sha.toLowerCase() } : {}),
+        malformed: named !== '' && !REPOSITORY_NAME.test(named)
+    };
+}
 
 ;// CONCATENATED MODULE: external "os"
 const external_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("os");
@@ -45340,15 +45353,18 @@ class Redactor {
  * line without a stack trace; anything else is reported as unexpected.
  */
 class ExplainedError extends Error {
-    name = 'ExplainedError';
+    constructor(message, options) {
+        super(message, options);
+        // Each kind is named by its class (InputError, AuthError, …), so no subclass repeats its name
+        // (the bundle is not minified: class names stay as written).
+        this.name = new.target.name;
+    }
 }
 /** A mistake in the workflow's inputs or the runner's settings. */
 class errors_InputError extends ExplainedError {
-    name = 'InputError';
 }
 /** The run was cancelled (the runner's SIGINT/SIGTERM) while waiting or sending. */
 class CancelledError extends ExplainedError {
-    name = 'CancelledError';
 }
 /** A caught value's message, for a warning that quotes it. */
 const errorText = (error) => error instanceof Error ? error.message : String(error);
@@ -45650,7 +45666,6 @@ const USER_AGENT = `mintlify-agent-action/${ACTION_VERSION}`;
 class ApiError extends ExplainedError {
     status;
     transient;
-    name = 'ApiError';
     constructor(message, 
     /** HTTP status, when the service answered. */
     status, 
@@ -45663,26 +45678,21 @@ class ApiError extends ExplainedError {
 }
 /** 401/403: the key is wrong, revoked or not an admin key. */
 class AuthError extends ApiError {
-    name = 'AuthError';
 }
 /** No connection to the service could be made: nothing was sent. */
 class UnreachableError extends ApiError {
-    name = 'UnreachableError';
 }
 /** 404: the project or job does not exist (or the key cannot see it). */
 class NotFoundError extends ApiError {
-    name = 'NotFoundError';
 }
 /**
  * A read whose answer was larger than the client holds in memory: asking again gets the same answer,
  * so it is not retried; a caller may ask for a smaller page.
  */
 class AnswerTooLargeError extends ApiError {
-    name = 'AnswerTooLargeError';
 }
 /** The service asked us to wait longer than the deadline allows. */
 class RateLimitError extends ApiError {
-    name = 'RateLimitError';
     constructor(message) {
         super(message, 429, true);
     }
@@ -45692,13 +45702,11 @@ class RateLimitError extends ApiError {
  * Sending it again could start a second job, so the caller must not retry.
  */
 class AmbiguousWriteError extends ApiError {
-    name = 'AmbiguousWriteError';
 }
 /** The 404 message for a route under a project: the ID is the input to check. */
 const projectNotFound = (projectId) => `Project '${projectId}' was not found. Check 'project-id': copy it from the API keys page of the dashboard`;
 /** The caller's request budget ran out before the service gave a usable answer. */
 class BudgetExhaustedError extends ApiError {
-    name = 'BudgetExhaustedError';
     constructor(message) {
         super(message, undefined, true);
     }
@@ -51850,6 +51858,389 @@ function retry(octokit, octokitOptions) {
 retry.VERSION = plugin_retry_dist_bundle_VERSION;
 
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/github/rest.js
+
+/** Pages of 100: the most GitHub serves per request. */
+const PAGE_SIZE = 100;
+/** GitHub answered 404: no such thing, or none this token may see. */
+const notFound = (error) => error instanceof RequestError && error.response !== undefined && error.status === 404;
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/github/api-issues.js
+
+/** Pages of an issue's comments read at most: the first and the newest. */
+const COMMENT_PAGES = 2;
+/** The page number of a `link` header's `rel="last"`, or 1 when there is none. */
+function lastPage(link) {
+    const match = /<([^>]+)>;\s*rel="last"/.exec(link ?? '');
+    if (!match?.[1])
+        return 1;
+    try {
+        const page = Number(new URL(match[1]).searchParams.get('page'));
+        return Number.isSafeInteger(page) && page > 1 ? page : 1;
+    }
+    catch {
+        return 1;
+    }
+}
+function issueCalls({ octokit, owner, repo }) {
+    return {
+        async listComments(issue) {
+            // GitHub lists an issue's comments oldest first. What the action looks for is near either
+            // end (its own comment early, the newest records late), so it reads the first page and, from
+            // the last page GitHub names, backwards: COMMENT_PAGES requests at most, however long the thread.
+            const page = (n) => octokit.rest.issues.listComments({
+                owner,
+                repo,
+                issue_number: issue,
+                per_page: PAGE_SIZE,
+                page: n
+            });
+            const first = await page(1);
+            const pages = [first.data];
+            const last = lastPage(first.headers.link);
+            for (let n = last; n > 1 && pages.length < COMMENT_PAGES; n--)
+                pages.splice(1, 0, (await page(n)).data);
+            return pages.flat().map(c => ({
+                id: c.id,
+                body: c.body ?? '',
+                authorType: c.user?.type ?? '',
+                author: c.user?.login ?? ''
+            }));
+        },
+        async createComment(issue, body) {
+            const { data } = await octokit.rest.issues.createComment({
+                owner,
+                repo,
+                issue_number: issue,
+                body,
+                // Never retried: GitHub may have posted the comment before failing to say so.
+                request: { retries: 0 }
+            });
+            return data.id;
+        },
+        async updateComment(id, body) {
+            await octokit.rest.issues.updateComment({
+                owner,
+                repo,
+                comment_id: id,
+                body
+            });
+        },
+        async issuesWithLabel(label) {
+            const { data } = await octokit.rest.issues.listForRepo({
+                owner,
+                repo,
+                labels: label,
+                state: 'all',
+                sort: 'updated',
+                direction: 'desc',
+                per_page: 20
+            });
+            return data.filter(issue => !issue.pull_request).map(asIssue);
+        },
+        async createIssue(title, body, labels) {
+            const { data } = await octokit.rest.issues.create({
+                owner,
+                repo,
+                title,
+                body,
+                labels,
+                // Never retried: GitHub may have opened the issue before failing to say so.
+                request: { retries: 0 }
+            });
+            return asIssue(data);
+        },
+        async updateIssue(number, change) {
+            const { data } = await octokit.rest.issues.update({
+                owner,
+                repo,
+                issue_number: number,
+                ...change
+            });
+            return asIssue(data);
+        }
+    };
+}
+function asIssue(data) {
+    return {
+        number: data.number,
+        title: typeof data.title === 'string' ? data.title : '',
+        body: typeof data.body === 'string' ? data.body : '',
+        state: typeof data.state === 'string' ? data.state : '',
+        url: typeof data.html_url === 'string' ? data.html_url : '',
+        labels: (Array.isArray(data.labels) ? data.labels : [])
+            .map(l => (typeof l === 'string' ? l : (l?.name ?? '')))
+            .filter(Boolean)
+    };
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/github/without-patches.js
+/**
+ * GitHub's commit answer, parsed without its files' patches. The REST API always sends each file's
+ * patch whole (up to about 1 MB), and no media type leaves them out; a page of 100 such files held
+ * as text and then parsed would cost hundreds of megabytes. Here the answer is read as it streams
+ * in and every `"patch": "…"` value is dropped (it becomes `null`) before anything is kept, so what
+ * is held is the rest: names, counts, the commit's own fields.
+ *
+ * It works on bytes: in UTF-8, the bytes of `"` and `\` never occur inside a multi-byte character,
+ * so strings can be told apart without decoding. Any key named `patch` is dropped, at any depth;
+ * only files have one in this answer.
+ */
+async function parseWithoutPatches(body, maxBytes) {
+    const scanner = new PatchDropper(maxBytes);
+    for await (const chunk of body)
+        scanner.push(chunk);
+    return JSON.parse(scanner.text());
+}
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COLON = 0x3a;
+const KEY = Buffer.from('patch');
+const isSpace = (b) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
+/** The byte scanner: what it keeps, and where it is in the JSON text. */
+class PatchDropper {
+    maxBytes;
+    kept = [];
+    keptBytes = 0;
+    inString = false;
+    escaped = false;
+    /** Inside a patch's value: its bytes are not kept. */
+    skipping = false;
+    /** The current string's first bytes, to tell the key `patch` (no longer than it). */
+    head = Buffer.alloc(KEY.length + 1);
+    headLength = 0;
+    /** The last token was the string `patch`; then the `:` after it. */
+    afterKey = false;
+    expectValue = false;
+    constructor(maxBytes) {
+        this.maxBytes = maxBytes;
+    }
+    push(chunk) {
+        let from = 0;
+        for (let i = 0; i < chunk.length; i++) {
+            const b = chunk[i];
+            if (this.inString) {
+                if (this.escaped)
+                    this.escaped = false;
+                else if (b === BACKSLASH)
+                    this.escaped = true;
+                else if (b === QUOTE) {
+                    this.inString = false;
+                    if (this.skipping) {
+                        this.skipping = false;
+                        from = i + 1;
+                    }
+                    else
+                        this.afterKey =
+                            this.headLength === KEY.length && KEY.equals(this.head.subarray(0, KEY.length));
+                    continue;
+                }
+                if (!this.skipping && this.headLength <= KEY.length)
+                    this.head[this.headLength++] = b;
+                continue;
+            }
+            if (b === QUOTE) {
+                this.inString = true;
+                this.headLength = 0;
+                if (this.expectValue) {
+                    this.keep(chunk.subarray(from, i));
+                    this.keep(Buffer.from('null'));
+                    this.skipping = true;
+                }
+                this.expectValue = false;
+                this.afterKey = false;
+            }
+            else if (b === COLON) {
+                this.expectValue = this.afterKey;
+                this.afterKey = false;
+            }
+            else if (!isSpace(b)) {
+                this.expectValue = false;
+                this.afterKey = false;
+            }
+        }
+        if (!this.skipping)
+            this.keep(chunk.subarray(from));
+    }
+    /** The JSON text kept. */
+    text() {
+        return Buffer.concat(this.kept).toString('utf8');
+    }
+    keep(bytes) {
+        if (bytes.length === 0)
+            return;
+        this.keptBytes += bytes.length;
+        if (this.keptBytes > this.maxBytes)
+            throw new Error(`GitHub's answer is larger than ${this.maxBytes} bytes without its patches`);
+        // A copy: the stream may reuse its chunk's memory.
+        this.kept.push(Buffer.from(bytes));
+    }
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/github/api-pulls.js
+
+
+
+/** A page of a commit's files without patches, kept at most: 100 entries and a long message fit many times over. */
+const MAX_COMMIT_BYTES = 8 << 20;
+function pullCalls({ octokit, owner, repo }) {
+    // GitHub pages a commit's files by `page` and `per_page`; the commit's own fields repeat.
+    const commitPage = (sha, page, perPage, request) => octokit.rest.repos.getCommit({ owner, repo, ref: sha, page, per_page: perPage, request });
+    return {
+        async pull(number) {
+            const { data } = await octokit.rest.pulls.get({ owner, repo, pull_number: number });
+            return pullOf(number, data);
+        },
+        async closePull(number) {
+            const { data } = await octokit.rest.pulls.update({
+                owner,
+                repo,
+                pull_number: number,
+                state: 'closed'
+            });
+            return pullOf(number, data);
+        },
+        async requestReviewers(number, reviewers) {
+            await octokit.rest.pulls.requestReviewers({
+                owner,
+                repo,
+                pull_number: number,
+                reviewers
+            });
+        },
+        async commitFiles(sha, page, perPage) {
+            const { data } = await commitPage(sha, page, perPage, {});
+            return asFiles(data.files ?? []);
+        },
+        async commitPaths(sha, page, perPage) {
+            // The answer's body as it streams in, not parsed: its patches are dropped first.
+            const { data } = await commitPage(sha, page, perPage, { parseSuccessResponseBody: false });
+            const body = data;
+            const commit = (await parseWithoutPatches(body, MAX_COMMIT_BYTES));
+            return asFiles(Array.isArray(commit?.files) ? commit.files : []);
+        },
+        async *pullFilePages(pull, perPage) {
+            const pages = octokit.paginate.iterator(octokit.rest.pulls.listFiles, {
+                owner,
+                repo,
+                pull_number: pull,
+                per_page: perPage
+            });
+            for await (const { data } of pages)
+                yield asFiles(data);
+        },
+        async reviewComments(pull, review) {
+            const { data } = await octokit.rest.pulls.listCommentsForReview({
+                owner,
+                repo,
+                pull_number: pull,
+                review_id: review,
+                per_page: PAGE_SIZE
+            });
+            return (Array.isArray(data) ? data : []).flatMap(c => typeof c?.path === 'string' && typeof c.body === 'string'
+                ? [{ path: c.path, body: c.body, ...lineOf(c) }]
+                : []);
+        },
+        async compareStatus(base, head) {
+            try {
+                // One commit a page: only the status is read, not the range.
+                const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
+                    owner,
+                    repo,
+                    basehead: `${base}...${head}`,
+                    per_page: 1
+                });
+                return typeof data.status === 'string' ? data.status : 'missing';
+            }
+            catch (error) {
+                if (notFound(error))
+                    return 'missing';
+                throw error;
+            }
+        }
+    };
+}
+/** GitHub's answer about pull request `number` (read or just closed), checked. */
+function pullOf(number, data) {
+    const pr = parsePullRequest(data);
+    if (!pr)
+        throw new Error(`GitHub answered pull request #${number} without a number`);
+    return pr;
+}
+/** An inline comment's line: `line`, or the older `original_line`, when a positive integer. */
+function lineOf(c) {
+    const line = [c.line, c.original_line].find(n => Number.isSafeInteger(n) && n > 0);
+    return line === undefined ? {} : { line: line };
+}
+/** GitHub's file entries, each field checked: a missing count is 0, a missing name drops the entry. */
+function asFiles(raw) {
+    const files = [];
+    for (const item of raw) {
+        const f = (item ?? {});
+        if (typeof f.filename !== 'string' || !f.filename)
+            continue;
+        const n = (v) => (typeof v === 'number' && v >= 0 ? v : 0);
+        files.push({
+            path: f.filename,
+            previousPath: typeof f.previous_filename === 'string' ? f.previous_filename : undefined,
+            status: typeof f.status === 'string' ? f.status : 'changed',
+            additions: n(f.additions),
+            deletions: n(f.deletions),
+            patch: typeof f.patch === 'string' ? f.patch : undefined
+        });
+    }
+    return files;
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/github/api-repository.js
+
+function repositoryCalls({ octokit, owner, repo }) {
+    return {
+        async permission(user) {
+            const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({
+                owner,
+                repo,
+                username: user
+            });
+            // An answer without a permission (a redirect's page, a proxy's) is no answer at all.
+            if (typeof data?.permission !== 'string')
+                throw new Error('GitHub answered without a permission');
+            const roleName = data.role_name;
+            return {
+                permission: data.permission,
+                roleName: typeof roleName === 'string' ? roleName : undefined
+            };
+        },
+        async treePaths() {
+            const { data } = await octokit.rest.git.getTree({
+                owner,
+                repo,
+                tree_sha: 'HEAD',
+                recursive: 'true'
+            });
+            const entries = Array.isArray(data.tree) ? data.tree : [];
+            return {
+                paths: entries
+                    .filter(e => e?.type === 'blob' && typeof e.path === 'string')
+                    .map(e => e.path),
+                truncated: data.truncated === true
+            };
+        },
+        async fileText(path) {
+            const data = await octokit.rest.repos.getContent({ owner, repo, path }).then(answer => answer.data, (error) => {
+                if (notFound(error))
+                    return undefined;
+                throw error;
+            });
+            if (!data || Array.isArray(data) || data.type !== 'file' || !('content' in data))
+                return undefined;
+            if (data.encoding !== 'base64' || typeof data.content !== 'string')
+                return undefined;
+            return Buffer.from(data.content, 'base64').toString('utf8');
+        }
+    };
+}
+
 ;// CONCATENATED MODULE: ./node_modules/@octokit/plugin-throttling/dist-bundle/index.js
 // pkg/dist-src/index.js
 
@@ -52106,7 +52497,6 @@ const UNBOUNDED_WAIT_MS = 60_000;
 const LIMIT_RETRIES = 3;
 /** GitHub's rate limit asked for a wait the run cannot give. */
 class limits_RateLimitError extends ExplainedError {
-    name = 'RateLimitError';
 }
 /**
  * The plugin that bounds every request and waits on GitHub's rate limits. Registered before
@@ -52276,109 +52666,6 @@ class GitHubTransport {
     }
 }
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/github/without-patches.js
-/**
- * GitHub's commit answer, parsed without its files' patches. The REST API always sends each file's
- * patch whole (up to about 1 MB), and no media type leaves them out; a page of 100 such files held
- * as text and then parsed would cost hundreds of megabytes. Here the answer is read as it streams
- * in and every `"patch": "…"` value is dropped (it becomes `null`) before anything is kept, so what
- * is held is the rest: names, counts, the commit's own fields.
- *
- * It works on bytes: in UTF-8, the bytes of `"` and `\` never occur inside a multi-byte character,
- * so strings can be told apart without decoding. Any key named `patch` is dropped, at any depth;
- * only files have one in this answer.
- */
-async function parseWithoutPatches(body, maxBytes) {
-    const scanner = new PatchDropper(maxBytes);
-    for await (const chunk of body)
-        scanner.push(chunk);
-    return JSON.parse(scanner.text());
-}
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COLON = 0x3a;
-const KEY = Buffer.from('patch');
-const isSpace = (b) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
-/** The byte scanner: what it keeps, and where it is in the JSON text. */
-class PatchDropper {
-    maxBytes;
-    kept = [];
-    keptBytes = 0;
-    inString = false;
-    escaped = false;
-    /** Inside a patch's value: its bytes are not kept. */
-    skipping = false;
-    /** The current string's first bytes, to tell the key `patch` (no longer than it). */
-    head = Buffer.alloc(KEY.length + 1);
-    headLength = 0;
-    /** The last token was the string `patch`; then the `:` after it. */
-    afterKey = false;
-    expectValue = false;
-    constructor(maxBytes) {
-        this.maxBytes = maxBytes;
-    }
-    push(chunk) {
-        let from = 0;
-        for (let i = 0; i < chunk.length; i++) {
-            const b = chunk[i];
-            if (this.inString) {
-                if (this.escaped)
-                    this.escaped = false;
-                else if (b === BACKSLASH)
-                    this.escaped = true;
-                else if (b === QUOTE) {
-                    this.inString = false;
-                    if (this.skipping) {
-                        this.skipping = false;
-                        from = i + 1;
-                    }
-                    else
-                        this.afterKey =
-                            this.headLength === KEY.length && KEY.equals(this.head.subarray(0, KEY.length));
-                    continue;
-                }
-                if (!this.skipping && this.headLength <= KEY.length)
-                    this.head[this.headLength++] = b;
-                continue;
-            }
-            if (b === QUOTE) {
-                this.inString = true;
-                this.headLength = 0;
-                if (this.expectValue) {
-                    this.keep(chunk.subarray(from, i));
-                    this.keep(Buffer.from('null'));
-                    this.skipping = true;
-                }
-                this.expectValue = false;
-                this.afterKey = false;
-            }
-            else if (b === COLON) {
-                this.expectValue = this.afterKey;
-                this.afterKey = false;
-            }
-            else if (!isSpace(b)) {
-                this.expectValue = false;
-                this.afterKey = false;
-            }
-        }
-        if (!this.skipping)
-            this.keep(chunk.subarray(from));
-    }
-    /** The JSON text kept. */
-    text() {
-        return Buffer.concat(this.kept).toString('utf8');
-    }
-    keep(bytes) {
-        if (bytes.length === 0)
-            return;
-        this.keptBytes += bytes.length;
-        if (this.keptBytes > this.maxBytes)
-            throw new Error(`GitHub's answer is larger than ${this.maxBytes} bytes without its patches`);
-        // A copy: the stream may reuse its chunk's memory.
-        this.kept.push(Buffer.from(bytes));
-    }
-}
-
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/api.js
 
 
@@ -52393,25 +52680,9 @@ class PatchDropper {
 
 
 
-/** Pages of 100: the most GitHub serves per request. */
-const PAGE_SIZE = 100;
-/** A page of a commit's files without patches, kept at most: 100 entries and a long message fit many times over. */
-const MAX_COMMIT_BYTES = 8 << 20;
-/** Pages of an issue's comments read at most: the first and the newest. */
-const COMMENT_PAGES = 2;
-/** The page number of a `link` header's `rel="last"`, or 1 when there is none. */
-function lastPage(link) {
-    const match = /<([^>]+)>;\s*rel="last"/.exec(link ?? '');
-    if (!match?.[1])
-        return 1;
-    try {
-        const page = Number(new URL(match[1]).searchParams.get('page'));
-        return Number.isSafeInteger(page) && page > 1 ? page : 1;
-    }
-    catch {
-        return 1;
-    }
-}
+
+
+
 /**
  * A failed GitHub call in a few words. Octokit reports a call that never got an answer (refused,
  * DNS, a time limit) as a RequestError with status 500 and no response: that is no HTTP 500, and
@@ -52442,14 +52713,28 @@ function describeGitHubError(error) {
  * that cannot see it), as opposed to failing or not answering.
  */
 function refusedAccess(error) {
-    return (error instanceof RequestError &&
+    return ((error instanceof RequestError &&
         error.response !== undefined &&
-        [401, 403, 404].includes(error.status));
+        [401, 403, 404].includes(error.status)) ||
+        graphqlRefused(error));
+}
+/**
+ * GitHub's GraphQL API answered, but named the repository as not there or not allowed (errors of
+ * type NOT_FOUND or FORBIDDEN on `repository`): what a token that cannot see it gets.
+ */
+function graphqlRefused(error) {
+    const failure = error;
+    if (failure?.name !== 'GraphqlResponseError' || !Array.isArray(failure.errors))
+        return false;
+    return failure.errors.some(e => {
+        const entry = (e ?? {});
+        return ((entry.type === 'NOT_FOUND' || entry.type === 'FORBIDDEN') &&
+            Array.isArray(entry.path) &&
+            entry.path[0] === 'repository');
+    });
 }
 /** The error is a GitHub call that failed (answered or not), rather than a wrong answer or a bug. */
 const isGitHubCallError = (error) => error instanceof RequestError;
-/** GitHub answered 404: no such thing, or none this token may see. */
-const notFound = (error) => error instanceof RequestError && error.response !== undefined && error.status === 404;
 /** What to grant, as one sentence: `grant` is what the workflow's `permissions:` block needs. */
 const permissionHint = (grant) => `Give the workflow ${grant} (a permissions block that sets any permission sets the others to none).`;
 /** The GitHub connections a run opens, closed together when it ends. */
@@ -52498,246 +52783,14 @@ function connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs = R
     }, 
     // In this order: `limited` wraps each attempt, inside the retry plugin.
     limited({ cancel, retryBaseMs, clock, deadline }), retry);
-    // GitHub pages a commit's files by `page` and `per_page`; the commit's own fields repeat.
-    const commitPage = (sha, page, perPage, request) => octokit.rest.repos.getCommit({ owner, repo, ref: sha, page, per_page: perPage, request });
+    const rest = { octokit, owner, repo };
     return {
-        async listComments(issue) {
-            // GitHub lists an issue's comments oldest first. What the action looks for is near either
-            // end (its own comment early, the newest records late), so it reads the first page and, from
-            // the last page GitHub names, backwards: COMMENT_PAGES requests at most, however long the thread.
-            const page = (n) => octokit.rest.issues.listComments({
-                owner,
-                repo,
-                issue_number: issue,
-                per_page: PAGE_SIZE,
-                page: n
-            });
-            const first = await page(1);
-            const pages = [first.data];
-            const last = lastPage(first.headers.link);
-            for (let n = last; n > 1 && pages.length < COMMENT_PAGES; n--)
-                pages.splice(1, 0, (await page(n)).data);
-            return pages.flat().map(c => ({
-                id: c.id,
-                body: c.body ?? '',
-                authorType: c.user?.type ?? '',
-                author: c.user?.login ?? ''
-            }));
-        },
-        async createComment(issue, body) {
-            const { data } = await octokit.rest.issues.createComment({
-                owner,
-                repo,
-                issue_number: issue,
-                body,
-                // Never retried: GitHub may have posted the comment before failing to say so.
-                request: { retries: 0 }
-            });
-            return data.id;
-        },
-        async updateComment(id, body) {
-            await octokit.rest.issues.updateComment({
-                owner,
-                repo,
-                comment_id: id,
-                body
-            });
-        },
-        async permission(user) {
-            const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({
-                owner,
-                repo,
-                username: user
-            });
-            // An answer without a permission (a redirect's page, a proxy's) is no answer at all.
-            if (typeof data?.permission !== 'string')
-                throw new Error('GitHub answered without a permission');
-            const roleName = data.role_name;
-            return {
-                permission: data.permission,
-                roleName: typeof roleName === 'string' ? roleName : undefined
-            };
-        },
-        async pull(number) {
-            const { data } = await octokit.rest.pulls.get({
-                owner,
-                repo,
-                pull_number: number
-            });
-            const pr = parsePullRequest(data);
-            if (!pr)
-                throw new Error(`GitHub answered pull request #${number} without a number`);
-            return pr;
-        },
-        async closePull(number) {
-            const { data } = await octokit.rest.pulls.update({
-                owner,
-                repo,
-                pull_number: number,
-                state: 'closed'
-            });
-            const pr = parsePullRequest(data);
-            if (!pr)
-                throw new Error(`GitHub answered pull request #${number} without a number`);
-            return pr;
-        },
-        async requestReviewers(number, reviewers) {
-            await octokit.rest.pulls.requestReviewers({
-                owner,
-                repo,
-                pull_number: number,
-                reviewers
-            });
-        },
+        ...issueCalls(rest),
+        ...pullCalls(rest),
+        ...repositoryCalls(rest),
         graphql: (query, variables) => octokit.graphql(query, variables),
-        async commitFiles(sha, page, perPage) {
-            const { data } = await commitPage(sha, page, perPage, {});
-            return asFiles(data.files ?? []);
-        },
-        async commitPaths(sha, page, perPage) {
-            // The answer's body as it streams in, not parsed: its patches are dropped first.
-            const { data } = await commitPage(sha, page, perPage, { parseSuccessResponseBody: false });
-            const body = data;
-            const commit = (await parseWithoutPatches(body, MAX_COMMIT_BYTES));
-            return asFiles(Array.isArray(commit?.files) ? commit.files : []);
-        },
-        async *pullFilePages(pull, perPage) {
-            const pages = octokit.paginate.iterator(octokit.rest.pulls.listFiles, {
-                owner,
-                repo,
-                pull_number: pull,
-                per_page: perPage
-            });
-            for await (const { data } of pages)
-                yield asFiles(data);
-        },
-        async issuesWithLabel(label) {
-            const { data } = await octokit.rest.issues.listForRepo({
-                owner,
-                repo,
-                labels: label,
-                state: 'all',
-                sort: 'updated',
-                direction: 'desc',
-                per_page: 20
-            });
-            return data.filter(issue => !issue.pull_request).map(asIssue);
-        },
-        async createIssue(title, body, labels) {
-            const { data } = await octokit.rest.issues.create({
-                owner,
-                repo,
-                title,
-                body,
-                labels,
-                // Never retried: GitHub may have opened the issue before failing to say so.
-                request: { retries: 0 }
-            });
-            return asIssue(data);
-        },
-        async updateIssue(number, change) {
-            const { data } = await octokit.rest.issues.update({
-                owner,
-                repo,
-                issue_number: number,
-                ...change
-            });
-            return asIssue(data);
-        },
-        async reviewComments(pull, review) {
-            const { data } = await octokit.rest.pulls.listCommentsForReview({
-                owner,
-                repo,
-                pull_number: pull,
-                review_id: review,
-                per_page: PAGE_SIZE
-            });
-            return (Array.isArray(data) ? data : []).flatMap(c => typeof c?.path === 'string' && typeof c.body === 'string'
-                ? [{ path: c.path, body: c.body, ...lineOf(c) }]
-                : []);
-        },
-        async treePaths() {
-            const { data } = await octokit.rest.git.getTree({
-                owner,
-                repo,
-                tree_sha: 'HEAD',
-                recursive: 'true'
-            });
-            const entries = Array.isArray(data.tree) ? data.tree : [];
-            return {
-                paths: entries
-                    .filter(e => e?.type === 'blob' && typeof e.path === 'string')
-                    .map(e => e.path),
-                truncated: data.truncated === true
-            };
-        },
-        async fileText(path) {
-            const data = await octokit.rest.repos.getContent({ owner, repo, path }).then(answer => answer.data, (error) => {
-                if (notFound(error))
-                    return undefined;
-                throw error;
-            });
-            if (!data || Array.isArray(data) || data.type !== 'file' || !('content' in data))
-                return undefined;
-            if (data.encoding !== 'base64' || typeof data.content !== 'string')
-                return undefined;
-            return Buffer.from(data.content, 'base64').toString('utf8');
-        },
-        async compareStatus(base, head) {
-            try {
-                // One commit a page: only the status is read, not the range.
-                const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
-                    owner,
-                    repo,
-                    basehead: `${base}...${head}`,
-                    per_page: 1
-                });
-                return typeof data.status === 'string' ? data.status : 'missing';
-            }
-            catch (error) {
-                if (notFound(error))
-                    return 'missing';
-                throw error;
-            }
-        },
         close: () => transport.close()
     };
-}
-/** An inline comment's line: `line`, or the older `original_line`, when a positive integer. */
-function lineOf(c) {
-    const line = [c.line, c.original_line].find(n => Number.isSafeInteger(n) && n > 0);
-    return line === undefined ? {} : { line: line };
-}
-function asIssue(data) {
-    return {
-        number: data.number,
-        title: typeof data.title === 'string' ? data.title : '',
-        body: typeof data.body === 'string' ? data.body : '',
-        state: typeof data.state === 'string' ? data.state : '',
-        url: typeof data.html_url === 'string' ? data.html_url : '',
-        labels: (Array.isArray(data.labels) ? data.labels : [])
-            .map(l => (typeof l === 'string' ? l : (l?.name ?? '')))
-            .filter(Boolean)
-    };
-}
-/** GitHub's file entries, each field checked: a missing count is 0, a missing name drops the entry. */
-function asFiles(raw) {
-    const files = [];
-    for (const item of raw) {
-        const f = (item ?? {});
-        if (typeof f.filename !== 'string' || !f.filename)
-            continue;
-        const n = (v) => (typeof v === 'number' && v >= 0 ? v : 0);
-        files.push({
-            path: f.filename,
-            previousPath: typeof f.previous_filename === 'string' ? f.previous_filename : undefined,
-            status: typeof f.status === 'string' ? f.status : 'changed',
-            additions: n(f.additions),
-            deletions: n(f.deletions),
-            patch: typeof f.patch === 'string' ? f.patch : undefined
-        });
-    }
-    return files;
 }
 
 // EXTERNAL MODULE: external "node:crypto"
@@ -52825,6 +52878,8 @@ const MAX_UNCERTAIN = 10;
 const MAX_RUNS = 20;
 const MAX_SPEND = 2000;
 const MAX_TITLE = 100;
+/** As many as `code-repositories` may list. */
+const MAX_REPOSITORIES = 50;
 /** The signed state, as it stands at the end of the dashboard's body. */
 function ledgerRecord(ledger, signer, place, now) {
     const json = commentSafeJson(fitLedger(ledger, now));
@@ -52916,6 +52971,7 @@ function checkedProject(value) {
         documented: typeof documented.sha === 'string' && /^[0-9a-f]{40}$/.test(documented.sha)
             ? { sha: documented.sha, at: num(documented.at) }
             : undefined,
+        ...checkedWatermarks(p.repositories),
         jobs: list(p.jobs).map(j => {
             const job = object(j);
             return {
@@ -53092,8 +53148,30 @@ function checkedChange(value) {
         sha: str(c.sha),
         pr: typeof c.pr === 'number' ? c.pr : undefined,
         title: str(c.title).slice(0, MAX_TITLE),
-        url: typeof c.url === 'string' ? c.url : undefined
+        url: typeof c.url === 'string' ? c.url : undefined,
+        ...(typeof c.repo === 'string' && REPOSITORY.test(c.repo) ? { repo: c.repo } : {})
     };
+}
+/** A repository's owner/name as GitHub allows them; a branch name of reasonable length. */
+const REPOSITORY = /^[A-Za-z0-9-]{1,39}\/[A-Za-z0-9_.-]{1,100}$/;
+const BRANCH = /^[^\s]{1,255}$/;
+/** The code repositories' watermarks, each dropped when out of shape; at most MAX_REPOSITORIES. */
+function checkedWatermarks(value) {
+    if (!value || typeof value !== 'object' || Array.isArray(value))
+        return {};
+    const marks = {};
+    for (const [key, raw] of Object.entries(value).slice(0, MAX_REPOSITORIES)) {
+        const mark = object(raw);
+        const name = str(mark.name);
+        if (typeof mark.sha !== 'string' ||
+            !/^[0-9a-f]{40}$/.test(mark.sha) ||
+            !REPOSITORY.test(name) ||
+            key !== name.toLowerCase() ||
+            !BRANCH.test(str(mark.branch)))
+            continue;
+        marks[key] = { sha: mark.sha, at: num(mark.at), name, branch: str(mark.branch) };
+    }
+    return { repositories: marks };
 }
 const object = (v) => v && typeof v === 'object' && !Array.isArray(v) ? v : {};
 const list = (v) => (Array.isArray(v) ? v : []);
@@ -53308,7 +53386,10 @@ const Input = {
     Approval: 'approval',
     ImpactAfter: 'impact-after',
     ImpactComment: 'impact-comment',
-    MaxRequests: 'max-requests'
+    MaxRequests: 'max-requests',
+    CodeRepositories: 'code-repositories',
+    CodeToken: 'code-token',
+    Since: 'since'
 };
 const Output = {
     JobId: 'jobId',
@@ -53531,7 +53612,495 @@ async function undo(ctx, why, reply) {
     return said.trim();
 }
 
+;// CONCATENATED MODULE: external "node:path"
+const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/workspace.js
+
+
+
+// Files the workflow names: read or written inside the workspace only, whatever links it holds.
+// The toolkit has no check that keeps a path inside the workspace (@actions/glob follows links by
+// default), hence this.
+/** The workspace files are read from and written to: the runner's, or here when run by hand. */
+const workspaceOf = (env) => env.GITHUB_WORKSPACE || process.cwd();
+/**
+ * Resolves a path the action will write, relative to the workspace, and refuses one that leaves it
+ * (through `..`, an absolute path, or a symlinked folder).
+ */
+function resolveInWorkspace(name, file, workspace) {
+    const root = realpathSync(workspace);
+    const full = path.resolve(root, file);
+    const inside = (p) => {
+        const rel = path.relative(root, p);
+        return rel !== '' && !leaves(rel);
+    };
+    if (!inside(full)) {
+        throw new InputError(`Input '${name}' must be a file path inside the workspace; '${file}' is outside it.`);
+    }
+    // The deepest folder that exists decides where the file really lands.
+    let dir = path.dirname(full);
+    for (;;) {
+        try {
+            const real = realpathSync(dir);
+            if (real !== root && !inside(real)) {
+                throw new InputError(`Input '${name}': '${file}' leads outside the workspace through a symbolic link.`);
+            }
+            break;
+        }
+        catch (error) {
+            if (error instanceof InputError)
+                throw error;
+            dir = path.dirname(dir);
+        }
+    }
+    return full;
+}
+/**
+ * Reads a text file the workflow names, inside the workspace only: its real path (symbolic links
+ * followed) must stay inside, it must be a regular file, and at most `maxBytes` are read whatever
+ * its reported size (files under /proc report 0).
+ */
+function readWorkspaceFile(name, file, workspace, maxBytes) {
+    const root = (0,external_node_fs_namespaceObject.realpathSync)(workspace);
+    let real;
+    try {
+        real = (0,external_node_fs_namespaceObject.realpathSync)(external_node_path_namespaceObject.resolve(root, file));
+    }
+    catch {
+        throw new errors_InputError(`Input '${name}': no file at '${file}'. Paths are relative to the workspace; did the workflow run actions/checkout first?`);
+    }
+    const rel = external_node_path_namespaceObject.relative(root, real);
+    if (leaves(rel)) {
+        throw new errors_InputError(`Input '${name}' must name a file inside the workspace; '${file}' leads outside it.`);
+    }
+    if (!(0,external_node_fs_namespaceObject.statSync)(real).isFile())
+        throw new errors_InputError(`Input '${name}' must name a regular file; '${file}' is not one.`);
+    const buffer = Buffer.alloc(maxBytes + 1);
+    const fd = (0,external_node_fs_namespaceObject.openSync)(real, 'r');
+    let size = 0;
+    try {
+        for (let n; size < buffer.length && (n = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, size, buffer.length - size, null)) > 0;)
+            size += n;
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+    if (size > maxBytes) {
+        throw new errors_InputError(`Input '${name}': '${file}' is larger than ${maxBytes} bytes, the most it may hold.`);
+    }
+    return buffer.subarray(0, size).toString('utf8');
+}
+/**
+ * A file the action will write: inside the workspace (resolveInWorkspace), and not a folder or a
+ * device, which is found now rather than after every request was made.
+ */
+function resolveOutputFile(name, shown, workspace) {
+    const file = resolveInWorkspace(name, shown, workspace);
+    checkWritableTarget(name, shown, file);
+    return file;
+}
+function checkWritableTarget(name, shown, file) {
+    let stat;
+    try {
+        stat = lstatSync(file);
+    }
+    catch {
+        return; // Not there yet: it will be created.
+    }
+    if (!stat.isFile() && !stat.isSymbolicLink()) {
+        throw new InputError(`Input '${name}': '${shown}' exists and is not a file (a folder?); name a file to write instead.`);
+    }
+}
+/** A relative path that climbs out (`..`, `../x`), or an absolute one; `..notes.md` stays inside. */
+const leaves = (rel) => rel === '..' || rel.startsWith(`..${external_node_path_namespaceObject.sep}`) || external_node_path_namespaceObject.isAbsolute(rel);
+
+// EXTERNAL MODULE: ./node_modules/picomatch/index.js
+var picomatch = __nccwpck_require__(4006);
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/path-filter.js
+
+
+const MAX_PATTERNS = 200;
+/** One pattern a line (or comma), blank lines and `#` comments skipped, as multi-line inputs are. */
+function patterns(name, raw) {
+    const list = raw
+        .split(/\r?\n|,/)
+        .map(line => line.trim())
+        .filter(line => line && !line.startsWith('#'));
+    if (list.length > MAX_PATTERNS)
+        throw new errors_InputError(`Input '${name}' lists ${list.length} patterns; at most ${MAX_PATTERNS}.`);
+    for (const pattern of list) {
+        try {
+            picomatch.makeRe(pattern.replace(/^!/, ''), { dot: true, strictBrackets: true });
+        }
+        catch {
+            throw new errors_InputError(`Input '${name}' has a pattern that is not a glob: '${pattern}'. Write one glob a line, such as src/** or docs/*.md.`);
+        }
+    }
+    return list;
+}
+function readPathFilter(pathsName, paths, ignoreName, ignore) {
+    const include = patterns(pathsName, paths).map(p => ({
+        negated: p.startsWith('!'),
+        match: picomatch(p.replace(/^!/, ''), { dot: true })
+    }));
+    const excluded = patterns(ignoreName, ignore).map(p => picomatch(p, { dot: true }));
+    return {
+        all: include.length === 0 && excluded.length === 0,
+        counts(path) {
+            let counted = include.length === 0 || include.every(p => p.negated);
+            for (const pattern of include)
+                if (pattern.match(path))
+                    counted = !pattern.negated;
+            return counted && !excluded.some(match => match(path));
+        }
+    };
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/code-repositories.js
+
+
+/** One ledger's worth: each repository costs a few requests a run and a line on the dashboard. */
+const MAX_CODE_REPOSITORIES = 50;
+// GitHub's own limits: a login of 1 to 39 letters, digits and single hyphens; a name of up to 100.
+const OWNER = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,37}[A-Za-z0-9])?$/;
+const NAME = /^[A-Za-z0-9_.-]{1,100}$/;
+/** A repository's key: GitHub's names are case-insensitive. */
+const repositoryKey = (name) => name.toLowerCase();
+function readCodeRepositories(input, raw, docsRepository) {
+    const lines = raw
+        .split(/\r?\n/)
+        .map(line => line.trim())
+        .filter(line => line && !line.startsWith('#'));
+    if (lines.length > MAX_CODE_REPOSITORIES)
+        throw new errors_InputError(`Input '${input}' lists ${lines.length} repositories; at most ${MAX_CODE_REPOSITORIES} per docs project.`);
+    const seen = new Set();
+    return lines.map(line => {
+        const at = line.indexOf(':');
+        const name = (at < 0 ? line : line.slice(0, at)).trim();
+        const rules = at < 0 ? '' : line.slice(at + 1).trim();
+        const [owner = '', repo = '', ...rest] = name.split('/');
+        if (rest.length || !OWNER.test(owner) || !NAME.test(repo) || repo === '.' || repo === '..')
+            throw new errors_InputError(`Input '${input}' must list one repository a line as owner/repo (optionally followed by ': ' and its path globs); '${line.slice(0, 120)}' is not one.`);
+        const key = repositoryKey(name);
+        if (seen.has(key))
+            throw new errors_InputError(`Input '${input}' lists ${name} twice.`);
+        seen.add(key);
+        if (key === repositoryKey(docsRepository))
+            throw new errors_InputError(`Input '${input}' lists ${name}, the repository this workflow runs in: its merges are the docs themselves, never documented again. List the code repositories only, or leave '${input}' empty to document this repository's own changes.`);
+        if (at >= 0 && !rules)
+            throw new errors_InputError(`Input '${input}': ${name} is followed by ':' but no path globs; write them (such as '${name}: src/**, !**/*.test.ts') or drop the ':'.`);
+        const named = `${input} (${name})`;
+        const paths = rules ? readPathFilter(named, rules, named, '') : undefined;
+        return { owner, repo, name, ...(paths ? { paths } : {}) };
+    });
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/outcome.js
+/** A run that started nothing, and why: in a dry run, that it would start nothing. */
+function nothingStarted(why, waiting, dryRun) {
+    if (dryRun)
+        return { kind: 'dry-run', decision: 'skip', why };
+    return { kind: waiting ? 'waiting' : 'skipped', why };
+}
+/** The `result` output's word for an outcome. */
+function resultWord(outcome) {
+    switch (outcome.kind) {
+        case 'job':
+            return outcome.result;
+        case 'failed':
+            return outcome.cancelled ? 'cancelled' : undefined;
+        default:
+            return outcome.kind;
+    }
+}
+/** The `decision` output for an outcome. */
+function decisionOf(outcome) {
+    switch (outcome.kind) {
+        case 'skipped':
+        case 'waiting':
+            return 'skip';
+        case 'failed':
+            return undefined;
+        default:
+            return outcome.decision;
+    }
+}
+/** Why nothing was started, when nothing was. */
+const whyNothing = (outcome) => 'why' in outcome ? outcome.why : undefined;
+const FAIL_ON_WORDS = ['failed', 'archived', 'timeout', 'no-pr'];
+const TERMINAL_STATUSES = ['completed', 'archived', 'failed'];
+const KNOWN_STATUSES = ['active', ...TERMINAL_STATUSES];
+function isTerminal(status) {
+    return TERMINAL_STATUSES.includes(status);
+}
+function resultOf(job, end) {
+    if (end === 'cancelled')
+        return 'cancelled';
+    if (end === 'timeout')
+        return 'timed-out';
+    switch (job.status) {
+        case 'failed':
+            return 'failed';
+        case 'archived':
+            return 'archived';
+        case 'completed':
+            return job.prLink ? 'pr-opened' : 'no-changes';
+        default:
+            return 'started';
+    }
+}
+/** Which `fail-on` word, if any, makes this result fail the step. */
+function failingWord(result, failOn) {
+    if (result === 'failed' && failOn.has('failed'))
+        return 'failed';
+    if (result === 'archived' && failOn.has('archived'))
+        return 'archived';
+    if (result === 'timed-out' && failOn.has('timeout'))
+        return 'timeout';
+    // no-pr judges a job that was waited for to its end (or the time limit), nothing else.
+    const judged = !['started', 'cancelled', 'skipped', 'dry-run', 'waiting'].includes(result);
+    if (failOn.has('no-pr') && judged && result !== 'pr-opened')
+        return 'no-pr';
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/settings.js
+
+
+
+
+
+
+
+
+
+
+
+
+// The allowed values of the inputs and the settings each flow takes live here, with their
+// reading: the flows import their types from the settings, never the settings from a flow.
+const COMMENT_MODES = ['auto', 'true', 'false'];
+const FOLD_MODES = ['open-pr', 'never'];
+const REVIEWER_MODES = ['authors'];
+/**
+ * `approval: dashboard`: change runs and scheduled catch-ups start nothing; their changes wait on the
+ * dashboard in one batch with a checkbox, and a tick by someone with `required-permission` (an
+ * `issues` `edited` event on the dashboard) starts them once.
+ */
+const APPROVAL_MODES = ['none', 'dashboard'];
+const CHANGES = ['event', 'since-last'];
+/** The event type a code repository's repository_dispatch carries to the docs repository. */
+const DISPATCH_TYPE = 'docs-agent';
+/** `follow-reviews`: reviews that start with the trigger phrase, or every review with text. */
+const REVIEW_MODES = ['phrase', 'all'];
+const IMPACT_COMMENT_MODES = ['pr', 'dashboard'];
+/** Prompt files are meant to be short instructions; a huge one is a mistake (a wrong path). */
+const MAX_PROMPT_FILE_BYTES = 256 * 1024;
+const MAX_TIMEOUT_MS = 72 * 3_600_000;
+/** Reads and validates the inputs. The key is masked before anything else can print it. */
+function readSettings(get, env, mask) {
+    const { apiKey, projectId, apiUrl } = readConnection(get, mask);
+    const githubToken = readSecret(get, mask, Input.GithubToken);
+    const docsToken = readSecret(get, mask, Input.DocsToken);
+    const codeToken = readSecret(get, mask, Input.CodeToken);
+    const rawJob = get(Input.JobId);
+    const jobId = rawJob.trim() ? parseId(Input.JobId, rawJob) : undefined;
+    // Whether a missing prompt is fine depends on the event (an issue can be the prompt): see planTrigger.
+    const value = withDefaults(get, Defaults);
+    const prompt = readPrompt(get, workspaceOf(env));
+    const wait = parseBoolean(Input.Wait, value(Input.Wait));
+    const timeoutMs = durationInput(Input.Timeout, value(Input.Timeout), 1000, MAX_TIMEOUT_MS);
+    const pollIntervalMs = durationInput(Input.PollInterval, value(Input.PollInterval), 1000, 3_600_000);
+    const failOn = parseFailOn(value(Input.FailOn));
+    const rawIssue = get(Input.IssueNumber).trim();
+    const issueNumber = rawIssue
+        ? parseInteger(Input.IssueNumber, rawIssue, 1, 2 ** 31 - 1)
+        : undefined;
+    const dashboard = parseBoolean(Input.Dashboard, value(Input.Dashboard));
+    const triggerPhrase = value(Input.TriggerPhrase);
+    if (/\s/.test(triggerPhrase)) {
+        throw new errors_InputError(`Input '${Input.TriggerPhrase}' must be one word such as /docs-agent; got '${triggerPhrase}'.`);
+    }
+    return {
+        apiKey,
+        projectId,
+        prompt,
+        jobId,
+        apiUrl,
+        wait,
+        timeoutMs,
+        pollIntervalMs,
+        failOn,
+        githubToken,
+        comment: parseChoice(Input.Comment, value(Input.Comment), COMMENT_MODES),
+        issueNumber,
+        triggerPhrase,
+        label: value(Input.Label).trim(),
+        requiredPermission: parseChoice(Input.RequiredPermission, value(Input.RequiredPermission), [
+            ...PERMISSIONS,
+            'none'
+        ]),
+        allowedBots: new Set(get(Input.AllowedBots).split(',').map(botName).filter(Boolean)),
+        fold: parseChoice(Input.Fold, value(Input.Fold), FOLD_MODES),
+        skipLabel: value(Input.SkipLabel),
+        includeDiff: parseBoolean(Input.IncludeDiff, value(Input.IncludeDiff)),
+        docsToken,
+        dashboard,
+        dashboardTitle: readTitle(value(Input.DashboardTitle)),
+        changes: parseChoice(Input.Changes, value(Input.Changes), CHANGES),
+        dryRun: parseBoolean(Input.DryRun, value(Input.DryRun)),
+        paths: readPathFilter(Input.Paths, get(Input.Paths), Input.PathsIgnore, get(Input.PathsIgnore)),
+        maxJobs: parseMaxJobs(Input.MaxJobs, get(Input.MaxJobs)),
+        expireAfter: readExpireAfter(get(Input.ExpireAfter), value(Input.KeepLabel), docsToken),
+        maxOpen: get(Input.MaxOpen).trim()
+            ? parseInteger(Input.MaxOpen, get(Input.MaxOpen).trim(), 1, 100)
+            : undefined,
+        reviewers: readReviewers(get(Input.Reviewers), docsToken),
+        followReviews: parseChoice(Input.FollowReviews, value(Input.FollowReviews), REVIEW_MODES),
+        approval: readApproval(value(Input.Approval), dashboard),
+        ...readImpact(get, value, docsToken, dashboard),
+        ...readProject(get, env, dashboard, codeToken)
+    };
+}
+/** The longest `since`: GitHub lists 100 merged pull requests a page, a quarter is plenty. */
+const MAX_SINCE_MS = 90 * 86_400_000;
+/** `code-repositories` and `since`: the docs project's repositories; their watermarks are in the ledger. */
+function readProject(get, env, dashboard, codeToken) {
+    const raw = get(Input.CodeRepositories);
+    const sinceText = get(Input.Since).trim().toLowerCase();
+    if (!raw.trim()) {
+        if (sinceText)
+            throw new errors_InputError(`Input '${Input.Since}' needs '${Input.CodeRepositories}': it is how far back a code repository the ledger has no watermark for is read.`);
+        if (codeToken)
+            throw new errors_InputError(`Input '${Input.CodeToken}' needs '${Input.CodeRepositories}': it reads the code repositories listed there.`);
+        return {};
+    }
+    const codeRepositories = readCodeRepositories(Input.CodeRepositories, raw, env.GITHUB_REPOSITORY ?? '');
+    if (!codeRepositories.length)
+        return {};
+    if (!dashboard)
+        throw new errors_InputError(`Input '${Input.CodeRepositories}' needs '${Input.Dashboard}: true': the dashboard's ledger keeps each code repository's last documented commit.`);
+    const since = sinceText
+        ? {
+            ms: durationInput(Input.Since, sinceText, 3_600_000, MAX_SINCE_MS),
+            text: sinceText
+        }
+        : undefined;
+    return { codeRepositories, ...(since ? { since } : {}), ...(codeToken ? { codeToken } : {}) };
+}
+/** `approval: dashboard` waits for a tick on the dashboard, so it needs the dashboard. */
+function readApproval(raw, dashboard) {
+    const mode = parseChoice(Input.Approval, raw.trim().toLowerCase(), APPROVAL_MODES);
+    if (mode === 'dashboard' && !dashboard)
+        throw new errors_InputError(`Input '${Input.Approval}' is 'dashboard' but '${Input.Dashboard}' is 'false': the changes wait for approval on the dashboard issue. Set '${Input.Dashboard}: true' or '${Input.Approval}: none'.`);
+    return mode;
+}
+/**
+ * A docs pull request is measured while the ledger lists it: beyond its last ten jobs, it keeps
+ * those of the last 30 days, so the windows and the day of lag end within them.
+ */
+const MAX_IMPACT_DAYS = 28;
+/** `impact-after`, `impact-comment` and `max-requests`; measuring reads the docs repository and the ledger. */
+function readImpact(get, value, docsToken, dashboard) {
+    const impactComment = parseChoice(Input.ImpactComment, value(Input.ImpactComment).trim().toLowerCase(), IMPACT_COMMENT_MODES);
+    const maxRequests = parseInteger(Input.MaxRequests, value(Input.MaxRequests).trim(), 1, 100);
+    const text = get(Input.ImpactAfter).trim().toLowerCase();
+    if (!text)
+        return { impactComment, maxRequests };
+    const ms = durationInput(Input.ImpactAfter, text, DAY_MS, MAX_IMPACT_DAYS * DAY_MS);
+    if (ms % DAY_MS)
+        throw new errors_InputError(`Input '${Input.ImpactAfter}' must be whole days (such as 14d or 2w), since the analytics count whole days; got '${text}'.`);
+    if (!docsToken)
+        throw new errors_InputError(`Input '${Input.ImpactAfter}' needs '${Input.DocsToken}': the docs pull requests' files are read, and the result commented on them, in the docs repository.`);
+    if (!dashboard)
+        throw new errors_InputError(`Input '${Input.ImpactAfter}' needs '${Input.Dashboard}: true': the merged docs pull requests to measure, and what was measured, are in the dashboard's ledger.`);
+    return { impactAfter: { days: ms / DAY_MS, text }, impactComment, maxRequests };
+}
+const DAY_MS = 86_400_000;
+/** `reviewers`: empty or `authors`; requesting reviews in the docs repository needs `docs-token`. */
+function readReviewers(raw, docsToken) {
+    const text = raw.trim().toLowerCase();
+    if (!text)
+        return undefined;
+    const mode = parseChoice(Input.Reviewers, text, REVIEWER_MODES);
+    if (!docsToken)
+        throw new errors_InputError(`Input '${Input.Reviewers}' needs '${Input.DocsToken}': reviews are requested on the docs pull request, in the docs repository, with a token that can write its pull requests.`);
+    return mode;
+}
+const MAX_EXPIRE_AFTER_MS = 365 * 86_400_000;
+/** `expire-after`: a duration of an hour to a year, with `keep-label`; closing needs `docs-token`. */
+function readExpireAfter(raw, keepLabel, docsToken) {
+    const text = raw.trim().toLowerCase();
+    if (!text)
+        return undefined;
+    const ms = durationInput(Input.ExpireAfter, text, 3_600_000, MAX_EXPIRE_AFTER_MS);
+    if (!docsToken)
+        throw new errors_InputError(`Input '${Input.ExpireAfter}' needs '${Input.DocsToken}': docs pull requests are closed in the docs repository, with a token that can write its pull requests.`);
+    return { ms, text, keepLabel: keepLabel.trim() };
+}
+function readPrompt(get, workspace) {
+    const inline = get(Input.Prompt);
+    const file = get(Input.PromptFile).trim();
+    if (inline.trim() && file) {
+        throw new errors_InputError(`Set only one of '${Input.Prompt}' and '${Input.PromptFile}', not both.`);
+    }
+    if (file)
+        return readPromptFile(file, workspace);
+    if (inline === '')
+        return undefined;
+    if (!inline.trim()) {
+        throw new errors_InputError(`Input '${Input.Prompt}' is blank: write an instruction for the agent.`);
+    }
+    return inline.trim();
+}
+function readPromptFile(file, workspace) {
+    const text = readWorkspaceFile(Input.PromptFile, file, workspace, MAX_PROMPT_FILE_BYTES).trim();
+    if (!text)
+        throw new errors_InputError(`Input '${Input.PromptFile}': '${file}' is empty; write the instruction in it.`);
+    return text;
+}
+function parseFailOn(raw) {
+    const words = raw
+        .split(',')
+        .map(w => w.trim().toLowerCase())
+        .filter(Boolean);
+    if (words.length === 1 && words[0] === 'none')
+        return new Set();
+    const result = new Set();
+    for (const given of words) {
+        // `result` says timed-out; both words mean the same here.
+        const word = given === 'timed-out' ? 'timeout' : given;
+        if (!FAIL_ON_WORDS.includes(word)) {
+            throw new errors_InputError(`Input '${Input.FailOn}' accepts a comma list of ${FAIL_ON_WORDS.join(', ')}, or 'none'; '${word}' is not one of them.`);
+        }
+        result.add(word);
+    }
+    return result;
+}
+/** An issue title: one line, at most 256 characters (GitHub's own limit is higher). */
+function readTitle(raw) {
+    const title = raw.replace(/\s+/g, ' ').trim();
+    if (!title || title.length > 256)
+        throw new errors_InputError(`Input '${Input.DashboardTitle}' must be a title of 1 to 256 characters; got ${title.length} characters.`);
+    return title;
+}
+const BUDGET_WINDOWS = { day: 86_400_000, week: LONGEST_WINDOW_MS };
+/** `max-jobs`: a number of jobs per day or per week, or nothing for no budget. */
+function parseMaxJobs(name, raw) {
+    const text = raw.trim().toLowerCase().replace(/\s+/g, '');
+    if (text === '')
+        return undefined;
+    const m = /^(\d{1,4})\/(day|week)$/.exec(text);
+    const max = Number(m?.[1]);
+    if (!m || max < 1) {
+        throw new errors_InputError(`Input '${name}' must be a number of jobs per day or per week, such as 5/day or 20/week; got '${raw}'.`);
+    }
+    return { max, windowMs: BUDGET_WINDOWS[m[2]], text: `${max}/${m[2]}` };
+}
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/change-plan.js
+
+
 
 const CHANGE_EVENTS = new Set(['pull_request', 'pull_request_target', 'push']);
 /** Runs about code changes: pushes, pull requests, and scheduled or manual catch-ups. */
@@ -53540,9 +54109,13 @@ function isChangeRun(event, settings) {
         return false;
     if (CHANGE_EVENTS.has(event.name))
         return true;
+    if (settings.codeRepositories?.length && event.name === 'repository_dispatch')
+        return true;
     return settings.changes === 'since-last' && settings.prompt === undefined;
 }
 function planChange(settings, event) {
+    if (settings.codeRepositories?.length)
+        return planProject(settings.codeRepositories, event);
     if (!CHANGE_EVENTS.has(event.name))
         return { kind: 'since-last' };
     if (event.name === 'push')
@@ -53610,6 +54183,47 @@ function planPush(settings, event) {
         return { kind: 'range', head: push.after, branch, push, source };
     return { kind: 'own', push, gate: false, source };
 }
+/**
+ * In a docs repository with `code-repositories`: a dispatch from a listed repository, a schedule
+ * or a manual run catch up on every repository. The docs repository's own pull requests and
+ * pushes are the docs, never documented; a dispatch of another type, or naming a repository not
+ * listed, is ignored (anyone who can write here can send one).
+ */
+function planProject(repositories, event) {
+    if (CHANGE_EVENTS.has(event.name))
+        return {
+            kind: 'skip',
+            why: `With 'code-repositories', this workflow documents the code repositories it lists; the docs repository's own ${event.name === 'push' ? 'pushes' : 'pull requests'} are the docs, never documented. Run it on repository_dispatch (types: [${DISPATCH_TYPE}]) and a schedule instead.`
+        };
+    const dispatch = event.dispatch;
+    if (event.name !== 'repository_dispatch' || !dispatch)
+        return { kind: 'project' };
+    if (dispatch.type !== DISPATCH_TYPE)
+        return {
+            kind: 'skip',
+            why: `Ignored a repository_dispatch of type '${safeWord(dispatch.type)}': the docs agent takes type '${DISPATCH_TYPE}'.`
+        };
+    if (dispatch.malformed)
+        return {
+            kind: 'skip',
+            why: `Ignored a repository_dispatch whose client_payload.repository is not owner/repo: nothing was read.`
+        };
+    if (!dispatch.repository)
+        return { kind: 'project' };
+    const named = repositoryKey(dispatch.repository);
+    const listed = repositories.find(r => repositoryKey(r.name) === named);
+    if (!listed)
+        return {
+            kind: 'skip',
+            why: `Ignored a repository_dispatch from ${dispatch.repository}: it is not one of 'code-repositories' (${repositories.map(r => r.name).join(', ')}). Add it there to document it.`
+        };
+    return {
+        kind: 'project',
+        hint: { repository: listed.name, ...(dispatch.sha ? { sha: dispatch.sha } : {}) }
+    };
+}
+/** An untrusted word for a message: letters, digits and a few marks, shortened. */
+const safeWord = (text) => text.replace(/[^A-Za-z0-9_.-]/g, '?').slice(0, 40);
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/comment/comment-body.js
 
@@ -54048,11 +54662,11 @@ const startsWithin = (spend, windowMs, now) => spend.filter(at => at > now - win
 
 /** Commits read at most in one request: GitHub's page limit. */
 const MAX_HISTORY = 100;
-const HISTORY_QUERY = `query($owner: String!, $name: String!, $head: GitObjectID!, $first: Int!, $after: String) {
+const HISTORY_QUERY = `query($owner: String!, $name: String!, $head: GitObjectID!, $first: Int!, $after: String, $since: GitTimestamp) {
   repository(owner: $owner, name: $name) {
     object(oid: $head) {
       ... on Commit {
-        history(first: $first, after: $after) {
+        history(first: $first, after: $after, since: $since) {
           pageInfo { hasNextPage endCursor }
           nodes {
             oid
@@ -54079,7 +54693,8 @@ async function readHistory(graphql, where) {
             name: where.repo,
             head: where.head,
             first: Math.min(where.max, MAX_HISTORY),
-            after
+            after,
+            since: where.from === undefined ? null : new Date(where.from).toISOString()
         }));
         const history = data?.repository?.object?.history;
         const nodes = history?.nodes;
@@ -54094,6 +54709,9 @@ async function readHistory(graphql, where) {
             commits.push(historyCommit(c, c.oid, where.base));
         }
         const next = history?.pageInfo;
+        // A window is whole once GitHub says no page follows.
+        if (!next?.hasNextPage && where.from !== undefined)
+            return { commits, reachedSince: true };
         if (!next?.hasNextPage || typeof next.endCursor !== 'string')
             break;
         after = next.endCursor;
@@ -54195,6 +54813,53 @@ async function defaultBranchHead(graphql, where) {
     return typeof ref?.name === 'string' && typeof ref.target?.oid === 'string'
         ? { sha: ref.target.oid, branch: ref.name }
         : undefined;
+}
+/**
+ * Several repositories' default branches and newest commits in one request (an alias each, the
+ * names passed as variables). GitHub answers those it can and names the others in its errors: a
+ * repository the token cannot see is `refused`, and the others are read all the same.
+ */
+async function defaultBranchHeads(graphql, repositories) {
+    if (!repositories.length)
+        return [];
+    const variables = {};
+    const declared = [];
+    const fields = [];
+    repositories.forEach((r, i) => {
+        declared.push(`$o${i}: String!, $n${i}: String!`);
+        fields.push(`r${i}: repository(owner: $o${i}, name: $n${i}) { defaultBranchRef { name target { oid } } }`);
+        variables[`o${i}`] = r.owner;
+        variables[`n${i}`] = r.repo;
+    });
+    const query = `query(${declared.join(', ')}) {\n${fields.join('\n')}\n}`;
+    let data;
+    let errors = [];
+    try {
+        data = (await graphql(query, variables));
+    }
+    catch (error) {
+        // GitHub's answer with errors beside the data it could give: Octokit throws it, data attached.
+        const partial = error;
+        if (partial?.name !== 'GraphqlResponseError' || !partial.data)
+            throw error;
+        data = partial.data;
+        errors = Array.isArray(partial.errors) ? partial.errors : [];
+    }
+    return repositories.map((_, i) => {
+        const node = data?.[`r${i}`];
+        const ref = node?.defaultBranchRef;
+        if (typeof ref?.name === 'string' && typeof ref.target?.oid === 'string')
+            return { sha: ref.target.oid, branch: ref.name };
+        const said = errors
+            .map(e => (e ?? {}))
+            .find(e => Array.isArray(e.path) && e.path[0] === `r${i}`);
+        return {
+            missing: typeof said?.message === 'string'
+                ? said.message.slice(0, 300)
+                : 'GitHub named no default branch',
+            refused: said?.type === 'NOT_FOUND' || said?.type === 'FORBIDDEN'
+        };
+    });
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/pull-activity.js
@@ -54828,11 +55493,13 @@ function renderProject(id, project, view) {
     const documented = project.documented
         ? `${commitLink(project.documented.sha, view)} · ${dashboard_body_when(project.documented.at)}`
         : 'none yet: the first change run documents its own change';
-    lines.push(`- **Last documented commit**: ${documented}`, ...(project.backlog
+    const marks = Object.values(project.repositories ?? {});
+    lines.push(...(marks.length && !project.documented ? [] : [`- **Last documented commit**: ${documented}`]), ...(project.backlog
         ? [
             `- **Beyond one run's bounds**: ${counted(project.backlog, 'more change')} after it ${project.backlog === 1 ? 'waits' : 'wait'}; the next runs (a merge, a push, a scheduled \`changes: since-last\` run) take them, oldest first`
         ]
         : []), `- **Jobs and follow-ups started**: ${formatCount(day)} in the last 24 hours, ${formatCount(week)} in the last 7 days`, `- **Credits used (estimate)**: about ${formatCount(week * ESTIMATED_CREDITS_PER_RUN)} in the last 7 days, at ${ESTIMATED_CREDITS_PER_RUN} a run (Mintlify's published average; the API reports no usage)`, '');
+    lines.push(...renderWatermarks(project, view));
     lines.push(...renderOutcomes(project, view));
     lines.push(...renderKept(project));
     lines.push(...renderImpactTable(project.jobs, shortPull));
@@ -54859,6 +55526,22 @@ function renderProject(id, project, view) {
             : []), '');
     }
     return lines;
+}
+/** With `code-repositories`: each code repository's last documented commit, by name. */
+function renderWatermarks(project, view) {
+    const marks = Object.values(project.repositories ?? {}).sort((a, b) => a.name.localeCompare(b.name));
+    if (!marks.length)
+        return [];
+    return [
+        '#### Code repositories',
+        '',
+        'Each run documents what each repository merged after its last documented commit.',
+        '',
+        '| Repository | Branch | Last documented commit | Since |',
+        '|---|---|---|---|',
+        ...marks.map(m => `| ${markdownLink(m.name, `${view.serverUrl}/${m.name}`)} | ${codeSpan(m.branch)} | ${commitLink(m.sha, { ...view, repository: m.name })} | ${dashboard_body_when(m.at)} |`),
+        ''
+    ];
 }
 /** What became of the agent's work over the last 30 days: figures only, no text from elsewhere. */
 function renderOutcomes(project, view) {
@@ -54905,8 +55588,10 @@ function renderKept(project) {
 const dashboard_body_when = (at) => at ? `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC` : '';
 const commitLink = (sha, view) => markdownLink(sha.slice(0, 7), `${view.serverUrl}/${view.repository}/commit/${sha}`);
 function changeLink(change, view) {
-    const label = change.pr ? `#${change.pr}` : change.sha.slice(0, 7);
-    const url = change.url ?? `${view.serverUrl}/${view.repository}/commit/${change.sha}`;
+    // In a docs project of several repositories a number alone is ambiguous: `acme/api#12`.
+    const number = change.pr ? `#${change.pr}` : change.sha.slice(0, 7);
+    const label = change.repo ? `${change.repo}${change.pr ? '' : '@'}${number}` : number;
+    const url = change.url ?? `${view.serverUrl}/${change.repo ?? view.repository}/commit/${change.sha}`;
     return `${markdownLink(label, url)} ${escapeMarkdown(change.title)}`;
 }
 function changeList(changes, more, view) {
@@ -55223,6 +55908,7 @@ function dashboardError(what, error) {
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/ledger-session.js
 
 
+
 /** The changes of a batch as the ledger keeps them: the commit, the pull request, a short title. */
 function changeRefs(batch) {
     return [
@@ -55230,9 +55916,14 @@ function changeRefs(batch) {
             sha: p.mergeCommit ?? '',
             pr: p.number,
             title: ledgerTitle(p.title),
-            url: p.url
+            url: p.url,
+            ...(p.repository ? { repo: p.repository } : {})
         })),
-        ...batch.commits.map(c => ({ sha: c.sha, title: ledgerTitle(c.message.split('\n')[0] ?? '') }))
+        ...batch.commits.map(c => ({
+            sha: c.sha,
+            title: ledgerTitle(c.message.split('\n')[0] ?? ''),
+            ...(c.repository ? { repo: c.repository } : {})
+        }))
     ];
 }
 /**
@@ -55425,8 +56116,10 @@ class LedgerSession {
                     since: at,
                     ...decision.approval
                 };
-            if (decision.waiting && !this.resending)
+            if (decision.waiting && !this.resending) {
                 noteBacklog(project, batch);
+                markFirstSeen(project, batch, at);
+            }
             this.markSeen(project);
             project.runs.push(this.entry(at, batch, decision.result, undefined, decision.note));
         }, 
@@ -55462,7 +56155,7 @@ class LedgerSession {
             project.uncertain = project.uncertain.filter(u => !u.id || !resent.includes(u.id));
             return;
         }
-        project.documented = { sha: batch.head, at };
+        markDocumented(project, batch, at);
         project.waiting = null;
         noteBacklog(project, batch);
     }
@@ -55487,12 +56180,39 @@ class LedgerSession {
             url: this.run.url,
             run: this.run.id,
             step: this.run.step,
-            head: batch.head,
+            head: batch.head || undefined,
             result,
             job,
             changes: batch.pulls.length + batch.commits.length,
             note: [note, leftOut(batch)].filter(Boolean).join('; ').slice(0, 300)
         };
+    }
+}
+/**
+ * The batch is handed over (or held nothing to document): the last documented commit moves to its
+ * head; in a docs project of several repositories, each repository read moves to its own.
+ */
+function markDocumented(project, batch, at) {
+    if (!batch.parts) {
+        project.documented = { sha: batch.head, at };
+        return;
+    }
+    const marks = (project.repositories ??= {});
+    for (const part of batch.parts)
+        marks[repositoryKey(part.name)] = { sha: part.head, at, name: part.name, branch: part.branch };
+}
+/**
+ * The batch waits: no watermark moves, but a repository seen for the first time gets the one its
+ * range starts after, so that the next run reads the same range and the changes after it.
+ */
+function markFirstSeen(project, batch, at) {
+    if (!batch.parts)
+        return;
+    const marks = (project.repositories ??= {});
+    for (const part of batch.parts) {
+        const key = repositoryKey(part.name);
+        if (!marks[key] && part.base)
+            marks[key] = { sha: part.base, at, name: part.name, branch: part.branch };
     }
 }
 /** What reads learnt of the ledger's jobs: state, docs pull request and its times. */
@@ -55600,11 +56320,14 @@ async function readRange(source, where) {
         repo: where.repo,
         head: where.head,
         since: where.base,
+        from: where.base ? undefined : where.from,
         base: where.branch,
-        max: where.base ? where.maxCommits : 1,
-        pages: where.base ? HISTORY_PAGES : 1
+        max: where.base || where.from !== undefined ? where.maxCommits : 1,
+        pages: where.base || where.from !== undefined ? HISTORY_PAGES : 1
     });
     const leftOut = [];
+    if (!where.base && where.from !== undefined && !history.reachedSince)
+        leftOut.push(`the commits before the newest ${history.commits.length} of the window`);
     if (where.base && !history.reachedSince)
         leftOut.push(`the commits before the newest ${Math.min(history.commits.length, where.maxCommits)} (the last documented commit ${where.base.slice(0, 12)} is further back, or no longer on ${where.branch})`);
     // Oldest first: a backlog beyond one run's bounds is taken by the next runs, from where this one
@@ -55775,7 +56498,18 @@ function batchWhat(batch) {
         ...(batch.pulls.length ? [counted(batch.pulls.length, 'pull request')] : []),
         ...(batch.commits.length ? [counted(batch.commits.length, 'commit')] : [])
     ];
-    return `the changes to ${batch.branch} in ${batch.repository} (${parts.join(' and ') || 'none'})`;
+    const count = parts.join(' and ') || 'none';
+    if (batch.parts)
+        return `the changes in ${projectNames(batch)} (${count})`;
+    return `the changes to ${batch.branch} in ${batch.repository} (${count})`;
+}
+/** The repositories of a batch of several that hold changes, named; a long list counted. */
+function projectNames(batch) {
+    const withChanges = (batch.parts ?? []).filter(part => [...batch.pulls, ...batch.commits].some(c => c.repository === part.name));
+    const names = withChanges.map(p => p.name);
+    return names.length <= 4
+        ? names.join(', ') || 'the code repositories'
+        : `${names.slice(0, 3).join(', ')} and ${names.length - 3} more repositories`;
 }
 function changePrompt(batch, options) {
     const what = batchWhat(batch);
@@ -55793,10 +56527,14 @@ function describeBatch(batch, patches) {
     const leftOut = [...batch.leftOut];
     const out = [];
     const add = (line) => budget.take(line) && out.push(line) > 0;
-    add(`Repository: ${batch.repository}`);
-    add(`Branch: ${flatText(batch.branch, MAX_PATH)}`);
-    if (batch.url)
-        add(`${batch.base ? 'Range' : 'Link'}: ${batch.url}`);
+    if (batch.parts)
+        add(`Repositories: ${batch.parts.length}`);
+    else {
+        add(`Repository: ${batch.repository}`);
+        add(`Branch: ${flatText(batch.branch, MAX_PATH)}`);
+        if (batch.url)
+            add(`${batch.base ? 'Range' : 'Link'}: ${batch.url}`);
+    }
     const files = new Budget(patches ? Math.max(0, budget.left - MIN_DIFF - DESCRIPTIONS) : Infinity);
     const perDescription = Math.min(MAX_DESCRIPTION, Math.max(MIN_DESCRIPTION, Math.floor(DESCRIPTIONS / Math.max(1, batch.pulls.length))));
     let unlisted = 0;
@@ -55810,11 +56548,48 @@ function describeBatch(batch, patches) {
         }
         unlisted += Math.max(total, list.length) - listed;
     };
-    for (const pull of batch.pulls) {
+    const writer = { add, listFiles, leftOut, perDescription };
+    if (batch.parts) {
+        // Grouped by repository, in the listed order: the agent sees where each change comes from.
+        for (const part of batch.parts) {
+            const pulls = batch.pulls.filter(p => p.repository === part.name);
+            const commits = batch.commits.filter(c => c.repository === part.name);
+            if (!pulls.length && !commits.length)
+                continue;
+            add('');
+            if (!add(`=== Repository: ${part.name} ===`)) {
+                leftOut.push(`the changes of ${part.name} and the repositories after it`);
+                break;
+            }
+            add(`Branch: ${flatText(part.branch, MAX_PATH)}`);
+            if (part.url)
+                add(`${part.base ? 'Range' : 'Link'}: ${part.url}`);
+            if (!addChanges(pulls, commits, writer, `${part.name} `))
+                break;
+        }
+    }
+    else
+        addChanges(batch.pulls, batch.commits, writer, '');
+    if (unlisted > 0)
+        leftOut.push(`${counted(unlisted, 'changed file')} not listed`);
+    if (patches)
+        addDiff(patches, budget, out, leftOut);
+    if (leftOut.length)
+        out.push('', `Left out to keep this under ${MAX_CHANGE_BYTES} bytes: ${leftOut.join('; ')}.`);
+    const text = [BEGIN, ...out, END].join('\n');
+    // The budget keeps well inside the cap; this only guards against a mistake in it.
+    return bytes(text) <= MAX_CHANGE_BYTES ? text : `${capBytes(text, MAX_CHANGE_BYTES - 40)}\n${END}`;
+}
+/**
+ * Pull requests, then commits pushed without one; false once one no longer fits. `where` names
+ * their repository in what is left out (`acme/api `), since numbers repeat across repositories.
+ */
+function addChanges(pulls, commits, { add, listFiles, leftOut, perDescription }, where) {
+    for (const pull of pulls) {
         add('');
         if (!add(pullHead(pull))) {
-            leftOut.push(`pull request #${pull.number} and those after it`);
-            break;
+            leftOut.push(`pull request ${where}#${pull.number} and those after it`);
+            return false;
         }
         add(`Link: ${pull.url}`);
         if (pull.author)
@@ -55826,30 +56601,22 @@ function describeBatch(batch, patches) {
         add('Description:');
         add(description || '(no description)');
         if (description !== full)
-            leftOut.push(`the description of #${pull.number} past its first ${perDescription} bytes`);
+            leftOut.push(`the description of ${where}#${pull.number} past its first ${perDescription} bytes`);
         add(`Changed files: ${pull.changedFiles} (+${pull.additions} -${pull.deletions})`);
         listFiles(pull.files, pull.changedFiles);
     }
-    for (const commit of batch.commits) {
+    for (const commit of commits) {
         add('');
         if (!addCommit(commit, add)) {
-            leftOut.push(`commit ${commit.sha.slice(0, 12)} and those after it`);
-            break;
+            leftOut.push(`commit ${where}${commit.sha.slice(0, 12)} and those after it`);
+            return false;
         }
         if (commit.files.length) {
             add(`Changed files: ${commit.files.length}${commit.filesComplete ? '' : ' or more'}`);
             listFiles(commit.files, commit.files.length);
         }
     }
-    if (unlisted > 0)
-        leftOut.push(`${counted(unlisted, 'changed file')} not listed`);
-    if (patches)
-        addDiff(patches, budget, out, leftOut);
-    if (leftOut.length)
-        out.push('', `Left out to keep this under ${MAX_CHANGE_BYTES} bytes: ${leftOut.join('; ')}.`);
-    const text = [BEGIN, ...out, END].join('\n');
-    // The budget keeps well inside the cap; this only guards against a mistake in it.
-    return bytes(text) <= MAX_CHANGE_BYTES ? text : `${capBytes(text, MAX_CHANGE_BYTES - 40)}\n${END}`;
+    return true;
 }
 function pullHead(pull) {
     const state = pull.merged ? 'merged' : pull.state || 'open';
@@ -56034,13 +56801,15 @@ class ChangeReader {
     rules;
     where;
     source;
-    constructor(settings, event, deps, github, rules) {
+    constructor(settings, event, deps, github, rules, 
+    /** The code repository read: the event's own unless given (`code-repositories`). */
+    where) {
         this.settings = settings;
         this.event = event;
         this.deps = deps;
         this.github = github;
         this.rules = rules;
-        this.where = { owner: event.owner, repo: event.repo };
+        this.where = where ?? { owner: event.owner, repo: event.repo };
         this.source = github;
     }
     /** The commit before a batch's head (a merge's first parent, as GitHub's history lists it). */
@@ -56124,8 +56893,22 @@ class ChangeReader {
             batch.commits.push(...(await this.readRange(commit.sha, undefined, branch)).commits);
         return batch;
     }
+    /** The merges of the default branch since `from` (epoch ms): a first look at a repository. */
+    readWindow(head, branch, from) {
+        return this.read(`read the history of ${branch}`, async () => {
+            const read = await readRange(this.source, {
+                ...this.where,
+                branch,
+                head,
+                from,
+                maxCommits: MAX_RANGE,
+                serverUrl: this.event.serverUrl
+            });
+            return read.batch;
+        });
+    }
     emptyBatch(head, branch) {
-        const repository = `${this.event.owner}/${this.event.repo}`;
+        const repository = `${this.where.owner}/${this.where.repo}`;
         return {
             repository,
             branch,
@@ -56160,9 +56943,10 @@ class ChangeReader {
             throw new ExplainedError(`GitHub named no default branch for ${this.where.owner}/${this.where.repo}: there is nothing to catch up on.`);
         return head;
     }
-    async prompt(batch, followUp) {
+    /** `patches`: the diff excerpt read elsewhere (several repositories'); this reader's otherwise. */
+    async prompt(batch, followUp, given) {
         const { settings } = this;
-        const patches = settings.includeDiff ? await this.patches(batch) : undefined;
+        const patches = given ?? (settings.includeDiff ? await this.patches(batch) : undefined);
         const prompt = changePrompt(batch, { instruction: settings.prompt, followUp, patches });
         if (!followUp)
             this.deps.log.info(`Described ${counted(batchSize(batch), 'change')} from ${batch.url}: ${Math.round(bytes(prompt) / 100) / 10} KB of prompt.`);
@@ -56201,12 +56985,34 @@ class ChangeReader {
             // Not an HTTP error: GitHub answered, but not with what was asked for (GraphQL errors, no such commit).
             const why = isGitHubCallError(error)
                 ? describeGitHubError(error)
-                : errorText(error).replace(/\s+/g, ' ').trim().slice(0, 300).replace(/\.$/, '');
-            const hint = refusedAccess(error)
+                : errorText(error)
+                    // Octokit's words before GitHub's own in a GraphQL answer with errors.
+                    .replace(/^Request failed due to following response errors:\s*-?\s*/, '')
+                    .replace(/\s+/g, ' ')
+                    .trim()
+                    .slice(0, 300)
+                    .replace(/\.$/, '');
+            const refused = refusedAccess(error);
+            const hint = refused
                 ? `${permissionHint("'contents: read' and 'pull-requests: read'")} Check that '${Input.GithubToken}' belongs to this repository.`
                 : 'Re-run the workflow; the agent is not started with a partial description of the changes.';
-            throw new ExplainedError(`Could not ${what}: ${why}. ${hint}`);
+            throw new ReadError(`Could not ${what}: ${why}. ${hint}`, why, refused);
         }
+    }
+}
+/** A read of GitHub that failed: what GitHub said, and whether it refused access. */
+class ReadError extends ExplainedError {
+    why;
+    refused;
+    name = 'ReadError';
+    constructor(message, 
+    /** GitHub's answer in a few words (`HTTP 404`). */
+    why, 
+    /** GitHub refused (401, 403, 404): the token cannot read the repository. */
+    refused) {
+        super(message);
+        this.why = why;
+        this.refused = refused;
     }
 }
 
@@ -56251,6 +57057,9 @@ class ChangeContext {
         const { settings, event } = this;
         if (settings.comment === 'false')
             return undefined;
+        // A docs project's pull requests are in other repositories: only `issue-number` is here.
+        if (batch.parts)
+            return settings.issueNumber;
         const own = ownPull(batch, event.pullRequest?.number);
         const target = settings.issueNumber ?? own;
         if (settings.comment === 'true' && target === undefined)
@@ -56400,18 +57209,21 @@ async function expireStale(project, ctx) {
 }
 async function expireOne(job, link, where, ctx) {
     const { docs, log } = ctx;
-    const cannot = (what, error, then) => {
-        const failed = docsFailure(error);
-        log.warning(`Could not ${what} ${link} with '${docs.tokenInput}' (${failed.why}), ${then}${failed.grant('read and write')}`);
-        return { stop: true };
+    // A call to the docs repository that fails stops the expiry for this run, saying what to grant.
+    const attempt = async (what, then, call) => {
+        try {
+            return { answer: await call() };
+        }
+        catch (error) {
+            const failed = docsFailure(error);
+            log.warning(`Could not ${what} ${link} with '${docs.tokenInput}' (${failed.why}), ${then}${failed.grant('read and write')}`);
+            return { stop: true };
+        }
     };
-    let pull;
-    try {
-        pull = await docs.pull(where);
-    }
-    catch (error) {
-        return cannot('read the docs pull request', error, 'so stale docs pull requests are not closed in this run.');
-    }
+    const read = await attempt('read the docs pull request', 'so stale docs pull requests are not closed in this run.', () => docs.pull(where));
+    if ('stop' in read)
+        return read;
+    const pull = read.answer;
     const seen = settled(job.id, pull);
     if (seen)
         return { update: seen };
@@ -56424,21 +57236,20 @@ async function expireOne(job, link, where, ctx) {
     };
     if (ctx.now - createdAt <= ctx.afterMs)
         return { update: open };
-    let staleness;
-    try {
+    const judged = await attempt('read who touched the docs pull request', 'so stale docs pull requests are not closed in this run: a person’s work is never closed on a guess.', async () => {
         // Who `docs-token` is: its comments and commits are the agent's own, never a person's.
         const agent = await docs.identity(where);
-        staleness = judgeStaleness(await docs.activity(where), {
+        return judgeStaleness(await docs.activity(where), {
             createdAt,
             now: ctx.now,
             afterMs: ctx.afterMs,
             keepLabel: ctx.keepLabel,
             agents: [agent]
         });
-    }
-    catch (error) {
-        return cannot('read who touched the docs pull request', error, 'so stale docs pull requests are not closed in this run: a person’s work is never closed on a guess.');
-    }
+    });
+    if ('stop' in judged)
+        return judged;
+    const staleness = judged.answer;
     if (!('stale' in staleness)) {
         const why = 'keep' in staleness
             ? staleness.keep
@@ -56450,13 +57261,10 @@ async function expireOne(job, link, where, ctx) {
         log.info(`Dry run: nobody but the docs agent has touched the docs pull request ${link} since ${day(staleness.since)}, longer than '${Input.ExpireAfter}: ${ctx.afterText}': it would be closed.`);
         return {};
     }
-    let closed;
-    try {
-        closed = await docs.close(where);
-    }
-    catch (error) {
-        return cannot('close the docs pull request', error, `which nobody but the docs agent has touched for longer than '${Input.ExpireAfter}: ${ctx.afterText}'.`);
-    }
+    const closing = await attempt('close the docs pull request', `which nobody but the docs agent has touched for longer than '${Input.ExpireAfter}: ${ctx.afterText}'.`, () => docs.close(where));
+    if ('stop' in closing)
+        return closing;
+    const closed = closing.answer;
     // Merged in the meantime: GitHub keeps a merged pull request as it is.
     const after = closed.merged ? settled(job.id, closed) : undefined;
     if (after)
@@ -56550,6 +57358,224 @@ async function refreshDocsPulls(session, settings, event, deps) {
     catch (error) {
         deps.log.warning(`${errorText(error)} The next run reads the docs pull requests again.`);
     }
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/project-batch.js
+
+
+
+
+
+
+
+
+
+/**
+ * `code-repositories`: every listed repository's merges since its own watermark, read one
+ * repository after the other and grouped into one batch (the pull requests and commits name their
+ * repository). Every repository's head is read in one request; a repository with news costs its
+ * history and its pull requests besides. One that cannot be read is a warning naming it and what
+ * to grant: its watermark stays, and a run that can read it takes its changes; the others go on.
+ */
+async function readProjectBatch(read) {
+    const { settings, deps } = read;
+    const repositories = settings.codeRepositories ?? [];
+    const parts = [];
+    const failed = [];
+    const token = tokenInput(settings);
+    const connections = repositories.map(r => connect(read, r));
+    const heads = await readHeads(read, repositories, connections[0]);
+    for (const [i, repository] of repositories.entries()) {
+        const own = read.resent?.filter(c => c.repo && repositoryKey(c.repo) === repositoryKey(repository.name));
+        if (own && !own.length)
+            continue;
+        const head = heads[i];
+        if ('missing' in head) {
+            failed.push(repository.name);
+            deps.log.warning(unreadable(repository.name, head.missing, head.refused, token));
+            continue;
+        }
+        const github = connections[i];
+        const rules = { ...read.rules, paths: repository.paths ?? settings.paths };
+        const reader = new ChangeReader(settings, read.event, deps, github, rules, repository);
+        try {
+            parts.push({
+                ...(own
+                    ? await readResent(read, repository, reader, own, head)
+                    : await readRepository(read, repository, reader, head)),
+                reader
+            });
+        }
+        catch (error) {
+            if (deps.signal?.aborted)
+                throw error;
+            failed.push(repository.name);
+            const refused = error instanceof ReadError && error.refused;
+            const why = error instanceof ReadError ? error.why : errorText(error);
+            deps.log.warning(unreadable(repository.name, why, refused, token));
+        }
+    }
+    if (!parts.length && read.resent && !failed.length)
+        return { skip: 'None of the changes to send again names a code repository this run lists.' };
+    if (!parts.length)
+        throw new ExplainedError(`Could not read any of the ${counted(repositories.length, 'code repository', 'code repositories')} of '${Input.CodeRepositories}' (${failed.join(', ')}): nothing was started. ${grantAll(token)}`);
+    const firstLook = parts.some(p => read.project.repositories?.[repositoryKey(p.part.name)] === undefined);
+    if (!parts.some(p => p.batch) && !firstLook)
+        return {
+            skip: `Everything ${counted(parts.length, 'code repository', 'code repositories')} merged is documented already${failed.length ? ` (${failed.join(', ')} could not be read)` : ''}.`
+        };
+    const batch = joinParts(read.event, parts);
+    // Any reader describes the batch: only the patches are each repository's own.
+    const describer = parts[0].reader;
+    return {
+        batch,
+        reads: {
+            prompt: async (handed, followUp) => {
+                const patches = settings.includeDiff ? await projectPatches(parts, handed) : undefined;
+                return describer.prompt(handed, followUp, patches);
+            },
+            // The repositories' watermarks are their own: no range of the project starts before one.
+            parentOf: async () => undefined,
+            emptyBatch: (head, branch) => ({ ...describer.emptyBatch(head, branch), parts: [] })
+        }
+    };
+}
+/** A code repository's connection, with `code-token` or `github-token`; no request yet. */
+function connect(read, repository) {
+    const { settings, event, deps } = read;
+    return connectGitHub(settings.codeToken || settings.githubToken, { owner: repository.owner, repo: repository.repo, apiUrl: event.apiUrl }, deps.signal, { clock: deps.clock, session: deps.session, tokenInput: tokenInput(settings) });
+}
+/**
+ * Every repository's head in one request: a run costs one read however many repositories have
+ * nothing new. When the request itself fails, no repository can be read.
+ */
+async function readHeads(read, repositories, github) {
+    if (!github)
+        return [];
+    try {
+        return await defaultBranchHeads(github.graphql, repositories);
+    }
+    catch (error) {
+        if (read.deps.signal?.aborted)
+            throw error;
+        const why = isGitHubCallError(error) ? describeGitHubError(error) : errorText(error);
+        const refused = refusedAccess(error);
+        return repositories.map(() => ({ missing: why.replace(/\s+/g, ' ').slice(0, 300), refused }));
+    }
+}
+/**
+ * One repository's share: nothing new (its head is its watermark), a first look (its head is
+ * recorded, or with `since` the window's merges are read), or its merges since its watermark,
+ * through the rules.
+ */
+async function readRepository(read, repository, reader, head) {
+    const { settings, project, notices, deps } = read;
+    const mark = project.repositories?.[repositoryKey(repository.name)];
+    const part = (base, url) => ({
+        name: repository.name,
+        branch: head.branch,
+        head: head.sha,
+        ...(base ? { base } : {}),
+        url
+    });
+    if (mark?.sha === head.sha)
+        return { part: part(head.sha, '') };
+    let batch;
+    if (mark)
+        batch = await reader.ledgerBatch({ kind: 'since-last' }, head, mark.sha, notices);
+    else if (settings.since)
+        batch = await reader.readWindow(head.sha, head.branch, deps.clock.wallNow() - settings.since.ms);
+    else {
+        notices.push(`First look at ${repository.name}: its newest commit ${head.sha.slice(0, 12)} on ${head.branch} is recorded as documented; what it merges next is documented. (Set '${Input.Since}' to read back further.)`);
+        return { part: part(head.sha, reader.emptyBatch(head.sha, head.branch).url) };
+    }
+    const ruled = applyRules(batch, {
+        ...read.rules,
+        paths: repository.paths ?? settings.paths
+    });
+    // Beyond one run's bounds the range stops early: the watermark moves to where it stopped.
+    return { part: { ...part(mark?.sha, ruled.url), head: ruled.head }, batch: ruled };
+}
+/** A repository's changes sent again: read again by number or commit; its watermark stays. */
+async function readResent(read, repository, reader, changes, head) {
+    const mark = read.project.repositories?.[repositoryKey(repository.name)];
+    const branch = mark?.branch ?? head.branch;
+    const at = mark?.sha ?? '';
+    const batch = await reader.resentBatch([...changes], at, branch);
+    const paths = repository.paths ?? read.settings.paths;
+    return {
+        part: { name: repository.name, branch, head: at, ...(at ? { base: at } : {}), url: '' },
+        batch: applyRules(batch, { ...read.rules, paths })
+    };
+}
+/** The repositories' batches as one, each change naming its repository. */
+function joinParts(event, parts) {
+    const pulls = [];
+    const commits = [];
+    const joined = {
+        repository: `${event.owner}/${event.repo}`,
+        branch: '',
+        url: '',
+        head: '',
+        pulls,
+        commits,
+        skipped: [],
+        leftOut: [],
+        parts: parts.map(p => p.part)
+    };
+    for (const { part, batch } of parts) {
+        if (!batch)
+            continue;
+        const repository = part.name;
+        pulls.push(...batch.pulls.map(p => ({ ...p, repository })));
+        commits.push(...batch.commits.map(c => ({ ...c, repository })));
+        joined.skipped.push(...batch.skipped.map(s => ({
+            ...s,
+            ref: `${repository}${s.ref.startsWith('#') ? '' : '@'}${s.ref}`
+        })));
+        joined.leftOut.push(...batch.leftOut.map(l => `${repository}: ${l}`));
+        if (batch.backlog)
+            joined.backlog = (joined.backlog ?? 0) + batch.backlog;
+        if (!joined.url && (batch.pulls.length || batch.commits.length))
+            joined.url = batch.url;
+    }
+    return joined;
+}
+/** Each repository's patches for the diff excerpt, its name before each path. */
+async function projectPatches(parts, batch) {
+    const all = [];
+    for (const { part, reader } of parts) {
+        const own = {
+            ...batch,
+            pulls: batch.pulls.filter(p => p.repository === part.name),
+            commits: batch.commits.filter(c => c.repository === part.name)
+        };
+        if (!own.pulls.length && !own.commits.length)
+            continue;
+        const patches = await reader.patches(own);
+        all.push(...patches.map(p => ({ path: `${part.name}: ${p.path}`, patch: p.patch })));
+    }
+    return all;
+}
+/** The input whose token reads the code repositories. */
+const tokenInput = (settings) => settings.codeToken ? Input.CodeToken : Input.GithubToken;
+const grantAll = (token) => `Give '${token}' read access (contents: read, pull-requests: read) to every code repository: a GitHub App token from actions/create-github-app-token with 'owner' and 'repositories' naming them (see the README).`;
+/** The warning for a repository that could not be read: which, what GitHub said, what to grant. */
+function unreadable(name, said, refused, token) {
+    const why = said.replace(/\s+/g, ' ').slice(0, 300);
+    const grant = !refused
+        ? 'Its changes wait for the next run.'
+        : `Give '${token}' read access to ${name} (contents: read, pull-requests: read; with a GitHub App token, add ${name.split('/')[1]} to the 'repositories' of actions/create-github-app-token). Its changes wait until a run can read it.`;
+    return `Could not read ${name} (${why.replace(/\.$/, '')}): the other code repositories go on. ${grant}`;
+}
+/**
+ * A docs project's dry run (a first install's preview with `since`): what the batch would become
+ * and what it would cost, before any credit is spent.
+ */
+function previewNotice(batch, followUpTo) {
+    const from = new Set([...batch.pulls, ...batch.commits].map(c => c.repository)).size;
+    const what = followUpTo ? `a follow-up to job ${followUpTo}` : 'one new job';
+    return `Preview (dry-run): ${counted(batchSize(batch), 'change')} from ${counted(from, 'code repository', 'code repositories')} would go to ${what}, about ${ESTIMATED_CREDITS_PER_RUN} credits (Mintlify's published average a run); nothing was written.`;
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/gates/gate.js
@@ -56821,9 +57847,11 @@ const nothingLeft = {
 function nothingLeftOf(batch) {
     if (batchSize(batch) > 0)
         return PASS;
-    const why = batch.skipped.length === 0
-        ? `There is nothing to document: ${batch.url || 'the range'} holds no commit or changed file.`
-        : `There is nothing to document: ${batch.skipped.map(s => s.why).join(' ')}`;
+    const why = batch.skipped.length === 0 && batch.parts
+        ? 'There is nothing to document: no code repository merged anything after its last documented commit (one seen for the first time has its newest commit recorded).'
+        : batch.skipped.length === 0
+            ? `There is nothing to document: ${batch.url || 'the range'} holds no commit or changed file.`
+            : `There is nothing to document: ${batch.skipped.map(s => s.why).join(' ')}`;
     return { kind: 'skip', why, record: { note: why } };
 }
 
@@ -56946,7 +57974,8 @@ const MAX_SOURCE_COMMENTS = 5;
  * comment with the docs pull request, once there is one: a few, the dashboard lists them all.
  */
 async function tellSources(github, batch, job, { commented, runUrl, log }) {
-    if (!job.prLink)
+    // A docs project's pull requests are in other repositories, which the run's token may only read.
+    if (!job.prLink || batch.parts)
         return;
     const others = batch.pulls.filter(p => p.number !== commented).slice(0, MAX_SOURCE_COMMENTS);
     for (const pull of others) {
@@ -56982,9 +58011,11 @@ async function requestReviewers(batch, job, settings, event, deps) {
  * written, and the hooks that record the job on the dashboard; a follow-up to the job the batch folds
  * into, or a new job. A dry run writes nothing.
  */
-async function handOver(ctx, session, batch, fold, run) {
+async function handOver(ctx, session, batch, fold, run, 
+/** Describes the batch: the reader's, or a docs project's (each repository's patches). */
+reads = ctx.reader) {
     const { settings, event, deps } = ctx;
-    const prompt = await ctx.reader.prompt(batch, false);
+    const prompt = await reads.prompt(batch, false);
     const target = ctx.commentTarget(batch);
     const comment = target === undefined || settings.dryRun
         ? undefined
@@ -57016,7 +58047,7 @@ async function handOver(ctx, session, batch, fold, run) {
         requestReviewers: (job) => requestReviewers(batch, job, settings, event, deps)
     };
     if (fold) {
-        const followUp = await ctx.reader.prompt(batch, true);
+        const followUp = await reads.prompt(batch, true);
         return {
             ...common,
             request: { jobId: fold.jobId, prompt: followUp, fallbackPrompt: prompt },
@@ -57119,6 +58150,7 @@ async function ownChange(ctx, plan) {
 
 
 
+
 /**
  * Code changes become one batch, a prompt (the changes described and capped), a comment on the
  * event's pull request, and a new job or a follow-up to the job whose docs pull request is still
@@ -57126,7 +58158,9 @@ async function ownChange(ctx, plan) {
  * ledger is written once the service has accepted.
  */
 async function prepareChangeRun(settings, event, deps) {
-    const plan = deps.tick ? { kind: 'since-last' } : planChange(settings, event);
+    const plan = deps.tick
+        ? { kind: settings.codeRepositories?.length ? 'project' : 'since-last' }
+        : planChange(settings, event);
     if (plan.kind === 'skip')
         return skipped(plan.why, plan.source);
     if (!settings.githubToken) {
@@ -57188,25 +58222,13 @@ class ChangeRun extends ChangeContext {
             deps.log.info(`@${approvedBy} approved the waiting changes: deciding where they go now.`);
         }
         await refreshDocsPulls(session, settings, event, deps);
-        const head = plan.kind === 'range'
-            ? { sha: plan.head, branch: plan.branch }
-            : await this.reader.branchHead();
         const source = plan.kind === 'range' ? plan.source : undefined;
-        const now = () => deps.clock.wallNow();
-        const atHead = {
-            plan,
-            head,
-            ledger: session,
-            settings,
-            reads: this.reader,
-            now,
-            log: deps.log,
-            notices
-        };
-        const early = await applyGates(GATES.head, atHead);
-        if (early)
-            return this.stopped(session, early, { ...extra, source });
-        const batch = await this.ledgerBatch(session, plan, head, notices);
+        const read = plan.kind === 'project'
+            ? await this.projectBatch(session, plan, notices)
+            : await this.branchBatch(session, plan, notices);
+        if ('stop' in read)
+            return this.stopped(session, read.stop, { ...extra, source });
+        const { atHead, batch } = read;
         const budget = session.budgetState();
         const run = {
             ...extra,
@@ -57223,7 +58245,70 @@ class ChangeRun extends ChangeContext {
         const limited = await applyGates(GATES.decided, { ...withBatch, decision });
         if (limited)
             return this.stopped(session, limited, run, batch);
-        return handOver(this, session, batch, decision.target, run);
+        if (settings.dryRun && batch.parts)
+            notices.push(previewNotice(batch, decision.target?.jobId));
+        return handOver(this, session, batch, decision.target, run, atHead.reads);
+    }
+    /**
+     * The default branch's head passes the head gates (documented already, covered, first run),
+     * then its changes since the ledger's last documented commit are read.
+     */
+    async branchBatch(session, plan, notices) {
+        const { settings, deps } = this;
+        const head = plan.kind === 'range'
+            ? { sha: plan.head, branch: plan.branch }
+            : await this.reader.branchHead();
+        const atHead = {
+            plan,
+            head,
+            ledger: session,
+            settings,
+            reads: this.reader,
+            now: () => deps.clock.wallNow(),
+            log: deps.log,
+            notices
+        };
+        const early = await applyGates(GATES.head, atHead);
+        if (early)
+            return { stop: early };
+        return { atHead, batch: await this.ledgerBatch(session, plan, head, notices) };
+    }
+    /**
+     * `code-repositories`: every listed repository's merges since its own watermark, one batch
+     * grouped by repository and described with each repository's own patches. The head gates are
+     * the repositories' own (nothing new, a first look), judged as they are read.
+     */
+    async projectBatch(session, plan, notices) {
+        const { settings, deps } = this;
+        const read = await readProjectBatch({
+            settings,
+            event: this.event,
+            deps,
+            project: session.project,
+            ...(session.resending ? { resent: session.resent() } : {}),
+            rules: await this.ledgerRules(session.project),
+            notices
+        });
+        if ('skip' in read)
+            return { stop: { kind: 'skip', why: read.skip } };
+        const { batch } = read;
+        const atHead = {
+            plan,
+            // A docs project has no one head: each repository's is in the batch's parts.
+            head: { sha: batch.head, branch: batch.branch },
+            ledger: session,
+            settings,
+            reads: read.reads,
+            now: () => deps.clock.wallNow(),
+            log: deps.log,
+            notices
+        };
+        return { atHead, batch };
+    }
+    /** The rules of a ledger run: the docs pull requests it opened and its identity are its own. */
+    async ledgerRules(project) {
+        const docsPulls = new Set(project.jobs.map(j => j.prLink).filter((l) => Boolean(l)));
+        return { ...this.rules, docsPulls, docsIdentity: await this.reader.docsIdentity() };
     }
     async openLedger() {
         const { settings, event, deps } = this;
@@ -57243,12 +58328,7 @@ class ChangeRun extends ChangeContext {
         const batch = session.resending
             ? await this.reader.resentBatch(session.resent(), documented ?? head.sha, head.branch)
             : await this.reader.ledgerBatch(plan, head, documented, notices);
-        const docsPulls = new Set(project.jobs.map(j => j.prLink).filter((l) => Boolean(l)));
-        return applyRules(batch, {
-            ...this.rules,
-            docsPulls,
-            docsIdentity: await this.reader.docsIdentity()
-        });
+        return applyRules(batch, await this.ledgerRules(project));
     }
     /** Where the batch goes: the open job it folds into (`fold: open-pr`), or a new job. */
     async decide(session, foldContext, notices) {
@@ -57745,75 +58825,6 @@ async function fromRecorded(settings, event, { log, clock, session, signal, mark
         return startingRun({ request, comment, followUp: false, notices });
     }
     return startingRun({ request, comment, followUp: false });
-}
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/outcome.js
-/** A run that started nothing, and why: in a dry run, that it would start nothing. */
-function nothingStarted(why, waiting, dryRun) {
-    if (dryRun)
-        return { kind: 'dry-run', decision: 'skip', why };
-    return { kind: waiting ? 'waiting' : 'skipped', why };
-}
-/** The `result` output's word for an outcome. */
-function resultWord(outcome) {
-    switch (outcome.kind) {
-        case 'job':
-            return outcome.result;
-        case 'failed':
-            return outcome.cancelled ? 'cancelled' : undefined;
-        default:
-            return outcome.kind;
-    }
-}
-/** The `decision` output for an outcome. */
-function decisionOf(outcome) {
-    switch (outcome.kind) {
-        case 'skipped':
-        case 'waiting':
-            return 'skip';
-        case 'failed':
-            return undefined;
-        default:
-            return outcome.decision;
-    }
-}
-/** Why nothing was started, when nothing was. */
-const whyNothing = (outcome) => 'why' in outcome ? outcome.why : undefined;
-const FAIL_ON_WORDS = ['failed', 'archived', 'timeout', 'no-pr'];
-const TERMINAL_STATUSES = ['completed', 'archived', 'failed'];
-const KNOWN_STATUSES = ['active', ...TERMINAL_STATUSES];
-function isTerminal(status) {
-    return TERMINAL_STATUSES.includes(status);
-}
-function resultOf(job, end) {
-    if (end === 'cancelled')
-        return 'cancelled';
-    if (end === 'timeout')
-        return 'timed-out';
-    switch (job.status) {
-        case 'failed':
-            return 'failed';
-        case 'archived':
-            return 'archived';
-        case 'completed':
-            return job.prLink ? 'pr-opened' : 'no-changes';
-        default:
-            return 'started';
-    }
-}
-/** Which `fail-on` word, if any, makes this result fail the step. */
-function failingWord(result, failOn) {
-    if (result === 'failed' && failOn.has('failed'))
-        return 'failed';
-    if (result === 'archived' && failOn.has('archived'))
-        return 'archived';
-    if (result === 'timed-out' && failOn.has('timeout'))
-        return 'timeout';
-    // no-pr judges a job that was waited for to its end (or the time limit), nothing else.
-    const judged = !['started', 'cancelled', 'skipped', 'dry-run', 'waiting'].includes(result);
-    if (failOn.has('no-pr') && judged && result !== 'pr-opened')
-        return 'no-pr';
-    return undefined;
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/records/docs-pr.js
@@ -58641,7 +59652,7 @@ function problemIn(value, shape) {
     return undefined;
 }
 /** The fields of `shape` (only those) copied from a value already checked against it. */
-function answer_checks_pick(value, shape) {
+function pick(value, shape) {
     const source = value;
     const copy = {};
     for (const field in shape)
@@ -58701,10 +59712,10 @@ function asVisitorsPage(body, list = 'visitors') {
         if (rowProblem)
             skipped.push({ row: i + 1, problem: rowProblem });
         else
-            visitors.push(answer_checks_pick(row, ROW));
+            visitors.push(pick(row, ROW));
     });
     return {
-        totals: answer_checks_pick(page.totals, COUNTS),
+        totals: pick(page.totals, COUNTS),
         visitors,
         hasMore: page.hasMore,
         skipped,
@@ -58764,59 +59775,58 @@ const ASSISTANT_KEPT = { ...ASSISTANT_TURN };
 delete ASSISTANT_KEPT.response;
 delete ASSISTANT_KEPT.sources;
 const CURSOR_PAGE = { nextCursor: orNull(isString), hasMore: isBoolean };
-async function getSearchesPage(client, projectId, query, limits) {
-    const what = 'read the search terms';
-    const body = await read(client, projectId, ['searches'], { ...query }, what, limits);
-    const top = { totalSearches: isWholeCount, nextCursor: orNull(isString) };
-    const { rows, ...checked } = checkedRows(body, top, 'searches', () => SEARCH_TERM, what);
-    return {
-        ...answer_checks_pick(body, top),
-        ...checked,
-        searches: rows.map(r => answer_checks_pick(r, SEARCH_TERM))
+/**
+ * A listing's read: one request for one page, the page's own fields checked (or the answer is
+ * unusable) and each row checked (an odd row skipped and listed, not the page thrown away).
+ */
+function listingReader({ resource, what, top, list, shapeOf, keep }) {
+    return async (client, projectId, query, limits) => {
+        const body = await read(client, projectId, resource, { ...query }, what, limits);
+        const { rows, ...checked } = checkedRows(body, top, list, shapeOf, what);
+        // The page: the fields `top` checked (`pick` copies only those), its kept rows, their count.
+        return { ...pick(body, top), [list]: rows.map(keep), ...checked };
     };
 }
+const getSearchesPage = listingReader({
+    resource: ['searches'],
+    what: 'read the search terms',
+    top: { totalSearches: isWholeCount, nextCursor: orNull(isString) },
+    list: 'searches',
+    shapeOf: () => SEARCH_TERM,
+    keep: row => pick(row, SEARCH_TERM)
+});
 /** Feedback counts per page. The operation has no cursor: one request gives all there is to have. */
-async function getFeedbackByPage(client, projectId, query, limits) {
-    const what = 'read the feedback per page';
-    const body = await read(client, projectId, ['feedback', 'by-page'], { ...query }, what, limits);
-    const top = { hasMore: isBoolean };
-    const { rows, ...checked } = checkedRows(body, top, 'feedback', () => PAGE_COUNTS, what);
-    return {
-        ...answer_checks_pick(body, top),
-        ...checked,
-        feedback: rows.map(r => answer_checks_pick(r, PAGE_COUNTS))
-    };
-}
-async function getFeedbackPage(client, projectId, query, limits) {
-    const what = 'read the feedback entries';
-    const body = await read(client, projectId, ['feedback'], { ...query }, what, limits);
-    const shapeOf = (row) => FEEDBACK_BY_SOURCE[String(row?.source)] ?? FEEDBACK_BASE;
-    const { rows, ...checked } = checkedRows(body, CURSOR_PAGE, 'feedback', shapeOf, what);
-    const feedback = rows.map(row => {
+const getFeedbackByPage = listingReader({
+    resource: ['feedback', 'by-page'],
+    what: 'read the feedback per page',
+    top: { hasMore: isBoolean },
+    list: 'feedback',
+    shapeOf: () => PAGE_COUNTS,
+    keep: row => pick(row, PAGE_COUNTS)
+});
+const getFeedbackPage = listingReader({
+    resource: ['feedback'],
+    what: 'read the feedback entries',
+    top: CURSOR_PAGE,
+    list: 'feedback',
+    shapeOf: row => FEEDBACK_BY_SOURCE[String(row?.source)] ?? FEEDBACK_BASE,
+    keep: row => {
         const entry = pick(row, FEEDBACK_BASE);
         const { helpful } = row;
         return { ...entry, helpful: entry.source === 'contextual' ? helpful : null };
-    });
-    return {
-        ...pick(body, CURSOR_PAGE),
-        ...checked,
-        feedback
-    };
-}
-async function getAssistantPage(client, projectId, query, limits) {
-    const what = 'read the assistant conversations';
-    const body = await read(client, projectId, ['assistant'], { ...query }, what, limits);
-    const { rows, ...checked } = checkedRows(body, CURSOR_PAGE, 'conversations', () => ASSISTANT_TURN, what);
-    const conversations = rows.map(row => {
-        const turn = answer_checks_pick(row, ASSISTANT_KEPT);
+    }
+});
+const getAssistantPage = listingReader({
+    resource: ['assistant'],
+    what: 'read the assistant conversations',
+    top: CURSOR_PAGE,
+    list: 'conversations',
+    shapeOf: () => ASSISTANT_TURN,
+    keep: row => {
+        const turn = pick(row, ASSISTANT_KEPT);
         return { ...turn, responseType: turn.responseType ?? 'answer' };
-    });
-    return {
-        ...answer_checks_pick(body, CURSOR_PAGE),
-        ...checked,
-        conversations
-    };
-}
+    }
+});
 function read(client, projectId, resource, query, what, limits) {
     return client.send({
         method: 'GET',
@@ -58852,8 +59862,6 @@ function checkedRows(body, top, list, shapeOf, what) {
     return { rows, skipped, sent: sent.length };
 }
 
-// EXTERNAL MODULE: ./node_modules/picomatch/index.js
-var picomatch = __nccwpck_require__(4006);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/docs-site/routing.js
 
 /**
@@ -59194,6 +60202,8 @@ async function measureWindows(client, target, limits) {
         const pages = new Set(target.pages.map(p => samePage(name === 'before' ? p.before : p.path)));
         const figures = IMPACT_MEASURES.map(() => null);
         const query = { dateFrom: range.from, dateTo: range.to };
+        // Each listing of the window in one request, at the most rows its operation gives.
+        const firstRows = (read, limit) => read(client, target.projectId, { ...query, limit }, limits);
         if (pages.size) {
             const paths = { ...query, limit: PATH_ROWS, offset: 0 };
             const read = (what) => getPerPathPage(client, target.projectId, what, paths, limits.deadline, limits.budget);
@@ -59208,7 +60218,7 @@ async function measureWindows(client, target, limits) {
                 figures[at('humanViews')] = sumOf(views, pages, 'human', unknown(views));
                 figures[at('humanVisitors')] = sumOf(visitors, pages, 'human', unknown(visitors));
                 figures[at('aiVisitors')] = sumOf(visitors, pages, 'ai', unknown(visitors));
-                const feedback = await getFeedbackByPage(client, target.projectId, { ...query, limit: FEEDBACK_ROWS }, limits);
+                const feedback = await firstRows(getFeedbackByPage, FEEDBACK_ROWS);
                 const mine = feedback.feedback.filter(f => pages.has(samePage(f.path)));
                 // A page listed twice (a path and its URL) is one page: every page must be there.
                 const found = new Set(mine.map(f => samePage(f.path))).size;
@@ -59221,26 +60231,13 @@ async function measureWindows(client, target, limits) {
             }
         }
         if (target.terms.length) {
-            const searches = await getSearchesPage(client, target.projectId, { ...query, limit: SEARCH_ROWS }, limits);
-            // A skipped row could be one of its terms: the figure is not known, not a smaller one.
-            figures[at('zeroClickSearches')] = searches.skipped.length
-                ? null
-                : searches.searches
-                    .filter(s => (s.ctr === 0 || s.topClickedPage === null) && onTopic(s.searchQuery, target))
-                    .reduce((n, s) => n + s.hits, 0);
-            if (searches.skipped.length)
-                notes.add(OUT_OF_SHAPE_TERMS);
-            if (searches.nextCursor !== null)
-                notes.add(`Searches: among the ${SEARCH_ROWS} most searched terms of each window.`);
-            const questions = await getAssistantPage(client, target.projectId, { ...query, limit: QUESTION_ROWS }, limits);
-            figures[at('unansweredQuestions')] = questions.skipped.length
-                ? null
-                : questions.conversations.filter(q => q.resolutionStatus === 'unanswered' &&
-                    (onTopic(q.query, target) || (q.pageUrl !== null && pages.has(pathOf(q.pageUrl))))).length;
-            if (questions.skipped.length)
-                notes.add(OUT_OF_SHAPE_TERMS);
-            if (questions.hasMore)
-                notes.add(`Questions: among the latest ${QUESTION_ROWS} assistant questions of each window.`);
+            const searches = await firstRows(getSearchesPage, SEARCH_ROWS);
+            figures[at('zeroClickSearches')] = termFigure(searches, searches.nextCursor !== null, `Searches: among the ${SEARCH_ROWS} most searched terms of each window.`, notes, () => searches.searches
+                .filter(s => (s.ctr === 0 || s.topClickedPage === null) && onTopic(s.searchQuery, target))
+                .reduce((n, s) => n + s.hits, 0));
+            const questions = await firstRows(getAssistantPage, QUESTION_ROWS);
+            figures[at('unansweredQuestions')] = termFigure(questions, questions.hasMore, `Questions: among the latest ${QUESTION_ROWS} assistant questions of each window.`, notes, () => questions.conversations.filter(q => q.resolutionStatus === 'unanswered' &&
+                (onTopic(q.query, target) || (q.pageUrl !== null && pages.has(pathOf(q.pageUrl))))).length);
         }
         return sane(figures, notes);
     };
@@ -59265,6 +60262,18 @@ function sane(figures, notes) {
         notes.add(`The service sent counts that are no whole number of readers up to ${MAX_COUNT.toLocaleString('en-US')}: those figures are not known.`);
         return null;
     });
+}
+/**
+ * A figure on the terms from one listing read in one request: not known when the service sent a
+ * row out of shape (a skipped row could be one of the terms: not a smaller figure), and a note when
+ * the listing went on past the rows read (`more`).
+ */
+function termFigure(listing, more, moreNote, notes, count) {
+    if (listing.skipped.length)
+        notes.add(OUT_OF_SHAPE_TERMS);
+    if (more)
+        notes.add(moreNote);
+    return listing.skipped.length ? null : count();
 }
 const onTopic = (text, target) => target.terms.some(term => terms_mentions(text, term));
 /** A page URL's path (`https://docs.acme.dev/guides/retry#x` → `/guides/retry`). */
@@ -60304,9 +61313,14 @@ function batchLines(report) {
     const ref = (r) => `${r.url ? markdownLink(r.label, r.url) : escapeMarkdown(r.label)} ${escapeMarkdown(r.title)}`;
     if (batch) {
         const handed = [
-            ...batch.pulls.map(p => ({ label: `#${p.number}`, url: p.url, title: p.title })),
+            // In a docs project's batch a number alone is ambiguous: `acme/api#12`.
+            ...batch.pulls.map(p => ({
+                label: `${p.repository ?? ''}#${p.number}`,
+                url: p.url,
+                title: p.title
+            })),
             ...batch.commits.map(c => ({
-                label: c.sha.slice(0, 7),
+                label: `${c.repository ? `${c.repository}@` : ''}${c.sha.slice(0, 7)}`,
                 url: undefined,
                 title: c.message.split('\n')[0] ?? ''
             }))
@@ -60414,351 +61428,6 @@ async function publish(runner, report, secrets = []) {
         await runner.summary(clean(renderSummary(report)));
     if (failure)
         runner.fail(clean(failure));
-}
-
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/workspace.js
-
-
-
-// Files the workflow names: read or written inside the workspace only, whatever links it holds.
-// The toolkit has no check that keeps a path inside the workspace (@actions/glob follows links by
-// default), hence this.
-/** The workspace files are read from and written to: the runner's, or here when run by hand. */
-const workspaceOf = (env) => env.GITHUB_WORKSPACE || process.cwd();
-/**
- * Resolves a path the action will write, relative to the workspace, and refuses one that leaves it
- * (through `..`, an absolute path, or a symlinked folder).
- */
-function resolveInWorkspace(name, file, workspace) {
-    const root = realpathSync(workspace);
-    const full = path.resolve(root, file);
-    const inside = (p) => {
-        const rel = path.relative(root, p);
-        return rel !== '' && !leaves(rel);
-    };
-    if (!inside(full)) {
-        throw new InputError(`Input '${name}' must be a file path inside the workspace; '${file}' is outside it.`);
-    }
-    // The deepest folder that exists decides where the file really lands.
-    let dir = path.dirname(full);
-    for (;;) {
-        try {
-            const real = realpathSync(dir);
-            if (real !== root && !inside(real)) {
-                throw new InputError(`Input '${name}': '${file}' leads outside the workspace through a symbolic link.`);
-            }
-            break;
-        }
-        catch (error) {
-            if (error instanceof InputError)
-                throw error;
-            dir = path.dirname(dir);
-        }
-    }
-    return full;
-}
-/**
- * Reads a text file the workflow names, inside the workspace only: its real path (symbolic links
- * followed) must stay inside, it must be a regular file, and at most `maxBytes` are read whatever
- * its reported size (files under /proc report 0).
- */
-function readWorkspaceFile(name, file, workspace, maxBytes) {
-    const root = (0,external_node_fs_namespaceObject.realpathSync)(workspace);
-    let real;
-    try {
-        real = (0,external_node_fs_namespaceObject.realpathSync)(external_node_path_namespaceObject.resolve(root, file));
-    }
-    catch {
-        throw new errors_InputError(`Input '${name}': no file at '${file}'. Paths are relative to the workspace; did the workflow run actions/checkout first?`);
-    }
-    const rel = external_node_path_namespaceObject.relative(root, real);
-    if (leaves(rel)) {
-        throw new errors_InputError(`Input '${name}' must name a file inside the workspace; '${file}' leads outside it.`);
-    }
-    if (!(0,external_node_fs_namespaceObject.statSync)(real).isFile())
-        throw new errors_InputError(`Input '${name}' must name a regular file; '${file}' is not one.`);
-    const buffer = Buffer.alloc(maxBytes + 1);
-    const fd = (0,external_node_fs_namespaceObject.openSync)(real, 'r');
-    let size = 0;
-    try {
-        for (let n; size < buffer.length && (n = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, size, buffer.length - size, null)) > 0;)
-            size += n;
-    }
-    finally {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
-    }
-    if (size > maxBytes) {
-        throw new errors_InputError(`Input '${name}': '${file}' is larger than ${maxBytes} bytes, the most it may hold.`);
-    }
-    return buffer.subarray(0, size).toString('utf8');
-}
-/**
- * A file the action will write: inside the workspace (resolveInWorkspace), and not a folder or a
- * device, which is found now rather than after every request was made.
- */
-function resolveOutputFile(name, shown, workspace) {
-    const file = resolveInWorkspace(name, shown, workspace);
-    checkWritableTarget(name, shown, file);
-    return file;
-}
-function checkWritableTarget(name, shown, file) {
-    let stat;
-    try {
-        stat = lstatSync(file);
-    }
-    catch {
-        return; // Not there yet: it will be created.
-    }
-    if (!stat.isFile() && !stat.isSymbolicLink()) {
-        throw new InputError(`Input '${name}': '${shown}' exists and is not a file (a folder?); name a file to write instead.`);
-    }
-}
-/** A relative path that climbs out (`..`, `../x`), or an absolute one; `..notes.md` stays inside. */
-const leaves = (rel) => rel === '..' || rel.startsWith(`..${external_node_path_namespaceObject.sep}`) || external_node_path_namespaceObject.isAbsolute(rel);
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/path-filter.js
-
-
-const MAX_PATTERNS = 200;
-/** One pattern a line (or comma), blank lines and `#` comments skipped, as multi-line inputs are. */
-function patterns(name, raw) {
-    const list = raw
-        .split(/\r?\n|,/)
-        .map(line => line.trim())
-        .filter(line => line && !line.startsWith('#'));
-    if (list.length > MAX_PATTERNS)
-        throw new errors_InputError(`Input '${name}' lists ${list.length} patterns; at most ${MAX_PATTERNS}.`);
-    for (const pattern of list) {
-        try {
-            picomatch.makeRe(pattern.replace(/^!/, ''), { dot: true, strictBrackets: true });
-        }
-        catch {
-            throw new errors_InputError(`Input '${name}' has a pattern that is not a glob: '${pattern}'. Write one glob a line, such as src/** or docs/*.md.`);
-        }
-    }
-    return list;
-}
-function readPathFilter(pathsName, paths, ignoreName, ignore) {
-    const include = patterns(pathsName, paths).map(p => ({
-        negated: p.startsWith('!'),
-        match: picomatch(p.replace(/^!/, ''), { dot: true })
-    }));
-    const excluded = patterns(ignoreName, ignore).map(p => picomatch(p, { dot: true }));
-    return {
-        all: include.length === 0 && excluded.length === 0,
-        counts(path) {
-            let counted = include.length === 0 || include.every(p => p.negated);
-            for (const pattern of include)
-                if (pattern.match(path))
-                    counted = !pattern.negated;
-            return counted && !excluded.some(match => match(path));
-        }
-    };
-}
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/settings.js
-
-
-
-
-
-
-
-
-
-
-
-// The allowed values of the inputs and the settings each flow takes live here, with their
-// reading: the flows import their types from the settings, never the settings from a flow.
-const COMMENT_MODES = ['auto', 'true', 'false'];
-const FOLD_MODES = ['open-pr', 'never'];
-const REVIEWER_MODES = ['authors'];
-/**
- * `approval: dashboard`: change runs and scheduled catch-ups start nothing; their changes wait on the
- * dashboard in one batch with a checkbox, and a tick by someone with `required-permission` (an
- * `issues` `edited` event on the dashboard) starts them once.
- */
-const APPROVAL_MODES = ['none', 'dashboard'];
-const CHANGES = ['event', 'since-last'];
-/** `follow-reviews`: reviews that start with the trigger phrase, or every review with text. */
-const REVIEW_MODES = ['phrase', 'all'];
-const IMPACT_COMMENT_MODES = ['pr', 'dashboard'];
-/** Prompt files are meant to be short instructions; a huge one is a mistake (a wrong path). */
-const MAX_PROMPT_FILE_BYTES = 256 * 1024;
-const MAX_TIMEOUT_MS = 72 * 3_600_000;
-/** Reads and validates the inputs. The key is masked before anything else can print it. */
-function readSettings(get, env, mask) {
-    const { apiKey, projectId, apiUrl } = readConnection(get, mask);
-    const githubToken = readSecret(get, mask, Input.GithubToken);
-    const docsToken = readSecret(get, mask, Input.DocsToken);
-    const rawJob = get(Input.JobId);
-    const jobId = rawJob.trim() ? parseId(Input.JobId, rawJob) : undefined;
-    // Whether a missing prompt is fine depends on the event (an issue can be the prompt): see planTrigger.
-    const value = withDefaults(get, Defaults);
-    const prompt = readPrompt(get, workspaceOf(env));
-    const wait = parseBoolean(Input.Wait, value(Input.Wait));
-    const timeoutMs = durationInput(Input.Timeout, value(Input.Timeout), 1000, MAX_TIMEOUT_MS);
-    const pollIntervalMs = durationInput(Input.PollInterval, value(Input.PollInterval), 1000, 3_600_000);
-    const failOn = parseFailOn(value(Input.FailOn));
-    const rawIssue = get(Input.IssueNumber).trim();
-    const issueNumber = rawIssue
-        ? parseInteger(Input.IssueNumber, rawIssue, 1, 2 ** 31 - 1)
-        : undefined;
-    const dashboard = parseBoolean(Input.Dashboard, value(Input.Dashboard));
-    const triggerPhrase = value(Input.TriggerPhrase);
-    if (/\s/.test(triggerPhrase)) {
-        throw new errors_InputError(`Input '${Input.TriggerPhrase}' must be one word such as /docs-agent; got '${triggerPhrase}'.`);
-    }
-    return {
-        apiKey,
-        projectId,
-        prompt,
-        jobId,
-        apiUrl,
-        wait,
-        timeoutMs,
-        pollIntervalMs,
-        failOn,
-        githubToken,
-        comment: parseChoice(Input.Comment, value(Input.Comment), COMMENT_MODES),
-        issueNumber,
-        triggerPhrase,
-        label: value(Input.Label).trim(),
-        requiredPermission: parseChoice(Input.RequiredPermission, value(Input.RequiredPermission), [
-            ...PERMISSIONS,
-            'none'
-        ]),
-        allowedBots: new Set(get(Input.AllowedBots).split(',').map(botName).filter(Boolean)),
-        fold: parseChoice(Input.Fold, value(Input.Fold), FOLD_MODES),
-        skipLabel: value(Input.SkipLabel),
-        includeDiff: parseBoolean(Input.IncludeDiff, value(Input.IncludeDiff)),
-        docsToken,
-        dashboard,
-        dashboardTitle: readTitle(value(Input.DashboardTitle)),
-        changes: parseChoice(Input.Changes, value(Input.Changes), CHANGES),
-        dryRun: parseBoolean(Input.DryRun, value(Input.DryRun)),
-        paths: readPathFilter(Input.Paths, get(Input.Paths), Input.PathsIgnore, get(Input.PathsIgnore)),
-        maxJobs: parseMaxJobs(Input.MaxJobs, get(Input.MaxJobs)),
-        expireAfter: readExpireAfter(get(Input.ExpireAfter), value(Input.KeepLabel), docsToken),
-        maxOpen: get(Input.MaxOpen).trim()
-            ? parseInteger(Input.MaxOpen, get(Input.MaxOpen).trim(), 1, 100)
-            : undefined,
-        reviewers: readReviewers(get(Input.Reviewers), docsToken),
-        followReviews: parseChoice(Input.FollowReviews, value(Input.FollowReviews), REVIEW_MODES),
-        approval: readApproval(value(Input.Approval), dashboard),
-        ...readImpact(get, value, docsToken, dashboard)
-    };
-}
-/** `approval: dashboard` waits for a tick on the dashboard, so it needs the dashboard. */
-function readApproval(raw, dashboard) {
-    const mode = parseChoice(Input.Approval, raw.trim().toLowerCase(), APPROVAL_MODES);
-    if (mode === 'dashboard' && !dashboard)
-        throw new errors_InputError(`Input '${Input.Approval}' is 'dashboard' but '${Input.Dashboard}' is 'false': the changes wait for approval on the dashboard issue. Set '${Input.Dashboard}: true' or '${Input.Approval}: none'.`);
-    return mode;
-}
-/**
- * A docs pull request is measured while the ledger lists it: beyond its last ten jobs, it keeps
- * those of the last 30 days, so the windows and the day of lag end within them.
- */
-const MAX_IMPACT_DAYS = 28;
-/** `impact-after`, `impact-comment` and `max-requests`; measuring reads the docs repository and the ledger. */
-function readImpact(get, value, docsToken, dashboard) {
-    const impactComment = parseChoice(Input.ImpactComment, value(Input.ImpactComment).trim().toLowerCase(), IMPACT_COMMENT_MODES);
-    const maxRequests = parseInteger(Input.MaxRequests, value(Input.MaxRequests).trim(), 1, 100);
-    const text = get(Input.ImpactAfter).trim().toLowerCase();
-    if (!text)
-        return { impactComment, maxRequests };
-    const ms = durationInput(Input.ImpactAfter, text, DAY_MS, MAX_IMPACT_DAYS * DAY_MS);
-    if (ms % DAY_MS)
-        throw new errors_InputError(`Input '${Input.ImpactAfter}' must be whole days (such as 14d or 2w), since the analytics count whole days; got '${text}'.`);
-    if (!docsToken)
-        throw new errors_InputError(`Input '${Input.ImpactAfter}' needs '${Input.DocsToken}': the docs pull requests' files are read, and the result commented on them, in the docs repository.`);
-    if (!dashboard)
-        throw new errors_InputError(`Input '${Input.ImpactAfter}' needs '${Input.Dashboard}: true': the merged docs pull requests to measure, and what was measured, are in the dashboard's ledger.`);
-    return { impactAfter: { days: ms / DAY_MS, text }, impactComment, maxRequests };
-}
-const DAY_MS = 86_400_000;
-/** `reviewers`: empty or `authors`; requesting reviews in the docs repository needs `docs-token`. */
-function readReviewers(raw, docsToken) {
-    const text = raw.trim().toLowerCase();
-    if (!text)
-        return undefined;
-    const mode = parseChoice(Input.Reviewers, text, REVIEWER_MODES);
-    if (!docsToken)
-        throw new errors_InputError(`Input '${Input.Reviewers}' needs '${Input.DocsToken}': reviews are requested on the docs pull request, in the docs repository, with a token that can write its pull requests.`);
-    return mode;
-}
-const MAX_EXPIRE_AFTER_MS = 365 * 86_400_000;
-/** `expire-after`: a duration of an hour to a year, with `keep-label`; closing needs `docs-token`. */
-function readExpireAfter(raw, keepLabel, docsToken) {
-    const text = raw.trim().toLowerCase();
-    if (!text)
-        return undefined;
-    const ms = durationInput(Input.ExpireAfter, text, 3_600_000, MAX_EXPIRE_AFTER_MS);
-    if (!docsToken)
-        throw new errors_InputError(`Input '${Input.ExpireAfter}' needs '${Input.DocsToken}': docs pull requests are closed in the docs repository, with a token that can write its pull requests.`);
-    return { ms, text, keepLabel: keepLabel.trim() };
-}
-function readPrompt(get, workspace) {
-    const inline = get(Input.Prompt);
-    const file = get(Input.PromptFile).trim();
-    if (inline.trim() && file) {
-        throw new errors_InputError(`Set only one of '${Input.Prompt}' and '${Input.PromptFile}', not both.`);
-    }
-    if (file)
-        return readPromptFile(file, workspace);
-    if (inline === '')
-        return undefined;
-    if (!inline.trim()) {
-        throw new errors_InputError(`Input '${Input.Prompt}' is blank: write an instruction for the agent.`);
-    }
-    return inline.trim();
-}
-function readPromptFile(file, workspace) {
-    const text = readWorkspaceFile(Input.PromptFile, file, workspace, MAX_PROMPT_FILE_BYTES).trim();
-    if (!text)
-        throw new errors_InputError(`Input '${Input.PromptFile}': '${file}' is empty; write the instruction in it.`);
-    return text;
-}
-function parseFailOn(raw) {
-    const words = raw
-        .split(',')
-        .map(w => w.trim().toLowerCase())
-        .filter(Boolean);
-    if (words.length === 1 && words[0] === 'none')
-        return new Set();
-    const result = new Set();
-    for (const given of words) {
-        // `result` says timed-out; both words mean the same here.
-        const word = given === 'timed-out' ? 'timeout' : given;
-        if (!FAIL_ON_WORDS.includes(word)) {
-            throw new errors_InputError(`Input '${Input.FailOn}' accepts a comma list of ${FAIL_ON_WORDS.join(', ')}, or 'none'; '${word}' is not one of them.`);
-        }
-        result.add(word);
-    }
-    return result;
-}
-/** An issue title: one line, at most 256 characters (GitHub's own limit is higher). */
-function readTitle(raw) {
-    const title = raw.replace(/\s+/g, ' ').trim();
-    if (!title || title.length > 256)
-        throw new errors_InputError(`Input '${Input.DashboardTitle}' must be a title of 1 to 256 characters; got ${title.length} characters.`);
-    return title;
-}
-const BUDGET_WINDOWS = { day: 86_400_000, week: LONGEST_WINDOW_MS };
-/** `max-jobs`: a number of jobs per day or per week, or nothing for no budget. */
-function parseMaxJobs(name, raw) {
-    const text = raw.trim().toLowerCase().replace(/\s+/g, '');
-    if (text === '')
-        return undefined;
-    const m = /^(\d{1,4})\/(day|week)$/.exec(text);
-    const max = Number(m?.[1]);
-    if (!m || max < 1) {
-        throw new errors_InputError(`Input '${name}' must be a number of jobs per day or per week, such as 5/day or 20/week; got '${raw}'.`);
-    }
-    return { max, windowMs: BUDGET_WINDOWS[m[2]], text: `${max}/${m[2]}` };
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/main.js

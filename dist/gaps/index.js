@@ -42026,7 +42026,7 @@ exports.visitAsync = visitAsync;
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6275);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2951);
 
 // The docs-gaps sub-action (gaps/action.yml); `run` reports its own failures.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -42036,7 +42036,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6275:
+/***/ 2951:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -42216,15 +42216,18 @@ class Redactor {
  * line without a stack trace; anything else is reported as unexpected.
  */
 class ExplainedError extends Error {
-    name = 'ExplainedError';
+    constructor(message, options) {
+        super(message, options);
+        // Each kind is named by its class (InputError, AuthError, …), so no subclass repeats its name
+        // (the bundle is not minified: class names stay as written).
+        this.name = new.target.name;
+    }
 }
 /** A mistake in the workflow's inputs or the runner's settings. */
 class errors_InputError extends ExplainedError {
-    name = 'InputError';
 }
 /** The run was cancelled (the runner's SIGINT/SIGTERM) while waiting or sending. */
 class CancelledError extends ExplainedError {
-    name = 'CancelledError';
 }
 /** A caught value's message, for a warning that quotes it. */
 const errorText = (error) => error instanceof Error ? error.message : String(error);
@@ -42470,7 +42473,6 @@ const USER_AGENT = `mintlify-agent-action/${ACTION_VERSION}`;
 class ApiError extends ExplainedError {
     status;
     transient;
-    name = 'ApiError';
     constructor(message, 
     /** HTTP status, when the service answered. */
     status, 
@@ -42483,26 +42485,21 @@ class ApiError extends ExplainedError {
 }
 /** 401/403: the key is wrong, revoked or not an admin key. */
 class AuthError extends ApiError {
-    name = 'AuthError';
 }
 /** No connection to the service could be made: nothing was sent. */
 class UnreachableError extends ApiError {
-    name = 'UnreachableError';
 }
 /** 404: the project or job does not exist (or the key cannot see it). */
 class NotFoundError extends ApiError {
-    name = 'NotFoundError';
 }
 /**
  * A read whose answer was larger than the client holds in memory: asking again gets the same answer,
  * so it is not retried; a caller may ask for a smaller page.
  */
 class AnswerTooLargeError extends ApiError {
-    name = 'AnswerTooLargeError';
 }
 /** The service asked us to wait longer than the deadline allows. */
 class RateLimitError extends ApiError {
-    name = 'RateLimitError';
     constructor(message) {
         super(message, 429, true);
     }
@@ -42512,13 +42509,11 @@ class RateLimitError extends ApiError {
  * Sending it again could start a second job, so the caller must not retry.
  */
 class AmbiguousWriteError extends ApiError {
-    name = 'AmbiguousWriteError';
 }
 /** The 404 message for a route under a project: the ID is the input to check. */
 const projectNotFound = (projectId) => `Project '${projectId}' was not found. Check 'project-id': copy it from the API keys page of the dashboard`;
 /** The caller's request budget ran out before the service gave a usable answer. */
 class BudgetExhaustedError extends ApiError {
-    name = 'BudgetExhaustedError';
     constructor(message) {
         super(message, undefined, true);
     }
@@ -51656,6 +51651,122 @@ function retry(octokit, octokitOptions) {
 retry.VERSION = plugin_retry_dist_bundle_VERSION;
 
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/github/rest.js
+
+/** Pages of 100: the most GitHub serves per request. */
+const PAGE_SIZE = 100;
+/** GitHub answered 404: no such thing, or none this token may see. */
+const notFound = (error) => error instanceof dist_src_RequestError && error.response !== undefined && error.status === 404;
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/github/api-issues.js
+
+/** Pages of an issue's comments read at most: the first and the newest. */
+const COMMENT_PAGES = 2;
+/** The page number of a `link` header's `rel="last"`, or 1 when there is none. */
+function lastPage(link) {
+    const match = /<([^>]+)>;\s*rel="last"/.exec(link ?? '');
+    if (!match?.[1])
+        return 1;
+    try {
+        const page = Number(new URL(match[1]).searchParams.get('page'));
+        return Number.isSafeInteger(page) && page > 1 ? page : 1;
+    }
+    catch {
+        return 1;
+    }
+}
+function issueCalls({ octokit, owner, repo }) {
+    return {
+        async listComments(issue) {
+            // GitHub lists an issue's comments oldest first. What the action looks for is near either
+            // end (its own comment early, the newest records late), so it reads the first page and, from
+            // the last page GitHub names, backwards: COMMENT_PAGES requests at most, however long the thread.
+            const page = (n) => octokit.rest.issues.listComments({
+                owner,
+                repo,
+                issue_number: issue,
+                per_page: PAGE_SIZE,
+                page: n
+            });
+            const first = await page(1);
+            const pages = [first.data];
+            const last = lastPage(first.headers.link);
+            for (let n = last; n > 1 && pages.length < COMMENT_PAGES; n--)
+                pages.splice(1, 0, (await page(n)).data);
+            return pages.flat().map(c => ({
+                id: c.id,
+                body: c.body ?? '',
+                authorType: c.user?.type ?? '',
+                author: c.user?.login ?? ''
+            }));
+        },
+        async createComment(issue, body) {
+            const { data } = await octokit.rest.issues.createComment({
+                owner,
+                repo,
+                issue_number: issue,
+                body,
+                // Never retried: GitHub may have posted the comment before failing to say so.
+                request: { retries: 0 }
+            });
+            return data.id;
+        },
+        async updateComment(id, body) {
+            await octokit.rest.issues.updateComment({
+                owner,
+                repo,
+                comment_id: id,
+                body
+            });
+        },
+        async issuesWithLabel(label) {
+            const { data } = await octokit.rest.issues.listForRepo({
+                owner,
+                repo,
+                labels: label,
+                state: 'all',
+                sort: 'updated',
+                direction: 'desc',
+                per_page: 20
+            });
+            return data.filter(issue => !issue.pull_request).map(asIssue);
+        },
+        async createIssue(title, body, labels) {
+            const { data } = await octokit.rest.issues.create({
+                owner,
+                repo,
+                title,
+                body,
+                labels,
+                // Never retried: GitHub may have opened the issue before failing to say so.
+                request: { retries: 0 }
+            });
+            return asIssue(data);
+        },
+        async updateIssue(number, change) {
+            const { data } = await octokit.rest.issues.update({
+                owner,
+                repo,
+                issue_number: number,
+                ...change
+            });
+            return asIssue(data);
+        }
+    };
+}
+function asIssue(data) {
+    return {
+        number: data.number,
+        title: typeof data.title === 'string' ? data.title : '',
+        body: typeof data.body === 'string' ? data.body : '',
+        state: typeof data.state === 'string' ? data.state : '',
+        url: typeof data.html_url === 'string' ? data.html_url : '',
+        labels: (Array.isArray(data.labels) ? data.labels : [])
+            .map(l => (typeof l === 'string' ? l : (l?.name ?? '')))
+            .filter(Boolean)
+    };
+}
+
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/event.js
@@ -51709,6 +51820,7 @@ function readRunEvent(env = process.env) {
         defaultBranch: event_text(payload.repository?.default_branch) || undefined,
         step: `${env.GITHUB_JOB ?? ''}/${env.GITHUB_ACTION ?? ''}`,
         review: reviewOf(record(payload.review)),
+        dispatch: name === 'repository_dispatch' ? dispatchOf(payload) : undefined,
         edit: editOf(payload.action, record(payload.changes))
     };
 }
@@ -51834,6 +51946,285 @@ function parsePush(value) {
 const reviewOf = (review) => review && typeof review.id === 'number' && Number.isSafeInteger(review.id) && review.id > 0
     ? { id: review.id, body: event_text(review.body), state: event_text(review.state).toLowerCase() }
     : undefined;
+const REPOSITORY_NAME = /^[A-Za-z0-9-]{1,39}\/[A-Za-z0-9_.-]{1,100}$/;
+function dispatchOf(payload) {
+    const client = record(payload.client_payload) ?? {};
+    const named = event_text(client.repository).trim();
+    const sha = event_text(client.sha).trim();
+    return {
+        type: event_text(payload.action).slice(0, 100),
+        ...(REPOSITORY_NAME.test(named) ? { repository: named } : {}),
+        ...(SHA.test(sha) ? { sha: sha.toLowerCase() } : {}),
+        malformed: named !== '' && !REPOSITORY_NAME.test(named)
+    };
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/github/without-patches.js
+/**
+ * GitHub's commit answer, parsed without its files' patches. The REST API always sends each file's
+ * patch whole (up to about 1 MB), and no media type leaves them out; a page of 100 such files held
+ * as text and then parsed would cost hundreds of megabytes. Here the answer is read as it streams
+ * in and every `"patch": "…"` value is dropped (it becomes `null`) before anything is kept, so what
+ * is held is the rest: names, counts, the commit's own fields.
+ *
+ * It works on bytes: in UTF-8, the bytes of `"` and `\` never occur inside a multi-byte character,
+ * so strings can be told apart without decoding. Any key named `patch` is dropped, at any depth;
+ * only files have one in this answer.
+ */
+async function parseWithoutPatches(body, maxBytes) {
+    const scanner = new PatchDropper(maxBytes);
+    for await (const chunk of body)
+        scanner.push(chunk);
+    return JSON.parse(scanner.text());
+}
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COLON = 0x3a;
+const KEY = Buffer.from('patch');
+const isSpace = (b) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
+/** The byte scanner: what it keeps, and where it is in the JSON text. */
+class PatchDropper {
+    maxBytes;
+    kept = [];
+    keptBytes = 0;
+    inString = false;
+    escaped = false;
+    /** Inside a patch's value: its bytes are not kept. */
+    skipping = false;
+    /** The current string's first bytes, to tell the key `patch` (no longer than it). */
+    head = Buffer.alloc(KEY.length + 1);
+    headLength = 0;
+    /** The last token was the string `patch`; then the `:` after it. */
+    afterKey = false;
+    expectValue = false;
+    constructor(maxBytes) {
+        this.maxBytes = maxBytes;
+    }
+    push(chunk) {
+        let from = 0;
+        for (let i = 0; i < chunk.length; i++) {
+            const b = chunk[i];
+            if (this.inString) {
+                if (this.escaped)
+                    this.escaped = false;
+                else if (b === BACKSLASH)
+                    this.escaped = true;
+                else if (b === QUOTE) {
+                    this.inString = false;
+                    if (this.skipping) {
+                        this.skipping = false;
+                        from = i + 1;
+                    }
+                    else
+                        this.afterKey =
+                            this.headLength === KEY.length && KEY.equals(this.head.subarray(0, KEY.length));
+                    continue;
+                }
+                if (!this.skipping && this.headLength <= KEY.length)
+                    this.head[this.headLength++] = b;
+                continue;
+            }
+            if (b === QUOTE) {
+                this.inString = true;
+                this.headLength = 0;
+                if (this.expectValue) {
+                    this.keep(chunk.subarray(from, i));
+                    this.keep(Buffer.from('null'));
+                    this.skipping = true;
+                }
+                this.expectValue = false;
+                this.afterKey = false;
+            }
+            else if (b === COLON) {
+                this.expectValue = this.afterKey;
+                this.afterKey = false;
+            }
+            else if (!isSpace(b)) {
+                this.expectValue = false;
+                this.afterKey = false;
+            }
+        }
+        if (!this.skipping)
+            this.keep(chunk.subarray(from));
+    }
+    /** The JSON text kept. */
+    text() {
+        return Buffer.concat(this.kept).toString('utf8');
+    }
+    keep(bytes) {
+        if (bytes.length === 0)
+            return;
+        this.keptBytes += bytes.length;
+        if (this.keptBytes > this.maxBytes)
+            throw new Error(`GitHub's answer is larger than ${this.maxBytes} bytes without its patches`);
+        // A copy: the stream may reuse its chunk's memory.
+        this.kept.push(Buffer.from(bytes));
+    }
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/github/api-pulls.js
+
+
+
+/** A page of a commit's files without patches, kept at most: 100 entries and a long message fit many times over. */
+const MAX_COMMIT_BYTES = 8 << 20;
+function pullCalls({ octokit, owner, repo }) {
+    // GitHub pages a commit's files by `page` and `per_page`; the commit's own fields repeat.
+    const commitPage = (sha, page, perPage, request) => octokit.rest.repos.getCommit({ owner, repo, ref: sha, page, per_page: perPage, request });
+    return {
+        async pull(number) {
+            const { data } = await octokit.rest.pulls.get({ owner, repo, pull_number: number });
+            return pullOf(number, data);
+        },
+        async closePull(number) {
+            const { data } = await octokit.rest.pulls.update({
+                owner,
+                repo,
+                pull_number: number,
+                state: 'closed'
+            });
+            return pullOf(number, data);
+        },
+        async requestReviewers(number, reviewers) {
+            await octokit.rest.pulls.requestReviewers({
+                owner,
+                repo,
+                pull_number: number,
+                reviewers
+            });
+        },
+        async commitFiles(sha, page, perPage) {
+            const { data } = await commitPage(sha, page, perPage, {});
+            return asFiles(data.files ?? []);
+        },
+        async commitPaths(sha, page, perPage) {
+            // The answer's body as it streams in, not parsed: its patches are dropped first.
+            const { data } = await commitPage(sha, page, perPage, { parseSuccessResponseBody: false });
+            const body = data;
+            const commit = (await parseWithoutPatches(body, MAX_COMMIT_BYTES));
+            return asFiles(Array.isArray(commit?.files) ? commit.files : []);
+        },
+        async *pullFilePages(pull, perPage) {
+            const pages = octokit.paginate.iterator(octokit.rest.pulls.listFiles, {
+                owner,
+                repo,
+                pull_number: pull,
+                per_page: perPage
+            });
+            for await (const { data } of pages)
+                yield asFiles(data);
+        },
+        async reviewComments(pull, review) {
+            const { data } = await octokit.rest.pulls.listCommentsForReview({
+                owner,
+                repo,
+                pull_number: pull,
+                review_id: review,
+                per_page: PAGE_SIZE
+            });
+            return (Array.isArray(data) ? data : []).flatMap(c => typeof c?.path === 'string' && typeof c.body === 'string'
+                ? [{ path: c.path, body: c.body, ...lineOf(c) }]
+                : []);
+        },
+        async compareStatus(base, head) {
+            try {
+                // One commit a page: only the status is read, not the range.
+                const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
+                    owner,
+                    repo,
+                    basehead: `${base}...${head}`,
+                    per_page: 1
+                });
+                return typeof data.status === 'string' ? data.status : 'missing';
+            }
+            catch (error) {
+                if (notFound(error))
+                    return 'missing';
+                throw error;
+            }
+        }
+    };
+}
+/** GitHub's answer about pull request `number` (read or just closed), checked. */
+function pullOf(number, data) {
+    const pr = parsePullRequest(data);
+    if (!pr)
+        throw new Error(`GitHub answered pull request #${number} without a number`);
+    return pr;
+}
+/** An inline comment's line: `line`, or the older `original_line`, when a positive integer. */
+function lineOf(c) {
+    const line = [c.line, c.original_line].find(n => Number.isSafeInteger(n) && n > 0);
+    return line === undefined ? {} : { line: line };
+}
+/** GitHub's file entries, each field checked: a missing count is 0, a missing name drops the entry. */
+function asFiles(raw) {
+    const files = [];
+    for (const item of raw) {
+        const f = (item ?? {});
+        if (typeof f.filename !== 'string' || !f.filename)
+            continue;
+        const n = (v) => (typeof v === 'number' && v >= 0 ? v : 0);
+        files.push({
+            path: f.filename,
+            previousPath: typeof f.previous_filename === 'string' ? f.previous_filename : undefined,
+            status: typeof f.status === 'string' ? f.status : 'changed',
+            additions: n(f.additions),
+            deletions: n(f.deletions),
+            patch: typeof f.patch === 'string' ? f.patch : undefined
+        });
+    }
+    return files;
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/github/api-repository.js
+
+function repositoryCalls({ octokit, owner, repo }) {
+    return {
+        async permission(user) {
+            const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({
+                owner,
+                repo,
+                username: user
+            });
+            // An answer without a permission (a redirect's page, a proxy's) is no answer at all.
+            if (typeof data?.permission !== 'string')
+                throw new Error('GitHub answered without a permission');
+            const roleName = data.role_name;
+            return {
+                permission: data.permission,
+                roleName: typeof roleName === 'string' ? roleName : undefined
+            };
+        },
+        async treePaths() {
+            const { data } = await octokit.rest.git.getTree({
+                owner,
+                repo,
+                tree_sha: 'HEAD',
+                recursive: 'true'
+            });
+            const entries = Array.isArray(data.tree) ? data.tree : [];
+            return {
+                paths: entries
+                    .filter(e => e?.type === 'blob' && typeof e.path === 'string')
+                    .map(e => e.path),
+                truncated: data.truncated === true
+            };
+        },
+        async fileText(path) {
+            const data = await octokit.rest.repos.getContent({ owner, repo, path }).then(answer => answer.data, (error) => {
+                if (notFound(error))
+                    return undefined;
+                throw error;
+            });
+            if (!data || Array.isArray(data) || data.type !== 'file' || !('content' in data))
+                return undefined;
+            if (data.encoding !== 'base64' || typeof data.content !== 'string')
+                return undefined;
+            return Buffer.from(data.content, 'base64').toString('utf8');
+        }
+    };
+}
 
 ;// CONCATENATED MODULE: ./node_modules/@octokit/plugin-throttling/dist-bundle/index.js
 // pkg/dist-src/index.js
@@ -52091,7 +52482,6 @@ const UNBOUNDED_WAIT_MS = 60_000;
 const LIMIT_RETRIES = 3;
 /** GitHub's rate limit asked for a wait the run cannot give. */
 class limits_RateLimitError extends ExplainedError {
-    name = 'RateLimitError';
 }
 /**
  * The plugin that bounds every request and waits on GitHub's rate limits. Registered before
@@ -52261,109 +52651,6 @@ class GitHubTransport {
     }
 }
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/github/without-patches.js
-/**
- * GitHub's commit answer, parsed without its files' patches. The REST API always sends each file's
- * patch whole (up to about 1 MB), and no media type leaves them out; a page of 100 such files held
- * as text and then parsed would cost hundreds of megabytes. Here the answer is read as it streams
- * in and every `"patch": "…"` value is dropped (it becomes `null`) before anything is kept, so what
- * is held is the rest: names, counts, the commit's own fields.
- *
- * It works on bytes: in UTF-8, the bytes of `"` and `\` never occur inside a multi-byte character,
- * so strings can be told apart without decoding. Any key named `patch` is dropped, at any depth;
- * only files have one in this answer.
- */
-async function parseWithoutPatches(body, maxBytes) {
-    const scanner = new PatchDropper(maxBytes);
-    for await (const chunk of body)
-        scanner.push(chunk);
-    return JSON.parse(scanner.text());
-}
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COLON = 0x3a;
-const KEY = Buffer.from('patch');
-const isSpace = (b) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
-/** The byte scanner: what it keeps, and where it is in the JSON text. */
-class PatchDropper {
-    maxBytes;
-    kept = [];
-    keptBytes = 0;
-    inString = false;
-    escaped = false;
-    /** Inside a patch's value: its bytes are not kept. */
-    skipping = false;
-    /** The current string's first bytes, to tell the key `patch` (no longer than it). */
-    head = Buffer.alloc(KEY.length + 1);
-    headLength = 0;
-    /** The last token was the string `patch`; then the `:` after it. */
-    afterKey = false;
-    expectValue = false;
-    constructor(maxBytes) {
-        this.maxBytes = maxBytes;
-    }
-    push(chunk) {
-        let from = 0;
-        for (let i = 0; i < chunk.length; i++) {
-            const b = chunk[i];
-            if (this.inString) {
-                if (this.escaped)
-                    this.escaped = false;
-                else if (b === BACKSLASH)
-                    this.escaped = true;
-                else if (b === QUOTE) {
-                    this.inString = false;
-                    if (this.skipping) {
-                        this.skipping = false;
-                        from = i + 1;
-                    }
-                    else
-                        this.afterKey =
-                            this.headLength === KEY.length && KEY.equals(this.head.subarray(0, KEY.length));
-                    continue;
-                }
-                if (!this.skipping && this.headLength <= KEY.length)
-                    this.head[this.headLength++] = b;
-                continue;
-            }
-            if (b === QUOTE) {
-                this.inString = true;
-                this.headLength = 0;
-                if (this.expectValue) {
-                    this.keep(chunk.subarray(from, i));
-                    this.keep(Buffer.from('null'));
-                    this.skipping = true;
-                }
-                this.expectValue = false;
-                this.afterKey = false;
-            }
-            else if (b === COLON) {
-                this.expectValue = this.afterKey;
-                this.afterKey = false;
-            }
-            else if (!isSpace(b)) {
-                this.expectValue = false;
-                this.afterKey = false;
-            }
-        }
-        if (!this.skipping)
-            this.keep(chunk.subarray(from));
-    }
-    /** The JSON text kept. */
-    text() {
-        return Buffer.concat(this.kept).toString('utf8');
-    }
-    keep(bytes) {
-        if (bytes.length === 0)
-            return;
-        this.keptBytes += bytes.length;
-        if (this.keptBytes > this.maxBytes)
-            throw new Error(`GitHub's answer is larger than ${this.maxBytes} bytes without its patches`);
-        // A copy: the stream may reuse its chunk's memory.
-        this.kept.push(Buffer.from(bytes));
-    }
-}
-
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/api.js
 
 
@@ -52378,25 +52665,9 @@ class PatchDropper {
 
 
 
-/** Pages of 100: the most GitHub serves per request. */
-const PAGE_SIZE = 100;
-/** A page of a commit's files without patches, kept at most: 100 entries and a long message fit many times over. */
-const MAX_COMMIT_BYTES = 8 << 20;
-/** Pages of an issue's comments read at most: the first and the newest. */
-const COMMENT_PAGES = 2;
-/** The page number of a `link` header's `rel="last"`, or 1 when there is none. */
-function lastPage(link) {
-    const match = /<([^>]+)>;\s*rel="last"/.exec(link ?? '');
-    if (!match?.[1])
-        return 1;
-    try {
-        const page = Number(new URL(match[1]).searchParams.get('page'));
-        return Number.isSafeInteger(page) && page > 1 ? page : 1;
-    }
-    catch {
-        return 1;
-    }
-}
+
+
+
 /**
  * A failed GitHub call in a few words. Octokit reports a call that never got an answer (refused,
  * DNS, a time limit) as a RequestError with status 500 and no response: that is no HTTP 500, and
@@ -52427,14 +52698,28 @@ function describeGitHubError(error) {
  * that cannot see it), as opposed to failing or not answering.
  */
 function refusedAccess(error) {
-    return (error instanceof dist_src_RequestError &&
+    return ((error instanceof dist_src_RequestError &&
         error.response !== undefined &&
-        [401, 403, 404].includes(error.status));
+        [401, 403, 404].includes(error.status)) ||
+        graphqlRefused(error));
+}
+/**
+ * GitHub's GraphQL API answered, but named the repository as not there or not allowed (errors of
+ * type NOT_FOUND or FORBIDDEN on `repository`): what a token that cannot see it gets.
+ */
+function graphqlRefused(error) {
+    const failure = error;
+    if (failure?.name !== 'GraphqlResponseError' || !Array.isArray(failure.errors))
+        return false;
+    return failure.errors.some(e => {
+        const entry = (e ?? {});
+        return ((entry.type === 'NOT_FOUND' || entry.type === 'FORBIDDEN') &&
+            Array.isArray(entry.path) &&
+            entry.path[0] === 'repository');
+    });
 }
 /** The error is a GitHub call that failed (answered or not), rather than a wrong answer or a bug. */
 const isGitHubCallError = (error) => error instanceof RequestError;
-/** GitHub answered 404: no such thing, or none this token may see. */
-const notFound = (error) => error instanceof dist_src_RequestError && error.response !== undefined && error.status === 404;
 /** What to grant, as one sentence: `grant` is what the workflow's `permissions:` block needs. */
 const permissionHint = (grant) => `Give the workflow ${grant} (a permissions block that sets any permission sets the others to none).`;
 /** The GitHub connections a run opens, closed together when it ends. */
@@ -52483,246 +52768,14 @@ function connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs = R
     }, 
     // In this order: `limited` wraps each attempt, inside the retry plugin.
     limited({ cancel, retryBaseMs, clock, deadline }), retry);
-    // GitHub pages a commit's files by `page` and `per_page`; the commit's own fields repeat.
-    const commitPage = (sha, page, perPage, request) => octokit.rest.repos.getCommit({ owner, repo, ref: sha, page, per_page: perPage, request });
+    const rest = { octokit, owner, repo };
     return {
-        async listComments(issue) {
-            // GitHub lists an issue's comments oldest first. What the action looks for is near either
-            // end (its own comment early, the newest records late), so it reads the first page and, from
-            // the last page GitHub names, backwards: COMMENT_PAGES requests at most, however long the thread.
-            const page = (n) => octokit.rest.issues.listComments({
-                owner,
-                repo,
-                issue_number: issue,
-                per_page: PAGE_SIZE,
-                page: n
-            });
-            const first = await page(1);
-            const pages = [first.data];
-            const last = lastPage(first.headers.link);
-            for (let n = last; n > 1 && pages.length < COMMENT_PAGES; n--)
-                pages.splice(1, 0, (await page(n)).data);
-            return pages.flat().map(c => ({
-                id: c.id,
-                body: c.body ?? '',
-                authorType: c.user?.type ?? '',
-                author: c.user?.login ?? ''
-            }));
-        },
-        async createComment(issue, body) {
-            const { data } = await octokit.rest.issues.createComment({
-                owner,
-                repo,
-                issue_number: issue,
-                body,
-                // Never retried: GitHub may have posted the comment before failing to say so.
-                request: { retries: 0 }
-            });
-            return data.id;
-        },
-        async updateComment(id, body) {
-            await octokit.rest.issues.updateComment({
-                owner,
-                repo,
-                comment_id: id,
-                body
-            });
-        },
-        async permission(user) {
-            const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({
-                owner,
-                repo,
-                username: user
-            });
-            // An answer without a permission (a redirect's page, a proxy's) is no answer at all.
-            if (typeof data?.permission !== 'string')
-                throw new Error('GitHub answered without a permission');
-            const roleName = data.role_name;
-            return {
-                permission: data.permission,
-                roleName: typeof roleName === 'string' ? roleName : undefined
-            };
-        },
-        async pull(number) {
-            const { data } = await octokit.rest.pulls.get({
-                owner,
-                repo,
-                pull_number: number
-            });
-            const pr = parsePullRequest(data);
-            if (!pr)
-                throw new Error(`GitHub answered pull request #${number} without a number`);
-            return pr;
-        },
-        async closePull(number) {
-            const { data } = await octokit.rest.pulls.update({
-                owner,
-                repo,
-                pull_number: number,
-                state: 'closed'
-            });
-            const pr = parsePullRequest(data);
-            if (!pr)
-                throw new Error(`GitHub answered pull request #${number} without a number`);
-            return pr;
-        },
-        async requestReviewers(number, reviewers) {
-            await octokit.rest.pulls.requestReviewers({
-                owner,
-                repo,
-                pull_number: number,
-                reviewers
-            });
-        },
+        ...issueCalls(rest),
+        ...pullCalls(rest),
+        ...repositoryCalls(rest),
         graphql: (query, variables) => octokit.graphql(query, variables),
-        async commitFiles(sha, page, perPage) {
-            const { data } = await commitPage(sha, page, perPage, {});
-            return asFiles(data.files ?? []);
-        },
-        async commitPaths(sha, page, perPage) {
-            // The answer's body as it streams in, not parsed: its patches are dropped first.
-            const { data } = await commitPage(sha, page, perPage, { parseSuccessResponseBody: false });
-            const body = data;
-            const commit = (await parseWithoutPatches(body, MAX_COMMIT_BYTES));
-            return asFiles(Array.isArray(commit?.files) ? commit.files : []);
-        },
-        async *pullFilePages(pull, perPage) {
-            const pages = octokit.paginate.iterator(octokit.rest.pulls.listFiles, {
-                owner,
-                repo,
-                pull_number: pull,
-                per_page: perPage
-            });
-            for await (const { data } of pages)
-                yield asFiles(data);
-        },
-        async issuesWithLabel(label) {
-            const { data } = await octokit.rest.issues.listForRepo({
-                owner,
-                repo,
-                labels: label,
-                state: 'all',
-                sort: 'updated',
-                direction: 'desc',
-                per_page: 20
-            });
-            return data.filter(issue => !issue.pull_request).map(asIssue);
-        },
-        async createIssue(title, body, labels) {
-            const { data } = await octokit.rest.issues.create({
-                owner,
-                repo,
-                title,
-                body,
-                labels,
-                // Never retried: GitHub may have opened the issue before failing to say so.
-                request: { retries: 0 }
-            });
-            return asIssue(data);
-        },
-        async updateIssue(number, change) {
-            const { data } = await octokit.rest.issues.update({
-                owner,
-                repo,
-                issue_number: number,
-                ...change
-            });
-            return asIssue(data);
-        },
-        async reviewComments(pull, review) {
-            const { data } = await octokit.rest.pulls.listCommentsForReview({
-                owner,
-                repo,
-                pull_number: pull,
-                review_id: review,
-                per_page: PAGE_SIZE
-            });
-            return (Array.isArray(data) ? data : []).flatMap(c => typeof c?.path === 'string' && typeof c.body === 'string'
-                ? [{ path: c.path, body: c.body, ...lineOf(c) }]
-                : []);
-        },
-        async treePaths() {
-            const { data } = await octokit.rest.git.getTree({
-                owner,
-                repo,
-                tree_sha: 'HEAD',
-                recursive: 'true'
-            });
-            const entries = Array.isArray(data.tree) ? data.tree : [];
-            return {
-                paths: entries
-                    .filter(e => e?.type === 'blob' && typeof e.path === 'string')
-                    .map(e => e.path),
-                truncated: data.truncated === true
-            };
-        },
-        async fileText(path) {
-            const data = await octokit.rest.repos.getContent({ owner, repo, path }).then(answer => answer.data, (error) => {
-                if (notFound(error))
-                    return undefined;
-                throw error;
-            });
-            if (!data || Array.isArray(data) || data.type !== 'file' || !('content' in data))
-                return undefined;
-            if (data.encoding !== 'base64' || typeof data.content !== 'string')
-                return undefined;
-            return Buffer.from(data.content, 'base64').toString('utf8');
-        },
-        async compareStatus(base, head) {
-            try {
-                // One commit a page: only the status is read, not the range.
-                const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
-                    owner,
-                    repo,
-                    basehead: `${base}...${head}`,
-                    per_page: 1
-                });
-                return typeof data.status === 'string' ? data.status : 'missing';
-            }
-            catch (error) {
-                if (notFound(error))
-                    return 'missing';
-                throw error;
-            }
-        },
         close: () => transport.close()
     };
-}
-/** An inline comment's line: `line`, or the older `original_line`, when a positive integer. */
-function lineOf(c) {
-    const line = [c.line, c.original_line].find(n => Number.isSafeInteger(n) && n > 0);
-    return line === undefined ? {} : { line: line };
-}
-function asIssue(data) {
-    return {
-        number: data.number,
-        title: typeof data.title === 'string' ? data.title : '',
-        body: typeof data.body === 'string' ? data.body : '',
-        state: typeof data.state === 'string' ? data.state : '',
-        url: typeof data.html_url === 'string' ? data.html_url : '',
-        labels: (Array.isArray(data.labels) ? data.labels : [])
-            .map(l => (typeof l === 'string' ? l : (l?.name ?? '')))
-            .filter(Boolean)
-    };
-}
-/** GitHub's file entries, each field checked: a missing count is 0, a missing name drops the entry. */
-function asFiles(raw) {
-    const files = [];
-    for (const item of raw) {
-        const f = (item ?? {});
-        if (typeof f.filename !== 'string' || !f.filename)
-            continue;
-        const n = (v) => (typeof v === 'number' && v >= 0 ? v : 0);
-        files.push({
-            path: f.filename,
-            previousPath: typeof f.previous_filename === 'string' ? f.previous_filename : undefined,
-            status: typeof f.status === 'string' ? f.status : 'changed',
-            additions: n(f.additions),
-            deletions: n(f.deletions),
-            patch: typeof f.patch === 'string' ? f.patch : undefined
-        });
-    }
-    return files;
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/answer-checks.js
@@ -52827,59 +52880,58 @@ const ASSISTANT_KEPT = { ...ASSISTANT_TURN };
 delete ASSISTANT_KEPT.response;
 delete ASSISTANT_KEPT.sources;
 const CURSOR_PAGE = { nextCursor: orNull(isString), hasMore: isBoolean };
-async function getSearchesPage(client, projectId, query, limits) {
-    const what = 'read the search terms';
-    const body = await read(client, projectId, ['searches'], { ...query }, what, limits);
-    const top = { totalSearches: isWholeCount, nextCursor: orNull(isString) };
-    const { rows, ...checked } = checkedRows(body, top, 'searches', () => SEARCH_TERM, what);
-    return {
-        ...pick(body, top),
-        ...checked,
-        searches: rows.map(r => pick(r, SEARCH_TERM))
+/**
+ * A listing's read: one request for one page, the page's own fields checked (or the answer is
+ * unusable) and each row checked (an odd row skipped and listed, not the page thrown away).
+ */
+function listingReader({ resource, what, top, list, shapeOf, keep }) {
+    return async (client, projectId, query, limits) => {
+        const body = await read(client, projectId, resource, { ...query }, what, limits);
+        const { rows, ...checked } = checkedRows(body, top, list, shapeOf, what);
+        // The page: the fields `top` checked (`pick` copies only those), its kept rows, their count.
+        return { ...pick(body, top), [list]: rows.map(keep), ...checked };
     };
 }
+const getSearchesPage = listingReader({
+    resource: ['searches'],
+    what: 'read the search terms',
+    top: { totalSearches: isWholeCount, nextCursor: orNull(isString) },
+    list: 'searches',
+    shapeOf: () => SEARCH_TERM,
+    keep: row => pick(row, SEARCH_TERM)
+});
 /** Feedback counts per page. The operation has no cursor: one request gives all there is to have. */
-async function getFeedbackByPage(client, projectId, query, limits) {
-    const what = 'read the feedback per page';
-    const body = await read(client, projectId, ['feedback', 'by-page'], { ...query }, what, limits);
-    const top = { hasMore: isBoolean };
-    const { rows, ...checked } = checkedRows(body, top, 'feedback', () => PAGE_COUNTS, what);
-    return {
-        ...pick(body, top),
-        ...checked,
-        feedback: rows.map(r => pick(r, PAGE_COUNTS))
-    };
-}
-async function getFeedbackPage(client, projectId, query, limits) {
-    const what = 'read the feedback entries';
-    const body = await read(client, projectId, ['feedback'], { ...query }, what, limits);
-    const shapeOf = (row) => FEEDBACK_BY_SOURCE[String(row?.source)] ?? FEEDBACK_BASE;
-    const { rows, ...checked } = checkedRows(body, CURSOR_PAGE, 'feedback', shapeOf, what);
-    const feedback = rows.map(row => {
+const getFeedbackByPage = listingReader({
+    resource: ['feedback', 'by-page'],
+    what: 'read the feedback per page',
+    top: { hasMore: isBoolean },
+    list: 'feedback',
+    shapeOf: () => PAGE_COUNTS,
+    keep: row => pick(row, PAGE_COUNTS)
+});
+const getFeedbackPage = listingReader({
+    resource: ['feedback'],
+    what: 'read the feedback entries',
+    top: CURSOR_PAGE,
+    list: 'feedback',
+    shapeOf: row => FEEDBACK_BY_SOURCE[String(row?.source)] ?? FEEDBACK_BASE,
+    keep: row => {
         const entry = pick(row, FEEDBACK_BASE);
         const { helpful } = row;
         return { ...entry, helpful: entry.source === 'contextual' ? helpful : null };
-    });
-    return {
-        ...pick(body, CURSOR_PAGE),
-        ...checked,
-        feedback
-    };
-}
-async function getAssistantPage(client, projectId, query, limits) {
-    const what = 'read the assistant conversations';
-    const body = await read(client, projectId, ['assistant'], { ...query }, what, limits);
-    const { rows, ...checked } = checkedRows(body, CURSOR_PAGE, 'conversations', () => ASSISTANT_TURN, what);
-    const conversations = rows.map(row => {
+    }
+});
+const getAssistantPage = listingReader({
+    resource: ['assistant'],
+    what: 'read the assistant conversations',
+    top: CURSOR_PAGE,
+    list: 'conversations',
+    shapeOf: () => ASSISTANT_TURN,
+    keep: row => {
         const turn = pick(row, ASSISTANT_KEPT);
         return { ...turn, responseType: turn.responseType ?? 'answer' };
-    });
-    return {
-        ...pick(body, CURSOR_PAGE),
-        ...checked,
-        conversations
-    };
-}
+    }
+});
 function read(client, projectId, resource, query, what, limits) {
     return client.send({
         method: 'GET',
@@ -53854,6 +53906,8 @@ const MAX_UNCERTAIN = 10;
 const MAX_RUNS = 20;
 const MAX_SPEND = 2000;
 const MAX_TITLE = 100;
+/** As many as `code-repositories` may list. */
+const MAX_REPOSITORIES = 50;
 /** The signed state, as it stands at the end of the dashboard's body. */
 function ledgerRecord(ledger, signer, place, now) {
     const json = commentSafeJson(fitLedger(ledger, now));
@@ -53945,6 +53999,7 @@ function checkedProject(value) {
         documented: typeof documented.sha === 'string' && /^[0-9a-f]{40}$/.test(documented.sha)
             ? { sha: documented.sha, at: num(documented.at) }
             : undefined,
+        ...checkedWatermarks(p.repositories),
         jobs: list(p.jobs).map(j => {
             const job = object(j);
             return {
@@ -54121,8 +54176,30 @@ function checkedChange(value) {
         sha: str(c.sha),
         pr: typeof c.pr === 'number' ? c.pr : undefined,
         title: str(c.title).slice(0, MAX_TITLE),
-        url: typeof c.url === 'string' ? c.url : undefined
+        url: typeof c.url === 'string' ? c.url : undefined,
+        ...(typeof c.repo === 'string' && REPOSITORY.test(c.repo) ? { repo: c.repo } : {})
     };
+}
+/** A repository's owner/name as GitHub allows them; a branch name of reasonable length. */
+const REPOSITORY = /^[A-Za-z0-9-]{1,39}\/[A-Za-z0-9_.-]{1,100}$/;
+const BRANCH = /^[^\s]{1,255}$/;
+/** The code repositories' watermarks, each dropped when out of shape; at most MAX_REPOSITORIES. */
+function checkedWatermarks(value) {
+    if (!value || typeof value !== 'object' || Array.isArray(value))
+        return {};
+    const marks = {};
+    for (const [key, raw] of Object.entries(value).slice(0, MAX_REPOSITORIES)) {
+        const mark = object(raw);
+        const name = str(mark.name);
+        if (typeof mark.sha !== 'string' ||
+            !/^[0-9a-f]{40}$/.test(mark.sha) ||
+            !REPOSITORY.test(name) ||
+            key !== name.toLowerCase() ||
+            !BRANCH.test(str(mark.branch)))
+            continue;
+        marks[key] = { sha: mark.sha, at: num(mark.at), name, branch: str(mark.branch) };
+    }
+    return { repositories: marks };
 }
 const object = (v) => v && typeof v === 'object' && !Array.isArray(v) ? v : {};
 const list = (v) => (Array.isArray(v) ? v : []);
@@ -54648,11 +54725,14 @@ const leaves = (rel) => rel === '..' || rel.startsWith(`..${external_node_path_n
 
 /** A sub-action's whole run, reading included, ends within this. */
 const MAX_TIMEOUT_MS = 6 * 3_600_000;
+/** The most entries a report ranks. */
+const MAX_TOP = 100;
 /**
  * The connection (its key refused at once when it cannot be sent: every run of a sub-action calls
- * the service), the date range, the output file in the workspace and the time limit.
+ * the service), the date range, the output file in the workspace, the time limit, the top and the
+ * request budget (at most `maxRequests`: each sub-action has its own bound).
  */
-function readReportInputs(get, env, mask, now, names, defaults) {
+function readReportInputs(get, env, mask, now, names, defaults, maxRequests) {
     const connection = readConnection(get, mask);
     sendableSecret(CommonInput.ApiKey, connection.apiKey);
     const value = withDefaults(get, defaults);
@@ -54664,7 +54744,9 @@ function readReportInputs(get, env, mask, now, names, defaults) {
         dateTo: to,
         outputFile: resolveOutputFile(names.OutputFile, outputFileShown, workspaceOf(env)),
         outputFileShown,
-        timeoutMs: durationInput(names.Timeout, value(names.Timeout), 1000, MAX_TIMEOUT_MS)
+        timeoutMs: durationInput(names.Timeout, value(names.Timeout), 1000, MAX_TIMEOUT_MS),
+        top: parseInteger(names.Top, value(names.Top), 1, MAX_TOP),
+        maxRequests: parseInteger(names.MaxRequests, value(names.MaxRequests), 1, maxRequests)
     };
 }
 
@@ -54715,18 +54797,15 @@ function readChangesSettings(get, env, mask, now) {
 
 /** The three signals, in the order they are read and reported. */
 const SIGNALS = ['searches', 'feedback', 'assistant'];
-const MAX_TOP = 100;
 /** The organisation's whole hourly allowance of analytics requests. */
 const MAX_REQUESTS = 100;
 function readGapsSettings(get, env, mask, now) {
     const value = withDefaults(get, GapsDefaults);
-    const report = readReportInputs(get, env, mask, now, GapsInput, GapsDefaults);
+    const report = readReportInputs(get, env, mask, now, GapsInput, GapsDefaults, MAX_REQUESTS);
     return {
         ...report,
         signals: parseSignals(value(GapsInput.Signals)),
-        top: parseInteger(GapsInput.Top, value(GapsInput.Top), 1, MAX_TOP),
         minHits: parseInteger(GapsInput.MinHits, value(GapsInput.MinHits), 1, 1_000_000),
-        maxRequests: parseInteger(GapsInput.MaxRequests, value(GapsInput.MaxRequests), 1, MAX_REQUESTS),
         format: formatOf(report.outputFileShown),
         changes: readChangesSettings(get, env, mask, now)
     };

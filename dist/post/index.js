@@ -30941,7 +30941,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2846);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8703);
 
 // The agent action's post step (runs.post in action.yml, post-if: always()); it never fails the job.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -30951,7 +30951,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2846:
+/***/ 8703:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -36220,15 +36220,18 @@ class Redactor {
  * line without a stack trace; anything else is reported as unexpected.
  */
 class ExplainedError extends Error {
-    name = 'ExplainedError';
+    constructor(message, options) {
+        super(message, options);
+        // Each kind is named by its class (InputError, AuthError, …), so no subclass repeats its name
+        // (the bundle is not minified: class names stay as written).
+        this.name = new.target.name;
+    }
 }
 /** A mistake in the workflow's inputs or the runner's settings. */
 class errors_InputError extends ExplainedError {
-    name = 'InputError';
 }
 /** The run was cancelled (the runner's SIGINT/SIGTERM) while waiting or sending. */
 class CancelledError extends ExplainedError {
-    name = 'CancelledError';
 }
 /** A caught value's message, for a warning that quotes it. */
 const errorText = (error) => error instanceof Error ? error.message : String(error);
@@ -36483,6 +36486,122 @@ function sendableSecret(name, secret) {
     throw new errors_InputError(`Input '${name}' is the text of a \${{ … }} expression, not its value: nothing expanded it (@github/local-action passes action.yml's defaults and its env file's values as written). Give the value itself, e.g. INPUT_${name.toUpperCase()}=… in local-action's env file${name.endsWith('token') ? ' (a token from `gh auth token` will do)' : ''}.`);
 }
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/github/rest.js
+
+/** Pages of 100: the most GitHub serves per request. */
+const PAGE_SIZE = 100;
+/** GitHub answered 404: no such thing, or none this token may see. */
+const notFound = (error) => error instanceof dist_src_RequestError && error.response !== undefined && error.status === 404;
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/github/api-issues.js
+
+/** Pages of an issue's comments read at most: the first and the newest. */
+const COMMENT_PAGES = 2;
+/** The page number of a `link` header's `rel="last"`, or 1 when there is none. */
+function lastPage(link) {
+    const match = /<([^>]+)>;\s*rel="last"/.exec(link ?? '');
+    if (!match?.[1])
+        return 1;
+    try {
+        const page = Number(new URL(match[1]).searchParams.get('page'));
+        return Number.isSafeInteger(page) && page > 1 ? page : 1;
+    }
+    catch {
+        return 1;
+    }
+}
+function issueCalls({ octokit, owner, repo }) {
+    return {
+        async listComments(issue) {
+            // GitHub lists an issue's comments oldest first. What the action looks for is near either
+            // end (its own comment early, the newest records late), so it reads the first page and, from
+            // the last page GitHub names, backwards: COMMENT_PAGES requests at most, however long the thread.
+            const page = (n) => octokit.rest.issues.listComments({
+                owner,
+                repo,
+                issue_number: issue,
+                per_page: PAGE_SIZE,
+                page: n
+            });
+            const first = await page(1);
+            const pages = [first.data];
+            const last = lastPage(first.headers.link);
+            for (let n = last; n > 1 && pages.length < COMMENT_PAGES; n--)
+                pages.splice(1, 0, (await page(n)).data);
+            return pages.flat().map(c => ({
+                id: c.id,
+                body: c.body ?? '',
+                authorType: c.user?.type ?? '',
+                author: c.user?.login ?? ''
+            }));
+        },
+        async createComment(issue, body) {
+            const { data } = await octokit.rest.issues.createComment({
+                owner,
+                repo,
+                issue_number: issue,
+                body,
+                // Never retried: GitHub may have posted the comment before failing to say so.
+                request: { retries: 0 }
+            });
+            return data.id;
+        },
+        async updateComment(id, body) {
+            await octokit.rest.issues.updateComment({
+                owner,
+                repo,
+                comment_id: id,
+                body
+            });
+        },
+        async issuesWithLabel(label) {
+            const { data } = await octokit.rest.issues.listForRepo({
+                owner,
+                repo,
+                labels: label,
+                state: 'all',
+                sort: 'updated',
+                direction: 'desc',
+                per_page: 20
+            });
+            return data.filter(issue => !issue.pull_request).map(asIssue);
+        },
+        async createIssue(title, body, labels) {
+            const { data } = await octokit.rest.issues.create({
+                owner,
+                repo,
+                title,
+                body,
+                labels,
+                // Never retried: GitHub may have opened the issue before failing to say so.
+                request: { retries: 0 }
+            });
+            return asIssue(data);
+        },
+        async updateIssue(number, change) {
+            const { data } = await octokit.rest.issues.update({
+                owner,
+                repo,
+                issue_number: number,
+                ...change
+            });
+            return asIssue(data);
+        }
+    };
+}
+function asIssue(data) {
+    return {
+        number: data.number,
+        title: typeof data.title === 'string' ? data.title : '',
+        body: typeof data.body === 'string' ? data.body : '',
+        state: typeof data.state === 'string' ? data.state : '',
+        url: typeof data.html_url === 'string' ? data.html_url : '',
+        labels: (Array.isArray(data.labels) ? data.labels : [])
+            .map(l => (typeof l === 'string' ? l : (l?.name ?? '')))
+            .filter(Boolean)
+    };
+}
+
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/event.js
@@ -36536,6 +36655,7 @@ function readRunEvent(env = process.env) {
         defaultBranch: event_text(payload.repository?.default_branch) || undefined,
         step: `${env.GITHUB_JOB ?? ''}/${env.GITHUB_ACTION ?? ''}`,
         review: reviewOf(record(payload.review)),
+        dispatch: name === 'repository_dispatch' ? dispatchOf(payload) : undefined,
         edit: editOf(payload.action, record(payload.changes))
     };
 }
@@ -36661,6 +36781,285 @@ function parsePush(value) {
 const reviewOf = (review) => review && typeof review.id === 'number' && Number.isSafeInteger(review.id) && review.id > 0
     ? { id: review.id, body: event_text(review.body), state: event_text(review.state).toLowerCase() }
     : undefined;
+const REPOSITORY_NAME = /^[A-Za-z0-9-]{1,39}\/[A-Za-z0-9_.-]{1,100}$/;
+function dispatchOf(payload) {
+    const client = record(payload.client_payload) ?? {};
+    const named = event_text(client.repository).trim();
+    const sha = event_text(client.sha).trim();
+    return {
+        type: event_text(payload.action).slice(0, 100),
+        ...(REPOSITORY_NAME.test(named) ? { repository: named } : {}),
+        ...(SHA.test(sha) ? { sha: sha.toLowerCase() } : {}),
+        malformed: named !== '' && !REPOSITORY_NAME.test(named)
+    };
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/github/without-patches.js
+/**
+ * GitHub's commit answer, parsed without its files' patches. The REST API always sends each file's
+ * patch whole (up to about 1 MB), and no media type leaves them out; a page of 100 such files held
+ * as text and then parsed would cost hundreds of megabytes. Here the answer is read as it streams
+ * in and every `"patch": "…"` value is dropped (it becomes `null`) before anything is kept, so what
+ * is held is the rest: names, counts, the commit's own fields.
+ *
+ * It works on bytes: in UTF-8, the bytes of `"` and `\` never occur inside a multi-byte character,
+ * so strings can be told apart without decoding. Any key named `patch` is dropped, at any depth;
+ * only files have one in this answer.
+ */
+async function parseWithoutPatches(body, maxBytes) {
+    const scanner = new PatchDropper(maxBytes);
+    for await (const chunk of body)
+        scanner.push(chunk);
+    return JSON.parse(scanner.text());
+}
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COLON = 0x3a;
+const KEY = Buffer.from('patch');
+const isSpace = (b) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
+/** The byte scanner: what it keeps, and where it is in the JSON text. */
+class PatchDropper {
+    maxBytes;
+    kept = [];
+    keptBytes = 0;
+    inString = false;
+    escaped = false;
+    /** Inside a patch's value: its bytes are not kept. */
+    skipping = false;
+    /** The current string's first bytes, to tell the key `patch` (no longer than it). */
+    head = Buffer.alloc(KEY.length + 1);
+    headLength = 0;
+    /** The last token was the string `patch`; then the `:` after it. */
+    afterKey = false;
+    expectValue = false;
+    constructor(maxBytes) {
+        this.maxBytes = maxBytes;
+    }
+    push(chunk) {
+        let from = 0;
+        for (let i = 0; i < chunk.length; i++) {
+            const b = chunk[i];
+            if (this.inString) {
+                if (this.escaped)
+                    this.escaped = false;
+                else if (b === BACKSLASH)
+                    this.escaped = true;
+                else if (b === QUOTE) {
+                    this.inString = false;
+                    if (this.skipping) {
+                        this.skipping = false;
+                        from = i + 1;
+                    }
+                    else
+                        this.afterKey =
+                            this.headLength === KEY.length && KEY.equals(this.head.subarray(0, KEY.length));
+                    continue;
+                }
+                if (!this.skipping && this.headLength <= KEY.length)
+                    this.head[this.headLength++] = b;
+                continue;
+            }
+            if (b === QUOTE) {
+                this.inString = true;
+                this.headLength = 0;
+                if (this.expectValue) {
+                    this.keep(chunk.subarray(from, i));
+                    this.keep(Buffer.from('null'));
+                    this.skipping = true;
+                }
+                this.expectValue = false;
+                this.afterKey = false;
+            }
+            else if (b === COLON) {
+                this.expectValue = this.afterKey;
+                this.afterKey = false;
+            }
+            else if (!isSpace(b)) {
+                this.expectValue = false;
+                this.afterKey = false;
+            }
+        }
+        if (!this.skipping)
+            this.keep(chunk.subarray(from));
+    }
+    /** The JSON text kept. */
+    text() {
+        return Buffer.concat(this.kept).toString('utf8');
+    }
+    keep(bytes) {
+        if (bytes.length === 0)
+            return;
+        this.keptBytes += bytes.length;
+        if (this.keptBytes > this.maxBytes)
+            throw new Error(`GitHub's answer is larger than ${this.maxBytes} bytes without its patches`);
+        // A copy: the stream may reuse its chunk's memory.
+        this.kept.push(Buffer.from(bytes));
+    }
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/github/api-pulls.js
+
+
+
+/** A page of a commit's files without patches, kept at most: 100 entries and a long message fit many times over. */
+const MAX_COMMIT_BYTES = 8 << 20;
+function pullCalls({ octokit, owner, repo }) {
+    // GitHub pages a commit's files by `page` and `per_page`; the commit's own fields repeat.
+    const commitPage = (sha, page, perPage, request) => octokit.rest.repos.getCommit({ owner, repo, ref: sha, page, per_page: perPage, request });
+    return {
+        async pull(number) {
+            const { data } = await octokit.rest.pulls.get({ owner, repo, pull_number: number });
+            return pullOf(number, data);
+        },
+        async closePull(number) {
+            const { data } = await octokit.rest.pulls.update({
+                owner,
+                repo,
+                pull_number: number,
+                state: 'closed'
+            });
+            return pullOf(number, data);
+        },
+        async requestReviewers(number, reviewers) {
+            await octokit.rest.pulls.requestReviewers({
+                owner,
+                repo,
+                pull_number: number,
+                reviewers
+            });
+        },
+        async commitFiles(sha, page, perPage) {
+            const { data } = await commitPage(sha, page, perPage, {});
+            return asFiles(data.files ?? []);
+        },
+        async commitPaths(sha, page, perPage) {
+            // The answer's body as it streams in, not parsed: its patches are dropped first.
+            const { data } = await commitPage(sha, page, perPage, { parseSuccessResponseBody: false });
+            const body = data;
+            const commit = (await parseWithoutPatches(body, MAX_COMMIT_BYTES));
+            return asFiles(Array.isArray(commit?.files) ? commit.files : []);
+        },
+        async *pullFilePages(pull, perPage) {
+            const pages = octokit.paginate.iterator(octokit.rest.pulls.listFiles, {
+                owner,
+                repo,
+                pull_number: pull,
+                per_page: perPage
+            });
+            for await (const { data } of pages)
+                yield asFiles(data);
+        },
+        async reviewComments(pull, review) {
+            const { data } = await octokit.rest.pulls.listCommentsForReview({
+                owner,
+                repo,
+                pull_number: pull,
+                review_id: review,
+                per_page: PAGE_SIZE
+            });
+            return (Array.isArray(data) ? data : []).flatMap(c => typeof c?.path === 'string' && typeof c.body === 'string'
+                ? [{ path: c.path, body: c.body, ...lineOf(c) }]
+                : []);
+        },
+        async compareStatus(base, head) {
+            try {
+                // One commit a page: only the status is read, not the range.
+                const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
+                    owner,
+                    repo,
+                    basehead: `${base}...${head}`,
+                    per_page: 1
+                });
+                return typeof data.status === 'string' ? data.status : 'missing';
+            }
+            catch (error) {
+                if (notFound(error))
+                    return 'missing';
+                throw error;
+            }
+        }
+    };
+}
+/** GitHub's answer about pull request `number` (read or just closed), checked. */
+function pullOf(number, data) {
+    const pr = parsePullRequest(data);
+    if (!pr)
+        throw new Error(`GitHub answered pull request #${number} without a number`);
+    return pr;
+}
+/** An inline comment's line: `line`, or the older `original_line`, when a positive integer. */
+function lineOf(c) {
+    const line = [c.line, c.original_line].find(n => Number.isSafeInteger(n) && n > 0);
+    return line === undefined ? {} : { line: line };
+}
+/** GitHub's file entries, each field checked: a missing count is 0, a missing name drops the entry. */
+function asFiles(raw) {
+    const files = [];
+    for (const item of raw) {
+        const f = (item ?? {});
+        if (typeof f.filename !== 'string' || !f.filename)
+            continue;
+        const n = (v) => (typeof v === 'number' && v >= 0 ? v : 0);
+        files.push({
+            path: f.filename,
+            previousPath: typeof f.previous_filename === 'string' ? f.previous_filename : undefined,
+            status: typeof f.status === 'string' ? f.status : 'changed',
+            additions: n(f.additions),
+            deletions: n(f.deletions),
+            patch: typeof f.patch === 'string' ? f.patch : undefined
+        });
+    }
+    return files;
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/github/api-repository.js
+
+function repositoryCalls({ octokit, owner, repo }) {
+    return {
+        async permission(user) {
+            const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({
+                owner,
+                repo,
+                username: user
+            });
+            // An answer without a permission (a redirect's page, a proxy's) is no answer at all.
+            if (typeof data?.permission !== 'string')
+                throw new Error('GitHub answered without a permission');
+            const roleName = data.role_name;
+            return {
+                permission: data.permission,
+                roleName: typeof roleName === 'string' ? roleName : undefined
+            };
+        },
+        async treePaths() {
+            const { data } = await octokit.rest.git.getTree({
+                owner,
+                repo,
+                tree_sha: 'HEAD',
+                recursive: 'true'
+            });
+            const entries = Array.isArray(data.tree) ? data.tree : [];
+            return {
+                paths: entries
+                    .filter(e => e?.type === 'blob' && typeof e.path === 'string')
+                    .map(e => e.path),
+                truncated: data.truncated === true
+            };
+        },
+        async fileText(path) {
+            const data = await octokit.rest.repos.getContent({ owner, repo, path }).then(answer => answer.data, (error) => {
+                if (notFound(error))
+                    return undefined;
+                throw error;
+            });
+            if (!data || Array.isArray(data) || data.type !== 'file' || !('content' in data))
+                return undefined;
+            if (data.encoding !== 'base64' || typeof data.content !== 'string')
+                return undefined;
+            return Buffer.from(data.content, 'base64').toString('utf8');
+        }
+    };
+}
 
 ;// CONCATENATED MODULE: ./node_modules/@octokit/plugin-throttling/dist-bundle/index.js
 // pkg/dist-src/index.js
@@ -36987,7 +37386,6 @@ const UNBOUNDED_WAIT_MS = 60_000;
 const LIMIT_RETRIES = 3;
 /** GitHub's rate limit asked for a wait the run cannot give. */
 class limits_RateLimitError extends ExplainedError {
-    name = 'RateLimitError';
 }
 /**
  * The plugin that bounds every request and waits on GitHub's rate limits. Registered before
@@ -37951,109 +38349,6 @@ class GitHubTransport {
     }
 }
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/github/without-patches.js
-/**
- * GitHub's commit answer, parsed without its files' patches. The REST API always sends each file's
- * patch whole (up to about 1 MB), and no media type leaves them out; a page of 100 such files held
- * as text and then parsed would cost hundreds of megabytes. Here the answer is read as it streams
- * in and every `"patch": "…"` value is dropped (it becomes `null`) before anything is kept, so what
- * is held is the rest: names, counts, the commit's own fields.
- *
- * It works on bytes: in UTF-8, the bytes of `"` and `\` never occur inside a multi-byte character,
- * so strings can be told apart without decoding. Any key named `patch` is dropped, at any depth;
- * only files have one in this answer.
- */
-async function parseWithoutPatches(body, maxBytes) {
-    const scanner = new PatchDropper(maxBytes);
-    for await (const chunk of body)
-        scanner.push(chunk);
-    return JSON.parse(scanner.text());
-}
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COLON = 0x3a;
-const KEY = Buffer.from('patch');
-const isSpace = (b) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
-/** The byte scanner: what it keeps, and where it is in the JSON text. */
-class PatchDropper {
-    maxBytes;
-    kept = [];
-    keptBytes = 0;
-    inString = false;
-    escaped = false;
-    /** Inside a patch's value: its bytes are not kept. */
-    skipping = false;
-    /** The current string's first bytes, to tell the key `patch` (no longer than it). */
-    head = Buffer.alloc(KEY.length + 1);
-    headLength = 0;
-    /** The last token was the string `patch`; then the `:` after it. */
-    afterKey = false;
-    expectValue = false;
-    constructor(maxBytes) {
-        this.maxBytes = maxBytes;
-    }
-    push(chunk) {
-        let from = 0;
-        for (let i = 0; i < chunk.length; i++) {
-            const b = chunk[i];
-            if (this.inString) {
-                if (this.escaped)
-                    this.escaped = false;
-                else if (b === BACKSLASH)
-                    this.escaped = true;
-                else if (b === QUOTE) {
-                    this.inString = false;
-                    if (this.skipping) {
-                        this.skipping = false;
-                        from = i + 1;
-                    }
-                    else
-                        this.afterKey =
-                            this.headLength === KEY.length && KEY.equals(this.head.subarray(0, KEY.length));
-                    continue;
-                }
-                if (!this.skipping && this.headLength <= KEY.length)
-                    this.head[this.headLength++] = b;
-                continue;
-            }
-            if (b === QUOTE) {
-                this.inString = true;
-                this.headLength = 0;
-                if (this.expectValue) {
-                    this.keep(chunk.subarray(from, i));
-                    this.keep(Buffer.from('null'));
-                    this.skipping = true;
-                }
-                this.expectValue = false;
-                this.afterKey = false;
-            }
-            else if (b === COLON) {
-                this.expectValue = this.afterKey;
-                this.afterKey = false;
-            }
-            else if (!isSpace(b)) {
-                this.expectValue = false;
-                this.afterKey = false;
-            }
-        }
-        if (!this.skipping)
-            this.keep(chunk.subarray(from));
-    }
-    /** The JSON text kept. */
-    text() {
-        return Buffer.concat(this.kept).toString('utf8');
-    }
-    keep(bytes) {
-        if (bytes.length === 0)
-            return;
-        this.keptBytes += bytes.length;
-        if (this.keptBytes > this.maxBytes)
-            throw new Error(`GitHub's answer is larger than ${this.maxBytes} bytes without its patches`);
-        // A copy: the stream may reuse its chunk's memory.
-        this.kept.push(Buffer.from(bytes));
-    }
-}
-
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/api.js
 
 
@@ -38068,25 +38363,9 @@ class PatchDropper {
 
 
 
-/** Pages of 100: the most GitHub serves per request. */
-const PAGE_SIZE = 100;
-/** A page of a commit's files without patches, kept at most: 100 entries and a long message fit many times over. */
-const MAX_COMMIT_BYTES = 8 << 20;
-/** Pages of an issue's comments read at most: the first and the newest. */
-const COMMENT_PAGES = 2;
-/** The page number of a `link` header's `rel="last"`, or 1 when there is none. */
-function lastPage(link) {
-    const match = /<([^>]+)>;\s*rel="last"/.exec(link ?? '');
-    if (!match?.[1])
-        return 1;
-    try {
-        const page = Number(new URL(match[1]).searchParams.get('page'));
-        return Number.isSafeInteger(page) && page > 1 ? page : 1;
-    }
-    catch {
-        return 1;
-    }
-}
+
+
+
 /**
  * A failed GitHub call in a few words. Octokit reports a call that never got an answer (refused,
  * DNS, a time limit) as a RequestError with status 500 and no response: that is no HTTP 500, and
@@ -38117,14 +38396,28 @@ function describeGitHubError(error) {
  * that cannot see it), as opposed to failing or not answering.
  */
 function refusedAccess(error) {
-    return (error instanceof RequestError &&
+    return ((error instanceof RequestError &&
         error.response !== undefined &&
-        [401, 403, 404].includes(error.status));
+        [401, 403, 404].includes(error.status)) ||
+        graphqlRefused(error));
+}
+/**
+ * GitHub's GraphQL API answered, but named the repository as not there or not allowed (errors of
+ * type NOT_FOUND or FORBIDDEN on `repository`): what a token that cannot see it gets.
+ */
+function graphqlRefused(error) {
+    const failure = error;
+    if (failure?.name !== 'GraphqlResponseError' || !Array.isArray(failure.errors))
+        return false;
+    return failure.errors.some(e => {
+        const entry = (e ?? {});
+        return ((entry.type === 'NOT_FOUND' || entry.type === 'FORBIDDEN') &&
+            Array.isArray(entry.path) &&
+            entry.path[0] === 'repository');
+    });
 }
 /** The error is a GitHub call that failed (answered or not), rather than a wrong answer or a bug. */
 const isGitHubCallError = (error) => error instanceof RequestError;
-/** GitHub answered 404: no such thing, or none this token may see. */
-const notFound = (error) => error instanceof dist_src_RequestError && error.response !== undefined && error.status === 404;
 /** What to grant, as one sentence: `grant` is what the workflow's `permissions:` block needs. */
 const permissionHint = (grant) => `Give the workflow ${grant} (a permissions block that sets any permission sets the others to none).`;
 /** The GitHub connections a run opens, closed together when it ends. */
@@ -38173,246 +38466,14 @@ function connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs = R
     }, 
     // In this order: `limited` wraps each attempt, inside the retry plugin.
     limited({ cancel, retryBaseMs, clock, deadline }), retry);
-    // GitHub pages a commit's files by `page` and `per_page`; the commit's own fields repeat.
-    const commitPage = (sha, page, perPage, request) => octokit.rest.repos.getCommit({ owner, repo, ref: sha, page, per_page: perPage, request });
+    const rest = { octokit, owner, repo };
     return {
-        async listComments(issue) {
-            // GitHub lists an issue's comments oldest first. What the action looks for is near either
-            // end (its own comment early, the newest records late), so it reads the first page and, from
-            // the last page GitHub names, backwards: COMMENT_PAGES requests at most, however long the thread.
-            const page = (n) => octokit.rest.issues.listComments({
-                owner,
-                repo,
-                issue_number: issue,
-                per_page: PAGE_SIZE,
-                page: n
-            });
-            const first = await page(1);
-            const pages = [first.data];
-            const last = lastPage(first.headers.link);
-            for (let n = last; n > 1 && pages.length < COMMENT_PAGES; n--)
-                pages.splice(1, 0, (await page(n)).data);
-            return pages.flat().map(c => ({
-                id: c.id,
-                body: c.body ?? '',
-                authorType: c.user?.type ?? '',
-                author: c.user?.login ?? ''
-            }));
-        },
-        async createComment(issue, body) {
-            const { data } = await octokit.rest.issues.createComment({
-                owner,
-                repo,
-                issue_number: issue,
-                body,
-                // Never retried: GitHub may have posted the comment before failing to say so.
-                request: { retries: 0 }
-            });
-            return data.id;
-        },
-        async updateComment(id, body) {
-            await octokit.rest.issues.updateComment({
-                owner,
-                repo,
-                comment_id: id,
-                body
-            });
-        },
-        async permission(user) {
-            const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({
-                owner,
-                repo,
-                username: user
-            });
-            // An answer without a permission (a redirect's page, a proxy's) is no answer at all.
-            if (typeof data?.permission !== 'string')
-                throw new Error('GitHub answered without a permission');
-            const roleName = data.role_name;
-            return {
-                permission: data.permission,
-                roleName: typeof roleName === 'string' ? roleName : undefined
-            };
-        },
-        async pull(number) {
-            const { data } = await octokit.rest.pulls.get({
-                owner,
-                repo,
-                pull_number: number
-            });
-            const pr = parsePullRequest(data);
-            if (!pr)
-                throw new Error(`GitHub answered pull request #${number} without a number`);
-            return pr;
-        },
-        async closePull(number) {
-            const { data } = await octokit.rest.pulls.update({
-                owner,
-                repo,
-                pull_number: number,
-                state: 'closed'
-            });
-            const pr = parsePullRequest(data);
-            if (!pr)
-                throw new Error(`GitHub answered pull request #${number} without a number`);
-            return pr;
-        },
-        async requestReviewers(number, reviewers) {
-            await octokit.rest.pulls.requestReviewers({
-                owner,
-                repo,
-                pull_number: number,
-                reviewers
-            });
-        },
+        ...issueCalls(rest),
+        ...pullCalls(rest),
+        ...repositoryCalls(rest),
         graphql: (query, variables) => octokit.graphql(query, variables),
-        async commitFiles(sha, page, perPage) {
-            const { data } = await commitPage(sha, page, perPage, {});
-            return asFiles(data.files ?? []);
-        },
-        async commitPaths(sha, page, perPage) {
-            // The answer's body as it streams in, not parsed: its patches are dropped first.
-            const { data } = await commitPage(sha, page, perPage, { parseSuccessResponseBody: false });
-            const body = data;
-            const commit = (await parseWithoutPatches(body, MAX_COMMIT_BYTES));
-            return asFiles(Array.isArray(commit?.files) ? commit.files : []);
-        },
-        async *pullFilePages(pull, perPage) {
-            const pages = octokit.paginate.iterator(octokit.rest.pulls.listFiles, {
-                owner,
-                repo,
-                pull_number: pull,
-                per_page: perPage
-            });
-            for await (const { data } of pages)
-                yield asFiles(data);
-        },
-        async issuesWithLabel(label) {
-            const { data } = await octokit.rest.issues.listForRepo({
-                owner,
-                repo,
-                labels: label,
-                state: 'all',
-                sort: 'updated',
-                direction: 'desc',
-                per_page: 20
-            });
-            return data.filter(issue => !issue.pull_request).map(asIssue);
-        },
-        async createIssue(title, body, labels) {
-            const { data } = await octokit.rest.issues.create({
-                owner,
-                repo,
-                title,
-                body,
-                labels,
-                // Never retried: GitHub may have opened the issue before failing to say so.
-                request: { retries: 0 }
-            });
-            return asIssue(data);
-        },
-        async updateIssue(number, change) {
-            const { data } = await octokit.rest.issues.update({
-                owner,
-                repo,
-                issue_number: number,
-                ...change
-            });
-            return asIssue(data);
-        },
-        async reviewComments(pull, review) {
-            const { data } = await octokit.rest.pulls.listCommentsForReview({
-                owner,
-                repo,
-                pull_number: pull,
-                review_id: review,
-                per_page: PAGE_SIZE
-            });
-            return (Array.isArray(data) ? data : []).flatMap(c => typeof c?.path === 'string' && typeof c.body === 'string'
-                ? [{ path: c.path, body: c.body, ...lineOf(c) }]
-                : []);
-        },
-        async treePaths() {
-            const { data } = await octokit.rest.git.getTree({
-                owner,
-                repo,
-                tree_sha: 'HEAD',
-                recursive: 'true'
-            });
-            const entries = Array.isArray(data.tree) ? data.tree : [];
-            return {
-                paths: entries
-                    .filter(e => e?.type === 'blob' && typeof e.path === 'string')
-                    .map(e => e.path),
-                truncated: data.truncated === true
-            };
-        },
-        async fileText(path) {
-            const data = await octokit.rest.repos.getContent({ owner, repo, path }).then(answer => answer.data, (error) => {
-                if (notFound(error))
-                    return undefined;
-                throw error;
-            });
-            if (!data || Array.isArray(data) || data.type !== 'file' || !('content' in data))
-                return undefined;
-            if (data.encoding !== 'base64' || typeof data.content !== 'string')
-                return undefined;
-            return Buffer.from(data.content, 'base64').toString('utf8');
-        },
-        async compareStatus(base, head) {
-            try {
-                // One commit a page: only the status is read, not the range.
-                const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
-                    owner,
-                    repo,
-                    basehead: `${base}...${head}`,
-                    per_page: 1
-                });
-                return typeof data.status === 'string' ? data.status : 'missing';
-            }
-            catch (error) {
-                if (notFound(error))
-                    return 'missing';
-                throw error;
-            }
-        },
         close: () => transport.close()
     };
-}
-/** An inline comment's line: `line`, or the older `original_line`, when a positive integer. */
-function lineOf(c) {
-    const line = [c.line, c.original_line].find(n => Number.isSafeInteger(n) && n > 0);
-    return line === undefined ? {} : { line: line };
-}
-function asIssue(data) {
-    return {
-        number: data.number,
-        title: typeof data.title === 'string' ? data.title : '',
-        body: typeof data.body === 'string' ? data.body : '',
-        state: typeof data.state === 'string' ? data.state : '',
-        url: typeof data.html_url === 'string' ? data.html_url : '',
-        labels: (Array.isArray(data.labels) ? data.labels : [])
-            .map(l => (typeof l === 'string' ? l : (l?.name ?? '')))
-            .filter(Boolean)
-    };
-}
-/** GitHub's file entries, each field checked: a missing count is 0, a missing name drops the entry. */
-function asFiles(raw) {
-    const files = [];
-    for (const item of raw) {
-        const f = (item ?? {});
-        if (typeof f.filename !== 'string' || !f.filename)
-            continue;
-        const n = (v) => (typeof v === 'number' && v >= 0 ? v : 0);
-        files.push({
-            path: f.filename,
-            previousPath: typeof f.previous_filename === 'string' ? f.previous_filename : undefined,
-            status: typeof f.status === 'string' ? f.status : 'changed',
-            additions: n(f.additions),
-            deletions: n(f.deletions),
-            patch: typeof f.patch === 'string' ? f.patch : undefined
-        });
-    }
-    return files;
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/step.js
@@ -38477,7 +38538,6 @@ function lineLogger(write) {
 class errors_ApiError extends ExplainedError {
     status;
     transient;
-    name = 'ApiError';
     constructor(message, 
     /** HTTP status, when the service answered. */
     status, 
@@ -38490,26 +38550,21 @@ class errors_ApiError extends ExplainedError {
 }
 /** 401/403: the key is wrong, revoked or not an admin key. */
 class errors_AuthError extends errors_ApiError {
-    name = 'AuthError';
 }
 /** No connection to the service could be made: nothing was sent. */
 class UnreachableError extends errors_ApiError {
-    name = 'UnreachableError';
 }
 /** 404: the project or job does not exist (or the key cannot see it). */
 class NotFoundError extends errors_ApiError {
-    name = 'NotFoundError';
 }
 /**
  * A read whose answer was larger than the client holds in memory: asking again gets the same answer,
  * so it is not retried; a caller may ask for a smaller page.
  */
 class AnswerTooLargeError extends errors_ApiError {
-    name = 'AnswerTooLargeError';
 }
 /** The service asked us to wait longer than the deadline allows. */
 class errors_RateLimitError extends errors_ApiError {
-    name = 'RateLimitError';
     constructor(message) {
         super(message, 429, true);
     }
@@ -38519,13 +38574,11 @@ class errors_RateLimitError extends errors_ApiError {
  * Sending it again could start a second job, so the caller must not retry.
  */
 class errors_AmbiguousWriteError extends errors_ApiError {
-    name = 'AmbiguousWriteError';
 }
 /** The 404 message for a route under a project: the ID is the input to check. */
 const errors_projectNotFound = (projectId) => `Project '${projectId}' was not found. Check 'project-id': copy it from the API keys page of the dashboard`;
 /** The caller's request budget ran out before the service gave a usable answer. */
 class BudgetExhaustedError extends errors_ApiError {
-    name = 'BudgetExhaustedError';
     constructor(message) {
         super(message, undefined, true);
     }
@@ -41892,7 +41945,10 @@ const Input = {
     Approval: 'approval',
     ImpactAfter: 'impact-after',
     ImpactComment: 'impact-comment',
-    MaxRequests: 'max-requests'
+    MaxRequests: 'max-requests',
+    CodeRepositories: 'code-repositories',
+    CodeToken: 'code-token',
+    Since: 'since'
 };
 const Output = {
     JobId: 'jobId',

@@ -28760,15 +28760,18 @@ class Redactor {
  * line without a stack trace; anything else is reported as unexpected.
  */
 class ExplainedError extends Error {
-    name = 'ExplainedError';
+    constructor(message, options) {
+        super(message, options);
+        // Each kind is named by its class (InputError, AuthError, …), so no subclass repeats its name
+        // (the bundle is not minified: class names stay as written).
+        this.name = new.target.name;
+    }
 }
 /** A mistake in the workflow's inputs or the runner's settings. */
 class errors_InputError extends ExplainedError {
-    name = 'InputError';
 }
 /** The run was cancelled (the runner's SIGINT/SIGTERM) while waiting or sending. */
 class CancelledError extends ExplainedError {
-    name = 'CancelledError';
 }
 /** A caught value's message, for a warning that quotes it. */
 const errorText = (error) => error instanceof Error ? error.message : String(error);
@@ -29014,7 +29017,6 @@ const USER_AGENT = `mintlify-agent-action/${ACTION_VERSION}`;
 class ApiError extends ExplainedError {
     status;
     transient;
-    name = 'ApiError';
     constructor(message, 
     /** HTTP status, when the service answered. */
     status, 
@@ -29027,26 +29029,21 @@ class ApiError extends ExplainedError {
 }
 /** 401/403: the key is wrong, revoked or not an admin key. */
 class AuthError extends ApiError {
-    name = 'AuthError';
 }
 /** No connection to the service could be made: nothing was sent. */
 class UnreachableError extends ApiError {
-    name = 'UnreachableError';
 }
 /** 404: the project or job does not exist (or the key cannot see it). */
 class NotFoundError extends ApiError {
-    name = 'NotFoundError';
 }
 /**
  * A read whose answer was larger than the client holds in memory: asking again gets the same answer,
  * so it is not retried; a caller may ask for a smaller page.
  */
 class AnswerTooLargeError extends ApiError {
-    name = 'AnswerTooLargeError';
 }
 /** The service asked us to wait longer than the deadline allows. */
 class RateLimitError extends ApiError {
-    name = 'RateLimitError';
     constructor(message) {
         super(message, 429, true);
     }
@@ -29056,13 +29053,11 @@ class RateLimitError extends ApiError {
  * Sending it again could start a second job, so the caller must not retry.
  */
 class AmbiguousWriteError extends ApiError {
-    name = 'AmbiguousWriteError';
 }
 /** The 404 message for a route under a project: the ID is the input to check. */
 const projectNotFound = (projectId) => `Project '${projectId}' was not found. Check 'project-id': copy it from the API keys page of the dashboard`;
 /** The caller's request budget ran out before the service gave a usable answer. */
 class BudgetExhaustedError extends ApiError {
-    name = 'BudgetExhaustedError';
     constructor(message) {
         super(message, undefined, true);
     }
@@ -33186,7 +33181,6 @@ const NAMED_SKIPS = 5;
  * the step fails and the earlier file stays as it was.
  */
 class IncompleteExportError extends ExplainedError {
-    name = 'IncompleteExportError';
 }
 /**
  * Pages through the visitors from `request.offset` with `offset` += `limit` while `hasMore`, handing
@@ -33621,11 +33615,14 @@ const leaves = (rel) => rel === '..' || rel.startsWith(`..${external_node_path_n
 
 /** A sub-action's whole run, reading included, ends within this. */
 const MAX_TIMEOUT_MS = 6 * 3_600_000;
+/** The most entries a report ranks. */
+const MAX_TOP = 100;
 /**
  * The connection (its key refused at once when it cannot be sent: every run of a sub-action calls
- * the service), the date range, the output file in the workspace and the time limit.
+ * the service), the date range, the output file in the workspace, the time limit, the top and the
+ * request budget (at most `maxRequests`: each sub-action has its own bound).
  */
-function readReportInputs(get, env, mask, now, names, defaults) {
+function readReportInputs(get, env, mask, now, names, defaults, maxRequests) {
     const connection = readConnection(get, mask);
     sendableSecret(CommonInput.ApiKey, connection.apiKey);
     const value = withDefaults(get, defaults);
@@ -33637,7 +33634,9 @@ function readReportInputs(get, env, mask, now, names, defaults) {
         dateTo: to,
         outputFile: resolveOutputFile(names.OutputFile, outputFileShown, workspaceOf(env)),
         outputFileShown,
-        timeoutMs: durationInput(names.Timeout, value(names.Timeout), 1000, MAX_TIMEOUT_MS)
+        timeoutMs: durationInput(names.Timeout, value(names.Timeout), 1000, MAX_TIMEOUT_MS),
+        top: parseInteger(names.Top, value(names.Top), 1, MAX_TOP),
+        maxRequests: parseInteger(names.MaxRequests, value(names.MaxRequests), 1, maxRequests)
     };
 }
 
@@ -33650,7 +33649,6 @@ function readReportInputs(get, env, mask, now, names, defaults) {
 /** The export's file formats and the keys that rank its top pages. */
 const FORMATS = ['auto', 'json', 'csv'];
 const SORT_KEYS = ['total', 'human', 'ai'];
-const MAX_TOP = 100;
 /**
  * The most `max-requests` may be: 25 million rows at 250 a page. The documented limit is 100 an hour,
  * so runs near it need a limit the service has raised; memory does not grow with the rows.
@@ -33658,15 +33656,13 @@ const MAX_TOP = 100;
 const MAX_REQUESTS = 100_000;
 function readVisitorsSettings(get, env, mask, now) {
     const value = withDefaults(get, VisitorsDefaults);
-    const report = readReportInputs(get, env, mask, now, VisitorsInput, VisitorsDefaults);
+    const report = readReportInputs(get, env, mask, now, VisitorsInput, VisitorsDefaults, MAX_REQUESTS);
     return {
         ...report,
         format: formatOf(parseChoice(VisitorsInput.Format, value(VisitorsInput.Format), FORMATS), report.outputFileShown),
         pageSize: parseInteger(VisitorsInput.PageSize, value(VisitorsInput.PageSize), 1, 250),
         offset: parseInteger(VisitorsInput.Offset, value(VisitorsInput.Offset), 0, 1_000_000_000),
-        top: parseInteger(VisitorsInput.Top, value(VisitorsInput.Top), 1, MAX_TOP),
-        sortBy: parseChoice(VisitorsInput.SortBy, value(VisitorsInput.SortBy), SORT_KEYS),
-        maxRequests: parseInteger(VisitorsInput.MaxRequests, value(VisitorsInput.MaxRequests), 1, MAX_REQUESTS)
+        sortBy: parseChoice(VisitorsInput.SortBy, value(VisitorsInput.SortBy), SORT_KEYS)
     };
 }
 function formatOf(format, file) {

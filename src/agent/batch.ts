@@ -12,6 +12,8 @@ export interface BatchPull extends Omit<PullDetails, 'files'> {
   files: ChangedPath[]
   /** Every changed file is listed (GitHub lists the first 100 of a pull request here). */
   filesComplete: boolean
+  /** owner/name of its code repository, in a batch of several (`code-repositories`). */
+  repository?: string
 }
 
 /** A commit pushed to the branch without a pull request. */
@@ -22,6 +24,26 @@ export interface BatchCommit {
   authorIsBot: boolean
   files: ChangedPath[]
   filesComplete: boolean
+  /** owner/name of its code repository, in a batch of several (`code-repositories`). */
+  repository?: string
+}
+
+/**
+ * One code repository's share of a batch of several (`code-repositories`): the range read, from
+ * its watermark (`base`) to `head`, where its watermark moves once the batch is handed over.
+ */
+export interface RepositoryPart {
+  /** owner/name, as `code-repositories` lists it. */
+  name: string
+  branch: string
+  head: string
+  /**
+   * Its watermark when the range was read; for a repository seen for the first time without
+   * `since`, its head: the ledger records it even while the batch waits.
+   */
+  base?: string
+  /** The range on GitHub (a comparison), or its newest commit. */
+  url: string
 }
 
 /** A change left out by a rule, and why: shown in the summary and on the dashboard. */
@@ -57,4 +79,9 @@ export interface ChangeBatch {
    * older one): everything in it is documented already, and the ledger is not written.
    */
   olderThanDocumented?: string
+  /**
+   * With `code-repositories`: each repository read, in the listed order; the pulls and commits
+   * name theirs. Undefined: the batch is of `repository` alone.
+   */
+  parts?: RepositoryPart[]
 }

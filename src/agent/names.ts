@@ -36,7 +36,10 @@ export const Input = {
   Approval: 'approval',
   ImpactAfter: 'impact-after',
   ImpactComment: 'impact-comment',
-  MaxRequests: 'max-requests'
+  MaxRequests: 'max-requests',
+  CodeRepositories: 'code-repositories',
+  CodeToken: 'code-token',
+  Since: 'since'
 } as const
 
 export const Output = {

@@ -157,9 +157,14 @@ function batchLines(report: Report): string[] {
     `${r.url ? markdownLink(r.label, r.url) : escapeMarkdown(r.label)} ${escapeMarkdown(r.title)}`
   if (batch) {
     const handed = [
-      ...batch.pulls.map(p => ({ label: `#${p.number}`, url: p.url, title: p.title })),
+      // In a docs project's batch a number alone is ambiguous: `acme/api#12`.
+      ...batch.pulls.map(p => ({
+        label: `${p.repository ?? ''}#${p.number}`,
+        url: p.url,
+        title: p.title
+      })),
       ...batch.commits.map(c => ({
-        label: c.sha.slice(0, 7),
+        label: `${c.repository ? `${c.repository}@` : ''}${c.sha.slice(0, 7)}`,
         url: undefined,
         title: c.message.split('\n')[0] ?? ''
       }))

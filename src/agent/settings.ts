@@ -14,6 +14,7 @@ import { InputError } from '../runner/errors.js'
 import { LONGEST_WINDOW_MS } from '../records/ledger.js'
 import { Defaults, Input } from './names.js'
 import { type PathFilter, readPathFilter } from './path-filter.js'
+import { type CodeRepository, readCodeRepositories } from './code-repositories.js'
 import { botName } from '../github/event.js'
 import { PERMISSIONS, type Permission } from '../github/permission.js'
 import { FAIL_ON_WORDS, type FailOnWord } from './outcome.js'
@@ -76,7 +77,15 @@ export interface PlanSettings {
   /** `since-last` on a schedule or by hand: catch up without a prompt. */
   changes: (typeof CHANGES)[number]
   prompt?: string
+  /**
+   * `code-repositories`: the run is in a docs repository and documents these repositories, one
+   * watermark each in its ledger; a repository_dispatch from one of them is a hint to catch up.
+   */
+  codeRepositories?: readonly CodeRepository[]
 }
+
+/** The event type a code repository's repository_dispatch carries to the docs repository. */
+export const DISPATCH_TYPE = 'docs-agent'
 
 /** The inputs that shape a run from code changes. */
 export interface ChangeSettings extends PlanSettings {
@@ -100,6 +109,16 @@ export interface ChangeSettings extends PlanSettings {
   /** `approval: dashboard`: the changes wait for a tick on the dashboard before anything starts. */
   approval?: ApprovalMode
   dryRun: boolean
+  /**
+   * `since`: a code repository the ledger has no watermark for is read from this far back (a
+   * first install's preview with `dry-run`); otherwise its head is recorded and nothing started.
+   */
+  since?: { ms: number; text: string }
+  /**
+   * `code-token`: reads the code repositories (masked); empty: `github-token` does. Lets the docs
+   * repository's own token write the dashboard while a read-only token reaches the code.
+   */
+  codeToken?: string
 }
 
 /** `follow-reviews`: reviews that start with the trigger phrase, or every review with text. */
@@ -145,6 +164,7 @@ export function readSettings(get: InputReader, env: NodeJS.ProcessEnv, mask: Mas
   const { apiKey, projectId, apiUrl } = readConnection(get, mask)
   const githubToken = readSecret(get, mask, Input.GithubToken)
   const docsToken = readSecret(get, mask, Input.DocsToken)
+  const codeToken = readSecret(get, mask, Input.CodeToken)
   const rawJob = get(Input.JobId)
   const jobId = rawJob.trim() ? parseId(Input.JobId, rawJob) : undefined
   // Whether a missing prompt is fine depends on the event (an issue can be the prompt): see planTrigger.
@@ -207,8 +227,51 @@ export function readSettings(get: InputReader, env: NodeJS.ProcessEnv, mask: Mas
     reviewers: readReviewers(get(Input.Reviewers), docsToken),
     followReviews: parseChoice(Input.FollowReviews, value(Input.FollowReviews), REVIEW_MODES),
     approval: readApproval(value(Input.Approval), dashboard),
-    ...readImpact(get, value, docsToken, dashboard)
+    ...readImpact(get, value, docsToken, dashboard),
+    ...readProject(get, env, dashboard, codeToken)
   }
+}
+
+/** The longest `since`: GitHub lists 100 merged pull requests a page, a quarter is plenty. */
+const MAX_SINCE_MS = 90 * 86_400_000
+
+/** `code-repositories` and `since`: the docs project's repositories; their watermarks are in the ledger. */
+function readProject(
+  get: InputReader,
+  env: NodeJS.ProcessEnv,
+  dashboard: boolean,
+  codeToken: string
+): Pick<Settings, 'codeRepositories' | 'since' | 'codeToken'> {
+  const raw = get(Input.CodeRepositories)
+  const sinceText = get(Input.Since).trim().toLowerCase()
+  if (!raw.trim()) {
+    if (sinceText)
+      throw new InputError(
+        `Input '${Input.Since}' needs '${Input.CodeRepositories}': it is how far back a code repository the ledger has no watermark for is read.`
+      )
+    if (codeToken)
+      throw new InputError(
+        `Input '${Input.CodeToken}' needs '${Input.CodeRepositories}': it reads the code repositories listed there.`
+      )
+    return {}
+  }
+  const codeRepositories = readCodeRepositories(
+    Input.CodeRepositories,
+    raw,
+    env.GITHUB_REPOSITORY ?? ''
+  )
+  if (!codeRepositories.length) return {}
+  if (!dashboard)
+    throw new InputError(
+      `Input '${Input.CodeRepositories}' needs '${Input.Dashboard}: true': the dashboard's ledger keeps each code repository's last documented commit.`
+    )
+  const since = sinceText
+    ? {
+        ms: durationInput(Input.Since, sinceText, 3_600_000, MAX_SINCE_MS),
+        text: sinceText
+      }
+    : undefined
+  return { codeRepositories, ...(since ? { since } : {}), ...(codeToken ? { codeToken } : {}) }
 }
 
 /** `approval: dashboard` waits for a tick on the dashboard, so it needs the dashboard. */

@@ -14,15 +14,12 @@ export type ReportFormat = 'json' | 'markdown'
 /** Everything the docs-gaps report needs, validated before the first request. */
 export interface GapsSettings extends ReportInputs {
   signals: Signal[]
-  top: number
   minHits: number
-  maxRequests: number
   format: ReportFormat
   /** `changes-since`: tie the gaps to the repository's changes since then; undefined when not asked. */
   changes?: ChangesSettings
 }
 
-export const MAX_TOP = 100
 /** The organisation's whole hourly allowance of analytics requests. */
 const MAX_REQUESTS = 100
 
@@ -33,13 +30,11 @@ export function readGapsSettings(
   now: number
 ): GapsSettings {
   const value = withDefaults(get, GapsDefaults)
-  const report = readReportInputs(get, env, mask, now, GapsInput, GapsDefaults)
+  const report = readReportInputs(get, env, mask, now, GapsInput, GapsDefaults, MAX_REQUESTS)
   return {
     ...report,
     signals: parseSignals(value(GapsInput.Signals)),
-    top: parseInteger(GapsInput.Top, value(GapsInput.Top), 1, MAX_TOP),
     minHits: parseInteger(GapsInput.MinHits, value(GapsInput.MinHits), 1, 1_000_000),
-    maxRequests: parseInteger(GapsInput.MaxRequests, value(GapsInput.MaxRequests), 1, MAX_REQUESTS),
     format: formatOf(report.outputFileShown),
     changes: readChangesSettings(get, env, mask, now)
   }

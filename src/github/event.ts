@@ -46,6 +46,8 @@ export interface RunEvent {
   edit?: { bodyBefore?: string }
   /** The repository's default branch, when the payload names it. */
   defaultBranch?: string
+  /** On repository_dispatch events: the event type and what the sender says changed (a hint). */
+  dispatch?: DispatchRef
   /** The workflow job and step running the action (GITHUB_JOB/GITHUB_ACTION): a matrix leg or a second step is another. */
   step: string
 }
@@ -74,6 +76,7 @@ interface Payload {
   comment?: { id?: unknown; body?: unknown }
   review?: unknown
   changes?: unknown
+  client_payload?: unknown
 }
 
 export function readRunEvent(env: NodeJS.ProcessEnv = process.env): RunEvent {
@@ -126,6 +129,7 @@ export function readRunEvent(env: NodeJS.ProcessEnv = process.env): RunEvent {
     defaultBranch: text(payload.repository?.default_branch) || undefined,
     step: `${env.GITHUB_JOB ?? ''}/${env.GITHUB_ACTION ?? ''}`,
     review: reviewOf(record(payload.review)),
+    dispatch: name === 'repository_dispatch' ? dispatchOf(payload) : undefined,
     edit: editOf(payload.action, record(payload.changes))
   }
 }
@@ -326,3 +330,32 @@ const reviewOf = (review: Record<string, unknown> | undefined): ReviewRef | unde
   review && typeof review.id === 'number' && Number.isSafeInteger(review.id) && review.id > 0
     ? { id: review.id, body: text(review.body), state: text(review.state).toLowerCase() }
     : undefined
+
+/**
+ * A repository_dispatch as its payload describes it: the event type (the payload's `action`) and,
+ * in `client_payload`, the code repository (`owner/repo`) and commit the sender says changed. Anyone
+ * who can write to the repository can send one, so it is a hint, never trusted: the repository is
+ * kept only in the shape of a GitHub name, the commit only as a full commit id.
+ */
+export interface DispatchRef {
+  type: string
+  /** `owner/repo`, when the payload names one in that shape. */
+  repository?: string
+  sha?: string
+  /** The payload named something as its repository that is not `owner/repo`. */
+  malformed: boolean
+}
+
+const REPOSITORY_NAME = /^[A-Za-z0-9-]{1,39}\/[A-Za-z0-9_.-]{1,100}$/
+
+function dispatchOf(payload: Payload): DispatchRef {
+  const client = record(payload.client_payload) ?? {}
+  const named = text(client.repository).trim()
+  const sha = text(client.sha).trim()
+  return {
+    type: text(payload.action).slice(0, 100),
+    ...(REPOSITORY_NAME.test(named) ? { repository: named } : {}),
+    ...(SHA.test(sha) ? { sha: sha.toLowerCase() } : {}),
+    malformed: named !== '' && !REPOSITORY_NAME.test(named)
+  }
+}

@@ -27,11 +27,11 @@ export interface History {
 /** Commits read at most in one request: GitHub's page limit. */
 export const MAX_HISTORY = 100
 
-const HISTORY_QUERY = `query($owner: String!, $name: String!, $head: GitObjectID!, $first: Int!, $after: String) {
+const HISTORY_QUERY = `query($owner: String!, $name: String!, $head: GitObjectID!, $first: Int!, $after: String, $since: GitTimestamp) {
   repository(owner: $owner, name: $name) {
     object(oid: $head) {
       ... on Commit {
-        history(first: $first, after: $after) {
+        history(first: $first, after: $after, since: $since) {
           pageInfo { hasNextPage endCursor }
           nodes {
             oid
@@ -57,6 +57,8 @@ export async function readHistory(
     repo: string
     head: string
     since?: string
+    /** Only commits made at or after this time (epoch ms): a window instead of a known commit. */
+    from?: number
     base: string
     max: number
     pages?: number
@@ -70,7 +72,8 @@ export async function readHistory(
       name: where.repo,
       head: where.head,
       first: Math.min(where.max, MAX_HISTORY),
-      after
+      after,
+      since: where.from === undefined ? null : new Date(where.from).toISOString()
     })) as { repository?: { object?: { history?: HistoryPage } | null } | null }
     const history = data?.repository?.object?.history
     const nodes = history?.nodes
@@ -82,6 +85,8 @@ export async function readHistory(
       commits.push(historyCommit(c, c.oid, where.base))
     }
     const next = history?.pageInfo
+    // A window is whole once GitHub says no page follows.
+    if (!next?.hasNextPage && where.from !== undefined) return { commits, reachedSince: true }
     if (!next?.hasNextPage || typeof next.endCursor !== 'string') break
     after = next.endCursor
   }
@@ -223,4 +228,67 @@ export async function defaultBranchHead(
   return typeof ref?.name === 'string' && typeof ref.target?.oid === 'string'
     ? { sha: ref.target.oid, branch: ref.name }
     : undefined
+}
+
+/** A repository's head as a read of several says it: its branch and commit, or why there is none. */
+export type RepositoryHead =
+  | { sha: string; branch: string }
+  | {
+      /** GitHub's words, or that it named no default branch. */
+      missing: string
+      /** GitHub answered NOT_FOUND or FORBIDDEN: the token cannot see it. */
+      refused: boolean
+    }
+
+/**
+ * Several repositories' default branches and newest commits in one request (an alias each, the
+ * names passed as variables). GitHub answers those it can and names the others in its errors: a
+ * repository the token cannot see is `refused`, and the others are read all the same.
+ */
+export async function defaultBranchHeads(
+  graphql: GraphQL,
+  repositories: readonly { owner: string; repo: string }[]
+): Promise<RepositoryHead[]> {
+  if (!repositories.length) return []
+  const variables: Record<string, unknown> = {}
+  const declared: string[] = []
+  const fields: string[] = []
+  repositories.forEach((r, i) => {
+    declared.push(`$o${i}: String!, $n${i}: String!`)
+    fields.push(
+      `r${i}: repository(owner: $o${i}, name: $n${i}) { defaultBranchRef { name target { oid } } }`
+    )
+    variables[`o${i}`] = r.owner
+    variables[`n${i}`] = r.repo
+  })
+  const query = `query(${declared.join(', ')}) {\n${fields.join('\n')}\n}`
+  let data: Record<string, unknown> | undefined
+  let errors: unknown[] = []
+  try {
+    data = (await graphql(query, variables)) as Record<string, unknown> | undefined
+  } catch (error) {
+    // GitHub's answer with errors beside the data it could give: Octokit throws it, data attached.
+    const partial = error as { name?: unknown; data?: unknown; errors?: unknown } | undefined
+    if (partial?.name !== 'GraphqlResponseError' || !partial.data) throw error
+    data = partial.data as Record<string, unknown>
+    errors = Array.isArray(partial.errors) ? partial.errors : []
+  }
+  return repositories.map((_, i) => {
+    const node = data?.[`r${i}`] as {
+      defaultBranchRef?: { name?: unknown; target?: { oid?: unknown } | null } | null
+    } | null
+    const ref = node?.defaultBranchRef
+    if (typeof ref?.name === 'string' && typeof ref.target?.oid === 'string')
+      return { sha: ref.target.oid, branch: ref.name }
+    const said = errors
+      .map(e => (e ?? {}) as { path?: unknown; type?: unknown; message?: unknown })
+      .find(e => Array.isArray(e.path) && e.path[0] === `r${i}`)
+    return {
+      missing:
+        typeof said?.message === 'string'
+          ? said.message.slice(0, 300)
+          : 'GitHub named no default branch',
+      refused: said?.type === 'NOT_FOUND' || said?.type === 'FORBIDDEN'
+    }
+  })
 }

@@ -24,9 +24,7 @@ const UNBOUNDED_WAIT_MS = 60_000
 const LIMIT_RETRIES = 3
 
 /** GitHub's rate limit asked for a wait the run cannot give. */
-export class RateLimitError extends ExplainedError {
-  override name = 'RateLimitError'
-}
+export class RateLimitError extends ExplainedError {}
 
 export interface LimitOptions {
   /** The run's cancel: it ends every wait and every call. */

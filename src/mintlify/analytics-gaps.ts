@@ -17,12 +17,13 @@ import {
   problemIn
 } from './answer-checks.js'
 
-export interface RangeQuery {
+// Types, not interfaces: a query is sent field by field as the URL's query (a record).
+export type RangeQuery = {
   dateFrom?: string
   dateTo?: string
 }
 
-export interface CursorQuery extends RangeQuery {
+export type CursorQuery = RangeQuery & {
   limit: number
   cursor?: string
 }
@@ -166,89 +167,98 @@ delete ASSISTANT_KEPT.sources
 
 const CURSOR_PAGE: Shape = { nextCursor: orNull(isString), hasMore: isBoolean }
 
-export async function getSearchesPage(
-  client: ApiClient,
-  projectId: string,
-  query: CursorQuery,
-  limits: ReadLimits
-): Promise<SearchesPage> {
-  const what = 'read the search terms'
-  const body = await read(client, projectId, ['searches'], { ...query }, what, limits)
-  const top = { totalSearches: isWholeCount, nextCursor: orNull(isString) }
-  const { rows, ...checked } = checkedRows(body, top, 'searches', () => SEARCH_TERM, what)
-  return {
-    ...pick<Pick<SearchesPage, 'totalSearches' | 'nextCursor'>>(body, top),
-    ...checked,
-    searches: rows.map(r => pick(r, SEARCH_TERM))
+/** The type of the rows a page holds in `list`. */
+type RowOf<Page, List extends keyof Page> = Page[List] extends readonly (infer Row)[] ? Row : never
+
+/**
+ * One of the listings: where it is, how its page and each row are checked, and what of a row is
+ * kept. The page keeps its own fields (totals, cursors: `top`) and its rows under the same name
+ * (`list`) as the answer.
+ */
+interface Listing<Page, List extends keyof Page> {
+  resource: string[]
+  /** The request in a few words, for errors: "read the search terms". */
+  what: string
+  top: Shape
+  list: List
+  shapeOf: (row: unknown) => Shape
+  keep: (row: unknown) => RowOf<Page, List>
+}
+
+/**
+ * A listing's read: one request for one page, the page's own fields checked (or the answer is
+ * unusable) and each row checked (an odd row skipped and listed, not the page thrown away).
+ */
+function listingReader<
+  Query extends RangeQuery & Record<string, string | number | undefined>,
+  Page extends CheckedPage,
+  List extends keyof Page & string
+>({ resource, what, top, list, shapeOf, keep }: Listing<Page, List>) {
+  return async (
+    client: ApiClient,
+    projectId: string,
+    query: Query,
+    limits: ReadLimits
+  ): Promise<Page> => {
+    const body = await read(client, projectId, resource, { ...query }, what, limits)
+    const { rows, ...checked } = checkedRows(body, top, list, shapeOf, what)
+    // The page: the fields `top` checked (`pick` copies only those), its kept rows, their count.
+    return { ...pick<Page>(body, top), [list]: rows.map(keep), ...checked }
   }
 }
+
+export const getSearchesPage = listingReader<CursorQuery, SearchesPage, 'searches'>({
+  resource: ['searches'],
+  what: 'read the search terms',
+  top: { totalSearches: isWholeCount, nextCursor: orNull(isString) },
+  list: 'searches',
+  shapeOf: () => SEARCH_TERM,
+  keep: row => pick<SearchTerm>(row, SEARCH_TERM)
+})
 
 /** Feedback counts per page. The operation has no cursor: one request gives all there is to have. */
-export async function getFeedbackByPage(
-  client: ApiClient,
-  projectId: string,
-  query: RangeQuery & { limit: number; source?: string },
-  limits: ReadLimits
-): Promise<FeedbackByPage> {
-  const what = 'read the feedback per page'
-  const body = await read(client, projectId, ['feedback', 'by-page'], { ...query }, what, limits)
-  const top = { hasMore: isBoolean }
-  const { rows, ...checked } = checkedRows(body, top, 'feedback', () => PAGE_COUNTS, what)
-  return {
-    ...pick<{ hasMore: boolean }>(body, top),
-    ...checked,
-    feedback: rows.map(r => pick(r, PAGE_COUNTS))
-  }
-}
+export const getFeedbackByPage = listingReader<
+  RangeQuery & { limit: number; source?: string },
+  FeedbackByPage,
+  'feedback'
+>({
+  resource: ['feedback', 'by-page'],
+  what: 'read the feedback per page',
+  top: { hasMore: isBoolean },
+  list: 'feedback',
+  shapeOf: () => PAGE_COUNTS,
+  keep: row => pick<PageFeedbackCounts>(row, PAGE_COUNTS)
+})
 
-export async function getFeedbackPage(
-  client: ApiClient,
-  projectId: string,
-  query: CursorQuery & { source?: string; status?: string },
-  limits: ReadLimits
-): Promise<FeedbackPage> {
-  const what = 'read the feedback entries'
-  const body = await read(client, projectId, ['feedback'], { ...query }, what, limits)
-  const shapeOf = (row: unknown): Shape =>
-    FEEDBACK_BY_SOURCE[String((row as { source?: unknown } | null)?.source)] ?? FEEDBACK_BASE
-  const { rows, ...checked } = checkedRows(body, CURSOR_PAGE, 'feedback', shapeOf, what)
-  const feedback = rows.map(row => {
+export const getFeedbackPage = listingReader<
+  CursorQuery & { source?: string; status?: string },
+  FeedbackPage,
+  'feedback'
+>({
+  resource: ['feedback'],
+  what: 'read the feedback entries',
+  top: CURSOR_PAGE,
+  list: 'feedback',
+  shapeOf: row =>
+    FEEDBACK_BY_SOURCE[String((row as { source?: unknown } | null)?.source)] ?? FEEDBACK_BASE,
+  keep: row => {
     const entry = pick<FeedbackEntry>(row, FEEDBACK_BASE)
     const { helpful } = row as { helpful?: boolean }
     return { ...entry, helpful: entry.source === 'contextual' ? (helpful as boolean) : null }
-  })
-  return {
-    ...pick<{ nextCursor: string | null; hasMore: boolean }>(body, CURSOR_PAGE),
-    ...checked,
-    feedback
   }
-}
+})
 
-export async function getAssistantPage(
-  client: ApiClient,
-  projectId: string,
-  query: CursorQuery,
-  limits: ReadLimits
-): Promise<AssistantPage> {
-  const what = 'read the assistant conversations'
-  const body = await read(client, projectId, ['assistant'], { ...query }, what, limits)
-  const { rows, ...checked } = checkedRows(
-    body,
-    CURSOR_PAGE,
-    'conversations',
-    () => ASSISTANT_TURN,
-    what
-  )
-  const conversations = rows.map(row => {
+export const getAssistantPage = listingReader<CursorQuery, AssistantPage, 'conversations'>({
+  resource: ['assistant'],
+  what: 'read the assistant conversations',
+  top: CURSOR_PAGE,
+  list: 'conversations',
+  shapeOf: () => ASSISTANT_TURN,
+  keep: row => {
     const turn = pick<AssistantTurn>(row, ASSISTANT_KEPT)
     return { ...turn, responseType: turn.responseType ?? 'answer' }
-  })
-  return {
-    ...pick<{ nextCursor: string | null; hasMore: boolean }>(body, CURSOR_PAGE),
-    ...checked,
-    conversations
   }
-}
+})
 
 function read(
   client: ApiClient,

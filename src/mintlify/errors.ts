@@ -2,7 +2,6 @@ import { ExplainedError } from '../runner/errors.js'
 
 /** Base of every error the service client raises; messages say what to do and never hold the key. */
 export class ApiError extends ExplainedError {
-  override name = 'ApiError'
   constructor(
     message: string,
     /** HTTP status, when the service answered. */
@@ -15,31 +14,22 @@ export class ApiError extends ExplainedError {
 }
 
 /** 401/403: the key is wrong, revoked or not an admin key. */
-export class AuthError extends ApiError {
-  override name = 'AuthError'
-}
+export class AuthError extends ApiError {}
 
 /** No connection to the service could be made: nothing was sent. */
-export class UnreachableError extends ApiError {
-  override name = 'UnreachableError'
-}
+export class UnreachableError extends ApiError {}
 
 /** 404: the project or job does not exist (or the key cannot see it). */
-export class NotFoundError extends ApiError {
-  override name = 'NotFoundError'
-}
+export class NotFoundError extends ApiError {}
 
 /**
  * A read whose answer was larger than the client holds in memory: asking again gets the same answer,
  * so it is not retried; a caller may ask for a smaller page.
  */
-export class AnswerTooLargeError extends ApiError {
-  override name = 'AnswerTooLargeError'
-}
+export class AnswerTooLargeError extends ApiError {}
 
 /** The service asked us to wait longer than the deadline allows. */
 export class RateLimitError extends ApiError {
-  override name = 'RateLimitError'
   constructor(message: string) {
     super(message, 429, true)
   }
@@ -49,9 +39,7 @@ export class RateLimitError extends ApiError {
  * A create or follow-up request may have reached the service, but no answer came back.
  * Sending it again could start a second job, so the caller must not retry.
  */
-export class AmbiguousWriteError extends ApiError {
-  override name = 'AmbiguousWriteError'
-}
+export class AmbiguousWriteError extends ApiError {}
 
 /** The 404 message for a route under a project: the ID is the input to check. */
 export const projectNotFound = (projectId: string): string =>
@@ -59,7 +47,6 @@ export const projectNotFound = (projectId: string): string =>
 
 /** The caller's request budget ran out before the service gave a usable answer. */
 export class BudgetExhaustedError extends ApiError {
-  override name = 'BudgetExhaustedError'
   constructor(message: string) {
     super(message, undefined, true)
   }

@@ -1,6 +1,12 @@
 import { type DateValue, readDateRange } from '../runner/dates.js'
 import { durationInput } from '../runner/duration.js'
-import { type InputReader, type Masker, sendableSecret, withDefaults } from '../runner/inputs.js'
+import {
+  type InputReader,
+  type Masker,
+  parseInteger,
+  sendableSecret,
+  withDefaults
+} from '../runner/inputs.js'
 import { resolveOutputFile, workspaceOf } from '../runner/workspace.js'
 import { CommonInput, type Connection, readConnection } from './connection.js'
 
@@ -10,6 +16,8 @@ export interface ReportInputNames {
   DateTo: string
   OutputFile: string
   Timeout: string
+  Top: string
+  MaxRequests: string
 }
 
 /** What every analytics sub-action (gaps, visitors) reads first, validated alike. */
@@ -22,14 +30,21 @@ export interface ReportInputs extends Connection {
   /** The path as the user gave it, for messages and the `file` output. */
   outputFileShown: string
   timeoutMs: number
+  /** How many of the report's entries are ranked and shown. */
+  top: number
+  /** Requests this run may make (the organisation's 100 an hour are shared with everything else). */
+  maxRequests: number
 }
 
 /** A sub-action's whole run, reading included, ends within this. */
 const MAX_TIMEOUT_MS = 6 * 3_600_000
+/** The most entries a report ranks. */
+export const MAX_TOP = 100
 
 /**
  * The connection (its key refused at once when it cannot be sent: every run of a sub-action calls
- * the service), the date range, the output file in the workspace and the time limit.
+ * the service), the date range, the output file in the workspace, the time limit, the top and the
+ * request budget (at most `maxRequests`: each sub-action has its own bound).
  */
 export function readReportInputs(
   get: InputReader,
@@ -37,7 +52,8 @@ export function readReportInputs(
   mask: Masker,
   now: number,
   names: ReportInputNames,
-  defaults: Readonly<Record<string, string>>
+  defaults: Readonly<Record<string, string>>,
+  maxRequests: number
 ): ReportInputs {
   const connection = readConnection(get, mask)
   sendableSecret(CommonInput.ApiKey, connection.apiKey)
@@ -50,6 +66,8 @@ export function readReportInputs(
     dateTo: to,
     outputFile: resolveOutputFile(names.OutputFile, outputFileShown, workspaceOf(env)),
     outputFileShown,
-    timeoutMs: durationInput(names.Timeout, value(names.Timeout), 1000, MAX_TIMEOUT_MS)
+    timeoutMs: durationInput(names.Timeout, value(names.Timeout), 1000, MAX_TIMEOUT_MS),
+    top: parseInteger(names.Top, value(names.Top), 1, MAX_TOP),
+    maxRequests: parseInteger(names.MaxRequests, value(names.MaxRequests), 1, maxRequests)
   }
 }

@@ -28,6 +28,8 @@ export interface ChangeRef {
   /** The pull request's title, or the commit's first line; shortened. */
   title: string
   url?: string
+  /** owner/name of its code repository, in a docs project of several (`code-repositories`). */
+  repo?: string
 }
 
 export interface LedgerJob {
@@ -133,9 +135,24 @@ export interface Waiting {
   wouldDo?: { decision: 'new-job' | 'follow-up'; job?: string; promptBytes: number }
 }
 
+/** A code repository's last documented commit, and when it moved there. */
+export interface Watermark {
+  sha: string
+  at: number
+  /** The repository as `code-repositories` spells it. */
+  name: string
+  /** Its default branch, as last read. */
+  branch: string
+}
+
 export interface ProjectLedger {
   /** The newest commit of the default branch whose changes have been handed to the agent. */
   documented?: { sha: string; at: number }
+  /**
+   * With `code-repositories`: each code repository's last documented commit, by owner/name in
+   * lower case (GitHub's names are case-insensitive). A ledger without it reads as before.
+   */
+  repositories?: Record<string, Watermark>
   jobs: LedgerJob[]
   /** Changes not yet handed over, and why (over budget, for example). */
   waiting: Waiting | null
@@ -206,6 +223,8 @@ const MAX_UNCERTAIN = 10
 const MAX_RUNS = 20
 const MAX_SPEND = 2000
 const MAX_TITLE = 100
+/** As many as `code-repositories` may list. */
+const MAX_REPOSITORIES = 50
 
 /** The signed state, as it stands at the end of the dashboard's body. */
 export function ledgerRecord(
@@ -313,6 +332,7 @@ function checkedProject(value: unknown): ProjectLedger {
       typeof documented.sha === 'string' && /^[0-9a-f]{40}$/.test(documented.sha)
         ? { sha: documented.sha, at: num(documented.at) }
         : undefined,
+    ...checkedWatermarks(p.repositories),
     jobs: list(p.jobs).map(j => {
       const job = object(j)
       return {
@@ -505,8 +525,36 @@ function checkedChange(value: unknown): ChangeRef {
     sha: str(c.sha),
     pr: typeof c.pr === 'number' ? c.pr : undefined,
     title: str(c.title).slice(0, MAX_TITLE),
-    url: typeof c.url === 'string' ? c.url : undefined
+    url: typeof c.url === 'string' ? c.url : undefined,
+    ...(typeof c.repo === 'string' && REPOSITORY.test(c.repo) ? { repo: c.repo } : {})
   }
+}
+
+/** A repository's owner/name as GitHub allows them; a branch name of reasonable length. */
+const REPOSITORY = /^[A-Za-z0-9-]{1,39}\/[A-Za-z0-9_.-]{1,100}$/
+const BRANCH = /^[^\s]{1,255}$/
+
+/** The code repositories' watermarks, each dropped when out of shape; at most MAX_REPOSITORIES. */
+function checkedWatermarks(value: unknown): Pick<ProjectLedger, 'repositories'> {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return {}
+  const marks: Record<string, Watermark> = {}
+  for (const [key, raw] of Object.entries(value as Record<string, unknown>).slice(
+    0,
+    MAX_REPOSITORIES
+  )) {
+    const mark = object(raw)
+    const name = str(mark.name)
+    if (
+      typeof mark.sha !== 'string' ||
+      !/^[0-9a-f]{40}$/.test(mark.sha) ||
+      !REPOSITORY.test(name) ||
+      key !== name.toLowerCase() ||
+      !BRANCH.test(str(mark.branch))
+    )
+      continue
+    marks[key] = { sha: mark.sha, at: num(mark.at), name, branch: str(mark.branch) }
+  }
+  return { repositories: marks }
 }
 
 const object = (v: unknown): Record<string, unknown> =>

@@ -5,18 +5,19 @@ import { redact, secretForms } from './redact.js'
  * line without a stack trace; anything else is reported as unexpected.
  */
 export class ExplainedError extends Error {
-  override name = 'ExplainedError'
+  constructor(message?: string, options?: ErrorOptions) {
+    super(message, options)
+    // Each kind is named by its class (InputError, AuthError, …), so no subclass repeats its name
+    // (the bundle is not minified: class names stay as written).
+    this.name = new.target.name
+  }
 }
 
 /** A mistake in the workflow's inputs or the runner's settings. */
-export class InputError extends ExplainedError {
-  override name = 'InputError'
-}
+export class InputError extends ExplainedError {}
 
 /** The run was cancelled (the runner's SIGINT/SIGTERM) while waiting or sending. */
-export class CancelledError extends ExplainedError {
-  override name = 'CancelledError'
-}
+export class CancelledError extends ExplainedError {}
 
 /** A caught value's message, for a warning that quotes it. */
 export const errorText = (error: unknown): string =>

@@ -55,9 +55,7 @@ const NAMED_SKIPS = 5
  * Paging stopped before the service said it was done: the export is known to be incomplete, so
  * the step fails and the earlier file stays as it was.
  */
-export class IncompleteExportError extends ExplainedError {
-  override name = 'IncompleteExportError'
-}
+export class IncompleteExportError extends ExplainedError {}
 
 /**
  * Pages through the visitors from `request.offset` with `offset` += `limit` while `hasMore`, handing

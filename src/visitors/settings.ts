@@ -22,13 +22,9 @@ export interface VisitorsSettings extends ReportInputs {
   pageSize: number
   /** The first row to export: 0, or an earlier run's `next-offset`. */
   offset: number
-  top: number
   sortBy: SortKey
-  /** Requests this run may make (the organisation's 100 an hour are shared with everything else). */
-  maxRequests: number
 }
 
-export const MAX_TOP = 100
 /**
  * The most `max-requests` may be: 25 million rows at 250 a page. The documented limit is 100 an hour,
  * so runs near it need a limit the service has raised; memory does not grow with the rows.
@@ -42,7 +38,15 @@ export function readVisitorsSettings(
   now: number
 ): VisitorsSettings {
   const value = withDefaults(get, VisitorsDefaults)
-  const report = readReportInputs(get, env, mask, now, VisitorsInput, VisitorsDefaults)
+  const report = readReportInputs(
+    get,
+    env,
+    mask,
+    now,
+    VisitorsInput,
+    VisitorsDefaults,
+    MAX_REQUESTS
+  )
   return {
     ...report,
     format: formatOf(
@@ -51,14 +55,7 @@ export function readVisitorsSettings(
     ),
     pageSize: parseInteger(VisitorsInput.PageSize, value(VisitorsInput.PageSize), 1, 250),
     offset: parseInteger(VisitorsInput.Offset, value(VisitorsInput.Offset), 0, 1_000_000_000),
-    top: parseInteger(VisitorsInput.Top, value(VisitorsInput.Top), 1, MAX_TOP),
-    sortBy: parseChoice(VisitorsInput.SortBy, value(VisitorsInput.SortBy), SORT_KEYS),
-    maxRequests: parseInteger(
-      VisitorsInput.MaxRequests,
-      value(VisitorsInput.MaxRequests),
-      1,
-      MAX_REQUESTS
-    )
+    sortBy: parseChoice(VisitorsInput.SortBy, value(VisitorsInput.SortBy), SORT_KEYS)
   }
 }
 

@@ -69,6 +69,10 @@ export interface ChangeStore {
   comparisons: Map<string, FakeCommit[]>
   /** Each branch's commits, oldest first, by `owner/repo:branch`. */
   branches: Map<string, string[]>
+  /** Repositories (`owner/repo`) no token may see: GitHub answers as if they did not exist. */
+  hiddenRepos: Set<string>
+  /** Private repositories (`owner/repo`): only the tokens listed may see them. */
+  privateRepos: Map<string, ReadonlySet<string>>
 }
 
 /**
@@ -114,6 +118,10 @@ function compareBranch(
     }
   }
 }
+
+/** Whether a token may see a repository of the fake. */
+export const canSee = (store: ChangeStore, repo: string, token: string): boolean =>
+  !store.hiddenRepos.has(repo) && (store.privateRepos.get(repo)?.has(token) ?? true)
 
 /** The pull request as the REST API (and a webhook payload) shows it. */
 export function pullView(

@@ -8,6 +8,7 @@ import {
   type FakeFile,
   type FakePull,
   type FakeTimelineItem,
+  canSee,
   iso
 } from './fake-github-changes.js'
 
@@ -31,7 +32,8 @@ export async function answerGraphQL(
   store: ChangeStore,
   request: GraphQLRequest,
   viewer: { login: string; databaseId: number },
-  issues: ReadonlyMap<number, FakeIssue> = new Map()
+  issues: ReadonlyMap<number, FakeIssue> = new Map(),
+  token = ''
 ): Promise<{ data?: unknown; errors?: { message: string }[] }> {
   const result = await graphql({
     schema: gitHubSchema(),
@@ -39,12 +41,20 @@ export async function answerGraphQL(
     variableValues: request.variables,
     rootValue: {
       viewer,
-      repository: ({ owner, name }: { owner: string; name: string }) => ({
-        ...repositoryNode(store, `${owner}/${name}`),
-        issues: (args: IssuesArgs) => ({
-          nodes: listIssues(issues, args).map(i => issueNode(i, `${owner}/${name}`))
-        })
-      }),
+      repository: ({ owner, name }: { owner: string; name: string }) => {
+        // As GitHub answers a repository the token cannot see: null, and an error of type NOT_FOUND.
+        if (!canSee(store, `${owner}/${name}`, token))
+          throw Object.assign(
+            new Error(`Could not resolve to a Repository with the name '${owner}/${name}'.`),
+            { type: 'NOT_FOUND' }
+          )
+        return {
+          ...repositoryNode(store, `${owner}/${name}`),
+          issues: (args: IssuesArgs) => ({
+            nodes: listIssues(issues, args).map(i => issueNode(i, `${owner}/${name}`))
+          })
+        }
+      },
       search: ({ query, first }: { query: string; first: number }) => ({
         nodes: searchIssues(issues, query)
           .slice(0, first)
@@ -54,7 +64,17 @@ export async function answerGraphQL(
   })
   return {
     ...(result.data ? { data: result.data } : {}),
-    ...(result.errors ? { errors: result.errors.map(e => ({ message: e.message })) } : {})
+    ...(result.errors
+      ? {
+          errors: result.errors.map(e => {
+            const type = (e.originalError as { type?: unknown } | undefined)?.type
+            return {
+              message: e.message,
+              ...(typeof type === 'string' ? { type, path: e.path } : {})
+            }
+          })
+        }
+      : {})
   }
 }
 
@@ -155,6 +175,9 @@ function repositoryNode(store: ChangeStore, repo: string): Record<string, unknow
   }
 }
 
+/** When a commit was made, unless it says. */
+const DEFAULT_COMMITTED = Date.parse('2026-11-20T10:00:00Z')
+
 function commitNode(store: ChangeStore, repo: string, oid: string): Record<string, unknown> | null {
   const commit = store.commits.get(oid)
   if (!commit) return null
@@ -162,7 +185,7 @@ function commitNode(store: ChangeStore, repo: string, oid: string): Record<strin
     __typename: 'Commit',
     oid: commit.sha,
     message: commit.message,
-    committedDate: iso(commit.committedAt) ?? '2026-11-20T10:00:00Z',
+    committedDate: iso(commit.committedAt ?? DEFAULT_COMMITTED),
     url: `https://github.com/${repo}/commit/${commit.sha}`,
     author: {
       name: commit.author?.name ?? commit.author?.login ?? 'Alice',
@@ -175,9 +198,20 @@ function commitNode(store: ChangeStore, repo: string, oid: string): Record<strin
         .slice(0, first)
         .map(p => pullNode(store, repo, p))
     }),
-    // Cursors are offsets into the history, as opaque to the action as GitHub's.
-    history: ({ first, after }: { first: number; after?: string | null }) => {
-      const all = historyOf(store, repo, commit)
+    // Cursors are offsets into the history, as opaque to the action as GitHub's; `since` keeps
+    // the commits made at or after it.
+    history: ({
+      first,
+      after,
+      since
+    }: {
+      first: number
+      after?: string | null
+      since?: string | null
+    }) => {
+      const all = historyOf(store, repo, commit).filter(
+        c => !since || (c.committedAt ?? DEFAULT_COMMITTED) >= Date.parse(since)
+      )
       const from = after ? Number(after) : 0
       return {
         pageInfo: { hasNextPage: from + first < all.length, endCursor: String(from + first) },

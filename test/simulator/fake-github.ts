@@ -1,6 +1,12 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { type FakeCommit, type FakePull, changeRoute, pullView } from './fake-github-changes.js'
+import {
+  type FakeCommit,
+  type FakePull,
+  canSee,
+  changeRoute,
+  pullView
+} from './fake-github-changes.js'
 import { type GraphQLRequest, answerGraphQL } from './fake-github-graphql.js'
 import { contentsRoute } from './fake-github-contents.js'
 
@@ -97,6 +103,10 @@ export class FakeGitHub {
   /** Comparisons by `base...head`: the commits between, oldest first. */
   readonly comparisons = new Map<string, FakeCommit[]>()
   readonly branches = new Map<string, string[]>()
+  /** Repositories no token may see: 404 on REST, NOT_FOUND on GraphQL, as GitHub answers them. */
+  readonly hiddenRepos = new Set<string>()
+  /** Private repositories: only the tokens listed (by value) may see them. */
+  readonly privateRepos = new Map<string, ReadonlySet<string>>()
   /** The files of a repository's default branch, by `owner/repo`, for its contents route. */
   readonly trees = new Map<string, string[]>()
   /** Files' texts, by `owner/repo:path`, for the contents route (a file of `trees` not here is empty). */
@@ -163,6 +173,8 @@ export class FakeGitHub {
     this.commits.clear()
     this.comparisons.clear()
     this.branches.clear()
+    this.hiddenRepos.clear()
+    this.privateRepos.clear()
     this.trees.clear()
     this.texts.clear()
     this.truncatedTrees.clear()
@@ -191,7 +203,8 @@ export class FakeGitHub {
         message: `${pull.title ?? `Change ${pull.number}`} (#${pull.number})`,
         files: pull.files,
         pulls: [pull.number],
-        author: { login: pull.user?.login ?? 'alice', bot: pull.user?.type === 'Bot' }
+        author: { login: pull.user?.login ?? 'alice', bot: pull.user?.type === 'Bot' },
+        ...(pull.mergedAt === undefined ? {} : { committedAt: pull.mergedAt })
       },
       pull.base ?? 'main'
     )
@@ -324,6 +337,8 @@ export class FakeGitHub {
       return send(404, { message: 'Not Found' })
     const route = url.pathname.slice(this.prefix.length)
     const token = /^(?:token|bearer) (.+)$/i.exec(req.headers.authorization ?? '')?.[1] ?? ''
+    const repo = /^\/repos\/([^/]+\/[^/]+)(\/|$)/.exec(route)?.[1]
+    if (repo && !canSee(this, repo, token)) return send(404, { message: 'Not Found' })
     const refused = this.refusedTokens.get(token)
     if (refused) return send(refused, { message: 'Bad credentials' })
     if (this.readOnlyTokens.has(token) && req.method !== 'GET' && url.pathname !== graphqlPath)
@@ -360,7 +375,7 @@ export class FakeGitHub {
       const viewer = { login: user.login, databaseId: 41898282 }
       return send(
         200,
-        await answerGraphQL(this, record.body as GraphQLRequest, viewer, this.issues)
+        await answerGraphQL(this, record.body as GraphQLRequest, viewer, this.issues, token)
       )
     }
     if (req.method === 'GET') {

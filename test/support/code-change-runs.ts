@@ -7,7 +7,7 @@ import {
   type FakeIssue,
   type FakePull
 } from '../simulator/fake-github.js'
-import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../simulator/server.js'
+import { type JobPlan, SIM_API_KEY, SIM_PROJECT, Simulator } from '../simulator/server.js'
 import type { RunOptions } from './run-action.js'
 
 /** github-token and docs-token of the runs. */
@@ -54,10 +54,10 @@ export class CodeChangeServers {
 
   /** `now`: the simulator's clock (give it the runs' VirtualClock's `wallNow`). */
   static async start(
-    options: { now?: () => number; projects?: string[] } = {}
+    options: { now?: () => number; projects?: string[]; job?: Partial<JobPlan> } = {}
   ): Promise<CodeChangeServers> {
     const sim = await Simulator.start({
-      job: { durationMs: 300 },
+      job: { durationMs: 300, ...options.job },
       now: options.now,
       ...(options.projects ? { projects: options.projects } : {})
     })

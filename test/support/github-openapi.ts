@@ -36,7 +36,9 @@ export const GITHUB_OPERATIONS: readonly [string, string][] = [
   ['get', '/repos/{owner}/{repo}/issues/{issue_number}'],
   ['get', '/repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments'],
   ['get', '/repos/{owner}/{repo}/contents/{path}'],
-  ['get', '/repos/{owner}/{repo}/git/trees/{tree_sha}']
+  ['get', '/repos/{owner}/{repo}/git/trees/{tree_sha}'],
+  // Not the action's: what a code repository's workflow sends (examples/code-repository-dispatch.yml).
+  ['post', '/repos/{owner}/{repo}/dispatches']
 ]
 
 /**

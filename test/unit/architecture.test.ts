@@ -42,6 +42,7 @@ const ROOM_ORDER: Record<string, readonly (readonly string[])[]> = {
       'settings.ts',
       'outcome.ts',
       'path-filter.ts',
+      'code-repositories.ts',
       'batch.ts',
       'trust-gate.ts',
       'wait.ts',

@@ -55,6 +55,20 @@ describe('readGapsSettings', () => {
       "Input 'timeout' needs a unit: write '10m' for 10 minutes or '10s' for 10 seconds; got '10'."
     ))
 
+  it.each([
+    [{ top: '101' }, "Input 'top' must be a whole number from 1 to 100; got '101'."],
+    [{ 'max-requests': '0' }, /Input 'max-requests' must be a whole number from 1 to 100; got '0'/],
+    [{ 'max-requests': '101' }, /Input 'max-requests' must be a whole number from 1 to 100; got/]
+  ])('refuses %j', (override, message) =>
+    expect(() => read({ ...base, ...override })).toThrow(message)
+  )
+
+  it('takes the bounds themselves: the top 100 and the hourly allowance of 100 requests', () =>
+    expect(read({ ...base, top: '100', 'max-requests': '100' })).toMatchObject({
+      top: 100,
+      maxRequests: 100
+    }))
+
   it('masks the key before anything else can fail', () => {
     const masked: string[] = []
     expect(() =>

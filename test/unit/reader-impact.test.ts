@@ -357,6 +357,23 @@ describe('hostile answers', () => {
     expect(whole.before[at('unansweredQuestions')]).toBe(1)
   })
 
+  it('listings that go on past the rows read keep their figures and say what they cover', async () => {
+    const measured = await measureWindows(
+      client({
+        searches: { totalSearches: 42, searches: [search('--watch', 42)], nextCursor: 'c2' },
+        assistant: { conversations: [turn()], nextCursor: 'c2', hasMore: true }
+      }),
+      terms,
+      limits()
+    )
+    expect(measured.before[at('zeroClickSearches')]).toBe(42)
+    expect(measured.before[at('unansweredQuestions')]).toBe(1)
+    expect(measured.notes).toEqual([
+      'Searches: among the 100 most searched terms of each window.',
+      'Questions: among the latest 1000 assistant questions of each window.'
+    ])
+  })
+
   it('counts that are no whole number of readers, or past all bounds, are not known', async () => {
     const measured = await measureWindows(
       client({

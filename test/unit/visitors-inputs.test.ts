@@ -60,6 +60,7 @@ describe('readVisitorsSettings', () => {
       pageSize: 250,
       top: 10,
       sortBy: 'total',
+      maxRequests: 50,
       timeoutMs: 600_000
     })
   })
@@ -69,6 +70,12 @@ describe('readVisitorsSettings', () => {
       /^Input 'api-key' is the text of a \$\{\{ … \}\} expression, not its value/
     )
   })
+
+  it('takes the bounds themselves: the top 100 and 100,000 requests', () =>
+    expect(read({ ...base, top: '100', 'max-requests': '100000' })).toMatchObject({
+      top: 100,
+      maxRequests: 100_000
+    }))
 
   it('picks the format from the extension, or as told', () => {
     expect(read({ ...base, 'output-file': 'reports/v.CSV' }).format).toBe('csv')
@@ -91,6 +98,9 @@ describe('readVisitorsSettings', () => {
     [{ 'page-size': '251' }, /Input 'page-size' must be a whole number from 1 to 250/],
     [{ 'page-size': '2.5' }, /Input 'page-size' must be a whole number/],
     [{ top: '0' }, /Input 'top' must be a whole number from 1 to 100/],
+    [{ top: '101' }, /Input 'top' must be a whole number from 1 to 100; got '101'/],
+    [{ 'max-requests': '0' }, /Input 'max-requests' must be a whole number from 1 to 100000/],
+    [{ 'max-requests': '100001' }, /Input 'max-requests' must be a whole number from 1 to 100000/],
     [{ format: 'xml' }, /Input 'format' must be one of auto, json, csv; got 'xml'/],
     [{ 'output-file': 'v.txt' }, /'format' is 'auto', but 'v.txt' ends in neither .json nor .csv/],
     [{ 'sort-by': 'views' }, /Input 'sort-by' must be one of total, human, ai; got 'views'/],

@@ -21,7 +21,8 @@ export async function tellSources(
   job: AgentJob,
   { commented, runUrl, log }: { commented?: number; runUrl: string; log: RunDeps['log'] }
 ): Promise<void> {
-  if (!job.prLink) return
+  // A docs project's pull requests are in other repositories, which the run's token may only read.
+  if (!job.prLink || batch.parts) return
   const others = batch.pulls.filter(p => p.number !== commented).slice(0, MAX_SOURCE_COMMENTS)
   for (const pull of others) {
     try {

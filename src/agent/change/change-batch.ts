@@ -38,6 +38,8 @@ export interface RangeWhere {
   head: string
   /** The last documented commit; none for a new branch's first push (its head commit alone). */
   base?: string
+  /** Without a base: the commits made since this time (epoch ms), rather than the head alone. */
+  from?: number
   /** Commits read at most. */
   maxCommits: number
   /** The pull request the event is about, when GitHub may not have linked its merge commit yet. */
@@ -59,11 +61,14 @@ export async function readRange(
     repo: where.repo,
     head: where.head,
     since: where.base,
+    from: where.base ? undefined : where.from,
     base: where.branch,
-    max: where.base ? where.maxCommits : 1,
-    pages: where.base ? HISTORY_PAGES : 1
+    max: where.base || where.from !== undefined ? where.maxCommits : 1,
+    pages: where.base || where.from !== undefined ? HISTORY_PAGES : 1
   })
   const leftOut: string[] = []
+  if (!where.base && where.from !== undefined && !history.reachedSince)
+    leftOut.push(`the commits before the newest ${history.commits.length} of the window`)
   if (where.base && !history.reachedSince)
     leftOut.push(
       `the commits before the newest ${Math.min(history.commits.length, where.maxCommits)} (the last documented commit ${where.base.slice(0, 12)} is further back, or no longer on ${where.branch})`

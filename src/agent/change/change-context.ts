@@ -44,6 +44,8 @@ export class ChangeContext {
   commentTarget(batch: ChangeBatch): number | undefined {
     const { settings, event } = this
     if (settings.comment === 'false') return undefined
+    // A docs project's pull requests are in other repositories: only `issue-number` is here.
+    if (batch.parts) return settings.issueNumber
     const own = ownPull(batch, event.pullRequest?.number)
     const target = settings.issueNumber ?? own
     if (settings.comment === 'true' && target === undefined)

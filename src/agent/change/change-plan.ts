@@ -1,6 +1,7 @@
 import type { PullRequestRef, PushRef, RunEvent } from '../../github/event.js'
 import { ExplainedError } from '../../runner/errors.js'
-import type { PlanSettings } from '../settings.js'
+import { type PlanSettings, DISPATCH_TYPE } from '../settings.js'
+import { repositoryKey } from '../code-repositories.js'
 
 /**
  * What a change run is about, decided from the event and the inputs alone, before any request:
@@ -26,6 +27,12 @@ export type ChangePlan =
     }
   | { kind: 'since-last' }
   | {
+      /** `code-repositories`: every listed repository's merges since its watermark. */
+      kind: 'project'
+      /** The repository and commit a dispatch named: a hint, the run reads them all. */
+      hint?: { repository: string; sha?: string }
+    }
+  | {
       kind: 'own'
       /** A pull request: gated when not merged. */
       pull?: PullRequestRef
@@ -43,10 +50,12 @@ export function isChangeRun(
 ): boolean {
   if (settings.jobId !== undefined) return false
   if (CHANGE_EVENTS.has(event.name)) return true
+  if (settings.codeRepositories?.length && event.name === 'repository_dispatch') return true
   return settings.changes === 'since-last' && settings.prompt === undefined
 }
 
 export function planChange(settings: PlanSettings, event: RunEvent): ChangePlan {
+  if (settings.codeRepositories?.length) return planProject(settings.codeRepositories, event)
   if (!CHANGE_EVENTS.has(event.name)) return { kind: 'since-last' }
   if (event.name === 'push') return planPush(settings, event)
   const pull = event.pullRequest
@@ -121,3 +130,47 @@ function planPush(settings: PlanSettings, event: RunEvent): ChangePlan {
     return { kind: 'range', head: push.after, branch, push, source }
   return { kind: 'own', push, gate: false, source }
 }
+
+/**
+ * In a docs repository with `code-repositories`: a dispatch from a listed repository, a schedule
+ * or a manual run catch up on every repository. The docs repository's own pull requests and
+ * pushes are the docs, never documented; a dispatch of another type, or naming a repository not
+ * listed, is ignored (anyone who can write here can send one).
+ */
+function planProject(
+  repositories: NonNullable<PlanSettings['codeRepositories']>,
+  event: RunEvent
+): ChangePlan {
+  if (CHANGE_EVENTS.has(event.name))
+    return {
+      kind: 'skip',
+      why: `With 'code-repositories', this workflow documents the code repositories it lists; the docs repository's own ${event.name === 'push' ? 'pushes' : 'pull requests'} are the docs, never documented. Run it on repository_dispatch (types: [${DISPATCH_TYPE}]) and a schedule instead.`
+    }
+  const dispatch = event.dispatch
+  if (event.name !== 'repository_dispatch' || !dispatch) return { kind: 'project' }
+  if (dispatch.type !== DISPATCH_TYPE)
+    return {
+      kind: 'skip',
+      why: `Ignored a repository_dispatch of type '${safeWord(dispatch.type)}': the docs agent takes type '${DISPATCH_TYPE}'.`
+    }
+  if (dispatch.malformed)
+    return {
+      kind: 'skip',
+      why: `Ignored a repository_dispatch whose client_payload.repository is not owner/repo: nothing was read.`
+    }
+  if (!dispatch.repository) return { kind: 'project' }
+  const named = repositoryKey(dispatch.repository)
+  const listed = repositories.find(r => repositoryKey(r.name) === named)
+  if (!listed)
+    return {
+      kind: 'skip',
+      why: `Ignored a repository_dispatch from ${dispatch.repository}: it is not one of 'code-repositories' (${repositories.map(r => r.name).join(', ')}). Add it there to document it.`
+    }
+  return {
+    kind: 'project',
+    hint: { repository: listed.name, ...(dispatch.sha ? { sha: dispatch.sha } : {}) }
+  }
+}
+
+/** An untrusted word for a message: letters, digits and a few marks, shortened. */
+const safeWord = (text: string): string => text.replace(/[^A-Za-z0-9_.-]/g, '?').slice(0, 40)

@@ -48,7 +48,20 @@ export function batchWhat(batch: ChangeBatch): string {
     ...(batch.pulls.length ? [counted(batch.pulls.length, 'pull request')] : []),
     ...(batch.commits.length ? [counted(batch.commits.length, 'commit')] : [])
   ]
-  return `the changes to ${batch.branch} in ${batch.repository} (${parts.join(' and ') || 'none'})`
+  const count = parts.join(' and ') || 'none'
+  if (batch.parts) return `the changes in ${projectNames(batch)} (${count})`
+  return `the changes to ${batch.branch} in ${batch.repository} (${count})`
+}
+
+/** The repositories of a batch of several that hold changes, named; a long list counted. */
+function projectNames(batch: ChangeBatch): string {
+  const withChanges = (batch.parts ?? []).filter(part =>
+    [...batch.pulls, ...batch.commits].some(c => c.repository === part.name)
+  )
+  const names = withChanges.map(p => p.name)
+  return names.length <= 4
+    ? names.join(', ') || 'the code repositories'
+    : `${names.slice(0, 3).join(', ')} and ${names.length - 3} more repositories`
 }
 
 export function changePrompt(batch: ChangeBatch, options: ChangePromptOptions): string {
@@ -76,9 +89,12 @@ function describeBatch(batch: ChangeBatch, patches?: { path: string; patch: stri
   const leftOut = [...batch.leftOut]
   const out: string[] = []
   const add = (line: string): boolean => budget.take(line) && out.push(line) > 0
-  add(`Repository: ${batch.repository}`)
-  add(`Branch: ${flatText(batch.branch, MAX_PATH)}`)
-  if (batch.url) add(`${batch.base ? 'Range' : 'Link'}: ${batch.url}`)
+  if (batch.parts) add(`Repositories: ${batch.parts.length}`)
+  else {
+    add(`Repository: ${batch.repository}`)
+    add(`Branch: ${flatText(batch.branch, MAX_PATH)}`)
+    if (batch.url) add(`${batch.base ? 'Range' : 'Link'}: ${batch.url}`)
+  }
   const files = new Budget(patches ? Math.max(0, budget.left - MIN_DIFF - DESCRIPTIONS) : Infinity)
   const perDescription = Math.min(
     MAX_DESCRIPTION,
@@ -94,11 +110,55 @@ function describeBatch(batch: ChangeBatch, patches?: { path: string; patch: stri
     }
     unlisted += Math.max(total, list.length) - listed
   }
-  for (const pull of batch.pulls) {
+  const writer = { add, listFiles, leftOut, perDescription }
+  if (batch.parts) {
+    // Grouped by repository, in the listed order: the agent sees where each change comes from.
+    for (const part of batch.parts) {
+      const pulls = batch.pulls.filter(p => p.repository === part.name)
+      const commits = batch.commits.filter(c => c.repository === part.name)
+      if (!pulls.length && !commits.length) continue
+      add('')
+      if (!add(`=== Repository: ${part.name} ===`)) {
+        leftOut.push(`the changes of ${part.name} and the repositories after it`)
+        break
+      }
+      add(`Branch: ${flatText(part.branch, MAX_PATH)}`)
+      if (part.url) add(`${part.base ? 'Range' : 'Link'}: ${part.url}`)
+      if (!addChanges(pulls, commits, writer, `${part.name} `)) break
+    }
+  } else addChanges(batch.pulls, batch.commits, writer, '')
+  if (unlisted > 0) leftOut.push(`${counted(unlisted, 'changed file')} not listed`)
+  if (patches) addDiff(patches, budget, out, leftOut)
+  if (leftOut.length)
+    out.push('', `Left out to keep this under ${MAX_CHANGE_BYTES} bytes: ${leftOut.join('; ')}.`)
+  const text = [BEGIN, ...out, END].join('\n')
+  // The budget keeps well inside the cap; this only guards against a mistake in it.
+  return bytes(text) <= MAX_CHANGE_BYTES ? text : `${capBytes(text, MAX_CHANGE_BYTES - 40)}\n${END}`
+}
+
+/** How the description is written: its lines within budget, the file lists, what it left out. */
+interface Writer {
+  add: (line: string) => boolean
+  listFiles: (list: ChangedPath[], total: number) => void
+  leftOut: string[]
+  perDescription: number
+}
+
+/**
+ * Pull requests, then commits pushed without one; false once one no longer fits. `where` names
+ * their repository in what is left out (`acme/api `), since numbers repeat across repositories.
+ */
+function addChanges(
+  pulls: readonly BatchPull[],
+  commits: readonly BatchCommit[],
+  { add, listFiles, leftOut, perDescription }: Writer,
+  where: string
+): boolean {
+  for (const pull of pulls) {
     add('')
     if (!add(pullHead(pull))) {
-      leftOut.push(`pull request #${pull.number} and those after it`)
-      break
+      leftOut.push(`pull request ${where}#${pull.number} and those after it`)
+      return false
     }
     add(`Link: ${pull.url}`)
     if (pull.author) add(`Author: @${flatText(pull.author, 100)}`)
@@ -108,28 +168,24 @@ function describeBatch(batch: ChangeBatch, patches?: { path: string; patch: stri
     add('Description:')
     add(description || '(no description)')
     if (description !== full)
-      leftOut.push(`the description of #${pull.number} past its first ${perDescription} bytes`)
+      leftOut.push(
+        `the description of ${where}#${pull.number} past its first ${perDescription} bytes`
+      )
     add(`Changed files: ${pull.changedFiles} (+${pull.additions} -${pull.deletions})`)
     listFiles(pull.files, pull.changedFiles)
   }
-  for (const commit of batch.commits) {
+  for (const commit of commits) {
     add('')
     if (!addCommit(commit, add)) {
-      leftOut.push(`commit ${commit.sha.slice(0, 12)} and those after it`)
-      break
+      leftOut.push(`commit ${where}${commit.sha.slice(0, 12)} and those after it`)
+      return false
     }
     if (commit.files.length) {
       add(`Changed files: ${commit.files.length}${commit.filesComplete ? '' : ' or more'}`)
       listFiles(commit.files, commit.files.length)
     }
   }
-  if (unlisted > 0) leftOut.push(`${counted(unlisted, 'changed file')} not listed`)
-  if (patches) addDiff(patches, budget, out, leftOut)
-  if (leftOut.length)
-    out.push('', `Left out to keep this under ${MAX_CHANGE_BYTES} bytes: ${leftOut.join('; ')}.`)
-  const text = [BEGIN, ...out, END].join('\n')
-  // The budget keeps well inside the cap; this only guards against a mistake in it.
-  return bytes(text) <= MAX_CHANGE_BYTES ? text : `${capBytes(text, MAX_CHANGE_BYTES - 40)}\n${END}`
+  return true
 }
 
 function pullHead(pull: BatchPull): string {

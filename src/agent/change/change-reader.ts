@@ -62,9 +62,11 @@ export class ChangeReader {
     private readonly event: RunEvent,
     private readonly deps: ReaderDeps,
     private readonly github: GitHubApi,
-    private readonly rules: ChangeRules
+    private readonly rules: ChangeRules,
+    /** The code repository read: the event's own unless given (`code-repositories`). */
+    where?: { owner: string; repo: string }
   ) {
-    this.where = { owner: event.owner, repo: event.repo }
+    this.where = where ?? { owner: event.owner, repo: event.repo }
     this.source = github
   }
 
@@ -181,8 +183,23 @@ export class ChangeReader {
     return batch
   }
 
+  /** The merges of the default branch since `from` (epoch ms): a first look at a repository. */
+  readWindow(head: string, branch: string, from: number): Promise<ChangeBatch> {
+    return this.read(`read the history of ${branch}`, async () => {
+      const read = await readRange(this.source, {
+        ...this.where,
+        branch,
+        head,
+        from,
+        maxCommits: MAX_RANGE,
+        serverUrl: this.event.serverUrl
+      })
+      return read.batch
+    })
+  }
+
   emptyBatch(head: string, branch: string): ChangeBatch {
-    const repository = `${this.event.owner}/${this.event.repo}`
+    const repository = `${this.where.owner}/${this.where.repo}`
     return {
       repository,
       branch,
@@ -222,9 +239,14 @@ export class ChangeReader {
     return head
   }
 
-  async prompt(batch: ChangeBatch, followUp: boolean): Promise<string> {
+  /** `patches`: the diff excerpt read elsewhere (several repositories'); this reader's otherwise. */
+  async prompt(
+    batch: ChangeBatch,
+    followUp: boolean,
+    given?: { path: string; patch: string }[]
+  ): Promise<string> {
     const { settings } = this
-    const patches = settings.includeDiff ? await this.patches(batch) : undefined
+    const patches = given ?? (settings.includeDiff ? await this.patches(batch) : undefined)
     const prompt = changePrompt(batch, { instruction: settings.prompt, followUp, patches })
     if (!followUp)
       this.deps.log.info(
@@ -273,11 +295,33 @@ export class ChangeReader {
       // Not an HTTP error: GitHub answered, but not with what was asked for (GraphQL errors, no such commit).
       const why = isGitHubCallError(error)
         ? describeGitHubError(error)
-        : errorText(error).replace(/\s+/g, ' ').trim().slice(0, 300).replace(/\.$/, '')
-      const hint = refusedAccess(error)
+        : errorText(error)
+            // Octokit's words before GitHub's own in a GraphQL answer with errors.
+            .replace(/^Request failed due to following response errors:\s*-?\s*/, '')
+            .replace(/\s+/g, ' ')
+            .trim()
+            .slice(0, 300)
+            .replace(/\.$/, '')
+      const refused = refusedAccess(error)
+      const hint = refused
         ? `${permissionHint("'contents: read' and 'pull-requests: read'")} Check that '${Input.GithubToken}' belongs to this repository.`
         : 'Re-run the workflow; the agent is not started with a partial description of the changes.'
-      throw new ExplainedError(`Could not ${what}: ${why}. ${hint}`)
+      throw new ReadError(`Could not ${what}: ${why}. ${hint}`, why, refused)
     }
+  }
+}
+
+/** A read of GitHub that failed: what GitHub said, and whether it refused access. */
+export class ReadError extends ExplainedError {
+  override name = 'ReadError'
+
+  constructor(
+    message: string,
+    /** GitHub's answer in a few words (`HTTP 404`). */
+    readonly why: string,
+    /** GitHub refused (401, 403, 404): the token cannot read the repository. */
+    readonly refused: boolean
+  ) {
+    super(message)
   }
 }

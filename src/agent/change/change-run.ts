@@ -15,7 +15,12 @@ import { type ChangeRules, applyRules } from './change-rules.js'
 import type { ChangeRunSettings, RunDeps } from './change-settings.js'
 import { refreshDocsPulls } from './docs-pulls-refresh.js'
 import { type FoldContext, type FoldDecision, decideFold } from '../ledger/fold.js'
-import type { Verdict } from './gates/gate.js'
+import type { HeadInput, Verdict } from './gates/gate.js'
+import { previewNotice, readProjectBatch } from './project-batch.js'
+import type { ProjectLedger } from '../../records/ledger.js'
+
+/** What stops a run before its batch is handed over. */
+type Stop = Exclude<Verdict, { kind: 'pass' }>
 import { GATES, applyGates } from './gates/order.js'
 import { handOver } from './hand-over.js'
 import { ownChange } from './own-change.js'
@@ -31,7 +36,9 @@ export async function prepareChangeRun(
   event: RunEvent,
   deps: RunDeps
 ): Promise<PreparedRun> {
-  const plan: ChangePlan = deps.tick ? { kind: 'since-last' } : planChange(settings, event)
+  const plan: ChangePlan = deps.tick
+    ? { kind: settings.codeRepositories?.length ? 'project' : 'since-last' }
+    : planChange(settings, event)
   if (plan.kind === 'skip') return skipped(plan.why, plan.source)
   if (!settings.githubToken) {
     throw new InputError(
@@ -68,7 +75,7 @@ class ChangeRun extends ChangeContext {
    * run reads, runs the gates (docs/architecture.md), decides where the batch goes, then hands it over.
    */
   async withLedger(
-    plan: Extract<ChangePlan, { kind: 'range' | 'since-last' }>
+    plan: Extract<ChangePlan, { kind: 'range' | 'since-last' | 'project' }>
   ): Promise<PreparedRun> {
     const { settings, event, deps } = this
     const { dashboard, session } = await this.openLedger()
@@ -98,25 +105,13 @@ class ChangeRun extends ChangeContext {
       deps.log.info(`@${approvedBy} approved the waiting changes: deciding where they go now.`)
     }
     await refreshDocsPulls(session, settings, event, deps)
-    const head =
-      plan.kind === 'range'
-        ? { sha: plan.head, branch: plan.branch }
-        : await this.reader.branchHead()
     const source = plan.kind === 'range' ? plan.source : undefined
-    const now = () => deps.clock.wallNow()
-    const atHead = {
-      plan,
-      head,
-      ledger: session,
-      settings,
-      reads: this.reader,
-      now,
-      log: deps.log,
-      notices
-    }
-    const early = await applyGates(GATES.head, atHead)
-    if (early) return this.stopped(session, early, { ...extra, source })
-    const batch = await this.ledgerBatch(session, plan, head, notices)
+    const read =
+      plan.kind === 'project'
+        ? await this.projectBatch(session, plan, notices)
+        : await this.branchBatch(session, plan, notices)
+    if ('stop' in read) return this.stopped(session, read.stop, { ...extra, source })
+    const { atHead, batch } = read
     const budget = session.budgetState()
     const run = {
       ...extra,
@@ -131,7 +126,81 @@ class ChangeRun extends ChangeContext {
     const decision = await this.decide(session, foldContext, notices)
     const limited = await applyGates(GATES.decided, { ...withBatch, decision })
     if (limited) return this.stopped(session, limited, run, batch)
-    return handOver(this, session, batch, decision.target, run)
+    if (settings.dryRun && batch.parts) notices.push(previewNotice(batch, decision.target?.jobId))
+    return handOver(this, session, batch, decision.target, run, atHead.reads)
+  }
+
+  /**
+   * The default branch's head passes the head gates (documented already, covered, first run),
+   * then its changes since the ledger's last documented commit are read.
+   */
+  private async branchBatch(
+    session: LedgerSession,
+    plan: Extract<ChangePlan, { kind: 'range' | 'since-last' }>,
+    notices: string[]
+  ): Promise<{ stop: Stop } | { atHead: HeadInput; batch: ChangeBatch }> {
+    const { settings, deps } = this
+    const head =
+      plan.kind === 'range'
+        ? { sha: plan.head, branch: plan.branch }
+        : await this.reader.branchHead()
+    const atHead = {
+      plan,
+      head,
+      ledger: session,
+      settings,
+      reads: this.reader,
+      now: () => deps.clock.wallNow(),
+      log: deps.log,
+      notices
+    }
+    const early = await applyGates(GATES.head, atHead)
+    if (early) return { stop: early }
+    return { atHead, batch: await this.ledgerBatch(session, plan, head, notices) }
+  }
+
+  /**
+   * `code-repositories`: every listed repository's merges since its own watermark, one batch
+   * grouped by repository and described with each repository's own patches. The head gates are
+   * the repositories' own (nothing new, a first look), judged as they are read.
+   */
+  private async projectBatch(
+    session: LedgerSession,
+    plan: Extract<ChangePlan, { kind: 'project' }>,
+    notices: string[]
+  ): Promise<{ stop: Stop } | { atHead: HeadInput; batch: ChangeBatch }> {
+    const { settings, deps } = this
+    const read = await readProjectBatch({
+      settings,
+      event: this.event,
+      deps,
+      project: session.project,
+      ...(session.resending ? { resent: session.resent() } : {}),
+      rules: await this.ledgerRules(session.project),
+      notices
+    })
+    if ('skip' in read) return { stop: { kind: 'skip', why: read.skip } }
+    const { batch } = read
+    const atHead = {
+      plan,
+      // A docs project has no one head: each repository's is in the batch's parts.
+      head: { sha: batch.head, branch: batch.branch },
+      ledger: session,
+      settings,
+      reads: read.reads,
+      now: () => deps.clock.wallNow(),
+      log: deps.log,
+      notices
+    }
+    return { atHead, batch }
+  }
+
+  /** The rules of a ledger run: the docs pull requests it opened and its identity are its own. */
+  private async ledgerRules(project: ProjectLedger): Promise<ChangeRules> {
+    const docsPulls = new Set(
+      project.jobs.map(j => j.prLink).filter((l): l is string => Boolean(l))
+    )
+    return { ...this.rules, docsPulls, docsIdentity: await this.reader.docsIdentity() }
   }
 
   private async openLedger(): Promise<{ dashboard: Dashboard; session: LedgerSession }> {
@@ -164,14 +233,7 @@ class ChangeRun extends ChangeContext {
     const batch = session.resending
       ? await this.reader.resentBatch(session.resent(), documented ?? head.sha, head.branch)
       : await this.reader.ledgerBatch(plan, head, documented, notices)
-    const docsPulls = new Set(
-      project.jobs.map(j => j.prLink).filter((l): l is string => Boolean(l))
-    )
-    return applyRules(batch, {
-      ...this.rules,
-      docsPulls,
-      docsIdentity: await this.reader.docsIdentity()
-    })
+    return applyRules(batch, await this.ledgerRules(project))
   }
 
   /** Where the batch goes: the open job it folds into (`fold: open-pr`), or a new job. */

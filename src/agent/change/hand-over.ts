@@ -5,6 +5,7 @@ import { requestReviewers, tellSources } from './after-job.js'
 import type { ChangeBatch } from '../batch.js'
 import type { ChangeContext } from './change-context.js'
 import type { FoldTarget } from '../ledger/fold.js'
+import type { GateReads } from './gates/gate.js'
 
 /**
  * The last step before the service: the prompt, the live comment, the check that the ledger can be
@@ -16,10 +17,12 @@ export async function handOver(
   session: LedgerSession,
   batch: ChangeBatch,
   fold: FoldTarget | undefined,
-  run: RunAbout
+  run: RunAbout,
+  /** Describes the batch: the reader's, or a docs project's (each repository's patches). */
+  reads: Pick<GateReads, 'prompt'> = ctx.reader
 ): Promise<PreparedRun> {
   const { settings, event, deps } = ctx
-  const prompt = await ctx.reader.prompt(batch, false)
+  const prompt = await reads.prompt(batch, false)
   const target = ctx.commentTarget(batch)
   const comment =
     target === undefined || settings.dryRun
@@ -53,7 +56,7 @@ export async function handOver(
     requestReviewers: (job: AgentJob) => requestReviewers(batch, job, settings, event, deps)
   }
   if (fold) {
-    const followUp = await ctx.reader.prompt(batch, true)
+    const followUp = await reads.prompt(batch, true)
     return {
       ...common,
       request: { jobId: fold.jobId, prompt: followUp, fallbackPrompt: prompt },

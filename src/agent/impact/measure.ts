@@ -1,5 +1,6 @@
 import { type VisitorsPage, getPerPathPage } from '../../mintlify/analytics.js'
 import {
+  type RangeQuery,
   type ReadLimits,
   getAssistantPage,
   getFeedbackByPage,
@@ -19,6 +20,14 @@ const PATH_ROWS = 250
 const FEEDBACK_ROWS = 100
 const SEARCH_ROWS = 100
 const QUESTION_ROWS = 1000
+
+/** One of the service's listings (feedback per page, search terms, questions), read from its first row. */
+type ListingRead<Listing> = (
+  client: ApiClient,
+  projectId: string,
+  query: RangeQuery & { limit: number },
+  limits: ReadLimits
+) => Promise<Listing>
 
 /** One window's figures, in IMPACT_MEASURES' order; null where they are not known. */
 export type Figures = (number | null)[]
@@ -65,6 +74,9 @@ export async function measureWindows(
     const pages = new Set(target.pages.map(p => samePage(name === 'before' ? p.before : p.path)))
     const figures: Figures = IMPACT_MEASURES.map(() => null)
     const query = { dateFrom: range.from, dateTo: range.to }
+    // Each listing of the window in one request, at the most rows its operation gives.
+    const firstRows = <Listing>(read: ListingRead<Listing>, limit: number): Promise<Listing> =>
+      read(client, target.projectId, { ...query, limit }, limits)
     if (pages.size) {
       const paths = { ...query, limit: PATH_ROWS, offset: 0 }
       const read = (what: 'views' | 'visitors'): Promise<VisitorsPage> =>
@@ -82,12 +94,7 @@ export async function measureWindows(
         figures[at('humanViews')] = sumOf(views, pages, 'human', unknown(views))
         figures[at('humanVisitors')] = sumOf(visitors, pages, 'human', unknown(visitors))
         figures[at('aiVisitors')] = sumOf(visitors, pages, 'ai', unknown(visitors))
-        const feedback = await getFeedbackByPage(
-          client,
-          target.projectId,
-          { ...query, limit: FEEDBACK_ROWS },
-          limits
-        )
+        const feedback = await firstRows(getFeedbackByPage, FEEDBACK_ROWS)
         const mine = feedback.feedback.filter(f => pages.has(samePage(f.path)))
         // A page listed twice (a path and its URL) is one page: every page must be there.
         const found = new Set(mine.map(f => samePage(f.path))).size
@@ -102,41 +109,32 @@ export async function measureWindows(
       }
     }
     if (target.terms.length) {
-      const searches = await getSearchesPage(
-        client,
-        target.projectId,
-        { ...query, limit: SEARCH_ROWS },
-        limits
-      )
-      // A skipped row could be one of its terms: the figure is not known, not a smaller one.
-      figures[at('zeroClickSearches')] = searches.skipped.length
-        ? null
-        : searches.searches
+      const searches = await firstRows(getSearchesPage, SEARCH_ROWS)
+      figures[at('zeroClickSearches')] = termFigure(
+        searches,
+        searches.nextCursor !== null,
+        `Searches: among the ${SEARCH_ROWS} most searched terms of each window.`,
+        notes,
+        () =>
+          searches.searches
             .filter(
               s => (s.ctr === 0 || s.topClickedPage === null) && onTopic(s.searchQuery, target)
             )
             .reduce((n, s) => n + s.hits, 0)
-      if (searches.skipped.length) notes.add(OUT_OF_SHAPE_TERMS)
-      if (searches.nextCursor !== null)
-        notes.add(`Searches: among the ${SEARCH_ROWS} most searched terms of each window.`)
-      const questions = await getAssistantPage(
-        client,
-        target.projectId,
-        { ...query, limit: QUESTION_ROWS },
-        limits
       )
-      figures[at('unansweredQuestions')] = questions.skipped.length
-        ? null
-        : questions.conversations.filter(
+      const questions = await firstRows(getAssistantPage, QUESTION_ROWS)
+      figures[at('unansweredQuestions')] = termFigure(
+        questions,
+        questions.hasMore,
+        `Questions: among the latest ${QUESTION_ROWS} assistant questions of each window.`,
+        notes,
+        () =>
+          questions.conversations.filter(
             q =>
               q.resolutionStatus === 'unanswered' &&
               (onTopic(q.query, target) || (q.pageUrl !== null && pages.has(pathOf(q.pageUrl))))
           ).length
-      if (questions.skipped.length) notes.add(OUT_OF_SHAPE_TERMS)
-      if (questions.hasMore)
-        notes.add(
-          `Questions: among the latest ${QUESTION_ROWS} assistant questions of each window.`
-        )
+      )
     }
     return sane(figures, notes)
   }
@@ -168,6 +166,23 @@ function sane(figures: Figures, notes: Set<string>): Figures {
     )
     return null
   })
+}
+
+/**
+ * A figure on the terms from one listing read in one request: not known when the service sent a
+ * row out of shape (a skipped row could be one of the terms: not a smaller figure), and a note when
+ * the listing went on past the rows read (`more`).
+ */
+function termFigure(
+  listing: { skipped: readonly unknown[] },
+  more: boolean,
+  moreNote: string,
+  notes: Set<string>,
+  count: () => number
+): number | null {
+  if (listing.skipped.length) notes.add(OUT_OF_SHAPE_TERMS)
+  if (more) notes.add(moreNote)
+  return listing.skipped.length ? null : count()
 }
 
 const onTopic = (text: string, target: MeasureTarget): boolean =>

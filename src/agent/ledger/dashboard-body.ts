@@ -42,8 +42,9 @@ function renderProject(id: string, project: ProjectLedger, view: DashboardView):
   const documented = project.documented
     ? `${commitLink(project.documented.sha, view)} · ${when(project.documented.at)}`
     : 'none yet: the first change run documents its own change'
+  const marks = Object.values(project.repositories ?? {})
   lines.push(
-    `- **Last documented commit**: ${documented}`,
+    ...(marks.length && !project.documented ? [] : [`- **Last documented commit**: ${documented}`]),
     ...(project.backlog
       ? [
           `- **Beyond one run's bounds**: ${counted(project.backlog, 'more change')} after it ${project.backlog === 1 ? 'waits' : 'wait'}; the next runs (a merge, a push, a scheduled \`changes: since-last\` run) take them, oldest first`
@@ -53,6 +54,7 @@ function renderProject(id: string, project: ProjectLedger, view: DashboardView):
     `- **Credits used (estimate)**: about ${formatCount(week * ESTIMATED_CREDITS_PER_RUN)} in the last 7 days, at ${ESTIMATED_CREDITS_PER_RUN} a run (Mintlify's published average; the API reports no usage)`,
     ''
   )
+  lines.push(...renderWatermarks(project, view))
   lines.push(...renderOutcomes(project, view))
   lines.push(...renderKept(project))
   lines.push(...renderImpactTable(project.jobs, shortPull))
@@ -126,6 +128,27 @@ function renderProject(id: string, project: ProjectLedger, view: DashboardView):
   return lines
 }
 
+/** With `code-repositories`: each code repository's last documented commit, by name. */
+function renderWatermarks(project: ProjectLedger, view: DashboardView): string[] {
+  const marks = Object.values(project.repositories ?? {}).sort((a, b) =>
+    a.name.localeCompare(b.name)
+  )
+  if (!marks.length) return []
+  return [
+    '#### Code repositories',
+    '',
+    'Each run documents what each repository merged after its last documented commit.',
+    '',
+    '| Repository | Branch | Last documented commit | Since |',
+    '|---|---|---|---|',
+    ...marks.map(
+      m =>
+        `| ${markdownLink(m.name, `${view.serverUrl}/${m.name}`)} | ${codeSpan(m.branch)} | ${commitLink(m.sha, { ...view, repository: m.name })} | ${when(m.at)} |`
+    ),
+    ''
+  ]
+}
+
 /** What became of the agent's work over the last 30 days: figures only, no text from elsewhere. */
 function renderOutcomes(project: ProjectLedger, view: DashboardView): string[] {
   const o = outcomes(project, view.now)
@@ -179,8 +202,11 @@ const commitLink = (sha: string, view: DashboardView): string =>
   markdownLink(sha.slice(0, 7), `${view.serverUrl}/${view.repository}/commit/${sha}`)
 
 function changeLink(change: ChangeRef, view: DashboardView): string {
-  const label = change.pr ? `#${change.pr}` : change.sha.slice(0, 7)
-  const url = change.url ?? `${view.serverUrl}/${view.repository}/commit/${change.sha}`
+  // In a docs project of several repositories a number alone is ambiguous: `acme/api#12`.
+  const number = change.pr ? `#${change.pr}` : change.sha.slice(0, 7)
+  const label = change.repo ? `${change.repo}${change.pr ? '' : '@'}${number}` : number
+  const url =
+    change.url ?? `${view.serverUrl}/${change.repo ?? view.repository}/commit/${change.sha}`
   return `${markdownLink(label, url)} ${escapeMarkdown(change.title)}`
 }
 

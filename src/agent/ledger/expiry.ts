@@ -88,23 +88,29 @@ async function expireOne(
   ctx: ExpiryContext
 ): Promise<Turn> {
   const { docs, log } = ctx
-  const cannot = (what: string, error: unknown, then: string): Turn => {
-    const failed = docsFailure(error)
-    log.warning(
-      `Could not ${what} ${link} with '${docs.tokenInput}' (${failed.why}), ${then}${failed.grant('read and write')}`
-    )
-    return { stop: true }
+  // A call to the docs repository that fails stops the expiry for this run, saying what to grant.
+  const attempt = async <T>(
+    what: string,
+    then: string,
+    call: () => Promise<T>
+  ): Promise<{ answer: T } | { stop: true }> => {
+    try {
+      return { answer: await call() }
+    } catch (error) {
+      const failed = docsFailure(error)
+      log.warning(
+        `Could not ${what} ${link} with '${docs.tokenInput}' (${failed.why}), ${then}${failed.grant('read and write')}`
+      )
+      return { stop: true }
+    }
   }
-  let pull: PullRequestRef
-  try {
-    pull = await docs.pull(where)
-  } catch (error) {
-    return cannot(
-      'read the docs pull request',
-      error,
-      'so stale docs pull requests are not closed in this run.'
-    )
-  }
+  const read = await attempt(
+    'read the docs pull request',
+    'so stale docs pull requests are not closed in this run.',
+    () => docs.pull(where)
+  )
+  if ('stop' in read) return read
+  const pull = read.answer
   const seen = settled(job.id, pull)
   if (seen) return { update: seen }
   const createdAt = pull.createdAt ?? job.startedAt
@@ -115,24 +121,23 @@ async function expireOne(
     draft: Boolean(pull.draft)
   }
   if (ctx.now - createdAt <= ctx.afterMs) return { update: open }
-  let staleness: Staleness
-  try {
-    // Who `docs-token` is: its comments and commits are the agent's own, never a person's.
-    const agent = await docs.identity(where)
-    staleness = judgeStaleness(await docs.activity(where), {
-      createdAt,
-      now: ctx.now,
-      afterMs: ctx.afterMs,
-      keepLabel: ctx.keepLabel,
-      agents: [agent]
-    })
-  } catch (error) {
-    return cannot(
-      'read who touched the docs pull request',
-      error,
-      'so stale docs pull requests are not closed in this run: a person’s work is never closed on a guess.'
-    )
-  }
+  const judged = await attempt(
+    'read who touched the docs pull request',
+    'so stale docs pull requests are not closed in this run: a person’s work is never closed on a guess.',
+    async () => {
+      // Who `docs-token` is: its comments and commits are the agent's own, never a person's.
+      const agent = await docs.identity(where)
+      return judgeStaleness(await docs.activity(where), {
+        createdAt,
+        now: ctx.now,
+        afterMs: ctx.afterMs,
+        keepLabel: ctx.keepLabel,
+        agents: [agent]
+      })
+    }
+  )
+  if ('stop' in judged) return judged
+  const staleness = judged.answer
   if (!('stale' in staleness)) {
     const why =
       'keep' in staleness
@@ -149,16 +154,13 @@ async function expireOne(
     )
     return {}
   }
-  let closed: PullRequestRef
-  try {
-    closed = await docs.close(where)
-  } catch (error) {
-    return cannot(
-      'close the docs pull request',
-      error,
-      `which nobody but the docs agent has touched for longer than '${Input.ExpireAfter}: ${ctx.afterText}'.`
-    )
-  }
+  const closing = await attempt(
+    'close the docs pull request',
+    `which nobody but the docs agent has touched for longer than '${Input.ExpireAfter}: ${ctx.afterText}'.`,
+    () => docs.close(where)
+  )
+  if ('stop' in closing) return closing
+  const closed = closing.answer
   // Merged in the meantime: GitHub keeps a merged pull request as it is.
   const after = closed.merged ? settled(job.id, closed) : undefined
   if (after) return { update: after }

@@ -1,5 +1,6 @@
 import type { AgentJob } from '../../mintlify/agent-jobs.js'
 import type { ChangeBatch } from '../batch.js'
+import { repositoryKey } from '../code-repositories.js'
 import type { FoldDecision } from './fold.js'
 import { type BudgetState, budgetState } from './budget.js'
 import type { JobBudget } from '../settings.js'
@@ -32,9 +33,14 @@ export function changeRefs(batch: Pick<ChangeBatch, 'pulls' | 'commits'>): Chang
       sha: p.mergeCommit ?? '',
       pr: p.number,
       title: ledgerTitle(p.title),
-      url: p.url
+      url: p.url,
+      ...(p.repository ? { repo: p.repository } : {})
     })),
-    ...batch.commits.map(c => ({ sha: c.sha, title: ledgerTitle(c.message.split('\n')[0] ?? '') }))
+    ...batch.commits.map(c => ({
+      sha: c.sha,
+      title: ledgerTitle(c.message.split('\n')[0] ?? ''),
+      ...(c.repository ? { repo: c.repository } : {})
+    }))
   ]
 }
 
@@ -62,14 +68,20 @@ export class LedgerSession {
     private readonly now: () => number,
     readonly budget?: JobBudget
   ) {
-    this.documentedAtStart = dashboard.project(projectId).documented?.sha
+    const read = dashboard.project(projectId)
+    this.documentedAtStart = {
+      sha: read.documented?.sha,
+      repositories: Object.fromEntries(
+        Object.entries(read.repositories ?? {}).map(([key, mark]) => [key, mark.sha])
+      )
+    }
   }
 
   /**
    * The last documented commit this run read its batch from: the only one its head is known to be
    * ahead of (or, on a rewritten history, to replace).
    */
-  private readonly documentedAtStart?: string
+  private readonly documentedAtStart: DocumentedAtStart
 
   /** The changes of the uncertain entries this run sends again. */
   resent(): ChangeRef[] {
@@ -288,7 +300,10 @@ export class LedgerSession {
             since: at,
             ...decision.approval
           }
-        if (decision.waiting && !this.resending) noteBacklog(project, batch)
+        if (decision.waiting && !this.resending) {
+          noteBacklog(project, batch)
+          markFirstSeen(project, batch, at)
+        }
         this.markSeen(project)
         project.runs.push(this.entry(at, batch, decision.result, undefined, decision.note))
       },
@@ -331,11 +346,7 @@ export class LedgerSession {
       project.uncertain = project.uncertain.filter(u => !u.id || !resent.includes(u.id))
       return
     }
-    // Another run moved the last documented commit while this one ran: this head is not known to
-    // be ahead of it, so it stays where that run put it, never moved backwards.
-    const current = project.documented?.sha
-    if (current === undefined || current === this.documentedAtStart)
-      project.documented = { sha: batch.head, at }
+    markDocumented(project, batch, at, this.documentedAtStart)
     project.waiting = null
     noteBacklog(project, batch)
   }
@@ -358,12 +369,58 @@ export class LedgerSession {
       url: this.run.url,
       run: this.run.id,
       step: this.run.step,
-      head: batch.head,
+      head: batch.head || undefined,
       result,
       job,
       changes: batch.pulls.length + batch.commits.length,
       note: [note, leftOut(batch)].filter(Boolean).join('; ').slice(0, 300)
     }
+  }
+}
+
+/** The last documented commits a run read its batch from: of the repository, or of each one. */
+interface DocumentedAtStart {
+  sha?: string
+  repositories: Record<string, string>
+}
+
+/**
+ * The batch is handed over (or held nothing to document): the last documented commit moves to its
+ * head; in a docs project of several repositories, each repository read moves to its own. One that
+ * another run moved while this one ran stays where that run put it: this head is not known to be
+ * ahead of it, and a watermark never moves backwards.
+ */
+function markDocumented(
+  project: ProjectLedger,
+  batch: ChangeBatch,
+  at: number,
+  start: DocumentedAtStart
+): void {
+  const unmoved = (current: string | undefined, read: string | undefined): boolean =>
+    current === undefined || current === read
+  if (!batch.parts) {
+    if (unmoved(project.documented?.sha, start.sha)) project.documented = { sha: batch.head, at }
+    return
+  }
+  const marks = (project.repositories ??= {})
+  for (const part of batch.parts) {
+    const key = repositoryKey(part.name)
+    if (unmoved(marks[key]?.sha, start.repositories[key]))
+      marks[key] = { sha: part.head, at, name: part.name, branch: part.branch }
+  }
+}
+
+/**
+ * The batch waits: no watermark moves, but a repository seen for the first time gets the one its
+ * range starts after, so that the next run reads the same range and the changes after it.
+ */
+function markFirstSeen(project: ProjectLedger, batch: ChangeBatch, at: number): void {
+  if (!batch.parts) return
+  const marks = (project.repositories ??= {})
+  for (const part of batch.parts) {
+    const key = repositoryKey(part.name)
+    if (!marks[key] && part.base)
+      marks[key] = { sha: part.base, at, name: part.name, branch: part.branch }
   }
 }
 

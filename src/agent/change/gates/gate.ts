@@ -57,7 +57,11 @@ export interface GateReads {
 
 /** Before the batch is read: the plan, the branch's head and the ledger. */
 export interface HeadInput {
-  plan: Extract<ChangePlan, { kind: 'range' | 'since-last' }>
+  /**
+   * `project` (`code-repositories`) passes no head gate: each repository's head is judged as it
+   * is read.
+   */
+  plan: Extract<ChangePlan, { kind: 'range' | 'since-last' | 'project' }>
   head: { sha: string; branch: string }
   ledger: LedgerView
   settings: GateSettings

@@ -19,8 +19,10 @@ export const nothingLeft: Gate<BatchInput> = {
 export function nothingLeftOf(batch: ChangeBatch): Verdict {
   if (batchSize(batch) > 0) return PASS
   const why =
-    batch.skipped.length === 0
-      ? `There is nothing to document: ${batch.url || 'the range'} holds no commit or changed file.`
-      : `There is nothing to document: ${batch.skipped.map(s => s.why).join(' ')}`
+    batch.skipped.length === 0 && batch.parts
+      ? 'There is nothing to document: no code repository merged anything after its last documented commit (one seen for the first time has its newest commit recorded).'
+      : batch.skipped.length === 0
+        ? `There is nothing to document: ${batch.url || 'the range'} holds no commit or changed file.`
+        : `There is nothing to document: ${batch.skipped.map(s => s.why).join(' ')}`
   return { kind: 'skip', why, record: { note: why } }
 }
