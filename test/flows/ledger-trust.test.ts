@@ -43,6 +43,19 @@ const theDashboard = (): FakeIssue => {
   expect(own).toHaveLength(1)
   return own[0] as FakeIssue
 }
+/**
+ * Two dashboards of the action, both with their label: a second one opened (after 'Two') while
+ * the first (after 'One') could not be found, then the first back.
+ */
+async function staleAndCurrent(): Promise<{ stale: FakeIssue; current: FakeIssue }> {
+  await runMerged({ fold: 'never' }, { title: 'One' })
+  const stale = theDashboard()
+  gh.issues.delete(stale.number)
+  await runMerged({ fold: 'never' }, { title: 'Two' })
+  const current = theDashboard()
+  gh.issues.set(stale.number, stale)
+  return { stale, current }
+}
 const BUDGET = { 'max-jobs': '2/day', fold: 'never' }
 
 describe('the ledger cannot be replaced by an older one', () => {
@@ -71,17 +84,22 @@ describe('the ledger cannot be replaced by an older one', () => {
     expect(copy.body).toBe(old)
   })
 
-  it('a comment on a stale dashboard does not make it the ledger: the newest state is used', async () => {
-    await runMerged({ fold: 'never' }, { title: 'One' })
-    const stale = theDashboard()
-    // The label came off and a second dashboard was opened while the first could not be found.
-    gh.issues.delete(stale.number)
-    await runMerged({ fold: 'never' }, { title: 'Two' })
-    const current = theDashboard()
-    // The label is put back on the first; an outsider comments on it, which makes it the most
-    // recently updated.
-    gh.issues.set(stale.number, stale)
-    gh.addComment(stale.number, 'Is this still used?', { login: 'outsider', type: 'User' })
+  type Disturb = (dashboards: { stale: FakeIssue; current: FakeIssue }) => void
+  it.each<[string, Disturb]>([
+    [
+      'a comment on a stale dashboard does not make it the ledger: the newest state is used',
+      // An outsider comments on the stale one, which makes it the most recently updated.
+      ({ stale }) =>
+        void gh.addComment(stale.number, 'Is this still used?', { login: 'outsider', type: 'User' })
+    ],
+    [
+      'a label moved off the current dashboard back onto a stale one: the newest state is still used',
+      // Someone with triage rights takes the label off the current one; the stale one has it.
+      ({ current }) => void (current.labels = [])
+    ]
+  ])('%s', async (_name, disturb) => {
+    const { stale, current } = await staleAndCurrent()
+    disturb({ stale, current })
     const third = await runMerged({ fold: 'never' }, { title: 'Three' })
     expect(third.outputs.result).toBe('pr-opened')
     expect(sentTimes('Two')).toBe(1)
@@ -89,6 +107,7 @@ describe('the ledger cannot be replaced by an older one', () => {
     expect(third.log).toContain(
       `#${stale.number} also holds a dashboard state, older than #${current.number}'s`
     )
+    expect(current.labels).toEqual([LABEL])
     expect(servers.ledgerOf(undefined, current)?.jobs).toHaveLength(2)
     expect(servers.ledgerOf(undefined, stale)?.jobs).toHaveLength(1)
   })
@@ -143,27 +162,6 @@ describe('the ledger cannot be replaced by an older one', () => {
       'Two'
     ])
     expect(sim.requests('create')).toHaveLength(0)
-  })
-
-  it('a label moved off the current dashboard back onto a stale one: the newest state is still used', async () => {
-    await runMerged({ fold: 'never' }, { title: 'One' })
-    const stale = theDashboard()
-    gh.issues.delete(stale.number)
-    await runMerged({ fold: 'never' }, { title: 'Two' })
-    const current = theDashboard()
-    gh.issues.set(stale.number, stale)
-    // Someone with triage rights takes the label off the current one; the stale one has it.
-    current.labels = []
-    const third = await runMerged({ fold: 'never' }, { title: 'Three' })
-    expect(third.outputs.result).toBe('pr-opened')
-    expect(sentTimes('Two')).toBe(1)
-    expect(sentTimes('Three')).toBe(1)
-    expect(third.log).toContain(
-      `#${stale.number} also holds a dashboard state, older than #${current.number}'s`
-    )
-    expect(current.labels).toEqual([LABEL])
-    expect(servers.ledgerOf(undefined, current)?.jobs).toHaveLength(2)
-    expect(servers.ledgerOf(undefined, stale)?.jobs).toHaveLength(1)
   })
 
   it('a label moved onto another issue of the action: that issue is left alone, the dashboard found by its title', async () => {

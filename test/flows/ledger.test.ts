@@ -50,6 +50,17 @@ const ledgerOf = (issue = dashboards()[0]) => servers.ledgerOf(SIM_PROJECT, issu
  * GitHub changes it, and the run of its `issues` `edited` event (with the body before) is returned,
  * to be run (again) when wanted.
  */
+/** The run started a job outside the ledger's batch, and the dashboard counted it: the first. */
+function expectCountedOnce(result: RunResult, note: string): void {
+  expect(result.outputs.result).toBe('pr-opened')
+  expect(ledgerOf()?.spend).toHaveLength(1)
+  expect(ledgerOf()?.runs.at(-1)).toMatchObject({
+    result: 'job started',
+    job: result.outputs.jobId,
+    note
+  })
+}
+
 function tickResend(dashboard: FakeIssue, login: string): () => Promise<RunResult> {
   const before = dashboard.body
   dashboard.body = before.replace(
@@ -309,13 +320,7 @@ describe('issue runs and the ledger', () => {
 
   it('with max-jobs, counts the job an issue started, so a change run over the budget waits', async () => {
     const issue = await onIssue({ 'max-jobs': '1/day' })
-    expect(issue.outputs.result).toBe('pr-opened')
-    expect(ledgerOf()?.spend).toHaveLength(1)
-    expect(ledgerOf()?.runs.at(-1)).toMatchObject({
-      result: 'job started',
-      job: issue.outputs.jobId,
-      note: 'from issue #7'
-    })
+    expectCountedOnce(issue, 'from issue #7')
     // Issue jobs are never folded into.
     expect(ledgerOf()?.jobs).toEqual([])
     servers.runId++
@@ -756,14 +761,7 @@ describe('changes run on their own and max-jobs', () => {
 
   it('a pull request not merged yet is held back over max-jobs, and its jobs count', async () => {
     const pull = open()
-    const first = await onOpen(pull, 'opened')
-    expect(first.outputs.result).toBe('pr-opened')
-    expect(ledgerOf()?.spend).toHaveLength(1)
-    expect(ledgerOf()?.runs.at(-1)).toMatchObject({
-      result: 'job started',
-      job: first.outputs.jobId,
-      note: 'from pull request #300'
-    })
+    expectCountedOnce(await onOpen(pull, 'opened'), 'from pull request #300')
     for (const action of ['synchronize', 'synchronize']) {
       const again = await onOpen(pull, action)
       expect(again.outputs).toMatchObject({ result: 'skipped', decision: 'skip' })
