@@ -53081,8 +53081,12 @@ const MAX_KEPT_WHY = 200;
 function checkedTouch(job) {
     const kept = object(job.kept);
     return {
+        ...(typeof job.agentEmail === 'string' && /^[^\s@]{1,64}@[^\s@]{1,190}$/.test(job.agentEmail)
+            ? { agentEmail: job.agentEmail.toLowerCase() }
+            : {}),
         ...(job.draft === true ? { draft: true } : {}),
         ...(typeof job.personCommitted === 'boolean' ? { personCommitted: job.personCommitted } : {}),
+        ...(job.touchUnread === true ? { touchUnread: true } : {}),
         ...(typeof kept.why === 'string' && kept.why && num(kept.at) > 0
             ? { kept: { why: kept.why.slice(0, MAX_KEPT_WHY), at: num(kept.at) } }
             : {})
@@ -53111,7 +53115,8 @@ function checkedImpact(value) {
             before,
             after,
             ...(url ? { commentUrl: url } : {}),
-            ...(unsure ? { unsure } : {})
+            ...(unsure ? { unsure } : {}),
+            ...(i.noPages === true ? { noPages: true } : {})
         }
     };
 }
@@ -54867,6 +54872,7 @@ async function defaultBranchHeads(graphql, repositories) {
 /** Timeline events read at most: one page, GitHub's limit. */
 const MAX_ACTIVITY = 100;
 const ACTOR = 'login __typename';
+const GIT_ACTOR = 'email user { login }';
 const ACTIVITY_QUERY = `query($owner: String!, $name: String!, $number: Int!, $last: Int!) {
   repository(owner: $owner, name: $name) {
     pullRequest(number: $number) {
@@ -54874,11 +54880,12 @@ const ACTIVITY_QUERY = `query($owner: String!, $name: String!, $number: Int!, $l
       isDraft
       labels(first: 100) { nodes { name } }
       commits(first: 1) { nodes { commit { author { email } } } }
-      timelineItems(last: $last, itemTypes: [PULL_REQUEST_COMMIT, PULL_REQUEST_REVIEW, ISSUE_COMMENT, LABELED_EVENT]) {
+      timelineItems(last: $last, itemTypes: [PULL_REQUEST_COMMIT, HEAD_REF_FORCE_PUSHED_EVENT, PULL_REQUEST_REVIEW, ISSUE_COMMENT, LABELED_EVENT]) {
         totalCount
         nodes {
           __typename
-          ... on PullRequestCommit { commit { committedDate author { email user { login } } } }
+          ... on PullRequestCommit { commit { committedDate author { ${GIT_ACTOR} } committer { ${GIT_ACTOR} } } }
+          ... on HeadRefForcePushedEvent { createdAt actor { ${ACTOR} } }
           ... on PullRequestReview { state submittedAt author { ${ACTOR} } }
           ... on IssueComment { createdAt author { ${ACTOR} } }
           ... on LabeledEvent { createdAt actor { ${ACTOR} } label { name } }
@@ -54924,17 +54931,35 @@ function actor(v) {
     const login = pull_activity_str(a.login);
     return { login, bot: isBot(login ?? '', a.__typename) };
 }
+/** A commit's author or committer: its GitHub account when matched, its git email, whether a bot. */
+function gitActor(v) {
+    const a = obj(v);
+    const email = pull_activity_str(a.email)?.toLowerCase();
+    const login = pull_activity_str(obj(a.user).login);
+    return { login, email, bot: isBot(login ?? '', undefined) || /\[bot\]@/.test(email ?? '') };
+}
+const sameGitActor = (a, b) => a.login && b.login ? a.login.toLowerCase() === b.login.toLowerCase() : a.email === b.email;
+/** GitHub's own committer identity: web edits and merges made on github.com. */
+const isGitHubItself = (c) => c.email === 'noreply@github.com' || c.login === 'web-flow';
 function eventOf(raw) {
     const node = obj(raw);
     switch (node.__typename) {
         case 'PullRequestCommit': {
             const commit = obj(node.commit);
-            const author = obj(commit.author);
-            const email = pull_activity_str(author.email)?.toLowerCase();
-            const login = pull_activity_str(obj(author.user).login);
-            const bot = isBot(login ?? '', undefined) || /\[bot\]@/.test(email ?? '');
-            return [{ kind: 'commit', at: pull_activity_time(commit.committedDate), login, bot, email }];
+            const at = pull_activity_time(commit.committedDate);
+            const author = gitActor(commit.author);
+            const committer = gitActor(commit.committer);
+            const events = [{ kind: 'commit', at, ...author }];
+            // Whoever committed what another authored (a rebase, a squash, a commit written as someone
+            // else) pushed to it too; GitHub's own committer (a web edit, a merge) is nobody.
+            if ((committer.login || committer.email) &&
+                !sameGitActor(author, committer) &&
+                !isGitHubItself(committer))
+                events.push({ kind: 'push', at, ...committer });
+            return events;
         }
+        case 'HeadRefForcePushedEvent':
+            return [{ kind: 'push', at: pull_activity_time(node.createdAt), ...actor(node.actor) }];
         case 'PullRequestReview':
             return [
                 {
@@ -55119,28 +55144,36 @@ function docsFailure(error) {
 
 
 /**
- * A person's events: not a bot's, not the pull request's author's (the agent opened it) nor the
- * `docs-token` identity's. A commit GitHub matched to no account is the agent's when it carries
- * the git email of the pull request's first commit (the agent's own), a person's otherwise.
+ * A person's events: not a bot's, not the pull request's author's (the agent opened it), nor a
+ * comment by the `docs-token` identity. A commit or push GitHub matched to no account is the agent's
+ * when it carries the agent's git email, a person's otherwise.
  */
-function peopleOf(activity, agents) {
-    const own = new Set([activity.author, ...agents].filter((l) => Boolean(l)).map(botName));
+function peopleOf(activity, agent) {
+    const author = botName(activity.author);
+    const token = agent.token ? botName(agent.token) : undefined;
+    const email = agent.email ?? activity.openerEmail;
     return activity.events.filter(e => {
         if (e.bot)
             return false;
-        if (e.login)
-            return !own.has(botName(e.login));
-        return e.email !== undefined && e.email !== activity.openerEmail;
+        if (e.login) {
+            const login = botName(e.login);
+            return login !== author && !(e.kind === 'comment' && login === token);
+        }
+        return e.email !== undefined && e.email !== email;
     });
 }
+/** A commit's author, its committer or a force-push by a person: work on the pull request. */
+const isPush = (e) => e.kind === 'commit' || e.kind === 'push';
 function judgeStaleness(activity, ctx) {
     const keep = ctx.keepLabel.toLowerCase();
     if (keep && activity.labels.some(l => l.toLowerCase() === keep))
         return { keep: `it has the label '${ctx.keepLabel}'` };
-    const people = peopleOf(activity, ctx.agents);
-    const commit = people.find(e => e.kind === 'commit');
+    const people = peopleOf(activity, ctx.agent);
+    const commit = people.find(isPush);
     if (commit)
-        return { keep: `${who(commit)} pushed a commit to it (${day(commit.at)})` };
+        return {
+            keep: `${who(commit)} ${commit.kind === 'commit' ? 'pushed a commit' : 'pushed'} to it (${day(commit.at)})`
+        };
     const review = people.find(e => e.kind === 'review' && (e.state === 'APPROVED' || e.state === 'CHANGES_REQUESTED'));
     if (review)
         return {
@@ -55165,6 +55198,7 @@ const who = (e) => !e.login
         : 'someone';
 const WHAT = {
     commit: 'a commit',
+    push: 'a push',
     review: 'a review',
     comment: 'a comment',
     label: 'a label'
@@ -55181,6 +55215,8 @@ const day = (ms) => new Date(ms).toISOString().slice(0, 10);
 
 /** Docs-repository requests at most, in one run, to bring the outcomes up to date. */
 const MAX_OUTCOME_READS = 5;
+/** An expired docs pull request is read again at most once a day, for a person's reopen and merge. */
+const EXPIRED_REREAD_MS = 86_400_000;
 const DECIDED = new Set(['merged', 'closed', 'expired']);
 const STILL_OPEN = new Set(['active', 'started', 'open']);
 /**
@@ -55191,7 +55227,7 @@ const STILL_OPEN = new Set(['active', 'started', 'open']);
  */
 async function refreshOutcomes(project, ctx) {
     const due = project.jobs
-        .filter(j => j.prLink && !ctx.skip.has(j.id) && inWindow(j, ctx.now) && unknown(j))
+        .filter(j => j.prLink && !ctx.skip.has(j.id) && inWindow(j, ctx.now) && unknown(j, ctx.now))
         .sort((a, b) => (a.checkedAt ?? 0) - (b.checkedAt ?? 0) || openedAt(a) - openedAt(b));
     const changed = [];
     const checked = [];
@@ -55222,7 +55258,7 @@ async function refreshOutcomes(project, ctx) {
         }
         const update = { ...outcomeOf(job, pull), checkedAt: ctx.now };
         if (update.state === 'merged' && job.personCommitted === undefined && !people.failed)
-            update.personCommitted = await people.committed(where, link);
+            Object.assign(update, await people.committed(where, link, job.agentEmail));
         if (changes(job, update))
             changed.push(update);
         else
@@ -55238,17 +55274,24 @@ async function refreshOutcomes(project, ctx) {
 function personCommits(ctx) {
     const state = {
         failed: false,
-        async committed(where, link) {
+        async committed(where, link, known) {
             try {
                 // The token's identity is the agent's only when it is `docs-token`.
-                const agent = ctx.docs.tokenInput === Input.DocsToken ? await ctx.docs.identity(where) : undefined;
+                const token = ctx.docs.tokenInput === Input.DocsToken ? await ctx.docs.identity(where) : undefined;
                 const activity = await ctx.docs.activity(where);
-                return peopleOf(activity, [agent]).some(e => e.kind === 'commit');
+                const agentEmail = known ?? activity.openerEmail;
+                const people = peopleOf(activity, { token, email: agentEmail });
+                if (people.some(isPush))
+                    return { personCommitted: true, agentEmail };
+                // Older commits not read may hold a person's: not known, out of the zero-touch rate.
+                if (activity.unread)
+                    return { touchUnread: true, agentEmail };
+                return { personCommitted: false, agentEmail };
             }
             catch (error) {
                 state.failed = true;
                 ctx.log.info(`Could not read who committed to ${link} (${docsFailure(error).why}): the zero-touch rate counts it once it is read.`);
-                return undefined;
+                return {};
             }
         }
     };
@@ -55258,6 +55301,10 @@ function outcomeOf(job, pull) {
     const times = { prCreatedAt: pull.createdAt, draft: Boolean(pull.draft) };
     if (pull.merged)
         return { jobId: job.id, state: 'merged', ...times, endedAt: pull.mergedAt };
+    // Closed by expire-after: expired still, unless a person reopened and merged it (above). One
+    // reopened and open is not the agent's to fold into again.
+    if (job.state === 'expired')
+        return { jobId: job.id, state: 'expired', ...times };
     if (pull.state !== 'open')
         return { jobId: job.id, state: 'closed', ...times, endedAt: pull.closedAt };
     // A job still at work keeps its state: its docs pull request is open.
@@ -55268,18 +55315,21 @@ const changes = (job, u) => job.state !== u.state ||
     Boolean(u.prCreatedAt && u.prCreatedAt !== job.prCreatedAt) ||
     Boolean(u.endedAt && u.endedAt !== job.endedAt) ||
     Boolean(u.draft) !== Boolean(job.draft) ||
-    (u.personCommitted !== undefined && u.personCommitted !== job.personCommitted);
+    (u.personCommitted !== undefined && u.personCommitted !== job.personCommitted) ||
+    Boolean(u.touchUnread && !job.touchUnread);
 const inWindow = (job, now) => openedAt(job) > now - OUTCOME_WINDOW_MS;
 /**
  * Not decided yet as far as the ledger knows, or decided without the times the figures need, or
- * merged without knowing whether a person committed to it.
+ * merged without knowing whether a person committed to it (unless its commits were too many to
+ * read), or expired and not read for a day: the closing comment invites a person to reopen it,
+ * and they may merge it.
  */
-const unknown = (job) => job.state === 'expired'
-    ? false
+const unknown = (job, now) => job.state === 'expired'
+    ? now - (job.checkedAt ?? job.endedAt ?? 0) >= EXPIRED_REREAD_MS
     : !DECIDED.has(job.state) ||
         !job.endedAt ||
         !job.prCreatedAt ||
-        (job.state === 'merged' && job.personCommitted === undefined);
+        (job.state === 'merged' && job.personCommitted === undefined && !job.touchUnread);
 function outcomes(project, now) {
     const jobs = project.jobs.filter(j => j.prLink && inWindow(j, now));
     const count = (states, draft = false) => jobs.filter(j => states.has(j.state) && Boolean(j.draft) === draft).length;
@@ -55304,6 +55354,7 @@ function outcomes(project, now) {
         acceptance: decided ? merged / decided : undefined,
         zeroTouch: touched.filter(j => !j.personCommitted).length,
         touchKnown: touched.length,
+        touchTooLong: jobs.filter(j => j.state === 'merged' && j.touchUnread).length,
         medianToMerge: median(toMerge),
         creditsPerMerge: merged ? Math.round((started * ESTIMATED_CREDITS_PER_RUN) / merged) : undefined
     };
@@ -55422,6 +55473,8 @@ function direction(b, a, few = b !== null && a !== null && tooFew(b, a)) {
 }
 /** The one line said when the pages cannot be told, in the comment and on the dashboard. */
 const unsureLine = (unsure) => `Not measured: ${escapeMarkdown(stripInvisible(unsure).slice(0, 300))}, so which site pages its files are cannot be told; no analytics request was spent on it.`;
+/** The one line said of a docs pull request that changed no site page, on the dashboard. */
+const NO_PAGES_LINE = 'Not measured: it changed no site page; no analytics request was spent on it.';
 /** A dashboard cell: `120 → 180 ↑`, or `3 → 1 (too few)`. */
 function impactCell(impact, name) {
     const i = IMPACT_MEASURES.indexOf(name);
@@ -55451,6 +55504,8 @@ function renderImpactTable(jobs, label) {
             const comment = impact.commentUrl ? ` (${markdownLink('comment', impact.commentUrl)})` : '';
             if (impact.unsure)
                 return `| ${link}${comment} | ${unsureLine(impact.unsure)} | – | – | – | – | – |`;
+            if (impact.noPages)
+                return `| ${link}${comment} | ${NO_PAGES_LINE} | – | – | – | – | – |`;
             return `| ${link}${comment} | ${impact.days} days each | ${impactCell(impact, 'humanViews')} | ${impactCell(impact, 'humanVisitors')} | ${impactCell(impact, 'thumbsDown')} | ${impactCell(impact, 'zeroClickSearches')} | ${impactCell(impact, 'unansweredQuestions')} |`;
         }),
         ''
@@ -55551,9 +55606,12 @@ function renderOutcomes(project, view) {
     const acceptance = o.acceptance === undefined
         ? 'no decided pull request yet'
         : `${Math.round(o.acceptance * 100)}% (${formatCount(o.merged)} merged of ${formatCount(o.decided)} decided)`;
-    const unread = o.merged - o.touchKnown;
+    const unread = o.merged - o.touchKnown - o.touchTooLong;
+    const tooLong = o.touchTooLong
+        ? `; ${formatCount(o.touchTooLong)} merged with more events than one read holds, not known`
+        : '';
     const zeroTouch = o.touchKnown
-        ? `${Math.round((o.zeroTouch / o.touchKnown) * 100)}% (${formatCount(o.zeroTouch)} of ${formatCount(o.touchKnown)} merged without a person's commit${unread ? `; ${formatCount(unread)} merged not read yet` : ''})`
+        ? `${Math.round((o.zeroTouch / o.touchKnown) * 100)}% (${formatCount(o.zeroTouch)} of ${formatCount(o.touchKnown)} merged without a person's commit${unread ? `; ${formatCount(unread)} merged not read yet` : ''}${tooLong})`
         : 'no merged pull request read yet';
     return [
         '#### Outcomes, last 30 days',
@@ -56248,8 +56306,13 @@ function noteTouch(known, update) {
         delete known.draft;
     if (update.personCommitted !== undefined)
         known.personCommitted = update.personCommitted;
+    if (update.touchUnread)
+        known.touchUnread = true;
     if (update.kept)
         known.kept = update.kept;
+    // The first one read stays: a later first commit may be a person's rebase or squash.
+    if (update.agentEmail && !known.agentEmail)
+        known.agentEmail = update.agentEmail;
 }
 /** A waiting batch's identity and approval stay while later changes join it. */
 function keptApproval(waiting) {
@@ -57236,15 +57299,18 @@ async function expireOne(job, link, where, ctx) {
     };
     if (ctx.now - createdAt <= ctx.afterMs)
         return { update: open };
+    let agentEmail = job.agentEmail;
     const judged = await attempt('read who touched the docs pull request', 'so stale docs pull requests are not closed in this run: a person’s work is never closed on a guess.', async () => {
-        // Who `docs-token` is: its comments and commits are the agent's own, never a person's.
-        const agent = await docs.identity(where);
-        return judgeStaleness(await docs.activity(where), {
+        // Who `docs-token` is: its comments are the action's own, never a person's.
+        const token = await docs.identity(where);
+        const activity = await docs.activity(where);
+        agentEmail ??= activity.openerEmail;
+        return judgeStaleness(activity, {
             createdAt,
             now: ctx.now,
             afterMs: ctx.afterMs,
             keepLabel: ctx.keepLabel,
-            agents: [agent]
+            agent: { token, email: agentEmail }
         });
     });
     if ('stop' in judged)
@@ -57255,7 +57321,7 @@ async function expireOne(job, link, where, ctx) {
             ? staleness.keep
             : `${staleness.recent}, within '${Input.ExpireAfter}: ${ctx.afterText}'`;
         log.info(`Kept the docs pull request ${link} open past '${Input.ExpireAfter}: ${ctx.afterText}': ${why}.`);
-        return { update: { ...open, kept: { why, at: ctx.now } } };
+        return { update: { ...open, agentEmail, kept: { why, at: ctx.now } } };
     }
     if (ctx.dryRun) {
         log.info(`Dry run: nobody but the docs agent has touched the docs pull request ${link} since ${day(staleness.since)}, longer than '${Input.ExpireAfter}: ${ctx.afterText}': it would be closed.`);
@@ -59881,21 +59947,17 @@ const routing_MAX_PATH = 1_000;
  * dot-folders (`.github`, `.claude`, `.agents`, `.mintlify`, `.changeset`, …), build output, and
  * the repository's own notes. Folder names match at any depth; file names at any depth too.
  */
-const IGNORED_FOLDERS = new Set([
-    'node_modules',
-    'build',
-    'dist',
-    'coverage',
-    'tmp',
-    'temp',
-    'snippets'
-]);
+const IGNORED_FOLDERS = new Set(['node_modules', 'build', 'dist', 'coverage', 'tmp', 'temp']);
+/** Mintlify's snippets folder: only `/snippets/` at the docs root, as its documentation says. */
+const SNIPPETS = 'snippets';
 const IGNORED_FILES = new Set(['readme.md', 'license.md', 'changelog.md', 'contributing.md']);
 /** Whether a path relative to the docs root is never a page whatever `.mintignore` says. */
 function ignoredByDefault(relative) {
     const parts = relative.split('/');
     const name = (parts[parts.length - 1] ?? '').toLowerCase();
     if (IGNORED_FILES.has(name))
+        return true;
+    if (parts.length > 1 && parts[0]?.toLowerCase() === SNIPPETS)
         return true;
     return parts.slice(0, -1).some(p => p.startsWith('.') || IGNORED_FOLDERS.has(p.toLowerCase()));
 }
@@ -59964,28 +60026,32 @@ function sitePath(file, root, ignore) {
 /** The same page however it is written: leading slash, no trailing one, any case. */
 const samePage = (path) => `/${path.trim().replace(/^\/+|\/+$/g, '')}`.toLowerCase();
 /**
- * The docs root among a repository's files: the folder of a `docs.json` (of a `mint.json` only
- * where no `docs.json` is), at any depth outside folders Mintlify ignores. When several folders
- * hold one (a monorepo's templates beside its site), the one holding most of `near` (the changed
- * files), the deepest of those; with none of them, the shallowest. Undefined when there is none.
+ * The docs root among a repository's files: the folder of a `docs.json` or a legacy `mint.json`, at
+ * any depth outside folders Mintlify ignores. When several folders hold one (a monorepo's templates
+ * beside its site), the one holding most of `near` (the changed files), the deepest of those; with
+ * none of them, a `docs.json` folder before a `mint.json` one, the shallowest. Within one folder,
+ * `docs.json` wins over `mint.json`. Undefined when there is none.
  */
 function findDocsRoot(files, near = []) {
-    for (const config of DOCS_CONFIGS) {
-        const roots = files
-            .filter(f => f === config || f.endsWith(`/${config}`))
-            .map(f => f.slice(0, -config.length).replace(/\/$/, ''))
-            .filter(root => !root || !ignoredByDefault(`${root}/x`));
-        if (!roots.length)
-            continue;
-        const held = (root) => near.filter(f => insideRoot(f, root) !== undefined).length;
-        const depth = (root) => (root ? root.split('/').length : 0);
-        // Among roots holding the changed files, the deepest is theirs; with none, the shallowest.
-        const [best] = [...roots].sort((a, b) => held(b) - held(a) ||
-            (held(a) ? depth(b) - depth(a) : depth(a) - depth(b)) ||
-            a.localeCompare(b));
-        return { root: best, config };
-    }
-    return undefined;
+    const configs = new Map();
+    for (const config of [...DOCS_CONFIGS].reverse())
+        for (const f of files)
+            if (f === config || f.endsWith(`/${config}`)) {
+                const root = f.slice(0, -config.length).replace(/\/$/, '');
+                // docs.json, set last, wins within its folder.
+                if (!root || !ignoredByDefault(`${root}/x`))
+                    configs.set(root, config);
+            }
+    const held = (root) => near.filter(f => insideRoot(f, root) !== undefined).length;
+    const depth = (root) => (root ? root.split('/').length : 0);
+    const legacy = (root) => (configs.get(root) === 'mint.json' ? 1 : 0);
+    // The changed files decide first: a mint.json folder holding them beats a docs.json elsewhere.
+    const [best] = [...configs.keys()].sort((a, b) => held(b) - held(a) ||
+        (held(a) ? depth(b) - depth(a) : legacy(a) - legacy(b) || depth(a) - depth(b)) ||
+        a.localeCompare(b));
+    return best === undefined
+        ? undefined
+        : { root: best, config: configs.get(best) };
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/terms.js
@@ -60199,7 +60265,7 @@ const at = (name) => IMPACT_MEASURES.indexOf(name);
 async function measureWindows(client, target, limits) {
     const notes = new Set();
     const window = async (range, name) => {
-        const pages = new Set(target.pages.map(p => samePage(name === 'before' ? p.before : p.path)));
+        const pages = new Set(target.pages.map(p => pageKey(name === 'before' ? p.before : p.path)));
         const figures = IMPACT_MEASURES.map(() => null);
         const query = { dateFrom: range.from, dateTo: range.to };
         // Each listing of the window in one request, at the most rows its operation gives.
@@ -60219,9 +60285,9 @@ async function measureWindows(client, target, limits) {
                 figures[at('humanVisitors')] = sumOf(visitors, pages, 'human', unknown(visitors));
                 figures[at('aiVisitors')] = sumOf(visitors, pages, 'ai', unknown(visitors));
                 const feedback = await firstRows(getFeedbackByPage, FEEDBACK_ROWS);
-                const mine = feedback.feedback.filter(f => pages.has(samePage(f.path)));
+                const mine = feedback.feedback.filter(f => pages.has(pageKey(f.path)));
                 // A page listed twice (a path and its URL) is one page: every page must be there.
-                const found = new Set(mine.map(f => samePage(f.path))).size;
+                const found = new Set(mine.map(f => pageKey(f.path))).size;
                 const complete = found === pages.size || (!feedback.hasMore && !feedback.skipped.length);
                 if (!complete)
                     notes.add(feedback.skipped.length
@@ -60232,9 +60298,15 @@ async function measureWindows(client, target, limits) {
         }
         if (target.terms.length) {
             const searches = await firstRows(getSearchesPage, SEARCH_ROWS);
-            figures[at('zeroClickSearches')] = termFigure(searches, searches.nextCursor !== null, `Searches: among the ${SEARCH_ROWS} most searched terms of each window.`, notes, () => searches.searches
+            // A term with no row in a listing that has more pages may be on a later one: not known.
+            const beyond = searches.nextCursor !== null &&
+                target.terms.some(term => !searches.searches.some(s => terms_mentions(s.searchQuery, term)));
+            const searched = termFigure(searches, searches.nextCursor !== null, beyond
+                ? `Searches: a term not among the ${SEARCH_ROWS} most searched of a window is not known there.`
+                : `Searches: among the ${SEARCH_ROWS} most searched terms of each window.`, notes, () => searches.searches
                 .filter(s => (s.ctr === 0 || s.topClickedPage === null) && onTopic(s.searchQuery, target))
                 .reduce((n, s) => n + s.hits, 0));
+            figures[at('zeroClickSearches')] = beyond ? null : searched;
             const questions = await firstRows(getAssistantPage, QUESTION_ROWS);
             figures[at('unansweredQuestions')] = termFigure(questions, questions.hasMore, `Questions: among the latest ${QUESTION_ROWS} assistant questions of each window.`, notes, () => questions.conversations.filter(q => q.resolutionStatus === 'unanswered' &&
                 (onTopic(q.query, target) || (q.pageUrl !== null && pages.has(pathOf(q.pageUrl))))).length);
@@ -60276,10 +60348,18 @@ function termFigure(listing, more, moreNote, notes, count) {
     return listing.skipped.length ? null : count();
 }
 const onTopic = (text, target) => target.terms.some(term => terms_mentions(text, term));
-/** A page URL's path (`https://docs.acme.dev/guides/retry#x` → `/guides/retry`). */
+/**
+ * A page path in one form for comparing: samePage's, Unicode NFC (a file name written decomposed,
+ * as macOS does, is the same page).
+ */
+const pageKey = (path) => samePage(path.normalize('NFC'));
+/**
+ * A page URL's path (`https://docs.acme.dev/guides/caf%C3%A9#x` → `/guides/café`), decoded: the
+ * pages are compared unencoded. A path that does not decode is no page.
+ */
 function pathOf(url) {
     try {
-        return samePage(new URL(url, 'https://docs.invalid').pathname);
+        return pageKey(decodeURIComponent(new URL(url, 'https://docs.invalid').pathname));
     }
     catch {
         return '';
@@ -60291,8 +60371,8 @@ function pathOf(url) {
  * none.
  */
 function sumOf(page, pages, field, incomplete) {
-    const rows = page.visitors.filter(r => pages.has(samePage(r.path)));
-    const found = new Set(rows.map(r => samePage(r.path)));
+    const rows = page.visitors.filter(r => pages.has(pageKey(r.path)));
+    const found = new Set(rows.map(r => pageKey(r.path)));
     if ((page.hasMore || page.skipped.length) && found.size < pages.size) {
         incomplete();
         return null;
@@ -60535,7 +60615,11 @@ function docsSite(tree, texts, near) {
         navigation: readNavigation(texts.get(at(found.config))),
         ignore: ignoreRules(texts.get(at('.mintignore')))
     };
-    const served = new Set(tree.paths.map(p => sitePath(p, site.root, site.ignore)).filter(p => p !== undefined));
+    // Both sides in samePage's form: a site with capitals in its file names is still its own.
+    const served = new Set(tree.paths.flatMap(p => {
+        const path = sitePath(p, site.root, site.ignore);
+        return path === undefined ? [] : [samePage(path)];
+    }));
     const missing = [...new Set(site.navigation.pages.map(p => samePage(p)))].filter(p => !served.has(p) && !served.has(samePage(p.replace(/\/index$/, ''))));
     if (!tree.truncated &&
         missing.length >= MIN_MISSING &&
@@ -60567,7 +60651,9 @@ function changedPages(site, files) {
         const path = site_pageOf(site, file.path);
         if (!path || pages.has(path))
             continue;
-        const old = file.previousPath ? site_pageOf(site, file.previousPath) : undefined;
+        // Before the merge, without the redirects: a redirect from the old path (as Mintlify recommends
+        // for a rename) describes the site after it.
+        const old = file.previousPath ? sitePath(file.previousPath, site.root, site.ignore) : undefined;
         const renamed = file.status === 'renamed' && old !== undefined && old !== path;
         pages.set(path, {
             path,
@@ -60761,6 +60847,19 @@ async function measureOne(job, remaining, m) {
         return 'next';
     }
     const terms = termsOf(job.changes);
+    // A docs pull request that changed no site page measures nothing, its terms neither: readers'
+    // searches are no effect of a change they cannot read. The dashboard keeps one line.
+    if (!pages.length) {
+        log.notice(terms.length
+            ? `Reader impact of ${job.prLink} not measured: it changed no site page; no analytics request is spent on it.`
+            : `Reader impact: ${job.prLink} changed no docs page and has no recorded terms: there is nothing of it to measure.`);
+        const impact = { at: m.now, days, before: [], after: [], noPages: true };
+        impact.before = impact.after = emptyFigures();
+        if (!(await settle(to, impact, undefined)))
+            return 'stop';
+        m.end.measured.push(job.prLink);
+        return 'next';
+    }
     const planned = plannedRequests({ pages, terms });
     // No run could measure it: it is no reason to hold back the newer ones.
     if (planned > settings.maxRequests) {
@@ -60772,24 +60871,21 @@ async function measureOne(job, remaining, m) {
         return 'stop';
     }
     const windows = impactWindows(job.endedAt, days);
-    const measured = await figuresOf(job, { pages, terms, windows, planned }, m);
+    const measured = await figuresOf(job, { pages, terms, windows }, m);
     if (!measured)
         return 'stop';
     const { impact, notes, used } = measured;
-    // Nothing measured is nothing to tell the pull request's readers: the dashboard keeps the note.
-    const body = !planned
-        ? undefined
-        : renderImpactComment({
-            mergedAt: job.endedAt,
-            days,
-            ...windows,
-            pages,
-            terms,
-            figures: impact,
-            notes,
-            operations: mapped.operations,
-            wholeSpecs: mapped.wholeSpecs
-        });
+    const body = renderImpactComment({
+        mergedAt: job.endedAt,
+        days,
+        ...windows,
+        pages,
+        terms,
+        figures: impact,
+        notes,
+        operations: mapped.operations,
+        wholeSpecs: mapped.wholeSpecs
+    });
     if (!(await settle(to, impact, body)))
         return 'stop';
     m.end.measured.push(job.prLink);
@@ -60821,15 +60917,8 @@ async function docsPages(docs, job, where, log) {
 async function figuresOf(job, plan, m) {
     const { settings, deps, end } = m;
     const { log } = deps;
-    const { pages, terms, windows, planned } = plan;
+    const { pages, terms, windows } = plan;
     const impact = { at: m.now, days: settings.impactAfter.days, before: [], after: [] };
-    if (!planned) {
-        log.notice(`Reader impact: ${job.prLink} changed no docs page and has no recorded terms: there is nothing of it to measure.`);
-        impact.before = impact.after = emptyFigures();
-        return { impact, notes: [], used: 0 };
-    }
-    if (!pages.length)
-        log.notice(`Reader impact: ${job.prLink} changed no docs page; only searches and questions on its terms are compared.`);
     const budget = new RequestBudget(Math.min(MAX_REQUESTS_PER_PULL, m.left));
     try {
         const measured = await measureWindows(deps.service(), { projectId: settings.projectId, pages, terms, ...windows }, { deadline: m.deadline, budget });
@@ -60919,7 +61008,15 @@ async function postComment(docs, where, job, settings, log, body) {
         return undefined;
     try {
         // An earlier run that commented but could not remember it: its comment stands, not a second.
-        const earlier = (await docs.comments(where)).find(c => c.authorType === 'Bot' && c.body.includes(IMPACT_MARKER));
+        // Only the docs-token identity's: another bot (or a person) quoting the marker is not this
+        // action. Who that is not known, nothing is adopted: a second comment beats someone else's.
+        const self = await docs.identity(where).catch((error) => {
+            log.info(`Could not learn who '${docs.tokenInput}' is (${docsFailure(error).why}): an earlier reader impact comment on ${job.prLink} is not looked for.`);
+            return undefined;
+        });
+        const earlier = self
+            ? (await docs.comments(where)).find(c => botName(c.author) === botName(self) && c.body.includes(IMPACT_MARKER))
+            : undefined;
         if (earlier) {
             log.info(`Reader impact of ${job.prLink}: commented on it already, by an earlier run.`);
             return `${job.prLink}#issuecomment-${earlier.id}`;

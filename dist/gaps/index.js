@@ -54109,8 +54109,12 @@ const MAX_KEPT_WHY = 200;
 function checkedTouch(job) {
     const kept = object(job.kept);
     return {
+        ...(typeof job.agentEmail === 'string' && /^[^\s@]{1,64}@[^\s@]{1,190}$/.test(job.agentEmail)
+            ? { agentEmail: job.agentEmail.toLowerCase() }
+            : {}),
         ...(job.draft === true ? { draft: true } : {}),
         ...(typeof job.personCommitted === 'boolean' ? { personCommitted: job.personCommitted } : {}),
+        ...(job.touchUnread === true ? { touchUnread: true } : {}),
         ...(typeof kept.why === 'string' && kept.why && num(kept.at) > 0
             ? { kept: { why: kept.why.slice(0, MAX_KEPT_WHY), at: num(kept.at) } }
             : {})
@@ -54139,7 +54143,8 @@ function checkedImpact(value) {
             before,
             after,
             ...(url ? { commentUrl: url } : {}),
-            ...(unsure ? { unsure } : {})
+            ...(unsure ? { unsure } : {}),
+            ...(i.noPages === true ? { noPages: true } : {})
         }
     };
 }
@@ -55100,21 +55105,17 @@ const MAX_PATH = 1_000;
  * dot-folders (`.github`, `.claude`, `.agents`, `.mintlify`, `.changeset`, …), build output, and
  * the repository's own notes. Folder names match at any depth; file names at any depth too.
  */
-const IGNORED_FOLDERS = new Set([
-    'node_modules',
-    'build',
-    'dist',
-    'coverage',
-    'tmp',
-    'temp',
-    'snippets'
-]);
+const IGNORED_FOLDERS = new Set(['node_modules', 'build', 'dist', 'coverage', 'tmp', 'temp']);
+/** Mintlify's snippets folder: only `/snippets/` at the docs root, as its documentation says. */
+const SNIPPETS = 'snippets';
 const IGNORED_FILES = new Set(['readme.md', 'license.md', 'changelog.md', 'contributing.md']);
 /** Whether a path relative to the docs root is never a page whatever `.mintignore` says. */
 function ignoredByDefault(relative) {
     const parts = relative.split('/');
     const name = (parts[parts.length - 1] ?? '').toLowerCase();
     if (IGNORED_FILES.has(name))
+        return true;
+    if (parts.length > 1 && parts[0]?.toLowerCase() === SNIPPETS)
         return true;
     return parts.slice(0, -1).some(p => p.startsWith('.') || IGNORED_FOLDERS.has(p.toLowerCase()));
 }
@@ -55167,7 +55168,7 @@ function routing_insideRoot(file, root) {
  * Markdown, outside the docs root, ignored by default or by `ignore`, or a path with empty,
  * `.` or `..` parts.
  */
-function sitePath(file, root, ignore) {
+function routing_sitePath(file, root, ignore) {
     const relative = routing_insideRoot(file, root);
     if (relative === undefined || !PAGE.test(relative) || relative.length > MAX_PATH)
         return undefined;
@@ -55183,28 +55184,32 @@ function sitePath(file, root, ignore) {
 /** The same page however it is written: leading slash, no trailing one, any case. */
 const samePage = (path) => `/${path.trim().replace(/^\/+|\/+$/g, '')}`.toLowerCase();
 /**
- * The docs root among a repository's files: the folder of a `docs.json` (of a `mint.json` only
- * where no `docs.json` is), at any depth outside folders Mintlify ignores. When several folders
- * hold one (a monorepo's templates beside its site), the one holding most of `near` (the changed
- * files), the deepest of those; with none of them, the shallowest. Undefined when there is none.
+ * The docs root among a repository's files: the folder of a `docs.json` or a legacy `mint.json`, at
+ * any depth outside folders Mintlify ignores. When several folders hold one (a monorepo's templates
+ * beside its site), the one holding most of `near` (the changed files), the deepest of those; with
+ * none of them, a `docs.json` folder before a `mint.json` one, the shallowest. Within one folder,
+ * `docs.json` wins over `mint.json`. Undefined when there is none.
  */
 function findDocsRoot(files, near = []) {
-    for (const config of DOCS_CONFIGS) {
-        const roots = files
-            .filter(f => f === config || f.endsWith(`/${config}`))
-            .map(f => f.slice(0, -config.length).replace(/\/$/, ''))
-            .filter(root => !root || !ignoredByDefault(`${root}/x`));
-        if (!roots.length)
-            continue;
-        const held = (root) => near.filter(f => routing_insideRoot(f, root) !== undefined).length;
-        const depth = (root) => (root ? root.split('/').length : 0);
-        // Among roots holding the changed files, the deepest is theirs; with none, the shallowest.
-        const [best] = [...roots].sort((a, b) => held(b) - held(a) ||
-            (held(a) ? depth(b) - depth(a) : depth(a) - depth(b)) ||
-            a.localeCompare(b));
-        return { root: best, config };
-    }
-    return undefined;
+    const configs = new Map();
+    for (const config of [...DOCS_CONFIGS].reverse())
+        for (const f of files)
+            if (f === config || f.endsWith(`/${config}`)) {
+                const root = f.slice(0, -config.length).replace(/\/$/, '');
+                // docs.json, set last, wins within its folder.
+                if (!root || !ignoredByDefault(`${root}/x`))
+                    configs.set(root, config);
+            }
+    const held = (root) => near.filter(f => routing_insideRoot(f, root) !== undefined).length;
+    const depth = (root) => (root ? root.split('/').length : 0);
+    const legacy = (root) => (configs.get(root) === 'mint.json' ? 1 : 0);
+    // The changed files decide first: a mint.json folder holding them beats a docs.json elsewhere.
+    const [best] = [...configs.keys()].sort((a, b) => held(b) - held(a) ||
+        (held(a) ? depth(b) - depth(a) : legacy(a) - legacy(b) || depth(a) - depth(b)) ||
+        a.localeCompare(b));
+    return best === undefined
+        ? undefined
+        : { root: best, config: configs.get(best) };
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/docs-site/site.js
@@ -55245,7 +55250,11 @@ function docsSite(tree, texts, near) {
         navigation: readNavigation(texts.get(at(found.config))),
         ignore: ignoreRules(texts.get(at('.mintignore')))
     };
-    const served = new Set(tree.paths.map(p => sitePath(p, site.root, site.ignore)).filter(p => p !== undefined));
+    // Both sides in samePage's form: a site with capitals in its file names is still its own.
+    const served = new Set(tree.paths.flatMap(p => {
+        const path = routing_sitePath(p, site.root, site.ignore);
+        return path === undefined ? [] : [samePage(path)];
+    }));
     const missing = [...new Set(site.navigation.pages.map(p => samePage(p)))].filter(p => !served.has(p) && !served.has(samePage(p.replace(/\/index$/, ''))));
     if (!tree.truncated &&
         missing.length >= MIN_MISSING &&
@@ -55255,7 +55264,7 @@ function docsSite(tree, texts, near) {
 }
 /** The site path a file is served at, or undefined when it is no page (a redirect's source is none). */
 function site_pageOf(site, file) {
-    const path = sitePath(file, site.root, site.ignore);
+    const path = routing_sitePath(file, site.root, site.ignore);
     if (path === undefined)
         return undefined;
     const redirected = site.navigation.redirects.some(r => samePage(r) === samePage(path));
@@ -55277,7 +55286,9 @@ function changedPages(site, files) {
         const path = site_pageOf(site, file.path);
         if (!path || pages.has(path))
             continue;
-        const old = file.previousPath ? site_pageOf(site, file.previousPath) : undefined;
+        // Before the merge, without the redirects: a redirect from the old path (as Mintlify recommends
+        // for a rename) describes the site after it.
+        const old = file.previousPath ? sitePath(file.previousPath, site.root, site.ignore) : undefined;
         const renamed = file.status === 'renamed' && old !== undefined && old !== path;
         pages.set(path, {
             path,

@@ -21,15 +21,9 @@ const MAX_PATH = 1_000
  * dot-folders (`.github`, `.claude`, `.agents`, `.mintlify`, `.changeset`, …), build output, and
  * the repository's own notes. Folder names match at any depth; file names at any depth too.
  */
-const IGNORED_FOLDERS = new Set([
-  'node_modules',
-  'build',
-  'dist',
-  'coverage',
-  'tmp',
-  'temp',
-  'snippets'
-])
+const IGNORED_FOLDERS = new Set(['node_modules', 'build', 'dist', 'coverage', 'tmp', 'temp'])
+/** Mintlify's snippets folder: only `/snippets/` at the docs root, as its documentation says. */
+const SNIPPETS = 'snippets'
 const IGNORED_FILES = new Set(['readme.md', 'license.md', 'changelog.md', 'contributing.md'])
 
 /** Whether a path relative to the docs root is never a page whatever `.mintignore` says. */
@@ -37,6 +31,7 @@ function ignoredByDefault(relative: string): boolean {
   const parts = relative.split('/')
   const name = (parts[parts.length - 1] ?? '').toLowerCase()
   if (IGNORED_FILES.has(name)) return true
+  if (parts.length > 1 && parts[0]?.toLowerCase() === SNIPPETS) return true
   return parts.slice(0, -1).some(p => p.startsWith('.') || IGNORED_FOLDERS.has(p.toLowerCase()))
 }
 
@@ -105,31 +100,35 @@ export const samePage = (path: string): string =>
   `/${path.trim().replace(/^\/+|\/+$/g, '')}`.toLowerCase()
 
 /**
- * The docs root among a repository's files: the folder of a `docs.json` (of a `mint.json` only
- * where no `docs.json` is), at any depth outside folders Mintlify ignores. When several folders
- * hold one (a monorepo's templates beside its site), the one holding most of `near` (the changed
- * files), the deepest of those; with none of them, the shallowest. Undefined when there is none.
+ * The docs root among a repository's files: the folder of a `docs.json` or a legacy `mint.json`, at
+ * any depth outside folders Mintlify ignores. When several folders hold one (a monorepo's templates
+ * beside its site), the one holding most of `near` (the changed files), the deepest of those; with
+ * none of them, a `docs.json` folder before a `mint.json` one, the shallowest. Within one folder,
+ * `docs.json` wins over `mint.json`. Undefined when there is none.
  */
 export function findDocsRoot(
   files: readonly string[],
   near: readonly string[] = []
 ): { root: string; config: (typeof DOCS_CONFIGS)[number] } | undefined {
-  for (const config of DOCS_CONFIGS) {
-    const roots = files
-      .filter(f => f === config || f.endsWith(`/${config}`))
-      .map(f => f.slice(0, -config.length).replace(/\/$/, ''))
-      .filter(root => !root || !ignoredByDefault(`${root}/x`))
-    if (!roots.length) continue
-    const held = (root: string) => near.filter(f => insideRoot(f, root) !== undefined).length
-    const depth = (root: string) => (root ? root.split('/').length : 0)
-    // Among roots holding the changed files, the deepest is theirs; with none, the shallowest.
-    const [best] = [...roots].sort(
-      (a, b) =>
-        held(b) - held(a) ||
-        (held(a) ? depth(b) - depth(a) : depth(a) - depth(b)) ||
-        a.localeCompare(b)
-    )
-    return { root: best as string, config }
-  }
-  return undefined
+  const configs = new Map<string, (typeof DOCS_CONFIGS)[number]>()
+  for (const config of [...DOCS_CONFIGS].reverse())
+    for (const f of files)
+      if (f === config || f.endsWith(`/${config}`)) {
+        const root = f.slice(0, -config.length).replace(/\/$/, '')
+        // docs.json, set last, wins within its folder.
+        if (!root || !ignoredByDefault(`${root}/x`)) configs.set(root, config)
+      }
+  const held = (root: string) => near.filter(f => insideRoot(f, root) !== undefined).length
+  const depth = (root: string) => (root ? root.split('/').length : 0)
+  const legacy = (root: string) => (configs.get(root) === 'mint.json' ? 1 : 0)
+  // The changed files decide first: a mint.json folder holding them beats a docs.json elsewhere.
+  const [best] = [...configs.keys()].sort(
+    (a, b) =>
+      held(b) - held(a) ||
+      (held(a) ? depth(b) - depth(a) : legacy(a) - legacy(b) || depth(a) - depth(b)) ||
+      a.localeCompare(b)
+  )
+  return best === undefined
+    ? undefined
+    : { root: best, config: configs.get(best) as (typeof DOCS_CONFIGS)[number] }
 }

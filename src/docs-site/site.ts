@@ -81,8 +81,12 @@ export function docsSite(
     navigation: readNavigation(texts.get(at(found.config))),
     ignore: ignoreRules(texts.get(at('.mintignore')))
   }
+  // Both sides in samePage's form: a site with capitals in its file names is still its own.
   const served = new Set(
-    tree.paths.map(p => sitePath(p, site.root, site.ignore)).filter(p => p !== undefined)
+    tree.paths.flatMap(p => {
+      const path = sitePath(p, site.root, site.ignore)
+      return path === undefined ? [] : [samePage(path)]
+    })
   )
   const missing = [...new Set(site.navigation.pages.map(p => samePage(p)))].filter(
     p => !served.has(p) && !served.has(samePage(p.replace(/\/index$/, '')))
@@ -120,7 +124,9 @@ export function changedPages(
     if (file.status === 'removed') continue
     const path = pageOf(site, file.path)
     if (!path || pages.has(path)) continue
-    const old = file.previousPath ? pageOf(site, file.previousPath) : undefined
+    // Before the merge, without the redirects: a redirect from the old path (as Mintlify recommends
+    // for a rename) describes the site after it.
+    const old = file.previousPath ? sitePath(file.previousPath, site.root, site.ignore) : undefined
     const renamed = file.status === 'renamed' && old !== undefined && old !== path
     pages.set(path, {
       path,

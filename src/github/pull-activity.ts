@@ -12,7 +12,10 @@ export interface PullActivity {
   draft: boolean
   /** Its labels now. */
   labels: string[]
-  /** The git email of its first commit's author: the identity its opener commits with. */
+  /**
+   * The git email of its first commit's author as read now: the identity its opener commits with,
+   * until someone rebases or squashes it (the reader keeps the first one it saw).
+   */
   openerEmail?: string
   /** The newest MAX_ACTIVITY events of the kinds below, oldest first. */
   events: ActivityEvent[]
@@ -21,14 +24,18 @@ export interface PullActivity {
 }
 
 export interface ActivityEvent {
-  kind: 'commit' | 'review' | 'comment' | 'label'
-  /** When (epoch ms): committed, submitted, written, labelled. */
+  /**
+   * `commit`: a commit's author. `push`: whoever else put a commit on the branch, its committer when
+   * not its author (a commit authored as someone else, a rebase, a squash), or a force-push's actor.
+   */
+  kind: 'commit' | 'push' | 'review' | 'comment' | 'label'
+  /** When (epoch ms): committed, pushed, submitted, written, labelled. */
   at: number
   /** The GitHub account, when GitHub knows one (a commit's git email may match none). */
   login?: string
   /** A bot account, or a bot's git email (`…[bot]@users.noreply.github.com`). */
   bot: boolean
-  /** A commit's git email. */
+  /** A commit's (author's or committer's) git email. */
   email?: string
   /** A review's state: APPROVED, CHANGES_REQUESTED, COMMENTED, DISMISSED. */
   state?: string
@@ -40,6 +47,7 @@ export interface ActivityEvent {
 export const MAX_ACTIVITY = 100
 
 const ACTOR = 'login __typename'
+const GIT_ACTOR = 'email user { login }'
 const ACTIVITY_QUERY = `query($owner: String!, $name: String!, $number: Int!, $last: Int!) {
   repository(owner: $owner, name: $name) {
     pullRequest(number: $number) {
@@ -47,11 +55,12 @@ const ACTIVITY_QUERY = `query($owner: String!, $name: String!, $number: Int!, $l
       isDraft
       labels(first: 100) { nodes { name } }
       commits(first: 1) { nodes { commit { author { email } } } }
-      timelineItems(last: $last, itemTypes: [PULL_REQUEST_COMMIT, PULL_REQUEST_REVIEW, ISSUE_COMMENT, LABELED_EVENT]) {
+      timelineItems(last: $last, itemTypes: [PULL_REQUEST_COMMIT, HEAD_REF_FORCE_PUSHED_EVENT, PULL_REQUEST_REVIEW, ISSUE_COMMENT, LABELED_EVENT]) {
         totalCount
         nodes {
           __typename
-          ... on PullRequestCommit { commit { committedDate author { email user { login } } } }
+          ... on PullRequestCommit { commit { committedDate author { ${GIT_ACTOR} } committer { ${GIT_ACTOR} } } }
+          ... on HeadRefForcePushedEvent { createdAt actor { ${ACTOR} } }
           ... on PullRequestReview { state submittedAt author { ${ACTOR} } }
           ... on IssueComment { createdAt author { ${ACTOR} } }
           ... on LabeledEvent { createdAt actor { ${ACTOR} } label { name } }
@@ -108,17 +117,42 @@ function actor(v: unknown): { login?: string; bot: boolean } {
   return { login, bot: isBot(login ?? '', a.__typename) }
 }
 
+/** A commit's author or committer: its GitHub account when matched, its git email, whether a bot. */
+function gitActor(v: unknown): { login?: string; email?: string; bot: boolean } {
+  const a = obj(v)
+  const email = str(a.email)?.toLowerCase()
+  const login = str(obj(a.user).login)
+  return { login, email, bot: isBot(login ?? '', undefined) || /\[bot\]@/.test(email ?? '') }
+}
+
+const sameGitActor = (a: { login?: string; email?: string }, b: typeof a): boolean =>
+  a.login && b.login ? a.login.toLowerCase() === b.login.toLowerCase() : a.email === b.email
+
+/** GitHub's own committer identity: web edits and merges made on github.com. */
+const isGitHubItself = (c: { login?: string; email?: string }): boolean =>
+  c.email === 'noreply@github.com' || c.login === 'web-flow'
+
 function eventOf(raw: unknown): ActivityEvent[] {
   const node = obj(raw)
   switch (node.__typename) {
     case 'PullRequestCommit': {
       const commit = obj(node.commit)
-      const author = obj(commit.author)
-      const email = str(author.email)?.toLowerCase()
-      const login = str(obj(author.user).login)
-      const bot = isBot(login ?? '', undefined) || /\[bot\]@/.test(email ?? '')
-      return [{ kind: 'commit', at: time(commit.committedDate), login, bot, email }]
+      const at = time(commit.committedDate)
+      const author = gitActor(commit.author)
+      const committer = gitActor(commit.committer)
+      const events: ActivityEvent[] = [{ kind: 'commit', at, ...author }]
+      // Whoever committed what another authored (a rebase, a squash, a commit written as someone
+      // else) pushed to it too; GitHub's own committer (a web edit, a merge) is nobody.
+      if (
+        (committer.login || committer.email) &&
+        !sameGitActor(author, committer) &&
+        !isGitHubItself(committer)
+      )
+        events.push({ kind: 'push', at, ...committer })
+      return events
     }
+    case 'HeadRefForcePushedEvent':
+      return [{ kind: 'push', at: time(node.createdAt), ...actor(node.actor) }]
     case 'PullRequestReview':
       return [
         {

@@ -57,8 +57,19 @@ export interface LedgerJob {
   draft?: boolean
   /** Whether a person (not the agent) committed to its docs pull request, once read after the merge. */
   personCommitted?: boolean
+  /**
+   * Its merged docs pull request has more timeline events than one read holds and none of those
+   * read is a person's commit: whether one is cannot be known, so it is left out of the zero-touch
+   * rate, and not read again.
+   */
+  touchUnread?: true
   /** Why `expire-after` last kept its docs pull request open (a person's work on it), and when. */
   kept?: KeptOpen
+  /**
+   * The git email the agent commits with, from its docs pull request's first commit the first time
+   * its activity was read: a person's later rebase or squash does not make their commits the agent's.
+   */
+  agentEmail?: string
 }
 
 /** Why a docs pull request older than `expire-after` stays open. */
@@ -80,6 +91,8 @@ export interface ReaderImpact {
   commentUrl?: string
   /** Why its pages could not be told (no docs root, a site built elsewhere): nothing was measured. */
   unsure?: string
+  /** It changed no site page: nothing was measured, its terms neither. */
+  noPages?: true
 }
 
 /** What each figure of a ReaderImpact counts, in order. */
@@ -449,11 +462,15 @@ const MAX_KEPT_WHY = 200
 /** What the ledger knows of people's work on a docs pull request, each field dropped when out of shape. */
 function checkedTouch(
   job: Record<string, unknown>
-): Pick<LedgerJob, 'draft' | 'personCommitted' | 'kept'> {
+): Pick<LedgerJob, 'draft' | 'personCommitted' | 'touchUnread' | 'kept' | 'agentEmail'> {
   const kept = object(job.kept)
   return {
+    ...(typeof job.agentEmail === 'string' && /^[^\s@]{1,64}@[^\s@]{1,190}$/.test(job.agentEmail)
+      ? { agentEmail: job.agentEmail.toLowerCase() }
+      : {}),
     ...(job.draft === true ? { draft: true } : {}),
     ...(typeof job.personCommitted === 'boolean' ? { personCommitted: job.personCommitted } : {}),
+    ...(job.touchUnread === true ? { touchUnread: true as const } : {}),
     ...(typeof kept.why === 'string' && kept.why && num(kept.at) > 0
       ? { kept: { why: kept.why.slice(0, MAX_KEPT_WHY), at: num(kept.at) } }
       : {})
@@ -483,7 +500,8 @@ function checkedImpact(value: unknown): Pick<LedgerJob, 'impact'> {
       before,
       after,
       ...(url ? { commentUrl: url } : {}),
-      ...(unsure ? { unsure } : {})
+      ...(unsure ? { unsure } : {}),
+      ...(i.noPages === true ? { noPages: true as const } : {})
     }
   }
 }

@@ -204,10 +204,22 @@ describe('expire-after never closes a person’s work', () => {
       'a request for changes',
       { kind: 'review', login: 'dave', state: 'CHANGES_REQUESTED' },
       '@dave requested changes on it'
+    ],
+    [
+      'a person’s push of a commit the agent authored (a rebase)',
+      { kind: 'commit', email: 'agent@mintlify.com', committer: { login: 'bob' } },
+      '@bob pushed to it'
+    ],
+    ['a person’s force-push', { kind: 'force-push', login: 'bob' }, '@bob pushed to it'],
+    [
+      'an approval with docs-token, a person’s own token',
+      { kind: 'review', login: 'docs-writer', state: 'APPROVED' },
+      '@docs-writer approved it'
     ]
   ] as const)(
     'keeps it open for good after %s, and the dashboard says why',
     async (_, item, why) => {
+      gh.tokenUsers.set(DOCS_TOKEN, DOCS_WRITER)
       const first = await runMerged()
       const pull = agentPull(first.outputs.prLink, [{ ...item, at: clock.wallNow() + DAY }])
       await clock.sleep(40 * DAY)
@@ -280,7 +292,12 @@ describe('expire-after never closes a person’s work', () => {
       { kind: 'commit', at: clock.wallNow() + DAY, email: 'agent@mintlify.com' },
       { kind: 'commit', at: clock.wallNow() + DAY, login: 'mintlify[bot]', bot: true },
       { kind: 'label', at: clock.wallNow() + DAY, login: 'mintlify', bot: true, label: 'docs' },
-      { kind: 'review', at: clock.wallNow() + DAY, login: 'docs-writer', state: 'APPROVED' }
+      {
+        kind: 'commit',
+        at: clock.wallNow() + DAY,
+        email: 'agent@mintlify.com',
+        committer: { email: 'noreply@github.com', login: 'web-flow' }
+      }
     ])
     gh.addComment(pull.number, 'Written with docs-token', DOCS_WRITER, DOCS)
     await clock.sleep(15 * DAY)
@@ -288,6 +305,23 @@ describe('expire-after never closes a person’s work', () => {
     expect(next.code).toBe(0)
     expect(pull.state).toBe('closed')
     expect(ledgerOf()?.jobs[0]?.state).toBe('expired')
+  })
+
+  it('keeps the agent’s git email as first read: a person’s later squash is their commit, not the agent’s', async () => {
+    const first = await runMerged()
+    const pull = agentPull(first.outputs.prLink, [
+      { kind: 'review', login: 'erin', state: 'COMMENTED', at: clock.wallNow() + 10 * DAY }
+    ])
+    await clock.sleep(15 * DAY)
+    await runMerged()
+    expect(ledgerOf()?.jobs[0]?.agentEmail).toBe('agent@mintlify.com')
+    // Squashed into one commit by someone GitHub knows no account of: the first commit is theirs now.
+    pull.timeline = [{ kind: 'commit', at: clock.wallNow(), email: 'erin@laptop.local' }]
+    await clock.sleep(25 * DAY)
+    const next = await runMerged()
+    expect(pull.state).toBe('open')
+    expect(kept()).toContain('a git author GitHub matches to no account pushed a commit to it')
+    expect(next.outputs).toMatchObject({ decision: 'follow-up' })
   })
 
   it('closes nothing when who touched it cannot be read: a warning naming docs-token', async () => {

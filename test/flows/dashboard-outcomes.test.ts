@@ -54,6 +54,9 @@ const dashboard = (): string =>
 const ledgerOf = () => servers.ledgerOf()
 const outcomesOf = (body: string): string =>
   /#### Outcomes, last 30 days[\s\S]*?\n\n[\s\S]*?\n\n([\s\S]*?)\n\n/.exec(body)?.[1] ?? ''
+/** The GraphQL reads of a docs pull request's timeline. */
+const timelineReads = () =>
+  gh.requests.filter(r => JSON.stringify(r.body ?? '').includes('timelineItems'))
 const docsReads = () =>
   gh.requests.filter(r => r.method === 'GET' && r.path.startsWith(`/repos/${DOCS}/pulls/`))
 
@@ -131,9 +134,51 @@ describe('the outcomes of the last 30 days', () => {
     // Known now: never read again.
     suite.keepCalls()
     await runMerged()
-    expect(
-      gh.requests.filter(r => JSON.stringify(r.body ?? '').includes('timelineItems'))
-    ).toHaveLength(0)
+    expect(timelineReads()).toHaveLength(0)
+  })
+
+  it('leaves out of the zero-touch rate a merged pull request whose commits were not all read, and reads it no more', async () => {
+    const agentCommit = (i: number) => ({
+      kind: 'commit' as const,
+      at: clock.wallNow() + i,
+      email: 'agent@mintlify.com'
+    })
+    // The agent's commit, a person's, then more of the agent's than one read holds: the person's is unread.
+    const timeline = [
+      agentCommit(0),
+      { kind: 'commit' as const, at: clock.wallNow(), login: 'bob' },
+      ...Array.from({ length: 100 }, (_, i) => agentCommit(i + 1))
+    ]
+    docsPull(await runMerged(), { ...merged(HOUR), timeline })
+    docsPull(await runMerged(), { ...merged(HOUR), timeline: [agentCommit(0)] })
+    await runMerged()
+    expect(ledgerOf()?.jobs[0]?.personCommitted).toBeUndefined()
+    expect(ledgerOf()?.jobs[0]?.touchUnread).toBe(true)
+    expect(outcomesOf(dashboard())).toContain(
+      "- **Zero-touch**: 100% (1 of 1 merged without a person's commit; 1 merged with more events than one read holds, not known)"
+    )
+    suite.keepCalls()
+    await runMerged()
+    expect(timelineReads()).toHaveLength(0)
+  })
+
+  it('turns an expired docs pull request a person reopened and merged into a merged one', async () => {
+    const first = await runMerged()
+    const pull = docsPull(first)
+    await clock.sleep(15 * DAY)
+    await runMerged()
+    expect(pull.state).toBe('closed')
+    expect(ledgerOf()?.jobs[0]?.state).toBe('expired')
+    // The closing comment invites reopening: a person does, and merges it.
+    Object.assign(pull, merged(DAY))
+    await clock.sleep(2 * DAY)
+    await runMerged()
+    expect(ledgerOf()?.jobs[0]?.state).toBe('merged')
+    // GitHub's times are whole seconds.
+    expect(ledgerOf()?.jobs[0]?.endedAt).toBe(Math.floor((pull.mergedAt ?? 0) / 1000) * 1000)
+    expect(outcomesOf(dashboard())).toContain(
+      '- **Docs pull requests**: 1 merged · 0 closed without merge · 0 expired'
+    )
   })
 
   it('says so when nothing is decided yet', async () => {

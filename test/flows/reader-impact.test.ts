@@ -213,6 +213,31 @@ describe('reader impact of merged docs pull requests', () => {
     )
   })
 
+  it('adopts only a comment by the docs-token identity: another bot quoting the marker is not the action', async () => {
+    const writer = { login: 'docs-writer', type: 'User' as const }
+    gh.tokenUsers.set(DOCS_TOKEN, writer)
+    const { pull, codeMergedAt, docsMergedAt } = await documented(2 * DAY)
+    sim.answerByRange(renameWorld(codeMergedAt, docsMergedAt).answer)
+    await until(dueAt(docsMergedAt))
+    const heading = `### Readers before and after this pull request merged\n\n${IMPACT_MARKER}`
+    gh.addComment(pull.number, heading, { login: 'renovate[bot]', type: 'Bot' }, DOCS)
+    const run = await measure()
+    expect(run.code).toBe(0)
+    expect(run.log).not.toContain('commented on it already')
+    const posted = impactComments(pull).filter(c => c.user.login === 'docs-writer')
+    expect(posted).toHaveLength(1)
+    expect(jobOf(pull)?.impact?.commentUrl).toBe(
+      `${jobOf(pull)?.prLink}#issuecomment-${posted[0]?.id}`
+    )
+    // A person's own token (a User): its earlier comment is adopted all the same.
+    const other = await documented(2 * DAY)
+    await until(dueAt(other.docsMergedAt))
+    const earlier = gh.addComment(other.pull.number, heading, writer, DOCS)
+    const again = await measure()
+    expect(again.log).toContain('commented on it already, by an earlier run')
+    expect(impactComments(other.pull)).toEqual([earlier])
+  })
+
   it('with changes: since-last the scheduled run measures, then documents what merged since', async () => {
     const { pull, codeMergedAt, docsMergedAt } = await documented(2 * DAY)
     sim.answerByRange(renameWorld(codeMergedAt, docsMergedAt).answer)
@@ -291,7 +316,7 @@ describe('reader impact of merged docs pull requests', () => {
     expect(dashboard()).toContain('#### Reader impact of merged docs pull requests')
   })
 
-  it('a docs pull request that changed no page: only its terms are compared, and it says so', async () => {
+  it('a docs pull request that changed no page measures nothing, its terms neither, and the dashboard says so', async () => {
     const { pull, codeMergedAt, docsMergedAt } = await documented(2 * DAY, {
       files: [
         { filename: 'docs/images/watch.png', status: 'added' },
@@ -303,17 +328,19 @@ describe('reader impact of merged docs pull requests', () => {
     sim.reset()
     const run = await measure()
     expect(run.log).toContain(
-      'changed no docs page; only searches and questions on its terms are compared'
+      'not measured: it changed no site page; no analytics request is spent on it'
     )
-    expect(
-      analytics()
-        .map(e => e.route)
-        .sort()
-    ).toEqual(['assistant', 'assistant', 'searches', 'searches'])
-    const body = impactComments(pull)[0]?.body ?? ''
-    expect(body).toContain('- **Pages**: none')
-    expect(row(body, 'Human page views')).toBe('')
-    expect(row(body, 'Searches for its terms with no result clicked')).toContain('| 0 |')
+    // Issue 27: a pull request touching only non-pages spends no analytics request.
+    expect(analytics()).toHaveLength(0)
+    expect(impactComments(pull)).toEqual([])
+    expect(jobOf(pull)?.impact).toMatchObject({ noPages: true })
+    expect(dashboard()).toContain(
+      'Not measured: it changed no site page; no analytics request was spent on it.'
+    )
+    // Remembered: not tried again.
+    sim.reset()
+    expect((await measure()).code).toBe(0)
+    expect(analytics()).toHaveLength(0)
   })
 
   it('no page and no term: nothing to measure, said, and not tried again', async () => {
@@ -478,7 +505,7 @@ describe('reader impact of merged docs pull requests', () => {
     expect(gh.requests.find(r => r.path.endsWith('/git/trees/HEAD'))?.query.recursive).toBeDefined()
   })
 
-  it('a pull request touching only files Mintlify never serves spends no analytics request on pages', async () => {
+  it('a pull request touching only files Mintlify never serves spends no analytics request', async () => {
     holdLayout(gh, DOCS, LANGUAGES_SITE)
     const notPages = [
       { filename: 'CONTRIBUTING.md' },
@@ -495,15 +522,12 @@ describe('reader impact of merged docs pull requests', () => {
     sim.reset()
     const run = await measure()
     expect(run.code).toBe(0)
-    // No page, no term: nothing. No page, two terms: the searches and questions only.
-    expect(
-      analytics()
-        .map(e => e.route)
-        .sort()
-    ).toEqual(['assistant', 'assistant', 'searches', 'searches'])
+    // No page: nothing, with terms or without.
+    expect(analytics()).toHaveLength(0)
     expect(besideRecord(gh.commentsOn(tidy.pull.number, DOCS))).toEqual([])
-    expect(impactComments(termed.pull)[0]?.body).toContain('- **Pages**: none')
-    expect(impactComments(termed.pull)[0]?.body).not.toContain('/contributing')
+    expect(besideRecord(gh.commentsOn(termed.pull.number, DOCS))).toEqual([])
+    expect(jobOf(termed.pull)?.impact?.noPages).toBe(true)
+    expect(dashboard()).not.toContain('/contributing')
   })
 
   it('pages in language folders are their own language’s pages; a spec change measures the operation pages the navigation names from it', async () => {

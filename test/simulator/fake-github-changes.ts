@@ -35,9 +35,9 @@ export interface FakePull {
   timeline?: FakeTimelineItem[]
 }
 
-/** A commit, review or label on a pull request's timeline. */
+/** A commit, force-push, review or label on a pull request's timeline. */
 export interface FakeTimelineItem {
-  kind: 'commit' | 'review' | 'label'
+  kind: 'commit' | 'force-push' | 'review' | 'label'
   /** When (epoch ms). */
   at: number
   /** Who: for a commit, the account its git email matches (none: a git author GitHub does not know). */
@@ -47,6 +47,8 @@ export interface FakeTimelineItem {
   email?: string
   state?: 'APPROVED' | 'CHANGES_REQUESTED' | 'COMMENTED' | 'DISMISSED'
   label?: string
+  /** A commit's committer, when not its author (a rebase, a squash, a commit authored as another). */
+  committer?: { login?: string; email?: string; bot?: boolean }
 }
 
 export interface FakeCommit {

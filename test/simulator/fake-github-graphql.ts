@@ -286,8 +286,10 @@ function pullNode(store: ChangeStore, repo: string, pull: FakePull): Record<stri
 const actorNode = (login: string | undefined, bot?: boolean): Record<string, unknown> | null =>
   login ? { __typename: bot ? 'Bot' : 'User', login } : null
 
-/** A commit's git author: its email, and the account GitHub matched it to (never a bot's). */
-function gitActor(item: FakeTimelineItem): Record<string, unknown> {
+/** A commit's git author or committer: its email, and the account GitHub matched it to (never a bot's). */
+function gitActor(
+  item: Pick<FakeTimelineItem, 'login' | 'bot' | 'email'>
+): Record<string, unknown> {
   const email =
     item.email ??
     (item.bot
@@ -304,7 +306,20 @@ function timelineNode(item: FakeTimelineItem): { type: string; node: Record<stri
       type: 'PULL_REQUEST_COMMIT',
       node: {
         __typename: 'PullRequestCommit',
-        commit: { committedDate: at, author: gitActor(item) }
+        commit: {
+          committedDate: at,
+          author: gitActor(item),
+          committer: gitActor(item.committer ?? item)
+        }
+      }
+    }
+  if (item.kind === 'force-push')
+    return {
+      type: 'HEAD_REF_FORCE_PUSHED_EVENT',
+      node: {
+        __typename: 'HeadRefForcePushedEvent',
+        createdAt: at,
+        actor: actorNode(item.login, item.bot)
       }
     }
   if (item.kind === 'review')

@@ -68,6 +68,12 @@ describe('docs files as site paths', () => {
     expect(sitePath(`${'a/'.repeat(600)}x.mdx`, '')).toBeUndefined()
   })
 
+  it('a snippets folder below the docs root’s first level is pages like any other', () => {
+    // Mintlify documents only the root's /snippets/ folder as snippets.
+    expect(sitePath('guides/snippets/flag.mdx', '')).toBe('/guides/snippets/flag')
+    expect(sitePath('docs/api/snippets/auth.mdx', 'docs')).toBe('/api/snippets/auth')
+  })
+
   it('is no page: what Mintlify ignores by default, at any depth', () => {
     for (const path of [
       'README.md',
@@ -180,6 +186,14 @@ describe('the docs root, from one tree read', () => {
     expect(readPlan(BOTH_CONFIGS.paths, [])).toEqual(['site/docs.json'])
   })
 
+  it('the folder holding the changed files wins first, a mint.json one too; docs.json only within a folder', () => {
+    expect(findDocsRoot(BOTH_CONFIGS.paths, ['old.mdx'])).toEqual({ root: '', config: 'mint.json' })
+    expect(readPlan(BOTH_CONFIGS.paths, ['old.mdx'])).toEqual(['mint.json'])
+    expect(
+      findDocsRoot(['docs/mint.json', 'docs/docs.json', 'docs/a.mdx'], ['docs/a.mdx'])
+    ).toEqual({ root: 'docs', config: 'docs.json' })
+  })
+
   it('is unsure, and says why, with no docs root or a site built from another folder', () => {
     expect(siteOf({ paths: ['README.md', 'a.mdx'], texts: {} }).unsure).toBe(
       'the repository holds no docs.json or mint.json'
@@ -190,6 +204,15 @@ describe('the docs root, from one tree read', () => {
     )
     // A few pages named and missing are ordinary (a page on its way): not unsure.
     expect(siteOf(LANGUAGES_SITE).unsure).toBeUndefined()
+  })
+
+  it('a site whose files and navigation use capitals is served from its own folder', () => {
+    const names = ['Getting-Started', 'API/Auth', 'API/Errors', 'Guides/SSO', 'Guides/Retry', 'FAQ']
+    const site = siteOf({
+      paths: ['docs.json', ...names.map(n => `${n}.mdx`)],
+      texts: { 'docs.json': JSON.stringify({ navigation: { pages: names } }) }
+    })
+    expect(site.unsure).toBeUndefined()
   })
 })
 
@@ -222,6 +245,15 @@ describe('the pages a pull request changed', () => {
     const site = siteOf(LANGUAGES_SITE)
     expect(sitePath('guides/retry.mdx', '')).toBe('/guides/retry')
     expect(pageOf(site, 'guides/retry.mdx')).toBeUndefined()
+  })
+
+  it('a page renamed with the redirect Mintlify recommends is read at its old path before the merge', () => {
+    // The redirect from the old path describes the site after the merge; before it, the page was there.
+    const site = siteOf(LANGUAGES_SITE)
+    const changed = changedPages(site, [
+      file('guides/sso.mdx', { status: 'renamed', previousPath: 'guides/retry.mdx', additions: 0 })
+    ])
+    expect(changed.pages).toEqual([{ path: '/guides/sso', before: '/guides/retry', moved: true }])
   })
 
   it('a spec change maps to the operations the navigation names from it, or to its whole spec', () => {

@@ -357,6 +357,46 @@ describe('hostile answers', () => {
     expect(whole.before[at('unansweredQuestions')]).toBe(1)
   })
 
+  it('a term with no row in a search listing that has more pages is not known, not zero', async () => {
+    const answer = (nextCursor: string | null) =>
+      client({
+        searches: { totalSearches: 900, searches: [search('pricing', 500)], nextCursor },
+        assistant: { conversations: [], nextCursor: null, hasMore: false }
+      })
+    const more = await measureWindows(answer('c2'), terms, limits())
+    expect(more.before[at('zeroClickSearches')]).toBeNull()
+    expect(more.notes.join(' ')).toMatch(/a term not among the 100 most searched/)
+    // The whole listing read: the term was not searched, a known 0.
+    const whole = await measureWindows(answer(null), terms, limits())
+    expect(whole.before[at('zeroClickSearches')]).toBe(0)
+  })
+
+  it('questions asked on a page with spaces or accents in its path count for it', async () => {
+    // The page's file name in decomposed form (as macOS writes it), the URL encoded and composed.
+    const pages = [page('/guides/cafe\u0301 menu'), page('/guides/über')]
+    const measured = await measureWindows(
+      client({
+        views: { totals: { human: 1, ai: 0, total: 1 }, views: [], hasMore: false },
+        visitors: { totals: { human: 1, ai: 0, total: 1 }, visitors: [], hasMore: false },
+        'by-page': { feedback: [], hasMore: false },
+        searches: { totalSearches: 0, searches: [], nextCursor: null },
+        assistant: {
+          conversations: [
+            turn({ query: 'a', pageUrl: 'https://docs.acme.dev/guides/caf%C3%A9%20menu#top' }),
+            turn({ id: 't2', query: 'b', pageUrl: 'https://docs.acme.dev/guides/%C3%BCber' }),
+            // Broken percent-encoding is no page of theirs, and no failure.
+            turn({ id: 't3', query: 'c', pageUrl: 'https://docs.acme.dev/guides/%E0%A4%A' })
+          ],
+          nextCursor: null,
+          hasMore: false
+        }
+      }),
+      { ...terms, pages, terms: ['--nothing'] },
+      limits()
+    )
+    expect(measured.before[at('unansweredQuestions')]).toBe(2)
+  })
+
   it('listings that go on past the rows read keep their figures and say what they cover', async () => {
     const measured = await measureWindows(
       client({

@@ -10,7 +10,7 @@ const ctx = {
   now: NOW,
   afterMs: 14 * DAY,
   keepLabel: 'docs-agent-keep',
-  agents: ['docs-writer']
+  agent: { token: 'docs-writer' }
 }
 const activity = (
   events: Partial<ActivityEvent>[],
@@ -35,7 +35,7 @@ describe('judgeStaleness: stale means nobody but the agent touched it', () => {
       // A commit with neither account nor email tells nothing of a person.
       { kind: 'commit' }
     ])
-    expect(peopleOf(only, ctx.agents)).toEqual([])
+    expect(peopleOf(only, ctx.agent)).toEqual([])
     expect(judgeStaleness(only, ctx)).toEqual({ stale: true, since: OPENED })
   })
 
@@ -61,6 +61,42 @@ describe('judgeStaleness: stale means nobody but the agent touched it', () => {
     })
     expect(judgeStaleness(activity([{ kind: 'commit', login: 'x](http://evil)' }]), ctx)).toEqual({
       keep: 'someone pushed a commit to it (2026-10-29)'
+    })
+  })
+
+  it('a person who committed or force-pushed what the agent authored pushed to it', () => {
+    const agentAuthored = { kind: 'commit' as const, email: 'agent@mintlify.com' }
+    expect(
+      judgeStaleness(
+        activity([agentAuthored, { kind: 'push', login: 'bob', email: 'bob@x.io' }]),
+        ctx
+      )
+    ).toEqual({ keep: '@bob pushed to it (2026-10-29)' })
+    expect(judgeStaleness(activity([agentAuthored, { kind: 'push', login: 'bob' }]), ctx)).toEqual({
+      keep: '@bob pushed to it (2026-10-29)'
+    })
+  })
+
+  it('the agent’s email is the one recorded, not the current first commit’s (a squash makes it a person’s)', () => {
+    // Squashed by a person with no GitHub account: the first commit is theirs now.
+    const squashed = activity([{ kind: 'commit', email: 'bob@laptop.local' }], {
+      openerEmail: 'bob@laptop.local'
+    })
+    expect(judgeStaleness(squashed, ctx)).toEqual({ stale: true, since: OPENED })
+    expect(
+      judgeStaleness(squashed, { ...ctx, agent: { ...ctx.agent, email: 'agent@mintlify.com' } })
+    ).toEqual({
+      keep: 'a git author GitHub matches to no account pushed a commit to it (2026-10-29)'
+    })
+  })
+
+  it('the docs-token identity’s comments are nobody’s; its approvals and commits are its holder’s', () => {
+    expect(peopleOf(activity([{ kind: 'comment', login: 'Docs-Writer' }]), ctx.agent)).toEqual([])
+    expect(
+      judgeStaleness(activity([{ kind: 'review', login: 'docs-writer', state: 'APPROVED' }]), ctx)
+    ).toEqual({ keep: '@docs-writer approved it (2026-10-29)' })
+    expect(judgeStaleness(activity([{ kind: 'commit', login: 'docs-writer' }]), ctx)).toEqual({
+      keep: '@docs-writer pushed a commit to it (2026-10-29)'
     })
   })
 })

@@ -1,6 +1,6 @@
 import { type GitHubSession, connectGitHub } from '../../github/api.js'
 import { type DocsPull, type DocsPulls, docsFailure } from '../../github/docs-pulls.js'
-import { type RunEvent, parsePullLink } from '../../github/event.js'
+import { type RunEvent, botName, parsePullLink } from '../../github/event.js'
 import { RequestBudget } from '../../mintlify/budget.js'
 import type { ApiClient } from '../../mintlify/client.js'
 import { ApiError, AuthError, NotFoundError } from '../../mintlify/errors.js'
@@ -144,6 +144,20 @@ async function measureOne(job: MergedJob, remaining: number, m: Measuring): Prom
     return 'next'
   }
   const terms = termsOf(job.changes)
+  // A docs pull request that changed no site page measures nothing, its terms neither: readers'
+  // searches are no effect of a change they cannot read. The dashboard keeps one line.
+  if (!pages.length) {
+    log.notice(
+      terms.length
+        ? `Reader impact of ${job.prLink} not measured: it changed no site page; no analytics request is spent on it.`
+        : `Reader impact: ${job.prLink} changed no docs page and has no recorded terms: there is nothing of it to measure.`
+    )
+    const impact: ReaderImpact = { at: m.now, days, before: [], after: [], noPages: true }
+    impact.before = impact.after = emptyFigures()
+    if (!(await settle(to, impact, undefined))) return 'stop'
+    m.end.measured.push(job.prLink)
+    return 'next'
+  }
   const planned = plannedRequests({ pages, terms })
   // No run could measure it: it is no reason to hold back the newer ones.
   if (planned > settings.maxRequests) {
@@ -159,23 +173,20 @@ async function measureOne(job: MergedJob, remaining: number, m: Measuring): Prom
     return 'stop'
   }
   const windows = impactWindows(job.endedAt, days)
-  const measured = await figuresOf(job, { pages, terms, windows, planned }, m)
+  const measured = await figuresOf(job, { pages, terms, windows }, m)
   if (!measured) return 'stop'
   const { impact, notes, used } = measured
-  // Nothing measured is nothing to tell the pull request's readers: the dashboard keeps the note.
-  const body = !planned
-    ? undefined
-    : renderImpactComment({
-        mergedAt: job.endedAt,
-        days,
-        ...windows,
-        pages,
-        terms,
-        figures: impact,
-        notes,
-        operations: mapped.operations,
-        wholeSpecs: mapped.wholeSpecs
-      })
+  const body = renderImpactComment({
+    mergedAt: job.endedAt,
+    days,
+    ...windows,
+    pages,
+    terms,
+    figures: impact,
+    notes,
+    operations: mapped.operations,
+    wholeSpecs: mapped.wholeSpecs
+  })
   if (!(await settle(to, impact, body))) return 'stop'
   m.end.measured.push(job.prLink)
   log.info(`Reader impact of ${job.prLink}: measured with ${counted(used, 'analytics request')}.`)
@@ -217,25 +228,13 @@ async function figuresOf(
     pages: PullPages['pages']
     terms: string[]
     windows: ReturnType<typeof impactWindows>
-    planned: number
   },
   m: Measuring
 ): Promise<{ impact: ReaderImpact; notes: string[]; used: number } | undefined> {
   const { settings, deps, end } = m
   const { log } = deps
-  const { pages, terms, windows, planned } = plan
+  const { pages, terms, windows } = plan
   const impact: ReaderImpact = { at: m.now, days: settings.impactAfter.days, before: [], after: [] }
-  if (!planned) {
-    log.notice(
-      `Reader impact: ${job.prLink} changed no docs page and has no recorded terms: there is nothing of it to measure.`
-    )
-    impact.before = impact.after = emptyFigures()
-    return { impact, notes: [], used: 0 }
-  }
-  if (!pages.length)
-    log.notice(
-      `Reader impact: ${job.prLink} changed no docs page; only searches and questions on its terms are compared.`
-    )
   const budget = new RequestBudget(Math.min(MAX_REQUESTS_PER_PULL, m.left))
   try {
     const measured = await measureWindows(
@@ -372,9 +371,19 @@ async function postComment(
   if (settings.impactComment !== 'pr') return undefined
   try {
     // An earlier run that commented but could not remember it: its comment stands, not a second.
-    const earlier = (await docs.comments(where)).find(
-      c => c.authorType === 'Bot' && c.body.includes(IMPACT_MARKER)
-    )
+    // Only the docs-token identity's: another bot (or a person) quoting the marker is not this
+    // action. Who that is not known, nothing is adopted: a second comment beats someone else's.
+    const self = await docs.identity(where).catch((error: unknown) => {
+      log.info(
+        `Could not learn who '${docs.tokenInput}' is (${docsFailure(error).why}): an earlier reader impact comment on ${job.prLink} is not looked for.`
+      )
+      return undefined
+    })
+    const earlier = self
+      ? (await docs.comments(where)).find(
+          c => botName(c.author) === botName(self) && c.body.includes(IMPACT_MARKER)
+        )
+      : undefined
     if (earlier) {
       log.info(`Reader impact of ${job.prLink}: commented on it already, by an earlier run.`)
       return `${job.prLink}#issuecomment-${earlier.id}`

@@ -71,7 +71,7 @@ export async function measureWindows(
 ): Promise<Measured> {
   const notes = new Set<string>()
   const window = async (range: DayRange, name: 'before' | 'after'): Promise<Figures> => {
-    const pages = new Set(target.pages.map(p => samePage(name === 'before' ? p.before : p.path)))
+    const pages = new Set(target.pages.map(p => pageKey(name === 'before' ? p.before : p.path)))
     const figures: Figures = IMPACT_MEASURES.map(() => null)
     const query = { dateFrom: range.from, dateTo: range.to }
     // Each listing of the window in one request, at the most rows its operation gives.
@@ -95,9 +95,9 @@ export async function measureWindows(
         figures[at('humanVisitors')] = sumOf(visitors, pages, 'human', unknown(visitors))
         figures[at('aiVisitors')] = sumOf(visitors, pages, 'ai', unknown(visitors))
         const feedback = await firstRows(getFeedbackByPage, FEEDBACK_ROWS)
-        const mine = feedback.feedback.filter(f => pages.has(samePage(f.path)))
+        const mine = feedback.feedback.filter(f => pages.has(pageKey(f.path)))
         // A page listed twice (a path and its URL) is one page: every page must be there.
-        const found = new Set(mine.map(f => samePage(f.path))).size
+        const found = new Set(mine.map(f => pageKey(f.path))).size
         const complete = found === pages.size || (!feedback.hasMore && !feedback.skipped.length)
         if (!complete)
           notes.add(
@@ -110,10 +110,16 @@ export async function measureWindows(
     }
     if (target.terms.length) {
       const searches = await firstRows(getSearchesPage, SEARCH_ROWS)
-      figures[at('zeroClickSearches')] = termFigure(
+      // A term with no row in a listing that has more pages may be on a later one: not known.
+      const beyond =
+        searches.nextCursor !== null &&
+        target.terms.some(term => !searches.searches.some(s => mentions(s.searchQuery, term)))
+      const searched = termFigure(
         searches,
         searches.nextCursor !== null,
-        `Searches: among the ${SEARCH_ROWS} most searched terms of each window.`,
+        beyond
+          ? `Searches: a term not among the ${SEARCH_ROWS} most searched of a window is not known there.`
+          : `Searches: among the ${SEARCH_ROWS} most searched terms of each window.`,
         notes,
         () =>
           searches.searches
@@ -122,6 +128,7 @@ export async function measureWindows(
             )
             .reduce((n, s) => n + s.hits, 0)
       )
+      figures[at('zeroClickSearches')] = beyond ? null : searched
       const questions = await firstRows(getAssistantPage, QUESTION_ROWS)
       figures[at('unansweredQuestions')] = termFigure(
         questions,
@@ -188,10 +195,19 @@ function termFigure(
 const onTopic = (text: string, target: MeasureTarget): boolean =>
   target.terms.some(term => mentions(text, term))
 
-/** A page URL's path (`https://docs.acme.dev/guides/retry#x` → `/guides/retry`). */
+/**
+ * A page path in one form for comparing: samePage's, Unicode NFC (a file name written decomposed,
+ * as macOS does, is the same page).
+ */
+const pageKey = (path: string): string => samePage(path.normalize('NFC'))
+
+/**
+ * A page URL's path (`https://docs.acme.dev/guides/caf%C3%A9#x` → `/guides/café`), decoded: the
+ * pages are compared unencoded. A path that does not decode is no page.
+ */
 function pathOf(url: string): string {
   try {
-    return samePage(new URL(url, 'https://docs.invalid').pathname)
+    return pageKey(decodeURIComponent(new URL(url, 'https://docs.invalid').pathname))
   } catch {
     return ''
   }
@@ -208,8 +224,8 @@ function sumOf(
   field: 'human' | 'ai',
   incomplete: () => void
 ): number | null {
-  const rows = page.visitors.filter(r => pages.has(samePage(r.path)))
-  const found = new Set(rows.map(r => samePage(r.path)))
+  const rows = page.visitors.filter(r => pages.has(pageKey(r.path)))
+  const found = new Set(rows.map(r => pageKey(r.path)))
   if ((page.hasMore || page.skipped.length) && found.size < pages.size) {
     incomplete()
     return null

@@ -157,9 +157,12 @@ function renderOutcomes(project: ProjectLedger, view: DashboardView): string[] {
     o.acceptance === undefined
       ? 'no decided pull request yet'
       : `${Math.round(o.acceptance * 100)}% (${formatCount(o.merged)} merged of ${formatCount(o.decided)} decided)`
-  const unread = o.merged - o.touchKnown
+  const unread = o.merged - o.touchKnown - o.touchTooLong
+  const tooLong = o.touchTooLong
+    ? `; ${formatCount(o.touchTooLong)} merged with more events than one read holds, not known`
+    : ''
   const zeroTouch = o.touchKnown
-    ? `${Math.round((o.zeroTouch / o.touchKnown) * 100)}% (${formatCount(o.zeroTouch)} of ${formatCount(o.touchKnown)} merged without a person's commit${unread ? `; ${formatCount(unread)} merged not read yet` : ''})`
+    ? `${Math.round((o.zeroTouch / o.touchKnown) * 100)}% (${formatCount(o.zeroTouch)} of ${formatCount(o.touchKnown)} merged without a person's commit${unread ? `; ${formatCount(unread)} merged not read yet` : ''}${tooLong})`
     : 'no merged pull request read yet'
   return [
     '#### Outcomes, last 30 days',

@@ -21,8 +21,12 @@ export interface DocsPullUpdate {
   draft?: boolean
   /** A person committed to it, as read after its merge. */
   personCommitted?: boolean
+  /** Read after its merge, with more commits than read and none of them a person's: not known. */
+  touchUnread?: boolean
   /** Why `expire-after` keeps it open, as judged now. */
   kept?: KeptOpen
+  /** The agent's git email, read the first time its activity was (kept from then on). */
+  agentEmail?: string
 }
 
 export interface ExpiryContext {
@@ -121,18 +125,21 @@ async function expireOne(
     draft: Boolean(pull.draft)
   }
   if (ctx.now - createdAt <= ctx.afterMs) return { update: open }
+  let agentEmail = job.agentEmail
   const judged = await attempt(
     'read who touched the docs pull request',
     'so stale docs pull requests are not closed in this run: a person’s work is never closed on a guess.',
     async () => {
-      // Who `docs-token` is: its comments and commits are the agent's own, never a person's.
-      const agent = await docs.identity(where)
-      return judgeStaleness(await docs.activity(where), {
+      // Who `docs-token` is: its comments are the action's own, never a person's.
+      const token = await docs.identity(where)
+      const activity = await docs.activity(where)
+      agentEmail ??= activity.openerEmail
+      return judgeStaleness(activity, {
         createdAt,
         now: ctx.now,
         afterMs: ctx.afterMs,
         keepLabel: ctx.keepLabel,
-        agents: [agent]
+        agent: { token, email: agentEmail }
       })
     }
   )
@@ -146,7 +153,7 @@ async function expireOne(
     log.info(
       `Kept the docs pull request ${link} open past '${Input.ExpireAfter}: ${ctx.afterText}': ${why}.`
     )
-    return { update: { ...open, kept: { why, at: ctx.now } } }
+    return { update: { ...open, agentEmail, kept: { why, at: ctx.now } } }
   }
   if (ctx.dryRun) {
     log.info(

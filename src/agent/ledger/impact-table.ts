@@ -37,6 +37,10 @@ export function direction(
 export const unsureLine = (unsure: string): string =>
   `Not measured: ${escapeMarkdown(stripInvisible(unsure).slice(0, 300))}, so which site pages its files are cannot be told; no analytics request was spent on it.`
 
+/** The one line said of a docs pull request that changed no site page, on the dashboard. */
+export const NO_PAGES_LINE =
+  'Not measured: it changed no site page; no analytics request was spent on it.'
+
 /** A dashboard cell: `120 → 180 ↑`, or `3 → 1 (too few)`. */
 export function impactCell(impact: ReaderImpact, name: (typeof IMPACT_MEASURES)[number]): string {
   const i = IMPACT_MEASURES.indexOf(name)
@@ -69,6 +73,7 @@ export function renderImpactTable(
       const comment = impact.commentUrl ? ` (${markdownLink('comment', impact.commentUrl)})` : ''
       if (impact.unsure)
         return `| ${link}${comment} | ${unsureLine(impact.unsure)} | – | – | – | – | – |`
+      if (impact.noPages) return `| ${link}${comment} | ${NO_PAGES_LINE} | – | – | – | – | – |`
       return `| ${link}${comment} | ${impact.days} days each | ${impactCell(impact, 'humanViews')} | ${impactCell(impact, 'humanVisitors')} | ${impactCell(impact, 'thumbsDown')} | ${impactCell(impact, 'zeroClickSearches')} | ${impactCell(impact, 'unansweredQuestions')} |`
     }),
     ''

@@ -449,7 +449,10 @@ function noteTouch(known: LedgerJob, update: DocsPullUpdate): void {
   if (update.draft) known.draft = true
   else if (update.draft === false) delete known.draft
   if (update.personCommitted !== undefined) known.personCommitted = update.personCommitted
+  if (update.touchUnread) known.touchUnread = true
   if (update.kept) known.kept = update.kept
+  // The first one read stays: a later first commit may be a person's rebase or squash.
+  if (update.agentEmail && !known.agentEmail) known.agentEmail = update.agentEmail
 }
 
 /** A waiting batch's identity and approval stay while later changes join it. */

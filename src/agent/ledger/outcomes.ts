@@ -4,7 +4,7 @@ import type { Logger } from '../../runner/logger.js'
 import { Input } from '../names.js'
 import { ESTIMATED_CREDITS_PER_RUN } from './budget.js'
 import type { DocsPullUpdate } from './expiry.js'
-import { peopleOf } from './staleness.js'
+import { isPush, peopleOf } from './staleness.js'
 import {
   type LedgerJob,
   OUTCOME_WINDOW_MS,
@@ -15,6 +15,9 @@ import {
 
 /** Docs-repository requests at most, in one run, to bring the outcomes up to date. */
 export const MAX_OUTCOME_READS = 5
+
+/** An expired docs pull request is read again at most once a day, for a person's reopen and merge. */
+const EXPIRED_REREAD_MS = 86_400_000
 
 const DECIDED: ReadonlySet<string> = new Set(['merged', 'closed', 'expired'])
 export const STILL_OPEN: ReadonlySet<string> = new Set(['active', 'started', 'open'])
@@ -47,7 +50,7 @@ export async function refreshOutcomes(
   ctx: OutcomeContext
 ): Promise<OutcomeReads> {
   const due = project.jobs
-    .filter(j => j.prLink && !ctx.skip.has(j.id) && inWindow(j, ctx.now) && unknown(j))
+    .filter(j => j.prLink && !ctx.skip.has(j.id) && inWindow(j, ctx.now) && unknown(j, ctx.now))
     .sort((a, b) => (a.checkedAt ?? 0) - (b.checkedAt ?? 0) || openedAt(a) - openedAt(b))
   const changed: DocsPullUpdate[] = []
   const checked: DocsPullUpdate[] = []
@@ -73,7 +76,7 @@ export async function refreshOutcomes(
     }
     const update: DocsPullUpdate = { ...outcomeOf(job, pull), checkedAt: ctx.now }
     if (update.state === 'merged' && job.personCommitted === undefined && !people.failed)
-      update.personCommitted = await people.committed(where, link)
+      Object.assign(update, await people.committed(where, link, job.agentEmail))
     if (changes(job, update)) changed.push(update)
     else checked.push(update)
   }
@@ -88,19 +91,28 @@ export async function refreshOutcomes(
 function personCommits(ctx: OutcomeContext) {
   const state = {
     failed: false,
-    async committed(where: DocsPull, link: string): Promise<boolean | undefined> {
+    async committed(
+      where: DocsPull,
+      link: string,
+      known?: string
+    ): Promise<Pick<DocsPullUpdate, 'personCommitted' | 'touchUnread' | 'agentEmail'>> {
       try {
         // The token's identity is the agent's only when it is `docs-token`.
-        const agent =
+        const token =
           ctx.docs.tokenInput === Input.DocsToken ? await ctx.docs.identity(where) : undefined
         const activity = await ctx.docs.activity(where)
-        return peopleOf(activity, [agent]).some(e => e.kind === 'commit')
+        const agentEmail = known ?? activity.openerEmail
+        const people = peopleOf(activity, { token, email: agentEmail })
+        if (people.some(isPush)) return { personCommitted: true, agentEmail }
+        // Older commits not read may hold a person's: not known, out of the zero-touch rate.
+        if (activity.unread) return { touchUnread: true, agentEmail }
+        return { personCommitted: false, agentEmail }
       } catch (error) {
         state.failed = true
         ctx.log.info(
           `Could not read who committed to ${link} (${docsFailure(error).why}): the zero-touch rate counts it once it is read.`
         )
-        return undefined
+        return {}
       }
     }
   }
@@ -110,6 +122,9 @@ function personCommits(ctx: OutcomeContext) {
 function outcomeOf(job: LedgerJob, pull: PullRequestRef): DocsPullUpdate {
   const times = { prCreatedAt: pull.createdAt, draft: Boolean(pull.draft) }
   if (pull.merged) return { jobId: job.id, state: 'merged', ...times, endedAt: pull.mergedAt }
+  // Closed by expire-after: expired still, unless a person reopened and merged it (above). One
+  // reopened and open is not the agent's to fold into again.
+  if (job.state === 'expired') return { jobId: job.id, state: 'expired', ...times }
   if (pull.state !== 'open')
     return { jobId: job.id, state: 'closed', ...times, endedAt: pull.closedAt }
   // A job still at work keeps its state: its docs pull request is open.
@@ -122,21 +137,24 @@ const changes = (job: LedgerJob, u: DocsPullUpdate): boolean =>
   Boolean(u.prCreatedAt && u.prCreatedAt !== job.prCreatedAt) ||
   Boolean(u.endedAt && u.endedAt !== job.endedAt) ||
   Boolean(u.draft) !== Boolean(job.draft) ||
-  (u.personCommitted !== undefined && u.personCommitted !== job.personCommitted)
+  (u.personCommitted !== undefined && u.personCommitted !== job.personCommitted) ||
+  Boolean(u.touchUnread && !job.touchUnread)
 
 const inWindow = (job: LedgerJob, now: number): boolean => openedAt(job) > now - OUTCOME_WINDOW_MS
 
 /**
  * Not decided yet as far as the ledger knows, or decided without the times the figures need, or
- * merged without knowing whether a person committed to it.
+ * merged without knowing whether a person committed to it (unless its commits were too many to
+ * read), or expired and not read for a day: the closing comment invites a person to reopen it,
+ * and they may merge it.
  */
-const unknown = (job: LedgerJob): boolean =>
+const unknown = (job: LedgerJob, now: number): boolean =>
   job.state === 'expired'
-    ? false
+    ? now - (job.checkedAt ?? job.endedAt ?? 0) >= EXPIRED_REREAD_MS
     : !DECIDED.has(job.state) ||
       !job.endedAt ||
       !job.prCreatedAt ||
-      (job.state === 'merged' && job.personCommitted === undefined)
+      (job.state === 'merged' && job.personCommitted === undefined && !job.touchUnread)
 
 /** The dashboard's figures over the last 30 days, by the docs pull request's creation. */
 export interface Outcomes {
@@ -154,6 +172,8 @@ export interface Outcomes {
   /** Merged without a person's commit, of `touchKnown` merged whose commits were read. */
   zeroTouch: number
   touchKnown: number
+  /** Merged with more timeline events than one read holds and no person's commit among those read. */
+  touchTooLong: number
   /** From the job's start to the merge (ms). */
   medianToMerge?: number
   /** Estimated credits of every job and follow-up started, per merged docs pull request. */
@@ -185,6 +205,7 @@ export function outcomes(project: ProjectLedger, now: number): Outcomes {
     acceptance: decided ? merged / decided : undefined,
     zeroTouch: touched.filter(j => !j.personCommitted).length,
     touchKnown: touched.length,
+    touchTooLong: jobs.filter(j => j.state === 'merged' && j.touchUnread).length,
     medianToMerge: median(toMerge),
     creditsPerMerge: merged ? Math.round((started * ESTIMATED_CREDITS_PER_RUN) / merged) : undefined
   }

@@ -3,7 +3,7 @@ import { type ActivityEvent, MAX_ACTIVITY, type PullActivity } from '../../githu
 
 /**
  * Whether the agent's docs pull request is stale for `expire-after`: stale means nobody but the
- * agent touched it. A person's work on it (a commit, an approval, a request for changes, the keep
+ * agent touched it. A person's work on it (a commit, a push, an approval, a request for changes, the keep
  * label) keeps it open for good; a person's comment, review or label keeps it while younger than
  * `expire-after`.
  */
@@ -22,33 +22,57 @@ export interface StalenessContext {
   afterMs: number
   /** `keep-label`: a pull request with it is never closed. */
   keepLabel: string
-  /** The agent's own logins beside the pull request's author: the `docs-token` identity. */
-  agents: (string | undefined)[]
+  /** Who the agent is beside the pull request's author: see AgentIdentities. */
+  agent: AgentIdentities
+}
+
+/** Who the agent is on its docs pull request, beside the pull request's author. */
+export interface AgentIdentities {
+  /**
+   * The `docs-token` identity. With it the action only comments (records, reader impact), closes and
+   * requests reviewers, so only its comments are the agent's: a maintainer's own token approves and
+   * commits as that maintainer, and that is a person's work. A bot's events are nobody's anyway.
+   */
+  token?: string
+  /**
+   * The git email the agent commits with, as recorded when its pull request was first read: not
+   * the current first commit's, which a person's rebase or squash makes theirs.
+   */
+  email?: string
 }
 
 /**
- * A person's events: not a bot's, not the pull request's author's (the agent opened it) nor the
- * `docs-token` identity's. A commit GitHub matched to no account is the agent's when it carries
- * the git email of the pull request's first commit (the agent's own), a person's otherwise.
+ * A person's events: not a bot's, not the pull request's author's (the agent opened it), nor a
+ * comment by the `docs-token` identity. A commit or push GitHub matched to no account is the agent's
+ * when it carries the agent's git email, a person's otherwise.
  */
-export function peopleOf(activity: PullActivity, agents: (string | undefined)[]): ActivityEvent[] {
-  const own = new Set(
-    [activity.author, ...agents].filter((l): l is string => Boolean(l)).map(botName)
-  )
+export function peopleOf(activity: PullActivity, agent: AgentIdentities): ActivityEvent[] {
+  const author = botName(activity.author)
+  const token = agent.token ? botName(agent.token) : undefined
+  const email = agent.email ?? activity.openerEmail
   return activity.events.filter(e => {
     if (e.bot) return false
-    if (e.login) return !own.has(botName(e.login))
-    return e.email !== undefined && e.email !== activity.openerEmail
+    if (e.login) {
+      const login = botName(e.login)
+      return login !== author && !(e.kind === 'comment' && login === token)
+    }
+    return e.email !== undefined && e.email !== email
   })
 }
+
+/** A commit's author, its committer or a force-push by a person: work on the pull request. */
+export const isPush = (e: ActivityEvent): boolean => e.kind === 'commit' || e.kind === 'push'
 
 export function judgeStaleness(activity: PullActivity, ctx: StalenessContext): Staleness {
   const keep = ctx.keepLabel.toLowerCase()
   if (keep && activity.labels.some(l => l.toLowerCase() === keep))
     return { keep: `it has the label '${ctx.keepLabel}'` }
-  const people = peopleOf(activity, ctx.agents)
-  const commit = people.find(e => e.kind === 'commit')
-  if (commit) return { keep: `${who(commit)} pushed a commit to it (${day(commit.at)})` }
+  const people = peopleOf(activity, ctx.agent)
+  const commit = people.find(isPush)
+  if (commit)
+    return {
+      keep: `${who(commit)} ${commit.kind === 'commit' ? 'pushed a commit' : 'pushed'} to it (${day(commit.at)})`
+    }
   const review = people.find(
     e => e.kind === 'review' && (e.state === 'APPROVED' || e.state === 'CHANGES_REQUESTED')
   )
@@ -81,6 +105,7 @@ const who = (e: ActivityEvent): string =>
 
 const WHAT: Record<ActivityEvent['kind'], string> = {
   commit: 'a commit',
+  push: 'a push',
   review: 'a review',
   comment: 'a comment',
   label: 'a label'
