@@ -54054,6 +54054,7 @@ function checkedProject(value) {
         }),
         olderRuns: num(p.olderRuns),
         ...(num(p.olderJobs) > 0 ? { olderJobs: Math.floor(num(p.olderJobs)) } : {}),
+        ...(num(p.olderUncertain) > 0 ? { olderUncertain: Math.floor(num(p.olderUncertain)) } : {}),
         ...(num(p.backlog) > 0 ? { backlog: Math.floor(num(p.backlog)) } : {}),
         ...(Number.isInteger(p.impactDays) &&
             p.impactDays >= 1 &&
@@ -54247,7 +54248,11 @@ function fitLedger(ledger, now) {
         keepJobs(project, [...older, ...project.jobs.slice(-MAX_JOBS)]);
         if (project.waiting)
             project.waiting.changes = project.waiting.changes.slice(-MAX_WAITING);
-        project.uncertain = project.uncertain.slice(-MAX_UNCERTAIN);
+        const dropped = project.uncertain.length - MAX_UNCERTAIN;
+        if (dropped > 0) {
+            project.olderUncertain = (project.olderUncertain ?? 0) + dropped;
+            project.uncertain = project.uncertain.slice(-MAX_UNCERTAIN);
+        }
         dropOldRuns(project, MAX_RUNS);
     }
     const size = () => commentSafeJson(fitted).length;

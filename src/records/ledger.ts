@@ -192,6 +192,8 @@ export interface ProjectLedger {
   olderRuns: number
   /** Jobs older than those listed (they left the ledger to keep it within its share), counted. */
   olderJobs?: number
+  /** Uncertain requests older than those listed (beyond MAX_UNCERTAIN), counted: their boxes are gone. */
+  olderUncertain?: number
   /**
    * `impact-after` (whole days) of the last run that measured reader impact: while it is set, a
    * merged docs pull request not measured yet is kept with its changes until it can be.
@@ -403,6 +405,7 @@ function checkedProject(value: unknown): ProjectLedger {
     }),
     olderRuns: num(p.olderRuns),
     ...(num(p.olderJobs) > 0 ? { olderJobs: Math.floor(num(p.olderJobs)) } : {}),
+    ...(num(p.olderUncertain) > 0 ? { olderUncertain: Math.floor(num(p.olderUncertain)) } : {}),
     ...(num(p.backlog) > 0 ? { backlog: Math.floor(num(p.backlog)) } : {}),
     ...(Number.isInteger(p.impactDays) &&
     (p.impactDays as number) >= 1 &&
@@ -620,7 +623,11 @@ export function fitLedger(ledger: Ledger, now: number): Ledger {
     for (const job of older) if (!waits(job)) trimChanges(job, 0)
     keepJobs(project, [...older, ...project.jobs.slice(-MAX_JOBS)])
     if (project.waiting) project.waiting.changes = project.waiting.changes.slice(-MAX_WAITING)
-    project.uncertain = project.uncertain.slice(-MAX_UNCERTAIN)
+    const dropped = project.uncertain.length - MAX_UNCERTAIN
+    if (dropped > 0) {
+      project.olderUncertain = (project.olderUncertain ?? 0) + dropped
+      project.uncertain = project.uncertain.slice(-MAX_UNCERTAIN)
+    }
     dropOldRuns(project, MAX_RUNS)
   }
   const size = (): number => commentSafeJson(fitted).length

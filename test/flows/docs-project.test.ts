@@ -173,6 +173,26 @@ describe('one docs project, several code repositories', () => {
     expect(problems()).toEqual([])
   })
 
+  it('never moves a repository’s watermark back when its branch was reset behind it', async () => {
+    await firstRun()
+    project.merge('acme/api', { title: 'Add retries' })
+    const last = project.merge('acme/api', { title: 'Add backoff' })
+    await dispatchRun('acme/api', {}, last.mergeCommit)
+    expect(project.watermarks()['acme/api']).toBe(last.mergeCommit)
+    // Someone resets acme/api's main one commit back (keeping it on a branch); a merge lands on
+    // acme/cli.
+    const main = gh.branches.get('acme/api:main') ?? []
+    gh.branches.set('acme/api:kept', [...main])
+    main.pop()
+    const cli = project.merge('acme/cli', { title: 'Add --retries' })
+    const next = await dispatchRun('acme/cli', {}, cli.mergeCommit)
+    expect(next.outputs.result).toBe('pr-opened')
+    expect(project.watermarks()['acme/api']).toBe(last.mergeCommit)
+    expect(project.watermarks()['acme/cli']).toBe(cli.mergeCommit)
+    expect(allPrompts().filter(p => p.includes('Add retries'))).toHaveLength(1)
+    expect(problems()).toEqual([])
+  })
+
   it('warns about a repository the token cannot read, naming it and what to grant, and documents the others', async () => {
     await firstRun()
     project.merge('acme/api', { title: 'Add retries' })

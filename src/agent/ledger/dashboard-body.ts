@@ -89,7 +89,8 @@ function renderProject(id: string, project: ProjectLedger, view: DashboardView):
       ''
     )
   }
-  if (project.uncertain.length) {
+  const olderUncertain = project.olderUncertain ?? 0
+  if (project.uncertain.length || olderUncertain) {
     lines.push(
       '#### Uncertain',
       '',
@@ -99,6 +100,12 @@ function renderProject(id: string, project: ProjectLedger, view: DashboardView):
         `- ${when(u.at)}: ${u.what === 'follow-up' ? `follow-up to ${codeSpan(u.job ?? '?')}` : 'a new job'} (${escapeMarkdown(u.why)}) for ${changeList(u.changes, 0, view)}`,
         ...(u.id ? [resendBox(u.id)] : [])
       ]),
+      // Their changes and boxes left the ledger to keep it within its share: said, never hidden.
+      ...(olderUncertain
+        ? [
+            `- … and ${formatCount(olderUncertain)} earlier uncertain requests, no longer listed: their changes were not sent again; look for their jobs on the Mintlify dashboard, and send what none documented with a prompt.`
+          ]
+        : []),
       ''
     )
   }
