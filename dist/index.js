@@ -54967,6 +54967,10 @@ function gitActor(v) {
 const sameGitActor = (a, b) => a.login && b.login ? a.login.toLowerCase() === b.login.toLowerCase() : a.email === b.email;
 /** GitHub's own committer identity: web edits and merges made on github.com. */
 const isGitHubItself = (c) => c.email === 'noreply@github.com' || c.login === 'web-flow';
+/** An event a GitHub account did (not a git identity), at a time GitHub gives as text. */
+function byActor(kind, at, who, more = {}) {
+    return { kind, at: pull_activity_time(at), ...actor(who), ...more };
+}
 function eventOf(raw) {
     const node = obj(raw);
     switch (node.__typename) {
@@ -54985,27 +54989,13 @@ function eventOf(raw) {
             return events;
         }
         case 'HeadRefForcePushedEvent':
-            return [{ kind: 'push', at: pull_activity_time(node.createdAt), ...actor(node.actor) }];
+            return [byActor('push', node.createdAt, node.actor)];
         case 'PullRequestReview':
-            return [
-                {
-                    kind: 'review',
-                    at: pull_activity_time(node.submittedAt),
-                    ...actor(node.author),
-                    state: pull_activity_str(node.state)
-                }
-            ];
+            return [byActor('review', node.submittedAt, node.author, { state: pull_activity_str(node.state) })];
         case 'IssueComment':
-            return [{ kind: 'comment', at: pull_activity_time(node.createdAt), ...actor(node.author) }];
+            return [byActor('comment', node.createdAt, node.author)];
         case 'LabeledEvent':
-            return [
-                {
-                    kind: 'label',
-                    at: pull_activity_time(node.createdAt),
-                    ...actor(node.actor),
-                    label: pull_activity_str(obj(node.label).name)
-                }
-            ];
+            return [byActor('label', node.createdAt, node.actor, { label: pull_activity_str(obj(node.label).name) })];
         default:
             return [];
     }
