@@ -42026,7 +42026,7 @@ exports.visitAsync = visitAsync;
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7698);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1915);
 
 // The agent action (action.yml); `run` reports its own failures.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -42036,7 +42036,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7698:
+/***/ 1915:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -52984,6 +52984,7 @@ function checkedProject(value) {
                 ...optionalTime('checkedAt', job.checkedAt),
                 changes: list(job.changes).map(checkedChange),
                 moreChanges: num(job.moreChanges),
+                ...checkedRepositories(job.moreRepositories),
                 ...checkedImpact(job.impact),
                 ...checkedTouch(job)
             };
@@ -53025,6 +53026,7 @@ function checkedProject(value) {
         }),
         olderRuns: num(p.olderRuns),
         ...(num(p.olderJobs) > 0 ? { olderJobs: Math.floor(num(p.olderJobs)) } : {}),
+        ...(num(p.olderUncertain) > 0 ? { olderUncertain: Math.floor(num(p.olderUncertain)) } : {}),
         ...(num(p.backlog) > 0 ? { backlog: Math.floor(num(p.backlog)) } : {}),
         ...(Number.isInteger(p.impactDays) &&
             p.impactDays >= 1 &&
@@ -53160,6 +53162,13 @@ function checkedChange(value) {
 /** A repository's owner/name as GitHub allows them; a branch name of reasonable length. */
 const REPOSITORY = /^[A-Za-z0-9-]{1,39}\/[A-Za-z0-9_.-]{1,100}$/;
 const BRANCH = /^[^\s]{1,255}$/;
+/** A job's repositories of changes no longer listed: names out of shape dropped; MAX_REPOSITORIES. */
+function checkedRepositories(value) {
+    const names = list(value)
+        .filter((r) => typeof r === 'string' && REPOSITORY.test(r))
+        .slice(0, MAX_REPOSITORIES);
+    return names.length ? { moreRepositories: names } : {};
+}
 /** The code repositories' watermarks, each dropped when out of shape; at most MAX_REPOSITORIES. */
 function checkedWatermarks(value) {
     if (!value || typeof value !== 'object' || Array.isArray(value))
@@ -53211,7 +53220,11 @@ function fitLedger(ledger, now) {
         keepJobs(project, [...older, ...project.jobs.slice(-MAX_JOBS)]);
         if (project.waiting)
             project.waiting.changes = project.waiting.changes.slice(-MAX_WAITING);
-        project.uncertain = project.uncertain.slice(-MAX_UNCERTAIN);
+        const dropped = project.uncertain.length - MAX_UNCERTAIN;
+        if (dropped > 0) {
+            project.olderUncertain = (project.olderUncertain ?? 0) + dropped;
+            project.uncertain = project.uncertain.slice(-MAX_UNCERTAIN);
+        }
         dropOldRuns(project, MAX_RUNS);
     }
     const size = () => commentSafeJson(fitted).length;
@@ -53243,6 +53256,14 @@ function keepJobs(project, kept) {
 function trimChanges(job, keep) {
     if (job.changes.length <= keep)
         return;
+    const dropped = job.changes.slice(0, job.changes.length - keep);
+    const named = new Set((job.moreRepositories ?? []).map(r => r.toLowerCase()));
+    for (const { repo } of dropped) {
+        if (!repo || named.has(repo.toLowerCase()) || named.size >= MAX_REPOSITORIES)
+            continue;
+        named.add(repo.toLowerCase());
+        job.moreRepositories = [...(job.moreRepositories ?? []), repo];
+    }
     job.moreChanges += job.changes.length - keep;
     job.changes = keep > 0 ? job.changes.slice(-keep) : [];
 }
@@ -54524,8 +54545,8 @@ const isHttpAnswer = (error) => Boolean(error.response);
  * A re-run finds the job its first attempt started from the comments; when they cannot be read, a
  * new job could be a second one.
  */
-function unknownEarlierJob(event, where) {
-    return new ExplainedError(`Attempt ${event.runAttempt} of this run could not read the comments of ${where} to find the job an earlier attempt may have started, so it does not start another. Look for it among the agent jobs on the Mintlify dashboard, or re-run once GitHub answers.`);
+function unknownEarlierJob(event, where, what = 'the comments of') {
+    return new ExplainedError(`Attempt ${event.runAttempt} of this run could not read ${what} ${where} to find the job an earlier attempt may have started, so it does not start another. Look for it among the agent jobs on the Mintlify dashboard, or re-run once GitHub answers.`);
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/dashboard-issues.js
@@ -54659,6 +54680,11 @@ function budgetState(spend, budget, now) {
     // The window frees one place when its oldest start leaves it.
     const oldest = inWindow[inWindow.length - budget.max];
     return { used: inWindow.length, left, freesAt: oldest + budget.windowMs };
+}
+/** Why the budget holds a run back, and when it frees. */
+function overBudget(state, budget, now) {
+    const until = new Date(state.freesAt ?? now).toISOString().slice(0, 16).replace('T', ' ');
+    return `Over budget: ${state.used} jobs and follow-ups in the window of 'max-jobs: ${budget.text}'; the next one frees at ${until} UTC.`;
 }
 /** Starts in the last `windowMs`, for the estimate beside the budget. */
 const startsWithin = (spend, windowMs, now) => spend.filter(at => at > now - windowMs && at <= now).length;
@@ -55381,6 +55407,53 @@ function hoursOrDays(ms) {
     return `${days} days`;
 }
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/outcomes-by-repository.js
+
+/**
+ * The outcomes per code repository, for a docs project fed by several (`code-repositories`); none
+ * for a project fed by one. A job whose changes come from several repositories counts once for each
+ * of them, so the rows may add up to more than the total. Each row is counted as the total is, over
+ * the jobs that document the repository; jobs and follow-ups started and credits are the project's
+ * alone (a start is not tied to one repository), so they have no row.
+ */
+function outcomesByRepository(project, now) {
+    const names = new Map();
+    for (const [key, mark] of Object.entries(project.repositories ?? {}))
+        names.set(key, mark.name);
+    const jobsOf = new Map();
+    const unnamed = [];
+    for (const job of project.jobs) {
+        const repositories = repositoriesOf(job);
+        if (!repositories.length)
+            unnamed.push(job);
+        for (const name of repositories) {
+            const key = name.toLowerCase();
+            if (!names.has(key))
+                names.set(key, name);
+            jobsOf.set(key, [...(jobsOf.get(key) ?? []), job]);
+        }
+    }
+    if (names.size < 2)
+        return undefined;
+    const rows = [...names].map(([key, name]) => {
+        // The project's own counting over the jobs that document this repository, minus the figures
+        // that are the project's alone.
+        const { started: _started, creditsPerMerge: _credits, ...figures } = outcomes({ ...project, jobs: jobsOf.get(key) ?? [] }, now);
+        return { name, figures };
+    });
+    rows.sort((a, b) => a.name.toLowerCase().localeCompare(b.name.toLowerCase()));
+    const rest = outcomes({ ...project, jobs: unnamed }, now);
+    return { rows, unnamed: rest.decided + rest.open + rest.drafts };
+}
+/** The code repositories a job documents, each once (case aside): listed changes' and cut ones'. */
+function repositoriesOf(job) {
+    const seen = new Map();
+    for (const name of [...job.changes.map(c => c.repo), ...(job.moreRepositories ?? [])])
+        if (name && !seen.has(name.toLowerCase()))
+            seen.set(name.toLowerCase(), name);
+    return [...seen.values()];
+}
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/untrusted.js
 /**
  * Characters a reader does not see but a model reads: C0/C1 controls except tab and newline,
@@ -55519,6 +55592,7 @@ function renderImpactTable(jobs, label) {
 
 
 
+
 const dashboard_body_DAY = 86_400_000;
 const SHOWN_JOBS = 10;
 const SHOWN_CHANGES = 5;
@@ -55556,6 +55630,7 @@ function renderProject(id, project, view) {
         : []), `- **Jobs and follow-ups started**: ${formatCount(day)} in the last 24 hours, ${formatCount(week)} in the last 7 days`, `- **Credits used (estimate)**: about ${formatCount(week * ESTIMATED_CREDITS_PER_RUN)} in the last 7 days, at ${ESTIMATED_CREDITS_PER_RUN} a run (Mintlify's published average; the API reports no usage)`, '');
     lines.push(...renderWatermarks(project, view));
     lines.push(...renderOutcomes(project, view));
+    lines.push(...renderOutcomesByRepository(project, view));
     lines.push(...renderKept(project));
     lines.push(...renderImpactTable(project.jobs, shortPull));
     const jobs = project.jobs.slice(-SHOWN_JOBS).reverse();
@@ -55567,11 +55642,18 @@ function renderProject(id, project, view) {
         const { changes, why } = project.waiting;
         lines.push(`#### Waiting: ${counted(changes.length, 'change')}`, '', `${escapeMarkdown(why)}`, '', ...approvalLines(project.waiting), ...changes.slice(0, SHOWN_WAITING).map(c => `- ${changeLink(c, view)}`), ...(changes.length > SHOWN_WAITING ? [`- … and ${changes.length - SHOWN_WAITING} more`] : []), '');
     }
-    if (project.uncertain.length) {
+    const olderUncertain = project.olderUncertain ?? 0;
+    if (project.uncertain.length || olderUncertain) {
         lines.push('#### Uncertain', '', "Each request below got no answer, or an answer that does not say whether the service acted on it (HTTP 500, 502 or 504, a time-out, a lost connection), so it may have started a job. The action does not send these changes again by itself: look for the job among the agent jobs on the Mintlify dashboard; if there is none, tick the request's box to send its changes again, once (ticking needs the workflow's `required-permission`, and a workflow that runs when the dashboard is edited, as for `approval: dashboard`).", '', ...project.uncertain.flatMap(u => [
             `- ${dashboard_body_when(u.at)}: ${u.what === 'follow-up' ? `follow-up to ${codeSpan(u.job ?? '?')}` : 'a new job'} (${escapeMarkdown(u.why)}) for ${changeList(u.changes, 0, view)}`,
             ...(u.id ? [resendBox(u.id)] : [])
-        ]), '');
+        ]), 
+        // Their changes and boxes left the ledger to keep it within its share: said, never hidden.
+        ...(olderUncertain
+            ? [
+                `- … and ${formatCount(olderUncertain)} earlier uncertain requests, no longer listed: their changes were not sent again; look for their jobs on the Mintlify dashboard, and send what none documented with a prompt.`
+            ]
+            : []), '');
     }
     if (project.runs.length) {
         lines.push('#### Last runs', '', '| Run | Result | Job | Changes | Note |', '|---|---|---|---:|---|', ...[...project.runs]
@@ -55626,6 +55708,43 @@ function renderOutcomes(project, view) {
         `- **Credits per merged docs pull request (estimate)**: ${o.creditsPerMerge === undefined ? 'no merged pull request yet' : `about ${formatCount(o.creditsPerMerge)}`} (an estimate, not a measure: every job and follow-up started, at ${ESTIMATED_CREDITS_PER_RUN} credits a run, Mintlify's published average, ÷ merged; the API reports no usage)`,
         ''
     ];
+}
+/**
+ * With several code repositories: the outcomes' figures per repository, counted as the total is,
+ * over the docs pull requests that document its changes. Names link to the repository, escaped.
+ */
+function renderOutcomesByRepository(project, view) {
+    const byRepository = outcomesByRepository(project, view.now);
+    if (!byRepository?.rows.some(({ figures: f }) => f.decided || f.open || f.drafts))
+        return [];
+    const { rows, unnamed } = byRepository;
+    return [
+        '#### Outcomes per code repository, last 30 days',
+        '',
+        'Counted as the outcomes above, over the docs pull requests that document each repository’s changes. A docs pull request that documents changes from several repositories counts once for each of them, so the rows can add up to more than the total.',
+        ...(unnamed
+            ? [
+                '',
+                `${counted(unnamed, 'docs pull request')} whose changes name no repository (recorded before \`code-repositories\`) ${unnamed === 1 ? 'is' : 'are'} in no row.`
+            ]
+            : []),
+        '',
+        '| Repository | Merged | Closed | Expired | Open | Drafts | Accepted | Zero-touch | Median time to merge |',
+        '|---|---:|---:|---:|---:|---:|---|---|---|',
+        ...rows.map(({ name, figures: f }) => `| ${markdownLink(name, `${view.serverUrl}/${name}`)} | ${[f.merged, f.closed, f.expired, f.open, f.drafts].map(formatCount).join(' | ')} | ${repositoryCells(f)} |`),
+        ''
+    ];
+}
+/** A repository's acceptance, zero-touch rate and median time to merge, each with its counts. */
+function repositoryCells(f) {
+    const share = (part, whole, of, none) => whole
+        ? `${Math.round((part / whole) * 100)}% (${formatCount(part)} of ${formatCount(whole)} ${of})`
+        : none;
+    return [
+        share(f.merged, f.decided, 'decided', 'none decided yet'),
+        share(f.zeroTouch, f.touchKnown, 'merged and read', 'no merge read yet'),
+        f.medianToMerge === undefined ? 'no merge yet' : hoursOrDays(f.medianToMerge)
+    ].join(' | ');
 }
 /** Docs pull requests `expire-after` keeps open, each with why: a person's work is on it. */
 function renderKept(project) {
@@ -55695,8 +55814,12 @@ function chooseDashboard(candidates, ctx) {
             copies.push({ issue, writtenIn: state.writtenIn, ledger: state.ledger });
         else if (!own && (state.ok || state.why !== 'none'))
             notices.push(`${ref(issue)} has the label '${ctx.label}' but was opened by @${issue.author || 'ghost'}, not by this action's identity @${ctx.viewer}, so it is not the dashboard and nothing in it is used: take the label off.`);
-        else if (own && issue.labels.includes(ctx.label))
+        else if (own && issue.labels.includes(ctx.label) && issue.title === ctx.title)
             unreadable ??= issue;
+        else if (own && issue.labels.includes(ctx.label) && !state.ok && state.why === 'none')
+            // Another issue of the same identity (a link check, a report) the label was put on: taking
+            // it as an empty ledger would lose the real one's state and write over the issue.
+            notices.push(`${ref(issue)} has the label '${ctx.label}' but is not the dashboard (its title is not '${ctx.title}' and it holds no dashboard state), so it is left alone: take the label off.`);
     }
     const newest = verified.sort((a, b) => newer(b.ledger, a.ledger))[0];
     for (const copy of copies) {
@@ -55712,12 +55835,13 @@ function chooseDashboard(candidates, ctx) {
             ...(unreadable ? { issue: unreadable } : {}),
             ledger: emptyLedger(),
             notices,
-            relabel: false
+            relabel: false,
+            stateUnread: Boolean(unreadable)
         };
     }
     for (const older of verified.slice(1))
         notices.push(`${ref(older.issue)} also holds a dashboard state, older than ${ref(newest.issue)}'s (${dashboard_choice_when(older.ledger)} against ${dashboard_choice_when(newest.ledger)}): it is not used; close it or take its label off.`);
-    const restored = !newest.legacy && restoredBy(newest.issue, newest.ledger, ctx.viewer);
+    const restored = restoredBy(newest.issue, newest.ledger, ctx.viewer, newest.legacy);
     if (restored)
         throw new ExplainedError(`The dashboard ${newest.issue.url} holds a state older than the one this action last wrote there: @${restored.by || 'ghost'} changed its body afterwards (${new Date(restored.at).toISOString()}), restoring an earlier version or editing it. Nothing was started, as the budget and the last documented commit would move back. Restore the newest version the action wrote from the issue's edit history; or, to start the ledger afresh, delete its hidden state (the last HTML comment of the body).`);
     const relabel = !newest.issue.labels.includes(ctx.label);
@@ -55732,14 +55856,42 @@ function chooseDashboard(candidates, ctx) {
  * that write's (written more than WRITE_SLACK_MS before the action's newest edit, or that edit is
  * not among those GitHub listed): who made the last edit, and when.
  */
-function restoredBy(issue, ledger, viewer) {
+function restoredBy(issue, ledger, viewer, legacy) {
     const last = issue.lastEdit ?? issue.edits[0];
     if (!last || sameActor(last.by, viewer))
         return undefined;
     const own = issue.edits.find(e => sameActor(e.by, viewer));
-    if (own && ledger.writtenAt !== undefined && own.at <= ledger.writtenAt + WRITE_SLACK_MS)
+    const written = legacy ? legacyWrittenBy(ledger) : ledger.writtenAt;
+    const slack = legacy ? LEGACY_SLACK_MS : WRITE_SLACK_MS;
+    if (own && written !== undefined && own.at <= written + slack)
         return undefined;
     return last;
+}
+/**
+ * A job on GitHub runs six hours at most: every write of one run falls within this long of the
+ * newest time its state names.
+ */
+const LEGACY_SLACK_MS = 6 * 3_600_000;
+/**
+ * A state from before states were stamped (no issue, no time): when a person could have ticked a
+ * box in it (a batch waiting for approval, an uncertain request), a person's edit after the action's
+ * may be that tick, so the state counts as written at the newest time it names (within
+ * LEGACY_SLACK_MS); with no box to tick, a person's later edit can only have restored or rewritten
+ * it, and the state is refused as the stamped ones are.
+ */
+function legacyWrittenBy(ledger) {
+    const projects = Object.values(ledger.projects);
+    const boxes = projects.some(p => p.waiting?.batch || p.uncertain.some(u => u.id));
+    if (!boxes)
+        return undefined;
+    const times = projects.flatMap(p => [
+        p.documented?.at ?? 0,
+        p.waiting?.since ?? 0,
+        ...p.runs.map(r => r.at),
+        ...p.jobs.flatMap(j => [j.startedAt, j.endedAt ?? 0, j.checkedAt ?? 0]),
+        ...p.uncertain.map(u => u.at)
+    ]);
+    return Math.max(0, ...times);
 }
 /** Above 0 when `a` is the newer state: written later, or, written at once, written more often. */
 const newer = (a, b) => (a.writtenAt ?? 0) - (b.writtenAt ?? 0) || (a.version ?? 0) - (b.version ?? 0);
@@ -55774,8 +55926,12 @@ class Dashboard {
     issue;
     body = '';
     checked = false;
+    /** Its issue holds no state this action can read: what earlier runs recorded is unknown. */
+    stateUnread = false;
     /** The issue was found again without its label: the label goes back on with the first write. */
     relabel = false;
+    /** Who the action is, as GitHub named it when no dashboard was found: said when one is opened. */
+    viewer = '';
     /** When the body was last read or written (options.now): a read this recent is read again for nothing. */
     readAt = -Infinity;
     constructor(github, options, ledger) {
@@ -55796,36 +55952,27 @@ class Dashboard {
     }
     /**
      * The ledger of the repository: from the newest state this action wrote, in an issue it opened
-     * (see dashboard-choice.ts). The labelled issues are read first; the action's own issues of the
-     * dashboard's title only when none of them holds a state, or a copy names another issue.
+     * (see dashboard-choice.ts): among the labelled issues and the action's own issues of the
+     * dashboard's title, always both (two requests), as a label can be moved by anyone with triage
+     * rights: off the current dashboard, back onto a stale one or onto another issue.
      */
     static async open(github, options) {
         const [owner = '', repo = ''] = options.view.repository.split('/');
         let choice;
+        let viewer = '';
         try {
             const labelled = await labelledIssues(github.graphql, { owner, repo }, DASHBOARD_LABEL);
-            const viewer = labelled.viewer;
+            viewer = labelled.viewer ?? '';
             if (!viewer)
                 throw new ExplainedError(`GitHub did not say who 'github-token' is, so the docs agent dashboard cannot be told from a copy and nothing was started.`);
-            const ctx = {
+            const own = await authoredIssues(github.graphql, { owner, repo }, options.title, viewer);
+            choice = chooseDashboard([...labelled.issues, ...own], {
                 signer: options.signer,
                 repository: options.view.repository,
                 viewer,
-                label: DASHBOARD_LABEL
-            };
-            let first;
-            try {
-                first = chooseDashboard(labelled.issues, ctx);
-            }
-            catch {
-                // Refused among the labelled ones: the action's own issues may hold a newer state.
-            }
-            if (first?.issue?.labels.includes(DASHBOARD_LABEL) && !first.notices.length)
-                choice = first;
-            else {
-                const own = await authoredIssues(github.graphql, { owner, repo }, options.title, viewer);
-                choice = chooseDashboard([...labelled.issues, ...own], ctx);
-            }
+                label: DASHBOARD_LABEL,
+                title: options.title
+            });
         }
         catch (error) {
             if (error instanceof ExplainedError)
@@ -55837,6 +55984,8 @@ class Dashboard {
         if (choice.issue)
             dashboard.adopt(choice.issue);
         dashboard.relabel = choice.relabel;
+        dashboard.viewer = viewer;
+        dashboard.stateUnread = choice.stateUnread ?? false;
         return dashboard;
     }
     adopt(issue) {
@@ -55918,6 +56067,9 @@ class Dashboard {
             this.notices.push(`GitHub created the dashboard ${created.url} without its label '${DASHBOARD_LABEL}'; the next run finds it by its author and title, but give the workflow 'issues: write'.`);
         this.adopt(created);
         this.adopt(await this.github.updateIssue(created.number, { body: this.render(created.number) }));
+        // A dashboard deleted, or transferred to another repository, cannot be found: an empty one
+        // replaces it, which is never done silently.
+        this.notices.push(`No docs agent dashboard was found (no issue labelled '${DASHBOARD_LABEL}', and none titled '${this.options.title}' opened by @${this.viewer || 'this action'}, open or closed): ${created.url} is opened with an empty ledger, and 'max-jobs' counts from here. If an earlier dashboard was deleted or transferred to another repository, what waited there and its last documented commit are not carried over: send those changes with a prompt, or transfer it back and delete the hidden state of ${created.url} (the last HTML comment of its body).`);
     }
     /**
      * The label put back, with its other labels, on a dashboard found again without it; reopened
@@ -56011,7 +56163,17 @@ class LedgerSession {
         this.run = run;
         this.now = now;
         this.budget = budget;
+        const read = dashboard.project(projectId);
+        this.documentedAtStart = {
+            sha: read.documented?.sha,
+            repositories: Object.fromEntries(Object.entries(read.repositories ?? {}).map(([key, mark]) => [key, mark.sha]))
+        };
     }
+    /**
+     * The last documented commit this run read its batch from: the only one its head is known to be
+     * ahead of (or, on a rewritten history, to replace).
+     */
+    documentedAtStart;
     /** The changes of the uncertain entries this run sends again. */
     resent() {
         const ids = this.resending ?? [];
@@ -56213,7 +56375,7 @@ class LedgerSession {
             project.uncertain = project.uncertain.filter(u => !u.id || !resent.includes(u.id));
             return;
         }
-        markDocumented(project, batch, at);
+        markDocumented(project, batch, at, this.documentedAtStart);
         project.waiting = null;
         noteBacklog(project, batch);
     }
@@ -56248,16 +56410,23 @@ class LedgerSession {
 }
 /**
  * The batch is handed over (or held nothing to document): the last documented commit moves to its
- * head; in a docs project of several repositories, each repository read moves to its own.
+ * head; in a docs project of several repositories, each repository read moves to its own. One that
+ * another run moved while this one ran stays where that run put it: this head is not known to be
+ * ahead of it, and a watermark never moves backwards.
  */
-function markDocumented(project, batch, at) {
+function markDocumented(project, batch, at, start) {
+    const unmoved = (current, read) => current === undefined || current === read;
     if (!batch.parts) {
-        project.documented = { sha: batch.head, at };
+        if (unmoved(project.documented?.sha, start.sha))
+            project.documented = { sha: batch.head, at };
         return;
     }
     const marks = (project.repositories ??= {});
-    for (const part of batch.parts)
-        marks[repositoryKey(part.name)] = { sha: part.head, at, name: part.name, branch: part.branch };
+    for (const part of batch.parts) {
+        const key = repositoryKey(part.name);
+        if (unmoved(marks[key]?.sha, start.repositories[key]))
+            marks[key] = { sha: part.head, at, name: part.name, branch: part.branch };
+    }
 }
 /**
  * The batch waits: no watermark moves, but a repository seen for the first time gets the one its
@@ -56448,23 +56617,41 @@ const HISTORY_PAGES = 10;
  * The oldest commits of a range (given newest first) within one run's bounds: at most `maxCommits`
  * commits and `maxPulls` pull requests, a pull request never split. Newest first again, with the
  * count of changes (pull requests and direct commits) left for the next runs.
+ *
+ * A pull request merged with a merge commit brings its own commits into the history, listed before
+ * its merge commit, and they may interleave with another's. The range is cut only where every
+ * pull request taken is taken whole, its newest commit (the merge commit) included: the head then
+ * sits on the main line, and no later run reads any of it again. When no such cut fits the bounds,
+ * the first one past them is taken.
  */
 function oldestWithin(commits, maxCommits, maxPulls) {
     const oldestFirst = [...commits].reverse();
+    const lastOf = new Map();
+    oldestFirst.forEach((c, i) => c.pull !== undefined && lastOf.set(c.pull, i));
     const pulls = new Set();
-    let n = 0;
-    for (; n < oldestFirst.length && n < maxCommits; n++) {
+    let cut = 0;
+    let reach = -1;
+    for (let n = 0; n < oldestFirst.length; n++) {
         const pull = oldestFirst[n]?.pull;
-        if (pull === undefined || pulls.has(pull))
-            continue;
-        if (pulls.size >= maxPulls)
+        const within = n < maxCommits && (pull === undefined || pulls.has(pull) || pulls.size < maxPulls);
+        // Past the bounds, only as far as the first cut that splits no pull request.
+        if (!within && cut > 0)
             break;
-        pulls.add(pull);
+        if (pull !== undefined)
+            pulls.add(pull);
+        reach = Math.max(reach, pull === undefined ? n : (lastOf.get(pull) ?? n));
+        if (reach === n) {
+            cut = n + 1;
+            if (!within)
+                break;
+        }
     }
-    const rest = oldestFirst.slice(n);
-    const restPulls = new Set(rest.flatMap(c => (c.pull === undefined || pulls.has(c.pull) ? [] : [c.pull])));
+    const rest = oldestFirst.slice(cut);
+    const taken = oldestFirst.slice(0, cut);
+    const takenPulls = new Set(taken.flatMap(c => (c.pull === undefined ? [] : [c.pull])));
+    const restPulls = new Set(rest.flatMap(c => (c.pull === undefined || takenPulls.has(c.pull) ? [] : [c.pull])));
     return {
-        taken: oldestFirst.slice(0, n).reverse(),
+        taken: taken.reverse(),
         backlog: restPulls.size + rest.filter(c => c.pull === undefined).length
     };
 }
@@ -56918,6 +57105,13 @@ class ChangeReader {
         // never saw (no push workflow, a cancelled run). GitHub's comparison tells them apart.
         if (!read.reachedBase) {
             const status = await this.read(`compare ${documented.slice(0, 12)} with ${head.branch}`, () => this.github.compareStatus(documented, head.sha));
+            // The head is behind: an older run's event, late or re-run, after a later merge was
+            // documented. Its changes are documented already; the last documented commit stays.
+            if (status === 'behind')
+                return {
+                    ...this.emptyBatch(head.sha, head.branch),
+                    olderThanDocumented: `${head.sha.slice(0, 12)} on ${head.branch} is older than the last documented commit ${documented.slice(0, 12)} (an earlier change, its event late or re-run): its changes are documented already, and the dashboard is left as it is.`
+                };
             if (status !== 'ahead' && status !== 'identical') {
                 notices.push(`The last documented commit ${documented.slice(0, 12)} is not in the history of ${head.branch} at ${head.sha.slice(0, 12)} (GitHub compares them as ${status === 'missing' ? 'unknown: the commit is gone' : status}): the history was rewritten, by a force-push this action did not see. This run documents its own change only; the changes before it are not sent again.`);
                 return own();
@@ -57555,6 +57749,10 @@ async function readRepository(read, repository, reader, head) {
         notices.push(`First look at ${repository.name}: its newest commit ${head.sha.slice(0, 12)} on ${head.branch} is recorded as documented; what it merges next is documented. (Set '${Input.Since}' to read back further.)`);
         return { part: part(head.sha, reader.emptyBatch(head.sha, head.branch).url) };
     }
+    // Its head is older than its watermark (the branch was reset back): nothing new, and the
+    // watermark never moves backwards.
+    if (mark && batch.olderThanDocumented)
+        return { part: { ...part(mark.sha, ''), head: mark.sha } };
     const ruled = applyRules(batch, {
         ...read.rules,
         paths: repository.paths ?? settings.paths
@@ -57702,6 +57900,7 @@ const approval = {
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/change/gates/budget.js
 
 
+
 /**
  * `max-jobs`: with the window's jobs and follow-ups used up, the batch waits on the dashboard until
  * the oldest leaves the window; the next run takes it.
@@ -57713,10 +57912,9 @@ const budget = {
         const state = ledger.budgetState();
         if (!state || state.left !== 0 || !settings.maxJobs)
             return PASS;
-        const until = new Date(state.freesAt ?? now()).toISOString().slice(0, 16).replace('T', ' ');
         return {
             kind: 'hold',
-            why: `Over budget: ${state.used} jobs and follow-ups in the window of 'max-jobs: ${settings.maxJobs.text}'; the next one frees at ${until} UTC. ${changesWait(batchSize(batch))} on the dashboard, and the next run takes them.`,
+            why: `${overBudget(state, settings.maxJobs, now())} ${changesWait(batchSize(batch))} on the dashboard, and the next run takes them.`,
             written: approvalKept(input)
         };
     }
@@ -57903,11 +58101,14 @@ async function countOpen(project, max, fold, ctx) {
 
 /**
  * The change rules (`paths`, the loop guard, `skip-label`, bots) left nothing of the batch, or it
- * was empty: nothing starts, and the ledger moves past these changes.
+ * was empty: nothing starts, and the ledger moves past these changes. A head older than the last
+ * documented commit has nothing left either, and the ledger is not written at all.
  */
 const nothingLeft = {
     name: 'nothing left',
-    check: ({ batch }) => nothingLeftOf(batch)
+    check: ({ batch }) => batch.olderThanDocumented
+        ? { kind: 'skip', why: `There is nothing to document: ${batch.olderThanDocumented}` }
+        : nothingLeftOf(batch)
 };
 /** The same judgement where no ledger is kept (a change on its own). */
 function nothingLeftOf(batch) {
@@ -58268,8 +58469,10 @@ class ChangeRun extends ChangeContext {
             const earlier = session.earlierAttempt();
             if (earlier?.job)
                 return this.resume(earlier.job, undefined, undefined, extra);
-            if (dashboard.notices.length)
-                throw unknownEarlierJob(event, 'the dashboard');
+            // Only a state that could not be read hides an earlier attempt's job; the informational
+            // notices (locked, relabelled, a copy left aside) are shown with the run.
+            if (dashboard.stateUnread)
+                throw unknownEarlierJob(event, dashboard.url ?? 'the dashboard', 'the state of');
         }
         let approvedBy;
         if (deps.tick) {
@@ -58413,6 +58616,9 @@ class ChangeRun extends ChangeContext {
      */
     async stopped(session, verdict, run, batch) {
         const { dryRun, approval } = this.settings;
+        // What the dashboard's write says (a new dashboard opened) is shown with the run's notices.
+        const known = session.notices.length;
+        const told = () => void run.notices?.push(...session.notices.slice(known));
         if (verdict.kind === 'skip') {
             const recorded = verdict.record?.batch ?? batch;
             if (verdict.record && recorded && !dryRun)
@@ -58421,6 +58627,7 @@ class ChangeRun extends ChangeContext {
                     result: 'skipped',
                     note: verdict.record.note
                 });
+            told();
             return skipped(verdict.why, run.source, run);
         }
         const why = verdict.why;
@@ -58432,6 +58639,7 @@ class ChangeRun extends ChangeContext {
                 waiting: why,
                 ...verdict.written
             });
+        told();
         // Only the approval's wait is `result: waiting`; a limit's, without approval, is a skip.
         return { ...skipped(why, run.source, run), kind: approval === 'dashboard' ? 'wait' : 'skip' };
     }
@@ -58532,21 +58740,24 @@ function checkedMarker(json) {
     return marker;
 }
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/issue/issue-budget.js
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/counted-runs.js
+
 
 
 
 
 
 /**
- * With `max-jobs`, a job or follow-up an issue starts counts against the budget that holds back
- * change runs: it is written on the dashboard once the service accepted it. An issue run is a
- * person's request, so the budget never holds it back, and a dashboard that cannot be read or
- * written costs the run nothing but a warning.
+ * With `max-jobs`, a job or follow-up started outside the dashboard's batch counts against the
+ * budget that holds back change runs: it is written on the dashboard once the service accepted it.
+ * - An issue run (`hold: false`) is a person's request: the budget never holds it back, and a
+ *   dashboard that cannot be read or written costs it nothing but a warning.
+ * - A change run on its own (`hold: true`: a pull request not merged yet, another branch) starts by
+ *   itself on every push: over budget it starts nothing, and a dashboard that cannot be read or
+ *   written stops it, as it would stop a change run with the ledger.
  */
-async function issueBudgetHooks(settings, event, deps) {
+async function countedRun(settings, event, deps, run) {
     const { log, clock } = deps;
-    const what = event.issue ? `issue #${event.issue.number}` : 'a manual run';
     let ledger;
     try {
         const github = connectGitHub(settings.githubToken, event, deps.signal, {
@@ -58560,8 +58771,19 @@ async function issueBudgetHooks(settings, event, deps) {
             now: () => clock.wallNow()
         });
         ledger = new LedgerSession(dashboard, settings.projectId, { id: event.runId, url: event.runUrl, attempt: event.runAttempt, step: event.step }, () => clock.wallNow(), settings.maxJobs);
+        if (run.hold) {
+            const state = ledger.budgetState();
+            if (state?.left === 0)
+                return {
+                    dashboardUrl: ledger.url,
+                    over: `${overBudget(state, settings.maxJobs, clock.wallNow())} Nothing starts for ${run.what}, which runs on its own, outside the dashboard's batch: a later push to it runs again, and once merged it is documented with the next batch.`
+                };
+            await ledger.ensureWritable();
+        }
     }
     catch (error) {
+        if (run.hold)
+            throw new ExplainedError(`${errorText(error)} With 'max-jobs', ${run.what} starts a job only once the dashboard can count it.`);
         log.warning(`${errorText(error)} This run's job is not counted against 'max-jobs'; the run goes on.`);
         return {};
     }
@@ -58576,9 +58798,9 @@ async function issueBudgetHooks(settings, event, deps) {
     return {
         dashboardUrl: ledger.url,
         hooks: {
-            accepted: (job, followUp) => count(job, followUp, `from ${what}`),
+            accepted: (job, followUp) => count(job, followUp, `from ${run.what}`),
             // No answer came: it may have started a job, and a job may cost credits.
-            uncertain: (followUp, why, jobId) => count(jobId ? { id: jobId } : undefined, followUp, `from ${what}, uncertain: ${why}`),
+            uncertain: (followUp, why, jobId) => count(jobId ? { id: jobId } : undefined, followUp, `from ${run.what}, uncertain: ${why}`),
             finished: async () => { }
         }
     };
@@ -61179,18 +61401,35 @@ async function prepare(settings, event, runner, session, signal, readJob) {
             return review;
     }
     const tick = isApprovalTick(event, settings);
-    if (tick || isChangeRun(event, settings))
-        return prepareChangeRun(settings, event, { ...deps, tick });
+    const counting = { log, clock: runner.clock, session, signal };
+    if (tick || isChangeRun(event, settings)) {
+        const prepared = await prepareChangeRun(settings, event, { ...deps, tick });
+        if (tick || planChange(settings, event).kind !== 'own')
+            return prepared;
+        // A change on its own starts by itself on every push: `max-jobs` holds it back too.
+        const pull = event.pullRequest?.number;
+        const what = pull === undefined ? 'this push' : `pull request #${pull}`;
+        return withBudget(prepared, settings, event, counting, { what, hold: true });
+    }
     const prepared = await prepareIssueRun(settings, event, deps);
+    const what = event.issue ? `issue #${event.issue.number}` : 'a manual run';
+    return withBudget(prepared, settings, event, counting, { what, hold: false });
+}
+/**
+ * A run outside the ledger's batch that starts a job: with `max-jobs` and the dashboard, its job is
+ * counted there, and a change run on its own is held back over budget (ledger/counted-runs.ts).
+ */
+async function withBudget(prepared, settings, event, deps, run) {
     const starts = !isStopped(prepared) && prepared.request.prompt !== undefined;
     if (isStopped(prepared) || !starts || !settings.maxJobs || !settings.dashboard || settings.dryRun)
         return prepared;
-    const counted = await issueBudgetHooks({ ...settings, maxJobs: settings.maxJobs }, event, {
-        log,
-        clock: runner.clock,
-        session,
-        signal
-    });
+    const counted = await countedRun({ ...settings, maxJobs: settings.maxJobs }, event, deps, run);
+    if (counted.over)
+        return skippedRun(counted.over, {
+            source: prepared.source,
+            notices: prepared.notices,
+            dashboardUrl: counted.dashboardUrl
+        });
     return { ...prepared, ledger: counted.hooks, dashboardUrl: counted.dashboardUrl };
 }
 /** What the step asks, as the workflow wrote it: the prompt file's path, or the prompt's text. */

@@ -54012,6 +54012,7 @@ function checkedProject(value) {
                 ...optionalTime('checkedAt', job.checkedAt),
                 changes: list(job.changes).map(checkedChange),
                 moreChanges: num(job.moreChanges),
+                ...checkedRepositories(job.moreRepositories),
                 ...checkedImpact(job.impact),
                 ...checkedTouch(job)
             };
@@ -54053,6 +54054,7 @@ function checkedProject(value) {
         }),
         olderRuns: num(p.olderRuns),
         ...(num(p.olderJobs) > 0 ? { olderJobs: Math.floor(num(p.olderJobs)) } : {}),
+        ...(num(p.olderUncertain) > 0 ? { olderUncertain: Math.floor(num(p.olderUncertain)) } : {}),
         ...(num(p.backlog) > 0 ? { backlog: Math.floor(num(p.backlog)) } : {}),
         ...(Number.isInteger(p.impactDays) &&
             p.impactDays >= 1 &&
@@ -54188,6 +54190,13 @@ function checkedChange(value) {
 /** A repository's owner/name as GitHub allows them; a branch name of reasonable length. */
 const REPOSITORY = /^[A-Za-z0-9-]{1,39}\/[A-Za-z0-9_.-]{1,100}$/;
 const BRANCH = /^[^\s]{1,255}$/;
+/** A job's repositories of changes no longer listed: names out of shape dropped; MAX_REPOSITORIES. */
+function checkedRepositories(value) {
+    const names = list(value)
+        .filter((r) => typeof r === 'string' && REPOSITORY.test(r))
+        .slice(0, MAX_REPOSITORIES);
+    return names.length ? { moreRepositories: names } : {};
+}
 /** The code repositories' watermarks, each dropped when out of shape; at most MAX_REPOSITORIES. */
 function checkedWatermarks(value) {
     if (!value || typeof value !== 'object' || Array.isArray(value))
@@ -54239,7 +54248,11 @@ function fitLedger(ledger, now) {
         keepJobs(project, [...older, ...project.jobs.slice(-MAX_JOBS)]);
         if (project.waiting)
             project.waiting.changes = project.waiting.changes.slice(-MAX_WAITING);
-        project.uncertain = project.uncertain.slice(-MAX_UNCERTAIN);
+        const dropped = project.uncertain.length - MAX_UNCERTAIN;
+        if (dropped > 0) {
+            project.olderUncertain = (project.olderUncertain ?? 0) + dropped;
+            project.uncertain = project.uncertain.slice(-MAX_UNCERTAIN);
+        }
         dropOldRuns(project, MAX_RUNS);
     }
     const size = () => commentSafeJson(fitted).length;
@@ -54271,6 +54284,14 @@ function keepJobs(project, kept) {
 function trimChanges(job, keep) {
     if (job.changes.length <= keep)
         return;
+    const dropped = job.changes.slice(0, job.changes.length - keep);
+    const named = new Set((job.moreRepositories ?? []).map(r => r.toLowerCase()));
+    for (const { repo } of dropped) {
+        if (!repo || named.has(repo.toLowerCase()) || named.size >= MAX_REPOSITORIES)
+            continue;
+        named.add(repo.toLowerCase());
+        job.moreRepositories = [...(job.moreRepositories ?? []), repo];
+    }
     job.moreChanges += job.changes.length - keep;
     job.changes = keep > 0 ? job.changes.slice(-keep) : [];
 }

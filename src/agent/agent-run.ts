@@ -9,12 +9,12 @@ import { formatDuration } from '../runner/duration.js'
 import { sendableSecret } from '../runner/inputs.js'
 import type { Runner } from '../runner/runner.js'
 import { isApprovalTick } from './change/approval.js'
-import { isChangeRun } from './change/change-plan.js'
+import { isChangeRun, planChange } from './change/change-plan.js'
 import { prepareChangeRun } from './change/change-run.js'
-import { type PreparedRun, type StartingRun, isStopped } from './prepared-run.js'
+import { type PreparedRun, type StartingRun, isStopped, skippedRun } from './prepared-run.js'
 import type { CommentOutcome, CommentState } from './comment/live-comment.js'
 import { Markers, stepIdentity } from './comment/marker.js'
-import { issueBudgetHooks } from './issue/issue-budget.js'
+import { countedRun } from './ledger/counted-runs.js'
 import { prepareIssueRun } from './issue/issue-run.js'
 import { Input, Output, State } from './names.js'
 import { type Result, failingWord, nothingStarted } from './outcome.js'
@@ -201,18 +201,41 @@ async function prepare(
     if (review) return review
   }
   const tick = isApprovalTick(event, settings)
-  if (tick || isChangeRun(event, settings))
-    return prepareChangeRun(settings, event, { ...deps, tick })
+  const counting = { log, clock: runner.clock, session, signal }
+  if (tick || isChangeRun(event, settings)) {
+    const prepared = await prepareChangeRun(settings, event, { ...deps, tick })
+    if (tick || planChange(settings, event).kind !== 'own') return prepared
+    // A change on its own starts by itself on every push: `max-jobs` holds it back too.
+    const pull = event.pullRequest?.number
+    const what = pull === undefined ? 'this push' : `pull request #${pull}`
+    return withBudget(prepared, settings, event, counting, { what, hold: true })
+  }
   const prepared = await prepareIssueRun(settings, event, deps)
+  const what = event.issue ? `issue #${event.issue.number}` : 'a manual run'
+  return withBudget(prepared, settings, event, counting, { what, hold: false })
+}
+
+/**
+ * A run outside the ledger's batch that starts a job: with `max-jobs` and the dashboard, its job is
+ * counted there, and a change run on its own is held back over budget (ledger/counted-runs.ts).
+ */
+async function withBudget(
+  prepared: PreparedRun,
+  settings: Settings,
+  event: RunEvent,
+  deps: Parameters<typeof countedRun>[2],
+  run: Parameters<typeof countedRun>[3]
+): Promise<PreparedRun> {
   const starts = !isStopped(prepared) && prepared.request.prompt !== undefined
   if (isStopped(prepared) || !starts || !settings.maxJobs || !settings.dashboard || settings.dryRun)
     return prepared
-  const counted = await issueBudgetHooks({ ...settings, maxJobs: settings.maxJobs }, event, {
-    log,
-    clock: runner.clock,
-    session,
-    signal
-  })
+  const counted = await countedRun({ ...settings, maxJobs: settings.maxJobs }, event, deps, run)
+  if (counted.over)
+    return skippedRun(counted.over, {
+      source: prepared.source,
+      notices: prepared.notices,
+      dashboardUrl: counted.dashboardUrl
+    })
   return { ...prepared, ledger: counted.hooks, dashboardUrl: counted.dashboardUrl }
 }
 

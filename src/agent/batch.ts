@@ -75,6 +75,11 @@ export interface ChangeBatch {
   /** Changes beyond one run's bounds, after `head`: the next runs take them, oldest first. */
   backlog?: number
   /**
+   * The head is in the history before the last documented commit (a late event, or a re-run of an
+   * older one): everything in it is documented already, and the ledger is not written.
+   */
+  olderThanDocumented?: string
+  /**
    * With `code-repositories`: each repository read, in the listed order; the pulls and commits
    * name theirs. Undefined: the batch is of `repository` alone.
    */

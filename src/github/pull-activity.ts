@@ -132,6 +132,16 @@ const sameGitActor = (a: { login?: string; email?: string }, b: typeof a): boole
 const isGitHubItself = (c: { login?: string; email?: string }): boolean =>
   c.email === 'noreply@github.com' || c.login === 'web-flow'
 
+/** An event a GitHub account did (not a git identity), at a time GitHub gives as text. */
+function byActor(
+  kind: ActivityEvent['kind'],
+  at: unknown,
+  who: unknown,
+  more: Pick<ActivityEvent, 'state' | 'label'> = {}
+): ActivityEvent {
+  return { kind, at: time(at), ...actor(who), ...more }
+}
+
 function eventOf(raw: unknown): ActivityEvent[] {
   const node = obj(raw)
   switch (node.__typename) {
@@ -152,27 +162,13 @@ function eventOf(raw: unknown): ActivityEvent[] {
       return events
     }
     case 'HeadRefForcePushedEvent':
-      return [{ kind: 'push', at: time(node.createdAt), ...actor(node.actor) }]
+      return [byActor('push', node.createdAt, node.actor)]
     case 'PullRequestReview':
-      return [
-        {
-          kind: 'review',
-          at: time(node.submittedAt),
-          ...actor(node.author),
-          state: str(node.state)
-        }
-      ]
+      return [byActor('review', node.submittedAt, node.author, { state: str(node.state) })]
     case 'IssueComment':
-      return [{ kind: 'comment', at: time(node.createdAt), ...actor(node.author) }]
+      return [byActor('comment', node.createdAt, node.author)]
     case 'LabeledEvent':
-      return [
-        {
-          kind: 'label',
-          at: time(node.createdAt),
-          ...actor(node.actor),
-          label: str(obj(node.label).name)
-        }
-      ]
+      return [byActor('label', node.createdAt, node.actor, { label: str(obj(node.label).name) })]
     default:
       return []
   }

@@ -51,6 +51,11 @@ export interface LedgerJob {
   changes: ChangeRef[]
   /** Changes folded in beyond those listed. */
   moreChanges: number
+  /**
+   * The code repositories (owner/name) of changes no longer listed, in a docs project of several:
+   * the outcomes per repository still count the job for them once its list is cut to fit.
+   */
+  moreRepositories?: string[]
   /** Its merged docs pull request's reader impact, once measured (`impact-after`): measured once. */
   impact?: ReaderImpact
   /** Its docs pull request is a draft, as last read: counted apart from those ready for review. */
@@ -187,6 +192,8 @@ export interface ProjectLedger {
   olderRuns: number
   /** Jobs older than those listed (they left the ledger to keep it within its share), counted. */
   olderJobs?: number
+  /** Uncertain requests older than those listed (beyond MAX_UNCERTAIN), counted: their boxes are gone. */
+  olderUncertain?: number
   /**
    * `impact-after` (whole days) of the last run that measured reader impact: while it is set, a
    * merged docs pull request not measured yet is kept with its changes until it can be.
@@ -356,6 +363,7 @@ function checkedProject(value: unknown): ProjectLedger {
         ...optionalTime('checkedAt', job.checkedAt),
         changes: list(job.changes).map(checkedChange),
         moreChanges: num(job.moreChanges),
+        ...checkedRepositories(job.moreRepositories),
         ...checkedImpact(job.impact),
         ...checkedTouch(job)
       }
@@ -397,6 +405,7 @@ function checkedProject(value: unknown): ProjectLedger {
     }),
     olderRuns: num(p.olderRuns),
     ...(num(p.olderJobs) > 0 ? { olderJobs: Math.floor(num(p.olderJobs)) } : {}),
+    ...(num(p.olderUncertain) > 0 ? { olderUncertain: Math.floor(num(p.olderUncertain)) } : {}),
     ...(num(p.backlog) > 0 ? { backlog: Math.floor(num(p.backlog)) } : {}),
     ...(Number.isInteger(p.impactDays) &&
     (p.impactDays as number) >= 1 &&
@@ -549,6 +558,14 @@ function checkedChange(value: unknown): ChangeRef {
 const REPOSITORY = /^[A-Za-z0-9-]{1,39}\/[A-Za-z0-9_.-]{1,100}$/
 const BRANCH = /^[^\s]{1,255}$/
 
+/** A job's repositories of changes no longer listed: names out of shape dropped; MAX_REPOSITORIES. */
+function checkedRepositories(value: unknown): Pick<LedgerJob, 'moreRepositories'> {
+  const names = list(value)
+    .filter((r): r is string => typeof r === 'string' && REPOSITORY.test(r))
+    .slice(0, MAX_REPOSITORIES)
+  return names.length ? { moreRepositories: names } : {}
+}
+
 /** The code repositories' watermarks, each dropped when out of shape; at most MAX_REPOSITORIES. */
 function checkedWatermarks(value: unknown): Pick<ProjectLedger, 'repositories'> {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return {}
@@ -606,7 +623,11 @@ export function fitLedger(ledger: Ledger, now: number): Ledger {
     for (const job of older) if (!waits(job)) trimChanges(job, 0)
     keepJobs(project, [...older, ...project.jobs.slice(-MAX_JOBS)])
     if (project.waiting) project.waiting.changes = project.waiting.changes.slice(-MAX_WAITING)
-    project.uncertain = project.uncertain.slice(-MAX_UNCERTAIN)
+    const dropped = project.uncertain.length - MAX_UNCERTAIN
+    if (dropped > 0) {
+      project.olderUncertain = (project.olderUncertain ?? 0) + dropped
+      project.uncertain = project.uncertain.slice(-MAX_UNCERTAIN)
+    }
     dropOldRuns(project, MAX_RUNS)
   }
   const size = (): number => commentSafeJson(fitted).length
@@ -639,6 +660,13 @@ function keepJobs(project: ProjectLedger, kept: LedgerJob[]): void {
 
 function trimChanges(job: LedgerJob, keep: number): void {
   if (job.changes.length <= keep) return
+  const dropped = job.changes.slice(0, job.changes.length - keep)
+  const named = new Set((job.moreRepositories ?? []).map(r => r.toLowerCase()))
+  for (const { repo } of dropped) {
+    if (!repo || named.has(repo.toLowerCase()) || named.size >= MAX_REPOSITORIES) continue
+    named.add(repo.toLowerCase())
+    job.moreRepositories = [...(job.moreRepositories ?? []), repo]
+  }
   job.moreChanges += job.changes.length - keep
   job.changes = keep > 0 ? job.changes.slice(-keep) : []
 }

@@ -173,6 +173,26 @@ describe('one docs project, several code repositories', () => {
     expect(problems()).toEqual([])
   })
 
+  it('never moves a repository’s watermark back when its branch was reset behind it', async () => {
+    await firstRun()
+    project.merge('acme/api', { title: 'Add retries' })
+    const last = project.merge('acme/api', { title: 'Add backoff' })
+    await dispatchRun('acme/api', {}, last.mergeCommit)
+    expect(project.watermarks()['acme/api']).toBe(last.mergeCommit)
+    // Someone resets acme/api's main one commit back (keeping it on a branch); a merge lands on
+    // acme/cli.
+    const main = gh.branches.get('acme/api:main') ?? []
+    gh.branches.set('acme/api:kept', [...main])
+    main.pop()
+    const cli = project.merge('acme/cli', { title: 'Add --retries' })
+    const next = await dispatchRun('acme/cli', {}, cli.mergeCommit)
+    expect(next.outputs.result).toBe('pr-opened')
+    expect(project.watermarks()['acme/api']).toBe(last.mergeCommit)
+    expect(project.watermarks()['acme/cli']).toBe(cli.mergeCommit)
+    expect(allPrompts().filter(p => p.includes('Add retries'))).toHaveLength(1)
+    expect(problems()).toEqual([])
+  })
+
   it('warns about a repository the token cannot read, naming it and what to grant, and documents the others', async () => {
     await firstRun()
     project.merge('acme/api', { title: 'Add retries' })
@@ -329,6 +349,55 @@ describe('one docs project, several code repositories', () => {
       'acme/api#1',
       'acme/web#1'
     ])
+    expect(problems()).toEqual([])
+  })
+
+  it('shows the outcomes per code repository once docs pull requests are merged and closed, a job of two repositories in both rows', async () => {
+    await firstRun()
+    const never = { fold: 'never' }
+    /** The job's docs pull request as GitHub shows it: opened now, decided `after` ms later. */
+    const decide = (link: unknown, merged: boolean, after: number) =>
+      gh.addPull(DOCS, {
+        number: Number(String(link).split('/').pop()),
+        state: 'closed',
+        merged,
+        user: { login: 'mintlify[bot]', type: 'Bot' },
+        createdAt: clock.wallNow(),
+        ...(merged ? { mergedAt: clock.wallNow() + after } : {}),
+        closedAt: clock.wallNow() + after
+      })
+    project.merge('acme/api', { title: 'Add retries' })
+    project.merge('acme/cli', { title: 'Add --retries' })
+    const both = await dispatchRun('acme/cli', never)
+    expect(both.outputs.decision).toBe('new-job')
+    decide(both.outputs.prLink, true, 5 * 3_600_000)
+    await clock.sleep(DAY)
+    project.merge('acme/cli', { title: 'Add --verbose' })
+    const cli = await dispatchRun('acme/cli', never)
+    expect(cli.outputs.decision).toBe('new-job')
+    decide(cli.outputs.prLink, false, DAY)
+    await clock.sleep(DAY)
+    // Nothing merged since: the daily catch-up only reads what became of the docs pull requests.
+    const catchUp = await run(project.schedule(never))
+    expect(catchUp.code).toBe(0)
+    const body = project.dashboards()[0]?.body ?? ''
+    expect(body).toContain(
+      '- **Docs pull requests**: 1 merged · 1 closed without merge · 0 expired · 0 still open'
+    )
+    expect(body).toContain('#### Outcomes per code repository, last 30 days')
+    expect(body).toContain(
+      'counts once for each of them, so the rows can add up to more than the total'
+    )
+    expect(body).toContain(
+      '| [acme/api](https://github.com/acme/api) | 1 | 0 | 0 | 0 | 0 | 100% (1 of 1 decided) | 100% (1 of 1 merged and read) | 5 hours |'
+    )
+    expect(body).toContain(
+      '| [acme/cli](https://github.com/acme/cli) | 1 | 1 | 0 | 0 | 0 | 50% (1 of 2 decided) | 100% (1 of 1 merged and read) | 5 hours |'
+    )
+    // acme/web documented nothing: a row of none, so every listed repository is accounted for.
+    expect(body).toContain(
+      '| [acme/web](https://github.com/acme/web) | 0 | 0 | 0 | 0 | 0 | none decided yet | no merge read yet | no merge yet |'
+    )
     expect(problems()).toEqual([])
   })
 

@@ -50,6 +50,17 @@ const ledgerOf = (issue = dashboards()[0]) => servers.ledgerOf(SIM_PROJECT, issu
  * GitHub changes it, and the run of its `issues` `edited` event (with the body before) is returned,
  * to be run (again) when wanted.
  */
+/** The run started a job outside the ledger's batch, and the dashboard counted it: the first. */
+function expectCountedOnce(result: RunResult, note: string): void {
+  expect(result.outputs.result).toBe('pr-opened')
+  expect(ledgerOf()?.spend).toHaveLength(1)
+  expect(ledgerOf()?.runs.at(-1)).toMatchObject({
+    result: 'job started',
+    job: result.outputs.jobId,
+    note
+  })
+}
+
 function tickResend(dashboard: FakeIssue, login: string): () => Promise<RunResult> {
   const before = dashboard.body
   dashboard.body = before.replace(
@@ -309,13 +320,7 @@ describe('issue runs and the ledger', () => {
 
   it('with max-jobs, counts the job an issue started, so a change run over the budget waits', async () => {
     const issue = await onIssue({ 'max-jobs': '1/day' })
-    expect(issue.outputs.result).toBe('pr-opened')
-    expect(ledgerOf()?.spend).toHaveLength(1)
-    expect(ledgerOf()?.runs.at(-1)).toMatchObject({
-      result: 'job started',
-      job: issue.outputs.jobId,
-      note: 'from issue #7'
-    })
+    expectCountedOnce(issue, 'from issue #7')
     // Issue jobs are never folded into.
     expect(ledgerOf()?.jobs).toEqual([])
     servers.runId++
@@ -736,6 +741,60 @@ describe('what a batch tells its sources', () => {
   })
 })
 
+describe('changes run on their own and max-jobs', () => {
+  const budget = { 'max-jobs': '1/day', fold: 'never' }
+  beforeEach(() => {
+    gh.permissions.set('maintainer', { permission: 'write', role_name: 'write' })
+    gh.commitTo(APP, { message: 'Initial commit' })
+  })
+  const open = (): FakePull =>
+    gh.addPull(APP, {
+      number: 300,
+      title: 'Open one',
+      body: 'Adds retries.',
+      files: [{ filename: 'src/retry.ts', additions: 3 }]
+    } as FakePull)
+  const onOpen = (pull: FakePull, action: string, inputs: Record<string, string> = budget) => {
+    servers.runId++
+    return run({ event: servers.merged(pull, action, repository), inputs })
+  }
+
+  it('a pull request not merged yet is held back over max-jobs, and its jobs count', async () => {
+    const pull = open()
+    expectCountedOnce(await onOpen(pull, 'opened'), 'from pull request #300')
+    for (const action of ['synchronize', 'synchronize']) {
+      const again = await onOpen(pull, action)
+      expect(again.outputs).toMatchObject({ result: 'skipped', decision: 'skip' })
+      expect(again.log).toContain(
+        "Over budget: 1 jobs and follow-ups in the window of 'max-jobs: 1/day'"
+      )
+      expect(again.log).toContain(
+        "Nothing starts for pull request #300, which runs on its own, outside the dashboard's batch"
+      )
+    }
+    // A merge over the same budget waits on the dashboard as before.
+    servers.runId++
+    const merged = await runMerged(mergeNext(), { inputs: budget })
+    expect(merged.outputs.result).toBe('skipped')
+    expect(sim.requests('create')).toHaveLength(1)
+  })
+
+  it('stops, starting nothing, when the dashboard cannot count it; without max-jobs it leaves the dashboard alone', async () => {
+    gh.failures.set('create-issue', 403)
+    const pull = open()
+    const refused = await onOpen(pull, 'opened')
+    expect(refused.code).toBe(1)
+    expect(refused.log).toMatch(
+      /::error::Could not write the docs agent dashboard issue \(HTTP 403\).* With 'max-jobs', pull request #300 starts a job only once the dashboard can count it\./
+    )
+    expect(sim.requests('create')).toHaveLength(0)
+    gh.failures.delete('create-issue')
+    const free = await onOpen(pull, 'synchronize', { fold: 'never' })
+    expect(free.outputs.result).toBe('pr-opened')
+    expect(dashboards()).toHaveLength(0)
+  })
+})
+
 /**
  * The dashboard's requests: the REST issues routes by method, and GraphQL's search for it (the
  * labelled issues with who the token is, or the action's own issues of its title) as FIND.
@@ -748,33 +807,35 @@ const dashboardCalls = (requests: FakeGitHub['requests']): string[] =>
   })
 
 describe('what the ledger costs in GitHub requests', () => {
-  it('finds, checks and writes the dashboard in 4 or 5 requests a run that starts a job, whatever the repository holds', async () => {
+  it('finds, checks and writes the dashboard in 5 or 6 requests a run that starts a job, whatever the repository holds', async () => {
     gh.commitTo(APP, { message: 'Initial commit' })
     for (let i = 0; i < 300; i++)
       gh.addComment(1 + (i % 7), `noise ${i}`, { login: 'u', type: 'User' })
     await runMerged(mergeNext())
     const ledgerCalls = () => dashboardCalls(gh.requests)
-    // Find; check it can be written; record the job; record how the run ended.
+    // Find (the labelled issues, and the action's own of the dashboard's title: a label can be
+    // moved by anyone with triage rights); check it can be written; record the job; record how
+    // the run ended.
     servers.runId++
     gh.requests.length = 0
     await runMerged(mergeNext(), { inputs: { fold: 'never' } })
-    expect(ledgerCalls()).toEqual(['FIND', 'PATCH', 'PATCH', 'PATCH'])
+    expect(ledgerCalls()).toEqual(['FIND', 'FIND', 'PATCH', 'PATCH', 'PATCH'])
     // After a long wait the body is read again first, to keep an overlapping run's write.
     servers.runId++
     gh.requests.length = 0
     sim.planNext({ durationMs: 120_000 })
     await runMerged(mergeNext(), { inputs: { fold: 'never' } })
-    expect(ledgerCalls()).toEqual(['FIND', 'PATCH', 'PATCH', 'PATCH', 'PATCH'])
+    expect(ledgerCalls()).toEqual(['FIND', 'FIND', 'PATCH', 'PATCH', 'PATCH', 'PATCH'])
     // Never a scan of the repository's comments.
     expect(gh.requests.filter(r => r.path.endsWith('/issues/comments'))).toEqual([])
   })
 
-  it('records a run that starts nothing in 2', async () => {
+  it('records a run that starts nothing in 3', async () => {
     gh.commitTo(APP, { message: 'Initial commit' })
     await runMerged(mergeNext())
     servers.runId++
     gh.requests.length = 0
     await runMerged(mergeNext({ labels: ['no-docs'] }))
-    expect(dashboardCalls(gh.requests)).toEqual(['FIND', 'PATCH'])
+    expect(dashboardCalls(gh.requests)).toEqual(['FIND', 'FIND', 'PATCH'])
   })
 })

@@ -4,6 +4,7 @@ import type { BatchCommit, BatchPull, ChangeBatch } from '../../src/agent/batch.
 import {
   type ChangeSource,
   FILES_PER_PAGE,
+  oldestWithin,
   readPatches,
   readRange
 } from '../../src/agent/change/change-batch.js'
@@ -921,6 +922,36 @@ describe('reading a batch, bounded', () => {
     expect(read.leftOut).toEqual([
       "5 newer changes, beyond one run's 25 pull requests and 100 commits: the next runs take them, oldest first"
     ])
+  })
+
+  it('never cuts a backlog inside a pull request merged with a merge commit: its merge commit is taken with it', () => {
+    const at = (list: { sha: string; pull?: number }[]) =>
+      list.map(c => ({ ...c, message: '', author: 'a', authorIsBot: false }))
+    // Newest first: #7's merge commit, then its two commits, then a direct commit.
+    const merged = at([
+      { sha: 'm7', pull: 7 },
+      { sha: 'c2', pull: 7 },
+      { sha: 'c1', pull: 7 },
+      { sha: 'd0' }
+    ])
+    // Within two commits no cut keeps #7 whole: #7 waits, the head stays before it.
+    expect(oldestWithin(merged, 2, 25)).toEqual({ taken: at([{ sha: 'd0' }]), backlog: 1 })
+    // Within three, the same: #7's merge commit would be left out.
+    expect(oldestWithin(merged, 3, 25).taken.map(c => c.sha)).toEqual(['d0'])
+    expect(oldestWithin(merged, 4, 25)).toEqual({ taken: merged, backlog: 0 })
+    // Two pull requests whose commits interleave: the only cut that splits neither takes both,
+    // past the bounds, rather than stop inside one.
+    const interleaved = at([
+      { sha: 'ym', pull: 2 },
+      { sha: 'xm', pull: 1 },
+      { sha: 'y1', pull: 2 },
+      { sha: 'x1', pull: 1 }
+    ])
+    expect(oldestWithin(interleaved, 100, 1)).toEqual({ taken: interleaved, backlog: 0 })
+    expect(oldestWithin([...at([{ sha: 'd9' }]), ...interleaved], 3, 25)).toEqual({
+      taken: interleaved,
+      backlog: 1
+    })
   })
 
   it('reads patches a page at a time and stops as soon as the excerpt is full', async () => {

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { WRITE_SLACK_MS, chooseDashboard } from '../../src/agent/ledger/dashboard-choice.js'
 import type { DashboardIssue } from '../../src/github/dashboard-issues.js'
-import { type Ledger, dashboardPlace, emptyLedger, ledgerRecord } from '../../src/records/ledger.js'
+import {
+  type Ledger,
+  dashboardPlace,
+  emptyLedger,
+  emptyProject,
+  ledgerRecord
+} from '../../src/records/ledger.js'
 import { RecordSigner } from '../../src/records/record.js'
 import { ExplainedError } from '../../src/runner/errors.js'
 
@@ -11,7 +17,8 @@ const ctx = {
   signer,
   repository: 'acme/app',
   viewer: 'github-actions[bot]',
-  label: 'docs-agent-dashboard'
+  label: 'docs-agent-dashboard',
+  title: 'Docs agent dashboard'
 }
 
 /** A state this action wrote in issue `number` at `writtenAt`, as its body holds it. */
@@ -86,6 +93,57 @@ describe('which issue is the dashboard', () => {
       lastEdit: { by: 'alice', at: NOW + 60_000 }
     })
     expect(() => chooseDashboard([unknown], ctx)).toThrow(ExplainedError)
+  })
+
+  it('refuses a state from before states were stamped when a person edited it after the action, unless a box in it could be ticked', () => {
+    const legacyBody = (ledger: Ledger) =>
+      `x\n${ledgerRecord(ledger, signer, dashboardPlace('acme/app'), NOW)}`
+    const afterAction = {
+      edits: [
+        { by: 'maintainer', at: NOW + 3_600_000 },
+        { by: 'github-actions', at: NOW + 1_800_000 }
+      ],
+      lastEdit: { by: 'maintainer', at: NOW + 3_600_000 }
+    }
+    const documented = { ...emptyProject(), documented: { sha: 'a'.repeat(40), at: NOW } }
+    const plain = { ...emptyLedger(), projects: { p: documented } }
+    // No box to tick: a person's later edit can only have restored or rewritten the body.
+    expect(() =>
+      chooseDashboard([issue(8, { body: legacyBody(plain), ...afterAction })], ctx)
+    ).toThrow(
+      /holds a state older than the one this action last wrote there: @maintainer changed its body afterwards/
+    )
+    // A batch waiting for approval: the person's edit may be the tick, within a job's six hours.
+    const waiting = {
+      ...emptyLedger(),
+      projects: {
+        p: { ...documented, waiting: { changes: [], why: 'approval', since: NOW, batch: 'b1' } }
+      }
+    }
+    expect(
+      chooseDashboard([issue(8, { body: legacyBody(waiting), ...afterAction })], ctx).issue?.number
+    ).toBe(8)
+    const dayLater = {
+      edits: [
+        { by: 'maintainer', at: NOW + 30 * 3_600_000 },
+        { by: 'github-actions', at: NOW + 24 * 3_600_000 }
+      ],
+      lastEdit: { by: 'maintainer', at: NOW + 30 * 3_600_000 }
+    }
+    expect(() =>
+      chooseDashboard([issue(8, { body: legacyBody(waiting), ...dayLater })], ctx)
+    ).toThrow(/@maintainer changed its body afterwards/)
+  })
+
+  it('never takes another issue of the action with the label and no state as the dashboard: it is named, not written', () => {
+    const other = issue(4, { title: 'Weekly link check', body: 'All links fine.' })
+    const choice = chooseDashboard([other], ctx)
+    expect(choice.issue).toBeUndefined()
+    expect(choice.notices).toEqual([
+      "#4 has the label 'docs-agent-dashboard' but is not the dashboard (its title is not 'Docs agent dashboard' and it holds no dashboard state), so it is left alone: take the label off."
+    ])
+    // The dashboard itself without a state (its first write failed half-way) is still adopted.
+    expect(chooseDashboard([issue(5, { body: 'page only' })], ctx).issue?.number).toBe(5)
   })
 
   it('says when the dashboard is locked, and finds one without its label to put it back', () => {

@@ -423,6 +423,32 @@ describe('the dashboard for people', () => {
     expect(read.ok && read.ledger.projects.proj?.olderJobs).toBe(36)
   })
 
+  it('counts the uncertain requests beyond the ten it keeps: "and 3 earlier uncertain requests"', () => {
+    const ledger = ledgerWith(0)
+    const project = ledger.projects.proj
+    if (!project) throw new Error('no project')
+    project.uncertain = Array.from({ length: 13 }, (_, i) => ({
+      at: NOW - 13 + i,
+      what: 'new-job' as const,
+      changes: [{ sha: 'c'.repeat(40), pr: 100 + i, title: `Change ${i}` }],
+      why: 'no answer'
+    }))
+    const fitted = fitLedger(ledger, NOW)
+    expect(fitted.projects.proj?.uncertain.map(u => u.changes[0]?.pr)).toEqual(
+      Array.from({ length: 10 }, (_, i) => 103 + i)
+    )
+    expect(fitted.projects.proj?.olderUncertain).toBe(3)
+    const text = renderDashboard(fitted, view)
+    expect(text).toContain(
+      '- … and 3 earlier uncertain requests, no longer listed: their changes were not sent again'
+    )
+    // Read back and fitted again, nothing is counted twice.
+    const signer = new RecordSigner(KEY)
+    const read = readLedger(ledgerRecord(fitted, signer, PLACE, NOW), signer, PLACE)
+    if (!read.ok) throw new Error('unreadable')
+    expect(fitLedger(read.ledger, NOW).projects.proj?.olderUncertain).toBe(3)
+  })
+
   it('shows the last documented commit, the docs pull requests with their changes, and the last runs', () => {
     const ledger = ledgerWith(2)
     const project = ledger.projects.proj

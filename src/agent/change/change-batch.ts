@@ -138,6 +138,12 @@ const HISTORY_PAGES = 10
  * The oldest commits of a range (given newest first) within one run's bounds: at most `maxCommits`
  * commits and `maxPulls` pull requests, a pull request never split. Newest first again, with the
  * count of changes (pull requests and direct commits) left for the next runs.
+ *
+ * A pull request merged with a merge commit brings its own commits into the history, listed before
+ * its merge commit, and they may interleave with another's. The range is cut only where every
+ * pull request taken is taken whole, its newest commit (the merge commit) included: the head then
+ * sits on the main line, and no later run reads any of it again. When no such cut fits the bounds,
+ * the first one past them is taken.
  */
 export function oldestWithin(
   commits: HistoryCommit[],
@@ -145,20 +151,32 @@ export function oldestWithin(
   maxPulls: number
 ): { taken: HistoryCommit[]; backlog: number } {
   const oldestFirst = [...commits].reverse()
+  const lastOf = new Map<number, number>()
+  oldestFirst.forEach((c, i) => c.pull !== undefined && lastOf.set(c.pull, i))
   const pulls = new Set<number>()
-  let n = 0
-  for (; n < oldestFirst.length && n < maxCommits; n++) {
+  let cut = 0
+  let reach = -1
+  for (let n = 0; n < oldestFirst.length; n++) {
     const pull = oldestFirst[n]?.pull
-    if (pull === undefined || pulls.has(pull)) continue
-    if (pulls.size >= maxPulls) break
-    pulls.add(pull)
+    const within =
+      n < maxCommits && (pull === undefined || pulls.has(pull) || pulls.size < maxPulls)
+    // Past the bounds, only as far as the first cut that splits no pull request.
+    if (!within && cut > 0) break
+    if (pull !== undefined) pulls.add(pull)
+    reach = Math.max(reach, pull === undefined ? n : (lastOf.get(pull) ?? n))
+    if (reach === n) {
+      cut = n + 1
+      if (!within) break
+    }
   }
-  const rest = oldestFirst.slice(n)
+  const rest = oldestFirst.slice(cut)
+  const taken = oldestFirst.slice(0, cut)
+  const takenPulls = new Set(taken.flatMap(c => (c.pull === undefined ? [] : [c.pull])))
   const restPulls = new Set(
-    rest.flatMap(c => (c.pull === undefined || pulls.has(c.pull) ? [] : [c.pull]))
+    rest.flatMap(c => (c.pull === undefined || takenPulls.has(c.pull) ? [] : [c.pull]))
   )
   return {
-    taken: oldestFirst.slice(0, n).reverse(),
+    taken: taken.reverse(),
     backlog: restPulls.size + rest.filter(c => c.pull === undefined).length
   }
 }

@@ -132,6 +132,13 @@ export class ChangeReader {
       const status = await this.read(`compare ${documented.slice(0, 12)} with ${head.branch}`, () =>
         this.github.compareStatus(documented, head.sha)
       )
+      // The head is behind: an older run's event, late or re-run, after a later merge was
+      // documented. Its changes are documented already; the last documented commit stays.
+      if (status === 'behind')
+        return {
+          ...this.emptyBatch(head.sha, head.branch),
+          olderThanDocumented: `${head.sha.slice(0, 12)} on ${head.branch} is older than the last documented commit ${documented.slice(0, 12)} (an earlier change, its event late or re-run): its changes are documented already, and the dashboard is left as it is.`
+        }
       if (status !== 'ahead' && status !== 'identical') {
         notices.push(
           `The last documented commit ${documented.slice(0, 12)} is not in the history of ${head.branch} at ${head.sha.slice(0, 12)} (GitHub compares them as ${status === 'missing' ? 'unknown: the commit is gone' : status}): the history was rewritten, by a force-push this action did not see. This run documents its own change only; the changes before it are not sent again.`

@@ -84,7 +84,10 @@ class ChangeRun extends ChangeContext {
     if (event.runAttempt > 1) {
       const earlier = session.earlierAttempt()
       if (earlier?.job) return this.resume(earlier.job, undefined, undefined, extra)
-      if (dashboard.notices.length) throw unknownEarlierJob(event, 'the dashboard')
+      // Only a state that could not be read hides an earlier attempt's job; the informational
+      // notices (locked, relabelled, a copy left aside) are shown with the run.
+      if (dashboard.stateUnread)
+        throw unknownEarlierJob(event, dashboard.url ?? 'the dashboard', 'the state of')
     }
     let approvedBy: string | undefined
     if (deps.tick) {
@@ -260,6 +263,9 @@ class ChangeRun extends ChangeContext {
     batch?: ChangeBatch
   ): Promise<PreparedRun> {
     const { dryRun, approval } = this.settings
+    // What the dashboard's write says (a new dashboard opened) is shown with the run's notices.
+    const known = session.notices.length
+    const told = (): void => void run.notices?.push(...session.notices.slice(known))
     if (verdict.kind === 'skip') {
       const recorded = verdict.record?.batch ?? batch
       if (verdict.record && recorded && !dryRun)
@@ -268,6 +274,7 @@ class ChangeRun extends ChangeContext {
           result: 'skipped',
           note: verdict.record.note
         })
+      told()
       return skipped(verdict.why, run.source, run)
     }
     const why = verdict.why
@@ -279,6 +286,7 @@ class ChangeRun extends ChangeContext {
         waiting: why,
         ...verdict.written
       })
+    told()
     // Only the approval's wait is `result: waiting`; a limit's, without approval, is a skip.
     return { ...skipped(why, run.source, run), kind: approval === 'dashboard' ? 'wait' : 'skip' }
   }

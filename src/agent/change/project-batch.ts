@@ -180,6 +180,9 @@ async function readRepository(
     )
     return { part: part(head.sha, reader.emptyBatch(head.sha, head.branch).url) }
   }
+  // Its head is older than its watermark (the branch was reset back): nothing new, and the
+  // watermark never moves backwards.
+  if (mark && batch.olderThanDocumented) return { part: { ...part(mark.sha, ''), head: mark.sha } }
   const ruled = applyRules(batch, {
     ...read.rules,
     paths: repository.paths ?? settings.paths

@@ -263,8 +263,12 @@ const isHttpAnswer = (error: unknown): boolean =>
  * A re-run finds the job its first attempt started from the comments; when they cannot be read, a
  * new job could be a second one.
  */
-export function unknownEarlierJob(event: { runAttempt: number }, where: string): ExplainedError {
+export function unknownEarlierJob(
+  event: { runAttempt: number },
+  where: string,
+  what = 'the comments of'
+): ExplainedError {
   return new ExplainedError(
-    `Attempt ${event.runAttempt} of this run could not read the comments of ${where} to find the job an earlier attempt may have started, so it does not start another. Look for it among the agent jobs on the Mintlify dashboard, or re-run once GitHub answers.`
+    `Attempt ${event.runAttempt} of this run could not read ${what} ${where} to find the job an earlier attempt may have started, so it does not start another. Look for it among the agent jobs on the Mintlify dashboard, or re-run once GitHub answers.`
   )
 }

@@ -25,6 +25,12 @@ export function budgetState(spend: readonly number[], budget: JobBudget, now: nu
   return { used: inWindow.length, left, freesAt: oldest + budget.windowMs }
 }
 
+/** Why the budget holds a run back, and when it frees. */
+export function overBudget(state: BudgetState, budget: JobBudget, now: number): string {
+  const until = new Date(state.freesAt ?? now).toISOString().slice(0, 16).replace('T', ' ')
+  return `Over budget: ${state.used} jobs and follow-ups in the window of 'max-jobs: ${budget.text}'; the next one frees at ${until} UTC.`
+}
+
 /** Starts in the last `windowMs`, for the estimate beside the budget. */
 export const startsWithin = (spend: readonly number[], windowMs: number, now: number): number =>
   spend.filter(at => at > now - windowMs && at <= now).length

@@ -3,6 +3,7 @@ import { counted, formatCount } from '../../runner/text.js'
 import { ESTIMATED_CREDITS_PER_RUN, startsWithin } from './budget.js'
 import type { ChangeRef, Ledger, ProjectLedger } from '../../records/ledger.js'
 import { STILL_OPEN, hoursOrDays, outcomes } from './outcomes.js'
+import { type RepositoryFigures, outcomesByRepository } from './outcomes-by-repository.js'
 import { approvalLines, resendBox } from './approval-box.js'
 import { renderImpactTable } from './impact-table.js'
 
@@ -56,6 +57,7 @@ function renderProject(id: string, project: ProjectLedger, view: DashboardView):
   )
   lines.push(...renderWatermarks(project, view))
   lines.push(...renderOutcomes(project, view))
+  lines.push(...renderOutcomesByRepository(project, view))
   lines.push(...renderKept(project))
   lines.push(...renderImpactTable(project.jobs, shortPull))
   const jobs = project.jobs.slice(-SHOWN_JOBS).reverse()
@@ -87,7 +89,8 @@ function renderProject(id: string, project: ProjectLedger, view: DashboardView):
       ''
     )
   }
-  if (project.uncertain.length) {
+  const olderUncertain = project.olderUncertain ?? 0
+  if (project.uncertain.length || olderUncertain) {
     lines.push(
       '#### Uncertain',
       '',
@@ -97,6 +100,12 @@ function renderProject(id: string, project: ProjectLedger, view: DashboardView):
         `- ${when(u.at)}: ${u.what === 'follow-up' ? `follow-up to ${codeSpan(u.job ?? '?')}` : 'a new job'} (${escapeMarkdown(u.why)}) for ${changeList(u.changes, 0, view)}`,
         ...(u.id ? [resendBox(u.id)] : [])
       ]),
+      // Their changes and boxes left the ledger to keep it within its share: said, never hidden.
+      ...(olderUncertain
+        ? [
+            `- … and ${formatCount(olderUncertain)} earlier uncertain requests, no longer listed: their changes were not sent again; look for their jobs on the Mintlify dashboard, and send what none documented with a prompt.`
+          ]
+        : []),
       ''
     )
   }
@@ -170,6 +179,48 @@ function renderOutcomes(project: ProjectLedger, view: DashboardView): string[] {
     `- **Credits per merged docs pull request (estimate)**: ${o.creditsPerMerge === undefined ? 'no merged pull request yet' : `about ${formatCount(o.creditsPerMerge)}`} (an estimate, not a measure: every job and follow-up started, at ${ESTIMATED_CREDITS_PER_RUN} credits a run, Mintlify's published average, ÷ merged; the API reports no usage)`,
     ''
   ]
+}
+
+/**
+ * With several code repositories: the outcomes' figures per repository, counted as the total is,
+ * over the docs pull requests that document its changes. Names link to the repository, escaped.
+ */
+function renderOutcomesByRepository(project: ProjectLedger, view: DashboardView): string[] {
+  const byRepository = outcomesByRepository(project, view.now)
+  if (!byRepository?.rows.some(({ figures: f }) => f.decided || f.open || f.drafts)) return []
+  const { rows, unnamed } = byRepository
+  return [
+    '#### Outcomes per code repository, last 30 days',
+    '',
+    'Counted as the outcomes above, over the docs pull requests that document each repository’s changes. A docs pull request that documents changes from several repositories counts once for each of them, so the rows can add up to more than the total.',
+    ...(unnamed
+      ? [
+          '',
+          `${counted(unnamed, 'docs pull request')} whose changes name no repository (recorded before \`code-repositories\`) ${unnamed === 1 ? 'is' : 'are'} in no row.`
+        ]
+      : []),
+    '',
+    '| Repository | Merged | Closed | Expired | Open | Drafts | Accepted | Zero-touch | Median time to merge |',
+    '|---|---:|---:|---:|---:|---:|---|---|---|',
+    ...rows.map(
+      ({ name, figures: f }) =>
+        `| ${markdownLink(name, `${view.serverUrl}/${name}`)} | ${[f.merged, f.closed, f.expired, f.open, f.drafts].map(formatCount).join(' | ')} | ${repositoryCells(f)} |`
+    ),
+    ''
+  ]
+}
+
+/** A repository's acceptance, zero-touch rate and median time to merge, each with its counts. */
+function repositoryCells(f: RepositoryFigures): string {
+  const share = (part: number, whole: number, of: string, none: string) =>
+    whole
+      ? `${Math.round((part / whole) * 100)}% (${formatCount(part)} of ${formatCount(whole)} ${of})`
+      : none
+  return [
+    share(f.merged, f.decided, 'decided', 'none decided yet'),
+    share(f.zeroTouch, f.touchKnown, 'merged and read', 'no merge read yet'),
+    f.medianToMerge === undefined ? 'no merge yet' : hoursOrDays(f.medianToMerge)
+  ].join(' | ')
 }
 
 /** Docs pull requests `expire-after` keeps open, each with why: a person's work is on it. */

@@ -22,6 +22,11 @@ export interface DashboardChoice {
   notices: string[]
   /** The issue was found again by its author and title: its label goes back on. */
   relabel: boolean
+  /**
+   * The dashboard's issue was found but holds no state this action can read (edited by hand,
+   * deleted, another key): what earlier runs recorded is unknown.
+   */
+  stateUnread?: boolean
 }
 
 /**
@@ -43,7 +48,7 @@ interface Verified {
  */
 export function chooseDashboard(
   candidates: DashboardIssue[],
-  ctx: { signer: RecordSigner; repository: string; viewer: string; label: string }
+  ctx: { signer: RecordSigner; repository: string; viewer: string; label: string; title: string }
 ): DashboardChoice {
   const notices: string[] = []
   const verified: Verified[] = []
@@ -62,7 +67,14 @@ export function chooseDashboard(
       notices.push(
         `${ref(issue)} has the label '${ctx.label}' but was opened by @${issue.author || 'ghost'}, not by this action's identity @${ctx.viewer}, so it is not the dashboard and nothing in it is used: take the label off.`
       )
-    else if (own && issue.labels.includes(ctx.label)) unreadable ??= issue
+    else if (own && issue.labels.includes(ctx.label) && issue.title === ctx.title)
+      unreadable ??= issue
+    else if (own && issue.labels.includes(ctx.label) && !state.ok && state.why === 'none')
+      // Another issue of the same identity (a link check, a report) the label was put on: taking
+      // it as an empty ledger would lose the real one's state and write over the issue.
+      notices.push(
+        `${ref(issue)} has the label '${ctx.label}' but is not the dashboard (its title is not '${ctx.title}' and it holds no dashboard state), so it is left alone: take the label off.`
+      )
   }
   const newest = verified.sort((a, b) => newer(b.ledger, a.ledger))[0]
   for (const copy of copies) {
@@ -82,14 +94,15 @@ export function chooseDashboard(
       ...(unreadable ? { issue: unreadable } : {}),
       ledger: emptyLedger(),
       notices,
-      relabel: false
+      relabel: false,
+      stateUnread: Boolean(unreadable)
     }
   }
   for (const older of verified.slice(1))
     notices.push(
       `${ref(older.issue)} also holds a dashboard state, older than ${ref(newest.issue)}'s (${when(older.ledger)} against ${when(newest.ledger)}): it is not used; close it or take its label off.`
     )
-  const restored = !newest.legacy && restoredBy(newest.issue, newest.ledger, ctx.viewer)
+  const restored = restoredBy(newest.issue, newest.ledger, ctx.viewer, newest.legacy)
   if (restored)
     throw new ExplainedError(
       `The dashboard ${newest.issue.url} holds a state older than the one this action last wrote there: @${restored.by || 'ghost'} changed its body afterwards (${new Date(restored.at).toISOString()}), restoring an earlier version or editing it. Nothing was started, as the budget and the last documented commit would move back. Restore the newest version the action wrote from the issue's edit history; or, to start the ledger afresh, delete its hidden state (the last HTML comment of the body).`
@@ -114,14 +127,43 @@ export function chooseDashboard(
 function restoredBy(
   issue: DashboardIssue,
   ledger: Ledger,
-  viewer: string
+  viewer: string,
+  legacy: boolean
 ): { by: string; at: number } | undefined {
   const last = issue.lastEdit ?? issue.edits[0]
   if (!last || sameActor(last.by, viewer)) return undefined
   const own = issue.edits.find(e => sameActor(e.by, viewer))
-  if (own && ledger.writtenAt !== undefined && own.at <= ledger.writtenAt + WRITE_SLACK_MS)
-    return undefined
+  const written = legacy ? legacyWrittenBy(ledger) : ledger.writtenAt
+  const slack = legacy ? LEGACY_SLACK_MS : WRITE_SLACK_MS
+  if (own && written !== undefined && own.at <= written + slack) return undefined
   return last
+}
+
+/**
+ * A job on GitHub runs six hours at most: every write of one run falls within this long of the
+ * newest time its state names.
+ */
+const LEGACY_SLACK_MS = 6 * 3_600_000
+
+/**
+ * A state from before states were stamped (no issue, no time): when a person could have ticked a
+ * box in it (a batch waiting for approval, an uncertain request), a person's edit after the action's
+ * may be that tick, so the state counts as written at the newest time it names (within
+ * LEGACY_SLACK_MS); with no box to tick, a person's later edit can only have restored or rewritten
+ * it, and the state is refused as the stamped ones are.
+ */
+function legacyWrittenBy(ledger: Ledger): number | undefined {
+  const projects = Object.values(ledger.projects)
+  const boxes = projects.some(p => p.waiting?.batch || p.uncertain.some(u => u.id))
+  if (!boxes) return undefined
+  const times = projects.flatMap(p => [
+    p.documented?.at ?? 0,
+    p.waiting?.since ?? 0,
+    ...p.runs.map(r => r.at),
+    ...p.jobs.flatMap(j => [j.startedAt, j.endedAt ?? 0, j.checkedAt ?? 0]),
+    ...p.uncertain.map(u => u.at)
+  ])
+  return Math.max(0, ...times)
 }
 
 /** Above 0 when `a` is the newer state: written later, or, written at once, written more often. */

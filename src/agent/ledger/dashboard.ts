@@ -39,8 +39,12 @@ export class Dashboard {
   private issue?: IssueRecord
   private body = ''
   private checked = false
+  /** Its issue holds no state this action can read: what earlier runs recorded is unknown. */
+  stateUnread = false
   /** The issue was found again without its label: the label goes back on with the first write. */
   private relabel = false
+  /** Who the action is, as GitHub named it when no dashboard was found: said when one is opened. */
+  private viewer = ''
   /** When the body was last read or written (options.now): a read this recent is read again for nothing. */
   private readAt = -Infinity
 
@@ -66,36 +70,29 @@ export class Dashboard {
 
   /**
    * The ledger of the repository: from the newest state this action wrote, in an issue it opened
-   * (see dashboard-choice.ts). The labelled issues are read first; the action's own issues of the
-   * dashboard's title only when none of them holds a state, or a copy names another issue.
+   * (see dashboard-choice.ts): among the labelled issues and the action's own issues of the
+   * dashboard's title, always both (two requests), as a label can be moved by anyone with triage
+   * rights: off the current dashboard, back onto a stale one or onto another issue.
    */
   static async open(github: DashboardIssues, options: DashboardOptions): Promise<Dashboard> {
     const [owner = '', repo = ''] = options.view.repository.split('/')
     let choice: DashboardChoice
+    let viewer = ''
     try {
       const labelled = await labelledIssues(github.graphql, { owner, repo }, DASHBOARD_LABEL)
-      const viewer = labelled.viewer
+      viewer = labelled.viewer ?? ''
       if (!viewer)
         throw new ExplainedError(
           `GitHub did not say who 'github-token' is, so the docs agent dashboard cannot be told from a copy and nothing was started.`
         )
-      const ctx = {
+      const own = await authoredIssues(github.graphql, { owner, repo }, options.title, viewer)
+      choice = chooseDashboard([...labelled.issues, ...own], {
         signer: options.signer,
         repository: options.view.repository,
         viewer,
-        label: DASHBOARD_LABEL
-      }
-      let first: DashboardChoice | undefined
-      try {
-        first = chooseDashboard(labelled.issues, ctx)
-      } catch {
-        // Refused among the labelled ones: the action's own issues may hold a newer state.
-      }
-      if (first?.issue?.labels.includes(DASHBOARD_LABEL) && !first.notices.length) choice = first
-      else {
-        const own = await authoredIssues(github.graphql, { owner, repo }, options.title, viewer)
-        choice = chooseDashboard([...labelled.issues, ...own], ctx)
-      }
+        label: DASHBOARD_LABEL,
+        title: options.title
+      })
     } catch (error) {
       if (error instanceof ExplainedError) throw error
       throw dashboardError('read', error)
@@ -104,6 +101,8 @@ export class Dashboard {
     dashboard.notices.push(...choice.notices)
     if (choice.issue) dashboard.adopt(choice.issue)
     dashboard.relabel = choice.relabel
+    dashboard.viewer = viewer
+    dashboard.stateUnread = choice.stateUnread ?? false
     return dashboard
   }
 
@@ -202,6 +201,11 @@ export class Dashboard {
       )
     this.adopt(created)
     this.adopt(await this.github.updateIssue(created.number, { body: this.render(created.number) }))
+    // A dashboard deleted, or transferred to another repository, cannot be found: an empty one
+    // replaces it, which is never done silently.
+    this.notices.push(
+      `No docs agent dashboard was found (no issue labelled '${DASHBOARD_LABEL}', and none titled '${this.options.title}' opened by @${this.viewer || 'this action'}, open or closed): ${created.url} is opened with an empty ledger, and 'max-jobs' counts from here. If an earlier dashboard was deleted or transferred to another repository, what waited there and its last documented commit are not carried over: send those changes with a prompt, or transfer it back and delete the hidden state of ${created.url} (the last HTML comment of its body).`
+    )
   }
 
   /**

@@ -67,7 +67,21 @@ export class LedgerSession {
     private readonly run: LedgerRun,
     private readonly now: () => number,
     readonly budget?: JobBudget
-  ) {}
+  ) {
+    const read = dashboard.project(projectId)
+    this.documentedAtStart = {
+      sha: read.documented?.sha,
+      repositories: Object.fromEntries(
+        Object.entries(read.repositories ?? {}).map(([key, mark]) => [key, mark.sha])
+      )
+    }
+  }
+
+  /**
+   * The last documented commit this run read its batch from: the only one its head is known to be
+   * ahead of (or, on a rewritten history, to replace).
+   */
+  private readonly documentedAtStart: DocumentedAtStart
 
   /** The changes of the uncertain entries this run sends again. */
   resent(): ChangeRef[] {
@@ -332,7 +346,7 @@ export class LedgerSession {
       project.uncertain = project.uncertain.filter(u => !u.id || !resent.includes(u.id))
       return
     }
-    markDocumented(project, batch, at)
+    markDocumented(project, batch, at, this.documentedAtStart)
     project.waiting = null
     noteBacklog(project, batch)
   }
@@ -364,18 +378,36 @@ export class LedgerSession {
   }
 }
 
+/** The last documented commits a run read its batch from: of the repository, or of each one. */
+interface DocumentedAtStart {
+  sha?: string
+  repositories: Record<string, string>
+}
+
 /**
  * The batch is handed over (or held nothing to document): the last documented commit moves to its
- * head; in a docs project of several repositories, each repository read moves to its own.
+ * head; in a docs project of several repositories, each repository read moves to its own. One that
+ * another run moved while this one ran stays where that run put it: this head is not known to be
+ * ahead of it, and a watermark never moves backwards.
  */
-function markDocumented(project: ProjectLedger, batch: ChangeBatch, at: number): void {
+function markDocumented(
+  project: ProjectLedger,
+  batch: ChangeBatch,
+  at: number,
+  start: DocumentedAtStart
+): void {
+  const unmoved = (current: string | undefined, read: string | undefined): boolean =>
+    current === undefined || current === read
   if (!batch.parts) {
-    project.documented = { sha: batch.head, at }
+    if (unmoved(project.documented?.sha, start.sha)) project.documented = { sha: batch.head, at }
     return
   }
   const marks = (project.repositories ??= {})
-  for (const part of batch.parts)
-    marks[repositoryKey(part.name)] = { sha: part.head, at, name: part.name, branch: part.branch }
+  for (const part of batch.parts) {
+    const key = repositoryKey(part.name)
+    if (unmoved(marks[key]?.sha, start.repositories[key]))
+      marks[key] = { sha: part.head, at, name: part.name, branch: part.branch }
+  }
 }
 
 /**

@@ -1,3 +1,4 @@
+import { overBudget } from '../../ledger/budget.js'
 import { batchSize } from '../change-rules.js'
 import { type BatchInput, type Gate, PASS, approvalKept, changesWait } from './gate.js'
 
@@ -11,10 +12,9 @@ export const budget: Gate<BatchInput> = {
     const { ledger, settings, batch, now } = input
     const state = ledger.budgetState()
     if (!state || state.left !== 0 || !settings.maxJobs) return PASS
-    const until = new Date(state.freesAt ?? now()).toISOString().slice(0, 16).replace('T', ' ')
     return {
       kind: 'hold',
-      why: `Over budget: ${state.used} jobs and follow-ups in the window of 'max-jobs: ${settings.maxJobs.text}'; the next one frees at ${until} UTC. ${changesWait(batchSize(batch))} on the dashboard, and the next run takes them.`,
+      why: `${overBudget(state, settings.maxJobs, now())} ${changesWait(batchSize(batch))} on the dashboard, and the next run takes them.`,
       written: approvalKept(input)
     }
   }

@@ -4,11 +4,15 @@ import { type BatchInput, type Gate, PASS, type Verdict } from './gate.js'
 
 /**
  * The change rules (`paths`, the loop guard, `skip-label`, bots) left nothing of the batch, or it
- * was empty: nothing starts, and the ledger moves past these changes.
+ * was empty: nothing starts, and the ledger moves past these changes. A head older than the last
+ * documented commit has nothing left either, and the ledger is not written at all.
  */
 export const nothingLeft: Gate<BatchInput> = {
   name: 'nothing left',
-  check: ({ batch }) => nothingLeftOf(batch)
+  check: ({ batch }) =>
+    batch.olderThanDocumented
+      ? { kind: 'skip', why: `There is nothing to document: ${batch.olderThanDocumented}` }
+      : nothingLeftOf(batch)
 }
 
 /** The same judgement where no ledger is kept (a change on its own). */
