@@ -637,8 +637,9 @@ describe('one docs project, several code repositories', () => {
 
   it('reviewers: authors asks the authors from every repository who can read the docs repository', async () => {
     await firstRun()
-    // The agent's docs pull requests, as the simulator numbers them.
-    for (let n = 100; n < 120; n++)
+    // The agent's docs pull requests, as the simulator numbers them (100 + its jobs so far, which
+    // the tests before this one created: room for a hundred).
+    for (let n = 100; n < 200; n++)
       gh.addPull(DOCS, {
         number: n,
         state: 'open',
