@@ -46581,7 +46581,7 @@ function openClient(connection, { log, signal, clock }) {
     return new ApiClient({
         baseUrl: connection.apiUrl,
         apiKey: connection.apiKey,
-        secrets: [connection.githubToken, connection.docsToken].filter((t) => Boolean(t)),
+        secrets: [connection.githubToken, connection.docsToken, connection.codeToken].filter((t) => Boolean(t)),
         log,
         signal,
         clock
@@ -53923,6 +53923,16 @@ const IMPACT_COMMENT_MODES = ['pr', 'dashboard'];
 /** Prompt files are meant to be short instructions; a huge one is a mistake (a wrong path). */
 const MAX_PROMPT_FILE_BYTES = 256 * 1024;
 const MAX_TIMEOUT_MS = 72 * 3_600_000;
+/**
+ * Every secret of the settings, for what redacts the step's failure, outputs, summary and comments:
+ * the key and each token (a token the service or GitHub echoes back is found there in any form).
+ */
+const secretsOf = (settings = {}) => [
+    settings.apiKey,
+    settings.githubToken,
+    settings.docsToken,
+    settings.codeToken
+];
 /** Reads and validates the inputs. The key is masked before anything else can print it. */
 function readSettings(get, env, mask) {
     const { apiKey, projectId, apiUrl } = readConnection(get, mask);
@@ -61266,6 +61276,7 @@ async function postComment(docs, where, job, settings, log, body) {
 
 
 
+
 /** A job read while deciding where a change goes: a short look, not a wait. */
 const LOOK_MS = 30_000;
 /** The trigger, the job, the wait and the live comment, once the inputs are valid. */
@@ -61514,7 +61525,7 @@ async function startAndWait(client, settings, prepared, runner, signal) {
         return {
             job: latest,
             result: signal.aborted ? 'cancelled' : undefined,
-            failure: errors_describeError(error, [settings.apiKey, settings.githubToken, settings.docsToken], log.debug),
+            failure: errors_describeError(error, secretsOf(settings), log.debug),
             fold,
             continued
         };
@@ -61775,10 +61786,9 @@ async function main_run(runner = coreRunner('Mintlify agent')) {
         end = await runAgent(settings, readRunEvent(runner.env), runner, cancel.signal);
     }
     catch (error) {
-        const secrets = [settings?.apiKey, settings?.githubToken, settings?.docsToken];
         end = {
             outcome: { kind: 'failed', cancelled: cancel.signal.aborted },
-            failure: errors_describeError(error, secrets, runner.log.debug)
+            failure: errors_describeError(error, secretsOf(settings), runner.log.debug)
         };
     }
     finally {
@@ -61789,7 +61799,7 @@ async function main_run(runner = coreRunner('Mintlify agent')) {
         projectId: settings?.projectId,
         elapsedMs: clock.now() - started,
         now: new Date(clock.wallNow())
-    }, [settings?.apiKey, settings?.githubToken, settings?.docsToken]);
+    }, secretsOf(settings));
 }
 
 

@@ -67,7 +67,7 @@ function commentLines(text: string, indent: string): string[] {
 export function usage(actionFile: string): string {
   const action = parse(readFileSync(path.join(ROOT, actionFile), 'utf8')) as ActionYaml
   const folder = path.dirname(actionFile)
-  const lines = [`- uses: mintlify/agent-action${folder === '.' ? '' : `/${folder}`}@v1`, '  with:']
+  const lines = [`- uses: mintlify/agent-action${folder === '.' ? '' : `/${folder}`}@v2`, '  with:']
   const indent = '    '
   for (const [name, input] of Object.entries(action.inputs ?? {})) {
     lines.push(...commentLines(input.description ?? '', indent))

@@ -30025,7 +30025,7 @@ function openClient(connection, { log, signal, clock }) {
     return new ApiClient({
         baseUrl: connection.apiUrl,
         apiKey: connection.apiKey,
-        secrets: [connection.githubToken, connection.docsToken].filter((t) => Boolean(t)),
+        secrets: [connection.githubToken, connection.docsToken, connection.codeToken].filter((t) => Boolean(t)),
         log,
         signal,
         clock

@@ -25,7 +25,7 @@ import { isReviewEvent, prepareReviewRun } from './review/review-run.js'
 import { runAgentJob } from './run-job.js'
 import { type ImpactDeps, measureReaderImpact } from './impact/impact-run.js'
 import { counted } from '../runner/text.js'
-import type { Settings } from './settings.js'
+import { type Settings, secretsOf } from './settings.js'
 
 /** How a run ended, on any path: what is reported. */
 export type RunEnd = Pick<
@@ -353,11 +353,7 @@ async function startAndWait(
     return {
       job: latest,
       result: signal.aborted ? 'cancelled' : undefined,
-      failure: describeError(
-        error,
-        [settings.apiKey, settings.githubToken, settings.docsToken],
-        log.debug
-      ),
+      failure: describeError(error, secretsOf(settings), log.debug),
       fold,
       continued
     }

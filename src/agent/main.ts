@@ -4,7 +4,7 @@ import { describeError } from '../runner/errors.js'
 import type { Runner } from '../runner/runner.js'
 import { type RunEnd, runAgent } from './agent-run.js'
 import { publish } from './report.js'
-import { type Settings, readSettings } from './settings.js'
+import { type Settings, readSettings, secretsOf } from './settings.js'
 
 /** The agent action: validate inputs, run the job, and report on every exit path. */
 export async function run(runner: Runner = coreRunner('Mintlify agent')): Promise<void> {
@@ -17,10 +17,9 @@ export async function run(runner: Runner = coreRunner('Mintlify agent')): Promis
     settings = readSettings(runner.input, runner.env, runner.mask)
     end = await runAgent(settings, readRunEvent(runner.env), runner, cancel.signal)
   } catch (error) {
-    const secrets = [settings?.apiKey, settings?.githubToken, settings?.docsToken]
     end = {
       outcome: { kind: 'failed', cancelled: cancel.signal.aborted },
-      failure: describeError(error, secrets, runner.log.debug)
+      failure: describeError(error, secretsOf(settings), runner.log.debug)
     }
   } finally {
     cancel.dispose()
@@ -33,6 +32,6 @@ export async function run(runner: Runner = coreRunner('Mintlify agent')): Promis
       elapsedMs: clock.now() - started,
       now: new Date(clock.wallNow())
     },
-    [settings?.apiKey, settings?.githubToken, settings?.docsToken]
+    secretsOf(settings)
   )
 }

@@ -159,6 +159,19 @@ export interface Settings extends Connection, TriggerSettings, ChangeSettings {
 const MAX_PROMPT_FILE_BYTES = 256 * 1024
 const MAX_TIMEOUT_MS = 72 * 3_600_000
 
+/**
+ * Every secret of the settings, for what redacts the step's failure, outputs, summary and comments:
+ * the key and each token (a token the service or GitHub echoes back is found there in any form).
+ */
+export const secretsOf = (
+  settings: Partial<Pick<Settings, 'apiKey' | 'githubToken' | 'docsToken' | 'codeToken'>> = {}
+): (string | undefined)[] => [
+  settings.apiKey,
+  settings.githubToken,
+  settings.docsToken,
+  settings.codeToken
+]
+
 /** Reads and validates the inputs. The key is masked before anything else can print it. */
 export function readSettings(get: InputReader, env: NodeJS.ProcessEnv, mask: Masker): Settings {
   const { apiKey, projectId, apiUrl } = readConnection(get, mask)

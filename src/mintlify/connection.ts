@@ -132,7 +132,7 @@ export function readConnection(get: InputReader, mask: Masker): Connection {
  * a warning, not a refusal.
  */
 export function openClient(
-  connection: Connection & { githubToken?: string; docsToken?: string },
+  connection: Connection & { githubToken?: string; docsToken?: string; codeToken?: string },
   { log, signal, clock }: { log: Logger; signal: AbortSignal; clock: Clock }
 ): ApiClient {
   try {
@@ -148,7 +148,9 @@ export function openClient(
   return new ApiClient({
     baseUrl: connection.apiUrl,
     apiKey: connection.apiKey,
-    secrets: [connection.githubToken, connection.docsToken].filter((t): t is string => Boolean(t)),
+    secrets: [connection.githubToken, connection.docsToken, connection.codeToken].filter(
+      (t): t is string => Boolean(t)
+    ),
     log,
     signal,
     clock

@@ -252,6 +252,52 @@ describe('one docs project, several code repositories', () => {
     expect(problems()).toEqual([])
   })
 
+  it('never repeats code-token, in any form, when the service echoes it in a job or an error', async () => {
+    await firstRun()
+    const CODE_TOKEN = 'ghs_code_token_the_service_echoes'
+    for (const repo of project.repositories) gh.privateRepos.set(repo, new Set([CODE_TOKEN]))
+    /** Everything written: log (masks aside), outputs, summary, state, every body sent to GitHub. */
+    const everything = (result: RunResult): string =>
+      [
+        result.log.replace(/^::add-mask::.*$/gm, ''),
+        JSON.stringify(result.outputs),
+        result.summary,
+        JSON.stringify(result.state),
+        JSON.stringify(gh.requests.map(r => r.body))
+      ].join('\n')
+    const forms = [CODE_TOKEN, encodeURIComponent(`x/${CODE_TOKEN}`), JSON.stringify(CODE_TOKEN)]
+    // In the message of a refused request, which ends the step.
+    project.merge('acme/api', { title: 'Add retries' })
+    gh.requests.length = 0
+    sim.inject({
+      route: 'create',
+      kind: 'status',
+      status: 400,
+      body: { message: `Token ${CODE_TOKEN} is not allowed here` }
+    })
+    const refused = await dispatchRun('acme/api', { 'code-token': CODE_TOKEN })
+    expect(refused.code).toBe(1)
+    expect(refused.log).toContain('::error::')
+    for (const form of forms) expect(everything(refused)).not.toContain(form)
+    // In a job's field, as it is and percent-encoded.
+    project.merge('acme/web', { title: 'New settings page' })
+    gh.requests.length = 0
+    // The create answer's too: the log line naming its model is written before any report, and a
+    // runner's mask knows only the plain form.
+    for (const route of ['create', 'get'] as const)
+      sim.inject({
+        route,
+        kind: 'tamper',
+        fields: { model: `${CODE_TOKEN} ${forms[1]}` },
+        times: 100
+      })
+    const echoed = await dispatchRun('acme/web', { 'code-token': CODE_TOKEN })
+    expect(echoed.outputs.decision).toBe('new-job')
+    expect(everything(echoed)).toContain('***')
+    for (const form of forms) expect(everything(echoed)).not.toContain(form)
+    expect(problems()).toEqual([])
+  })
+
   it('fails, naming them, when it can read none of the repositories', async () => {
     await firstRun()
     for (const repo of project.repositories) gh.hiddenRepos.add(repo)
@@ -479,7 +525,10 @@ describe('one docs project, several code repositories', () => {
         interpolate(String(v), {
           secrets: { MINTLIFY_API_KEY: SIM_API_KEY },
           vars: { MINTLIFY_PROJECT_ID: SIM_PROJECT },
-          steps: { code: { outputs: { token: CODE_TOKEN } } }
+          steps: {
+            code: { outputs: { token: CODE_TOKEN } },
+            docs: { outputs: { token: DOCS_TOKEN } }
+          }
         })
       ])
     )
@@ -588,8 +637,9 @@ describe('one docs project, several code repositories', () => {
 
   it('reviewers: authors asks the authors from every repository who can read the docs repository', async () => {
     await firstRun()
-    // The agent's docs pull requests, as the simulator numbers them.
-    for (let n = 100; n < 120; n++)
+    // The agent's docs pull requests, as the simulator numbers them (100 + its jobs so far, which
+    // the tests before this one created: room for a hundred).
+    for (let n = 100; n < 200; n++)
       gh.addPull(DOCS, {
         number: n,
         state: 'open',

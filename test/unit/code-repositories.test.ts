@@ -7,11 +7,11 @@ import { isChangeRun, planChange } from '../../src/agent/change/change-plan.js'
 import { changePrompt } from '../../src/agent/change/change-prompt.js'
 import { readCodeRepositories } from '../../src/agent/code-repositories.js'
 import { renderDashboard } from '../../src/agent/ledger/dashboard-body.js'
-import { type PlanSettings, readSettings } from '../../src/agent/settings.js'
+import { type PlanSettings, readSettings, secretsOf } from '../../src/agent/settings.js'
 import { readRunEvent } from '../../src/github/event.js'
 import { type Ledger, emptyProject, ledgerRecord, readLedger } from '../../src/records/ledger.js'
 import { RecordSigner } from '../../src/records/record.js'
-import { InputError } from '../../src/runner/errors.js'
+import { InputError, describeError } from '../../src/runner/errors.js'
 import { PUBLISHED_DISPATCHES } from '../support/docs-project-runs.js'
 
 const DOCS = 'acme/docs'
@@ -70,7 +70,7 @@ describe('code-repositories: the docs project’s repositories, each with its ow
       /'code-token' needs 'code-repositories'/
     )
     const masked: string[] = []
-    readSettings(
+    const withToken = readSettings(
       name =>
         ({
           'api-key': 'mint_k',
@@ -82,6 +82,13 @@ describe('code-repositories: the docs project’s repositories, each with its ow
       secret => masked.push(secret)
     )
     expect(masked).toContain('ghs_code')
+    // Redacted, in any form, from a failure the step ends with (and from outputs, summary, comments).
+    const failure = describeError(
+      new Error(`GitHub refused ghs_code, sent as ${encodeURIComponent('ghs_code/')}`),
+      secretsOf(withToken)
+    )
+    expect(failure).not.toContain('ghs_code')
+    expect(failure).toContain('***')
     expect(() => settings({ 'code-repositories': 'acme/api', since: '91d' })).toThrow(InputError)
   })
 })

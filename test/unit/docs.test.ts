@@ -262,8 +262,18 @@ describe('the least-privilege table (docs/security.md)', () => {
   it('needs no personal access token: docs-token comes from a GitHub App everywhere it is set', () => {
     expect(page).toContain('No feature needs a personal access token.')
     expect(read('README.md')).toMatch(
-      /No\s+feature\s+needs\s+a\s+personal\s+access\s+token;\s+\[Security\]\(docs\/security\.md#least-privilege\)/
+      /No\s+feature\s+needs\s+a\s+personal\s+access\s+token:\s+\[make\s+a\s+GitHub\s+App\]\(docs\/security\.md#github-apps\)/
     )
+    // The App's set-up: created, installed, its client ID and key stored where the workflows run.
+    const apps = page.split(/^### GitHub Apps$/m)[1]?.split(/^##/m)[0] ?? ''
+    for (const step of [
+      'New\nGitHub App',
+      'Generate a private key',
+      'Install App',
+      'gh secret set'
+    ])
+      expect(apps.replace(/\s+/g, ' ')).toContain(step.replace(/\s+/g, ' '))
+    expect(apps).toMatch(/gh variable set DOCS_APP_CLIENT_ID/)
     const sources = [
       ...markdownFiles().flatMap(file =>
         yamlBlocks(file).map(b => ({ name: b.name, text: b.text }))

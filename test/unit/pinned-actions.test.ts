@@ -8,7 +8,7 @@ import { ROOT } from '../support/run-action.js'
  * Every `uses:` a reader may copy or that runs here names a full commit SHA with its version in a
  * comment (`actions/checkout@<40 hex> # v5.1.0`): a tag can be moved or replaced, a commit cannot,
  * and Dependabot updates the SHA and the comment together. Excepted: local actions (`./`), docker
- * images, and this repository's own actions at their major tag (`mintlify/agent-action@v1`, also
+ * images, and this repository's own actions at their major tag (`mintlify/agent-action@v2`, also
  * `/gaps` and `/visitors`): the examples name the tag the release workflow moves, and the README
  * says how to pin them by SHA instead (which this check accepts too).
  */
@@ -23,6 +23,26 @@ const USES = /^\s*(?:-\s+)?uses:\s*(['"]?)([^'"\s#]+)\1\s*(?:#\s*(.*?))?\s*$/
 const PINNED = /^([\w.-]+\/[\w.-]+)(?:\/[\w./-]+)?@([0-9a-f]{40})$/
 const VERSION = /^v\d+(?:\.\d+){0,2}(?:-[\w.]+)?$/
 const OWN = /^mintlify\/agent-action(?:\/(?:gaps|visitors))?@v\d+$/
+
+/**
+ * The major version the README and docs describe: package.json's, or the next one when CHANGELOG.md's
+ * Unreleased section has a Breaking part (the next release is that major, and the docs already
+ * describe it).
+ */
+function documentedMajor(
+  changelog = read('CHANGELOG.md'),
+  version = (JSON.parse(read('package.json')) as { version: string }).version
+): number {
+  const unreleased = changelog.split(/^## \[Unreleased\]$/m)[1]?.split(/^## /m)[0] ?? ''
+  return Number(version.split('.')[0]) + (/^### Breaking/m.test(unreleased) ? 1 : 0)
+}
+
+/** The uses of this repository's own actions that name another major tag than `major`. */
+function otherMajors(uses: readonly Use[], major: number): string[] {
+  return uses
+    .filter(u => OWN.test(u.uses) && !u.uses.endsWith(`@v${major}`))
+    .map(u => `${u.where}: '${u.uses}' is not @v${major}, the version the docs describe`)
+}
 
 interface Use {
   where: string
@@ -122,9 +142,31 @@ describe('every third-party action is pinned to a commit SHA with its version', 
     ])
   })
 
+  it("this repository's own actions are named at the major the docs describe", () => {
+    expect(documentedMajor()).toBe(2)
+    expect(otherMajors([...markdownUses, ...workflowUses], documentedMajor())).toEqual([])
+  })
+
+  it('the documented major: the next one while the Unreleased section is breaking', () => {
+    const changelog = (unreleased: string): string =>
+      `# Changelog\n\n## [Unreleased]\n\n${unreleased}\n## [1.0.0] - 2026-01-01\n\n### Breaking\n`
+    expect(documentedMajor(changelog('### Added\n\n- x\n'), '1.4.0')).toBe(1)
+    expect(documentedMajor(changelog('### Breaking (v2)\n\n- x\n'), '1.4.0')).toBe(2)
+    expect(documentedMajor(changelog(''), '2.0.0')).toBe(2)
+    const uses = usesOf(
+      '- uses: mintlify/agent-action@v1\n- uses: mintlify/agent-action/gaps@v2\n',
+      'x.yml'
+    )
+    expect(otherMajors(uses, 2)).toEqual([
+      "x.yml:1: 'mintlify/agent-action@v1' is not @v2, the version the docs describe"
+    ])
+  })
+
   it('the README says how to pin this action by SHA and keep it current with Dependabot', () => {
     const readme = read('README.md')
-    expect(readme).toMatch(/mintlify\/agent-action@<[^>]*sha[^>]*> # v1\.\d+\.\d+/i)
+    expect(readme).toMatch(
+      new RegExp(`mintlify/agent-action@<[^>]*sha[^>]*> # v${documentedMajor()}\\.\\d+\\.\\d+`, 'i')
+    )
     const dependabot = yamlBlocks('README.md').find(b => /package-ecosystem:/.test(b.text))
     expect(dependabot?.text).toMatch(/package-ecosystem: github-actions/)
   })

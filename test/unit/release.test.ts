@@ -402,6 +402,25 @@ printf '%s\\n' "$@" > "${path.join(work, 'gh-args')}"
     moved('v1.9.0')
     const v1100 = moved('v1.10.0')
     stays('v1.9.1', v1100, '::notice::v1 stays on v1.10.0, a higher release than v1.9.1.')
+
+    // The next major: v2.0.0 starts v2 and leaves v1 on the highest 1.x.y; a later 1.x fix moves v1
+    // only, and v2 moves to each higher 2.x.y, never back to a 2.x backport.
+    const major2 = (tag: string, expected: string): string => {
+      const run = push(tag)
+      expect(run).toMatchObject({ code: 0 })
+      expect(run.out).toContain(expected)
+      return run.sha
+    }
+    const v200 = major2('v2.0.0', '::notice::v2 now points at v2.0.0')
+    expect(remote('refs/tags/v2')).toBe(v200)
+    expect(remote('refs/tags/v1')).toBe(v1100)
+    const v1101 = major2('v1.10.1', '::notice::v1 now points at v1.10.1')
+    expect(remote('refs/tags/v1')).toBe(v1101)
+    expect(remote('refs/tags/v2')).toBe(v200)
+    const v2100 = major2('v2.10.0', '::notice::v2 now points at v2.10.0')
+    major2('v2.9.1', '::notice::v2 stays on v2.10.0, a higher release than v2.9.1.')
+    expect(remote('refs/tags/v2')).toBe(v2100)
+    expect(remote('refs/tags/v1')).toBe(v1101)
   })
 })
 

@@ -231,6 +231,42 @@ describe('the approval example keeps unrelated runs out of its concurrency group
   })
 })
 
+describe('the docs project example can take approval ticks without losing a run', () => {
+  // Its issues: [edited] trigger is commented out until approval: dashboard is on; the if: and the
+  // job's concurrency group are live, so uncommenting both is all approval takes.
+  type Concurrency = { group: string; 'cancel-in-progress'?: boolean }
+  const text = read('examples/docs-project.yml')
+  const workflow = parse(text) as {
+    concurrency?: unknown
+    jobs: Record<string, Job & { concurrency?: Concurrency }>
+  }
+  const [job] = Object.values(workflow.jobs)
+  const issue = (labels: string[]) => ({ number: 5, labels: labels.map(name => ({ name })) })
+  const context = (eventName: string, event: object, runId: number) => ({
+    github: { event_name: eventName, event, run_id: runId, repository: 'acme/docs' }
+  })
+  const runs = [
+    ['a dispatch', context('repository_dispatch', { action: 'docs-agent' }, 1), true],
+    ['the schedule', context('schedule', {}, 2), true],
+    ['a manual run', context('workflow_dispatch', {}, 3), true],
+    ['a tick', context('issues', { issue: issue(['docs-agent-dashboard']) }, 4), true],
+    ['an edit of another issue', context('issues', { issue: issue(['bug']) }, 5), false]
+  ] as const
+
+  it('comments out the trigger and approval together, and sets the group on the job', () => {
+    expect(text).toMatch(/^ {2}# issues:\n {2}# {3}types: \[edited\]$/m)
+    expect(text).toMatch(/^ {10}# approval: dashboard$/m)
+    expect(workflow.concurrency).toBeUndefined()
+    expect(job?.concurrency?.['cancel-in-progress']).toBe(false)
+  })
+
+  it.each(runs)('%s: runs only in the one docs-agent group', (_name, ctx, acts) => {
+    expect(Boolean(evaluate(job?.if ?? '', ctx))).toBe(acts)
+    const group = interpolate(job?.concurrency?.group ?? '', ctx).trim()
+    expect(group).toBe(acts ? 'docs-agent' : `docs-agent-unrelated-${ctx.github.run_id}`)
+  })
+})
+
 describe('the YAML blocks of every Markdown file', () => {
   const files = markdownFiles()
   const blocks = files.flatMap(file => yamlBlocks(file))
