@@ -55959,7 +55959,7 @@ class Dashboard {
     static async open(github, options) {
         const [owner = '', repo = ''] = options.view.repository.split('/');
         let choice;
-        let viewer = '';
+        let viewer;
         try {
             const labelled = await labelledIssues(github.graphql, { owner, repo }, DASHBOARD_LABEL);
             viewer = labelled.viewer ?? '';

@@ -77,7 +77,7 @@ export class Dashboard {
   static async open(github: DashboardIssues, options: DashboardOptions): Promise<Dashboard> {
     const [owner = '', repo = ''] = options.view.repository.split('/')
     let choice: DashboardChoice
-    let viewer = ''
+    let viewer: string
     try {
       const labelled = await labelledIssues(github.graphql, { owner, repo }, DASHBOARD_LABEL)
       viewer = labelled.viewer ?? ''
