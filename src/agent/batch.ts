@@ -84,4 +84,9 @@ export interface ChangeBatch {
    * name theirs. Undefined: the batch is of `repository` alone.
    */
   parts?: RepositoryPart[]
+  /**
+   * With `code-repositories`: every repository the run lists (read or not), by key. A watermark of
+   * a repository no longer listed leaves the ledger when the watermarks are written.
+   */
+  listed?: string[]
 }

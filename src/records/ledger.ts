@@ -243,6 +243,8 @@ const MAX_SPEND = 2000
 const MAX_TITLE = 100
 /** As many as `code-repositories` may list. */
 const MAX_REPOSITORIES = 50
+/** Watermarks read: those listed, and room for those a run has not dropped yet. */
+const MAX_WATERMARKS = 4 * MAX_REPOSITORIES
 
 /** The signed state, as it stands at the end of the dashboard's body. */
 export function ledgerRecord(
@@ -566,13 +568,17 @@ function checkedRepositories(value: unknown): Pick<LedgerJob, 'moreRepositories'
   return names.length ? { moreRepositories: names } : {}
 }
 
-/** The code repositories' watermarks, each dropped when out of shape; at most MAX_REPOSITORIES. */
+/**
+ * The code repositories' watermarks, each dropped when out of shape; at most MAX_WATERMARKS. Runs
+ * drop those of repositories no longer listed when they write; a ledger an older version wrote
+ * may hold more than MAX_REPOSITORIES, and a listed repository's must not be the one cut.
+ */
 function checkedWatermarks(value: unknown): Pick<ProjectLedger, 'repositories'> {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return {}
   const marks: Record<string, Watermark> = {}
   for (const [key, raw] of Object.entries(value as Record<string, unknown>).slice(
     0,
-    MAX_REPOSITORIES
+    MAX_WATERMARKS
   )) {
     const mark = object(raw)
     const name = str(mark.name)

@@ -101,7 +101,10 @@ export async function readProjectBatch(read: ProjectReadDeps): Promise<ProjectRe
     return {
       skip: `Everything ${counted(parts.length, 'code repository', 'code repositories')} merged is documented already${failed.length ? ` (${failed.join(', ')} could not be read)` : ''}.`
     }
-  const batch = joinParts(read.event, parts)
+  const batch = {
+    ...joinParts(read.event, parts),
+    listed: repositories.map(r => repositoryKey(r.name))
+  }
   // Any reader describes the batch: only the patches are each repository's own.
   const describer = (parts[0] as (typeof parts)[number]).reader
   return {
@@ -113,7 +116,11 @@ export async function readProjectBatch(read: ProjectReadDeps): Promise<ProjectRe
       },
       // The repositories' watermarks are their own: no range of the project starts before one.
       parentOf: async () => undefined,
-      emptyBatch: (head, branch) => ({ ...describer.emptyBatch(head, branch), parts: [] })
+      emptyBatch: (head, branch) => ({
+        ...describer.emptyBatch(head, branch),
+        parts: [],
+        listed: batch.listed
+      })
     }
   }
 }

@@ -408,6 +408,19 @@ function markDocumented(
     if (unmoved(marks[key]?.sha, start.repositories[key]))
       marks[key] = { sha: part.head, at, name: part.name, branch: part.branch }
   }
+  dropUnlisted(project, batch)
+}
+
+/**
+ * The watermarks of repositories `code-repositories` no longer lists leave the ledger: kept, they
+ * would crowd out a listed one's (the ledger keeps as many as may be listed). A repository listed
+ * again later is a first look.
+ */
+function dropUnlisted(project: ProjectLedger, batch: Pick<ChangeBatch, 'listed'>): void {
+  const listed = batch.listed && new Set(batch.listed)
+  const marks = project.repositories
+  if (!listed || !marks) return
+  for (const key of Object.keys(marks)) if (!listed.has(key)) delete marks[key]
 }
 
 /**
@@ -422,6 +435,7 @@ function markFirstSeen(project: ProjectLedger, batch: ChangeBatch, at: number): 
     if (!marks[key] && part.base)
       marks[key] = { sha: part.base, at, name: part.name, branch: part.branch }
   }
+  dropUnlisted(project, batch)
 }
 
 /** What reads learnt of the ledger's jobs: state, docs pull request and its times. */

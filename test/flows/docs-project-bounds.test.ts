@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest'
+import type { FakeGitHub } from '../simulator/fake-github.js'
+import type { Simulator } from '../simulator/server.js'
+import type { CodeChangeServers } from '../support/code-change-runs.js'
+import { codeChangeSuite } from '../support/code-change-suite.js'
+import { DOCS, DocsProject } from '../support/docs-project-runs.js'
+import type { RunOptions, RunResult } from '../support/run-action.js'
+import { runInProcess } from '../support/run-in-process.js'
+import { VirtualClock } from '../support/virtual-clock.js'
+
+// A docs project at its bounds: many repositories, a long batch, a rewritten history, a resend
+// while one repository is out of reach. In-process against the simulator and the fake GitHub,
+// every GitHub call checked against GitHub's OpenAPI description.
+const DAY = 86_400_000
+const clock = new VirtualClock()
+let servers: CodeChangeServers
+let sim: Simulator
+let gh: FakeGitHub
+let project: DocsProject
+const suite = codeChangeSuite(clock, world => {
+  servers = world
+  ;({ sim, gh } = world)
+})
+
+/** GitHub calls its OpenAPI description refuses, but GraphQL's NOT_FOUND the fake gives on purpose. */
+const problems = (): string[] =>
+  suite.problems().filter(p => !p.includes('Could not resolve to a Repository'))
+const run = (step: RunOptions): Promise<RunResult> => runInProcess({ clock, ...step })
+const prompts = (route: 'create' | 'message' = 'create'): string[] =>
+  sim.requests(route).map(e => (e.requestBody as { prompt: string }).prompt)
+const allPrompts = (): string[] => [...prompts('create'), ...prompts('message')]
+/** How many prompts name `text`. */
+const sentTimes = (text: string): number => allPrompts().filter(p => p.includes(text)).length
+const dispatchRun = (repo: string, inputs: Record<string, string> = {}, sha?: string) =>
+  run(project.step(project.dispatch(repo, sha), inputs))
+
+/**
+ * `login` ticks the first box of the dashboard that `box` names: the body changed as GitHub changes
+ * it, and the docs repository's run of its `issues` `edited` event (with the body before).
+ */
+function tickBox(box: string, login: string, inputs: Record<string, string> = {}) {
+  const dashboard = project.dashboards()[0]
+  if (!dashboard) throw new Error('no dashboard')
+  const before = dashboard.body
+  dashboard.body = before.replace(`- [ ] ${box}`, `- [x] ${box}`)
+  expect(dashboard.body).not.toBe(before)
+  const event = {
+    action: 'edited',
+    issue: gh.issueView(dashboard, DOCS),
+    changes: { body: { from: before } },
+    repository: { full_name: DOCS, default_branch: 'main' },
+    sender: { login, type: 'User' }
+  }
+  return run(project.step(event, inputs, 'issues'))
+}
+
+/** A first run of the project: each repository's head recorded, nothing started. */
+async function firstRun(repositories?: string[]): Promise<void> {
+  project = new DocsProject(servers, clock.wallNow, repositories)
+  project.init()
+  expect((await run(project.schedule())).code).toBe(0)
+}
+
+describe('a docs project at its bounds', () => {
+  it('documents a repository added to a list of 50 after another left it: the one that left gives up its watermark', async () => {
+    const fifty = Array.from({ length: 50 }, (_, i) => `acme/r${i + 1}`)
+    await firstRun(fifty)
+    expect(Object.keys(project.watermarks())).toHaveLength(50)
+    // acme/r1 leaves the project; acme/new joins it.
+    project = new DocsProject(servers, clock.wallNow, [...fifty.slice(1), 'acme/new'])
+    gh.commitTo('acme/new', { message: 'Initial commit of acme/new' })
+    expect((await run(project.schedule())).code).toBe(0)
+    expect(project.watermarks()['acme/new']).toBe(gh.headOf('acme/new'))
+    expect(project.watermarks()['acme/r1']).toBeUndefined()
+    expect(Object.keys(project.watermarks())).toHaveLength(50)
+    project.merge('acme/new', { title: 'New repository feature' })
+    const second = await run(project.schedule())
+    expect(second.code).toBe(0)
+    expect(sentTimes('New repository feature')).toBe(1)
+    expect(problems()).toEqual([])
+  })
+})
