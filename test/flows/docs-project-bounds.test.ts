@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { FakeGitHub } from '../simulator/fake-github.js'
+import type { FakeGitHub, FakePull } from '../simulator/fake-github.js'
 import type { Simulator } from '../simulator/server.js'
 import type { CodeChangeServers } from '../support/code-change-runs.js'
 import { codeChangeSuite } from '../support/code-change-suite.js'
@@ -31,6 +31,14 @@ const prompts = (route: 'create' | 'message' = 'create'): string[] =>
 const allPrompts = (): string[] => [...prompts('create'), ...prompts('message')]
 /** How many prompts name `text`. */
 const sentTimes = (text: string): number => allPrompts().filter(p => p.includes(text)).length
+/** The docs pull request of a job, as GitHub shows it in the docs repository. */
+const docsPull = (link: unknown, state: 'open' | 'merged'): FakePull =>
+  gh.addPull(DOCS, {
+    number: Number(String(link).split('/').pop()),
+    state: state === 'open' ? 'open' : 'closed',
+    merged: state === 'merged',
+    user: { login: 'mintlify[bot]', type: 'Bot' }
+  })
 const dispatchRun = (repo: string, inputs: Record<string, string> = {}, sha?: string) =>
   run(project.step(project.dispatch(repo, sha), inputs))
 
@@ -77,6 +85,39 @@ describe('a docs project at its bounds', () => {
     const second = await run(project.schedule())
     expect(second.code).toBe(0)
     expect(sentTimes('New repository feature')).toBe(1)
+    expect(problems()).toEqual([])
+  })
+
+  it('moves each watermark only as far as the prompt described its changes; the next run takes the rest', async () => {
+    await firstRun()
+    const body = 'Long description. '.repeat(600)
+    const titles: string[] = []
+    for (const repo of ['acme/api', 'acme/cli', 'acme/web'])
+      for (let i = 0; i < 12; i++) {
+        const title = `${repo} feature ${String(i).padStart(2, '0')}`
+        titles.push(title)
+        project.merge(repo, { title, body })
+      }
+    const first = await run(project.schedule())
+    expect(first.outputs.decision).toBe('new-job')
+    const prompt = prompts()[0] ?? ''
+    const missing = titles.filter(t => !prompt.includes(t))
+    // The 32 KB description cannot hold 36 long pull requests: the newest wait.
+    expect(missing.length).toBeGreaterThan(0)
+    expect(prompt).toContain('newer changes beyond what one prompt holds')
+    expect(project.ledger()?.backlog).toBe(missing.length)
+    expect(project.watermarks()).not.toEqual({
+      'acme/api': gh.headOf('acme/api'),
+      'acme/cli': gh.headOf('acme/cli'),
+      'acme/web': gh.headOf('acme/web')
+    })
+    for (let i = 0; i < 5 && allPrompts().length < 6; i++) {
+      docsPull(project.ledger()?.jobs.at(-1)?.prLink, 'merged')
+      expect((await run(project.schedule())).code).toBe(0)
+    }
+    // Every change described once, none twice.
+    for (const title of titles) expect(sentTimes(title), title).toBe(1)
+    expect(project.ledger()?.backlog).toBeUndefined()
     expect(problems()).toEqual([])
   })
 })

@@ -18,6 +18,7 @@ import { type CodeRepository, repositoryKey } from '../code-repositories.js'
 import { Input } from '../names.js'
 import type { ChangeSettings } from '../settings.js'
 import { ChangeReader, ReadError, type ReaderSettings } from './change-reader.js'
+import { fitProjectBatch } from './project-fit.js'
 import { type ChangeRules, applyRules, batchSize } from './change-rules.js'
 import type { GateReads } from './gates/gate.js'
 import { ESTIMATED_CREDITS_PER_RUN } from '../ledger/budget.js'
@@ -102,7 +103,7 @@ export async function readProjectBatch(read: ProjectReadDeps): Promise<ProjectRe
       skip: `Everything ${counted(parts.length, 'code repository', 'code repositories')} merged is documented already${failed.length ? ` (${failed.join(', ')} could not be read)` : ''}.`
     }
   const batch = {
-    ...joinParts(read.event, parts),
+    ...fitProjectBatch(joinParts(read.event, parts)),
     listed: repositories.map(r => repositoryKey(r.name))
   }
   // Any reader describes the batch: only the patches are each repository's own.
