@@ -120,4 +120,50 @@ describe('a docs project at its bounds', () => {
     expect(project.ledger()?.backlog).toBeUndefined()
     expect(problems()).toEqual([])
   })
+
+  it('keeps an uncertain batch of 250 changes within GitHub’s 65,536 characters, counting those it does not keep', async () => {
+    const ten = Array.from({ length: 10 }, (_, i) => `acme/repository-${i + 1}`)
+    await firstRun(ten)
+    const long = 'a long and descriptive pull request title '.repeat(3)
+    for (const repo of ten)
+      for (let i = 0; i < 25; i++) project.merge(repo, { title: `${repo}: ${long} ${i}` })
+    sim.inject({ route: 'create', kind: 'status', status: 500, body: { error: 'internal' } })
+    const failed = await run(project.schedule())
+    expect(failed.code).toBe(1)
+    // The fake GitHub refuses a longer body with GitHub's 422: the dashboard was written.
+    const body = project.dashboards()[0]?.body ?? ''
+    expect(body.length).toBeLessThanOrEqual(65_536)
+    const entry = project.ledger()?.uncertain[0]
+    expect(entry?.changes.length).toBeLessThanOrEqual(50)
+    expect((entry?.changes.length ?? 0) + (entry?.moreChanges ?? 0)).toBe(
+      project.ledger()?.runs.at(-1)?.changes
+    )
+    expect(body).toContain('were not kept: send them with a prompt')
+    expect(problems()).toEqual([])
+  })
+
+  it('a resend while one repository cannot be read keeps that repository’s changes in the entry, under a new box, and sends them later', async () => {
+    await firstRun()
+    gh.permissions.set('alice', { permission: 'write', role_name: 'write' })
+    project.merge('acme/api', { title: 'Add retries' })
+    project.merge('acme/web', { title: 'New settings page' })
+    sim.inject({ route: 'create', kind: 'status', status: 500, body: { error: 'internal' } })
+    expect((await dispatchRun('acme/api')).code).toBe(1)
+    const before = project.ledger()?.uncertain[0]
+    expect(before?.changes.map(c => c.repo)).toEqual(['acme/api', 'acme/web'])
+    gh.hiddenRepos.add('acme/web')
+    const resent = await tickBox('Send these changes again', 'alice')
+    expect(resent.log).toContain('Could not read acme/web')
+    expect(allPrompts().at(-1)).toContain('Add retries')
+    expect(allPrompts().at(-1)).not.toContain('New settings page')
+    const kept = project.ledger()?.uncertain ?? []
+    expect(kept.map(u => u.changes.map(c => c.repo))).toEqual([['acme/web']])
+    expect(kept[0]?.id).not.toBe(before?.id)
+    expect(project.dashboards()[0]?.body).not.toContain('- [x] Send these changes again')
+    gh.hiddenRepos.clear()
+    await tickBox('Send these changes again', 'alice')
+    expect(sentTimes('New settings page')).toBe(2)
+    expect(sentTimes('Add retries')).toBe(2)
+    expect(project.ledger()?.uncertain).toEqual([])
+  })
 })

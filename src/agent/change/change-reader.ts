@@ -51,7 +51,7 @@ export interface ReaderDeps {
  * grant or do: the agent never gets a half-read batch.
  */
 /** Changes of uncertain requests read again at most, of each kind: the ledger keeps no more. */
-const MAX_RESENT = 20
+const MAX_RESENT = 50
 
 export class ChangeReader {
   private readonly where: { owner: string; repo: string }
@@ -180,6 +180,12 @@ export class ChangeReader {
     const direct = changes.filter(c => c.pr === undefined && /^[0-9a-f]{40}$/.test(c.sha))
     for (const commit of direct.slice(0, MAX_RESENT))
       batch.commits.push(...(await this.readRange(commit.sha, undefined, branch)).commits)
+    const unread =
+      Math.max(0, numbers.length - MAX_RESENT) + Math.max(0, direct.length - MAX_RESENT)
+    if (unread)
+      batch.leftOut.push(
+        `${unread} more changes of the requests sent again, beyond the ${MAX_RESENT} pull requests and ${MAX_RESENT} commits read again per run: send them with a prompt`
+      )
     return batch
   }
 

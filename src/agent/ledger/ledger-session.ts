@@ -5,13 +5,16 @@ import type { FoldDecision } from './fold.js'
 import { type BudgetState, budgetState } from './budget.js'
 import type { JobBudget } from '../settings.js'
 import type { Dashboard } from './dashboard.js'
+import { newBatchId } from './approval-box.js'
 import type { DocsPullUpdate } from './expiry.js'
 import {
   type ChangeRef,
   type LedgerJob,
   type ProjectLedger,
   type RunEntry,
+  type Uncertain,
   type Waiting,
+  keptUncertain,
   ledgerTitle,
   noteStart
 } from '../../records/ledger.js'
@@ -237,8 +240,10 @@ export class LedgerSession {
       project => {
         this.handedOver(project, batch, at)
         noteStart(project, at)
-        const id = Math.max(0, Math.floor(at)).toString(36)
-        project.uncertain.push({ id, at, what, job: jobId, changes: changeRefs(batch), why })
+        const id = newBatchId(at)
+        project.uncertain.push(
+          keptUncertain({ id, at, what, job: jobId, changes: changeRefs(batch), why })
+        )
         project.runs.push(this.entry(at, batch, 'uncertain', jobId, why))
       },
       { reread: true }
@@ -343,7 +348,7 @@ export class LedgerSession {
   private handedOver(project: ProjectLedger, batch: ChangeBatch, at: number): void {
     const resent = this.resending
     if (resent) {
-      project.uncertain = project.uncertain.filter(u => !u.id || !resent.includes(u.id))
+      project.uncertain = afterResend(project.uncertain, resent, batch, at)
       return
     }
     markDocumented(project, batch, at, this.documentedAtStart)
@@ -376,6 +381,27 @@ export class LedgerSession {
       note: [note, leftOut(batch)].filter(Boolean).join('; ').slice(0, 300)
     }
   }
+}
+
+/**
+ * The uncertain entries after their changes were sent again: of a docs project's entry, only the
+ * changes of the repositories this run read leave it; those of a repository it could not read stay,
+ * under a new box (unticked), for a run that can read it.
+ */
+function afterResend(
+  entries: readonly Uncertain[],
+  resent: readonly string[],
+  batch: Pick<ChangeBatch, 'parts'>,
+  at: number
+): Uncertain[] {
+  const read = batch.parts && new Set(batch.parts.map(p => repositoryKey(p.name)))
+  return entries.flatMap(entry => {
+    if (!entry.id || !resent.includes(entry.id)) return [entry]
+    if (!read) return []
+    const left = entry.changes.filter(c => c.repo && !read.has(repositoryKey(c.repo)))
+    if (!left.length) return []
+    return [{ ...entry, id: newBatchId(at), changes: left }]
+  })
 }
 
 /** The last documented commits a run read its batch from: of the repository, or of each one. */
