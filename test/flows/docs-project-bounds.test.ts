@@ -166,4 +166,27 @@ describe('a docs project at its bounds', () => {
     expect(sentTimes('Add retries')).toBe(2)
     expect(project.ledger()?.uncertain).toEqual([])
   })
+
+  it('since with approval: a first look whose batch waits records the commit before the window, and the tick days later sends the merge the window has left', async () => {
+    project = new DocsProject(servers, clock.wallNow)
+    project.init()
+    gh.permissions.set('alice', { permission: 'write', role_name: 'write' })
+    const gated = { approval: 'dashboard', since: '2d' }
+    const before = gh.headOf('acme/api')
+    const early = project.merge('acme/api', {
+      title: 'Early API change',
+      mergedAt: clock.wallNow() - DAY
+    })
+    const held = await run(project.schedule(gated))
+    expect(held.outputs.result).toBe('waiting')
+    expect(project.ledger()?.waiting?.changes.map(c => c.sha)).toContain(early.mergeCommit)
+    // The window's start, not its head: the waiting merge is after it.
+    expect(project.watermarks()['acme/api']).toBe(before)
+    await clock.sleep(2 * DAY)
+    const started = await tickBox('Start the agent for these changes', 'alice', gated)
+    expect(started.code).toBe(0)
+    expect(sentTimes('Early API change')).toBe(1)
+    expect(project.watermarks()['acme/api']).toBe(early.mergeCommit)
+    expect(problems()).toEqual([])
+  })
 })

@@ -195,8 +195,14 @@ async function readRepository(
     ...read.rules,
     paths: repository.paths ?? settings.paths
   })
+  // A window's start: the commit before its oldest, where a waiting batch's range begins.
+  const start =
+    !mark && batch.oldest ? await reader.parentOf({ ...batch, head: batch.oldest }) : undefined
   // Beyond one run's bounds the range stops early: the watermark moves to where it stopped.
-  return { part: { ...part(mark?.sha, ruled.url), head: ruled.head }, batch: ruled }
+  return {
+    part: { ...part(mark?.sha, ruled.url), head: ruled.head, ...(start ? { start } : {}) },
+    batch: ruled
+  }
 }
 
 /** A repository's changes sent again: read again by number or commit; its watermark stays. */

@@ -103,7 +103,8 @@ function cutParts(
     if (!rule) return [part]
     if (rule.head) return [{ ...part, head: rule.head }]
     // Nothing of it described: its watermark stays (none is recorded on a first look).
-    return part.base ? [{ ...part, head: part.base }] : []
+    const from = part.base ?? part.start
+    return from ? [{ ...part, head: from }] : []
   })
   return { ...batch, pulls, commits, parts }
 }

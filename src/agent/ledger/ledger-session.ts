@@ -458,8 +458,8 @@ function markFirstSeen(project: ProjectLedger, batch: ChangeBatch, at: number): 
   const marks = (project.repositories ??= {})
   for (const part of batch.parts) {
     const key = repositoryKey(part.name)
-    if (!marks[key] && part.base)
-      marks[key] = { sha: part.base, at, name: part.name, branch: part.branch }
+    const from = part.base ?? part.start
+    if (!marks[key] && from) marks[key] = { sha: from, at, name: part.name, branch: part.branch }
   }
   dropUnlisted(project, batch)
 }
