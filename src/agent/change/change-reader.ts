@@ -88,7 +88,12 @@ export class ChangeReader {
     plan: Extract<ChangePlan, { kind: 'range' | 'since-last' }>,
     head: { sha: string; branch: string },
     documented: string | undefined,
-    notices: string[]
+    notices: string[],
+    /**
+     * A docs project's repository: on a rewritten history, its merges since this time (when its
+     * watermark was recorded) are read instead of the head alone.
+     */
+    rewrittenFrom?: number
   ): Promise<ChangeBatch> {
     const own = async (): Promise<ChangeBatch> => {
       if (plan.kind === 'range' && plan.push)
@@ -139,6 +144,12 @@ export class ChangeReader {
           ...this.emptyBatch(head.sha, head.branch),
           olderThanDocumented: `${head.sha.slice(0, 12)} on ${head.branch} is older than the last documented commit ${documented.slice(0, 12)} (an earlier change, its event late or re-run): its changes are documented already, and the dashboard is left as it is.`
         }
+      if (status !== 'ahead' && status !== 'identical' && rewrittenFrom) {
+        notices.push(
+          `The last documented commit ${documented.slice(0, 12)} of ${this.where.owner}/${this.where.repo} is not in the history of ${head.branch} at ${head.sha.slice(0, 12)} (GitHub compares them as ${status === 'missing' ? 'unknown: the commit is gone' : status}): the history was rewritten, by a force-push. This run reads its merges since ${new Date(rewrittenFrom).toISOString().slice(0, 16).replace('T', ' ')} UTC, when that commit was recorded, leaving out those documented already.`
+        )
+        return this.readWindow(head.sha, head.branch, rewrittenFrom)
+      }
       if (status !== 'ahead' && status !== 'identical') {
         notices.push(
           `The last documented commit ${documented.slice(0, 12)} is not in the history of ${head.branch} at ${head.sha.slice(0, 12)} (GitHub compares them as ${status === 'missing' ? 'unknown: the commit is gone' : status}): the history was rewritten, by a force-push this action did not see. This run documents its own change only; the changes before it are not sent again.`

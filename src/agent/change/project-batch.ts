@@ -179,7 +179,18 @@ async function readRepository(
   })
   if (mark?.sha === head.sha) return { part: part(head.sha, '') }
   let batch: ChangeBatch
-  if (mark) batch = await reader.ledgerBatch({ kind: 'since-last' }, head, mark.sha, notices)
+  if (mark)
+    batch = withoutDocumented(
+      await reader.ledgerBatch(
+        { kind: 'since-last' },
+        head,
+        mark.sha,
+        notices,
+        mark.at || undefined
+      ),
+      repository.name,
+      project
+    )
   else if (settings.since)
     batch = await reader.readWindow(head.sha, head.branch, deps.clock.wallNow() - settings.since.ms)
   else {
@@ -202,6 +213,29 @@ async function readRepository(
   return {
     part: { ...part(mark?.sha, ruled.url), head: ruled.head, ...(start ? { start } : {}) },
     batch: ruled
+  }
+}
+
+/**
+ * A repository's batch without the changes the ledger's jobs and uncertain requests hold already:
+ * after a rewritten history its merges are read again from a time, and some were documented.
+ */
+function withoutDocumented(
+  batch: ChangeBatch,
+  repository: string,
+  project: ProjectLedger
+): ChangeBatch {
+  const key = repositoryKey(repository)
+  const known = [...project.jobs, ...project.uncertain]
+    .flatMap(j => j.changes)
+    .filter(c => c.repo && repositoryKey(c.repo) === key)
+  if (!known.length) return batch
+  const pulls = new Set(known.flatMap(c => (c.pr === undefined ? [] : [c.pr])))
+  const shas = new Set(known.map(c => c.sha))
+  return {
+    ...batch,
+    pulls: batch.pulls.filter(p => !pulls.has(p.number)),
+    commits: batch.commits.filter(c => !shas.has(c.sha))
   }
 }
 
