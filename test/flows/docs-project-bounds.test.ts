@@ -210,4 +210,30 @@ describe('a docs project at its bounds', () => {
     expect(project.watermarks()['acme/api']).toBe(gh.headOf('acme/api'))
     expect(problems()).toEqual([])
   })
+
+  it('include-diff: a repository whose patches cannot be read is a warning naming it and code-token; its changes and the others’ patches go on', async () => {
+    await firstRun()
+    project.merge('acme/api', {
+      title: 'Add retries',
+      files: [{ filename: 'src/retry.ts', patch: '@@ -0,0 +1 @@\n+retryPatchLine' }]
+    })
+    project.merge('acme/cli', {
+      title: 'Add --retries',
+      files: [{ filename: 'cmd/run.go', patch: '@@ -1 +1 @@\n+cliPatchLine' }]
+    })
+    gh.failures.set('pull-files', { status: 403, times: 1 })
+    const result = await dispatchRun('acme/api', {
+      'include-diff': 'true',
+      'code-token': 'ghs_code'
+    })
+    expect(result.code).toBe(0)
+    expect(result.log).toContain('::warning::Could not read the patches of acme/api')
+    expect(result.log).toContain("Give 'code-token' contents: read")
+    const prompt = allPrompts().at(-1) ?? ''
+    expect(prompt).toContain('Add retries')
+    expect(prompt).toContain('Add --retries')
+    expect(prompt).toContain('cliPatchLine')
+    expect(prompt).not.toContain('retryPatchLine')
+    expect(problems()).toEqual([])
+  })
 })

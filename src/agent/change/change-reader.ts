@@ -34,6 +34,8 @@ export interface ReaderSettings {
   includeDiff: boolean
   /** The workflow's standing instruction, put before the changes. */
   prompt?: string
+  /** `code-token`: with `code-repositories`, what reads them instead of `github-token`. */
+  codeToken?: string
 }
 
 /** What reading needs of the run. */
@@ -300,6 +302,15 @@ export class ChangeReader {
     return (this.patchesRead = patches)
   }
 
+  /** Which token to check: a code repository's reader names the one that reads it. */
+  private tokenHint(): string {
+    const { owner, repo } = this.where
+    if (owner === this.event.owner && repo === this.event.repo)
+      return `Check that '${Input.GithubToken}' belongs to this repository.`
+    const token = this.settings.codeToken ? Input.CodeToken : Input.GithubToken
+    return `Check that '${token}' can read ${owner}/${repo}.`
+  }
+
   /**
    * A read of GitHub that fails stops the run: the agent never gets a half-read batch. A refusal
    * names the permissions to grant; anything else says to re-run.
@@ -321,7 +332,7 @@ export class ChangeReader {
             .replace(/\.$/, '')
       const refused = refusedAccess(error)
       const hint = refused
-        ? `${permissionHint("'contents: read' and 'pull-requests: read'")} Check that '${Input.GithubToken}' belongs to this repository.`
+        ? `${permissionHint("'contents: read' and 'pull-requests: read'")} ${this.tokenHint()}`
         : 'Re-run the workflow; the agent is not started with a partial description of the changes.'
       throw new ReadError(`Could not ${what}: ${why}. ${hint}`, why, refused)
     }

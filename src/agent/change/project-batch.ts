@@ -112,7 +112,9 @@ export async function readProjectBatch(read: ProjectReadDeps): Promise<ProjectRe
     batch,
     reads: {
       prompt: async (handed, followUp) => {
-        const patches = settings.includeDiff ? await projectPatches(parts, handed) : undefined
+        const patches = settings.includeDiff
+          ? await projectPatches(parts, handed, deps, token)
+          : undefined
         return describer.prompt(handed, followUp, patches)
       },
       // The repositories' watermarks are their own: no range of the project starts before one.
@@ -297,7 +299,9 @@ function joinParts(
 /** Each repository's patches for the diff excerpt, its name before each path. */
 async function projectPatches(
   parts: readonly { part: RepositoryPart; reader: ChangeReader }[],
-  batch: ChangeBatch
+  batch: ChangeBatch,
+  deps: ProjectReadDeps['deps'],
+  token: string
 ): Promise<{ path: string; patch: string }[]> {
   const all: { path: string; patch: string }[] = []
   for (const { part, reader } of parts) {
@@ -307,7 +311,17 @@ async function projectPatches(
       commits: batch.commits.filter(c => c.repository === part.name)
     }
     if (!own.pulls.length && !own.commits.length) continue
-    const patches = await reader.patches(own)
+    let patches: { path: string; patch: string }[]
+    try {
+      patches = await reader.patches(own)
+    } catch (error) {
+      if (deps.signal?.aborted || !(error instanceof ReadError)) throw error
+      // The patches are an excerpt: without one repository's, its changes are still described.
+      deps.log.warning(
+        `Could not read the patches of ${part.name} (${error.why.replace(/\.$/, '')}): its changes are described without them, and the other repositories' patches go on. ${error.refused ? `Give '${token}' contents: read and pull-requests: read on ${part.name}.` : 'A later run reads its next changes as usual.'}`
+      )
+      continue
+    }
     all.push(...patches.map(p => ({ path: `${part.name}: ${p.path}`, patch: p.patch })))
   }
   return all
