@@ -236,4 +236,24 @@ describe('a docs project at its bounds', () => {
     expect(prompt).not.toContain('retryPatchLine')
     expect(problems()).toEqual([])
   })
+
+  it('previews a window beyond one run: its total, the runs its backlog needs and their credits', async () => {
+    project = new DocsProject(servers, clock.wallNow)
+    project.init()
+    for (let i = 0; i < 30; i++)
+      project.merge('acme/api', {
+        title: `Window ${i}`,
+        mergedAt: clock.wallNow() - 5 * DAY + i * 1000
+      })
+    const preview = await run(project.schedule({ 'dry-run': 'true', since: '30d' }))
+    expect(preview.code).toBe(0)
+    expect(preview.log).toContain(
+      'Preview (dry-run): the window holds 30 changes, more than one run takes. The first run would send 25 changes from 1 code repository to one new job; the other 5 changes need about 1 more run'
+    )
+    expect(preview.log).toContain('about 360 credits in all (2 × 180')
+    const real = await run(project.schedule({ since: '30d' }))
+    expect(real.outputs.decision).toBe('new-job')
+    expect(project.ledger()?.backlog).toBe(5)
+    expect(problems()).toEqual([])
+  })
 })

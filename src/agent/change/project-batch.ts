@@ -345,10 +345,18 @@ function unreadable(name: string, said: string, refused: boolean, token: string)
 
 /**
  * A docs project's dry run (a first install's preview with `since`): what the batch would become
- * and what it would cost, before any credit is spent.
+ * and what it would cost, before any credit is spent. A window beyond one run's bounds says its
+ * total and the runs its backlog needs, each a job of its own unless folded, and the credits scale.
  */
 export function previewNotice(batch: ChangeBatch, followUpTo?: string): string {
   const from = new Set([...batch.pulls, ...batch.commits].map(c => c.repository)).size
   const what = followUpTo ? `a follow-up to job ${followUpTo}` : 'one new job'
-  return `Preview (dry-run): ${counted(batchSize(batch), 'change')} from ${counted(from, 'code repository', 'code repositories')} would go to ${what}, about ${ESTIMATED_CREDITS_PER_RUN} credits (Mintlify's published average a run); nothing was written.`
+  const size = batchSize(batch)
+  const repositories = counted(from, 'code repository', 'code repositories')
+  const backlog = batch.backlog ?? 0
+  if (!backlog)
+    return `Preview (dry-run): ${counted(size, 'change')} from ${repositories} would go to ${what}, about ${ESTIMATED_CREDITS_PER_RUN} credits (Mintlify's published average a run); nothing was written.`
+  const later = Math.ceil(backlog / Math.max(1, size))
+  const credits = (later + 1) * ESTIMATED_CREDITS_PER_RUN
+  return `Preview (dry-run): the window holds ${counted(size + backlog, 'change')}, more than one run takes. The first run would send ${counted(size, 'change')} from ${repositories} to ${what}; the other ${counted(backlog, 'change')} need about ${counted(later, 'more run')} (a job each, or follow-ups while a docs pull request is open), oldest first: about ${credits.toLocaleString('en-US')} credits in all (${later + 1} × ${ESTIMATED_CREDITS_PER_RUN}, Mintlify's published average a run); nothing was written.`
 }
