@@ -235,4 +235,63 @@ describe('a docs project at its bounds', () => {
     expect(project.ledger()?.backlog).toBe(5)
     expect(problems()).toEqual([])
   })
+
+  it('two uncertain requests sent again at once beyond one prompt: what it had no room for stays under a new box, and the next tick sends it', async () => {
+    await firstRun()
+    gh.permissions.set('alice', { permission: 'write', role_name: 'write' })
+    const body = 'Long description. '.repeat(600)
+    const titles: string[] = []
+    for (const repo of ['acme/api', 'acme/cli']) {
+      for (let i = 0; i < 18; i++) {
+        const title = `${repo} resent ${String(i).padStart(2, '0')}`
+        titles.push(title)
+        project.merge(repo, { title, body })
+      }
+      sim.inject({ route: 'create', kind: 'status', status: 500, body: { error: 'internal' } })
+      expect((await run(project.schedule())).code).toBe(1)
+    }
+    expect(project.ledger()?.uncertain).toHaveLength(2)
+    const uncertainIn = (): number =>
+      (project.ledger()?.uncertain ?? []).reduce((n, u) => n + u.changes.length, 0)
+    const held = uncertainIn()
+    // A writer ticks both boxes in one edit.
+    const dashboard = project.dashboards()[0]
+    if (!dashboard) throw new Error('no dashboard')
+    const before = dashboard.body
+    dashboard.body = before.replaceAll(
+      '- [ ] Send these changes again',
+      '- [x] Send these changes again'
+    )
+    const both = await run(
+      project.step(
+        {
+          action: 'edited',
+          issue: gh.issueView(dashboard, 'acme/docs'),
+          changes: { body: { from: before } },
+          repository: { full_name: 'acme/docs', default_branch: 'main' },
+          sender: { login: 'alice', type: 'User' }
+        },
+        {},
+        'issues'
+      )
+    )
+    expect(both.code).toBe(0)
+    const sent = titles.filter(t => allPrompts().at(-1)?.includes(t))
+    expect(sent.length).toBeGreaterThan(0)
+    expect(sent.length).toBeLessThan(held)
+    expect(uncertainIn()).toBe(held - sent.length)
+    while ((project.ledger()?.uncertain.length ?? 0) > 0 && allPrompts().length < 8)
+      expect((await tickBox('Send these changes again', 'alice')).code).toBe(0)
+    // Every change the uncertain requests held went out again once.
+    for (const title of titles.filter(
+      t => allPrompts()[0]?.includes(t) || allPrompts()[1]?.includes(t)
+    ))
+      expect(
+        allPrompts()
+          .slice(2)
+          .filter(p => p.includes(title)),
+        title
+      ).toHaveLength(1)
+    expect(problems()).toEqual([])
+  })
 })

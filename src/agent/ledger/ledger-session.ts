@@ -384,21 +384,41 @@ export class LedgerSession {
 }
 
 /**
- * The uncertain entries after their changes were sent again: of a docs project's entry, only the
- * changes of the repositories this run read leave it; those of a repository it could not read stay,
- * under a new box (unticked), for a run that can read it.
+ * The uncertain entries after their changes were sent again: of a docs project's entry, the changes
+ * this run handed over or left out by a rule leave it; those of a repository it could not read, or
+ * that the prompt had no room for, stay under a new box (unticked) for a later run. A repository
+ * read with none of its changes handled (pull requests GitHub no longer has) gives its up.
  */
 function afterResend(
   entries: readonly Uncertain[],
   resent: readonly string[],
-  batch: Pick<ChangeBatch, 'parts'>,
+  batch: Pick<ChangeBatch, 'parts' | 'pulls' | 'commits' | 'skipped'>,
   at: number
 ): Uncertain[] {
   const read = batch.parts && new Set(batch.parts.map(p => repositoryKey(p.name)))
+  const handled = new Set([
+    ...batch.pulls.map(p => `${repositoryKey(p.repository ?? '')}#${p.number}`),
+    ...batch.commits.map(c => `${repositoryKey(c.repository ?? '')}@${c.sha}`),
+    ...batch.skipped.map(s => s.sha)
+  ])
+  const isHandled = (c: ChangeRef): boolean =>
+    handled.has(c.sha) ||
+    handled.has(
+      c.pr === undefined
+        ? `${repositoryKey(c.repo ?? '')}@${c.sha}`
+        : `${repositoryKey(c.repo ?? '')}#${c.pr}`
+    )
   return entries.flatMap(entry => {
     if (!entry.id || !resent.includes(entry.id)) return [entry]
     if (!read) return []
-    const left = entry.changes.filter(c => c.repo && !read.has(repositoryKey(c.repo)))
+    const progressed = new Set(
+      entry.changes.filter(c => c.repo && isHandled(c)).map(c => repositoryKey(c.repo ?? ''))
+    )
+    const left = entry.changes.filter(c => {
+      if (!c.repo) return false
+      const key = repositoryKey(c.repo)
+      return !read.has(key) || (progressed.has(key) && !isHandled(c))
+    })
     if (!left.length) return []
     return [{ ...entry, id: newBatchId(at), changes: left }]
   })
