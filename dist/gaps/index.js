@@ -53903,11 +53903,15 @@ const MAX_DAYS = 31;
 const MAX_CHANGES_PER_JOB = 20;
 const MAX_WAITING = 50;
 const MAX_UNCERTAIN = 10;
+/** Changes an uncertain request keeps for its box: one run's bounds in one repository, twice. */
+const MAX_UNCERTAIN_CHANGES = 50;
 const MAX_RUNS = 20;
 const MAX_SPEND = 2000;
 const MAX_TITLE = 100;
 /** As many as `code-repositories` may list. */
 const MAX_REPOSITORIES = 50;
+/** Watermarks read: those listed, and room for those a run has not dropped yet. */
+const MAX_WATERMARKS = 4 * MAX_REPOSITORIES;
 /** The signed state, as it stands at the end of the dashboard's body. */
 function ledgerRecord(ledger, signer, place, now) {
     const json = commentSafeJson(fitLedger(ledger, now));
@@ -54033,6 +54037,7 @@ function checkedProject(value) {
                 what: entry.what === 'follow-up' ? 'follow-up' : 'new-job',
                 job: typeof entry.job === 'string' ? entry.job : undefined,
                 changes: list(entry.changes).map(checkedChange),
+                ...(num(entry.moreChanges) > 0 ? { moreChanges: Math.floor(num(entry.moreChanges)) } : {}),
                 why: str(entry.why)
             };
         }),
@@ -54197,12 +54202,16 @@ function checkedRepositories(value) {
         .slice(0, MAX_REPOSITORIES);
     return names.length ? { moreRepositories: names } : {};
 }
-/** The code repositories' watermarks, each dropped when out of shape; at most MAX_REPOSITORIES. */
+/**
+ * The code repositories' watermarks, each dropped when out of shape; at most MAX_WATERMARKS. Runs
+ * drop those of repositories no longer listed when they write; a ledger an older version wrote
+ * may hold more than MAX_REPOSITORIES, and a listed repository's must not be the one cut.
+ */
 function checkedWatermarks(value) {
     if (!value || typeof value !== 'object' || Array.isArray(value))
         return {};
     const marks = {};
-    for (const [key, raw] of Object.entries(value).slice(0, MAX_REPOSITORIES)) {
+    for (const [key, raw] of Object.entries(value).slice(0, MAX_WATERMARKS)) {
         const mark = object(raw);
         const name = str(mark.name);
         if (typeof mark.sha !== 'string' ||
@@ -54248,6 +54257,8 @@ function fitLedger(ledger, now) {
         keepJobs(project, [...older, ...project.jobs.slice(-MAX_JOBS)]);
         if (project.waiting)
             project.waiting.changes = project.waiting.changes.slice(-MAX_WAITING);
+        for (const entry of project.uncertain)
+            trimUncertain(entry, MAX_UNCERTAIN_CHANGES);
         const dropped = project.uncertain.length - MAX_UNCERTAIN;
         if (dropped > 0) {
             project.olderUncertain = (project.olderUncertain ?? 0) + dropped;
@@ -54272,7 +54283,27 @@ function fitLedger(ledger, now) {
     if (size() > MAX_STATE_CHARS)
         for (const project of Object.values(fitted.projects))
             keepJobs(project, project.jobs.slice(-MAX_JOBS));
+    // And the change lists of uncertain requests and of the waiting batch, counted.
+    for (let keep = MAX_UNCERTAIN_CHANGES; size() > MAX_STATE_CHARS && keep > 0; keep = Math.floor(keep / 2))
+        for (const project of Object.values(fitted.projects)) {
+            for (const entry of project.uncertain)
+                trimUncertain(entry, keep);
+            if (project.waiting)
+                project.waiting.changes = project.waiting.changes.slice(-keep);
+        }
     return fitted;
+}
+/** An uncertain request as the ledger keeps it: its first MAX_UNCERTAIN_CHANGES changes. */
+function keptUncertain(entry) {
+    trimUncertain(entry, MAX_UNCERTAIN_CHANGES);
+    return entry;
+}
+/** An uncertain request's oldest changes kept; those beyond, counted. */
+function trimUncertain(entry, keep) {
+    if (entry.changes.length <= keep)
+        return;
+    entry.moreChanges = (entry.moreChanges ?? 0) + entry.changes.length - keep;
+    entry.changes = entry.changes.slice(0, keep);
 }
 /** The jobs kept; those that leave are counted, as runs are. */
 function keepJobs(project, kept) {

@@ -44,6 +44,11 @@ export interface RepositoryPart {
   base?: string
   /** The range on GitHub (a comparison), or its newest commit. */
   url: string
+  /**
+   * A first look with `since`: the commit before the window. While the batch waits it is recorded
+   * as the watermark, so that a later run reads the same merges however far the window slid.
+   */
+  start?: string
 }
 
 /** A change left out by a rule, and why: shown in the summary and on the dashboard. */
@@ -72,6 +77,8 @@ export interface ChangeBatch {
   skipped: SkippedChange[]
   /** What the bounds left out, in words. */
   leftOut: string[]
+  /** A window read (no `base`): its oldest commit taken; the range starts after its parent. */
+  oldest?: string
   /** Changes beyond one run's bounds, after `head`: the next runs take them, oldest first. */
   backlog?: number
   /**
@@ -84,4 +91,9 @@ export interface ChangeBatch {
    * name theirs. Undefined: the batch is of `repository` alone.
    */
   parts?: RepositoryPart[]
+  /**
+   * With `code-repositories`: every repository the run lists (read or not), by key. A watermark of
+   * a repository no longer listed leaves the ledger when the watermarks are written.
+   */
+  listed?: string[]
 }

@@ -121,6 +121,11 @@ export interface Uncertain {
   what: 'new-job' | 'follow-up'
   job?: string
   changes: ChangeRef[]
+  /**
+   * Changes of the request beyond those kept (MAX_UNCERTAIN_CHANGES), counted: a box sends the
+   * kept ones again, and the dashboard says the rest are to be sent with a prompt.
+   */
+  moreChanges?: number
   why: string
 }
 
@@ -238,11 +243,15 @@ const MAX_DAYS = 31
 const MAX_CHANGES_PER_JOB = 20
 const MAX_WAITING = 50
 const MAX_UNCERTAIN = 10
+/** Changes an uncertain request keeps for its box: one run's bounds in one repository, twice. */
+const MAX_UNCERTAIN_CHANGES = 50
 const MAX_RUNS = 20
 const MAX_SPEND = 2000
 const MAX_TITLE = 100
 /** As many as `code-repositories` may list. */
 const MAX_REPOSITORIES = 50
+/** Watermarks read: those listed, and room for those a run has not dropped yet. */
+const MAX_WATERMARKS = 4 * MAX_REPOSITORIES
 
 /** The signed state, as it stands at the end of the dashboard's body. */
 export function ledgerRecord(
@@ -384,6 +393,7 @@ function checkedProject(value: unknown): ProjectLedger {
         what: entry.what === 'follow-up' ? 'follow-up' : 'new-job',
         job: typeof entry.job === 'string' ? entry.job : undefined,
         changes: list(entry.changes).map(checkedChange),
+        ...(num(entry.moreChanges) > 0 ? { moreChanges: Math.floor(num(entry.moreChanges)) } : {}),
         why: str(entry.why)
       }
     }),
@@ -566,13 +576,17 @@ function checkedRepositories(value: unknown): Pick<LedgerJob, 'moreRepositories'
   return names.length ? { moreRepositories: names } : {}
 }
 
-/** The code repositories' watermarks, each dropped when out of shape; at most MAX_REPOSITORIES. */
+/**
+ * The code repositories' watermarks, each dropped when out of shape; at most MAX_WATERMARKS. Runs
+ * drop those of repositories no longer listed when they write; a ledger an older version wrote
+ * may hold more than MAX_REPOSITORIES, and a listed repository's must not be the one cut.
+ */
 function checkedWatermarks(value: unknown): Pick<ProjectLedger, 'repositories'> {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return {}
   const marks: Record<string, Watermark> = {}
   for (const [key, raw] of Object.entries(value as Record<string, unknown>).slice(
     0,
-    MAX_REPOSITORIES
+    MAX_WATERMARKS
   )) {
     const mark = object(raw)
     const name = str(mark.name)
@@ -623,6 +637,7 @@ export function fitLedger(ledger: Ledger, now: number): Ledger {
     for (const job of older) if (!waits(job)) trimChanges(job, 0)
     keepJobs(project, [...older, ...project.jobs.slice(-MAX_JOBS)])
     if (project.waiting) project.waiting.changes = project.waiting.changes.slice(-MAX_WAITING)
+    for (const entry of project.uncertain) trimUncertain(entry, MAX_UNCERTAIN_CHANGES)
     const dropped = project.uncertain.length - MAX_UNCERTAIN
     if (dropped > 0) {
       project.olderUncertain = (project.olderUncertain ?? 0) + dropped
@@ -648,7 +663,30 @@ export function fitLedger(ledger: Ledger, now: number): Ledger {
   if (size() > MAX_STATE_CHARS)
     for (const project of Object.values(fitted.projects))
       keepJobs(project, project.jobs.slice(-MAX_JOBS))
+  // And the change lists of uncertain requests and of the waiting batch, counted.
+  for (
+    let keep = MAX_UNCERTAIN_CHANGES;
+    size() > MAX_STATE_CHARS && keep > 0;
+    keep = Math.floor(keep / 2)
+  )
+    for (const project of Object.values(fitted.projects)) {
+      for (const entry of project.uncertain) trimUncertain(entry, keep)
+      if (project.waiting) project.waiting.changes = project.waiting.changes.slice(-keep)
+    }
   return fitted
+}
+
+/** An uncertain request as the ledger keeps it: its first MAX_UNCERTAIN_CHANGES changes. */
+export function keptUncertain(entry: Uncertain): Uncertain {
+  trimUncertain(entry, MAX_UNCERTAIN_CHANGES)
+  return entry
+}
+
+/** An uncertain request's oldest changes kept; those beyond, counted. */
+function trimUncertain(entry: Uncertain, keep: number): void {
+  if (entry.changes.length <= keep) return
+  entry.moreChanges = (entry.moreChanges ?? 0) + entry.changes.length - keep
+  entry.changes = entry.changes.slice(0, keep)
 }
 
 /** The jobs kept; those that leave are counted, as runs are. */

@@ -42,34 +42,13 @@ const prompts = (route: 'create' | 'message' = 'create'): string[] =>
 const allPrompts = (): string[] => [...prompts('create'), ...prompts('message')]
 /** The docs pull request of a job, as GitHub shows it in the docs repository. */
 const docsPull = (link: unknown, state: 'open' | 'merged'): FakePull =>
-  gh.addPull(DOCS, {
-    number: Number(String(link).split('/').pop()),
-    state: state === 'open' ? 'open' : 'closed',
-    merged: state === 'merged',
-    user: { login: 'mintlify[bot]', type: 'Bot' }
-  })
+  project.docsPull(link, state)
 const dispatchRun = (repo: string, inputs: Record<string, string> = {}, sha?: string) =>
   run(project.step(project.dispatch(repo, sha), inputs))
 
-/**
- * `login` ticks the first box of the dashboard that `box` names: the body changed as GitHub changes
- * it, and the docs repository's run of its `issues` `edited` event (with the body before).
- */
-function tickBox(box: string, login: string, inputs: Record<string, string> = {}) {
-  const dashboard = project.dashboards()[0]
-  if (!dashboard) throw new Error('no dashboard')
-  const before = dashboard.body
-  dashboard.body = before.replace(`- [ ] ${box}`, `- [x] ${box}`)
-  expect(dashboard.body).not.toBe(before)
-  const event = {
-    action: 'edited',
-    issue: gh.issueView(dashboard, DOCS),
-    changes: { body: { from: before } },
-    repository: { full_name: DOCS, default_branch: 'main' },
-    sender: { login, type: 'User' }
-  }
-  return run(project.step(event, inputs, 'issues'))
-}
+/** `login` ticks the first box of the dashboard that `box` names, and the run of that edit. */
+const tickBox = (box: string, login: string, inputs: Record<string, string> = {}) =>
+  run(project.tick(box, login, inputs))
 
 /** A first run of the project: each repository's head recorded, nothing started. */
 async function firstRun(): Promise<RunResult> {

@@ -545,6 +545,7 @@ export class FakeGitHub {
       }
       if (method === 'POST') {
         if (await fail('create-issue')) return null
+        if (tooLong(changes.body)) return tooLong(changes.body)
         const issue: FakeIssue = {
           number: ++this.issueCount,
           title: changes.title ?? '',
@@ -565,6 +566,7 @@ export class FakeGitHub {
       const issue = this.issues.get(Number(m[1]))
       if (!issue) return { status: 404, body: { message: 'Not Found' } }
       if (method === 'PATCH') {
+        if (tooLong(changes.body)) return tooLong(changes.body)
         if (typeof changes.title === 'string') issue.title = changes.title
         if (typeof changes.body === 'string' && changes.body !== issue.body) {
           issue.body = changes.body
@@ -605,3 +607,25 @@ export class FakeGitHub {
     }
   }
 }
+
+/** GitHub's answer to an issue body over its 65,536 characters: 422, nothing written. */
+function tooLong(body: unknown): { status: number; body: unknown } | undefined {
+  if (typeof body !== 'string' || body.length <= MAX_ISSUE_BODY) return undefined
+  return {
+    status: 422,
+    body: {
+      message: 'Validation Failed',
+      errors: [
+        {
+          resource: 'Issue',
+          code: 'custom',
+          field: 'body',
+          message: `body is too long (maximum is ${MAX_ISSUE_BODY} characters)`
+        }
+      ],
+      documentation_url: 'https://docs.github.com/rest/issues/issues#update-an-issue',
+      status: '422'
+    }
+  }
+}
+const MAX_ISSUE_BODY = 65_536

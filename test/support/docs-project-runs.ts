@@ -120,4 +120,34 @@ export class DocsProject {
       Object.values(this.ledger()?.repositories ?? {}).map(m => [m.name, m.sha])
     )
   }
+
+  /**
+   * `login` ticks the first box of the dashboard that `box` names: the body changed as GitHub
+   * changes it, and the docs repository's step for its `issues` `edited` event (with the body before).
+   */
+  tick(box: string, login: string, inputs: Record<string, string> = {}): RunOptions {
+    const dashboard = this.dashboards()[0]
+    if (!dashboard) throw new Error('no dashboard')
+    const before = dashboard.body
+    dashboard.body = before.replace(`- [ ] ${box}`, `- [x] ${box}`)
+    if (dashboard.body === before) throw new Error(`no unticked box '${box}' on the dashboard`)
+    const event = {
+      action: 'edited',
+      issue: this.servers.gh.issueView(dashboard, DOCS),
+      changes: { body: { from: before } },
+      repository: { full_name: DOCS, default_branch: 'main' },
+      sender: { login, type: 'User' }
+    }
+    return this.step(event, inputs, 'issues')
+  }
+
+  /** The docs pull request of a job, as GitHub shows it in the docs repository. */
+  docsPull(link: unknown, state: 'open' | 'merged'): FakePull {
+    return this.servers.gh.addPull(DOCS, {
+      number: Number(String(link).split('/').pop()),
+      state: state === 'open' ? 'open' : 'closed',
+      merged: state === 'merged',
+      user: { login: 'mintlify[bot]', type: 'Bot' }
+    })
+  }
 }

@@ -122,6 +122,7 @@ export async function readRange(
           : `${where.serverUrl}/${where.owner}/${where.repo}/commit/${oldest?.sha ?? where.head}`,
       head,
       ...(range.backlog ? { backlog: range.backlog } : {}),
+      ...(!where.base && oldest ? { oldest: oldest.sha } : {}),
       base: where.base,
       pulls: [...details.values()].reverse().map(asBatchPull),
       commits: commits.reverse(),

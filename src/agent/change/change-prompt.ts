@@ -83,8 +83,28 @@ export function changePrompt(batch: ChangeBatch, options: ChangePromptOptions): 
   return lines.join('\n')
 }
 
+/** How many of a repository's pull requests and commits the description holds, oldest first. */
+export interface Described {
+  pulls: number
+  commits: number
+}
+
+/**
+ * What the description of a docs project's batch holds of each repository (by name): the cap
+ * leaves out the tail, and a watermark must not move past a change no prompt described.
+ */
+export function describedChanges(batch: ChangeBatch): Map<string, Described> {
+  const report = new Map<string, Described>()
+  describeBatch(batch, undefined, report)
+  return report
+}
+
 /** The delimited description of the batch, at most MAX_CHANGE_BYTES. */
-function describeBatch(batch: ChangeBatch, patches?: { path: string; patch: string }[]): string {
+function describeBatch(
+  batch: ChangeBatch,
+  patches?: { path: string; patch: string }[],
+  report?: Map<string, Described>
+): string {
   const budget = new Budget(MAX_CHANGE_BYTES - bytes(BEGIN) - bytes(END) - TAIL)
   const leftOut = [...batch.leftOut]
   const out: string[] = []
@@ -124,9 +144,11 @@ function describeBatch(batch: ChangeBatch, patches?: { path: string; patch: stri
       }
       add(`Branch: ${flatText(part.branch, MAX_PATH)}`)
       if (part.url) add(`${part.base ? 'Range' : 'Link'}: ${part.url}`)
-      if (!addChanges(pulls, commits, writer, `${part.name} `)) break
+      const described = { pulls: 0, commits: 0 }
+      report?.set(part.name, described)
+      if (!addChanges(pulls, commits, writer, `${part.name} `, described)) break
     }
-  } else addChanges(batch.pulls, batch.commits, writer, '')
+  } else addChanges(batch.pulls, batch.commits, writer, '', { pulls: 0, commits: 0 })
   if (unlisted > 0) leftOut.push(`${counted(unlisted, 'changed file')} not listed`)
   if (patches) addDiff(patches, budget, out, leftOut)
   if (leftOut.length)
@@ -152,7 +174,8 @@ function addChanges(
   pulls: readonly BatchPull[],
   commits: readonly BatchCommit[],
   { add, listFiles, leftOut, perDescription }: Writer,
-  where: string
+  where: string,
+  described: Described
 ): boolean {
   for (const pull of pulls) {
     add('')
@@ -160,6 +183,7 @@ function addChanges(
       leftOut.push(`pull request ${where}#${pull.number} and those after it`)
       return false
     }
+    described.pulls++
     add(`Link: ${pull.url}`)
     if (pull.author) add(`Author: @${flatText(pull.author, 100)}`)
     if (pull.labels.length) add(`Labels: ${flatText(pull.labels.join(', '), MAX_LABELS)}`)
@@ -180,6 +204,7 @@ function addChanges(
       leftOut.push(`commit ${where}${commit.sha.slice(0, 12)} and those after it`)
       return false
     }
+    described.commits++
     if (commit.files.length) {
       add(`Changed files: ${commit.files.length}${commit.filesComplete ? '' : ' or more'}`)
       listFiles(commit.files, commit.files.length)

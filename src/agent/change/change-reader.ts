@@ -34,6 +34,8 @@ export interface ReaderSettings {
   includeDiff: boolean
   /** The workflow's standing instruction, put before the changes. */
   prompt?: string
+  /** `code-token`: with `code-repositories`, what reads them instead of `github-token`. */
+  codeToken?: string
 }
 
 /** What reading needs of the run. */
@@ -51,7 +53,7 @@ export interface ReaderDeps {
  * grant or do: the agent never gets a half-read batch.
  */
 /** Changes of uncertain requests read again at most, of each kind: the ledger keeps no more. */
-const MAX_RESENT = 20
+const MAX_RESENT = 50
 
 export class ChangeReader {
   private readonly where: { owner: string; repo: string }
@@ -88,7 +90,12 @@ export class ChangeReader {
     plan: Extract<ChangePlan, { kind: 'range' | 'since-last' }>,
     head: { sha: string; branch: string },
     documented: string | undefined,
-    notices: string[]
+    notices: string[],
+    /**
+     * A docs project's repository: on a rewritten history, its merges since this time (when its
+     * watermark was recorded) are read instead of the head alone.
+     */
+    rewrittenFrom?: number
   ): Promise<ChangeBatch> {
     const own = async (): Promise<ChangeBatch> => {
       if (plan.kind === 'range' && plan.push)
@@ -139,6 +146,12 @@ export class ChangeReader {
           ...this.emptyBatch(head.sha, head.branch),
           olderThanDocumented: `${head.sha.slice(0, 12)} on ${head.branch} is older than the last documented commit ${documented.slice(0, 12)} (an earlier change, its event late or re-run): its changes are documented already, and the dashboard is left as it is.`
         }
+      if (status !== 'ahead' && status !== 'identical' && rewrittenFrom) {
+        notices.push(
+          `The last documented commit ${documented.slice(0, 12)} of ${this.where.owner}/${this.where.repo} is not in the history of ${head.branch} at ${head.sha.slice(0, 12)} (GitHub compares them as ${status === 'missing' ? 'unknown: the commit is gone' : status}): the history was rewritten, by a force-push. This run reads its merges since ${new Date(rewrittenFrom).toISOString().slice(0, 16).replace('T', ' ')} UTC, when that commit was recorded, leaving out those documented already.`
+        )
+        return this.readWindow(head.sha, head.branch, rewrittenFrom)
+      }
       if (status !== 'ahead' && status !== 'identical') {
         notices.push(
           `The last documented commit ${documented.slice(0, 12)} is not in the history of ${head.branch} at ${head.sha.slice(0, 12)} (GitHub compares them as ${status === 'missing' ? 'unknown: the commit is gone' : status}): the history was rewritten, by a force-push this action did not see. This run documents its own change only; the changes before it are not sent again.`
@@ -180,6 +193,12 @@ export class ChangeReader {
     const direct = changes.filter(c => c.pr === undefined && /^[0-9a-f]{40}$/.test(c.sha))
     for (const commit of direct.slice(0, MAX_RESENT))
       batch.commits.push(...(await this.readRange(commit.sha, undefined, branch)).commits)
+    const unread =
+      Math.max(0, numbers.length - MAX_RESENT) + Math.max(0, direct.length - MAX_RESENT)
+    if (unread)
+      batch.leftOut.push(
+        `${unread} more changes of the requests sent again, beyond the ${MAX_RESENT} pull requests and ${MAX_RESENT} commits read again per run: send them with a prompt`
+      )
     return batch
   }
 
@@ -283,6 +302,15 @@ export class ChangeReader {
     return (this.patchesRead = patches)
   }
 
+  /** Which token to check: a code repository's reader names the one that reads it. */
+  private tokenHint(): string {
+    const { owner, repo } = this.where
+    if (owner === this.event.owner && repo === this.event.repo)
+      return `Check that '${Input.GithubToken}' belongs to this repository.`
+    const token = this.settings.codeToken ? Input.CodeToken : Input.GithubToken
+    return `Check that '${token}' can read ${owner}/${repo}.`
+  }
+
   /**
    * A read of GitHub that fails stops the run: the agent never gets a half-read batch. A refusal
    * names the permissions to grant; anything else says to re-run.
@@ -304,7 +332,7 @@ export class ChangeReader {
             .replace(/\.$/, '')
       const refused = refusedAccess(error)
       const hint = refused
-        ? `${permissionHint("'contents: read' and 'pull-requests: read'")} Check that '${Input.GithubToken}' belongs to this repository.`
+        ? `${permissionHint("'contents: read' and 'pull-requests: read'")} ${this.tokenHint()}`
         : 'Re-run the workflow; the agent is not started with a partial description of the changes.'
       throw new ReadError(`Could not ${what}: ${why}. ${hint}`, why, refused)
     }

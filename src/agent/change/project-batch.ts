@@ -18,6 +18,7 @@ import { type CodeRepository, repositoryKey } from '../code-repositories.js'
 import { Input } from '../names.js'
 import type { ChangeSettings } from '../settings.js'
 import { ChangeReader, ReadError, type ReaderSettings } from './change-reader.js'
+import { fitProjectBatch } from './project-fit.js'
 import { type ChangeRules, applyRules, batchSize } from './change-rules.js'
 import type { GateReads } from './gates/gate.js'
 import { ESTIMATED_CREDITS_PER_RUN } from '../ledger/budget.js'
@@ -101,19 +102,28 @@ export async function readProjectBatch(read: ProjectReadDeps): Promise<ProjectRe
     return {
       skip: `Everything ${counted(parts.length, 'code repository', 'code repositories')} merged is documented already${failed.length ? ` (${failed.join(', ')} could not be read)` : ''}.`
     }
-  const batch = joinParts(read.event, parts)
+  const batch = {
+    ...fitProjectBatch(joinParts(read.event, parts)),
+    listed: repositories.map(r => repositoryKey(r.name))
+  }
   // Any reader describes the batch: only the patches are each repository's own.
   const describer = (parts[0] as (typeof parts)[number]).reader
   return {
     batch,
     reads: {
       prompt: async (handed, followUp) => {
-        const patches = settings.includeDiff ? await projectPatches(parts, handed) : undefined
+        const patches = settings.includeDiff
+          ? await projectPatches(parts, handed, deps, token)
+          : undefined
         return describer.prompt(handed, followUp, patches)
       },
       // The repositories' watermarks are their own: no range of the project starts before one.
       parentOf: async () => undefined,
-      emptyBatch: (head, branch) => ({ ...describer.emptyBatch(head, branch), parts: [] })
+      emptyBatch: (head, branch) => ({
+        ...describer.emptyBatch(head, branch),
+        parts: [],
+        listed: batch.listed
+      })
     }
   }
 }
@@ -171,7 +181,18 @@ async function readRepository(
   })
   if (mark?.sha === head.sha) return { part: part(head.sha, '') }
   let batch: ChangeBatch
-  if (mark) batch = await reader.ledgerBatch({ kind: 'since-last' }, head, mark.sha, notices)
+  if (mark)
+    batch = withoutDocumented(
+      await reader.ledgerBatch(
+        { kind: 'since-last' },
+        head,
+        mark.sha,
+        notices,
+        mark.at || undefined
+      ),
+      repository.name,
+      project
+    )
   else if (settings.since)
     batch = await reader.readWindow(head.sha, head.branch, deps.clock.wallNow() - settings.since.ms)
   else {
@@ -187,8 +208,37 @@ async function readRepository(
     ...read.rules,
     paths: repository.paths ?? settings.paths
   })
+  // A window's start: the commit before its oldest, where a waiting batch's range begins.
+  const start =
+    !mark && batch.oldest ? await reader.parentOf({ ...batch, head: batch.oldest }) : undefined
   // Beyond one run's bounds the range stops early: the watermark moves to where it stopped.
-  return { part: { ...part(mark?.sha, ruled.url), head: ruled.head }, batch: ruled }
+  return {
+    part: { ...part(mark?.sha, ruled.url), head: ruled.head, ...(start ? { start } : {}) },
+    batch: ruled
+  }
+}
+
+/**
+ * A repository's batch without the changes the ledger's jobs and uncertain requests hold already:
+ * after a rewritten history its merges are read again from a time, and some were documented.
+ */
+function withoutDocumented(
+  batch: ChangeBatch,
+  repository: string,
+  project: ProjectLedger
+): ChangeBatch {
+  const key = repositoryKey(repository)
+  const known = [...project.jobs, ...project.uncertain]
+    .flatMap(j => j.changes)
+    .filter(c => c.repo && repositoryKey(c.repo) === key)
+  if (!known.length) return batch
+  const pulls = new Set(known.flatMap(c => (c.pr === undefined ? [] : [c.pr])))
+  const shas = new Set(known.map(c => c.sha))
+  return {
+    ...batch,
+    pulls: batch.pulls.filter(p => !pulls.has(p.number)),
+    commits: batch.commits.filter(c => !shas.has(c.sha))
+  }
 }
 
 /** A repository's changes sent again: read again by number or commit; its watermark stays. */
@@ -249,7 +299,9 @@ function joinParts(
 /** Each repository's patches for the diff excerpt, its name before each path. */
 async function projectPatches(
   parts: readonly { part: RepositoryPart; reader: ChangeReader }[],
-  batch: ChangeBatch
+  batch: ChangeBatch,
+  deps: ProjectReadDeps['deps'],
+  token: string
 ): Promise<{ path: string; patch: string }[]> {
   const all: { path: string; patch: string }[] = []
   for (const { part, reader } of parts) {
@@ -259,7 +311,17 @@ async function projectPatches(
       commits: batch.commits.filter(c => c.repository === part.name)
     }
     if (!own.pulls.length && !own.commits.length) continue
-    const patches = await reader.patches(own)
+    let patches: { path: string; patch: string }[]
+    try {
+      patches = await reader.patches(own)
+    } catch (error) {
+      if (deps.signal?.aborted || !(error instanceof ReadError)) throw error
+      // The patches are an excerpt: without one repository's, its changes are still described.
+      deps.log.warning(
+        `Could not read the patches of ${part.name} (${error.why.replace(/\.$/, '')}): its changes are described without them, and the other repositories' patches go on. ${error.refused ? `Give '${token}' contents: read and pull-requests: read on ${part.name}.` : 'A later run reads its next changes as usual.'}`
+      )
+      continue
+    }
     all.push(...patches.map(p => ({ path: `${part.name}: ${p.path}`, patch: p.patch })))
   }
   return all
@@ -283,10 +345,18 @@ function unreadable(name: string, said: string, refused: boolean, token: string)
 
 /**
  * A docs project's dry run (a first install's preview with `since`): what the batch would become
- * and what it would cost, before any credit is spent.
+ * and what it would cost, before any credit is spent. A window beyond one run's bounds says its
+ * total and the runs its backlog needs, each a job of its own unless folded, and the credits scale.
  */
 export function previewNotice(batch: ChangeBatch, followUpTo?: string): string {
   const from = new Set([...batch.pulls, ...batch.commits].map(c => c.repository)).size
   const what = followUpTo ? `a follow-up to job ${followUpTo}` : 'one new job'
-  return `Preview (dry-run): ${counted(batchSize(batch), 'change')} from ${counted(from, 'code repository', 'code repositories')} would go to ${what}, about ${ESTIMATED_CREDITS_PER_RUN} credits (Mintlify's published average a run); nothing was written.`
+  const size = batchSize(batch)
+  const repositories = counted(from, 'code repository', 'code repositories')
+  const backlog = batch.backlog ?? 0
+  if (!backlog)
+    return `Preview (dry-run): ${counted(size, 'change')} from ${repositories} would go to ${what}, about ${ESTIMATED_CREDITS_PER_RUN} credits (Mintlify's published average a run); nothing was written.`
+  const later = Math.ceil(backlog / Math.max(1, size))
+  const credits = (later + 1) * ESTIMATED_CREDITS_PER_RUN
+  return `Preview (dry-run): the window holds ${counted(size + backlog, 'change')}, more than one run takes. The first run would send ${counted(size, 'change')} from ${repositories} to ${what}; the other ${counted(backlog, 'change')} need about ${counted(later, 'more run')} (a job each, or follow-ups while a docs pull request is open), oldest first: about ${credits.toLocaleString('en-US')} credits in all (${later + 1} × ${ESTIMATED_CREDITS_PER_RUN}, Mintlify's published average a run); nothing was written.`
 }

@@ -97,7 +97,7 @@ function renderProject(id: string, project: ProjectLedger, view: DashboardView):
       "Each request below got no answer, or an answer that does not say whether the service acted on it (HTTP 500, 502 or 504, a time-out, a lost connection), so it may have started a job. The action does not send these changes again by itself: look for the job among the agent jobs on the Mintlify dashboard; if there is none, tick the request's box to send its changes again, once (ticking needs the workflow's `required-permission`, and a workflow that runs when the dashboard is edited, as for `approval: dashboard`).",
       '',
       ...project.uncertain.flatMap(u => [
-        `- ${when(u.at)}: ${u.what === 'follow-up' ? `follow-up to ${codeSpan(u.job ?? '?')}` : 'a new job'} (${escapeMarkdown(u.why)}) for ${changeList(u.changes, 0, view)}`,
+        `- ${when(u.at)}: ${u.what === 'follow-up' ? `follow-up to ${codeSpan(u.job ?? '?')}` : 'a new job'} (${escapeMarkdown(u.why)}) for ${changeList(u.changes, u.moreChanges ?? 0, view)}${u.moreChanges ? ` (the box sends the ${counted(u.changes.length, 'change')} kept; the ${formatCount(u.moreChanges)} more were not kept: send them with a prompt)` : ''}`,
         ...(u.id ? [resendBox(u.id)] : [])
       ]),
       // Their changes and boxes left the ledger to keep it within its share: said, never hidden.

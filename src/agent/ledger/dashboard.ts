@@ -243,16 +243,33 @@ export class Dashboard {
     this.ledger.issue = issue
     this.ledger.version = (this.ledger.version ?? 0) + 1
     this.ledger.writtenAt = Math.max(now, (this.ledger.writtenAt ?? 0) + 1)
-    return [
-      renderDashboard(this.ledger, { ...this.options.view, now }),
-      ledgerRecord(
-        this.ledger,
-        this.options.signer,
-        dashboardPlace(this.options.view.repository, issue),
-        now
-      )
-    ].join('\n')
+    const record = ledgerRecord(
+      this.ledger,
+      this.options.signer,
+      dashboardPlace(this.options.view.repository, issue),
+      now
+    )
+    return withinIssueBody(renderDashboard(this.ledger, { ...this.options.view, now }), record)
   }
+}
+
+/** GitHub refuses an issue body over 65,536 characters (422): the whole write would be lost. */
+const MAX_ISSUE_BODY = 65_536
+const CUT_NOTE =
+  '\n\n… The rest of this page is cut to keep the dashboard within the 65,536 characters GitHub allows an issue body; the state below is whole.'
+
+/**
+ * The page and the signed state as one body within GitHub's limit: the state is already fitted
+ * (fitLedger), so a page too long (hostile titles, a long history) is cut, never the state.
+ */
+export function withinIssueBody(page: string, record: string): string {
+  const body = `${page}\n${record}`
+  if (body.length <= MAX_ISSUE_BODY) return body
+  const room = Math.max(0, MAX_ISSUE_BODY - record.length - CUT_NOTE.length - 1)
+  const cut = page.slice(0, room)
+  // At a line's end: no Markdown link or table row is left half open.
+  const atLine = cut.lastIndexOf('\n')
+  return `${atLine > 0 ? cut.slice(0, atLine) : cut}${CUT_NOTE}\n${record}`
 }
 
 function dashboardError(what: 'read' | 'write', error: unknown): ExplainedError {

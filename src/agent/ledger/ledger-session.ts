@@ -5,13 +5,16 @@ import type { FoldDecision } from './fold.js'
 import { type BudgetState, budgetState } from './budget.js'
 import type { JobBudget } from '../settings.js'
 import type { Dashboard } from './dashboard.js'
+import { newBatchId } from './approval-box.js'
 import type { DocsPullUpdate } from './expiry.js'
 import {
   type ChangeRef,
   type LedgerJob,
   type ProjectLedger,
   type RunEntry,
+  type Uncertain,
   type Waiting,
+  keptUncertain,
   ledgerTitle,
   noteStart
 } from '../../records/ledger.js'
@@ -237,8 +240,10 @@ export class LedgerSession {
       project => {
         this.handedOver(project, batch, at)
         noteStart(project, at)
-        const id = Math.max(0, Math.floor(at)).toString(36)
-        project.uncertain.push({ id, at, what, job: jobId, changes: changeRefs(batch), why })
+        const id = newBatchId(at)
+        project.uncertain.push(
+          keptUncertain({ id, at, what, job: jobId, changes: changeRefs(batch), why })
+        )
         project.runs.push(this.entry(at, batch, 'uncertain', jobId, why))
       },
       { reread: true }
@@ -343,7 +348,7 @@ export class LedgerSession {
   private handedOver(project: ProjectLedger, batch: ChangeBatch, at: number): void {
     const resent = this.resending
     if (resent) {
-      project.uncertain = project.uncertain.filter(u => !u.id || !resent.includes(u.id))
+      project.uncertain = afterResend(project.uncertain, resent, batch, at)
       return
     }
     markDocumented(project, batch, at, this.documentedAtStart)
@@ -378,6 +383,47 @@ export class LedgerSession {
   }
 }
 
+/**
+ * The uncertain entries after their changes were sent again: of a docs project's entry, the changes
+ * this run handed over or left out by a rule leave it; those of a repository it could not read, or
+ * that the prompt had no room for, stay under a new box (unticked) for a later run. A repository
+ * read with none of its changes handled (pull requests GitHub no longer has) gives its up.
+ */
+function afterResend(
+  entries: readonly Uncertain[],
+  resent: readonly string[],
+  batch: Pick<ChangeBatch, 'parts' | 'pulls' | 'commits' | 'skipped'>,
+  at: number
+): Uncertain[] {
+  const read = batch.parts && new Set(batch.parts.map(p => repositoryKey(p.name)))
+  const handled = new Set([
+    ...batch.pulls.map(p => `${repositoryKey(p.repository ?? '')}#${p.number}`),
+    ...batch.commits.map(c => `${repositoryKey(c.repository ?? '')}@${c.sha}`),
+    ...batch.skipped.map(s => s.sha)
+  ])
+  const isHandled = (c: ChangeRef): boolean =>
+    handled.has(c.sha) ||
+    handled.has(
+      c.pr === undefined
+        ? `${repositoryKey(c.repo ?? '')}@${c.sha}`
+        : `${repositoryKey(c.repo ?? '')}#${c.pr}`
+    )
+  return entries.flatMap(entry => {
+    if (!entry.id || !resent.includes(entry.id)) return [entry]
+    if (!read) return []
+    const progressed = new Set(
+      entry.changes.filter(c => c.repo && isHandled(c)).map(c => repositoryKey(c.repo ?? ''))
+    )
+    const left = entry.changes.filter(c => {
+      if (!c.repo) return false
+      const key = repositoryKey(c.repo)
+      return !read.has(key) || (progressed.has(key) && !isHandled(c))
+    })
+    if (!left.length) return []
+    return [{ ...entry, id: newBatchId(at), changes: left }]
+  })
+}
+
 /** The last documented commits a run read its batch from: of the repository, or of each one. */
 interface DocumentedAtStart {
   sha?: string
@@ -408,6 +454,19 @@ function markDocumented(
     if (unmoved(marks[key]?.sha, start.repositories[key]))
       marks[key] = { sha: part.head, at, name: part.name, branch: part.branch }
   }
+  dropUnlisted(project, batch)
+}
+
+/**
+ * The watermarks of repositories `code-repositories` no longer lists leave the ledger: kept, they
+ * would crowd out a listed one's (the ledger keeps as many as may be listed). A repository listed
+ * again later is a first look.
+ */
+function dropUnlisted(project: ProjectLedger, batch: Pick<ChangeBatch, 'listed'>): void {
+  const listed = batch.listed && new Set(batch.listed)
+  const marks = project.repositories
+  if (!listed || !marks) return
+  for (const key of Object.keys(marks)) if (!listed.has(key)) delete marks[key]
 }
 
 /**
@@ -419,9 +478,10 @@ function markFirstSeen(project: ProjectLedger, batch: ChangeBatch, at: number): 
   const marks = (project.repositories ??= {})
   for (const part of batch.parts) {
     const key = repositoryKey(part.name)
-    if (!marks[key] && part.base)
-      marks[key] = { sha: part.base, at, name: part.name, branch: part.branch }
+    const from = part.base ?? part.start
+    if (!marks[key] && from) marks[key] = { sha: from, at, name: part.name, branch: part.branch }
   }
+  dropUnlisted(project, batch)
 }
 
 /** What reads learnt of the ledger's jobs: state, docs pull request and its times. */
