@@ -12,7 +12,7 @@ export interface BundleResult {
 }
 
 export function bundleBench(): BundleResult {
-  const dist = path.join(ROOT, 'dist')
+  const dist = path.join(ROOT, process.env.ACTION_DIST ?? 'dist')
   const files = readdirSync(dist, { recursive: true })
     .map(String)
     .filter(f => f.endsWith('.js') && statSync(path.join(dist, f)).isFile())
@@ -21,12 +21,12 @@ export function bundleBench(): BundleResult {
     const data = readFileSync(path.join(dist, file))
     return { file: `dist/${file}`, bytes: data.length, gzip: gzipSync(data, { level: 9 }).length }
   })
-  // Each entry is one file (scripts/bundle.mjs): all it loads, at start.
+  // Each entry is one file (scripts/bundle.mjs): all it loads at start; its chunks only when needed.
   const entries = ENTRIES.map(({ out }) => {
     const file = path.join(dist, out)
     return { entry: `dist/${out}`, bytes: statSync(file).size, undici: undiciCopies(file) }
   })
-  // Size is measured, not a goal: one self-contained file per entry is the point of ncc.
+  // Size is measured, not a goal: one file per entry (and its rarely loaded chunks) is the point of ncc.
   const goals = [
     goal(
       'undici copies in an entry',

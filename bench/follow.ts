@@ -251,8 +251,11 @@ export async function followBench(): Promise<FollowResult> {
         goal(
           'GitHub requests per change run (any kind above)',
           `${Math.min(...followUpRuns)}–${maxRun}: ${Math.floor(TOKEN_PER_HOUR / maxRun)} runs an hour within GITHUB_TOKEN's ${TOKEN_PER_HOUR.toLocaleString('en-US')}`,
-          '≤ 12 (80 runs an hour)',
-          maxRun <= 12
+          // 13, not 12 as before: the dashboard is always searched both by its label and by its
+          // author and title, one GraphQL query more, so that moving the label to another issue
+          // cannot swap the ledger (a security fix, on purpose).
+          '≤ 13 (76 runs an hour; the dashboard found by label and by author and title)',
+          maxRun <= 13
         ),
         ...memory.map(m =>
           goal(`peak memory, ${m.run}`, `${m.peakMiB} MiB`, '≤ 200 MiB', m.peakMiB <= 200)

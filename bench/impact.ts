@@ -26,18 +26,20 @@ export interface ImpactBenchResult {
   goals: Goal[]
 }
 
-/** Kinds of docs pull request: what a rename's docs change, and its terms. */
-const KINDS: { kind: string; title: string; files: FakeFile[] }[] = [
+/** Kinds of docs pull request: what a rename's docs change, and its terms; `pages`: it changes a page. */
+const KINDS: { kind: string; title: string; files: FakeFile[]; pages: boolean }[] = [
   {
     kind: 'pages and terms',
     title: 'Rename the `--follow` flag to `--watch`',
-    files: RENAME_DOCS_FILES
+    files: RENAME_DOCS_FILES,
+    pages: true
   },
-  { kind: 'pages only', title: 'Tidy the CLI output', files: RENAME_DOCS_FILES },
+  { kind: 'pages only', title: 'Tidy the CLI output', files: RENAME_DOCS_FILES, pages: true },
   {
     kind: 'terms only',
     title: 'Rename `max_retries` to `retries`',
-    files: [{ filename: 'docs/images/retries.png', status: 'added' }]
+    files: [{ filename: 'docs/images/retries.png', status: 'added' }],
+    pages: false
   }
 ]
 
@@ -102,6 +104,8 @@ export async function impactBench(): Promise<ImpactBenchResult> {
       }
     })
     const measured = byPull.size
+    const withPages = [...kindOf].filter(([, kind]) => KINDS.find(k => k.kind === kind)?.pages)
+    const measuredWithPages = withPages.filter(([n]) => byPull.has(n)).length
     const total = perRun.reduce((a, b) => a + b, 0)
     return {
       merged: kindOf.size,
@@ -110,11 +114,14 @@ export async function impactBench(): Promise<ImpactBenchResult> {
       perRun,
       githubPerPull: measured ? Math.round((github / measured) * 10) / 10 : 0,
       goals: [
+        // A docs pull request that changes no page of the site (here an image only) is measured
+        // by nothing and spends no analytics request, on purpose (issue 27): the goal is every one
+        // that changes a page, and none of the others.
         goal(
-          'reader impact: every merged docs pull request measured',
-          `${measured} of ${kindOf.size}`,
-          'all',
-          measured === kindOf.size
+          'reader impact: every merged docs pull request that changes a page measured, none of the others',
+          `${measuredWithPages} of ${withPages.length} (changing no page: ${measured - measuredWithPages} of ${kindOf.size - withPages.length})`,
+          `all (changing no page: 0)`,
+          measuredWithPages === withPages.length && measured === measuredWithPages
         ),
         goal(
           'reader impact: analytics requests per docs pull request',

@@ -105,5 +105,6 @@ export function outputsOf(file: string): Record<string, string> {
   return outputs
 }
 
-/** The dist/ folder measured: this checkout's. */
-export const dist = (file: string): string => path.join(ROOT, 'dist', file)
+/** The bundle folder measured: this checkout's dist/, or ACTION_DIST's (as the tests run it). */
+export const dist = (file: string): string =>
+  path.join(ROOT, process.env.ACTION_DIST ?? 'dist', file)

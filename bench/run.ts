@@ -116,7 +116,7 @@ try {
     print(`## Start-up (${reps} runs each, clean environment)`)
     print()
     print(
-      'Wall time from spawn to the first request reaching the simulator (bare Node and fail-fast: to exit); peak RSS of the whole run. ' +
+      'Wall time from spawn to the first request reaching the simulator or GitHub (with a comment: the comment, which an issue run posts before it creates the job; bare Node and fail-fast: to exit); peak RSS of the whole run. ' +
         'Bare Node making the same request is the floor for Node and HTTP: the request the visitors sub-action sends first, with `node:http` or `fetch` and nothing else.'
     )
     print()
@@ -450,7 +450,7 @@ try {
     print('## Reader impact of merged docs pull requests')
     print()
     print(
-      `${r.merged} docs pull requests merged 20 days ago, measured with impact-after: 14d and the default max-requests: 20 by scheduled runs against the rename world (test/simulator/analytics-impact.ts): ${r.runs} runs, ${r.perRun.join(' + ')} analytics requests; ${r.githubPerPull} docs-repository GitHub requests per measured docs pull request (its files, the docs root, the comment, and the reads that bring the outcomes up to date).`
+      `${r.merged} docs pull requests merged 20 days ago, measured with impact-after: 14d and the default max-requests: 20 by scheduled runs against the rename world (test/simulator/analytics-impact.ts): ${r.runs} runs, ${r.perRun.join(' + ')} analytics requests; ${r.githubPerPull} docs-repository GitHub requests per measured docs pull request (its files, the docs root, the comment, and the reads that bring the outcomes up to date). A docs pull request that changes no page of the site (terms only: an image) is not measured and spends no analytics request, on purpose (issue 27).`
     )
     print()
     table(

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs'
 
 /**
  * The bundles users run, one file each: ncc builds `source` into dist/`out`, the file the `action`'s
- * runs.main or runs.post names; licenses.txt and package.json go beside it, so every `out` has its
- * own folder.
+ * runs.main or runs.post names; licenses.txt, package.json and the chunks of its dynamic import()s go
+ * beside it, so every `out` has its own folder.
  */
 export const ENTRIES = [
   { source: 'src/agent/index.ts', out: 'index.js', action: 'action.yml' },

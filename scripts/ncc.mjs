@@ -25,6 +25,11 @@ export const COMPILED = path.join(ROOT, '.tmp', 'ncc-js')
 
 /** What ncc may write beside a bundle: the licences of what it holds, and {"type":"module"}. */
 const ALLOWED_ASSETS = ['licenses.txt', 'package.json']
+/**
+ * A chunk: what a dynamic import() of a rarely needed module becomes (the YAML parser, loaded only
+ * for a YAML OpenAPI spec), so that every start does not parse it. Named by webpack's chunk id.
+ */
+export const CHUNK = /^\d+\.index\.js$/
 
 /**
  * Compiles the project with the project's own tsc and tsconfig into COMPILED; fails on a type error.
@@ -53,9 +58,9 @@ export function compiledPath(source) {
 }
 
 /**
- * Bundles the JavaScript module `input` with ncc into `outFile`, and writes licenses.txt and
- * package.json beside it. Fails when ncc would need any other file (a chunk for a dynamic import(),
- * an asset it relocates): a bundle is one file. `name` is what errors call it. Returns the bundle's
+ * Bundles the JavaScript module `input` with ncc into `outFile`, and writes licenses.txt, package.json
+ * and the chunks of its dynamic import()s beside it. Fails when ncc would need any other file (an
+ * asset it relocates). `name` is what errors call it. Returns the bundle's
  * size in bytes.
  */
 export async function nccBundle(input, outFile, name = path.relative(ROOT, input)) {
@@ -69,7 +74,9 @@ export async function nccBundle(input, outFile, name = path.relative(ROOT, input
       filename: path.basename(outFile),
       minify: false,
       sourceMap: false,
-      license: 'licenses.txt',
+      // One file of licences per chunk (a single name would keep only the last chunk's), joined
+      // into licenses.txt below.
+      license: '[name].licenses.txt',
       // The cache only saves time on rebuilds; without it every build starts from the same place.
       cache: false,
       quiet: true
@@ -77,12 +84,15 @@ export async function nccBundle(input, outFile, name = path.relative(ROOT, input
   } finally {
     process.chdir(cwd)
   }
-  const { code, assets } = result
-  const extra = Object.keys(assets).filter(name => !ALLOWED_ASSETS.includes(name))
+  const { code } = result
+  const assets = joinLicences(result.assets)
+  const extra = Object.keys(assets).filter(
+    name => !ALLOWED_ASSETS.includes(name) && !CHUNK.test(name)
+  )
   if (extra.length) {
     throw new Error(
-      `${name}: ncc emitted ${extra.join(', ')} beside the bundle. A bundle must be ` +
-        'one file: import modules statically (a dynamic import() becomes a separate chunk).'
+      `${name}: ncc emitted ${extra.join(', ')} beside the bundle. A bundle is one file and ` +
+        'the chunks of its dynamic import()s: reference no other file.'
     )
   }
   const dir = path.dirname(outFile)
@@ -92,3 +102,17 @@ export async function nccBundle(input, outFile, name = path.relative(ROOT, input
     writeFileSync(path.join(dir, name), asset.source)
   return Buffer.byteLength(code)
 }
+
+/** The chunks' licence files as one licenses.txt: the entry's first, then its chunks' in id order. */
+function joinLicences(assets) {
+  const isLicences = name => name.endsWith('.licenses.txt')
+  const licences = Object.keys(assets)
+    .filter(isLicences)
+    .sort((a, b) => Number(CHUNK_ID.test(a)) - Number(CHUNK_ID.test(b)) || a.localeCompare(b))
+    .map(name => String(assets[name].source).trimEnd())
+  const rest = Object.entries(assets).filter(([name]) => !isLicences(name))
+  return Object.fromEntries(
+    licences.length ? [...rest, ['licenses.txt', { source: `${licences.join('\n\n')}\n` }]] : rest
+  )
+}
+const CHUNK_ID = /^\d+\./

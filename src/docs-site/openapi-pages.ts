@@ -1,5 +1,3 @@
-import { parse as parseYaml } from 'yaml'
-
 /**
  * The site paths of OpenAPI operation pages, built as Mintlify documents it: `/{directory}/{tag}/
  * {slug}`, the directory the `openapi` field sets (`api-reference` by default), the operation's
@@ -32,13 +30,17 @@ function hrefPath(href: string): string {
   return `/${[...parts, dot > 0 ? last.slice(0, dot) : last].join('/')}`
 }
 
-/** The spec as an object, JSON or YAML; undefined when it is neither. */
-function readSpec(text: string): Record<string, unknown> | undefined {
+/**
+ * The spec as an object, JSON or YAML; undefined when it is neither. The YAML parser is loaded only
+ * for a YAML spec: it is most of the bytes the bundle would otherwise parse at every start, for
+ * what only reader impact of an OpenAPI change needs (ncc puts it in a chunk of its own).
+ */
+async function readSpec(text: string): Promise<Record<string, unknown> | undefined> {
   const capped = text.slice(0, MAX_SPEC_CHARS)
   try {
     const spec: unknown = capped.trimStart().startsWith('{')
       ? JSON.parse(capped)
-      : parseYaml(capped, { maxAliasCount: 100 })
+      : (await import('yaml')).parse(capped, { maxAliasCount: 100 })
     return spec && typeof spec === 'object' && !Array.isArray(spec)
       ? (spec as Record<string, unknown>)
       : undefined
@@ -53,11 +55,11 @@ const text = (v: unknown): string => (typeof v === 'string' ? v : '')
  * The page path of each operation of a spec, by its name as navigation writes it (`GET /users`);
  * `directory` from the `openapi` field. Undefined when the spec cannot be read.
  */
-export function operationPages(
+export async function operationPages(
   specText: string,
   directory = DEFAULT_DIRECTORY
-): Map<string, string> | undefined {
-  const spec = readSpec(specText)
+): Promise<Map<string, string> | undefined> {
+  const spec = await readSpec(specText)
   if (!spec) return undefined
   const paths = spec.paths && typeof spec.paths === 'object' ? spec.paths : {}
   const pages = new Map<string, string>()

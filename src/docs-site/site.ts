@@ -167,33 +167,31 @@ export function specsToRead(
  * navigation names, or every operation of a spec it generates whole. What cannot be read (a spec
  * by URL, past MAX_SPECS, not JSON or YAML) stays in `operations` and `wholeSpecs`, unmeasured.
  */
-export function specPages(
+export async function specPages(
   site: DocsSite,
   changed: { operations: readonly Operation[]; wholeSpecs: readonly string[] },
   texts: ReadonlyMap<string, string>
-): { pages: PageChange[]; operations: Operation[]; wholeSpecs: string[] } {
+): Promise<{ pages: PageChange[]; operations: Operation[]; wholeSpecs: string[] }> {
   const pages = new Set<string>()
-  const read = new Map<string, Map<string, string> | undefined>()
   // Each spec parsed once, however many of its operations the navigation names.
-  const parsed = (spec: string): Map<string, string> | undefined => {
-    if (!read.has(spec)) {
-      const file = specFile(site, spec)
-      const text = file === undefined ? undefined : texts.get(file)
-      read.set(
-        spec,
-        text === undefined ? undefined : operationPages(text, site.navigation.directories[spec])
-      )
-    }
-    return read.get(spec)
+  const read = new Map<string, Map<string, string> | undefined>()
+  const specs = [...changed.operations.flatMap(op => op.spec ?? []), ...changed.wholeSpecs]
+  for (const spec of new Set(specs)) {
+    const file = specFile(site, spec)
+    const text = file === undefined ? undefined : texts.get(file)
+    read.set(
+      spec,
+      text === undefined ? undefined : await operationPages(text, site.navigation.directories[spec])
+    )
   }
   // A named operation the spec does not hold (or a spec not read) stays named, unmeasured.
   const operations = changed.operations.filter(op => {
-    const page = op.spec === undefined ? undefined : parsed(op.spec)?.get(operationName(op.name))
+    const page = op.spec === undefined ? undefined : read.get(op.spec)?.get(operationName(op.name))
     if (page) pages.add(page)
     return !page
   })
   const wholeSpecs = changed.wholeSpecs.filter(spec => {
-    const all = parsed(spec)
+    const all = read.get(spec)
     for (const page of all?.values() ?? []) pages.add(page)
     return !all?.size
   })

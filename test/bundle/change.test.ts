@@ -12,6 +12,9 @@ import {
 } from '../support/code-change-runs.js'
 import { type RunResult, runAction } from '../support/run-action.js'
 import { ANY_STEP, markerIn } from '../support/records.js'
+import { LEGACY_SITE, holdLayout } from '../fixtures/docs-sites.js'
+import { renameWorld } from '../simulator/analytics-impact.js'
+import { measuringStep } from '../support/impact-runs.js'
 
 /*
  * The runner's contract for runs on code changes, on the bundle (dist/, or ACTION_DIST): inputs as
@@ -133,4 +136,39 @@ describe('the bundled agent on a code change, run as the runner runs it', () => 
       expect(gh.requests.filter(r => r.method !== 'GET' && r.path !== '/graphql')).toEqual([])
     }
   )
+
+  it('measures reader impact of a YAML OpenAPI change: the YAML parser loads from its chunk beside the bundle', async () => {
+    const { sim, gh } = servers
+    const DAY = 86_400_000
+    const now = Date.now()
+    gh.commitTo(APP, { message: 'Initial commit' })
+    servers.runId++
+    const code = servers.mergeNext({ title: 'Rename the `--follow` flag to `--watch`' })
+    const opened = await runAction(
+      servers.step({
+        event: servers.mergedEvent(code),
+        inputs: { 'docs-token': DOCS_TOKEN, fold: 'never' }
+      })
+    )
+    expect(opened.outputs.result).toBe('pr-opened')
+    const number = Number(String(opened.outputs.prLink).split('/').pop())
+    gh.addPull('acme/docs', {
+      number,
+      state: 'closed',
+      merged: true,
+      createdAt: now - 25 * DAY,
+      mergedAt: now - 20 * DAY,
+      closedAt: now - 20 * DAY,
+      files: [{ filename: 'docs/openapi.yaml', status: 'modified' }]
+    })
+    holdLayout(gh, 'acme/docs', LEGACY_SITE)
+    sim.answerByRange(renameWorld(now - 30 * DAY, now - 20 * DAY).answer)
+    const measured = await runAction(measuringStep(servers))
+    expect(measured.code).toBe(0)
+    const comment = gh
+      .commentsOn(number, 'acme/docs')
+      .find(c => c.body.includes('Readers before and after'))
+    // The operation pages of the YAML spec (mint.json's whole-spec anchor): read only by parsing it.
+    expect(comment?.body).toContain('`/reference/get-v2-items-parts`, `/reference/v2`')
+  })
 })

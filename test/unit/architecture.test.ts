@@ -199,6 +199,19 @@ describe('src/ architecture', () => {
     expect(wrong).toEqual([])
   })
 
+  it('loads the YAML parser only where a YAML spec is read, never statically', () => {
+    // A static import would put the parser (about 290 KB) in every agent and gaps start, parsed by
+    // Node each time; imported dynamically, ncc makes it a chunk only a YAML OpenAPI spec loads.
+    const text = (f: string): string => readFileSync(path.join(SRC, f), 'utf8')
+    const staticYaml = files.filter(f =>
+      /(?:^|\n)\s*(?:import|export)[^'"]*?from\s*['"]yaml['"]/.test(text(f))
+    )
+    expect(staticYaml).toEqual([])
+    expect(files.filter(f => importsOf(f).packages.includes('yaml'))).toEqual([
+      'docs-site/openapi-pages.ts'
+    ])
+  })
+
   it('uses undici and Octokit for HTTP, never node:http, https, tls or net', () => {
     const wrong = files.filter(f =>
       importsOf(f).packages.some(p => /^(node:)?(http|https|tls|net|http2)$/.test(p))

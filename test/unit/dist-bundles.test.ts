@@ -2,11 +2,13 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ENTRIES, UNDICI_MARKER, undiciCopies } from '../../scripts/entries.mjs'
-import { ROOT } from '../support/run-action.js'
+import { CHUNK } from '../../scripts/ncc.mjs'
+import { DIST, ROOT } from '../support/run-action.js'
 
-// dist/ as scripts/bundle.mjs builds it with ncc: per entry one file, and beside it its licences and
-// the package.json that makes it an ES module.
-const dist = path.join(ROOT, 'dist')
+// dist/ as scripts/bundle.mjs builds it with ncc: per entry one file, and beside it its licences, the
+// package.json that makes it an ES module, and the chunks of its dynamic import()s (a module only a
+// rare path needs, which every start would otherwise parse).
+const dist = DIST
 const filesUnder = (dir: string): string[] =>
   readdirSync(dir, { recursive: true })
     .map(String)
@@ -43,12 +45,18 @@ function runtimeCopiesOf(name: string): string[] {
 const major = (versionOrRange: string): number => Number(/\d+/.exec(versionOrRange)?.[0])
 
 describe('dist/', () => {
-  it('holds one file per entry, with its licences and package.json, and nothing else', () => {
+  it('holds one file per entry, with its licences, package.json and chunks, and nothing else', () => {
+    const folderOf = (file: string): string =>
+      path.posix.dirname(file) === '.' ? '' : `${path.posix.dirname(file)}/`
     const expected = ENTRIES.flatMap(({ out }) => {
-      const dir = path.posix.dirname(out) === '.' ? '' : `${path.posix.dirname(out)}/`
+      const dir = folderOf(out)
       return [out, `${dir}licenses.txt`, `${dir}package.json`]
     })
-    expect(filesUnder(dist)).toEqual(expected.sort())
+    const entryFolders = new Set(ENTRIES.map(({ out }) => folderOf(out)))
+    const chunks = filesUnder(dist).filter(
+      f => CHUNK.test(path.posix.basename(f)) && entryFolders.has(folderOf(f))
+    )
+    expect(filesUnder(dist)).toEqual([...expected, ...chunks].sort())
   })
 })
 
@@ -56,14 +64,18 @@ describe.each(ENTRIES)('dist/$out', ({ out }) => {
   const file = path.join(dist, out)
   const code = readFileSync(file, 'utf8')
 
-  it('is an ES module and loads no other file of dist/', () => {
+  it('is an ES module and loads no other file of dist/ than its chunks beside it', () => {
     expect(JSON.parse(readFileSync(path.join(path.dirname(file), 'package.json'), 'utf8'))).toEqual(
       { type: 'module' }
     )
     // Not minified, the bundle keeps its packages' comments, whose JSDoc types say import('./x').
     const statements = code.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '')
-    expect(statements).not.toMatch(/\bimport\(\s*["']\.{1,2}\//)
+    // The one relative import() allowed is webpack's chunk loader, and the chunks it names are there.
+    const loader = 'import("./" + __nccwpck_require__.u(chunkId))'
+    expect(statements.split(loader).join('')).not.toMatch(/\bimport\(\s*["']\.{1,2}\//)
     expect(statements).not.toMatch(/\bfrom\s*["']\.{1,2}\//)
+    for (const [, id] of code.matchAll(/__nccwpck_require__\.e\(\/\* import\(\) \*\/ (\d+)\)/g))
+      expect(existsSync(path.join(path.dirname(file), `${id}.index.js`))).toBe(true)
   })
 
   it('holds exactly one copy of undici', () => {

@@ -256,7 +256,7 @@ describe('the pages a pull request changed', () => {
     expect(changed.pages).toEqual([{ path: '/guides/sso', before: '/guides/retry', moved: true }])
   })
 
-  it('a spec change maps to the operations the navigation names from it, or to its whole spec', () => {
+  it('a spec change maps to the operations the navigation names from it, or to its whole spec', async () => {
     const site = siteOf(LANGUAGES_SITE)
     const changed = changedPages(site, [file('api/openapi.json')])
     expect(changed.operations).toEqual([
@@ -266,7 +266,7 @@ describe('the pages a pull request changed', () => {
     expect(specsToRead(site, changed)).toEqual(['api/openapi.json'])
     const texts = new Map(Object.entries(LANGUAGES_SITE.texts))
     // The paths Mintlify documents: directory (api-reference), tag, summary as a slug.
-    expect(specPages(site, changed, texts)).toEqual({
+    expect(await specPages(site, changed, texts)).toEqual({
       pages: [
         {
           path: '/api-reference/users/create-a-user-admins',
@@ -284,7 +284,7 @@ describe('the pages a pull request changed', () => {
     })
     // A spec that cannot be read leaves its operations named, unmeasured.
     expect(
-      specPages(site, changed, new Map([['api/openapi.json', ': not [ a spec']])).operations
+      (await specPages(site, changed, new Map([['api/openapi.json', ': not [ a spec']]))).operations
     ).toHaveLength(2)
     const legacy = siteOf(LEGACY_SITE)
     const spec = changedPages(legacy, [file('docs/openapi.yaml')])
@@ -292,7 +292,9 @@ describe('the pages a pull request changed', () => {
     expect(specsToRead(legacy, spec)).toEqual(['docs/openapi.yaml'])
     // YAML; the `directory` of the openapi field; no summary: method and path; x-mint.href wins.
     expect(
-      specPages(legacy, spec, new Map(Object.entries(LEGACY_SITE.texts))).pages.map(p => p.path)
+      (await specPages(legacy, spec, new Map(Object.entries(LEGACY_SITE.texts)))).pages.map(
+        p => p.path
+      )
     ).toEqual(['/reference/get-v2-items-parts', '/reference/v2'])
     expect(changedPages(legacy, [file('docs/introduction.mdx')]).wholeSpecs).toEqual([])
   })

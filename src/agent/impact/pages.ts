@@ -41,7 +41,7 @@ export async function pagesOfPull(
     const text = await docs.fileText(spec)
     if (text !== undefined) texts.set(spec, text)
   }
-  const specs = specPages(site, changed, texts)
+  const specs = await specPages(site, changed, texts)
   const known = new Set(changed.pages.map(p => p.path))
   return {
     pages: [...changed.pages, ...specs.pages.filter(p => !known.has(p.path))],
