@@ -2374,2506 +2374,1645 @@ class DecodedURL extends URL {
 
 /***/ }),
 
-/***/ 4006:
-/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
-
-
-
-const pico = __nccwpck_require__(8016);
-const utils = __nccwpck_require__(4059);
-
-function picomatch(glob, options, returnState = false) {
-  // default to os.platform()
-  if (options && (options.windows === null || options.windows === undefined)) {
-    // don't mutate the original options object
-    options = { ...options, windows: utils.isWindows() };
-  }
-
-  return pico(glob, options, returnState);
-}
-
-Object.assign(picomatch, pico);
-module.exports = picomatch;
-
-
-/***/ }),
-
-/***/ 5595:
+/***/ 298:
 /***/ ((module) => {
 
+// A simple implementation of make-array
+function makeArray (subject) {
+  return Array.isArray(subject)
+    ? subject
+    : [subject]
+}
+
+const UNDEFINED = undefined
+const EMPTY = ''
+const SPACE = ' '
+const ESCAPE = '\\'
+
+// The characters that carry a meaning of their own inside a regular
+//   expression, so a literal one has to be escaped before it is emitted.
+const REGEX_LITERAL_SPECIAL = /[.*+?()[\]{}^$|\\/]/
+const BOM = '\uFEFF'
+// A run of two or more asterisks is a globstar (#175)
+const REGEX_ANCHORED_GLOBSTAR = /^\/\*{2,}$/
+const REGEX_REPLACE_LEADING_EXCAPED_EXCLAMATION = /^\\!/
+const REGEX_REPLACE_LEADING_EXCAPED_HASH = /^\\#/
+const REGEX_SPLITALL_CRLF = /\r?\n/g
+
+// Invalid:
+// - /foo,
+// - ./foo,
+// - ../foo,
+// - .
+// - ..
+// Valid:
+// - .foo
+const DOUBLE_SLASH = '//'
+const SLASH_CODE = 47
+const DOT_CODE = 46
 
 
-const WIN_SLASH = '\\\\/';
-const WIN_NO_SLASH = `[^${WIN_SLASH}]`;
+const SLASH = '/'
 
-const DEFAULT_MAX_EXTGLOB_RECURSION = 0;
+// Do not use ternary expression here, since "istanbul ignore next" is buggy
+let TMP_KEY_IGNORE = 'node-ignore'
+/* istanbul ignore else */
+if (typeof Symbol !== 'undefined') {
+  TMP_KEY_IGNORE = Symbol.for('node-ignore')
+}
+const KEY_IGNORE = TMP_KEY_IGNORE
 
-/**
- * Posix glob regex
- */
+const define = (object, key, value) => {
+  Object.defineProperty(object, key, {value})
+  return value
+}
 
-const DOT_LITERAL = '\\.';
-const PLUS_LITERAL = '\\+';
-const QMARK_LITERAL = '\\?';
-const SLASH_LITERAL = '\\/';
-const ONE_CHAR = '(?=.)';
-const QMARK = '[^/]';
-const END_ANCHOR = `(?:${SLASH_LITERAL}|$)`;
-const START_ANCHOR = `(?:^|${SLASH_LITERAL})`;
-const DOTS_SLASH = `${DOT_LITERAL}{1,2}${END_ANCHOR}`;
-const NO_DOT = `(?!${DOT_LITERAL})`;
-const NO_DOTS = `(?!${START_ANCHOR}${DOTS_SLASH})`;
-const NO_DOT_SLASH = `(?!${DOT_LITERAL}{0,1}${END_ANCHOR})`;
-const NO_DOTS_SLASH = `(?!${DOTS_SLASH})`;
-const QMARK_NO_DOT = `[^.${SLASH_LITERAL}]`;
-const STAR = `${QMARK}*?`;
-const SEP = '/';
+const RETURN_FALSE = () => false
 
-const POSIX_CHARS = {
-  DOT_LITERAL,
-  PLUS_LITERAL,
-  QMARK_LITERAL,
-  SLASH_LITERAL,
-  ONE_CHAR,
-  QMARK,
-  END_ANCHOR,
-  DOTS_SLASH,
-  NO_DOT,
-  NO_DOTS,
-  NO_DOT_SLASH,
-  NO_DOTS_SLASH,
-  QMARK_NO_DOT,
-  STAR,
-  START_ANCHOR,
-  SEP
-};
+// > The range notation, e.g. [a-zA-Z],
+// > can be used to match one of the characters in a range.
+//
+// gitignore(5) defers to fnmatch(3) for this, and git implements it in
+//   `wildmatch.c`.  A bracket expression has a sub-grammar of its own, which
+//   is neither the surrounding pattern grammar nor the JavaScript one:
+//
+//   - a `]` right after `[` or `[!` is a literal member, not the terminator
+//   - `[:alpha:]` names one of twelve POSIX classes
+//   - `\` escapes the next member, `]` included
+//   - `*`, `?` and `.` are plain literal members
+//   - an unterminated expression makes the whole pattern match nothing
+//
+// which means the expression can not be located -- let alone translated -- by
+//   a regular expression.  It is scanned out of the pattern before the
+//   replacers below run, and put back once they are done, so that neither the
+//   metacharacter escaper nor the `?` / `*` replacers ever see its body.
 
-/**
- * Windows glob regex
- */
-
-const WINDOWS_CHARS = {
-  ...POSIX_CHARS,
-
-  SLASH_LITERAL: `[${WIN_SLASH}]`,
-  QMARK: WIN_NO_SLASH,
-  STAR: `${WIN_NO_SLASH}*?`,
-  DOTS_SLASH: `${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$)`,
-  NO_DOT: `(?!${DOT_LITERAL})`,
-  NO_DOTS: `(?!(?:^|[${WIN_SLASH}])${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
-  NO_DOT_SLASH: `(?!${DOT_LITERAL}{0,1}(?:[${WIN_SLASH}]|$))`,
-  NO_DOTS_SLASH: `(?!${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
-  QMARK_NO_DOT: `[^.${WIN_SLASH}]`,
-  START_ANCHOR: `(?:^|[${WIN_SLASH}])`,
-  END_ANCHOR: `(?:[${WIN_SLASH}]|$)`,
-  SEP: '\\'
-};
-
-/**
- * POSIX Bracket Regex
- */
-
-const POSIX_REGEX_SOURCE = {
-  __proto__: null,
-  alnum: 'a-zA-Z0-9',
-  alpha: 'a-zA-Z',
-  ascii: '\\x00-\\x7F',
+// git classifies with its own ASCII-only ctype macros (`wildmatch.c`), never
+//   with the C library ones, so these must not be mapped onto `\d` / `\w` /
+//   `\s`, which are wider.  `/` is left out of every expansion, because a
+//   bracket expression never matches a path separator.
+const POSIX_CLASSES = {
+  alnum: '0-9A-Za-z',
+  alpha: 'A-Za-z',
   blank: ' \\t',
-  cntrl: '\\x00-\\x1F\\x7F',
+  cntrl: '\\x00-\\x1f\\x7f',
   digit: '0-9',
-  graph: '\\x21-\\x7E',
+  graph: '!-.0-~',
   lower: 'a-z',
-  print: '\\x20-\\x7E ',
-  punct: '\\-!"#$%&\'()\\*+,./:;<=>?@[\\]^_`{|}~',
-  space: ' \\t\\r\\n\\v\\f',
+  print: ' -.0-~',
+  punct: '!-.:-@\\[-`{-~',
+  // git's `sane-ctype.h` classifies \v and \f as control, not space,
+  //   unlike C's `isspace`
+  space: ' \\t\\n\\r',
   upper: 'A-Z',
-  word: 'A-Za-z0-9_',
-  xdigit: 'A-Fa-f0-9'
-};
+  xdigit: '0-9A-Fa-f'
+}
 
-module.exports = {
-  DEFAULT_MAX_EXTGLOB_RECURSION,
-  MAX_LENGTH: 1024 * 64,
-  POSIX_REGEX_SOURCE,
+const CLASS_MEMBERS_TO_ESCAPE = '\\]^-['
 
-  // regular expressions
-  REGEX_BACKSLASH: /\\(?![*+?^${}(|)[\]])/g,
-  REGEX_NON_SPECIAL_CHARS: /^[^@![\].,$*+?^{}()|\\/]+/,
-  REGEX_SPECIAL_CHARS: /[-*+?.^${}(|)[\]]/,
-  REGEX_SPECIAL_CHARS_BACKREF: /(\\?)((\W)(\3*))/g,
-  REGEX_SPECIAL_CHARS_GLOBAL: /([-*+?.^${}(|)[\]])/g,
-  REGEX_REMOVE_BACKSLASH: /(?:\[.*?[^\\]\]|\\(?=.))/g,
+const escapeMember = char => CLASS_MEMBERS_TO_ESCAPE.indexOf(char) < 0
+  ? char
+  : ESCAPE + char
 
-  // Replace globs with equivalent patterns to reduce parsing time.
-  REPLACEMENTS: {
-    __proto__: null,
-    '***': '*',
-    '**/**': '**',
-    '**/**/**': '**'
-  },
+// > if (matched == negated || ((flags & WM_PATHNAME) && text_ch == '/'))
+// >   return WM_ABORT_TO_STARSTAR;                     (git, `wildmatch.c`)
+// A bracket expression never matches a path separator, whatever its members
+//   say, so a negated class gets `/` as one more excluded character, while a
+//   plain one -- where a literal member or a range could still let `/` in --
+//   is guarded with a lookahead, `/` being impossible to subtract from a
+//   JavaScript character class.
+const NON_SLASH = '(?!\\/)'
 
-  // Digits
-  CHAR_0: 48, /* 0 */
-  CHAR_9: 57, /* 9 */
-
-  // Alphabet chars.
-  CHAR_UPPERCASE_A: 65, /* A */
-  CHAR_LOWERCASE_A: 97, /* a */
-  CHAR_UPPERCASE_Z: 90, /* Z */
-  CHAR_LOWERCASE_Z: 122, /* z */
-
-  CHAR_LEFT_PARENTHESES: 40, /* ( */
-  CHAR_RIGHT_PARENTHESES: 41, /* ) */
-
-  CHAR_ASTERISK: 42, /* * */
-
-  // Non-alphabetic chars.
-  CHAR_AMPERSAND: 38, /* & */
-  CHAR_AT: 64, /* @ */
-  CHAR_BACKWARD_SLASH: 92, /* \ */
-  CHAR_CARRIAGE_RETURN: 13, /* \r */
-  CHAR_CIRCUMFLEX_ACCENT: 94, /* ^ */
-  CHAR_COLON: 58, /* : */
-  CHAR_COMMA: 44, /* , */
-  CHAR_DOT: 46, /* . */
-  CHAR_DOUBLE_QUOTE: 34, /* " */
-  CHAR_EQUAL: 61, /* = */
-  CHAR_EXCLAMATION_MARK: 33, /* ! */
-  CHAR_FORM_FEED: 12, /* \f */
-  CHAR_FORWARD_SLASH: 47, /* / */
-  CHAR_GRAVE_ACCENT: 96, /* ` */
-  CHAR_HASH: 35, /* # */
-  CHAR_HYPHEN_MINUS: 45, /* - */
-  CHAR_LEFT_ANGLE_BRACKET: 60, /* < */
-  CHAR_LEFT_CURLY_BRACE: 123, /* { */
-  CHAR_LEFT_SQUARE_BRACKET: 91, /* [ */
-  CHAR_LINE_FEED: 10, /* \n */
-  CHAR_NO_BREAK_SPACE: 160, /* \u00A0 */
-  CHAR_PERCENT: 37, /* % */
-  CHAR_PLUS: 43, /* + */
-  CHAR_QUESTION_MARK: 63, /* ? */
-  CHAR_RIGHT_ANGLE_BRACKET: 62, /* > */
-  CHAR_RIGHT_CURLY_BRACE: 125, /* } */
-  CHAR_RIGHT_SQUARE_BRACKET: 93, /* ] */
-  CHAR_SEMICOLON: 59, /* ; */
-  CHAR_SINGLE_QUOTE: 39, /* ' */
-  CHAR_SPACE: 32, /*   */
-  CHAR_TAB: 9, /* \t */
-  CHAR_UNDERSCORE: 95, /* _ */
-  CHAR_VERTICAL_LINE: 124, /* | */
-  CHAR_ZERO_WIDTH_NOBREAK_SPACE: 65279, /* \uFEFF */
-
-  /**
-   * Create EXTGLOB_CHARS
-   */
-
-  extglobChars(chars) {
-    return {
-      '!': { type: 'negate', open: '(?:(?!(?:', close: `))${chars.STAR})` },
-      '?': { type: 'qmark', open: '(?:', close: ')?' },
-      '+': { type: 'plus', open: '(?:', close: ')+' },
-      '*': { type: 'star', open: '(?:', close: ')*' },
-      '@': { type: 'at', open: '(?:', close: ')' }
-    };
-  },
-
-  /**
-   * Create GLOB_CHARS
-   */
-
-  globChars(win32) {
-    return win32 === true ? WINDOWS_CHARS : POSIX_CHARS;
-  }
-};
-
-
-/***/ }),
-
-/***/ 8265:
-/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
-
-
-
-const constants = __nccwpck_require__(5595);
-const utils = __nccwpck_require__(4059);
-
-/**
- * Constants
- */
-
-const {
-  MAX_LENGTH,
-  POSIX_REGEX_SOURCE,
-  REGEX_NON_SPECIAL_CHARS,
-  REGEX_SPECIAL_CHARS_BACKREF,
-  REPLACEMENTS
-} = constants;
-
-/**
- * Helpers
- */
-
-const expandRange = (args, options) => {
-  if (typeof options.expandRange === 'function') {
-    return options.expandRange(...args, options);
+const classSource = (negated, body) => {
+  if (negated) {
+    return `[^\\/${body}]`
   }
 
-  args.sort();
-  const value = `[${args.join('-')}]`;
+  const source = `[${body}]`
 
-  try {
-    /* eslint-disable-next-line no-new */
-    new RegExp(value);
-  } catch (ex) {
-    return args.map(v => utils.escapeRegex(v)).join('..');
+  return new RegExp(source).test('/')
+    ? NON_SLASH + source
+    : source
+}
+
+// Scan the bracket expression that starts at `pattern[start] === '['`,
+//   mirroring the member loop of git's `wildmatch.c`.
+// @returns {{end: number, source: string} | null} `null` if the expression is
+//   never terminated, which makes the whole pattern match nothing.
+const scanBracket = (pattern, start) => {
+  const {length} = pattern
+  let index = start + 1
+  let negated = EMPTY
+
+  const lead = pattern[index]
+  if (lead === '!' || lead === '^') {
+    negated = '^'
+    index ++
   }
 
-  return value;
-};
+  let body = EMPTY
 
-/**
- * Create the message for a syntax error
- */
+  // The member a `-` could start a range from, or EMPTY when the previous
+  //   member can not open one (start of the body, or a range / POSIX class
+  //   that has just closed)
+  let prev = EMPTY
 
-const syntaxError = (type, char) => {
-  return `Missing ${type}: "${char}" - use "\\\\${char}" to match literal characters`;
-};
+  // git scans the members with a do-while, so the first one is consumed
+  //   unconditionally.  That is the whole reason a leading `]` is a member
+  //   and not the terminator.
+  for (;;) {
+    const char = pattern[index]
 
-const splitTopLevel = input => {
-  const parts = [];
-  let bracket = 0;
-  let paren = 0;
-  let quote = 0;
-  let value = '';
-  let escaped = false;
-
-  for (const ch of input) {
-    if (escaped === true) {
-      value += ch;
-      escaped = false;
-      continue;
+    if (char === UNDEFINED) {
+      return null
     }
 
-    if (ch === '\\') {
-      value += ch;
-      escaped = true;
-      continue;
-    }
-
-    if (ch === '"') {
-      quote = quote === 1 ? 0 : 1;
-      value += ch;
-      continue;
-    }
-
-    if (quote === 0) {
-      if (ch === '[') {
-        bracket++;
-      } else if (ch === ']' && bracket > 0) {
-        bracket--;
-      } else if (bracket === 0) {
-        if (ch === '(') {
-          paren++;
-        } else if (ch === ')' && paren > 0) {
-          paren--;
-        } else if (ch === '|' && paren === 0) {
-          parts.push(value);
-          value = '';
-          continue;
-        }
-      }
-    }
-
-    value += ch;
-  }
-
-  parts.push(value);
-  return parts;
-};
-
-const isPlainBranch = branch => {
-  let escaped = false;
-
-  for (const ch of branch) {
-    if (escaped === true) {
-      escaped = false;
-      continue;
-    }
-
-    if (ch === '\\') {
-      escaped = true;
-      continue;
-    }
-
-    if (/[?*+@!()[\]{}]/.test(ch)) {
-      return false;
-    }
-  }
-
-  return true;
-};
-
-const normalizeSimpleBranch = branch => {
-  let value = branch.trim();
-  let changed = true;
-
-  while (changed === true) {
-    changed = false;
-
-    if (/^@\([^\\()[\]{}|]+\)$/.test(value)) {
-      value = value.slice(2, -1);
-      changed = true;
-    }
-  }
-
-  if (!isPlainBranch(value)) {
-    return;
-  }
-
-  return value.replace(/\\(.)/g, '$1');
-};
-
-const hasRepeatedCharPrefixOverlap = branches => {
-  const values = branches.map(normalizeSimpleBranch).filter(Boolean);
-
-  for (let i = 0; i < values.length; i++) {
-    for (let j = i + 1; j < values.length; j++) {
-      const a = values[i];
-      const b = values[j];
-      const char = a[0];
-
-      if (!char || a !== char.repeat(a.length) || b !== char.repeat(b.length)) {
-        continue;
-      }
-
-      if (a === b || a.startsWith(b) || b.startsWith(a)) {
-        return true;
-      }
-    }
-  }
-
-  return false;
-};
-
-const parseRepeatedExtglob = (pattern, requireEnd = true) => {
-  if ((pattern[0] !== '+' && pattern[0] !== '*') || pattern[1] !== '(') {
-    return;
-  }
-
-  let bracket = 0;
-  let paren = 0;
-  let quote = 0;
-  let escaped = false;
-
-  for (let i = 1; i < pattern.length; i++) {
-    const ch = pattern[i];
-
-    if (escaped === true) {
-      escaped = false;
-      continue;
-    }
-
-    if (ch === '\\') {
-      escaped = true;
-      continue;
-    }
-
-    if (ch === '"') {
-      quote = quote === 1 ? 0 : 1;
-      continue;
-    }
-
-    if (quote === 1) {
-      continue;
-    }
-
-    if (ch === '[') {
-      bracket++;
-      continue;
-    }
-
-    if (ch === ']' && bracket > 0) {
-      bracket--;
-      continue;
-    }
-
-    if (bracket > 0) {
-      continue;
-    }
-
-    if (ch === '(') {
-      paren++;
-      continue;
-    }
-
-    if (ch === ')') {
-      paren--;
-
-      if (paren === 0) {
-        if (requireEnd === true && i !== pattern.length - 1) {
-          return;
-        }
-
-        return {
-          type: pattern[0],
-          body: pattern.slice(2, i),
-          end: i
-        };
-      }
-    }
-  }
-};
-
-const buildCharClassStar = chars => {
-  const source = chars.length === 1
-    ? utils.escapeRegex(chars[0])
-    : `[${chars.map(ch => utils.escapeRegex(ch)).join('')}]`;
-
-  return `${source}*`;
-};
-
-const getStarExtglobSequenceChars = pattern => {
-  let index = 0;
-  const chars = [];
-
-  while (index < pattern.length) {
-    const match = parseRepeatedExtglob(pattern.slice(index), false);
-
-    if (!match || match.type !== '*') {
-      return;
-    }
-
-    const branches = splitTopLevel(match.body).map(branch => branch.trim());
-    if (branches.length !== 1) {
-      return;
-    }
-
-    const branch = normalizeSimpleBranch(branches[0]);
-    if (!branch || branch.length !== 1) {
-      return;
-    }
-
-    chars.push(branch);
-    index += match.end + 1;
-  }
-
-  if (chars.length < 1) {
-    return;
-  }
-
-  return chars;
-};
-
-const repeatedExtglobRecursion = pattern => {
-  let depth = 0;
-  let value = pattern.trim();
-  let match = parseRepeatedExtglob(value);
-
-  while (match) {
-    depth++;
-    value = match.body.trim();
-    match = parseRepeatedExtglob(value);
-  }
-
-  return depth;
-};
-
-const analyzeRepeatedExtglob = (body, options) => {
-  if (options.maxExtglobRecursion === false) {
-    return { risky: false };
-  }
-
-  const max =
-    typeof options.maxExtglobRecursion === 'number'
-      ? options.maxExtglobRecursion
-      : constants.DEFAULT_MAX_EXTGLOB_RECURSION;
-
-  const branches = splitTopLevel(body).map(branch => branch.trim());
-
-  if (branches.length > 1) {
-    if (
-      branches.some(branch => branch === '') ||
-      branches.some(branch => /^[*?]+$/.test(branch)) ||
-      hasRepeatedCharPrefixOverlap(branches)
+    if (char === ESCAPE) {
+      // A pattern can not end on a lone backslash -- `createRule` has
+      //   already thrown it away -- so there is a character to read.
+      const escaped = pattern[++ index]
+      body += escapeMember(escaped)
+      prev = escaped
+    } else if (
+      char === '-'
+      && prev
+      && index + 1 < length
+      && pattern[index + 1] !== ']'
     ) {
-      return { risky: true };
-    }
-  }
-
-  // A repeated extglob is "risky" (prone to catastrophic backtracking) when a
-  // branch is itself a `*(...)` sequence, since that nests an unbounded quantifier
-  // inside the outer `+(...)`/`*(...)`. When *every* branch reduces to single
-  // characters we can emit one flat, ReDoS-safe character class that preserves the
-  // meaning of ALL branches (e.g. `+(*(a)|*(b))` -> `[ab]*`), rather than dropping
-  // every branch but the first.
-  const safeChars = [];
-  let sawStarSequence = false;
-  let combinable = true;
-
-  for (const branch of branches) {
-    const chars = getStarExtglobSequenceChars(branch);
-    if (chars) {
-      sawStarSequence = true;
-      safeChars.push(...chars);
-      continue;
-    }
-
-    const literal = normalizeSimpleBranch(branch);
-    if (literal && literal.length === 1) {
-      safeChars.push(literal);
-      continue;
-    }
-
-    combinable = false;
-
-    if (repeatedExtglobRecursion(branch) > max) {
-      return { risky: true };
-    }
-  }
-
-  if (sawStarSequence) {
-    return combinable
-      ? { risky: true, safeOutput: buildCharClassStar([...new Set(safeChars)]) }
-      : { risky: true };
-  }
-
-  return { risky: false };
-};
-
-/**
- * Parse the given input string.
- * @param {String} input
- * @param {Object} options
- * @return {Object}
- */
-
-const parse = (input, options) => {
-  if (typeof input !== 'string') {
-    throw new TypeError('Expected a string');
-  }
-
-  input = REPLACEMENTS[input] || input;
-
-  const opts = { ...options };
-  const max = typeof opts.maxLength === 'number' ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
-
-  let len = input.length;
-  if (len > max) {
-    throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
-  }
-
-  const bos = { type: 'bos', value: '', output: opts.prepend || '' };
-  const tokens = [bos];
-
-  const capture = opts.capture ? '' : '?:';
-
-  // create constants based on platform, for windows or posix
-  const PLATFORM_CHARS = constants.globChars(opts.windows);
-  const EXTGLOB_CHARS = constants.extglobChars(PLATFORM_CHARS);
-
-  const {
-    DOT_LITERAL,
-    PLUS_LITERAL,
-    SLASH_LITERAL,
-    ONE_CHAR,
-    DOTS_SLASH,
-    NO_DOT,
-    NO_DOT_SLASH,
-    NO_DOTS_SLASH,
-    QMARK,
-    QMARK_NO_DOT,
-    STAR,
-    START_ANCHOR
-  } = PLATFORM_CHARS;
-
-  const globstar = opts => {
-    return `(${capture}(?:(?!${START_ANCHOR}${opts.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
-  };
-
-  const nodot = opts.dot ? '' : NO_DOT;
-  const qmarkNoDot = opts.dot ? QMARK : QMARK_NO_DOT;
-  let star = opts.bash === true ? globstar(opts) : STAR;
-
-  if (opts.capture) {
-    star = `(${star})`;
-  }
-
-  // minimatch options support
-  if (typeof opts.noext === 'boolean') {
-    opts.noextglob = opts.noext;
-  }
-
-  const state = {
-    input,
-    index: -1,
-    start: 0,
-    dot: opts.dot === true,
-    consumed: '',
-    output: '',
-    prefix: '',
-    backtrack: false,
-    negated: false,
-    brackets: 0,
-    braces: 0,
-    parens: 0,
-    quotes: 0,
-    globstar: false,
-    tokens
-  };
-
-  input = utils.removePrefix(input, state);
-  len = input.length;
-
-  const extglobs = [];
-  const braces = [];
-  const stack = [];
-  let prev = bos;
-  let value;
-
-  /**
-   * Tokenizing helpers
-   */
-
-  const eos = () => state.index === len - 1;
-  const peek = state.peek = (n = 1) => input[state.index + n];
-  const advance = state.advance = () => input[++state.index] || '';
-  const remaining = () => input.slice(state.index + 1);
-  const consume = (value = '', num = 0) => {
-    state.consumed += value;
-    state.index += num;
-  };
-
-  const append = token => {
-    state.output += token.output != null ? token.output : token.value;
-    consume(token.value);
-  };
-
-  const negate = () => {
-    let count = 1;
-
-    while (peek() === '!' && (peek(2) !== '(' || peek(3) === '?')) {
-      advance();
-      state.start++;
-      count++;
-    }
-
-    if (count % 2 === 0) {
-      return false;
-    }
-
-    state.negated = true;
-    state.start++;
-    return true;
-  };
-
-  const increment = type => {
-    state[type]++;
-    stack.push(type);
-  };
-
-  const decrement = type => {
-    state[type]--;
-    stack.pop();
-  };
-
-  /**
-   * Push tokens onto the tokens array. This helper speeds up
-   * tokenizing by 1) helping us avoid backtracking as much as possible,
-   * and 2) helping us avoid creating extra tokens when consecutive
-   * characters are plain text. This improves performance and simplifies
-   * lookbehinds.
-   */
-
-  const push = tok => {
-    if (prev.type === 'globstar') {
-      const isBrace = state.braces > 0 && (tok.type === 'comma' || tok.type === 'brace');
-      const isExtglob = tok.extglob === true || (extglobs.length && (tok.type === 'pipe' || tok.type === 'paren'));
-
-      if (tok.type !== 'slash' && tok.type !== 'paren' && !isBrace && !isExtglob) {
-        state.output = state.output.slice(0, -prev.output.length);
-        prev.type = 'star';
-        prev.value = '*';
-        prev.output = star;
-        state.output += prev.output;
+      index ++
+      let to = pattern[index]
+      if (to === ESCAPE) {
+        to = pattern[index += 1]
       }
-    }
-
-    if (extglobs.length && tok.type !== 'paren') {
-      extglobs[extglobs.length - 1].inner += tok.value;
-    }
-
-    if (tok.value || tok.output) append(tok);
-    if (prev && prev.type === 'text' && tok.type === 'text') {
-      prev.output = (prev.output || prev.value) + tok.value;
-      prev.value += tok.value;
-      return;
-    }
-
-    tok.prev = prev;
-    tokens.push(tok);
-    prev = tok;
-  };
-
-  const extglobOpen = (type, value) => {
-    const token = { ...EXTGLOB_CHARS[value], conditions: 1, inner: '' };
-
-    token.prev = prev;
-    token.parens = state.parens;
-    token.output = state.output;
-    token.startIndex = state.index;
-    token.tokensIndex = tokens.length;
-    const output = (opts.capture ? '(' : '') + token.open;
-
-    increment('parens');
-    push({ type, value, output: state.output ? '' : ONE_CHAR });
-    push({ type: 'paren', extglob: true, value: advance(), output });
-    extglobs.push(token);
-  };
-
-  const extglobClose = token => {
-    const literal = input.slice(token.startIndex, state.index + 1);
-    const body = input.slice(token.startIndex + 2, state.index);
-    const analysis = analyzeRepeatedExtglob(body, opts);
-
-    if ((token.type === 'plus' || token.type === 'star') && analysis.risky) {
-      const safeOutput = analysis.safeOutput
-        ? (token.output ? '' : ONE_CHAR) + (opts.capture ? `(${analysis.safeOutput})` : analysis.safeOutput)
-        : undefined;
-      const open = tokens[token.tokensIndex];
-
-      open.type = 'text';
-      open.value = literal;
-      open.output = safeOutput || utils.escapeRegex(literal);
-
-      for (let i = token.tokensIndex + 1; i < tokens.length; i++) {
-        tokens[i].value = '';
-        tokens[i].output = '';
-        delete tokens[i].suffix;
+      // An out-of-order range matches nothing in git but is a syntax error in
+      //   JavaScript, so it is dropped.  Its lower bound stays: git tests it
+      //   as a plain member before it ever looks at the `-`, so `[c-a]` does
+      //   match `c`.
+      if (prev <= to) {
+        body += `-${escapeMember(to)}`
+      }
+      prev = EMPTY
+    } else if (char === '[' && pattern[index + 1] === ':') {
+      const nameStart = index + 2
+      let end = nameStart
+      while (end < length && pattern[end] !== ']') {
+        end ++
       }
 
-      state.output = token.output + open.output;
-      state.backtrack = true;
-
-      push({ type: 'paren', extglob: true, value, output: '' });
-      decrement('parens');
-      return;
-    }
-
-    let output = token.close + (opts.capture ? ')' : '');
-    let rest;
-
-    if (token.type === 'negate') {
-      let extglobStar = star;
-
-      if (token.inner && token.inner.length > 1 && token.inner.includes('/')) {
-        extglobStar = globstar(opts);
+      if (end === length) {
+        return null
       }
 
-      if (extglobStar !== star || eos() || /^\)+$/.test(remaining())) {
-        output = token.close = `)$))${extglobStar}`;
-      }
+      if (end > nameStart && pattern[end - 1] === ':') {
+        const name = pattern.slice(nameStart, end - 1)
 
-      if (token.inner.includes('*') && (rest = remaining()) && /^\.[^\\/.]+$/.test(rest)) {
-        // Any non-magical string (`.ts`) or even nested expression (`.{ts,tsx}`) can follow after the closing parenthesis.
-        // In this case, we need to parse the string and use it in the output of the original pattern.
-        // Suitable patterns: `/!(*.d).ts`, `/!(*.d).{ts,tsx}`, `**/!(*-dbg).@(js)`.
-        //
-        // Disabling the `fastpaths` option due to a problem with parsing strings as `.ts` in the pattern like `**/!(*.d).ts`.
-        const expression = parse(rest, { ...options, fastpaths: false }).output;
-
-        output = token.close = `)${expression})${extglobStar})`;
-      }
-
-      if (token.prev.type === 'bos') {
-        state.negatedExtglob = true;
-      }
-    }
-
-    push({ type: 'paren', extglob: true, value, output });
-    decrement('parens');
-  };
-
-  /**
-   * Fast paths
-   */
-
-  if (opts.fastpaths !== false && !/(^[*!]|[/()[\]{}"])/.test(input)) {
-    let backslashes = false;
-
-    let output = input.replace(REGEX_SPECIAL_CHARS_BACKREF, (m, esc, chars, first, rest, index) => {
-      if (first === '\\') {
-        backslashes = true;
-        return m;
-      }
-
-      if (first === '?') {
-        if (esc) {
-          return esc + first + (rest ? QMARK.repeat(rest.length) : '');
+        // An unknown class name makes the whole pattern match nothing
+        if (!Object.prototype.hasOwnProperty.call(POSIX_CLASSES, name)) {
+          return null
         }
-        if (index === 0) {
-          return qmarkNoDot + (rest ? QMARK.repeat(rest.length) : '');
-        }
-        return QMARK.repeat(chars.length);
-      }
 
-      if (first === '.') {
-        return DOT_LITERAL.repeat(chars.length);
-      }
-
-      if (first === '*') {
-        if (esc) {
-          return esc + first + (rest ? star : '');
-        }
-        return star;
-      }
-      return esc ? m : `\\${m}`;
-    });
-
-    if (backslashes === true) {
-      if (opts.unescape === true) {
-        output = output.replace(/\\/g, '');
+        body += POSIX_CLASSES[name]
+        prev = EMPTY
+        index = end
       } else {
-        output = output.replace(/\\+/g, m => {
-          return m.length % 2 === 0 ? '\\\\' : (m ? '\\' : '');
-        });
+        // No `:]` to close it, so the `[` is a plain member and scanning
+        //   resumes right after it.
+        body += escapeMember('[')
+        prev = '['
+        index = nameStart - 2
       }
-    }
-
-    if (output === input && opts.contains === true) {
-      state.output = input;
-      return state;
-    }
-
-    state.output = utils.wrapOutput(output, state, options);
-    return state;
-  }
-
-  /**
-   * Tokenize input until we reach end-of-string
-   */
-
-  while (!eos()) {
-    value = advance();
-
-    if (value === '\u0000') {
-      continue;
-    }
-
-    /**
-     * Escaped characters
-     */
-
-    if (value === '\\') {
-      const next = peek();
-
-      if (next === '/' && opts.bash !== true) {
-        continue;
-      }
-
-      if (next === '.' || next === ';') {
-        continue;
-      }
-
-      if (!next) {
-        value += '\\';
-        push({ type: 'text', value });
-        continue;
-      }
-
-      // collapse slashes to reduce potential for exploits
-      const match = /^\\+/.exec(remaining());
-      let slashes = 0;
-
-      if (match && match[0].length > 2) {
-        slashes = match[0].length;
-        state.index += slashes;
-        if (slashes % 2 !== 0) {
-          value += '\\';
-        }
-      }
-
-      if (opts.unescape === true) {
-        value = advance();
-      } else {
-        value += advance();
-      }
-
-      if (state.brackets === 0) {
-        push({ type: 'text', value });
-        continue;
-      }
-    }
-
-    /**
-     * If we're inside a regex character class, continue
-     * until we reach the closing bracket.
-     */
-
-    if (state.brackets > 0 && (value !== ']' || prev.value === '[' || prev.value === '[^')) {
-      if (opts.posix !== false && value === ':') {
-        const inner = prev.value.slice(1);
-        if (inner.includes('[')) {
-          prev.posix = true;
-
-          if (inner.includes(':')) {
-            const idx = prev.value.lastIndexOf('[');
-            const pre = prev.value.slice(0, idx);
-            const rest = prev.value.slice(idx + 2);
-            const posix = POSIX_REGEX_SOURCE[rest];
-            if (posix) {
-              prev.value = pre + posix;
-              state.backtrack = true;
-              advance();
-
-              if (!bos.output && tokens.indexOf(prev) === 1) {
-                bos.output = ONE_CHAR;
-              }
-              continue;
-            }
-          }
-        }
-      }
-
-      if ((value === '[' && peek() !== ':') || (value === '-' && peek() === ']')) {
-        value = `\\${value}`;
-      }
-
-      if (value === ']' && (prev.value === '[' || prev.value === '[^')) {
-        value = `\\${value}`;
-      }
-
-      if (opts.posix === true && value === '!' && prev.value === '[') {
-        value = '^';
-      }
-
-      prev.value += value;
-      append({ value });
-      continue;
-    }
-
-    /**
-     * If we're inside a quoted string, continue
-     * until we reach the closing double quote.
-     */
-
-    if (state.quotes === 1 && value !== '"') {
-      value = utils.escapeRegex(value);
-      prev.value += value;
-      append({ value });
-      continue;
-    }
-
-    /**
-     * Double quotes
-     */
-
-    if (value === '"') {
-      state.quotes = state.quotes === 1 ? 0 : 1;
-      if (opts.keepQuotes === true) {
-        push({ type: 'text', value });
-      }
-      continue;
-    }
-
-    /**
-     * Parentheses
-     */
-
-    if (value === '(') {
-      increment('parens');
-      push({ type: 'paren', value });
-      continue;
-    }
-
-    if (value === ')') {
-      if (state.parens === 0 && opts.strictBrackets === true) {
-        throw new SyntaxError(syntaxError('opening', '('));
-      }
-
-      const extglob = extglobs[extglobs.length - 1];
-      if (extglob && state.parens === extglob.parens + 1) {
-        extglobClose(extglobs.pop());
-        continue;
-      }
-
-      push({ type: 'paren', value, output: state.parens ? ')' : '\\)' });
-      decrement('parens');
-      continue;
-    }
-
-    /**
-     * Square brackets
-     */
-
-    if (value === '[') {
-      if (opts.nobracket === true || !remaining().includes(']')) {
-        if (opts.nobracket !== true && opts.strictBrackets === true) {
-          throw new SyntaxError(syntaxError('closing', ']'));
-        }
-
-        value = `\\${value}`;
-      } else {
-        increment('brackets');
-      }
-
-      push({ type: 'bracket', value });
-      continue;
-    }
-
-    if (value === ']') {
-      if (opts.nobracket === true || (prev && prev.type === 'bracket' && prev.value.length === 1)) {
-        push({ type: 'text', value, output: `\\${value}` });
-        continue;
-      }
-
-      if (state.brackets === 0) {
-        if (opts.strictBrackets === true) {
-          throw new SyntaxError(syntaxError('opening', '['));
-        }
-
-        push({ type: 'text', value, output: `\\${value}` });
-        continue;
-      }
-
-      decrement('brackets');
-
-      const prevValue = prev.value.slice(1);
-      if (prev.posix !== true && prevValue[0] === '^' && !prevValue.includes('/')) {
-        value = `/${value}`;
-      }
-
-      prev.value += value;
-      append({ value });
-
-      // when literal brackets are explicitly disabled
-      // assume we should match with a regex character class
-      if (opts.literalBrackets === false || utils.hasRegexChars(prevValue)) {
-        continue;
-      }
-
-      const escaped = utils.escapeRegex(prev.value);
-      state.output = state.output.slice(0, -prev.value.length);
-
-      // when literal brackets are explicitly enabled
-      // assume we should escape the brackets to match literal characters
-      if (opts.literalBrackets === true) {
-        state.output += escaped;
-        prev.value = escaped;
-        continue;
-      }
-
-      // when the user specifies nothing, try to match both
-      prev.value = `(${capture}${escaped}|${prev.value})`;
-      state.output += prev.value;
-      continue;
-    }
-
-    /**
-     * Braces
-     */
-
-    if (value === '{' && opts.nobrace !== true) {
-      increment('braces');
-
-      const open = {
-        type: 'brace',
-        value,
-        output: '(',
-        outputIndex: state.output.length,
-        tokensIndex: state.tokens.length
-      };
-
-      braces.push(open);
-      push(open);
-      continue;
-    }
-
-    if (value === '}') {
-      const brace = braces[braces.length - 1];
-
-      if (opts.nobrace === true || !brace) {
-        push({ type: 'text', value, output: value });
-        continue;
-      }
-
-      let output = ')';
-
-      if (brace.dots === true) {
-        const arr = tokens.slice();
-        const range = [];
-
-        for (let i = arr.length - 1; i >= 0; i--) {
-          tokens.pop();
-          if (arr[i].type === 'brace') {
-            break;
-          }
-          if (arr[i].type !== 'dots') {
-            range.unshift(arr[i].value);
-          }
-        }
-
-        output = expandRange(range, opts);
-        state.backtrack = true;
-      }
-
-      if (brace.comma !== true && brace.dots !== true) {
-        const out = state.output.slice(0, brace.outputIndex);
-        const toks = state.tokens.slice(brace.tokensIndex);
-        brace.value = brace.output = '\\{';
-        value = output = '\\}';
-        state.output = out;
-        for (const t of toks) {
-          state.output += (t.output || t.value);
-        }
-      }
-
-      push({ type: 'brace', value, output });
-      decrement('braces');
-      braces.pop();
-      continue;
-    }
-
-    /**
-     * Pipes
-     */
-
-    if (value === '|') {
-      if (extglobs.length > 0) {
-        extglobs[extglobs.length - 1].conditions++;
-      }
-      push({ type: 'text', value });
-      continue;
-    }
-
-    /**
-     * Commas
-     */
-
-    if (value === ',') {
-      let output = value;
-
-      const brace = braces[braces.length - 1];
-      if (brace && stack[stack.length - 1] === 'braces') {
-        brace.comma = true;
-        output = '|';
-      }
-
-      push({ type: 'comma', value, output });
-      continue;
-    }
-
-    /**
-     * Slashes
-     */
-
-    if (value === '/') {
-      // if the beginning of the glob is "./", advance the start
-      // to the current index, and don't add the "./" characters
-      // to the state. This greatly simplifies lookbehinds when
-      // checking for BOS characters like "!" and "." (not "./")
-      if (prev.type === 'dot' && state.index === state.start + 1) {
-        state.start = state.index + 1;
-        state.consumed = '';
-        state.output = '';
-        tokens.pop();
-        prev = bos; // reset "prev" to the first token
-        continue;
-      }
-
-      push({ type: 'slash', value, output: SLASH_LITERAL });
-      continue;
-    }
-
-    /**
-     * Dots
-     */
-
-    if (value === '.') {
-      if (state.braces > 0 && prev.type === 'dot') {
-        if (prev.value === '.') prev.output = DOT_LITERAL;
-        const brace = braces[braces.length - 1];
-        prev.type = 'dots';
-        prev.output += value;
-        prev.value += value;
-        brace.dots = true;
-        continue;
-      }
-
-      if ((state.braces + state.parens) === 0 && prev.type !== 'bos' && prev.type !== 'slash') {
-        push({ type: 'text', value, output: DOT_LITERAL });
-        continue;
-      }
-
-      push({ type: 'dot', value, output: DOT_LITERAL });
-      continue;
-    }
-
-    /**
-     * Question marks
-     */
-
-    if (value === '?') {
-      const isGroup = prev && prev.value === '(';
-      if (!isGroup && opts.noextglob !== true && peek() === '(' && peek(2) !== '?') {
-        extglobOpen('qmark', value);
-        continue;
-      }
-
-      if (prev && prev.type === 'paren') {
-        const next = peek();
-        let output = value;
-
-        if ((prev.value === '(' && !/[!=<:]/.test(next)) || (next === '<' && !/<([!=]|\w+>)/.test(remaining()))) {
-          output = `\\${value}`;
-        }
-
-        push({ type: 'text', value, output });
-        continue;
-      }
-
-      if (opts.dot !== true && (prev.type === 'slash' || prev.type === 'bos')) {
-        push({ type: 'qmark', value, output: QMARK_NO_DOT });
-        continue;
-      }
-
-      push({ type: 'qmark', value, output: QMARK });
-      continue;
-    }
-
-    /**
-     * Exclamation
-     */
-
-    if (value === '!') {
-      if (opts.noextglob !== true && peek() === '(') {
-        if (peek(2) !== '?' || !/[!=<:]/.test(peek(3))) {
-          extglobOpen('negate', value);
-          continue;
-        }
-      }
-
-      if (opts.nonegate !== true && state.index === 0) {
-        negate();
-        continue;
-      }
-    }
-
-    /**
-     * Plus
-     */
-
-    if (value === '+') {
-      if (opts.noextglob !== true && peek() === '(' && peek(2) !== '?') {
-        extglobOpen('plus', value);
-        continue;
-      }
-
-      if ((prev && prev.value === '(') || opts.regex === false) {
-        push({ type: 'plus', value, output: PLUS_LITERAL });
-        continue;
-      }
-
-      if ((prev && (prev.type === 'bracket' || prev.type === 'paren' || prev.type === 'brace')) || state.parens > 0) {
-        push({ type: 'plus', value });
-        continue;
-      }
-
-      push({ type: 'plus', value: PLUS_LITERAL });
-      continue;
-    }
-
-    /**
-     * Plain text
-     */
-
-    if (value === '@') {
-      if (opts.noextglob !== true && peek() === '(' && peek(2) !== '?') {
-        push({ type: 'at', extglob: true, value, output: '' });
-        continue;
-      }
-
-      push({ type: 'text', value });
-      continue;
-    }
-
-    /**
-     * Plain text
-     */
-
-    if (value !== '*') {
-      if (value === '$' || value === '^') {
-        value = `\\${value}`;
-      }
-
-      const match = REGEX_NON_SPECIAL_CHARS.exec(remaining());
-      if (match) {
-        value += match[0];
-        state.index += match[0].length;
-      }
-
-      push({ type: 'text', value });
-      continue;
-    }
-
-    /**
-     * Stars
-     */
-
-    if (prev && (prev.type === 'globstar' || prev.star === true)) {
-      prev.type = 'star';
-      prev.star = true;
-      prev.value += value;
-      prev.output = star;
-      state.backtrack = true;
-      state.globstar = true;
-      consume(value);
-      continue;
-    }
-
-    let rest = remaining();
-    if (opts.noextglob !== true && /^\([^?]/.test(rest)) {
-      extglobOpen('star', value);
-      continue;
-    }
-
-    if (prev.type === 'star') {
-      if (opts.noglobstar === true) {
-        consume(value);
-        continue;
-      }
-
-      const prior = prev.prev;
-      const before = prior.prev;
-      const isStart = prior.type === 'slash' || prior.type === 'bos';
-      const afterStar = before && (before.type === 'star' || before.type === 'globstar');
-
-      if (opts.bash === true && (!isStart || (rest[0] && rest[0] !== '/'))) {
-        push({ type: 'star', value, output: '' });
-        continue;
-      }
-
-      const isBrace = state.braces > 0 && (prior.type === 'comma' || prior.type === 'brace');
-      const isExtglob = extglobs.length && (prior.type === 'pipe' || prior.type === 'paren');
-      if (!isStart && prior.type !== 'paren' && !isBrace && !isExtglob) {
-        push({ type: 'star', value, output: '' });
-        continue;
-      }
-
-      // strip consecutive `/**/`
-      while (rest.slice(0, 3) === '/**') {
-        const after = input[state.index + 4];
-        if (after && after !== '/') {
-          break;
-        }
-        rest = rest.slice(3);
-        consume('/**', 3);
-      }
-
-      // A globstar followed only by balanced closing parens is at the logical end of patterns like
-      // `test(/utils/**)` and `test?(/utils/**)`. Treat it as EOS so the trailing `/**` can match its
-      // parent path, except in negated extglobs where that would change the exclusion semantics.
-      const isEnd = eos() || (
-        state.parens > 0
-        && rest === ')'.repeat(state.parens)
-        && !extglobs.some(extglob => extglob.type === 'negate')
-      );
-
-      if (prior.type === 'bos' && eos()) {
-        prev.type = 'globstar';
-        prev.value += value;
-        prev.output = globstar(opts);
-        state.output = prev.output;
-        state.globstar = true;
-        consume(value);
-        continue;
-      }
-
-      if (prior.type === 'slash' && prior.prev.type !== 'bos' && !afterStar && isEnd) {
-        state.output = state.output.slice(0, -(prior.output + prev.output).length);
-        prior.output = `(?:${prior.output}`;
-
-        prev.type = 'globstar';
-        prev.output = globstar(opts) + (opts.strictSlashes ? ')' : '|$)');
-        prev.value += value;
-        state.globstar = true;
-        state.output += prior.output + prev.output;
-        consume(value);
-        continue;
-      }
-
-      if (prior.type === 'slash' && prior.prev.type !== 'bos' && rest[0] === '/') {
-        const end = rest[1] !== void 0 ? '|$' : '';
-
-        state.output = state.output.slice(0, -(prior.output + prev.output).length);
-        prior.output = `(?:${prior.output}`;
-
-        prev.type = 'globstar';
-        prev.output = `${globstar(opts)}${SLASH_LITERAL}|${SLASH_LITERAL}${end})`;
-        prev.value += value;
-
-        state.output += prior.output + prev.output;
-        state.globstar = true;
-
-        consume(value + advance());
-
-        push({ type: 'slash', value: '/', output: '' });
-        continue;
-      }
-
-      if (prior.type === 'bos' && rest[0] === '/') {
-        prev.type = 'globstar';
-        prev.value += value;
-        prev.output = `(?:^|${SLASH_LITERAL}|${globstar(opts)}${SLASH_LITERAL})`;
-        state.output = prev.output;
-        state.globstar = true;
-        consume(value + advance());
-        push({ type: 'slash', value: '/', output: '' });
-        continue;
-      }
-
-      // remove single star from output
-      state.output = state.output.slice(0, -prev.output.length);
-
-      // reset previous token to globstar
-      prev.type = 'globstar';
-      prev.output = globstar(opts);
-      prev.value += value;
-
-      // reset output with globstar
-      state.output += prev.output;
-      state.globstar = true;
-      consume(value);
-      continue;
-    }
-
-    const token = { type: 'star', value, output: star };
-
-    if (opts.bash === true) {
-      token.output = '.*?';
-      if (prev.type === 'bos' || prev.type === 'slash') {
-        token.output = nodot + token.output;
-      }
-      push(token);
-      continue;
-    }
-
-    if (prev && (prev.type === 'bracket' || prev.type === 'paren') && opts.regex === true) {
-      token.output = value;
-      push(token);
-      continue;
-    }
-
-    if (state.index === state.start || prev.type === 'slash' || prev.type === 'dot') {
-      if (prev.type === 'dot') {
-        state.output += NO_DOT_SLASH;
-        prev.output += NO_DOT_SLASH;
-
-      } else if (opts.dot === true) {
-        state.output += NO_DOTS_SLASH;
-        prev.output += NO_DOTS_SLASH;
-
-      } else {
-        state.output += nodot;
-        prev.output += nodot;
-      }
-
-      if (peek() !== '*') {
-        state.output += ONE_CHAR;
-        prev.output += ONE_CHAR;
-      }
-    }
-
-    push(token);
-  }
-
-  while (state.brackets > 0) {
-    if (opts.strictBrackets === true) throw new SyntaxError(syntaxError('closing', ']'));
-    state.output = utils.escapeLast(state.output, '[');
-    decrement('brackets');
-  }
-
-  while (state.parens > 0) {
-    if (opts.strictBrackets === true) throw new SyntaxError(syntaxError('closing', ')'));
-    state.output = utils.escapeLast(state.output, '(');
-    decrement('parens');
-  }
-
-  while (state.braces > 0) {
-    if (opts.strictBrackets === true) throw new SyntaxError(syntaxError('closing', '}'));
-    state.output = utils.escapeLast(state.output, '{');
-    decrement('braces');
-  }
-
-  if (opts.strictSlashes !== true && (prev.type === 'star' || prev.type === 'bracket')) {
-    push({ type: 'maybe_slash', value: '', output: `${SLASH_LITERAL}?` });
-  }
-
-  // rebuild the output if we had to backtrack at any point
-  if (state.backtrack === true) {
-    state.output = '';
-
-    for (const token of state.tokens) {
-      state.output += token.output != null ? token.output : token.value;
-
-      if (token.suffix) {
-        state.output += token.suffix;
-      }
-    }
-  }
-
-  return state;
-};
-
-/**
- * Fast paths for creating regular expressions for common glob patterns.
- * This can significantly speed up processing and has very little downside
- * impact when none of the fast paths match.
- */
-
-parse.fastpaths = (input, options) => {
-  const opts = { ...options };
-  const max = typeof opts.maxLength === 'number' ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
-  const len = input.length;
-  if (len > max) {
-    throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
-  }
-
-  input = REPLACEMENTS[input] || input;
-
-  // create constants based on platform, for windows or posix
-  const {
-    DOT_LITERAL,
-    SLASH_LITERAL,
-    ONE_CHAR,
-    DOTS_SLASH,
-    NO_DOT,
-    NO_DOTS,
-    NO_DOTS_SLASH,
-    STAR,
-    START_ANCHOR
-  } = constants.globChars(opts.windows);
-
-  const nodot = opts.dot ? NO_DOTS : NO_DOT;
-  const slashDot = opts.dot ? NO_DOTS_SLASH : NO_DOT;
-  const capture = opts.capture ? '' : '?:';
-  const state = { negated: false, prefix: '' };
-  let star = opts.bash === true ? '.*?' : STAR;
-
-  if (opts.capture) {
-    star = `(${star})`;
-  }
-
-  const globstar = opts => {
-    if (opts.noglobstar === true) return star;
-    return `(${capture}(?:(?!${START_ANCHOR}${opts.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
-  };
-
-  const create = str => {
-    switch (str) {
-      case '*':
-        return `${nodot}${ONE_CHAR}${star}`;
-
-      case '.*':
-        return `${DOT_LITERAL}${ONE_CHAR}${star}`;
-
-      case '*.*':
-        return `${nodot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
-
-      case '*/*':
-        return `${nodot}${star}${SLASH_LITERAL}${ONE_CHAR}${slashDot}${star}`;
-
-      case '**':
-        return nodot + globstar(opts);
-
-      case '**/*':
-        return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${ONE_CHAR}${star}`;
-
-      case '**/*.*':
-        return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
-
-      case '**/.*':
-        return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${DOT_LITERAL}${ONE_CHAR}${star}`;
-
-      default: {
-        const match = /^(.*?)\.(\w+)$/.exec(str);
-        if (!match) return;
-
-        const source = create(match[1]);
-        if (!source) return;
-
-        return source + DOT_LITERAL + match[2];
-      }
-    }
-  };
-
-  const output = utils.removePrefix(input, state);
-  let source = create(output);
-
-  if (source && opts.strictSlashes !== true) {
-    source += `${SLASH_LITERAL}?`;
-  }
-
-  return source;
-};
-
-module.exports = parse;
-
-
-/***/ }),
-
-/***/ 8016:
-/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
-
-
-
-const scan = __nccwpck_require__(1781);
-const parse = __nccwpck_require__(8265);
-const utils = __nccwpck_require__(4059);
-const constants = __nccwpck_require__(5595);
-const isObject = val => val && typeof val === 'object' && !Array.isArray(val);
-
-/**
- * Creates a matcher function from one or more glob patterns. The
- * returned function takes a string to match as its first argument,
- * and returns true if the string is a match. The returned matcher
- * function also takes a boolean as the second argument that, when true,
- * returns an object with additional information.
- *
- * ```js
- * const picomatch = require('picomatch');
- * // picomatch(glob[, options]);
- *
- * const isMatch = picomatch('*.!(*a)');
- * console.log(isMatch('a.a')); //=> false
- * console.log(isMatch('a.b')); //=> true
- *
- * // For environments without `node.js`, `picomatch/posix` provides you a dependency-free matcher, without automatic OS detection.
- * const picomatch = require('picomatch/posix');
- * // the same API, defaulting to posix paths
- * const isMatch = picomatch('a/*');
- * console.log(isMatch('a\\b')); //=> false
- * console.log(isMatch('a/b')); //=> true
- *
- * // you can still configure the matcher function to accept windows paths
- * const isMatch = picomatch('a/*', { options: windows });
- * console.log(isMatch('a\\b')); //=> true
- * console.log(isMatch('a/b')); //=> true
- * ```
- * @name picomatch
- * @param {String|Array} `globs` One or more glob patterns.
- * @param {Object=} `options`
- * @return {Function=} Returns a matcher function.
- * @api public
- */
-
-const picomatch = (glob, options, returnState = false) => {
-  if (Array.isArray(glob)) {
-    const fns = glob.map(input => picomatch(input, options, returnState));
-    const arrayMatcher = str => {
-      for (const isMatch of fns) {
-        const state = isMatch(str);
-        if (state) return state;
-      }
-      return false;
-    };
-    return arrayMatcher;
-  }
-
-  const isState = isObject(glob) && glob.tokens && glob.input;
-
-  if (glob === '' || (typeof glob !== 'string' && !isState)) {
-    throw new TypeError('Expected pattern to be a non-empty string');
-  }
-
-  const opts = options || {};
-  const posix = opts.windows;
-  const regex = isState
-    ? picomatch.compileRe(glob, options)
-    : picomatch.makeRe(glob, options, false, true);
-
-  const state = regex.state;
-  delete regex.state;
-
-  let isIgnored = () => false;
-  if (opts.ignore) {
-    const ignoreOpts = { ...options, ignore: null, onMatch: null, onResult: null };
-    isIgnored = picomatch(opts.ignore, ignoreOpts, returnState);
-  }
-
-  const matcher = (input, returnObject = false) => {
-    const { isMatch, match, output } = picomatch.test(input, regex, options, { glob, posix });
-    const result = { glob, state, regex, posix, input, output, match, isMatch };
-
-    if (typeof opts.onResult === 'function') {
-      opts.onResult(result);
-    }
-
-    if (isMatch === false) {
-      result.isMatch = false;
-      return returnObject ? result : false;
-    }
-
-    if (isIgnored(input)) {
-      if (typeof opts.onIgnore === 'function') {
-        opts.onIgnore(result);
-      }
-      result.isMatch = false;
-      return returnObject ? result : false;
-    }
-
-    if (typeof opts.onMatch === 'function') {
-      opts.onMatch(result);
-    }
-    return returnObject ? result : true;
-  };
-
-  if (returnState) {
-    matcher.state = state;
-  }
-
-  return matcher;
-};
-
-/**
- * Test `input` with the given `regex`. This is used by the main
- * `picomatch()` function to test the input string.
- *
- * ```js
- * const picomatch = require('picomatch');
- * // picomatch.test(input, regex[, options]);
- *
- * console.log(picomatch.test('foo/bar', /^(?:([^/]*?)\/([^/]*?))$/));
- * // { isMatch: true, match: [ 'foo/', 'foo', 'bar' ], output: 'foo/bar' }
- * ```
- * @param {String} `input` String to test.
- * @param {RegExp} `regex`
- * @return {Object} Returns an object with matching info.
- * @api public
- */
-
-picomatch.test = (input, regex, options, { glob, posix } = {}) => {
-  if (typeof input !== 'string') {
-    throw new TypeError('Expected input to be a string');
-  }
-
-  if (input === '') {
-    return { isMatch: false, output: '' };
-  }
-
-  const opts = options || {};
-  const format = opts.format || (posix ? utils.toPosixSlashes : null);
-  let match = input === glob;
-  let output = (match && format) ? format(input) : input;
-
-  if (match === false) {
-    output = format ? format(input) : input;
-    match = output === glob;
-  }
-
-  if (match === false || opts.capture === true) {
-    if (opts.matchBase === true || opts.basename === true) {
-      match = picomatch.matchBase(input, regex, options, posix);
     } else {
-      match = regex.exec(output);
+      body += escapeMember(char)
+      prev = char
+    }
+
+    index ++
+
+    if (pattern[index] === ']') {
+      return {
+        end: index,
+        source: classSource(negated, body)
+      }
     }
   }
+}
 
-  return { isMatch: Boolean(match), match, output };
-};
+// An empty JavaScript class can never match, which is how a pattern that git
+//   gives up on (`WM_ABORT_ALL`) is expressed here.
+const NEVER_MATCH = '[]'
 
-/**
- * Match the basename of a filepath.
- *
- * ```js
- * const picomatch = require('picomatch');
- * // picomatch.matchBase(input, glob[, options]);
- * console.log(picomatch.matchBase('foo/bar.js', '*.js'); // true
- * ```
- * @param {String} `input` String to test.
- * @param {RegExp|String} `glob` Glob pattern or regex created by [.makeRe](#makeRe).
- * @return {Boolean}
- * @api public
- */
+// A NUL can appear in neither a `.gitignore` line nor a path, which makes it
+//   the one safe placeholder character.  A literal one in the pattern is
+//   held aside all the same, so a collision is impossible by construction.
+const PLACEHOLDER = '\u0000'
+const REGEX_RESTORE_PLACEHOLDER = new RegExp(
+  `${PLACEHOLDER}(\\d+)${PLACEHOLDER}`, 'g'
+)
 
-picomatch.matchBase = (input, glob, options, posix = options && options.windows) => {
-  const regex = glob instanceof RegExp ? glob : picomatch.makeRe(glob, options);
-  return regex.test(utils.basename(input, { windows: posix }));
-};
+// The one wildcard the chain does not expand for itself is a trailing `*`. How
+//   it expands depends on the mode (`regex` vs `checkRegex`), so `_make` is
+//   left to do it, and until then the pending wildcard travels as this marker.
+//   That is what keeps it apart from a user-escaped literal `\*`: the unescape
+//   steps collapse the escaped one to the exact `\*` a wildcard would leave
+//   behind, so by the time `_make` runs the two are otherwise the same string
+//   and a literal star gets wrongly rewritten into a wildcard. The marker is a
+//   private-use character, and `extractBrackets` keeps one that came out of the
+//   pattern apart from it, so the only marker `_make` ever turns back into a
+//   real wildcard is the one this chain put there itself.
+const TRAILING_WILDCARD = '\uE000'
 
-/**
- * Returns true if **any** of the given glob `patterns` match the specified `string`.
- *
- * ```js
- * const picomatch = require('picomatch');
- * // picomatch.isMatch(string, patterns[, options]);
- *
- * console.log(picomatch.isMatch('a.a', ['b.*', '*.a'])); //=> true
- * console.log(picomatch.isMatch('a.a', 'b.*')); //=> false
- * ```
- * @param {String|Array} str The string to test.
- * @param {String|Array} patterns One or more glob patterns to use for matching.
- * @param {Object} [options] See available [options](#options).
- * @return {Boolean} Returns true if any patterns match `str`
- * @api public
- */
+// A trailing "/**" is deferred the same way, because `checkRegex` has to tell
+//   it apart from a trailing "/*" (see `checkSourceOf`). For `.ignores()` it
+//   still never matches the folder itself (#21).
+const TRAILING_DOUBLESTAR = '\uE001'
 
-picomatch.isMatch = (str, patterns, options) => picomatch(patterns, options)(str);
+// The three characters above mean something to the chain that builds the
+//   source rather than to the path, so one that came out of the pattern is
+//   held aside like a bracket expression instead of going straight out. Being
+//   held is what makes it safe: the restore runs after the step that anchors
+//   the source, so the character comes back in the middle of the source and
+//   not at its end, which is the one place `_make` and `checkSourceOf` look
+//   for a marker. Without it a pattern's own character lands where a pending
+//   marker sits, and `_make` turns it into a real trailing wildcard.
+//
+// It is held as a one-member class rather than bare, in both of the branches
+//   a reserved character can reach, so that the property can be
+//   read off this function alone -- a reserved character never goes out on
+//   its own -- rather than depending on where in the chain the restore
+//   happens to run. In the expression built here `[x]` matches exactly what
+//   `x` matches, none of the three being special to a regular expression or
+//   inside a class, so no test can tell the two apart: the class is insurance,
+//   and the paragraph above is the reason it is not needed.
+const isReserved = char =>
+  char === PLACEHOLDER
+  || char === TRAILING_WILDCARD
+  || char === TRAILING_DOUBLESTAR
 
-/**
- * Parse a glob pattern to create the source string for a regular
- * expression.
- *
- * ```js
- * const picomatch = require('picomatch');
- * const result = picomatch.parse(pattern[, options]);
- * ```
- * @param {String} `pattern`
- * @param {Object} `options`
- * @return {Object} Returns an object with useful properties and output to be used as a regex source string.
- * @api public
- */
+// Replace every bracket expression with a placeholder the replacers below
+//   leave alone, and translate it separately.
+const extractBrackets = pattern => {
+  const sources = []
+  const hold = source =>
+    `${PLACEHOLDER}${sources.push(source) - 1}${PLACEHOLDER}`
 
-picomatch.parse = (pattern, options) => {
-  if (Array.isArray(pattern)) return pattern.map(p => picomatch.parse(p, options));
-  return parse(pattern, { ...options, fastpaths: false });
-};
-
-/**
- * Scan a glob pattern to separate the pattern into segments.
- *
- * ```js
- * const picomatch = require('picomatch');
- * // picomatch.scan(input[, options]);
- *
- * const result = picomatch.scan('!./foo/*.js');
- * console.log(result);
- * { prefix: '!./',
- *   input: '!./foo/*.js',
- *   start: 3,
- *   base: 'foo',
- *   glob: '*.js',
- *   isBrace: false,
- *   isBracket: false,
- *   isGlob: true,
- *   isExtglob: false,
- *   isGlobstar: false,
- *   negated: true }
- * ```
- * @param {String} `input` Glob pattern to scan.
- * @param {Object} `options`
- * @return {Object} Returns an object with
- * @api public
- */
-
-picomatch.scan = (input, options) => scan(input, options);
-
-/**
- * Compile a regular expression from the `state` object returned by the
- * [parse()](#parse) method.
- *
- * ```js
- * const picomatch = require('picomatch');
- * const state = picomatch.parse('*.js');
- * // picomatch.compileRe(state[, options]);
- *
- * console.log(picomatch.compileRe(state));
- * //=> /^(?:(?!\.)(?=.)[^/]*?\.js)$/
- * ```
- * @param {Object} `state`
- * @param {Object} `options`
- * @param {Boolean} `returnOutput` Intended for implementors, this argument allows you to return the raw output from the parser.
- * @param {Boolean} `returnState` Adds the state to a `state` property on the returned regex. Useful for implementors and debugging.
- * @return {RegExp}
- * @api public
- */
-
-picomatch.compileRe = (state, options, returnOutput = false, returnState = false) => {
-  if (returnOutput === true) {
-    return state.output;
-  }
-
-  const opts = options || {};
-  const prepend = opts.contains ? '' : '^';
-  const append = opts.contains ? '' : '$';
-
-  let source = `${prepend}(?:${state.output})${append}`;
-  if (state && state.negated === true) {
-    source = `^(?!${source}).*$`;
-  }
-
-  const regex = picomatch.toRegex(source, options);
-  if (returnState === true) {
-    regex.state = state;
-  }
-
-  return regex;
-};
-
-/**
- * Create a regular expression from a parsed glob pattern.
- *
- * ```js
- * const picomatch = require('picomatch');
- * // picomatch.makeRe(state[, options]);
- *
- * const result = picomatch.makeRe('*.js');
- * console.log(result);
- * //=> /^(?:(?!\.)(?=.)[^/]*?\.js)$/
- * ```
- * @param {String} `state` The object returned from the `.parse` method.
- * @param {Object} `options`
- * @param {Boolean} `returnOutput` Implementors may use this argument to return the compiled output, instead of a regular expression. This is not exposed on the options to prevent end-users from mutating the result.
- * @param {Boolean} `returnState` Implementors may use this argument to return the state from the parsed glob with the returned regular expression.
- * @return {RegExp} Returns a regex created from the given pattern.
- * @api public
- */
-
-picomatch.makeRe = (input, options = {}, returnOutput = false, returnState = false) => {
-  if (!input || typeof input !== 'string') {
-    throw new TypeError('Expected a non-empty string');
-  }
-
-  let parsed = { negated: false, fastpaths: true };
-
-  if (options.fastpaths !== false && (input[0] === '.' || input[0] === '*')) {
-    parsed.output = parse.fastpaths(input, options);
-  }
-
-  if (!parsed.output) {
-    parsed = parse(input, options);
-  }
-
-  return picomatch.compileRe(parsed, options, returnOutput, returnState);
-};
-
-/**
- * Create a regular expression from the given regex source string.
- *
- * ```js
- * const picomatch = require('picomatch');
- * // picomatch.toRegex(source[, options]);
- *
- * const { output } = picomatch.parse('*.js');
- * console.log(picomatch.toRegex(output));
- * //=> /^(?:(?!\.)(?=.)[^/]*?\.js)$/
- * ```
- * @param {String} `source` Regular expression source string.
- * @param {Object} `options`
- * @return {RegExp}
- * @api public
- */
-
-picomatch.toRegex = (source, options) => {
-  try {
-    const opts = options || {};
-    return new RegExp(source, opts.flags || (opts.nocase ? 'i' : ''));
-  } catch (err) {
-    if (options && options.debug === true) throw err;
-    return /$^/;
-  }
-};
-
-/**
- * Picomatch constants.
- * @return {Object}
- */
-
-picomatch.constants = constants;
-
-/**
- * Expose "picomatch"
- */
-
-module.exports = picomatch;
-
-
-/***/ }),
-
-/***/ 1781:
-/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
-
-
-
-const utils = __nccwpck_require__(4059);
-const {
-  CHAR_ASTERISK,             /* * */
-  CHAR_AT,                   /* @ */
-  CHAR_BACKWARD_SLASH,       /* \ */
-  CHAR_COMMA,                /* , */
-  CHAR_DOT,                  /* . */
-  CHAR_EXCLAMATION_MARK,     /* ! */
-  CHAR_FORWARD_SLASH,        /* / */
-  CHAR_LEFT_CURLY_BRACE,     /* { */
-  CHAR_LEFT_PARENTHESES,     /* ( */
-  CHAR_LEFT_SQUARE_BRACKET,  /* [ */
-  CHAR_PLUS,                 /* + */
-  CHAR_QUESTION_MARK,        /* ? */
-  CHAR_RIGHT_CURLY_BRACE,    /* } */
-  CHAR_RIGHT_PARENTHESES,    /* ) */
-  CHAR_RIGHT_SQUARE_BRACKET  /* ] */
-} = __nccwpck_require__(5595);
-
-const isPathSeparator = code => {
-  return code === CHAR_FORWARD_SLASH || code === CHAR_BACKWARD_SLASH;
-};
-
-const depth = token => {
-  if (token.isPrefix !== true) {
-    token.depth = token.isGlobstar ? Infinity : 1;
-  }
-};
-
-/**
- * Quickly scans a glob pattern and returns an object with a handful of
- * useful properties, like `isGlob`, `path` (the leading non-glob, if it exists),
- * `glob` (the actual pattern), `negated` (true if the path starts with `!` but not
- * with `!(`) and `negatedExtglob` (true if the path starts with `!(`).
- *
- * ```js
- * const pm = require('picomatch');
- * console.log(pm.scan('foo/bar/*.js'));
- * { isGlob: true, input: 'foo/bar/*.js', base: 'foo/bar', glob: '*.js' }
- * ```
- * @param {String} `str`
- * @param {Object} `options`
- * @return {Object} Returns an object with tokens and regex source string.
- * @api public
- */
-
-const scan = (input, options) => {
-  const opts = options || {};
-
-  const length = input.length - 1;
-  const scanToEnd = opts.parts === true || opts.tokens === true || opts.scanToEnd === true;
-  const slashes = [];
-  const tokens = [];
-  const parts = [];
-
-  let str = input;
-  let index = -1;
-  let start = 0;
-  let lastIndex = 0;
-  let isBrace = false;
-  let isBracket = false;
-  let isGlob = false;
-  let isExtglob = false;
-  let isGlobstar = false;
-  let braceEscaped = false;
-  let backslashes = false;
-  let negated = false;
-  let negatedExtglob = false;
-  let finished = false;
-  let braces = 0;
-  let prev;
-  let code;
-  let token = { value: '', depth: 0, isGlob: false };
-
-  const eos = () => index >= length;
-  const peek = () => str.charCodeAt(index + 1);
-  const advance = () => {
-    prev = code;
-    return str.charCodeAt(++index);
-  };
+  const {length} = pattern
+  let out = EMPTY
+  let index = 0
 
   while (index < length) {
-    code = advance();
-    let next;
+    const char = pattern[index]
 
-    if (code === CHAR_BACKWARD_SLASH) {
-      backslashes = token.backslashes = true;
-      code = advance();
+    if (char === ESCAPE) {
+      // > Put a backslash ("\") in front of ... a character to make it literal.
+      //                                            (gitignore(5) -> fnmatch(3))
+      // A backslash quotes the next character, whatever it is, so `\d` is a
+      //   literal `d`, not the regex digit class, and `\?` is a literal `?`,
+      //   not a wildcard. Held aside as its literal here, the escape never
+      //   reaches the replacers below, which would otherwise let `\d`, `\b`,
+      //   `\1`, `\/` keep their regular-expression meaning, and would turn a
+      //   `\?` into `[^\/]`.
+      //
+      // Three escapes are still left for the chain: `\*` (a literal star,
+      //   told apart from a wildcard by `TRAILING_WILDCARD` and the wildcard
+      //   replacers), `\[` (a literal bracket, the one `[` the bracket
+      //   replacer still expects), and `\ ` (a quoted space, which one pass
+      //   below rewrites in bulk -- holding each one aside instead costs more
+      //   on a pattern built out of them).
+      //
+      // A quoted backslash is not among them. The chain doubles every
+      //   backslash, then takes the doubling back out again, and a quoted one
+      //   standing next to a character the chain also escapes left the two
+      //   counts sharing a run, so one of the escapes was lost. Held here as
+      //   the literal it means, it never joins that run.
+      const escaped = pattern[index + 1]
 
-      if (code === CHAR_LEFT_CURLY_BRACE) {
-        braceEscaped = true;
+      if (escaped === SLASH && index + 2 === length) {
+        // Git removes a final directory slash before matching. An escape
+        //   without a character after that removal makes the pattern invalid.
+        out += hold(NEVER_MATCH)
+      } else if (
+        escaped === '*'
+        || escaped === '['
+        || escaped === SPACE
+      ) {
+        out += pattern.slice(index, index + 2)
+      } else {
+        out += hold(
+          REGEX_LITERAL_SPECIAL.test(escaped)
+            ? ESCAPE + escaped
+            : isReserved(escaped)
+              ? `[${escaped}]`
+              : escaped
+        )
       }
-      continue;
+
+      index += 2
+    } else if (isReserved(char)) {
+      out += hold(`[${char}]`)
+      index ++
+    } else if (char === '[') {
+      const scanned = scanBracket(pattern, index)
+
+      if (scanned === null) {
+        // git gives up on the whole pattern (`WM_ABORT_ALL`), so whatever
+        //   follows can not make it match either.
+        out += hold(NEVER_MATCH)
+        index = length
+      } else {
+        out += hold(scanned.source)
+        index = scanned.end + 1
+      }
+    } else {
+      out += char
+      index ++
     }
+  }
 
-    if (braceEscaped === true || code === CHAR_LEFT_CURLY_BRACE) {
-      braces++;
+  return {
+    source: out,
+    sources
+  }
+}
 
-      while (eos() !== true && (code = advance())) {
-        if (code === CHAR_BACKWARD_SLASH) {
-          backslashes = token.backslashes = true;
-          advance();
-          continue;
+// A step of the chain below is normally a `[matcher, replacer]` pair handed
+//   to `String.replace`. `DIRECT` marks the ones that are plain string work
+//   instead, and take `(source, pattern)`.
+//
+// Anchoring the two ends is exactly that -- a test of one character and a
+//   concatenation -- and putting it through the regular expression engine
+//   cost a third of this chain for nothing: 167ns where 10ns does the same
+//   job. The two are still steps in the same list, in the same places,
+//   because their position in the order is part of what they mean.
+const DIRECT = null
+
+// A separator at the beginning or in the middle of a pattern, as opposed to
+//   one at the very end.
+const REGEX_INNER_SLASH = /\/(?!$)/
+const WILDCARD = '[^\\/]*'
+
+// > If the pattern ends with a slash,
+// > it is removed for the purpose of the following description,
+// > but it would only find a match with a directory.
+// > In other words, foo/ will match a directory foo and paths underneath it,
+// > but will not match a regular file or a symbolic link foo
+// >  (this is consistent with the way how pathspec works in general in Git).
+// '`foo/`' will not match regular file '`foo`' or symbolic link '`foo`'
+// -> ignore-rules will not deal with it, because it costs extra `fs.stat` call
+//      you could use option `mark: true` with `glob`
+
+// '`foo/`' should not continue with the '`..`'
+// The chain that turns one gitignore pattern into a regular expression
+//   source, in order. A step is either
+//
+//   [matcher, replacer]            handed to `String.replace`
+//   [matcher, replacer, required]  the same, but skipped outright unless
+//                                    `required` appears in the string, which
+//                                    the matcher cannot match without
+//   [DIRECT, transform]            plain string work, taking (source, pattern)
+//
+// The `required` character is only ever a shortcut: finding it does not mean
+//   the matcher will match, and not finding it means it cannot. It is there
+//   because scanning for one character costs a fraction of running a matcher
+//   that then finds nothing -- for the wildcard step, whose `[^\\]+`
+//   backtracks its way through the whole string before giving up, 11ns
+//   against 400ns.
+const REPLACERS = [
+
+  // Replace (\ ) with ' '
+  // Only a space: an escaped tab or other whitespace is already a literal by
+  //   the time it reaches here, and a bare tab must be left as one, not turned
+  //   into a space.
+  // (\ ) -> ' '
+  // (\\ ) -> '\\ '
+  // (\\\ ) -> '\\ '
+  [
+    // A run of backslashes is taken whole, from its first one, so no match
+    //   ever starts again inside it -- `(\\+?) ` did, which made a long run
+    //   quadratic.
+    /(\\+)( ?)/g,
+    (_, run, space) => space
+      ? run.slice(0, run.length - run.length % 2) + SPACE
+      : run,
+    ESCAPE + SPACE
+  ],
+
+  // git's wildmatch() reads a run of two or more asterisks as one globstar
+  //   whenever the run fills a path segment: it starts the pattern or follows
+  //   a `/`, and it ends the pattern or comes before a `/`. A run of two is
+  //   already `**`; a longer one is folded into `**` here, so the steps
+  //   below only ever have to know `**`.
+  // `***/foo` -> `**/foo`, `a/***/b` -> `a/**/b`, `a/***` -> `a/**`
+  // git also takes a run beside a literal prefix (`a***/b`) or beside an
+  //   escaped slash (`***\/b`) as a globstar, and this does not; the README
+  //   lists both, under "A run of asterisks".
+  [
+    /(^|\/)\*{3,}(?=\/|$)/g,
+    (_, start) => `${start}**`,
+    '*'
+  ],
+
+  // Escape metacharacters
+  // which is written down by users but means special for regular expressions.
+
+  // > There are 12 characters with special meanings:
+  // > - the backslash \,
+  // > - the caret ^,
+  // > - the dollar sign $,
+  // > - the period or dot .,
+  // > - the vertical bar or pipe symbol |,
+  // > - the question mark ?,
+  // > - the asterisk or star *,
+  // > - the plus sign +,
+  // > - the opening parenthesis (,
+  // > - the closing parenthesis ),
+  // > - and the opening square bracket [,
+  // > - the opening curly brace {,
+  // > These special characters are often called "metacharacters".
+  [
+    /[\\$.|*+(){^]/g,
+    match => `\\${match}`
+  ],
+
+  [
+    // > a question mark (?) matches a single character
+    /(?!\\)\?/g,
+    () => '[^/]',
+    '?'
+  ],
+
+  // leading slash
+  [
+
+    // > A leading slash matches the beginning of the pathname.
+    // > For example, "/*.c" matches "cat-file.c" but not "mozilla-sha1/sha1.c".
+    // A leading slash matches the beginning of the pathname
+    /^\//,
+    () => '^',
+    SLASH
+  ],
+
+  // replace special metacharacter slash after the leading slash
+  [
+    /\//g,
+    () => '\\/',
+    SLASH
+  ],
+
+  [
+    // > A leading "**" followed by a slash means match in all directories.
+    // > For example, "**/foo" matches file or directory "foo" anywhere,
+    // > the same as pattern "foo".
+    // > "**/foo/bar" matches file or directory "bar" anywhere that is directly
+    // >   under directory "foo".
+    // Notice that the '*'s have been replaced as '\\*'
+    /^\^*(?:\\\*\\\*\\\/)+/,
+
+    // '**/foo' <-> 'foo'
+    () => '(?:^|\\/)',
+    '*'
+  ],
+
+  // starting
+  [
+    // there will be no leading '/'
+    //   (which has been replaced by section "leading slash")
+    // If starts with '**', adding a '^' to the regular expression also works
+    DIRECT,
+    (source, pattern) => {
+      // Nothing to anchor to, or already anchored (`^` or `(?:^|\/)`)
+      if (!source || source[0] === '^' || source[0] === '(') {
+        return source
+      }
+
+      // If has a slash `/` at the beginning or middle
+      const anchor = !REGEX_INNER_SLASH.test(pattern)
+        // > Prior to 2.22.1
+        // > If the pattern does not contain a slash /,
+        // >   Git treats it as a shell glob pattern
+        // Actually, if there is only a trailing slash,
+        //   git also treats it as a shell glob pattern
+
+        // After 2.22.1 (compatible but clearer)
+        // > If there is a separator at the beginning or middle (or both)
+        // > of the pattern, then the pattern is relative to the directory
+        // > level of the particular .gitignore file itself.
+        // > Otherwise the pattern may also match at any level below
+        // > the .gitignore level.
+        ? '(?:^|\\/)'
+
+        // > Otherwise, Git treats the pattern as a shell glob suitable for
+        // >   consumption by fnmatch(3)
+        : '^'
+
+      return anchor + source
+    }
+  ],
+
+  // two globstars
+  [
+    // Use lookahead assertions so that we could match more than one `'/**'`
+    /\\\/\\\*\\\*(?=\\\/|$)/g,
+
+    // Zero, one or several directories
+    // should not use '*', or it will be replaced by the next replacer
+
+    // Check if it is not the last `'/**'`
+    (_, index, str) => index + 6 < str.length
+
+      // case: /**/ at the end of the pattern, i.e. a trailing `'/**/'`
+      // > A trailing `"/**/"` (a trailing `"/**"` restricted to directories)
+      // >   matches everything inside, but it should not match the current
+      // >   folder itself, so it requires at least one directory segment.
+      // 'a/**/' matches 'a/b/', 'a/x/y/' but not 'a/'
+      ? str.slice(index + 6) === '\\/'
+        ? '(?:\\/[^\\/]+)+'
+
+        // case: /**/
+        // > A slash followed by two consecutive asterisks then a slash matches
+        // >   zero or more directories.
+        // > For example, "a/**/b" matches "a/b", "a/x/b", "a/x/y/b" and so on.
+        // '/**/'
+        : '(?:\\/[^\\/]+)*'
+
+      // case: /**
+      // > A trailing `"/**"` matches everything inside.
+
+      // #21: everything inside but it should not include the current folder,
+      //   resolved by `_make`
+      : `\\/${TRAILING_DOUBLESTAR}`,
+    '*'
+  ],
+
+  // normal intermediate wildcards
+  [
+    // Never replace escaped '*'
+    // ignore rule '\*' will match the path '*'
+
+    // 'abc.*/' -> go
+    // 'abc.*'  -> skip this rule,
+    //    coz trailing single wildcard will be handed by [trailing wildcard]
+    /(^|[^\\])(?:\\\*)+(?!$)/g,
+
+    // '*.js' matches '.js'
+    // '*.js' doesn't match 'abc'
+    // 1. An asterisk "*" matches anything except a slash.
+    // 2. Other consecutive asterisks are considered regular asterisks
+    //    and collapse into one non-slash wildcard run.
+    (_, p1) => p1 + WILDCARD,
+    '*'
+  ],
+
+  // trailing wildcard, held apart from a literal star
+  [
+    // The step above leaves a trailing `*` alone, so a single `\*` is all that
+    //   can be left at the end here, and what stands in front of it says which
+    //   kind it is. A wildcard arrives as the escaper wrote it, `\*` with
+    //   nothing before it; a literal arrives as the user's own escape, which
+    //   the escaper doubled, and then the star's own -- `\\` and then `\*`.
+    //   There is no third case: every backslash still reaching the chain is
+    //   one `\*`, `\[` or `\ ` carries itself, and each is followed by its
+    //   own character, so a longer run can never form. This runs while the
+    //   two are still distinct, before the unescape steps below collapse the
+    //   literal onto the very `\*` a wildcard leaves behind.
+    /(^|[^\\])((?:\\\\)*)\\\*$/,
+
+    (match, p1, p2) =>
+      p2 === EMPTY
+        // A real wildcard: carry it to `_make` as the marker, so the unescape
+        //   steps and the trailing-wildcard rewrite can never mistake it for a
+        //   literal `\*` (nor the reverse).
+        ? p1 + TRAILING_WILDCARD
+        // A literal star: leave it exactly as it stands for the unescape steps.
+        : match,
+    '*'
+  ],
+
+  [
+    // unescape, revert step 3 except for back slash
+    // For example, if a user escape a '\\*',
+    // after step 3, the result will be '\\\\\\*'
+    /\\\\\\(?=[$.|*+(){^])/g,
+    () => ESCAPE,
+    ESCAPE + ESCAPE
+  ],
+
+  [
+    // '\\\\' -> '\\'
+    /\\\\/g,
+    () => ESCAPE,
+    ESCAPE + ESCAPE
+  ],
+
+  [
+    // Every real bracket expression -- POSIX classes included -- has already
+    //   been held aside by `extractBrackets`, so the only `[` left in the
+    //   pattern is an escaped, literal one.
+
+    // A backslash could only stand at the end of the range if it quoted the
+    //   `]`, and `\]` is held aside long before this.
+    /\\\[([^\]/]*?)($|\])/g,
+
+    // '\\[bar]' -> '\\\\[bar]'
+    (match, range, close) => `\\[${range}${close}`,
+    '['
+  ],
+
+  // ending
+  [
+    // 'js' will not match 'js.'
+    // 'ab' will not match 'abc'
+    DIRECT,
+
+    // WTF!
+    // https://git-scm.com/docs/gitignore
+    // changes in [2.22.1](https://git-scm.com/docs/gitignore/2.22.1)
+    // which re-fixes #24, #38
+
+    // > If there is a separator at the end of the pattern then the pattern
+    // > will only match directories, otherwise the pattern can match both
+    // > files and directories.
+
+    // 'js*' will not match 'a.js'
+    // 'js/' will not match 'a.js'
+    // 'js' will match 'a.js' and 'a.js/'
+    source => {
+      const last = source[source.length - 1]
+
+      // The pattern is empty, or ends in a pending marker `_make` owns --
+      //   the trailing wildcard, or a trailing "/**". A trailing `*` that is
+      //   not the marker is a literal star, which anchors like any other
+      //   final character.
+      if (!last || last === TRAILING_WILDCARD || last === TRAILING_DOUBLESTAR) {
+        return source
+      }
+
+      return last === SLASH
+        // foo/ will not match 'foo'
+        ? `${source}$`
+        // foo matches 'foo' and 'foo/'
+        : `${source}(?=$|\\/$)`
+    }
+  ]
+]
+
+const REGEX_REPLACE_TRAILING_WILDCARD = /(^|\\\/)?\uE000$/
+const MODE_IGNORE = 'regex'
+const MODE_CHECK_IGNORE = 'checkRegex'
+const UNDERSCORE = '_'
+
+const replaceTrailingWildcard = (_, p1) => {
+  const prefix = p1
+    // '\^':
+    // '/*' does not match EMPTY
+    // '/*' does not match everything
+
+    // '\\\/':
+    // 'abc/*' does not match 'abc/'
+    ? `${p1}[^/]+`
+
+    // 'a*' matches 'a'
+    // 'a*' matches 'aa'
+    : '[^/]*'
+
+  return `${prefix}(?=$|\\/$)`
+}
+
+const REGEX_REPLACE_TRAILING_DOUBLESTAR = /\uE001$/
+
+// 'abc/**' matches everything under 'abc', but not 'abc/' itself (#21):
+//   requiring one arbitrary character (line terminators included, #176)
+//   after 'abc/' is necessary and sufficient for `.test(path)`.
+const replaceTrailingDoublestar = () => '[\\s\\S]'
+
+// The fixed piece between the wildcard at `at` and the next wildcard of the
+//   run: the tokens that separate them, joined as they appear in the source.
+//   A run never holds two wildcards in a row, so there is always at least one
+//   token.
+const separatorAfter = (run, at) => {
+  let separator = EMPTY
+
+  for (let index = at + 1; index < run.length && !run[index].wildcard; index ++) {
+    separator += run[index].single
+  }
+
+  return separator
+}
+
+// Where a run of non-slash wildcards is split by fixed pieces --
+//   `[^/]*ab[^/]*cd...` -- the engine has many equivalent ways to lay the
+//   input across the wildcards, and on input that does not match it works
+//   through all of them, so the time grows with the number of wildcards
+//   rather than the length of the path. Every wildcard but the last in such a
+//   run can be pinned to stop where the piece after it begins, which leaves
+//   one way to lay out the input and no rewinding, without changing which
+//   paths match: the fixed pieces still bound the count, and the last
+//   wildcard still absorbs the rest.
+//
+// A wildcard is pinned to the whole piece, never to the piece's first
+//   character. The pin leaves no way back, so a wildcard that stopped at that
+//   first character would hand over wherever the character happens to turn
+//   up, including the places the rest of the piece cannot follow -- which is
+//   how `f*o/*/*` came to miss `foo/b/c`, the first `o` of `foo` not being
+//   the one the `o/` after it needs. Every token of a piece matches exactly
+//   one character, so the first place the whole piece fits is the leftmost
+//   place it can sit, and whatever is left over goes to the wildcards that
+//   follow.
+//
+// The source is read one token at a time -- a wildcard, a single-character
+//   piece (a literal, an escape, a class), or a parenthesised group or anchor
+//   that ends the run -- so only a genuine wildcard is touched.
+const pinWildcards = source => {
+  if (source.indexOf(WILDCARD) < 0) {
+    return source
+  }
+
+  const tokens = []
+  const {length} = source
+  let index = 0
+
+  while (index < length) {
+    const char = source[index]
+
+    if (source.startsWith(WILDCARD, index)) {
+      tokens.push({wildcard: true})
+      index += WILDCARD.length
+    } else if (char === '[') {
+      let end = index + 1
+
+      if (source[end] === '^') {
+        end ++
+      }
+
+      if (source[end] === ']') {
+        end ++
+      }
+
+      while (end < length && source[end] !== ']') {
+        end += source[end] === ESCAPE
+          ? 2
+          : 1
+      }
+
+      end ++
+      tokens.push({single: source.slice(index, end)})
+      index = end
+    } else if (char === ESCAPE) {
+      tokens.push({single: source.slice(index, index + 2)})
+      index += 2
+    } else if (char === '(') {
+      let depth = 0
+      let end = index
+
+      do {
+        if (source[end] === ESCAPE) {
+          end ++
+        } else if (source[end] === '(') {
+          depth ++
+        } else if (source[end] === ')') {
+          depth --
         }
 
-        if (code === CHAR_LEFT_CURLY_BRACE) {
-          braces++;
-          continue;
+        end ++
+      } while (end < length && depth > 0)
+
+      if ('*+?'.indexOf(source[end]) >= 0) {
+        end ++
+      }
+
+      tokens.push({boundary: source.slice(index, end)})
+      index = end
+    } else if (char === '^' || char === '$') {
+      tokens.push({boundary: char})
+      index ++
+    } else {
+      tokens.push({single: char})
+      index ++
+    }
+  }
+
+  let out = EMPTY
+  let run = []
+
+  const flush = () => {
+    let lastWildcard
+
+    run.forEach((token, at) => {
+      if (token.wildcard) {
+        lastWildcard = at
+      }
+    })
+
+    run.forEach((token, at) => {
+      if (!token.wildcard) {
+        out += token.single
+        return
+      }
+
+      // Every wildcard but the last is pinned to the whole piece that
+      //   follows it, for the reason set out above this function. The last
+      //   one stays as it is and takes up the rest.
+      out += at === lastWildcard
+        ? WILDCARD
+        : `(?:(?!${separatorAfter(run, at)})[^\\/])*`
+    })
+
+    run = []
+  }
+
+  tokens.forEach(token => {
+    if (token.boundary === undefined) {
+      run.push(token)
+      return
+    }
+
+    flush()
+    out += token.boundary
+  })
+
+  flush()
+
+  return out
+}
+
+// @param {pattern}
+const makeRegexPrefix = pattern => {
+  // `/**` matches every path, as `**` does. The translation below only finds
+  //   a globstar beside a slash it keeps, and the leading one is turned into
+  //   an anchor, so `/**` would come out as `/*` and match one level only.
+  //   Here rather than in `createRule`, so that `checkSourceOf`, which
+  //   compiles `/**/` again without its trailing slash, gets it too.
+  if (REGEX_ANCHORED_GLOBSTAR.test(pattern)) {
+    pattern = '**'
+  }
+
+  const {source, sources} = extractBrackets(pattern)
+
+  const replaced = REPLACERS.reduce(
+    // A pass whose matcher finds nothing hands back the very string it was
+    //   given, so asking first costs a search and saves a rewrite. Ten of the
+    //   fifteen passes never fire for a typical .gitignore line, and between
+    //   them they were 45% of this chain.
+    (prev, [matcher, replacer, required]) => {
+      if (matcher === DIRECT) {
+        return replacer(prev, pattern)
+      }
+
+      if (required !== UNDEFINED && prev.indexOf(required) < 0) {
+        return prev
+      }
+
+      // A pass whose matcher finds nothing hands back the very string it was
+      //   given, so asking first costs a search and saves a rewrite.
+      return matcher.test(prev)
+        ? prev.replace(matcher, replacer.bind(pattern))
+        : prev
+    },
+    source
+  )
+
+  // Most patterns hold no bracket expression at all, and then there is
+  //   nothing to put back.
+  return sources.length
+    ? replaced.replace(
+      REGEX_RESTORE_PLACEHOLDER,
+      (match, index) => sources[index]
+    )
+    : replaced
+}
+
+// `checkRegex` tests a path with a trailing slash, 'abc/', the way
+//   `git check-ignore` matches that literal string once the directory itself
+//   is known not to be excluded (see `checkIgnore`): a trailing '/' of the
+//   pattern is dropped, a basename pattern sees an empty basename, and only a
+//   pattern whose last segment is a pending wildcard can match what is left
+//   after the final slash -- 'abc/*' and 'abc/**' match 'abc/', and 'abc/**'
+//   also matches 'abc/d/' (#77, #169).
+const checkSourceOf = (body, prefix) => {
+  if (body[body.length - 1] === SLASH) {
+    prefix = makeRegexPrefix(body.slice(0, - 1))
+  }
+
+  const head = prefix.slice(0, - 1)
+  const last = prefix[prefix.length - 1]
+
+  return last === TRAILING_WILDCARD
+    ? `${head}$`
+    : last === TRAILING_DOUBLESTAR
+      ? head
+      : NEVER_MATCH
+}
+
+// A trailing slash does not stop a pattern being basename-only: it restricts
+//   the match to a directory, it does not let the pattern reach across one.
+//   Everything else a pattern can hold -- a wildcard, a character class, an
+//   escape -- stays inside a single path segment too, so a pattern with no
+//   separator in it can only ever describe the last one.
+const matchesBasename = body => {
+  const index = body.indexOf(SLASH)
+
+  return index < 0 || index === body.length - 1
+}
+
+// The last segment of a path, keeping a trailing slash, because a pattern that
+//   ends in one matches only a directory.
+// 'a/b/c.js' -> 'c.js';  'a/b/' -> 'b/';  'c.js' -> 'c.js' (no copy made)
+const basenameOf = path => {
+  const end = path.length - 1
+
+  const index = path.lastIndexOf(
+    SLASH,
+    path[end] === SLASH
+      ? end - 1
+      : end
+  )
+
+  return index < 0
+    ? path
+    : path.slice(index + 1)
+}
+
+// The parent directory of a path, with its trailing separator, or EMPTY when
+//   the path has none.
+// 'a/b/c' -> 'a/b/';  'a/b/' -> 'a/';  'a' -> EMPTY;  'a/' -> EMPTY
+//
+// A path holding an empty segment has to be taken apart, because its
+//   ancestors are not prefixes of it: the parent of 'a//b' is 'a/', not
+//   'a//', and the parent of '/a/' is nothing at all. Both shapes reach here
+//   -- 'a//b' is accepted outright, and `checkIgnore` does not put the path
+//   it is given through the relative-path check.
+//
+// Every other path is a prefix of itself, and cutting one costs a fraction of
+//   splitting it into an array and joining that back at every level: 73ns
+//   against 207ns.
+const parentOf = path => {
+  if (
+    path.charCodeAt(0) === SLASH_CODE
+    || path.indexOf(DOUBLE_SLASH) >= 0
+  ) {
+    const slices = path.split(SLASH).filter(Boolean)
+
+    slices.pop()
+
+    return slices.length
+      ? slices.join(SLASH) + SLASH
+      : EMPTY
+  }
+
+  const end = path.length - 1
+
+  // Look back from before a trailing separator, since that one belongs to the
+  //   path itself.
+  //
+  // A negative place to start would be a trap here: `lastIndexOf` clamps one
+  //   to 0 and searches there rather than reporting no match, so '/' would
+  //   come back as its own parent and the walk would never end. It cannot
+  //   happen -- that is the only path short enough to produce one, and the
+  //   test above has already sent it the other way.
+  const cut = path.lastIndexOf(
+    SLASH,
+    path.charCodeAt(end) === SLASH_CODE
+      ? end - 1
+      : end
+  )
+
+  return cut < 0
+    ? EMPTY
+    : path.slice(0, cut + 1)
+}
+
+const isString = subject => typeof subject === 'string'
+
+// Blank lines, comments and trailing lone backslashes are told by
+//   `createRule`, once the pattern is normalized.
+const checkPattern = pattern => pattern
+  && isString(pattern)
+
+// Git drops one CR before each LF, and one at the end of a final line that
+//   has no LF after it.
+const splitPattern = pattern => (
+  pattern[pattern.length - 1] === '\r'
+    ? pattern.slice(0, - 1)
+    : pattern
+)
+.split(REGEX_SPLITALL_CRLF)
+.filter(Boolean)
+
+class IgnoreRule {
+  constructor (
+    pattern,
+    mark,
+    body,
+    ignoreCase,
+    negative,
+    prefix
+  ) {
+    this.pattern = pattern
+    this.mark = mark
+    this.negative = negative
+
+    define(this, 'body', body)
+    define(this, 'ignoreCase', ignoreCase)
+    define(this, 'regexPrefix', prefix)
+  }
+
+  // Worked out on first use and kept behind an own property, the way `regex`
+  //   caches itself in `_regex`. Deciding it in the constructor instead would
+  //   add a fourth `defineProperty` to every rule ever built, which cost 4% of
+  //   every compile -- including the compiles of rules that are never matched
+  //   against anything.
+  get _basenameOnly () {
+    return define(this, '_basenameOnly', matchesBasename(this.body))
+  }
+
+  get regex () {
+    const key = UNDERSCORE + MODE_IGNORE
+
+    if (this[key]) {
+      return this[key]
+    }
+
+    return this._make(MODE_IGNORE, key)
+  }
+
+  get checkRegex () {
+    const key = UNDERSCORE + MODE_CHECK_IGNORE
+
+    if (this[key]) {
+      return this[key]
+    }
+
+    return this._make(MODE_CHECK_IGNORE, key)
+  }
+
+  _make (mode, key) {
+    const str = pinWildcards(
+      mode === MODE_IGNORE
+        ? this.regexPrefix
+        .replace(REGEX_REPLACE_TRAILING_WILDCARD, replaceTrailingWildcard)
+        .replace(REGEX_REPLACE_TRAILING_DOUBLESTAR, replaceTrailingDoublestar)
+        : checkSourceOf(this.body, this.regexPrefix)
+    )
+
+    const regex = this.ignoreCase
+      ? new RegExp(str, 'i')
+      : new RegExp(str)
+
+    return define(this, key, regex)
+  }
+}
+
+const hasTrailingBackslash = str => {
+  let count = 0
+
+  while (str[str.length - count - 1] === ESCAPE) {
+    count ++
+  }
+
+  return count % 2 === 1
+}
+
+// Read a line the way git does: when `stripLineEnd` is set (an unsplit array
+//   or object pattern), drop any trailing blank lines along with the LF
+//   before each and at most one CR at the end of the line; then trim trailing
+//   spaces in the same backward pass. Git trims spaces only, and a space
+//   escaped by an odd run of backslashes stays, unescaped, as the last one.
+// Scanned from the end: a regular expression can only try each start in
+//   turn, which is quadratic over a long run of spaces or backslashes.
+// 'a  ' -> 'a';  'a\ ' -> 'a ';  'a\\ ' -> 'a\\';  'a\t' -> 'a\t'
+// 'a\r\n' -> 'a';  'a\r\r' -> 'a\r';  'a\n\r' -> 'a'
+const trimEnd = (body, stripLineEnd) => {
+  let lineEnd = body.length
+  let end
+
+  for (;;) {
+    if (stripLineEnd && body[lineEnd - 1] === '\r') {
+      lineEnd --
+    }
+
+    end = lineEnd
+
+    while (body[end - 1] === SPACE) {
+      end --
+    }
+
+    if (!stripLineEnd || body[end - 1] !== '\n') {
+      break
+    }
+
+    lineEnd = end - 1
+  }
+
+  if (end === lineEnd) {
+    return body.slice(0, lineEnd)
+  }
+
+  let backslashes = 0
+
+  while (body[end - backslashes - 1] === ESCAPE) {
+    backslashes ++
+  }
+
+  return backslashes % 2
+    ? body.slice(0, end - 1) + SPACE
+    : body.slice(0, end)
+}
+
+const createRule = (
+  pattern,
+  mark,
+  ignoreCase,
+  stripLineEnd,
+  stripBOM
+) => {
+  // Git drops a BOM before it reads the first line, so before anything else.
+  let body = stripBOM && pattern[0] === BOM
+    ? pattern.slice(1)
+    : pattern
+
+  // > A line starting with # serves as a comment.
+  if (body[0] === '#') {
+    return
+  }
+
+  let negative = false
+
+  // > An optional prefix "!" which negates the pattern;
+  if (body[0] === '!') {
+    negative = true
+    body = body.slice(1)
+  }
+
+  // Normalize the body before checking which slashes anchor the pattern.
+  //   Otherwise `bar/ ` is mistaken for a pattern containing an inner slash.
+  //   A line from `splitPattern` has already lost its line ending, so only a
+  //   trailing space remains to trim there.
+  const last = body[body.length - 1]
+
+  if (
+    last === SPACE
+    || stripLineEnd && (last === '\r' || last === '\n')
+  ) {
+    body = trimEnd(body, stripLineEnd)
+  }
+
+  // > A blank line matches no files, so it can serve as a separator for
+  // >   readability.
+  // Nor does a lone "!", a pattern ending on an unpaired backslash, or
+  //   anything else left empty here: an empty pattern would compile to a
+  //   regex matching every path.
+  if (!body || hasTrailingBackslash(body)) {
+    return
+  }
+
+  body = body
+  // > Put a backslash ("\") in front of the first "!" for patterns that
+  // >   begin with a literal "!", for example, `"\!important!.txt"`.
+  .replace(REGEX_REPLACE_LEADING_EXCAPED_EXCLAMATION, '!')
+  // > Put a backslash ("\") in front of the first hash for patterns that
+  // >   begin with a hash.
+  .replace(REGEX_REPLACE_LEADING_EXCAPED_HASH, '#')
+
+  const regexPrefix = makeRegexPrefix(body)
+
+  return new IgnoreRule(
+    pattern,
+    mark,
+    body,
+    ignoreCase,
+    negative,
+    regexPrefix
+  )
+}
+
+class RuleManager {
+  constructor (ignoreCase) {
+    this._ignoreCase = ignoreCase
+    this._rules = []
+
+    // How many of the rules git would tag `EXC_FLAG_NODIR`.
+    //
+    // The scan uses it to decide, once for the whole set, whether handing
+    //   those rules the basename is worth what it costs the others. The
+    //   shortcut saves a full-path scan on every rule it applies to and costs
+    //   a check on every rule it does not, so a set where almost nothing is
+    //   basename-only comes out behind -- a 955 pattern set with 44 of them
+    //   measured 19% slower with the shortcut always on.
+    //
+    // Deciding this by measurement rather than by meaning is safe: a
+    //   basename-only pattern gives the very same answer against the whole
+    //   path, it just takes longer to say so. The choice can only change how
+    //   fast the scan runs, never what it returns.
+    this._basenameCount = 0
+  }
+
+  _add (pattern, index) {
+    // #32
+    if (pattern && pattern[KEY_IGNORE]) {
+      this._rules = this._rules.concat(pattern._rules._rules)
+      this._basenameCount += pattern._rules._basenameCount
+      this._added = true
+      return
+    }
+
+    const isStr = isString(pattern)
+    const raw = isStr
+      ? pattern
+      : pattern.pattern
+
+    const rule = checkPattern(raw)
+      && createRule(
+        raw,
+        isStr ? UNDEFINED : pattern.mark,
+        this._ignoreCase,
+        !this._split,
+        this._stripBOM && !index
+      )
+
+    if (rule) {
+      this._added = true
+      this._rules.push(rule)
+
+      // Deliberately not `rule._basenameOnly`: reading that would materialise
+      //   the rule's own copy, and the whole point of leaving it lazy is that
+      //   a rule which is compiled and never matched never pays for it.
+      if (matchesBasename(rule.body)) {
+        this._basenameCount ++
+      }
+    }
+  }
+
+  // @param {Array<string> | string | Ignore} pattern
+  add (pattern) {
+    this._added = false
+    this._split = isString(pattern)
+    this._stripBOM = !this._split || pattern[0] === BOM
+
+    makeArray(
+      this._split
+        ? splitPattern(pattern)
+        : pattern
+    ).forEach(this._add, this)
+
+    if (this._added) {
+      this._literalRules = UNDEFINED
+    }
+
+    return this._added
+  }
+
+  // Match the literal 'abc/' for `checkIgnore`, last rule wins. Only a rule
+  //   ending in a wildcard can match it (see `checkSourceOf`), so the rest
+  //   are left out once, rather than tested or compiled for every path.
+  testLiteral (path) {
+    const rules = this._literalRules || (
+      this._literalRules = this._rules.filter(
+        ({body}) => body[body.length - (
+          body[body.length - 1] === SLASH ? 2 : 1
+        )] === '*'
+      )
+    )
+
+    let ignored = false
+    let unignored = false
+    let matchedRule
+
+    for (let index = rules.length - 1; index >= 0; index --) {
+      const rule = rules[index]
+
+      if (rule.checkRegex.test(path)) {
+        ignored = !rule.negative
+        unignored = rule.negative
+        matchedRule = rule.negative
+          ? UNDEFINED
+          : rule
+        break
+      }
+    }
+
+    const ret = {
+      ignored,
+      unignored
+    }
+
+    if (matchedRule) {
+      ret.rule = matchedRule
+    }
+
+    return ret
+  }
+
+  // Test one single path without recursively checking parent directories
+  //
+  // - mode `string` either `MODE_IGNORE` or `MODE_CHECK_IGNORE`
+
+  // @returns {TestResult}
+  test (path, mode) {
+    // Most of a .gitignore is patterns with no slash in them, and running
+    //   those against the whole path makes the regular expression engine walk
+    //   every directory name on the way to the only segment that could match.
+    //   Handing them the basename instead is what git does, and it is where
+    //   the time in a directory walk goes: the rule scan was two thirds of it.
+    const rules = this._rules
+    const {length} = rules
+
+    const shortcut = this._basenameCount * 2 >= length
+
+    const basename = shortcut
+      ? basenameOf(path)
+      : path
+
+    // The last rule to match decides, as in git, and it is the rule
+    //   `git check-ignore -v` reports, so the scan runs from the end and stops
+    //   at the first match.
+    // A plain loop rather than `forEach`, so that `path`, `basename` and
+    //   `shortcut` are locals. As a callback they became closure variables,
+    //   and reaching for one of those once per rule cost 10% of a scan over a
+    //   large rule set -- more than the shortcut they were there to serve.
+    for (let index = length - 1; index >= 0; index --) {
+      const rule = rules[index]
+
+      if (rule[mode].test(
+        shortcut && rule._basenameOnly
+          ? basename
+          : path
+      )) {
+        const {negative} = rule
+
+        const ret = {
+          ignored: !negative,
+          unignored: negative
         }
 
-        if (braceEscaped !== true && code === CHAR_DOT && (code = advance()) === CHAR_DOT) {
-          isBrace = token.isBrace = true;
-          isGlob = token.isGlob = true;
-          finished = true;
-
-          if (scanToEnd === true) {
-            continue;
-          }
-
-          break;
+        if (!negative) {
+          ret.rule = rule
         }
 
-        if (braceEscaped !== true && code === CHAR_COMMA) {
-          isBrace = token.isBrace = true;
-          isGlob = token.isGlob = true;
-          finished = true;
-
-          if (scanToEnd === true) {
-            continue;
-          }
-
-          break;
-        }
-
-        if (code === CHAR_RIGHT_CURLY_BRACE) {
-          braces--;
-
-          if (braces === 0) {
-            braceEscaped = false;
-            isBrace = token.isBrace = true;
-            finished = true;
-            break;
-          }
-        }
-      }
-
-      if (scanToEnd === true) {
-        continue;
-      }
-
-      break;
-    }
-
-    if (code === CHAR_FORWARD_SLASH) {
-      slashes.push(index);
-      tokens.push(token);
-      token = { value: '', depth: 0, isGlob: false };
-
-      if (finished === true) continue;
-      if (prev === CHAR_DOT && index === (start + 1)) {
-        start += 2;
-        continue;
-      }
-
-      lastIndex = index + 1;
-      continue;
-    }
-
-    if (opts.noext !== true) {
-      const isExtglobChar = code === CHAR_PLUS
-        || code === CHAR_AT
-        || code === CHAR_ASTERISK
-        || code === CHAR_QUESTION_MARK
-        || code === CHAR_EXCLAMATION_MARK;
-
-      if (isExtglobChar === true && peek() === CHAR_LEFT_PARENTHESES) {
-        isGlob = token.isGlob = true;
-        isExtglob = token.isExtglob = true;
-        finished = true;
-        if (code === CHAR_EXCLAMATION_MARK && index === start) {
-          negatedExtglob = true;
-        }
-
-        if (scanToEnd === true) {
-          let parens = 0;
-
-          while (eos() !== true && (code = advance())) {
-            if (code === CHAR_BACKWARD_SLASH) {
-              backslashes = token.backslashes = true;
-              advance();
-              continue;
-            }
-
-            if (code === CHAR_LEFT_PARENTHESES) {
-              parens++;
-              continue;
-            }
-
-            if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
-              finished = true;
-              break;
-            }
-          }
-          continue;
-        }
-        break;
+        return ret
       }
     }
 
-    if (code === CHAR_ASTERISK) {
-      if (prev === CHAR_ASTERISK) isGlobstar = token.isGlobstar = true;
-      isGlob = token.isGlob = true;
-      finished = true;
+    return {
+      ignored: false,
+      unignored: false
+    }
+  }
+}
 
-      if (scanToEnd === true) {
-        continue;
+const throwError = (message, Ctor) => {
+  throw new Ctor(message)
+}
+
+const checkPath = (path, originalPath, doThrow) => {
+  if (!isString(path)) {
+    return doThrow(
+      `path must be a string, but got \`${originalPath}\``,
+      TypeError
+    )
+  }
+
+  // We don't know if we should ignore EMPTY, so throw
+  if (!path) {
+    return doThrow(`path must not be empty`, TypeError)
+  }
+
+  // Check if it is a relative path
+  if (checkPath.isNotRelative(path)) {
+    const r = '`path.relative()`d'
+    return doThrow(
+      `path should be a ${r} string, but got "${originalPath}"`,
+      RangeError
+    )
+  }
+
+  return true
+}
+
+// > pathname should be a `path.relative()`d one
+//
+// The same thing `REGEX_TEST_INVALID_PATH` says, spelled out: a path is not
+//   relative if it begins with a separator, or with `./` or `../`, or is
+//   nothing but `.` or `..`. Every match is decided by the first three
+//   characters, and this runs on every path handed to the library -- where it
+//   was 55% of a cached lookup, more than the cache lookup itself.
+const isNotRelative = path => {
+  const first = path.charCodeAt(0)
+
+  if (first === SLASH_CODE) {
+    return true
+  }
+
+  if (first !== DOT_CODE) {
+    return false
+  }
+
+  // '.'
+  if (path.length === 1) {
+    return true
+  }
+
+  const second = path.charCodeAt(1)
+
+  // './'
+  if (second === SLASH_CODE) {
+    return true
+  }
+
+  if (second !== DOT_CODE) {
+    return false
+  }
+
+  // '..' or '../'
+  return path.length === 2 || path.charCodeAt(2) === SLASH_CODE
+}
+
+checkPath.isNotRelative = isNotRelative
+
+// On windows, the following function will be replaced
+/* istanbul ignore next */
+checkPath.convert = p => p
+
+
+const convertPath = target =>
+  isString(target) && checkPath.convert(target)
+
+
+class Ignore {
+  constructor ({
+    ignorecase = true,
+    ignoreCase = ignorecase,
+    allowRelativePaths = false
+  } = {}) {
+    define(this, KEY_IGNORE, true)
+
+    this._rules = new RuleManager(ignoreCase)
+    this._strictPathCheck = !allowRelativePaths
+    this._initCache()
+  }
+
+  _initCache () {
+    // A cache for the result of `.ignores()`
+    this._ignoreCache = Object.create(null)
+
+    // A cache for the result of `.test()`
+    this._testCache = Object.create(null)
+  }
+
+  add (pattern) {
+    if (this._rules.add(pattern)) {
+      // Some rules have just added to the ignore,
+      //   making the behavior changed,
+      //   so we need to re-initialize the result cache
+      this._initCache()
+    }
+
+    return this
+  }
+
+  // legacy
+  addPattern (pattern) {
+    return this.add(pattern)
+  }
+
+  // @returns {TestResult}
+  _test (originalPath, cache, path) {
+    checkPath(
+      path,
+      originalPath,
+      this._strictPathCheck
+        ? throwError
+        : RETURN_FALSE
+    )
+
+    return path
+      ? this._t(path, cache)
+      : {
+        ignored: false,
+        unignored: false
       }
-      break;
+  }
+
+  checkIgnore (target) {
+    // A Windows path is converted first, so that a directory given with a
+    //   trailing separator, `\` or `/`, is told the same way
+    const path = convertPath(target)
+
+    // If the path does not end with a slash, `.ignores()` is much equivalent
+    //   to `git check-ignore`
+    if (!path || path.charCodeAt(path.length - 1) !== SLASH_CODE) {
+      return this._test(target, this._testCache, path)
     }
 
-    if (code === CHAR_QUESTION_MARK) {
-      isGlob = token.isGlob = true;
-      finished = true;
+    // Like `git check-ignore`: a directory excluded by itself or by an
+    //   ancestor settles it, and only then is the literal 'abc/' matched
+    //   against the rules (see `checkSourceOf`).
+    const dir = this._t(path, this._testCache)
 
-      if (scanToEnd === true) {
-        continue;
-      }
-      break;
+    if (dir.ignored) {
+      return dir
     }
 
-    if (code === CHAR_LEFT_SQUARE_BRACKET) {
-      while (eos() !== true && (next = advance())) {
-        if (next === CHAR_BACKWARD_SLASH) {
-          backslashes = token.backslashes = true;
-          advance();
-          continue;
-        }
+    const literal = this._rules.testLiteral(path)
 
-        if (next === CHAR_RIGHT_SQUARE_BRACKET) {
-          isBracket = token.isBracket = true;
-          isGlob = token.isGlob = true;
-          finished = true;
-          break;
-        }
-      }
+    return literal.ignored || literal.unignored
+      ? literal
+      : dir
+  }
 
-      if (scanToEnd === true) {
-        continue;
-      }
+  _t (
+    // The path to be tested
+    path,
 
-      break;
+    // The cache for the result of a certain checking
+    cache
+  ) {
+    // Every cached result is an object, so one read both tells a hit and
+    //   fetches it, where `in` and then a read hashed the path twice.
+    const cached = cache[path]
+
+    if (cached) {
+      return cached
     }
 
-    if (opts.nonegate !== true && code === CHAR_EXCLAMATION_MARK && index === start) {
-      negated = token.negated = true;
-      start++;
-      continue;
-    }
+    const parentPath = parentOf(path)
 
-    if (opts.noparen !== true && code === CHAR_LEFT_PARENTHESES) {
-      isGlob = token.isGlob = true;
+    // If the path contains a parent directory, check the parent first
+    const parent = parentPath
+      ? this._t(parentPath, cache)
+      : UNDEFINED
 
-      if (scanToEnd === true) {
-        let parens = 1;
-
-        while (eos() !== true && (code = advance())) {
-          if (code === CHAR_BACKWARD_SLASH) {
-            backslashes = token.backslashes = true;
-            advance();
-            continue;
-          }
-
-          if (code === CHAR_LEFT_PARENTHESES) {
-            parens++;
-            continue;
-          }
-
-          if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
-            finished = true;
-            break;
-          }
-        }
-        continue;
-      }
-      break;
-    }
-
-    if (isGlob === true) {
-      finished = true;
-
-      if (scanToEnd === true) {
-        continue;
-      }
-
-      break;
-    }
+    return cache[path] = parent && parent.ignored
+      // > It is not possible to re-include a file if a parent directory of
+      // >   that file is excluded.
+      ? parent
+      : this._rules.test(path, MODE_IGNORE)
   }
 
-  if (opts.noext === true) {
-    isExtglob = false;
-    isGlob = false;
+  ignores (path) {
+    return this._test(path, this._ignoreCache, convertPath(path)).ignored
   }
 
-  let base = str;
-  let prefix = '';
-  let glob = '';
-
-  if (start > 0) {
-    prefix = str.slice(0, start);
-    str = str.slice(start);
-    lastIndex -= start;
+  createFilter () {
+    return path => !this.ignores(path)
   }
 
-  if (base && isGlob === true && lastIndex > 0) {
-    base = str.slice(0, lastIndex);
-    glob = str.slice(lastIndex);
-  } else if (isGlob === true) {
-    base = '';
-    glob = str;
-  } else {
-    base = str;
+  filter (paths) {
+    return makeArray(paths).filter(this.createFilter())
   }
 
-  if (base && base !== '' && base !== '/' && base !== str) {
-    if (isPathSeparator(base.charCodeAt(base.length - 1))) {
-      base = base.slice(0, -1);
-    }
+  // @returns {TestResult}
+  test (path) {
+    return this._test(path, this._testCache, convertPath(path))
   }
+}
 
-  if (opts.unescape === true) {
-    if (glob) glob = utils.removeBackslashes(glob);
+const factory = options => new Ignore(options)
 
-    if (base && backslashes === true) {
-      base = utils.removeBackslashes(base);
-    }
-  }
+const isPathValid = path =>
+  checkPath(convertPath(path), path, RETURN_FALSE)
 
-  const state = {
-    prefix,
-    input,
-    start,
-    base,
-    glob,
-    isBrace,
-    isBracket,
-    isGlob,
-    isExtglob,
-    isGlobstar,
-    negated,
-    negatedExtglob
-  };
+/* istanbul ignore next */
+const setupWindows = () => {
+  /* eslint no-control-regex: "off" */
+  const makePosix = str => /^\\\\\?\\/.test(str)
+  || /["<>|\u0000-\u001F]+/u.test(str)
+    ? str
+    : str.replace(/\\/g, '/')
 
-  if (opts.tokens === true) {
-    state.maxDepth = 0;
-    if (!isPathSeparator(code)) {
-      tokens.push(token);
-    }
-    state.tokens = tokens;
-  }
+  checkPath.convert = makePosix
 
-  if (opts.parts === true || opts.tokens === true) {
-    let prevIndex;
-
-    for (let idx = 0; idx < slashes.length; idx++) {
-      const n = prevIndex !== undefined ? prevIndex + 1 : start;
-      const i = slashes[idx];
-      const value = input.slice(n, i);
-      if (opts.tokens) {
-        if (idx === 0 && start !== 0) {
-          tokens[idx].isPrefix = true;
-          tokens[idx].value = prefix;
-        } else {
-          tokens[idx].value = value;
-        }
-        depth(tokens[idx]);
-        state.maxDepth += tokens[idx].depth;
-      }
-      if (i >= start) {
-        parts.push(value);
-        prevIndex = i;
-      }
-    }
-
-    const n = prevIndex !== undefined ? prevIndex + 1 : start;
-    const value = input.slice(n);
-    parts.push(value);
-
-    if (opts.tokens && prevIndex && prevIndex + 1 < input.length) {
-      tokens[tokens.length - 1].value = value;
-      depth(tokens[tokens.length - 1]);
-      state.maxDepth += tokens[tokens.length - 1].depth;
-    }
-
-    state.slashes = slashes;
-    state.parts = parts;
-  }
-
-  return state;
-};
-
-module.exports = scan;
+  // 'C:\\foo'     <- 'C:\\foo' has been converted to 'C:/'
+  // 'd:\\foo'
+  const REGEX_TEST_WINDOWS_PATH_ABSOLUTE = /^[a-z]:\//i
+  checkPath.isNotRelative = path =>
+    REGEX_TEST_WINDOWS_PATH_ABSOLUTE.test(path)
+    || isNotRelative(path)
+}
 
 
-/***/ }),
+// Windows
+// --------------------------------------------------------------
+/* istanbul ignore next */
+if (
+  // Detect `process` so that it can run in browsers.
+  typeof process !== 'undefined'
+  && process.platform === 'win32'
+) {
+  setupWindows()
+}
 
-/***/ 4059:
-/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+// COMMONJS_EXPORTS ////////////////////////////////////////////////////////////
 
-/*global navigator*/
+module.exports = factory
 
+// Although it is an anti-pattern,
+//   it is still widely misused by a lot of libraries in github
+// Ref: https://github.com/search?q=ignore.default%28%29&type=code
+factory.default = factory
 
-const {
-  REGEX_BACKSLASH,
-  REGEX_REMOVE_BACKSLASH,
-  REGEX_SPECIAL_CHARS,
-  REGEX_SPECIAL_CHARS_GLOBAL
-} = __nccwpck_require__(5595);
+module.exports.isPathValid = isPathValid
 
-exports.isObject = val => val !== null && typeof val === 'object' && !Array.isArray(val);
-exports.hasRegexChars = str => REGEX_SPECIAL_CHARS.test(str);
-exports.isRegexChar = str => str.length === 1 && exports.hasRegexChars(str);
-exports.escapeRegex = str => str.replace(REGEX_SPECIAL_CHARS_GLOBAL, '\\$1');
-exports.toPosixSlashes = str => str.replace(REGEX_BACKSLASH, '/');
-
-exports.isWindows = () => {
-  if (typeof navigator !== 'undefined' && navigator.platform) {
-    const platform = navigator.platform.toLowerCase();
-    return platform === 'win32' || platform === 'windows';
-  }
-
-  if (typeof process !== 'undefined' && process.platform) {
-    return process.platform === 'win32';
-  }
-
-  return false;
-};
-
-exports.removeBackslashes = str => {
-  return str.replace(REGEX_REMOVE_BACKSLASH, match => {
-    return match === '\\' ? '' : match;
-  });
-};
-
-exports.escapeLast = (input, char, lastIdx) => {
-  const idx = input.lastIndexOf(char, lastIdx);
-  if (idx === -1) return input;
-  if (input[idx - 1] === '\\') return exports.escapeLast(input, char, idx - 1);
-  return `${input.slice(0, idx)}\\${input.slice(idx)}`;
-};
-
-exports.removePrefix = (input, state = {}) => {
-  let output = input;
-  if (output.startsWith('./')) {
-    output = output.slice(2);
-    state.prefix = './';
-  }
-  return output;
-};
-
-exports.wrapOutput = (input, state = {}, options = {}) => {
-  const prepend = options.contains ? '' : '^';
-  const append = options.contains ? '' : '$';
-
-  let output = `${prepend}(?:${input})${append}`;
-  if (state.negated === true) {
-    output = `(?:^(?!${output}).*$)`;
-  }
-  return output;
-};
-
-exports.basename = (path, { windows } = {}) => {
-  const segs = path.split(windows ? /[\\/]/ : '/');
-  const last = segs[segs.length - 1];
-
-  if (last === '') {
-    return segs[segs.length - 2];
-  }
-
-  return last;
-};
+// For testing purposes
+define(module.exports, Symbol.for('setupWindows'), setupWindows)
 
 
 /***/ }),
@@ -46473,8 +45612,8 @@ function readNavigation(text) {
     return nav;
 }
 
-// EXTERNAL MODULE: ./node_modules/picomatch/index.js
-var picomatch = __nccwpck_require__(4006);
+// EXTERNAL MODULE: ./node_modules/ignore/index.js
+var ignore = __nccwpck_require__(298);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/docs-site/routing.js
 
 /**
@@ -46511,40 +45650,21 @@ function ignoredByDefault(relative) {
 /** Lines of a `.mintignore` read at most: it is the docs repository's text. */
 const MAX_IGNORE_LINES = 500;
 /**
- * A `.mintignore`'s rules (gitignore syntax): `#` comments, `!` negations, a trailing `/` for
- * folders only, a pattern with a `/` before its end anchored at the docs root, one without it
- * matching at any depth. A line picomatch cannot read is left out.
+ * A `.mintignore`'s rules, read by `ignore` (the gitignore implementation ESLint and Prettier use):
+ * comments, negations, folder-only and anchored patterns, and git's rule that a file inside an
+ * excluded folder cannot be included again. A path `ignore` refuses (`..`, absolute) is ignored:
+ * it is no page of the docs root.
  */
 function ignoreRules(text) {
-    const rules = [];
-    for (const raw of (text ?? '').split(/\r?\n/).slice(0, MAX_IGNORE_LINES)) {
-        const line = raw.replace(/(?<!\\)\s+$/, '');
-        if (!line || line.startsWith('#'))
-            continue;
-        const negate = line.startsWith('!');
-        let pattern = negate ? line.slice(1) : line;
-        const folderOnly = pattern.endsWith('/');
-        pattern = pattern.replace(/\/+$/, '');
-        const anchored = pattern.includes('/');
-        pattern = pattern.replace(/^\/+/, '');
-        if (!pattern)
-            continue;
-        const base = anchored ? pattern : `**/${pattern}`;
-        const globs = folderOnly ? [`${base}/**`] : [base, `${base}/**`];
+    const lines = (text ?? '').split(/\r?\n/).slice(0, MAX_IGNORE_LINES);
+    const rules = ignore({ allowRelativePaths: false }).add(lines);
+    return relative => {
         try {
-            const matchers = globs.map(g => picomatch(g, { dot: true }));
-            rules.push({ negate, match: path => matchers.some(m => m(path)) });
+            return rules.ignores(relative);
         }
         catch {
-            // A pattern picomatch refuses excludes nothing, as a broken line does in git.
+            return true;
         }
-    }
-    return relative => {
-        let ignored = false;
-        for (const rule of rules)
-            if (rule.match(relative))
-                ignored = !rule.negate;
-        return ignored;
     };
 }
 /** The path of `file` inside the docs root `root` (`''`: the repository's root), if it is inside. */

@@ -1,4 +1,4 @@
-import picomatch from 'picomatch'
+import ignore from 'ignore'
 
 /**
  * Which site page a file of a Mintlify docs repository is, by Mintlify's routing rules: pages are
@@ -42,35 +42,20 @@ export type IgnoreRules = (relative: string) => boolean
 const MAX_IGNORE_LINES = 500
 
 /**
- * A `.mintignore`'s rules (gitignore syntax): `#` comments, `!` negations, a trailing `/` for
- * folders only, a pattern with a `/` before its end anchored at the docs root, one without it
- * matching at any depth. A line picomatch cannot read is left out.
+ * A `.mintignore`'s rules, read by `ignore` (the gitignore implementation ESLint and Prettier use):
+ * comments, negations, folder-only and anchored patterns, and git's rule that a file inside an
+ * excluded folder cannot be included again. A path `ignore` refuses (`..`, absolute) is ignored:
+ * it is no page of the docs root.
  */
 export function ignoreRules(text: string | undefined): IgnoreRules {
-  const rules: { negate: boolean; match: (path: string) => boolean }[] = []
-  for (const raw of (text ?? '').split(/\r?\n/).slice(0, MAX_IGNORE_LINES)) {
-    const line = raw.replace(/(?<!\\)\s+$/, '')
-    if (!line || line.startsWith('#')) continue
-    const negate = line.startsWith('!')
-    let pattern = negate ? line.slice(1) : line
-    const folderOnly = pattern.endsWith('/')
-    pattern = pattern.replace(/\/+$/, '')
-    const anchored = pattern.includes('/')
-    pattern = pattern.replace(/^\/+/, '')
-    if (!pattern) continue
-    const base = anchored ? pattern : `**/${pattern}`
-    const globs = folderOnly ? [`${base}/**`] : [base, `${base}/**`]
-    try {
-      const matchers = globs.map(g => picomatch(g, { dot: true }))
-      rules.push({ negate, match: path => matchers.some(m => m(path)) })
-    } catch {
-      // A pattern picomatch refuses excludes nothing, as a broken line does in git.
-    }
-  }
+  const lines = (text ?? '').split(/\r?\n/).slice(0, MAX_IGNORE_LINES)
+  const rules = ignore({ allowRelativePaths: false }).add(lines)
   return relative => {
-    let ignored = false
-    for (const rule of rules) if (rule.match(relative)) ignored = !rule.negate
-    return ignored
+    try {
+      return rules.ignores(relative)
+    } catch {
+      return true
+    }
   }
 }
 

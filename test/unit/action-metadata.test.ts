@@ -182,8 +182,8 @@ describe('package', () => {
     // The stack the action's design names; http-client for the toolkit's proxy rule (getProxyUrl);
     // request-error for the class Octokit's failures are (@actions/github does not export it);
     // plugin-retry for GitHub's passing failures; plugin-throttling for GitHub's rate limits (what
-    // peter-evans/create-pull-request and the `octokit` package use); picomatch for paths/paths-ignore
-    // and .mintignore; yaml for the OpenAPI specs in YAML whose operation pages reader impact
+    // peter-evans/create-pull-request and the `octokit` package use); picomatch for paths/paths-ignore;
+    // ignore for .mintignore (gitignore's rules, as ESLint and Prettier read them); yaml for the OpenAPI specs in YAML whose operation pages reader impact
     // measures. Each further one needs its reason in its commit message.
     expect(Object.keys(pkg.dependencies).sort()).toEqual(
       [
@@ -193,6 +193,7 @@ describe('package', () => {
         '@octokit/plugin-retry',
         '@octokit/plugin-throttling',
         '@octokit/request-error',
+        'ignore',
         'picomatch',
         'undici',
         'yaml'

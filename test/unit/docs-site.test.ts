@@ -111,6 +111,13 @@ describe('docs files as site paths', () => {
     expect(ignored('guides/sso.mdx')).toBe(false)
     expect(ignoreRules(undefined)('a.mdx')).toBe(false)
   })
+
+  it('follows git: a file in an excluded folder is not included again by a negation', () => {
+    const ignored = ignoreRules('drafts/\n!drafts/keep.mdx\narchive/*\n!archive/kept.mdx\n')
+    expect(ignored('drafts/keep.mdx')).toBe(true)
+    expect(ignored('archive/old.mdx')).toBe(true)
+    expect(ignored('archive/kept.mdx')).toBe(false)
+  })
 })
 
 describe('the docs root, from one tree read', () => {
