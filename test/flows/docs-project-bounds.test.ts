@@ -26,9 +26,8 @@ const suite = codeChangeSuite(clock, world => {
 const problems = (): string[] =>
   suite.problems().filter(p => !p.includes('Could not resolve to a Repository'))
 const run = (step: RunOptions): Promise<RunResult> => runInProcess({ clock, ...step })
-const prompts = (route: 'create' | 'message' = 'create'): string[] =>
-  sim.requests(route).map(e => (e.requestBody as { prompt: string }).prompt)
-const allPrompts = (): string[] => [...prompts('create'), ...prompts('message')]
+const prompts = (route?: 'create' | 'message'): string[] => project.prompts(route)
+const allPrompts = (): string[] => project.allPrompts()
 /** How many prompts name `text`. */
 const sentTimes = (text: string): number => allPrompts().filter(p => p.includes(text)).length
 /** The docs pull request of a job, as GitHub shows it in the docs repository. */

@@ -36,10 +36,8 @@ const suite = codeChangeSuite(clock, world => {
 const problems = (): string[] =>
   suite.problems().filter(p => !p.includes('Could not resolve to a Repository'))
 const run = (step: RunOptions): Promise<RunResult> => runInProcess({ clock, ...step })
-const prompts = (route: 'create' | 'message' = 'create'): string[] =>
-  sim.requests(route).map(e => (e.requestBody as { prompt: string }).prompt)
-/** Every prompt sent so far, new jobs' and follow-ups'. */
-const allPrompts = (): string[] => [...prompts('create'), ...prompts('message')]
+const prompts = (route?: 'create' | 'message'): string[] => project.prompts(route)
+const allPrompts = (): string[] => project.allPrompts()
 /** The docs pull request of a job, as GitHub shows it in the docs repository. */
 const docsPull = (link: unknown, state: 'open' | 'merged'): FakePull =>
   project.docsPull(link, state)

@@ -141,6 +141,16 @@ export class DocsProject {
     return this.step(event, inputs, 'issues')
   }
 
+  /** The prompts the service was sent: new jobs' (`create`) or follow-ups' (`message`). */
+  prompts(route: 'create' | 'message' = 'create'): string[] {
+    return this.servers.sim.requests(route).map(e => (e.requestBody as { prompt: string }).prompt)
+  }
+
+  /** Every prompt sent so far, new jobs' and follow-ups'. */
+  allPrompts(): string[] {
+    return [...this.prompts('create'), ...this.prompts('message')]
+  }
+
   /** The docs pull request of a job, as GitHub shows it in the docs repository. */
   docsPull(link: unknown, state: 'open' | 'merged'): FakePull {
     return this.servers.gh.addPull(DOCS, {
