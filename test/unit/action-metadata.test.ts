@@ -184,7 +184,9 @@ describe('package', () => {
     // plugin-retry for GitHub's passing failures; plugin-throttling for GitHub's rate limits (what
     // peter-evans/create-pull-request and the `octokit` package use); picomatch for paths/paths-ignore;
     // ignore for .mintignore (gitignore's rules, as ESLint and Prettier read them); yaml for the OpenAPI specs in YAML whose operation pages reader impact
-    // measures. Each further one needs its reason in its commit message.
+    // measures, and for the policy file; valibot for the schemas of the policy file and of the
+    // ledger (types inferred from them, smallest start-up cost of the schema libraries measured).
+    // Each further one needs its reason in its commit message.
     expect(Object.keys(pkg.dependencies).sort()).toEqual(
       [
         '@actions/core',
@@ -196,6 +198,7 @@ describe('package', () => {
         'ignore',
         'picomatch',
         'undici',
+        'valibot',
         'yaml'
       ].filter(name => name in pkg.dependencies)
     )
