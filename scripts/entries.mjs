@@ -1,15 +1,23 @@
 import { readFileSync } from 'node:fs'
 
 /**
- * The bundles users run, one file each: ncc builds `source` into dist/`out`, the file the `action`'s
- * runs.main or runs.post names; licenses.txt, package.json and the chunks of its dynamic import()s go
- * beside it, so every `out` has its own folder.
+ * The bundles users run, one file each: ncc builds `source` into dist/`out`, the file the
+ * `actions`' runs.main or runs.post names; licenses.txt, package.json and the chunks of its dynamic
+ * import()s go beside it, so every `out` has its own folder. The post step is one bundle, shared by
+ * the actions that keep a comment.
  */
 export const ENTRIES = [
-  { source: 'src/agent/index.ts', out: 'index.js', action: 'action.yml' },
-  { source: 'src/agent/post/index.ts', out: 'post/index.js', action: 'action.yml' },
-  { source: 'src/visitors/index.ts', out: 'visitors/index.js', action: 'visitors/action.yml' },
-  { source: 'src/gaps/index.ts', out: 'gaps/index.js', action: 'gaps/action.yml' }
+  { source: 'src/prompt/index.ts', out: 'index.js', actions: ['action.yml'] },
+  { source: 'src/changes/index.ts', out: 'changes/index.js', actions: ['changes/action.yml'] },
+  { source: 'src/review/index.ts', out: 'review/index.js', actions: ['review/action.yml'] },
+  { source: 'src/impact/index.ts', out: 'impact/index.js', actions: ['impact/action.yml'] },
+  {
+    source: 'src/post/index.ts',
+    out: 'post/index.js',
+    actions: ['action.yml', 'changes/action.yml', 'review/action.yml']
+  },
+  { source: 'src/visitors/index.ts', out: 'visitors/index.js', actions: ['visitors/action.yml'] },
+  { source: 'src/gaps/index.ts', out: 'gaps/index.js', actions: ['gaps/action.yml'] }
 ]
 
 /**

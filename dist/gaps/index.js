@@ -42408,6 +42408,12 @@ function labelNames(value) {
         .slice(0, MAX_LABELS);
 }
 /** A bot's login ends in `[bot]` (in any case), or GitHub says its type is Bot. */
+/** An event as a message names it: "An issues event", "A push event"; a name out of shape, "This event". */
+function eventPhrase(name) {
+    if (!/^[a-z_]{1,40}$/.test(name))
+        return 'This event';
+    return `${/^[aeiou]/.test(name) ? 'An' : 'A'} ${name} event`;
+}
 function isBot(login, type) {
     return type === 'Bot' || login.toLowerCase().endsWith('[bot]');
 }

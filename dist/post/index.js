@@ -30937,11 +30937,11 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 
 /***/ }),
 
-/***/ 2785:
+/***/ 5663:
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8703);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2461);
 
 // The agent action's post step (runs.post in action.yml, post-if: always()); it never fails the job.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -30951,7 +30951,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8703:
+/***/ 2461:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -36685,6 +36685,12 @@ function labelNames(value) {
         .slice(0, MAX_LABELS);
 }
 /** A bot's login ends in `[bot]` (in any case), or GitHub says its type is Bot. */
+/** An event as a message names it: "An issues event", "A push event"; a name out of shape, "This event". */
+function eventPhrase(name) {
+    if (!/^[a-z_]{1,40}$/.test(name))
+        return 'This event';
+    return `${/^[aeiou]/.test(name) ? 'An' : 'A'} ${name} event`;
+}
 function isBot(login, type) {
     return type === 'Bot' || login.toLowerCase().endsWith('[bot]');
 }
@@ -41985,6 +41991,32 @@ const Defaults = {
     [Input.ImpactComment]: 'pr',
     [Input.MaxRequests]: '20'
 };
+/** The repository of the actions, as a workflow's `uses:` names it. */
+const ACTION_REPOSITORY = 'mintlify/agent-action';
+/**
+ * The major version the docs describe and messages name (`@v2`): test/unit/pinned-actions.test.ts
+ * keeps it equal to the documented major (package.json's, or the next one while it is unreleased).
+ */
+const USES_MAJOR = 'v2';
+/** The sub-actions: each a folder of this repository with its own action.yml. */
+const SubAction = {
+    Changes: 'changes',
+    Review: 'review',
+    Impact: 'impact'
+};
+/** How a workflow names an action of this repository: the main one, or a sub-action. */
+const subActionUses = (name) => `${ACTION_REPOSITORY}${name ? `/${name}` : ''}@${USES_MAJOR}`;
+/**
+ * One action's inputs, picked from the names above (its action.yml declares exactly these, and a
+ * test holds them equal), with the defaults of those that have one.
+ */
+function actionInputs(names) {
+    const defaults = {};
+    for (const name of names)
+        if (name in Defaults)
+            defaults[name] = Defaults[name];
+    return { names, defaults };
+}
 /** Names of the values the main step saves for the post step. */
 const State = {
     Comment: 'comment'
@@ -42059,7 +42091,7 @@ function failingWord(result, failOn) {
     return undefined;
 }
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/post/main.js
+;// CONCATENATED MODULE: ./.tmp/ncc-js/post/main.js
 
 
 
@@ -42255,6 +42287,6 @@ async function main_run(runner = coreRunner('Mintlify agent')) {
 /******/ // startup
 /******/ // Load entry module and return exports
 /******/ // This entry module used 'module' so it can't be inlined
-/******/ var __webpack_exports__ = __nccwpck_require__(2785);
+/******/ var __webpack_exports__ = __nccwpck_require__(5663);
 /******/ __webpack_exports__ = await __webpack_exports__;
 /******/ 

@@ -8,23 +8,22 @@ import { CancelledError, describeError, errorText } from '../runner/errors.js'
 import { formatDuration } from '../runner/duration.js'
 import { sendableSecret } from '../runner/inputs.js'
 import type { Runner } from '../runner/runner.js'
-import { isApprovalTick } from './change/approval.js'
-import { isChangeRun, planChange } from './change/change-plan.js'
-import { prepareChangeRun } from './change/change-run.js'
-import { type PreparedRun, type StartingRun, isStopped, skippedRun } from './prepared-run.js'
+import {
+  type FlowDeps,
+  type PreparedRun,
+  type StartingRun,
+  isStopped,
+  skippedRun
+} from './prepared-run.js'
 import type { CommentOutcome, CommentState } from './comment/live-comment.js'
 import { Markers, stepIdentity } from './comment/marker.js'
 import { countedRun } from './ledger/counted-runs.js'
-import { prepareIssueRun } from './issue/issue-run.js'
 import { Input, Output, State } from './names.js'
 import { type Result, failingWord, nothingStarted } from './outcome.js'
 import type { Report } from './report.js'
-import { recordDocsPr } from './review/docs-pr-record.js'
+import { recordDocsPr } from './docs-pr-record.js'
 import { docsPulls } from './docs-repository.js'
-import { isReviewEvent, prepareReviewRun } from './review/review-run.js'
 import { runAgentJob } from './run-job.js'
-import { type ImpactDeps, measureReaderImpact } from './impact/impact-run.js'
-import { counted } from '../runner/text.js'
 import { type Settings, secretsOf } from './settings.js'
 
 /** How a run ended, on any path: what is reported. */
@@ -46,12 +45,42 @@ export type RunEnd = Pick<
 /** A job read while deciding where a change goes: a short look, not a wait. */
 const LOOK_MS = 30_000
 
-/** The trigger, the job, the wait and the live comment, once the inputs are valid. */
-export async function runAgent(
-  settings: Settings,
+/** The settings the frame of every agent action reads: the service, the wait, the comment. */
+export type FrameSettings = Pick<
+  Settings,
+  | 'apiKey'
+  | 'projectId'
+  | 'apiUrl'
+  | 'githubToken'
+  | 'docsToken'
+  | 'codeToken'
+  | 'wait'
+  | 'timeoutMs'
+  | 'pollIntervalMs'
+  | 'failOn'
+  | 'comment'
+  | 'dryRun'
+  | 'triggerPhrase'
+>
+
+/** What an action does with its trigger before the job: its flow, fed by the frame. */
+export type PrepareRun<S> = (
+  settings: S,
+  event: RunEvent,
+  deps: FlowDeps & { runner: Runner; service: () => ApiClient }
+) => Promise<PreparedRun | RunEnd>
+
+/**
+ * The frame of every agent action, once the inputs are valid: the action's flow prepares the run,
+ * then the job, the wait, the live comment and what the job's end calls for. A flow that ends the
+ * run by itself (reader impact) returns its end instead of a prepared run.
+ */
+export async function runAgent<S extends FrameSettings>(
+  settings: S,
   event: RunEvent,
   runner: Runner,
-  signal: AbortSignal
+  signal: AbortSignal,
+  prepare: PrepareRun<S>
 ): Promise<RunEnd> {
   const { log, clock } = runner
   let opened: ApiClient | undefined
@@ -63,19 +92,23 @@ export async function runAgent(
   // The step's time limit, for GitHub's rate limits: no wait for one goes past it.
   const session = new GitHubSession(clock.now() + settings.timeoutMs)
   try {
-    const impact = await readerImpact(settings, event, { service, log, clock, session, signal })
-    if (impact) return impact
-    let prepared: PreparedRun
+    let prepared: PreparedRun | RunEnd
     const readJob = (jobId: string): Promise<AgentJob> =>
       getJob(service(), settings.projectId, jobId, clock.now() + LOOK_MS)
+    const deps = {
+      ...flowDeps(settings, event, runner, { session, signal, readJob }),
+      runner,
+      service
+    }
     try {
-      prepared = await prepare(settings, event, runner, session, signal, readJob)
+      prepared = await prepare(settings, event, deps)
     } catch (error) {
       // A read of GitHub stopped by the cancel fails as "no answer from GitHub": it was the cancel.
       throw signal.aborted && !(error instanceof CancelledError) ? cancelledBeforeJob() : error
     }
     // A cancel while reading GitHub can look like a refusal or an unreadable comment: it is neither.
     if (signal.aborted) throw cancelledBeforeJob()
+    if ('outcome' in prepared) return prepared
     for (const notice of prepared.notices) log.notice(notice)
     const about = {
       source: prepared.source,
@@ -119,6 +152,32 @@ export async function runAgent(
   }
 }
 
+/** The markers, the saved comment state and the clients every flow is given. */
+function flowDeps(
+  settings: FrameSettings,
+  event: RunEvent,
+  runner: Runner,
+  {
+    session,
+    signal,
+    readJob
+  }: { session: GitHubSession; signal: AbortSignal; readJob: (jobId: string) => Promise<AgentJob> }
+): FlowDeps {
+  const saveState = (saved: CommentState): void =>
+    runner.saveState(State.Comment, JSON.stringify(saved))
+  const markers = new Markers(
+    settings.apiKey,
+    `${event.owner}/${event.repo}`,
+    stepIdentity({
+      job: runner.env.GITHUB_JOB,
+      action: runner.env.GITHUB_ACTION,
+      project: settings.projectId,
+      promptSource: promptSource(runner)
+    })
+  )
+  return { log: runner.log, clock: runner.clock, session, saveState, signal, markers, readJob }
+}
+
 /**
  * What the issue shows of the run, for the summary, with the comment's link; with `comment: true`
  * ("must comment"), a comment that could not be written fails the step.
@@ -126,7 +185,7 @@ export async function runAgent(
 function withComment(
   end: RunEnd,
   outcome: CommentOutcome | undefined,
-  settings: Settings,
+  settings: FrameSettings,
   event: RunEvent
 ): RunEnd {
   if (!outcome) return end
@@ -145,83 +204,19 @@ function withComment(
   return { ...end, comment }
 }
 
-/**
- * A scheduled or manual run with `impact-after` measures the reader impact of merged docs pull
- * requests first; without a prompt or a catch-up (`changes: since-last`) that is all it does, and
- * what it says is the run's end.
- */
-async function readerImpact(
-  settings: Settings,
-  event: RunEvent,
-  deps: ImpactDeps
-): Promise<RunEnd | undefined> {
-  if (!settings.impactAfter || !IMPACT_EVENTS.has(event.name)) return undefined
-  const impactAfter = settings.impactAfter
-  const end = await measureReaderImpact({ ...settings, impactAfter }, event, deps)
-  if (settings.prompt !== undefined || settings.jobId !== undefined || isChangeRun(event, settings))
-    return undefined
-  const skipped = `No prompt: this run measured the reader impact of ${counted(end.measured.length, 'docs pull request')} (${counted(end.requests, 'analytics request')}) and started no job.`
-  deps.log.notice(skipped)
-  return {
-    outcome: nothingStarted(skipped, false, settings.dryRun),
-    dashboardUrl: end.dashboardUrl
-  }
-}
-
-const IMPACT_EVENTS: ReadonlySet<string> = new Set(['schedule', 'workflow_dispatch'])
-
 const cancelledBeforeJob = (): CancelledError =>
   new CancelledError('Cancelled before a job was started; nothing was sent to the service.')
-
-/** A code change or an issue (or neither): what to send, where to comment. */
-async function prepare(
-  settings: Settings,
-  event: RunEvent,
-  runner: Runner,
-  session: GitHubSession,
-  signal: AbortSignal,
-  readJob: (jobId: string) => Promise<AgentJob>
-): Promise<PreparedRun> {
-  const log = runner.log
-  const saveState = (saved: CommentState): void =>
-    runner.saveState(State.Comment, JSON.stringify(saved))
-  const markers = new Markers(
-    settings.apiKey,
-    `${event.owner}/${event.repo}`,
-    stepIdentity({
-      job: runner.env.GITHUB_JOB,
-      action: runner.env.GITHUB_ACTION,
-      project: settings.projectId,
-      promptSource: promptSource(runner)
-    })
-  )
-  const deps = { log, clock: runner.clock, session, saveState, signal, markers, readJob }
-  if (isReviewEvent(event)) {
-    const review = await prepareReviewRun(settings, event, deps)
-    if (review) return review
-  }
-  const tick = isApprovalTick(event, settings)
-  const counting = { log, clock: runner.clock, session, signal }
-  if (tick || isChangeRun(event, settings)) {
-    const prepared = await prepareChangeRun(settings, event, { ...deps, tick })
-    if (tick || planChange(settings, event).kind !== 'own') return prepared
-    // A change on its own starts by itself on every push: `max-jobs` holds it back too.
-    const pull = event.pullRequest?.number
-    const what = pull === undefined ? 'this push' : `pull request #${pull}`
-    return withBudget(prepared, settings, event, counting, { what, hold: true })
-  }
-  const prepared = await prepareIssueRun(settings, event, deps)
-  const what = event.issue ? `issue #${event.issue.number}` : 'a manual run'
-  return withBudget(prepared, settings, event, counting, { what, hold: false })
-}
 
 /**
  * A run outside the ledger's batch that starts a job: with `max-jobs` and the dashboard, its job is
  * counted there, and a change run on its own is held back over budget (ledger/counted-runs.ts).
  */
-async function withBudget(
+export async function withBudget(
   prepared: PreparedRun,
-  settings: Settings,
+  settings: Pick<
+    Settings,
+    'apiKey' | 'projectId' | 'githubToken' | 'dashboardTitle' | 'maxJobs' | 'dashboard' | 'dryRun'
+  >,
   event: RunEvent,
   deps: Parameters<typeof countedRun>[2],
   run: Parameters<typeof countedRun>[3]
@@ -248,7 +243,7 @@ function promptSource(runner: Runner): string {
 /** The job, the wait, the live comment's last word, and what the job's end calls for. */
 async function runPrepared(
   client: ApiClient,
-  settings: Settings,
+  settings: FrameSettings,
   prepared: StartingRun,
   runner: Runner,
   signal: AbortSignal
@@ -282,7 +277,7 @@ async function runPrepared(
 /** The job started (or followed up, or resumed) and waited for; a failure is told, not thrown. */
 async function startAndWait(
   client: ApiClient,
-  settings: Settings,
+  settings: FrameSettings,
   prepared: StartingRun,
   runner: Runner,
   signal: AbortSignal
@@ -363,7 +358,7 @@ async function startAndWait(
 function explainResult(
   job: AgentJob,
   result: Result,
-  settings: Settings,
+  settings: FrameSettings,
   runner: Runner,
   { lastError, followUp }: { lastError?: ApiError; followUp?: string }
 ): string | undefined {

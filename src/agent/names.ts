@@ -79,6 +79,40 @@ export const Defaults = {
   [Input.MaxRequests]: '20'
 } as const
 
+/** The repository of the actions, as a workflow's `uses:` names it. */
+export const ACTION_REPOSITORY = 'mintlify/agent-action'
+/**
+ * The major version the docs describe and messages name (`@v2`): test/unit/pinned-actions.test.ts
+ * keeps it equal to the documented major (package.json's, or the next one while it is unreleased).
+ */
+export const USES_MAJOR = 'v2'
+
+/** The sub-actions: each a folder of this repository with its own action.yml. */
+export const SubAction = {
+  Changes: 'changes',
+  Review: 'review',
+  Impact: 'impact'
+} as const
+
+/** How a workflow names an action of this repository: the main one, or a sub-action. */
+export const subActionUses = (name?: (typeof SubAction)[keyof typeof SubAction]): string =>
+  `${ACTION_REPOSITORY}${name ? `/${name}` : ''}@${USES_MAJOR}`
+
+type InputName = (typeof Input)[keyof typeof Input]
+
+/**
+ * One action's inputs, picked from the names above (its action.yml declares exactly these, and a
+ * test holds them equal), with the defaults of those that have one.
+ */
+export function actionInputs<const N extends InputName>(
+  names: readonly N[]
+): { names: readonly N[]; defaults: Partial<Record<N, string>> } {
+  const defaults: Partial<Record<N, string>> = {}
+  for (const name of names)
+    if (name in Defaults) defaults[name] = Defaults[name as keyof typeof Defaults]
+  return { names, defaults }
+}
+
 /** Names of the values the main step saves for the post step. */
 export const State = {
   Comment: 'comment'

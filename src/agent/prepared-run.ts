@@ -1,7 +1,11 @@
+import type { GitHubSession } from '../github/api.js'
 import type { AgentJob } from '../mintlify/agent-jobs.js'
+import type { Clock } from '../runner/clock.js'
+import type { Logger } from '../runner/logger.js'
 import type { ChangeBatch } from './batch.js'
 import type { FoldTarget } from './ledger/fold.js'
-import type { LiveComment } from './comment/live-comment.js'
+import type { CommentState, LiveComment } from './comment/live-comment.js'
+import type { Markers } from './comment/marker.js'
 import type { Result } from './outcome.js'
 
 /**
@@ -100,3 +104,18 @@ export function startingRun(
 /** A run that starts nothing. */
 export const isStopped = (run: PreparedRun): run is StoppedRun =>
   run.kind === 'skip' || run.kind === 'wait'
+
+/** What every flow is given besides its settings and the event: the log, the clock, GitHub's session… */
+export interface FlowDeps {
+  log: Logger
+  /** Paces GitHub's retries, and stamps the ledger: the runner's clock. */
+  clock: Clock
+  /** The run's GitHub connections, closed when it ends. */
+  session?: GitHubSession
+  saveState: (state: CommentState) => void
+  signal?: AbortSignal
+  /** Signs the markers of the live comments this run writes, and reads only those signed. */
+  markers: Markers
+  /** Reads a job on the service: is an earlier job still running? */
+  readJob: (jobId: string) => Promise<AgentJob>
+}

@@ -170,6 +170,12 @@ function labelNames(value: unknown): string[] {
 }
 
 /** A bot's login ends in `[bot]` (in any case), or GitHub says its type is Bot. */
+/** An event as a message names it: "An issues event", "A push event"; a name out of shape, "This event". */
+export function eventPhrase(name: string): string {
+  if (!/^[a-z_]{1,40}$/.test(name)) return 'This event'
+  return `${/^[aeiou]/.test(name) ? 'An' : 'A'} ${name} event`
+}
+
 export function isBot(login: string, type: unknown): boolean {
   return type === 'Bot' || login.toLowerCase().endsWith('[bot]')
 }

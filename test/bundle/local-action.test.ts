@@ -104,7 +104,7 @@ describe.concurrent(
     it('agent: creates the job, waits, reports the pull request, then runs the post step', async () => {
       const run = await localAction(
         '.',
-        'src/agent/main.ts',
+        'src/prompt/main.ts',
         {
           ...connection,
           'INPUT_API-URL': sim.url,
@@ -113,7 +113,7 @@ describe.concurrent(
           INPUT_TIMEOUT: '20s'
           // No github-token: local-action passes its default, `${{ github.token }}`, as written.
         },
-        ['--post', 'src/agent/post/main.ts']
+        ['--post', 'src/post/main.ts']
       )
       // local-action exits 0 even after core.setFailed: the log tells failures.
       expect(run.code, run.log).toBe(0)

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { MAX_CHANGE_BYTES } from '../../src/agent/change/change-prompt.js'
+import { MAX_CHANGE_BYTES } from '../../src/changes/change-prompt.js'
 import type { FakeCommit, FakeFile, FakeGitHub, FakePull } from '../simulator/fake-github.js'
 import { SIM_API_KEY, SIM_PROJECT, type Simulator } from '../simulator/server.js'
 import { expectCleanFailure, visible } from '../support/assertions.js'

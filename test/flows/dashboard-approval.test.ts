@@ -417,7 +417,7 @@ describe('approval: dashboard', () => {
     tick()
     const result = await runTick('alice', { inputs: { approval: 'none' } })
     expect(result.outputs.result).toBe('skipped')
-    expect(result.log).toContain("Issue activity 'edited' is not a request")
+    expect(result.log).toContain('An issues event is not a code change')
     expect(creates()).toHaveLength(0)
   })
 

@@ -8,10 +8,15 @@ import {
   renameWorld
 } from '../simulator/analytics-impact.js'
 import type { Simulator } from '../simulator/server.js'
-import { type CodeChangeServers, DOCS_TOKEN, besideRecord } from '../support/code-change-runs.js'
+import {
+  type CodeChangeServers,
+  DOCS_TOKEN,
+  REPOSITORY,
+  besideRecord
+} from '../support/code-change-runs.js'
 import { codeChangeSuite } from '../support/code-change-suite.js'
 import type { RunResult } from '../support/run-action.js'
-import { IMPACT_MARKER } from '../../src/agent/impact/comment.js'
+import { IMPACT_MARKER } from '../../src/impact/comment.js'
 import { measuringStep } from '../support/impact-runs.js'
 import { runInProcess } from '../support/run-in-process.js'
 import {
@@ -238,17 +243,28 @@ describe('reader impact of merged docs pull requests', () => {
     expect(impactComments(other.pull)).toEqual([earlier])
   })
 
-  it('with changes: since-last the scheduled run measures, then documents what merged since', async () => {
+  it('the impact sub-action only measures; the changes sub-action’s catch-up then documents what merged since', async () => {
     const { pull, codeMergedAt, docsMergedAt } = await documented(2 * DAY)
     sim.answerByRange(renameWorld(codeMergedAt, docsMergedAt).answer)
     await until(dueAt(docsMergedAt))
     servers.mergeNext({ title: 'Add a --quiet flag' })
     const creates = sim.requests('create').length
-    const run = await measure({ changes: 'since-last' })
-    expect(run.code).toBe(0)
+    const measured = await measure()
+    expect(measured.code).toBe(0)
     expect(impactComments(pull)).toHaveLength(1)
+    expect(sim.requests('create')).toHaveLength(creates)
+    servers.runId++
+    const caughtUp = await runInProcess({
+      clock,
+      ...servers.step({
+        event: { schedule: '0 6 * * 1', repository: REPOSITORY },
+        eventName: 'schedule',
+        inputs: { 'docs-token': DOCS_TOKEN }
+      })
+    })
     expect(sim.requests('create')).toHaveLength(creates + 1)
-    expect(run.outputs.result).toBe('pr-opened')
+    expect(caughtUp.outputs.result).toBe('pr-opened')
+    expect(impactComments(pull)).toHaveLength(1)
   })
 
   it('at most 10 analytics requests per docs pull request and max-requests per run, oldest merge first, the rest next run', async () => {

@@ -78,6 +78,8 @@ const commentEvent = (pr: number, body: string, sender = 'maintainer') => ({
 interface DocsRun {
   event: unknown
   eventName?: string
+  /** The review sub-action by default, as the docs repository's review workflow runs it. */
+  entry?: string
   inputs?: Record<string, string>
   attempt?: number
 }
@@ -85,6 +87,7 @@ interface DocsRun {
 /** A run of the docs repository's workflow. */
 const docsRun = (r: DocsRun): Promise<RunResult> =>
   runInProcess({
+    entry: r.entry ?? 'dist/review/index.js',
     clock,
     inputs: services.inputs(TOKEN, { 'docs-token': DOCS_TOKEN, ...r.inputs }),
     event: r.event,
@@ -171,6 +174,7 @@ describe('the record on the docs pull request', () => {
     })
     const merged = gh.mergePull('acme/app', gh.pulls.get('acme/app#42') as never)
     const result = await runInProcess({
+      entry: 'dist/changes/index.js',
       clock,
       inputs: services.inputs(CODE_TOKEN, { 'docs-token': DOCS_TOKEN, dashboard: 'false' }),
       event: {
@@ -366,16 +370,14 @@ describe('a review on the docs pull request, in the docs repository', () => {
     await check(
       /::notice[^:]*::.*written by @mallory, not by the 'docs-token' identity @docs-writer/
     )
-    // A comment there is no review follow-up: it is a request on the pull request, as anywhere.
+    // A comment there reaches no job either: the review sub-action names the record it refused.
     runId++
     const comment = await docsRun({
       eventName: 'issue_comment',
       event: commentEvent(pr, '/docs-agent Do it.')
     })
-    expect(comment.log).toMatch(
-      /::notice[^:]*::.*@mallory.*The comment is taken as a request on #\d+/
-    )
-    expect(comment.outputs.decision).toBe('new-job')
+    expect(comment.log).toMatch(/::notice[^:]*::.*written by @mallory/)
+    expect(comment.outputs.result).toBe('skipped')
     expect(messagesTo(jobId)).toEqual([])
     gh.comments.length = 0
     gh.addComment(pr, real.body.replace(jobId, 'job_other'), DOCS_IDENTITY, 'acme/docs')
@@ -386,7 +388,7 @@ describe('a review on the docs pull request, in the docs repository', () => {
     await check(/::notice[^:]*::.*no comment there names a job/)
   })
 
-  it('no record: a notice and nothing sent; a comment there is a request on the pull request, as before', async () => {
+  it('no record: a notice and nothing sent; a comment there is the main action’s request on the pull request', async () => {
     gh.addPull('acme/docs', { number: 300, state: 'open' })
     const review = await docsRun({ event: reviewEvent(300, '/docs-agent Fix it.') })
     expect(review.outputs.result).toBe('skipped')
@@ -394,7 +396,15 @@ describe('a review on the docs pull request, in the docs repository', () => {
     expect(sim.requests('message')).toEqual([])
     expect(sim.requests('create')).toEqual([])
     runId++
+    const left = await docsRun({
+      eventName: 'issue_comment',
+      event: commentEvent(300, '/docs-agent Fix it.')
+    })
+    expect(left.outputs.result).toBe('skipped')
+    expect(left.log).toMatch(/::notice[^:]*::.*#300 is not a docs pull request the agent opened/)
+    runId++
     const comment = await docsRun({
+      entry: 'dist/index.js',
       eventName: 'issue_comment',
       event: commentEvent(300, '/docs-agent Fix it.')
     })
@@ -475,14 +485,16 @@ describe('a review on the docs pull request, in the docs repository', () => {
     expect(gh.requests).toEqual([])
   })
 
-  it('without docs-token, a review run with its own prompt runs as before review follow-ups', async () => {
+  it('a review given to the main action is refused before any request, naming the review sub-action', async () => {
     const own = await docsRun({
+      entry: 'dist/index.js',
       event: reviewEvent(1, 'Looks good'),
-      inputs: { 'docs-token': '', prompt: 'Check the changelog page.', comment: 'false' }
+      inputs: { prompt: 'Check the changelog page.', comment: 'false' }
     })
-    expect(own.code).toBe(0)
-    expect(own.log).not.toContain("set 'docs-token'")
-    expect(own.outputs.jobId).toBeTruthy()
+    expect(own.code).toBe(1)
+    expect(own.log).toContain('uses: mintlify/agent-action/review@v2')
+    expect(gh.requests).toEqual([])
+    expect(sim.exchanges).toHaveLength(0)
   })
 
   it.each(['phrase', 'all'])(

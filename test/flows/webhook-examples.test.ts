@@ -353,7 +353,10 @@ let runId = 9000
 async function runCase(c: Case): Promise<RunResult> {
   const repository = String(obj(c.payload.repository).full_name ?? 'acme/docs')
   prepareGitHub(c, repository)
+  // Merges and pushes are the changes sub-action's; issues, comments and prompts the main action's.
+  const changes = ['pull_request', 'pull_request_target', 'push'].includes(c.eventName)
   return runInProcess({
+    entry: changes ? 'dist/changes/index.js' : 'dist/index.js',
     clock: services.clock,
     inputs: services.inputs(TOKEN, c.inputs),
     event: c.payload,

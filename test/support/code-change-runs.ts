@@ -32,6 +32,12 @@ export interface ChangeRun {
   /** GITHUB_EVENT_NAME; pull_request by default. */
   eventName?: string
   inputs?: Record<string, string>
+  /**
+   * The action that runs, as its bundle: by default the main action for an issue (but an edit,
+   * perhaps a tick on the dashboard), a comment or a manual or scheduled prompt, the review
+   * sub-action for a review, and the changes sub-action for the rest.
+   */
+  entry?: string
   /** GITHUB_RUN_ATTEMPT; 1 by default. */
   attempt?: number
   /** More runner variables, over the GITHUB_* ones set here. */
@@ -174,6 +180,7 @@ export class CodeChangeServers {
   /** The step of a run: what runAction and runInProcess take. */
   step(r: ChangeRun = {}): RunOptions {
     return {
+      entry: r.entry ?? entryOf(r.eventName ?? 'pull_request', r.event, r.inputs),
       inputs: {
         'api-key': SIM_API_KEY,
         'project-id': SIM_PROJECT,
@@ -194,6 +201,18 @@ export class CodeChangeServers {
       }
     }
   }
+}
+
+function entryOf(eventName: string, event: unknown, inputs: Record<string, string> = {}): string {
+  const action = (event as { action?: unknown } | undefined)?.action
+  if (
+    eventName === 'issue_comment' ||
+    (eventName === 'issues' && action !== 'edited') ||
+    (['workflow_dispatch', 'schedule'].includes(eventName) && inputs.prompt !== undefined)
+  )
+    return 'dist/index.js'
+  if (eventName === 'pull_request_review') return 'dist/review/index.js'
+  return 'dist/changes/index.js'
 }
 
 /** A docs pull request's comments but the one naming its job (review follow-ups' record). */

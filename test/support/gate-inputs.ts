@@ -6,7 +6,7 @@ import type {
   GateSettings,
   HeadInput,
   LedgerView
-} from '../../src/agent/change/gates/gate.js'
+} from '../../src/changes/gates/gate.js'
 import { budgetState } from '../../src/agent/ledger/budget.js'
 import type { JobBudget } from '../../src/agent/settings.js'
 import type { DocsPullUpdate } from '../../src/agent/ledger/expiry.js'

@@ -2,8 +2,8 @@ import { type CodeChangeServers, DOCS_TOKEN, REPOSITORY } from './code-change-ru
 import type { RunOptions } from './run-action.js'
 
 /**
- * The step of a scheduled run that measures reader impact (`impact-after: 14d`, docs-token, no
- * prompt), as `inputs` change it; a new run id each time.
+ * The step of a scheduled run of the impact sub-action (`impact-after: 14d`, docs-token), as
+ * `inputs` change it; a new run id each time.
  */
 export function measuringStep(
   servers: CodeChangeServers,
@@ -11,6 +11,7 @@ export function measuringStep(
 ): RunOptions {
   servers.runId++
   return servers.step({
+    entry: 'dist/impact/index.js',
     event: { schedule: '0 6 * * 1', repository: REPOSITORY },
     eventName: 'schedule',
     inputs: { 'docs-token': DOCS_TOKEN, 'impact-after': '14d', ...inputs }

@@ -1,6 +1,9 @@
 import type { Clock } from '../../src/runner/clock.js'
-import { run as agent } from '../../src/agent/main.js'
-import { run as post } from '../../src/agent/post/main.js'
+import { run as agent } from '../../src/prompt/main.js'
+import { run as changes } from '../../src/changes/main.js'
+import { run as review } from '../../src/review/main.js'
+import { run as impact } from '../../src/impact/main.js'
+import { run as post } from '../../src/post/main.js'
 import { run as gaps } from '../../src/gaps/main.js'
 import { run as visitors } from '../../src/visitors/main.js'
 import type { Runner } from '../../src/runner/runner.js'
@@ -11,6 +14,9 @@ import { VirtualClock } from './virtual-clock.js'
 /** Each bundle's `run()`, from source, under the name of its bundle. */
 const ENTRIES: Record<string, { run: (runner: Runner) => Promise<void>; title?: string }> = {
   'dist/index.js': { run: agent, title: 'Mintlify agent' },
+  'dist/changes/index.js': { run: changes, title: 'Mintlify agent' },
+  'dist/review/index.js': { run: review, title: 'Mintlify agent' },
+  'dist/impact/index.js': { run: impact, title: 'Mintlify agent' },
   'dist/post/index.js': { run: post, title: 'Mintlify agent' },
   'dist/visitors/index.js': { run: visitors },
   'dist/gaps/index.js': { run: gaps }

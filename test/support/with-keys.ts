@@ -6,6 +6,9 @@ import { ROOT } from './run-action.js'
 /** This repository's actions, by the folder that `uses:` names after the repository or `./`. */
 export const ACTION_FILES: Record<string, string> = {
   '': 'action.yml',
+  changes: 'changes/action.yml',
+  review: 'review/action.yml',
+  impact: 'impact/action.yml',
   visitors: 'visitors/action.yml',
   gaps: 'gaps/action.yml'
 }

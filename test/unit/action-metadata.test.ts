@@ -2,7 +2,11 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
-import { Defaults, Input, Output } from '../../src/agent/names.js'
+import { Defaults, Output } from '../../src/agent/names.js'
+import { PromptInputs } from '../../src/prompt/names.js'
+import { ChangesInputs } from '../../src/changes/names.js'
+import { ReviewInputs } from '../../src/review/names.js'
+import { ImpactInputs } from '../../src/impact/names.js'
 import { VisitorsDefaults, VisitorsInput, VisitorsOutput } from '../../src/visitors/names.js'
 import { GapsDefaults, GapsInput, GapsOutput } from '../../src/gaps/names.js'
 import { ENTRIES } from '../../scripts/entries.mjs'
@@ -25,9 +29,27 @@ type ActionYaml = {
 const ACTIONS = [
   {
     file: 'action.yml',
-    inputs: Input,
+    inputs: PromptInputs.names,
     outputs: Output,
-    defaults: Defaults as Record<string, string>
+    defaults: PromptInputs.defaults as Record<string, string>
+  },
+  {
+    file: 'changes/action.yml',
+    inputs: ChangesInputs.names,
+    outputs: Output,
+    defaults: ChangesInputs.defaults as Record<string, string>
+  },
+  {
+    file: 'review/action.yml',
+    inputs: ReviewInputs.names,
+    outputs: Output,
+    defaults: ReviewInputs.defaults as Record<string, string>
+  },
+  {
+    file: 'impact/action.yml',
+    inputs: ImpactInputs.names,
+    outputs: {},
+    defaults: ImpactInputs.defaults as Record<string, string>
   },
   {
     file: 'visitors/action.yml',
@@ -52,7 +74,7 @@ describe.each(ACTIONS)('$file', ({ file, inputs, outputs, defaults }) => {
       .filter(f => f !== undefined)
       .map(f => path.join(path.dirname(file), f))
     expect(bundles).toEqual(
-      ENTRIES.filter(e => e.action === file).map(e => path.join('dist', e.out))
+      ENTRIES.filter(e => e.actions.includes(file)).map(e => path.join('dist', e.out))
     )
     for (const bundle of bundles)
       expect(readFileSync(path.join(ROOT, bundle)).length).toBeGreaterThan(0)
@@ -67,7 +89,7 @@ describe.each(ACTIONS)('$file', ({ file, inputs, outputs, defaults }) => {
 
   it('declares exactly the inputs and outputs the code uses', () => {
     expect(Object.keys(action.inputs).sort()).toEqual(Object.values(inputs).sort())
-    expect(Object.keys(action.outputs).sort()).toEqual(Object.values(outputs).sort())
+    expect(Object.keys(action.outputs ?? {}).sort()).toEqual(Object.values(outputs).sort())
   })
 
   it('has the same defaults as the code', () => {
@@ -78,9 +100,7 @@ describe.each(ACTIONS)('$file', ({ file, inputs, outputs, defaults }) => {
     )
     // Defaults the runner fills from an expression; the code reads the resolved value.
     const fromRunner =
-      file === 'action.yml' || file === 'gaps/action.yml'
-        ? { 'github-token': '${{ github.token }}' }
-        : {}
+      file === 'visitors/action.yml' ? {} : { 'github-token': '${{ github.token }}' }
     expect(declared).toEqual({ ...defaults, ...fromRunner })
     expect(
       Object.entries(action.inputs)
@@ -90,7 +110,7 @@ describe.each(ACTIONS)('$file', ({ file, inputs, outputs, defaults }) => {
   })
 
   it('describes every input and output', () => {
-    for (const entry of [...Object.values(action.inputs), ...Object.values(action.outputs)]) {
+    for (const entry of [...Object.values(action.inputs), ...Object.values(action.outputs ?? {})]) {
       expect(entry.description.length).toBeGreaterThan(10)
     }
   })
@@ -99,9 +119,9 @@ describe.each(ACTIONS)('$file', ({ file, inputs, outputs, defaults }) => {
 describe(REFERENCE, () => {
   it('has inputs and outputs tables generated from action.yml', () => {
     const reference = read(REFERENCE)
-    for (const { file } of ACTIONS) {
+    for (const { file, outputs } of ACTIONS) {
       expect(reference).toContain(`<!-- inputs: ${file} -->`)
-      expect(reference).toContain(`<!-- outputs: ${file} -->`)
+      if (Object.keys(outputs).length) expect(reference).toContain(`<!-- outputs: ${file} -->`)
     }
     // The annotated `with:` block of every input, generated like the tables.
     expect(reference).toContain('<!-- usage: action.yml -->')

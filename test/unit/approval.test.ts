@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isApprovalTick, readTick } from '../../src/agent/change/approval.js'
+import { isApprovalTick, readTick } from '../../src/changes/approval.js'
 import {
   approvalBox,
   approvalLines,

@@ -12,28 +12,31 @@ const SRC = path.join(ROOT, 'src')
 
 /**
  * A room may import from the rooms before it in this list, never from one after it or beside it:
- * the plumbing knows no feature, the service client, GitHub, the signed records (the ledger's
+ * the plumbing knows no feature; the service client, GitHub, the signed records (the ledger's
  * format, which the agent writes and the gaps sub-action reads) and the docs site's routing (which
- * site page a docs file is, for both) know nothing of each other, and no
- * action's flows reach into another's.
+ * site page a docs file is, for both) know nothing of each other; what the agent actions share (the
+ * job, the wait, the live comment, the ledger, the report) knows no action; and no action's flows
+ * reach into another's.
  */
 const LAYERS: readonly string[][] = [
   ['runner'],
   ['mintlify', 'github', 'records', 'docs-site'],
-  ['agent', 'visitors', 'gaps']
+  ['agent'],
+  ['prompt', 'changes', 'review', 'impact', 'post', 'visitors', 'gaps']
 ]
 
 /**
- * Inside each action's room, its sub-rooms (folders) and the files at its top stand in this order:
- * each part may import from the parts before it, never from one after it or beside it in the same
- * row, so no two sub-rooms import each other. A folder ends in `/`; `*.ts` is every file at the top.
+ * Inside a room, its sub-rooms (folders) and the files at its top stand in this order: each part
+ * may import from the parts before it, never from one after it or beside it in the same row, so no
+ * two sub-rooms import each other. A folder ends in `/`; `*.ts` is every file at the top not placed
+ * in an earlier row.
  *
- * The agent, bottom to top: the words every flow shares (input and output names, the settings and
- * their allowed values, the job's outcome, the path filter, a batch's shape, the trust gate, running
- * and waiting for a job); the live comment; the ledger and its dashboard (folding reads the ledger's
- * jobs); what every flow prepares (prepared-run.ts); the change run and the issue run, which know
- * nothing of each other; the review follow-up (an issue run on a docs pull request); reader impact;
- * the run that picks a flow and the report; the entries.
+ * What the agent actions share, bottom to top: the words every flow shares (input and output names,
+ * the settings and their allowed values, the job's outcome, the path filter, a batch's shape, the
+ * trust gate, the trigger phrase, the docs pull request's records, running and waiting for a job);
+ * the live comment; the ledger and its dashboard (folding reads the ledger's jobs); what every flow
+ * prepares (prepared-run.ts); the frame that runs a prepared run and the report; the body of every
+ * action's `run()`. The changes sub-action: the plan and the rules, then its gates, then the rest.
  */
 const ROOM_ORDER: Record<string, readonly (readonly string[])[]> = {
   agent: [
@@ -45,6 +48,9 @@ const ROOM_ORDER: Record<string, readonly (readonly string[])[]> = {
       'code-repositories.ts',
       'batch.ts',
       'trust-gate.ts',
+      'command-text.ts',
+      'docs-pr-record.ts',
+      'trusted-record.ts',
       'wait.ts',
       'run-job.ts',
       'docs-repository.ts'
@@ -52,13 +58,19 @@ const ROOM_ORDER: Record<string, readonly (readonly string[])[]> = {
     ['comment/'],
     ['ledger/'],
     ['prepared-run.ts'],
-    ['change/', 'issue/'],
-    ['review/'],
-    ['impact/'],
     ['agent-run.ts', 'report.ts'],
-    ['main.ts', 'index.ts', 'post/']
+    ['action.ts']
   ],
-  // No sub-rooms yet: a folder here must be given its place.
+  changes: [
+    ['names.ts', 'change-settings.ts', 'change-plan.ts', 'change-rules.ts', 'approval.ts'],
+    ['gates/'],
+    ['*.ts']
+  ],
+  // No sub-rooms: a folder here must be given its place.
+  prompt: [['*.ts']],
+  review: [['*.ts']],
+  impact: [['*.ts']],
+  post: [['*.ts']],
   gaps: [['*.ts']],
   visitors: [['*.ts']]
 }
@@ -88,7 +100,7 @@ function before(target: string, file: string): boolean {
 }
 
 /** The entries: each action's index.ts (it only calls run()) and main.ts (it exports run()). */
-const ENTRY = /^[a-z]+\/(post\/)?(index|main)\.ts$/
+const ENTRY = /^[a-z]+\/(index|main)\.ts$/
 
 const files = readdirSync(SRC, { recursive: true })
   .map(String)

@@ -7,15 +7,15 @@ import {
   oldestWithin,
   readPatches,
   readRange
-} from '../../src/agent/change/change-batch.js'
-import { isChangeRun, planChange } from '../../src/agent/change/change-plan.js'
+} from '../../src/changes/change-batch.js'
+import { isChangeRun, planChange } from '../../src/changes/change-plan.js'
 import {
   MAX_CHANGE_BYTES,
   MAX_PATCH,
   batchWhat,
   changePrompt
-} from '../../src/agent/change/change-prompt.js'
-import { type ChangeRules, applyRules, batchSize } from '../../src/agent/change/change-rules.js'
+} from '../../src/changes/change-prompt.js'
+import { type ChangeRules, applyRules, batchSize } from '../../src/changes/change-rules.js'
 import { type FoldContext, decideFold } from '../../src/agent/ledger/fold.js'
 import { parsePullLink } from '../../src/github/event.js'
 import { readPathFilter } from '../../src/agent/path-filter.js'
@@ -371,17 +371,15 @@ describe('planChange: what a run is about, from the event and the inputs alone',
     )
   })
 
-  it('isChangeRun: change events, and a catch-up without a prompt; never with job-id', () => {
-    const settings = planSettings()
-    expect(isChangeRun({ name: 'push' }, settings)).toBe(true)
-    expect(isChangeRun({ name: 'pull_request_target' }, settings)).toBe(true)
-    expect(isChangeRun({ name: 'push' }, { ...settings, jobId: 'job_1' })).toBe(false)
-    expect(isChangeRun({ name: 'schedule' }, settings)).toBe(false)
-    const since = planSettings({ changes: 'since-last' })
-    expect(isChangeRun({ name: 'schedule' }, since)).toBe(true)
-    expect(isChangeRun({ name: 'workflow_dispatch' }, since)).toBe(true)
-    expect(isChangeRun({ name: 'schedule' }, { ...since, prompt: 'Fix links.' })).toBe(false)
-    expect(isChangeRun({ name: 'issues' }, settings)).toBe(false)
+  it('isChangeRun: change events, dispatches, and scheduled or manual catch-ups', () => {
+    expect(isChangeRun({ name: 'push' })).toBe(true)
+    expect(isChangeRun({ name: 'pull_request_target' })).toBe(true)
+    expect(isChangeRun({ name: 'repository_dispatch' })).toBe(true)
+    expect(isChangeRun({ name: 'schedule' })).toBe(true)
+    expect(isChangeRun({ name: 'workflow_dispatch' })).toBe(true)
+    expect(isChangeRun({ name: 'issues' })).toBe(false)
+    expect(isChangeRun({ name: 'issue_comment' })).toBe(false)
+    expect(isChangeRun({ name: 'pull_request_review' })).toBe(false)
   })
 })
 

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { BatchPull, ChangeBatch } from '../../src/agent/batch.js'
-import { isChangeRun, planChange } from '../../src/agent/change/change-plan.js'
-import { changePrompt } from '../../src/agent/change/change-prompt.js'
+import { isChangeRun, planChange } from '../../src/changes/change-plan.js'
+import { changePrompt } from '../../src/changes/change-prompt.js'
 import { readCodeRepositories } from '../../src/agent/code-repositories.js'
 import { renderDashboard } from '../../src/agent/ledger/dashboard-body.js'
 import { type PlanSettings, readSettings, secretsOf } from '../../src/agent/settings.js'
@@ -145,15 +145,17 @@ describe('planChange with code-repositories', () => {
 
   it('takes a dispatch from a listed repository as a hint to catch up on them all', () => {
     const event = dispatch({ repository: 'ACME/API', sha: sha('b') })
-    expect(isChangeRun(event, settings)).toBe(true)
+    expect(isChangeRun(event)).toBe(true)
     expect(planChange(settings, event)).toEqual({
       kind: 'project',
       hint: { repository: 'acme/api', sha: sha('b') }
     })
     expect(planChange(settings, dispatch({}))).toEqual({ kind: 'project' })
     expect(planChange(settings, eventOf({}, 'schedule'))).toEqual({ kind: 'project' })
-    // Without code-repositories a dispatch is no change run.
-    expect(isChangeRun(event, { ...settings, codeRepositories: undefined })).toBe(false)
+    // Without code-repositories a dispatch asks the workflow's own repository to catch up.
+    expect(planChange({ ...settings, codeRepositories: undefined }, event)).toEqual({
+      kind: 'since-last'
+    })
   })
 
   it('ignores, with the reason, a dispatch from a repository not listed, of another type, or malformed', () => {

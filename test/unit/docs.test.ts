@@ -27,13 +27,20 @@ describe('with: keys given to this repository’s actions', () => {
     const uses = results.flatMap(r => r.uses.map(u => ({ ...u, file: r.file })))
     expect(uses.filter(u => u.file.startsWith('examples/')).length).toBeGreaterThanOrEqual(12)
     expect(uses.filter(u => u.file.endsWith('.md')).length).toBeGreaterThanOrEqual(8)
-    for (const action of ['mintlify/agent-action@', '/visitors@', '/gaps@'])
+    for (const action of [
+      'mintlify/agent-action@',
+      '/changes@',
+      '/review@',
+      '/impact@',
+      '/visitors@',
+      '/gaps@'
+    ])
       expect(
         uses.some(u => u.uses.includes(action)),
         action
       ).toBe(true)
     // The annotated block of every input in the reference is checked like any other.
-    expect(uses.some(u => u.file === 'docs/reference.md' && u.keys.includes('include-diff'))).toBe(
+    expect(uses.some(u => u.file === 'docs/reference.md' && u.keys.includes('poll-interval'))).toBe(
       true
     )
   })
@@ -233,7 +240,8 @@ describe('the least-privilege table (docs/security.md)', () => {
     expect(header).toBeGreaterThan(0)
     // Inputs whose description names docs-token or a GitHub permission, less the token and
     // permission inputs themselves (the table's columns).
-    const needing = inputs('action.yml')
+    const needing = ['action.yml', 'changes/action.yml', 'review/action.yml', 'impact/action.yml']
+      .flatMap(inputs)
       .filter(([, d]) =>
         /docs-token|(issues|contents|pull.requests):? (read|write)|pull requests (read|write)/i.test(
           d
@@ -241,6 +249,7 @@ describe('the least-privilege table (docs/security.md)', () => {
       )
       .map(([name]) => name)
       .filter(name => !['github-token', 'docs-token', 'required-permission'].includes(name))
+      .filter((name, i, all) => all.indexOf(name) === i)
     expect(needing.length).toBeGreaterThanOrEqual(6)
     // The sub-action's inputs that read GitHub (github-token's description names them).
     const gapsToken = inputs('gaps/action.yml').find(([name]) => name === 'github-token')?.[1] ?? ''

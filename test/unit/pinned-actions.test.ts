@@ -3,13 +3,14 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { markdownFiles, yamlBlocks } from '../support/markdown.js'
 import { ROOT } from '../support/run-action.js'
+import { USES_MAJOR } from '../../src/agent/names.js'
 
 /**
  * Every `uses:` a reader may copy or that runs here names a full commit SHA with its version in a
  * comment (`actions/checkout@<40 hex> # v5.1.0`): a tag can be moved or replaced, a commit cannot,
  * and Dependabot updates the SHA and the comment together. Excepted: local actions (`./`), docker
  * images, and this repository's own actions at their major tag (`mintlify/agent-action@v2`, also
- * `/gaps` and `/visitors`): the examples name the tag the release workflow moves, and the README
+ * its sub-actions, `/changes`, `/review`, `/impact`, `/gaps` and `/visitors`): the examples name the tag the release workflow moves, and the README
  * says how to pin them by SHA instead (which this check accepts too).
  */
 
@@ -22,7 +23,7 @@ const ymlIn = (dir: string): string[] =>
 const USES = /^\s*(?:-\s+)?uses:\s*(['"]?)([^'"\s#]+)\1\s*(?:#\s*(.*?))?\s*$/
 const PINNED = /^([\w.-]+\/[\w.-]+)(?:\/[\w./-]+)?@([0-9a-f]{40})$/
 const VERSION = /^v\d+(?:\.\d+){0,2}(?:-[\w.]+)?$/
-const OWN = /^mintlify\/agent-action(?:\/(?:gaps|visitors))?@v\d+$/
+const OWN = /^mintlify\/agent-action(?:\/(?:changes|review|impact|gaps|visitors))?@v\d+$/
 
 /**
  * The major version the README and docs describe: package.json's, or the next one when CHANGELOG.md's
@@ -144,6 +145,8 @@ describe('every third-party action is pinned to a commit SHA with its version', 
 
   it("this repository's own actions are named at the major the docs describe", () => {
     expect(documentedMajor()).toBe(2)
+    // The major the action's own messages name (`uses: mintlify/agent-action/review@v2`).
+    expect(USES_MAJOR).toBe(`v${documentedMajor()}`)
     expect(otherMajors([...markdownUses, ...workflowUses], documentedMajor())).toEqual([])
   })
 

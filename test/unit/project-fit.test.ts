@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { BatchCommit, BatchPull, ChangeBatch, RepositoryPart } from '../../src/agent/batch.js'
-import { changePrompt } from '../../src/agent/change/change-prompt.js'
-import { fitProjectBatch } from '../../src/agent/change/project-fit.js'
+import { changePrompt } from '../../src/changes/change-prompt.js'
+import { fitProjectBatch } from '../../src/changes/project-fit.js'
 
 const sha = (repo: string, n: number): string =>
   `${repo.length.toString(16)}${n.toString(16)}`.padEnd(40, repo.endsWith('cli') ? 'c' : 'a')

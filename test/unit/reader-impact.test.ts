@@ -4,13 +4,13 @@ import {
   MAX_COMMENT_CHARS,
   renderImpactComment,
   renderUnsureComment
-} from '../../src/agent/impact/comment.js'
+} from '../../src/impact/comment.js'
 import { direction, impactCell, renderImpactTable } from '../../src/agent/ledger/impact-table.js'
-import { measureWindows } from '../../src/agent/impact/measure.js'
+import { measureWindows } from '../../src/impact/measure.js'
 import { RequestBudget } from '../../src/mintlify/budget.js'
 import type { ApiClient } from '../../src/mintlify/client.js'
-import { mentions, termsOf } from '../../src/agent/impact/terms.js'
-import { dueForImpact, impactWindows } from '../../src/agent/impact/windows.js'
+import { mentions, termsOf } from '../../src/impact/terms.js'
+import { dueForImpact, impactWindows } from '../../src/impact/windows.js'
 import {
   IMPACT_MEASURES,
   type LedgerJob,

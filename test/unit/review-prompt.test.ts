@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { MAX_INLINE_COMMENTS, reviewFollowUp } from '../../src/agent/review/review-prompt.js'
+import { MAX_INLINE_COMMENTS, reviewFollowUp } from '../../src/review/review-prompt.js'
 
 const base = {
   pr: 'acme/docs#101',

@@ -4,7 +4,8 @@ import { MAX_COMMENT, outcomeBody, workingBody } from '../../src/agent/comment/c
 import { type Marker, Markers, parseMarker } from '../../src/agent/comment/marker.js'
 import { hasPermission } from '../../src/github/permission.js'
 import { cleanUntrusted } from '../../src/runner/untrusted.js'
-import { commandText, issueActivityRefusal, planTrigger } from '../../src/agent/issue/trigger.js'
+import { commandText } from '../../src/agent/command-text.js'
+import { issueActivityRefusal, planTrigger } from '../../src/prompt/trigger.js'
 import { readSettings } from '../../src/agent/settings.js'
 
 const settings = (inputs: Record<string, string> = {}) =>

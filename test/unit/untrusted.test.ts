@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { issuePrompt } from '../../src/agent/issue/issue-prompt.js'
+import { issuePrompt } from '../../src/prompt/issue-prompt.js'
 import { neutraliseDelimiters } from '../../src/runner/untrusted.js'
 import { FORGED_MARKERS, markerLines } from '../support/markers.js'
 

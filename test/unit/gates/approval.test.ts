@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { approval } from '../../../src/agent/change/gates/approval.js'
+import { approval } from '../../../src/changes/gates/approval.js'
 import { type LedgerJob, emptyProject } from '../../../src/records/ledger.js'
 import {
   NOW,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { budget } from '../../../src/agent/change/gates/budget.js'
+import { budget } from '../../../src/changes/gates/budget.js'
 import { emptyProject } from '../../../src/records/ledger.js'
 import {
   NOW,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { coveredAlready } from '../../../src/agent/change/gates/covered-already.js'
-import { documentedAlready } from '../../../src/agent/change/gates/documented-already.js'
-import { firstRun } from '../../../src/agent/change/gates/first-run.js'
+import { coveredAlready } from '../../../src/changes/gates/covered-already.js'
+import { documentedAlready } from '../../../src/changes/gates/documented-already.js'
+import { firstRun } from '../../../src/changes/gates/first-run.js'
 import { emptyProject } from '../../../src/records/ledger.js'
 import { HEAD, NOW, SERVER, TestLedger, headInput } from '../../support/gate-inputs.js'
 

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { FoldContext } from '../../../src/agent/ledger/fold.js'
-import { maxOpen } from '../../../src/agent/change/gates/max-open.js'
+import { maxOpen } from '../../../src/changes/gates/max-open.js'
 import { docsPulls } from '../../../src/agent/docs-repository.js'
 import { GitHubSession } from '../../../src/github/api.js'
 import type { AgentJob } from '../../../src/mintlify/agent-jobs.js'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { nothingLeft, nothingLeftOf } from '../../../src/agent/change/gates/nothing-left.js'
+import { nothingLeft, nothingLeftOf } from '../../../src/changes/gates/nothing-left.js'
 import { batchInput, batchOf, pull } from '../../support/gate-inputs.js'
 
 describe('the nothing-left gate', () => {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import type { Gate, HeadInput, Verdict } from '../../../src/agent/change/gates/gate.js'
-import { GATES, applyGates } from '../../../src/agent/change/gates/order.js'
+import type { Gate, HeadInput, Verdict } from '../../../src/changes/gates/gate.js'
+import { GATES, applyGates } from '../../../src/changes/gates/order.js'
 import { headInput } from '../../support/gate-inputs.js'
 
 const names = [...GATES.head, ...GATES.batch, ...GATES.decided].map(g => g.name)

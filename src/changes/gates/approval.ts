@@ -1,0 +1,39 @@
+import { bytes } from '../../runner/text.js'
+import { newBatchId } from '../../agent/ledger/approval-box.js'
+import { awaitingWhy } from '../approval.js'
+import { batchSize } from '../change-rules.js'
+import { decideFold } from '../../agent/ledger/fold.js'
+import { type BatchInput, type Gate, PASS } from './gate.js'
+
+/**
+ * `approval: dashboard`: a batch nobody approved yet waits on the dashboard with its checkbox (the
+ * batch waiting already, joined by these changes), saying what a run would do with it now.
+ */
+export const approval: Gate<BatchInput> = {
+  name: 'approval',
+  async check({ settings, approvedBy, ledger, batch, foldContext, reads, now }) {
+    const { project } = ledger
+    if (settings.approval !== 'dashboard' || approvedBy || project.waiting?.approvedBy) return PASS
+    const fold = settings.fold === 'open-pr' ? await decideFold(project, foldContext) : undefined
+    ledger.noteSeen(fold?.seen)
+    const target = fold?.target
+    const prompt = await reads.prompt(batch, Boolean(target))
+    // On an empty ledger the range starts before this change, so that later changes join it.
+    const base = project.documented ? undefined : (batch.base ?? (await reads.parentOf(batch)))
+    return {
+      kind: 'hold',
+      why: awaitingWhy(batchSize(batch)),
+      written: {
+        base,
+        approval: {
+          batch: project.waiting?.batch ?? newBatchId(now()),
+          wouldDo: {
+            decision: target ? 'follow-up' : 'new-job',
+            ...(target ? { job: target.jobId } : {}),
+            promptBytes: bytes(prompt)
+          }
+        }
+      }
+    }
+  }
+}

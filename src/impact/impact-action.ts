@@ -1,0 +1,26 @@
+import type { RunEvent } from '../github/event.js'
+import { InputError } from '../runner/errors.js'
+import { counted } from '../runner/text.js'
+import type { RunEnd } from '../agent/agent-run.js'
+import { Input } from '../agent/names.js'
+import { nothingStarted } from '../agent/outcome.js'
+import type { FlowDeps } from '../agent/prepared-run.js'
+import type { Settings } from '../agent/settings.js'
+import { type ImpactDeps, measureReaderImpact } from './impact-run.js'
+
+/**
+ * The impact sub-action's run: each merged docs pull request of the dashboard whose windows are
+ * over is measured once (impact-run.ts); it starts no job, and what it measured is the run's end.
+ */
+export async function measureImpact(
+  settings: Settings,
+  event: RunEvent,
+  deps: FlowDeps & Pick<ImpactDeps, 'service'>
+): Promise<RunEnd> {
+  const impactAfter = settings.impactAfter
+  if (!impactAfter) throw new InputError(`Input '${Input.ImpactAfter}' is required.`)
+  const end = await measureReaderImpact({ ...settings, impactAfter }, event, deps)
+  const said = `This run measured the reader impact of ${counted(end.measured.length, 'docs pull request')} (${counted(end.requests, 'analytics request')}) and started no job.`
+  deps.log.notice(said)
+  return { outcome: nothingStarted(said, false, settings.dryRun), dashboardUrl: end.dashboardUrl }
+}
