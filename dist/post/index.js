@@ -39512,6 +39512,26 @@ function asAgentJob(body, expectedId, malformed, idOptional = false) {
         job.ignored = ignored;
     return job;
 }
+/**
+ * Checks the key and the project with a request that spends nothing: the project's jobs, one at
+ * most (the documented list, `GET /v1/agent/{projectId}/jobs`, which no hourly limit counts). An
+ * answer proves the key is accepted and sees the project; it cannot prove the key may create jobs
+ * (a read-only key is refused only when it tries). A refused key, an unknown project or an
+ * unreachable service fails as any request does, naming the cause.
+ */
+async function checkAccess(client, projectId, deadline) {
+    const body = await client.send({
+        method: 'GET',
+        path: ['v1', 'agent', projectId, 'jobs'],
+        query: { take: 1 },
+        what: `check the key and project '${projectId}'`,
+        write: false,
+        deadline,
+        notFound: projectNotFound(projectId)
+    });
+    if (!body || typeof body !== 'object' || Array.isArray(body))
+        throw new ApiError(`Could not check the key and project '${projectId}': the service answered without a list of jobs.`, undefined, true);
+}
 
 ;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/utils.js
 // We use any as a valid input type

@@ -35291,6 +35291,26 @@ function asAgentJob(body, expectedId, malformed, idOptional = false) {
         job.ignored = ignored;
     return job;
 }
+/**
+ * Checks the key and the project with a request that spends nothing: the project's jobs, one at
+ * most (the documented list, `GET /v1/agent/{projectId}/jobs`, which no hourly limit counts). An
+ * answer proves the key is accepted and sees the project; it cannot prove the key may create jobs
+ * (a read-only key is refused only when it tries). A refused key, an unknown project or an
+ * unreachable service fails as any request does, naming the cause.
+ */
+async function checkAccess(client, projectId, deadline) {
+    const body = await client.send({
+        method: 'GET',
+        path: ['v1', 'agent', projectId, 'jobs'],
+        query: { take: 1 },
+        what: `check the key and project '${projectId}'`,
+        write: false,
+        deadline,
+        notFound: projectNotFound(projectId)
+    });
+    if (!body || typeof body !== 'object' || Array.isArray(body))
+        throw new ApiError(`Could not check the key and project '${projectId}': the service answered without a list of jobs.`, undefined, true);
+}
 
 ;// CONCATENATED MODULE: external "fs"
 const external_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("fs");
@@ -45761,11 +45781,15 @@ async function runAgent(settings, event, runner, signal, prepare) {
             return prepared;
         for (const notice of prepared.notices)
             log.notice(notice);
+        // A preview, or a batch a control held, spends nothing now: whether the key and the project
+        // would work is checked here, not found out when someone ticks the box days later.
+        const check = settings.dryRun || (prepared_run_isStopped(prepared) && prepared.held);
         const about = {
             source: prepared.source,
             batch: prepared.batch,
             dashboardUrl: prepared.dashboardUrl,
-            budget: prepared.budget
+            budget: prepared.budget,
+            ...(check ? { access: await checkedAccess(service(), settings, runner) } : {})
         };
         if (prepared_run_isStopped(prepared)) {
             log.notice(`Not starting the agent: ${prepared.why}`);
@@ -45800,6 +45824,26 @@ async function runAgent(settings, event, runner, signal, prepare) {
         // A connection GitHub or a proxy never answered would keep the process alive: end them all.
         await Promise.all([opened?.close(), session.close()]);
     }
+}
+/**
+ * What a request that spends nothing proves of the key and the project (checkAccess). A refused key
+ * or an unknown project fails the run, naming the input; a service that does not answer is a
+ * warning, since the run decided nothing that depends on it.
+ */
+async function checkedAccess(client, settings, { log, clock }) {
+    try {
+        await checkAccess(client, settings.projectId, clock.now() + LOOK_MS);
+    }
+    catch (error) {
+        if (error instanceof AuthError || error instanceof NotFoundError)
+            throw error;
+        const why = `could not be checked (${errors_errorText(error).replace(/\.$/, '')}); the next run checks again.`;
+        log.warning(`The key and project ${why}`);
+        return why;
+    }
+    const proved = `checked with a request that spends nothing: the service accepted the key and sees project ${settings.projectId}. Whether the key may start jobs shows only when one starts (a read-only key is refused then).`;
+    log.info(`Key and project ${proved}`);
+    return proved;
 }
 /** The markers, the saved comment state and the clients every flow is given. */
 function flowDeps(settings, event, runner, { session, signal, readJob }) {
@@ -46198,6 +46242,8 @@ function batchLines(report) {
     }
     if (report.budget)
         lines.push(`Budget: ${markdown_escapeMarkdown(report.budget)}.`, '');
+    if (report.access)
+        lines.push(`Key and project: ${markdown_escapeMarkdown(report.access)}`, '');
     if (report.dashboardUrl)
         lines.push(`The ${markdown_markdownLink('docs agent dashboard', report.dashboardUrl)} lists every change, job and run.`, '');
     return lines;

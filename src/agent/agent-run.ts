@@ -1,7 +1,7 @@
-import { type AgentJob, getJob } from '../mintlify/agent-jobs.js'
+import { type AgentJob, checkAccess, getJob } from '../mintlify/agent-jobs.js'
 import type { ApiClient } from '../mintlify/client.js'
 import { openClient } from '../mintlify/connection.js'
-import { type ApiError, AmbiguousWriteError } from '../mintlify/errors.js'
+import { type ApiError, AmbiguousWriteError, AuthError, NotFoundError } from '../mintlify/errors.js'
 import { GitHubSession } from '../github/api.js'
 import type { RunEvent } from '../github/event.js'
 import { CancelledError, describeError, errorText } from '../runner/errors.js'
@@ -40,6 +40,7 @@ export type RunEnd = Pick<
   | 'followUp'
   | 'continued'
   | 'comment'
+  | 'access'
 >
 
 /** A job read while deciding where a change goes: a short look, not a wait. */
@@ -110,11 +111,15 @@ export async function runAgent<S extends FrameSettings>(
     if (signal.aborted) throw cancelledBeforeJob()
     if ('outcome' in prepared) return prepared
     for (const notice of prepared.notices) log.notice(notice)
+    // A preview, or a batch a control held, spends nothing now: whether the key and the project
+    // would work is checked here, not found out when someone ticks the box days later.
+    const check = settings.dryRun || (isStopped(prepared) && prepared.held)
     const about = {
       source: prepared.source,
       batch: prepared.batch,
       dashboardUrl: prepared.dashboardUrl,
-      budget: prepared.budget
+      budget: prepared.budget,
+      ...(check ? { access: await checkedAccess(service(), settings, runner) } : {})
     }
     if (isStopped(prepared)) {
       log.notice(`Not starting the agent: ${prepared.why}`)
@@ -150,6 +155,29 @@ export async function runAgent<S extends FrameSettings>(
     // A connection GitHub or a proxy never answered would keep the process alive: end them all.
     await Promise.all([opened?.close(), session.close()])
   }
+}
+
+/**
+ * What a request that spends nothing proves of the key and the project (checkAccess). A refused key
+ * or an unknown project fails the run, naming the input; a service that does not answer is a
+ * warning, since the run decided nothing that depends on it.
+ */
+async function checkedAccess(
+  client: ApiClient,
+  settings: FrameSettings,
+  { log, clock }: Runner
+): Promise<string> {
+  try {
+    await checkAccess(client, settings.projectId, clock.now() + LOOK_MS)
+  } catch (error) {
+    if (error instanceof AuthError || error instanceof NotFoundError) throw error
+    const why = `could not be checked (${errorText(error).replace(/\.$/, '')}); the next run checks again.`
+    log.warning(`The key and project ${why}`)
+    return why
+  }
+  const proved = `checked with a request that spends nothing: the service accepted the key and sees project ${settings.projectId}. Whether the key may start jobs shows only when one starts (a read-only key is refused then).`
+  log.info(`Key and project ${proved}`)
+  return proved
 }
 
 /** The markers, the saved comment state and the clients every flow is given. */

@@ -57,6 +57,11 @@ export interface RunAbout {
 export interface StoppedRun extends RunAbout {
   kind: 'skip' | 'wait'
   why: string
+  /**
+   * A control held the batch on the dashboard (approval, the budget, max-open): nothing is spent
+   * now and a later run or a tick will spend it, so the run checks the key and project first.
+   */
+  held?: true
 }
 
 /** A new job, a follow-up, or a job to wait for (decision `new-job` or `follow-up`). */

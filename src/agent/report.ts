@@ -36,6 +36,8 @@ export interface Report {
   dashboardUrl?: string
   /** Where `max-jobs` stands: "3 of 5/day used". */
   budget?: string
+  /** What the check of the key and project that spends nothing proved, or why it could not. */
+  access?: string
   /** What the issue or pull request shows of the run: its comment, or why there is none. */
   comment?: CommentReport
   /** The issue was labelled again and its earlier job went on instead of a new one. */
@@ -190,6 +192,7 @@ function batchLines(report: Report): string[] {
       lines.push(`Left out by the bounds: ${escapeMarkdown(batch.leftOut.join('; '))}.`, '')
   }
   if (report.budget) lines.push(`Budget: ${escapeMarkdown(report.budget)}.`, '')
+  if (report.access) lines.push(`Key and project: ${escapeMarkdown(report.access)}`, '')
   if (report.dashboardUrl)
     lines.push(
       `The ${markdownLink('docs agent dashboard', report.dashboardUrl)} lists every change, job and run.`,

@@ -288,7 +288,11 @@ class ChangeRun extends ChangeContext {
       })
     told()
     // Only the approval's wait is `result: waiting`; a limit's, without approval, is a skip.
-    return { ...skipped(why, run.source, run), kind: approval === 'dashboard' ? 'wait' : 'skip' }
+    return {
+      ...skipped(why, run.source, run),
+      kind: approval === 'dashboard' ? 'wait' : 'skip',
+      held: true
+    }
   }
 
   /**

@@ -430,6 +430,35 @@ describe('approval: dashboard', () => {
     expect(off.log).toContain("Input 'approval' is 'dashboard' but 'dashboard' is 'false'")
   })
 
+  it('a held batch checks the key and project with a request that spends nothing, and says what it proved', async () => {
+    const held = await runMerged()
+    expect(held.outputs.result).toBe('waiting')
+    expect(sim.requests('list')).toHaveLength(1)
+    expect(creates()).toHaveLength(0)
+    expect(held.summary).toContain(
+      'Key and project: checked with a request that spends nothing: the service accepted the key and sees project'
+    )
+    expect(held.summary).toContain('Whether the key may start jobs shows only when one starts')
+  })
+
+  it('a held batch with a wrong key or project fails now, naming the input, not when someone ticks', async () => {
+    const key = await runMerged({ 'api-key': 'mint_wrong_key_0123456789' })
+    expect(key.code).toBe(1)
+    expect(key.log).toMatch(/::error::The service refused the API key \(HTTP 401/)
+    const project = await runMerged({ 'project-id': 'no-such-project' })
+    expect(project.code).toBe(1)
+    expect(project.log).toMatch(/::error::Project 'no-such-project' was not found/)
+    expect(creates()).toHaveLength(0)
+  })
+
+  it('a held batch whose check finds the service down waits as planned, with a warning', async () => {
+    sim.inject({ route: 'list', kind: 'status', status: 503, times: 10 })
+    const held = await runMerged()
+    expect(held.code).toBe(0)
+    expect(held.outputs.result).toBe('waiting')
+    expect(held.log).toMatch(/::warning::The key and project could not be checked \(.*503/)
+  })
+
   it('every GitHub call matches GitHub’s OpenAPI description', () => {
     expect(suite.problems()).toEqual([])
   })

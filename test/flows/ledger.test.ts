@@ -195,7 +195,8 @@ describe('control', () => {
     expect(result.code).toBe(0)
     expect(result.outputs).toMatchObject({ result: 'dry-run', decision: 'new-job' })
     expect(result.outputs.prompt).toContain('Pull request #101 (merged): Add retries')
-    expect(sim.exchanges).toHaveLength(0)
+    // Only the check of the key and project, which spends nothing.
+    expect(sim.exchanges.map(e => `${e.method} ${e.route}`)).toEqual(['GET list'])
     expect(gh.requests.filter(r => r.method !== 'GET' && !r.path.endsWith('/graphql'))).toEqual([])
     expect(result.summary).toContain('Dry run')
   })
@@ -391,7 +392,7 @@ describe('issue runs and the ledger', () => {
     expect(issue.code).toBe(0)
     expect(issue.outputs).toMatchObject({ result: 'dry-run', decision: 'new-job' })
     expect(issue.outputs.prompt).toContain('Document the retry options')
-    expect(sim.exchanges).toHaveLength(0)
+    expect(sim.exchanges.map(e => `${e.method} ${e.route}`)).toEqual(['GET list'])
     expect(gh.comments).toHaveLength(0)
     expect(dashboards()).toHaveLength(0)
     expect(gh.requests.filter(r => r.method !== 'GET' && r.path !== '/graphql')).toEqual([])

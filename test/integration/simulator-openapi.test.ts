@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createJob, getJob, sendMessage } from '../../src/mintlify/agent-jobs.js'
+import { checkAccess, createJob, getJob, sendMessage } from '../../src/mintlify/agent-jobs.js'
 import {
   getAssistantPage,
   getFeedbackByPage,
@@ -80,6 +80,7 @@ describe('the simulator speaks the published OpenAPI documents', () => {
     await getJob(client, SIM_PROJECT, failed.id, deadline)
     await sendMessage(client, SIM_PROJECT, done.id, 'more', deadline)
     await getJob(client, SIM_PROJECT, done.id, deadline)
+    await checkAccess(client, SIM_PROJECT, deadline)
     await client.close()
 
     const statuses = [
@@ -94,9 +95,11 @@ describe('the simulator speaks the published OpenAPI documents', () => {
       ),
       await raw('GET', `/v1/analytics/${SIM_PROJECT}/visitors?limit=250&offset=500`),
       await raw('GET', `/v1/analytics/${SIM_PROJECT}/visitors?limit=0`), // 400
-      await raw('GET', `/v1/analytics/${SIM_PROJECT}/visitors?dateFrom=yesterday`) // 400
+      await raw('GET', `/v1/analytics/${SIM_PROJECT}/visitors?dateFrom=yesterday`), // 400
+      await raw('GET', `/v1/agent/${SIM_PROJECT}/jobs?skip=1&take=2`),
+      await raw('GET', `/v1/agent/${SIM_PROJECT}/jobs`, undefined, 'mint_wrong') // 401
     ]
-    expect(statuses).toEqual([400, 401, 404, 404, 429, 200, 200, 400, 400])
+    expect(statuses).toEqual([400, 401, 404, 404, 429, 200, 200, 400, 400, 200, 401])
 
     const seen = new Set(sim.exchanges.map(e => `${e.route} ${e.status}`))
     for (const expected of [
@@ -104,6 +107,7 @@ describe('the simulator speaks the published OpenAPI documents', () => {
       'get 200',
       'message 200',
       'create 429',
+      'list 200',
       'visitors 200',
       'visitors 400'
     ]) {

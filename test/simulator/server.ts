@@ -35,7 +35,7 @@ export interface JobPlan {
   id?: string
 }
 
-export type Route = 'create' | 'get' | 'message' | 'visitors' | 'views' | GapsRoute
+export type Route = 'create' | 'get' | 'list' | 'message' | 'visitors' | 'views' | GapsRoute
 
 /** A misbehaviour served instead of (or before) the normal answer, `times` times, after `skip` normal answers. */
 export type Fault = { route: Route; times?: number; skip?: number } & (
@@ -354,9 +354,36 @@ export class Simulator {
       return send(201, this.view(job))
     }
 
+    if (exchange.route === 'list') return send(200, this.listed(projectId, exchange.query))
+
     const job = this.jobs.get(segments[5] as string)
     if (!job || job.projectId !== projectId) return send(404, { error: 'Job not found' })
     return send(200, this.view(job))
+  }
+
+  /**
+   * `GET /v1/agent/{projectId}/jobs` (deprecated, still documented): the project's sessions, newest
+   * first, `skip` and `take` (1 to 100, default 12) as the document says.
+   */
+  private listed(projectId: string, query: Record<string, string>): Record<string, unknown> {
+    const take = Math.min(100, Math.max(1, Number(query.take ?? 12) || 12))
+    const skip = Math.max(0, Number(query.skip ?? 0) || 0)
+    const sessions = [...this.jobs.values()]
+      .filter(j => j.projectId === projectId)
+      .reverse()
+      .slice(skip, skip + take)
+      .map(j => {
+        const view = this.view(j) as { status?: string; prLink?: string | null }
+        return {
+          sessionId: j.id,
+          subdomain: projectId,
+          branch: null,
+          haulted: view.status !== 'active',
+          haultReason: view.status === 'active' ? 'processing' : 'completed',
+          ...(view.prLink ? { pullRequestLink: view.prLink } : {})
+        }
+      })
+    return { allSessions: sessions }
   }
 
   private takeFault(route: Route): Fault | undefined {
@@ -435,6 +462,7 @@ function tamperRow(
 function routeOf(method: string, pathname: string): Route | 'unknown' {
   if (method === 'POST' && /^\/v2\/agent\/[^/]+\/job$/.test(pathname)) return 'create'
   if (method === 'GET' && /^\/v2\/agent\/[^/]+\/job\/[^/]+$/.test(pathname)) return 'get'
+  if (method === 'GET' && /^\/v1\/agent\/[^/]+\/jobs$/.test(pathname)) return 'list'
   if (method === 'POST' && /^\/v2\/agent\/[^/]+\/job\/[^/]+\/message$/.test(pathname))
     return 'message'
   if (method === 'GET' && /^\/v1\/analytics\/[^/]+\/visitors$/.test(pathname)) return 'visitors'
