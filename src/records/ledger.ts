@@ -1,14 +1,22 @@
 import * as v from 'valibot'
 import { RecordSigner, commentSafeJson, findRecords, hideRecord } from './record.js'
-import { type Ledger, LedgerSchema, storedLedger } from './ledger/format.js'
+import {
+  LEDGER_FORMAT,
+  type Ledger,
+  LedgerSchema,
+  isRecord,
+  storedLedger
+} from './ledger/format.js'
 import { fitLedger } from './ledger/fit.js'
+import { upgraded } from './ledger/migrations.js'
 
 /**
  * The ledger's record: the signed state in the dashboard issue's body (agent/ledger/dashboard.ts
  * writes it), read and written here; nothing else anyone writes changes where a change goes. It is
  * beside the records because more than the agent reads it: the gaps sub-action ties readers' gaps
- * to its changes. Its format is ledger/format.ts (the starts it keeps, ledger/starts.ts), and
- * ledger/fit.ts keeps it within its share of the body. What the flows use of those is exported here too, so that they import one module.
+ * to its changes. Its format is ledger/format.ts (with ledger/starts.ts, the starts' compact form),
+ * older formats are upgraded by ledger/migrations.ts, and ledger/fit.ts keeps it within its share
+ * of the body. What the flows use of those is exported here too, so that they import one module.
  */
 export {
   IMPACT_MEASURES,
@@ -30,7 +38,7 @@ export {
 export { fitLedger, keptUncertain, openedAt } from './ledger/fit.js'
 export {
   OUTCOME_WINDOW_MS,
-  LONGEST_WINDOW_MS,
+  STARTS_KEPT_MS,
   noteStart,
   startsIn30Days,
   utcDay
@@ -61,9 +69,12 @@ export function ledgerRecord(
 
 /**
  * Why a body gives no ledger: no record at all; none this key signed (a hand edit, or another API
- * key); or one that does not parse.
+ * key); one that does not parse; or one a newer version of the action wrote, in a format this one
+ * does not know (`format`), which must never be written over.
  */
-export type NoLedger = { ok: false; why: 'none' | 'unsigned' | 'unreadable' }
+export type NoLedger =
+  | { ok: false; why: 'none' | 'unsigned' | 'unreadable' }
+  | { ok: false; why: 'newer'; format: number }
 
 export type ReadLedger = { ok: true; ledger: Ledger } | NoLedger
 
@@ -119,7 +130,10 @@ function claimedIssue(json: string): number | undefined {
   }
 }
 
-/** A verified record's state, every field checked (ledger/format.ts). */
+/**
+ * A verified record's state, in its format or an older one brought to this one, every field
+ * checked (ledger/format.ts); a newer format is named, never read.
+ */
 function parsedLedger(json: string): ReadLedger {
   let state: unknown
   try {
@@ -127,6 +141,10 @@ function parsedLedger(json: string): ReadLedger {
   } catch {
     return { ok: false, why: 'unreadable' }
   }
-  const read = v.safeParse(LedgerSchema, state)
+  const format = isRecord(state) ? state.v : undefined
+  if (!isRecord(state) || typeof format !== 'number' || !Number.isSafeInteger(format) || format < 1)
+    return { ok: false, why: 'unreadable' }
+  if (format > LEDGER_FORMAT) return { ok: false, why: 'newer', format }
+  const read = v.safeParse(LedgerSchema, upgraded(state, format))
   return read.success ? { ok: true, ledger: read.output } : { ok: false, why: 'unreadable' }
 }

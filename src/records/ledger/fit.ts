@@ -7,7 +7,7 @@ import {
   type Uncertain,
   storedLedger
 } from './format.js'
-import { LONGEST_WINDOW_MS, MAX_DAYS, MAX_STARTS, OUTCOME_WINDOW_MS, utcDay } from './starts.js'
+import { MAX_DAYS, MAX_STARTS, OUTCOME_WINDOW_MS, STARTS_KEPT_MS, utcDay } from './starts.js'
 
 /**
  * The ledger within its share of the dashboard's body, however long its history: what is written
@@ -41,12 +41,16 @@ function awaitsImpact(job: LedgerJob, impactDays: number | undefined, now: numbe
 
 /**
  * The ledger within its share of the body, however long the history: the oldest runs and the
- * change lists of the oldest jobs are summarised by their counts first.
+ * change lists of the oldest jobs are summarised by their counts first. The starts the budgets
+ * count never give way: they are bounded by time and by MAX_STARTS alone.
  */
 export function fitLedger(ledger: Ledger, now: number): Ledger {
   const fitted: Ledger = structuredClone(ledger)
   for (const project of Object.values(fitted.projects)) {
-    project.spend = project.spend.filter(at => at > now - LONGEST_WINDOW_MS).slice(-MAX_STARTS)
+    project.spend = project.spend
+      .filter(at => at > now - STARTS_KEPT_MS)
+      .sort((a, b) => a - b)
+      .slice(-MAX_STARTS)
     if (project.startsByDay) {
       const from = utcDay(now - MAX_DAYS * DAY)
       project.startsByDay = Object.fromEntries(
@@ -73,6 +77,7 @@ export function fitLedger(ledger: Ledger, now: number): Ledger {
     }
     dropOldRuns(project, MAX_RUNS)
   }
+  // Measured as written: the starts in their compact form.
   const size = (): number => commentSafeJson(storedLedger(fitted)).length
   for (let keep = MAX_RUNS; size() > MAX_STATE_CHARS && keep > 0; keep = Math.floor(keep / 2))
     for (const project of Object.values(fitted.projects)) dropOldRuns(project, keep)

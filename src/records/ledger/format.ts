@@ -1,16 +1,21 @@
 import * as v from 'valibot'
-import { MAX_DAYS } from './starts.js'
+import { DAY_KEY, MAX_DAYS, decodeStarts, encodeStarts } from './starts.js'
 
 /**
  * The ledger's format, defined once: what the agent has done and owes for one repository, per
  * Mintlify project, as the dashboard issue's signed state holds it. The types are inferred from
  * these schemas. Reading is forgiving field by field and trusts nothing: a field out of shape is
  * dropped or takes its default, an item out of shape leaves its list, and one bad field never
- * loses the rest of the ledger.
+ * loses the rest of the ledger. Older formats are brought to this one by migrations.ts first.
  */
 
-/** The format this action reads and writes (the state's `v`). */
-export const LEDGER_FORMAT = 1
+/**
+ * The format this action reads and writes (the state's `v`). A change to what a field means or how
+ * it is written takes the next number and a migration from this one (migrations.ts). Every format
+ * keeps `v` and `issue` where they are: an older action reads only those of a newer state, to say
+ * that a newer version wrote it (and where), and never writes over it.
+ */
+export const LEDGER_FORMAT = 2
 
 /** A change's title as kept: one line, shortened. */
 const MAX_TITLE = 100
@@ -40,12 +45,12 @@ const LOGIN = /^[A-Za-z0-9-]{1,39}(\[bot\])?$/
 const REPOSITORY = /^[A-Za-z0-9-]{1,39}\/[A-Za-z0-9_.-]{1,100}$/
 const BRANCH = /^[^\s]{1,255}$/
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}$/
-const DAY_KEY = /^\d{4}-\d{2}-\d{2}$/
 
 // The building blocks. A default that is a list or a record is made anew each time: the fallback
 // is the object itself otherwise, and a ledger that changes it would change every later default.
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
+/** A JSON object, not a list. */
+export const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
 /** A JSON object (not a list), its values unchecked. */
 const anyRecord = v.custom<Record<string, unknown>>(isRecord)
@@ -318,8 +323,11 @@ const ProjectLedgerSchema = fields({
    */
   backlog: maybe(count),
   uncertain: listOf(UncertainSchema),
-  /** When each job and follow-up started (epoch ms), for `max-jobs`: only the last week is kept. */
-  spend: listOf(v.number()),
+  /**
+   * When each job and follow-up started (epoch ms), for `max-jobs`: those of the last 31 days, the
+   * newest MAX_STARTS, written in their compact form (starts.ts). Out of shape: none.
+   */
+  spend: v.fallback(v.pipe(v.string(), v.transform(decodeStarts), v.array(v.number())), () => []),
   /**
    * Jobs and follow-ups started per UTC day (`2026-11-24`), for the dashboard's 30-day outcomes:
    * only the last 31 days are kept.
@@ -341,7 +349,7 @@ const ProjectLedgerSchema = fields({
 
 /** The state: its format, where and when it was written, and each Mintlify project's part. */
 export const LedgerSchema = v.object({
-  /** The format (LEDGER_FORMAT). */
+  /** The format (LEDGER_FORMAT): migrations bring an older one here before this schema reads it. */
   v: v.pipe(v.number(), v.value(LEDGER_FORMAT)),
   /**
    * The dashboard issue the state was written in (its signature covers it): a copy of the state in
@@ -371,9 +379,13 @@ export const emptyLedger = (): Ledger => ({ v: LEDGER_FORMAT, projects: {} })
 /** A project with nothing recorded: every field at its default. */
 export const emptyProject = (): ProjectLedger => v.parse(ProjectLedgerSchema, {})
 
-/** The state as written, in this format. */
+/** The state as written: in this format, each project's starts in their compact form. */
 export function storedLedger(ledger: Ledger): Record<string, unknown> {
-  return { ...ledger, v: LEDGER_FORMAT }
+  const projects = Object.entries(ledger.projects).map(([id, project]) => [
+    id,
+    { ...project, spend: encodeStarts(project.spend) }
+  ])
+  return { ...ledger, v: LEDGER_FORMAT, projects: Object.fromEntries(projects) }
 }
 
 /** A change's title as the ledger keeps it: one line, shortened. */
