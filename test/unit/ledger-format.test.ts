@@ -14,23 +14,18 @@ import {
 } from '../../src/records/ledger.js'
 import { MIGRATIONS, upgraded } from '../../src/records/ledger/migrations.js'
 import { MAX_STARTS, decodeStarts, encodeStarts } from '../../src/records/ledger/starts.js'
-import { RecordSigner, commentSafeJson, findRecords } from '../../src/records/record.js'
+import { RecordSigner, commentSafeJson } from '../../src/records/record.js'
+import { signedStateBody, stateIn } from '../support/ledger-states.js'
 
-const signer = new RecordSigner('mint_test_key_0123456789')
-const TAG = 'mintlify-agent-ledger'
 const DAY = 86_400_000
 const HOUR = 3_600_000
 const NOW = Date.UTC(2026, 10, 24, 12)
 
-/** A body holding `state` as this key signs it at `place`, whatever its format. */
-function signedBody(state: unknown, place: string): string {
-  const json = commentSafeJson(state)
-  return `people's part\n<!-- ${TAG} sig=${signer.sign(place, json)} ${json} -->`
-}
-
-/** The JSON a record in `body` holds, as written. */
-const writtenState = (body: string): Record<string, unknown> =>
-  JSON.parse((findRecords(body, TAG)[0] as { json: string }).json) as Record<string, unknown>
+const KEY = 'mint_test_key_0123456789'
+const signer = new RecordSigner(KEY)
+/** A body holding `state` as this key signs it, whatever its format. */
+const signedBody = (state: Record<string, unknown>, issue?: number): string =>
+  signedStateBody(state, { repository: 'acme/app', issue, key: KEY })
 
 /** `n` starts spread evenly over the 31 days before NOW. */
 const aMonthOf = (n: number): number[] =>
@@ -81,7 +76,7 @@ describe('the starts the budgets count, in their compact form', () => {
       project.uncertain.push({ at: NOW, what: 'new-job', changes, why: 'no answer' })
     ledger.projects.proj = project
     const record = ledgerRecord(ledger, signer, dashboardPlace('acme/app'), NOW)
-    const written = writtenState(record)
+    const written = stateIn(record)
     expect(commentSafeJson(written).length).toBeLessThanOrEqual(24_000)
     const spend = (written.projects as Record<string, { spend: unknown }>).proj?.spend
     expect(typeof spend).toBe('string')
@@ -111,13 +106,13 @@ describe('the format version', () => {
 
   it('says a state is written in a newer format, and never reads it', () => {
     const newer = { v: LEDGER_FORMAT + 1, issue: 501, projects: { p: { spend: [1, 2] } }, more: 1 }
-    const body = signedBody(newer, dashboardPlace('acme/app', 501))
+    const body = signedBody(newer, 501)
     const expected = { ok: false, why: 'newer', format: LEDGER_FORMAT + 1 }
     expect(readDashboardState(body, signer, 'acme/app', 501)).toEqual(expected)
     expect(readLedger(body, signer, dashboardPlace('acme/app', 501))).toEqual(expected)
     // Copied into another issue, or with no issue at all: still a newer version's.
     expect(readDashboardState(body, signer, 'acme/app', 502)).toEqual(expected)
-    const unbound = signedBody({ ...newer, issue: undefined }, dashboardPlace('acme/app'))
+    const unbound = signedBody({ ...newer, issue: undefined })
     expect(readDashboardState(unbound, signer, 'acme/app', 501)).toEqual(expected)
     // Not signed with this key: nobody's word that a newer version wrote it.
     const forged = new RecordSigner('mint_forger_000000000')
@@ -130,7 +125,7 @@ describe('the format version', () => {
   it('reads the newest record that verifies: a newer format written after this one decides', () => {
     const place = dashboardPlace('acme/app', 501)
     const ours = ledgerRecord({ ...emptyLedger(), issue: 501 }, signer, place, NOW)
-    const theirs = signedBody({ v: LEDGER_FORMAT + 1, issue: 501 }, place)
+    const theirs = signedBody({ v: LEDGER_FORMAT + 1, issue: 501 }, 501)
     expect(readDashboardState(`${ours}\n${theirs}`, signer, 'acme/app', 501)).toMatchObject({
       why: 'newer'
     })
@@ -141,7 +136,7 @@ describe('the format version', () => {
 
   it('reads no state whose format is not a whole number from 1', () => {
     for (const v of [0, -1, 1.5, '2', null, undefined]) {
-      const body = signedBody({ v, projects: {} }, dashboardPlace('acme/app'))
+      const body = signedBody({ v, projects: {} })
       expect(readLedger(body, signer, dashboardPlace('acme/app')), String(v)).toEqual({
         ok: false,
         why: 'unreadable'
@@ -152,7 +147,7 @@ describe('the format version', () => {
   it('writes the current format, whatever format the ledger was read in', () => {
     const old: Ledger = { v: 1, projects: { p: { ...emptyProject(), spend: [NOW - HOUR] } } }
     const record = ledgerRecord(old, signer, dashboardPlace('acme/app'), NOW)
-    expect(writtenState(record)).toMatchObject({
+    expect(stateIn(record)).toMatchObject({
       v: LEDGER_FORMAT,
       projects: { p: { spend: (NOW - HOUR).toString(36) } }
     })
@@ -220,7 +215,7 @@ describe('migration from format 1 to 2', () => {
       ...kept
     ])
     // Read and counted an hour later: a month holds all six, the week only the two format 1 kept.
-    const body = signedBody(v1, dashboardPlace('acme/app'))
+    const body = signedBody(v1)
     const read = readLedger(body, signer, dashboardPlace('acme/app'))
     if (!read.ok) throw new Error(read.why)
     const spend = read.ledger.projects.p?.spend ?? []
@@ -250,7 +245,7 @@ describe('migration from format 1 to 2', () => {
       v: 1,
       projects: { a: { spend: 'soon', startsByDay: [1] }, b: 7, c: { spend: [NOW, 'x'] } }
     }
-    const read = readLedger(signedBody(v1, 'here'), signer, 'here')
+    const read = readLedger(signedBody(v1), signer, dashboardPlace('acme/app'))
     if (!read.ok) throw new Error(read.why)
     expect(read.ledger.projects.a?.spend).toEqual([])
     expect(read.ledger.projects.b).toEqual(emptyProject())

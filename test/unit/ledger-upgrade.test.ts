@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs'
-import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import {
   LEDGER_FORMAT,
@@ -9,8 +7,8 @@ import {
   readDashboardState
 } from '../../src/records/ledger.js'
 import { encodeStarts } from '../../src/records/ledger/starts.js'
-import { RecordSigner, findRecords } from '../../src/records/record.js'
-import { ROOT } from '../support/run-action.js'
+import { RecordSigner } from '../../src/records/record.js'
+import { ledgerFixture, stateIn } from '../support/ledger-states.js'
 
 /**
  * Dashboards written in format 1 by the action's own code of the time, run in-process against the
@@ -19,29 +17,15 @@ import { ROOT } from '../support/run-action.js'
  * in one repository and in a docs project. Each keeps the ledger that code read from it. (The
  * release v1.0.0, 2026-11-22, wrote no dashboard: the ledger came after it.)
  */
-interface Fixture {
-  commit: string
-  apiKey: string
-  repository: string
-  issue: number
-  body: string
-  readByItsCode: Ledger
-}
 const FIXTURES = [
   'v1-a21b46a-repository.json',
   'v1-fb8feff-repository.json',
   'v1-fb8feff-docs-project.json'
 ]
-const TAG = 'mintlify-agent-ledger'
-const load = (name: string): Fixture =>
-  JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/ledger', name), 'utf8')) as Fixture
-/** The state's JSON as the body holds it. */
-const stateIn = (body: string): Record<string, unknown> =>
-  JSON.parse((findRecords(body, TAG)[0] as { json: string }).json) as Record<string, unknown>
 type RawProject = Record<string, unknown>
 
 describe.each(FIXTURES)('a dashboard written in format 1: %s', name => {
-  const fixture = load(name)
+  const fixture = ledgerFixture(name)
   const signer = new RecordSigner(fixture.apiKey)
   const raw = stateIn(fixture.body)
   const rawProjects = raw.projects as Record<string, RawProject>
