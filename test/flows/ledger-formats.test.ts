@@ -168,7 +168,7 @@ describe('a dashboard a newer version wrote (a newer format)', () => {
     )
   /** The error a run stops with, `outcome` being what it says it did. */
   const stopped = (number: number, outcome: string): string =>
-    `::error::The dashboard https://github.com/${APP}/issues/${number} was written by a newer version of the action (its state is in format ${LEDGER_FORMAT + 1}; this version reads formats up to ${LEDGER_FORMAT}), so this version leaves it as it is${outcome}. Update the 'uses:' pin of mintlify/agent-action in this workflow to the version your other workflows use, or a newer one.`
+    `::error::The dashboard https://github.com/${APP}/issues/${number} was written by a newer version of the action (its state is in format ${LEDGER_FORMAT + 1}; this version reads formats up to ${LEDGER_FORMAT}), so this version leaves it as it is${outcome}. Update this workflow's 'uses:' pin of mintlify/agent-action (or of its sub-action) to the version your other workflows use, or a newer one.`
 
   it('a change run stops before it starts anything, and leaves the dashboard as it is', async () => {
     gh.commitTo(APP, { message: 'Initial commit' })

@@ -144,6 +144,86 @@ describe('the format version', () => {
     }
   })
 
+  it('reads each field on its own: out of shape it is dropped or takes its default, in shape it is kept within its cap', () => {
+    const read = (state: Record<string, unknown>) => {
+      const result = readLedger(signedBody(state), signer, dashboardPlace('acme/app'))
+      if (!result.ok) throw new Error(result.why)
+      return result.ledger
+    }
+    const format = LEDGER_FORMAT
+    expect(read({ v: format, projects: 'many', issue: 0, writtenAt: 1.5 })).toEqual({
+      v: format,
+      projects: {}
+    })
+    const names = Array.from({ length: 60 }, (_, i) => `acme/repo${i}`)
+    const job = {
+      id: 'job_1',
+      state: 'merged',
+      startedAt: NOW,
+      changes: [{ sha: 'a'.repeat(40), title: 't'.repeat(150), repo: 'not a repository' }, 5],
+      moreChanges: 3,
+      moreRepositories: ['bad name', ...names],
+      impact: {
+        at: NOW,
+        days: 7,
+        before: [1, 2, 3, 4, null, 0],
+        after: [1, 2, 3, 4, 5, 6],
+        unsure: 'u'.repeat(400),
+        commentUrl: 'http://plain.example'
+      },
+      agentEmail: 'Agent@Example.COM',
+      kept: { why: 'w'.repeat(250), at: NOW }
+    }
+    const project = read({
+      v: format,
+      projects: {
+        p: {
+          jobs: [job, { ...job, impact: { ...job.impact, after: [1, 2] }, moreRepositories: [] }],
+          waiting: {
+            changes: [],
+            why: 'x',
+            since: NOW,
+            approvedAt: NOW,
+            approvedBy: 'not a login!'
+          },
+          uncertain: [{ id: 'BAD ID', what: 'other', changes: 'none', moreChanges: 2.7 }],
+          spend: encodeStarts([NOW]),
+          repositories: {
+            'acme/api': { sha: 'b'.repeat(40), at: 1, name: 'acme/api', branch: 'main' }
+          },
+          impactDays: 29
+        }
+      }
+    }).projects.p
+    const [first, second] = project?.jobs ?? []
+    // A change that is no record reads with its defaults, as format 1 read it.
+    expect(first?.changes).toEqual([
+      { sha: 'a'.repeat(40), title: 't'.repeat(100), repo: undefined },
+      { sha: '', title: '' }
+    ])
+    expect(first?.moreRepositories).toEqual(names.slice(0, 50))
+    expect(first?.impact).toEqual({ ...job.impact, unsure: 'u'.repeat(300), commentUrl: undefined })
+    expect(first?.agentEmail).toBe('agent@example.com')
+    expect(first?.kept).toEqual({ why: 'w'.repeat(200), at: NOW })
+    expect([second?.impact, second?.moreRepositories]).toEqual([undefined, undefined])
+    expect(project?.waiting).toMatchObject({ approvedBy: undefined, approvedAt: undefined })
+    expect(project?.uncertain).toEqual([
+      { id: undefined, at: 0, what: 'new-job', changes: [], moreChanges: 2, why: '' }
+    ])
+    expect(project?.spend).toEqual([NOW])
+    expect(Object.keys(project?.repositories ?? {})).toEqual(['acme/api'])
+    expect(project?.impactDays).toBeUndefined()
+  })
+
+  it('reads no record that is not JSON', () => {
+    const json = '{v: 2}'
+    const body = `<!-- mintlify-agent-ledger sig=${signer.sign(dashboardPlace('acme/app'), json)} ${json} -->`
+    expect(readLedger(body, signer, dashboardPlace('acme/app'))).toEqual({
+      ok: false,
+      why: 'unreadable'
+    })
+  })
+
   it('writes the current format, whatever format the ledger was read in', () => {
     const old: Ledger = { v: 1, projects: { p: { ...emptyProject(), spend: [NOW - HOUR] } } }
     const record = ledgerRecord(old, signer, dashboardPlace('acme/app'), NOW)

@@ -50,7 +50,7 @@ export class NewerLedgerError extends ExplainedError {}
 /** What a run says of a dashboard a newer version wrote; `outcome` says what this run did. */
 export const newerLedger = (url: string, format: number, outcome: string): NewerLedgerError =>
   new NewerLedgerError(
-    `The dashboard ${url} was written by a newer version of the action (its state is in format ${format}; this version reads formats up to ${LEDGER_FORMAT}), so this version leaves it as it is${outcome}. Update the 'uses:' pin of mintlify/agent-action in this workflow to the version your other workflows use, or a newer one.`
+    `The dashboard ${url} was written by a newer version of the action (its state is in format ${format}; this version reads formats up to ${LEDGER_FORMAT}), so this version leaves it as it is${outcome}. Update this workflow's 'uses:' pin of mintlify/agent-action (or of its sub-action) to the version your other workflows use, or a newer one.`
   )
 
 interface Verified {

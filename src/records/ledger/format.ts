@@ -52,7 +52,7 @@ const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}$/
 /** A JSON object, not a list. */
 export const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
-/** A JSON object (not a list), its values unchecked. */
+/** The same as a schema: its values unchecked. */
 const anyRecord = v.custom<Record<string, unknown>>(isRecord)
 /** A field left out when missing or out of shape. */
 const maybe = <S extends v.GenericSchema>(schema: S) => v.fallback(v.optional(schema), undefined)
@@ -110,7 +110,7 @@ const ChangeRefSchema = fields({
 /**
  * Readers before and after a docs pull request merged, in two windows of `days` whole UTC days
  * either side of the merge's day. The figures are in IMPACT_MEASURES' order; null where unknown.
- * Out of shape in any figure, it is dropped whole (and measured again).
+ * Out of shape in any figure, the impact is dropped whole.
  */
 const figures = v.pipe(
   v.array(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0)))),
