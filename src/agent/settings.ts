@@ -11,7 +11,6 @@ import {
 } from '../runner/inputs.js'
 import { readWorkspaceFile, workspaceOf } from '../runner/workspace.js'
 import { InputError } from '../runner/errors.js'
-import { LONGEST_WINDOW_MS } from '../records/ledger.js'
 import { Defaults, Input } from './names.js'
 import { type PathFilter, readPathFilter } from './path-filter.js'
 import { type CodeRepository, readCodeRepositories } from './code-repositories.js'
@@ -419,7 +418,7 @@ function readTitle(raw: string): string {
   return title
 }
 
-const BUDGET_WINDOWS: Record<string, number> = { day: 86_400_000, week: LONGEST_WINDOW_MS }
+const BUDGET_WINDOWS: Record<string, number> = { day: 86_400_000, week: 7 * 86_400_000 }
 
 /** `max-jobs`: a number of jobs per day or per week, or nothing for no budget. */
 export function parseMaxJobs(name: string, raw: string): JobBudget | undefined {

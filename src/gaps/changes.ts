@@ -120,9 +120,11 @@ async function ledgerChanges(
       ? `no issue labelled ${DASHBOARD_LABEL}`
       : found?.ok
         ? `its ledger has no changes of project ${where.projectId}`
-        : ledgers.some(l => !l.ok && l.why === 'unsigned')
-          ? 'its ledger is not signed with this API key'
-          : 'no ledger could be read from it'
+        : ledgers.some(l => !l.ok && l.why === 'newer')
+          ? "its ledger was written by a newer version of the action; update this workflow's 'uses:' pin to that version"
+          : ledgers.some(l => !l.ok && l.why === 'unsigned')
+            ? 'its ledger is not signed with this API key'
+            : 'no ledger could be read from it'
     read.notices.push(
       `No ledger of documented changes (${why}): the pull requests merged into the default branch since the start of changes-since were read instead; direct pushes are not among them.`
     )

@@ -16,6 +16,8 @@ import {
 } from '../support/gaps-causes-world.js'
 import { runInProcess } from '../support/run-in-process.js'
 import { holdLayout } from '../fixtures/docs-sites.js'
+import { signedStateBody } from '../support/ledger-states.js'
+import { LEDGER_FORMAT } from '../../src/records/ledger.js'
 import { VirtualClock } from '../support/virtual-clock.js'
 
 const clock = new VirtualClock()
@@ -214,6 +216,25 @@ describe('the gaps sub-action ties gaps to changes (changes-since)', () => {
     expect(result.code).toBe(0)
     expect(result.log).toMatch(/::notice::No ledger .*not signed with this API key/)
     expect(byText(causesOf(result.outputs), 'server.listenPort')).toBeUndefined()
+  })
+
+  it('a ledger a newer version of the action wrote is not read: the notice says to update the pin', async () => {
+    repo = renameRepository(servers.gh)
+    const state = { v: LEDGER_FORMAT + 1, issue: 700, projects: { [SIM_PROJECT]: {} } }
+    servers.gh.issues.set(700, {
+      number: 700,
+      title: 'Docs agent dashboard',
+      body: signedStateBody(state, { repository: APP, issue: 700 }),
+      state: 'open',
+      labels: ['docs-agent-dashboard'],
+      user: { login: 'github-actions[bot]', type: 'Bot' },
+      updatedAt: 1
+    })
+    const result = await run()
+    expect(result.code).toBe(0)
+    expect(result.log).toContain(
+      "::notice::No ledger of documented changes (its ledger was written by a newer version of the action; update this workflow's 'uses:' pin to that version): the pull requests merged"
+    )
   })
 
   it('when the budget runs out mid-split, the tie is kept without counts and a notice says why', async () => {

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { WRITE_SLACK_MS, chooseDashboard } from '../../src/agent/ledger/dashboard-choice.js'
+import {
+  NewerLedgerError,
+  WRITE_SLACK_MS,
+  chooseDashboard
+} from '../../src/agent/ledger/dashboard-choice.js'
 import type { DashboardIssue } from '../../src/github/dashboard-issues.js'
 import {
+  LEDGER_FORMAT,
   type Ledger,
   dashboardPlace,
   emptyLedger,
@@ -10,6 +15,7 @@ import {
 } from '../../src/records/ledger.js'
 import { RecordSigner } from '../../src/records/record.js'
 import { ExplainedError } from '../../src/runner/errors.js'
+import { signedStateBody } from '../support/ledger-states.js'
 
 const signer = new RecordSigner('mint_test_key_0123456789')
 const NOW = Date.UTC(2026, 10, 24, 12)
@@ -52,6 +58,22 @@ describe('which issue is the dashboard', () => {
     expect(choice.issue).toBeUndefined()
     expect(choice.notices[0]).toContain('#7 has the label')
     expect(choice.notices[0]).toContain('opened by @tracy, not by this action')
+  })
+
+  it('stops at a state a newer version wrote in an issue of the action, never taking it as unreadable; notes one in another’s', () => {
+    const newer = (number: number): string =>
+      signedStateBody(
+        { v: LEDGER_FORMAT + 1, issue: number, writtenAt: NOW },
+        { repository: 'acme/app', issue: number, key: 'mint_test_key_0123456789' }
+      )
+    const stop = (): unknown => chooseDashboard([issue(6), issue(7, { body: newer(7) })], ctx)
+    expect(stop).toThrow(NewerLedgerError)
+    expect(stop).toThrow(
+      `The dashboard https://github.com/acme/app/issues/7 was written by a newer version of the action (its state is in format ${LEDGER_FORMAT + 1}; this version reads formats up to ${LEDGER_FORMAT}), so this version leaves it as it is: nothing was started.`
+    )
+    const theirs = chooseDashboard([issue(6), issue(8, { body: newer(8), author: 'tracy' })], ctx)
+    expect(theirs.issue?.number).toBe(6)
+    expect(theirs.notices[0]).toContain('#8 has the label')
   })
 
   it('takes a state from before states named their issue only in an issue the action opened', () => {

@@ -170,10 +170,11 @@ describe('the ledger record', () => {
     for (const job of project?.jobs ?? []) expect(job.changes.length + job.moreChanges).toBe(500)
   })
 
-  it('forgets spending older than a week', () => {
+  it('forgets spending older than 31 days', () => {
     const ledger = ledgerWith(0)
-    if (ledger.projects.proj) ledger.projects.proj.spend = [NOW - 8 * DAY, NOW - DAY]
-    expect(fitLedger(ledger, NOW).projects.proj?.spend).toEqual([NOW - DAY])
+    if (ledger.projects.proj)
+      ledger.projects.proj.spend = [NOW - 32 * DAY, NOW - 8 * DAY, NOW - DAY]
+    expect(fitLedger(ledger, NOW).projects.proj?.spend).toEqual([NOW - 8 * DAY, NOW - DAY])
   })
 
   it('keeps the jobs of the last 30 days beyond the last ten, without their changes, and stays bounded', () => {

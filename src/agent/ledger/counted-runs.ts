@@ -6,6 +6,7 @@ import { ExplainedError, errorText } from '../../runner/errors.js'
 import type { Logger } from '../../runner/logger.js'
 import type { JobBudget } from '../settings.js'
 import { Dashboard } from './dashboard.js'
+import { NewerLedgerError } from './dashboard-choice.js'
 import { LedgerSession } from './ledger-session.js'
 import { RecordSigner } from '../../records/record.js'
 import { overBudget } from './budget.js'
@@ -79,6 +80,8 @@ export async function countedRun(
       await ledger.ensureWritable()
     }
   } catch (error) {
+    // A newer version keeps the ledger: this one may not start what it cannot count there.
+    if (error instanceof NewerLedgerError) throw error
     if (run.hold)
       throw new ExplainedError(
         `${errorText(error)} With 'max-jobs', ${run.what} starts a job only once the dashboard can count it.`

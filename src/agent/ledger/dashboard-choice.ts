@@ -1,7 +1,12 @@
 import { type DashboardIssue, sameActor } from '../../github/dashboard-issues.js'
 import { ExplainedError } from '../../runner/errors.js'
 import type { RecordSigner } from '../../records/record.js'
-import { type Ledger, emptyLedger, readDashboardState } from '../../records/ledger.js'
+import {
+  LEDGER_FORMAT,
+  type Ledger,
+  emptyLedger,
+  readDashboardState
+} from '../../records/ledger.js'
 
 /**
  * Which issue holds the ledger, among those that may: the labelled issues and the action's own
@@ -36,6 +41,18 @@ export interface DashboardChoice {
  */
 export const WRITE_SLACK_MS = 10_000
 
+/**
+ * The dashboard holds a state a newer version of the action wrote, in a format this one does not
+ * know: this version neither reads nor writes it, and starts nothing it could not record.
+ */
+export class NewerLedgerError extends ExplainedError {}
+
+/** What a run says of a dashboard a newer version wrote; `outcome` says what this run did. */
+export const newerLedger = (url: string, format: number, outcome: string): NewerLedgerError =>
+  new NewerLedgerError(
+    `The dashboard ${url} was written by a newer version of the action (its state is in format ${format}; this version reads formats up to ${LEDGER_FORMAT}), so this version leaves it as it is${outcome}. Update this workflow's 'uses:' pin of mintlify/agent-action (or of its sub-action) to the version your other workflows use, or a newer one.`
+  )
+
 interface Verified {
   issue: DashboardIssue
   ledger: Ledger
@@ -60,6 +77,9 @@ export function chooseDashboard(
     seen.add(issue.number)
     const state = readDashboardState(issue.body, ctx.signer, ctx.repository, issue.number)
     const own = sameActor(issue.author, ctx.viewer)
+    // Another workflow runs a newer version: its ledger is never written over, nor guessed at.
+    if (own && !state.ok && state.why === 'newer')
+      throw newerLedger(issue.url, state.format, ': nothing was started')
     if (state.ok && own) verified.push({ issue, ledger: state.ledger, legacy: state.legacy })
     else if (!state.ok && state.why === 'elsewhere')
       copies.push({ issue, writtenIn: state.writtenIn, ledger: state.ledger })

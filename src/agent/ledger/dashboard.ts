@@ -4,7 +4,12 @@ import { ExplainedError } from '../../runner/errors.js'
 import type { RecordSigner } from '../../records/record.js'
 import { keepTicks, tickedBatches, tickedResends } from './approval-box.js'
 import { type DashboardView, renderDashboard } from './dashboard-body.js'
-import { type DashboardChoice, chooseDashboard } from './dashboard-choice.js'
+import {
+  type DashboardChoice,
+  NewerLedgerError,
+  chooseDashboard,
+  newerLedger
+} from './dashboard-choice.js'
 import {
   DASHBOARD_LABEL,
   type Ledger,
@@ -224,6 +229,7 @@ export class Dashboard {
   /**
    * Takes the newest body's state when it verifies as written in this issue and is not older than
    * the one this run holds (a person's restore in between); otherwise keeps what this run holds.
+   * A state a newer version of the action wrote meanwhile is never written over: the run stops.
    */
   private merge(latest: IssueRecord): void {
     const read = readDashboardState(
@@ -232,6 +238,8 @@ export class Dashboard {
       this.options.view.repository,
       latest.number
     )
+    if (!read.ok && read.why === 'newer')
+      throw newerLedger(latest.url, read.format, ', and this run records nothing there')
     if (read.ok && (read.ledger.writtenAt ?? 0) >= (this.ledger.writtenAt ?? 0))
       this.ledger = read.ledger
     this.adopt(latest)
@@ -273,6 +281,7 @@ export function withinIssueBody(page: string, record: string): string {
 }
 
 function dashboardError(what: 'read' | 'write', error: unknown): ExplainedError {
+  if (error instanceof NewerLedgerError) return error
   // Not a want of access: GitHub asked for a wait the step cannot give, and says so.
   if (error instanceof RateLimitError)
     return new ExplainedError(
