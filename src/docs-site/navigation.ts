@@ -6,8 +6,8 @@
  */
 
 /** Configuration text read at most, and nodes walked: a hostile file cannot hold the run. */
-const MAX_CONFIG_CHARS = 2_000_000
-const MAX_NODES = 100_000
+const MAX_CONFIG_CHARS = 10 * 1024 * 1024
+const MAX_NODES = 1_000_000
 const MAX_DEPTH = 40
 
 /** `GET /users/{id}`, or with its spec first: `openapi.yaml GET /users`. */

@@ -5,8 +5,8 @@
  * an operation's `x-mint.href` replaces all three. Read from the spec's text, which may be hostile.
  */
 
-/** Spec text read at most: GitHub's contents API serves files up to 1 MB as text. */
-const MAX_SPEC_CHARS = 1_000_000
+/** Spec text parsed at most: what is read of a file at most (10 MB, raw). */
+const MAX_SPEC_CHARS = 10 * 1024 * 1024
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']
 const DEFAULT_DIRECTORY = 'api-reference'
 

@@ -25,8 +25,9 @@ export async function readRepoFiles(
   const files: RepoFiles = { ...tree, texts: new Map(), requests: 1 }
   for (const path of plan(tree.paths).slice(0, MAX_FILES)) {
     files.requests++
+    // A file missing or too large is left out, as a file GitHub did not have.
     const text = await github.fileText(path)
-    if (text !== undefined) files.texts.set(path, text)
+    if (typeof text === 'string') files.texts.set(path, text)
   }
   return files
 }

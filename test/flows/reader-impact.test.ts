@@ -553,6 +553,32 @@ describe('reader impact of merged docs pull requests', () => {
     expect(gh.requests.map(r => r.path)).toContain(`/repos/${DOCS}/contents/api%2Fopenapi.json`)
   })
 
+  it('a spec over 1 MB is read whole (raw), advises no permission, and holds back no later measurement', async () => {
+    const spec = JSON.parse(LANGUAGES_SITE.texts['api/openapi.json'] as string) as Record<
+      string,
+      unknown
+    >
+    const large = JSON.stringify({
+      ...spec,
+      info: { title: 'Acme', version: '1', description: 'x'.repeat(1_500_000) }
+    })
+    holdLayout(gh, DOCS, {
+      ...LANGUAGES_SITE,
+      texts: { ...LANGUAGES_SITE.texts, 'api/openapi.json': large }
+    })
+    const first = await documented(DAY, { files: [{ filename: 'api/openapi.json' }] })
+    const next = await documented(2 * DAY, { files: [{ filename: 'quickstart.mdx' }] })
+    sim.answerByRange(renameWorld(first.codeMergedAt, first.docsMergedAt).answer)
+    await until(dueAt(next.docsMergedAt))
+    const run = await measure()
+    expect(run.code).toBe(0)
+    expect(run.log).not.toMatch(/Give 'docs-token'/)
+    expect(impactComments(first.pull)[0]?.body).toContain(
+      '- **Pages**: `/api-reference/users/create-a-user-admins`, `/api-reference/users/list-users`'
+    )
+    expect(impactComments(next.pull)).toHaveLength(1)
+  })
+
   for (const [shape, layout, line] of [
     [
       'a site built from a generated folder',

@@ -76,7 +76,7 @@ function operationsLine(c: ImpactComment): string[] {
     ...specs.slice(0, 3).map(s => `every operation of ${shownPath(s)}`)
   ]
   return [
-    `- **OpenAPI pages**: ${named.join(', ')}: generated from a spec this pull request changed that could not be read (a URL, not JSON or YAML, or over 1 MB), so they are not among the pages measured`
+    `- **OpenAPI pages**: ${named.join(', ')}: generated from a spec this pull request changed that could not be read (a URL, not JSON or YAML, or over 10 MB), so they are not among the pages measured`
   ]
 }
 

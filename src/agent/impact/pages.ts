@@ -39,7 +39,7 @@ export async function pagesOfPull(
   const texts = new Map<string, string>()
   for (const spec of specsToRead(site, changed)) {
     const text = await docs.fileText(spec)
-    if (text !== undefined) texts.set(spec, text)
+    if (typeof text === 'string') texts.set(spec, text)
   }
   const specs = await specPages(site, changed, texts)
   const known = new Set(changed.pages.map(p => p.path))
