@@ -202,14 +202,26 @@ export function servedAs(site: DocsSite, file: string): { page: string } | 'unsu
   const path = sitePath(file, site.root, site.ignore)
   if (path === undefined) return undefined
   const key = samePage(path)
-  if (site.navigation.redirects.some(r => samePage(r) === key)) return undefined
-  if (site.builtElsewhere) {
-    const named = site.navigation.pages.some(
-      p => samePage(p) === key || samePage(p.replace(/\/index$/, '')) === key
-    )
-    if (!named) return 'unsure'
-  }
+  const { redirected, named } = indexOf(site)
+  if (redirected.has(key)) return undefined
+  if (site.builtElsewhere && !named.has(key)) return 'unsure'
   return { page: path }
+}
+
+/** A site's redirect sources and named pages in samePage's form, built once: sites name thousands. */
+const indexes = new WeakMap<DocsSite, { redirected: Set<string>; named: Set<string> }>()
+function indexOf(site: DocsSite): { redirected: Set<string>; named: Set<string> } {
+  let index = indexes.get(site)
+  if (!index) {
+    index = {
+      redirected: new Set(site.navigation.redirects.map(samePage)),
+      named: new Set(
+        site.navigation.pages.flatMap(p => [samePage(p), samePage(p.replace(/\/index$/, ''))])
+      )
+    }
+    indexes.set(site, index)
+  }
+  return index
 }
 
 /** The site path a file is served at, or undefined when it is no page or its page is unsure. */
