@@ -25,7 +25,8 @@ import {
   changedPages,
   maybeSpec,
   pageOf,
-  specFile
+  specFile,
+  unnamedPages
 } from './site.js'
 
 /**
@@ -132,17 +133,10 @@ export class SitePages {
         .sort()
         .map(path => ({ path, before: path, moved: false }))
     ]
-    if (changed.unsure.length && site.builtElsewhere) {
-      const names = `${changed.unsure.slice(0, 3).map(shown).join(', ')}${changed.unsure.length > 3 ? ` and ${changed.unsure.length - 3} more` : ''}`
-      if (!pages.length)
-        return {
-          pages: [],
-          unsure: `${names}: ${site.builtElsewhere.why}`,
-          operations: [],
-          wholeSpecs: [],
-          notes
-        }
-      notes.push(`Not measured: ${names}: ${site.builtElsewhere.why}.`)
+    if (changed.unsure.length) {
+      const why = unnamedPages(site, changed.unsure)
+      if (!pages.length) return { pages: [], unsure: why, operations: [], wholeSpecs: [], notes }
+      notes.push(`Not measured: ${why}.`)
     }
     return { pages, operations, wholeSpecs: [...new Set(wholeSpecs)], notes }
   }

@@ -37,7 +37,7 @@ export interface DocsSite {
    * The navigation names this many pages no file under the root serves (a build step makes them):
    * a changed page it does not name is unsure. Undefined when it names few.
    */
-  builtElsewhere?: { missing: number; why: string }
+  builtElsewhere?: { missing: number }
 }
 
 /** A file a pull request changed, as GitHub lists it. */
@@ -173,10 +173,7 @@ export function buildSite(
   const contradicted = tree.truncated ? undefined : contradiction(file, root, missing, navigation)
   if (contradicted) site.unsure = `${contradicted}: the site seems built from another folder`
   else if (!tree.truncated && missing.length >= MIN_MISSING)
-    site.builtElsewhere = {
-      missing: missing.length,
-      why: `the navigation does not name their pages, and it names ${missing.length} pages no file under ${inFolder(root)} serves: the site seems built partly from another folder`
-    }
+    site.builtElsewhere = { missing: missing.length }
   return { site, need }
 }
 
@@ -191,6 +188,13 @@ export function docsSite(
   options: SiteOptions = {}
 ): DocsSite {
   return buildSite(tree, reads, near, options).site
+}
+
+/** Why the pages of `files`, which a site partly built elsewhere does not name, are unsure. */
+export function unnamedPages(site: DocsSite, files: readonly string[]): string {
+  const shown = files.slice(0, 3).map(f => (f.length > 120 ? `${f.slice(0, 120)}…` : f))
+  const more = files.length > 3 ? ` and ${files.length - 3} more` : ''
+  return `${shown.join(', ')}${more}: the navigation does not name ${files.length === 1 ? 'its page' : 'their pages'}, and it names ${site.builtElsewhere?.missing ?? 0} pages no file under ${inFolder(site.root)} serves: the site seems built partly from another folder`
 }
 
 /**

@@ -672,10 +672,10 @@ describe('reader impact of merged docs pull requests', () => {
     expect((await measure()).code).toBe(0)
     expect(pagesLine(mixed.pull)).toBe('- **Pages**: `/home/pricing`')
     expect(impactComments(mixed.pull)[0]?.body).toContain(
-      '- Not measured: oss/quickstart.mdx: the navigation does not name their pages'
+      '- Not measured: oss/quickstart.mdx: the navigation does not name its page'
     )
     expect(impactComments(built.pull)[0]?.body).toContain(
-      'Not measured: oss/install.mdx: the navigation does not name their pages, and it names 6 pages no file under the repository root serves'
+      'Not measured: oss/install.mdx: the navigation does not name its page, and it names 6 pages no file under the repository root serves'
     )
     expect(jobOf(built.pull)?.impact?.unsure).toBeDefined()
   })

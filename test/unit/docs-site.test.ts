@@ -467,7 +467,7 @@ describe('the pages a pull request changed', () => {
     const both = await changeOn(BUILT_SITE, ['oss/quickstart.mdx', 'home/pricing.mdx'])
     expect(both.pages.map(p => p.path)).toEqual(['/home/pricing'])
     expect(both.notes).toEqual([
-      'Not measured: oss/quickstart.mdx: the navigation does not name their pages, and it names 6 pages no file under the repository root serves: the site seems built partly from another folder.'
+      'Not measured: oss/quickstart.mdx: the navigation does not name its page, and it names 6 pages no file under the repository root serves: the site seems built partly from another folder.'
     ])
     const alone = await changeOn(BUILT_SITE, ['oss/quickstart.mdx', 'oss/install.mdx'])
     expect(alone.pages).toEqual([])
