@@ -35102,7 +35102,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3569);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3902);
 
 // The impact sub-action (impact/action.yml); `run` reports its own failures.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -35112,7 +35112,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3569:
+/***/ 3902:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -42062,6 +42062,17 @@ retry.VERSION = plugin_retry_dist_bundle_VERSION;
 const PAGE_SIZE = 100;
 /** GitHub answered 404: no such thing, or none this token may see. */
 const notFound = (error) => error instanceof dist_src_RequestError && error.response !== undefined && error.status === 404;
+/**
+ * GitHub answered 403 because the file is too large for the way it was asked for (`errors` of code
+ * `too_large`: over 1 MB in the contents API's JSON, over 100 MB raw): no permission would help.
+ */
+function tooLarge(error) {
+    if (!(error instanceof dist_src_RequestError) || error.response === undefined || error.status !== 403)
+        return false;
+    const errors = error.response.data?.errors;
+    return (Array.isArray(errors) &&
+        errors.some(e => e?.code === 'too_large'));
+}
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/api-issues.js
 
@@ -42392,6 +42403,12 @@ function asFiles(raw) {
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/api-repository.js
 
+/** Bytes of one file read at most unless the caller says: past this a file is "too large". */
+const MAX_FILE_BYTES = 10 * 1024 * 1024;
+/** What GitHub's raw media type serves at most (its contents API's documented limit). */
+const GITHUB_RAW_LIMIT = 100 * 1024 * 1024;
+/** Files read in one GraphQL request at most (fileTexts). */
+const FILES_PER_QUERY = 50;
 function repositoryCalls({ octokit, owner, repo }) {
     return {
         async permission(user) {
@@ -42424,19 +42441,87 @@ function repositoryCalls({ octokit, owner, repo }) {
                 truncated: data.truncated === true
             };
         },
-        async fileText(path) {
-            const data = await octokit.rest.repos.getContent({ owner, repo, path }).then(answer => answer.data, (error) => {
+        async fileText(path, maxBytes = MAX_FILE_BYTES) {
+            let answer;
+            try {
+                answer = await octokit.rest.repos.getContent({
+                    owner,
+                    repo,
+                    path,
+                    headers: { accept: 'application/vnd.github.raw+json' },
+                    // The body as it comes, so that no more than maxBytes of it is ever held.
+                    request: { parseSuccessResponseBody: false }
+                });
+            }
+            catch (error) {
                 if (notFound(error))
-                    return undefined;
+                    return { problem: 'missing' };
+                if (tooLarge(error))
+                    return { problem: 'too-large', limit: GITHUB_RAW_LIMIT };
                 throw error;
-            });
-            if (!data || Array.isArray(data) || data.type !== 'file' || !('content' in data))
-                return undefined;
-            if (data.encoding !== 'base64' || typeof data.content !== 'string')
-                return undefined;
-            return Buffer.from(data.content, 'base64').toString('utf8');
+            }
+            const body = answer.data;
+            const size = Number(answer.headers['content-length']);
+            if (Number.isFinite(size) && size > maxBytes) {
+                await body?.cancel().catch(() => undefined);
+                return { problem: 'too-large', limit: maxBytes, size };
+            }
+            const bytes = await readAtMost(body, maxBytes);
+            return bytes ? new TextDecoder().decode(bytes) : { problem: 'too-large', limit: maxBytes };
+        },
+        async fileTexts(paths) {
+            if (paths.length > FILES_PER_QUERY)
+                throw new Error(`fileTexts reads ${FILES_PER_QUERY} files a request at most`);
+            const files = new Map();
+            if (!paths.length)
+                return files;
+            const variables = { owner, name: repo };
+            paths.forEach((p, i) => (variables[`p${i}`] = `HEAD:${p}`));
+            const query = `query($owner: String!, $name: String!, ${paths.map((_, i) => `$p${i}: String!`).join(', ')}) {
+  repository(owner: $owner, name: $name) {
+    ${paths.map((_, i) => `f${i}: object(expression: $p${i}) { ... on Blob { text isBinary byteSize } }`).join('\n    ')}
+  }
+}`;
+            const data = await octokit.graphql(query, variables);
+            paths.forEach((p, i) => files.set(p, blobFile(data?.repository?.[`f${i}`])));
+            return files;
         }
     };
+}
+/** A Git blob as GraphQL answers it: its text; missing when it is no blob or binary. */
+function blobFile(node) {
+    const blob = (node ?? {});
+    if (typeof blob.text === 'string')
+        return blob.text;
+    if (blob.isBinary === false && typeof blob.byteSize === 'number' && blob.byteSize > 0)
+        return { problem: 'too-large', size: blob.byteSize };
+    return { problem: 'missing' };
+}
+/** A body's bytes, or undefined when it holds more than `max`: reading stops there. */
+async function readAtMost(body, max) {
+    if (!body)
+        return new Uint8Array();
+    const chunks = [];
+    let total = 0;
+    const reader = body.getReader();
+    for (;;) {
+        const { done, value } = await reader.read();
+        if (done)
+            break;
+        total += value.byteLength;
+        if (total > max) {
+            await reader.cancel().catch(() => undefined);
+            return undefined;
+        }
+        chunks.push(value);
+    }
+    const all = new Uint8Array(total);
+    let at = 0;
+    for (const chunk of chunks) {
+        all.set(chunk, at);
+        at += chunk.byteLength;
+    }
+    return all;
 }
 
 ;// CONCATENATED MODULE: ./node_modules/@octokit/plugin-throttling/dist-bundle/index.js
@@ -43584,12 +43669,16 @@ class GitHubTransport {
 
 
 
+
+
 /**
  * A failed GitHub call in a few words. Octokit reports a call that never got an answer (refused,
  * DNS, a time limit) as a RequestError with status 500 and no response: that is no HTTP 500, and
  * says so.
  */
 function describeGitHubError(error) {
+    if (tooLarge(error))
+        return `HTTP ${error.status}: the file is too large for GitHub to serve this way`;
     if (error instanceof dist_src_RequestError && error.response)
         return `HTTP ${error.status}`;
     // Not a call that failed but one that could not be made (an unusable token, a rate limit too
@@ -43611,12 +43700,14 @@ function describeGitHubError(error) {
 }
 /**
  * GitHub refused for want of access (401, 403, 404: a private repository answers 404 to a token
- * that cannot see it), as opposed to failing or not answering.
+ * that cannot see it), as opposed to failing or not answering. A 403 for a file too large to serve
+ * (`too_large`) is no refusal: no permission would help.
  */
 function refusedAccess(error) {
     return ((error instanceof dist_src_RequestError &&
         error.response !== undefined &&
-        [401, 403, 404].includes(error.status)) ||
+        [401, 403, 404].includes(error.status) &&
+        !tooLarge(error)) ||
         graphqlRefused(error));
 }
 /**
@@ -44470,9 +44561,16 @@ class DocsPulls {
     tree(where) {
         return this.call(where, docs => docs.treePaths(), 'contents and pull requests');
     }
-    /** A file's text on the docs repository's default branch; undefined when there is none. */
-    fileText(where, path) {
-        return this.call(where, docs => docs.fileText(path), 'contents and pull requests');
+    /**
+     * A file's text on the docs repository's default branch, `maxBytes` at most, or why there is
+     * none (missing, too large: no error, so never a permission to grant).
+     */
+    fileText(where, path, maxBytes) {
+        return this.call(where, docs => docs.fileText(path, maxBytes), 'contents and pull requests');
+    }
+    /** Up to FILES_PER_QUERY files' texts on the default branch, in one request. */
+    fileTexts(where, paths) {
+        return this.call(where, docs => docs.fileTexts(paths), 'contents and pull requests');
     }
     comments(where) {
         return this.call(where, docs => docs.listComments(where.number));
@@ -58097,6 +58195,9 @@ const LABELS = {
     unansweredQuestions: 'Unanswered assistant questions on its terms or pages'
 };
 const SHOWN_PAGES = 10;
+/** The mapping's notes shown at most, each cut at this many characters. */
+const SHOWN_SITE_NOTES = 5;
+const SHOWN_NOTE = 400;
 /** A page path is shown up to this many characters: paths are the docs repository's text. */
 const SHOWN_PATH = 200;
 /** GitHub refuses a comment body over 65,536 characters; the comment stays well under it. */
@@ -58137,7 +58238,7 @@ function operationsLine(c) {
         ...specs.slice(0, 3).map(s => `every operation of ${shownPath(s)}`)
     ];
     return [
-        `- **OpenAPI pages**: ${named.join(', ')}: generated from a spec this pull request changed that could not be read (a URL, not JSON or YAML, or over 1 MB), so they are not among the pages measured`
+        `- **OpenAPI pages**: ${named.join(', ')}: generated from a spec this pull request changed that could not be read (a URL, not JSON or YAML, or over 10 MB), so they are not among the pages measured`
     ];
 }
 /**
@@ -58181,12 +58282,22 @@ function commentBody(c, shownPages) {
         ...rows(c.figures, c.pages.length > 0, c.terms.length > 0).map(r => `| ${r.label} | ${r.before} | ${r.after} | ${r.direction} |`),
         '',
         ...c.notes.map(n => `- ${n}`),
-        ...(c.notes.length ? [''] : []),
+        ...siteNotes(c.siteNotes ?? []),
+        ...(c.notes.length || c.siteNotes?.length ? [''] : []),
         `Counts are the service's analytics for the two windows; a row under ${TOO_FEW} in both says too few to tell. Other changes, the season and search engines move these figures too: a direction is not a cause.`,
         '',
         IMPACT_MARKER
     ];
     return lines.join('\n');
+}
+/** The mapping's notes as list items: escaped, invisible characters out, a few, each cut. */
+function siteNotes(notes) {
+    const shown = notes.slice(0, SHOWN_SITE_NOTES).map(n => {
+        const clean = stripInvisible(n).replace(/\s+/g, ' ');
+        return `- ${markdown_escapeMarkdown(clean.length > SHOWN_NOTE ? `${clean.slice(0, SHOWN_NOTE)}…` : clean)}`;
+    });
+    const more = notes.length - shown.length;
+    return more > 0 ? [...shown, `- ${more} more notes on how the pages were mapped.`] : shown;
 }
 function rows(figures, pages, terms) {
     const value = (f, name) => f[IMPACT_MEASURES.indexOf(name)] ?? null;
@@ -58484,11 +58595,29 @@ const PAGE = /\.mdx?$/i;
 /** A page path longer than this is no page anyone reads: hostile, or broken. */
 const MAX_PATH = 1_000;
 /**
- * What Mintlify ignores with no `.mintignore` (its documented defaults), and what no site serves:
- * dot-folders (`.github`, `.claude`, `.agents`, `.mintlify`, `.changeset`, …), build output, and
- * the repository's own notes. Folder names match at any depth; file names at any depth too.
+ * What Mintlify ignores with no `.mintignore`, as its documentation lists them ("Default ignored
+ * patterns": `.git .github .claude .agents .idea .vscode node_modules build dist coverage .cache tmp
+ * temp README.md LICENSE.md CHANGELOG.md CONTRIBUTING.md`), and `.mintlify/`, which it documents as
+ * never served (where the agent's and the assistant's instructions live). Any other dot-folder
+ * (`.changeset/`, `.cursor/`) is served like any folder, as documented. Folder names match at any
+ * depth, file names too; both in any case.
  */
-const IGNORED_FOLDERS = new Set(['node_modules', 'build', 'dist', 'coverage', 'tmp', 'temp']);
+const IGNORED_FOLDERS = new Set([
+    '.git',
+    '.github',
+    '.claude',
+    '.agents',
+    '.idea',
+    '.vscode',
+    '.cache',
+    '.mintlify',
+    'node_modules',
+    'build',
+    'dist',
+    'coverage',
+    'tmp',
+    'temp'
+]);
 /** Mintlify's snippets folder: only `/snippets/` at the docs root, as its documentation says. */
 const SNIPPETS = 'snippets';
 const IGNORED_FILES = new Set(['readme.md', 'license.md', 'changelog.md', 'contributing.md']);
@@ -58500,7 +58629,7 @@ function ignoredByDefault(relative) {
         return true;
     if (parts.length > 1 && parts[0]?.toLowerCase() === SNIPPETS)
         return true;
-    return parts.slice(0, -1).some(p => p.startsWith('.') || IGNORED_FOLDERS.has(p.toLowerCase()));
+    return parts.slice(0, -1).some(p => IGNORED_FOLDERS.has(p.toLowerCase()));
 }
 /** Lines of a `.mintignore` read at most: it is the docs repository's text. */
 const MAX_IGNORE_LINES = 500;
@@ -58548,13 +58677,10 @@ function sitePath(file, root, ignore) {
 /** The same page however it is written: leading slash, no trailing one, any case. */
 const samePage = (path) => `/${path.trim().replace(/^\/+|\/+$/g, '')}`.toLowerCase();
 /**
- * The docs root among a repository's files: the folder of a `docs.json` or a legacy `mint.json`, at
- * any depth outside folders Mintlify ignores. When several folders hold one (a monorepo's templates
- * beside its site), the one holding most of `near` (the changed files), the deepest of those; with
- * none of them, a `docs.json` folder before a `mint.json` one, the shallowest. Within one folder,
- * `docs.json` wins over `mint.json`. Undefined when there is none.
+ * The folders holding a `docs.json` or a legacy `mint.json` (`''`: the repository's root), outside
+ * folders Mintlify ignores, with the file each holds: within one folder `docs.json` wins.
  */
-function findDocsRoot(files, near = []) {
+function configFolders(files) {
     const configs = new Map();
     for (const config of [...DOCS_CONFIGS].reverse())
         for (const f of files)
@@ -58564,17 +58690,10 @@ function findDocsRoot(files, near = []) {
                 if (!root || !ignoredByDefault(`${root}/x`))
                     configs.set(root, config);
             }
-    const held = (root) => near.filter(f => insideRoot(f, root) !== undefined).length;
-    const depth = (root) => (root ? root.split('/').length : 0);
-    const legacy = (root) => (configs.get(root) === 'mint.json' ? 1 : 0);
-    // The changed files decide first: a mint.json folder holding them beats a docs.json elsewhere.
-    const [best] = [...configs.keys()].sort((a, b) => held(b) - held(a) ||
-        (held(a) ? depth(b) - depth(a) : legacy(a) - legacy(b) || depth(a) - depth(b)) ||
-        a.localeCompare(b));
-    return best === undefined
-        ? undefined
-        : { root: best, config: configs.get(best) };
+    return configs;
 }
+/** A file of the docs root `root`: `at('', 'docs.json')` is `docs.json`. */
+const at = (root, name) => (root ? `${root}/${name}` : name);
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/terms.js
 /**
@@ -58778,7 +58897,7 @@ const SEARCH_ROWS = 100;
 const QUESTION_ROWS = 1000;
 /** The requests a docs pull request takes: two per listing and window pair. */
 const plannedRequests = (target) => (target.pages.length ? 6 : 0) + (target.terms.length ? 4 : 0);
-const at = (name) => IMPACT_MEASURES.indexOf(name);
+const measure_at = (name) => IMPACT_MEASURES.indexOf(name);
 /**
  * Both windows' figures for a docs pull request's pages and terms, one request per listing and
  * window (plannedRequests). A page absent from a listing that says there is more is not known,
@@ -58803,9 +58922,9 @@ async function measureWindows(client, target, limits) {
             else {
                 const note = `A page not among the ${PATH_ROWS} busiest of a window is not known there.`;
                 const unknown = (page) => () => notes.add(page.skipped.length ? OUT_OF_SHAPE : note);
-                figures[at('humanViews')] = sumOf(views, pages, 'human', unknown(views));
-                figures[at('humanVisitors')] = sumOf(visitors, pages, 'human', unknown(visitors));
-                figures[at('aiVisitors')] = sumOf(visitors, pages, 'ai', unknown(visitors));
+                figures[measure_at('humanViews')] = sumOf(views, pages, 'human', unknown(views));
+                figures[measure_at('humanVisitors')] = sumOf(visitors, pages, 'human', unknown(visitors));
+                figures[measure_at('aiVisitors')] = sumOf(visitors, pages, 'ai', unknown(visitors));
                 const feedback = await firstRows(getFeedbackByPage, FEEDBACK_ROWS);
                 const mine = feedback.feedback.filter(f => pages.has(pageKey(f.path)));
                 // A page listed twice (a path and its URL) is one page: every page must be there.
@@ -58815,7 +58934,7 @@ async function measureWindows(client, target, limits) {
                     notes.add(feedback.skipped.length
                         ? OUT_OF_SHAPE
                         : `Thumbs-down: a page not among the ${FEEDBACK_ROWS} with most feedback is not known.`);
-                figures[at('thumbsDown')] = complete ? mine.reduce((n, f) => n + f.thumbsDown, 0) : null;
+                figures[measure_at('thumbsDown')] = complete ? mine.reduce((n, f) => n + f.thumbsDown, 0) : null;
             }
         }
         if (target.terms.length) {
@@ -58828,10 +58947,17 @@ async function measureWindows(client, target, limits) {
                 : `Searches: among the ${SEARCH_ROWS} most searched terms of each window.`, notes, () => searches.searches
                 .filter(s => (s.ctr === 0 || s.topClickedPage === null) && onTopic(s.searchQuery, target))
                 .reduce((n, s) => n + s.hits, 0));
-            figures[at('zeroClickSearches')] = beyond ? null : searched;
+            figures[measure_at('zeroClickSearches')] = beyond ? null : searched;
             const questions = await firstRows(getAssistantPage, QUESTION_ROWS);
-            figures[at('unansweredQuestions')] = termFigure(questions, questions.hasMore, `Questions: among the latest ${QUESTION_ROWS} assistant questions of each window.`, notes, () => questions.conversations.filter(q => q.resolutionStatus === 'unanswered' &&
+            // The same rule: a term no question read mentions, in a listing that has more, may be asked
+            // about in an older one. Only what was read is counted, and no term is claimed unasked.
+            const unasked = questions.hasMore &&
+                target.terms.some(term => !questions.conversations.some(q => terms_mentions(q.query, term)));
+            const asked = termFigure(questions, questions.hasMore, unasked
+                ? `Questions: a term not among the latest ${QUESTION_ROWS} assistant questions of a window is not known there.`
+                : `Questions: among the latest ${QUESTION_ROWS} assistant questions of each window.`, notes, () => questions.conversations.filter(q => q.resolutionStatus === 'unanswered' &&
                 (onTopic(q.query, target) || (q.pageUrl !== null && pages.has(pathOf(q.pageUrl))))).length);
+            figures[measure_at('unansweredQuestions')] = unasked ? null : asked;
         }
         return sane(figures, notes);
     };
@@ -58902,56 +59028,33 @@ function sumOf(page, pages, field, incomplete) {
     return rows.reduce((n, r) => n + r[field], 0);
 }
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/github/repo-files.js
-/** Files read beside the tree at most: the few that decide what the tree means. */
-const MAX_FILES = 3;
-/**
- * The default branch's file paths in one request, then the texts of the files `plan` names among
- * them (MAX_FILES at most): a fixed number of requests whatever the repository's layout.
- */
-async function readRepoFiles(github, plan) {
-    const tree = await github.treePaths();
-    const files = { ...tree, texts: new Map(), requests: 1 };
-    for (const path of plan(tree.paths).slice(0, MAX_FILES)) {
-        files.requests++;
-        const text = await github.fileText(path);
-        if (text !== undefined)
-            files.texts.set(path, text);
-    }
-    return files;
-}
-
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/docs-site/navigation.js
 /**
  * What a Mintlify configuration (`docs.json`, or the legacy `mint.json`) says about pages: the
- * pages its navigation names, the OpenAPI operations it names and the specs they come from, its
- * languages, and the paths it redirects. Read from the docs repository's text: any shape is
- * possible, so the walk is bounded and takes only the fields it knows.
+ * pages its navigation names, the OpenAPI operations it names with the spec and `directory` of the
+ * element they sit in, the specs an element generates whole, its languages, and the paths it
+ * redirects. Read from the docs repository's configuration (its `$ref`s already followed, config.ts):
+ * any shape is possible, so the walk is bounded and takes only the fields it knows.
  */
-/** Configuration text read at most, and nodes walked: a hostile file cannot hold the run. */
-const MAX_CONFIG_CHARS = 2_000_000;
-const MAX_NODES = 100_000;
-const MAX_DEPTH = 40;
-/** `GET /users/{id}`, or with its spec first: `openapi.yaml GET /users`. */
+/** Values walked at most, and how deep: a hostile file cannot hold the run. */
+const MAX_NODES = 1_000_000;
+const MAX_DEPTH = 60;
+/** Configuration text parsed at most by readNavigation. */
+const MAX_CONFIG_CHARS = (/* unused pure expression or super */ null && (10 * 1024 * 1024));
+/** `GET /users/{id}`, or with its spec first: `openapi.yaml GET /users`; a webhook by its name. */
 const OPERATION = /^(?:(\S+)\s+)?(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|TRACE|WEBHOOK)\s+(\S.*)$/i;
 const strings = (v) => typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter(s => typeof s === 'string') : [];
-/** The spec an `openapi` field names: a string, a list of them, or `{ source }`. */
-function specsOf(v) {
-    if (v && typeof v === 'object' && !Array.isArray(v))
-        return strings(v.source);
-    return strings(v);
+/** The specs an `openapi` field names, and its directory: a string, a list, or `{ source, directory }`. */
+function openapiOf(v) {
+    if (v && typeof v === 'object' && !Array.isArray(v)) {
+        const { source, directory } = v;
+        const dir = typeof directory === 'string' ? directory.trim().replace(/^\/+|\/+$/g, '') : '';
+        return { specs: strings(source), ...(dir ? { directory: dir } : {}) };
+    }
+    return { specs: strings(v) };
 }
-/** The navigation of a configuration's text (`docs.json` or `mint.json`). */
+/** The navigation of a configuration's text (`docs.json` or `mint.json`), with no `$ref` followed. */
 function readNavigation(text) {
-    const nav = {
-        pages: [],
-        operations: [],
-        wholeSpecs: [],
-        directories: {},
-        languages: [],
-        redirects: [],
-        unreadable: false
-    };
     let config;
     try {
         config = JSON.parse((text ?? '').slice(0, MAX_CONFIG_CHARS));
@@ -58959,6 +59062,21 @@ function readNavigation(text) {
     catch {
         config = undefined;
     }
+    return navigationOf(config);
+}
+/** The navigation of a configuration's value (its refs followed). */
+function navigationOf(config) {
+    const nav = {
+        pages: [],
+        operations: [],
+        generated: [],
+        openapiPages: [],
+        specs: [],
+        languages: [],
+        redirects: [],
+        unreadable: false,
+        stopped: false
+    };
     if (!config || typeof config !== 'object' || Array.isArray(config)) {
         nav.unreadable = true;
         return nav;
@@ -58966,30 +59084,47 @@ function readNavigation(text) {
     const root = config;
     let nodes = 0;
     // Strings count only in a `pages` list (or as a group's `root` page); each element's spec is its
-    // own `openapi` or an enclosing one's.
-    const walk = (node, spec, inPages, depth) => {
-        if (++nodes > MAX_NODES || depth > MAX_DEPTH)
+    // own `openapi` or an enclosing one's, its directory with it.
+    const walk = (node, api, inPages, depth) => {
+        if (++nodes > MAX_NODES || depth > MAX_DEPTH) {
+            nav.stopped = true;
             return 0;
+        }
         if (typeof node === 'string') {
             if (!inPages)
                 return 0;
             const op = OPERATION.exec(node.trim());
-            if (op)
-                nav.operations.push({ name: `${op[2]?.toUpperCase()} ${op[3]}`, spec: op[1] ?? spec });
-            else if (node.trim())
-                nav.pages.push(node.trim().replace(/^\/+/, ''));
-            return op ? 1 : 0;
+            if (op) {
+                const spec = op[1] ?? api?.spec;
+                // An operation naming its own spec takes no element's directory.
+                const directory = op[1] ? undefined : api?.directory;
+                nav.operations.push({
+                    name: `${op[2]?.toUpperCase()} ${op[3]}`,
+                    spec,
+                    ...(directory ? { directory } : {})
+                });
+                if (op[1])
+                    nav.specs.push(op[1]);
+                return 1;
+            }
+            const page = node.trim().replace(/^\/+/, '');
+            if (page) {
+                nav.pages.push(page);
+                if (api)
+                    nav.openapiPages.push(page);
+            }
+            return 0;
         }
         if (Array.isArray(node))
-            return node.reduce((n, v) => n + walk(v, spec, inPages, depth + 1), 0);
+            return node.reduce((n, v) => n + walk(v, api, inPages, depth + 1), 0);
         if (!node || typeof node !== 'object')
             return 0;
         const element = node;
-        const own = specsOf(element.openapi);
-        const inner = own[0] ?? spec;
-        const directory = element.openapi?.directory;
-        if (own[0] && typeof directory === 'string' && directory.trim())
-            nav.directories[own[0]] = directory.trim().replace(/^\/+|\/+$/g, '');
+        const own = openapiOf(element.openapi);
+        nav.specs.push(...own.specs);
+        const inner = own.specs[0]
+            ? { spec: own.specs[0], ...(own.directory ? { directory: own.directory } : {}) }
+            : api;
         if (Array.isArray(element.languages))
             for (const l of element.languages)
                 nav.languages.push(...strings(l?.language));
@@ -59002,30 +59137,39 @@ function readNavigation(text) {
             else if (typeof value === 'object')
                 operations += walk(value, inner, false, depth + 1);
         }
-        // An `openapi` element that lists no operation generates them all.
-        if (own.length && !operations)
-            nav.wholeSpecs.push(...own);
+        // An `openapi` element that lists no operation (its children neither) generates them all,
+        // into its own directory.
+        if (own.specs.length && !operations)
+            for (const spec of own.specs)
+                nav.generated.push({ spec, ...(own.directory ? { directory: own.directory } : {}) });
         return operations;
     };
-    walk(root.navigation, specsOf(root.openapi)[0], false, 0);
+    const top = openapiOf(root.openapi);
+    nav.specs.push(...top.specs);
+    walk(root.navigation, top.specs[0]
+        ? { spec: top.specs[0], ...(top.directory ? { directory: top.directory } : {}) }
+        : undefined, false, 0);
     // mint.json kept its OpenAPI tabs and anchors beside its navigation.
     for (const key of ['tabs', 'anchors'])
         walk(root[key], undefined, false, 0);
     if (Array.isArray(root.redirects))
         for (const r of root.redirects)
             nav.redirects.push(...strings(r?.source));
+    nav.specs = [...new Set(nav.specs)];
     return nav;
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/docs-site/openapi-pages.js
 /**
- * The site paths of OpenAPI operation pages, built as Mintlify documents it: `/{directory}/{tag}/
- * {slug}`, the directory the `openapi` field sets (`api-reference` by default), the operation's
- * first tag, and its summary as a slug (the method and path without parameters when it has none);
- * an operation's `x-mint.href` replaces all three. Read from the spec's text, which may be hostile.
+ * OpenAPI specs as Mintlify builds pages from them: the site path of each generated operation page
+ * is `/{directory}/{tag}/{slug}`, the directory the `openapi` element sets (`api-reference` by
+ * default, its slashes kept: `ko/api-reference/v2`), the operation's first tag, and its summary as a
+ * slug (the method and path without parameters when it has none); an operation's `x-mint.href`
+ * replaces all three. Which operations a spec holds also decides which spec a page's
+ * `openapi: "METHOD /path"` frontmatter renders. Read from the spec's text, which may be hostile.
  */
-/** Spec text read at most: GitHub's contents API serves files up to 1 MB as text. */
-const MAX_SPEC_CHARS = 1_000_000;
+/** Spec text parsed at most: what is read of a file at most. */
+const MAX_SPEC_CHARS = 10 * 1024 * 1024;
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 const DEFAULT_DIRECTORY = 'api-reference';
 /** A tag or summary made a URL part: spaces to hyphens, `{}(),.'/` out, lower case. */
@@ -59043,36 +59187,31 @@ function hrefPath(href) {
     const dot = last.lastIndexOf('.');
     return `/${[...parts, dot > 0 ? last.slice(0, dot) : last].join('/')}`;
 }
+const openapi_pages_text = (v) => (typeof v === 'string' ? v : '');
 /**
- * The spec as an object, JSON or YAML; undefined when it is neither. The YAML parser is loaded only
- * for a YAML spec: it is most of the bytes the bundle would otherwise parse at every start, for
- * what only reader impact of an OpenAPI change needs (ncc puts it in a chunk of its own).
+ * The spec's text as an OpenAPI document (an object with an `openapi` or `swagger` version),
+ * JSON or YAML; undefined when it is none. The YAML parser is loaded only for a YAML spec: it is
+ * most of the bytes the bundle would otherwise parse at every start, for what only an OpenAPI
+ * change needs (ncc puts it in a chunk of its own).
  */
-async function readSpec(text) {
-    const capped = text.slice(0, MAX_SPEC_CHARS);
+async function readSpec(specText) {
+    const capped = specText.slice(0, MAX_SPEC_CHARS);
+    let spec;
     try {
-        const spec = capped.trimStart().startsWith('{')
+        spec = capped.trimStart().startsWith('{')
             ? JSON.parse(capped)
             : (await __nccwpck_require__.e(/* import() */ 815).then(__nccwpck_require__.t.bind(__nccwpck_require__, 8815, 19))).parse(capped, { maxAliasCount: 100 });
-        return spec && typeof spec === 'object' && !Array.isArray(spec)
-            ? spec
-            : undefined;
     }
     catch {
         return undefined;
     }
-}
-const openapi_pages_text = (v) => (typeof v === 'string' ? v : '');
-/**
- * The page path of each operation of a spec, by its name as navigation writes it (`GET /users`);
- * `directory` from the `openapi` field. Undefined when the spec cannot be read.
- */
-async function operationPages(specText, directory = DEFAULT_DIRECTORY) {
-    const spec = await readSpec(specText);
-    if (!spec)
+    if (!spec || typeof spec !== 'object' || Array.isArray(spec))
         return undefined;
-    const paths = spec.paths && typeof spec.paths === 'object' ? spec.paths : {};
-    const pages = new Map();
+    const doc = spec;
+    if (typeof doc.openapi !== 'string' && typeof doc.swagger !== 'string')
+        return undefined;
+    const operations = new Map();
+    const paths = doc.paths && typeof doc.paths === 'object' ? doc.paths : {};
     for (const [path, item] of Object.entries(paths)) {
         if (!item || typeof item !== 'object')
             continue;
@@ -59080,100 +59219,533 @@ async function operationPages(specText, directory = DEFAULT_DIRECTORY) {
             const op = item[method];
             if (!op || typeof op !== 'object')
                 continue;
-            pages.set(operationName(`${method} ${path}`), pageOf(op, method, path, directory));
+            operations.set(operationName(`${method} ${path}`), {
+                method,
+                path,
+                tag: Array.isArray(op.tags) ? openapi_pages_text(op.tags[0]) : '',
+                summary: openapi_pages_text(op.summary),
+                href: openapi_pages_text(op['x-mint']?.href)
+            });
         }
     }
-    return pages;
+    // OpenAPI 3.1 webhooks: a page renders one by name (`webhook orderUpdated`); where Mintlify
+    // generates their pages is not documented, so they have none here.
+    const webhooks = doc.webhooks && typeof doc.webhooks === 'object' ? doc.webhooks : {};
+    for (const name of Object.keys(webhooks))
+        operations.set(operationName(`webhook ${name}`), undefined);
+    return { operations };
 }
 /** An operation's name as matched: `GET /users`, one space, the method in capitals. */
 const operationName = (name) => {
     const [method = '', ...path] = name.trim().split(/\s+/);
     return `${method.toUpperCase()} ${path.join(' ')}`;
 };
-function pageOf(op, method, path, directory) {
-    const href = openapi_pages_text(op['x-mint']?.href);
-    if (href)
-        return hrefPath(href);
-    const tag = Array.isArray(op.tags) ? openapi_pages_text(op.tags[0]) : '';
-    const summary = openapi_pages_text(op.summary);
-    const slug = summary ? urlPart(summary) : methodSlug(method, path);
-    return `/${[urlPart(directory), ...(tag ? [urlPart(tag)] : []), slug].join('/')}`;
+/** Whether the spec holds the operation (or webhook) `name`. */
+const holds = (spec, name) => spec.operations.has(operationName(name));
+/** A directory as a site path's first parts: each part a URL part, the slashes kept. */
+const directoryParts = (directory) => directory
+    .split('/')
+    .map(urlPart)
+    .filter(p => p && p !== '.' && p !== '..');
+/** The generated page of the operation `name` in `directory`; undefined when the spec lacks it. */
+function operationPage(spec, name, directory = DEFAULT_DIRECTORY) {
+    const op = spec.operations.get(operationName(name));
+    if (!op)
+        return undefined;
+    if (op.href)
+        return hrefPath(op.href);
+    const slug = op.summary ? urlPart(op.summary) : methodSlug(op.method, op.path);
+    return `/${[...directoryParts(directory), ...(op.tag ? [urlPart(op.tag)] : []), slug].join('/')}`;
+}
+/** Every generated operation page of the spec in `directory`. */
+function operationPages(spec, directory) {
+    return [...spec.operations.keys()].flatMap(name => operationPage(spec, name, directory) ?? []);
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/docs-site/frontmatter.js
+
+
+/**
+ * The OpenAPI operation a page renders, from its frontmatter, as Mintlify's OpenAPI set-up page
+ * documents it: `openapi: "/path/to/openapi.json GET /users"` (the spec named, a path from the docs
+ * root or a URL) or `openapi: "GET /users"` (none named: Mintlify takes the first spec in
+ * alphabetical order that holds it), `webhook name` for a webhook. Read from the page's first lines,
+ * which are the docs repository's text: a top-level `openapi:` key of the block between the first
+ * two `---` lines, quoted or not.
+ */
+/** Lines of a frontmatter read at most. */
+const MAX_LINES = 200;
+/** An `openapi:` value longer than this is no operation anyone wrote. */
+const MAX_VALUE = 2_000;
+/** The operation a page's text renders, or undefined when its frontmatter names none. */
+function frontmatterOperation(page) {
+    const lines = page.replace(/^\uFEFF/, '').split(/\r?\n/, MAX_LINES + 1);
+    if (lines[0]?.trim() !== '---')
+        return undefined;
+    for (const line of lines.slice(1)) {
+        if (line.trim() === '---')
+            return undefined;
+        const m = /^openapi\s*:\s*(.*)$/.exec(line);
+        if (m)
+            return operationOf(scalar(m[1] ?? ''));
+    }
+    return undefined;
+}
+/** A YAML scalar on one line: quotes taken off, an unquoted value's `# comment` dropped. */
+function scalar(raw) {
+    const value = raw.trim();
+    const quoted = /^(["'])(.*)\1\s*(?:#.*)?$/.exec(value);
+    if (quoted)
+        return quoted[2] ?? '';
+    return value.replace(/\s+#.*$/, '');
+}
+function operationOf(value) {
+    if (!value || value.length > MAX_VALUE)
+        return undefined;
+    const op = OPERATION.exec(value.trim());
+    if (!op)
+        return undefined;
+    const name = operationName(`${op[2]} ${op[3]}`);
+    const spec = op[1]?.replace(/^\.?\/+/, '');
+    return spec ? { spec, name } : { name };
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/docs-site/repository.js
+/**
+ * What the page mapping reads of a docs repository's default branch, and how a read can end. The
+ * flows hand it GitHub's calls (src/github: `treePaths`, `fileText`, `fileTexts`), which fit it;
+ * the mapping never reaches GitHub itself.
+ */
+/** Files read at once by `files` (GitHub's GraphQL, one request). */
+const FILES_PER_READ = 50;
+/** Bytes of one configuration or spec file read at most. */
+const MAX_READ_BYTES = 10 * 1024 * 1024;
+/** The text of a read, or undefined when there is none. */
+const textOf = (read) => typeof read === 'string' ? read : undefined;
+/** Why a file has no text, in a few words for a note: `over 10 MB`, `not read`, `missing`. */
+function whyNoText(read) {
+    if (read === undefined || typeof read === 'string')
+        return 'not read';
+    if (read.problem === 'too-large') {
+        const limit = read.limit ?? read.size;
+        return limit ? `over ${megabytes(limit)}, more than is read` : 'too large to read';
+    }
+    return read.problem === 'missing' ? 'missing' : 'not read';
+}
+const megabytes = (bytes) => `${Math.round(bytes / (1024 * 1024))} MB`;
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/docs-site/config.js
+
+
+/**
+ * A Mintlify configuration with its `$ref`s followed, as Mintlify's settings page documents them: an
+ * object `{ "$ref": "./config/navigation.json" }` anywhere in `docs.json` is replaced by that JSON
+ * file; a referenced file's own refs are relative to it; an object's sibling keys are laid over the
+ * referenced object (and dropped beside anything else); paths are relative and stay in the docs root;
+ * a circle is an error. Pure: it works on the files read so far and names the ones it still needs.
+ * Bounded in depth, files, bytes and nodes, and says where a bound or a bad file stopped it.
+ */
+/** Levels of files a chain of refs goes down at most below the configuration. */
+const MAX_REF_DEPTH = 5;
+/** Files a configuration's refs bring in at most. */
+const MAX_REF_FILES = 30;
+/** Text of the configuration and its refs together, at most. */
+const MAX_CONFIG_BYTES = 10 * 1024 * 1024;
+/** Values walked at most: a hostile file cannot hold the run. */
+const config_MAX_NODES = 1_000_000;
+/** Notes kept: the first few say what went wrong. */
+const MAX_NOTES = 5;
+/** A repository path for `ref` as the file `holder` writes it, inside `root`, or why not. */
+function refPath(ref, holder, root) {
+    const text = ref.trim();
+    if (!text || /^[a-z][a-z0-9+.-]*:/i.test(text) || text.startsWith('/') || text.includes('\\'))
+        return { why: 'it is not a relative path' };
+    const path = external_node_path_namespaceObject.posix.normalize(external_node_path_namespaceObject.posix.join(external_node_path_namespaceObject.posix.dirname(holder), text));
+    const inside = root ? path.startsWith(`${root}/`) : !path.startsWith('../') && path !== '..';
+    return inside ? path : { why: 'it leads out of the docs root' };
+}
+/** A path in a note (plain text: whoever shows it escapes it), cut when long. */
+const config_shown = (path) => (path.length > 120 ? `${path.slice(0, 120)}…` : path);
+/**
+ * `file` (the configuration, a repository path) with its refs followed, from the files in `reads`
+ * (by repository path); `root` the docs root no ref may leave.
+ */
+function resolveConfig(file, root, reads) {
+    const out = { value: undefined, pending: [], notes: [], files: [] };
+    const parsed = new Map();
+    let bytes = 0;
+    let nodes = 0;
+    const note = (text) => {
+        if (out.notes.includes(text))
+            return;
+        if (out.notes.length < MAX_NOTES)
+            out.notes.push(text);
+        else if (out.notes.length === MAX_NOTES)
+            out.notes.push('Other refs were not followed either.');
+    };
+    /** A file's JSON, once; undefined (said, or pending) when there is none yet. */
+    const load = (path, from) => {
+        if (parsed.has(path))
+            return parsed.get(path);
+        const read = reads.get(path);
+        if (read === undefined) {
+            if (!out.pending.includes(path))
+                out.pending.push(path);
+            return undefined;
+        }
+        const text = textOf(read);
+        let loaded;
+        if (text === undefined) {
+            if (path === file)
+                out.unreadable = `${config_shown(path)} is ${whyNoText(read)}`;
+            else
+                note(`${from}'s $ref to ${config_shown(path)} was not followed: the file is ${whyNoText(read)}.`);
+        }
+        else if ((bytes += text.length) > MAX_CONFIG_BYTES) {
+            note(`${from}'s $ref to ${config_shown(path)} was not followed: the configuration and its refs are over ${MAX_CONFIG_BYTES / 1024 / 1024} MB.`);
+        }
+        else {
+            try {
+                loaded = { value: JSON.parse(text) };
+                out.files.push(path);
+            }
+            catch {
+                if (path === file)
+                    out.unreadable = `${config_shown(path)} is no JSON`;
+                else
+                    note(`${from}'s $ref to ${config_shown(path)} was not followed: the file is no JSON.`);
+            }
+        }
+        parsed.set(path, loaded);
+        return loaded;
+    };
+    const walk = (node, holder, chain) => {
+        if (++nodes > config_MAX_NODES) {
+            note(`${config_shown(file)} and its refs hold more than ${config_MAX_NODES.toLocaleString('en-US')} values: the rest was not read.`);
+            return undefined;
+        }
+        if (Array.isArray(node))
+            return node.map(v => walk(v, holder, chain));
+        if (!node || typeof node !== 'object')
+            return node;
+        const element = node;
+        // Built with fromEntries: a `__proto__` key stays a key, never the object's prototype.
+        const siblings = Object.fromEntries(Object.entries(element)
+            .filter(([key]) => key !== '$ref')
+            .map(([key, value]) => [key, walk(value, holder, chain)]));
+        if (typeof element.$ref !== 'string')
+            return siblings;
+        const from = config_shown(holder);
+        const target = refPath(element.$ref, holder, root);
+        if (typeof target !== 'string') {
+            note(`${from}'s $ref to ${config_shown(element.$ref)} was not followed: ${target.why}.`);
+            return siblings;
+        }
+        if (chain.includes(target)) {
+            note(`${from}'s $ref to ${config_shown(target)} was not followed: the refs go round in a circle.`);
+            return siblings;
+        }
+        if (chain.length > MAX_REF_DEPTH) {
+            note(`${from}'s $ref to ${config_shown(target)} was not followed: refs go ${MAX_REF_DEPTH} files deep at most.`);
+            return siblings;
+        }
+        if (!parsed.has(target) && parsed.size > MAX_REF_FILES) {
+            note(`${from}'s $ref to ${config_shown(target)} was not followed: ${MAX_REF_FILES} files are followed at most.`);
+            return siblings;
+        }
+        const loaded = load(target, from);
+        if (!loaded)
+            return siblings;
+        const value = walk(loaded.value, target, [...chain, target]);
+        // Sibling keys are laid over an object; beside anything else they are dropped.
+        return value && typeof value === 'object' && !Array.isArray(value)
+            ? { ...value, ...siblings }
+            : value;
+    };
+    const top = load(file, config_shown(file));
+    if (top)
+        out.value = walk(top.value, file, [file]);
+    return out;
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/docs-site/docs-root.js
+
+/** Folders judged by their configuration at most, beside the root: each is one more read. */
+const MAX_JUDGED = 3;
+/** What a `docs-root` must be: a folder inside the repository, relative to its root. */
+function parseDocsRoot(value) {
+    const text = value
+        .trim()
+        .replace(/^\.\/+/, '')
+        .replace(/\/+$/, '');
+    const problem = {
+        problem: `'docs-root' must name a folder inside the repository, relative to its root, with no '..' (it is '${value.slice(0, 100)}')`
+    };
+    if (text === '' || text === '.')
+        return { root: '' };
+    const control = [...text].some(c => c.charCodeAt(0) < 0x20 || c === '\\');
+    if (text.length > 300 || control || /^\/|^[a-z][a-z0-9+.-]*:/i.test(text))
+        return problem;
+    if (text.split('/').some(p => !p || p === '.' || p === '..'))
+        return problem;
+    return { root: text };
+}
+const where = (root) => (root ? `${root}/` : 'the repository root');
+const depth = (root) => (root ? root.split('/').length : 0);
+/**
+ * The docs root of a repository whose files are `paths`, for a change to the files `near`: by
+ * `docsRoot` when a team names it, else as above; `judge` reads a folder's configuration.
+ */
+function chooseRoot(tree, near, docsRoot, judge) {
+    if (docsRoot !== undefined) {
+        const named = parseDocsRoot(docsRoot);
+        if ('problem' in named)
+            return { unsure: named.problem };
+        const config = ['docs.json', 'mint.json'].find(c => tree.paths.includes(at(named.root, c)));
+        return config
+            ? { root: named.root, config }
+            : { unsure: `${where(named.root)}, which 'docs-root' names, holds no docs.json or mint.json` };
+    }
+    const configs = configFolders(tree.paths);
+    if (!configs.size)
+        return {
+            unsure: tree.truncated
+                ? 'the repository is too large for GitHub to list in one read, and the part listed holds no docs.json or mint.json'
+                : 'the repository holds no docs.json or mint.json'
+        };
+    const roots = [...configs.keys()];
+    const config = (root) => configs.get(root);
+    if (roots.length === 1)
+        return { root: roots[0], config: config(roots[0]) };
+    const holds = (root) => near.filter(f => insideRoot(f, root) !== undefined).length;
+    if (configs.has('')) {
+        const verdict = judge('', config(''));
+        if (verdict === 'unread')
+            return { need: [''] };
+        if (verdict.fits)
+            return { root: '', config: config('') };
+        // The default contradicted: the folders holding the changed files first, the shallowest.
+        const others = roots
+            .filter(r => r)
+            .sort((a, b) => holds(b) - holds(a) || depth(a) - depth(b) || a.localeCompare(b));
+        return among(others.slice(0, MAX_JUDGED), `${verdict.why}`, config, judge);
+    }
+    const holders = roots.filter(r => holds(r) > 0);
+    if (holders.length === 1)
+        return { root: holders[0], config: config(holders[0]) };
+    if (!holders.length) {
+        // No changed file is in any: a docs.json folder before a mint.json one, the shallowest.
+        const legacy = (root) => (config(root) === 'mint.json' ? 1 : 0);
+        const [first] = roots.sort((a, b) => legacy(a) - legacy(b) || depth(a) - depth(b) || a.localeCompare(b));
+        return { root: first, config: config(first) };
+    }
+    const nested = holders.sort((a, b) => depth(a) - depth(b) || a.localeCompare(b));
+    return among(nested.slice(0, MAX_JUDGED), `${holders.length} folders hold a docs.json or mint.json and the changed files (${holders.map(where).join(', ')})`, config, judge);
+}
+/** The one of `candidates` whose configuration fits, said in a note; unsure when none or several do. */
+function among(candidates, why, config, judge) {
+    const verdicts = candidates.map(root => [root, judge(root, config(root))]);
+    const unread = verdicts.filter(([, v]) => v === 'unread').map(([root]) => root);
+    if (unread.length)
+        return { need: unread };
+    const fitting = verdicts.filter(([, v]) => v !== 'unread' && v.fits).map(([root]) => root);
+    const which = "which folder Mintlify deploys is a setting of its dashboard: name it with 'docs-root'";
+    if (fitting.length === 1) {
+        const root = fitting[0];
+        return {
+            root,
+            config: config(root),
+            note: `The pages are mapped from ${where(root)}, the one folder whose ${config(root)} describes its files: ${why}. If Mintlify deploys another folder, name it with 'docs-root'.`
+        };
+    }
+    return {
+        unsure: fitting.length
+            ? `${why}, and ${fitting.length} folders describe their files (${fitting.map(where).join(', ')}): ${which}`
+            : `${why}, and no other folder's configuration describes its files: ${which}`
+    };
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/docs-site/site.js
 
 
 
+
 /** Pages the navigation must name with no file serving them before the site is said to be elsewhere. */
 const MIN_MISSING = 5;
-/** The files to read beside the tree: the docs root's configuration and `.mintignore`. */
-function readPlan(paths, near) {
-    const found = findDocsRoot(paths, near);
-    if (!found)
-        return [];
-    const at = (name) => (found.root ? `${found.root}/${name}` : name);
-    return [at(found.config), ...(paths.includes(at('.mintignore')) ? [at('.mintignore')] : [])];
-}
-/**
- * The site a tree holds (`paths`; `truncated` when GitHub listed only part of it), with the texts
- * readPlan asked for; `unsure` says why its pages cannot be told: no docs root, or a navigation
- * naming many pages no file under the root serves (the site is built from another folder).
- */
-function docsSite(tree, texts, near) {
-    const found = findDocsRoot(tree.paths, near);
-    if (!found)
-        return {
-            root: '',
-            config: 'docs.json',
-            navigation: readNavigation(undefined),
-            ignore: () => false,
-            unsure: tree.truncated
-                ? 'the repository is too large for GitHub to list in one read, and the part listed holds no docs.json or mint.json'
-                : 'the repository holds no docs.json or mint.json'
-        };
-    const at = (name) => (found.root ? `${found.root}/${name}` : name);
-    const site = {
-        root: found.root,
-        config: found.config,
-        navigation: readNavigation(texts.get(at(found.config))),
-        ignore: ignoreRules(texts.get(at('.mintignore')))
-    };
+/** The pages the navigation names that no file of `paths` under `root` serves. */
+function missingPages(paths, root, ignore, navigation) {
     // Both sides in samePage's form: a site with capitals in its file names is still its own.
-    const served = new Set(tree.paths.flatMap(p => {
-        const path = sitePath(p, site.root, site.ignore);
+    const served = new Set(paths.flatMap(p => {
+        const path = sitePath(p, root, ignore);
         return path === undefined ? [] : [samePage(path)];
     }));
-    const missing = [...new Set(site.navigation.pages.map(p => samePage(p)))].filter(p => !served.has(p) && !served.has(samePage(p.replace(/\/index$/, ''))));
-    if (!tree.truncated &&
-        missing.length >= MIN_MISSING &&
-        missing.length * 2 > site.navigation.pages.length)
-        site.unsure = `the navigation of ${at(found.config)} names ${missing.length} pages no file under ${found.root || 'the repository root'} serves: the site seems built from another folder`;
-    return site;
+    return [...new Set(navigation.pages.map(p => samePage(p)))].filter(p => !served.has(p) && !served.has(samePage(p.replace(/\/index$/, ''))));
 }
-/** The site path a file is served at, or undefined when it is no page (a redirect's source is none). */
-function site_pageOf(site, file) {
+const inFolder = (root) => root || 'the repository root';
+/** Why the pages of `navigation` are not those of `root`: most of what it names is not there. */
+function contradiction(file, root, missing, navigation) {
+    if (missing.length < MIN_MISSING || missing.length * 2 <= navigation.pages.length)
+        return undefined;
+    return `the navigation of ${file} names ${missing.length} pages no file under ${inFolder(root)} serves`;
+}
+/** The site and the files still to read to build it better (none: it is final). */
+function buildSite(tree, reads, near, options = {}) {
+    const need = [];
+    const judge = (root, config) => {
+        const file = at(root, config);
+        const resolved = resolveConfig(file, root, reads);
+        if (resolved.pending.length) {
+            need.push(...resolved.pending);
+            return 'unread';
+        }
+        if (resolved.unreadable)
+            return { fits: false, why: resolved.unreadable };
+        const navigation = navigationOf(resolved.value);
+        if (navigation.unreadable)
+            return { fits: false, why: `${file} is no JSON object` };
+        const why = contradiction(file, root, missingPages(tree.paths, root, () => false, navigation), navigation);
+        return why ? { fits: false, why } : { fits: true };
+    };
+    const decision = chooseRoot(tree, near, options.docsRoot, judge);
+    const base = { files: tree.paths, configFiles: [], notes: [] };
+    if ('need' in decision || 'unsure' in decision) {
+        const unsure = 'unsure' in decision ? decision.unsure : 'its configuration could not be read';
+        return {
+            site: {
+                ...base,
+                root: '',
+                config: 'docs.json',
+                navigation: navigationOf(undefined),
+                ignore: () => false,
+                unsure
+            },
+            need
+        };
+    }
+    const { root, config } = decision;
+    const file = at(root, config);
+    const resolved = resolveConfig(file, root, reads);
+    need.push(...resolved.pending);
+    const mintignore = at(root, '.mintignore');
+    const ignoreRead = tree.paths.includes(mintignore) ? reads.get(mintignore) : '';
+    if (ignoreRead === undefined)
+        need.push(mintignore);
+    const navigation = navigationOf(resolved.value);
+    const site = {
+        ...base,
+        root,
+        config,
+        navigation,
+        ignore: ignoreRules(typeof ignoreRead === 'string' ? ignoreRead : undefined),
+        notes: [...(decision.note ? [decision.note] : []), ...resolved.notes],
+        configFiles: resolved.files
+    };
+    if (resolved.unreadable)
+        site.notes.push(`${resolved.unreadable}: its navigation, redirects and OpenAPI pages are not known.`);
+    if (navigation.stopped)
+        site.notes.push(`The navigation of ${file} is larger than is read: what it names past that is not known.`);
+    const missing = missingPages(tree.paths, root, site.ignore, navigation);
+    const contradicted = tree.truncated ? undefined : contradiction(file, root, missing, navigation);
+    if (contradicted)
+        site.unsure = `${contradicted}: the site seems built from another folder`;
+    else if (!tree.truncated && missing.length >= MIN_MISSING)
+        site.builtElsewhere = { missing: missing.length };
+    return { site, need };
+}
+/**
+ * The site a tree holds, from the files read (`reads`, by repository path; a file not there is
+ * taken as not read); `near` the changed files, for choosing the root.
+ */
+function docsSite(tree, reads, near, options = {}) {
+    return buildSite(tree, reads, near, options).site;
+}
+/** Why the pages of `files`, which a site partly built elsewhere does not name, are unsure. */
+function unnamedPages(site, files) {
+    const shown = files.slice(0, 3).map(f => (f.length > 120 ? `${f.slice(0, 120)}…` : f));
+    const more = files.length > 3 ? ` and ${files.length - 3} more` : '';
+    return `${shown.join(', ')}${more}: the navigation does not name ${files.length === 1 ? 'its page' : 'their pages'}, and it names ${site.builtElsewhere?.missing ?? 0} pages no file under ${inFolder(site.root)} serves: the site seems built partly from another folder`;
+}
+/**
+ * What a file is on the site: the page it is served at; `unsure` when the site is partly built
+ * elsewhere and its navigation does not name that page; undefined when it is no page (a redirect's
+ * source is none).
+ */
+function servedAs(site, file) {
     const path = sitePath(file, site.root, site.ignore);
     if (path === undefined)
         return undefined;
-    const redirected = site.navigation.redirects.some(r => samePage(r) === samePage(path));
-    return redirected ? undefined : path;
+    const key = samePage(path);
+    const { redirected, named } = indexOf(site);
+    if (redirected.has(key))
+        return undefined;
+    if (site.builtElsewhere && !named.has(key))
+        return 'unsure';
+    return { page: path };
 }
+/** A site's redirect sources and named pages in samePage's form, built once: sites name thousands. */
+const indexes = new WeakMap();
+function indexOf(site) {
+    let index = indexes.get(site);
+    if (!index) {
+        index = {
+            redirected: new Set(site.navigation.redirects.map(samePage)),
+            named: new Set(site.navigation.pages.flatMap(p => [samePage(p), samePage(p.replace(/\/index$/, ''))]))
+        };
+        indexes.set(site, index);
+    }
+    return index;
+}
+/** The site path a file is served at, or undefined when it is no page or its page is unsure. */
+function pageOf(site, file) {
+    const served = servedAs(site, file);
+    return typeof served === 'object' ? served.page : undefined;
+}
+/** A spec as the configuration or a page names it, as a path in the repository; undefined for a URL. */
+function specFile(site, spec) {
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(spec))
+        return undefined;
+    const inner = spec.trim().replace(/^\.?\/+/, '');
+    if (!inner || inner.split('/').some(p => p === '..'))
+        return undefined;
+    return at(site.root, inner);
+}
+/** Files that are no OpenAPI spec whatever they hold: a package manager's, a compiler's, a dotfile. */
+const NOT_SPECS = /(?:^|\/)(?:package(?:-lock)?\.json|pnpm-(?:lock|workspace)\.yaml|tsconfig[^/]*\.json|\.[^/]*)$/i;
+const SPEC_LIKE = /\.(?:json|ya?ml)$/i;
 /**
- * The pages a pull request changed, each once, and the OpenAPI operations whose spec it changed:
- * a removed file is no page any more; a renamed one is read at its old path before the merge.
+ * Whether a file of the site may be an OpenAPI spec Mintlify uploads: JSON or YAML under the docs
+ * root, served (not ignored), and neither the configuration nor a file of its refs.
+ */
+function maybeSpec(site, file) {
+    const relative = insideRoot(file, site.root);
+    if (relative === undefined || !maybeSpecPath(relative))
+        return false;
+    if (site.configFiles.includes(file) || relative === 'docs.json' || relative === 'mint.json')
+        return false;
+    return !site.ignore(relative);
+}
+/** Whether a path may be an OpenAPI spec by its name alone: JSON or YAML, not ignored, no package's. */
+const maybeSpecPath = (path) => SPEC_LIKE.test(path) && !NOT_SPECS.test(path) && !ignoredByDefault(path);
+/**
+ * The pages a pull request changed, each once, and what of its OpenAPI it changed: a removed file is
+ * no page any more; a renamed one is read at its old path before the merge.
  */
 function changedPages(site, files) {
     const pages = new Map();
+    const unsure = new Set();
     const changed = new Set();
     for (const file of files) {
-        changed.add(insideRoot(file.path, site.root) ?? '');
+        changed.add(file.path);
         if (file.previousPath)
-            changed.add(insideRoot(file.previousPath, site.root) ?? '');
+            changed.add(file.previousPath);
         if (file.status === 'removed')
             continue;
-        const path = site_pageOf(site, file.path);
-        if (!path || pages.has(path))
+        const served = servedAs(site, file.path);
+        if (served === 'unsure')
+            unsure.add(file.path);
+        if (typeof served !== 'object' || pages.has(served.page))
             continue;
+        const path = served.page;
         // Before the merge, without the redirects: a redirect from the old path (as Mintlify recommends
         // for a rename) describes the site after it.
         const old = file.previousPath ? sitePath(file.previousPath, site.root, site.ignore) : undefined;
@@ -59184,92 +59756,305 @@ function changedPages(site, files) {
             moved: renamed && !file.additions && !file.deletions
         });
     }
-    const spec = (s) => s !== undefined && changed.has(s.replace(/^\.?\/+/, ''));
+    const isChanged = (spec) => {
+        const path = spec === undefined ? undefined : specFile(site, spec);
+        return path !== undefined && changed.has(path);
+    };
+    const named = new Set(site.navigation.specs.flatMap(s => specFile(site, s) ?? []).filter(p => changed.has(p)));
+    const others = files
+        .filter(f => f.status !== 'removed' && !named.has(f.path) && maybeSpec(site, f.path))
+        .map(f => f.path);
     return {
         pages: [...pages.values()].sort((a, b) => a.path.localeCompare(b.path)),
-        operations: site.navigation.operations.filter(op => spec(op.spec)),
-        wholeSpecs: site.navigation.wholeSpecs.filter(spec)
+        unsure: [...unsure].sort(),
+        operations: site.navigation.operations.filter(op => isChanged(op.spec)),
+        generated: site.navigation.generated.filter(g => isChanged(g.spec)),
+        specs: [...new Set([...named, ...others])]
     };
 }
-/** Specs read at most for one pull request: each is one more request. */
-const MAX_SPECS = 2;
-/** A spec as the configuration names it, as a path in the repository; undefined for a URL. */
-function specFile(site, spec) {
-    if (/^[a-z]+:\/\//i.test(spec))
-        return undefined;
-    const inner = spec.replace(/^\.?\/+/, '');
-    return site.root ? `${site.root}/${inner}` : inner;
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/docs-site/read-site.js
+
+
+/** Files read to build a site at most, beside the tree: a configuration, its refs, `.mintignore`. */
+const MAX_SITE_READS = 40;
+/**
+ * The site of a docs repository's default branch: one read of its tree, then the files that decide
+ * (site.ts says which, round by round: the configuration, the files its refs name, `.mintignore`),
+ * MAX_SITE_READS at most; a file past that is taken as not read, and the site says what it missed.
+ * `near`: the changed files, for choosing the docs root. Throws what the repository throws (a
+ * refusal, an outage); a file too large or missing is no error.
+ */
+async function readDocsSite(repo, near, options = {}) {
+    const tree = await repo.tree();
+    let requests = 1;
+    const reads = new Map();
+    for (;;) {
+        const { site, need } = buildSite(tree, reads, near, options);
+        const fresh = [...new Set(need)].filter(p => !reads.has(p));
+        if (!fresh.length)
+            return { site, requests };
+        for (const path of fresh) {
+            if (requests > MAX_SITE_READS) {
+                reads.set(path, { problem: 'not-read' });
+                continue;
+            }
+            requests++;
+            reads.set(path, await repo.file(path, MAX_READ_BYTES));
+        }
+    }
 }
-/** The spec files to read for the operations and whole specs a pull request changed. */
-function specsToRead(site, changed) {
-    const specs = [...changed.operations.map(op => op.spec ?? ''), ...changed.wholeSpecs];
-    const files = specs.map(s => (s ? specFile(site, s) : undefined));
-    return [...new Set(files.filter(f => f !== undefined))].slice(0, MAX_SPECS);
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/docs-site/site-pages.js
+
+
+
+
+
+
+/** Spec files read at most for a site (changed specs and those before them): each is a request. */
+const MAX_SPEC_READS = 5;
+/** Pages whose frontmatter is read at most for a site, FILES_PER_READ a request. */
+const MAX_FRONTMATTER_PAGES = 400;
+/** A folder name that holds API reference pages: their frontmatter is read first. */
+const API_FOLDER = /^(?:api|apis|api-reference|reference|references|endpoints?|openapi|rest)$/i;
+/** A file name that may be an OpenAPI spec, among those before a changed one. */
+const SPEC_NAME = /openapi|swagger|spec|api/i;
+/** A path in a note (plain text: whoever shows it escapes it), cut when long. */
+const site_pages_shown = (path) => (path.length > 120 ? `${path.slice(0, 120)}…` : path);
+/** A site, and the specs and page frontmatter read for it, shared by all the changes asked about. */
+class SitePages {
+    site;
+    repo;
+    /** Requests made: the site's reads, then specs and frontmatter. */
+    requests = 0;
+    specs = new Map();
+    specReads = 0;
+    frontmatter;
+    firstHolders = new Map();
+    constructor(site, repo) {
+        this.site = site;
+        this.repo = repo;
+    }
+    /** The site of a repository's default branch (read-site.ts), for changes to the files `near`. */
+    static async open(repo, near, options = {}) {
+        const { site, requests } = await readDocsSite(repo, near, options);
+        const pages = new SitePages(site, repo);
+        pages.requests = requests;
+        return pages;
+    }
+    /** The pages of a change to `files`. */
+    async pagesOf(files) {
+        const { site } = this;
+        const notes = [...site.notes];
+        if (site.unsure)
+            return { pages: [], unsure: site.unsure, operations: [], wholeSpecs: [], notes };
+        const changed = changedPages(site, files);
+        const rendered = new Set();
+        const operations = [];
+        for (const op of changed.operations) {
+            const read = await this.specOf(op.spec);
+            const page = read && 'spec' in read ? operationPage(read.spec, op.name, op.directory) : undefined;
+            if (page)
+                rendered.add(page);
+            else
+                operations.push(op);
+        }
+        const wholeSpecs = [];
+        for (const element of changed.generated) {
+            const read = await this.specOf(element.spec);
+            const all = read && 'spec' in read ? operationPages(read.spec, element.directory) : [];
+            for (const page of all)
+                rendered.add(page);
+            if (!all.length)
+                wholeSpecs.push(element.spec);
+        }
+        await this.frontmatterPages(changed.specs, rendered, notes);
+        const own = new Set(changed.pages.map(p => samePage(p.path)));
+        const pages = [
+            ...changed.pages,
+            ...[...rendered]
+                .filter(p => !own.has(samePage(p)))
+                .sort()
+                .map(path => ({ path, before: path, moved: false }))
+        ];
+        if (changed.unsure.length) {
+            const why = unnamedPages(site, changed.unsure);
+            if (!pages.length)
+                return { pages: [], unsure: why, operations: [], wholeSpecs: [], notes };
+            notes.push(`Not measured: ${why}.`);
+        }
+        return { pages, operations, wholeSpecs: [...new Set(wholeSpecs)], notes };
+    }
+    /** A spec named by the configuration, read (once); undefined for a URL. */
+    specOf(spec) {
+        const file = spec === undefined ? undefined : specFile(this.site, spec);
+        return file === undefined ? undefined : this.spec(file);
+    }
+    /** A spec file read and parsed once, within MAX_SPEC_READS. */
+    spec(file) {
+        let read = this.specs.get(file);
+        if (!read) {
+            read =
+                this.specReads >= MAX_SPEC_READS
+                    ? Promise.resolve({ read: { problem: 'not-read' } })
+                    : this.readSpecFile(file);
+            this.specs.set(file, read);
+        }
+        return read;
+    }
+    async readSpecFile(file) {
+        this.specReads++;
+        this.requests++;
+        const read = await this.repo.file(file, MAX_READ_BYTES);
+        const text = textOf(read);
+        if (text === undefined)
+            return { read };
+        const spec = await readSpec(text);
+        return spec ? { spec } : { read: 'no-openapi' };
+    }
+    /**
+     * The pages whose frontmatter renders an operation of the changed specs (`changedSpecs`,
+     * repository paths of files that may be specs), added to `pages`; what stopped it, to `notes`.
+     */
+    async frontmatterPages(changedSpecs, pages, notes) {
+        // The changed files that are specs: read, or not readable but possibly one (a page naming it
+        // still renders it).
+        const specs = new Map();
+        for (const file of changedSpecs) {
+            const read = await this.spec(file);
+            if ('spec' in read)
+                specs.set(file, read.spec);
+            else if (read.read !== 'no-openapi' && typeof read.read !== 'string') {
+                specs.set(file, undefined);
+                if (read.read.problem !== 'missing')
+                    notes.push(`${site_pages_shown(file)} is ${whyNoText(read.read)}: pages rendering its operations without naming it are not measured.`);
+            }
+        }
+        if (!specs.size)
+            return;
+        const frontmatter = await this.frontmatters();
+        if (frontmatter.read < frontmatter.total)
+            notes.push(`Pages rendering a changed spec were looked for in the frontmatter of ${frontmatter.read} of ${frontmatter.total} pages (${MAX_FRONTMATTER_PAGES} at most, API folders first): such a page among the others is not measured.`);
+        let notTold = 0;
+        for (const [file, op] of frontmatter.operations) {
+            const page = pageOf(this.site, file);
+            if (!page)
+                continue;
+            if (op.spec !== undefined) {
+                const named = specFile(this.site, op.spec);
+                if (named !== undefined && specs.has(named))
+                    pages.add(page);
+                continue;
+            }
+            // No spec named: Mintlify takes the first spec, in alphabetical order, holding it.
+            const holders = [...specs]
+                .filter(([, spec]) => spec !== undefined && holds(spec, op.name))
+                .map(([path]) => path)
+                .sort();
+            if (!holders.length)
+                continue;
+            const first = await this.firstHolder(op.name, holders[0]);
+            if (first === undefined)
+                notTold++;
+            else if (specs.has(first))
+                pages.add(page);
+        }
+        if (notTold)
+            notes.push(`${notTold === 1 ? 'A page renders' : `${notTold} pages render`} an operation of a changed spec without naming its spec, and a spec file before it in alphabetical order (which Mintlify would take first) could not be read: not measured.`);
+    }
+    /**
+     * Which spec a page naming no spec renders `name` from, knowing that `changed` holds it: the
+     * first spec file before `changed` in alphabetical order that holds it, else `changed`; undefined
+     * when a file before it that may be a spec could not be read.
+     */
+    firstHolder(name, changed) {
+        const key = `${name}\n${changed}`;
+        let first = this.firstHolders.get(key);
+        if (!first) {
+            first = (async () => {
+                const named = new Set(this.site.navigation.specs.flatMap(s => specFile(this.site, s) ?? []));
+                const earlier = this.site.files
+                    .filter(f => f < changed && maybeSpec(this.site, f))
+                    .filter(f => named.has(f) || SPEC_NAME.test(insideRoot(f, this.site.root) ?? ''))
+                    .sort();
+                for (const file of earlier) {
+                    const read = await this.spec(file);
+                    if ('spec' in read) {
+                        if (holds(read.spec, name))
+                            return file;
+                    }
+                    else if (read.read !== 'no-openapi' && typeof read.read !== 'string') {
+                        if (read.read.problem !== 'missing')
+                            return undefined;
+                    }
+                }
+                return changed;
+            })();
+            this.firstHolders.set(key, first);
+        }
+        return first;
+    }
+    /** The `openapi` frontmatter of the site's pages: API folders and OpenAPI groups' pages first. */
+    frontmatters() {
+        this.frontmatter ??= (async () => {
+            const { site } = this;
+            const inApi = new Set(site.navigation.openapiPages.map(p => samePage(p)));
+            const rank = (file, page) => inApi.has(samePage(page)) ||
+                (insideRoot(file, site.root) ?? '')
+                    .split('/')
+                    .slice(0, -1)
+                    .some(p => API_FOLDER.test(p))
+                ? 0
+                : 1;
+            const candidates = site.files
+                .flatMap(file => {
+                const page = sitePath(file, site.root, site.ignore);
+                return page === undefined ? [] : [{ file, rank: rank(file, page) }];
+            })
+                .sort((a, b) => a.rank - b.rank || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+            const chosen = candidates.slice(0, MAX_FRONTMATTER_PAGES).map(c => c.file);
+            const operations = new Map();
+            for (let i = 0; i < chosen.length; i += FILES_PER_READ) {
+                this.requests++;
+                const texts = await this.repo.files(chosen.slice(i, i + FILES_PER_READ));
+                for (const [file, read] of texts) {
+                    const text = textOf(read);
+                    const op = text === undefined ? undefined : frontmatterOperation(text);
+                    if (op)
+                        operations.set(file, op);
+                }
+            }
+            return { operations, read: chosen.length, total: candidates.length };
+        })();
+        return this.frontmatter;
+    }
 }
 /**
- * The operation pages a spec change maps to, from the specs' texts (by repository path): those the
- * navigation names, or every operation of a spec it generates whole. What cannot be read (a spec
- * by URL, past MAX_SPECS, not JSON or YAML) stays in `operations` and `wholeSpecs`, unmeasured.
+ * The pages a docs pull request's files are on its repository's site: the site read once (the tree
+ * and the files that decide), then its pages and those its changed specs render.
  */
-async function specPages(site, changed, texts) {
-    const pages = new Set();
-    // Each spec parsed once, however many of its operations the navigation names.
-    const read = new Map();
-    const specs = [...changed.operations.flatMap(op => op.spec ?? []), ...changed.wholeSpecs];
-    for (const spec of new Set(specs)) {
-        const file = specFile(site, spec);
-        const text = file === undefined ? undefined : texts.get(file);
-        read.set(spec, text === undefined ? undefined : await operationPages(text, site.navigation.directories[spec]));
-    }
-    // A named operation the spec does not hold (or a spec not read) stays named, unmeasured.
-    const operations = changed.operations.filter(op => {
-        const page = op.spec === undefined ? undefined : read.get(op.spec)?.get(operationName(op.name));
-        if (page)
-            pages.add(page);
-        return !page;
-    });
-    const wholeSpecs = changed.wholeSpecs.filter(spec => {
-        const all = read.get(spec);
-        for (const page of all?.values() ?? [])
-            pages.add(page);
-        return !all?.size;
-    });
-    return {
-        pages: [...pages].sort().map(path => ({ path, before: path, moved: false })),
-        operations,
-        wholeSpecs
-    };
+async function pagesOfChange(repo, files, options = {}) {
+    const near = files.filter(f => f.status !== 'removed').map(f => f.path);
+    const pages = await SitePages.open(repo, near, options);
+    return pages.pagesOf(files);
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/impact/pages.js
 
-
+/** The docs repository as the page mapping reads it, through the door (its one access check). */
+const docsRepository = (docs, where) => ({
+    tree: () => docs.tree(where),
+    file: (path, maxBytes) => docs.fileText(where, path, maxBytes),
+    files: paths => docs.fileTexts(where, paths)
+});
 /**
- * The pages a docs pull request's files are on its repository's site (docs-site/): one read of the
- * default branch's tree, and its docs root's configuration and `.mintignore`, whatever the layout;
- * and when it changed an OpenAPI spec the navigation uses, that spec (two at most), for the
- * operation pages generated from it.
+ * The pages a docs pull request's files are on its repository's site (docs-site/site-pages.ts, the
+ * mapping the gaps ties use too): one read of the default branch's tree and the files that decide,
+ * and when it changed an OpenAPI spec, that spec and the frontmatter of the pages that may render it.
  */
-async function pagesOfPull(docs, files) {
-    const near = files.filter(f => f.status !== 'removed').map(f => f.path);
-    const tree = await readRepoFiles(docs, paths => readPlan(paths, near));
-    const site = docsSite(tree, tree.texts, near);
-    if (site.unsure)
-        return { pages: [], unsure: site.unsure, operations: [], wholeSpecs: [] };
-    const changed = changedPages(site, files);
-    const texts = new Map();
-    for (const spec of specsToRead(site, changed)) {
-        const text = await docs.fileText(spec);
-        if (text !== undefined)
-            texts.set(spec, text);
-    }
-    const specs = await specPages(site, changed, texts);
-    const known = new Set(changed.pages.map(p => p.path));
-    return {
-        pages: [...changed.pages, ...specs.pages.filter(p => !known.has(p.path))],
-        operations: specs.operations,
-        wholeSpecs: specs.wholeSpecs
-    };
+function pagesOfPull(docs, files, options = {}) {
+    return pagesOfChange(docs, files, options);
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/impact/impact-run.js
@@ -59404,6 +60189,7 @@ async function measureOne(job, remaining, m) {
         terms,
         figures: impact,
         notes,
+        siteNotes: mapped.notes,
         operations: mapped.operations,
         wholeSpecs: mapped.wholeSpecs
     });
@@ -59418,11 +60204,8 @@ async function docsPages(docs, job, where, log) {
     try {
         // The one place a docs pull request's files become site pages (docs-site/), its repository
         // read through the door.
-        const repository = {
-            treePaths: () => docs.tree(where),
-            fileText: (path) => docs.fileText(where, path)
-        };
-        return await pagesOfPull(repository, await docs.files(where, MAX_FILE_PAGES));
+        const files = await docs.files(where, MAX_FILE_PAGES);
+        return await pagesOfPull(docsRepository(docs, where), files);
     }
     catch (error) {
         const failed = docsFailure(error);

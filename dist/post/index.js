@@ -36492,6 +36492,17 @@ function sendableSecret(name, secret) {
 const PAGE_SIZE = 100;
 /** GitHub answered 404: no such thing, or none this token may see. */
 const notFound = (error) => error instanceof dist_src_RequestError && error.response !== undefined && error.status === 404;
+/**
+ * GitHub answered 403 because the file is too large for the way it was asked for (`errors` of code
+ * `too_large`: over 1 MB in the contents API's JSON, over 100 MB raw): no permission would help.
+ */
+function rest_tooLarge(error) {
+    if (!(error instanceof dist_src_RequestError) || error.response === undefined || error.status !== 403)
+        return false;
+    const errors = error.response.data?.errors;
+    return (Array.isArray(errors) &&
+        errors.some(e => e?.code === 'too_large'));
+}
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/api-issues.js
 
@@ -37020,6 +37031,12 @@ function asFiles(raw) {
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/api-repository.js
 
+/** Bytes of one file read at most unless the caller says: past this a file is "too large". */
+const MAX_FILE_BYTES = 10 * 1024 * 1024;
+/** What GitHub's raw media type serves at most (its contents API's documented limit). */
+const GITHUB_RAW_LIMIT = 100 * 1024 * 1024;
+/** Files read in one GraphQL request at most (fileTexts). */
+const FILES_PER_QUERY = 50;
 function repositoryCalls({ octokit, owner, repo }) {
     return {
         async permission(user) {
@@ -37052,19 +37069,87 @@ function repositoryCalls({ octokit, owner, repo }) {
                 truncated: data.truncated === true
             };
         },
-        async fileText(path) {
-            const data = await octokit.rest.repos.getContent({ owner, repo, path }).then(answer => answer.data, (error) => {
+        async fileText(path, maxBytes = MAX_FILE_BYTES) {
+            let answer;
+            try {
+                answer = await octokit.rest.repos.getContent({
+                    owner,
+                    repo,
+                    path,
+                    headers: { accept: 'application/vnd.github.raw+json' },
+                    // The body as it comes, so that no more than maxBytes of it is ever held.
+                    request: { parseSuccessResponseBody: false }
+                });
+            }
+            catch (error) {
                 if (notFound(error))
-                    return undefined;
+                    return { problem: 'missing' };
+                if (rest_tooLarge(error))
+                    return { problem: 'too-large', limit: GITHUB_RAW_LIMIT };
                 throw error;
-            });
-            if (!data || Array.isArray(data) || data.type !== 'file' || !('content' in data))
-                return undefined;
-            if (data.encoding !== 'base64' || typeof data.content !== 'string')
-                return undefined;
-            return Buffer.from(data.content, 'base64').toString('utf8');
+            }
+            const body = answer.data;
+            const size = Number(answer.headers['content-length']);
+            if (Number.isFinite(size) && size > maxBytes) {
+                await body?.cancel().catch(() => undefined);
+                return { problem: 'too-large', limit: maxBytes, size };
+            }
+            const bytes = await readAtMost(body, maxBytes);
+            return bytes ? new TextDecoder().decode(bytes) : { problem: 'too-large', limit: maxBytes };
+        },
+        async fileTexts(paths) {
+            if (paths.length > FILES_PER_QUERY)
+                throw new Error(`fileTexts reads ${FILES_PER_QUERY} files a request at most`);
+            const files = new Map();
+            if (!paths.length)
+                return files;
+            const variables = { owner, name: repo };
+            paths.forEach((p, i) => (variables[`p${i}`] = `HEAD:${p}`));
+            const query = `query($owner: String!, $name: String!, ${paths.map((_, i) => `$p${i}: String!`).join(', ')}) {
+  repository(owner: $owner, name: $name) {
+    ${paths.map((_, i) => `f${i}: object(expression: $p${i}) { ... on Blob { text isBinary byteSize } }`).join('\n    ')}
+  }
+}`;
+            const data = await octokit.graphql(query, variables);
+            paths.forEach((p, i) => files.set(p, blobFile(data?.repository?.[`f${i}`])));
+            return files;
         }
     };
+}
+/** A Git blob as GraphQL answers it: its text; missing when it is no blob or binary. */
+function blobFile(node) {
+    const blob = (node ?? {});
+    if (typeof blob.text === 'string')
+        return blob.text;
+    if (blob.isBinary === false && typeof blob.byteSize === 'number' && blob.byteSize > 0)
+        return { problem: 'too-large', size: blob.byteSize };
+    return { problem: 'missing' };
+}
+/** A body's bytes, or undefined when it holds more than `max`: reading stops there. */
+async function readAtMost(body, max) {
+    if (!body)
+        return new Uint8Array();
+    const chunks = [];
+    let total = 0;
+    const reader = body.getReader();
+    for (;;) {
+        const { done, value } = await reader.read();
+        if (done)
+            break;
+        total += value.byteLength;
+        if (total > max) {
+            await reader.cancel().catch(() => undefined);
+            return undefined;
+        }
+        chunks.push(value);
+    }
+    const all = new Uint8Array(total);
+    let at = 0;
+    for (const chunk of chunks) {
+        all.set(chunk, at);
+        at += chunk.byteLength;
+    }
+    return all;
 }
 
 ;// CONCATENATED MODULE: ./node_modules/@octokit/plugin-throttling/dist-bundle/index.js
@@ -38372,12 +38457,16 @@ class GitHubTransport {
 
 
 
+
+
 /**
  * A failed GitHub call in a few words. Octokit reports a call that never got an answer (refused,
  * DNS, a time limit) as a RequestError with status 500 and no response: that is no HTTP 500, and
  * says so.
  */
 function describeGitHubError(error) {
+    if (tooLarge(error))
+        return `HTTP ${error.status}: the file is too large for GitHub to serve this way`;
     if (error instanceof RequestError && error.response)
         return `HTTP ${error.status}`;
     // Not a call that failed but one that could not be made (an unusable token, a rate limit too
@@ -38399,12 +38488,14 @@ function describeGitHubError(error) {
 }
 /**
  * GitHub refused for want of access (401, 403, 404: a private repository answers 404 to a token
- * that cannot see it), as opposed to failing or not answering.
+ * that cannot see it), as opposed to failing or not answering. A 403 for a file too large to serve
+ * (`too_large`) is no refusal: no permission would help.
  */
 function refusedAccess(error) {
     return ((error instanceof RequestError &&
         error.response !== undefined &&
-        [401, 403, 404].includes(error.status)) ||
+        [401, 403, 404].includes(error.status) &&
+        !tooLarge(error)) ||
         graphqlRefused(error));
 }
 /**

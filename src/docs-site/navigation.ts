@@ -1,67 +1,99 @@
 /**
  * What a Mintlify configuration (`docs.json`, or the legacy `mint.json`) says about pages: the
- * pages its navigation names, the OpenAPI operations it names and the specs they come from, its
- * languages, and the paths it redirects. Read from the docs repository's text: any shape is
- * possible, so the walk is bounded and takes only the fields it knows.
+ * pages its navigation names, the OpenAPI operations it names with the spec and `directory` of the
+ * element they sit in, the specs an element generates whole, its languages, and the paths it
+ * redirects. Read from the docs repository's configuration (its `$ref`s already followed, config.ts):
+ * any shape is possible, so the walk is bounded and takes only the fields it knows.
  */
 
-/** Configuration text read at most, and nodes walked: a hostile file cannot hold the run. */
-const MAX_CONFIG_CHARS = 2_000_000
-const MAX_NODES = 100_000
-const MAX_DEPTH = 40
+/** Values walked at most, and how deep: a hostile file cannot hold the run. */
+const MAX_NODES = 1_000_000
+const MAX_DEPTH = 60
+/** Configuration text parsed at most by readNavigation. */
+const MAX_CONFIG_CHARS = 10 * 1024 * 1024
 
-/** `GET /users/{id}`, or with its spec first: `openapi.yaml GET /users`. */
-const OPERATION = /^(?:(\S+)\s+)?(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|TRACE|WEBHOOK)\s+(\S.*)$/i
+/** `GET /users/{id}`, or with its spec first: `openapi.yaml GET /users`; a webhook by its name. */
+export const OPERATION =
+  /^(?:(\S+)\s+)?(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|TRACE|WEBHOOK)\s+(\S.*)$/i
 
 export interface Operation {
   /** As the navigation names it: `GET /users`. */
   name: string
   /** The spec it comes from, as the configuration names it (a path in the repository or a URL). */
   spec: string | undefined
+  /** The `directory` of the `openapi` element that gives its spec, when it sets one. */
+  directory?: string
+}
+
+/** An `openapi` element that lists no operation: it generates every operation of its spec. */
+export interface GeneratedSpec {
+  spec: string
+  /** The element's own `directory` (`api-reference` when it sets none). */
+  directory?: string
 }
 
 export interface Navigation {
   /** Page references the navigation names: paths under the docs root without extension. */
   pages: string[]
   operations: Operation[]
-  /** Spec files an `openapi` field names, with no operation listed under it: all its operations. */
-  wholeSpecs: string[]
-  /** The `directory` an `openapi` field sets for its spec's pages, by spec. */
-  directories: Record<string, string>
+  /** Elements that generate every operation of their spec, each with its own directory. */
+  generated: GeneratedSpec[]
+  /** Pages named inside an element that has (or inherits) an `openapi` spec. */
+  openapiPages: string[]
+  /** Every spec an `openapi` field names. */
+  specs: string[]
   /** Language codes of `navigation.languages`. */
   languages: string[]
   /** Redirected source paths: no page is served there. */
   redirects: string[]
-  /** Whether the text was no JSON object (then it says nothing). */
+  /** Whether the configuration was no JSON object (then it says nothing). */
   unreadable: boolean
+  /** Whether the walk stopped at its bound, leaving part of the navigation unread. */
+  stopped: boolean
 }
 
 const strings = (v: unknown): string[] =>
   typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter(s => typeof s === 'string') : []
 
-/** The spec an `openapi` field names: a string, a list of them, or `{ source }`. */
-function specsOf(v: unknown): string[] {
-  if (v && typeof v === 'object' && !Array.isArray(v))
-    return strings((v as { source?: unknown }).source)
-  return strings(v)
+/** The specs an `openapi` field names, and its directory: a string, a list, or `{ source, directory }`. */
+function openapiOf(v: unknown): { specs: string[]; directory?: string } {
+  if (v && typeof v === 'object' && !Array.isArray(v)) {
+    const { source, directory } = v as { source?: unknown; directory?: unknown }
+    const dir = typeof directory === 'string' ? directory.trim().replace(/^\/+|\/+$/g, '') : ''
+    return { specs: strings(source), ...(dir ? { directory: dir } : {}) }
+  }
+  return { specs: strings(v) }
 }
 
-/** The navigation of a configuration's text (`docs.json` or `mint.json`). */
+/** The navigation of a configuration's text (`docs.json` or `mint.json`), with no `$ref` followed. */
 export function readNavigation(text: string | undefined): Navigation {
-  const nav: Navigation = {
-    pages: [],
-    operations: [],
-    wholeSpecs: [],
-    directories: {},
-    languages: [],
-    redirects: [],
-    unreadable: false
-  }
   let config: unknown
   try {
     config = JSON.parse((text ?? '').slice(0, MAX_CONFIG_CHARS))
   } catch {
     config = undefined
+  }
+  return navigationOf(config)
+}
+
+/** The spec an element's operations come from, and the directory that goes with it. */
+interface Api {
+  spec: string
+  directory?: string
+}
+
+/** The navigation of a configuration's value (its refs followed). */
+export function navigationOf(config: unknown): Navigation {
+  const nav: Navigation = {
+    pages: [],
+    operations: [],
+    generated: [],
+    openapiPages: [],
+    specs: [],
+    languages: [],
+    redirects: [],
+    unreadable: false,
+    stopped: false
   }
   if (!config || typeof config !== 'object' || Array.isArray(config)) {
     nav.unreadable = true
@@ -70,30 +102,43 @@ export function readNavigation(text: string | undefined): Navigation {
   const root = config as Record<string, unknown>
   let nodes = 0
   // Strings count only in a `pages` list (or as a group's `root` page); each element's spec is its
-  // own `openapi` or an enclosing one's.
-  const walk = (
-    node: unknown,
-    spec: string | undefined,
-    inPages: boolean,
-    depth: number
-  ): number => {
-    if (++nodes > MAX_NODES || depth > MAX_DEPTH) return 0
+  // own `openapi` or an enclosing one's, its directory with it.
+  const walk = (node: unknown, api: Api | undefined, inPages: boolean, depth: number): number => {
+    if (++nodes > MAX_NODES || depth > MAX_DEPTH) {
+      nav.stopped = true
+      return 0
+    }
     if (typeof node === 'string') {
       if (!inPages) return 0
       const op = OPERATION.exec(node.trim())
-      if (op) nav.operations.push({ name: `${op[2]?.toUpperCase()} ${op[3]}`, spec: op[1] ?? spec })
-      else if (node.trim()) nav.pages.push(node.trim().replace(/^\/+/, ''))
-      return op ? 1 : 0
+      if (op) {
+        const spec = op[1] ?? api?.spec
+        // An operation naming its own spec takes no element's directory.
+        const directory = op[1] ? undefined : api?.directory
+        nav.operations.push({
+          name: `${op[2]?.toUpperCase()} ${op[3]}`,
+          spec,
+          ...(directory ? { directory } : {})
+        })
+        if (op[1]) nav.specs.push(op[1])
+        return 1
+      }
+      const page = node.trim().replace(/^\/+/, '')
+      if (page) {
+        nav.pages.push(page)
+        if (api) nav.openapiPages.push(page)
+      }
+      return 0
     }
     if (Array.isArray(node))
-      return node.reduce<number>((n, v) => n + walk(v, spec, inPages, depth + 1), 0)
+      return node.reduce<number>((n, v) => n + walk(v, api, inPages, depth + 1), 0)
     if (!node || typeof node !== 'object') return 0
     const element = node as Record<string, unknown>
-    const own = specsOf(element.openapi)
-    const inner = own[0] ?? spec
-    const directory = (element.openapi as { directory?: unknown } | null)?.directory
-    if (own[0] && typeof directory === 'string' && directory.trim())
-      nav.directories[own[0]] = directory.trim().replace(/^\/+|\/+$/g, '')
+    const own = openapiOf(element.openapi)
+    nav.specs.push(...own.specs)
+    const inner: Api | undefined = own.specs[0]
+      ? { spec: own.specs[0], ...(own.directory ? { directory: own.directory } : {}) }
+      : api
     if (Array.isArray(element.languages))
       for (const l of element.languages)
         nav.languages.push(...strings((l as { language?: unknown } | null)?.language))
@@ -103,15 +148,28 @@ export function readNavigation(text: string | undefined): Navigation {
       if (key === 'pages' || key === 'root') operations += walk(value, inner, true, depth + 1)
       else if (typeof value === 'object') operations += walk(value, inner, false, depth + 1)
     }
-    // An `openapi` element that lists no operation generates them all.
-    if (own.length && !operations) nav.wholeSpecs.push(...own)
+    // An `openapi` element that lists no operation (its children neither) generates them all,
+    // into its own directory.
+    if (own.specs.length && !operations)
+      for (const spec of own.specs)
+        nav.generated.push({ spec, ...(own.directory ? { directory: own.directory } : {}) })
     return operations
   }
-  walk(root.navigation, specsOf(root.openapi)[0], false, 0)
+  const top = openapiOf(root.openapi)
+  nav.specs.push(...top.specs)
+  walk(
+    root.navigation,
+    top.specs[0]
+      ? { spec: top.specs[0], ...(top.directory ? { directory: top.directory } : {}) }
+      : undefined,
+    false,
+    0
+  )
   // mint.json kept its OpenAPI tabs and anchors beside its navigation.
   for (const key of ['tabs', 'anchors']) walk(root[key], undefined, false, 0)
   if (Array.isArray(root.redirects))
     for (const r of root.redirects)
       nav.redirects.push(...strings((r as { source?: unknown } | null)?.source))
+  nav.specs = [...new Set(nav.specs)]
   return nav
 }

@@ -1,12 +1,14 @@
 /**
- * The site paths of OpenAPI operation pages, built as Mintlify documents it: `/{directory}/{tag}/
- * {slug}`, the directory the `openapi` field sets (`api-reference` by default), the operation's
- * first tag, and its summary as a slug (the method and path without parameters when it has none);
- * an operation's `x-mint.href` replaces all three. Read from the spec's text, which may be hostile.
+ * OpenAPI specs as Mintlify builds pages from them: the site path of each generated operation page
+ * is `/{directory}/{tag}/{slug}`, the directory the `openapi` element sets (`api-reference` by
+ * default, its slashes kept: `ko/api-reference/v2`), the operation's first tag, and its summary as a
+ * slug (the method and path without parameters when it has none); an operation's `x-mint.href`
+ * replaces all three. Which operations a spec holds also decides which spec a page's
+ * `openapi: "METHOD /path"` frontmatter renders. Read from the spec's text, which may be hostile.
  */
 
-/** Spec text read at most: GitHub's contents API serves files up to 1 MB as text. */
-const MAX_SPEC_CHARS = 1_000_000
+/** Spec text parsed at most: what is read of a file at most. */
+const MAX_SPEC_CHARS = 10 * 1024 * 1024
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']
 const DEFAULT_DIRECTORY = 'api-reference'
 
@@ -30,51 +32,63 @@ function hrefPath(href: string): string {
   return `/${[...parts, dot > 0 ? last.slice(0, dot) : last].join('/')}`
 }
 
-/**
- * The spec as an object, JSON or YAML; undefined when it is neither. The YAML parser is loaded only
- * for a YAML spec: it is most of the bytes the bundle would otherwise parse at every start, for
- * what only reader impact of an OpenAPI change needs (ncc puts it in a chunk of its own).
- */
-async function readSpec(text: string): Promise<Record<string, unknown> | undefined> {
-  const capped = text.slice(0, MAX_SPEC_CHARS)
-  try {
-    const spec: unknown = capped.trimStart().startsWith('{')
-      ? JSON.parse(capped)
-      : (await import('yaml')).parse(capped, { maxAliasCount: 100 })
-    return spec && typeof spec === 'object' && !Array.isArray(spec)
-      ? (spec as Record<string, unknown>)
-      : undefined
-  } catch {
-    return undefined
-  }
+/** An operation of a spec, as much of it as decides its page. */
+interface SpecOperation {
+  method: string
+  path: string
+  tag: string
+  summary: string
+  href: string
+}
+
+/** A spec read: its operations (and webhooks) by the name navigation and frontmatter write. */
+export interface OpenApiSpec {
+  operations: ReadonlyMap<string, SpecOperation | undefined>
 }
 
 const text = (v: unknown): string => (typeof v === 'string' ? v : '')
 
 /**
- * The page path of each operation of a spec, by its name as navigation writes it (`GET /users`);
- * `directory` from the `openapi` field. Undefined when the spec cannot be read.
+ * The spec's text as an OpenAPI document (an object with an `openapi` or `swagger` version),
+ * JSON or YAML; undefined when it is none. The YAML parser is loaded only for a YAML spec: it is
+ * most of the bytes the bundle would otherwise parse at every start, for what only an OpenAPI
+ * change needs (ncc puts it in a chunk of its own).
  */
-export async function operationPages(
-  specText: string,
-  directory = DEFAULT_DIRECTORY
-): Promise<Map<string, string> | undefined> {
-  const spec = await readSpec(specText)
-  if (!spec) return undefined
-  const paths = spec.paths && typeof spec.paths === 'object' ? spec.paths : {}
-  const pages = new Map<string, string>()
+export async function readSpec(specText: string): Promise<OpenApiSpec | undefined> {
+  const capped = specText.slice(0, MAX_SPEC_CHARS)
+  let spec: unknown
+  try {
+    spec = capped.trimStart().startsWith('{')
+      ? JSON.parse(capped)
+      : (await import('yaml')).parse(capped, { maxAliasCount: 100 })
+  } catch {
+    return undefined
+  }
+  if (!spec || typeof spec !== 'object' || Array.isArray(spec)) return undefined
+  const doc = spec as Record<string, unknown>
+  if (typeof doc.openapi !== 'string' && typeof doc.swagger !== 'string') return undefined
+  const operations = new Map<string, SpecOperation | undefined>()
+  const paths = doc.paths && typeof doc.paths === 'object' ? doc.paths : {}
   for (const [path, item] of Object.entries(paths as Record<string, unknown>)) {
     if (!item || typeof item !== 'object') continue
     for (const method of METHODS) {
-      const op = (item as Record<string, unknown>)[method]
+      const op = (item as Record<string, unknown>)[method] as Record<string, unknown> | undefined
       if (!op || typeof op !== 'object') continue
-      pages.set(
-        operationName(`${method} ${path}`),
-        pageOf(op as Record<string, unknown>, method, path, directory)
-      )
+      operations.set(operationName(`${method} ${path}`), {
+        method,
+        path,
+        tag: Array.isArray(op.tags) ? text(op.tags[0]) : '',
+        summary: text(op.summary),
+        href: text((op['x-mint'] as { href?: unknown } | null)?.href)
+      })
     }
   }
-  return pages
+  // OpenAPI 3.1 webhooks: a page renders one by name (`webhook orderUpdated`); where Mintlify
+  // generates their pages is not documented, so they have none here.
+  const webhooks = doc.webhooks && typeof doc.webhooks === 'object' ? doc.webhooks : {}
+  for (const name of Object.keys(webhooks as Record<string, unknown>))
+    operations.set(operationName(`webhook ${name}`), undefined)
+  return { operations }
 }
 
 /** An operation's name as matched: `GET /users`, one space, the method in capitals. */
@@ -83,16 +97,31 @@ export const operationName = (name: string): string => {
   return `${method.toUpperCase()} ${path.join(' ')}`
 }
 
-function pageOf(
-  op: Record<string, unknown>,
-  method: string,
-  path: string,
-  directory: string
-): string {
-  const href = text((op['x-mint'] as { href?: unknown } | null)?.href)
-  if (href) return hrefPath(href)
-  const tag = Array.isArray(op.tags) ? text(op.tags[0]) : ''
-  const summary = text(op.summary)
-  const slug = summary ? urlPart(summary) : methodSlug(method, path)
-  return `/${[urlPart(directory), ...(tag ? [urlPart(tag)] : []), slug].join('/')}`
+/** Whether the spec holds the operation (or webhook) `name`. */
+export const holds = (spec: OpenApiSpec, name: string): boolean =>
+  spec.operations.has(operationName(name))
+
+/** A directory as a site path's first parts: each part a URL part, the slashes kept. */
+const directoryParts = (directory: string): string[] =>
+  directory
+    .split('/')
+    .map(urlPart)
+    .filter(p => p && p !== '.' && p !== '..')
+
+/** The generated page of the operation `name` in `directory`; undefined when the spec lacks it. */
+export function operationPage(
+  spec: OpenApiSpec,
+  name: string,
+  directory = DEFAULT_DIRECTORY
+): string | undefined {
+  const op = spec.operations.get(operationName(name))
+  if (!op) return undefined
+  if (op.href) return hrefPath(op.href)
+  const slug = op.summary ? urlPart(op.summary) : methodSlug(op.method, op.path)
+  return `/${[...directoryParts(directory), ...(op.tag ? [urlPart(op.tag)] : []), slug].join('/')}`
+}
+
+/** Every generated operation page of the spec in `directory`. */
+export function operationPages(spec: OpenApiSpec, directory?: string): string[] {
+  return [...spec.operations.keys()].flatMap(name => operationPage(spec, name, directory) ?? [])
 }

@@ -17,22 +17,40 @@ const PAGE = /\.mdx?$/i
 const MAX_PATH = 1_000
 
 /**
- * What Mintlify ignores with no `.mintignore` (its documented defaults), and what no site serves:
- * dot-folders (`.github`, `.claude`, `.agents`, `.mintlify`, `.changeset`, …), build output, and
- * the repository's own notes. Folder names match at any depth; file names at any depth too.
+ * What Mintlify ignores with no `.mintignore`, as its documentation lists them ("Default ignored
+ * patterns": `.git .github .claude .agents .idea .vscode node_modules build dist coverage .cache tmp
+ * temp README.md LICENSE.md CHANGELOG.md CONTRIBUTING.md`), and `.mintlify/`, which it documents as
+ * never served (where the agent's and the assistant's instructions live). Any other dot-folder
+ * (`.changeset/`, `.cursor/`) is served like any folder, as documented. Folder names match at any
+ * depth, file names too; both in any case.
  */
-const IGNORED_FOLDERS = new Set(['node_modules', 'build', 'dist', 'coverage', 'tmp', 'temp'])
+const IGNORED_FOLDERS = new Set([
+  '.git',
+  '.github',
+  '.claude',
+  '.agents',
+  '.idea',
+  '.vscode',
+  '.cache',
+  '.mintlify',
+  'node_modules',
+  'build',
+  'dist',
+  'coverage',
+  'tmp',
+  'temp'
+])
 /** Mintlify's snippets folder: only `/snippets/` at the docs root, as its documentation says. */
 const SNIPPETS = 'snippets'
 const IGNORED_FILES = new Set(['readme.md', 'license.md', 'changelog.md', 'contributing.md'])
 
 /** Whether a path relative to the docs root is never a page whatever `.mintignore` says. */
-function ignoredByDefault(relative: string): boolean {
+export function ignoredByDefault(relative: string): boolean {
   const parts = relative.split('/')
   const name = (parts[parts.length - 1] ?? '').toLowerCase()
   if (IGNORED_FILES.has(name)) return true
   if (parts.length > 1 && parts[0]?.toLowerCase() === SNIPPETS) return true
-  return parts.slice(0, -1).some(p => p.startsWith('.') || IGNORED_FOLDERS.has(p.toLowerCase()))
+  return parts.slice(0, -1).some(p => IGNORED_FOLDERS.has(p.toLowerCase()))
 }
 
 /** A `.mintignore`, compiled: gitignore syntax, the last matching line deciding. */
@@ -84,18 +102,15 @@ export function sitePath(file: string, root: string, ignore?: IgnoreRules): stri
 export const samePage = (path: string): string =>
   `/${path.trim().replace(/^\/+|\/+$/g, '')}`.toLowerCase()
 
+/** The configuration file a folder holds: `docs.json`, or a legacy `mint.json` without one. */
+export type DocsConfig = (typeof DOCS_CONFIGS)[number]
+
 /**
- * The docs root among a repository's files: the folder of a `docs.json` or a legacy `mint.json`, at
- * any depth outside folders Mintlify ignores. When several folders hold one (a monorepo's templates
- * beside its site), the one holding most of `near` (the changed files), the deepest of those; with
- * none of them, a `docs.json` folder before a `mint.json` one, the shallowest. Within one folder,
- * `docs.json` wins over `mint.json`. Undefined when there is none.
+ * The folders holding a `docs.json` or a legacy `mint.json` (`''`: the repository's root), outside
+ * folders Mintlify ignores, with the file each holds: within one folder `docs.json` wins.
  */
-export function findDocsRoot(
-  files: readonly string[],
-  near: readonly string[] = []
-): { root: string; config: (typeof DOCS_CONFIGS)[number] } | undefined {
-  const configs = new Map<string, (typeof DOCS_CONFIGS)[number]>()
+export function configFolders(files: readonly string[]): Map<string, DocsConfig> {
+  const configs = new Map<string, DocsConfig>()
   for (const config of [...DOCS_CONFIGS].reverse())
     for (const f of files)
       if (f === config || f.endsWith(`/${config}`)) {
@@ -103,17 +118,8 @@ export function findDocsRoot(
         // docs.json, set last, wins within its folder.
         if (!root || !ignoredByDefault(`${root}/x`)) configs.set(root, config)
       }
-  const held = (root: string) => near.filter(f => insideRoot(f, root) !== undefined).length
-  const depth = (root: string) => (root ? root.split('/').length : 0)
-  const legacy = (root: string) => (configs.get(root) === 'mint.json' ? 1 : 0)
-  // The changed files decide first: a mint.json folder holding them beats a docs.json elsewhere.
-  const [best] = [...configs.keys()].sort(
-    (a, b) =>
-      held(b) - held(a) ||
-      (held(a) ? depth(b) - depth(a) : legacy(a) - legacy(b) || depth(a) - depth(b)) ||
-      a.localeCompare(b)
-  )
-  return best === undefined
-    ? undefined
-    : { root: best, config: configs.get(best) as (typeof DOCS_CONFIGS)[number] }
+  return configs
 }
+
+/** A file of the docs root `root`: `at('', 'docs.json')` is `docs.json`. */
+export const at = (root: string, name: string): string => (root ? `${root}/${name}` : name)

@@ -76,7 +76,8 @@ export function tieGaps(
   gaps: readonly Gap[],
   changes: readonly ChangeText[],
   window: MergeWindow,
-  site?: DocsSite
+  site?: DocsSite,
+  rendered?: ReadonlyMap<ChangeText, readonly string[]>
 ): Tie[] {
   const inside = changes
     .filter(c => (window.from === undefined || c.mergedAt >= window.from) && c.mergedAt < window.to)
@@ -85,7 +86,7 @@ export function tieGaps(
   for (const gap of gaps) {
     let best: Tie | undefined
     for (const change of inside) {
-      const terms = matchedTerms(gap, change, site)
+      const terms = matchedTerms(gap, change, site, rendered?.get(change))
       if (terms.length > (best?.terms.length ?? 0)) best = { gap, change, terms }
     }
     if (best) ties.push(best)
@@ -93,8 +94,13 @@ export function tieGaps(
   return ties
 }
 
-function matchedTerms(gap: Gap, change: ChangeText, site: DocsSite | undefined): string[] {
-  if (gap.kind === 'page') return servesPage(gap.text, change, site) ? [gap.text] : []
+function matchedTerms(
+  gap: Gap,
+  change: ChangeText,
+  site: DocsSite | undefined,
+  rendered: readonly string[] = []
+): string[] {
+  if (gap.kind === 'page') return servesPage(gap.text, change, site, rendered) ? [gap.text] : []
   // File paths also without their extension: `flags_file` names `src/flags_file.ts`.
   const files = change.files.flatMap(f => [f, f.replace(/\.[A-Za-z0-9]+$/, '')]).join('\n')
   const texts = [change.title, change.body, files, change.diff]
@@ -105,15 +111,21 @@ const MARKDOWN = /\.mdx?$/i
 
 /**
  * Whether a change is about the page at `path`: its text names the path, one of its Markdown files
- * is the page (by the site's routing, never by name: a translation is another page), or a code
- * file is named after it.
+ * is the page (by the site's routing, never by name: a translation is another page), a spec it
+ * changed renders the page (`rendered`, docs-site/site-pages.ts), or a code file is named after it.
  */
-function servesPage(path: string, change: ChangeText, site: DocsSite | undefined): boolean {
+function servesPage(
+  path: string,
+  change: ChangeText,
+  site: DocsSite | undefined,
+  rendered: readonly string[]
+): boolean {
   if (!isPagePath(path)) return false
   const page = pageTerms(path)
   if (page.paths.some(p => [change.title, change.body, change.diff].some(t => mentions(t, p))))
     return true
   const wanted = samePage(path.replace(/[?#].*$/s, ''))
+  if (rendered.some(p => samePage(p) === wanted)) return true
   const markdown = change.files.filter(f => MARKDOWN.test(f))
   if (site && markdown.some(f => samePage(pageOf(site, f) ?? '\0') === wanted)) return true
   const code = change.files.filter(f => !MARKDOWN.test(f))

@@ -1,11 +1,19 @@
-import { type DocsSite, docsSite, readPlan } from '../docs-site/site.js'
+import type { DocsRepository } from '../docs-site/repository.js'
+import { SitePages } from '../docs-site/site-pages.js'
+import { maybeSpec, maybeSpecPath } from '../docs-site/site.js'
 import { type GitHubApi, describeGitHubError } from '../github/api.js'
-import { readRepoFiles } from '../github/repo-files.js'
 import type { ReadLimits } from '../mintlify/analytics-gaps.js'
 import type { ApiClient } from '../mintlify/client.js'
 import { RecordSigner } from '../records/record.js'
 import { bytes } from '../runner/text.js'
-import { type ChangeText, type Gap, anyTieable, tieGaps, topGaps } from './causes.js'
+import {
+  type ChangeText,
+  type Gap,
+  type MergeWindow,
+  anyTieable,
+  tieGaps,
+  topGaps
+} from './causes.js'
 import type { ChangesSettings } from './changes-settings.js'
 import { readChangesSince } from './changes.js'
 import type { Cause, CausesSection, GapsReport } from './report.js'
@@ -67,7 +75,9 @@ export async function tieToChanges(
   })
   section.notices.push(...read.notices)
   const site = await changesSite(github, gaps, read.changes, section)
-  const ties = tieGaps(gaps, read.changes, window, site)
+  const rendered = site ? await specPages(site, read.changes, window, section) : undefined
+  if (site) section.githubRequests += site.requests
+  const ties = tieGaps(gaps, read.changes, window, site?.site, rendered)
   const split = await splitAtMerges(ties, {
     client: deps.client,
     projectId: settings.projectId,
@@ -85,26 +95,35 @@ export async function tieToChanges(
   return section
 }
 
+/** A file a page gap could be: a page, or a spec that renders pages. */
+const siteFile = (path: string): boolean => /\.mdx?$/i.test(path) || maybeSpecPath(path)
+
 /**
  * The docs site of the changes' repository, for tying page gaps to the files that are those pages
- * (docs-site/): one tree read and its configuration, only when a page gap and a Markdown file are
- * there to tie. Undefined, said in a notice, when its pages cannot be told.
+ * or render them (docs-site/, the mapping reader impact uses): one tree read and the files that
+ * decide, only when a page gap and a Markdown file or a spec are there to tie. Undefined, said in a
+ * notice, when its pages cannot be told.
  */
 async function changesSite(
   github: GitHubApi,
   gaps: readonly Gap[],
   changes: readonly ChangeText[],
   section: CausesSection
-): Promise<DocsSite | undefined> {
-  const near = changes.flatMap(c => c.files).filter(f => /\.mdx?$/i.test(f))
+): Promise<SitePages | undefined> {
+  const near = changes.flatMap(c => c.files).filter(siteFile)
   if (!gaps.some(g => g.kind === 'page') || !near.length) return undefined
+  const repo: DocsRepository = {
+    tree: () => github.treePaths(),
+    file: (path, maxBytes) => github.fileText(path, maxBytes),
+    files: paths => github.fileTexts(paths)
+  }
   try {
-    const tree = await readRepoFiles(github, paths => readPlan(paths, near))
-    section.githubRequests += tree.requests
-    const site = docsSite(tree, tree.texts, near)
-    if (!site.unsure) return site
+    const pages = await SitePages.open(repo, near)
+    section.notices.push(...pages.site.notes)
+    if (!pages.site.unsure) return pages
+    section.githubRequests += pages.requests
     section.notices.push(
-      `Page gaps tie only to changes that name their path: ${site.unsure}, so which site page a changed file is cannot be told.`
+      `Page gaps tie only to changes that name their path: ${pages.site.unsure}, so which site page a changed file is cannot be told.`
     )
   } catch (error) {
     section.notices.push(
@@ -113,6 +132,52 @@ async function changesSite(
   }
   return undefined
 }
+
+/** Changes to an OpenAPI spec whose rendered pages are looked for at most: the newest in range. */
+const MAX_SPEC_CHANGES = 3
+
+/**
+ * The pages each change to an OpenAPI spec renders again (the operation pages the navigation names,
+ * and the pages whose frontmatter renders its operations), for the changes merged in the window,
+ * the newest MAX_SPEC_CHANGES; what could not be read is a notice.
+ */
+async function specPages(
+  pages: SitePages,
+  changes: readonly ChangeText[],
+  window: MergeWindow,
+  section: CausesSection
+): Promise<Map<ChangeText, readonly string[]>> {
+  const rendered = new Map<ChangeText, readonly string[]>()
+  const specChanges = changes
+    .filter(c => (window.from === undefined || c.mergedAt >= window.from) && c.mergedAt < window.to)
+    .filter(c => c.files.some(f => maybeSpec(pages.site, f)))
+    .sort((a, b) => b.mergedAt - a.mergedAt)
+  if (specChanges.length > MAX_SPEC_CHANGES)
+    section.notices.push(
+      `${specChanges.length} changes in range changed an OpenAPI spec: the pages rendered by the newest ${MAX_SPEC_CHANGES} were looked for, not those of the others.`
+    )
+  for (const change of specChanges.slice(0, MAX_SPEC_CHANGES)) {
+    try {
+      const found = await pages.pagesOf(change.files.map(path => ({ path, status: 'modified' })))
+      rendered.set(
+        change,
+        found.pages.map(p => p.path)
+      )
+      for (const note of found.notes)
+        if (!section.notices.includes(note) && !pages.site.notes.includes(note))
+          section.notices.push(note)
+    } catch (error) {
+      section.notices.push(
+        `The pages rendered by the OpenAPI spec ${changeLabel(change)} changed could not be read (${describeGitHubError(error)}): page gaps tie to it only by its files and text.`
+      )
+      break
+    }
+  }
+  return rendered
+}
+
+const changeLabel = (change: ChangeText): string =>
+  change.pr !== undefined ? `#${change.pr}` : change.sha ? change.sha.slice(0, 7) : change.title
 
 /** The `causes` output's most bytes: GitHub keeps an output to 1 MB a job, shared with the rest. */
 export const MAX_CAUSES_BYTES = 64_000

@@ -11,12 +11,14 @@ import { type PullCalls, pullCalls } from './api-pulls.js'
 import { type RepositoryCalls, repositoryCalls } from './api-repository.js'
 import type { GraphQL } from './history.js'
 import { RateLimitError, limited } from './limits.js'
+import { tooLarge } from './rest.js'
 import { GitHubTransport } from './transport.js'
 
 export { RateLimitError }
-export { PAGE_SIZE, notFound } from './rest.js'
+export { PAGE_SIZE, notFound, tooLarge } from './rest.js'
 export { type IssueComment, type IssueRecord, lastPage } from './api-issues.js'
 export type { ChangedFile, ReviewComment } from './api-pulls.js'
+export { FILES_PER_QUERY, MAX_FILE_BYTES, type RepoFile } from './api-repository.js'
 
 /**
  * The few GitHub operations the action uses, on the run's repository: its issues and comments
@@ -39,6 +41,8 @@ export interface GitHubApi extends IssueCalls, PullCalls, RepositoryCalls {
  * says so.
  */
 export function describeGitHubError(error: unknown): string {
+  if (tooLarge(error))
+    return `HTTP ${(error as RequestError).status}: the file is too large for GitHub to serve this way`
   if (error instanceof RequestError && error.response) return `HTTP ${error.status}`
   // Not a call that failed but one that could not be made (an unusable token, a rate limit too
   // long to wait for): its own words.
@@ -60,13 +64,15 @@ export function describeGitHubError(error: unknown): string {
 
 /**
  * GitHub refused for want of access (401, 403, 404: a private repository answers 404 to a token
- * that cannot see it), as opposed to failing or not answering.
+ * that cannot see it), as opposed to failing or not answering. A 403 for a file too large to serve
+ * (`too_large`) is no refusal: no permission would help.
  */
 export function refusedAccess(error: unknown): boolean {
   return (
     (error instanceof RequestError &&
       error.response !== undefined &&
-      [401, 403, 404].includes(error.status)) ||
+      [401, 403, 404].includes(error.status) &&
+      !tooLarge(error)) ||
     graphqlRefused(error)
   )
 }

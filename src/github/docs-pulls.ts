@@ -3,6 +3,7 @@ import {
   type GitHubApi,
   type GitHubOptions,
   type IssueComment,
+  type RepoFile,
   connectGitHub,
   describeGitHubError,
   notFound,
@@ -137,9 +138,24 @@ export class DocsPulls {
     return this.call(where, docs => docs.treePaths(), 'contents and pull requests')
   }
 
-  /** A file's text on the docs repository's default branch; undefined when there is none. */
-  fileText(where: Pick<DocsPull, 'owner' | 'repo'>, path: string): Promise<string | undefined> {
-    return this.call(where, docs => docs.fileText(path), 'contents and pull requests')
+  /**
+   * A file's text on the docs repository's default branch, `maxBytes` at most, or why there is
+   * none (missing, too large: no error, so never a permission to grant).
+   */
+  fileText(
+    where: Pick<DocsPull, 'owner' | 'repo'>,
+    path: string,
+    maxBytes?: number
+  ): Promise<RepoFile> {
+    return this.call(where, docs => docs.fileText(path, maxBytes), 'contents and pull requests')
+  }
+
+  /** Up to FILES_PER_QUERY files' texts on the default branch, in one request. */
+  fileTexts(
+    where: Pick<DocsPull, 'owner' | 'repo'>,
+    paths: readonly string[]
+  ): Promise<Map<string, RepoFile>> {
+    return this.call(where, docs => docs.fileTexts(paths), 'contents and pull requests')
   }
 
   comments(where: DocsPull): Promise<IssueComment[]> {

@@ -1,6 +1,6 @@
 import type { Operation } from '../docs-site/navigation.js'
 import type { PageChange } from '../docs-site/site.js'
-import { codeSpan } from '../runner/markdown.js'
+import { codeSpan, escapeMarkdown } from '../runner/markdown.js'
 import { stripInvisible } from '../runner/untrusted.js'
 import { IMPACT_MEASURES } from '../records/ledger.js'
 import { TOO_FEW, direction, shown, tooFew, unsureLine } from '../agent/ledger/impact-table.js'
@@ -28,12 +28,20 @@ export interface ImpactComment {
   terms: readonly string[]
   figures: { before: Figures; after: Figures }
   notes: readonly string[]
+  /**
+   * What the page mapping could not read or follow, or chose (docs-site/): plain text holding the
+   * docs repository's paths, escaped here.
+   */
+  siteNotes?: readonly string[]
   /** OpenAPI operations whose spec it changed, and specs it changed that generate all of theirs. */
   operations?: readonly Operation[]
   wholeSpecs?: readonly string[]
 }
 
 const SHOWN_PAGES = 10
+/** The mapping's notes shown at most, each cut at this many characters. */
+const SHOWN_SITE_NOTES = 5
+const SHOWN_NOTE = 400
 /** A page path is shown up to this many characters: paths are the docs repository's text. */
 const SHOWN_PATH = 200
 /** GitHub refuses a comment body over 65,536 characters; the comment stays well under it. */
@@ -76,7 +84,7 @@ function operationsLine(c: ImpactComment): string[] {
     ...specs.slice(0, 3).map(s => `every operation of ${shownPath(s)}`)
   ]
   return [
-    `- **OpenAPI pages**: ${named.join(', ')}: generated from a spec this pull request changed that could not be read (a URL, not JSON or YAML, or over 1 MB), so they are not among the pages measured`
+    `- **OpenAPI pages**: ${named.join(', ')}: generated from a spec this pull request changed that could not be read (a URL, not JSON or YAML, or over 10 MB), so they are not among the pages measured`
   ]
 }
 
@@ -124,12 +132,23 @@ function commentBody(c: ImpactComment, shownPages: number): string {
     ),
     '',
     ...c.notes.map(n => `- ${n}`),
-    ...(c.notes.length ? [''] : []),
+    ...siteNotes(c.siteNotes ?? []),
+    ...(c.notes.length || c.siteNotes?.length ? [''] : []),
     `Counts are the service's analytics for the two windows; a row under ${TOO_FEW} in both says too few to tell. Other changes, the season and search engines move these figures too: a direction is not a cause.`,
     '',
     IMPACT_MARKER
   ]
   return lines.join('\n')
+}
+
+/** The mapping's notes as list items: escaped, invisible characters out, a few, each cut. */
+function siteNotes(notes: readonly string[]): string[] {
+  const shown = notes.slice(0, SHOWN_SITE_NOTES).map(n => {
+    const clean = stripInvisible(n).replace(/\s+/g, ' ')
+    return `- ${escapeMarkdown(clean.length > SHOWN_NOTE ? `${clean.slice(0, SHOWN_NOTE)}…` : clean)}`
+  })
+  const more = notes.length - shown.length
+  return more > 0 ? [...shown, `- ${more} more notes on how the pages were mapped.`] : shown
 }
 
 interface Row {

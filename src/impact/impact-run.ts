@@ -18,7 +18,7 @@ import { Input } from '../agent/names.js'
 import type { ImpactSettings } from '../agent/settings.js'
 import { IMPACT_MARKER, renderImpactComment, renderUnsureComment } from './comment.js'
 import { MAX_REQUESTS_PER_PULL, measureWindows, plannedRequests } from './measure.js'
-import { type PullPages, pagesOfPull } from './pages.js'
+import { type PullPages, docsRepository, pagesOfPull } from './pages.js'
 import { termsOf } from './terms.js'
 import { type MergedJob, dueForImpact, impactWindows, waitingForImpact } from './windows.js'
 
@@ -184,6 +184,7 @@ async function measureOne(job: MergedJob, remaining: number, m: Measuring): Prom
     terms,
     figures: impact,
     notes,
+    siteNotes: mapped.notes,
     operations: mapped.operations,
     wholeSpecs: mapped.wholeSpecs
   })
@@ -203,11 +204,8 @@ async function docsPages(
   try {
     // The one place a docs pull request's files become site pages (docs-site/), its repository
     // read through the door.
-    const repository = {
-      treePaths: () => docs.tree(where),
-      fileText: (path: string) => docs.fileText(where, path)
-    }
-    return await pagesOfPull(repository, await docs.files(where, MAX_FILE_PAGES))
+    const files = await docs.files(where, MAX_FILE_PAGES)
+    return await pagesOfPull(docsRepository(docs, where), files)
   } catch (error) {
     const failed = docsFailure(error)
     log.warning(

@@ -130,10 +130,17 @@ export async function measureWindows(
       )
       figures[at('zeroClickSearches')] = beyond ? null : searched
       const questions = await firstRows(getAssistantPage, QUESTION_ROWS)
-      figures[at('unansweredQuestions')] = termFigure(
+      // The same rule: a term no question read mentions, in a listing that has more, may be asked
+      // about in an older one. Only what was read is counted, and no term is claimed unasked.
+      const unasked =
+        questions.hasMore &&
+        target.terms.some(term => !questions.conversations.some(q => mentions(q.query, term)))
+      const asked = termFigure(
         questions,
         questions.hasMore,
-        `Questions: among the latest ${QUESTION_ROWS} assistant questions of each window.`,
+        unasked
+          ? `Questions: a term not among the latest ${QUESTION_ROWS} assistant questions of a window is not known there.`
+          : `Questions: among the latest ${QUESTION_ROWS} assistant questions of each window.`,
         notes,
         () =>
           questions.conversations.filter(
@@ -142,6 +149,7 @@ export async function measureWindows(
               (onTopic(q.query, target) || (q.pageUrl !== null && pages.has(pathOf(q.pageUrl))))
           ).length
       )
+      figures[at('unansweredQuestions')] = unasked ? null : asked
     }
     return sane(figures, notes)
   }

@@ -1,51 +1,31 @@
-import type { ChangedFile, GitHubApi } from '../github/api.js'
-import { readRepoFiles } from '../github/repo-files.js'
-import type { Operation } from '../docs-site/navigation.js'
-import {
-  type PageChange,
-  changedPages,
-  docsSite,
-  readPlan,
-  specPages,
-  specsToRead
-} from '../docs-site/site.js'
+import type { ChangedFile } from '../github/api.js'
+import type { DocsPull, DocsPulls } from '../github/docs-pulls.js'
+import type { DocsRepository } from '../docs-site/repository.js'
+import { type ChangePages, pagesOfChange } from '../docs-site/site-pages.js'
+import type { SiteOptions } from '../docs-site/site.js'
 
 /** The pages of a docs pull request as Mintlify serves them, or why they cannot be told. */
-export interface PullPages {
-  pages: PageChange[]
-  /** Why the pages cannot be told (no docs root, a site built elsewhere): nothing is measured. */
-  unsure?: string
-  /** OpenAPI operations whose spec the pull request changed and whose pages could not be told. */
-  operations: Operation[]
-  /** Specs it changed that generate every operation, whose pages could not be told. */
-  wholeSpecs: string[]
-}
+export type PullPages = ChangePages
+
+/** The docs repository as the page mapping reads it, through the door (its one access check). */
+export const docsRepository = (
+  docs: DocsPulls,
+  where: Pick<DocsPull, 'owner' | 'repo'>
+): DocsRepository => ({
+  tree: () => docs.tree(where),
+  file: (path, maxBytes) => docs.fileText(where, path, maxBytes),
+  files: paths => docs.fileTexts(where, paths)
+})
 
 /**
- * The pages a docs pull request's files are on its repository's site (docs-site/): one read of the
- * default branch's tree, and its docs root's configuration and `.mintignore`, whatever the layout;
- * and when it changed an OpenAPI spec the navigation uses, that spec (two at most), for the
- * operation pages generated from it.
+ * The pages a docs pull request's files are on its repository's site (docs-site/site-pages.ts, the
+ * mapping the gaps ties use too): one read of the default branch's tree and the files that decide,
+ * and when it changed an OpenAPI spec, that spec and the frontmatter of the pages that may render it.
  */
-export async function pagesOfPull(
-  docs: Pick<GitHubApi, 'treePaths' | 'fileText'>,
-  files: readonly ChangedFile[]
+export function pagesOfPull(
+  docs: DocsRepository,
+  files: readonly ChangedFile[],
+  options: SiteOptions = {}
 ): Promise<PullPages> {
-  const near = files.filter(f => f.status !== 'removed').map(f => f.path)
-  const tree = await readRepoFiles(docs, paths => readPlan(paths, near))
-  const site = docsSite(tree, tree.texts, near)
-  if (site.unsure) return { pages: [], unsure: site.unsure, operations: [], wholeSpecs: [] }
-  const changed = changedPages(site, files)
-  const texts = new Map<string, string>()
-  for (const spec of specsToRead(site, changed)) {
-    const text = await docs.fileText(spec)
-    if (text !== undefined) texts.set(spec, text)
-  }
-  const specs = await specPages(site, changed, texts)
-  const known = new Set(changed.pages.map(p => p.path))
-  return {
-    pages: [...changed.pages, ...specs.pages.filter(p => !known.has(p.path))],
-    operations: specs.operations,
-    wholeSpecs: specs.wholeSpecs
-  }
+  return pagesOfChange(docs, files, options)
 }

@@ -470,6 +470,57 @@ describe('the gaps sub-action ties gaps to changes (changes-since)', () => {
     expect(report.causes.githubRequests).toBe(githubCalls().length)
   })
 
+  it('a page gap on an OpenAPI operation page ties to the spec change that renders it, as reader impact maps it', async () => {
+    repo = renameRepository(servers.gh)
+    // The page /cli/flags renders `GET /cli/flags` naming no spec: the first spec holding it.
+    const spec = JSON.stringify({
+      openapi: '3.1.0',
+      info: { title: 'CLI', version: '1' },
+      paths: { '/cli/flags': { get: { summary: 'List flags' } } }
+    })
+    const made = servers.gh.addPull(APP, {
+      number: 131,
+      title: 'Describe the flags endpoint',
+      body: 'Spec only.',
+      files: [{ filename: 'apps/docs/api/openapi.json', additions: 20 }],
+      mergedAt: Date.parse('2026-11-07T12:00:00Z')
+    })
+    servers.gh.mergePull(APP, made)
+    holdLayout(servers.gh, APP, {
+      paths: [
+        'apps/docs/docs.json',
+        'apps/docs/api/openapi.json',
+        'apps/docs/cli/flags.mdx',
+        'apps/docs/index.mdx',
+        'src/cli/flags.ts'
+      ],
+      texts: {
+        'apps/docs/docs.json': JSON.stringify({ navigation: { pages: ['index', 'cli/flags'] } }),
+        'apps/docs/api/openapi.json': spec,
+        'apps/docs/cli/flags.mdx': '---\ntitle: Flags\nopenapi: GET /cli/flags\n---\n'
+      }
+    })
+    dashboardWithLedger(servers.gh, [
+      { sha: made.mergeCommit ?? '', pr: 131, title: 'Describe the flags endpoint' },
+      ...ledgerWith(repo, [])
+    ])
+    const result = await run()
+    expect(result.code).toBe(0)
+    // The spec change, merged before the rename (#123, whose code file is named after the page).
+    expect(byText(causesOf(result.outputs), '/cli/flags')).toMatchObject({ pr: 131 })
+    const reads = githubCalls().filter(c => /git\/trees|contents|graphql/.test(c))
+    expect(reads.slice(-4)).toEqual([
+      `GET /repos/${APP}/git/trees/HEAD`,
+      `GET /repos/${APP}/contents/apps%2Fdocs%2Fdocs.json`,
+      `GET /repos/${APP}/contents/apps%2Fdocs%2Fapi%2Fopenapi.json`,
+      'POST /graphql'
+    ])
+    const report = JSON.parse(
+      readFileSync(path.join(result.workspace, 'mintlify-gaps.json'), 'utf8')
+    )
+    expect(report.causes.githubRequests).toBe(githubCalls().length)
+  })
+
   it('a page gap with no docs root in the changes’ repository ties only by its path or a code file, and says so', async () => {
     repo = renameRepository(servers.gh)
     const made = servers.gh.addPull(APP, {

@@ -20,10 +20,15 @@ import { IMPACT_MARKER } from '../../src/impact/comment.js'
 import { measuringStep } from '../support/impact-runs.js'
 import { runInProcess } from '../support/run-in-process.js'
 import {
+  API_REFERENCE_SITE,
+  BUILT_SITE,
   GENERATED_SITE,
   LANGUAGES_SITE,
+  LOCALIZED_API_SITE,
   MONOREPO_SITE,
-  holdLayout
+  bigConfigSite,
+  holdLayout,
+  twoRootsSite
 } from '../fixtures/docs-sites.js'
 import { VirtualClock } from '../support/virtual-clock.js'
 
@@ -567,6 +572,128 @@ describe('reader impact of merged docs pull requests', () => {
     )
     expect(body).not.toContain('OpenAPI pages')
     expect(gh.requests.map(r => r.path)).toContain(`/repos/${DOCS}/contents/api%2Fopenapi.json`)
+  })
+
+  it('a spec over 1 MB is read whole (raw), advises no permission, and holds back no later measurement', async () => {
+    const spec = JSON.parse(LANGUAGES_SITE.texts['api/openapi.json'] as string) as Record<
+      string,
+      unknown
+    >
+    const large = JSON.stringify({
+      ...spec,
+      info: { title: 'Acme', version: '1', description: 'x'.repeat(1_500_000) }
+    })
+    holdLayout(gh, DOCS, {
+      ...LANGUAGES_SITE,
+      texts: { ...LANGUAGES_SITE.texts, 'api/openapi.json': large }
+    })
+    const first = await documented(DAY, { files: [{ filename: 'api/openapi.json' }] })
+    const next = await documented(2 * DAY, { files: [{ filename: 'quickstart.mdx' }] })
+    sim.answerByRange(renameWorld(first.codeMergedAt, first.docsMergedAt).answer)
+    await until(dueAt(next.docsMergedAt))
+    const run = await measure()
+    expect(run.code).toBe(0)
+    expect(run.log).not.toMatch(/Give 'docs-token'/)
+    expect(impactComments(first.pull)[0]?.body).toContain(
+      '- **Pages**: `/api-reference/users/create-a-user-admins`, `/api-reference/users/list-users`'
+    )
+    expect(impactComments(next.pull)).toHaveLength(1)
+  })
+
+  /** The pages line of the impact comment on `pull`. */
+  const pagesLine = (pull: FakePull): string =>
+    (impactComments(pull)[0]?.body ?? '').split('\n').find(l => l.startsWith('- **Pages**')) ?? ''
+
+  it('an API reference: a spec change measures every page whose frontmatter renders one of its operations', async () => {
+    holdLayout(gh, DOCS, API_REFERENCE_SITE)
+    const spec = await documented(DAY, { files: [{ filename: 'openapi.json' }] })
+    const admin = await documented(2 * DAY, { files: [{ filename: 'admin-openapi.json' }] })
+    sim.answerByRange(renameWorld(spec.codeMergedAt, spec.docsMergedAt).answer)
+    await until(dueAt(admin.docsMergedAt))
+    gh.requests.length = 0
+    expect((await measure()).code).toBe(0)
+    // Its spec named (`/openapi.json POST …`), or none named and openapi.json the first to hold it;
+    // `GET /users` is admin-openapi.json's, which comes first in alphabetical order.
+    expect(pagesLine(spec.pull)).toBe(
+      '- **Pages**: `/api/projects/get`, `/api/update/status`, `/api/update/trigger`, `/guides/webhooks`'
+    )
+    expect(pagesLine(admin.pull)).toBe('- **Pages**: `/api/agent/create-job`, `/api/users/list`')
+    // The pages' frontmatter in one GraphQL request per pull request; no file refused.
+    expect(
+      gh.requests.filter(
+        r => r.path.endsWith('/graphql') && JSON.stringify(r.body).includes('HEAD:')
+      )
+    ).toHaveLength(2)
+  })
+
+  it('generated API pages under each openapi element’s own directory, its slashes kept', async () => {
+    holdLayout(gh, DOCS, LOCALIZED_API_SITE)
+    const { pull, codeMergedAt, docsMergedAt } = await documented(DAY, {
+      files: [{ filename: 'api/openapi.json' }]
+    })
+    sim.answerByRange(renameWorld(codeMergedAt, docsMergedAt).answer)
+    await until(dueAt(docsMergedAt))
+    expect((await measure()).code).toBe(0)
+    expect(pagesLine(pull)).toBe(
+      '- **Pages**: `/api-reference/v2/users/delete-user`, `/api-reference/v2/users/list-users`, `/ko/api-reference/v2/users/delete-user`, `/ko/api-reference/v2/users/list-users`'
+    )
+  })
+
+  it('a configuration over 1 MB, and one split by $ref: read whole, their redirects followed', async () => {
+    holdLayout(gh, DOCS, bigConfigSite())
+    const big = await documented(DAY, {
+      files: [{ filename: 'guides/retired.mdx' }, { filename: 'guides/page-1.mdx' }]
+    })
+    sim.answerByRange(renameWorld(big.codeMergedAt, big.docsMergedAt).answer)
+    await until(dueAt(big.docsMergedAt))
+    const run = await measure()
+    expect(run.code).toBe(0)
+    expect(run.log).not.toMatch(/Give 'docs-token'/)
+    // The last of 24,001 redirects, 2.4 MB into docs.json: /guides/retired is served no more.
+    expect(pagesLine(big.pull)).toBe('- **Pages**: `/guides/page-1`')
+    holdLayout(gh, DOCS, API_REFERENCE_SITE)
+    const split = await documented(DAY, {
+      files: [{ filename: 'api/update/old-trigger.mdx' }, { filename: 'fr/index.mdx' }]
+    })
+    await until(dueAt(split.docsMergedAt))
+    expect((await measure()).code).toBe(0)
+    expect(pagesLine(split.pull)).toBe('- **Pages**: `/fr`')
+  })
+
+  it('two folders with a configuration: Mintlify’s default root, or the other folder said in the comment', async () => {
+    holdLayout(gh, DOCS, twoRootsSite('docs/'))
+    const root = await documented(DAY, { files: [{ filename: 'docs/intro.mdx' }] })
+    await until(dueAt(root.docsMergedAt))
+    expect((await measure()).code).toBe(0)
+    expect(pagesLine(root.pull)).toBe('- **Pages**: `/docs/intro`')
+    gh.trees.clear()
+    holdLayout(gh, DOCS, twoRootsSite('gone/'))
+    const deeper = await documented(DAY, { files: [{ filename: 'docs/intro.mdx' }] })
+    await until(dueAt(deeper.docsMergedAt))
+    expect((await measure()).code).toBe(0)
+    expect(pagesLine(deeper.pull)).toBe('- **Pages**: `/intro`')
+    expect(impactComments(deeper.pull)[0]?.body).toContain(
+      "- The pages are mapped from docs/, the one folder whose docs.json describes its files: the navigation of docs.json names 8 pages no file under the repository root serves. If Mintlify deploys another folder, name it with 'docs-root'."
+    )
+  })
+
+  it('a site partly built from another folder: a changed page the navigation does not name is unsure, and measured for nothing', async () => {
+    holdLayout(gh, DOCS, BUILT_SITE)
+    const mixed = await documented(DAY, {
+      files: [{ filename: 'oss/quickstart.mdx' }, { filename: 'home/pricing.mdx' }]
+    })
+    const built = await documented(DAY, { files: [{ filename: 'oss/install.mdx' }] })
+    sim.answerByRange(renameWorld(mixed.codeMergedAt, mixed.docsMergedAt).answer)
+    await until(dueAt(built.docsMergedAt))
+    expect((await measure()).code).toBe(0)
+    expect(pagesLine(mixed.pull)).toBe('- **Pages**: `/home/pricing`')
+    expect(impactComments(mixed.pull)[0]?.body).toContain(
+      '- Not measured: oss/quickstart.mdx: the navigation does not name its page'
+    )
+    expect(impactComments(built.pull)[0]?.body).toContain(
+      'Not measured: oss/install.mdx: the navigation does not name its page, and it names 6 pages no file under the repository root serves'
+    )
+    expect(jobOf(built.pull)?.impact?.unsure).toBeDefined()
   })
 
   for (const [shape, layout, line] of [

@@ -2,6 +2,7 @@ import { schema as published } from '@octokit/graphql-schema'
 import { type GraphQLSchema, buildSchema, graphql } from 'graphql'
 import { perWorker } from '../support/per-worker.js'
 import type { FakeIssue } from './fake-github.js'
+import type { ContentStore } from './fake-github-contents.js'
 import {
   type ChangeStore,
   type FakeCommit,
@@ -29,7 +30,7 @@ export interface GraphQLRequest {
 
 /** Answers one GraphQL request over the fake's repositories, as GitHub does: 200 with data and errors. */
 export async function answerGraphQL(
-  store: ChangeStore,
+  store: ChangeStore & Pick<ContentStore, 'trees' | 'texts'>,
   request: GraphQLRequest,
   viewer: { login: string; databaseId: number },
   issues: ReadonlyMap<number, FakeIssue> = new Map(),
@@ -150,10 +151,17 @@ function issueNode(issue: FakeIssue, repo: string): Record<string, unknown> {
   }
 }
 
-function repositoryNode(store: ChangeStore, repo: string): Record<string, unknown> | null {
+function repositoryNode(
+  store: ChangeStore & Pick<ContentStore, 'trees' | 'texts'>,
+  repo: string
+): Record<string, unknown> | null {
   const main = store.branches.get(`${repo}:main`)
   return {
-    object: ({ oid }: { oid: string }) => commitNode(store, repo, oid),
+    // By oid, a commit; by `HEAD:path` (a rev-parse expression), the default branch's file.
+    object: ({ oid, expression }: { oid?: string; expression?: string }) =>
+      expression === undefined
+        ? commitNode(store, repo, oid ?? '')
+        : blobNode(store, repo, expression),
     pullRequest: ({ number }: { number: number }) => {
       const pull = store.pulls.get(`${repo}#${number}`)
       return pull ? pullNode(store, repo, pull) : null
@@ -172,6 +180,32 @@ function repositoryNode(store: ChangeStore, repo: string): Record<string, unknow
         .slice(0, first)
         .map(p => pullNode(store, repo, p))
     })
+  }
+}
+
+/**
+ * A file of the default branch as GraphQL's Blob: its text (null when binary, as GitHub documents),
+ * its size; a folder is a Tree, and no such path null.
+ */
+function blobNode(
+  store: Pick<ContentStore, 'trees' | 'texts'>,
+  repo: string,
+  expression: string
+): Record<string, unknown> | null {
+  const m = /^HEAD:(.+)$/.exec(expression)
+  if (!m) return null
+  const path = m[1] as string
+  const files = store.trees.get(repo) ?? []
+  if (!files.includes(path))
+    return files.some(f => f.startsWith(`${path}/`)) ? { __typename: 'Tree' } : null
+  const text = store.texts.get(`${repo}:${path}`) ?? ''
+  const binary = text.includes('\u0000')
+  return {
+    __typename: 'Blob',
+    text: binary ? null : text,
+    isBinary: binary,
+    byteSize: Buffer.byteLength(text),
+    isTruncated: false
   }
 }
 

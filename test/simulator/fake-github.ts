@@ -53,6 +53,8 @@ export interface GitHubRequest {
   query: Record<string, string>
   authorization?: string
   userAgent?: string
+  /** The media type asked for (`accept`): a raw answer is bytes, not JSON. */
+  accept?: string
   body?: unknown
   /** The answer, for checking against GitHub's OpenAPI description. */
   status?: number
@@ -113,6 +115,8 @@ export class FakeGitHub {
   readonly texts = new Map<string, string>()
   /** Repositories whose recursive tree is listed only in part, by `owner/repo`: the first n files. */
   readonly truncatedTrees = new Map<string, number>()
+  /** Files' sizes by `owner/repo:path`, for files larger than a test holds (over 100 MB). */
+  readonly sizes = new Map<string, number>()
   /** Issues of the run's repository, by number (numbers from 500 on, apart from comments' issues). */
   readonly issues = new Map<number, FakeIssue>()
   /**
@@ -178,6 +182,7 @@ export class FakeGitHub {
     this.trees.clear()
     this.texts.clear()
     this.truncatedTrees.clear()
+    this.sizes.clear()
     this.issues.clear()
     this.tokenUsers.clear()
     this.refusedTokens.clear()
@@ -310,6 +315,7 @@ export class FakeGitHub {
       query: Object.fromEntries(url.searchParams),
       authorization: req.headers.authorization,
       userAgent: req.headers['user-agent'],
+      accept: req.headers.accept,
       body: text ? JSON.parse(text) : undefined
     }
     this.requests.push(record)
@@ -379,8 +385,16 @@ export class FakeGitHub {
       )
     }
     if (req.method === 'GET') {
-      const contents = await contentsRoute(this, route, url, fail)
+      const contents = await contentsRoute(this, route, url, fail, req.headers.accept)
       if (contents === null) return
+      if (contents && 'raw' in contents) {
+        record.status = contents.status
+        res.writeHead(contents.status, {
+          'content-type': contents.contentType,
+          'content-length': String(contents.raw.length)
+        })
+        return void res.end(contents.raw)
+      }
       if (contents) return send(contents.status, contents.body)
       const answer = await changeRoute(this, route, url, fail, c => this.view(c))
       if (answer === null) return

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { GitHubSession } from '../../src/github/api.js'
+import { RequestError } from '@octokit/request-error'
+import { GitHubSession, describeGitHubError, refusedAccess } from '../../src/github/api.js'
 import {
   DocsPullError,
   type DocsTokenSource,
@@ -98,6 +99,90 @@ describe('the door to the docs repository: one access check', () => {
   it('whatever else was thrown is told apart the same way, asking to grant nothing', () => {
     expect(docsFailure(new Error('boom'))).toMatchObject({ refused: false, missing: false })
     expect(docsFailure(new Error('boom')).grant('read')).toBe('')
+  })
+})
+
+describe('files of the docs repository, however large', () => {
+  const MB = 1024 * 1024
+  const big = `{"redirects":[${'{"source":"/a","destination":"/b"},'.repeat(70_000)}{}]}`
+  beforeEach(() => {
+    gh.trees.set('acme/docs', ['docs.json', 'big/docs.json', 'huge.json'])
+    gh.texts.set('acme/docs:docs.json', '{"name":"Acme"}')
+    gh.texts.set('acme/docs:big/docs.json', big)
+    gh.sizes.set('acme/docs:huge.json', 150 * MB)
+  })
+
+  it('the fake answers as GitHub documents: past 1 MB a 403 too_large in JSON, no content in the object media type, bytes raw', async () => {
+    const get = (accept: string) =>
+      fetch(`${gh.url}/repos/acme/docs/contents/big%2Fdocs.json`, {
+        headers: { accept, authorization: 'token ghp_docs' }
+      })
+    const json = await get('application/vnd.github+json')
+    expect(json.status).toBe(403)
+    expect(await json.json()).toMatchObject({ errors: [{ code: 'too_large' }] })
+    const object = await get('application/vnd.github.object+json')
+    expect(await object.json()).toMatchObject({ content: '', encoding: 'none', size: big.length })
+    const raw = await get('application/vnd.github.raw+json')
+    expect(raw.headers.get('content-type')).toBe('application/vnd.github.raw')
+    expect(await raw.text()).toBe(big)
+    const huge = await fetch(`${gh.url}/repos/acme/docs/contents/huge.json`, {
+      headers: { accept: 'application/vnd.github.raw+json', authorization: 'token ghp_docs' }
+    })
+    expect(huge.status).toBe(403)
+  })
+
+  it('reads a file over 1 MB whole, raw; one past what it reads, or past what GitHub serves, is too large and never refused', async () => {
+    const docs = door(OWN)
+    expect(big.length).toBeGreaterThan(2 * MB)
+    expect(await docs.fileText(DOCS, 'big/docs.json')).toBe(big)
+    expect(gh.requests.at(-1)?.accept).toBe('application/vnd.github.raw+json')
+    expect(await docs.fileText(DOCS, 'docs.json')).toBe('{"name":"Acme"}')
+    expect(await docs.fileText(DOCS, 'big/docs.json', MB)).toEqual({
+      problem: 'too-large',
+      limit: MB,
+      size: big.length
+    })
+    expect(await docs.fileText(DOCS, 'huge.json')).toEqual({
+      problem: 'too-large',
+      limit: 100 * MB
+    })
+    expect(await docs.fileText(DOCS, 'missing.json')).toEqual({ problem: 'missing' })
+    // A refusal is still one, and names what to grant.
+    gh.refusedTokens.set('ghp_docs', 403)
+    expect((await failure(docs.fileText(DOCS, 'docs.json'))).refused).toBe(true)
+  })
+
+  it('a 403 too_large is no refusal: nothing to grant, and it says so', () => {
+    const answer = (data: unknown) =>
+      new RequestError('Forbidden', 403, {
+        request: { method: 'GET', url: 'https://api.github.com/x', headers: {} },
+        response: { status: 403, url: 'https://api.github.com/x', headers: {}, data }
+      })
+    const large = answer({
+      message: 'This API returns blobs up to 1 MB in size.',
+      errors: [{ code: 'too_large' }]
+    })
+    expect(refusedAccess(large)).toBe(false)
+    expect(describeGitHubError(large)).toBe(
+      'HTTP 403: the file is too large for GitHub to serve this way'
+    )
+    expect(docsFailure(large).grant('read')).toBe('')
+    expect(refusedAccess(answer({ message: 'Resource not accessible by integration' }))).toBe(true)
+  })
+
+  it('reads many files’ texts in one GraphQL request', async () => {
+    const docs = door(OWN)
+    gh.requests.length = 0
+    const files = await docs.fileTexts(DOCS, ['docs.json', 'big', 'nothing.mdx'])
+    expect(files).toEqual(
+      new Map<string, unknown>([
+        ['docs.json', '{"name":"Acme"}'],
+        ['big', { problem: 'missing' }],
+        ['nothing.mdx', { problem: 'missing' }]
+      ])
+    )
+    expect(gh.requests.map(r => `${r.method} ${r.path}`)).toEqual(['POST /graphql'])
+    expect(gh.requests[0]?.responseBody).not.toHaveProperty('errors')
   })
 })
 

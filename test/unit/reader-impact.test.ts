@@ -371,6 +371,26 @@ describe('hostile answers', () => {
     expect(whole.before[at('zeroClickSearches')]).toBe(0)
   })
 
+  it('a term with no question among the latest read, when the listing has more, is not known, not zero', async () => {
+    const answer = (hasMore: boolean) =>
+      client({
+        searches: { totalSearches: 0, searches: [], nextCursor: null },
+        assistant: {
+          conversations: [turn({ query: 'how do I rotate keys?' })],
+          nextCursor: hasMore ? 'c2' : null,
+          hasMore
+        }
+      })
+    const more = await measureWindows(answer(true), terms, limits())
+    expect(more.before[at('unansweredQuestions')]).toBeNull()
+    expect(more.notes.join(' ')).toMatch(
+      /Questions: a term not among the latest 1000 assistant questions of a window is not known there/
+    )
+    // Every question of the window read: nobody asked about it, a known 0.
+    const whole = await measureWindows(answer(false), terms, limits())
+    expect(whole.before[at('unansweredQuestions')]).toBe(0)
+  })
+
   it('questions asked on a page with spaces or accents in its path count for it', async () => {
     // The page's file name in decomposed form (as macOS writes it), the URL encoded and composed.
     const pages = [page('/guides/cafe\u0301 menu'), page('/guides/über')]
