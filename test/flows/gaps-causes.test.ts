@@ -550,7 +550,7 @@ describe('the gaps sub-action ties gaps to changes (changes-since)', () => {
   it('without changes-since nothing is tied and GitHub is never asked', async () => {
     repo = renameRepository(servers.gh)
     const result = await run({ 'changes-since': '' })
-    expect(result.code).toBe(0)
+    expect(result.code, result.log).toBe(0)
     expect(result.outputs.causes).toBe('')
     expect(servers.gh.requests).toEqual([])
     expect(result.summary).not.toContain('Gaps tied to changes')

@@ -205,10 +205,12 @@ export class Simulator {
     return () => this.requestListeners.splice(this.requestListeners.indexOf(listener), 1)
   }
 
-  /** Forgets recorded traffic, pending faults and plans, between tests. */
+  /** Forgets recorded traffic, pending faults and plans, and the hourly limits' counts, between tests. */
   reset(): this {
     for (const release of this.held.splice(0)) release()
     this.exchanges.length = 0
+    this.analyticsCalls.length = 0
+    this.agentCalls.clear()
     this.faults.length = 0
     this.plans.length = 0
     return this
