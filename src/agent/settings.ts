@@ -11,10 +11,10 @@ import {
 } from '../runner/inputs.js'
 import { readWorkspaceFile, workspaceOf } from '../runner/workspace.js'
 import { InputError } from '../runner/errors.js'
-import { LONGEST_WINDOW_MS } from '../records/ledger.js'
 import { Defaults, Input } from './names.js'
-import { type PathFilter, readPathFilter } from './path-filter.js'
-import { type CodeRepository, readCodeRepositories } from './code-repositories.js'
+import { type PathFilter, readPathFilter } from '../policy/path-filter.js'
+import { type CodeRepository, readCodeRepositories } from '../policy/code-repositories.js'
+import { type JobBudget, parseMaxJobs } from '../policy/budget.js'
 import { botName } from '../github/event.js'
 import { PERMISSIONS, type Permission } from '../github/permission.js'
 import { FAIL_ON_WORDS, type FailOnWord } from './outcome.js'
@@ -57,14 +57,6 @@ export const REVIEWER_MODES = ['authors'] as const
  */
 export const APPROVAL_MODES = ['none', 'dashboard'] as const
 export type ApprovalMode = (typeof APPROVAL_MODES)[number]
-
-/** `max-jobs`: how many jobs and follow-ups the agent may start in a rolling window. */
-export interface JobBudget {
-  max: number
-  windowMs: number
-  /** As the user wrote it, normalised: `5/day`. */
-  text: string
-}
 
 export const CHANGES = ['event', 'since-last'] as const
 
@@ -417,20 +409,4 @@ function readTitle(raw: string): string {
       `Input '${Input.DashboardTitle}' must be a title of 1 to 256 characters; got ${title.length} characters.`
     )
   return title
-}
-
-const BUDGET_WINDOWS: Record<string, number> = { day: 86_400_000, week: LONGEST_WINDOW_MS }
-
-/** `max-jobs`: a number of jobs per day or per week, or nothing for no budget. */
-export function parseMaxJobs(name: string, raw: string): JobBudget | undefined {
-  const text = raw.trim().toLowerCase().replace(/\s+/g, '')
-  if (text === '') return undefined
-  const m = /^(\d{1,4})\/(day|week)$/.exec(text)
-  const max = Number(m?.[1])
-  if (!m || max < 1) {
-    throw new InputError(
-      `Input '${name}' must be a number of jobs per day or per week, such as 5/day or 20/week; got '${raw}'.`
-    )
-  }
-  return { max, windowMs: BUDGET_WINDOWS[m[2] as string] as number, text: `${max}/${m[2]}` }
 }

@@ -14,12 +14,14 @@ const SRC = path.join(ROOT, 'src')
  * A room may import from the rooms before it in this list, never from one after it or beside it:
  * the plumbing knows no feature, the service client, GitHub, the signed records (the ledger's
  * format, which the agent writes and the gaps sub-action reads) and the docs site's routing (which
- * site page a docs file is, for both) know nothing of each other, and no
- * action's flows reach into another's.
+ * site page a docs file is, for both) know nothing of each other; the policy file (its schema,
+ * presets and reading, which the agent's actions share) stands on them; and no action's flows reach
+ * into another's.
  */
 const LAYERS: readonly string[][] = [
   ['runner'],
   ['mintlify', 'github', 'records', 'docs-site'],
+  ['policy'],
   ['agent', 'visitors', 'gaps']
 ]
 
@@ -41,8 +43,6 @@ const ROOM_ORDER: Record<string, readonly (readonly string[])[]> = {
       'names.ts',
       'settings.ts',
       'outcome.ts',
-      'path-filter.ts',
-      'code-repositories.ts',
       'batch.ts',
       'trust-gate.ts',
       'wait.ts',
@@ -57,6 +57,17 @@ const ROOM_ORDER: Record<string, readonly (readonly string[])[]> = {
     ['impact/'],
     ['agent-run.ts', 'report.ts'],
     ['main.ts', 'index.ts', 'post/']
+  ],
+  // The policy file, bottom to top: the parsers of its values (lists as v1 wrote them, globs,
+  // budgets, repositories, YAML scalars); its schema and presets; the resolved policy and the
+  // problems a file can have; reading a file; loading it, and the migration from v1's inputs.
+  policy: [
+    ['v1-lists.ts', 'path-filter.ts', 'budget.ts', 'code-repositories.ts', 'yaml-text.ts'],
+    ['schema.ts'],
+    ['presets.ts'],
+    ['policy.ts', 'problems.ts'],
+    ['read.ts'],
+    ['load.ts', 'migration.ts']
   ],
   // No sub-rooms yet: a folder here must be given its place.
   gaps: [['*.ts']],
