@@ -15,6 +15,13 @@ import { Defaults, Input } from './names.js'
 import { type PathFilter, readPathFilter } from '../policy/path-filter.js'
 import { type CodeRepository, readCodeRepositories } from '../policy/code-repositories.js'
 import { type JobBudget, parseMaxJobs } from '../policy/budget.js'
+import {
+  APPROVAL_MODES,
+  type ApprovalMode,
+  FOLD_MODES,
+  type FoldMode,
+  REVIEWER_MODES
+} from '../policy/choices.js'
 import { botName } from '../github/event.js'
 import { PERMISSIONS, type Permission } from '../github/permission.js'
 import { FAIL_ON_WORDS, type FailOnWord } from './outcome.js'
@@ -44,19 +51,6 @@ export interface TriggerSettings {
   /** Bot logins allowed to trigger, without the `[bot]` suffix, lower case. */
   allowedBots: ReadonlySet<string>
 }
-
-export const FOLD_MODES = ['open-pr', 'never'] as const
-export type FoldMode = (typeof FOLD_MODES)[number]
-
-export const REVIEWER_MODES = ['authors'] as const
-
-/**
- * `approval: dashboard`: change runs and scheduled catch-ups start nothing; their changes wait on the
- * dashboard in one batch with a checkbox, and a tick by someone with `required-permission` (an
- * `issues` `edited` event on the dashboard) starts them once.
- */
-export const APPROVAL_MODES = ['none', 'dashboard'] as const
-export type ApprovalMode = (typeof APPROVAL_MODES)[number]
 
 export const CHANGES = ['event', 'since-last'] as const
 
