@@ -110,11 +110,18 @@ const pathName = (path: Path): string =>
     .join('')
 
 /** What YAML's parser says, in words for a person who wrote a policy file. */
-function syntaxMessage(code: string, message: string): string {
+function syntaxMessage(code: string, message: string, line: string): string {
   if (code === 'DUPLICATE_KEY') return 'is set twice: keep one.'
   if (code === 'MULTIPLE_DOCS')
     return 'the file holds more than one YAML document: remove the --- line and what follows, or merge them.'
-  return `is not valid YAML: ${message.split('\n')[0]?.replace(/\.$/, '')}. Check the indentation and the quotes.`
+  // `[src/{api,cli}/**]`: in a list on one line, braces and commas are YAML's own.
+  const glob = /\[[^\]#]*[{}]/.exec(line)
+    ? ' Inside [ ], YAML reads {, } and , itself: quote a glob that has them ("src/{api,cli}/**"), or write the list one item a line after "- ".'
+    : ' Check the indentation and the quotes.'
+  return `is not valid YAML: ${message
+    .split('\n')[0]
+    ?.replace(/ at line \d+, column \d+:?$/, '')
+    .replace(/\.$/, '')}.${glob}`
 }
 
 /** Tags, unresolved aliases and what YAML would read as something else than was meant. */
@@ -273,11 +280,18 @@ export async function readPolicy(
     schema: 'core'
   })
   const where = new Locator(text, doc, lines)
-  const syntax = doc.errors.map(error => ({
-    // The innermost path of broken YAML may be what the parser made of it: name the key only.
-    ...where.at(error.pos[0], pathName(where.pathAt(error.pos[0]).slice(0, 1))),
-    message: syntaxMessage(error.code, error.message)
-  }))
+  // One problem a line: what follows a broken line is often the same mistake, seen again.
+  const syntax: PolicyProblem[] = []
+  for (const error of doc.errors) {
+    const at = where.at(error.pos[0])
+    if (syntax.some(p => p.line === at.line)) continue
+    const line = text.split('\n')[(at.line ?? 1) - 1] ?? ''
+    syntax.push({
+      // The innermost path of broken YAML may be what the parser made of it: name the key only.
+      ...where.at(error.pos[0], pathName(where.pathAt(error.pos[0]).slice(0, 1))),
+      message: syntaxMessage(error.code, error.message, line)
+    })
+  }
   if (syntax.length) throw new PolicyError(file, syntax)
   const nodes = nodeProblems(yaml, where)
   if (nodes.length) throw new PolicyError(file, inOrder(nodes))

@@ -278,6 +278,10 @@ describe('the policy file’s problems: file, line, key, what is wrong, what is 
       column: 1,
       message: expect.stringMatching(/^is not valid YAML: Tabs are not allowed as indentation/)
     })
+    // Braces in a list on one line are YAML's: the message says to quote the glob.
+    expect((await refused('paths: [src/{api,cli}/**, docs/**]\n')).message).toBe(
+      `${FILE}:1:13: paths: is not valid YAML: Missing , or : between flow sequence items. Inside [ ], YAML reads {, } and , itself: quote a glob that has them ("src/{api,cli}/**"), or write the list one item a line after "- ".`
+    )
     expect((await refused(lines('label: a', '---', 'fold: never'))).message).toMatch(
       /:2:1: the file holds more than one YAML document: remove the --- line/
     )
