@@ -66,6 +66,10 @@ export function shown(value: unknown): string {
   return JSON.stringify(short)
 }
 
-/** A key as a message names it: as written when it is a word, quoted otherwise. */
+/** A key as a message names it: as written when it is a word, quoted otherwise, a secret never. */
 export const keyName = (key: string): string =>
-  /^[\w-]{1,60}$/.test(key) ? key : JSON.stringify(key.slice(0, 60))
+  looksSecret(key)
+    ? '(a key that looks like a secret, not shown)'
+    : /^[\w-]{1,60}$/.test(key)
+      ? key
+      : JSON.stringify(key.slice(0, 60))

@@ -1,10 +1,10 @@
 import * as v from 'valibot'
-import type { Document, LineCounter, Node, Pair } from 'yaml'
 import { bytes } from '../runner/text.js'
 import { repositoryKey } from './code-repositories.js'
 import { type Policy, type PolicyValues, policyValues, resolvePolicy } from './policy.js'
 import { exampleOf, unknownKeyMessage } from './key-messages.js'
-import { type PolicyProblem, PolicyError, keyName, shown } from './problems.js'
+import { Locator, type Located, type Path, pathName } from './locator.js'
+import { type PolicyProblem, PolicyError, keyName, looksSecret, shown } from './problems.js'
 import { POLICY_VERSION } from './choices.js'
 import { POLICY_SCHEMA, type PolicyFile, type PolicyKey } from './schema.js'
 
@@ -18,96 +18,9 @@ export interface ReadOptions {
   repository?: string
 }
 
-type Path = readonly (string | number)[]
-type Located = Omit<PolicyProblem, 'message'>
-
-/** Where the problems of one file are found: its document, lines and text. */
-class Locator {
-  constructor(
-    readonly text: string,
-    readonly doc: Document.Parsed,
-    readonly lines: LineCounter
-  ) {}
-
-  at(offset: number, key?: string): Located {
-    const { line, col } = this.lines.linePos(offset)
-    return { line, column: col, ...(key ? { key } : {}) }
-  }
-
-  /** The node at a path of keys and indexes, and the pair holding it. */
-  find(path: Path): { node?: Node | null; pair?: Pair } {
-    let node: unknown = this.doc.contents
-    let pair: Pair | undefined
-    for (const step of path) {
-      const items = (node as { items?: unknown[] } | null)?.items
-      if (!Array.isArray(items)) return {}
-      if (typeof step === 'number') {
-        node = items[step]
-        pair = undefined
-      } else {
-        pair = (items as Pair[]).find(p => (p.key as { value?: unknown })?.value === step)
-        if (!pair) return {}
-        node = pair.value
-      }
-    }
-    return { node: node as Node | null, ...(pair ? { pair } : {}) }
-  }
-
-  /** The line of a value (or of its key, when it has no value), named by its path. */
-  value(path: Path): Located {
-    const { node, pair } = this.find(path)
-    const offset = node?.range?.[0] ?? (pair?.key as Node | undefined)?.range?.[0] ?? 0
-    return this.at(offset, pathName(path))
-  }
-
-  /** The line of a key itself: an unknown key, or a key another one depends on. */
-  key(path: Path): Located {
-    const { pair } = this.find(path)
-    return this.at((pair?.key as Node | undefined)?.range?.[0] ?? 0, pathName(path))
-  }
-
-  /** The path of the innermost key or item holding an offset, for a syntax error's message. */
-  pathAt(offset: number): Path {
-    const path: (string | number)[] = []
-    let node: unknown = this.doc.contents
-    for (;;) {
-      const items = (node as { items?: unknown[] } | null)?.items
-      if (!Array.isArray(items)) return path
-      const index = items.findIndex(item => {
-        const range = (item as Pair).key !== undefined ? spanOf(item as Pair) : (item as Node).range
-        return range && offset >= range[0] && offset <= range[1]
-      })
-      if (index < 0) return path
-      const item = items[index] as Pair | Node
-      if ('key' in item && item.key !== undefined) {
-        path.push(String((item.key as { value?: unknown })?.value))
-        node = item.value
-      } else {
-        path.push(index)
-        node = item
-      }
-    }
-  }
-}
-
-/** A pair's extent: from its key to the end of its value (not the line breaks after it). */
-function spanOf(pair: Pair): [number, number] | undefined {
-  const start = (pair.key as Node | null)?.range?.[0]
-  const end = (pair.value as Node | null)?.range?.[1] ?? (pair.key as Node | null)?.range?.[1]
-  return start === undefined || end === undefined ? undefined : [start, end]
-}
-
 /** Problems from the top of the file down. */
 const inOrder = (problems: PolicyProblem[]): PolicyProblem[] =>
   problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0))
-
-/** `code-repositories[1].paths[0]`. */
-const pathName = (path: Path): string =>
-  path
-    .map((step, i) =>
-      typeof step === 'number' ? `[${step}]` : i ? `.${keyName(step)}` : keyName(step)
-    )
-    .join('')
 
 /** What YAML's parser says, in words for a person who wrote a policy file. */
 function syntaxMessage(code: string, message: string, line: string): string {
@@ -124,34 +37,39 @@ function syntaxMessage(code: string, message: string, line: string): string {
     .replace(/\.$/, '')}.${glob}`
 }
 
-/** Tags, unresolved aliases and what YAML would read as something else than was meant. */
+/** Tags, and aliases with no anchor: YAML's reading of a glob that starts with `!` or `*`. */
 function nodeProblems(yaml: typeof import('yaml'), where: Locator): PolicyProblem[] {
   const problems: PolicyProblem[] = []
   const anchors = new Set<string>()
   yaml.visit(where.doc, {
     Node(_key, node) {
       const offset = node.range?.[0] ?? 0
+      const key = pathName(where.pathAt(offset))
       if (yaml.isAlias(node)) {
+        const alias = `*${node.source}`
         if (!anchors.has(node.source))
           problems.push({
-            ...where.at(offset, pathName(where.pathAt(offset))),
-            message: `*${node.source} reads as a YAML alias, and no &${node.source} comes before it. A glob that starts with * must be quoted: "*${node.source}".`
+            ...where.at(offset, key),
+            message: looksSecret(alias)
+              ? 'reads as a YAML alias with no anchor before it (not shown: it looks like a secret).'
+              : `${alias} reads as a YAML alias, and no &${node.source} comes before it. A glob that starts with * must be quoted: "${alias}".`
           })
         return
       }
       if (node.anchor) anchors.add(node.anchor)
-      if (node.tag !== undefined) {
-        // The node starts after its tag, which the parser resolved: `!!str` is yaml.org's `str`.
-        const tag = node.tag.replace(/^tag:yaml\.org,2002:/, '!!')
-        const at = where.text.lastIndexOf(tag, offset)
-        const glob = !tag.startsWith('!!') && !tag.startsWith('!<')
-        problems.push({
-          ...where.at(at < 0 ? offset : at, pathName(where.pathAt(offset))),
-          message: glob
-            ? `${tag} reads as a YAML tag. A glob that starts with ! must be quoted: "${tag}${yaml.isScalar(node) && node.source ? ` ${node.source}` : ''}".`
-            : `YAML tags (${tag}) are not read in a policy file: write the value without it.`
-        })
-      }
+      if (node.tag === undefined) return
+      // The node starts after its tag, which the parser resolved: `!!str` is yaml.org's `str`.
+      const tag = node.tag.replace(/^tag:yaml\.org,2002:/, '!!')
+      const at = where.text.lastIndexOf(tag, offset)
+      const glob = `${tag}${yaml.isScalar(node) && node.source ? ` ${node.source}` : ''}`
+      problems.push({
+        ...where.at(at < 0 ? offset : at, key),
+        message: looksSecret(tag)
+          ? 'reads as a YAML tag (not shown: it looks like a secret). Quote the value.'
+          : tag.startsWith('!!') || tag.startsWith('!<')
+            ? `YAML tags (${tag}) are not read in a policy file: write the value without it.`
+            : `${tag} reads as a YAML tag. A glob that starts with ! must be quoted: "${glob}".`
+      })
     }
   })
   return problems

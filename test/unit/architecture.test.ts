@@ -59,14 +59,16 @@ const ROOM_ORDER: Record<string, readonly (readonly string[])[]> = {
     ['main.ts', 'index.ts', 'post/']
   ],
   // The policy file, bottom to top: the parsers of its values (lists as v1 wrote them, globs,
-  // budgets, repositories, YAML scalars); its schema and presets; the resolved policy and the
-  // problems a file can have; reading a file; loading it, and the migration from v1's inputs.
+  // budgets, repositories, YAML scalars); the words its keys choose from; its schema; the presets
+  // and the agent actions' inputs; the resolved policy and the problems a file can have; where in
+  // a file a problem is; reading a file; loading it, and the migration from v1's inputs.
   policy: [
     ['v1-lists.ts', 'path-filter.ts', 'budget.ts', 'code-repositories.ts', 'yaml-text.ts'],
     ['choices.ts'],
     ['schema.ts'],
     ['presets.ts', 'actions.ts'],
     ['policy.ts', 'problems.ts', 'key-messages.ts'],
+    ['locator.ts'],
     ['read.ts'],
     ['load.ts', 'migration.ts']
   ],
@@ -222,6 +224,7 @@ describe('src/ architecture', () => {
     expect(staticYaml).toEqual([])
     expect(files.filter(f => importsOf(f).packages.includes('yaml'))).toEqual([
       'docs-site/openapi-pages.ts',
+      'policy/locator.ts',
       'policy/read.ts'
     ])
   })

@@ -252,6 +252,15 @@ describe('the policy file’s problems: file, line, key, what is wrong, what is 
     expect(phrase.message).toMatch(/got a value that looks like a secret \(not shown\)/)
   })
 
+  it('never shows a secret pasted as a key, a tag or an alias', async () => {
+    const token = `ghp_${'a1B2'.repeat(9)}`
+    for (const text of [`${token}: x\n`, `label: !${token}\n`, `label: *${token}\n`]) {
+      const error = await refused(text)
+      expect(error.message, text).not.toContain(token)
+      expect(error.problems[0]?.line, text).toBe(1)
+    }
+  })
+
   it('tells a secret from a value people write', () => {
     for (const secret of [
       'mint_abcdef123456',
