@@ -35102,7 +35102,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3902);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9790);
 
 // The impact sub-action (impact/action.yml); `run` reports its own failures.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -35112,7 +35112,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3902:
+/***/ 9790:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -53975,34 +53975,74 @@ function dashboardError(what, error) {
 
 // EXTERNAL MODULE: ./node_modules/picomatch/index.js
 var picomatch = __nccwpck_require__(4006);
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/path-filter.js
-
-
-const MAX_PATTERNS = 200;
-/** One pattern a line (or comma), blank lines and `#` comments skipped, as multi-line inputs are. */
-function patterns(name, raw) {
-    const list = raw
-        .split(/\r?\n|,/)
-        .map(line => line.trim())
-        .filter(line => line && !line.startsWith('#'));
-    if (list.length > MAX_PATTERNS)
-        throw new errors_InputError(`Input '${name}' lists ${list.length} patterns; at most ${MAX_PATTERNS}.`);
-    for (const pattern of list) {
-        try {
-            picomatch.makeRe(pattern.replace(/^!/, ''), { dot: true, strictBrackets: true });
+;// CONCATENATED MODULE: ./.tmp/ncc-js/policy/v1-lists.js
+/**
+ * v1's list inputs as a workflow still writes them, for the migration to the policy file's real
+ * YAML lists: one item a line or a comma, blank lines and `#` comments skipped. A comma inside
+ * `{…}` no longer splits, so `src/{api,cli}/**` is one glob (v1 refused it as 'src/{api').
+ */
+function v1List(raw) {
+    const items = [];
+    let item = '';
+    let depth = 0;
+    for (let i = 0; i < raw.length; i++) {
+        const ch = raw[i];
+        if (ch === '\\' && i + 1 < raw.length) {
+            item += ch + raw[++i];
+            continue;
         }
-        catch {
-            throw new errors_InputError(`Input '${name}' has a pattern that is not a glob: '${pattern}'. Write one glob a line, such as src/** or docs/*.md.`);
+        if (ch === '\n' || ch === '\r' || (ch === ',' && depth === 0)) {
+            items.push(item);
+            item = '';
+            depth = 0;
+            continue;
         }
+        if (ch === '{')
+            depth++;
+        else if (ch === '}' && depth > 0)
+            depth--;
+        item += ch;
     }
-    return list;
+    items.push(item);
+    return items.map(line => line.trim()).filter(line => line && !line.startsWith('#'));
 }
-function readPathFilter(pathsName, paths, ignoreName, ignore) {
-    const include = patterns(pathsName, paths).map(p => ({
+/** v1's `code-repositories`: one repository a line, with its own globs after a colon. */
+function v1CodeRepositories(raw) {
+    return raw
+        .split(/\r?\n/)
+        .map(line => line.trim())
+        .filter(line => line && !line.startsWith('#'))
+        .map(line => {
+        const at = line.indexOf(':');
+        if (at < 0)
+            return { line, name: line };
+        return { line, name: line.slice(0, at).trim(), paths: v1List(line.slice(at + 1)) };
+    });
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/policy/path-filter.js
+
+
+
+/** Patterns a list at most: each is tried on every changed file. */
+const MAX_PATTERNS = 200;
+/** Whether picomatch reads a pattern (a leading `!` aside) as a glob; `src/[abc` it does not. */
+function isGlob(pattern) {
+    try {
+        picomatch.makeRe(pattern.replace(/^!/, ''), { dot: true, strictBrackets: true });
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+/** The filter of checked globs (`isGlob`): `paths` with its `!` patterns, and `paths-ignore`. */
+function pathFilter(paths, ignore) {
+    const include = paths.map(p => ({
         negated: p.startsWith('!'),
         match: picomatch(p.replace(/^!/, ''), { dot: true })
     }));
-    const excluded = patterns(ignoreName, ignore).map(p => picomatch(p, { dot: true }));
+    const excluded = ignore.map(p => picomatch(p, { dot: true }));
     return {
         all: include.length === 0 && excluded.length === 0,
         counts(path) {
@@ -54014,31 +54054,55 @@ function readPathFilter(pathsName, paths, ignoreName, ignore) {
         }
     };
 }
+/** A v1 input's patterns, one a line or a comma (src/policy/v1-lists.ts), each checked. */
+function v1Patterns(name, raw) {
+    const list = v1List(raw);
+    if (list.length > MAX_PATTERNS)
+        throw new errors_InputError(`Input '${name}' lists ${list.length} patterns; at most ${MAX_PATTERNS}.`);
+    const wrong = list.find(pattern => !isGlob(pattern));
+    if (wrong !== undefined)
+        throw new errors_InputError(`Input '${name}' has a pattern that is not a glob: '${wrong}'. Write one glob a line, such as src/** or docs/*.md.`);
+    return list;
+}
+/** v1's `paths` and `paths-ignore` inputs; the policy file's lists go to `pathFilter`. */
+function readPathFilter(pathsName, paths, ignoreName, ignore) {
+    return pathFilter(v1Patterns(pathsName, paths), v1Patterns(ignoreName, ignore));
+}
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/code-repositories.js
+;// CONCATENATED MODULE: ./.tmp/ncc-js/policy/code-repositories.js
+
 
 
 /** One ledger's worth: each repository costs a few requests a run and a line on the dashboard. */
 const MAX_CODE_REPOSITORIES = 50;
-// GitHub's own limits: a login of 1 to 39 letters, digits and single hyphens; a name of up to 100.
-const OWNER = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,37}[A-Za-z0-9])?$/;
-const NAME = /^[A-Za-z0-9_.-]{1,100}$/;
+/**
+ * `owner/repo` within GitHub's own limits: a login of 1 to 39 letters, digits and single hyphens;
+ * a name of up to 100 letters, digits, `_`, `.` and `-`, but not `.` or `..`.
+ */
+const REPOSITORY_PATTERN = /^([A-Za-z0-9](?:[A-Za-z0-9-]{0,37}[A-Za-z0-9])?)\/((?!\.\.?$)[A-Za-z0-9_.-]{1,100})$/;
+/** `owner/repo` split, or undefined when it is not a repository's name. */
+function repositoryParts(name) {
+    const m = REPOSITORY_PATTERN.exec(name);
+    return m ? { owner: m[1], repo: m[2] } : undefined;
+}
 /** A repository's key: GitHub's names are case-insensitive. */
 const code_repositories_repositoryKey = (name) => name.toLowerCase();
+/**
+ * A checked repository name (`repositoryParts`) and its own globs, if it has any (checked with
+ * `isGlob`): one of the policy file's `code-repositories`.
+ */
+function codeRepository(name, own) {
+    const { owner, repo } = repositoryParts(name) ?? { owner: '', repo: '' };
+    return { owner, repo, name, ...(own ? { paths: pathFilter(own.paths, own.ignore) } : {}) };
+}
+/** v1's `code-repositories` input: one repository a line, its globs after a colon. */
 function readCodeRepositories(input, raw, docsRepository) {
-    const lines = raw
-        .split(/\r?\n/)
-        .map(line => line.trim())
-        .filter(line => line && !line.startsWith('#'));
+    const lines = v1CodeRepositories(raw);
     if (lines.length > MAX_CODE_REPOSITORIES)
         throw new errors_InputError(`Input '${input}' lists ${lines.length} repositories; at most ${MAX_CODE_REPOSITORIES} per docs project.`);
     const seen = new Set();
-    return lines.map(line => {
-        const at = line.indexOf(':');
-        const name = (at < 0 ? line : line.slice(0, at)).trim();
-        const rules = at < 0 ? '' : line.slice(at + 1).trim();
-        const [owner = '', repo = '', ...rest] = name.split('/');
-        if (rest.length || !OWNER.test(owner) || !NAME.test(repo) || repo === '.' || repo === '..')
+    return lines.map(({ line, name, paths }) => {
+        if (!repositoryParts(name))
             throw new errors_InputError(`Input '${input}' must list one repository a line as owner/repo (optionally followed by ': ' and its path globs); '${line.slice(0, 120)}' is not one.`);
         const key = code_repositories_repositoryKey(name);
         if (seen.has(key))
@@ -54046,11 +54110,11 @@ function readCodeRepositories(input, raw, docsRepository) {
         seen.add(key);
         if (key === code_repositories_repositoryKey(docsRepository))
             throw new errors_InputError(`Input '${input}' lists ${name}, the repository this workflow runs in: its merges are the docs themselves, never documented again. List the code repositories only, or leave '${input}' empty to document this repository's own changes.`);
-        if (at >= 0 && !rules)
+        if (paths && !paths.length)
             throw new errors_InputError(`Input '${input}': ${name} is followed by ':' but no path globs; write them (such as '${name}: src/**, !**/*.test.ts') or drop the ':'.`);
         const named = `${input} (${name})`;
-        const paths = rules ? readPathFilter(named, rules, named, '') : undefined;
-        return { owner, repo, name, ...(paths ? { paths } : {}) };
+        const rules = paths && readPathFilter(named, paths.join('\n'), named, '');
+        return { ...codeRepository(name), ...(rules ? { paths: rules } : {}) };
     });
 }
 
@@ -55069,6 +55133,35 @@ function checkWritableTarget(name, shown, file) {
 /** A relative path that climbs out (`..`, `../x`), or an absolute one; `..notes.md` stays inside. */
 const leaves = (rel) => rel === '..' || rel.startsWith(`..${external_node_path_namespaceObject.sep}`) || external_node_path_namespaceObject.isAbsolute(rel);
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/policy/budget.js
+
+const DAY_MS = 86_400_000;
+/**
+ * The rolling windows a budget counts in. A month is 30 days, not a calendar month: a rolling
+ * window has no first of the month to reset on.
+ */
+const BUDGET_WINDOWS = { day: DAY_MS, week: 7 * DAY_MS, month: 30 * DAY_MS };
+/** `max-jobs` as the policy file writes it: 1 to 9999 jobs per day, week or month. */
+const MAX_JOBS_PATTERN = /^([1-9]\d{0,3})\/(day|week|month)$/;
+/** The budget `5/day` sets, or undefined when the text is not one (`MAX_JOBS_PATTERN`). */
+function jobBudget(text) {
+    const m = MAX_JOBS_PATTERN.exec(text);
+    if (!m)
+        return undefined;
+    const window = m[2];
+    return { max: Number(m[1]), windowMs: BUDGET_WINDOWS[window], text };
+}
+/** v1's `max-jobs` input (spaces and capitals allowed), or nothing for no budget. */
+function parseMaxJobs(name, raw) {
+    const text = raw.trim().toLowerCase().replace(/\s+/g, '');
+    if (text === '')
+        return undefined;
+    const budget = jobBudget(text.replace(/^0+(?=\d)/, ''));
+    if (!budget)
+        throw new errors_InputError(`Input '${name}' must be a number of jobs per day, week or month, such as 5/day or 20/month; got '${raw}'.`);
+    return budget;
+}
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/permission.js
 /** Repository roles from least to most; a higher one includes the lower ones. */
 const PERMISSIONS = ['read', 'triage', 'write', 'maintain', 'admin'];
@@ -55084,7 +55177,26 @@ function hasPermission(permission, roleName, required) {
     return effectiveRank(permission, roleName) >= PERMISSIONS.indexOf(required);
 }
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/policy/choices.js
+
+// The words the policy file's keys choose from, apart from the schema so that what only needs
+// the words (the flows' settings, a run without a policy file) loads no validator.
+/** The file's format; a higher one was written for a newer action. */
+const POLICY_VERSION = 1;
+const PRESET_NAMES = (/* unused pure expression or super */ null && (['cautious', 'standard', 'autopilot']));
+const PERMISSION_CHOICES = [...PERMISSIONS, 'none'];
+const FOLD_MODES = ['open-pr', 'never'];
+/**
+ * `approval: dashboard`: change runs and scheduled catch-ups start nothing; their changes wait on the
+ * dashboard in one batch with a checkbox, and a tick by someone with `required-permission` (an
+ * `issues` `edited` event on the dashboard) starts them once.
+ */
+const APPROVAL_MODES = ['none', 'dashboard'];
+const REVIEWER_MODES = ['authors'];
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/settings.js
+
+
 
 
 
@@ -55099,14 +55211,6 @@ function hasPermission(permission, roleName, required) {
 // The allowed values of the inputs and the settings each flow takes live here, with their
 // reading: the flows import their types from the settings, never the settings from a flow.
 const COMMENT_MODES = ['auto', 'true', 'false'];
-const FOLD_MODES = ['open-pr', 'never'];
-const REVIEWER_MODES = ['authors'];
-/**
- * `approval: dashboard`: change runs and scheduled catch-ups start nothing; their changes wait on the
- * dashboard in one batch with a checkbox, and a tick by someone with `required-permission` (an
- * `issues` `edited` event on the dashboard) starts them once.
- */
-const APPROVAL_MODES = ['none', 'dashboard'];
 const CHANGES = ['event', 'since-last'];
 /** The event type a code repository's repository_dispatch carries to the docs repository. */
 const DISPATCH_TYPE = 'docs-agent';
@@ -55236,16 +55340,16 @@ function readImpact(get, value, docsToken, dashboard) {
     const text = get(Input.ImpactAfter).trim().toLowerCase();
     if (!text)
         return { impactComment, maxRequests };
-    const ms = durationInput(Input.ImpactAfter, text, DAY_MS, MAX_IMPACT_DAYS * DAY_MS);
-    if (ms % DAY_MS)
+    const ms = durationInput(Input.ImpactAfter, text, settings_DAY_MS, MAX_IMPACT_DAYS * settings_DAY_MS);
+    if (ms % settings_DAY_MS)
         throw new errors_InputError(`Input '${Input.ImpactAfter}' must be whole days (such as 14d or 2w), since the analytics count whole days; got '${text}'.`);
     if (!docsToken)
         throw new errors_InputError(`Input '${Input.ImpactAfter}' needs '${Input.DocsToken}': the docs pull requests' files are read, and the result commented on them, in the docs repository.`);
     if (!dashboard)
         throw new errors_InputError(`Input '${Input.ImpactAfter}' needs '${Input.Dashboard}: true': the merged docs pull requests to measure, and what was measured, are in the dashboard's ledger.`);
-    return { impactAfter: { days: ms / DAY_MS, text }, impactComment, maxRequests };
+    return { impactAfter: { days: ms / settings_DAY_MS, text }, impactComment, maxRequests };
 }
-const DAY_MS = 86_400_000;
+const settings_DAY_MS = 86_400_000;
 /** `reviewers`: empty or `authors`; requesting reviews in the docs repository needs `docs-token`. */
 function readReviewers(raw, docsToken) {
     const text = raw.trim().toLowerCase();
@@ -55312,19 +55416,6 @@ function readTitle(raw) {
     if (!title || title.length > 256)
         throw new errors_InputError(`Input '${Input.DashboardTitle}' must be a title of 1 to 256 characters; got ${title.length} characters.`);
     return title;
-}
-const BUDGET_WINDOWS = { day: 86_400_000, week: 7 * 86_400_000 };
-/** `max-jobs`: a number of jobs per day or per week, or nothing for no budget. */
-function parseMaxJobs(name, raw) {
-    const text = raw.trim().toLowerCase().replace(/\s+/g, '');
-    if (text === '')
-        return undefined;
-    const m = /^(\d{1,4})\/(day|week)$/.exec(text);
-    const max = Number(m?.[1]);
-    if (!m || max < 1) {
-        throw new errors_InputError(`Input '${name}' must be a number of jobs per day or per week, such as 5/day or 20/week; got '${raw}'.`);
-    }
-    return { max, windowMs: BUDGET_WINDOWS[m[2]], text: `${max}/${m[2]}` };
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/agent-run.js

@@ -12,8 +12,16 @@ import {
 import { readWorkspaceFile, workspaceOf } from '../runner/workspace.js'
 import { InputError } from '../runner/errors.js'
 import { Defaults, Input } from './names.js'
-import { type PathFilter, readPathFilter } from './path-filter.js'
-import { type CodeRepository, readCodeRepositories } from './code-repositories.js'
+import { type PathFilter, readPathFilter } from '../policy/path-filter.js'
+import { type CodeRepository, readCodeRepositories } from '../policy/code-repositories.js'
+import { type JobBudget, parseMaxJobs } from '../policy/budget.js'
+import {
+  APPROVAL_MODES,
+  type ApprovalMode,
+  FOLD_MODES,
+  type FoldMode,
+  REVIEWER_MODES
+} from '../policy/choices.js'
 import { botName } from '../github/event.js'
 import { PERMISSIONS, type Permission } from '../github/permission.js'
 import { FAIL_ON_WORDS, type FailOnWord } from './outcome.js'
@@ -42,27 +50,6 @@ export interface TriggerSettings {
   requiredPermission: Permission | 'none'
   /** Bot logins allowed to trigger, without the `[bot]` suffix, lower case. */
   allowedBots: ReadonlySet<string>
-}
-
-export const FOLD_MODES = ['open-pr', 'never'] as const
-export type FoldMode = (typeof FOLD_MODES)[number]
-
-export const REVIEWER_MODES = ['authors'] as const
-
-/**
- * `approval: dashboard`: change runs and scheduled catch-ups start nothing; their changes wait on the
- * dashboard in one batch with a checkbox, and a tick by someone with `required-permission` (an
- * `issues` `edited` event on the dashboard) starts them once.
- */
-export const APPROVAL_MODES = ['none', 'dashboard'] as const
-export type ApprovalMode = (typeof APPROVAL_MODES)[number]
-
-/** `max-jobs`: how many jobs and follow-ups the agent may start in a rolling window. */
-export interface JobBudget {
-  max: number
-  windowMs: number
-  /** As the user wrote it, normalised: `5/day`. */
-  text: string
 }
 
 export const CHANGES = ['event', 'since-last'] as const
@@ -416,20 +403,4 @@ function readTitle(raw: string): string {
       `Input '${Input.DashboardTitle}' must be a title of 1 to 256 characters; got ${title.length} characters.`
     )
   return title
-}
-
-const BUDGET_WINDOWS: Record<string, number> = { day: 86_400_000, week: 7 * 86_400_000 }
-
-/** `max-jobs`: a number of jobs per day or per week, or nothing for no budget. */
-export function parseMaxJobs(name: string, raw: string): JobBudget | undefined {
-  const text = raw.trim().toLowerCase().replace(/\s+/g, '')
-  if (text === '') return undefined
-  const m = /^(\d{1,4})\/(day|week)$/.exec(text)
-  const max = Number(m?.[1])
-  if (!m || max < 1) {
-    throw new InputError(
-      `Input '${name}' must be a number of jobs per day or per week, such as 5/day or 20/week; got '${raw}'.`
-    )
-  }
-  return { max, windowMs: BUDGET_WINDOWS[m[2] as string] as number, text: `${max}/${m[2]}` }
 }

@@ -5,7 +5,8 @@ import { errorText } from '../runner/errors.js'
 import type { Logger } from '../runner/logger.js'
 import { escapeMarkdown } from '../runner/markdown.js'
 import { counted } from '../runner/text.js'
-import type { ApprovalMode, TriggerSettings } from '../agent/settings.js'
+import type { ApprovalMode } from '../policy/choices.js'
+import type { TriggerSettings } from '../agent/settings.js'
 import {
   APPROVAL_PHRASE,
   RESEND_PHRASE,

@@ -1,7 +1,7 @@
 import type { PullRequestRef, PushRef, RunEvent } from '../github/event.js'
 import { ExplainedError } from '../runner/errors.js'
 import { type PlanSettings, DISPATCH_TYPE } from '../agent/settings.js'
-import { repositoryKey } from '../agent/code-repositories.js'
+import { repositoryKey } from '../policy/code-repositories.js'
 
 /**
  * What a change run is about, decided from the event and the inputs alone, before any request:

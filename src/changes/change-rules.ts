@@ -1,6 +1,6 @@
 import { botName } from '../github/event.js'
 import type { BatchCommit, BatchPull, ChangeBatch, SkippedChange } from '../agent/batch.js'
-import type { PathFilter } from '../agent/path-filter.js'
+import type { PathFilter } from '../policy/path-filter.js'
 
 /** The docs agent's own identities: its changes are never documented again (a loop). */
 const AGENT_LOGINS = new Set(['mintlify'])

@@ -8,12 +8,12 @@ import type {
   LedgerView
 } from '../../src/changes/gates/gate.js'
 import { budgetState } from '../../src/agent/ledger/budget.js'
-import type { JobBudget } from '../../src/agent/settings.js'
+import type { JobBudget } from '../../src/policy/budget.js'
 import type { DocsPullUpdate } from '../../src/agent/ledger/expiry.js'
 import type { AgentJob } from '../../src/mintlify/agent-jobs.js'
 import { type ProjectLedger, emptyProject } from '../../src/records/ledger.js'
 import { silentLogger } from '../../src/runner/logger.js'
-import { readPathFilter } from '../../src/agent/path-filter.js'
+import { readPathFilter } from '../../src/policy/path-filter.js'
 import { docsPulls } from '../../src/agent/docs-repository.js'
 
 /** What the gate tests fix: 2026-11-24 12:00 UTC, a repository and its branch's head. */

@@ -150,8 +150,8 @@ describe(REFERENCE, () => {
   it('the staleness check can fail: a changed description is noticed', () => {
     const reference = read(REFERENCE)
     const stale = reference.replace(
-      /\| `fold` +\|([^|]*)\|[^\n]*/,
-      '| `fold` |$1| An old description. |'
+      /\| `poll-interval` +\|([^|]*)\|[^\n]*/,
+      '| `poll-interval` |$1| An old description. |'
     )
     expect(stale).not.toBe(reference)
     expect(unpadTables(renderTables(stale))).not.toBe(unpadTables(stale))

@@ -14,13 +14,15 @@ const SRC = path.join(ROOT, 'src')
  * A room may import from the rooms before it in this list, never from one after it or beside it:
  * the plumbing knows no feature; the service client, GitHub, the signed records (the ledger's
  * format, which the agent writes and the gaps sub-action reads) and the docs site's routing (which
- * site page a docs file is, for both) know nothing of each other; what the agent actions share (the
- * job, the wait, the live comment, the ledger, the report) knows no action; and no action's flows
- * reach into another's.
+ * site page a docs file is, for both) know nothing of each other; the policy file (its schema,
+ * presets and reading, which the agent's actions share) stands on them; what the agent actions
+ * share (the job, the wait, the live comment, the ledger, the report) knows no action; and no
+ * action's flows reach into another's.
  */
 const LAYERS: readonly string[][] = [
   ['runner'],
   ['mintlify', 'github', 'records', 'docs-site'],
+  ['policy'],
   ['agent'],
   ['prompt', 'changes', 'review', 'impact', 'post', 'visitors', 'gaps']
 ]
@@ -44,8 +46,6 @@ const ROOM_ORDER: Record<string, readonly (readonly string[])[]> = {
       'names.ts',
       'settings.ts',
       'outcome.ts',
-      'path-filter.ts',
-      'code-repositories.ts',
       'batch.ts',
       'trust-gate.ts',
       'command-text.ts',
@@ -60,6 +60,20 @@ const ROOM_ORDER: Record<string, readonly (readonly string[])[]> = {
     ['prepared-run.ts'],
     ['agent-run.ts', 'report.ts'],
     ['action.ts']
+  ],
+  // The policy file, bottom to top: the parsers of its values (lists as v1 wrote them, globs,
+  // budgets, repositories, YAML scalars); the words its keys choose from; its schema; the presets
+  // and the agent actions' inputs; the resolved policy and the problems a file can have; where in
+  // a file a problem is; reading a file; loading it, and the migration from v1's inputs.
+  policy: [
+    ['v1-lists.ts', 'path-filter.ts', 'budget.ts', 'code-repositories.ts', 'yaml-text.ts'],
+    ['choices.ts'],
+    ['schema.ts'],
+    ['presets.ts', 'actions.ts'],
+    ['policy.ts', 'problems.ts', 'key-messages.ts'],
+    ['locator.ts'],
+    ['read.ts'],
+    ['load.ts', 'migration.ts']
   ],
   changes: [
     ['names.ts', 'change-settings.ts', 'change-plan.ts', 'change-rules.ts', 'approval.ts'],
@@ -211,16 +225,19 @@ describe('src/ architecture', () => {
     expect(wrong).toEqual([])
   })
 
-  it('loads the YAML parser only where a YAML spec is read, never statically', () => {
+  it('loads the YAML parser only where a YAML spec or the policy file is read, never statically', () => {
     // A static import would put the parser (about 290 KB) in every agent and gaps start, parsed by
     // Node each time; imported dynamically, ncc makes it a chunk only a YAML OpenAPI spec loads.
     const text = (f: string): string => readFileSync(path.join(SRC, f), 'utf8')
+    // Its types may be imported: TypeScript erases `import type`.
     const staticYaml = files.filter(f =>
-      /(?:^|\n)\s*(?:import|export)[^'"]*?from\s*['"]yaml['"]/.test(text(f))
+      /(?:^|\n)\s*(?:import|export)(?!\s+type\s)[^'"]*?from\s*['"]yaml['"]/.test(text(f))
     )
     expect(staticYaml).toEqual([])
     expect(files.filter(f => importsOf(f).packages.includes('yaml'))).toEqual([
-      'docs-site/openapi-pages.ts'
+      'docs-site/openapi-pages.ts',
+      'policy/locator.ts',
+      'policy/read.ts'
     ])
   })
 

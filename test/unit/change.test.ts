@@ -18,7 +18,7 @@ import {
 import { type ChangeRules, applyRules, batchSize } from '../../src/changes/change-rules.js'
 import { type FoldContext, decideFold } from '../../src/agent/ledger/fold.js'
 import { parsePullLink } from '../../src/github/event.js'
-import { readPathFilter } from '../../src/agent/path-filter.js'
+import { readPathFilter } from '../../src/policy/path-filter.js'
 import { DocsPulls } from '../../src/github/docs-pulls.js'
 import { outcomeBody, workingBody } from '../../src/agent/comment/comment-body.js'
 import { type Marker, Markers, parseMarker } from '../../src/agent/comment/marker.js'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { budgetState } from '../../src/agent/ledger/budget.js'
-import { parseMaxJobs } from '../../src/agent/settings.js'
+import { parseMaxJobs } from '../../src/policy/budget.js'
 import { renderDashboard } from '../../src/agent/ledger/dashboard-body.js'
 import {
   type Ledger,
@@ -379,11 +379,16 @@ describe('outcomes: each figure with its denominator', () => {
 })
 
 describe('max-jobs', () => {
-  it('reads a count per day or per week', () => {
+  it('reads a count per day, per week or per 30 days', () => {
     expect(parseMaxJobs('max-jobs', '5/day')).toEqual({ max: 5, windowMs: DAY, text: '5/day' })
     expect(parseMaxJobs('max-jobs', ' 20 / Week ')).toMatchObject({ max: 20, windowMs: 7 * DAY })
     expect(parseMaxJobs('max-jobs', '')).toBeUndefined()
-    for (const bad of ['5', '0/day', '5/month', 'five/day', '-1/day'])
+    expect(parseMaxJobs('max-jobs', '20/Month')).toEqual({
+      max: 20,
+      windowMs: 30 * DAY,
+      text: '20/month'
+    })
+    for (const bad of ['5', '0/day', '5/year', 'five/day', '-1/day', '10000/day'])
       expect(() => parseMaxJobs('max-jobs', bad)).toThrow(InputError)
   })
 

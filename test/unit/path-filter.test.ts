@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { readPathFilter } from '../../src/agent/path-filter.js'
+import { isGlob, pathFilter, readPathFilter } from '../../src/policy/path-filter.js'
+import { v1CodeRepositories, v1List } from '../../src/policy/v1-lists.js'
 import { InputError } from '../../src/runner/errors.js'
 
 const filter = (paths: string, ignore = '') =>
@@ -43,5 +44,57 @@ describe('paths and paths-ignore', () => {
     expect(() => filter(Array.from({ length: 201 }, (_, i) => `p${i}`).join('\n'))).toThrow(
       /at most 200/
     )
+  })
+
+  it('keeps a comma inside braces in one glob: src/{api,cli}/** (v1 refused it as src/{api)', () => {
+    const f = filter('src/{api,cli}/**, docs/**')
+    expect(f.counts('src/api/a.ts')).toBe(true)
+    expect(f.counts('src/cli/b.ts')).toBe(true)
+    expect(f.counts('src/web/c.ts')).toBe(false)
+    expect(f.counts('docs/x.md')).toBe(true)
+  })
+})
+
+describe('the filter of the policy file’s lists', () => {
+  it('reads real lists, braces and all, as the v1 inputs were read', () => {
+    const f = pathFilter(['src/{api,cli}/**', '!**/*.test.ts'], ['src/api/generated/**'])
+    expect(f.all).toBe(false)
+    expect(f.counts('src/cli/main.ts')).toBe(true)
+    expect(f.counts('src/cli/main.test.ts')).toBe(false)
+    expect(f.counts('src/api/generated/x.ts')).toBe(false)
+    expect(pathFilter([], []).all).toBe(true)
+  })
+
+  it('tells a glob from what picomatch cannot read', () => {
+    expect(['src/**', '!src/**/*.test.ts', 'src/{a,b}/*.md', '[abc].ts'].every(isGlob)).toBe(true)
+    expect(['src/[abc', '!x/['].some(isGlob)).toBe(false)
+  })
+})
+
+describe('v1 lists, as a workflow still writes them', () => {
+  it('splits on lines and commas, not on commas inside braces or escaped', () => {
+    expect(v1List(' a/**, src/{api,cli}/**\n# comment\n\n {x,{y,z}}/*.md ,\\,b\r\nlast')).toEqual([
+      'a/**',
+      'src/{api,cli}/**',
+      '{x,{y,z}}/*.md',
+      '\\,b',
+      'last'
+    ])
+    // An unclosed brace ends with its line: the next line is its own item.
+    expect(v1List('src/{a,b\nc,d')).toEqual(['src/{a,b', 'c', 'd'])
+  })
+
+  it('reads code-repositories lines: a name, and its globs after a colon', () => {
+    expect(
+      v1CodeRepositories('acme/api: src/{a,b}/**, !**/*.test.ts\n# x\nacme/cli\nacme/web:')
+    ).toEqual([
+      {
+        line: 'acme/api: src/{a,b}/**, !**/*.test.ts',
+        name: 'acme/api',
+        paths: ['src/{a,b}/**', '!**/*.test.ts']
+      },
+      { line: 'acme/cli', name: 'acme/cli' },
+      { line: 'acme/web:', name: 'acme/web', paths: [] }
+    ])
   })
 })

@@ -1,4 +1,4 @@
-import type { JobBudget } from '../settings.js'
+import type { JobBudget } from '../../policy/budget.js'
 
 /**
  * Mintlify publishes average credit costs per agent run, not per API job; this is its published

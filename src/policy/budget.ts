@@ -1,0 +1,46 @@
+import { InputError } from '../runner/errors.js'
+
+const DAY_MS = 86_400_000
+
+/**
+ * The rolling windows a budget counts in. A month is 30 days, not a calendar month: a rolling
+ * window has no first of the month to reset on.
+ */
+export const BUDGET_WINDOWS = { day: DAY_MS, week: 7 * DAY_MS, month: 30 * DAY_MS } as const
+
+/** `max-jobs`: how many jobs and follow-ups the agent may start in a rolling window. */
+export interface JobBudget {
+  max: number
+  windowMs: number
+  /** As written in the policy file: `5/day`. */
+  text: string
+}
+
+/** `max-credits`: estimated credits (starts × `credits-per-run`) in a rolling 30 days. */
+export interface CreditBudget {
+  max: number
+  windowMs: number
+}
+
+/** `max-jobs` as the policy file writes it: 1 to 9999 jobs per day, week or month. */
+export const MAX_JOBS_PATTERN = /^([1-9]\d{0,3})\/(day|week|month)$/
+
+/** The budget `5/day` sets, or undefined when the text is not one (`MAX_JOBS_PATTERN`). */
+export function jobBudget(text: string): JobBudget | undefined {
+  const m = MAX_JOBS_PATTERN.exec(text)
+  if (!m) return undefined
+  const window = m[2] as keyof typeof BUDGET_WINDOWS
+  return { max: Number(m[1]), windowMs: BUDGET_WINDOWS[window], text }
+}
+
+/** v1's `max-jobs` input (spaces and capitals allowed), or nothing for no budget. */
+export function parseMaxJobs(name: string, raw: string): JobBudget | undefined {
+  const text = raw.trim().toLowerCase().replace(/\s+/g, '')
+  if (text === '') return undefined
+  const budget = jobBudget(text.replace(/^0+(?=\d)/, ''))
+  if (!budget)
+    throw new InputError(
+      `Input '${name}' must be a number of jobs per day, week or month, such as 5/day or 20/month; got '${raw}'.`
+    )
+  return budget
+}

@@ -1,0 +1,193 @@
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { parse } from 'yaml'
+import {
+  SCHEMA_FILE,
+  policyJsonSchema,
+  referenceText,
+  schemaFileText
+} from '../../scripts/policy-schema.js'
+import { policyTable, renderPolicyTable } from '../../scripts/policy-reference.js'
+import { REFERENCE, unpadTables } from '../../scripts/reference-tables.js'
+import { POLICY_SCHEMA_URL } from '../../src/policy/load.js'
+import { PolicyError } from '../../src/policy/problems.js'
+import { readPolicy } from '../../src/policy/read.js'
+import { POLICY_KEYS } from '../../src/policy/schema.js'
+import { ROOT } from '../support/run-action.js'
+
+const read = (file: string): string => readFileSync(path.join(ROOT, file), 'utf8')
+const EXAMPLE = 'examples/docs-agent.yml'
+
+/**
+ * Ajv 8, as ajv-formats (a dev dependency) brings it: the top-level `ajv` is ESLint's Ajv 6. Typed
+ * here by what the test uses.
+ */
+interface Validator {
+  (data: unknown): boolean
+  errors?: { instancePath: string; message?: string }[] | null
+}
+const Ajv = createRequire(createRequire(import.meta.url).resolve('ajv-formats'))('ajv') as {
+  default: new (options: { strict: boolean; allErrors: boolean }) => {
+    compile(schema: unknown): Validator
+  }
+}
+const validate = new Ajv.default({ strict: true, allErrors: true }).compile(
+  JSON.parse(read(SCHEMA_FILE))
+)
+
+/** What each schema says of a file's text: the JSON Schema of editors, and the action's. */
+async function judged(text: string): Promise<{ json: boolean; action: boolean }> {
+  const json = validate(parse(text) ?? {})
+  const action = await readPolicy(text, 'sample.yml').then(
+    () => true,
+    (e: unknown) => {
+      expect(e).toBeInstanceOf(PolicyError)
+      return false
+    }
+  )
+  return { json, action }
+}
+
+describe('the JSON Schema of the policy file', () => {
+  it('is what npm run schema writes', async () => {
+    expect(read(SCHEMA_FILE), `${SCHEMA_FILE} is stale: run 'npm run schema'`).toBe(
+      await schemaFileText()
+    )
+  })
+
+  it('describes every key, with its default, and is reached at the URL files name', () => {
+    const schema = policyJsonSchema() as {
+      $id: string
+      additionalProperties: boolean
+      properties: Record<string, { title?: string; description?: string; default?: unknown }>
+    }
+    expect(schema.$id).toBe(POLICY_SCHEMA_URL)
+    expect(POLICY_SCHEMA_URL).toMatch(new RegExp(`/v2/${SCHEMA_FILE}$`))
+    expect(schema.additionalProperties).toBe(false)
+    expect(Object.keys(schema.properties)).toEqual(POLICY_KEYS)
+    for (const [key, property] of Object.entries(schema.properties)) {
+      expect(property.title, key).toBeTruthy()
+      expect(property.description?.length, key).toBeGreaterThan(30)
+    }
+    expect(schema.properties.label?.default).toBe('docs-agent')
+    expect(schema.properties['credits-per-run']?.default).toBe(180)
+    expect(schema.properties['max-jobs']).not.toHaveProperty('default')
+  })
+})
+
+describe('the example policy file and samples, judged by both schemas alike', () => {
+  it('has an example a team starts from, valid in both, pointing editors at the schema', async () => {
+    const text = read(EXAMPLE)
+    expect(text.split('\n')[0]).toBe(`# yaml-language-server: $schema=${POLICY_SCHEMA_URL}`)
+    expect(await judged(text)).toEqual({ json: true, action: true })
+    expect(await readPolicy(text, EXAMPLE)).toMatchObject({
+      preset: 'cautious',
+      approval: 'dashboard',
+      maxOpen: 1,
+      maxJobs: { text: '20/month' }
+    })
+    // Every key of the file is in the example, written or commented out.
+    for (const key of POLICY_KEYS) expect(text, key).toMatch(new RegExp(`^(# )?${key}:`, 'm'))
+  })
+
+  const valid = [
+    '',
+    'extends: autopilot\n',
+    'paths: ["src/{api,cli}/**", "!**/*.test.ts"]\npaths-ignore: ["**/*.snap"]\n',
+    'paths:\n  - src/{api,cli}/**\n  - "!**/*.test.ts"\n',
+    'allowed-bots: [renovate, "dependabot[bot]"]\nrequired-permission: none\n',
+    'code-repositories:\n  - acme/api\n  - {repository: acme/cli, paths: [cmd/**], paths-ignore: [x/**]}\n',
+    'max-jobs: 9999/week\nmax-credits: 1000000\ncredits-per-run: 1\nmax-open: 100\n',
+    'expire-after: 1h30m\nkeep-label: keep me\nreviewers: authors\n',
+    'instructions: "Be brief."\ndocs-root: site/docs/\ndashboard-title: Docs to do\n',
+    'label: a\nskip-label: "x y"\ntrigger-phrase: "@docs"\ninclude-diff: true\nfold: never\n'
+  ]
+  const invalid = [
+    'version: 2\n',
+    'extends: reckless\n',
+    'colour: blue\n',
+    'api-key: x\n',
+    'label: ""\n',
+    `label: ${'x'.repeat(51)}\n`,
+    'trigger-phrase: two words\n',
+    'required-permission: owner\n',
+    'allowed-bots: renovate\n',
+    'allowed-bots: ["renovate bot"]\n',
+    'instructions: "   "\n',
+    `instructions: ${'a '.repeat(4097)}\n`,
+    'paths: src/**\n',
+    'paths: [""]\n',
+    'include-diff: "true"\n',
+    'fold: always\n',
+    'code-repositories: [acme]\n',
+    'code-repositories: [{repository: acme/api, branch: main}]\n',
+    'code-repositories: [acme/..]\n',
+    `code-repositories: [${Array.from({ length: 51 }, (_, i) => `acme/r${i}`).join(', ')}]\n`,
+    'dashboard: 1\n',
+    'dashboard-title: "a\\nb"\n',
+    'approval: always\n',
+    'max-jobs: 5/year\n',
+    'max-jobs: 0/day\n',
+    'max-jobs: 10000/day\n',
+    'max-credits: 0\n',
+    'credits-per-run: 10001\n',
+    'max-open: 1.5\n',
+    'expire-after: 14\n',
+    'expire-after: 2 weeks\n',
+    'reviewers: everyone\n',
+    'docs-root: /docs\n',
+    'docs-root: docs/../secrets\n',
+    '- a list\n'
+  ]
+
+  it.each(valid)('both accept %j', async text => {
+    expect(await judged(text)).toEqual({ json: true, action: true })
+  })
+
+  it.each(invalid)('both refuse %j', async text => {
+    expect(await judged(text)).toEqual({ json: false, action: false })
+  })
+
+  // What JSON Schema cannot say: editors accept these, the action names them with their line.
+  const actionOnly = [
+    'paths: ["src/[abc"]\n', // picomatch reads no glob
+    'expire-after: 30m\n', // a duration out of range
+    'extends: cautious\ndashboard: false\n', // a rule across keys and a preset
+    'code-repositories: [acme/api, ACME/API]\n' // a repository twice, in another case
+  ]
+
+  it.each(actionOnly)('editors accept %j, the action refuses it', async text => {
+    expect(await judged(text)).toEqual({ json: true, action: false })
+  })
+})
+
+describe(`${REFERENCE}: the policy file's keys`, () => {
+  it('has the table npm run schema writes, with every key, its default and the presets', async () => {
+    const reference = read(REFERENCE)
+    expect(reference).toContain('## The policy file')
+    expect(reference).toContain('<!-- policy: keys -->')
+    expect(
+      unpadTables(await referenceText(reference)),
+      `${REFERENCE}: the policy file's table is stale: run 'npm run schema'`
+    ).toBe(unpadTables(reference))
+    const table = policyTable()
+    for (const key of POLICY_KEYS) expect(table).toContain(`| \`${key}\` |`)
+    expect(table.split('\n')[0]).toBe(
+      '| key | form | default | cautious | standard | autopilot | description |'
+    )
+    expect(table).toMatch(
+      /\| `approval` \| none \\\| dashboard \| `none` \| `dashboard` \| — \| — \|/
+    )
+    expect(table).toMatch(/\| `max-credits` \| [^|]+ \| unset \| — \| `9000` \| `10000` \|/)
+    expect(table).toMatch(/\| `paths` \| [^|]+ \| `\[\]` \|/)
+  })
+
+  it('the staleness check can fail: a changed description is noticed', () => {
+    const reference = read(REFERENCE)
+    const stale = reference.replace(/(\| `fold` +\|[^|]*\|[^\n]*\|)[^|\n]*\|$/m, '$1 An old one. |')
+    expect(stale).not.toBe(reference)
+    expect(unpadTables(renderPolicyTable(stale))).not.toBe(unpadTables(stale))
+  })
+})
