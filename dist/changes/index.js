@@ -33252,6 +33252,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("assert");
 
 /***/ }),
 
+/***/ 181:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("buffer");
+
+/***/ }),
+
 /***/ 4434:
 /***/ ((module) => {
 
@@ -33333,6 +33340,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:dns");
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:events");
+
+/***/ }),
+
+/***/ 3024:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 
 /***/ }),
 
@@ -33420,6 +33434,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
 
 /***/ }),
 
+/***/ 932:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("process");
+
+/***/ }),
+
 /***/ 3193:
 /***/ ((module) => {
 
@@ -33445,7 +33466,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2491);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3515);
 
 // The changes sub-action (changes/action.yml); `run` reports its own failures.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -33455,7 +33476,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2491:
+/***/ 3515:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -33464,406 +33485,237 @@ __nccwpck_require__.d(__webpack_exports__, {
   e: () => (/* binding */ main_run)
 });
 
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-;// CONCATENATED MODULE: ./.tmp/ncc-js/github/event.js
+// EXTERNAL MODULE: ./.tmp/ncc-js/github/event.js
+var github_event = __nccwpck_require__(1450);
+// EXTERNAL MODULE: ./.tmp/ncc-js/policy/actions.js
+var actions = __nccwpck_require__(1012);
+// EXTERNAL MODULE: ./.tmp/ncc-js/policy/policy.js + 1 modules
+var policy_policy = __nccwpck_require__(9445);
+// EXTERNAL MODULE: ./.tmp/ncc-js/policy/problems.js
+var problems = __nccwpck_require__(1975);
+;// CONCATENATED MODULE: ./.tmp/ncc-js/policy/load.js
 
-function readRunEvent(env = process.env) {
-    let payload = {};
-    if (env.GITHUB_EVENT_PATH) {
-        try {
-            const parsed = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(env.GITHUB_EVENT_PATH, 'utf8'));
-            if (parsed && typeof parsed === 'object')
-                payload = parsed;
-        }
-        catch {
-            // A local run without an event file: nothing to talk to.
-        }
-    }
-    const [owner = '', repo = ''] = (env.GITHUB_REPOSITORY ?? '').split('/');
-    const source = record(payload.issue) ?? record(payload.pull_request);
-    const issue = source && typeof source.number === 'number'
-        ? {
-            number: source.number,
-            title: event_text(source.title),
-            body: event_text(source.body),
-            url: event_text(source.html_url),
-            isPullRequest: Boolean(record(payload.pull_request) || record(payload.issue)?.pull_request),
-            labels: labelNames(source.labels)
-        }
-        : undefined;
-    const sender = record(payload.sender);
-    const actor = event_text(sender?.login) || (env.GITHUB_ACTOR ?? '');
-    const runId = env.GITHUB_RUN_ID ?? '';
-    const server = (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, '');
-    const name = env.GITHUB_EVENT_NAME ?? '';
-    return {
-        name,
-        action: typeof payload.action === 'string' ? payload.action : undefined,
-        label: event_text(record(payload.label)?.name) || undefined,
-        owner,
-        repo,
-        apiUrl: env.GITHUB_API_URL || 'https://api.github.com',
-        actor,
-        actorIsBot: isBot(actor, sender?.type),
-        issue,
-        comment: commentOf(record(payload.comment)),
-        pullRequest: parsePullRequest(payload.pull_request),
-        push: name === 'push' ? parsePush(payload) : undefined,
-        runId,
-        runAttempt: Number(env.GITHUB_RUN_ATTEMPT ?? '1') || 1,
-        runUrl: owner && runId ? `${server}/${owner}/${repo}/actions/runs/${runId}` : '',
-        serverUrl: server,
-        defaultBranch: event_text(payload.repository?.default_branch) || undefined,
-        step: `${env.GITHUB_JOB ?? ''}/${env.GITHUB_ACTION ?? ''}`,
-        review: reviewOf(record(payload.review)),
-        dispatch: name === 'repository_dispatch' ? dispatchOf(payload) : undefined,
-        edit: editOf(payload.action, record(payload.changes))
-    };
-}
-/** What an `edited` payload says changed: the body's text before the edit, when the body changed. */
-function editOf(action, changes) {
-    if (action !== 'edited' || !changes)
-        return undefined;
-    const from = record(changes.body)?.from;
-    return typeof from === 'string' ? { bodyBefore: from } : {};
-}
-/** A payload's text field, or empty: the event file is not trusted to have the documented types. */
-const event_text = (value) => (typeof value === 'string' ? value : '');
-/** A payload's object field, or undefined when it is missing or not an object. */
-const record = (value) => value && typeof value === 'object' && !Array.isArray(value)
-    ? value
-    : undefined;
-const commentOf = (comment) => comment && typeof comment.id === 'number'
-    ? { id: comment.id, body: event_text(comment.body) }
-    : undefined;
-/** Label names from a payload's `labels`: objects with a `name` (or plain names); others ignored. */
-function labelNames(value) {
-    if (!Array.isArray(value))
-        return [];
-    return value
-        .map(l => (typeof l === 'string' ? l : event_text(record(l)?.name)))
-        .filter(Boolean)
-        .slice(0, MAX_LABELS);
-}
-/** A bot's login ends in `[bot]` (in any case), or GitHub says its type is Bot. */
-/** An event as a message names it: "An issues event", "A push event"; a name out of shape, "This event". */
-function eventPhrase(name) {
-    if (!/^[a-z_]{1,40}$/.test(name))
-        return 'This event';
-    return `${/^[aeiou]/.test(name) ? 'An' : 'A'} ${name} event`;
-}
-function isBot(login, type) {
-    return type === 'Bot' || login.toLowerCase().endsWith('[bot]');
-}
-/** A bot login as `allowed-bots` lists it: lower case, without `[bot]`. */
-const botName = (login) => login
-    .trim()
-    .toLowerCase()
-    .replace(/\[bot\]$/, '');
-/** owner, repo and number of a pull request link on the run's GitHub, or undefined. */
-function parsePullLink(link, serverUrl) {
-    let url;
-    let server;
-    try {
-        url = new URL(link);
-        server = new URL(serverUrl);
-    }
-    catch {
-        return undefined;
-    }
-    if (url.host.toLowerCase() !== server.host.toLowerCase())
-        return undefined;
-    const m = /^\/([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)\/pull\/(\d{1,10})\/?$/.exec(url.pathname);
-    if (!m)
-        return undefined;
-    return { owner: m[1], repo: m[2], number: Number(m[3]) };
-}
-const SHA = /^[0-9a-f]{40}$/i;
-const ZERO = /^0{40}$/;
-const MAX_LABELS = 50;
-const count = (value) => typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined;
-/** A pull request object from a payload or the REST API, or undefined when it lacks a number. */
-function parsePullRequest(value) {
-    if (!value || typeof value !== 'object')
-        return undefined;
-    const pr = value;
-    if (typeof pr.number !== 'number' || !Number.isInteger(pr.number) || pr.number < 1)
-        return undefined;
-    const user = (pr.user ?? {});
-    const author = event_text(user.login);
-    const labels = labelNames(pr.labels);
-    return {
-        number: pr.number,
-        title: event_text(pr.title),
-        body: event_text(pr.body),
-        url: event_text(pr.html_url),
-        author,
-        authorIsBot: isBot(author, user.type),
-        base: event_text(pr.base?.ref),
-        labels,
-        merged: pr.merged === true || (typeof pr.merged_at === 'string' && pr.merged_at !== ''),
-        mergeCommit: SHA.test(event_text(pr.merge_commit_sha)) ? event_text(pr.merge_commit_sha) : undefined,
-        state: event_text(pr.state),
-        ...(pr.draft === true ? { draft: true } : {}),
-        changedFiles: count(pr.changed_files),
-        additions: count(pr.additions),
-        deletions: count(pr.deletions),
-        createdAt: time(pr.created_at),
-        mergedAt: time(pr.merged_at),
-        closedAt: time(pr.closed_at)
-    };
-}
-/** An ISO timestamp as epoch ms, or undefined. */
-function time(value) {
-    if (typeof value !== 'string' || value === '')
-        return undefined;
-    const ms = Date.parse(value);
-    return Number.isFinite(ms) ? ms : undefined;
-}
-/** The push from its payload, or undefined when `before` and `after` are not commit ids. */
-function parsePush(value) {
-    if (!value || typeof value !== 'object')
-        return undefined;
-    const p = value;
-    const before = event_text(p.before);
-    const after = event_text(p.after);
-    if (!SHA.test(before) || !SHA.test(after))
-        return undefined;
-    const sender = (p.sender ?? {});
-    const pusher = event_text(sender.login) || event_text(p.pusher?.name);
-    const compare = event_text(p.compare);
-    return {
-        before,
-        after,
-        ref: event_text(p.ref),
-        compareUrl: /^https?:\/\//.test(compare) ? compare : undefined,
-        created: ZERO.test(before),
-        deleted: ZERO.test(after),
-        forced: p.forced === true,
-        noCommits: Array.isArray(p.commits) && p.commits.length === 0,
-        pusher,
-        pusherIsBot: isBot(pusher, sender.type)
-    };
-}
-const reviewOf = (review) => review && typeof review.id === 'number' && Number.isSafeInteger(review.id) && review.id > 0
-    ? { id: review.id, body: event_text(review.body), state: event_text(review.state).toLowerCase() }
-    : undefined;
-const REPOSITORY_NAME = /^[A-Za-z0-9-]{1,39}\/[A-Za-z0-9_.-]{1,100}$/;
-function dispatchOf(payload) {
-    const client = record(payload.client_payload) ?? {};
-    const named = event_text(client.repository).trim();
-    const sha = event_text(client.sha).trim();
-    return {
-        type: event_text(payload.action).slice(0, 100),
-        ...(REPOSITORY_NAME.test(named) ? { repository: named } : {}),
-        ...(SHA.test(sha) ? { sha: sha.toLowerCase() } : {}),
-        malformed: named !== '' && !REPOSITORY_NAME.test(named)
-    };
-}
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/markdown.js
-/** Breaks `@name` and `#123` so GitHub neither notifies anyone nor links an issue. */
-function neutraliseReferences(text) {
-    return text.replace(/([@#])(?=[\p{L}\p{N}_-])/gu, '$1\u200B');
+
+/** Where the policy file is when the workflow names none. */
+const DEFAULT_POLICY_PATH = '.github/docs-agent.yml';
+/** The JSON Schema of the file, for editors (`# yaml-language-server: $schema=…`). */
+const POLICY_SCHEMA_URL = 'https://raw.githubusercontent.com/mintlify/agent-action/v2/schema/docs-agent.schema.json';
+/** A path in the repository: relative, no `..`, no backslash; what the contents API takes. */
+const REPOSITORY_PATH = /^(?!\/)(?!.*(?:^|\/)\.{1,2}(?:\/|$))[^\\\0\r\n]{1,255}$/;
+/** The path the `config` input names, and whether it named one: a missing named file is an error. */
+function policyPath(config) {
+    const path = config.trim();
+    if (!path)
+        return { path: DEFAULT_POLICY_PATH, explicit: false };
+    if (!REPOSITORY_PATH.test(path) || path.endsWith('/'))
+        throw new problems/* PolicyError */.pn(path.slice(0, 255), [
+            {
+                message: `is not a file path in the repository: input '${actions/* CONFIG_INPUT */.sR}' takes a path from the repository's root, such as ${DEFAULT_POLICY_PATH}.`
+            }
+        ]);
+    return { path, explicit: true };
 }
 /**
- * Text from the service, a reader or an issue, made safe to place in a Markdown table cell or
- * line: no formatting, no HTML, no mention, no issue reference.
+ * The policy of the workflow's repository: its file read from the default branch, or the built-in
+ * defaults when there is no file at the default path. A file the workflow named that is not there,
+ * a read the token is refused, and every problem of the file are PolicyErrors naming the file.
  */
-function escapeMarkdown(text) {
-    // GitHub turns bare `https://…` and `www.…` into links: break them, so outside text links nowhere.
-    return escapeLabel(text)
-        .replace(/:\/\//g, ':\u200B//')
-        .replace(/\bwww\./gi, m => `${m.slice(0, 3)}\u200B.`);
-}
-/** Escaped as escapeMarkdown, for a link's own text, where GitHub makes no further link. */
-function escapeLabel(text) {
-    return neutraliseReferences(text
-        .replace(/[\r\n]+/g, ' ')
-        .replace(/&/g, '&amp;')
-        .replace(/[\\`*_{}[\]()<>#+!|~]/g, c => `\\${c}`));
-}
-/** A link target: everything outside the plainest URL characters percent-encoded. */
-const linkTarget = (href) => href.replace(/[^A-Za-z0-9\-._~:/?#!$&'+,;=%]/g, c => [...new TextEncoder().encode(c)]
-    .map(b => `%${b.toString(16).toUpperCase().padStart(2, '0')}`)
-    .join(''));
-/** A link only for http(s) URLs; anything else is shown as escaped text. */
-function markdownLink(label, url) {
-    if (!url)
-        return '';
-    try {
-        const parsed = new URL(url);
-        if (parsed.protocol === 'https:' || parsed.protocol === 'http:') {
-            return `[${escapeLabel(label)}](${linkTarget(parsed.href)})`;
+async function loadPolicy(source) {
+    const { path, explicit } = policyPath(source.config);
+    const found = await source.read(path);
+    switch (found.kind) {
+        case 'file': {
+            // The parser and the schema load only when there is a file to read.
+            const { readPolicy } = await __nccwpck_require__.e(/* import() */ 47).then(__nccwpck_require__.bind(__nccwpck_require__, 7047));
+            return readPolicy(found.text, path, source);
         }
+        case 'missing':
+            if (!explicit)
+                return (0,policy_policy/* defaultPolicy */.G4)();
+            throw new problems/* PolicyError */.pn(path, [
+                {
+                    message: `input '${actions/* CONFIG_INPUT */.sR}' names this file, but the default branch has none. Commit it there (a file in a pull request counts once merged), or fix the path.`
+                }
+            ]);
+        case 'refused':
+            throw new problems/* PolicyError */.pn(path, [
+                {
+                    message: `github-token may not read this file. Give the job 'contents: read' (permissions: contents: read) so the action can read its policy from the default branch.`
+                }
+            ]);
+        case 'not-a-file':
+            throw new problems/* PolicyError */.pn(path, [{ message: `${found.why}: the policy must be one YAML file.` }]);
     }
-    catch {
-        // Fall through to plain text.
-    }
-    return escapeMarkdown(url);
-}
-/**
- * An inline code span that no backtick in `text` can close early; `inTable: false` for one outside
- * a table, where `\|` would show its backslash.
- */
-function codeSpan(text, { inTable = true } = {}) {
-    // GitHub ends a table cell at `|` even inside a code span, unless it is escaped.
-    const oneLine = text.replace(/[\r\n]+/g, ' ');
-    const clean = inTable ? oneLine.replace(/\|/g, '\\|') : oneLine;
-    const longest = Math.max(0, ...(clean.match(/`+/g) ?? []).map(run => run.length));
-    const fence = '`'.repeat(longest + 1);
-    const pad = clean.startsWith('`') || clean.endsWith('`') ? ' ' : '';
-    return `${fence}${pad}${clean}${pad}${fence}`;
 }
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/redact.js
-
+;// CONCATENATED MODULE: ./.tmp/ncc-js/policy/v1-lists.js
 /**
- * Secrets as they may come back from a server or be written by this action: as given,
- * percent-encoded (echoed URLs and query strings) and base64-encoded (echoed Basic credentials or
- * debug dumps), and each of those as a Markdown text, table cell or JSON string escapes it (`mint\_…`,
- * which the runner's masking of the plain secret does not match). Each form is at least 6
- * characters so that nothing ordinary is hidden by accident. `redact` also finds each form with any
- * of its bytes percent-encoded.
+ * v1's list inputs as a workflow still writes them, for the migration to the policy file's real
+ * YAML lists: one item a line or a comma, blank lines and `#` comments skipped. A comma inside
+ * `{…}` no longer splits, so `src/{api,cli}/**` is one glob (v1 refused it as 'src/{api').
  */
-function secretForms(secrets) {
-    const plain = new Set();
-    for (const secret of secrets) {
-        if (secret.length < 6)
+function v1List(raw) {
+    const items = [];
+    let item = '';
+    let depth = 0;
+    for (let i = 0; i < raw.length; i++) {
+        const ch = raw[i];
+        if (ch === '\\' && i + 1 < raw.length) {
+            item += ch + raw[++i];
             continue;
-        plain.add(secret);
-        plain.add(encodeURIComponent(secret));
-        const base64 = Buffer.from(secret).toString('base64');
-        plain.add(base64);
-        // Inside a longer base64 text the secret's own encoding loses its padding.
-        plain.add(base64.replace(/=+$/, ''));
+        }
+        if (ch === '\n' || ch === '\r' || (ch === ',' && depth === 0)) {
+            items.push(item);
+            item = '';
+            depth = 0;
+            continue;
+        }
+        if (ch === '{')
+            depth++;
+        else if (ch === '}' && depth > 0)
+            depth--;
+        item += ch;
     }
-    const forms = new Set();
-    for (const form of plain)
-        for (const escaped of escapedForms(form))
-            forms.add(escaped);
-    // Longest first, so a form never leaves the tail of a longer one behind.
-    return [...forms].filter(f => f.length >= 6).sort((a, b) => b.length - a.length);
+    items.push(item);
+    return items.map(line => line.trim()).filter(line => line && !line.startsWith('#'));
 }
-/** A text as it is, and as the writers of Markdown, table cells and JSON strings escape it. */
-const escapedForms = (form) => [
-    form,
-    escapeMarkdown(form),
-    form.replace(/\|/g, '\\|'),
-    JSON.stringify(form).slice(1, -1)
-];
-/** `text` with every form of every secret replaced by `***`. */
-function redact(text, forms) {
-    let out = text;
-    // Most texts hold no secret: look before splitting, so a long export allocates nothing for them.
-    for (const form of forms)
-        if (out.includes(form))
-            out = out.split(form).join('***');
-    // A form may also come back with any of its bytes percent-encoded, in either case of hex, mixed
-    // with plain characters: an echoed URL, or a host the URL parser would decode.
-    if (out.includes('%'))
-        for (const pattern of percentPatterns(forms))
-            out = out.replace(pattern, '***');
-    return out;
-}
-const patternsOf = new WeakMap();
-/** For each form, a pattern matching it with any of its characters percent-encoded (built once per list). */
-function percentPatterns(forms) {
-    let patterns = patternsOf.get(forms);
-    if (!patterns) {
-        patterns = forms.filter(form => !form.includes('%')).map(percentPattern);
-        patternsOf.set(forms, patterns);
-    }
-    return patterns;
-}
-function percentPattern(form) {
-    const hexDigit = (d) => (/[a-f]/.test(d) ? `[${d}${d.toUpperCase()}]` : d);
-    const characters = Array.from(form, ch => {
-        const escaped = [...Buffer.from(ch, 'utf8')]
-            .map(byte => `%${[...byte.toString(16).padStart(2, '0')].map(hexDigit).join('')}`)
-            .join('');
-        return `(?:${ch.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')}|${escaped})`;
+/** v1's `code-repositories`: one repository a line, with its own globs after a colon. */
+function v1CodeRepositories(raw) {
+    return raw
+        .split(/\r?\n/)
+        .map(line => line.trim())
+        .filter(line => line && !line.startsWith('#'))
+        .map(line => {
+        const at = line.indexOf(':');
+        if (at < 0)
+            return { line, name: line };
+        return { line, name: line.slice(0, at).trim(), paths: v1List(line.slice(at + 1)) };
     });
-    return new RegExp(characters.join(''), 'g');
-}
-/**
- * `text` parsed as JSON, with every string redacted, keys included. Most answers hold no secret: when
- * the text has no escape (so every string in it, keys included, is written out as it reads) and no
- * form of a secret, nothing in it can need redacting, and it is not copied.
- */
-function redactedJson(text, forms) {
-    const value = JSON.parse(text);
-    if (!text.includes('\\') && redact(text, forms) === text)
-        return value;
-    return redactDeep(value, forms);
-}
-/** A parsed JSON value with every string redacted, keys included. */
-function redactDeep(value, forms) {
-    if (typeof value === 'string')
-        return redact(value, forms);
-    if (Array.isArray(value))
-        return value.map(v => redactDeep(v, forms));
-    if (value && typeof value === 'object') {
-        return Object.fromEntries(Object.entries(value).map(([k, v]) => [redact(k, forms), redactDeep(v, forms)]));
-    }
-    return value;
-}
-/**
- * One run's redaction, for everything it writes: its secrets' forms are worked out once, for single
- * texts (outputs, summaries, files) and for whole values read from elsewhere (a report, before it is
- * rendered, so no rendering, escaping or truncation can show a secret or part of one).
- */
-class Redactor {
-    forms;
-    constructor(secrets) {
-        this.forms = secretForms(secrets.filter((s) => Boolean(s)));
-    }
-    text = (text) => redact(text, this.forms);
-    /** A copy of a JSON-like value (plain objects, arrays, strings, numbers) with every string redacted. */
-    value(value) {
-        return redactDeep(value, this.forms);
-    }
 }
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/errors.js
+// EXTERNAL MODULE: ./.tmp/ncc-js/policy/yaml-text.js
+var yaml_text = __nccwpck_require__(4234);
+;// CONCATENATED MODULE: ./.tmp/ncc-js/policy/migration.js
 
-/**
- * An error whose message is written for the user: what was wrong and what to do. Reported as one
- * line without a stack trace; anything else is reported as unexpected.
- */
-class ExplainedError extends Error {
-    constructor(message, options) {
-        super(message, options);
-        // Each kind is named by its class (InputError, AuthError, …), so no subclass repeats its name
-        // (the bundle is not minified: class names stay as written).
-        this.name = new.target.name;
+
+
+
+/** v1 read these as lists: one item a line or a comma. */
+const LISTS = new Set(['allowed-bots', 'paths', 'paths-ignore']);
+const BOOLEANS = new Set(['include-diff', 'dashboard']);
+/** v1 read these in any case, with spaces around. */
+const WORDS = new Set([
+    'since',
+    'required-permission',
+    'fold',
+    'approval',
+    'reviewers',
+    'expire-after'
+]);
+/** A v1 input's value as the policy file writes it; undefined when v1 read it as unset. */
+function policyValue(name, raw) {
+    const text = raw.trim();
+    if (!text)
+        return undefined;
+    if (LISTS.has(name)) {
+        const list = v1List(raw);
+        return list.length ? list : undefined;
     }
-}
-/** A mistake in the workflow's inputs or the runner's settings. */
-class errors_InputError extends ExplainedError {
-}
-/** The run was cancelled (the runner's SIGINT/SIGTERM) while waiting or sending. */
-class CancelledError extends ExplainedError {
-}
-/** A caught value's message, for a warning that quotes it. */
-const errorText = (error) => error instanceof Error ? error.message : String(error);
-/**
- * The one line a failed step ends with: our own messages as they are, anything else marked
- * unexpected (its stack goes to `debug`), and no form of any secret in either.
- */
-function errors_describeError(error, secrets, debug = () => { }) {
-    let message;
-    if (error instanceof ExplainedError)
-        message = error.message;
-    else {
-        message = `Unexpected error: ${errorText(error)}`;
-        if (error instanceof Error && error.stack)
-            debug(error.stack);
+    if (name === 'code-repositories') {
+        const list = v1CodeRepositories(raw).map(({ name: repository, paths }) => paths?.length ? { repository, paths } : repository);
+        return list.length ? list : undefined;
     }
-    return redact(message, secretForms(secrets.filter((s) => Boolean(s))));
+    if (BOOLEANS.has(name)) {
+        const word = text.toLowerCase();
+        return word === 'true' ? true : word === 'false' ? false : text;
+    }
+    if (name === 'max-open')
+        return /^\d{1,6}$/.test(text) ? Number(text) : text;
+    if (name === 'max-jobs')
+        return text
+            .toLowerCase()
+            .replace(/\s+/g, '')
+            .replace(/^0+(?=\d)/, '');
+    if (name === 'dashboard-title')
+        return text.replace(/\s+/g, ' ');
+    if (WORDS.has(name))
+        return text.toLowerCase();
+    return text;
+}
+/** A change run's `prompt` was a standing instruction: the policy file's `instructions` now. */
+const movesToInstructions = (action, input) => action === 'changes' && input === 'prompt';
+const isMoved = (input) => actions/* MOVED_TO_POLICY */.NZ.includes(input);
+/**
+ * What a workflow's moved inputs said, as policy file values (`policyYaml` writes them): each
+ * moved input with a value, lists as lists, v1's `code-repositories` lines as its list form.
+ */
+function policyFromInputs(action, given) {
+    const values = {};
+    for (const key of actions/* MOVED_TO_POLICY */.NZ) {
+        const raw = given[key];
+        const value = raw === undefined ? undefined : policyValue(key, raw);
+        if (value !== undefined)
+            values[key] = value;
+    }
+    const prompt = given.prompt;
+    if (prompt !== undefined && movesToInstructions(action, 'prompt')) {
+        const value = policyValue('instructions', prompt);
+        if (value !== undefined)
+            values.instructions = value;
+    }
+    return values;
+}
+/** The policy file's text for these values, with the line that lets editors check it. */
+const policyYaml = (values) => [`# yaml-language-server: $schema=${POLICY_SCHEMA_URL}`, (0,yaml_text/* yamlDocument */.r0)(values)].join('\n');
+/** Where one input that is not this action's lives now, in words. */
+function newPlace(action, input, file) {
+    if (isMoved(input))
+        return `a key of the policy file ${file} now (${input}: …)`;
+    if (movesToInstructions(action, input))
+        return `'instructions' in the policy file ${file} now: a standing instruction sent before every request`;
+    if (input === actions/* REMOVED_INPUT */.OC)
+        return `gone: ${actions/* REMOVED_WHY */.G7}`;
+    const owners = (0,actions/* actionsOf */.Ro)(input).map(a => `${actions/* ACTION_USES */.q4[a].uses} (${actions/* ACTION_USES */.q4[a].what})`);
+    const place = `an input of ${owners.join(' and of ')}`;
+    return action === 'changes' && input === 'prompt-file'
+        ? `${place}; for a standing instruction in change runs, write the file's text under 'instructions' in ${file}`
+        : place;
+}
+/**
+ * Refuses, before any request, the inputs a workflow gives `action` that are not its own: v1
+ * inputs that moved to the policy file, another agent action's inputs, and v1's `changes`. Returns
+ * one message naming each with its new place, followed by the YAML to paste into the policy file
+ * (at `file`, the `config` input's path) for those that moved there; undefined when every input is
+ * this action's own, or is no agent action's (the runner warns of those).
+ *
+ * `given` holds the inputs as the runner passes them (`INPUT_MAX-JOBS` → `max-jobs`), values as
+ * written.
+ */
+function movedInputs(action, given, file = DEFAULT_POLICY_PATH) {
+    const own = (input) => (0,actions/* actionsOf */.Ro)(input).includes(action) && !movesToInstructions(action, input);
+    const misplaced = Object.keys(given).filter(input => !own(input) && (isMoved(input) || input === actions/* REMOVED_INPUT */.OC || (0,actions/* actionsOf */.Ro)(input).length > 0));
+    if (!misplaced.length)
+        return undefined;
+    const rank = (input) => {
+        const moved = actions/* MOVED_TO_POLICY */.NZ.indexOf(input);
+        return moved >= 0 ? moved : movesToInstructions(action, input) ? actions/* MOVED_TO_POLICY */.NZ.length : 99;
+    };
+    misplaced.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+    const lines = [
+        `${actions/* ACTION_USES */.q4[action].uses} was given inputs that are not its own in v2:`,
+        ...misplaced.map(input => `- '${input}': ${newPlace(action, input, file)}.`)
+    ];
+    const values = policyFromInputs(action, given);
+    if (Object.keys(values).length)
+        lines.push('', `Remove them from the step's 'with:', and write this in ${file} on the default branch (it says what the inputs said):`, '', policyYaml(values));
+    else
+        lines.push('', `Remove them from the step's 'with:'.`);
+    return lines.join('\n');
 }
 
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/errors.js
+var errors = __nccwpck_require__(7156);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/inputs.js
 
 /**
@@ -33879,19 +33731,19 @@ function parseBoolean(name, raw) {
         return true;
     if (value === 'false')
         return false;
-    throw new errors_InputError(`Input '${name}' must be 'true' or 'false'; got '${raw}'.`);
+    throw new errors/* InputError */.dz(`Input '${name}' must be 'true' or 'false'; got '${raw}'.`);
 }
 function parseInteger(name, raw, min, max) {
     const value = raw.trim();
     if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
-        throw new errors_InputError(`Input '${name}' must be a whole number from ${min} to ${max}; got '${raw}'.`);
+        throw new errors/* InputError */.dz(`Input '${name}' must be a whole number from ${min} to ${max}; got '${raw}'.`);
     }
     return Number(value);
 }
 function parseChoice(name, raw, choices) {
     const value = raw.trim().toLowerCase();
     if (!choices.includes(value)) {
-        throw new errors_InputError(`Input '${name}' must be one of ${choices.join(', ')}; got '${raw}'.`);
+        throw new errors/* InputError */.dz(`Input '${name}' must be one of ${choices.join(', ')}; got '${raw}'.`);
     }
     return value;
 }
@@ -33918,7 +33770,7 @@ function readSecret(get, mask, name) {
     const bad = [...secret].findIndex(c => c < '!' || c > '~');
     if (bad >= 0) {
         const code = secret.codePointAt(bad).toString(16).toUpperCase().padStart(4, '0');
-        throw new errors_InputError(`Input '${name}' holds a character that cannot be sent in an HTTP header (U+${code} at position ${bad + 1}): copy the secret again, without spaces, line breaks or typographic quotes.`);
+        throw new errors/* InputError */.dz(`Input '${name}' holds a character that cannot be sent in an HTTP header (U+${code} at position ${bad + 1}): copy the secret again, without spaces, line breaks or typographic quotes.`);
     }
     return secret;
 }
@@ -33929,7 +33781,7 @@ function readSecret(get, mask, name) {
 function sendableSecret(name, secret) {
     if (!isUnexpanded(secret))
         return secret;
-    throw new errors_InputError(`Input '${name}' is the text of a \${{ … }} expression, not its value: nothing expanded it (@github/local-action passes action.yml's defaults and its env file's values as written). Give the value itself, e.g. INPUT_${name.toUpperCase()}=… in local-action's env file${name.endsWith('token') ? ' (a token from `gh auth token` will do)' : ''}.`);
+    throw new errors/* InputError */.dz(`Input '${name}' is the text of a \${{ … }} expression, not its value: nothing expanded it (@github/local-action passes action.yml's defaults and its env file's values as written). Give the value itself, e.g. INPUT_${name.toUpperCase()}=… in local-action's env file${name.endsWith('token') ? ' (a token from `gh auth token` will do)' : ''}.`);
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/clock.js
@@ -33941,10 +33793,10 @@ const systemClock = {
     timeout: ms => AbortSignal.timeout(ms),
     sleep: (ms, signal) => new Promise((resolve, reject) => {
         if (signal?.aborted)
-            return reject(new CancelledError('Cancelled.'));
+            return reject(new errors/* CancelledError */.cc('Cancelled.'));
         const onAbort = () => {
             clearTimeout(timer);
-            reject(new CancelledError('Cancelled.'));
+            reject(new errors/* CancelledError */.cc('Cancelled.'));
         };
         const timer = setTimeout(() => {
             signal?.removeEventListener('abort', onAbort);
@@ -33990,6 +33842,8 @@ async function step_runStep(runner, body) {
     }
 }
 
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/redact.js
+var redact = __nccwpck_require__(1462);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/logger.js
 const silentLogger = { debug() { }, info() { }, notice() { }, warning() { } };
 /**
@@ -34010,75 +33864,8 @@ function lineLogger(write) {
     };
 }
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/duration.js
-
-const UNIT_MS = {
-    ms: 1,
-    s: 1000,
-    m: 60_000,
-    h: 3_600_000,
-    d: 86_400_000,
-    w: 7 * 86_400_000
-};
-const PART = /(\d+(?:\.\d+)?)(ms|h|m|s|d|w)/y;
-/** A number without a unit: `45` next to `timeout-minutes: 45` reads as minutes to a person. */
-const BARE_NUMBER = /^\d+(\.\d+)?$/;
-/**
- * Parses `90s`, `15m`, `1h`, `1h30m`, `14d`, `2w` or `500ms` into milliseconds. Every part has its unit: a bare
- * number is refused, since nobody can tell whether `45` meant seconds or minutes. Returns undefined
- * for anything else so the caller can name the input in its message.
- */
-function parseDuration(text) {
-    const value = text.trim().toLowerCase();
-    if (value === '' || BARE_NUMBER.test(value))
-        return undefined;
-    let total = 0;
-    PART.lastIndex = 0;
-    let matched = 0;
-    while (PART.lastIndex < value.length) {
-        const start = PART.lastIndex;
-        const m = PART.exec(value);
-        if (!m || m.index !== start)
-            return undefined;
-        total += Number(m[1]) * UNIT_MS[m[2]];
-        matched++;
-    }
-    return matched > 0 ? Math.round(total) : undefined;
-}
-/** Parses a duration input and checks its range, with a message that names the input. */
-function durationInput(name, raw, minMs, maxMs) {
-    const ms = parseDuration(raw);
-    const bare = raw.trim();
-    if (BARE_NUMBER.test(bare)) {
-        throw new errors_InputError(`Input '${name}' needs a unit: write '${bare}m' for ${bare} minutes or '${bare}s' for ${bare} seconds; got '${raw}'.`);
-    }
-    if (ms === undefined) {
-        throw new errors_InputError(`Input '${name}' must be a duration such as 90s, 15m, 1h or 1h30m; got '${raw}'.`);
-    }
-    if (ms < minMs || ms > maxMs) {
-        throw new errors_InputError(`Input '${name}' must be between ${formatDuration(minMs)} and ${formatDuration(maxMs)}; got '${raw}'.`);
-    }
-    return ms;
-}
-/** `1h 2m 3s`, `45s`, `1.5s`: short and human, for logs and summaries. */
-function formatDuration(ms) {
-    if (ms < 10_000 && ms % 1000 !== 0)
-        return `${Math.round(ms / 100) / 10}s`;
-    let s = Math.round(ms / 1000);
-    const h = Math.floor(s / 3600);
-    s -= h * 3600;
-    const m = Math.floor(s / 60);
-    s -= m * 60;
-    const parts = [];
-    if (h)
-        parts.push(`${h}h`);
-    if (m)
-        parts.push(`${m}m`);
-    if (s || parts.length === 0)
-        parts.push(`${s}s`);
-    return parts.join(' ');
-}
-
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/duration.js
+var duration = __nccwpck_require__(8703);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/runner.js
 /** Sent in the User-Agent of every request; a test keeps it equal to package.json's version. */
 const ACTION_VERSION = '1.0.0';
@@ -34087,7 +33874,7 @@ const USER_AGENT = `mintlify-agent-action/${ACTION_VERSION}`;
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/errors.js
 
 /** Base of every error the service client raises; messages say what to do and never hold the key. */
-class ApiError extends ExplainedError {
+class ApiError extends errors/* ExplainedError */.hM {
     status;
     transient;
     constructor(message, 
@@ -34741,7 +34528,7 @@ class ApiClient {
         });
         this.clock = options.clock ?? systemClock;
         this.log = options.log ?? silentLogger;
-        this.secretForms = secretForms([options.apiKey, ...(options.secrets ?? [])]);
+        this.secretForms = (0,redact/* secretForms */.eo)([options.apiKey, ...(options.secrets ?? [])]);
     }
     /** Sends the request with the retry policy and returns the parsed JSON body. */
     async send(spec) {
@@ -34761,7 +34548,7 @@ class ApiClient {
             clock: this.clock,
             random: this.options.random,
             signal: this.options.signal,
-            onRetry: ({ attempt, delayMs, error }) => this.log.info(`Could not ${spec.what} (${error.message}); trying again in ${formatDuration(delayMs)} (attempt ${attempt + 1}).`)
+            onRetry: ({ attempt, delayMs, error }) => this.log.info(`Could not ${spec.what} (${error.message}); trying again in ${(0,duration/* formatDuration */.a3)(delayMs)} (attempt ${attempt + 1}).`)
         });
     }
     async close() {
@@ -34805,7 +34592,7 @@ class ApiClient {
                     : unsent
                         ? `Cancelled before the request to ${spec.what} was sent; nothing was done.`
                         : `Cancelled while waiting for the answer to the request to ${spec.what}; the service may have acted on it. ${spec.ambiguousHint ?? ''}`.trim();
-                return { ok: false, error: new CancelledError(message), retry: false };
+                return { ok: false, error: new errors/* CancelledError */.cc(message), retry: false };
             }
             return this.unanswered(spec, error, timeout.aborted ? timeoutMs : undefined);
         }
@@ -34813,7 +34600,7 @@ class ApiClient {
         if (status >= 200 && status < 300) {
             this.accepted = true;
             try {
-                return { ok: true, value: redactedJson(text, this.secretForms) };
+                return { ok: true, value: (0,redact/* redactedJson */.Rh)(text, this.secretForms) };
             }
             catch {
                 return this.unusableAnswer(spec, `HTTP ${status} with a body that is not JSON`);
@@ -34846,7 +34633,7 @@ class ApiClient {
             };
         }
         const reason = timedOutAfterMs !== undefined
-            ? `no answer within ${formatDuration(timedOutAfterMs)}`
+            ? `no answer within ${(0,duration/* formatDuration */.a3)(timedOutAfterMs)}`
             : failure.code === 'PROXY_REFUSED'
                 ? failure.message
                 : failure.code;
@@ -34976,7 +34763,7 @@ function serviceMessage(text, secretForms) {
     catch {
         // Not JSON (a proxy's HTML page, say): the status alone says enough.
     }
-    message = redact(message, secretForms).replace(/\s+/g, ' ').trim();
+    message = (0,redact/* redact */.E$)(message, secretForms).replace(/\s+/g, ' ').trim();
     return message.length > MAX_SERVICE_MESSAGE
         ? `${message.slice(0, MAX_SERVICE_MESSAGE)}…`
         : message;
@@ -35012,16 +34799,16 @@ function parseApiUrl(name, raw) {
         url = new URL(raw.trim());
     }
     catch {
-        throw new errors_InputError(`Input '${name}' must be an absolute URL such as https://api.mintlify.com; got '${raw}'.`);
+        throw new errors/* InputError */.dz(`Input '${name}' must be an absolute URL such as https://api.mintlify.com; got '${raw}'.`);
     }
     if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
-        throw new errors_InputError(`Input '${name}' must use https:// (plain http:// is allowed only for localhost, 127.0.0.1 or ::1); got '${url.protocol}//${url.host}'.`);
+        throw new errors/* InputError */.dz(`Input '${name}' must use https:// (plain http:// is allowed only for localhost, 127.0.0.1 or ::1); got '${url.protocol}//${url.host}'.`);
     }
     if (url.username || url.password) {
-        throw new errors_InputError(`Input '${name}' must not contain credentials; pass the key in 'api-key'.`);
+        throw new errors/* InputError */.dz(`Input '${name}' must not contain credentials; pass the key in 'api-key'.`);
     }
     if (url.search || url.hash) {
-        throw new errors_InputError(`Input '${name}' must not have a query or fragment; got '${raw}'.`);
+        throw new errors/* InputError */.dz(`Input '${name}' must not have a query or fragment; got '${raw}'.`);
     }
     url.pathname = url.pathname.replace(/\/+$/, '');
     return url;
@@ -35044,7 +34831,7 @@ function shownId(raw) {
 function parseId(name, raw) {
     const value = raw.trim();
     if (!SERVICE_ID.test(value)) {
-        throw new errors_InputError(`Input '${name}' must be an ID as the Mintlify dashboard shows it: 1 to 200 characters, no control characters, and not '.' or '..'; got ${shownId(raw)}.`);
+        throw new errors/* InputError */.dz(`Input '${name}' must be an ID as the Mintlify dashboard shows it: 1 to 200 characters, no control characters, and not '.' or '..'; got ${shownId(raw)}.`);
     }
     return value;
 }
@@ -35062,19 +34849,19 @@ function checkKeyKind(name, apiKey) {
     const other = OTHER_KEY_KINDS.find(k => apiKey.startsWith(k.prefix));
     if (!other)
         return;
-    throw new errors_InputError(`Input '${name}' holds ${other.kind} (it starts with ${other.prefix}), which cannot use the admin API this action calls. ` +
+    throw new errors/* InputError */.dz(`Input '${name}' holds ${other.kind} (it starts with ${other.prefix}), which cannot use the admin API this action calls. ` +
         `Create an admin API key on the API keys page of the Mintlify dashboard (it starts with mint_, not ${OTHER_KEY_KINDS.map(k => k.prefix).join(' or ')}) and store it in the secret.`);
 }
 /** Reads key, project and URL. The key is masked before anything else can print it. */
 function readConnection(get, mask) {
     const apiKey = readSecret(get, mask, CommonInput.ApiKey);
     if (!apiKey) {
-        throw new errors_InputError(`Input '${CommonInput.ApiKey}' is required: pass an admin API key from a secret, e.g. api-key: \${{ secrets.MINTLIFY_API_KEY }}.`);
+        throw new errors/* InputError */.dz(`Input '${CommonInput.ApiKey}' is required: pass an admin API key from a secret, e.g. api-key: \${{ secrets.MINTLIFY_API_KEY }}.`);
     }
     checkKeyKind(CommonInput.ApiKey, apiKey);
     const rawProject = get(CommonInput.ProjectId);
     if (!rawProject.trim()) {
-        throw new errors_InputError(`Input '${CommonInput.ProjectId}' is required: copy the project ID from the API keys page of the Mintlify dashboard.`);
+        throw new errors/* InputError */.dz(`Input '${CommonInput.ProjectId}' is required: copy the project ID from the API keys page of the Mintlify dashboard.`);
     }
     const projectId = parseId(CommonInput.ProjectId, rawProject);
     const apiUrl = parseApiUrl(CommonInput.ApiUrl, get(CommonInput.ApiUrl).trim() || DEFAULT_API_URL);
@@ -35090,7 +34877,7 @@ function openClient(connection, { log, signal, clock }) {
         proxyFor(connection.apiUrl);
     }
     catch (error) {
-        throw new errors_InputError(error.message);
+        throw new errors/* InputError */.dz(error.message);
     }
     if (!connection.apiKey.startsWith('mint_')) {
         log.warning("The 'api-key' does not start with mint_: admin API keys do. The service will refuse any other key.");
@@ -40714,7 +40501,7 @@ function pullCalls({ octokit, owner, repo }) {
 }
 /** GitHub's answer about pull request `number` (read or just closed), checked. */
 function pullOf(number, data) {
-    const pr = parsePullRequest(data);
+    const pr = (0,github_event/* parsePullRequest */.yA)(data);
     if (!pr)
         throw new Error(`GitHub answered pull request #${number} without a number`);
     return pr;
@@ -41122,7 +40909,7 @@ const UNBOUNDED_WAIT_MS = 60_000;
 /** Retries after a rate limit, for requests that are safe to send again (reads, edits). */
 const LIMIT_RETRIES = 3;
 /** GitHub's rate limit asked for a wait the run cannot give. */
-class limits_RateLimitError extends ExplainedError {
+class limits_RateLimitError extends errors/* ExplainedError */.hM {
 }
 /**
  * The plugin that bounds every request and waits on GitHub's rate limits. Registered before
@@ -41195,9 +40982,9 @@ function refuse(kind, wait, options, retryCount, now, deadline) {
     if (retryCount >= (creates ? 1 : LIMIT_RETRIES))
         return `${what} ${retryCount + 1} times${creates ? ' (a creation is sent again once at most)' : ''}. Run the workflow again later, or space its runs out (e.g. a concurrency group).`;
     if (deadline === undefined && wait > UNBOUNDED_WAIT_MS)
-        return `${what}, asking to wait ${formatDuration(wait)}: longer than this step waits (${formatDuration(UNBOUNDED_WAIT_MS)}). Run the workflow again later.`;
+        return `${what}, asking to wait ${(0,duration/* formatDuration */.a3)(wait)}: longer than this step waits (${(0,duration/* formatDuration */.a3)(UNBOUNDED_WAIT_MS)}). Run the workflow again later.`;
     if (deadline !== undefined && now + wait > deadline)
-        return `${what}, asking to wait ${formatDuration(wait)}: past the step's time limit ('timeout', ${formatDuration(Math.max(0, deadline - now))} left). Run the workflow again later, or raise 'timeout'.`;
+        return `${what}, asking to wait ${(0,duration/* formatDuration */.a3)(wait)}: past the step's time limit ('timeout', ${(0,duration/* formatDuration */.a3)(Math.max(0, deadline - now))} left). Run the workflow again later, or raise 'timeout'.`;
     return undefined;
 }
 /**
@@ -42026,7 +41813,7 @@ function describeGitHubError(error) {
         return `HTTP ${error.status}`;
     // Not a call that failed but one that could not be made (an unusable token, a rate limit too
     // long to wait for): its own words.
-    if (error instanceof errors_InputError || error instanceof limits_RateLimitError)
+    if (error instanceof errors/* InputError */.dz || error instanceof limits_RateLimitError)
         return error.message;
     const failure = error;
     const cause = failure?.cause;
@@ -42128,6 +41915,8 @@ function connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs = R
     };
 }
 
+// EXTERNAL MODULE: ./.tmp/ncc-js/policy/choices.js
+var choices = __nccwpck_require__(7899);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/prepared-run.js
 /** A run that starts nothing, and why. */
 const skippedRun = (why, about = {}) => ({
@@ -42309,13 +42098,13 @@ async function labelledIssues(graphql, where, label) {
  */
 async function authoredIssues(graphql, where, title, author) {
     // A bot is searched for as `app/NAME`; the title is quoted, its own quotes dropped.
-    const who = author.endsWith('[bot]') ? `app/${botName(author)}` : author;
+    const who = author.endsWith('[bot]') ? `app/${(0,github_event/* botName */.hO)(author)}` : author;
     const search = `repo:${where.owner}/${where.repo} is:issue in:title "${title.replace(/"/g, ' ')}" author:${who}`;
     const data = (await graphql(TITLE_QUERY, { search }));
     return issueNodes(data?.search?.nodes).filter(i => i.title === title && sameActor(i.author, author));
 }
 /** Two logins name the same account: GraphQL names a bot without `[bot]`, REST with it. */
-const sameActor = (a, b) => a !== '' && botName(a).toLowerCase() === botName(b).toLowerCase();
+const sameActor = (a, b) => a !== '' && (0,github_event/* botName */.hO)(a).toLowerCase() === (0,github_event/* botName */.hO)(b).toLowerCase();
 function issueNodes(nodes) {
     if (!Array.isArray(nodes))
         return [];
@@ -42323,7 +42112,7 @@ function issueNodes(nodes) {
         const node = n;
         if (!node || typeof node.number !== 'number' || typeof node.body !== 'string')
             return [];
-        const lastAt = dashboard_issues_time(node.lastEditedAt);
+        const lastAt = time(node.lastEditedAt);
         return [
             {
                 number: node.number,
@@ -42334,7 +42123,7 @@ function issueNodes(nodes) {
                 labels: names(node.labels),
                 locked: node.locked === true,
                 author: login(node.author),
-                createdAt: dashboard_issues_time(node.createdAt) ?? 0,
+                createdAt: time(node.createdAt) ?? 0,
                 edits: edits(node.firstEdits, node.lastEdits),
                 ...(lastAt !== undefined ? { lastEdit: { by: login(node.editor), at: lastAt } } : {})
             }
@@ -42353,7 +42142,7 @@ function edits(...connections) {
         return Array.isArray(nodes) ? nodes : [];
     })
         .flatMap(e => {
-        const at = dashboard_issues_time(e?.editedAt);
+        const at = time(e?.editedAt);
         const by = login(e?.editor);
         const key = `${at}/${by}`;
         if (at === undefined || seen.has(key))
@@ -42376,11 +42165,13 @@ const login = (actor) => {
     const value = actor?.login;
     return typeof value === 'string' ? value : '';
 };
-const dashboard_issues_time = (value) => {
+const time = (value) => {
     const at = typeof value === 'string' ? Date.parse(value) : NaN;
     return Number.isFinite(at) ? at : undefined;
 };
 
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/markdown.js
+var markdown = __nccwpck_require__(5082);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/approval-box.js
 
 /**
@@ -42392,7 +42183,7 @@ const APPROVAL_PHRASE = 'Start the agent for these changes';
  * A box the action writes, unticked: `phrase (kind \`id\`)`, the id tying a tick to the ledger's
  * own entry (a waiting batch, an uncertain request).
  */
-const box = (phrase, kind, id) => `- [ ] ${phrase} (${kind} ${codeSpan(id)})`;
+const box = (phrase, kind, id) => `- [ ] ${phrase} (${kind} ${(0,markdown/* codeSpan */.SS)(id)})`;
 /** Its ticked form as GitHub writes it when someone clicks it: `- [x] …`, at the start of a line. */
 const ticked = (phrase, kind) => new RegExp(`^ {0,3}[-*+] \\[[xX]\\] ${phrase} \\(${kind} \`([a-z0-9]{1,16})\`\\)[ \\t]*$`, 'gm');
 /** At most this much of a body is searched: the dashboard's people part is far shorter. */
@@ -42435,12 +42226,12 @@ function approvalLines(waiting) {
         return [];
     if (waiting.approvedBy)
         return [
-            `✅ Approved by ${escapeMarkdown(`@${waiting.approvedBy}`)}${when(waiting.approvedAt)} (batch ${codeSpan(waiting.batch)}): it starts as soon as the limits above allow; ticking again changes nothing.`,
+            `✅ Approved by ${(0,markdown/* escapeMarkdown */.FV)(`@${waiting.approvedBy}`)}${when(waiting.approvedAt)} (batch ${(0,markdown/* codeSpan */.SS)(waiting.batch)}): it starts as soon as the limits above allow; ticking again changes nothing.`,
             ''
         ];
     const would = waiting.wouldDo;
     const decision = would?.decision === 'follow-up'
-        ? `send these changes as a follow-up to job ${codeSpan(would.job ?? '?')}, whose docs pull request is open`
+        ? `send these changes as a follow-up to job ${(0,markdown/* codeSpan */.SS)(would.job ?? '?')}, whose docs pull request is open`
         : 'start a new job';
     const size = would ? ` with a prompt of ${kilobytes(would.promptBytes)}` : '';
     return [
@@ -42452,30 +42243,8 @@ function approvalLines(waiting) {
 }
 const kilobytes = (n) => `${Math.max(0.1, Math.round(n / 100) / 10)} KB`;
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/text.js
-/** Prompts are capped in UTF-8 bytes, the size the service receives. */
-const bytes = (text) => Buffer.byteLength(text, 'utf8');
-/** The longest start of `text` within `max` UTF-8 bytes, never splitting a character. */
-function capBytes(text, max) {
-    if (bytes(text) <= max)
-        return text;
-    const cut = Buffer.from(text, 'utf8').subarray(0, max).toString('utf8');
-    // A character cut in two decodes to U+FFFD at the end: drop it.
-    return cut.replace(/\uFFFD$/, '');
-}
-/** A count as people read it: 1,234. */
-const formatCount = (n) => n.toLocaleString('en-US');
-/** `word` for one, its plural for any other count: "1 request", "0 requests". */
-const plural = (n, word, many = `${word}s`) => n === 1 ? word : many;
-/** A count and its noun, agreeing: "1 request", "1,250 requests", "1 entry" with many = "entries". */
-const counted = (n, word, many) => `${formatCount(n)} ${plural(n, word, many)}`;
-/** 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st… */
-function ordinal(n) {
-    const tens = n % 100;
-    const suffix = tens >= 11 && tens <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' }[n % 10] ?? 'th');
-    return `${formatCount(n)}${suffix}`;
-}
-
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/text.js
+var runner_text = __nccwpck_require__(3492);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/budget.js
 /**
  * Mintlify publishes average credit costs per agent run, not per API job; this is its published
@@ -42573,7 +42342,7 @@ function historyCommit(c, sha, base) {
         message: typeof c.message === 'string' ? c.message : '',
         author: name,
         // GitHub links a bot's commits to no user account; its name ends in [bot].
-        authorIsBot: isBot(name, undefined),
+        authorIsBot: (0,github_event/* isBot */.w2)(name, undefined),
         pull: pulls[0]?.number
     };
 }
@@ -42603,7 +42372,7 @@ async function readPulls(graphql, where, numbers) {
     return found;
 }
 const history_text = (v) => (typeof v === 'string' ? v : '');
-const history_count = (v) => (typeof v === 'number' && v >= 0 ? v : 0);
+const count = (v) => (typeof v === 'number' && v >= 0 ? v : 0);
 function asPull(value) {
     if (!value || typeof value !== 'object')
         return undefined;
@@ -42619,7 +42388,7 @@ function asPull(value) {
         body: history_text(p.body),
         url: history_text(p.url),
         author: login,
-        authorIsBot: isBot(login, author.__typename),
+        authorIsBot: (0,github_event/* isBot */.w2)(login, author.__typename),
         base: history_text(p.baseRefName),
         merged: p.merged === true,
         // GraphQL says MERGED where REST says closed (and merged).
@@ -42628,15 +42397,15 @@ function asPull(value) {
             .map(l => history_text(l.name))
             .filter(Boolean),
         mergeCommit: history_text(p.mergeCommit?.oid) || undefined,
-        changedFiles: history_count(p.changedFiles),
-        additions: history_count(p.additions),
-        deletions: history_count(p.deletions),
+        changedFiles: count(p.changedFiles),
+        additions: count(p.additions),
+        deletions: count(p.deletions),
         files: nodes(p.files)
             .filter(f => typeof f.path === 'string' && f.path)
             .map(f => ({
             path: f.path,
-            additions: history_count(f.additions),
-            deletions: history_count(f.deletions),
+            additions: count(f.additions),
+            deletions: count(f.deletions),
             // As the REST API names them: GraphQL's DELETED is REST's removed.
             status: history_text(f.changeType).toLowerCase().replace('deleted', 'removed') || 'changed'
         }))
@@ -42767,14 +42536,14 @@ const list = (v) => (Array.isArray(v) ? v : []);
 function actor(v) {
     const a = obj(v);
     const login = str(a.login);
-    return { login, bot: isBot(login ?? '', a.__typename) };
+    return { login, bot: (0,github_event/* isBot */.w2)(login ?? '', a.__typename) };
 }
 /** A commit's author or committer: its GitHub account when matched, its git email, whether a bot. */
 function gitActor(v) {
     const a = obj(v);
     const email = str(a.email)?.toLowerCase();
     const login = str(obj(a.user).login);
-    return { login, email, bot: isBot(login ?? '', undefined) || /\[bot\]@/.test(email ?? '') };
+    return { login, email, bot: (0,github_event/* isBot */.w2)(login ?? '', undefined) || /\[bot\]@/.test(email ?? '') };
 }
 const sameGitActor = (a, b) => a.login && b.login ? a.login.toLowerCase() === b.login.toLowerCase() : a.email === b.email;
 /** GitHub's own committer identity: web edits and merges made on github.com. */
@@ -42992,31 +42761,34 @@ const Input = {
     IssueNumber: 'issue-number',
     TriggerPhrase: 'trigger-phrase',
     Label: 'label',
-    RequiredPermission: 'required-permission',
-    AllowedBots: 'allowed-bots',
-    Fold: 'fold',
-    SkipLabel: 'skip-label',
-    IncludeDiff: 'include-diff',
     DocsToken: 'docs-token',
-    Dashboard: 'dashboard',
-    DashboardTitle: 'dashboard-title',
-    Changes: 'changes',
     DryRun: 'dry-run',
-    Paths: 'paths',
-    PathsIgnore: 'paths-ignore',
-    MaxJobs: 'max-jobs',
-    ExpireAfter: 'expire-after',
-    KeepLabel: 'keep-label',
-    MaxOpen: 'max-open',
-    Reviewers: 'reviewers',
+    Config: 'config',
     FollowReviews: 'follow-reviews',
-    Approval: 'approval',
     ImpactAfter: 'impact-after',
     ImpactComment: 'impact-comment',
     MaxRequests: 'max-requests',
+    CodeToken: 'code-token'
+};
+/** Keys of the policy file (src/policy/schema.ts) that messages name. */
+const Key = {
+    RequiredPermission: 'required-permission',
+    AllowedBots: 'allowed-bots',
+    Instructions: 'instructions',
+    Paths: 'paths',
+    SkipLabel: 'skip-label',
+    Fold: 'fold',
     CodeRepositories: 'code-repositories',
-    CodeToken: 'code-token',
-    Since: 'since'
+    Since: 'since',
+    Dashboard: 'dashboard',
+    Approval: 'approval',
+    MaxJobs: 'max-jobs',
+    MaxCredits: 'max-credits',
+    CreditsPerRun: 'credits-per-run',
+    MaxOpen: 'max-open',
+    ExpireAfter: 'expire-after',
+    KeepLabel: 'keep-label',
+    Reviewers: 'reviewers'
 };
 const Output = {
     JobId: 'jobId',
@@ -43039,17 +42811,9 @@ const Defaults = {
     [Input.Comment]: 'auto',
     [Input.TriggerPhrase]: '/docs-agent',
     [Input.Label]: 'docs-agent',
-    [Input.RequiredPermission]: 'write',
-    [Input.Fold]: 'open-pr',
-    [Input.SkipLabel]: 'no-docs',
-    [Input.KeepLabel]: 'docs-agent-keep',
-    [Input.IncludeDiff]: 'false',
-    [Input.Dashboard]: 'true',
-    [Input.DashboardTitle]: 'Docs agent dashboard',
-    [Input.Changes]: 'event',
     [Input.DryRun]: 'false',
     [Input.FollowReviews]: 'phrase',
-    [Input.Approval]: 'none',
+    [Input.ImpactAfter]: '14d',
     [Input.ImpactComment]: 'pr',
     [Input.MaxRequests]: '20'
 };
@@ -43069,8 +42833,8 @@ const SubAction = {
 /** How a workflow names an action of this repository: the main one, or a sub-action. */
 const subActionUses = (name) => `${ACTION_REPOSITORY}${name ? `/${name}` : ''}@${USES_MAJOR}`;
 /**
- * One action's inputs, picked from the names above (its action.yml declares exactly these, and a
- * test holds them equal), with the defaults of those that have one.
+ * One action's inputs (src/policy/actions.ts names them for every agent action; its action.yml
+ * declares exactly these, and a test holds them equal), with the defaults of those that have one.
  */
 function actionInputs(names) {
     const defaults = {};
@@ -43093,14 +42857,14 @@ const State = {
  * when it carries the agent's git email, a person's otherwise.
  */
 function peopleOf(activity, agent) {
-    const author = botName(activity.author);
-    const token = agent.token ? botName(agent.token) : undefined;
+    const author = (0,github_event/* botName */.hO)(activity.author);
+    const token = agent.token ? (0,github_event/* botName */.hO)(agent.token) : undefined;
     const email = agent.email ?? activity.openerEmail;
     return activity.events.filter(e => {
         if (e.bot)
             return false;
         if (e.login) {
-            const login = botName(e.login);
+            const login = (0,github_event/* botName */.hO)(e.login);
             return login !== author && !(e.kind === 'comment' && login === token);
         }
         return e.email !== undefined && e.email !== email;
@@ -43150,7584 +42914,8 @@ const WHAT = {
 const what = (e) => WHAT[e.kind];
 const day = (ms) => new Date(ms).toISOString().slice(0, 10);
 
-;// CONCATENATED MODULE: ./node_modules/valibot/dist/index.mjs
-//#region src/storages/globalConfig/globalConfig.ts
-let store$4;
-const DEFAULT_CONFIG = {
-	lang: void 0,
-	message: void 0,
-	abortEarly: void 0,
-	abortPipeEarly: void 0
-};
-/**
-* Sets the global configuration.
-*
-* @param config The configuration.
-*/
-function setGlobalConfig(config$1) {
-	store$4 = {
-		...store$4,
-		...config$1
-	};
-}
-/**
-* Returns the global configuration.
-*
-* @param config The config to merge.
-*
-* @returns The configuration.
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function getGlobalConfig(config$1) {
-	if (!config$1 && !store$4) return DEFAULT_CONFIG;
-	return {
-		lang: config$1?.lang ?? store$4?.lang,
-		message: config$1?.message,
-		abortEarly: config$1?.abortEarly ?? store$4?.abortEarly,
-		abortPipeEarly: config$1?.abortPipeEarly ?? store$4?.abortPipeEarly
-	};
-}
-/**
-* Deletes the global configuration.
-*/
-function deleteGlobalConfig() {
-	store$4 = void 0;
-}
-
-//#endregion
-//#region src/storages/globalMessage/globalMessage.ts
-let store$3;
-/**
-* Sets a global error message.
-*
-* @param message The error message.
-* @param lang The language of the message.
-*/
-function setGlobalMessage(message$1, lang) {
-	if (!store$3) store$3 = /* @__PURE__ */ new Map();
-	store$3.set(lang, message$1);
-}
-/**
-* Returns a global error message.
-*
-* @param lang The language of the message.
-*
-* @returns The error message.
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function getGlobalMessage(lang) {
-	return store$3?.get(lang);
-}
-/**
-* Deletes a global error message.
-*
-* @param lang The language of the message.
-*/
-function deleteGlobalMessage(lang) {
-	store$3?.delete(lang);
-}
-
-//#endregion
-//#region src/storages/schemaMessage/schemaMessage.ts
-let store$2;
-/**
-* Sets a schema error message.
-*
-* @param message The error message.
-* @param lang The language of the message.
-*/
-function setSchemaMessage(message$1, lang) {
-	if (!store$2) store$2 = /* @__PURE__ */ new Map();
-	store$2.set(lang, message$1);
-}
-/**
-* Returns a schema error message.
-*
-* @param lang The language of the message.
-*
-* @returns The error message.
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function getSchemaMessage(lang) {
-	return store$2?.get(lang);
-}
-/**
-* Deletes a schema error message.
-*
-* @param lang The language of the message.
-*/
-function deleteSchemaMessage(lang) {
-	store$2?.delete(lang);
-}
-
-//#endregion
-//#region src/storages/specificMessage/specificMessage.ts
-let store$1;
-/**
-* Sets a specific error message.
-*
-* @param reference The identifier reference.
-* @param message The error message.
-* @param lang The language of the message.
-*/
-function setSpecificMessage(reference, message$1, lang) {
-	if (!store$1) store$1 = /* @__PURE__ */ new Map();
-	if (!store$1.get(reference)) store$1.set(reference, /* @__PURE__ */ new Map());
-	store$1.get(reference).set(lang, message$1);
-}
-/**
-* Returns a specific error message.
-*
-* @param reference The identifier reference.
-* @param lang The language of the message.
-*
-* @returns The error message.
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function getSpecificMessage(reference, lang) {
-	return store$1?.get(reference)?.get(lang);
-}
-/**
-* Deletes a specific error message.
-*
-* @param reference The identifier reference.
-* @param lang The language of the message.
-*/
-function deleteSpecificMessage(reference, lang) {
-	store$1?.get(reference)?.delete(lang);
-}
-
-//#endregion
-//#region src/utils/_stringify/_stringify.ts
-/**
-* Stringifies an unknown input to a literal or type string.
-*
-* @param input The unknown input.
-*
-* @returns A literal or type string.
-*
-* @internal
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function _stringify(input) {
-	const type = typeof input;
-	if (type === "string") return `"${input}"`;
-	if (type === "number" || type === "bigint" || type === "boolean") return `${input}`;
-	if (type === "object" || type === "function") return (input && Object.getPrototypeOf(input)?.constructor?.name) ?? "null";
-	return type;
-}
-
-//#endregion
-//#region src/utils/_addIssue/_addIssue.ts
-/**
-* Adds an issue to the dataset.
-*
-* @param context The issue context.
-* @param label The issue label.
-* @param dataset The input dataset.
-* @param config The configuration.
-* @param other The optional props.
-*
-* @internal
-*/
-function _addIssue(context, label, dataset, config$1, other) {
-	const input = other && "input" in other ? other.input : dataset.value;
-	const expected = other?.expected ?? context.expects ?? null;
-	const received = other?.received ?? /* @__PURE__ */ _stringify(input);
-	const issue = {
-		kind: context.kind,
-		type: context.type,
-		input,
-		expected,
-		received,
-		message: `Invalid ${label}: ${expected ? `Expected ${expected} but r` : "R"}eceived ${received}`,
-		requirement: context.requirement,
-		path: other?.path,
-		issues: other?.issues,
-		lang: config$1.lang,
-		abortEarly: config$1.abortEarly,
-		abortPipeEarly: config$1.abortPipeEarly
-	};
-	const isSchema = context.kind === "schema";
-	const message$1 = other?.message ?? context.message ?? /* @__PURE__ */ getSpecificMessage(context.reference, issue.lang) ?? (isSchema ? /* @__PURE__ */ getSchemaMessage(issue.lang) : null) ?? config$1.message ?? /* @__PURE__ */ getGlobalMessage(issue.lang);
-	if (message$1 !== void 0) issue.message = typeof message$1 === "function" ? message$1(issue) : message$1;
-	if (isSchema) dataset.typed = false;
-	if (dataset.issues) dataset.issues.push(issue);
-	else dataset.issues = [issue];
-}
-
-//#endregion
-//#region src/utils/_cloneDataset/_cloneDataset.ts
-/**
-* Creates a shallow copy of a dataset.
-*
-* Hint: The `value` is copied by reference, but the `issues` array, its issues
-* and their `path` arrays are cloned to avoid reusing mutable dataset state
-* across multiple runs. Mutating a returned object or array value can
-* therefore affect later cache hits that reuse the same cached output.
-*
-* @param dataset The output dataset.
-*
-* @returns The copied output dataset.
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function _cloneDataset(dataset) {
-	return {
-		typed: dataset.typed,
-		value: dataset.value,
-		issues: dataset.issues?.map((issue) => ({
-			...issue,
-			path: issue.path && [...issue.path]
-		}))
-	};
-}
-
-//#endregion
-//#region src/utils/_formatCase/_formatCase.ts
-/**
-* Splits a string into lowercase words and rejoins them with the given
-* separator and capitalization rules.
-*
-* Words are separated by `_`, `-` and ASCII whitespace, as well as by case
-* and acronym boundaries. Whether the first or subsequent words are
-* capitalized is controlled by `capFirst` and `capRest`.
-*
-* Hint: Implemented in a single pass that emits directly to the result
-* string to avoid an intermediate `string[]` allocation. ASCII chars are
-* classified via char codes to skip `.toLowerCase()` and `.toUpperCase()`
-* method calls in the common case.
-*
-* Hint: Digits are treated as a separate character class, so `item2Name`
-* yields `item2` and `name` rather than `item`, `2` and `name`.
-*
-* @param input The input string.
-* @param separator The string inserted between words.
-* @param capFirst Whether to capitalize the first word.
-* @param capRest Whether to capitalize subsequent words.
-*
-* @returns The formatted string.
-*
-* @internal
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function _formatCase(input, separator, capFirst, capRest) {
-	let result = "";
-	let firstWord = true;
-	let start = 0;
-	let prev = 0;
-	let prevPrev = 0;
-	const flush = (end) => {
-		if (end > start) {
-			let word = input.slice(start, end).toLowerCase();
-			if (firstWord ? capFirst : capRest) {
-				const firstCode = word.charCodeAt(0);
-				if (firstCode >= 97 && firstCode <= 122) word = String.fromCharCode(firstCode - 32) + word.slice(1);
-				else {
-					const charLen = firstCode >= 55296 && firstCode <= 56319 ? 2 : 1;
-					word = word.slice(0, charLen).toUpperCase() + word.slice(charLen);
-				}
-			}
-			result += firstWord ? word : separator + word;
-			firstWord = false;
-		}
-	};
-	for (let index = 0; index < input.length; index++) {
-		const code = input.charCodeAt(index);
-		let type;
-		if (code === 32 || code === 9 || code === 10 || code === 11 || code === 12 || code === 13 || code === 45 || code === 95) {
-			flush(index);
-			start = index + 1;
-			type = 0;
-		} else if (code < 128) type = code >= 65 && code <= 90 ? 1 : code >= 97 && code <= 122 ? 2 : 3;
-		else {
-			const char = input[index];
-			const charLower = char.toLowerCase();
-			type = charLower === char.toUpperCase() ? 3 : char === charLower ? 2 : 1;
-		}
-		if (type === 1 && (prev === 2 || prev === 3) && index > start) {
-			flush(index);
-			start = index;
-		} else if (type === 2 && prev === 1 && prevPrev === 1 && index - 1 > start) {
-			flush(index - 1);
-			start = index - 1;
-		}
-		prevPrev = prev;
-		prev = type;
-	}
-	flush(input.length);
-	return result;
-}
-
-//#endregion
-//#region src/utils/_getByteCount/_getByteCount.ts
-let textEncoder;
-/**
-* Returns the byte count of the input.
-*
-* @param input The input to be measured.
-*
-* @returns The byte count.
-*
-* @internal
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function _getByteCount(input) {
-	if (!textEncoder) textEncoder = new TextEncoder();
-	return textEncoder.encode(input).length;
-}
-
-//#endregion
-//#region src/utils/_getCodePointCount/_getCodePointCount.ts
-/**
-* Returns the code point count of the input.
-*
-* @param input The input to be measured.
-*
-* @returns The code point count.
-*
-* @internal
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function _getCodePointCount(input) {
-	let count = input.length;
-	const lengthMinus1 = input.length - 1;
-	for (let i = 0; i < lengthMinus1;) if (input.codePointAt(i) <= 65535) i++;
-	else {
-		i += 2;
-		count--;
-	}
-	return count;
-}
-
-//#endregion
-//#region src/utils/_getGraphemeCount/_getGraphemeCount.ts
-let segmenter;
-/**
-* Returns the grapheme count of the input.
-*
-* @param input The input to be measured.
-*
-* @returns The grapheme count.
-*
-* @internal
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function _getGraphemeCount(input) {
-	if (!segmenter) segmenter = new Intl.Segmenter();
-	const segments = segmenter.segment(input);
-	let count = 0;
-	for (const _ of segments) count++;
-	return count;
-}
-
-//#endregion
-//#region src/utils/_getLastMetadata/_getLastMetadata.ts
-/**
-* Returns the last top-level value of a given metadata type from a schema
-* using a breadth-first search that starts with the last item in the pipeline.
-*
-* @param schema The schema to search.
-* @param type The metadata type.
-*
-* @returns The value, if any.
-*
-* @internal
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function _getLastMetadata(schema, type) {
-	if ("pipe" in schema) {
-		const nestedSchemas = [];
-		for (let index = schema.pipe.length - 1; index >= 0; index--) {
-			const item = schema.pipe[index];
-			if (item.kind === "schema" && "pipe" in item) nestedSchemas.push(item);
-			else if (item.kind === "metadata" && item.type === type) return item[type];
-		}
-		for (const nestedSchema of nestedSchemas) {
-			const result = /* @__PURE__ */ _getLastMetadata(nestedSchema, type);
-			if (result !== void 0) return result;
-		}
-	}
-}
-
-//#endregion
-//#region src/utils/_getWordCount/_getWordCount.ts
-let store;
-/**
-* Returns the word count of the input.
-*
-* @param locales The locales to be used.
-* @param input The input to be measured.
-*
-* @returns The word count.
-*
-* @internal
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function _getWordCount(locales, input) {
-	if (!store) store = /* @__PURE__ */ new Map();
-	const key = String(locales);
-	let segmenter$1 = store.get(key);
-	if (!segmenter$1) {
-		segmenter$1 = new Intl.Segmenter(locales, { granularity: "word" });
-		store.set(key, segmenter$1);
-	}
-	const segments = segmenter$1.segment(input);
-	let count = 0;
-	for (const segment of segments) if (segment.isWordLike) count++;
-	return count;
-}
-
-//#endregion
-//#region src/utils/_isLuhnAlgo/_isLuhnAlgo.ts
-/**
-* Non-digit regex.
-*/
-const NON_DIGIT_REGEX = /\D/gu;
-/**
-* Checks whether a string with numbers corresponds to the luhn algorithm.
-*
-* @param input The input to be checked.
-*
-* @returns Whether input is valid.
-*
-* @internal
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function _isLuhnAlgo(input) {
-	const number$1 = input.replace(NON_DIGIT_REGEX, "");
-	let length$1 = number$1.length;
-	let bit = 1;
-	let sum = 0;
-	while (length$1) {
-		const value$1 = +number$1[--length$1];
-		bit ^= 1;
-		sum += bit ? [
-			0,
-			2,
-			4,
-			6,
-			8,
-			1,
-			3,
-			5,
-			7,
-			9
-		][value$1] : value$1;
-	}
-	return sum % 10 === 0;
-}
-
-//#endregion
-//#region src/utils/_isSameValueZero/_isSameValueZero.ts
-/**
-* Compares two values using the SameValueZero algorithm, which treats `NaN`
-* as equal to itself unlike `===`.
-*
-* @param value1 The first value.
-* @param value2 The second value.
-*
-* @returns Whether the values are equal.
-*
-* @internal
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function _isSameValueZero(value1, value2) {
-	return value1 === value2 || Number.isNaN(value1) && Number.isNaN(value2);
-}
-
-//#endregion
-//#region src/utils/_isValidObjectKey/_isValidObjectKey.ts
-/**
-* Disallows inherited object properties and prevents object prototype
-* pollution by disallowing certain keys.
-*
-* @param object The object to check.
-* @param key The key to check.
-*
-* @returns Whether the key is allowed.
-*
-* @internal
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function _isValidObjectKey(object$1, key) {
-	return Object.prototype.hasOwnProperty.call(object$1, key) && key !== "__proto__" && key !== "prototype" && key !== "constructor";
-}
-
-//#endregion
-//#region src/utils/_isValueMatch/_isValueMatch.ts
-/**
-* Checks whether a value matches a value action requirement.
-*
-* @param requirement The value action requirement.
-* @param value The value to check.
-*
-* @returns Whether the value matches the requirement.
-*
-* @internal
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function _isValueMatch(requirement, value$1) {
-	return Number.isNaN(requirement) && Number.isNaN(value$1) || requirement <= value$1 && requirement >= value$1;
-}
-
-//#endregion
-//#region src/utils/_joinExpects/_joinExpects.ts
-/**
-* Joins multiple `expects` values with the given separator.
-*
-* @param values The `expects` values.
-* @param separator The separator.
-*
-* @returns The joined `expects` property.
-*
-* @internal
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function _joinExpects(values$1, separator) {
-	const list = [...new Set(values$1)];
-	if (list.length > 1) return `(${list.join(` ${separator} `)})`;
-	return list[0] ?? "never";
-}
-
-//#endregion
-//#region src/utils/_standardSchema/_standardSchema.ts
-/**
-* Eagerly creates and attaches the Standard Schema properties of a schema.
-*
-* Hint: The contextual `this` type includes the standard properties that are
-* attached before the schema is returned.
-*
-* @param schema The schema to attach standard properties to.
-*
-* @returns The schema with standard properties attached.
-*
-* @internal
-*/
-function _standardSchema(schema) {
-	schema["~standard"] = {
-		version: 1,
-		vendor: "valibot",
-		validate: (value$1) => schema["~run"]({ value: value$1 }, /* @__PURE__ */ getGlobalConfig())
-	};
-	return schema;
-}
-
-//#endregion
-//#region src/utils/entriesFromList/entriesFromList.ts
-/**
-* Creates an object entries definition from a list of keys and a schema.
-*
-* @param list A list of keys.
-* @param schema The schema of the keys.
-*
-* @returns The object entries.
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function entriesFromList(list, schema) {
-	const entries$1 = {};
-	for (const key of list) entries$1[key] = schema;
-	return entries$1;
-}
-
-//#endregion
-//#region src/utils/entriesFromObjects/entriesFromObjects.ts
-/* @__NO_SIDE_EFFECTS__ */
-function entriesFromObjects(schemas) {
-	const entries$1 = {};
-	for (const schema of schemas) Object.assign(entries$1, schema.entries);
-	return entries$1;
-}
-
-//#endregion
-//#region src/utils/getDotPath/getDotPath.ts
-/* @__NO_SIDE_EFFECTS__ */
-function getDotPath(issue) {
-	if (issue.path) {
-		let key = "";
-		for (const item of issue.path) if (typeof item.key === "string" || typeof item.key === "number") if (key) key += `.${item.key}`;
-		else key += item.key;
-		else return null;
-		return key;
-	}
-	return null;
-}
-
-//#endregion
-//#region src/utils/isOfKind/isOfKind.ts
-/**
-* A generic type guard to check the kind of an object.
-*
-* @param kind The kind to check for.
-* @param object The object to check.
-*
-* @returns Whether it matches.
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function isOfKind(kind, object$1) {
-	return object$1.kind === kind;
-}
-
-//#endregion
-//#region src/utils/isOfType/isOfType.ts
-/**
-* A generic type guard to check the type of an object.
-*
-* @param type The type to check for.
-* @param object The object to check.
-*
-* @returns Whether it matches.
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function isOfType(type, object$1) {
-	return object$1.type === type;
-}
-
-//#endregion
-//#region src/utils/ValiError/ValiError.ts
-/**
-* A Valibot error with useful information.
-*/
-var ValiError = class extends Error {
-	/**
-	* Creates a Valibot error with useful information.
-	*
-	* @param issues The error issues.
-	*/
-	constructor(issues) {
-		super(issues[0].message);
-		this.name = "ValiError";
-		this.issues = issues;
-	}
-};
-
-//#endregion
-//#region src/utils/isValiError/isValiError.ts
-/**
-* A type guard to check if an error is a ValiError.
-*
-* @param error The error to check.
-*
-* @returns Whether its a ValiError.
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function isValiError(error) {
-	return error instanceof ValiError;
-}
-
-//#endregion
-//#region src/actions/args/args.ts
-/* @__NO_SIDE_EFFECTS__ */
-function args(schema) {
-	return {
-		kind: "transformation",
-		type: "args",
-		reference: args,
-		async: false,
-		schema,
-		"~run"(dataset, config$1) {
-			const func = dataset.value;
-			dataset.value = (...args_) => {
-				const argsDataset = this.schema["~run"]({ value: args_ }, config$1);
-				if (argsDataset.issues) throw new ValiError(argsDataset.issues);
-				return func(...argsDataset.value);
-			};
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/args/argsAsync.ts
-/* @__NO_SIDE_EFFECTS__ */
-function argsAsync(schema) {
-	return {
-		kind: "transformation",
-		type: "args",
-		reference: argsAsync,
-		async: false,
-		schema,
-		"~run"(dataset, config$1) {
-			const func = dataset.value;
-			dataset.value = async (...args$1) => {
-				const argsDataset = await schema["~run"]({ value: args$1 }, config$1);
-				if (argsDataset.issues) throw new ValiError(argsDataset.issues);
-				return func(...argsDataset.value);
-			};
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/await/awaitAsync.ts
-/**
-* Creates an await transformation action.
-*
-* @returns An await action.
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function awaitAsync() {
-	return {
-		kind: "transformation",
-		type: "await",
-		reference: awaitAsync,
-		async: true,
-		async "~run"(dataset) {
-			dataset.value = await dataset.value;
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/regex.ts
-/**
-* [Base64](https://en.wikipedia.org/wiki/Base64) regex.
-*/
-const BASE64_REGEX = /^(?:[\da-z+/]{4})*(?:[\da-z+/]{2}==|[\da-z+/]{3}=)?$/iu;
-/**
-* [BIC](https://en.wikipedia.org/wiki/ISO_9362) regex.
-*/
-const BIC_REGEX = /^[A-Z]{6}(?!00)[\dA-Z]{2}(?:[\dA-Z]{3})?$/u;
-/**
-* [Cuid2](https://github.com/paralleldrive/cuid2) regex.
-*/
-const CUID2_REGEX = /^[a-z][\da-z]*$/u;
-/**
-* [Decimal](https://en.wikipedia.org/wiki/Decimal) regex.
-*/
-const DECIMAL_REGEX = /^[+-]?(?:\d*\.)?\d+$/u;
-/**
-* [Digits](https://en.wikipedia.org/wiki/Numerical_digit) regex.
-*/
-const DIGITS_REGEX = /^\d+$/u;
-/**
-* [Domain name](https://en.wikipedia.org/wiki/Domain_name) regex.
-*
-* Hint: We decided against the `i` flag for better JSON Schema compatibility.
-* ASCII-only validation. Internationalized domain names (IDNs) are not
-* supported, including Punycode-encoded labels.
-*/
-const DOMAIN_REGEX = /^(?=.{1,253}$)(?:(?![Xx][Nn]--)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/u;
-/**
-* [Email address](https://en.wikipedia.org/wiki/Email_address) regex.
-*
-* Hint: We decided against the `i` flag to avoid matching non-ASCII characters.
-*/
-const EMAIL_REGEX = /^[\w+-]+(?:\.[\w+-]+)*@[\da-zA-Z]+(?:[.-][\da-zA-Z]+)*\.[a-zA-Z]{2,}$/u;
-/**
-* Emoji regex from [emoji-regex-xs](https://github.com/slevithan/emoji-regex-xs) v1.0.0 (MIT license).
-*
-* Hint: We decided against the newer `/^\p{RGI_Emoji}+$/v` regex because it is
-* not supported in older runtimes and does not match all emoji.
-*/
-const EMOJI_REGEX = /^(?:[\u{1F1E6}-\u{1F1FF}]{2}|\u{1F3F4}[\u{E0061}-\u{E007A}]{2}[\u{E0030}-\u{E0039}\u{E0061}-\u{E007A}]{1,3}\u{E007F}|(?:\p{Emoji}\uFE0F\u20E3?|\p{Emoji_Modifier_Base}\p{Emoji_Modifier}?|(?![\p{Emoji_Modifier_Base}\u{1F1E6}-\u{1F1FF}])\p{Emoji_Presentation})(?:\u200D(?:\p{Emoji}\uFE0F\u20E3?|\p{Emoji_Modifier_Base}\p{Emoji_Modifier}?|(?![\p{Emoji_Modifier_Base}\u{1F1E6}-\u{1F1FF}])\p{Emoji_Presentation}))*)+$/u;
-/**
-* [Hexadecimal](https://en.wikipedia.org/wiki/Hexadecimal) regex.
-*
-* Hint: We decided against the `i` flag for better JSON Schema compatibility.
-*/
-const HEXADECIMAL_REGEX = /^(?:0[hx])?[\da-fA-F]+$/u;
-/**
-* [Hex color](https://en.wikipedia.org/wiki/Web_colors#Hex_triplet) regex.
-*
-* Hint: We decided against the `i` flag for better JSON Schema compatibility.
-*/
-const HEX_COLOR_REGEX = /^#(?:[\da-fA-F]{3,4}|[\da-fA-F]{6}|[\da-fA-F]{8})$/u;
-/**
-* [IMEI](https://en.wikipedia.org/wiki/International_Mobile_Equipment_Identity) regex.
-*/
-const IMEI_REGEX = /^\d{15}$|^\d{2}-\d{6}-\d{6}-\d$/u;
-/**
-* [IPv4](https://en.wikipedia.org/wiki/IPv4) regex.
-*/
-const IPV4_REGEX = /^(?:(?:[1-9]|1\d|2[0-4])?\d|25[0-5])(?:\.(?:(?:[1-9]|1\d|2[0-4])?\d|25[0-5])){3}$/u;
-/**
-* [IPv6](https://en.wikipedia.org/wiki/IPv6) regex.
-*/
-const IPV6_REGEX = /^(?:(?:[\da-f]{1,4}:){7}[\da-f]{1,4}|(?:[\da-f]{1,4}:){1,7}:|(?:[\da-f]{1,4}:){1,6}:[\da-f]{1,4}|(?:[\da-f]{1,4}:){1,5}(?::[\da-f]{1,4}){1,2}|(?:[\da-f]{1,4}:){1,4}(?::[\da-f]{1,4}){1,3}|(?:[\da-f]{1,4}:){1,3}(?::[\da-f]{1,4}){1,4}|(?:[\da-f]{1,4}:){1,2}(?::[\da-f]{1,4}){1,5}|[\da-f]{1,4}:(?::[\da-f]{1,4}){1,6}|:(?:(?::[\da-f]{1,4}){1,7}|:)|fe80:(?::[\da-f]{0,4}){0,4}%[\da-z]+|::(?:f{4}(?::0{1,4})?:)?(?:(?:25[0-5]|(?:2[0-4]|1?\d)?\d)\.){3}(?:25[0-5]|(?:2[0-4]|1?\d)?\d)|(?:[\da-f]{1,4}:){1,4}:(?:(?:25[0-5]|(?:2[0-4]|1?\d)?\d)\.){3}(?:25[0-5]|(?:2[0-4]|1?\d)?\d))$/iu;
-/**
-* [IP](https://en.wikipedia.org/wiki/IP_address) regex.
-*/
-const IP_REGEX = /^(?:(?:[1-9]|1\d|2[0-4])?\d|25[0-5])(?:\.(?:(?:[1-9]|1\d|2[0-4])?\d|25[0-5])){3}$|^(?:(?:[\da-f]{1,4}:){7}[\da-f]{1,4}|(?:[\da-f]{1,4}:){1,7}:|(?:[\da-f]{1,4}:){1,6}:[\da-f]{1,4}|(?:[\da-f]{1,4}:){1,5}(?::[\da-f]{1,4}){1,2}|(?:[\da-f]{1,4}:){1,4}(?::[\da-f]{1,4}){1,3}|(?:[\da-f]{1,4}:){1,3}(?::[\da-f]{1,4}){1,4}|(?:[\da-f]{1,4}:){1,2}(?::[\da-f]{1,4}){1,5}|[\da-f]{1,4}:(?::[\da-f]{1,4}){1,6}|:(?:(?::[\da-f]{1,4}){1,7}|:)|fe80:(?::[\da-f]{0,4}){0,4}%[\da-z]+|::(?:f{4}(?::0{1,4})?:)?(?:(?:25[0-5]|(?:2[0-4]|1?\d)?\d)\.){3}(?:25[0-5]|(?:2[0-4]|1?\d)?\d)|(?:[\da-f]{1,4}:){1,4}:(?:(?:25[0-5]|(?:2[0-4]|1?\d)?\d)\.){3}(?:25[0-5]|(?:2[0-4]|1?\d)?\d))$/iu;
-/**
-* [ISO 8601](https://en.wikipedia.org/wiki/ISO_8601) date regex.
-*/
-const ISO_DATE_REGEX = /^\d{4}-(?:0[1-9]|1[0-2])-(?:[12]\d|0[1-9]|3[01])$/u;
-/**
-* [ISO 8601](https://en.wikipedia.org/wiki/ISO_8601) date-time regex.
-*/
-const ISO_DATE_TIME_REGEX = /^\d{4}-(?:0[1-9]|1[0-2])-(?:[12]\d|0[1-9]|3[01])[T ](?:0\d|1\d|2[0-3]):[0-5]\d$/u;
-/**
-* [ISO 8601](https://en.wikipedia.org/wiki/ISO_8601) date-time with seconds regex.
-*/
-const ISO_DATE_TIME_SECOND_REGEX = /^\d{4}-(?:0[1-9]|1[0-2])-(?:[12]\d|0[1-9]|3[01])[T ](?:0\d|1\d|2[0-3])(?::[0-5]\d){2}$/u;
-/**
-* [ISO 8601](https://en.wikipedia.org/wiki/ISO_8601) time regex.
-*/
-const ISO_TIME_REGEX = /^(?:0\d|1\d|2[0-3]):[0-5]\d$/u;
-/**
-* [ISO 8601](https://en.wikipedia.org/wiki/ISO_8601) time with seconds regex.
-*/
-const ISO_TIME_SECOND_REGEX = /^(?:0\d|1\d|2[0-3])(?::[0-5]\d){2}$/u;
-/**
-* [ISO 8601](https://en.wikipedia.org/wiki/ISO_8601) timestamp regex. Allows a
-* space as a date/time separator and an optional space before the UTC offset.
-*/
-const ISO_TIMESTAMP_REGEX = /^\d{4}-(?:0[1-9]|1[0-2])-(?:[12]\d|0[1-9]|3[01])[T ](?:0\d|1\d|2[0-3])(?::[0-5]\d){2}(?:\.\d{1,9})?(?:Z| ?[+-](?:0\d|1\d|2[0-3])(?::?[0-5]\d)?)$/u;
-/**
-* [ISO 8601](https://en.wikipedia.org/wiki/ISO_8601) week regex.
-*/
-const ISO_WEEK_REGEX = /^\d{4}-W(?:0[1-9]|[1-4]\d|5[0-3])$/u;
-/**
-* [JWS compact serialization](https://datatracker.ietf.org/doc/html/rfc7515#section-3.1)
-* regex.
-*
-* Hint: Empty payload and signature segments are allowed because the
-* Base64URL-encoded representation of an empty octet sequence is an empty
-* string.
-*/
-const JWS_COMPACT_REGEX = /^(?:[\w-]{2,3}|(?:[\w-]{4})+(?:[\w-]{2,3})?)\.(?:[\w-]{2,3}|(?:[\w-]{4})+(?:[\w-]{2,3})?)?\.(?:[\w-]{2,3}|(?:[\w-]{4})+(?:[\w-]{2,3})?)?$/u;
-/**
-* [ISRC](https://en.wikipedia.org/wiki/International_Standard_Recording_Code) regex.
-*/
-const ISRC_REGEX = /^(?:[A-Z]{2}[A-Z\d]{3}\d{7}|[A-Z]{2}-[A-Z\d]{3}-\d{2}-\d{5})$/u;
-/**
-* [KSUID](https://github.com/segmentio/ksuid) regex.
-*/
-const KSUID_REGEX = /^[a-zA-Z0-9]{27}$/u;
-/**
-* [MAC](https://en.wikipedia.org/wiki/MAC_address) 48 bit regex.
-*
-* Hint: We decided against the `i` flag for better JSON Schema compatibility.
-*/
-const MAC48_REGEX = /^(?:[\da-fA-F]{2}:){5}[\da-fA-F]{2}$|^(?:[\da-fA-F]{2}-){5}[\da-fA-F]{2}$|^(?:[\da-fA-F]{4}\.){2}[\da-fA-F]{4}$/u;
-/**
-* [MAC](https://en.wikipedia.org/wiki/MAC_address) 64 bit regex.
-*
-* Hint: We decided against the `i` flag for better JSON Schema compatibility.
-*/
-const MAC64_REGEX = /^(?:[\da-fA-F]{2}:){7}[\da-fA-F]{2}$|^(?:[\da-fA-F]{2}-){7}[\da-fA-F]{2}$|^(?:[\da-fA-F]{4}\.){3}[\da-fA-F]{4}$|^(?:[\da-fA-F]{4}:){3}[\da-fA-F]{4}$/u;
-/**
-* [MAC](https://en.wikipedia.org/wiki/MAC_address) regex.
-*
-* Hint: We decided against the `i` flag for better JSON Schema compatibility.
-*/
-const MAC_REGEX = /^(?:[\da-fA-F]{2}:){5}[\da-fA-F]{2}$|^(?:[\da-fA-F]{2}-){5}[\da-fA-F]{2}$|^(?:[\da-fA-F]{4}\.){2}[\da-fA-F]{4}$|^(?:[\da-fA-F]{2}:){7}[\da-fA-F]{2}$|^(?:[\da-fA-F]{2}-){7}[\da-fA-F]{2}$|^(?:[\da-fA-F]{4}\.){3}[\da-fA-F]{4}$|^(?:[\da-fA-F]{4}:){3}[\da-fA-F]{4}$/u;
-/**
-* [Nano ID](https://github.com/ai/nanoid) regex.
-*/
-const NANO_ID_REGEX = /^[\w-]+$/u;
-/**
-* [Octal](https://en.wikipedia.org/wiki/Octal) regex.
-*/
-const OCTAL_REGEX = /^(?:0o)?[0-7]+$/u;
-/**
-* [RFC 5322 email address](https://datatracker.ietf.org/doc/html/rfc5322#section-3.4.1) regex.
-*
-* Hint: This regex was taken from the [HTML Living Standard Specification](https://html.spec.whatwg.org/multipage/input.html#valid-e-mail-address) and does not perfectly represent RFC 5322.
-*/
-const RFC_EMAIL_REGEX = /^[a-zA-Z0-9.!#$%&'*+\/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
-/**
-* [Slug](https://en.wikipedia.org/wiki/Clean_URL#Slug) regex.
-*/
-const SLUG_REGEX = /^[\da-z]+(?:[-_][\da-z]+)*$/u;
-/**
-* [ULID](https://github.com/ulid/spec) regex.
-*
-* Hint: We decided against the `i` flag for better JSON Schema compatibility.
-* Hint: The first character is restricted to `[0-7]` because the 48-bit
-* timestamp cannot exceed 2^48-1, making the maximum valid ULID
-* `7ZZZZZZZZZZZZZZZZZZZZZZZZZ` in Crockford's Base32 encoding.
-*/
-const ULID_REGEX = /^[0-7][\da-hjkmnp-tv-zA-HJKMNP-TV-Z]{25}$/u;
-/**
-* [UUID](https://en.wikipedia.org/wiki/Universally_unique_identifier) regex.
-*/
-const UUID_REGEX = /^[\da-f]{8}(?:-[\da-f]{4}){3}-[\da-f]{12}$/iu;
-
-//#endregion
-//#region src/actions/base64/base64.ts
-/* @__NO_SIDE_EFFECTS__ */
-function base64(message$1) {
-	return {
-		kind: "validation",
-		type: "base64",
-		reference: base64,
-		async: false,
-		expects: null,
-		requirement: BASE64_REGEX,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "Base64", dataset, config$1);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/bic/bic.ts
-/* @__NO_SIDE_EFFECTS__ */
-function bic(message$1) {
-	return {
-		kind: "validation",
-		type: "bic",
-		reference: bic,
-		async: false,
-		expects: null,
-		requirement: BIC_REGEX,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "BIC", dataset, config$1);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/brand/brand.ts
-/**
-* Creates a brand transformation action.
-*
-* @param name The brand name.
-*
-* @returns A brand action.
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function brand(name) {
-	return {
-		kind: "transformation",
-		type: "brand",
-		reference: brand,
-		async: false,
-		name,
-		"~run"(dataset) {
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/bytes/bytes.ts
-/* @__NO_SIDE_EFFECTS__ */
-function dist_bytes(requirement, message$1) {
-	return {
-		kind: "validation",
-		type: "bytes",
-		reference: dist_bytes,
-		async: false,
-		expects: `${requirement}`,
-		requirement,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed) {
-				const length$1 = /* @__PURE__ */ _getByteCount(dataset.value);
-				if (length$1 !== this.requirement) _addIssue(this, "bytes", dataset, config$1, { received: `${length$1}` });
-			}
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/check/check.ts
-/* @__NO_SIDE_EFFECTS__ */
-function check(requirement, message$1) {
-	return {
-		kind: "validation",
-		type: "check",
-		reference: check,
-		async: false,
-		expects: null,
-		requirement,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !this.requirement(dataset.value)) _addIssue(this, "input", dataset, config$1);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/check/checkAsync.ts
-/* @__NO_SIDE_EFFECTS__ */
-function checkAsync(requirement, message$1) {
-	return {
-		kind: "validation",
-		type: "check",
-		reference: checkAsync,
-		async: true,
-		expects: null,
-		requirement,
-		message: message$1,
-		async "~run"(dataset, config$1) {
-			if (dataset.typed && !await this.requirement(dataset.value)) _addIssue(this, "input", dataset, config$1);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/checkItems/checkItems.ts
-/* @__NO_SIDE_EFFECTS__ */
-function checkItems(requirement, message$1) {
-	return {
-		kind: "validation",
-		type: "check_items",
-		reference: checkItems,
-		async: false,
-		expects: null,
-		requirement,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed) for (let index = 0; index < dataset.value.length; index++) {
-				const item = dataset.value[index];
-				if (!this.requirement(item, index, dataset.value)) _addIssue(this, "item", dataset, config$1, {
-					input: item,
-					path: [{
-						type: "array",
-						origin: "value",
-						input: dataset.value,
-						key: index,
-						value: item
-					}]
-				});
-			}
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/checkItems/checkItemsAsync.ts
-/* @__NO_SIDE_EFFECTS__ */
-function checkItemsAsync(requirement, message$1) {
-	return {
-		kind: "validation",
-		type: "check_items",
-		reference: checkItemsAsync,
-		async: true,
-		expects: null,
-		requirement,
-		message: message$1,
-		async "~run"(dataset, config$1) {
-			if (dataset.typed) {
-				const requirementResults = await Promise.all(dataset.value.map(this.requirement));
-				for (let index = 0; index < dataset.value.length; index++) if (!requirementResults[index]) {
-					const item = dataset.value[index];
-					_addIssue(this, "item", dataset, config$1, {
-						input: item,
-						path: [{
-							type: "array",
-							origin: "value",
-							input: dataset.value,
-							key: index,
-							value: item
-						}]
-					});
-				}
-			}
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/codePoints/codePoints.ts
-/* @__NO_SIDE_EFFECTS__ */
-function codePoints(requirement, message$1) {
-	return {
-		kind: "validation",
-		type: "code_points",
-		reference: codePoints,
-		async: false,
-		expects: `${requirement}`,
-		requirement,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed) {
-				const count = /* @__PURE__ */ _getCodePointCount(dataset.value);
-				if (count !== this.requirement) _addIssue(this, "code points", dataset, config$1, { received: `${count}` });
-			}
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/creditCard/creditCard.ts
-/**
-* Credit card regex.
-*/
-const CREDIT_CARD_REGEX = /^(?:\d{13,19}|\d{4}(?: \d{3,6}){2,4}|\d{4}(?:-\d{3,6}){2,4})$/u;
-/**
-* Sanitize regex.
-*/
-const SANITIZE_REGEX = /[- ]/gu;
-/**
-* Provider regex list.
-*/
-const PROVIDER_REGEX_LIST = (/* unused pure expression or super */ null && ([
-	/^3[47]\d{13}$/u,
-	/^3(?:0[0-5]|[68]\d)\d{11,13}$/u,
-	/^6(?:011|5\d{2})\d{12,15}$/u,
-	/^(?:2131|1800|35\d{3})\d{11}$/u,
-	/^(?:5[1-5]\d{2}|222\d|22[3-9]\d|2[3-6]\d{2}|27[01]\d|2720)\d{12}$/u,
-	/^(?:6[27]\d{14,17}|81\d{14,17})$/u,
-	/^4\d{12}(?:\d{3,6})?$/u
-]));
-/* @__NO_SIDE_EFFECTS__ */
-function creditCard(message$1) {
-	return {
-		kind: "validation",
-		type: "credit_card",
-		reference: creditCard,
-		async: false,
-		expects: null,
-		requirement(input) {
-			let sanitized;
-			return CREDIT_CARD_REGEX.test(input) && (sanitized = input.replace(SANITIZE_REGEX, "")) && PROVIDER_REGEX_LIST.some((regex$1) => regex$1.test(sanitized)) && /* @__PURE__ */ _isLuhnAlgo(sanitized);
-		},
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !this.requirement(dataset.value)) _addIssue(this, "credit card", dataset, config$1);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/cuid2/cuid2.ts
-/* @__NO_SIDE_EFFECTS__ */
-function cuid2(message$1) {
-	return {
-		kind: "validation",
-		type: "cuid2",
-		reference: cuid2,
-		async: false,
-		expects: null,
-		requirement: CUID2_REGEX,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "Cuid2", dataset, config$1);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/decimal/decimal.ts
-/* @__NO_SIDE_EFFECTS__ */
-function decimal(message$1) {
-	return {
-		kind: "validation",
-		type: "decimal",
-		reference: decimal,
-		async: false,
-		expects: null,
-		requirement: DECIMAL_REGEX,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "decimal", dataset, config$1);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/description/description.ts
-/**
-* Creates a description metadata action.
-*
-* @param description_ The description text.
-*
-* @returns A description action.
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function description(description_) {
-	return {
-		kind: "metadata",
-		type: "description",
-		reference: description,
-		description: description_
-	};
-}
-
-//#endregion
-//#region src/actions/digits/digits.ts
-/* @__NO_SIDE_EFFECTS__ */
-function digits(message$1) {
-	return {
-		kind: "validation",
-		type: "digits",
-		reference: digits,
-		async: false,
-		expects: null,
-		requirement: DIGITS_REGEX,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "digits", dataset, config$1);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/domain/domain.ts
-/* @__NO_SIDE_EFFECTS__ */
-function domain(message$1) {
-	return {
-		kind: "validation",
-		type: "domain",
-		reference: domain,
-		expects: null,
-		async: false,
-		requirement: DOMAIN_REGEX,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "domain", dataset, config$1);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/email/email.ts
-/* @__NO_SIDE_EFFECTS__ */
-function email(message$1) {
-	return {
-		kind: "validation",
-		type: "email",
-		reference: email,
-		expects: null,
-		async: false,
-		requirement: EMAIL_REGEX,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "email", dataset, config$1);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/emoji/emoji.ts
-/* @__NO_SIDE_EFFECTS__ */
-function emoji(message$1) {
-	return {
-		kind: "validation",
-		type: "emoji",
-		reference: emoji,
-		async: false,
-		expects: null,
-		requirement: EMOJI_REGEX,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "emoji", dataset, config$1);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/empty/empty.ts
-/* @__NO_SIDE_EFFECTS__ */
-function empty(message$1) {
-	return {
-		kind: "validation",
-		type: "empty",
-		reference: empty,
-		async: false,
-		expects: "0",
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && dataset.value.length > 0) _addIssue(this, "length", dataset, config$1, { received: `${dataset.value.length}` });
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/endsWith/endsWith.ts
-/* @__NO_SIDE_EFFECTS__ */
-function endsWith(requirement, message$1) {
-	return {
-		kind: "validation",
-		type: "ends_with",
-		reference: endsWith,
-		async: false,
-		expects: `"${requirement}"`,
-		requirement,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !dataset.value.endsWith(this.requirement)) _addIssue(this, "end", dataset, config$1, { received: `"${dataset.value.slice(-this.requirement.length)}"` });
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/entries/entries.ts
-/* @__NO_SIDE_EFFECTS__ */
-function entries(requirement, message$1) {
-	return {
-		kind: "validation",
-		type: "entries",
-		reference: entries,
-		async: false,
-		expects: `${requirement}`,
-		requirement,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (!dataset.typed) return dataset;
-			const count = Object.keys(dataset.value).length;
-			if (dataset.typed && count !== this.requirement) _addIssue(this, "entries", dataset, config$1, { received: `${count}` });
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/everyItem/everyItem.ts
-/* @__NO_SIDE_EFFECTS__ */
-function everyItem(requirement, message$1) {
-	return {
-		kind: "validation",
-		type: "every_item",
-		reference: everyItem,
-		async: false,
-		expects: null,
-		requirement,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !dataset.value.every(this.requirement)) _addIssue(this, "item", dataset, config$1);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/examples/examples.ts
-/**
-* Creates an examples metadata action.
-*
-* @param examples_ The examples.
-*
-* @returns An examples action.
-*
-* @beta
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function examples(examples_) {
-	return {
-		kind: "metadata",
-		type: "examples",
-		reference: examples,
-		examples: examples_
-	};
-}
-
-//#endregion
-//#region src/actions/excludes/excludes.ts
-/* @__NO_SIDE_EFFECTS__ */
-function excludes(requirement, message$1) {
-	const received = /* @__PURE__ */ _stringify(requirement);
-	return {
-		kind: "validation",
-		type: "excludes",
-		reference: excludes,
-		async: false,
-		expects: `!${received}`,
-		requirement,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && dataset.value.includes(this.requirement)) _addIssue(this, "content", dataset, config$1, { received });
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/filterItems/filterItems.ts
-/* @__NO_SIDE_EFFECTS__ */
-function filterItems(operation) {
-	return {
-		kind: "transformation",
-		type: "filter_items",
-		reference: filterItems,
-		async: false,
-		operation,
-		"~run"(dataset) {
-			dataset.value = dataset.value.filter(this.operation);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/findItem/findItem.ts
-/* @__NO_SIDE_EFFECTS__ */
-function findItem(operation) {
-	return {
-		kind: "transformation",
-		type: "find_item",
-		reference: findItem,
-		async: false,
-		operation,
-		"~run"(dataset) {
-			dataset.value = dataset.value.find(this.operation);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/finite/finite.ts
-/* @__NO_SIDE_EFFECTS__ */
-function finite(message$1) {
-	return {
-		kind: "validation",
-		type: "finite",
-		reference: finite,
-		async: false,
-		expects: null,
-		requirement: Number.isFinite,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !this.requirement(dataset.value)) _addIssue(this, "finite", dataset, config$1);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/flavor/flavor.ts
-/**
-* Creates a flavor transformation action.
-*
-* @param name The flavor name.
-*
-* @returns A flavor action.
-*
-* @beta
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function flavor(name) {
-	return {
-		kind: "transformation",
-		type: "flavor",
-		reference: flavor,
-		async: false,
-		name,
-		"~run"(dataset) {
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/graphemes/graphemes.ts
-/* @__NO_SIDE_EFFECTS__ */
-function graphemes(requirement, message$1) {
-	return {
-		kind: "validation",
-		type: "graphemes",
-		reference: graphemes,
-		async: false,
-		expects: `${requirement}`,
-		requirement,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed) {
-				const count = /* @__PURE__ */ _getGraphemeCount(dataset.value);
-				if (count !== this.requirement) _addIssue(this, "graphemes", dataset, config$1, { received: `${count}` });
-			}
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/gtValue/gtValue.ts
-/* @__NO_SIDE_EFFECTS__ */
-function gtValue(requirement, message$1) {
-	return {
-		kind: "validation",
-		type: "gt_value",
-		reference: gtValue,
-		async: false,
-		expects: `>${requirement instanceof Date ? requirement.toJSON() : /* @__PURE__ */ _stringify(requirement)}`,
-		requirement,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !(dataset.value > this.requirement)) _addIssue(this, "value", dataset, config$1, { received: dataset.value instanceof Date ? dataset.value.toJSON() : /* @__PURE__ */ _stringify(dataset.value) });
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/guard/guard.ts
-/* @__NO_SIDE_EFFECTS__ */
-function guard(requirement, message$1) {
-	return {
-		kind: "transformation",
-		type: "guard",
-		reference: guard,
-		async: false,
-		requirement,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !this.requirement(dataset.value)) {
-				_addIssue(this, "input", dataset, config$1);
-				dataset.typed = false;
-			}
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/hash/hash.ts
-/**
-* Hash lengths object.
-*/
-const HASH_LENGTHS = {
-	md4: 32,
-	md5: 32,
-	sha1: 40,
-	sha256: 64,
-	sha384: 96,
-	sha512: 128,
-	ripemd128: 32,
-	ripemd160: 40,
-	tiger128: 32,
-	tiger160: 40,
-	tiger192: 48,
-	crc32: 8,
-	crc32b: 8,
-	adler32: 8
-};
-/* @__NO_SIDE_EFFECTS__ */
-function hash(types, message$1) {
-	return {
-		kind: "validation",
-		type: "hash",
-		reference: hash,
-		expects: null,
-		async: false,
-		requirement: RegExp(types.map((type) => `^[a-fA-F0-9]{${HASH_LENGTHS[type]}}$`).join("|"), "u"),
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "hash", dataset, config$1);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/hexadecimal/hexadecimal.ts
-/* @__NO_SIDE_EFFECTS__ */
-function hexadecimal(message$1) {
-	return {
-		kind: "validation",
-		type: "hexadecimal",
-		reference: hexadecimal,
-		async: false,
-		expects: null,
-		requirement: HEXADECIMAL_REGEX,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "hexadecimal", dataset, config$1);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/hexColor/hexColor.ts
-/* @__NO_SIDE_EFFECTS__ */
-function hexColor(message$1) {
-	return {
-		kind: "validation",
-		type: "hex_color",
-		reference: hexColor,
-		async: false,
-		expects: null,
-		requirement: HEX_COLOR_REGEX,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "hex color", dataset, config$1);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/imei/imei.ts
-/* @__NO_SIDE_EFFECTS__ */
-function imei(message$1) {
-	return {
-		kind: "validation",
-		type: "imei",
-		reference: imei,
-		async: false,
-		expects: null,
-		requirement(input) {
-			return IMEI_REGEX.test(input) && /* @__PURE__ */ _isLuhnAlgo(input);
-		},
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !this.requirement(dataset.value)) _addIssue(this, "IMEI", dataset, config$1);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/includes/includes.ts
-/* @__NO_SIDE_EFFECTS__ */
-function includes(requirement, message$1) {
-	const expects = /* @__PURE__ */ _stringify(requirement);
-	return {
-		kind: "validation",
-		type: "includes",
-		reference: includes,
-		async: false,
-		expects,
-		requirement,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !dataset.value.includes(this.requirement)) _addIssue(this, "content", dataset, config$1, { received: `!${expects}` });
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/integer/integer.ts
-/* @__NO_SIDE_EFFECTS__ */
-function integer(message$1) {
-	return {
-		kind: "validation",
-		type: "integer",
-		reference: integer,
-		async: false,
-		expects: null,
-		requirement: Number.isInteger,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !this.requirement(dataset.value)) _addIssue(this, "integer", dataset, config$1);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/ip/ip.ts
-/* @__NO_SIDE_EFFECTS__ */
-function ip(message$1) {
-	return {
-		kind: "validation",
-		type: "ip",
-		reference: ip,
-		async: false,
-		expects: null,
-		requirement: IP_REGEX,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "IP", dataset, config$1);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/ipv4/ipv4.ts
-/* @__NO_SIDE_EFFECTS__ */
-function ipv4(message$1) {
-	return {
-		kind: "validation",
-		type: "ipv4",
-		reference: ipv4,
-		async: false,
-		expects: null,
-		requirement: IPV4_REGEX,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "IPv4", dataset, config$1);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/ipv6/ipv6.ts
-/* @__NO_SIDE_EFFECTS__ */
-function ipv6(message$1) {
-	return {
-		kind: "validation",
-		type: "ipv6",
-		reference: ipv6,
-		async: false,
-		expects: null,
-		requirement: IPV6_REGEX,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "IPv6", dataset, config$1);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/isbn/utils/_isIsbn10.ts
-/**
-* [Validates an ISBN-10](https://en.wikipedia.org/wiki/ISBN#ISBN-10_check_digits).
-*
-* @param input The input value.
-*
-* @returns `true` if the input is a valid ISBN-10, `false` otherwise.
-*
-* @internal
-*/
-function _isIsbn10(input) {
-	const digits$1 = input.split("").map((c) => c === "X" ? 10 : parseInt(c));
-	let sum = 0;
-	for (let i = 0; i < 10; i++) sum += digits$1[i] * (10 - i);
-	return sum % 11 === 0;
-}
-
-//#endregion
-//#region src/actions/isbn/utils/_isIsbn13.ts
-/**
-* [Validates an ISBN-13](https://en.wikipedia.org/wiki/ISBN#ISBN-13_check_digit_calculation).
-*
-* @param input The input value.
-*
-* @returns `true` if the input is a valid ISBN-13, `false` otherwise.
-*
-* @internal
-*/
-function _isIsbn13(input) {
-	const digits$1 = input.split("").map((c) => parseInt(c));
-	let sum = 0;
-	for (let i = 0; i < 13; i++) sum += digits$1[i] * (i % 2 === 0 ? 1 : 3);
-	return sum % 10 === 0;
-}
-
-//#endregion
-//#region src/actions/isbn/isbn.ts
-/**
-* ISBN separator regex.
-*/
-const ISBN_SEPARATOR_REGEX = /[- ]/gu;
-/**
-* ISBN-10 detection regex.
-*/
-const ISBN_10_DETECTION_REGEX = /^\d{9}[\dX]$/u;
-/**
-* ISBN-13 detection regex.
-*/
-const ISBN_13_DETECTION_REGEX = /^\d{13}$/u;
-/* @__NO_SIDE_EFFECTS__ */
-function isbn(message$1) {
-	return {
-		kind: "validation",
-		type: "isbn",
-		reference: isbn,
-		async: false,
-		expects: null,
-		requirement(input) {
-			const replacedInput = input.replace(ISBN_SEPARATOR_REGEX, "");
-			if (ISBN_10_DETECTION_REGEX.test(replacedInput)) return _isIsbn10(replacedInput);
-			else if (ISBN_13_DETECTION_REGEX.test(replacedInput)) return _isIsbn13(replacedInput);
-			return false;
-		},
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !this.requirement(dataset.value)) _addIssue(this, "ISBN", dataset, config$1);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/isrc/isrc.ts
-/* @__NO_SIDE_EFFECTS__ */
-function isrc(message$1) {
-	return {
-		kind: "validation",
-		type: "isrc",
-		reference: isrc,
-		async: false,
-		expects: null,
-		requirement: ISRC_REGEX,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "ISRC", dataset, config$1);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/isoDate/isoDate.ts
-/* @__NO_SIDE_EFFECTS__ */
-function isoDate(message$1) {
-	return {
-		kind: "validation",
-		type: "iso_date",
-		reference: isoDate,
-		async: false,
-		expects: null,
-		requirement: ISO_DATE_REGEX,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "date", dataset, config$1);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/isoDateTime/isoDateTime.ts
-/* @__NO_SIDE_EFFECTS__ */
-function isoDateTime(message$1) {
-	return {
-		kind: "validation",
-		type: "iso_date_time",
-		reference: isoDateTime,
-		async: false,
-		expects: null,
-		requirement: ISO_DATE_TIME_REGEX,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "date-time", dataset, config$1);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/isoDateTimeSecond/isoDateTimeSecond.ts
-/* @__NO_SIDE_EFFECTS__ */
-function isoDateTimeSecond(message$1) {
-	return {
-		kind: "validation",
-		type: "iso_date_time_second",
-		reference: isoDateTimeSecond,
-		async: false,
-		expects: null,
-		requirement: ISO_DATE_TIME_SECOND_REGEX,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "date-time-second", dataset, config$1);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/isoTime/isoTime.ts
-/* @__NO_SIDE_EFFECTS__ */
-function isoTime(message$1) {
-	return {
-		kind: "validation",
-		type: "iso_time",
-		reference: isoTime,
-		async: false,
-		expects: null,
-		requirement: ISO_TIME_REGEX,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "time", dataset, config$1);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/isoTimeSecond/isoTimeSecond.ts
-/* @__NO_SIDE_EFFECTS__ */
-function isoTimeSecond(message$1) {
-	return {
-		kind: "validation",
-		type: "iso_time_second",
-		reference: isoTimeSecond,
-		async: false,
-		expects: null,
-		requirement: ISO_TIME_SECOND_REGEX,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "time-second", dataset, config$1);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/isoTimestamp/isoTimestamp.ts
-/* @__NO_SIDE_EFFECTS__ */
-function isoTimestamp(message$1) {
-	return {
-		kind: "validation",
-		type: "iso_timestamp",
-		reference: isoTimestamp,
-		async: false,
-		expects: null,
-		requirement: ISO_TIMESTAMP_REGEX,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "timestamp", dataset, config$1);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/isoWeek/isoWeek.ts
-/* @__NO_SIDE_EFFECTS__ */
-function isoWeek(message$1) {
-	return {
-		kind: "validation",
-		type: "iso_week",
-		reference: isoWeek,
-		async: false,
-		expects: null,
-		requirement: ISO_WEEK_REGEX,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "week", dataset, config$1);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/jwsCompact/jwsCompact.ts
-/* @__NO_SIDE_EFFECTS__ */
-function jwsCompact(message$1) {
-	return {
-		kind: "validation",
-		type: "jws_compact",
-		reference: jwsCompact,
-		async: false,
-		expects: null,
-		requirement: JWS_COMPACT_REGEX,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "JWS compact", dataset, config$1);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/ksuid/ksuid.ts
-/* @__NO_SIDE_EFFECTS__ */
-function ksuid(message$1) {
-	return {
-		kind: "validation",
-		type: "ksuid",
-		reference: ksuid,
-		async: false,
-		expects: null,
-		requirement: KSUID_REGEX,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "KSUID", dataset, config$1);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/length/length.ts
-/* @__NO_SIDE_EFFECTS__ */
-function dist_length(requirement, message$1) {
-	return {
-		kind: "validation",
-		type: "length",
-		reference: dist_length,
-		async: false,
-		expects: `${requirement}`,
-		requirement,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && dataset.value.length !== this.requirement) _addIssue(this, "length", dataset, config$1, { received: `${dataset.value.length}` });
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/ltValue/ltValue.ts
-/* @__NO_SIDE_EFFECTS__ */
-function ltValue(requirement, message$1) {
-	return {
-		kind: "validation",
-		type: "lt_value",
-		reference: ltValue,
-		async: false,
-		expects: `<${requirement instanceof Date ? requirement.toJSON() : /* @__PURE__ */ _stringify(requirement)}`,
-		requirement,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !(dataset.value < this.requirement)) _addIssue(this, "value", dataset, config$1, { received: dataset.value instanceof Date ? dataset.value.toJSON() : /* @__PURE__ */ _stringify(dataset.value) });
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/mac/mac.ts
-/* @__NO_SIDE_EFFECTS__ */
-function mac(message$1) {
-	return {
-		kind: "validation",
-		type: "mac",
-		reference: mac,
-		async: false,
-		expects: null,
-		requirement: MAC_REGEX,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "MAC", dataset, config$1);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/mac48/mac48.ts
-/* @__NO_SIDE_EFFECTS__ */
-function mac48(message$1) {
-	return {
-		kind: "validation",
-		type: "mac48",
-		reference: mac48,
-		async: false,
-		expects: null,
-		requirement: MAC48_REGEX,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "48-bit MAC", dataset, config$1);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/mac64/mac64.ts
-/* @__NO_SIDE_EFFECTS__ */
-function mac64(message$1) {
-	return {
-		kind: "validation",
-		type: "mac64",
-		reference: mac64,
-		async: false,
-		expects: null,
-		requirement: MAC64_REGEX,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "64-bit MAC", dataset, config$1);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/mapItems/mapItems.ts
-/* @__NO_SIDE_EFFECTS__ */
-function mapItems(operation) {
-	return {
-		kind: "transformation",
-		type: "map_items",
-		reference: mapItems,
-		async: false,
-		operation,
-		"~run"(dataset) {
-			dataset.value = dataset.value.map(this.operation);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/maxBytes/maxBytes.ts
-/* @__NO_SIDE_EFFECTS__ */
-function maxBytes(requirement, message$1) {
-	return {
-		kind: "validation",
-		type: "max_bytes",
-		reference: maxBytes,
-		async: false,
-		expects: `<=${requirement}`,
-		requirement,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed) {
-				const length$1 = /* @__PURE__ */ _getByteCount(dataset.value);
-				if (length$1 > this.requirement) _addIssue(this, "bytes", dataset, config$1, { received: `${length$1}` });
-			}
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/maxCodePoints/maxCodePoints.ts
-/* @__NO_SIDE_EFFECTS__ */
-function maxCodePoints(requirement, message$1) {
-	return {
-		kind: "validation",
-		type: "max_code_points",
-		reference: maxCodePoints,
-		async: false,
-		expects: `<=${requirement}`,
-		requirement,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed) {
-				const count = /* @__PURE__ */ _getCodePointCount(dataset.value);
-				if (count > this.requirement) _addIssue(this, "code points", dataset, config$1, { received: `${count}` });
-			}
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/maxEntries/maxEntries.ts
-/* @__NO_SIDE_EFFECTS__ */
-function maxEntries(requirement, message$1) {
-	return {
-		kind: "validation",
-		type: "max_entries",
-		reference: maxEntries,
-		async: false,
-		expects: `<=${requirement}`,
-		requirement,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (!dataset.typed) return dataset;
-			const count = Object.keys(dataset.value).length;
-			if (dataset.typed && count > this.requirement) _addIssue(this, "entries", dataset, config$1, { received: `${count}` });
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/maxGraphemes/maxGraphemes.ts
-/* @__NO_SIDE_EFFECTS__ */
-function maxGraphemes(requirement, message$1) {
-	return {
-		kind: "validation",
-		type: "max_graphemes",
-		reference: maxGraphemes,
-		async: false,
-		expects: `<=${requirement}`,
-		requirement,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed) {
-				const count = /* @__PURE__ */ _getGraphemeCount(dataset.value);
-				if (count > this.requirement) _addIssue(this, "graphemes", dataset, config$1, { received: `${count}` });
-			}
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/maxLength/maxLength.ts
-/* @__NO_SIDE_EFFECTS__ */
-function maxLength(requirement, message$1) {
-	return {
-		kind: "validation",
-		type: "max_length",
-		reference: maxLength,
-		async: false,
-		expects: `<=${requirement}`,
-		requirement,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && dataset.value.length > this.requirement) _addIssue(this, "length", dataset, config$1, { received: `${dataset.value.length}` });
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/maxSize/maxSize.ts
-/* @__NO_SIDE_EFFECTS__ */
-function maxSize(requirement, message$1) {
-	return {
-		kind: "validation",
-		type: "max_size",
-		reference: maxSize,
-		async: false,
-		expects: `<=${requirement}`,
-		requirement,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && dataset.value.size > this.requirement) _addIssue(this, "size", dataset, config$1, { received: `${dataset.value.size}` });
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/maxValue/maxValue.ts
-/* @__NO_SIDE_EFFECTS__ */
-function maxValue(requirement, message$1) {
-	return {
-		kind: "validation",
-		type: "max_value",
-		reference: maxValue,
-		async: false,
-		expects: `<=${requirement instanceof Date ? requirement.toJSON() : /* @__PURE__ */ _stringify(requirement)}`,
-		requirement,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !(dataset.value <= this.requirement)) _addIssue(this, "value", dataset, config$1, { received: dataset.value instanceof Date ? dataset.value.toJSON() : /* @__PURE__ */ _stringify(dataset.value) });
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/maxWords/maxWords.ts
-/* @__NO_SIDE_EFFECTS__ */
-function maxWords(locales, requirement, message$1) {
-	return {
-		kind: "validation",
-		type: "max_words",
-		reference: maxWords,
-		async: false,
-		expects: `<=${requirement}`,
-		locales,
-		requirement,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed) {
-				const count = /* @__PURE__ */ _getWordCount(this.locales, dataset.value);
-				if (count > this.requirement) _addIssue(this, "words", dataset, config$1, { received: `${count}` });
-			}
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/metadata/metadata.ts
-/**
-* Creates a custom metadata action.
-*
-* @param metadata_ The metadata object.
-*
-* @returns A metadata action.
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function metadata(metadata_) {
-	return {
-		kind: "metadata",
-		type: "metadata",
-		reference: metadata,
-		metadata: metadata_
-	};
-}
-
-//#endregion
-//#region src/actions/mimeType/mimeType.ts
-/* @__NO_SIDE_EFFECTS__ */
-function mimeType(requirement, message$1) {
-	return {
-		kind: "validation",
-		type: "mime_type",
-		reference: mimeType,
-		async: false,
-		expects: /* @__PURE__ */ _joinExpects(requirement.map((option) => `"${option}"`), "|"),
-		requirement,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !this.requirement.includes(dataset.value.type)) _addIssue(this, "MIME type", dataset, config$1, { received: `"${dataset.value.type}"` });
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/minBytes/minBytes.ts
-/* @__NO_SIDE_EFFECTS__ */
-function minBytes(requirement, message$1) {
-	return {
-		kind: "validation",
-		type: "min_bytes",
-		reference: minBytes,
-		async: false,
-		expects: `>=${requirement}`,
-		requirement,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed) {
-				const length$1 = /* @__PURE__ */ _getByteCount(dataset.value);
-				if (length$1 < this.requirement) _addIssue(this, "bytes", dataset, config$1, { received: `${length$1}` });
-			}
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/minCodePoints/minCodePoints.ts
-/* @__NO_SIDE_EFFECTS__ */
-function minCodePoints(requirement, message$1) {
-	return {
-		kind: "validation",
-		type: "min_code_points",
-		reference: minCodePoints,
-		async: false,
-		expects: `>=${requirement}`,
-		requirement,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed) {
-				const count = /* @__PURE__ */ _getCodePointCount(dataset.value);
-				if (count < this.requirement) _addIssue(this, "code points", dataset, config$1, { received: `${count}` });
-			}
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/minEntries/minEntries.ts
-/* @__NO_SIDE_EFFECTS__ */
-function minEntries(requirement, message$1) {
-	return {
-		kind: "validation",
-		type: "min_entries",
-		reference: minEntries,
-		async: false,
-		expects: `>=${requirement}`,
-		requirement,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (!dataset.typed) return dataset;
-			const count = Object.keys(dataset.value).length;
-			if (dataset.typed && count < this.requirement) _addIssue(this, "entries", dataset, config$1, { received: `${count}` });
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/minGraphemes/minGraphemes.ts
-/* @__NO_SIDE_EFFECTS__ */
-function minGraphemes(requirement, message$1) {
-	return {
-		kind: "validation",
-		type: "min_graphemes",
-		reference: minGraphemes,
-		async: false,
-		expects: `>=${requirement}`,
-		requirement,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed) {
-				const count = /* @__PURE__ */ _getGraphemeCount(dataset.value);
-				if (count < this.requirement) _addIssue(this, "graphemes", dataset, config$1, { received: `${count}` });
-			}
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/minLength/minLength.ts
-/* @__NO_SIDE_EFFECTS__ */
-function minLength(requirement, message$1) {
-	return {
-		kind: "validation",
-		type: "min_length",
-		reference: minLength,
-		async: false,
-		expects: `>=${requirement}`,
-		requirement,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && dataset.value.length < this.requirement) _addIssue(this, "length", dataset, config$1, { received: `${dataset.value.length}` });
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/minSize/minSize.ts
-/* @__NO_SIDE_EFFECTS__ */
-function minSize(requirement, message$1) {
-	return {
-		kind: "validation",
-		type: "min_size",
-		reference: minSize,
-		async: false,
-		expects: `>=${requirement}`,
-		requirement,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && dataset.value.size < this.requirement) _addIssue(this, "size", dataset, config$1, { received: `${dataset.value.size}` });
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/minValue/minValue.ts
-/* @__NO_SIDE_EFFECTS__ */
-function minValue(requirement, message$1) {
-	return {
-		kind: "validation",
-		type: "min_value",
-		reference: minValue,
-		async: false,
-		expects: `>=${requirement instanceof Date ? requirement.toJSON() : /* @__PURE__ */ _stringify(requirement)}`,
-		requirement,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !(dataset.value >= this.requirement)) _addIssue(this, "value", dataset, config$1, { received: dataset.value instanceof Date ? dataset.value.toJSON() : /* @__PURE__ */ _stringify(dataset.value) });
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/minWords/minWords.ts
-/* @__NO_SIDE_EFFECTS__ */
-function minWords(locales, requirement, message$1) {
-	return {
-		kind: "validation",
-		type: "min_words",
-		reference: minWords,
-		async: false,
-		expects: `>=${requirement}`,
-		locales,
-		requirement,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed) {
-				const count = /* @__PURE__ */ _getWordCount(this.locales, dataset.value);
-				if (count < this.requirement) _addIssue(this, "words", dataset, config$1, { received: `${count}` });
-			}
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/multipleOf/multipleOf.ts
-/* @__NO_SIDE_EFFECTS__ */
-function multipleOf(requirement, message$1) {
-	return {
-		kind: "validation",
-		type: "multiple_of",
-		reference: multipleOf,
-		async: false,
-		expects: `%${requirement}`,
-		requirement,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && dataset.value % this.requirement != 0) _addIssue(this, "multiple", dataset, config$1);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/nanoid/nanoid.ts
-/* @__NO_SIDE_EFFECTS__ */
-function nanoid(message$1) {
-	return {
-		kind: "validation",
-		type: "nanoid",
-		reference: nanoid,
-		async: false,
-		expects: null,
-		requirement: NANO_ID_REGEX,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "Nano ID", dataset, config$1);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/nonEmpty/nonEmpty.ts
-/* @__NO_SIDE_EFFECTS__ */
-function nonEmpty(message$1) {
-	return {
-		kind: "validation",
-		type: "non_empty",
-		reference: nonEmpty,
-		async: false,
-		expects: "!0",
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && dataset.value.length === 0) _addIssue(this, "length", dataset, config$1, { received: "0" });
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/normalize/normalize.ts
-/* @__NO_SIDE_EFFECTS__ */
-function normalize(form) {
-	return {
-		kind: "transformation",
-		type: "normalize",
-		reference: normalize,
-		async: false,
-		form,
-		"~run"(dataset) {
-			dataset.value = dataset.value.normalize(this.form);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/notBytes/notBytes.ts
-/* @__NO_SIDE_EFFECTS__ */
-function notBytes(requirement, message$1) {
-	return {
-		kind: "validation",
-		type: "not_bytes",
-		reference: notBytes,
-		async: false,
-		expects: `!${requirement}`,
-		requirement,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed) {
-				const length$1 = /* @__PURE__ */ _getByteCount(dataset.value);
-				if (length$1 === this.requirement) _addIssue(this, "bytes", dataset, config$1, { received: `${length$1}` });
-			}
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/notCodePoints/notCodePoints.ts
-/* @__NO_SIDE_EFFECTS__ */
-function notCodePoints(requirement, message$1) {
-	return {
-		kind: "validation",
-		type: "not_code_points",
-		reference: notCodePoints,
-		async: false,
-		expects: `!${requirement}`,
-		requirement,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed) {
-				const count = /* @__PURE__ */ _getCodePointCount(dataset.value);
-				if (count === this.requirement) _addIssue(this, "code points", dataset, config$1, { received: `${count}` });
-			}
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/notEntries/notEntries.ts
-/* @__NO_SIDE_EFFECTS__ */
-function notEntries(requirement, message$1) {
-	return {
-		kind: "validation",
-		type: "not_entries",
-		reference: notEntries,
-		async: false,
-		expects: `!${requirement}`,
-		requirement,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (!dataset.typed) return dataset;
-			const count = Object.keys(dataset.value).length;
-			if (dataset.typed && count === this.requirement) _addIssue(this, "entries", dataset, config$1, { received: `${count}` });
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/notGraphemes/notGraphemes.ts
-/* @__NO_SIDE_EFFECTS__ */
-function notGraphemes(requirement, message$1) {
-	return {
-		kind: "validation",
-		type: "not_graphemes",
-		reference: notGraphemes,
-		async: false,
-		expects: `!${requirement}`,
-		requirement,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed) {
-				const count = /* @__PURE__ */ _getGraphemeCount(dataset.value);
-				if (count === this.requirement) _addIssue(this, "graphemes", dataset, config$1, { received: `${count}` });
-			}
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/notLength/notLength.ts
-/* @__NO_SIDE_EFFECTS__ */
-function notLength(requirement, message$1) {
-	return {
-		kind: "validation",
-		type: "not_length",
-		reference: notLength,
-		async: false,
-		expects: `!${requirement}`,
-		requirement,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && dataset.value.length === this.requirement) _addIssue(this, "length", dataset, config$1, { received: `${dataset.value.length}` });
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/notSize/notSize.ts
-/* @__NO_SIDE_EFFECTS__ */
-function notSize(requirement, message$1) {
-	return {
-		kind: "validation",
-		type: "not_size",
-		reference: notSize,
-		async: false,
-		expects: `!${requirement}`,
-		requirement,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && dataset.value.size === this.requirement) _addIssue(this, "size", dataset, config$1, { received: `${dataset.value.size}` });
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/notValue/notValue.ts
-/* @__NO_SIDE_EFFECTS__ */
-function notValue(requirement, message$1) {
-	return {
-		kind: "validation",
-		type: "not_value",
-		reference: notValue,
-		async: false,
-		expects: requirement instanceof Date ? `!${requirement.toJSON()}` : `!${/* @__PURE__ */ _stringify(requirement)}`,
-		requirement,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && /* @__PURE__ */ _isValueMatch(this.requirement, dataset.value)) _addIssue(this, "value", dataset, config$1, { received: dataset.value instanceof Date ? dataset.value.toJSON() : /* @__PURE__ */ _stringify(dataset.value) });
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/notValues/notValues.ts
-/* @__NO_SIDE_EFFECTS__ */
-function notValues(requirement, message$1) {
-	return {
-		kind: "validation",
-		type: "not_values",
-		reference: notValues,
-		async: false,
-		expects: `!${/* @__PURE__ */ _joinExpects(requirement.map((value$1) => value$1 instanceof Date ? value$1.toJSON() : /* @__PURE__ */ _stringify(value$1)), "|")}`,
-		requirement,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && this.requirement.some((requirement$1) => /* @__PURE__ */ _isValueMatch(requirement$1, dataset.value))) _addIssue(this, "value", dataset, config$1, { received: dataset.value instanceof Date ? dataset.value.toJSON() : /* @__PURE__ */ _stringify(dataset.value) });
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/notWords/notWords.ts
-/* @__NO_SIDE_EFFECTS__ */
-function notWords(locales, requirement, message$1) {
-	return {
-		kind: "validation",
-		type: "not_words",
-		reference: notWords,
-		async: false,
-		expects: `!${requirement}`,
-		locales,
-		requirement,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed) {
-				const count = /* @__PURE__ */ _getWordCount(this.locales, dataset.value);
-				if (count === this.requirement) _addIssue(this, "words", dataset, config$1, { received: `${count}` });
-			}
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/octal/octal.ts
-/* @__NO_SIDE_EFFECTS__ */
-function octal(message$1) {
-	return {
-		kind: "validation",
-		type: "octal",
-		reference: octal,
-		async: false,
-		expects: null,
-		requirement: OCTAL_REGEX,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "octal", dataset, config$1);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/parseBoolean/parseBoolean.ts
-const TRUTHY = (/* unused pure expression or super */ null && ([
-	true,
-	1,
-	"true",
-	"1",
-	"yes",
-	"y",
-	"on",
-	"enabled"
-]));
-const FALSY = (/* unused pure expression or super */ null && ([
-	false,
-	0,
-	"false",
-	"0",
-	"no",
-	"n",
-	"off",
-	"disabled"
-]));
-/* @__NO_SIDE_EFFECTS__ */
-function dist_parseBoolean(config$1, message$1) {
-	const normalize$1 = (v) => typeof v === "string" ? v.toLowerCase() : v;
-	const truthyRaw = config$1?.truthy ?? TRUTHY;
-	const falsyRaw = config$1?.falsy ?? FALSY;
-	const truthy = config$1?.truthy ? config$1.truthy.map(normalize$1) : TRUTHY;
-	const falsy = config$1?.falsy ? config$1.falsy.map(normalize$1) : FALSY;
-	return {
-		kind: "transformation",
-		type: "parse_boolean",
-		reference: dist_parseBoolean,
-		expects: /* @__PURE__ */ _joinExpects([...truthyRaw, ...falsyRaw].map(_stringify), "|"),
-		config: config$1,
-		message: message$1,
-		async: false,
-		"~run"(dataset, config$2) {
-			const input = normalize$1(dataset.value);
-			if (truthy.includes(input)) dataset.value = true;
-			else if (falsy.includes(input)) dataset.value = false;
-			else {
-				_addIssue(this, "boolean", dataset, config$2);
-				dataset.typed = false;
-			}
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/parseJson/parseJson.ts
-/* @__NO_SIDE_EFFECTS__ */
-function parseJson(config$1, message$1) {
-	return {
-		kind: "transformation",
-		type: "parse_json",
-		reference: parseJson,
-		config: config$1,
-		message: message$1,
-		async: false,
-		"~run"(dataset, config$2) {
-			try {
-				dataset.value = JSON.parse(dataset.value, this.config?.reviver);
-			} catch (error) {
-				if (error instanceof Error) {
-					_addIssue(this, "JSON", dataset, config$2, { received: `"${error.message}"` });
-					dataset.typed = false;
-				} else throw error;
-			}
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/partialCheck/utils/_isPartiallyTyped/_isPartiallyTyped.ts
-/**
-* Checks if a dataset is partially typed.
-*
-* @param dataset The dataset to check.
-* @param paths The paths to check.
-*
-* @returns Whether it is partially typed.
-*
-* @internal
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function _isPartiallyTyped(dataset, paths) {
-	if (dataset.issues) for (const path of paths) for (const issue of dataset.issues) {
-		let typed = false;
-		const bound = Math.min(path.length, issue.path?.length ?? 0);
-		for (let index = 0; index < bound; index++) if (path[index] !== issue.path[index].key && (path[index] !== "$" || issue.path[index].type !== "array")) {
-			typed = true;
-			break;
-		}
-		if (!typed) return false;
-	}
-	return true;
-}
-
-//#endregion
-//#region src/actions/partialCheck/partialCheck.ts
-/* @__NO_SIDE_EFFECTS__ */
-function partialCheck(paths, requirement, message$1) {
-	return {
-		kind: "validation",
-		type: "partial_check",
-		reference: partialCheck,
-		async: false,
-		expects: null,
-		paths,
-		requirement,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if ((dataset.typed || /* @__PURE__ */ _isPartiallyTyped(dataset, paths)) && !this.requirement(dataset.value)) _addIssue(this, "input", dataset, config$1);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/partialCheck/partialCheckAsync.ts
-/* @__NO_SIDE_EFFECTS__ */
-function partialCheckAsync(paths, requirement, message$1) {
-	return {
-		kind: "validation",
-		type: "partial_check",
-		reference: partialCheckAsync,
-		async: true,
-		expects: null,
-		paths,
-		requirement,
-		message: message$1,
-		async "~run"(dataset, config$1) {
-			if ((dataset.typed || /* @__PURE__ */ _isPartiallyTyped(dataset, paths)) && !await this.requirement(dataset.value)) _addIssue(this, "input", dataset, config$1);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/rawCheck/rawCheck.ts
-/**
-* Creates a raw check validation action.
-*
-* @param action The validation action.
-*
-* @returns A raw check action.
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function rawCheck(action) {
-	return {
-		kind: "validation",
-		type: "raw_check",
-		reference: rawCheck,
-		async: false,
-		expects: null,
-		"~run"(dataset, config$1) {
-			action({
-				dataset,
-				config: config$1,
-				addIssue: (info) => _addIssue(this, info?.label ?? "input", dataset, config$1, info)
-			});
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/rawCheck/rawCheckAsync.ts
-/**
-* Creates a raw check validation action.
-*
-* @param action The validation action.
-*
-* @returns A raw check action.
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function rawCheckAsync(action) {
-	return {
-		kind: "validation",
-		type: "raw_check",
-		reference: rawCheckAsync,
-		async: true,
-		expects: null,
-		async "~run"(dataset, config$1) {
-			await action({
-				dataset,
-				config: config$1,
-				addIssue: (info) => _addIssue(this, info?.label ?? "input", dataset, config$1, info)
-			});
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/rawTransform/rawTransform.ts
-/**
-* Creates a raw transformation action.
-*
-* @param action The transformation action.
-*
-* @returns A raw transform action.
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function rawTransform(action) {
-	return {
-		kind: "transformation",
-		type: "raw_transform",
-		reference: rawTransform,
-		async: false,
-		"~run"(dataset, config$1) {
-			const output = action({
-				dataset,
-				config: config$1,
-				addIssue: (info) => _addIssue(this, info?.label ?? "input", dataset, config$1, info),
-				NEVER: null
-			});
-			if (dataset.issues) dataset.typed = false;
-			else dataset.value = output;
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/rawTransform/rawTransformAsync.ts
-/**
-* Creates a raw transformation action.
-*
-* @param action The transformation action.
-*
-* @returns A raw transform action.
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function rawTransformAsync(action) {
-	return {
-		kind: "transformation",
-		type: "raw_transform",
-		reference: rawTransformAsync,
-		async: true,
-		async "~run"(dataset, config$1) {
-			const output = await action({
-				dataset,
-				config: config$1,
-				addIssue: (info) => _addIssue(this, info?.label ?? "input", dataset, config$1, info),
-				NEVER: null
-			});
-			if (dataset.issues) dataset.typed = false;
-			else dataset.value = output;
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/readonly/readonly.ts
-/* @__NO_SIDE_EFFECTS__ */
-function readonly() {
-	return {
-		kind: "transformation",
-		type: "readonly",
-		reference: readonly,
-		async: false,
-		"~run"(dataset) {
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/reduceItems/reduceItems.ts
-/* @__NO_SIDE_EFFECTS__ */
-function reduceItems(operation, initial) {
-	return {
-		kind: "transformation",
-		type: "reduce_items",
-		reference: reduceItems,
-		async: false,
-		operation,
-		initial,
-		"~run"(dataset) {
-			dataset.value = dataset.value.reduce(this.operation, this.initial);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/regex/regex.ts
-/* @__NO_SIDE_EFFECTS__ */
-function dist_regex(requirement, message$1) {
-	return {
-		kind: "validation",
-		type: "regex",
-		reference: dist_regex,
-		async: false,
-		expects: `${requirement}`,
-		requirement,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "format", dataset, config$1);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/returns/returns.ts
-/* @__NO_SIDE_EFFECTS__ */
-function returns(schema) {
-	return {
-		kind: "transformation",
-		type: "returns",
-		reference: returns,
-		async: false,
-		schema,
-		"~run"(dataset, config$1) {
-			const func = dataset.value;
-			dataset.value = (...args_) => {
-				const returnsDataset = this.schema["~run"]({ value: func(...args_) }, config$1);
-				if (returnsDataset.issues) throw new ValiError(returnsDataset.issues);
-				return returnsDataset.value;
-			};
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/returns/returnsAsync.ts
-/* @__NO_SIDE_EFFECTS__ */
-function returnsAsync(schema) {
-	return {
-		kind: "transformation",
-		type: "returns",
-		reference: returnsAsync,
-		async: false,
-		schema,
-		"~run"(dataset, config$1) {
-			const func = dataset.value;
-			dataset.value = async (...args_) => {
-				const returnsDataset = await this.schema["~run"]({ value: await func(...args_) }, config$1);
-				if (returnsDataset.issues) throw new ValiError(returnsDataset.issues);
-				return returnsDataset.value;
-			};
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/rfcEmail/rfcEmail.ts
-/* @__NO_SIDE_EFFECTS__ */
-function rfcEmail(message$1) {
-	return {
-		kind: "validation",
-		type: "rfc_email",
-		reference: rfcEmail,
-		expects: null,
-		async: false,
-		requirement: RFC_EMAIL_REGEX,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "email", dataset, config$1);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/safeInteger/safeInteger.ts
-/* @__NO_SIDE_EFFECTS__ */
-function safeInteger(message$1) {
-	return {
-		kind: "validation",
-		type: "safe_integer",
-		reference: safeInteger,
-		async: false,
-		expects: null,
-		requirement: Number.isSafeInteger,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !this.requirement(dataset.value)) _addIssue(this, "safe integer", dataset, config$1);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/size/size.ts
-/* @__NO_SIDE_EFFECTS__ */
-function size(requirement, message$1) {
-	return {
-		kind: "validation",
-		type: "size",
-		reference: size,
-		async: false,
-		expects: `${requirement}`,
-		requirement,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && dataset.value.size !== this.requirement) _addIssue(this, "size", dataset, config$1, { received: `${dataset.value.size}` });
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/slug/slug.ts
-/* @__NO_SIDE_EFFECTS__ */
-function slug(message$1) {
-	return {
-		kind: "validation",
-		type: "slug",
-		reference: slug,
-		async: false,
-		expects: null,
-		requirement: SLUG_REGEX,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "slug", dataset, config$1);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/someItem/someItem.ts
-/* @__NO_SIDE_EFFECTS__ */
-function someItem(requirement, message$1) {
-	return {
-		kind: "validation",
-		type: "some_item",
-		reference: someItem,
-		async: false,
-		expects: null,
-		requirement,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !dataset.value.some(this.requirement)) _addIssue(this, "item", dataset, config$1);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/sortItems/sortItems.ts
-/* @__NO_SIDE_EFFECTS__ */
-function sortItems(operation) {
-	return {
-		kind: "transformation",
-		type: "sort_items",
-		reference: sortItems,
-		async: false,
-		operation,
-		"~run"(dataset) {
-			dataset.value = dataset.value.sort(this.operation);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/startsWith/startsWith.ts
-/* @__NO_SIDE_EFFECTS__ */
-function startsWith(requirement, message$1) {
-	return {
-		kind: "validation",
-		type: "starts_with",
-		reference: startsWith,
-		async: false,
-		expects: `"${requirement}"`,
-		requirement,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !dataset.value.startsWith(this.requirement)) _addIssue(this, "start", dataset, config$1, { received: `"${dataset.value.slice(0, this.requirement.length)}"` });
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/stringifyJson/stringifyJson.ts
-/* @__NO_SIDE_EFFECTS__ */
-function stringifyJson(config$1, message$1) {
-	return {
-		kind: "transformation",
-		type: "stringify_json",
-		reference: stringifyJson,
-		message: message$1,
-		config: config$1,
-		async: false,
-		"~run"(dataset, config$2) {
-			try {
-				const output = JSON.stringify(dataset.value, this.config?.replacer, this.config?.space);
-				if (output === void 0) {
-					_addIssue(this, "JSON", dataset, config$2);
-					dataset.typed = false;
-				} else dataset.value = output;
-			} catch (error) {
-				if (error instanceof Error) {
-					_addIssue(this, "JSON", dataset, config$2, { received: `"${error.message}"` });
-					dataset.typed = false;
-				} else throw error;
-			}
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/title/title.ts
-/**
-* Creates a title metadata action.
-*
-* @param title_ The title text.
-*
-* @returns A title action.
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function title(title_) {
-	return {
-		kind: "metadata",
-		type: "title",
-		reference: title,
-		title: title_
-	};
-}
-
-//#endregion
-//#region src/actions/toBigint/toBigint.ts
-/* @__NO_SIDE_EFFECTS__ */
-function toBigint(message$1) {
-	return {
-		kind: "transformation",
-		type: "to_bigint",
-		reference: toBigint,
-		async: false,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			try {
-				dataset.value = BigInt(dataset.value);
-			} catch {
-				_addIssue(this, "bigint", dataset, config$1);
-				dataset.typed = false;
-			}
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/toBoolean/toBoolean.ts
-/**
-* Creates a to boolean transformation action.
-*
-* @returns A to boolean action.
-*
-* @beta
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function toBoolean() {
-	return {
-		kind: "transformation",
-		type: "to_boolean",
-		reference: toBoolean,
-		async: false,
-		"~run"(dataset) {
-			dataset.value = Boolean(dataset.value);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/toCamelCase/toCamelCase.ts
-/**
-* Creates a to camel case transformation action.
-*
-* Words are separated by `_`, `-` and ASCII whitespace, as well as by case
-* and acronym boundaries.
-*
-* Hint: Acronym runs are normalized to lowercase (e.g. `parseURLValue` →
-* `parseUrlValue`) and digits stay attached to the preceding token (e.g.
-* `item2Name` → `item2Name`).
-*
-* @returns A to camel case action.
-*
-* @beta
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function toCamelCase() {
-	return {
-		kind: "transformation",
-		type: "to_camel_case",
-		reference: toCamelCase,
-		async: false,
-		"~run"(dataset) {
-			dataset.value = /* @__PURE__ */ _formatCase(dataset.value, "", false, true);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/toDate/toDate.ts
-/* @__NO_SIDE_EFFECTS__ */
-function toDate(message$1) {
-	return {
-		kind: "transformation",
-		type: "to_date",
-		reference: toDate,
-		async: false,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			try {
-				dataset.value = new Date(dataset.value);
-				if (isNaN(dataset.value)) {
-					_addIssue(this, "date", dataset, config$1, { received: "\"Invalid Date\"" });
-					dataset.typed = false;
-				}
-			} catch {
-				_addIssue(this, "date", dataset, config$1);
-				dataset.typed = false;
-			}
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/toKebabCase/toKebabCase.ts
-/**
-* Creates a to kebab case transformation action.
-*
-* Words are separated by `_`, `-` and ASCII whitespace, as well as by case
-* and acronym boundaries.
-*
-* Hint: Acronym runs are normalized to lowercase (e.g. `parseURLValue` →
-* `parse-url-value`) and digits stay attached to the preceding token (e.g.
-* `item2Name` → `item2-name`).
-*
-* @returns A to kebab case action.
-*
-* @beta
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function toKebabCase() {
-	return {
-		kind: "transformation",
-		type: "to_kebab_case",
-		reference: toKebabCase,
-		async: false,
-		"~run"(dataset) {
-			dataset.value = /* @__PURE__ */ _formatCase(dataset.value, "-", false, false);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/toLowerCase/toLowerCase.ts
-/**
-* Creates a to lower case transformation action.
-*
-* @returns A to lower case action.
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function toLowerCase() {
-	return {
-		kind: "transformation",
-		type: "to_lower_case",
-		reference: toLowerCase,
-		async: false,
-		"~run"(dataset) {
-			dataset.value = dataset.value.toLowerCase();
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/toMaxValue/toMaxValue.ts
-/**
-* Creates a to max value transformation action.
-*
-* @param requirement The maximum value.
-*
-* @returns A to max value action.
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function toMaxValue(requirement) {
-	return {
-		kind: "transformation",
-		type: "to_max_value",
-		reference: toMaxValue,
-		async: false,
-		requirement,
-		"~run"(dataset) {
-			dataset.value = dataset.value > this.requirement ? this.requirement : dataset.value;
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/toMinValue/toMinValue.ts
-/**
-* Creates a to min value transformation action.
-*
-* @param requirement The minimum value.
-*
-* @returns A to min value action.
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function toMinValue(requirement) {
-	return {
-		kind: "transformation",
-		type: "to_min_value",
-		reference: toMinValue,
-		async: false,
-		requirement,
-		"~run"(dataset) {
-			dataset.value = dataset.value < this.requirement ? this.requirement : dataset.value;
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/toNumber/toNumber.ts
-/* @__NO_SIDE_EFFECTS__ */
-function toNumber(message$1) {
-	return {
-		kind: "transformation",
-		type: "to_number",
-		reference: toNumber,
-		async: false,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			try {
-				dataset.value = Number(dataset.value);
-				if (isNaN(dataset.value)) {
-					_addIssue(this, "number", dataset, config$1);
-					dataset.typed = false;
-				}
-			} catch {
-				_addIssue(this, "number", dataset, config$1);
-				dataset.typed = false;
-			}
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/toPascalCase/toPascalCase.ts
-/**
-* Creates a to pascal case transformation action.
-*
-* Words are separated by `_`, `-` and ASCII whitespace, as well as by case
-* and acronym boundaries.
-*
-* Hint: Acronym runs are normalized to lowercase (e.g. `parseURLValue` →
-* `ParseUrlValue`) and digits stay attached to the preceding token (e.g.
-* `item2Name` → `Item2Name`).
-*
-* @returns A to pascal case action.
-*
-* @beta
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function toPascalCase() {
-	return {
-		kind: "transformation",
-		type: "to_pascal_case",
-		reference: toPascalCase,
-		async: false,
-		"~run"(dataset) {
-			dataset.value = /* @__PURE__ */ _formatCase(dataset.value, "", true, true);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/toSnakeCase/toSnakeCase.ts
-/**
-* Creates a to snake case transformation action.
-*
-* Words are separated by `_`, `-` and ASCII whitespace, as well as by case
-* and acronym boundaries.
-*
-* Hint: Acronym runs are normalized to lowercase (e.g. `parseURLValue` →
-* `parse_url_value`) and digits stay attached to the preceding token (e.g.
-* `item2Name` → `item2_name`).
-*
-* @returns A to snake case action.
-*
-* @beta
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function toSnakeCase() {
-	return {
-		kind: "transformation",
-		type: "to_snake_case",
-		reference: toSnakeCase,
-		async: false,
-		"~run"(dataset) {
-			dataset.value = /* @__PURE__ */ _formatCase(dataset.value, "_", false, false);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/toString/toString.ts
-/* @__NO_SIDE_EFFECTS__ */
-function dist_toString(message$1) {
-	return {
-		kind: "transformation",
-		type: "to_string",
-		reference: dist_toString,
-		async: false,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			try {
-				dataset.value = String(dataset.value);
-			} catch {
-				_addIssue(this, "string", dataset, config$1);
-				dataset.typed = false;
-			}
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/toUpperCase/toUpperCase.ts
-/**
-* Creates a to upper case transformation action.
-*
-* @returns A to upper case action.
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function toUpperCase() {
-	return {
-		kind: "transformation",
-		type: "to_upper_case",
-		reference: toUpperCase,
-		async: false,
-		"~run"(dataset) {
-			dataset.value = dataset.value.toUpperCase();
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/transform/transform.ts
-/**
-* Creates a custom transformation action.
-*
-* @param operation The transformation operation.
-*
-* @returns A transform action.
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function transform(operation) {
-	return {
-		kind: "transformation",
-		type: "transform",
-		reference: transform,
-		async: false,
-		operation,
-		"~run"(dataset) {
-			dataset.value = this.operation(dataset.value);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/transform/transformAsync.ts
-/**
-* Creates a custom transformation action.
-*
-* @param operation The transformation operation.
-*
-* @returns A transform action.
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function transformAsync(operation) {
-	return {
-		kind: "transformation",
-		type: "transform",
-		reference: transformAsync,
-		async: true,
-		operation,
-		async "~run"(dataset) {
-			dataset.value = await this.operation(dataset.value);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/trim/trim.ts
-/**
-* Creates a trim transformation action.
-*
-* @returns A trim action.
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function trim() {
-	return {
-		kind: "transformation",
-		type: "trim",
-		reference: trim,
-		async: false,
-		"~run"(dataset) {
-			dataset.value = dataset.value.trim();
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/trimEnd/trimEnd.ts
-/**
-* Creates a trim end transformation action.
-*
-* @returns A trim end action.
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function trimEnd() {
-	return {
-		kind: "transformation",
-		type: "trim_end",
-		reference: trimEnd,
-		async: false,
-		"~run"(dataset) {
-			dataset.value = dataset.value.trimEnd();
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/trimStart/trimStart.ts
-/**
-* Creates a trim start transformation action.
-*
-* @returns A trim start action.
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function trimStart() {
-	return {
-		kind: "transformation",
-		type: "trim_start",
-		reference: trimStart,
-		async: false,
-		"~run"(dataset) {
-			dataset.value = dataset.value.trimStart();
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/ulid/ulid.ts
-/* @__NO_SIDE_EFFECTS__ */
-function ulid(message$1) {
-	return {
-		kind: "validation",
-		type: "ulid",
-		reference: ulid,
-		async: false,
-		expects: null,
-		requirement: ULID_REGEX,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "ULID", dataset, config$1);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/url/url.ts
-/* @__NO_SIDE_EFFECTS__ */
-function url(message$1) {
-	return {
-		kind: "validation",
-		type: "url",
-		reference: url,
-		async: false,
-		expects: null,
-		requirement(input) {
-			try {
-				if (URL.canParse) return URL.canParse(input);
-				new URL(input);
-				return true;
-			} catch {
-				return false;
-			}
-		},
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !this.requirement(dataset.value)) _addIssue(this, "URL", dataset, config$1);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/uuid/uuid.ts
-/* @__NO_SIDE_EFFECTS__ */
-function uuid(message$1) {
-	return {
-		kind: "validation",
-		type: "uuid",
-		reference: uuid,
-		async: false,
-		expects: null,
-		requirement: UUID_REGEX,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "UUID", dataset, config$1);
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/value/value.ts
-/* @__NO_SIDE_EFFECTS__ */
-function value(requirement, message$1) {
-	return {
-		kind: "validation",
-		type: "value",
-		reference: value,
-		async: false,
-		expects: requirement instanceof Date ? requirement.toJSON() : /* @__PURE__ */ _stringify(requirement),
-		requirement,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !/* @__PURE__ */ _isValueMatch(this.requirement, dataset.value)) _addIssue(this, "value", dataset, config$1, { received: dataset.value instanceof Date ? dataset.value.toJSON() : /* @__PURE__ */ _stringify(dataset.value) });
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/values/values.ts
-/* @__NO_SIDE_EFFECTS__ */
-function values(requirement, message$1) {
-	return {
-		kind: "validation",
-		type: "values",
-		reference: values,
-		async: false,
-		expects: `${/* @__PURE__ */ _joinExpects(requirement.map((value$1) => value$1 instanceof Date ? value$1.toJSON() : /* @__PURE__ */ _stringify(value$1)), "|")}`,
-		requirement,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed && !this.requirement.some((requirement$1) => /* @__PURE__ */ _isValueMatch(requirement$1, dataset.value))) _addIssue(this, "value", dataset, config$1, { received: dataset.value instanceof Date ? dataset.value.toJSON() : /* @__PURE__ */ _stringify(dataset.value) });
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/actions/words/words.ts
-/* @__NO_SIDE_EFFECTS__ */
-function words(locales, requirement, message$1) {
-	return {
-		kind: "validation",
-		type: "words",
-		reference: words,
-		async: false,
-		expects: `${requirement}`,
-		locales,
-		requirement,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.typed) {
-				const count = /* @__PURE__ */ _getWordCount(this.locales, dataset.value);
-				if (count !== this.requirement) _addIssue(this, "words", dataset, config$1, { received: `${count}` });
-			}
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/const.ts
-const ABORT_EARLY_CONFIG = { abortEarly: true };
-
-//#endregion
-//#region src/methods/assert/assert.ts
-/**
-* Checks if the input matches the schema. As this is an assertion function, it
-* can be used as a type guard.
-*
-* @param schema The schema to be used.
-* @param input The input to be tested.
-*/
-function assert(schema, input) {
-	const issues = schema["~run"]({ value: input }, ABORT_EARLY_CONFIG).issues;
-	if (issues) throw new ValiError(issues);
-}
-
-//#endregion
-//#region src/methods/cache/_LruCache.ts
-/**
-* Efficient LRU cache using Map iteration order.
-*/
-var _LruCache = class {
-	constructor(config$1) {
-		this.refCount = 0;
-		this.maxSize = config$1?.maxSize ?? 1e3;
-		this.maxAge = config$1?.maxAge ?? Infinity;
-		this.hasMaxAge = isFinite(this.maxAge);
-	}
-	/**
-	* Stringifies an unknown input to a cache key component.
-	*
-	* @param input The unknown input.
-	*
-	* @returns A cache key component.
-	*/
-	stringify(input) {
-		const type = typeof input;
-		if (type === "string") return `"${input}"`;
-		if (type === "number" || type === "boolean") return `${input}`;
-		if (type === "bigint") return `${input}n`;
-		if (type === "object" || type === "function") {
-			if (input) {
-				this.refIds ?? (this.refIds = /* @__PURE__ */ new WeakMap());
-				let id = this.refIds.get(input);
-				if (!id) {
-					id = ++this.refCount;
-					this.refIds.set(input, id);
-				}
-				return `#${id}`;
-			}
-			return "null";
-		}
-		return type;
-	}
-	/**
-	* Creates a cache key from input and config.
-	*
-	* @param input The input value.
-	* @param config The parse configuration.
-	*
-	* @returns The cache key.
-	*/
-	key(input, config$1 = {}) {
-		return `${this.stringify(input)}|${this.stringify(config$1.lang)}|${this.stringify(config$1.message)}|${this.stringify(config$1.abortEarly)}|${this.stringify(config$1.abortPipeEarly)}`;
-	}
-	/**
-	* Gets a value from the cache by key.
-	*
-	* @param key The cache key.
-	*
-	* @returns The cached value.
-	*/
-	get(key) {
-		if (!this.store) return void 0;
-		const entry = this.store.get(key);
-		if (!entry) return void 0;
-		if (this.hasMaxAge && Date.now() - entry[1] > this.maxAge) {
-			this.store.delete(key);
-			return;
-		}
-		this.store.delete(key);
-		this.store.set(key, entry);
-		return entry[0];
-	}
-	/**
-	* Sets a value in the cache by key.
-	*
-	* @param key The cache key.
-	* @param value The cached value.
-	*/
-	set(key, value$1) {
-		this.store ?? (this.store = /* @__PURE__ */ new Map());
-		this.store.delete(key);
-		const timestamp = this.hasMaxAge ? Date.now() : 0;
-		this.store.set(key, [value$1, timestamp]);
-		if (this.store.size > this.maxSize) this.store.delete(this.store.keys().next().value);
-	}
-	/**
-	* Clears all entries from the cache.
-	*/
-	clear() {
-		this.store?.clear();
-	}
-};
-
-//#endregion
-//#region src/methods/cache/cache.ts
-/* @__NO_SIDE_EFFECTS__ */
-function cache(schema, config$1) {
-	return _standardSchema({
-		...schema,
-		cacheConfig: config$1,
-		cache: new _LruCache(config$1),
-		"~run"(dataset, runConfig) {
-			const key = this.cache.key(dataset.value, runConfig);
-			let outputDataset = this.cache.get(key);
-			if (!outputDataset) this.cache.set(key, outputDataset = schema["~run"](dataset, runConfig));
-			return /* @__PURE__ */ _cloneDataset(outputDataset);
-		}
-	});
-}
-
-//#endregion
-//#region src/methods/cache/cacheAsync.ts
-/* @__NO_SIDE_EFFECTS__ */
-function cacheAsync(schema, config$1) {
-	let activeRuns;
-	return _standardSchema({
-		...schema,
-		async: true,
-		cacheConfig: config$1,
-		cache: new _LruCache(config$1),
-		async "~run"(dataset, runConfig) {
-			const key = this.cache.key(dataset.value, runConfig);
-			const cached = this.cache.get(key);
-			if (cached) return /* @__PURE__ */ _cloneDataset(cached);
-			let promise$1 = activeRuns?.get(key);
-			if (!promise$1) {
-				activeRuns ?? (activeRuns = /* @__PURE__ */ new Map());
-				promise$1 = Promise.resolve(schema["~run"](dataset, runConfig));
-				activeRuns.set(key, promise$1);
-			}
-			try {
-				const outputDataset = await promise$1;
-				this.cache.set(key, outputDataset);
-				return /* @__PURE__ */ _cloneDataset(outputDataset);
-			} finally {
-				activeRuns?.delete(key);
-			}
-		}
-	});
-}
-
-//#endregion
-//#region src/methods/config/config.ts
-/**
-* Changes the local configuration of a schema.
-*
-* @param schema The schema to configure.
-* @param config The parse configuration.
-*
-* @returns The configured schema.
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function config(schema, config$1) {
-	return _standardSchema({
-		...schema,
-		"~run"(dataset, config_) {
-			return schema["~run"](dataset, {
-				...config_,
-				...config$1
-			});
-		}
-	});
-}
-
-//#endregion
-//#region src/methods/getFallback/getFallback.ts
-/**
-* Returns the fallback value of the schema.
-*
-* @param schema The schema to get it from.
-* @param dataset The output dataset if available.
-* @param config The config if available.
-*
-* @returns The fallback value.
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function getFallback(schema, dataset, config$1) {
-	return typeof schema.fallback === "function" ? schema.fallback(dataset, config$1) : schema.fallback;
-}
-
-//#endregion
-//#region src/methods/fallback/fallback.ts
-/**
-* Returns a fallback value as output if the input does not match the schema.
-*
-* @param schema The schema to catch.
-* @param fallback The fallback value.
-*
-* @returns The passed schema.
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function fallback(schema, fallback$1) {
-	return _standardSchema({
-		...schema,
-		fallback: fallback$1,
-		"~run"(dataset, config$1) {
-			const outputDataset = schema["~run"](dataset, config$1);
-			return outputDataset.issues ? {
-				typed: true,
-				value: /* @__PURE__ */ getFallback(this, outputDataset, config$1)
-			} : outputDataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/methods/fallback/fallbackAsync.ts
-/* @__NO_SIDE_EFFECTS__ */
-function fallbackAsync(schema, fallback$1) {
-	return _standardSchema({
-		...schema,
-		fallback: fallback$1,
-		async: true,
-		async "~run"(dataset, config$1) {
-			const outputDataset = await schema["~run"](dataset, config$1);
-			return outputDataset.issues ? {
-				typed: true,
-				value: await /* @__PURE__ */ getFallback(this, outputDataset, config$1)
-			} : outputDataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/methods/flatten/flatten.ts
-/* @__NO_SIDE_EFFECTS__ */
-function flatten(issues) {
-	const flatErrors = {};
-	for (const issue of issues) if (issue.path) {
-		const dotPath = /* @__PURE__ */ getDotPath(issue);
-		if (dotPath) {
-			if (!flatErrors.nested) flatErrors.nested = {};
-			if (Object.prototype.hasOwnProperty.call(flatErrors.nested, dotPath)) flatErrors.nested[dotPath].push(issue.message);
-			else flatErrors.nested[dotPath] = [issue.message];
-		} else if (flatErrors.other) flatErrors.other.push(issue.message);
-		else flatErrors.other = [issue.message];
-	} else if (flatErrors.root) flatErrors.root.push(issue.message);
-	else flatErrors.root = [issue.message];
-	return flatErrors;
-}
-
-//#endregion
-//#region src/methods/forward/forward.ts
-/**
-* Forwards the issues of the passed validation action.
-*
-* @param action The validation action.
-* @param path The path to forward the issues to.
-*
-* @returns The modified action.
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function forward(action, path) {
-	return {
-		...action,
-		"~run"(dataset, config$1) {
-			const prevIssues = dataset.issues && [...dataset.issues];
-			dataset = action["~run"](dataset, config$1);
-			if (dataset.issues) {
-				for (const issue of dataset.issues) if (!prevIssues?.includes(issue)) {
-					let pathInput = dataset.value;
-					for (const key of path) {
-						const pathValue = pathInput[key];
-						const pathItem = {
-							type: "unknown",
-							origin: "value",
-							input: pathInput,
-							key,
-							value: pathValue
-						};
-						if (issue.path) issue.path.push(pathItem);
-						else issue.path = [pathItem];
-						if (!pathValue) break;
-						pathInput = pathValue;
-					}
-				}
-			}
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/methods/forward/forwardAsync.ts
-/**
-* Forwards the issues of the passed validation action.
-*
-* @param action The validation action.
-* @param path The path to forward the issues to.
-*
-* @returns The modified action.
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function forwardAsync(action, path) {
-	return {
-		...action,
-		async: true,
-		async "~run"(dataset, config$1) {
-			const prevIssues = dataset.issues && [...dataset.issues];
-			dataset = await action["~run"](dataset, config$1);
-			if (dataset.issues) {
-				for (const issue of dataset.issues) if (!prevIssues?.includes(issue)) {
-					let pathInput = dataset.value;
-					for (const key of path) {
-						const pathValue = pathInput[key];
-						const pathItem = {
-							type: "unknown",
-							origin: "value",
-							input: pathInput,
-							key,
-							value: pathValue
-						};
-						if (issue.path) issue.path.push(pathItem);
-						else issue.path = [pathItem];
-						if (!pathValue) break;
-						pathInput = pathValue;
-					}
-				}
-			}
-			return dataset;
-		}
-	};
-}
-
-//#endregion
-//#region src/methods/getDefault/getDefault.ts
-/**
-* Returns the default value of the schema.
-*
-* @param schema The schema to get it from.
-* @param dataset The input dataset if available.
-* @param config The config if available.
-*
-* @returns The default value.
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function getDefault(schema, dataset, config$1) {
-	return typeof schema.default === "function" ? schema.default(dataset, config$1) : schema.default;
-}
-
-//#endregion
-//#region src/methods/getDefaults/getDefaults.ts
-/**
-* Returns the default values of the schema.
-*
-* Hint: The difference to `getDefault` is that for object and tuple schemas
-* this function recursively returns the default values of the subschemas
-* instead of `undefined`.
-*
-* @param schema The schema to get them from.
-*
-* @returns The default values.
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function getDefaults(schema) {
-	if ("entries" in schema) {
-		const object$1 = {};
-		for (const key in schema.entries) object$1[key] = /* @__PURE__ */ getDefaults(schema.entries[key]);
-		return object$1;
-	}
-	if ("items" in schema) return schema.items.map(getDefaults);
-	return /* @__PURE__ */ getDefault(schema);
-}
-
-//#endregion
-//#region src/methods/getDefaults/getDefaultsAsync.ts
-/**
-* Returns the default values of the schema.
-*
-* Hint: The difference to `getDefault` is that for object and tuple schemas
-* this function recursively returns the default values of the subschemas
-* instead of `undefined`.
-*
-* @param schema The schema to get them from.
-*
-* @returns The default values.
-*/
-/* @__NO_SIDE_EFFECTS__ */
-async function getDefaultsAsync(schema) {
-	if ("entries" in schema) return Object.fromEntries(await Promise.all(Object.entries(schema.entries).map(async ([key, value$1]) => [key, await /* @__PURE__ */ getDefaultsAsync(value$1)])));
-	if ("items" in schema) return Promise.all(schema.items.map(getDefaultsAsync));
-	return /* @__PURE__ */ getDefault(schema);
-}
-
-//#endregion
-//#region src/methods/getDescription/getDescription.ts
-/**
-* Returns the description of the schema.
-*
-* If multiple descriptions are defined, the last one of the highest level is
-* returned. If no description is defined, `undefined` is returned.
-*
-* @param schema The schema to get the description from.
-*
-* @returns The description, if any.
-*
-* @beta
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function getDescription(schema) {
-	return /* @__PURE__ */ _getLastMetadata(schema, "description");
-}
-
-//#endregion
-//#region src/methods/getExamples/getExamples.ts
-/**
-* Returns the examples of a schema.
-*
-* If multiple examples are defined, it concatenates them using depth-first
-* search. If no examples are defined, an empty array is returned.
-*
-* @param schema The schema to get the examples from.
-*
-* @returns The examples, if any.
-*
-* @beta
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function getExamples(schema) {
-	const examples$1 = [];
-	function depthFirstCollect(schema$1) {
-		if ("pipe" in schema$1) {
-			for (const item of schema$1.pipe) if (item.kind === "schema" && "pipe" in item) depthFirstCollect(item);
-			else if (item.kind === "metadata" && item.type === "examples") for (const example of item.examples) examples$1.push(example);
-		}
-	}
-	depthFirstCollect(schema);
-	return examples$1;
-}
-
-//#endregion
-//#region src/methods/getFallbacks/getFallbacks.ts
-/**
-* Returns the fallback values of the schema.
-*
-* Hint: The difference to `getFallback` is that for object and tuple schemas
-* this function recursively returns the fallback values of the subschemas
-* instead of `undefined`.
-*
-* @param schema The schema to get them from.
-*
-* @returns The fallback values.
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function getFallbacks(schema) {
-	if ("entries" in schema) {
-		const object$1 = {};
-		for (const key in schema.entries) object$1[key] = /* @__PURE__ */ getFallbacks(schema.entries[key]);
-		return object$1;
-	}
-	if ("items" in schema) return schema.items.map(getFallbacks);
-	return /* @__PURE__ */ getFallback(schema);
-}
-
-//#endregion
-//#region src/methods/getFallbacks/getFallbacksAsync.ts
-/**
-* Returns the fallback values of the schema.
-*
-* Hint: The difference to `getFallback` is that for object and tuple schemas
-* this function recursively returns the fallback values of the subschemas
-* instead of `undefined`.
-*
-* @param schema The schema to get them from.
-*
-* @returns The fallback values.
-*/
-/* @__NO_SIDE_EFFECTS__ */
-async function getFallbacksAsync(schema) {
-	if ("entries" in schema) return Object.fromEntries(await Promise.all(Object.entries(schema.entries).map(async ([key, value$1]) => [key, await /* @__PURE__ */ getFallbacksAsync(value$1)])));
-	if ("items" in schema) return Promise.all(schema.items.map(getFallbacksAsync));
-	return /* @__PURE__ */ getFallback(schema);
-}
-
-//#endregion
-//#region src/methods/getMetadata/getMetadata.ts
-/**
-* Returns the metadata of a schema.
-*
-* If multiple metadata are defined, it shallowly merges them using depth-first
-* search. If no metadata is defined, an empty object is returned.
-*
-* @param schema Schema to get the metadata from.
-*
-* @returns The metadata, if any.
-*
-* @beta
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function getMetadata(schema) {
-	const result = {};
-	function depthFirstMerge(schema$1) {
-		if ("pipe" in schema$1) {
-			for (const item of schema$1.pipe) if (item.kind === "schema" && "pipe" in item) depthFirstMerge(item);
-			else if (item.kind === "metadata" && item.type === "metadata") Object.assign(result, item.metadata);
-		}
-	}
-	depthFirstMerge(schema);
-	return result;
-}
-
-//#endregion
-//#region src/methods/getTitle/getTitle.ts
-/**
-* Returns the title of the schema.
-*
-* If multiple titles are defined, the last one of the highest level is
-* returned. If no title is defined, `undefined` is returned.
-*
-* @param schema The schema to get the title from.
-*
-* @returns The title, if any.
-*
-* @beta
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function getTitle(schema) {
-	return /* @__PURE__ */ _getLastMetadata(schema, "title");
-}
-
-//#endregion
-//#region src/methods/is/is.ts
-/**
-* Checks if the input matches the schema. By using a type predicate, this
-* function can be used as a type guard.
-*
-* @param schema The schema to be used.
-* @param input The input to be tested.
-*
-* @returns Whether the input matches the schema.
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function is(schema, input) {
-	return !schema["~run"]({ value: input }, ABORT_EARLY_CONFIG).issues;
-}
-
-//#endregion
-//#region src/schemas/any/any.ts
-/**
-* Creates an any schema.
-*
-* Hint: This schema function exists only for completeness and is not
-* recommended in practice. Instead, `unknown` should be used to accept
-* unknown data.
-*
-* @returns An any schema.
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function any() {
-	return _standardSchema({
-		kind: "schema",
-		type: "any",
-		reference: any,
-		expects: "any",
-		async: false,
-		"~run"(dataset) {
-			dataset.typed = true;
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/array/array.ts
-/* @__NO_SIDE_EFFECTS__ */
-function array(item, message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "array",
-		reference: array,
-		expects: "Array",
-		async: false,
-		item,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			const input = dataset.value;
-			if (Array.isArray(input)) {
-				dataset.typed = true;
-				dataset.value = [];
-				for (let key = 0; key < input.length; key++) {
-					const value$1 = input[key];
-					const itemDataset = this.item["~run"]({ value: value$1 }, config$1);
-					if (itemDataset.issues) {
-						const pathItem = {
-							type: "array",
-							origin: "value",
-							input,
-							key,
-							value: value$1
-						};
-						for (const issue of itemDataset.issues) {
-							if (issue.path) issue.path.unshift(pathItem);
-							else issue.path = [pathItem];
-							dataset.issues?.push(issue);
-						}
-						if (!dataset.issues) dataset.issues = itemDataset.issues;
-						if (config$1.abortEarly) {
-							dataset.typed = false;
-							break;
-						}
-					}
-					if (!itemDataset.typed) dataset.typed = false;
-					dataset.value.push(itemDataset.value);
-				}
-			} else _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/array/arrayAsync.ts
-/* @__NO_SIDE_EFFECTS__ */
-function arrayAsync(item, message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "array",
-		reference: arrayAsync,
-		expects: "Array",
-		async: true,
-		item,
-		message: message$1,
-		async "~run"(dataset, config$1) {
-			const input = dataset.value;
-			if (Array.isArray(input)) {
-				dataset.typed = true;
-				dataset.value = [];
-				const itemDatasets = await Promise.all(input.map((value$1) => this.item["~run"]({ value: value$1 }, config$1)));
-				for (let key = 0; key < itemDatasets.length; key++) {
-					const itemDataset = itemDatasets[key];
-					if (itemDataset.issues) {
-						const pathItem = {
-							type: "array",
-							origin: "value",
-							input,
-							key,
-							value: input[key]
-						};
-						for (const issue of itemDataset.issues) {
-							if (issue.path) issue.path.unshift(pathItem);
-							else issue.path = [pathItem];
-							dataset.issues?.push(issue);
-						}
-						if (!dataset.issues) dataset.issues = itemDataset.issues;
-						if (config$1.abortEarly) {
-							dataset.typed = false;
-							break;
-						}
-					}
-					if (!itemDataset.typed) dataset.typed = false;
-					dataset.value.push(itemDataset.value);
-				}
-			} else _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/bigint/bigint.ts
-/* @__NO_SIDE_EFFECTS__ */
-function bigint(message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "bigint",
-		reference: bigint,
-		expects: "bigint",
-		async: false,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (typeof dataset.value === "bigint") dataset.typed = true;
-			else _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/blob/blob.ts
-/* @__NO_SIDE_EFFECTS__ */
-function blob(message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "blob",
-		reference: blob,
-		expects: "Blob",
-		async: false,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.value instanceof Blob) dataset.typed = true;
-			else _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/boolean/boolean.ts
-/* @__NO_SIDE_EFFECTS__ */
-function dist_boolean(message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "boolean",
-		reference: dist_boolean,
-		expects: "boolean",
-		async: false,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (typeof dataset.value === "boolean") dataset.typed = true;
-			else _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/custom/custom.ts
-/* @__NO_SIDE_EFFECTS__ */
-function custom(check$1, message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "custom",
-		reference: custom,
-		expects: "unknown",
-		async: false,
-		check: check$1,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (this.check(dataset.value)) dataset.typed = true;
-			else _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/custom/customAsync.ts
-/* @__NO_SIDE_EFFECTS__ */
-function customAsync(check$1, message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "custom",
-		reference: customAsync,
-		expects: "unknown",
-		async: true,
-		check: check$1,
-		message: message$1,
-		async "~run"(dataset, config$1) {
-			if (await this.check(dataset.value)) dataset.typed = true;
-			else _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/date/date.ts
-/* @__NO_SIDE_EFFECTS__ */
-function date(message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "date",
-		reference: date,
-		expects: "Date",
-		async: false,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.value instanceof Date) if (!isNaN(dataset.value)) dataset.typed = true;
-			else _addIssue(this, "type", dataset, config$1, { received: "\"Invalid Date\"" });
-			else _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/enum/enum.ts
-/* @__NO_SIDE_EFFECTS__ */
-function enum_(enum__, message$1) {
-	const options = [];
-	for (const key in enum__) if (`${+key}` !== key || typeof enum__[key] !== "string" || !Object.is(enum__[enum__[key]], +key)) options.push(enum__[key]);
-	return _standardSchema({
-		kind: "schema",
-		type: "enum",
-		reference: enum_,
-		expects: /* @__PURE__ */ _joinExpects(options.map(_stringify), "|"),
-		async: false,
-		enum: enum__,
-		options,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (this.options.includes(dataset.value)) dataset.typed = true;
-			else _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/exactOptional/exactOptional.ts
-/* @__NO_SIDE_EFFECTS__ */
-function exactOptional(wrapped, default_) {
-	return _standardSchema({
-		kind: "schema",
-		type: "exact_optional",
-		reference: exactOptional,
-		expects: wrapped.expects,
-		async: false,
-		wrapped,
-		default: default_,
-		"~run"(dataset, config$1) {
-			return this.wrapped["~run"](dataset, config$1);
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/exactOptional/exactOptionalAsync.ts
-/* @__NO_SIDE_EFFECTS__ */
-function exactOptionalAsync(wrapped, default_) {
-	return _standardSchema({
-		kind: "schema",
-		type: "exact_optional",
-		reference: exactOptionalAsync,
-		expects: wrapped.expects,
-		async: true,
-		wrapped,
-		default: default_,
-		async "~run"(dataset, config$1) {
-			return this.wrapped["~run"](dataset, config$1);
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/file/file.ts
-/* @__NO_SIDE_EFFECTS__ */
-function file(message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "file",
-		reference: file,
-		expects: "File",
-		async: false,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.value instanceof File) dataset.typed = true;
-			else _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/function/function.ts
-/* @__NO_SIDE_EFFECTS__ */
-function function_(message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "function",
-		reference: function_,
-		expects: "Function",
-		async: false,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (typeof dataset.value === "function") dataset.typed = true;
-			else _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/instance/instance.ts
-/* @__NO_SIDE_EFFECTS__ */
-function instance(class_, message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "instance",
-		reference: instance,
-		expects: class_.name,
-		async: false,
-		class: class_,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.value instanceof this.class) dataset.typed = true;
-			else _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/intersect/utils/_merge/_merge.ts
-/**
-* Merges two values into one single output.
-*
-* @param value1 First value.
-* @param value2 Second value.
-*
-* @returns The merge dataset.
-*
-* @internal
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function _merge(value1, value2) {
-	if (typeof value1 === typeof value2) {
-		if (/* @__PURE__ */ _isSameValueZero(value1, value2) || value1 instanceof Date && value2 instanceof Date && /* @__PURE__ */ _isSameValueZero(+value1, +value2)) return { value: value1 };
-		if (value1 && value2 && value1.constructor === Object && value2.constructor === Object) {
-			const nextValue = {
-				...value1,
-				...value2
-			};
-			for (const key in value2) if (Object.prototype.hasOwnProperty.call(value1, key) && Object.prototype.hasOwnProperty.call(value2, key)) {
-				const dataset = /* @__PURE__ */ _merge(value1[key], value2[key]);
-				if (dataset.issue) return dataset;
-				nextValue[key] = dataset.value;
-			}
-			return { value: nextValue };
-		}
-		if (Array.isArray(value1) && Array.isArray(value2)) {
-			if (value1.length === value2.length) {
-				const nextValue = [...value1];
-				for (let index = 0; index < value1.length; index++) {
-					const dataset = /* @__PURE__ */ _merge(value1[index], value2[index]);
-					if (dataset.issue) return dataset;
-					nextValue[index] = dataset.value;
-				}
-				return { value: nextValue };
-			}
-		}
-	}
-	return { issue: true };
-}
-
-//#endregion
-//#region src/schemas/intersect/intersect.ts
-/* @__NO_SIDE_EFFECTS__ */
-function intersect(options, message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "intersect",
-		reference: intersect,
-		expects: /* @__PURE__ */ _joinExpects(options.map((option) => option.expects), "&"),
-		async: false,
-		options,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (this.options.length) {
-				const input = dataset.value;
-				let outputs;
-				dataset.typed = true;
-				for (const schema of this.options) {
-					const optionDataset = schema["~run"]({ value: input }, config$1);
-					if (optionDataset.issues) {
-						if (dataset.issues) for (const issue of optionDataset.issues) dataset.issues.push(issue);
-						else dataset.issues = optionDataset.issues;
-						if (config$1.abortEarly) {
-							dataset.typed = false;
-							break;
-						}
-					}
-					if (!optionDataset.typed) dataset.typed = false;
-					if (dataset.typed) if (outputs) outputs.push(optionDataset.value);
-					else outputs = [optionDataset.value];
-				}
-				if (dataset.typed) {
-					dataset.value = outputs[0];
-					for (let index = 1; index < outputs.length; index++) {
-						const mergeDataset = /* @__PURE__ */ _merge(dataset.value, outputs[index]);
-						if (mergeDataset.issue) {
-							_addIssue(this, "type", dataset, config$1, { received: "unknown" });
-							break;
-						}
-						dataset.value = mergeDataset.value;
-					}
-				}
-			} else _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/intersect/intersectAsync.ts
-/* @__NO_SIDE_EFFECTS__ */
-function intersectAsync(options, message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "intersect",
-		reference: intersectAsync,
-		expects: /* @__PURE__ */ _joinExpects(options.map((option) => option.expects), "&"),
-		async: true,
-		options,
-		message: message$1,
-		async "~run"(dataset, config$1) {
-			if (this.options.length) {
-				const input = dataset.value;
-				let outputs;
-				dataset.typed = true;
-				const optionDatasets = await Promise.all(this.options.map((schema) => schema["~run"]({ value: input }, config$1)));
-				for (const optionDataset of optionDatasets) {
-					if (optionDataset.issues) {
-						if (dataset.issues) for (const issue of optionDataset.issues) dataset.issues.push(issue);
-						else dataset.issues = optionDataset.issues;
-						if (config$1.abortEarly) {
-							dataset.typed = false;
-							break;
-						}
-					}
-					if (!optionDataset.typed) dataset.typed = false;
-					if (dataset.typed) if (outputs) outputs.push(optionDataset.value);
-					else outputs = [optionDataset.value];
-				}
-				if (dataset.typed) {
-					dataset.value = outputs[0];
-					for (let index = 1; index < outputs.length; index++) {
-						const mergeDataset = /* @__PURE__ */ _merge(dataset.value, outputs[index]);
-						if (mergeDataset.issue) {
-							_addIssue(this, "type", dataset, config$1, { received: "unknown" });
-							break;
-						}
-						dataset.value = mergeDataset.value;
-					}
-				}
-			} else _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/lazy/lazy.ts
-/**
-* Creates a lazy schema.
-*
-* @param getter The schema getter.
-*
-* @returns A lazy schema.
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function lazy(getter) {
-	return _standardSchema({
-		kind: "schema",
-		type: "lazy",
-		reference: lazy,
-		expects: "unknown",
-		async: false,
-		getter,
-		"~run"(dataset, config$1) {
-			return this.getter(dataset.value)["~run"](dataset, config$1);
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/lazy/lazyAsync.ts
-/**
-* Creates a lazy schema.
-*
-* @param getter The schema getter.
-*
-* @returns A lazy schema.
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function lazyAsync(getter) {
-	return _standardSchema({
-		kind: "schema",
-		type: "lazy",
-		reference: lazyAsync,
-		expects: "unknown",
-		async: true,
-		getter,
-		async "~run"(dataset, config$1) {
-			return (await this.getter(dataset.value))["~run"](dataset, config$1);
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/literal/literal.ts
-/* @__NO_SIDE_EFFECTS__ */
-function literal(literal_, message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "literal",
-		reference: literal,
-		expects: /* @__PURE__ */ _stringify(literal_),
-		async: false,
-		literal: literal_,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (/* @__PURE__ */ _isSameValueZero(dataset.value, this.literal)) dataset.typed = true;
-			else _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/looseObject/looseObject.ts
-/* @__NO_SIDE_EFFECTS__ */
-function looseObject(entries$1, message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "loose_object",
-		reference: looseObject,
-		expects: "Object",
-		async: false,
-		entries: entries$1,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			const input = dataset.value;
-			if (input && typeof input === "object") {
-				dataset.typed = true;
-				dataset.value = {};
-				for (const key in this.entries) {
-					const valueSchema = this.entries[key];
-					if (key in input || (valueSchema.type === "exact_optional" || valueSchema.type === "optional" || valueSchema.type === "nullish") && valueSchema.default !== void 0) {
-						const value$1 = key in input ? input[key] : /* @__PURE__ */ getDefault(valueSchema);
-						const valueDataset = valueSchema["~run"]({ value: value$1 }, config$1);
-						if (valueDataset.issues) {
-							const pathItem = {
-								type: "object",
-								origin: "value",
-								input,
-								key,
-								value: value$1
-							};
-							for (const issue of valueDataset.issues) {
-								if (issue.path) issue.path.unshift(pathItem);
-								else issue.path = [pathItem];
-								dataset.issues?.push(issue);
-							}
-							if (!dataset.issues) dataset.issues = valueDataset.issues;
-							if (config$1.abortEarly) {
-								dataset.typed = false;
-								break;
-							}
-						}
-						if (!valueDataset.typed) dataset.typed = false;
-						dataset.value[key] = valueDataset.value;
-					} else if (valueSchema.fallback !== void 0) dataset.value[key] = /* @__PURE__ */ getFallback(valueSchema);
-					else if (valueSchema.type !== "exact_optional" && valueSchema.type !== "optional" && valueSchema.type !== "nullish") {
-						_addIssue(this, "key", dataset, config$1, {
-							input: void 0,
-							expected: `"${key}"`,
-							path: [{
-								type: "object",
-								origin: "key",
-								input,
-								key,
-								value: input[key]
-							}]
-						});
-						if (config$1.abortEarly) break;
-					}
-				}
-				if (!dataset.issues || !config$1.abortEarly) {
-					for (const key in input) if (/* @__PURE__ */ _isValidObjectKey(input, key) && !Object.prototype.hasOwnProperty.call(this.entries, key)) dataset.value[key] = input[key];
-				}
-			} else _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/looseObject/looseObjectAsync.ts
-/* @__NO_SIDE_EFFECTS__ */
-function looseObjectAsync(entries$1, message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "loose_object",
-		reference: looseObjectAsync,
-		expects: "Object",
-		async: true,
-		entries: entries$1,
-		message: message$1,
-		async "~run"(dataset, config$1) {
-			const input = dataset.value;
-			if (input && typeof input === "object") {
-				dataset.typed = true;
-				dataset.value = {};
-				const valueDatasets = await Promise.all(Object.entries(this.entries).map(async ([key, valueSchema]) => {
-					if (key in input || (valueSchema.type === "exact_optional" || valueSchema.type === "optional" || valueSchema.type === "nullish") && valueSchema.default !== void 0) {
-						const value$1 = key in input ? input[key] : await /* @__PURE__ */ getDefault(valueSchema);
-						return [
-							key,
-							value$1,
-							valueSchema,
-							await valueSchema["~run"]({ value: value$1 }, config$1)
-						];
-					}
-					return [
-						key,
-						input[key],
-						valueSchema,
-						null
-					];
-				}));
-				for (const [key, value$1, valueSchema, valueDataset] of valueDatasets) if (valueDataset) {
-					if (valueDataset.issues) {
-						const pathItem = {
-							type: "object",
-							origin: "value",
-							input,
-							key,
-							value: value$1
-						};
-						for (const issue of valueDataset.issues) {
-							if (issue.path) issue.path.unshift(pathItem);
-							else issue.path = [pathItem];
-							dataset.issues?.push(issue);
-						}
-						if (!dataset.issues) dataset.issues = valueDataset.issues;
-						if (config$1.abortEarly) {
-							dataset.typed = false;
-							break;
-						}
-					}
-					if (!valueDataset.typed) dataset.typed = false;
-					dataset.value[key] = valueDataset.value;
-				} else if (valueSchema.fallback !== void 0) dataset.value[key] = await /* @__PURE__ */ getFallback(valueSchema);
-				else if (valueSchema.type !== "exact_optional" && valueSchema.type !== "optional" && valueSchema.type !== "nullish") {
-					_addIssue(this, "key", dataset, config$1, {
-						input: void 0,
-						expected: `"${key}"`,
-						path: [{
-							type: "object",
-							origin: "key",
-							input,
-							key,
-							value: value$1
-						}]
-					});
-					if (config$1.abortEarly) break;
-				}
-				if (!dataset.issues || !config$1.abortEarly) {
-					for (const key in input) if (/* @__PURE__ */ _isValidObjectKey(input, key) && !Object.prototype.hasOwnProperty.call(this.entries, key)) dataset.value[key] = input[key];
-				}
-			} else _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/looseTuple/looseTuple.ts
-/* @__NO_SIDE_EFFECTS__ */
-function looseTuple(items, message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "loose_tuple",
-		reference: looseTuple,
-		expects: "Array",
-		async: false,
-		items,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			const input = dataset.value;
-			if (Array.isArray(input)) {
-				dataset.typed = true;
-				dataset.value = [];
-				for (let key = 0; key < this.items.length; key++) {
-					const value$1 = input[key];
-					const itemDataset = this.items[key]["~run"]({ value: value$1 }, config$1);
-					if (itemDataset.issues) {
-						const pathItem = {
-							type: "array",
-							origin: "value",
-							input,
-							key,
-							value: value$1
-						};
-						for (const issue of itemDataset.issues) {
-							if (issue.path) issue.path.unshift(pathItem);
-							else issue.path = [pathItem];
-							dataset.issues?.push(issue);
-						}
-						if (!dataset.issues) dataset.issues = itemDataset.issues;
-						if (config$1.abortEarly) {
-							dataset.typed = false;
-							break;
-						}
-					}
-					if (!itemDataset.typed) dataset.typed = false;
-					dataset.value.push(itemDataset.value);
-				}
-				if (!dataset.issues || !config$1.abortEarly) for (let key = this.items.length; key < input.length; key++) dataset.value.push(input[key]);
-			} else _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/looseTuple/looseTupleAsync.ts
-/* @__NO_SIDE_EFFECTS__ */
-function looseTupleAsync(items, message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "loose_tuple",
-		reference: looseTupleAsync,
-		expects: "Array",
-		async: true,
-		items,
-		message: message$1,
-		async "~run"(dataset, config$1) {
-			const input = dataset.value;
-			if (Array.isArray(input)) {
-				dataset.typed = true;
-				dataset.value = [];
-				const itemDatasets = await Promise.all(this.items.map(async (item, key) => {
-					const value$1 = input[key];
-					return [
-						key,
-						value$1,
-						await item["~run"]({ value: value$1 }, config$1)
-					];
-				}));
-				for (const [key, value$1, itemDataset] of itemDatasets) {
-					if (itemDataset.issues) {
-						const pathItem = {
-							type: "array",
-							origin: "value",
-							input,
-							key,
-							value: value$1
-						};
-						for (const issue of itemDataset.issues) {
-							if (issue.path) issue.path.unshift(pathItem);
-							else issue.path = [pathItem];
-							dataset.issues?.push(issue);
-						}
-						if (!dataset.issues) dataset.issues = itemDataset.issues;
-						if (config$1.abortEarly) {
-							dataset.typed = false;
-							break;
-						}
-					}
-					if (!itemDataset.typed) dataset.typed = false;
-					dataset.value.push(itemDataset.value);
-				}
-				if (!dataset.issues || !config$1.abortEarly) for (let key = this.items.length; key < input.length; key++) dataset.value.push(input[key]);
-			} else _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/map/map.ts
-/* @__NO_SIDE_EFFECTS__ */
-function map(key, value$1, message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "map",
-		reference: map,
-		expects: "Map",
-		async: false,
-		key,
-		value: value$1,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			const input = dataset.value;
-			if (input instanceof Map) {
-				dataset.typed = true;
-				dataset.value = /* @__PURE__ */ new Map();
-				for (const [inputKey, inputValue] of input) {
-					const keyDataset = this.key["~run"]({ value: inputKey }, config$1);
-					if (keyDataset.issues) {
-						const pathItem = {
-							type: "map",
-							origin: "key",
-							input,
-							key: inputKey,
-							value: inputValue
-						};
-						for (const issue of keyDataset.issues) {
-							if (issue.path) issue.path.unshift(pathItem);
-							else issue.path = [pathItem];
-							dataset.issues?.push(issue);
-						}
-						if (!dataset.issues) dataset.issues = keyDataset.issues;
-						if (config$1.abortEarly) {
-							dataset.typed = false;
-							break;
-						}
-					}
-					const valueDataset = this.value["~run"]({ value: inputValue }, config$1);
-					if (valueDataset.issues) {
-						const pathItem = {
-							type: "map",
-							origin: "value",
-							input,
-							key: inputKey,
-							value: inputValue
-						};
-						for (const issue of valueDataset.issues) {
-							if (issue.path) issue.path.unshift(pathItem);
-							else issue.path = [pathItem];
-							dataset.issues?.push(issue);
-						}
-						if (!dataset.issues) dataset.issues = valueDataset.issues;
-						if (config$1.abortEarly) {
-							dataset.typed = false;
-							break;
-						}
-					}
-					if (!keyDataset.typed || !valueDataset.typed) dataset.typed = false;
-					dataset.value.set(keyDataset.value, valueDataset.value);
-				}
-			} else _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/map/mapAsync.ts
-/* @__NO_SIDE_EFFECTS__ */
-function mapAsync(key, value$1, message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "map",
-		reference: mapAsync,
-		expects: "Map",
-		async: true,
-		key,
-		value: value$1,
-		message: message$1,
-		async "~run"(dataset, config$1) {
-			const input = dataset.value;
-			if (input instanceof Map) {
-				dataset.typed = true;
-				dataset.value = /* @__PURE__ */ new Map();
-				const datasets = await Promise.all([...input].map(([inputKey, inputValue]) => Promise.all([
-					inputKey,
-					inputValue,
-					this.key["~run"]({ value: inputKey }, config$1),
-					this.value["~run"]({ value: inputValue }, config$1)
-				])));
-				for (const [inputKey, inputValue, keyDataset, valueDataset] of datasets) {
-					if (keyDataset.issues) {
-						const pathItem = {
-							type: "map",
-							origin: "key",
-							input,
-							key: inputKey,
-							value: inputValue
-						};
-						for (const issue of keyDataset.issues) {
-							if (issue.path) issue.path.unshift(pathItem);
-							else issue.path = [pathItem];
-							dataset.issues?.push(issue);
-						}
-						if (!dataset.issues) dataset.issues = keyDataset.issues;
-						if (config$1.abortEarly) {
-							dataset.typed = false;
-							break;
-						}
-					}
-					if (valueDataset.issues) {
-						const pathItem = {
-							type: "map",
-							origin: "value",
-							input,
-							key: inputKey,
-							value: inputValue
-						};
-						for (const issue of valueDataset.issues) {
-							if (issue.path) issue.path.unshift(pathItem);
-							else issue.path = [pathItem];
-							dataset.issues?.push(issue);
-						}
-						if (!dataset.issues) dataset.issues = valueDataset.issues;
-						if (config$1.abortEarly) {
-							dataset.typed = false;
-							break;
-						}
-					}
-					if (!keyDataset.typed || !valueDataset.typed) dataset.typed = false;
-					dataset.value.set(keyDataset.value, valueDataset.value);
-				}
-			} else _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/nan/nan.ts
-/* @__NO_SIDE_EFFECTS__ */
-function nan(message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "nan",
-		reference: nan,
-		expects: "NaN",
-		async: false,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (Number.isNaN(dataset.value)) dataset.typed = true;
-			else _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/never/never.ts
-/* @__NO_SIDE_EFFECTS__ */
-function never(message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "never",
-		reference: never,
-		expects: "never",
-		async: false,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			_addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/nonNullable/nonNullable.ts
-/* @__NO_SIDE_EFFECTS__ */
-function nonNullable(wrapped, message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "non_nullable",
-		reference: nonNullable,
-		expects: "!null",
-		async: false,
-		wrapped,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.value !== null) dataset = this.wrapped["~run"](dataset, config$1);
-			if (dataset.value === null) _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/nonNullable/nonNullableAsync.ts
-/* @__NO_SIDE_EFFECTS__ */
-function nonNullableAsync(wrapped, message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "non_nullable",
-		reference: nonNullableAsync,
-		expects: "!null",
-		async: true,
-		wrapped,
-		message: message$1,
-		async "~run"(dataset, config$1) {
-			if (dataset.value !== null) dataset = await this.wrapped["~run"](dataset, config$1);
-			if (dataset.value === null) _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/nonNullish/nonNullish.ts
-/* @__NO_SIDE_EFFECTS__ */
-function nonNullish(wrapped, message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "non_nullish",
-		reference: nonNullish,
-		expects: "(!null & !undefined)",
-		async: false,
-		wrapped,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (!(dataset.value === null || dataset.value === void 0)) dataset = this.wrapped["~run"](dataset, config$1);
-			if (dataset.value === null || dataset.value === void 0) _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/nonNullish/nonNullishAsync.ts
-/* @__NO_SIDE_EFFECTS__ */
-function nonNullishAsync(wrapped, message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "non_nullish",
-		reference: nonNullishAsync,
-		expects: "(!null & !undefined)",
-		async: true,
-		wrapped,
-		message: message$1,
-		async "~run"(dataset, config$1) {
-			if (!(dataset.value === null || dataset.value === void 0)) dataset = await this.wrapped["~run"](dataset, config$1);
-			if (dataset.value === null || dataset.value === void 0) _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/nonOptional/nonOptional.ts
-/* @__NO_SIDE_EFFECTS__ */
-function nonOptional(wrapped, message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "non_optional",
-		reference: nonOptional,
-		expects: "!undefined",
-		async: false,
-		wrapped,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.value !== void 0) dataset = this.wrapped["~run"](dataset, config$1);
-			if (dataset.value === void 0) _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/nonOptional/nonOptionalAsync.ts
-/* @__NO_SIDE_EFFECTS__ */
-function nonOptionalAsync(wrapped, message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "non_optional",
-		reference: nonOptionalAsync,
-		expects: "!undefined",
-		async: true,
-		wrapped,
-		message: message$1,
-		async "~run"(dataset, config$1) {
-			if (dataset.value !== void 0) dataset = await this.wrapped["~run"](dataset, config$1);
-			if (dataset.value === void 0) _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/null/null.ts
-/* @__NO_SIDE_EFFECTS__ */
-function null_(message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "null",
-		reference: null_,
-		expects: "null",
-		async: false,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.value === null) dataset.typed = true;
-			else _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/nullable/nullable.ts
-/* @__NO_SIDE_EFFECTS__ */
-function nullable(wrapped, default_) {
-	return _standardSchema({
-		kind: "schema",
-		type: "nullable",
-		reference: nullable,
-		expects: `(${wrapped.expects} | null)`,
-		async: false,
-		wrapped,
-		default: default_,
-		"~run"(dataset, config$1) {
-			if (dataset.value === null) {
-				if (this.default !== void 0) dataset.value = /* @__PURE__ */ getDefault(this, dataset, config$1);
-				if (dataset.value === null) {
-					dataset.typed = true;
-					return dataset;
-				}
-			}
-			return this.wrapped["~run"](dataset, config$1);
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/nullable/nullableAsync.ts
-/* @__NO_SIDE_EFFECTS__ */
-function nullableAsync(wrapped, default_) {
-	return _standardSchema({
-		kind: "schema",
-		type: "nullable",
-		reference: nullableAsync,
-		expects: `(${wrapped.expects} | null)`,
-		async: true,
-		wrapped,
-		default: default_,
-		async "~run"(dataset, config$1) {
-			if (dataset.value === null) {
-				if (this.default !== void 0) dataset.value = await /* @__PURE__ */ getDefault(this, dataset, config$1);
-				if (dataset.value === null) {
-					dataset.typed = true;
-					return dataset;
-				}
-			}
-			return this.wrapped["~run"](dataset, config$1);
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/nullish/nullish.ts
-/* @__NO_SIDE_EFFECTS__ */
-function nullish(wrapped, default_) {
-	return _standardSchema({
-		kind: "schema",
-		type: "nullish",
-		reference: nullish,
-		expects: `(${wrapped.expects} | null | undefined)`,
-		async: false,
-		wrapped,
-		default: default_,
-		"~run"(dataset, config$1) {
-			if (dataset.value === null || dataset.value === void 0) {
-				if (this.default !== void 0) dataset.value = /* @__PURE__ */ getDefault(this, dataset, config$1);
-				if (dataset.value === null || dataset.value === void 0) {
-					dataset.typed = true;
-					return dataset;
-				}
-			}
-			return this.wrapped["~run"](dataset, config$1);
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/nullish/nullishAsync.ts
-/* @__NO_SIDE_EFFECTS__ */
-function nullishAsync(wrapped, default_) {
-	return _standardSchema({
-		kind: "schema",
-		type: "nullish",
-		reference: nullishAsync,
-		expects: `(${wrapped.expects} | null | undefined)`,
-		async: true,
-		wrapped,
-		default: default_,
-		async "~run"(dataset, config$1) {
-			if (dataset.value === null || dataset.value === void 0) {
-				if (this.default !== void 0) dataset.value = await /* @__PURE__ */ getDefault(this, dataset, config$1);
-				if (dataset.value === null || dataset.value === void 0) {
-					dataset.typed = true;
-					return dataset;
-				}
-			}
-			return this.wrapped["~run"](dataset, config$1);
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/number/number.ts
-/* @__NO_SIDE_EFFECTS__ */
-function number(message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "number",
-		reference: number,
-		expects: "number",
-		async: false,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (typeof dataset.value === "number" && !isNaN(dataset.value)) dataset.typed = true;
-			else _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/object/object.ts
-/* @__NO_SIDE_EFFECTS__ */
-function object(entries$1, message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "object",
-		reference: object,
-		expects: "Object",
-		async: false,
-		entries: entries$1,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			const input = dataset.value;
-			if (input && typeof input === "object") {
-				dataset.typed = true;
-				dataset.value = {};
-				for (const key in this.entries) {
-					const valueSchema = this.entries[key];
-					if (key in input || (valueSchema.type === "exact_optional" || valueSchema.type === "optional" || valueSchema.type === "nullish") && valueSchema.default !== void 0) {
-						const value$1 = key in input ? input[key] : /* @__PURE__ */ getDefault(valueSchema);
-						const valueDataset = valueSchema["~run"]({ value: value$1 }, config$1);
-						if (valueDataset.issues) {
-							const pathItem = {
-								type: "object",
-								origin: "value",
-								input,
-								key,
-								value: value$1
-							};
-							for (const issue of valueDataset.issues) {
-								if (issue.path) issue.path.unshift(pathItem);
-								else issue.path = [pathItem];
-								dataset.issues?.push(issue);
-							}
-							if (!dataset.issues) dataset.issues = valueDataset.issues;
-							if (config$1.abortEarly) {
-								dataset.typed = false;
-								break;
-							}
-						}
-						if (!valueDataset.typed) dataset.typed = false;
-						dataset.value[key] = valueDataset.value;
-					} else if (valueSchema.fallback !== void 0) dataset.value[key] = /* @__PURE__ */ getFallback(valueSchema);
-					else if (valueSchema.type !== "exact_optional" && valueSchema.type !== "optional" && valueSchema.type !== "nullish") {
-						_addIssue(this, "key", dataset, config$1, {
-							input: void 0,
-							expected: `"${key}"`,
-							path: [{
-								type: "object",
-								origin: "key",
-								input,
-								key,
-								value: input[key]
-							}]
-						});
-						if (config$1.abortEarly) break;
-					}
-				}
-			} else _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/object/objectAsync.ts
-/* @__NO_SIDE_EFFECTS__ */
-function objectAsync(entries$1, message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "object",
-		reference: objectAsync,
-		expects: "Object",
-		async: true,
-		entries: entries$1,
-		message: message$1,
-		async "~run"(dataset, config$1) {
-			const input = dataset.value;
-			if (input && typeof input === "object") {
-				dataset.typed = true;
-				dataset.value = {};
-				const valueDatasets = await Promise.all(Object.entries(this.entries).map(async ([key, valueSchema]) => {
-					if (key in input || (valueSchema.type === "exact_optional" || valueSchema.type === "optional" || valueSchema.type === "nullish") && valueSchema.default !== void 0) {
-						const value$1 = key in input ? input[key] : await /* @__PURE__ */ getDefault(valueSchema);
-						return [
-							key,
-							value$1,
-							valueSchema,
-							await valueSchema["~run"]({ value: value$1 }, config$1)
-						];
-					}
-					return [
-						key,
-						input[key],
-						valueSchema,
-						null
-					];
-				}));
-				for (const [key, value$1, valueSchema, valueDataset] of valueDatasets) if (valueDataset) {
-					if (valueDataset.issues) {
-						const pathItem = {
-							type: "object",
-							origin: "value",
-							input,
-							key,
-							value: value$1
-						};
-						for (const issue of valueDataset.issues) {
-							if (issue.path) issue.path.unshift(pathItem);
-							else issue.path = [pathItem];
-							dataset.issues?.push(issue);
-						}
-						if (!dataset.issues) dataset.issues = valueDataset.issues;
-						if (config$1.abortEarly) {
-							dataset.typed = false;
-							break;
-						}
-					}
-					if (!valueDataset.typed) dataset.typed = false;
-					dataset.value[key] = valueDataset.value;
-				} else if (valueSchema.fallback !== void 0) dataset.value[key] = await /* @__PURE__ */ getFallback(valueSchema);
-				else if (valueSchema.type !== "exact_optional" && valueSchema.type !== "optional" && valueSchema.type !== "nullish") {
-					_addIssue(this, "key", dataset, config$1, {
-						input: void 0,
-						expected: `"${key}"`,
-						path: [{
-							type: "object",
-							origin: "key",
-							input,
-							key,
-							value: value$1
-						}]
-					});
-					if (config$1.abortEarly) break;
-				}
-			} else _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/objectWithRest/objectWithRest.ts
-/* @__NO_SIDE_EFFECTS__ */
-function objectWithRest(entries$1, rest, message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "object_with_rest",
-		reference: objectWithRest,
-		expects: "Object",
-		async: false,
-		entries: entries$1,
-		rest,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			const input = dataset.value;
-			if (input && typeof input === "object") {
-				dataset.typed = true;
-				dataset.value = {};
-				for (const key in this.entries) {
-					const valueSchema = this.entries[key];
-					if (key in input || (valueSchema.type === "exact_optional" || valueSchema.type === "optional" || valueSchema.type === "nullish") && valueSchema.default !== void 0) {
-						const value$1 = key in input ? input[key] : /* @__PURE__ */ getDefault(valueSchema);
-						const valueDataset = valueSchema["~run"]({ value: value$1 }, config$1);
-						if (valueDataset.issues) {
-							const pathItem = {
-								type: "object",
-								origin: "value",
-								input,
-								key,
-								value: value$1
-							};
-							for (const issue of valueDataset.issues) {
-								if (issue.path) issue.path.unshift(pathItem);
-								else issue.path = [pathItem];
-								dataset.issues?.push(issue);
-							}
-							if (!dataset.issues) dataset.issues = valueDataset.issues;
-							if (config$1.abortEarly) {
-								dataset.typed = false;
-								break;
-							}
-						}
-						if (!valueDataset.typed) dataset.typed = false;
-						dataset.value[key] = valueDataset.value;
-					} else if (valueSchema.fallback !== void 0) dataset.value[key] = /* @__PURE__ */ getFallback(valueSchema);
-					else if (valueSchema.type !== "exact_optional" && valueSchema.type !== "optional" && valueSchema.type !== "nullish") {
-						_addIssue(this, "key", dataset, config$1, {
-							input: void 0,
-							expected: `"${key}"`,
-							path: [{
-								type: "object",
-								origin: "key",
-								input,
-								key,
-								value: input[key]
-							}]
-						});
-						if (config$1.abortEarly) break;
-					}
-				}
-				if (!dataset.issues || !config$1.abortEarly) {
-					for (const key in input) if (/* @__PURE__ */ _isValidObjectKey(input, key) && !Object.prototype.hasOwnProperty.call(this.entries, key)) {
-						const valueDataset = this.rest["~run"]({ value: input[key] }, config$1);
-						if (valueDataset.issues) {
-							const pathItem = {
-								type: "object",
-								origin: "value",
-								input,
-								key,
-								value: input[key]
-							};
-							for (const issue of valueDataset.issues) {
-								if (issue.path) issue.path.unshift(pathItem);
-								else issue.path = [pathItem];
-								dataset.issues?.push(issue);
-							}
-							if (!dataset.issues) dataset.issues = valueDataset.issues;
-							if (config$1.abortEarly) {
-								dataset.typed = false;
-								break;
-							}
-						}
-						if (!valueDataset.typed) dataset.typed = false;
-						dataset.value[key] = valueDataset.value;
-					}
-				}
-			} else _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/objectWithRest/objectWithRestAsync.ts
-/* @__NO_SIDE_EFFECTS__ */
-function objectWithRestAsync(entries$1, rest, message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "object_with_rest",
-		reference: objectWithRestAsync,
-		expects: "Object",
-		async: true,
-		entries: entries$1,
-		rest,
-		message: message$1,
-		async "~run"(dataset, config$1) {
-			const input = dataset.value;
-			if (input && typeof input === "object") {
-				dataset.typed = true;
-				dataset.value = {};
-				const [normalDatasets, restDatasets] = await Promise.all([Promise.all(Object.entries(this.entries).map(async ([key, valueSchema]) => {
-					if (key in input || (valueSchema.type === "exact_optional" || valueSchema.type === "optional" || valueSchema.type === "nullish") && valueSchema.default !== void 0) {
-						const value$1 = key in input ? input[key] : await /* @__PURE__ */ getDefault(valueSchema);
-						return [
-							key,
-							value$1,
-							valueSchema,
-							await valueSchema["~run"]({ value: value$1 }, config$1)
-						];
-					}
-					return [
-						key,
-						input[key],
-						valueSchema,
-						null
-					];
-				})), Promise.all(Object.entries(input).filter(([key]) => /* @__PURE__ */ _isValidObjectKey(input, key) && !Object.prototype.hasOwnProperty.call(this.entries, key)).map(async ([key, value$1]) => [
-					key,
-					value$1,
-					await this.rest["~run"]({ value: value$1 }, config$1)
-				]))]);
-				for (const [key, value$1, valueSchema, valueDataset] of normalDatasets) if (valueDataset) {
-					if (valueDataset.issues) {
-						const pathItem = {
-							type: "object",
-							origin: "value",
-							input,
-							key,
-							value: value$1
-						};
-						for (const issue of valueDataset.issues) {
-							if (issue.path) issue.path.unshift(pathItem);
-							else issue.path = [pathItem];
-							dataset.issues?.push(issue);
-						}
-						if (!dataset.issues) dataset.issues = valueDataset.issues;
-						if (config$1.abortEarly) {
-							dataset.typed = false;
-							break;
-						}
-					}
-					if (!valueDataset.typed) dataset.typed = false;
-					dataset.value[key] = valueDataset.value;
-				} else if (valueSchema.fallback !== void 0) dataset.value[key] = await /* @__PURE__ */ getFallback(valueSchema);
-				else if (valueSchema.type !== "exact_optional" && valueSchema.type !== "optional" && valueSchema.type !== "nullish") {
-					_addIssue(this, "key", dataset, config$1, {
-						input: void 0,
-						expected: `"${key}"`,
-						path: [{
-							type: "object",
-							origin: "key",
-							input,
-							key,
-							value: value$1
-						}]
-					});
-					if (config$1.abortEarly) break;
-				}
-				if (!dataset.issues || !config$1.abortEarly) for (const [key, value$1, valueDataset] of restDatasets) {
-					if (valueDataset.issues) {
-						const pathItem = {
-							type: "object",
-							origin: "value",
-							input,
-							key,
-							value: value$1
-						};
-						for (const issue of valueDataset.issues) {
-							if (issue.path) issue.path.unshift(pathItem);
-							else issue.path = [pathItem];
-							dataset.issues?.push(issue);
-						}
-						if (!dataset.issues) dataset.issues = valueDataset.issues;
-						if (config$1.abortEarly) {
-							dataset.typed = false;
-							break;
-						}
-					}
-					if (!valueDataset.typed) dataset.typed = false;
-					dataset.value[key] = valueDataset.value;
-				}
-			} else _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/optional/optional.ts
-/* @__NO_SIDE_EFFECTS__ */
-function optional(wrapped, default_) {
-	return _standardSchema({
-		kind: "schema",
-		type: "optional",
-		reference: optional,
-		expects: `(${wrapped.expects} | undefined)`,
-		async: false,
-		wrapped,
-		default: default_,
-		"~run"(dataset, config$1) {
-			if (dataset.value === void 0) {
-				if (this.default !== void 0) dataset.value = /* @__PURE__ */ getDefault(this, dataset, config$1);
-				if (dataset.value === void 0) {
-					dataset.typed = true;
-					return dataset;
-				}
-			}
-			return this.wrapped["~run"](dataset, config$1);
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/optional/optionalAsync.ts
-/* @__NO_SIDE_EFFECTS__ */
-function optionalAsync(wrapped, default_) {
-	return _standardSchema({
-		kind: "schema",
-		type: "optional",
-		reference: optionalAsync,
-		expects: `(${wrapped.expects} | undefined)`,
-		async: true,
-		wrapped,
-		default: default_,
-		async "~run"(dataset, config$1) {
-			if (dataset.value === void 0) {
-				if (this.default !== void 0) dataset.value = await /* @__PURE__ */ getDefault(this, dataset, config$1);
-				if (dataset.value === void 0) {
-					dataset.typed = true;
-					return dataset;
-				}
-			}
-			return this.wrapped["~run"](dataset, config$1);
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/picklist/picklist.ts
-/* @__NO_SIDE_EFFECTS__ */
-function picklist(options, message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "picklist",
-		reference: picklist,
-		expects: /* @__PURE__ */ _joinExpects(options.map(_stringify), "|"),
-		async: false,
-		options,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (this.options.includes(dataset.value)) dataset.typed = true;
-			else _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/promise/promise.ts
-/* @__NO_SIDE_EFFECTS__ */
-function promise(message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "promise",
-		reference: promise,
-		expects: "Promise",
-		async: false,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.value instanceof Promise) dataset.typed = true;
-			else _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/record/record.ts
-/* @__NO_SIDE_EFFECTS__ */
-function dist_record(key, value$1, message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "record",
-		reference: dist_record,
-		expects: "Object",
-		async: false,
-		key,
-		value: value$1,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			const input = dataset.value;
-			if (input && typeof input === "object") {
-				dataset.typed = true;
-				dataset.value = {};
-				for (const entryKey in input) if (/* @__PURE__ */ _isValidObjectKey(input, entryKey)) {
-					const entryValue = input[entryKey];
-					const keyDataset = this.key["~run"]({ value: entryKey }, config$1);
-					if (keyDataset.issues) {
-						const pathItem = {
-							type: "object",
-							origin: "key",
-							input,
-							key: entryKey,
-							value: entryValue
-						};
-						for (const issue of keyDataset.issues) {
-							issue.path = [pathItem];
-							dataset.issues?.push(issue);
-						}
-						if (!dataset.issues) dataset.issues = keyDataset.issues;
-						if (config$1.abortEarly) {
-							dataset.typed = false;
-							break;
-						}
-					}
-					const valueDataset = this.value["~run"]({ value: entryValue }, config$1);
-					if (valueDataset.issues) {
-						const pathItem = {
-							type: "object",
-							origin: "value",
-							input,
-							key: entryKey,
-							value: entryValue
-						};
-						for (const issue of valueDataset.issues) {
-							if (issue.path) issue.path.unshift(pathItem);
-							else issue.path = [pathItem];
-							dataset.issues?.push(issue);
-						}
-						if (!dataset.issues) dataset.issues = valueDataset.issues;
-						if (config$1.abortEarly) {
-							dataset.typed = false;
-							break;
-						}
-					}
-					if (!keyDataset.typed || !valueDataset.typed) dataset.typed = false;
-					if (keyDataset.typed) dataset.value[keyDataset.value] = valueDataset.value;
-				}
-			} else _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/record/recordAsync.ts
-/* @__NO_SIDE_EFFECTS__ */
-function recordAsync(key, value$1, message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "record",
-		reference: recordAsync,
-		expects: "Object",
-		async: true,
-		key,
-		value: value$1,
-		message: message$1,
-		async "~run"(dataset, config$1) {
-			const input = dataset.value;
-			if (input && typeof input === "object") {
-				dataset.typed = true;
-				dataset.value = {};
-				const datasets = await Promise.all(Object.entries(input).filter(([key$1]) => /* @__PURE__ */ _isValidObjectKey(input, key$1)).map(([entryKey, entryValue]) => Promise.all([
-					entryKey,
-					entryValue,
-					this.key["~run"]({ value: entryKey }, config$1),
-					this.value["~run"]({ value: entryValue }, config$1)
-				])));
-				for (const [entryKey, entryValue, keyDataset, valueDataset] of datasets) {
-					if (keyDataset.issues) {
-						const pathItem = {
-							type: "object",
-							origin: "key",
-							input,
-							key: entryKey,
-							value: entryValue
-						};
-						for (const issue of keyDataset.issues) {
-							issue.path = [pathItem];
-							dataset.issues?.push(issue);
-						}
-						if (!dataset.issues) dataset.issues = keyDataset.issues;
-						if (config$1.abortEarly) {
-							dataset.typed = false;
-							break;
-						}
-					}
-					if (valueDataset.issues) {
-						const pathItem = {
-							type: "object",
-							origin: "value",
-							input,
-							key: entryKey,
-							value: entryValue
-						};
-						for (const issue of valueDataset.issues) {
-							if (issue.path) issue.path.unshift(pathItem);
-							else issue.path = [pathItem];
-							dataset.issues?.push(issue);
-						}
-						if (!dataset.issues) dataset.issues = valueDataset.issues;
-						if (config$1.abortEarly) {
-							dataset.typed = false;
-							break;
-						}
-					}
-					if (!keyDataset.typed || !valueDataset.typed) dataset.typed = false;
-					if (keyDataset.typed) dataset.value[keyDataset.value] = valueDataset.value;
-				}
-			} else _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/set/set.ts
-/* @__NO_SIDE_EFFECTS__ */
-function set(value$1, message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "set",
-		reference: set,
-		expects: "Set",
-		async: false,
-		value: value$1,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			const input = dataset.value;
-			if (input instanceof Set) {
-				dataset.typed = true;
-				dataset.value = /* @__PURE__ */ new Set();
-				for (const inputValue of input) {
-					const valueDataset = this.value["~run"]({ value: inputValue }, config$1);
-					if (valueDataset.issues) {
-						const pathItem = {
-							type: "set",
-							origin: "value",
-							input,
-							key: null,
-							value: inputValue
-						};
-						for (const issue of valueDataset.issues) {
-							if (issue.path) issue.path.unshift(pathItem);
-							else issue.path = [pathItem];
-							dataset.issues?.push(issue);
-						}
-						if (!dataset.issues) dataset.issues = valueDataset.issues;
-						if (config$1.abortEarly) {
-							dataset.typed = false;
-							break;
-						}
-					}
-					if (!valueDataset.typed) dataset.typed = false;
-					dataset.value.add(valueDataset.value);
-				}
-			} else _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/set/setAsync.ts
-/* @__NO_SIDE_EFFECTS__ */
-function setAsync(value$1, message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "set",
-		reference: setAsync,
-		expects: "Set",
-		async: true,
-		value: value$1,
-		message: message$1,
-		async "~run"(dataset, config$1) {
-			const input = dataset.value;
-			if (input instanceof Set) {
-				dataset.typed = true;
-				dataset.value = /* @__PURE__ */ new Set();
-				const valueDatasets = await Promise.all([...input].map(async (inputValue) => [inputValue, await this.value["~run"]({ value: inputValue }, config$1)]));
-				for (const [inputValue, valueDataset] of valueDatasets) {
-					if (valueDataset.issues) {
-						const pathItem = {
-							type: "set",
-							origin: "value",
-							input,
-							key: null,
-							value: inputValue
-						};
-						for (const issue of valueDataset.issues) {
-							if (issue.path) issue.path.unshift(pathItem);
-							else issue.path = [pathItem];
-							dataset.issues?.push(issue);
-						}
-						if (!dataset.issues) dataset.issues = valueDataset.issues;
-						if (config$1.abortEarly) {
-							dataset.typed = false;
-							break;
-						}
-					}
-					if (!valueDataset.typed) dataset.typed = false;
-					dataset.value.add(valueDataset.value);
-				}
-			} else _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/strictObject/strictObject.ts
-/* @__NO_SIDE_EFFECTS__ */
-function strictObject(entries$1, message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "strict_object",
-		reference: strictObject,
-		expects: "Object",
-		async: false,
-		entries: entries$1,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			const input = dataset.value;
-			if (input && typeof input === "object") {
-				dataset.typed = true;
-				dataset.value = {};
-				for (const key in this.entries) {
-					const valueSchema = this.entries[key];
-					if (key in input || (valueSchema.type === "exact_optional" || valueSchema.type === "optional" || valueSchema.type === "nullish") && valueSchema.default !== void 0) {
-						const value$1 = key in input ? input[key] : /* @__PURE__ */ getDefault(valueSchema);
-						const valueDataset = valueSchema["~run"]({ value: value$1 }, config$1);
-						if (valueDataset.issues) {
-							const pathItem = {
-								type: "object",
-								origin: "value",
-								input,
-								key,
-								value: value$1
-							};
-							for (const issue of valueDataset.issues) {
-								if (issue.path) issue.path.unshift(pathItem);
-								else issue.path = [pathItem];
-								dataset.issues?.push(issue);
-							}
-							if (!dataset.issues) dataset.issues = valueDataset.issues;
-							if (config$1.abortEarly) {
-								dataset.typed = false;
-								break;
-							}
-						}
-						if (!valueDataset.typed) dataset.typed = false;
-						dataset.value[key] = valueDataset.value;
-					} else if (valueSchema.fallback !== void 0) dataset.value[key] = /* @__PURE__ */ getFallback(valueSchema);
-					else if (valueSchema.type !== "exact_optional" && valueSchema.type !== "optional" && valueSchema.type !== "nullish") {
-						_addIssue(this, "key", dataset, config$1, {
-							input: void 0,
-							expected: `"${key}"`,
-							path: [{
-								type: "object",
-								origin: "key",
-								input,
-								key,
-								value: input[key]
-							}]
-						});
-						if (config$1.abortEarly) break;
-					}
-				}
-				if (!dataset.issues || !config$1.abortEarly) {
-					for (const key in input) if (!Object.prototype.hasOwnProperty.call(this.entries, key)) {
-						_addIssue(this, "key", dataset, config$1, {
-							input: key,
-							expected: "never",
-							path: [{
-								type: "object",
-								origin: "key",
-								input,
-								key,
-								value: input[key]
-							}]
-						});
-						break;
-					}
-				}
-			} else _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/strictObject/strictObjectAsync.ts
-/* @__NO_SIDE_EFFECTS__ */
-function strictObjectAsync(entries$1, message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "strict_object",
-		reference: strictObjectAsync,
-		expects: "Object",
-		async: true,
-		entries: entries$1,
-		message: message$1,
-		async "~run"(dataset, config$1) {
-			const input = dataset.value;
-			if (input && typeof input === "object") {
-				dataset.typed = true;
-				dataset.value = {};
-				const valueDatasets = await Promise.all(Object.entries(this.entries).map(async ([key, valueSchema]) => {
-					if (key in input || (valueSchema.type === "exact_optional" || valueSchema.type === "optional" || valueSchema.type === "nullish") && valueSchema.default !== void 0) {
-						const value$1 = key in input ? input[key] : await /* @__PURE__ */ getDefault(valueSchema);
-						return [
-							key,
-							value$1,
-							valueSchema,
-							await valueSchema["~run"]({ value: value$1 }, config$1)
-						];
-					}
-					return [
-						key,
-						input[key],
-						valueSchema,
-						null
-					];
-				}));
-				for (const [key, value$1, valueSchema, valueDataset] of valueDatasets) if (valueDataset) {
-					if (valueDataset.issues) {
-						const pathItem = {
-							type: "object",
-							origin: "value",
-							input,
-							key,
-							value: value$1
-						};
-						for (const issue of valueDataset.issues) {
-							if (issue.path) issue.path.unshift(pathItem);
-							else issue.path = [pathItem];
-							dataset.issues?.push(issue);
-						}
-						if (!dataset.issues) dataset.issues = valueDataset.issues;
-						if (config$1.abortEarly) {
-							dataset.typed = false;
-							break;
-						}
-					}
-					if (!valueDataset.typed) dataset.typed = false;
-					dataset.value[key] = valueDataset.value;
-				} else if (valueSchema.fallback !== void 0) dataset.value[key] = await /* @__PURE__ */ getFallback(valueSchema);
-				else if (valueSchema.type !== "exact_optional" && valueSchema.type !== "optional" && valueSchema.type !== "nullish") {
-					_addIssue(this, "key", dataset, config$1, {
-						input: void 0,
-						expected: `"${key}"`,
-						path: [{
-							type: "object",
-							origin: "key",
-							input,
-							key,
-							value: value$1
-						}]
-					});
-					if (config$1.abortEarly) break;
-				}
-				if (!dataset.issues || !config$1.abortEarly) {
-					for (const key in input) if (!Object.prototype.hasOwnProperty.call(this.entries, key)) {
-						_addIssue(this, "key", dataset, config$1, {
-							input: key,
-							expected: "never",
-							path: [{
-								type: "object",
-								origin: "key",
-								input,
-								key,
-								value: input[key]
-							}]
-						});
-						break;
-					}
-				}
-			} else _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/strictTuple/strictTuple.ts
-/* @__NO_SIDE_EFFECTS__ */
-function strictTuple(items, message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "strict_tuple",
-		reference: strictTuple,
-		expects: "Array",
-		async: false,
-		items,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			const input = dataset.value;
-			if (Array.isArray(input)) {
-				dataset.typed = true;
-				dataset.value = [];
-				for (let key = 0; key < this.items.length; key++) {
-					const value$1 = input[key];
-					const itemDataset = this.items[key]["~run"]({ value: value$1 }, config$1);
-					if (itemDataset.issues) {
-						const pathItem = {
-							type: "array",
-							origin: "value",
-							input,
-							key,
-							value: value$1
-						};
-						for (const issue of itemDataset.issues) {
-							if (issue.path) issue.path.unshift(pathItem);
-							else issue.path = [pathItem];
-							dataset.issues?.push(issue);
-						}
-						if (!dataset.issues) dataset.issues = itemDataset.issues;
-						if (config$1.abortEarly) {
-							dataset.typed = false;
-							break;
-						}
-					}
-					if (!itemDataset.typed) dataset.typed = false;
-					dataset.value.push(itemDataset.value);
-				}
-				if (!(dataset.issues && config$1.abortEarly) && this.items.length < input.length) _addIssue(this, "type", dataset, config$1, {
-					input: input[this.items.length],
-					expected: "never",
-					path: [{
-						type: "array",
-						origin: "value",
-						input,
-						key: this.items.length,
-						value: input[this.items.length]
-					}]
-				});
-			} else _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/strictTuple/strictTupleAsync.ts
-/* @__NO_SIDE_EFFECTS__ */
-function strictTupleAsync(items, message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "strict_tuple",
-		reference: strictTupleAsync,
-		expects: "Array",
-		async: true,
-		items,
-		message: message$1,
-		async "~run"(dataset, config$1) {
-			const input = dataset.value;
-			if (Array.isArray(input)) {
-				dataset.typed = true;
-				dataset.value = [];
-				const itemDatasets = await Promise.all(this.items.map(async (item, key) => {
-					const value$1 = input[key];
-					return [
-						key,
-						value$1,
-						await item["~run"]({ value: value$1 }, config$1)
-					];
-				}));
-				for (const [key, value$1, itemDataset] of itemDatasets) {
-					if (itemDataset.issues) {
-						const pathItem = {
-							type: "array",
-							origin: "value",
-							input,
-							key,
-							value: value$1
-						};
-						for (const issue of itemDataset.issues) {
-							if (issue.path) issue.path.unshift(pathItem);
-							else issue.path = [pathItem];
-							dataset.issues?.push(issue);
-						}
-						if (!dataset.issues) dataset.issues = itemDataset.issues;
-						if (config$1.abortEarly) {
-							dataset.typed = false;
-							break;
-						}
-					}
-					if (!itemDataset.typed) dataset.typed = false;
-					dataset.value.push(itemDataset.value);
-				}
-				if (!(dataset.issues && config$1.abortEarly) && this.items.length < input.length) _addIssue(this, "type", dataset, config$1, {
-					input: input[this.items.length],
-					expected: "never",
-					path: [{
-						type: "array",
-						origin: "value",
-						input,
-						key: this.items.length,
-						value: input[this.items.length]
-					}]
-				});
-			} else _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/string/string.ts
-/* @__NO_SIDE_EFFECTS__ */
-function string(message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "string",
-		reference: string,
-		expects: "string",
-		async: false,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (typeof dataset.value === "string") dataset.typed = true;
-			else _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/symbol/symbol.ts
-/* @__NO_SIDE_EFFECTS__ */
-function symbol(message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "symbol",
-		reference: symbol,
-		expects: "symbol",
-		async: false,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (typeof dataset.value === "symbol") dataset.typed = true;
-			else _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/tuple/tuple.ts
-/* @__NO_SIDE_EFFECTS__ */
-function tuple(items, message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "tuple",
-		reference: tuple,
-		expects: "Array",
-		async: false,
-		items,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			const input = dataset.value;
-			if (Array.isArray(input)) {
-				dataset.typed = true;
-				dataset.value = [];
-				for (let key = 0; key < this.items.length; key++) {
-					const value$1 = input[key];
-					const itemDataset = this.items[key]["~run"]({ value: value$1 }, config$1);
-					if (itemDataset.issues) {
-						const pathItem = {
-							type: "array",
-							origin: "value",
-							input,
-							key,
-							value: value$1
-						};
-						for (const issue of itemDataset.issues) {
-							if (issue.path) issue.path.unshift(pathItem);
-							else issue.path = [pathItem];
-							dataset.issues?.push(issue);
-						}
-						if (!dataset.issues) dataset.issues = itemDataset.issues;
-						if (config$1.abortEarly) {
-							dataset.typed = false;
-							break;
-						}
-					}
-					if (!itemDataset.typed) dataset.typed = false;
-					dataset.value.push(itemDataset.value);
-				}
-			} else _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/tuple/tupleAsync.ts
-/* @__NO_SIDE_EFFECTS__ */
-function tupleAsync(items, message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "tuple",
-		reference: tupleAsync,
-		expects: "Array",
-		async: true,
-		items,
-		message: message$1,
-		async "~run"(dataset, config$1) {
-			const input = dataset.value;
-			if (Array.isArray(input)) {
-				dataset.typed = true;
-				dataset.value = [];
-				const itemDatasets = await Promise.all(this.items.map(async (item, key) => {
-					const value$1 = input[key];
-					return [
-						key,
-						value$1,
-						await item["~run"]({ value: value$1 }, config$1)
-					];
-				}));
-				for (const [key, value$1, itemDataset] of itemDatasets) {
-					if (itemDataset.issues) {
-						const pathItem = {
-							type: "array",
-							origin: "value",
-							input,
-							key,
-							value: value$1
-						};
-						for (const issue of itemDataset.issues) {
-							if (issue.path) issue.path.unshift(pathItem);
-							else issue.path = [pathItem];
-							dataset.issues?.push(issue);
-						}
-						if (!dataset.issues) dataset.issues = itemDataset.issues;
-						if (config$1.abortEarly) {
-							dataset.typed = false;
-							break;
-						}
-					}
-					if (!itemDataset.typed) dataset.typed = false;
-					dataset.value.push(itemDataset.value);
-				}
-			} else _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/tupleWithRest/tupleWithRest.ts
-/* @__NO_SIDE_EFFECTS__ */
-function tupleWithRest(items, rest, message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "tuple_with_rest",
-		reference: tupleWithRest,
-		expects: "Array",
-		async: false,
-		items,
-		rest,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			const input = dataset.value;
-			if (Array.isArray(input)) {
-				dataset.typed = true;
-				dataset.value = [];
-				for (let key = 0; key < this.items.length; key++) {
-					const value$1 = input[key];
-					const itemDataset = this.items[key]["~run"]({ value: value$1 }, config$1);
-					if (itemDataset.issues) {
-						const pathItem = {
-							type: "array",
-							origin: "value",
-							input,
-							key,
-							value: value$1
-						};
-						for (const issue of itemDataset.issues) {
-							if (issue.path) issue.path.unshift(pathItem);
-							else issue.path = [pathItem];
-							dataset.issues?.push(issue);
-						}
-						if (!dataset.issues) dataset.issues = itemDataset.issues;
-						if (config$1.abortEarly) {
-							dataset.typed = false;
-							break;
-						}
-					}
-					if (!itemDataset.typed) dataset.typed = false;
-					dataset.value.push(itemDataset.value);
-				}
-				if (!dataset.issues || !config$1.abortEarly) for (let key = this.items.length; key < input.length; key++) {
-					const value$1 = input[key];
-					const itemDataset = this.rest["~run"]({ value: value$1 }, config$1);
-					if (itemDataset.issues) {
-						const pathItem = {
-							type: "array",
-							origin: "value",
-							input,
-							key,
-							value: value$1
-						};
-						for (const issue of itemDataset.issues) {
-							if (issue.path) issue.path.unshift(pathItem);
-							else issue.path = [pathItem];
-							dataset.issues?.push(issue);
-						}
-						if (!dataset.issues) dataset.issues = itemDataset.issues;
-						if (config$1.abortEarly) {
-							dataset.typed = false;
-							break;
-						}
-					}
-					if (!itemDataset.typed) dataset.typed = false;
-					dataset.value.push(itemDataset.value);
-				}
-			} else _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/tupleWithRest/tupleWithRestAsync.ts
-/* @__NO_SIDE_EFFECTS__ */
-function tupleWithRestAsync(items, rest, message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "tuple_with_rest",
-		reference: tupleWithRestAsync,
-		expects: "Array",
-		async: true,
-		items,
-		rest,
-		message: message$1,
-		async "~run"(dataset, config$1) {
-			const input = dataset.value;
-			if (Array.isArray(input)) {
-				dataset.typed = true;
-				dataset.value = [];
-				const [normalDatasets, restDatasets] = await Promise.all([Promise.all(this.items.map(async (item, key) => {
-					const value$1 = input[key];
-					return [
-						key,
-						value$1,
-						await item["~run"]({ value: value$1 }, config$1)
-					];
-				})), Promise.all(input.slice(this.items.length).map(async (value$1, key) => {
-					return [
-						key + this.items.length,
-						value$1,
-						await this.rest["~run"]({ value: value$1 }, config$1)
-					];
-				}))]);
-				for (const [key, value$1, itemDataset] of normalDatasets) {
-					if (itemDataset.issues) {
-						const pathItem = {
-							type: "array",
-							origin: "value",
-							input,
-							key,
-							value: value$1
-						};
-						for (const issue of itemDataset.issues) {
-							if (issue.path) issue.path.unshift(pathItem);
-							else issue.path = [pathItem];
-							dataset.issues?.push(issue);
-						}
-						if (!dataset.issues) dataset.issues = itemDataset.issues;
-						if (config$1.abortEarly) {
-							dataset.typed = false;
-							break;
-						}
-					}
-					if (!itemDataset.typed) dataset.typed = false;
-					dataset.value.push(itemDataset.value);
-				}
-				if (!dataset.issues || !config$1.abortEarly) for (const [key, value$1, itemDataset] of restDatasets) {
-					if (itemDataset.issues) {
-						const pathItem = {
-							type: "array",
-							origin: "value",
-							input,
-							key,
-							value: value$1
-						};
-						for (const issue of itemDataset.issues) {
-							if (issue.path) issue.path.unshift(pathItem);
-							else issue.path = [pathItem];
-							dataset.issues?.push(issue);
-						}
-						if (!dataset.issues) dataset.issues = itemDataset.issues;
-						if (config$1.abortEarly) {
-							dataset.typed = false;
-							break;
-						}
-					}
-					if (!itemDataset.typed) dataset.typed = false;
-					dataset.value.push(itemDataset.value);
-				}
-			} else _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/undefined/undefined.ts
-/* @__NO_SIDE_EFFECTS__ */
-function undefined_(message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "undefined",
-		reference: undefined_,
-		expects: "undefined",
-		async: false,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.value === void 0) dataset.typed = true;
-			else _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/undefinedable/undefinedable.ts
-/* @__NO_SIDE_EFFECTS__ */
-function undefinedable(wrapped, default_) {
-	return _standardSchema({
-		kind: "schema",
-		type: "undefinedable",
-		reference: undefinedable,
-		expects: `(${wrapped.expects} | undefined)`,
-		async: false,
-		wrapped,
-		default: default_,
-		"~run"(dataset, config$1) {
-			if (dataset.value === void 0) {
-				if (this.default !== void 0) dataset.value = /* @__PURE__ */ getDefault(this, dataset, config$1);
-				if (dataset.value === void 0) {
-					dataset.typed = true;
-					return dataset;
-				}
-			}
-			return this.wrapped["~run"](dataset, config$1);
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/undefinedable/undefinedableAsync.ts
-/* @__NO_SIDE_EFFECTS__ */
-function undefinedableAsync(wrapped, default_) {
-	return _standardSchema({
-		kind: "schema",
-		type: "undefinedable",
-		reference: undefinedableAsync,
-		expects: `(${wrapped.expects} | undefined)`,
-		async: true,
-		wrapped,
-		default: default_,
-		async "~run"(dataset, config$1) {
-			if (dataset.value === void 0) {
-				if (this.default !== void 0) dataset.value = await /* @__PURE__ */ getDefault(this, dataset, config$1);
-				if (dataset.value === void 0) {
-					dataset.typed = true;
-					return dataset;
-				}
-			}
-			return this.wrapped["~run"](dataset, config$1);
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/union/utils/_subIssues/_subIssues.ts
-/**
-* Returns the sub issues of the provided datasets for the union issue.
-*
-* @param datasets The datasets.
-*
-* @returns The sub issues.
-*
-* @internal
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function _subIssues(datasets) {
-	let issues;
-	if (datasets) for (const dataset of datasets) if (issues) for (const issue of dataset.issues) issues.push(issue);
-	else issues = dataset.issues;
-	return issues;
-}
-
-//#endregion
-//#region src/schemas/union/union.ts
-/* @__NO_SIDE_EFFECTS__ */
-function union(options, message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "union",
-		reference: union,
-		expects: /* @__PURE__ */ _joinExpects(options.map((option) => option.expects), "|"),
-		async: false,
-		options,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			let validDataset;
-			let typedDatasets;
-			let untypedDatasets;
-			for (const schema of this.options) {
-				const optionDataset = schema["~run"]({ value: dataset.value }, config$1);
-				if (optionDataset.typed) if (optionDataset.issues) if (typedDatasets) typedDatasets.push(optionDataset);
-				else typedDatasets = [optionDataset];
-				else {
-					validDataset = optionDataset;
-					break;
-				}
-				else if (untypedDatasets) untypedDatasets.push(optionDataset);
-				else untypedDatasets = [optionDataset];
-			}
-			if (validDataset) return validDataset;
-			if (typedDatasets) {
-				if (typedDatasets.length === 1) return typedDatasets[0];
-				_addIssue(this, "type", dataset, config$1, { issues: /* @__PURE__ */ _subIssues(typedDatasets) });
-				dataset.typed = true;
-			} else if (untypedDatasets?.length === 1) return untypedDatasets[0];
-			else _addIssue(this, "type", dataset, config$1, { issues: /* @__PURE__ */ _subIssues(untypedDatasets) });
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/union/unionAsync.ts
-/* @__NO_SIDE_EFFECTS__ */
-function unionAsync(options, message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "union",
-		reference: unionAsync,
-		expects: /* @__PURE__ */ _joinExpects(options.map((option) => option.expects), "|"),
-		async: true,
-		options,
-		message: message$1,
-		async "~run"(dataset, config$1) {
-			let validDataset;
-			let typedDatasets;
-			let untypedDatasets;
-			for (const schema of this.options) {
-				const optionDataset = await schema["~run"]({ value: dataset.value }, config$1);
-				if (optionDataset.typed) if (optionDataset.issues) if (typedDatasets) typedDatasets.push(optionDataset);
-				else typedDatasets = [optionDataset];
-				else {
-					validDataset = optionDataset;
-					break;
-				}
-				else if (untypedDatasets) untypedDatasets.push(optionDataset);
-				else untypedDatasets = [optionDataset];
-			}
-			if (validDataset) return validDataset;
-			if (typedDatasets) {
-				if (typedDatasets.length === 1) return typedDatasets[0];
-				_addIssue(this, "type", dataset, config$1, { issues: /* @__PURE__ */ _subIssues(typedDatasets) });
-				dataset.typed = true;
-			} else if (untypedDatasets?.length === 1) return untypedDatasets[0];
-			else _addIssue(this, "type", dataset, config$1, { issues: /* @__PURE__ */ _subIssues(untypedDatasets) });
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/unknown/unknown.ts
-/**
-* Creates a unknown schema.
-*
-* @returns A unknown schema.
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function unknown() {
-	return _standardSchema({
-		kind: "schema",
-		type: "unknown",
-		reference: unknown,
-		expects: "unknown",
-		async: false,
-		"~run"(dataset) {
-			dataset.typed = true;
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/variant/variant.ts
-/* @__NO_SIDE_EFFECTS__ */
-function variant(key, options, message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "variant",
-		reference: variant,
-		expects: "Object",
-		async: false,
-		key,
-		options,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			const input = dataset.value;
-			if (input && typeof input === "object") {
-				let outputDataset;
-				let maxDiscriminatorPriority = 0;
-				let invalidDiscriminatorKey = this.key;
-				let expectedDiscriminators = [];
-				const parseOptions = (variant$1, allKeys) => {
-					for (const schema of variant$1.options) {
-						if (schema.type === "variant") parseOptions(schema, new Set(allKeys).add(schema.key));
-						else {
-							let keysAreValid = true;
-							let currentPriority = 0;
-							for (const currentKey of allKeys) {
-								const discriminatorSchema = schema.entries[currentKey];
-								if (currentKey in input ? discriminatorSchema["~run"]({
-									typed: false,
-									value: input[currentKey]
-								}, ABORT_EARLY_CONFIG).issues : discriminatorSchema.type !== "exact_optional" && discriminatorSchema.type !== "optional" && discriminatorSchema.type !== "nullish") {
-									keysAreValid = false;
-									if (invalidDiscriminatorKey !== currentKey && (maxDiscriminatorPriority < currentPriority || maxDiscriminatorPriority === currentPriority && currentKey in input && !(invalidDiscriminatorKey in input))) {
-										maxDiscriminatorPriority = currentPriority;
-										invalidDiscriminatorKey = currentKey;
-										expectedDiscriminators = [];
-									}
-									if (invalidDiscriminatorKey === currentKey) expectedDiscriminators.push(schema.entries[currentKey].expects);
-									break;
-								}
-								currentPriority++;
-							}
-							if (keysAreValid) {
-								const optionDataset = schema["~run"]({ value: input }, config$1);
-								if (!outputDataset || !outputDataset.typed && optionDataset.typed) outputDataset = optionDataset;
-							}
-						}
-						if (outputDataset && !outputDataset.issues) break;
-					}
-				};
-				parseOptions(this, new Set([this.key]));
-				if (outputDataset) return outputDataset;
-				_addIssue(this, "type", dataset, config$1, {
-					input: input[invalidDiscriminatorKey],
-					expected: /* @__PURE__ */ _joinExpects(expectedDiscriminators, "|"),
-					path: [{
-						type: "object",
-						origin: "value",
-						input,
-						key: invalidDiscriminatorKey,
-						value: input[invalidDiscriminatorKey]
-					}]
-				});
-			} else _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/variant/variantAsync.ts
-/* @__NO_SIDE_EFFECTS__ */
-function variantAsync(key, options, message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "variant",
-		reference: variantAsync,
-		expects: "Object",
-		async: true,
-		key,
-		options,
-		message: message$1,
-		async "~run"(dataset, config$1) {
-			const input = dataset.value;
-			if (input && typeof input === "object") {
-				let outputDataset;
-				let maxDiscriminatorPriority = 0;
-				let invalidDiscriminatorKey = this.key;
-				let expectedDiscriminators = [];
-				const parseOptions = async (variant$1, allKeys) => {
-					for (const schema of variant$1.options) {
-						if (schema.type === "variant") await parseOptions(schema, new Set(allKeys).add(schema.key));
-						else {
-							let keysAreValid = true;
-							let currentPriority = 0;
-							for (const currentKey of allKeys) {
-								const discriminatorSchema = schema.entries[currentKey];
-								if (currentKey in input ? (await discriminatorSchema["~run"]({
-									typed: false,
-									value: input[currentKey]
-								}, ABORT_EARLY_CONFIG)).issues : discriminatorSchema.type !== "exact_optional" && discriminatorSchema.type !== "optional" && discriminatorSchema.type !== "nullish") {
-									keysAreValid = false;
-									if (invalidDiscriminatorKey !== currentKey && (maxDiscriminatorPriority < currentPriority || maxDiscriminatorPriority === currentPriority && currentKey in input && !(invalidDiscriminatorKey in input))) {
-										maxDiscriminatorPriority = currentPriority;
-										invalidDiscriminatorKey = currentKey;
-										expectedDiscriminators = [];
-									}
-									if (invalidDiscriminatorKey === currentKey) expectedDiscriminators.push(schema.entries[currentKey].expects);
-									break;
-								}
-								currentPriority++;
-							}
-							if (keysAreValid) {
-								const optionDataset = await schema["~run"]({ value: input }, config$1);
-								if (!outputDataset || !outputDataset.typed && optionDataset.typed) outputDataset = optionDataset;
-							}
-						}
-						if (outputDataset && !outputDataset.issues) break;
-					}
-				};
-				await parseOptions(this, new Set([this.key]));
-				if (outputDataset) return outputDataset;
-				_addIssue(this, "type", dataset, config$1, {
-					input: input[invalidDiscriminatorKey],
-					expected: /* @__PURE__ */ _joinExpects(expectedDiscriminators, "|"),
-					path: [{
-						type: "object",
-						origin: "value",
-						input,
-						key: invalidDiscriminatorKey,
-						value: input[invalidDiscriminatorKey]
-					}]
-				});
-			} else _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/schemas/void/void.ts
-/* @__NO_SIDE_EFFECTS__ */
-function void_(message$1) {
-	return _standardSchema({
-		kind: "schema",
-		type: "void",
-		reference: void_,
-		expects: "void",
-		async: false,
-		message: message$1,
-		"~run"(dataset, config$1) {
-			if (dataset.value === void 0) dataset.typed = true;
-			else _addIssue(this, "type", dataset, config$1);
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/methods/keyof/keyof.ts
-/* @__NO_SIDE_EFFECTS__ */
-function keyof(schema, message$1) {
-	return /* @__PURE__ */ picklist(Object.keys(schema.entries), message$1);
-}
-
-//#endregion
-//#region src/methods/message/message.ts
-/**
-* Changes the local message configuration of a schema.
-*
-* @param schema The schema to configure.
-* @param message_ The error message.
-*
-* @returns The configured schema.
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function message(schema, message_) {
-	return _standardSchema({
-		...schema,
-		"~run"(dataset, config$1) {
-			return schema["~run"](dataset, {
-				...config$1,
-				message: message_
-			});
-		}
-	});
-}
-
-//#endregion
-//#region src/methods/omit/omit.ts
-/**
-* Creates a modified copy of an object schema that does not contain the
-* selected entries.
-*
-* @param schema The schema to omit from.
-* @param keys The selected entries.
-*
-* @returns An object schema.
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function dist_omit(schema, keys) {
-	const entries$1 = { ...schema.entries };
-	for (const key of keys) delete entries$1[key];
-	return _standardSchema({
-		...schema,
-		entries: entries$1
-	});
-}
-
-//#endregion
-//#region src/methods/parse/parse.ts
-/**
-* Parses an unknown input based on a schema.
-*
-* @param schema The schema to be used.
-* @param input The input to be parsed.
-* @param config The parse configuration.
-*
-* @returns The parsed input.
-*/
-function valibot_dist_parse(schema, input, config$1) {
-	const dataset = schema["~run"]({ value: input }, /* @__PURE__ */ getGlobalConfig(config$1));
-	if (dataset.issues) throw new ValiError(dataset.issues);
-	return dataset.value;
-}
-
-//#endregion
-//#region src/methods/parse/parseAsync.ts
-/**
-* Parses an unknown input based on a schema.
-*
-* @param schema The schema to be used.
-* @param input The input to be parsed.
-* @param config The parse configuration.
-*
-* @returns The parsed input.
-*/
-async function parseAsync(schema, input, config$1) {
-	const dataset = await schema["~run"]({ value: input }, /* @__PURE__ */ getGlobalConfig(config$1));
-	if (dataset.issues) throw new ValiError(dataset.issues);
-	return dataset.value;
-}
-
-//#endregion
-//#region src/methods/parser/parser.ts
-/* @__NO_SIDE_EFFECTS__ */
-function parser(schema, config$1) {
-	const func = (input) => valibot_dist_parse(schema, input, config$1);
-	func.schema = schema;
-	func.config = config$1;
-	return func;
-}
-
-//#endregion
-//#region src/methods/parser/parserAsync.ts
-/* @__NO_SIDE_EFFECTS__ */
-function parserAsync(schema, config$1) {
-	const func = (input) => parseAsync(schema, input, config$1);
-	func.schema = schema;
-	func.config = config$1;
-	return func;
-}
-
-//#endregion
-//#region src/methods/partial/partial.ts
-/* @__NO_SIDE_EFFECTS__ */
-function partial(schema, keys) {
-	const entries$1 = {};
-	for (const key in schema.entries) entries$1[key] = !keys || keys.includes(key) ? /* @__PURE__ */ optional(schema.entries[key]) : schema.entries[key];
-	return _standardSchema({
-		...schema,
-		entries: entries$1
-	});
-}
-
-//#endregion
-//#region src/methods/partial/partialAsync.ts
-/* @__NO_SIDE_EFFECTS__ */
-function partialAsync(schema, keys) {
-	const entries$1 = {};
-	for (const key in schema.entries) entries$1[key] = !keys || keys.includes(key) ? /* @__PURE__ */ optionalAsync(schema.entries[key]) : schema.entries[key];
-	return _standardSchema({
-		...schema,
-		entries: entries$1
-	});
-}
-
-//#endregion
-//#region src/methods/pick/pick.ts
-/**
-* Creates a modified copy of an object schema that contains only the selected
-* entries.
-*
-* @param schema The schema to pick from.
-* @param keys The selected entries.
-*
-* @returns An object schema.
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function pick(schema, keys) {
-	const entries$1 = {};
-	for (const key of keys) entries$1[key] = schema.entries[key];
-	return _standardSchema({
-		...schema,
-		entries: entries$1
-	});
-}
-
-//#endregion
-//#region src/methods/pipe/pipe.ts
-/* @__NO_SIDE_EFFECTS__ */
-function pipe(...pipe$1) {
-	return _standardSchema({
-		...pipe$1[0],
-		pipe: pipe$1,
-		"~run"(dataset, config$1) {
-			for (const item of pipe$1) if (item.kind !== "metadata") {
-				if (dataset.issues && (item.kind === "schema" || item.kind === "transformation")) {
-					dataset.typed = false;
-					break;
-				}
-				if (!dataset.issues || !config$1.abortEarly && !config$1.abortPipeEarly) dataset = item["~run"](dataset, config$1);
-			}
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/methods/pipe/pipeAsync.ts
-/* @__NO_SIDE_EFFECTS__ */
-function pipeAsync(...pipe$1) {
-	return _standardSchema({
-		...pipe$1[0],
-		pipe: pipe$1,
-		async: true,
-		async "~run"(dataset, config$1) {
-			for (const item of pipe$1) if (item.kind !== "metadata") {
-				if (dataset.issues && (item.kind === "schema" || item.kind === "transformation")) {
-					dataset.typed = false;
-					break;
-				}
-				if (!dataset.issues || !config$1.abortEarly && !config$1.abortPipeEarly) dataset = await item["~run"](dataset, config$1);
-			}
-			return dataset;
-		}
-	});
-}
-
-//#endregion
-//#region src/methods/required/required.ts
-/* @__NO_SIDE_EFFECTS__ */
-function required(schema, arg2, arg3) {
-	const keys = Array.isArray(arg2) ? arg2 : void 0;
-	const message$1 = Array.isArray(arg2) ? arg3 : arg2;
-	const entries$1 = {};
-	for (const key in schema.entries) entries$1[key] = !keys || keys.includes(key) ? /* @__PURE__ */ nonOptional(schema.entries[key], message$1) : schema.entries[key];
-	return _standardSchema({
-		...schema,
-		entries: entries$1
-	});
-}
-
-//#endregion
-//#region src/methods/required/requiredAsync.ts
-/* @__NO_SIDE_EFFECTS__ */
-function requiredAsync(schema, arg2, arg3) {
-	const keys = Array.isArray(arg2) ? arg2 : void 0;
-	const message$1 = Array.isArray(arg2) ? arg3 : arg2;
-	const entries$1 = {};
-	for (const key in schema.entries) entries$1[key] = !keys || keys.includes(key) ? /* @__PURE__ */ nonOptionalAsync(schema.entries[key], message$1) : schema.entries[key];
-	return _standardSchema({
-		...schema,
-		entries: entries$1
-	});
-}
-
-//#endregion
-//#region src/methods/safeParse/safeParse.ts
-/**
-* Parses an unknown input based on a schema.
-*
-* @param schema The schema to be used.
-* @param input The input to be parsed.
-* @param config The parse configuration.
-*
-* @returns The parse result.
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function safeParse(schema, input, config$1) {
-	const dataset = schema["~run"]({ value: input }, /* @__PURE__ */ getGlobalConfig(config$1));
-	return {
-		typed: dataset.typed,
-		success: !dataset.issues,
-		output: dataset.value,
-		issues: dataset.issues
-	};
-}
-
-//#endregion
-//#region src/methods/safeParse/safeParseAsync.ts
-/**
-* Parses an unknown input based on a schema.
-*
-* @param schema The schema to be used.
-* @param input The input to be parsed.
-* @param config The parse configuration.
-*
-* @returns The parse result.
-*/
-/* @__NO_SIDE_EFFECTS__ */
-async function safeParseAsync(schema, input, config$1) {
-	const dataset = await schema["~run"]({ value: input }, /* @__PURE__ */ getGlobalConfig(config$1));
-	return {
-		typed: dataset.typed,
-		success: !dataset.issues,
-		output: dataset.value,
-		issues: dataset.issues
-	};
-}
-
-//#endregion
-//#region src/methods/safeParser/safeParser.ts
-/* @__NO_SIDE_EFFECTS__ */
-function safeParser(schema, config$1) {
-	const func = (input) => /* @__PURE__ */ safeParse(schema, input, config$1);
-	func.schema = schema;
-	func.config = config$1;
-	return func;
-}
-
-//#endregion
-//#region src/methods/safeParser/safeParserAsync.ts
-/* @__NO_SIDE_EFFECTS__ */
-function safeParserAsync(schema, config$1) {
-	const func = (input) => /* @__PURE__ */ safeParseAsync(schema, input, config$1);
-	func.schema = schema;
-	func.config = config$1;
-	return func;
-}
-
-//#endregion
-//#region src/methods/summarize/summarize.ts
-/**
-* Summarize the error messages of issues in a pretty-printable multi-line string.
-*
-* @param issues The list of issues.
-*
-* @returns A summary of the issues.
-*
-* @beta
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function summarize(issues) {
-	let summary = "";
-	for (const issue of issues) {
-		if (summary) summary += "\n";
-		summary += `× ${issue.message}`;
-		const dotPath = /* @__PURE__ */ getDotPath(issue);
-		if (dotPath) summary += `\n  → at ${dotPath}`;
-	}
-	return summary;
-}
-
-//#endregion
-//#region src/methods/unwrap/unwrap.ts
-/**
-* Unwraps the wrapped schema.
-*
-* @param schema The schema to be unwrapped.
-*
-* @returns The unwrapped schema.
-*/
-/* @__NO_SIDE_EFFECTS__ */
-function unwrap(schema) {
-	return schema.wrapped;
-}
-
-//#endregion
-
+// EXTERNAL MODULE: ./node_modules/valibot/dist/index.mjs
+var dist = __nccwpck_require__(7934);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/records/ledger/starts.js
 /**
  * When the jobs and follow-ups of a project started: every start of the last 31 days (`spend`),
@@ -50834,7 +43022,7 @@ const IMPACT_MEASURES = [
     'zeroClickSearches',
     'unansweredQuestions'
 ];
-const format_SHA = /^[0-9a-f]{40}$/;
+const SHA = /^[0-9a-f]{40}$/;
 /** A batch id is a short lower-case word (it is shown in a checkbox line); a login is GitHub's. */
 const BATCH_ID = /^[a-z0-9]{1,16}$/;
 const LOGIN = /^[A-Za-z0-9-]{1,39}(\[bot\])?$/;
@@ -50847,37 +43035,37 @@ const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}$/;
 /** A JSON object, not a list. */
 const isRecord = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
 /** The same as a schema: its values unchecked. */
-const anyRecord = custom(isRecord);
+const anyRecord = dist/* custom */.IeY(isRecord);
 /** A field left out when missing or out of shape. */
-const maybe = (schema) => fallback(optional(schema), undefined);
+const maybe = (schema) => dist/* fallback */.NpB(dist/* optional */.lqM(schema), undefined);
 /** Any string; empty when out of shape. */
-const format_text = fallback(string(), '');
+const format_text = dist/* fallback */.NpB(dist/* string */.YjP(), '');
 /** A string cut to `max` characters. */
-const cut = (max) => pipe(string(), transform(s => s.slice(0, max)));
+const cut = (max) => dist/* pipe */.FsL(dist/* string */.YjP(), dist/* transform */.pdi(s => s.slice(0, max)));
 /** Any finite number; 0 when out of shape. */
-const figure = fallback(pipe(number(), finite()), 0);
+const figure = dist/* fallback */.NpB(dist/* pipe */.FsL(dist/* number */.aig(), dist/* finite */.E2x()), 0);
 /** A time after the epoch (ms). */
-const format_time = pipe(number(), finite(), gtValue(0));
+const format_time = dist/* pipe */.FsL(dist/* number */.aig(), dist/* finite */.E2x(), dist/* gtValue */.zYL(0));
 /** A count above zero, in whole numbers. */
-const format_count = pipe(number(), finite(), gtValue(0), transform(Math.floor));
+const format_count = dist/* pipe */.FsL(dist/* number */.aig(), dist/* finite */.E2x(), dist/* gtValue */.zYL(0), dist/* transform */.pdi(Math.floor));
 /** A whole number above zero. */
-const whole = pipe(number(), safeInteger(), gtValue(0));
-const matching = (pattern) => pipe(string(), dist_regex(pattern));
+const whole = dist/* pipe */.FsL(dist/* number */.aig(), dist/* safeInteger */.Y2b(), dist/* gtValue */.zYL(0));
+const matching = (pattern) => dist/* pipe */.FsL(dist/* string */.YjP(), dist/* regex */.yGV(pattern));
 /** A record whose fields are checked one by one; anything else reads as an empty record. */
-const fields = (entries) => pipe(unknown(), transform(value => (isRecord(value) ? value : {})), object(entries));
+const fields = (entries) => dist/* pipe */.FsL(dist/* unknown */.L5J(), dist/* transform */.pdi(value => (isRecord(value) ? value : {})), dist/* object */.Ikc(entries));
 /** A list whose items out of shape are left out; anything else reads as an empty list. */
-const listOf = (item) => fallback(pipe(array(unknown()), transform(items => items.flatMap(value => {
-    const read = safeParse(item, value);
+const listOf = (item) => dist/* fallback */.NpB(dist/* pipe */.FsL(dist/* array */.YOg(dist/* unknown */.L5J()), dist/* transform */.pdi(items => items.flatMap(value => {
+    const read = dist/* safeParse */.xLC(item, value);
     return read.success ? [read.output] : [];
 }))), () => []);
 /** A change to the default branch: a merged pull request, or a commit pushed without one. */
 const ChangeRefSchema = fields({
     /** The merge (or pushed) commit; empty for a pull request GitHub gave no merge commit. */
     sha: format_text,
-    pr: maybe(number()),
+    pr: maybe(dist/* number */.aig()),
     /** The pull request's title, or the commit's first line; shortened. */
-    title: fallback(cut(MAX_TITLE), ''),
-    url: maybe(string()),
+    title: dist/* fallback */.NpB(cut(MAX_TITLE), ''),
+    url: maybe(dist/* string */.YjP()),
     /** owner/name of its code repository, in a docs project of several (`code-repositories`). */
     repo: maybe(matching(REPOSITORY))
 });
@@ -50886,28 +43074,28 @@ const ChangeRefSchema = fields({
  * either side of the merge's day. The figures are in IMPACT_MEASURES' order; null where unknown.
  * Out of shape in any figure, the impact is dropped whole.
  */
-const figures = pipe(array(nullable(pipe(number(), integer(), minValue(0)))), dist_length(IMPACT_MEASURES.length));
-const ReaderImpactSchema = object({
+const figures = dist/* pipe */.FsL(dist/* array */.YOg(dist/* nullable */.mee(dist/* pipe */.FsL(dist/* number */.aig(), dist/* integer */.ndf(), dist/* minValue */.Wwf(0)))), dist/* length */.Bw9(IMPACT_MEASURES.length));
+const ReaderImpactSchema = dist/* object */.Ikc({
     at: format_time,
-    days: pipe(number(), integer(), minValue(1)),
+    days: dist/* pipe */.FsL(dist/* number */.aig(), dist/* integer */.ndf(), dist/* minValue */.Wwf(1)),
     before: figures,
     after: figures,
     /** The comment on the docs pull request (`impact-comment: pr`). */
-    commentUrl: maybe(pipe(string(), startsWith('https://'))),
+    commentUrl: maybe(dist/* pipe */.FsL(dist/* string */.YjP(), dist/* startsWith */.w1_('https://'))),
     /** Why its pages could not be told (no docs root, a site built elsewhere): nothing was measured. */
-    unsure: maybe(pipe(string(), nonEmpty(), transform(s => s.slice(0, MAX_UNSURE)))),
+    unsure: maybe(dist/* pipe */.FsL(dist/* string */.YjP(), dist/* nonEmpty */.hq(), dist/* transform */.pdi(s => s.slice(0, MAX_UNSURE)))),
     /** It changed no site page: nothing was measured, its terms neither. */
-    noPages: maybe(literal(true))
+    noPages: maybe(dist/* literal */.euz(true))
 });
 /** Why a docs pull request older than `expire-after` stays open (a person's work on it), and when. */
-const KeptOpenSchema = object({
-    why: pipe(string(), nonEmpty(), transform(s => s.slice(0, MAX_KEPT_WHY))),
+const KeptOpenSchema = dist/* object */.Ikc({
+    why: dist/* pipe */.FsL(dist/* string */.YjP(), dist/* nonEmpty */.hq(), dist/* transform */.pdi(s => s.slice(0, MAX_KEPT_WHY))),
     at: format_time
 });
 const LedgerJobSchema = fields({
     id: format_text,
     /** The docs pull request as the service reported it: the only link a fold is decided by. */
-    prLink: maybe(string()),
+    prLink: maybe(dist/* string */.YjP()),
     /**
      * As last seen: `active` while the agent works; `open`, `merged` or `closed` for its docs pull
      * request; `expired` once this action closed it for `expire-after`.
@@ -50927,25 +43115,25 @@ const LedgerJobSchema = fields({
      * The code repositories (owner/name) of changes no longer listed, in a docs project of several:
      * the outcomes per repository still count the job for them once its list is cut to fit.
      */
-    moreRepositories: maybe(pipe(listOf(matching(REPOSITORY)), transform(names => names.slice(0, MAX_REPOSITORIES)), check(names => names.length > 0))),
+    moreRepositories: maybe(dist/* pipe */.FsL(listOf(matching(REPOSITORY)), dist/* transform */.pdi(names => names.slice(0, MAX_REPOSITORIES)), dist/* check */.z6Y(names => names.length > 0))),
     /** Its merged docs pull request's reader impact, once measured (`impact-after`): measured once. */
     impact: maybe(ReaderImpactSchema),
     /** Its docs pull request is a draft, as last read: counted apart from those ready for review. */
-    draft: maybe(literal(true)),
+    draft: maybe(dist/* literal */.euz(true)),
     /** Whether a person (not the agent) committed to its docs pull request, once read after the merge. */
-    personCommitted: maybe(dist_boolean()),
+    personCommitted: maybe(dist/* boolean */.zMY()),
     /**
      * Its merged docs pull request has more timeline events than one read holds and none of those
      * read is a person's commit: whether one is cannot be known, so it is left out of the zero-touch
      * rate, and not read again.
      */
-    touchUnread: maybe(literal(true)),
+    touchUnread: maybe(dist/* literal */.euz(true)),
     kept: maybe(KeptOpenSchema),
     /**
      * The git email the agent commits with, from its docs pull request's first commit the first time
      * its activity was read: a person's later rebase or squash does not make their commits the agent's.
      */
-    agentEmail: maybe(pipe(string(), dist_regex(EMAIL), toLowerCase()))
+    agentEmail: maybe(dist/* pipe */.FsL(dist/* string */.YjP(), dist/* regex */.yGV(EMAIL), dist/* toLowerCase */.PXX()))
 });
 /**
  * A write whose answer never came (or came as a 500, 502 or 504): it may have started a job, so it
@@ -50955,8 +43143,8 @@ const UncertainSchema = fields({
     /** Its id, named in its box on the dashboard (base 36 of `at`); none in entries from before boxes. */
     id: maybe(matching(BATCH_ID)),
     at: figure,
-    what: fallback(picklist(['new-job', 'follow-up']), 'new-job'),
-    job: maybe(string()),
+    what: dist/* fallback */.NpB(dist/* picklist */.KIO(['new-job', 'follow-up']), 'new-job'),
+    job: maybe(dist/* string */.YjP()),
     changes: listOf(ChangeRefSchema),
     /**
      * Changes of the request beyond those kept, counted: a box sends the kept ones again, and the
@@ -50973,14 +43161,14 @@ const RunEntrySchema = fields({
     run: format_text,
     step: format_text,
     /** The newest commit the run covered. */
-    head: maybe(string()),
+    head: maybe(dist/* string */.YjP()),
     result: format_text,
-    job: maybe(string()),
+    job: maybe(dist/* string */.YjP()),
     changes: figure,
     note: format_text
 });
 /** Changes not yet handed over: one batch, which later changes join. Not a record: none. */
-const WaitingFields = object({
+const WaitingFields = dist/* object */.Ikc({
     changes: listOf(ChangeRefSchema),
     why: format_text,
     since: figure,
@@ -50990,18 +43178,18 @@ const WaitingFields = object({
     approvedBy: maybe(matching(LOGIN)),
     approvedAt: maybe(format_time),
     /** What the run that gated the batch would have done: `new-job`, or the job a follow-up goes to. */
-    wouldDo: maybe(object({
-        decision: picklist(['new-job', 'follow-up']),
+    wouldDo: maybe(dist/* object */.Ikc({
+        decision: dist/* picklist */.KIO(['new-job', 'follow-up']),
         job: maybe(cut(100)),
         promptBytes: figure
     }))
 });
-const WaitingSchema = pipe(WaitingFields, 
+const WaitingSchema = dist/* pipe */.FsL(WaitingFields, 
 // A time of approval means nothing without who approved.
-transform((w) => w.approvedBy ? w : { ...w, approvedAt: undefined }));
+dist/* transform */.pdi((w) => w.approvedBy ? w : { ...w, approvedAt: undefined }));
 /** A code repository's last documented commit, and when it moved there. */
-const WatermarkSchema = object({
-    sha: matching(format_SHA),
+const WatermarkSchema = dist/* object */.Ikc({
+    sha: matching(SHA),
     at: figure,
     /** The repository as `code-repositories` spells it. */
     name: matching(REPOSITORY),
@@ -51014,22 +43202,22 @@ const WatermarkSchema = object({
  * a ledger an older version wrote may hold more than MAX_REPOSITORIES, and a listed repository's
  * must not be the one cut.
  */
-const watermarks = pipe(anyRecord, transform(marks => Object.fromEntries(Object.entries(marks)
+const watermarks = dist/* pipe */.FsL(anyRecord, dist/* transform */.pdi(marks => Object.fromEntries(Object.entries(marks)
     .slice(0, MAX_WATERMARKS)
     .flatMap(([key, value]) => {
-    const mark = safeParse(WatermarkSchema, value);
+    const mark = dist/* safeParse */.xLC(WatermarkSchema, value);
     return mark.success && key === mark.output.name.toLowerCase()
         ? [[key, mark.output]]
         : [];
 }))));
 /** Day counts: `YYYY-MM-DD` keys with whole counts of 0 to a million; the last MAX_DAYS days. */
-const dayCounts = pipe(anyRecord, transform(days => Object.fromEntries(Object.entries(days)
+const dayCounts = dist/* pipe */.FsL(anyRecord, dist/* transform */.pdi(days => Object.fromEntries(Object.entries(days)
     .filter(([day, n]) => DAY_KEY.test(day) && Number.isInteger(n) && n >= 0 && n <= 1e6)
     .sort((a, b) => a[0].localeCompare(b[0]))
     .slice(-MAX_DAYS))));
 const ProjectLedgerSchema = fields({
     /** The newest commit of the default branch whose changes have been handed to the agent. */
-    documented: maybe(object({ sha: matching(format_SHA), at: figure })),
+    documented: maybe(dist/* object */.Ikc({ sha: matching(SHA), at: figure })),
     /**
      * With `code-repositories`: each code repository's last documented commit, by owner/name in
      * lower case (GitHub's names are case-insensitive). A ledger without it reads as before.
@@ -51037,7 +43225,7 @@ const ProjectLedgerSchema = fields({
     repositories: maybe(watermarks),
     jobs: listOf(LedgerJobSchema),
     /** Changes not yet handed over, and why (over budget, for example). */
-    waiting: fallback(nullable(WaitingSchema), null),
+    waiting: dist/* fallback */.NpB(dist/* nullable */.mee(WaitingSchema), null),
     /**
      * Changes after the last documented commit (and after the waiting ones) beyond one run's bounds,
      * as the last run counted them: the next runs take them, oldest first.
@@ -51048,7 +43236,7 @@ const ProjectLedgerSchema = fields({
      * When each job and follow-up started (epoch ms), for `max-jobs`: those of the last 31 days, the
      * newest MAX_STARTS, written in their compact form (starts.ts). Out of shape: none.
      */
-    spend: fallback(pipe(string(), transform(decodeStarts), array(number())), () => []),
+    spend: dist/* fallback */.NpB(dist/* pipe */.FsL(dist/* string */.YjP(), dist/* transform */.pdi(decodeStarts), dist/* array */.YOg(dist/* number */.aig())), () => []),
     /**
      * Jobs and follow-ups started per UTC day (`2026-11-24`), for the dashboard's 30-day outcomes:
      * only the last 31 days are kept.
@@ -51065,12 +43253,12 @@ const ProjectLedgerSchema = fields({
      * `impact-after` (whole days) of the last run that measured reader impact: while it is set, a
      * merged docs pull request not measured yet is kept with its changes until it can be.
      */
-    impactDays: maybe(pipe(number(), integer(), minValue(1), maxValue(28)))
+    impactDays: maybe(dist/* pipe */.FsL(dist/* number */.aig(), dist/* integer */.ndf(), dist/* minValue */.Wwf(1), dist/* maxValue */.cGV(28)))
 });
 /** The state: its format, where and when it was written, and each Mintlify project's part. */
-const LedgerSchema = object({
+const LedgerSchema = dist/* object */.Ikc({
     /** The format (LEDGER_FORMAT): migrations bring an older one here before this schema reads it. */
-    v: pipe(number(), value(LEDGER_FORMAT)),
+    v: dist/* pipe */.FsL(dist/* number */.aig(), dist/* value */.Uq6(LEDGER_FORMAT)),
     /**
      * The dashboard issue the state was written in (its signature covers it): a copy of the state in
      * another issue is refused. None in a state written before states were bound to their issue.
@@ -51080,11 +43268,11 @@ const LedgerSchema = object({
     version: maybe(whole),
     /** When the action wrote it (epoch ms): of several dashboards, the newest state is the ledger. */
     writtenAt: maybe(whole),
-    projects: fallback(dist_record(string(), ProjectLedgerSchema), () => ({}))
+    projects: dist/* fallback */.NpB(dist/* record */.g1P(dist/* string */.YjP(), ProjectLedgerSchema), () => ({}))
 });
 const emptyLedger = () => ({ v: LEDGER_FORMAT, projects: {} });
 /** A project with nothing recorded: every field at its default. */
-const emptyProject = () => valibot_dist_parse(ProjectLedgerSchema, {});
+const emptyProject = () => dist/* parse */.qgA(ProjectLedgerSchema, {});
 /** The state as written: in this format, each project's starts in their compact form. */
 function storedLedger(ledger) {
     const projects = Object.entries(ledger.projects).map(([id, project]) => [
@@ -51398,7 +43586,7 @@ function parsedLedger(json) {
         return { ok: false, why: 'unreadable' };
     if (format > LEDGER_FORMAT)
         return { ok: false, why: 'newer', format };
-    const read = safeParse(LedgerSchema, upgraded(state, format));
+    const read = dist/* safeParse */.xLC(LedgerSchema, upgraded(state, format));
     return read.success ? { ok: true, ledger: read.output } : { ok: false, why: 'unreadable' };
 }
 
@@ -51423,7 +43611,7 @@ const STILL_OPEN = new Set(['active', 'started', 'open']);
  */
 async function refreshOutcomes(project, ctx) {
     const due = project.jobs
-        .filter(j => j.prLink && !ctx.skip.has(j.id) && inWindow(j, ctx.now) && outcomes_unknown(j, ctx.now))
+        .filter(j => j.prLink && !ctx.skip.has(j.id) && inWindow(j, ctx.now) && unknown(j, ctx.now))
         .sort((a, b) => (a.checkedAt ?? 0) - (b.checkedAt ?? 0) || openedAt(a) - openedAt(b));
     const changed = [];
     const checked = [];
@@ -51433,7 +43621,7 @@ async function refreshOutcomes(project, ctx) {
         if (reads >= MAX_OUTCOME_READS)
             break;
         const link = job.prLink;
-        const where = parsePullLink(link, ctx.serverUrl);
+        const where = (0,github_event/* parsePullLink */.dt)(link, ctx.serverUrl);
         if (!where)
             continue;
         reads++;
@@ -51520,7 +43708,7 @@ const inWindow = (job, now) => openedAt(job) > now - OUTCOME_WINDOW_MS;
  * read), or expired and not read for a day: the closing comment invites a person to reopen it,
  * and they may merge it.
  */
-const outcomes_unknown = (job, now) => job.state === 'expired'
+const unknown = (job, now) => job.state === 'expired'
     ? now - (job.checkedAt ?? job.endedAt ?? 0) >= EXPIRED_REREAD_MS
     : !DECIDED.has(job.state) ||
         !job.endedAt ||
@@ -51695,7 +43883,7 @@ function neutraliseDelimiters(text) {
 // on the dashboard and in the impact comment alike (impact/comment.ts).
 /** Under this in both windows, a difference says nothing. */
 const TOO_FEW = 10;
-const shown = (n) => (n === null ? 'not known' : formatCount(n));
+const shown = (n) => (n === null ? 'not known' : (0,runner_text/* formatCount */.B4)(n));
 /** Both windows' counts are under TOO_FEW: a difference says nothing. */
 const tooFew = (b, a) => b !== null && a !== null && b < TOO_FEW && a < TOO_FEW;
 /**
@@ -51712,10 +43900,10 @@ function direction(b, a, few = b !== null && a !== null && tooFew(b, a)) {
     const diff = Math.round((a - b) * 10) / 10;
     const sign = diff > 0 ? '+' : '−';
     const pct = b > 0 ? ` (${sign}${Math.abs(Math.round((diff / b) * 100))}%)` : '';
-    return `${a > b ? '↑' : '↓'} ${sign}${formatCount(Math.abs(diff))}${pct}`;
+    return `${a > b ? '↑' : '↓'} ${sign}${(0,runner_text/* formatCount */.B4)(Math.abs(diff))}${pct}`;
 }
 /** The one line said when the pages cannot be told, in the comment and on the dashboard. */
-const unsureLine = (unsure) => `Not measured: ${escapeMarkdown(stripInvisible(unsure).slice(0, 300))}, so which site pages its files are cannot be told; no analytics request was spent on it.`;
+const unsureLine = (unsure) => `Not measured: ${(0,markdown/* escapeMarkdown */.FV)(stripInvisible(unsure).slice(0, 300))}, so which site pages its files are cannot be told; no analytics request was spent on it.`;
 /** The one line said of a docs pull request that changed no site page, on the dashboard. */
 const NO_PAGES_LINE = 'Not measured: it changed no site page; no analytics request was spent on it.';
 /** A dashboard cell: `120 → 180 ↑`, or `3 → 1 (too few)`. */
@@ -51743,8 +43931,8 @@ function renderImpactTable(jobs, label) {
         '|---|---|---|---|---|---|---|',
         ...measured.map(j => {
             const impact = j.impact;
-            const link = markdownLink(label(j.prLink), j.prLink);
-            const comment = impact.commentUrl ? ` (${markdownLink('comment', impact.commentUrl)})` : '';
+            const link = (0,markdown/* markdownLink */.iQ)(label(j.prLink), j.prLink);
+            const comment = impact.commentUrl ? ` (${(0,markdown/* markdownLink */.iQ)('comment', impact.commentUrl)})` : '';
             if (impact.unsure)
                 return `| ${link}${comment} | ${unsureLine(impact.unsure)} | – | – | – | – | – |`;
             if (impact.noPages)
@@ -51786,7 +43974,7 @@ function renderDashboard(ledger, view) {
         : text;
 }
 function renderProject(id, project, view) {
-    const lines = [`### Project ${codeSpan(id)}`, ''];
+    const lines = [`### Project ${(0,markdown/* codeSpan */.SS)(id)}`, ''];
     const day = startsWithin(project.spend, dashboard_body_DAY, view.now);
     const week = startsWithin(project.spend, 7 * dashboard_body_DAY, view.now);
     const documented = project.documented
@@ -51795,9 +43983,9 @@ function renderProject(id, project, view) {
     const marks = Object.values(project.repositories ?? {});
     lines.push(...(marks.length && !project.documented ? [] : [`- **Last documented commit**: ${documented}`]), ...(project.backlog
         ? [
-            `- **Beyond one run's bounds**: ${counted(project.backlog, 'more change')} after it ${project.backlog === 1 ? 'waits' : 'wait'}; the next runs (a merge, a push, a scheduled \`changes: since-last\` run) take them, oldest first`
+            `- **Beyond one run's bounds**: ${(0,runner_text/* counted */.hS)(project.backlog, 'more change')} after it ${project.backlog === 1 ? 'waits' : 'wait'}; the next runs (a merge, a push, a scheduled \`changes: since-last\` run) take them, oldest first`
         ]
-        : []), `- **Jobs and follow-ups started**: ${formatCount(day)} in the last 24 hours, ${formatCount(week)} in the last 7 days`, `- **Credits used (estimate)**: about ${formatCount(week * ESTIMATED_CREDITS_PER_RUN)} in the last 7 days, at ${ESTIMATED_CREDITS_PER_RUN} a run (Mintlify's published average; the API reports no usage)`, '');
+        : []), `- **Jobs and follow-ups started**: ${(0,runner_text/* formatCount */.B4)(day)} in the last 24 hours, ${(0,runner_text/* formatCount */.B4)(week)} in the last 7 days`, `- **Credits used (estimate)**: about ${(0,runner_text/* formatCount */.B4)(week * ESTIMATED_CREDITS_PER_RUN)} in the last 7 days, at ${ESTIMATED_CREDITS_PER_RUN} a run (Mintlify's published average; the API reports no usage)`, '');
     lines.push(...renderWatermarks(project, view));
     lines.push(...renderOutcomes(project, view));
     lines.push(...renderOutcomesByRepository(project, view));
@@ -51806,30 +43994,30 @@ function renderProject(id, project, view) {
     const jobs = project.jobs.slice(-SHOWN_JOBS).reverse();
     const earlierJobs = (project.olderJobs ?? 0) + project.jobs.length - jobs.length;
     if (jobs.length) {
-        lines.push('#### Docs pull requests and jobs', '', '| Docs pull request | Job | State | Changes in it |', '|---|---|---|---|', ...jobs.map(job => `| ${job.prLink ? markdownLink(shortPull(job.prLink), job.prLink) : 'not yet'} | ${codeSpan(job.id)} | ${escapeMarkdown(job.state)} | ${changeList(job.changes, job.moreChanges, view)} |`), ...(earlierJobs ? [`| | | | … and ${formatCount(earlierJobs)} earlier jobs |`] : []), '');
+        lines.push('#### Docs pull requests and jobs', '', '| Docs pull request | Job | State | Changes in it |', '|---|---|---|---|', ...jobs.map(job => `| ${job.prLink ? (0,markdown/* markdownLink */.iQ)(shortPull(job.prLink), job.prLink) : 'not yet'} | ${(0,markdown/* codeSpan */.SS)(job.id)} | ${(0,markdown/* escapeMarkdown */.FV)(job.state)} | ${changeList(job.changes, job.moreChanges, view)} |`), ...(earlierJobs ? [`| | | | … and ${(0,runner_text/* formatCount */.B4)(earlierJobs)} earlier jobs |`] : []), '');
     }
     if (project.waiting && project.waiting.changes.length) {
         const { changes, why } = project.waiting;
-        lines.push(`#### Waiting: ${counted(changes.length, 'change')}`, '', `${escapeMarkdown(why)}`, '', ...approvalLines(project.waiting), ...changes.slice(0, SHOWN_WAITING).map(c => `- ${changeLink(c, view)}`), ...(changes.length > SHOWN_WAITING ? [`- … and ${changes.length - SHOWN_WAITING} more`] : []), '');
+        lines.push(`#### Waiting: ${(0,runner_text/* counted */.hS)(changes.length, 'change')}`, '', `${(0,markdown/* escapeMarkdown */.FV)(why)}`, '', ...approvalLines(project.waiting), ...changes.slice(0, SHOWN_WAITING).map(c => `- ${changeLink(c, view)}`), ...(changes.length > SHOWN_WAITING ? [`- … and ${changes.length - SHOWN_WAITING} more`] : []), '');
     }
     const olderUncertain = project.olderUncertain ?? 0;
     if (project.uncertain.length || olderUncertain) {
         lines.push('#### Uncertain', '', "Each request below got no answer, or an answer that does not say whether the service acted on it (HTTP 500, 502 or 504, a time-out, a lost connection), so it may have started a job. The action does not send these changes again by itself: look for the job among the agent jobs on the Mintlify dashboard; if there is none, tick the request's box to send its changes again, once (ticking needs the workflow's `required-permission`, and a workflow that runs when the dashboard is edited, as for `approval: dashboard`).", '', ...project.uncertain.flatMap(u => [
-            `- ${dashboard_body_when(u.at)}: ${u.what === 'follow-up' ? `follow-up to ${codeSpan(u.job ?? '?')}` : 'a new job'} (${escapeMarkdown(u.why)}) for ${changeList(u.changes, u.moreChanges ?? 0, view)}${u.moreChanges ? ` (the box sends the ${counted(u.changes.length, 'change')} kept; the ${formatCount(u.moreChanges)} more were not kept: send them with a prompt)` : ''}`,
+            `- ${dashboard_body_when(u.at)}: ${u.what === 'follow-up' ? `follow-up to ${(0,markdown/* codeSpan */.SS)(u.job ?? '?')}` : 'a new job'} (${(0,markdown/* escapeMarkdown */.FV)(u.why)}) for ${changeList(u.changes, u.moreChanges ?? 0, view)}${u.moreChanges ? ` (the box sends the ${(0,runner_text/* counted */.hS)(u.changes.length, 'change')} kept; the ${(0,runner_text/* formatCount */.B4)(u.moreChanges)} more were not kept: send them with a prompt)` : ''}`,
             ...(u.id ? [resendBox(u.id)] : [])
         ]), 
         // Their changes and boxes left the ledger to keep it within its share: said, never hidden.
         ...(olderUncertain
             ? [
-                `- … and ${formatCount(olderUncertain)} earlier uncertain requests, no longer listed: their changes were not sent again; look for their jobs on the Mintlify dashboard, and send what none documented with a prompt.`
+                `- … and ${(0,runner_text/* formatCount */.B4)(olderUncertain)} earlier uncertain requests, no longer listed: their changes were not sent again; look for their jobs on the Mintlify dashboard, and send what none documented with a prompt.`
             ]
             : []), '');
     }
     if (project.runs.length) {
         lines.push('#### Last runs', '', '| Run | Result | Job | Changes | Note |', '|---|---|---|---:|---|', ...[...project.runs]
             .reverse()
-            .map(r => `| ${r.url ? markdownLink(dashboard_body_when(r.at), r.url) : dashboard_body_when(r.at)} | ${codeSpan(r.result)} | ${r.job ? codeSpan(r.job) : ''} | ${formatCount(r.changes)} | ${escapeMarkdown(r.note)} |`), ...(project.olderRuns
-            ? [`| | | | | … and ${formatCount(project.olderRuns)} earlier runs |`]
+            .map(r => `| ${r.url ? (0,markdown/* markdownLink */.iQ)(dashboard_body_when(r.at), r.url) : dashboard_body_when(r.at)} | ${(0,markdown/* codeSpan */.SS)(r.result)} | ${r.job ? (0,markdown/* codeSpan */.SS)(r.job) : ''} | ${(0,runner_text/* formatCount */.B4)(r.changes)} | ${(0,markdown/* escapeMarkdown */.FV)(r.note)} |`), ...(project.olderRuns
+            ? [`| | | | | … and ${(0,runner_text/* formatCount */.B4)(project.olderRuns)} earlier runs |`]
             : []), '');
     }
     return lines;
@@ -51846,7 +44034,7 @@ function renderWatermarks(project, view) {
         '',
         '| Repository | Branch | Last documented commit | Since |',
         '|---|---|---|---|',
-        ...marks.map(m => `| ${markdownLink(m.name, `${view.serverUrl}/${m.name}`)} | ${codeSpan(m.branch)} | ${commitLink(m.sha, { ...view, repository: m.name })} | ${dashboard_body_when(m.at)} |`),
+        ...marks.map(m => `| ${(0,markdown/* markdownLink */.iQ)(m.name, `${view.serverUrl}/${m.name}`)} | ${(0,markdown/* codeSpan */.SS)(m.branch)} | ${commitLink(m.sha, { ...view, repository: m.name })} | ${dashboard_body_when(m.at)} |`),
         ''
     ];
 }
@@ -51857,25 +44045,25 @@ function renderOutcomes(project, view) {
         return [];
     const acceptance = o.acceptance === undefined
         ? 'no decided pull request yet'
-        : `${Math.round(o.acceptance * 100)}% (${formatCount(o.merged)} merged of ${formatCount(o.decided)} decided)`;
+        : `${Math.round(o.acceptance * 100)}% (${(0,runner_text/* formatCount */.B4)(o.merged)} merged of ${(0,runner_text/* formatCount */.B4)(o.decided)} decided)`;
     const unread = o.merged - o.touchKnown - o.touchTooLong;
     const tooLong = o.touchTooLong
-        ? `; ${formatCount(o.touchTooLong)} merged with more events than one read holds, not known`
+        ? `; ${(0,runner_text/* formatCount */.B4)(o.touchTooLong)} merged with more events than one read holds, not known`
         : '';
     const zeroTouch = o.touchKnown
-        ? `${Math.round((o.zeroTouch / o.touchKnown) * 100)}% (${formatCount(o.zeroTouch)} of ${formatCount(o.touchKnown)} merged without a person's commit${unread ? `; ${formatCount(unread)} merged not read yet` : ''}${tooLong})`
+        ? `${Math.round((o.zeroTouch / o.touchKnown) * 100)}% (${(0,runner_text/* formatCount */.B4)(o.zeroTouch)} of ${(0,runner_text/* formatCount */.B4)(o.touchKnown)} merged without a person's commit${unread ? `; ${(0,runner_text/* formatCount */.B4)(unread)} merged not read yet` : ''}${tooLong})`
         : 'no merged pull request read yet';
     return [
         '#### Outcomes, last 30 days',
         '',
         'Docs pull requests opened in the last 30 days, as last read from the docs repository (a few a run); jobs and follow-ups by the day they started.',
         '',
-        `- **Jobs and follow-ups started**: ${formatCount(o.started)}`,
-        `- **Docs pull requests**: ${formatCount(o.merged)} merged · ${formatCount(o.closed)} closed without merge · ${formatCount(o.expired)} expired · ${formatCount(o.open)} still open · ${formatCount(o.drafts)} open as drafts, counted apart`,
+        `- **Jobs and follow-ups started**: ${(0,runner_text/* formatCount */.B4)(o.started)}`,
+        `- **Docs pull requests**: ${(0,runner_text/* formatCount */.B4)(o.merged)} merged · ${(0,runner_text/* formatCount */.B4)(o.closed)} closed without merge · ${(0,runner_text/* formatCount */.B4)(o.expired)} expired · ${(0,runner_text/* formatCount */.B4)(o.open)} still open · ${(0,runner_text/* formatCount */.B4)(o.drafts)} open as drafts, counted apart`,
         `- **Accepted**: ${acceptance}: merged ÷ decided, where decided is merged + closed without merge + expired; open pull requests and drafts are not decided yet`,
         `- **Zero-touch**: ${zeroTouch}: merged without a person's commit ÷ merged whose commits were read (a person is anyone but the docs agent's identities and bots)`,
-        `- **Median time from job start to merge**: ${o.medianToMerge === undefined ? 'no merged pull request yet' : `${hoursOrDays(o.medianToMerge)} (the middle of ${formatCount(o.merged)} merged)`}`,
-        `- **Credits per merged docs pull request (estimate)**: ${o.creditsPerMerge === undefined ? 'no merged pull request yet' : `about ${formatCount(o.creditsPerMerge)}`} (an estimate, not a measure: every job and follow-up started, at ${ESTIMATED_CREDITS_PER_RUN} credits a run, Mintlify's published average, ÷ merged; the API reports no usage)`,
+        `- **Median time from job start to merge**: ${o.medianToMerge === undefined ? 'no merged pull request yet' : `${hoursOrDays(o.medianToMerge)} (the middle of ${(0,runner_text/* formatCount */.B4)(o.merged)} merged)`}`,
+        `- **Credits per merged docs pull request (estimate)**: ${o.creditsPerMerge === undefined ? 'no merged pull request yet' : `about ${(0,runner_text/* formatCount */.B4)(o.creditsPerMerge)}`} (an estimate, not a measure: every job and follow-up started, at ${ESTIMATED_CREDITS_PER_RUN} credits a run, Mintlify's published average, ÷ merged; the API reports no usage)`,
         ''
     ];
 }
@@ -51895,20 +44083,20 @@ function renderOutcomesByRepository(project, view) {
         ...(unnamed
             ? [
                 '',
-                `${counted(unnamed, 'docs pull request')} whose changes name no repository (recorded before \`code-repositories\`) ${unnamed === 1 ? 'is' : 'are'} in no row.`
+                `${(0,runner_text/* counted */.hS)(unnamed, 'docs pull request')} whose changes name no repository (recorded before \`code-repositories\`) ${unnamed === 1 ? 'is' : 'are'} in no row.`
             ]
             : []),
         '',
         '| Repository | Merged | Closed | Expired | Open | Drafts | Accepted | Zero-touch | Median time to merge |',
         '|---|---:|---:|---:|---:|---:|---|---|---|',
-        ...rows.map(({ name, figures: f }) => `| ${markdownLink(name, `${view.serverUrl}/${name}`)} | ${[f.merged, f.closed, f.expired, f.open, f.drafts].map(formatCount).join(' | ')} | ${repositoryCells(f)} |`),
+        ...rows.map(({ name, figures: f }) => `| ${(0,markdown/* markdownLink */.iQ)(name, `${view.serverUrl}/${name}`)} | ${[f.merged, f.closed, f.expired, f.open, f.drafts].map(runner_text/* formatCount */.B4).join(' | ')} | ${repositoryCells(f)} |`),
         ''
     ];
 }
 /** A repository's acceptance, zero-touch rate and median time to merge, each with its counts. */
 function repositoryCells(f) {
     const share = (part, whole, of, none) => whole
-        ? `${Math.round((part / whole) * 100)}% (${formatCount(part)} of ${formatCount(whole)} ${of})`
+        ? `${Math.round((part / whole) * 100)}% (${(0,runner_text/* formatCount */.B4)(part)} of ${(0,runner_text/* formatCount */.B4)(whole)} ${of})`
         : none;
     return [
         share(f.merged, f.decided, 'decided', 'none decided yet'),
@@ -51928,18 +44116,18 @@ function renderKept(project) {
         '',
         ...kept
             .slice(-SHOWN_JOBS)
-            .map(j => `- ${markdownLink(shortPull(j.prLink), j.prLink)}: ${escapeMarkdown(j.kept?.why ?? '')} (as of ${dashboard_body_when(j.kept?.at ?? 0)})`),
+            .map(j => `- ${(0,markdown/* markdownLink */.iQ)(shortPull(j.prLink), j.prLink)}: ${(0,markdown/* escapeMarkdown */.FV)(j.kept?.why ?? '')} (as of ${dashboard_body_when(j.kept?.at ?? 0)})`),
         ''
     ];
 }
 const dashboard_body_when = (at) => at ? `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC` : '';
-const commitLink = (sha, view) => markdownLink(sha.slice(0, 7), `${view.serverUrl}/${view.repository}/commit/${sha}`);
+const commitLink = (sha, view) => (0,markdown/* markdownLink */.iQ)(sha.slice(0, 7), `${view.serverUrl}/${view.repository}/commit/${sha}`);
 function changeLink(change, view) {
     // In a docs project of several repositories a number alone is ambiguous: `acme/api#12`.
     const number = change.pr ? `#${change.pr}` : change.sha.slice(0, 7);
     const label = change.repo ? `${change.repo}${change.pr ? '' : '@'}${number}` : number;
     const url = change.url ?? `${view.serverUrl}/${change.repo ?? view.repository}/commit/${change.sha}`;
-    return `${markdownLink(label, url)} ${escapeMarkdown(change.title)}`;
+    return `${(0,markdown/* markdownLink */.iQ)(label, url)} ${(0,markdown/* escapeMarkdown */.FV)(change.title)}`;
 }
 function changeList(changes, more, view) {
     const shown = changes.slice(-SHOWN_CHANGES).map(c => changeLink(c, view));
@@ -51966,7 +44154,7 @@ const WRITE_SLACK_MS = 10_000;
  * The dashboard holds a state a newer version of the action wrote, in a format this one does not
  * know: this version neither reads nor writes it, and starts nothing it could not record.
  */
-class NewerLedgerError extends ExplainedError {
+class NewerLedgerError extends errors/* ExplainedError */.hM {
 }
 /** What a run says of a dashboard a newer version wrote; `outcome` says what this run did. */
 const newerLedger = (url, format, outcome) => new NewerLedgerError(`The dashboard ${url} was written by a newer version of the action (its state is in format ${format}; this version reads formats up to ${LEDGER_FORMAT}), so this version leaves it as it is${outcome}. Update this workflow's 'uses:' pin of mintlify/agent-action (or of its sub-action) to the version your other workflows use, or a newer one.`);
@@ -52006,7 +44194,7 @@ function chooseDashboard(candidates, ctx) {
     for (const copy of copies) {
         const where = `${ref(copy.issue)} holds a copy of the dashboard state written in #${copy.writtenIn}`;
         if (!newest || newer(copy.ledger, newest.ledger) > 0)
-            throw new ExplainedError(`${where} (${dashboard_choice_when(copy.ledger)}), newer than any state found where it was written${newest ? ` (${ref(newest.issue)} holds one of ${dashboard_choice_when(newest.ledger)})` : ''}, so nothing was started: the state of #${copy.writtenIn} was replaced or the issue is gone. Restore #${copy.writtenIn}'s newest body from its edit history (and its label '${ctx.label}'), or, to start a new ledger, take the label off ${ref(copy.issue)}.`);
+            throw new errors/* ExplainedError */.hM(`${where} (${dashboard_choice_when(copy.ledger)}), newer than any state found where it was written${newest ? ` (${ref(newest.issue)} holds one of ${dashboard_choice_when(newest.ledger)})` : ''}, so nothing was started: the state of #${copy.writtenIn} was replaced or the issue is gone. Restore #${copy.writtenIn}'s newest body from its edit history (and its label '${ctx.label}'), or, to start a new ledger, take the label off ${ref(copy.issue)}.`);
         notices.push(`${where}, an older one: it is not used; take the label off ${ref(copy.issue)}.`);
     }
     if (!newest) {
@@ -52024,7 +44212,7 @@ function chooseDashboard(candidates, ctx) {
         notices.push(`${ref(older.issue)} also holds a dashboard state, older than ${ref(newest.issue)}'s (${dashboard_choice_when(older.ledger)} against ${dashboard_choice_when(newest.ledger)}): it is not used; close it or take its label off.`);
     const restored = restoredBy(newest.issue, newest.ledger, ctx.viewer, newest.legacy);
     if (restored)
-        throw new ExplainedError(`The dashboard ${newest.issue.url} holds a state older than the one this action last wrote there: @${restored.by || 'ghost'} changed its body afterwards (${new Date(restored.at).toISOString()}), restoring an earlier version or editing it. Nothing was started, as the budget and the last documented commit would move back. Restore the newest version the action wrote from the issue's edit history; or, to start the ledger afresh, delete its hidden state (the last HTML comment of the body).`);
+        throw new errors/* ExplainedError */.hM(`The dashboard ${newest.issue.url} holds a state older than the one this action last wrote there: @${restored.by || 'ghost'} changed its body afterwards (${new Date(restored.at).toISOString()}), restoring an earlier version or editing it. Nothing was started, as the budget and the last documented commit would move back. Restore the newest version the action wrote from the issue's edit history; or, to start the ledger afresh, delete its hidden state (the last HTML comment of the body).`);
     const relabel = !newest.issue.labels.includes(ctx.label);
     if (relabel)
         notices.push(`The dashboard ${newest.issue.url} had lost its label '${ctx.label}'${newest.issue.state === 'open' ? '' : ' and was closed'}: found again by its author and title, it keeps its state and gets its label back.`);
@@ -52145,7 +44333,7 @@ class Dashboard {
             const labelled = await labelledIssues(github.graphql, { owner, repo }, DASHBOARD_LABEL);
             viewer = labelled.viewer ?? '';
             if (!viewer)
-                throw new ExplainedError(`GitHub did not say who 'github-token' is, so the docs agent dashboard cannot be told from a copy and nothing was started.`);
+                throw new errors/* ExplainedError */.hM(`GitHub did not say who 'github-token' is, so the docs agent dashboard cannot be told from a copy and nothing was started.`);
             const own = await authoredIssues(github.graphql, { owner, repo }, options.title, viewer);
             choice = chooseDashboard([...labelled.issues, ...own], {
                 signer: options.signer,
@@ -52156,7 +44344,7 @@ class Dashboard {
             });
         }
         catch (error) {
-            if (error instanceof ExplainedError)
+            if (error instanceof errors/* ExplainedError */.hM)
                 throw error;
             throw dashboardError('read', error);
         }
@@ -52310,157 +44498,14 @@ function dashboardError(what, error) {
         return error;
     // Not a want of access: GitHub asked for a wait the step cannot give, and says so.
     if (error instanceof limits_RateLimitError)
-        return new ExplainedError(`Could not ${what} the docs agent dashboard issue, so nothing was started: ${error.message}`);
+        return new errors/* ExplainedError */.hM(`Could not ${what} the docs agent dashboard issue, so nothing was started: ${error.message}`);
     const status = error.status;
     const detail = typeof status === 'number' ? `HTTP ${status}` : error.message;
-    return new ExplainedError(`Could not ${what} the docs agent dashboard issue (${detail}), which records what was handed to the agent, so nothing was started. Give the workflow 'issues: write', or set 'dashboard: false' to run every change as its own job without a record.`);
+    return new errors/* ExplainedError */.hM(`Could not ${what} the docs agent dashboard issue (${detail}), which records what was handed to the agent, so nothing was started. Give the workflow 'issues: write', or set 'dashboard: false' to run every change as its own job without a record.`);
 }
 
-// EXTERNAL MODULE: ./node_modules/picomatch/index.js
-var picomatch = __nccwpck_require__(4006);
-;// CONCATENATED MODULE: ./.tmp/ncc-js/policy/v1-lists.js
-/**
- * v1's list inputs as a workflow still writes them, for the migration to the policy file's real
- * YAML lists: one item a line or a comma, blank lines and `#` comments skipped. A comma inside
- * `{…}` no longer splits, so `src/{api,cli}/**` is one glob (v1 refused it as 'src/{api').
- */
-function v1List(raw) {
-    const items = [];
-    let item = '';
-    let depth = 0;
-    for (let i = 0; i < raw.length; i++) {
-        const ch = raw[i];
-        if (ch === '\\' && i + 1 < raw.length) {
-            item += ch + raw[++i];
-            continue;
-        }
-        if (ch === '\n' || ch === '\r' || (ch === ',' && depth === 0)) {
-            items.push(item);
-            item = '';
-            depth = 0;
-            continue;
-        }
-        if (ch === '{')
-            depth++;
-        else if (ch === '}' && depth > 0)
-            depth--;
-        item += ch;
-    }
-    items.push(item);
-    return items.map(line => line.trim()).filter(line => line && !line.startsWith('#'));
-}
-/** v1's `code-repositories`: one repository a line, with its own globs after a colon. */
-function v1CodeRepositories(raw) {
-    return raw
-        .split(/\r?\n/)
-        .map(line => line.trim())
-        .filter(line => line && !line.startsWith('#'))
-        .map(line => {
-        const at = line.indexOf(':');
-        if (at < 0)
-            return { line, name: line };
-        return { line, name: line.slice(0, at).trim(), paths: v1List(line.slice(at + 1)) };
-    });
-}
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/policy/path-filter.js
-
-
-
-/** Patterns a list at most: each is tried on every changed file. */
-const MAX_PATTERNS = 200;
-/** Whether picomatch reads a pattern (a leading `!` aside) as a glob; `src/[abc` it does not. */
-function isGlob(pattern) {
-    try {
-        picomatch.makeRe(pattern.replace(/^!/, ''), { dot: true, strictBrackets: true });
-        return true;
-    }
-    catch {
-        return false;
-    }
-}
-/** The filter of checked globs (`isGlob`): `paths` with its `!` patterns, and `paths-ignore`. */
-function pathFilter(paths, ignore) {
-    const include = paths.map(p => ({
-        negated: p.startsWith('!'),
-        match: picomatch(p.replace(/^!/, ''), { dot: true })
-    }));
-    const excluded = ignore.map(p => picomatch(p, { dot: true }));
-    return {
-        all: include.length === 0 && excluded.length === 0,
-        counts(path) {
-            let counted = include.length === 0 || include.every(p => p.negated);
-            for (const pattern of include)
-                if (pattern.match(path))
-                    counted = !pattern.negated;
-            return counted && !excluded.some(match => match(path));
-        }
-    };
-}
-/** A v1 input's patterns, one a line or a comma (src/policy/v1-lists.ts), each checked. */
-function v1Patterns(name, raw) {
-    const list = v1List(raw);
-    if (list.length > MAX_PATTERNS)
-        throw new errors_InputError(`Input '${name}' lists ${list.length} patterns; at most ${MAX_PATTERNS}.`);
-    const wrong = list.find(pattern => !isGlob(pattern));
-    if (wrong !== undefined)
-        throw new errors_InputError(`Input '${name}' has a pattern that is not a glob: '${wrong}'. Write one glob a line, such as src/** or docs/*.md.`);
-    return list;
-}
-/** v1's `paths` and `paths-ignore` inputs; the policy file's lists go to `pathFilter`. */
-function readPathFilter(pathsName, paths, ignoreName, ignore) {
-    return pathFilter(v1Patterns(pathsName, paths), v1Patterns(ignoreName, ignore));
-}
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/policy/code-repositories.js
-
-
-
-/** One ledger's worth: each repository costs a few requests a run and a line on the dashboard. */
-const MAX_CODE_REPOSITORIES = 50;
-/**
- * `owner/repo` within GitHub's own limits: a login of 1 to 39 letters, digits and single hyphens;
- * a name of up to 100 letters, digits, `_`, `.` and `-`, but not `.` or `..`.
- */
-const REPOSITORY_PATTERN = /^([A-Za-z0-9](?:[A-Za-z0-9-]{0,37}[A-Za-z0-9])?)\/((?!\.\.?$)[A-Za-z0-9_.-]{1,100})$/;
-/** `owner/repo` split, or undefined when it is not a repository's name. */
-function repositoryParts(name) {
-    const m = REPOSITORY_PATTERN.exec(name);
-    return m ? { owner: m[1], repo: m[2] } : undefined;
-}
-/** A repository's key: GitHub's names are case-insensitive. */
-const repositoryKey = (name) => name.toLowerCase();
-/**
- * A checked repository name (`repositoryParts`) and its own globs, if it has any (checked with
- * `isGlob`): one of the policy file's `code-repositories`.
- */
-function codeRepository(name, own) {
-    const { owner, repo } = repositoryParts(name) ?? { owner: '', repo: '' };
-    return { owner, repo, name, ...(own ? { paths: pathFilter(own.paths, own.ignore) } : {}) };
-}
-/** v1's `code-repositories` input: one repository a line, its globs after a colon. */
-function readCodeRepositories(input, raw, docsRepository) {
-    const lines = v1CodeRepositories(raw);
-    if (lines.length > MAX_CODE_REPOSITORIES)
-        throw new errors_InputError(`Input '${input}' lists ${lines.length} repositories; at most ${MAX_CODE_REPOSITORIES} per docs project.`);
-    const seen = new Set();
-    return lines.map(({ line, name, paths }) => {
-        if (!repositoryParts(name))
-            throw new errors_InputError(`Input '${input}' must list one repository a line as owner/repo (optionally followed by ': ' and its path globs); '${line.slice(0, 120)}' is not one.`);
-        const key = repositoryKey(name);
-        if (seen.has(key))
-            throw new errors_InputError(`Input '${input}' lists ${name} twice.`);
-        seen.add(key);
-        if (key === repositoryKey(docsRepository))
-            throw new errors_InputError(`Input '${input}' lists ${name}, the repository this workflow runs in: its merges are the docs themselves, never documented again. List the code repositories only, or leave '${input}' empty to document this repository's own changes.`);
-        if (paths && !paths.length)
-            throw new errors_InputError(`Input '${input}': ${name} is followed by ':' but no path globs; write them (such as '${name}: src/**, !**/*.test.ts') or drop the ':'.`);
-        const named = `${input} (${name})`;
-        const rules = paths && readPathFilter(named, paths.join('\n'), named, '');
-        return { ...codeRepository(name), ...(rules ? { paths: rules } : {}) };
-    });
-}
-
+// EXTERNAL MODULE: ./.tmp/ncc-js/policy/code-repositories.js
+var code_repositories = __nccwpck_require__(523);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/ledger-session.js
 
 
@@ -52762,26 +44807,26 @@ class LedgerSession {
  * read with none of its changes handled (pull requests GitHub no longer has) gives its up.
  */
 function afterResend(entries, resent, batch, at) {
-    const read = batch.parts && new Set(batch.parts.map(p => repositoryKey(p.name)));
+    const read = batch.parts && new Set(batch.parts.map(p => (0,code_repositories/* repositoryKey */.Kq)(p.name)));
     const handled = new Set([
-        ...batch.pulls.map(p => `${repositoryKey(p.repository ?? '')}#${p.number}`),
-        ...batch.commits.map(c => `${repositoryKey(c.repository ?? '')}@${c.sha}`),
+        ...batch.pulls.map(p => `${(0,code_repositories/* repositoryKey */.Kq)(p.repository ?? '')}#${p.number}`),
+        ...batch.commits.map(c => `${(0,code_repositories/* repositoryKey */.Kq)(c.repository ?? '')}@${c.sha}`),
         ...batch.skipped.map(s => s.sha)
     ]);
     const isHandled = (c) => handled.has(c.sha) ||
         handled.has(c.pr === undefined
-            ? `${repositoryKey(c.repo ?? '')}@${c.sha}`
-            : `${repositoryKey(c.repo ?? '')}#${c.pr}`);
+            ? `${(0,code_repositories/* repositoryKey */.Kq)(c.repo ?? '')}@${c.sha}`
+            : `${(0,code_repositories/* repositoryKey */.Kq)(c.repo ?? '')}#${c.pr}`);
     return entries.flatMap(entry => {
         if (!entry.id || !resent.includes(entry.id))
             return [entry];
         if (!read)
             return [];
-        const progressed = new Set(entry.changes.filter(c => c.repo && isHandled(c)).map(c => repositoryKey(c.repo ?? '')));
+        const progressed = new Set(entry.changes.filter(c => c.repo && isHandled(c)).map(c => (0,code_repositories/* repositoryKey */.Kq)(c.repo ?? '')));
         const left = entry.changes.filter(c => {
             if (!c.repo)
                 return false;
-            const key = repositoryKey(c.repo);
+            const key = (0,code_repositories/* repositoryKey */.Kq)(c.repo);
             return !read.has(key) || (progressed.has(key) && !isHandled(c));
         });
         if (!left.length)
@@ -52804,7 +44849,7 @@ function markDocumented(project, batch, at, start) {
     }
     const marks = (project.repositories ??= {});
     for (const part of batch.parts) {
-        const key = repositoryKey(part.name);
+        const key = (0,code_repositories/* repositoryKey */.Kq)(part.name);
         if (unmoved(marks[key]?.sha, start.repositories[key]))
             marks[key] = { sha: part.head, at, name: part.name, branch: part.branch };
     }
@@ -52833,7 +44878,7 @@ function markFirstSeen(project, batch, at) {
         return;
     const marks = (project.repositories ??= {});
     for (const part of batch.parts) {
-        const key = repositoryKey(part.name);
+        const key = (0,code_repositories/* repositoryKey */.Kq)(part.name);
         const from = part.base ?? part.start;
         if (!marks[key] && from)
             marks[key] = { sha: from, at, name: part.name, branch: part.branch };
@@ -52946,8 +44991,8 @@ async function countedRun(settings, event, deps, run) {
         if (error instanceof NewerLedgerError)
             throw error;
         if (run.hold)
-            throw new ExplainedError(`${errorText(error)} With 'max-jobs', ${run.what} starts a job only once the dashboard can count it.`);
-        log.warning(`${errorText(error)} This run's job is not counted against 'max-jobs'; the run goes on.`);
+            throw new errors/* ExplainedError */.hM(`${(0,errors/* errorText */.kc)(error)} With 'max-jobs', ${run.what} starts a job only once the dashboard can count it.`);
+        log.warning(`${(0,errors/* errorText */.kc)(error)} This run's job is not counted against 'max-jobs'; the run goes on.`);
         return {};
     }
     const count = async (job, followUp, note) => {
@@ -52955,7 +45000,7 @@ async function countedRun(settings, event, deps, run) {
             await ledger.counted(job, followUp, note);
         }
         catch (error) {
-            log.warning(`The dashboard could not count this run's ${followUp ? 'follow-up' : 'job'} against 'max-jobs': ${errorText(error)}`);
+            log.warning(`The dashboard could not count this run's ${followUp ? 'follow-up' : 'job'} against 'max-jobs': ${(0,errors/* errorText */.kc)(error)}`);
         }
     };
     return {
@@ -53103,7 +45148,7 @@ function checked(json) {
  * read-only token folding needs) only an info line, since review follow-ups are opt-in.
  */
 async function recordDocsPr(job, ctx) {
-    const where = job.prLink ? parsePullLink(job.prLink, ctx.serverUrl) : undefined;
+    const where = job.prLink ? (0,github_event/* parsePullLink */.dt)(job.prLink, ctx.serverUrl) : undefined;
     if (!where || ctx.comment === 'false')
         return;
     const place = docsPrPlace(where);
@@ -53127,8 +45172,8 @@ async function recordDocsPr(job, ctx) {
     }
     const body = [
         records.render({ pr: place, job: job.id, project: ctx.projectId }),
-        `🔗 The docs agent's job for this pull request: ${codeSpan(job.id)} (project ${codeSpan(ctx.projectId)}).`,
-        `Comment ${codeSpan(`${ctx.triggerPhrase} <what to change>`)} to send it a follow-up.`
+        `🔗 The docs agent's job for this pull request: ${(0,markdown/* codeSpan */.SS)(job.id)} (project ${(0,markdown/* codeSpan */.SS)(ctx.projectId)}).`,
+        `Comment ${(0,markdown/* codeSpan */.SS)(`${ctx.triggerPhrase} <what to change>`)} to send it a follow-up.`
     ].join('\n');
     try {
         await docs.comment(where, body);
@@ -53254,20 +45299,20 @@ async function waitForJob(initial, fetchJob, options) {
             const at = clock.now();
             if (graceEnd !== undefined && !seenWorking && job.status === 'active') {
                 seenWorking = true;
-                log.info(`Job ${job.id} is working on the follow-up (seen active ${formatDuration(at - started)} after the message).`);
+                log.info(`Job ${job.id} is working on the follow-up (seen active ${(0,duration/* formatDuration */.a3)(at - started)} after the message).`);
             }
             if (job.status !== previous) {
                 checkStatus(job.status);
-                log.info(`Job ${job.id} is ${job.status ?? 'of unknown status'} (after ${formatDuration(at - started)}).`);
+                log.info(`Job ${job.id} is ${job.status ?? 'of unknown status'} (after ${(0,duration/* formatDuration */.a3)(at - started)}).`);
                 lastLine = at;
             }
             else if (at - lastLine >= heartbeatMs) {
-                log.info(`Job ${job.id} is still ${job.status} after ${formatDuration(at - started)} (${polls} status checks).`);
+                log.info(`Job ${job.id} is still ${job.status} after ${(0,duration/* formatDuration */.a3)(at - started)} (${polls} status checks).`);
                 lastLine = at;
             }
         }
         catch (error) {
-            if (error instanceof CancelledError || options.signal?.aborted)
+            if (error instanceof errors/* CancelledError */.cc || options.signal?.aborted)
                 return ended('cancelled');
             if (!(error instanceof ApiError) || !error.transient || error instanceof RateLimitError)
                 throw error;
@@ -53277,7 +45322,7 @@ async function waitForJob(initial, fetchJob, options) {
     }
     const check = followUp();
     if (check === 'grace')
-        log.notice(`Job ${job.id} was not seen working on the follow-up within ${formatDuration(options.followUp?.graceMs ?? 0)} of the message; reporting it as it stands (${job.status}). The service may have done the follow-up between two status checks, or not picked it up yet.`);
+        log.notice(`Job ${job.id} was not seen working on the follow-up within ${(0,duration/* formatDuration */.a3)(options.followUp?.graceMs ?? 0)} of the message; reporting it as it stands (${job.status}). The service may have done the follow-up between two status checks, or not picked it up yet.`);
     return { job, end: 'terminal', polls, ...(check ? { followUp: check } : {}) };
 }
 
@@ -53357,7 +45402,7 @@ async function runAgentJob(client, request, hooks) {
         return { job, result: 'started', followUp: 'not-waited' };
     }
     const group = hooks.group ?? ((_title, fn) => fn());
-    const waited = await group(`Waiting for job ${job.id} (up to ${formatDuration(request.timeoutMs)})`, () => waitForJob(job, at => getJob(client, projectId, job.id, at), {
+    const waited = await group(`Waiting for job ${job.id} (up to ${(0,duration/* formatDuration */.a3)(request.timeoutMs)})`, () => waitForJob(job, at => getJob(client, projectId, job.id, at), {
         deadline,
         pollIntervalMs: request.pollIntervalMs,
         clock,
@@ -53374,6 +45419,8 @@ async function runAgentJob(client, request, hooks) {
     };
 }
 
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/workspace.js
@@ -53423,32 +45470,32 @@ function resolveInWorkspace(name, file, workspace) {
  * its reported size (files under /proc report 0).
  */
 function readWorkspaceFile(name, file, workspace, maxBytes) {
-    const root = (0,external_node_fs_namespaceObject.realpathSync)(workspace);
+    const root = (0,external_node_fs_.realpathSync)(workspace);
     let real;
     try {
-        real = (0,external_node_fs_namespaceObject.realpathSync)(external_node_path_namespaceObject.resolve(root, file));
+        real = (0,external_node_fs_.realpathSync)(external_node_path_namespaceObject.resolve(root, file));
     }
     catch {
-        throw new errors_InputError(`Input '${name}': no file at '${file}'. Paths are relative to the workspace; did the workflow run actions/checkout first?`);
+        throw new errors/* InputError */.dz(`Input '${name}': no file at '${file}'. Paths are relative to the workspace; did the workflow run actions/checkout first?`);
     }
     const rel = external_node_path_namespaceObject.relative(root, real);
     if (leaves(rel)) {
-        throw new errors_InputError(`Input '${name}' must name a file inside the workspace; '${file}' leads outside it.`);
+        throw new errors/* InputError */.dz(`Input '${name}' must name a file inside the workspace; '${file}' leads outside it.`);
     }
-    if (!(0,external_node_fs_namespaceObject.statSync)(real).isFile())
-        throw new errors_InputError(`Input '${name}' must name a regular file; '${file}' is not one.`);
+    if (!(0,external_node_fs_.statSync)(real).isFile())
+        throw new errors/* InputError */.dz(`Input '${name}' must name a regular file; '${file}' is not one.`);
     const buffer = Buffer.alloc(maxBytes + 1);
-    const fd = (0,external_node_fs_namespaceObject.openSync)(real, 'r');
+    const fd = (0,external_node_fs_.openSync)(real, 'r');
     let size = 0;
     try {
-        for (let n; size < buffer.length && (n = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, size, buffer.length - size, null)) > 0;)
+        for (let n; size < buffer.length && (n = (0,external_node_fs_.readSync)(fd, buffer, size, buffer.length - size, null)) > 0;)
             size += n;
     }
     finally {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
+        (0,external_node_fs_.closeSync)(fd);
     }
     if (size > maxBytes) {
-        throw new errors_InputError(`Input '${name}': '${file}' is larger than ${maxBytes} bytes, the most it may hold.`);
+        throw new errors/* InputError */.dz(`Input '${name}': '${file}' is larger than ${maxBytes} bytes, the most it may hold.`);
     }
     return buffer.subarray(0, size).toString('utf8');
 }
@@ -53476,67 +45523,6 @@ function checkWritableTarget(name, shown, file) {
 /** A relative path that climbs out (`..`, `../x`), or an absolute one; `..notes.md` stays inside. */
 const leaves = (rel) => rel === '..' || rel.startsWith(`..${external_node_path_namespaceObject.sep}`) || external_node_path_namespaceObject.isAbsolute(rel);
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/policy/budget.js
-
-const DAY_MS = 86_400_000;
-/**
- * The rolling windows a budget counts in. A month is 30 days, not a calendar month: a rolling
- * window has no first of the month to reset on.
- */
-const BUDGET_WINDOWS = { day: DAY_MS, week: 7 * DAY_MS, month: 30 * DAY_MS };
-/** `max-jobs` as the policy file writes it: 1 to 9999 jobs per day, week or month. */
-const MAX_JOBS_PATTERN = /^([1-9]\d{0,3})\/(day|week|month)$/;
-/** The budget `5/day` sets, or undefined when the text is not one (`MAX_JOBS_PATTERN`). */
-function jobBudget(text) {
-    const m = MAX_JOBS_PATTERN.exec(text);
-    if (!m)
-        return undefined;
-    const window = m[2];
-    return { max: Number(m[1]), windowMs: BUDGET_WINDOWS[window], text };
-}
-/** v1's `max-jobs` input (spaces and capitals allowed), or nothing for no budget. */
-function parseMaxJobs(name, raw) {
-    const text = raw.trim().toLowerCase().replace(/\s+/g, '');
-    if (text === '')
-        return undefined;
-    const budget = jobBudget(text.replace(/^0+(?=\d)/, ''));
-    if (!budget)
-        throw new errors_InputError(`Input '${name}' must be a number of jobs per day, week or month, such as 5/day or 20/month; got '${raw}'.`);
-    return budget;
-}
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/github/permission.js
-/** Repository roles from least to most; a higher one includes the lower ones. */
-const PERMISSIONS = ['read', 'triage', 'write', 'maintain', 'admin'];
-/**
- * The collaborator permission endpoint answers `permission` (admin, write, read, none) and
- * `role_name` (which also knows triage and maintain, or a custom role). Use the finer one when known.
- */
-function effectiveRank(permission, roleName) {
-    const rank = (name) => PERMISSIONS.indexOf(name);
-    return Math.max(rank(roleName), rank(permission));
-}
-function hasPermission(permission, roleName, required) {
-    return effectiveRank(permission, roleName) >= PERMISSIONS.indexOf(required);
-}
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/policy/choices.js
-
-// The words the policy file's keys choose from, apart from the schema so that what only needs
-// the words (the flows' settings, a run without a policy file) loads no validator.
-/** The file's format; a higher one was written for a newer action. */
-const POLICY_VERSION = 1;
-const PRESET_NAMES = (/* unused pure expression or super */ null && (['cautious', 'standard', 'autopilot']));
-const PERMISSION_CHOICES = [...PERMISSIONS, 'none'];
-const FOLD_MODES = ['open-pr', 'never'];
-/**
- * `approval: dashboard`: change runs and scheduled catch-ups start nothing; their changes wait on the
- * dashboard in one batch with a checkbox, and a tick by someone with `required-permission` (an
- * `issues` `edited` event on the dashboard) starts them once.
- */
-const APPROVAL_MODES = ['none', 'dashboard'];
-const REVIEWER_MODES = ['authors'];
-
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/settings.js
 
 
@@ -53545,24 +45531,19 @@ const REVIEWER_MODES = ['authors'];
 
 
 
-
-
-
-
-
-
 // The allowed values of the inputs and the settings each flow takes live here, with their
-// reading: the flows import their types from the settings, never the settings from a flow.
+// reading: the flows import their types from the settings, never the settings from a flow. A
+// run's settings are its action's inputs (readInputs) over the policy file (withPolicy).
 const COMMENT_MODES = ['auto', 'true', 'false'];
-const CHANGES = ['event', 'since-last'];
-/** The event type a code repository's repository_dispatch carries to the docs repository. */
-const DISPATCH_TYPE = 'docs-agent';
 /** `follow-reviews`: reviews that start with the trigger phrase, or every review with text. */
 const REVIEW_MODES = ['phrase', 'all'];
 const IMPACT_COMMENT_MODES = ['pr', 'dashboard'];
+/** The event type a code repository's repository_dispatch carries to the docs repository. */
+const DISPATCH_TYPE = 'docs-agent';
 /** Prompt files are meant to be short instructions; a huge one is a mistake (a wrong path). */
 const MAX_PROMPT_FILE_BYTES = 256 * 1024;
 const MAX_TIMEOUT_MS = 72 * 3_600_000;
+const DAY_MS = 86_400_000;
 /**
  * Every secret of the settings, for what redacts the step's failure, outputs, summary and comments:
  * the key and each token (a token the service or GitHub echoes back is found there in any form).
@@ -53573,166 +45554,119 @@ const secretsOf = (settings = {}) => [
     settings.docsToken,
     settings.codeToken
 ];
-/** Reads and validates the inputs. The key is masked before anything else can print it. */
-function readSettings(get, env, mask) {
+/**
+ * Reads and validates an agent action's inputs, with `defaults` (its action.yml's, repeated because
+ * a bare `node dist/…` gets none from the runner). The key and the tokens are masked before anything
+ * else can print them.
+ */
+function readInputs(get, env, mask, defaults = Defaults) {
     const { apiKey, projectId, apiUrl } = readConnection(get, mask);
     const githubToken = readSecret(get, mask, Input.GithubToken);
     const docsToken = readSecret(get, mask, Input.DocsToken);
     const codeToken = readSecret(get, mask, Input.CodeToken);
+    const value = (name) => get(name).trim() || (defaults[name] ?? '');
     const rawJob = get(Input.JobId);
     const jobId = rawJob.trim() ? parseId(Input.JobId, rawJob) : undefined;
     // Whether a missing prompt is fine depends on the event (an issue can be the prompt): see planTrigger.
-    const value = withDefaults(get, Defaults);
     const prompt = readPrompt(get, workspaceOf(env));
-    const wait = parseBoolean(Input.Wait, value(Input.Wait));
-    const timeoutMs = durationInput(Input.Timeout, value(Input.Timeout), 1000, MAX_TIMEOUT_MS);
-    const pollIntervalMs = durationInput(Input.PollInterval, value(Input.PollInterval), 1000, 3_600_000);
-    const failOn = parseFailOn(value(Input.FailOn));
     const rawIssue = get(Input.IssueNumber).trim();
-    const issueNumber = rawIssue
-        ? parseInteger(Input.IssueNumber, rawIssue, 1, 2 ** 31 - 1)
-        : undefined;
-    const dashboard = parseBoolean(Input.Dashboard, value(Input.Dashboard));
-    const triggerPhrase = value(Input.TriggerPhrase);
-    if (/\s/.test(triggerPhrase)) {
-        throw new errors_InputError(`Input '${Input.TriggerPhrase}' must be one word such as /docs-agent; got '${triggerPhrase}'.`);
-    }
+    const triggerPhrase = value(Input.TriggerPhrase) || Defaults[Input.TriggerPhrase];
+    if (/\s/.test(triggerPhrase) || triggerPhrase.length > 50)
+        throw new errors/* InputError */.dz(`Input '${Input.TriggerPhrase}' must be one word such as /docs-agent; got '${triggerPhrase.slice(0, 50)}'.`);
     return {
         apiKey,
         projectId,
+        apiUrl,
         prompt,
         jobId,
-        apiUrl,
-        wait,
-        timeoutMs,
-        pollIntervalMs,
-        failOn,
+        wait: parseBoolean(Input.Wait, value(Input.Wait) || 'true'),
+        timeoutMs: (0,duration/* durationInput */.Ts)(Input.Timeout, value(Input.Timeout) || '30m', 1000, MAX_TIMEOUT_MS),
+        pollIntervalMs: (0,duration/* durationInput */.Ts)(Input.PollInterval, value(Input.PollInterval) || '10s', 1000, 3_600_000),
+        failOn: parseFailOn(value(Input.FailOn) || 'failed,timeout'),
         githubToken,
-        comment: parseChoice(Input.Comment, value(Input.Comment), COMMENT_MODES),
-        issueNumber,
-        triggerPhrase,
-        label: value(Input.Label).trim(),
-        requiredPermission: parseChoice(Input.RequiredPermission, value(Input.RequiredPermission), [
-            ...PERMISSIONS,
-            'none'
-        ]),
-        allowedBots: new Set(get(Input.AllowedBots).split(',').map(botName).filter(Boolean)),
-        fold: parseChoice(Input.Fold, value(Input.Fold), FOLD_MODES),
-        skipLabel: value(Input.SkipLabel),
-        includeDiff: parseBoolean(Input.IncludeDiff, value(Input.IncludeDiff)),
         docsToken,
-        dashboard,
-        dashboardTitle: readTitle(value(Input.DashboardTitle)),
-        changes: parseChoice(Input.Changes, value(Input.Changes), CHANGES),
-        dryRun: parseBoolean(Input.DryRun, value(Input.DryRun)),
-        paths: readPathFilter(Input.Paths, get(Input.Paths), Input.PathsIgnore, get(Input.PathsIgnore)),
-        maxJobs: parseMaxJobs(Input.MaxJobs, get(Input.MaxJobs)),
-        expireAfter: readExpireAfter(get(Input.ExpireAfter), value(Input.KeepLabel), docsToken),
-        maxOpen: get(Input.MaxOpen).trim()
-            ? parseInteger(Input.MaxOpen, get(Input.MaxOpen).trim(), 1, 100)
-            : undefined,
-        reviewers: readReviewers(get(Input.Reviewers), docsToken),
-        followReviews: parseChoice(Input.FollowReviews, value(Input.FollowReviews), REVIEW_MODES),
-        approval: readApproval(value(Input.Approval), dashboard),
-        ...readImpact(get, value, docsToken, dashboard),
-        ...readProject(get, env, dashboard, codeToken)
+        ...(codeToken ? { codeToken } : {}),
+        comment: parseChoice(Input.Comment, value(Input.Comment) || 'auto', COMMENT_MODES),
+        issueNumber: rawIssue ? parseInteger(Input.IssueNumber, rawIssue, 1, 2 ** 31 - 1) : undefined,
+        label: readLabel(value(Input.Label) || Defaults[Input.Label]),
+        triggerPhrase,
+        dryRun: parseBoolean(Input.DryRun, value(Input.DryRun) || 'false'),
+        config: get(Input.Config).trim(),
+        followReviews: parseChoice(Input.FollowReviews, value(Input.FollowReviews) || 'phrase', REVIEW_MODES),
+        ...readImpact(value)
     };
 }
-/** The longest `since`: GitHub lists 100 merged pull requests a page, a quarter is plenty. */
-const MAX_SINCE_MS = 90 * 86_400_000;
-/** `code-repositories` and `since`: the docs project's repositories; their watermarks are in the ledger. */
-function readProject(get, env, dashboard, codeToken) {
-    const raw = get(Input.CodeRepositories);
-    const sinceText = get(Input.Since).trim().toLowerCase();
-    if (!raw.trim()) {
-        if (sinceText)
-            throw new errors_InputError(`Input '${Input.Since}' needs '${Input.CodeRepositories}': it is how far back a code repository the ledger has no watermark for is read.`);
-        if (codeToken)
-            throw new errors_InputError(`Input '${Input.CodeToken}' needs '${Input.CodeRepositories}': it reads the code repositories listed there.`);
-        return {};
-    }
-    const codeRepositories = readCodeRepositories(Input.CodeRepositories, raw, env.GITHUB_REPOSITORY ?? '');
-    if (!codeRepositories.length)
-        return {};
-    if (!dashboard)
-        throw new errors_InputError(`Input '${Input.CodeRepositories}' needs '${Input.Dashboard}: true': the dashboard's ledger keeps each code repository's last documented commit.`);
-    const since = sinceText
-        ? {
-            ms: durationInput(Input.Since, sinceText, 3_600_000, MAX_SINCE_MS),
-            text: sinceText
-        }
-        : undefined;
-    return { codeRepositories, ...(since ? { since } : {}), ...(codeToken ? { codeToken } : {}) };
+/** The inputs over the policy file: what every flow of the run reads. */
+function withPolicy(inputs, policy) {
+    return {
+        ...inputs,
+        ...(policy.file !== undefined ? { policyFile: policy.file } : {}),
+        ...(policy.instructions !== undefined ? { instructions: policy.instructions } : {}),
+        requiredPermission: policy.requiredPermission,
+        allowedBots: policy.allowedBots,
+        paths: policy.paths,
+        skipLabel: policy.skipLabel,
+        includeDiff: policy.includeDiff,
+        fold: policy.fold,
+        ...(policy.codeRepositories ? { codeRepositories: policy.codeRepositories } : {}),
+        ...(policy.since ? { since: policy.since } : {}),
+        dashboard: policy.dashboard,
+        dashboardTitle: policy.dashboardTitle,
+        approval: policy.approval,
+        ...(policy.maxJobs ? { maxJobs: policy.maxJobs } : {}),
+        ...(policy.maxCredits ? { maxCredits: policy.maxCredits } : {}),
+        creditsPerRun: policy.creditsPerRun,
+        ...(policy.maxOpen !== undefined ? { maxOpen: policy.maxOpen } : {}),
+        ...(policy.expireAfter ? { expireAfter: policy.expireAfter } : {}),
+        ...(policy.reviewers ? { reviewers: policy.reviewers } : {}),
+        ...(policy.docsRoot !== undefined ? { docsRoot: policy.docsRoot } : {})
+    };
 }
-/** `approval: dashboard` waits for a tick on the dashboard, so it needs the dashboard. */
-function readApproval(raw, dashboard) {
-    const mode = parseChoice(Input.Approval, raw.trim().toLowerCase(), APPROVAL_MODES);
-    if (mode === 'dashboard' && !dashboard)
-        throw new errors_InputError(`Input '${Input.Approval}' is 'dashboard' but '${Input.Dashboard}' is 'false': the changes wait for approval on the dashboard issue. Set '${Input.Dashboard}: true' or '${Input.Approval}: none'.`);
-    return mode;
-}
+/** A policy key that needs an input the workflow did not give: the error naming both. */
+const needsInput = (settings, key, input, why) => new errors/* InputError */.dz(`'${key}' in ${settings.policyFile ?? 'the policy file'} needs the input '${input}': ${why}`);
 /**
  * A docs pull request is measured while the ledger lists it: beyond its last ten jobs, it keeps
  * those of the last 30 days, so the windows and the day of lag end within them.
  */
 const MAX_IMPACT_DAYS = 28;
 /** `impact-after`, `impact-comment` and `max-requests`; measuring reads the docs repository and the ledger. */
-function readImpact(get, value, docsToken, dashboard) {
-    const impactComment = parseChoice(Input.ImpactComment, value(Input.ImpactComment).trim().toLowerCase(), IMPACT_COMMENT_MODES);
-    const maxRequests = parseInteger(Input.MaxRequests, value(Input.MaxRequests).trim(), 1, 100);
-    const text = get(Input.ImpactAfter).trim().toLowerCase();
+function readImpact(value) {
+    const impactComment = parseChoice(Input.ImpactComment, (value(Input.ImpactComment) || 'pr').toLowerCase(), IMPACT_COMMENT_MODES);
+    const maxRequests = parseInteger(Input.MaxRequests, value(Input.MaxRequests) || '20', 1, 100);
+    const text = value(Input.ImpactAfter).toLowerCase();
     if (!text)
         return { impactComment, maxRequests };
-    const ms = durationInput(Input.ImpactAfter, text, settings_DAY_MS, MAX_IMPACT_DAYS * settings_DAY_MS);
-    if (ms % settings_DAY_MS)
-        throw new errors_InputError(`Input '${Input.ImpactAfter}' must be whole days (such as 14d or 2w), since the analytics count whole days; got '${text}'.`);
-    if (!docsToken)
-        throw new errors_InputError(`Input '${Input.ImpactAfter}' needs '${Input.DocsToken}': the docs pull requests' files are read, and the result commented on them, in the docs repository.`);
-    if (!dashboard)
-        throw new errors_InputError(`Input '${Input.ImpactAfter}' needs '${Input.Dashboard}: true': the merged docs pull requests to measure, and what was measured, are in the dashboard's ledger.`);
-    return { impactAfter: { days: ms / settings_DAY_MS, text }, impactComment, maxRequests };
+    const ms = (0,duration/* durationInput */.Ts)(Input.ImpactAfter, text, DAY_MS, MAX_IMPACT_DAYS * DAY_MS);
+    if (ms % DAY_MS)
+        throw new errors/* InputError */.dz(`Input '${Input.ImpactAfter}' must be whole days (such as 14d or 2w), since the analytics count whole days; got '${text}'.`);
+    return { impactAfter: { days: ms / DAY_MS, text }, impactComment, maxRequests };
 }
-const settings_DAY_MS = 86_400_000;
-/** `reviewers`: empty or `authors`; requesting reviews in the docs repository needs `docs-token`. */
-function readReviewers(raw, docsToken) {
-    const text = raw.trim().toLowerCase();
-    if (!text)
-        return undefined;
-    const mode = parseChoice(Input.Reviewers, text, REVIEWER_MODES);
-    if (!docsToken)
-        throw new errors_InputError(`Input '${Input.Reviewers}' needs '${Input.DocsToken}': reviews are requested on the docs pull request, in the docs repository, with a token that can write its pull requests.`);
-    return mode;
-}
-const MAX_EXPIRE_AFTER_MS = 365 * 86_400_000;
-/** `expire-after`: a duration of an hour to a year, with `keep-label`; closing needs `docs-token`. */
-function readExpireAfter(raw, keepLabel, docsToken) {
-    const text = raw.trim().toLowerCase();
-    if (!text)
-        return undefined;
-    const ms = durationInput(Input.ExpireAfter, text, 3_600_000, MAX_EXPIRE_AFTER_MS);
-    if (!docsToken)
-        throw new errors_InputError(`Input '${Input.ExpireAfter}' needs '${Input.DocsToken}': docs pull requests are closed in the docs repository, with a token that can write its pull requests.`);
-    return { ms, text, keepLabel: keepLabel.trim() };
+/** A label name as GitHub allows it: one line, 1 to 50 characters. */
+function readLabel(raw) {
+    const label = raw.trim();
+    if (!label || label.length > 50 || /[\r\n]/.test(label))
+        throw new errors/* InputError */.dz(`Input '${Input.Label}' must be a label name of 1 to 50 characters on one line; got ${label.length} characters.`);
+    return label;
 }
 function readPrompt(get, workspace) {
     const inline = get(Input.Prompt);
     const file = get(Input.PromptFile).trim();
     if (inline.trim() && file) {
-        throw new errors_InputError(`Set only one of '${Input.Prompt}' and '${Input.PromptFile}', not both.`);
+        throw new errors/* InputError */.dz(`Set only one of '${Input.Prompt}' and '${Input.PromptFile}', not both.`);
     }
     if (file)
         return readPromptFile(file, workspace);
     if (inline === '')
         return undefined;
     if (!inline.trim()) {
-        throw new errors_InputError(`Input '${Input.Prompt}' is blank: write an instruction for the agent.`);
+        throw new errors/* InputError */.dz(`Input '${Input.Prompt}' is blank: write an instruction for the agent.`);
     }
     return inline.trim();
 }
 function readPromptFile(file, workspace) {
     const text = readWorkspaceFile(Input.PromptFile, file, workspace, MAX_PROMPT_FILE_BYTES).trim();
     if (!text)
-        throw new errors_InputError(`Input '${Input.PromptFile}': '${file}' is empty; write the instruction in it.`);
+        throw new errors/* InputError */.dz(`Input '${Input.PromptFile}': '${file}' is empty; write the instruction in it.`);
     return text;
 }
 function parseFailOn(raw) {
@@ -53747,18 +45681,11 @@ function parseFailOn(raw) {
         // `result` says timed-out; both words mean the same here.
         const word = given === 'timed-out' ? 'timeout' : given;
         if (!FAIL_ON_WORDS.includes(word)) {
-            throw new errors_InputError(`Input '${Input.FailOn}' accepts a comma list of ${FAIL_ON_WORDS.join(', ')}, or 'none'; '${word}' is not one of them.`);
+            throw new errors/* InputError */.dz(`Input '${Input.FailOn}' accepts a comma list of ${FAIL_ON_WORDS.join(', ')}, or 'none'; '${word}' is not one of them.`);
         }
         result.add(word);
     }
     return result;
-}
-/** An issue title: one line, at most 256 characters (GitHub's own limit is higher). */
-function readTitle(raw) {
-    const title = raw.replace(/\s+/g, ' ').trim();
-    if (!title || title.length > 256)
-        throw new errors_InputError(`Input '${Input.DashboardTitle}' must be a title of 1 to 256 characters; got ${title.length} characters.`);
-    return title;
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/agent-run.js
@@ -53778,19 +45705,42 @@ function readTitle(raw) {
 
 
 
+
+
+
 /** A job read while deciding where a change goes: a short look, not a wait. */
 const LOOK_MS = 30_000;
 /**
- * The frame of every agent action, once the inputs are valid: the action's flow prepares the run,
- * then the job, the wait, the live comment and what the job's end calls for. A flow that ends the
- * run by itself (reader impact) returns its end instead of a prepared run.
+ * The frame of every agent action, once the inputs are valid: what the payload refuses, the policy
+ * file, then the action's flow prepares the run, then the job, the wait, the live comment and what
+ * the job's end calls for. A flow that ends the run by itself (reader impact) returns its end
+ * instead of a prepared run.
  */
-async function runAgent(settings, event, runner, signal, prepare) {
+async function runAgent(inputs, event, runner, signal, action, ran = {}) {
+    action.checkInputs?.(inputs);
+    const refused = action.refuse?.(inputs, event);
+    if (refused) {
+        runner.log.notice(`Not starting the agent: ${refused.why}`);
+        return {
+            outcome: nothingStarted(refused.why, false, inputs.dryRun),
+            ...(refused.source ? { source: refused.source } : {})
+        };
+    }
+    // The step's time limit, for GitHub's rate limits: no wait for one goes past it.
+    const session = new GitHubSession(runner.clock.now() + inputs.timeoutMs);
+    try {
+        const policy = await repositoryPolicy(inputs, event, { ...runner, session, signal });
+        const settings = (ran.settings = action.settings(inputs, policy));
+        return await runPreparedAction(settings, event, runner, signal, action.prepare, session);
+    }
+    finally {
+        await session.close();
+    }
+}
+async function runPreparedAction(settings, event, runner, signal, prepare, session) {
     const { log, clock } = runner;
     let opened;
     const service = () => (opened ??= openClient({ ...settings, apiKey: sendableSecret(Input.ApiKey, settings.apiKey) }, { log, signal, clock }));
-    // The step's time limit, for GitHub's rate limits: no wait for one goes past it.
-    const session = new GitHubSession(clock.now() + settings.timeoutMs);
     try {
         let prepared;
         const readJob = (jobId) => getJob(service(), settings.projectId, jobId, clock.now() + LOOK_MS);
@@ -53804,7 +45754,7 @@ async function runAgent(settings, event, runner, signal, prepare) {
         }
         catch (error) {
             // A read of GitHub stopped by the cancel fails as "no answer from GitHub": it was the cancel.
-            throw signal.aborted && !(error instanceof CancelledError) ? cancelledBeforeJob() : error;
+            throw signal.aborted && !(error instanceof errors/* CancelledError */.cc) ? cancelledBeforeJob() : error;
         }
         // A cancel while reading GitHub can look like a refusal or an unreadable comment: it is neither.
         if (signal.aborted)
@@ -53858,6 +45808,45 @@ async function runAgent(settings, event, runner, signal, prepare) {
     }
 }
 /**
+ * The policy of the workflow's repository: its policy file on the default branch, read through
+ * the contents API with github-token (no checkout), or the built-in defaults when there is none.
+ * Without a token or a repository (a local run) there is nothing to read: the defaults, said so.
+ */
+async function repositoryPolicy(inputs, event, { log, clock, session, signal }) {
+    const repository = event.owner && event.repo ? `${event.owner}/${event.repo}` : '';
+    if (!repository || !inputs.githubToken || isUnexpanded(inputs.githubToken)) {
+        if (inputs.config)
+            throw new errors/* InputError */.dz(`Input '${Input.Config}' names ${inputs.config}, but this run has no ${repository ? `'${Input.GithubToken}'` : 'repository (GITHUB_REPOSITORY)'} to read it with.`);
+        log.info(`Policy: the built-in defaults (no ${repository ? `'${Input.GithubToken}'` : 'repository'} to read ${DEFAULT_POLICY_PATH} with).`);
+        return (0,policy_policy/* defaultPolicy */.G4)();
+    }
+    const github = connectGitHub(inputs.githubToken, event, signal, { clock, session });
+    const policy = await loadPolicy({
+        config: inputs.config,
+        repository,
+        read: async (path) => {
+            let file;
+            try {
+                file = await github.fileText(path, choices/* MAX_POLICY_BYTES */.mk);
+            }
+            catch (error) {
+                if (refusedAccess(error))
+                    return { kind: 'refused' };
+                throw new errors/* ExplainedError */.hM(`Could not read the policy file ${path} of ${repository} (${describeGitHubError(error)}). Run the workflow again later.`);
+            }
+            if (typeof file === 'string')
+                return { kind: 'file', text: file };
+            if (file.problem === 'missing')
+                return { kind: 'missing' };
+            return { kind: 'not-a-file', why: `it is larger than ${choices/* MAX_POLICY_BYTES */.mk / 1024} KB` };
+        }
+    });
+    log.info(policy.file
+        ? `Policy: ${policy.file} of ${repository}${policy.preset ? ` (extends ${policy.preset})` : ''}.`
+        : `Policy: the built-in defaults (${repository} has no ${DEFAULT_POLICY_PATH} on its default branch).`);
+    return policy;
+}
+/**
  * What a request that spends nothing proves of the key and the project (checkAccess). A refused key
  * or an unknown project fails the run, naming the input; a service that does not answer is a
  * warning, since the run decided nothing that depends on it.
@@ -53869,7 +45858,7 @@ async function checkedAccess(client, settings, { log, clock }) {
     catch (error) {
         if (error instanceof AuthError || error instanceof NotFoundError)
             throw error;
-        const why = `could not be checked (${errorText(error).replace(/\.$/, '')}); the next run checks again.`;
+        const why = `could not be checked (${(0,errors/* errorText */.kc)(error).replace(/\.$/, '')}); the next run checks again.`;
         log.warning(`The key and project ${why}`);
         return why;
     }
@@ -53908,7 +45897,7 @@ function withComment(end, outcome, settings, event) {
         };
     return { ...end, comment };
 }
-const cancelledBeforeJob = () => new CancelledError('Cancelled before a job was started; nothing was sent to the service.');
+const cancelledBeforeJob = () => new errors/* CancelledError */.cc('Cancelled before a job was started; nothing was sent to the service.');
 /**
  * A run outside the ledger's batch that starts a job: with `max-jobs` and the dashboard, its job is
  * counted there, and a change run on its own is held back over budget (ledger/counted-runs.ts).
@@ -53948,11 +45937,11 @@ async function runPrepared(client, settings, prepared, runner, signal) {
     if (end.job && ledger && result)
         await ledger
             .finished(end.job, result)
-            .catch(error => log.warning(`The dashboard could not record how the run ended: ${errorText(error)}`));
+            .catch(error => log.warning(`The dashboard could not record how the run ended: ${(0,errors/* errorText */.kc)(error)}`));
     if (end.job?.prLink && prepared.requestReviewers && !signal.aborted)
         await prepared
             .requestReviewers(end.job)
-            .catch(error => log.warning(`Could not request reviewers on the docs pull request: ${errorText(error)}`));
+            .catch(error => log.warning(`Could not request reviewers on the docs pull request: ${(0,errors/* errorText */.kc)(error)}`));
     await closing;
     return { ...end, outcome: { kind: 'job', decision: prepared.kind, result } };
 }
@@ -53988,7 +45977,7 @@ async function startAndWait(client, settings, prepared, runner, signal) {
                     await ledger?.accepted(seen, followedUp);
                 }
                 catch (error) {
-                    log.warning(`Job ${seen.id} was started, but the dashboard could not record it (${errorText(error)}): the next run may send the same changes again.`);
+                    log.warning(`Job ${seen.id} was started, but the dashboard could not record it (${(0,errors/* errorText */.kc)(error)}): the next run may send the same changes again.`);
                 }
             },
             onStarted: async (seen) => comment?.working(seen, followUp),
@@ -54014,11 +46003,11 @@ async function startAndWait(client, settings, prepared, runner, signal) {
         if (error instanceof AmbiguousWriteError && ledger)
             await ledger
                 .uncertain(Boolean(request.jobId), error.message, request.jobId)
-                .catch(failed => log.warning(`The dashboard could not record the uncertain write: ${errorText(failed)}`));
+                .catch(failed => log.warning(`The dashboard could not record the uncertain write: ${(0,errors/* errorText */.kc)(failed)}`));
         return {
             job: latest,
             result: signal.aborted ? 'cancelled' : undefined,
-            failure: errors_describeError(error, secretsOf(settings), log.debug),
+            failure: (0,errors/* describeError */.Uc)(error, secretsOf(settings), log.debug),
             fold,
             continued
         };
@@ -54033,7 +46022,7 @@ function explainResult(job, result, settings, runner, { lastError, followUp }) {
         const state = followUp === 'unconfirmed'
             ? `it had not been seen working on the follow-up (its status was ${job.status ?? 'unknown'})`
             : `it was still ${job.status ?? 'running'}`;
-        runner.log.warning(`Stopped waiting for job ${job.id} after ${formatDuration(settings.timeoutMs)}; ${state}.${why} ` +
+        runner.log.warning(`Stopped waiting for job ${job.id} after ${(0,duration/* formatDuration */.a3)(settings.timeoutMs)}; ${state}.${why} ` +
             `It may still finish on the service: run this action with job-id: ${job.id} to keep waiting.`);
     }
     const word = failingWord(result, settings.failOn);
@@ -54049,11 +46038,11 @@ function explainResult(job, result, settings, runner, { lastError, followUp }) {
 const MAX_COMMENT = 4000;
 /** Where a job's details are, as Markdown: "the agent jobs of project `p` on the [Mintlify dashboard](…)". */
 function jobsOnDashboardMarkdown(projectId) {
-    return `the agent jobs of project ${codeSpan(projectId)} on the ${markdownLink('Mintlify dashboard', DASHBOARD_URL)}`;
+    return `the agent jobs of project ${(0,markdown/* codeSpan */.SS)(projectId)} on the ${(0,markdown/* markdownLink */.iQ)('Mintlify dashboard', DASHBOARD_URL)}`;
 }
 /** The input that waits for a job still running, ready to copy: `job-id: job_…`. */
-const jobIdInput = (jobId) => codeSpan(`job-id: ${jobId}`);
-const run = (ctx) => ctx.runUrl ? ` · ${markdownLink('workflow run', ctx.runUrl)}` : '';
+const jobIdInput = (jobId) => (0,markdown/* codeSpan */.SS)(`job-id: ${jobId}`);
+const run = (ctx) => ctx.runUrl ? ` · ${(0,markdown/* markdownLink */.iQ)('workflow run', ctx.runUrl)}` : '';
 function finish(ctx, sign, lines) {
     return capped([sign(ctx.marker), ...lines].join('\n'));
 }
@@ -54064,9 +46053,9 @@ const capped = (body) => body.length > MAX_COMMENT ? `${body.slice(0, MAX_COMMEN
  * is. No marker: it records no job.
  */
 function failureBody(where, reason) {
-    const lines = [`❌ **Mintlify agent** failed: ${escapeMarkdown(reason)}`];
+    const lines = [`❌ **Mintlify agent** failed: ${(0,markdown/* escapeMarkdown */.FV)(reason)}`];
     if (where.runUrl)
-        lines.push('', `The ${markdownLink('workflow run', where.runUrl)} has the details.`);
+        lines.push('', `The ${(0,markdown/* markdownLink */.iQ)('workflow run', where.runUrl)} has the details.`);
     return capped(lines.join('\n'));
 }
 /**
@@ -54084,15 +46073,15 @@ function workingBody(ctx, job, followUp, sign) {
         what = !ctx.fold
             ? 'is updating the docs for this change'
             : docsPr
-                ? `is adding this change to the open docs pull request ${markdownLink(docsPr, docsPr)}`
+                ? `is adding this change to the open docs pull request ${(0,markdown/* markdownLink */.iQ)(docsPr, docsPr)}`
                 : 'is adding this change to the job still running for an earlier change';
     }
-    return finish(ctx, sign, [`⏳ **Mintlify agent** ${what} · job ${codeSpan(job.id)}${run(ctx)}`]);
+    return finish(ctx, sign, [`⏳ **Mintlify agent** ${what} · job ${(0,markdown/* codeSpan */.SS)(job.id)}${run(ctx)}`]);
 }
 /** The comment once the run is over: the outcome, and what to do next when it did not end well. */
 function outcomeBody(ctx, job, result, sign) {
-    const id = codeSpan(job.id);
-    const pr = job.prLink ? markdownLink(job.prLink, job.prLink) : '';
+    const id = (0,markdown/* codeSpan */.SS)(job.id);
+    const pr = job.prLink ? (0,markdown/* markdownLink */.iQ)(job.prLink, job.prLink) : '';
     // What to do next when the job did not end well: where to look, or how to keep waiting.
     const look = `To see why, open job ${id} among ${jobsOnDashboardMarkdown(ctx.projectId)}.`;
     const keepWaiting = `re-run the workflow, or run the action with ${jobIdInput(job.id)} to keep waiting.`;
@@ -54166,15 +46155,17 @@ function renderSummary(report) {
             : '❌ The step failed';
     const lines = [`## Mintlify agent: ${headline}`, ''];
     if (report.failure)
-        lines.push(`> ${escapeMarkdown(report.failure)}`, '');
+        lines.push(`> ${(0,markdown/* escapeMarkdown */.FV)(report.failure)}`, '');
+    if (report.details)
+        lines.push(...fenced(report.details, 'text'), '');
     if (why)
-        lines.push(escapeMarkdown(why), '');
+        lines.push((0,markdown/* escapeMarkdown */.FV)(why), '');
     if (report.source && !job)
-        lines.push(`Change: ${markdownLink(report.source, report.source)}`, '');
+        lines.push(`Change: ${(0,markdown/* markdownLink */.iQ)(report.source, report.source)}`, '');
     if (report.fold) {
         const docsPr = report.fold.docsPr;
         const what = outcome.kind === 'dry-run' ? 'Would send the changes' : 'The changes were sent';
-        lines.push(`${what} to job ${codeSpan(report.fold.jobId)} as a follow-up instead of starting a new job: ${docsPr ? `its docs pull request ${markdownLink(docsPr, docsPr)} is still open.` : 'it was still running.'}`, '');
+        lines.push(`${what} to job ${(0,markdown/* codeSpan */.SS)(report.fold.jobId)} as a follow-up instead of starting a new job: ${docsPr ? `its docs pull request ${(0,markdown/* markdownLink */.iQ)(docsPr, docsPr)} is still open.` : 'it was still running.'}`, '');
     }
     if (report.comment)
         lines.push(commentLine(report.comment), '');
@@ -54194,18 +46185,18 @@ function renderSummary(report) {
             ? report.now.getTime() - createdAt.getTime()
             : report.elapsedMs;
         const source = job.source?.repository
-            ? `${markdownLink(job.source.repository, job.source.repository)}${job.source.ref ? ` @ ${escapeMarkdown(job.source.ref)}` : ''}`
+            ? `${(0,markdown/* markdownLink */.iQ)(job.source.repository, job.source.repository)}${job.source.ref ? ` @ ${(0,markdown/* escapeMarkdown */.FV)(job.source.ref)}` : ''}`
             : '';
         const rows = [
-            ['Outcome', result ? codeSpan(result) : ''],
-            ['Pull request', markdownLink(job.prLink ?? '', job.prLink)],
-            ['Status', job.status ? codeSpan(job.status) : ''],
-            ['Job id', codeSpan(job.id)],
-            ['Model', job.model ? codeSpan(job.model) : ''],
+            ['Outcome', result ? (0,markdown/* codeSpan */.SS)(result) : ''],
+            ['Pull request', (0,markdown/* markdownLink */.iQ)(job.prLink ?? '', job.prLink)],
+            ['Status', job.status ? (0,markdown/* codeSpan */.SS)(job.status) : ''],
+            ['Job id', (0,markdown/* codeSpan */.SS)(job.id)],
+            ['Model', job.model ? (0,markdown/* codeSpan */.SS)(job.model) : ''],
             ['Docs repository', source],
-            ['Change', markdownLink(report.source ?? '', report.source)],
-            ['Created', job.createdAt ? escapeMarkdown(job.createdAt) : ''],
-            ['Elapsed', formatDuration(Math.max(0, sinceCreated))]
+            ['Change', (0,markdown/* markdownLink */.iQ)(report.source ?? '', report.source)],
+            ['Created', job.createdAt ? (0,markdown/* escapeMarkdown */.FV)(job.createdAt) : ''],
+            ['Elapsed', (0,duration/* formatDuration */.a3)(Math.max(0, sinceCreated))]
         ];
         lines.push('| Field | Value |', '|---|---|', ...rows.filter(([, v]) => v !== '').map(([k, v]) => `| ${k} | ${v} |`), '');
     }
@@ -54216,7 +46207,7 @@ const report_SHOWN_CHANGES = 20;
 function batchLines(report) {
     const lines = [];
     const batch = report.batch;
-    const ref = (r) => `${r.url ? markdownLink(r.label, r.url) : escapeMarkdown(r.label)} ${escapeMarkdown(r.title)}`;
+    const ref = (r) => `${r.url ? (0,markdown/* markdownLink */.iQ)(r.label, r.url) : (0,markdown/* escapeMarkdown */.FV)(r.label)} ${(0,markdown/* escapeMarkdown */.FV)(r.title)}`;
     if (batch) {
         const handed = [
             // In a docs project's batch a number alone is ambiguous: `acme/api#12`.
@@ -54232,28 +46223,28 @@ function batchLines(report) {
             }))
         ];
         if (handed.length) {
-            lines.push(`Changes (${formatCount(handed.length)}):`, '');
+            lines.push(`Changes (${(0,runner_text/* formatCount */.B4)(handed.length)}):`, '');
             lines.push(...handed.slice(0, report_SHOWN_CHANGES).map(r => `- ${ref(r)}`));
             if (handed.length > report_SHOWN_CHANGES)
                 lines.push(`- … and ${handed.length - report_SHOWN_CHANGES} more`);
             lines.push('');
         }
         if (batch.skipped.length) {
-            lines.push(`Left out by the rules (${formatCount(batch.skipped.length)}):`, '');
+            lines.push(`Left out by the rules (${(0,runner_text/* formatCount */.B4)(batch.skipped.length)}):`, '');
             lines.push(...batch.skipped
                 .slice(0, report_SHOWN_CHANGES)
-                .map(s => `- ${ref({ label: s.ref, url: s.url, title: s.title })}: ${escapeMarkdown(s.why)}`));
+                .map(s => `- ${ref({ label: s.ref, url: s.url, title: s.title })}: ${(0,markdown/* escapeMarkdown */.FV)(s.why)}`));
             lines.push('');
         }
         if (batch.leftOut.length)
-            lines.push(`Left out by the bounds: ${escapeMarkdown(batch.leftOut.join('; '))}.`, '');
+            lines.push(`Left out by the bounds: ${(0,markdown/* escapeMarkdown */.FV)(batch.leftOut.join('; '))}.`, '');
     }
     if (report.budget)
-        lines.push(`Budget: ${escapeMarkdown(report.budget)}.`, '');
+        lines.push(`Budget: ${(0,markdown/* escapeMarkdown */.FV)(report.budget)}.`, '');
     if (report.access)
-        lines.push(`Key and project: ${escapeMarkdown(report.access)}`, '');
+        lines.push(`Key and project: ${(0,markdown/* escapeMarkdown */.FV)(report.access)}`, '');
     if (report.dashboardUrl)
-        lines.push(`The ${markdownLink('docs agent dashboard', report.dashboardUrl)} lists every change, job and run.`, '');
+        lines.push(`The ${(0,markdown/* markdownLink */.iQ)('docs agent dashboard', report.dashboardUrl)} lists every change, job and run.`, '');
     return lines;
 }
 /** What a dry run decided, and the exact prompt it would have sent. */
@@ -54263,39 +46254,42 @@ function dryRunLines({ decision: decided, prompt }) {
         'follow-up': 'send a follow-up',
         skip: 'start nothing'
     };
-    const lines = [`Decision: ${codeSpan(decided)}: it would ${decision[decided]}.`, ''];
-    if (prompt) {
-        const fence = '`'.repeat(Math.max(3, ...(prompt.match(/`+/g) ?? []).map(r => r.length + 1)));
-        lines.push('<details><summary>The prompt it would send</summary>', '', `${fence}text`, prompt, fence, '', '</details>', '');
-    }
+    const lines = [`Decision: ${(0,markdown/* codeSpan */.SS)(decided)}: it would ${decision[decided]}.`, ''];
+    if (prompt)
+        lines.push('<details><summary>The prompt it would send</summary>', '', ...fenced(prompt, 'text'), '', '</details>', '');
     return lines;
+}
+/** A text shown as it is: a code fence longer than any run of backticks inside it. */
+function fenced(text, language) {
+    const fence = '`'.repeat(Math.max(3, ...(text.match(/`+/g) ?? []).map(r => r.length + 1)));
+    return [`${fence}${language}`, text, fence];
 }
 /** What the issue shows of the run, in one sentence. */
 function commentLine({ issue, url, error, hint, shows }) {
     const what = shows === 'failure' ? 'this failure' : "this run's job and its outcome";
-    const comment = url ? markdownLink('its comment', url) : '';
+    const comment = url ? (0,markdown/* markdownLink */.iQ)('its comment', url) : '';
     if (!error)
         return `#${issue} shows ${what} in ${comment}.`;
-    const why = `(${escapeMarkdown(error)}).${hint ? escapeMarkdown(hint) : ''}`;
+    const why = `(${(0,markdown/* escapeMarkdown */.FV)(error)}).${hint ? (0,markdown/* escapeMarkdown */.FV)(hint) : ''}`;
     return url
         ? `#${issue} does not show ${what}: the last update of ${comment} could not be written ${why} The comment shows an earlier state.`
         : `#${issue} shows nothing of this run: the comment could not be written ${why}`;
 }
 /** Why an issue labelled again went on with its earlier job, in one sentence. */
 function continuedLine({ jobId, issue, docsPr }) {
-    const id = codeSpan(jobId);
+    const id = (0,markdown/* codeSpan */.SS)(jobId);
     return docsPr
-        ? `#${issue} was labelled again while the docs pull request ${markdownLink(docsPr, docsPr)} of its job ${id} was open: the issue was sent to that job as a follow-up instead of starting a second job.`
+        ? `#${issue} was labelled again while the docs pull request ${(0,markdown/* markdownLink */.iQ)(docsPr, docsPr)} of its job ${id} was open: the issue was sent to that job as a follow-up instead of starting a second job.`
         : `#${issue} was labelled again while its job ${id} was still running: this run waited for that job instead of starting a second one.`;
 }
 /** How the outcome of a follow-up was established, in one sentence. */
 function followUpLine(job, check) {
-    const id = codeSpan(job.id);
+    const id = (0,markdown/* codeSpan */.SS)(job.id);
     switch (check) {
         case 'seen':
             return `Job ${id} was seen working on the follow-up (active after the message), so this outcome includes it.`;
         case 'grace':
-            return `Job ${id} was not seen working on the follow-up within ${formatDuration(FOLLOW_UP_GRACE_MS)} of the message: this is its status as it stands, which may not include the follow-up (the service may have done it between two status checks, or not picked it up yet).`;
+            return `Job ${id} was not seen working on the follow-up within ${(0,duration/* formatDuration */.a3)(FOLLOW_UP_GRACE_MS)} of the message: this is its status as it stands, which may not include the follow-up (the service may have done it between two status checks, or not picked it up yet).`;
         case 'unconfirmed':
             return `Job ${id} had not been seen working on the follow-up when waiting stopped.`;
         case 'not-waited':
@@ -54304,7 +46298,7 @@ function followUpLine(job, check) {
 }
 /** What to do after an outcome that is not the end of the story: where to look, or how to keep waiting. */
 function nextStep(job, result, projectId) {
-    const id = codeSpan(job.id);
+    const id = (0,markdown/* codeSpan */.SS)(job.id);
     if (result === 'timed-out' || result === 'cancelled' || result === 'started') {
         return `The job keeps running on the service and may still open a pull request. To wait for it, run the action again with ${jobIdInput(job.id)}.`;
     }
@@ -54322,7 +46316,7 @@ async function publish(runner, report, secrets = []) {
     const { job, failure } = report;
     const result = resultWord(report.outcome);
     const { log } = runner;
-    const clean = new Redactor(secrets).text;
+    const clean = new redact/* Redactor */.pO(secrets).text;
     for (const [name, value] of Object.entries(outputsOf(report)))
         runner.setOutput(name, clean(value));
     if (job?.prLink)
@@ -54334,6 +46328,11 @@ async function publish(runner, report, secrets = []) {
     }
     if (job || failure || whyNothing(report.outcome) || result === 'dry-run')
         await runner.summary(clean(renderSummary(report)));
+    if (report.details)
+        await runner.group('What moved, and the policy file to write', async () => {
+            for (const line of clean(report.details ?? '').split('\n'))
+                log.info(line);
+        });
     if (failure)
         runner.fail(clean(failure));
 }
@@ -54344,24 +46343,51 @@ async function publish(runner, report, secrets = []) {
 
 
 
+
+
+
+
+/** Every input name an agent action had in v1 or has in v2: what a workflow may still give. */
+const KNOWN_INPUTS = [
+    ...new Set([
+        ...Object.values(actions/* ACTION_INPUTS */.bn).flat(),
+        ...actions/* MOVED_TO_POLICY */.NZ,
+        actions/* REMOVED_INPUT */.OC,
+        Input.Prompt
+    ])
+];
+/** Inputs a workflow gave that are not this action's: they moved in v2, the message says where. */
+class MovedInputsError extends errors/* InputError */.dz {
+    details;
+    constructor(message, 
+    /** The whole message: each input's new place, and the policy file's YAML to paste. */
+    details) {
+        super(message);
+        this.details = details;
+    }
+}
 /**
- * The body of every agent action's `run()`: validate the inputs, run the action's flow and the job,
- * and report on every exit path, with one failure message and no stack trace.
+ * The body of every agent action's `run()`: validate the inputs (refusing those that moved in
+ * v2, before any request), run the action's flow and the job, and report on every exit path, with
+ * one failure message and no stack trace.
  */
 async function runAgentAction(runner, action) {
     const { clock } = runner;
     const started = clock.now();
     const cancel = runner.cancellation();
-    let settings;
+    let inputs;
+    const ran = {};
     let end;
     try {
-        settings = action.read(runner);
-        end = await runAgent(settings, readRunEvent(runner.env), runner, cancel.signal, action.prepare);
+        inputs = readInputs(runner.input, runner.env, runner.mask, action.defaults);
+        refuseMovedInputs(runner, action, inputs);
+        end = await runAgent(inputs, (0,github_event/* readRunEvent */.Eg)(runner.env), runner, cancel.signal, action, ran);
     }
     catch (error) {
         end = {
             outcome: { kind: 'failed', cancelled: cancel.signal.aborted },
-            failure: errors_describeError(error, secretsOf(settings), runner.log.debug)
+            failure: (0,errors/* describeError */.Uc)(error, secretsOf(inputs), runner.log.debug),
+            ...(error instanceof MovedInputsError ? { details: error.details } : {})
         };
     }
     finally {
@@ -54369,10 +46395,27 @@ async function runAgentAction(runner, action) {
     }
     await publish(runner, {
         ...end,
-        projectId: settings?.projectId,
+        projectId: inputs?.projectId,
         elapsedMs: clock.now() - started,
         now: new Date(clock.wallNow())
-    }, secretsOf(settings));
+    }, secretsOf(inputs));
+}
+/** v1's inputs given to this action that moved in v2: refused, with their new places. */
+function refuseMovedInputs(runner, action, inputs) {
+    const given = {};
+    for (const name of KNOWN_INPUTS) {
+        const value = runner.input(name);
+        if (value.trim())
+            given[name] = value;
+    }
+    const details = movedInputs(action.name, given, policyPath(inputs.config).path);
+    if (!details)
+        return;
+    const names = details
+        .split('\n')
+        .filter(line => line.startsWith("- '"))
+        .map(line => line.slice(2, line.indexOf("'", 3) + 1));
+    throw new MovedInputsError(`${details.split('\n')[0]} ${names.join(', ')}. The summary says where each lives now, with the policy file's YAML to paste.`, details);
 }
 
 ;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/utils.js
@@ -56554,7 +48597,7 @@ function coreRunner(title) {
                 await summary.addRaw(markdown).write();
             }
             catch (error) {
-                log.warning(`Could not write the job summary: ${errorText(error)}`);
+                log.warning(`Could not write the job summary: ${(0,errors/* errorText */.kc)(error)}`);
             }
         },
         fail: message => setFailed(message),
@@ -56576,6 +48619,14 @@ function cancelOnSignals(signals) {
     };
 }
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/changes/names.js
+
+
+/** The changes sub-action's inputs (changes/action.yml). */
+const ChangesInputs = actionInputs(actions/* ACTION_INPUTS */.bn.changes);
+
+// EXTERNAL MODULE: ./.tmp/ncc-js/github/permission.js
+var permission = __nccwpck_require__(4715);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/trust-gate.js
 
 
@@ -56603,19 +48654,19 @@ async function trustRefusal(github, event, settings, signal) {
     }
     catch (error) {
         if (signal?.aborted)
-            throw new CancelledError('Cancelled while checking the permission.');
+            throw new errors/* CancelledError */.cc('Cancelled while checking the permission.');
         // An input that cannot be used (an unexpanded token) is the workflow's mistake, not a refusal.
-        if (error instanceof errors_InputError)
+        if (error instanceof errors/* InputError */.dz)
             throw error;
         return `Could not read @${actor}'s permission on the repository (${describeGitHubError(error)}), so the run is refused.`;
     }
-    if (hasPermission(level.permission, level.roleName, required))
+    if ((0,permission/* hasPermission */._)(level.permission, level.roleName, required))
         return undefined;
     return `@${actor} has '${level.roleName ?? level.permission ?? 'no'}' permission on the repository; 'required-permission' asks for '${required}'.`;
 }
 /** Whether `allowed-bots` (lower case, without `[bot]`) lists this bot login. */
 function botAllowed(login, allowed) {
-    return allowed.has(botName(login));
+    return allowed.has((0,github_event/* botName */.hO)(login));
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/changes/approval.js
@@ -56653,7 +48704,7 @@ function readTick(body, waiting) {
     return { kind: 'tick', batch };
 }
 /** The changes wait for a tick: what the dashboard and the summary say. */
-const awaitingWhy = (changes) => `Awaiting approval ('${Input.Approval}: dashboard'): ${counted(changes, 'change')} ${changes === 1 ? 'waits' : 'wait'} on the dashboard until someone with '${Input.RequiredPermission}' ticks '${APPROVAL_PHRASE}'. Later changes join the same batch.`;
+const awaitingWhy = (changes) => `Awaiting approval ('${Key.Approval}: dashboard'): ${(0,runner_text/* counted */.hS)(changes, 'change')} ${changes === 1 ? 'waits' : 'wait'} on the dashboard until someone with '${Key.RequiredPermission}' ticks '${APPROVAL_PHRASE}'. Later changes join the same batch.`;
 /** A login as a reply names it: GitHub's own characters only. */
 const approval_LOGIN = /^[A-Za-z0-9-]{1,39}(\[bot\])?$/;
 /**
@@ -56716,7 +48767,7 @@ async function judgeTicker(ctx, box) {
     const why = `${who ?? 'Someone'} ${what}`;
     if (ctx.settings.dryRun)
         return { skip: `${why} Dry run: the box stays as it is.` };
-    const undone = await undo(ctx, why, `${who ?? 'Someone'} ${escapeMarkdown(what)}`);
+    const undone = await undo(ctx, why, `${who ?? 'Someone'} ${(0,markdown/* escapeMarkdown */.FV)(what)}`);
     return { skip: `${why} ${undone} Nothing was started.` };
 }
 /** Whether an edit ticked the batch's box: the body before it had that box unticked. */
@@ -56730,7 +48781,7 @@ async function undo(ctx, why, reply) {
         said = 'The box was unticked.';
     }
     catch (error) {
-        log.warning(`Could not untick the box on the dashboard: ${errorText(error)}`);
+        log.warning(`Could not untick the box on the dashboard: ${(0,errors/* errorText */.kc)(error)}`);
     }
     try {
         await github.createComment(dashboard.number, `⛔ **Mintlify agent**: ${reply} The box was unticked and nothing was started; someone with that permission can tick it.`);
@@ -56768,7 +48819,7 @@ function planChange(settings, event) {
         return planPush(settings, event);
     const pull = event.pullRequest;
     if (!pull)
-        throw new ExplainedError(`This ${event.name} event has no pull_request in its payload, so there is no change to describe. Run the action on ${event.name} events as GitHub sends them (a hand-made or re-sent payload must include pull_request).`);
+        throw new errors/* ExplainedError */.hM(`This ${event.name} event has no pull_request in its payload, so there is no change to describe. Run the action on ${event.name} events as GitHub sends them (a hand-made or re-sent payload must include pull_request).`);
     const source = pull.url || undefined;
     if (event.action === 'closed' && !pull.merged)
         return {
@@ -56802,7 +48853,7 @@ const activity = (action) => action ? `${action.replace(/_/g, ' ').slice(0, 40)}
 function planPush(settings, event) {
     const push = event.push;
     if (!push)
-        throw new ExplainedError("This push event's payload has no 'before' and 'after' commit ids, so there is no change to describe. Run the action on push events as GitHub sends them.");
+        throw new errors/* ExplainedError */.hM("This push event's payload has no 'before' and 'after' commit ids, so there is no change to describe. Run the action on push events as GitHub sends them.");
     const source = push.compareUrl;
     if (push.ref.startsWith('refs/tags/'))
         return {
@@ -56856,8 +48907,8 @@ function planProject(repositories, event) {
         };
     if (!dispatch.repository)
         return { kind: 'project' };
-    const named = repositoryKey(dispatch.repository);
-    const listed = repositories.find(r => repositoryKey(r.name) === named);
+    const named = (0,code_repositories/* repositoryKey */.Kq)(dispatch.repository);
+    const listed = repositories.find(r => (0,code_repositories/* repositoryKey */.Kq)(r.name) === named);
     if (!listed)
         return {
             kind: 'skip',
@@ -56979,9 +49030,9 @@ class LiveComment {
             const why = describeGitHubError(error);
             const nothing = 'so nothing was sent to the agent and nothing was spent';
             if (refusedAccess(error))
-                throw new ExplainedError(`Could not comment on #${this.issue} (${why}), ${nothing}: the outcome could not be told there. ${permissionHint(COMMENT_GRANT)} Or set '${Input.Comment}: false' to run without a comment.`);
+                throw new errors/* ExplainedError */.hM(`Could not comment on #${this.issue} (${why}), ${nothing}: the outcome could not be told there. ${permissionHint(COMMENT_GRANT)} Or set '${Input.Comment}: false' to run without a comment.`);
             if (must)
-                throw new ExplainedError(`Could not comment on #${this.issue} (${why}), and '${Input.Comment}' is 'true': the run must comment, ${nothing}. Re-run the workflow once GitHub answers.`);
+                throw new errors/* ExplainedError */.hM(`Could not comment on #${this.issue} (${why}), and '${Input.Comment}' is 'true': the run must comment, ${nothing}. Re-run the workflow once GitHub answers.`);
             this.lastError = this.warn('comment on', error);
         }
     }
@@ -57090,7 +49141,7 @@ const isHttpAnswer = (error) => Boolean(error.response);
  * new job could be a second one.
  */
 function unknownEarlierJob(event, where, what = 'the comments of') {
-    return new ExplainedError(`Attempt ${event.runAttempt} of this run could not read ${what} ${where} to find the job an earlier attempt may have started, so it does not start another. Look for it among the agent jobs on the Mintlify dashboard, or re-run once GitHub answers.`);
+    return new errors/* ExplainedError */.hM(`Attempt ${event.runAttempt} of this run could not read ${what} ${where} to find the job an earlier attempt may have started, so it does not start another. Look for it among the agent jobs on the Mintlify dashboard, or re-run once GitHub answers.`);
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/changes/change-batch.js
@@ -57290,7 +49341,7 @@ const DESCRIPTIONS = 12_000;
 const MAX_DESCRIPTION = 8_000;
 const MIN_DESCRIPTION = 1_000;
 const MAX_COMMIT_MESSAGE = 1_000;
-const change_prompt_MAX_LABELS = 500;
+const MAX_LABELS = 500;
 const MAX_PATH = 300;
 /** Each patch in the diff excerpt is cut at this many bytes. */
 const MAX_PATCH = 4_000;
@@ -57309,8 +49360,8 @@ function batchWhat(batch) {
             ? `the merged pull request #${only.number} in ${batch.repository}`
             : `pull request #${only.number} in ${batch.repository} (not merged yet)`;
     const parts = [
-        ...(batch.pulls.length ? [counted(batch.pulls.length, 'pull request')] : []),
-        ...(batch.commits.length ? [counted(batch.commits.length, 'commit')] : [])
+        ...(batch.pulls.length ? [(0,runner_text/* counted */.hS)(batch.pulls.length, 'pull request')] : []),
+        ...(batch.commits.length ? [(0,runner_text/* counted */.hS)(batch.commits.length, 'commit')] : [])
     ];
     const count = parts.join(' and ') || 'none';
     if (batch.parts)
@@ -57346,7 +49397,7 @@ function describedChanges(batch) {
 }
 /** The delimited description of the batch, at most MAX_CHANGE_BYTES. */
 function describeBatch(batch, patches, report) {
-    const budget = new Budget(MAX_CHANGE_BYTES - bytes(BEGIN) - bytes(END) - TAIL);
+    const budget = new Budget(MAX_CHANGE_BYTES - (0,runner_text/* bytes */.ee)(BEGIN) - (0,runner_text/* bytes */.ee)(END) - TAIL);
     const leftOut = [...batch.leftOut];
     const out = [];
     const add = (line) => budget.take(line) && out.push(line) > 0;
@@ -57396,14 +49447,14 @@ function describeBatch(batch, patches, report) {
     else
         addChanges(batch.pulls, batch.commits, writer, '', { pulls: 0, commits: 0 });
     if (unlisted > 0)
-        leftOut.push(`${counted(unlisted, 'changed file')} not listed`);
+        leftOut.push(`${(0,runner_text/* counted */.hS)(unlisted, 'changed file')} not listed`);
     if (patches)
         addDiff(patches, budget, out, leftOut);
     if (leftOut.length)
         out.push('', `Left out to keep this under ${MAX_CHANGE_BYTES} bytes: ${leftOut.join('; ')}.`);
     const text = [BEGIN, ...out, END].join('\n');
     // The budget keeps well inside the cap; this only guards against a mistake in it.
-    return bytes(text) <= MAX_CHANGE_BYTES ? text : `${capBytes(text, MAX_CHANGE_BYTES - 40)}\n${END}`;
+    return (0,runner_text/* bytes */.ee)(text) <= MAX_CHANGE_BYTES ? text : `${(0,runner_text/* capBytes */.YC)(text, MAX_CHANGE_BYTES - 40)}\n${END}`;
 }
 /**
  * Pull requests, then commits pushed without one; false once one no longer fits. `where` names
@@ -57421,9 +49472,9 @@ function addChanges(pulls, commits, { add, listFiles, leftOut, perDescription },
         if (pull.author)
             add(`Author: @${flatText(pull.author, 100)}`);
         if (pull.labels.length)
-            add(`Labels: ${flatText(pull.labels.join(', '), change_prompt_MAX_LABELS)}`);
+            add(`Labels: ${flatText(pull.labels.join(', '), MAX_LABELS)}`);
         const full = neutraliseDelimiters(cleanUntrusted(pull.body, Number.MAX_SAFE_INTEGER));
-        const description = capBytes(full, perDescription);
+        const description = (0,runner_text/* capBytes */.YC)(full, perDescription);
         add('Description:');
         add(description || '(no description)');
         if (description !== full)
@@ -57469,7 +49520,7 @@ function addDiff(patches, budget, out, leftOut) {
     for (const { path, patch } of patches) {
         // A patch that does not fit is skipped; a smaller one after it may still fit.
         const clean = neutraliseDelimiters(stripInvisible(patch));
-        const body = bytes(clean) > MAX_PATCH ? `${capBytes(clean, MAX_PATCH)}\n[… patch cut]` : clean;
+        const body = (0,runner_text/* bytes */.ee)(clean) > MAX_PATCH ? `${(0,runner_text/* capBytes */.YC)(clean, MAX_PATCH)}\n[… patch cut]` : clean;
         const entry = `diff ${flatText(path, MAX_PATH)}\n${body}`;
         if (!budget.take(entry))
             continue;
@@ -57486,7 +49537,7 @@ function fileLine(file) {
 }
 /** File names may hold line breaks; titles and labels must stay on their line. */
 function flatText(text, max) {
-    return neutraliseDelimiters(capBytes(stripInvisible(text).replace(/\s+/g, ' ').trim(), max));
+    return neutraliseDelimiters((0,runner_text/* capBytes */.YC)(stripInvisible(text).replace(/\s+/g, ' ').trim(), max));
 }
 /** Bytes left for lines; each line costs its bytes and its line break. */
 class Budget {
@@ -57495,7 +49546,7 @@ class Budget {
         this.left = left;
     }
     take(line) {
-        const cost = bytes(line) + 1;
+        const cost = (0,runner_text/* bytes */.ee)(line) + 1;
         if (cost > this.left)
             return false;
         this.left -= cost;
@@ -57555,7 +49606,7 @@ function pullRefusal(pull, rules) {
         return `#${pull.number} ${loop}`;
     if ('url' in pull && rules.docsPulls?.has(String(pull.url)))
         return `#${pull.number} is a docs pull request the agent opened: its changes are never documented again.`;
-    if (pull.authorIsBot && !rules.allowedBots.has(botName(pull.author)))
+    if (pull.authorIsBot && !rules.allowedBots.has((0,github_event/* botName */.hO)(pull.author)))
         return `#${pull.number} is by @${pull.author}, a bot, and 'allowed-bots' does not list it.`;
     const label = rules.skipLabel.toLowerCase();
     if (label && pull.labels.some(l => l.toLowerCase() === label))
@@ -57570,12 +49621,12 @@ function commitRefusal(commit, rules) {
     const loop = loopRefusal(commit.author, rules);
     if (loop)
         return `${ref} ${loop}`;
-    if (commit.authorIsBot && !rules.allowedBots.has(botName(commit.author)))
+    if (commit.authorIsBot && !rules.allowedBots.has((0,github_event/* botName */.hO)(commit.author)))
         return `${ref} is by ${commit.author}, a bot, and 'allowed-bots' does not list it.`;
     const pusher = rules.pusher;
     if (pusher && loopRefusal(pusher.login, rules))
         return `${ref} was pushed by @${pusher.login}, the docs agent itself.`;
-    if (pusher?.isBot && !rules.allowedBots.has(botName(pusher.login)))
+    if (pusher?.isBot && !rules.allowedBots.has((0,github_event/* botName */.hO)(pusher.login)))
         return `${ref} was pushed by @${pusher.login}, a bot, outside any pull request, and 'allowed-bots' does not list it.`;
     // An empty commit (or one GitHub lists no file for) gives the docs nothing to follow.
     if (commit.filesComplete && commit.files.length === 0)
@@ -57587,10 +49638,10 @@ function commitRefusal(commit, rules) {
     return undefined;
 }
 function loopRefusal(author, rules) {
-    const name = botName(author);
+    const name = (0,github_event/* botName */.hO)(author);
     if (AGENT_LOGINS.has(name))
         return `is by @${author}, the docs agent itself: its changes are never documented again.`;
-    if (rules.docsIdentity && name === botName(rules.docsIdentity))
+    if (rules.docsIdentity && name === (0,github_event/* botName */.hO)(rules.docsIdentity))
         return `is by @${author}, the identity of 'docs-token' that the docs agent writes with: never documented again.`;
     return undefined;
 }
@@ -57786,16 +49837,16 @@ class ChangeReader {
     async branchHead() {
         const head = await this.read('read the default branch', () => defaultBranchHead(this.github.graphql, this.where));
         if (!head)
-            throw new ExplainedError(`GitHub named no default branch for ${this.where.owner}/${this.where.repo}: there is nothing to catch up on.`);
+            throw new errors/* ExplainedError */.hM(`GitHub named no default branch for ${this.where.owner}/${this.where.repo}: there is nothing to catch up on.`);
         return head;
     }
     /** `patches`: the diff excerpt read elsewhere (several repositories'); this reader's otherwise. */
     async prompt(batch, followUp, given) {
         const { settings } = this;
         const patches = given ?? (settings.includeDiff ? await this.patches(batch) : undefined);
-        const prompt = changePrompt(batch, { instruction: settings.prompt, followUp, patches });
+        const prompt = changePrompt(batch, { instruction: settings.instructions, followUp, patches });
         if (!followUp)
-            this.deps.log.info(`Described ${counted(batchSize(batch), 'change')} from ${batch.url}: ${Math.round(bytes(prompt) / 100) / 10} KB of prompt.`);
+            this.deps.log.info(`Described ${(0,runner_text/* counted */.hS)(batchSize(batch), 'change')} from ${batch.url}: ${Math.round((0,runner_text/* bytes */.ee)(prompt) / 100) / 10} KB of prompt.`);
         return prompt;
     }
     patchesRead;
@@ -57812,7 +49863,7 @@ class ChangeReader {
                 ? Buffer.from(patch.slice(0, MAX_PATCH + 1)).toString()
                 : patch;
             patches.push({ path, patch: cut });
-            total += bytes(cut);
+            total += (0,runner_text/* bytes */.ee)(cut);
             return total >= MAX_PATCH_BYTES ? 'full' : 'more';
         }));
         return (this.patchesRead = patches);
@@ -57834,12 +49885,12 @@ class ChangeReader {
             return await fn();
         }
         catch (error) {
-            if (this.deps.signal?.aborted || error instanceof ExplainedError)
+            if (this.deps.signal?.aborted || error instanceof errors/* ExplainedError */.hM)
                 throw error;
             // Not an HTTP error: GitHub answered, but not with what was asked for (GraphQL errors, no such commit).
             const why = isGitHubCallError(error)
                 ? describeGitHubError(error)
-                : errorText(error)
+                : (0,errors/* errorText */.kc)(error)
                     // Octokit's words before GitHub's own in a GraphQL answer with errors.
                     .replace(/^Request failed due to following response errors:\s*-?\s*/, '')
                     .replace(/\s+/g, ' ')
@@ -57855,7 +49906,7 @@ class ChangeReader {
     }
 }
 /** A read of GitHub that failed: what GitHub said, and whether it refused access. */
-class ReadError extends ExplainedError {
+class ReadError extends errors/* ExplainedError */.hM {
     why;
     refused;
     name = 'ReadError';
@@ -57960,7 +50011,7 @@ async function decideFold(project, ctx) {
     }
     catch (error) {
         return {
-            notice: `Could not read the earlier job ${latest.id} (${errorText(error).replace(/\.$/, '')}), so these changes start a new job.`,
+            notice: `Could not read the earlier job ${latest.id} (${(0,errors/* errorText */.kc)(error).replace(/\.$/, '')}), so these changes start a new job.`,
             info: 'Starting a new job.'
         };
     }
@@ -58001,7 +50052,7 @@ async function decideFold(project, ctx) {
  * could not be read, and what to set when GitHub refused.
  */
 async function docsPrState(ctx, link) {
-    const where = parsePullLink(link, ctx.serverUrl);
+    const where = (0,github_event/* parsePullLink */.dt)(link, ctx.serverUrl);
     if (!where)
         return { error: `it is not a pull request on ${ctx.serverUrl}` };
     try {
@@ -58048,7 +50099,7 @@ async function expireStale(project, ctx) {
         .slice(0, MAX_EXPIRY_READS);
     for (const job of due) {
         const link = job.prLink;
-        const where = parsePullLink(link, ctx.serverUrl);
+        const where = (0,github_event/* parsePullLink */.dt)(link, ctx.serverUrl);
         if (!where)
             continue;
         const turn = await expireOne(job, link, where, ctx);
@@ -58110,15 +50161,15 @@ async function expireOne(job, link, where, ctx) {
     if (!('stale' in staleness)) {
         const why = 'keep' in staleness
             ? staleness.keep
-            : `${staleness.recent}, within '${Input.ExpireAfter}: ${ctx.afterText}'`;
-        log.info(`Kept the docs pull request ${link} open past '${Input.ExpireAfter}: ${ctx.afterText}': ${why}.`);
+            : `${staleness.recent}, within '${Key.ExpireAfter}: ${ctx.afterText}'`;
+        log.info(`Kept the docs pull request ${link} open past '${Key.ExpireAfter}: ${ctx.afterText}': ${why}.`);
         return { update: { ...open, agentEmail, kept: { why, at: ctx.now } } };
     }
     if (ctx.dryRun) {
-        log.info(`Dry run: nobody but the docs agent has touched the docs pull request ${link} since ${day(staleness.since)}, longer than '${Input.ExpireAfter}: ${ctx.afterText}': it would be closed.`);
+        log.info(`Dry run: nobody but the docs agent has touched the docs pull request ${link} since ${day(staleness.since)}, longer than '${Key.ExpireAfter}: ${ctx.afterText}': it would be closed.`);
         return {};
     }
-    const closing = await attempt('close the docs pull request', `which nobody but the docs agent has touched for longer than '${Input.ExpireAfter}: ${ctx.afterText}'.`, () => docs.close(where));
+    const closing = await attempt('close the docs pull request', `which nobody but the docs agent has touched for longer than '${Key.ExpireAfter}: ${ctx.afterText}'.`, () => docs.close(where));
     if ('stop' in closing)
         return closing;
     const closed = closing.answer;
@@ -58126,7 +50177,7 @@ async function expireOne(job, link, where, ctx) {
     const after = closed.merged ? settled(job.id, closed) : undefined;
     if (after)
         return { update: after };
-    log.notice(`Closed the docs pull request ${link}: nobody but the docs agent has touched it since ${day(staleness.since)}, longer than '${Input.ExpireAfter}: ${ctx.afterText}'. The next change starts a new job.`);
+    log.notice(`Closed the docs pull request ${link}: nobody but the docs agent has touched it since ${day(staleness.since)}, longer than '${Key.ExpireAfter}: ${ctx.afterText}'. The next change starts a new job.`);
     try {
         await docs.comment(where, closingComment(ctx, staleness));
     }
@@ -58149,14 +50200,14 @@ function settled(jobId, pull) {
 /** Says what stale meant: nobody but the agent touched it, since when, and how to keep one open. */
 function closingComment(ctx, stale) {
     const dashboard = ctx.dashboardUrl
-        ? ` The changes it held are listed on the ${markdownLink('docs agent dashboard', ctx.dashboardUrl)}.`
+        ? ` The changes it held are listed on the ${(0,markdown/* markdownLink */.iQ)('docs agent dashboard', ctx.dashboardUrl)}.`
         : '';
     // Named, never mentioned: a closing comment notifies nobody.
-    const last = stale.touched ? `the last was ${escapeMarkdown(stale.touched)}` : 'it was opened';
+    const last = stale.touched ? `the last was ${(0,markdown/* escapeMarkdown */.FV)(stale.touched)}` : 'it was opened';
     return [
-        `📝 **Mintlify agent action**: closed as stale. Nobody but the docs agent has touched this docs pull request since ${day(stale.since)} (${last}), longer than ${codeSpan(`${Input.ExpireAfter}: ${ctx.afterText}`)} allows.${dashboard}`,
+        `📝 **Mintlify agent action**: closed as stale. Nobody but the docs agent has touched this docs pull request since ${day(stale.since)} (${last}), longer than ${(0,markdown/* codeSpan */.SS)(`${Key.ExpireAfter}: ${ctx.afterText}`)} allows.${dashboard}`,
         '',
-        `Stale means no commit, review, comment or label by a person in that time. A docs pull request that a person pushed to, approved, requested changes on or labelled ${codeSpan(ctx.keepLabel)} is never closed. The next code change starts a fresh docs pull request; reopen this one to keep working on it by hand.`
+        `Stale means no commit, review, comment or label by a person in that time. A docs pull request that a person pushed to, approved, requested changes on or labelled ${(0,markdown/* codeSpan */.SS)(ctx.keepLabel)} is never closed. The next code change starts a fresh docs pull request; reopen this one to keep working on it by hand.`
     ].join('\n');
 }
 
@@ -58213,7 +50264,7 @@ async function refreshDocsPulls(session, settings, event, deps) {
         await session.docsPullsSeen([...changed, ...reads.checked], expired, `closed ${expired.join(', ')}: open longer than 'expire-after: ${after?.text ?? ''}'`);
     }
     catch (error) {
-        deps.log.warning(`${errorText(error)} The next run reads the docs pull requests again.`);
+        deps.log.warning(`${(0,errors/* errorText */.kc)(error)} The next run reads the docs pull requests again.`);
     }
 }
 
@@ -58355,7 +50406,7 @@ async function readProjectBatch(read) {
     const connections = repositories.map(r => connect(read, r));
     const heads = await readHeads(read, repositories, connections[0]);
     for (const [i, repository] of repositories.entries()) {
-        const own = read.resent?.filter(c => c.repo && repositoryKey(c.repo) === repositoryKey(repository.name));
+        const own = read.resent?.filter(c => c.repo && (0,code_repositories/* repositoryKey */.Kq)(c.repo) === (0,code_repositories/* repositoryKey */.Kq)(repository.name));
         if (own && !own.length)
             continue;
         const head = heads[i];
@@ -58380,22 +50431,22 @@ async function readProjectBatch(read) {
                 throw error;
             failed.push(repository.name);
             const refused = error instanceof ReadError && error.refused;
-            const why = error instanceof ReadError ? error.why : errorText(error);
+            const why = error instanceof ReadError ? error.why : (0,errors/* errorText */.kc)(error);
             deps.log.warning(unreadable(repository.name, why, refused, token));
         }
     }
     if (!parts.length && read.resent && !failed.length)
         return { skip: 'None of the changes to send again names a code repository this run lists.' };
     if (!parts.length)
-        throw new ExplainedError(`Could not read any of the ${counted(repositories.length, 'code repository', 'code repositories')} of '${Input.CodeRepositories}' (${failed.join(', ')}): nothing was started. ${grantAll(token)}`);
-    const firstLook = parts.some(p => read.project.repositories?.[repositoryKey(p.part.name)] === undefined);
+        throw new errors/* ExplainedError */.hM(`Could not read any of the ${(0,runner_text/* counted */.hS)(repositories.length, 'code repository', 'code repositories')} of '${Key.CodeRepositories}' (${failed.join(', ')}): nothing was started. ${grantAll(token)}`);
+    const firstLook = parts.some(p => read.project.repositories?.[(0,code_repositories/* repositoryKey */.Kq)(p.part.name)] === undefined);
     if (!parts.some(p => p.batch) && !firstLook)
         return {
-            skip: `Everything ${counted(parts.length, 'code repository', 'code repositories')} merged is documented already${failed.length ? ` (${failed.join(', ')} could not be read)` : ''}.`
+            skip: `Everything ${(0,runner_text/* counted */.hS)(parts.length, 'code repository', 'code repositories')} merged is documented already${failed.length ? ` (${failed.join(', ')} could not be read)` : ''}.`
         };
     const batch = {
         ...fitProjectBatch(joinParts(read.event, parts)),
-        listed: repositories.map(r => repositoryKey(r.name))
+        listed: repositories.map(r => (0,code_repositories/* repositoryKey */.Kq)(r.name))
     };
     // Any reader describes the batch: only the patches are each repository's own.
     const describer = parts[0].reader;
@@ -58436,7 +50487,7 @@ async function readHeads(read, repositories, github) {
     catch (error) {
         if (read.deps.signal?.aborted)
             throw error;
-        const why = isGitHubCallError(error) ? describeGitHubError(error) : errorText(error);
+        const why = isGitHubCallError(error) ? describeGitHubError(error) : (0,errors/* errorText */.kc)(error);
         const refused = refusedAccess(error);
         return repositories.map(() => ({ missing: why.replace(/\s+/g, ' ').slice(0, 300), refused }));
     }
@@ -58448,7 +50499,7 @@ async function readHeads(read, repositories, github) {
  */
 async function readRepository(read, repository, reader, head) {
     const { settings, project, notices, deps } = read;
-    const mark = project.repositories?.[repositoryKey(repository.name)];
+    const mark = project.repositories?.[(0,code_repositories/* repositoryKey */.Kq)(repository.name)];
     const part = (base, url) => ({
         name: repository.name,
         branch: head.branch,
@@ -58464,7 +50515,7 @@ async function readRepository(read, repository, reader, head) {
     else if (settings.since)
         batch = await reader.readWindow(head.sha, head.branch, deps.clock.wallNow() - settings.since.ms);
     else {
-        notices.push(`First look at ${repository.name}: its newest commit ${head.sha.slice(0, 12)} on ${head.branch} is recorded as documented; what it merges next is documented. (Set '${Input.Since}' to read back further.)`);
+        notices.push(`First look at ${repository.name}: its newest commit ${head.sha.slice(0, 12)} on ${head.branch} is recorded as documented; what it merges next is documented. (Set '${Key.Since}' to read back further.)`);
         return { part: part(head.sha, reader.emptyBatch(head.sha, head.branch).url) };
     }
     // Its head is older than its watermark (the branch was reset back): nothing new, and the
@@ -58488,10 +50539,10 @@ async function readRepository(read, repository, reader, head) {
  * after a rewritten history its merges are read again from a time, and some were documented.
  */
 function withoutDocumented(batch, repository, project) {
-    const key = repositoryKey(repository);
+    const key = (0,code_repositories/* repositoryKey */.Kq)(repository);
     const known = [...project.jobs, ...project.uncertain]
         .flatMap(j => j.changes)
-        .filter(c => c.repo && repositoryKey(c.repo) === key);
+        .filter(c => c.repo && (0,code_repositories/* repositoryKey */.Kq)(c.repo) === key);
     if (!known.length)
         return batch;
     const pulls = new Set(known.flatMap(c => (c.pr === undefined ? [] : [c.pr])));
@@ -58504,7 +50555,7 @@ function withoutDocumented(batch, repository, project) {
 }
 /** A repository's changes sent again: read again by number or commit; its watermark stays. */
 async function readResent(read, repository, reader, changes, head) {
-    const mark = read.project.repositories?.[repositoryKey(repository.name)];
+    const mark = read.project.repositories?.[(0,code_repositories/* repositoryKey */.Kq)(repository.name)];
     const branch = mark?.branch ?? head.branch;
     const at = mark?.sha ?? '';
     const batch = await reader.resentBatch([...changes], at, branch);
@@ -58593,13 +50644,13 @@ function previewNotice(batch, followUpTo) {
     const from = new Set([...batch.pulls, ...batch.commits].map(c => c.repository)).size;
     const what = followUpTo ? `a follow-up to job ${followUpTo}` : 'one new job';
     const size = batchSize(batch);
-    const repositories = counted(from, 'code repository', 'code repositories');
+    const repositories = (0,runner_text/* counted */.hS)(from, 'code repository', 'code repositories');
     const backlog = batch.backlog ?? 0;
     if (!backlog)
-        return `Preview (dry-run): ${counted(size, 'change')} from ${repositories} would go to ${what}, about ${ESTIMATED_CREDITS_PER_RUN} credits (Mintlify's published average a run); nothing was written.`;
+        return `Preview (dry-run): ${(0,runner_text/* counted */.hS)(size, 'change')} from ${repositories} would go to ${what}, about ${ESTIMATED_CREDITS_PER_RUN} credits (Mintlify's published average a run); nothing was written.`;
     const later = Math.ceil(backlog / Math.max(1, size));
     const credits = (later + 1) * ESTIMATED_CREDITS_PER_RUN;
-    return `Preview (dry-run): the window holds ${counted(size + backlog, 'change')}, more than one run takes. The first run would send ${counted(size, 'change')} from ${repositories} to ${what}; the other ${counted(backlog, 'change')} need about ${counted(later, 'more run')} (a job each, or follow-ups while a docs pull request is open), oldest first: about ${credits.toLocaleString('en-US')} credits in all (${later + 1} × ${ESTIMATED_CREDITS_PER_RUN}, Mintlify's published average a run); nothing was written.`;
+    return `Preview (dry-run): the window holds ${(0,runner_text/* counted */.hS)(size + backlog, 'change')}, more than one run takes. The first run would send ${(0,runner_text/* counted */.hS)(size, 'change')} from ${repositories} to ${what}; the other ${(0,runner_text/* counted */.hS)(backlog, 'change')} need about ${(0,runner_text/* counted */.hS)(later, 'more run')} (a job each, or follow-ups while a docs pull request is open), oldest first: about ${credits.toLocaleString('en-US')} credits in all (${later + 1} × ${ESTIMATED_CREDITS_PER_RUN}, Mintlify's published average a run); nothing was written.`;
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/changes/gates/gate.js
@@ -58607,7 +50658,7 @@ function previewNotice(batch, followUpTo) {
 const PASS = { kind: 'pass' };
 /** The batch's changes and whether they wait, as the reasons say it. */
 function changesWait(count) {
-    return `${counted(count, 'change')} ${count === 1 ? 'waits' : 'wait'}`;
+    return `${(0,runner_text/* counted */.hS)(count, 'change')} ${count === 1 ? 'waits' : 'wait'}`;
 }
 /** Approved by this run's tick: the approval stays with the batch while a limit holds it. */
 function approvalKept(input) {
@@ -58649,7 +50700,7 @@ const approval = {
                     wouldDo: {
                         decision: target ? 'follow-up' : 'new-job',
                         ...(target ? { job: target.jobId } : {}),
-                        promptBytes: bytes(prompt)
+                        promptBytes: (0,runner_text/* bytes */.ee)(prompt)
                     }
                 }
             }
@@ -58765,7 +50816,7 @@ const maxOpen = {
             .join(', ');
         return {
             kind: 'hold',
-            why: `At 'max-open: ${max}': ${counted(count.open.length, 'docs pull request')} of this project open or on the way (${which}). ${changesWait(batchSize(batch))} on the dashboard; the waiting changes go into one job together once one is merged or closed.`,
+            why: `At 'max-open: ${max}': ${(0,runner_text/* counted */.hS)(count.open.length, 'docs pull request')} of this project open or on the way (${which}). ${changesWait(batchSize(batch))} on the dashboard; the waiting changes go into one job together once one is merged or closed.`,
             written: approvalKept(input)
         };
     }
@@ -58807,7 +50858,7 @@ async function countOpen(project, max, fold, ctx) {
                 job = await ctx.readJob(known.id);
             }
             catch (error) {
-                unread.push(`job ${known.id}: ${errorText(error).replace(/\.$/, '')}`);
+                unread.push(`job ${known.id}: ${(0,errors/* errorText */.kc)(error).replace(/\.$/, '')}`);
                 open.push({ jobId: known.id });
                 continue;
             }
@@ -58820,7 +50871,7 @@ async function countOpen(project, max, fold, ctx) {
             }
             link = job.prLink;
         }
-        const where = parsePullLink(link, ctx.serverUrl);
+        const where = (0,github_event/* parsePullLink */.dt)(link, ctx.serverUrl);
         if (!where) {
             open.push({ jobId: known.id, prLink: link });
             continue;
@@ -58925,7 +50976,7 @@ const reviewers_LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
  * refusal is a warning naming `docs-token`.
  */
 async function requestAuthors(batch, prLink, ctx) {
-    const where = parsePullLink(prLink, ctx.serverUrl);
+    const where = (0,github_event/* parsePullLink */.dt)(prLink, ctx.serverUrl);
     if (!where)
         return [];
     const authors = [
@@ -59016,9 +51067,9 @@ async function tellSources(github, batch, job, { commented, runUrl, log }) {
 }
 /** The short comment on a caught-up pull request: where its docs went. */
 function sourceComment(job, runUrl) {
-    const link = markdownLink(job.prLink ?? '', job.prLink);
-    const run = runUrl ? ` · ${markdownLink('workflow run', runUrl)}` : '';
-    return `📝 **Mintlify agent** documented this change together with others in ${link} · job ${codeSpan(job.id)}${run}`;
+    const link = (0,markdown/* markdownLink */.iQ)(job.prLink ?? '', job.prLink);
+    const run = runUrl ? ` · ${(0,markdown/* markdownLink */.iQ)('workflow run', runUrl)}` : '';
+    return `📝 **Mintlify agent** documented this change together with others in ${link} · job ${(0,markdown/* codeSpan */.SS)(job.id)}${run}`;
 }
 /** `reviewers: authors`: the batch's authors are asked to review the docs pull request. */
 async function requestReviewers(batch, job, settings, event, deps) {
@@ -59114,7 +51165,7 @@ async function ownChange(ctx, plan) {
         }
         const pull = await ctx.reader.read(`read pull request #${plan.pull.number}`, () => readPull(ctx.github, ctx.event, plan.pull?.number));
         if (!pull)
-            throw new ExplainedError(`GitHub knows no pull request #${plan.pull.number} in ${event.owner}/${event.repo}.`);
+            throw new errors/* ExplainedError */.hM(`GitHub knows no pull request #${plan.pull.number} in ${event.owner}/${event.repo}.`);
         batch = {
             repository: `${event.owner}/${event.repo}`,
             branch: pull.base,
@@ -59191,7 +51242,7 @@ async function prepareChangeRun(settings, event, deps) {
     if (plan.kind === 'skip')
         return skipped(plan.why, plan.source);
     if (!settings.githubToken) {
-        throw new errors_InputError(`Input '${Input.GithubToken}' is empty: it is needed to read the ${event.name || 'code'} changes (files, commits). Leave it at its default (\${{ github.token }}).`);
+        throw new errors/* InputError */.dz(`Input '${Input.GithubToken}' is empty: it is needed to read the ${event.name || 'code'} changes (files, commits). Leave it at its default (\${{ github.token }}).`);
     }
     const github = connectGitHub(settings.githubToken, event, deps.signal, {
         clock: deps.clock,
@@ -59210,7 +51261,7 @@ async function prepareChangeRun(settings, event, deps) {
     }
     catch (error) {
         if (deps.signal?.aborted)
-            throw new CancelledError('Cancelled before a job was started; nothing was sent to the service.');
+            throw new errors/* CancelledError */.cc('Cancelled before a job was started; nothing was sent to the service.');
         throw error;
     }
 }
@@ -59416,7 +51467,7 @@ class ChangeRun extends ChangeContext {
             await session.recordDecision(decision);
         }
         catch (error) {
-            this.deps.log.warning(`${errorText(error)} The next run decides again.`);
+            this.deps.log.warning(`${(0,errors/* errorText */.kc)(error)} The next run decides again.`);
         }
     }
 }
@@ -59430,6 +51481,16 @@ class ChangeRun extends ChangeContext {
 
 
 
+
+
+
+const changesAction = {
+    name: 'changes',
+    defaults: ChangesInputs.defaults,
+    refuse: changeRefusal,
+    settings: changesSettings,
+    prepare: prepareChanges
+};
 /**
  * The changes sub-action's run: a merged pull request, a push, a code repository's dispatch or a
  * scheduled or manual catch-up documents the changes since the last documented commit
@@ -59447,25 +51508,8886 @@ async function prepareChanges(settings, event, deps) {
     const what = pull === undefined ? 'this push' : `pull request #${pull}`;
     return withBudget(prepared, settings, event, deps, { what, hold: true });
 }
-/** Another family's event: a review is refused (a wrong `uses:`); any other is no change. */
+/** Another family's event: no change (a review is refused: a wrong `uses:`). */
 function notAChange(event) {
+    return skippedRun(notAChangeWhy(event));
+}
+function notAChangeWhy(event) {
     if (event.name === 'pull_request_review')
-        throw new errors_InputError(`A pull_request_review event is a review of a docs pull request: sending it to its job is the review sub-action's work. Use \`uses: ${subActionUses(SubAction.Review)}\` in this workflow.`);
-    return skippedRun(`${eventPhrase(event.name)} is not a code change: this sub-action documents merged pull requests, pushes, dispatches and scheduled or manual catch-ups, and takes ticks on the dashboard. Issues and comments are the main action's (\`uses: ${subActionUses()}\`).`);
+        throw new errors/* InputError */.dz(`A pull_request_review event is a review of a docs pull request: sending it to its job is the review sub-action's work. Use \`uses: ${subActionUses(SubAction.Review)}\` in this workflow.`);
+    return `${(0,github_event/* eventPhrase */.eB)(event.name)} is not a code change: this sub-action documents merged pull requests, pushes, dispatches and scheduled or manual catch-ups, and takes ticks on the dashboard. Issues and comments are the main action's (\`uses: ${subActionUses()}\`).`;
+}
+/**
+ * Why the event documents nothing, from the payload alone, before any request: another family's
+ * event (an edit of the dashboard may be a tick, which only the policy and the dashboard tell), a
+ * pull request or push that holds no change to document, a dispatch of another type.
+ */
+function changeRefusal(inputs, event) {
+    if (event.name === 'issues' &&
+        event.action === 'edited' &&
+        event.issue?.labels.includes(DASHBOARD_LABEL))
+        return undefined;
+    if (!isChangeRun(event))
+        return { why: notAChangeWhy(event) };
+    if (event.name === 'repository_dispatch' &&
+        event.dispatch &&
+        event.dispatch.type !== DISPATCH_TYPE)
+        return {
+            why: `Ignored a repository_dispatch of type '${event.dispatch.type.replace(/[^A-Za-z0-9_.-]/g, '?').slice(0, 40)}': the docs agent takes type '${DISPATCH_TYPE}'.`
+        };
+    if (!['pull_request', 'pull_request_target', 'push'].includes(event.name))
+        return undefined;
+    // Whatever the policy, these events hold nothing to document (a close without a merge, a tag…).
+    const plan = planChange({ label: inputs.label, dashboard: true }, event);
+    return plan.kind === 'skip' ? { why: plan.why, source: plan.source } : undefined;
+}
+/** The inputs over the policy file, and the keys of it that need an input this workflow lacks. */
+function changesSettings(inputs, policy) {
+    const settings = withPolicy(inputs, policy);
+    const why = 'docs pull requests are in the docs repository, written with a token that can write its pull requests.';
+    if (settings.expireAfter && !settings.docsToken)
+        throw needsInput(settings, Key.ExpireAfter, Input.DocsToken, why);
+    if (settings.reviewers && !settings.docsToken)
+        throw needsInput(settings, Key.Reviewers, Input.DocsToken, why);
+    if (settings.codeToken && !settings.codeRepositories?.length)
+        throw new errors/* InputError */.dz(`Input '${Input.CodeToken}' needs '${Key.CodeRepositories}' in the policy file: it reads the code repositories listed there.`);
+    return settings;
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/changes/main.js
 
 
 
-
 /** The changes sub-action: docs follow code, from merges, pushes, dispatches and catch-ups. */
 async function main_run(runner = coreRunner('Mintlify agent')) {
-    await runAgentAction(runner, {
-        read: ({ input, env, mask }) => readSettings(input, env, mask),
-        prepare: prepareChanges
+    await runAgentAction(runner, changesAction);
+}
+
+
+/***/ }),
+
+/***/ 1450:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Eg: () => (/* binding */ readRunEvent),
+/* harmony export */   dt: () => (/* binding */ parsePullLink),
+/* harmony export */   eB: () => (/* binding */ eventPhrase),
+/* harmony export */   hO: () => (/* binding */ botName),
+/* harmony export */   w2: () => (/* binding */ isBot),
+/* harmony export */   yA: () => (/* binding */ parsePullRequest)
+/* harmony export */ });
+/* unused harmony export parsePush */
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
+
+function readRunEvent(env = process.env) {
+    let payload = {};
+    if (env.GITHUB_EVENT_PATH) {
+        try {
+            const parsed = JSON.parse((0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(env.GITHUB_EVENT_PATH, 'utf8'));
+            if (parsed && typeof parsed === 'object')
+                payload = parsed;
+        }
+        catch {
+            // A local run without an event file: nothing to talk to.
+        }
+    }
+    const [owner = '', repo = ''] = (env.GITHUB_REPOSITORY ?? '').split('/');
+    const source = record(payload.issue) ?? record(payload.pull_request);
+    const issue = source && typeof source.number === 'number'
+        ? {
+            number: source.number,
+            title: text(source.title),
+            body: text(source.body),
+            url: text(source.html_url),
+            isPullRequest: Boolean(record(payload.pull_request) || record(payload.issue)?.pull_request),
+            labels: labelNames(source.labels)
+        }
+        : undefined;
+    const sender = record(payload.sender);
+    const actor = text(sender?.login) || (env.GITHUB_ACTOR ?? '');
+    const runId = env.GITHUB_RUN_ID ?? '';
+    const server = (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, '');
+    const name = env.GITHUB_EVENT_NAME ?? '';
+    return {
+        name,
+        action: typeof payload.action === 'string' ? payload.action : undefined,
+        label: text(record(payload.label)?.name) || undefined,
+        owner,
+        repo,
+        apiUrl: env.GITHUB_API_URL || 'https://api.github.com',
+        actor,
+        actorIsBot: isBot(actor, sender?.type),
+        issue,
+        comment: commentOf(record(payload.comment)),
+        pullRequest: parsePullRequest(payload.pull_request),
+        push: name === 'push' ? parsePush(payload) : undefined,
+        runId,
+        runAttempt: Number(env.GITHUB_RUN_ATTEMPT ?? '1') || 1,
+        runUrl: owner && runId ? `${server}/${owner}/${repo}/actions/runs/${runId}` : '',
+        serverUrl: server,
+        defaultBranch: text(payload.repository?.default_branch) || undefined,
+        step: `${env.GITHUB_JOB ?? ''}/${env.GITHUB_ACTION ?? ''}`,
+        review: reviewOf(record(payload.review)),
+        dispatch: name === 'repository_dispatch' ? dispatchOf(payload) : undefined,
+        edit: editOf(payload.action, record(payload.changes))
+    };
+}
+/** What an `edited` payload says changed: the body's text before the edit, when the body changed. */
+function editOf(action, changes) {
+    if (action !== 'edited' || !changes)
+        return undefined;
+    const from = record(changes.body)?.from;
+    return typeof from === 'string' ? { bodyBefore: from } : {};
+}
+/** A payload's text field, or empty: the event file is not trusted to have the documented types. */
+const text = (value) => (typeof value === 'string' ? value : '');
+/** A payload's object field, or undefined when it is missing or not an object. */
+const record = (value) => value && typeof value === 'object' && !Array.isArray(value)
+    ? value
+    : undefined;
+const commentOf = (comment) => comment && typeof comment.id === 'number'
+    ? { id: comment.id, body: text(comment.body) }
+    : undefined;
+/** Label names from a payload's `labels`: objects with a `name` (or plain names); others ignored. */
+function labelNames(value) {
+    if (!Array.isArray(value))
+        return [];
+    return value
+        .map(l => (typeof l === 'string' ? l : text(record(l)?.name)))
+        .filter(Boolean)
+        .slice(0, MAX_LABELS);
+}
+/** A bot's login ends in `[bot]` (in any case), or GitHub says its type is Bot. */
+/** An event as a message names it: "An issues event", "A push event"; a name out of shape, "This event". */
+function eventPhrase(name) {
+    if (!/^[a-z_]{1,40}$/.test(name))
+        return 'This event';
+    return `${/^[aeiou]/.test(name) ? 'An' : 'A'} ${name} event`;
+}
+function isBot(login, type) {
+    return type === 'Bot' || login.toLowerCase().endsWith('[bot]');
+}
+/** A bot login as `allowed-bots` lists it: lower case, without `[bot]`. */
+const botName = (login) => login
+    .trim()
+    .toLowerCase()
+    .replace(/\[bot\]$/, '');
+/** owner, repo and number of a pull request link on the run's GitHub, or undefined. */
+function parsePullLink(link, serverUrl) {
+    let url;
+    let server;
+    try {
+        url = new URL(link);
+        server = new URL(serverUrl);
+    }
+    catch {
+        return undefined;
+    }
+    if (url.host.toLowerCase() !== server.host.toLowerCase())
+        return undefined;
+    const m = /^\/([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)\/pull\/(\d{1,10})\/?$/.exec(url.pathname);
+    if (!m)
+        return undefined;
+    return { owner: m[1], repo: m[2], number: Number(m[3]) };
+}
+const SHA = /^[0-9a-f]{40}$/i;
+const ZERO = /^0{40}$/;
+const MAX_LABELS = 50;
+const count = (value) => typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined;
+/** A pull request object from a payload or the REST API, or undefined when it lacks a number. */
+function parsePullRequest(value) {
+    if (!value || typeof value !== 'object')
+        return undefined;
+    const pr = value;
+    if (typeof pr.number !== 'number' || !Number.isInteger(pr.number) || pr.number < 1)
+        return undefined;
+    const user = (pr.user ?? {});
+    const author = text(user.login);
+    const labels = labelNames(pr.labels);
+    return {
+        number: pr.number,
+        title: text(pr.title),
+        body: text(pr.body),
+        url: text(pr.html_url),
+        author,
+        authorIsBot: isBot(author, user.type),
+        base: text(pr.base?.ref),
+        labels,
+        merged: pr.merged === true || (typeof pr.merged_at === 'string' && pr.merged_at !== ''),
+        mergeCommit: SHA.test(text(pr.merge_commit_sha)) ? text(pr.merge_commit_sha) : undefined,
+        state: text(pr.state),
+        ...(pr.draft === true ? { draft: true } : {}),
+        changedFiles: count(pr.changed_files),
+        additions: count(pr.additions),
+        deletions: count(pr.deletions),
+        createdAt: time(pr.created_at),
+        mergedAt: time(pr.merged_at),
+        closedAt: time(pr.closed_at)
+    };
+}
+/** An ISO timestamp as epoch ms, or undefined. */
+function time(value) {
+    if (typeof value !== 'string' || value === '')
+        return undefined;
+    const ms = Date.parse(value);
+    return Number.isFinite(ms) ? ms : undefined;
+}
+/** The push from its payload, or undefined when `before` and `after` are not commit ids. */
+function parsePush(value) {
+    if (!value || typeof value !== 'object')
+        return undefined;
+    const p = value;
+    const before = text(p.before);
+    const after = text(p.after);
+    if (!SHA.test(before) || !SHA.test(after))
+        return undefined;
+    const sender = (p.sender ?? {});
+    const pusher = text(sender.login) || text(p.pusher?.name);
+    const compare = text(p.compare);
+    return {
+        before,
+        after,
+        ref: text(p.ref),
+        compareUrl: /^https?:\/\//.test(compare) ? compare : undefined,
+        created: ZERO.test(before),
+        deleted: ZERO.test(after),
+        forced: p.forced === true,
+        noCommits: Array.isArray(p.commits) && p.commits.length === 0,
+        pusher,
+        pusherIsBot: isBot(pusher, sender.type)
+    };
+}
+const reviewOf = (review) => review && typeof review.id === 'number' && Number.isSafeInteger(review.id) && review.id > 0
+    ? { id: review.id, body: text(review.body), state: text(review.state).toLowerCase() }
+    : undefined;
+const REPOSITORY_NAME = /^[A-Za-z0-9-]{1,39}\/[A-Za-z0-9_.-]{1,100}$/;
+function dispatchOf(payload) {
+    const client = record(payload.client_payload) ?? {};
+    const named = text(client.repository).trim();
+    const sha = text(client.sha).trim();
+    return {
+        type: text(payload.action).slice(0, 100),
+        ...(REPOSITORY_NAME.test(named) ? { repository: named } : {}),
+        ...(SHA.test(sha) ? { sha: sha.toLowerCase() } : {}),
+        malformed: named !== '' && !REPOSITORY_NAME.test(named)
+    };
+}
+
+
+/***/ }),
+
+/***/ 4715:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   J: () => (/* binding */ PERMISSIONS),
+/* harmony export */   _: () => (/* binding */ hasPermission)
+/* harmony export */ });
+/** Repository roles from least to most; a higher one includes the lower ones. */
+const PERMISSIONS = ['read', 'triage', 'write', 'maintain', 'admin'];
+/**
+ * The collaborator permission endpoint answers `permission` (admin, write, read, none) and
+ * `role_name` (which also knows triage and maintain, or a custom role). Use the finer one when known.
+ */
+function effectiveRank(permission, roleName) {
+    const rank = (name) => PERMISSIONS.indexOf(name);
+    return Math.max(rank(roleName), rank(permission));
+}
+function hasPermission(permission, roleName, required) {
+    return effectiveRank(permission, roleName) >= PERMISSIONS.indexOf(required);
+}
+
+
+/***/ }),
+
+/***/ 1012:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   G7: () => (/* binding */ REMOVED_WHY),
+/* harmony export */   NZ: () => (/* binding */ MOVED_TO_POLICY),
+/* harmony export */   OC: () => (/* binding */ REMOVED_INPUT),
+/* harmony export */   Ro: () => (/* binding */ actionsOf),
+/* harmony export */   Wh: () => (/* binding */ AGENT_ACTIONS),
+/* harmony export */   bn: () => (/* binding */ ACTION_INPUTS),
+/* harmony export */   q4: () => (/* binding */ ACTION_USES),
+/* harmony export */   sR: () => (/* binding */ CONFIG_INPUT)
+/* harmony export */ });
+/**
+ * The agent's actions in v2 and their inputs (docs/reference.md has each action.yml's table): the
+ * policy file is for what a repository decides once, the inputs for what differs per workflow. Read
+ * by the migration (an input given to the wrong action names its action) and by the file's reading
+ * (an input written as a key of the file says it stays an input).
+ */
+const AGENT_ACTIONS = ['main', 'changes', 'review', 'impact'];
+/** What a workflow writes in `uses:`, and what each action is for. */
+const ACTION_USES = {
+    main: { uses: 'mintlify/agent-action@v2', what: 'a prompt, an issue or a comment to a job' },
+    changes: { uses: 'mintlify/agent-action/changes@v2', what: 'docs that follow code changes' },
+    review: {
+        uses: 'mintlify/agent-action/review@v2',
+        what: 'review follow-ups on docs pull requests'
+    },
+    impact: { uses: 'mintlify/agent-action/impact@v2', what: 'reader impact of docs pull requests' }
+};
+/** The input naming the policy file, in every agent action. */
+const CONFIG_INPUT = 'config';
+const CONNECTION = ['api-key', 'project-id', 'api-url', 'github-token', 'docs-token'];
+const ACTION_INPUTS = {
+    main: [
+        ...CONNECTION,
+        'prompt',
+        'prompt-file',
+        'job-id',
+        'wait',
+        'timeout',
+        'poll-interval',
+        'fail-on',
+        'comment',
+        'issue-number',
+        'dry-run',
+        'label',
+        'trigger-phrase',
+        CONFIG_INPUT
+    ],
+    changes: [
+        ...CONNECTION,
+        'code-token',
+        'label',
+        'comment',
+        'dry-run',
+        'wait',
+        'timeout',
+        'fail-on',
+        CONFIG_INPUT
+    ],
+    review: [
+        ...CONNECTION,
+        'follow-reviews',
+        'trigger-phrase',
+        'comment',
+        'dry-run',
+        'timeout',
+        'fail-on',
+        CONFIG_INPUT
+    ],
+    impact: [
+        ...CONNECTION,
+        'impact-after',
+        'impact-comment',
+        'max-requests',
+        'dry-run',
+        'timeout',
+        CONFIG_INPUT
+    ]
+};
+/** v1 inputs that are keys of the policy file now, under the same name. */
+const MOVED_TO_POLICY = [
+    'required-permission',
+    'allowed-bots',
+    'fold',
+    'skip-label',
+    'include-diff',
+    'dashboard',
+    'dashboard-title',
+    'paths',
+    'paths-ignore',
+    'code-repositories',
+    'since',
+    'max-jobs',
+    'expire-after',
+    'keep-label',
+    'max-open',
+    'reviewers',
+    'approval'
+];
+/** v1's `changes` input, which v2 has no place for. */
+const REMOVED_INPUT = 'changes';
+const REMOVED_WHY = `the changes sub-action (${ACTION_USES.changes.uses}) catches up on its schedule and workflow_dispatch runs, without 'changes: since-last'`;
+/** The actions an input belongs to; empty for an input no agent action has. */
+const actionsOf = (input) => AGENT_ACTIONS.filter(action => ACTION_INPUTS[action].includes(input));
+
+
+/***/ }),
+
+/***/ 5998:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Aw: () => (/* binding */ BUDGET_WINDOWS),
+/* harmony export */   Ho: () => (/* binding */ MAX_JOBS_PATTERN),
+/* harmony export */   z5: () => (/* binding */ jobBudget)
+/* harmony export */ });
+/* unused harmony export parseMaxJobs */
+/* harmony import */ var _runner_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7156);
+
+const DAY_MS = 86_400_000;
+/**
+ * The rolling windows a budget counts in. A month is 30 days, not a calendar month: a rolling
+ * window has no first of the month to reset on.
+ */
+const BUDGET_WINDOWS = { day: DAY_MS, week: 7 * DAY_MS, month: 30 * DAY_MS };
+/** `max-jobs` as the policy file writes it: 1 to 9999 jobs per day, week or month. */
+const MAX_JOBS_PATTERN = /^([1-9]\d{0,3})\/(day|week|month)$/;
+/** The budget `5/day` sets, or undefined when the text is not one (`MAX_JOBS_PATTERN`). */
+function jobBudget(text) {
+    const m = MAX_JOBS_PATTERN.exec(text);
+    if (!m)
+        return undefined;
+    const window = m[2];
+    return { max: Number(m[1]), windowMs: BUDGET_WINDOWS[window], text };
+}
+/** v1's `max-jobs` input (spaces and capitals allowed), or nothing for no budget. */
+function parseMaxJobs(name, raw) {
+    const text = raw.trim().toLowerCase().replace(/\s+/g, '');
+    if (text === '')
+        return undefined;
+    const budget = jobBudget(text.replace(/^0+(?=\d)/, ''));
+    if (!budget)
+        throw new InputError(`Input '${name}' must be a number of jobs per day, week or month, such as 5/day or 20/month; got '${raw}'.`);
+    return budget;
+}
+
+
+/***/ }),
+
+/***/ 7899:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Ky: () => (/* binding */ POLICY_VERSION),
+/* harmony export */   NA: () => (/* binding */ FOLD_MODES),
+/* harmony export */   dO: () => (/* binding */ PRESET_NAMES),
+/* harmony export */   lU: () => (/* binding */ APPROVAL_MODES),
+/* harmony export */   mk: () => (/* binding */ MAX_POLICY_BYTES),
+/* harmony export */   nP: () => (/* binding */ REVIEWER_MODES),
+/* harmony export */   rv: () => (/* binding */ PERMISSION_CHOICES)
+/* harmony export */ });
+/* harmony import */ var _github_permission_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4715);
+
+// The words the policy file's keys choose from, apart from the schema so that what only needs
+// the words (the flows' settings, a run without a policy file) loads no validator.
+/** The file's format; a higher one was written for a newer action. */
+const POLICY_VERSION = 1;
+/** A policy file is a page of settings; anything longer is a wrong path or an attack. */
+const MAX_POLICY_BYTES = 64 * 1024;
+const PRESET_NAMES = ['cautious', 'standard', 'autopilot'];
+const PERMISSION_CHOICES = [..._github_permission_js__WEBPACK_IMPORTED_MODULE_0__/* .PERMISSIONS */ .J, 'none'];
+const FOLD_MODES = ['open-pr', 'never'];
+/**
+ * `approval: dashboard`: change runs and scheduled catch-ups start nothing; their changes wait on the
+ * dashboard in one batch with a checkbox, and a tick by someone with `required-permission` (an
+ * `issues` `edited` event on the dashboard) starts them once.
+ */
+const APPROVAL_MODES = ['none', 'dashboard'];
+const REVIEWER_MODES = ['authors'];
+
+
+/***/ }),
+
+/***/ 523:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   G_: () => (/* binding */ REPOSITORY_PATTERN),
+/* harmony export */   K_: () => (/* binding */ codeRepository),
+/* harmony export */   Kq: () => (/* binding */ repositoryKey),
+/* harmony export */   oZ: () => (/* binding */ MAX_CODE_REPOSITORIES)
+/* harmony export */ });
+/* unused harmony exports repositoryParts, readCodeRepositories */
+/* harmony import */ var _runner_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7156);
+/* harmony import */ var _path_filter_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5403);
+
+
+
+/** One ledger's worth: each repository costs a few requests a run and a line on the dashboard. */
+const MAX_CODE_REPOSITORIES = 50;
+/**
+ * `owner/repo` within GitHub's own limits: a login of 1 to 39 letters, digits and single hyphens;
+ * a name of up to 100 letters, digits, `_`, `.` and `-`, but not `.` or `..`.
+ */
+const REPOSITORY_PATTERN = /^([A-Za-z0-9](?:[A-Za-z0-9-]{0,37}[A-Za-z0-9])?)\/((?!\.\.?$)[A-Za-z0-9_.-]{1,100})$/;
+/** `owner/repo` split, or undefined when it is not a repository's name. */
+function repositoryParts(name) {
+    const m = REPOSITORY_PATTERN.exec(name);
+    return m ? { owner: m[1], repo: m[2] } : undefined;
+}
+/** A repository's key: GitHub's names are case-insensitive. */
+const repositoryKey = (name) => name.toLowerCase();
+/**
+ * A checked repository name (`repositoryParts`) and its own globs, if it has any (checked with
+ * `isGlob`): one of the policy file's `code-repositories`.
+ */
+function codeRepository(name, own) {
+    const { owner, repo } = repositoryParts(name) ?? { owner: '', repo: '' };
+    return { owner, repo, name, ...(own ? { paths: (0,_path_filter_js__WEBPACK_IMPORTED_MODULE_1__/* .pathFilter */ .Y1)(own.paths, own.ignore) } : {}) };
+}
+/** v1's `code-repositories` input: one repository a line, its globs after a colon. */
+function readCodeRepositories(input, raw, docsRepository) {
+    const lines = v1CodeRepositories(raw);
+    if (lines.length > MAX_CODE_REPOSITORIES)
+        throw new InputError(`Input '${input}' lists ${lines.length} repositories; at most ${MAX_CODE_REPOSITORIES} per docs project.`);
+    const seen = new Set();
+    return lines.map(({ line, name, paths }) => {
+        if (!repositoryParts(name))
+            throw new InputError(`Input '${input}' must list one repository a line as owner/repo (optionally followed by ': ' and its path globs); '${line.slice(0, 120)}' is not one.`);
+        const key = repositoryKey(name);
+        if (seen.has(key))
+            throw new InputError(`Input '${input}' lists ${name} twice.`);
+        seen.add(key);
+        if (key === repositoryKey(docsRepository))
+            throw new InputError(`Input '${input}' lists ${name}, the repository this workflow runs in: its merges are the docs themselves, never documented again. List the code repositories only, or leave '${input}' empty to document this repository's own changes.`);
+        if (paths && !paths.length)
+            throw new InputError(`Input '${input}': ${name} is followed by ':' but no path globs; write them (such as '${name}: src/**, !**/*.test.ts') or drop the ':'.`);
+        const named = `${input} (${name})`;
+        const rules = paths && readPathFilter(named, paths.join('\n'), named, '');
+        return { ...codeRepository(name), ...(rules ? { paths: rules } : {}) };
     });
 }
+
+
+/***/ }),
+
+/***/ 5403:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Y1: () => (/* binding */ pathFilter),
+/* harmony export */   fg: () => (/* binding */ isGlob),
+/* harmony export */   nP: () => (/* binding */ MAX_PATTERNS)
+/* harmony export */ });
+/* unused harmony export readPathFilter */
+/* harmony import */ var picomatch__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4006);
+/* harmony import */ var _runner_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7156);
+
+
+
+/** Patterns a list at most: each is tried on every changed file. */
+const MAX_PATTERNS = 200;
+/** Whether picomatch reads a pattern (a leading `!` aside) as a glob; `src/[abc` it does not. */
+function isGlob(pattern) {
+    try {
+        picomatch__WEBPACK_IMPORTED_MODULE_1__.makeRe(pattern.replace(/^!/, ''), { dot: true, strictBrackets: true });
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+/** The filter of checked globs (`isGlob`): `paths` with its `!` patterns, and `paths-ignore`. */
+function pathFilter(paths, ignore) {
+    const include = paths.map(p => ({
+        negated: p.startsWith('!'),
+        match: picomatch__WEBPACK_IMPORTED_MODULE_1__(p.replace(/^!/, ''), { dot: true })
+    }));
+    const excluded = ignore.map(p => picomatch__WEBPACK_IMPORTED_MODULE_1__(p, { dot: true }));
+    return {
+        all: include.length === 0 && excluded.length === 0,
+        counts(path) {
+            let counted = include.length === 0 || include.every(p => p.negated);
+            for (const pattern of include)
+                if (pattern.match(path))
+                    counted = !pattern.negated;
+            return counted && !excluded.some(match => match(path));
+        }
+    };
+}
+/** A v1 input's patterns, one a line or a comma (src/policy/v1-lists.ts), each checked. */
+function v1Patterns(name, raw) {
+    const list = v1List(raw);
+    if (list.length > MAX_PATTERNS)
+        throw new InputError(`Input '${name}' lists ${list.length} patterns; at most ${MAX_PATTERNS}.`);
+    const wrong = list.find(pattern => !isGlob(pattern));
+    if (wrong !== undefined)
+        throw new InputError(`Input '${name}' has a pattern that is not a glob: '${wrong}'. Write one glob a line, such as src/** or docs/*.md.`);
+    return list;
+}
+/** v1's `paths` and `paths-ignore` inputs; the policy file's lists go to `pathFilter`. */
+function readPathFilter(pathsName, paths, ignoreName, ignore) {
+    return pathFilter(v1Patterns(pathsName, paths), v1Patterns(ignoreName, ignore));
+}
+
+
+/***/ }),
+
+/***/ 9445:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  G4: () => (/* binding */ defaultPolicy),
+  hm: () => (/* binding */ policyValues),
+  nZ: () => (/* binding */ resolvePolicy)
+});
+
+// EXTERNAL MODULE: ./.tmp/ncc-js/github/event.js
+var github_event = __nccwpck_require__(1450);
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/duration.js
+var duration = __nccwpck_require__(8703);
+// EXTERNAL MODULE: ./.tmp/ncc-js/policy/budget.js
+var budget = __nccwpck_require__(5998);
+// EXTERNAL MODULE: ./.tmp/ncc-js/policy/code-repositories.js
+var code_repositories = __nccwpck_require__(523);
+// EXTERNAL MODULE: ./.tmp/ncc-js/policy/path-filter.js
+var path_filter = __nccwpck_require__(5403);
+// EXTERNAL MODULE: ./.tmp/ncc-js/policy/choices.js
+var choices = __nccwpck_require__(7899);
+;// CONCATENATED MODULE: ./.tmp/ncc-js/policy/presets.js
+
+// Only types from the schema: a run without a policy file takes these and loads no validator.
+/**
+ * The values of the keys a file does not write, and does not take from its preset. A key missing
+ * here has no value unless set: no instructions, no budget, no cap, no expiry, no reviewers.
+ */
+const DEFAULTS = {
+    version: choices/* POLICY_VERSION */.Ky,
+    'required-permission': 'write',
+    'allowed-bots': [],
+    paths: [],
+    'paths-ignore': [],
+    'skip-label': 'no-docs',
+    'include-diff': false,
+    fold: 'open-pr',
+    'code-repositories': [],
+    dashboard: true,
+    'dashboard-title': 'Docs agent dashboard',
+    approval: 'none',
+    'credits-per-run': 180,
+    'keep-label': 'docs-agent-keep'
+};
+/**
+ * The presets a file starts from with `extends`: what a team turns on first. Each is a policy file
+ * of its own (the schema's test reads them as one); a key the file writes overrides its preset.
+ */
+const PRESETS = {
+    // A first install: nothing starts without a tick on the dashboard, one docs pull request at a time.
+    cautious: { approval: 'dashboard', 'max-open': 1, 'max-jobs': '20/month' },
+    // Docs follow code on their own, within a Pro plan's 10,000 credits with room for hand-made jobs.
+    standard: { 'max-open': 1, 'max-credits': 9000 },
+    // More at once: three docs pull requests open, the whole Pro plan's credits.
+    autopilot: { 'max-open': 3, 'max-credits': 10000 }
+};
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/policy/policy.js
+
+
+
+
+
+
+/** A checked file's values over its preset's over the defaults. */
+const policyValues = (file) => ({
+    ...DEFAULTS,
+    ...(file.extends ? PRESETS[file.extends] : {}),
+    ...file
+});
+/** The policy of checked values (the schema's, and the rules across keys in read.ts). */
+function resolvePolicy(values, file) {
+    const expire = values['expire-after'];
+    const credits = values['max-credits'];
+    const maxJobs = values['max-jobs'];
+    const repositories = values['code-repositories'].map(entry => typeof entry === 'string'
+        ? (0,code_repositories/* codeRepository */.K_)(entry)
+        : (0,code_repositories/* codeRepository */.K_)(entry.repository, entry.paths || entry['paths-ignore']
+            ? { paths: entry.paths ?? [], ignore: entry['paths-ignore'] ?? [] }
+            : undefined));
+    return {
+        ...(file !== undefined ? { file } : {}),
+        ...(values.extends ? { preset: values.extends } : {}),
+        values,
+        requiredPermission: values['required-permission'],
+        allowedBots: new Set(values['allowed-bots'].map(github_event/* botName */.hO)),
+        ...(values.instructions !== undefined ? { instructions: values.instructions.trim() } : {}),
+        paths: (0,path_filter/* pathFilter */.Y1)(values.paths, values['paths-ignore']),
+        skipLabel: values['skip-label'],
+        includeDiff: values['include-diff'],
+        fold: values.fold,
+        ...(repositories.length ? { codeRepositories: repositories } : {}),
+        ...(values.since !== undefined
+            ? { since: { ms: (0,duration/* parseDuration */.E9)(values.since), text: values.since } }
+            : {}),
+        dashboard: values.dashboard,
+        dashboardTitle: values['dashboard-title'],
+        approval: values.approval,
+        ...(maxJobs !== undefined ? { maxJobs: (0,budget/* jobBudget */.z5)(maxJobs) } : {}),
+        ...(credits !== undefined
+            ? { maxCredits: { max: credits, windowMs: budget/* BUDGET_WINDOWS */.Aw.month } }
+            : {}),
+        creditsPerRun: values['credits-per-run'],
+        ...(values['max-open'] !== undefined ? { maxOpen: values['max-open'] } : {}),
+        ...(expire !== undefined
+            ? {
+                expireAfter: {
+                    ms: (0,duration/* parseDuration */.E9)(expire),
+                    text: expire,
+                    keepLabel: values['keep-label']
+                }
+            }
+            : {}),
+        ...(values.reviewers ? { reviewers: values.reviewers } : {}),
+        ...(values['docs-root'] !== undefined
+            ? { docsRoot: values['docs-root'].replace(/\/+$/, '') }
+            : {})
+    };
+}
+/** The built-in policy, when the workflow's repository has no policy file. */
+const defaultPolicy = () => resolvePolicy(policyValues({}));
+
+
+/***/ }),
+
+/***/ 1975:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   SP: () => (/* binding */ shown),
+/* harmony export */   n0: () => (/* binding */ looksSecret),
+/* harmony export */   pn: () => (/* binding */ PolicyError),
+/* harmony export */   xT: () => (/* binding */ keyName)
+/* harmony export */ });
+/* unused harmony export problemLine */
+/* harmony import */ var _runner_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7156);
+
+/** Problems a message lists; a file with more has them named once these are fixed. */
+const MAX_LISTED = 10;
+/**
+ * A policy file the action cannot use: each problem with the file, its line and column and the
+ * key, what is wrong and an example of what is right, so an annotation can point at the line.
+ */
+class PolicyError extends _runner_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz {
+    file;
+    problems;
+    constructor(file, problems) {
+        super(describeProblems(file, problems));
+        this.file = file;
+        this.problems = problems;
+    }
+}
+/** `file:line:column: key: message`, the form editors and GitHub's log link to. */
+function problemLine(file, problem) {
+    const where = problem.line === undefined
+        ? file
+        : `${file}:${problem.line}${problem.column === undefined ? '' : `:${problem.column}`}`;
+    return `${where}: ${problem.key ? `${problem.key}: ` : ''}${problem.message}`;
+}
+function describeProblems(file, problems) {
+    if (problems.length === 1)
+        return problemLine(file, problems[0]);
+    const listed = problems.slice(0, MAX_LISTED).map(p => `- ${problemLine(file, p)}`);
+    const more = problems.length - listed.length;
+    return [
+        `The policy file ${file} has ${problems.length} problems:`,
+        ...listed,
+        ...(more > 0 ? [`- and ${more} more, named once these are fixed.`] : [])
+    ].join('\n');
+}
+/**
+ * Text that may be a key or a token: a known prefix, or a long run of letters and digits with
+ * nothing to read in it. Such a value written in the wrong place is never shown in a message.
+ */
+const looksSecret = (text) => /(?:mint_|gh[opsur]_|github_pat_|sk-|xox[abpr]-)[\w-]{6,}/i.test(text) ||
+    /[A-Za-z0-9+_=-]{32,}/.test(text.replace(/[/.]/g, ' '));
+/** A value as a message shows it: one line, quoted, short, a secret never. */
+function shown(value) {
+    if (value === null || value === undefined)
+        return 'nothing';
+    if (Array.isArray(value))
+        return 'a list';
+    if (typeof value === 'object')
+        return 'a mapping';
+    if (typeof value !== 'string')
+        return String(value);
+    if (looksSecret(value))
+        return 'a value that looks like a secret (not shown)';
+    const short = value.length > 60 ? `${value.slice(0, 57)}…` : value;
+    return JSON.stringify(short);
+}
+/** A key as a message names it: as written when it is a word, quoted otherwise, a secret never. */
+const keyName = (key) => looksSecret(key)
+    ? '(a key that looks like a secret, not shown)'
+    : /^[\w-]{1,60}$/.test(key)
+        ? key
+        : JSON.stringify(key.slice(0, 60));
+
+
+/***/ }),
+
+/***/ 4234:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Uq: () => (/* binding */ yamlFlow),
+/* harmony export */   r0: () => (/* binding */ yamlDocument)
+/* harmony export */ });
+/* unused harmony exports yamlScalar, yamlEntry */
+/**
+ * YAML written for people to paste into the policy file: the migration's equivalent of v1's inputs
+ * and the examples in the policy's error messages. Written by hand, not by the `yaml` package, so
+ * that a run refusing moved inputs loads no YAML parser. Each scalar reads back as the same value:
+ * plain when nothing in it means something to YAML, double-quoted otherwise (JSON's escapes are
+ * YAML's), so `!src/**` (a tag) and `*.md` (an alias) come out quoted.
+ */
+/** Plain scalars YAML's core schema reads as something else than the string (YAML 1.1's too). */
+const NOT_A_STRING = /^(?:~|null|true|false|yes|no|on|off|y|n|[-+]?(?:\.\d+|\d[\d_]*(?:\.\d*)?)(?:e[-+]?\d+)?|0o[0-7]+|0x[\da-f]+|[-+]?\.inf|\.nan)$/i;
+/** Printable ASCII that may start a plain scalar: no indicator (`-?:,[]{}#&*!|>'"%@`), no space. */
+const PLAIN_START = /^[A-Za-z0-9_./~$^()+=<;\\]/;
+const PLAIN_REST = /^[\x20-\x7e]*$/;
+function isPlain(text, flow) {
+    return (PLAIN_START.test(text) &&
+        PLAIN_REST.test(text) &&
+        !/["']/.test(text) &&
+        !text.includes(': ') &&
+        !text.includes(' #') &&
+        !/[:\s]$/.test(text) &&
+        !(flow && /[,[\]{}]/.test(text)) &&
+        !NOT_A_STRING.test(text));
+}
+/** One scalar on one line; `flow` inside `[…]` or `{…}`, where `,` and brackets end a plain one. */
+function yamlScalar(value, flow = false) {
+    if (typeof value !== 'string')
+        return String(value);
+    return isPlain(value, flow) ? value : JSON.stringify(value);
+}
+const isList = (value) => Array.isArray(value);
+const isMapping = (value) => typeof value === 'object' && !Array.isArray(value);
+const entries = (mapping) => Object.entries(mapping).filter((e) => e[1] !== undefined);
+/** A value on one line: `[docs, "!x.md"]`, `{repository: acme/api}`. */
+function yamlFlow(value) {
+    if (isList(value))
+        return `[${value.map(yamlFlow).join(', ')}]`;
+    if (isMapping(value))
+        return `{${entries(value)
+            .map(([k, v]) => `${yamlScalar(k, true)}: ${yamlFlow(v)}`)
+            .join(', ')}}`;
+    return yamlScalar(value, true);
+}
+/** Text of several lines as a literal block (`|-`), when it reads back the same; else undefined. */
+function literalBlock(text, indent) {
+    if (!text.includes('\n') ||
+        text !== text.trim() ||
+        /[^\n\t\x20-\x7e\u00a0-\ud7ff\ue000-\ufffd]/.test(text))
+        return undefined;
+    return ['|-', ...text.split('\n').map(line => (line ? indent + line : ''))].join('\n');
+}
+/** `key: value` in block style, lists a line an item, indented by `indent`. */
+function yamlEntry(key, value, indent = '') {
+    const head = `${indent}${yamlScalar(key)}:`;
+    const inner = `${indent}  `;
+    if (isList(value)) {
+        if (!value.length)
+            return `${head} []`;
+        return [head, ...value.map(item => yamlItem(item, inner))].join('\n');
+    }
+    if (isMapping(value)) {
+        const pairs = entries(value);
+        if (!pairs.length)
+            return `${head} {}`;
+        return [head, ...pairs.map(([k, v]) => yamlEntry(k, v, inner))].join('\n');
+    }
+    const block = typeof value === 'string' ? literalBlock(value, inner) : undefined;
+    return `${head} ${block ?? yamlScalar(value)}`;
+}
+/** `- item` of a block list; a mapping's first key on the dash's line, the others under it. */
+function yamlItem(item, indent) {
+    if (isMapping(item) && entries(item).length) {
+        const text = entries(item)
+            .map(([k, v]) => yamlEntry(k, v, `${indent}  `))
+            .join('\n');
+        return `${indent}- ${text.slice(indent.length + 2)}`;
+    }
+    if (typeof item === 'object')
+        return `${indent}- ${yamlFlow(item)}`;
+    const block = typeof item === 'string' ? literalBlock(item, `${indent}  `) : undefined;
+    return `${indent}- ${block ?? yamlScalar(item)}`;
+}
+/** A mapping as the lines of a YAML document, one key after the other. */
+function yamlDocument(mapping) {
+    return entries(mapping)
+        .map(([k, v]) => yamlEntry(k, v))
+        .join('\n');
+}
+
+
+/***/ }),
+
+/***/ 8703:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   E9: () => (/* binding */ parseDuration),
+/* harmony export */   Ts: () => (/* binding */ durationInput),
+/* harmony export */   a3: () => (/* binding */ formatDuration)
+/* harmony export */ });
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7156);
+
+const UNIT_MS = {
+    ms: 1,
+    s: 1000,
+    m: 60_000,
+    h: 3_600_000,
+    d: 86_400_000,
+    w: 7 * 86_400_000
+};
+const PART = /(\d+(?:\.\d+)?)(ms|h|m|s|d|w)/y;
+/** A number without a unit: `45` next to `timeout-minutes: 45` reads as minutes to a person. */
+const BARE_NUMBER = /^\d+(\.\d+)?$/;
+/**
+ * Parses `90s`, `15m`, `1h`, `1h30m`, `14d`, `2w` or `500ms` into milliseconds. Every part has its unit: a bare
+ * number is refused, since nobody can tell whether `45` meant seconds or minutes. Returns undefined
+ * for anything else so the caller can name the input in its message.
+ */
+function parseDuration(text) {
+    const value = text.trim().toLowerCase();
+    if (value === '' || BARE_NUMBER.test(value))
+        return undefined;
+    let total = 0;
+    PART.lastIndex = 0;
+    let matched = 0;
+    while (PART.lastIndex < value.length) {
+        const start = PART.lastIndex;
+        const m = PART.exec(value);
+        if (!m || m.index !== start)
+            return undefined;
+        total += Number(m[1]) * UNIT_MS[m[2]];
+        matched++;
+    }
+    return matched > 0 ? Math.round(total) : undefined;
+}
+/** Parses a duration input and checks its range, with a message that names the input. */
+function durationInput(name, raw, minMs, maxMs) {
+    const ms = parseDuration(raw);
+    const bare = raw.trim();
+    if (BARE_NUMBER.test(bare)) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(`Input '${name}' needs a unit: write '${bare}m' for ${bare} minutes or '${bare}s' for ${bare} seconds; got '${raw}'.`);
+    }
+    if (ms === undefined) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(`Input '${name}' must be a duration such as 90s, 15m, 1h or 1h30m; got '${raw}'.`);
+    }
+    if (ms < minMs || ms > maxMs) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(`Input '${name}' must be between ${formatDuration(minMs)} and ${formatDuration(maxMs)}; got '${raw}'.`);
+    }
+    return ms;
+}
+/** `1h 2m 3s`, `45s`, `1.5s`: short and human, for logs and summaries. */
+function formatDuration(ms) {
+    if (ms < 10_000 && ms % 1000 !== 0)
+        return `${Math.round(ms / 100) / 10}s`;
+    let s = Math.round(ms / 1000);
+    const h = Math.floor(s / 3600);
+    s -= h * 3600;
+    const m = Math.floor(s / 60);
+    s -= m * 60;
+    const parts = [];
+    if (h)
+        parts.push(`${h}h`);
+    if (m)
+        parts.push(`${m}m`);
+    if (s || parts.length === 0)
+        parts.push(`${s}s`);
+    return parts.join(' ');
+}
+
+
+/***/ }),
+
+/***/ 7156:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Uc: () => (/* binding */ describeError),
+/* harmony export */   cc: () => (/* binding */ CancelledError),
+/* harmony export */   dz: () => (/* binding */ InputError),
+/* harmony export */   hM: () => (/* binding */ ExplainedError),
+/* harmony export */   kc: () => (/* binding */ errorText)
+/* harmony export */ });
+/* harmony import */ var _redact_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1462);
+
+/**
+ * An error whose message is written for the user: what was wrong and what to do. Reported as one
+ * line without a stack trace; anything else is reported as unexpected.
+ */
+class ExplainedError extends Error {
+    constructor(message, options) {
+        super(message, options);
+        // Each kind is named by its class (InputError, AuthError, …), so no subclass repeats its name
+        // (the bundle is not minified: class names stay as written).
+        this.name = new.target.name;
+    }
+}
+/** A mistake in the workflow's inputs or the runner's settings. */
+class InputError extends ExplainedError {
+}
+/** The run was cancelled (the runner's SIGINT/SIGTERM) while waiting or sending. */
+class CancelledError extends ExplainedError {
+}
+/** A caught value's message, for a warning that quotes it. */
+const errorText = (error) => error instanceof Error ? error.message : String(error);
+/**
+ * The one line a failed step ends with: our own messages as they are, anything else marked
+ * unexpected (its stack goes to `debug`), and no form of any secret in either.
+ */
+function describeError(error, secrets, debug = () => { }) {
+    let message;
+    if (error instanceof ExplainedError)
+        message = error.message;
+    else {
+        message = `Unexpected error: ${errorText(error)}`;
+        if (error instanceof Error && error.stack)
+            debug(error.stack);
+    }
+    return (0,_redact_js__WEBPACK_IMPORTED_MODULE_0__/* .redact */ .E$)(message, (0,_redact_js__WEBPACK_IMPORTED_MODULE_0__/* .secretForms */ .eo)(secrets.filter((s) => Boolean(s))));
+}
+
+
+/***/ }),
+
+/***/ 5082:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   FV: () => (/* binding */ escapeMarkdown),
+/* harmony export */   SS: () => (/* binding */ codeSpan),
+/* harmony export */   iQ: () => (/* binding */ markdownLink)
+/* harmony export */ });
+/** Breaks `@name` and `#123` so GitHub neither notifies anyone nor links an issue. */
+function neutraliseReferences(text) {
+    return text.replace(/([@#])(?=[\p{L}\p{N}_-])/gu, '$1\u200B');
+}
+/**
+ * Text from the service, a reader or an issue, made safe to place in a Markdown table cell or
+ * line: no formatting, no HTML, no mention, no issue reference.
+ */
+function escapeMarkdown(text) {
+    // GitHub turns bare `https://…` and `www.…` into links: break them, so outside text links nowhere.
+    return escapeLabel(text)
+        .replace(/:\/\//g, ':\u200B//')
+        .replace(/\bwww\./gi, m => `${m.slice(0, 3)}\u200B.`);
+}
+/** Escaped as escapeMarkdown, for a link's own text, where GitHub makes no further link. */
+function escapeLabel(text) {
+    return neutraliseReferences(text
+        .replace(/[\r\n]+/g, ' ')
+        .replace(/&/g, '&amp;')
+        .replace(/[\\`*_{}[\]()<>#+!|~]/g, c => `\\${c}`));
+}
+/** A link target: everything outside the plainest URL characters percent-encoded. */
+const linkTarget = (href) => href.replace(/[^A-Za-z0-9\-._~:/?#!$&'+,;=%]/g, c => [...new TextEncoder().encode(c)]
+    .map(b => `%${b.toString(16).toUpperCase().padStart(2, '0')}`)
+    .join(''));
+/** A link only for http(s) URLs; anything else is shown as escaped text. */
+function markdownLink(label, url) {
+    if (!url)
+        return '';
+    try {
+        const parsed = new URL(url);
+        if (parsed.protocol === 'https:' || parsed.protocol === 'http:') {
+            return `[${escapeLabel(label)}](${linkTarget(parsed.href)})`;
+        }
+    }
+    catch {
+        // Fall through to plain text.
+    }
+    return escapeMarkdown(url);
+}
+/**
+ * An inline code span that no backtick in `text` can close early; `inTable: false` for one outside
+ * a table, where `\|` would show its backslash.
+ */
+function codeSpan(text, { inTable = true } = {}) {
+    // GitHub ends a table cell at `|` even inside a code span, unless it is escaped.
+    const oneLine = text.replace(/[\r\n]+/g, ' ');
+    const clean = inTable ? oneLine.replace(/\|/g, '\\|') : oneLine;
+    const longest = Math.max(0, ...(clean.match(/`+/g) ?? []).map(run => run.length));
+    const fence = '`'.repeat(longest + 1);
+    const pad = clean.startsWith('`') || clean.endsWith('`') ? ' ' : '';
+    return `${fence}${pad}${clean}${pad}${fence}`;
+}
+
+
+/***/ }),
+
+/***/ 1462:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   E$: () => (/* binding */ redact),
+/* harmony export */   Rh: () => (/* binding */ redactedJson),
+/* harmony export */   eo: () => (/* binding */ secretForms),
+/* harmony export */   pO: () => (/* binding */ Redactor)
+/* harmony export */ });
+/* unused harmony export redactDeep */
+/* harmony import */ var _markdown_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5082);
+
+/**
+ * Secrets as they may come back from a server or be written by this action: as given,
+ * percent-encoded (echoed URLs and query strings) and base64-encoded (echoed Basic credentials or
+ * debug dumps), and each of those as a Markdown text, table cell or JSON string escapes it (`mint\_…`,
+ * which the runner's masking of the plain secret does not match). Each form is at least 6
+ * characters so that nothing ordinary is hidden by accident. `redact` also finds each form with any
+ * of its bytes percent-encoded.
+ */
+function secretForms(secrets) {
+    const plain = new Set();
+    for (const secret of secrets) {
+        if (secret.length < 6)
+            continue;
+        plain.add(secret);
+        plain.add(encodeURIComponent(secret));
+        const base64 = Buffer.from(secret).toString('base64');
+        plain.add(base64);
+        // Inside a longer base64 text the secret's own encoding loses its padding.
+        plain.add(base64.replace(/=+$/, ''));
+    }
+    const forms = new Set();
+    for (const form of plain)
+        for (const escaped of escapedForms(form))
+            forms.add(escaped);
+    // Longest first, so a form never leaves the tail of a longer one behind.
+    return [...forms].filter(f => f.length >= 6).sort((a, b) => b.length - a.length);
+}
+/** A text as it is, and as the writers of Markdown, table cells and JSON strings escape it. */
+const escapedForms = (form) => [
+    form,
+    (0,_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .escapeMarkdown */ .FV)(form),
+    form.replace(/\|/g, '\\|'),
+    JSON.stringify(form).slice(1, -1)
+];
+/** `text` with every form of every secret replaced by `***`. */
+function redact(text, forms) {
+    let out = text;
+    // Most texts hold no secret: look before splitting, so a long export allocates nothing for them.
+    for (const form of forms)
+        if (out.includes(form))
+            out = out.split(form).join('***');
+    // A form may also come back with any of its bytes percent-encoded, in either case of hex, mixed
+    // with plain characters: an echoed URL, or a host the URL parser would decode.
+    if (out.includes('%'))
+        for (const pattern of percentPatterns(forms))
+            out = out.replace(pattern, '***');
+    return out;
+}
+const patternsOf = new WeakMap();
+/** For each form, a pattern matching it with any of its characters percent-encoded (built once per list). */
+function percentPatterns(forms) {
+    let patterns = patternsOf.get(forms);
+    if (!patterns) {
+        patterns = forms.filter(form => !form.includes('%')).map(percentPattern);
+        patternsOf.set(forms, patterns);
+    }
+    return patterns;
+}
+function percentPattern(form) {
+    const hexDigit = (d) => (/[a-f]/.test(d) ? `[${d}${d.toUpperCase()}]` : d);
+    const characters = Array.from(form, ch => {
+        const escaped = [...Buffer.from(ch, 'utf8')]
+            .map(byte => `%${[...byte.toString(16).padStart(2, '0')].map(hexDigit).join('')}`)
+            .join('');
+        return `(?:${ch.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')}|${escaped})`;
+    });
+    return new RegExp(characters.join(''), 'g');
+}
+/**
+ * `text` parsed as JSON, with every string redacted, keys included. Most answers hold no secret: when
+ * the text has no escape (so every string in it, keys included, is written out as it reads) and no
+ * form of a secret, nothing in it can need redacting, and it is not copied.
+ */
+function redactedJson(text, forms) {
+    const value = JSON.parse(text);
+    if (!text.includes('\\') && redact(text, forms) === text)
+        return value;
+    return redactDeep(value, forms);
+}
+/** A parsed JSON value with every string redacted, keys included. */
+function redactDeep(value, forms) {
+    if (typeof value === 'string')
+        return redact(value, forms);
+    if (Array.isArray(value))
+        return value.map(v => redactDeep(v, forms));
+    if (value && typeof value === 'object') {
+        return Object.fromEntries(Object.entries(value).map(([k, v]) => [redact(k, forms), redactDeep(v, forms)]));
+    }
+    return value;
+}
+/**
+ * One run's redaction, for everything it writes: its secrets' forms are worked out once, for single
+ * texts (outputs, summaries, files) and for whole values read from elsewhere (a report, before it is
+ * rendered, so no rendering, escaping or truncation can show a secret or part of one).
+ */
+class Redactor {
+    forms;
+    constructor(secrets) {
+        this.forms = secretForms(secrets.filter((s) => Boolean(s)));
+    }
+    text = (text) => redact(text, this.forms);
+    /** A copy of a JSON-like value (plain objects, arrays, strings, numbers) with every string redacted. */
+    value(value) {
+        return redactDeep(value, this.forms);
+    }
+}
+
+
+/***/ }),
+
+/***/ 3492:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   B4: () => (/* binding */ formatCount),
+/* harmony export */   YC: () => (/* binding */ capBytes),
+/* harmony export */   ee: () => (/* binding */ bytes),
+/* harmony export */   hS: () => (/* binding */ counted)
+/* harmony export */ });
+/* unused harmony exports plural, ordinal */
+/** Prompts are capped in UTF-8 bytes, the size the service receives. */
+const bytes = (text) => Buffer.byteLength(text, 'utf8');
+/** The longest start of `text` within `max` UTF-8 bytes, never splitting a character. */
+function capBytes(text, max) {
+    if (bytes(text) <= max)
+        return text;
+    const cut = Buffer.from(text, 'utf8').subarray(0, max).toString('utf8');
+    // A character cut in two decodes to U+FFFD at the end: drop it.
+    return cut.replace(/\uFFFD$/, '');
+}
+/** A count as people read it: 1,234. */
+const formatCount = (n) => n.toLocaleString('en-US');
+/** `word` for one, its plural for any other count: "1 request", "0 requests". */
+const plural = (n, word, many = `${word}s`) => n === 1 ? word : many;
+/** A count and its noun, agreeing: "1 request", "1,250 requests", "1 entry" with many = "entries". */
+const counted = (n, word, many) => `${formatCount(n)} ${plural(n, word, many)}`;
+/** 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st… */
+function ordinal(n) {
+    const tens = n % 100;
+    const suffix = tens >= 11 && tens <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' }[n % 10] ?? 'th');
+    return `${formatCount(n)}${suffix}`;
+}
+
+
+/***/ }),
+
+/***/ 7934:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   BpQ: () => (/* binding */ minLength),
+/* harmony export */   Bw9: () => (/* binding */ length),
+/* harmony export */   DDF: () => (/* binding */ title),
+/* harmony export */   E2x: () => (/* binding */ finite),
+/* harmony export */   FsL: () => (/* binding */ pipe),
+/* harmony export */   IeY: () => (/* binding */ custom),
+/* harmony export */   Ikc: () => (/* binding */ object),
+/* harmony export */   KCZ: () => (/* binding */ union),
+/* harmony export */   KIO: () => (/* binding */ picklist),
+/* harmony export */   L5J: () => (/* binding */ unknown),
+/* harmony export */   LK1: () => (/* binding */ getTitle),
+/* harmony export */   NpB: () => (/* binding */ fallback),
+/* harmony export */   PXX: () => (/* binding */ toLowerCase),
+/* harmony export */   Ru6: () => (/* binding */ maxLength),
+/* harmony export */   Uq6: () => (/* binding */ value),
+/* harmony export */   Wwf: () => (/* binding */ minValue),
+/* harmony export */   Y2b: () => (/* binding */ safeInteger),
+/* harmony export */   YOg: () => (/* binding */ array),
+/* harmony export */   YjP: () => (/* binding */ string),
+/* harmony export */   aig: () => (/* binding */ number),
+/* harmony export */   cGV: () => (/* binding */ maxValue),
+/* harmony export */   euz: () => (/* binding */ literal),
+/* harmony export */   fYn: () => (/* binding */ getDescription),
+/* harmony export */   g1P: () => (/* binding */ record),
+/* harmony export */   h_: () => (/* binding */ description),
+/* harmony export */   hq: () => (/* binding */ nonEmpty),
+/* harmony export */   lqM: () => (/* binding */ optional),
+/* harmony export */   mee: () => (/* binding */ nullable),
+/* harmony export */   ndf: () => (/* binding */ integer),
+/* harmony export */   pdi: () => (/* binding */ transform),
+/* harmony export */   qgA: () => (/* binding */ parse),
+/* harmony export */   rej: () => (/* binding */ strictObject),
+/* harmony export */   w1_: () => (/* binding */ startsWith),
+/* harmony export */   xLC: () => (/* binding */ safeParse),
+/* harmony export */   yGV: () => (/* binding */ regex),
+/* harmony export */   yb2: () => (/* binding */ getMetadata),
+/* harmony export */   yuE: () => (/* binding */ metadata),
+/* harmony export */   z6Y: () => (/* binding */ check),
+/* harmony export */   zMY: () => (/* binding */ boolean),
+/* harmony export */   zYL: () => (/* binding */ gtValue)
+/* harmony export */ });
+/* unused harmony exports BASE64_REGEX, BIC_REGEX, CUID2_REGEX, DECIMAL_REGEX, DIGITS_REGEX, DOMAIN_REGEX, EMAIL_REGEX, EMOJI_REGEX, HEXADECIMAL_REGEX, HEX_COLOR_REGEX, IMEI_REGEX, IPV4_REGEX, IPV6_REGEX, IP_REGEX, ISO_DATE_REGEX, ISO_DATE_TIME_REGEX, ISO_DATE_TIME_SECOND_REGEX, ISO_TIMESTAMP_REGEX, ISO_TIME_REGEX, ISO_TIME_SECOND_REGEX, ISO_WEEK_REGEX, ISRC_REGEX, JWS_COMPACT_REGEX, KSUID_REGEX, MAC48_REGEX, MAC64_REGEX, MAC_REGEX, NANO_ID_REGEX, OCTAL_REGEX, RFC_EMAIL_REGEX, SLUG_REGEX, ULID_REGEX, UUID_REGEX, ValiError, _addIssue, _cloneDataset, _formatCase, _getByteCount, _getCodePointCount, _getGraphemeCount, _getLastMetadata, _getWordCount, _isLuhnAlgo, _isSameValueZero, _isValidObjectKey, _isValueMatch, _joinExpects, _standardSchema, _stringify, any, args, argsAsync, arrayAsync, assert, awaitAsync, base64, bic, bigint, blob, brand, bytes, cache, cacheAsync, checkAsync, checkItems, checkItemsAsync, codePoints, config, creditCard, cuid2, customAsync, date, decimal, deleteGlobalConfig, deleteGlobalMessage, deleteSchemaMessage, deleteSpecificMessage, digits, domain, email, emoji, empty, endsWith, entries, entriesFromList, entriesFromObjects, enum, enum_, everyItem, exactOptional, exactOptionalAsync, examples, excludes, fallbackAsync, file, filterItems, findItem, flatten, flavor, forward, forwardAsync, function, function_, getDefault, getDefaults, getDefaultsAsync, getDotPath, getExamples, getFallback, getFallbacks, getFallbacksAsync, getGlobalConfig, getGlobalMessage, getSchemaMessage, getSpecificMessage, graphemes, guard, hash, hexColor, hexadecimal, imei, includes, instance, intersect, intersectAsync, ip, ipv4, ipv6, is, isOfKind, isOfType, isValiError, isbn, isoDate, isoDateTime, isoDateTimeSecond, isoTime, isoTimeSecond, isoTimestamp, isoWeek, isrc, jwsCompact, keyof, ksuid, lazy, lazyAsync, looseObject, looseObjectAsync, looseTuple, looseTupleAsync, ltValue, mac, mac48, mac64, map, mapAsync, mapItems, maxBytes, maxCodePoints, maxEntries, maxGraphemes, maxSize, maxWords, message, mimeType, minBytes, minCodePoints, minEntries, minGraphemes, minSize, minWords, multipleOf, nan, nanoid, never, nonNullable, nonNullableAsync, nonNullish, nonNullishAsync, nonOptional, nonOptionalAsync, normalize, notBytes, notCodePoints, notEntries, notGraphemes, notLength, notSize, notValue, notValues, notWords, null, null_, nullableAsync, nullish, nullishAsync, objectAsync, objectWithRest, objectWithRestAsync, octal, omit, optionalAsync, parseAsync, parseBoolean, parseJson, parser, parserAsync, partial, partialAsync, partialCheck, partialCheckAsync, pick, pipeAsync, promise, rawCheck, rawCheckAsync, rawTransform, rawTransformAsync, readonly, recordAsync, reduceItems, required, requiredAsync, returns, returnsAsync, rfcEmail, safeParseAsync, safeParser, safeParserAsync, set, setAsync, setGlobalConfig, setGlobalMessage, setSchemaMessage, setSpecificMessage, size, slug, someItem, sortItems, strictObjectAsync, strictTuple, strictTupleAsync, stringifyJson, summarize, symbol, toBigint, toBoolean, toCamelCase, toDate, toKebabCase, toMaxValue, toMinValue, toNumber, toPascalCase, toSnakeCase, toString, toUpperCase, transformAsync, trim, trimEnd, trimStart, tuple, tupleAsync, tupleWithRest, tupleWithRestAsync, ulid, undefined, undefined_, undefinedable, undefinedableAsync, unionAsync, unwrap, url, uuid, values, variant, variantAsync, void, void_, words */
+//#region src/storages/globalConfig/globalConfig.ts
+let store$4;
+const DEFAULT_CONFIG = {
+	lang: void 0,
+	message: void 0,
+	abortEarly: void 0,
+	abortPipeEarly: void 0
+};
+/**
+* Sets the global configuration.
+*
+* @param config The configuration.
+*/
+function setGlobalConfig(config$1) {
+	store$4 = {
+		...store$4,
+		...config$1
+	};
+}
+/**
+* Returns the global configuration.
+*
+* @param config The config to merge.
+*
+* @returns The configuration.
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function getGlobalConfig(config$1) {
+	if (!config$1 && !store$4) return DEFAULT_CONFIG;
+	return {
+		lang: config$1?.lang ?? store$4?.lang,
+		message: config$1?.message,
+		abortEarly: config$1?.abortEarly ?? store$4?.abortEarly,
+		abortPipeEarly: config$1?.abortPipeEarly ?? store$4?.abortPipeEarly
+	};
+}
+/**
+* Deletes the global configuration.
+*/
+function deleteGlobalConfig() {
+	store$4 = void 0;
+}
+
+//#endregion
+//#region src/storages/globalMessage/globalMessage.ts
+let store$3;
+/**
+* Sets a global error message.
+*
+* @param message The error message.
+* @param lang The language of the message.
+*/
+function setGlobalMessage(message$1, lang) {
+	if (!store$3) store$3 = /* @__PURE__ */ new Map();
+	store$3.set(lang, message$1);
+}
+/**
+* Returns a global error message.
+*
+* @param lang The language of the message.
+*
+* @returns The error message.
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function getGlobalMessage(lang) {
+	return store$3?.get(lang);
+}
+/**
+* Deletes a global error message.
+*
+* @param lang The language of the message.
+*/
+function deleteGlobalMessage(lang) {
+	store$3?.delete(lang);
+}
+
+//#endregion
+//#region src/storages/schemaMessage/schemaMessage.ts
+let store$2;
+/**
+* Sets a schema error message.
+*
+* @param message The error message.
+* @param lang The language of the message.
+*/
+function setSchemaMessage(message$1, lang) {
+	if (!store$2) store$2 = /* @__PURE__ */ new Map();
+	store$2.set(lang, message$1);
+}
+/**
+* Returns a schema error message.
+*
+* @param lang The language of the message.
+*
+* @returns The error message.
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function getSchemaMessage(lang) {
+	return store$2?.get(lang);
+}
+/**
+* Deletes a schema error message.
+*
+* @param lang The language of the message.
+*/
+function deleteSchemaMessage(lang) {
+	store$2?.delete(lang);
+}
+
+//#endregion
+//#region src/storages/specificMessage/specificMessage.ts
+let store$1;
+/**
+* Sets a specific error message.
+*
+* @param reference The identifier reference.
+* @param message The error message.
+* @param lang The language of the message.
+*/
+function setSpecificMessage(reference, message$1, lang) {
+	if (!store$1) store$1 = /* @__PURE__ */ new Map();
+	if (!store$1.get(reference)) store$1.set(reference, /* @__PURE__ */ new Map());
+	store$1.get(reference).set(lang, message$1);
+}
+/**
+* Returns a specific error message.
+*
+* @param reference The identifier reference.
+* @param lang The language of the message.
+*
+* @returns The error message.
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function getSpecificMessage(reference, lang) {
+	return store$1?.get(reference)?.get(lang);
+}
+/**
+* Deletes a specific error message.
+*
+* @param reference The identifier reference.
+* @param lang The language of the message.
+*/
+function deleteSpecificMessage(reference, lang) {
+	store$1?.get(reference)?.delete(lang);
+}
+
+//#endregion
+//#region src/utils/_stringify/_stringify.ts
+/**
+* Stringifies an unknown input to a literal or type string.
+*
+* @param input The unknown input.
+*
+* @returns A literal or type string.
+*
+* @internal
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function _stringify(input) {
+	const type = typeof input;
+	if (type === "string") return `"${input}"`;
+	if (type === "number" || type === "bigint" || type === "boolean") return `${input}`;
+	if (type === "object" || type === "function") return (input && Object.getPrototypeOf(input)?.constructor?.name) ?? "null";
+	return type;
+}
+
+//#endregion
+//#region src/utils/_addIssue/_addIssue.ts
+/**
+* Adds an issue to the dataset.
+*
+* @param context The issue context.
+* @param label The issue label.
+* @param dataset The input dataset.
+* @param config The configuration.
+* @param other The optional props.
+*
+* @internal
+*/
+function _addIssue(context, label, dataset, config$1, other) {
+	const input = other && "input" in other ? other.input : dataset.value;
+	const expected = other?.expected ?? context.expects ?? null;
+	const received = other?.received ?? /* @__PURE__ */ _stringify(input);
+	const issue = {
+		kind: context.kind,
+		type: context.type,
+		input,
+		expected,
+		received,
+		message: `Invalid ${label}: ${expected ? `Expected ${expected} but r` : "R"}eceived ${received}`,
+		requirement: context.requirement,
+		path: other?.path,
+		issues: other?.issues,
+		lang: config$1.lang,
+		abortEarly: config$1.abortEarly,
+		abortPipeEarly: config$1.abortPipeEarly
+	};
+	const isSchema = context.kind === "schema";
+	const message$1 = other?.message ?? context.message ?? /* @__PURE__ */ getSpecificMessage(context.reference, issue.lang) ?? (isSchema ? /* @__PURE__ */ getSchemaMessage(issue.lang) : null) ?? config$1.message ?? /* @__PURE__ */ getGlobalMessage(issue.lang);
+	if (message$1 !== void 0) issue.message = typeof message$1 === "function" ? message$1(issue) : message$1;
+	if (isSchema) dataset.typed = false;
+	if (dataset.issues) dataset.issues.push(issue);
+	else dataset.issues = [issue];
+}
+
+//#endregion
+//#region src/utils/_cloneDataset/_cloneDataset.ts
+/**
+* Creates a shallow copy of a dataset.
+*
+* Hint: The `value` is copied by reference, but the `issues` array, its issues
+* and their `path` arrays are cloned to avoid reusing mutable dataset state
+* across multiple runs. Mutating a returned object or array value can
+* therefore affect later cache hits that reuse the same cached output.
+*
+* @param dataset The output dataset.
+*
+* @returns The copied output dataset.
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function _cloneDataset(dataset) {
+	return {
+		typed: dataset.typed,
+		value: dataset.value,
+		issues: dataset.issues?.map((issue) => ({
+			...issue,
+			path: issue.path && [...issue.path]
+		}))
+	};
+}
+
+//#endregion
+//#region src/utils/_formatCase/_formatCase.ts
+/**
+* Splits a string into lowercase words and rejoins them with the given
+* separator and capitalization rules.
+*
+* Words are separated by `_`, `-` and ASCII whitespace, as well as by case
+* and acronym boundaries. Whether the first or subsequent words are
+* capitalized is controlled by `capFirst` and `capRest`.
+*
+* Hint: Implemented in a single pass that emits directly to the result
+* string to avoid an intermediate `string[]` allocation. ASCII chars are
+* classified via char codes to skip `.toLowerCase()` and `.toUpperCase()`
+* method calls in the common case.
+*
+* Hint: Digits are treated as a separate character class, so `item2Name`
+* yields `item2` and `name` rather than `item`, `2` and `name`.
+*
+* @param input The input string.
+* @param separator The string inserted between words.
+* @param capFirst Whether to capitalize the first word.
+* @param capRest Whether to capitalize subsequent words.
+*
+* @returns The formatted string.
+*
+* @internal
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function _formatCase(input, separator, capFirst, capRest) {
+	let result = "";
+	let firstWord = true;
+	let start = 0;
+	let prev = 0;
+	let prevPrev = 0;
+	const flush = (end) => {
+		if (end > start) {
+			let word = input.slice(start, end).toLowerCase();
+			if (firstWord ? capFirst : capRest) {
+				const firstCode = word.charCodeAt(0);
+				if (firstCode >= 97 && firstCode <= 122) word = String.fromCharCode(firstCode - 32) + word.slice(1);
+				else {
+					const charLen = firstCode >= 55296 && firstCode <= 56319 ? 2 : 1;
+					word = word.slice(0, charLen).toUpperCase() + word.slice(charLen);
+				}
+			}
+			result += firstWord ? word : separator + word;
+			firstWord = false;
+		}
+	};
+	for (let index = 0; index < input.length; index++) {
+		const code = input.charCodeAt(index);
+		let type;
+		if (code === 32 || code === 9 || code === 10 || code === 11 || code === 12 || code === 13 || code === 45 || code === 95) {
+			flush(index);
+			start = index + 1;
+			type = 0;
+		} else if (code < 128) type = code >= 65 && code <= 90 ? 1 : code >= 97 && code <= 122 ? 2 : 3;
+		else {
+			const char = input[index];
+			const charLower = char.toLowerCase();
+			type = charLower === char.toUpperCase() ? 3 : char === charLower ? 2 : 1;
+		}
+		if (type === 1 && (prev === 2 || prev === 3) && index > start) {
+			flush(index);
+			start = index;
+		} else if (type === 2 && prev === 1 && prevPrev === 1 && index - 1 > start) {
+			flush(index - 1);
+			start = index - 1;
+		}
+		prevPrev = prev;
+		prev = type;
+	}
+	flush(input.length);
+	return result;
+}
+
+//#endregion
+//#region src/utils/_getByteCount/_getByteCount.ts
+let textEncoder;
+/**
+* Returns the byte count of the input.
+*
+* @param input The input to be measured.
+*
+* @returns The byte count.
+*
+* @internal
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function _getByteCount(input) {
+	if (!textEncoder) textEncoder = new TextEncoder();
+	return textEncoder.encode(input).length;
+}
+
+//#endregion
+//#region src/utils/_getCodePointCount/_getCodePointCount.ts
+/**
+* Returns the code point count of the input.
+*
+* @param input The input to be measured.
+*
+* @returns The code point count.
+*
+* @internal
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function _getCodePointCount(input) {
+	let count = input.length;
+	const lengthMinus1 = input.length - 1;
+	for (let i = 0; i < lengthMinus1;) if (input.codePointAt(i) <= 65535) i++;
+	else {
+		i += 2;
+		count--;
+	}
+	return count;
+}
+
+//#endregion
+//#region src/utils/_getGraphemeCount/_getGraphemeCount.ts
+let segmenter;
+/**
+* Returns the grapheme count of the input.
+*
+* @param input The input to be measured.
+*
+* @returns The grapheme count.
+*
+* @internal
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function _getGraphemeCount(input) {
+	if (!segmenter) segmenter = new Intl.Segmenter();
+	const segments = segmenter.segment(input);
+	let count = 0;
+	for (const _ of segments) count++;
+	return count;
+}
+
+//#endregion
+//#region src/utils/_getLastMetadata/_getLastMetadata.ts
+/**
+* Returns the last top-level value of a given metadata type from a schema
+* using a breadth-first search that starts with the last item in the pipeline.
+*
+* @param schema The schema to search.
+* @param type The metadata type.
+*
+* @returns The value, if any.
+*
+* @internal
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function _getLastMetadata(schema, type) {
+	if ("pipe" in schema) {
+		const nestedSchemas = [];
+		for (let index = schema.pipe.length - 1; index >= 0; index--) {
+			const item = schema.pipe[index];
+			if (item.kind === "schema" && "pipe" in item) nestedSchemas.push(item);
+			else if (item.kind === "metadata" && item.type === type) return item[type];
+		}
+		for (const nestedSchema of nestedSchemas) {
+			const result = /* @__PURE__ */ _getLastMetadata(nestedSchema, type);
+			if (result !== void 0) return result;
+		}
+	}
+}
+
+//#endregion
+//#region src/utils/_getWordCount/_getWordCount.ts
+let store;
+/**
+* Returns the word count of the input.
+*
+* @param locales The locales to be used.
+* @param input The input to be measured.
+*
+* @returns The word count.
+*
+* @internal
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function _getWordCount(locales, input) {
+	if (!store) store = /* @__PURE__ */ new Map();
+	const key = String(locales);
+	let segmenter$1 = store.get(key);
+	if (!segmenter$1) {
+		segmenter$1 = new Intl.Segmenter(locales, { granularity: "word" });
+		store.set(key, segmenter$1);
+	}
+	const segments = segmenter$1.segment(input);
+	let count = 0;
+	for (const segment of segments) if (segment.isWordLike) count++;
+	return count;
+}
+
+//#endregion
+//#region src/utils/_isLuhnAlgo/_isLuhnAlgo.ts
+/**
+* Non-digit regex.
+*/
+const NON_DIGIT_REGEX = /\D/gu;
+/**
+* Checks whether a string with numbers corresponds to the luhn algorithm.
+*
+* @param input The input to be checked.
+*
+* @returns Whether input is valid.
+*
+* @internal
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function _isLuhnAlgo(input) {
+	const number$1 = input.replace(NON_DIGIT_REGEX, "");
+	let length$1 = number$1.length;
+	let bit = 1;
+	let sum = 0;
+	while (length$1) {
+		const value$1 = +number$1[--length$1];
+		bit ^= 1;
+		sum += bit ? [
+			0,
+			2,
+			4,
+			6,
+			8,
+			1,
+			3,
+			5,
+			7,
+			9
+		][value$1] : value$1;
+	}
+	return sum % 10 === 0;
+}
+
+//#endregion
+//#region src/utils/_isSameValueZero/_isSameValueZero.ts
+/**
+* Compares two values using the SameValueZero algorithm, which treats `NaN`
+* as equal to itself unlike `===`.
+*
+* @param value1 The first value.
+* @param value2 The second value.
+*
+* @returns Whether the values are equal.
+*
+* @internal
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function _isSameValueZero(value1, value2) {
+	return value1 === value2 || Number.isNaN(value1) && Number.isNaN(value2);
+}
+
+//#endregion
+//#region src/utils/_isValidObjectKey/_isValidObjectKey.ts
+/**
+* Disallows inherited object properties and prevents object prototype
+* pollution by disallowing certain keys.
+*
+* @param object The object to check.
+* @param key The key to check.
+*
+* @returns Whether the key is allowed.
+*
+* @internal
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function _isValidObjectKey(object$1, key) {
+	return Object.prototype.hasOwnProperty.call(object$1, key) && key !== "__proto__" && key !== "prototype" && key !== "constructor";
+}
+
+//#endregion
+//#region src/utils/_isValueMatch/_isValueMatch.ts
+/**
+* Checks whether a value matches a value action requirement.
+*
+* @param requirement The value action requirement.
+* @param value The value to check.
+*
+* @returns Whether the value matches the requirement.
+*
+* @internal
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function _isValueMatch(requirement, value$1) {
+	return Number.isNaN(requirement) && Number.isNaN(value$1) || requirement <= value$1 && requirement >= value$1;
+}
+
+//#endregion
+//#region src/utils/_joinExpects/_joinExpects.ts
+/**
+* Joins multiple `expects` values with the given separator.
+*
+* @param values The `expects` values.
+* @param separator The separator.
+*
+* @returns The joined `expects` property.
+*
+* @internal
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function _joinExpects(values$1, separator) {
+	const list = [...new Set(values$1)];
+	if (list.length > 1) return `(${list.join(` ${separator} `)})`;
+	return list[0] ?? "never";
+}
+
+//#endregion
+//#region src/utils/_standardSchema/_standardSchema.ts
+/**
+* Eagerly creates and attaches the Standard Schema properties of a schema.
+*
+* Hint: The contextual `this` type includes the standard properties that are
+* attached before the schema is returned.
+*
+* @param schema The schema to attach standard properties to.
+*
+* @returns The schema with standard properties attached.
+*
+* @internal
+*/
+function _standardSchema(schema) {
+	schema["~standard"] = {
+		version: 1,
+		vendor: "valibot",
+		validate: (value$1) => schema["~run"]({ value: value$1 }, /* @__PURE__ */ getGlobalConfig())
+	};
+	return schema;
+}
+
+//#endregion
+//#region src/utils/entriesFromList/entriesFromList.ts
+/**
+* Creates an object entries definition from a list of keys and a schema.
+*
+* @param list A list of keys.
+* @param schema The schema of the keys.
+*
+* @returns The object entries.
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function entriesFromList(list, schema) {
+	const entries$1 = {};
+	for (const key of list) entries$1[key] = schema;
+	return entries$1;
+}
+
+//#endregion
+//#region src/utils/entriesFromObjects/entriesFromObjects.ts
+/* @__NO_SIDE_EFFECTS__ */
+function entriesFromObjects(schemas) {
+	const entries$1 = {};
+	for (const schema of schemas) Object.assign(entries$1, schema.entries);
+	return entries$1;
+}
+
+//#endregion
+//#region src/utils/getDotPath/getDotPath.ts
+/* @__NO_SIDE_EFFECTS__ */
+function getDotPath(issue) {
+	if (issue.path) {
+		let key = "";
+		for (const item of issue.path) if (typeof item.key === "string" || typeof item.key === "number") if (key) key += `.${item.key}`;
+		else key += item.key;
+		else return null;
+		return key;
+	}
+	return null;
+}
+
+//#endregion
+//#region src/utils/isOfKind/isOfKind.ts
+/**
+* A generic type guard to check the kind of an object.
+*
+* @param kind The kind to check for.
+* @param object The object to check.
+*
+* @returns Whether it matches.
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function isOfKind(kind, object$1) {
+	return object$1.kind === kind;
+}
+
+//#endregion
+//#region src/utils/isOfType/isOfType.ts
+/**
+* A generic type guard to check the type of an object.
+*
+* @param type The type to check for.
+* @param object The object to check.
+*
+* @returns Whether it matches.
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function isOfType(type, object$1) {
+	return object$1.type === type;
+}
+
+//#endregion
+//#region src/utils/ValiError/ValiError.ts
+/**
+* A Valibot error with useful information.
+*/
+var ValiError = class extends Error {
+	/**
+	* Creates a Valibot error with useful information.
+	*
+	* @param issues The error issues.
+	*/
+	constructor(issues) {
+		super(issues[0].message);
+		this.name = "ValiError";
+		this.issues = issues;
+	}
+};
+
+//#endregion
+//#region src/utils/isValiError/isValiError.ts
+/**
+* A type guard to check if an error is a ValiError.
+*
+* @param error The error to check.
+*
+* @returns Whether its a ValiError.
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function isValiError(error) {
+	return error instanceof ValiError;
+}
+
+//#endregion
+//#region src/actions/args/args.ts
+/* @__NO_SIDE_EFFECTS__ */
+function args(schema) {
+	return {
+		kind: "transformation",
+		type: "args",
+		reference: args,
+		async: false,
+		schema,
+		"~run"(dataset, config$1) {
+			const func = dataset.value;
+			dataset.value = (...args_) => {
+				const argsDataset = this.schema["~run"]({ value: args_ }, config$1);
+				if (argsDataset.issues) throw new ValiError(argsDataset.issues);
+				return func(...argsDataset.value);
+			};
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/args/argsAsync.ts
+/* @__NO_SIDE_EFFECTS__ */
+function argsAsync(schema) {
+	return {
+		kind: "transformation",
+		type: "args",
+		reference: argsAsync,
+		async: false,
+		schema,
+		"~run"(dataset, config$1) {
+			const func = dataset.value;
+			dataset.value = async (...args$1) => {
+				const argsDataset = await schema["~run"]({ value: args$1 }, config$1);
+				if (argsDataset.issues) throw new ValiError(argsDataset.issues);
+				return func(...argsDataset.value);
+			};
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/await/awaitAsync.ts
+/**
+* Creates an await transformation action.
+*
+* @returns An await action.
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function awaitAsync() {
+	return {
+		kind: "transformation",
+		type: "await",
+		reference: awaitAsync,
+		async: true,
+		async "~run"(dataset) {
+			dataset.value = await dataset.value;
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/regex.ts
+/**
+* [Base64](https://en.wikipedia.org/wiki/Base64) regex.
+*/
+const BASE64_REGEX = /^(?:[\da-z+/]{4})*(?:[\da-z+/]{2}==|[\da-z+/]{3}=)?$/iu;
+/**
+* [BIC](https://en.wikipedia.org/wiki/ISO_9362) regex.
+*/
+const BIC_REGEX = /^[A-Z]{6}(?!00)[\dA-Z]{2}(?:[\dA-Z]{3})?$/u;
+/**
+* [Cuid2](https://github.com/paralleldrive/cuid2) regex.
+*/
+const CUID2_REGEX = /^[a-z][\da-z]*$/u;
+/**
+* [Decimal](https://en.wikipedia.org/wiki/Decimal) regex.
+*/
+const DECIMAL_REGEX = /^[+-]?(?:\d*\.)?\d+$/u;
+/**
+* [Digits](https://en.wikipedia.org/wiki/Numerical_digit) regex.
+*/
+const DIGITS_REGEX = /^\d+$/u;
+/**
+* [Domain name](https://en.wikipedia.org/wiki/Domain_name) regex.
+*
+* Hint: We decided against the `i` flag for better JSON Schema compatibility.
+* ASCII-only validation. Internationalized domain names (IDNs) are not
+* supported, including Punycode-encoded labels.
+*/
+const DOMAIN_REGEX = /^(?=.{1,253}$)(?:(?![Xx][Nn]--)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/u;
+/**
+* [Email address](https://en.wikipedia.org/wiki/Email_address) regex.
+*
+* Hint: We decided against the `i` flag to avoid matching non-ASCII characters.
+*/
+const EMAIL_REGEX = /^[\w+-]+(?:\.[\w+-]+)*@[\da-zA-Z]+(?:[.-][\da-zA-Z]+)*\.[a-zA-Z]{2,}$/u;
+/**
+* Emoji regex from [emoji-regex-xs](https://github.com/slevithan/emoji-regex-xs) v1.0.0 (MIT license).
+*
+* Hint: We decided against the newer `/^\p{RGI_Emoji}+$/v` regex because it is
+* not supported in older runtimes and does not match all emoji.
+*/
+const EMOJI_REGEX = /^(?:[\u{1F1E6}-\u{1F1FF}]{2}|\u{1F3F4}[\u{E0061}-\u{E007A}]{2}[\u{E0030}-\u{E0039}\u{E0061}-\u{E007A}]{1,3}\u{E007F}|(?:\p{Emoji}\uFE0F\u20E3?|\p{Emoji_Modifier_Base}\p{Emoji_Modifier}?|(?![\p{Emoji_Modifier_Base}\u{1F1E6}-\u{1F1FF}])\p{Emoji_Presentation})(?:\u200D(?:\p{Emoji}\uFE0F\u20E3?|\p{Emoji_Modifier_Base}\p{Emoji_Modifier}?|(?![\p{Emoji_Modifier_Base}\u{1F1E6}-\u{1F1FF}])\p{Emoji_Presentation}))*)+$/u;
+/**
+* [Hexadecimal](https://en.wikipedia.org/wiki/Hexadecimal) regex.
+*
+* Hint: We decided against the `i` flag for better JSON Schema compatibility.
+*/
+const HEXADECIMAL_REGEX = /^(?:0[hx])?[\da-fA-F]+$/u;
+/**
+* [Hex color](https://en.wikipedia.org/wiki/Web_colors#Hex_triplet) regex.
+*
+* Hint: We decided against the `i` flag for better JSON Schema compatibility.
+*/
+const HEX_COLOR_REGEX = /^#(?:[\da-fA-F]{3,4}|[\da-fA-F]{6}|[\da-fA-F]{8})$/u;
+/**
+* [IMEI](https://en.wikipedia.org/wiki/International_Mobile_Equipment_Identity) regex.
+*/
+const IMEI_REGEX = /^\d{15}$|^\d{2}-\d{6}-\d{6}-\d$/u;
+/**
+* [IPv4](https://en.wikipedia.org/wiki/IPv4) regex.
+*/
+const IPV4_REGEX = /^(?:(?:[1-9]|1\d|2[0-4])?\d|25[0-5])(?:\.(?:(?:[1-9]|1\d|2[0-4])?\d|25[0-5])){3}$/u;
+/**
+* [IPv6](https://en.wikipedia.org/wiki/IPv6) regex.
+*/
+const IPV6_REGEX = /^(?:(?:[\da-f]{1,4}:){7}[\da-f]{1,4}|(?:[\da-f]{1,4}:){1,7}:|(?:[\da-f]{1,4}:){1,6}:[\da-f]{1,4}|(?:[\da-f]{1,4}:){1,5}(?::[\da-f]{1,4}){1,2}|(?:[\da-f]{1,4}:){1,4}(?::[\da-f]{1,4}){1,3}|(?:[\da-f]{1,4}:){1,3}(?::[\da-f]{1,4}){1,4}|(?:[\da-f]{1,4}:){1,2}(?::[\da-f]{1,4}){1,5}|[\da-f]{1,4}:(?::[\da-f]{1,4}){1,6}|:(?:(?::[\da-f]{1,4}){1,7}|:)|fe80:(?::[\da-f]{0,4}){0,4}%[\da-z]+|::(?:f{4}(?::0{1,4})?:)?(?:(?:25[0-5]|(?:2[0-4]|1?\d)?\d)\.){3}(?:25[0-5]|(?:2[0-4]|1?\d)?\d)|(?:[\da-f]{1,4}:){1,4}:(?:(?:25[0-5]|(?:2[0-4]|1?\d)?\d)\.){3}(?:25[0-5]|(?:2[0-4]|1?\d)?\d))$/iu;
+/**
+* [IP](https://en.wikipedia.org/wiki/IP_address) regex.
+*/
+const IP_REGEX = /^(?:(?:[1-9]|1\d|2[0-4])?\d|25[0-5])(?:\.(?:(?:[1-9]|1\d|2[0-4])?\d|25[0-5])){3}$|^(?:(?:[\da-f]{1,4}:){7}[\da-f]{1,4}|(?:[\da-f]{1,4}:){1,7}:|(?:[\da-f]{1,4}:){1,6}:[\da-f]{1,4}|(?:[\da-f]{1,4}:){1,5}(?::[\da-f]{1,4}){1,2}|(?:[\da-f]{1,4}:){1,4}(?::[\da-f]{1,4}){1,3}|(?:[\da-f]{1,4}:){1,3}(?::[\da-f]{1,4}){1,4}|(?:[\da-f]{1,4}:){1,2}(?::[\da-f]{1,4}){1,5}|[\da-f]{1,4}:(?::[\da-f]{1,4}){1,6}|:(?:(?::[\da-f]{1,4}){1,7}|:)|fe80:(?::[\da-f]{0,4}){0,4}%[\da-z]+|::(?:f{4}(?::0{1,4})?:)?(?:(?:25[0-5]|(?:2[0-4]|1?\d)?\d)\.){3}(?:25[0-5]|(?:2[0-4]|1?\d)?\d)|(?:[\da-f]{1,4}:){1,4}:(?:(?:25[0-5]|(?:2[0-4]|1?\d)?\d)\.){3}(?:25[0-5]|(?:2[0-4]|1?\d)?\d))$/iu;
+/**
+* [ISO 8601](https://en.wikipedia.org/wiki/ISO_8601) date regex.
+*/
+const ISO_DATE_REGEX = /^\d{4}-(?:0[1-9]|1[0-2])-(?:[12]\d|0[1-9]|3[01])$/u;
+/**
+* [ISO 8601](https://en.wikipedia.org/wiki/ISO_8601) date-time regex.
+*/
+const ISO_DATE_TIME_REGEX = /^\d{4}-(?:0[1-9]|1[0-2])-(?:[12]\d|0[1-9]|3[01])[T ](?:0\d|1\d|2[0-3]):[0-5]\d$/u;
+/**
+* [ISO 8601](https://en.wikipedia.org/wiki/ISO_8601) date-time with seconds regex.
+*/
+const ISO_DATE_TIME_SECOND_REGEX = /^\d{4}-(?:0[1-9]|1[0-2])-(?:[12]\d|0[1-9]|3[01])[T ](?:0\d|1\d|2[0-3])(?::[0-5]\d){2}$/u;
+/**
+* [ISO 8601](https://en.wikipedia.org/wiki/ISO_8601) time regex.
+*/
+const ISO_TIME_REGEX = /^(?:0\d|1\d|2[0-3]):[0-5]\d$/u;
+/**
+* [ISO 8601](https://en.wikipedia.org/wiki/ISO_8601) time with seconds regex.
+*/
+const ISO_TIME_SECOND_REGEX = /^(?:0\d|1\d|2[0-3])(?::[0-5]\d){2}$/u;
+/**
+* [ISO 8601](https://en.wikipedia.org/wiki/ISO_8601) timestamp regex. Allows a
+* space as a date/time separator and an optional space before the UTC offset.
+*/
+const ISO_TIMESTAMP_REGEX = /^\d{4}-(?:0[1-9]|1[0-2])-(?:[12]\d|0[1-9]|3[01])[T ](?:0\d|1\d|2[0-3])(?::[0-5]\d){2}(?:\.\d{1,9})?(?:Z| ?[+-](?:0\d|1\d|2[0-3])(?::?[0-5]\d)?)$/u;
+/**
+* [ISO 8601](https://en.wikipedia.org/wiki/ISO_8601) week regex.
+*/
+const ISO_WEEK_REGEX = /^\d{4}-W(?:0[1-9]|[1-4]\d|5[0-3])$/u;
+/**
+* [JWS compact serialization](https://datatracker.ietf.org/doc/html/rfc7515#section-3.1)
+* regex.
+*
+* Hint: Empty payload and signature segments are allowed because the
+* Base64URL-encoded representation of an empty octet sequence is an empty
+* string.
+*/
+const JWS_COMPACT_REGEX = /^(?:[\w-]{2,3}|(?:[\w-]{4})+(?:[\w-]{2,3})?)\.(?:[\w-]{2,3}|(?:[\w-]{4})+(?:[\w-]{2,3})?)?\.(?:[\w-]{2,3}|(?:[\w-]{4})+(?:[\w-]{2,3})?)?$/u;
+/**
+* [ISRC](https://en.wikipedia.org/wiki/International_Standard_Recording_Code) regex.
+*/
+const ISRC_REGEX = /^(?:[A-Z]{2}[A-Z\d]{3}\d{7}|[A-Z]{2}-[A-Z\d]{3}-\d{2}-\d{5})$/u;
+/**
+* [KSUID](https://github.com/segmentio/ksuid) regex.
+*/
+const KSUID_REGEX = /^[a-zA-Z0-9]{27}$/u;
+/**
+* [MAC](https://en.wikipedia.org/wiki/MAC_address) 48 bit regex.
+*
+* Hint: We decided against the `i` flag for better JSON Schema compatibility.
+*/
+const MAC48_REGEX = /^(?:[\da-fA-F]{2}:){5}[\da-fA-F]{2}$|^(?:[\da-fA-F]{2}-){5}[\da-fA-F]{2}$|^(?:[\da-fA-F]{4}\.){2}[\da-fA-F]{4}$/u;
+/**
+* [MAC](https://en.wikipedia.org/wiki/MAC_address) 64 bit regex.
+*
+* Hint: We decided against the `i` flag for better JSON Schema compatibility.
+*/
+const MAC64_REGEX = /^(?:[\da-fA-F]{2}:){7}[\da-fA-F]{2}$|^(?:[\da-fA-F]{2}-){7}[\da-fA-F]{2}$|^(?:[\da-fA-F]{4}\.){3}[\da-fA-F]{4}$|^(?:[\da-fA-F]{4}:){3}[\da-fA-F]{4}$/u;
+/**
+* [MAC](https://en.wikipedia.org/wiki/MAC_address) regex.
+*
+* Hint: We decided against the `i` flag for better JSON Schema compatibility.
+*/
+const MAC_REGEX = /^(?:[\da-fA-F]{2}:){5}[\da-fA-F]{2}$|^(?:[\da-fA-F]{2}-){5}[\da-fA-F]{2}$|^(?:[\da-fA-F]{4}\.){2}[\da-fA-F]{4}$|^(?:[\da-fA-F]{2}:){7}[\da-fA-F]{2}$|^(?:[\da-fA-F]{2}-){7}[\da-fA-F]{2}$|^(?:[\da-fA-F]{4}\.){3}[\da-fA-F]{4}$|^(?:[\da-fA-F]{4}:){3}[\da-fA-F]{4}$/u;
+/**
+* [Nano ID](https://github.com/ai/nanoid) regex.
+*/
+const NANO_ID_REGEX = /^[\w-]+$/u;
+/**
+* [Octal](https://en.wikipedia.org/wiki/Octal) regex.
+*/
+const OCTAL_REGEX = /^(?:0o)?[0-7]+$/u;
+/**
+* [RFC 5322 email address](https://datatracker.ietf.org/doc/html/rfc5322#section-3.4.1) regex.
+*
+* Hint: This regex was taken from the [HTML Living Standard Specification](https://html.spec.whatwg.org/multipage/input.html#valid-e-mail-address) and does not perfectly represent RFC 5322.
+*/
+const RFC_EMAIL_REGEX = /^[a-zA-Z0-9.!#$%&'*+\/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
+/**
+* [Slug](https://en.wikipedia.org/wiki/Clean_URL#Slug) regex.
+*/
+const SLUG_REGEX = /^[\da-z]+(?:[-_][\da-z]+)*$/u;
+/**
+* [ULID](https://github.com/ulid/spec) regex.
+*
+* Hint: We decided against the `i` flag for better JSON Schema compatibility.
+* Hint: The first character is restricted to `[0-7]` because the 48-bit
+* timestamp cannot exceed 2^48-1, making the maximum valid ULID
+* `7ZZZZZZZZZZZZZZZZZZZZZZZZZ` in Crockford's Base32 encoding.
+*/
+const ULID_REGEX = /^[0-7][\da-hjkmnp-tv-zA-HJKMNP-TV-Z]{25}$/u;
+/**
+* [UUID](https://en.wikipedia.org/wiki/Universally_unique_identifier) regex.
+*/
+const UUID_REGEX = /^[\da-f]{8}(?:-[\da-f]{4}){3}-[\da-f]{12}$/iu;
+
+//#endregion
+//#region src/actions/base64/base64.ts
+/* @__NO_SIDE_EFFECTS__ */
+function base64(message$1) {
+	return {
+		kind: "validation",
+		type: "base64",
+		reference: base64,
+		async: false,
+		expects: null,
+		requirement: BASE64_REGEX,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "Base64", dataset, config$1);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/bic/bic.ts
+/* @__NO_SIDE_EFFECTS__ */
+function bic(message$1) {
+	return {
+		kind: "validation",
+		type: "bic",
+		reference: bic,
+		async: false,
+		expects: null,
+		requirement: BIC_REGEX,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "BIC", dataset, config$1);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/brand/brand.ts
+/**
+* Creates a brand transformation action.
+*
+* @param name The brand name.
+*
+* @returns A brand action.
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function brand(name) {
+	return {
+		kind: "transformation",
+		type: "brand",
+		reference: brand,
+		async: false,
+		name,
+		"~run"(dataset) {
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/bytes/bytes.ts
+/* @__NO_SIDE_EFFECTS__ */
+function bytes(requirement, message$1) {
+	return {
+		kind: "validation",
+		type: "bytes",
+		reference: bytes,
+		async: false,
+		expects: `${requirement}`,
+		requirement,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed) {
+				const length$1 = /* @__PURE__ */ _getByteCount(dataset.value);
+				if (length$1 !== this.requirement) _addIssue(this, "bytes", dataset, config$1, { received: `${length$1}` });
+			}
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/check/check.ts
+/* @__NO_SIDE_EFFECTS__ */
+function check(requirement, message$1) {
+	return {
+		kind: "validation",
+		type: "check",
+		reference: check,
+		async: false,
+		expects: null,
+		requirement,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !this.requirement(dataset.value)) _addIssue(this, "input", dataset, config$1);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/check/checkAsync.ts
+/* @__NO_SIDE_EFFECTS__ */
+function checkAsync(requirement, message$1) {
+	return {
+		kind: "validation",
+		type: "check",
+		reference: checkAsync,
+		async: true,
+		expects: null,
+		requirement,
+		message: message$1,
+		async "~run"(dataset, config$1) {
+			if (dataset.typed && !await this.requirement(dataset.value)) _addIssue(this, "input", dataset, config$1);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/checkItems/checkItems.ts
+/* @__NO_SIDE_EFFECTS__ */
+function checkItems(requirement, message$1) {
+	return {
+		kind: "validation",
+		type: "check_items",
+		reference: checkItems,
+		async: false,
+		expects: null,
+		requirement,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed) for (let index = 0; index < dataset.value.length; index++) {
+				const item = dataset.value[index];
+				if (!this.requirement(item, index, dataset.value)) _addIssue(this, "item", dataset, config$1, {
+					input: item,
+					path: [{
+						type: "array",
+						origin: "value",
+						input: dataset.value,
+						key: index,
+						value: item
+					}]
+				});
+			}
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/checkItems/checkItemsAsync.ts
+/* @__NO_SIDE_EFFECTS__ */
+function checkItemsAsync(requirement, message$1) {
+	return {
+		kind: "validation",
+		type: "check_items",
+		reference: checkItemsAsync,
+		async: true,
+		expects: null,
+		requirement,
+		message: message$1,
+		async "~run"(dataset, config$1) {
+			if (dataset.typed) {
+				const requirementResults = await Promise.all(dataset.value.map(this.requirement));
+				for (let index = 0; index < dataset.value.length; index++) if (!requirementResults[index]) {
+					const item = dataset.value[index];
+					_addIssue(this, "item", dataset, config$1, {
+						input: item,
+						path: [{
+							type: "array",
+							origin: "value",
+							input: dataset.value,
+							key: index,
+							value: item
+						}]
+					});
+				}
+			}
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/codePoints/codePoints.ts
+/* @__NO_SIDE_EFFECTS__ */
+function codePoints(requirement, message$1) {
+	return {
+		kind: "validation",
+		type: "code_points",
+		reference: codePoints,
+		async: false,
+		expects: `${requirement}`,
+		requirement,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed) {
+				const count = /* @__PURE__ */ _getCodePointCount(dataset.value);
+				if (count !== this.requirement) _addIssue(this, "code points", dataset, config$1, { received: `${count}` });
+			}
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/creditCard/creditCard.ts
+/**
+* Credit card regex.
+*/
+const CREDIT_CARD_REGEX = /^(?:\d{13,19}|\d{4}(?: \d{3,6}){2,4}|\d{4}(?:-\d{3,6}){2,4})$/u;
+/**
+* Sanitize regex.
+*/
+const SANITIZE_REGEX = /[- ]/gu;
+/**
+* Provider regex list.
+*/
+const PROVIDER_REGEX_LIST = (/* unused pure expression or super */ null && ([
+	/^3[47]\d{13}$/u,
+	/^3(?:0[0-5]|[68]\d)\d{11,13}$/u,
+	/^6(?:011|5\d{2})\d{12,15}$/u,
+	/^(?:2131|1800|35\d{3})\d{11}$/u,
+	/^(?:5[1-5]\d{2}|222\d|22[3-9]\d|2[3-6]\d{2}|27[01]\d|2720)\d{12}$/u,
+	/^(?:6[27]\d{14,17}|81\d{14,17})$/u,
+	/^4\d{12}(?:\d{3,6})?$/u
+]));
+/* @__NO_SIDE_EFFECTS__ */
+function creditCard(message$1) {
+	return {
+		kind: "validation",
+		type: "credit_card",
+		reference: creditCard,
+		async: false,
+		expects: null,
+		requirement(input) {
+			let sanitized;
+			return CREDIT_CARD_REGEX.test(input) && (sanitized = input.replace(SANITIZE_REGEX, "")) && PROVIDER_REGEX_LIST.some((regex$1) => regex$1.test(sanitized)) && /* @__PURE__ */ _isLuhnAlgo(sanitized);
+		},
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !this.requirement(dataset.value)) _addIssue(this, "credit card", dataset, config$1);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/cuid2/cuid2.ts
+/* @__NO_SIDE_EFFECTS__ */
+function cuid2(message$1) {
+	return {
+		kind: "validation",
+		type: "cuid2",
+		reference: cuid2,
+		async: false,
+		expects: null,
+		requirement: CUID2_REGEX,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "Cuid2", dataset, config$1);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/decimal/decimal.ts
+/* @__NO_SIDE_EFFECTS__ */
+function decimal(message$1) {
+	return {
+		kind: "validation",
+		type: "decimal",
+		reference: decimal,
+		async: false,
+		expects: null,
+		requirement: DECIMAL_REGEX,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "decimal", dataset, config$1);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/description/description.ts
+/**
+* Creates a description metadata action.
+*
+* @param description_ The description text.
+*
+* @returns A description action.
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function description(description_) {
+	return {
+		kind: "metadata",
+		type: "description",
+		reference: description,
+		description: description_
+	};
+}
+
+//#endregion
+//#region src/actions/digits/digits.ts
+/* @__NO_SIDE_EFFECTS__ */
+function digits(message$1) {
+	return {
+		kind: "validation",
+		type: "digits",
+		reference: digits,
+		async: false,
+		expects: null,
+		requirement: DIGITS_REGEX,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "digits", dataset, config$1);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/domain/domain.ts
+/* @__NO_SIDE_EFFECTS__ */
+function domain(message$1) {
+	return {
+		kind: "validation",
+		type: "domain",
+		reference: domain,
+		expects: null,
+		async: false,
+		requirement: DOMAIN_REGEX,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "domain", dataset, config$1);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/email/email.ts
+/* @__NO_SIDE_EFFECTS__ */
+function email(message$1) {
+	return {
+		kind: "validation",
+		type: "email",
+		reference: email,
+		expects: null,
+		async: false,
+		requirement: EMAIL_REGEX,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "email", dataset, config$1);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/emoji/emoji.ts
+/* @__NO_SIDE_EFFECTS__ */
+function emoji(message$1) {
+	return {
+		kind: "validation",
+		type: "emoji",
+		reference: emoji,
+		async: false,
+		expects: null,
+		requirement: EMOJI_REGEX,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "emoji", dataset, config$1);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/empty/empty.ts
+/* @__NO_SIDE_EFFECTS__ */
+function empty(message$1) {
+	return {
+		kind: "validation",
+		type: "empty",
+		reference: empty,
+		async: false,
+		expects: "0",
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && dataset.value.length > 0) _addIssue(this, "length", dataset, config$1, { received: `${dataset.value.length}` });
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/endsWith/endsWith.ts
+/* @__NO_SIDE_EFFECTS__ */
+function endsWith(requirement, message$1) {
+	return {
+		kind: "validation",
+		type: "ends_with",
+		reference: endsWith,
+		async: false,
+		expects: `"${requirement}"`,
+		requirement,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !dataset.value.endsWith(this.requirement)) _addIssue(this, "end", dataset, config$1, { received: `"${dataset.value.slice(-this.requirement.length)}"` });
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/entries/entries.ts
+/* @__NO_SIDE_EFFECTS__ */
+function entries(requirement, message$1) {
+	return {
+		kind: "validation",
+		type: "entries",
+		reference: entries,
+		async: false,
+		expects: `${requirement}`,
+		requirement,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (!dataset.typed) return dataset;
+			const count = Object.keys(dataset.value).length;
+			if (dataset.typed && count !== this.requirement) _addIssue(this, "entries", dataset, config$1, { received: `${count}` });
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/everyItem/everyItem.ts
+/* @__NO_SIDE_EFFECTS__ */
+function everyItem(requirement, message$1) {
+	return {
+		kind: "validation",
+		type: "every_item",
+		reference: everyItem,
+		async: false,
+		expects: null,
+		requirement,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !dataset.value.every(this.requirement)) _addIssue(this, "item", dataset, config$1);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/examples/examples.ts
+/**
+* Creates an examples metadata action.
+*
+* @param examples_ The examples.
+*
+* @returns An examples action.
+*
+* @beta
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function examples(examples_) {
+	return {
+		kind: "metadata",
+		type: "examples",
+		reference: examples,
+		examples: examples_
+	};
+}
+
+//#endregion
+//#region src/actions/excludes/excludes.ts
+/* @__NO_SIDE_EFFECTS__ */
+function excludes(requirement, message$1) {
+	const received = /* @__PURE__ */ _stringify(requirement);
+	return {
+		kind: "validation",
+		type: "excludes",
+		reference: excludes,
+		async: false,
+		expects: `!${received}`,
+		requirement,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && dataset.value.includes(this.requirement)) _addIssue(this, "content", dataset, config$1, { received });
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/filterItems/filterItems.ts
+/* @__NO_SIDE_EFFECTS__ */
+function filterItems(operation) {
+	return {
+		kind: "transformation",
+		type: "filter_items",
+		reference: filterItems,
+		async: false,
+		operation,
+		"~run"(dataset) {
+			dataset.value = dataset.value.filter(this.operation);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/findItem/findItem.ts
+/* @__NO_SIDE_EFFECTS__ */
+function findItem(operation) {
+	return {
+		kind: "transformation",
+		type: "find_item",
+		reference: findItem,
+		async: false,
+		operation,
+		"~run"(dataset) {
+			dataset.value = dataset.value.find(this.operation);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/finite/finite.ts
+/* @__NO_SIDE_EFFECTS__ */
+function finite(message$1) {
+	return {
+		kind: "validation",
+		type: "finite",
+		reference: finite,
+		async: false,
+		expects: null,
+		requirement: Number.isFinite,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !this.requirement(dataset.value)) _addIssue(this, "finite", dataset, config$1);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/flavor/flavor.ts
+/**
+* Creates a flavor transformation action.
+*
+* @param name The flavor name.
+*
+* @returns A flavor action.
+*
+* @beta
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function flavor(name) {
+	return {
+		kind: "transformation",
+		type: "flavor",
+		reference: flavor,
+		async: false,
+		name,
+		"~run"(dataset) {
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/graphemes/graphemes.ts
+/* @__NO_SIDE_EFFECTS__ */
+function graphemes(requirement, message$1) {
+	return {
+		kind: "validation",
+		type: "graphemes",
+		reference: graphemes,
+		async: false,
+		expects: `${requirement}`,
+		requirement,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed) {
+				const count = /* @__PURE__ */ _getGraphemeCount(dataset.value);
+				if (count !== this.requirement) _addIssue(this, "graphemes", dataset, config$1, { received: `${count}` });
+			}
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/gtValue/gtValue.ts
+/* @__NO_SIDE_EFFECTS__ */
+function gtValue(requirement, message$1) {
+	return {
+		kind: "validation",
+		type: "gt_value",
+		reference: gtValue,
+		async: false,
+		expects: `>${requirement instanceof Date ? requirement.toJSON() : /* @__PURE__ */ _stringify(requirement)}`,
+		requirement,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !(dataset.value > this.requirement)) _addIssue(this, "value", dataset, config$1, { received: dataset.value instanceof Date ? dataset.value.toJSON() : /* @__PURE__ */ _stringify(dataset.value) });
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/guard/guard.ts
+/* @__NO_SIDE_EFFECTS__ */
+function guard(requirement, message$1) {
+	return {
+		kind: "transformation",
+		type: "guard",
+		reference: guard,
+		async: false,
+		requirement,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !this.requirement(dataset.value)) {
+				_addIssue(this, "input", dataset, config$1);
+				dataset.typed = false;
+			}
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/hash/hash.ts
+/**
+* Hash lengths object.
+*/
+const HASH_LENGTHS = {
+	md4: 32,
+	md5: 32,
+	sha1: 40,
+	sha256: 64,
+	sha384: 96,
+	sha512: 128,
+	ripemd128: 32,
+	ripemd160: 40,
+	tiger128: 32,
+	tiger160: 40,
+	tiger192: 48,
+	crc32: 8,
+	crc32b: 8,
+	adler32: 8
+};
+/* @__NO_SIDE_EFFECTS__ */
+function hash(types, message$1) {
+	return {
+		kind: "validation",
+		type: "hash",
+		reference: hash,
+		expects: null,
+		async: false,
+		requirement: RegExp(types.map((type) => `^[a-fA-F0-9]{${HASH_LENGTHS[type]}}$`).join("|"), "u"),
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "hash", dataset, config$1);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/hexadecimal/hexadecimal.ts
+/* @__NO_SIDE_EFFECTS__ */
+function hexadecimal(message$1) {
+	return {
+		kind: "validation",
+		type: "hexadecimal",
+		reference: hexadecimal,
+		async: false,
+		expects: null,
+		requirement: HEXADECIMAL_REGEX,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "hexadecimal", dataset, config$1);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/hexColor/hexColor.ts
+/* @__NO_SIDE_EFFECTS__ */
+function hexColor(message$1) {
+	return {
+		kind: "validation",
+		type: "hex_color",
+		reference: hexColor,
+		async: false,
+		expects: null,
+		requirement: HEX_COLOR_REGEX,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "hex color", dataset, config$1);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/imei/imei.ts
+/* @__NO_SIDE_EFFECTS__ */
+function imei(message$1) {
+	return {
+		kind: "validation",
+		type: "imei",
+		reference: imei,
+		async: false,
+		expects: null,
+		requirement(input) {
+			return IMEI_REGEX.test(input) && /* @__PURE__ */ _isLuhnAlgo(input);
+		},
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !this.requirement(dataset.value)) _addIssue(this, "IMEI", dataset, config$1);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/includes/includes.ts
+/* @__NO_SIDE_EFFECTS__ */
+function includes(requirement, message$1) {
+	const expects = /* @__PURE__ */ _stringify(requirement);
+	return {
+		kind: "validation",
+		type: "includes",
+		reference: includes,
+		async: false,
+		expects,
+		requirement,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !dataset.value.includes(this.requirement)) _addIssue(this, "content", dataset, config$1, { received: `!${expects}` });
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/integer/integer.ts
+/* @__NO_SIDE_EFFECTS__ */
+function integer(message$1) {
+	return {
+		kind: "validation",
+		type: "integer",
+		reference: integer,
+		async: false,
+		expects: null,
+		requirement: Number.isInteger,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !this.requirement(dataset.value)) _addIssue(this, "integer", dataset, config$1);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/ip/ip.ts
+/* @__NO_SIDE_EFFECTS__ */
+function ip(message$1) {
+	return {
+		kind: "validation",
+		type: "ip",
+		reference: ip,
+		async: false,
+		expects: null,
+		requirement: IP_REGEX,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "IP", dataset, config$1);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/ipv4/ipv4.ts
+/* @__NO_SIDE_EFFECTS__ */
+function ipv4(message$1) {
+	return {
+		kind: "validation",
+		type: "ipv4",
+		reference: ipv4,
+		async: false,
+		expects: null,
+		requirement: IPV4_REGEX,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "IPv4", dataset, config$1);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/ipv6/ipv6.ts
+/* @__NO_SIDE_EFFECTS__ */
+function ipv6(message$1) {
+	return {
+		kind: "validation",
+		type: "ipv6",
+		reference: ipv6,
+		async: false,
+		expects: null,
+		requirement: IPV6_REGEX,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "IPv6", dataset, config$1);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/isbn/utils/_isIsbn10.ts
+/**
+* [Validates an ISBN-10](https://en.wikipedia.org/wiki/ISBN#ISBN-10_check_digits).
+*
+* @param input The input value.
+*
+* @returns `true` if the input is a valid ISBN-10, `false` otherwise.
+*
+* @internal
+*/
+function _isIsbn10(input) {
+	const digits$1 = input.split("").map((c) => c === "X" ? 10 : parseInt(c));
+	let sum = 0;
+	for (let i = 0; i < 10; i++) sum += digits$1[i] * (10 - i);
+	return sum % 11 === 0;
+}
+
+//#endregion
+//#region src/actions/isbn/utils/_isIsbn13.ts
+/**
+* [Validates an ISBN-13](https://en.wikipedia.org/wiki/ISBN#ISBN-13_check_digit_calculation).
+*
+* @param input The input value.
+*
+* @returns `true` if the input is a valid ISBN-13, `false` otherwise.
+*
+* @internal
+*/
+function _isIsbn13(input) {
+	const digits$1 = input.split("").map((c) => parseInt(c));
+	let sum = 0;
+	for (let i = 0; i < 13; i++) sum += digits$1[i] * (i % 2 === 0 ? 1 : 3);
+	return sum % 10 === 0;
+}
+
+//#endregion
+//#region src/actions/isbn/isbn.ts
+/**
+* ISBN separator regex.
+*/
+const ISBN_SEPARATOR_REGEX = /[- ]/gu;
+/**
+* ISBN-10 detection regex.
+*/
+const ISBN_10_DETECTION_REGEX = /^\d{9}[\dX]$/u;
+/**
+* ISBN-13 detection regex.
+*/
+const ISBN_13_DETECTION_REGEX = /^\d{13}$/u;
+/* @__NO_SIDE_EFFECTS__ */
+function isbn(message$1) {
+	return {
+		kind: "validation",
+		type: "isbn",
+		reference: isbn,
+		async: false,
+		expects: null,
+		requirement(input) {
+			const replacedInput = input.replace(ISBN_SEPARATOR_REGEX, "");
+			if (ISBN_10_DETECTION_REGEX.test(replacedInput)) return _isIsbn10(replacedInput);
+			else if (ISBN_13_DETECTION_REGEX.test(replacedInput)) return _isIsbn13(replacedInput);
+			return false;
+		},
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !this.requirement(dataset.value)) _addIssue(this, "ISBN", dataset, config$1);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/isrc/isrc.ts
+/* @__NO_SIDE_EFFECTS__ */
+function isrc(message$1) {
+	return {
+		kind: "validation",
+		type: "isrc",
+		reference: isrc,
+		async: false,
+		expects: null,
+		requirement: ISRC_REGEX,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "ISRC", dataset, config$1);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/isoDate/isoDate.ts
+/* @__NO_SIDE_EFFECTS__ */
+function isoDate(message$1) {
+	return {
+		kind: "validation",
+		type: "iso_date",
+		reference: isoDate,
+		async: false,
+		expects: null,
+		requirement: ISO_DATE_REGEX,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "date", dataset, config$1);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/isoDateTime/isoDateTime.ts
+/* @__NO_SIDE_EFFECTS__ */
+function isoDateTime(message$1) {
+	return {
+		kind: "validation",
+		type: "iso_date_time",
+		reference: isoDateTime,
+		async: false,
+		expects: null,
+		requirement: ISO_DATE_TIME_REGEX,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "date-time", dataset, config$1);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/isoDateTimeSecond/isoDateTimeSecond.ts
+/* @__NO_SIDE_EFFECTS__ */
+function isoDateTimeSecond(message$1) {
+	return {
+		kind: "validation",
+		type: "iso_date_time_second",
+		reference: isoDateTimeSecond,
+		async: false,
+		expects: null,
+		requirement: ISO_DATE_TIME_SECOND_REGEX,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "date-time-second", dataset, config$1);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/isoTime/isoTime.ts
+/* @__NO_SIDE_EFFECTS__ */
+function isoTime(message$1) {
+	return {
+		kind: "validation",
+		type: "iso_time",
+		reference: isoTime,
+		async: false,
+		expects: null,
+		requirement: ISO_TIME_REGEX,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "time", dataset, config$1);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/isoTimeSecond/isoTimeSecond.ts
+/* @__NO_SIDE_EFFECTS__ */
+function isoTimeSecond(message$1) {
+	return {
+		kind: "validation",
+		type: "iso_time_second",
+		reference: isoTimeSecond,
+		async: false,
+		expects: null,
+		requirement: ISO_TIME_SECOND_REGEX,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "time-second", dataset, config$1);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/isoTimestamp/isoTimestamp.ts
+/* @__NO_SIDE_EFFECTS__ */
+function isoTimestamp(message$1) {
+	return {
+		kind: "validation",
+		type: "iso_timestamp",
+		reference: isoTimestamp,
+		async: false,
+		expects: null,
+		requirement: ISO_TIMESTAMP_REGEX,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "timestamp", dataset, config$1);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/isoWeek/isoWeek.ts
+/* @__NO_SIDE_EFFECTS__ */
+function isoWeek(message$1) {
+	return {
+		kind: "validation",
+		type: "iso_week",
+		reference: isoWeek,
+		async: false,
+		expects: null,
+		requirement: ISO_WEEK_REGEX,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "week", dataset, config$1);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/jwsCompact/jwsCompact.ts
+/* @__NO_SIDE_EFFECTS__ */
+function jwsCompact(message$1) {
+	return {
+		kind: "validation",
+		type: "jws_compact",
+		reference: jwsCompact,
+		async: false,
+		expects: null,
+		requirement: JWS_COMPACT_REGEX,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "JWS compact", dataset, config$1);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/ksuid/ksuid.ts
+/* @__NO_SIDE_EFFECTS__ */
+function ksuid(message$1) {
+	return {
+		kind: "validation",
+		type: "ksuid",
+		reference: ksuid,
+		async: false,
+		expects: null,
+		requirement: KSUID_REGEX,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "KSUID", dataset, config$1);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/length/length.ts
+/* @__NO_SIDE_EFFECTS__ */
+function length(requirement, message$1) {
+	return {
+		kind: "validation",
+		type: "length",
+		reference: length,
+		async: false,
+		expects: `${requirement}`,
+		requirement,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && dataset.value.length !== this.requirement) _addIssue(this, "length", dataset, config$1, { received: `${dataset.value.length}` });
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/ltValue/ltValue.ts
+/* @__NO_SIDE_EFFECTS__ */
+function ltValue(requirement, message$1) {
+	return {
+		kind: "validation",
+		type: "lt_value",
+		reference: ltValue,
+		async: false,
+		expects: `<${requirement instanceof Date ? requirement.toJSON() : /* @__PURE__ */ _stringify(requirement)}`,
+		requirement,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !(dataset.value < this.requirement)) _addIssue(this, "value", dataset, config$1, { received: dataset.value instanceof Date ? dataset.value.toJSON() : /* @__PURE__ */ _stringify(dataset.value) });
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/mac/mac.ts
+/* @__NO_SIDE_EFFECTS__ */
+function mac(message$1) {
+	return {
+		kind: "validation",
+		type: "mac",
+		reference: mac,
+		async: false,
+		expects: null,
+		requirement: MAC_REGEX,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "MAC", dataset, config$1);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/mac48/mac48.ts
+/* @__NO_SIDE_EFFECTS__ */
+function mac48(message$1) {
+	return {
+		kind: "validation",
+		type: "mac48",
+		reference: mac48,
+		async: false,
+		expects: null,
+		requirement: MAC48_REGEX,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "48-bit MAC", dataset, config$1);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/mac64/mac64.ts
+/* @__NO_SIDE_EFFECTS__ */
+function mac64(message$1) {
+	return {
+		kind: "validation",
+		type: "mac64",
+		reference: mac64,
+		async: false,
+		expects: null,
+		requirement: MAC64_REGEX,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "64-bit MAC", dataset, config$1);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/mapItems/mapItems.ts
+/* @__NO_SIDE_EFFECTS__ */
+function mapItems(operation) {
+	return {
+		kind: "transformation",
+		type: "map_items",
+		reference: mapItems,
+		async: false,
+		operation,
+		"~run"(dataset) {
+			dataset.value = dataset.value.map(this.operation);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/maxBytes/maxBytes.ts
+/* @__NO_SIDE_EFFECTS__ */
+function maxBytes(requirement, message$1) {
+	return {
+		kind: "validation",
+		type: "max_bytes",
+		reference: maxBytes,
+		async: false,
+		expects: `<=${requirement}`,
+		requirement,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed) {
+				const length$1 = /* @__PURE__ */ _getByteCount(dataset.value);
+				if (length$1 > this.requirement) _addIssue(this, "bytes", dataset, config$1, { received: `${length$1}` });
+			}
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/maxCodePoints/maxCodePoints.ts
+/* @__NO_SIDE_EFFECTS__ */
+function maxCodePoints(requirement, message$1) {
+	return {
+		kind: "validation",
+		type: "max_code_points",
+		reference: maxCodePoints,
+		async: false,
+		expects: `<=${requirement}`,
+		requirement,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed) {
+				const count = /* @__PURE__ */ _getCodePointCount(dataset.value);
+				if (count > this.requirement) _addIssue(this, "code points", dataset, config$1, { received: `${count}` });
+			}
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/maxEntries/maxEntries.ts
+/* @__NO_SIDE_EFFECTS__ */
+function maxEntries(requirement, message$1) {
+	return {
+		kind: "validation",
+		type: "max_entries",
+		reference: maxEntries,
+		async: false,
+		expects: `<=${requirement}`,
+		requirement,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (!dataset.typed) return dataset;
+			const count = Object.keys(dataset.value).length;
+			if (dataset.typed && count > this.requirement) _addIssue(this, "entries", dataset, config$1, { received: `${count}` });
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/maxGraphemes/maxGraphemes.ts
+/* @__NO_SIDE_EFFECTS__ */
+function maxGraphemes(requirement, message$1) {
+	return {
+		kind: "validation",
+		type: "max_graphemes",
+		reference: maxGraphemes,
+		async: false,
+		expects: `<=${requirement}`,
+		requirement,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed) {
+				const count = /* @__PURE__ */ _getGraphemeCount(dataset.value);
+				if (count > this.requirement) _addIssue(this, "graphemes", dataset, config$1, { received: `${count}` });
+			}
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/maxLength/maxLength.ts
+/* @__NO_SIDE_EFFECTS__ */
+function maxLength(requirement, message$1) {
+	return {
+		kind: "validation",
+		type: "max_length",
+		reference: maxLength,
+		async: false,
+		expects: `<=${requirement}`,
+		requirement,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && dataset.value.length > this.requirement) _addIssue(this, "length", dataset, config$1, { received: `${dataset.value.length}` });
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/maxSize/maxSize.ts
+/* @__NO_SIDE_EFFECTS__ */
+function maxSize(requirement, message$1) {
+	return {
+		kind: "validation",
+		type: "max_size",
+		reference: maxSize,
+		async: false,
+		expects: `<=${requirement}`,
+		requirement,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && dataset.value.size > this.requirement) _addIssue(this, "size", dataset, config$1, { received: `${dataset.value.size}` });
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/maxValue/maxValue.ts
+/* @__NO_SIDE_EFFECTS__ */
+function maxValue(requirement, message$1) {
+	return {
+		kind: "validation",
+		type: "max_value",
+		reference: maxValue,
+		async: false,
+		expects: `<=${requirement instanceof Date ? requirement.toJSON() : /* @__PURE__ */ _stringify(requirement)}`,
+		requirement,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !(dataset.value <= this.requirement)) _addIssue(this, "value", dataset, config$1, { received: dataset.value instanceof Date ? dataset.value.toJSON() : /* @__PURE__ */ _stringify(dataset.value) });
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/maxWords/maxWords.ts
+/* @__NO_SIDE_EFFECTS__ */
+function maxWords(locales, requirement, message$1) {
+	return {
+		kind: "validation",
+		type: "max_words",
+		reference: maxWords,
+		async: false,
+		expects: `<=${requirement}`,
+		locales,
+		requirement,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed) {
+				const count = /* @__PURE__ */ _getWordCount(this.locales, dataset.value);
+				if (count > this.requirement) _addIssue(this, "words", dataset, config$1, { received: `${count}` });
+			}
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/metadata/metadata.ts
+/**
+* Creates a custom metadata action.
+*
+* @param metadata_ The metadata object.
+*
+* @returns A metadata action.
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function metadata(metadata_) {
+	return {
+		kind: "metadata",
+		type: "metadata",
+		reference: metadata,
+		metadata: metadata_
+	};
+}
+
+//#endregion
+//#region src/actions/mimeType/mimeType.ts
+/* @__NO_SIDE_EFFECTS__ */
+function mimeType(requirement, message$1) {
+	return {
+		kind: "validation",
+		type: "mime_type",
+		reference: mimeType,
+		async: false,
+		expects: /* @__PURE__ */ _joinExpects(requirement.map((option) => `"${option}"`), "|"),
+		requirement,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !this.requirement.includes(dataset.value.type)) _addIssue(this, "MIME type", dataset, config$1, { received: `"${dataset.value.type}"` });
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/minBytes/minBytes.ts
+/* @__NO_SIDE_EFFECTS__ */
+function minBytes(requirement, message$1) {
+	return {
+		kind: "validation",
+		type: "min_bytes",
+		reference: minBytes,
+		async: false,
+		expects: `>=${requirement}`,
+		requirement,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed) {
+				const length$1 = /* @__PURE__ */ _getByteCount(dataset.value);
+				if (length$1 < this.requirement) _addIssue(this, "bytes", dataset, config$1, { received: `${length$1}` });
+			}
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/minCodePoints/minCodePoints.ts
+/* @__NO_SIDE_EFFECTS__ */
+function minCodePoints(requirement, message$1) {
+	return {
+		kind: "validation",
+		type: "min_code_points",
+		reference: minCodePoints,
+		async: false,
+		expects: `>=${requirement}`,
+		requirement,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed) {
+				const count = /* @__PURE__ */ _getCodePointCount(dataset.value);
+				if (count < this.requirement) _addIssue(this, "code points", dataset, config$1, { received: `${count}` });
+			}
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/minEntries/minEntries.ts
+/* @__NO_SIDE_EFFECTS__ */
+function minEntries(requirement, message$1) {
+	return {
+		kind: "validation",
+		type: "min_entries",
+		reference: minEntries,
+		async: false,
+		expects: `>=${requirement}`,
+		requirement,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (!dataset.typed) return dataset;
+			const count = Object.keys(dataset.value).length;
+			if (dataset.typed && count < this.requirement) _addIssue(this, "entries", dataset, config$1, { received: `${count}` });
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/minGraphemes/minGraphemes.ts
+/* @__NO_SIDE_EFFECTS__ */
+function minGraphemes(requirement, message$1) {
+	return {
+		kind: "validation",
+		type: "min_graphemes",
+		reference: minGraphemes,
+		async: false,
+		expects: `>=${requirement}`,
+		requirement,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed) {
+				const count = /* @__PURE__ */ _getGraphemeCount(dataset.value);
+				if (count < this.requirement) _addIssue(this, "graphemes", dataset, config$1, { received: `${count}` });
+			}
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/minLength/minLength.ts
+/* @__NO_SIDE_EFFECTS__ */
+function minLength(requirement, message$1) {
+	return {
+		kind: "validation",
+		type: "min_length",
+		reference: minLength,
+		async: false,
+		expects: `>=${requirement}`,
+		requirement,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && dataset.value.length < this.requirement) _addIssue(this, "length", dataset, config$1, { received: `${dataset.value.length}` });
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/minSize/minSize.ts
+/* @__NO_SIDE_EFFECTS__ */
+function minSize(requirement, message$1) {
+	return {
+		kind: "validation",
+		type: "min_size",
+		reference: minSize,
+		async: false,
+		expects: `>=${requirement}`,
+		requirement,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && dataset.value.size < this.requirement) _addIssue(this, "size", dataset, config$1, { received: `${dataset.value.size}` });
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/minValue/minValue.ts
+/* @__NO_SIDE_EFFECTS__ */
+function minValue(requirement, message$1) {
+	return {
+		kind: "validation",
+		type: "min_value",
+		reference: minValue,
+		async: false,
+		expects: `>=${requirement instanceof Date ? requirement.toJSON() : /* @__PURE__ */ _stringify(requirement)}`,
+		requirement,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !(dataset.value >= this.requirement)) _addIssue(this, "value", dataset, config$1, { received: dataset.value instanceof Date ? dataset.value.toJSON() : /* @__PURE__ */ _stringify(dataset.value) });
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/minWords/minWords.ts
+/* @__NO_SIDE_EFFECTS__ */
+function minWords(locales, requirement, message$1) {
+	return {
+		kind: "validation",
+		type: "min_words",
+		reference: minWords,
+		async: false,
+		expects: `>=${requirement}`,
+		locales,
+		requirement,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed) {
+				const count = /* @__PURE__ */ _getWordCount(this.locales, dataset.value);
+				if (count < this.requirement) _addIssue(this, "words", dataset, config$1, { received: `${count}` });
+			}
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/multipleOf/multipleOf.ts
+/* @__NO_SIDE_EFFECTS__ */
+function multipleOf(requirement, message$1) {
+	return {
+		kind: "validation",
+		type: "multiple_of",
+		reference: multipleOf,
+		async: false,
+		expects: `%${requirement}`,
+		requirement,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && dataset.value % this.requirement != 0) _addIssue(this, "multiple", dataset, config$1);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/nanoid/nanoid.ts
+/* @__NO_SIDE_EFFECTS__ */
+function nanoid(message$1) {
+	return {
+		kind: "validation",
+		type: "nanoid",
+		reference: nanoid,
+		async: false,
+		expects: null,
+		requirement: NANO_ID_REGEX,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "Nano ID", dataset, config$1);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/nonEmpty/nonEmpty.ts
+/* @__NO_SIDE_EFFECTS__ */
+function nonEmpty(message$1) {
+	return {
+		kind: "validation",
+		type: "non_empty",
+		reference: nonEmpty,
+		async: false,
+		expects: "!0",
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && dataset.value.length === 0) _addIssue(this, "length", dataset, config$1, { received: "0" });
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/normalize/normalize.ts
+/* @__NO_SIDE_EFFECTS__ */
+function normalize(form) {
+	return {
+		kind: "transformation",
+		type: "normalize",
+		reference: normalize,
+		async: false,
+		form,
+		"~run"(dataset) {
+			dataset.value = dataset.value.normalize(this.form);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/notBytes/notBytes.ts
+/* @__NO_SIDE_EFFECTS__ */
+function notBytes(requirement, message$1) {
+	return {
+		kind: "validation",
+		type: "not_bytes",
+		reference: notBytes,
+		async: false,
+		expects: `!${requirement}`,
+		requirement,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed) {
+				const length$1 = /* @__PURE__ */ _getByteCount(dataset.value);
+				if (length$1 === this.requirement) _addIssue(this, "bytes", dataset, config$1, { received: `${length$1}` });
+			}
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/notCodePoints/notCodePoints.ts
+/* @__NO_SIDE_EFFECTS__ */
+function notCodePoints(requirement, message$1) {
+	return {
+		kind: "validation",
+		type: "not_code_points",
+		reference: notCodePoints,
+		async: false,
+		expects: `!${requirement}`,
+		requirement,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed) {
+				const count = /* @__PURE__ */ _getCodePointCount(dataset.value);
+				if (count === this.requirement) _addIssue(this, "code points", dataset, config$1, { received: `${count}` });
+			}
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/notEntries/notEntries.ts
+/* @__NO_SIDE_EFFECTS__ */
+function notEntries(requirement, message$1) {
+	return {
+		kind: "validation",
+		type: "not_entries",
+		reference: notEntries,
+		async: false,
+		expects: `!${requirement}`,
+		requirement,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (!dataset.typed) return dataset;
+			const count = Object.keys(dataset.value).length;
+			if (dataset.typed && count === this.requirement) _addIssue(this, "entries", dataset, config$1, { received: `${count}` });
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/notGraphemes/notGraphemes.ts
+/* @__NO_SIDE_EFFECTS__ */
+function notGraphemes(requirement, message$1) {
+	return {
+		kind: "validation",
+		type: "not_graphemes",
+		reference: notGraphemes,
+		async: false,
+		expects: `!${requirement}`,
+		requirement,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed) {
+				const count = /* @__PURE__ */ _getGraphemeCount(dataset.value);
+				if (count === this.requirement) _addIssue(this, "graphemes", dataset, config$1, { received: `${count}` });
+			}
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/notLength/notLength.ts
+/* @__NO_SIDE_EFFECTS__ */
+function notLength(requirement, message$1) {
+	return {
+		kind: "validation",
+		type: "not_length",
+		reference: notLength,
+		async: false,
+		expects: `!${requirement}`,
+		requirement,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && dataset.value.length === this.requirement) _addIssue(this, "length", dataset, config$1, { received: `${dataset.value.length}` });
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/notSize/notSize.ts
+/* @__NO_SIDE_EFFECTS__ */
+function notSize(requirement, message$1) {
+	return {
+		kind: "validation",
+		type: "not_size",
+		reference: notSize,
+		async: false,
+		expects: `!${requirement}`,
+		requirement,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && dataset.value.size === this.requirement) _addIssue(this, "size", dataset, config$1, { received: `${dataset.value.size}` });
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/notValue/notValue.ts
+/* @__NO_SIDE_EFFECTS__ */
+function notValue(requirement, message$1) {
+	return {
+		kind: "validation",
+		type: "not_value",
+		reference: notValue,
+		async: false,
+		expects: requirement instanceof Date ? `!${requirement.toJSON()}` : `!${/* @__PURE__ */ _stringify(requirement)}`,
+		requirement,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && /* @__PURE__ */ _isValueMatch(this.requirement, dataset.value)) _addIssue(this, "value", dataset, config$1, { received: dataset.value instanceof Date ? dataset.value.toJSON() : /* @__PURE__ */ _stringify(dataset.value) });
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/notValues/notValues.ts
+/* @__NO_SIDE_EFFECTS__ */
+function notValues(requirement, message$1) {
+	return {
+		kind: "validation",
+		type: "not_values",
+		reference: notValues,
+		async: false,
+		expects: `!${/* @__PURE__ */ _joinExpects(requirement.map((value$1) => value$1 instanceof Date ? value$1.toJSON() : /* @__PURE__ */ _stringify(value$1)), "|")}`,
+		requirement,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && this.requirement.some((requirement$1) => /* @__PURE__ */ _isValueMatch(requirement$1, dataset.value))) _addIssue(this, "value", dataset, config$1, { received: dataset.value instanceof Date ? dataset.value.toJSON() : /* @__PURE__ */ _stringify(dataset.value) });
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/notWords/notWords.ts
+/* @__NO_SIDE_EFFECTS__ */
+function notWords(locales, requirement, message$1) {
+	return {
+		kind: "validation",
+		type: "not_words",
+		reference: notWords,
+		async: false,
+		expects: `!${requirement}`,
+		locales,
+		requirement,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed) {
+				const count = /* @__PURE__ */ _getWordCount(this.locales, dataset.value);
+				if (count === this.requirement) _addIssue(this, "words", dataset, config$1, { received: `${count}` });
+			}
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/octal/octal.ts
+/* @__NO_SIDE_EFFECTS__ */
+function octal(message$1) {
+	return {
+		kind: "validation",
+		type: "octal",
+		reference: octal,
+		async: false,
+		expects: null,
+		requirement: OCTAL_REGEX,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "octal", dataset, config$1);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/parseBoolean/parseBoolean.ts
+const TRUTHY = (/* unused pure expression or super */ null && ([
+	true,
+	1,
+	"true",
+	"1",
+	"yes",
+	"y",
+	"on",
+	"enabled"
+]));
+const FALSY = (/* unused pure expression or super */ null && ([
+	false,
+	0,
+	"false",
+	"0",
+	"no",
+	"n",
+	"off",
+	"disabled"
+]));
+/* @__NO_SIDE_EFFECTS__ */
+function parseBoolean(config$1, message$1) {
+	const normalize$1 = (v) => typeof v === "string" ? v.toLowerCase() : v;
+	const truthyRaw = config$1?.truthy ?? TRUTHY;
+	const falsyRaw = config$1?.falsy ?? FALSY;
+	const truthy = config$1?.truthy ? config$1.truthy.map(normalize$1) : TRUTHY;
+	const falsy = config$1?.falsy ? config$1.falsy.map(normalize$1) : FALSY;
+	return {
+		kind: "transformation",
+		type: "parse_boolean",
+		reference: parseBoolean,
+		expects: /* @__PURE__ */ _joinExpects([...truthyRaw, ...falsyRaw].map(_stringify), "|"),
+		config: config$1,
+		message: message$1,
+		async: false,
+		"~run"(dataset, config$2) {
+			const input = normalize$1(dataset.value);
+			if (truthy.includes(input)) dataset.value = true;
+			else if (falsy.includes(input)) dataset.value = false;
+			else {
+				_addIssue(this, "boolean", dataset, config$2);
+				dataset.typed = false;
+			}
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/parseJson/parseJson.ts
+/* @__NO_SIDE_EFFECTS__ */
+function parseJson(config$1, message$1) {
+	return {
+		kind: "transformation",
+		type: "parse_json",
+		reference: parseJson,
+		config: config$1,
+		message: message$1,
+		async: false,
+		"~run"(dataset, config$2) {
+			try {
+				dataset.value = JSON.parse(dataset.value, this.config?.reviver);
+			} catch (error) {
+				if (error instanceof Error) {
+					_addIssue(this, "JSON", dataset, config$2, { received: `"${error.message}"` });
+					dataset.typed = false;
+				} else throw error;
+			}
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/partialCheck/utils/_isPartiallyTyped/_isPartiallyTyped.ts
+/**
+* Checks if a dataset is partially typed.
+*
+* @param dataset The dataset to check.
+* @param paths The paths to check.
+*
+* @returns Whether it is partially typed.
+*
+* @internal
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function _isPartiallyTyped(dataset, paths) {
+	if (dataset.issues) for (const path of paths) for (const issue of dataset.issues) {
+		let typed = false;
+		const bound = Math.min(path.length, issue.path?.length ?? 0);
+		for (let index = 0; index < bound; index++) if (path[index] !== issue.path[index].key && (path[index] !== "$" || issue.path[index].type !== "array")) {
+			typed = true;
+			break;
+		}
+		if (!typed) return false;
+	}
+	return true;
+}
+
+//#endregion
+//#region src/actions/partialCheck/partialCheck.ts
+/* @__NO_SIDE_EFFECTS__ */
+function partialCheck(paths, requirement, message$1) {
+	return {
+		kind: "validation",
+		type: "partial_check",
+		reference: partialCheck,
+		async: false,
+		expects: null,
+		paths,
+		requirement,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if ((dataset.typed || /* @__PURE__ */ _isPartiallyTyped(dataset, paths)) && !this.requirement(dataset.value)) _addIssue(this, "input", dataset, config$1);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/partialCheck/partialCheckAsync.ts
+/* @__NO_SIDE_EFFECTS__ */
+function partialCheckAsync(paths, requirement, message$1) {
+	return {
+		kind: "validation",
+		type: "partial_check",
+		reference: partialCheckAsync,
+		async: true,
+		expects: null,
+		paths,
+		requirement,
+		message: message$1,
+		async "~run"(dataset, config$1) {
+			if ((dataset.typed || /* @__PURE__ */ _isPartiallyTyped(dataset, paths)) && !await this.requirement(dataset.value)) _addIssue(this, "input", dataset, config$1);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/rawCheck/rawCheck.ts
+/**
+* Creates a raw check validation action.
+*
+* @param action The validation action.
+*
+* @returns A raw check action.
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function rawCheck(action) {
+	return {
+		kind: "validation",
+		type: "raw_check",
+		reference: rawCheck,
+		async: false,
+		expects: null,
+		"~run"(dataset, config$1) {
+			action({
+				dataset,
+				config: config$1,
+				addIssue: (info) => _addIssue(this, info?.label ?? "input", dataset, config$1, info)
+			});
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/rawCheck/rawCheckAsync.ts
+/**
+* Creates a raw check validation action.
+*
+* @param action The validation action.
+*
+* @returns A raw check action.
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function rawCheckAsync(action) {
+	return {
+		kind: "validation",
+		type: "raw_check",
+		reference: rawCheckAsync,
+		async: true,
+		expects: null,
+		async "~run"(dataset, config$1) {
+			await action({
+				dataset,
+				config: config$1,
+				addIssue: (info) => _addIssue(this, info?.label ?? "input", dataset, config$1, info)
+			});
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/rawTransform/rawTransform.ts
+/**
+* Creates a raw transformation action.
+*
+* @param action The transformation action.
+*
+* @returns A raw transform action.
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function rawTransform(action) {
+	return {
+		kind: "transformation",
+		type: "raw_transform",
+		reference: rawTransform,
+		async: false,
+		"~run"(dataset, config$1) {
+			const output = action({
+				dataset,
+				config: config$1,
+				addIssue: (info) => _addIssue(this, info?.label ?? "input", dataset, config$1, info),
+				NEVER: null
+			});
+			if (dataset.issues) dataset.typed = false;
+			else dataset.value = output;
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/rawTransform/rawTransformAsync.ts
+/**
+* Creates a raw transformation action.
+*
+* @param action The transformation action.
+*
+* @returns A raw transform action.
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function rawTransformAsync(action) {
+	return {
+		kind: "transformation",
+		type: "raw_transform",
+		reference: rawTransformAsync,
+		async: true,
+		async "~run"(dataset, config$1) {
+			const output = await action({
+				dataset,
+				config: config$1,
+				addIssue: (info) => _addIssue(this, info?.label ?? "input", dataset, config$1, info),
+				NEVER: null
+			});
+			if (dataset.issues) dataset.typed = false;
+			else dataset.value = output;
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/readonly/readonly.ts
+/* @__NO_SIDE_EFFECTS__ */
+function readonly() {
+	return {
+		kind: "transformation",
+		type: "readonly",
+		reference: readonly,
+		async: false,
+		"~run"(dataset) {
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/reduceItems/reduceItems.ts
+/* @__NO_SIDE_EFFECTS__ */
+function reduceItems(operation, initial) {
+	return {
+		kind: "transformation",
+		type: "reduce_items",
+		reference: reduceItems,
+		async: false,
+		operation,
+		initial,
+		"~run"(dataset) {
+			dataset.value = dataset.value.reduce(this.operation, this.initial);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/regex/regex.ts
+/* @__NO_SIDE_EFFECTS__ */
+function regex(requirement, message$1) {
+	return {
+		kind: "validation",
+		type: "regex",
+		reference: regex,
+		async: false,
+		expects: `${requirement}`,
+		requirement,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "format", dataset, config$1);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/returns/returns.ts
+/* @__NO_SIDE_EFFECTS__ */
+function returns(schema) {
+	return {
+		kind: "transformation",
+		type: "returns",
+		reference: returns,
+		async: false,
+		schema,
+		"~run"(dataset, config$1) {
+			const func = dataset.value;
+			dataset.value = (...args_) => {
+				const returnsDataset = this.schema["~run"]({ value: func(...args_) }, config$1);
+				if (returnsDataset.issues) throw new ValiError(returnsDataset.issues);
+				return returnsDataset.value;
+			};
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/returns/returnsAsync.ts
+/* @__NO_SIDE_EFFECTS__ */
+function returnsAsync(schema) {
+	return {
+		kind: "transformation",
+		type: "returns",
+		reference: returnsAsync,
+		async: false,
+		schema,
+		"~run"(dataset, config$1) {
+			const func = dataset.value;
+			dataset.value = async (...args_) => {
+				const returnsDataset = await this.schema["~run"]({ value: await func(...args_) }, config$1);
+				if (returnsDataset.issues) throw new ValiError(returnsDataset.issues);
+				return returnsDataset.value;
+			};
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/rfcEmail/rfcEmail.ts
+/* @__NO_SIDE_EFFECTS__ */
+function rfcEmail(message$1) {
+	return {
+		kind: "validation",
+		type: "rfc_email",
+		reference: rfcEmail,
+		expects: null,
+		async: false,
+		requirement: RFC_EMAIL_REGEX,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "email", dataset, config$1);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/safeInteger/safeInteger.ts
+/* @__NO_SIDE_EFFECTS__ */
+function safeInteger(message$1) {
+	return {
+		kind: "validation",
+		type: "safe_integer",
+		reference: safeInteger,
+		async: false,
+		expects: null,
+		requirement: Number.isSafeInteger,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !this.requirement(dataset.value)) _addIssue(this, "safe integer", dataset, config$1);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/size/size.ts
+/* @__NO_SIDE_EFFECTS__ */
+function size(requirement, message$1) {
+	return {
+		kind: "validation",
+		type: "size",
+		reference: size,
+		async: false,
+		expects: `${requirement}`,
+		requirement,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && dataset.value.size !== this.requirement) _addIssue(this, "size", dataset, config$1, { received: `${dataset.value.size}` });
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/slug/slug.ts
+/* @__NO_SIDE_EFFECTS__ */
+function slug(message$1) {
+	return {
+		kind: "validation",
+		type: "slug",
+		reference: slug,
+		async: false,
+		expects: null,
+		requirement: SLUG_REGEX,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "slug", dataset, config$1);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/someItem/someItem.ts
+/* @__NO_SIDE_EFFECTS__ */
+function someItem(requirement, message$1) {
+	return {
+		kind: "validation",
+		type: "some_item",
+		reference: someItem,
+		async: false,
+		expects: null,
+		requirement,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !dataset.value.some(this.requirement)) _addIssue(this, "item", dataset, config$1);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/sortItems/sortItems.ts
+/* @__NO_SIDE_EFFECTS__ */
+function sortItems(operation) {
+	return {
+		kind: "transformation",
+		type: "sort_items",
+		reference: sortItems,
+		async: false,
+		operation,
+		"~run"(dataset) {
+			dataset.value = dataset.value.sort(this.operation);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/startsWith/startsWith.ts
+/* @__NO_SIDE_EFFECTS__ */
+function startsWith(requirement, message$1) {
+	return {
+		kind: "validation",
+		type: "starts_with",
+		reference: startsWith,
+		async: false,
+		expects: `"${requirement}"`,
+		requirement,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !dataset.value.startsWith(this.requirement)) _addIssue(this, "start", dataset, config$1, { received: `"${dataset.value.slice(0, this.requirement.length)}"` });
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/stringifyJson/stringifyJson.ts
+/* @__NO_SIDE_EFFECTS__ */
+function stringifyJson(config$1, message$1) {
+	return {
+		kind: "transformation",
+		type: "stringify_json",
+		reference: stringifyJson,
+		message: message$1,
+		config: config$1,
+		async: false,
+		"~run"(dataset, config$2) {
+			try {
+				const output = JSON.stringify(dataset.value, this.config?.replacer, this.config?.space);
+				if (output === void 0) {
+					_addIssue(this, "JSON", dataset, config$2);
+					dataset.typed = false;
+				} else dataset.value = output;
+			} catch (error) {
+				if (error instanceof Error) {
+					_addIssue(this, "JSON", dataset, config$2, { received: `"${error.message}"` });
+					dataset.typed = false;
+				} else throw error;
+			}
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/title/title.ts
+/**
+* Creates a title metadata action.
+*
+* @param title_ The title text.
+*
+* @returns A title action.
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function title(title_) {
+	return {
+		kind: "metadata",
+		type: "title",
+		reference: title,
+		title: title_
+	};
+}
+
+//#endregion
+//#region src/actions/toBigint/toBigint.ts
+/* @__NO_SIDE_EFFECTS__ */
+function toBigint(message$1) {
+	return {
+		kind: "transformation",
+		type: "to_bigint",
+		reference: toBigint,
+		async: false,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			try {
+				dataset.value = BigInt(dataset.value);
+			} catch {
+				_addIssue(this, "bigint", dataset, config$1);
+				dataset.typed = false;
+			}
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/toBoolean/toBoolean.ts
+/**
+* Creates a to boolean transformation action.
+*
+* @returns A to boolean action.
+*
+* @beta
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function toBoolean() {
+	return {
+		kind: "transformation",
+		type: "to_boolean",
+		reference: toBoolean,
+		async: false,
+		"~run"(dataset) {
+			dataset.value = Boolean(dataset.value);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/toCamelCase/toCamelCase.ts
+/**
+* Creates a to camel case transformation action.
+*
+* Words are separated by `_`, `-` and ASCII whitespace, as well as by case
+* and acronym boundaries.
+*
+* Hint: Acronym runs are normalized to lowercase (e.g. `parseURLValue` →
+* `parseUrlValue`) and digits stay attached to the preceding token (e.g.
+* `item2Name` → `item2Name`).
+*
+* @returns A to camel case action.
+*
+* @beta
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function toCamelCase() {
+	return {
+		kind: "transformation",
+		type: "to_camel_case",
+		reference: toCamelCase,
+		async: false,
+		"~run"(dataset) {
+			dataset.value = /* @__PURE__ */ _formatCase(dataset.value, "", false, true);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/toDate/toDate.ts
+/* @__NO_SIDE_EFFECTS__ */
+function toDate(message$1) {
+	return {
+		kind: "transformation",
+		type: "to_date",
+		reference: toDate,
+		async: false,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			try {
+				dataset.value = new Date(dataset.value);
+				if (isNaN(dataset.value)) {
+					_addIssue(this, "date", dataset, config$1, { received: "\"Invalid Date\"" });
+					dataset.typed = false;
+				}
+			} catch {
+				_addIssue(this, "date", dataset, config$1);
+				dataset.typed = false;
+			}
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/toKebabCase/toKebabCase.ts
+/**
+* Creates a to kebab case transformation action.
+*
+* Words are separated by `_`, `-` and ASCII whitespace, as well as by case
+* and acronym boundaries.
+*
+* Hint: Acronym runs are normalized to lowercase (e.g. `parseURLValue` →
+* `parse-url-value`) and digits stay attached to the preceding token (e.g.
+* `item2Name` → `item2-name`).
+*
+* @returns A to kebab case action.
+*
+* @beta
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function toKebabCase() {
+	return {
+		kind: "transformation",
+		type: "to_kebab_case",
+		reference: toKebabCase,
+		async: false,
+		"~run"(dataset) {
+			dataset.value = /* @__PURE__ */ _formatCase(dataset.value, "-", false, false);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/toLowerCase/toLowerCase.ts
+/**
+* Creates a to lower case transformation action.
+*
+* @returns A to lower case action.
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function toLowerCase() {
+	return {
+		kind: "transformation",
+		type: "to_lower_case",
+		reference: toLowerCase,
+		async: false,
+		"~run"(dataset) {
+			dataset.value = dataset.value.toLowerCase();
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/toMaxValue/toMaxValue.ts
+/**
+* Creates a to max value transformation action.
+*
+* @param requirement The maximum value.
+*
+* @returns A to max value action.
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function toMaxValue(requirement) {
+	return {
+		kind: "transformation",
+		type: "to_max_value",
+		reference: toMaxValue,
+		async: false,
+		requirement,
+		"~run"(dataset) {
+			dataset.value = dataset.value > this.requirement ? this.requirement : dataset.value;
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/toMinValue/toMinValue.ts
+/**
+* Creates a to min value transformation action.
+*
+* @param requirement The minimum value.
+*
+* @returns A to min value action.
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function toMinValue(requirement) {
+	return {
+		kind: "transformation",
+		type: "to_min_value",
+		reference: toMinValue,
+		async: false,
+		requirement,
+		"~run"(dataset) {
+			dataset.value = dataset.value < this.requirement ? this.requirement : dataset.value;
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/toNumber/toNumber.ts
+/* @__NO_SIDE_EFFECTS__ */
+function toNumber(message$1) {
+	return {
+		kind: "transformation",
+		type: "to_number",
+		reference: toNumber,
+		async: false,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			try {
+				dataset.value = Number(dataset.value);
+				if (isNaN(dataset.value)) {
+					_addIssue(this, "number", dataset, config$1);
+					dataset.typed = false;
+				}
+			} catch {
+				_addIssue(this, "number", dataset, config$1);
+				dataset.typed = false;
+			}
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/toPascalCase/toPascalCase.ts
+/**
+* Creates a to pascal case transformation action.
+*
+* Words are separated by `_`, `-` and ASCII whitespace, as well as by case
+* and acronym boundaries.
+*
+* Hint: Acronym runs are normalized to lowercase (e.g. `parseURLValue` →
+* `ParseUrlValue`) and digits stay attached to the preceding token (e.g.
+* `item2Name` → `Item2Name`).
+*
+* @returns A to pascal case action.
+*
+* @beta
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function toPascalCase() {
+	return {
+		kind: "transformation",
+		type: "to_pascal_case",
+		reference: toPascalCase,
+		async: false,
+		"~run"(dataset) {
+			dataset.value = /* @__PURE__ */ _formatCase(dataset.value, "", true, true);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/toSnakeCase/toSnakeCase.ts
+/**
+* Creates a to snake case transformation action.
+*
+* Words are separated by `_`, `-` and ASCII whitespace, as well as by case
+* and acronym boundaries.
+*
+* Hint: Acronym runs are normalized to lowercase (e.g. `parseURLValue` →
+* `parse_url_value`) and digits stay attached to the preceding token (e.g.
+* `item2Name` → `item2_name`).
+*
+* @returns A to snake case action.
+*
+* @beta
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function toSnakeCase() {
+	return {
+		kind: "transformation",
+		type: "to_snake_case",
+		reference: toSnakeCase,
+		async: false,
+		"~run"(dataset) {
+			dataset.value = /* @__PURE__ */ _formatCase(dataset.value, "_", false, false);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/toString/toString.ts
+/* @__NO_SIDE_EFFECTS__ */
+function toString(message$1) {
+	return {
+		kind: "transformation",
+		type: "to_string",
+		reference: toString,
+		async: false,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			try {
+				dataset.value = String(dataset.value);
+			} catch {
+				_addIssue(this, "string", dataset, config$1);
+				dataset.typed = false;
+			}
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/toUpperCase/toUpperCase.ts
+/**
+* Creates a to upper case transformation action.
+*
+* @returns A to upper case action.
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function toUpperCase() {
+	return {
+		kind: "transformation",
+		type: "to_upper_case",
+		reference: toUpperCase,
+		async: false,
+		"~run"(dataset) {
+			dataset.value = dataset.value.toUpperCase();
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/transform/transform.ts
+/**
+* Creates a custom transformation action.
+*
+* @param operation The transformation operation.
+*
+* @returns A transform action.
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function transform(operation) {
+	return {
+		kind: "transformation",
+		type: "transform",
+		reference: transform,
+		async: false,
+		operation,
+		"~run"(dataset) {
+			dataset.value = this.operation(dataset.value);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/transform/transformAsync.ts
+/**
+* Creates a custom transformation action.
+*
+* @param operation The transformation operation.
+*
+* @returns A transform action.
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function transformAsync(operation) {
+	return {
+		kind: "transformation",
+		type: "transform",
+		reference: transformAsync,
+		async: true,
+		operation,
+		async "~run"(dataset) {
+			dataset.value = await this.operation(dataset.value);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/trim/trim.ts
+/**
+* Creates a trim transformation action.
+*
+* @returns A trim action.
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function trim() {
+	return {
+		kind: "transformation",
+		type: "trim",
+		reference: trim,
+		async: false,
+		"~run"(dataset) {
+			dataset.value = dataset.value.trim();
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/trimEnd/trimEnd.ts
+/**
+* Creates a trim end transformation action.
+*
+* @returns A trim end action.
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function trimEnd() {
+	return {
+		kind: "transformation",
+		type: "trim_end",
+		reference: trimEnd,
+		async: false,
+		"~run"(dataset) {
+			dataset.value = dataset.value.trimEnd();
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/trimStart/trimStart.ts
+/**
+* Creates a trim start transformation action.
+*
+* @returns A trim start action.
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function trimStart() {
+	return {
+		kind: "transformation",
+		type: "trim_start",
+		reference: trimStart,
+		async: false,
+		"~run"(dataset) {
+			dataset.value = dataset.value.trimStart();
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/ulid/ulid.ts
+/* @__NO_SIDE_EFFECTS__ */
+function ulid(message$1) {
+	return {
+		kind: "validation",
+		type: "ulid",
+		reference: ulid,
+		async: false,
+		expects: null,
+		requirement: ULID_REGEX,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "ULID", dataset, config$1);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/url/url.ts
+/* @__NO_SIDE_EFFECTS__ */
+function url(message$1) {
+	return {
+		kind: "validation",
+		type: "url",
+		reference: url,
+		async: false,
+		expects: null,
+		requirement(input) {
+			try {
+				if (URL.canParse) return URL.canParse(input);
+				new URL(input);
+				return true;
+			} catch {
+				return false;
+			}
+		},
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !this.requirement(dataset.value)) _addIssue(this, "URL", dataset, config$1);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/uuid/uuid.ts
+/* @__NO_SIDE_EFFECTS__ */
+function uuid(message$1) {
+	return {
+		kind: "validation",
+		type: "uuid",
+		reference: uuid,
+		async: false,
+		expects: null,
+		requirement: UUID_REGEX,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !this.requirement.test(dataset.value)) _addIssue(this, "UUID", dataset, config$1);
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/value/value.ts
+/* @__NO_SIDE_EFFECTS__ */
+function value(requirement, message$1) {
+	return {
+		kind: "validation",
+		type: "value",
+		reference: value,
+		async: false,
+		expects: requirement instanceof Date ? requirement.toJSON() : /* @__PURE__ */ _stringify(requirement),
+		requirement,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !/* @__PURE__ */ _isValueMatch(this.requirement, dataset.value)) _addIssue(this, "value", dataset, config$1, { received: dataset.value instanceof Date ? dataset.value.toJSON() : /* @__PURE__ */ _stringify(dataset.value) });
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/values/values.ts
+/* @__NO_SIDE_EFFECTS__ */
+function values(requirement, message$1) {
+	return {
+		kind: "validation",
+		type: "values",
+		reference: values,
+		async: false,
+		expects: `${/* @__PURE__ */ _joinExpects(requirement.map((value$1) => value$1 instanceof Date ? value$1.toJSON() : /* @__PURE__ */ _stringify(value$1)), "|")}`,
+		requirement,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed && !this.requirement.some((requirement$1) => /* @__PURE__ */ _isValueMatch(requirement$1, dataset.value))) _addIssue(this, "value", dataset, config$1, { received: dataset.value instanceof Date ? dataset.value.toJSON() : /* @__PURE__ */ _stringify(dataset.value) });
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/actions/words/words.ts
+/* @__NO_SIDE_EFFECTS__ */
+function words(locales, requirement, message$1) {
+	return {
+		kind: "validation",
+		type: "words",
+		reference: words,
+		async: false,
+		expects: `${requirement}`,
+		locales,
+		requirement,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.typed) {
+				const count = /* @__PURE__ */ _getWordCount(this.locales, dataset.value);
+				if (count !== this.requirement) _addIssue(this, "words", dataset, config$1, { received: `${count}` });
+			}
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/const.ts
+const ABORT_EARLY_CONFIG = { abortEarly: true };
+
+//#endregion
+//#region src/methods/assert/assert.ts
+/**
+* Checks if the input matches the schema. As this is an assertion function, it
+* can be used as a type guard.
+*
+* @param schema The schema to be used.
+* @param input The input to be tested.
+*/
+function assert(schema, input) {
+	const issues = schema["~run"]({ value: input }, ABORT_EARLY_CONFIG).issues;
+	if (issues) throw new ValiError(issues);
+}
+
+//#endregion
+//#region src/methods/cache/_LruCache.ts
+/**
+* Efficient LRU cache using Map iteration order.
+*/
+var _LruCache = class {
+	constructor(config$1) {
+		this.refCount = 0;
+		this.maxSize = config$1?.maxSize ?? 1e3;
+		this.maxAge = config$1?.maxAge ?? Infinity;
+		this.hasMaxAge = isFinite(this.maxAge);
+	}
+	/**
+	* Stringifies an unknown input to a cache key component.
+	*
+	* @param input The unknown input.
+	*
+	* @returns A cache key component.
+	*/
+	stringify(input) {
+		const type = typeof input;
+		if (type === "string") return `"${input}"`;
+		if (type === "number" || type === "boolean") return `${input}`;
+		if (type === "bigint") return `${input}n`;
+		if (type === "object" || type === "function") {
+			if (input) {
+				this.refIds ?? (this.refIds = /* @__PURE__ */ new WeakMap());
+				let id = this.refIds.get(input);
+				if (!id) {
+					id = ++this.refCount;
+					this.refIds.set(input, id);
+				}
+				return `#${id}`;
+			}
+			return "null";
+		}
+		return type;
+	}
+	/**
+	* Creates a cache key from input and config.
+	*
+	* @param input The input value.
+	* @param config The parse configuration.
+	*
+	* @returns The cache key.
+	*/
+	key(input, config$1 = {}) {
+		return `${this.stringify(input)}|${this.stringify(config$1.lang)}|${this.stringify(config$1.message)}|${this.stringify(config$1.abortEarly)}|${this.stringify(config$1.abortPipeEarly)}`;
+	}
+	/**
+	* Gets a value from the cache by key.
+	*
+	* @param key The cache key.
+	*
+	* @returns The cached value.
+	*/
+	get(key) {
+		if (!this.store) return void 0;
+		const entry = this.store.get(key);
+		if (!entry) return void 0;
+		if (this.hasMaxAge && Date.now() - entry[1] > this.maxAge) {
+			this.store.delete(key);
+			return;
+		}
+		this.store.delete(key);
+		this.store.set(key, entry);
+		return entry[0];
+	}
+	/**
+	* Sets a value in the cache by key.
+	*
+	* @param key The cache key.
+	* @param value The cached value.
+	*/
+	set(key, value$1) {
+		this.store ?? (this.store = /* @__PURE__ */ new Map());
+		this.store.delete(key);
+		const timestamp = this.hasMaxAge ? Date.now() : 0;
+		this.store.set(key, [value$1, timestamp]);
+		if (this.store.size > this.maxSize) this.store.delete(this.store.keys().next().value);
+	}
+	/**
+	* Clears all entries from the cache.
+	*/
+	clear() {
+		this.store?.clear();
+	}
+};
+
+//#endregion
+//#region src/methods/cache/cache.ts
+/* @__NO_SIDE_EFFECTS__ */
+function cache(schema, config$1) {
+	return _standardSchema({
+		...schema,
+		cacheConfig: config$1,
+		cache: new _LruCache(config$1),
+		"~run"(dataset, runConfig) {
+			const key = this.cache.key(dataset.value, runConfig);
+			let outputDataset = this.cache.get(key);
+			if (!outputDataset) this.cache.set(key, outputDataset = schema["~run"](dataset, runConfig));
+			return /* @__PURE__ */ _cloneDataset(outputDataset);
+		}
+	});
+}
+
+//#endregion
+//#region src/methods/cache/cacheAsync.ts
+/* @__NO_SIDE_EFFECTS__ */
+function cacheAsync(schema, config$1) {
+	let activeRuns;
+	return _standardSchema({
+		...schema,
+		async: true,
+		cacheConfig: config$1,
+		cache: new _LruCache(config$1),
+		async "~run"(dataset, runConfig) {
+			const key = this.cache.key(dataset.value, runConfig);
+			const cached = this.cache.get(key);
+			if (cached) return /* @__PURE__ */ _cloneDataset(cached);
+			let promise$1 = activeRuns?.get(key);
+			if (!promise$1) {
+				activeRuns ?? (activeRuns = /* @__PURE__ */ new Map());
+				promise$1 = Promise.resolve(schema["~run"](dataset, runConfig));
+				activeRuns.set(key, promise$1);
+			}
+			try {
+				const outputDataset = await promise$1;
+				this.cache.set(key, outputDataset);
+				return /* @__PURE__ */ _cloneDataset(outputDataset);
+			} finally {
+				activeRuns?.delete(key);
+			}
+		}
+	});
+}
+
+//#endregion
+//#region src/methods/config/config.ts
+/**
+* Changes the local configuration of a schema.
+*
+* @param schema The schema to configure.
+* @param config The parse configuration.
+*
+* @returns The configured schema.
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function config(schema, config$1) {
+	return _standardSchema({
+		...schema,
+		"~run"(dataset, config_) {
+			return schema["~run"](dataset, {
+				...config_,
+				...config$1
+			});
+		}
+	});
+}
+
+//#endregion
+//#region src/methods/getFallback/getFallback.ts
+/**
+* Returns the fallback value of the schema.
+*
+* @param schema The schema to get it from.
+* @param dataset The output dataset if available.
+* @param config The config if available.
+*
+* @returns The fallback value.
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function getFallback(schema, dataset, config$1) {
+	return typeof schema.fallback === "function" ? schema.fallback(dataset, config$1) : schema.fallback;
+}
+
+//#endregion
+//#region src/methods/fallback/fallback.ts
+/**
+* Returns a fallback value as output if the input does not match the schema.
+*
+* @param schema The schema to catch.
+* @param fallback The fallback value.
+*
+* @returns The passed schema.
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function fallback(schema, fallback$1) {
+	return _standardSchema({
+		...schema,
+		fallback: fallback$1,
+		"~run"(dataset, config$1) {
+			const outputDataset = schema["~run"](dataset, config$1);
+			return outputDataset.issues ? {
+				typed: true,
+				value: /* @__PURE__ */ getFallback(this, outputDataset, config$1)
+			} : outputDataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/methods/fallback/fallbackAsync.ts
+/* @__NO_SIDE_EFFECTS__ */
+function fallbackAsync(schema, fallback$1) {
+	return _standardSchema({
+		...schema,
+		fallback: fallback$1,
+		async: true,
+		async "~run"(dataset, config$1) {
+			const outputDataset = await schema["~run"](dataset, config$1);
+			return outputDataset.issues ? {
+				typed: true,
+				value: await /* @__PURE__ */ getFallback(this, outputDataset, config$1)
+			} : outputDataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/methods/flatten/flatten.ts
+/* @__NO_SIDE_EFFECTS__ */
+function flatten(issues) {
+	const flatErrors = {};
+	for (const issue of issues) if (issue.path) {
+		const dotPath = /* @__PURE__ */ getDotPath(issue);
+		if (dotPath) {
+			if (!flatErrors.nested) flatErrors.nested = {};
+			if (Object.prototype.hasOwnProperty.call(flatErrors.nested, dotPath)) flatErrors.nested[dotPath].push(issue.message);
+			else flatErrors.nested[dotPath] = [issue.message];
+		} else if (flatErrors.other) flatErrors.other.push(issue.message);
+		else flatErrors.other = [issue.message];
+	} else if (flatErrors.root) flatErrors.root.push(issue.message);
+	else flatErrors.root = [issue.message];
+	return flatErrors;
+}
+
+//#endregion
+//#region src/methods/forward/forward.ts
+/**
+* Forwards the issues of the passed validation action.
+*
+* @param action The validation action.
+* @param path The path to forward the issues to.
+*
+* @returns The modified action.
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function forward(action, path) {
+	return {
+		...action,
+		"~run"(dataset, config$1) {
+			const prevIssues = dataset.issues && [...dataset.issues];
+			dataset = action["~run"](dataset, config$1);
+			if (dataset.issues) {
+				for (const issue of dataset.issues) if (!prevIssues?.includes(issue)) {
+					let pathInput = dataset.value;
+					for (const key of path) {
+						const pathValue = pathInput[key];
+						const pathItem = {
+							type: "unknown",
+							origin: "value",
+							input: pathInput,
+							key,
+							value: pathValue
+						};
+						if (issue.path) issue.path.push(pathItem);
+						else issue.path = [pathItem];
+						if (!pathValue) break;
+						pathInput = pathValue;
+					}
+				}
+			}
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/methods/forward/forwardAsync.ts
+/**
+* Forwards the issues of the passed validation action.
+*
+* @param action The validation action.
+* @param path The path to forward the issues to.
+*
+* @returns The modified action.
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function forwardAsync(action, path) {
+	return {
+		...action,
+		async: true,
+		async "~run"(dataset, config$1) {
+			const prevIssues = dataset.issues && [...dataset.issues];
+			dataset = await action["~run"](dataset, config$1);
+			if (dataset.issues) {
+				for (const issue of dataset.issues) if (!prevIssues?.includes(issue)) {
+					let pathInput = dataset.value;
+					for (const key of path) {
+						const pathValue = pathInput[key];
+						const pathItem = {
+							type: "unknown",
+							origin: "value",
+							input: pathInput,
+							key,
+							value: pathValue
+						};
+						if (issue.path) issue.path.push(pathItem);
+						else issue.path = [pathItem];
+						if (!pathValue) break;
+						pathInput = pathValue;
+					}
+				}
+			}
+			return dataset;
+		}
+	};
+}
+
+//#endregion
+//#region src/methods/getDefault/getDefault.ts
+/**
+* Returns the default value of the schema.
+*
+* @param schema The schema to get it from.
+* @param dataset The input dataset if available.
+* @param config The config if available.
+*
+* @returns The default value.
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function getDefault(schema, dataset, config$1) {
+	return typeof schema.default === "function" ? schema.default(dataset, config$1) : schema.default;
+}
+
+//#endregion
+//#region src/methods/getDefaults/getDefaults.ts
+/**
+* Returns the default values of the schema.
+*
+* Hint: The difference to `getDefault` is that for object and tuple schemas
+* this function recursively returns the default values of the subschemas
+* instead of `undefined`.
+*
+* @param schema The schema to get them from.
+*
+* @returns The default values.
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function getDefaults(schema) {
+	if ("entries" in schema) {
+		const object$1 = {};
+		for (const key in schema.entries) object$1[key] = /* @__PURE__ */ getDefaults(schema.entries[key]);
+		return object$1;
+	}
+	if ("items" in schema) return schema.items.map(getDefaults);
+	return /* @__PURE__ */ getDefault(schema);
+}
+
+//#endregion
+//#region src/methods/getDefaults/getDefaultsAsync.ts
+/**
+* Returns the default values of the schema.
+*
+* Hint: The difference to `getDefault` is that for object and tuple schemas
+* this function recursively returns the default values of the subschemas
+* instead of `undefined`.
+*
+* @param schema The schema to get them from.
+*
+* @returns The default values.
+*/
+/* @__NO_SIDE_EFFECTS__ */
+async function getDefaultsAsync(schema) {
+	if ("entries" in schema) return Object.fromEntries(await Promise.all(Object.entries(schema.entries).map(async ([key, value$1]) => [key, await /* @__PURE__ */ getDefaultsAsync(value$1)])));
+	if ("items" in schema) return Promise.all(schema.items.map(getDefaultsAsync));
+	return /* @__PURE__ */ getDefault(schema);
+}
+
+//#endregion
+//#region src/methods/getDescription/getDescription.ts
+/**
+* Returns the description of the schema.
+*
+* If multiple descriptions are defined, the last one of the highest level is
+* returned. If no description is defined, `undefined` is returned.
+*
+* @param schema The schema to get the description from.
+*
+* @returns The description, if any.
+*
+* @beta
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function getDescription(schema) {
+	return /* @__PURE__ */ _getLastMetadata(schema, "description");
+}
+
+//#endregion
+//#region src/methods/getExamples/getExamples.ts
+/**
+* Returns the examples of a schema.
+*
+* If multiple examples are defined, it concatenates them using depth-first
+* search. If no examples are defined, an empty array is returned.
+*
+* @param schema The schema to get the examples from.
+*
+* @returns The examples, if any.
+*
+* @beta
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function getExamples(schema) {
+	const examples$1 = [];
+	function depthFirstCollect(schema$1) {
+		if ("pipe" in schema$1) {
+			for (const item of schema$1.pipe) if (item.kind === "schema" && "pipe" in item) depthFirstCollect(item);
+			else if (item.kind === "metadata" && item.type === "examples") for (const example of item.examples) examples$1.push(example);
+		}
+	}
+	depthFirstCollect(schema);
+	return examples$1;
+}
+
+//#endregion
+//#region src/methods/getFallbacks/getFallbacks.ts
+/**
+* Returns the fallback values of the schema.
+*
+* Hint: The difference to `getFallback` is that for object and tuple schemas
+* this function recursively returns the fallback values of the subschemas
+* instead of `undefined`.
+*
+* @param schema The schema to get them from.
+*
+* @returns The fallback values.
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function getFallbacks(schema) {
+	if ("entries" in schema) {
+		const object$1 = {};
+		for (const key in schema.entries) object$1[key] = /* @__PURE__ */ getFallbacks(schema.entries[key]);
+		return object$1;
+	}
+	if ("items" in schema) return schema.items.map(getFallbacks);
+	return /* @__PURE__ */ getFallback(schema);
+}
+
+//#endregion
+//#region src/methods/getFallbacks/getFallbacksAsync.ts
+/**
+* Returns the fallback values of the schema.
+*
+* Hint: The difference to `getFallback` is that for object and tuple schemas
+* this function recursively returns the fallback values of the subschemas
+* instead of `undefined`.
+*
+* @param schema The schema to get them from.
+*
+* @returns The fallback values.
+*/
+/* @__NO_SIDE_EFFECTS__ */
+async function getFallbacksAsync(schema) {
+	if ("entries" in schema) return Object.fromEntries(await Promise.all(Object.entries(schema.entries).map(async ([key, value$1]) => [key, await /* @__PURE__ */ getFallbacksAsync(value$1)])));
+	if ("items" in schema) return Promise.all(schema.items.map(getFallbacksAsync));
+	return /* @__PURE__ */ getFallback(schema);
+}
+
+//#endregion
+//#region src/methods/getMetadata/getMetadata.ts
+/**
+* Returns the metadata of a schema.
+*
+* If multiple metadata are defined, it shallowly merges them using depth-first
+* search. If no metadata is defined, an empty object is returned.
+*
+* @param schema Schema to get the metadata from.
+*
+* @returns The metadata, if any.
+*
+* @beta
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function getMetadata(schema) {
+	const result = {};
+	function depthFirstMerge(schema$1) {
+		if ("pipe" in schema$1) {
+			for (const item of schema$1.pipe) if (item.kind === "schema" && "pipe" in item) depthFirstMerge(item);
+			else if (item.kind === "metadata" && item.type === "metadata") Object.assign(result, item.metadata);
+		}
+	}
+	depthFirstMerge(schema);
+	return result;
+}
+
+//#endregion
+//#region src/methods/getTitle/getTitle.ts
+/**
+* Returns the title of the schema.
+*
+* If multiple titles are defined, the last one of the highest level is
+* returned. If no title is defined, `undefined` is returned.
+*
+* @param schema The schema to get the title from.
+*
+* @returns The title, if any.
+*
+* @beta
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function getTitle(schema) {
+	return /* @__PURE__ */ _getLastMetadata(schema, "title");
+}
+
+//#endregion
+//#region src/methods/is/is.ts
+/**
+* Checks if the input matches the schema. By using a type predicate, this
+* function can be used as a type guard.
+*
+* @param schema The schema to be used.
+* @param input The input to be tested.
+*
+* @returns Whether the input matches the schema.
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function is(schema, input) {
+	return !schema["~run"]({ value: input }, ABORT_EARLY_CONFIG).issues;
+}
+
+//#endregion
+//#region src/schemas/any/any.ts
+/**
+* Creates an any schema.
+*
+* Hint: This schema function exists only for completeness and is not
+* recommended in practice. Instead, `unknown` should be used to accept
+* unknown data.
+*
+* @returns An any schema.
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function any() {
+	return _standardSchema({
+		kind: "schema",
+		type: "any",
+		reference: any,
+		expects: "any",
+		async: false,
+		"~run"(dataset) {
+			dataset.typed = true;
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/array/array.ts
+/* @__NO_SIDE_EFFECTS__ */
+function array(item, message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "array",
+		reference: array,
+		expects: "Array",
+		async: false,
+		item,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			const input = dataset.value;
+			if (Array.isArray(input)) {
+				dataset.typed = true;
+				dataset.value = [];
+				for (let key = 0; key < input.length; key++) {
+					const value$1 = input[key];
+					const itemDataset = this.item["~run"]({ value: value$1 }, config$1);
+					if (itemDataset.issues) {
+						const pathItem = {
+							type: "array",
+							origin: "value",
+							input,
+							key,
+							value: value$1
+						};
+						for (const issue of itemDataset.issues) {
+							if (issue.path) issue.path.unshift(pathItem);
+							else issue.path = [pathItem];
+							dataset.issues?.push(issue);
+						}
+						if (!dataset.issues) dataset.issues = itemDataset.issues;
+						if (config$1.abortEarly) {
+							dataset.typed = false;
+							break;
+						}
+					}
+					if (!itemDataset.typed) dataset.typed = false;
+					dataset.value.push(itemDataset.value);
+				}
+			} else _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/array/arrayAsync.ts
+/* @__NO_SIDE_EFFECTS__ */
+function arrayAsync(item, message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "array",
+		reference: arrayAsync,
+		expects: "Array",
+		async: true,
+		item,
+		message: message$1,
+		async "~run"(dataset, config$1) {
+			const input = dataset.value;
+			if (Array.isArray(input)) {
+				dataset.typed = true;
+				dataset.value = [];
+				const itemDatasets = await Promise.all(input.map((value$1) => this.item["~run"]({ value: value$1 }, config$1)));
+				for (let key = 0; key < itemDatasets.length; key++) {
+					const itemDataset = itemDatasets[key];
+					if (itemDataset.issues) {
+						const pathItem = {
+							type: "array",
+							origin: "value",
+							input,
+							key,
+							value: input[key]
+						};
+						for (const issue of itemDataset.issues) {
+							if (issue.path) issue.path.unshift(pathItem);
+							else issue.path = [pathItem];
+							dataset.issues?.push(issue);
+						}
+						if (!dataset.issues) dataset.issues = itemDataset.issues;
+						if (config$1.abortEarly) {
+							dataset.typed = false;
+							break;
+						}
+					}
+					if (!itemDataset.typed) dataset.typed = false;
+					dataset.value.push(itemDataset.value);
+				}
+			} else _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/bigint/bigint.ts
+/* @__NO_SIDE_EFFECTS__ */
+function bigint(message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "bigint",
+		reference: bigint,
+		expects: "bigint",
+		async: false,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (typeof dataset.value === "bigint") dataset.typed = true;
+			else _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/blob/blob.ts
+/* @__NO_SIDE_EFFECTS__ */
+function blob(message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "blob",
+		reference: blob,
+		expects: "Blob",
+		async: false,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.value instanceof Blob) dataset.typed = true;
+			else _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/boolean/boolean.ts
+/* @__NO_SIDE_EFFECTS__ */
+function boolean(message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "boolean",
+		reference: boolean,
+		expects: "boolean",
+		async: false,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (typeof dataset.value === "boolean") dataset.typed = true;
+			else _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/custom/custom.ts
+/* @__NO_SIDE_EFFECTS__ */
+function custom(check$1, message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "custom",
+		reference: custom,
+		expects: "unknown",
+		async: false,
+		check: check$1,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (this.check(dataset.value)) dataset.typed = true;
+			else _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/custom/customAsync.ts
+/* @__NO_SIDE_EFFECTS__ */
+function customAsync(check$1, message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "custom",
+		reference: customAsync,
+		expects: "unknown",
+		async: true,
+		check: check$1,
+		message: message$1,
+		async "~run"(dataset, config$1) {
+			if (await this.check(dataset.value)) dataset.typed = true;
+			else _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/date/date.ts
+/* @__NO_SIDE_EFFECTS__ */
+function date(message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "date",
+		reference: date,
+		expects: "Date",
+		async: false,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.value instanceof Date) if (!isNaN(dataset.value)) dataset.typed = true;
+			else _addIssue(this, "type", dataset, config$1, { received: "\"Invalid Date\"" });
+			else _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/enum/enum.ts
+/* @__NO_SIDE_EFFECTS__ */
+function enum_(enum__, message$1) {
+	const options = [];
+	for (const key in enum__) if (`${+key}` !== key || typeof enum__[key] !== "string" || !Object.is(enum__[enum__[key]], +key)) options.push(enum__[key]);
+	return _standardSchema({
+		kind: "schema",
+		type: "enum",
+		reference: enum_,
+		expects: /* @__PURE__ */ _joinExpects(options.map(_stringify), "|"),
+		async: false,
+		enum: enum__,
+		options,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (this.options.includes(dataset.value)) dataset.typed = true;
+			else _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/exactOptional/exactOptional.ts
+/* @__NO_SIDE_EFFECTS__ */
+function exactOptional(wrapped, default_) {
+	return _standardSchema({
+		kind: "schema",
+		type: "exact_optional",
+		reference: exactOptional,
+		expects: wrapped.expects,
+		async: false,
+		wrapped,
+		default: default_,
+		"~run"(dataset, config$1) {
+			return this.wrapped["~run"](dataset, config$1);
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/exactOptional/exactOptionalAsync.ts
+/* @__NO_SIDE_EFFECTS__ */
+function exactOptionalAsync(wrapped, default_) {
+	return _standardSchema({
+		kind: "schema",
+		type: "exact_optional",
+		reference: exactOptionalAsync,
+		expects: wrapped.expects,
+		async: true,
+		wrapped,
+		default: default_,
+		async "~run"(dataset, config$1) {
+			return this.wrapped["~run"](dataset, config$1);
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/file/file.ts
+/* @__NO_SIDE_EFFECTS__ */
+function file(message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "file",
+		reference: file,
+		expects: "File",
+		async: false,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.value instanceof File) dataset.typed = true;
+			else _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/function/function.ts
+/* @__NO_SIDE_EFFECTS__ */
+function function_(message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "function",
+		reference: function_,
+		expects: "Function",
+		async: false,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (typeof dataset.value === "function") dataset.typed = true;
+			else _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/instance/instance.ts
+/* @__NO_SIDE_EFFECTS__ */
+function instance(class_, message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "instance",
+		reference: instance,
+		expects: class_.name,
+		async: false,
+		class: class_,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.value instanceof this.class) dataset.typed = true;
+			else _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/intersect/utils/_merge/_merge.ts
+/**
+* Merges two values into one single output.
+*
+* @param value1 First value.
+* @param value2 Second value.
+*
+* @returns The merge dataset.
+*
+* @internal
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function _merge(value1, value2) {
+	if (typeof value1 === typeof value2) {
+		if (/* @__PURE__ */ _isSameValueZero(value1, value2) || value1 instanceof Date && value2 instanceof Date && /* @__PURE__ */ _isSameValueZero(+value1, +value2)) return { value: value1 };
+		if (value1 && value2 && value1.constructor === Object && value2.constructor === Object) {
+			const nextValue = {
+				...value1,
+				...value2
+			};
+			for (const key in value2) if (Object.prototype.hasOwnProperty.call(value1, key) && Object.prototype.hasOwnProperty.call(value2, key)) {
+				const dataset = /* @__PURE__ */ _merge(value1[key], value2[key]);
+				if (dataset.issue) return dataset;
+				nextValue[key] = dataset.value;
+			}
+			return { value: nextValue };
+		}
+		if (Array.isArray(value1) && Array.isArray(value2)) {
+			if (value1.length === value2.length) {
+				const nextValue = [...value1];
+				for (let index = 0; index < value1.length; index++) {
+					const dataset = /* @__PURE__ */ _merge(value1[index], value2[index]);
+					if (dataset.issue) return dataset;
+					nextValue[index] = dataset.value;
+				}
+				return { value: nextValue };
+			}
+		}
+	}
+	return { issue: true };
+}
+
+//#endregion
+//#region src/schemas/intersect/intersect.ts
+/* @__NO_SIDE_EFFECTS__ */
+function intersect(options, message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "intersect",
+		reference: intersect,
+		expects: /* @__PURE__ */ _joinExpects(options.map((option) => option.expects), "&"),
+		async: false,
+		options,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (this.options.length) {
+				const input = dataset.value;
+				let outputs;
+				dataset.typed = true;
+				for (const schema of this.options) {
+					const optionDataset = schema["~run"]({ value: input }, config$1);
+					if (optionDataset.issues) {
+						if (dataset.issues) for (const issue of optionDataset.issues) dataset.issues.push(issue);
+						else dataset.issues = optionDataset.issues;
+						if (config$1.abortEarly) {
+							dataset.typed = false;
+							break;
+						}
+					}
+					if (!optionDataset.typed) dataset.typed = false;
+					if (dataset.typed) if (outputs) outputs.push(optionDataset.value);
+					else outputs = [optionDataset.value];
+				}
+				if (dataset.typed) {
+					dataset.value = outputs[0];
+					for (let index = 1; index < outputs.length; index++) {
+						const mergeDataset = /* @__PURE__ */ _merge(dataset.value, outputs[index]);
+						if (mergeDataset.issue) {
+							_addIssue(this, "type", dataset, config$1, { received: "unknown" });
+							break;
+						}
+						dataset.value = mergeDataset.value;
+					}
+				}
+			} else _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/intersect/intersectAsync.ts
+/* @__NO_SIDE_EFFECTS__ */
+function intersectAsync(options, message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "intersect",
+		reference: intersectAsync,
+		expects: /* @__PURE__ */ _joinExpects(options.map((option) => option.expects), "&"),
+		async: true,
+		options,
+		message: message$1,
+		async "~run"(dataset, config$1) {
+			if (this.options.length) {
+				const input = dataset.value;
+				let outputs;
+				dataset.typed = true;
+				const optionDatasets = await Promise.all(this.options.map((schema) => schema["~run"]({ value: input }, config$1)));
+				for (const optionDataset of optionDatasets) {
+					if (optionDataset.issues) {
+						if (dataset.issues) for (const issue of optionDataset.issues) dataset.issues.push(issue);
+						else dataset.issues = optionDataset.issues;
+						if (config$1.abortEarly) {
+							dataset.typed = false;
+							break;
+						}
+					}
+					if (!optionDataset.typed) dataset.typed = false;
+					if (dataset.typed) if (outputs) outputs.push(optionDataset.value);
+					else outputs = [optionDataset.value];
+				}
+				if (dataset.typed) {
+					dataset.value = outputs[0];
+					for (let index = 1; index < outputs.length; index++) {
+						const mergeDataset = /* @__PURE__ */ _merge(dataset.value, outputs[index]);
+						if (mergeDataset.issue) {
+							_addIssue(this, "type", dataset, config$1, { received: "unknown" });
+							break;
+						}
+						dataset.value = mergeDataset.value;
+					}
+				}
+			} else _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/lazy/lazy.ts
+/**
+* Creates a lazy schema.
+*
+* @param getter The schema getter.
+*
+* @returns A lazy schema.
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function lazy(getter) {
+	return _standardSchema({
+		kind: "schema",
+		type: "lazy",
+		reference: lazy,
+		expects: "unknown",
+		async: false,
+		getter,
+		"~run"(dataset, config$1) {
+			return this.getter(dataset.value)["~run"](dataset, config$1);
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/lazy/lazyAsync.ts
+/**
+* Creates a lazy schema.
+*
+* @param getter The schema getter.
+*
+* @returns A lazy schema.
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function lazyAsync(getter) {
+	return _standardSchema({
+		kind: "schema",
+		type: "lazy",
+		reference: lazyAsync,
+		expects: "unknown",
+		async: true,
+		getter,
+		async "~run"(dataset, config$1) {
+			return (await this.getter(dataset.value))["~run"](dataset, config$1);
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/literal/literal.ts
+/* @__NO_SIDE_EFFECTS__ */
+function literal(literal_, message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "literal",
+		reference: literal,
+		expects: /* @__PURE__ */ _stringify(literal_),
+		async: false,
+		literal: literal_,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (/* @__PURE__ */ _isSameValueZero(dataset.value, this.literal)) dataset.typed = true;
+			else _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/looseObject/looseObject.ts
+/* @__NO_SIDE_EFFECTS__ */
+function looseObject(entries$1, message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "loose_object",
+		reference: looseObject,
+		expects: "Object",
+		async: false,
+		entries: entries$1,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			const input = dataset.value;
+			if (input && typeof input === "object") {
+				dataset.typed = true;
+				dataset.value = {};
+				for (const key in this.entries) {
+					const valueSchema = this.entries[key];
+					if (key in input || (valueSchema.type === "exact_optional" || valueSchema.type === "optional" || valueSchema.type === "nullish") && valueSchema.default !== void 0) {
+						const value$1 = key in input ? input[key] : /* @__PURE__ */ getDefault(valueSchema);
+						const valueDataset = valueSchema["~run"]({ value: value$1 }, config$1);
+						if (valueDataset.issues) {
+							const pathItem = {
+								type: "object",
+								origin: "value",
+								input,
+								key,
+								value: value$1
+							};
+							for (const issue of valueDataset.issues) {
+								if (issue.path) issue.path.unshift(pathItem);
+								else issue.path = [pathItem];
+								dataset.issues?.push(issue);
+							}
+							if (!dataset.issues) dataset.issues = valueDataset.issues;
+							if (config$1.abortEarly) {
+								dataset.typed = false;
+								break;
+							}
+						}
+						if (!valueDataset.typed) dataset.typed = false;
+						dataset.value[key] = valueDataset.value;
+					} else if (valueSchema.fallback !== void 0) dataset.value[key] = /* @__PURE__ */ getFallback(valueSchema);
+					else if (valueSchema.type !== "exact_optional" && valueSchema.type !== "optional" && valueSchema.type !== "nullish") {
+						_addIssue(this, "key", dataset, config$1, {
+							input: void 0,
+							expected: `"${key}"`,
+							path: [{
+								type: "object",
+								origin: "key",
+								input,
+								key,
+								value: input[key]
+							}]
+						});
+						if (config$1.abortEarly) break;
+					}
+				}
+				if (!dataset.issues || !config$1.abortEarly) {
+					for (const key in input) if (/* @__PURE__ */ _isValidObjectKey(input, key) && !Object.prototype.hasOwnProperty.call(this.entries, key)) dataset.value[key] = input[key];
+				}
+			} else _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/looseObject/looseObjectAsync.ts
+/* @__NO_SIDE_EFFECTS__ */
+function looseObjectAsync(entries$1, message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "loose_object",
+		reference: looseObjectAsync,
+		expects: "Object",
+		async: true,
+		entries: entries$1,
+		message: message$1,
+		async "~run"(dataset, config$1) {
+			const input = dataset.value;
+			if (input && typeof input === "object") {
+				dataset.typed = true;
+				dataset.value = {};
+				const valueDatasets = await Promise.all(Object.entries(this.entries).map(async ([key, valueSchema]) => {
+					if (key in input || (valueSchema.type === "exact_optional" || valueSchema.type === "optional" || valueSchema.type === "nullish") && valueSchema.default !== void 0) {
+						const value$1 = key in input ? input[key] : await /* @__PURE__ */ getDefault(valueSchema);
+						return [
+							key,
+							value$1,
+							valueSchema,
+							await valueSchema["~run"]({ value: value$1 }, config$1)
+						];
+					}
+					return [
+						key,
+						input[key],
+						valueSchema,
+						null
+					];
+				}));
+				for (const [key, value$1, valueSchema, valueDataset] of valueDatasets) if (valueDataset) {
+					if (valueDataset.issues) {
+						const pathItem = {
+							type: "object",
+							origin: "value",
+							input,
+							key,
+							value: value$1
+						};
+						for (const issue of valueDataset.issues) {
+							if (issue.path) issue.path.unshift(pathItem);
+							else issue.path = [pathItem];
+							dataset.issues?.push(issue);
+						}
+						if (!dataset.issues) dataset.issues = valueDataset.issues;
+						if (config$1.abortEarly) {
+							dataset.typed = false;
+							break;
+						}
+					}
+					if (!valueDataset.typed) dataset.typed = false;
+					dataset.value[key] = valueDataset.value;
+				} else if (valueSchema.fallback !== void 0) dataset.value[key] = await /* @__PURE__ */ getFallback(valueSchema);
+				else if (valueSchema.type !== "exact_optional" && valueSchema.type !== "optional" && valueSchema.type !== "nullish") {
+					_addIssue(this, "key", dataset, config$1, {
+						input: void 0,
+						expected: `"${key}"`,
+						path: [{
+							type: "object",
+							origin: "key",
+							input,
+							key,
+							value: value$1
+						}]
+					});
+					if (config$1.abortEarly) break;
+				}
+				if (!dataset.issues || !config$1.abortEarly) {
+					for (const key in input) if (/* @__PURE__ */ _isValidObjectKey(input, key) && !Object.prototype.hasOwnProperty.call(this.entries, key)) dataset.value[key] = input[key];
+				}
+			} else _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/looseTuple/looseTuple.ts
+/* @__NO_SIDE_EFFECTS__ */
+function looseTuple(items, message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "loose_tuple",
+		reference: looseTuple,
+		expects: "Array",
+		async: false,
+		items,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			const input = dataset.value;
+			if (Array.isArray(input)) {
+				dataset.typed = true;
+				dataset.value = [];
+				for (let key = 0; key < this.items.length; key++) {
+					const value$1 = input[key];
+					const itemDataset = this.items[key]["~run"]({ value: value$1 }, config$1);
+					if (itemDataset.issues) {
+						const pathItem = {
+							type: "array",
+							origin: "value",
+							input,
+							key,
+							value: value$1
+						};
+						for (const issue of itemDataset.issues) {
+							if (issue.path) issue.path.unshift(pathItem);
+							else issue.path = [pathItem];
+							dataset.issues?.push(issue);
+						}
+						if (!dataset.issues) dataset.issues = itemDataset.issues;
+						if (config$1.abortEarly) {
+							dataset.typed = false;
+							break;
+						}
+					}
+					if (!itemDataset.typed) dataset.typed = false;
+					dataset.value.push(itemDataset.value);
+				}
+				if (!dataset.issues || !config$1.abortEarly) for (let key = this.items.length; key < input.length; key++) dataset.value.push(input[key]);
+			} else _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/looseTuple/looseTupleAsync.ts
+/* @__NO_SIDE_EFFECTS__ */
+function looseTupleAsync(items, message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "loose_tuple",
+		reference: looseTupleAsync,
+		expects: "Array",
+		async: true,
+		items,
+		message: message$1,
+		async "~run"(dataset, config$1) {
+			const input = dataset.value;
+			if (Array.isArray(input)) {
+				dataset.typed = true;
+				dataset.value = [];
+				const itemDatasets = await Promise.all(this.items.map(async (item, key) => {
+					const value$1 = input[key];
+					return [
+						key,
+						value$1,
+						await item["~run"]({ value: value$1 }, config$1)
+					];
+				}));
+				for (const [key, value$1, itemDataset] of itemDatasets) {
+					if (itemDataset.issues) {
+						const pathItem = {
+							type: "array",
+							origin: "value",
+							input,
+							key,
+							value: value$1
+						};
+						for (const issue of itemDataset.issues) {
+							if (issue.path) issue.path.unshift(pathItem);
+							else issue.path = [pathItem];
+							dataset.issues?.push(issue);
+						}
+						if (!dataset.issues) dataset.issues = itemDataset.issues;
+						if (config$1.abortEarly) {
+							dataset.typed = false;
+							break;
+						}
+					}
+					if (!itemDataset.typed) dataset.typed = false;
+					dataset.value.push(itemDataset.value);
+				}
+				if (!dataset.issues || !config$1.abortEarly) for (let key = this.items.length; key < input.length; key++) dataset.value.push(input[key]);
+			} else _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/map/map.ts
+/* @__NO_SIDE_EFFECTS__ */
+function map(key, value$1, message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "map",
+		reference: map,
+		expects: "Map",
+		async: false,
+		key,
+		value: value$1,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			const input = dataset.value;
+			if (input instanceof Map) {
+				dataset.typed = true;
+				dataset.value = /* @__PURE__ */ new Map();
+				for (const [inputKey, inputValue] of input) {
+					const keyDataset = this.key["~run"]({ value: inputKey }, config$1);
+					if (keyDataset.issues) {
+						const pathItem = {
+							type: "map",
+							origin: "key",
+							input,
+							key: inputKey,
+							value: inputValue
+						};
+						for (const issue of keyDataset.issues) {
+							if (issue.path) issue.path.unshift(pathItem);
+							else issue.path = [pathItem];
+							dataset.issues?.push(issue);
+						}
+						if (!dataset.issues) dataset.issues = keyDataset.issues;
+						if (config$1.abortEarly) {
+							dataset.typed = false;
+							break;
+						}
+					}
+					const valueDataset = this.value["~run"]({ value: inputValue }, config$1);
+					if (valueDataset.issues) {
+						const pathItem = {
+							type: "map",
+							origin: "value",
+							input,
+							key: inputKey,
+							value: inputValue
+						};
+						for (const issue of valueDataset.issues) {
+							if (issue.path) issue.path.unshift(pathItem);
+							else issue.path = [pathItem];
+							dataset.issues?.push(issue);
+						}
+						if (!dataset.issues) dataset.issues = valueDataset.issues;
+						if (config$1.abortEarly) {
+							dataset.typed = false;
+							break;
+						}
+					}
+					if (!keyDataset.typed || !valueDataset.typed) dataset.typed = false;
+					dataset.value.set(keyDataset.value, valueDataset.value);
+				}
+			} else _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/map/mapAsync.ts
+/* @__NO_SIDE_EFFECTS__ */
+function mapAsync(key, value$1, message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "map",
+		reference: mapAsync,
+		expects: "Map",
+		async: true,
+		key,
+		value: value$1,
+		message: message$1,
+		async "~run"(dataset, config$1) {
+			const input = dataset.value;
+			if (input instanceof Map) {
+				dataset.typed = true;
+				dataset.value = /* @__PURE__ */ new Map();
+				const datasets = await Promise.all([...input].map(([inputKey, inputValue]) => Promise.all([
+					inputKey,
+					inputValue,
+					this.key["~run"]({ value: inputKey }, config$1),
+					this.value["~run"]({ value: inputValue }, config$1)
+				])));
+				for (const [inputKey, inputValue, keyDataset, valueDataset] of datasets) {
+					if (keyDataset.issues) {
+						const pathItem = {
+							type: "map",
+							origin: "key",
+							input,
+							key: inputKey,
+							value: inputValue
+						};
+						for (const issue of keyDataset.issues) {
+							if (issue.path) issue.path.unshift(pathItem);
+							else issue.path = [pathItem];
+							dataset.issues?.push(issue);
+						}
+						if (!dataset.issues) dataset.issues = keyDataset.issues;
+						if (config$1.abortEarly) {
+							dataset.typed = false;
+							break;
+						}
+					}
+					if (valueDataset.issues) {
+						const pathItem = {
+							type: "map",
+							origin: "value",
+							input,
+							key: inputKey,
+							value: inputValue
+						};
+						for (const issue of valueDataset.issues) {
+							if (issue.path) issue.path.unshift(pathItem);
+							else issue.path = [pathItem];
+							dataset.issues?.push(issue);
+						}
+						if (!dataset.issues) dataset.issues = valueDataset.issues;
+						if (config$1.abortEarly) {
+							dataset.typed = false;
+							break;
+						}
+					}
+					if (!keyDataset.typed || !valueDataset.typed) dataset.typed = false;
+					dataset.value.set(keyDataset.value, valueDataset.value);
+				}
+			} else _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/nan/nan.ts
+/* @__NO_SIDE_EFFECTS__ */
+function nan(message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "nan",
+		reference: nan,
+		expects: "NaN",
+		async: false,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (Number.isNaN(dataset.value)) dataset.typed = true;
+			else _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/never/never.ts
+/* @__NO_SIDE_EFFECTS__ */
+function never(message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "never",
+		reference: never,
+		expects: "never",
+		async: false,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			_addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/nonNullable/nonNullable.ts
+/* @__NO_SIDE_EFFECTS__ */
+function nonNullable(wrapped, message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "non_nullable",
+		reference: nonNullable,
+		expects: "!null",
+		async: false,
+		wrapped,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.value !== null) dataset = this.wrapped["~run"](dataset, config$1);
+			if (dataset.value === null) _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/nonNullable/nonNullableAsync.ts
+/* @__NO_SIDE_EFFECTS__ */
+function nonNullableAsync(wrapped, message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "non_nullable",
+		reference: nonNullableAsync,
+		expects: "!null",
+		async: true,
+		wrapped,
+		message: message$1,
+		async "~run"(dataset, config$1) {
+			if (dataset.value !== null) dataset = await this.wrapped["~run"](dataset, config$1);
+			if (dataset.value === null) _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/nonNullish/nonNullish.ts
+/* @__NO_SIDE_EFFECTS__ */
+function nonNullish(wrapped, message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "non_nullish",
+		reference: nonNullish,
+		expects: "(!null & !undefined)",
+		async: false,
+		wrapped,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (!(dataset.value === null || dataset.value === void 0)) dataset = this.wrapped["~run"](dataset, config$1);
+			if (dataset.value === null || dataset.value === void 0) _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/nonNullish/nonNullishAsync.ts
+/* @__NO_SIDE_EFFECTS__ */
+function nonNullishAsync(wrapped, message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "non_nullish",
+		reference: nonNullishAsync,
+		expects: "(!null & !undefined)",
+		async: true,
+		wrapped,
+		message: message$1,
+		async "~run"(dataset, config$1) {
+			if (!(dataset.value === null || dataset.value === void 0)) dataset = await this.wrapped["~run"](dataset, config$1);
+			if (dataset.value === null || dataset.value === void 0) _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/nonOptional/nonOptional.ts
+/* @__NO_SIDE_EFFECTS__ */
+function nonOptional(wrapped, message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "non_optional",
+		reference: nonOptional,
+		expects: "!undefined",
+		async: false,
+		wrapped,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.value !== void 0) dataset = this.wrapped["~run"](dataset, config$1);
+			if (dataset.value === void 0) _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/nonOptional/nonOptionalAsync.ts
+/* @__NO_SIDE_EFFECTS__ */
+function nonOptionalAsync(wrapped, message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "non_optional",
+		reference: nonOptionalAsync,
+		expects: "!undefined",
+		async: true,
+		wrapped,
+		message: message$1,
+		async "~run"(dataset, config$1) {
+			if (dataset.value !== void 0) dataset = await this.wrapped["~run"](dataset, config$1);
+			if (dataset.value === void 0) _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/null/null.ts
+/* @__NO_SIDE_EFFECTS__ */
+function null_(message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "null",
+		reference: null_,
+		expects: "null",
+		async: false,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.value === null) dataset.typed = true;
+			else _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/nullable/nullable.ts
+/* @__NO_SIDE_EFFECTS__ */
+function nullable(wrapped, default_) {
+	return _standardSchema({
+		kind: "schema",
+		type: "nullable",
+		reference: nullable,
+		expects: `(${wrapped.expects} | null)`,
+		async: false,
+		wrapped,
+		default: default_,
+		"~run"(dataset, config$1) {
+			if (dataset.value === null) {
+				if (this.default !== void 0) dataset.value = /* @__PURE__ */ getDefault(this, dataset, config$1);
+				if (dataset.value === null) {
+					dataset.typed = true;
+					return dataset;
+				}
+			}
+			return this.wrapped["~run"](dataset, config$1);
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/nullable/nullableAsync.ts
+/* @__NO_SIDE_EFFECTS__ */
+function nullableAsync(wrapped, default_) {
+	return _standardSchema({
+		kind: "schema",
+		type: "nullable",
+		reference: nullableAsync,
+		expects: `(${wrapped.expects} | null)`,
+		async: true,
+		wrapped,
+		default: default_,
+		async "~run"(dataset, config$1) {
+			if (dataset.value === null) {
+				if (this.default !== void 0) dataset.value = await /* @__PURE__ */ getDefault(this, dataset, config$1);
+				if (dataset.value === null) {
+					dataset.typed = true;
+					return dataset;
+				}
+			}
+			return this.wrapped["~run"](dataset, config$1);
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/nullish/nullish.ts
+/* @__NO_SIDE_EFFECTS__ */
+function nullish(wrapped, default_) {
+	return _standardSchema({
+		kind: "schema",
+		type: "nullish",
+		reference: nullish,
+		expects: `(${wrapped.expects} | null | undefined)`,
+		async: false,
+		wrapped,
+		default: default_,
+		"~run"(dataset, config$1) {
+			if (dataset.value === null || dataset.value === void 0) {
+				if (this.default !== void 0) dataset.value = /* @__PURE__ */ getDefault(this, dataset, config$1);
+				if (dataset.value === null || dataset.value === void 0) {
+					dataset.typed = true;
+					return dataset;
+				}
+			}
+			return this.wrapped["~run"](dataset, config$1);
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/nullish/nullishAsync.ts
+/* @__NO_SIDE_EFFECTS__ */
+function nullishAsync(wrapped, default_) {
+	return _standardSchema({
+		kind: "schema",
+		type: "nullish",
+		reference: nullishAsync,
+		expects: `(${wrapped.expects} | null | undefined)`,
+		async: true,
+		wrapped,
+		default: default_,
+		async "~run"(dataset, config$1) {
+			if (dataset.value === null || dataset.value === void 0) {
+				if (this.default !== void 0) dataset.value = await /* @__PURE__ */ getDefault(this, dataset, config$1);
+				if (dataset.value === null || dataset.value === void 0) {
+					dataset.typed = true;
+					return dataset;
+				}
+			}
+			return this.wrapped["~run"](dataset, config$1);
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/number/number.ts
+/* @__NO_SIDE_EFFECTS__ */
+function number(message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "number",
+		reference: number,
+		expects: "number",
+		async: false,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (typeof dataset.value === "number" && !isNaN(dataset.value)) dataset.typed = true;
+			else _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/object/object.ts
+/* @__NO_SIDE_EFFECTS__ */
+function object(entries$1, message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "object",
+		reference: object,
+		expects: "Object",
+		async: false,
+		entries: entries$1,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			const input = dataset.value;
+			if (input && typeof input === "object") {
+				dataset.typed = true;
+				dataset.value = {};
+				for (const key in this.entries) {
+					const valueSchema = this.entries[key];
+					if (key in input || (valueSchema.type === "exact_optional" || valueSchema.type === "optional" || valueSchema.type === "nullish") && valueSchema.default !== void 0) {
+						const value$1 = key in input ? input[key] : /* @__PURE__ */ getDefault(valueSchema);
+						const valueDataset = valueSchema["~run"]({ value: value$1 }, config$1);
+						if (valueDataset.issues) {
+							const pathItem = {
+								type: "object",
+								origin: "value",
+								input,
+								key,
+								value: value$1
+							};
+							for (const issue of valueDataset.issues) {
+								if (issue.path) issue.path.unshift(pathItem);
+								else issue.path = [pathItem];
+								dataset.issues?.push(issue);
+							}
+							if (!dataset.issues) dataset.issues = valueDataset.issues;
+							if (config$1.abortEarly) {
+								dataset.typed = false;
+								break;
+							}
+						}
+						if (!valueDataset.typed) dataset.typed = false;
+						dataset.value[key] = valueDataset.value;
+					} else if (valueSchema.fallback !== void 0) dataset.value[key] = /* @__PURE__ */ getFallback(valueSchema);
+					else if (valueSchema.type !== "exact_optional" && valueSchema.type !== "optional" && valueSchema.type !== "nullish") {
+						_addIssue(this, "key", dataset, config$1, {
+							input: void 0,
+							expected: `"${key}"`,
+							path: [{
+								type: "object",
+								origin: "key",
+								input,
+								key,
+								value: input[key]
+							}]
+						});
+						if (config$1.abortEarly) break;
+					}
+				}
+			} else _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/object/objectAsync.ts
+/* @__NO_SIDE_EFFECTS__ */
+function objectAsync(entries$1, message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "object",
+		reference: objectAsync,
+		expects: "Object",
+		async: true,
+		entries: entries$1,
+		message: message$1,
+		async "~run"(dataset, config$1) {
+			const input = dataset.value;
+			if (input && typeof input === "object") {
+				dataset.typed = true;
+				dataset.value = {};
+				const valueDatasets = await Promise.all(Object.entries(this.entries).map(async ([key, valueSchema]) => {
+					if (key in input || (valueSchema.type === "exact_optional" || valueSchema.type === "optional" || valueSchema.type === "nullish") && valueSchema.default !== void 0) {
+						const value$1 = key in input ? input[key] : await /* @__PURE__ */ getDefault(valueSchema);
+						return [
+							key,
+							value$1,
+							valueSchema,
+							await valueSchema["~run"]({ value: value$1 }, config$1)
+						];
+					}
+					return [
+						key,
+						input[key],
+						valueSchema,
+						null
+					];
+				}));
+				for (const [key, value$1, valueSchema, valueDataset] of valueDatasets) if (valueDataset) {
+					if (valueDataset.issues) {
+						const pathItem = {
+							type: "object",
+							origin: "value",
+							input,
+							key,
+							value: value$1
+						};
+						for (const issue of valueDataset.issues) {
+							if (issue.path) issue.path.unshift(pathItem);
+							else issue.path = [pathItem];
+							dataset.issues?.push(issue);
+						}
+						if (!dataset.issues) dataset.issues = valueDataset.issues;
+						if (config$1.abortEarly) {
+							dataset.typed = false;
+							break;
+						}
+					}
+					if (!valueDataset.typed) dataset.typed = false;
+					dataset.value[key] = valueDataset.value;
+				} else if (valueSchema.fallback !== void 0) dataset.value[key] = await /* @__PURE__ */ getFallback(valueSchema);
+				else if (valueSchema.type !== "exact_optional" && valueSchema.type !== "optional" && valueSchema.type !== "nullish") {
+					_addIssue(this, "key", dataset, config$1, {
+						input: void 0,
+						expected: `"${key}"`,
+						path: [{
+							type: "object",
+							origin: "key",
+							input,
+							key,
+							value: value$1
+						}]
+					});
+					if (config$1.abortEarly) break;
+				}
+			} else _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/objectWithRest/objectWithRest.ts
+/* @__NO_SIDE_EFFECTS__ */
+function objectWithRest(entries$1, rest, message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "object_with_rest",
+		reference: objectWithRest,
+		expects: "Object",
+		async: false,
+		entries: entries$1,
+		rest,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			const input = dataset.value;
+			if (input && typeof input === "object") {
+				dataset.typed = true;
+				dataset.value = {};
+				for (const key in this.entries) {
+					const valueSchema = this.entries[key];
+					if (key in input || (valueSchema.type === "exact_optional" || valueSchema.type === "optional" || valueSchema.type === "nullish") && valueSchema.default !== void 0) {
+						const value$1 = key in input ? input[key] : /* @__PURE__ */ getDefault(valueSchema);
+						const valueDataset = valueSchema["~run"]({ value: value$1 }, config$1);
+						if (valueDataset.issues) {
+							const pathItem = {
+								type: "object",
+								origin: "value",
+								input,
+								key,
+								value: value$1
+							};
+							for (const issue of valueDataset.issues) {
+								if (issue.path) issue.path.unshift(pathItem);
+								else issue.path = [pathItem];
+								dataset.issues?.push(issue);
+							}
+							if (!dataset.issues) dataset.issues = valueDataset.issues;
+							if (config$1.abortEarly) {
+								dataset.typed = false;
+								break;
+							}
+						}
+						if (!valueDataset.typed) dataset.typed = false;
+						dataset.value[key] = valueDataset.value;
+					} else if (valueSchema.fallback !== void 0) dataset.value[key] = /* @__PURE__ */ getFallback(valueSchema);
+					else if (valueSchema.type !== "exact_optional" && valueSchema.type !== "optional" && valueSchema.type !== "nullish") {
+						_addIssue(this, "key", dataset, config$1, {
+							input: void 0,
+							expected: `"${key}"`,
+							path: [{
+								type: "object",
+								origin: "key",
+								input,
+								key,
+								value: input[key]
+							}]
+						});
+						if (config$1.abortEarly) break;
+					}
+				}
+				if (!dataset.issues || !config$1.abortEarly) {
+					for (const key in input) if (/* @__PURE__ */ _isValidObjectKey(input, key) && !Object.prototype.hasOwnProperty.call(this.entries, key)) {
+						const valueDataset = this.rest["~run"]({ value: input[key] }, config$1);
+						if (valueDataset.issues) {
+							const pathItem = {
+								type: "object",
+								origin: "value",
+								input,
+								key,
+								value: input[key]
+							};
+							for (const issue of valueDataset.issues) {
+								if (issue.path) issue.path.unshift(pathItem);
+								else issue.path = [pathItem];
+								dataset.issues?.push(issue);
+							}
+							if (!dataset.issues) dataset.issues = valueDataset.issues;
+							if (config$1.abortEarly) {
+								dataset.typed = false;
+								break;
+							}
+						}
+						if (!valueDataset.typed) dataset.typed = false;
+						dataset.value[key] = valueDataset.value;
+					}
+				}
+			} else _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/objectWithRest/objectWithRestAsync.ts
+/* @__NO_SIDE_EFFECTS__ */
+function objectWithRestAsync(entries$1, rest, message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "object_with_rest",
+		reference: objectWithRestAsync,
+		expects: "Object",
+		async: true,
+		entries: entries$1,
+		rest,
+		message: message$1,
+		async "~run"(dataset, config$1) {
+			const input = dataset.value;
+			if (input && typeof input === "object") {
+				dataset.typed = true;
+				dataset.value = {};
+				const [normalDatasets, restDatasets] = await Promise.all([Promise.all(Object.entries(this.entries).map(async ([key, valueSchema]) => {
+					if (key in input || (valueSchema.type === "exact_optional" || valueSchema.type === "optional" || valueSchema.type === "nullish") && valueSchema.default !== void 0) {
+						const value$1 = key in input ? input[key] : await /* @__PURE__ */ getDefault(valueSchema);
+						return [
+							key,
+							value$1,
+							valueSchema,
+							await valueSchema["~run"]({ value: value$1 }, config$1)
+						];
+					}
+					return [
+						key,
+						input[key],
+						valueSchema,
+						null
+					];
+				})), Promise.all(Object.entries(input).filter(([key]) => /* @__PURE__ */ _isValidObjectKey(input, key) && !Object.prototype.hasOwnProperty.call(this.entries, key)).map(async ([key, value$1]) => [
+					key,
+					value$1,
+					await this.rest["~run"]({ value: value$1 }, config$1)
+				]))]);
+				for (const [key, value$1, valueSchema, valueDataset] of normalDatasets) if (valueDataset) {
+					if (valueDataset.issues) {
+						const pathItem = {
+							type: "object",
+							origin: "value",
+							input,
+							key,
+							value: value$1
+						};
+						for (const issue of valueDataset.issues) {
+							if (issue.path) issue.path.unshift(pathItem);
+							else issue.path = [pathItem];
+							dataset.issues?.push(issue);
+						}
+						if (!dataset.issues) dataset.issues = valueDataset.issues;
+						if (config$1.abortEarly) {
+							dataset.typed = false;
+							break;
+						}
+					}
+					if (!valueDataset.typed) dataset.typed = false;
+					dataset.value[key] = valueDataset.value;
+				} else if (valueSchema.fallback !== void 0) dataset.value[key] = await /* @__PURE__ */ getFallback(valueSchema);
+				else if (valueSchema.type !== "exact_optional" && valueSchema.type !== "optional" && valueSchema.type !== "nullish") {
+					_addIssue(this, "key", dataset, config$1, {
+						input: void 0,
+						expected: `"${key}"`,
+						path: [{
+							type: "object",
+							origin: "key",
+							input,
+							key,
+							value: value$1
+						}]
+					});
+					if (config$1.abortEarly) break;
+				}
+				if (!dataset.issues || !config$1.abortEarly) for (const [key, value$1, valueDataset] of restDatasets) {
+					if (valueDataset.issues) {
+						const pathItem = {
+							type: "object",
+							origin: "value",
+							input,
+							key,
+							value: value$1
+						};
+						for (const issue of valueDataset.issues) {
+							if (issue.path) issue.path.unshift(pathItem);
+							else issue.path = [pathItem];
+							dataset.issues?.push(issue);
+						}
+						if (!dataset.issues) dataset.issues = valueDataset.issues;
+						if (config$1.abortEarly) {
+							dataset.typed = false;
+							break;
+						}
+					}
+					if (!valueDataset.typed) dataset.typed = false;
+					dataset.value[key] = valueDataset.value;
+				}
+			} else _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/optional/optional.ts
+/* @__NO_SIDE_EFFECTS__ */
+function optional(wrapped, default_) {
+	return _standardSchema({
+		kind: "schema",
+		type: "optional",
+		reference: optional,
+		expects: `(${wrapped.expects} | undefined)`,
+		async: false,
+		wrapped,
+		default: default_,
+		"~run"(dataset, config$1) {
+			if (dataset.value === void 0) {
+				if (this.default !== void 0) dataset.value = /* @__PURE__ */ getDefault(this, dataset, config$1);
+				if (dataset.value === void 0) {
+					dataset.typed = true;
+					return dataset;
+				}
+			}
+			return this.wrapped["~run"](dataset, config$1);
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/optional/optionalAsync.ts
+/* @__NO_SIDE_EFFECTS__ */
+function optionalAsync(wrapped, default_) {
+	return _standardSchema({
+		kind: "schema",
+		type: "optional",
+		reference: optionalAsync,
+		expects: `(${wrapped.expects} | undefined)`,
+		async: true,
+		wrapped,
+		default: default_,
+		async "~run"(dataset, config$1) {
+			if (dataset.value === void 0) {
+				if (this.default !== void 0) dataset.value = await /* @__PURE__ */ getDefault(this, dataset, config$1);
+				if (dataset.value === void 0) {
+					dataset.typed = true;
+					return dataset;
+				}
+			}
+			return this.wrapped["~run"](dataset, config$1);
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/picklist/picklist.ts
+/* @__NO_SIDE_EFFECTS__ */
+function picklist(options, message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "picklist",
+		reference: picklist,
+		expects: /* @__PURE__ */ _joinExpects(options.map(_stringify), "|"),
+		async: false,
+		options,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (this.options.includes(dataset.value)) dataset.typed = true;
+			else _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/promise/promise.ts
+/* @__NO_SIDE_EFFECTS__ */
+function promise(message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "promise",
+		reference: promise,
+		expects: "Promise",
+		async: false,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.value instanceof Promise) dataset.typed = true;
+			else _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/record/record.ts
+/* @__NO_SIDE_EFFECTS__ */
+function record(key, value$1, message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "record",
+		reference: record,
+		expects: "Object",
+		async: false,
+		key,
+		value: value$1,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			const input = dataset.value;
+			if (input && typeof input === "object") {
+				dataset.typed = true;
+				dataset.value = {};
+				for (const entryKey in input) if (/* @__PURE__ */ _isValidObjectKey(input, entryKey)) {
+					const entryValue = input[entryKey];
+					const keyDataset = this.key["~run"]({ value: entryKey }, config$1);
+					if (keyDataset.issues) {
+						const pathItem = {
+							type: "object",
+							origin: "key",
+							input,
+							key: entryKey,
+							value: entryValue
+						};
+						for (const issue of keyDataset.issues) {
+							issue.path = [pathItem];
+							dataset.issues?.push(issue);
+						}
+						if (!dataset.issues) dataset.issues = keyDataset.issues;
+						if (config$1.abortEarly) {
+							dataset.typed = false;
+							break;
+						}
+					}
+					const valueDataset = this.value["~run"]({ value: entryValue }, config$1);
+					if (valueDataset.issues) {
+						const pathItem = {
+							type: "object",
+							origin: "value",
+							input,
+							key: entryKey,
+							value: entryValue
+						};
+						for (const issue of valueDataset.issues) {
+							if (issue.path) issue.path.unshift(pathItem);
+							else issue.path = [pathItem];
+							dataset.issues?.push(issue);
+						}
+						if (!dataset.issues) dataset.issues = valueDataset.issues;
+						if (config$1.abortEarly) {
+							dataset.typed = false;
+							break;
+						}
+					}
+					if (!keyDataset.typed || !valueDataset.typed) dataset.typed = false;
+					if (keyDataset.typed) dataset.value[keyDataset.value] = valueDataset.value;
+				}
+			} else _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/record/recordAsync.ts
+/* @__NO_SIDE_EFFECTS__ */
+function recordAsync(key, value$1, message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "record",
+		reference: recordAsync,
+		expects: "Object",
+		async: true,
+		key,
+		value: value$1,
+		message: message$1,
+		async "~run"(dataset, config$1) {
+			const input = dataset.value;
+			if (input && typeof input === "object") {
+				dataset.typed = true;
+				dataset.value = {};
+				const datasets = await Promise.all(Object.entries(input).filter(([key$1]) => /* @__PURE__ */ _isValidObjectKey(input, key$1)).map(([entryKey, entryValue]) => Promise.all([
+					entryKey,
+					entryValue,
+					this.key["~run"]({ value: entryKey }, config$1),
+					this.value["~run"]({ value: entryValue }, config$1)
+				])));
+				for (const [entryKey, entryValue, keyDataset, valueDataset] of datasets) {
+					if (keyDataset.issues) {
+						const pathItem = {
+							type: "object",
+							origin: "key",
+							input,
+							key: entryKey,
+							value: entryValue
+						};
+						for (const issue of keyDataset.issues) {
+							issue.path = [pathItem];
+							dataset.issues?.push(issue);
+						}
+						if (!dataset.issues) dataset.issues = keyDataset.issues;
+						if (config$1.abortEarly) {
+							dataset.typed = false;
+							break;
+						}
+					}
+					if (valueDataset.issues) {
+						const pathItem = {
+							type: "object",
+							origin: "value",
+							input,
+							key: entryKey,
+							value: entryValue
+						};
+						for (const issue of valueDataset.issues) {
+							if (issue.path) issue.path.unshift(pathItem);
+							else issue.path = [pathItem];
+							dataset.issues?.push(issue);
+						}
+						if (!dataset.issues) dataset.issues = valueDataset.issues;
+						if (config$1.abortEarly) {
+							dataset.typed = false;
+							break;
+						}
+					}
+					if (!keyDataset.typed || !valueDataset.typed) dataset.typed = false;
+					if (keyDataset.typed) dataset.value[keyDataset.value] = valueDataset.value;
+				}
+			} else _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/set/set.ts
+/* @__NO_SIDE_EFFECTS__ */
+function set(value$1, message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "set",
+		reference: set,
+		expects: "Set",
+		async: false,
+		value: value$1,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			const input = dataset.value;
+			if (input instanceof Set) {
+				dataset.typed = true;
+				dataset.value = /* @__PURE__ */ new Set();
+				for (const inputValue of input) {
+					const valueDataset = this.value["~run"]({ value: inputValue }, config$1);
+					if (valueDataset.issues) {
+						const pathItem = {
+							type: "set",
+							origin: "value",
+							input,
+							key: null,
+							value: inputValue
+						};
+						for (const issue of valueDataset.issues) {
+							if (issue.path) issue.path.unshift(pathItem);
+							else issue.path = [pathItem];
+							dataset.issues?.push(issue);
+						}
+						if (!dataset.issues) dataset.issues = valueDataset.issues;
+						if (config$1.abortEarly) {
+							dataset.typed = false;
+							break;
+						}
+					}
+					if (!valueDataset.typed) dataset.typed = false;
+					dataset.value.add(valueDataset.value);
+				}
+			} else _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/set/setAsync.ts
+/* @__NO_SIDE_EFFECTS__ */
+function setAsync(value$1, message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "set",
+		reference: setAsync,
+		expects: "Set",
+		async: true,
+		value: value$1,
+		message: message$1,
+		async "~run"(dataset, config$1) {
+			const input = dataset.value;
+			if (input instanceof Set) {
+				dataset.typed = true;
+				dataset.value = /* @__PURE__ */ new Set();
+				const valueDatasets = await Promise.all([...input].map(async (inputValue) => [inputValue, await this.value["~run"]({ value: inputValue }, config$1)]));
+				for (const [inputValue, valueDataset] of valueDatasets) {
+					if (valueDataset.issues) {
+						const pathItem = {
+							type: "set",
+							origin: "value",
+							input,
+							key: null,
+							value: inputValue
+						};
+						for (const issue of valueDataset.issues) {
+							if (issue.path) issue.path.unshift(pathItem);
+							else issue.path = [pathItem];
+							dataset.issues?.push(issue);
+						}
+						if (!dataset.issues) dataset.issues = valueDataset.issues;
+						if (config$1.abortEarly) {
+							dataset.typed = false;
+							break;
+						}
+					}
+					if (!valueDataset.typed) dataset.typed = false;
+					dataset.value.add(valueDataset.value);
+				}
+			} else _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/strictObject/strictObject.ts
+/* @__NO_SIDE_EFFECTS__ */
+function strictObject(entries$1, message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "strict_object",
+		reference: strictObject,
+		expects: "Object",
+		async: false,
+		entries: entries$1,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			const input = dataset.value;
+			if (input && typeof input === "object") {
+				dataset.typed = true;
+				dataset.value = {};
+				for (const key in this.entries) {
+					const valueSchema = this.entries[key];
+					if (key in input || (valueSchema.type === "exact_optional" || valueSchema.type === "optional" || valueSchema.type === "nullish") && valueSchema.default !== void 0) {
+						const value$1 = key in input ? input[key] : /* @__PURE__ */ getDefault(valueSchema);
+						const valueDataset = valueSchema["~run"]({ value: value$1 }, config$1);
+						if (valueDataset.issues) {
+							const pathItem = {
+								type: "object",
+								origin: "value",
+								input,
+								key,
+								value: value$1
+							};
+							for (const issue of valueDataset.issues) {
+								if (issue.path) issue.path.unshift(pathItem);
+								else issue.path = [pathItem];
+								dataset.issues?.push(issue);
+							}
+							if (!dataset.issues) dataset.issues = valueDataset.issues;
+							if (config$1.abortEarly) {
+								dataset.typed = false;
+								break;
+							}
+						}
+						if (!valueDataset.typed) dataset.typed = false;
+						dataset.value[key] = valueDataset.value;
+					} else if (valueSchema.fallback !== void 0) dataset.value[key] = /* @__PURE__ */ getFallback(valueSchema);
+					else if (valueSchema.type !== "exact_optional" && valueSchema.type !== "optional" && valueSchema.type !== "nullish") {
+						_addIssue(this, "key", dataset, config$1, {
+							input: void 0,
+							expected: `"${key}"`,
+							path: [{
+								type: "object",
+								origin: "key",
+								input,
+								key,
+								value: input[key]
+							}]
+						});
+						if (config$1.abortEarly) break;
+					}
+				}
+				if (!dataset.issues || !config$1.abortEarly) {
+					for (const key in input) if (!Object.prototype.hasOwnProperty.call(this.entries, key)) {
+						_addIssue(this, "key", dataset, config$1, {
+							input: key,
+							expected: "never",
+							path: [{
+								type: "object",
+								origin: "key",
+								input,
+								key,
+								value: input[key]
+							}]
+						});
+						break;
+					}
+				}
+			} else _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/strictObject/strictObjectAsync.ts
+/* @__NO_SIDE_EFFECTS__ */
+function strictObjectAsync(entries$1, message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "strict_object",
+		reference: strictObjectAsync,
+		expects: "Object",
+		async: true,
+		entries: entries$1,
+		message: message$1,
+		async "~run"(dataset, config$1) {
+			const input = dataset.value;
+			if (input && typeof input === "object") {
+				dataset.typed = true;
+				dataset.value = {};
+				const valueDatasets = await Promise.all(Object.entries(this.entries).map(async ([key, valueSchema]) => {
+					if (key in input || (valueSchema.type === "exact_optional" || valueSchema.type === "optional" || valueSchema.type === "nullish") && valueSchema.default !== void 0) {
+						const value$1 = key in input ? input[key] : await /* @__PURE__ */ getDefault(valueSchema);
+						return [
+							key,
+							value$1,
+							valueSchema,
+							await valueSchema["~run"]({ value: value$1 }, config$1)
+						];
+					}
+					return [
+						key,
+						input[key],
+						valueSchema,
+						null
+					];
+				}));
+				for (const [key, value$1, valueSchema, valueDataset] of valueDatasets) if (valueDataset) {
+					if (valueDataset.issues) {
+						const pathItem = {
+							type: "object",
+							origin: "value",
+							input,
+							key,
+							value: value$1
+						};
+						for (const issue of valueDataset.issues) {
+							if (issue.path) issue.path.unshift(pathItem);
+							else issue.path = [pathItem];
+							dataset.issues?.push(issue);
+						}
+						if (!dataset.issues) dataset.issues = valueDataset.issues;
+						if (config$1.abortEarly) {
+							dataset.typed = false;
+							break;
+						}
+					}
+					if (!valueDataset.typed) dataset.typed = false;
+					dataset.value[key] = valueDataset.value;
+				} else if (valueSchema.fallback !== void 0) dataset.value[key] = await /* @__PURE__ */ getFallback(valueSchema);
+				else if (valueSchema.type !== "exact_optional" && valueSchema.type !== "optional" && valueSchema.type !== "nullish") {
+					_addIssue(this, "key", dataset, config$1, {
+						input: void 0,
+						expected: `"${key}"`,
+						path: [{
+							type: "object",
+							origin: "key",
+							input,
+							key,
+							value: value$1
+						}]
+					});
+					if (config$1.abortEarly) break;
+				}
+				if (!dataset.issues || !config$1.abortEarly) {
+					for (const key in input) if (!Object.prototype.hasOwnProperty.call(this.entries, key)) {
+						_addIssue(this, "key", dataset, config$1, {
+							input: key,
+							expected: "never",
+							path: [{
+								type: "object",
+								origin: "key",
+								input,
+								key,
+								value: input[key]
+							}]
+						});
+						break;
+					}
+				}
+			} else _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/strictTuple/strictTuple.ts
+/* @__NO_SIDE_EFFECTS__ */
+function strictTuple(items, message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "strict_tuple",
+		reference: strictTuple,
+		expects: "Array",
+		async: false,
+		items,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			const input = dataset.value;
+			if (Array.isArray(input)) {
+				dataset.typed = true;
+				dataset.value = [];
+				for (let key = 0; key < this.items.length; key++) {
+					const value$1 = input[key];
+					const itemDataset = this.items[key]["~run"]({ value: value$1 }, config$1);
+					if (itemDataset.issues) {
+						const pathItem = {
+							type: "array",
+							origin: "value",
+							input,
+							key,
+							value: value$1
+						};
+						for (const issue of itemDataset.issues) {
+							if (issue.path) issue.path.unshift(pathItem);
+							else issue.path = [pathItem];
+							dataset.issues?.push(issue);
+						}
+						if (!dataset.issues) dataset.issues = itemDataset.issues;
+						if (config$1.abortEarly) {
+							dataset.typed = false;
+							break;
+						}
+					}
+					if (!itemDataset.typed) dataset.typed = false;
+					dataset.value.push(itemDataset.value);
+				}
+				if (!(dataset.issues && config$1.abortEarly) && this.items.length < input.length) _addIssue(this, "type", dataset, config$1, {
+					input: input[this.items.length],
+					expected: "never",
+					path: [{
+						type: "array",
+						origin: "value",
+						input,
+						key: this.items.length,
+						value: input[this.items.length]
+					}]
+				});
+			} else _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/strictTuple/strictTupleAsync.ts
+/* @__NO_SIDE_EFFECTS__ */
+function strictTupleAsync(items, message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "strict_tuple",
+		reference: strictTupleAsync,
+		expects: "Array",
+		async: true,
+		items,
+		message: message$1,
+		async "~run"(dataset, config$1) {
+			const input = dataset.value;
+			if (Array.isArray(input)) {
+				dataset.typed = true;
+				dataset.value = [];
+				const itemDatasets = await Promise.all(this.items.map(async (item, key) => {
+					const value$1 = input[key];
+					return [
+						key,
+						value$1,
+						await item["~run"]({ value: value$1 }, config$1)
+					];
+				}));
+				for (const [key, value$1, itemDataset] of itemDatasets) {
+					if (itemDataset.issues) {
+						const pathItem = {
+							type: "array",
+							origin: "value",
+							input,
+							key,
+							value: value$1
+						};
+						for (const issue of itemDataset.issues) {
+							if (issue.path) issue.path.unshift(pathItem);
+							else issue.path = [pathItem];
+							dataset.issues?.push(issue);
+						}
+						if (!dataset.issues) dataset.issues = itemDataset.issues;
+						if (config$1.abortEarly) {
+							dataset.typed = false;
+							break;
+						}
+					}
+					if (!itemDataset.typed) dataset.typed = false;
+					dataset.value.push(itemDataset.value);
+				}
+				if (!(dataset.issues && config$1.abortEarly) && this.items.length < input.length) _addIssue(this, "type", dataset, config$1, {
+					input: input[this.items.length],
+					expected: "never",
+					path: [{
+						type: "array",
+						origin: "value",
+						input,
+						key: this.items.length,
+						value: input[this.items.length]
+					}]
+				});
+			} else _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/string/string.ts
+/* @__NO_SIDE_EFFECTS__ */
+function string(message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "string",
+		reference: string,
+		expects: "string",
+		async: false,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (typeof dataset.value === "string") dataset.typed = true;
+			else _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/symbol/symbol.ts
+/* @__NO_SIDE_EFFECTS__ */
+function symbol(message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "symbol",
+		reference: symbol,
+		expects: "symbol",
+		async: false,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (typeof dataset.value === "symbol") dataset.typed = true;
+			else _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/tuple/tuple.ts
+/* @__NO_SIDE_EFFECTS__ */
+function tuple(items, message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "tuple",
+		reference: tuple,
+		expects: "Array",
+		async: false,
+		items,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			const input = dataset.value;
+			if (Array.isArray(input)) {
+				dataset.typed = true;
+				dataset.value = [];
+				for (let key = 0; key < this.items.length; key++) {
+					const value$1 = input[key];
+					const itemDataset = this.items[key]["~run"]({ value: value$1 }, config$1);
+					if (itemDataset.issues) {
+						const pathItem = {
+							type: "array",
+							origin: "value",
+							input,
+							key,
+							value: value$1
+						};
+						for (const issue of itemDataset.issues) {
+							if (issue.path) issue.path.unshift(pathItem);
+							else issue.path = [pathItem];
+							dataset.issues?.push(issue);
+						}
+						if (!dataset.issues) dataset.issues = itemDataset.issues;
+						if (config$1.abortEarly) {
+							dataset.typed = false;
+							break;
+						}
+					}
+					if (!itemDataset.typed) dataset.typed = false;
+					dataset.value.push(itemDataset.value);
+				}
+			} else _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/tuple/tupleAsync.ts
+/* @__NO_SIDE_EFFECTS__ */
+function tupleAsync(items, message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "tuple",
+		reference: tupleAsync,
+		expects: "Array",
+		async: true,
+		items,
+		message: message$1,
+		async "~run"(dataset, config$1) {
+			const input = dataset.value;
+			if (Array.isArray(input)) {
+				dataset.typed = true;
+				dataset.value = [];
+				const itemDatasets = await Promise.all(this.items.map(async (item, key) => {
+					const value$1 = input[key];
+					return [
+						key,
+						value$1,
+						await item["~run"]({ value: value$1 }, config$1)
+					];
+				}));
+				for (const [key, value$1, itemDataset] of itemDatasets) {
+					if (itemDataset.issues) {
+						const pathItem = {
+							type: "array",
+							origin: "value",
+							input,
+							key,
+							value: value$1
+						};
+						for (const issue of itemDataset.issues) {
+							if (issue.path) issue.path.unshift(pathItem);
+							else issue.path = [pathItem];
+							dataset.issues?.push(issue);
+						}
+						if (!dataset.issues) dataset.issues = itemDataset.issues;
+						if (config$1.abortEarly) {
+							dataset.typed = false;
+							break;
+						}
+					}
+					if (!itemDataset.typed) dataset.typed = false;
+					dataset.value.push(itemDataset.value);
+				}
+			} else _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/tupleWithRest/tupleWithRest.ts
+/* @__NO_SIDE_EFFECTS__ */
+function tupleWithRest(items, rest, message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "tuple_with_rest",
+		reference: tupleWithRest,
+		expects: "Array",
+		async: false,
+		items,
+		rest,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			const input = dataset.value;
+			if (Array.isArray(input)) {
+				dataset.typed = true;
+				dataset.value = [];
+				for (let key = 0; key < this.items.length; key++) {
+					const value$1 = input[key];
+					const itemDataset = this.items[key]["~run"]({ value: value$1 }, config$1);
+					if (itemDataset.issues) {
+						const pathItem = {
+							type: "array",
+							origin: "value",
+							input,
+							key,
+							value: value$1
+						};
+						for (const issue of itemDataset.issues) {
+							if (issue.path) issue.path.unshift(pathItem);
+							else issue.path = [pathItem];
+							dataset.issues?.push(issue);
+						}
+						if (!dataset.issues) dataset.issues = itemDataset.issues;
+						if (config$1.abortEarly) {
+							dataset.typed = false;
+							break;
+						}
+					}
+					if (!itemDataset.typed) dataset.typed = false;
+					dataset.value.push(itemDataset.value);
+				}
+				if (!dataset.issues || !config$1.abortEarly) for (let key = this.items.length; key < input.length; key++) {
+					const value$1 = input[key];
+					const itemDataset = this.rest["~run"]({ value: value$1 }, config$1);
+					if (itemDataset.issues) {
+						const pathItem = {
+							type: "array",
+							origin: "value",
+							input,
+							key,
+							value: value$1
+						};
+						for (const issue of itemDataset.issues) {
+							if (issue.path) issue.path.unshift(pathItem);
+							else issue.path = [pathItem];
+							dataset.issues?.push(issue);
+						}
+						if (!dataset.issues) dataset.issues = itemDataset.issues;
+						if (config$1.abortEarly) {
+							dataset.typed = false;
+							break;
+						}
+					}
+					if (!itemDataset.typed) dataset.typed = false;
+					dataset.value.push(itemDataset.value);
+				}
+			} else _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/tupleWithRest/tupleWithRestAsync.ts
+/* @__NO_SIDE_EFFECTS__ */
+function tupleWithRestAsync(items, rest, message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "tuple_with_rest",
+		reference: tupleWithRestAsync,
+		expects: "Array",
+		async: true,
+		items,
+		rest,
+		message: message$1,
+		async "~run"(dataset, config$1) {
+			const input = dataset.value;
+			if (Array.isArray(input)) {
+				dataset.typed = true;
+				dataset.value = [];
+				const [normalDatasets, restDatasets] = await Promise.all([Promise.all(this.items.map(async (item, key) => {
+					const value$1 = input[key];
+					return [
+						key,
+						value$1,
+						await item["~run"]({ value: value$1 }, config$1)
+					];
+				})), Promise.all(input.slice(this.items.length).map(async (value$1, key) => {
+					return [
+						key + this.items.length,
+						value$1,
+						await this.rest["~run"]({ value: value$1 }, config$1)
+					];
+				}))]);
+				for (const [key, value$1, itemDataset] of normalDatasets) {
+					if (itemDataset.issues) {
+						const pathItem = {
+							type: "array",
+							origin: "value",
+							input,
+							key,
+							value: value$1
+						};
+						for (const issue of itemDataset.issues) {
+							if (issue.path) issue.path.unshift(pathItem);
+							else issue.path = [pathItem];
+							dataset.issues?.push(issue);
+						}
+						if (!dataset.issues) dataset.issues = itemDataset.issues;
+						if (config$1.abortEarly) {
+							dataset.typed = false;
+							break;
+						}
+					}
+					if (!itemDataset.typed) dataset.typed = false;
+					dataset.value.push(itemDataset.value);
+				}
+				if (!dataset.issues || !config$1.abortEarly) for (const [key, value$1, itemDataset] of restDatasets) {
+					if (itemDataset.issues) {
+						const pathItem = {
+							type: "array",
+							origin: "value",
+							input,
+							key,
+							value: value$1
+						};
+						for (const issue of itemDataset.issues) {
+							if (issue.path) issue.path.unshift(pathItem);
+							else issue.path = [pathItem];
+							dataset.issues?.push(issue);
+						}
+						if (!dataset.issues) dataset.issues = itemDataset.issues;
+						if (config$1.abortEarly) {
+							dataset.typed = false;
+							break;
+						}
+					}
+					if (!itemDataset.typed) dataset.typed = false;
+					dataset.value.push(itemDataset.value);
+				}
+			} else _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/undefined/undefined.ts
+/* @__NO_SIDE_EFFECTS__ */
+function undefined_(message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "undefined",
+		reference: undefined_,
+		expects: "undefined",
+		async: false,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.value === void 0) dataset.typed = true;
+			else _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/undefinedable/undefinedable.ts
+/* @__NO_SIDE_EFFECTS__ */
+function undefinedable(wrapped, default_) {
+	return _standardSchema({
+		kind: "schema",
+		type: "undefinedable",
+		reference: undefinedable,
+		expects: `(${wrapped.expects} | undefined)`,
+		async: false,
+		wrapped,
+		default: default_,
+		"~run"(dataset, config$1) {
+			if (dataset.value === void 0) {
+				if (this.default !== void 0) dataset.value = /* @__PURE__ */ getDefault(this, dataset, config$1);
+				if (dataset.value === void 0) {
+					dataset.typed = true;
+					return dataset;
+				}
+			}
+			return this.wrapped["~run"](dataset, config$1);
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/undefinedable/undefinedableAsync.ts
+/* @__NO_SIDE_EFFECTS__ */
+function undefinedableAsync(wrapped, default_) {
+	return _standardSchema({
+		kind: "schema",
+		type: "undefinedable",
+		reference: undefinedableAsync,
+		expects: `(${wrapped.expects} | undefined)`,
+		async: true,
+		wrapped,
+		default: default_,
+		async "~run"(dataset, config$1) {
+			if (dataset.value === void 0) {
+				if (this.default !== void 0) dataset.value = await /* @__PURE__ */ getDefault(this, dataset, config$1);
+				if (dataset.value === void 0) {
+					dataset.typed = true;
+					return dataset;
+				}
+			}
+			return this.wrapped["~run"](dataset, config$1);
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/union/utils/_subIssues/_subIssues.ts
+/**
+* Returns the sub issues of the provided datasets for the union issue.
+*
+* @param datasets The datasets.
+*
+* @returns The sub issues.
+*
+* @internal
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function _subIssues(datasets) {
+	let issues;
+	if (datasets) for (const dataset of datasets) if (issues) for (const issue of dataset.issues) issues.push(issue);
+	else issues = dataset.issues;
+	return issues;
+}
+
+//#endregion
+//#region src/schemas/union/union.ts
+/* @__NO_SIDE_EFFECTS__ */
+function union(options, message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "union",
+		reference: union,
+		expects: /* @__PURE__ */ _joinExpects(options.map((option) => option.expects), "|"),
+		async: false,
+		options,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			let validDataset;
+			let typedDatasets;
+			let untypedDatasets;
+			for (const schema of this.options) {
+				const optionDataset = schema["~run"]({ value: dataset.value }, config$1);
+				if (optionDataset.typed) if (optionDataset.issues) if (typedDatasets) typedDatasets.push(optionDataset);
+				else typedDatasets = [optionDataset];
+				else {
+					validDataset = optionDataset;
+					break;
+				}
+				else if (untypedDatasets) untypedDatasets.push(optionDataset);
+				else untypedDatasets = [optionDataset];
+			}
+			if (validDataset) return validDataset;
+			if (typedDatasets) {
+				if (typedDatasets.length === 1) return typedDatasets[0];
+				_addIssue(this, "type", dataset, config$1, { issues: /* @__PURE__ */ _subIssues(typedDatasets) });
+				dataset.typed = true;
+			} else if (untypedDatasets?.length === 1) return untypedDatasets[0];
+			else _addIssue(this, "type", dataset, config$1, { issues: /* @__PURE__ */ _subIssues(untypedDatasets) });
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/union/unionAsync.ts
+/* @__NO_SIDE_EFFECTS__ */
+function unionAsync(options, message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "union",
+		reference: unionAsync,
+		expects: /* @__PURE__ */ _joinExpects(options.map((option) => option.expects), "|"),
+		async: true,
+		options,
+		message: message$1,
+		async "~run"(dataset, config$1) {
+			let validDataset;
+			let typedDatasets;
+			let untypedDatasets;
+			for (const schema of this.options) {
+				const optionDataset = await schema["~run"]({ value: dataset.value }, config$1);
+				if (optionDataset.typed) if (optionDataset.issues) if (typedDatasets) typedDatasets.push(optionDataset);
+				else typedDatasets = [optionDataset];
+				else {
+					validDataset = optionDataset;
+					break;
+				}
+				else if (untypedDatasets) untypedDatasets.push(optionDataset);
+				else untypedDatasets = [optionDataset];
+			}
+			if (validDataset) return validDataset;
+			if (typedDatasets) {
+				if (typedDatasets.length === 1) return typedDatasets[0];
+				_addIssue(this, "type", dataset, config$1, { issues: /* @__PURE__ */ _subIssues(typedDatasets) });
+				dataset.typed = true;
+			} else if (untypedDatasets?.length === 1) return untypedDatasets[0];
+			else _addIssue(this, "type", dataset, config$1, { issues: /* @__PURE__ */ _subIssues(untypedDatasets) });
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/unknown/unknown.ts
+/**
+* Creates a unknown schema.
+*
+* @returns A unknown schema.
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function unknown() {
+	return _standardSchema({
+		kind: "schema",
+		type: "unknown",
+		reference: unknown,
+		expects: "unknown",
+		async: false,
+		"~run"(dataset) {
+			dataset.typed = true;
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/variant/variant.ts
+/* @__NO_SIDE_EFFECTS__ */
+function variant(key, options, message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "variant",
+		reference: variant,
+		expects: "Object",
+		async: false,
+		key,
+		options,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			const input = dataset.value;
+			if (input && typeof input === "object") {
+				let outputDataset;
+				let maxDiscriminatorPriority = 0;
+				let invalidDiscriminatorKey = this.key;
+				let expectedDiscriminators = [];
+				const parseOptions = (variant$1, allKeys) => {
+					for (const schema of variant$1.options) {
+						if (schema.type === "variant") parseOptions(schema, new Set(allKeys).add(schema.key));
+						else {
+							let keysAreValid = true;
+							let currentPriority = 0;
+							for (const currentKey of allKeys) {
+								const discriminatorSchema = schema.entries[currentKey];
+								if (currentKey in input ? discriminatorSchema["~run"]({
+									typed: false,
+									value: input[currentKey]
+								}, ABORT_EARLY_CONFIG).issues : discriminatorSchema.type !== "exact_optional" && discriminatorSchema.type !== "optional" && discriminatorSchema.type !== "nullish") {
+									keysAreValid = false;
+									if (invalidDiscriminatorKey !== currentKey && (maxDiscriminatorPriority < currentPriority || maxDiscriminatorPriority === currentPriority && currentKey in input && !(invalidDiscriminatorKey in input))) {
+										maxDiscriminatorPriority = currentPriority;
+										invalidDiscriminatorKey = currentKey;
+										expectedDiscriminators = [];
+									}
+									if (invalidDiscriminatorKey === currentKey) expectedDiscriminators.push(schema.entries[currentKey].expects);
+									break;
+								}
+								currentPriority++;
+							}
+							if (keysAreValid) {
+								const optionDataset = schema["~run"]({ value: input }, config$1);
+								if (!outputDataset || !outputDataset.typed && optionDataset.typed) outputDataset = optionDataset;
+							}
+						}
+						if (outputDataset && !outputDataset.issues) break;
+					}
+				};
+				parseOptions(this, new Set([this.key]));
+				if (outputDataset) return outputDataset;
+				_addIssue(this, "type", dataset, config$1, {
+					input: input[invalidDiscriminatorKey],
+					expected: /* @__PURE__ */ _joinExpects(expectedDiscriminators, "|"),
+					path: [{
+						type: "object",
+						origin: "value",
+						input,
+						key: invalidDiscriminatorKey,
+						value: input[invalidDiscriminatorKey]
+					}]
+				});
+			} else _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/variant/variantAsync.ts
+/* @__NO_SIDE_EFFECTS__ */
+function variantAsync(key, options, message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "variant",
+		reference: variantAsync,
+		expects: "Object",
+		async: true,
+		key,
+		options,
+		message: message$1,
+		async "~run"(dataset, config$1) {
+			const input = dataset.value;
+			if (input && typeof input === "object") {
+				let outputDataset;
+				let maxDiscriminatorPriority = 0;
+				let invalidDiscriminatorKey = this.key;
+				let expectedDiscriminators = [];
+				const parseOptions = async (variant$1, allKeys) => {
+					for (const schema of variant$1.options) {
+						if (schema.type === "variant") await parseOptions(schema, new Set(allKeys).add(schema.key));
+						else {
+							let keysAreValid = true;
+							let currentPriority = 0;
+							for (const currentKey of allKeys) {
+								const discriminatorSchema = schema.entries[currentKey];
+								if (currentKey in input ? (await discriminatorSchema["~run"]({
+									typed: false,
+									value: input[currentKey]
+								}, ABORT_EARLY_CONFIG)).issues : discriminatorSchema.type !== "exact_optional" && discriminatorSchema.type !== "optional" && discriminatorSchema.type !== "nullish") {
+									keysAreValid = false;
+									if (invalidDiscriminatorKey !== currentKey && (maxDiscriminatorPriority < currentPriority || maxDiscriminatorPriority === currentPriority && currentKey in input && !(invalidDiscriminatorKey in input))) {
+										maxDiscriminatorPriority = currentPriority;
+										invalidDiscriminatorKey = currentKey;
+										expectedDiscriminators = [];
+									}
+									if (invalidDiscriminatorKey === currentKey) expectedDiscriminators.push(schema.entries[currentKey].expects);
+									break;
+								}
+								currentPriority++;
+							}
+							if (keysAreValid) {
+								const optionDataset = await schema["~run"]({ value: input }, config$1);
+								if (!outputDataset || !outputDataset.typed && optionDataset.typed) outputDataset = optionDataset;
+							}
+						}
+						if (outputDataset && !outputDataset.issues) break;
+					}
+				};
+				await parseOptions(this, new Set([this.key]));
+				if (outputDataset) return outputDataset;
+				_addIssue(this, "type", dataset, config$1, {
+					input: input[invalidDiscriminatorKey],
+					expected: /* @__PURE__ */ _joinExpects(expectedDiscriminators, "|"),
+					path: [{
+						type: "object",
+						origin: "value",
+						input,
+						key: invalidDiscriminatorKey,
+						value: input[invalidDiscriminatorKey]
+					}]
+				});
+			} else _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/schemas/void/void.ts
+/* @__NO_SIDE_EFFECTS__ */
+function void_(message$1) {
+	return _standardSchema({
+		kind: "schema",
+		type: "void",
+		reference: void_,
+		expects: "void",
+		async: false,
+		message: message$1,
+		"~run"(dataset, config$1) {
+			if (dataset.value === void 0) dataset.typed = true;
+			else _addIssue(this, "type", dataset, config$1);
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/methods/keyof/keyof.ts
+/* @__NO_SIDE_EFFECTS__ */
+function keyof(schema, message$1) {
+	return /* @__PURE__ */ picklist(Object.keys(schema.entries), message$1);
+}
+
+//#endregion
+//#region src/methods/message/message.ts
+/**
+* Changes the local message configuration of a schema.
+*
+* @param schema The schema to configure.
+* @param message_ The error message.
+*
+* @returns The configured schema.
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function message(schema, message_) {
+	return _standardSchema({
+		...schema,
+		"~run"(dataset, config$1) {
+			return schema["~run"](dataset, {
+				...config$1,
+				message: message_
+			});
+		}
+	});
+}
+
+//#endregion
+//#region src/methods/omit/omit.ts
+/**
+* Creates a modified copy of an object schema that does not contain the
+* selected entries.
+*
+* @param schema The schema to omit from.
+* @param keys The selected entries.
+*
+* @returns An object schema.
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function omit(schema, keys) {
+	const entries$1 = { ...schema.entries };
+	for (const key of keys) delete entries$1[key];
+	return _standardSchema({
+		...schema,
+		entries: entries$1
+	});
+}
+
+//#endregion
+//#region src/methods/parse/parse.ts
+/**
+* Parses an unknown input based on a schema.
+*
+* @param schema The schema to be used.
+* @param input The input to be parsed.
+* @param config The parse configuration.
+*
+* @returns The parsed input.
+*/
+function parse(schema, input, config$1) {
+	const dataset = schema["~run"]({ value: input }, /* @__PURE__ */ getGlobalConfig(config$1));
+	if (dataset.issues) throw new ValiError(dataset.issues);
+	return dataset.value;
+}
+
+//#endregion
+//#region src/methods/parse/parseAsync.ts
+/**
+* Parses an unknown input based on a schema.
+*
+* @param schema The schema to be used.
+* @param input The input to be parsed.
+* @param config The parse configuration.
+*
+* @returns The parsed input.
+*/
+async function parseAsync(schema, input, config$1) {
+	const dataset = await schema["~run"]({ value: input }, /* @__PURE__ */ getGlobalConfig(config$1));
+	if (dataset.issues) throw new ValiError(dataset.issues);
+	return dataset.value;
+}
+
+//#endregion
+//#region src/methods/parser/parser.ts
+/* @__NO_SIDE_EFFECTS__ */
+function parser(schema, config$1) {
+	const func = (input) => parse(schema, input, config$1);
+	func.schema = schema;
+	func.config = config$1;
+	return func;
+}
+
+//#endregion
+//#region src/methods/parser/parserAsync.ts
+/* @__NO_SIDE_EFFECTS__ */
+function parserAsync(schema, config$1) {
+	const func = (input) => parseAsync(schema, input, config$1);
+	func.schema = schema;
+	func.config = config$1;
+	return func;
+}
+
+//#endregion
+//#region src/methods/partial/partial.ts
+/* @__NO_SIDE_EFFECTS__ */
+function partial(schema, keys) {
+	const entries$1 = {};
+	for (const key in schema.entries) entries$1[key] = !keys || keys.includes(key) ? /* @__PURE__ */ optional(schema.entries[key]) : schema.entries[key];
+	return _standardSchema({
+		...schema,
+		entries: entries$1
+	});
+}
+
+//#endregion
+//#region src/methods/partial/partialAsync.ts
+/* @__NO_SIDE_EFFECTS__ */
+function partialAsync(schema, keys) {
+	const entries$1 = {};
+	for (const key in schema.entries) entries$1[key] = !keys || keys.includes(key) ? /* @__PURE__ */ optionalAsync(schema.entries[key]) : schema.entries[key];
+	return _standardSchema({
+		...schema,
+		entries: entries$1
+	});
+}
+
+//#endregion
+//#region src/methods/pick/pick.ts
+/**
+* Creates a modified copy of an object schema that contains only the selected
+* entries.
+*
+* @param schema The schema to pick from.
+* @param keys The selected entries.
+*
+* @returns An object schema.
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function pick(schema, keys) {
+	const entries$1 = {};
+	for (const key of keys) entries$1[key] = schema.entries[key];
+	return _standardSchema({
+		...schema,
+		entries: entries$1
+	});
+}
+
+//#endregion
+//#region src/methods/pipe/pipe.ts
+/* @__NO_SIDE_EFFECTS__ */
+function pipe(...pipe$1) {
+	return _standardSchema({
+		...pipe$1[0],
+		pipe: pipe$1,
+		"~run"(dataset, config$1) {
+			for (const item of pipe$1) if (item.kind !== "metadata") {
+				if (dataset.issues && (item.kind === "schema" || item.kind === "transformation")) {
+					dataset.typed = false;
+					break;
+				}
+				if (!dataset.issues || !config$1.abortEarly && !config$1.abortPipeEarly) dataset = item["~run"](dataset, config$1);
+			}
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/methods/pipe/pipeAsync.ts
+/* @__NO_SIDE_EFFECTS__ */
+function pipeAsync(...pipe$1) {
+	return _standardSchema({
+		...pipe$1[0],
+		pipe: pipe$1,
+		async: true,
+		async "~run"(dataset, config$1) {
+			for (const item of pipe$1) if (item.kind !== "metadata") {
+				if (dataset.issues && (item.kind === "schema" || item.kind === "transformation")) {
+					dataset.typed = false;
+					break;
+				}
+				if (!dataset.issues || !config$1.abortEarly && !config$1.abortPipeEarly) dataset = await item["~run"](dataset, config$1);
+			}
+			return dataset;
+		}
+	});
+}
+
+//#endregion
+//#region src/methods/required/required.ts
+/* @__NO_SIDE_EFFECTS__ */
+function required(schema, arg2, arg3) {
+	const keys = Array.isArray(arg2) ? arg2 : void 0;
+	const message$1 = Array.isArray(arg2) ? arg3 : arg2;
+	const entries$1 = {};
+	for (const key in schema.entries) entries$1[key] = !keys || keys.includes(key) ? /* @__PURE__ */ nonOptional(schema.entries[key], message$1) : schema.entries[key];
+	return _standardSchema({
+		...schema,
+		entries: entries$1
+	});
+}
+
+//#endregion
+//#region src/methods/required/requiredAsync.ts
+/* @__NO_SIDE_EFFECTS__ */
+function requiredAsync(schema, arg2, arg3) {
+	const keys = Array.isArray(arg2) ? arg2 : void 0;
+	const message$1 = Array.isArray(arg2) ? arg3 : arg2;
+	const entries$1 = {};
+	for (const key in schema.entries) entries$1[key] = !keys || keys.includes(key) ? /* @__PURE__ */ nonOptionalAsync(schema.entries[key], message$1) : schema.entries[key];
+	return _standardSchema({
+		...schema,
+		entries: entries$1
+	});
+}
+
+//#endregion
+//#region src/methods/safeParse/safeParse.ts
+/**
+* Parses an unknown input based on a schema.
+*
+* @param schema The schema to be used.
+* @param input The input to be parsed.
+* @param config The parse configuration.
+*
+* @returns The parse result.
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function safeParse(schema, input, config$1) {
+	const dataset = schema["~run"]({ value: input }, /* @__PURE__ */ getGlobalConfig(config$1));
+	return {
+		typed: dataset.typed,
+		success: !dataset.issues,
+		output: dataset.value,
+		issues: dataset.issues
+	};
+}
+
+//#endregion
+//#region src/methods/safeParse/safeParseAsync.ts
+/**
+* Parses an unknown input based on a schema.
+*
+* @param schema The schema to be used.
+* @param input The input to be parsed.
+* @param config The parse configuration.
+*
+* @returns The parse result.
+*/
+/* @__NO_SIDE_EFFECTS__ */
+async function safeParseAsync(schema, input, config$1) {
+	const dataset = await schema["~run"]({ value: input }, /* @__PURE__ */ getGlobalConfig(config$1));
+	return {
+		typed: dataset.typed,
+		success: !dataset.issues,
+		output: dataset.value,
+		issues: dataset.issues
+	};
+}
+
+//#endregion
+//#region src/methods/safeParser/safeParser.ts
+/* @__NO_SIDE_EFFECTS__ */
+function safeParser(schema, config$1) {
+	const func = (input) => /* @__PURE__ */ safeParse(schema, input, config$1);
+	func.schema = schema;
+	func.config = config$1;
+	return func;
+}
+
+//#endregion
+//#region src/methods/safeParser/safeParserAsync.ts
+/* @__NO_SIDE_EFFECTS__ */
+function safeParserAsync(schema, config$1) {
+	const func = (input) => /* @__PURE__ */ safeParseAsync(schema, input, config$1);
+	func.schema = schema;
+	func.config = config$1;
+	return func;
+}
+
+//#endregion
+//#region src/methods/summarize/summarize.ts
+/**
+* Summarize the error messages of issues in a pretty-printable multi-line string.
+*
+* @param issues The list of issues.
+*
+* @returns A summary of the issues.
+*
+* @beta
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function summarize(issues) {
+	let summary = "";
+	for (const issue of issues) {
+		if (summary) summary += "\n";
+		summary += `× ${issue.message}`;
+		const dotPath = /* @__PURE__ */ getDotPath(issue);
+		if (dotPath) summary += `\n  → at ${dotPath}`;
+	}
+	return summary;
+}
+
+//#endregion
+//#region src/methods/unwrap/unwrap.ts
+/**
+* Unwraps the wrapped schema.
+*
+* @param schema The schema to be unwrapped.
+*
+* @returns The unwrapped schema.
+*/
+/* @__NO_SIDE_EFFECTS__ */
+function unwrap(schema) {
+	return schema.wrapped;
+}
+
+//#endregion
 
 
 /***/ })
@@ -59501,6 +60423,9 @@ async function main_run(runner = coreRunner('Mintlify agent')) {
 /******/ 	// Return the exports of the module
 /******/ 	return module.exports;
 /******/ }
+/******/ 
+/******/ // expose the modules object (__webpack_modules__)
+/******/ __nccwpck_require__.m = __webpack_modules__;
 /******/ 
 /************************************************************************/
 /******/ /* webpack/runtime/asset-relocator-loader */
@@ -59575,6 +60500,36 @@ async function main_run(runner = coreRunner('Mintlify agent')) {
 /******/ 	};
 /******/ })();
 /******/ 
+/******/ /* webpack/runtime/create fake namespace object */
+/******/ (() => {
+/******/ 	var getProto = Object.getPrototypeOf ? (obj) => (Object.getPrototypeOf(obj)) : (obj) => (obj.__proto__);
+/******/ 	var leafPrototypes;
+/******/ 	// create a fake namespace object
+/******/ 	// mode & 1: value is a module id, require it
+/******/ 	// mode & 2: merge all properties of value into the ns
+/******/ 	// mode & 4: return value when already ns object
+/******/ 	// mode & 16: return value when it's Promise-like
+/******/ 	// mode & 8|1: behave like require
+/******/ 	__nccwpck_require__.t = function(value, mode) {
+/******/ 		if(mode & 1) value = this(value);
+/******/ 		if(mode & 8) return value;
+/******/ 		if(typeof value === 'object' && value) {
+/******/ 			if((mode & 4) && value.__esModule) return value;
+/******/ 			if((mode & 16) && typeof value.then === 'function') return value;
+/******/ 		}
+/******/ 		var ns = Object.create(null);
+/******/ 		__nccwpck_require__.r(ns);
+/******/ 		var def = {};
+/******/ 		leafPrototypes = leafPrototypes || [null, getProto({}), getProto([]), getProto(getProto)];
+/******/ 		for(var current = mode & 2 && value; typeof current == 'object' && !~leafPrototypes.indexOf(current); current = getProto(current)) {
+/******/ 			Object.getOwnPropertyNames(current).forEach((key) => (def[key] = () => (value[key])));
+/******/ 		}
+/******/ 		def['default'] = () => (value);
+/******/ 		__nccwpck_require__.d(ns, def);
+/******/ 		return ns;
+/******/ 	};
+/******/ })();
+/******/ 
 /******/ /* webpack/runtime/define property getters */
 /******/ (() => {
 /******/ 	// define getter functions for harmony exports
@@ -59587,9 +60542,105 @@ async function main_run(runner = coreRunner('Mintlify agent')) {
 /******/ 	};
 /******/ })();
 /******/ 
+/******/ /* webpack/runtime/ensure chunk */
+/******/ (() => {
+/******/ 	__nccwpck_require__.f = {};
+/******/ 	// This file contains only the entry chunk.
+/******/ 	// The chunk loading function for additional chunks
+/******/ 	__nccwpck_require__.e = (chunkId) => {
+/******/ 		return Promise.all(Object.keys(__nccwpck_require__.f).reduce((promises, key) => {
+/******/ 			__nccwpck_require__.f[key](chunkId, promises);
+/******/ 			return promises;
+/******/ 		}, []));
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/get javascript chunk filename */
+/******/ (() => {
+/******/ 	// This function allow to reference async chunks
+/******/ 	__nccwpck_require__.u = (chunkId) => {
+/******/ 		// return url for filenames based on template
+/******/ 		return "" + chunkId + ".index.js";
+/******/ 	};
+/******/ })();
+/******/ 
 /******/ /* webpack/runtime/hasOwnProperty shorthand */
 /******/ (() => {
 /******/ 	__nccwpck_require__.o = (obj, prop) => (Object.prototype.hasOwnProperty.call(obj, prop))
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/make namespace object */
+/******/ (() => {
+/******/ 	// define __esModule on exports
+/******/ 	__nccwpck_require__.r = (exports) => {
+/******/ 		if(typeof Symbol !== 'undefined' && Symbol.toStringTag) {
+/******/ 			Object.defineProperty(exports, Symbol.toStringTag, { value: 'Module' });
+/******/ 		}
+/******/ 		Object.defineProperty(exports, '__esModule', { value: true });
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/import chunk loading */
+/******/ (() => {
+/******/ 	// no baseURI
+/******/ 	
+/******/ 	// object to store loaded and loading chunks
+/******/ 	// undefined = chunk not loaded, null = chunk preloaded/prefetched
+/******/ 	// [resolve, Promise] = chunk loading, 0 = chunk loaded
+/******/ 	var installedChunks = {
+/******/ 		792: 0
+/******/ 	};
+/******/ 	
+/******/ 	var installChunk = (data) => {
+/******/ 		var {ids, modules, runtime} = data;
+/******/ 		// add "modules" to the modules object,
+/******/ 		// then flag all "ids" as loaded and fire callback
+/******/ 		var moduleId, chunkId, i = 0;
+/******/ 		for(moduleId in modules) {
+/******/ 			if(__nccwpck_require__.o(modules, moduleId)) {
+/******/ 				__nccwpck_require__.m[moduleId] = modules[moduleId];
+/******/ 			}
+/******/ 		}
+/******/ 		if(runtime) runtime(__nccwpck_require__);
+/******/ 		for(;i < ids.length; i++) {
+/******/ 			chunkId = ids[i];
+/******/ 			if(__nccwpck_require__.o(installedChunks, chunkId) && installedChunks[chunkId]) {
+/******/ 				installedChunks[chunkId][0]();
+/******/ 			}
+/******/ 			installedChunks[ids[i]] = 0;
+/******/ 		}
+/******/ 	
+/******/ 	}
+/******/ 	
+/******/ 	__nccwpck_require__.f.j = (chunkId, promises) => {
+/******/ 			// import() chunk loading for javascript
+/******/ 			var installedChunkData = __nccwpck_require__.o(installedChunks, chunkId) ? installedChunks[chunkId] : undefined;
+/******/ 			if(installedChunkData !== 0) { // 0 means "already installed".
+/******/ 	
+/******/ 				// a Promise means "currently loading".
+/******/ 				if(installedChunkData) {
+/******/ 					promises.push(installedChunkData[1]);
+/******/ 				} else {
+/******/ 					if(true) { // all chunks have JS
+/******/ 						// setup Promise in chunk cache
+/******/ 						var promise = import("./" + __nccwpck_require__.u(chunkId)).then(installChunk, (e) => {
+/******/ 							if(installedChunks[chunkId] !== 0) installedChunks[chunkId] = undefined;
+/******/ 							throw e;
+/******/ 						});
+/******/ 						var promise = Promise.race([promise, new Promise((resolve) => (installedChunkData = installedChunks[chunkId] = [resolve]))])
+/******/ 						promises.push(installedChunkData[1] = promise);
+/******/ 					}
+/******/ 				}
+/******/ 			}
+/******/ 	};
+/******/ 	
+/******/ 	// no prefetching
+/******/ 	
+/******/ 	// no preloaded
+/******/ 	
+/******/ 	// no external install chunk
+/******/ 	
+/******/ 	// no on chunks loaded
 /******/ })();
 /******/ 
 /************************************************************************/

@@ -42041,31 +42041,34 @@ const Input = {
     IssueNumber: 'issue-number',
     TriggerPhrase: 'trigger-phrase',
     Label: 'label',
-    RequiredPermission: 'required-permission',
-    AllowedBots: 'allowed-bots',
-    Fold: 'fold',
-    SkipLabel: 'skip-label',
-    IncludeDiff: 'include-diff',
     DocsToken: 'docs-token',
-    Dashboard: 'dashboard',
-    DashboardTitle: 'dashboard-title',
-    Changes: 'changes',
     DryRun: 'dry-run',
-    Paths: 'paths',
-    PathsIgnore: 'paths-ignore',
-    MaxJobs: 'max-jobs',
-    ExpireAfter: 'expire-after',
-    KeepLabel: 'keep-label',
-    MaxOpen: 'max-open',
-    Reviewers: 'reviewers',
+    Config: 'config',
     FollowReviews: 'follow-reviews',
-    Approval: 'approval',
     ImpactAfter: 'impact-after',
     ImpactComment: 'impact-comment',
     MaxRequests: 'max-requests',
+    CodeToken: 'code-token'
+};
+/** Keys of the policy file (src/policy/schema.ts) that messages name. */
+const Key = {
+    RequiredPermission: 'required-permission',
+    AllowedBots: 'allowed-bots',
+    Instructions: 'instructions',
+    Paths: 'paths',
+    SkipLabel: 'skip-label',
+    Fold: 'fold',
     CodeRepositories: 'code-repositories',
-    CodeToken: 'code-token',
-    Since: 'since'
+    Since: 'since',
+    Dashboard: 'dashboard',
+    Approval: 'approval',
+    MaxJobs: 'max-jobs',
+    MaxCredits: 'max-credits',
+    CreditsPerRun: 'credits-per-run',
+    MaxOpen: 'max-open',
+    ExpireAfter: 'expire-after',
+    KeepLabel: 'keep-label',
+    Reviewers: 'reviewers'
 };
 const Output = {
     JobId: 'jobId',
@@ -42088,17 +42091,9 @@ const Defaults = {
     [Input.Comment]: 'auto',
     [Input.TriggerPhrase]: '/docs-agent',
     [Input.Label]: 'docs-agent',
-    [Input.RequiredPermission]: 'write',
-    [Input.Fold]: 'open-pr',
-    [Input.SkipLabel]: 'no-docs',
-    [Input.KeepLabel]: 'docs-agent-keep',
-    [Input.IncludeDiff]: 'false',
-    [Input.Dashboard]: 'true',
-    [Input.DashboardTitle]: 'Docs agent dashboard',
-    [Input.Changes]: 'event',
     [Input.DryRun]: 'false',
     [Input.FollowReviews]: 'phrase',
-    [Input.Approval]: 'none',
+    [Input.ImpactAfter]: '14d',
     [Input.ImpactComment]: 'pr',
     [Input.MaxRequests]: '20'
 };
@@ -42118,8 +42113,8 @@ const SubAction = {
 /** How a workflow names an action of this repository: the main one, or a sub-action. */
 const subActionUses = (name) => `${ACTION_REPOSITORY}${name ? `/${name}` : ''}@${USES_MAJOR}`;
 /**
- * One action's inputs, picked from the names above (its action.yml declares exactly these, and a
- * test holds them equal), with the defaults of those that have one.
+ * One action's inputs (src/policy/actions.ts names them for every agent action; its action.yml
+ * declares exactly these, and a test holds them equal), with the defaults of those that have one.
  */
 function actionInputs(names) {
     const defaults = {};

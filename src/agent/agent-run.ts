@@ -2,11 +2,22 @@ import { type AgentJob, checkAccess, getJob } from '../mintlify/agent-jobs.js'
 import type { ApiClient } from '../mintlify/client.js'
 import { openClient } from '../mintlify/connection.js'
 import { type ApiError, AmbiguousWriteError, AuthError, NotFoundError } from '../mintlify/errors.js'
-import { GitHubSession } from '../github/api.js'
+import { GitHubSession, connectGitHub, describeGitHubError, refusedAccess } from '../github/api.js'
+import type { RepoFile } from '../github/api-repository.js'
+import { DEFAULT_POLICY_PATH, loadPolicy } from '../policy/load.js'
+import { type Policy, defaultPolicy } from '../policy/policy.js'
+import { MAX_POLICY_BYTES } from '../policy/choices.js'
+import type { AgentAction as PolicyAction } from '../policy/actions.js'
 import type { RunEvent } from '../github/event.js'
-import { CancelledError, describeError, errorText } from '../runner/errors.js'
+import {
+  CancelledError,
+  ExplainedError,
+  InputError,
+  describeError,
+  errorText
+} from '../runner/errors.js'
 import { formatDuration } from '../runner/duration.js'
-import { sendableSecret } from '../runner/inputs.js'
+import { isUnexpanded, sendableSecret } from '../runner/inputs.js'
 import type { Runner } from '../runner/runner.js'
 import {
   type FlowDeps,
@@ -24,7 +35,7 @@ import type { Report } from './report.js'
 import { recordDocsPr } from './docs-pr-record.js'
 import { docsPulls } from './docs-repository.js'
 import { runAgentJob } from './run-job.js'
-import { type Settings, secretsOf } from './settings.js'
+import { type Inputs, type Settings, secretsOf } from './settings.js'
 
 /** How a run ended, on any path: what is reported. */
 export type RunEnd = Pick<
@@ -41,6 +52,7 @@ export type RunEnd = Pick<
   | 'continued'
   | 'comment'
   | 'access'
+  | 'details'
 >
 
 /** A job read while deciding where a change goes: a short look, not a wait. */
@@ -71,17 +83,72 @@ export type PrepareRun<S> = (
   deps: FlowDeps & { runner: Runner; service: () => ApiClient }
 ) => Promise<PreparedRun | RunEnd>
 
+/** Why an event asks nothing of an action, from its payload alone; the change it names, if any. */
+export interface Refusal {
+  why: string
+  source?: string
+}
+
+/** An agent action: its inputs, what it refuses from the payload alone, its settings and its flow. */
+export interface AgentAction<S extends FrameSettings> {
+  /** Its name in the policy module (src/policy/actions.ts): which inputs are its own. */
+  name: PolicyAction
+  /** Its action.yml's defaults, for a run the runner gave none. */
+  defaults: Readonly<Partial<Record<string, string>>>
+  /**
+   * Why the event asks nothing of this action, decided from the inputs and the payload alone:
+   * the run ends `skipped` before any request (the policy file is not even read). Throws for an
+   * event of another action's family, naming it.
+   */
+  refuse?: (inputs: Inputs, event: RunEvent) => Refusal | undefined
+  /** Throws when an input this action needs is missing: checked before any request. */
+  checkInputs?: (inputs: Inputs) => void
+  /** The inputs over the policy file, with the rules across them this action needs. */
+  settings: (inputs: Inputs, policy: Policy) => S
+  prepare: PrepareRun<S>
+}
+
 /**
- * The frame of every agent action, once the inputs are valid: the action's flow prepares the run,
- * then the job, the wait, the live comment and what the job's end calls for. A flow that ends the
- * run by itself (reader impact) returns its end instead of a prepared run.
+ * The frame of every agent action, once the inputs are valid: what the payload refuses, the policy
+ * file, then the action's flow prepares the run, then the job, the wait, the live comment and what
+ * the job's end calls for. A flow that ends the run by itself (reader impact) returns its end
+ * instead of a prepared run.
  */
 export async function runAgent<S extends FrameSettings>(
+  inputs: Inputs,
+  event: RunEvent,
+  runner: Runner,
+  signal: AbortSignal,
+  action: AgentAction<S>,
+  ran: { settings?: S } = {}
+): Promise<RunEnd> {
+  action.checkInputs?.(inputs)
+  const refused = action.refuse?.(inputs, event)
+  if (refused) {
+    runner.log.notice(`Not starting the agent: ${refused.why}`)
+    return {
+      outcome: nothingStarted(refused.why, false, inputs.dryRun),
+      ...(refused.source ? { source: refused.source } : {})
+    }
+  }
+  // The step's time limit, for GitHub's rate limits: no wait for one goes past it.
+  const session = new GitHubSession(runner.clock.now() + inputs.timeoutMs)
+  try {
+    const policy = await repositoryPolicy(inputs, event, { ...runner, session, signal })
+    const settings = (ran.settings = action.settings(inputs, policy))
+    return await runPreparedAction(settings, event, runner, signal, action.prepare, session)
+  } finally {
+    await session.close()
+  }
+}
+
+async function runPreparedAction<S extends FrameSettings>(
   settings: S,
   event: RunEvent,
   runner: Runner,
   signal: AbortSignal,
-  prepare: PrepareRun<S>
+  prepare: PrepareRun<S>,
+  session: GitHubSession
 ): Promise<RunEnd> {
   const { log, clock } = runner
   let opened: ApiClient | undefined
@@ -90,8 +157,6 @@ export async function runAgent<S extends FrameSettings>(
       { ...settings, apiKey: sendableSecret(Input.ApiKey, settings.apiKey) },
       { log, signal, clock }
     ))
-  // The step's time limit, for GitHub's rate limits: no wait for one goes past it.
-  const session = new GitHubSession(clock.now() + settings.timeoutMs)
   try {
     let prepared: PreparedRun | RunEnd
     const readJob = (jobId: string): Promise<AgentJob> =>
@@ -155,6 +220,62 @@ export async function runAgent<S extends FrameSettings>(
     // A connection GitHub or a proxy never answered would keep the process alive: end them all.
     await Promise.all([opened?.close(), session.close()])
   }
+}
+
+/**
+ * The policy of the workflow's repository: its policy file on the default branch, read through
+ * the contents API with github-token (no checkout), or the built-in defaults when there is none.
+ * Without a token or a repository (a local run) there is nothing to read: the defaults, said so.
+ */
+async function repositoryPolicy(
+  inputs: Inputs,
+  event: RunEvent,
+  {
+    log,
+    clock,
+    session,
+    signal
+  }: Pick<Runner, 'log' | 'clock'> & {
+    session: GitHubSession
+    signal: AbortSignal
+  }
+): Promise<Policy> {
+  const repository = event.owner && event.repo ? `${event.owner}/${event.repo}` : ''
+  if (!repository || !inputs.githubToken || isUnexpanded(inputs.githubToken)) {
+    if (inputs.config)
+      throw new InputError(
+        `Input '${Input.Config}' names ${inputs.config}, but this run has no ${repository ? `'${Input.GithubToken}'` : 'repository (GITHUB_REPOSITORY)'} to read it with.`
+      )
+    log.info(
+      `Policy: the built-in defaults (no ${repository ? `'${Input.GithubToken}'` : 'repository'} to read ${DEFAULT_POLICY_PATH} with).`
+    )
+    return defaultPolicy()
+  }
+  const github = connectGitHub(inputs.githubToken, event, signal, { clock, session })
+  const policy = await loadPolicy({
+    config: inputs.config,
+    repository,
+    read: async path => {
+      let file: RepoFile
+      try {
+        file = await github.fileText(path, MAX_POLICY_BYTES)
+      } catch (error) {
+        if (refusedAccess(error)) return { kind: 'refused' }
+        throw new ExplainedError(
+          `Could not read the policy file ${path} of ${repository} (${describeGitHubError(error)}). Run the workflow again later.`
+        )
+      }
+      if (typeof file === 'string') return { kind: 'file', text: file }
+      if (file.problem === 'missing') return { kind: 'missing' }
+      return { kind: 'not-a-file', why: `it is larger than ${MAX_POLICY_BYTES / 1024} KB` }
+    }
+  })
+  log.info(
+    policy.file
+      ? `Policy: ${policy.file} of ${repository}${policy.preset ? ` (extends ${policy.preset})` : ''}.`
+      : `Policy: the built-in defaults (${repository} has no ${DEFAULT_POLICY_PATH} on its default branch).`
+  )
+  return policy
 }
 
 /**

@@ -26,6 +26,8 @@ export interface Report {
   outcome: RunOutcome
   /** Why the step failed, if it did. */
   failure?: string
+  /** More about the failure, as plain text shown whole (the YAML a moved input becomes). */
+  details?: string
   /** The pull request or comparison a code change's prompt was built from. */
   source?: string
   /** The earlier job a code change was sent to, instead of a new one. */
@@ -102,6 +104,7 @@ export function renderSummary(report: Report): string {
         : '❌ The step failed'
   const lines = [`## Mintlify agent: ${headline}`, '']
   if (report.failure) lines.push(`> ${escapeMarkdown(report.failure)}`, '')
+  if (report.details) lines.push(...fenced(report.details, 'text'), '')
   if (why) lines.push(escapeMarkdown(why), '')
   if (report.source && !job) lines.push(`Change: ${markdownLink(report.source, report.source)}`, '')
   if (report.fold) {
@@ -215,20 +218,22 @@ function dryRunLines({
     skip: 'start nothing'
   }
   const lines = [`Decision: ${codeSpan(decided)}: it would ${decision[decided]}.`, '']
-  if (prompt) {
-    const fence = '`'.repeat(Math.max(3, ...(prompt.match(/`+/g) ?? []).map(r => r.length + 1)))
+  if (prompt)
     lines.push(
       '<details><summary>The prompt it would send</summary>',
       '',
-      `${fence}text`,
-      prompt,
-      fence,
+      ...fenced(prompt, 'text'),
       '',
       '</details>',
       ''
     )
-  }
   return lines
+}
+
+/** A text shown as it is: a code fence longer than any run of backticks inside it. */
+function fenced(text: string, language: string): string[] {
+  const fence = '`'.repeat(Math.max(3, ...(text.match(/`+/g) ?? []).map(r => r.length + 1)))
+  return [`${fence}${language}`, text, fence]
 }
 
 /** What the issue shows of the run, in one sentence. */
@@ -305,5 +310,9 @@ export async function publish(
   }
   if (job || failure || whyNothing(report.outcome) || result === 'dry-run')
     await runner.summary(clean(renderSummary(report)))
+  if (report.details)
+    await runner.group('What moved, and the policy file to write', async () => {
+      for (const line of clean(report.details ?? '').split('\n')) log.info(line)
+    })
   if (failure) runner.fail(clean(failure))
 }

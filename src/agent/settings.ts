@@ -6,36 +6,41 @@ import {
   parseBoolean,
   parseChoice,
   parseInteger,
-  readSecret,
-  withDefaults
+  readSecret
 } from '../runner/inputs.js'
 import { readWorkspaceFile, workspaceOf } from '../runner/workspace.js'
 import { InputError } from '../runner/errors.js'
+import type { Permission } from '../github/permission.js'
+import type { Policy } from '../policy/policy.js'
+import type { PathFilter } from '../policy/path-filter.js'
+import type { CodeRepository } from '../policy/code-repositories.js'
+import type { CreditBudget, JobBudget } from '../policy/budget.js'
+import type { ApprovalMode, FoldMode, ReviewerMode } from '../policy/choices.js'
 import { Defaults, Input } from './names.js'
-import { type PathFilter, readPathFilter } from '../policy/path-filter.js'
-import { type CodeRepository, readCodeRepositories } from '../policy/code-repositories.js'
-import { type JobBudget, parseMaxJobs } from '../policy/budget.js'
-import {
-  APPROVAL_MODES,
-  type ApprovalMode,
-  FOLD_MODES,
-  type FoldMode,
-  REVIEWER_MODES
-} from '../policy/choices.js'
-import { botName } from '../github/event.js'
-import { PERMISSIONS, type Permission } from '../github/permission.js'
 import { FAIL_ON_WORDS, type FailOnWord } from './outcome.js'
 
 // The allowed values of the inputs and the settings each flow takes live here, with their
-// reading: the flows import their types from the settings, never the settings from a flow.
+// reading: the flows import their types from the settings, never the settings from a flow. A
+// run's settings are its action's inputs (readInputs) over the policy file (withPolicy).
 
 export const COMMENT_MODES = ['auto', 'true', 'false'] as const
 export type CommentMode = (typeof COMMENT_MODES)[number]
 
-/** The inputs that decide what a run does with its trigger. */
+/** `follow-reviews`: reviews that start with the trigger phrase, or every review with text. */
+export const REVIEW_MODES = ['phrase', 'all'] as const
+export type ReviewMode = (typeof REVIEW_MODES)[number]
+
+export const IMPACT_COMMENT_MODES = ['pr', 'dashboard'] as const
+
+/** The event type a code repository's repository_dispatch carries to the docs repository. */
+export const DISPATCH_TYPE = 'docs-agent'
+
+/** What decides what a run does with its trigger: the inputs' prompt, label and phrase, the policy's gate. */
 export interface TriggerSettings {
   /** The prompt to send: for a new job, or as a follow-up when `jobId` is set. */
   prompt?: string
+  /** The policy file's standing instruction, sent before every request. */
+  instructions?: string
   /** An existing job to follow up on or wait for. */
   jobId?: string
   /** Token for comments and permission checks; masked. Empty when not given (local runs). */
@@ -52,17 +57,12 @@ export interface TriggerSettings {
   allowedBots: ReadonlySet<string>
 }
 
-export const CHANGES = ['event', 'since-last'] as const
-
-/** The inputs that decide what a change run covers. */
+/** What decides what a change run covers. */
 export interface PlanSettings {
   /** The trigger label: a pull request labelled with it asks for docs before it is merged. */
   label: string
   /** Keep the ledger: catch up from the last documented commit, fold into open docs work. */
   dashboard: boolean
-  /** `since-last` on a schedule or by hand: catch up without a prompt. */
-  changes: (typeof CHANGES)[number]
-  prompt?: string
   /**
    * `code-repositories`: the run is in a docs repository and documents these repositories, one
    * watermark each in its ledger; a repository_dispatch from one of them is a hint to catch up.
@@ -70,11 +70,10 @@ export interface PlanSettings {
   codeRepositories?: readonly CodeRepository[]
 }
 
-/** The event type a code repository's repository_dispatch carries to the docs repository. */
-export const DISPATCH_TYPE = 'docs-agent'
-
-/** The inputs that shape a run from code changes. */
+/** What shapes a run from code changes. */
 export interface ChangeSettings extends PlanSettings {
+  /** The policy file's standing instruction, sent before the changes. */
+  instructions?: string
   /** open-pr: send changes to the job whose docs pull request is still open; never: a new job each time. */
   fold: FoldMode
   /** Pull requests with this label are skipped. */
@@ -86,12 +85,16 @@ export interface ChangeSettings extends PlanSettings {
   dashboardTitle: string
   paths: PathFilter
   maxJobs?: JobBudget
+  /** `max-credits`: estimated credits in a rolling 30 days (starts × `creditsPerRun`). */
+  maxCredits?: CreditBudget
+  /** The estimated credits of one job or follow-up. */
+  creditsPerRun: number
   /** `expire-after`: docs pull requests open longer are closed (needs `docs-token`). */
   expireAfter?: { ms: number; text: string; keepLabel: string }
   /** `max-open`: at most this many docs pull requests of the project open (a running job counts). */
   maxOpen?: number
   /** `reviewers: authors`: the changes' authors are requested as reviewers (needs `docs-token`). */
-  reviewers?: (typeof REVIEWER_MODES)[number]
+  reviewers?: ReviewerMode
   /** `approval: dashboard`: the changes wait for a tick on the dashboard before anything starts. */
   approval?: ApprovalMode
   dryRun: boolean
@@ -107,12 +110,6 @@ export interface ChangeSettings extends PlanSettings {
   codeToken?: string
 }
 
-/** `follow-reviews`: reviews that start with the trigger phrase, or every review with text. */
-export const REVIEW_MODES = ['phrase', 'all'] as const
-export type ReviewMode = (typeof REVIEW_MODES)[number]
-
-export const IMPACT_COMMENT_MODES = ['pr', 'dashboard'] as const
-
 export interface ImpactSettings {
   apiKey: string
   projectId: string
@@ -126,14 +123,28 @@ export interface ImpactSettings {
   maxRequests: number
   timeoutMs: number
   dryRun: boolean
+  /** The folder Mintlify deploys, when the policy file names it. */
+  docsRoot?: string
 }
 
-/** Everything the agent action needs, validated before the first request. */
-export interface Settings extends Connection, TriggerSettings, ChangeSettings {
+/** What the inputs of an agent action say; each action.yml declares its own, the others read empty. */
+export interface Inputs extends Connection {
+  prompt?: string
+  jobId?: string
   wait: boolean
   timeoutMs: number
   pollIntervalMs: number
   failOn: ReadonlySet<FailOnWord>
+  githubToken: string
+  docsToken: string
+  codeToken?: string
+  comment: CommentMode
+  issueNumber?: number
+  label: string
+  triggerPhrase: string
+  dryRun: boolean
+  /** `config`: the policy file's path as given; empty, the default. */
+  config: string
   followReviews: ReviewMode
   /** `impact-after`: measure merged docs pull requests' reader impact (off when undefined). */
   impactAfter?: ImpactSettings['impactAfter']
@@ -141,16 +152,24 @@ export interface Settings extends Connection, TriggerSettings, ChangeSettings {
   maxRequests: number
 }
 
+/** Everything a run of an agent action knows: its inputs over the policy file. */
+export interface Settings extends Inputs, TriggerSettings, ChangeSettings {
+  /** The policy file read, or undefined for the built-in defaults (no file). */
+  policyFile?: string
+  docsRoot?: string
+}
+
 /** Prompt files are meant to be short instructions; a huge one is a mistake (a wrong path). */
 const MAX_PROMPT_FILE_BYTES = 256 * 1024
 const MAX_TIMEOUT_MS = 72 * 3_600_000
+const DAY_MS = 86_400_000
 
 /**
  * Every secret of the settings, for what redacts the step's failure, outputs, summary and comments:
  * the key and each token (a token the service or GitHub echoes back is found there in any form).
  */
 export const secretsOf = (
-  settings: Partial<Pick<Settings, 'apiKey' | 'githubToken' | 'docsToken' | 'codeToken'>> = {}
+  settings: Partial<Pick<Inputs, 'apiKey' | 'githubToken' | 'docsToken' | 'codeToken'>> = {}
 ): (string | undefined)[] => [
   settings.apiKey,
   settings.githubToken,
@@ -158,130 +177,102 @@ export const secretsOf = (
   settings.codeToken
 ]
 
-/** Reads and validates the inputs. The key is masked before anything else can print it. */
-export function readSettings(get: InputReader, env: NodeJS.ProcessEnv, mask: Masker): Settings {
+/**
+ * Reads and validates an agent action's inputs, with `defaults` (its action.yml's, repeated because
+ * a bare `node dist/…` gets none from the runner). The key and the tokens are masked before anything
+ * else can print them.
+ */
+export function readInputs(
+  get: InputReader,
+  env: NodeJS.ProcessEnv,
+  mask: Masker,
+  defaults: Readonly<Partial<Record<string, string>>> = Defaults
+): Inputs {
   const { apiKey, projectId, apiUrl } = readConnection(get, mask)
   const githubToken = readSecret(get, mask, Input.GithubToken)
   const docsToken = readSecret(get, mask, Input.DocsToken)
   const codeToken = readSecret(get, mask, Input.CodeToken)
+  const value = (name: string): string => get(name).trim() || (defaults[name] ?? '')
   const rawJob = get(Input.JobId)
   const jobId = rawJob.trim() ? parseId(Input.JobId, rawJob) : undefined
   // Whether a missing prompt is fine depends on the event (an issue can be the prompt): see planTrigger.
-  const value = withDefaults(get, Defaults)
   const prompt = readPrompt(get, workspaceOf(env))
-  const wait = parseBoolean(Input.Wait, value(Input.Wait))
-  const timeoutMs = durationInput(Input.Timeout, value(Input.Timeout), 1000, MAX_TIMEOUT_MS)
-  const pollIntervalMs = durationInput(
-    Input.PollInterval,
-    value(Input.PollInterval),
-    1000,
-    3_600_000
-  )
-  const failOn = parseFailOn(value(Input.FailOn))
   const rawIssue = get(Input.IssueNumber).trim()
-  const issueNumber = rawIssue
-    ? parseInteger(Input.IssueNumber, rawIssue, 1, 2 ** 31 - 1)
-    : undefined
-  const dashboard = parseBoolean(Input.Dashboard, value(Input.Dashboard))
-  const triggerPhrase = value(Input.TriggerPhrase)
-  if (/\s/.test(triggerPhrase)) {
+  const triggerPhrase = value(Input.TriggerPhrase) || (Defaults[Input.TriggerPhrase] as string)
+  if (/\s/.test(triggerPhrase) || triggerPhrase.length > 50)
     throw new InputError(
-      `Input '${Input.TriggerPhrase}' must be one word such as /docs-agent; got '${triggerPhrase}'.`
+      `Input '${Input.TriggerPhrase}' must be one word such as /docs-agent; got '${triggerPhrase.slice(0, 50)}'.`
     )
-  }
   return {
     apiKey,
     projectId,
+    apiUrl,
     prompt,
     jobId,
-    apiUrl,
-    wait,
-    timeoutMs,
-    pollIntervalMs,
-    failOn,
+    wait: parseBoolean(Input.Wait, value(Input.Wait) || 'true'),
+    timeoutMs: durationInput(Input.Timeout, value(Input.Timeout) || '30m', 1000, MAX_TIMEOUT_MS),
+    pollIntervalMs: durationInput(
+      Input.PollInterval,
+      value(Input.PollInterval) || '10s',
+      1000,
+      3_600_000
+    ),
+    failOn: parseFailOn(value(Input.FailOn) || 'failed,timeout'),
     githubToken,
-    comment: parseChoice(Input.Comment, value(Input.Comment), COMMENT_MODES),
-    issueNumber,
-    triggerPhrase,
-    label: value(Input.Label).trim(),
-    requiredPermission: parseChoice(Input.RequiredPermission, value(Input.RequiredPermission), [
-      ...PERMISSIONS,
-      'none'
-    ] as const),
-    allowedBots: new Set(get(Input.AllowedBots).split(',').map(botName).filter(Boolean)),
-    fold: parseChoice(Input.Fold, value(Input.Fold), FOLD_MODES),
-    skipLabel: value(Input.SkipLabel),
-    includeDiff: parseBoolean(Input.IncludeDiff, value(Input.IncludeDiff)),
     docsToken,
-    dashboard,
-    dashboardTitle: readTitle(value(Input.DashboardTitle)),
-    changes: parseChoice(Input.Changes, value(Input.Changes), CHANGES),
-    dryRun: parseBoolean(Input.DryRun, value(Input.DryRun)),
-    paths: readPathFilter(Input.Paths, get(Input.Paths), Input.PathsIgnore, get(Input.PathsIgnore)),
-    maxJobs: parseMaxJobs(Input.MaxJobs, get(Input.MaxJobs)),
-    expireAfter: readExpireAfter(get(Input.ExpireAfter), value(Input.KeepLabel), docsToken),
-    maxOpen: get(Input.MaxOpen).trim()
-      ? parseInteger(Input.MaxOpen, get(Input.MaxOpen).trim(), 1, 100)
-      : undefined,
-    reviewers: readReviewers(get(Input.Reviewers), docsToken),
-    followReviews: parseChoice(Input.FollowReviews, value(Input.FollowReviews), REVIEW_MODES),
-    approval: readApproval(value(Input.Approval), dashboard),
-    ...readImpact(get, value, docsToken, dashboard),
-    ...readProject(get, env, dashboard, codeToken)
+    ...(codeToken ? { codeToken } : {}),
+    comment: parseChoice(Input.Comment, value(Input.Comment) || 'auto', COMMENT_MODES),
+    issueNumber: rawIssue ? parseInteger(Input.IssueNumber, rawIssue, 1, 2 ** 31 - 1) : undefined,
+    label: readLabel(value(Input.Label) || (Defaults[Input.Label] as string)),
+    triggerPhrase,
+    dryRun: parseBoolean(Input.DryRun, value(Input.DryRun) || 'false'),
+    config: get(Input.Config).trim(),
+    followReviews: parseChoice(
+      Input.FollowReviews,
+      value(Input.FollowReviews) || 'phrase',
+      REVIEW_MODES
+    ),
+    ...readImpact(value)
   }
 }
 
-/** The longest `since`: GitHub lists 100 merged pull requests a page, a quarter is plenty. */
-const MAX_SINCE_MS = 90 * 86_400_000
-
-/** `code-repositories` and `since`: the docs project's repositories; their watermarks are in the ledger. */
-function readProject(
-  get: InputReader,
-  env: NodeJS.ProcessEnv,
-  dashboard: boolean,
-  codeToken: string
-): Pick<Settings, 'codeRepositories' | 'since' | 'codeToken'> {
-  const raw = get(Input.CodeRepositories)
-  const sinceText = get(Input.Since).trim().toLowerCase()
-  if (!raw.trim()) {
-    if (sinceText)
-      throw new InputError(
-        `Input '${Input.Since}' needs '${Input.CodeRepositories}': it is how far back a code repository the ledger has no watermark for is read.`
-      )
-    if (codeToken)
-      throw new InputError(
-        `Input '${Input.CodeToken}' needs '${Input.CodeRepositories}': it reads the code repositories listed there.`
-      )
-    return {}
+/** The inputs over the policy file: what every flow of the run reads. */
+export function withPolicy(inputs: Inputs, policy: Policy): Settings {
+  return {
+    ...inputs,
+    ...(policy.file !== undefined ? { policyFile: policy.file } : {}),
+    ...(policy.instructions !== undefined ? { instructions: policy.instructions } : {}),
+    requiredPermission: policy.requiredPermission,
+    allowedBots: policy.allowedBots,
+    paths: policy.paths,
+    skipLabel: policy.skipLabel,
+    includeDiff: policy.includeDiff,
+    fold: policy.fold,
+    ...(policy.codeRepositories ? { codeRepositories: policy.codeRepositories } : {}),
+    ...(policy.since ? { since: policy.since } : {}),
+    dashboard: policy.dashboard,
+    dashboardTitle: policy.dashboardTitle,
+    approval: policy.approval,
+    ...(policy.maxJobs ? { maxJobs: policy.maxJobs } : {}),
+    ...(policy.maxCredits ? { maxCredits: policy.maxCredits } : {}),
+    creditsPerRun: policy.creditsPerRun,
+    ...(policy.maxOpen !== undefined ? { maxOpen: policy.maxOpen } : {}),
+    ...(policy.expireAfter ? { expireAfter: policy.expireAfter } : {}),
+    ...(policy.reviewers ? { reviewers: policy.reviewers } : {}),
+    ...(policy.docsRoot !== undefined ? { docsRoot: policy.docsRoot } : {})
   }
-  const codeRepositories = readCodeRepositories(
-    Input.CodeRepositories,
-    raw,
-    env.GITHUB_REPOSITORY ?? ''
+}
+
+/** A policy key that needs an input the workflow did not give: the error naming both. */
+export const needsInput = (
+  settings: Pick<Settings, 'policyFile'>,
+  key: string,
+  input: string,
+  why: string
+): InputError =>
+  new InputError(
+    `'${key}' in ${settings.policyFile ?? 'the policy file'} needs the input '${input}': ${why}`
   )
-  if (!codeRepositories.length) return {}
-  if (!dashboard)
-    throw new InputError(
-      `Input '${Input.CodeRepositories}' needs '${Input.Dashboard}: true': the dashboard's ledger keeps each code repository's last documented commit.`
-    )
-  const since = sinceText
-    ? {
-        ms: durationInput(Input.Since, sinceText, 3_600_000, MAX_SINCE_MS),
-        text: sinceText
-      }
-    : undefined
-  return { codeRepositories, ...(since ? { since } : {}), ...(codeToken ? { codeToken } : {}) }
-}
-
-/** `approval: dashboard` waits for a tick on the dashboard, so it needs the dashboard. */
-function readApproval(raw: string, dashboard: boolean): ApprovalMode {
-  const mode = parseChoice(Input.Approval, raw.trim().toLowerCase(), APPROVAL_MODES)
-  if (mode === 'dashboard' && !dashboard)
-    throw new InputError(
-      `Input '${Input.Approval}' is 'dashboard' but '${Input.Dashboard}' is 'false': the changes wait for approval on the dashboard issue. Set '${Input.Dashboard}: true' or '${Input.Approval}: none'.`
-    )
-  return mode
-}
 
 /**
  * A docs pull request is measured while the ledger lists it: beyond its last ten jobs, it keeps
@@ -291,65 +282,32 @@ const MAX_IMPACT_DAYS = 28
 
 /** `impact-after`, `impact-comment` and `max-requests`; measuring reads the docs repository and the ledger. */
 function readImpact(
-  get: InputReader,
-  value: (name: keyof typeof Defaults) => string,
-  docsToken: string,
-  dashboard: boolean
-): Pick<Settings, 'impactAfter' | 'impactComment' | 'maxRequests'> {
+  value: (name: string) => string
+): Pick<Inputs, 'impactAfter' | 'impactComment' | 'maxRequests'> {
   const impactComment = parseChoice(
     Input.ImpactComment,
-    value(Input.ImpactComment).trim().toLowerCase(),
+    (value(Input.ImpactComment) || 'pr').toLowerCase(),
     IMPACT_COMMENT_MODES
   )
-  const maxRequests = parseInteger(Input.MaxRequests, value(Input.MaxRequests).trim(), 1, 100)
-  const text = get(Input.ImpactAfter).trim().toLowerCase()
+  const maxRequests = parseInteger(Input.MaxRequests, value(Input.MaxRequests) || '20', 1, 100)
+  const text = value(Input.ImpactAfter).toLowerCase()
   if (!text) return { impactComment, maxRequests }
   const ms = durationInput(Input.ImpactAfter, text, DAY_MS, MAX_IMPACT_DAYS * DAY_MS)
   if (ms % DAY_MS)
     throw new InputError(
       `Input '${Input.ImpactAfter}' must be whole days (such as 14d or 2w), since the analytics count whole days; got '${text}'.`
     )
-  if (!docsToken)
-    throw new InputError(
-      `Input '${Input.ImpactAfter}' needs '${Input.DocsToken}': the docs pull requests' files are read, and the result commented on them, in the docs repository.`
-    )
-  if (!dashboard)
-    throw new InputError(
-      `Input '${Input.ImpactAfter}' needs '${Input.Dashboard}: true': the merged docs pull requests to measure, and what was measured, are in the dashboard's ledger.`
-    )
   return { impactAfter: { days: ms / DAY_MS, text }, impactComment, maxRequests }
 }
 
-const DAY_MS = 86_400_000
-
-/** `reviewers`: empty or `authors`; requesting reviews in the docs repository needs `docs-token`. */
-function readReviewers(raw: string, docsToken: string): ChangeSettings['reviewers'] {
-  const text = raw.trim().toLowerCase()
-  if (!text) return undefined
-  const mode = parseChoice(Input.Reviewers, text, REVIEWER_MODES)
-  if (!docsToken)
+/** A label name as GitHub allows it: one line, 1 to 50 characters. */
+function readLabel(raw: string): string {
+  const label = raw.trim()
+  if (!label || label.length > 50 || /[\r\n]/.test(label))
     throw new InputError(
-      `Input '${Input.Reviewers}' needs '${Input.DocsToken}': reviews are requested on the docs pull request, in the docs repository, with a token that can write its pull requests.`
+      `Input '${Input.Label}' must be a label name of 1 to 50 characters on one line; got ${label.length} characters.`
     )
-  return mode
-}
-
-const MAX_EXPIRE_AFTER_MS = 365 * 86_400_000
-
-/** `expire-after`: a duration of an hour to a year, with `keep-label`; closing needs `docs-token`. */
-function readExpireAfter(
-  raw: string,
-  keepLabel: string,
-  docsToken: string
-): ChangeSettings['expireAfter'] {
-  const text = raw.trim().toLowerCase()
-  if (!text) return undefined
-  const ms = durationInput(Input.ExpireAfter, text, 3_600_000, MAX_EXPIRE_AFTER_MS)
-  if (!docsToken)
-    throw new InputError(
-      `Input '${Input.ExpireAfter}' needs '${Input.DocsToken}': docs pull requests are closed in the docs repository, with a token that can write its pull requests.`
-    )
-  return { ms, text, keepLabel: keepLabel.trim() }
+  return label
 }
 
 function readPrompt(get: InputReader, workspace: string): string | undefined {
@@ -393,14 +351,4 @@ function parseFailOn(raw: string): ReadonlySet<FailOnWord> {
     result.add(word as FailOnWord)
   }
   return result
-}
-
-/** An issue title: one line, at most 256 characters (GitHub's own limit is higher). */
-function readTitle(raw: string): string {
-  const title = raw.replace(/\s+/g, ' ').trim()
-  if (!title || title.length > 256)
-    throw new InputError(
-      `Input '${Input.DashboardTitle}' must be a title of 1 to 256 characters; got ${title.length} characters.`
-    )
-  return title
 }

@@ -15,7 +15,7 @@ import {
 } from '../agent/ledger/approval-box.js'
 import type { Dashboard } from '../agent/ledger/dashboard.js'
 import type { LedgerSession } from '../agent/ledger/ledger-session.js'
-import { Input } from '../agent/names.js'
+import { Key } from '../agent/names.js'
 import { trustRefusal } from '../agent/trust-gate.js'
 
 /**
@@ -58,7 +58,7 @@ export function readTick(body: string, waiting: Waiting | null): TickReading {
 
 /** The changes wait for a tick: what the dashboard and the summary say. */
 export const awaitingWhy = (changes: number): string =>
-  `Awaiting approval ('${Input.Approval}: dashboard'): ${counted(changes, 'change')} ${changes === 1 ? 'waits' : 'wait'} on the dashboard until someone with '${Input.RequiredPermission}' ticks '${APPROVAL_PHRASE}'. Later changes join the same batch.`
+  `Awaiting approval ('${Key.Approval}: dashboard'): ${counted(changes, 'change')} ${changes === 1 ? 'waits' : 'wait'} on the dashboard until someone with '${Key.RequiredPermission}' ticks '${APPROVAL_PHRASE}'. Later changes join the same batch.`
 
 export interface TickContext {
   dashboard: Dashboard

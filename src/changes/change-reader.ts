@@ -32,8 +32,8 @@ export interface ReaderSettings {
   /** Masked; its identity's changes are the agent's own. */
   docsToken: string
   includeDiff: boolean
-  /** The workflow's standing instruction, put before the changes. */
-  prompt?: string
+  /** The policy file's standing instruction, put before the changes. */
+  instructions?: string
   /** `code-token`: with `code-repositories`, what reads them instead of `github-token`. */
   codeToken?: string
 }
@@ -266,7 +266,7 @@ export class ChangeReader {
   ): Promise<string> {
     const { settings } = this
     const patches = given ?? (settings.includeDiff ? await this.patches(batch) : undefined)
-    const prompt = changePrompt(batch, { instruction: settings.prompt, followUp, patches })
+    const prompt = changePrompt(batch, { instruction: settings.instructions, followUp, patches })
     if (!followUp)
       this.deps.log.info(
         `Described ${counted(batchSize(batch), 'change')} from ${batch.url}: ${Math.round(bytes(prompt) / 100) / 10} KB of prompt.`

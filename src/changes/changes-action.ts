@@ -1,12 +1,29 @@
 import { type RunEvent, eventPhrase } from '../github/event.js'
 import { InputError } from '../runner/errors.js'
-import { withBudget } from '../agent/agent-run.js'
-import { SubAction, subActionUses } from '../agent/names.js'
+import { type AgentAction, type Refusal, withBudget } from '../agent/agent-run.js'
+import { Input, Key, SubAction, subActionUses } from '../agent/names.js'
 import { type FlowDeps, type PreparedRun, skippedRun } from '../agent/prepared-run.js'
-import type { Settings } from '../agent/settings.js'
+import {
+  DISPATCH_TYPE,
+  type Inputs,
+  type Settings,
+  needsInput,
+  withPolicy
+} from '../agent/settings.js'
+import type { Policy } from '../policy/policy.js'
+import { DASHBOARD_LABEL } from '../records/ledger.js'
+import { ChangesInputs } from './names.js'
 import { isApprovalTick } from './approval.js'
 import { isChangeRun, planChange } from './change-plan.js'
 import { prepareChangeRun } from './change-run.js'
+
+export const changesAction: AgentAction<Settings> = {
+  name: 'changes',
+  defaults: ChangesInputs.defaults,
+  refuse: changeRefusal,
+  settings: changesSettings,
+  prepare: prepareChanges
+}
 
 /**
  * The changes sub-action's run: a merged pull request, a push, a code repository's dispatch or a
@@ -28,13 +45,58 @@ export async function prepareChanges(
   return withBudget(prepared, settings, event, deps, { what, hold: true })
 }
 
-/** Another family's event: a review is refused (a wrong `uses:`); any other is no change. */
+/** Another family's event: no change (a review is refused: a wrong `uses:`). */
 function notAChange(event: RunEvent): PreparedRun {
+  return skippedRun(notAChangeWhy(event))
+}
+
+function notAChangeWhy(event: RunEvent): string {
   if (event.name === 'pull_request_review')
     throw new InputError(
       `A pull_request_review event is a review of a docs pull request: sending it to its job is the review sub-action's work. Use \`uses: ${subActionUses(SubAction.Review)}\` in this workflow.`
     )
-  return skippedRun(
-    `${eventPhrase(event.name)} is not a code change: this sub-action documents merged pull requests, pushes, dispatches and scheduled or manual catch-ups, and takes ticks on the dashboard. Issues and comments are the main action's (\`uses: ${subActionUses()}\`).`
+  return `${eventPhrase(event.name)} is not a code change: this sub-action documents merged pull requests, pushes, dispatches and scheduled or manual catch-ups, and takes ticks on the dashboard. Issues and comments are the main action's (\`uses: ${subActionUses()}\`).`
+}
+
+/**
+ * Why the event documents nothing, from the payload alone, before any request: another family's
+ * event (an edit of the dashboard may be a tick, which only the policy and the dashboard tell), a
+ * pull request or push that holds no change to document, a dispatch of another type.
+ */
+function changeRefusal(inputs: Inputs, event: RunEvent): Refusal | undefined {
+  if (
+    event.name === 'issues' &&
+    event.action === 'edited' &&
+    event.issue?.labels.includes(DASHBOARD_LABEL)
   )
+    return undefined
+  if (!isChangeRun(event)) return { why: notAChangeWhy(event) }
+  if (
+    event.name === 'repository_dispatch' &&
+    event.dispatch &&
+    event.dispatch.type !== DISPATCH_TYPE
+  )
+    return {
+      why: `Ignored a repository_dispatch of type '${event.dispatch.type.replace(/[^A-Za-z0-9_.-]/g, '?').slice(0, 40)}': the docs agent takes type '${DISPATCH_TYPE}'.`
+    }
+  if (!['pull_request', 'pull_request_target', 'push'].includes(event.name)) return undefined
+  // Whatever the policy, these events hold nothing to document (a close without a merge, a tag…).
+  const plan = planChange({ label: inputs.label, dashboard: true }, event)
+  return plan.kind === 'skip' ? { why: plan.why, source: plan.source } : undefined
+}
+
+/** The inputs over the policy file, and the keys of it that need an input this workflow lacks. */
+function changesSettings(inputs: Inputs, policy: Policy): Settings {
+  const settings = withPolicy(inputs, policy)
+  const why =
+    'docs pull requests are in the docs repository, written with a token that can write its pull requests.'
+  if (settings.expireAfter && !settings.docsToken)
+    throw needsInput(settings, Key.ExpireAfter, Input.DocsToken, why)
+  if (settings.reviewers && !settings.docsToken)
+    throw needsInput(settings, Key.Reviewers, Input.DocsToken, why)
+  if (settings.codeToken && !settings.codeRepositories?.length)
+    throw new InputError(
+      `Input '${Input.CodeToken}' needs '${Key.CodeRepositories}' in the policy file: it reads the code repositories listed there.`
+    )
+  return settings
 }

@@ -1,13 +1,9 @@
 import { runAgentAction } from '../agent/action.js'
-import { readSettings } from '../agent/settings.js'
 import { coreRunner } from '../runner/core-runner.js'
 import type { Runner } from '../runner/runner.js'
-import { prepareChanges } from './changes-action.js'
+import { changesAction } from './changes-action.js'
 
 /** The changes sub-action: docs follow code, from merges, pushes, dispatches and catch-ups. */
 export async function run(runner: Runner = coreRunner('Mintlify agent')): Promise<void> {
-  await runAgentAction(runner, {
-    read: ({ input, env, mask }) => readSettings(input, env, mask),
-    prepare: prepareChanges
-  })
+  await runAgentAction(runner, changesAction)
 }

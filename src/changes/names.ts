@@ -1,38 +1,5 @@
-import { Input, actionInputs } from '../agent/names.js'
+import { actionInputs } from '../agent/names.js'
+import { ACTION_INPUTS } from '../policy/actions.js'
 
 /** The changes sub-action's inputs (changes/action.yml). */
-export const ChangesInputs = actionInputs([
-  Input.ApiKey,
-  Input.ProjectId,
-  Input.ApiUrl,
-  Input.GithubToken,
-  Input.DocsToken,
-  Input.CodeToken,
-  Input.Comment,
-  Input.DryRun,
-  Input.Since,
-  Input.Timeout,
-  Input.FailOn,
-  Input.Prompt,
-  Input.PromptFile,
-  Input.Wait,
-  Input.PollInterval,
-  Input.Label,
-  Input.TriggerPhrase,
-  Input.RequiredPermission,
-  Input.AllowedBots,
-  Input.Fold,
-  Input.SkipLabel,
-  Input.IncludeDiff,
-  Input.Dashboard,
-  Input.DashboardTitle,
-  Input.Paths,
-  Input.PathsIgnore,
-  Input.CodeRepositories,
-  Input.MaxJobs,
-  Input.ExpireAfter,
-  Input.KeepLabel,
-  Input.MaxOpen,
-  Input.Reviewers,
-  Input.Approval
-])
+export const ChangesInputs = actionInputs(ACTION_INPUTS.changes)

@@ -15,7 +15,7 @@ import type { Logger } from '../runner/logger.js'
 import { counted } from '../runner/text.js'
 import type { BatchCommit, BatchPull, ChangeBatch, RepositoryPart } from '../agent/batch.js'
 import { type CodeRepository, repositoryKey } from '../policy/code-repositories.js'
-import { Input } from '../agent/names.js'
+import { Input, Key } from '../agent/names.js'
 import type { ChangeSettings } from '../agent/settings.js'
 import { ChangeReader, ReadError, type ReaderSettings } from './change-reader.js'
 import { fitProjectBatch } from './project-fit.js'
@@ -93,7 +93,7 @@ export async function readProjectBatch(read: ProjectReadDeps): Promise<ProjectRe
     return { skip: 'None of the changes to send again names a code repository this run lists.' }
   if (!parts.length)
     throw new ExplainedError(
-      `Could not read any of the ${counted(repositories.length, 'code repository', 'code repositories')} of '${Input.CodeRepositories}' (${failed.join(', ')}): nothing was started. ${grantAll(token)}`
+      `Could not read any of the ${counted(repositories.length, 'code repository', 'code repositories')} of '${Key.CodeRepositories}' (${failed.join(', ')}): nothing was started. ${grantAll(token)}`
     )
   const firstLook = parts.some(
     p => read.project.repositories?.[repositoryKey(p.part.name)] === undefined
@@ -197,7 +197,7 @@ async function readRepository(
     batch = await reader.readWindow(head.sha, head.branch, deps.clock.wallNow() - settings.since.ms)
   else {
     notices.push(
-      `First look at ${repository.name}: its newest commit ${head.sha.slice(0, 12)} on ${head.branch} is recorded as documented; what it merges next is documented. (Set '${Input.Since}' to read back further.)`
+      `First look at ${repository.name}: its newest commit ${head.sha.slice(0, 12)} on ${head.branch} is recorded as documented; what it merges next is documented. (Set '${Key.Since}' to read back further.)`
     )
     return { part: part(head.sha, reader.emptyBatch(head.sha, head.branch).url) }
   }

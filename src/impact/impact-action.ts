@@ -2,11 +2,33 @@ import type { RunEvent } from '../github/event.js'
 import { InputError } from '../runner/errors.js'
 import { counted } from '../runner/text.js'
 import type { RunEnd } from '../agent/agent-run.js'
-import { Input } from '../agent/names.js'
+import type { AgentAction } from '../agent/agent-run.js'
+import { Input, Key } from '../agent/names.js'
 import { nothingStarted } from '../agent/outcome.js'
 import type { FlowDeps } from '../agent/prepared-run.js'
-import type { Settings } from '../agent/settings.js'
+import { type Settings, withPolicy } from '../agent/settings.js'
+import { ImpactInputs } from './names.js'
 import { type ImpactDeps, measureReaderImpact } from './impact-run.js'
+
+export const impactAction: AgentAction<Settings> = {
+  name: 'impact',
+  defaults: ImpactInputs.defaults,
+  checkInputs: inputs => {
+    if (!inputs.docsToken)
+      throw new InputError(
+        `Input '${Input.DocsToken}' is required: the docs pull requests' files are read, and the result commented on them, in the docs repository.`
+      )
+  },
+  settings: (inputs, policy) => {
+    const settings = withPolicy(inputs, policy)
+    if (!settings.dashboard)
+      throw new InputError(
+        `The impact sub-action needs '${Key.Dashboard}: true' in the policy file: the merged docs pull requests to measure, and what was measured, are in the dashboard's ledger.`
+      )
+    return settings
+  },
+  prepare: measureImpact
+}
 
 /**
  * The impact sub-action's run: each merged docs pull request of the dashboard whose windows are

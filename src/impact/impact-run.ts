@@ -127,7 +127,7 @@ async function measureOne(job: MergedJob, remaining: number, m: Measuring): Prom
   const { log } = deps
   const where = parsePullLink(job.prLink, m.serverUrl)
   if (!where) return 'next'
-  const mapped = await docsPages(docs, job, where, log)
+  const mapped = await docsPages(docs, job, where, { log, docsRoot: settings.docsRoot })
   if (typeof mapped === 'string') return mapped
   const to = { docs, where, job, settings, log, dashboard }
   const days = settings.impactAfter.days
@@ -199,13 +199,13 @@ async function docsPages(
   docs: DocsPulls,
   job: MergedJob,
   where: DocsPull,
-  log: Logger
+  { log, docsRoot }: { log: Logger; docsRoot?: string }
 ): Promise<PullPages | Next> {
   try {
     // The one place a docs pull request's files become site pages (docs-site/), its repository
     // read through the door.
     const files = await docs.files(where, MAX_FILE_PAGES)
-    return await pagesOfPull(docsRepository(docs, where), files)
+    return await pagesOfPull(docsRepository(docs, where), files, { docsRoot })
   } catch (error) {
     const failed = docsFailure(error)
     log.warning(

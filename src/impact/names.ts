@@ -1,16 +1,5 @@
-import { Input, actionInputs } from '../agent/names.js'
+import { actionInputs } from '../agent/names.js'
+import { ACTION_INPUTS } from '../policy/actions.js'
 
 /** The impact sub-action's inputs (impact/action.yml). */
-export const ImpactInputs = actionInputs([
-  Input.ApiKey,
-  Input.ProjectId,
-  Input.ApiUrl,
-  Input.GithubToken,
-  Input.DocsToken,
-  Input.ImpactAfter,
-  Input.ImpactComment,
-  Input.MaxRequests,
-  Input.DryRun,
-  Input.Timeout,
-  Input.DashboardTitle
-])
+export const ImpactInputs = actionInputs(ACTION_INPUTS.impact)

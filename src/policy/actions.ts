@@ -38,14 +38,17 @@ export const ACTION_INPUTS: Readonly<Record<AgentAction, readonly string[]>> = {
     'comment',
     'issue-number',
     'dry-run',
+    'label',
+    'trigger-phrase',
     CONFIG_INPUT
   ],
   changes: [
     ...CONNECTION,
     'code-token',
+    'label',
     'comment',
     'dry-run',
-    'since',
+    'wait',
     'timeout',
     'fail-on',
     CONFIG_INPUT
@@ -53,6 +56,7 @@ export const ACTION_INPUTS: Readonly<Record<AgentAction, readonly string[]>> = {
   review: [
     ...CONNECTION,
     'follow-reviews',
+    'trigger-phrase',
     'comment',
     'dry-run',
     'timeout',
@@ -72,8 +76,6 @@ export const ACTION_INPUTS: Readonly<Record<AgentAction, readonly string[]>> = {
 
 /** v1 inputs that are keys of the policy file now, under the same name. */
 export const MOVED_TO_POLICY = [
-  'trigger-phrase',
-  'label',
   'required-permission',
   'allowed-bots',
   'fold',
@@ -84,6 +86,7 @@ export const MOVED_TO_POLICY = [
   'paths',
   'paths-ignore',
   'code-repositories',
+  'since',
   'max-jobs',
   'expire-after',
   'keep-label',

@@ -5,6 +5,8 @@ import { PERMISSIONS } from '../github/permission.js'
 
 /** The file's format; a higher one was written for a newer action. */
 export const POLICY_VERSION = 1
+/** A policy file is a page of settings; anything longer is a wrong path or an attack. */
+export const MAX_POLICY_BYTES = 64 * 1024
 export const PRESET_NAMES = ['cautious', 'standard', 'autopilot'] as const
 export const PERMISSION_CHOICES = [...PERMISSIONS, 'none'] as const
 export const FOLD_MODES = ['open-pr', 'never'] as const

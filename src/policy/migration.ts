@@ -24,6 +24,7 @@ const LISTS = new Set<string>(['allowed-bots', 'paths', 'paths-ignore'])
 const BOOLEANS = new Set<string>(['include-diff', 'dashboard'])
 /** v1 read these in any case, with spaces around. */
 const WORDS = new Set<string>([
+  'since',
   'required-permission',
   'fold',
   'approval',

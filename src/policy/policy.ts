@@ -24,9 +24,6 @@ export interface Policy {
   readonly preset?: PresetName
   /** The values as written (after preset and defaults), for what shows the policy to people. */
   readonly values: Readonly<PolicyValues>
-  /** The issue label that starts the agent: never any other label. */
-  readonly label: string
-  readonly triggerPhrase: string
   /** Least permission the triggering person needs, or 'none' for no check. */
   readonly requiredPermission: Permission | 'none'
   /** Bot logins allowed to trigger, without the `[bot]` suffix, lower case. */
@@ -43,6 +40,8 @@ export interface Policy {
   readonly fold: FoldMode
   /** The docs project's code repositories; undefined: the workflow's own repository. */
   readonly codeRepositories?: readonly CodeRepository[]
+  /** How far back a code repository without a watermark is read (a first look); none: its head. */
+  readonly since?: { ms: number; text: string }
   /** Keep the ledger: catch up from the last documented commit, fold into open docs work. */
   readonly dashboard: boolean
   readonly dashboardTitle: string
@@ -88,8 +87,6 @@ export function resolvePolicy(values: PolicyValues, file?: string): Policy {
     ...(file !== undefined ? { file } : {}),
     ...(values.extends ? { preset: values.extends } : {}),
     values,
-    label: values.label,
-    triggerPhrase: values['trigger-phrase'],
     requiredPermission: values['required-permission'],
     allowedBots: new Set(values['allowed-bots'].map(botName)),
     ...(values.instructions !== undefined ? { instructions: values.instructions.trim() } : {}),
@@ -98,6 +95,9 @@ export function resolvePolicy(values: PolicyValues, file?: string): Policy {
     includeDiff: values['include-diff'],
     fold: values.fold,
     ...(repositories.length ? { codeRepositories: repositories } : {}),
+    ...(values.since !== undefined
+      ? { since: { ms: parseDuration(values.since) as number, text: values.since } }
+      : {}),
     dashboard: values.dashboard,
     dashboardTitle: values['dashboard-title'],
     approval: values.approval,

@@ -9,8 +9,6 @@ import type { PolicyFile } from './schema.js'
  */
 export const DEFAULTS = {
   version: POLICY_VERSION,
-  label: 'docs-agent',
-  'trigger-phrase': '/docs-agent',
   'required-permission': 'write',
   'allowed-bots': [],
   paths: [],

@@ -5,11 +5,9 @@ import { type Policy, type PolicyValues, policyValues, resolvePolicy } from './p
 import { exampleOf, unknownKeyMessage } from './key-messages.js'
 import { Locator, type Located, type Path, pathName } from './locator.js'
 import { type PolicyProblem, PolicyError, keyName, looksSecret, shown } from './problems.js'
-import { POLICY_VERSION } from './choices.js'
+import { MAX_POLICY_BYTES, POLICY_VERSION } from './choices.js'
 import { POLICY_SCHEMA, type PolicyFile, type PolicyKey } from './schema.js'
 
-/** A policy file is a page of settings; anything longer is a wrong path or an attack. */
-export const MAX_POLICY_BYTES = 64 * 1024
 /** Aliases (`*name`) a file may expand; a few shared lists are fine, a billion laughs is not. */
 const MAX_ALIAS_COUNT = 100
 
@@ -141,6 +139,11 @@ function crossKeyProblems(
       message: `approval: dashboard${from('approval')} needs dashboard: true: the changes wait for a tick on the dashboard issue. Write dashboard: true, or approval: none.`
     })
   const repositories = values['code-repositories']
+  if (values.since !== undefined && !repositories.length)
+    problems.push({
+      ...where.value(['since']),
+      message: `since needs code-repositories: it is how far back a code repository the dashboard has no last documented commit for is read. Remove it, or list the repositories.`
+    })
   if (repositories.length && !values.dashboard)
     problems.push({
       ...culprit(where, file, ['dashboard', 'code-repositories']),
@@ -228,7 +231,7 @@ export async function readPolicy(
     throw new PolicyError(file, [
       {
         ...where.at(doc.contents?.range[0] ?? 0),
-        message: `must be a mapping of keys such as label: docs-agent; got ${shown(value)}.`
+        message: `must be a mapping of keys such as extends: standard; got ${shown(value)}.`
       }
     ])
   const newer = newerVersion(where, value)

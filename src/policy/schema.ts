@@ -24,6 +24,8 @@ import { MAX_PATTERNS, isGlob } from './path-filter.js'
 export const MAX_INSTRUCTIONS = 8192
 /** `expire-after`'s range. */
 export const EXPIRE_AFTER_MS = { min: 3_600_000, max: 365 * 86_400_000 } as const
+/** `since`'s range: GitHub lists 100 merged pull requests a page, a quarter is plenty. */
+export const SINCE_MS = { min: 3_600_000, max: 90 * 86_400_000 } as const
 /** A duration as `parseDuration` reads it, in lower case as the file writes it. */
 export const DURATION_PATTERN = /^(?:\d+(?:\.\d+)?(?:ms|s|m|h|d|w))+$/
 
@@ -118,24 +120,6 @@ export const POLICY_SCHEMA = v.pipe(
           'A preset the file starts from: cautious (changes wait for a tick on the dashboard, one docs pull request open at a time, 20 jobs a month), standard (one open docs pull request, 9,000 credits a month) or autopilot (three open, 10,000 credits a month). A key written in this file overrides the preset’s value.',
         example: 'standard'
       }),
-      label: key(label('a label name of 1 to 50 characters'), {
-        form: 'label name (1–50 characters)',
-        description:
-          'The issue label that starts the agent: adding it to an issue, or opening an issue that carries it, starts a job. A pull request labelled with it asks for docs before it merges.',
-        example: 'docs-agent'
-      }),
-      'trigger-phrase': key(
-        v.pipe(
-          v.string('must be one word such as /docs-agent'),
-          v.regex(/^\S{1,50}$/, 'must be one word of at most 50 characters, such as /docs-agent')
-        ),
-        {
-          form: 'one word',
-          description:
-            'Comments (and reviews) that start with this phrase act; the text after it is the prompt.',
-          example: '/docs-agent'
-        }
-      ),
       'required-permission': key(choice(PERMISSION_CHOICES), {
         form: PERMISSION_CHOICES.join(' | '),
         description:
@@ -216,6 +200,22 @@ export const POLICY_SCHEMA = v.pipe(
           description:
             'In a docs repository: the code repositories this docs project documents, each from its own watermark in the dashboard’s ledger (needs dashboard: true). A repository with its own paths or paths-ignore uses those; the others use the file’s. Empty: this repository’s own changes.',
           example: ['acme/cli', { repository: 'acme/api', paths: ['src/**', '!**/*.test.ts'] }]
+        }
+      ),
+      since: key(
+        v.pipe(
+          v.string('must be a duration such as 30d'),
+          v.regex(DURATION_PATTERN, 'must be a duration such as 30d, 2w or 36h'),
+          v.check(text => {
+            const ms = parseDuration(text) ?? 0
+            return ms >= SINCE_MS.min && ms <= SINCE_MS.max
+          }, 'must be from 1h to 90d')
+        ),
+        {
+          form: 'duration, 1h–90d (30d)',
+          description:
+            'With code-repositories: a code repository the dashboard has no last documented commit for (a first install, a repository just added) is read from this far back, so a dry run previews what the window’s merges would produce. Without it, its newest commit is recorded and its next merge is the first documented.',
+          example: '30d'
         }
       ),
       dashboard: key(boolean, {
@@ -319,7 +319,7 @@ export const POLICY_SCHEMA = v.pipe(
         }
       )
     },
-    'must be a mapping of keys such as label: docs-agent'
+    'must be a mapping of keys such as extends: standard'
   ),
   v.title('Mintlify docs agent policy'),
   v.description(

@@ -1,27 +1,5 @@
-import { Input, actionInputs } from '../agent/names.js'
+import { actionInputs } from '../agent/names.js'
+import { ACTION_INPUTS } from '../policy/actions.js'
 
 /** The main action's inputs (action.yml). */
-export const PromptInputs = actionInputs([
-  Input.ApiKey,
-  Input.ProjectId,
-  Input.ApiUrl,
-  Input.Prompt,
-  Input.PromptFile,
-  Input.JobId,
-  Input.Wait,
-  Input.Timeout,
-  Input.PollInterval,
-  Input.FailOn,
-  Input.GithubToken,
-  Input.DocsToken,
-  Input.Comment,
-  Input.IssueNumber,
-  Input.DryRun,
-  Input.TriggerPhrase,
-  Input.Label,
-  Input.RequiredPermission,
-  Input.AllowedBots,
-  Input.Dashboard,
-  Input.DashboardTitle,
-  Input.MaxJobs
-])
+export const PromptInputs = actionInputs(ACTION_INPUTS.main)

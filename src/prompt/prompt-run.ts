@@ -2,12 +2,14 @@ import { connectGitHub } from '../github/api.js'
 import { type RunEvent, eventPhrase } from '../github/event.js'
 import { docsPrPlace } from '../records/docs-pr.js'
 import { InputError } from '../runner/errors.js'
-import { withBudget } from '../agent/agent-run.js'
+import { type AgentAction, withBudget } from '../agent/agent-run.js'
 import { SubAction, subActionUses } from '../agent/names.js'
 import { type FlowDeps, type PreparedRun, skippedRun } from '../agent/prepared-run.js'
-import type { Settings } from '../agent/settings.js'
+import { type Settings, withPolicy } from '../agent/settings.js'
 import { recordedDocsJob } from '../agent/trusted-record.js'
 import { prepareIssueRun } from './issue-run.js'
+import { PromptInputs } from './names.js'
+import { checkTriggerInputs, triggerRefusal } from './trigger.js'
 import { commandText } from '../agent/command-text.js'
 
 /** Events of another action's trigger family: a merge, a push, a dispatch, a review. */
@@ -24,12 +26,25 @@ const CHANGE_EVENTS = new Set([
  * belongs to a sub-action is refused before any request, naming it; a comment on a docs pull
  * request of the agent is the review sub-action's.
  */
+export const promptAction: AgentAction<Settings> = {
+  name: 'main',
+  defaults: PromptInputs.defaults,
+  refuse: (inputs, event) => {
+    if (inputs.jobId === undefined) refuseOtherFamilies(event)
+    const why = triggerRefusal(inputs, event)
+    if (why) return { why }
+    checkTriggerInputs(inputs, event)
+    return undefined
+  },
+  settings: withPolicy,
+  prepare: preparePromptRun
+}
+
 export async function preparePromptRun(
   settings: Settings,
   event: RunEvent,
   deps: FlowDeps
 ): Promise<PreparedRun> {
-  if (settings.jobId === undefined) refuseOtherFamilies(event)
   const onDocsPr = await docsPrComment(settings, event, deps)
   if (onDocsPr) return skippedRun(onDocsPr)
   const prepared = await prepareIssueRun(settings, event, deps)

@@ -1,5 +1,5 @@
 import { InputError } from '../runner/errors.js'
-import { Input } from '../agent/names.js'
+import { Input, SubAction, subActionUses } from '../agent/names.js'
 import type { RunEvent } from '../github/event.js'
 import type { TriggerSettings } from '../agent/settings.js'
 import { stripInvisible } from '../runner/untrusted.js'
@@ -43,7 +43,7 @@ const sameLabel = (a: string, b: string): boolean =>
  * Returns why the run does nothing, or undefined when it goes on. Decided from the payload alone.
  */
 export function issueActivityRefusal(
-  settings: TriggerSettings,
+  settings: Pick<TriggerSettings, 'label'>,
   event: RunEvent
 ): string | undefined {
   if (event.name !== 'issues') return undefined
@@ -64,42 +64,47 @@ export function issueActivityRefusal(
   return `${activity(event.action)} is not a request; ${only}`
 }
 
-export function planTrigger(settings: TriggerSettings, event: RunEvent): TriggerPlan {
-  const repository = `${event.owner}/${event.repo}`
-  const gate = GATED_EVENTS.has(event.name)
+/**
+ * Why the event asks nothing, from the inputs and the payload alone (before any request, before
+ * the policy file is read): an issue activity that is not the trigger label, a comment that is not
+ * new or does not start with the trigger phrase.
+ */
+export function triggerRefusal(
+  settings: Pick<TriggerSettings, 'label' | 'triggerPhrase'>,
+  event: RunEvent
+): string | undefined {
   const refused = issueActivityRefusal(settings, event)
-  if (refused) return { skipped: refused, fromComment: false, gate }
-  let prompt = settings.prompt
-  let fromComment = false
-  if (event.name === 'issue_comment') {
-    if (event.action && event.action !== 'created') {
-      return {
-        skipped: `The comment was ${/^[a-z_]{1,40}$/.test(event.action) ? event.action : 'changed'}, not created; only new comments start the agent.`,
-        fromComment,
-        gate
-      }
-    }
-    const instruction = commandText(event.comment?.body ?? '', settings.triggerPhrase)
-    if (instruction === undefined) {
-      return {
-        skipped: `The comment does not start with '${settings.triggerPhrase}'.`,
-        fromComment,
-        gate
-      }
-    }
-    fromComment = true
-    // The input is the standing instruction; the comment and the issue are the request.
-    if (event.issue)
-      prompt = issuePrompt(event.issue, repository, {
-        standing: settings.prompt,
-        instruction: instruction || undefined
-      })
-  } else if (event.name === 'issues' && event.issue) {
-    prompt = issuePrompt(event.issue, repository, { standing: settings.prompt })
-  }
-  if (prompt === undefined && settings.jobId === undefined) {
+  if (refused) return refused
+  if (event.name !== 'issue_comment') return undefined
+  if (event.action && event.action !== 'created')
+    return `The comment was ${/^[a-z_]{1,40}$/.test(event.action) ? event.action : 'changed'}, not created; only new comments start the agent.`
+  if (commandText(event.comment?.body ?? '', settings.triggerPhrase) === undefined)
+    return `The comment does not start with '${settings.triggerPhrase}'.`
+  return undefined
+}
+
+/** The policy file's standing instruction, then the workflow's: what is sent before a request. */
+const standingOf = (
+  settings: Pick<TriggerSettings, 'instructions' | 'prompt'>
+): string | undefined =>
+  [settings.instructions, settings.prompt].filter(Boolean).join('\n\n') || undefined
+
+/**
+ * What the inputs and the event must say for a run to have a request and a place to report it:
+ * an instruction (the prompt, an issue, or a job to wait for), and an issue when the comment is a
+ * must. Checked before any request.
+ */
+export function checkTriggerInputs(
+  settings: Pick<TriggerSettings, 'prompt' | 'jobId' | 'comment' | 'issueNumber'>,
+  event: RunEvent
+): void {
+  const request =
+    settings.prompt !== undefined ||
+    settings.jobId !== undefined ||
+    (event.issue !== undefined && ['issues', 'issue_comment'].includes(event.name))
+  if (!request) {
     throw new InputError(
-      `Give the agent an instruction: set '${Input.Prompt}' or '${Input.PromptFile}', run it from an issue, or set '${Input.JobId}' to wait for an existing job.`
+      `Give the agent an instruction: set '${Input.Prompt}' or '${Input.PromptFile}', run it from an issue, or set '${Input.JobId}' to wait for an existing job. To document what merged since the last run, use the changes sub-action (\`uses: ${subActionUses(SubAction.Changes)}\`).`
     )
   }
   const available = settings.issueNumber ?? event.issue?.number
@@ -108,6 +113,33 @@ export function planTrigger(settings: TriggerSettings, event: RunEvent): Trigger
       `Input '${Input.Comment}' is 'true' but this ${event.name || 'run'} event has no issue or pull request: set '${Input.IssueNumber}'.`
     )
   }
+}
+
+export function planTrigger(settings: TriggerSettings, event: RunEvent): TriggerPlan {
+  const repository = `${event.owner}/${event.repo}`
+  const gate = GATED_EVENTS.has(event.name)
+  const refused = triggerRefusal(settings, event)
+  if (refused) return { skipped: refused, fromComment: false, gate }
+  // A prompt of the workflow's own (a schedule, a manual run) goes after the policy's instructions.
+  let prompt =
+    settings.prompt !== undefined && settings.instructions
+      ? `${settings.instructions}\n\n${settings.prompt}`
+      : settings.prompt
+  let fromComment = false
+  if (event.name === 'issue_comment') {
+    const instruction = commandText(event.comment?.body ?? '', settings.triggerPhrase) ?? ''
+    fromComment = true
+    // The inputs are the standing instruction; the comment and the issue are the request.
+    if (event.issue)
+      prompt = issuePrompt(event.issue, repository, {
+        standing: standingOf(settings),
+        instruction: instruction || undefined
+      })
+  } else if (event.name === 'issues' && event.issue) {
+    prompt = issuePrompt(event.issue, repository, { standing: standingOf(settings) })
+  }
+  checkTriggerInputs(settings, event)
+  const available = settings.issueNumber ?? event.issue?.number
   const target = settings.comment === 'false' ? undefined : available
   if (
     (target !== undefined || (gate && settings.requiredPermission !== 'none')) &&

@@ -1,8 +1,31 @@
 import { type RunEvent, eventPhrase } from '../github/event.js'
-import { SubAction, subActionUses } from '../agent/names.js'
+import type { AgentAction } from '../agent/agent-run.js'
+import { Input, SubAction, subActionUses } from '../agent/names.js'
+import { InputError } from '../runner/errors.js'
 import { type FlowDeps, type PreparedRun, skippedRun } from '../agent/prepared-run.js'
-import type { Settings } from '../agent/settings.js'
-import { isReviewEvent, prepareReviewRun } from './review-run.js'
+import { type Settings, withPolicy } from '../agent/settings.js'
+import { ReviewInputs } from './names.js'
+import { askedOf, isReviewEvent, prepareReviewRun } from './review-run.js'
+
+export const reviewAction: AgentAction<Settings> = {
+  name: 'review',
+  defaults: ReviewInputs.defaults,
+  refuse: (inputs, event) => {
+    if (!isReviewEvent(event)) return { why: notAReview(event) }
+    // What the review or comment asks, from the payload and the inputs alone.
+    const asked = askedOf(inputs, event)
+    if (asked === undefined) return { why: notAFollowUp(event, inputs.triggerPhrase) }
+    return 'skipped' in asked ? { why: asked.skipped } : undefined
+  },
+  checkInputs: inputs => {
+    if (!inputs.docsToken)
+      throw new InputError(
+        `Input '${Input.DocsToken}' is required: a review or comment is sent to the job of the docs pull request, named by a record written with it. Set it to the same secret as the workflow that started the job.`
+      )
+  },
+  settings: withPolicy,
+  prepare: prepareReview
+}
 
 /**
  * The review sub-action's run, in the docs repository: a review of a docs pull request the agent
@@ -14,10 +37,7 @@ export async function prepareReview(
   event: RunEvent,
   deps: FlowDeps
 ): Promise<PreparedRun> {
-  if (!isReviewEvent(event))
-    return skippedRun(
-      `${eventPhrase(event.name)} is not a review or a comment on a pull request: this sub-action sends reviews of docs pull requests to their jobs. Other runs are the main action's (\`uses: ${subActionUses()}\`) or the changes sub-action's (\`uses: ${subActionUses(SubAction.Changes)}\`).`
-    )
+  if (!isReviewEvent(event)) return skippedRun(notAReview(event))
   const prepared = await prepareReviewRun(settings, event, deps)
   return (
     prepared ??
@@ -26,3 +46,13 @@ export async function prepareReview(
     )
   )
 }
+
+/** A comment that is not new, or does not start with the trigger phrase: it asks for nothing. */
+function notAFollowUp(event: RunEvent, phrase: string): string {
+  return event.action && event.action !== 'created'
+    ? `The comment was ${/^[a-z_]{1,40}$/.test(event.action) ? event.action : 'changed'}, not created; only new comments are sent to the agent.`
+    : `The comment does not start with '${phrase}'.`
+}
+
+const notAReview = (event: RunEvent): string =>
+  `${eventPhrase(event.name)} is not a review or a comment on a pull request: this sub-action sends reviews of docs pull requests to their jobs. Other runs are the main action's (\`uses: ${subActionUses()}\`) or the changes sub-action's (\`uses: ${subActionUses(SubAction.Changes)}\`).`

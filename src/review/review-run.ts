@@ -32,10 +32,14 @@ export const isReviewEvent = (event: Pick<RunEvent, 'name' | 'issue'>): boolean 
   event.name === 'pull_request_review' ||
   (event.name === 'issue_comment' && Boolean(event.issue?.isPullRequest))
 
-type Asked = { skipped: string } | { kind: 'review' | 'comment'; body: string; reviewId?: number }
+export type Asked =
+  { skipped: string } | { kind: 'review' | 'comment'; body: string; reviewId?: number }
 
 /** What the event asks, from the payload alone; undefined: not a review follow-up (an issue run). */
-function askedOf(settings: ReviewSettings, event: RunEvent): Asked | undefined {
+export function askedOf(
+  settings: Pick<ReviewSettings, 'triggerPhrase' | 'followReviews'>,
+  event: RunEvent
+): Asked | undefined {
   const phrase = settings.triggerPhrase
   if (event.name === 'issue_comment') {
     if (event.action && event.action !== 'created') return undefined
@@ -135,7 +139,7 @@ export async function prepareReviewRun(
     kind: asked.kind,
     body: asked.body,
     inline,
-    standing: settings.prompt
+    standing: settings.instructions
   })
   if (prompt === undefined)
     return skip(

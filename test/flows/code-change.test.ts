@@ -15,6 +15,7 @@ import {
 import { codeChangeSuite } from '../support/code-change-suite.js'
 import type { RunResult } from '../support/run-action.js'
 import { runInProcess, startInProcess } from '../support/run-in-process.js'
+import { besidePolicy } from '../support/policy-file.js'
 import { VirtualClock } from '../support/virtual-clock.js'
 
 /*
@@ -69,7 +70,9 @@ const prompts = (route: 'create' | 'message' = 'create'): string[] =>
   sim.requests(route).map(e => (e.requestBody as { prompt: string }).prompt)
 const changeBlock = (prompt: string): string =>
   prompt.slice(prompt.indexOf('----- BEGIN CODE CHANGES'))
-const paths = () => gh.requests.map(r => `${r.method} ${r.path}`)
+// Every run past its payload reads its policy file first (test/flows/policy-file.test.ts): the
+// calls below are the change's own.
+const paths = () => besidePolicy(gh.requests).map(r => `${r.method} ${r.path}`)
 const notice = (result: RunResult) =>
   result.log.split('\n').filter(l => l.startsWith('::notice title=Mintlify agent::'))
 /** The GraphQL queries the run sent, by their text. */
@@ -251,7 +254,7 @@ describe('runs that start nothing: no job, no comment', () => {
       "Not starting the agent: Pull request #42 is by @dependabot[bot], a bot, and 'allowed-bots' does not list it."
     )
     expect(sim.exchanges).toHaveLength(0)
-    expect(gh.requests).toHaveLength(0)
+    expect(besidePolicy(gh.requests)).toHaveLength(0)
     const allowed = await run({ event: event(p), inputs: { 'allowed-bots': 'dependabot' } })
     expect(allowed.outputs.result).toBe('pr-opened')
   })
@@ -264,7 +267,7 @@ describe('runs that start nothing: no job, no comment', () => {
       'Not starting the agent: Pull request #42 is by @mintlify[bot], the docs agent itself: its changes are never documented again.'
     )
     expect(sim.exchanges).toHaveLength(0)
-    expect(gh.requests).toHaveLength(0)
+    expect(besidePolicy(gh.requests)).toHaveLength(0)
   })
 
   it('a pull request with the skip label', async () => {
@@ -306,7 +309,7 @@ describe('a pull request that is not merged yet', () => {
     )
     expect(sim.exchanges).toHaveLength(0)
     gh.permissions.set('maintainer', { permission: 'write', role_name: 'write' })
-    const earlier = gh.requests.length
+    const earlier = paths().length
     const result = await run({ event: event(p, 'opened'), inputs: { dashboard: 'true' } })
     expect(result.outputs.result).toBe('pr-opened')
     expect(prompts()[0]).toContain('pull request #42 in acme/app (not merged yet)')

@@ -421,13 +421,15 @@ describe('approval: dashboard', () => {
     expect(creates()).toHaveLength(0)
   })
 
-  it('bad input: approval names itself', async () => {
+  it('a bad approval in the policy file names the file, the line and the key', async () => {
     const bad = await runMerged({ approval: 'yes' })
     expect(bad.code).toBe(1)
-    expect(bad.log).toMatch(/::error::Input 'approval'/)
+    expect(bad.log).toMatch(
+      /::error::.*\.github\/docs-agent\.yml:\d+:\d+: approval: must be one of/
+    )
     const off = await runMerged({ dashboard: 'false' })
     expect(off.code).toBe(1)
-    expect(off.log).toContain("Input 'approval' is 'dashboard' but 'dashboard' is 'false'")
+    expect(off.log).toContain('approval: dashboard needs dashboard: true')
   })
 
   it('a held batch checks the key and project with a request that spends nothing, and says what it proved', async () => {

@@ -166,11 +166,14 @@ describe('expire-after', () => {
   })
 
   it.each([
-    [{ 'docs-token': '' }, /Input 'expire-after' needs 'docs-token'/],
-    [{ 'expire-after': '14 days' }, /Input 'expire-after' must be a duration/],
-    [{ 'expire-after': '14' }, /Input 'expire-after' needs a unit/],
-    [{ 'expire-after': '10m' }, /Input 'expire-after' must be between 1h and/]
-  ])('refuses %j with a message naming the input', async (inputs, message) => {
+    [
+      { 'docs-token': '' },
+      /'expire-after' in \.github\/docs-agent\.yml needs the input 'docs-token'/
+    ],
+    [{ 'expire-after': '14 days' }, /docs-agent\.yml:\d+:\d+: expire-after: must be a duration/],
+    [{ 'expire-after': '14' }, /docs-agent\.yml:\d+:\d+: expire-after: must be a duration/],
+    [{ 'expire-after': '10m' }, /docs-agent\.yml:\d+:\d+: expire-after: must be from 1h to 365d/]
+  ])('refuses %j with a message naming the key of the policy file', async (inputs, message) => {
     const result = await runMerged(inputs)
     expect(result.code).toBe(1)
     expect(result.log).toMatch(message)
@@ -428,7 +431,9 @@ describe('max-open', () => {
   it.each(['0', 'two', '1.5'])('refuses max-open: %j, naming it', async raw => {
     const result = await capped({ 'max-open': raw })
     expect(result.code).toBe(1)
-    expect(result.log).toContain(`Input 'max-open' must be a whole number from 1 to 100`)
+    expect(result.log).toMatch(
+      /docs-agent\.yml:\d+:\d+: max-open: must be a whole number from 1 to 100/
+    )
     expect(sim.exchanges).toHaveLength(0)
   })
 })

@@ -357,8 +357,8 @@ describe('reviewers: authors', () => {
   })
 
   it.each([
-    [{ 'docs-token': '' }, /Input 'reviewers' needs 'docs-token'/],
-    [{ reviewers: 'everyone' }, /Input 'reviewers'/]
+    [{ 'docs-token': '' }, /'reviewers' in \.github\/docs-agent\.yml needs the input 'docs-token'/],
+    [{ reviewers: 'everyone' }, /docs-agent\.yml:\d+:\d+: reviewers: must be one of authors/]
   ])('refuses %j with a message naming the input', async (inputs, message) => {
     const result = await reviewing(inputs)
     expect(result.code).toBe(1)

@@ -13,6 +13,7 @@ import { codeChangeSuite } from '../support/code-change-suite.js'
 import { DOCS, DocsProject } from '../support/docs-project-runs.js'
 import type { RunOptions, RunResult } from '../support/run-action.js'
 import { runInProcess } from '../support/run-in-process.js'
+import { besidePolicy } from '../support/policy-file.js'
 import { VirtualClock } from '../support/virtual-clock.js'
 
 // One docs project fed by three code repositories (acme/api, acme/cli, acme/web): the docs
@@ -305,7 +306,8 @@ describe('one docs project, several code repositories', () => {
     expect(result.log).toContain(
       "::Not starting the agent: Ignored a repository_dispatch from evil/repo: it is not one of 'code-repositories' (acme/api, acme/cli, acme/web)."
     )
-    expect(gh.requests).toEqual([])
+    // Only the policy file, which lists the repositories.
+    expect(besidePolicy(gh.requests)).toEqual([])
     expect(sim.requests('create')).toHaveLength(0)
   })
 
@@ -514,7 +516,23 @@ describe('one docs project, several code repositories', () => {
       body.client_payload.repository as string,
       body.client_payload.sha
     )
-    const result = await run(project.step({ ...payload, action: body.event_type }, inputs))
+    // Its policy file, examples/docs-agent-project.yml, holds the one list of repositories.
+    gh.setFile(
+      DOCS,
+      '.github/docs-agent.yml',
+      readFileSync(path.join(ROOT, 'examples', 'docs-agent-project.yml'), 'utf8')
+    )
+    const step = project.step({ ...payload, action: body.event_type })
+    const result = await run({
+      ...step,
+      // What the runner adds: github-token's default; the simulator's URL for the service's.
+      inputs: {
+        'api-url': step.inputs['api-url'] as string,
+        'github-token': step.inputs['github-token'] as string,
+        ...inputs
+      },
+      asGiven: true
+    } as RunOptions)
     expect(result.log).not.toContain('::error::')
     expect(result.outputs).toMatchObject({ result: 'pr-opened', decision: 'new-job' })
     expect(prompts()[0]).toContain('Add retries')

@@ -69,7 +69,7 @@ async function behindSilentProxy(
 
 describe('GitHub behind a proxy that accepts the connection and never answers CONNECT', () => {
   it('ends the call at the cancel and leaves no connection open once run() returns', async () => {
-    // The trust gate's permission read is waiting for the proxy's answer.
+    // The run's first GitHub read, its policy file's, is waiting for the proxy's answer.
     const result = await behindSilentProxy({}, running => running.cancel('SIGTERM'))
     expect(result.outputs.result).toBe('cancelled')
     expect(services.sim.exchanges).toHaveLength(0)
@@ -94,12 +94,11 @@ describe('GitHub behind a proxy that never answers CONNECT: the time limits', ()
     return result
   }
 
-  it('ends the permission read at its 15 s limit, and the run is refused, saying why', async () => {
+  it('ends the first GitHub read (the policy file) at its 15 s limit, and the run fails, saying GitHub did not answer', async () => {
     const result = await limited(15_000, {})
-    expect(result.code).toBe(0)
-    expect(result.outputs.result).toBe('skipped')
+    expect(result.code).toBe(1)
     expect(result.log).toMatch(
-      /Could not read @maintainer's permission on the repository \(no answer from GitHub \(.*\)\), so the run is refused/
+      /::error::Could not read the policy file \.github\/docs-agent\.yml of acme\/docs \(no answer from GitHub \(.*\)\)\. Run the workflow again later\./
     )
     expect(services.sim.exchanges).toHaveLength(0)
   })

@@ -323,9 +323,9 @@ describe('GitHub that cannot be read', () => {
       env: { ...options().env, GITHUB_API_URL: `http://127.0.0.1:${closed}` },
       clock
     })
-    expect(result.outputs.result).toBe('skipped')
+    expect(result.code).toBe(1)
     expect(result.log).toMatch(
-      /Could not read @maintainer's permission on the repository \(no answer from GitHub \(ECONNREFUSED\)\), so the run is refused/
+      /::error::Could not read the policy file \.github\/docs-agent\.yml of acme\/docs \(no answer from GitHub \(ECONNREFUSED\)\)/
     )
     expect(result.log).not.toContain('HTTP 500')
   })

@@ -354,8 +354,11 @@ describe('triggered from an issue', () => {
       /::notice title=Mintlify agent::Not starting the agent: @reader has 'read' permission on the repository; 'required-permission' asks for 'write'\./
     )
     expect(sim.exchanges).toHaveLength(0)
-    expect(gh.requests.map(r => r.method)).toEqual(['GET'])
-    expect(gh.requests[0]?.path).toBe('/repos/acme/docs/collaborators/reader/permission')
+    // The policy file (which says what permission is required), then the commenter's.
+    expect(gh.requests.map(r => `${r.method} ${r.path}`)).toEqual([
+      'GET /repos/acme/docs/contents/.github%2Fdocs-agent.yml',
+      'GET /repos/acme/docs/collaborators/reader/permission'
+    ])
   })
 
   it('refuses when the permission cannot be read (fails closed)', async () => {

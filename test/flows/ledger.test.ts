@@ -342,16 +342,17 @@ describe('issue runs and the ledger', () => {
     expect(ledgerOf()?.spend).toHaveLength(2)
   })
 
-  it('costs at most 6 GitHub requests on an issue with 10,000 comments, and still finds its own job', async () => {
+  it('costs at most 7 GitHub requests on an issue with 10,000 comments, and still finds its own job', async () => {
     const people = { login: 'someone', type: 'User' as const }
     for (let i = 0; i < 10_000; i++) gh.addComment(7, `Comment ${i}`, people)
     gh.requests.length = 0
     const first = await onIssue()
     expect(first.outputs.result).toBe('pr-opened')
-    // The permission, the first and the last page of comments, the comment (posted before the job,
-    // to know the run can comment), its edit with the job and its last edit.
+    // The policy file, the permission, the first and the last page of comments, the comment (posted
+    // before the job, to know the run can comment), its edit with the job and its last edit.
     const comment = `PATCH /repos/acme/app/issues/comments/${gh.commentsOn(7).at(-1)?.id}`
     expect(gh.requests.map(r => `${r.method} ${r.path} ${r.query.page ?? ''}`.trim())).toEqual([
+      'GET /repos/acme/app/contents/.github%2Fdocs-agent.yml',
       'GET /repos/acme/app/collaborators/maintainer/permission',
       'GET /repos/acme/app/issues/7/comments 1',
       'GET /repos/acme/app/issues/7/comments 100',

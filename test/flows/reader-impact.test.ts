@@ -19,6 +19,7 @@ import type { RunResult } from '../support/run-action.js'
 import { IMPACT_MARKER } from '../../src/impact/comment.js'
 import { measuringStep } from '../support/impact-runs.js'
 import { runInProcess } from '../support/run-in-process.js'
+import { besidePolicy } from '../support/policy-file.js'
 import {
   API_REFERENCE_SITE,
   BUILT_SITE,
@@ -441,8 +442,8 @@ describe('reader impact of merged docs pull requests', () => {
 
   it('impact-after needs docs-token and the dashboard, whole days, and is checked before any request', async () => {
     for (const [inputs, message] of [
-      [{ 'docs-token': '' }, "Input 'impact-after' needs 'docs-token'"],
-      [{ dashboard: 'false' }, "Input 'impact-after' needs 'dashboard: true'"],
+      [{ 'docs-token': '' }, "Input 'docs-token' is required"],
+      [{ dashboard: 'false' }, "The impact sub-action needs 'dashboard: true' in the policy file"],
       [{ 'impact-after': '36h' }, "Input 'impact-after' must be whole days"],
       [{ 'impact-after': '200d' }, "Input 'impact-after' must be between"],
       [{ 'impact-comment': 'issue' }, "Input 'impact-comment' must be one of pr, dashboard"],
@@ -453,7 +454,8 @@ describe('reader impact of merged docs pull requests', () => {
       expect(run.log).toContain(message)
     }
     expect(sim.exchanges).toHaveLength(0)
-    expect(gh.requests).toHaveLength(0)
+    // Only the policy file is read: 'dashboard: false' is a key of it.
+    expect(besidePolicy(gh.requests)).toHaveLength(0)
   })
 
   it('docs-token without access to the docs pull request’s files: a warning naming it, nothing posted', async () => {
@@ -518,7 +520,9 @@ describe('reader impact of merged docs pull requests', () => {
       '- **Pages**: `/sdk`, `/sdk/old-client` → `/sdk/client`'
     )
     // One tree read and the docs root's docs.json, however deep the root.
-    const reads = gh.requests.filter(r => /git\/trees|contents/.test(r.path)).map(r => r.path)
+    const reads = besidePolicy(gh.requests)
+      .filter(r => /git\/trees|contents/.test(r.path))
+      .map(r => r.path)
     expect(reads).toEqual([
       `/repos/${DOCS}/git/trees/HEAD`,
       `/repos/${DOCS}/contents/apps%2Fdocs%2Fdocs.json`

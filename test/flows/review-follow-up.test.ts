@@ -481,7 +481,9 @@ describe('a review on the docs pull request, in the docs repository', () => {
       inputs: { 'docs-token': '' }
     })
     expect(none.code).toBe(1)
-    expect(none.log).toContain("set 'docs-token' to the same secret")
+    expect(none.log).toContain(
+      "Input 'docs-token' is required: a review or comment is sent to the job of the docs pull request"
+    )
     expect(gh.requests).toEqual([])
   })
 

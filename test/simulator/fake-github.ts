@@ -74,6 +74,9 @@ const SECONDARY_LIMIT = {
  * update), collaborator permission, and the read-only routes of code changes (fake-github-changes.ts). Optionally served under a prefix, as GitHub Enterprise Server's
  * `/api/v3` is.
  */
+/** The fake GitHubs of this process, by their URL: test helpers find a run's from its GITHUB_API_URL. */
+const RUNNING = new Map<string, FakeGitHub>()
+
 export class FakeGitHub {
   readonly requests: GitHubRequest[] = []
   readonly comments: FakeComment[] = []
@@ -158,7 +161,27 @@ export class FakeGitHub {
     )
     await new Promise<void>(resolve => fake.server.listen(0, '127.0.0.1', resolve))
     fake.base = `http://127.0.0.1:${(fake.server.address() as AddressInfo).port}${fake.prefix}`
+    RUNNING.set(fake.base, fake)
     return fake
+  }
+
+  /** The fake GitHub this process started at `url` (a run's GITHUB_API_URL), if any. */
+  static at(url: string | undefined): FakeGitHub | undefined {
+    return url === undefined ? undefined : RUNNING.get(url.replace(/\/+$/, ''))
+  }
+
+  /**
+   * Puts a file on `repo`'s default branch with `text`, or takes it away (undefined), as a commit
+   * there would: the contents route and the tree serve it.
+   */
+  setFile(repo: string, path: string, text: string | undefined): void {
+    const files = (this.trees.get(repo) ?? []).filter(f => f !== path)
+    if (text === undefined) this.texts.delete(`${repo}:${path}`)
+    else {
+      files.push(path)
+      this.texts.set(`${repo}:${path}`, text)
+    }
+    this.trees.set(repo, files)
   }
 
   /** The value for GITHUB_API_URL. */
@@ -294,6 +317,7 @@ export class FakeGitHub {
   }
 
   async close(): Promise<void> {
+    RUNNING.delete(this.base)
     this.release()
     this.server.closeAllConnections()
     await new Promise<void>(resolve => this.server.close(() => resolve()))

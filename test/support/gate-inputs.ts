@@ -87,13 +87,13 @@ export const batchOf = (pulls: BatchPull[], over: Partial<ChangeBatch> = {}): Ch
 export const settingsOf = (over: Partial<GateSettings> = {}): GateSettings => ({
   label: '',
   dashboard: true,
-  changes: 'event',
   fold: 'open-pr',
   skipLabel: 'no-docs',
   includeDiff: false,
   docsToken: '',
   dashboardTitle: 'Docs agent dashboard',
   paths: readPathFilter('paths', '', 'paths-ignore', ''),
+  creditsPerRun: 180,
   dryRun: false,
   ...over
 })

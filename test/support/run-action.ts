@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { temporaryFolder } from './temporary.js'
+import { withPolicyFile } from './policy-file.js'
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
 
@@ -93,7 +94,8 @@ export const DIST = process.env.ACTION_DIST
   : path.join(ROOT, 'dist')
 
 /** Starts `node dist/...` as the runner does: INPUT_* variables, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files. */
-export function startAction(options: RunOptions): RunningAction {
+export function startAction(given: RunOptions & { asGiven?: boolean }): RunningAction {
+  const options = withPolicyFile(given)
   const { workspace, env, outputFile, summaryFile, stateFile } = prepareStep(options)
   for (const [name, value] of Object.entries(options.state ?? {})) env[`STATE_${name}`] = value
   for (const [name, value] of Object.entries(options.inputs))

@@ -10,6 +10,7 @@ import type { Runner } from '../../src/runner/runner.js'
 import { RecordingRunner } from './recording-runner.js'
 import { type RunOptions, type RunResult, prepareStep } from './run-action.js'
 import { VirtualClock } from './virtual-clock.js'
+import { withPolicyFile } from './policy-file.js'
 
 /** Each bundle's `run()`, from source, under the name of its bundle. */
 const ENTRIES: Record<string, { run: (runner: Runner) => Promise<void>; title?: string }> = {
@@ -23,6 +24,8 @@ const ENTRIES: Record<string, { run: (runner: Runner) => Promise<void>; title?: 
 }
 
 export interface InProcessOptions extends RunOptions {
+  /** The inputs as given, moved ones included (see withPolicyFile): for tests of their refusal. */
+  asGiven?: boolean
   /** The action's clock; give the simulator the same one (`now: clock.wallNow`). */
   clock?: Clock
 }
@@ -48,7 +51,8 @@ export interface RunningInProcess {
  * Runs an action's `run()` from src/ in this process with a recording runner: the same workspace,
  * event file and environment as the bundle gets, the same result shape, no process started.
  */
-export function startInProcess(options: InProcessOptions): RunningInProcess {
+export function startInProcess(given: InProcessOptions): RunningInProcess {
+  const options = { ...given, ...withPolicyFile(given) }
   const entry = ENTRIES[options.entry ?? 'dist/index.js']
   if (!entry) throw new Error(`no in-process entry for ${options.entry}`)
   const step = prepareStep(options)

@@ -23,7 +23,11 @@ import { DocsPulls } from '../../src/github/docs-pulls.js'
 import { outcomeBody, workingBody } from '../../src/agent/comment/comment-body.js'
 import { type Marker, Markers, parseMarker } from '../../src/agent/comment/marker.js'
 import { type LedgerJob, type ProjectLedger, emptyProject } from '../../src/records/ledger.js'
-import { type PlanSettings, readSettings } from '../../src/agent/settings.js'
+import { type PlanSettings, readInputs } from '../../src/agent/settings.js'
+import { changesAction } from '../../src/changes/changes-action.js'
+import { DEFAULT_POLICY_PATH } from '../../src/policy/load.js'
+import { defaultPolicy } from '../../src/policy/policy.js'
+import { readPolicy } from '../../src/policy/read.js'
 import type { ChangedFile, GitHubApi } from '../../src/github/api.js'
 import {
   type PullRequestRef,
@@ -214,7 +218,6 @@ const pushRef = (over: Partial<PushRef> = {}): PushRef => ({
 const planSettings = (over: Partial<PlanSettings> = {}): PlanSettings => ({
   label: '',
   dashboard: true,
-  changes: 'event',
   ...over
 })
 
@@ -360,9 +363,9 @@ describe('planChange: what a run is about, from the event and the inputs alone',
   })
 
   it('catches up on other events, and refuses change events without their change', () => {
-    expect(
-      planChange(planSettings({ changes: 'since-last' }), runEvent({ name: 'schedule' }))
-    ).toEqual({ kind: 'since-last' })
+    expect(planChange(planSettings(), runEvent({ name: 'schedule' }))).toEqual({
+      kind: 'since-last'
+    })
     expect(() => planChange(planSettings(), runEvent({ name: 'push' }))).toThrow(
       "This push event's payload has no 'before' and 'after' commit ids"
     )
@@ -1239,61 +1242,59 @@ describe('folding', () => {
   })
 })
 
-describe('change inputs', () => {
-  const read = (inputs: Record<string, string>) =>
-    readSettings(
-      name => ({ 'api-key': 'mint_k', 'project-id': 'p', ...inputs })[name] ?? '',
-      {},
-      () => {}
+describe('change settings', () => {
+  const read = async (inputs: Record<string, string>, policy = '') =>
+    changesAction.settings(
+      readInputs(
+        name => ({ 'api-key': 'mint_k', 'project-id': 'p', ...inputs })[name] ?? '',
+        {},
+        () => {}
+      ),
+      policy ? await readPolicy(policy, DEFAULT_POLICY_PATH) : defaultPolicy()
     )
-  it('have defaults and are checked', () => {
-    expect(read({})).toMatchObject({
+  it('have the policy file’s defaults, or its values', async () => {
+    expect(await read({})).toMatchObject({
       fold: 'open-pr',
       skipLabel: 'no-docs',
       includeDiff: false,
       docsToken: '',
       dashboard: true,
       dashboardTitle: 'Docs agent dashboard',
-      changes: 'event',
-      dryRun: false,
-      maxJobs: undefined
+      dryRun: false
     })
-    expect(read({}).paths.all).toBe(true)
+    expect((await read({})).maxJobs).toBeUndefined()
+    expect((await read({})).paths.all).toBe(true)
     expect(
-      read({
-        fold: 'Never',
-        'include-diff': 'true',
-        dashboard: 'false',
-        changes: 'since-last',
-        'dry-run': 'true',
-        'max-jobs': '5/day'
-      })
+      await read(
+        { 'dry-run': 'true' },
+        'fold: never\ninclude-diff: true\ndashboard: false\nmax-jobs: 5/day\ndashboard-title: Docs agent'
+      )
     ).toMatchObject({
       fold: 'never',
       includeDiff: true,
       dashboard: false,
-      changes: 'since-last',
       dryRun: true,
-      maxJobs: { max: 5, text: '5/day' }
+      maxJobs: { max: 5, text: '5/day' },
+      dashboardTitle: 'Docs agent'
     })
-    expect(() => read({ fold: 'always' })).toThrow(
-      "Input 'fold' must be one of open-pr, never; got 'always'."
+  })
+  it('refuse a key of the policy file that needs an input the workflow lacks, naming both', async () => {
+    await expect(read({}, 'expire-after: 14d')).rejects.toThrow(
+      "'expire-after' in .github/docs-agent.yml needs the input 'docs-token'"
     )
-    expect(() => read({ 'include-diff': 'yes' })).toThrow(
-      /Input 'include-diff' must be 'true' or 'false'/
+    await expect(read({}, 'reviewers: authors')).rejects.toThrow(
+      "'reviewers' in .github/docs-agent.yml needs the input 'docs-token'"
     )
-    expect(() => read({ changes: 'all' })).toThrow(
-      /Input 'changes' must be one of event, since-last/
+    await expect(read({ 'code-token': 'ghs_x' })).rejects.toThrow(
+      "Input 'code-token' needs 'code-repositories' in the policy file"
     )
-    expect(read({ 'dashboard-title': ' Docs \n agent ' }).dashboardTitle).toBe('Docs agent')
-    expect(() => read({ 'dashboard-title': 'x'.repeat(257) })).toThrow(
-      /Input 'dashboard-title' must be a title of 1 to 256 characters/
-    )
-    expect(() => read({ paths: 'src/[' })).toThrow(/Input 'paths' has a pattern that is not a glob/)
+    expect(await read({ 'docs-token': 'ghs_d' }, 'expire-after: 14d')).toMatchObject({
+      expireAfter: { ms: 14 * 86_400_000, text: '14d' }
+    })
   })
   it('mask the docs token', () => {
     const masked: string[] = []
-    readSettings(
+    readInputs(
       name => ({ 'api-key': 'mint_k', 'project-id': 'p', 'docs-token': ' ghp_docs ' })[name] ?? '',
       {},
       s => masked.push(s)

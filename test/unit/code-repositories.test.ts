@@ -7,7 +7,11 @@ import { isChangeRun, planChange } from '../../src/changes/change-plan.js'
 import { changePrompt } from '../../src/changes/change-prompt.js'
 import { readCodeRepositories } from '../../src/policy/code-repositories.js'
 import { renderDashboard } from '../../src/agent/ledger/dashboard-body.js'
-import { type PlanSettings, readSettings, secretsOf } from '../../src/agent/settings.js'
+import { type PlanSettings, readInputs, secretsOf } from '../../src/agent/settings.js'
+import { changesAction } from '../../src/changes/changes-action.js'
+import { DEFAULT_POLICY_PATH } from '../../src/policy/load.js'
+import { defaultPolicy } from '../../src/policy/policy.js'
+import { readPolicy } from '../../src/policy/read.js'
 import { readRunEvent } from '../../src/github/event.js'
 import { type Ledger, emptyProject, ledgerRecord, readLedger } from '../../src/records/ledger.js'
 import { RecordSigner } from '../../src/records/record.js'
@@ -49,33 +53,35 @@ describe('code-repositories: the docs project’s repositories, each with its ow
     for (const [raw, message] of cases) expect(() => read(raw)).toThrow(message)
   })
 
-  const settings = (inputs: Record<string, string>) =>
-    readSettings(
-      name => ({ 'api-key': 'mint_k', 'project-id': 'proj_1', ...inputs })[name] ?? '',
-      { GITHUB_REPOSITORY: DOCS },
-      () => undefined
+  const settings = async (policy: string, inputs: Record<string, string> = {}) =>
+    changesAction.settings(
+      readInputs(
+        name => ({ 'api-key': 'mint_k', 'project-id': 'proj_1', ...inputs })[name] ?? '',
+        { GITHUB_REPOSITORY: DOCS },
+        () => undefined
+      ),
+      policy ? await readPolicy(policy, DEFAULT_POLICY_PATH, { repository: DOCS }) : defaultPolicy()
     )
 
-  it('needs the dashboard; since needs code-repositories and is a window of an hour to 90 days', () => {
-    expect(settings({ 'code-repositories': 'acme/api', since: '30d' })).toMatchObject({
+  it('needs the dashboard; since needs code-repositories and is a window of an hour to 90 days', async () => {
+    expect(await settings('code-repositories: [acme/api]\nsince: 30d')).toMatchObject({
       codeRepositories: [{ name: 'acme/api', owner: 'acme', repo: 'api' }],
       since: { ms: 30 * 86_400_000, text: '30d' }
     })
-    expect(settings({}).codeRepositories).toBeUndefined()
-    expect(() => settings({ 'code-repositories': 'acme/api', dashboard: 'false' })).toThrow(
-      /needs 'dashboard: true'/
+    expect((await settings('')).codeRepositories).toBeUndefined()
+    await expect(settings('code-repositories: [acme/api]\ndashboard: false')).rejects.toThrow(
+      /needs dashboard: true/
     )
-    expect(() => settings({ since: '30d' })).toThrow(/'since' needs 'code-repositories'/)
-    expect(() => settings({ 'code-token': 'ghs_x' })).toThrow(
+    await expect(settings('since: 30d')).rejects.toThrow(/since.*needs code-repositories/)
+    await expect(settings('', { 'code-token': 'ghs_x' })).rejects.toThrow(
       /'code-token' needs 'code-repositories'/
     )
     const masked: string[] = []
-    const withToken = readSettings(
+    const withToken = readInputs(
       name =>
         ({
           'api-key': 'mint_k',
           'project-id': 'p',
-          'code-repositories': 'acme/api',
           'code-token': 'ghs_code'
         })[name] ?? '',
       { GITHUB_REPOSITORY: DOCS },
@@ -89,7 +95,7 @@ describe('code-repositories: the docs project’s repositories, each with its ow
     )
     expect(failure).not.toContain('ghs_code')
     expect(failure).toContain('***')
-    expect(() => settings({ 'code-repositories': 'acme/api', since: '91d' })).toThrow(InputError)
+    await expect(settings('code-repositories: [acme/api]\nsince: 91d')).rejects.toThrow(InputError)
   })
 })
 
@@ -137,7 +143,6 @@ describe('planChange with code-repositories', () => {
   const settings: PlanSettings = {
     label: '',
     dashboard: true,
-    changes: 'event',
     codeRepositories: readCodeRepositories('code-repositories', 'acme/api\nacme/cli', DOCS)
   }
   const dispatch = (client_payload: unknown, action = 'docs-agent') =>

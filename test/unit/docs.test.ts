@@ -240,8 +240,16 @@ describe('the least-privilege table (docs/security.md)', () => {
     expect(header).toBeGreaterThan(0)
     // Inputs whose description names docs-token or a GitHub permission, less the token and
     // permission inputs themselves (the table's columns).
+    // The policy file's keys count too: expire-after and reviewers need docs-token, as before.
+    const schema = JSON.parse(read('schema/docs-agent.schema.json')) as {
+      properties: Record<string, { description: string }>
+    }
+    const keys = Object.entries(schema.properties).map(
+      ([name, key]) => [name, key.description] as [string, string]
+    )
     const needing = ['action.yml', 'changes/action.yml', 'review/action.yml', 'impact/action.yml']
       .flatMap(inputs)
+      .concat(keys)
       .filter(([, d]) =>
         /docs-token|(issues|contents|pull.requests):? (read|write)|pull requests (read|write)/i.test(
           d

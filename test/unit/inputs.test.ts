@@ -3,8 +3,13 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { InputError } from '../../src/runner/errors.js'
-import { readSettings } from '../../src/agent/settings.js'
-import { sendableSecret } from '../../src/runner/inputs.js'
+import { type InputReader, type Masker, sendableSecret } from '../../src/runner/inputs.js'
+import { readInputs, withPolicy } from '../../src/agent/settings.js'
+import { defaultPolicy } from '../../src/policy/policy.js'
+
+/** A run's settings from its inputs alone: the inputs over the built-in policy (no policy file). */
+const readSettings = (get: InputReader, env: NodeJS.ProcessEnv, mask: Masker) =>
+  withPolicy(readInputs(get, env, mask), defaultPolicy())
 
 const workspace = mkdtempSync(path.join(tmpdir(), 'inputs-'))
 writeFileSync(path.join(workspace, 'prompt.md'), '  Update the changelog page.\n')
@@ -52,11 +57,11 @@ describe('readSettings', () => {
     const s = settings({
       ...base,
       'issue-number': '12',
-      'allowed-bots': 'Renovate[bot], dependabot',
       comment: 'true'
     })
     expect(s).toMatchObject({ issueNumber: 12, comment: 'true' })
-    expect([...s.allowedBots]).toEqual(['renovate', 'dependabot'])
+    // Who may trigger is the policy file's (test/unit/policy.test.ts): none by default.
+    expect([...s.allowedBots]).toEqual([])
   })
 
   it('masks the GitHub token too', () => {
@@ -159,10 +164,6 @@ describe('readSettings', () => {
     [{ comment: 'yes' }, /Input 'comment' must be one of auto, true, false; got 'yes'/],
     [{ 'issue-number': '#12' }, /Input 'issue-number' must be a whole number/],
     [{ 'issue-number': '0' }, /Input 'issue-number' must be a whole number from 1/],
-    [
-      { 'required-permission': 'owner' },
-      /Input 'required-permission' must be one of read, triage, write, maintain, admin, none/
-    ],
     [{ 'trigger-phrase': '/docs agent' }, /Input 'trigger-phrase' must be one word/]
   ])('refuses %j', (override, message) => {
     expect(() => settings({ ...base, ...override })).toThrow(message)

@@ -37,7 +37,7 @@ describe('loading the policy file from the workflow’s repository', () => {
   it('is the built-in defaults when there is no file at the default path', async () => {
     const policy = await load('', {}).policy
     expect(policy.file).toBeUndefined()
-    expect(policy).toMatchObject({ label: 'docs-agent', approval: 'none', dashboard: true })
+    expect(policy).toMatchObject({ skipLabel: 'no-docs', approval: 'none', dashboard: true })
   })
 
   it('reads the path config names, and refuses it when the default branch has no such file', async () => {

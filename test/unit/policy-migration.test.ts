@@ -21,18 +21,20 @@ describe('moved inputs, refused with their new place', () => {
       'api-key': 'mint_k',
       prompt: 'Document the retry options',
       'max-jobs': ' 5 / Day ',
-      label: 'docs'
+      'skip-label': 'no docs',
+      label: 'docs',
+      'trigger-phrase': '/docs'
     })
     expect(message).toBe(
       [
         'mintlify/agent-action@v2 was given inputs that are not its own in v2:',
-        "- 'label': a key of the policy file .github/docs-agent.yml now (label: …).",
+        "- 'skip-label': a key of the policy file .github/docs-agent.yml now (skip-label: …).",
         "- 'max-jobs': a key of the policy file .github/docs-agent.yml now (max-jobs: …).",
         '',
         "Remove them from the step's 'with:', and write this in .github/docs-agent.yml on the default branch (it says what the inputs said):",
         '',
         `# yaml-language-server: $schema=${POLICY_SCHEMA_URL}`,
-        'label: docs',
+        'skip-label: no docs',
         'max-jobs: 5/day'
       ].join('\n')
     )
@@ -42,6 +44,37 @@ describe('moved inputs, refused with their new place', () => {
     expect(movedInputs('changes', { fold: 'never' }, 'ci/agent.yml')).toMatch(
       /a key of the policy file ci\/agent\.yml now[\s\S]*write this in ci\/agent\.yml on the default branch/
     )
+  })
+
+  it('names v1’s since given to the changes sub-action as a key of the file, with its YAML', async () => {
+    const message = movedInputs('changes', {
+      'code-repositories': 'acme/api',
+      since: '30d',
+      'code-token': 'ghp_x'
+    })
+    expect(message).toBe(
+      [
+        'mintlify/agent-action/changes@v2 was given inputs that are not its own in v2:',
+        "- 'code-repositories': a key of the policy file .github/docs-agent.yml now (code-repositories: …).",
+        "- 'since': a key of the policy file .github/docs-agent.yml now (since: …).",
+        '',
+        "Remove them from the step's 'with:', and write this in .github/docs-agent.yml on the default branch (it says what the inputs said):",
+        '',
+        `# yaml-language-server: $schema=${POLICY_SCHEMA_URL}`,
+        'code-repositories:',
+        '  - acme/api',
+        'since: 30d'
+      ].join('\n')
+    )
+    const policy = await readPolicy(pastedYaml(message ?? ''), '.github/docs-agent.yml')
+    expect(policy.since).toEqual({ ms: 30 * DAY, text: '30d' })
+  })
+
+  it('keeps label and trigger-phrase inputs of the actions that decide on them', () => {
+    expect(movedInputs('main', { label: 'docs-agent', 'trigger-phrase': '/docs' })).toBeUndefined()
+    expect(movedInputs('changes', { label: 'docs-agent' })).toBeUndefined()
+    expect(movedInputs('review', { 'trigger-phrase': '/docs' })).toBeUndefined()
+    expect(policyFromInputs('main', { label: 'docs-agent', 'trigger-phrase': '/docs' })).toEqual({})
   })
 
   it('refuses every moved input in every action, its own inputs never', () => {
@@ -79,7 +112,16 @@ describe('moved inputs, refused with their new place', () => {
         /- 'follow-reviews': an input of mintlify\/agent-action\/review@v2 \(review follow-ups on docs pull requests\)\./
       ],
       ['review', 'issue-number', /- 'issue-number': an input of mintlify\/agent-action@v2 \(/],
-      ['main', 'since', /- 'since': an input of mintlify\/agent-action\/changes@v2 \(/],
+      [
+        'review',
+        'label',
+        /- 'label': an input of mintlify\/agent-action@v2 \(.*\) and of mintlify\/agent-action\/changes@v2 \(.*\)\./
+      ],
+      [
+        'changes',
+        'trigger-phrase',
+        /- 'trigger-phrase': an input of mintlify\/agent-action@v2 \(.*\) and of mintlify\/agent-action\/review@v2 \(.*\)\./
+      ],
       ['main', 'code-token', /- 'code-token': an input of mintlify\/agent-action\/changes@v2/],
       [
         'main',
@@ -117,26 +159,24 @@ describe('moved inputs, refused with their new place', () => {
   it('lists the policy keys first, in the file’s order, then the others by name', () => {
     const message =
       movedInputs('changes', {
-        wait: 'true',
+        'poll-interval': '1s',
         'max-open': '1',
         changes: 'event',
-        label: 'x',
+        'skip-label': 'x',
         'follow-reviews': 'all'
       }) ?? ''
     expect([...message.matchAll(/^- '([^']+)'/gm)].map(m => m[1])).toEqual([
-      'label',
+      'skip-label',
       'max-open',
       'changes',
       'follow-reviews',
-      'wait'
+      'poll-interval'
     ])
   })
 })
 
 describe('the YAML of moved inputs reads back to what the v1 inputs meant', () => {
   const v1 = {
-    'trigger-phrase': '/docs',
-    label: ' docs please ',
     'required-permission': 'Maintain',
     'allowed-bots': 'renovate, Dependabot[bot]',
     fold: 'NEVER',
@@ -147,6 +187,7 @@ describe('the YAML of moved inputs reads back to what the v1 inputs meant', () =
     paths: 'src/{api,cli}/**, !src/**/*.test.ts\n# generated code\nlib/**',
     'paths-ignore': '**/*.snap\n*.md',
     'code-repositories': 'acme/api: src/{a,b}/**, !**/*.test.ts\n\n# the CLI\nacme/cli',
+    since: ' 30D ',
     'max-jobs': '020 / Week',
     'expire-after': '14D',
     'keep-label': 'keep',
@@ -157,11 +198,10 @@ describe('the YAML of moved inputs reads back to what the v1 inputs meant', () =
   }
 
   it('for every moved input, lists and repositories included', async () => {
+    expect(Object.keys(v1)).toEqual(expect.arrayContaining([...MOVED_TO_POLICY]))
     const yaml = pastedYaml(movedInputs('changes', v1) ?? '')
     const policy = await readPolicy(yaml, '.github/docs-agent.yml')
     expect(policy).toMatchObject({
-      triggerPhrase: '/docs',
-      label: 'docs please',
       requiredPermission: 'maintain',
       skipLabel: 'no docs',
       fold: 'never',
@@ -171,6 +211,7 @@ describe('the YAML of moved inputs reads back to what the v1 inputs meant', () =
       approval: 'dashboard',
       maxJobs: { max: 20, windowMs: 7 * DAY, text: '20/week' },
       maxOpen: 3,
+      since: { ms: 30 * DAY, text: '30d' },
       expireAfter: { ms: 14 * DAY, text: '14d', keepLabel: 'keep' },
       reviewers: 'authors',
       instructions: 'Be brief.'

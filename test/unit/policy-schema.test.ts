@@ -71,7 +71,12 @@ describe('the JSON Schema of the policy file', () => {
       expect(property.title, key).toBeTruthy()
       expect(property.description?.length, key).toBeGreaterThan(30)
     }
-    expect(schema.properties.label?.default).toBe('docs-agent')
+    expect(schema.properties['skip-label']?.default).toBe('no-docs')
+    expect(schema.properties.since?.title).toBe('duration, 1h–90d (30d)')
+    expect(schema.properties.since).not.toHaveProperty('default')
+    // Inputs of the workflows, beside their if: conditions: never keys of the file.
+    expect(schema.properties).not.toHaveProperty('label')
+    expect(schema.properties).not.toHaveProperty('trigger-phrase')
     expect(schema.properties['credits-per-run']?.default).toBe(180)
     expect(schema.properties['max-jobs']).not.toHaveProperty('default')
   })
@@ -92,6 +97,15 @@ describe('the example policy file and samples, judged by both schemas alike', ()
     for (const key of POLICY_KEYS) expect(text, key).toMatch(new RegExp(`^(# )?${key}:`, 'm'))
   })
 
+  it('has a docs project’s example, valid in both, with its one list of repositories', async () => {
+    const file = 'examples/docs-agent-project.yml'
+    const text = read(file)
+    expect(text.split('\n')[0]).toBe(`# yaml-language-server: $schema=${POLICY_SCHEMA_URL}`)
+    expect(await judged(text)).toEqual({ json: true, action: true })
+    const policy = await readPolicy(text, file, { repository: 'acme/docs' })
+    expect(policy.codeRepositories?.map(r => r.name)).toEqual(['acme/api', 'acme/cli', 'acme/web'])
+  })
+
   const valid = [
     '',
     'extends: autopilot\n',
@@ -102,16 +116,21 @@ describe('the example policy file and samples, judged by both schemas alike', ()
     'max-jobs: 9999/week\nmax-credits: 1000000\ncredits-per-run: 1\nmax-open: 100\n',
     'expire-after: 1h30m\nkeep-label: keep me\nreviewers: authors\n',
     'instructions: "Be brief."\ndocs-root: site/docs/\ndashboard-title: Docs to do\n',
-    'label: a\nskip-label: "x y"\ntrigger-phrase: "@docs"\ninclude-diff: true\nfold: never\n'
+    'skip-label: "x y"\ninclude-diff: true\nfold: never\n',
+    'code-repositories: [acme/api]\nsince: 30d\n',
+    'code-repositories: [acme/api]\nsince: 1h\n',
+    'code-repositories: [acme/api]\nsince: 90d\n'
   ]
   const invalid = [
     'version: 2\n',
     'extends: reckless\n',
     'colour: blue\n',
     'api-key: x\n',
-    'label: ""\n',
-    `label: ${'x'.repeat(51)}\n`,
-    'trigger-phrase: two words\n',
+    'label: docs-agent\n',
+    'trigger-phrase: /docs-agent\n',
+    'skip-label: ""\n',
+    `keep-label: ${'x'.repeat(51)}\n`,
+    'skip-label: " no-docs"\n',
     'required-permission: owner\n',
     'allowed-bots: renovate\n',
     'allowed-bots: ["renovate bot"]\n',
@@ -124,6 +143,8 @@ describe('the example policy file and samples, judged by both schemas alike', ()
     'code-repositories: [acme]\n',
     'code-repositories: [{repository: acme/api, branch: main}]\n',
     'code-repositories: [acme/..]\n',
+    'since: 30\n',
+    'since: 30 days\n',
     `code-repositories: [${Array.from({ length: 51 }, (_, i) => `acme/r${i}`).join(', ')}]\n`,
     'dashboard: 1\n',
     'dashboard-title: "a\\nb"\n',
@@ -154,6 +175,8 @@ describe('the example policy file and samples, judged by both schemas alike', ()
   const actionOnly = [
     'paths: ["src/[abc"]\n', // picomatch reads no glob
     'expire-after: 30m\n', // a duration out of range
+    'since: 0h\n',
+    'since: 91d\n',
     'extends: cautious\ndashboard: false\n', // a rule across keys and a preset
     'code-repositories: [acme/api, ACME/API]\n' // a repository twice, in another case
   ]

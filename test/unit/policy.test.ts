@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { DEFAULTS, PRESETS } from '../../src/policy/presets.js'
 import { defaultPolicy } from '../../src/policy/policy.js'
 import { PolicyError, looksSecret } from '../../src/policy/problems.js'
-import { MAX_POLICY_BYTES, readPolicy } from '../../src/policy/read.js'
+import { MAX_POLICY_BYTES } from '../../src/policy/choices.js'
+import { readPolicy } from '../../src/policy/read.js'
 import { InputError } from '../../src/runner/errors.js'
 
 const FILE = '.github/docs-agent.yml'
@@ -28,8 +29,6 @@ describe('the policy file: defaults, presets and typed values', () => {
       const policy = await read(text)
       expect(policy).toMatchObject({
         file: FILE,
-        label: 'docs-agent',
-        triggerPhrase: '/docs-agent',
         requiredPermission: 'write',
         skipLabel: 'no-docs',
         includeDiff: false,
@@ -45,6 +44,7 @@ describe('the policy file: defaults, presets and typed values', () => {
         'preset',
         'instructions',
         'codeRepositories',
+        'since',
         'maxJobs',
         'maxCredits',
         'maxOpen',
@@ -62,8 +62,6 @@ describe('the policy file: defaults, presets and typed values', () => {
   it('types every key for the flows: durations, budgets, bots, filters, repositories', async () => {
     const policy = await read(
       lines(
-        'label: docs please',
-        'trigger-phrase: /docs',
         'required-permission: none',
         'allowed-bots: [renovate, "Dependabot[bot]"]',
         'instructions: |',
@@ -81,6 +79,7 @@ describe('the policy file: defaults, presets and typed values', () => {
         '  - repository: acme/cli',
         '    paths: [cmd/**]',
         '    paths-ignore: [cmd/internal/**]',
+        'since: 30d',
         'dashboard-title: Docs to do',
         'approval: dashboard',
         'max-jobs: 20/month',
@@ -94,13 +93,12 @@ describe('the policy file: defaults, presets and typed values', () => {
       )
     )
     expect(policy).toMatchObject({
-      label: 'docs please',
-      triggerPhrase: '/docs',
       requiredPermission: 'none',
       instructions: 'Write in the second person.\nNever edit the changelog.',
       skipLabel: 'skip docs',
       includeDiff: true,
       fold: 'never',
+      since: { ms: 30 * DAY, text: '30d' },
       dashboardTitle: 'Docs to do',
       approval: 'dashboard',
       maxJobs: { max: 20, windowMs: 30 * DAY, text: '20/month' },
@@ -164,7 +162,7 @@ describe('the policy file: defaults, presets and typed values', () => {
 
 describe('the policy file’s problems: file, line, key, what is wrong, what is right', () => {
   it('names a wrong value with its line, column and key, what it got and an example', async () => {
-    const error = await refused(lines('label: docs', 'max-jobs: 5/year'))
+    const error = await refused(lines('skip-label: docs', 'max-jobs: 5/year'))
     expect(error).toBeInstanceOf(InputError)
     expect(error.message).toBe(
       `${FILE}:2:11: max-jobs: must be N/day, N/week or N/month with N a whole number from 1 to 9999; got "5/year". For example: max-jobs: 20/month`
@@ -182,8 +180,8 @@ describe('the policy file’s problems: file, line, key, what is wrong, what is 
     expect((await refused('paths: src/**, docs/**\n')).message).toBe(
       `${FILE}:1:8: paths: must be a YAML list of globs; got "src/**, docs/**". For example: paths: [src/**, "!src/**/*.test.ts"]`
     )
-    expect((await refused('label:\n')).message).toBe(
-      `${FILE}:1:7: label: must be a label name of 1 to 50 characters; got nothing. For example: label: docs-agent`
+    expect((await refused('skip-label:\n')).message).toBe(
+      `${FILE}:1:12: skip-label: must be a label name of 1 to 50 characters; got nothing. For example: skip-label: no-docs`
     )
   })
 
@@ -200,6 +198,36 @@ describe('the policy file’s problems: file, line, key, what is wrong, what is 
         `- ${FILE}:4:15: instructions: must be text, not blank; got "  ". For example: instructions: Write in the second person. Never edit the changelog pages.`
       ].join('\n')
     )
+  })
+
+  it('reads since from 1h to 90d, in milliseconds with its text', async () => {
+    for (const [text, ms] of [
+      ['1h', 3_600_000],
+      ['36h', 36 * 3_600_000],
+      ['2w', 14 * DAY],
+      ['90d', 90 * DAY]
+    ] as const) {
+      const policy = await read(lines('code-repositories: [acme/api]', `since: ${text}`))
+      expect(policy.since, text).toEqual({ ms, text })
+      expect(policy.values.since, text).toBe(text)
+    }
+  })
+
+  it('names a since out of range, or not a duration, at its line', async () => {
+    for (const [text, why] of [
+      ['0h', 'must be from 1h to 90d; got "0h"'],
+      ['59m', 'must be from 1h to 90d; got "59m"'],
+      ['91d', 'must be from 1h to 90d; got "91d"'],
+      ['13w', 'must be from 1h to 90d; got "13w"'],
+      ['30 days', 'must be a duration such as 30d, 2w or 36h; got "30 days"'],
+      ['30', 'must be a duration such as 30d; got 30']
+    ] as const) {
+      const error = await refused(lines('code-repositories: [acme/api]', `since: ${text}`))
+      expect(error.message, text).toBe(`${FILE}:2:8: since: ${why}. For example: since: 30d`)
+      expect(error.problems, text).toEqual([
+        { line: 2, column: 8, key: 'since', message: expect.any(String) }
+      ])
+    }
   })
 
   it('lists at most ten problems, and says how many more', async () => {
@@ -222,7 +250,7 @@ describe('the policy file’s problems: file, line, key, what is wrong, what is 
     )
     expect((await refused('paths_ignore: [x]\n')).message).toMatch(/did you mean 'paths-ignore'\?/)
     expect((await refused('colour: blue\n')).message).toMatch(
-      /'colour' is not a key of the policy file; the keys are version, extends, label, .*, docs-root\.$/
+      /'colour' is not a key of the policy file; the keys are version, extends, required-permission, .*, docs-root\.$/
     )
   })
 
@@ -247,14 +275,31 @@ describe('the policy file’s problems: file, line, key, what is wrong, what is 
     expect((await refused('config: x.yml\n')).message).toMatch(/the input that names this file/)
     // A wrong value that looks like a token is not shown either.
     const token = `ghp_${'a1B2'.repeat(9)}`
-    const phrase = await refused(`trigger-phrase: "${token} please"\n`)
-    expect(phrase.message).not.toContain(token)
-    expect(phrase.message).toMatch(/got a value that looks like a secret \(not shown\)/)
+    const budget = await refused(`max-jobs: "${token} a month"\n`)
+    expect(budget.message).not.toContain(token)
+    expect(budget.message).toMatch(/got a value that looks like a secret \(not shown\)/)
+  })
+
+  it('refuses label and trigger-phrase: inputs of the actions that decide on them', async () => {
+    const error = await refused(
+      lines('skip-label: no-docs', 'label: docs-agent', 'trigger-phrase: /docs-agent')
+    )
+    expect(error.message).toBe(
+      [
+        `The policy file ${FILE} has 2 problems:`,
+        `- ${FILE}:2:1: label: 'label' is an input of the workflow's step (mintlify/agent-action@v2, mintlify/agent-action/changes@v2), not a key of the policy file: keep it under 'with:' there, and remove it here.`,
+        `- ${FILE}:3:1: trigger-phrase: 'trigger-phrase' is an input of the workflow's step (mintlify/agent-action@v2, mintlify/agent-action/review@v2), not a key of the policy file: keep it under 'with:' there, and remove it here.`
+      ].join('\n')
+    )
+    // Refused as inputs whatever their value, one that would not be a label too.
+    expect((await refused('label: ""\n')).problems).toEqual([
+      { line: 1, column: 1, key: 'label', message: expect.stringMatching(/^'label' is an input/) }
+    ])
   })
 
   it('never shows a secret pasted as a key, a tag or an alias', async () => {
     const token = `ghp_${'a1B2'.repeat(9)}`
-    for (const text of [`${token}: x\n`, `label: !${token}\n`, `label: *${token}\n`]) {
+    for (const text of [`${token}: x\n`, `skip-label: !${token}\n`, `skip-label: *${token}\n`]) {
       const error = await refused(text)
       expect(error.message, text).not.toContain(token)
       expect(error.problems[0]?.line, text).toBe(1)
@@ -279,10 +324,10 @@ describe('the policy file’s problems: file, line, key, what is wrong, what is 
   })
 
   it('names YAML that does not parse, with the key it is in', async () => {
-    expect((await refused(lines('label: [unclosed', 'fold: never'))).message).toBe(
-      `${FILE}:2:1: label: is not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]. Check the indentation and the quotes.`
+    expect((await refused(lines('skip-label: [unclosed', 'fold: never'))).message).toBe(
+      `${FILE}:2:1: skip-label: is not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]. Check the indentation and the quotes.`
     )
-    expect((await refused(lines('label: a', '\tfold: never'))).problems[0]).toMatchObject({
+    expect((await refused(lines('skip-label: a', '\tfold: never'))).problems[0]).toMatchObject({
       line: 2,
       column: 1,
       message: expect.stringMatching(/^is not valid YAML: Tabs are not allowed as indentation/)
@@ -291,14 +336,14 @@ describe('the policy file’s problems: file, line, key, what is wrong, what is 
     expect((await refused('paths: [src/{api,cli}/**, docs/**]\n')).message).toBe(
       `${FILE}:1:13: paths: is not valid YAML: Missing , or : between flow sequence items. Inside [ ], YAML reads {, } and , itself: quote a glob that has them ("src/{api,cli}/**"), or write the list one item a line after "- ".`
     )
-    expect((await refused(lines('label: a', '---', 'fold: never'))).message).toMatch(
+    expect((await refused(lines('skip-label: a', '---', 'fold: never'))).message).toMatch(
       /:2:1: the file holds more than one YAML document: remove the --- line/
     )
   })
 
   it('refuses a key set twice, at the second', async () => {
-    expect((await refused(lines('label: a', 'fold: never', 'label: b'))).message).toBe(
-      `${FILE}:3:1: label: is set twice: keep one.`
+    expect((await refused(lines('skip-label: a', 'fold: never', 'skip-label: b'))).message).toBe(
+      `${FILE}:3:1: skip-label: is set twice: keep one.`
     )
   })
 
@@ -309,8 +354,8 @@ describe('the policy file’s problems: file, line, key, what is wrong, what is 
     expect((await refused('paths-ignore: [*.md]\n')).message).toBe(
       `${FILE}:1:16: paths-ignore[0]: *.md reads as a YAML alias, and no &.md comes before it. A glob that starts with * must be quoted: "*.md".`
     )
-    expect((await refused('label: !!str docs\n')).message).toBe(
-      `${FILE}:1:8: label: YAML tags (!!str) are not read in a policy file: write the value without it.`
+    expect((await refused('skip-label: !!str docs\n')).message).toBe(
+      `${FILE}:1:13: skip-label: YAML tags (!!str) are not read in a policy file: write the value without it.`
     )
   })
 
@@ -327,7 +372,7 @@ describe('the policy file’s problems: file, line, key, what is wrong, what is 
       'x: &a [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]',
       'y: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]',
       'z: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]',
-      'label: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]'
+      'paths: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]'
     )
     expect((await refused(bomb)).message).toBe(
       `${FILE}: its aliases (*name) expand to more than 100 values: write the lists out.`
@@ -346,11 +391,11 @@ describe('the policy file’s problems: file, line, key, what is wrong, what is 
   })
 
   it('refuses a file that is not a mapping of keys', async () => {
-    expect((await refused('- label\n- fold\n')).message).toBe(
-      `${FILE}:1:1: must be a mapping of keys such as label: docs-agent; got a list.`
+    expect((await refused('- skip-label\n- fold\n')).message).toBe(
+      `${FILE}:1:1: must be a mapping of keys such as extends: standard; got a list.`
     )
     expect((await refused('docs-agent\n')).message).toBe(
-      `${FILE}:1:1: must be a mapping of keys such as label: docs-agent; got "docs-agent".`
+      `${FILE}:1:1: must be a mapping of keys such as extends: standard; got "docs-agent".`
     )
   })
 

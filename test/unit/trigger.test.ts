@@ -6,7 +6,13 @@ import { hasPermission } from '../../src/github/permission.js'
 import { cleanUntrusted } from '../../src/runner/untrusted.js'
 import { commandText } from '../../src/agent/command-text.js'
 import { issueActivityRefusal, planTrigger } from '../../src/prompt/trigger.js'
-import { readSettings } from '../../src/agent/settings.js'
+import { type InputReader, type Masker } from '../../src/runner/inputs.js'
+import { readInputs, withPolicy } from '../../src/agent/settings.js'
+import { defaultPolicy } from '../../src/policy/policy.js'
+
+/** A run's settings from its inputs alone: the inputs over the built-in policy (no policy file). */
+const readSettings = (get: InputReader, env: NodeJS.ProcessEnv, mask: Masker) =>
+  withPolicy(readInputs(get, env, mask), defaultPolicy())
 
 const settings = (inputs: Record<string, string> = {}) =>
   readSettings(
@@ -131,7 +137,7 @@ describe('planTrigger', () => {
     )
     expect(
       planTrigger(
-        settings({ 'github-token': '', comment: 'false', 'required-permission': 'none' }),
+        { ...settings({ 'github-token': '', comment: 'false' }), requiredPermission: 'none' },
         event()
       ).gate
     ).toBe(true)

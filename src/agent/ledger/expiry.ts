@@ -3,7 +3,7 @@ import { type PullRequestRef, parsePullLink } from '../../github/event.js'
 import type { Logger } from '../../runner/logger.js'
 import { codeSpan, escapeMarkdown, markdownLink } from '../../runner/markdown.js'
 import { LIVE } from './fold.js'
-import { Input } from '../names.js'
+import { Key } from '../names.js'
 import type { KeptOpen, LedgerJob, ProjectLedger } from '../../records/ledger.js'
 import { type Staleness, day, judgeStaleness } from './staleness.js'
 
@@ -149,21 +149,21 @@ async function expireOne(
     const why =
       'keep' in staleness
         ? staleness.keep
-        : `${staleness.recent}, within '${Input.ExpireAfter}: ${ctx.afterText}'`
+        : `${staleness.recent}, within '${Key.ExpireAfter}: ${ctx.afterText}'`
     log.info(
-      `Kept the docs pull request ${link} open past '${Input.ExpireAfter}: ${ctx.afterText}': ${why}.`
+      `Kept the docs pull request ${link} open past '${Key.ExpireAfter}: ${ctx.afterText}': ${why}.`
     )
     return { update: { ...open, agentEmail, kept: { why, at: ctx.now } } }
   }
   if (ctx.dryRun) {
     log.info(
-      `Dry run: nobody but the docs agent has touched the docs pull request ${link} since ${day(staleness.since)}, longer than '${Input.ExpireAfter}: ${ctx.afterText}': it would be closed.`
+      `Dry run: nobody but the docs agent has touched the docs pull request ${link} since ${day(staleness.since)}, longer than '${Key.ExpireAfter}: ${ctx.afterText}': it would be closed.`
     )
     return {}
   }
   const closing = await attempt(
     'close the docs pull request',
-    `which nobody but the docs agent has touched for longer than '${Input.ExpireAfter}: ${ctx.afterText}'.`,
+    `which nobody but the docs agent has touched for longer than '${Key.ExpireAfter}: ${ctx.afterText}'.`,
     () => docs.close(where)
   )
   if ('stop' in closing) return closing
@@ -172,7 +172,7 @@ async function expireOne(
   const after = closed.merged ? settled(job.id, closed) : undefined
   if (after) return { update: after }
   log.notice(
-    `Closed the docs pull request ${link}: nobody but the docs agent has touched it since ${day(staleness.since)}, longer than '${Input.ExpireAfter}: ${ctx.afterText}'. The next change starts a new job.`
+    `Closed the docs pull request ${link}: nobody but the docs agent has touched it since ${day(staleness.since)}, longer than '${Key.ExpireAfter}: ${ctx.afterText}'. The next change starts a new job.`
   )
   try {
     await docs.comment(where, closingComment(ctx, staleness))
@@ -202,7 +202,7 @@ function closingComment(ctx: ExpiryContext, stale: Extract<Staleness, { stale: t
   // Named, never mentioned: a closing comment notifies nobody.
   const last = stale.touched ? `the last was ${escapeMarkdown(stale.touched)}` : 'it was opened'
   return [
-    `📝 **Mintlify agent action**: closed as stale. Nobody but the docs agent has touched this docs pull request since ${day(stale.since)} (${last}), longer than ${codeSpan(`${Input.ExpireAfter}: ${ctx.afterText}`)} allows.${dashboard}`,
+    `📝 **Mintlify agent action**: closed as stale. Nobody but the docs agent has touched this docs pull request since ${day(stale.since)} (${last}), longer than ${codeSpan(`${Key.ExpireAfter}: ${ctx.afterText}`)} allows.${dashboard}`,
     '',
     `Stale means no commit, review, comment or label by a person in that time. A docs pull request that a person pushed to, approved, requested changes on or labelled ${codeSpan(ctx.keepLabel)} is never closed. The next code change starts a fresh docs pull request; reopen this one to keep working on it by hand.`
   ].join('\n')
