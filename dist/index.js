@@ -33705,6 +33705,7 @@ function hasPermission(permission, roleName, required) {
 /* harmony export */   NZ: () => (/* binding */ MOVED_TO_POLICY),
 /* harmony export */   OC: () => (/* binding */ REMOVED_INPUT),
 /* harmony export */   Ro: () => (/* binding */ actionsOf),
+/* harmony export */   VY: () => (/* binding */ NEW_POLICY_KEYS),
 /* harmony export */   Wh: () => (/* binding */ AGENT_ACTIONS),
 /* harmony export */   bn: () => (/* binding */ ACTION_INPUTS),
 /* harmony export */   q4: () => (/* binding */ ACTION_USES),
@@ -33797,6 +33798,19 @@ const MOVED_TO_POLICY = [
     'max-open',
     'reviewers',
     'approval'
+];
+/**
+ * The policy file's keys that were never inputs: given to an action as inputs, they are refused
+ * like the moved ones, naming the file. With MOVED_TO_POLICY, every key of the file (a test holds
+ * the two lists to the schema's keys), without loading the schema.
+ */
+const NEW_POLICY_KEYS = [
+    'version',
+    'extends',
+    'instructions',
+    'max-credits',
+    'credits-per-run',
+    'docs-root'
 ];
 /** v1's `changes` input, which v2 has no place for. */
 const REMOVED_INPUT = 'changes';
@@ -34447,9 +34461,12 @@ var yaml_text = __nccwpck_require__(4234);
 
 
 
+/** Every key of the policy file, in the file's order of the migration's YAML. */
+const POLICY_FILE_KEYS = [...actions/* NEW_POLICY_KEYS */.VY, ...actions/* MOVED_TO_POLICY */.NZ];
 /** v1 read these as lists: one item a line or a comma. */
 const LISTS = new Set(['allowed-bots', 'paths', 'paths-ignore']);
 const BOOLEANS = new Set(['include-diff', 'dashboard']);
+const NUMBERS = new Set(['max-open', 'max-credits', 'credits-per-run', 'version']);
 /** v1 read these in any case, with spaces around. */
 const WORDS = new Set([
     'since',
@@ -34476,8 +34493,8 @@ function policyValue(name, raw) {
         const word = text.toLowerCase();
         return word === 'true' ? true : word === 'false' ? false : text;
     }
-    if (name === 'max-open')
-        return /^\d{1,6}$/.test(text) ? Number(text) : text;
+    if (NUMBERS.has(name))
+        return /^\d{1,7}$/.test(text) ? Number(text) : text;
     if (name === 'max-jobs')
         return text
             .toLowerCase()
@@ -34491,14 +34508,14 @@ function policyValue(name, raw) {
 }
 /** A change run's `prompt` was a standing instruction: the policy file's `instructions` now. */
 const movesToInstructions = (action, input) => action === 'changes' && input === 'prompt';
-const isMoved = (input) => actions/* MOVED_TO_POLICY */.NZ.includes(input);
+const isMoved = (input) => POLICY_FILE_KEYS.includes(input);
 /**
  * What a workflow's moved inputs said, as policy file values (`policyYaml` writes them): each
  * moved input with a value, lists as lists, v1's `code-repositories` lines as its list form.
  */
 function policyFromInputs(action, given) {
     const values = {};
-    for (const key of actions/* MOVED_TO_POLICY */.NZ) {
+    for (const key of POLICY_FILE_KEYS) {
         const raw = given[key];
         const value = raw === undefined ? undefined : policyValue(key, raw);
         if (value !== undefined)
@@ -34544,8 +34561,8 @@ function movedInputs(action, given, file = DEFAULT_POLICY_PATH) {
     if (!misplaced.length)
         return undefined;
     const rank = (input) => {
-        const moved = actions/* MOVED_TO_POLICY */.NZ.indexOf(input);
-        return moved >= 0 ? moved : movesToInstructions(action, input) ? actions/* MOVED_TO_POLICY */.NZ.length : 99;
+        const moved = POLICY_FILE_KEYS.indexOf(input);
+        return moved >= 0 ? moved : movesToInstructions(action, input) ? POLICY_FILE_KEYS.length : 99;
     };
     misplaced.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
     const lines = [
@@ -43066,8 +43083,11 @@ function keepTicks(body, ticked, resends = []) {
 /** A batch id: the moment it began to wait, in base 36 (unique per repository and project). */
 const newBatchId = (at) => Math.max(0, Math.floor(at)).toString(36);
 const when = (at) => at ? ` at ${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC` : '';
-/** What the dashboard says of a batch's approval: the box, what the run would do, or who approved. */
-function approvalLines(waiting) {
+/**
+ * What the dashboard says of a batch's approval: the box, what the run would do and its estimated
+ * credits with the budget as it stands, or who approved.
+ */
+function approvalLines(waiting, cost = { creditsPerRun: 180 }) {
     if (!waiting.batch)
         return [];
     if (waiting.approvedBy)
@@ -43080,10 +43100,11 @@ function approvalLines(waiting) {
         ? `send these changes as a follow-up to job ${(0,markdown/* codeSpan */.SS)(would.job ?? '?')}, whose docs pull request is open`
         : 'start a new job';
     const size = would ? ` with a prompt of ${kilobytes(would.promptBytes)}` : '';
+    const budget = cost.budget ? ` Budget now: ${(0,markdown/* escapeMarkdown */.FV)(cost.budget)}.` : '';
     return [
         approvalBox(waiting.batch),
         '',
-        `If started now, the run would ${decision}${size}; it decides again when the box is ticked. Ticking needs the workflow's \`required-permission\` on this repository; a box that stays ticked with nothing started (a newer run took the tick's run's place in the concurrency group) is to be unticked and ticked again.`,
+        `If started now, the run would ${decision}${size}, about ${cost.creditsPerRun.toLocaleString('en-US')} credits (\`credits-per-run\`, an estimate); it decides again when the box is ticked.${budget} Ticking needs the policy's \`required-permission\` on this repository; a box that stays ticked with nothing started (a newer run took the tick's run's place in the concurrency group) is to be unticked and ticked again.`,
         ''
     ];
 }
@@ -43092,26 +43113,59 @@ const kilobytes = (n) => `${Math.max(0.1, Math.round(n / 100) / 10)} KB`;
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/text.js
 var runner_text = __nccwpck_require__(3492);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/budget.js
-/**
- * Mintlify publishes average credit costs per agent run, not per API job; this is its published
- * average for a run that updates docs from code changes (docs.mintlify.com, credits page, August
- * 2026). Shown only as an estimate, labelled so: the API reports no usage.
- */
-const ESTIMATED_CREDITS_PER_RUN = 180;
-/** Where the budget stands at `now`, from the times (epoch ms) of every job and follow-up started. */
-function budgetState(spend, budget, now) {
-    const inWindow = spend.filter(at => at > now - budget.windowMs && at <= now).sort((a, b) => a - b);
-    const left = Math.max(0, budget.max - inWindow.length);
-    if (left > 0)
-        return { used: inWindow.length, left };
-    // The window frees one place when its oldest start leaves it.
-    const oldest = inWindow[inWindow.length - budget.max];
-    return { used: inWindow.length, left, freesAt: oldest + budget.windowMs };
+
+const DAY = 86_400_000;
+/** Each budget the limits set, where it stands at `now`, from the start of every job and follow-up. */
+function budgetStates(spend, limits, now) {
+    const states = [];
+    if (limits?.maxJobs) {
+        const { max, windowMs, text } = limits.maxJobs;
+        states.push(stateOf(spend, now, { key: 'max-jobs', text: `max-jobs: ${text}`, windowMs }, max));
+    }
+    if (limits?.maxCredits) {
+        const { max, windowMs } = limits.maxCredits;
+        const allowed = Math.floor(max / limits.creditsPerRun);
+        states.push(stateOf(spend, now, { key: 'max-credits', text: `max-credits: ${max}`, windowMs }, allowed));
+    }
+    return states;
+}
+function stateOf(spend, now, limit, allowed) {
+    const inWindow = spend.filter(at => at > now - limit.windowMs && at <= now).sort((a, b) => a - b);
+    const left = Math.max(0, allowed - inWindow.length);
+    const state = { ...limit, used: inWindow.length, allowed, left };
+    if (left > 0 || allowed === 0)
+        return state;
+    // The window frees one place when its oldest start that counts leaves it.
+    const oldest = inWindow[inWindow.length - allowed];
+    return { ...state, freesAt: oldest + limit.windowMs };
+}
+/** The budget that binds first: the one with the fewest starts left (none when no budget is set). */
+function tightest(states) {
+    return [...states].sort((a, b) => a.left - b.left || (b.freesAt ?? 0) - (a.freesAt ?? 0))[0];
 }
 /** Why the budget holds a run back, and when it frees. */
-function overBudget(state, budget, now) {
+function overBudget(state, limits, now) {
     const until = new Date(state.freesAt ?? now).toISOString().slice(0, 16).replace('T', ' ');
-    return `Over budget: ${state.used} jobs and follow-ups in the window of 'max-jobs: ${budget.text}'; the next one frees at ${until} UTC.`;
+    const credits = state.key === 'max-credits'
+        ? `, about ${(0,runner_text/* formatCount */.B4)(state.used * limits.creditsPerRun)} credits at ${(0,runner_text/* formatCount */.B4)(limits.creditsPerRun)} a run (an estimate),`
+        : '';
+    return `Over budget: ${state.used} jobs and follow-ups${credits} in the window of '${state.text}'; the next one frees at ${until} UTC.`;
+}
+/** One budget as people read it: "3 of 20 in 30 days used (max-jobs: 20/month), about 540 credits". */
+function budgetText(state, limits) {
+    const days = Math.round(state.windowMs / DAY);
+    const window = days === 1 ? '24 hours' : `${days} days`;
+    const credits = (n) => `about ${(0,runner_text/* formatCount */.B4)(n * limits.creditsPerRun)} credits`;
+    return state.key === 'max-credits'
+        ? `${credits(state.used)} of ${(0,runner_text/* formatCount */.B4)(limits.maxCredits?.max ?? 0)} used in the last ${window} (${state.text}), room for ${state.left} more ${state.left === 1 ? 'start' : 'starts'}`
+        : `${state.used} of ${state.allowed} jobs and follow-ups used in the last ${window} (${state.text}), ${credits(state.used)}`;
+}
+/** Where the project's budgets stand, in one line for the summary and the approval box. */
+function budgetSummary(spend, limits, now) {
+    if (!limits)
+        return undefined;
+    const states = budgetStates(spend, limits, now);
+    return states.length ? states.map(s => budgetText(s, limits)).join('; ') : undefined;
 }
 /** Starts in the last `windowMs`, for the estimate beside the budget. */
 const startsWithin = (spend, windowMs, now) => spend.filter(at => at > now - windowMs && at <= now).length;
@@ -43768,16 +43822,16 @@ var dist = __nccwpck_require__(7934);
  * for `max-jobs` and the budgets over a month, and a count per UTC day (`startsByDay`) for the
  * dashboard's 30-day outcomes. This file holds the compact form the starts are written in.
  */
-const DAY = 86_400_000;
+const starts_DAY = 86_400_000;
 /** Starts older than this are never needed again: the longest budget window is a month. */
-const STARTS_KEPT_MS = 31 * DAY;
+const STARTS_KEPT_MS = 31 * starts_DAY;
 /**
  * The newest starts kept, however many there were: a budget of more than this many jobs in its
  * window would never be reached, so none may be allowed.
  */
 const MAX_STARTS = 2000;
 /** The dashboard's outcomes cover docs pull requests created in the last 30 days. */
-const OUTCOME_WINDOW_MS = 30 * DAY;
+const OUTCOME_WINDOW_MS = 30 * starts_DAY;
 /** Day counts kept: the outcomes' 30 days and the day in progress. */
 const MAX_DAYS = 31;
 /**
@@ -43826,7 +43880,7 @@ function noteStart(project, at) {
 }
 /** Jobs and follow-ups started in the last 30 days (whole UTC days, today included). */
 function startsIn30Days(project, now) {
-    const from = utcDay(now - OUTCOME_WINDOW_MS + DAY);
+    const from = utcDay(now - OUTCOME_WINDOW_MS + starts_DAY);
     return Object.entries(project.startsByDay ?? {})
         .filter(([day]) => day >= from && day <= utcDay(now))
         .reduce((sum, [, n]) => sum + n, 0);
@@ -44442,7 +44496,6 @@ function parsedLedger(json) {
 
 
 
-
 /** Docs-repository requests at most, in one run, to bring the outcomes up to date. */
 const MAX_OUTCOME_READS = 5;
 /** An expired docs pull request is read again at most once a day, for a person's reopen and merge. */
@@ -44560,7 +44613,7 @@ const unknown = (job, now) => job.state === 'expired'
         !job.endedAt ||
         !job.prCreatedAt ||
         (job.state === 'merged' && job.personCommitted === undefined && !job.touchUnread);
-function outcomes(project, now) {
+function outcomes(project, now, creditsPerRun = 180) {
     const jobs = project.jobs.filter(j => j.prLink && inWindow(j, now));
     const count = (states, draft = false) => jobs.filter(j => states.has(j.state) && Boolean(j.draft) === draft).length;
     const state = (s) => jobs.filter(j => j.state === s).length;
@@ -44586,7 +44639,7 @@ function outcomes(project, now) {
         touchKnown: touched.length,
         touchTooLong: jobs.filter(j => j.state === 'merged' && j.touchUnread).length,
         medianToMerge: median(toMerge),
-        creditsPerMerge: merged ? Math.round((started * ESTIMATED_CREDITS_PER_RUN) / merged) : undefined
+        creditsPerMerge: merged ? Math.round((started * creditsPerRun) / merged) : undefined
     };
 }
 function median(values) {
@@ -44797,6 +44850,8 @@ function renderImpactTable(jobs, label) {
 
 
 
+/** Mintlify's published average credits for a run that updates docs from code changes. */
+const DEFAULT_CREDITS_PER_RUN = 180;
 const dashboard_body_DAY = 86_400_000;
 const SHOWN_JOBS = 10;
 const SHOWN_CHANGES = 5;
@@ -44831,7 +44886,7 @@ function renderProject(id, project, view) {
         ? [
             `- **Beyond one run's bounds**: ${(0,runner_text/* counted */.hS)(project.backlog, 'more change')} after it ${project.backlog === 1 ? 'waits' : 'wait'}; the next runs (a merge, a push, a scheduled \`changes: since-last\` run) take them, oldest first`
         ]
-        : []), `- **Jobs and follow-ups started**: ${(0,runner_text/* formatCount */.B4)(day)} in the last 24 hours, ${(0,runner_text/* formatCount */.B4)(week)} in the last 7 days`, `- **Credits used (estimate)**: about ${(0,runner_text/* formatCount */.B4)(week * ESTIMATED_CREDITS_PER_RUN)} in the last 7 days, at ${ESTIMATED_CREDITS_PER_RUN} a run (Mintlify's published average; the API reports no usage)`, '');
+        : []), `- **Jobs and follow-ups started**: ${(0,runner_text/* formatCount */.B4)(day)} in the last 24 hours, ${(0,runner_text/* formatCount */.B4)(week)} in the last 7 days`, ...renderBudget(project, view), '');
     lines.push(...renderWatermarks(project, view));
     lines.push(...renderOutcomes(project, view));
     lines.push(...renderOutcomesByRepository(project, view));
@@ -44844,7 +44899,7 @@ function renderProject(id, project, view) {
     }
     if (project.waiting && project.waiting.changes.length) {
         const { changes, why } = project.waiting;
-        lines.push(`#### Waiting: ${(0,runner_text/* counted */.hS)(changes.length, 'change')}`, '', `${(0,markdown/* escapeMarkdown */.FV)(why)}`, '', ...approvalLines(project.waiting), ...changes.slice(0, SHOWN_WAITING).map(c => `- ${changeLink(c, view)}`), ...(changes.length > SHOWN_WAITING ? [`- … and ${changes.length - SHOWN_WAITING} more`] : []), '');
+        lines.push(`#### Waiting: ${(0,runner_text/* counted */.hS)(changes.length, 'change')}`, '', `${(0,markdown/* escapeMarkdown */.FV)(why)}`, '', ...approvalLines(project.waiting, approvalCost(project, view)), ...changes.slice(0, SHOWN_WAITING).map(c => `- ${changeLink(c, view)}`), ...(changes.length > SHOWN_WAITING ? [`- … and ${changes.length - SHOWN_WAITING} more`] : []), '');
     }
     const olderUncertain = project.olderUncertain ?? 0;
     if (project.uncertain.length || olderUncertain) {
@@ -44884,9 +44939,37 @@ function renderWatermarks(project, view) {
         ''
     ];
 }
+/**
+ * What the policy file allows the project and what it used: each budget in its window (`max-jobs`,
+ * `max-credits`), the credits the starts are estimated at, and how many docs pull requests may be
+ * open at once (`max-open`). Without a budget the 30 days' starts and their estimate only.
+ */
+function renderBudget(project, view) {
+    const limits = view.limits ?? { creditsPerRun: DEFAULT_CREDITS_PER_RUN };
+    const perRun = (0,runner_text/* formatCount */.B4)(limits.creditsPerRun);
+    const month = startsWithin(project.spend, 30 * dashboard_body_DAY, view.now);
+    const states = budgetStates(project.spend, limits, view.now);
+    return [
+        ...(states.length
+            ? states.map(state => `- **Budget**: ${budgetText(state, limits)}`)
+            : ['- **Budget**: none set (the policy file’s `max-jobs` or `max-credits` sets one)']),
+        `- **Credits used (estimate)**: about ${(0,runner_text/* formatCount */.B4)(month * limits.creditsPerRun)} in the last 30 days, at ${perRun} a run (\`credits-per-run\`: Mintlify publishes averages, the API reports no usage)`,
+        `- **Open at once**: ${limits.maxOpen === undefined ? 'no limit (the policy file’s `max-open` sets one)' : `at most ${(0,runner_text/* counted */.hS)(limits.maxOpen, 'docs pull request')} (\`max-open: ${limits.maxOpen}\`; a running job counts)`}`
+    ];
+}
+/** What ticking the waiting batch's box would cost, and the budget it would leave. */
+function approvalCost(project, view) {
+    const limits = view.limits ?? { creditsPerRun: DEFAULT_CREDITS_PER_RUN };
+    const states = budgetStates(project.spend, limits, view.now);
+    return {
+        creditsPerRun: limits.creditsPerRun,
+        ...(states.length ? { budget: states.map(state => budgetText(state, limits)).join('; ') } : {})
+    };
+}
 /** What became of the agent's work over the last 30 days: figures only, no text from elsewhere. */
 function renderOutcomes(project, view) {
-    const o = outcomes(project, view.now);
+    const perRun = view.limits?.creditsPerRun ?? DEFAULT_CREDITS_PER_RUN;
+    const o = outcomes(project, view.now, perRun);
     if (!o.started && !o.decided && !o.open)
         return [];
     const acceptance = o.acceptance === undefined
@@ -44909,7 +44992,7 @@ function renderOutcomes(project, view) {
         `- **Accepted**: ${acceptance}: merged ÷ decided, where decided is merged + closed without merge + expired; open pull requests and drafts are not decided yet`,
         `- **Zero-touch**: ${zeroTouch}: merged without a person's commit ÷ merged whose commits were read (a person is anyone but the docs agent's identities and bots)`,
         `- **Median time from job start to merge**: ${o.medianToMerge === undefined ? 'no merged pull request yet' : `${hoursOrDays(o.medianToMerge)} (the middle of ${(0,runner_text/* formatCount */.B4)(o.merged)} merged)`}`,
-        `- **Credits per merged docs pull request (estimate)**: ${o.creditsPerMerge === undefined ? 'no merged pull request yet' : `about ${(0,runner_text/* formatCount */.B4)(o.creditsPerMerge)}`} (an estimate, not a measure: every job and follow-up started, at ${ESTIMATED_CREDITS_PER_RUN} credits a run, Mintlify's published average, ÷ merged; the API reports no usage)`,
+        `- **Credits per merged docs pull request (estimate)**: ${o.creditsPerMerge === undefined ? 'no merged pull request yet' : `about ${(0,runner_text/* formatCount */.B4)(o.creditsPerMerge)}`} (an estimate, not a measure: every job and follow-up started, at ${(0,runner_text/* formatCount */.B4)(perRun)} credits a run ('credits-per-run'), ÷ merged; the API reports no usage)`,
         ''
     ];
 }
@@ -45044,7 +45127,7 @@ function chooseDashboard(candidates, ctx) {
         notices.push(`${where}, an older one: it is not used; take the label off ${ref(copy.issue)}.`);
     }
     if (!newest) {
-        if (unreadable && stateOf(unreadable, ctx) !== 'none')
+        if (unreadable && dashboard_choice_stateOf(unreadable, ctx) !== 'none')
             notices.push(`The dashboard ${unreadable.url} holds no state this action wrote with this API key (edited by hand, or written with another key): it starts afresh from this change.`);
         return {
             ...(unreadable ? { issue: unreadable } : {}),
@@ -45112,7 +45195,7 @@ function legacyWrittenBy(ledger) {
 const newer = (a, b) => (a.writtenAt ?? 0) - (b.writtenAt ?? 0) || (a.version ?? 0) - (b.version ?? 0);
 const dashboard_choice_when = (ledger) => ledger.writtenAt ? `written ${new Date(ledger.writtenAt).toISOString()}` : 'undated';
 const ref = (issue) => `#${issue.number}`;
-const stateOf = (issue, ctx) => {
+const dashboard_choice_stateOf = (issue, ctx) => {
     const state = readDashboardState(issue.body, ctx.signer, ctx.repository, issue.number);
     return state.ok ? 'ok' : state.why;
 };
@@ -45383,7 +45466,7 @@ class LedgerSession {
     projectId;
     run;
     now;
-    budget;
+    limits;
     /** What a fold decision learnt of an earlier job, written with the run's next write. */
     seen;
     /** What other reads learnt of the ledger's jobs (`max-open`), written with the run's next write. */
@@ -45395,12 +45478,12 @@ class LedgerSession {
      * ledger once sent, and the last documented commit and the waiting batch stay as they are.
      */
     resending;
-    constructor(dashboard, projectId, run, now, budget) {
+    constructor(dashboard, projectId, run, now, limits) {
         this.dashboard = dashboard;
         this.projectId = projectId;
         this.run = run;
         this.now = now;
-        this.budget = budget;
+        this.limits = limits;
         const read = dashboard.project(projectId);
         this.documentedAtStart = {
             sha: read.documented?.sha,
@@ -45440,8 +45523,13 @@ class LedgerSession {
     coveredBy(head) {
         return this.project.runs.find(r => r.head === head && r.run !== this.run.id && r.result !== 'waiting');
     }
+    /** The budget that binds first (`max-jobs`, `max-credits`), or none when the policy sets none. */
     budgetState() {
-        return this.budget && budgetState(this.project.spend, this.budget, this.now());
+        return tightest(budgetStates(this.project.spend, this.limits, this.now()));
+    }
+    /** Where every budget stands, in one line; none without a budget. */
+    budgetSummary() {
+        return budgetSummary(this.project.spend, this.limits, this.now());
     }
     ensureWritable() {
         return this.dashboard.ensureWritable();
@@ -45818,16 +45906,20 @@ async function countedRun(settings, event, deps, run) {
         const dashboard = await Dashboard.open(github, {
             title: settings.dashboardTitle,
             signer: new RecordSigner(settings.apiKey),
-            view: { repository: `${event.owner}/${event.repo}`, serverUrl: event.serverUrl },
+            view: {
+                repository: `${event.owner}/${event.repo}`,
+                serverUrl: event.serverUrl,
+                limits: settings
+            },
             now: () => clock.wallNow()
         });
-        ledger = new LedgerSession(dashboard, settings.projectId, { id: event.runId, url: event.runUrl, attempt: event.runAttempt, step: event.step }, () => clock.wallNow(), settings.maxJobs);
+        ledger = new LedgerSession(dashboard, settings.projectId, { id: event.runId, url: event.runUrl, attempt: event.runAttempt, step: event.step }, () => clock.wallNow(), settings);
         if (run.hold) {
             const state = ledger.budgetState();
             if (state?.left === 0)
                 return {
                     dashboardUrl: ledger.url,
-                    over: `${overBudget(state, settings.maxJobs, clock.wallNow())} Nothing starts for ${run.what}, which runs on its own, outside the dashboard's batch: a later push to it runs again, and once merged it is documented with the next batch.`
+                    over: `${overBudget(state, settings, clock.wallNow())} Nothing starts for ${run.what}, which runs on its own, outside the dashboard's batch: a later push to it runs again, and once merged it is documented with the next batch.`
                 };
             await ledger.ensureWritable();
         }
@@ -46621,23 +46713,40 @@ async function runPreparedAction(settings, event, runner, signal, prepare, sessi
         };
         if (isStopped(prepared)) {
             log.notice(`Not starting the agent: ${prepared.why}`);
+            const would = prepared.wouldStart;
+            const estimate = would && costOf(would.decision, settings, 'a tick');
+            if (estimate)
+                log.info(estimate);
             return {
                 ...about,
-                outcome: nothingStarted(prepared.why, prepared.kind === 'wait', settings.dryRun)
+                ...(estimate ? { estimate } : {}),
+                // A preview of a batch that waits for a tick shows what the tick would send.
+                outcome: settings.dryRun && would
+                    ? { kind: 'dry-run', decision: 'skip', why: prepared.why, prompt: would.prompt }
+                    : nothingStarted(prepared.why, prepared.kind === 'wait', settings.dryRun)
             };
         }
+        const spends = prepared.request.prompt !== undefined;
         if (settings.dryRun) {
             const target = prepared.request.jobId ? ` to job ${prepared.request.jobId}` : '';
             log.notice(`Dry run: would ${prepared.kind === 'new-job' ? 'start a new job' : `send a follow-up${target}`}; nothing was written.`);
+            const estimate = spends ? costOf(prepared.kind, settings, 'this run') : undefined;
             return {
                 ...about,
+                ...(estimate ? { estimate } : {}),
                 outcome: { kind: 'dry-run', decision: prepared.kind, prompt: prepared.request.prompt },
                 fold: prepared.fold
             };
         }
         // An issue or comment run that cannot comment stops here, before anything is spent.
         await prepared.beforeSpending?.();
-        const end = await runPrepared(service(), settings, prepared, runner, signal);
+        const run = await runPrepared(service(), settings, prepared, runner, signal);
+        // What the service accepted is spent: a job or a follow-up, at the policy's estimate.
+        const spent = spends && run.job && run.followUp !== 'unconfirmed';
+        const estimate = spent ? costOf(prepared.kind, settings, 'this run') : undefined;
+        if (estimate)
+            log.info(estimate);
+        const end = estimate ? { ...run, estimate } : run;
         // The docs pull request says which job it belongs to, so its reviews can reach the job.
         if (end.job?.prLink && settings.docsToken && !prepared.onDocsPr && !signal.aborted)
             await recordDocsPr(end.job, {
@@ -46652,6 +46761,19 @@ async function runPreparedAction(settings, event, runner, signal, prepare, sessi
         // A connection GitHub or a proxy never answered would keep the process alive: end them all.
         await Promise.all([opened?.close(), session.close()]);
     }
+}
+/**
+ * What a job or a follow-up costs, as far as anyone can tell: the policy's `credits-per-run`, an
+ * estimate (Mintlify publishes averages; the API reports no usage).
+ */
+function costOf(decision, settings, who) {
+    const what = decision === 'new-job' ? 'a new job' : 'a follow-up';
+    const spends = who === 'a tick'
+        ? `A tick on the dashboard would start ${what}`
+        : settings.dryRun
+            ? `This run would start ${what}`
+            : `This run started ${what}`;
+    return `${spends}: about ${settings.creditsPerRun.toLocaleString('en-US')} credits ('credits-per-run', an estimate: Mintlify publishes averages, the API reports no usage).`;
 }
 /**
  * The policy of the workflow's repository: its policy file on the default branch, read through
@@ -46750,9 +46872,10 @@ const cancelledBeforeJob = () => new errors/* CancelledError */.cc('Cancelled be
  */
 async function withBudget(prepared, settings, event, deps, run) {
     const starts = !isStopped(prepared) && prepared.request.prompt !== undefined;
-    if (isStopped(prepared) || !starts || !settings.maxJobs || !settings.dashboard || settings.dryRun)
+    const budgeted = settings.maxJobs || settings.maxCredits;
+    if (isStopped(prepared) || !starts || !budgeted || !settings.dashboard || settings.dryRun)
         return prepared;
-    const counted = await countedRun({ ...settings, maxJobs: settings.maxJobs }, event, deps, run);
+    const counted = await countedRun(settings, event, deps, run);
     if (counted.over)
         return skippedRun(counted.over, {
             source: prepared.source,
@@ -47085,8 +47208,10 @@ function batchLines(report) {
         if (batch.leftOut.length)
             lines.push(`Left out by the bounds: ${(0,markdown/* escapeMarkdown */.FV)(batch.leftOut.join('; '))}.`, '');
     }
+    if (report.estimate)
+        lines.push(`Estimated cost: ${(0,markdown/* escapeMarkdown */.FV)(report.estimate)}`, '');
     if (report.budget)
-        lines.push(`Budget: ${(0,markdown/* escapeMarkdown */.FV)(report.budget)}.`, '');
+        lines.push(`Budget before this run: ${(0,markdown/* escapeMarkdown */.FV)(report.budget)}.`, '');
     if (report.access)
         lines.push(`Key and project: ${(0,markdown/* escapeMarkdown */.FV)(report.access)}`, '');
     if (report.dashboardUrl)
@@ -47100,9 +47225,14 @@ function dryRunLines({ decision: decided, prompt }) {
         'follow-up': 'send a follow-up',
         skip: 'start nothing'
     };
-    const lines = [`Decision: ${(0,markdown/* codeSpan */.SS)(decided)}: it would ${decision[decided]}.`, ''];
+    // A batch that waits for a tick starts nothing now; its prompt is the one a tick would send.
+    const waits = decided === 'skip' && prompt !== undefined;
+    const lines = [
+        `Decision: ${(0,markdown/* codeSpan */.SS)(decided)}: it would ${decision[decided]}${waits ? ' now: the changes would wait for a tick on the dashboard' : ''}.`,
+        ''
+    ];
     if (prompt)
-        lines.push('<details><summary>The prompt it would send</summary>', '', ...fenced(prompt, 'text'), '', '</details>', '');
+        lines.push(`<details><summary>The prompt ${waits ? 'a tick would send' : 'it would send'}</summary>`, '', ...fenced(prompt, 'text'), '', '</details>', '');
     return lines;
 }
 /** A text shown as it is: a code fence longer than any run of backticks inside it. */
@@ -47198,6 +47328,7 @@ const KNOWN_INPUTS = [
     ...new Set([
         ...Object.values(actions/* ACTION_INPUTS */.bn).flat(),
         ...actions/* MOVED_TO_POLICY */.NZ,
+        ...actions/* NEW_POLICY_KEYS */.VY,
         actions/* REMOVED_INPUT */.OC,
         names_Input.Prompt
     ])

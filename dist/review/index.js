@@ -33705,6 +33705,7 @@ function hasPermission(permission, roleName, required) {
 /* harmony export */   NZ: () => (/* binding */ MOVED_TO_POLICY),
 /* harmony export */   OC: () => (/* binding */ REMOVED_INPUT),
 /* harmony export */   Ro: () => (/* binding */ actionsOf),
+/* harmony export */   VY: () => (/* binding */ NEW_POLICY_KEYS),
 /* harmony export */   Wh: () => (/* binding */ AGENT_ACTIONS),
 /* harmony export */   bn: () => (/* binding */ ACTION_INPUTS),
 /* harmony export */   q4: () => (/* binding */ ACTION_USES),
@@ -33797,6 +33798,19 @@ const MOVED_TO_POLICY = [
     'max-open',
     'reviewers',
     'approval'
+];
+/**
+ * The policy file's keys that were never inputs: given to an action as inputs, they are refused
+ * like the moved ones, naming the file. With MOVED_TO_POLICY, every key of the file (a test holds
+ * the two lists to the schema's keys), without loading the schema.
+ */
+const NEW_POLICY_KEYS = [
+    'version',
+    'extends',
+    'instructions',
+    'max-credits',
+    'credits-per-run',
+    'docs-root'
 ];
 /** v1's `changes` input, which v2 has no place for. */
 const REMOVED_INPUT = 'changes';
@@ -34447,9 +34461,12 @@ var yaml_text = __nccwpck_require__(4234);
 
 
 
+/** Every key of the policy file, in the file's order of the migration's YAML. */
+const POLICY_FILE_KEYS = [...actions/* NEW_POLICY_KEYS */.VY, ...actions/* MOVED_TO_POLICY */.NZ];
 /** v1 read these as lists: one item a line or a comma. */
 const LISTS = new Set(['allowed-bots', 'paths', 'paths-ignore']);
 const BOOLEANS = new Set(['include-diff', 'dashboard']);
+const NUMBERS = new Set(['max-open', 'max-credits', 'credits-per-run', 'version']);
 /** v1 read these in any case, with spaces around. */
 const WORDS = new Set([
     'since',
@@ -34476,8 +34493,8 @@ function policyValue(name, raw) {
         const word = text.toLowerCase();
         return word === 'true' ? true : word === 'false' ? false : text;
     }
-    if (name === 'max-open')
-        return /^\d{1,6}$/.test(text) ? Number(text) : text;
+    if (NUMBERS.has(name))
+        return /^\d{1,7}$/.test(text) ? Number(text) : text;
     if (name === 'max-jobs')
         return text
             .toLowerCase()
@@ -34491,14 +34508,14 @@ function policyValue(name, raw) {
 }
 /** A change run's `prompt` was a standing instruction: the policy file's `instructions` now. */
 const movesToInstructions = (action, input) => action === 'changes' && input === 'prompt';
-const isMoved = (input) => actions/* MOVED_TO_POLICY */.NZ.includes(input);
+const isMoved = (input) => POLICY_FILE_KEYS.includes(input);
 /**
  * What a workflow's moved inputs said, as policy file values (`policyYaml` writes them): each
  * moved input with a value, lists as lists, v1's `code-repositories` lines as its list form.
  */
 function policyFromInputs(action, given) {
     const values = {};
-    for (const key of actions/* MOVED_TO_POLICY */.NZ) {
+    for (const key of POLICY_FILE_KEYS) {
         const raw = given[key];
         const value = raw === undefined ? undefined : policyValue(key, raw);
         if (value !== undefined)
@@ -34544,8 +34561,8 @@ function movedInputs(action, given, file = DEFAULT_POLICY_PATH) {
     if (!misplaced.length)
         return undefined;
     const rank = (input) => {
-        const moved = actions/* MOVED_TO_POLICY */.NZ.indexOf(input);
-        return moved >= 0 ? moved : movesToInstructions(action, input) ? actions/* MOVED_TO_POLICY */.NZ.length : 99;
+        const moved = POLICY_FILE_KEYS.indexOf(input);
+        return moved >= 0 ? moved : movesToInstructions(action, input) ? POLICY_FILE_KEYS.length : 99;
     };
     misplaced.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
     const lines = [
@@ -43064,8 +43081,11 @@ function approval_box_keepTicks(body, ticked, resends = []) {
 /** A batch id: the moment it began to wait, in base 36 (unique per repository and project). */
 const approval_box_newBatchId = (at) => Math.max(0, Math.floor(at)).toString(36);
 const when = (at) => at ? ` at ${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC` : '';
-/** What the dashboard says of a batch's approval: the box, what the run would do, or who approved. */
-function approval_box_approvalLines(waiting) {
+/**
+ * What the dashboard says of a batch's approval: the box, what the run would do and its estimated
+ * credits with the budget as it stands, or who approved.
+ */
+function approval_box_approvalLines(waiting, cost = { creditsPerRun: 180 }) {
     if (!waiting.batch)
         return [];
     if (waiting.approvedBy)
@@ -43078,10 +43098,11 @@ function approval_box_approvalLines(waiting) {
         ? `send these changes as a follow-up to job ${codeSpan(would.job ?? '?')}, whose docs pull request is open`
         : 'start a new job';
     const size = would ? ` with a prompt of ${kilobytes(would.promptBytes)}` : '';
+    const budget = cost.budget ? ` Budget now: ${escapeMarkdown(cost.budget)}.` : '';
     return [
         approvalBox(waiting.batch),
         '',
-        `If started now, the run would ${decision}${size}; it decides again when the box is ticked. Ticking needs the workflow's \`required-permission\` on this repository; a box that stays ticked with nothing started (a newer run took the tick's run's place in the concurrency group) is to be unticked and ticked again.`,
+        `If started now, the run would ${decision}${size}, about ${cost.creditsPerRun.toLocaleString('en-US')} credits (\`credits-per-run\`, an estimate); it decides again when the box is ticked.${budget} Ticking needs the policy's \`required-permission\` on this repository; a box that stays ticked with nothing started (a newer run took the tick's run's place in the concurrency group) is to be unticked and ticked again.`,
         ''
     ];
 }
@@ -44413,7 +44434,6 @@ function parsedLedger(json) {
 
 
 
-
 /** Docs-repository requests at most, in one run, to bring the outcomes up to date. */
 const MAX_OUTCOME_READS = 5;
 /** An expired docs pull request is read again at most once a day, for a person's reopen and merge. */
@@ -44531,7 +44551,7 @@ const unknown = (job, now) => job.state === 'expired'
         !job.endedAt ||
         !job.prCreatedAt ||
         (job.state === 'merged' && job.personCommitted === undefined && !job.touchUnread);
-function outcomes_outcomes(project, now) {
+function outcomes_outcomes(project, now, creditsPerRun = 180) {
     const jobs = project.jobs.filter(j => j.prLink && inWindow(j, now));
     const count = (states, draft = false) => jobs.filter(j => states.has(j.state) && Boolean(j.draft) === draft).length;
     const state = (s) => jobs.filter(j => j.state === s).length;
@@ -44557,7 +44577,7 @@ function outcomes_outcomes(project, now) {
         touchKnown: touched.length,
         touchTooLong: jobs.filter(j => j.state === 'merged' && j.touchUnread).length,
         medianToMerge: median(toMerge),
-        creditsPerMerge: merged ? Math.round((started * ESTIMATED_CREDITS_PER_RUN) / merged) : undefined
+        creditsPerMerge: merged ? Math.round((started * creditsPerRun) / merged) : undefined
     };
 }
 function median(values) {
@@ -44768,6 +44788,8 @@ function impact_table_renderImpactTable(jobs, label) {
 
 
 
+/** Mintlify's published average credits for a run that updates docs from code changes. */
+const DEFAULT_CREDITS_PER_RUN = 180;
 const dashboard_body_DAY = 86_400_000;
 const SHOWN_JOBS = 10;
 const SHOWN_CHANGES = 5;
@@ -44802,7 +44824,7 @@ function renderProject(id, project, view) {
         ? [
             `- **Beyond one run's bounds**: ${counted(project.backlog, 'more change')} after it ${project.backlog === 1 ? 'waits' : 'wait'}; the next runs (a merge, a push, a scheduled \`changes: since-last\` run) take them, oldest first`
         ]
-        : []), `- **Jobs and follow-ups started**: ${formatCount(day)} in the last 24 hours, ${formatCount(week)} in the last 7 days`, `- **Credits used (estimate)**: about ${formatCount(week * ESTIMATED_CREDITS_PER_RUN)} in the last 7 days, at ${ESTIMATED_CREDITS_PER_RUN} a run (Mintlify's published average; the API reports no usage)`, '');
+        : []), `- **Jobs and follow-ups started**: ${formatCount(day)} in the last 24 hours, ${formatCount(week)} in the last 7 days`, ...renderBudget(project, view), '');
     lines.push(...renderWatermarks(project, view));
     lines.push(...renderOutcomes(project, view));
     lines.push(...renderOutcomesByRepository(project, view));
@@ -44815,7 +44837,7 @@ function renderProject(id, project, view) {
     }
     if (project.waiting && project.waiting.changes.length) {
         const { changes, why } = project.waiting;
-        lines.push(`#### Waiting: ${counted(changes.length, 'change')}`, '', `${escapeMarkdown(why)}`, '', ...approvalLines(project.waiting), ...changes.slice(0, SHOWN_WAITING).map(c => `- ${changeLink(c, view)}`), ...(changes.length > SHOWN_WAITING ? [`- … and ${changes.length - SHOWN_WAITING} more`] : []), '');
+        lines.push(`#### Waiting: ${counted(changes.length, 'change')}`, '', `${escapeMarkdown(why)}`, '', ...approvalLines(project.waiting, approvalCost(project, view)), ...changes.slice(0, SHOWN_WAITING).map(c => `- ${changeLink(c, view)}`), ...(changes.length > SHOWN_WAITING ? [`- … and ${changes.length - SHOWN_WAITING} more`] : []), '');
     }
     const olderUncertain = project.olderUncertain ?? 0;
     if (project.uncertain.length || olderUncertain) {
@@ -44855,9 +44877,37 @@ function renderWatermarks(project, view) {
         ''
     ];
 }
+/**
+ * What the policy file allows the project and what it used: each budget in its window (`max-jobs`,
+ * `max-credits`), the credits the starts are estimated at, and how many docs pull requests may be
+ * open at once (`max-open`). Without a budget the 30 days' starts and their estimate only.
+ */
+function renderBudget(project, view) {
+    const limits = view.limits ?? { creditsPerRun: DEFAULT_CREDITS_PER_RUN };
+    const perRun = formatCount(limits.creditsPerRun);
+    const month = startsWithin(project.spend, 30 * dashboard_body_DAY, view.now);
+    const states = budgetStates(project.spend, limits, view.now);
+    return [
+        ...(states.length
+            ? states.map(state => `- **Budget**: ${budgetText(state, limits)}`)
+            : ['- **Budget**: none set (the policy file’s `max-jobs` or `max-credits` sets one)']),
+        `- **Credits used (estimate)**: about ${formatCount(month * limits.creditsPerRun)} in the last 30 days, at ${perRun} a run (\`credits-per-run\`: Mintlify publishes averages, the API reports no usage)`,
+        `- **Open at once**: ${limits.maxOpen === undefined ? 'no limit (the policy file’s `max-open` sets one)' : `at most ${counted(limits.maxOpen, 'docs pull request')} (\`max-open: ${limits.maxOpen}\`; a running job counts)`}`
+    ];
+}
+/** What ticking the waiting batch's box would cost, and the budget it would leave. */
+function approvalCost(project, view) {
+    const limits = view.limits ?? { creditsPerRun: DEFAULT_CREDITS_PER_RUN };
+    const states = budgetStates(project.spend, limits, view.now);
+    return {
+        creditsPerRun: limits.creditsPerRun,
+        ...(states.length ? { budget: states.map(state => budgetText(state, limits)).join('; ') } : {})
+    };
+}
 /** What became of the agent's work over the last 30 days: figures only, no text from elsewhere. */
 function renderOutcomes(project, view) {
-    const o = outcomes(project, view.now);
+    const perRun = view.limits?.creditsPerRun ?? DEFAULT_CREDITS_PER_RUN;
+    const o = outcomes(project, view.now, perRun);
     if (!o.started && !o.decided && !o.open)
         return [];
     const acceptance = o.acceptance === undefined
@@ -44880,7 +44930,7 @@ function renderOutcomes(project, view) {
         `- **Accepted**: ${acceptance}: merged ÷ decided, where decided is merged + closed without merge + expired; open pull requests and drafts are not decided yet`,
         `- **Zero-touch**: ${zeroTouch}: merged without a person's commit ÷ merged whose commits were read (a person is anyone but the docs agent's identities and bots)`,
         `- **Median time from job start to merge**: ${o.medianToMerge === undefined ? 'no merged pull request yet' : `${hoursOrDays(o.medianToMerge)} (the middle of ${formatCount(o.merged)} merged)`}`,
-        `- **Credits per merged docs pull request (estimate)**: ${o.creditsPerMerge === undefined ? 'no merged pull request yet' : `about ${formatCount(o.creditsPerMerge)}`} (an estimate, not a measure: every job and follow-up started, at ${ESTIMATED_CREDITS_PER_RUN} credits a run, Mintlify's published average, ÷ merged; the API reports no usage)`,
+        `- **Credits per merged docs pull request (estimate)**: ${o.creditsPerMerge === undefined ? 'no merged pull request yet' : `about ${formatCount(o.creditsPerMerge)}`} (an estimate, not a measure: every job and follow-up started, at ${formatCount(perRun)} credits a run ('credits-per-run'), ÷ merged; the API reports no usage)`,
         ''
     ];
 }
@@ -45354,7 +45404,7 @@ class ledger_session_LedgerSession {
     projectId;
     run;
     now;
-    budget;
+    limits;
     /** What a fold decision learnt of an earlier job, written with the run's next write. */
     seen;
     /** What other reads learnt of the ledger's jobs (`max-open`), written with the run's next write. */
@@ -45366,12 +45416,12 @@ class ledger_session_LedgerSession {
      * ledger once sent, and the last documented commit and the waiting batch stay as they are.
      */
     resending;
-    constructor(dashboard, projectId, run, now, budget) {
+    constructor(dashboard, projectId, run, now, limits) {
         this.dashboard = dashboard;
         this.projectId = projectId;
         this.run = run;
         this.now = now;
-        this.budget = budget;
+        this.limits = limits;
         const read = dashboard.project(projectId);
         this.documentedAtStart = {
             sha: read.documented?.sha,
@@ -45411,8 +45461,13 @@ class ledger_session_LedgerSession {
     coveredBy(head) {
         return this.project.runs.find(r => r.head === head && r.run !== this.run.id && r.result !== 'waiting');
     }
+    /** The budget that binds first (`max-jobs`, `max-credits`), or none when the policy sets none. */
     budgetState() {
-        return this.budget && budgetState(this.project.spend, this.budget, this.now());
+        return tightest(budgetStates(this.project.spend, this.limits, this.now()));
+    }
+    /** Where every budget stands, in one line; none without a budget. */
+    budgetSummary() {
+        return budgetSummary(this.project.spend, this.limits, this.now());
     }
     ensureWritable() {
         return this.dashboard.ensureWritable();
@@ -45789,16 +45844,20 @@ async function counted_runs_countedRun(settings, event, deps, run) {
         const dashboard = await Dashboard.open(github, {
             title: settings.dashboardTitle,
             signer: new RecordSigner(settings.apiKey),
-            view: { repository: `${event.owner}/${event.repo}`, serverUrl: event.serverUrl },
+            view: {
+                repository: `${event.owner}/${event.repo}`,
+                serverUrl: event.serverUrl,
+                limits: settings
+            },
             now: () => clock.wallNow()
         });
-        ledger = new LedgerSession(dashboard, settings.projectId, { id: event.runId, url: event.runUrl, attempt: event.runAttempt, step: event.step }, () => clock.wallNow(), settings.maxJobs);
+        ledger = new LedgerSession(dashboard, settings.projectId, { id: event.runId, url: event.runUrl, attempt: event.runAttempt, step: event.step }, () => clock.wallNow(), settings);
         if (run.hold) {
             const state = ledger.budgetState();
             if (state?.left === 0)
                 return {
                     dashboardUrl: ledger.url,
-                    over: `${overBudget(state, settings.maxJobs, clock.wallNow())} Nothing starts for ${run.what}, which runs on its own, outside the dashboard's batch: a later push to it runs again, and once merged it is documented with the next batch.`
+                    over: `${overBudget(state, settings, clock.wallNow())} Nothing starts for ${run.what}, which runs on its own, outside the dashboard's batch: a later push to it runs again, and once merged it is documented with the next batch.`
                 };
             await ledger.ensureWritable();
         }
@@ -46594,23 +46653,40 @@ async function runPreparedAction(settings, event, runner, signal, prepare, sessi
         };
         if (prepared_run_isStopped(prepared)) {
             log.notice(`Not starting the agent: ${prepared.why}`);
+            const would = prepared.wouldStart;
+            const estimate = would && costOf(would.decision, settings, 'a tick');
+            if (estimate)
+                log.info(estimate);
             return {
                 ...about,
-                outcome: nothingStarted(prepared.why, prepared.kind === 'wait', settings.dryRun)
+                ...(estimate ? { estimate } : {}),
+                // A preview of a batch that waits for a tick shows what the tick would send.
+                outcome: settings.dryRun && would
+                    ? { kind: 'dry-run', decision: 'skip', why: prepared.why, prompt: would.prompt }
+                    : nothingStarted(prepared.why, prepared.kind === 'wait', settings.dryRun)
             };
         }
+        const spends = prepared.request.prompt !== undefined;
         if (settings.dryRun) {
             const target = prepared.request.jobId ? ` to job ${prepared.request.jobId}` : '';
             log.notice(`Dry run: would ${prepared.kind === 'new-job' ? 'start a new job' : `send a follow-up${target}`}; nothing was written.`);
+            const estimate = spends ? costOf(prepared.kind, settings, 'this run') : undefined;
             return {
                 ...about,
+                ...(estimate ? { estimate } : {}),
                 outcome: { kind: 'dry-run', decision: prepared.kind, prompt: prepared.request.prompt },
                 fold: prepared.fold
             };
         }
         // An issue or comment run that cannot comment stops here, before anything is spent.
         await prepared.beforeSpending?.();
-        const end = await runPrepared(service(), settings, prepared, runner, signal);
+        const run = await runPrepared(service(), settings, prepared, runner, signal);
+        // What the service accepted is spent: a job or a follow-up, at the policy's estimate.
+        const spent = spends && run.job && run.followUp !== 'unconfirmed';
+        const estimate = spent ? costOf(prepared.kind, settings, 'this run') : undefined;
+        if (estimate)
+            log.info(estimate);
+        const end = estimate ? { ...run, estimate } : run;
         // The docs pull request says which job it belongs to, so its reviews can reach the job.
         if (end.job?.prLink && settings.docsToken && !prepared.onDocsPr && !signal.aborted)
             await recordDocsPr(end.job, {
@@ -46625,6 +46701,19 @@ async function runPreparedAction(settings, event, runner, signal, prepare, sessi
         // A connection GitHub or a proxy never answered would keep the process alive: end them all.
         await Promise.all([opened?.close(), session.close()]);
     }
+}
+/**
+ * What a job or a follow-up costs, as far as anyone can tell: the policy's `credits-per-run`, an
+ * estimate (Mintlify publishes averages; the API reports no usage).
+ */
+function costOf(decision, settings, who) {
+    const what = decision === 'new-job' ? 'a new job' : 'a follow-up';
+    const spends = who === 'a tick'
+        ? `A tick on the dashboard would start ${what}`
+        : settings.dryRun
+            ? `This run would start ${what}`
+            : `This run started ${what}`;
+    return `${spends}: about ${settings.creditsPerRun.toLocaleString('en-US')} credits ('credits-per-run', an estimate: Mintlify publishes averages, the API reports no usage).`;
 }
 /**
  * The policy of the workflow's repository: its policy file on the default branch, read through
@@ -46723,9 +46812,10 @@ const cancelledBeforeJob = () => new errors/* CancelledError */.cc('Cancelled be
  */
 async function withBudget(prepared, settings, event, deps, run) {
     const starts = !isStopped(prepared) && prepared.request.prompt !== undefined;
-    if (isStopped(prepared) || !starts || !settings.maxJobs || !settings.dashboard || settings.dryRun)
+    const budgeted = settings.maxJobs || settings.maxCredits;
+    if (isStopped(prepared) || !starts || !budgeted || !settings.dashboard || settings.dryRun)
         return prepared;
-    const counted = await countedRun({ ...settings, maxJobs: settings.maxJobs }, event, deps, run);
+    const counted = await countedRun(settings, event, deps, run);
     if (counted.over)
         return skippedRun(counted.over, {
             source: prepared.source,
@@ -47060,8 +47150,10 @@ function batchLines(report) {
         if (batch.leftOut.length)
             lines.push(`Left out by the bounds: ${(0,markdown/* escapeMarkdown */.FV)(batch.leftOut.join('; '))}.`, '');
     }
+    if (report.estimate)
+        lines.push(`Estimated cost: ${(0,markdown/* escapeMarkdown */.FV)(report.estimate)}`, '');
     if (report.budget)
-        lines.push(`Budget: ${(0,markdown/* escapeMarkdown */.FV)(report.budget)}.`, '');
+        lines.push(`Budget before this run: ${(0,markdown/* escapeMarkdown */.FV)(report.budget)}.`, '');
     if (report.access)
         lines.push(`Key and project: ${(0,markdown/* escapeMarkdown */.FV)(report.access)}`, '');
     if (report.dashboardUrl)
@@ -47075,9 +47167,14 @@ function dryRunLines({ decision: decided, prompt }) {
         'follow-up': 'send a follow-up',
         skip: 'start nothing'
     };
-    const lines = [`Decision: ${(0,markdown/* codeSpan */.SS)(decided)}: it would ${decision[decided]}.`, ''];
+    // A batch that waits for a tick starts nothing now; its prompt is the one a tick would send.
+    const waits = decided === 'skip' && prompt !== undefined;
+    const lines = [
+        `Decision: ${(0,markdown/* codeSpan */.SS)(decided)}: it would ${decision[decided]}${waits ? ' now: the changes would wait for a tick on the dashboard' : ''}.`,
+        ''
+    ];
     if (prompt)
-        lines.push('<details><summary>The prompt it would send</summary>', '', ...fenced(prompt, 'text'), '', '</details>', '');
+        lines.push(`<details><summary>The prompt ${waits ? 'a tick would send' : 'it would send'}</summary>`, '', ...fenced(prompt, 'text'), '', '</details>', '');
     return lines;
 }
 /** A text shown as it is: a code fence longer than any run of backticks inside it. */
@@ -47173,6 +47270,7 @@ const KNOWN_INPUTS = [
     ...new Set([
         ...Object.values(actions/* ACTION_INPUTS */.bn).flat(),
         ...actions/* MOVED_TO_POLICY */.NZ,
+        ...actions/* NEW_POLICY_KEYS */.VY,
         actions/* REMOVED_INPUT */.OC,
         names_Input.Prompt
     ])

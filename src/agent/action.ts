@@ -1,5 +1,10 @@
 import { readRunEvent } from '../github/event.js'
-import { ACTION_INPUTS, MOVED_TO_POLICY, REMOVED_INPUT } from '../policy/actions.js'
+import {
+  ACTION_INPUTS,
+  MOVED_TO_POLICY,
+  NEW_POLICY_KEYS,
+  REMOVED_INPUT
+} from '../policy/actions.js'
 import { policyPath } from '../policy/load.js'
 import { movedInputs } from '../policy/migration.js'
 import { InputError, describeError } from '../runner/errors.js'
@@ -14,6 +19,7 @@ const KNOWN_INPUTS = [
   ...new Set([
     ...Object.values(ACTION_INPUTS).flat(),
     ...MOVED_TO_POLICY,
+    ...NEW_POLICY_KEYS,
     REMOVED_INPUT,
     Input.Prompt
   ])

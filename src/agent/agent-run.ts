@@ -53,6 +53,7 @@ export type RunEnd = Pick<
   | 'comment'
   | 'access'
   | 'details'
+  | 'estimate'
 >
 
 /** A job read while deciding where a change goes: a short look, not a wait. */
@@ -74,6 +75,7 @@ export type FrameSettings = Pick<
   | 'comment'
   | 'dryRun'
   | 'triggerPhrase'
+  | 'creditsPerRun'
 >
 
 /** What an action does with its trigger before the job: its flow, fed by the frame. */
@@ -188,25 +190,41 @@ async function runPreparedAction<S extends FrameSettings>(
     }
     if (isStopped(prepared)) {
       log.notice(`Not starting the agent: ${prepared.why}`)
+      const would = prepared.wouldStart
+      const estimate = would && costOf(would.decision, settings, 'a tick')
+      if (estimate) log.info(estimate)
       return {
         ...about,
-        outcome: nothingStarted(prepared.why, prepared.kind === 'wait', settings.dryRun)
+        ...(estimate ? { estimate } : {}),
+        // A preview of a batch that waits for a tick shows what the tick would send.
+        outcome:
+          settings.dryRun && would
+            ? { kind: 'dry-run', decision: 'skip', why: prepared.why, prompt: would.prompt }
+            : nothingStarted(prepared.why, prepared.kind === 'wait', settings.dryRun)
       }
     }
+    const spends = prepared.request.prompt !== undefined
     if (settings.dryRun) {
       const target = prepared.request.jobId ? ` to job ${prepared.request.jobId}` : ''
       log.notice(
         `Dry run: would ${prepared.kind === 'new-job' ? 'start a new job' : `send a follow-up${target}`}; nothing was written.`
       )
+      const estimate = spends ? costOf(prepared.kind, settings, 'this run') : undefined
       return {
         ...about,
+        ...(estimate ? { estimate } : {}),
         outcome: { kind: 'dry-run', decision: prepared.kind, prompt: prepared.request.prompt },
         fold: prepared.fold
       }
     }
     // An issue or comment run that cannot comment stops here, before anything is spent.
     await prepared.beforeSpending?.()
-    const end = await runPrepared(service(), settings, prepared, runner, signal)
+    const run = await runPrepared(service(), settings, prepared, runner, signal)
+    // What the service accepted is spent: a job or a follow-up, at the policy's estimate.
+    const spent = spends && run.job && run.followUp !== 'unconfirmed'
+    const estimate = spent ? costOf(prepared.kind, settings, 'this run') : undefined
+    if (estimate) log.info(estimate)
+    const end = estimate ? { ...run, estimate } : run
     // The docs pull request says which job it belongs to, so its reviews can reach the job.
     if (end.job?.prLink && settings.docsToken && !prepared.onDocsPr && !signal.aborted)
       await recordDocsPr(end.job, {
@@ -220,6 +238,25 @@ async function runPreparedAction<S extends FrameSettings>(
     // A connection GitHub or a proxy never answered would keep the process alive: end them all.
     await Promise.all([opened?.close(), session.close()])
   }
+}
+
+/**
+ * What a job or a follow-up costs, as far as anyone can tell: the policy's `credits-per-run`, an
+ * estimate (Mintlify publishes averages; the API reports no usage).
+ */
+function costOf(
+  decision: 'new-job' | 'follow-up',
+  settings: Pick<Settings, 'creditsPerRun' | 'dryRun'>,
+  who: 'this run' | 'a tick'
+): string {
+  const what = decision === 'new-job' ? 'a new job' : 'a follow-up'
+  const spends =
+    who === 'a tick'
+      ? `A tick on the dashboard would start ${what}`
+      : settings.dryRun
+        ? `This run would start ${what}`
+        : `This run started ${what}`
+  return `${spends}: about ${settings.creditsPerRun.toLocaleString('en-US')} credits ('credits-per-run', an estimate: Mintlify publishes averages, the API reports no usage).`
 }
 
 /**
@@ -364,16 +401,26 @@ export async function withBudget(
   prepared: PreparedRun,
   settings: Pick<
     Settings,
-    'apiKey' | 'projectId' | 'githubToken' | 'dashboardTitle' | 'maxJobs' | 'dashboard' | 'dryRun'
+    | 'apiKey'
+    | 'projectId'
+    | 'githubToken'
+    | 'dashboardTitle'
+    | 'maxJobs'
+    | 'maxCredits'
+    | 'creditsPerRun'
+    | 'maxOpen'
+    | 'dashboard'
+    | 'dryRun'
   >,
   event: RunEvent,
   deps: Parameters<typeof countedRun>[2],
   run: Parameters<typeof countedRun>[3]
 ): Promise<PreparedRun> {
   const starts = !isStopped(prepared) && prepared.request.prompt !== undefined
-  if (isStopped(prepared) || !starts || !settings.maxJobs || !settings.dashboard || settings.dryRun)
+  const budgeted = settings.maxJobs || settings.maxCredits
+  if (isStopped(prepared) || !starts || !budgeted || !settings.dashboard || settings.dryRun)
     return prepared
-  const counted = await countedRun({ ...settings, maxJobs: settings.maxJobs }, event, deps, run)
+  const counted = await countedRun(settings, event, deps, run)
   if (counted.over)
     return skippedRun(counted.over, {
       source: prepared.source,

@@ -62,6 +62,15 @@ export interface StoppedRun extends RunAbout {
    * now and a later run or a tick will spend it, so the run checks the key and project first.
    */
   held?: true
+  /** With approval: what a tick would start, as the run would start it now. */
+  wouldStart?: WouldStart
+}
+
+/** What a held batch would start once approved: a preview shows it, with its prompt and credits. */
+export interface WouldStart {
+  decision: 'new-job' | 'follow-up'
+  jobId?: string
+  prompt: string
 }
 
 /** A new job, a follow-up, or a job to wait for (decision `new-job` or `follow-up`). */

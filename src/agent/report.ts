@@ -36,10 +36,12 @@ export interface Report {
   batch?: ChangeBatch
   /** The docs agent dashboard issue. */
   dashboardUrl?: string
-  /** Where `max-jobs` stands: "3 of 5/day used". */
+  /** Where the budgets stood when the run decided (`max-jobs`, `max-credits`). */
   budget?: string
   /** What the check of the key and project that spends nothing proved, or why it could not. */
   access?: string
+  /** What the run spent or would spend, in estimated credits. */
+  estimate?: string
   /** What the issue or pull request shows of the run: its comment, or why there is none. */
   comment?: CommentReport
   /** The issue was labelled again and its earlier job went on instead of a new one. */
@@ -194,7 +196,8 @@ function batchLines(report: Report): string[] {
     if (batch.leftOut.length)
       lines.push(`Left out by the bounds: ${escapeMarkdown(batch.leftOut.join('; '))}.`, '')
   }
-  if (report.budget) lines.push(`Budget: ${escapeMarkdown(report.budget)}.`, '')
+  if (report.estimate) lines.push(`Estimated cost: ${escapeMarkdown(report.estimate)}`, '')
+  if (report.budget) lines.push(`Budget before this run: ${escapeMarkdown(report.budget)}.`, '')
   if (report.access) lines.push(`Key and project: ${escapeMarkdown(report.access)}`, '')
   if (report.dashboardUrl)
     lines.push(
@@ -217,10 +220,15 @@ function dryRunLines({
     'follow-up': 'send a follow-up',
     skip: 'start nothing'
   }
-  const lines = [`Decision: ${codeSpan(decided)}: it would ${decision[decided]}.`, '']
+  // A batch that waits for a tick starts nothing now; its prompt is the one a tick would send.
+  const waits = decided === 'skip' && prompt !== undefined
+  const lines = [
+    `Decision: ${codeSpan(decided)}: it would ${decision[decided]}${waits ? ' now: the changes would wait for a tick on the dashboard' : ''}.`,
+    ''
+  ]
   if (prompt)
     lines.push(
-      '<details><summary>The prompt it would send</summary>',
+      `<details><summary>The prompt ${waits ? 'a tick would send' : 'it would send'}</summary>`,
       '',
       ...fenced(prompt, 'text'),
       '',

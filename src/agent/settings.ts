@@ -14,7 +14,7 @@ import type { Permission } from '../github/permission.js'
 import type { Policy } from '../policy/policy.js'
 import type { PathFilter } from '../policy/path-filter.js'
 import type { CodeRepository } from '../policy/code-repositories.js'
-import type { CreditBudget, JobBudget } from '../policy/budget.js'
+import type { CreditBudget, JobBudget, Limits } from '../policy/budget.js'
 import type { ApprovalMode, FoldMode, ReviewerMode } from '../policy/choices.js'
 import { Defaults, Input } from './names.js'
 import { FAIL_ON_WORDS, type FailOnWord } from './outcome.js'
@@ -110,7 +110,7 @@ export interface ChangeSettings extends PlanSettings {
   codeToken?: string
 }
 
-export interface ImpactSettings {
+export interface ImpactSettings extends Limits {
   apiKey: string
   projectId: string
   githubToken: string

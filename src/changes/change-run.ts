@@ -112,13 +112,7 @@ class ChangeRun extends ChangeContext {
         : await this.branchBatch(session, plan, notices)
     if ('stop' in read) return this.stopped(session, read.stop, { ...extra, source })
     const { atHead, batch } = read
-    const budget = session.budgetState()
-    const run = {
-      ...extra,
-      source: source ?? batch.url,
-      batch,
-      budget: budget && settings.maxJobs && `${budget.used} of ${settings.maxJobs.text} used`
-    }
+    const run = { ...extra, source: source ?? batch.url, batch, budget: session.budgetSummary() }
     const foldContext = this.foldContext()
     const withBatch = { ...atHead, batch, approvedBy, foldContext }
     const held = await applyGates(GATES.batch, withBatch)
@@ -126,7 +120,8 @@ class ChangeRun extends ChangeContext {
     const decision = await this.decide(session, foldContext, notices)
     const limited = await applyGates(GATES.decided, { ...withBatch, decision })
     if (limited) return this.stopped(session, limited, run, batch)
-    if (settings.dryRun && batch.parts) notices.push(previewNotice(batch, decision.target?.jobId))
+    if (settings.dryRun && batch.parts)
+      notices.push(previewNotice(batch, settings.creditsPerRun, decision.target?.jobId))
     return handOver(this, session, batch, decision.target, run, atHead.reads)
   }
 
@@ -208,7 +203,11 @@ class ChangeRun extends ChangeContext {
     const dashboard = await Dashboard.open(this.github, {
       title: settings.dashboardTitle,
       signer: new RecordSigner(settings.apiKey),
-      view: { repository: `${event.owner}/${event.repo}`, serverUrl: event.serverUrl },
+      view: {
+        repository: `${event.owner}/${event.repo}`,
+        serverUrl: event.serverUrl,
+        limits: settings
+      },
       now: () => deps.clock.wallNow()
     })
     const session = new LedgerSession(
@@ -216,7 +215,7 @@ class ChangeRun extends ChangeContext {
       settings.projectId,
       { id: event.runId, url: event.runUrl, attempt: event.runAttempt, step: event.step },
       () => deps.clock.wallNow(),
-      settings.maxJobs
+      settings
     )
     return { dashboard, session }
   }
@@ -291,7 +290,8 @@ class ChangeRun extends ChangeContext {
     return {
       ...skipped(why, run.source, run),
       kind: approval === 'dashboard' ? 'wait' : 'skip',
-      held: true
+      held: true,
+      ...(verdict.wouldStart ? { wouldStart: verdict.wouldStart } : {})
     }
   }
 

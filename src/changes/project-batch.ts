@@ -21,7 +21,6 @@ import { ChangeReader, ReadError, type ReaderSettings } from './change-reader.js
 import { fitProjectBatch } from './project-fit.js'
 import { type ChangeRules, applyRules, batchSize } from './change-rules.js'
 import type { GateReads } from './gates/gate.js'
-import { ESTIMATED_CREDITS_PER_RUN } from '../agent/ledger/budget.js'
 
 /** What reading a docs project's repositories needs of the run. */
 export interface ProjectReadDeps {
@@ -348,15 +347,19 @@ function unreadable(name: string, said: string, refused: boolean, token: string)
  * and what it would cost, before any credit is spent. A window beyond one run's bounds says its
  * total and the runs its backlog needs, each a job of its own unless folded, and the credits scale.
  */
-export function previewNotice(batch: ChangeBatch, followUpTo?: string): string {
+export function previewNotice(
+  batch: ChangeBatch,
+  creditsPerRun: number,
+  followUpTo?: string
+): string {
   const from = new Set([...batch.pulls, ...batch.commits].map(c => c.repository)).size
   const what = followUpTo ? `a follow-up to job ${followUpTo}` : 'one new job'
   const size = batchSize(batch)
   const repositories = counted(from, 'code repository', 'code repositories')
   const backlog = batch.backlog ?? 0
   if (!backlog)
-    return `Preview (dry-run): ${counted(size, 'change')} from ${repositories} would go to ${what}, about ${ESTIMATED_CREDITS_PER_RUN} credits (Mintlify's published average a run); nothing was written.`
+    return `Preview (dry-run): ${counted(size, 'change')} from ${repositories} would go to ${what}, about ${creditsPerRun} credits ('credits-per-run', an estimate); nothing was written.`
   const later = Math.ceil(backlog / Math.max(1, size))
-  const credits = (later + 1) * ESTIMATED_CREDITS_PER_RUN
-  return `Preview (dry-run): the window holds ${counted(size + backlog, 'change')}, more than one run takes. The first run would send ${counted(size, 'change')} from ${repositories} to ${what}; the other ${counted(backlog, 'change')} need about ${counted(later, 'more run')} (a job each, or follow-ups while a docs pull request is open), oldest first: about ${credits.toLocaleString('en-US')} credits in all (${later + 1} × ${ESTIMATED_CREDITS_PER_RUN}, Mintlify's published average a run); nothing was written.`
+  const credits = (later + 1) * creditsPerRun
+  return `Preview (dry-run): the window holds ${counted(size + backlog, 'change')}, more than one run takes. The first run would send ${counted(size, 'change')} from ${repositories} to ${what}; the other ${counted(backlog, 'change')} need about ${counted(later, 'more run')} (a job each, or follow-ups while a docs pull request is open), oldest first: about ${credits.toLocaleString('en-US')} credits in all (${later + 1} × ${creditsPerRun}, 'credits-per-run', an estimate); nothing was written.`
 }

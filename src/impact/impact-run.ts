@@ -61,7 +61,7 @@ export async function measureReaderImpact(
     {
       title: settings.dashboardTitle,
       signer: new RecordSigner(settings.apiKey),
-      view: { repository, serverUrl: event.serverUrl },
+      view: { repository, serverUrl: event.serverUrl, limits: settings },
       now: () => clock.wallNow()
     }
   )

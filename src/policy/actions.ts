@@ -95,6 +95,20 @@ export const MOVED_TO_POLICY = [
   'approval'
 ] as const satisfies readonly PolicyKey[]
 
+/**
+ * The policy file's keys that were never inputs: given to an action as inputs, they are refused
+ * like the moved ones, naming the file. With MOVED_TO_POLICY, every key of the file (a test holds
+ * the two lists to the schema's keys), without loading the schema.
+ */
+export const NEW_POLICY_KEYS = [
+  'version',
+  'extends',
+  'instructions',
+  'max-credits',
+  'credits-per-run',
+  'docs-root'
+] as const satisfies readonly PolicyKey[]
+
 /** v1's `changes` input, which v2 has no place for. */
 export const REMOVED_INPUT = 'changes'
 export const REMOVED_WHY = `the changes sub-action (${ACTION_USES.changes.uses}) catches up on its schedule and workflow_dispatch runs, without 'changes: since-last'`

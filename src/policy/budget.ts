@@ -22,6 +22,21 @@ export interface CreditBudget {
   windowMs: number
 }
 
+/**
+ * What the project's policy file allows it to spend and keep open: the budget in jobs and
+ * follow-ups per window (`max-jobs`), in estimated credits per 30 days (`max-credits`, at
+ * `credits-per-run` a start: Mintlify publishes averages, the API reports no usage), and the docs
+ * pull requests open at once (`max-open`). Every run that writes the dashboard knows them, so the
+ * dashboard always shows them.
+ */
+export interface Limits {
+  maxJobs?: JobBudget
+  maxCredits?: CreditBudget
+  /** The estimate of one job or follow-up, in credits. */
+  creditsPerRun: number
+  maxOpen?: number
+}
+
 /** `max-jobs` as the policy file writes it: 1 to 9999 jobs per day, week or month. */
 export const MAX_JOBS_PATTERN = /^([1-9]\d{0,3})\/(day|week|month)$/
 

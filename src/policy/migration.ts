@@ -2,6 +2,7 @@ import {
   ACTION_USES,
   type AgentAction,
   MOVED_TO_POLICY,
+  NEW_POLICY_KEYS,
   REMOVED_INPUT,
   REMOVED_WHY,
   actionsOf
@@ -17,11 +18,15 @@ import { type YamlMapping, type YamlValue, yamlDocument } from './yaml-text.js'
  * the inputs said, to paste.
  */
 
-type MovedKey = (typeof MOVED_TO_POLICY)[number]
+type MovedKey = (typeof MOVED_TO_POLICY)[number] | (typeof NEW_POLICY_KEYS)[number]
+
+/** Every key of the policy file, in the file's order of the migration's YAML. */
+const POLICY_FILE_KEYS: readonly MovedKey[] = [...NEW_POLICY_KEYS, ...MOVED_TO_POLICY]
 
 /** v1 read these as lists: one item a line or a comma. */
 const LISTS = new Set<string>(['allowed-bots', 'paths', 'paths-ignore'])
 const BOOLEANS = new Set<string>(['include-diff', 'dashboard'])
+const NUMBERS = new Set<string>(['max-open', 'max-credits', 'credits-per-run', 'version'])
 /** v1 read these in any case, with spaces around. */
 const WORDS = new Set<string>([
   'since',
@@ -50,7 +55,7 @@ function policyValue(name: MovedKey | 'instructions', raw: string): YamlValue | 
     const word = text.toLowerCase()
     return word === 'true' ? true : word === 'false' ? false : text
   }
-  if (name === 'max-open') return /^\d{1,6}$/.test(text) ? Number(text) : text
+  if (NUMBERS.has(name)) return /^\d{1,7}$/.test(text) ? Number(text) : text
   if (name === 'max-jobs')
     return text
       .toLowerCase()
@@ -66,7 +71,7 @@ const movesToInstructions = (action: AgentAction, input: string): boolean =>
   action === 'changes' && input === 'prompt'
 
 const isMoved = (input: string): input is MovedKey =>
-  (MOVED_TO_POLICY as readonly string[]).includes(input)
+  (POLICY_FILE_KEYS as readonly string[]).includes(input)
 
 /**
  * What a workflow's moved inputs said, as policy file values (`policyYaml` writes them): each
@@ -77,7 +82,7 @@ export function policyFromInputs(
   given: Readonly<Record<string, string>>
 ): YamlMapping {
   const values: Record<string, YamlValue> = {}
-  for (const key of MOVED_TO_POLICY) {
+  for (const key of POLICY_FILE_KEYS) {
     const raw = given[key]
     const value = raw === undefined ? undefined : policyValue(key, raw)
     if (value !== undefined) values[key] = value
@@ -130,8 +135,8 @@ export function movedInputs(
   )
   if (!misplaced.length) return undefined
   const rank = (input: string): number => {
-    const moved = (MOVED_TO_POLICY as readonly string[]).indexOf(input)
-    return moved >= 0 ? moved : movesToInstructions(action, input) ? MOVED_TO_POLICY.length : 99
+    const moved = (POLICY_FILE_KEYS as readonly string[]).indexOf(input)
+    return moved >= 0 ? moved : movesToInstructions(action, input) ? POLICY_FILE_KEYS.length : 99
   }
   misplaced.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))
   const lines = [

@@ -412,6 +412,35 @@ describe('approval: dashboard', () => {
     expect(creates()).toHaveLength(0)
   })
 
+  it('a preview with approval shows the prompt a tick would send and its credits, the budget on the dashboard', async () => {
+    const dry = await runMerged({ 'dry-run': 'true', 'max-credits': '9000' })
+    expect(dry.outputs).toMatchObject({ result: 'dry-run', decision: 'skip' })
+    expect(dry.outputs.prompt).toContain('Pull request #101 (merged)')
+    expect(dry.summary).toContain('the changes would wait for a tick on the dashboard')
+    expect(dry.summary).toContain('The prompt a tick would send')
+    expect(dry.summary).toContain(
+      'Estimated cost: A tick on the dashboard would start a new job: about 180 credits'
+    )
+    expect(servers.dashboards()).toHaveLength(0)
+    // Live, the box says what a tick costs and where the budget stands; the dashboard shows both limits.
+    const held = await runMerged({
+      'max-credits': '9000',
+      'max-open': '1',
+      'credits-per-run': '200'
+    })
+    expect(held.outputs.result).toBe('waiting')
+    const body = dashboard().body
+    expect(body).toContain('If started now, the run would start a new job with a prompt of')
+    expect(body).toContain('about 200 credits (`credits-per-run`, an estimate)')
+    expect(body).toContain(
+      'Budget now: about 0 credits of 9,000 used in the last 30 days \\(max-credits: 9000\\), room for 45 more starts.'
+    )
+    expect(body).toContain('- **Open at once**: at most 1 docs pull request (`max-open: 1`')
+    expect(held.summary).toContain(
+      'A tick on the dashboard would start a new job: about 200 credits'
+    )
+  })
+
   it('with approval: none an edit of the dashboard is no request, as before', async () => {
     await runMerged()
     tick()

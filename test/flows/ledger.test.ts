@@ -297,6 +297,44 @@ describe('control', () => {
     expect(prompts()[1]).toContain(': Three')
     expect(ledgerOf()?.waiting).toBeNull()
   })
+  it('max-credits: the estimated credits of a month hold the batch once the next start would pass them; the summary says what each run cost', async () => {
+    const policy = { 'max-credits': '9000', 'credits-per-run': '5000', fold: 'never' }
+    const first = await runMerged(mergeNext({ title: 'One' }), { inputs: policy })
+    expect(first.outputs.result).toBe('pr-opened')
+    expect(first.summary).toContain(
+      'Estimated cost: This run started a new job: about 5,000 credits'
+    )
+    expect(first.summary).toContain(
+      'Budget before this run: about 0 credits of 9,000 used in the last 30 days \\(max-credits: 9000\\), room for 1 more start.'
+    )
+    servers.runId++
+    const second = await runMerged(mergeNext({ title: 'Two' }), { inputs: policy })
+    expect(second.outputs.result).toBe('skipped')
+    expect(second.log).toContain(
+      "Over budget: 1 jobs and follow-ups, about 5,000 credits at 5,000 a run (an estimate), in the window of 'max-credits: 9000'"
+    )
+    expect(second.summary).not.toContain('Estimated cost')
+    expect(sim.requests('create')).toHaveLength(1)
+    // A month on, the window has room again: the waiting change goes with the next one.
+    await clock.sleep(31 * 86_400_000)
+    servers.runId++
+    const third = await runMerged(mergeNext({ title: 'Three' }), { inputs: policy })
+    expect(third.outputs.result).toBe('pr-opened')
+    expect(prompts()[1]).toContain(': Two')
+  })
+
+  it('max-jobs counts a month: 1/month holds the second start for 30 days', async () => {
+    const policy = { 'max-jobs': '1/month', fold: 'never' }
+    await runMerged(mergeNext({ title: 'One' }), { inputs: policy })
+    await clock.sleep(20 * 86_400_000)
+    servers.runId++
+    const second = await runMerged(mergeNext({ title: 'Two' }), { inputs: policy })
+    expect(second.log).toContain("in the window of 'max-jobs: 1/month'")
+    await clock.sleep(11 * 86_400_000)
+    servers.runId++
+    const third = await runMerged(mergeNext({ title: 'Three' }), { inputs: policy })
+    expect(third.outputs.result).toBe('pr-opened')
+  })
 })
 
 describe('issue runs and the ledger', () => {

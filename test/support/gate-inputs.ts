@@ -7,7 +7,7 @@ import type {
   HeadInput,
   LedgerView
 } from '../../src/changes/gates/gate.js'
-import { budgetState } from '../../src/agent/ledger/budget.js'
+import { budgetStates, tightest } from '../../src/agent/ledger/budget.js'
 import type { JobBudget } from '../../src/policy/budget.js'
 import type { DocsPullUpdate } from '../../src/agent/ledger/expiry.js'
 import type { AgentJob } from '../../src/mintlify/agent-jobs.js'
@@ -40,7 +40,9 @@ export class TestLedger implements LedgerView {
   }
 
   budgetState() {
-    return this.budget && budgetState(this.project.spend, this.budget, NOW)
+    return tightest(
+      budgetStates(this.project.spend, { maxJobs: this.budget, creditsPerRun: 180 }, NOW)
+    )
   }
 
   noteSeen(seen?: FoldDecision['seen']): void {

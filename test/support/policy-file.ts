@@ -2,6 +2,7 @@ import {
   ACTION_INPUTS,
   type AgentAction,
   MOVED_TO_POLICY,
+  NEW_POLICY_KEYS,
   REMOVED_INPUT
 } from '../../src/policy/actions.js'
 import { DEFAULT_POLICY_PATH } from '../../src/policy/load.js'
@@ -21,9 +22,9 @@ const ACTIONS: Record<string, AgentAction> = {
 const written = new WeakMap<FakeGitHub, Set<string>>()
 
 /**
- * The step as the team would set it up in v2: the inputs a test gives under their v1 names that
- * moved to the policy file (`max-jobs`, `approval`, `paths`…, and a change run's `prompt`, now
- * `instructions`) are taken out of the step's inputs and committed as the repository's
+ * The step as the team would set it up in v2: the inputs a test gives under the names of the
+ * policy file's keys (v1's `max-jobs`, `approval`, `paths`…, v2's `max-credits`…, and a change run's
+ * `prompt`, now `instructions`) are taken out of the step's inputs and committed as the repository's
  * .github/docs-agent.yml on the fake GitHub the run talks to, written by the action's own migration
  * (policyFromInputs, policyYaml). v1's `changes` is dropped: the changes sub-action always catches
  * up. A step without such inputs takes back a policy file an earlier step of the test wrote.
@@ -42,6 +43,7 @@ export function withPolicyFile(options: RunOptions & { asGiven?: boolean }): Run
     if (name === 'poll-interval' && !ACTION_INPUTS[action].includes(name)) continue
     const policy =
       (MOVED_TO_POLICY as readonly string[]).includes(name) ||
+      (NEW_POLICY_KEYS as readonly string[]).includes(name) ||
       (action === 'changes' && name === 'prompt')
     if (name === REMOVED_INPUT) continue
     if (policy) moved[name] = value

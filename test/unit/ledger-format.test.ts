@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { budgetState } from '../../src/agent/ledger/budget.js'
+import { budgetStates } from '../../src/agent/ledger/budget.js'
 import {
   LEDGER_FORMAT,
   type Ledger,
@@ -86,8 +86,11 @@ describe('the starts the budgets count, in their compact form', () => {
     // Every start of the last 31 days, none older; the rest of the ledger gave way to them.
     expect(read.ledger.projects.proj?.spend).toEqual(aMonthOf(MAX_STARTS))
     expect(read.ledger.projects.proj?.runs.length).toBeLessThan(20)
-    const month = { max: 1900, windowMs: 30 * DAY, text: '1900/month' }
-    expect(budgetState(read.ledger.projects.proj?.spend ?? [], month, NOW)).toMatchObject({
+    const month = {
+      maxJobs: { max: 1900, windowMs: 30 * DAY, text: '1900/month' },
+      creditsPerRun: 1
+    }
+    expect(budgetStates(read.ledger.projects.proj?.spend ?? [], month, NOW)[0]).toMatchObject({
       used: Math.ceil((MAX_STARTS * 30) / 31),
       left: 0
     })
@@ -299,9 +302,12 @@ describe('migration from format 1 to 2', () => {
     const read = readLedger(body, signer, dashboardPlace('acme/app'))
     if (!read.ok) throw new Error(read.why)
     const spend = read.ledger.projects.p?.spend ?? []
-    const window = (days: number) => ({ max: 100, windowMs: days * DAY, text: `100/${days}` })
-    expect(budgetState(spend, window(30), W + HOUR).used).toBe(6)
-    expect(budgetState(spend, window(7), W + HOUR).used).toBe(2)
+    const window = (days: number) => ({
+      maxJobs: { max: 100, windowMs: days * DAY, text: `100/${days}` },
+      creditsPerRun: 1
+    })
+    expect(budgetStates(spend, window(30), W + HOUR)[0]?.used).toBe(6)
+    expect(budgetStates(spend, window(7), W + HOUR)[0]?.used).toBe(2)
     expect(read.ledger.projects.p?.startsByDay).toEqual({
       '2026-11-10': 3,
       '2026-11-17': 2,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { budgetState } from '../../src/agent/ledger/budget.js'
+import { budgetStates, overBudget, tightest } from '../../src/agent/ledger/budget.js'
 import { parseMaxJobs } from '../../src/policy/budget.js'
 import { renderDashboard } from '../../src/agent/ledger/dashboard-body.js'
 import {
@@ -393,11 +393,32 @@ describe('max-jobs', () => {
   })
 
   it('counts starts in a rolling window and says when the next place frees', () => {
-    const budget = { max: 2, windowMs: DAY, text: '2/day' }
-    expect(budgetState([NOW - 2 * DAY], budget, NOW)).toEqual({ used: 0, left: 2 })
-    expect(budgetState([NOW - 3_600_000], budget, NOW)).toEqual({ used: 1, left: 1 })
-    const full = budgetState([NOW - 5_000_000, NOW - 3_600_000, NOW - 2 * DAY], budget, NOW)
-    expect(full).toEqual({ used: 2, left: 0, freesAt: NOW - 5_000_000 + DAY })
+    const limits = { maxJobs: { max: 2, windowMs: DAY, text: '2/day' }, creditsPerRun: 180 }
+    const state = (spend: number[]) => budgetStates(spend, limits, NOW)[0]
+    expect(state([NOW - 2 * DAY])).toMatchObject({ used: 0, left: 2, allowed: 2 })
+    expect(state([NOW - 3_600_000])).toMatchObject({ used: 1, left: 1 })
+    const full = state([NOW - 5_000_000, NOW - 3_600_000, NOW - 2 * DAY])
+    expect(full).toMatchObject({ used: 2, left: 0, freesAt: NOW - 5_000_000 + DAY })
+  })
+
+  it('counts max-credits as the starts its estimate fits in, and holds at the tightest budget', () => {
+    const limits = {
+      maxJobs: { max: 10, windowMs: 30 * DAY, text: '10/month' },
+      maxCredits: { max: 1000, windowMs: 30 * DAY },
+      creditsPerRun: 300
+    }
+    const spend = [NOW - 20 * DAY, NOW - 10 * DAY, NOW - DAY]
+    const states = budgetStates(spend, limits, NOW)
+    expect(states.map(s => [s.key, s.used, s.allowed, s.left])).toEqual([
+      ['max-jobs', 3, 10, 7],
+      ['max-credits', 3, 3, 0]
+    ])
+    const binding = tightest(states)
+    expect(binding).toMatchObject({ key: 'max-credits', freesAt: NOW - 20 * DAY + 30 * DAY })
+    expect(overBudget(binding as NonNullable<typeof binding>, limits, NOW)).toBe(
+      `Over budget: 3 jobs and follow-ups, about 900 credits at 300 a run (an estimate), in the window of 'max-credits: 1000'; the next one frees at ${new Date(NOW + 10 * DAY).toISOString().slice(0, 16).replace('T', ' ')} UTC.`
+    )
+    expect(tightest(budgetStates(spend, { creditsPerRun: 180 }, NOW))).toBeUndefined()
   })
 })
 
@@ -465,7 +486,26 @@ describe('the dashboard for people', () => {
       `- **Last documented commit**: [aaaaaaa](https://github.com/acme/app/commit/${'a'.repeat(40)})`
     )
     expect(text).toContain('1 in the last 24 hours, 2 in the last 7 days')
-    expect(text).toContain('about 360 in the last 7 days, at 180 a run')
+    expect(text).toContain('about 360 in the last 30 days, at 180 a run')
+    expect(text).toContain('- **Budget**: none set')
+    expect(text).toContain('- **Open at once**: no limit')
+    // With the policy's limits: each budget used / allowed in its window, and max-open.
+    const limited = renderDashboard(ledger, {
+      ...view,
+      limits: {
+        maxJobs: { max: 20, windowMs: 30 * DAY, text: '20/month' },
+        maxCredits: { max: 9000, windowMs: 30 * DAY },
+        creditsPerRun: 180,
+        maxOpen: 1
+      }
+    })
+    expect(limited).toContain(
+      '- **Budget**: 2 of 20 jobs and follow-ups used in the last 30 days (max-jobs: 20/month), about 360 credits'
+    )
+    expect(limited).toContain(
+      '- **Budget**: about 360 credits of 9,000 used in the last 30 days (max-credits: 9000), room for 48 more starts'
+    )
+    expect(limited).toContain('- **Open at once**: at most 1 docs pull request (`max-open: 1`')
     expect(text).toContain(
       '| [acme/docs\\#\u200B100](https://github.com/acme/docs/pull/100) | `job_0` | open |'
     )

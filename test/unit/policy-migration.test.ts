@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
-import { ACTION_INPUTS, AGENT_ACTIONS, MOVED_TO_POLICY } from '../../src/policy/actions.js'
+import {
+  ACTION_INPUTS,
+  AGENT_ACTIONS,
+  MOVED_TO_POLICY,
+  NEW_POLICY_KEYS
+} from '../../src/policy/actions.js'
+import { POLICY_KEYS } from '../../src/policy/schema.js'
 import { POLICY_SCHEMA_URL } from '../../src/policy/load.js'
 import { movedInputs, policyFromInputs } from '../../src/policy/migration.js'
 import { readPolicy } from '../../src/policy/read.js'
@@ -378,5 +384,21 @@ describe('YAML written for people', () => {
         '  - true'
       ].join('\n')
     )
+  })
+})
+
+describe('every key of the policy file, given as an input', () => {
+  it('the moved and the new keys are the schema’s keys, named once each', () => {
+    expect([...MOVED_TO_POLICY, ...NEW_POLICY_KEYS].sort()).toEqual([...POLICY_KEYS].sort())
+  })
+
+  it('is refused naming the file, and its YAML is the file’s: numbers as numbers', async () => {
+    const message =
+      movedInputs('changes', { 'max-credits': '9000', 'credits-per-run': '200' }) ?? ''
+    expect(message).toContain(
+      "- 'max-credits': a key of the policy file .github/docs-agent.yml now (max-credits: …)."
+    )
+    const policy = await readPolicy(pastedYaml(message), '.github/docs-agent.yml')
+    expect(policy).toMatchObject({ maxCredits: { max: 9000 }, creditsPerRun: 200 })
   })
 })

@@ -67,8 +67,14 @@ export const newBatchId = (at: number): string => Math.max(0, Math.floor(at)).to
 const when = (at: number | undefined): string =>
   at ? ` at ${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC` : ''
 
-/** What the dashboard says of a batch's approval: the box, what the run would do, or who approved. */
-export function approvalLines(waiting: Waiting): string[] {
+/**
+ * What the dashboard says of a batch's approval: the box, what the run would do and its estimated
+ * credits with the budget as it stands, or who approved.
+ */
+export function approvalLines(
+  waiting: Waiting,
+  cost: { creditsPerRun: number; budget?: string } = { creditsPerRun: 180 }
+): string[] {
   if (!waiting.batch) return []
   if (waiting.approvedBy)
     return [
@@ -81,10 +87,11 @@ export function approvalLines(waiting: Waiting): string[] {
       ? `send these changes as a follow-up to job ${codeSpan(would.job ?? '?')}, whose docs pull request is open`
       : 'start a new job'
   const size = would ? ` with a prompt of ${kilobytes(would.promptBytes)}` : ''
+  const budget = cost.budget ? ` Budget now: ${escapeMarkdown(cost.budget)}.` : ''
   return [
     approvalBox(waiting.batch),
     '',
-    `If started now, the run would ${decision}${size}; it decides again when the box is ticked. Ticking needs the workflow's \`required-permission\` on this repository; a box that stays ticked with nothing started (a newer run took the tick's run's place in the concurrency group) is to be unticked and ticked again.`,
+    `If started now, the run would ${decision}${size}, about ${cost.creditsPerRun.toLocaleString('en-US')} credits (\`credits-per-run\`, an estimate); it decides again when the box is ticked.${budget} Ticking needs the policy's \`required-permission\` on this repository; a box that stays ticked with nothing started (a newer run took the tick's run's place in the concurrency group) is to be unticked and ticked again.`,
     ''
   ]
 }

@@ -4,19 +4,17 @@ import type { AgentJob } from '../../mintlify/agent-jobs.js'
 import type { Clock } from '../../runner/clock.js'
 import { ExplainedError, errorText } from '../../runner/errors.js'
 import type { Logger } from '../../runner/logger.js'
-import type { JobBudget } from '../../policy/budget.js'
 import { Dashboard } from './dashboard.js'
 import { NewerLedgerError } from './dashboard-choice.js'
 import { LedgerSession } from './ledger-session.js'
 import { RecordSigner } from '../../records/record.js'
-import { overBudget } from './budget.js'
+import { type Limits, overBudget } from './budget.js'
 
-export interface CountedSettings {
+export interface CountedSettings extends Limits {
   apiKey: string
   githubToken: string
   projectId: string
   dashboardTitle: string
-  maxJobs: JobBudget
 }
 
 /** What a run counts on the dashboard: prepared-run.ts's LedgerHooks, which the ledger cannot import. */
@@ -60,7 +58,11 @@ export async function countedRun(
     const dashboard = await Dashboard.open(github, {
       title: settings.dashboardTitle,
       signer: new RecordSigner(settings.apiKey),
-      view: { repository: `${event.owner}/${event.repo}`, serverUrl: event.serverUrl },
+      view: {
+        repository: `${event.owner}/${event.repo}`,
+        serverUrl: event.serverUrl,
+        limits: settings
+      },
       now: () => clock.wallNow()
     })
     ledger = new LedgerSession(
@@ -68,14 +70,14 @@ export async function countedRun(
       settings.projectId,
       { id: event.runId, url: event.runUrl, attempt: event.runAttempt, step: event.step },
       () => clock.wallNow(),
-      settings.maxJobs
+      settings
     )
     if (run.hold) {
       const state = ledger.budgetState()
       if (state?.left === 0)
         return {
           dashboardUrl: ledger.url,
-          over: `${overBudget(state, settings.maxJobs, clock.wallNow())} Nothing starts for ${run.what}, which runs on its own, outside the dashboard's batch: a later push to it runs again, and once merged it is documented with the next batch.`
+          over: `${overBudget(state, settings, clock.wallNow())} Nothing starts for ${run.what}, which runs on its own, outside the dashboard's batch: a later push to it runs again, and once merged it is documented with the next batch.`
         }
       await ledger.ensureWritable()
     }

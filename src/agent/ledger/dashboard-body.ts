@@ -1,18 +1,23 @@
 import { codeSpan, escapeMarkdown, markdownLink } from '../../runner/markdown.js'
 import { counted, formatCount } from '../../runner/text.js'
-import { ESTIMATED_CREDITS_PER_RUN, startsWithin } from './budget.js'
+import { type Limits, budgetStates, budgetText, startsWithin } from './budget.js'
 import type { ChangeRef, Ledger, ProjectLedger } from '../../records/ledger.js'
 import { STILL_OPEN, hoursOrDays, outcomes } from './outcomes.js'
 import { type RepositoryFigures, outcomesByRepository } from './outcomes-by-repository.js'
 import { approvalLines, resendBox } from './approval-box.js'
 import { renderImpactTable } from './impact-table.js'
 
-/** Where links point: the repository the dashboard is in, on the run's GitHub. */
+/** Where links point: the repository the dashboard is in, on the run's GitHub; the project's limits. */
 export interface DashboardView {
   repository: string
   serverUrl: string
   now: number
+  /** What the policy file allows the project (budgets, max-open), shown with what it used. */
+  limits?: Limits
 }
+
+/** Mintlify's published average credits for a run that updates docs from code changes. */
+const DEFAULT_CREDITS_PER_RUN = 180
 
 const DAY = 86_400_000
 const SHOWN_JOBS = 10
@@ -52,7 +57,7 @@ function renderProject(id: string, project: ProjectLedger, view: DashboardView):
         ]
       : []),
     `- **Jobs and follow-ups started**: ${formatCount(day)} in the last 24 hours, ${formatCount(week)} in the last 7 days`,
-    `- **Credits used (estimate)**: about ${formatCount(week * ESTIMATED_CREDITS_PER_RUN)} in the last 7 days, at ${ESTIMATED_CREDITS_PER_RUN} a run (Mintlify's published average; the API reports no usage)`,
+    ...renderBudget(project, view),
     ''
   )
   lines.push(...renderWatermarks(project, view))
@@ -83,7 +88,7 @@ function renderProject(id: string, project: ProjectLedger, view: DashboardView):
       '',
       `${escapeMarkdown(why)}`,
       '',
-      ...approvalLines(project.waiting),
+      ...approvalLines(project.waiting, approvalCost(project, view)),
       ...changes.slice(0, SHOWN_WAITING).map(c => `- ${changeLink(c, view)}`),
       ...(changes.length > SHOWN_WAITING ? [`- … and ${changes.length - SHOWN_WAITING} more`] : []),
       ''
@@ -151,9 +156,42 @@ function renderWatermarks(project: ProjectLedger, view: DashboardView): string[]
   ]
 }
 
+/**
+ * What the policy file allows the project and what it used: each budget in its window (`max-jobs`,
+ * `max-credits`), the credits the starts are estimated at, and how many docs pull requests may be
+ * open at once (`max-open`). Without a budget the 30 days' starts and their estimate only.
+ */
+function renderBudget(project: ProjectLedger, view: DashboardView): string[] {
+  const limits = view.limits ?? { creditsPerRun: DEFAULT_CREDITS_PER_RUN }
+  const perRun = formatCount(limits.creditsPerRun)
+  const month = startsWithin(project.spend, 30 * DAY, view.now)
+  const states = budgetStates(project.spend, limits, view.now)
+  return [
+    ...(states.length
+      ? states.map(state => `- **Budget**: ${budgetText(state, limits)}`)
+      : ['- **Budget**: none set (the policy file’s `max-jobs` or `max-credits` sets one)']),
+    `- **Credits used (estimate)**: about ${formatCount(month * limits.creditsPerRun)} in the last 30 days, at ${perRun} a run (\`credits-per-run\`: Mintlify publishes averages, the API reports no usage)`,
+    `- **Open at once**: ${limits.maxOpen === undefined ? 'no limit (the policy file’s `max-open` sets one)' : `at most ${counted(limits.maxOpen, 'docs pull request')} (\`max-open: ${limits.maxOpen}\`; a running job counts)`}`
+  ]
+}
+
+/** What ticking the waiting batch's box would cost, and the budget it would leave. */
+function approvalCost(
+  project: ProjectLedger,
+  view: DashboardView
+): { creditsPerRun: number; budget?: string } {
+  const limits = view.limits ?? { creditsPerRun: DEFAULT_CREDITS_PER_RUN }
+  const states = budgetStates(project.spend, limits, view.now)
+  return {
+    creditsPerRun: limits.creditsPerRun,
+    ...(states.length ? { budget: states.map(state => budgetText(state, limits)).join('; ') } : {})
+  }
+}
+
 /** What became of the agent's work over the last 30 days: figures only, no text from elsewhere. */
 function renderOutcomes(project: ProjectLedger, view: DashboardView): string[] {
-  const o = outcomes(project, view.now)
+  const perRun = view.limits?.creditsPerRun ?? DEFAULT_CREDITS_PER_RUN
+  const o = outcomes(project, view.now, perRun)
   if (!o.started && !o.decided && !o.open) return []
   const acceptance =
     o.acceptance === undefined
@@ -176,7 +214,7 @@ function renderOutcomes(project: ProjectLedger, view: DashboardView): string[] {
     `- **Accepted**: ${acceptance}: merged ÷ decided, where decided is merged + closed without merge + expired; open pull requests and drafts are not decided yet`,
     `- **Zero-touch**: ${zeroTouch}: merged without a person's commit ÷ merged whose commits were read (a person is anyone but the docs agent's identities and bots)`,
     `- **Median time from job start to merge**: ${o.medianToMerge === undefined ? 'no merged pull request yet' : `${hoursOrDays(o.medianToMerge)} (the middle of ${formatCount(o.merged)} merged)`}`,
-    `- **Credits per merged docs pull request (estimate)**: ${o.creditsPerMerge === undefined ? 'no merged pull request yet' : `about ${formatCount(o.creditsPerMerge)}`} (an estimate, not a measure: every job and follow-up started, at ${ESTIMATED_CREDITS_PER_RUN} credits a run, Mintlify's published average, ÷ merged; the API reports no usage)`,
+    `- **Credits per merged docs pull request (estimate)**: ${o.creditsPerMerge === undefined ? 'no merged pull request yet' : `about ${formatCount(o.creditsPerMerge)}`} (an estimate, not a measure: every job and follow-up started, at ${formatCount(perRun)} credits a run ('credits-per-run'), ÷ merged; the API reports no usage)`,
     ''
   ]
 }

@@ -2,8 +2,7 @@ import type { AgentJob } from '../../mintlify/agent-jobs.js'
 import type { ChangeBatch } from '../batch.js'
 import { repositoryKey } from '../../policy/code-repositories.js'
 import type { FoldDecision } from './fold.js'
-import { type BudgetState, budgetState } from './budget.js'
-import type { JobBudget } from '../../policy/budget.js'
+import { type BudgetState, type Limits, budgetStates, budgetSummary, tightest } from './budget.js'
 import type { Dashboard } from './dashboard.js'
 import { newBatchId } from './approval-box.js'
 import type { DocsPullUpdate } from './expiry.js'
@@ -69,7 +68,7 @@ export class LedgerSession {
     private readonly projectId: string,
     private readonly run: LedgerRun,
     private readonly now: () => number,
-    readonly budget?: JobBudget
+    readonly limits?: Limits
   ) {
     const read = dashboard.project(projectId)
     this.documentedAtStart = {
@@ -122,8 +121,14 @@ export class LedgerSession {
     )
   }
 
+  /** The budget that binds first (`max-jobs`, `max-credits`), or none when the policy sets none. */
   budgetState(): BudgetState | undefined {
-    return this.budget && budgetState(this.project.spend, this.budget, this.now())
+    return tightest(budgetStates(this.project.spend, this.limits, this.now()))
+  }
+
+  /** Where every budget stands, in one line; none without a budget. */
+  budgetSummary(): string | undefined {
+    return budgetSummary(this.project.spend, this.limits, this.now())
   }
 
   ensureWritable(): Promise<void> {

@@ -2,7 +2,6 @@ import { type DocsPull, type DocsPulls, docsFailure } from '../../github/docs-pu
 import { type PullRequestRef, parsePullLink } from '../../github/event.js'
 import type { Logger } from '../../runner/logger.js'
 import { Input } from '../names.js'
-import { ESTIMATED_CREDITS_PER_RUN } from './budget.js'
 import type { DocsPullUpdate } from './expiry.js'
 import { isPush, peopleOf } from './staleness.js'
 import {
@@ -180,7 +179,7 @@ export interface Outcomes {
   creditsPerMerge?: number
 }
 
-export function outcomes(project: ProjectLedger, now: number): Outcomes {
+export function outcomes(project: ProjectLedger, now: number, creditsPerRun = 180): Outcomes {
   const jobs = project.jobs.filter(j => j.prLink && inWindow(j, now))
   const count = (states: ReadonlySet<string>, draft = false) =>
     jobs.filter(j => states.has(j.state) && Boolean(j.draft) === draft).length
@@ -207,7 +206,7 @@ export function outcomes(project: ProjectLedger, now: number): Outcomes {
     touchKnown: touched.length,
     touchTooLong: jobs.filter(j => j.state === 'merged' && j.touchUnread).length,
     medianToMerge: median(toMerge),
-    creditsPerMerge: merged ? Math.round((started * ESTIMATED_CREDITS_PER_RUN) / merged) : undefined
+    creditsPerMerge: merged ? Math.round((started * creditsPerRun) / merged) : undefined
   }
 }
 

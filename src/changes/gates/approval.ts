@@ -23,6 +23,11 @@ export const approval: Gate<BatchInput> = {
     return {
       kind: 'hold',
       why: awaitingWhy(batchSize(batch)),
+      wouldStart: {
+        decision: target ? 'follow-up' : 'new-job',
+        ...(target ? { jobId: target.jobId } : {}),
+        prompt
+      },
       written: {
         base,
         approval: {

@@ -5,6 +5,7 @@ import type { BudgetState } from '../../agent/ledger/budget.js'
 import type { ChangeSettings } from '../../agent/settings.js'
 import type { DocsPullUpdate } from '../../agent/ledger/expiry.js'
 import type { ChangeBatch } from '../../agent/batch.js'
+import type { WouldStart } from '../../agent/prepared-run.js'
 import type { ChangePlan } from '../change-plan.js'
 import type { FoldContext, FoldDecision } from '../../agent/ledger/fold.js'
 
@@ -16,7 +17,7 @@ import type { FoldContext, FoldDecision } from '../../agent/ledger/fold.js'
 export type Verdict =
   | { kind: 'pass' }
   | { kind: 'skip'; why: string; record?: { note: string; batch?: ChangeBatch } }
-  | { kind: 'hold'; why: string; written: HeldWrite }
+  | { kind: 'hold'; why: string; written: HeldWrite; wouldStart?: WouldStart }
 
 /** What a held batch keeps on the dashboard besides its changes: its approval, its range's start. */
 export interface HeldWrite {

@@ -49,7 +49,9 @@ describe('the approval gate', () => {
           batch: expect.stringMatching(/^[a-z0-9]+$/),
           wouldDo: { decision: 'new-job', promptBytes: 'Document: Change 101, Change 102'.length }
         }
-      }
+      },
+      // What a preview shows: the prompt a tick would send.
+      wouldStart: { decision: 'new-job', prompt: 'Document: Change 101, Change 102' }
     })
   })
 
