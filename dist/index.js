@@ -47129,8 +47129,10 @@ function renderSummary(report) {
         lines.push(...fenced(report.details, 'text'), '');
     if (why)
         lines.push((0,markdown/* escapeMarkdown */.FV)(why), '');
-    if (report.source && !job)
-        lines.push(`Change: ${(0,markdown/* markdownLink */.iQ)(report.source, report.source)}`, '');
+    const sources = (report.source ?? '').split('\n').filter(Boolean);
+    const sourceLinks = sources.map(url => (0,markdown/* markdownLink */.iQ)(url, url)).join(', ');
+    if (sources.length && !job)
+        lines.push(`${sources.length > 1 ? 'Changes' : 'Change'}: ${sourceLinks}`, '');
     if (report.fold) {
         const docsPr = report.fold.docsPr;
         const what = outcome.kind === 'dry-run' ? 'Would send the changes' : 'The changes were sent';
@@ -47163,7 +47165,7 @@ function renderSummary(report) {
             ['Job id', (0,markdown/* codeSpan */.SS)(job.id)],
             ['Model', job.model ? (0,markdown/* codeSpan */.SS)(job.model) : ''],
             ['Docs repository', source],
-            ['Change', (0,markdown/* markdownLink */.iQ)(report.source ?? '', report.source)],
+            [sources.length > 1 ? 'Changes' : 'Change', sourceLinks],
             ['Created', job.createdAt ? (0,markdown/* escapeMarkdown */.FV)(job.createdAt) : ''],
             ['Elapsed', (0,duration/* formatDuration */.a3)(Math.max(0, sinceCreated))]
         ];
@@ -50392,7 +50394,11 @@ async function preparePromptRun(settings, event, deps) {
     const onDocsPr = await docsPrComment(settings, event, deps);
     if (onDocsPr)
         return skippedRun(onDocsPr);
-    const prepared = await prepareIssueRun(settings, event, deps);
+    const issued = await prepareIssueRun(settings, event, deps);
+    // The issue or pull request the prompt was built from: the `source` output.
+    const prepared = event.issue?.url
+        ? { ...issued, source: issued.source ?? event.issue.url }
+        : issued;
     const what = event.issue ? `issue #${event.issue.number}` : 'a manual run';
     return withBudget(prepared, settings, event, deps, { what, hold: false });
 }

@@ -47071,8 +47071,10 @@ function renderSummary(report) {
         lines.push(...fenced(report.details, 'text'), '');
     if (why)
         lines.push((0,markdown/* escapeMarkdown */.FV)(why), '');
-    if (report.source && !job)
-        lines.push(`Change: ${(0,markdown/* markdownLink */.iQ)(report.source, report.source)}`, '');
+    const sources = (report.source ?? '').split('\n').filter(Boolean);
+    const sourceLinks = sources.map(url => (0,markdown/* markdownLink */.iQ)(url, url)).join(', ');
+    if (sources.length && !job)
+        lines.push(`${sources.length > 1 ? 'Changes' : 'Change'}: ${sourceLinks}`, '');
     if (report.fold) {
         const docsPr = report.fold.docsPr;
         const what = outcome.kind === 'dry-run' ? 'Would send the changes' : 'The changes were sent';
@@ -47105,7 +47107,7 @@ function renderSummary(report) {
             ['Job id', (0,markdown/* codeSpan */.SS)(job.id)],
             ['Model', job.model ? (0,markdown/* codeSpan */.SS)(job.model) : ''],
             ['Docs repository', source],
-            ['Change', (0,markdown/* markdownLink */.iQ)(report.source ?? '', report.source)],
+            [sources.length > 1 ? 'Changes' : 'Change', sourceLinks],
             ['Created', job.createdAt ? (0,markdown/* escapeMarkdown */.FV)(job.createdAt) : ''],
             ['Elapsed', (0,duration/* formatDuration */.a3)(Math.max(0, sinceCreated))]
         ];

@@ -108,7 +108,10 @@ export function renderSummary(report: Report): string {
   if (report.failure) lines.push(`> ${escapeMarkdown(report.failure)}`, '')
   if (report.details) lines.push(...fenced(report.details, 'text'), '')
   if (why) lines.push(escapeMarkdown(why), '')
-  if (report.source && !job) lines.push(`Change: ${markdownLink(report.source, report.source)}`, '')
+  const sources = (report.source ?? '').split('\n').filter(Boolean)
+  const sourceLinks = sources.map(url => markdownLink(url, url)).join(', ')
+  if (sources.length && !job)
+    lines.push(`${sources.length > 1 ? 'Changes' : 'Change'}: ${sourceLinks}`, '')
   if (report.fold) {
     const docsPr = report.fold.docsPr
     const what = outcome.kind === 'dry-run' ? 'Would send the changes' : 'The changes were sent'
@@ -140,7 +143,7 @@ export function renderSummary(report: Report): string {
       ['Job id', codeSpan(job.id)],
       ['Model', job.model ? codeSpan(job.model) : ''],
       ['Docs repository', source],
-      ['Change', markdownLink(report.source ?? '', report.source)],
+      [sources.length > 1 ? 'Changes' : 'Change', sourceLinks],
       ['Created', job.createdAt ? escapeMarkdown(job.createdAt) : ''],
       ['Elapsed', formatDuration(Math.max(0, sinceCreated))]
     ]

@@ -19,7 +19,7 @@ import { docsPulls } from '../agent/docs-repository.js'
 import type { ChangeBatch } from '../agent/batch.js'
 import { type ChangeSource, readPatches, readPull, readRange } from './change-batch.js'
 import type { ChangePlan } from './change-plan.js'
-import { MAX_PATCH, changePrompt } from './change-prompt.js'
+import { MAX_PATCH, batchSources, changePrompt } from './change-prompt.js'
 import { type ChangeRules, batchSize } from './change-rules.js'
 
 /** Commits read at most for one batch: a range longer than this is documented from its newest. */
@@ -269,7 +269,7 @@ export class ChangeReader {
     const prompt = changePrompt(batch, { instruction: settings.instructions, followUp, patches })
     if (!followUp)
       this.deps.log.info(
-        `Described ${counted(batchSize(batch), 'change')} from ${batch.url}: ${Math.round(bytes(prompt) / 100) / 10} KB of prompt.`
+        `Described ${counted(batchSize(batch), 'change')} from ${batchSources(batch).join(', ') || batch.repository}: ${Math.round(bytes(prompt) / 100) / 10} KB of prompt.`
       )
     return prompt
   }

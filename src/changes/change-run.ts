@@ -22,6 +22,7 @@ import type { ProjectLedger } from '../records/ledger.js'
 /** What stops a run before its batch is handed over. */
 type Stop = Exclude<Verdict, { kind: 'pass' }>
 import { GATES, applyGates } from './gates/order.js'
+import { batchSources } from './change-prompt.js'
 import { handOver } from './hand-over.js'
 import { ownChange } from './own-change.js'
 
@@ -112,7 +113,12 @@ class ChangeRun extends ChangeContext {
         : await this.branchBatch(session, plan, notices)
     if ('stop' in read) return this.stopped(session, read.stop, { ...extra, source })
     const { atHead, batch } = read
-    const run = { ...extra, source: source ?? batch.url, batch, budget: session.budgetSummary() }
+    const run = {
+      ...extra,
+      source: source ?? (batchSources(batch).join('\n') || batch.url),
+      batch,
+      budget: session.budgetSummary()
+    }
     const foldContext = this.foldContext()
     const withBatch = { ...atHead, batch, approvedBy, foldContext }
     const held = await applyGates(GATES.batch, withBatch)

@@ -47,7 +47,11 @@ export async function preparePromptRun(
 ): Promise<PreparedRun> {
   const onDocsPr = await docsPrComment(settings, event, deps)
   if (onDocsPr) return skippedRun(onDocsPr)
-  const prepared = await prepareIssueRun(settings, event, deps)
+  const issued = await prepareIssueRun(settings, event, deps)
+  // The issue or pull request the prompt was built from: the `source` output.
+  const prepared = event.issue?.url
+    ? { ...issued, source: issued.source ?? event.issue.url }
+    : issued
   const what = event.issue ? `issue #${event.issue.number}` : 'a manual run'
   return withBudget(prepared, settings, event, deps, { what, hold: false })
 }

@@ -100,7 +100,7 @@ describe('a merged pull request with dashboard: false', () => {
     const [prompt = ''] = prompts()
     expect(prompts()).toHaveLength(1)
     expect(prompt).toMatch(
-      /^Update the documentation for the user-facing changes in the merged pull request #42 in acme\/app: .*If nothing user-facing changed .*make no changes\./
+      /^Update the documentation for what users see of the merged pull request #42 in acme\/app: .*If nothing user-facing changed .*make no changes\./
     )
     expect(prompt.indexOf('Update the documentation')).toBeLessThan(
       prompt.indexOf('----- BEGIN CODE CHANGES')
@@ -214,7 +214,7 @@ describe('the dashboard on (its default): changes that are not on the default br
     const result = await run({ event: event(p), inputs: withDashboard })
     expect(result.outputs).toMatchObject({ result: 'pr-opened', decision: 'new-job' })
     expect(prompts()[0]).toMatch(
-      /^Update the documentation for the user-facing changes in the merged pull request #42 in acme\/app:/
+      /^Update the documentation for what users see of the merged pull request #42 in acme\/app:/
     )
     expect(changeBlock(prompts()[0] ?? '')).toContain('Branch: release/2.x')
     expect(gh.commentsOn(42)).toHaveLength(1)
@@ -511,7 +511,7 @@ describe('a push outside the ledger', () => {
     })
     const [prompt = ''] = prompts()
     expect(prompt).toMatch(
-      /^Update the documentation for the user-facing changes in the changes to topic in acme\/app \(1 pull request and 2 commits\):/
+      /^Update the documentation for what users see of the changes to topic in acme\/app \(1 pull request and 2 commits\):/
     )
     const block = changeBlock(prompt)
     expect(block).toContain('Branch: topic')

@@ -83,7 +83,21 @@ describe('one docs project, several code repositories', () => {
     expect(result.outputs).toMatchObject({ result: 'pr-opened', decision: 'new-job' })
     expect(prompts()).toHaveLength(1)
     const prompt = prompts()[0] as string
-    expect(prompt).toContain('the changes in acme/api, acme/cli (3 pull requests)')
+    expect(prompt).toContain(
+      'Update the documentation for what users see of the changes in acme/api, acme/cli (3 pull requests):'
+    )
+    // Each repository with changes is named where the run says what it documented, not only the first.
+    const sources = (result.outputs.source ?? '').split('\n')
+    expect(sources).toEqual([
+      expect.stringMatching(/^https:\/\/github\.com\/acme\/api\//),
+      expect.stringMatching(/^https:\/\/github\.com\/acme\/cli\//)
+    ])
+    expect(result.summary).toMatch(
+      /\| Changes \| \[https:\/\/github\.com\/acme\/api\/.*\]\(.*\), \[https:\/\/github\.com\/acme\/cli\//
+    )
+    expect(result.log).toMatch(
+      /Described 3 changes from https:\/\/github\.com\/acme\/api\/\S+, https:\/\/github\.com\/acme\/cli\//
+    )
     const api = prompt.indexOf('=== Repository: acme/api ===')
     const cli = prompt.indexOf('=== Repository: acme/cli ===')
     expect(api).toBeGreaterThan(0)

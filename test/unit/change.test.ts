@@ -566,7 +566,7 @@ describe('changePrompt', () => {
   it('asks for user-facing updates by default, and says what the batch is', () => {
     const one = batch({ base: undefined, pulls: [batchPull(5)] })
     expect(changePrompt(one, { followUp: false })).toMatch(
-      /^Update the documentation for the user-facing changes in the merged pull request #5 in o\/app: new or changed features,.*If nothing user-facing changed \(refactoring, tests, CI, internal tooling\), make no changes\.\n/
+      /^Update the documentation for what users see of the merged pull request #5 in o\/app: new or changed features,.*If nothing user-facing changed \(refactoring, tests, CI, internal tooling\), make no changes\.\n/
     )
     expect(
       batchWhat(batch({ base: undefined, pulls: [batchPull(6, { merged: false, state: 'open' })] }))
