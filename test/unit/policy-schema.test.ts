@@ -225,10 +225,11 @@ describe('the policies the examples and the docs show, judged by both schemas al
     )
   ]
 
-  it('finds the policies of the change examples', () => {
+  it('finds the policies of the change examples and of the README', () => {
     const names = shown.map(([name]) => name)
     for (const file of ['docs-on-push.yml', 'docs-on-merge.yml', 'docs-on-merge-approved.yml'])
       expect(names).toContain(`examples/${file}`)
+    expect(names.some(name => name.startsWith('README.md:'))).toBe(true)
   })
 
   it('reads a header policy as YAML, and only from the header', () => {
