@@ -44024,7 +44024,7 @@ function renderProject(id, project, view) {
     const marks = Object.values(project.repositories ?? {});
     lines.push(...(marks.length && !project.documented ? [] : [`- **Last documented commit**: ${documented}`]), ...(project.backlog
         ? [
-            `- **Beyond one run's bounds**: ${(0,runner_text/* counted */.hS)(project.backlog, 'more change')} after it ${project.backlog === 1 ? 'waits' : 'wait'}; the next runs (a merge, a push, a scheduled \`changes: since-last\` run) take them, oldest first`
+            `- **Beyond one run's bounds**: ${(0,runner_text/* counted */.hS)(project.backlog, 'more change')} after it ${project.backlog === 1 ? 'waits' : 'wait'}; the next runs (a merge, a push, a scheduled or manual catch-up) take them, oldest first`
         ]
         : []), `- **Jobs and follow-ups started**: ${(0,runner_text/* formatCount */.B4)(day)} in the last 24 hours, ${(0,runner_text/* formatCount */.B4)(week)} in the last 7 days`, ...renderBudget(project, view), '');
     lines.push(...renderWatermarks(project, view));

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { readFileSync, readdirSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -15,6 +15,7 @@ import { POLICY_SCHEMA_URL } from '../../src/policy/load.js'
 import { PolicyError } from '../../src/policy/problems.js'
 import { readPolicy } from '../../src/policy/read.js'
 import { POLICY_KEYS } from '../../src/policy/schema.js'
+import { markdownFiles, yamlBlocks } from '../support/markdown.js'
 import { ROOT } from '../support/run-action.js'
 
 const read = (file: string): string => readFileSync(path.join(ROOT, file), 'utf8')
@@ -183,6 +184,74 @@ describe('the example policy file and samples, judged by both schemas alike', ()
 
   it.each(actionOnly)('editors accept %j, the action refuses it', async text => {
     expect(await judged(text)).toEqual({ json: true, action: false })
+  })
+})
+
+/**
+ * The policy a workflow example shows in its header: each run of comment lines indented under the
+ * `#` by three spaces (`#   max-jobs: 20/month`) before the first line that is not a comment.
+ */
+function headerPolicies(workflow: string): string[] {
+  const header = workflow
+    .split('\n')
+    .filter((_, i, all) => all.slice(0, i + 1).every(l => l.startsWith('#')))
+  const policies: string[] = []
+  let run: string[] = []
+  for (const line of [...header, '']) {
+    if (line.startsWith('#   ')) run.push(line.slice(4))
+    else if (run.length) {
+      policies.push(`${run.join('\n')}\n`)
+      run = []
+    }
+  }
+  return policies
+}
+
+/** A YAML block of a Markdown file that is a policy file: it starts with the line for editors. */
+const POLICY_BLOCK = `# yaml-language-server: $schema=${POLICY_SCHEMA_URL}`
+
+describe('the policies the examples and the docs show, judged by both schemas alike', () => {
+  const workflows = readdirSync(path.join(ROOT, 'examples')).filter(
+    f => f.endsWith('.yml') && !f.startsWith('docs-agent')
+  )
+  const shown = [
+    ...workflows.flatMap(f =>
+      headerPolicies(read(`examples/${f}`)).map(text => [`examples/${f}`, text] as const)
+    ),
+    ...markdownFiles().flatMap(file =>
+      yamlBlocks(file)
+        .filter(b => b.text.startsWith(`${POLICY_BLOCK}\n`))
+        .map(b => [b.name, b.text] as const)
+    )
+  ]
+
+  it('finds the policies of the change examples and of the README', () => {
+    const names = shown.map(([name]) => name)
+    for (const file of ['docs-on-push.yml', 'docs-on-merge.yml', 'docs-on-merge-approved.yml'])
+      expect(names).toContain(`examples/${file}`)
+    expect(names.some(name => name.startsWith('README.md:'))).toBe(true)
+  })
+
+  it('reads a header policy as YAML, and only from the header', () => {
+    const workflow = [
+      '# A workflow.',
+      '#',
+      '#   max-jobs: 20/month # a comment',
+      '#   paths:',
+      '#     - src/**',
+      '# More words.',
+      '#   fold: never',
+      'name: x',
+      '#   approval: dashboard'
+    ].join('\n')
+    expect(headerPolicies(workflow)).toEqual([
+      'max-jobs: 20/month # a comment\npaths:\n  - src/**\n',
+      'fold: never\n'
+    ])
+  })
+
+  it.each(shown)('%s is a valid policy', async (_name, text) => {
+    expect(await judged(text)).toEqual({ json: true, action: true })
   })
 })
 

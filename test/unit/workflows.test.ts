@@ -22,6 +22,8 @@ const workflowFiles = [
 ]
 
 type Step = { run?: string; uses?: string; with?: Record<string, string> }
+/** The actions that read the policy file: the main one, changes, review and impact. */
+const AGENT_ACTION = /^mintlify\/agent-action(?:\/(?:changes|review|impact))?@/
 type Workflow = { permissions?: unknown; jobs: Record<string, { steps: Step[] }> }
 
 /**
@@ -65,6 +67,26 @@ describe('example and CI workflows', () => {
   it.each(examples)('examples/%s sets a permissions block', file => {
     const workflow = parse(read(path.join('examples', file))) as Workflow
     expect(workflow.permissions).toBeDefined()
+  })
+
+  // Every agent action reads the repository's policy file through the contents API, which a private
+  // repository refuses without contents: read (the run then fails before any request).
+  it.each(examples)(
+    'examples/%s gives contents: read to each job that runs an agent action',
+    file => {
+      expect(jobsWithoutContents(parse(read(path.join('examples', file))) as Workflow)).toEqual([])
+    }
+  )
+
+  it('the contents check can fail: a job of an agent action without it', () => {
+    const workflow = (permissions: string, job = '') =>
+      parse(
+        `on: push\npermissions: ${permissions}\njobs:\n  a:\n${job}    steps:\n      - uses: mintlify/agent-action/changes@v2\n  b:\n    steps:\n      - uses: mintlify/agent-action/visitors@v2\n`
+      ) as Workflow
+    expect(jobsWithoutContents(workflow('{}'))).toEqual(['a'])
+    expect(jobsWithoutContents(workflow('{issues: write}'))).toEqual(['a'])
+    expect(jobsWithoutContents(workflow('{contents: read}'))).toEqual([])
+    expect(jobsWithoutContents(workflow('{}', '    permissions: {contents: write}\n'))).toEqual([])
   })
 
   it('the checks can fail: actionlint and the schema catch broken workflows', async () => {
@@ -236,8 +258,9 @@ describe('the approval example keeps unrelated runs out of its concurrency group
 })
 
 describe('the docs project example can take approval ticks without losing a run', () => {
-  // Its issues: [edited] trigger is commented out until approval: dashboard is on; the if: and the
-  // job's concurrency group are live, so uncommenting both is all approval takes.
+  // Its issues: [edited] trigger is commented out until approval: dashboard is on in its policy file
+  // (examples/docs-agent-project.yml); the if: and the job's concurrency group are live, so
+  // uncommenting both is all approval takes.
   type Concurrency = { group: string; 'cancel-in-progress'?: boolean }
   const text = read('examples/docs-project.yml')
   const workflow = parse(text) as {
@@ -259,7 +282,7 @@ describe('the docs project example can take approval ticks without losing a run'
 
   it('comments out the trigger and approval together, and sets the group on the job', () => {
     expect(text).toMatch(/^ {2}# issues:\n {2}# {3}types: \[edited\]$/m)
-    expect(text).toMatch(/^ {10}# approval: dashboard$/m)
+    expect(read('examples/docs-agent-project.yml')).toMatch(/^# approval: dashboard$/m)
     expect(workflow.concurrency).toBeUndefined()
     expect(job?.concurrency?.['cancel-in-progress']).toBe(false)
   })
@@ -319,6 +342,17 @@ describe('the YAML blocks of every Markdown file', () => {
     expect(read('README.md')).toContain(`(examples/${file})`)
   })
 })
+
+/** The jobs that run an agent action (it reads the policy file) without contents: read or write. */
+function jobsWithoutContents(workflow: Workflow): string[] {
+  return Object.entries(
+    workflow.jobs as Record<string, { steps: Step[]; permissions?: unknown }>
+  ).flatMap(([name, job]) => {
+    if (!job.steps.some(step => AGENT_ACTION.test(step.uses ?? ''))) return []
+    const permissions = (job.permissions ?? workflow.permissions) as Record<string, unknown> | null
+    return ['read', 'write'].includes(String(permissions?.contents)) ? [] : [name]
+  })
+}
 
 function expectNoExpressionInRun(workflow: Workflow): void {
   for (const job of Object.values(workflow.jobs)) {

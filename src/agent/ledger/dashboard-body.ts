@@ -53,7 +53,7 @@ function renderProject(id: string, project: ProjectLedger, view: DashboardView):
     ...(marks.length && !project.documented ? [] : [`- **Last documented commit**: ${documented}`]),
     ...(project.backlog
       ? [
-          `- **Beyond one run's bounds**: ${counted(project.backlog, 'more change')} after it ${project.backlog === 1 ? 'waits' : 'wait'}; the next runs (a merge, a push, a scheduled \`changes: since-last\` run) take them, oldest first`
+          `- **Beyond one run's bounds**: ${counted(project.backlog, 'more change')} after it ${project.backlog === 1 ? 'waits' : 'wait'}; the next runs (a merge, a push, a scheduled or manual catch-up) take them, oldest first`
         ]
       : []),
     `- **Jobs and follow-ups started**: ${formatCount(day)} in the last 24 hours, ${formatCount(week)} in the last 7 days`,
