@@ -42145,11 +42145,11 @@ var light = __nccwpck_require__(3251);
 var plugin_retry_dist_bundle_VERSION = "0.0.0-development";
 
 // pkg/dist-src/error-request.js
-function isRequestError(error) {
+function dist_bundle_isRequestError(error) {
   return error.request !== void 0;
 }
 async function errorRequest(state, octokit, error, options) {
-  if (!isRequestError(error) || !error?.request.request) {
+  if (!dist_bundle_isRequestError(error) || !error?.request.request) {
     throw error;
   }
   if (error.status >= 400 && !state.doNotRetry.includes(error.status)) {
@@ -42227,16 +42227,36 @@ retry.VERSION = plugin_retry_dist_bundle_VERSION;
 
 /** Pages of 100: the most GitHub serves per request. */
 const PAGE_SIZE = 100;
+/**
+ * GitHub's answer a failed call carries, with its status; undefined when GitHub did not answer (or
+ * the error is no failed call). Told by its shape, not by `instanceof`: the class is the
+ * @octokit/request-error copy of whichever Octokit made the call, and @github/local-action's
+ * stand-in for @actions/github brings its own.
+ */
+function answerOf(error) {
+    if (!(error instanceof Error) || (error.name !== 'HttpError' && !(error instanceof dist_src_RequestError)))
+        return undefined;
+    const { status, response } = error;
+    if (typeof status !== 'number' || !response || typeof response !== 'object')
+        return undefined;
+    return { status, response };
+}
+/** A failed call of Octokit's (answered or not), of any copy of it: see answerOf. */
+const rest_isRequestError = (error) => error instanceof RequestError ||
+    (error instanceof Error &&
+        error.name === 'HttpError' &&
+        typeof error.status === 'number');
 /** GitHub answered 404: no such thing, or none this token may see. */
-const notFound = (error) => error instanceof dist_src_RequestError && error.response !== undefined && error.status === 404;
+const notFound = (error) => answerOf(error)?.status === 404;
 /**
  * GitHub answered 403 because the file is too large for the way it was asked for (`errors` of code
  * `too_large`: over 1 MB in the contents API's JSON, over 100 MB raw): no permission would help.
  */
 function tooLarge(error) {
-    if (!(error instanceof dist_src_RequestError) || error.response === undefined || error.status !== 403)
+    const answer = answerOf(error);
+    if (answer?.status !== 403)
         return false;
-    const errors = error.response.data?.errors;
+    const errors = answer.response.data?.errors;
     return (Array.isArray(errors) &&
         errors.some(e => e?.code === 'too_large'));
 }
@@ -43332,17 +43352,17 @@ class GitHubTransport {
 
 
 
-
 /**
  * A failed GitHub call in a few words. Octokit reports a call that never got an answer (refused,
  * DNS, a time limit) as a RequestError with status 500 and no response: that is no HTTP 500, and
  * says so.
  */
 function describeGitHubError(error) {
-    if (tooLarge(error))
-        return `HTTP ${error.status}: the file is too large for GitHub to serve this way`;
-    if (error instanceof dist_src_RequestError && error.response)
-        return `HTTP ${error.status}`;
+    const answer = answerOf(error);
+    if (answer && tooLarge(error))
+        return `HTTP ${answer.status}: the file is too large for GitHub to serve this way`;
+    if (answer)
+        return `HTTP ${answer.status}`;
     // Not a call that failed but one that could not be made (an unusable token, a rate limit too
     // long to wait for): its own words.
     if (error instanceof errors_InputError || error instanceof limits_RateLimitError)
@@ -43366,10 +43386,7 @@ function describeGitHubError(error) {
  * (`too_large`) is no refusal: no permission would help.
  */
 function refusedAccess(error) {
-    return ((error instanceof dist_src_RequestError &&
-        error.response !== undefined &&
-        [401, 403, 404].includes(error.status) &&
-        !tooLarge(error)) ||
+    return (([401, 403, 404].includes(answerOf(error)?.status ?? 0) && !tooLarge(error)) ||
         graphqlRefused(error));
 }
 /**
@@ -43388,7 +43405,7 @@ function graphqlRefused(error) {
     });
 }
 /** The error is a GitHub call that failed (answered or not), rather than a wrong answer or a bug. */
-const isGitHubCallError = (error) => error instanceof RequestError;
+const isGitHubCallError = (error) => isRequestError(error);
 /** What to grant, as one sentence: `grant` is what the workflow's `permissions:` block needs. */
 const permissionHint = (grant) => `Give the workflow ${grant} (a permissions block that sets any permission sets the others to none).`;
 /** The GitHub connections a run opens, closed together when it ends. */

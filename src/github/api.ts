@@ -1,6 +1,5 @@
 import { getOctokit } from '@actions/github'
 import { retry } from '@octokit/plugin-retry'
-import { RequestError } from '@octokit/request-error'
 import { type Clock, systemClock } from '../runner/clock.js'
 import { USER_AGENT } from '../runner/runner.js'
 import { HttpError } from '../runner/connections.js'
@@ -11,7 +10,7 @@ import { type PullCalls, pullCalls } from './api-pulls.js'
 import { type RepositoryCalls, repositoryCalls } from './api-repository.js'
 import type { GraphQL } from './history.js'
 import { RateLimitError, limited } from './limits.js'
-import { tooLarge } from './rest.js'
+import { answerOf, isRequestError, tooLarge } from './rest.js'
 import { GitHubTransport } from './transport.js'
 
 export { RateLimitError }
@@ -41,9 +40,10 @@ export interface GitHubApi extends IssueCalls, PullCalls, RepositoryCalls {
  * says so.
  */
 export function describeGitHubError(error: unknown): string {
-  if (tooLarge(error))
-    return `HTTP ${(error as RequestError).status}: the file is too large for GitHub to serve this way`
-  if (error instanceof RequestError && error.response) return `HTTP ${error.status}`
+  const answer = answerOf(error)
+  if (answer && tooLarge(error))
+    return `HTTP ${answer.status}: the file is too large for GitHub to serve this way`
+  if (answer) return `HTTP ${answer.status}`
   // Not a call that failed but one that could not be made (an unusable token, a rate limit too
   // long to wait for): its own words.
   if (error instanceof InputError || error instanceof RateLimitError) return error.message
@@ -69,10 +69,7 @@ export function describeGitHubError(error: unknown): string {
  */
 export function refusedAccess(error: unknown): boolean {
   return (
-    (error instanceof RequestError &&
-      error.response !== undefined &&
-      [401, 403, 404].includes(error.status) &&
-      !tooLarge(error)) ||
+    ([401, 403, 404].includes(answerOf(error)?.status ?? 0) && !tooLarge(error)) ||
     graphqlRefused(error)
   )
 }
@@ -95,7 +92,7 @@ function graphqlRefused(error: unknown): boolean {
 }
 
 /** The error is a GitHub call that failed (answered or not), rather than a wrong answer or a bug. */
-export const isGitHubCallError = (error: unknown): boolean => error instanceof RequestError
+export const isGitHubCallError = (error: unknown): boolean => isRequestError(error)
 
 /** What to grant, as one sentence: `grant` is what the workflow's `permissions:` block needs. */
 export const permissionHint = (grant: string): string =>

@@ -16,18 +16,40 @@ export interface RepoRest {
 /** Pages of 100: the most GitHub serves per request. */
 export const PAGE_SIZE = 100
 
+/**
+ * GitHub's answer a failed call carries, with its status; undefined when GitHub did not answer (or
+ * the error is no failed call). Told by its shape, not by `instanceof`: the class is the
+ * @octokit/request-error copy of whichever Octokit made the call, and @github/local-action's
+ * stand-in for @actions/github brings its own.
+ */
+export function answerOf(
+  error: unknown
+): { status: number; response: NonNullable<RequestError['response']> } | undefined {
+  if (!(error instanceof Error) || (error.name !== 'HttpError' && !(error instanceof RequestError)))
+    return undefined
+  const { status, response } = error as Partial<RequestError>
+  if (typeof status !== 'number' || !response || typeof response !== 'object') return undefined
+  return { status, response }
+}
+
+/** A failed call of Octokit's (answered or not), of any copy of it: see answerOf. */
+export const isRequestError = (error: unknown): boolean =>
+  error instanceof RequestError ||
+  (error instanceof Error &&
+    error.name === 'HttpError' &&
+    typeof (error as { status?: unknown }).status === 'number')
+
 /** GitHub answered 404: no such thing, or none this token may see. */
-export const notFound = (error: unknown): boolean =>
-  error instanceof RequestError && error.response !== undefined && error.status === 404
+export const notFound = (error: unknown): boolean => answerOf(error)?.status === 404
 
 /**
  * GitHub answered 403 because the file is too large for the way it was asked for (`errors` of code
  * `too_large`: over 1 MB in the contents API's JSON, over 100 MB raw): no permission would help.
  */
 export function tooLarge(error: unknown): boolean {
-  if (!(error instanceof RequestError) || error.response === undefined || error.status !== 403)
-    return false
-  const errors = (error.response.data as { errors?: unknown } | undefined)?.errors
+  const answer = answerOf(error)
+  if (answer?.status !== 403) return false
+  const errors = (answer.response.data as { errors?: unknown } | undefined)?.errors
   return (
     Array.isArray(errors) &&
     errors.some(e => (e as { code?: unknown } | null)?.code === 'too_large')

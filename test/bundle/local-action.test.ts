@@ -6,6 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../simulator/server.js'
+import { FakeGitHub } from '../simulator/fake-github.js'
 import { ROOT } from '../support/run-action.js'
 import { temporaryFolder } from '../support/temporary.js'
 
@@ -89,11 +90,25 @@ const connection = {
 }
 
 let sim: Simulator
+let gh: FakeGitHub
 beforeAll(async () => {
   sim = await Simulator.start({ job: { durationMs: 500 } })
   sim.setVisitors(30)
+  gh = await FakeGitHub.start()
+  gh.commitTo('acme/app', { message: 'Initial commit' })
 })
-afterAll(() => sim.close())
+afterAll(async () => {
+  await sim.close()
+  await gh.close()
+})
+
+/** What a sub-action's run needs of GitHub: the fake's URL, a repository, a token. */
+const onGitHub = (repository: string) => ({
+  GITHUB_API_URL: gh.url,
+  GITHUB_SERVER_URL: 'https://github.com',
+  GITHUB_REPOSITORY: repository,
+  'INPUT_GITHUB-TOKEN': 'ghs_local_action_token'
+})
 
 // A run takes about 5 s of CPU (npm exec, tsx, local-action's own `npm ls` and its stubs), far
 // longer on a machine busy with other work: the time limit is a safety net for a run that hangs.
@@ -145,6 +160,62 @@ describe.concurrent(
       expect(String(doc.totals.total)).toBe(run.outputs.total)
       expect(run.summary).not.toBe('')
       expect(run.log + run.summary).not.toContain(SIM_API_KEY)
+    })
+
+    it('changes: a dry-run catch-up reads the policy and the history, checks the key, writes nothing', async () => {
+      const run = await localAction('changes', '../src/changes/main.ts', {
+        ...connection,
+        ...onGitHub('acme/app'),
+        'INPUT_API-URL': sim.url,
+        'INPUT_DRY-RUN': 'true',
+        GITHUB_EVENT_NAME: 'workflow_dispatch'
+      })
+      expect(run.code, run.log).toBe(0)
+      expect(run.log).not.toMatch(/::(error|warning)/)
+      expect(run.log).toContain(
+        'Policy: the built-in defaults (acme/app has no .github/docs-agent.yml'
+      )
+      expect(run.outputs).toMatchObject({ result: 'dry-run', decision: 'skip' })
+      expect(run.summary).toContain('Key and project: checked with a request that spends nothing')
+    })
+
+    it('review: an event that is no review is told which action takes it, before any request', async () => {
+      const run = await localAction('review', '../src/review/main.ts', {
+        ...connection,
+        'INPUT_API-URL': sim.url,
+        'INPUT_DOCS-TOKEN': 'ghs_local_docs_token',
+        GITHUB_EVENT_NAME: 'push'
+      })
+      expect(run.code, run.log).toBe(0)
+      expect(run.outputs).toMatchObject({ result: 'skipped' })
+      expect(run.log).toContain('A push event is not a review or a comment on a pull request')
+    })
+
+    it('impact: a dry run reads the dashboard and says there is nothing to measure yet', async () => {
+      const run = await localAction('impact', '../src/impact/main.ts', {
+        ...connection,
+        ...onGitHub('acme/docs'),
+        'INPUT_API-URL': sim.url,
+        'INPUT_DOCS-TOKEN': 'ghs_local_docs_token',
+        'INPUT_DRY-RUN': 'true'
+      })
+      expect(run.code, run.log).toBe(0)
+      expect(run.log).not.toMatch(/::error/)
+      expect(run.log).toContain('holds no ledger for project')
+    })
+
+    it('gaps: reads the signals and writes the report', async () => {
+      const run = await localAction('gaps', '../src/gaps/main.ts', {
+        ...connection,
+        'INPUT_API-URL': sim.url,
+        'INPUT_DATE-FROM': '2026-11-01',
+        'INPUT_DATE-TO': '2026-11-08',
+        'INPUT_OUTPUT-FILE': 'out/gaps.json'
+      })
+      expect(run.code, run.log).toBe(0)
+      expect(run.log).not.toMatch(/::error/)
+      const report = JSON.parse(readFileSync(path.join(run.workspace, 'out', 'gaps.json'), 'utf8'))
+      expect(report).toMatchObject({ dateFrom: '2026-11-01' })
     })
   }
 )

@@ -207,3 +207,39 @@ describe('the door to the docs repository: one wording of what to grant', () => 
     expect(docs.grant('read', DOCS)).toBe(grantSentence('read', DOCS, RUNS))
   })
 })
+
+describe("GitHub's answers, from any copy of Octokit", () => {
+  /** What another copy of @octokit/request-error throws (@github/local-action brings its own). */
+  class OtherRequestError extends Error {
+    override name = 'HttpError'
+    constructor(
+      readonly status: number,
+      readonly response: { status: number; data: unknown; headers: Record<string, string> }
+    ) {
+      super(`HTTP ${status}`)
+    }
+  }
+  const answered = (status: number, data: unknown = {}) =>
+    new OtherRequestError(status, { status, data, headers: {} })
+
+  it('tells an answer by its shape, not its class: 404 is missing, 403 refused, too_large neither', () => {
+    expect(refusedAccess(answered(404))).toBe(true)
+    expect(describeGitHubError(answered(404))).toBe('HTTP 404')
+    expect(refusedAccess(answered(403, { errors: [{ code: 'too_large' }] }))).toBe(false)
+    expect(describeGitHubError(answered(403, { errors: [{ code: 'too_large' }] }))).toMatch(
+      /HTTP 403: the file is too large/
+    )
+    // A call that got no answer is no HTTP status, whatever its class.
+    const unanswered = Object.assign(new Error('fetch failed'), { name: 'HttpError', status: 500 })
+    expect(refusedAccess(unanswered)).toBe(false)
+    expect(describeGitHubError(unanswered)).toMatch(/^no answer from GitHub/)
+    expect(
+      refusedAccess(
+        new RequestError('x', 403, {
+          request: { method: 'GET', url: 'u', headers: {} },
+          response: { status: 403, url: 'u', headers: {}, data: {} }
+        })
+      )
+    ).toBe(true)
+  })
+})
