@@ -34909,6 +34909,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("events");
 
 /***/ }),
 
+/***/ 9896:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("fs");
+
+/***/ }),
+
 /***/ 8611:
 /***/ ((module) => {
 
@@ -35077,6 +35084,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
 
 /***/ }),
 
+/***/ 857:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("os");
+
+/***/ }),
+
 /***/ 932:
 /***/ ((module) => {
 
@@ -35105,1256 +35119,621 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 
 /***/ }),
 
-/***/ 1450:
+/***/ 831:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Eg: () => (/* binding */ readRunEvent),
-/* harmony export */   dt: () => (/* binding */ parsePullLink),
-/* harmony export */   hO: () => (/* binding */ botName),
-/* harmony export */   w2: () => (/* binding */ isBot),
-/* harmony export */   yA: () => (/* binding */ parsePullRequest)
+/* harmony export */   F7: () => (/* binding */ tickedBatches),
+/* harmony export */   Gr: () => (/* binding */ keepTicks),
+/* harmony export */   Jg: () => (/* binding */ approvalLines),
+/* harmony export */   SB: () => (/* binding */ newBatchId),
+/* harmony export */   nM: () => (/* binding */ resendBox),
+/* harmony export */   r2: () => (/* binding */ tickedResends)
 /* harmony export */ });
-/* unused harmony exports eventPhrase, parsePush */
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
+/* unused harmony exports APPROVAL_PHRASE, approvalBox, RESEND_PHRASE */
+/* harmony import */ var _runner_markdown_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5082);
 
-function readRunEvent(env = process.env) {
-    let payload = {};
-    if (env.GITHUB_EVENT_PATH) {
-        try {
-            const parsed = JSON.parse((0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(env.GITHUB_EVENT_PATH, 'utf8'));
-            if (parsed && typeof parsed === 'object')
-                payload = parsed;
-        }
-        catch {
-            // A local run without an event file: nothing to talk to.
-        }
-    }
-    const [owner = '', repo = ''] = (env.GITHUB_REPOSITORY ?? '').split('/');
-    const source = record(payload.issue) ?? record(payload.pull_request);
-    const issue = source && typeof source.number === 'number'
-        ? {
-            number: source.number,
-            title: text(source.title),
-            body: text(source.body),
-            url: text(source.html_url),
-            isPullRequest: Boolean(record(payload.pull_request) || record(payload.issue)?.pull_request),
-            labels: labelNames(source.labels)
-        }
-        : undefined;
-    const sender = record(payload.sender);
-    const actor = text(sender?.login) || (env.GITHUB_ACTOR ?? '');
-    const runId = env.GITHUB_RUN_ID ?? '';
-    const server = (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, '');
-    const name = env.GITHUB_EVENT_NAME ?? '';
-    return {
-        name,
-        action: typeof payload.action === 'string' ? payload.action : undefined,
-        label: text(record(payload.label)?.name) || undefined,
-        owner,
-        repo,
-        apiUrl: env.GITHUB_API_URL || 'https://api.github.com',
-        actor,
-        actorIsBot: isBot(actor, sender?.type),
-        issue,
-        comment: commentOf(record(payload.comment)),
-        pullRequest: parsePullRequest(payload.pull_request),
-        push: name === 'push' ? parsePush(payload) : undefined,
-        runId,
-        runAttempt: Number(env.GITHUB_RUN_ATTEMPT ?? '1') || 1,
-        runUrl: owner && runId ? `${server}/${owner}/${repo}/actions/runs/${runId}` : '',
-        serverUrl: server,
-        defaultBranch: text(payload.repository?.default_branch) || undefined,
-        step: `${env.GITHUB_JOB ?? ''}/${env.GITHUB_ACTION ?? ''}`,
-        review: reviewOf(record(payload.review)),
-        dispatch: name === 'repository_dispatch' ? dispatchOf(payload) : undefined,
-        edit: editOf(payload.action, record(payload.changes))
-    };
+/**
+ * The waiting batch's checkbox on the dashboard (`approval: dashboard`): written by the action,
+ * always unticked, and read back from the issue's current body to see whether someone ticked it.
+ */
+const APPROVAL_PHRASE = 'Start the agent for these changes';
+/**
+ * A box the action writes, unticked: `phrase (kind \`id\`)`, the id tying a tick to the ledger's
+ * own entry (a waiting batch, an uncertain request).
+ */
+const box = (phrase, kind, id) => `- [ ] ${phrase} (${kind} ${(0,_runner_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .codeSpan */ .SS)(id)})`;
+/** Its ticked form as GitHub writes it when someone clicks it: `- [x] …`, at the start of a line. */
+const ticked = (phrase, kind) => new RegExp(`^ {0,3}[-*+] \\[[xX]\\] ${phrase} \\(${kind} \`([a-z0-9]{1,16})\`\\)[ \\t]*$`, 'gm');
+/** At most this much of a body is searched: the dashboard's people part is far shorter. */
+const MAX_BODY = 70_000;
+/** The ids of the ticked boxes in a dashboard body (any text: a person may have edited it). */
+const tickedIds = (body, pattern) => [
+    ...new Set([...body.slice(0, MAX_BODY).matchAll(pattern)].map(m => m[1]))
+];
+/** The checkbox line of a batch. */
+const approvalBox = (batch) => box(APPROVAL_PHRASE, 'batch', batch);
+const TICKED = ticked(APPROVAL_PHRASE, 'batch');
+/** The batch ids whose box is ticked in a dashboard body. */
+const tickedBatches = (body) => tickedIds(body, TICKED);
+/**
+ * An uncertain request's checkbox: ticked by someone with `required-permission`, its changes are
+ * sent again, once (the entry leaves the ledger when they are).
+ */
+const RESEND_PHRASE = 'Send these changes again';
+const resendBox = (id) => box(RESEND_PHRASE, 'uncertain', id);
+const TICKED_RESEND = ticked(RESEND_PHRASE, 'uncertain');
+/** The uncertain entries whose box is ticked in a dashboard body. */
+const tickedResends = (body) => tickedIds(body, TICKED_RESEND);
+/**
+ * A body the action writes, with the boxes of `ticked` batches left ticked: a tick someone made while
+ * a run was deciding is kept (the run that tick started judges it), not written over.
+ */
+function keepTicks(body, ticked, resends = []) {
+    if (!ticked.length && !resends.length)
+        return body;
+    return body.replace(/^- \[ \] (.*)$/gm, (line, rest) => ticked.some(batch => line === approvalBox(batch)) || resends.some(id => line === resendBox(id))
+        ? `- [x] ${rest}`
+        : line);
 }
-/** What an `edited` payload says changed: the body's text before the edit, when the body changed. */
-function editOf(action, changes) {
-    if (action !== 'edited' || !changes)
-        return undefined;
-    const from = record(changes.body)?.from;
-    return typeof from === 'string' ? { bodyBefore: from } : {};
-}
-/** A payload's text field, or empty: the event file is not trusted to have the documented types. */
-const text = (value) => (typeof value === 'string' ? value : '');
-/** A payload's object field, or undefined when it is missing or not an object. */
-const record = (value) => value && typeof value === 'object' && !Array.isArray(value)
-    ? value
-    : undefined;
-const commentOf = (comment) => comment && typeof comment.id === 'number'
-    ? { id: comment.id, body: text(comment.body) }
-    : undefined;
-/** Label names from a payload's `labels`: objects with a `name` (or plain names); others ignored. */
-function labelNames(value) {
-    if (!Array.isArray(value))
+/** A batch id: the moment it began to wait, in base 36 (unique per repository and project). */
+const newBatchId = (at) => Math.max(0, Math.floor(at)).toString(36);
+const when = (at) => at ? ` at ${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC` : '';
+/**
+ * What the dashboard says of a batch's approval: the box, what the run would do and its estimated
+ * credits with the budget as it stands, or who approved.
+ */
+function approvalLines(waiting, cost = { creditsPerRun: 180 }) {
+    if (!waiting.batch)
         return [];
-    return value
-        .map(l => (typeof l === 'string' ? l : text(record(l)?.name)))
-        .filter(Boolean)
-        .slice(0, MAX_LABELS);
+    if (waiting.approvedBy)
+        return [
+            `✅ Approved by ${(0,_runner_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .escapeMarkdown */ .FV)(`@${waiting.approvedBy}`)}${when(waiting.approvedAt)} (batch ${(0,_runner_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .codeSpan */ .SS)(waiting.batch)}): it starts as soon as the limits above allow; ticking again changes nothing.`,
+            ''
+        ];
+    const would = waiting.wouldDo;
+    const decision = would?.decision === 'follow-up'
+        ? `send these changes as a follow-up to job ${(0,_runner_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .codeSpan */ .SS)(would.job ?? '?')}, whose docs pull request is open`
+        : 'start a new job';
+    const size = would ? ` with a prompt of ${kilobytes(would.promptBytes)}` : '';
+    const budget = cost.budget ? ` Budget now: ${(0,_runner_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .escapeMarkdown */ .FV)(cost.budget)}.` : '';
+    return [
+        approvalBox(waiting.batch),
+        '',
+        `If started now, the run would ${decision}${size}, about ${cost.creditsPerRun.toLocaleString('en-US')} credits (\`credits-per-run\`, an estimate); it decides again when the box is ticked.${budget} Ticking needs the policy's \`required-permission\` on this repository; a box that stays ticked with nothing started (a newer run took the tick's run's place in the concurrency group) is to be unticked and ticked again.`,
+        ''
+    ];
 }
-/** A bot's login ends in `[bot]` (in any case), or GitHub says its type is Bot. */
-/** An event as a message names it: "An issues event", "A push event"; a name out of shape, "This event". */
-function eventPhrase(name) {
-    if (!/^[a-z_]{1,40}$/.test(name))
-        return 'This event';
-    return `${/^[aeiou]/.test(name) ? 'An' : 'A'} ${name} event`;
-}
-function isBot(login, type) {
-    return type === 'Bot' || login.toLowerCase().endsWith('[bot]');
-}
-/** A bot login as `allowed-bots` lists it: lower case, without `[bot]`. */
-const botName = (login) => login
-    .trim()
-    .toLowerCase()
-    .replace(/\[bot\]$/, '');
-/** owner, repo and number of a pull request link on the run's GitHub, or undefined. */
-function parsePullLink(link, serverUrl) {
-    let url;
-    let server;
-    try {
-        url = new URL(link);
-        server = new URL(serverUrl);
-    }
-    catch {
-        return undefined;
-    }
-    if (url.host.toLowerCase() !== server.host.toLowerCase())
-        return undefined;
-    const m = /^\/([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)\/pull\/(\d{1,10})\/?$/.exec(url.pathname);
-    if (!m)
-        return undefined;
-    return { owner: m[1], repo: m[2], number: Number(m[3]) };
-}
-const SHA = /^[0-9a-f]{40}$/i;
-const ZERO = /^0{40}$/;
-const MAX_LABELS = 50;
-const count = (value) => typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined;
-/** A pull request object from a payload or the REST API, or undefined when it lacks a number. */
-function parsePullRequest(value) {
-    if (!value || typeof value !== 'object')
-        return undefined;
-    const pr = value;
-    if (typeof pr.number !== 'number' || !Number.isInteger(pr.number) || pr.number < 1)
-        return undefined;
-    const user = (pr.user ?? {});
-    const author = text(user.login);
-    const labels = labelNames(pr.labels);
-    return {
-        number: pr.number,
-        title: text(pr.title),
-        body: text(pr.body),
-        url: text(pr.html_url),
-        author,
-        authorIsBot: isBot(author, user.type),
-        base: text(pr.base?.ref),
-        labels,
-        merged: pr.merged === true || (typeof pr.merged_at === 'string' && pr.merged_at !== ''),
-        mergeCommit: SHA.test(text(pr.merge_commit_sha)) ? text(pr.merge_commit_sha) : undefined,
-        state: text(pr.state),
-        ...(pr.draft === true ? { draft: true } : {}),
-        changedFiles: count(pr.changed_files),
-        additions: count(pr.additions),
-        deletions: count(pr.deletions),
-        createdAt: time(pr.created_at),
-        mergedAt: time(pr.merged_at),
-        closedAt: time(pr.closed_at)
-    };
-}
-/** An ISO timestamp as epoch ms, or undefined. */
-function time(value) {
-    if (typeof value !== 'string' || value === '')
-        return undefined;
-    const ms = Date.parse(value);
-    return Number.isFinite(ms) ? ms : undefined;
-}
-/** The push from its payload, or undefined when `before` and `after` are not commit ids. */
-function parsePush(value) {
-    if (!value || typeof value !== 'object')
-        return undefined;
-    const p = value;
-    const before = text(p.before);
-    const after = text(p.after);
-    if (!SHA.test(before) || !SHA.test(after))
-        return undefined;
-    const sender = (p.sender ?? {});
-    const pusher = text(sender.login) || text(p.pusher?.name);
-    const compare = text(p.compare);
-    return {
-        before,
-        after,
-        ref: text(p.ref),
-        compareUrl: /^https?:\/\//.test(compare) ? compare : undefined,
-        created: ZERO.test(before),
-        deleted: ZERO.test(after),
-        forced: p.forced === true,
-        noCommits: Array.isArray(p.commits) && p.commits.length === 0,
-        pusher,
-        pusherIsBot: isBot(pusher, sender.type)
-    };
-}
-const reviewOf = (review) => review && typeof review.id === 'number' && Number.isSafeInteger(review.id) && review.id > 0
-    ? { id: review.id, body: text(review.body), state: text(review.state).toLowerCase() }
-    : undefined;
-const REPOSITORY_NAME = /^[A-Za-z0-9-]{1,39}\/[A-Za-z0-9_.-]{1,100}$/;
-function dispatchOf(payload) {
-    const client = record(payload.client_payload) ?? {};
-    const named = text(client.repository).trim();
-    const sha = text(client.sha).trim();
-    return {
-        type: text(payload.action).slice(0, 100),
-        ...(REPOSITORY_NAME.test(named) ? { repository: named } : {}),
-        ...(SHA.test(sha) ? { sha: sha.toLowerCase() } : {}),
-        malformed: named !== '' && !REPOSITORY_NAME.test(named)
-    };
-}
+const kilobytes = (n) => `${Math.max(0.1, Math.round(n / 100) / 10)} KB`;
 
 
 /***/ }),
 
-/***/ 3455:
-/***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
+/***/ 5817:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
-__nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6730);
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $e: () => (/* binding */ budgetText),
+/* harmony export */   IQ: () => (/* binding */ budgetStates),
+/* harmony export */   X7: () => (/* binding */ tightest),
+/* harmony export */   ay: () => (/* binding */ budgetSummary),
+/* harmony export */   dX: () => (/* binding */ startsWithin),
+/* harmony export */   qj: () => (/* binding */ overBudget)
+/* harmony export */ });
+/* harmony import */ var _runner_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3492);
 
-// The impact sub-action (impact/action.yml); `run` reports its own failures.
-await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
+const DAY = 86_400_000;
+/** Each budget the limits set, where it stands at `now`, from the start of every job and follow-up. */
+function budgetStates(spend, limits, now) {
+    const states = [];
+    if (limits?.maxJobs) {
+        const { max, windowMs, text } = limits.maxJobs;
+        states.push(stateOf(spend, now, { key: 'max-jobs', text: `max-jobs: ${text}`, windowMs }, max));
+    }
+    if (limits?.maxCredits) {
+        const { max, windowMs } = limits.maxCredits;
+        const allowed = Math.floor(max / limits.creditsPerRun);
+        states.push(stateOf(spend, now, { key: 'max-credits', text: `max-credits: ${max}`, windowMs }, allowed));
+    }
+    return states;
+}
+function stateOf(spend, now, limit, allowed) {
+    const inWindow = spend.filter(at => at > now - limit.windowMs && at <= now).sort((a, b) => a - b);
+    const left = Math.max(0, allowed - inWindow.length);
+    const state = { ...limit, used: inWindow.length, allowed, left };
+    if (left > 0 || allowed === 0)
+        return state;
+    // The window frees one place when its oldest start that counts leaves it.
+    const oldest = inWindow[inWindow.length - allowed];
+    return { ...state, freesAt: oldest + limit.windowMs };
+}
+/** The budget that binds first: the one with the fewest starts left (none when no budget is set). */
+function tightest(states) {
+    return [...states].sort((a, b) => a.left - b.left || (b.freesAt ?? 0) - (a.freesAt ?? 0))[0];
+}
+/** Why the budget holds a run back, and when it frees. */
+function overBudget(state, limits, now) {
+    const until = new Date(state.freesAt ?? now).toISOString().slice(0, 16).replace('T', ' ');
+    const credits = state.key === 'max-credits'
+        ? `, about ${(0,_runner_text_js__WEBPACK_IMPORTED_MODULE_0__/* .formatCount */ .B4)(state.used * limits.creditsPerRun)} credits at ${(0,_runner_text_js__WEBPACK_IMPORTED_MODULE_0__/* .formatCount */ .B4)(limits.creditsPerRun)} a run (an estimate),`
+        : '';
+    return `Over budget: ${state.used} jobs and follow-ups${credits} in the window of '${state.text}'; the next one frees at ${until} UTC.`;
+}
+/** One budget as people read it: "3 of 20 in 30 days used (max-jobs: 20/month), about 540 credits". */
+function budgetText(state, limits) {
+    const days = Math.round(state.windowMs / DAY);
+    const window = days === 1 ? '24 hours' : `${days} days`;
+    const credits = (n) => `about ${(0,_runner_text_js__WEBPACK_IMPORTED_MODULE_0__/* .formatCount */ .B4)(n * limits.creditsPerRun)} credits`;
+    return state.key === 'max-credits'
+        ? `${credits(state.used)} of ${(0,_runner_text_js__WEBPACK_IMPORTED_MODULE_0__/* .formatCount */ .B4)(limits.maxCredits?.max ?? 0)} used in the last ${window} (${state.text}), room for ${state.left} more ${state.left === 1 ? 'start' : 'starts'}`
+        : `${state.used} of ${state.allowed} jobs and follow-ups used in the last ${window} (${state.text}), ${credits(state.used)}`;
+}
+/** Where the project's budgets stand, in one line for the summary and the approval box. */
+function budgetSummary(spend, limits, now) {
+    if (!limits)
+        return undefined;
+    const states = budgetStates(spend, limits, now);
+    return states.length ? states.map(s => budgetText(s, limits)).join('; ') : undefined;
+}
+/** Starts in the last `windowMs`, for the estimate beside the budget. */
+const startsWithin = (spend, windowMs, now) => spend.filter(at => at > now - windowMs && at <= now).length;
 
-__webpack_async_result__();
-} catch(e) { __webpack_async_result__(e); } }, 1);
 
 /***/ }),
 
-/***/ 6730:
+/***/ 8520:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Np: () => (/* binding */ newerLedger),
+/* harmony export */   S: () => (/* binding */ chooseDashboard),
+/* harmony export */   dz: () => (/* binding */ NewerLedgerError)
+/* harmony export */ });
+/* unused harmony export WRITE_SLACK_MS */
+/* harmony import */ var _github_dashboard_issues_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(215);
+/* harmony import */ var _runner_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7156);
+/* harmony import */ var _records_ledger_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5442);
+
+
+
+/**
+ * How long after the state was written (the action's clock) its write may reach GitHub (GitHub's
+ * clock, in whole seconds): an edit by the action later than this wrote a newer state. A version
+ * written less than this before the action's last write is not told apart from it.
+ */
+const WRITE_SLACK_MS = 10_000;
+/**
+ * The dashboard holds a state a newer version of the action wrote, in a format this one does not
+ * know: this version neither reads nor writes it, and starts nothing it could not record.
+ */
+class NewerLedgerError extends _runner_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ExplainedError */ .hM {
+}
+/** What a run says of a dashboard a newer version wrote; `outcome` says what this run did. */
+const newerLedger = (url, format, outcome) => new NewerLedgerError(`The dashboard ${url} was written by a newer version of the action (its state is in format ${format}; this version reads formats up to ${_records_ledger_js__WEBPACK_IMPORTED_MODULE_2__/* .LEDGER_FORMAT */ .E2}), so this version leaves it as it is${outcome}. Update this workflow's 'uses:' pin of mintlify/agent-action (or of its sub-action) to the version your other workflows use, or a newer one.`);
+/**
+ * The dashboard among `candidates`, or an explained refusal when the newest state the action wrote
+ * is not where it can be trusted (restored to an older version, or only a copy of it found).
+ */
+function chooseDashboard(candidates, ctx) {
+    const notices = [];
+    const verified = [];
+    const copies = [];
+    let unreadable;
+    const seen = new Set();
+    for (const issue of candidates) {
+        if (seen.has(issue.number))
+            continue;
+        seen.add(issue.number);
+        const state = (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_2__/* .readDashboardState */ .wL)(issue.body, ctx.signer, ctx.repository, issue.number);
+        const own = (0,_github_dashboard_issues_js__WEBPACK_IMPORTED_MODULE_0__/* .sameActor */ .CM)(issue.author, ctx.viewer);
+        // Another workflow runs a newer version: its ledger is never written over, nor guessed at.
+        if (own && !state.ok && state.why === 'newer')
+            throw newerLedger(issue.url, state.format, ': nothing was started');
+        if (state.ok && own)
+            verified.push({ issue, ledger: state.ledger, legacy: state.legacy });
+        else if (!state.ok && state.why === 'elsewhere')
+            copies.push({ issue, writtenIn: state.writtenIn, ledger: state.ledger });
+        else if (!own && (state.ok || state.why !== 'none'))
+            notices.push(`${ref(issue)} has the label '${ctx.label}' but was opened by @${issue.author || 'ghost'}, not by this action's identity @${ctx.viewer}, so it is not the dashboard and nothing in it is used: take the label off.`);
+        else if (own && issue.labels.includes(ctx.label) && issue.title === ctx.title)
+            unreadable ??= issue;
+        else if (own && issue.labels.includes(ctx.label) && !state.ok && state.why === 'none')
+            // Another issue of the same identity (a link check, a report) the label was put on: taking
+            // it as an empty ledger would lose the real one's state and write over the issue.
+            notices.push(`${ref(issue)} has the label '${ctx.label}' but is not the dashboard (its title is not '${ctx.title}' and it holds no dashboard state), so it is left alone: take the label off.`);
+    }
+    const newest = verified.sort((a, b) => newer(b.ledger, a.ledger))[0];
+    for (const copy of copies) {
+        const where = `${ref(copy.issue)} holds a copy of the dashboard state written in #${copy.writtenIn}`;
+        if (!newest || newer(copy.ledger, newest.ledger) > 0)
+            throw new _runner_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ExplainedError */ .hM(`${where} (${when(copy.ledger)}), newer than any state found where it was written${newest ? ` (${ref(newest.issue)} holds one of ${when(newest.ledger)})` : ''}, so nothing was started: the state of #${copy.writtenIn} was replaced or the issue is gone. Restore #${copy.writtenIn}'s newest body from its edit history (and its label '${ctx.label}'), or, to start a new ledger, take the label off ${ref(copy.issue)}.`);
+        notices.push(`${where}, an older one: it is not used; take the label off ${ref(copy.issue)}.`);
+    }
+    if (!newest) {
+        if (unreadable && stateOf(unreadable, ctx) !== 'none')
+            notices.push(`The dashboard ${unreadable.url} holds no state this action wrote with this API key (edited by hand, or written with another key): it starts afresh from this change.`);
+        return {
+            ...(unreadable ? { issue: unreadable } : {}),
+            ledger: (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_2__/* .emptyLedger */ .Hg)(),
+            notices,
+            relabel: false,
+            stateUnread: Boolean(unreadable)
+        };
+    }
+    for (const older of verified.slice(1))
+        notices.push(`${ref(older.issue)} also holds a dashboard state, older than ${ref(newest.issue)}'s (${when(older.ledger)} against ${when(newest.ledger)}): it is not used; close it or take its label off.`);
+    const restored = restoredBy(newest.issue, newest.ledger, ctx.viewer, newest.legacy);
+    if (restored)
+        throw new _runner_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ExplainedError */ .hM(`The dashboard ${newest.issue.url} holds a state older than the one this action last wrote there: @${restored.by || 'ghost'} changed its body afterwards (${new Date(restored.at).toISOString()}), restoring an earlier version or editing it. Nothing was started, as the budget and the last documented commit would move back. Restore the newest version the action wrote from the issue's edit history; or, to start the ledger afresh, delete its hidden state (the last HTML comment of the body).`);
+    const relabel = !newest.issue.labels.includes(ctx.label);
+    if (relabel)
+        notices.push(`The dashboard ${newest.issue.url} had lost its label '${ctx.label}'${newest.issue.state === 'open' ? '' : ' and was closed'}: found again by its author and title, it keeps its state and gets its label back.`);
+    if (newest.issue.locked)
+        notices.push(`The dashboard ${newest.issue.url} is locked: people cannot tick its boxes until it is unlocked.`);
+    return { issue: newest.issue, ledger: newest.ledger, notices, relabel };
+}
+/**
+ * Someone other than the action edited the body after its last write, and the state there is not
+ * that write's (written more than WRITE_SLACK_MS before the action's newest edit, or that edit is
+ * not among those GitHub listed): who made the last edit, and when.
+ */
+function restoredBy(issue, ledger, viewer, legacy) {
+    const last = issue.lastEdit ?? issue.edits[0];
+    if (!last || (0,_github_dashboard_issues_js__WEBPACK_IMPORTED_MODULE_0__/* .sameActor */ .CM)(last.by, viewer))
+        return undefined;
+    const own = issue.edits.find(e => (0,_github_dashboard_issues_js__WEBPACK_IMPORTED_MODULE_0__/* .sameActor */ .CM)(e.by, viewer));
+    const written = legacy ? legacyWrittenBy(ledger) : ledger.writtenAt;
+    const slack = legacy ? LEGACY_SLACK_MS : WRITE_SLACK_MS;
+    if (own && written !== undefined && own.at <= written + slack)
+        return undefined;
+    return last;
+}
+/**
+ * A job on GitHub runs six hours at most: every write of one run falls within this long of the
+ * newest time its state names.
+ */
+const LEGACY_SLACK_MS = 6 * 3_600_000;
+/**
+ * A state from before states were stamped (no issue, no time): when a person could have ticked a
+ * box in it (a batch waiting for approval, an uncertain request), a person's edit after the action's
+ * may be that tick, so the state counts as written at the newest time it names (within
+ * LEGACY_SLACK_MS); with no box to tick, a person's later edit can only have restored or rewritten
+ * it, and the state is refused as the stamped ones are.
+ */
+function legacyWrittenBy(ledger) {
+    const projects = Object.values(ledger.projects);
+    const boxes = projects.some(p => p.waiting?.batch || p.uncertain.some(u => u.id));
+    if (!boxes)
+        return undefined;
+    const times = projects.flatMap(p => [
+        p.documented?.at ?? 0,
+        p.waiting?.since ?? 0,
+        ...p.runs.map(r => r.at),
+        ...p.jobs.flatMap(j => [j.startedAt, j.endedAt ?? 0, j.checkedAt ?? 0]),
+        ...p.uncertain.map(u => u.at)
+    ]);
+    return Math.max(0, ...times);
+}
+/** Above 0 when `a` is the newer state: written later, or, written at once, written more often. */
+const newer = (a, b) => (a.writtenAt ?? 0) - (b.writtenAt ?? 0) || (a.version ?? 0) - (b.version ?? 0);
+const when = (ledger) => ledger.writtenAt ? `written ${new Date(ledger.writtenAt).toISOString()}` : 'undated';
+const ref = (issue) => `#${issue.number}`;
+const stateOf = (issue, ctx) => {
+    const state = (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_2__/* .readDashboardState */ .wL)(issue.body, ctx.signer, ctx.repository, issue.number);
+    return state.ok ? 'ok' : state.why;
+};
+
+
+/***/ }),
+
+/***/ 5539:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  e: () => (/* binding */ main_run)
+  x: () => (/* binding */ Dashboard)
 });
 
-// EXTERNAL MODULE: ./.tmp/ncc-js/github/event.js
-var github_event = __nccwpck_require__(1450);
-// EXTERNAL MODULE: ./.tmp/ncc-js/policy/actions.js
-var actions = __nccwpck_require__(1012);
-// EXTERNAL MODULE: ./.tmp/ncc-js/policy/policy.js + 1 modules
-var policy_policy = __nccwpck_require__(9445);
-// EXTERNAL MODULE: ./.tmp/ncc-js/policy/problems.js
-var problems = __nccwpck_require__(1975);
-;// CONCATENATED MODULE: ./.tmp/ncc-js/policy/load.js
+// UNUSED EXPORTS: withinIssueBody
 
-
-
-/** Where the policy file is when the workflow names none. */
-const DEFAULT_POLICY_PATH = '.github/docs-agent.yml';
-/** The JSON Schema of the file, for editors (`# yaml-language-server: $schema=…`). */
-const POLICY_SCHEMA_URL = 'https://raw.githubusercontent.com/mintlify/agent-action/v2/schema/docs-agent.schema.json';
-/** A path in the repository: relative, no `..`, no backslash; what the contents API takes. */
-const REPOSITORY_PATH = /^(?!\/)(?!.*(?:^|\/)\.{1,2}(?:\/|$))[^\\\0\r\n]{1,255}$/;
-/** The path the `config` input names, and whether it named one: a missing named file is an error. */
-function policyPath(config) {
-    const path = config.trim();
-    if (!path)
-        return { path: DEFAULT_POLICY_PATH, explicit: false };
-    if (!REPOSITORY_PATH.test(path) || path.endsWith('/'))
-        throw new problems/* PolicyError */.pn(path.slice(0, 255), [
-            {
-                message: `is not a file path in the repository: input '${actions/* CONFIG_INPUT */.sR}' takes a path from the repository's root, such as ${DEFAULT_POLICY_PATH}.`
-            }
-        ]);
-    return { path, explicit: true };
-}
-/**
- * The policy of the workflow's repository: its file read from the default branch, or the built-in
- * defaults when there is no file at the default path. A file the workflow named that is not there,
- * a read the token is refused, and every problem of the file are PolicyErrors naming the file.
- */
-async function loadPolicy(source) {
-    const { path, explicit } = policyPath(source.config);
-    const found = await source.read(path);
-    switch (found.kind) {
-        case 'file': {
-            // The parser and the schema load only when there is a file to read.
-            const { readPolicy } = await __nccwpck_require__.e(/* import() */ 47).then(__nccwpck_require__.bind(__nccwpck_require__, 7047));
-            return readPolicy(found.text, path, source);
-        }
-        case 'missing':
-            if (!explicit)
-                return (0,policy_policy/* defaultPolicy */.G4)();
-            throw new problems/* PolicyError */.pn(path, [
-                {
-                    message: `input '${actions/* CONFIG_INPUT */.sR}' names this file, but the default branch has none. Commit it there (a file in a pull request counts once merged), or fix the path.`
-                }
-            ]);
-        case 'refused':
-            throw new problems/* PolicyError */.pn(path, [
-                {
-                    message: `github-token may not read this file. Give the job 'contents: read' (permissions: contents: read) so the action can read its policy from the default branch.`
-                }
-            ]);
-        case 'not-a-file':
-            throw new problems/* PolicyError */.pn(path, [{ message: `${found.why}: the policy must be one YAML file.` }]);
-    }
-}
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/policy/v1-lists.js
-/**
- * v1's list inputs as a workflow still writes them, for the migration to the policy file's real
- * YAML lists: one item a line or a comma, blank lines and `#` comments skipped. A comma inside
- * `{…}` no longer splits, so `src/{api,cli}/**` is one glob (v1 refused it as 'src/{api').
- */
-function v1List(raw) {
-    const items = [];
-    let item = '';
-    let depth = 0;
-    for (let i = 0; i < raw.length; i++) {
-        const ch = raw[i];
-        if (ch === '\\' && i + 1 < raw.length) {
-            item += ch + raw[++i];
-            continue;
-        }
-        if (ch === '\n' || ch === '\r' || (ch === ',' && depth === 0)) {
-            items.push(item);
-            item = '';
-            depth = 0;
-            continue;
-        }
-        if (ch === '{')
-            depth++;
-        else if (ch === '}' && depth > 0)
-            depth--;
-        item += ch;
-    }
-    items.push(item);
-    return items.map(line => line.trim()).filter(line => line && !line.startsWith('#'));
-}
-/** v1's `code-repositories`: one repository a line, with its own globs after a colon. */
-function v1CodeRepositories(raw) {
-    return raw
-        .split(/\r?\n/)
-        .map(line => line.trim())
-        .filter(line => line && !line.startsWith('#'))
-        .map(line => {
-        const at = line.indexOf(':');
-        if (at < 0)
-            return { line, name: line };
-        return { line, name: line.slice(0, at).trim(), paths: v1List(line.slice(at + 1)) };
-    });
-}
-
-// EXTERNAL MODULE: ./.tmp/ncc-js/policy/yaml-text.js
-var yaml_text = __nccwpck_require__(4234);
-;// CONCATENATED MODULE: ./.tmp/ncc-js/policy/migration.js
-
-
-
-
-/** Every key of the policy file, in the file's order of the migration's YAML. */
-const POLICY_FILE_KEYS = [...actions/* NEW_POLICY_KEYS */.VY, ...actions/* MOVED_TO_POLICY */.NZ];
-/** v1 read these as lists: one item a line or a comma. */
-const LISTS = new Set(['allowed-bots', 'paths', 'paths-ignore']);
-const BOOLEANS = new Set(['include-diff', 'dashboard']);
-const NUMBERS = new Set(['max-open', 'max-credits', 'credits-per-run', 'version']);
-/** v1 read these in any case, with spaces around. */
-const WORDS = new Set([
-    'since',
-    'required-permission',
-    'fold',
-    'approval',
-    'reviewers',
-    'expire-after'
-]);
-/** A v1 input's value as the policy file writes it; undefined when v1 read it as unset. */
-function policyValue(name, raw) {
-    const text = raw.trim();
-    if (!text)
-        return undefined;
-    if (LISTS.has(name)) {
-        const list = v1List(raw);
-        return list.length ? list : undefined;
-    }
-    if (name === 'code-repositories') {
-        const list = v1CodeRepositories(raw).map(({ name: repository, paths }) => paths?.length ? { repository, paths } : repository);
-        return list.length ? list : undefined;
-    }
-    if (BOOLEANS.has(name)) {
-        const word = text.toLowerCase();
-        return word === 'true' ? true : word === 'false' ? false : text;
-    }
-    if (NUMBERS.has(name))
-        return /^\d{1,7}$/.test(text) ? Number(text) : text;
-    if (name === 'max-jobs')
-        return text
-            .toLowerCase()
-            .replace(/\s+/g, '')
-            .replace(/^0+(?=\d)/, '');
-    if (name === 'dashboard-title')
-        return text.replace(/\s+/g, ' ');
-    if (WORDS.has(name))
-        return text.toLowerCase();
-    return text;
-}
-/** A change run's `prompt` was a standing instruction: the policy file's `instructions` now. */
-const movesToInstructions = (action, input) => action === 'changes' && input === 'prompt';
-const isMoved = (input) => POLICY_FILE_KEYS.includes(input);
-/**
- * What a workflow's moved inputs said, as policy file values (`policyYaml` writes them): each
- * moved input with a value, lists as lists, v1's `code-repositories` lines as its list form.
- */
-function policyFromInputs(action, given) {
-    const values = {};
-    for (const key of POLICY_FILE_KEYS) {
-        const raw = given[key];
-        const value = raw === undefined ? undefined : policyValue(key, raw);
-        if (value !== undefined)
-            values[key] = value;
-    }
-    const prompt = given.prompt;
-    if (prompt !== undefined && movesToInstructions(action, 'prompt')) {
-        const value = policyValue('instructions', prompt);
-        if (value !== undefined)
-            values.instructions = value;
-    }
-    return values;
-}
-/** The policy file's text for these values, with the line that lets editors check it. */
-const policyYaml = (values) => [`# yaml-language-server: $schema=${POLICY_SCHEMA_URL}`, (0,yaml_text/* yamlDocument */.r0)(values)].join('\n');
-/** Where one input that is not this action's lives now, in words. */
-function newPlace(action, input, file) {
-    if (isMoved(input))
-        return `a key of the policy file ${file} now (${input}: …)`;
-    if (movesToInstructions(action, input))
-        return `'instructions' in the policy file ${file} now: a standing instruction sent before every request`;
-    if (input === actions/* REMOVED_INPUT */.OC)
-        return `gone: ${actions/* REMOVED_WHY */.G7}`;
-    const owners = (0,actions/* actionsOf */.Ro)(input).map(a => `${actions/* ACTION_USES */.q4[a].uses} (${actions/* ACTION_USES */.q4[a].what})`);
-    const place = `an input of ${owners.join(' and of ')}`;
-    return action === 'changes' && input === 'prompt-file'
-        ? `${place}; for a standing instruction in change runs, write the file's text under 'instructions' in ${file}`
-        : place;
-}
-/**
- * Refuses, before any request, the inputs a workflow gives `action` that are not its own: v1
- * inputs that moved to the policy file, another agent action's inputs, and v1's `changes`. Returns
- * one message naming each with its new place, followed by the YAML to paste into the policy file
- * (at `file`, the `config` input's path) for those that moved there; undefined when every input is
- * this action's own, or is no agent action's (the runner warns of those).
- *
- * `given` holds the inputs as the runner passes them (`INPUT_MAX-JOBS` → `max-jobs`), values as
- * written.
- */
-function movedInputs(action, given, file = DEFAULT_POLICY_PATH) {
-    const own = (input) => (0,actions/* actionsOf */.Ro)(input).includes(action) && !movesToInstructions(action, input);
-    const misplaced = Object.keys(given).filter(input => !own(input) && (isMoved(input) || input === actions/* REMOVED_INPUT */.OC || (0,actions/* actionsOf */.Ro)(input).length > 0));
-    if (!misplaced.length)
-        return undefined;
-    const rank = (input) => {
-        const moved = POLICY_FILE_KEYS.indexOf(input);
-        return moved >= 0 ? moved : movesToInstructions(action, input) ? POLICY_FILE_KEYS.length : 99;
-    };
-    misplaced.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
-    const lines = [
-        `${actions/* ACTION_USES */.q4[action].uses} was given inputs that are not its own in v2:`,
-        ...misplaced.map(input => `- '${input}': ${newPlace(action, input, file)}.`)
-    ];
-    const values = policyFromInputs(action, given);
-    if (Object.keys(values).length)
-        lines.push('', `Remove them from the step's 'with:', and write this in ${file} on the default branch (it says what the inputs said):`, '', policyYaml(values));
-    else
-        lines.push('', `Remove them from the step's 'with:'.`);
-    return lines.join('\n');
-}
-
+// EXTERNAL MODULE: ./.tmp/ncc-js/github/api.js + 32 modules
+var api = __nccwpck_require__(7937);
+// EXTERNAL MODULE: ./.tmp/ncc-js/github/dashboard-issues.js
+var dashboard_issues = __nccwpck_require__(215);
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/errors.js
 var errors = __nccwpck_require__(7156);
-;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/inputs.js
+// EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/approval-box.js
+var approval_box = __nccwpck_require__(831);
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/markdown.js
+var markdown = __nccwpck_require__(5082);
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/text.js
+var runner_text = __nccwpck_require__(3492);
+// EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/budget.js
+var budget = __nccwpck_require__(5817);
+// EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/outcomes.js + 1 modules
+var outcomes = __nccwpck_require__(7819);
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/outcomes-by-repository.js
 
 /**
- * A reader that falls back to `defaults` (action.yml's, repeated because a bare `node dist/…`
- * gets none from the runner) when an input is empty; trimmed.
+ * The outcomes per code repository, for a docs project fed by several (`code-repositories`); none
+ * for a project fed by one. A job whose changes come from several repositories counts once for each
+ * of them, so the rows may add up to more than the total. Each row is counted as the total is, over
+ * the jobs that document the repository; jobs and follow-ups started and credits are the project's
+ * alone (a start is not tied to one repository), so they have no row.
  */
-function withDefaults(get, defaults) {
-    return name => get(name).trim() || defaults[name];
-}
-function parseBoolean(name, raw) {
-    const value = raw.trim().toLowerCase();
-    if (value === 'true')
-        return true;
-    if (value === 'false')
-        return false;
-    throw new errors/* InputError */.dz(`Input '${name}' must be 'true' or 'false'; got '${raw}'.`);
-}
-function parseInteger(name, raw, min, max) {
-    const value = raw.trim();
-    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
-        throw new errors/* InputError */.dz(`Input '${name}' must be a whole number from ${min} to ${max}; got '${raw}'.`);
-    }
-    return Number(value);
-}
-function parseChoice(name, raw, choices) {
-    const value = raw.trim().toLowerCase();
-    if (!choices.includes(value)) {
-        throw new errors/* InputError */.dz(`Input '${name}' must be one of ${choices.join(', ')}; got '${raw}'.`);
-    }
-    return value;
-}
-/** `${{ … }}` as written: an expression nothing expanded, not a value. */
-const UNEXPANDED = /^\$\{\{.*\}\}$/s;
-const isUnexpanded = (value) => UNEXPANDED.test(value);
-/**
- * A key or token: masked before anything else can print it, and only visible ASCII, because it goes
- * into an HTTP header. A zero-width space, a curly quote or a line break pasted with the secret
- * would otherwise fail every request, retried until the time-out. No message shows the value.
- *
- * One exception, for every secret input: the text of a `${{ … }}` expression that nothing expanded
- * (@github/local-action passes action.yml's defaults as written, `github-token`'s among them) is
- * no secret and no value. It is returned as it is, unmasked, and refused only where the secret is
- * about to be sent (`sendableSecret`), so a run that never needs it is not failed by it.
- */
-function readSecret(get, mask, name) {
-    const secret = get(name).trim();
-    if (!secret)
-        return '';
-    if (isUnexpanded(secret))
-        return secret;
-    mask(secret);
-    const bad = [...secret].findIndex(c => c < '!' || c > '~');
-    if (bad >= 0) {
-        const code = secret.codePointAt(bad).toString(16).toUpperCase().padStart(4, '0');
-        throw new errors/* InputError */.dz(`Input '${name}' holds a character that cannot be sent in an HTTP header (U+${code} at position ${bad + 1}): copy the secret again, without spaces, line breaks or typographic quotes.`);
-    }
-    return secret;
-}
-/**
- * A secret read by readSecret, now needed: an unexpanded `${{ … }}` expression fails here, saying so
- * and how to give the value.
- */
-function sendableSecret(name, secret) {
-    if (!isUnexpanded(secret))
-        return secret;
-    throw new errors/* InputError */.dz(`Input '${name}' is the text of a \${{ … }} expression, not its value: nothing expanded it (@github/local-action passes action.yml's defaults and its env file's values as written). Give the value itself, e.g. INPUT_${name.toUpperCase()}=… in local-action's env file${name.endsWith('token') ? ' (a token from `gh auth token` will do)' : ''}.`);
-}
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/clock.js
-
-/** Monotonic deadlines (they do not move when the runner's wall clock is set) and real sleeps. */
-const systemClock = {
-    now: () => Math.floor(performance.now()),
-    wallNow: () => Date.now(),
-    timeout: ms => AbortSignal.timeout(ms),
-    sleep: (ms, signal) => new Promise((resolve, reject) => {
-        if (signal?.aborted)
-            return reject(new errors/* CancelledError */.cc('Cancelled.'));
-        const onAbort = () => {
-            clearTimeout(timer);
-            reject(new errors/* CancelledError */.cc('Cancelled.'));
-        };
-        const timer = setTimeout(() => {
-            signal?.removeEventListener('abort', onAbort);
-            resolve();
-        }, ms);
-        signal?.addEventListener('abort', onAbort, { once: true });
-    })
-};
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/step.js
-
-/**
- * The frame every step runs in: cancellation from the runner's signals, one failure line with no
- * secret in it and no stack trace, and clean-up on every path.
- */
-async function step_runStep(runner, body) {
-    const cancel = runner.cancellation();
-    const secrets = [];
-    const cleanups = [];
-    const undos = [];
-    const scope = {
-        signal: cancel.signal,
-        secret: value => void secrets.push(value),
-        finally: cleanup => void cleanups.unshift(cleanup),
-        onFailure: undo => void undos.unshift(undo)
-    };
-    try {
-        await body(scope);
-    }
-    catch (error) {
-        let message = describeError(error, secrets, runner.log.debug);
-        for (const undo of undos) {
-            const said = await undo().catch(() => '');
-            if (said)
-                message += ` ${said}`;
+function outcomesByRepository(project, now) {
+    const names = new Map();
+    for (const [key, mark] of Object.entries(project.repositories ?? {}))
+        names.set(key, mark.name);
+    const jobsOf = new Map();
+    const unnamed = [];
+    for (const job of project.jobs) {
+        const repositories = repositoriesOf(job);
+        if (!repositories.length)
+            unnamed.push(job);
+        for (const name of repositories) {
+            const key = name.toLowerCase();
+            if (!names.has(key))
+                names.set(key, name);
+            jobsOf.set(key, [...(jobsOf.get(key) ?? []), job]);
         }
-        runner.fail(message);
     }
-    finally {
-        cancel.dispose();
-        for (const cleanup of cleanups)
-            await cleanup().catch(() => undefined);
-    }
-}
-
-// EXTERNAL MODULE: ./.tmp/ncc-js/runner/redact.js
-var redact = __nccwpck_require__(1462);
-;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/logger.js
-const silentLogger = { debug() { }, info() { }, notice() { }, warning() { } };
-/**
- * One log line, whatever it holds: a line break inside a message would let text from the service
- * or an issue start a line of its own, which the runner reads as a workflow command.
- */
-const oneLine = (message) => message
-    .replace(/\r/g, '\\r')
-    .replace(/\n/g, '\\n')
-    .replace(/[\u2028\u2029]/g, ' ');
-/** A logger over `write`, one line per message whatever the message holds. */
-function lineLogger(write) {
-    return {
-        debug: message => write.debug(oneLine(message)),
-        info: message => write.info(oneLine(message)),
-        notice: message => write.notice(oneLine(message)),
-        warning: message => write.warning(oneLine(message))
-    };
-}
-
-// EXTERNAL MODULE: ./.tmp/ncc-js/runner/duration.js
-var duration = __nccwpck_require__(8703);
-;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/runner.js
-/** Sent in the User-Agent of every request; a test keeps it equal to package.json's version. */
-const ACTION_VERSION = '1.0.0';
-const USER_AGENT = `mintlify-agent-action/${ACTION_VERSION}`;
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/errors.js
-
-/** Base of every error the service client raises; messages say what to do and never hold the key. */
-class ApiError extends errors/* ExplainedError */.hM {
-    status;
-    transient;
-    constructor(message, 
-    /** HTTP status, when the service answered. */
-    status, 
-    /** True when trying again later may help (5xx, network trouble, rate limits). */
-    transient = false) {
-        super(message);
-        this.status = status;
-        this.transient = transient;
-    }
-}
-/** 401/403: the key is wrong, revoked or not an admin key. */
-class AuthError extends ApiError {
-}
-/** No connection to the service could be made: nothing was sent. */
-class UnreachableError extends ApiError {
-}
-/** 404: the project or job does not exist (or the key cannot see it). */
-class NotFoundError extends ApiError {
-}
-/**
- * A read whose answer was larger than the client holds in memory: asking again gets the same answer,
- * so it is not retried; a caller may ask for a smaller page.
- */
-class AnswerTooLargeError extends ApiError {
-}
-/** The service asked us to wait longer than the deadline allows. */
-class RateLimitError extends ApiError {
-    constructor(message) {
-        super(message, 429, true);
-    }
-}
-/**
- * A create or follow-up request may have reached the service, but no answer came back.
- * Sending it again could start a second job, so the caller must not retry.
- */
-class AmbiguousWriteError extends ApiError {
-}
-/** The 404 message for a route under a project: the ID is the input to check. */
-const projectNotFound = (projectId) => `Project '${projectId}' was not found. Check 'project-id': copy it from the API keys page of the dashboard`;
-/** The caller's request budget ran out before the service gave a usable answer. */
-class BudgetExhaustedError extends ApiError {
-    constructor(message) {
-        super(message, undefined, true);
-    }
-}
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/budget.js
-
-/**
- * A number of HTTP requests that may be sent, retries included. The client takes one before each
- * attempt, so a caller's limit holds however many times the service asks it to try again.
- */
-class RequestBudget {
-    max;
-    spent = 0;
-    constructor(max) {
-        this.max = max;
-    }
-    /** Requests sent so far (each retry counts). */
-    get used() {
-        return this.spent;
-    }
-    get left() {
-        return this.max - this.spent;
-    }
-    /** Takes one request; false when none is left. */
-    take() {
-        if (this.spent >= this.max)
-            return false;
-        this.spent++;
-        return true;
-    }
-}
-/** Runs one attempt paid for from `budget`; a retry the budget could not pay for is not waited for. */
-async function withinBudget(budget, what, attempt) {
-    if (budget && !budget.take()) {
-        const error = new BudgetExhaustedError(`no request was left in the budget to ${what}`);
-        return { ok: false, error, retry: false };
-    }
-    const outcome = await attempt();
-    if (!outcome.ok && outcome.retry && budget && budget.left <= 0) {
-        const error = new BudgetExhaustedError(`no request was left in the budget to try again to ${what} (${outcome.error.message})`);
-        return { ok: false, error, retry: false };
-    }
-    return outcome;
-}
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/retry.js
-
-
-/** Statuses worth retrying for reads, as AWS's standard mode and undici's RetryHandler do. */
-const RETRYABLE_READ_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
-/**
- * Statuses that prove a write was not acted on: 429 (refused by the rate limiter) and 503
- * (refused before reaching the application). A 500/502/504 may come after the job was created.
- */
-const RETRYABLE_WRITE_STATUSES = new Set([429, 503]);
-const DEFAULT_BACKOFF = {
-    minDelayMs: 1000,
-    baseDelayMs: 2000,
-    maxDelayMs: 20_000,
-    maxWriteAttempts: 5
-};
-/**
- * Exponential backoff with full jitter above a floor: uniform in
- * [min, max(min, min(max, base·2^(attempt-1)))].
- */
-function backoffDelay(attempt, policy, random = Math.random) {
-    const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, attempt - 1));
-    const floor = policy.minDelayMs;
-    return floor + Math.floor(random() * Math.max(0, ceiling - floor));
-}
-/** An HTTP-date (RFC 9110): IMF-fixdate, the obsolete RFC 850 form, or asctime. */
-const HTTP_DATE = /^(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day, \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})$/;
-/**
- * `Retry-After` as whole delta-seconds or an HTTP-date, in milliseconds from `wallNow` (the wall
- * clock: the date is the server's); undefined when absent or in any other form. `1.5` is neither
- * (Date.parse would read it as a date in 2001).
- */
-function parseRetryAfter(value, wallNow) {
-    const text = value?.trim() ?? '';
-    if (/^\d{1,12}$/.test(text))
-        return Number(text) * 1000;
-    if (!HTTP_DATE.test(text))
+    if (names.size < 2)
         return undefined;
-    const at = Date.parse(text);
-    return Number.isNaN(at) ? undefined : Math.max(0, at - wallNow);
-}
-/** "at 2026-11-22T10:00:00.000Z", or "in N hours" for a wait no date can show. */
-function whenText(waitMs) {
-    const at = Date.now() + waitMs;
-    return Number.isFinite(at) && at < 8.64e15
-        ? `until ${new Date(at).toISOString()}`
-        : `for ${Math.round(waitMs / 3_600_000)} hours`;
-}
-/**
- * Runs `attempt` until it succeeds, says not to retry, or the next wait would not fit before the deadline.
- * Hand-written beside undici's RetryHandler, which decides by method, status and error code and
- * cannot tell a write that never left from one the service may have acted on: here a write goes
- * again only when it provably never reached the service, so a job is never created twice.
- */
-async function withRetries(attempt, options) {
-    const { deadline, policy, clock } = options;
-    for (let n = 1;; n++) {
-        const outcome = await attempt(n);
-        if (outcome.ok)
-            return outcome.value;
-        const { error } = outcome;
-        if (!outcome.retry || (options.write && n >= policy.maxWriteAttempts))
-            throw error;
-        const now = clock.now();
-        let delayMs;
-        if (outcome.retryAfterMs !== undefined) {
-            if (now + outcome.retryAfterMs > deadline) {
-                throw new RateLimitError(`The service rate limited the request: rate limited ${whenText(outcome.retryAfterMs)}, which is past this step's time limit. ` +
-                    `Try again after that time, or raise 'timeout' to wait it out.`);
-            }
-            // The service's wait is a minimum: a Retry-After of 0 must not turn into a storm.
-            delayMs = Math.max(outcome.retryAfterMs, backoffDelay(n, policy, options.random));
-        }
-        else {
-            delayMs = backoffDelay(n, policy, options.random);
-        }
-        if (now + delayMs >= deadline)
-            throw error;
-        options.onRetry?.({ attempt: n, delayMs, error });
-        await clock.sleep(delayMs, options.signal);
-    }
-}
-
-;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/proxy.js
-function getProxyUrl(reqUrl) {
-    const usingSsl = reqUrl.protocol === 'https:';
-    if (checkBypass(reqUrl)) {
-        return undefined;
-    }
-    const proxyVar = (() => {
-        if (usingSsl) {
-            return process.env['https_proxy'] || process.env['HTTPS_PROXY'];
-        }
-        else {
-            return process.env['http_proxy'] || process.env['HTTP_PROXY'];
-        }
-    })();
-    if (proxyVar) {
-        try {
-            return new DecodedURL(proxyVar);
-        }
-        catch (_a) {
-            if (!proxyVar.startsWith('http://') && !proxyVar.startsWith('https://'))
-                return new DecodedURL(`http://${proxyVar}`);
-        }
-    }
-    else {
-        return undefined;
-    }
-}
-function checkBypass(reqUrl) {
-    if (!reqUrl.hostname) {
-        return false;
-    }
-    const reqHost = reqUrl.hostname;
-    if (isLoopbackAddress(reqHost)) {
-        return true;
-    }
-    const noProxy = process.env['no_proxy'] || process.env['NO_PROXY'] || '';
-    if (!noProxy) {
-        return false;
-    }
-    // Determine the request port
-    let reqPort;
-    if (reqUrl.port) {
-        reqPort = Number(reqUrl.port);
-    }
-    else if (reqUrl.protocol === 'http:') {
-        reqPort = 80;
-    }
-    else if (reqUrl.protocol === 'https:') {
-        reqPort = 443;
-    }
-    // Format the request hostname and hostname with port
-    const upperReqHosts = [reqUrl.hostname.toUpperCase()];
-    if (typeof reqPort === 'number') {
-        upperReqHosts.push(`${upperReqHosts[0]}:${reqPort}`);
-    }
-    // Compare request host against noproxy
-    for (const upperNoProxyItem of noProxy
-        .split(',')
-        .map(x => x.trim().toUpperCase())
-        .filter(x => x)) {
-        if (upperNoProxyItem === '*' ||
-            upperReqHosts.some(x => x === upperNoProxyItem ||
-                x.endsWith(`.${upperNoProxyItem}`) ||
-                (upperNoProxyItem.startsWith('.') &&
-                    x.endsWith(`${upperNoProxyItem}`)))) {
-            return true;
-        }
-    }
-    return false;
-}
-function isLoopbackAddress(host) {
-    const hostLower = host.toLowerCase();
-    return (hostLower === 'localhost' ||
-        hostLower.startsWith('127.') ||
-        hostLower.startsWith('[::1]') ||
-        hostLower.startsWith('[0:0:0:0:0:0:0:1]'));
-}
-class DecodedURL extends URL {
-    constructor(url, base) {
-        super(url, base);
-        this._decodedUsername = decodeURIComponent(super.username);
-        this._decodedPassword = decodeURIComponent(super.password);
-    }
-    get username() {
-        return this._decodedUsername;
-    }
-    get password() {
-        return this._decodedPassword;
-    }
-}
-//# sourceMappingURL=proxy.js.map
-// EXTERNAL MODULE: ./node_modules/undici/index.js
-var undici = __nccwpck_require__(6752);
-;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/connections.js
-
-// The one connection handler of the action, on undici (the toolkit's HTTP stack, same major): the
-// service client (src/mintlify/http.ts) and the GitHub client (src/github/transport.ts) both
-// reach their servers through it, directly or through the runner's proxy.
-/** A failure below HTTP. `sent`: 'no' when the request provably never reached the server (safe to retry even a write), 'maybe' otherwise. */
-class HttpError extends Error {
-    code;
-    sent;
-    name = 'HttpError';
-    constructor(message, code, sent, options) {
-        super(message, options);
-        this.code = code;
-        this.sent = sent;
-    }
-}
-const noop = () => { };
-/** Passes every event on, and says when undici hands the request to a connected socket. */
-class WriteNotifier extends undici.DecoratorHandler {
-    handler;
-    onWrite;
-    constructor(handler, onWrite) {
-        super(handler);
-        this.handler = handler;
-        this.onWrite = onWrite;
-    }
-    /** Called by undici right before it writes the request on a connected (tunnelled, TLS) socket. */
-    onConnect(abort) {
-        this.onWrite();
-        this.handler.onConnect?.(abort);
-    }
-}
-/**
- * A keep-alive dispatcher, direct or through one proxy, with every socket it opens, so that
- * destroying it also ends connections undici is still opening (it would leave them to their own
- * timeouts, 300 s for a proxy that never answers CONNECT, keeping the process alive meanwhile) and
- * never waits on a peer. A proxy's answer to CONNECT is judged here: undici would open a connection
- * the proxy closed again at once and without end.
- */
-class TrackedDispatcher {
-    dispatcher;
-    own;
-    sockets = new Set();
-    proxyPool;
-    destroyed;
-    constructor({ proxy, tls = {}, own = false, maxResponseSize, checkDirect }) {
-        this.own = own;
-        const limits = maxResponseSize === undefined ? {} : { maxResponseSize };
-        if (!proxy) {
-            this.dispatcher = new undici.Agent({
-                connect: this.track((0,undici.buildConnector)(tls), checkDirect),
-                ...limits
-            });
-            return;
-        }
-        const bare = new URL(proxy.origin);
-        this.dispatcher = new undici.ProxyAgent({
-            uri: bare.href,
-            // ProxyAgent hands its options to the Agent behind the tunnel (undici 6's proxy-agent.js).
-            ...limits,
-            // As the toolkit does, and unlike ProxyAgent's reading of the URL: a user alone is enough.
-            token: proxyToken(proxy),
-            requestTls: tls,
-            proxyTls: tls,
-            clientFactory: (origin, options) => this.proxyClient(origin, options, bare)
-        });
-    }
-    /** Ends every connection, also one still opening; resolves within about a second whatever the peers do. */
-    destroy() {
-        return (this.destroyed ??= this.teardown());
-    }
-    teardown() {
-        // undici's own destroy first: it marks its clients destroyed, so a connection our socket
-        // destruction fails is not retried. ProxyAgent.destroy can hang for good (a proxy that closed
-        // a tunnel early), hence the bound.
-        const done = Promise.allSettled([this.dispatcher.destroy(), this.proxyPool?.destroy()]);
-        const closed = new Error('the HTTP session closed the connection');
-        for (const socket of this.sockets)
-            socket.on('error', noop).destroy(closed);
-        let timer;
-        const bound = new Promise(resolve => (timer = setTimeout(resolve, 1000)));
-        return Promise.race([done.then(noop), bound]).finally(() => clearTimeout(timer));
-    }
-    track(connect, check) {
-        return (options, callback) => {
-            const checked = check ? check(options, callback) : callback;
-            // buildConnector returns the socket it opens, though its type says void.
-            const socket = connect(options, checked);
-            this.sockets.add(socket);
-            socket.once('close', () => this.sockets.delete(socket));
-        };
-    }
-    /** The connection to the proxy, whose answers to CONNECT are judged here rather than by undici. */
-    proxyClient(origin, options, proxy) {
-        const pool = new undici.Pool(origin, {
-            ...options,
-            connect: this.track(options.connect)
-        });
-        this.proxyPool = pool;
-        const open = pool.connect.bind(pool);
-        pool.connect = (async (o) => {
-            let answer;
-            try {
-                answer = await open(o);
-            }
-            catch (error) {
-                // A connection that failed with UND_ERR_SOCKET (the proxy closed it) is one undici opens
-                // again at once and without end, thousands of CONNECTs a second; other codes fail the
-                // requests that wait for it.
-                const code = error.code;
-                if (code !== 'UND_ERR_SOCKET' && code !== 'UND_ERR_INFO')
-                    throw error;
-                const message = `the proxy ${proxy.host} closed the connection instead of opening a tunnel to ${o.path}`;
-                throw new HttpError(message, 'PROXY_REFUSED', 'no', { cause: error });
-            }
-            if (answer.statusCode === 200)
-                return answer;
-            answer.socket.on('error', noop).destroy();
-            // undici would report "Proxy response (N) !== 200 when HTTP Tunneling" as UND_ERR_ABORTED,
-            // and go on to start TLS on the socket all the same.
-            if (answer.statusCode === 407)
-                throw proxyAuthError(proxy);
-            const message = `the proxy ${proxy.host} would not open a tunnel to ${o.path} (HTTP ${answer.statusCode})`;
-            throw new HttpError(message, 'PROXY_REFUSED', 'no');
-        });
-        return pool;
-    }
-}
-/** Basic credentials from the proxy URL's user and password, percent-decoded. */
-function proxyToken(proxy) {
-    if (!proxy.username && !proxy.password)
-        return undefined;
-    const credentials = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`;
-    return `Basic ${Buffer.from(credentials).toString('base64')}`;
-}
-/** Names the proxy by host and port only: its URL may hold credentials. */
-function proxyAuthError(proxy) {
-    return new HttpError(`the proxy ${proxy.host} asks for credentials (407): put them in the proxy variable as http://user:password@${proxy.host}`, 'PROXY_AUTH', 'no');
-}
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/loopback.js
-
-/** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6. */
-const loopback_isLoopbackAddress = (address) => /^(::ffff:)?127\.\d+\.\d+\.\d+$/i.test(address) || address === '::1';
-/**
- * Plain http goes only to this machine (see parseApiUrl; never through a proxy): a `localhost`
- * that a hosts file or DNS sends elsewhere is refused once connected, before a byte of the
- * request is written. https connections pass as they are. No undici option checks the address a
- * connection reached, hence this check in the connector.
- */
-function loopbackOnlyForHttp(options, callback) {
-    if (options.protocol !== 'http:')
-        return callback;
-    const done = callback;
-    return ((error, connected) => {
-        const address = connected?.remoteAddress ?? '';
-        if (error || !connected || loopback_isLoopbackAddress(address))
-            return done(error, connected);
-        connected.destroy();
-        done(new HttpError(`plain http is allowed only to this machine, but ${options.hostname} is ${address}; use https:// in 'api-url'`, 'NOT_LOOPBACK', 'no'), null);
+    const rows = [...names].map(([key, name]) => {
+        // The project's own counting over the jobs that document this repository, minus the figures
+        // that are the project's alone.
+        const { started: _started, creditsPerMerge: _credits, ...figures } = (0,outcomes/* outcomes */.KI)({ ...project, jobs: jobsOf.get(key) ?? [] }, now);
+        return { name, figures };
     });
+    rows.sort((a, b) => a.name.toLowerCase().localeCompare(b.name.toLowerCase()));
+    const rest = (0,outcomes/* outcomes */.KI)({ ...project, jobs: unnamed }, now);
+    return { rows, unnamed: rest.decided + rest.open + rest.drafts };
+}
+/** The code repositories a job documents, each once (case aside): listed changes' and cut ones'. */
+function repositoriesOf(job) {
+    const seen = new Map();
+    for (const name of [...job.changes.map(c => c.repo), ...(job.moreRepositories ?? [])])
+        if (name && !seen.has(name.toLowerCase()))
+            seen.set(name.toLowerCase(), name);
+    return [...seen.values()];
 }
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/http.js
+// EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/impact-table.js
+var impact_table = __nccwpck_require__(7735);
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/dashboard-body.js
 
 
 
 
-const http_noop = () => { };
-/**
- * The service client's HTTP layer, on undici (the toolkit's HTTP stack, same major).
- *
- * Sent or not: a request counts as sent ('maybe') from the moment undici hands it to a connected
- * socket, which it announces by calling the handler's onConnect right before writing it: after
- * TCP, the proxy's CONNECT and TLS have all succeeded. Every failure before that is 'no': refused,
- * DNS, connect timeout, a reset while connecting, a certificate, a proxy's refusal, an abort.
- *
- * Writes (POST) get connections of their own, opened for them and closed after: a reset on a
- * keep-alive socket that sat idle would leave a write ambiguous for nothing, and tearing down a
- * stuck connection (see `send`) must not take another request's write with it.
- */
-class HttpSession {
-    options;
-    proxies = new Map();
-    shared = new Map();
-    own = new Set();
-    closed = false;
-    constructor(options) {
-        this.options = options;
-    }
-    async send(req) {
-        // https through the proxy's CONNECT tunnel, TLS end to end. Plain http goes only to this
-        // machine (parseApiUrl), which is never proxied: it always goes direct, where the connection
-        // is checked to be loopback.
-        const proxy = req.url.protocol === 'https:' ? this.proxyFor(req.url) : undefined;
-        if (this.closed)
-            throw new HttpError('the HTTP session is closed', 'CLOSED', 'no');
-        if (req.signal.aborted)
-            throw new HttpError('aborted before the request was sent', 'ABORTED', 'no');
-        const connections = this.connections(proxy, req.method !== 'GET');
-        const controller = new AbortController();
-        let written = false;
-        let settled = false;
-        const dispatcher = connections.dispatcher.compose(dispatch => (opts, handler) => dispatch(opts, new WriteNotifier(handler, () => (written = !controller.signal.aborted))));
-        const exchange = this.exchange(dispatcher, req, controller.signal);
-        let onAbort = http_noop;
-        const early = new Promise((_, reject) => {
-            onAbort = () => {
-                controller.abort(req.signal.reason);
-                // Written: undici destroys the socket and the exchange fails by itself, as 'maybe'.
-                if (written || settled)
-                    return;
-                // Queued or connecting: undici does not look at the signal until the connection is up or
-                // has failed, 300 s for a proxy that never answers CONNECT, 10 s for a TLS handshake that
-                // never ends. Answer now, and tear those connections down.
-                void this.discard(connections);
-                reject(new HttpError('aborted before the request was sent', 'ABORTED', 'no'));
-            };
-        });
-        early.catch(http_noop);
-        exchange.catch(http_noop);
-        req.signal.addEventListener('abort', onAbort, { once: true });
-        try {
-            return await Promise.race([exchange, early]);
-        }
-        catch (error) {
-            throw failure(error, written, req.signal);
-        }
-        finally {
-            settled = true;
-            req.signal.removeEventListener('abort', onAbort);
-            if (connections.own)
-                void this.discard(connections);
-        }
-    }
-    /** Destroys every connection, open or opening; resolves within a second whatever the peers do. */
-    async close() {
-        this.closed = true;
-        await Promise.all([...this.shared.values(), ...this.own].map(c => this.discard(c)));
-    }
-    async exchange(dispatcher, req, signal) {
-        const { statusCode, headers, body } = await dispatcher.request({
-            origin: req.url.origin,
-            path: req.url.pathname + req.url.search,
-            method: req.method,
-            headers: req.headers,
-            body: req.body,
-            signal
-        });
-        let text;
-        try {
-            // undici closes the connection once the body passes maxResponseSize (see TrackedDispatcher).
-            text = await body.text();
-        }
-        catch (error) {
-            if (error.code !== 'UND_ERR_RES_EXCEEDED_MAX_SIZE')
-                throw error;
-            const message = `the answer is larger than ${this.options.maxResponseBytes} bytes`;
-            throw new HttpError(message, 'RESPONSE_TOO_LARGE', 'maybe', { cause: error });
-        }
-        return { status: statusCode, headers, text };
-    }
-    /** The proxy for a target, read from the environment once per origin. */
-    proxyFor(url) {
-        if (!this.proxies.has(url.origin)) {
-            try {
-                this.proxies.set(url.origin, proxyFor(url));
-            }
-            catch (error) {
-                if (error instanceof ProxyConfigError)
-                    throw new HttpError(error.message, error.code, 'no');
-                throw error;
-            }
-        }
-        return this.proxies.get(url.origin);
-    }
-    connections(proxy, own) {
-        const tls = this.options.ca === undefined ? {} : { ca: this.options.ca };
-        const open = () => new TrackedDispatcher({
-            proxy,
-            tls,
-            own,
-            maxResponseSize: this.options.maxResponseBytes,
-            checkDirect: loopbackOnlyForHttp
-        });
-        if (own) {
-            const connections = open();
-            this.own.add(connections);
-            return connections;
-        }
-        const key = proxy?.href ?? '';
-        let connections = this.shared.get(key);
-        if (!connections)
-            this.shared.set(key, (connections = open()));
-        return connections;
-    }
-    discard(connections) {
-        for (const [key, value] of this.shared)
-            if (value === connections)
-                this.shared.delete(key);
-        this.own.delete(connections);
-        return connections.destroy();
-    }
+
+
+
+/** Mintlify's published average credits for a run that updates docs from code changes. */
+const DEFAULT_CREDITS_PER_RUN = 180;
+const DAY = 86_400_000;
+const SHOWN_JOBS = 10;
+const SHOWN_CHANGES = 5;
+const SHOWN_WAITING = 20;
+/** The people's part of the body stays well under GitHub's 65,536 characters, beside the state. */
+const MAX_BODY_CHARS = 36_000;
+/** The dashboard as people read it: what the agent is doing for this repository, per project. */
+function renderDashboard(ledger, view) {
+    const lines = [
+        'This issue is kept by the Mintlify agent action. It shows what the documentation agent is doing for this repository, and it is the record of which changes were handed to the agent: every run of the action updates it, and what you edit here is overwritten. Closing it hides it until the next run.',
+        ''
+    ];
+    const projects = Object.entries(ledger.projects);
+    if (projects.length === 0)
+        lines.push('Nothing yet.', '');
+    for (const [id, project] of projects)
+        lines.push(...renderProject(id, project, view));
+    const text = lines.join('\n');
+    return text.length > MAX_BODY_CHARS
+        ? `${text.slice(0, MAX_BODY_CHARS)}\n\n… (cut: the rest did not fit in the issue)\n`
+        : text;
 }
-function failure(error, written, signal) {
-    if (error instanceof HttpError)
-        return error;
-    const sent = written ? 'maybe' : 'no';
-    if (signal.aborted) {
-        const message = written ? 'aborted after the request was sent' : 'aborted';
-        return new HttpError(message, 'ABORTED', sent, { cause: error });
+function renderProject(id, project, view) {
+    const lines = [`### Project ${(0,markdown/* codeSpan */.SS)(id)}`, ''];
+    const day = (0,budget/* startsWithin */.dX)(project.spend, DAY, view.now);
+    const week = (0,budget/* startsWithin */.dX)(project.spend, 7 * DAY, view.now);
+    const documented = project.documented
+        ? `${commitLink(project.documented.sha, view)} · ${when(project.documented.at)}`
+        : 'none yet: the first change run documents its own change';
+    const marks = Object.values(project.repositories ?? {});
+    lines.push(...(marks.length && !project.documented ? [] : [`- **Last documented commit**: ${documented}`]), ...(project.backlog
+        ? [
+            `- **Beyond one run's bounds**: ${(0,runner_text/* counted */.hS)(project.backlog, 'more change')} after it ${project.backlog === 1 ? 'waits' : 'wait'}; the next runs (a merge, a push, a scheduled or manual catch-up) take them, oldest first`
+        ]
+        : []), `- **Jobs and follow-ups started**: ${(0,runner_text/* formatCount */.B4)(day)} in the last 24 hours, ${(0,runner_text/* formatCount */.B4)(week)} in the last 7 days`, ...renderBudget(project, view), '');
+    lines.push(...renderWatermarks(project, view));
+    lines.push(...renderOutcomes(project, view));
+    lines.push(...renderOutcomesByRepository(project, view));
+    lines.push(...renderKept(project));
+    lines.push(...(0,impact_table/* renderImpactTable */.rJ)(project.jobs, shortPull));
+    const jobs = project.jobs.slice(-SHOWN_JOBS).reverse();
+    const earlierJobs = (project.olderJobs ?? 0) + project.jobs.length - jobs.length;
+    if (jobs.length) {
+        lines.push('#### Docs pull requests and jobs', '', '| Docs pull request | Job | State | Changes in it |', '|---|---|---|---|', ...jobs.map(job => `| ${job.prLink ? (0,markdown/* markdownLink */.iQ)(shortPull(job.prLink), job.prLink) : 'not yet'} | ${(0,markdown/* codeSpan */.SS)(job.id)} | ${(0,markdown/* escapeMarkdown */.FV)(job.state)} | ${changeList(job.changes, job.moreChanges, view)} |`), ...(earlierJobs ? [`| | | | … and ${(0,runner_text/* formatCount */.B4)(earlierJobs)} earlier jobs |`] : []), '');
     }
-    const { code, message } = error;
-    return new HttpError(typeof message === 'string' ? message : String(error), typeof code === 'string' ? code : 'ERR_NETWORK', sent, { cause: error });
+    if (project.waiting && project.waiting.changes.length) {
+        const { changes, why } = project.waiting;
+        lines.push(`#### Waiting: ${(0,runner_text/* counted */.hS)(changes.length, 'change')}`, '', `${(0,markdown/* escapeMarkdown */.FV)(why)}`, '', ...(0,approval_box/* approvalLines */.Jg)(project.waiting, approvalCost(project, view)), ...changes.slice(0, SHOWN_WAITING).map(c => `- ${changeLink(c, view)}`), ...(changes.length > SHOWN_WAITING ? [`- … and ${changes.length - SHOWN_WAITING} more`] : []), '');
+    }
+    const olderUncertain = project.olderUncertain ?? 0;
+    if (project.uncertain.length || olderUncertain) {
+        lines.push('#### Uncertain', '', "Each request below got no answer, or an answer that does not say whether the service acted on it (HTTP 500, 502 or 504, a time-out, a lost connection), so it may have started a job. The action does not send these changes again by itself: look for the job among the agent jobs on the Mintlify dashboard; if there is none, tick the request's box to send its changes again, once (ticking needs the workflow's `required-permission`, and a workflow that runs when the dashboard is edited, as for `approval: dashboard`).", '', ...project.uncertain.flatMap(u => [
+            `- ${when(u.at)}: ${u.what === 'follow-up' ? `follow-up to ${(0,markdown/* codeSpan */.SS)(u.job ?? '?')}` : 'a new job'} (${(0,markdown/* escapeMarkdown */.FV)(u.why)}) for ${changeList(u.changes, u.moreChanges ?? 0, view)}${u.moreChanges ? ` (the box sends the ${(0,runner_text/* counted */.hS)(u.changes.length, 'change')} kept; the ${(0,runner_text/* formatCount */.B4)(u.moreChanges)} more were not kept: send them with a prompt)` : ''}`,
+            ...(u.id ? [(0,approval_box/* resendBox */.nM)(u.id)] : [])
+        ]), 
+        // Their changes and boxes left the ledger to keep it within its share: said, never hidden.
+        ...(olderUncertain
+            ? [
+                `- … and ${(0,runner_text/* formatCount */.B4)(olderUncertain)} earlier uncertain requests, no longer listed: their changes were not sent again; look for their jobs on the Mintlify dashboard, and send what none documented with a prompt.`
+            ]
+            : []), '');
+    }
+    if (project.runs.length) {
+        lines.push('#### Last runs', '', '| Run | Result | Job | Changes | Note |', '|---|---|---|---:|---|', ...[...project.runs]
+            .reverse()
+            .map(r => `| ${r.url ? (0,markdown/* markdownLink */.iQ)(when(r.at), r.url) : when(r.at)} | ${(0,markdown/* codeSpan */.SS)(r.result)} | ${r.job ? (0,markdown/* codeSpan */.SS)(r.job) : ''} | ${(0,runner_text/* formatCount */.B4)(r.changes)} | ${(0,markdown/* escapeMarkdown */.FV)(r.note)} |`), ...(project.olderRuns
+            ? [`| | | | | … and ${(0,runner_text/* formatCount */.B4)(project.olderRuns)} earlier runs |`]
+            : []), '');
+    }
+    return lines;
 }
-/** The runner's proxy variable cannot be used. The message names the variable, never its value. */
-class ProxyConfigError extends Error {
-    variable;
-    name = 'ProxyConfigError';
-    code = 'PROXY_CONFIG';
-    constructor(variable) {
-        super(`The runner's ${variable} is not a proxy URL this action can use: set it to http://host:port (or http://user:password@host:port, special characters in the password percent-encoded).`);
-        this.variable = variable;
-    }
+/** With `code-repositories`: each code repository's last documented commit, by name. */
+function renderWatermarks(project, view) {
+    const marks = Object.values(project.repositories ?? {}).sort((a, b) => a.name.localeCompare(b.name));
+    if (!marks.length)
+        return [];
+    return [
+        '#### Code repositories',
+        '',
+        'Each run documents what each repository merged after its last documented commit.',
+        '',
+        '| Repository | Branch | Last documented commit | Since |',
+        '|---|---|---|---|',
+        ...marks.map(m => `| ${(0,markdown/* markdownLink */.iQ)(m.name, `${view.serverUrl}/${m.name}`)} | ${(0,markdown/* codeSpan */.SS)(m.branch)} | ${commitLink(m.sha, { ...view, repository: m.name })} | ${when(m.at)} |`),
+        ''
+    ];
 }
 /**
- * The proxy for a request to `target`, by the toolkit's own rule (@actions/http-client's
- * getProxyUrl, which the GitHub client follows too), from the runner's environment:
- * `https_proxy`/`HTTPS_PROXY` for https targets, `http_proxy`/`HTTP_PROXY` for http; loopback hosts
- * (localhost, 127.*, [::1]) never proxied; `no_proxy`/`NO_PROXY` entries match the host and its
- * subdomains, `*` everything.
- *
- * Where the toolkit would silently go direct, or build a URL nothing can connect to, this throws
- * ProxyConfigError: a value that is no URL (`http://[bad`), a malformed percent escape (getProxyUrl
- * then answers "no proxy"), a scheme-less `host:port` (URL reads `host:` as the scheme), or a
- * scheme other than http(s) (socks5).
+ * What the policy file allows the project and what it used: each budget in its window (`max-jobs`,
+ * `max-credits`), the credits the starts are estimated at, and how many docs pull requests may be
+ * open at once (`max-open`). Without a budget the 30 days' starts and their estimate only.
  */
-function proxyFor(target) {
-    const names = target.protocol === 'https:' ? ['https_proxy', 'HTTPS_PROXY'] : ['http_proxy', 'HTTP_PROXY'];
-    const variable = names.find(name => process.env[name]) ?? names[1];
-    let proxy;
-    let bypassed = false;
-    try {
-        bypassed = checkBypass(target);
-        proxy = getProxyUrl(target);
-    }
-    catch {
-        // Its fallback, `http://` + the value, can throw, and that error would hold the value.
-        proxy = undefined;
-    }
-    if (bypassed || !process.env[variable])
-        return undefined;
-    if (!proxy || (proxy.protocol !== 'http:' && proxy.protocol !== 'https:') || !proxy.hostname)
-        throw new ProxyConfigError(variable);
-    // A plain URL: the toolkit's returns its user and password decoded, unlike its href.
-    return new URL(proxy.href);
+function renderBudget(project, view) {
+    const limits = view.limits ?? { creditsPerRun: DEFAULT_CREDITS_PER_RUN };
+    const perRun = (0,runner_text/* formatCount */.B4)(limits.creditsPerRun);
+    const month = (0,budget/* startsWithin */.dX)(project.spend, 30 * DAY, view.now);
+    const states = (0,budget/* budgetStates */.IQ)(project.spend, limits, view.now);
+    return [
+        ...(states.length
+            ? states.map(state => `- **Budget**: ${(0,budget/* budgetText */.$e)(state, limits)}`)
+            : ['- **Budget**: none set (the policy file’s `max-jobs` or `max-credits` sets one)']),
+        `- **Credits used (estimate)**: about ${(0,runner_text/* formatCount */.B4)(month * limits.creditsPerRun)} in the last 30 days, at ${perRun} a run (\`credits-per-run\`: Mintlify publishes averages, the API reports no usage)`,
+        `- **Open at once**: ${limits.maxOpen === undefined ? 'no limit (the policy file’s `max-open` sets one)' : `at most ${(0,runner_text/* counted */.hS)(limits.maxOpen, 'docs pull request')} (\`max-open: ${limits.maxOpen}\`; a running job counts)`}`
+    ];
+}
+/** What ticking the waiting batch's box would cost, and the budget it would leave. */
+function approvalCost(project, view) {
+    const limits = view.limits ?? { creditsPerRun: DEFAULT_CREDITS_PER_RUN };
+    const states = (0,budget/* budgetStates */.IQ)(project.spend, limits, view.now);
+    return {
+        creditsPerRun: limits.creditsPerRun,
+        ...(states.length ? { budget: states.map(state => (0,budget/* budgetText */.$e)(state, limits)).join('; ') } : {})
+    };
+}
+/** What became of the agent's work over the last 30 days: figures only, no text from elsewhere. */
+function renderOutcomes(project, view) {
+    const perRun = view.limits?.creditsPerRun ?? DEFAULT_CREDITS_PER_RUN;
+    const o = (0,outcomes/* outcomes */.KI)(project, view.now, perRun);
+    if (!o.started && !o.decided && !o.open)
+        return [];
+    const acceptance = o.acceptance === undefined
+        ? 'no decided pull request yet'
+        : `${Math.round(o.acceptance * 100)}% (${(0,runner_text/* formatCount */.B4)(o.merged)} merged of ${(0,runner_text/* formatCount */.B4)(o.decided)} decided)`;
+    const unread = o.merged - o.touchKnown - o.touchTooLong;
+    const tooLong = o.touchTooLong
+        ? `; ${(0,runner_text/* formatCount */.B4)(o.touchTooLong)} merged with more events than one read holds, not known`
+        : '';
+    const zeroTouch = o.touchKnown
+        ? `${Math.round((o.zeroTouch / o.touchKnown) * 100)}% (${(0,runner_text/* formatCount */.B4)(o.zeroTouch)} of ${(0,runner_text/* formatCount */.B4)(o.touchKnown)} merged without a person's commit${unread ? `; ${(0,runner_text/* formatCount */.B4)(unread)} merged not read yet` : ''}${tooLong})`
+        : 'no merged pull request read yet';
+    return [
+        '#### Outcomes, last 30 days',
+        '',
+        'Docs pull requests opened in the last 30 days, as last read from the docs repository (a few a run); jobs and follow-ups by the day they started.',
+        '',
+        `- **Jobs and follow-ups started**: ${(0,runner_text/* formatCount */.B4)(o.started)}`,
+        `- **Docs pull requests**: ${(0,runner_text/* formatCount */.B4)(o.merged)} merged · ${(0,runner_text/* formatCount */.B4)(o.closed)} closed without merge · ${(0,runner_text/* formatCount */.B4)(o.expired)} expired · ${(0,runner_text/* formatCount */.B4)(o.open)} still open · ${(0,runner_text/* formatCount */.B4)(o.drafts)} open as drafts, counted apart`,
+        `- **Accepted**: ${acceptance}: merged ÷ decided, where decided is merged + closed without merge + expired; open pull requests and drafts are not decided yet`,
+        `- **Zero-touch**: ${zeroTouch}: merged without a person's commit ÷ merged whose commits were read (a person is anyone but the docs agent's identities and bots)`,
+        `- **Median time from job start to merge**: ${o.medianToMerge === undefined ? 'no merged pull request yet' : `${(0,outcomes/* hoursOrDays */.oM)(o.medianToMerge)} (the middle of ${(0,runner_text/* formatCount */.B4)(o.merged)} merged)`}`,
+        `- **Credits per merged docs pull request (estimate)**: ${o.creditsPerMerge === undefined ? 'no merged pull request yet' : `about ${(0,runner_text/* formatCount */.B4)(o.creditsPerMerge)}`} (an estimate, not a measure: every job and follow-up started, at ${(0,runner_text/* formatCount */.B4)(perRun)} credits a run ('credits-per-run'), ÷ merged; the API reports no usage)`,
+        ''
+    ];
+}
+/**
+ * With several code repositories: the outcomes' figures per repository, counted as the total is,
+ * over the docs pull requests that document its changes. Names link to the repository, escaped.
+ */
+function renderOutcomesByRepository(project, view) {
+    const byRepository = outcomesByRepository(project, view.now);
+    if (!byRepository?.rows.some(({ figures: f }) => f.decided || f.open || f.drafts))
+        return [];
+    const { rows, unnamed } = byRepository;
+    return [
+        '#### Outcomes per code repository, last 30 days',
+        '',
+        'Counted as the outcomes above, over the docs pull requests that document each repository’s changes. A docs pull request that documents changes from several repositories counts once for each of them, so the rows can add up to more than the total.',
+        ...(unnamed
+            ? [
+                '',
+                `${(0,runner_text/* counted */.hS)(unnamed, 'docs pull request')} whose changes name no repository (recorded before \`code-repositories\`) ${unnamed === 1 ? 'is' : 'are'} in no row.`
+            ]
+            : []),
+        '',
+        '| Repository | Merged | Closed | Expired | Open | Drafts | Accepted | Zero-touch | Median time to merge |',
+        '|---|---:|---:|---:|---:|---:|---|---|---|',
+        ...rows.map(({ name, figures: f }) => `| ${(0,markdown/* markdownLink */.iQ)(name, `${view.serverUrl}/${name}`)} | ${[f.merged, f.closed, f.expired, f.open, f.drafts].map(runner_text/* formatCount */.B4).join(' | ')} | ${repositoryCells(f)} |`),
+        ''
+    ];
+}
+/** A repository's acceptance, zero-touch rate and median time to merge, each with its counts. */
+function repositoryCells(f) {
+    const share = (part, whole, of, none) => whole
+        ? `${Math.round((part / whole) * 100)}% (${(0,runner_text/* formatCount */.B4)(part)} of ${(0,runner_text/* formatCount */.B4)(whole)} ${of})`
+        : none;
+    return [
+        share(f.merged, f.decided, 'decided', 'none decided yet'),
+        share(f.zeroTouch, f.touchKnown, 'merged and read', 'no merge read yet'),
+        f.medianToMerge === undefined ? 'no merge yet' : (0,outcomes/* hoursOrDays */.oM)(f.medianToMerge)
+    ].join(' | ');
+}
+/** Docs pull requests `expire-after` keeps open, each with why: a person's work is on it. */
+function renderKept(project) {
+    const kept = project.jobs.filter(j => j.kept && j.prLink && outcomes/* STILL_OPEN */.eZ.has(j.state));
+    if (!kept.length)
+        return [];
+    return [
+        '#### Kept open past expire-after',
+        '',
+        'Stale means nobody but the docs agent touched a docs pull request for longer than `expire-after`; these are not stale, and a person’s commit, approval, request for changes or keep label keeps one open for good.',
+        '',
+        ...kept
+            .slice(-SHOWN_JOBS)
+            .map(j => `- ${(0,markdown/* markdownLink */.iQ)(shortPull(j.prLink), j.prLink)}: ${(0,markdown/* escapeMarkdown */.FV)(j.kept?.why ?? '')} (as of ${when(j.kept?.at ?? 0)})`),
+        ''
+    ];
+}
+const when = (at) => at ? `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC` : '';
+const commitLink = (sha, view) => (0,markdown/* markdownLink */.iQ)(sha.slice(0, 7), `${view.serverUrl}/${view.repository}/commit/${sha}`);
+function changeLink(change, view) {
+    // In a docs project of several repositories a number alone is ambiguous: `acme/api#12`.
+    const number = change.pr ? `#${change.pr}` : change.sha.slice(0, 7);
+    const label = change.repo ? `${change.repo}${change.pr ? '' : '@'}${number}` : number;
+    const url = change.url ?? `${view.serverUrl}/${change.repo ?? view.repository}/commit/${change.sha}`;
+    return `${(0,markdown/* markdownLink */.iQ)(label, url)} ${(0,markdown/* escapeMarkdown */.FV)(change.title)}`;
+}
+function changeList(changes, more, view) {
+    const shown = changes.slice(-SHOWN_CHANGES).map(c => changeLink(c, view));
+    const rest = changes.length - shown.length + more;
+    return [...shown, ...(rest > 0 ? [`and ${rest} more`] : [])].join(' · ');
+}
+/** `acme/docs#101` for a pull request URL; the URL itself otherwise. */
+function shortPull(url) {
+    const m = /\/([^/]+)\/([^/]+)\/pull\/(\d+)\/?$/.exec(url);
+    return m ? `${m[1]}/${m[2]}#${m[3]}` : url;
 }
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/client.js
+// EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/dashboard-choice.js
+var dashboard_choice = __nccwpck_require__(8520);
+// EXTERNAL MODULE: ./.tmp/ncc-js/records/ledger.js + 4 modules
+var ledger = __nccwpck_require__(5442);
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/dashboard.js
 
 
 
@@ -36362,603 +35741,1184 @@ function proxyFor(target) {
 
 
 
-
-
-
-const DEFAULT_TIMEOUT_MS = 30_000;
-const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
-/** The one HTTP client of the project: every entry point talks to the service through it. */
-class ApiClient {
+/** A body read this long ago (ms) is taken as current: another run's write in between is unlikely. */
+const FRESH_MS = 5000;
+/**
+ * The `Docs agent dashboard` issue: found in one request by its label, created on first need,
+ * written only by this action (its state is signed, see ledger.ts), and read again before each
+ * write so that an overlapping run's write is kept.
+ */
+class Dashboard {
+    github;
     options;
-    http;
-    clock;
-    log;
-    /** Every form of every secret, removed from whatever the service answers. */
-    secretForms;
-    /** The service answered a request with this key: a later 401 means the key stopped working. */
-    accepted = false;
-    constructor(options) {
+    ledger;
+    /** What the user should hear about the dashboard itself (reopened, started afresh). */
+    notices = [];
+    issue;
+    body = '';
+    checked = false;
+    /** Its issue holds no state this action can read: what earlier runs recorded is unknown. */
+    stateUnread = false;
+    /** The issue was found again without its label: the label goes back on with the first write. */
+    relabel = false;
+    /** Who the action is, as GitHub named it when no dashboard was found: said when one is opened. */
+    viewer = '';
+    /** When the body was last read or written (options.now): a read this recent is read again for nothing. */
+    readAt = -Infinity;
+    constructor(github, options, ledger) {
+        this.github = github;
         this.options = options;
-        this.http = new HttpSession({
-            maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES
-        });
-        this.clock = options.clock ?? systemClock;
-        this.log = options.log ?? silentLogger;
-        this.secretForms = (0,redact/* secretForms */.eo)([options.apiKey, ...(options.secrets ?? [])]);
+        this.ledger = ledger;
     }
-    /** Sends the request with the retry policy and returns the parsed JSON body. */
-    async send(spec) {
+    get url() {
+        return this.issue?.url;
+    }
+    /** The issue's number, once found or created. */
+    get number() {
+        return this.issue?.number;
+    }
+    /** The body as last read from GitHub or written: what people see, their ticks included. */
+    get text() {
+        return this.body;
+    }
+    /**
+     * The ledger of the repository: from the newest state this action wrote, in an issue it opened
+     * (see dashboard-choice.ts): among the labelled issues and the action's own issues of the
+     * dashboard's title, always both (two requests), as a label can be moved by anyone with triage
+     * rights: off the current dashboard, back onto a stale one or onto another issue.
+     */
+    static async open(github, options) {
+        const [owner = '', repo = ''] = options.view.repository.split('/');
+        let choice;
+        let viewer;
         try {
-            return await this.sendWithRetries(spec);
-        }
-        catch (error) {
-            throw finalError(spec, error, this.options.baseUrl);
-        }
-    }
-    sendWithRetries(spec) {
-        const attempt = () => this.attempt(spec);
-        return withRetries(() => withinBudget(spec.budget, spec.what, attempt), {
-            deadline: spec.deadline,
-            write: spec.write,
-            policy: this.options.backoff ?? DEFAULT_BACKOFF,
-            clock: this.clock,
-            random: this.options.random,
-            signal: this.options.signal,
-            onRetry: ({ attempt, delayMs, error }) => this.log.info(`Could not ${spec.what} (${error.message}); trying again in ${(0,duration/* formatDuration */.a3)(delayMs)} (attempt ${attempt + 1}).`)
-        });
-    }
-    async close() {
-        await this.http.close();
-    }
-    url(spec) {
-        const url = new URL(this.options.baseUrl.href);
-        url.pathname = `${url.pathname.replace(/\/+$/, '')}/${spec.path.map(encodeSegment).join('/')}`;
-        for (const [key, value] of Object.entries(spec.query ?? {})) {
-            if (value !== undefined)
-                url.searchParams.set(key, String(value));
-        }
-        return url;
-    }
-    async attempt(spec) {
-        const url = this.url(spec);
-        const remaining = spec.deadline - this.clock.now();
-        const timeoutMs = Math.max(1, Math.min(this.options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS, remaining));
-        const timeout = this.clock.timeout(timeoutMs);
-        const signal = this.options.signal ? AbortSignal.any([this.options.signal, timeout]) : timeout;
-        let response;
-        try {
-            response = await this.http.send({
-                method: spec.method,
-                url,
-                signal,
-                headers: {
-                    authorization: `Bearer ${this.options.apiKey}`,
-                    accept: 'application/json',
-                    'user-agent': this.options.userAgent ?? USER_AGENT,
-                    ...(spec.body === undefined ? {} : { 'content-type': 'application/json' })
-                },
-                body: spec.body === undefined ? undefined : JSON.stringify(spec.body)
+            const labelled = await (0,dashboard_issues/* labelledIssues */.k0)(github.graphql, { owner, repo }, ledger/* DASHBOARD_LABEL */.up);
+            viewer = labelled.viewer ?? '';
+            if (!viewer)
+                throw new errors/* ExplainedError */.hM(`GitHub did not say who 'github-token' is, so the docs agent dashboard cannot be told from a copy and nothing was started.`);
+            const own = await (0,dashboard_issues/* authoredIssues */.lt)(github.graphql, { owner, repo }, options.title, viewer);
+            choice = (0,dashboard_choice/* chooseDashboard */.S)([...labelled.issues, ...own], {
+                signer: options.signer,
+                repository: options.view.repository,
+                viewer,
+                label: ledger/* DASHBOARD_LABEL */.up,
+                title: options.title
             });
         }
         catch (error) {
-            if (this.options.signal?.aborted) {
-                const unsent = error instanceof HttpError && error.sent === 'no';
-                const message = !spec.write
-                    ? 'Cancelled.'
-                    : unsent
-                        ? `Cancelled before the request to ${spec.what} was sent; nothing was done.`
-                        : `Cancelled while waiting for the answer to the request to ${spec.what}; the service may have acted on it. ${spec.ambiguousHint ?? ''}`.trim();
-                return { ok: false, error: new errors/* CancelledError */.cc(message), retry: false };
-            }
-            return this.unanswered(spec, error, timeout.aborted ? timeoutMs : undefined);
+            if (error instanceof errors/* ExplainedError */.hM)
+                throw error;
+            throw dashboardError('read', error);
         }
-        const { status, headers, text } = response;
-        if (status >= 200 && status < 300) {
-            this.accepted = true;
-            try {
-                return { ok: true, value: (0,redact/* redactedJson */.Rh)(text, this.secretForms) };
-            }
-            catch {
-                return this.unusableAnswer(spec, `HTTP ${status} with a body that is not JSON`);
-            }
-        }
-        return this.failedStatus(spec, status, text, headers);
+        const dashboard = new Dashboard(github, options, choice.ledger);
+        dashboard.notices.push(...choice.notices);
+        if (choice.issue)
+            dashboard.adopt(choice.issue);
+        dashboard.relabel = choice.relabel;
+        dashboard.viewer = viewer;
+        dashboard.stateUnread = choice.stateUnread ?? false;
+        return dashboard;
     }
-    /** No answer came: whether even a write may go again depends on whether it was ever sent. */
-    unanswered(spec, error, timedOutAfterMs) {
-        const host = this.options.baseUrl.host;
-        const failure = error instanceof HttpError ? error : new HttpError(String(error), 'network error', 'maybe');
-        if (failure.code === 'RESPONSE_TOO_LARGE') {
-            if (spec.write)
-                return this.unusableAnswer(spec, failure.message);
-            // The same request gets the same answer: trying again would only spend the budget.
-            const error = new AnswerTooLargeError(`The service's answer to the request to ${spec.what} is ${failure.message.replace(/^the answer is /, '')}, more than this action reads.`);
-            return { ok: false, error, retry: false };
-        }
-        if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(failure.code)) {
-            // Waiting will not make a certificate trusted: say so at once.
-            const error = new ApiError(`The TLS certificate of ${host} is not trusted (${failure.code}). Check 'api-url'; for a private certificate authority, set NODE_EXTRA_CA_CERTS on the runner.`);
-            return { ok: false, error, retry: false };
-        }
-        if (['PROXY_AUTH', 'PROXY_CONFIG', 'NOT_LOOPBACK'].includes(failure.code)) {
-            // Credentials or a proxy setting will not appear by waiting either.
-            return {
-                ok: false,
-                error: new ApiError(`Cannot reach ${host}: ${failure.message}.`),
-                retry: false
-            };
-        }
-        const reason = timedOutAfterMs !== undefined
-            ? `no answer within ${(0,duration/* formatDuration */.a3)(timedOutAfterMs)}`
-            : failure.code === 'PROXY_REFUSED'
-                ? failure.message
-                : failure.code;
-        if (failure.sent === 'no') {
-            // Never sent: the service cannot have acted, so even a write may be sent again.
-            const error = new UnreachableError(`cannot reach ${host}: ${reason}`, undefined, true);
-            return { ok: false, error, retry: true };
-        }
-        if (spec.write)
-            return { ok: false, error: this.ambiguous(spec, reason), retry: false };
-        return {
-            ok: false,
-            error: new ApiError(`${reason} from ${host}`, undefined, true),
-            retry: true
-        };
+    adopt(issue) {
+        this.issue = issue;
+        this.body = issue.body;
+        this.readAt = this.options.now();
     }
-    failedStatus(spec, status, text, headers) {
-        const detail = serviceMessage(text, this.secretForms);
-        const said = detail ? `: ${detail}` : '';
-        if (status === 401 || status === 403) {
-            return { ok: false, retry: false, error: this.refusedKey(spec, status, said) };
+    /** This project's part of the ledger as last read (a copy: changes go through `write`). */
+    project(projectId) {
+        return structuredClone(this.ledger.projects[projectId] ?? (0,ledger/* emptyProject */.zU)());
+    }
+    /**
+     * Makes sure the dashboard can be written before anything is started: creates it, or reopens it
+     * when closed by hand, or writes its title unchanged, which also reads its latest body. Without
+     * `issues: write` the run stops here, having started nothing.
+     */
+    async ensureWritable() {
+        if (this.checked)
+            return;
+        try {
+            if (!this.issue)
+                await this.create();
+            else {
+                const reopen = this.issue.state !== 'open';
+                if (reopen)
+                    this.notices.push(`The dashboard ${this.issue.url} was closed; it is reopened with its state.`);
+                this.merge(await this.github.updateIssue(this.issue.number, {
+                    title: this.issue.title,
+                    ...(reopen ? { state: 'open' } : {}),
+                    ...this.labelBack()
+                }));
+            }
         }
-        if (status === 404) {
-            // A 404 without the service's error text, or under an api-url with a path of its own, is
-            // most likely a path the service does not serve: the URL is the first thing to check.
-            const suspectUrl = !detail || this.options.baseUrl.pathname.replace(/\/+$/, '') !== '';
-            const message = suspectUrl
-                ? `The service answered HTTP 404${said}: check 'api-url' (${this.options.baseUrl.href}), which should be the service's base URL such as https://api.mintlify.com, without a path. If it is right: ${spec.notFound}.`
-                : `${spec.notFound} (HTTP 404${said}).`;
-            return { ok: false, retry: false, error: new NotFoundError(message, status) };
+        catch (error) {
+            throw dashboardError('write', error);
         }
-        const retryable = (spec.write ? RETRYABLE_WRITE_STATUSES : RETRYABLE_READ_STATUSES).has(status);
-        if (retryable) {
-            const header = headers['retry-after'];
-            const retryAfterMs = parseRetryAfter(Array.isArray(header) ? header[0] : header, Date.now());
-            const error = new ApiError(`HTTP ${status}${said}`, status, true);
-            return { ok: false, retry: true, error, retryAfterMs };
+        this.checked = true;
+    }
+    /**
+     * Changes this project's part and writes the dashboard. With `reread`, the newest body is read
+     * first and the change is made to it, so that another run's write in between is kept ('always':
+     * even when read moments ago, as a person's tick may be that recent). A box of a
+     * batch still waiting that someone ticked in the body last read stays ticked (its own run judges
+     * it), unless `untick` (a refused tick undone).
+     */
+    async write(projectId, change, { reread, untick = false }) {
+        const apply = () => change((this.ledger.projects[projectId] ??= (0,ledger/* emptyProject */.zU)()));
+        try {
+            if (!this.issue) {
+                apply();
+                await this.create();
+                this.checked = true;
+                return;
+            }
+            const issue = this.issue;
+            // Read again unless this run read it moments ago (the check before the service's write).
+            if (reread === 'always' || (reread && this.options.now() - this.readAt > FRESH_MS))
+                this.merge(await this.github.updateIssue(issue.number, { title: issue.title }));
+            apply();
+            const ticked = untick ? [] : (0,approval_box/* tickedBatches */.F7)(this.body);
+            const resends = untick ? [] : (0,approval_box/* tickedResends */.r2)(this.body);
+            this.adopt(await this.github.updateIssue(issue.number, {
+                body: (0,approval_box/* keepTicks */.Gr)(this.render(issue.number), ticked, resends),
+                ...this.labelBack()
+            }));
         }
-        if (spec.write && status >= 500)
-            return { ok: false, retry: false, error: this.ambiguous(spec, `HTTP ${status}${said}`) };
-        if (status >= 500) {
-            return {
-                ok: false,
-                retry: false,
-                error: new ApiError(`Could not ${spec.what}: the service answered HTTP ${status}${said}.`, status, true)
-            };
+        catch (error) {
+            throw dashboardError('write', error);
         }
+    }
+    /**
+     * Opens the dashboard: the issue first, with the page but no state, as the state names the issue
+     * it is written in (a copy elsewhere is refused), then the state.
+     */
+    async create() {
+        const now = this.options.now();
+        const created = await this.github.createIssue(this.options.title, renderDashboard(this.ledger, { ...this.options.view, now }), [ledger/* DASHBOARD_LABEL */.up]);
+        if (!created.labels.includes(ledger/* DASHBOARD_LABEL */.up))
+            this.notices.push(`GitHub created the dashboard ${created.url} without its label '${ledger/* DASHBOARD_LABEL */.up}'; the next run finds it by its author and title, but give the workflow 'issues: write'.`);
+        this.adopt(created);
+        this.adopt(await this.github.updateIssue(created.number, { body: this.render(created.number) }));
+        // A dashboard deleted, or transferred to another repository, cannot be found: an empty one
+        // replaces it, which is never done silently.
+        this.notices.push(`No docs agent dashboard was found (no issue labelled '${ledger/* DASHBOARD_LABEL */.up}', and none titled '${this.options.title}' opened by @${this.viewer || 'this action'}, open or closed): ${created.url} is opened with an empty ledger, and 'max-jobs' counts from here. If an earlier dashboard was deleted or transferred to another repository, what waited there and its last documented commit are not carried over: send those changes with a prompt, or transfer it back and delete the hidden state of ${created.url} (the last HTML comment of its body).`);
+    }
+    /**
+     * The label put back, with its other labels, on a dashboard found again without it; reopened
+     * when it was closed too, so that its boxes can be ticked.
+     */
+    labelBack() {
+        if (!this.relabel || !this.issue)
+            return {};
+        this.relabel = false;
         return {
-            ok: false,
-            retry: false,
-            error: new ApiError(`The service rejected the request to ${spec.what} (HTTP ${status}${said}).`, status)
+            labels: [...this.issue.labels, ledger/* DASHBOARD_LABEL */.up],
+            ...(this.issue.state === 'open' ? {} : { state: 'open' })
         };
     }
     /**
-     * 401: the key is not (or no longer) valid; keys expire. 403: the key is valid but may not do
-     * this: a read-only key on a write, or a caller outside the key's IP allowlist.
+     * Takes the newest body's state when it verifies as written in this issue and is not older than
+     * the one this run holds (a person's restore in between); otherwise keeps what this run holds.
+     * A state a newer version of the action wrote meanwhile is never written over: the run stops.
      */
-    refusedKey(spec, status, said) {
-        const earlier = this.accepted ? ' The service accepted this key earlier in this run.' : '';
-        if (status === 401) {
-            return new AuthError(`The service refused the API key (HTTP 401${said}).${earlier} If the key worked before, it has most likely expired: Mintlify keys expire after 90 days unless created with another lifetime. ` +
-                "Otherwise it was revoked, or it belongs to another organisation than the project. Check 'api-key': create an admin API key on the API keys page of the dashboard and store it in the secret.", status);
-        }
-        const readOnly = spec.write
-            ? 'the key may be read-only (read-only keys can read but not create jobs or send follow-ups), or '
-            : '';
-        return new AuthError(`The service refused the request to ${spec.what} with this API key (HTTP 403${said}).${earlier} The key is valid, but ${readOnly}the runner's address may be outside the key's IP allowlist (GitHub-hosted runners have no fixed address). ` +
-            `Check the key's access and IP allowlist on the API keys page of the dashboard${spec.write ? ', or use an admin key with write access' : ''}.`, status);
+    merge(latest) {
+        const read = (0,ledger/* readDashboardState */.wL)(latest.body, this.options.signer, this.options.view.repository, latest.number);
+        if (!read.ok && read.why === 'newer')
+            throw (0,dashboard_choice/* newerLedger */.Np)(latest.url, read.format, ', and this run records nothing there');
+        if (read.ok && (read.ledger.writtenAt ?? 0) >= (this.ledger.writtenAt ?? 0))
+            this.ledger = read.ledger;
+        this.adopt(latest);
     }
-    /** A 2xx whose body cannot be used: for a write the service has acted, so it must not be repeated. */
-    unusableAnswer(spec, reason) {
-        if (spec.write)
-            return { ok: false, retry: false, error: this.ambiguous(spec, reason) };
-        return {
-            ok: false,
-            retry: true,
-            error: new ApiError(`unusable answer: ${reason}`, undefined, true)
+    /** The body: the page, and the state stamped with its issue, its next version and the time. */
+    render(issue) {
+        const now = this.options.now();
+        this.ledger.issue = issue;
+        this.ledger.version = (this.ledger.version ?? 0) + 1;
+        this.ledger.writtenAt = Math.max(now, (this.ledger.writtenAt ?? 0) + 1);
+        const record = (0,ledger/* ledgerRecord */.TL)(this.ledger, this.options.signer, (0,ledger/* dashboardPlace */.C$)(this.options.view.repository, issue), now);
+        return withinIssueBody(renderDashboard(this.ledger, { ...this.options.view, now }), record);
+    }
+}
+/** GitHub refuses an issue body over 65,536 characters (422): the whole write would be lost. */
+const MAX_ISSUE_BODY = 65_536;
+const CUT_NOTE = '\n\n… The rest of this page is cut to keep the dashboard within the 65,536 characters GitHub allows an issue body; the state below is whole.';
+/**
+ * The page and the signed state as one body within GitHub's limit: the state is already fitted
+ * (fitLedger), so a page too long (hostile titles, a long history) is cut, never the state.
+ */
+function withinIssueBody(page, record) {
+    const body = `${page}\n${record}`;
+    if (body.length <= MAX_ISSUE_BODY)
+        return body;
+    const room = Math.max(0, MAX_ISSUE_BODY - record.length - CUT_NOTE.length - 1);
+    const cut = page.slice(0, room);
+    // At a line's end: no Markdown link or table row is left half open.
+    const atLine = cut.lastIndexOf('\n');
+    return `${atLine > 0 ? cut.slice(0, atLine) : cut}${CUT_NOTE}\n${record}`;
+}
+function dashboardError(what, error) {
+    if (error instanceof dashboard_choice/* NewerLedgerError */.dz)
+        return error;
+    // Not a want of access: GitHub asked for a wait the step cannot give, and says so.
+    if (error instanceof api/* RateLimitError */.OE)
+        return new errors/* ExplainedError */.hM(`Could not ${what} the docs agent dashboard issue, so nothing was started: ${error.message}`);
+    const status = error.status;
+    const detail = typeof status === 'number' ? `HTTP ${status}` : error.message;
+    return new errors/* ExplainedError */.hM(`Could not ${what} the docs agent dashboard issue (${detail}), which records what was handed to the agent, so nothing was started. Give the workflow 'issues: write', or set 'dashboard: false' to run every change as its own job without a record.`);
+}
+
+
+/***/ }),
+
+/***/ 7735:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   G_: () => (/* binding */ TOO_FEW),
+/* harmony export */   SP: () => (/* binding */ shown),
+/* harmony export */   dI: () => (/* binding */ tooFew),
+/* harmony export */   oW: () => (/* binding */ direction),
+/* harmony export */   pi: () => (/* binding */ unsureLine),
+/* harmony export */   rJ: () => (/* binding */ renderImpactTable)
+/* harmony export */ });
+/* unused harmony exports NO_PAGES_LINE, impactCell */
+/* harmony import */ var _runner_markdown_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5082);
+/* harmony import */ var _runner_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3492);
+/* harmony import */ var _runner_untrusted_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3529);
+/* harmony import */ var _records_ledger_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5442);
+
+
+
+
+// How the ledger's reader-impact figures read (before → after, the direction, too few to tell),
+// on the dashboard and in the impact comment alike (impact/comment.ts).
+/** Under this in both windows, a difference says nothing. */
+const TOO_FEW = 10;
+const shown = (n) => (n === null ? 'not known' : (0,_runner_text_js__WEBPACK_IMPORTED_MODULE_2__/* .formatCount */ .B4)(n));
+/** Both windows' counts are under TOO_FEW: a difference says nothing. */
+const tooFew = (b, a) => b !== null && a !== null && b < TOO_FEW && a < TOO_FEW;
+/**
+ * ↑, ↓ or → with the difference; `too few to tell` when the counts behind it are few (by default,
+ * under TOO_FEW in both windows; a rate is as few as the counts it divides).
+ */
+function direction(b, a, few = b !== null && a !== null && tooFew(b, a)) {
+    if (b === null || a === null)
+        return 'not known';
+    if (few)
+        return 'too few to tell';
+    if (a === b)
+        return '→ same';
+    const diff = Math.round((a - b) * 10) / 10;
+    const sign = diff > 0 ? '+' : '−';
+    const pct = b > 0 ? ` (${sign}${Math.abs(Math.round((diff / b) * 100))}%)` : '';
+    return `${a > b ? '↑' : '↓'} ${sign}${(0,_runner_text_js__WEBPACK_IMPORTED_MODULE_2__/* .formatCount */ .B4)(Math.abs(diff))}${pct}`;
+}
+/** The one line said when the pages cannot be told, in the comment and on the dashboard. */
+const unsureLine = (unsure) => `Not measured: ${(0,_runner_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .escapeMarkdown */ .FV)((0,_runner_untrusted_js__WEBPACK_IMPORTED_MODULE_0__/* .stripInvisible */ ._0)(unsure).slice(0, 300))}, so which site pages its files are cannot be told; no analytics request was spent on it.`;
+/** The one line said of a docs pull request that changed no site page, on the dashboard. */
+const NO_PAGES_LINE = 'Not measured: it changed no site page; no analytics request was spent on it.';
+/** A dashboard cell: `120 → 180 ↑`, or `3 → 1 (too few)`. */
+function impactCell(impact, name) {
+    const i = _records_ledger_js__WEBPACK_IMPORTED_MODULE_1__/* .IMPACT_MEASURES */ .rl.indexOf(name);
+    const b = impact.before[i] ?? null;
+    const a = impact.after[i] ?? null;
+    if (b === null && a === null)
+        return '–';
+    const dir = direction(b, a);
+    const arrow = dir === 'too few to tell' ? ' (too few)' : dir === 'not known' ? '' : ` ${dir.split(' ')[0]}`;
+    return `${shown(b)} → ${shown(a)}${arrow}`;
+}
+/** The dashboard's "Reader impact" rows: one per measured docs pull request, the latest first. */
+function renderImpactTable(jobs, label) {
+    const measured = jobs.filter(j => j.prLink && j.impact).reverse();
+    if (!measured.length)
+        return [];
+    return [
+        '#### Reader impact of merged docs pull requests',
+        '',
+        `Equal windows before and after each merge (whole UTC days, the merge's day in neither); figures before → after; under ${TOO_FEW} in both is too few to tell.`,
+        '',
+        '| Docs pull request | Windows | Human views | Human visitors | Thumbs-down | Searches with no click | Unanswered questions |',
+        '|---|---|---|---|---|---|---|',
+        ...measured.map(j => {
+            const impact = j.impact;
+            const link = (0,_runner_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .markdownLink */ .iQ)(label(j.prLink), j.prLink);
+            const comment = impact.commentUrl ? ` (${(0,_runner_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .markdownLink */ .iQ)('comment', impact.commentUrl)})` : '';
+            if (impact.unsure)
+                return `| ${link}${comment} | ${unsureLine(impact.unsure)} | – | – | – | – | – |`;
+            if (impact.noPages)
+                return `| ${link}${comment} | ${NO_PAGES_LINE} | – | – | – | – | – |`;
+            return `| ${link}${comment} | ${impact.days} days each | ${impactCell(impact, 'humanViews')} | ${impactCell(impact, 'humanVisitors')} | ${impactCell(impact, 'thumbsDown')} | ${impactCell(impact, 'zeroClickSearches')} | ${impactCell(impact, 'unansweredQuestions')} |`;
+        }),
+        ''
+    ];
+}
+
+
+/***/ }),
+
+/***/ 4188:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $s: () => (/* binding */ applyUpdates),
+/* harmony export */   Mt: () => (/* binding */ LedgerSession)
+/* harmony export */ });
+/* unused harmony export changeRefs */
+/* harmony import */ var _policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(523);
+/* harmony import */ var _budget_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5817);
+/* harmony import */ var _approval_box_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(831);
+/* harmony import */ var _records_ledger_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5442);
+
+
+
+
+/** The changes of a batch as the ledger keeps them: the commit, the pull request, a short title. */
+function changeRefs(batch) {
+    return [
+        ...batch.pulls.map(p => ({
+            sha: p.mergeCommit ?? '',
+            pr: p.number,
+            title: (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_2__/* .ledgerTitle */ .AE)(p.title),
+            url: p.url,
+            ...(p.repository ? { repo: p.repository } : {})
+        })),
+        ...batch.commits.map(c => ({
+            sha: c.sha,
+            title: (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_2__/* .ledgerTitle */ .AE)(c.message.split('\n')[0] ?? ''),
+            ...(c.repository ? { repo: c.repository } : {})
+        }))
+    ];
+}
+/**
+ * One run's dealings with the ledger: what it reads before deciding, and what it writes once the
+ * service has accepted a write (never before), so that an overlapping run sees it at once.
+ */
+class LedgerSession {
+    dashboard;
+    projectId;
+    run;
+    now;
+    limits;
+    /** What a fold decision learnt of an earlier job, written with the run's next write. */
+    seen;
+    /** What other reads learnt of the ledger's jobs (`max-open`), written with the run's next write. */
+    updates = [];
+    /** Who ticked the batch this run hands over (`approval: dashboard`): named in its run entry. */
+    approvedBy;
+    /**
+     * The uncertain entries whose changes this run sends again (their boxes ticked): they leave the
+     * ledger once sent, and the last documented commit and the waiting batch stay as they are.
+     */
+    resending;
+    constructor(dashboard, projectId, run, now, limits) {
+        this.dashboard = dashboard;
+        this.projectId = projectId;
+        this.run = run;
+        this.now = now;
+        this.limits = limits;
+        const read = dashboard.project(projectId);
+        this.documentedAtStart = {
+            sha: read.documented?.sha,
+            repositories: Object.fromEntries(Object.entries(read.repositories ?? {}).map(([key, mark]) => [key, mark.sha]))
         };
     }
-    ambiguous(spec, reason) {
-        return new AmbiguousWriteError(`Could not confirm the request to ${spec.what} (${reason}). The service may have acted on it anyway. ` +
-            `${spec.ambiguousHint ?? ''} Re-running this step may do it a second time.`.trim());
+    /**
+     * The last documented commit this run read its batch from: the only one its head is known to be
+     * ahead of (or, on a rewritten history, to replace).
+     */
+    documentedAtStart;
+    /** The changes of the uncertain entries this run sends again. */
+    resent() {
+        const ids = this.resending ?? [];
+        return this.project.uncertain.filter(u => u.id && ids.includes(u.id)).flatMap(u => u.changes);
     }
-}
-/** encodeURIComponent leaves `.` alone, and a `.` or `..` segment would be resolved away by URL parsing. */
-function encodeSegment(segment) {
-    if (segment === '' || segment === '.' || segment === '..') {
-        throw new ApiError(`Refusing to build a request path with the segment '${segment}'.`);
+    /** The project's part as read at the start. */
+    get project() {
+        return this.dashboard.project(this.projectId);
     }
-    return encodeURIComponent(segment);
-}
-/**
- * The error the caller sees once retrying is over: what was tried, what was wrong, and what to
- * do. Transient errors stay transient (a status check fails the wait only at its deadline).
- */
-function finalError(spec, error, baseUrl) {
-    if (!(error instanceof ApiError) ||
-        !error.transient ||
-        error instanceof RateLimitError ||
-        error instanceof BudgetExhaustedError)
-        return error;
-    const host = baseUrl.host;
-    if (error instanceof UnreachableError) {
-        const sent = spec.write ? ' The request never reached the service, so nothing was done.' : '';
-        return new UnreachableError(`Could not ${spec.what}: ${error.message}.${sent} Check 'api-url' (${baseUrl.href}) and, on a self-hosted runner, the proxy settings (HTTPS_PROXY, NO_PROXY).`, undefined, true);
+    get notices() {
+        return this.dashboard.notices;
     }
-    if (error.status === 429) {
-        return new ApiError(`Could not ${spec.what}: the service kept rate limiting the requests (${error.message}). ${spec.write ? 'A project may start 100 agent jobs and follow-ups an hour' : 'An organisation may make 100 analytics requests an hour'}: try again later, or spread the workflows out.`, 429, true);
+    get url() {
+        return this.dashboard.url;
     }
-    const failing = error.status !== undefined ? ' kept failing' : '';
-    return new ApiError(`Could not ${spec.what}: ${host}${failing} (${error.message}). Try again later.`, error.status, true);
-}
-const MAX_SERVICE_MESSAGE = 500;
-/** The service's `error` text, shortened, on one line, and never holding the key. */
-function serviceMessage(text, secretForms) {
-    let message = '';
-    try {
-        const body = JSON.parse(text);
-        if (typeof body.error === 'string')
-            message = body.error;
-        if (Array.isArray(body.details)) {
-            const details = body.details.map(d => d?.message).filter(m => typeof m === 'string');
-            if (details.length)
-                message += ` (${details.join('; ')})`;
+    /** The entry an earlier attempt of this run's step left, with the job it started. */
+    earlierAttempt() {
+        return [...this.project.runs]
+            .reverse()
+            .find(r => r.run === this.run.id && r.step === this.run.step && r.job);
+    }
+    /**
+     * A run before this one covered `head` already (GitHub delivered the event again). A run that
+     * left its changes waiting covered nothing: a later run (a tick, a schedule) takes them.
+     */
+    coveredBy(head) {
+        return this.project.runs.find(r => r.head === head && r.run !== this.run.id && r.result !== 'waiting');
+    }
+    /** The budget that binds first (`max-jobs`, `max-credits`), or none when the policy sets none. */
+    budgetState() {
+        return (0,_budget_js__WEBPACK_IMPORTED_MODULE_3__/* .tightest */ .X7)((0,_budget_js__WEBPACK_IMPORTED_MODULE_3__/* .budgetStates */ .IQ)(this.project.spend, this.limits, this.now()));
+    }
+    /** Where every budget stands, in one line; none without a budget. */
+    budgetSummary() {
+        return (0,_budget_js__WEBPACK_IMPORTED_MODULE_3__/* .budgetSummary */ .ay)(this.project.spend, this.limits, this.now());
+    }
+    ensureWritable() {
+        return this.dashboard.ensureWritable();
+    }
+    /** Keeps what the fold decision learnt of an earlier job for the next write. */
+    noteSeen(seen) {
+        this.seen = seen;
+    }
+    /** Keeps what reads of the ledger's jobs learnt (`max-open`) for the next write. */
+    noteUpdates(updates) {
+        this.updates.push(...updates);
+    }
+    /** The service accepted a new job or a follow-up: the changes are handed over. */
+    async accepted(job, batch, followUp) {
+        const at = this.now();
+        const changes = changeRefs(batch);
+        await this.dashboard.write(this.projectId, project => {
+            this.handedOver(project, batch, at);
+            (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_2__/* .noteStart */ .PI)(project, at);
+            this.markSeen(project);
+            const known = project.jobs.find(j => j.id === job.id);
+            if (followUp && known) {
+                known.changes.push(...changes);
+                known.state = job.status === 'active' ? 'active' : known.state;
+            }
+            else
+                project.jobs.push({
+                    id: job.id,
+                    prLink: job.prLink ?? undefined,
+                    state: job.status === 'active' ? 'active' : 'started',
+                    startedAt: at,
+                    changes,
+                    moreChanges: 0
+                });
+            project.runs.push(this.entry(at, batch, followUp ? 'follow-up sent' : 'job started', job.id, this.approvedBy ? `approved by @${this.approvedBy}` : ''));
+        }, { reread: true });
+    }
+    /**
+     * A job or follow-up an issue started: a person's request, never held back by the budget, but it
+     * counts against it. Issue jobs are not listed for folding: their docs pull request stays theirs.
+     */
+    async counted(job, followUp, note) {
+        const at = this.now();
+        await this.dashboard.write(this.projectId, project => {
+            (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_2__/* .noteStart */ .PI)(project, at);
+            project.runs.push({
+                at,
+                url: this.run.url,
+                run: this.run.id,
+                step: this.run.step,
+                result: followUp ? 'follow-up sent' : job ? 'job started' : 'uncertain',
+                job: job?.id,
+                changes: 0,
+                note: note.slice(0, 300)
+            });
+        }, { reread: true });
+    }
+    /**
+     * What this run read of the ledger's docs pull requests (merged, closed, still open) and which
+     * it closed for `expire-after`: an expired one is no longer folded into.
+     */
+    async docsPullsSeen(updates, expired, note) {
+        if (!updates.length)
+            return;
+        const at = this.now();
+        await this.dashboard.write(this.projectId, project => {
+            applyUpdates(project, updates);
+            if (expired.length)
+                project.runs.push({
+                    at,
+                    url: this.run.url,
+                    run: this.run.id,
+                    step: this.run.step,
+                    result: 'expired',
+                    changes: 0,
+                    note: note.slice(0, 300)
+                });
+        }, { reread: true });
+    }
+    /** The answer to a write never came: it may have started a job, so it is not sent again by itself. */
+    async uncertain(batch, what, why, jobId) {
+        const at = this.now();
+        await this.dashboard.write(this.projectId, project => {
+            this.handedOver(project, batch, at);
+            (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_2__/* .noteStart */ .PI)(project, at);
+            const id = (0,_approval_box_js__WEBPACK_IMPORTED_MODULE_1__/* .newBatchId */ .SB)(at);
+            project.uncertain.push((0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_2__/* .keptUncertain */ .MJ)({ id, at, what, job: jobId, changes: changeRefs(batch), why }));
+            project.runs.push(this.entry(at, batch, 'uncertain', jobId, why));
+        }, { reread: true });
+    }
+    /** The run ended: what became of the job, for people and for the next fold. */
+    async finished(job, result) {
+        await this.dashboard.write(this.projectId, project => {
+            const known = project.jobs.find(j => j.id === job.id);
+            if (known) {
+                if (job.prLink)
+                    known.prLink = job.prLink;
+                known.state =
+                    job.status === 'active'
+                        ? 'active'
+                        : job.status === 'completed' && job.prLink
+                            ? 'open'
+                            : (job.status ?? known.state);
+            }
+            const entry = [...project.runs]
+                .reverse()
+                .find(r => r.run === this.run.id && r.job === job.id);
+            if (entry)
+                entry.result = result;
+        }, { reread: true });
+    }
+    /**
+     * A run that hands nothing over still records what it decided: the changes it found nothing to
+     * document in (the last documented commit moves past them), or the changes that wait.
+     */
+    async recordDecision(decision) {
+        const at = this.now();
+        const { batch } = decision;
+        await this.dashboard.write(this.projectId, project => {
+            if (decision.base && !project.documented)
+                project.documented = { sha: decision.base, at };
+            // Changes sent again that must wait (a limit) stay uncertain, their boxes unticked.
+            if (!decision.waiting)
+                this.handedOver(project, batch, at);
+            else if (!this.resending)
+                project.waiting = {
+                    ...keptApproval(project.waiting),
+                    changes: changeRefs(batch),
+                    why: decision.waiting,
+                    since: at,
+                    ...decision.approval
+                };
+            if (decision.waiting && !this.resending) {
+                noteBacklog(project, batch);
+                markFirstSeen(project, batch, at);
+            }
+            this.markSeen(project);
+            project.runs.push(this.entry(at, batch, decision.result, undefined, decision.note));
+        }, 
+        // A batch waiting for approval: its box may have been ticked since this run read it.
+        {
+            reread: decision.approval?.batch ? 'always' : false,
+            untick: Boolean(decision.waiting && this.resending)
+        });
+    }
+    /** A tick on the dashboard that started nothing (refused, or on a batch that no longer waits). */
+    async recordTick(result, note) {
+        const at = this.now();
+        await this.dashboard.write(this.projectId, project => {
+            project.runs.push({
+                at,
+                url: this.run.url,
+                run: this.run.id,
+                step: this.run.step,
+                result,
+                changes: 0,
+                note: note.slice(0, 300)
+            });
+        }, { reread: true, untick: true });
+    }
+    /**
+     * The batch is handed over (accepted, or perhaps): the last documented commit moves to its head
+     * and the waiting changes, which were in it, no longer wait, nor does their approval. A batch sent
+     * again from uncertain entries leaves both alone and takes those entries off instead: once.
+     */
+    handedOver(project, batch, at) {
+        const resent = this.resending;
+        if (resent) {
+            project.uncertain = afterResend(project.uncertain, resent, batch, at);
+            return;
         }
+        markDocumented(project, batch, at, this.documentedAtStart);
+        project.waiting = null;
+        noteBacklog(project, batch);
     }
-    catch {
-        // Not JSON (a proxy's HTML page, say): the status alone says enough.
+    /** What a fold decision learnt of an earlier job (its docs pull request merged, say). */
+    markSeen(project) {
+        applyUpdates(project, this.updates);
+        const seen = this.seen;
+        const known = seen && project.jobs.find(j => j.id === seen.jobId);
+        if (!known || !seen)
+            return;
+        known.state = seen.state;
+        if (seen.prLink)
+            known.prLink = seen.prLink;
+        if (seen.prCreatedAt)
+            known.prCreatedAt = seen.prCreatedAt;
+        if (seen.endedAt)
+            known.endedAt = seen.endedAt;
     }
-    message = (0,redact/* redact */.E$)(message, secretForms).replace(/\s+/g, ' ').trim();
-    return message.length > MAX_SERVICE_MESSAGE
-        ? `${message.slice(0, MAX_SERVICE_MESSAGE)}…`
-        : message;
-}
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/connection.js
-
-
-
-
-
-
-/** The inputs every action takes to reach the service, with the same meaning. */
-const CommonInput = {
-    ApiKey: 'api-key',
-    ProjectId: 'project-id',
-    ApiUrl: 'api-url'
-};
-const DEFAULT_API_URL = 'https://api.mintlify.com';
-/**
- * Plain http is allowed only to this machine (the simulator), so the key is never sent in clear:
- * `localhost` itself and literal loopback addresses, as the URL parser normalises them. Names
- * under `.localhost` are not: a hosts file or DNS can send them anywhere.
- */
-function isLoopbackHost(hostname) {
-    const host = hostname.toLowerCase();
-    return host === 'localhost' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || host === '[::1]';
-}
-/** Validates the base URL of the service and normalises it to end without a slash. */
-function parseApiUrl(name, raw) {
-    let url;
-    try {
-        url = new URL(raw.trim());
+    entry(at, batch, result, job, note = '') {
+        return {
+            at,
+            url: this.run.url,
+            run: this.run.id,
+            step: this.run.step,
+            head: batch.head || undefined,
+            result,
+            job,
+            changes: batch.pulls.length + batch.commits.length,
+            note: [note, leftOut(batch)].filter(Boolean).join('; ').slice(0, 300)
+        };
     }
-    catch {
-        throw new errors/* InputError */.dz(`Input '${name}' must be an absolute URL such as https://api.mintlify.com; got '${raw}'.`);
-    }
-    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
-        throw new errors/* InputError */.dz(`Input '${name}' must use https:// (plain http:// is allowed only for localhost, 127.0.0.1 or ::1); got '${url.protocol}//${url.host}'.`);
-    }
-    if (url.username || url.password) {
-        throw new errors/* InputError */.dz(`Input '${name}' must not contain credentials; pass the key in 'api-key'.`);
-    }
-    if (url.search || url.hash) {
-        throw new errors/* InputError */.dz(`Input '${name}' must not have a query or fragment; got '${raw}'.`);
-    }
-    url.pathname = url.pathname.replace(/\/+$/, '');
-    return url;
 }
 /**
- * The one rule for project and job ids, from inputs, from the service's answers and from records.
- * The published documents make them opaque strings (a mock server's example is
- * "laborum est dolore"), and each becomes one percent-encoded path segment, so any text will do
- * except: empty, over 200 characters, control characters (C0, C1, line and paragraph separators,
- * bidirectional controls) and lone surrogates (which cannot be encoded), and `.` or `..`, which URL
- * parsing would resolve away as path segments.
+ * The uncertain entries after their changes were sent again: of a docs project's entry, the changes
+ * this run handed over or left out by a rule leave it; those of a repository it could not read, or
+ * that the prompt had no room for, stay under a new box (unticked) for a later run. A repository
+ * read with none of its changes handled (pull requests GitHub no longer has) gives its up.
  */
-const SERVICE_ID = /^(?!\.{1,2}$)[^\p{Cc}\p{Cs}\p{Zl}\p{Zp}\p{Bidi_Control}]{1,200}$/u;
-/** An id for messages: quoted, escaped, and short. */
-function shownId(raw) {
-    const chars = Array.from(raw);
-    return JSON.stringify(chars.length > 60 ? `${chars.slice(0, 59).join('')}…` : raw);
-}
-/** A project or job id from an input, trimmed, checked against the one id rule. */
-function parseId(name, raw) {
-    const value = raw.trim();
-    if (!SERVICE_ID.test(value)) {
-        throw new errors/* InputError */.dz(`Input '${name}' must be an ID as the Mintlify dashboard shows it: 1 to 200 characters, no control characters, and not '.' or '..'; got ${shownId(raw)}.`);
-    }
-    return value;
+function afterResend(entries, resent, batch, at) {
+    const read = batch.parts && new Set(batch.parts.map(p => (0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_0__/* .repositoryKey */ .Kq)(p.name)));
+    const handled = new Set([
+        ...batch.pulls.map(p => `${(0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_0__/* .repositoryKey */ .Kq)(p.repository ?? '')}#${p.number}`),
+        ...batch.commits.map(c => `${(0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_0__/* .repositoryKey */ .Kq)(c.repository ?? '')}@${c.sha}`),
+        ...batch.skipped.map(s => s.sha)
+    ]);
+    const isHandled = (c) => handled.has(c.sha) ||
+        handled.has(c.pr === undefined
+            ? `${(0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_0__/* .repositoryKey */ .Kq)(c.repo ?? '')}@${c.sha}`
+            : `${(0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_0__/* .repositoryKey */ .Kq)(c.repo ?? '')}#${c.pr}`);
+    return entries.flatMap(entry => {
+        if (!entry.id || !resent.includes(entry.id))
+            return [entry];
+        if (!read)
+            return [];
+        const progressed = new Set(entry.changes.filter(c => c.repo && isHandled(c)).map(c => (0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_0__/* .repositoryKey */ .Kq)(c.repo ?? '')));
+        const left = entry.changes.filter(c => {
+            if (!c.repo)
+                return false;
+            const key = (0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_0__/* .repositoryKey */ .Kq)(c.repo);
+            return !read.has(key) || (progressed.has(key) && !isHandled(c));
+        });
+        if (!left.length)
+            return [];
+        return [{ ...entry, id: (0,_approval_box_js__WEBPACK_IMPORTED_MODULE_1__/* .newBatchId */ .SB)(at), changes: left }];
+    });
 }
 /**
- * Keys of the service's other kinds: they share the admin prefix but cannot use the admin API, so
- * the service would refuse every request. Checked before the first one (the service's documentation
- * names these two).
+ * The batch is handed over (or held nothing to document): the last documented commit moves to its
+ * head; in a docs project of several repositories, each repository read moves to its own. One that
+ * another run moved while this one ran stays where that run put it: this head is not known to be
+ * ahead of it, and a watermark never moves backwards.
  */
-const OTHER_KEY_KINDS = [
-    { prefix: 'mint_dsc_', kind: 'an assistant API key' },
-    { prefix: 'mint_us_', kind: 'an index API key' }
-];
-/** Refuses a key of another kind than admin, naming its kind (never the key). */
-function checkKeyKind(name, apiKey) {
-    const other = OTHER_KEY_KINDS.find(k => apiKey.startsWith(k.prefix));
-    if (!other)
+function markDocumented(project, batch, at, start) {
+    const unmoved = (current, read) => current === undefined || current === read;
+    if (!batch.parts) {
+        if (unmoved(project.documented?.sha, start.sha))
+            project.documented = { sha: batch.head, at };
         return;
-    throw new errors/* InputError */.dz(`Input '${name}' holds ${other.kind} (it starts with ${other.prefix}), which cannot use the admin API this action calls. ` +
-        `Create an admin API key on the API keys page of the Mintlify dashboard (it starts with mint_, not ${OTHER_KEY_KINDS.map(k => k.prefix).join(' or ')}) and store it in the secret.`);
-}
-/** Reads key, project and URL. The key is masked before anything else can print it. */
-function readConnection(get, mask) {
-    const apiKey = readSecret(get, mask, CommonInput.ApiKey);
-    if (!apiKey) {
-        throw new errors/* InputError */.dz(`Input '${CommonInput.ApiKey}' is required: pass an admin API key from a secret, e.g. api-key: \${{ secrets.MINTLIFY_API_KEY }}.`);
     }
-    checkKeyKind(CommonInput.ApiKey, apiKey);
-    const rawProject = get(CommonInput.ProjectId);
-    if (!rawProject.trim()) {
-        throw new errors/* InputError */.dz(`Input '${CommonInput.ProjectId}' is required: copy the project ID from the API keys page of the Mintlify dashboard.`);
+    const marks = (project.repositories ??= {});
+    for (const part of batch.parts) {
+        const key = (0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_0__/* .repositoryKey */ .Kq)(part.name);
+        if (unmoved(marks[key]?.sha, start.repositories[key]))
+            marks[key] = { sha: part.head, at, name: part.name, branch: part.branch };
     }
-    const projectId = parseId(CommonInput.ProjectId, rawProject);
-    const apiUrl = parseApiUrl(CommonInput.ApiUrl, get(CommonInput.ApiUrl).trim() || DEFAULT_API_URL);
-    return { apiKey, projectId, apiUrl };
+    dropUnlisted(project, batch);
 }
 /**
- * The service client for validated inputs. A broken proxy variable is found here, before the first
- * request, not as a network error retried until the time-out; a key without the admin prefix gets
- * a warning, not a refusal.
+ * The watermarks of repositories `code-repositories` no longer lists leave the ledger: kept, they
+ * would crowd out a listed one's (the ledger keeps as many as may be listed). A repository listed
+ * again later is a first look.
  */
-function openClient(connection, { log, signal, clock }) {
-    try {
-        proxyFor(connection.apiUrl);
-    }
-    catch (error) {
-        throw new errors/* InputError */.dz(error.message);
-    }
-    if (!connection.apiKey.startsWith('mint_')) {
-        log.warning("The 'api-key' does not start with mint_: admin API keys do. The service will refuse any other key.");
-    }
-    return new ApiClient({
-        baseUrl: connection.apiUrl,
-        apiKey: connection.apiKey,
-        secrets: [connection.githubToken, connection.docsToken, connection.codeToken].filter((t) => Boolean(t)),
-        log,
-        signal,
-        clock
-    });
+function dropUnlisted(project, batch) {
+    const listed = batch.listed && new Set(batch.listed);
+    const marks = project.repositories;
+    if (!listed || !marks)
+        return;
+    for (const key of Object.keys(marks))
+        if (!listed.has(key))
+            delete marks[key];
 }
 /**
- * The frame of a step that reads the service (the sub-actions): its settings read (the key kept
- * out of any failure message), a client opened for the step and closed however it ends.
+ * The batch waits: no watermark moves, but a repository seen for the first time gets the one its
+ * range starts after, so that the next run reads the same range and the changes after it.
  */
-async function runServiceStep(runner, readSettings, body) {
-    const { log, clock } = runner;
-    await runStep(runner, async (step) => {
-        const settings = readSettings(runner.input, runner.env, runner.mask, clock.wallNow());
-        step.secret(settings.apiKey);
-        const client = openClient(settings, { log, signal: step.signal, clock });
-        step.finally(() => client.close());
-        await body(settings, client, step);
-    });
+function markFirstSeen(project, batch, at) {
+    if (!batch.parts)
+        return;
+    const marks = (project.repositories ??= {});
+    for (const part of batch.parts) {
+        const key = (0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_0__/* .repositoryKey */ .Kq)(part.name);
+        const from = part.base ?? part.start;
+        if (!marks[key] && from)
+            marks[key] = { sha: from, at, name: part.name, branch: part.branch };
+    }
+    dropUnlisted(project, batch);
+}
+/** What reads learnt of the ledger's jobs: state, docs pull request and its times. */
+function applyUpdates(project, updates) {
+    for (const update of updates) {
+        const known = project.jobs.find(j => j.id === update.jobId);
+        if (!known)
+            continue;
+        known.state = update.state;
+        if (update.prLink)
+            known.prLink = update.prLink;
+        if (update.prCreatedAt)
+            known.prCreatedAt = update.prCreatedAt;
+        if (update.endedAt)
+            known.endedAt = update.endedAt;
+        if (update.checkedAt)
+            known.checkedAt = update.checkedAt;
+        noteTouch(known, update);
+    }
+}
+/** How many changes the batch's run left beyond its bounds, for the next runs and the dashboard. */
+function noteBacklog(project, batch) {
+    if (batch.backlog)
+        project.backlog = batch.backlog;
+    else
+        delete project.backlog;
+}
+/** What a read learnt of people's work on the docs pull request: draft, a person's commit, kept open. */
+function noteTouch(known, update) {
+    if (update.draft)
+        known.draft = true;
+    else if (update.draft === false)
+        delete known.draft;
+    if (update.personCommitted !== undefined)
+        known.personCommitted = update.personCommitted;
+    if (update.touchUnread)
+        known.touchUnread = true;
+    if (update.kept)
+        known.kept = update.kept;
+    // The first one read stays: a later first commit may be a person's rebase or squash.
+    if (update.agentEmail && !known.agentEmail)
+        known.agentEmail = update.agentEmail;
+}
+/** A waiting batch's identity and approval stay while later changes join it. */
+function keptApproval(waiting) {
+    if (!waiting?.batch)
+        return {};
+    const { batch, approvedBy, approvedAt, wouldDo } = waiting;
+    return { batch, approvedBy, approvedAt, wouldDo };
+}
+const SHOWN_LEFT_OUT = 3;
+/** What the rules left out of a run's batch, by name: `left out: #12 changes no file that …`. */
+function leftOut(batch) {
+    const { skipped } = batch;
+    if (!skipped.length)
+        return '';
+    const named = skipped.slice(0, SHOWN_LEFT_OUT).map(s => s.why.replace(/\.$/, ''));
+    const more = skipped.length - named.length;
+    return `left out: ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
 }
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/agent-jobs.js
+
+/***/ }),
+
+/***/ 7819:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
-/** Where people see a project's agent jobs, each with what the agent did and why it stopped. */
-const DASHBOARD_URL = 'https://dashboard.mintlify.com';
-/** Where to look for a job, in plain text for logs and error messages. */
-const jobsOnDashboard = (projectId) => `the agent jobs of project ${projectId} on the Mintlify dashboard (${DASHBOARD_URL})`;
-/** The job's own fields, as the `job` output shows them: not what this action noted about them. */
-function jobRecord(job) {
-    const { rejectedPrLink: _rejected, ignored: _ignored, ...record } = job;
-    return record;
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  eZ: () => (/* binding */ STILL_OPEN),
+  oM: () => (/* binding */ hoursOrDays),
+  KI: () => (/* binding */ outcomes),
+  ho: () => (/* binding */ refreshOutcomes)
+});
+
+// UNUSED EXPORTS: MAX_OUTCOME_READS
+
+// EXTERNAL MODULE: ./.tmp/ncc-js/github/docs-pulls.js + 1 modules
+var docs_pulls = __nccwpck_require__(9101);
+// EXTERNAL MODULE: ./.tmp/ncc-js/github/event.js
+var github_event = __nccwpck_require__(1450);
+// EXTERNAL MODULE: ./.tmp/ncc-js/agent/names.js
+var names = __nccwpck_require__(3254);
+// EXTERNAL MODULE: ./.tmp/ncc-js/github/pull-activity.js
+var pull_activity = __nccwpck_require__(6845);
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/staleness.js
+
+
+/**
+ * A person's events: not a bot's, not the pull request's author's (the agent opened it), nor a
+ * comment by the `docs-token` identity. A commit or push GitHub matched to no account is the agent's
+ * when it carries the agent's git email, a person's otherwise.
+ */
+function peopleOf(activity, agent) {
+    const author = (0,github_event/* botName */.hO)(activity.author);
+    const token = agent.token ? (0,github_event/* botName */.hO)(agent.token) : undefined;
+    const email = agent.email ?? activity.openerEmail;
+    return activity.events.filter(e => {
+        if (e.bot)
+            return false;
+        if (e.login) {
+            const login = (0,github_event/* botName */.hO)(e.login);
+            return login !== author && !(e.kind === 'comment' && login === token);
+        }
+        return e.email !== undefined && e.email !== email;
+    });
 }
-const lookHint = (projectId) => `Look for it among ${jobsOnDashboard(projectId)} before running again.`;
-async function createJob(client, projectId, prompt, deadline) {
-    const body = await client.send({
-        method: 'POST',
-        path: ['v2', 'agent', projectId, 'job'],
-        body: { prompt },
-        what: 'create the agent job',
-        write: true,
-        deadline,
-        notFound: projectNotFound(projectId),
-        ambiguousHint: `A job may have been created. ${lookHint(projectId)}`
-    });
-    return asAgentJob(body, undefined, reason => {
-        throw new AmbiguousWriteError(`The service accepted the request to create the agent job but ${reason}. A job was probably created. ${lookHint(projectId)}`);
-    });
+/** A commit's author, its committer or a force-push by a person: work on the pull request. */
+const isPush = (e) => e.kind === 'commit' || e.kind === 'push';
+function judgeStaleness(activity, ctx) {
+    const keep = ctx.keepLabel.toLowerCase();
+    if (keep && activity.labels.some(l => l.toLowerCase() === keep))
+        return { keep: `it has the label '${ctx.keepLabel}'` };
+    const people = peopleOf(activity, ctx.agent);
+    const commit = people.find(isPush);
+    if (commit)
+        return {
+            keep: `${who(commit)} ${commit.kind === 'commit' ? 'pushed a commit' : 'pushed'} to it (${day(commit.at)})`
+        };
+    const review = people.find(e => e.kind === 'review' && (e.state === 'APPROVED' || e.state === 'CHANGES_REQUESTED'));
+    if (review)
+        return {
+            keep: `${who(review)} ${review.state === 'APPROVED' ? 'approved it' : 'requested changes on it'} (${day(review.at)})`
+        };
+    // What was not read may hold a person's commit or approval: never closed on a guess.
+    if (activity.unread)
+        return { keep: `it has more events than the ${MAX_ACTIVITY} newest read for expire-after` };
+    const last = people.reduce((a, e) => (!a || e.at > a.at ? e : a), undefined);
+    if (last && ctx.now - last.at <= ctx.afterMs)
+        return { recent: `${what(last)} by ${who(last)} on ${day(last.at)}` };
+    const since = Math.max(ctx.createdAt, last?.at ?? 0);
+    return last && last.at >= ctx.createdAt
+        ? { stale: true, since, touched: `${what(last)} by ${who(last)}` }
+        : { stale: true, since };
 }
-async function getJob(client, projectId, jobId, deadline) {
-    const body = await client.send({
-        method: 'GET',
-        path: ['v2', 'agent', projectId, 'job', jobId],
-        what: `read the status of job ${jobId}`,
-        write: false,
-        deadline,
-        notFound: `Job '${jobId}' was not found in project '${projectId}'. Check 'job-id' and 'project-id'`
-    });
-    // A malformed status answer passes like a network error: the next check may be fine.
-    const unusable = (reason) => {
-        throw new ApiError(`Could not read the status of job ${jobId}: the answer is unusable, ${reason}.`, undefined, true);
+/** A login as it may be shown: GitHub's characters only. */
+const who = (e) => !e.login
+    ? 'a git author GitHub matches to no account'
+    : /^[A-Za-z0-9][A-Za-z0-9-]{0,38}$/.test(e.login)
+        ? `@${e.login}`
+        : 'someone';
+const WHAT = {
+    commit: 'a commit',
+    push: 'a push',
+    review: 'a review',
+    comment: 'a comment',
+    label: 'a label'
+};
+const what = (e) => WHAT[e.kind];
+const day = (ms) => new Date(ms).toISOString().slice(0, 10);
+
+// EXTERNAL MODULE: ./.tmp/ncc-js/records/ledger.js + 4 modules
+var ledger = __nccwpck_require__(5442);
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/outcomes.js
+
+
+
+
+
+/** Docs-repository requests at most, in one run, to bring the outcomes up to date. */
+const MAX_OUTCOME_READS = 5;
+/** An expired docs pull request is read again at most once a day, for a person's reopen and merge. */
+const EXPIRED_REREAD_MS = 86_400_000;
+const DECIDED = new Set(['merged', 'closed', 'expired']);
+const STILL_OPEN = new Set(['active', 'started', 'open']);
+/**
+ * The ledger's docs pull requests of the last 30 days whose outcome is not known yet (still open,
+ * or merged or closed without its time) are read again, those never read first, then those read
+ * longest ago, the oldest first: at most MAX_OUTCOME_READS requests. A token without access is a
+ * warning naming it; the run goes on.
+ */
+async function refreshOutcomes(project, ctx) {
+    const due = project.jobs
+        .filter(j => j.prLink && !ctx.skip.has(j.id) && inWindow(j, ctx.now) && unknown(j, ctx.now))
+        .sort((a, b) => (a.checkedAt ?? 0) - (b.checkedAt ?? 0) || (0,ledger/* openedAt */.vx)(a) - (0,ledger/* openedAt */.vx)(b));
+    const changed = [];
+    const checked = [];
+    let reads = 0;
+    const people = personCommits(ctx);
+    for (const job of due) {
+        if (reads >= MAX_OUTCOME_READS)
+            break;
+        const link = job.prLink;
+        const where = (0,github_event/* parsePullLink */.dt)(link, ctx.serverUrl);
+        if (!where)
+            continue;
+        reads++;
+        let pull;
+        try {
+            pull = await ctx.docs.pull(where);
+        }
+        catch (error) {
+            const failed = (0,docs_pulls/* docsFailure */.OK)(error);
+            const { tokenInput } = ctx.docs;
+            const text = `Could not read the docs pull request ${link} with '${tokenInput}' (${failed.why}), so the dashboard's outcomes are not brought up to date in this run.${failed.grant('read')}`;
+            // The run's own token cannot be expected to read another repository: worth a notice only.
+            if (tokenInput === names/* Input */.pd.DocsToken)
+                ctx.log.warning(text);
+            else
+                ctx.log.notice(text);
+            break;
+        }
+        const update = { ...outcomeOf(job, pull), checkedAt: ctx.now };
+        if (update.state === 'merged' && job.personCommitted === undefined && !people.failed)
+            Object.assign(update, await people.committed(where, link, job.agentEmail));
+        if (changes(job, update))
+            changed.push(update);
+        else
+            checked.push(update);
+    }
+    return { changed, checked };
+}
+/**
+ * Whether a person committed to a merged docs pull request, for the zero-touch rate: its activity
+ * read once (1 GraphQL request), the agent's identities left out. What cannot be read stays unknown,
+ * and no other is read in this run.
+ */
+function personCommits(ctx) {
+    const state = {
+        failed: false,
+        async committed(where, link, known) {
+            try {
+                // The token's identity is the agent's only when it is `docs-token`.
+                const token = ctx.docs.tokenInput === names/* Input */.pd.DocsToken ? await ctx.docs.identity(where) : undefined;
+                const activity = await ctx.docs.activity(where);
+                const agentEmail = known ?? activity.openerEmail;
+                const people = peopleOf(activity, { token, email: agentEmail });
+                if (people.some(isPush))
+                    return { personCommitted: true, agentEmail };
+                // Older commits not read may hold a person's: not known, out of the zero-touch rate.
+                if (activity.unread)
+                    return { touchUnread: true, agentEmail };
+                return { personCommitted: false, agentEmail };
+            }
+            catch (error) {
+                state.failed = true;
+                ctx.log.info(`Could not read who committed to ${link} (${(0,docs_pulls/* docsFailure */.OK)(error).why}): the zero-touch rate counts it once it is read.`);
+                return {};
+            }
+        }
     };
-    const job = asAgentJob(body, jobId, unusable, true);
-    // The status is what a status check is for: without it the answer tells nothing.
-    const status = job.ignored?.find(f => f.field === 'status');
-    if (status)
-        unusable(`its 'status' is ${status.problem}`);
-    return job;
+    return state;
 }
-async function sendMessage(client, projectId, jobId, prompt, deadline) {
-    const body = await client.send({
-        method: 'POST',
-        path: ['v2', 'agent', projectId, 'job', jobId, 'message'],
-        body: { prompt },
-        what: `send the follow-up message to job ${jobId}`,
-        write: true,
-        deadline,
-        notFound: `Job '${jobId}' was not found in project '${projectId}'. Check 'job-id' and 'project-id'`,
-        ambiguousHint: `The message may have been delivered to job ${jobId}. ${lookHint(projectId)}`
-    });
-    return asAgentJob(body, jobId, reason => {
-        throw new AmbiguousWriteError(`The service accepted the follow-up message to job ${jobId} but ${reason}. ${lookHint(projectId)}`);
-    }, true);
+function outcomeOf(job, pull) {
+    const times = { prCreatedAt: pull.createdAt, draft: Boolean(pull.draft) };
+    if (pull.merged)
+        return { jobId: job.id, state: 'merged', ...times, endedAt: pull.mergedAt };
+    // Closed by expire-after: expired still, unless a person reopened and merged it (above). One
+    // reopened and open is not the agent's to fold into again.
+    if (job.state === 'expired')
+        return { jobId: job.id, state: 'expired', ...times };
+    if (pull.state !== 'open')
+        return { jobId: job.id, state: 'closed', ...times, endedAt: pull.closedAt };
+    // A job still at work keeps its state: its docs pull request is open.
+    const state = job.state === 'active' || job.state === 'started' ? job.state : 'open';
+    return { jobId: job.id, state, ...times };
 }
+const changes = (job, u) => job.state !== u.state ||
+    Boolean(u.prCreatedAt && u.prCreatedAt !== job.prCreatedAt) ||
+    Boolean(u.endedAt && u.endedAt !== job.endedAt) ||
+    Boolean(u.draft) !== Boolean(job.draft) ||
+    (u.personCommitted !== undefined && u.personCommitted !== job.personCommitted) ||
+    Boolean(u.touchUnread && !job.touchUnread);
+const inWindow = (job, now) => (0,ledger/* openedAt */.vx)(job) > now - ledger/* OUTCOME_WINDOW_MS */.di;
 /**
- * The service answered a follow-up and declined it (400, 404, 409, 422 …): the message was not
- * delivered, so starting a new job instead cannot do the work twice. Not a refusal: a bad key, a rate
- * limit (a new job would meet the same), or no answer at all (the message may have arrived).
+ * Not decided yet as far as the ledger knows, or decided without the times the figures need, or
+ * merged without knowing whether a person committed to it (unless its commits were too many to
+ * read), or expired and not read for a day: the closing comment invites a person to reopen it,
+ * and they may merge it.
  */
-function followUpRefused(error) {
-    if (!(error instanceof ApiError) || error instanceof AmbiguousWriteError)
-        return false;
-    if (error instanceof AuthError || error.transient)
-        return false;
-    return (error.status !== undefined && error.status >= 400 && error.status < 500 && error.status !== 429);
+const unknown = (job, now) => job.state === 'expired'
+    ? now - (job.checkedAt ?? job.endedAt ?? 0) >= EXPIRED_REREAD_MS
+    : !DECIDED.has(job.state) ||
+        !job.endedAt ||
+        !job.prCreatedAt ||
+        (job.state === 'merged' && job.personCommitted === undefined && !job.touchUnread);
+function outcomes(project, now, creditsPerRun = 180) {
+    const jobs = project.jobs.filter(j => j.prLink && inWindow(j, now));
+    const count = (states, draft = false) => jobs.filter(j => states.has(j.state) && Boolean(j.draft) === draft).length;
+    const state = (s) => jobs.filter(j => j.state === s).length;
+    const merged = state('merged');
+    const closed = state('closed');
+    const expired = state('expired');
+    const touched = jobs.filter(j => j.state === 'merged' && j.personCommitted !== undefined);
+    const decided = merged + closed + expired;
+    const started = (0,ledger/* startsIn30Days */.jG)(project, now);
+    const toMerge = jobs
+        .filter(j => j.state === 'merged' && j.endedAt && j.endedAt >= j.startedAt)
+        .map(j => j.endedAt - j.startedAt);
+    return {
+        started,
+        merged,
+        closed,
+        expired,
+        open: count(STILL_OPEN),
+        drafts: count(STILL_OPEN, true),
+        decided,
+        acceptance: decided ? merged / decided : undefined,
+        zeroTouch: touched.filter(j => !j.personCommitted).length,
+        touchKnown: touched.length,
+        touchTooLong: jobs.filter(j => j.state === 'merged' && j.touchUnread).length,
+        medianToMerge: median(toMerge),
+        creditsPerMerge: merged ? Math.round((started * creditsPerRun) / merged) : undefined
+    };
 }
-/** A pull request link: http(s) only, of a sane length, or it is no link at all. */
-const MAX_LINK = 2048;
-const MAX_FIELD = 500;
-/**
- * Only a link already in the URL parser's canonical form: the parser drops tabs and line breaks
- * and lowercases the host, which could rebuild a secret that redaction did not recognise in the
- * raw text. A real pull request URL is canonical.
- */
-function asLink(value) {
-    if (typeof value !== 'string' || value.length > MAX_LINK)
+function median(values) {
+    if (!values.length)
         return undefined;
-    try {
-        const url = new URL(value);
-        const web = url.protocol === 'https:' || url.protocol === 'http:';
-        return web && url.href === value ? value : undefined;
-    }
-    catch {
-        return undefined;
-    }
+    const sorted = [...values].sort((a, b) => a - b);
+    const mid = Math.floor(sorted.length / 2);
+    return sorted.length % 2
+        ? sorted[mid]
+        : (sorted[mid - 1] + sorted[mid]) / 2;
 }
-/**
- * Job fields are short one-line texts: the service's answers are checked, never trusted. No control
- * characters, so no value can start a line of its own in the log (a workflow command).
- */
-// eslint-disable-next-line no-control-regex -- refusing control characters is the point
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
-const isAbsent = (value) => value === undefined || value === null;
-/** Why a value is not a short one-line text, or undefined when it is one. */
-function textProblem(value) {
-    if (typeof value !== 'string')
-        return `not a text (${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value})`;
-    if (value.length > MAX_FIELD)
-        return `a text over ${MAX_FIELD} characters`;
-    if (CONTROL.test(value))
-        return 'a text with a control character or line break';
-    return undefined;
-}
-/**
- * The job fields this action uses, each checked for its type; anything else in the answer is
- * dropped. Only the id decides whether the answer is usable (`malformed` says how that is
- * reported): one that is missing (unless `idOptional`, when the caller knows it), not an id, or
- * another job's. Any other field of the wrong type or form is treated as absent and listed in
- * `ignored`, so the caller can warn, naming it: a created job is never lost to a field the run does
- * not need yet.
- */
-function asAgentJob(body, expectedId, malformed, idOptional = false) {
-    if (!body || typeof body !== 'object' || Array.isArray(body))
-        return malformed('the answer is not a job');
-    const raw = body;
-    if (!isAbsent(raw.id) && (typeof raw.id !== 'string' || !SERVICE_ID.test(raw.id)))
-        return malformed(typeof raw.id === 'string'
-            ? `its job id ${shownId(raw.id)} is empty, over 200 characters or holds a control character`
-            : `its job id is ${textProblem(raw.id)}`);
-    const id = typeof raw.id === 'string' ? raw.id : undefined;
-    if (expectedId !== undefined && id !== undefined && id !== expectedId)
-        return malformed(`it is about another job (${shownId(id)})`);
-    const jobId = id ?? (idOptional ? expectedId : undefined);
-    if (!jobId)
-        return malformed('the answer has no job id');
-    const ignored = [];
-    const text = (field, value) => {
-        if (isAbsent(value))
-            return undefined;
-        const problem = textProblem(value);
-        if (problem)
-            ignored.push({ field, problem });
-        return problem ? undefined : value;
-    };
-    const job = {
-        id: jobId,
-        status: text('status', raw.status),
-        model: text('model', raw.model),
-        createdAt: text('createdAt', raw.createdAt),
-        prLink: null
-    };
-    if (!isAbsent(raw.source) && (typeof raw.source !== 'object' || Array.isArray(raw.source))) {
-        ignored.push({ field: 'source', problem: 'not an object' });
+/** A duration in hours under two days, in days from then: `5 hours`, `2.5 days`. */
+function hoursOrDays(ms) {
+    const hours = ms / 3_600_000;
+    if (hours < 1)
+        return 'under an hour';
+    if (hours < 48) {
+        const h = Math.round(hours);
+        return `${h} ${h === 1 ? 'hour' : 'hours'}`;
     }
-    const source = raw.source && typeof raw.source === 'object' && !Array.isArray(raw.source)
-        ? raw.source
-        : {};
-    job.source = {
-        repository: text('source.repository', source.repository),
-        ref: text('source.ref', source.ref) ?? null
-    };
-    if (typeof raw.prLink === 'string') {
-        job.prLink = asLink(raw.prLink) ?? null;
-        if (!job.prLink)
-            job.rejectedPrLink = true;
-    }
-    else if (!isAbsent(raw.prLink)) {
-        ignored.push({ field: 'prLink', problem: textProblem(raw.prLink) });
-    }
-    if (ignored.length)
-        job.ignored = ignored;
-    return job;
-}
-/**
- * Checks the key and the project with a request that spends nothing: the project's jobs, one at
- * most (the documented list, `GET /v1/agent/{projectId}/jobs`, which no hourly limit counts). An
- * answer proves the key is accepted and sees the project; it cannot prove the key may create jobs
- * (a read-only key is refused only when it tries). A refused key, an unknown project or an
- * unreachable service fails as any request does, naming the cause.
- */
-async function checkAccess(client, projectId, deadline) {
-    const body = await client.send({
-        method: 'GET',
-        path: ['v1', 'agent', projectId, 'jobs'],
-        query: { take: 1 },
-        what: `check the key and project '${projectId}'`,
-        write: false,
-        deadline,
-        notFound: projectNotFound(projectId)
-    });
-    if (!body || typeof body !== 'object' || Array.isArray(body))
-        throw new ApiError(`Could not check the key and project '${projectId}': the service answered without a list of jobs.`, undefined, true);
+    const days = Math.round((hours / 24) * 10) / 10;
+    return `${days} days`;
 }
 
-;// CONCATENATED MODULE: external "fs"
-const external_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("fs");
-;// CONCATENATED MODULE: external "os"
-const external_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("os");
+
+/***/ }),
+
+/***/ 3254:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Hw: () => (/* binding */ Defaults),
+/* harmony export */   Uw: () => (/* binding */ State),
+/* harmony export */   Uz: () => (/* binding */ Key),
+/* harmony export */   eh: () => (/* binding */ actionInputs),
+/* harmony export */   k7: () => (/* binding */ Output),
+/* harmony export */   pd: () => (/* binding */ Input)
+/* harmony export */ });
+/* unused harmony exports ACTION_REPOSITORY, USES_MAJOR, SubAction, subActionUses */
+/* harmony import */ var _mintlify_connection_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1950);
+
+/** Input and output names of the agent action (action.yml), defined once; action.yml and the docs are tested against them. */
+const Input = {
+    ..._mintlify_connection_js__WEBPACK_IMPORTED_MODULE_0__/* .CommonInput */ .Ib,
+    Prompt: 'prompt',
+    PromptFile: 'prompt-file',
+    JobId: 'job-id',
+    Wait: 'wait',
+    Timeout: 'timeout',
+    PollInterval: 'poll-interval',
+    FailOn: 'fail-on',
+    GithubToken: 'github-token',
+    Comment: 'comment',
+    IssueNumber: 'issue-number',
+    TriggerPhrase: 'trigger-phrase',
+    Label: 'label',
+    DocsToken: 'docs-token',
+    DryRun: 'dry-run',
+    Config: 'config',
+    FollowReviews: 'follow-reviews',
+    ImpactAfter: 'impact-after',
+    ImpactComment: 'impact-comment',
+    MaxRequests: 'max-requests',
+    CodeToken: 'code-token'
+};
+/** Keys of the policy file (src/policy/schema.ts) that messages name. */
+const Key = {
+    RequiredPermission: 'required-permission',
+    AllowedBots: 'allowed-bots',
+    Instructions: 'instructions',
+    Paths: 'paths',
+    SkipLabel: 'skip-label',
+    Fold: 'fold',
+    CodeRepositories: 'code-repositories',
+    Since: 'since',
+    Dashboard: 'dashboard',
+    Approval: 'approval',
+    MaxJobs: 'max-jobs',
+    MaxCredits: 'max-credits',
+    CreditsPerRun: 'credits-per-run',
+    MaxOpen: 'max-open',
+    ExpireAfter: 'expire-after',
+    KeepLabel: 'keep-label',
+    Reviewers: 'reviewers'
+};
+const Output = {
+    JobId: 'jobId',
+    Status: 'status',
+    PrLink: 'prLink',
+    Model: 'model',
+    Job: 'job',
+    Result: 'result',
+    Source: 'source',
+    Decision: 'decision',
+    Prompt: 'prompt'
+};
+/** Defaults as in action.yml; applied here too because a bare `node dist/index.js` gets no defaults from the runner. */
+const Defaults = {
+    [Input.ApiUrl]: _mintlify_connection_js__WEBPACK_IMPORTED_MODULE_0__/* .DEFAULT_API_URL */ .rK,
+    [Input.Wait]: 'true',
+    [Input.Timeout]: '30m',
+    [Input.PollInterval]: '10s',
+    [Input.FailOn]: 'failed,timeout',
+    [Input.Comment]: 'auto',
+    [Input.TriggerPhrase]: '/docs-agent',
+    [Input.Label]: 'docs-agent',
+    [Input.DryRun]: 'false',
+    [Input.FollowReviews]: 'phrase',
+    [Input.ImpactAfter]: '14d',
+    [Input.ImpactComment]: 'pr',
+    [Input.MaxRequests]: '20'
+};
+/** The repository of the actions, as a workflow's `uses:` names it. */
+const ACTION_REPOSITORY = 'mintlify/agent-action';
+/**
+ * The major version the docs describe and messages name (`@v2`): test/unit/pinned-actions.test.ts
+ * keeps it equal to the documented major (package.json's, or the next one while it is unreleased).
+ */
+const USES_MAJOR = 'v2';
+/** The sub-actions: each a folder of this repository with its own action.yml. */
+const SubAction = {
+    Changes: 'changes',
+    Review: 'review',
+    Impact: 'impact'
+};
+/** How a workflow names an action of this repository: the main one, or a sub-action. */
+const subActionUses = (name) => `${ACTION_REPOSITORY}${name ? `/${name}` : ''}@${USES_MAJOR}`;
+/**
+ * One action's inputs (src/policy/actions.ts names them for every agent action; its action.yml
+ * declares exactly these, and a test holds them equal), with the defaults of those that have one.
+ */
+function actionInputs(names) {
+    const defaults = {};
+    for (const name of names)
+        if (name in Defaults)
+            defaults[name] = Defaults[name];
+    return { names, defaults };
+}
+/** Names of the values the main step saves for the post step. */
+const State = {
+    Comment: 'comment'
+};
+
+
+/***/ }),
+
+/***/ 7937:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  EU: () => (/* binding */ GitHubSession),
+  OE: () => (/* reexport */ RateLimitError),
+  UY: () => (/* binding */ connectGitHub),
+  dZ: () => (/* binding */ describeGitHubError),
+  mX: () => (/* reexport */ notFound),
+  xE: () => (/* binding */ refusedAccess)
+});
+
+// UNUSED EXPORTS: FILES_PER_QUERY, MAX_FILE_BYTES, PAGE_SIZE, isGitHubCallError, lastPage, permissionHint, tooLarge
+
+// EXTERNAL MODULE: external "fs"
+var external_fs_ = __nccwpck_require__(9896);
+// EXTERNAL MODULE: external "os"
+var external_os_ = __nccwpck_require__(857);
 ;// CONCATENATED MODULE: ./node_modules/@actions/github/lib/context.js
 
 
@@ -36970,12 +36930,12 @@ class Context {
         var _a, _b, _c;
         this.payload = {};
         if (process.env.GITHUB_EVENT_PATH) {
-            if ((0,external_fs_namespaceObject.existsSync)(process.env.GITHUB_EVENT_PATH)) {
-                this.payload = JSON.parse((0,external_fs_namespaceObject.readFileSync)(process.env.GITHUB_EVENT_PATH, { encoding: 'utf8' }));
+            if ((0,external_fs_.existsSync)(process.env.GITHUB_EVENT_PATH)) {
+                this.payload = JSON.parse((0,external_fs_.readFileSync)(process.env.GITHUB_EVENT_PATH, { encoding: 'utf8' }));
             }
             else {
                 const path = process.env.GITHUB_EVENT_PATH;
-                process.stdout.write(`GITHUB_EVENT_PATH ${path} does not exist${external_os_namespaceObject.EOL}`);
+                process.stdout.write(`GITHUB_EVENT_PATH ${path} does not exist${external_os_.EOL}`);
             }
         }
         this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -37014,6 +36974,8 @@ class Context {
 //# sourceMappingURL=context.js.map
 // EXTERNAL MODULE: ./node_modules/@actions/github/node_modules/@actions/http-client/lib/index.js
 var lib = __nccwpck_require__(9659);
+// EXTERNAL MODULE: ./node_modules/undici/index.js
+var undici = __nccwpck_require__(6752);
 ;// CONCATENATED MODULE: ./node_modules/@actions/github/lib/internal/utils.js
 var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
@@ -37558,19 +37520,19 @@ function endpointWithDefaults(defaults, route, options) {
 }
 
 // pkg/dist-src/with-defaults.js
-function dist_bundle_withDefaults(oldDefaults, newDefaults) {
+function withDefaults(oldDefaults, newDefaults) {
   const DEFAULTS2 = merge(oldDefaults, newDefaults);
   const endpoint2 = endpointWithDefaults.bind(null, DEFAULTS2);
   return Object.assign(endpoint2, {
     DEFAULTS: DEFAULTS2,
-    defaults: dist_bundle_withDefaults.bind(null, DEFAULTS2),
+    defaults: withDefaults.bind(null, DEFAULTS2),
     merge: merge.bind(null, DEFAULTS2),
     parse
   });
 }
 
 // pkg/dist-src/index.js
-var endpoint = dist_bundle_withDefaults(null, DEFAULTS);
+var endpoint = withDefaults(null, DEFAULTS);
 
 
 ;// CONCATENATED MODULE: ./node_modules/content-type/dist/index.js
@@ -38540,7 +38502,7 @@ function dist_bundle_isPlainObject(value) {
 
 // pkg/dist-src/fetch-wrapper.js
 
-var dist_bundle_noop = () => "";
+var noop = () => "";
 async function fetchWrapper(requestOptions) {
   const fetch = requestOptions.request?.fetch || globalThis.fetch;
   if (!fetch) {
@@ -38642,7 +38604,7 @@ async function fetchWrapper(requestOptions) {
 async function getResponseData(response) {
   const contentType = response.headers.get("content-type");
   if (!contentType) {
-    return response.text().catch(dist_bundle_noop);
+    return response.text().catch(noop);
   }
   const mimetype = dist_parse(contentType);
   if (isJSONResponse(mimetype)) {
@@ -38657,7 +38619,7 @@ async function getResponseData(response) {
   // (RFC 2046) and must never be decoded as text, even when the response
   // carries a (misleading) `charset=utf-8` parameter — see #751.
   mimetype.parameters.charset?.toLowerCase() === "utf-8" && mimetype.type !== "application/octet-stream") {
-    return response.text().catch(dist_bundle_noop);
+    return response.text().catch(noop);
   } else {
     return response.arrayBuffer().catch(
       /* v8 ignore next -- @preserve */
@@ -38684,7 +38646,7 @@ function toErrorMessage(data) {
 }
 
 // pkg/dist-src/with-defaults.js
-function request_dist_bundle_withDefaults(oldEndpoint, newDefaults) {
+function dist_bundle_withDefaults(oldEndpoint, newDefaults) {
   const endpoint2 = oldEndpoint.defaults(newDefaults);
   const newApi = function(route, parameters) {
     const endpointOptions = endpoint2.merge(route, parameters);
@@ -38698,18 +38660,18 @@ function request_dist_bundle_withDefaults(oldEndpoint, newDefaults) {
     };
     Object.assign(request2, {
       endpoint: endpoint2,
-      defaults: request_dist_bundle_withDefaults.bind(null, endpoint2)
+      defaults: dist_bundle_withDefaults.bind(null, endpoint2)
     });
     return endpointOptions.request.hook(request2, endpointOptions);
   };
   return Object.assign(newApi, {
     endpoint: endpoint2,
-    defaults: request_dist_bundle_withDefaults.bind(null, endpoint2)
+    defaults: dist_bundle_withDefaults.bind(null, endpoint2)
   });
 }
 
 // pkg/dist-src/index.js
-var request = request_dist_bundle_withDefaults(endpoint, defaults_default);
+var request = dist_bundle_withDefaults(endpoint, defaults_default);
 
 /* v8 ignore next -- @preserve */
 /* v8 ignore else -- @preserve */
@@ -42042,6 +42004,16 @@ function retry(octokit, octokitOptions) {
 retry.VERSION = plugin_retry_dist_bundle_VERSION;
 
 
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/clock.js
+var runner_clock = __nccwpck_require__(2465);
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/runner.js
+var runner = __nccwpck_require__(5781);
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/connections.js
+var connections = __nccwpck_require__(9138);
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/errors.js
+var errors = __nccwpck_require__(7156);
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/inputs.js
+var inputs = __nccwpck_require__(7382);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/rest.js
 
 /** Pages of 100: the most GitHub serves per request. */
@@ -42189,6 +42161,8 @@ function asIssue(data) {
     };
 }
 
+// EXTERNAL MODULE: ./.tmp/ncc-js/github/event.js
+var github_event = __nccwpck_require__(1450);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/without-patches.js
 /**
  * GitHub's commit answer, parsed without its files' patches. The REST API always sends each file's
@@ -42538,7 +42512,7 @@ async function readAtMost(body, max) {
 var plugin_throttling_dist_bundle_VERSION = "0.0.0-development";
 
 // pkg/dist-src/wrap-request.js
-var plugin_throttling_dist_bundle_noop = () => Promise.resolve();
+var dist_bundle_noop = () => Promise.resolve();
 function dist_bundle_wrapRequest(state, request, options) {
   return state.retryLimiter.schedule(doRequest, state, request, options);
 }
@@ -42554,13 +42528,13 @@ async function doRequest(state, request, options) {
     jobOptions.expiration = 1e3 * 60;
   }
   if (isWrite || isGraphQL) {
-    await state.write.key(state.id).schedule(jobOptions, plugin_throttling_dist_bundle_noop);
+    await state.write.key(state.id).schedule(jobOptions, dist_bundle_noop);
   }
   if (isWrite && state.triggersNotification(pathname)) {
-    await state.notifications.key(state.id).schedule(jobOptions, plugin_throttling_dist_bundle_noop);
+    await state.notifications.key(state.id).schedule(jobOptions, dist_bundle_noop);
   }
   if (isSearch) {
-    await state.search.key(state.id).schedule(jobOptions, plugin_throttling_dist_bundle_noop);
+    await state.search.key(state.id).schedule(jobOptions, dist_bundle_noop);
   }
   const req = (isAuth ? state.auth : state.global).key(state.id).schedule(jobOptions, request, options);
   if (isGraphQL) {
@@ -42772,6 +42746,8 @@ throttling.VERSION = plugin_throttling_dist_bundle_VERSION;
 throttling.triggersNotification = triggersNotification;
 
 
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/duration.js
+var duration = __nccwpck_require__(8703);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/limits.js
 
 
@@ -42785,7 +42761,7 @@ const UNBOUNDED_WAIT_MS = 60_000;
 /** Retries after a rate limit, for requests that are safe to send again (reads, edits). */
 const LIMIT_RETRIES = 3;
 /** GitHub's rate limit asked for a wait the run cannot give. */
-class limits_RateLimitError extends errors/* ExplainedError */.hM {
+class RateLimitError extends errors/* ExplainedError */.hM {
 }
 /**
  * The plugin that bounds every request and waits on GitHub's rate limits. Registered before
@@ -42806,7 +42782,7 @@ function limited({ cancel, retryBaseMs, clock, deadline }) {
             const wait = Math.max(0, retryAfter) * 1000;
             const refusal = refuse(kind, wait, options, retryCount, clock.now(), deadline);
             if (refusal) {
-                refusals.set(options, new limits_RateLimitError(refusal));
+                refusals.set(options, new RateLimitError(refusal));
                 return false;
             }
             waits.set(options, wait);
@@ -42924,709 +42900,8 @@ function bounded(octokit, { cancel, retryBaseMs, clock }, waits) {
     });
 }
 
-// EXTERNAL MODULE: external "http"
-var external_http_ = __nccwpck_require__(8611);
-// EXTERNAL MODULE: external "https"
-var external_https_ = __nccwpck_require__(5692);
-// EXTERNAL MODULE: ./node_modules/tunnel/index.js
-var node_modules_tunnel = __nccwpck_require__(770);
-;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/index.js
-/* eslint-disable @typescript-eslint/no-explicit-any */
-var lib_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-
-
-
-var HttpCodes;
-(function (HttpCodes) {
-    HttpCodes[HttpCodes["OK"] = 200] = "OK";
-    HttpCodes[HttpCodes["MultipleChoices"] = 300] = "MultipleChoices";
-    HttpCodes[HttpCodes["MovedPermanently"] = 301] = "MovedPermanently";
-    HttpCodes[HttpCodes["ResourceMoved"] = 302] = "ResourceMoved";
-    HttpCodes[HttpCodes["SeeOther"] = 303] = "SeeOther";
-    HttpCodes[HttpCodes["NotModified"] = 304] = "NotModified";
-    HttpCodes[HttpCodes["UseProxy"] = 305] = "UseProxy";
-    HttpCodes[HttpCodes["SwitchProxy"] = 306] = "SwitchProxy";
-    HttpCodes[HttpCodes["TemporaryRedirect"] = 307] = "TemporaryRedirect";
-    HttpCodes[HttpCodes["PermanentRedirect"] = 308] = "PermanentRedirect";
-    HttpCodes[HttpCodes["BadRequest"] = 400] = "BadRequest";
-    HttpCodes[HttpCodes["Unauthorized"] = 401] = "Unauthorized";
-    HttpCodes[HttpCodes["PaymentRequired"] = 402] = "PaymentRequired";
-    HttpCodes[HttpCodes["Forbidden"] = 403] = "Forbidden";
-    HttpCodes[HttpCodes["NotFound"] = 404] = "NotFound";
-    HttpCodes[HttpCodes["MethodNotAllowed"] = 405] = "MethodNotAllowed";
-    HttpCodes[HttpCodes["NotAcceptable"] = 406] = "NotAcceptable";
-    HttpCodes[HttpCodes["ProxyAuthenticationRequired"] = 407] = "ProxyAuthenticationRequired";
-    HttpCodes[HttpCodes["RequestTimeout"] = 408] = "RequestTimeout";
-    HttpCodes[HttpCodes["Conflict"] = 409] = "Conflict";
-    HttpCodes[HttpCodes["Gone"] = 410] = "Gone";
-    HttpCodes[HttpCodes["TooManyRequests"] = 429] = "TooManyRequests";
-    HttpCodes[HttpCodes["InternalServerError"] = 500] = "InternalServerError";
-    HttpCodes[HttpCodes["NotImplemented"] = 501] = "NotImplemented";
-    HttpCodes[HttpCodes["BadGateway"] = 502] = "BadGateway";
-    HttpCodes[HttpCodes["ServiceUnavailable"] = 503] = "ServiceUnavailable";
-    HttpCodes[HttpCodes["GatewayTimeout"] = 504] = "GatewayTimeout";
-})(HttpCodes || (HttpCodes = {}));
-var Headers;
-(function (Headers) {
-    Headers["Accept"] = "accept";
-    Headers["ContentType"] = "content-type";
-})(Headers || (Headers = {}));
-var MediaTypes;
-(function (MediaTypes) {
-    MediaTypes["ApplicationJson"] = "application/json";
-})(MediaTypes || (MediaTypes = {}));
-/**
- * Returns the proxy URL, depending upon the supplied url and proxy environment variables.
- * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
- */
-function lib_getProxyUrl(serverUrl) {
-    const proxyUrl = getProxyUrl(new URL(serverUrl));
-    return proxyUrl ? proxyUrl.href : '';
-}
-const HttpRedirectCodes = [
-    HttpCodes.MovedPermanently,
-    HttpCodes.ResourceMoved,
-    HttpCodes.SeeOther,
-    HttpCodes.TemporaryRedirect,
-    HttpCodes.PermanentRedirect
-];
-const HttpResponseRetryCodes = [
-    HttpCodes.BadGateway,
-    HttpCodes.ServiceUnavailable,
-    HttpCodes.GatewayTimeout
-];
-const RetryableHttpVerbs = (/* unused pure expression or super */ null && (['OPTIONS', 'GET', 'DELETE', 'HEAD']));
-const ExponentialBackoffCeiling = 10;
-const ExponentialBackoffTimeSlice = 5;
-class HttpClientError extends Error {
-    constructor(message, statusCode) {
-        super(message);
-        this.name = 'HttpClientError';
-        this.statusCode = statusCode;
-        Object.setPrototypeOf(this, HttpClientError.prototype);
-    }
-}
-class HttpClientResponse {
-    constructor(message) {
-        this.message = message;
-    }
-    readBody() {
-        return lib_awaiter(this, void 0, void 0, function* () {
-            return new Promise((resolve) => lib_awaiter(this, void 0, void 0, function* () {
-                let output = Buffer.alloc(0);
-                this.message.on('data', (chunk) => {
-                    output = Buffer.concat([output, chunk]);
-                });
-                this.message.on('end', () => {
-                    resolve(output.toString());
-                });
-            }));
-        });
-    }
-    readBodyBuffer() {
-        return lib_awaiter(this, void 0, void 0, function* () {
-            return new Promise((resolve) => lib_awaiter(this, void 0, void 0, function* () {
-                const chunks = [];
-                this.message.on('data', (chunk) => {
-                    chunks.push(chunk);
-                });
-                this.message.on('end', () => {
-                    resolve(Buffer.concat(chunks));
-                });
-            }));
-        });
-    }
-}
-function isHttps(requestUrl) {
-    const parsedUrl = new URL(requestUrl);
-    return parsedUrl.protocol === 'https:';
-}
-class lib_HttpClient {
-    constructor(userAgent, handlers, requestOptions) {
-        this._ignoreSslError = false;
-        this._allowRedirects = true;
-        this._allowRedirectDowngrade = false;
-        this._maxRedirects = 50;
-        this._allowRetries = false;
-        this._maxRetries = 1;
-        this._keepAlive = false;
-        this._disposed = false;
-        this.userAgent = this._getUserAgentWithOrchestrationId(userAgent);
-        this.handlers = handlers || [];
-        this.requestOptions = requestOptions;
-        if (requestOptions) {
-            if (requestOptions.ignoreSslError != null) {
-                this._ignoreSslError = requestOptions.ignoreSslError;
-            }
-            this._socketTimeout = requestOptions.socketTimeout;
-            if (requestOptions.allowRedirects != null) {
-                this._allowRedirects = requestOptions.allowRedirects;
-            }
-            if (requestOptions.allowRedirectDowngrade != null) {
-                this._allowRedirectDowngrade = requestOptions.allowRedirectDowngrade;
-            }
-            if (requestOptions.maxRedirects != null) {
-                this._maxRedirects = Math.max(requestOptions.maxRedirects, 0);
-            }
-            if (requestOptions.keepAlive != null) {
-                this._keepAlive = requestOptions.keepAlive;
-            }
-            if (requestOptions.allowRetries != null) {
-                this._allowRetries = requestOptions.allowRetries;
-            }
-            if (requestOptions.maxRetries != null) {
-                this._maxRetries = requestOptions.maxRetries;
-            }
-        }
-    }
-    options(requestUrl, additionalHeaders) {
-        return lib_awaiter(this, void 0, void 0, function* () {
-            return this.request('OPTIONS', requestUrl, null, additionalHeaders || {});
-        });
-    }
-    get(requestUrl, additionalHeaders) {
-        return lib_awaiter(this, void 0, void 0, function* () {
-            return this.request('GET', requestUrl, null, additionalHeaders || {});
-        });
-    }
-    del(requestUrl, additionalHeaders) {
-        return lib_awaiter(this, void 0, void 0, function* () {
-            return this.request('DELETE', requestUrl, null, additionalHeaders || {});
-        });
-    }
-    post(requestUrl, data, additionalHeaders) {
-        return lib_awaiter(this, void 0, void 0, function* () {
-            return this.request('POST', requestUrl, data, additionalHeaders || {});
-        });
-    }
-    patch(requestUrl, data, additionalHeaders) {
-        return lib_awaiter(this, void 0, void 0, function* () {
-            return this.request('PATCH', requestUrl, data, additionalHeaders || {});
-        });
-    }
-    put(requestUrl, data, additionalHeaders) {
-        return lib_awaiter(this, void 0, void 0, function* () {
-            return this.request('PUT', requestUrl, data, additionalHeaders || {});
-        });
-    }
-    head(requestUrl, additionalHeaders) {
-        return lib_awaiter(this, void 0, void 0, function* () {
-            return this.request('HEAD', requestUrl, null, additionalHeaders || {});
-        });
-    }
-    sendStream(verb, requestUrl, stream, additionalHeaders) {
-        return lib_awaiter(this, void 0, void 0, function* () {
-            return this.request(verb, requestUrl, stream, additionalHeaders);
-        });
-    }
-    /**
-     * Gets a typed object from an endpoint
-     * Be aware that not found returns a null.  Other errors (4xx, 5xx) reject the promise
-     */
-    getJson(requestUrl_1) {
-        return lib_awaiter(this, arguments, void 0, function* (requestUrl, additionalHeaders = {}) {
-            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
-            const res = yield this.get(requestUrl, additionalHeaders);
-            return this._processResponse(res, this.requestOptions);
-        });
-    }
-    postJson(requestUrl_1, obj_1) {
-        return lib_awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
-            const data = JSON.stringify(obj, null, 2);
-            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
-            additionalHeaders[Headers.ContentType] =
-                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
-            const res = yield this.post(requestUrl, data, additionalHeaders);
-            return this._processResponse(res, this.requestOptions);
-        });
-    }
-    putJson(requestUrl_1, obj_1) {
-        return lib_awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
-            const data = JSON.stringify(obj, null, 2);
-            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
-            additionalHeaders[Headers.ContentType] =
-                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
-            const res = yield this.put(requestUrl, data, additionalHeaders);
-            return this._processResponse(res, this.requestOptions);
-        });
-    }
-    patchJson(requestUrl_1, obj_1) {
-        return lib_awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
-            const data = JSON.stringify(obj, null, 2);
-            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
-            additionalHeaders[Headers.ContentType] =
-                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
-            const res = yield this.patch(requestUrl, data, additionalHeaders);
-            return this._processResponse(res, this.requestOptions);
-        });
-    }
-    /**
-     * Makes a raw http request.
-     * All other methods such as get, post, patch, and request ultimately call this.
-     * Prefer get, del, post and patch
-     */
-    request(verb, requestUrl, data, headers) {
-        return lib_awaiter(this, void 0, void 0, function* () {
-            if (this._disposed) {
-                throw new Error('Client has already been disposed.');
-            }
-            const parsedUrl = new URL(requestUrl);
-            let info = this._prepareRequest(verb, parsedUrl, headers);
-            // Only perform retries on reads since writes may not be idempotent.
-            const maxTries = this._allowRetries && RetryableHttpVerbs.includes(verb)
-                ? this._maxRetries + 1
-                : 1;
-            let numTries = 0;
-            let response;
-            do {
-                response = yield this.requestRaw(info, data);
-                // Check if it's an authentication challenge
-                if (response &&
-                    response.message &&
-                    response.message.statusCode === HttpCodes.Unauthorized) {
-                    let authenticationHandler;
-                    for (const handler of this.handlers) {
-                        if (handler.canHandleAuthentication(response)) {
-                            authenticationHandler = handler;
-                            break;
-                        }
-                    }
-                    if (authenticationHandler) {
-                        return authenticationHandler.handleAuthentication(this, info, data);
-                    }
-                    else {
-                        // We have received an unauthorized response but have no handlers to handle it.
-                        // Let the response return to the caller.
-                        return response;
-                    }
-                }
-                let redirectsRemaining = this._maxRedirects;
-                while (response.message.statusCode &&
-                    HttpRedirectCodes.includes(response.message.statusCode) &&
-                    this._allowRedirects &&
-                    redirectsRemaining > 0) {
-                    const redirectUrl = response.message.headers['location'];
-                    if (!redirectUrl) {
-                        // if there's no location to redirect to, we won't
-                        break;
-                    }
-                    const parsedRedirectUrl = new URL(redirectUrl);
-                    if (parsedUrl.protocol === 'https:' &&
-                        parsedUrl.protocol !== parsedRedirectUrl.protocol &&
-                        !this._allowRedirectDowngrade) {
-                        throw new Error('Redirect from HTTPS to HTTP protocol. This downgrade is not allowed for security reasons. If you want to allow this behavior, set the allowRedirectDowngrade option to true.');
-                    }
-                    // we need to finish reading the response before reassigning response
-                    // which will leak the open socket.
-                    yield response.readBody();
-                    // strip authorization header if redirected to a different hostname
-                    if (parsedRedirectUrl.hostname !== parsedUrl.hostname) {
-                        for (const header in headers) {
-                            // header names are case insensitive
-                            if (header.toLowerCase() === 'authorization') {
-                                delete headers[header];
-                            }
-                        }
-                    }
-                    // let's make the request with the new redirectUrl
-                    info = this._prepareRequest(verb, parsedRedirectUrl, headers);
-                    response = yield this.requestRaw(info, data);
-                    redirectsRemaining--;
-                }
-                if (!response.message.statusCode ||
-                    !HttpResponseRetryCodes.includes(response.message.statusCode)) {
-                    // If not a retry code, return immediately instead of retrying
-                    return response;
-                }
-                numTries += 1;
-                if (numTries < maxTries) {
-                    yield response.readBody();
-                    yield this._performExponentialBackoff(numTries);
-                }
-            } while (numTries < maxTries);
-            return response;
-        });
-    }
-    /**
-     * Needs to be called if keepAlive is set to true in request options.
-     */
-    dispose() {
-        if (this._agent) {
-            this._agent.destroy();
-        }
-        this._disposed = true;
-    }
-    /**
-     * Raw request.
-     * @param info
-     * @param data
-     */
-    requestRaw(info, data) {
-        return lib_awaiter(this, void 0, void 0, function* () {
-            return new Promise((resolve, reject) => {
-                function callbackForResult(err, res) {
-                    if (err) {
-                        reject(err);
-                    }
-                    else if (!res) {
-                        // If `err` is not passed, then `res` must be passed.
-                        reject(new Error('Unknown error'));
-                    }
-                    else {
-                        resolve(res);
-                    }
-                }
-                this.requestRawWithCallback(info, data, callbackForResult);
-            });
-        });
-    }
-    /**
-     * Raw request with callback.
-     * @param info
-     * @param data
-     * @param onResult
-     */
-    requestRawWithCallback(info, data, onResult) {
-        if (typeof data === 'string') {
-            if (!info.options.headers) {
-                info.options.headers = {};
-            }
-            info.options.headers['Content-Length'] = Buffer.byteLength(data, 'utf8');
-        }
-        let callbackCalled = false;
-        function handleResult(err, res) {
-            if (!callbackCalled) {
-                callbackCalled = true;
-                onResult(err, res);
-            }
-        }
-        const req = info.httpModule.request(info.options, (msg) => {
-            const res = new HttpClientResponse(msg);
-            handleResult(undefined, res);
-        });
-        let socket;
-        req.on('socket', sock => {
-            socket = sock;
-        });
-        // If we ever get disconnected, we want the socket to timeout eventually
-        req.setTimeout(this._socketTimeout || 3 * 60000, () => {
-            if (socket) {
-                socket.end();
-            }
-            handleResult(new Error(`Request timeout: ${info.options.path}`));
-        });
-        req.on('error', function (err) {
-            // err has statusCode property
-            // res should have headers
-            handleResult(err);
-        });
-        if (data && typeof data === 'string') {
-            req.write(data, 'utf8');
-        }
-        if (data && typeof data !== 'string') {
-            data.on('close', function () {
-                req.end();
-            });
-            data.pipe(req);
-        }
-        else {
-            req.end();
-        }
-    }
-    /**
-     * Gets an http agent. This function is useful when you need an http agent that handles
-     * routing through a proxy server - depending upon the url and proxy environment variables.
-     * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
-     */
-    getAgent(serverUrl) {
-        const parsedUrl = new URL(serverUrl);
-        return this._getAgent(parsedUrl);
-    }
-    getAgentDispatcher(serverUrl) {
-        const parsedUrl = new URL(serverUrl);
-        const proxyUrl = pm.getProxyUrl(parsedUrl);
-        const useProxy = proxyUrl && proxyUrl.hostname;
-        if (!useProxy) {
-            return;
-        }
-        return this._getProxyAgentDispatcher(parsedUrl, proxyUrl);
-    }
-    _prepareRequest(method, requestUrl, headers) {
-        const info = {};
-        info.parsedUrl = requestUrl;
-        const usingSsl = info.parsedUrl.protocol === 'https:';
-        info.httpModule = usingSsl ? https : http;
-        const defaultPort = usingSsl ? 443 : 80;
-        info.options = {};
-        info.options.host = info.parsedUrl.hostname;
-        info.options.port = info.parsedUrl.port
-            ? parseInt(info.parsedUrl.port)
-            : defaultPort;
-        info.options.path =
-            (info.parsedUrl.pathname || '') + (info.parsedUrl.search || '');
-        info.options.method = method;
-        info.options.headers = this._mergeHeaders(headers);
-        if (this.userAgent != null) {
-            info.options.headers['user-agent'] = this.userAgent;
-        }
-        info.options.agent = this._getAgent(info.parsedUrl);
-        // gives handlers an opportunity to participate
-        if (this.handlers) {
-            for (const handler of this.handlers) {
-                handler.prepareRequest(info.options);
-            }
-        }
-        return info;
-    }
-    _mergeHeaders(headers) {
-        if (this.requestOptions && this.requestOptions.headers) {
-            return Object.assign({}, lib_lowercaseKeys(this.requestOptions.headers), lib_lowercaseKeys(headers || {}));
-        }
-        return lib_lowercaseKeys(headers || {});
-    }
-    /**
-     * Gets an existing header value or returns a default.
-     * Handles converting number header values to strings since HTTP headers must be strings.
-     * Note: This returns string | string[] since some headers can have multiple values.
-     * For headers that must always be a single string (like Content-Type), use the
-     * specialized _getExistingOrDefaultContentTypeHeader method instead.
-     */
-    _getExistingOrDefaultHeader(additionalHeaders, header, _default) {
-        let clientHeader;
-        if (this.requestOptions && this.requestOptions.headers) {
-            const headerValue = lib_lowercaseKeys(this.requestOptions.headers)[header];
-            if (headerValue) {
-                clientHeader =
-                    typeof headerValue === 'number' ? headerValue.toString() : headerValue;
-            }
-        }
-        const additionalValue = additionalHeaders[header];
-        if (additionalValue !== undefined) {
-            return typeof additionalValue === 'number'
-                ? additionalValue.toString()
-                : additionalValue;
-        }
-        if (clientHeader !== undefined) {
-            return clientHeader;
-        }
-        return _default;
-    }
-    /**
-     * Specialized version of _getExistingOrDefaultHeader for Content-Type header.
-     * Always returns a single string (not an array) since Content-Type should be a single value.
-     * Converts arrays to comma-separated strings and numbers to strings to ensure type safety.
-     * This was split from _getExistingOrDefaultHeader to provide stricter typing for callers
-     * that assign the result to places expecting a string (e.g., additionalHeaders[Headers.ContentType]).
-     */
-    _getExistingOrDefaultContentTypeHeader(additionalHeaders, _default) {
-        let clientHeader;
-        if (this.requestOptions && this.requestOptions.headers) {
-            const headerValue = lib_lowercaseKeys(this.requestOptions.headers)[Headers.ContentType];
-            if (headerValue) {
-                if (typeof headerValue === 'number') {
-                    clientHeader = String(headerValue);
-                }
-                else if (Array.isArray(headerValue)) {
-                    clientHeader = headerValue.join(', ');
-                }
-                else {
-                    clientHeader = headerValue;
-                }
-            }
-        }
-        const additionalValue = additionalHeaders[Headers.ContentType];
-        // Return the first non-undefined value, converting numbers or arrays to strings if necessary
-        if (additionalValue !== undefined) {
-            if (typeof additionalValue === 'number') {
-                return String(additionalValue);
-            }
-            else if (Array.isArray(additionalValue)) {
-                return additionalValue.join(', ');
-            }
-            else {
-                return additionalValue;
-            }
-        }
-        if (clientHeader !== undefined) {
-            return clientHeader;
-        }
-        return _default;
-    }
-    _getAgent(parsedUrl) {
-        let agent;
-        const proxyUrl = pm.getProxyUrl(parsedUrl);
-        const useProxy = proxyUrl && proxyUrl.hostname;
-        if (this._keepAlive && useProxy) {
-            agent = this._proxyAgent;
-        }
-        if (!useProxy) {
-            agent = this._agent;
-        }
-        // if agent is already assigned use that agent.
-        if (agent) {
-            return agent;
-        }
-        const usingSsl = parsedUrl.protocol === 'https:';
-        let maxSockets = 100;
-        if (this.requestOptions) {
-            maxSockets = this.requestOptions.maxSockets || http.globalAgent.maxSockets;
-        }
-        // This is `useProxy` again, but we need to check `proxyURl` directly for TypeScripts's flow analysis.
-        if (proxyUrl && proxyUrl.hostname) {
-            const agentOptions = {
-                maxSockets,
-                keepAlive: this._keepAlive,
-                proxy: Object.assign(Object.assign({}, ((proxyUrl.username || proxyUrl.password) && {
-                    proxyAuth: `${proxyUrl.username}:${proxyUrl.password}`
-                })), { host: proxyUrl.hostname, port: proxyUrl.port })
-            };
-            let tunnelAgent;
-            const overHttps = proxyUrl.protocol === 'https:';
-            if (usingSsl) {
-                tunnelAgent = overHttps ? tunnel.httpsOverHttps : tunnel.httpsOverHttp;
-            }
-            else {
-                tunnelAgent = overHttps ? tunnel.httpOverHttps : tunnel.httpOverHttp;
-            }
-            agent = tunnelAgent(agentOptions);
-            this._proxyAgent = agent;
-        }
-        // if tunneling agent isn't assigned create a new agent
-        if (!agent) {
-            const options = { keepAlive: this._keepAlive, maxSockets };
-            agent = usingSsl ? new https.Agent(options) : new http.Agent(options);
-            this._agent = agent;
-        }
-        if (usingSsl && this._ignoreSslError) {
-            // we don't want to set NODE_TLS_REJECT_UNAUTHORIZED=0 since that will affect request for entire process
-            // http.RequestOptions doesn't expose a way to modify RequestOptions.agent.options
-            // we have to cast it to any and change it directly
-            agent.options = Object.assign(agent.options || {}, {
-                rejectUnauthorized: false
-            });
-        }
-        return agent;
-    }
-    _getProxyAgentDispatcher(parsedUrl, proxyUrl) {
-        let proxyAgent;
-        if (this._keepAlive) {
-            proxyAgent = this._proxyAgentDispatcher;
-        }
-        // if agent is already assigned use that agent.
-        if (proxyAgent) {
-            return proxyAgent;
-        }
-        const usingSsl = parsedUrl.protocol === 'https:';
-        proxyAgent = new ProxyAgent(Object.assign({ uri: proxyUrl.href, pipelining: !this._keepAlive ? 0 : 1 }, ((proxyUrl.username || proxyUrl.password) && {
-            token: `Basic ${Buffer.from(`${proxyUrl.username}:${proxyUrl.password}`).toString('base64')}`
-        })));
-        this._proxyAgentDispatcher = proxyAgent;
-        if (usingSsl && this._ignoreSslError) {
-            // we don't want to set NODE_TLS_REJECT_UNAUTHORIZED=0 since that will affect request for entire process
-            // http.RequestOptions doesn't expose a way to modify RequestOptions.agent.options
-            // we have to cast it to any and change it directly
-            proxyAgent.options = Object.assign(proxyAgent.options.requestTls || {}, {
-                rejectUnauthorized: false
-            });
-        }
-        return proxyAgent;
-    }
-    _getUserAgentWithOrchestrationId(userAgent) {
-        const baseUserAgent = userAgent || 'actions/http-client';
-        const orchId = process.env['ACTIONS_ORCHESTRATION_ID'];
-        if (orchId) {
-            // Sanitize the orchestration ID to ensure it contains only valid characters
-            // Valid characters: 0-9, a-z, _, -, .
-            const sanitizedId = orchId.replace(/[^a-z0-9_.-]/gi, '_');
-            return `${baseUserAgent} actions_orchestration_id/${sanitizedId}`;
-        }
-        return baseUserAgent;
-    }
-    _performExponentialBackoff(retryNumber) {
-        return lib_awaiter(this, void 0, void 0, function* () {
-            retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
-            const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
-            return new Promise(resolve => setTimeout(() => resolve(), ms));
-        });
-    }
-    _processResponse(res, options) {
-        return lib_awaiter(this, void 0, void 0, function* () {
-            return new Promise((resolve, reject) => lib_awaiter(this, void 0, void 0, function* () {
-                const statusCode = res.message.statusCode || 0;
-                const response = {
-                    statusCode,
-                    result: null,
-                    headers: {}
-                };
-                // not found leads to null obj returned
-                if (statusCode === HttpCodes.NotFound) {
-                    resolve(response);
-                }
-                // get the result from the body
-                function dateTimeDeserializer(key, value) {
-                    if (typeof value === 'string') {
-                        const a = new Date(value);
-                        if (!isNaN(a.valueOf())) {
-                            return a;
-                        }
-                    }
-                    return value;
-                }
-                let obj;
-                let contents;
-                try {
-                    contents = yield res.readBody();
-                    if (contents && contents.length > 0) {
-                        if (options && options.deserializeDates) {
-                            obj = JSON.parse(contents, dateTimeDeserializer);
-                        }
-                        else {
-                            obj = JSON.parse(contents);
-                        }
-                        response.result = obj;
-                    }
-                    response.headers = res.message.headers;
-                }
-                catch (err) {
-                    // Invalid resource (contents not json);  leaving result obj null
-                }
-                // note that 3xx redirects are handled by the http layer.
-                if (statusCode > 299) {
-                    let msg;
-                    // if exception/error in body, attempt to get better error
-                    if (obj && obj.message) {
-                        msg = obj.message;
-                    }
-                    else if (contents && contents.length > 0) {
-                        // it may be the case that the exception is in the body message as string
-                        msg = contents;
-                    }
-                    else {
-                        msg = `Failed request: (${statusCode})`;
-                    }
-                    const err = new HttpClientError(msg, statusCode);
-                    err.result = response.result;
-                    reject(err);
-                }
-                else {
-                    resolve(response);
-                }
-            }));
-        });
-    }
-}
-const lib_lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCase()] = obj[k]), c), {});
-//# sourceMappingURL=index.js.map
+// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js
+var http_client_lib = __nccwpck_require__(2779);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/transport.js
 
 
@@ -43644,8 +42919,8 @@ const lib_lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLow
 class GitHubTransport {
     connections;
     constructor(apiUrl) {
-        const proxy = lib_getProxyUrl(apiUrl);
-        this.connections = new TrackedDispatcher({ proxy: proxy ? new URL(proxy) : undefined });
+        const proxy = (0,http_client_lib/* getProxyUrl */.s_)(apiUrl);
+        this.connections = new connections/* TrackedDispatcher */.mE({ proxy: proxy ? new URL(proxy) : undefined });
     }
     /** What Octokit is given as `request.fetch`: undici's fetch over these connections. */
     fetch = (input, init) => (0,undici.fetch)(input, {
@@ -43689,12 +42964,12 @@ function describeGitHubError(error) {
         return `HTTP ${answer.status}`;
     // Not a call that failed but one that could not be made (an unusable token, a rate limit too
     // long to wait for): its own words.
-    if (error instanceof errors/* InputError */.dz || error instanceof limits_RateLimitError)
+    if (error instanceof errors/* InputError */.dz || error instanceof RateLimitError)
         return error.message;
     const failure = error;
     const cause = failure?.cause;
     // The connection's own account (a proxy that refused the tunnel, or asks for credentials).
-    if (cause?.cause instanceof HttpError)
+    if (cause?.cause instanceof connections/* HttpError */.j$)
         return `no answer from GitHub (${cause.cause.message})`;
     const code = cause?.code ?? cause?.cause?.code;
     const why = typeof code === 'string'
@@ -43762,15 +43037,15 @@ const RETRY_BASE_MS = 1000;
  * are waited for as it asks (@octokit/plugin-throttling), never past the step's time limit
  * (limits.ts; docs/retries-and-rate-limits.md).
  */
-function api_connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs = RETRY_BASE_MS, clock = systemClock, session, tokenInput, deadline = session?.deadline } = {}) {
+function connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs = RETRY_BASE_MS, clock = runner_clock/* systemClock */.m, session, tokenInput, deadline = session?.deadline } = {}) {
     // The first moment the token is needed: an unexpanded `${{ … }}` fails here, saying so.
-    sendableSecret(tokenInput ?? 'github-token', token);
+    (0,inputs/* sendableSecret */.ng)(tokenInput ?? 'github-token', token);
     const baseUrl = apiUrl.replace(/\/+$/, '');
     const transport = new GitHubTransport(baseUrl);
     session?.add(transport);
     const octokit = getOctokit(token, {
         baseUrl,
-        userAgent: USER_AGENT,
+        userAgent: runner/* USER_AGENT */._,
         // Replaces the toolkit's `request` (its fetch over a proxy dispatcher nothing closes).
         request: { fetch: transport.fetch },
         // The plugin decides what is retried and how often; `limited` does the waiting.
@@ -43788,147 +43063,18 @@ function api_connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs
     };
 }
 
-// EXTERNAL MODULE: ./.tmp/ncc-js/policy/choices.js + 1 modules
-var choices = __nccwpck_require__(3360);
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/prepared-run.js
-/** A run that starts nothing, and why. */
-const prepared_run_skippedRun = (why, about = {}) => ({
-    notices: [],
-    ...about,
-    kind: 'skip',
-    why
-});
-/** A run that asks the service: a follow-up when the prompt goes to an earlier job, else a new job. */
-function startingRun(run) {
-    return { notices: [], ...run, kind: run.followUp ? 'follow-up' : 'new-job' };
-}
-/** A run that starts nothing. */
-const prepared_run_isStopped = (run) => run.kind === 'skip' || run.kind === 'wait';
 
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
-;// CONCATENATED MODULE: ./.tmp/ncc-js/records/record.js
+/***/ }),
 
-/**
- * Records the action hides in what it writes on GitHub (a comment's marker, the dashboard's state),
- * signed with a key derived from the API key and bound to where they stand. Anyone can write an
- * HTML comment, and other workflows post as the same bot; only a holder of the project's API key can
- * write a record this action believes, and a record copied to another issue no longer verifies.
- */
-class record_RecordSigner {
-    key;
-    constructor(apiKey) {
-        // A derived key: the API key itself never meets the record's text.
-        this.key = (0,external_node_crypto_.createHmac)('sha256', apiKey).update('mintlify-agent-action record key v1').digest();
-    }
-    /** The signature of `json`, written at `place` (e.g. `acme/app#12`, `acme/app dashboard`). */
-    sign(place, json) {
-        return (0,external_node_crypto_.createHmac)('sha256', this.key).update(`${place}\n${json}`).digest('hex').slice(0, 40);
-    }
-    verify(place, json, signature) {
-        const expected = Buffer.from(this.sign(place, json));
-        const given = Buffer.from(signature);
-        return given.length === expected.length && (0,external_node_crypto_.timingSafeEqual)(given, expected);
-    }
-}
-/** JSON that cannot end the HTML comment it stands in, whatever its strings hold. */
-const commentSafeJson = (value) => JSON.stringify(value).replace(/[<>&]/g, c => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-/** `<!-- tag sig=… {json} -->`: a signed record, invisible in the rendered page. */
-function hideRecord(tag, signature, json) {
-    return `<!-- ${tag} sig=${signature} ${json} -->`;
-}
-/** The records with this tag in `text`, newest (last) first: their signature and JSON, unchecked. */
-function record_findRecords(text, tag) {
-    const pattern = new RegExp(`<!-- ${tag} sig=([0-9a-f]{40}) (\\{[^<>]*\\}) -->`, 'g');
-    return [...text.matchAll(pattern)]
-        .map(m => ({ signature: m[1], json: m[2] }))
-        .reverse();
-}
+/***/ 215:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/comment/marker.js
-
-
-
-
-const TAG = 'mintlify-agent';
-/**
- * The markers of one repository's issues and pull requests, as signed records (record.ts): signed
- * with a key derived from the API key and bound to the issue they stand on (`owner/repo#12`). Other
- * workflows post as the same `github-actions[bot]`, and anyone can type an HTML comment: only a
- * marker this key signed for this issue is read, so a planted, edited or unsigned one, or one copied
- * from another issue, is ignored.
- */
-class Markers {
-    repository;
-    step;
-    signer;
-    constructor(apiKey, 
-    /** `owner/repo` */
-    repository, 
-    /** The step writing (stepIdentity): recorded in each marker it writes. */
-    step) {
-        this.repository = repository;
-        this.step = step;
-        this.signer = new record_RecordSigner(apiKey);
-    }
-    /** The marker as it is hidden in a comment on `issue`. */
-    render(marker, issue) {
-        // No `<` or `>` can end the HTML comment early, whatever a link holds; JSON.parse reads them back.
-        const json = commentSafeJson(marker);
-        return hideRecord(TAG, this.signer.sign(this.place(issue), json), json);
-    }
-    /** The newest marker in `body` signed for `issue`, its fields checked; anything else is none. */
-    read(body, issue) {
-        if (!body)
-            return undefined;
-        const place = this.place(issue);
-        const signed = record_findRecords(body, TAG).find(r => this.signer.verify(place, r.json, r.signature));
-        return signed ? checkedMarker(signed.json) : undefined;
-    }
-    place(issue) {
-        return `${this.repository}#${issue}`;
-    }
-}
-/** A marker in `body` that `markers` signed for `issue` (see Markers.read). */
-const parseMarker = (body, markers, issue) => markers.read(body, issue);
-/**
- * Which step of which workflow job wrote a record, and what it asks: the workflow job (GITHUB_JOB)
- * and step (GITHUB_ACTION), and, since a matrix's legs share both, the project and the prompt's
- * source. A digest: the prompt's text does not stand in the comment.
- */
-function stepIdentity(parts) {
-    const text = JSON.stringify([
-        parts.job ?? '',
-        parts.action ?? '',
-        parts.project,
-        parts.promptSource
-    ]);
-    return (0,external_node_crypto_.createHash)('sha256').update(text).digest('hex').slice(0, 16);
-}
-/** A signed marker's fields, each checked: one that does not have the expected shape is dropped. */
-function checkedMarker(json) {
-    let value;
-    try {
-        value = JSON.parse(json);
-    }
-    catch {
-        return undefined;
-    }
-    if (typeof value.job !== 'string' || !SERVICE_ID.test(value.job) || typeof value.run !== 'string')
-        return undefined;
-    const marker = { job: value.job, run: value.run, attempt: Number(value.attempt) || 1 };
-    if (typeof value.step === 'string' && /^[0-9a-f]{16}$/.test(value.step))
-        marker.step = value.step;
-    if (value.kind === 'change')
-        marker.kind = 'change';
-    if (typeof value.project === 'string' && SERVICE_ID.test(value.project))
-        marker.project = value.project;
-    if (typeof value.pr === 'string' && value.pr.length <= MAX_LINK && /^https?:\/\//.test(value.pr))
-        marker.pr = value.pr;
-    return marker;
-}
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/github/dashboard-issues.js
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   CM: () => (/* binding */ sameActor),
+/* harmony export */   k0: () => (/* binding */ labelledIssues),
+/* harmony export */   lt: () => (/* binding */ authoredIssues)
+/* harmony export */ });
+/* harmony import */ var _event_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1450);
 
 /** Issues read with the label, and edits read per issue: GitHub's newest first. */
 const LABELLED = 20;
@@ -43971,13 +43117,13 @@ async function labelledIssues(graphql, where, label) {
  */
 async function authoredIssues(graphql, where, title, author) {
     // A bot is searched for as `app/NAME`; the title is quoted, its own quotes dropped.
-    const who = author.endsWith('[bot]') ? `app/${(0,github_event/* botName */.hO)(author)}` : author;
+    const who = author.endsWith('[bot]') ? `app/${(0,_event_js__WEBPACK_IMPORTED_MODULE_0__/* .botName */ .hO)(author)}` : author;
     const search = `repo:${where.owner}/${where.repo} is:issue in:title "${title.replace(/"/g, ' ')}" author:${who}`;
     const data = (await graphql(TITLE_QUERY, { search }));
     return issueNodes(data?.search?.nodes).filter(i => i.title === title && sameActor(i.author, author));
 }
 /** Two logins name the same account: GraphQL names a bot without `[bot]`, REST with it. */
-const sameActor = (a, b) => a !== '' && (0,github_event/* botName */.hO)(a).toLowerCase() === (0,github_event/* botName */.hO)(b).toLowerCase();
+const sameActor = (a, b) => a !== '' && (0,_event_js__WEBPACK_IMPORTED_MODULE_0__/* .botName */ .hO)(a).toLowerCase() === (0,_event_js__WEBPACK_IMPORTED_MODULE_0__/* .botName */ .hO)(b).toLowerCase();
 function issueNodes(nodes) {
     if (!Array.isArray(nodes))
         return [];
@@ -44043,143 +43189,25 @@ const time = (value) => {
     return Number.isFinite(at) ? at : undefined;
 };
 
-// EXTERNAL MODULE: ./.tmp/ncc-js/runner/markdown.js
-var markdown = __nccwpck_require__(5082);
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/approval-box.js
 
-/**
- * The waiting batch's checkbox on the dashboard (`approval: dashboard`): written by the action,
- * always unticked, and read back from the issue's current body to see whether someone ticked it.
- */
-const APPROVAL_PHRASE = 'Start the agent for these changes';
-/**
- * A box the action writes, unticked: `phrase (kind \`id\`)`, the id tying a tick to the ledger's
- * own entry (a waiting batch, an uncertain request).
- */
-const box = (phrase, kind, id) => `- [ ] ${phrase} (${kind} ${(0,markdown/* codeSpan */.SS)(id)})`;
-/** Its ticked form as GitHub writes it when someone clicks it: `- [x] …`, at the start of a line. */
-const ticked = (phrase, kind) => new RegExp(`^ {0,3}[-*+] \\[[xX]\\] ${phrase} \\(${kind} \`([a-z0-9]{1,16})\`\\)[ \\t]*$`, 'gm');
-/** At most this much of a body is searched: the dashboard's people part is far shorter. */
-const MAX_BODY = 70_000;
-/** The ids of the ticked boxes in a dashboard body (any text: a person may have edited it). */
-const tickedIds = (body, pattern) => [
-    ...new Set([...body.slice(0, MAX_BODY).matchAll(pattern)].map(m => m[1]))
-];
-/** The checkbox line of a batch. */
-const approvalBox = (batch) => box(APPROVAL_PHRASE, 'batch', batch);
-const TICKED = ticked(APPROVAL_PHRASE, 'batch');
-/** The batch ids whose box is ticked in a dashboard body. */
-const tickedBatches = (body) => tickedIds(body, TICKED);
-/**
- * An uncertain request's checkbox: ticked by someone with `required-permission`, its changes are
- * sent again, once (the entry leaves the ledger when they are).
- */
-const RESEND_PHRASE = 'Send these changes again';
-const resendBox = (id) => box(RESEND_PHRASE, 'uncertain', id);
-const TICKED_RESEND = ticked(RESEND_PHRASE, 'uncertain');
-/** The uncertain entries whose box is ticked in a dashboard body. */
-const tickedResends = (body) => tickedIds(body, TICKED_RESEND);
-/**
- * A body the action writes, with the boxes of `ticked` batches left ticked: a tick someone made while
- * a run was deciding is kept (the run that tick started judges it), not written over.
- */
-function keepTicks(body, ticked, resends = []) {
-    if (!ticked.length && !resends.length)
-        return body;
-    return body.replace(/^- \[ \] (.*)$/gm, (line, rest) => ticked.some(batch => line === approvalBox(batch)) || resends.some(id => line === resendBox(id))
-        ? `- [x] ${rest}`
-        : line);
-}
-/** A batch id: the moment it began to wait, in base 36 (unique per repository and project). */
-const approval_box_newBatchId = (at) => Math.max(0, Math.floor(at)).toString(36);
-const when = (at) => at ? ` at ${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC` : '';
-/**
- * What the dashboard says of a batch's approval: the box, what the run would do and its estimated
- * credits with the budget as it stands, or who approved.
- */
-function approvalLines(waiting, cost = { creditsPerRun: 180 }) {
-    if (!waiting.batch)
-        return [];
-    if (waiting.approvedBy)
-        return [
-            `✅ Approved by ${(0,markdown/* escapeMarkdown */.FV)(`@${waiting.approvedBy}`)}${when(waiting.approvedAt)} (batch ${(0,markdown/* codeSpan */.SS)(waiting.batch)}): it starts as soon as the limits above allow; ticking again changes nothing.`,
-            ''
-        ];
-    const would = waiting.wouldDo;
-    const decision = would?.decision === 'follow-up'
-        ? `send these changes as a follow-up to job ${(0,markdown/* codeSpan */.SS)(would.job ?? '?')}, whose docs pull request is open`
-        : 'start a new job';
-    const size = would ? ` with a prompt of ${kilobytes(would.promptBytes)}` : '';
-    const budget = cost.budget ? ` Budget now: ${(0,markdown/* escapeMarkdown */.FV)(cost.budget)}.` : '';
-    return [
-        approvalBox(waiting.batch),
-        '',
-        `If started now, the run would ${decision}${size}, about ${cost.creditsPerRun.toLocaleString('en-US')} credits (\`credits-per-run\`, an estimate); it decides again when the box is ticked.${budget} Ticking needs the policy's \`required-permission\` on this repository; a box that stays ticked with nothing started (a newer run took the tick's run's place in the concurrency group) is to be unticked and ticked again.`,
-        ''
-    ];
-}
-const kilobytes = (n) => `${Math.max(0.1, Math.round(n / 100) / 10)} KB`;
+/***/ }),
 
-// EXTERNAL MODULE: ./.tmp/ncc-js/runner/text.js
-var runner_text = __nccwpck_require__(3492);
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/budget.js
+/***/ 9101:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
-const DAY = 86_400_000;
-/** Each budget the limits set, where it stands at `now`, from the start of every job and follow-up. */
-function budget_budgetStates(spend, limits, now) {
-    const states = [];
-    if (limits?.maxJobs) {
-        const { max, windowMs, text } = limits.maxJobs;
-        states.push(stateOf(spend, now, { key: 'max-jobs', text: `max-jobs: ${text}`, windowMs }, max));
-    }
-    if (limits?.maxCredits) {
-        const { max, windowMs } = limits.maxCredits;
-        const allowed = Math.floor(max / limits.creditsPerRun);
-        states.push(stateOf(spend, now, { key: 'max-credits', text: `max-credits: ${max}`, windowMs }, allowed));
-    }
-    return states;
-}
-function stateOf(spend, now, limit, allowed) {
-    const inWindow = spend.filter(at => at > now - limit.windowMs && at <= now).sort((a, b) => a - b);
-    const left = Math.max(0, allowed - inWindow.length);
-    const state = { ...limit, used: inWindow.length, allowed, left };
-    if (left > 0 || allowed === 0)
-        return state;
-    // The window frees one place when its oldest start that counts leaves it.
-    const oldest = inWindow[inWindow.length - allowed];
-    return { ...state, freesAt: oldest + limit.windowMs };
-}
-/** The budget that binds first: the one with the fewest starts left (none when no budget is set). */
-function budget_tightest(states) {
-    return [...states].sort((a, b) => a.left - b.left || (b.freesAt ?? 0) - (a.freesAt ?? 0))[0];
-}
-/** Why the budget holds a run back, and when it frees. */
-function budget_overBudget(state, limits, now) {
-    const until = new Date(state.freesAt ?? now).toISOString().slice(0, 16).replace('T', ' ');
-    const credits = state.key === 'max-credits'
-        ? `, about ${formatCount(state.used * limits.creditsPerRun)} credits at ${formatCount(limits.creditsPerRun)} a run (an estimate),`
-        : '';
-    return `Over budget: ${state.used} jobs and follow-ups${credits} in the window of '${state.text}'; the next one frees at ${until} UTC.`;
-}
-/** One budget as people read it: "3 of 20 in 30 days used (max-jobs: 20/month), about 540 credits". */
-function budgetText(state, limits) {
-    const days = Math.round(state.windowMs / DAY);
-    const window = days === 1 ? '24 hours' : `${days} days`;
-    const credits = (n) => `about ${(0,runner_text/* formatCount */.B4)(n * limits.creditsPerRun)} credits`;
-    return state.key === 'max-credits'
-        ? `${credits(state.used)} of ${(0,runner_text/* formatCount */.B4)(limits.maxCredits?.max ?? 0)} used in the last ${window} (${state.text}), room for ${state.left} more ${state.left === 1 ? 'start' : 'starts'}`
-        : `${state.used} of ${state.allowed} jobs and follow-ups used in the last ${window} (${state.text}), ${credits(state.used)}`;
-}
-/** Where the project's budgets stand, in one line for the summary and the approval box. */
-function budget_budgetSummary(spend, limits, now) {
-    if (!limits)
-        return undefined;
-    const states = budget_budgetStates(spend, limits, now);
-    return states.length ? states.map(s => budgetText(s, limits)).join('; ') : undefined;
-}
-/** Starts in the last `windowMs`, for the estimate beside the budget. */
-const startsWithin = (spend, windowMs, now) => spend.filter(at => at > now - windowMs && at <= now).length;
 
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  GX: () => (/* binding */ connectDocsPulls),
+  OK: () => (/* binding */ docsFailure)
+});
+
+// UNUSED EXPORTS: DocsPullError, DocsPulls, grantSentence
+
+// EXTERNAL MODULE: ./.tmp/ncc-js/github/api.js + 32 modules
+var api = __nccwpck_require__(7937);
+// EXTERNAL MODULE: ./.tmp/ncc-js/github/event.js
+var github_event = __nccwpck_require__(1450);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/history.js
 
 /** Commits read at most in one request: GitHub's page limit. */
@@ -44384,114 +43412,8 @@ async function defaultBranchHeads(graphql, repositories) {
     });
 }
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/github/pull-activity.js
-
-/** Timeline events read at most: one page, GitHub's limit. */
-const pull_activity_MAX_ACTIVITY = 100;
-const ACTOR = 'login __typename';
-const GIT_ACTOR = 'email user { login }';
-const ACTIVITY_QUERY = `query($owner: String!, $name: String!, $number: Int!, $last: Int!) {
-  repository(owner: $owner, name: $name) {
-    pullRequest(number: $number) {
-      author { ${ACTOR} }
-      isDraft
-      labels(first: 100) { nodes { name } }
-      commits(first: 1) { nodes { commit { author { email } } } }
-      timelineItems(last: $last, itemTypes: [PULL_REQUEST_COMMIT, HEAD_REF_FORCE_PUSHED_EVENT, PULL_REQUEST_REVIEW, ISSUE_COMMENT, LABELED_EVENT]) {
-        totalCount
-        nodes {
-          __typename
-          ... on PullRequestCommit { commit { committedDate author { ${GIT_ACTOR} } committer { ${GIT_ACTOR} } } }
-          ... on HeadRefForcePushedEvent { createdAt actor { ${ACTOR} } }
-          ... on PullRequestReview { state submittedAt author { ${ACTOR} } }
-          ... on IssueComment { createdAt author { ${ACTOR} } }
-          ... on LabeledEvent { createdAt actor { ${ACTOR} } label { name } }
-        }
-      }
-    }
-  }
-}`;
-const str = (v) => (typeof v === 'string' && v ? v : undefined);
-const obj = (v) => (v && typeof v === 'object' ? v : {});
-const pull_activity_time = (v) => {
-    const ms = typeof v === 'string' ? Date.parse(v) : NaN;
-    return Number.isFinite(ms) ? ms : 0;
-};
-/** The pull request's activity: one request. Throws when GitHub knows no such pull request. */
-async function readPullActivity(graphql, where) {
-    const data = obj(await graphql(ACTIVITY_QUERY, {
-        owner: where.owner,
-        name: where.repo,
-        number: where.number,
-        last: pull_activity_MAX_ACTIVITY
-    }));
-    const pull = obj(obj(data.repository).pullRequest);
-    const timeline = obj(pull.timelineItems);
-    if (!Array.isArray(timeline.nodes))
-        throw new Error(`GitHub answered without the timeline of pull request #${where.number}`);
-    const first = obj(list(obj(pull.commits).nodes)[0]);
-    const events = list(timeline.nodes).flatMap(eventOf);
-    const total = typeof timeline.totalCount === 'number' ? timeline.totalCount : events.length;
-    return {
-        author: str(obj(pull.author).login) ?? '',
-        draft: pull.isDraft === true,
-        labels: list(obj(pull.labels).nodes).flatMap(l => str(obj(l).name) ?? []),
-        openerEmail: str(obj(obj(first.commit).author).email)?.toLowerCase(),
-        events,
-        unread: Math.max(0, total - timeline.nodes.length)
-    };
-}
-const list = (v) => (Array.isArray(v) ? v : []);
-/** An actor as the event shows it: its login and whether it is a bot. */
-function actor(v) {
-    const a = obj(v);
-    const login = str(a.login);
-    return { login, bot: (0,github_event/* isBot */.w2)(login ?? '', a.__typename) };
-}
-/** A commit's author or committer: its GitHub account when matched, its git email, whether a bot. */
-function gitActor(v) {
-    const a = obj(v);
-    const email = str(a.email)?.toLowerCase();
-    const login = str(obj(a.user).login);
-    return { login, email, bot: (0,github_event/* isBot */.w2)(login ?? '', undefined) || /\[bot\]@/.test(email ?? '') };
-}
-const sameGitActor = (a, b) => a.login && b.login ? a.login.toLowerCase() === b.login.toLowerCase() : a.email === b.email;
-/** GitHub's own committer identity: web edits and merges made on github.com. */
-const isGitHubItself = (c) => c.email === 'noreply@github.com' || c.login === 'web-flow';
-/** An event a GitHub account did (not a git identity), at a time GitHub gives as text. */
-function byActor(kind, at, who, more = {}) {
-    return { kind, at: pull_activity_time(at), ...actor(who), ...more };
-}
-function eventOf(raw) {
-    const node = obj(raw);
-    switch (node.__typename) {
-        case 'PullRequestCommit': {
-            const commit = obj(node.commit);
-            const at = pull_activity_time(commit.committedDate);
-            const author = gitActor(commit.author);
-            const committer = gitActor(commit.committer);
-            const events = [{ kind: 'commit', at, ...author }];
-            // Whoever committed what another authored (a rebase, a squash, a commit written as someone
-            // else) pushed to it too; GitHub's own committer (a web edit, a merge) is nobody.
-            if ((committer.login || committer.email) &&
-                !sameGitActor(author, committer) &&
-                !isGitHubItself(committer))
-                events.push({ kind: 'push', at, ...committer });
-            return events;
-        }
-        case 'HeadRefForcePushedEvent':
-            return [byActor('push', node.createdAt, node.actor)];
-        case 'PullRequestReview':
-            return [byActor('review', node.submittedAt, node.author, { state: str(node.state) })];
-        case 'IssueComment':
-            return [byActor('comment', node.createdAt, node.author)];
-        case 'LabeledEvent':
-            return [byActor('label', node.createdAt, node.actor, { label: str(obj(node.label).name) })];
-        default:
-            return [];
-    }
-}
-
+// EXTERNAL MODULE: ./.tmp/ncc-js/github/pull-activity.js
+var pull_activity = __nccwpck_require__(6845);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/docs-pulls.js
 
 
@@ -44611,7 +43533,7 @@ class DocsPulls {
     }
     /** Its commits, reviews, comments and labels, with who and when: one request. */
     activity(where) {
-        return this.call(where, docs => readPullActivity(docs.graphql, where));
+        return this.call(where, docs => (0,pull_activity/* readPullActivity */.F)(docs.graphql, where));
     }
     /** Who the token is (its login), read once; undefined when GitHub does not say. */
     identity(where) {
@@ -44624,7 +43546,7 @@ class DocsPulls {
             return await fn(this.connection(where));
         }
         catch (error) {
-            throw new DocsPullError(describeGitHubError(error), refusedAccess(error), notFound(error), where, this.source, granted, error);
+            throw new DocsPullError((0,api/* describeGitHubError */.dZ)(error), (0,api/* refusedAccess */.xE)(error), (0,api/* notFound */.mX)(error), where, this.source, granted, error);
         }
     }
     connection({ owner, repo }) {
@@ -44642,7 +43564,7 @@ class DocsPulls {
  * each connection closed with the run's session.
  */
 function connectDocsPulls(token, source, apiUrl, cancel, options = {}) {
-    return new DocsPulls((owner, repo) => api_connectGitHub(token, { owner, repo, apiUrl }, cancel, {
+    return new DocsPulls((owner, repo) => (0,api/* connectGitHub */.UY)(token, { owner, repo, apiUrl }, cancel, {
         ...options,
         tokenInput: source.tokenInput
     }), source);
@@ -44651,2317 +43573,906 @@ function connectDocsPulls(token, source, apiUrl, cancel, options = {}) {
 function docsFailure(error) {
     if (error instanceof DocsPullError)
         return error;
-    return { why: describeGitHubError(error), refused: false, missing: false, grant: () => '' };
+    return { why: (0,api/* describeGitHubError */.dZ)(error), refused: false, missing: false, grant: () => '' };
 }
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/names.js
 
-/** Input and output names of the agent action (action.yml), defined once; action.yml and the docs are tested against them. */
-const Input = {
-    ...CommonInput,
-    Prompt: 'prompt',
-    PromptFile: 'prompt-file',
-    JobId: 'job-id',
-    Wait: 'wait',
-    Timeout: 'timeout',
-    PollInterval: 'poll-interval',
-    FailOn: 'fail-on',
-    GithubToken: 'github-token',
-    Comment: 'comment',
-    IssueNumber: 'issue-number',
-    TriggerPhrase: 'trigger-phrase',
-    Label: 'label',
-    DocsToken: 'docs-token',
-    DryRun: 'dry-run',
-    Config: 'config',
-    FollowReviews: 'follow-reviews',
-    ImpactAfter: 'impact-after',
-    ImpactComment: 'impact-comment',
-    MaxRequests: 'max-requests',
-    CodeToken: 'code-token'
-};
-/** Keys of the policy file (src/policy/schema.ts) that messages name. */
-const Key = {
-    RequiredPermission: 'required-permission',
-    AllowedBots: 'allowed-bots',
-    Instructions: 'instructions',
-    Paths: 'paths',
-    SkipLabel: 'skip-label',
-    Fold: 'fold',
-    CodeRepositories: 'code-repositories',
-    Since: 'since',
-    Dashboard: 'dashboard',
-    Approval: 'approval',
-    MaxJobs: 'max-jobs',
-    MaxCredits: 'max-credits',
-    CreditsPerRun: 'credits-per-run',
-    MaxOpen: 'max-open',
-    ExpireAfter: 'expire-after',
-    KeepLabel: 'keep-label',
-    Reviewers: 'reviewers'
-};
-const Output = {
-    JobId: 'jobId',
-    Status: 'status',
-    PrLink: 'prLink',
-    Model: 'model',
-    Job: 'job',
-    Result: 'result',
-    Source: 'source',
-    Decision: 'decision',
-    Prompt: 'prompt'
-};
-/** Defaults as in action.yml; applied here too because a bare `node dist/index.js` gets no defaults from the runner. */
-const Defaults = {
-    [Input.ApiUrl]: DEFAULT_API_URL,
-    [Input.Wait]: 'true',
-    [Input.Timeout]: '30m',
-    [Input.PollInterval]: '10s',
-    [Input.FailOn]: 'failed,timeout',
-    [Input.Comment]: 'auto',
-    [Input.TriggerPhrase]: '/docs-agent',
-    [Input.Label]: 'docs-agent',
-    [Input.DryRun]: 'false',
-    [Input.FollowReviews]: 'phrase',
-    [Input.ImpactAfter]: '14d',
-    [Input.ImpactComment]: 'pr',
-    [Input.MaxRequests]: '20'
-};
-/** The repository of the actions, as a workflow's `uses:` names it. */
-const ACTION_REPOSITORY = 'mintlify/agent-action';
-/**
- * The major version the docs describe and messages name (`@v2`): test/unit/pinned-actions.test.ts
- * keeps it equal to the documented major (package.json's, or the next one while it is unreleased).
- */
-const USES_MAJOR = 'v2';
-/** The sub-actions: each a folder of this repository with its own action.yml. */
-const SubAction = {
-    Changes: 'changes',
-    Review: 'review',
-    Impact: 'impact'
-};
-/** How a workflow names an action of this repository: the main one, or a sub-action. */
-const subActionUses = (name) => `${ACTION_REPOSITORY}${name ? `/${name}` : ''}@${USES_MAJOR}`;
-/**
- * One action's inputs (src/policy/actions.ts names them for every agent action; its action.yml
- * declares exactly these, and a test holds them equal), with the defaults of those that have one.
- */
-function actionInputs(names) {
-    const defaults = {};
-    for (const name of names)
-        if (name in Defaults)
-            defaults[name] = Defaults[name];
-    return { names, defaults };
-}
-/** Names of the values the main step saves for the post step. */
-const State = {
-    Comment: 'comment'
-};
+/***/ }),
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/staleness.js
+/***/ 1450:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Eg: () => (/* binding */ readRunEvent),
+/* harmony export */   dt: () => (/* binding */ parsePullLink),
+/* harmony export */   hO: () => (/* binding */ botName),
+/* harmony export */   w2: () => (/* binding */ isBot),
+/* harmony export */   yA: () => (/* binding */ parsePullRequest)
+/* harmony export */ });
+/* unused harmony exports eventPhrase, parsePush */
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
 
-/**
- * A person's events: not a bot's, not the pull request's author's (the agent opened it), nor a
- * comment by the `docs-token` identity. A commit or push GitHub matched to no account is the agent's
- * when it carries the agent's git email, a person's otherwise.
- */
-function peopleOf(activity, agent) {
-    const author = (0,github_event/* botName */.hO)(activity.author);
-    const token = agent.token ? (0,github_event/* botName */.hO)(agent.token) : undefined;
-    const email = agent.email ?? activity.openerEmail;
-    return activity.events.filter(e => {
-        if (e.bot)
-            return false;
-        if (e.login) {
-            const login = (0,github_event/* botName */.hO)(e.login);
-            return login !== author && !(e.kind === 'comment' && login === token);
-        }
-        return e.email !== undefined && e.email !== email;
-    });
-}
-/** A commit's author, its committer or a force-push by a person: work on the pull request. */
-const isPush = (e) => e.kind === 'commit' || e.kind === 'push';
-function judgeStaleness(activity, ctx) {
-    const keep = ctx.keepLabel.toLowerCase();
-    if (keep && activity.labels.some(l => l.toLowerCase() === keep))
-        return { keep: `it has the label '${ctx.keepLabel}'` };
-    const people = peopleOf(activity, ctx.agent);
-    const commit = people.find(isPush);
-    if (commit)
-        return {
-            keep: `${who(commit)} ${commit.kind === 'commit' ? 'pushed a commit' : 'pushed'} to it (${day(commit.at)})`
-        };
-    const review = people.find(e => e.kind === 'review' && (e.state === 'APPROVED' || e.state === 'CHANGES_REQUESTED'));
-    if (review)
-        return {
-            keep: `${who(review)} ${review.state === 'APPROVED' ? 'approved it' : 'requested changes on it'} (${day(review.at)})`
-        };
-    // What was not read may hold a person's commit or approval: never closed on a guess.
-    if (activity.unread)
-        return { keep: `it has more events than the ${MAX_ACTIVITY} newest read for expire-after` };
-    const last = people.reduce((a, e) => (!a || e.at > a.at ? e : a), undefined);
-    if (last && ctx.now - last.at <= ctx.afterMs)
-        return { recent: `${what(last)} by ${who(last)} on ${day(last.at)}` };
-    const since = Math.max(ctx.createdAt, last?.at ?? 0);
-    return last && last.at >= ctx.createdAt
-        ? { stale: true, since, touched: `${what(last)} by ${who(last)}` }
-        : { stale: true, since };
-}
-/** A login as it may be shown: GitHub's characters only. */
-const who = (e) => !e.login
-    ? 'a git author GitHub matches to no account'
-    : /^[A-Za-z0-9][A-Za-z0-9-]{0,38}$/.test(e.login)
-        ? `@${e.login}`
-        : 'someone';
-const WHAT = {
-    commit: 'a commit',
-    push: 'a push',
-    review: 'a review',
-    comment: 'a comment',
-    label: 'a label'
-};
-const what = (e) => WHAT[e.kind];
-const day = (ms) => new Date(ms).toISOString().slice(0, 10);
-
-// EXTERNAL MODULE: ./node_modules/valibot/dist/index.mjs
-var dist = __nccwpck_require__(7934);
-;// CONCATENATED MODULE: ./.tmp/ncc-js/records/ledger/starts.js
-/**
- * When the jobs and follow-ups of a project started: every start of the last 31 days (`spend`),
- * for `max-jobs` and the budgets over a month, and a count per UTC day (`startsByDay`) for the
- * dashboard's 30-day outcomes. This file holds the compact form the starts are written in.
- */
-const starts_DAY = 86_400_000;
-/** Starts older than this are never needed again: the longest budget window is a month. */
-const STARTS_KEPT_MS = 31 * starts_DAY;
-/**
- * The newest starts kept, however many there were: a budget of more than this many jobs in its
- * window would never be reached, so none may be allowed.
- */
-const MAX_STARTS = 2000;
-/** The dashboard's outcomes cover docs pull requests created in the last 30 days. */
-const OUTCOME_WINDOW_MS = 30 * starts_DAY;
-/** Day counts kept: the outcomes' 30 days and the day in progress. */
-const MAX_DAYS = 31;
-/**
- * The starts as written in the state: the first in epoch milliseconds, then each one's distance
- * from the one before, all in base 36 and separated by commas (`"mij5kx3l,2w7k,0,8c1"`). A start
- * is about 5 characters instead of 14: 2,000 starts over a month fit in about 10,000 characters.
- * Sorted oldest first; a start that is not a whole, non-negative number of milliseconds is left out.
- */
-function encodeStarts(starts) {
-    const sorted = starts.filter(at => Number.isSafeInteger(at) && at >= 0).sort((a, b) => a - b);
-    return sorted
-        .map((at, i) => (i === 0 ? at : at - sorted[i - 1]).toString(36))
-        .join(',');
-}
-/** A base-36 number of the compact form: at most 11 digits (36^11 ms is far beyond any date). */
-const STEP = /^[0-9a-z]{1,11}$/;
-/**
- * The starts a compact form holds, oldest first, the newest MAX_STARTS; undefined when it is out
- * of shape (a step that is not a base-36 number, or a time beyond any safe number).
- */
-function decodeStarts(text) {
-    if (text === '')
-        return [];
-    const starts = [];
-    let at = 0;
-    for (const step of text.split(',')) {
-        if (!STEP.test(step))
-            return undefined;
-        at += parseInt(step, 36);
-        if (!Number.isSafeInteger(at))
-            return undefined;
-        starts.push(at);
-    }
-    return starts.slice(-MAX_STARTS);
-}
-/** A key of `startsByDay`: a UTC day. */
-const DAY_KEY = /^\d{4}-\d{2}-\d{2}$/;
-/** The UTC day of a time, as `startsByDay` keys it. */
-const utcDay = (at) => new Date(at).toISOString().slice(0, 10);
-/** A job or follow-up started at `at`: for `max-jobs` and for the 30-day outcomes. */
-function starts_noteStart(project, at) {
-    project.spend.push(at);
-    const days = (project.startsByDay ??= {});
-    const day = utcDay(at);
-    days[day] = (days[day] ?? 0) + 1;
-}
-/** Jobs and follow-ups started in the last 30 days (whole UTC days, today included). */
-function startsIn30Days(project, now) {
-    const from = utcDay(now - OUTCOME_WINDOW_MS + starts_DAY);
-    return Object.entries(project.startsByDay ?? {})
-        .filter(([day]) => day >= from && day <= utcDay(now))
-        .reduce((sum, [, n]) => sum + n, 0);
-}
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/records/ledger/format.js
-
-
-/**
- * The ledger's format, defined once: what the agent has done and owes for one repository, per
- * Mintlify project, as the dashboard issue's signed state holds it. The types are inferred from
- * these schemas. Reading is forgiving field by field and trusts nothing: a field out of shape is
- * dropped or takes its default, an item out of shape leaves its list, and one bad field never
- * loses the rest of the ledger. Older formats are brought to this one by migrations.ts first.
- */
-/**
- * The format this action reads and writes (the state's `v`). A change to what a field means or how
- * it is written takes the next number and a migration from this one (migrations.ts). Every format
- * keeps `v` and `issue` where they are: an older action reads only those of a newer state, to say
- * that a newer version wrote it (and where), and never writes over it.
- */
-const LEDGER_FORMAT = 2;
-/** A change's title as kept: one line, shortened. */
-const MAX_TITLE = 100;
-/** As many as `code-repositories` may list. */
-const MAX_REPOSITORIES = 50;
-/** Watermarks read: those listed, and room for those a run has not dropped yet. */
-const MAX_WATERMARKS = 4 * MAX_REPOSITORIES;
-/** Shown on the dashboard: why a docs pull request was kept open is one line. */
-const MAX_KEPT_WHY = 200;
-/** Why an impact was not measured: one line. */
-const MAX_UNSURE = 300;
-/** What each figure of a ReaderImpact counts, in order. */
-const IMPACT_MEASURES = [
-    'humanViews',
-    'humanVisitors',
-    'aiVisitors',
-    'thumbsDown',
-    'zeroClickSearches',
-    'unansweredQuestions'
-];
-const SHA = /^[0-9a-f]{40}$/;
-/** A batch id is a short lower-case word (it is shown in a checkbox line); a login is GitHub's. */
-const BATCH_ID = /^[a-z0-9]{1,16}$/;
-const LOGIN = /^[A-Za-z0-9-]{1,39}(\[bot\])?$/;
-/** A repository's owner/name as GitHub allows them; a branch name of reasonable length. */
-const REPOSITORY = /^[A-Za-z0-9-]{1,39}\/[A-Za-z0-9_.-]{1,100}$/;
-const BRANCH = /^[^\s]{1,255}$/;
-const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}$/;
-// The building blocks. A default that is a list or a record is made anew each time: the fallback
-// is the object itself otherwise, and a ledger that changes it would change every later default.
-/** A JSON object, not a list. */
-const isRecord = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
-/** The same as a schema: its values unchecked. */
-const anyRecord = dist/* custom */.IeY(isRecord);
-/** A field left out when missing or out of shape. */
-const maybe = (schema) => dist/* fallback */.NpB(dist/* optional */.lqM(schema), undefined);
-/** Any string; empty when out of shape. */
-const format_text = dist/* fallback */.NpB(dist/* string */.YjP(), '');
-/** A string cut to `max` characters. */
-const cut = (max) => dist/* pipe */.FsL(dist/* string */.YjP(), dist/* transform */.pdi(s => s.slice(0, max)));
-/** Any finite number; 0 when out of shape. */
-const figure = dist/* fallback */.NpB(dist/* pipe */.FsL(dist/* number */.aig(), dist/* finite */.E2x()), 0);
-/** A time after the epoch (ms). */
-const format_time = dist/* pipe */.FsL(dist/* number */.aig(), dist/* finite */.E2x(), dist/* gtValue */.zYL(0));
-/** A count above zero, in whole numbers. */
-const format_count = dist/* pipe */.FsL(dist/* number */.aig(), dist/* finite */.E2x(), dist/* gtValue */.zYL(0), dist/* transform */.pdi(Math.floor));
-/** A whole number above zero. */
-const whole = dist/* pipe */.FsL(dist/* number */.aig(), dist/* safeInteger */.Y2b(), dist/* gtValue */.zYL(0));
-const matching = (pattern) => dist/* pipe */.FsL(dist/* string */.YjP(), dist/* regex */.yGV(pattern));
-/** A record whose fields are checked one by one; anything else reads as an empty record. */
-const fields = (entries) => dist/* pipe */.FsL(dist/* unknown */.L5J(), dist/* transform */.pdi(value => (isRecord(value) ? value : {})), dist/* object */.Ikc(entries));
-/** A list whose items out of shape are left out; anything else reads as an empty list. */
-const listOf = (item) => dist/* fallback */.NpB(dist/* pipe */.FsL(dist/* array */.YOg(dist/* unknown */.L5J()), dist/* transform */.pdi(items => items.flatMap(value => {
-    const read = dist/* safeParse */.xLC(item, value);
-    return read.success ? [read.output] : [];
-}))), () => []);
-/** A change to the default branch: a merged pull request, or a commit pushed without one. */
-const ChangeRefSchema = fields({
-    /** The merge (or pushed) commit; empty for a pull request GitHub gave no merge commit. */
-    sha: format_text,
-    pr: maybe(dist/* number */.aig()),
-    /** The pull request's title, or the commit's first line; shortened. */
-    title: dist/* fallback */.NpB(cut(MAX_TITLE), ''),
-    url: maybe(dist/* string */.YjP()),
-    /** owner/name of its code repository, in a docs project of several (`code-repositories`). */
-    repo: maybe(matching(REPOSITORY))
-});
-/**
- * Readers before and after a docs pull request merged, in two windows of `days` whole UTC days
- * either side of the merge's day. The figures are in IMPACT_MEASURES' order; null where unknown.
- * Out of shape in any figure, the impact is dropped whole.
- */
-const figures = dist/* pipe */.FsL(dist/* array */.YOg(dist/* nullable */.mee(dist/* pipe */.FsL(dist/* number */.aig(), dist/* integer */.ndf(), dist/* minValue */.Wwf(0)))), dist/* length */.Bw9(IMPACT_MEASURES.length));
-const ReaderImpactSchema = dist/* object */.Ikc({
-    at: format_time,
-    days: dist/* pipe */.FsL(dist/* number */.aig(), dist/* integer */.ndf(), dist/* minValue */.Wwf(1)),
-    before: figures,
-    after: figures,
-    /** The comment on the docs pull request (`impact-comment: pr`). */
-    commentUrl: maybe(dist/* pipe */.FsL(dist/* string */.YjP(), dist/* startsWith */.w1_('https://'))),
-    /** Why its pages could not be told (no docs root, a site built elsewhere): nothing was measured. */
-    unsure: maybe(dist/* pipe */.FsL(dist/* string */.YjP(), dist/* nonEmpty */.hq(), dist/* transform */.pdi(s => s.slice(0, MAX_UNSURE)))),
-    /** It changed no site page: nothing was measured, its terms neither. */
-    noPages: maybe(dist/* literal */.euz(true))
-});
-/** Why a docs pull request older than `expire-after` stays open (a person's work on it), and when. */
-const KeptOpenSchema = dist/* object */.Ikc({
-    why: dist/* pipe */.FsL(dist/* string */.YjP(), dist/* nonEmpty */.hq(), dist/* transform */.pdi(s => s.slice(0, MAX_KEPT_WHY))),
-    at: format_time
-});
-const LedgerJobSchema = fields({
-    id: format_text,
-    /** The docs pull request as the service reported it: the only link a fold is decided by. */
-    prLink: maybe(dist/* string */.YjP()),
-    /**
-     * As last seen: `active` while the agent works; `open`, `merged` or `closed` for its docs pull
-     * request; `expired` once this action closed it for `expire-after`.
-     */
-    state: format_text,
-    startedAt: figure,
-    /** When its docs pull request was opened, once read from GitHub (epoch ms). */
-    prCreatedAt: maybe(format_time),
-    /** When its docs pull request was merged, closed or expired, once seen (epoch ms). */
-    endedAt: maybe(format_time),
-    /** When this action last read its docs pull request for the outcomes (epoch ms). */
-    checkedAt: maybe(format_time),
-    changes: listOf(ChangeRefSchema),
-    /** Changes folded in beyond those listed. */
-    moreChanges: figure,
-    /**
-     * The code repositories (owner/name) of changes no longer listed, in a docs project of several:
-     * the outcomes per repository still count the job for them once its list is cut to fit.
-     */
-    moreRepositories: maybe(dist/* pipe */.FsL(listOf(matching(REPOSITORY)), dist/* transform */.pdi(names => names.slice(0, MAX_REPOSITORIES)), dist/* check */.z6Y(names => names.length > 0))),
-    /** Its merged docs pull request's reader impact, once measured (`impact-after`): measured once. */
-    impact: maybe(ReaderImpactSchema),
-    /** Its docs pull request is a draft, as last read: counted apart from those ready for review. */
-    draft: maybe(dist/* literal */.euz(true)),
-    /** Whether a person (not the agent) committed to its docs pull request, once read after the merge. */
-    personCommitted: maybe(dist/* boolean */.zMY()),
-    /**
-     * Its merged docs pull request has more timeline events than one read holds and none of those
-     * read is a person's commit: whether one is cannot be known, so it is left out of the zero-touch
-     * rate, and not read again.
-     */
-    touchUnread: maybe(dist/* literal */.euz(true)),
-    kept: maybe(KeptOpenSchema),
-    /**
-     * The git email the agent commits with, from its docs pull request's first commit the first time
-     * its activity was read: a person's later rebase or squash does not make their commits the agent's.
-     */
-    agentEmail: maybe(dist/* pipe */.FsL(dist/* string */.YjP(), dist/* regex */.yGV(EMAIL), dist/* toLowerCase */.PXX()))
-});
-/**
- * A write whose answer never came (or came as a 500, 502 or 504): it may have started a job, so it
- * is not sent again by itself; a tick on its box by someone with `required-permission` sends it again.
- */
-const UncertainSchema = fields({
-    /** Its id, named in its box on the dashboard (base 36 of `at`); none in entries from before boxes. */
-    id: maybe(matching(BATCH_ID)),
-    at: figure,
-    what: dist/* fallback */.NpB(dist/* picklist */.KIO(['new-job', 'follow-up']), 'new-job'),
-    job: maybe(dist/* string */.YjP()),
-    changes: listOf(ChangeRefSchema),
-    /**
-     * Changes of the request beyond those kept, counted: a box sends the kept ones again, and the
-     * dashboard says the rest are to be sent with a prompt.
-     */
-    moreChanges: maybe(format_count),
-    why: format_text
-});
-const RunEntrySchema = fields({
-    at: figure,
-    /** The workflow run's page. */
-    url: format_text,
-    /** The run (GITHUB_RUN_ID) and step that wrote it: a re-run of the step resumes its job. */
-    run: format_text,
-    step: format_text,
-    /** The newest commit the run covered. */
-    head: maybe(dist/* string */.YjP()),
-    result: format_text,
-    job: maybe(dist/* string */.YjP()),
-    changes: figure,
-    note: format_text
-});
-/** Changes not yet handed over: one batch, which later changes join. Not a record: none. */
-const WaitingFields = dist/* object */.Ikc({
-    changes: listOf(ChangeRefSchema),
-    why: format_text,
-    since: figure,
-    /** With `approval: dashboard`: the batch's id, named in its checkbox on the dashboard. */
-    batch: maybe(matching(BATCH_ID)),
-    /** Who ticked the batch's box, with `required-permission`, and when: it starts once within budget. */
-    approvedBy: maybe(matching(LOGIN)),
-    approvedAt: maybe(format_time),
-    /** What the run that gated the batch would have done: `new-job`, or the job a follow-up goes to. */
-    wouldDo: maybe(dist/* object */.Ikc({
-        decision: dist/* picklist */.KIO(['new-job', 'follow-up']),
-        job: maybe(cut(100)),
-        promptBytes: figure
-    }))
-});
-const WaitingSchema = dist/* pipe */.FsL(WaitingFields, 
-// A time of approval means nothing without who approved.
-dist/* transform */.pdi((w) => w.approvedBy ? w : { ...w, approvedAt: undefined }));
-/** A code repository's last documented commit, and when it moved there. */
-const WatermarkSchema = dist/* object */.Ikc({
-    sha: matching(SHA),
-    at: figure,
-    /** The repository as `code-repositories` spells it. */
-    name: matching(REPOSITORY),
-    /** Its default branch, as last read. */
-    branch: matching(BRANCH)
-});
-/**
- * The code repositories' watermarks, by owner/name in lower case, each dropped when out of shape;
- * the first MAX_WATERMARKS read. Runs drop those of repositories no longer listed when they write;
- * a ledger an older version wrote may hold more than MAX_REPOSITORIES, and a listed repository's
- * must not be the one cut.
- */
-const watermarks = dist/* pipe */.FsL(anyRecord, dist/* transform */.pdi(marks => Object.fromEntries(Object.entries(marks)
-    .slice(0, MAX_WATERMARKS)
-    .flatMap(([key, value]) => {
-    const mark = dist/* safeParse */.xLC(WatermarkSchema, value);
-    return mark.success && key === mark.output.name.toLowerCase()
-        ? [[key, mark.output]]
-        : [];
-}))));
-/** Day counts: `YYYY-MM-DD` keys with whole counts of 0 to a million; the last MAX_DAYS days. */
-const dayCounts = dist/* pipe */.FsL(anyRecord, dist/* transform */.pdi(days => Object.fromEntries(Object.entries(days)
-    .filter(([day, n]) => DAY_KEY.test(day) && Number.isInteger(n) && n >= 0 && n <= 1e6)
-    .sort((a, b) => a[0].localeCompare(b[0]))
-    .slice(-MAX_DAYS))));
-const ProjectLedgerSchema = fields({
-    /** The newest commit of the default branch whose changes have been handed to the agent. */
-    documented: maybe(dist/* object */.Ikc({ sha: matching(SHA), at: figure })),
-    /**
-     * With `code-repositories`: each code repository's last documented commit, by owner/name in
-     * lower case (GitHub's names are case-insensitive). A ledger without it reads as before.
-     */
-    repositories: maybe(watermarks),
-    jobs: listOf(LedgerJobSchema),
-    /** Changes not yet handed over, and why (over budget, for example). */
-    waiting: dist/* fallback */.NpB(dist/* nullable */.mee(WaitingSchema), null),
-    /**
-     * Changes after the last documented commit (and after the waiting ones) beyond one run's bounds,
-     * as the last run counted them: the next runs take them, oldest first.
-     */
-    backlog: maybe(format_count),
-    uncertain: listOf(UncertainSchema),
-    /**
-     * When each job and follow-up started (epoch ms), for `max-jobs`: those of the last 31 days, the
-     * newest MAX_STARTS, written in their compact form (starts.ts). Out of shape: none.
-     */
-    spend: dist/* fallback */.NpB(dist/* pipe */.FsL(dist/* string */.YjP(), dist/* transform */.pdi(decodeStarts), dist/* array */.YOg(dist/* number */.aig())), () => []),
-    /**
-     * Jobs and follow-ups started per UTC day (`2026-11-24`), for the dashboard's 30-day outcomes:
-     * only the last 31 days are kept.
-     */
-    startsByDay: maybe(dayCounts),
-    runs: listOf(RunEntrySchema),
-    /** Runs older than those listed, counted. */
-    olderRuns: figure,
-    /** Jobs older than those listed (they left the ledger to keep it within its share), counted. */
-    olderJobs: maybe(format_count),
-    /** Uncertain requests older than those listed (beyond the ten kept), counted: their boxes are gone. */
-    olderUncertain: maybe(format_count),
-    /**
-     * `impact-after` (whole days) of the last run that measured reader impact: while it is set, a
-     * merged docs pull request not measured yet is kept with its changes until it can be.
-     */
-    impactDays: maybe(dist/* pipe */.FsL(dist/* number */.aig(), dist/* integer */.ndf(), dist/* minValue */.Wwf(1), dist/* maxValue */.cGV(28)))
-});
-/** The state: its format, where and when it was written, and each Mintlify project's part. */
-const LedgerSchema = dist/* object */.Ikc({
-    /** The format (LEDGER_FORMAT): migrations bring an older one here before this schema reads it. */
-    v: dist/* pipe */.FsL(dist/* number */.aig(), dist/* value */.Uq6(LEDGER_FORMAT)),
-    /**
-     * The dashboard issue the state was written in (its signature covers it): a copy of the state in
-     * another issue is refused. None in a state written before states were bound to their issue.
-     */
-    issue: maybe(whole),
-    /** How many times the action has written the state: one more with every write. */
-    version: maybe(whole),
-    /** When the action wrote it (epoch ms): of several dashboards, the newest state is the ledger. */
-    writtenAt: maybe(whole),
-    projects: dist/* fallback */.NpB(dist/* record */.g1P(dist/* string */.YjP(), ProjectLedgerSchema), () => ({}))
-});
-const emptyLedger = () => ({ v: LEDGER_FORMAT, projects: {} });
-/** A project with nothing recorded: every field at its default. */
-const emptyProject = () => dist/* parse */.qgA(ProjectLedgerSchema, {});
-/** The state as written: in this format, each project's starts in their compact form. */
-function storedLedger(ledger) {
-    const projects = Object.entries(ledger.projects).map(([id, project]) => [
-        id,
-        { ...project, spend: encodeStarts(project.spend) }
-    ]);
-    return { ...ledger, v: LEDGER_FORMAT, projects: Object.fromEntries(projects) };
-}
-/** A change's title as the ledger keeps it: one line, shortened. */
-const format_ledgerTitle = (text) => {
-    const line = text.replace(/\s+/g, ' ').trim();
-    return line.length > MAX_TITLE ? `${line.slice(0, MAX_TITLE - 1)}…` : line;
-};
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/records/ledger/fit.js
-
-
-
-/**
- * The ledger within its share of the dashboard's body, however long its history: what is written
- * is bounded first by counts, then by size, the least needed giving way first.
- */
-/** The state's share of the issue body (GitHub allows 65,536 characters in all). */
-const MAX_STATE_CHARS = 24_000;
-const MAX_JOBS = 10;
-/** Jobs kept beyond the last MAX_JOBS, for the outcomes: those with a docs pull request in the window. */
-const MAX_OUTCOME_JOBS = 50;
-const fit_DAY = 86_400_000;
-const MAX_CHANGES_PER_JOB = 20;
-const MAX_WAITING = 50;
-const MAX_UNCERTAIN = 10;
-/** Changes an uncertain request keeps for its box: one run's bounds in one repository, twice. */
-const MAX_UNCERTAIN_CHANGES = 50;
-const MAX_RUNS = 20;
-/** When a job's docs pull request was opened, as far as known: never before its job started. */
-const openedAt = (job) => job.prCreatedAt ?? job.startedAt;
-/**
- * A merged docs pull request whose reader impact is still to be measured (`impactDays` set): until
- * its windows and the day of lag are over, and a week more for a weekly schedule.
- */
-function awaitsImpact(job, impactDays, now) {
-    if (!impactDays || job.state !== 'merged' || job.impact || job.endedAt === undefined)
-        return false;
-    return job.endedAt > now - (impactDays + 2 + 7) * fit_DAY;
-}
-/**
- * The ledger within its share of the body, however long the history: the oldest runs and the
- * change lists of the oldest jobs are summarised by their counts first. The starts the budgets
- * count never give way: they are bounded by time and by MAX_STARTS alone.
- */
-function fitLedger(ledger, now) {
-    const fitted = structuredClone(ledger);
-    for (const project of Object.values(fitted.projects)) {
-        project.spend = project.spend
-            .filter(at => at > now - STARTS_KEPT_MS)
-            .sort((a, b) => a - b)
-            .slice(-MAX_STARTS);
-        if (project.startsByDay) {
-            const from = utcDay(now - MAX_DAYS * fit_DAY);
-            project.startsByDay = Object.fromEntries(Object.entries(project.startsByDay).filter(([day]) => day > from));
-        }
-        for (const job of project.jobs)
-            trimChanges(job, MAX_CHANGES_PER_JOB);
-        // Beyond the last MAX_JOBS, a job stays only for the outcomes: a docs pull request opened in
-        // the window, without its change list (counted); and, where reader impact is measured, one
-        // merged but not measured yet, with its changes (their titles give the terms it is measured on).
-        const waits = (j) => awaitsImpact(j, project.impactDays, now);
-        const older = project.jobs
-            .slice(0, Math.max(0, project.jobs.length - MAX_JOBS))
-            .filter(j => j.prLink && (openedAt(j) > now - OUTCOME_WINDOW_MS || waits(j)))
-            .slice(-MAX_OUTCOME_JOBS);
-        for (const job of older)
-            if (!waits(job))
-                trimChanges(job, 0);
-        keepJobs(project, [...older, ...project.jobs.slice(-MAX_JOBS)]);
-        if (project.waiting)
-            project.waiting.changes = project.waiting.changes.slice(-MAX_WAITING);
-        for (const entry of project.uncertain)
-            trimUncertain(entry, MAX_UNCERTAIN_CHANGES);
-        const dropped = project.uncertain.length - MAX_UNCERTAIN;
-        if (dropped > 0) {
-            project.olderUncertain = (project.olderUncertain ?? 0) + dropped;
-            project.uncertain = project.uncertain.slice(-MAX_UNCERTAIN);
-        }
-        dropOldRuns(project, MAX_RUNS);
-    }
-    // Measured as written: the starts in their compact form.
-    const size = () => commentSafeJson(storedLedger(fitted)).length;
-    for (let keep = MAX_RUNS; size() > MAX_STATE_CHARS && keep > 0; keep = Math.floor(keep / 2))
-        for (const project of Object.values(fitted.projects))
-            dropOldRuns(project, keep);
-    // The changes kept for measuring an older docs pull request's impact give way first.
-    if (size() > MAX_STATE_CHARS)
-        for (const project of Object.values(fitted.projects))
-            for (const job of project.jobs.slice(0, -MAX_JOBS))
-                trimChanges(job, 0);
-    for (let keep = MAX_CHANGES_PER_JOB; size() > MAX_STATE_CHARS && keep > 0; keep = Math.floor(keep / 2))
-        for (const project of Object.values(fitted.projects))
-            for (const job of project.jobs)
-                trimChanges(job, keep);
-    // Last, the outcomes give way: only the last MAX_JOBS jobs stay.
-    if (size() > MAX_STATE_CHARS)
-        for (const project of Object.values(fitted.projects))
-            keepJobs(project, project.jobs.slice(-MAX_JOBS));
-    // And the change lists of uncertain requests and of the waiting batch, counted.
-    for (let keep = MAX_UNCERTAIN_CHANGES; size() > MAX_STATE_CHARS && keep > 0; keep = Math.floor(keep / 2))
-        for (const project of Object.values(fitted.projects)) {
-            for (const entry of project.uncertain)
-                trimUncertain(entry, keep);
-            if (project.waiting)
-                project.waiting.changes = project.waiting.changes.slice(-keep);
-        }
-    return fitted;
-}
-/** An uncertain request as the ledger keeps it: its first MAX_UNCERTAIN_CHANGES changes. */
-function fit_keptUncertain(entry) {
-    trimUncertain(entry, MAX_UNCERTAIN_CHANGES);
-    return entry;
-}
-/** An uncertain request's oldest changes kept; those beyond, counted. */
-function trimUncertain(entry, keep) {
-    if (entry.changes.length <= keep)
-        return;
-    entry.moreChanges = (entry.moreChanges ?? 0) + entry.changes.length - keep;
-    entry.changes = entry.changes.slice(0, keep);
-}
-/** The jobs kept; those that leave are counted, as runs are. */
-function keepJobs(project, kept) {
-    const gone = project.jobs.length - kept.length;
-    if (gone > 0)
-        project.olderJobs = (project.olderJobs ?? 0) + gone;
-    project.jobs = kept;
-}
-function trimChanges(job, keep) {
-    if (job.changes.length <= keep)
-        return;
-    const dropped = job.changes.slice(0, job.changes.length - keep);
-    const named = new Set((job.moreRepositories ?? []).map(r => r.toLowerCase()));
-    for (const { repo } of dropped) {
-        if (!repo || named.has(repo.toLowerCase()) || named.size >= MAX_REPOSITORIES)
-            continue;
-        named.add(repo.toLowerCase());
-        job.moreRepositories = [...(job.moreRepositories ?? []), repo];
-    }
-    job.moreChanges += job.changes.length - keep;
-    job.changes = keep > 0 ? job.changes.slice(-keep) : [];
-}
-function dropOldRuns(project, keep) {
-    if (project.runs.length <= keep)
-        return;
-    project.olderRuns += project.runs.length - keep;
-    project.runs = project.runs.slice(-keep);
-}
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/records/ledger/migrations.js
-
-
-const migrations_DAY = 86_400_000;
-/** How long format 1 kept each start (`spend`): a week, the longest window of `max-jobs` then. */
-const V1_STARTS_KEPT_MS = 7 * migrations_DAY;
-/**
- * 1 → 2: the starts kept for the budgets (`spend`) go from a list of epoch milliseconds, the last
- * 7 days, to a compact string of the last 31 days (starts.ts), for budgets over a month.
- *
- * Format 1 knows its starts older than a week only as counts per day (`startsByDay`): each is
- * counted as started at the latest time it can have, the end of its day, and never after the
- * oldest start kept or the week before the state was written (what format 1 dropped was older).
- * A budget over a month then holds them no shorter than the real starts would, and nothing that
- * started within the week is counted twice.
- */
-function startsOfAMonth(state) {
-    const projects = isRecord(state.projects) ? state.projects : {};
-    const writtenAt = typeof state.writtenAt === 'number' ? state.writtenAt : undefined;
-    return {
-        ...state,
-        v: 2,
-        projects: Object.fromEntries(Object.entries(projects).map(([id, project]) => [
-            id,
-            isRecord(project)
-                ? { ...project, spend: encodeStarts(v1Starts(project, writtenAt)) }
-                : project
-        ]))
-    };
-}
-/** A format-1 project's starts: those it kept, and those it counted by day only. */
-function v1Starts(project, writtenAt) {
-    const kept = (Array.isArray(project.spend) ? project.spend : [])
-        .filter((at) => typeof at === 'number' && Number.isFinite(at) && at >= 0)
-        .map(Math.floor);
-    const days = isRecord(project.startsByDay) ? project.startsByDay : {};
-    const latest = kept.reduce((oldest, at) => Math.min(oldest, at), writtenAt === undefined ? Infinity : writtenAt - V1_STARTS_KEPT_MS);
-    const earlier = [];
-    for (const [day, n] of Object.entries(days)) {
-        const start = Date.parse(`${day}T00:00:00Z`);
-        if (!DAY_KEY.test(day) || !Number.isFinite(start) || utcDay(start) !== day)
-            continue;
-        if (!Number.isSafeInteger(n))
-            continue;
-        const known = kept.filter(at => utcDay(at) === day).length;
-        const missing = Math.min(n - known, MAX_STARTS);
-        const at = Math.max(start, Math.min(start + migrations_DAY - 1, latest));
-        for (let i = 0; i < missing; i++)
-            earlier.push(at);
-    }
-    return [...earlier, ...kept];
-}
-/** MIGRATIONS[N - 1] brings format N to N + 1. */
-const MIGRATIONS = [startsOfAMonth];
-/** A state of format `from` (1 to LEDGER_FORMAT) brought to LEDGER_FORMAT, still unchecked. */
-function upgraded(state, from) {
-    let current = state;
-    for (let format = from; format < LEDGER_FORMAT; format++) {
-        const migrate = MIGRATIONS[format - 1];
-        if (!migrate)
-            throw new Error(`no migration from format ${format}`);
-        current = migrate(current);
-    }
-    return current;
-}
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/records/ledger.js
-
-
-
-
-
-/**
- * The ledger's record: the signed state in the dashboard issue's body (agent/ledger/dashboard.ts
- * writes it), read and written here; nothing else anyone writes changes where a change goes. It is
- * beside the records because more than the agent reads it: the gaps sub-action ties readers' gaps
- * to its changes. Its format is ledger/format.ts (with ledger/starts.ts, the starts' compact form),
- * older formats are upgraded by ledger/migrations.ts, and ledger/fit.ts keeps it within its share
- * of the body. What the flows use of those is exported here too, so that they import one module.
- */
-
-
-
-/** Finds the dashboard issue among the repository's issues. */
-const DASHBOARD_LABEL = 'docs-agent-dashboard';
-/**
- * The place the ledger's record is bound to: this repository's dashboard issue. Without an issue,
- * the place states were bound to before they named their issue (read, never written).
- */
-const dashboardPlace = (repository, issue) => issue === undefined ? `${repository} dashboard` : `${repository} dashboard #${issue}`;
-const ledger_TAG = 'mintlify-agent-ledger';
-/** The signed state, in the current format, as it stands at the end of the dashboard's body. */
-function ledgerRecord(ledger, signer, place, now) {
-    const json = commentSafeJson(storedLedger(fitLedger(ledger, now)));
-    return hideRecord(ledger_TAG, signer.sign(place, json), json);
-}
-/** The ledger in a dashboard's body: the newest record that verifies, or why there is none. */
-function readLedger(body, signer, place) {
-    const records = findRecords(body, ledger_TAG);
-    if (records.length === 0)
-        return { ok: false, why: 'none' };
-    const signed = records.find(r => signer.verify(place, r.json, r.signature));
-    if (!signed)
-        return { ok: false, why: 'unsigned' };
-    return parsedLedger(signed.json);
-}
-/**
- * The ledger in dashboard issue `issue` of `repository`: the newest record that verifies as written
- * in this issue. A record that verifies as written in another issue is a copy (`elsewhere`); one
- * that names no issue and verifies as the repository's is a state written before states were bound
- * to their issue (`legacy`), which the caller trusts only in an issue the action opened.
- */
-function readDashboardState(body, signer, repository, issue) {
-    const records = record_findRecords(body, ledger_TAG);
-    if (records.length === 0)
-        return { ok: false, why: 'none' };
-    for (const record of records) {
-        const claimed = claimedIssue(record.json);
-        const place = dashboardPlace(repository, claimed);
-        if (!signer.verify(place, record.json, record.signature))
-            continue;
-        const read = parsedLedger(record.json);
-        if (!read.ok)
-            return read;
-        if (claimed === undefined)
-            return { ok: true, ledger: read.ledger, legacy: true };
-        if (claimed === issue)
-            return { ok: true, ledger: read.ledger, legacy: false };
-        return { ok: false, why: 'elsewhere', writtenIn: claimed, ledger: read.ledger };
-    }
-    return { ok: false, why: 'unsigned' };
-}
-/** The issue a record's JSON says it was written in, unchecked (its signature is checked after). */
-function claimedIssue(json) {
-    try {
-        const issue = JSON.parse(json).issue;
-        return Number.isSafeInteger(issue) && issue > 0 ? issue : undefined;
-    }
-    catch {
-        return undefined;
-    }
-}
-/**
- * A verified record's state, in its format or an older one brought to this one, every field
- * checked (ledger/format.ts); a newer format is named, never read.
- */
-function parsedLedger(json) {
-    let state;
-    try {
-        state = JSON.parse(json);
-    }
-    catch {
-        return { ok: false, why: 'unreadable' };
-    }
-    const format = isRecord(state) ? state.v : undefined;
-    if (!isRecord(state) || typeof format !== 'number' || !Number.isSafeInteger(format) || format < 1)
-        return { ok: false, why: 'unreadable' };
-    if (format > LEDGER_FORMAT)
-        return { ok: false, why: 'newer', format };
-    const read = dist/* safeParse */.xLC(LedgerSchema, upgraded(state, format));
-    return read.success ? { ok: true, ledger: read.output } : { ok: false, why: 'unreadable' };
-}
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/outcomes.js
-
-
-
-
-
-/** Docs-repository requests at most, in one run, to bring the outcomes up to date. */
-const MAX_OUTCOME_READS = 5;
-/** An expired docs pull request is read again at most once a day, for a person's reopen and merge. */
-const EXPIRED_REREAD_MS = 86_400_000;
-const DECIDED = new Set(['merged', 'closed', 'expired']);
-const STILL_OPEN = new Set(['active', 'started', 'open']);
-/**
- * The ledger's docs pull requests of the last 30 days whose outcome is not known yet (still open,
- * or merged or closed without its time) are read again, those never read first, then those read
- * longest ago, the oldest first: at most MAX_OUTCOME_READS requests. A token without access is a
- * warning naming it; the run goes on.
- */
-async function refreshOutcomes(project, ctx) {
-    const due = project.jobs
-        .filter(j => j.prLink && !ctx.skip.has(j.id) && inWindow(j, ctx.now) && unknown(j, ctx.now))
-        .sort((a, b) => (a.checkedAt ?? 0) - (b.checkedAt ?? 0) || openedAt(a) - openedAt(b));
-    const changed = [];
-    const checked = [];
-    let reads = 0;
-    const people = personCommits(ctx);
-    for (const job of due) {
-        if (reads >= MAX_OUTCOME_READS)
-            break;
-        const link = job.prLink;
-        const where = (0,github_event/* parsePullLink */.dt)(link, ctx.serverUrl);
-        if (!where)
-            continue;
-        reads++;
-        let pull;
+function readRunEvent(env = process.env) {
+    let payload = {};
+    if (env.GITHUB_EVENT_PATH) {
         try {
-            pull = await ctx.docs.pull(where);
+            const parsed = JSON.parse((0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(env.GITHUB_EVENT_PATH, 'utf8'));
+            if (parsed && typeof parsed === 'object')
+                payload = parsed;
         }
-        catch (error) {
-            const failed = docsFailure(error);
-            const { tokenInput } = ctx.docs;
-            const text = `Could not read the docs pull request ${link} with '${tokenInput}' (${failed.why}), so the dashboard's outcomes are not brought up to date in this run.${failed.grant('read')}`;
-            // The run's own token cannot be expected to read another repository: worth a notice only.
-            if (tokenInput === Input.DocsToken)
-                ctx.log.warning(text);
-            else
-                ctx.log.notice(text);
-            break;
+        catch {
+            // A local run without an event file: nothing to talk to.
         }
-        const update = { ...outcomeOf(job, pull), checkedAt: ctx.now };
-        if (update.state === 'merged' && job.personCommitted === undefined && !people.failed)
-            Object.assign(update, await people.committed(where, link, job.agentEmail));
-        if (changes(job, update))
-            changed.push(update);
-        else
-            checked.push(update);
     }
-    return { changed, checked };
-}
-/**
- * Whether a person committed to a merged docs pull request, for the zero-touch rate: its activity
- * read once (1 GraphQL request), the agent's identities left out. What cannot be read stays unknown,
- * and no other is read in this run.
- */
-function personCommits(ctx) {
-    const state = {
-        failed: false,
-        async committed(where, link, known) {
-            try {
-                // The token's identity is the agent's only when it is `docs-token`.
-                const token = ctx.docs.tokenInput === Input.DocsToken ? await ctx.docs.identity(where) : undefined;
-                const activity = await ctx.docs.activity(where);
-                const agentEmail = known ?? activity.openerEmail;
-                const people = peopleOf(activity, { token, email: agentEmail });
-                if (people.some(isPush))
-                    return { personCommitted: true, agentEmail };
-                // Older commits not read may hold a person's: not known, out of the zero-touch rate.
-                if (activity.unread)
-                    return { touchUnread: true, agentEmail };
-                return { personCommitted: false, agentEmail };
-            }
-            catch (error) {
-                state.failed = true;
-                ctx.log.info(`Could not read who committed to ${link} (${docsFailure(error).why}): the zero-touch rate counts it once it is read.`);
-                return {};
-            }
+    const [owner = '', repo = ''] = (env.GITHUB_REPOSITORY ?? '').split('/');
+    const source = record(payload.issue) ?? record(payload.pull_request);
+    const issue = source && typeof source.number === 'number'
+        ? {
+            number: source.number,
+            title: text(source.title),
+            body: text(source.body),
+            url: text(source.html_url),
+            isPullRequest: Boolean(record(payload.pull_request) || record(payload.issue)?.pull_request),
+            labels: labelNames(source.labels)
         }
-    };
-    return state;
-}
-function outcomeOf(job, pull) {
-    const times = { prCreatedAt: pull.createdAt, draft: Boolean(pull.draft) };
-    if (pull.merged)
-        return { jobId: job.id, state: 'merged', ...times, endedAt: pull.mergedAt };
-    // Closed by expire-after: expired still, unless a person reopened and merged it (above). One
-    // reopened and open is not the agent's to fold into again.
-    if (job.state === 'expired')
-        return { jobId: job.id, state: 'expired', ...times };
-    if (pull.state !== 'open')
-        return { jobId: job.id, state: 'closed', ...times, endedAt: pull.closedAt };
-    // A job still at work keeps its state: its docs pull request is open.
-    const state = job.state === 'active' || job.state === 'started' ? job.state : 'open';
-    return { jobId: job.id, state, ...times };
-}
-const changes = (job, u) => job.state !== u.state ||
-    Boolean(u.prCreatedAt && u.prCreatedAt !== job.prCreatedAt) ||
-    Boolean(u.endedAt && u.endedAt !== job.endedAt) ||
-    Boolean(u.draft) !== Boolean(job.draft) ||
-    (u.personCommitted !== undefined && u.personCommitted !== job.personCommitted) ||
-    Boolean(u.touchUnread && !job.touchUnread);
-const inWindow = (job, now) => openedAt(job) > now - OUTCOME_WINDOW_MS;
-/**
- * Not decided yet as far as the ledger knows, or decided without the times the figures need, or
- * merged without knowing whether a person committed to it (unless its commits were too many to
- * read), or expired and not read for a day: the closing comment invites a person to reopen it,
- * and they may merge it.
- */
-const unknown = (job, now) => job.state === 'expired'
-    ? now - (job.checkedAt ?? job.endedAt ?? 0) >= EXPIRED_REREAD_MS
-    : !DECIDED.has(job.state) ||
-        !job.endedAt ||
-        !job.prCreatedAt ||
-        (job.state === 'merged' && job.personCommitted === undefined && !job.touchUnread);
-function outcomes(project, now, creditsPerRun = 180) {
-    const jobs = project.jobs.filter(j => j.prLink && inWindow(j, now));
-    const count = (states, draft = false) => jobs.filter(j => states.has(j.state) && Boolean(j.draft) === draft).length;
-    const state = (s) => jobs.filter(j => j.state === s).length;
-    const merged = state('merged');
-    const closed = state('closed');
-    const expired = state('expired');
-    const touched = jobs.filter(j => j.state === 'merged' && j.personCommitted !== undefined);
-    const decided = merged + closed + expired;
-    const started = startsIn30Days(project, now);
-    const toMerge = jobs
-        .filter(j => j.state === 'merged' && j.endedAt && j.endedAt >= j.startedAt)
-        .map(j => j.endedAt - j.startedAt);
+        : undefined;
+    const sender = record(payload.sender);
+    const actor = text(sender?.login) || (env.GITHUB_ACTOR ?? '');
+    const runId = env.GITHUB_RUN_ID ?? '';
+    const server = (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, '');
+    const name = env.GITHUB_EVENT_NAME ?? '';
     return {
-        started,
-        merged,
-        closed,
-        expired,
-        open: count(STILL_OPEN),
-        drafts: count(STILL_OPEN, true),
-        decided,
-        acceptance: decided ? merged / decided : undefined,
-        zeroTouch: touched.filter(j => !j.personCommitted).length,
-        touchKnown: touched.length,
-        touchTooLong: jobs.filter(j => j.state === 'merged' && j.touchUnread).length,
-        medianToMerge: median(toMerge),
-        creditsPerMerge: merged ? Math.round((started * creditsPerRun) / merged) : undefined
+        name,
+        action: typeof payload.action === 'string' ? payload.action : undefined,
+        label: text(record(payload.label)?.name) || undefined,
+        owner,
+        repo,
+        apiUrl: env.GITHUB_API_URL || 'https://api.github.com',
+        actor,
+        actorIsBot: isBot(actor, sender?.type),
+        issue,
+        comment: commentOf(record(payload.comment)),
+        pullRequest: parsePullRequest(payload.pull_request),
+        push: name === 'push' ? parsePush(payload) : undefined,
+        runId,
+        runAttempt: Number(env.GITHUB_RUN_ATTEMPT ?? '1') || 1,
+        runUrl: owner && runId ? `${server}/${owner}/${repo}/actions/runs/${runId}` : '',
+        serverUrl: server,
+        defaultBranch: text(payload.repository?.default_branch) || undefined,
+        step: `${env.GITHUB_JOB ?? ''}/${env.GITHUB_ACTION ?? ''}`,
+        review: reviewOf(record(payload.review)),
+        dispatch: name === 'repository_dispatch' ? dispatchOf(payload) : undefined,
+        edit: editOf(payload.action, record(payload.changes))
     };
 }
-function median(values) {
-    if (!values.length)
+/** What an `edited` payload says changed: the body's text before the edit, when the body changed. */
+function editOf(action, changes) {
+    if (action !== 'edited' || !changes)
         return undefined;
-    const sorted = [...values].sort((a, b) => a - b);
-    const mid = Math.floor(sorted.length / 2);
-    return sorted.length % 2
-        ? sorted[mid]
-        : (sorted[mid - 1] + sorted[mid]) / 2;
+    const from = record(changes.body)?.from;
+    return typeof from === 'string' ? { bodyBefore: from } : {};
 }
-/** A duration in hours under two days, in days from then: `5 hours`, `2.5 days`. */
-function hoursOrDays(ms) {
-    const hours = ms / 3_600_000;
-    if (hours < 1)
-        return 'under an hour';
-    if (hours < 48) {
-        const h = Math.round(hours);
-        return `${h} ${h === 1 ? 'hour' : 'hours'}`;
+/** A payload's text field, or empty: the event file is not trusted to have the documented types. */
+const text = (value) => (typeof value === 'string' ? value : '');
+/** A payload's object field, or undefined when it is missing or not an object. */
+const record = (value) => value && typeof value === 'object' && !Array.isArray(value)
+    ? value
+    : undefined;
+const commentOf = (comment) => comment && typeof comment.id === 'number'
+    ? { id: comment.id, body: text(comment.body) }
+    : undefined;
+/** Label names from a payload's `labels`: objects with a `name` (or plain names); others ignored. */
+function labelNames(value) {
+    if (!Array.isArray(value))
+        return [];
+    return value
+        .map(l => (typeof l === 'string' ? l : text(record(l)?.name)))
+        .filter(Boolean)
+        .slice(0, MAX_LABELS);
+}
+/** A bot's login ends in `[bot]` (in any case), or GitHub says its type is Bot. */
+/** An event as a message names it: "An issues event", "A push event"; a name out of shape, "This event". */
+function eventPhrase(name) {
+    if (!/^[a-z_]{1,40}$/.test(name))
+        return 'This event';
+    return `${/^[aeiou]/.test(name) ? 'An' : 'A'} ${name} event`;
+}
+function isBot(login, type) {
+    return type === 'Bot' || login.toLowerCase().endsWith('[bot]');
+}
+/** A bot login as `allowed-bots` lists it: lower case, without `[bot]`. */
+const botName = (login) => login
+    .trim()
+    .toLowerCase()
+    .replace(/\[bot\]$/, '');
+/** owner, repo and number of a pull request link on the run's GitHub, or undefined. */
+function parsePullLink(link, serverUrl) {
+    let url;
+    let server;
+    try {
+        url = new URL(link);
+        server = new URL(serverUrl);
     }
-    const days = Math.round((hours / 24) * 10) / 10;
-    return `${days} days`;
+    catch {
+        return undefined;
+    }
+    if (url.host.toLowerCase() !== server.host.toLowerCase())
+        return undefined;
+    const m = /^\/([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)\/pull\/(\d{1,10})\/?$/.exec(url.pathname);
+    if (!m)
+        return undefined;
+    return { owner: m[1], repo: m[2], number: Number(m[3]) };
+}
+const SHA = /^[0-9a-f]{40}$/i;
+const ZERO = /^0{40}$/;
+const MAX_LABELS = 50;
+const count = (value) => typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined;
+/** A pull request object from a payload or the REST API, or undefined when it lacks a number. */
+function parsePullRequest(value) {
+    if (!value || typeof value !== 'object')
+        return undefined;
+    const pr = value;
+    if (typeof pr.number !== 'number' || !Number.isInteger(pr.number) || pr.number < 1)
+        return undefined;
+    const user = (pr.user ?? {});
+    const author = text(user.login);
+    const labels = labelNames(pr.labels);
+    return {
+        number: pr.number,
+        title: text(pr.title),
+        body: text(pr.body),
+        url: text(pr.html_url),
+        author,
+        authorIsBot: isBot(author, user.type),
+        base: text(pr.base?.ref),
+        labels,
+        merged: pr.merged === true || (typeof pr.merged_at === 'string' && pr.merged_at !== ''),
+        mergeCommit: SHA.test(text(pr.merge_commit_sha)) ? text(pr.merge_commit_sha) : undefined,
+        state: text(pr.state),
+        ...(pr.draft === true ? { draft: true } : {}),
+        changedFiles: count(pr.changed_files),
+        additions: count(pr.additions),
+        deletions: count(pr.deletions),
+        createdAt: time(pr.created_at),
+        mergedAt: time(pr.merged_at),
+        closedAt: time(pr.closed_at)
+    };
+}
+/** An ISO timestamp as epoch ms, or undefined. */
+function time(value) {
+    if (typeof value !== 'string' || value === '')
+        return undefined;
+    const ms = Date.parse(value);
+    return Number.isFinite(ms) ? ms : undefined;
+}
+/** The push from its payload, or undefined when `before` and `after` are not commit ids. */
+function parsePush(value) {
+    if (!value || typeof value !== 'object')
+        return undefined;
+    const p = value;
+    const before = text(p.before);
+    const after = text(p.after);
+    if (!SHA.test(before) || !SHA.test(after))
+        return undefined;
+    const sender = (p.sender ?? {});
+    const pusher = text(sender.login) || text(p.pusher?.name);
+    const compare = text(p.compare);
+    return {
+        before,
+        after,
+        ref: text(p.ref),
+        compareUrl: /^https?:\/\//.test(compare) ? compare : undefined,
+        created: ZERO.test(before),
+        deleted: ZERO.test(after),
+        forced: p.forced === true,
+        noCommits: Array.isArray(p.commits) && p.commits.length === 0,
+        pusher,
+        pusherIsBot: isBot(pusher, sender.type)
+    };
+}
+const reviewOf = (review) => review && typeof review.id === 'number' && Number.isSafeInteger(review.id) && review.id > 0
+    ? { id: review.id, body: text(review.body), state: text(review.state).toLowerCase() }
+    : undefined;
+const REPOSITORY_NAME = /^[A-Za-z0-9-]{1,39}\/[A-Za-z0-9_.-]{1,100}$/;
+function dispatchOf(payload) {
+    const client = record(payload.client_payload) ?? {};
+    const named = text(client.repository).trim();
+    const sha = text(client.sha).trim();
+    return {
+        type: text(payload.action).slice(0, 100),
+        ...(REPOSITORY_NAME.test(named) ? { repository: named } : {}),
+        ...(SHA.test(sha) ? { sha: sha.toLowerCase() } : {}),
+        malformed: named !== '' && !REPOSITORY_NAME.test(named)
+    };
 }
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/outcomes-by-repository.js
 
-/**
- * The outcomes per code repository, for a docs project fed by several (`code-repositories`); none
- * for a project fed by one. A job whose changes come from several repositories counts once for each
- * of them, so the rows may add up to more than the total. Each row is counted as the total is, over
- * the jobs that document the repository; jobs and follow-ups started and credits are the project's
- * alone (a start is not tied to one repository), so they have no row.
- */
-function outcomesByRepository(project, now) {
-    const names = new Map();
-    for (const [key, mark] of Object.entries(project.repositories ?? {}))
-        names.set(key, mark.name);
-    const jobsOf = new Map();
-    const unnamed = [];
-    for (const job of project.jobs) {
-        const repositories = repositoriesOf(job);
-        if (!repositories.length)
-            unnamed.push(job);
-        for (const name of repositories) {
-            const key = name.toLowerCase();
-            if (!names.has(key))
-                names.set(key, name);
-            jobsOf.set(key, [...(jobsOf.get(key) ?? []), job]);
+/***/ }),
+
+/***/ 6845:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   F: () => (/* binding */ readPullActivity)
+/* harmony export */ });
+/* unused harmony export MAX_ACTIVITY */
+/* harmony import */ var _event_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1450);
+
+/** Timeline events read at most: one page, GitHub's limit. */
+const MAX_ACTIVITY = 100;
+const ACTOR = 'login __typename';
+const GIT_ACTOR = 'email user { login }';
+const ACTIVITY_QUERY = `query($owner: String!, $name: String!, $number: Int!, $last: Int!) {
+  repository(owner: $owner, name: $name) {
+    pullRequest(number: $number) {
+      author { ${ACTOR} }
+      isDraft
+      labels(first: 100) { nodes { name } }
+      commits(first: 1) { nodes { commit { author { email } } } }
+      timelineItems(last: $last, itemTypes: [PULL_REQUEST_COMMIT, HEAD_REF_FORCE_PUSHED_EVENT, PULL_REQUEST_REVIEW, ISSUE_COMMENT, LABELED_EVENT]) {
+        totalCount
+        nodes {
+          __typename
+          ... on PullRequestCommit { commit { committedDate author { ${GIT_ACTOR} } committer { ${GIT_ACTOR} } } }
+          ... on HeadRefForcePushedEvent { createdAt actor { ${ACTOR} } }
+          ... on PullRequestReview { state submittedAt author { ${ACTOR} } }
+          ... on IssueComment { createdAt author { ${ACTOR} } }
+          ... on LabeledEvent { createdAt actor { ${ACTOR} } label { name } }
         }
+      }
     }
-    if (names.size < 2)
-        return undefined;
-    const rows = [...names].map(([key, name]) => {
-        // The project's own counting over the jobs that document this repository, minus the figures
-        // that are the project's alone.
-        const { started: _started, creditsPerMerge: _credits, ...figures } = outcomes({ ...project, jobs: jobsOf.get(key) ?? [] }, now);
-        return { name, figures };
-    });
-    rows.sort((a, b) => a.name.toLowerCase().localeCompare(b.name.toLowerCase()));
-    const rest = outcomes({ ...project, jobs: unnamed }, now);
-    return { rows, unnamed: rest.decided + rest.open + rest.drafts };
+  }
+}`;
+const str = (v) => (typeof v === 'string' && v ? v : undefined);
+const obj = (v) => (v && typeof v === 'object' ? v : {});
+const time = (v) => {
+    const ms = typeof v === 'string' ? Date.parse(v) : NaN;
+    return Number.isFinite(ms) ? ms : 0;
+};
+/** The pull request's activity: one request. Throws when GitHub knows no such pull request. */
+async function readPullActivity(graphql, where) {
+    const data = obj(await graphql(ACTIVITY_QUERY, {
+        owner: where.owner,
+        name: where.repo,
+        number: where.number,
+        last: MAX_ACTIVITY
+    }));
+    const pull = obj(obj(data.repository).pullRequest);
+    const timeline = obj(pull.timelineItems);
+    if (!Array.isArray(timeline.nodes))
+        throw new Error(`GitHub answered without the timeline of pull request #${where.number}`);
+    const first = obj(list(obj(pull.commits).nodes)[0]);
+    const events = list(timeline.nodes).flatMap(eventOf);
+    const total = typeof timeline.totalCount === 'number' ? timeline.totalCount : events.length;
+    return {
+        author: str(obj(pull.author).login) ?? '',
+        draft: pull.isDraft === true,
+        labels: list(obj(pull.labels).nodes).flatMap(l => str(obj(l).name) ?? []),
+        openerEmail: str(obj(obj(first.commit).author).email)?.toLowerCase(),
+        events,
+        unread: Math.max(0, total - timeline.nodes.length)
+    };
 }
-/** The code repositories a job documents, each once (case aside): listed changes' and cut ones'. */
-function repositoriesOf(job) {
-    const seen = new Map();
-    for (const name of [...job.changes.map(c => c.repo), ...(job.moreRepositories ?? [])])
-        if (name && !seen.has(name.toLowerCase()))
-            seen.set(name.toLowerCase(), name);
-    return [...seen.values()];
+const list = (v) => (Array.isArray(v) ? v : []);
+/** An actor as the event shows it: its login and whether it is a bot. */
+function actor(v) {
+    const a = obj(v);
+    const login = str(a.login);
+    return { login, bot: (0,_event_js__WEBPACK_IMPORTED_MODULE_0__/* .isBot */ .w2)(login ?? '', a.__typename) };
+}
+/** A commit's author or committer: its GitHub account when matched, its git email, whether a bot. */
+function gitActor(v) {
+    const a = obj(v);
+    const email = str(a.email)?.toLowerCase();
+    const login = str(obj(a.user).login);
+    return { login, email, bot: (0,_event_js__WEBPACK_IMPORTED_MODULE_0__/* .isBot */ .w2)(login ?? '', undefined) || /\[bot\]@/.test(email ?? '') };
+}
+const sameGitActor = (a, b) => a.login && b.login ? a.login.toLowerCase() === b.login.toLowerCase() : a.email === b.email;
+/** GitHub's own committer identity: web edits and merges made on github.com. */
+const isGitHubItself = (c) => c.email === 'noreply@github.com' || c.login === 'web-flow';
+/** An event a GitHub account did (not a git identity), at a time GitHub gives as text. */
+function byActor(kind, at, who, more = {}) {
+    return { kind, at: time(at), ...actor(who), ...more };
+}
+function eventOf(raw) {
+    const node = obj(raw);
+    switch (node.__typename) {
+        case 'PullRequestCommit': {
+            const commit = obj(node.commit);
+            const at = time(commit.committedDate);
+            const author = gitActor(commit.author);
+            const committer = gitActor(commit.committer);
+            const events = [{ kind: 'commit', at, ...author }];
+            // Whoever committed what another authored (a rebase, a squash, a commit written as someone
+            // else) pushed to it too; GitHub's own committer (a web edit, a merge) is nobody.
+            if ((committer.login || committer.email) &&
+                !sameGitActor(author, committer) &&
+                !isGitHubItself(committer))
+                events.push({ kind: 'push', at, ...committer });
+            return events;
+        }
+        case 'HeadRefForcePushedEvent':
+            return [byActor('push', node.createdAt, node.actor)];
+        case 'PullRequestReview':
+            return [byActor('review', node.submittedAt, node.author, { state: str(node.state) })];
+        case 'IssueComment':
+            return [byActor('comment', node.createdAt, node.author)];
+        case 'LabeledEvent':
+            return [byActor('label', node.createdAt, node.actor, { label: str(obj(node.label).name) })];
+        default:
+            return [];
+    }
 }
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/untrusted.js
-/**
- * Characters a reader does not see but a model reads: C0/C1 controls except tab and newline,
- * the soft hyphen and other fillers, zero-width and bidirectional controls, variation selectors,
- * the BOM, and Unicode tag characters (which can spell out hidden ASCII).
- */
-/* eslint-disable no-control-regex, no-misleading-character-class -- matching these characters is the point */
-const INVISIBLE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]/gu;
-/* eslint-enable no-control-regex, no-misleading-character-class */
-/**
- * Text typed by someone outside the team, with what a reader of the rendered page would not see
- * taken out: HTML comments (an unterminated one runs to the end) and invisible or control
- * characters. Line ends become `\n`.
- */
-function stripHidden(text) {
-    // Invisible characters first: one inside `<!--` must not hide the comment from the next step.
-    return stripInvisible(text).replace(/<!--[\s\S]*?(-->|$)/g, '');
+
+/***/ }),
+
+/***/ 3455:
+/***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
+
+__nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1309);
+
+// The impact sub-action (impact/action.yml); `run` reports its own failures.
+await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
+
+__webpack_async_result__();
+} catch(e) { __webpack_async_result__(e); } }, 1);
+
+/***/ }),
+
+/***/ 1309:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  e: () => (/* binding */ main_run)
+});
+
+// EXTERNAL MODULE: ./.tmp/ncc-js/github/event.js
+var github_event = __nccwpck_require__(1450);
+// EXTERNAL MODULE: ./.tmp/ncc-js/policy/actions.js
+var actions = __nccwpck_require__(1012);
+// EXTERNAL MODULE: ./.tmp/ncc-js/policy/policy.js + 1 modules
+var policy_policy = __nccwpck_require__(9445);
+// EXTERNAL MODULE: ./.tmp/ncc-js/policy/problems.js
+var problems = __nccwpck_require__(1975);
+;// CONCATENATED MODULE: ./.tmp/ncc-js/policy/load.js
+
+
+
+/** Where the policy file is when the workflow names none. */
+const DEFAULT_POLICY_PATH = '.github/docs-agent.yml';
+/** The JSON Schema of the file, for editors (`# yaml-language-server: $schema=…`). */
+const POLICY_SCHEMA_URL = 'https://raw.githubusercontent.com/mintlify/agent-action/v2/schema/docs-agent.schema.json';
+/** A path in the repository: relative, no `..`, no backslash; what the contents API takes. */
+const REPOSITORY_PATH = /^(?!\/)(?!.*(?:^|\/)\.{1,2}(?:\/|$))[^\\\0\r\n]{1,255}$/;
+/** The path the `config` input names, and whether it named one: a missing named file is an error. */
+function policyPath(config) {
+    const path = config.trim();
+    if (!path)
+        return { path: DEFAULT_POLICY_PATH, explicit: false };
+    if (!REPOSITORY_PATH.test(path) || path.endsWith('/'))
+        throw new problems/* PolicyError */.pn(path.slice(0, 255), [
+            {
+                message: `is not a file path in the repository: input '${actions/* CONFIG_INPUT */.sR}' takes a path from the repository's root, such as ${DEFAULT_POLICY_PATH}.`
+            }
+        ]);
+    return { path, explicit: true };
 }
-/** Invisible and control characters out, line ends as `\n`; HTML comments left (code, diffs). */
-function stripInvisible(text) {
-    return text.replace(/\r\n?/g, '\n').replace(INVISIBLE, '');
-}
 /**
- * Text from an issue, a pull request or a commit, for a prompt: what readers cannot see taken out
- * (stripHidden), runs of blank lines squeezed, and at most `max` characters.
+ * The policy of the workflow's repository: its file read from the default branch, or the built-in
+ * defaults when there is no file at the default path. A file the workflow named that is not there,
+ * a read the token is refused, and every problem of the file are PolicyErrors naming the file.
  */
-function cleanUntrusted(text, max) {
-    const cleaned = stripHidden(text)
-        .replace(/\n{3,}/g, '\n\n')
-        .trim();
-    return cleaned.length > max ? `${cleaned.slice(0, max)}\n[… cut at ${max} characters]` : cleaned;
+async function loadPolicy(source) {
+    const { path, explicit } = policyPath(source.config);
+    const found = await source.read(path);
+    switch (found.kind) {
+        case 'file': {
+            // The parser and the schema load only when there is a file to read.
+            const { readPolicy } = await __nccwpck_require__.e(/* import() */ 47).then(__nccwpck_require__.bind(__nccwpck_require__, 7047));
+            return readPolicy(found.text, path, source);
+        }
+        case 'missing':
+            if (!explicit)
+                return (0,policy_policy/* defaultPolicy */.G4)();
+            throw new problems/* PolicyError */.pn(path, [
+                {
+                    message: `input '${actions/* CONFIG_INPUT */.sR}' names this file, but the default branch has none. Commit it there (a file in a pull request counts once merged), or fix the path.`
+                }
+            ]);
+        case 'refused':
+            throw new problems/* PolicyError */.pn(path, [
+                {
+                    message: `github-token may not read this file. Give the job 'contents: read' (permissions: contents: read) so the action can read its policy from the default branch.`
+                }
+            ]);
+        case 'not-a-file':
+            throw new problems/* PolicyError */.pn(path, [{ message: `${found.why}: the policy must be one YAML file.` }]);
+    }
 }
-/** Dash punctuation, the minus sign and the characters that draw a horizontal line. */
-const DASH = '[\\p{Pd}\\u2212\\u23AF\\u2500\\u2501\\u2796]';
-/** Five or more dashes in a row, spaces between them allowed: what a delimiter is drawn with. */
-const DASH_RUN = new RegExp(`${DASH}(?:[ \\t\\u00A0\\u3000]*${DASH}){4,}`, 'gu');
-const ANY_DASH = new RegExp(DASH, 'gu');
-/** Read loosely (NFKC, every dash a hyphen): a line that starts with BEGIN or END (three dashes in it make it a marker). */
-const MARKER_LIKE = /^[\s>*_#|+-]*(begin|end)\b/i;
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/policy/v1-lists.js
 /**
- * Untrusted text that sits between a prompt's delimiters cannot draw a line that looks like one:
- * a prompt's markers are `----- BEGIN … -----` and `----- END … -----`. Every run of five or more
- * dashes (any dash character, spaces between allowed) becomes `----`, and a line that reads as a
- * marker in any spacing, case or width (`-----end issue text-----`, `－－－ ＥＮＤ …`,
- * `END ISSUE TEXT ----`) is rewritten as `[delimiter-like line: END ISSUE TEXT]`.
+ * v1's list inputs as a workflow still writes them, for the migration to the policy file's real
+ * YAML lists: one item a line or a comma, blank lines and `#` comments skipped. A comma inside
+ * `{…}` no longer splits, so `src/{api,cli}/**` is one glob (v1 refused it as 'src/{api').
  */
-function neutraliseDelimiters(text) {
-    return text
-        .split('\n')
+function v1List(raw) {
+    const items = [];
+    let item = '';
+    let depth = 0;
+    for (let i = 0; i < raw.length; i++) {
+        const ch = raw[i];
+        if (ch === '\\' && i + 1 < raw.length) {
+            item += ch + raw[++i];
+            continue;
+        }
+        if (ch === '\n' || ch === '\r' || (ch === ',' && depth === 0)) {
+            items.push(item);
+            item = '';
+            depth = 0;
+            continue;
+        }
+        if (ch === '{')
+            depth++;
+        else if (ch === '}' && depth > 0)
+            depth--;
+        item += ch;
+    }
+    items.push(item);
+    return items.map(line => line.trim()).filter(line => line && !line.startsWith('#'));
+}
+/** v1's `code-repositories`: one repository a line, with its own globs after a colon. */
+function v1CodeRepositories(raw) {
+    return raw
+        .split(/\r?\n/)
+        .map(line => line.trim())
+        .filter(line => line && !line.startsWith('#'))
         .map(line => {
-        const loose = line.normalize('NFKC').replace(ANY_DASH, '-');
-        if (!MARKER_LIKE.test(loose) || !/-(\s*-){2,}/.test(loose))
-            return line.replace(DASH_RUN, '----');
-        const words = loose
-            .replace(/-(\s*-)+/g, ' ')
-            .replace(/\s+/g, ' ')
-            .trim();
-        return `[delimiter-like line: ${words}]`;
-    })
-        .join('\n');
-}
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/impact-table.js
-
-
-
-
-// How the ledger's reader-impact figures read (before → after, the direction, too few to tell),
-// on the dashboard and in the impact comment alike (impact/comment.ts).
-/** Under this in both windows, a difference says nothing. */
-const TOO_FEW = 10;
-const shown = (n) => (n === null ? 'not known' : (0,runner_text/* formatCount */.B4)(n));
-/** Both windows' counts are under TOO_FEW: a difference says nothing. */
-const tooFew = (b, a) => b !== null && a !== null && b < TOO_FEW && a < TOO_FEW;
-/**
- * ↑, ↓ or → with the difference; `too few to tell` when the counts behind it are few (by default,
- * under TOO_FEW in both windows; a rate is as few as the counts it divides).
- */
-function direction(b, a, few = b !== null && a !== null && tooFew(b, a)) {
-    if (b === null || a === null)
-        return 'not known';
-    if (few)
-        return 'too few to tell';
-    if (a === b)
-        return '→ same';
-    const diff = Math.round((a - b) * 10) / 10;
-    const sign = diff > 0 ? '+' : '−';
-    const pct = b > 0 ? ` (${sign}${Math.abs(Math.round((diff / b) * 100))}%)` : '';
-    return `${a > b ? '↑' : '↓'} ${sign}${(0,runner_text/* formatCount */.B4)(Math.abs(diff))}${pct}`;
-}
-/** The one line said when the pages cannot be told, in the comment and on the dashboard. */
-const unsureLine = (unsure) => `Not measured: ${(0,markdown/* escapeMarkdown */.FV)(stripInvisible(unsure).slice(0, 300))}, so which site pages its files are cannot be told; no analytics request was spent on it.`;
-/** The one line said of a docs pull request that changed no site page, on the dashboard. */
-const NO_PAGES_LINE = 'Not measured: it changed no site page; no analytics request was spent on it.';
-/** A dashboard cell: `120 → 180 ↑`, or `3 → 1 (too few)`. */
-function impactCell(impact, name) {
-    const i = IMPACT_MEASURES.indexOf(name);
-    const b = impact.before[i] ?? null;
-    const a = impact.after[i] ?? null;
-    if (b === null && a === null)
-        return '–';
-    const dir = direction(b, a);
-    const arrow = dir === 'too few to tell' ? ' (too few)' : dir === 'not known' ? '' : ` ${dir.split(' ')[0]}`;
-    return `${shown(b)} → ${shown(a)}${arrow}`;
-}
-/** The dashboard's "Reader impact" rows: one per measured docs pull request, the latest first. */
-function renderImpactTable(jobs, label) {
-    const measured = jobs.filter(j => j.prLink && j.impact).reverse();
-    if (!measured.length)
-        return [];
-    return [
-        '#### Reader impact of merged docs pull requests',
-        '',
-        `Equal windows before and after each merge (whole UTC days, the merge's day in neither); figures before → after; under ${TOO_FEW} in both is too few to tell.`,
-        '',
-        '| Docs pull request | Windows | Human views | Human visitors | Thumbs-down | Searches with no click | Unanswered questions |',
-        '|---|---|---|---|---|---|---|',
-        ...measured.map(j => {
-            const impact = j.impact;
-            const link = (0,markdown/* markdownLink */.iQ)(label(j.prLink), j.prLink);
-            const comment = impact.commentUrl ? ` (${(0,markdown/* markdownLink */.iQ)('comment', impact.commentUrl)})` : '';
-            if (impact.unsure)
-                return `| ${link}${comment} | ${unsureLine(impact.unsure)} | – | – | – | – | – |`;
-            if (impact.noPages)
-                return `| ${link}${comment} | ${NO_PAGES_LINE} | – | – | – | – | – |`;
-            return `| ${link}${comment} | ${impact.days} days each | ${impactCell(impact, 'humanViews')} | ${impactCell(impact, 'humanVisitors')} | ${impactCell(impact, 'thumbsDown')} | ${impactCell(impact, 'zeroClickSearches')} | ${impactCell(impact, 'unansweredQuestions')} |`;
-        }),
-        ''
-    ];
-}
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/dashboard-body.js
-
-
-
-
-
-
-
-/** Mintlify's published average credits for a run that updates docs from code changes. */
-const DEFAULT_CREDITS_PER_RUN = 180;
-const dashboard_body_DAY = 86_400_000;
-const SHOWN_JOBS = 10;
-const SHOWN_CHANGES = 5;
-const SHOWN_WAITING = 20;
-/** The people's part of the body stays well under GitHub's 65,536 characters, beside the state. */
-const MAX_BODY_CHARS = 36_000;
-/** The dashboard as people read it: what the agent is doing for this repository, per project. */
-function renderDashboard(ledger, view) {
-    const lines = [
-        'This issue is kept by the Mintlify agent action. It shows what the documentation agent is doing for this repository, and it is the record of which changes were handed to the agent: every run of the action updates it, and what you edit here is overwritten. Closing it hides it until the next run.',
-        ''
-    ];
-    const projects = Object.entries(ledger.projects);
-    if (projects.length === 0)
-        lines.push('Nothing yet.', '');
-    for (const [id, project] of projects)
-        lines.push(...renderProject(id, project, view));
-    const text = lines.join('\n');
-    return text.length > MAX_BODY_CHARS
-        ? `${text.slice(0, MAX_BODY_CHARS)}\n\n… (cut: the rest did not fit in the issue)\n`
-        : text;
-}
-function renderProject(id, project, view) {
-    const lines = [`### Project ${(0,markdown/* codeSpan */.SS)(id)}`, ''];
-    const day = startsWithin(project.spend, dashboard_body_DAY, view.now);
-    const week = startsWithin(project.spend, 7 * dashboard_body_DAY, view.now);
-    const documented = project.documented
-        ? `${commitLink(project.documented.sha, view)} · ${dashboard_body_when(project.documented.at)}`
-        : 'none yet: the first change run documents its own change';
-    const marks = Object.values(project.repositories ?? {});
-    lines.push(...(marks.length && !project.documented ? [] : [`- **Last documented commit**: ${documented}`]), ...(project.backlog
-        ? [
-            `- **Beyond one run's bounds**: ${(0,runner_text/* counted */.hS)(project.backlog, 'more change')} after it ${project.backlog === 1 ? 'waits' : 'wait'}; the next runs (a merge, a push, a scheduled or manual catch-up) take them, oldest first`
-        ]
-        : []), `- **Jobs and follow-ups started**: ${(0,runner_text/* formatCount */.B4)(day)} in the last 24 hours, ${(0,runner_text/* formatCount */.B4)(week)} in the last 7 days`, ...renderBudget(project, view), '');
-    lines.push(...renderWatermarks(project, view));
-    lines.push(...renderOutcomes(project, view));
-    lines.push(...renderOutcomesByRepository(project, view));
-    lines.push(...renderKept(project));
-    lines.push(...renderImpactTable(project.jobs, shortPull));
-    const jobs = project.jobs.slice(-SHOWN_JOBS).reverse();
-    const earlierJobs = (project.olderJobs ?? 0) + project.jobs.length - jobs.length;
-    if (jobs.length) {
-        lines.push('#### Docs pull requests and jobs', '', '| Docs pull request | Job | State | Changes in it |', '|---|---|---|---|', ...jobs.map(job => `| ${job.prLink ? (0,markdown/* markdownLink */.iQ)(shortPull(job.prLink), job.prLink) : 'not yet'} | ${(0,markdown/* codeSpan */.SS)(job.id)} | ${(0,markdown/* escapeMarkdown */.FV)(job.state)} | ${changeList(job.changes, job.moreChanges, view)} |`), ...(earlierJobs ? [`| | | | … and ${(0,runner_text/* formatCount */.B4)(earlierJobs)} earlier jobs |`] : []), '');
-    }
-    if (project.waiting && project.waiting.changes.length) {
-        const { changes, why } = project.waiting;
-        lines.push(`#### Waiting: ${(0,runner_text/* counted */.hS)(changes.length, 'change')}`, '', `${(0,markdown/* escapeMarkdown */.FV)(why)}`, '', ...approvalLines(project.waiting, approvalCost(project, view)), ...changes.slice(0, SHOWN_WAITING).map(c => `- ${changeLink(c, view)}`), ...(changes.length > SHOWN_WAITING ? [`- … and ${changes.length - SHOWN_WAITING} more`] : []), '');
-    }
-    const olderUncertain = project.olderUncertain ?? 0;
-    if (project.uncertain.length || olderUncertain) {
-        lines.push('#### Uncertain', '', "Each request below got no answer, or an answer that does not say whether the service acted on it (HTTP 500, 502 or 504, a time-out, a lost connection), so it may have started a job. The action does not send these changes again by itself: look for the job among the agent jobs on the Mintlify dashboard; if there is none, tick the request's box to send its changes again, once (ticking needs the workflow's `required-permission`, and a workflow that runs when the dashboard is edited, as for `approval: dashboard`).", '', ...project.uncertain.flatMap(u => [
-            `- ${dashboard_body_when(u.at)}: ${u.what === 'follow-up' ? `follow-up to ${(0,markdown/* codeSpan */.SS)(u.job ?? '?')}` : 'a new job'} (${(0,markdown/* escapeMarkdown */.FV)(u.why)}) for ${changeList(u.changes, u.moreChanges ?? 0, view)}${u.moreChanges ? ` (the box sends the ${(0,runner_text/* counted */.hS)(u.changes.length, 'change')} kept; the ${(0,runner_text/* formatCount */.B4)(u.moreChanges)} more were not kept: send them with a prompt)` : ''}`,
-            ...(u.id ? [resendBox(u.id)] : [])
-        ]), 
-        // Their changes and boxes left the ledger to keep it within its share: said, never hidden.
-        ...(olderUncertain
-            ? [
-                `- … and ${(0,runner_text/* formatCount */.B4)(olderUncertain)} earlier uncertain requests, no longer listed: their changes were not sent again; look for their jobs on the Mintlify dashboard, and send what none documented with a prompt.`
-            ]
-            : []), '');
-    }
-    if (project.runs.length) {
-        lines.push('#### Last runs', '', '| Run | Result | Job | Changes | Note |', '|---|---|---|---:|---|', ...[...project.runs]
-            .reverse()
-            .map(r => `| ${r.url ? (0,markdown/* markdownLink */.iQ)(dashboard_body_when(r.at), r.url) : dashboard_body_when(r.at)} | ${(0,markdown/* codeSpan */.SS)(r.result)} | ${r.job ? (0,markdown/* codeSpan */.SS)(r.job) : ''} | ${(0,runner_text/* formatCount */.B4)(r.changes)} | ${(0,markdown/* escapeMarkdown */.FV)(r.note)} |`), ...(project.olderRuns
-            ? [`| | | | | … and ${(0,runner_text/* formatCount */.B4)(project.olderRuns)} earlier runs |`]
-            : []), '');
-    }
-    return lines;
-}
-/** With `code-repositories`: each code repository's last documented commit, by name. */
-function renderWatermarks(project, view) {
-    const marks = Object.values(project.repositories ?? {}).sort((a, b) => a.name.localeCompare(b.name));
-    if (!marks.length)
-        return [];
-    return [
-        '#### Code repositories',
-        '',
-        'Each run documents what each repository merged after its last documented commit.',
-        '',
-        '| Repository | Branch | Last documented commit | Since |',
-        '|---|---|---|---|',
-        ...marks.map(m => `| ${(0,markdown/* markdownLink */.iQ)(m.name, `${view.serverUrl}/${m.name}`)} | ${(0,markdown/* codeSpan */.SS)(m.branch)} | ${commitLink(m.sha, { ...view, repository: m.name })} | ${dashboard_body_when(m.at)} |`),
-        ''
-    ];
-}
-/**
- * What the policy file allows the project and what it used: each budget in its window (`max-jobs`,
- * `max-credits`), the credits the starts are estimated at, and how many docs pull requests may be
- * open at once (`max-open`). Without a budget the 30 days' starts and their estimate only.
- */
-function renderBudget(project, view) {
-    const limits = view.limits ?? { creditsPerRun: DEFAULT_CREDITS_PER_RUN };
-    const perRun = (0,runner_text/* formatCount */.B4)(limits.creditsPerRun);
-    const month = startsWithin(project.spend, 30 * dashboard_body_DAY, view.now);
-    const states = budget_budgetStates(project.spend, limits, view.now);
-    return [
-        ...(states.length
-            ? states.map(state => `- **Budget**: ${budgetText(state, limits)}`)
-            : ['- **Budget**: none set (the policy file’s `max-jobs` or `max-credits` sets one)']),
-        `- **Credits used (estimate)**: about ${(0,runner_text/* formatCount */.B4)(month * limits.creditsPerRun)} in the last 30 days, at ${perRun} a run (\`credits-per-run\`: Mintlify publishes averages, the API reports no usage)`,
-        `- **Open at once**: ${limits.maxOpen === undefined ? 'no limit (the policy file’s `max-open` sets one)' : `at most ${(0,runner_text/* counted */.hS)(limits.maxOpen, 'docs pull request')} (\`max-open: ${limits.maxOpen}\`; a running job counts)`}`
-    ];
-}
-/** What ticking the waiting batch's box would cost, and the budget it would leave. */
-function approvalCost(project, view) {
-    const limits = view.limits ?? { creditsPerRun: DEFAULT_CREDITS_PER_RUN };
-    const states = budget_budgetStates(project.spend, limits, view.now);
-    return {
-        creditsPerRun: limits.creditsPerRun,
-        ...(states.length ? { budget: states.map(state => budgetText(state, limits)).join('; ') } : {})
-    };
-}
-/** What became of the agent's work over the last 30 days: figures only, no text from elsewhere. */
-function renderOutcomes(project, view) {
-    const perRun = view.limits?.creditsPerRun ?? DEFAULT_CREDITS_PER_RUN;
-    const o = outcomes(project, view.now, perRun);
-    if (!o.started && !o.decided && !o.open)
-        return [];
-    const acceptance = o.acceptance === undefined
-        ? 'no decided pull request yet'
-        : `${Math.round(o.acceptance * 100)}% (${(0,runner_text/* formatCount */.B4)(o.merged)} merged of ${(0,runner_text/* formatCount */.B4)(o.decided)} decided)`;
-    const unread = o.merged - o.touchKnown - o.touchTooLong;
-    const tooLong = o.touchTooLong
-        ? `; ${(0,runner_text/* formatCount */.B4)(o.touchTooLong)} merged with more events than one read holds, not known`
-        : '';
-    const zeroTouch = o.touchKnown
-        ? `${Math.round((o.zeroTouch / o.touchKnown) * 100)}% (${(0,runner_text/* formatCount */.B4)(o.zeroTouch)} of ${(0,runner_text/* formatCount */.B4)(o.touchKnown)} merged without a person's commit${unread ? `; ${(0,runner_text/* formatCount */.B4)(unread)} merged not read yet` : ''}${tooLong})`
-        : 'no merged pull request read yet';
-    return [
-        '#### Outcomes, last 30 days',
-        '',
-        'Docs pull requests opened in the last 30 days, as last read from the docs repository (a few a run); jobs and follow-ups by the day they started.',
-        '',
-        `- **Jobs and follow-ups started**: ${(0,runner_text/* formatCount */.B4)(o.started)}`,
-        `- **Docs pull requests**: ${(0,runner_text/* formatCount */.B4)(o.merged)} merged · ${(0,runner_text/* formatCount */.B4)(o.closed)} closed without merge · ${(0,runner_text/* formatCount */.B4)(o.expired)} expired · ${(0,runner_text/* formatCount */.B4)(o.open)} still open · ${(0,runner_text/* formatCount */.B4)(o.drafts)} open as drafts, counted apart`,
-        `- **Accepted**: ${acceptance}: merged ÷ decided, where decided is merged + closed without merge + expired; open pull requests and drafts are not decided yet`,
-        `- **Zero-touch**: ${zeroTouch}: merged without a person's commit ÷ merged whose commits were read (a person is anyone but the docs agent's identities and bots)`,
-        `- **Median time from job start to merge**: ${o.medianToMerge === undefined ? 'no merged pull request yet' : `${hoursOrDays(o.medianToMerge)} (the middle of ${(0,runner_text/* formatCount */.B4)(o.merged)} merged)`}`,
-        `- **Credits per merged docs pull request (estimate)**: ${o.creditsPerMerge === undefined ? 'no merged pull request yet' : `about ${(0,runner_text/* formatCount */.B4)(o.creditsPerMerge)}`} (an estimate, not a measure: every job and follow-up started, at ${(0,runner_text/* formatCount */.B4)(perRun)} credits a run ('credits-per-run'), ÷ merged; the API reports no usage)`,
-        ''
-    ];
-}
-/**
- * With several code repositories: the outcomes' figures per repository, counted as the total is,
- * over the docs pull requests that document its changes. Names link to the repository, escaped.
- */
-function renderOutcomesByRepository(project, view) {
-    const byRepository = outcomesByRepository(project, view.now);
-    if (!byRepository?.rows.some(({ figures: f }) => f.decided || f.open || f.drafts))
-        return [];
-    const { rows, unnamed } = byRepository;
-    return [
-        '#### Outcomes per code repository, last 30 days',
-        '',
-        'Counted as the outcomes above, over the docs pull requests that document each repository’s changes. A docs pull request that documents changes from several repositories counts once for each of them, so the rows can add up to more than the total.',
-        ...(unnamed
-            ? [
-                '',
-                `${(0,runner_text/* counted */.hS)(unnamed, 'docs pull request')} whose changes name no repository (recorded before \`code-repositories\`) ${unnamed === 1 ? 'is' : 'are'} in no row.`
-            ]
-            : []),
-        '',
-        '| Repository | Merged | Closed | Expired | Open | Drafts | Accepted | Zero-touch | Median time to merge |',
-        '|---|---:|---:|---:|---:|---:|---|---|---|',
-        ...rows.map(({ name, figures: f }) => `| ${(0,markdown/* markdownLink */.iQ)(name, `${view.serverUrl}/${name}`)} | ${[f.merged, f.closed, f.expired, f.open, f.drafts].map(runner_text/* formatCount */.B4).join(' | ')} | ${repositoryCells(f)} |`),
-        ''
-    ];
-}
-/** A repository's acceptance, zero-touch rate and median time to merge, each with its counts. */
-function repositoryCells(f) {
-    const share = (part, whole, of, none) => whole
-        ? `${Math.round((part / whole) * 100)}% (${(0,runner_text/* formatCount */.B4)(part)} of ${(0,runner_text/* formatCount */.B4)(whole)} ${of})`
-        : none;
-    return [
-        share(f.merged, f.decided, 'decided', 'none decided yet'),
-        share(f.zeroTouch, f.touchKnown, 'merged and read', 'no merge read yet'),
-        f.medianToMerge === undefined ? 'no merge yet' : hoursOrDays(f.medianToMerge)
-    ].join(' | ');
-}
-/** Docs pull requests `expire-after` keeps open, each with why: a person's work is on it. */
-function renderKept(project) {
-    const kept = project.jobs.filter(j => j.kept && j.prLink && STILL_OPEN.has(j.state));
-    if (!kept.length)
-        return [];
-    return [
-        '#### Kept open past expire-after',
-        '',
-        'Stale means nobody but the docs agent touched a docs pull request for longer than `expire-after`; these are not stale, and a person’s commit, approval, request for changes or keep label keeps one open for good.',
-        '',
-        ...kept
-            .slice(-SHOWN_JOBS)
-            .map(j => `- ${(0,markdown/* markdownLink */.iQ)(shortPull(j.prLink), j.prLink)}: ${(0,markdown/* escapeMarkdown */.FV)(j.kept?.why ?? '')} (as of ${dashboard_body_when(j.kept?.at ?? 0)})`),
-        ''
-    ];
-}
-const dashboard_body_when = (at) => at ? `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC` : '';
-const commitLink = (sha, view) => (0,markdown/* markdownLink */.iQ)(sha.slice(0, 7), `${view.serverUrl}/${view.repository}/commit/${sha}`);
-function changeLink(change, view) {
-    // In a docs project of several repositories a number alone is ambiguous: `acme/api#12`.
-    const number = change.pr ? `#${change.pr}` : change.sha.slice(0, 7);
-    const label = change.repo ? `${change.repo}${change.pr ? '' : '@'}${number}` : number;
-    const url = change.url ?? `${view.serverUrl}/${change.repo ?? view.repository}/commit/${change.sha}`;
-    return `${(0,markdown/* markdownLink */.iQ)(label, url)} ${(0,markdown/* escapeMarkdown */.FV)(change.title)}`;
-}
-function changeList(changes, more, view) {
-    const shown = changes.slice(-SHOWN_CHANGES).map(c => changeLink(c, view));
-    const rest = changes.length - shown.length + more;
-    return [...shown, ...(rest > 0 ? [`and ${rest} more`] : [])].join(' · ');
-}
-/** `acme/docs#101` for a pull request URL; the URL itself otherwise. */
-function shortPull(url) {
-    const m = /\/([^/]+)\/([^/]+)\/pull\/(\d+)\/?$/.exec(url);
-    return m ? `${m[1]}/${m[2]}#${m[3]}` : url;
-}
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/dashboard-choice.js
-
-
-
-/**
- * How long after the state was written (the action's clock) its write may reach GitHub (GitHub's
- * clock, in whole seconds): an edit by the action later than this wrote a newer state. A version
- * written less than this before the action's last write is not told apart from it.
- */
-const WRITE_SLACK_MS = 10_000;
-/**
- * The dashboard holds a state a newer version of the action wrote, in a format this one does not
- * know: this version neither reads nor writes it, and starts nothing it could not record.
- */
-class dashboard_choice_NewerLedgerError extends errors/* ExplainedError */.hM {
-}
-/** What a run says of a dashboard a newer version wrote; `outcome` says what this run did. */
-const newerLedger = (url, format, outcome) => new dashboard_choice_NewerLedgerError(`The dashboard ${url} was written by a newer version of the action (its state is in format ${format}; this version reads formats up to ${LEDGER_FORMAT}), so this version leaves it as it is${outcome}. Update this workflow's 'uses:' pin of mintlify/agent-action (or of its sub-action) to the version your other workflows use, or a newer one.`);
-/**
- * The dashboard among `candidates`, or an explained refusal when the newest state the action wrote
- * is not where it can be trusted (restored to an older version, or only a copy of it found).
- */
-function chooseDashboard(candidates, ctx) {
-    const notices = [];
-    const verified = [];
-    const copies = [];
-    let unreadable;
-    const seen = new Set();
-    for (const issue of candidates) {
-        if (seen.has(issue.number))
-            continue;
-        seen.add(issue.number);
-        const state = readDashboardState(issue.body, ctx.signer, ctx.repository, issue.number);
-        const own = sameActor(issue.author, ctx.viewer);
-        // Another workflow runs a newer version: its ledger is never written over, nor guessed at.
-        if (own && !state.ok && state.why === 'newer')
-            throw newerLedger(issue.url, state.format, ': nothing was started');
-        if (state.ok && own)
-            verified.push({ issue, ledger: state.ledger, legacy: state.legacy });
-        else if (!state.ok && state.why === 'elsewhere')
-            copies.push({ issue, writtenIn: state.writtenIn, ledger: state.ledger });
-        else if (!own && (state.ok || state.why !== 'none'))
-            notices.push(`${ref(issue)} has the label '${ctx.label}' but was opened by @${issue.author || 'ghost'}, not by this action's identity @${ctx.viewer}, so it is not the dashboard and nothing in it is used: take the label off.`);
-        else if (own && issue.labels.includes(ctx.label) && issue.title === ctx.title)
-            unreadable ??= issue;
-        else if (own && issue.labels.includes(ctx.label) && !state.ok && state.why === 'none')
-            // Another issue of the same identity (a link check, a report) the label was put on: taking
-            // it as an empty ledger would lose the real one's state and write over the issue.
-            notices.push(`${ref(issue)} has the label '${ctx.label}' but is not the dashboard (its title is not '${ctx.title}' and it holds no dashboard state), so it is left alone: take the label off.`);
-    }
-    const newest = verified.sort((a, b) => newer(b.ledger, a.ledger))[0];
-    for (const copy of copies) {
-        const where = `${ref(copy.issue)} holds a copy of the dashboard state written in #${copy.writtenIn}`;
-        if (!newest || newer(copy.ledger, newest.ledger) > 0)
-            throw new errors/* ExplainedError */.hM(`${where} (${dashboard_choice_when(copy.ledger)}), newer than any state found where it was written${newest ? ` (${ref(newest.issue)} holds one of ${dashboard_choice_when(newest.ledger)})` : ''}, so nothing was started: the state of #${copy.writtenIn} was replaced or the issue is gone. Restore #${copy.writtenIn}'s newest body from its edit history (and its label '${ctx.label}'), or, to start a new ledger, take the label off ${ref(copy.issue)}.`);
-        notices.push(`${where}, an older one: it is not used; take the label off ${ref(copy.issue)}.`);
-    }
-    if (!newest) {
-        if (unreadable && dashboard_choice_stateOf(unreadable, ctx) !== 'none')
-            notices.push(`The dashboard ${unreadable.url} holds no state this action wrote with this API key (edited by hand, or written with another key): it starts afresh from this change.`);
-        return {
-            ...(unreadable ? { issue: unreadable } : {}),
-            ledger: emptyLedger(),
-            notices,
-            relabel: false,
-            stateUnread: Boolean(unreadable)
-        };
-    }
-    for (const older of verified.slice(1))
-        notices.push(`${ref(older.issue)} also holds a dashboard state, older than ${ref(newest.issue)}'s (${dashboard_choice_when(older.ledger)} against ${dashboard_choice_when(newest.ledger)}): it is not used; close it or take its label off.`);
-    const restored = restoredBy(newest.issue, newest.ledger, ctx.viewer, newest.legacy);
-    if (restored)
-        throw new errors/* ExplainedError */.hM(`The dashboard ${newest.issue.url} holds a state older than the one this action last wrote there: @${restored.by || 'ghost'} changed its body afterwards (${new Date(restored.at).toISOString()}), restoring an earlier version or editing it. Nothing was started, as the budget and the last documented commit would move back. Restore the newest version the action wrote from the issue's edit history; or, to start the ledger afresh, delete its hidden state (the last HTML comment of the body).`);
-    const relabel = !newest.issue.labels.includes(ctx.label);
-    if (relabel)
-        notices.push(`The dashboard ${newest.issue.url} had lost its label '${ctx.label}'${newest.issue.state === 'open' ? '' : ' and was closed'}: found again by its author and title, it keeps its state and gets its label back.`);
-    if (newest.issue.locked)
-        notices.push(`The dashboard ${newest.issue.url} is locked: people cannot tick its boxes until it is unlocked.`);
-    return { issue: newest.issue, ledger: newest.ledger, notices, relabel };
-}
-/**
- * Someone other than the action edited the body after its last write, and the state there is not
- * that write's (written more than WRITE_SLACK_MS before the action's newest edit, or that edit is
- * not among those GitHub listed): who made the last edit, and when.
- */
-function restoredBy(issue, ledger, viewer, legacy) {
-    const last = issue.lastEdit ?? issue.edits[0];
-    if (!last || sameActor(last.by, viewer))
-        return undefined;
-    const own = issue.edits.find(e => sameActor(e.by, viewer));
-    const written = legacy ? legacyWrittenBy(ledger) : ledger.writtenAt;
-    const slack = legacy ? LEGACY_SLACK_MS : WRITE_SLACK_MS;
-    if (own && written !== undefined && own.at <= written + slack)
-        return undefined;
-    return last;
-}
-/**
- * A job on GitHub runs six hours at most: every write of one run falls within this long of the
- * newest time its state names.
- */
-const LEGACY_SLACK_MS = 6 * 3_600_000;
-/**
- * A state from before states were stamped (no issue, no time): when a person could have ticked a
- * box in it (a batch waiting for approval, an uncertain request), a person's edit after the action's
- * may be that tick, so the state counts as written at the newest time it names (within
- * LEGACY_SLACK_MS); with no box to tick, a person's later edit can only have restored or rewritten
- * it, and the state is refused as the stamped ones are.
- */
-function legacyWrittenBy(ledger) {
-    const projects = Object.values(ledger.projects);
-    const boxes = projects.some(p => p.waiting?.batch || p.uncertain.some(u => u.id));
-    if (!boxes)
-        return undefined;
-    const times = projects.flatMap(p => [
-        p.documented?.at ?? 0,
-        p.waiting?.since ?? 0,
-        ...p.runs.map(r => r.at),
-        ...p.jobs.flatMap(j => [j.startedAt, j.endedAt ?? 0, j.checkedAt ?? 0]),
-        ...p.uncertain.map(u => u.at)
-    ]);
-    return Math.max(0, ...times);
-}
-/** Above 0 when `a` is the newer state: written later, or, written at once, written more often. */
-const newer = (a, b) => (a.writtenAt ?? 0) - (b.writtenAt ?? 0) || (a.version ?? 0) - (b.version ?? 0);
-const dashboard_choice_when = (ledger) => ledger.writtenAt ? `written ${new Date(ledger.writtenAt).toISOString()}` : 'undated';
-const ref = (issue) => `#${issue.number}`;
-const dashboard_choice_stateOf = (issue, ctx) => {
-    const state = readDashboardState(issue.body, ctx.signer, ctx.repository, issue.number);
-    return state.ok ? 'ok' : state.why;
-};
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/dashboard.js
-
-
-
-
-
-
-
-/** A body read this long ago (ms) is taken as current: another run's write in between is unlikely. */
-const FRESH_MS = 5000;
-/**
- * The `Docs agent dashboard` issue: found in one request by its label, created on first need,
- * written only by this action (its state is signed, see ledger.ts), and read again before each
- * write so that an overlapping run's write is kept.
- */
-class dashboard_Dashboard {
-    github;
-    options;
-    ledger;
-    /** What the user should hear about the dashboard itself (reopened, started afresh). */
-    notices = [];
-    issue;
-    body = '';
-    checked = false;
-    /** Its issue holds no state this action can read: what earlier runs recorded is unknown. */
-    stateUnread = false;
-    /** The issue was found again without its label: the label goes back on with the first write. */
-    relabel = false;
-    /** Who the action is, as GitHub named it when no dashboard was found: said when one is opened. */
-    viewer = '';
-    /** When the body was last read or written (options.now): a read this recent is read again for nothing. */
-    readAt = -Infinity;
-    constructor(github, options, ledger) {
-        this.github = github;
-        this.options = options;
-        this.ledger = ledger;
-    }
-    get url() {
-        return this.issue?.url;
-    }
-    /** The issue's number, once found or created. */
-    get number() {
-        return this.issue?.number;
-    }
-    /** The body as last read from GitHub or written: what people see, their ticks included. */
-    get text() {
-        return this.body;
-    }
-    /**
-     * The ledger of the repository: from the newest state this action wrote, in an issue it opened
-     * (see dashboard-choice.ts): among the labelled issues and the action's own issues of the
-     * dashboard's title, always both (two requests), as a label can be moved by anyone with triage
-     * rights: off the current dashboard, back onto a stale one or onto another issue.
-     */
-    static async open(github, options) {
-        const [owner = '', repo = ''] = options.view.repository.split('/');
-        let choice;
-        let viewer;
-        try {
-            const labelled = await labelledIssues(github.graphql, { owner, repo }, DASHBOARD_LABEL);
-            viewer = labelled.viewer ?? '';
-            if (!viewer)
-                throw new errors/* ExplainedError */.hM(`GitHub did not say who 'github-token' is, so the docs agent dashboard cannot be told from a copy and nothing was started.`);
-            const own = await authoredIssues(github.graphql, { owner, repo }, options.title, viewer);
-            choice = chooseDashboard([...labelled.issues, ...own], {
-                signer: options.signer,
-                repository: options.view.repository,
-                viewer,
-                label: DASHBOARD_LABEL,
-                title: options.title
-            });
-        }
-        catch (error) {
-            if (error instanceof errors/* ExplainedError */.hM)
-                throw error;
-            throw dashboardError('read', error);
-        }
-        const dashboard = new dashboard_Dashboard(github, options, choice.ledger);
-        dashboard.notices.push(...choice.notices);
-        if (choice.issue)
-            dashboard.adopt(choice.issue);
-        dashboard.relabel = choice.relabel;
-        dashboard.viewer = viewer;
-        dashboard.stateUnread = choice.stateUnread ?? false;
-        return dashboard;
-    }
-    adopt(issue) {
-        this.issue = issue;
-        this.body = issue.body;
-        this.readAt = this.options.now();
-    }
-    /** This project's part of the ledger as last read (a copy: changes go through `write`). */
-    project(projectId) {
-        return structuredClone(this.ledger.projects[projectId] ?? emptyProject());
-    }
-    /**
-     * Makes sure the dashboard can be written before anything is started: creates it, or reopens it
-     * when closed by hand, or writes its title unchanged, which also reads its latest body. Without
-     * `issues: write` the run stops here, having started nothing.
-     */
-    async ensureWritable() {
-        if (this.checked)
-            return;
-        try {
-            if (!this.issue)
-                await this.create();
-            else {
-                const reopen = this.issue.state !== 'open';
-                if (reopen)
-                    this.notices.push(`The dashboard ${this.issue.url} was closed; it is reopened with its state.`);
-                this.merge(await this.github.updateIssue(this.issue.number, {
-                    title: this.issue.title,
-                    ...(reopen ? { state: 'open' } : {}),
-                    ...this.labelBack()
-                }));
-            }
-        }
-        catch (error) {
-            throw dashboardError('write', error);
-        }
-        this.checked = true;
-    }
-    /**
-     * Changes this project's part and writes the dashboard. With `reread`, the newest body is read
-     * first and the change is made to it, so that another run's write in between is kept ('always':
-     * even when read moments ago, as a person's tick may be that recent). A box of a
-     * batch still waiting that someone ticked in the body last read stays ticked (its own run judges
-     * it), unless `untick` (a refused tick undone).
-     */
-    async write(projectId, change, { reread, untick = false }) {
-        const apply = () => change((this.ledger.projects[projectId] ??= emptyProject()));
-        try {
-            if (!this.issue) {
-                apply();
-                await this.create();
-                this.checked = true;
-                return;
-            }
-            const issue = this.issue;
-            // Read again unless this run read it moments ago (the check before the service's write).
-            if (reread === 'always' || (reread && this.options.now() - this.readAt > FRESH_MS))
-                this.merge(await this.github.updateIssue(issue.number, { title: issue.title }));
-            apply();
-            const ticked = untick ? [] : tickedBatches(this.body);
-            const resends = untick ? [] : tickedResends(this.body);
-            this.adopt(await this.github.updateIssue(issue.number, {
-                body: keepTicks(this.render(issue.number), ticked, resends),
-                ...this.labelBack()
-            }));
-        }
-        catch (error) {
-            throw dashboardError('write', error);
-        }
-    }
-    /**
-     * Opens the dashboard: the issue first, with the page but no state, as the state names the issue
-     * it is written in (a copy elsewhere is refused), then the state.
-     */
-    async create() {
-        const now = this.options.now();
-        const created = await this.github.createIssue(this.options.title, renderDashboard(this.ledger, { ...this.options.view, now }), [DASHBOARD_LABEL]);
-        if (!created.labels.includes(DASHBOARD_LABEL))
-            this.notices.push(`GitHub created the dashboard ${created.url} without its label '${DASHBOARD_LABEL}'; the next run finds it by its author and title, but give the workflow 'issues: write'.`);
-        this.adopt(created);
-        this.adopt(await this.github.updateIssue(created.number, { body: this.render(created.number) }));
-        // A dashboard deleted, or transferred to another repository, cannot be found: an empty one
-        // replaces it, which is never done silently.
-        this.notices.push(`No docs agent dashboard was found (no issue labelled '${DASHBOARD_LABEL}', and none titled '${this.options.title}' opened by @${this.viewer || 'this action'}, open or closed): ${created.url} is opened with an empty ledger, and 'max-jobs' counts from here. If an earlier dashboard was deleted or transferred to another repository, what waited there and its last documented commit are not carried over: send those changes with a prompt, or transfer it back and delete the hidden state of ${created.url} (the last HTML comment of its body).`);
-    }
-    /**
-     * The label put back, with its other labels, on a dashboard found again without it; reopened
-     * when it was closed too, so that its boxes can be ticked.
-     */
-    labelBack() {
-        if (!this.relabel || !this.issue)
-            return {};
-        this.relabel = false;
-        return {
-            labels: [...this.issue.labels, DASHBOARD_LABEL],
-            ...(this.issue.state === 'open' ? {} : { state: 'open' })
-        };
-    }
-    /**
-     * Takes the newest body's state when it verifies as written in this issue and is not older than
-     * the one this run holds (a person's restore in between); otherwise keeps what this run holds.
-     * A state a newer version of the action wrote meanwhile is never written over: the run stops.
-     */
-    merge(latest) {
-        const read = readDashboardState(latest.body, this.options.signer, this.options.view.repository, latest.number);
-        if (!read.ok && read.why === 'newer')
-            throw newerLedger(latest.url, read.format, ', and this run records nothing there');
-        if (read.ok && (read.ledger.writtenAt ?? 0) >= (this.ledger.writtenAt ?? 0))
-            this.ledger = read.ledger;
-        this.adopt(latest);
-    }
-    /** The body: the page, and the state stamped with its issue, its next version and the time. */
-    render(issue) {
-        const now = this.options.now();
-        this.ledger.issue = issue;
-        this.ledger.version = (this.ledger.version ?? 0) + 1;
-        this.ledger.writtenAt = Math.max(now, (this.ledger.writtenAt ?? 0) + 1);
-        const record = ledgerRecord(this.ledger, this.options.signer, dashboardPlace(this.options.view.repository, issue), now);
-        return withinIssueBody(renderDashboard(this.ledger, { ...this.options.view, now }), record);
-    }
-}
-/** GitHub refuses an issue body over 65,536 characters (422): the whole write would be lost. */
-const MAX_ISSUE_BODY = 65_536;
-const CUT_NOTE = '\n\n… The rest of this page is cut to keep the dashboard within the 65,536 characters GitHub allows an issue body; the state below is whole.';
-/**
- * The page and the signed state as one body within GitHub's limit: the state is already fitted
- * (fitLedger), so a page too long (hostile titles, a long history) is cut, never the state.
- */
-function withinIssueBody(page, record) {
-    const body = `${page}\n${record}`;
-    if (body.length <= MAX_ISSUE_BODY)
-        return body;
-    const room = Math.max(0, MAX_ISSUE_BODY - record.length - CUT_NOTE.length - 1);
-    const cut = page.slice(0, room);
-    // At a line's end: no Markdown link or table row is left half open.
-    const atLine = cut.lastIndexOf('\n');
-    return `${atLine > 0 ? cut.slice(0, atLine) : cut}${CUT_NOTE}\n${record}`;
-}
-function dashboardError(what, error) {
-    if (error instanceof dashboard_choice_NewerLedgerError)
-        return error;
-    // Not a want of access: GitHub asked for a wait the step cannot give, and says so.
-    if (error instanceof limits_RateLimitError)
-        return new errors/* ExplainedError */.hM(`Could not ${what} the docs agent dashboard issue, so nothing was started: ${error.message}`);
-    const status = error.status;
-    const detail = typeof status === 'number' ? `HTTP ${status}` : error.message;
-    return new errors/* ExplainedError */.hM(`Could not ${what} the docs agent dashboard issue (${detail}), which records what was handed to the agent, so nothing was started. Give the workflow 'issues: write', or set 'dashboard: false' to run every change as its own job without a record.`);
-}
-
-// EXTERNAL MODULE: ./.tmp/ncc-js/policy/code-repositories.js
-var code_repositories = __nccwpck_require__(523);
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/ledger-session.js
-
-
-
-
-/** The changes of a batch as the ledger keeps them: the commit, the pull request, a short title. */
-function changeRefs(batch) {
-    return [
-        ...batch.pulls.map(p => ({
-            sha: p.mergeCommit ?? '',
-            pr: p.number,
-            title: ledgerTitle(p.title),
-            url: p.url,
-            ...(p.repository ? { repo: p.repository } : {})
-        })),
-        ...batch.commits.map(c => ({
-            sha: c.sha,
-            title: ledgerTitle(c.message.split('\n')[0] ?? ''),
-            ...(c.repository ? { repo: c.repository } : {})
-        }))
-    ];
-}
-/**
- * One run's dealings with the ledger: what it reads before deciding, and what it writes once the
- * service has accepted a write (never before), so that an overlapping run sees it at once.
- */
-class ledger_session_LedgerSession {
-    dashboard;
-    projectId;
-    run;
-    now;
-    limits;
-    /** What a fold decision learnt of an earlier job, written with the run's next write. */
-    seen;
-    /** What other reads learnt of the ledger's jobs (`max-open`), written with the run's next write. */
-    updates = [];
-    /** Who ticked the batch this run hands over (`approval: dashboard`): named in its run entry. */
-    approvedBy;
-    /**
-     * The uncertain entries whose changes this run sends again (their boxes ticked): they leave the
-     * ledger once sent, and the last documented commit and the waiting batch stay as they are.
-     */
-    resending;
-    constructor(dashboard, projectId, run, now, limits) {
-        this.dashboard = dashboard;
-        this.projectId = projectId;
-        this.run = run;
-        this.now = now;
-        this.limits = limits;
-        const read = dashboard.project(projectId);
-        this.documentedAtStart = {
-            sha: read.documented?.sha,
-            repositories: Object.fromEntries(Object.entries(read.repositories ?? {}).map(([key, mark]) => [key, mark.sha]))
-        };
-    }
-    /**
-     * The last documented commit this run read its batch from: the only one its head is known to be
-     * ahead of (or, on a rewritten history, to replace).
-     */
-    documentedAtStart;
-    /** The changes of the uncertain entries this run sends again. */
-    resent() {
-        const ids = this.resending ?? [];
-        return this.project.uncertain.filter(u => u.id && ids.includes(u.id)).flatMap(u => u.changes);
-    }
-    /** The project's part as read at the start. */
-    get project() {
-        return this.dashboard.project(this.projectId);
-    }
-    get notices() {
-        return this.dashboard.notices;
-    }
-    get url() {
-        return this.dashboard.url;
-    }
-    /** The entry an earlier attempt of this run's step left, with the job it started. */
-    earlierAttempt() {
-        return [...this.project.runs]
-            .reverse()
-            .find(r => r.run === this.run.id && r.step === this.run.step && r.job);
-    }
-    /**
-     * A run before this one covered `head` already (GitHub delivered the event again). A run that
-     * left its changes waiting covered nothing: a later run (a tick, a schedule) takes them.
-     */
-    coveredBy(head) {
-        return this.project.runs.find(r => r.head === head && r.run !== this.run.id && r.result !== 'waiting');
-    }
-    /** The budget that binds first (`max-jobs`, `max-credits`), or none when the policy sets none. */
-    budgetState() {
-        return tightest(budgetStates(this.project.spend, this.limits, this.now()));
-    }
-    /** Where every budget stands, in one line; none without a budget. */
-    budgetSummary() {
-        return budgetSummary(this.project.spend, this.limits, this.now());
-    }
-    ensureWritable() {
-        return this.dashboard.ensureWritable();
-    }
-    /** Keeps what the fold decision learnt of an earlier job for the next write. */
-    noteSeen(seen) {
-        this.seen = seen;
-    }
-    /** Keeps what reads of the ledger's jobs learnt (`max-open`) for the next write. */
-    noteUpdates(updates) {
-        this.updates.push(...updates);
-    }
-    /** The service accepted a new job or a follow-up: the changes are handed over. */
-    async accepted(job, batch, followUp) {
-        const at = this.now();
-        const changes = changeRefs(batch);
-        await this.dashboard.write(this.projectId, project => {
-            this.handedOver(project, batch, at);
-            noteStart(project, at);
-            this.markSeen(project);
-            const known = project.jobs.find(j => j.id === job.id);
-            if (followUp && known) {
-                known.changes.push(...changes);
-                known.state = job.status === 'active' ? 'active' : known.state;
-            }
-            else
-                project.jobs.push({
-                    id: job.id,
-                    prLink: job.prLink ?? undefined,
-                    state: job.status === 'active' ? 'active' : 'started',
-                    startedAt: at,
-                    changes,
-                    moreChanges: 0
-                });
-            project.runs.push(this.entry(at, batch, followUp ? 'follow-up sent' : 'job started', job.id, this.approvedBy ? `approved by @${this.approvedBy}` : ''));
-        }, { reread: true });
-    }
-    /**
-     * A job or follow-up an issue started: a person's request, never held back by the budget, but it
-     * counts against it. Issue jobs are not listed for folding: their docs pull request stays theirs.
-     */
-    async counted(job, followUp, note) {
-        const at = this.now();
-        await this.dashboard.write(this.projectId, project => {
-            noteStart(project, at);
-            project.runs.push({
-                at,
-                url: this.run.url,
-                run: this.run.id,
-                step: this.run.step,
-                result: followUp ? 'follow-up sent' : job ? 'job started' : 'uncertain',
-                job: job?.id,
-                changes: 0,
-                note: note.slice(0, 300)
-            });
-        }, { reread: true });
-    }
-    /**
-     * What this run read of the ledger's docs pull requests (merged, closed, still open) and which
-     * it closed for `expire-after`: an expired one is no longer folded into.
-     */
-    async docsPullsSeen(updates, expired, note) {
-        if (!updates.length)
-            return;
-        const at = this.now();
-        await this.dashboard.write(this.projectId, project => {
-            applyUpdates(project, updates);
-            if (expired.length)
-                project.runs.push({
-                    at,
-                    url: this.run.url,
-                    run: this.run.id,
-                    step: this.run.step,
-                    result: 'expired',
-                    changes: 0,
-                    note: note.slice(0, 300)
-                });
-        }, { reread: true });
-    }
-    /** The answer to a write never came: it may have started a job, so it is not sent again by itself. */
-    async uncertain(batch, what, why, jobId) {
-        const at = this.now();
-        await this.dashboard.write(this.projectId, project => {
-            this.handedOver(project, batch, at);
-            noteStart(project, at);
-            const id = newBatchId(at);
-            project.uncertain.push(keptUncertain({ id, at, what, job: jobId, changes: changeRefs(batch), why }));
-            project.runs.push(this.entry(at, batch, 'uncertain', jobId, why));
-        }, { reread: true });
-    }
-    /** The run ended: what became of the job, for people and for the next fold. */
-    async finished(job, result) {
-        await this.dashboard.write(this.projectId, project => {
-            const known = project.jobs.find(j => j.id === job.id);
-            if (known) {
-                if (job.prLink)
-                    known.prLink = job.prLink;
-                known.state =
-                    job.status === 'active'
-                        ? 'active'
-                        : job.status === 'completed' && job.prLink
-                            ? 'open'
-                            : (job.status ?? known.state);
-            }
-            const entry = [...project.runs]
-                .reverse()
-                .find(r => r.run === this.run.id && r.job === job.id);
-            if (entry)
-                entry.result = result;
-        }, { reread: true });
-    }
-    /**
-     * A run that hands nothing over still records what it decided: the changes it found nothing to
-     * document in (the last documented commit moves past them), or the changes that wait.
-     */
-    async recordDecision(decision) {
-        const at = this.now();
-        const { batch } = decision;
-        await this.dashboard.write(this.projectId, project => {
-            if (decision.base && !project.documented)
-                project.documented = { sha: decision.base, at };
-            // Changes sent again that must wait (a limit) stay uncertain, their boxes unticked.
-            if (!decision.waiting)
-                this.handedOver(project, batch, at);
-            else if (!this.resending)
-                project.waiting = {
-                    ...keptApproval(project.waiting),
-                    changes: changeRefs(batch),
-                    why: decision.waiting,
-                    since: at,
-                    ...decision.approval
-                };
-            if (decision.waiting && !this.resending) {
-                noteBacklog(project, batch);
-                markFirstSeen(project, batch, at);
-            }
-            this.markSeen(project);
-            project.runs.push(this.entry(at, batch, decision.result, undefined, decision.note));
-        }, 
-        // A batch waiting for approval: its box may have been ticked since this run read it.
-        {
-            reread: decision.approval?.batch ? 'always' : false,
-            untick: Boolean(decision.waiting && this.resending)
-        });
-    }
-    /** A tick on the dashboard that started nothing (refused, or on a batch that no longer waits). */
-    async recordTick(result, note) {
-        const at = this.now();
-        await this.dashboard.write(this.projectId, project => {
-            project.runs.push({
-                at,
-                url: this.run.url,
-                run: this.run.id,
-                step: this.run.step,
-                result,
-                changes: 0,
-                note: note.slice(0, 300)
-            });
-        }, { reread: true, untick: true });
-    }
-    /**
-     * The batch is handed over (accepted, or perhaps): the last documented commit moves to its head
-     * and the waiting changes, which were in it, no longer wait, nor does their approval. A batch sent
-     * again from uncertain entries leaves both alone and takes those entries off instead: once.
-     */
-    handedOver(project, batch, at) {
-        const resent = this.resending;
-        if (resent) {
-            project.uncertain = afterResend(project.uncertain, resent, batch, at);
-            return;
-        }
-        markDocumented(project, batch, at, this.documentedAtStart);
-        project.waiting = null;
-        noteBacklog(project, batch);
-    }
-    /** What a fold decision learnt of an earlier job (its docs pull request merged, say). */
-    markSeen(project) {
-        applyUpdates(project, this.updates);
-        const seen = this.seen;
-        const known = seen && project.jobs.find(j => j.id === seen.jobId);
-        if (!known || !seen)
-            return;
-        known.state = seen.state;
-        if (seen.prLink)
-            known.prLink = seen.prLink;
-        if (seen.prCreatedAt)
-            known.prCreatedAt = seen.prCreatedAt;
-        if (seen.endedAt)
-            known.endedAt = seen.endedAt;
-    }
-    entry(at, batch, result, job, note = '') {
-        return {
-            at,
-            url: this.run.url,
-            run: this.run.id,
-            step: this.run.step,
-            head: batch.head || undefined,
-            result,
-            job,
-            changes: batch.pulls.length + batch.commits.length,
-            note: [note, leftOut(batch)].filter(Boolean).join('; ').slice(0, 300)
-        };
-    }
-}
-/**
- * The uncertain entries after their changes were sent again: of a docs project's entry, the changes
- * this run handed over or left out by a rule leave it; those of a repository it could not read, or
- * that the prompt had no room for, stay under a new box (unticked) for a later run. A repository
- * read with none of its changes handled (pull requests GitHub no longer has) gives its up.
- */
-function afterResend(entries, resent, batch, at) {
-    const read = batch.parts && new Set(batch.parts.map(p => repositoryKey(p.name)));
-    const handled = new Set([
-        ...batch.pulls.map(p => `${repositoryKey(p.repository ?? '')}#${p.number}`),
-        ...batch.commits.map(c => `${repositoryKey(c.repository ?? '')}@${c.sha}`),
-        ...batch.skipped.map(s => s.sha)
-    ]);
-    const isHandled = (c) => handled.has(c.sha) ||
-        handled.has(c.pr === undefined
-            ? `${repositoryKey(c.repo ?? '')}@${c.sha}`
-            : `${repositoryKey(c.repo ?? '')}#${c.pr}`);
-    return entries.flatMap(entry => {
-        if (!entry.id || !resent.includes(entry.id))
-            return [entry];
-        if (!read)
-            return [];
-        const progressed = new Set(entry.changes.filter(c => c.repo && isHandled(c)).map(c => repositoryKey(c.repo ?? '')));
-        const left = entry.changes.filter(c => {
-            if (!c.repo)
-                return false;
-            const key = repositoryKey(c.repo);
-            return !read.has(key) || (progressed.has(key) && !isHandled(c));
-        });
-        if (!left.length)
-            return [];
-        return [{ ...entry, id: newBatchId(at), changes: left }];
+        const at = line.indexOf(':');
+        if (at < 0)
+            return { line, name: line };
+        return { line, name: line.slice(0, at).trim(), paths: v1List(line.slice(at + 1)) };
     });
 }
+
+// EXTERNAL MODULE: ./.tmp/ncc-js/policy/yaml-text.js
+var yaml_text = __nccwpck_require__(4234);
+;// CONCATENATED MODULE: ./.tmp/ncc-js/policy/migration.js
+
+
+
+
+/** Every key of the policy file, in the file's order of the migration's YAML. */
+const POLICY_FILE_KEYS = [...actions/* NEW_POLICY_KEYS */.VY, ...actions/* MOVED_TO_POLICY */.NZ];
+/** v1 read these as lists: one item a line or a comma. */
+const LISTS = new Set(['allowed-bots', 'paths', 'paths-ignore']);
+const BOOLEANS = new Set(['include-diff', 'dashboard']);
+const NUMBERS = new Set(['max-open', 'max-credits', 'credits-per-run', 'version']);
+/** v1 read these in any case, with spaces around. */
+const WORDS = new Set([
+    'since',
+    'required-permission',
+    'fold',
+    'approval',
+    'reviewers',
+    'expire-after'
+]);
+/** A v1 input's value as the policy file writes it; undefined when v1 read it as unset. */
+function policyValue(name, raw) {
+    const text = raw.trim();
+    if (!text)
+        return undefined;
+    if (LISTS.has(name)) {
+        const list = v1List(raw);
+        return list.length ? list : undefined;
+    }
+    if (name === 'code-repositories') {
+        const list = v1CodeRepositories(raw).map(({ name: repository, paths }) => paths?.length ? { repository, paths } : repository);
+        return list.length ? list : undefined;
+    }
+    if (BOOLEANS.has(name)) {
+        const word = text.toLowerCase();
+        return word === 'true' ? true : word === 'false' ? false : text;
+    }
+    if (NUMBERS.has(name))
+        return /^\d{1,7}$/.test(text) ? Number(text) : text;
+    if (name === 'max-jobs')
+        return text
+            .toLowerCase()
+            .replace(/\s+/g, '')
+            .replace(/^0+(?=\d)/, '');
+    if (name === 'dashboard-title')
+        return text.replace(/\s+/g, ' ');
+    if (WORDS.has(name))
+        return text.toLowerCase();
+    return text;
+}
+/** A change run's `prompt` was a standing instruction: the policy file's `instructions` now. */
+const movesToInstructions = (action, input) => action === 'changes' && input === 'prompt';
+const isMoved = (input) => POLICY_FILE_KEYS.includes(input);
 /**
- * The batch is handed over (or held nothing to document): the last documented commit moves to its
- * head; in a docs project of several repositories, each repository read moves to its own. One that
- * another run moved while this one ran stays where that run put it: this head is not known to be
- * ahead of it, and a watermark never moves backwards.
+ * What a workflow's moved inputs said, as policy file values (`policyYaml` writes them): each
+ * moved input with a value, lists as lists, v1's `code-repositories` lines as its list form.
  */
-function markDocumented(project, batch, at, start) {
-    const unmoved = (current, read) => current === undefined || current === read;
-    if (!batch.parts) {
-        if (unmoved(project.documented?.sha, start.sha))
-            project.documented = { sha: batch.head, at };
-        return;
+function policyFromInputs(action, given) {
+    const values = {};
+    for (const key of POLICY_FILE_KEYS) {
+        const raw = given[key];
+        const value = raw === undefined ? undefined : policyValue(key, raw);
+        if (value !== undefined)
+            values[key] = value;
     }
-    const marks = (project.repositories ??= {});
-    for (const part of batch.parts) {
-        const key = repositoryKey(part.name);
-        if (unmoved(marks[key]?.sha, start.repositories[key]))
-            marks[key] = { sha: part.head, at, name: part.name, branch: part.branch };
+    const prompt = given.prompt;
+    if (prompt !== undefined && movesToInstructions(action, 'prompt')) {
+        const value = policyValue('instructions', prompt);
+        if (value !== undefined)
+            values.instructions = value;
     }
-    dropUnlisted(project, batch);
+    return values;
+}
+/** The policy file's text for these values, with the line that lets editors check it. */
+const policyYaml = (values) => [`# yaml-language-server: $schema=${POLICY_SCHEMA_URL}`, (0,yaml_text/* yamlDocument */.r0)(values)].join('\n');
+/** Where one input that is not this action's lives now, in words. */
+function newPlace(action, input, file) {
+    if (isMoved(input))
+        return `a key of the policy file ${file} now (${input}: …)`;
+    if (movesToInstructions(action, input))
+        return `'instructions' in the policy file ${file} now: a standing instruction sent before every request`;
+    if (input === actions/* REMOVED_INPUT */.OC)
+        return `gone: ${actions/* REMOVED_WHY */.G7}`;
+    const owners = (0,actions/* actionsOf */.Ro)(input).map(a => `${actions/* ACTION_USES */.q4[a].uses} (${actions/* ACTION_USES */.q4[a].what})`);
+    const place = `an input of ${owners.join(' and of ')}`;
+    return action === 'changes' && input === 'prompt-file'
+        ? `${place}; for a standing instruction in change runs, write the file's text under 'instructions' in ${file}`
+        : place;
 }
 /**
- * The watermarks of repositories `code-repositories` no longer lists leave the ledger: kept, they
- * would crowd out a listed one's (the ledger keeps as many as may be listed). A repository listed
- * again later is a first look.
+ * Refuses, before any request, the inputs a workflow gives `action` that are not its own: v1
+ * inputs that moved to the policy file, another agent action's inputs, and v1's `changes`. Returns
+ * one message naming each with its new place, followed by the YAML to paste into the policy file
+ * (at `file`, the `config` input's path) for those that moved there; undefined when every input is
+ * this action's own, or is no agent action's (the runner warns of those).
+ *
+ * `given` holds the inputs as the runner passes them (`INPUT_MAX-JOBS` → `max-jobs`), values as
+ * written.
  */
-function dropUnlisted(project, batch) {
-    const listed = batch.listed && new Set(batch.listed);
-    const marks = project.repositories;
-    if (!listed || !marks)
-        return;
-    for (const key of Object.keys(marks))
-        if (!listed.has(key))
-            delete marks[key];
-}
-/**
- * The batch waits: no watermark moves, but a repository seen for the first time gets the one its
- * range starts after, so that the next run reads the same range and the changes after it.
- */
-function markFirstSeen(project, batch, at) {
-    if (!batch.parts)
-        return;
-    const marks = (project.repositories ??= {});
-    for (const part of batch.parts) {
-        const key = repositoryKey(part.name);
-        const from = part.base ?? part.start;
-        if (!marks[key] && from)
-            marks[key] = { sha: from, at, name: part.name, branch: part.branch };
-    }
-    dropUnlisted(project, batch);
-}
-/** What reads learnt of the ledger's jobs: state, docs pull request and its times. */
-function applyUpdates(project, updates) {
-    for (const update of updates) {
-        const known = project.jobs.find(j => j.id === update.jobId);
-        if (!known)
-            continue;
-        known.state = update.state;
-        if (update.prLink)
-            known.prLink = update.prLink;
-        if (update.prCreatedAt)
-            known.prCreatedAt = update.prCreatedAt;
-        if (update.endedAt)
-            known.endedAt = update.endedAt;
-        if (update.checkedAt)
-            known.checkedAt = update.checkedAt;
-        noteTouch(known, update);
-    }
-}
-/** How many changes the batch's run left beyond its bounds, for the next runs and the dashboard. */
-function noteBacklog(project, batch) {
-    if (batch.backlog)
-        project.backlog = batch.backlog;
+function movedInputs(action, given, file = DEFAULT_POLICY_PATH) {
+    const own = (input) => (0,actions/* actionsOf */.Ro)(input).includes(action) && !movesToInstructions(action, input);
+    const misplaced = Object.keys(given).filter(input => !own(input) && (isMoved(input) || input === actions/* REMOVED_INPUT */.OC || (0,actions/* actionsOf */.Ro)(input).length > 0));
+    if (!misplaced.length)
+        return undefined;
+    const rank = (input) => {
+        const moved = POLICY_FILE_KEYS.indexOf(input);
+        return moved >= 0 ? moved : movesToInstructions(action, input) ? POLICY_FILE_KEYS.length : 99;
+    };
+    misplaced.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+    const lines = [
+        `${actions/* ACTION_USES */.q4[action].uses} was given inputs that are not its own in v2:`,
+        ...misplaced.map(input => `- '${input}': ${newPlace(action, input, file)}.`)
+    ];
+    const values = policyFromInputs(action, given);
+    if (Object.keys(values).length)
+        lines.push('', `Remove them from the step's 'with:', and write this in ${file} on the default branch (it says what the inputs said):`, '', policyYaml(values));
     else
-        delete project.backlog;
-}
-/** What a read learnt of people's work on the docs pull request: draft, a person's commit, kept open. */
-function noteTouch(known, update) {
-    if (update.draft)
-        known.draft = true;
-    else if (update.draft === false)
-        delete known.draft;
-    if (update.personCommitted !== undefined)
-        known.personCommitted = update.personCommitted;
-    if (update.touchUnread)
-        known.touchUnread = true;
-    if (update.kept)
-        known.kept = update.kept;
-    // The first one read stays: a later first commit may be a person's rebase or squash.
-    if (update.agentEmail && !known.agentEmail)
-        known.agentEmail = update.agentEmail;
-}
-/** A waiting batch's identity and approval stay while later changes join it. */
-function keptApproval(waiting) {
-    if (!waiting?.batch)
-        return {};
-    const { batch, approvedBy, approvedAt, wouldDo } = waiting;
-    return { batch, approvedBy, approvedAt, wouldDo };
-}
-const SHOWN_LEFT_OUT = 3;
-/** What the rules left out of a run's batch, by name: `left out: #12 changes no file that …`. */
-function leftOut(batch) {
-    const { skipped } = batch;
-    if (!skipped.length)
-        return '';
-    const named = skipped.slice(0, SHOWN_LEFT_OUT).map(s => s.why.replace(/\.$/, ''));
-    const more = skipped.length - named.length;
-    return `left out: ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
+        lines.push('', `Remove them from the step's 'with:'.`);
+    return lines.join('\n');
 }
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/counted-runs.js
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/errors.js
+var errors = __nccwpck_require__(7156);
+// EXTERNAL MODULE: ./.tmp/ncc-js/mintlify/connection.js + 5 modules
+var connection = __nccwpck_require__(1950);
+// EXTERNAL MODULE: ./.tmp/ncc-js/mintlify/errors.js
+var mintlify_errors = __nccwpck_require__(1456);
+;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/agent-jobs.js
 
 
-
-
-
-
-
+/** Where people see a project's agent jobs, each with what the agent did and why it stopped. */
+const DASHBOARD_URL = 'https://dashboard.mintlify.com';
+/** Where to look for a job, in plain text for logs and error messages. */
+const jobsOnDashboard = (projectId) => `the agent jobs of project ${projectId} on the Mintlify dashboard (${DASHBOARD_URL})`;
+/** The job's own fields, as the `job` output shows them: not what this action noted about them. */
+function jobRecord(job) {
+    const { rejectedPrLink: _rejected, ignored: _ignored, ...record } = job;
+    return record;
+}
+const lookHint = (projectId) => `Look for it among ${jobsOnDashboard(projectId)} before running again.`;
+async function createJob(client, projectId, prompt, deadline) {
+    const body = await client.send({
+        method: 'POST',
+        path: ['v2', 'agent', projectId, 'job'],
+        body: { prompt },
+        what: 'create the agent job',
+        write: true,
+        deadline,
+        notFound: (0,mintlify_errors/* projectNotFound */.pu)(projectId),
+        ambiguousHint: `A job may have been created. ${lookHint(projectId)}`
+    });
+    return asAgentJob(body, undefined, reason => {
+        throw new mintlify_errors/* AmbiguousWriteError */.yI(`The service accepted the request to create the agent job but ${reason}. A job was probably created. ${lookHint(projectId)}`);
+    });
+}
+async function getJob(client, projectId, jobId, deadline) {
+    const body = await client.send({
+        method: 'GET',
+        path: ['v2', 'agent', projectId, 'job', jobId],
+        what: `read the status of job ${jobId}`,
+        write: false,
+        deadline,
+        notFound: `Job '${jobId}' was not found in project '${projectId}'. Check 'job-id' and 'project-id'`
+    });
+    // A malformed status answer passes like a network error: the next check may be fine.
+    const unusable = (reason) => {
+        throw new mintlify_errors/* ApiError */.hD(`Could not read the status of job ${jobId}: the answer is unusable, ${reason}.`, undefined, true);
+    };
+    const job = asAgentJob(body, jobId, unusable, true);
+    // The status is what a status check is for: without it the answer tells nothing.
+    const status = job.ignored?.find(f => f.field === 'status');
+    if (status)
+        unusable(`its 'status' is ${status.problem}`);
+    return job;
+}
+async function sendMessage(client, projectId, jobId, prompt, deadline) {
+    const body = await client.send({
+        method: 'POST',
+        path: ['v2', 'agent', projectId, 'job', jobId, 'message'],
+        body: { prompt },
+        what: `send the follow-up message to job ${jobId}`,
+        write: true,
+        deadline,
+        notFound: `Job '${jobId}' was not found in project '${projectId}'. Check 'job-id' and 'project-id'`,
+        ambiguousHint: `The message may have been delivered to job ${jobId}. ${lookHint(projectId)}`
+    });
+    return asAgentJob(body, jobId, reason => {
+        throw new mintlify_errors/* AmbiguousWriteError */.yI(`The service accepted the follow-up message to job ${jobId} but ${reason}. ${lookHint(projectId)}`);
+    }, true);
+}
 /**
- * With `max-jobs`, a job or follow-up started outside the dashboard's batch counts against the
- * budget that holds back change runs: it is written on the dashboard once the service accepted it.
- * - An issue run (`hold: false`) is a person's request: the budget never holds it back, and a
- *   dashboard that cannot be read or written costs it nothing but a warning.
- * - A change run on its own (`hold: true`: a pull request not merged yet, another branch) starts by
- *   itself on every push: over budget it starts nothing, and a dashboard that cannot be read or
- *   written stops it, as it would stop a change run with the ledger.
+ * The service answered a follow-up and declined it (400, 404, 409, 422 …): the message was not
+ * delivered, so starting a new job instead cannot do the work twice. Not a refusal: a bad key, a rate
+ * limit (a new job would meet the same), or no answer at all (the message may have arrived).
  */
-async function counted_runs_countedRun(settings, event, deps, run) {
-    const { log, clock } = deps;
-    let ledger;
+function followUpRefused(error) {
+    if (!(error instanceof mintlify_errors/* ApiError */.hD) || error instanceof mintlify_errors/* AmbiguousWriteError */.yI)
+        return false;
+    if (error instanceof mintlify_errors/* AuthError */.lR || error.transient)
+        return false;
+    return (error.status !== undefined && error.status >= 400 && error.status < 500 && error.status !== 429);
+}
+/** A pull request link: http(s) only, of a sane length, or it is no link at all. */
+const MAX_LINK = 2048;
+const MAX_FIELD = 500;
+/**
+ * Only a link already in the URL parser's canonical form: the parser drops tabs and line breaks
+ * and lowercases the host, which could rebuild a secret that redaction did not recognise in the
+ * raw text. A real pull request URL is canonical.
+ */
+function asLink(value) {
+    if (typeof value !== 'string' || value.length > MAX_LINK)
+        return undefined;
     try {
-        const github = connectGitHub(settings.githubToken, event, deps.signal, {
-            clock,
-            session: deps.session
-        });
-        const dashboard = await Dashboard.open(github, {
-            title: settings.dashboardTitle,
-            signer: new RecordSigner(settings.apiKey),
-            view: {
-                repository: `${event.owner}/${event.repo}`,
-                serverUrl: event.serverUrl,
-                limits: settings
-            },
-            now: () => clock.wallNow()
-        });
-        ledger = new LedgerSession(dashboard, settings.projectId, { id: event.runId, url: event.runUrl, attempt: event.runAttempt, step: event.step }, () => clock.wallNow(), settings);
-        if (run.hold) {
-            const state = ledger.budgetState();
-            if (state?.left === 0)
-                return {
-                    dashboardUrl: ledger.url,
-                    over: `${overBudget(state, settings, clock.wallNow())} Nothing starts for ${run.what}, which runs on its own, outside the dashboard's batch: a later push to it runs again, and once merged it is documented with the next batch.`
-                };
-            await ledger.ensureWritable();
-        }
+        const url = new URL(value);
+        const web = url.protocol === 'https:' || url.protocol === 'http:';
+        return web && url.href === value ? value : undefined;
     }
-    catch (error) {
-        // A newer version keeps the ledger: this one may not start what it cannot count there.
-        if (error instanceof NewerLedgerError)
-            throw error;
-        if (run.hold)
-            throw new ExplainedError(`${errorText(error)} With 'max-jobs', ${run.what} starts a job only once the dashboard can count it.`);
-        log.warning(`${errorText(error)} This run's job is not counted against 'max-jobs'; the run goes on.`);
-        return {};
+    catch {
+        return undefined;
     }
-    const count = async (job, followUp, note) => {
-        try {
-            await ledger.counted(job, followUp, note);
-        }
-        catch (error) {
-            log.warning(`The dashboard could not count this run's ${followUp ? 'follow-up' : 'job'} against 'max-jobs': ${errorText(error)}`);
-        }
+}
+/**
+ * Job fields are short one-line texts: the service's answers are checked, never trusted. No control
+ * characters, so no value can start a line of its own in the log (a workflow command).
+ */
+// eslint-disable-next-line no-control-regex -- refusing control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+const isAbsent = (value) => value === undefined || value === null;
+/** Why a value is not a short one-line text, or undefined when it is one. */
+function textProblem(value) {
+    if (typeof value !== 'string')
+        return `not a text (${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value})`;
+    if (value.length > MAX_FIELD)
+        return `a text over ${MAX_FIELD} characters`;
+    if (CONTROL.test(value))
+        return 'a text with a control character or line break';
+    return undefined;
+}
+/**
+ * The job fields this action uses, each checked for its type; anything else in the answer is
+ * dropped. Only the id decides whether the answer is usable (`malformed` says how that is
+ * reported): one that is missing (unless `idOptional`, when the caller knows it), not an id, or
+ * another job's. Any other field of the wrong type or form is treated as absent and listed in
+ * `ignored`, so the caller can warn, naming it: a created job is never lost to a field the run does
+ * not need yet.
+ */
+function asAgentJob(body, expectedId, malformed, idOptional = false) {
+    if (!body || typeof body !== 'object' || Array.isArray(body))
+        return malformed('the answer is not a job');
+    const raw = body;
+    if (!isAbsent(raw.id) && (typeof raw.id !== 'string' || !connection/* SERVICE_ID */.kd.test(raw.id)))
+        return malformed(typeof raw.id === 'string'
+            ? `its job id ${(0,connection/* shownId */.fk)(raw.id)} is empty, over 200 characters or holds a control character`
+            : `its job id is ${textProblem(raw.id)}`);
+    const id = typeof raw.id === 'string' ? raw.id : undefined;
+    if (expectedId !== undefined && id !== undefined && id !== expectedId)
+        return malformed(`it is about another job (${(0,connection/* shownId */.fk)(id)})`);
+    const jobId = id ?? (idOptional ? expectedId : undefined);
+    if (!jobId)
+        return malformed('the answer has no job id');
+    const ignored = [];
+    const text = (field, value) => {
+        if (isAbsent(value))
+            return undefined;
+        const problem = textProblem(value);
+        if (problem)
+            ignored.push({ field, problem });
+        return problem ? undefined : value;
     };
-    return {
-        dashboardUrl: ledger.url,
-        hooks: {
-            accepted: (job, followUp) => count(job, followUp, `from ${run.what}`),
-            // No answer came: it may have started a job, and a job may cost credits.
-            uncertain: (followUp, why, jobId) => count(jobId ? { id: jobId } : undefined, followUp, `from ${run.what}, uncertain: ${why}`),
-            finished: async () => { }
-        }
+    const job = {
+        id: jobId,
+        status: text('status', raw.status),
+        model: text('model', raw.model),
+        createdAt: text('createdAt', raw.createdAt),
+        prLink: null
     };
+    if (!isAbsent(raw.source) && (typeof raw.source !== 'object' || Array.isArray(raw.source))) {
+        ignored.push({ field: 'source', problem: 'not an object' });
+    }
+    const source = raw.source && typeof raw.source === 'object' && !Array.isArray(raw.source)
+        ? raw.source
+        : {};
+    job.source = {
+        repository: text('source.repository', source.repository),
+        ref: text('source.ref', source.ref) ?? null
+    };
+    if (typeof raw.prLink === 'string') {
+        job.prLink = asLink(raw.prLink) ?? null;
+        if (!job.prLink)
+            job.rejectedPrLink = true;
+    }
+    else if (!isAbsent(raw.prLink)) {
+        ignored.push({ field: 'prLink', problem: textProblem(raw.prLink) });
+    }
+    if (ignored.length)
+        job.ignored = ignored;
+    return job;
+}
+/**
+ * Checks the key and the project with a request that spends nothing: the project's jobs, one at
+ * most (the documented list, `GET /v1/agent/{projectId}/jobs`, which no hourly limit counts). An
+ * answer proves the key is accepted and sees the project; it cannot prove the key may create jobs
+ * (a read-only key is refused only when it tries). A refused key, an unknown project or an
+ * unreachable service fails as any request does, naming the cause.
+ */
+async function checkAccess(client, projectId, deadline) {
+    const body = await client.send({
+        method: 'GET',
+        path: ['v1', 'agent', projectId, 'jobs'],
+        query: { take: 1 },
+        what: `check the key and project '${projectId}'`,
+        write: false,
+        deadline,
+        notFound: (0,mintlify_errors/* projectNotFound */.pu)(projectId)
+    });
+    if (!body || typeof body !== 'object' || Array.isArray(body))
+        throw new mintlify_errors/* ApiError */.hD(`Could not check the key and project '${projectId}': the service answered without a list of jobs.`, undefined, true);
 }
 
+// EXTERNAL MODULE: ./.tmp/ncc-js/github/api.js + 32 modules
+var api = __nccwpck_require__(7937);
+// EXTERNAL MODULE: ./.tmp/ncc-js/policy/choices.js + 1 modules
+var choices = __nccwpck_require__(3360);
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/duration.js
+var duration = __nccwpck_require__(8703);
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/inputs.js
+var runner_inputs = __nccwpck_require__(7382);
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/prepared-run.js
+/** A run that starts nothing, and why. */
+const prepared_run_skippedRun = (why, about = {}) => ({
+    notices: [],
+    ...about,
+    kind: 'skip',
+    why
+});
+/** A run that asks the service: a follow-up when the prompt goes to an earlier job, else a new job. */
+function startingRun(run) {
+    return { notices: [], ...run, kind: run.followUp ? 'follow-up' : 'new-job' };
+}
+/** A run that starts nothing. */
+const prepared_run_isStopped = (run) => run.kind === 'skip' || run.kind === 'wait';
+
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+// EXTERNAL MODULE: ./.tmp/ncc-js/records/record.js
+var records_record = __nccwpck_require__(6508);
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/comment/marker.js
+
+
+
+
+const TAG = 'mintlify-agent';
+/**
+ * The markers of one repository's issues and pull requests, as signed records (record.ts): signed
+ * with a key derived from the API key and bound to the issue they stand on (`owner/repo#12`). Other
+ * workflows post as the same `github-actions[bot]`, and anyone can type an HTML comment: only a
+ * marker this key signed for this issue is read, so a planted, edited or unsigned one, or one copied
+ * from another issue, is ignored.
+ */
+class Markers {
+    repository;
+    step;
+    signer;
+    constructor(apiKey, 
+    /** `owner/repo` */
+    repository, 
+    /** The step writing (stepIdentity): recorded in each marker it writes. */
+    step) {
+        this.repository = repository;
+        this.step = step;
+        this.signer = new records_record/* RecordSigner */.wo(apiKey);
+    }
+    /** The marker as it is hidden in a comment on `issue`. */
+    render(marker, issue) {
+        // No `<` or `>` can end the HTML comment early, whatever a link holds; JSON.parse reads them back.
+        const json = (0,records_record/* commentSafeJson */.rV)(marker);
+        return (0,records_record/* hideRecord */.sV)(TAG, this.signer.sign(this.place(issue), json), json);
+    }
+    /** The newest marker in `body` signed for `issue`, its fields checked; anything else is none. */
+    read(body, issue) {
+        if (!body)
+            return undefined;
+        const place = this.place(issue);
+        const signed = (0,records_record/* findRecords */.gP)(body, TAG).find(r => this.signer.verify(place, r.json, r.signature));
+        return signed ? checkedMarker(signed.json) : undefined;
+    }
+    place(issue) {
+        return `${this.repository}#${issue}`;
+    }
+}
+/** A marker in `body` that `markers` signed for `issue` (see Markers.read). */
+const parseMarker = (body, markers, issue) => markers.read(body, issue);
+/**
+ * Which step of which workflow job wrote a record, and what it asks: the workflow job (GITHUB_JOB)
+ * and step (GITHUB_ACTION), and, since a matrix's legs share both, the project and the prompt's
+ * source. A digest: the prompt's text does not stand in the comment.
+ */
+function stepIdentity(parts) {
+    const text = JSON.stringify([
+        parts.job ?? '',
+        parts.action ?? '',
+        parts.project,
+        parts.promptSource
+    ]);
+    return (0,external_node_crypto_.createHash)('sha256').update(text).digest('hex').slice(0, 16);
+}
+/** A signed marker's fields, each checked: one that does not have the expected shape is dropped. */
+function checkedMarker(json) {
+    let value;
+    try {
+        value = JSON.parse(json);
+    }
+    catch {
+        return undefined;
+    }
+    if (typeof value.job !== 'string' || !connection/* SERVICE_ID */.kd.test(value.job) || typeof value.run !== 'string')
+        return undefined;
+    const marker = { job: value.job, run: value.run, attempt: Number(value.attempt) || 1 };
+    if (typeof value.step === 'string' && /^[0-9a-f]{16}$/.test(value.step))
+        marker.step = value.step;
+    if (value.kind === 'change')
+        marker.kind = 'change';
+    if (typeof value.project === 'string' && connection/* SERVICE_ID */.kd.test(value.project))
+        marker.project = value.project;
+    if (typeof value.pr === 'string' && value.pr.length <= MAX_LINK && /^https?:\/\//.test(value.pr))
+        marker.pr = value.pr;
+    return marker;
+}
+
+// EXTERNAL MODULE: ./.tmp/ncc-js/agent/names.js
+var names = __nccwpck_require__(3254);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/outcome.js
 /** A run that started nothing, and why: in a dry run, that it would start nothing. */
 function nothingStarted(why, waiting, dryRun) {
@@ -47031,6 +44542,8 @@ function failingWord(result, failOn) {
     return undefined;
 }
 
+// EXTERNAL MODULE: ./.tmp/ncc-js/github/docs-pulls.js + 1 modules
+var docs_pulls = __nccwpck_require__(9101);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/records/docs-pr.js
 
 const docs_pr_TAG = 'mintlify-agent-docs-pr';
@@ -47045,16 +44558,16 @@ const docsPrPlace = (where) => `${where.owner}/${where.repo}#${where.number}`.to
 class DocsPrRecords {
     signer;
     constructor(apiKey) {
-        this.signer = new record_RecordSigner(apiKey);
+        this.signer = new records_record/* RecordSigner */.wo(apiKey);
     }
     /** The record as it is hidden in the comment. */
     render(record) {
-        const json = commentSafeJson({ pr: record.pr, job: record.job, project: record.project });
-        return hideRecord(docs_pr_TAG, this.signer.sign(record.pr, json), json);
+        const json = (0,records_record/* commentSafeJson */.rV)({ pr: record.pr, job: record.job, project: record.project });
+        return (0,records_record/* hideRecord */.sV)(docs_pr_TAG, this.signer.sign(record.pr, json), json);
     }
     /** The newest record in `body` signed for `place` and naming it, its fields checked; else none. */
     read(body, place) {
-        for (const found of record_findRecords(body, docs_pr_TAG)) {
+        for (const found of (0,records_record/* findRecords */.gP)(body, docs_pr_TAG)) {
             if (!this.signer.verify(place, found.json, found.signature))
                 continue;
             // Signed for this pull request: the JSON names it too, as the writer rendered it.
@@ -47082,6 +44595,8 @@ function checked(json) {
     return { pr, job, project };
 }
 
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/markdown.js
+var markdown = __nccwpck_require__(5082);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/docs-pr-record.js
 
 
@@ -47103,7 +44618,7 @@ async function recordDocsPr(job, ctx) {
     const records = new DocsPrRecords(ctx.apiKey);
     const { docs } = ctx;
     const fail = (what, error) => {
-        const failed = docsFailure(error);
+        const failed = (0,docs_pulls/* docsFailure */.OK)(error);
         ctx.log.warning(`Could not ${what} ${place} with '${docs.tokenInput}' (${failed.why}), so reviews there do not reach job ${job.id}.${failed.grant('write')} The run goes on.`);
     };
     try {
@@ -47128,7 +44643,7 @@ async function recordDocsPr(job, ctx) {
         ctx.log.info(`Recorded job ${job.id} on ${place}: reviews there can reach it.`);
     }
     catch (error) {
-        const failed = docsFailure(error);
+        const failed = (0,docs_pulls/* docsFailure */.OK)(error);
         if (failed.refused)
             ctx.log.info(`'${docs.tokenInput}' can read ${place} but not comment on it (${failed.why}), so reviews there do not reach job ${job.id}.${failed.grant('write')}`);
         else
@@ -47147,9 +44662,13 @@ async function recordDocsPr(job, ctx) {
  */
 function docsPulls(tokens, apiUrl, deps, { orRunToken = false } = {}) {
     const own = Boolean(tokens.docsToken) || !orRunToken;
-    return connectDocsPulls((own ? tokens.docsToken : tokens.githubToken) ?? '', { tokenInput: own ? Input.DocsToken : Input.GithubToken, docsInput: Input.DocsToken }, apiUrl, deps.signal, { clock: deps.clock, session: deps.session });
+    return (0,docs_pulls/* connectDocsPulls */.GX)((own ? tokens.docsToken : tokens.githubToken) ?? '', { tokenInput: own ? names/* Input */.pd.DocsToken : names/* Input */.pd.GithubToken, docsInput: names/* Input */.pd.DocsToken }, apiUrl, deps.signal, { clock: deps.clock, session: deps.session });
 }
 
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/clock.js
+var clock = __nccwpck_require__(2465);
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/logger.js
+var logger = __nccwpck_require__(811);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/wait.js
 
 
@@ -47262,7 +44781,7 @@ async function waitForJob(initial, fetchJob, options) {
         catch (error) {
             if (error instanceof errors/* CancelledError */.cc || options.signal?.aborted)
                 return ended('cancelled');
-            if (!(error instanceof ApiError) || !error.transient || error instanceof RateLimitError)
+            if (!(error instanceof mintlify_errors/* ApiError */.hD) || !error.transient || error instanceof mintlify_errors/* RateLimitError */.OE)
                 throw error;
             lastError = error;
             log.warning(`${error.message.replace(/\.?$/, '.')} Still waiting.`);
@@ -47507,40 +45026,40 @@ const secretsOf = (settings = {}) => [
  * a bare `node dist/…` gets none from the runner). The key and the tokens are masked before anything
  * else can print them.
  */
-function readInputs(get, env, mask, defaults = Defaults) {
-    const { apiKey, projectId, apiUrl } = readConnection(get, mask);
-    const githubToken = readSecret(get, mask, Input.GithubToken);
-    const docsToken = readSecret(get, mask, Input.DocsToken);
-    const codeToken = readSecret(get, mask, Input.CodeToken);
+function readInputs(get, env, mask, defaults = names/* Defaults */.Hw) {
+    const { apiKey, projectId, apiUrl } = (0,connection/* readConnection */.dC)(get, mask);
+    const githubToken = (0,runner_inputs/* readSecret */.n5)(get, mask, names/* Input */.pd.GithubToken);
+    const docsToken = (0,runner_inputs/* readSecret */.n5)(get, mask, names/* Input */.pd.DocsToken);
+    const codeToken = (0,runner_inputs/* readSecret */.n5)(get, mask, names/* Input */.pd.CodeToken);
     const value = (name) => get(name).trim() || (defaults[name] ?? '');
-    const rawJob = get(Input.JobId);
-    const jobId = rawJob.trim() ? parseId(Input.JobId, rawJob) : undefined;
+    const rawJob = get(names/* Input */.pd.JobId);
+    const jobId = rawJob.trim() ? (0,connection/* parseId */.Fg)(names/* Input */.pd.JobId, rawJob) : undefined;
     // Whether a missing prompt is fine depends on the event (an issue can be the prompt): see planTrigger.
     const prompt = readPrompt(get, workspaceOf(env));
-    const rawIssue = get(Input.IssueNumber).trim();
-    const triggerPhrase = value(Input.TriggerPhrase) || Defaults[Input.TriggerPhrase];
+    const rawIssue = get(names/* Input */.pd.IssueNumber).trim();
+    const triggerPhrase = value(names/* Input */.pd.TriggerPhrase) || names/* Defaults */.Hw[names/* Input */.pd.TriggerPhrase];
     if (/\s/.test(triggerPhrase) || triggerPhrase.length > 50)
-        throw new errors/* InputError */.dz(`Input '${Input.TriggerPhrase}' must be one word such as /docs-agent; got '${triggerPhrase.slice(0, 50)}'.`);
+        throw new errors/* InputError */.dz(`Input '${names/* Input */.pd.TriggerPhrase}' must be one word such as /docs-agent; got '${triggerPhrase.slice(0, 50)}'.`);
     return {
         apiKey,
         projectId,
         apiUrl,
         prompt,
         jobId,
-        wait: parseBoolean(Input.Wait, value(Input.Wait) || 'true'),
-        timeoutMs: (0,duration/* durationInput */.Ts)(Input.Timeout, value(Input.Timeout) || '30m', 1000, MAX_TIMEOUT_MS),
-        pollIntervalMs: (0,duration/* durationInput */.Ts)(Input.PollInterval, value(Input.PollInterval) || '10s', 1000, 3_600_000),
-        failOn: parseFailOn(value(Input.FailOn) || 'failed,timeout'),
+        wait: (0,runner_inputs/* parseBoolean */.yG)(names/* Input */.pd.Wait, value(names/* Input */.pd.Wait) || 'true'),
+        timeoutMs: (0,duration/* durationInput */.Ts)(names/* Input */.pd.Timeout, value(names/* Input */.pd.Timeout) || '30m', 1000, MAX_TIMEOUT_MS),
+        pollIntervalMs: (0,duration/* durationInput */.Ts)(names/* Input */.pd.PollInterval, value(names/* Input */.pd.PollInterval) || '10s', 1000, 3_600_000),
+        failOn: parseFailOn(value(names/* Input */.pd.FailOn) || 'failed,timeout'),
         githubToken,
         docsToken,
         ...(codeToken ? { codeToken } : {}),
-        comment: parseChoice(Input.Comment, value(Input.Comment) || 'auto', COMMENT_MODES),
-        issueNumber: rawIssue ? parseInteger(Input.IssueNumber, rawIssue, 1, 2 ** 31 - 1) : undefined,
-        label: readLabel(value(Input.Label) || Defaults[Input.Label]),
+        comment: (0,runner_inputs/* parseChoice */.HU)(names/* Input */.pd.Comment, value(names/* Input */.pd.Comment) || 'auto', COMMENT_MODES),
+        issueNumber: rawIssue ? (0,runner_inputs/* parseInteger */.cG)(names/* Input */.pd.IssueNumber, rawIssue, 1, 2 ** 31 - 1) : undefined,
+        label: readLabel(value(names/* Input */.pd.Label) || names/* Defaults */.Hw[names/* Input */.pd.Label]),
         triggerPhrase,
-        dryRun: parseBoolean(Input.DryRun, value(Input.DryRun) || 'false'),
-        config: get(Input.Config).trim(),
-        followReviews: parseChoice(Input.FollowReviews, value(Input.FollowReviews) || 'phrase', REVIEW_MODES),
+        dryRun: (0,runner_inputs/* parseBoolean */.yG)(names/* Input */.pd.DryRun, value(names/* Input */.pd.DryRun) || 'false'),
+        config: get(names/* Input */.pd.Config).trim(),
+        followReviews: (0,runner_inputs/* parseChoice */.HU)(names/* Input */.pd.FollowReviews, value(names/* Input */.pd.FollowReviews) || 'phrase', REVIEW_MODES),
         ...readImpact(value)
     };
 }
@@ -47579,42 +45098,42 @@ const needsInput = (settings, key, input, why) => new InputError(`'${key}' in ${
 const MAX_IMPACT_DAYS = 28;
 /** `impact-after`, `impact-comment` and `max-requests`; measuring reads the docs repository and the ledger. */
 function readImpact(value) {
-    const impactComment = parseChoice(Input.ImpactComment, (value(Input.ImpactComment) || 'pr').toLowerCase(), IMPACT_COMMENT_MODES);
-    const maxRequests = parseInteger(Input.MaxRequests, value(Input.MaxRequests) || '20', 1, 100);
-    const text = value(Input.ImpactAfter).toLowerCase();
+    const impactComment = (0,runner_inputs/* parseChoice */.HU)(names/* Input */.pd.ImpactComment, (value(names/* Input */.pd.ImpactComment) || 'pr').toLowerCase(), IMPACT_COMMENT_MODES);
+    const maxRequests = (0,runner_inputs/* parseInteger */.cG)(names/* Input */.pd.MaxRequests, value(names/* Input */.pd.MaxRequests) || '20', 1, 100);
+    const text = value(names/* Input */.pd.ImpactAfter).toLowerCase();
     if (!text)
         return { impactComment, maxRequests };
-    const ms = (0,duration/* durationInput */.Ts)(Input.ImpactAfter, text, DAY_MS, MAX_IMPACT_DAYS * DAY_MS);
+    const ms = (0,duration/* durationInput */.Ts)(names/* Input */.pd.ImpactAfter, text, DAY_MS, MAX_IMPACT_DAYS * DAY_MS);
     if (ms % DAY_MS)
-        throw new errors/* InputError */.dz(`Input '${Input.ImpactAfter}' must be whole days (such as 14d or 2w), since the analytics count whole days; got '${text}'.`);
+        throw new errors/* InputError */.dz(`Input '${names/* Input */.pd.ImpactAfter}' must be whole days (such as 14d or 2w), since the analytics count whole days; got '${text}'.`);
     return { impactAfter: { days: ms / DAY_MS, text }, impactComment, maxRequests };
 }
 /** A label name as GitHub allows it: one line, 1 to 50 characters. */
 function readLabel(raw) {
     const label = raw.trim();
     if (!label || label.length > 50 || /[\r\n]/.test(label))
-        throw new errors/* InputError */.dz(`Input '${Input.Label}' must be a label name of 1 to 50 characters on one line; got ${label.length} characters.`);
+        throw new errors/* InputError */.dz(`Input '${names/* Input */.pd.Label}' must be a label name of 1 to 50 characters on one line; got ${label.length} characters.`);
     return label;
 }
 function readPrompt(get, workspace) {
-    const inline = get(Input.Prompt);
-    const file = get(Input.PromptFile).trim();
+    const inline = get(names/* Input */.pd.Prompt);
+    const file = get(names/* Input */.pd.PromptFile).trim();
     if (inline.trim() && file) {
-        throw new errors/* InputError */.dz(`Set only one of '${Input.Prompt}' and '${Input.PromptFile}', not both.`);
+        throw new errors/* InputError */.dz(`Set only one of '${names/* Input */.pd.Prompt}' and '${names/* Input */.pd.PromptFile}', not both.`);
     }
     if (file)
         return readPromptFile(file, workspace);
     if (inline === '')
         return undefined;
     if (!inline.trim()) {
-        throw new errors/* InputError */.dz(`Input '${Input.Prompt}' is blank: write an instruction for the agent.`);
+        throw new errors/* InputError */.dz(`Input '${names/* Input */.pd.Prompt}' is blank: write an instruction for the agent.`);
     }
     return inline.trim();
 }
 function readPromptFile(file, workspace) {
-    const text = readWorkspaceFile(Input.PromptFile, file, workspace, MAX_PROMPT_FILE_BYTES).trim();
+    const text = readWorkspaceFile(names/* Input */.pd.PromptFile, file, workspace, MAX_PROMPT_FILE_BYTES).trim();
     if (!text)
-        throw new errors/* InputError */.dz(`Input '${Input.PromptFile}': '${file}' is empty; write the instruction in it.`);
+        throw new errors/* InputError */.dz(`Input '${names/* Input */.pd.PromptFile}': '${file}' is empty; write the instruction in it.`);
     return text;
 }
 function parseFailOn(raw) {
@@ -47629,7 +45148,7 @@ function parseFailOn(raw) {
         // `result` says timed-out; both words mean the same here.
         const word = given === 'timed-out' ? 'timeout' : given;
         if (!FAIL_ON_WORDS.includes(word)) {
-            throw new errors/* InputError */.dz(`Input '${Input.FailOn}' accepts a comma list of ${FAIL_ON_WORDS.join(', ')}, or 'none'; '${word}' is not one of them.`);
+            throw new errors/* InputError */.dz(`Input '${names/* Input */.pd.FailOn}' accepts a comma list of ${FAIL_ON_WORDS.join(', ')}, or 'none'; '${word}' is not one of them.`);
         }
         result.add(word);
     }
@@ -47637,7 +45156,6 @@ function parseFailOn(raw) {
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/agent-run.js
-
 
 
 
@@ -47675,7 +45193,7 @@ async function runAgent(inputs, event, runner, signal, action, ran = {}) {
         };
     }
     // The step's time limit, for GitHub's rate limits: no wait for one goes past it.
-    const session = new GitHubSession(runner.clock.now() + inputs.timeoutMs);
+    const session = new api/* GitHubSession */.EU(runner.clock.now() + inputs.timeoutMs);
     try {
         const policy = await repositoryPolicy(inputs, event, { ...runner, session, signal });
         const settings = (ran.settings = action.settings(inputs, policy));
@@ -47688,7 +45206,7 @@ async function runAgent(inputs, event, runner, signal, action, ran = {}) {
 async function runPreparedAction(settings, event, runner, signal, prepare, session) {
     const { log, clock } = runner;
     let opened;
-    const service = () => (opened ??= openClient({ ...settings, apiKey: sendableSecret(Input.ApiKey, settings.apiKey) }, { log, signal, clock }));
+    const service = () => (opened ??= (0,connection/* openClient */.My)({ ...settings, apiKey: (0,runner_inputs/* sendableSecret */.ng)(names/* Input */.pd.ApiKey, settings.apiKey) }, { log, signal, clock }));
     try {
         let prepared;
         const readJob = (jobId) => getJob(service(), settings.projectId, jobId, clock.now() + LOOK_MS);
@@ -47792,13 +45310,13 @@ function costOf(decision, settings, who) {
  */
 async function repositoryPolicy(inputs, event, { log, clock, session, signal }) {
     const repository = event.owner && event.repo ? `${event.owner}/${event.repo}` : '';
-    if (!repository || !inputs.githubToken || isUnexpanded(inputs.githubToken)) {
+    if (!repository || !inputs.githubToken || (0,runner_inputs/* isUnexpanded */.n4)(inputs.githubToken)) {
         if (inputs.config)
-            throw new errors/* InputError */.dz(`Input '${Input.Config}' names ${inputs.config}, but this run has no ${repository ? `'${Input.GithubToken}'` : 'repository (GITHUB_REPOSITORY)'} to read it with.`);
-        log.info(`Policy: the built-in defaults (no ${repository ? `'${Input.GithubToken}'` : 'repository'} to read ${DEFAULT_POLICY_PATH} with).`);
+            throw new errors/* InputError */.dz(`Input '${names/* Input */.pd.Config}' names ${inputs.config}, but this run has no ${repository ? `'${names/* Input */.pd.GithubToken}'` : 'repository (GITHUB_REPOSITORY)'} to read it with.`);
+        log.info(`Policy: the built-in defaults (no ${repository ? `'${names/* Input */.pd.GithubToken}'` : 'repository'} to read ${DEFAULT_POLICY_PATH} with).`);
         return (0,policy_policy/* defaultPolicy */.G4)();
     }
-    const github = api_connectGitHub(inputs.githubToken, event, signal, { clock, session });
+    const github = (0,api/* connectGitHub */.UY)(inputs.githubToken, event, signal, { clock, session });
     const policy = await loadPolicy({
         config: inputs.config,
         repository,
@@ -47808,9 +45326,9 @@ async function repositoryPolicy(inputs, event, { log, clock, session, signal }) 
                 file = await github.fileText(path, choices/* MAX_POLICY_BYTES */.mk);
             }
             catch (error) {
-                if (refusedAccess(error))
+                if ((0,api/* refusedAccess */.xE)(error))
                     return { kind: 'refused' };
-                throw new errors/* ExplainedError */.hM(`Could not read the policy file ${path} of ${repository} (${describeGitHubError(error)}). Run the workflow again later.`);
+                throw new errors/* ExplainedError */.hM(`Could not read the policy file ${path} of ${repository} (${(0,api/* describeGitHubError */.dZ)(error)}). Run the workflow again later.`);
             }
             if (typeof file === 'string')
                 return { kind: 'file', text: file };
@@ -47834,7 +45352,7 @@ async function checkedAccess(client, settings, { log, clock }) {
         await checkAccess(client, settings.projectId, clock.now() + LOOK_MS);
     }
     catch (error) {
-        if (error instanceof AuthError || error instanceof NotFoundError)
+        if (error instanceof mintlify_errors/* AuthError */.lR || error instanceof mintlify_errors/* NotFoundError */.m_)
             throw error;
         const why = `could not be checked (${(0,errors/* errorText */.kc)(error).replace(/\.$/, '')}); the next run checks again.`;
         log.warning(`The key and project ${why}`);
@@ -47846,7 +45364,7 @@ async function checkedAccess(client, settings, { log, clock }) {
 }
 /** The markers, the saved comment state and the clients every flow is given. */
 function flowDeps(settings, event, runner, { session, signal, readJob }) {
-    const saveState = (saved) => runner.saveState(State.Comment, JSON.stringify(saved));
+    const saveState = (saved) => runner.saveState(names/* State */.Uw.Comment, JSON.stringify(saved));
     const markers = new Markers(settings.apiKey, `${event.owner}/${event.repo}`, stepIdentity({
         job: runner.env.GITHUB_JOB,
         action: runner.env.GITHUB_ACTION,
@@ -47871,7 +45389,7 @@ function withComment(end, outcome, settings, event) {
         return {
             ...end,
             comment,
-            failure: `Could not ${commentId === undefined ? 'comment on' : 'update the comment on'} #${outcome.issue} (${outcome.error}), and '${Input.Comment}' is 'true': the run must comment.${outcome.hint ?? ''}`
+            failure: `Could not ${commentId === undefined ? 'comment on' : 'update the comment on'} #${outcome.issue} (${outcome.error}), and '${names/* Input */.pd.Comment}' is 'true': the run must comment.${outcome.hint ?? ''}`
         };
     return { ...end, comment };
 }
@@ -47885,7 +45403,10 @@ async function withBudget(prepared, settings, event, deps, run) {
     const budgeted = settings.maxJobs || settings.maxCredits;
     if (isStopped(prepared) || !starts || !budgeted || !settings.dashboard || settings.dryRun)
         return prepared;
-    const counted = await countedRun(settings, event, deps, run);
+    // The ledger (its dashboard, its format's schema) loads only for a run a budget counts: an issue
+    // run without one starts without it.
+    const { countedRun: counting } = await __nccwpck_require__.e(/* import() */ 599).then(__nccwpck_require__.bind(__nccwpck_require__, 8599));
+    const counted = await counting(settings, event, deps, run);
     if (counted.over)
         return skippedRun(counted.over, {
             source: prepared.source,
@@ -47896,8 +45417,8 @@ async function withBudget(prepared, settings, event, deps, run) {
 }
 /** What the step asks, as the workflow wrote it: the prompt file's path, or the prompt's text. */
 function promptSource(runner) {
-    const file = runner.input(Input.PromptFile).trim();
-    return file ? `file:${file}` : `prompt:${runner.input(Input.Prompt).trim()}`;
+    const file = runner.input(names/* Input */.pd.PromptFile).trim();
+    return file ? `file:${file}` : `prompt:${runner.input(names/* Input */.pd.Prompt).trim()}`;
 }
 /** The job, the wait, the live comment's last word, and what the job's end calls for. */
 async function runPrepared(client, settings, prepared, runner, signal) {
@@ -47949,7 +45470,7 @@ async function startAndWait(client, settings, prepared, runner, signal) {
             onJob: seen => {
                 latest = seen;
                 // Set at once, so `if: always()` steps have it even if the step dies later.
-                runner.setOutput(Output.JobId, seen.id);
+                runner.setOutput(names/* Output */.k7.JobId, seen.id);
             },
             onAccepted: async (seen, followedUp) => {
                 try {
@@ -47979,7 +45500,7 @@ async function startAndWait(client, settings, prepared, runner, signal) {
         };
     }
     catch (error) {
-        if (error instanceof AmbiguousWriteError && ledger)
+        if (error instanceof mintlify_errors/* AmbiguousWriteError */.yI && ledger)
             await ledger
                 .uncertain(Boolean(request.jobId), error.message, request.jobId)
                 .catch(failed => log.warning(`The dashboard could not record the uncertain write: ${(0,errors/* errorText */.kc)(failed)}`));
@@ -48010,6 +45531,10 @@ function explainResult(job, result, settings, runner, { lastError, followUp }) {
     return `Job ${job.id} ended as '${result}', and 'fail-on' includes '${word}'.`;
 }
 
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/text.js
+var runner_text = __nccwpck_require__(3492);
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/redact.js
+var redact = __nccwpck_require__(1462);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/comment/comment-body.js
 
 
@@ -48099,15 +45624,15 @@ function outcomeBody(ctx, job, result, sign) {
 function outputsOf(report) {
     const job = report.job;
     return {
-        [Output.JobId]: job?.id ?? '',
-        [Output.Status]: job?.status ?? '',
-        [Output.PrLink]: job?.prLink ?? '',
-        [Output.Model]: job?.model ?? '',
-        [Output.Job]: job ? JSON.stringify(jobRecord(job)) : '',
-        [Output.Result]: resultWord(report.outcome) ?? '',
-        [Output.Source]: report.source ?? '',
-        [Output.Decision]: decisionOf(report.outcome) ?? '',
-        [Output.Prompt]: (report.outcome.kind === 'dry-run' && report.outcome.prompt) || ''
+        [names/* Output */.k7.JobId]: job?.id ?? '',
+        [names/* Output */.k7.Status]: job?.status ?? '',
+        [names/* Output */.k7.PrLink]: job?.prLink ?? '',
+        [names/* Output */.k7.Model]: job?.model ?? '',
+        [names/* Output */.k7.Job]: job ? JSON.stringify(jobRecord(job)) : '',
+        [names/* Output */.k7.Result]: resultWord(report.outcome) ?? '',
+        [names/* Output */.k7.Source]: report.source ?? '',
+        [names/* Output */.k7.Decision]: decisionOf(report.outcome) ?? '',
+        [names/* Output */.k7.Prompt]: (report.outcome.kind === 'dry-run' && report.outcome.prompt) || ''
     };
 }
 const HEADLINES = {
@@ -48183,7 +45708,7 @@ function renderSummary(report) {
     }
     return lines.join('\n');
 }
-const report_SHOWN_CHANGES = 20;
+const SHOWN_CHANGES = 20;
 /** The changes a change run handed over and those its rules skipped; the budget and dashboard. */
 function batchLines(report) {
     const lines = [];
@@ -48205,15 +45730,15 @@ function batchLines(report) {
         ];
         if (handed.length) {
             lines.push(`Changes (${(0,runner_text/* formatCount */.B4)(handed.length)}):`, '');
-            lines.push(...handed.slice(0, report_SHOWN_CHANGES).map(r => `- ${ref(r)}`));
-            if (handed.length > report_SHOWN_CHANGES)
-                lines.push(`- … and ${handed.length - report_SHOWN_CHANGES} more`);
+            lines.push(...handed.slice(0, SHOWN_CHANGES).map(r => `- ${ref(r)}`));
+            if (handed.length > SHOWN_CHANGES)
+                lines.push(`- … and ${handed.length - SHOWN_CHANGES} more`);
             lines.push('');
         }
         if (batch.skipped.length) {
             lines.push(`Left out by the rules (${(0,runner_text/* formatCount */.B4)(batch.skipped.length)}):`, '');
             lines.push(...batch.skipped
-                .slice(0, report_SHOWN_CHANGES)
+                .slice(0, SHOWN_CHANGES)
                 .map(s => `- ${ref({ label: s.ref, url: s.url, title: s.title })}: ${(0,markdown/* escapeMarkdown */.FV)(s.why)}`));
             lines.push('');
         }
@@ -48342,7 +45867,7 @@ const KNOWN_INPUTS = [
         ...actions/* MOVED_TO_POLICY */.NZ,
         ...actions/* NEW_POLICY_KEYS */.VY,
         actions/* REMOVED_INPUT */.OC,
-        Input.Prompt
+        names/* Input */.pd.Prompt
     ])
 ];
 /** Inputs a workflow gave that are not this action's: they moved in v2, the message says where. */
@@ -48407,6 +45932,8 @@ function refuseMovedInputs(runner, action, inputs) {
     throw new MovedInputsError(`${details.split('\n')[0]} ${names.join(', ')}. The summary says where each lives now, with the policy file's YAML to paste.`, details);
 }
 
+// EXTERNAL MODULE: external "os"
+var external_os_ = __nccwpck_require__(857);
 ;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/utils.js
 // We use any as a valid input type
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -48481,7 +46008,7 @@ function toCommandProperties(annotationProperties) {
  */
 function command_issueCommand(command, properties, message) {
     const cmd = new Command(command, properties, message);
-    process.stdout.write(cmd.toString() + external_os_namespaceObject.EOL);
+    process.stdout.write(cmd.toString() + external_os_.EOL);
 }
 function command_issue(name, message = '') {
     command_issueCommand(name, {}, message);
@@ -48537,6 +46064,8 @@ function escapeProperty(s) {
 //# sourceMappingURL=command.js.map
 ;// CONCATENATED MODULE: external "crypto"
 const external_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("crypto");
+// EXTERNAL MODULE: external "fs"
+var external_fs_ = __nccwpck_require__(9896);
 ;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/file-command.js
 // For internal use, subject to change.
 // We use any as a valid input type
@@ -48550,10 +46079,10 @@ function file_command_issueFileCommand(command, message) {
     if (!filePath) {
         throw new Error(`Unable to find environment variable for file command ${command}`);
     }
-    if (!external_fs_namespaceObject.existsSync(filePath)) {
+    if (!external_fs_.existsSync(filePath)) {
         throw new Error(`Missing file at path: ${filePath}`);
     }
-    external_fs_namespaceObject.appendFileSync(filePath, `${utils_toCommandValue(message)}${external_os_namespaceObject.EOL}`, {
+    external_fs_.appendFileSync(filePath, `${utils_toCommandValue(message)}${external_os_.EOL}`, {
         encoding: 'utf8'
     });
 }
@@ -48569,13 +46098,15 @@ function file_command_prepareKeyValueMessage(key, value) {
     if (convertedValue.includes(delimiter)) {
         throw new Error(`Unexpected input: value should not contain the delimiter "${delimiter}"`);
     }
-    return `${key}<<${delimiter}${external_os_namespaceObject.EOL}${convertedValue}${external_os_namespaceObject.EOL}${delimiter}`;
+    return `${key}<<${delimiter}${external_os_.EOL}${convertedValue}${external_os_.EOL}${delimiter}`;
 }
 //# sourceMappingURL=file-command.js.map
 ;// CONCATENATED MODULE: external "path"
 const external_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("path");
+// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js
+var lib = __nccwpck_require__(2779);
 ;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/auth.js
-var auth_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
         function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
@@ -48600,7 +46131,7 @@ class BasicCredentialHandler {
         return false;
     }
     handleAuthentication() {
-        return auth_awaiter(this, void 0, void 0, function* () {
+        return __awaiter(this, void 0, void 0, function* () {
             throw new Error('not implemented');
         });
     }
@@ -48622,7 +46153,7 @@ class auth_BearerCredentialHandler {
         return false;
     }
     handleAuthentication() {
-        return auth_awaiter(this, void 0, void 0, function* () {
+        return __awaiter(this, void 0, void 0, function* () {
             throw new Error('not implemented');
         });
     }
@@ -48644,7 +46175,7 @@ class PersonalAccessTokenCredentialHandler {
         return false;
     }
     handleAuthentication() {
-        return auth_awaiter(this, void 0, void 0, function* () {
+        return __awaiter(this, void 0, void 0, function* () {
             throw new Error('not implemented');
         });
     }
@@ -48736,7 +46267,7 @@ var summary_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _
 };
 
 
-const { access, appendFile, writeFile } = external_fs_namespaceObject.promises;
+const { access, appendFile, writeFile } = external_fs_.promises;
 const SUMMARY_ENV_VAR = 'GITHUB_STEP_SUMMARY';
 const SUMMARY_DOCS_URL = 'https://docs.github.com/actions/using-workflows/workflow-commands-for-github-actions#adding-a-job-summary';
 class Summary {
@@ -48759,7 +46290,7 @@ class Summary {
                 throw new Error(`Unable to find environment variable for $${SUMMARY_ENV_VAR}. Check if your runtime environment supports job summaries.`);
             }
             try {
-                yield access(pathFromEnv, external_fs_namespaceObject.constants.R_OK | external_fs_namespaceObject.constants.W_OK);
+                yield access(pathFromEnv, external_fs_.constants.R_OK | external_fs_.constants.W_OK);
             }
             catch (_a) {
                 throw new Error(`Unable to access summary file: '${pathFromEnv}'. Check if the file has correct read/write permissions.`);
@@ -48855,7 +46386,7 @@ class Summary {
      * @returns {Summary} summary instance
      */
     addEOL() {
-        return this.addRaw(external_os_namespaceObject.EOL);
+        return this.addRaw(external_os_.EOL);
     }
     /**
      * Adds an HTML codeblock to the summary buffer
@@ -49059,7 +46590,7 @@ var io_util_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _
 };
 
 
-const { chmod, copyFile, lstat, mkdir, open: io_util_open, readdir, rename, rm, rmdir, stat, symlink, unlink } = external_fs_namespaceObject.promises;
+const { chmod, copyFile, lstat, mkdir, open: io_util_open, readdir, rename, rm, rmdir, stat, symlink, unlink } = external_fs_.promises;
 // export const {open} = 'fs'
 const IS_WINDOWS = process.platform === 'win32';
 /**
@@ -49086,7 +46617,7 @@ function readlink(fsPath) {
 }
 // See https://github.com/nodejs/node/blob/d0153aee367422d0858105abec186da4dff0a0c5/deps/uv/include/uv/win.h#L691
 const UV_FS_O_EXLOCK = 0x10000000;
-const READONLY = external_fs_namespaceObject.constants.O_RDONLY;
+const READONLY = external_fs_.constants.O_RDONLY;
 function exists(fsPath) {
     return io_util_awaiter(this, void 0, void 0, function* () {
         try {
@@ -49579,13 +47110,13 @@ class ToolRunner extends external_events_.EventEmitter {
     _processLineBuffer(data, strBuffer, onLine) {
         try {
             let s = strBuffer + data.toString();
-            let n = s.indexOf(external_os_namespaceObject.EOL);
+            let n = s.indexOf(external_os_.EOL);
             while (n > -1) {
                 const line = s.substring(0, n);
                 onLine(line);
                 // the rest of the string ...
-                s = s.substring(n + external_os_namespaceObject.EOL.length);
-                n = s.indexOf(external_os_namespaceObject.EOL);
+                s = s.substring(n + external_os_.EOL.length);
+                n = s.indexOf(external_os_.EOL);
             }
             return s;
         }
@@ -49876,7 +47407,7 @@ class ToolRunner extends external_events_.EventEmitter {
                 }
                 const optionsNonNull = this._cloneExecOptions(this.options);
                 if (!optionsNonNull.silent && optionsNonNull.outStream) {
-                    optionsNonNull.outStream.write(this._getCommandString(optionsNonNull) + external_os_namespaceObject.EOL);
+                    optionsNonNull.outStream.write(this._getCommandString(optionsNonNull) + external_os_.EOL);
                 }
                 const state = new ExecState(optionsNonNull, this.toolPath);
                 state.on('debug', (message) => {
@@ -50215,8 +47746,8 @@ const getLinuxInfo = () => platform_awaiter(void 0, void 0, void 0, function* ()
         version
     };
 });
-const platform = external_os_namespaceObject.platform();
-const arch = external_os_namespaceObject.arch();
+const platform = external_os_.platform();
+const arch = external_os_.arch();
 const isWindows = platform === 'win32';
 const isMacOS = platform === 'darwin';
 const isLinux = platform === 'linux';
@@ -50397,7 +47928,7 @@ function setOutput(name, value) {
     if (filePath) {
         return file_command_issueFileCommand('OUTPUT', file_command_prepareKeyValueMessage(name, value));
     }
-    process.stdout.write(external_os_namespaceObject.EOL);
+    process.stdout.write(external_os_.EOL);
     command_issueCommand('set-output', { name }, utils_toCommandValue(value));
 }
 /**
@@ -50465,7 +47996,7 @@ function notice(message, properties = {}) {
  * @param message info message
  */
 function info(message) {
-    process.stdout.write(message + external_os_namespaceObject.EOL);
+    process.stdout.write(message + external_os_.EOL);
 }
 /**
  * Begin an output group.
@@ -50563,7 +48094,7 @@ function getIDToken(aud) {
  * `title` heads the action's notices in the run's annotations.
  */
 function coreRunner(title) {
-    const log = lineLogger({
+    const log = (0,logger/* lineLogger */.Hw)({
         debug: message => core_debug(message),
         info: message => info(message),
         notice: message => notice(message, title ? { title } : {}),
@@ -50571,7 +48102,7 @@ function coreRunner(title) {
     });
     return {
         env: process.env,
-        clock: systemClock,
+        clock: clock/* systemClock */.m,
         log,
         input: name => getInput(name, { trimWhitespace: false }),
         mask: secret => core_setSecret(secret),
@@ -50612,10 +48143,24 @@ function cancelOnSignals(signals) {
 
 
 /** The impact sub-action's inputs (impact/action.yml). */
-const ImpactInputs = actionInputs(actions/* ACTION_INPUTS */.bn.impact);
+const ImpactInputs = (0,names/* actionInputs */.eh)(actions/* ACTION_INPUTS */.bn.impact);
 
+// EXTERNAL MODULE: ./.tmp/ncc-js/mintlify/budget.js
+var mintlify_budget = __nccwpck_require__(3838);
+// EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/dashboard.js + 2 modules
+var ledger_dashboard = __nccwpck_require__(5539);
+// EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/ledger-session.js
+var ledger_session = __nccwpck_require__(4188);
+// EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/outcomes.js + 1 modules
+var outcomes = __nccwpck_require__(7819);
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/untrusted.js
+var untrusted = __nccwpck_require__(3529);
+// EXTERNAL MODULE: ./.tmp/ncc-js/records/ledger.js + 4 modules
+var ledger = __nccwpck_require__(5442);
+// EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/impact-table.js
+var impact_table = __nccwpck_require__(7735);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/impact/windows.js
-const windows_DAY = 86_400_000;
+const DAY = 86_400_000;
 const dayText = (at) => new Date(at).toISOString().slice(0, 10);
 /**
  * Two equal windows meeting at the merge: the analytics count whole UTC days, so the merge's own
@@ -50623,16 +48168,16 @@ const dayText = (at) => new Date(at).toISOString().slice(0, 10);
  * after it. Measured a day after the second ends (the analytics' lag).
  */
 function impactWindows(mergedAt, days) {
-    const mergeDay = Math.floor(mergedAt / windows_DAY) * windows_DAY;
-    const afterEnd = mergeDay + windows_DAY + days * windows_DAY;
+    const mergeDay = Math.floor(mergedAt / DAY) * DAY;
+    const afterEnd = mergeDay + DAY + days * DAY;
     return {
-        before: { from: dayText(mergeDay - days * windows_DAY), to: dayText(mergeDay) },
-        after: { from: dayText(mergeDay + windows_DAY), to: dayText(afterEnd) },
-        dueAt: afterEnd + windows_DAY
+        before: { from: dayText(mergeDay - days * DAY), to: dayText(mergeDay) },
+        after: { from: dayText(mergeDay + DAY), to: dayText(afterEnd) },
+        dueAt: afterEnd + DAY
     };
 }
 /** The last day a range covers, for people: `to` is not in it. */
-const lastDay = (range) => dayText(Date.parse(range.to) - windows_DAY);
+const lastDay = (range) => dayText(Date.parse(range.to) - DAY);
 /** The ledger's merged docs pull requests not measured yet whose windows are over, oldest merge first. */
 function dueForImpact(project, now, days) {
     return project.jobs
@@ -50679,7 +48224,7 @@ const MAX_COMMENT_CHARS = 60_000;
  * overrides that turn `…gnp.exe` into `exe.png`, controls) taken out, and cut at SHOWN_PATH.
  */
 const shownPath = (path) => {
-    const clean = stripInvisible(path).replace(/\n/g, ' ');
+    const clean = (0,untrusted/* stripInvisible */._0)(path).replace(/\n/g, ' ');
     return (0,markdown/* codeSpan */.SS)(clean.length > SHOWN_PATH ? `${clean.slice(0, SHOWN_PATH)}…` : clean, {
         inTable: false
     });
@@ -50721,7 +48266,7 @@ function renderUnsureComment(c) {
     return [
         '### Readers before and after this pull request merged',
         '',
-        `Merged ${new Date(c.mergedAt).toISOString().slice(0, 16).replace('T', ' ')} UTC. ${unsureLine(c.unsure)}`,
+        `Merged ${new Date(c.mergedAt).toISOString().slice(0, 16).replace('T', ' ')} UTC. ${(0,impact_table/* unsureLine */.pi)(c.unsure)}`,
         '',
         IMPACT_MARKER
     ].join('\n');
@@ -50756,7 +48301,7 @@ function commentBody(c, shownPages) {
         ...c.notes.map(n => `- ${n}`),
         ...siteNotes(c.siteNotes ?? []),
         ...(c.notes.length || c.siteNotes?.length ? [''] : []),
-        `Counts are the service's analytics for the two windows; a row under ${TOO_FEW} in both says too few to tell. Other changes, the season and search engines move these figures too: a direction is not a cause.`,
+        `Counts are the service's analytics for the two windows; a row under ${impact_table/* TOO_FEW */.G_} in both says too few to tell. Other changes, the season and search engines move these figures too: a direction is not a cause.`,
         '',
         IMPACT_MARKER
     ];
@@ -50765,22 +48310,22 @@ function commentBody(c, shownPages) {
 /** The mapping's notes as list items: escaped, invisible characters out, a few, each cut. */
 function siteNotes(notes) {
     const shown = notes.slice(0, SHOWN_SITE_NOTES).map(n => {
-        const clean = stripInvisible(n).replace(/\s+/g, ' ');
+        const clean = (0,untrusted/* stripInvisible */._0)(n).replace(/\s+/g, ' ');
         return `- ${(0,markdown/* escapeMarkdown */.FV)(clean.length > SHOWN_NOTE ? `${clean.slice(0, SHOWN_NOTE)}…` : clean)}`;
     });
     const more = notes.length - shown.length;
     return more > 0 ? [...shown, `- ${more} more notes on how the pages were mapped.`] : shown;
 }
 function rows(figures, pages, terms) {
-    const value = (f, name) => f[IMPACT_MEASURES.indexOf(name)] ?? null;
+    const value = (f, name) => f[ledger/* IMPACT_MEASURES */.rl.indexOf(name)] ?? null;
     const out = [];
-    for (const name of IMPACT_MEASURES) {
+    for (const name of ledger/* IMPACT_MEASURES */.rl) {
         const isPage = name !== 'zeroClickSearches' && name !== 'unansweredQuestions';
         if ((isPage && !pages) || (!isPage && !terms))
             continue;
         const b = value(figures.before, name);
         const a = value(figures.after, name);
-        out.push({ label: LABELS[name], before: shown(b), after: shown(a), direction: direction(b, a) });
+        out.push({ label: LABELS[name], before: (0,impact_table/* shown */.SP)(b), after: (0,impact_table/* shown */.SP)(a), direction: (0,impact_table/* direction */.oW)(b, a) });
         if (name === 'thumbsDown') {
             const views = [value(figures.before, 'humanViews'), value(figures.after, 'humanViews')];
             const rate = (down, v) => down === null || !v ? null : Math.round((down / v) * 1000) / 10;
@@ -50790,7 +48335,7 @@ function rows(figures, pages, terms) {
                 before: rb === null ? 'not known' : rb.toFixed(1),
                 after: ra === null ? 'not known' : ra.toFixed(1),
                 // The rate is as small as its thumbs-down: too few of them tell nothing.
-                direction: direction(rb, ra, tooFew(b, a))
+                direction: (0,impact_table/* direction */.oW)(rb, ra, (0,impact_table/* tooFew */.dI)(b, a))
             });
         }
     }
@@ -50866,7 +48411,7 @@ budget) {
         write: false,
         deadline,
         budget,
-        notFound: projectNotFound(projectId)
+        notFound: (0,mintlify_errors/* projectNotFound */.pu)(projectId)
     });
     if (what === 'visitors')
         return asVisitorsPage(body, 'visitors');
@@ -50890,7 +48435,7 @@ function asVisitorsPage(body, list = 'visitors') {
             ? "'totals' is not an object"
             : totalsProblem?.replace(/^'/, "'totals."));
     if (problem) {
-        throw new ApiError(`The service's answer to the ${list} request is not what its API document describes (${problem.replace("'visitors'", `'${list}'`)}).`);
+        throw new mintlify_errors/* ApiError */.hD(`The service's answer to the ${list} request is not what its API document describes (${problem.replace("'visitors'", `'${list}'`)}).`);
     }
     const page = body;
     const visitors = [];
@@ -51024,7 +48569,7 @@ function read(client, projectId, resource, query, what, limits) {
         write: false,
         deadline: limits.deadline,
         budget: limits.budget,
-        notFound: projectNotFound(projectId)
+        notFound: (0,mintlify_errors/* projectNotFound */.pu)(projectId)
     });
 }
 /**
@@ -51035,7 +48580,7 @@ function read(client, projectId, resource, query, what, limits) {
 function checkedRows(body, top, list, shapeOf, what) {
     const problem = problemIn(body, { ...top, [list]: Array.isArray });
     if (problem) {
-        throw new ApiError(`The service's answer to the request to ${what} is not what its API document describes (${problem}).`);
+        throw new mintlify_errors/* ApiError */.hD(`The service's answer to the request to ${what} is not what its API document describes (${problem}).`);
     }
     const sent = body[list];
     const rows = [];
@@ -51369,7 +48914,7 @@ const SEARCH_ROWS = 100;
 const QUESTION_ROWS = 1000;
 /** The requests a docs pull request takes: two per listing and window pair. */
 const plannedRequests = (target) => (target.pages.length ? 6 : 0) + (target.terms.length ? 4 : 0);
-const measure_at = (name) => IMPACT_MEASURES.indexOf(name);
+const measure_at = (name) => ledger/* IMPACT_MEASURES */.rl.indexOf(name);
 /**
  * Both windows' figures for a docs pull request's pages and terms, one request per listing and
  * window (plannedRequests). A page absent from a listing that says there is more is not known,
@@ -51379,7 +48924,7 @@ async function measureWindows(client, target, limits) {
     const notes = new Set();
     const window = async (range, name) => {
         const pages = new Set(target.pages.map(p => pageKey(name === 'before' ? p.before : p.path)));
-        const figures = IMPACT_MEASURES.map(() => null);
+        const figures = ledger/* IMPACT_MEASURES */.rl.map(() => null);
         const query = { dateFrom: range.from, dateTo: range.to };
         // Each listing of the window in one request, at the most rows its operation gives.
         const firstRows = (read, limit) => read(client, target.projectId, { ...query, limit }, limits);
@@ -51837,7 +49382,7 @@ function refPath(ref, holder, root) {
     return inside ? path : { why: 'it leads out of the docs root' };
 }
 /** A path in a note (plain text: whoever shows it escapes it), cut when long. */
-const config_shown = (path) => (path.length > 120 ? `${path.slice(0, 120)}…` : path);
+const shown = (path) => (path.length > 120 ? `${path.slice(0, 120)}…` : path);
 /**
  * `file` (the configuration, a repository path) with its refs followed, from the files in `reads`
  * (by repository path); `root` the docs root no ref may leave.
@@ -51869,12 +49414,12 @@ function resolveConfig(file, root, reads) {
         let loaded;
         if (text === undefined) {
             if (path === file)
-                out.unreadable = `${config_shown(path)} is ${whyNoText(read)}`;
+                out.unreadable = `${shown(path)} is ${whyNoText(read)}`;
             else
-                note(`${from}'s $ref to ${config_shown(path)} was not followed: the file is ${whyNoText(read)}.`);
+                note(`${from}'s $ref to ${shown(path)} was not followed: the file is ${whyNoText(read)}.`);
         }
         else if ((bytes += text.length) > MAX_CONFIG_BYTES) {
-            note(`${from}'s $ref to ${config_shown(path)} was not followed: the configuration and its refs are over ${MAX_CONFIG_BYTES / 1024 / 1024} MB.`);
+            note(`${from}'s $ref to ${shown(path)} was not followed: the configuration and its refs are over ${MAX_CONFIG_BYTES / 1024 / 1024} MB.`);
         }
         else {
             try {
@@ -51883,9 +49428,9 @@ function resolveConfig(file, root, reads) {
             }
             catch {
                 if (path === file)
-                    out.unreadable = `${config_shown(path)} is no JSON`;
+                    out.unreadable = `${shown(path)} is no JSON`;
                 else
-                    note(`${from}'s $ref to ${config_shown(path)} was not followed: the file is no JSON.`);
+                    note(`${from}'s $ref to ${shown(path)} was not followed: the file is no JSON.`);
             }
         }
         parsed.set(path, loaded);
@@ -51893,7 +49438,7 @@ function resolveConfig(file, root, reads) {
     };
     const walk = (node, holder, chain) => {
         if (++nodes > config_MAX_NODES) {
-            note(`${config_shown(file)} and its refs hold more than ${config_MAX_NODES.toLocaleString('en-US')} values: the rest was not read.`);
+            note(`${shown(file)} and its refs hold more than ${config_MAX_NODES.toLocaleString('en-US')} values: the rest was not read.`);
             return undefined;
         }
         if (Array.isArray(node))
@@ -51907,22 +49452,22 @@ function resolveConfig(file, root, reads) {
             .map(([key, value]) => [key, walk(value, holder, chain)]));
         if (typeof element.$ref !== 'string')
             return siblings;
-        const from = config_shown(holder);
+        const from = shown(holder);
         const target = refPath(element.$ref, holder, root);
         if (typeof target !== 'string') {
-            note(`${from}'s $ref to ${config_shown(element.$ref)} was not followed: ${target.why}.`);
+            note(`${from}'s $ref to ${shown(element.$ref)} was not followed: ${target.why}.`);
             return siblings;
         }
         if (chain.includes(target)) {
-            note(`${from}'s $ref to ${config_shown(target)} was not followed: the refs go round in a circle.`);
+            note(`${from}'s $ref to ${shown(target)} was not followed: the refs go round in a circle.`);
             return siblings;
         }
         if (chain.length > MAX_REF_DEPTH) {
-            note(`${from}'s $ref to ${config_shown(target)} was not followed: refs go ${MAX_REF_DEPTH} files deep at most.`);
+            note(`${from}'s $ref to ${shown(target)} was not followed: refs go ${MAX_REF_DEPTH} files deep at most.`);
             return siblings;
         }
         if (!parsed.has(target) && parsed.size > MAX_REF_FILES) {
-            note(`${from}'s $ref to ${config_shown(target)} was not followed: ${MAX_REF_FILES} files are followed at most.`);
+            note(`${from}'s $ref to ${shown(target)} was not followed: ${MAX_REF_FILES} files are followed at most.`);
             return siblings;
         }
         const loaded = load(target, from);
@@ -51934,7 +49479,7 @@ function resolveConfig(file, root, reads) {
             ? { ...value, ...siblings }
             : value;
     };
-    const top = load(file, config_shown(file));
+    const top = load(file, shown(file));
     if (top)
         out.value = walk(top.value, file, [file]);
     return out;
@@ -52561,9 +50106,9 @@ async function measureReaderImpact(settings, event, deps) {
     const { log, clock } = deps;
     const repository = `${event.owner}/${event.repo}`;
     const docs = docsPulls(settings, event.apiUrl, deps);
-    const dashboard = await dashboard_Dashboard.open(api_connectGitHub(settings.githubToken, event, deps.signal, { clock, session: deps.session }), {
+    const dashboard = await ledger_dashboard/* Dashboard */.x.open((0,api/* connectGitHub */.UY)(settings.githubToken, event, deps.signal, { clock, session: deps.session }), {
         title: settings.dashboardTitle,
-        signer: new record_RecordSigner(settings.apiKey),
+        signer: new records_record/* RecordSigner */.wo(settings.apiKey),
         view: { repository, serverUrl: event.serverUrl, limits: settings },
         now: () => clock.wallNow()
     });
@@ -52577,7 +50122,7 @@ async function measureReaderImpact(settings, event, deps) {
     const project = await refreshed(dashboard, settings, { event, docs, log, now });
     const due = dueForImpact(project, now, days);
     const waiting = waitingForImpact(project, now, days);
-    log.info(`Reader impact ('${Input.ImpactAfter}: ${settings.impactAfter.text}'): ${(0,runner_text/* counted */.hS)(due.length, 'merged docs pull request')} due, ${waiting} whose windows are not over yet.`);
+    log.info(`Reader impact ('${names/* Input */.pd.ImpactAfter}: ${settings.impactAfter.text}'): ${(0,runner_text/* counted */.hS)(due.length, 'merged docs pull request')} due, ${waiting} whose windows are not over yet.`);
     if (!due.length)
         return end;
     if (settings.dryRun) {
@@ -52641,7 +50186,7 @@ async function measureOne(job, remaining, m) {
     const planned = plannedRequests({ pages, terms });
     // No run could measure it: it is no reason to hold back the newer ones.
     if (planned > settings.maxRequests) {
-        log.warning(`Reader impact: ${job.prLink} takes ${planned} analytics requests, more than '${Input.MaxRequests}: ${settings.maxRequests}' allows a run: it is measured once '${Input.MaxRequests}' is at least ${planned}.`);
+        log.warning(`Reader impact: ${job.prLink} takes ${planned} analytics requests, more than '${names/* Input */.pd.MaxRequests}: ${settings.maxRequests}' allows a run: it is measured once '${names/* Input */.pd.MaxRequests}' is at least ${planned}.`);
         return 'next';
     }
     if (planned > m.left) {
@@ -52680,7 +50225,7 @@ async function docsPages(docs, job, where, { log, docsRoot }) {
         return await pagesOfPull(docsRepository(docs, where), files, { docsRoot });
     }
     catch (error) {
-        const failed = docsFailure(error);
+        const failed = (0,docs_pulls/* docsFailure */.OK)(error);
         log.warning(`Reader impact: could not read the files of ${job.prLink} with '${docs.tokenInput}' (${failed.why}); it is measured in a later run.${failed.grant('read')}`);
         // A pull request GitHub does not have (gone, or out of the token's sight) holds back no other.
         return failed.missing ? 'next' : 'stop';
@@ -52695,7 +50240,7 @@ async function figuresOf(job, plan, m) {
     const { log } = deps;
     const { pages, terms, windows } = plan;
     const impact = { at: m.now, days: settings.impactAfter.days, before: [], after: [] };
-    const budget = new RequestBudget(Math.min(MAX_REQUESTS_PER_PULL, m.left));
+    const budget = new mintlify_budget/* RequestBudget */.b(Math.min(MAX_REQUESTS_PER_PULL, m.left));
     try {
         const measured = await measureWindows(deps.service(), { projectId: settings.projectId, pages, terms, ...windows }, { deadline: m.deadline, budget });
         impact.before = measured.before;
@@ -52703,9 +50248,9 @@ async function figuresOf(job, plan, m) {
         return { impact, notes: measured.notes, used: budget.used };
     }
     catch (error) {
-        if (!(error instanceof ApiError) ||
-            error instanceof AuthError ||
-            error instanceof NotFoundError)
+        if (!(error instanceof mintlify_errors/* ApiError */.hD) ||
+            error instanceof mintlify_errors/* AuthError */.lR ||
+            error instanceof mintlify_errors/* NotFoundError */.m_)
             throw error;
         log.notice(`Reader impact of ${job.prLink} not measured: ${(0,errors/* errorText */.kc)(error).replace(/\.+$/, '')}. Nothing was posted or remembered for it; the next run measures it again.`);
         return undefined;
@@ -52721,7 +50266,7 @@ async function figuresOf(job, plan, m) {
  */
 async function refreshed(dashboard, settings, { event, docs, log, now }) {
     const project = dashboard.project(settings.projectId);
-    const reads = await refreshOutcomes(project, {
+    const reads = await (0,outcomes/* refreshOutcomes */.ho)(project, {
         now,
         docs,
         serverUrl: event.serverUrl,
@@ -52734,18 +50279,18 @@ async function refreshed(dashboard, settings, { event, docs, log, now }) {
     const days = settings.impactAfter.days;
     const stamp = project.impactDays !== days;
     if ((!reads.changed.length && !stamp) || settings.dryRun) {
-        applyUpdates(project, updates);
+        (0,ledger_session/* applyUpdates */.$s)(project, updates);
         return project;
     }
     try {
         await dashboard.write(settings.projectId, p => {
-            applyUpdates(p, updates);
+            (0,ledger_session/* applyUpdates */.$s)(p, updates);
             p.impactDays = days;
         }, { reread: true });
     }
     catch (error) {
         log.warning(`Reader impact: ${(0,errors/* errorText */.kc)(error)}`);
-        applyUpdates(project, updates);
+        (0,ledger_session/* applyUpdates */.$s)(project, updates);
         return project;
     }
     return dashboard.project(settings.projectId);
@@ -52787,7 +50332,7 @@ async function postComment(docs, where, job, settings, log, body) {
         // Only the docs-token identity's: another bot (or a person) quoting the marker is not this
         // action. Who that is not known, nothing is adopted: a second comment beats someone else's.
         const self = await docs.identity(where).catch((error) => {
-            log.info(`Could not learn who '${docs.tokenInput}' is (${docsFailure(error).why}): an earlier reader impact comment on ${job.prLink} is not looked for.`);
+            log.info(`Could not learn who '${docs.tokenInput}' is (${(0,docs_pulls/* docsFailure */.OK)(error).why}): an earlier reader impact comment on ${job.prLink} is not looked for.`);
             return undefined;
         });
         const earlier = self
@@ -52801,7 +50346,7 @@ async function postComment(docs, where, job, settings, log, body) {
         return `${job.prLink}#issuecomment-${id}`;
     }
     catch (error) {
-        const failed = docsFailure(error);
+        const failed = (0,docs_pulls/* docsFailure */.OK)(error);
         log.warning(`Reader impact of ${job.prLink} was measured, but could not be commented on it with '${docs.tokenInput}' (${failed.why}): the next run measures it again.${failed.grant('write')}`);
         return null;
     }
@@ -52820,12 +50365,12 @@ const impactAction = {
     defaults: ImpactInputs.defaults,
     checkInputs: inputs => {
         if (!inputs.docsToken)
-            throw new errors/* InputError */.dz(`Input '${Input.DocsToken}' is required: the docs pull requests' files are read, and the result commented on them, in the docs repository.`);
+            throw new errors/* InputError */.dz(`Input '${names/* Input */.pd.DocsToken}' is required: the docs pull requests' files are read, and the result commented on them, in the docs repository.`);
     },
     settings: (inputs, policy) => {
         const settings = withPolicy(inputs, policy);
         if (!settings.dashboard)
-            throw new errors/* InputError */.dz(`The impact sub-action needs '${Key.Dashboard}: true' in the policy file: the merged docs pull requests to measure, and what was measured, are in the dashboard's ledger.`);
+            throw new errors/* InputError */.dz(`The impact sub-action needs '${names/* Key */.Uz.Dashboard}: true' in the policy file: the merged docs pull requests to measure, and what was measured, are in the dashboard's ledger.`);
         return settings;
     },
     prepare: measureImpact
@@ -52837,7 +50382,7 @@ const impactAction = {
 async function measureImpact(settings, event, deps) {
     const impactAfter = settings.impactAfter;
     if (!impactAfter)
-        throw new errors/* InputError */.dz(`Input '${Input.ImpactAfter}' is required.`);
+        throw new errors/* InputError */.dz(`Input '${names/* Input */.pd.ImpactAfter}' is required.`);
     const end = await measureReaderImpact({ ...settings, impactAfter }, event, deps);
     const said = `This run measured the reader impact of ${(0,runner_text/* counted */.hS)(end.measured.length, 'docs pull request')} (${(0,runner_text/* counted */.hS)(end.requests, 'analytics request')}) and started no job.`;
     deps.log.notice(said);
@@ -52851,6 +50396,913 @@ async function measureImpact(settings, event, deps) {
 /** The impact sub-action: readers before and after each merged docs pull request. */
 async function main_run(runner = coreRunner('Mintlify agent')) {
     await runAgentAction(runner, impactAction);
+}
+
+
+/***/ }),
+
+/***/ 3838:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   b: () => (/* binding */ RequestBudget),
+/* harmony export */   x: () => (/* binding */ withinBudget)
+/* harmony export */ });
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1456);
+
+/**
+ * A number of HTTP requests that may be sent, retries included. The client takes one before each
+ * attempt, so a caller's limit holds however many times the service asks it to try again.
+ */
+class RequestBudget {
+    max;
+    spent = 0;
+    constructor(max) {
+        this.max = max;
+    }
+    /** Requests sent so far (each retry counts). */
+    get used() {
+        return this.spent;
+    }
+    get left() {
+        return this.max - this.spent;
+    }
+    /** Takes one request; false when none is left. */
+    take() {
+        if (this.spent >= this.max)
+            return false;
+        this.spent++;
+        return true;
+    }
+}
+/** Runs one attempt paid for from `budget`; a retry the budget could not pay for is not waited for. */
+async function withinBudget(budget, what, attempt) {
+    if (budget && !budget.take()) {
+        const error = new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .BudgetExhaustedError */ .X0(`no request was left in the budget to ${what}`);
+        return { ok: false, error, retry: false };
+    }
+    const outcome = await attempt();
+    if (!outcome.ok && outcome.retry && budget && budget.left <= 0) {
+        const error = new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .BudgetExhaustedError */ .X0(`no request was left in the budget to try again to ${what} (${outcome.error.message})`);
+        return { ok: false, error, retry: false };
+    }
+    return outcome;
+}
+
+
+/***/ }),
+
+/***/ 1950:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  Ib: () => (/* binding */ CommonInput),
+  rK: () => (/* binding */ DEFAULT_API_URL),
+  kd: () => (/* binding */ SERVICE_ID),
+  My: () => (/* binding */ openClient),
+  Fg: () => (/* binding */ parseId),
+  dC: () => (/* binding */ readConnection),
+  fk: () => (/* binding */ shownId)
+});
+
+// UNUSED EXPORTS: checkKeyKind, isLoopbackHost, parseApiUrl, runServiceStep
+
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/errors.js
+var errors = __nccwpck_require__(7156);
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/inputs.js
+var inputs = __nccwpck_require__(7382);
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/clock.js
+var clock = __nccwpck_require__(2465);
+;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/step.js
+
+/**
+ * The frame every step runs in: cancellation from the runner's signals, one failure line with no
+ * secret in it and no stack trace, and clean-up on every path.
+ */
+async function step_runStep(runner, body) {
+    const cancel = runner.cancellation();
+    const secrets = [];
+    const cleanups = [];
+    const undos = [];
+    const scope = {
+        signal: cancel.signal,
+        secret: value => void secrets.push(value),
+        finally: cleanup => void cleanups.unshift(cleanup),
+        onFailure: undo => void undos.unshift(undo)
+    };
+    try {
+        await body(scope);
+    }
+    catch (error) {
+        let message = describeError(error, secrets, runner.log.debug);
+        for (const undo of undos) {
+            const said = await undo().catch(() => '');
+            if (said)
+                message += ` ${said}`;
+        }
+        runner.fail(message);
+    }
+    finally {
+        cancel.dispose();
+        for (const cleanup of cleanups)
+            await cleanup().catch(() => undefined);
+    }
+}
+
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/redact.js
+var redact = __nccwpck_require__(1462);
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/logger.js
+var logger = __nccwpck_require__(811);
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/duration.js
+var duration = __nccwpck_require__(8703);
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/runner.js
+var runner = __nccwpck_require__(5781);
+// EXTERNAL MODULE: ./.tmp/ncc-js/mintlify/errors.js
+var mintlify_errors = __nccwpck_require__(1456);
+// EXTERNAL MODULE: ./.tmp/ncc-js/mintlify/budget.js
+var budget = __nccwpck_require__(3838);
+;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/retry.js
+
+
+/** Statuses worth retrying for reads, as AWS's standard mode and undici's RetryHandler do. */
+const RETRYABLE_READ_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
+/**
+ * Statuses that prove a write was not acted on: 429 (refused by the rate limiter) and 503
+ * (refused before reaching the application). A 500/502/504 may come after the job was created.
+ */
+const RETRYABLE_WRITE_STATUSES = new Set([429, 503]);
+const DEFAULT_BACKOFF = {
+    minDelayMs: 1000,
+    baseDelayMs: 2000,
+    maxDelayMs: 20_000,
+    maxWriteAttempts: 5
+};
+/**
+ * Exponential backoff with full jitter above a floor: uniform in
+ * [min, max(min, min(max, base·2^(attempt-1)))].
+ */
+function backoffDelay(attempt, policy, random = Math.random) {
+    const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, attempt - 1));
+    const floor = policy.minDelayMs;
+    return floor + Math.floor(random() * Math.max(0, ceiling - floor));
+}
+/** An HTTP-date (RFC 9110): IMF-fixdate, the obsolete RFC 850 form, or asctime. */
+const HTTP_DATE = /^(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day, \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})$/;
+/**
+ * `Retry-After` as whole delta-seconds or an HTTP-date, in milliseconds from `wallNow` (the wall
+ * clock: the date is the server's); undefined when absent or in any other form. `1.5` is neither
+ * (Date.parse would read it as a date in 2001).
+ */
+function parseRetryAfter(value, wallNow) {
+    const text = value?.trim() ?? '';
+    if (/^\d{1,12}$/.test(text))
+        return Number(text) * 1000;
+    if (!HTTP_DATE.test(text))
+        return undefined;
+    const at = Date.parse(text);
+    return Number.isNaN(at) ? undefined : Math.max(0, at - wallNow);
+}
+/** "at 2026-11-22T10:00:00.000Z", or "in N hours" for a wait no date can show. */
+function whenText(waitMs) {
+    const at = Date.now() + waitMs;
+    return Number.isFinite(at) && at < 8.64e15
+        ? `until ${new Date(at).toISOString()}`
+        : `for ${Math.round(waitMs / 3_600_000)} hours`;
+}
+/**
+ * Runs `attempt` until it succeeds, says not to retry, or the next wait would not fit before the deadline.
+ * Hand-written beside undici's RetryHandler, which decides by method, status and error code and
+ * cannot tell a write that never left from one the service may have acted on: here a write goes
+ * again only when it provably never reached the service, so a job is never created twice.
+ */
+async function withRetries(attempt, options) {
+    const { deadline, policy, clock } = options;
+    for (let n = 1;; n++) {
+        const outcome = await attempt(n);
+        if (outcome.ok)
+            return outcome.value;
+        const { error } = outcome;
+        if (!outcome.retry || (options.write && n >= policy.maxWriteAttempts))
+            throw error;
+        const now = clock.now();
+        let delayMs;
+        if (outcome.retryAfterMs !== undefined) {
+            if (now + outcome.retryAfterMs > deadline) {
+                throw new mintlify_errors/* RateLimitError */.OE(`The service rate limited the request: rate limited ${whenText(outcome.retryAfterMs)}, which is past this step's time limit. ` +
+                    `Try again after that time, or raise 'timeout' to wait it out.`);
+            }
+            // The service's wait is a minimum: a Retry-After of 0 must not turn into a storm.
+            delayMs = Math.max(outcome.retryAfterMs, backoffDelay(n, policy, options.random));
+        }
+        else {
+            delayMs = backoffDelay(n, policy, options.random);
+        }
+        if (now + delayMs >= deadline)
+            throw error;
+        options.onRetry?.({ attempt: n, delayMs, error });
+        await clock.sleep(delayMs, options.signal);
+    }
+}
+
+// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/proxy.js
+var lib_proxy = __nccwpck_require__(9783);
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/connections.js
+var runner_connections = __nccwpck_require__(9138);
+;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/loopback.js
+
+/** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6. */
+const isLoopbackAddress = (address) => /^(::ffff:)?127\.\d+\.\d+\.\d+$/i.test(address) || address === '::1';
+/**
+ * Plain http goes only to this machine (see parseApiUrl; never through a proxy): a `localhost`
+ * that a hosts file or DNS sends elsewhere is refused once connected, before a byte of the
+ * request is written. https connections pass as they are. No undici option checks the address a
+ * connection reached, hence this check in the connector.
+ */
+function loopbackOnlyForHttp(options, callback) {
+    if (options.protocol !== 'http:')
+        return callback;
+    const done = callback;
+    return ((error, connected) => {
+        const address = connected?.remoteAddress ?? '';
+        if (error || !connected || isLoopbackAddress(address))
+            return done(error, connected);
+        connected.destroy();
+        done(new runner_connections/* HttpError */.j$(`plain http is allowed only to this machine, but ${options.hostname} is ${address}; use https:// in 'api-url'`, 'NOT_LOOPBACK', 'no'), null);
+    });
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/http.js
+
+
+
+
+const noop = () => { };
+/**
+ * The service client's HTTP layer, on undici (the toolkit's HTTP stack, same major).
+ *
+ * Sent or not: a request counts as sent ('maybe') from the moment undici hands it to a connected
+ * socket, which it announces by calling the handler's onConnect right before writing it: after
+ * TCP, the proxy's CONNECT and TLS have all succeeded. Every failure before that is 'no': refused,
+ * DNS, connect timeout, a reset while connecting, a certificate, a proxy's refusal, an abort.
+ *
+ * Writes (POST) get connections of their own, opened for them and closed after: a reset on a
+ * keep-alive socket that sat idle would leave a write ambiguous for nothing, and tearing down a
+ * stuck connection (see `send`) must not take another request's write with it.
+ */
+class HttpSession {
+    options;
+    proxies = new Map();
+    shared = new Map();
+    own = new Set();
+    closed = false;
+    constructor(options) {
+        this.options = options;
+    }
+    async send(req) {
+        // https through the proxy's CONNECT tunnel, TLS end to end. Plain http goes only to this
+        // machine (parseApiUrl), which is never proxied: it always goes direct, where the connection
+        // is checked to be loopback.
+        const proxy = req.url.protocol === 'https:' ? this.proxyFor(req.url) : undefined;
+        if (this.closed)
+            throw new runner_connections/* HttpError */.j$('the HTTP session is closed', 'CLOSED', 'no');
+        if (req.signal.aborted)
+            throw new runner_connections/* HttpError */.j$('aborted before the request was sent', 'ABORTED', 'no');
+        const connections = this.connections(proxy, req.method !== 'GET');
+        const controller = new AbortController();
+        let written = false;
+        let settled = false;
+        const dispatcher = connections.dispatcher.compose(dispatch => (opts, handler) => dispatch(opts, new runner_connections/* WriteNotifier */.yh(handler, () => (written = !controller.signal.aborted))));
+        const exchange = this.exchange(dispatcher, req, controller.signal);
+        let onAbort = noop;
+        const early = new Promise((_, reject) => {
+            onAbort = () => {
+                controller.abort(req.signal.reason);
+                // Written: undici destroys the socket and the exchange fails by itself, as 'maybe'.
+                if (written || settled)
+                    return;
+                // Queued or connecting: undici does not look at the signal until the connection is up or
+                // has failed, 300 s for a proxy that never answers CONNECT, 10 s for a TLS handshake that
+                // never ends. Answer now, and tear those connections down.
+                void this.discard(connections);
+                reject(new runner_connections/* HttpError */.j$('aborted before the request was sent', 'ABORTED', 'no'));
+            };
+        });
+        early.catch(noop);
+        exchange.catch(noop);
+        req.signal.addEventListener('abort', onAbort, { once: true });
+        try {
+            return await Promise.race([exchange, early]);
+        }
+        catch (error) {
+            throw failure(error, written, req.signal);
+        }
+        finally {
+            settled = true;
+            req.signal.removeEventListener('abort', onAbort);
+            if (connections.own)
+                void this.discard(connections);
+        }
+    }
+    /** Destroys every connection, open or opening; resolves within a second whatever the peers do. */
+    async close() {
+        this.closed = true;
+        await Promise.all([...this.shared.values(), ...this.own].map(c => this.discard(c)));
+    }
+    async exchange(dispatcher, req, signal) {
+        const { statusCode, headers, body } = await dispatcher.request({
+            origin: req.url.origin,
+            path: req.url.pathname + req.url.search,
+            method: req.method,
+            headers: req.headers,
+            body: req.body,
+            signal
+        });
+        let text;
+        try {
+            // undici closes the connection once the body passes maxResponseSize (see TrackedDispatcher).
+            text = await body.text();
+        }
+        catch (error) {
+            if (error.code !== 'UND_ERR_RES_EXCEEDED_MAX_SIZE')
+                throw error;
+            const message = `the answer is larger than ${this.options.maxResponseBytes} bytes`;
+            throw new runner_connections/* HttpError */.j$(message, 'RESPONSE_TOO_LARGE', 'maybe', { cause: error });
+        }
+        return { status: statusCode, headers, text };
+    }
+    /** The proxy for a target, read from the environment once per origin. */
+    proxyFor(url) {
+        if (!this.proxies.has(url.origin)) {
+            try {
+                this.proxies.set(url.origin, proxyFor(url));
+            }
+            catch (error) {
+                if (error instanceof ProxyConfigError)
+                    throw new runner_connections/* HttpError */.j$(error.message, error.code, 'no');
+                throw error;
+            }
+        }
+        return this.proxies.get(url.origin);
+    }
+    connections(proxy, own) {
+        const tls = this.options.ca === undefined ? {} : { ca: this.options.ca };
+        const open = () => new runner_connections/* TrackedDispatcher */.mE({
+            proxy,
+            tls,
+            own,
+            maxResponseSize: this.options.maxResponseBytes,
+            checkDirect: loopbackOnlyForHttp
+        });
+        if (own) {
+            const connections = open();
+            this.own.add(connections);
+            return connections;
+        }
+        const key = proxy?.href ?? '';
+        let connections = this.shared.get(key);
+        if (!connections)
+            this.shared.set(key, (connections = open()));
+        return connections;
+    }
+    discard(connections) {
+        for (const [key, value] of this.shared)
+            if (value === connections)
+                this.shared.delete(key);
+        this.own.delete(connections);
+        return connections.destroy();
+    }
+}
+function failure(error, written, signal) {
+    if (error instanceof runner_connections/* HttpError */.j$)
+        return error;
+    const sent = written ? 'maybe' : 'no';
+    if (signal.aborted) {
+        const message = written ? 'aborted after the request was sent' : 'aborted';
+        return new runner_connections/* HttpError */.j$(message, 'ABORTED', sent, { cause: error });
+    }
+    const { code, message } = error;
+    return new runner_connections/* HttpError */.j$(typeof message === 'string' ? message : String(error), typeof code === 'string' ? code : 'ERR_NETWORK', sent, { cause: error });
+}
+/** The runner's proxy variable cannot be used. The message names the variable, never its value. */
+class ProxyConfigError extends Error {
+    variable;
+    name = 'ProxyConfigError';
+    code = 'PROXY_CONFIG';
+    constructor(variable) {
+        super(`The runner's ${variable} is not a proxy URL this action can use: set it to http://host:port (or http://user:password@host:port, special characters in the password percent-encoded).`);
+        this.variable = variable;
+    }
+}
+/**
+ * The proxy for a request to `target`, by the toolkit's own rule (@actions/http-client's
+ * getProxyUrl, which the GitHub client follows too), from the runner's environment:
+ * `https_proxy`/`HTTPS_PROXY` for https targets, `http_proxy`/`HTTP_PROXY` for http; loopback hosts
+ * (localhost, 127.*, [::1]) never proxied; `no_proxy`/`NO_PROXY` entries match the host and its
+ * subdomains, `*` everything.
+ *
+ * Where the toolkit would silently go direct, or build a URL nothing can connect to, this throws
+ * ProxyConfigError: a value that is no URL (`http://[bad`), a malformed percent escape (getProxyUrl
+ * then answers "no proxy"), a scheme-less `host:port` (URL reads `host:` as the scheme), or a
+ * scheme other than http(s) (socks5).
+ */
+function proxyFor(target) {
+    const names = target.protocol === 'https:' ? ['https_proxy', 'HTTPS_PROXY'] : ['http_proxy', 'HTTP_PROXY'];
+    const variable = names.find(name => process.env[name]) ?? names[1];
+    let proxy;
+    let bypassed = false;
+    try {
+        bypassed = (0,lib_proxy/* checkBypass */.H)(target);
+        proxy = (0,lib_proxy/* getProxyUrl */.s)(target);
+    }
+    catch {
+        // Its fallback, `http://` + the value, can throw, and that error would hold the value.
+        proxy = undefined;
+    }
+    if (bypassed || !process.env[variable])
+        return undefined;
+    if (!proxy || (proxy.protocol !== 'http:' && proxy.protocol !== 'https:') || !proxy.hostname)
+        throw new ProxyConfigError(variable);
+    // A plain URL: the toolkit's returns its user and password decoded, unlike its href.
+    return new URL(proxy.href);
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/client.js
+
+
+
+
+
+
+
+
+
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
+/** The one HTTP client of the project: every entry point talks to the service through it. */
+class ApiClient {
+    options;
+    http;
+    clock;
+    log;
+    /** Every form of every secret, removed from whatever the service answers. */
+    secretForms;
+    /** The service answered a request with this key: a later 401 means the key stopped working. */
+    accepted = false;
+    constructor(options) {
+        this.options = options;
+        this.http = new HttpSession({
+            maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES
+        });
+        this.clock = options.clock ?? clock/* systemClock */.m;
+        this.log = options.log ?? logger/* silentLogger */.qq;
+        this.secretForms = (0,redact/* secretForms */.eo)([options.apiKey, ...(options.secrets ?? [])]);
+    }
+    /** Sends the request with the retry policy and returns the parsed JSON body. */
+    async send(spec) {
+        try {
+            return await this.sendWithRetries(spec);
+        }
+        catch (error) {
+            throw finalError(spec, error, this.options.baseUrl);
+        }
+    }
+    sendWithRetries(spec) {
+        const attempt = () => this.attempt(spec);
+        return withRetries(() => (0,budget/* withinBudget */.x)(spec.budget, spec.what, attempt), {
+            deadline: spec.deadline,
+            write: spec.write,
+            policy: this.options.backoff ?? DEFAULT_BACKOFF,
+            clock: this.clock,
+            random: this.options.random,
+            signal: this.options.signal,
+            onRetry: ({ attempt, delayMs, error }) => this.log.info(`Could not ${spec.what} (${error.message}); trying again in ${(0,duration/* formatDuration */.a3)(delayMs)} (attempt ${attempt + 1}).`)
+        });
+    }
+    async close() {
+        await this.http.close();
+    }
+    url(spec) {
+        const url = new URL(this.options.baseUrl.href);
+        url.pathname = `${url.pathname.replace(/\/+$/, '')}/${spec.path.map(encodeSegment).join('/')}`;
+        for (const [key, value] of Object.entries(spec.query ?? {})) {
+            if (value !== undefined)
+                url.searchParams.set(key, String(value));
+        }
+        return url;
+    }
+    async attempt(spec) {
+        const url = this.url(spec);
+        const remaining = spec.deadline - this.clock.now();
+        const timeoutMs = Math.max(1, Math.min(this.options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS, remaining));
+        const timeout = this.clock.timeout(timeoutMs);
+        const signal = this.options.signal ? AbortSignal.any([this.options.signal, timeout]) : timeout;
+        let response;
+        try {
+            response = await this.http.send({
+                method: spec.method,
+                url,
+                signal,
+                headers: {
+                    authorization: `Bearer ${this.options.apiKey}`,
+                    accept: 'application/json',
+                    'user-agent': this.options.userAgent ?? runner/* USER_AGENT */._,
+                    ...(spec.body === undefined ? {} : { 'content-type': 'application/json' })
+                },
+                body: spec.body === undefined ? undefined : JSON.stringify(spec.body)
+            });
+        }
+        catch (error) {
+            if (this.options.signal?.aborted) {
+                const unsent = error instanceof runner_connections/* HttpError */.j$ && error.sent === 'no';
+                const message = !spec.write
+                    ? 'Cancelled.'
+                    : unsent
+                        ? `Cancelled before the request to ${spec.what} was sent; nothing was done.`
+                        : `Cancelled while waiting for the answer to the request to ${spec.what}; the service may have acted on it. ${spec.ambiguousHint ?? ''}`.trim();
+                return { ok: false, error: new errors/* CancelledError */.cc(message), retry: false };
+            }
+            return this.unanswered(spec, error, timeout.aborted ? timeoutMs : undefined);
+        }
+        const { status, headers, text } = response;
+        if (status >= 200 && status < 300) {
+            this.accepted = true;
+            try {
+                return { ok: true, value: (0,redact/* redactedJson */.Rh)(text, this.secretForms) };
+            }
+            catch {
+                return this.unusableAnswer(spec, `HTTP ${status} with a body that is not JSON`);
+            }
+        }
+        return this.failedStatus(spec, status, text, headers);
+    }
+    /** No answer came: whether even a write may go again depends on whether it was ever sent. */
+    unanswered(spec, error, timedOutAfterMs) {
+        const host = this.options.baseUrl.host;
+        const failure = error instanceof runner_connections/* HttpError */.j$ ? error : new runner_connections/* HttpError */.j$(String(error), 'network error', 'maybe');
+        if (failure.code === 'RESPONSE_TOO_LARGE') {
+            if (spec.write)
+                return this.unusableAnswer(spec, failure.message);
+            // The same request gets the same answer: trying again would only spend the budget.
+            const error = new mintlify_errors/* AnswerTooLargeError */.Oc(`The service's answer to the request to ${spec.what} is ${failure.message.replace(/^the answer is /, '')}, more than this action reads.`);
+            return { ok: false, error, retry: false };
+        }
+        if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(failure.code)) {
+            // Waiting will not make a certificate trusted: say so at once.
+            const error = new mintlify_errors/* ApiError */.hD(`The TLS certificate of ${host} is not trusted (${failure.code}). Check 'api-url'; for a private certificate authority, set NODE_EXTRA_CA_CERTS on the runner.`);
+            return { ok: false, error, retry: false };
+        }
+        if (['PROXY_AUTH', 'PROXY_CONFIG', 'NOT_LOOPBACK'].includes(failure.code)) {
+            // Credentials or a proxy setting will not appear by waiting either.
+            return {
+                ok: false,
+                error: new mintlify_errors/* ApiError */.hD(`Cannot reach ${host}: ${failure.message}.`),
+                retry: false
+            };
+        }
+        const reason = timedOutAfterMs !== undefined
+            ? `no answer within ${(0,duration/* formatDuration */.a3)(timedOutAfterMs)}`
+            : failure.code === 'PROXY_REFUSED'
+                ? failure.message
+                : failure.code;
+        if (failure.sent === 'no') {
+            // Never sent: the service cannot have acted, so even a write may be sent again.
+            const error = new mintlify_errors/* UnreachableError */.Jk(`cannot reach ${host}: ${reason}`, undefined, true);
+            return { ok: false, error, retry: true };
+        }
+        if (spec.write)
+            return { ok: false, error: this.ambiguous(spec, reason), retry: false };
+        return {
+            ok: false,
+            error: new mintlify_errors/* ApiError */.hD(`${reason} from ${host}`, undefined, true),
+            retry: true
+        };
+    }
+    failedStatus(spec, status, text, headers) {
+        const detail = serviceMessage(text, this.secretForms);
+        const said = detail ? `: ${detail}` : '';
+        if (status === 401 || status === 403) {
+            return { ok: false, retry: false, error: this.refusedKey(spec, status, said) };
+        }
+        if (status === 404) {
+            // A 404 without the service's error text, or under an api-url with a path of its own, is
+            // most likely a path the service does not serve: the URL is the first thing to check.
+            const suspectUrl = !detail || this.options.baseUrl.pathname.replace(/\/+$/, '') !== '';
+            const message = suspectUrl
+                ? `The service answered HTTP 404${said}: check 'api-url' (${this.options.baseUrl.href}), which should be the service's base URL such as https://api.mintlify.com, without a path. If it is right: ${spec.notFound}.`
+                : `${spec.notFound} (HTTP 404${said}).`;
+            return { ok: false, retry: false, error: new mintlify_errors/* NotFoundError */.m_(message, status) };
+        }
+        const retryable = (spec.write ? RETRYABLE_WRITE_STATUSES : RETRYABLE_READ_STATUSES).has(status);
+        if (retryable) {
+            const header = headers['retry-after'];
+            const retryAfterMs = parseRetryAfter(Array.isArray(header) ? header[0] : header, Date.now());
+            const error = new mintlify_errors/* ApiError */.hD(`HTTP ${status}${said}`, status, true);
+            return { ok: false, retry: true, error, retryAfterMs };
+        }
+        if (spec.write && status >= 500)
+            return { ok: false, retry: false, error: this.ambiguous(spec, `HTTP ${status}${said}`) };
+        if (status >= 500) {
+            return {
+                ok: false,
+                retry: false,
+                error: new mintlify_errors/* ApiError */.hD(`Could not ${spec.what}: the service answered HTTP ${status}${said}.`, status, true)
+            };
+        }
+        return {
+            ok: false,
+            retry: false,
+            error: new mintlify_errors/* ApiError */.hD(`The service rejected the request to ${spec.what} (HTTP ${status}${said}).`, status)
+        };
+    }
+    /**
+     * 401: the key is not (or no longer) valid; keys expire. 403: the key is valid but may not do
+     * this: a read-only key on a write, or a caller outside the key's IP allowlist.
+     */
+    refusedKey(spec, status, said) {
+        const earlier = this.accepted ? ' The service accepted this key earlier in this run.' : '';
+        if (status === 401) {
+            return new mintlify_errors/* AuthError */.lR(`The service refused the API key (HTTP 401${said}).${earlier} If the key worked before, it has most likely expired: Mintlify keys expire after 90 days unless created with another lifetime. ` +
+                "Otherwise it was revoked, or it belongs to another organisation than the project. Check 'api-key': create an admin API key on the API keys page of the dashboard and store it in the secret.", status);
+        }
+        const readOnly = spec.write
+            ? 'the key may be read-only (read-only keys can read but not create jobs or send follow-ups), or '
+            : '';
+        return new mintlify_errors/* AuthError */.lR(`The service refused the request to ${spec.what} with this API key (HTTP 403${said}).${earlier} The key is valid, but ${readOnly}the runner's address may be outside the key's IP allowlist (GitHub-hosted runners have no fixed address). ` +
+            `Check the key's access and IP allowlist on the API keys page of the dashboard${spec.write ? ', or use an admin key with write access' : ''}.`, status);
+    }
+    /** A 2xx whose body cannot be used: for a write the service has acted, so it must not be repeated. */
+    unusableAnswer(spec, reason) {
+        if (spec.write)
+            return { ok: false, retry: false, error: this.ambiguous(spec, reason) };
+        return {
+            ok: false,
+            retry: true,
+            error: new mintlify_errors/* ApiError */.hD(`unusable answer: ${reason}`, undefined, true)
+        };
+    }
+    ambiguous(spec, reason) {
+        return new mintlify_errors/* AmbiguousWriteError */.yI(`Could not confirm the request to ${spec.what} (${reason}). The service may have acted on it anyway. ` +
+            `${spec.ambiguousHint ?? ''} Re-running this step may do it a second time.`.trim());
+    }
+}
+/** encodeURIComponent leaves `.` alone, and a `.` or `..` segment would be resolved away by URL parsing. */
+function encodeSegment(segment) {
+    if (segment === '' || segment === '.' || segment === '..') {
+        throw new mintlify_errors/* ApiError */.hD(`Refusing to build a request path with the segment '${segment}'.`);
+    }
+    return encodeURIComponent(segment);
+}
+/**
+ * The error the caller sees once retrying is over: what was tried, what was wrong, and what to
+ * do. Transient errors stay transient (a status check fails the wait only at its deadline).
+ */
+function finalError(spec, error, baseUrl) {
+    if (!(error instanceof mintlify_errors/* ApiError */.hD) ||
+        !error.transient ||
+        error instanceof mintlify_errors/* RateLimitError */.OE ||
+        error instanceof mintlify_errors/* BudgetExhaustedError */.X0)
+        return error;
+    const host = baseUrl.host;
+    if (error instanceof mintlify_errors/* UnreachableError */.Jk) {
+        const sent = spec.write ? ' The request never reached the service, so nothing was done.' : '';
+        return new mintlify_errors/* UnreachableError */.Jk(`Could not ${spec.what}: ${error.message}.${sent} Check 'api-url' (${baseUrl.href}) and, on a self-hosted runner, the proxy settings (HTTPS_PROXY, NO_PROXY).`, undefined, true);
+    }
+    if (error.status === 429) {
+        return new mintlify_errors/* ApiError */.hD(`Could not ${spec.what}: the service kept rate limiting the requests (${error.message}). ${spec.write ? 'A project may start 100 agent jobs and follow-ups an hour' : 'An organisation may make 100 analytics requests an hour'}: try again later, or spread the workflows out.`, 429, true);
+    }
+    const failing = error.status !== undefined ? ' kept failing' : '';
+    return new mintlify_errors/* ApiError */.hD(`Could not ${spec.what}: ${host}${failing} (${error.message}). Try again later.`, error.status, true);
+}
+const MAX_SERVICE_MESSAGE = 500;
+/** The service's `error` text, shortened, on one line, and never holding the key. */
+function serviceMessage(text, secretForms) {
+    let message = '';
+    try {
+        const body = JSON.parse(text);
+        if (typeof body.error === 'string')
+            message = body.error;
+        if (Array.isArray(body.details)) {
+            const details = body.details.map(d => d?.message).filter(m => typeof m === 'string');
+            if (details.length)
+                message += ` (${details.join('; ')})`;
+        }
+    }
+    catch {
+        // Not JSON (a proxy's HTML page, say): the status alone says enough.
+    }
+    message = (0,redact/* redact */.E$)(message, secretForms).replace(/\s+/g, ' ').trim();
+    return message.length > MAX_SERVICE_MESSAGE
+        ? `${message.slice(0, MAX_SERVICE_MESSAGE)}…`
+        : message;
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/connection.js
+
+
+
+
+
+
+/** The inputs every action takes to reach the service, with the same meaning. */
+const CommonInput = {
+    ApiKey: 'api-key',
+    ProjectId: 'project-id',
+    ApiUrl: 'api-url'
+};
+const DEFAULT_API_URL = 'https://api.mintlify.com';
+/**
+ * Plain http is allowed only to this machine (the simulator), so the key is never sent in clear:
+ * `localhost` itself and literal loopback addresses, as the URL parser normalises them. Names
+ * under `.localhost` are not: a hosts file or DNS can send them anywhere.
+ */
+function isLoopbackHost(hostname) {
+    const host = hostname.toLowerCase();
+    return host === 'localhost' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || host === '[::1]';
+}
+/** Validates the base URL of the service and normalises it to end without a slash. */
+function parseApiUrl(name, raw) {
+    let url;
+    try {
+        url = new URL(raw.trim());
+    }
+    catch {
+        throw new errors/* InputError */.dz(`Input '${name}' must be an absolute URL such as https://api.mintlify.com; got '${raw}'.`);
+    }
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
+        throw new errors/* InputError */.dz(`Input '${name}' must use https:// (plain http:// is allowed only for localhost, 127.0.0.1 or ::1); got '${url.protocol}//${url.host}'.`);
+    }
+    if (url.username || url.password) {
+        throw new errors/* InputError */.dz(`Input '${name}' must not contain credentials; pass the key in 'api-key'.`);
+    }
+    if (url.search || url.hash) {
+        throw new errors/* InputError */.dz(`Input '${name}' must not have a query or fragment; got '${raw}'.`);
+    }
+    url.pathname = url.pathname.replace(/\/+$/, '');
+    return url;
+}
+/**
+ * The one rule for project and job ids, from inputs, from the service's answers and from records.
+ * The published documents make them opaque strings (a mock server's example is
+ * "laborum est dolore"), and each becomes one percent-encoded path segment, so any text will do
+ * except: empty, over 200 characters, control characters (C0, C1, line and paragraph separators,
+ * bidirectional controls) and lone surrogates (which cannot be encoded), and `.` or `..`, which URL
+ * parsing would resolve away as path segments.
+ */
+const SERVICE_ID = /^(?!\.{1,2}$)[^\p{Cc}\p{Cs}\p{Zl}\p{Zp}\p{Bidi_Control}]{1,200}$/u;
+/** An id for messages: quoted, escaped, and short. */
+function shownId(raw) {
+    const chars = Array.from(raw);
+    return JSON.stringify(chars.length > 60 ? `${chars.slice(0, 59).join('')}…` : raw);
+}
+/** A project or job id from an input, trimmed, checked against the one id rule. */
+function parseId(name, raw) {
+    const value = raw.trim();
+    if (!SERVICE_ID.test(value)) {
+        throw new errors/* InputError */.dz(`Input '${name}' must be an ID as the Mintlify dashboard shows it: 1 to 200 characters, no control characters, and not '.' or '..'; got ${shownId(raw)}.`);
+    }
+    return value;
+}
+/**
+ * Keys of the service's other kinds: they share the admin prefix but cannot use the admin API, so
+ * the service would refuse every request. Checked before the first one (the service's documentation
+ * names these two).
+ */
+const OTHER_KEY_KINDS = [
+    { prefix: 'mint_dsc_', kind: 'an assistant API key' },
+    { prefix: 'mint_us_', kind: 'an index API key' }
+];
+/** Refuses a key of another kind than admin, naming its kind (never the key). */
+function checkKeyKind(name, apiKey) {
+    const other = OTHER_KEY_KINDS.find(k => apiKey.startsWith(k.prefix));
+    if (!other)
+        return;
+    throw new errors/* InputError */.dz(`Input '${name}' holds ${other.kind} (it starts with ${other.prefix}), which cannot use the admin API this action calls. ` +
+        `Create an admin API key on the API keys page of the Mintlify dashboard (it starts with mint_, not ${OTHER_KEY_KINDS.map(k => k.prefix).join(' or ')}) and store it in the secret.`);
+}
+/** Reads key, project and URL. The key is masked before anything else can print it. */
+function readConnection(get, mask) {
+    const apiKey = (0,inputs/* readSecret */.n5)(get, mask, CommonInput.ApiKey);
+    if (!apiKey) {
+        throw new errors/* InputError */.dz(`Input '${CommonInput.ApiKey}' is required: pass an admin API key from a secret, e.g. api-key: \${{ secrets.MINTLIFY_API_KEY }}.`);
+    }
+    checkKeyKind(CommonInput.ApiKey, apiKey);
+    const rawProject = get(CommonInput.ProjectId);
+    if (!rawProject.trim()) {
+        throw new errors/* InputError */.dz(`Input '${CommonInput.ProjectId}' is required: copy the project ID from the API keys page of the Mintlify dashboard.`);
+    }
+    const projectId = parseId(CommonInput.ProjectId, rawProject);
+    const apiUrl = parseApiUrl(CommonInput.ApiUrl, get(CommonInput.ApiUrl).trim() || DEFAULT_API_URL);
+    return { apiKey, projectId, apiUrl };
+}
+/**
+ * The service client for validated inputs. A broken proxy variable is found here, before the first
+ * request, not as a network error retried until the time-out; a key without the admin prefix gets
+ * a warning, not a refusal.
+ */
+function openClient(connection, { log, signal, clock }) {
+    try {
+        proxyFor(connection.apiUrl);
+    }
+    catch (error) {
+        throw new errors/* InputError */.dz(error.message);
+    }
+    if (!connection.apiKey.startsWith('mint_')) {
+        log.warning("The 'api-key' does not start with mint_: admin API keys do. The service will refuse any other key.");
+    }
+    return new ApiClient({
+        baseUrl: connection.apiUrl,
+        apiKey: connection.apiKey,
+        secrets: [connection.githubToken, connection.docsToken, connection.codeToken].filter((t) => Boolean(t)),
+        log,
+        signal,
+        clock
+    });
+}
+/**
+ * The frame of a step that reads the service (the sub-actions): its settings read (the key kept
+ * out of any failure message), a client opened for the step and closed however it ends.
+ */
+async function runServiceStep(runner, readSettings, body) {
+    const { log, clock } = runner;
+    await runStep(runner, async (step) => {
+        const settings = readSettings(runner.input, runner.env, runner.mask, clock.wallNow());
+        step.secret(settings.apiKey);
+        const client = openClient(settings, { log, signal: step.signal, clock });
+        step.finally(() => client.close());
+        await body(settings, client, step);
+    });
+}
+
+
+/***/ }),
+
+/***/ 1456:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Jk: () => (/* binding */ UnreachableError),
+/* harmony export */   OE: () => (/* binding */ RateLimitError),
+/* harmony export */   Oc: () => (/* binding */ AnswerTooLargeError),
+/* harmony export */   X0: () => (/* binding */ BudgetExhaustedError),
+/* harmony export */   hD: () => (/* binding */ ApiError),
+/* harmony export */   lR: () => (/* binding */ AuthError),
+/* harmony export */   m_: () => (/* binding */ NotFoundError),
+/* harmony export */   pu: () => (/* binding */ projectNotFound),
+/* harmony export */   yI: () => (/* binding */ AmbiguousWriteError)
+/* harmony export */ });
+/* harmony import */ var _runner_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7156);
+
+/** Base of every error the service client raises; messages say what to do and never hold the key. */
+class ApiError extends _runner_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ExplainedError */ .hM {
+    status;
+    transient;
+    constructor(message, 
+    /** HTTP status, when the service answered. */
+    status, 
+    /** True when trying again later may help (5xx, network trouble, rate limits). */
+    transient = false) {
+        super(message);
+        this.status = status;
+        this.transient = transient;
+    }
+}
+/** 401/403: the key is wrong, revoked or not an admin key. */
+class AuthError extends ApiError {
+}
+/** No connection to the service could be made: nothing was sent. */
+class UnreachableError extends ApiError {
+}
+/** 404: the project or job does not exist (or the key cannot see it). */
+class NotFoundError extends ApiError {
+}
+/**
+ * A read whose answer was larger than the client holds in memory: asking again gets the same answer,
+ * so it is not retried; a caller may ask for a smaller page.
+ */
+class AnswerTooLargeError extends ApiError {
+}
+/** The service asked us to wait longer than the deadline allows. */
+class RateLimitError extends ApiError {
+    constructor(message) {
+        super(message, 429, true);
+    }
+}
+/**
+ * A create or follow-up request may have reached the service, but no answer came back.
+ * Sending it again could start a second job, so the caller must not retry.
+ */
+class AmbiguousWriteError extends ApiError {
+}
+/** The 404 message for a route under a project: the ID is the input to check. */
+const projectNotFound = (projectId) => `Project '${projectId}' was not found. Check 'project-id': copy it from the API keys page of the dashboard`;
+/** The caller's request budget ran out before the service gave a usable answer. */
+class BudgetExhaustedError extends ApiError {
+    constructor(message) {
+        super(message, undefined, true);
+    }
 }
 
 
@@ -53499,6 +51951,943 @@ function yamlDocument(mapping) {
 
 /***/ }),
 
+/***/ 5442:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  up: () => (/* binding */ DASHBOARD_LABEL),
+  rl: () => (/* reexport */ IMPACT_MEASURES),
+  E2: () => (/* reexport */ LEDGER_FORMAT),
+  di: () => (/* reexport */ OUTCOME_WINDOW_MS),
+  C$: () => (/* binding */ dashboardPlace),
+  Hg: () => (/* reexport */ emptyLedger),
+  zU: () => (/* reexport */ emptyProject),
+  MJ: () => (/* reexport */ keptUncertain),
+  TL: () => (/* binding */ ledgerRecord),
+  AE: () => (/* reexport */ ledgerTitle),
+  PI: () => (/* reexport */ noteStart),
+  vx: () => (/* reexport */ openedAt),
+  wL: () => (/* binding */ readDashboardState),
+  jG: () => (/* reexport */ startsIn30Days)
+});
+
+// UNUSED EXPORTS: STARTS_KEPT_MS, fitLedger, readLedger, utcDay
+
+// EXTERNAL MODULE: ./node_modules/valibot/dist/index.mjs
+var dist = __nccwpck_require__(7934);
+// EXTERNAL MODULE: ./.tmp/ncc-js/records/record.js
+var record = __nccwpck_require__(6508);
+;// CONCATENATED MODULE: ./.tmp/ncc-js/records/ledger/starts.js
+/**
+ * When the jobs and follow-ups of a project started: every start of the last 31 days (`spend`),
+ * for `max-jobs` and the budgets over a month, and a count per UTC day (`startsByDay`) for the
+ * dashboard's 30-day outcomes. This file holds the compact form the starts are written in.
+ */
+const DAY = 86_400_000;
+/** Starts older than this are never needed again: the longest budget window is a month. */
+const STARTS_KEPT_MS = 31 * DAY;
+/**
+ * The newest starts kept, however many there were: a budget of more than this many jobs in its
+ * window would never be reached, so none may be allowed.
+ */
+const MAX_STARTS = 2000;
+/** The dashboard's outcomes cover docs pull requests created in the last 30 days. */
+const OUTCOME_WINDOW_MS = 30 * DAY;
+/** Day counts kept: the outcomes' 30 days and the day in progress. */
+const MAX_DAYS = 31;
+/**
+ * The starts as written in the state: the first in epoch milliseconds, then each one's distance
+ * from the one before, all in base 36 and separated by commas (`"mij5kx3l,2w7k,0,8c1"`). A start
+ * is about 5 characters instead of 14: 2,000 starts over a month fit in about 10,000 characters.
+ * Sorted oldest first; a start that is not a whole, non-negative number of milliseconds is left out.
+ */
+function encodeStarts(starts) {
+    const sorted = starts.filter(at => Number.isSafeInteger(at) && at >= 0).sort((a, b) => a - b);
+    return sorted
+        .map((at, i) => (i === 0 ? at : at - sorted[i - 1]).toString(36))
+        .join(',');
+}
+/** A base-36 number of the compact form: at most 11 digits (36^11 ms is far beyond any date). */
+const STEP = /^[0-9a-z]{1,11}$/;
+/**
+ * The starts a compact form holds, oldest first, the newest MAX_STARTS; undefined when it is out
+ * of shape (a step that is not a base-36 number, or a time beyond any safe number).
+ */
+function decodeStarts(text) {
+    if (text === '')
+        return [];
+    const starts = [];
+    let at = 0;
+    for (const step of text.split(',')) {
+        if (!STEP.test(step))
+            return undefined;
+        at += parseInt(step, 36);
+        if (!Number.isSafeInteger(at))
+            return undefined;
+        starts.push(at);
+    }
+    return starts.slice(-MAX_STARTS);
+}
+/** A key of `startsByDay`: a UTC day. */
+const DAY_KEY = /^\d{4}-\d{2}-\d{2}$/;
+/** The UTC day of a time, as `startsByDay` keys it. */
+const utcDay = (at) => new Date(at).toISOString().slice(0, 10);
+/** A job or follow-up started at `at`: for `max-jobs` and for the 30-day outcomes. */
+function noteStart(project, at) {
+    project.spend.push(at);
+    const days = (project.startsByDay ??= {});
+    const day = utcDay(at);
+    days[day] = (days[day] ?? 0) + 1;
+}
+/** Jobs and follow-ups started in the last 30 days (whole UTC days, today included). */
+function startsIn30Days(project, now) {
+    const from = utcDay(now - OUTCOME_WINDOW_MS + DAY);
+    return Object.entries(project.startsByDay ?? {})
+        .filter(([day]) => day >= from && day <= utcDay(now))
+        .reduce((sum, [, n]) => sum + n, 0);
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/records/ledger/format.js
+
+
+/**
+ * The ledger's format, defined once: what the agent has done and owes for one repository, per
+ * Mintlify project, as the dashboard issue's signed state holds it. The types are inferred from
+ * these schemas. Reading is forgiving field by field and trusts nothing: a field out of shape is
+ * dropped or takes its default, an item out of shape leaves its list, and one bad field never
+ * loses the rest of the ledger. Older formats are brought to this one by migrations.ts first.
+ */
+/**
+ * The format this action reads and writes (the state's `v`). A change to what a field means or how
+ * it is written takes the next number and a migration from this one (migrations.ts). Every format
+ * keeps `v` and `issue` where they are: an older action reads only those of a newer state, to say
+ * that a newer version wrote it (and where), and never writes over it.
+ */
+const LEDGER_FORMAT = 2;
+/** A change's title as kept: one line, shortened. */
+const MAX_TITLE = 100;
+/** As many as `code-repositories` may list. */
+const MAX_REPOSITORIES = 50;
+/** Watermarks read: those listed, and room for those a run has not dropped yet. */
+const MAX_WATERMARKS = 4 * MAX_REPOSITORIES;
+/** Shown on the dashboard: why a docs pull request was kept open is one line. */
+const MAX_KEPT_WHY = 200;
+/** Why an impact was not measured: one line. */
+const MAX_UNSURE = 300;
+/** What each figure of a ReaderImpact counts, in order. */
+const IMPACT_MEASURES = [
+    'humanViews',
+    'humanVisitors',
+    'aiVisitors',
+    'thumbsDown',
+    'zeroClickSearches',
+    'unansweredQuestions'
+];
+const SHA = /^[0-9a-f]{40}$/;
+/** A batch id is a short lower-case word (it is shown in a checkbox line); a login is GitHub's. */
+const BATCH_ID = /^[a-z0-9]{1,16}$/;
+const LOGIN = /^[A-Za-z0-9-]{1,39}(\[bot\])?$/;
+/** A repository's owner/name as GitHub allows them; a branch name of reasonable length. */
+const REPOSITORY = /^[A-Za-z0-9-]{1,39}\/[A-Za-z0-9_.-]{1,100}$/;
+const BRANCH = /^[^\s]{1,255}$/;
+const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}$/;
+// The building blocks. A default that is a list or a record is made anew each time: the fallback
+// is the object itself otherwise, and a ledger that changes it would change every later default.
+/** A JSON object, not a list. */
+const isRecord = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** The same as a schema: its values unchecked. */
+const anyRecord = dist/* custom */.IeY(isRecord);
+/** A field left out when missing or out of shape. */
+const maybe = (schema) => dist/* fallback */.NpB(dist/* optional */.lqM(schema), undefined);
+/** Any string; empty when out of shape. */
+const format_text = dist/* fallback */.NpB(dist/* string */.YjP(), '');
+/** A string cut to `max` characters. */
+const cut = (max) => dist/* pipe */.FsL(dist/* string */.YjP(), dist/* transform */.pdi(s => s.slice(0, max)));
+/** Any finite number; 0 when out of shape. */
+const figure = dist/* fallback */.NpB(dist/* pipe */.FsL(dist/* number */.aig(), dist/* finite */.E2x()), 0);
+/** A time after the epoch (ms). */
+const time = dist/* pipe */.FsL(dist/* number */.aig(), dist/* finite */.E2x(), dist/* gtValue */.zYL(0));
+/** A count above zero, in whole numbers. */
+const count = dist/* pipe */.FsL(dist/* number */.aig(), dist/* finite */.E2x(), dist/* gtValue */.zYL(0), dist/* transform */.pdi(Math.floor));
+/** A whole number above zero. */
+const whole = dist/* pipe */.FsL(dist/* number */.aig(), dist/* safeInteger */.Y2b(), dist/* gtValue */.zYL(0));
+const matching = (pattern) => dist/* pipe */.FsL(dist/* string */.YjP(), dist/* regex */.yGV(pattern));
+/** A record whose fields are checked one by one; anything else reads as an empty record. */
+const fields = (entries) => dist/* pipe */.FsL(dist/* unknown */.L5J(), dist/* transform */.pdi(value => (isRecord(value) ? value : {})), dist/* object */.Ikc(entries));
+/** A list whose items out of shape are left out; anything else reads as an empty list. */
+const listOf = (item) => dist/* fallback */.NpB(dist/* pipe */.FsL(dist/* array */.YOg(dist/* unknown */.L5J()), dist/* transform */.pdi(items => items.flatMap(value => {
+    const read = dist/* safeParse */.xLC(item, value);
+    return read.success ? [read.output] : [];
+}))), () => []);
+/** A change to the default branch: a merged pull request, or a commit pushed without one. */
+const ChangeRefSchema = fields({
+    /** The merge (or pushed) commit; empty for a pull request GitHub gave no merge commit. */
+    sha: format_text,
+    pr: maybe(dist/* number */.aig()),
+    /** The pull request's title, or the commit's first line; shortened. */
+    title: dist/* fallback */.NpB(cut(MAX_TITLE), ''),
+    url: maybe(dist/* string */.YjP()),
+    /** owner/name of its code repository, in a docs project of several (`code-repositories`). */
+    repo: maybe(matching(REPOSITORY))
+});
+/**
+ * Readers before and after a docs pull request merged, in two windows of `days` whole UTC days
+ * either side of the merge's day. The figures are in IMPACT_MEASURES' order; null where unknown.
+ * Out of shape in any figure, the impact is dropped whole.
+ */
+const figures = dist/* pipe */.FsL(dist/* array */.YOg(dist/* nullable */.mee(dist/* pipe */.FsL(dist/* number */.aig(), dist/* integer */.ndf(), dist/* minValue */.Wwf(0)))), dist/* length */.Bw9(IMPACT_MEASURES.length));
+const ReaderImpactSchema = dist/* object */.Ikc({
+    at: time,
+    days: dist/* pipe */.FsL(dist/* number */.aig(), dist/* integer */.ndf(), dist/* minValue */.Wwf(1)),
+    before: figures,
+    after: figures,
+    /** The comment on the docs pull request (`impact-comment: pr`). */
+    commentUrl: maybe(dist/* pipe */.FsL(dist/* string */.YjP(), dist/* startsWith */.w1_('https://'))),
+    /** Why its pages could not be told (no docs root, a site built elsewhere): nothing was measured. */
+    unsure: maybe(dist/* pipe */.FsL(dist/* string */.YjP(), dist/* nonEmpty */.hq(), dist/* transform */.pdi(s => s.slice(0, MAX_UNSURE)))),
+    /** It changed no site page: nothing was measured, its terms neither. */
+    noPages: maybe(dist/* literal */.euz(true))
+});
+/** Why a docs pull request older than `expire-after` stays open (a person's work on it), and when. */
+const KeptOpenSchema = dist/* object */.Ikc({
+    why: dist/* pipe */.FsL(dist/* string */.YjP(), dist/* nonEmpty */.hq(), dist/* transform */.pdi(s => s.slice(0, MAX_KEPT_WHY))),
+    at: time
+});
+const LedgerJobSchema = fields({
+    id: format_text,
+    /** The docs pull request as the service reported it: the only link a fold is decided by. */
+    prLink: maybe(dist/* string */.YjP()),
+    /**
+     * As last seen: `active` while the agent works; `open`, `merged` or `closed` for its docs pull
+     * request; `expired` once this action closed it for `expire-after`.
+     */
+    state: format_text,
+    startedAt: figure,
+    /** When its docs pull request was opened, once read from GitHub (epoch ms). */
+    prCreatedAt: maybe(time),
+    /** When its docs pull request was merged, closed or expired, once seen (epoch ms). */
+    endedAt: maybe(time),
+    /** When this action last read its docs pull request for the outcomes (epoch ms). */
+    checkedAt: maybe(time),
+    changes: listOf(ChangeRefSchema),
+    /** Changes folded in beyond those listed. */
+    moreChanges: figure,
+    /**
+     * The code repositories (owner/name) of changes no longer listed, in a docs project of several:
+     * the outcomes per repository still count the job for them once its list is cut to fit.
+     */
+    moreRepositories: maybe(dist/* pipe */.FsL(listOf(matching(REPOSITORY)), dist/* transform */.pdi(names => names.slice(0, MAX_REPOSITORIES)), dist/* check */.z6Y(names => names.length > 0))),
+    /** Its merged docs pull request's reader impact, once measured (`impact-after`): measured once. */
+    impact: maybe(ReaderImpactSchema),
+    /** Its docs pull request is a draft, as last read: counted apart from those ready for review. */
+    draft: maybe(dist/* literal */.euz(true)),
+    /** Whether a person (not the agent) committed to its docs pull request, once read after the merge. */
+    personCommitted: maybe(dist/* boolean */.zMY()),
+    /**
+     * Its merged docs pull request has more timeline events than one read holds and none of those
+     * read is a person's commit: whether one is cannot be known, so it is left out of the zero-touch
+     * rate, and not read again.
+     */
+    touchUnread: maybe(dist/* literal */.euz(true)),
+    kept: maybe(KeptOpenSchema),
+    /**
+     * The git email the agent commits with, from its docs pull request's first commit the first time
+     * its activity was read: a person's later rebase or squash does not make their commits the agent's.
+     */
+    agentEmail: maybe(dist/* pipe */.FsL(dist/* string */.YjP(), dist/* regex */.yGV(EMAIL), dist/* toLowerCase */.PXX()))
+});
+/**
+ * A write whose answer never came (or came as a 500, 502 or 504): it may have started a job, so it
+ * is not sent again by itself; a tick on its box by someone with `required-permission` sends it again.
+ */
+const UncertainSchema = fields({
+    /** Its id, named in its box on the dashboard (base 36 of `at`); none in entries from before boxes. */
+    id: maybe(matching(BATCH_ID)),
+    at: figure,
+    what: dist/* fallback */.NpB(dist/* picklist */.KIO(['new-job', 'follow-up']), 'new-job'),
+    job: maybe(dist/* string */.YjP()),
+    changes: listOf(ChangeRefSchema),
+    /**
+     * Changes of the request beyond those kept, counted: a box sends the kept ones again, and the
+     * dashboard says the rest are to be sent with a prompt.
+     */
+    moreChanges: maybe(count),
+    why: format_text
+});
+const RunEntrySchema = fields({
+    at: figure,
+    /** The workflow run's page. */
+    url: format_text,
+    /** The run (GITHUB_RUN_ID) and step that wrote it: a re-run of the step resumes its job. */
+    run: format_text,
+    step: format_text,
+    /** The newest commit the run covered. */
+    head: maybe(dist/* string */.YjP()),
+    result: format_text,
+    job: maybe(dist/* string */.YjP()),
+    changes: figure,
+    note: format_text
+});
+/** Changes not yet handed over: one batch, which later changes join. Not a record: none. */
+const WaitingFields = dist/* object */.Ikc({
+    changes: listOf(ChangeRefSchema),
+    why: format_text,
+    since: figure,
+    /** With `approval: dashboard`: the batch's id, named in its checkbox on the dashboard. */
+    batch: maybe(matching(BATCH_ID)),
+    /** Who ticked the batch's box, with `required-permission`, and when: it starts once within budget. */
+    approvedBy: maybe(matching(LOGIN)),
+    approvedAt: maybe(time),
+    /** What the run that gated the batch would have done: `new-job`, or the job a follow-up goes to. */
+    wouldDo: maybe(dist/* object */.Ikc({
+        decision: dist/* picklist */.KIO(['new-job', 'follow-up']),
+        job: maybe(cut(100)),
+        promptBytes: figure
+    }))
+});
+const WaitingSchema = dist/* pipe */.FsL(WaitingFields, 
+// A time of approval means nothing without who approved.
+dist/* transform */.pdi((w) => w.approvedBy ? w : { ...w, approvedAt: undefined }));
+/** A code repository's last documented commit, and when it moved there. */
+const WatermarkSchema = dist/* object */.Ikc({
+    sha: matching(SHA),
+    at: figure,
+    /** The repository as `code-repositories` spells it. */
+    name: matching(REPOSITORY),
+    /** Its default branch, as last read. */
+    branch: matching(BRANCH)
+});
+/**
+ * The code repositories' watermarks, by owner/name in lower case, each dropped when out of shape;
+ * the first MAX_WATERMARKS read. Runs drop those of repositories no longer listed when they write;
+ * a ledger an older version wrote may hold more than MAX_REPOSITORIES, and a listed repository's
+ * must not be the one cut.
+ */
+const watermarks = dist/* pipe */.FsL(anyRecord, dist/* transform */.pdi(marks => Object.fromEntries(Object.entries(marks)
+    .slice(0, MAX_WATERMARKS)
+    .flatMap(([key, value]) => {
+    const mark = dist/* safeParse */.xLC(WatermarkSchema, value);
+    return mark.success && key === mark.output.name.toLowerCase()
+        ? [[key, mark.output]]
+        : [];
+}))));
+/** Day counts: `YYYY-MM-DD` keys with whole counts of 0 to a million; the last MAX_DAYS days. */
+const dayCounts = dist/* pipe */.FsL(anyRecord, dist/* transform */.pdi(days => Object.fromEntries(Object.entries(days)
+    .filter(([day, n]) => DAY_KEY.test(day) && Number.isInteger(n) && n >= 0 && n <= 1e6)
+    .sort((a, b) => a[0].localeCompare(b[0]))
+    .slice(-MAX_DAYS))));
+const ProjectLedgerSchema = fields({
+    /** The newest commit of the default branch whose changes have been handed to the agent. */
+    documented: maybe(dist/* object */.Ikc({ sha: matching(SHA), at: figure })),
+    /**
+     * With `code-repositories`: each code repository's last documented commit, by owner/name in
+     * lower case (GitHub's names are case-insensitive). A ledger without it reads as before.
+     */
+    repositories: maybe(watermarks),
+    jobs: listOf(LedgerJobSchema),
+    /** Changes not yet handed over, and why (over budget, for example). */
+    waiting: dist/* fallback */.NpB(dist/* nullable */.mee(WaitingSchema), null),
+    /**
+     * Changes after the last documented commit (and after the waiting ones) beyond one run's bounds,
+     * as the last run counted them: the next runs take them, oldest first.
+     */
+    backlog: maybe(count),
+    uncertain: listOf(UncertainSchema),
+    /**
+     * When each job and follow-up started (epoch ms), for `max-jobs`: those of the last 31 days, the
+     * newest MAX_STARTS, written in their compact form (starts.ts). Out of shape: none.
+     */
+    spend: dist/* fallback */.NpB(dist/* pipe */.FsL(dist/* string */.YjP(), dist/* transform */.pdi(decodeStarts), dist/* array */.YOg(dist/* number */.aig())), () => []),
+    /**
+     * Jobs and follow-ups started per UTC day (`2026-11-24`), for the dashboard's 30-day outcomes:
+     * only the last 31 days are kept.
+     */
+    startsByDay: maybe(dayCounts),
+    runs: listOf(RunEntrySchema),
+    /** Runs older than those listed, counted. */
+    olderRuns: figure,
+    /** Jobs older than those listed (they left the ledger to keep it within its share), counted. */
+    olderJobs: maybe(count),
+    /** Uncertain requests older than those listed (beyond the ten kept), counted: their boxes are gone. */
+    olderUncertain: maybe(count),
+    /**
+     * `impact-after` (whole days) of the last run that measured reader impact: while it is set, a
+     * merged docs pull request not measured yet is kept with its changes until it can be.
+     */
+    impactDays: maybe(dist/* pipe */.FsL(dist/* number */.aig(), dist/* integer */.ndf(), dist/* minValue */.Wwf(1), dist/* maxValue */.cGV(28)))
+});
+/** The state: its format, where and when it was written, and each Mintlify project's part. */
+const LedgerSchema = dist/* object */.Ikc({
+    /** The format (LEDGER_FORMAT): migrations bring an older one here before this schema reads it. */
+    v: dist/* pipe */.FsL(dist/* number */.aig(), dist/* value */.Uq6(LEDGER_FORMAT)),
+    /**
+     * The dashboard issue the state was written in (its signature covers it): a copy of the state in
+     * another issue is refused. None in a state written before states were bound to their issue.
+     */
+    issue: maybe(whole),
+    /** How many times the action has written the state: one more with every write. */
+    version: maybe(whole),
+    /** When the action wrote it (epoch ms): of several dashboards, the newest state is the ledger. */
+    writtenAt: maybe(whole),
+    projects: dist/* fallback */.NpB(dist/* record */.g1P(dist/* string */.YjP(), ProjectLedgerSchema), () => ({}))
+});
+const emptyLedger = () => ({ v: LEDGER_FORMAT, projects: {} });
+/** A project with nothing recorded: every field at its default. */
+const emptyProject = () => dist/* parse */.qgA(ProjectLedgerSchema, {});
+/** The state as written: in this format, each project's starts in their compact form. */
+function storedLedger(ledger) {
+    const projects = Object.entries(ledger.projects).map(([id, project]) => [
+        id,
+        { ...project, spend: encodeStarts(project.spend) }
+    ]);
+    return { ...ledger, v: LEDGER_FORMAT, projects: Object.fromEntries(projects) };
+}
+/** A change's title as the ledger keeps it: one line, shortened. */
+const ledgerTitle = (text) => {
+    const line = text.replace(/\s+/g, ' ').trim();
+    return line.length > MAX_TITLE ? `${line.slice(0, MAX_TITLE - 1)}…` : line;
+};
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/records/ledger/fit.js
+
+
+
+/**
+ * The ledger within its share of the dashboard's body, however long its history: what is written
+ * is bounded first by counts, then by size, the least needed giving way first.
+ */
+/** The state's share of the issue body (GitHub allows 65,536 characters in all). */
+const MAX_STATE_CHARS = 24_000;
+const MAX_JOBS = 10;
+/** Jobs kept beyond the last MAX_JOBS, for the outcomes: those with a docs pull request in the window. */
+const MAX_OUTCOME_JOBS = 50;
+const fit_DAY = 86_400_000;
+const MAX_CHANGES_PER_JOB = 20;
+const MAX_WAITING = 50;
+const MAX_UNCERTAIN = 10;
+/** Changes an uncertain request keeps for its box: one run's bounds in one repository, twice. */
+const MAX_UNCERTAIN_CHANGES = 50;
+const MAX_RUNS = 20;
+/** When a job's docs pull request was opened, as far as known: never before its job started. */
+const openedAt = (job) => job.prCreatedAt ?? job.startedAt;
+/**
+ * A merged docs pull request whose reader impact is still to be measured (`impactDays` set): until
+ * its windows and the day of lag are over, and a week more for a weekly schedule.
+ */
+function awaitsImpact(job, impactDays, now) {
+    if (!impactDays || job.state !== 'merged' || job.impact || job.endedAt === undefined)
+        return false;
+    return job.endedAt > now - (impactDays + 2 + 7) * fit_DAY;
+}
+/**
+ * The ledger within its share of the body, however long the history: the oldest runs and the
+ * change lists of the oldest jobs are summarised by their counts first. The starts the budgets
+ * count never give way: they are bounded by time and by MAX_STARTS alone.
+ */
+function fitLedger(ledger, now) {
+    const fitted = structuredClone(ledger);
+    for (const project of Object.values(fitted.projects)) {
+        project.spend = project.spend
+            .filter(at => at > now - STARTS_KEPT_MS)
+            .sort((a, b) => a - b)
+            .slice(-MAX_STARTS);
+        if (project.startsByDay) {
+            const from = utcDay(now - MAX_DAYS * fit_DAY);
+            project.startsByDay = Object.fromEntries(Object.entries(project.startsByDay).filter(([day]) => day > from));
+        }
+        for (const job of project.jobs)
+            trimChanges(job, MAX_CHANGES_PER_JOB);
+        // Beyond the last MAX_JOBS, a job stays only for the outcomes: a docs pull request opened in
+        // the window, without its change list (counted); and, where reader impact is measured, one
+        // merged but not measured yet, with its changes (their titles give the terms it is measured on).
+        const waits = (j) => awaitsImpact(j, project.impactDays, now);
+        const older = project.jobs
+            .slice(0, Math.max(0, project.jobs.length - MAX_JOBS))
+            .filter(j => j.prLink && (openedAt(j) > now - OUTCOME_WINDOW_MS || waits(j)))
+            .slice(-MAX_OUTCOME_JOBS);
+        for (const job of older)
+            if (!waits(job))
+                trimChanges(job, 0);
+        keepJobs(project, [...older, ...project.jobs.slice(-MAX_JOBS)]);
+        if (project.waiting)
+            project.waiting.changes = project.waiting.changes.slice(-MAX_WAITING);
+        for (const entry of project.uncertain)
+            trimUncertain(entry, MAX_UNCERTAIN_CHANGES);
+        const dropped = project.uncertain.length - MAX_UNCERTAIN;
+        if (dropped > 0) {
+            project.olderUncertain = (project.olderUncertain ?? 0) + dropped;
+            project.uncertain = project.uncertain.slice(-MAX_UNCERTAIN);
+        }
+        dropOldRuns(project, MAX_RUNS);
+    }
+    // Measured as written: the starts in their compact form.
+    const size = () => (0,record/* commentSafeJson */.rV)(storedLedger(fitted)).length;
+    for (let keep = MAX_RUNS; size() > MAX_STATE_CHARS && keep > 0; keep = Math.floor(keep / 2))
+        for (const project of Object.values(fitted.projects))
+            dropOldRuns(project, keep);
+    // The changes kept for measuring an older docs pull request's impact give way first.
+    if (size() > MAX_STATE_CHARS)
+        for (const project of Object.values(fitted.projects))
+            for (const job of project.jobs.slice(0, -MAX_JOBS))
+                trimChanges(job, 0);
+    for (let keep = MAX_CHANGES_PER_JOB; size() > MAX_STATE_CHARS && keep > 0; keep = Math.floor(keep / 2))
+        for (const project of Object.values(fitted.projects))
+            for (const job of project.jobs)
+                trimChanges(job, keep);
+    // Last, the outcomes give way: only the last MAX_JOBS jobs stay.
+    if (size() > MAX_STATE_CHARS)
+        for (const project of Object.values(fitted.projects))
+            keepJobs(project, project.jobs.slice(-MAX_JOBS));
+    // And the change lists of uncertain requests and of the waiting batch, counted.
+    for (let keep = MAX_UNCERTAIN_CHANGES; size() > MAX_STATE_CHARS && keep > 0; keep = Math.floor(keep / 2))
+        for (const project of Object.values(fitted.projects)) {
+            for (const entry of project.uncertain)
+                trimUncertain(entry, keep);
+            if (project.waiting)
+                project.waiting.changes = project.waiting.changes.slice(-keep);
+        }
+    return fitted;
+}
+/** An uncertain request as the ledger keeps it: its first MAX_UNCERTAIN_CHANGES changes. */
+function keptUncertain(entry) {
+    trimUncertain(entry, MAX_UNCERTAIN_CHANGES);
+    return entry;
+}
+/** An uncertain request's oldest changes kept; those beyond, counted. */
+function trimUncertain(entry, keep) {
+    if (entry.changes.length <= keep)
+        return;
+    entry.moreChanges = (entry.moreChanges ?? 0) + entry.changes.length - keep;
+    entry.changes = entry.changes.slice(0, keep);
+}
+/** The jobs kept; those that leave are counted, as runs are. */
+function keepJobs(project, kept) {
+    const gone = project.jobs.length - kept.length;
+    if (gone > 0)
+        project.olderJobs = (project.olderJobs ?? 0) + gone;
+    project.jobs = kept;
+}
+function trimChanges(job, keep) {
+    if (job.changes.length <= keep)
+        return;
+    const dropped = job.changes.slice(0, job.changes.length - keep);
+    const named = new Set((job.moreRepositories ?? []).map(r => r.toLowerCase()));
+    for (const { repo } of dropped) {
+        if (!repo || named.has(repo.toLowerCase()) || named.size >= MAX_REPOSITORIES)
+            continue;
+        named.add(repo.toLowerCase());
+        job.moreRepositories = [...(job.moreRepositories ?? []), repo];
+    }
+    job.moreChanges += job.changes.length - keep;
+    job.changes = keep > 0 ? job.changes.slice(-keep) : [];
+}
+function dropOldRuns(project, keep) {
+    if (project.runs.length <= keep)
+        return;
+    project.olderRuns += project.runs.length - keep;
+    project.runs = project.runs.slice(-keep);
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/records/ledger/migrations.js
+
+
+const migrations_DAY = 86_400_000;
+/** How long format 1 kept each start (`spend`): a week, the longest window of `max-jobs` then. */
+const V1_STARTS_KEPT_MS = 7 * migrations_DAY;
+/**
+ * 1 → 2: the starts kept for the budgets (`spend`) go from a list of epoch milliseconds, the last
+ * 7 days, to a compact string of the last 31 days (starts.ts), for budgets over a month.
+ *
+ * Format 1 knows its starts older than a week only as counts per day (`startsByDay`): each is
+ * counted as started at the latest time it can have, the end of its day, and never after the
+ * oldest start kept or the week before the state was written (what format 1 dropped was older).
+ * A budget over a month then holds them no shorter than the real starts would, and nothing that
+ * started within the week is counted twice.
+ */
+function startsOfAMonth(state) {
+    const projects = isRecord(state.projects) ? state.projects : {};
+    const writtenAt = typeof state.writtenAt === 'number' ? state.writtenAt : undefined;
+    return {
+        ...state,
+        v: 2,
+        projects: Object.fromEntries(Object.entries(projects).map(([id, project]) => [
+            id,
+            isRecord(project)
+                ? { ...project, spend: encodeStarts(v1Starts(project, writtenAt)) }
+                : project
+        ]))
+    };
+}
+/** A format-1 project's starts: those it kept, and those it counted by day only. */
+function v1Starts(project, writtenAt) {
+    const kept = (Array.isArray(project.spend) ? project.spend : [])
+        .filter((at) => typeof at === 'number' && Number.isFinite(at) && at >= 0)
+        .map(Math.floor);
+    const days = isRecord(project.startsByDay) ? project.startsByDay : {};
+    const latest = kept.reduce((oldest, at) => Math.min(oldest, at), writtenAt === undefined ? Infinity : writtenAt - V1_STARTS_KEPT_MS);
+    const earlier = [];
+    for (const [day, n] of Object.entries(days)) {
+        const start = Date.parse(`${day}T00:00:00Z`);
+        if (!DAY_KEY.test(day) || !Number.isFinite(start) || utcDay(start) !== day)
+            continue;
+        if (!Number.isSafeInteger(n))
+            continue;
+        const known = kept.filter(at => utcDay(at) === day).length;
+        const missing = Math.min(n - known, MAX_STARTS);
+        const at = Math.max(start, Math.min(start + migrations_DAY - 1, latest));
+        for (let i = 0; i < missing; i++)
+            earlier.push(at);
+    }
+    return [...earlier, ...kept];
+}
+/** MIGRATIONS[N - 1] brings format N to N + 1. */
+const MIGRATIONS = [startsOfAMonth];
+/** A state of format `from` (1 to LEDGER_FORMAT) brought to LEDGER_FORMAT, still unchecked. */
+function upgraded(state, from) {
+    let current = state;
+    for (let format = from; format < LEDGER_FORMAT; format++) {
+        const migrate = MIGRATIONS[format - 1];
+        if (!migrate)
+            throw new Error(`no migration from format ${format}`);
+        current = migrate(current);
+    }
+    return current;
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/records/ledger.js
+
+
+
+
+
+/**
+ * The ledger's record: the signed state in the dashboard issue's body (agent/ledger/dashboard.ts
+ * writes it), read and written here; nothing else anyone writes changes where a change goes. It is
+ * beside the records because more than the agent reads it: the gaps sub-action ties readers' gaps
+ * to its changes. Its format is ledger/format.ts (with ledger/starts.ts, the starts' compact form),
+ * older formats are upgraded by ledger/migrations.ts, and ledger/fit.ts keeps it within its share
+ * of the body. What the flows use of those is exported here too, so that they import one module.
+ */
+
+
+
+/** Finds the dashboard issue among the repository's issues. */
+const DASHBOARD_LABEL = 'docs-agent-dashboard';
+/**
+ * The place the ledger's record is bound to: this repository's dashboard issue. Without an issue,
+ * the place states were bound to before they named their issue (read, never written).
+ */
+const dashboardPlace = (repository, issue) => issue === undefined ? `${repository} dashboard` : `${repository} dashboard #${issue}`;
+const TAG = 'mintlify-agent-ledger';
+/** The signed state, in the current format, as it stands at the end of the dashboard's body. */
+function ledgerRecord(ledger, signer, place, now) {
+    const json = (0,record/* commentSafeJson */.rV)(storedLedger(fitLedger(ledger, now)));
+    return (0,record/* hideRecord */.sV)(TAG, signer.sign(place, json), json);
+}
+/** The ledger in a dashboard's body: the newest record that verifies, or why there is none. */
+function readLedger(body, signer, place) {
+    const records = findRecords(body, TAG);
+    if (records.length === 0)
+        return { ok: false, why: 'none' };
+    const signed = records.find(r => signer.verify(place, r.json, r.signature));
+    if (!signed)
+        return { ok: false, why: 'unsigned' };
+    return parsedLedger(signed.json);
+}
+/**
+ * The ledger in dashboard issue `issue` of `repository`: the newest record that verifies as written
+ * in this issue. A record that verifies as written in another issue is a copy (`elsewhere`); one
+ * that names no issue and verifies as the repository's is a state written before states were bound
+ * to their issue (`legacy`), which the caller trusts only in an issue the action opened.
+ */
+function readDashboardState(body, signer, repository, issue) {
+    const records = (0,record/* findRecords */.gP)(body, TAG);
+    if (records.length === 0)
+        return { ok: false, why: 'none' };
+    for (const record of records) {
+        const claimed = claimedIssue(record.json);
+        const place = dashboardPlace(repository, claimed);
+        if (!signer.verify(place, record.json, record.signature))
+            continue;
+        const read = parsedLedger(record.json);
+        if (!read.ok)
+            return read;
+        if (claimed === undefined)
+            return { ok: true, ledger: read.ledger, legacy: true };
+        if (claimed === issue)
+            return { ok: true, ledger: read.ledger, legacy: false };
+        return { ok: false, why: 'elsewhere', writtenIn: claimed, ledger: read.ledger };
+    }
+    return { ok: false, why: 'unsigned' };
+}
+/** The issue a record's JSON says it was written in, unchecked (its signature is checked after). */
+function claimedIssue(json) {
+    try {
+        const issue = JSON.parse(json).issue;
+        return Number.isSafeInteger(issue) && issue > 0 ? issue : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * A verified record's state, in its format or an older one brought to this one, every field
+ * checked (ledger/format.ts); a newer format is named, never read.
+ */
+function parsedLedger(json) {
+    let state;
+    try {
+        state = JSON.parse(json);
+    }
+    catch {
+        return { ok: false, why: 'unreadable' };
+    }
+    const format = isRecord(state) ? state.v : undefined;
+    if (!isRecord(state) || typeof format !== 'number' || !Number.isSafeInteger(format) || format < 1)
+        return { ok: false, why: 'unreadable' };
+    if (format > LEDGER_FORMAT)
+        return { ok: false, why: 'newer', format };
+    const read = dist/* safeParse */.xLC(LedgerSchema, upgraded(state, format));
+    return read.success ? { ok: true, ledger: read.output } : { ok: false, why: 'unreadable' };
+}
+
+
+/***/ }),
+
+/***/ 6508:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   gP: () => (/* binding */ findRecords),
+/* harmony export */   rV: () => (/* binding */ commentSafeJson),
+/* harmony export */   sV: () => (/* binding */ hideRecord),
+/* harmony export */   wo: () => (/* binding */ RecordSigner)
+/* harmony export */ });
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7598);
+
+/**
+ * Records the action hides in what it writes on GitHub (a comment's marker, the dashboard's state),
+ * signed with a key derived from the API key and bound to where they stand. Anyone can write an
+ * HTML comment, and other workflows post as the same bot; only a holder of the project's API key can
+ * write a record this action believes, and a record copied to another issue no longer verifies.
+ */
+class RecordSigner {
+    key;
+    constructor(apiKey) {
+        // A derived key: the API key itself never meets the record's text.
+        this.key = (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHmac)('sha256', apiKey).update('mintlify-agent-action record key v1').digest();
+    }
+    /** The signature of `json`, written at `place` (e.g. `acme/app#12`, `acme/app dashboard`). */
+    sign(place, json) {
+        return (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHmac)('sha256', this.key).update(`${place}\n${json}`).digest('hex').slice(0, 40);
+    }
+    verify(place, json, signature) {
+        const expected = Buffer.from(this.sign(place, json));
+        const given = Buffer.from(signature);
+        return given.length === expected.length && (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.timingSafeEqual)(given, expected);
+    }
+}
+/** JSON that cannot end the HTML comment it stands in, whatever its strings hold. */
+const commentSafeJson = (value) => JSON.stringify(value).replace(/[<>&]/g, c => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+/** `<!-- tag sig=… {json} -->`: a signed record, invisible in the rendered page. */
+function hideRecord(tag, signature, json) {
+    return `<!-- ${tag} sig=${signature} ${json} -->`;
+}
+/** The records with this tag in `text`, newest (last) first: their signature and JSON, unchecked. */
+function findRecords(text, tag) {
+    const pattern = new RegExp(`<!-- ${tag} sig=([0-9a-f]{40}) (\\{[^<>]*\\}) -->`, 'g');
+    return [...text.matchAll(pattern)]
+        .map(m => ({ signature: m[1], json: m[2] }))
+        .reverse();
+}
+
+
+/***/ }),
+
+/***/ 2465:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   m: () => (/* binding */ systemClock)
+/* harmony export */ });
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7156);
+
+/** Monotonic deadlines (they do not move when the runner's wall clock is set) and real sleeps. */
+const systemClock = {
+    now: () => Math.floor(performance.now()),
+    wallNow: () => Date.now(),
+    timeout: ms => AbortSignal.timeout(ms),
+    sleep: (ms, signal) => new Promise((resolve, reject) => {
+        if (signal?.aborted)
+            return reject(new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .CancelledError */ .cc('Cancelled.'));
+        const onAbort = () => {
+            clearTimeout(timer);
+            reject(new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .CancelledError */ .cc('Cancelled.'));
+        };
+        const timer = setTimeout(() => {
+            signal?.removeEventListener('abort', onAbort);
+            resolve();
+        }, ms);
+        signal?.addEventListener('abort', onAbort, { once: true });
+    })
+};
+
+
+/***/ }),
+
+/***/ 9138:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   j$: () => (/* binding */ HttpError),
+/* harmony export */   mE: () => (/* binding */ TrackedDispatcher),
+/* harmony export */   yh: () => (/* binding */ WriteNotifier)
+/* harmony export */ });
+/* harmony import */ var undici__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6752);
+
+// The one connection handler of the action, on undici (the toolkit's HTTP stack, same major): the
+// service client (src/mintlify/http.ts) and the GitHub client (src/github/transport.ts) both
+// reach their servers through it, directly or through the runner's proxy.
+/** A failure below HTTP. `sent`: 'no' when the request provably never reached the server (safe to retry even a write), 'maybe' otherwise. */
+class HttpError extends Error {
+    code;
+    sent;
+    name = 'HttpError';
+    constructor(message, code, sent, options) {
+        super(message, options);
+        this.code = code;
+        this.sent = sent;
+    }
+}
+const noop = () => { };
+/** Passes every event on, and says when undici hands the request to a connected socket. */
+class WriteNotifier extends undici__WEBPACK_IMPORTED_MODULE_0__.DecoratorHandler {
+    handler;
+    onWrite;
+    constructor(handler, onWrite) {
+        super(handler);
+        this.handler = handler;
+        this.onWrite = onWrite;
+    }
+    /** Called by undici right before it writes the request on a connected (tunnelled, TLS) socket. */
+    onConnect(abort) {
+        this.onWrite();
+        this.handler.onConnect?.(abort);
+    }
+}
+/**
+ * A keep-alive dispatcher, direct or through one proxy, with every socket it opens, so that
+ * destroying it also ends connections undici is still opening (it would leave them to their own
+ * timeouts, 300 s for a proxy that never answers CONNECT, keeping the process alive meanwhile) and
+ * never waits on a peer. A proxy's answer to CONNECT is judged here: undici would open a connection
+ * the proxy closed again at once and without end.
+ */
+class TrackedDispatcher {
+    dispatcher;
+    own;
+    sockets = new Set();
+    proxyPool;
+    destroyed;
+    constructor({ proxy, tls = {}, own = false, maxResponseSize, checkDirect }) {
+        this.own = own;
+        const limits = maxResponseSize === undefined ? {} : { maxResponseSize };
+        if (!proxy) {
+            this.dispatcher = new undici__WEBPACK_IMPORTED_MODULE_0__.Agent({
+                connect: this.track((0,undici__WEBPACK_IMPORTED_MODULE_0__.buildConnector)(tls), checkDirect),
+                ...limits
+            });
+            return;
+        }
+        const bare = new URL(proxy.origin);
+        this.dispatcher = new undici__WEBPACK_IMPORTED_MODULE_0__.ProxyAgent({
+            uri: bare.href,
+            // ProxyAgent hands its options to the Agent behind the tunnel (undici 6's proxy-agent.js).
+            ...limits,
+            // As the toolkit does, and unlike ProxyAgent's reading of the URL: a user alone is enough.
+            token: proxyToken(proxy),
+            requestTls: tls,
+            proxyTls: tls,
+            clientFactory: (origin, options) => this.proxyClient(origin, options, bare)
+        });
+    }
+    /** Ends every connection, also one still opening; resolves within about a second whatever the peers do. */
+    destroy() {
+        return (this.destroyed ??= this.teardown());
+    }
+    teardown() {
+        // undici's own destroy first: it marks its clients destroyed, so a connection our socket
+        // destruction fails is not retried. ProxyAgent.destroy can hang for good (a proxy that closed
+        // a tunnel early), hence the bound.
+        const done = Promise.allSettled([this.dispatcher.destroy(), this.proxyPool?.destroy()]);
+        const closed = new Error('the HTTP session closed the connection');
+        for (const socket of this.sockets)
+            socket.on('error', noop).destroy(closed);
+        let timer;
+        const bound = new Promise(resolve => (timer = setTimeout(resolve, 1000)));
+        return Promise.race([done.then(noop), bound]).finally(() => clearTimeout(timer));
+    }
+    track(connect, check) {
+        return (options, callback) => {
+            const checked = check ? check(options, callback) : callback;
+            // buildConnector returns the socket it opens, though its type says void.
+            const socket = connect(options, checked);
+            this.sockets.add(socket);
+            socket.once('close', () => this.sockets.delete(socket));
+        };
+    }
+    /** The connection to the proxy, whose answers to CONNECT are judged here rather than by undici. */
+    proxyClient(origin, options, proxy) {
+        const pool = new undici__WEBPACK_IMPORTED_MODULE_0__.Pool(origin, {
+            ...options,
+            connect: this.track(options.connect)
+        });
+        this.proxyPool = pool;
+        const open = pool.connect.bind(pool);
+        pool.connect = (async (o) => {
+            let answer;
+            try {
+                answer = await open(o);
+            }
+            catch (error) {
+                // A connection that failed with UND_ERR_SOCKET (the proxy closed it) is one undici opens
+                // again at once and without end, thousands of CONNECTs a second; other codes fail the
+                // requests that wait for it.
+                const code = error.code;
+                if (code !== 'UND_ERR_SOCKET' && code !== 'UND_ERR_INFO')
+                    throw error;
+                const message = `the proxy ${proxy.host} closed the connection instead of opening a tunnel to ${o.path}`;
+                throw new HttpError(message, 'PROXY_REFUSED', 'no', { cause: error });
+            }
+            if (answer.statusCode === 200)
+                return answer;
+            answer.socket.on('error', noop).destroy();
+            // undici would report "Proxy response (N) !== 200 when HTTP Tunneling" as UND_ERR_ABORTED,
+            // and go on to start TLS on the socket all the same.
+            if (answer.statusCode === 407)
+                throw proxyAuthError(proxy);
+            const message = `the proxy ${proxy.host} would not open a tunnel to ${o.path} (HTTP ${answer.statusCode})`;
+            throw new HttpError(message, 'PROXY_REFUSED', 'no');
+        });
+        return pool;
+    }
+}
+/** Basic credentials from the proxy URL's user and password, percent-decoded. */
+function proxyToken(proxy) {
+    if (!proxy.username && !proxy.password)
+        return undefined;
+    const credentials = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`;
+    return `Basic ${Buffer.from(credentials).toString('base64')}`;
+}
+/** Names the proxy by host and port only: its URL may hold credentials. */
+function proxyAuthError(proxy) {
+    return new HttpError(`the proxy ${proxy.host} asks for credentials (407): put them in the proxy variable as http://user:password@${proxy.host}`, 'PROXY_AUTH', 'no');
+}
+
+
+/***/ }),
+
 /***/ 8703:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
@@ -53625,6 +53014,119 @@ function describeError(error, secrets, debug = () => { }) {
             debug(error.stack);
     }
     return (0,_redact_js__WEBPACK_IMPORTED_MODULE_0__/* .redact */ .E$)(message, (0,_redact_js__WEBPACK_IMPORTED_MODULE_0__/* .secretForms */ .eo)(secrets.filter((s) => Boolean(s))));
+}
+
+
+/***/ }),
+
+/***/ 7382:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   HU: () => (/* binding */ parseChoice),
+/* harmony export */   cG: () => (/* binding */ parseInteger),
+/* harmony export */   n4: () => (/* binding */ isUnexpanded),
+/* harmony export */   n5: () => (/* binding */ readSecret),
+/* harmony export */   ng: () => (/* binding */ sendableSecret),
+/* harmony export */   yG: () => (/* binding */ parseBoolean)
+/* harmony export */ });
+/* unused harmony export withDefaults */
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7156);
+
+/**
+ * A reader that falls back to `defaults` (action.yml's, repeated because a bare `node dist/…`
+ * gets none from the runner) when an input is empty; trimmed.
+ */
+function withDefaults(get, defaults) {
+    return name => get(name).trim() || defaults[name];
+}
+function parseBoolean(name, raw) {
+    const value = raw.trim().toLowerCase();
+    if (value === 'true')
+        return true;
+    if (value === 'false')
+        return false;
+    throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(`Input '${name}' must be 'true' or 'false'; got '${raw}'.`);
+}
+function parseInteger(name, raw, min, max) {
+    const value = raw.trim();
+    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(`Input '${name}' must be a whole number from ${min} to ${max}; got '${raw}'.`);
+    }
+    return Number(value);
+}
+function parseChoice(name, raw, choices) {
+    const value = raw.trim().toLowerCase();
+    if (!choices.includes(value)) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(`Input '${name}' must be one of ${choices.join(', ')}; got '${raw}'.`);
+    }
+    return value;
+}
+/** `${{ … }}` as written: an expression nothing expanded, not a value. */
+const UNEXPANDED = /^\$\{\{.*\}\}$/s;
+const isUnexpanded = (value) => UNEXPANDED.test(value);
+/**
+ * A key or token: masked before anything else can print it, and only visible ASCII, because it goes
+ * into an HTTP header. A zero-width space, a curly quote or a line break pasted with the secret
+ * would otherwise fail every request, retried until the time-out. No message shows the value.
+ *
+ * One exception, for every secret input: the text of a `${{ … }}` expression that nothing expanded
+ * (@github/local-action passes action.yml's defaults as written, `github-token`'s among them) is
+ * no secret and no value. It is returned as it is, unmasked, and refused only where the secret is
+ * about to be sent (`sendableSecret`), so a run that never needs it is not failed by it.
+ */
+function readSecret(get, mask, name) {
+    const secret = get(name).trim();
+    if (!secret)
+        return '';
+    if (isUnexpanded(secret))
+        return secret;
+    mask(secret);
+    const bad = [...secret].findIndex(c => c < '!' || c > '~');
+    if (bad >= 0) {
+        const code = secret.codePointAt(bad).toString(16).toUpperCase().padStart(4, '0');
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(`Input '${name}' holds a character that cannot be sent in an HTTP header (U+${code} at position ${bad + 1}): copy the secret again, without spaces, line breaks or typographic quotes.`);
+    }
+    return secret;
+}
+/**
+ * A secret read by readSecret, now needed: an unexpanded `${{ … }}` expression fails here, saying so
+ * and how to give the value.
+ */
+function sendableSecret(name, secret) {
+    if (!isUnexpanded(secret))
+        return secret;
+    throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(`Input '${name}' is the text of a \${{ … }} expression, not its value: nothing expanded it (@github/local-action passes action.yml's defaults and its env file's values as written). Give the value itself, e.g. INPUT_${name.toUpperCase()}=… in local-action's env file${name.endsWith('token') ? ' (a token from `gh auth token` will do)' : ''}.`);
+}
+
+
+/***/ }),
+
+/***/ 811:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Hw: () => (/* binding */ lineLogger),
+/* harmony export */   qq: () => (/* binding */ silentLogger)
+/* harmony export */ });
+/* unused harmony export oneLine */
+const silentLogger = { debug() { }, info() { }, notice() { }, warning() { } };
+/**
+ * One log line, whatever it holds: a line break inside a message would let text from the service
+ * or an issue start a line of its own, which the runner reads as a workflow command.
+ */
+const oneLine = (message) => message
+    .replace(/\r/g, '\\r')
+    .replace(/\n/g, '\\n')
+    .replace(/[\u2028\u2029]/g, ' ');
+/** A logger over `write`, one line per message whatever the message holds. */
+function lineLogger(write) {
+    return {
+        debug: message => write.debug(oneLine(message)),
+        info: message => write.info(oneLine(message)),
+        notice: message => write.notice(oneLine(message)),
+        warning: message => write.warning(oneLine(message))
+    };
 }
 
 
@@ -53817,6 +53319,20 @@ class Redactor {
 
 /***/ }),
 
+/***/ 5781:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   _: () => (/* binding */ USER_AGENT)
+/* harmony export */ });
+/* unused harmony export ACTION_VERSION */
+/** Sent in the User-Agent of every request; a test keeps it equal to package.json's version. */
+const ACTION_VERSION = '1.0.0';
+const USER_AGENT = `mintlify-agent-action/${ACTION_VERSION}`;
+
+
+/***/ }),
+
 /***/ 3492:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
@@ -53849,6 +53365,888 @@ function ordinal(n) {
     return `${formatCount(n)}${suffix}`;
 }
 
+
+/***/ }),
+
+/***/ 3529:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   _0: () => (/* binding */ stripInvisible)
+/* harmony export */ });
+/* unused harmony exports stripHidden, cleanUntrusted, neutraliseDelimiters */
+/**
+ * Characters a reader does not see but a model reads: C0/C1 controls except tab and newline,
+ * the soft hyphen and other fillers, zero-width and bidirectional controls, variation selectors,
+ * the BOM, and Unicode tag characters (which can spell out hidden ASCII).
+ */
+/* eslint-disable no-control-regex, no-misleading-character-class -- matching these characters is the point */
+const INVISIBLE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]/gu;
+/* eslint-enable no-control-regex, no-misleading-character-class */
+/**
+ * Text typed by someone outside the team, with what a reader of the rendered page would not see
+ * taken out: HTML comments (an unterminated one runs to the end) and invisible or control
+ * characters. Line ends become `\n`.
+ */
+function stripHidden(text) {
+    // Invisible characters first: one inside `<!--` must not hide the comment from the next step.
+    return stripInvisible(text).replace(/<!--[\s\S]*?(-->|$)/g, '');
+}
+/** Invisible and control characters out, line ends as `\n`; HTML comments left (code, diffs). */
+function stripInvisible(text) {
+    return text.replace(/\r\n?/g, '\n').replace(INVISIBLE, '');
+}
+/**
+ * Text from an issue, a pull request or a commit, for a prompt: what readers cannot see taken out
+ * (stripHidden), runs of blank lines squeezed, and at most `max` characters.
+ */
+function cleanUntrusted(text, max) {
+    const cleaned = stripHidden(text)
+        .replace(/\n{3,}/g, '\n\n')
+        .trim();
+    return cleaned.length > max ? `${cleaned.slice(0, max)}\n[… cut at ${max} characters]` : cleaned;
+}
+/** Dash punctuation, the minus sign and the characters that draw a horizontal line. */
+const DASH = '[\\p{Pd}\\u2212\\u23AF\\u2500\\u2501\\u2796]';
+/** Five or more dashes in a row, spaces between them allowed: what a delimiter is drawn with. */
+const DASH_RUN = new RegExp(`${DASH}(?:[ \\t\\u00A0\\u3000]*${DASH}){4,}`, 'gu');
+const ANY_DASH = new RegExp(DASH, 'gu');
+/** Read loosely (NFKC, every dash a hyphen): a line that starts with BEGIN or END (three dashes in it make it a marker). */
+const MARKER_LIKE = /^[\s>*_#|+-]*(begin|end)\b/i;
+/**
+ * Untrusted text that sits between a prompt's delimiters cannot draw a line that looks like one:
+ * a prompt's markers are `----- BEGIN … -----` and `----- END … -----`. Every run of five or more
+ * dashes (any dash character, spaces between allowed) becomes `----`, and a line that reads as a
+ * marker in any spacing, case or width (`-----end issue text-----`, `－－－ ＥＮＤ …`,
+ * `END ISSUE TEXT ----`) is rewritten as `[delimiter-like line: END ISSUE TEXT]`.
+ */
+function neutraliseDelimiters(text) {
+    return text
+        .split('\n')
+        .map(line => {
+        const loose = line.normalize('NFKC').replace(ANY_DASH, '-');
+        if (!MARKER_LIKE.test(loose) || !/-(\s*-){2,}/.test(loose))
+            return line.replace(DASH_RUN, '----');
+        const words = loose
+            .replace(/-(\s*-)+/g, ' ')
+            .replace(/\s+/g, ' ')
+            .trim();
+        return `[delimiter-like line: ${words}]`;
+    })
+        .join('\n');
+}
+
+
+/***/ }),
+
+/***/ 2779:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   s_: () => (/* binding */ getProxyUrl)
+/* harmony export */ });
+/* unused harmony exports HttpCodes, Headers, MediaTypes, HttpClientError, HttpClientResponse, isHttps, HttpClient */
+/* harmony import */ var http__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8611);
+/* harmony import */ var https__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5692);
+/* harmony import */ var _proxy_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9783);
+/* harmony import */ var tunnel__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(770);
+/* harmony import */ var undici__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(6752);
+/* eslint-disable @typescript-eslint/no-explicit-any */
+var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+
+
+
+var HttpCodes;
+(function (HttpCodes) {
+    HttpCodes[HttpCodes["OK"] = 200] = "OK";
+    HttpCodes[HttpCodes["MultipleChoices"] = 300] = "MultipleChoices";
+    HttpCodes[HttpCodes["MovedPermanently"] = 301] = "MovedPermanently";
+    HttpCodes[HttpCodes["ResourceMoved"] = 302] = "ResourceMoved";
+    HttpCodes[HttpCodes["SeeOther"] = 303] = "SeeOther";
+    HttpCodes[HttpCodes["NotModified"] = 304] = "NotModified";
+    HttpCodes[HttpCodes["UseProxy"] = 305] = "UseProxy";
+    HttpCodes[HttpCodes["SwitchProxy"] = 306] = "SwitchProxy";
+    HttpCodes[HttpCodes["TemporaryRedirect"] = 307] = "TemporaryRedirect";
+    HttpCodes[HttpCodes["PermanentRedirect"] = 308] = "PermanentRedirect";
+    HttpCodes[HttpCodes["BadRequest"] = 400] = "BadRequest";
+    HttpCodes[HttpCodes["Unauthorized"] = 401] = "Unauthorized";
+    HttpCodes[HttpCodes["PaymentRequired"] = 402] = "PaymentRequired";
+    HttpCodes[HttpCodes["Forbidden"] = 403] = "Forbidden";
+    HttpCodes[HttpCodes["NotFound"] = 404] = "NotFound";
+    HttpCodes[HttpCodes["MethodNotAllowed"] = 405] = "MethodNotAllowed";
+    HttpCodes[HttpCodes["NotAcceptable"] = 406] = "NotAcceptable";
+    HttpCodes[HttpCodes["ProxyAuthenticationRequired"] = 407] = "ProxyAuthenticationRequired";
+    HttpCodes[HttpCodes["RequestTimeout"] = 408] = "RequestTimeout";
+    HttpCodes[HttpCodes["Conflict"] = 409] = "Conflict";
+    HttpCodes[HttpCodes["Gone"] = 410] = "Gone";
+    HttpCodes[HttpCodes["TooManyRequests"] = 429] = "TooManyRequests";
+    HttpCodes[HttpCodes["InternalServerError"] = 500] = "InternalServerError";
+    HttpCodes[HttpCodes["NotImplemented"] = 501] = "NotImplemented";
+    HttpCodes[HttpCodes["BadGateway"] = 502] = "BadGateway";
+    HttpCodes[HttpCodes["ServiceUnavailable"] = 503] = "ServiceUnavailable";
+    HttpCodes[HttpCodes["GatewayTimeout"] = 504] = "GatewayTimeout";
+})(HttpCodes || (HttpCodes = {}));
+var Headers;
+(function (Headers) {
+    Headers["Accept"] = "accept";
+    Headers["ContentType"] = "content-type";
+})(Headers || (Headers = {}));
+var MediaTypes;
+(function (MediaTypes) {
+    MediaTypes["ApplicationJson"] = "application/json";
+})(MediaTypes || (MediaTypes = {}));
+/**
+ * Returns the proxy URL, depending upon the supplied url and proxy environment variables.
+ * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
+ */
+function getProxyUrl(serverUrl) {
+    const proxyUrl = _proxy_js__WEBPACK_IMPORTED_MODULE_2__/* .getProxyUrl */ .s(new URL(serverUrl));
+    return proxyUrl ? proxyUrl.href : '';
+}
+const HttpRedirectCodes = [
+    HttpCodes.MovedPermanently,
+    HttpCodes.ResourceMoved,
+    HttpCodes.SeeOther,
+    HttpCodes.TemporaryRedirect,
+    HttpCodes.PermanentRedirect
+];
+const HttpResponseRetryCodes = [
+    HttpCodes.BadGateway,
+    HttpCodes.ServiceUnavailable,
+    HttpCodes.GatewayTimeout
+];
+const RetryableHttpVerbs = (/* unused pure expression or super */ null && (['OPTIONS', 'GET', 'DELETE', 'HEAD']));
+const ExponentialBackoffCeiling = 10;
+const ExponentialBackoffTimeSlice = 5;
+class HttpClientError extends Error {
+    constructor(message, statusCode) {
+        super(message);
+        this.name = 'HttpClientError';
+        this.statusCode = statusCode;
+        Object.setPrototypeOf(this, HttpClientError.prototype);
+    }
+}
+class HttpClientResponse {
+    constructor(message) {
+        this.message = message;
+    }
+    readBody() {
+        return __awaiter(this, void 0, void 0, function* () {
+            return new Promise((resolve) => __awaiter(this, void 0, void 0, function* () {
+                let output = Buffer.alloc(0);
+                this.message.on('data', (chunk) => {
+                    output = Buffer.concat([output, chunk]);
+                });
+                this.message.on('end', () => {
+                    resolve(output.toString());
+                });
+            }));
+        });
+    }
+    readBodyBuffer() {
+        return __awaiter(this, void 0, void 0, function* () {
+            return new Promise((resolve) => __awaiter(this, void 0, void 0, function* () {
+                const chunks = [];
+                this.message.on('data', (chunk) => {
+                    chunks.push(chunk);
+                });
+                this.message.on('end', () => {
+                    resolve(Buffer.concat(chunks));
+                });
+            }));
+        });
+    }
+}
+function isHttps(requestUrl) {
+    const parsedUrl = new URL(requestUrl);
+    return parsedUrl.protocol === 'https:';
+}
+class HttpClient {
+    constructor(userAgent, handlers, requestOptions) {
+        this._ignoreSslError = false;
+        this._allowRedirects = true;
+        this._allowRedirectDowngrade = false;
+        this._maxRedirects = 50;
+        this._allowRetries = false;
+        this._maxRetries = 1;
+        this._keepAlive = false;
+        this._disposed = false;
+        this.userAgent = this._getUserAgentWithOrchestrationId(userAgent);
+        this.handlers = handlers || [];
+        this.requestOptions = requestOptions;
+        if (requestOptions) {
+            if (requestOptions.ignoreSslError != null) {
+                this._ignoreSslError = requestOptions.ignoreSslError;
+            }
+            this._socketTimeout = requestOptions.socketTimeout;
+            if (requestOptions.allowRedirects != null) {
+                this._allowRedirects = requestOptions.allowRedirects;
+            }
+            if (requestOptions.allowRedirectDowngrade != null) {
+                this._allowRedirectDowngrade = requestOptions.allowRedirectDowngrade;
+            }
+            if (requestOptions.maxRedirects != null) {
+                this._maxRedirects = Math.max(requestOptions.maxRedirects, 0);
+            }
+            if (requestOptions.keepAlive != null) {
+                this._keepAlive = requestOptions.keepAlive;
+            }
+            if (requestOptions.allowRetries != null) {
+                this._allowRetries = requestOptions.allowRetries;
+            }
+            if (requestOptions.maxRetries != null) {
+                this._maxRetries = requestOptions.maxRetries;
+            }
+        }
+    }
+    options(requestUrl, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('OPTIONS', requestUrl, null, additionalHeaders || {});
+        });
+    }
+    get(requestUrl, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('GET', requestUrl, null, additionalHeaders || {});
+        });
+    }
+    del(requestUrl, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('DELETE', requestUrl, null, additionalHeaders || {});
+        });
+    }
+    post(requestUrl, data, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('POST', requestUrl, data, additionalHeaders || {});
+        });
+    }
+    patch(requestUrl, data, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('PATCH', requestUrl, data, additionalHeaders || {});
+        });
+    }
+    put(requestUrl, data, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('PUT', requestUrl, data, additionalHeaders || {});
+        });
+    }
+    head(requestUrl, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('HEAD', requestUrl, null, additionalHeaders || {});
+        });
+    }
+    sendStream(verb, requestUrl, stream, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request(verb, requestUrl, stream, additionalHeaders);
+        });
+    }
+    /**
+     * Gets a typed object from an endpoint
+     * Be aware that not found returns a null.  Other errors (4xx, 5xx) reject the promise
+     */
+    getJson(requestUrl_1) {
+        return __awaiter(this, arguments, void 0, function* (requestUrl, additionalHeaders = {}) {
+            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+            const res = yield this.get(requestUrl, additionalHeaders);
+            return this._processResponse(res, this.requestOptions);
+        });
+    }
+    postJson(requestUrl_1, obj_1) {
+        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
+            const data = JSON.stringify(obj, null, 2);
+            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+            additionalHeaders[Headers.ContentType] =
+                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
+            const res = yield this.post(requestUrl, data, additionalHeaders);
+            return this._processResponse(res, this.requestOptions);
+        });
+    }
+    putJson(requestUrl_1, obj_1) {
+        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
+            const data = JSON.stringify(obj, null, 2);
+            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+            additionalHeaders[Headers.ContentType] =
+                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
+            const res = yield this.put(requestUrl, data, additionalHeaders);
+            return this._processResponse(res, this.requestOptions);
+        });
+    }
+    patchJson(requestUrl_1, obj_1) {
+        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
+            const data = JSON.stringify(obj, null, 2);
+            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+            additionalHeaders[Headers.ContentType] =
+                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
+            const res = yield this.patch(requestUrl, data, additionalHeaders);
+            return this._processResponse(res, this.requestOptions);
+        });
+    }
+    /**
+     * Makes a raw http request.
+     * All other methods such as get, post, patch, and request ultimately call this.
+     * Prefer get, del, post and patch
+     */
+    request(verb, requestUrl, data, headers) {
+        return __awaiter(this, void 0, void 0, function* () {
+            if (this._disposed) {
+                throw new Error('Client has already been disposed.');
+            }
+            const parsedUrl = new URL(requestUrl);
+            let info = this._prepareRequest(verb, parsedUrl, headers);
+            // Only perform retries on reads since writes may not be idempotent.
+            const maxTries = this._allowRetries && RetryableHttpVerbs.includes(verb)
+                ? this._maxRetries + 1
+                : 1;
+            let numTries = 0;
+            let response;
+            do {
+                response = yield this.requestRaw(info, data);
+                // Check if it's an authentication challenge
+                if (response &&
+                    response.message &&
+                    response.message.statusCode === HttpCodes.Unauthorized) {
+                    let authenticationHandler;
+                    for (const handler of this.handlers) {
+                        if (handler.canHandleAuthentication(response)) {
+                            authenticationHandler = handler;
+                            break;
+                        }
+                    }
+                    if (authenticationHandler) {
+                        return authenticationHandler.handleAuthentication(this, info, data);
+                    }
+                    else {
+                        // We have received an unauthorized response but have no handlers to handle it.
+                        // Let the response return to the caller.
+                        return response;
+                    }
+                }
+                let redirectsRemaining = this._maxRedirects;
+                while (response.message.statusCode &&
+                    HttpRedirectCodes.includes(response.message.statusCode) &&
+                    this._allowRedirects &&
+                    redirectsRemaining > 0) {
+                    const redirectUrl = response.message.headers['location'];
+                    if (!redirectUrl) {
+                        // if there's no location to redirect to, we won't
+                        break;
+                    }
+                    const parsedRedirectUrl = new URL(redirectUrl);
+                    if (parsedUrl.protocol === 'https:' &&
+                        parsedUrl.protocol !== parsedRedirectUrl.protocol &&
+                        !this._allowRedirectDowngrade) {
+                        throw new Error('Redirect from HTTPS to HTTP protocol. This downgrade is not allowed for security reasons. If you want to allow this behavior, set the allowRedirectDowngrade option to true.');
+                    }
+                    // we need to finish reading the response before reassigning response
+                    // which will leak the open socket.
+                    yield response.readBody();
+                    // strip authorization header if redirected to a different hostname
+                    if (parsedRedirectUrl.hostname !== parsedUrl.hostname) {
+                        for (const header in headers) {
+                            // header names are case insensitive
+                            if (header.toLowerCase() === 'authorization') {
+                                delete headers[header];
+                            }
+                        }
+                    }
+                    // let's make the request with the new redirectUrl
+                    info = this._prepareRequest(verb, parsedRedirectUrl, headers);
+                    response = yield this.requestRaw(info, data);
+                    redirectsRemaining--;
+                }
+                if (!response.message.statusCode ||
+                    !HttpResponseRetryCodes.includes(response.message.statusCode)) {
+                    // If not a retry code, return immediately instead of retrying
+                    return response;
+                }
+                numTries += 1;
+                if (numTries < maxTries) {
+                    yield response.readBody();
+                    yield this._performExponentialBackoff(numTries);
+                }
+            } while (numTries < maxTries);
+            return response;
+        });
+    }
+    /**
+     * Needs to be called if keepAlive is set to true in request options.
+     */
+    dispose() {
+        if (this._agent) {
+            this._agent.destroy();
+        }
+        this._disposed = true;
+    }
+    /**
+     * Raw request.
+     * @param info
+     * @param data
+     */
+    requestRaw(info, data) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return new Promise((resolve, reject) => {
+                function callbackForResult(err, res) {
+                    if (err) {
+                        reject(err);
+                    }
+                    else if (!res) {
+                        // If `err` is not passed, then `res` must be passed.
+                        reject(new Error('Unknown error'));
+                    }
+                    else {
+                        resolve(res);
+                    }
+                }
+                this.requestRawWithCallback(info, data, callbackForResult);
+            });
+        });
+    }
+    /**
+     * Raw request with callback.
+     * @param info
+     * @param data
+     * @param onResult
+     */
+    requestRawWithCallback(info, data, onResult) {
+        if (typeof data === 'string') {
+            if (!info.options.headers) {
+                info.options.headers = {};
+            }
+            info.options.headers['Content-Length'] = Buffer.byteLength(data, 'utf8');
+        }
+        let callbackCalled = false;
+        function handleResult(err, res) {
+            if (!callbackCalled) {
+                callbackCalled = true;
+                onResult(err, res);
+            }
+        }
+        const req = info.httpModule.request(info.options, (msg) => {
+            const res = new HttpClientResponse(msg);
+            handleResult(undefined, res);
+        });
+        let socket;
+        req.on('socket', sock => {
+            socket = sock;
+        });
+        // If we ever get disconnected, we want the socket to timeout eventually
+        req.setTimeout(this._socketTimeout || 3 * 60000, () => {
+            if (socket) {
+                socket.end();
+            }
+            handleResult(new Error(`Request timeout: ${info.options.path}`));
+        });
+        req.on('error', function (err) {
+            // err has statusCode property
+            // res should have headers
+            handleResult(err);
+        });
+        if (data && typeof data === 'string') {
+            req.write(data, 'utf8');
+        }
+        if (data && typeof data !== 'string') {
+            data.on('close', function () {
+                req.end();
+            });
+            data.pipe(req);
+        }
+        else {
+            req.end();
+        }
+    }
+    /**
+     * Gets an http agent. This function is useful when you need an http agent that handles
+     * routing through a proxy server - depending upon the url and proxy environment variables.
+     * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
+     */
+    getAgent(serverUrl) {
+        const parsedUrl = new URL(serverUrl);
+        return this._getAgent(parsedUrl);
+    }
+    getAgentDispatcher(serverUrl) {
+        const parsedUrl = new URL(serverUrl);
+        const proxyUrl = pm.getProxyUrl(parsedUrl);
+        const useProxy = proxyUrl && proxyUrl.hostname;
+        if (!useProxy) {
+            return;
+        }
+        return this._getProxyAgentDispatcher(parsedUrl, proxyUrl);
+    }
+    _prepareRequest(method, requestUrl, headers) {
+        const info = {};
+        info.parsedUrl = requestUrl;
+        const usingSsl = info.parsedUrl.protocol === 'https:';
+        info.httpModule = usingSsl ? https : http;
+        const defaultPort = usingSsl ? 443 : 80;
+        info.options = {};
+        info.options.host = info.parsedUrl.hostname;
+        info.options.port = info.parsedUrl.port
+            ? parseInt(info.parsedUrl.port)
+            : defaultPort;
+        info.options.path =
+            (info.parsedUrl.pathname || '') + (info.parsedUrl.search || '');
+        info.options.method = method;
+        info.options.headers = this._mergeHeaders(headers);
+        if (this.userAgent != null) {
+            info.options.headers['user-agent'] = this.userAgent;
+        }
+        info.options.agent = this._getAgent(info.parsedUrl);
+        // gives handlers an opportunity to participate
+        if (this.handlers) {
+            for (const handler of this.handlers) {
+                handler.prepareRequest(info.options);
+            }
+        }
+        return info;
+    }
+    _mergeHeaders(headers) {
+        if (this.requestOptions && this.requestOptions.headers) {
+            return Object.assign({}, lowercaseKeys(this.requestOptions.headers), lowercaseKeys(headers || {}));
+        }
+        return lowercaseKeys(headers || {});
+    }
+    /**
+     * Gets an existing header value or returns a default.
+     * Handles converting number header values to strings since HTTP headers must be strings.
+     * Note: This returns string | string[] since some headers can have multiple values.
+     * For headers that must always be a single string (like Content-Type), use the
+     * specialized _getExistingOrDefaultContentTypeHeader method instead.
+     */
+    _getExistingOrDefaultHeader(additionalHeaders, header, _default) {
+        let clientHeader;
+        if (this.requestOptions && this.requestOptions.headers) {
+            const headerValue = lowercaseKeys(this.requestOptions.headers)[header];
+            if (headerValue) {
+                clientHeader =
+                    typeof headerValue === 'number' ? headerValue.toString() : headerValue;
+            }
+        }
+        const additionalValue = additionalHeaders[header];
+        if (additionalValue !== undefined) {
+            return typeof additionalValue === 'number'
+                ? additionalValue.toString()
+                : additionalValue;
+        }
+        if (clientHeader !== undefined) {
+            return clientHeader;
+        }
+        return _default;
+    }
+    /**
+     * Specialized version of _getExistingOrDefaultHeader for Content-Type header.
+     * Always returns a single string (not an array) since Content-Type should be a single value.
+     * Converts arrays to comma-separated strings and numbers to strings to ensure type safety.
+     * This was split from _getExistingOrDefaultHeader to provide stricter typing for callers
+     * that assign the result to places expecting a string (e.g., additionalHeaders[Headers.ContentType]).
+     */
+    _getExistingOrDefaultContentTypeHeader(additionalHeaders, _default) {
+        let clientHeader;
+        if (this.requestOptions && this.requestOptions.headers) {
+            const headerValue = lowercaseKeys(this.requestOptions.headers)[Headers.ContentType];
+            if (headerValue) {
+                if (typeof headerValue === 'number') {
+                    clientHeader = String(headerValue);
+                }
+                else if (Array.isArray(headerValue)) {
+                    clientHeader = headerValue.join(', ');
+                }
+                else {
+                    clientHeader = headerValue;
+                }
+            }
+        }
+        const additionalValue = additionalHeaders[Headers.ContentType];
+        // Return the first non-undefined value, converting numbers or arrays to strings if necessary
+        if (additionalValue !== undefined) {
+            if (typeof additionalValue === 'number') {
+                return String(additionalValue);
+            }
+            else if (Array.isArray(additionalValue)) {
+                return additionalValue.join(', ');
+            }
+            else {
+                return additionalValue;
+            }
+        }
+        if (clientHeader !== undefined) {
+            return clientHeader;
+        }
+        return _default;
+    }
+    _getAgent(parsedUrl) {
+        let agent;
+        const proxyUrl = pm.getProxyUrl(parsedUrl);
+        const useProxy = proxyUrl && proxyUrl.hostname;
+        if (this._keepAlive && useProxy) {
+            agent = this._proxyAgent;
+        }
+        if (!useProxy) {
+            agent = this._agent;
+        }
+        // if agent is already assigned use that agent.
+        if (agent) {
+            return agent;
+        }
+        const usingSsl = parsedUrl.protocol === 'https:';
+        let maxSockets = 100;
+        if (this.requestOptions) {
+            maxSockets = this.requestOptions.maxSockets || http.globalAgent.maxSockets;
+        }
+        // This is `useProxy` again, but we need to check `proxyURl` directly for TypeScripts's flow analysis.
+        if (proxyUrl && proxyUrl.hostname) {
+            const agentOptions = {
+                maxSockets,
+                keepAlive: this._keepAlive,
+                proxy: Object.assign(Object.assign({}, ((proxyUrl.username || proxyUrl.password) && {
+                    proxyAuth: `${proxyUrl.username}:${proxyUrl.password}`
+                })), { host: proxyUrl.hostname, port: proxyUrl.port })
+            };
+            let tunnelAgent;
+            const overHttps = proxyUrl.protocol === 'https:';
+            if (usingSsl) {
+                tunnelAgent = overHttps ? tunnel.httpsOverHttps : tunnel.httpsOverHttp;
+            }
+            else {
+                tunnelAgent = overHttps ? tunnel.httpOverHttps : tunnel.httpOverHttp;
+            }
+            agent = tunnelAgent(agentOptions);
+            this._proxyAgent = agent;
+        }
+        // if tunneling agent isn't assigned create a new agent
+        if (!agent) {
+            const options = { keepAlive: this._keepAlive, maxSockets };
+            agent = usingSsl ? new https.Agent(options) : new http.Agent(options);
+            this._agent = agent;
+        }
+        if (usingSsl && this._ignoreSslError) {
+            // we don't want to set NODE_TLS_REJECT_UNAUTHORIZED=0 since that will affect request for entire process
+            // http.RequestOptions doesn't expose a way to modify RequestOptions.agent.options
+            // we have to cast it to any and change it directly
+            agent.options = Object.assign(agent.options || {}, {
+                rejectUnauthorized: false
+            });
+        }
+        return agent;
+    }
+    _getProxyAgentDispatcher(parsedUrl, proxyUrl) {
+        let proxyAgent;
+        if (this._keepAlive) {
+            proxyAgent = this._proxyAgentDispatcher;
+        }
+        // if agent is already assigned use that agent.
+        if (proxyAgent) {
+            return proxyAgent;
+        }
+        const usingSsl = parsedUrl.protocol === 'https:';
+        proxyAgent = new ProxyAgent(Object.assign({ uri: proxyUrl.href, pipelining: !this._keepAlive ? 0 : 1 }, ((proxyUrl.username || proxyUrl.password) && {
+            token: `Basic ${Buffer.from(`${proxyUrl.username}:${proxyUrl.password}`).toString('base64')}`
+        })));
+        this._proxyAgentDispatcher = proxyAgent;
+        if (usingSsl && this._ignoreSslError) {
+            // we don't want to set NODE_TLS_REJECT_UNAUTHORIZED=0 since that will affect request for entire process
+            // http.RequestOptions doesn't expose a way to modify RequestOptions.agent.options
+            // we have to cast it to any and change it directly
+            proxyAgent.options = Object.assign(proxyAgent.options.requestTls || {}, {
+                rejectUnauthorized: false
+            });
+        }
+        return proxyAgent;
+    }
+    _getUserAgentWithOrchestrationId(userAgent) {
+        const baseUserAgent = userAgent || 'actions/http-client';
+        const orchId = process.env['ACTIONS_ORCHESTRATION_ID'];
+        if (orchId) {
+            // Sanitize the orchestration ID to ensure it contains only valid characters
+            // Valid characters: 0-9, a-z, _, -, .
+            const sanitizedId = orchId.replace(/[^a-z0-9_.-]/gi, '_');
+            return `${baseUserAgent} actions_orchestration_id/${sanitizedId}`;
+        }
+        return baseUserAgent;
+    }
+    _performExponentialBackoff(retryNumber) {
+        return __awaiter(this, void 0, void 0, function* () {
+            retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
+            const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
+            return new Promise(resolve => setTimeout(() => resolve(), ms));
+        });
+    }
+    _processResponse(res, options) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return new Promise((resolve, reject) => __awaiter(this, void 0, void 0, function* () {
+                const statusCode = res.message.statusCode || 0;
+                const response = {
+                    statusCode,
+                    result: null,
+                    headers: {}
+                };
+                // not found leads to null obj returned
+                if (statusCode === HttpCodes.NotFound) {
+                    resolve(response);
+                }
+                // get the result from the body
+                function dateTimeDeserializer(key, value) {
+                    if (typeof value === 'string') {
+                        const a = new Date(value);
+                        if (!isNaN(a.valueOf())) {
+                            return a;
+                        }
+                    }
+                    return value;
+                }
+                let obj;
+                let contents;
+                try {
+                    contents = yield res.readBody();
+                    if (contents && contents.length > 0) {
+                        if (options && options.deserializeDates) {
+                            obj = JSON.parse(contents, dateTimeDeserializer);
+                        }
+                        else {
+                            obj = JSON.parse(contents);
+                        }
+                        response.result = obj;
+                    }
+                    response.headers = res.message.headers;
+                }
+                catch (err) {
+                    // Invalid resource (contents not json);  leaving result obj null
+                }
+                // note that 3xx redirects are handled by the http layer.
+                if (statusCode > 299) {
+                    let msg;
+                    // if exception/error in body, attempt to get better error
+                    if (obj && obj.message) {
+                        msg = obj.message;
+                    }
+                    else if (contents && contents.length > 0) {
+                        // it may be the case that the exception is in the body message as string
+                        msg = contents;
+                    }
+                    else {
+                        msg = `Failed request: (${statusCode})`;
+                    }
+                    const err = new HttpClientError(msg, statusCode);
+                    err.result = response.result;
+                    reject(err);
+                }
+                else {
+                    resolve(response);
+                }
+            }));
+        });
+    }
+}
+const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCase()] = obj[k]), c), {});
+//# sourceMappingURL=index.js.map
+
+/***/ }),
+
+/***/ 9783:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   H: () => (/* binding */ checkBypass),
+/* harmony export */   s: () => (/* binding */ getProxyUrl)
+/* harmony export */ });
+function getProxyUrl(reqUrl) {
+    const usingSsl = reqUrl.protocol === 'https:';
+    if (checkBypass(reqUrl)) {
+        return undefined;
+    }
+    const proxyVar = (() => {
+        if (usingSsl) {
+            return process.env['https_proxy'] || process.env['HTTPS_PROXY'];
+        }
+        else {
+            return process.env['http_proxy'] || process.env['HTTP_PROXY'];
+        }
+    })();
+    if (proxyVar) {
+        try {
+            return new DecodedURL(proxyVar);
+        }
+        catch (_a) {
+            if (!proxyVar.startsWith('http://') && !proxyVar.startsWith('https://'))
+                return new DecodedURL(`http://${proxyVar}`);
+        }
+    }
+    else {
+        return undefined;
+    }
+}
+function checkBypass(reqUrl) {
+    if (!reqUrl.hostname) {
+        return false;
+    }
+    const reqHost = reqUrl.hostname;
+    if (isLoopbackAddress(reqHost)) {
+        return true;
+    }
+    const noProxy = process.env['no_proxy'] || process.env['NO_PROXY'] || '';
+    if (!noProxy) {
+        return false;
+    }
+    // Determine the request port
+    let reqPort;
+    if (reqUrl.port) {
+        reqPort = Number(reqUrl.port);
+    }
+    else if (reqUrl.protocol === 'http:') {
+        reqPort = 80;
+    }
+    else if (reqUrl.protocol === 'https:') {
+        reqPort = 443;
+    }
+    // Format the request hostname and hostname with port
+    const upperReqHosts = [reqUrl.hostname.toUpperCase()];
+    if (typeof reqPort === 'number') {
+        upperReqHosts.push(`${upperReqHosts[0]}:${reqPort}`);
+    }
+    // Compare request host against noproxy
+    for (const upperNoProxyItem of noProxy
+        .split(',')
+        .map(x => x.trim().toUpperCase())
+        .filter(x => x)) {
+        if (upperNoProxyItem === '*' ||
+            upperReqHosts.some(x => x === upperNoProxyItem ||
+                x.endsWith(`.${upperNoProxyItem}`) ||
+                (upperNoProxyItem.startsWith('.') &&
+                    x.endsWith(`${upperNoProxyItem}`)))) {
+            return true;
+        }
+    }
+    return false;
+}
+function isLoopbackAddress(host) {
+    const hostLower = host.toLowerCase();
+    return (hostLower === 'localhost' ||
+        hostLower.startsWith('127.') ||
+        hostLower.startsWith('[::1]') ||
+        hostLower.startsWith('[0:0:0:0:0:0:0:1]'));
+}
+class DecodedURL extends URL {
+    constructor(url, base) {
+        super(url, base);
+        this._decodedUsername = decodeURIComponent(super.username);
+        this._decodedPassword = decodeURIComponent(super.password);
+    }
+    get username() {
+        return this._decodedUsername;
+    }
+    get password() {
+        return this._decodedPassword;
+    }
+}
+//# sourceMappingURL=proxy.js.map
 
 /***/ }),
 

@@ -28,7 +28,7 @@ import {
 } from './prepared-run.js'
 import type { CommentOutcome, CommentState } from './comment/live-comment.js'
 import { Markers, stepIdentity } from './comment/marker.js'
-import { countedRun } from './ledger/counted-runs.js'
+import type { countedRun } from './ledger/counted-runs.js'
 import { Input, Output, State } from './names.js'
 import { type Result, failingWord, nothingStarted } from './outcome.js'
 import type { Report } from './report.js'
@@ -420,7 +420,10 @@ export async function withBudget(
   const budgeted = settings.maxJobs || settings.maxCredits
   if (isStopped(prepared) || !starts || !budgeted || !settings.dashboard || settings.dryRun)
     return prepared
-  const counted = await countedRun(settings, event, deps, run)
+  // The ledger (its dashboard, its format's schema) loads only for a run a budget counts: an issue
+  // run without one starts without it.
+  const { countedRun: counting } = await import('./ledger/counted-runs.js')
+  const counted = await counting(settings, event, deps, run)
   if (counted.over)
     return skippedRun(counted.over, {
       source: prepared.source,

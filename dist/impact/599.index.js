@@ -1,0 +1,94 @@
+export const id = 599;
+export const ids = [599];
+export const modules = {
+
+/***/ 8599:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   countedRun: () => (/* binding */ countedRun)
+/* harmony export */ });
+/* harmony import */ var _github_api_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(7937);
+/* harmony import */ var _runner_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(7156);
+/* harmony import */ var _dashboard_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(5539);
+/* harmony import */ var _dashboard_choice_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(8520);
+/* harmony import */ var _ledger_session_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(4188);
+/* harmony import */ var _records_record_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(6508);
+/* harmony import */ var _budget_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(5817);
+
+
+
+
+
+
+
+/**
+ * With `max-jobs`, a job or follow-up started outside the dashboard's batch counts against the
+ * budget that holds back change runs: it is written on the dashboard once the service accepted it.
+ * - An issue run (`hold: false`) is a person's request: the budget never holds it back, and a
+ *   dashboard that cannot be read or written costs it nothing but a warning.
+ * - A change run on its own (`hold: true`: a pull request not merged yet, another branch) starts by
+ *   itself on every push: over budget it starts nothing, and a dashboard that cannot be read or
+ *   written stops it, as it would stop a change run with the ledger.
+ */
+async function countedRun(settings, event, deps, run) {
+    const { log, clock } = deps;
+    let ledger;
+    try {
+        const github = (0,_github_api_js__WEBPACK_IMPORTED_MODULE_0__/* .connectGitHub */ .UY)(settings.githubToken, event, deps.signal, {
+            clock,
+            session: deps.session
+        });
+        const dashboard = await _dashboard_js__WEBPACK_IMPORTED_MODULE_2__/* .Dashboard */ .x.open(github, {
+            title: settings.dashboardTitle,
+            signer: new _records_record_js__WEBPACK_IMPORTED_MODULE_5__/* .RecordSigner */ .wo(settings.apiKey),
+            view: {
+                repository: `${event.owner}/${event.repo}`,
+                serverUrl: event.serverUrl,
+                limits: settings
+            },
+            now: () => clock.wallNow()
+        });
+        ledger = new _ledger_session_js__WEBPACK_IMPORTED_MODULE_4__/* .LedgerSession */ .Mt(dashboard, settings.projectId, { id: event.runId, url: event.runUrl, attempt: event.runAttempt, step: event.step }, () => clock.wallNow(), settings);
+        if (run.hold) {
+            const state = ledger.budgetState();
+            if (state?.left === 0)
+                return {
+                    dashboardUrl: ledger.url,
+                    over: `${(0,_budget_js__WEBPACK_IMPORTED_MODULE_6__/* .overBudget */ .qj)(state, settings, clock.wallNow())} Nothing starts for ${run.what}, which runs on its own, outside the dashboard's batch: a later push to it runs again, and once merged it is documented with the next batch.`
+                };
+            await ledger.ensureWritable();
+        }
+    }
+    catch (error) {
+        // A newer version keeps the ledger: this one may not start what it cannot count there.
+        if (error instanceof _dashboard_choice_js__WEBPACK_IMPORTED_MODULE_3__/* .NewerLedgerError */ .dz)
+            throw error;
+        if (run.hold)
+            throw new _runner_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ExplainedError */ .hM(`${(0,_runner_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .errorText */ .kc)(error)} With 'max-jobs', ${run.what} starts a job only once the dashboard can count it.`);
+        log.warning(`${(0,_runner_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .errorText */ .kc)(error)} This run's job is not counted against 'max-jobs'; the run goes on.`);
+        return {};
+    }
+    const count = async (job, followUp, note) => {
+        try {
+            await ledger.counted(job, followUp, note);
+        }
+        catch (error) {
+            log.warning(`The dashboard could not count this run's ${followUp ? 'follow-up' : 'job'} against 'max-jobs': ${(0,_runner_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .errorText */ .kc)(error)}`);
+        }
+    };
+    return {
+        dashboardUrl: ledger.url,
+        hooks: {
+            accepted: (job, followUp) => count(job, followUp, `from ${run.what}`),
+            // No answer came: it may have started a job, and a job may cost credits.
+            uncertain: (followUp, why, jobId) => count(jobId ? { id: jobId } : undefined, followUp, `from ${run.what}, uncertain: ${why}`),
+            finished: async () => { }
+        }
+    };
+}
+
+
+/***/ })
+
+};
