@@ -41512,7 +41512,8 @@ const NEW_POLICY_KEYS = [
     'instructions',
     'max-credits',
     'credits-per-run',
-    'docs-root'
+    'docs-root',
+    'quiet-hours'
 ];
 /** v1's `changes` input, which v2 has no place for. */
 const REMOVED_INPUT = 'changes';
@@ -41574,7 +41575,8 @@ function parseMaxJobs(name, raw) {
 /* harmony export */   lU: () => (/* binding */ APPROVAL_MODES),
 /* harmony export */   mk: () => (/* binding */ MAX_POLICY_BYTES),
 /* harmony export */   nP: () => (/* binding */ REVIEWER_MODES),
-/* harmony export */   rv: () => (/* binding */ PERMISSION_CHOICES)
+/* harmony export */   rv: () => (/* binding */ PERMISSION_CHOICES),
+/* harmony export */   w4: () => (/* binding */ WEEKDAYS)
 /* harmony export */ });
 /* harmony import */ var _github_permission_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4715);
 
@@ -41594,6 +41596,16 @@ const FOLD_MODES = ['open-pr', 'never'];
  */
 const APPROVAL_MODES = ['none', 'dashboard'];
 const REVIEWER_MODES = ['authors'];
+/** The days `quiet-hours` takes, in the order of JavaScript's getDay() (Sunday first). */
+const WEEKDAYS = [
+    'sunday',
+    'monday',
+    'tuesday',
+    'wednesday',
+    'thursday',
+    'friday',
+    'saturday'
+];
 
 
 /***/ }),
@@ -41789,6 +41801,7 @@ const PRESETS = {
 
 
 
+
 /** A checked file's values over its preset's over the defaults. */
 const policyValues = (file) => ({
     ...DEFAULTS,
@@ -41841,8 +41854,22 @@ function resolvePolicy(values, file) {
         ...(values.reviewers ? { reviewers: values.reviewers } : {}),
         ...(values['docs-root'] !== undefined
             ? { docsRoot: values['docs-root'].replace(/\/+$/, '') }
-            : {})
+            : {}),
+        ...(values['quiet-hours'] ? { quietHours: quietHours(values['quiet-hours']) } : {})
     };
+}
+const minutes = (time) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
+function quietHours(q) {
+    const timeZone = q.timezone ?? 'UTC';
+    const days = (q.days ?? []).map(d => choices/* WEEKDAYS */.w4.indexOf(d));
+    const window = q.from !== undefined && q.to !== undefined
+        ? { from: minutes(q.from), to: minutes(q.to) }
+        : undefined;
+    const text = [
+        ...(q.days?.length ? [q.days.join(', ')] : []),
+        ...(q.from !== undefined ? [`${q.from}–${q.to}`] : [])
+    ].join(', ');
+    return { days, ...(window ? { window } : {}), timeZone, text: `${text} ${timeZone}` };
 }
 /** The built-in policy, when the workflow's repository has no policy file. */
 const defaultPolicy = () => resolvePolicy(policyValues({}));
@@ -42028,7 +42055,7 @@ function yamlDocument(mapping) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1614);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9074);
 
 // The agent action (action.yml); `run` reports its own failures.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -42038,7 +42065,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1614:
+/***/ 9074:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -43203,7 +43230,8 @@ function withPolicy(inputs, policy) {
         ...(policy.maxOpen !== undefined ? { maxOpen: policy.maxOpen } : {}),
         ...(policy.expireAfter ? { expireAfter: policy.expireAfter } : {}),
         ...(policy.reviewers ? { reviewers: policy.reviewers } : {}),
-        ...(policy.docsRoot !== undefined ? { docsRoot: policy.docsRoot } : {})
+        ...(policy.docsRoot !== undefined ? { docsRoot: policy.docsRoot } : {}),
+        ...(policy.quietHours ? { quietHours: policy.quietHours } : {})
     };
 }
 /** A policy key that needs an input the workflow did not give: the error naming both. */
@@ -43512,25 +43540,24 @@ function withComment(end, outcome, settings, event) {
 }
 const cancelledBeforeJob = () => new errors/* CancelledError */.cc('Cancelled before a job was started; nothing was sent to the service.');
 /**
- * A run outside the ledger's batch that starts a job: with `max-jobs` and the dashboard, its job is
- * counted there, and a change run on its own is held back over budget (ledger/counted-runs.ts).
+ * A run outside the ledger's batch that starts a job (an issue, a comment, a prompt, a review, a
+ * change on its own): with a budget and the dashboard, its job is counted there. A person's request
+ * is never held by the budget; a change on its own is, by the budget gate of its own list, which
+ * reads the `ledger` this returns (src/changes/gates/order.ts).
  */
-async function withBudget(prepared, settings, event, deps, run) {
+async function withCounting(prepared, settings, event, deps, run) {
     const starts = !isStopped(prepared) && prepared.request.prompt !== undefined;
     const budgeted = settings.maxJobs || settings.maxCredits;
     if (isStopped(prepared) || !starts || !budgeted || !settings.dashboard || settings.dryRun)
-        return prepared;
+        return { prepared };
     // The ledger (its dashboard, its format's schema) loads only for a run a budget counts: an issue
     // run without one starts without it.
     const { countedRun: counting } = await Promise.all(/* import() */[__nccwpck_require__.e(934), __nccwpck_require__.e(176)]).then(__nccwpck_require__.bind(__nccwpck_require__, 1176));
     const counted = await counting(settings, event, deps, run);
-    if (counted.over)
-        return skippedRun(counted.over, {
-            source: prepared.source,
-            notices: prepared.notices,
-            dashboardUrl: counted.dashboardUrl
-        });
-    return { ...prepared, ledger: counted.hooks, dashboardUrl: counted.dashboardUrl };
+    return {
+        prepared: { ...prepared, ledger: counted.hooks, dashboardUrl: counted.dashboardUrl },
+        ...(counted.ledger ? { ledger: counted.ledger } : {})
+    };
 }
 /** What the step asks, as the workflow wrote it: the prompt file's path, or the prompt's text. */
 function promptSource(runner) {
@@ -46318,18 +46345,41 @@ async function recordedDocsJob(github, pull, settings) {
     return undefined;
 }
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/gates/gate.js
+const PASS = { kind: 'pass' };
+/** The first gate that stops the run, and what it said; none when all pass. */
+async function applyGates(gates, input) {
+    for (const gate of gates) {
+        const verdict = await gate.check(input);
+        if (verdict.kind !== 'pass')
+            return verdict;
+    }
+    return undefined;
+}
+
 // EXTERNAL MODULE: ./.tmp/ncc-js/github/permission.js
 var permission = __nccwpck_require__(4715);
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/trust-gate.js
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/gates/trust.js
+
 
 
 
 
 /**
- * Who may start the agent from an issue: read from the GitHub API, never from `author_association`.
- * Returns why the run is refused, or undefined to go on. Fails closed when the permission cannot be read.
+ * `required-permission` and `allowed-bots`: who may start the agent (a label, a comment, a review,
+ * a tick, an open pull request), read from the GitHub API, never from `author_association`. Fails
+ * closed when the permission cannot be read.
  */
-async function trustRefusal(github, event, settings, signal) {
+const trust = {
+    name: 'required-permission',
+    says: 'the person who triggered the run has `required-permission` on the repository (read from the API), or is a bot `allowed-bots` lists; otherwise the run is skipped, saying who and what they have',
+    async check(input) {
+        const why = await trustRefusal(input);
+        return why === undefined ? PASS : { kind: 'skip', why };
+    }
+};
+/** Why the person who triggered the run may not, or undefined: the gate's reason, for callers that need only it. */
+async function trustRefusal({ event, settings, github, signal }) {
     const actor = event.actor;
     if (!actor)
         return 'The event does not say who triggered it.';
@@ -46884,6 +46934,7 @@ function planTrigger(settings, event) {
 
 
 
+
 /**
  * Decides what to run from the inputs, the event, the trust gate and the job recorded on the issue.
  * GitHub is contacted only when the run comments or checks a permission. A run that comments and
@@ -46897,6 +46948,11 @@ async function prepareIssueRun(settings, event, deps) {
     return { ...run, beforeSpending: () => comment.claim(settings.comment === 'true') };
 }
 /** What to run, and where to comment: see prepareIssueRun. */
+/**
+ * The controls of an issue or comment run, before anything is sent: who asked. A person's request
+ * is counted against the budget, never held by it (agent-run.ts, withCounting).
+ */
+const ISSUE_GATES = [trust];
 async function decideIssueRun(settings, event, deps) {
     const { log, clock, session, saveState, signal, markers } = deps;
     const plan = planTrigger(settings, event);
@@ -46906,9 +46962,9 @@ async function decideIssueRun(settings, event, deps) {
     let connection;
     const github = async () => (connection ??= (0,api/* connectGitHub */.UY)(settings.githubToken, event, signal, { clock, session }));
     if (plan.gate) {
-        const why = await trustRefusal(github, event, settings, signal);
-        if (why)
-            return skippedRun(why);
+        const stop = await applyGates(ISSUE_GATES, { event, settings, github, signal });
+        if (stop)
+            return skippedRun(stop.why);
     }
     if (plan.target === undefined)
         return startingRun({ request, followUp: false });
@@ -47060,7 +47116,7 @@ async function preparePromptRun(settings, event, deps) {
         ? { ...issued, source: issued.source ?? event.issue.url }
         : issued;
     const what = event.issue ? `issue #${event.issue.number}` : 'a manual run';
-    return withBudget(prepared, settings, event, deps, { what, hold: false });
+    return (await withCounting(prepared, settings, event, deps, { what, hold: false })).prepared;
 }
 function refuseOtherFamilies(event) {
     if (CHANGE_EVENTS.has(event.name))

@@ -1,12 +1,14 @@
 // Writes the inputs and outputs tables of docs/reference.md from the action.yml files, between
 // markers like <!-- inputs: action.yml --> … <!-- end -->, and an annotated `with:` block of every
-// input between <!-- usage: action.yml --> … <!-- end -->. `--write` updates the file; without it,
-// exits 1 when stale. `npm run reference` writes it.
+// input between <!-- usage: action.yml --> … <!-- end -->; and the gates' order in
+// docs/architecture.md (scripts/gate-order.ts). `--write` updates the files; without it, exits 1
+// when one is stale. `npm run reference` writes them.
 import { execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parse, stringify } from 'yaml'
+import { ARCHITECTURE, renderGateOrder } from './gate-order.js'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 /** The page that holds the generated tables, relative to the repository. */
@@ -111,16 +113,24 @@ export function unpadTables(text: string): string {
     .join('\n')
 }
 
+/** Each generated page and what renders it: the reference's tables, the architecture's gate order. */
+const PAGES: readonly { file: string; render: (text: string) => string; from: string }[] = [
+  { file: REFERENCE, render: renderTables, from: 'action.yml' },
+  { file: ARCHITECTURE, render: renderGateOrder, from: 'the gate lists' }
+]
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
-  const file = path.join(ROOT, REFERENCE)
-  const current = readFileSync(file, 'utf8')
-  const fresh = renderTables(current)
-  if (process.argv.includes('--write')) {
-    writeFileSync(file, fresh)
-    const prettier = path.join(ROOT, 'node_modules', 'prettier', 'bin', 'prettier.cjs')
-    execFileSync(process.execPath, [prettier, '--log-level', 'warn', '--write', file])
-  } else if (unpadTables(fresh) !== unpadTables(current)) {
-    console.error(`${REFERENCE}: the tables differ from action.yml: run 'npm run reference'.`)
-    process.exit(1)
+  for (const page of PAGES) {
+    const file = path.join(ROOT, page.file)
+    const current = readFileSync(file, 'utf8')
+    const fresh = page.render(current)
+    if (process.argv.includes('--write')) {
+      writeFileSync(file, fresh)
+      const prettier = path.join(ROOT, 'node_modules', 'prettier', 'bin', 'prettier.cjs')
+      execFileSync(process.execPath, [prettier, '--log-level', 'warn', '--write', file])
+    } else if (unpadTables(fresh) !== unpadTables(current)) {
+      console.error(`${page.file}: differs from ${page.from}: run 'npm run reference'.`)
+      process.exitCode = 1
+    }
   }
 }

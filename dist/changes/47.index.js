@@ -71,6 +71,18 @@ const codeRepository = dist/* union */.KCZ([
 const wholeNumber = (min, max) => dist/* pipe */.FsL(dist/* number */.aig(`must be a whole number from ${min} to ${max}`), dist/* integer */.ndf(`must be a whole number from ${min} to ${max}`), dist/* minValue */.Wwf(min, `must be a whole number from ${min} to ${max}`), dist/* maxValue */.cGV(max, `must be a whole number from ${min} to ${max}`));
 const choice = (choices) => dist/* picklist */.KIO(choices, `must be one of ${choices.join(', ')}`);
 const schema_boolean = dist/* boolean */.zMY('must be true or false');
+/** A time of day, 24-hour: `07:00`, `22:30`. */
+const clockTime = dist/* pipe */.FsL(dist/* string */.YjP('must be a time such as 07:00'), dist/* regex */.yGV(/^(?:[01]\d|2[0-3]):[0-5]\d$/, 'must be a time of day such as 07:00 or 22:30'));
+/** A time zone the runtime knows (IANA names, UTC). */
+function isTimeZone(name) {
+    try {
+        new Intl.DateTimeFormat('en-US', { timeZone: name });
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
 const POLICY_SCHEMA = dist/* pipe */.FsL(dist/* strictObject */.rej({
     version: key(dist/* literal */.euz(choices/* POLICY_VERSION */.Ky, `must be ${choices/* POLICY_VERSION */.Ky}`), {
         form: `${choices/* POLICY_VERSION */.Ky}`,
@@ -187,6 +199,21 @@ const POLICY_SCHEMA = dist/* pipe */.FsL(dist/* strictObject */.rej({
         form: choices/* REVIEWER_MODES */.nP.join(' | '),
         description: 'authors: request the authors of the documented pull requests as reviewers of the docs pull request (bots and people without access left out). Needs the docs-token input.',
         example: 'authors'
+    }),
+    'quiet-hours': key(dist/* pipe */.FsL(dist/* strictObject */.rej({
+        days: dist/* optional */.lqM(dist/* pipe */.FsL(dist/* array */.YOg(dist/* picklist */.KIO(choices/* WEEKDAYS */.w4, `must be days such as ${choices/* WEEKDAYS */.w4.slice(5).join(', ')}`), 'must be a YAML list of days'), dist/* maxLength */.Ru6(7, 'must list each day once at most'))),
+        from: dist/* optional */.lqM(clockTime),
+        to: dist/* optional */.lqM(clockTime),
+        timezone: dist/* optional */.lqM(dist/* pipe */.FsL(dist/* string */.YjP('must be a time zone such as Europe/Berlin'), dist/* check */.z6Y(isTimeZone, 'must be an IANA time zone such as Europe/Berlin or UTC')))
+    }, 'must be a mapping of days, from, to and timezone'), dist/* check */.z6Y(q => (q.from === undefined) === (q.to === undefined), 'needs both from and to, or neither'), dist/* check */.z6Y(q => Boolean(q.days?.length) || q.from !== undefined, 'needs days, or from and to')), {
+        form: '{days, from, to, timezone}',
+        description: 'Hours in which changes start nothing: a change run’s batch waits on the dashboard, and the first run after them (the next merge, a scheduled catch-up) takes it. days are whole days; from and to a daily window (it may cross midnight); timezone defaults to UTC. With approval: dashboard, a tick starts the batch anyway. Issue, comment and review runs (a person asked) are not held.',
+        example: {
+            days: ['saturday', 'sunday'],
+            from: '20:00',
+            to: '07:00',
+            timezone: 'Europe/Berlin'
+        }
     }),
     'docs-root': key(dist/* pipe */.FsL(dist/* string */.YjP('must be a folder path such as docs'), dist/* maxLength */.Ru6(200, 'must be a folder path of at most 200 characters'), dist/* regex */.yGV(/^(?!\/)(?!.*(?:^|\/)\.{1,2}(?:\/|$))[\w.@()+ -]+(?:\/[\w.@()+ -]+)*\/?$/, 'must be a folder path relative to the repository’s root, without . or .. parts')), {
         form: 'folder path, relative, no ..',

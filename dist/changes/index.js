@@ -35248,7 +35248,7 @@ const State = {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8433);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7942);
 
 // The changes sub-action (changes/action.yml); `run` reports its own failures.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -35258,7 +35258,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8433:
+/***/ 7942:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -36423,7 +36423,8 @@ function withPolicy(inputs, policy) {
         ...(policy.maxOpen !== undefined ? { maxOpen: policy.maxOpen } : {}),
         ...(policy.expireAfter ? { expireAfter: policy.expireAfter } : {}),
         ...(policy.reviewers ? { reviewers: policy.reviewers } : {}),
-        ...(policy.docsRoot !== undefined ? { docsRoot: policy.docsRoot } : {})
+        ...(policy.docsRoot !== undefined ? { docsRoot: policy.docsRoot } : {}),
+        ...(policy.quietHours ? { quietHours: policy.quietHours } : {})
     };
 }
 /** A policy key that needs an input the workflow did not give: the error naming both. */
@@ -36732,25 +36733,24 @@ function withComment(end, outcome, settings, event) {
 }
 const cancelledBeforeJob = () => new errors/* CancelledError */.cc('Cancelled before a job was started; nothing was sent to the service.');
 /**
- * A run outside the ledger's batch that starts a job: with `max-jobs` and the dashboard, its job is
- * counted there, and a change run on its own is held back over budget (ledger/counted-runs.ts).
+ * A run outside the ledger's batch that starts a job (an issue, a comment, a prompt, a review, a
+ * change on its own): with a budget and the dashboard, its job is counted there. A person's request
+ * is never held by the budget; a change on its own is, by the budget gate of its own list, which
+ * reads the `ledger` this returns (src/changes/gates/order.ts).
  */
-async function withBudget(prepared, settings, event, deps, run) {
+async function withCounting(prepared, settings, event, deps, run) {
     const starts = !isStopped(prepared) && prepared.request.prompt !== undefined;
     const budgeted = settings.maxJobs || settings.maxCredits;
     if (isStopped(prepared) || !starts || !budgeted || !settings.dashboard || settings.dryRun)
-        return prepared;
+        return { prepared };
     // The ledger (its dashboard, its format's schema) loads only for a run a budget counts: an issue
     // run without one starts without it.
     const { countedRun: counting } = await __nccwpck_require__.e(/* import() */ 599).then(__nccwpck_require__.bind(__nccwpck_require__, 8599));
     const counted = await counting(settings, event, deps, run);
-    if (counted.over)
-        return skippedRun(counted.over, {
-            source: prepared.source,
-            notices: prepared.notices,
-            dashboardUrl: counted.dashboardUrl
-        });
-    return { ...prepared, ledger: counted.hooks, dashboardUrl: counted.dashboardUrl };
+    return {
+        prepared: { ...prepared, ledger: counted.hooks, dashboardUrl: counted.dashboardUrl },
+        ...(counted.ledger ? { ledger: counted.ledger } : {})
+    };
 }
 /** What the step asks, as the workflow wrote it: the prompt file's path, or the prompt's text. */
 function promptSource(runner) {
@@ -39476,28 +39476,124 @@ function cancelOnSignals(signals) {
     };
 }
 
-// EXTERNAL MODULE: ./.tmp/ncc-js/records/ledger.js + 4 modules
-var ledger = __nccwpck_require__(5442);
-;// CONCATENATED MODULE: ./.tmp/ncc-js/changes/names.js
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/gates/gate.js
+const PASS = { kind: 'pass' };
+/** The first gate that stops the run, and what it said; none when all pass. */
+async function applyGates(gates, input) {
+    for (const gate of gates) {
+        const verdict = await gate.check(input);
+        if (verdict.kind !== 'pass')
+            return verdict;
+    }
+    return undefined;
+}
+
+// EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/budget.js
+var budget = __nccwpck_require__(5817);
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/gates/budget.js
 
 
-/** The changes sub-action's inputs (changes/action.yml). */
-const ChangesInputs = (0,names/* actionInputs */.eh)(actions/* ACTION_INPUTS */.bn.changes);
 
-// EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/approval-box.js
-var approval_box = __nccwpck_require__(831);
+/**
+ * `max-jobs` and `max-credits` (src/agent/ledger/budget.ts counts them): with the window's jobs
+ * and follow-ups, or the credits they are estimated at, used up, nothing starts until the oldest
+ * leaves the window. The one budget control of every trigger that starts by itself; a person's
+ * request (an issue, a comment, a review) is counted, never held.
+ */
+const budget_budget = {
+    name: 'max-jobs / max-credits',
+    says: 'the budget (`max-jobs`, `max-credits`) has room for one more job or follow-up; otherwise the changes wait on the dashboard until the oldest start leaves the window (a change on its own is skipped)',
+    check({ ledger, settings, now, holds }) {
+        const state = ledger.budgetState();
+        if (!state || state.left !== 0)
+            return PASS;
+        const over = (0,budget/* overBudget */.qj)(state, settings, now());
+        if ('onItsOwn' in holds)
+            return {
+                kind: 'skip',
+                why: `${over} Nothing starts for ${holds.onItsOwn}, which runs on its own, outside the dashboard's batch: a later push to it runs again, and once merged it is documented with the next batch.`
+            };
+        return {
+            kind: 'hold',
+            why: `${over} ${(0,runner_text/* counted */.hS)(holds.changes, 'change')} ${holds.changes === 1 ? 'waits' : 'wait'} on the dashboard, and the next run takes them.`,
+            written: {}
+        };
+    }
+};
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/gates/quiet-hours.js
+
+
+/**
+ * `quiet-hours`: in the hours a team keeps quiet (weekends, nights, in its own time zone), a change
+ * run starts nothing: its batch waits on the dashboard and the first run after takes it. A tick on
+ * the dashboard (approval) overrides them; a person's own request is never held.
+ */
+const quietHoursGate = {
+    name: 'quiet-hours',
+    says: 'it is not within `quiet-hours` (days, a daily window, in the policy’s time zone), or a person ticked the batch’s box; otherwise the changes wait on the dashboard for the first run after them (a change on its own is skipped)',
+    check({ settings, now, approved, holds }) {
+        const quiet = settings.quietHours;
+        if (!quiet || approved || !isQuiet(quiet, now()))
+            return PASS;
+        const why = `Quiet hours (${quiet.text}):`;
+        if ('onItsOwn' in holds)
+            return {
+                kind: 'skip',
+                why: `${why} nothing starts for ${holds.onItsOwn}, which runs on its own; a later push to it runs again.`
+            };
+        return {
+            kind: 'hold',
+            why: `${why} ${(0,runner_text/* counted */.hS)(holds.changes, 'change')} ${holds.changes === 1 ? 'waits' : 'wait'} on the dashboard; the first run after them takes ${holds.changes === 1 ? 'it' : 'them'} (the next merge, or a scheduled catch-up).`,
+            written: {}
+        };
+    }
+};
+/** Whether `at` (epoch ms) falls within the quiet hours, read in their time zone. */
+function isQuiet(quiet, at) {
+    const parts = new Intl.DateTimeFormat('en-US', {
+        timeZone: quiet.timeZone,
+        weekday: 'short',
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23'
+    }).formatToParts(new Date(at));
+    const part = (type) => parts.find(p => p.type === type)?.value ?? '';
+    const day = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'].indexOf(part('weekday'));
+    if (quiet.days.includes(day))
+        return true;
+    const window = quiet.window;
+    if (!window)
+        return false;
+    const minute = Number(part('hour')) * 60 + Number(part('minute'));
+    return window.from <= window.to
+        ? minute >= window.from && minute < window.to
+        : minute >= window.from || minute < window.to;
+}
+
 // EXTERNAL MODULE: ./.tmp/ncc-js/github/permission.js
 var permission = __nccwpck_require__(4715);
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/trust-gate.js
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/gates/trust.js
+
 
 
 
 
 /**
- * Who may start the agent from an issue: read from the GitHub API, never from `author_association`.
- * Returns why the run is refused, or undefined to go on. Fails closed when the permission cannot be read.
+ * `required-permission` and `allowed-bots`: who may start the agent (a label, a comment, a review,
+ * a tick, an open pull request), read from the GitHub API, never from `author_association`. Fails
+ * closed when the permission cannot be read.
  */
-async function trustRefusal(github, event, settings, signal) {
+const trust = {
+    name: 'required-permission',
+    says: 'the person who triggered the run has `required-permission` on the repository (read from the API), or is a bot `allowed-bots` lists; otherwise the run is skipped, saying who and what they have',
+    async check(input) {
+        const why = await trustRefusal(input);
+        return why === undefined ? PASS : { kind: 'skip', why };
+    }
+};
+/** Why the person who triggered the run may not, or undefined: the gate's reason, for callers that need only it. */
+async function trustRefusal({ event, settings, github, signal }) {
     const actor = event.actor;
     if (!actor)
         return 'The event does not say who triggered it.';
@@ -39530,7 +39626,106 @@ function botAllowed(login, allowed) {
     return allowed.has((0,github_event/* botName */.hO)(login));
 }
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/changes/change-rules.js
+
+/** The docs agent's own identities: its changes are never documented again (a loop). */
+const AGENT_LOGINS = new Set(['mintlify']);
+/**
+ * The pull request the batch's job comments on: the event's own when its changes are in the batch
+ * (not when a rule left it out, or it waits beyond the run's bounds), or the batch's only one on a
+ * run without one (a schedule).
+ */
+function ownPull(batch, eventPull) {
+    if (eventPull !== undefined)
+        return batch.pulls.some(p => p.number === eventPull) ? eventPull : undefined;
+    return batch.pulls.length === 1 ? batch.pulls[0]?.number : undefined;
+}
+/**
+ * Applies the per-change rules to a batch: which pull requests and commits go to the agent, and
+ * why the others do not. The loop guard comes first and no input lifts it.
+ */
+function applyRules(batch, rules) {
+    const skipped = [...batch.skipped];
+    const pulls = [];
+    for (const pull of batch.pulls) {
+        const why = pullRefusal(pull, rules);
+        if (why)
+            skipped.push({
+                ref: `#${pull.number}`,
+                title: pull.title,
+                url: pull.url,
+                sha: pull.mergeCommit ?? '',
+                why
+            });
+        else
+            pulls.push({ ...pull, files: pull.files.filter(f => rules.paths.counts(f.path)) });
+    }
+    const commits = [];
+    for (const commit of batch.commits) {
+        const why = commitRefusal(commit, rules);
+        const title = commit.message.split('\n')[0] ?? '';
+        if (why)
+            skipped.push({ ref: commit.sha.slice(0, 7), title, sha: commit.sha, why });
+        else
+            commits.push({ ...commit, files: commit.files.filter(f => rules.paths.counts(f.path)) });
+    }
+    return { ...batch, pulls, commits, skipped };
+}
+/** Why a pull request of the batch is not documented, or undefined. */
+function pullRefusal(pull, rules) {
+    const loop = loopRefusal(pull.author, rules);
+    if (loop)
+        return `#${pull.number} ${loop}`;
+    if ('url' in pull && rules.docsPulls?.has(String(pull.url)))
+        return `#${pull.number} is a docs pull request the agent opened: its changes are never documented again.`;
+    if (pull.authorIsBot && !rules.allowedBots.has((0,github_event/* botName */.hO)(pull.author)))
+        return `#${pull.number} is by @${pull.author}, a bot, and 'allowed-bots' does not list it.`;
+    const label = rules.skipLabel.toLowerCase();
+    if (label && pull.labels.some(l => l.toLowerCase() === label))
+        return `#${pull.number} has the label '${rules.skipLabel}' ('skip-label').`;
+    // With more files than GitHub listed, one not seen could count: such a change is kept.
+    if (!rules.paths.all && pull.filesComplete && !pull.files.some(f => rules.paths.counts(f.path)))
+        return `#${pull.number} changes no file that 'paths' and 'paths-ignore' count.`;
+    return undefined;
+}
+function commitRefusal(commit, rules) {
+    const ref = commit.sha.slice(0, 7);
+    const loop = loopRefusal(commit.author, rules);
+    if (loop)
+        return `${ref} ${loop}`;
+    if (commit.authorIsBot && !rules.allowedBots.has((0,github_event/* botName */.hO)(commit.author)))
+        return `${ref} is by ${commit.author}, a bot, and 'allowed-bots' does not list it.`;
+    const pusher = rules.pusher;
+    if (pusher && loopRefusal(pusher.login, rules))
+        return `${ref} was pushed by @${pusher.login}, the docs agent itself.`;
+    if (pusher?.isBot && !rules.allowedBots.has((0,github_event/* botName */.hO)(pusher.login)))
+        return `${ref} was pushed by @${pusher.login}, a bot, outside any pull request, and 'allowed-bots' does not list it.`;
+    // An empty commit (or one GitHub lists no file for) gives the docs nothing to follow.
+    if (commit.filesComplete && commit.files.length === 0)
+        return `${ref} changes no file.`;
+    if (!rules.paths.all &&
+        commit.filesComplete &&
+        !commit.files.some(f => rules.paths.counts(f.path)))
+        return `${ref} changes no file that 'paths' and 'paths-ignore' count.`;
+    return undefined;
+}
+function loopRefusal(author, rules) {
+    const name = (0,github_event/* botName */.hO)(author);
+    if (AGENT_LOGINS.has(name))
+        return `is by @${author}, the docs agent itself: its changes are never documented again.`;
+    if (rules.docsIdentity && name === (0,github_event/* botName */.hO)(rules.docsIdentity))
+        return `is by @${author}, the identity of 'docs-token' that the docs agent writes with: never documented again.`;
+    return undefined;
+}
+/** Changes left to document, counted: pull requests and commits. */
+const batchSize = (batch) => batch.pulls.length + batch.commits.length;
+
+// EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/approval-box.js
+var approval_box = __nccwpck_require__(831);
+// EXTERNAL MODULE: ./.tmp/ncc-js/records/ledger.js + 4 modules
+var ledger = __nccwpck_require__(5442);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/changes/approval.js
+
 
 
 
@@ -39617,12 +39812,20 @@ function resendTicks(body, session, event) {
     const before = event.edit?.bodyBefore;
     return (0,approval_box/* tickedResends */.r2)(body).filter(id => held.has(id) && !(event.edit && (before === undefined || (0,approval_box/* tickedResends */.r2)(before).includes(id))));
 }
+/** The controls of a tick on the dashboard: who ticked (the approval gate then judges the batch). */
+const TICK_GATES = [trust];
 /** The ticker (the event's sender), checked like any trigger; a refused tick is undone and answered. */
 async function judgeTicker(ctx, box) {
     const { event } = ctx;
-    const refused = await trustRefusal(async () => ctx.github, event, ctx.settings, ctx.signal);
-    if (!refused)
+    const stop = await applyGates(TICK_GATES, {
+        event,
+        settings: ctx.settings,
+        github: async () => ctx.github,
+        signal: ctx.signal
+    });
+    if (!stop)
         return { approvedBy: event.actor };
+    const refused = stop.why;
     const who = LOGIN.test(event.actor) ? `@${event.actor}` : undefined;
     const what = `ticked ${box}, but ${refused.replace(/\.$/, '')}.`;
     const why = `${who ?? 'Someone'} ${what}`;
@@ -39653,6 +39856,448 @@ async function undo(ctx, why, reply) {
     }
     return said.trim();
 }
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/fold.js
+
+
+
+/** Ledger states of a job that may still take a follow-up: running, or its docs pull request open. */
+const LIVE = new Set(['active', 'open', 'started']);
+/**
+ * The ledger's newest job of the project that may still take the batch, checked against the
+ * service: still running, or its docs pull request (the link the service reports, never one
+ * written anywhere else) still open. Anything that cannot be read means a new job, never a guess.
+ */
+async function decideFold(project, ctx) {
+    const latest = [...project.jobs].reverse().find(job => LIVE.has(job.state));
+    if (!latest)
+        return { info: 'No docs job of this project is open in the ledger: starting a new job.' };
+    let job;
+    try {
+        job = await ctx.readJob(latest.id);
+    }
+    catch (error) {
+        return {
+            notice: `Could not read the earlier job ${latest.id} (${(0,errors/* errorText */.kc)(error).replace(/\.$/, '')}), so these changes start a new job.`,
+            info: 'Starting a new job.'
+        };
+    }
+    if (job.status === 'active')
+        return {
+            target: { jobId: job.id, docsPr: job.prLink ?? undefined },
+            info: `Job ${job.id} is still running: sending the changes to it as a follow-up.`
+        };
+    if (!job.prLink)
+        return {
+            info: `The earlier job ${job.id} ended (${job.status ?? 'status unknown'}) without a docs pull request: starting a new job.`,
+            seen: { jobId: job.id, state: 'ended' }
+        };
+    const state = await docsPrState(ctx, job.prLink);
+    const times = (s) => ({
+        ...(s.createdAt ? { prCreatedAt: s.createdAt } : {}),
+        ...(s.endedAt ? { endedAt: s.endedAt } : {})
+    });
+    if ('error' in state)
+        return {
+            notice: `Could not read the state of the docs pull request ${job.prLink} (${state.error}), so these changes start a new job instead of joining it.${state.hint ?? ''}`,
+            info: 'Starting a new job.'
+        };
+    if (state.open)
+        return {
+            target: { jobId: job.id, docsPr: job.prLink },
+            info: `The docs pull request ${job.prLink} of job ${job.id} is still open: sending the changes to the job as a follow-up.`,
+            seen: { jobId: job.id, state: 'open', prLink: job.prLink, ...times(state) }
+        };
+    const closed = state.merged ? 'merged' : 'closed';
+    return {
+        info: `The docs pull request ${job.prLink} of job ${job.id} is ${closed}: starting a new job.`,
+        seen: { jobId: job.id, state: closed, prLink: job.prLink, ...times(state) }
+    };
+}
+/**
+ * A docs pull request's state, read with the docs repository's connection; an error says why it
+ * could not be read, and what to set when GitHub refused.
+ */
+async function docsPrState(ctx, link) {
+    const where = (0,github_event/* parsePullLink */.dt)(link, ctx.serverUrl);
+    if (!where)
+        return { error: `it is not a pull request on ${ctx.serverUrl}` };
+    try {
+        const pull = await ctx.docs.pull(where);
+        return {
+            open: pull.state === 'open',
+            merged: pull.merged,
+            createdAt: pull.createdAt,
+            endedAt: pull.merged ? pull.mergedAt : pull.state === 'open' ? undefined : pull.closedAt
+        };
+    }
+    catch (error) {
+        const failed = (0,docs_pulls/* docsFailure */.OK)(error);
+        return { error: failed.why, hint: failed.grant('read') || undefined };
+    }
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/changes/gates/gate.js
+
+/** The batch's changes and whether they wait, as the reasons say it. */
+function changesWait(count) {
+    return `${(0,runner_text/* counted */.hS)(count, 'change')} ${count === 1 ? 'waits' : 'wait'}`;
+}
+/**
+ * What a held batch keeps: this run's tick (the approval stays with the batch while a limit holds
+ * it) and, on an empty ledger, the commit its range starts after, so that later changes join it.
+ */
+async function heldWrite(input) {
+    const base = await rangeBase(input);
+    return {
+        ...(base ? { base } : {}),
+        ...(input.approvedBy
+            ? { approval: { approvedBy: input.approvedBy, approvedAt: input.now() } }
+            : {})
+    };
+}
+/** On an empty ledger, the commit before the batch: where the waiting batch's range starts. */
+async function rangeBase({ ledger, batch, reads }) {
+    return ledger.project.documented ? undefined : (batch.base ?? (await reads.parentOf(batch)));
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/changes/gates/approval.js
+
+
+
+
+
+
+
+/**
+ * `approval: dashboard`: a batch nobody approved yet waits on the dashboard with its checkbox (the
+ * batch waiting already, joined by these changes), saying what a run would do with it now.
+ */
+const approval = {
+    name: 'approval',
+    says: 'with `approval: dashboard`, someone with `required-permission` ticked the batch’s box; otherwise it waits there with the box, what it would start and what that costs',
+    async check(input) {
+        const { settings, approvedBy, ledger, batch, foldContext, reads, now } = input;
+        const { project } = ledger;
+        if (settings.approval !== 'dashboard' || approvedBy || project.waiting?.approvedBy)
+            return PASS;
+        const fold = settings.fold === 'open-pr' ? await decideFold(project, foldContext) : undefined;
+        ledger.noteSeen(fold?.seen);
+        const target = fold?.target;
+        const prompt = await reads.prompt(batch, Boolean(target));
+        const base = await rangeBase(input);
+        return {
+            kind: 'hold',
+            why: awaitingWhy(batchSize(batch)),
+            wouldStart: {
+                decision: target ? 'follow-up' : 'new-job',
+                ...(target ? { jobId: target.jobId } : {}),
+                prompt
+            },
+            written: {
+                base,
+                approval: {
+                    batch: project.waiting?.batch ?? (0,approval_box/* newBatchId */.SB)(now()),
+                    wouldDo: {
+                        decision: target ? 'follow-up' : 'new-job',
+                        ...(target ? { job: target.jobId } : {}),
+                        promptBytes: (0,runner_text/* bytes */.ee)(prompt)
+                    }
+                }
+            }
+        };
+    }
+};
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/changes/gates/covered-already.js
+
+
+/** Another run (another workflow of the project, or a re-run) handled this head already. */
+const coveredAlready = {
+    name: 'covered by an earlier run',
+    says: 'no other run (a second workflow, a redelivered event) took this head; otherwise the run ends',
+    check({ head, ledger }) {
+        const earlier = !ledger.resending && ledger.coveredBy(head.sha);
+        if (!earlier)
+            return PASS;
+        return {
+            kind: 'skip',
+            why: `The run ${earlier.url || earlier.run} covered ${head.sha.slice(0, 12)} already.`
+        };
+    }
+};
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/changes/gates/documented-already.js
+
+
+/** The branch's head is the ledger's last documented commit: there is nothing new. */
+const documentedAlready = {
+    name: 'documented already',
+    says: 'the event’s head is not the last documented commit; otherwise the run ends: nothing new',
+    check({ head, ledger }) {
+        if (ledger.resending || ledger.project.documented?.sha !== head.sha)
+            return PASS;
+        return {
+            kind: 'skip',
+            why: `Everything up to ${head.sha.slice(0, 12)} on ${head.branch} is documented already.`
+        };
+    }
+};
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/changes/gates/first-run.js
+
+
+/**
+ * A catch-up on a ledger with no last documented commit starts nothing: it records the branch's
+ * head as documented, so that the next run documents what comes after it, not the whole history.
+ */
+const firstRun = {
+    name: 'first run',
+    says: 'the ledger has a last documented commit; a catch-up on an empty ledger records the head and starts nothing',
+    check({ plan, head, ledger, reads }) {
+        if (ledger.project.documented || plan.kind !== 'since-last')
+            return PASS;
+        return {
+            kind: 'skip',
+            why: `The dashboard had no last documented commit: ${head.sha.slice(0, 12)} on ${head.branch} is recorded as documented, and nothing is started. The next run documents what comes after it.`,
+            record: {
+                note: 'first run: the branch head is recorded as documented',
+                batch: reads.emptyBatch(head.sha, head.branch)
+            }
+        };
+    }
+};
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/changes/gates/max-open.js
+
+
+
+
+
+
+
+
+/**
+ * `max-open`: a batch that starts a new job waits on the dashboard while the project has that many
+ * docs pull requests open or on the way; the waiting changes go into one job once one is merged or
+ * closed. A batch folded into an open job adds none, and passes.
+ */
+const maxOpen = {
+    name: 'max-open',
+    says: 'a new job would not pass `max-open`, the project’s docs pull requests open at once (a fold passes); otherwise the changes wait',
+    async check(input) {
+        const { settings, decision, ledger, foldContext, notices, batch } = input;
+        const max = settings.maxOpen;
+        if (decision.target || !max)
+            return PASS;
+        const count = await countOpen(ledger.project, max, decision, foldContext);
+        ledger.noteUpdates(count.updates);
+        if (count.unread.length)
+            notices.push(`Could not read ${count.unread.join('; ')}: counted as open for 'max-open'.${count.grant}`);
+        if (count.open.length < max)
+            return PASS;
+        const which = count.open
+            .slice(0, 5)
+            .map(o => o.prLink ?? `job ${o.jobId} (running)`)
+            .join(', ');
+        return {
+            kind: 'hold',
+            why: `At 'max-open: ${max}': ${(0,runner_text/* counted */.hS)(count.open.length, 'docs pull request')} of this project open or on the way (${which}). ${changesWait(batchSize(batch))} on the dashboard; the waiting changes go into one job together once one is merged or closed.`,
+            written: await heldWrite(input)
+        };
+    }
+};
+/** Jobs read at most to tell whether the ledger's open docs pull requests are still open. */
+const MAX_READS = 10;
+/**
+ * `max-open`: how many docs pull requests of the project are open, a running job without one yet
+ * included, by the ledger. Only when the ledger's count reaches `max` are its jobs read again (the
+ * service for a job without a docs pull request, GitHub for one with): a docs pull request merged
+ * by hand then frees its place. What cannot be read counts as open.
+ */
+async function countOpen(project, max, fold, ctx) {
+    const seen = fold.seen;
+    const live = project.jobs
+        .map(j => (seen && j.id === seen.jobId ? { ...j, state: seen.state } : j))
+        .filter(j => LIVE.has(j.state));
+    if (live.length < max)
+        return {
+            open: live.map(j => ({ jobId: j.id, prLink: j.prLink })),
+            updates: [],
+            unread: [],
+            grant: ''
+        };
+    const open = [];
+    const updates = [];
+    const unread = [];
+    let grant = '';
+    for (const [i, known] of [...live].reverse().entries()) {
+        // Checked just now by the fold decision (which found it open or running), or past the reads.
+        if (i >= MAX_READS || known.id === seen?.jobId) {
+            open.push({ jobId: known.id, prLink: known.prLink });
+            continue;
+        }
+        let link = known.prLink;
+        if (!link) {
+            let job;
+            try {
+                job = await ctx.readJob(known.id);
+            }
+            catch (error) {
+                unread.push(`job ${known.id}: ${(0,errors/* errorText */.kc)(error).replace(/\.$/, '')}`);
+                open.push({ jobId: known.id });
+                continue;
+            }
+            if (job.status === 'active' || !job.prLink) {
+                if (job.status === 'active')
+                    open.push({ jobId: known.id });
+                else
+                    updates.push({ jobId: known.id, state: 'ended' });
+                continue;
+            }
+            link = job.prLink;
+        }
+        const where = (0,github_event/* parsePullLink */.dt)(link, ctx.serverUrl);
+        if (!where) {
+            open.push({ jobId: known.id, prLink: link });
+            continue;
+        }
+        try {
+            const pull = await ctx.docs.pull(where);
+            if (pull.merged)
+                updates.push({
+                    jobId: known.id,
+                    state: 'merged',
+                    prCreatedAt: pull.createdAt,
+                    endedAt: pull.mergedAt
+                });
+            else if (pull.state !== 'open')
+                updates.push({
+                    jobId: known.id,
+                    state: 'closed',
+                    prCreatedAt: pull.createdAt,
+                    endedAt: pull.closedAt
+                });
+            else {
+                open.push({ jobId: known.id, prLink: link });
+                updates.push({ jobId: known.id, state: 'open', prLink: link, prCreatedAt: pull.createdAt });
+            }
+        }
+        catch (error) {
+            const failed = (0,docs_pulls/* docsFailure */.OK)(error);
+            unread.push(`${link}: ${failed.why}`);
+            grant ||= failed.grant('read');
+            open.push({ jobId: known.id, prLink: link });
+        }
+    }
+    return { open, updates, unread, grant };
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/changes/gates/nothing-left.js
+
+
+
+/**
+ * The change rules (`paths`, the loop guard, `skip-label`, bots) left nothing of the batch, or it
+ * was empty: nothing starts, and the ledger moves past these changes. A head older than the last
+ * documented commit has nothing left either, and the ledger is not written at all.
+ */
+const nothingLeft = {
+    name: 'nothing left',
+    says: 'the change rules (`paths`, the loop guard, `skip-label`, bots) left changes in the batch, and the head is not older than the last documented commit; otherwise the run ends (recording the decision)',
+    check: ({ batch }) => batch.olderThanDocumented
+        ? { kind: 'skip', why: `There is nothing to document: ${batch.olderThanDocumented}` }
+        : nothingLeftOf(batch)
+};
+/** The same judgement where no ledger is kept (a change on its own). */
+function nothingLeftOf(batch) {
+    if (batchSize(batch) > 0)
+        return PASS;
+    const why = batch.skipped.length === 0 && batch.parts
+        ? 'There is nothing to document: no code repository merged anything after its last documented commit (one seen for the first time has its newest commit recorded).'
+        : batch.skipped.length === 0
+            ? `There is nothing to document: ${batch.url || 'the range'} holds no commit or changed file.`
+            : `There is nothing to document: ${batch.skipped.map(s => s.why).join(' ')}`;
+    return { kind: 'skip', why, record: { note: why } };
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/changes/gates/order.js
+
+
+
+
+
+
+
+
+
+
+
+/**
+ * A shared limit fed from what a change run's batch input knows: what it holds is the batch's
+ * changes, with what the dashboard keeps of them (read only once it holds).
+ */
+const onBatch = (gate, input) => ({
+    name: gate.name,
+    says: gate.says,
+    check: async (batch) => {
+        const verdict = await gate.check(input(batch));
+        return verdict.kind === 'hold' ? { ...verdict, written: await heldWrite(batch) } : verdict;
+    }
+});
+/**
+ * The gates of a change run with the dashboard, in the order they are applied (docs/architecture.md
+ * shows them, generated from here). The first that does not pass ends the run; a gate's place is
+ * the first moment it has what it needs: the head, then the batch, then the fold decision.
+ */
+const GATES = {
+    head: [documentedAlready, coveredAlready, firstRun],
+    batch: [
+        nothingLeft,
+        approval,
+        onBatch(quietHoursGate, input => ({
+            settings: input.settings,
+            now: input.now,
+            approved: Boolean(input.approvedBy ?? input.ledger.project.waiting?.approvedBy),
+            holds: { changes: batchSize(input.batch) }
+        })),
+        onBatch(budget_budget, input => ({
+            ledger: input.ledger,
+            settings: input.settings,
+            now: input.now,
+            holds: { changes: batchSize(input.batch) }
+        }))
+    ],
+    decided: [maxOpen]
+};
+/**
+ * The gates of a change on its own (no ledger, a pull request not merged yet, another branch): who
+ * opened an unmerged pull request, then the limits, which skip it rather than hold it (it has no
+ * place on the dashboard; a later push runs again).
+ */
+const OWN_GATES = {
+    opened: [trust],
+    limits: [
+        {
+            name: quietHoursGate.name,
+            says: quietHoursGate.says,
+            check: input => quietHoursGate.check({ ...input, holds: { onItsOwn: input.what } })
+        },
+        {
+            name: budget_budget.name,
+            says: budget_budget.says,
+            check: input => input.ledger
+                ? budget_budget.check({ ...input, ledger: input.ledger, holds: { onItsOwn: input.what } })
+                : { kind: 'pass' }
+        }
+    ]
+};
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/changes/names.js
+
+
+/** The changes sub-action's inputs (changes/action.yml). */
+const ChangesInputs = (0,names/* actionInputs */.eh)(actions/* ACTION_INPUTS */.bn.changes);
 
 // EXTERNAL MODULE: ./.tmp/ncc-js/policy/code-repositories.js
 var code_repositories = __nccwpck_require__(523);
@@ -40435,100 +41080,6 @@ class Budget {
     }
 }
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/changes/change-rules.js
-
-/** The docs agent's own identities: its changes are never documented again (a loop). */
-const AGENT_LOGINS = new Set(['mintlify']);
-/**
- * The pull request the batch's job comments on: the event's own when its changes are in the batch
- * (not when a rule left it out, or it waits beyond the run's bounds), or the batch's only one on a
- * run without one (a schedule).
- */
-function ownPull(batch, eventPull) {
-    if (eventPull !== undefined)
-        return batch.pulls.some(p => p.number === eventPull) ? eventPull : undefined;
-    return batch.pulls.length === 1 ? batch.pulls[0]?.number : undefined;
-}
-/**
- * Applies the per-change rules to a batch: which pull requests and commits go to the agent, and
- * why the others do not. The loop guard comes first and no input lifts it.
- */
-function applyRules(batch, rules) {
-    const skipped = [...batch.skipped];
-    const pulls = [];
-    for (const pull of batch.pulls) {
-        const why = pullRefusal(pull, rules);
-        if (why)
-            skipped.push({
-                ref: `#${pull.number}`,
-                title: pull.title,
-                url: pull.url,
-                sha: pull.mergeCommit ?? '',
-                why
-            });
-        else
-            pulls.push({ ...pull, files: pull.files.filter(f => rules.paths.counts(f.path)) });
-    }
-    const commits = [];
-    for (const commit of batch.commits) {
-        const why = commitRefusal(commit, rules);
-        const title = commit.message.split('\n')[0] ?? '';
-        if (why)
-            skipped.push({ ref: commit.sha.slice(0, 7), title, sha: commit.sha, why });
-        else
-            commits.push({ ...commit, files: commit.files.filter(f => rules.paths.counts(f.path)) });
-    }
-    return { ...batch, pulls, commits, skipped };
-}
-/** Why a pull request of the batch is not documented, or undefined. */
-function pullRefusal(pull, rules) {
-    const loop = loopRefusal(pull.author, rules);
-    if (loop)
-        return `#${pull.number} ${loop}`;
-    if ('url' in pull && rules.docsPulls?.has(String(pull.url)))
-        return `#${pull.number} is a docs pull request the agent opened: its changes are never documented again.`;
-    if (pull.authorIsBot && !rules.allowedBots.has((0,github_event/* botName */.hO)(pull.author)))
-        return `#${pull.number} is by @${pull.author}, a bot, and 'allowed-bots' does not list it.`;
-    const label = rules.skipLabel.toLowerCase();
-    if (label && pull.labels.some(l => l.toLowerCase() === label))
-        return `#${pull.number} has the label '${rules.skipLabel}' ('skip-label').`;
-    // With more files than GitHub listed, one not seen could count: such a change is kept.
-    if (!rules.paths.all && pull.filesComplete && !pull.files.some(f => rules.paths.counts(f.path)))
-        return `#${pull.number} changes no file that 'paths' and 'paths-ignore' count.`;
-    return undefined;
-}
-function commitRefusal(commit, rules) {
-    const ref = commit.sha.slice(0, 7);
-    const loop = loopRefusal(commit.author, rules);
-    if (loop)
-        return `${ref} ${loop}`;
-    if (commit.authorIsBot && !rules.allowedBots.has((0,github_event/* botName */.hO)(commit.author)))
-        return `${ref} is by ${commit.author}, a bot, and 'allowed-bots' does not list it.`;
-    const pusher = rules.pusher;
-    if (pusher && loopRefusal(pusher.login, rules))
-        return `${ref} was pushed by @${pusher.login}, the docs agent itself.`;
-    if (pusher?.isBot && !rules.allowedBots.has((0,github_event/* botName */.hO)(pusher.login)))
-        return `${ref} was pushed by @${pusher.login}, a bot, outside any pull request, and 'allowed-bots' does not list it.`;
-    // An empty commit (or one GitHub lists no file for) gives the docs nothing to follow.
-    if (commit.filesComplete && commit.files.length === 0)
-        return `${ref} changes no file.`;
-    if (!rules.paths.all &&
-        commit.filesComplete &&
-        !commit.files.some(f => rules.paths.counts(f.path)))
-        return `${ref} changes no file that 'paths' and 'paths-ignore' count.`;
-    return undefined;
-}
-function loopRefusal(author, rules) {
-    const name = (0,github_event/* botName */.hO)(author);
-    if (AGENT_LOGINS.has(name))
-        return `is by @${author}, the docs agent itself: its changes are never documented again.`;
-    if (rules.docsIdentity && name === (0,github_event/* botName */.hO)(rules.docsIdentity))
-        return `is by @${author}, the identity of 'docs-token' that the docs agent writes with: never documented again.`;
-    return undefined;
-}
-/** Changes left to document, counted: pull requests and commits. */
-const batchSize = (batch) => batch.pulls.length + batch.commits.length;
-
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/changes/change-reader.js
 
 
@@ -40868,86 +41419,6 @@ class ChangeContext {
             batch,
             kind: 'follow-up'
         };
-    }
-}
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/fold.js
-
-
-
-/** Ledger states of a job that may still take a follow-up: running, or its docs pull request open. */
-const LIVE = new Set(['active', 'open', 'started']);
-/**
- * The ledger's newest job of the project that may still take the batch, checked against the
- * service: still running, or its docs pull request (the link the service reports, never one
- * written anywhere else) still open. Anything that cannot be read means a new job, never a guess.
- */
-async function decideFold(project, ctx) {
-    const latest = [...project.jobs].reverse().find(job => LIVE.has(job.state));
-    if (!latest)
-        return { info: 'No docs job of this project is open in the ledger: starting a new job.' };
-    let job;
-    try {
-        job = await ctx.readJob(latest.id);
-    }
-    catch (error) {
-        return {
-            notice: `Could not read the earlier job ${latest.id} (${(0,errors/* errorText */.kc)(error).replace(/\.$/, '')}), so these changes start a new job.`,
-            info: 'Starting a new job.'
-        };
-    }
-    if (job.status === 'active')
-        return {
-            target: { jobId: job.id, docsPr: job.prLink ?? undefined },
-            info: `Job ${job.id} is still running: sending the changes to it as a follow-up.`
-        };
-    if (!job.prLink)
-        return {
-            info: `The earlier job ${job.id} ended (${job.status ?? 'status unknown'}) without a docs pull request: starting a new job.`,
-            seen: { jobId: job.id, state: 'ended' }
-        };
-    const state = await docsPrState(ctx, job.prLink);
-    const times = (s) => ({
-        ...(s.createdAt ? { prCreatedAt: s.createdAt } : {}),
-        ...(s.endedAt ? { endedAt: s.endedAt } : {})
-    });
-    if ('error' in state)
-        return {
-            notice: `Could not read the state of the docs pull request ${job.prLink} (${state.error}), so these changes start a new job instead of joining it.${state.hint ?? ''}`,
-            info: 'Starting a new job.'
-        };
-    if (state.open)
-        return {
-            target: { jobId: job.id, docsPr: job.prLink },
-            info: `The docs pull request ${job.prLink} of job ${job.id} is still open: sending the changes to the job as a follow-up.`,
-            seen: { jobId: job.id, state: 'open', prLink: job.prLink, ...times(state) }
-        };
-    const closed = state.merged ? 'merged' : 'closed';
-    return {
-        info: `The docs pull request ${job.prLink} of job ${job.id} is ${closed}: starting a new job.`,
-        seen: { jobId: job.id, state: closed, prLink: job.prLink, ...times(state) }
-    };
-}
-/**
- * A docs pull request's state, read with the docs repository's connection; an error says why it
- * could not be read, and what to set when GitHub refused.
- */
-async function docsPrState(ctx, link) {
-    const where = (0,github_event/* parsePullLink */.dt)(link, ctx.serverUrl);
-    if (!where)
-        return { error: `it is not a pull request on ${ctx.serverUrl}` };
-    try {
-        const pull = await ctx.docs.pull(where);
-        return {
-            open: pull.state === 'open',
-            merged: pull.merged,
-            createdAt: pull.createdAt,
-            endedAt: pull.merged ? pull.mergedAt : pull.state === 'open' ? undefined : pull.closedAt
-        };
-    }
-    catch (error) {
-        const failed = (0,docs_pulls/* docsFailure */.OK)(error);
-        return { error: failed.why, hint: failed.grant('read') || undefined };
     }
 }
 
@@ -41537,322 +42008,6 @@ function previewNotice(batch, creditsPerRun, followUpTo) {
     return `Preview (dry-run): the window holds ${(0,runner_text/* counted */.hS)(size + backlog, 'change')}, more than one run takes. The first run would send ${(0,runner_text/* counted */.hS)(size, 'change')} from ${repositories} to ${what}; the other ${(0,runner_text/* counted */.hS)(backlog, 'change')} need about ${(0,runner_text/* counted */.hS)(later, 'more run')} (a job each, or follow-ups while a docs pull request is open), oldest first: about ${credits.toLocaleString('en-US')} credits in all (${later + 1} × ${creditsPerRun}, 'credits-per-run', an estimate); nothing was written.`;
 }
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/changes/gates/gate.js
-
-const PASS = { kind: 'pass' };
-/** The batch's changes and whether they wait, as the reasons say it. */
-function changesWait(count) {
-    return `${(0,runner_text/* counted */.hS)(count, 'change')} ${count === 1 ? 'waits' : 'wait'}`;
-}
-/** Approved by this run's tick: the approval stays with the batch while a limit holds it. */
-function approvalKept(input) {
-    return input.approvedBy
-        ? { approval: { approvedBy: input.approvedBy, approvedAt: input.now() } }
-        : {};
-}
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/changes/gates/approval.js
-
-
-
-
-
-
-/**
- * `approval: dashboard`: a batch nobody approved yet waits on the dashboard with its checkbox (the
- * batch waiting already, joined by these changes), saying what a run would do with it now.
- */
-const approval = {
-    name: 'approval',
-    async check({ settings, approvedBy, ledger, batch, foldContext, reads, now }) {
-        const { project } = ledger;
-        if (settings.approval !== 'dashboard' || approvedBy || project.waiting?.approvedBy)
-            return PASS;
-        const fold = settings.fold === 'open-pr' ? await decideFold(project, foldContext) : undefined;
-        ledger.noteSeen(fold?.seen);
-        const target = fold?.target;
-        const prompt = await reads.prompt(batch, Boolean(target));
-        // On an empty ledger the range starts before this change, so that later changes join it.
-        const base = project.documented ? undefined : (batch.base ?? (await reads.parentOf(batch)));
-        return {
-            kind: 'hold',
-            why: awaitingWhy(batchSize(batch)),
-            wouldStart: {
-                decision: target ? 'follow-up' : 'new-job',
-                ...(target ? { jobId: target.jobId } : {}),
-                prompt
-            },
-            written: {
-                base,
-                approval: {
-                    batch: project.waiting?.batch ?? (0,approval_box/* newBatchId */.SB)(now()),
-                    wouldDo: {
-                        decision: target ? 'follow-up' : 'new-job',
-                        ...(target ? { job: target.jobId } : {}),
-                        promptBytes: (0,runner_text/* bytes */.ee)(prompt)
-                    }
-                }
-            }
-        };
-    }
-};
-
-// EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/budget.js
-var budget = __nccwpck_require__(5817);
-;// CONCATENATED MODULE: ./.tmp/ncc-js/changes/gates/budget.js
-
-
-
-/**
- * `max-jobs` and `max-credits`: with the window's jobs and follow-ups (or the credits they are
- * estimated at) used up, the batch waits on the dashboard until the oldest leaves the window; the
- * next run takes it.
- */
-const budget_budget = {
-    name: 'max-jobs',
-    check(input) {
-        const { ledger, settings, batch, now } = input;
-        const state = ledger.budgetState();
-        if (!state || state.left !== 0)
-            return PASS;
-        return {
-            kind: 'hold',
-            why: `${(0,budget/* overBudget */.qj)(state, settings, now())} ${changesWait(batchSize(batch))} on the dashboard, and the next run takes them.`,
-            written: approvalKept(input)
-        };
-    }
-};
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/changes/gates/covered-already.js
-
-/** Another run (another workflow of the project, or a re-run) handled this head already. */
-const coveredAlready = {
-    name: 'covered by an earlier run',
-    check({ head, ledger }) {
-        const earlier = !ledger.resending && ledger.coveredBy(head.sha);
-        if (!earlier)
-            return PASS;
-        return {
-            kind: 'skip',
-            why: `The run ${earlier.url || earlier.run} covered ${head.sha.slice(0, 12)} already.`
-        };
-    }
-};
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/changes/gates/documented-already.js
-
-/** The branch's head is the ledger's last documented commit: there is nothing new. */
-const documentedAlready = {
-    name: 'documented already',
-    check({ head, ledger }) {
-        if (ledger.resending || ledger.project.documented?.sha !== head.sha)
-            return PASS;
-        return {
-            kind: 'skip',
-            why: `Everything up to ${head.sha.slice(0, 12)} on ${head.branch} is documented already.`
-        };
-    }
-};
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/changes/gates/first-run.js
-
-/**
- * A catch-up on a ledger with no last documented commit starts nothing: it records the branch's
- * head as documented, so that the next run documents what comes after it, not the whole history.
- */
-const firstRun = {
-    name: 'first run',
-    check({ plan, head, ledger, reads }) {
-        if (ledger.project.documented || plan.kind !== 'since-last')
-            return PASS;
-        return {
-            kind: 'skip',
-            why: `The dashboard had no last documented commit: ${head.sha.slice(0, 12)} on ${head.branch} is recorded as documented, and nothing is started. The next run documents what comes after it.`,
-            record: {
-                note: 'first run: the branch head is recorded as documented',
-                batch: reads.emptyBatch(head.sha, head.branch)
-            }
-        };
-    }
-};
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/changes/gates/max-open.js
-
-
-
-
-
-
-
-/**
- * `max-open`: a batch that starts a new job waits on the dashboard while the project has that many
- * docs pull requests open or on the way; the waiting changes go into one job once one is merged or
- * closed. A batch folded into an open job adds none, and passes.
- */
-const maxOpen = {
-    name: 'max-open',
-    async check(input) {
-        const { settings, decision, ledger, foldContext, notices, batch } = input;
-        const max = settings.maxOpen;
-        if (decision.target || !max)
-            return PASS;
-        const count = await countOpen(ledger.project, max, decision, foldContext);
-        ledger.noteUpdates(count.updates);
-        if (count.unread.length)
-            notices.push(`Could not read ${count.unread.join('; ')}: counted as open for 'max-open'.${count.grant}`);
-        if (count.open.length < max)
-            return PASS;
-        const which = count.open
-            .slice(0, 5)
-            .map(o => o.prLink ?? `job ${o.jobId} (running)`)
-            .join(', ');
-        return {
-            kind: 'hold',
-            why: `At 'max-open: ${max}': ${(0,runner_text/* counted */.hS)(count.open.length, 'docs pull request')} of this project open or on the way (${which}). ${changesWait(batchSize(batch))} on the dashboard; the waiting changes go into one job together once one is merged or closed.`,
-            written: approvalKept(input)
-        };
-    }
-};
-/** Jobs read at most to tell whether the ledger's open docs pull requests are still open. */
-const MAX_READS = 10;
-/**
- * `max-open`: how many docs pull requests of the project are open, a running job without one yet
- * included, by the ledger. Only when the ledger's count reaches `max` are its jobs read again (the
- * service for a job without a docs pull request, GitHub for one with): a docs pull request merged
- * by hand then frees its place. What cannot be read counts as open.
- */
-async function countOpen(project, max, fold, ctx) {
-    const seen = fold.seen;
-    const live = project.jobs
-        .map(j => (seen && j.id === seen.jobId ? { ...j, state: seen.state } : j))
-        .filter(j => LIVE.has(j.state));
-    if (live.length < max)
-        return {
-            open: live.map(j => ({ jobId: j.id, prLink: j.prLink })),
-            updates: [],
-            unread: [],
-            grant: ''
-        };
-    const open = [];
-    const updates = [];
-    const unread = [];
-    let grant = '';
-    for (const [i, known] of [...live].reverse().entries()) {
-        // Checked just now by the fold decision (which found it open or running), or past the reads.
-        if (i >= MAX_READS || known.id === seen?.jobId) {
-            open.push({ jobId: known.id, prLink: known.prLink });
-            continue;
-        }
-        let link = known.prLink;
-        if (!link) {
-            let job;
-            try {
-                job = await ctx.readJob(known.id);
-            }
-            catch (error) {
-                unread.push(`job ${known.id}: ${(0,errors/* errorText */.kc)(error).replace(/\.$/, '')}`);
-                open.push({ jobId: known.id });
-                continue;
-            }
-            if (job.status === 'active' || !job.prLink) {
-                if (job.status === 'active')
-                    open.push({ jobId: known.id });
-                else
-                    updates.push({ jobId: known.id, state: 'ended' });
-                continue;
-            }
-            link = job.prLink;
-        }
-        const where = (0,github_event/* parsePullLink */.dt)(link, ctx.serverUrl);
-        if (!where) {
-            open.push({ jobId: known.id, prLink: link });
-            continue;
-        }
-        try {
-            const pull = await ctx.docs.pull(where);
-            if (pull.merged)
-                updates.push({
-                    jobId: known.id,
-                    state: 'merged',
-                    prCreatedAt: pull.createdAt,
-                    endedAt: pull.mergedAt
-                });
-            else if (pull.state !== 'open')
-                updates.push({
-                    jobId: known.id,
-                    state: 'closed',
-                    prCreatedAt: pull.createdAt,
-                    endedAt: pull.closedAt
-                });
-            else {
-                open.push({ jobId: known.id, prLink: link });
-                updates.push({ jobId: known.id, state: 'open', prLink: link, prCreatedAt: pull.createdAt });
-            }
-        }
-        catch (error) {
-            const failed = (0,docs_pulls/* docsFailure */.OK)(error);
-            unread.push(`${link}: ${failed.why}`);
-            grant ||= failed.grant('read');
-            open.push({ jobId: known.id, prLink: link });
-        }
-    }
-    return { open, updates, unread, grant };
-}
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/changes/gates/nothing-left.js
-
-
-/**
- * The change rules (`paths`, the loop guard, `skip-label`, bots) left nothing of the batch, or it
- * was empty: nothing starts, and the ledger moves past these changes. A head older than the last
- * documented commit has nothing left either, and the ledger is not written at all.
- */
-const nothingLeft = {
-    name: 'nothing left',
-    check: ({ batch }) => batch.olderThanDocumented
-        ? { kind: 'skip', why: `There is nothing to document: ${batch.olderThanDocumented}` }
-        : nothingLeftOf(batch)
-};
-/** The same judgement where no ledger is kept (a change on its own). */
-function nothingLeftOf(batch) {
-    if (batchSize(batch) > 0)
-        return PASS;
-    const why = batch.skipped.length === 0 && batch.parts
-        ? 'There is nothing to document: no code repository merged anything after its last documented commit (one seen for the first time has its newest commit recorded).'
-        : batch.skipped.length === 0
-            ? `There is nothing to document: ${batch.url || 'the range'} holds no commit or changed file.`
-            : `There is nothing to document: ${batch.skipped.map(s => s.why).join(' ')}`;
-    return { kind: 'skip', why, record: { note: why } };
-}
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/changes/gates/order.js
-
-
-
-
-
-
-
-/**
- * The gates of a change run with the dashboard, in the order they are applied (docs/architecture.md
- * tells the steps around them). The first that does not pass ends the run; a gate's place is the
- * first moment it has what it needs: the head, then the batch, then the fold decision.
- */
-const GATES = {
-    head: [documentedAlready, coveredAlready, firstRun],
-    batch: [nothingLeft, approval, budget_budget],
-    decided: [maxOpen]
-};
-/** The first gate that stops the batch, and what it said; none when all pass. */
-async function applyGates(gates, input) {
-    for (const gate of gates) {
-        const verdict = await gate.check(input);
-        if (verdict.kind !== 'pass')
-            return verdict;
-    }
-    return undefined;
-}
-
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/changes/reviewers.js
 
 
@@ -42038,6 +42193,7 @@ reads = ctx.reader) {
 
 
 
+
 /**
  * One change on its own, outside the ledger (`dashboard: false`, a pull request not merged yet,
  * another branch): the change rules, the trust gate for an unmerged pull request, and the
@@ -42051,9 +42207,14 @@ async function ownChange(ctx, plan) {
         if (why)
             return skipped(`Pull request ${why}`, plan.source);
         if (plan.gate) {
-            const refused = await trustRefusal(async () => ctx.github, event, settings, deps.signal);
-            if (refused)
-                return skipped(refused, plan.source);
+            const stop = await applyGates(OWN_GATES.opened, {
+                event,
+                settings,
+                github: async () => ctx.github,
+                signal: deps.signal
+            });
+            if (stop)
+                return skipped(stop.why, plan.source);
         }
         const pull = await ctx.reader.read(`read pull request #${plan.pull.number}`, () => readPull(ctx.github, ctx.event, plan.pull?.number));
         if (!pull)
@@ -42104,6 +42265,7 @@ async function ownChange(ctx, plan) {
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/changes/change-run.js
+
 
 
 
@@ -42381,6 +42543,8 @@ class ChangeRun extends ChangeContext {
 
 
 
+
+
 const changesAction = {
     name: 'changes',
     defaults: ChangesInputs.defaults,
@@ -42399,11 +42563,22 @@ async function prepareChanges(settings, event, deps) {
     if (!tick && !isChangeRun(event))
         return notAChange(event);
     const prepared = await prepareChangeRun(settings, event, { ...deps, tick });
-    if (tick || planChange(settings, event).kind !== 'own')
+    if (tick || planChange(settings, event).kind !== 'own' || isStopped(prepared))
         return prepared;
+    // A change on its own starts by itself on every push: its limits (quiet hours, the budget) may
+    // skip it, the budget reading the dashboard that counts it.
     const pull = event.pullRequest?.number;
     const what = pull === undefined ? 'this push' : `pull request #${pull}`;
-    return withBudget(prepared, settings, event, deps, { what, hold: true });
+    const counted = await withCounting(prepared, settings, event, deps, { what, hold: true });
+    const now = () => deps.clock.wallNow();
+    const stop = await applyGates(OWN_GATES.limits, { settings, now, what, ledger: counted.ledger });
+    if (!stop)
+        return counted.prepared;
+    return skippedRun(stop.why, {
+        source: prepared.source,
+        notices: prepared.notices,
+        dashboardUrl: counted.prepared.dashboardUrl
+    });
 }
 /** Another family's event: no change (a review is refused: a wrong `uses:`). */
 function notAChange(event) {
@@ -50513,7 +50688,8 @@ const NEW_POLICY_KEYS = [
     'instructions',
     'max-credits',
     'credits-per-run',
-    'docs-root'
+    'docs-root',
+    'quiet-hours'
 ];
 /** v1's `changes` input, which v2 has no place for. */
 const REMOVED_INPUT = 'changes';
@@ -50575,7 +50751,8 @@ function parseMaxJobs(name, raw) {
 /* harmony export */   lU: () => (/* binding */ APPROVAL_MODES),
 /* harmony export */   mk: () => (/* binding */ MAX_POLICY_BYTES),
 /* harmony export */   nP: () => (/* binding */ REVIEWER_MODES),
-/* harmony export */   rv: () => (/* binding */ PERMISSION_CHOICES)
+/* harmony export */   rv: () => (/* binding */ PERMISSION_CHOICES),
+/* harmony export */   w4: () => (/* binding */ WEEKDAYS)
 /* harmony export */ });
 /* harmony import */ var _github_permission_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4715);
 
@@ -50595,6 +50772,16 @@ const FOLD_MODES = ['open-pr', 'never'];
  */
 const APPROVAL_MODES = ['none', 'dashboard'];
 const REVIEWER_MODES = ['authors'];
+/** The days `quiet-hours` takes, in the order of JavaScript's getDay() (Sunday first). */
+const WEEKDAYS = [
+    'sunday',
+    'monday',
+    'tuesday',
+    'wednesday',
+    'thursday',
+    'friday',
+    'saturday'
+];
 
 
 /***/ }),
@@ -50790,6 +50977,7 @@ const PRESETS = {
 
 
 
+
 /** A checked file's values over its preset's over the defaults. */
 const policyValues = (file) => ({
     ...DEFAULTS,
@@ -50842,8 +51030,22 @@ function resolvePolicy(values, file) {
         ...(values.reviewers ? { reviewers: values.reviewers } : {}),
         ...(values['docs-root'] !== undefined
             ? { docsRoot: values['docs-root'].replace(/\/+$/, '') }
-            : {})
+            : {}),
+        ...(values['quiet-hours'] ? { quietHours: quietHours(values['quiet-hours']) } : {})
     };
+}
+const minutes = (time) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
+function quietHours(q) {
+    const timeZone = q.timezone ?? 'UTC';
+    const days = (q.days ?? []).map(d => choices/* WEEKDAYS */.w4.indexOf(d));
+    const window = q.from !== undefined && q.to !== undefined
+        ? { from: minutes(q.from), to: minutes(q.to) }
+        : undefined;
+    const text = [
+        ...(q.days?.length ? [q.days.join(', ')] : []),
+        ...(q.from !== undefined ? [`${q.from}–${q.to}`] : [])
+    ].join(', ');
+    return { days, ...(window ? { window } : {}), timeZone, text: `${text} ${timeZone}` };
 }
 /** The built-in policy, when the workflow's repository has no policy file. */
 const defaultPolicy = () => resolvePolicy(policyValues({}));

@@ -35217,9 +35217,9 @@ const kilobytes = (n) => `${Math.max(0.1, Math.round(n / 100) / 10)} KB`;
 /* harmony export */   IQ: () => (/* binding */ budgetStates),
 /* harmony export */   X7: () => (/* binding */ tightest),
 /* harmony export */   ay: () => (/* binding */ budgetSummary),
-/* harmony export */   dX: () => (/* binding */ startsWithin),
-/* harmony export */   qj: () => (/* binding */ overBudget)
+/* harmony export */   dX: () => (/* binding */ startsWithin)
 /* harmony export */ });
+/* unused harmony export overBudget */
 /* harmony import */ var _runner_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3492);
 
 const DAY = 86_400_000;
@@ -35255,7 +35255,7 @@ function tightest(states) {
 function overBudget(state, limits, now) {
     const until = new Date(state.freesAt ?? now).toISOString().slice(0, 16).replace('T', ' ');
     const credits = state.key === 'max-credits'
-        ? `, about ${(0,_runner_text_js__WEBPACK_IMPORTED_MODULE_0__/* .formatCount */ .B4)(state.used * limits.creditsPerRun)} credits at ${(0,_runner_text_js__WEBPACK_IMPORTED_MODULE_0__/* .formatCount */ .B4)(limits.creditsPerRun)} a run (an estimate),`
+        ? `, about ${formatCount(state.used * limits.creditsPerRun)} credits at ${formatCount(limits.creditsPerRun)} a run (an estimate),`
         : '';
     return `Over budget: ${state.used} jobs and follow-ups${credits} in the window of '${state.text}'; the next one frees at ${until} UTC.`;
 }
@@ -44371,7 +44371,7 @@ var duration = __nccwpck_require__(8703);
 var runner_inputs = __nccwpck_require__(7382);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/prepared-run.js
 /** A run that starts nothing, and why. */
-const prepared_run_skippedRun = (why, about = {}) => ({
+const skippedRun = (why, about = {}) => ({
     notices: [],
     ...about,
     kind: 'skip',
@@ -45086,7 +45086,8 @@ function withPolicy(inputs, policy) {
         ...(policy.maxOpen !== undefined ? { maxOpen: policy.maxOpen } : {}),
         ...(policy.expireAfter ? { expireAfter: policy.expireAfter } : {}),
         ...(policy.reviewers ? { reviewers: policy.reviewers } : {}),
-        ...(policy.docsRoot !== undefined ? { docsRoot: policy.docsRoot } : {})
+        ...(policy.docsRoot !== undefined ? { docsRoot: policy.docsRoot } : {}),
+        ...(policy.quietHours ? { quietHours: policy.quietHours } : {})
     };
 }
 /** A policy key that needs an input the workflow did not give: the error naming both. */
@@ -45395,25 +45396,24 @@ function withComment(end, outcome, settings, event) {
 }
 const cancelledBeforeJob = () => new errors/* CancelledError */.cc('Cancelled before a job was started; nothing was sent to the service.');
 /**
- * A run outside the ledger's batch that starts a job: with `max-jobs` and the dashboard, its job is
- * counted there, and a change run on its own is held back over budget (ledger/counted-runs.ts).
+ * A run outside the ledger's batch that starts a job (an issue, a comment, a prompt, a review, a
+ * change on its own): with a budget and the dashboard, its job is counted there. A person's request
+ * is never held by the budget; a change on its own is, by the budget gate of its own list, which
+ * reads the `ledger` this returns (src/changes/gates/order.ts).
  */
-async function withBudget(prepared, settings, event, deps, run) {
+async function withCounting(prepared, settings, event, deps, run) {
     const starts = !isStopped(prepared) && prepared.request.prompt !== undefined;
     const budgeted = settings.maxJobs || settings.maxCredits;
     if (isStopped(prepared) || !starts || !budgeted || !settings.dashboard || settings.dryRun)
-        return prepared;
+        return { prepared };
     // The ledger (its dashboard, its format's schema) loads only for a run a budget counts: an issue
     // run without one starts without it.
     const { countedRun: counting } = await __nccwpck_require__.e(/* import() */ 599).then(__nccwpck_require__.bind(__nccwpck_require__, 8599));
     const counted = await counting(settings, event, deps, run);
-    if (counted.over)
-        return skippedRun(counted.over, {
-            source: prepared.source,
-            notices: prepared.notices,
-            dashboardUrl: counted.dashboardUrl
-        });
-    return { ...prepared, ledger: counted.hooks, dashboardUrl: counted.dashboardUrl };
+    return {
+        prepared: { ...prepared, ledger: counted.hooks, dashboardUrl: counted.dashboardUrl },
+        ...(counted.ledger ? { ledger: counted.ledger } : {})
+    };
 }
 /** What the step asks, as the workflow wrote it: the prompt file's path, or the prompt's text. */
 function promptSource(runner) {
@@ -51421,7 +51421,8 @@ const NEW_POLICY_KEYS = [
     'instructions',
     'max-credits',
     'credits-per-run',
-    'docs-root'
+    'docs-root',
+    'quiet-hours'
 ];
 /** v1's `changes` input, which v2 has no place for. */
 const REMOVED_INPUT = 'changes';
@@ -51485,7 +51486,8 @@ __nccwpck_require__.d(__webpack_exports__, {
   rv: () => (/* binding */ PERMISSION_CHOICES),
   Ky: () => (/* binding */ POLICY_VERSION),
   dO: () => (/* binding */ PRESET_NAMES),
-  nP: () => (/* binding */ REVIEWER_MODES)
+  nP: () => (/* binding */ REVIEWER_MODES),
+  w4: () => (/* binding */ WEEKDAYS)
 });
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/permission.js
@@ -51521,6 +51523,16 @@ const FOLD_MODES = ['open-pr', 'never'];
  */
 const APPROVAL_MODES = ['none', 'dashboard'];
 const REVIEWER_MODES = ['authors'];
+/** The days `quiet-hours` takes, in the order of JavaScript's getDay() (Sunday first). */
+const WEEKDAYS = [
+    'sunday',
+    'monday',
+    'tuesday',
+    'wednesday',
+    'thursday',
+    'friday',
+    'saturday'
+];
 
 
 /***/ }),
@@ -51716,6 +51728,7 @@ const PRESETS = {
 
 
 
+
 /** A checked file's values over its preset's over the defaults. */
 const policyValues = (file) => ({
     ...DEFAULTS,
@@ -51768,8 +51781,22 @@ function resolvePolicy(values, file) {
         ...(values.reviewers ? { reviewers: values.reviewers } : {}),
         ...(values['docs-root'] !== undefined
             ? { docsRoot: values['docs-root'].replace(/\/+$/, '') }
-            : {})
+            : {}),
+        ...(values['quiet-hours'] ? { quietHours: quietHours(values['quiet-hours']) } : {})
     };
+}
+const minutes = (time) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
+function quietHours(q) {
+    const timeZone = q.timezone ?? 'UTC';
+    const days = (q.days ?? []).map(d => choices/* WEEKDAYS */.w4.indexOf(d));
+    const window = q.from !== undefined && q.to !== undefined
+        ? { from: minutes(q.from), to: minutes(q.to) }
+        : undefined;
+    const text = [
+        ...(q.days?.length ? [q.days.join(', ')] : []),
+        ...(q.from !== undefined ? [`${q.from}–${q.to}`] : [])
+    ].join(', ');
+    return { days, ...(window ? { window } : {}), timeZone, text: `${text} ${timeZone}` };
 }
 /** The built-in policy, when the workflow's repository has no policy file. */
 const defaultPolicy = () => resolvePolicy(policyValues({}));

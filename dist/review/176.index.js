@@ -246,7 +246,7 @@ function tightest(states) {
 function overBudget(state, limits, now) {
     const until = new Date(state.freesAt ?? now).toISOString().slice(0, 16).replace('T', ' ');
     const credits = state.key === 'max-credits'
-        ? `, about ${(0,runner_text/* formatCount */.B4)(state.used * limits.creditsPerRun)} credits at ${(0,runner_text/* formatCount */.B4)(limits.creditsPerRun)} a run (an estimate),`
+        ? `, about ${formatCount(state.used * limits.creditsPerRun)} credits at ${formatCount(limits.creditsPerRun)} a run (an estimate),`
         : '';
     return `Over budget: ${state.used} jobs and follow-ups${credits} in the window of '${state.text}'; the next one frees at ${until} UTC.`;
 }
@@ -2354,15 +2354,14 @@ function leftOut(batch) {
 
 
 
-
 /**
- * With `max-jobs`, a job or follow-up started outside the dashboard's batch counts against the
- * budget that holds back change runs: it is written on the dashboard once the service accepted it.
- * - An issue run (`hold: false`) is a person's request: the budget never holds it back, and a
- *   dashboard that cannot be read or written costs it nothing but a warning.
+ * With a budget, a job or follow-up started outside the dashboard's batch counts against it: it is
+ * written on the dashboard once the service accepted it.
+ * - A person's request (an issue, a comment, a review; `hold: false`): a dashboard that cannot be
+ *   read or written costs it nothing but a warning.
  * - A change run on its own (`hold: true`: a pull request not merged yet, another branch) starts by
- *   itself on every push: over budget it starts nothing, and a dashboard that cannot be read or
- *   written stops it, as it would stop a change run with the ledger.
+ *   itself on every push: the budget gate may hold it (it reads `ledger`), and a dashboard that
+ *   cannot be read or written stops it, as it would stop a change run with the ledger.
  */
 async function countedRun(settings, event, deps, run) {
     const { log, clock } = deps;
@@ -2383,15 +2382,8 @@ async function countedRun(settings, event, deps, run) {
             now: () => clock.wallNow()
         });
         ledger = new LedgerSession(dashboard, settings.projectId, { id: event.runId, url: event.runUrl, attempt: event.runAttempt, step: event.step }, () => clock.wallNow(), settings);
-        if (run.hold) {
-            const state = ledger.budgetState();
-            if (state?.left === 0)
-                return {
-                    dashboardUrl: ledger.url,
-                    over: `${overBudget(state, settings, clock.wallNow())} Nothing starts for ${run.what}, which runs on its own, outside the dashboard's batch: a later push to it runs again, and once merged it is documented with the next batch.`
-                };
+        if (run.hold)
             await ledger.ensureWritable();
-        }
     }
     catch (error) {
         // A newer version keeps the ledger: this one may not start what it cannot count there.
@@ -2412,6 +2404,7 @@ async function countedRun(settings, event, deps, run) {
     };
     return {
         dashboardUrl: ledger.url,
+        ledger,
         hooks: {
             accepted: (job, followUp) => count(job, followUp, `from ${run.what}`),
             // No answer came: it may have started a job, and a job may cost credits.

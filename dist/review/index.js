@@ -41512,7 +41512,8 @@ const NEW_POLICY_KEYS = [
     'instructions',
     'max-credits',
     'credits-per-run',
-    'docs-root'
+    'docs-root',
+    'quiet-hours'
 ];
 /** v1's `changes` input, which v2 has no place for. */
 const REMOVED_INPUT = 'changes';
@@ -41574,7 +41575,8 @@ function parseMaxJobs(name, raw) {
 /* harmony export */   lU: () => (/* binding */ APPROVAL_MODES),
 /* harmony export */   mk: () => (/* binding */ MAX_POLICY_BYTES),
 /* harmony export */   nP: () => (/* binding */ REVIEWER_MODES),
-/* harmony export */   rv: () => (/* binding */ PERMISSION_CHOICES)
+/* harmony export */   rv: () => (/* binding */ PERMISSION_CHOICES),
+/* harmony export */   w4: () => (/* binding */ WEEKDAYS)
 /* harmony export */ });
 /* harmony import */ var _github_permission_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4715);
 
@@ -41594,6 +41596,16 @@ const FOLD_MODES = ['open-pr', 'never'];
  */
 const APPROVAL_MODES = ['none', 'dashboard'];
 const REVIEWER_MODES = ['authors'];
+/** The days `quiet-hours` takes, in the order of JavaScript's getDay() (Sunday first). */
+const WEEKDAYS = [
+    'sunday',
+    'monday',
+    'tuesday',
+    'wednesday',
+    'thursday',
+    'friday',
+    'saturday'
+];
 
 
 /***/ }),
@@ -41789,6 +41801,7 @@ const PRESETS = {
 
 
 
+
 /** A checked file's values over its preset's over the defaults. */
 const policyValues = (file) => ({
     ...DEFAULTS,
@@ -41841,8 +41854,22 @@ function resolvePolicy(values, file) {
         ...(values.reviewers ? { reviewers: values.reviewers } : {}),
         ...(values['docs-root'] !== undefined
             ? { docsRoot: values['docs-root'].replace(/\/+$/, '') }
-            : {})
+            : {}),
+        ...(values['quiet-hours'] ? { quietHours: quietHours(values['quiet-hours']) } : {})
     };
+}
+const minutes = (time) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
+function quietHours(q) {
+    const timeZone = q.timezone ?? 'UTC';
+    const days = (q.days ?? []).map(d => choices/* WEEKDAYS */.w4.indexOf(d));
+    const window = q.from !== undefined && q.to !== undefined
+        ? { from: minutes(q.from), to: minutes(q.to) }
+        : undefined;
+    const text = [
+        ...(q.days?.length ? [q.days.join(', ')] : []),
+        ...(q.from !== undefined ? [`${q.from}–${q.to}`] : [])
+    ].join(', ');
+    return { days, ...(window ? { window } : {}), timeZone, text: `${text} ${timeZone}` };
 }
 /** The built-in policy, when the workflow's repository has no policy file. */
 const defaultPolicy = () => resolvePolicy(policyValues({}));
@@ -42078,7 +42105,7 @@ function findRecords(text, tag) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(236);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3955);
 
 // The review sub-action (review/action.yml); `run` reports its own failures.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -42088,7 +42115,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 236:
+/***/ 3955:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -42538,7 +42565,7 @@ var duration = __nccwpck_require__(8703);
 var runner_inputs = __nccwpck_require__(7382);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/prepared-run.js
 /** A run that starts nothing, and why. */
-const prepared_run_skippedRun = (why, about = {}) => ({
+const skippedRun = (why, about = {}) => ({
     notices: [],
     ...about,
     kind: 'skip',
@@ -43253,7 +43280,8 @@ function withPolicy(inputs, policy) {
         ...(policy.maxOpen !== undefined ? { maxOpen: policy.maxOpen } : {}),
         ...(policy.expireAfter ? { expireAfter: policy.expireAfter } : {}),
         ...(policy.reviewers ? { reviewers: policy.reviewers } : {}),
-        ...(policy.docsRoot !== undefined ? { docsRoot: policy.docsRoot } : {})
+        ...(policy.docsRoot !== undefined ? { docsRoot: policy.docsRoot } : {}),
+        ...(policy.quietHours ? { quietHours: policy.quietHours } : {})
     };
 }
 /** A policy key that needs an input the workflow did not give: the error naming both. */
@@ -43562,25 +43590,24 @@ function withComment(end, outcome, settings, event) {
 }
 const cancelledBeforeJob = () => new errors/* CancelledError */.cc('Cancelled before a job was started; nothing was sent to the service.');
 /**
- * A run outside the ledger's batch that starts a job: with `max-jobs` and the dashboard, its job is
- * counted there, and a change run on its own is held back over budget (ledger/counted-runs.ts).
+ * A run outside the ledger's batch that starts a job (an issue, a comment, a prompt, a review, a
+ * change on its own): with a budget and the dashboard, its job is counted there. A person's request
+ * is never held by the budget; a change on its own is, by the budget gate of its own list, which
+ * reads the `ledger` this returns (src/changes/gates/order.ts).
  */
-async function withBudget(prepared, settings, event, deps, run) {
+async function withCounting(prepared, settings, event, deps, run) {
     const starts = !isStopped(prepared) && prepared.request.prompt !== undefined;
     const budgeted = settings.maxJobs || settings.maxCredits;
     if (isStopped(prepared) || !starts || !budgeted || !settings.dashboard || settings.dryRun)
-        return prepared;
+        return { prepared };
     // The ledger (its dashboard, its format's schema) loads only for a run a budget counts: an issue
     // run without one starts without it.
     const { countedRun: counting } = await Promise.all(/* import() */[__nccwpck_require__.e(934), __nccwpck_require__.e(176)]).then(__nccwpck_require__.bind(__nccwpck_require__, 1176));
     const counted = await counting(settings, event, deps, run);
-    if (counted.over)
-        return skippedRun(counted.over, {
-            source: prepared.source,
-            notices: prepared.notices,
-            dashboardUrl: counted.dashboardUrl
-        });
-    return { ...prepared, ledger: counted.hooks, dashboardUrl: counted.dashboardUrl };
+    return {
+        prepared: { ...prepared, ledger: counted.hooks, dashboardUrl: counted.dashboardUrl },
+        ...(counted.ledger ? { ledger: counted.ledger } : {})
+    };
 }
 /** What the step asks, as the workflow wrote it: the prompt file's path, or the prompt's text. */
 function promptSource(runner) {
@@ -46550,18 +46577,41 @@ function commandText(body, phrase) {
     return rest.trim();
 }
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/gates/gate.js
+const PASS = { kind: 'pass' };
+/** The first gate that stops the run, and what it said; none when all pass. */
+async function applyGates(gates, input) {
+    for (const gate of gates) {
+        const verdict = await gate.check(input);
+        if (verdict.kind !== 'pass')
+            return verdict;
+    }
+    return undefined;
+}
+
 // EXTERNAL MODULE: ./.tmp/ncc-js/github/permission.js
 var permission = __nccwpck_require__(4715);
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/trust-gate.js
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/gates/trust.js
+
 
 
 
 
 /**
- * Who may start the agent from an issue: read from the GitHub API, never from `author_association`.
- * Returns why the run is refused, or undefined to go on. Fails closed when the permission cannot be read.
+ * `required-permission` and `allowed-bots`: who may start the agent (a label, a comment, a review,
+ * a tick, an open pull request), read from the GitHub API, never from `author_association`. Fails
+ * closed when the permission cannot be read.
  */
-async function trustRefusal(github, event, settings, signal) {
+const trust = {
+    name: 'required-permission',
+    says: 'the person who triggered the run has `required-permission` on the repository (read from the API), or is a bot `allowed-bots` lists; otherwise the run is skipped, saying who and what they have',
+    async check(input) {
+        const why = await trustRefusal(input);
+        return why === undefined ? PASS : { kind: 'skip', why };
+    }
+};
+/** Why the person who triggered the run may not, or undefined: the gate's reason, for callers that need only it. */
+async function trustRefusal({ event, settings, github, signal }) {
     const actor = event.actor;
     if (!actor)
         return 'The event does not say who triggered it.';
@@ -46709,9 +46759,12 @@ async function recordedDocsJob(github, pull, settings) {
 
 
 
+
 /** A review, or a comment on a pull request: what may follow up on a docs pull request's job. */
 const isReviewEvent = (event) => event.name === 'pull_request_review' ||
     (event.name === 'issue_comment' && Boolean(event.issue?.isPullRequest));
+/** The controls of a review follow-up, once its job is found: who reviewed or commented. */
+const REVIEW_GATES = [trust];
 /** What the event asks, from the payload alone; undefined: not a review follow-up (an issue run). */
 function askedOf(settings, event) {
     const phrase = settings.triggerPhrase;
@@ -46739,7 +46792,7 @@ function askedOf(settings, event) {
         };
     return { kind: 'review', body: text, reviewId: review.id };
 }
-const skip = (why) => prepared_run_skippedRun(why);
+const skip = (why) => skippedRun(why);
 /**
  * A review or a trigger-phrase comment on a docs pull request the agent opened, in the docs
  * repository: sent to the pull request's job as a follow-up, the job found only from the record the
@@ -46792,11 +46845,16 @@ async function prepareReviewRun(settings, event, deps) {
         return undefined;
     }
     const { job: jobId } = search.found;
-    const refused = await trustRefusal(async () => github, event, settings, signal);
+    const stop = await applyGates(REVIEW_GATES, {
+        event,
+        settings,
+        github: async () => github,
+        signal
+    });
     if (cancelled())
         throw new errors/* CancelledError */.cc('Cancelled while checking the permission.');
-    if (refused)
-        return skip(refused);
+    if (stop)
+        return skip(stop.why);
     const ended = await endedWhy(github, pr.number, place, jobId, deps.readJob);
     if (cancelled())
         throw new errors/* CancelledError */.cc('Cancelled.');
@@ -46930,10 +46988,10 @@ const reviewAction = {
  */
 async function prepareReview(settings, event, deps) {
     if (!isReviewEvent(event))
-        return prepared_run_skippedRun(notAReview(event));
+        return skippedRun(notAReview(event));
     const prepared = await prepareReviewRun(settings, event, deps);
     return (prepared ??
-        prepared_run_skippedRun(`#${event.issue?.number ?? '?'} is not a docs pull request the agent opened (no record of this project names its job there): a comment on it is the main action's (\`uses: ${(0,names/* subActionUses */.t3)()}\`).`));
+        skippedRun(`#${event.issue?.number ?? '?'} is not a docs pull request the agent opened (no record of this project names its job there): a comment on it is the main action's (\`uses: ${(0,names/* subActionUses */.t3)()}\`).`));
 }
 /** A comment that is not new, or does not start with the trigger phrase: it asks for nothing. */
 function notAFollowUp(event, phrase) {

@@ -19,13 +19,7 @@ import {
 import { formatDuration } from '../runner/duration.js'
 import { isUnexpanded, sendableSecret } from '../runner/inputs.js'
 import type { Runner } from '../runner/runner.js'
-import {
-  type FlowDeps,
-  type PreparedRun,
-  type StartingRun,
-  isStopped,
-  skippedRun
-} from './prepared-run.js'
+import { type FlowDeps, type PreparedRun, type StartingRun, isStopped } from './prepared-run.js'
 import type { CommentOutcome, CommentState } from './comment/live-comment.js'
 import { Markers, stepIdentity } from './comment/marker.js'
 import type { countedRun } from './ledger/counted-runs.js'
@@ -394,10 +388,12 @@ const cancelledBeforeJob = (): CancelledError =>
   new CancelledError('Cancelled before a job was started; nothing was sent to the service.')
 
 /**
- * A run outside the ledger's batch that starts a job: with `max-jobs` and the dashboard, its job is
- * counted there, and a change run on its own is held back over budget (ledger/counted-runs.ts).
+ * A run outside the ledger's batch that starts a job (an issue, a comment, a prompt, a review, a
+ * change on its own): with a budget and the dashboard, its job is counted there. A person's request
+ * is never held by the budget; a change on its own is, by the budget gate of its own list, which
+ * reads the `ledger` this returns (src/changes/gates/order.ts).
  */
-export async function withBudget(
+export async function withCounting(
   prepared: PreparedRun,
   settings: Pick<
     Settings,
@@ -415,22 +411,19 @@ export async function withBudget(
   event: RunEvent,
   deps: Parameters<typeof countedRun>[2],
   run: Parameters<typeof countedRun>[3]
-): Promise<PreparedRun> {
+): Promise<{ prepared: PreparedRun; ledger?: Awaited<ReturnType<typeof countedRun>>['ledger'] }> {
   const starts = !isStopped(prepared) && prepared.request.prompt !== undefined
   const budgeted = settings.maxJobs || settings.maxCredits
   if (isStopped(prepared) || !starts || !budgeted || !settings.dashboard || settings.dryRun)
-    return prepared
+    return { prepared }
   // The ledger (its dashboard, its format's schema) loads only for a run a budget counts: an issue
   // run without one starts without it.
   const { countedRun: counting } = await import('./ledger/counted-runs.js')
   const counted = await counting(settings, event, deps, run)
-  if (counted.over)
-    return skippedRun(counted.over, {
-      source: prepared.source,
-      notices: prepared.notices,
-      dashboardUrl: counted.dashboardUrl
-    })
-  return { ...prepared, ledger: counted.hooks, dashboardUrl: counted.dashboardUrl }
+  return {
+    prepared: { ...prepared, ledger: counted.hooks, dashboardUrl: counted.dashboardUrl },
+    ...(counted.ledger ? { ledger: counted.ledger } : {})
+  }
 }
 
 /** What the step asks, as the workflow wrote it: the prompt file's path, or the prompt's text. */

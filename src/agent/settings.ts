@@ -11,7 +11,7 @@ import {
 import { readWorkspaceFile, workspaceOf } from '../runner/workspace.js'
 import { InputError } from '../runner/errors.js'
 import type { Permission } from '../github/permission.js'
-import type { Policy } from '../policy/policy.js'
+import type { Policy, QuietHours } from '../policy/policy.js'
 import type { PathFilter } from '../policy/path-filter.js'
 import type { CodeRepository } from '../policy/code-repositories.js'
 import type { CreditBudget, JobBudget, Limits } from '../policy/budget.js'
@@ -93,6 +93,8 @@ export interface ChangeSettings extends PlanSettings {
   expireAfter?: { ms: number; text: string; keepLabel: string }
   /** `max-open`: at most this many docs pull requests of the project open (a running job counts). */
   maxOpen?: number
+  /** `quiet-hours`: when change runs start nothing. */
+  quietHours?: QuietHours
   /** `reviewers: authors`: the changes' authors are requested as reviewers (needs `docs-token`). */
   reviewers?: ReviewerMode
   /** `approval: dashboard`: the changes wait for a tick on the dashboard before anything starts. */
@@ -259,7 +261,8 @@ export function withPolicy(inputs: Inputs, policy: Policy): Settings {
     ...(policy.maxOpen !== undefined ? { maxOpen: policy.maxOpen } : {}),
     ...(policy.expireAfter ? { expireAfter: policy.expireAfter } : {}),
     ...(policy.reviewers ? { reviewers: policy.reviewers } : {}),
-    ...(policy.docsRoot !== undefined ? { docsRoot: policy.docsRoot } : {})
+    ...(policy.docsRoot !== undefined ? { docsRoot: policy.docsRoot } : {}),
+    ...(policy.quietHours ? { quietHours: policy.quietHours } : {})
   }
 }
 

@@ -16,7 +16,8 @@ import {
 import type { Dashboard } from '../agent/ledger/dashboard.js'
 import type { LedgerSession } from '../agent/ledger/ledger-session.js'
 import { Key } from '../agent/names.js'
-import { trustRefusal } from '../agent/trust-gate.js'
+import { type Gate, applyGates } from '../agent/gates/gate.js'
+import { type TrustInput, trust } from '../agent/gates/trust.js'
 
 /**
  * An edit of the dashboard issue, with `approval: dashboard` or with an uncertain request's box
@@ -133,14 +134,23 @@ function resendTicks(
   )
 }
 
+/** The controls of a tick on the dashboard: who ticked (the approval gate then judges the batch). */
+export const TICK_GATES: readonly Gate<TrustInput>[] = [trust]
+
 /** The ticker (the event's sender), checked like any trigger; a refused tick is undone and answered. */
 async function judgeTicker(
   ctx: TickContext,
   box: string
 ): Promise<{ approvedBy: string } | { skip: string }> {
   const { event } = ctx
-  const refused = await trustRefusal(async () => ctx.github, event, ctx.settings, ctx.signal)
-  if (!refused) return { approvedBy: event.actor }
+  const stop = await applyGates(TICK_GATES, {
+    event,
+    settings: ctx.settings,
+    github: async () => ctx.github,
+    signal: ctx.signal
+  })
+  if (!stop) return { approvedBy: event.actor }
+  const refused = stop.why
   const who = LOGIN.test(event.actor) ? `@${event.actor}` : undefined
   const what = `ticked ${box}, but ${refused.replace(/\.$/, '')}.`
   const why = `${who ?? 'Someone'} ${what}`

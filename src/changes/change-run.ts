@@ -15,16 +15,17 @@ import { type ChangeRules, applyRules } from './change-rules.js'
 import type { ChangeRunSettings, RunDeps } from './change-settings.js'
 import { refreshDocsPulls } from './docs-pulls-refresh.js'
 import { type FoldContext, type FoldDecision, decideFold } from '../agent/ledger/fold.js'
-import type { HeadInput, Verdict } from './gates/gate.js'
+import type { HeadInput } from './gates/gate.js'
+import { type Verdict, applyGates } from '../agent/gates/gate.js'
 import { previewNotice, readProjectBatch } from './project-batch.js'
 import type { ProjectLedger } from '../records/ledger.js'
-
-/** What stops a run before its batch is handed over. */
-type Stop = Exclude<Verdict, { kind: 'pass' }>
-import { GATES, applyGates } from './gates/order.js'
+import { GATES } from './gates/order.js'
 import { batchSources } from './change-prompt.js'
 import { handOver } from './hand-over.js'
 import { ownChange } from './own-change.js'
+
+/** What stops a run before its batch is handed over. */
+type Stop = Exclude<Verdict, { kind: 'pass' }>
 
 /**
  * Code changes become one batch, a prompt (the changes described and capped), a comment on the

@@ -1,8 +1,10 @@
 import { type RunEvent, eventPhrase } from '../github/event.js'
 import { InputError } from '../runner/errors.js'
-import { type AgentAction, type Refusal, withBudget } from '../agent/agent-run.js'
+import { type AgentAction, type Refusal, withCounting } from '../agent/agent-run.js'
+import { applyGates } from '../agent/gates/gate.js'
+import { OWN_GATES } from './gates/order.js'
 import { Input, Key, SubAction, subActionUses } from '../agent/names.js'
-import { type FlowDeps, type PreparedRun, skippedRun } from '../agent/prepared-run.js'
+import { type FlowDeps, type PreparedRun, isStopped, skippedRun } from '../agent/prepared-run.js'
 import {
   DISPATCH_TYPE,
   type Inputs,
@@ -39,10 +41,20 @@ export async function prepareChanges(
   const tick = isApprovalTick(event, settings)
   if (!tick && !isChangeRun(event)) return notAChange(event)
   const prepared = await prepareChangeRun(settings, event, { ...deps, tick })
-  if (tick || planChange(settings, event).kind !== 'own') return prepared
+  if (tick || planChange(settings, event).kind !== 'own' || isStopped(prepared)) return prepared
+  // A change on its own starts by itself on every push: its limits (quiet hours, the budget) may
+  // skip it, the budget reading the dashboard that counts it.
   const pull = event.pullRequest?.number
   const what = pull === undefined ? 'this push' : `pull request #${pull}`
-  return withBudget(prepared, settings, event, deps, { what, hold: true })
+  const counted = await withCounting(prepared, settings, event, deps, { what, hold: true })
+  const now = () => deps.clock.wallNow()
+  const stop = await applyGates(OWN_GATES.limits, { settings, now, what, ledger: counted.ledger })
+  if (!stop) return counted.prepared
+  return skippedRun(stop.why, {
+    source: prepared.source,
+    notices: prepared.notices,
+    dashboardUrl: counted.prepared.dashboardUrl
+  })
 }
 
 /** Another family's event: no change (a review is refused: a wrong `uses:`). */

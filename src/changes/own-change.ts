@@ -2,7 +2,8 @@ import type { AgentJob } from '../mintlify/agent-jobs.js'
 import { ExplainedError } from '../runner/errors.js'
 import { unknownEarlierJob } from '../agent/comment/live-comment.js'
 import type { PreparedRun } from '../agent/prepared-run.js'
-import { trustRefusal } from '../agent/trust-gate.js'
+import { applyGates } from '../agent/gates/gate.js'
+import { OWN_GATES } from './gates/order.js'
 import { requestReviewers } from './after-job.js'
 import type { ChangeBatch } from '../agent/batch.js'
 import { readPull } from './change-batch.js'
@@ -26,8 +27,13 @@ export async function ownChange(
     const why = pullRefusal({ ...plan.pull, files: [], filesComplete: false }, ctx.rules)
     if (why) return skipped(`Pull request ${why}`, plan.source)
     if (plan.gate) {
-      const refused = await trustRefusal(async () => ctx.github, event, settings, deps.signal)
-      if (refused) return skipped(refused, plan.source)
+      const stop = await applyGates(OWN_GATES.opened, {
+        event,
+        settings,
+        github: async () => ctx.github,
+        signal: deps.signal
+      })
+      if (stop) return skipped(stop.why, plan.source)
     }
     const pull = await ctx.reader.read(`read pull request #${plan.pull.number}`, () =>
       readPull(ctx.github, ctx.event, plan.pull?.number as number)

@@ -106,7 +106,8 @@ export const NEW_POLICY_KEYS = [
   'instructions',
   'max-credits',
   'credits-per-run',
-  'docs-root'
+  'docs-root',
+  'quiet-hours'
 ] as const satisfies readonly PolicyKey[]
 
 /** v1's `changes` input, which v2 has no place for. */

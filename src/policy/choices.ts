@@ -22,3 +22,14 @@ export type PresetName = (typeof PRESET_NAMES)[number]
 export type FoldMode = (typeof FOLD_MODES)[number]
 export type ApprovalMode = (typeof APPROVAL_MODES)[number]
 export type ReviewerMode = (typeof REVIEWER_MODES)[number]
+
+/** The days `quiet-hours` takes, in the order of JavaScript's getDay() (Sunday first). */
+export const WEEKDAYS = [
+  'sunday',
+  'monday',
+  'tuesday',
+  'wednesday',
+  'thursday',
+  'friday',
+  'saturday'
+] as const

@@ -5,7 +5,13 @@ import { BUDGET_WINDOWS, type CreditBudget, type JobBudget, jobBudget } from './
 import { type CodeRepository, codeRepository } from './code-repositories.js'
 import { type PathFilter, pathFilter } from './path-filter.js'
 import { DEFAULTS, PRESETS } from './presets.js'
-import type { ApprovalMode, FoldMode, PresetName, ReviewerMode } from './choices.js'
+import {
+  type ApprovalMode,
+  type FoldMode,
+  type PresetName,
+  type ReviewerMode,
+  WEEKDAYS
+} from './choices.js'
 import type { PolicyFile } from './schema.js'
 
 /** The file's values over its preset's over the defaults: every defaulted key has one. */
@@ -59,6 +65,18 @@ export interface Policy {
   readonly reviewers?: ReviewerMode
   /** The folder Mintlify deploys, without a trailing `/`; undefined: found from the tree. */
   readonly docsRoot?: string
+  /** `quiet-hours`: when change runs start nothing. */
+  readonly quietHours?: QuietHours
+}
+
+/** `quiet-hours`, ready to test a moment against: days (getDay()'s numbers), minutes of the day. */
+export interface QuietHours {
+  days: readonly number[]
+  /** A daily window in minutes since midnight; `from` after `to` crosses midnight. */
+  window?: { from: number; to: number }
+  timeZone: string
+  /** As people read it: "saturday, sunday, 20:00–07:00 Europe/Berlin". */
+  text: string
 }
 
 /** A checked file's values over its preset's over the defaults. */
@@ -119,8 +137,25 @@ export function resolvePolicy(values: PolicyValues, file?: string): Policy {
     ...(values.reviewers ? { reviewers: values.reviewers } : {}),
     ...(values['docs-root'] !== undefined
       ? { docsRoot: values['docs-root'].replace(/\/+$/, '') }
-      : {})
+      : {}),
+    ...(values['quiet-hours'] ? { quietHours: quietHours(values['quiet-hours']) } : {})
   }
+}
+
+const minutes = (time: string): number => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5))
+
+function quietHours(q: NonNullable<PolicyValues['quiet-hours']>): QuietHours {
+  const timeZone = q.timezone ?? 'UTC'
+  const days = (q.days ?? []).map(d => WEEKDAYS.indexOf(d))
+  const window =
+    q.from !== undefined && q.to !== undefined
+      ? { from: minutes(q.from), to: minutes(q.to) }
+      : undefined
+  const text = [
+    ...(q.days?.length ? [q.days.join(', ')] : []),
+    ...(q.from !== undefined ? [`${q.from}–${q.to}`] : [])
+  ].join(', ')
+  return { days, ...(window ? { window } : {}), timeZone, text: `${text} ${timeZone}` }
 }
 
 /** The built-in policy, when the workflow's repository has no policy file. */

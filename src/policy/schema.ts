@@ -7,7 +7,8 @@ import {
   PERMISSION_CHOICES,
   POLICY_VERSION,
   PRESET_NAMES,
-  REVIEWER_MODES
+  REVIEWER_MODES,
+  WEEKDAYS
 } from './choices.js'
 import { MAX_CODE_REPOSITORIES, REPOSITORY_PATTERN } from './code-repositories.js'
 import { MAX_PATTERNS, isGlob } from './path-filter.js'
@@ -104,6 +105,22 @@ const choice = <const T extends readonly string[]>(choices: T) =>
   v.picklist(choices, `must be one of ${choices.join(', ')}`)
 
 const boolean = v.boolean('must be true or false')
+
+/** A time of day, 24-hour: `07:00`, `22:30`. */
+const clockTime = v.pipe(
+  v.string('must be a time such as 07:00'),
+  v.regex(/^(?:[01]\d|2[0-3]):[0-5]\d$/, 'must be a time of day such as 07:00 or 22:30')
+)
+
+/** A time zone the runtime knows (IANA names, UTC). */
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name })
+    return true
+  } catch {
+    return false
+  }
+}
 
 export const POLICY_SCHEMA = v.pipe(
   v.strictObject(
@@ -302,6 +319,51 @@ export const POLICY_SCHEMA = v.pipe(
           'authors: request the authors of the documented pull requests as reviewers of the docs pull request (bots and people without access left out). Needs the docs-token input.',
         example: 'authors'
       }),
+      'quiet-hours': key(
+        v.pipe(
+          v.strictObject(
+            {
+              days: v.optional(
+                v.pipe(
+                  v.array(
+                    v.picklist(WEEKDAYS, `must be days such as ${WEEKDAYS.slice(5).join(', ')}`),
+                    'must be a YAML list of days'
+                  ),
+                  v.maxLength(7, 'must list each day once at most')
+                )
+              ),
+              from: v.optional(clockTime),
+              to: v.optional(clockTime),
+              timezone: v.optional(
+                v.pipe(
+                  v.string('must be a time zone such as Europe/Berlin'),
+                  v.check(isTimeZone, 'must be an IANA time zone such as Europe/Berlin or UTC')
+                )
+              )
+            },
+            'must be a mapping of days, from, to and timezone'
+          ),
+          v.check(
+            q => (q.from === undefined) === (q.to === undefined),
+            'needs both from and to, or neither'
+          ),
+          v.check(
+            q => Boolean(q.days?.length) || q.from !== undefined,
+            'needs days, or from and to'
+          )
+        ),
+        {
+          form: '{days, from, to, timezone}',
+          description:
+            'Hours in which changes start nothing: a change run’s batch waits on the dashboard, and the first run after them (the next merge, a scheduled catch-up) takes it. days are whole days; from and to a daily window (it may cross midnight); timezone defaults to UTC. With approval: dashboard, a tick starts the batch anyway. Issue, comment and review runs (a person asked) are not held.',
+          example: {
+            days: ['saturday', 'sunday'],
+            from: '20:00',
+            to: '07:00',
+            timezone: 'Europe/Berlin'
+          }
+        }
+      ),
       'docs-root': key(
         v.pipe(
           v.string('must be a folder path such as docs'),

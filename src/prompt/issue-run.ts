@@ -1,7 +1,8 @@
 import { CancelledError } from '../runner/errors.js'
 import { type GitHubApi, connectGitHub } from '../github/api.js'
 import type { RunEvent } from '../github/event.js'
-import { trustRefusal } from '../agent/trust-gate.js'
+import { type Gate, applyGates } from '../agent/gates/gate.js'
+import { type TrustInput, trust } from '../agent/gates/trust.js'
 import { docsPulls } from '../agent/docs-repository.js'
 import { LiveComment, type Recorded, unknownEarlierJob } from '../agent/comment/live-comment.js'
 import {
@@ -37,6 +38,12 @@ export async function prepareIssueRun(
 }
 
 /** What to run, and where to comment: see prepareIssueRun. */
+/**
+ * The controls of an issue or comment run, before anything is sent: who asked. A person's request
+ * is counted against the budget, never held by it (agent-run.ts, withCounting).
+ */
+export const ISSUE_GATES: readonly Gate<TrustInput>[] = [trust]
+
 async function decideIssueRun(
   settings: IssueSettings,
   event: RunEvent,
@@ -50,8 +57,8 @@ async function decideIssueRun(
   const github = async (): Promise<GitHubApi> =>
     (connection ??= connectGitHub(settings.githubToken, event, signal, { clock, session }))
   if (plan.gate) {
-    const why = await trustRefusal(github, event, settings, signal)
-    if (why) return skippedRun(why)
+    const stop = await applyGates(ISSUE_GATES, { event, settings, github, signal })
+    if (stop) return skippedRun(stop.why)
   }
   if (plan.target === undefined) return startingRun({ request, followUp: false })
   const comment = new LiveComment(

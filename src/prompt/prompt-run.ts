@@ -2,7 +2,7 @@ import { connectGitHub } from '../github/api.js'
 import { type RunEvent, eventPhrase } from '../github/event.js'
 import { docsPrPlace } from '../records/docs-pr.js'
 import { InputError } from '../runner/errors.js'
-import { type AgentAction, withBudget } from '../agent/agent-run.js'
+import { type AgentAction, withCounting } from '../agent/agent-run.js'
 import { SubAction, subActionUses } from '../agent/names.js'
 import { type FlowDeps, type PreparedRun, skippedRun } from '../agent/prepared-run.js'
 import { type Settings, withPolicy } from '../agent/settings.js'
@@ -53,7 +53,7 @@ export async function preparePromptRun(
     ? { ...issued, source: issued.source ?? event.issue.url }
     : issued
   const what = event.issue ? `issue #${event.issue.number}` : 'a manual run'
-  return withBudget(prepared, settings, event, deps, { what, hold: false })
+  return (await withCounting(prepared, settings, event, deps, { what, hold: false })).prepared
 }
 
 function refuseOtherFamilies(event: RunEvent): void {

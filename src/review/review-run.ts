@@ -15,7 +15,8 @@ import { commandText } from '../agent/command-text.js'
 import type { ReviewMode, TriggerSettings } from '../agent/settings.js'
 import { Input } from '../agent/names.js'
 import { type FlowDeps, type PreparedRun, skippedRun, startingRun } from '../agent/prepared-run.js'
-import { trustRefusal } from '../agent/trust-gate.js'
+import { type Gate, applyGates } from '../agent/gates/gate.js'
+import { type TrustInput, trust } from '../agent/gates/trust.js'
 import { reviewFollowUp } from './review-prompt.js'
 import { docsPulls } from '../agent/docs-repository.js'
 import { findTrustedRecord, safeLogin } from '../agent/trusted-record.js'
@@ -34,6 +35,9 @@ export const isReviewEvent = (event: Pick<RunEvent, 'name' | 'issue'>): boolean 
 
 export type Asked =
   { skipped: string } | { kind: 'review' | 'comment'; body: string; reviewId?: number }
+
+/** The controls of a review follow-up, once its job is found: who reviewed or commented. */
+export const REVIEW_GATES: readonly Gate<TrustInput>[] = [trust]
 
 /** What the event asks, from the payload alone; undefined: not a review follow-up (an issue run). */
 export function askedOf(
@@ -125,9 +129,14 @@ export async function prepareReviewRun(
     return undefined
   }
   const { job: jobId } = search.found
-  const refused = await trustRefusal(async () => github, event, settings, signal)
+  const stop = await applyGates(REVIEW_GATES, {
+    event,
+    settings,
+    github: async () => github,
+    signal
+  })
   if (cancelled()) throw new CancelledError('Cancelled while checking the permission.')
-  if (refused) return skip(refused)
+  if (stop) return skip(stop.why)
   const ended = await endedWhy(github, pr.number, place, jobId, deps.readJob)
   if (cancelled()) throw new CancelledError('Cancelled.')
   if (ended) return skip(ended)

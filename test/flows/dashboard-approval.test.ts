@@ -23,6 +23,8 @@ beforeEach(() => {
 })
 
 const APPROVAL = { approval: 'dashboard' }
+/** Every day of the week: quiet hours whatever the virtual clock says. */
+const ALL_WEEK = 'sunday,monday,tuesday,wednesday,thursday,friday,saturday'
 const run = (r: ChangeRun = {}): Promise<RunResult> => {
   servers.runId++
   return runInProcess({ clock, ...servers.step({ ...r, inputs: { ...APPROVAL, ...r.inputs } }) })
@@ -379,6 +381,33 @@ describe('approval: dashboard', () => {
     })
     expect(later.outputs).toMatchObject({ result: 'pr-opened', decision: 'new-job' })
     expect(creates()).toHaveLength(2)
+  })
+
+  it('quiet hours hold a merge’s batch on the dashboard; the first run after them starts it', async () => {
+    const quiet = { approval: 'none', 'quiet-hours': `{days: [${ALL_WEEK}]}`, fold: 'never' }
+    const held = await runMerged(quiet)
+    expect(held.code).toBe(0)
+    expect(held.outputs.result).toBe('skipped')
+    expect(held.log).toContain(`Quiet hours (${ALL_WEEK.replace(/,/g, ', ')} UTC): 1 change waits`)
+    await runMerged(quiet)
+    expect(creates()).toHaveLength(0)
+    expect(ledgerOf()?.waiting?.changes.map(c => c.pr)).toEqual([101, 102])
+    // The hours end (the team changed its policy, or the clock moved past them): one job for both.
+    const after = await runMerged({ approval: 'none', fold: 'never' })
+    expect(after.outputs).toMatchObject({ result: 'pr-opened', decision: 'new-job' })
+    expect(creates()).toHaveLength(1)
+    const prompt = (creates()[0]?.requestBody as { prompt: string }).prompt
+    for (const n of [101, 102, 103]) expect(prompt).toContain(`Pull request #${n} (merged)`)
+  })
+
+  it('within quiet hours a writer’s tick starts the batch: they asked for it now', async () => {
+    const quiet = { 'quiet-hours': `{days: [${ALL_WEEK}], timezone: Europe/Berlin}` }
+    const waiting = await runMerged(quiet)
+    expect(waiting.log).toContain("Awaiting approval ('approval: dashboard')")
+    tick()
+    const started = await runTick('alice', { inputs: quiet })
+    expect(started.outputs).toMatchObject({ result: 'pr-opened', decision: 'new-job' })
+    expect(creates()).toHaveLength(1)
   })
 
   it('gates a scheduled since-last run too', async () => {

@@ -8,7 +8,12 @@ import {
 import { DEFAULT_POLICY_PATH } from '../../src/policy/load.js'
 import { policyFromInputs, policyYaml } from '../../src/policy/migration.js'
 import { FakeGitHub } from '../simulator/fake-github.js'
+import { parse } from 'yaml'
+import type { YamlValue } from '../../src/policy/yaml-text.js'
 import type { RunOptions } from './run-action.js'
+
+/** Keys whose value is a mapping: a test gives it as YAML flow text, `{days: [sunday]}`. */
+const MAPPING_KEYS = ['quiet-hours']
 
 /** The agent action each bundle runs, as the policy module names it. */
 const ACTIONS: Record<string, AgentAction> = {
@@ -49,7 +54,9 @@ export function withPolicyFile(options: RunOptions & { asGiven?: boolean }): Run
     if (policy) moved[name] = value
     else inputs[name] = value
   }
-  const values = policyFromInputs(action, moved)
+  const values: Record<string, YamlValue | undefined> = { ...policyFromInputs(action, moved) }
+  // A key that never was an input (a mapping such as `quiet-hours`) is given as YAML's flow text.
+  for (const key of MAPPING_KEYS) if (moved[key]) values[key] = parse(moved[key]) as YamlValue
   const mine = written.get(gh) ?? new Set<string>()
   written.set(gh, mine)
   if (Object.keys(values).length) {

@@ -35,10 +35,10 @@ const LAYERS: readonly string[][] = [
  *
  * What the agent actions share, bottom to top: the words every flow shares (input and output names,
  * the settings and their allowed values, the job's outcome, the path filter, a batch's shape, the
- * trust gate, the trigger phrase, the docs pull request's records, running and waiting for a job);
- * the live comment; the ledger and its dashboard (folding reads the ledger's jobs); what every flow
- * prepares (prepared-run.ts); the frame that runs a prepared run and the report; the body of every
- * action's `run()`. The changes sub-action: the plan and the rules, then its gates, then the rest.
+ * trigger phrase, the docs pull request's records, running and waiting for a job); the live
+ * comment; the ledger and its dashboard (folding reads the ledger's jobs); what every flow prepares
+ * (prepared-run.ts); the controls every trigger shares (gates/: trust, quiet hours, the budget);
+ * the frame that runs a prepared run and the report; the body of every action's `run()`. The changes sub-action: the plan and the rules, then its gates, then the rest.
  */
 const ROOM_ORDER: Record<string, readonly (readonly string[])[]> = {
   agent: [
@@ -47,7 +47,6 @@ const ROOM_ORDER: Record<string, readonly (readonly string[])[]> = {
       'settings.ts',
       'outcome.ts',
       'batch.ts',
-      'trust-gate.ts',
       'command-text.ts',
       'docs-pr-record.ts',
       'trusted-record.ts',
@@ -58,6 +57,7 @@ const ROOM_ORDER: Record<string, readonly (readonly string[])[]> = {
     ['comment/'],
     ['ledger/'],
     ['prepared-run.ts'],
+    ['gates/'],
     ['agent-run.ts', 'report.ts'],
     ['action.ts']
   ],

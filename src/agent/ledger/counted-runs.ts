@@ -8,7 +8,7 @@ import { Dashboard } from './dashboard.js'
 import { NewerLedgerError } from './dashboard-choice.js'
 import { LedgerSession } from './ledger-session.js'
 import { RecordSigner } from '../../records/record.js'
-import { type Limits, overBudget } from './budget.js'
+import type { Limits } from './budget.js'
 
 export interface CountedSettings extends Limits {
   apiKey: string
@@ -24,23 +24,23 @@ export interface CountingHooks {
   finished(): Promise<void>
 }
 
-/** How a run outside the ledger's batch stands to `max-jobs`. */
+/** A run outside the ledger's batch, counted on the dashboard: the budget gate reads its ledger. */
 export interface CountedRun {
   /** Count the job or follow-up on the dashboard once the service accepted it. */
   hooks?: CountingHooks
   dashboardUrl?: string
-  /** Over budget, with `hold`: why nothing starts. */
-  over?: string
+  /** Where the budgets stand, for the budget gate (a change on its own). */
+  ledger?: Pick<LedgerSession, 'budgetState'>
 }
 
 /**
- * With `max-jobs`, a job or follow-up started outside the dashboard's batch counts against the
- * budget that holds back change runs: it is written on the dashboard once the service accepted it.
- * - An issue run (`hold: false`) is a person's request: the budget never holds it back, and a
- *   dashboard that cannot be read or written costs it nothing but a warning.
+ * With a budget, a job or follow-up started outside the dashboard's batch counts against it: it is
+ * written on the dashboard once the service accepted it.
+ * - A person's request (an issue, a comment, a review; `hold: false`): a dashboard that cannot be
+ *   read or written costs it nothing but a warning.
  * - A change run on its own (`hold: true`: a pull request not merged yet, another branch) starts by
- *   itself on every push: over budget it starts nothing, and a dashboard that cannot be read or
- *   written stops it, as it would stop a change run with the ledger.
+ *   itself on every push: the budget gate may hold it (it reads `ledger`), and a dashboard that
+ *   cannot be read or written stops it, as it would stop a change run with the ledger.
  */
 export async function countedRun(
   settings: CountedSettings,
@@ -72,15 +72,7 @@ export async function countedRun(
       () => clock.wallNow(),
       settings
     )
-    if (run.hold) {
-      const state = ledger.budgetState()
-      if (state?.left === 0)
-        return {
-          dashboardUrl: ledger.url,
-          over: `${overBudget(state, settings, clock.wallNow())} Nothing starts for ${run.what}, which runs on its own, outside the dashboard's batch: a later push to it runs again, and once merged it is documented with the next batch.`
-        }
-      await ledger.ensureWritable()
-    }
+    if (run.hold) await ledger.ensureWritable()
   } catch (error) {
     // A newer version keeps the ledger: this one may not start what it cannot count there.
     if (error instanceof NewerLedgerError) throw error
@@ -104,6 +96,7 @@ export async function countedRun(
   }
   return {
     dashboardUrl: ledger.url,
+    ledger,
     hooks: {
       accepted: (job, followUp) => count(job, followUp, `from ${run.what}`),
       // No answer came: it may have started a job, and a job may cost credits.

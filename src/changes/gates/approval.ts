@@ -3,7 +3,8 @@ import { newBatchId } from '../../agent/ledger/approval-box.js'
 import { awaitingWhy } from '../approval.js'
 import { batchSize } from '../change-rules.js'
 import { decideFold } from '../../agent/ledger/fold.js'
-import { type BatchInput, type Gate, PASS } from './gate.js'
+import { type BatchInput, rangeBase } from './gate.js'
+import { type Gate, PASS } from '../../agent/gates/gate.js'
 
 /**
  * `approval: dashboard`: a batch nobody approved yet waits on the dashboard with its checkbox (the
@@ -11,15 +12,16 @@ import { type BatchInput, type Gate, PASS } from './gate.js'
  */
 export const approval: Gate<BatchInput> = {
   name: 'approval',
-  async check({ settings, approvedBy, ledger, batch, foldContext, reads, now }) {
+  says: 'with `approval: dashboard`, someone with `required-permission` ticked the batch’s box; otherwise it waits there with the box, what it would start and what that costs',
+  async check(input) {
+    const { settings, approvedBy, ledger, batch, foldContext, reads, now } = input
     const { project } = ledger
     if (settings.approval !== 'dashboard' || approvedBy || project.waiting?.approvedBy) return PASS
     const fold = settings.fold === 'open-pr' ? await decideFold(project, foldContext) : undefined
     ledger.noteSeen(fold?.seen)
     const target = fold?.target
     const prompt = await reads.prompt(batch, Boolean(target))
-    // On an empty ledger the range starts before this change, so that later changes join it.
-    const base = project.documented ? undefined : (batch.base ?? (await reads.parentOf(batch)))
+    const base = await rangeBase(input)
     return {
       kind: 'hold',
       why: awaitingWhy(batchSize(batch)),

@@ -1,8 +1,10 @@
-import { type Gate, type HeadInput, PASS } from './gate.js'
+import { type HeadInput } from './gate.js'
+import { type Gate, PASS } from '../../agent/gates/gate.js'
 
 /** Another run (another workflow of the project, or a re-run) handled this head already. */
 export const coveredAlready: Gate<HeadInput> = {
   name: 'covered by an earlier run',
+  says: 'no other run (a second workflow, a redelivered event) took this head; otherwise the run ends',
   check({ head, ledger }) {
     const earlier = !ledger.resending && ledger.coveredBy(head.sha)
     if (!earlier) return PASS

@@ -1,4 +1,5 @@
-import { type Gate, type HeadInput, PASS } from './gate.js'
+import { type HeadInput } from './gate.js'
+import { type Gate, PASS } from '../../agent/gates/gate.js'
 
 /**
  * A catch-up on a ledger with no last documented commit starts nothing: it records the branch's
@@ -6,6 +7,7 @@ import { type Gate, type HeadInput, PASS } from './gate.js'
  */
 export const firstRun: Gate<HeadInput> = {
   name: 'first run',
+  says: 'the ledger has a last documented commit; a catch-up on an empty ledger records the head and starts nothing',
   check({ plan, head, ledger, reads }) {
     if (ledger.project.documented || plan.kind !== 'since-last') return PASS
     return {

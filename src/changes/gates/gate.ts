@@ -1,33 +1,13 @@
-import type { ProjectLedger, RunEntry, Waiting } from '../../records/ledger.js'
+import type { ProjectLedger, RunEntry } from '../../records/ledger.js'
 import type { Logger } from '../../runner/logger.js'
 import { counted } from '../../runner/text.js'
 import type { BudgetState } from '../../agent/ledger/budget.js'
 import type { ChangeSettings } from '../../agent/settings.js'
 import type { DocsPullUpdate } from '../../agent/ledger/expiry.js'
 import type { ChangeBatch } from '../../agent/batch.js'
-import type { WouldStart } from '../../agent/prepared-run.js'
+import type { HeldWrite } from '../../agent/gates/gate.js'
 import type { ChangePlan } from '../change-plan.js'
 import type { FoldContext, FoldDecision } from '../../agent/ledger/fold.js'
-
-/**
- * What a gate says of a change run's batch: let it through to the next gate, end the run with a
- * reason (and, with `record`, that decision written to the ledger), or hold the batch on the
- * dashboard with a reason, where the next run takes it up again. A dry run writes neither.
- */
-export type Verdict =
-  | { kind: 'pass' }
-  | { kind: 'skip'; why: string; record?: { note: string; batch?: ChangeBatch } }
-  | { kind: 'hold'; why: string; written: HeldWrite; wouldStart?: WouldStart }
-
-/** What a held batch keeps on the dashboard besides its changes: its approval, its range's start. */
-export interface HeldWrite {
-  /** With `approval: dashboard`: the batch's id, approval and what it would do, kept or set. */
-  approval?: Partial<Waiting>
-  /** On an empty ledger, the commit the waiting batch's range starts after. */
-  base?: string
-}
-
-export const PASS: Verdict = { kind: 'pass' }
 
 /** The ledger as the gates see it: the project's record, and what they learn on the way. */
 export interface LedgerView {
@@ -88,21 +68,36 @@ export interface DecidedInput extends BatchInput {
   decision: FoldDecision
 }
 
-/** One control of a change run: fed the batch, the ledger and the settings; tested alone. */
-export interface Gate<Input extends HeadInput> {
-  /** The control's name, as the inputs and docs say it. */
-  readonly name: string
-  check(input: Input): Verdict | Promise<Verdict>
-}
-
 /** The batch's changes and whether they wait, as the reasons say it. */
 export function changesWait(count: number): string {
   return `${counted(count, 'change')} ${count === 1 ? 'waits' : 'wait'}`
 }
 
-/** Approved by this run's tick: the approval stays with the batch while a limit holds it. */
-export function approvalKept(input: BatchInput): HeldWrite {
-  return input.approvedBy
-    ? { approval: { approvedBy: input.approvedBy, approvedAt: input.now() } }
-    : {}
+/**
+ * What a held batch keeps: this run's tick (the approval stays with the batch while a limit holds
+ * it) and, on an empty ledger, the commit its range starts after, so that later changes join it.
+ */
+export async function heldWrite(input: BatchInput): Promise<HeldWrite> {
+  const base = await rangeBase(input)
+  return {
+    ...(base ? { base } : {}),
+    ...(input.approvedBy
+      ? { approval: { approvedBy: input.approvedBy, approvedAt: input.now() } }
+      : {})
+  }
+}
+
+/** On an empty ledger, the commit before the batch: where the waiting batch's range starts. */
+export async function rangeBase({ ledger, batch, reads }: BatchInput): Promise<string | undefined> {
+  return ledger.project.documented ? undefined : (batch.base ?? (await reads.parentOf(batch)))
+}
+
+/** A change on its own, once it would start a job: what its limits read. */
+export interface OwnInput {
+  settings: GateSettings
+  now: () => number
+  /** The change, as the reasons say it: "pull request #42", "this push". */
+  what: string
+  /** The dashboard's counting ledger, when a budget counts this run. */
+  ledger?: { budgetState(): BudgetState | undefined }
 }

@@ -7,7 +7,8 @@ import type { ProjectLedger } from '../../records/ledger.js'
 import { batchSize } from '../change-rules.js'
 import { parsePullLink } from '../../github/event.js'
 import { type FoldContext, type FoldDecision, LIVE } from '../../agent/ledger/fold.js'
-import { type DecidedInput, type Gate, PASS, approvalKept, changesWait } from './gate.js'
+import { type DecidedInput, changesWait, heldWrite } from './gate.js'
+import { type Gate, PASS } from '../../agent/gates/gate.js'
 
 /**
  * `max-open`: a batch that starts a new job waits on the dashboard while the project has that many
@@ -16,6 +17,7 @@ import { type DecidedInput, type Gate, PASS, approvalKept, changesWait } from '.
  */
 export const maxOpen: Gate<DecidedInput> = {
   name: 'max-open',
+  says: 'a new job would not pass `max-open`, the project’s docs pull requests open at once (a fold passes); otherwise the changes wait',
   async check(input) {
     const { settings, decision, ledger, foldContext, notices, batch } = input
     const max = settings.maxOpen
@@ -34,7 +36,7 @@ export const maxOpen: Gate<DecidedInput> = {
     return {
       kind: 'hold',
       why: `At 'max-open: ${max}': ${counted(count.open.length, 'docs pull request')} of this project open or on the way (${which}). ${changesWait(batchSize(batch))} on the dashboard; the waiting changes go into one job together once one is merged or closed.`,
-      written: approvalKept(input)
+      written: await heldWrite(input)
     }
   }
 }

@@ -1,6 +1,7 @@
 import type { ChangeBatch } from '../../agent/batch.js'
 import { batchSize } from '../change-rules.js'
-import { type BatchInput, type Gate, PASS, type Verdict } from './gate.js'
+import { type BatchInput } from './gate.js'
+import { type Gate, PASS, type Verdict } from '../../agent/gates/gate.js'
 
 /**
  * The change rules (`paths`, the loop guard, `skip-label`, bots) left nothing of the batch, or it
@@ -9,6 +10,7 @@ import { type BatchInput, type Gate, PASS, type Verdict } from './gate.js'
  */
 export const nothingLeft: Gate<BatchInput> = {
   name: 'nothing left',
+  says: 'the change rules (`paths`, the loop guard, `skip-label`, bots) left changes in the batch, and the head is not older than the last documented commit; otherwise the run ends (recording the decision)',
   check: ({ batch }) =>
     batch.olderThanDocumented
       ? { kind: 'skip', why: `There is nothing to document: ${batch.olderThanDocumented}` }
