@@ -36748,7 +36748,12 @@ async function withCounting(prepared, settings, event, deps, run) {
     const { countedRun: counting } = await __nccwpck_require__.e(/* import() */ 599).then(__nccwpck_require__.bind(__nccwpck_require__, 8599));
     const counted = await counting(settings, event, deps, run);
     return {
-        prepared: { ...prepared, ledger: counted.hooks, dashboardUrl: counted.dashboardUrl },
+        prepared: {
+            ...prepared,
+            ledger: counted.hooks,
+            dashboardUrl: counted.dashboardUrl,
+            notices: [...prepared.notices, ...(counted.notices ?? [])]
+        },
         ...(counted.ledger ? { ledger: counted.ledger } : {})
     };
 }
@@ -36904,7 +36909,26 @@ function failureBody(where, reason) {
  * was heard, and proves the token may comment there. No marker: it records no job yet.
  */
 function startingBody(where) {
-    return `⏳ **Mintlify agent** is starting${run(where)}`;
+    return `${STARTING} is starting${run(where)}`;
+}
+const STARTING = '⏳ **Mintlify agent**';
+/** A starting body as startingBody writes it, with the run's link when there is one. */
+const STARTING_BODY = /^⏳ \*\*Mintlify agent\*\* is starting(?: · \[workflow run\]\((https:\/\/[^\s()]{1,300})\))?$/;
+/** Whether a comment's body is a starting comment's, and the run it names (undefined: none). */
+function startedBy(body) {
+    const match = STARTING_BODY.exec(body);
+    return match ? (match[1] ? { runUrl: match[1] } : {}) : undefined;
+}
+/**
+ * A starting comment whose run ended before it said more (its runner lost, or killed before the
+ * post step): a later run on the issue says so, and that the job's fate shows on the dashboard.
+ */
+function lostRunBody(lost, where) {
+    const earlier = lost.runUrl ? (0,markdown/* markdownLink */.iQ)('workflow run', lost.runUrl) : 'workflow run';
+    return capped([
+        `⚠️ **Mintlify agent**: the ${earlier} that posted this stopped before it said whether it started a job (its runner was lost).`,
+        `If it did, the job is among ${jobsOnDashboardMarkdown(where.projectId)}.${where.runUrl ? ` A later ${(0,markdown/* markdownLink */.iQ)('workflow run', where.runUrl)} took over.` : ''}`
+    ].join(' '));
 }
 function workingBody(ctx, job, followUp, sign) {
     let what = followUp ? 'is working on the follow-up' : 'is working on this';
@@ -40463,6 +40487,8 @@ class LiveComment {
     bodies = new Map();
     /** The issue's comments could not be read: whether a job is recorded there is unknown. */
     unreadable = false;
+    /** Starting comments of earlier runs that never said more: this run's claim says so on them. */
+    lost = [];
     constructor(api, issue, marker, 
     /** The run's link and the Mintlify project, for every body. */
     where, log, save, 
@@ -40491,7 +40517,11 @@ class LiveComment {
         try {
             const comments = await this.api.listComments(this.issue);
             const found = [];
+            this.lost = [];
             for (const comment of [...comments].reverse()) {
+                const started = comment.authorType === 'Bot' ? startedBy(comment.body) : undefined;
+                if (started)
+                    this.lost.push({ id: comment.id, ...started });
                 const marker = comment.authorType === 'Bot' ? this.markers.read(comment.body, this.issue) : undefined;
                 if (marker) {
                     found.push({ marker, commentId: comment.id });
@@ -40533,6 +40563,7 @@ class LiveComment {
             else
                 return;
             this.written = this.id;
+            await this.tellLost();
         }
         catch (error) {
             const why = (0,api/* describeGitHubError */.dZ)(error);
@@ -40542,6 +40573,26 @@ class LiveComment {
             if (must)
                 throw new errors/* ExplainedError */.hM(`Could not comment on #${this.issue} (${why}), and '${names/* Input */.pd.Comment}' is 'true': the run must comment, ${nothing}. Re-run the workflow once GitHub answers.`);
             this.lastError = this.warn('comment on', error);
+        }
+    }
+    /**
+     * An earlier run's starting comment still says "starting": that run ended before it said more
+     * (the post step finalises only a comment whose job it knows). Said once this run may comment;
+     * a failure is a warning. A run holding its comment cannot be among them, as the examples run one
+     * workflow per issue at a time (a concurrency group).
+     */
+    async tellLost() {
+        for (const lost of this.lost.splice(0)) {
+            if (lost.id === this.id)
+                continue;
+            try {
+                await this.api.updateComment(lost.id, lostRunBody(lost, this.where));
+                this.log.info(`Comment ${lost.id} on #${this.issue} said an earlier run was starting: it says that run stopped now.`);
+            }
+            catch (error) {
+                // Another identity's comment (an App's, when this run uses GITHUB_TOKEN) is not its to edit.
+                this.log.warning(`Could not say on comment ${lost.id} of #${this.issue} that its run stopped: ${(0,api/* describeGitHubError */.dZ)(error)}.`);
+            }
         }
     }
     async working(job, followUp) {
@@ -49838,6 +49889,8 @@ function whenText(waitMs) {
         ? `until ${new Date(at).toISOString()}`
         : `for ${Math.round(waitMs / 3_600_000)} hours`;
 }
+/** The advice for a wait past the deadline, where the step's 'timeout' input sets it. */
+const RAISE_TIMEOUT = "Try again after that time, or raise 'timeout' to wait it out.";
 /**
  * Runs `attempt` until it succeeds, says not to retry, or the next wait would not fit before the deadline.
  * Hand-written beside undici's RetryHandler, which decides by method, status and error code and
@@ -49858,7 +49911,7 @@ async function withRetries(attempt, options) {
         if (outcome.retryAfterMs !== undefined) {
             if (now + outcome.retryAfterMs > deadline) {
                 throw new mintlify_errors/* RateLimitError */.OE(`The service rate limited the request: rate limited ${whenText(outcome.retryAfterMs)}, which is past this step's time limit. ` +
-                    `Try again after that time, or raise 'timeout' to wait it out.`);
+                    (options.pastDeadline ?? RAISE_TIMEOUT));
             }
             // The service's wait is a minimum: a Retry-After of 0 must not turn into a storm.
             delayMs = Math.max(outcome.retryAfterMs, backoffDelay(n, policy, options.random));
@@ -50145,6 +50198,7 @@ class ApiClient {
             clock: this.clock,
             random: this.options.random,
             signal: this.options.signal,
+            pastDeadline: this.options.pastDeadline,
             onRetry: ({ attempt, delayMs, error }) => this.log.info(`Could not ${spec.what} (${error.message}); trying again in ${(0,duration/* formatDuration */.a3)(delayMs)} (attempt ${attempt + 1}).`)
         });
     }
@@ -50469,7 +50523,7 @@ function readConnection(get, mask) {
  * request, not as a network error retried until the time-out; a key without the admin prefix gets
  * a warning, not a refusal.
  */
-function openClient(connection, { log, signal, clock }) {
+function openClient(connection, { log, signal, clock, pastDeadline }) {
     try {
         proxyFor(connection.apiUrl);
     }
@@ -50485,7 +50539,8 @@ function openClient(connection, { log, signal, clock }) {
         secrets: [connection.githubToken, connection.docsToken, connection.codeToken].filter((t) => Boolean(t)),
         log,
         signal,
-        clock
+        clock,
+        ...(pastDeadline ? { pastDeadline } : {})
     });
 }
 /**

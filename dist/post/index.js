@@ -38787,6 +38787,8 @@ function whenText(waitMs) {
         ? `until ${new Date(at).toISOString()}`
         : `for ${Math.round(waitMs / 3_600_000)} hours`;
 }
+/** The advice for a wait past the deadline, where the step's 'timeout' input sets it. */
+const RAISE_TIMEOUT = "Try again after that time, or raise 'timeout' to wait it out.";
 /**
  * Runs `attempt` until it succeeds, says not to retry, or the next wait would not fit before the deadline.
  * Hand-written beside undici's RetryHandler, which decides by method, status and error code and
@@ -38807,7 +38809,7 @@ async function withRetries(attempt, options) {
         if (outcome.retryAfterMs !== undefined) {
             if (now + outcome.retryAfterMs > deadline) {
                 throw new errors_RateLimitError(`The service rate limited the request: rate limited ${whenText(outcome.retryAfterMs)}, which is past this step's time limit. ` +
-                    `Try again after that time, or raise 'timeout' to wait it out.`);
+                    (options.pastDeadline ?? RAISE_TIMEOUT));
             }
             // The service's wait is a minimum: a Retry-After of 0 must not turn into a storm.
             delayMs = Math.max(outcome.retryAfterMs, backoffDelay(n, policy, options.random));
@@ -39090,6 +39092,7 @@ class ApiClient {
             clock: this.clock,
             random: this.options.random,
             signal: this.options.signal,
+            pastDeadline: this.options.pastDeadline,
             onRetry: ({ attempt, delayMs, error }) => this.log.info(`Could not ${spec.what} (${error.message}); trying again in ${formatDuration(delayMs)} (attempt ${attempt + 1}).`)
         });
     }
@@ -39414,7 +39417,7 @@ function readConnection(get, mask) {
  * request, not as a network error retried until the time-out; a key without the admin prefix gets
  * a warning, not a refusal.
  */
-function openClient(connection, { log, signal, clock }) {
+function openClient(connection, { log, signal, clock, pastDeadline }) {
     try {
         proxyFor(connection.apiUrl);
     }
@@ -39430,7 +39433,8 @@ function openClient(connection, { log, signal, clock }) {
         secrets: [connection.githubToken, connection.docsToken, connection.codeToken].filter((t) => Boolean(t)),
         log,
         signal,
-        clock
+        clock,
+        ...(pastDeadline ? { pastDeadline } : {})
     });
 }
 /**
@@ -41874,7 +41878,26 @@ function failureBody(where, reason) {
  * was heard, and proves the token may comment there. No marker: it records no job yet.
  */
 function startingBody(where) {
-    return `⏳ **Mintlify agent** is starting${run(where)}`;
+    return `${STARTING} is starting${run(where)}`;
+}
+const STARTING = '⏳ **Mintlify agent**';
+/** A starting body as startingBody writes it, with the run's link when there is one. */
+const STARTING_BODY = /^⏳ \*\*Mintlify agent\*\* is starting(?: · \[workflow run\]\((https:\/\/[^\s()]{1,300})\))?$/;
+/** Whether a comment's body is a starting comment's, and the run it names (undefined: none). */
+function startedBy(body) {
+    const match = STARTING_BODY.exec(body);
+    return match ? (match[1] ? { runUrl: match[1] } : {}) : undefined;
+}
+/**
+ * A starting comment whose run ended before it said more (its runner lost, or killed before the
+ * post step): a later run on the issue says so, and that the job's fate shows on the dashboard.
+ */
+function lostRunBody(lost, where) {
+    const earlier = lost.runUrl ? markdownLink('workflow run', lost.runUrl) : 'workflow run';
+    return capped([
+        `⚠️ **Mintlify agent**: the ${earlier} that posted this stopped before it said whether it started a job (its runner was lost).`,
+        `If it did, the job is among ${jobsOnDashboardMarkdown(where.projectId)}.${where.runUrl ? ` A later ${markdownLink('workflow run', where.runUrl)} took over.` : ''}`
+    ].join(' '));
 }
 function workingBody(ctx, job, followUp, sign) {
     let what = followUp ? 'is working on the follow-up' : 'is working on this';
@@ -42227,6 +42250,8 @@ function failingWord(result, failOn) {
 
 
 const LOOK_MS = 10_000;
+/** A wait past the post step's look: it has no 'timeout' to raise; the job goes on regardless. */
+const PAST_LOOK = "The post step looks for 10 s only (it has no 'timeout'); the job's state shows on its page and in the next run.";
 /**
  * The post step (post-if: always()): when the main step was killed before it could finalise its
  * comment, read the job once and put its state in the comment, so no "working" comment stays behind.
@@ -42252,7 +42277,7 @@ async function main_run(runner = coreRunner('Mintlify agent')) {
         let job = state.job;
         try {
             const apiKey = sendableSecret(Input.ApiKey, settings.apiKey);
-            client = openClient({ ...settings, apiKey }, { log, signal: clock.timeout(LOOK_MS), clock });
+            client = openClient({ ...settings, apiKey }, { log, signal: clock.timeout(LOOK_MS), clock, pastDeadline: PAST_LOOK });
             job = await getJob(client, settings.projectId, state.job.id, clock.now() + LOOK_MS);
         }
         catch (error) {

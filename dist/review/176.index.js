@@ -2394,9 +2394,15 @@ async function countedRun(settings, event, deps, run) {
         log.warning(`${(0,errors/* errorText */.kc)(error)} This run's job is not counted against 'max-jobs'; the run goes on.`);
         return {};
     }
+    // What the dashboard says on the way (found by its title, created, reopened) is the user's to see,
+    // as in a change run: what opening it said goes with the run's notices, what counting says after.
+    const opened = [...ledger.notices];
     const count = async (job, followUp, note) => {
+        const known = ledger.notices.length;
         try {
             await ledger.counted(job, followUp, note);
+            for (const notice of ledger.notices.slice(known))
+                log.notice(notice);
         }
         catch (error) {
             log.warning(`The dashboard could not count this run's ${followUp ? 'follow-up' : 'job'} against 'max-jobs': ${(0,errors/* errorText */.kc)(error)}`);
@@ -2405,6 +2411,7 @@ async function countedRun(settings, event, deps, run) {
     return {
         dashboardUrl: ledger.url,
         ledger,
+        notices: opened,
         hooks: {
             accepted: (job, followUp) => count(job, followUp, `from ${run.what}`),
             // No answer came: it may have started a job, and a job may cost credits.

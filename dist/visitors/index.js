@@ -29152,6 +29152,8 @@ function whenText(waitMs) {
         ? `until ${new Date(at).toISOString()}`
         : `for ${Math.round(waitMs / 3_600_000)} hours`;
 }
+/** The advice for a wait past the deadline, where the step's 'timeout' input sets it. */
+const RAISE_TIMEOUT = "Try again after that time, or raise 'timeout' to wait it out.";
 /**
  * Runs `attempt` until it succeeds, says not to retry, or the next wait would not fit before the deadline.
  * Hand-written beside undici's RetryHandler, which decides by method, status and error code and
@@ -29172,7 +29174,7 @@ async function withRetries(attempt, options) {
         if (outcome.retryAfterMs !== undefined) {
             if (now + outcome.retryAfterMs > deadline) {
                 throw new RateLimitError(`The service rate limited the request: rate limited ${whenText(outcome.retryAfterMs)}, which is past this step's time limit. ` +
-                    `Try again after that time, or raise 'timeout' to wait it out.`);
+                    (options.pastDeadline ?? RAISE_TIMEOUT));
             }
             // The service's wait is a minimum: a Retry-After of 0 must not turn into a storm.
             delayMs = Math.max(outcome.retryAfterMs, backoffDelay(n, policy, options.random));
@@ -29688,6 +29690,7 @@ class ApiClient {
             clock: this.clock,
             random: this.options.random,
             signal: this.options.signal,
+            pastDeadline: this.options.pastDeadline,
             onRetry: ({ attempt, delayMs, error }) => this.log.info(`Could not ${spec.what} (${error.message}); trying again in ${formatDuration(delayMs)} (attempt ${attempt + 1}).`)
         });
     }
@@ -30012,7 +30015,7 @@ function readConnection(get, mask) {
  * request, not as a network error retried until the time-out; a key without the admin prefix gets
  * a warning, not a refusal.
  */
-function openClient(connection, { log, signal, clock }) {
+function openClient(connection, { log, signal, clock, pastDeadline }) {
     try {
         proxyFor(connection.apiUrl);
     }
@@ -30028,7 +30031,8 @@ function openClient(connection, { log, signal, clock }) {
         secrets: [connection.githubToken, connection.docsToken, connection.codeToken].filter((t) => Boolean(t)),
         log,
         signal,
-        clock
+        clock,
+        ...(pastDeadline ? { pastDeadline } : {})
     });
 }
 /**

@@ -421,7 +421,12 @@ export async function withCounting(
   const { countedRun: counting } = await import('./ledger/counted-runs.js')
   const counted = await counting(settings, event, deps, run)
   return {
-    prepared: { ...prepared, ledger: counted.hooks, dashboardUrl: counted.dashboardUrl },
+    prepared: {
+      ...prepared,
+      ledger: counted.hooks,
+      dashboardUrl: counted.dashboardUrl,
+      notices: [...prepared.notices, ...(counted.notices ?? [])]
+    },
     ...(counted.ledger ? { ledger: counted.ledger } : {})
   }
 }

@@ -42,6 +42,8 @@ export interface ClientOptions {
   log?: Logger
   /** Aborts every request and wait: the run was cancelled. */
   signal?: AbortSignal
+  /** What to do when the service asks to wait past the deadline (a step without 'timeout'). */
+  pastDeadline?: string
 }
 
 export interface RequestSpec {
@@ -104,6 +106,7 @@ export class ApiClient {
       clock: this.clock,
       random: this.options.random,
       signal: this.options.signal,
+      pastDeadline: this.options.pastDeadline,
       onRetry: ({ attempt, delayMs, error }) =>
         this.log.info(
           `Could not ${spec.what} (${error.message}); trying again in ${formatDuration(delayMs)} (attempt ${attempt + 1}).`

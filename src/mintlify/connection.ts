@@ -133,7 +133,12 @@ export function readConnection(get: InputReader, mask: Masker): Connection {
  */
 export function openClient(
   connection: Connection & { githubToken?: string; docsToken?: string; codeToken?: string },
-  { log, signal, clock }: { log: Logger; signal: AbortSignal; clock: Clock }
+  {
+    log,
+    signal,
+    clock,
+    pastDeadline
+  }: { log: Logger; signal: AbortSignal; clock: Clock; pastDeadline?: string }
 ): ApiClient {
   try {
     proxyFor(connection.apiUrl)
@@ -153,7 +158,8 @@ export function openClient(
     ),
     log,
     signal,
-    clock
+    clock,
+    ...(pastDeadline ? { pastDeadline } : {})
   })
 }
 

@@ -91,7 +91,12 @@ export interface RetryOptions {
   random?: () => number
   signal?: AbortSignal
   onRetry?: (info: { attempt: number; delayMs: number; error: ApiError | CancelledError }) => void
+  /** What to do when a wait is past the deadline; by default, raise the step's 'timeout'. */
+  pastDeadline?: string
 }
+
+/** The advice for a wait past the deadline, where the step's 'timeout' input sets it. */
+export const RAISE_TIMEOUT = "Try again after that time, or raise 'timeout' to wait it out."
 
 /**
  * Runs `attempt` until it succeeds, says not to retry, or the next wait would not fit before the deadline.
@@ -115,7 +120,7 @@ export async function withRetries<T>(
       if (now + outcome.retryAfterMs > deadline) {
         throw new RateLimitError(
           `The service rate limited the request: rate limited ${whenText(outcome.retryAfterMs)}, which is past this step's time limit. ` +
-            `Try again after that time, or raise 'timeout' to wait it out.`
+            (options.pastDeadline ?? RAISE_TIMEOUT)
         )
       }
       // The service's wait is a minimum: a Retry-After of 0 must not turn into a storm.

@@ -14,6 +14,9 @@ import { Input, State } from '../agent/names.js'
 import { isTerminal, resultOf } from '../agent/outcome.js'
 
 const LOOK_MS = 10_000
+/** A wait past the post step's look: it has no 'timeout' to raise; the job goes on regardless. */
+const PAST_LOOK =
+  "The post step looks for 10 s only (it has no 'timeout'); the job's state shows on its page and in the next run."
 
 /**
  * The post step (post-if: always()): when the main step was killed before it could finalise its
@@ -38,7 +41,10 @@ export async function run(runner: Runner = coreRunner('Mintlify agent')): Promis
     let job = state.job
     try {
       const apiKey = sendableSecret(Input.ApiKey, settings.apiKey)
-      client = openClient({ ...settings, apiKey }, { log, signal: clock.timeout(LOOK_MS), clock })
+      client = openClient(
+        { ...settings, apiKey },
+        { log, signal: clock.timeout(LOOK_MS), clock, pastDeadline: PAST_LOOK }
+      )
       job = await getJob(client, settings.projectId, state.job.id, clock.now() + LOOK_MS)
     } catch (error) {
       log.warning(`Could not read job ${state.job.id}: ${errorText(error)}`)

@@ -190,6 +190,35 @@ describe('triggered from an issue', () => {
     expect(visible(result)).not.toContain(TOKEN)
   })
 
+  it('says on an earlier run’s "starting" comment, left by a runner that was lost, that the run stopped', async () => {
+    const bot = { login: 'github-actions[bot]', type: 'Bot' as const }
+    const lostRun = 'https://github.com/acme/docs/actions/runs/77'
+    const lost = gh.addComment(
+      7,
+      `⏳ **Mintlify agent** is starting · [workflow run](${lostRun})`,
+      bot
+    )
+    // A person quoting it, and a bot's other words, are left alone.
+    const quoted = gh.addComment(7, '⏳ **Mintlify agent** is starting', {
+      login: 'dev',
+      type: 'User'
+    })
+    const other = gh.addComment(7, '⏳ **Mintlify agent** is starting, I think', bot)
+    const result = await run()
+    expect(result.outputs.result).toBe('pr-opened')
+    const body = (id: number) => gh.commentsOn(7).find(c => c.id === id)?.body
+    expect(body(lost.id)).toMatch(
+      /^⚠️ \*\*Mintlify agent\*\*: the \[workflow run\]\(https:\/\/github.com\/acme\/docs\/actions\/runs\/77\) that posted this stopped before it said whether it started a job/
+    )
+    expect(body(lost.id)).toContain(
+      `A later [workflow run](https://github.com/acme/docs/actions/runs/${runId}) took over.`
+    )
+    expect(body(quoted.id)).toBe('⏳ **Mintlify agent** is starting')
+    expect(body(other.id)).toBe('⏳ **Mintlify agent** is starting, I think')
+    // This run's own comment went the usual way.
+    expect(gh.commentsOn(7).at(-1)?.body).toContain('opened a pull request')
+  })
+
   it('builds the prompt from the issue: delimited, hidden comments and control characters removed', async () => {
     await run()
     const prompt = (sim.requests('create')[0]?.requestBody as { prompt: string }).prompt
@@ -537,6 +566,21 @@ describe('triggered from an issue', () => {
       '🛑 The workflow run stopped before the **Mintlify agent** job finished.'
     )
     expect(visible(post)).not.toContain(TOKEN)
+    main.cancel()
+    await main.done
+  })
+
+  it('has the post step, rate limited past its 10 s look, say so, not to raise a timeout it lacks', async () => {
+    sim.planNext({ durationMs: 60_000 })
+    const main = startInProcess({ ...options({}), clock: new HeldClock() })
+    await main.waitFor(/::group::Waiting for job/)
+    const state = { ...main.runner.saved }
+    sim.inject({ route: 'get', kind: 'status', status: 429, retryAfter: '60' })
+    const post = await run({ entry: 'dist/post/index.js', state })
+    expect(post.code).toBe(0)
+    expect(post.log).toMatch(/::warning::Could not read job job_\w+: .*rate limited/)
+    expect(post.log).toContain("The post step looks for 10 s only (it has no 'timeout')")
+    expect(post.log).not.toContain("raise 'timeout'")
     main.cancel()
     await main.done
   })

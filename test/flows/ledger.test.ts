@@ -360,6 +360,10 @@ describe('issue runs and the ledger', () => {
   it('with max-jobs, counts the job an issue started, so a change run over the budget waits', async () => {
     const issue = await onIssue({ 'max-jobs': '1/day' })
     expectCountedOnce(issue, 'from issue #7')
+    // The dashboard it opened to count the job says so, as a change run's would.
+    expect(issue.log).toMatch(
+      /::notice title=Mintlify agent::No docs agent dashboard was found .* is opened with an empty ledger/
+    )
     // Issue jobs are never folded into.
     expect(ledgerOf()?.jobs).toEqual([])
     servers.runId++

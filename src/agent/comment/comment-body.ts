@@ -54,7 +54,35 @@ export function failureBody(where: Pick<CommentContext, 'runUrl'>, reason: strin
  * was heard, and proves the token may comment there. No marker: it records no job yet.
  */
 export function startingBody(where: Pick<CommentContext, 'runUrl'>): string {
-  return `⏳ **Mintlify agent** is starting${run(where)}`
+  return `${STARTING} is starting${run(where)}`
+}
+
+const STARTING = '⏳ **Mintlify agent**'
+/** A starting body as startingBody writes it, with the run's link when there is one. */
+const STARTING_BODY =
+  /^⏳ \*\*Mintlify agent\*\* is starting(?: · \[workflow run\]\((https:\/\/[^\s()]{1,300})\))?$/
+
+/** Whether a comment's body is a starting comment's, and the run it names (undefined: none). */
+export function startedBy(body: string): { runUrl?: string } | undefined {
+  const match = STARTING_BODY.exec(body)
+  return match ? (match[1] ? { runUrl: match[1] } : {}) : undefined
+}
+
+/**
+ * A starting comment whose run ended before it said more (its runner lost, or killed before the
+ * post step): a later run on the issue says so, and that the job's fate shows on the dashboard.
+ */
+export function lostRunBody(
+  lost: { runUrl?: string },
+  where: Pick<CommentContext, 'runUrl' | 'projectId'>
+): string {
+  const earlier = lost.runUrl ? markdownLink('workflow run', lost.runUrl) : 'workflow run'
+  return capped(
+    [
+      `⚠️ **Mintlify agent**: the ${earlier} that posted this stopped before it said whether it started a job (its runner was lost).`,
+      `If it did, the job is among ${jobsOnDashboardMarkdown(where.projectId)}.${where.runUrl ? ` A later ${markdownLink('workflow run', where.runUrl)} took over.` : ''}`
+    ].join(' ')
+  )
 }
 
 export function workingBody(

@@ -12,6 +12,8 @@ import {
   type CommentContext,
   failureBody,
   outcomeBody,
+  lostRunBody,
+  startedBy,
   startingBody,
   workingBody
 } from './comment-body.js'
@@ -65,6 +67,8 @@ export class LiveComment {
   private readonly bodies = new Map<number, string>()
   /** The issue's comments could not be read: whether a job is recorded there is unknown. */
   unreadable = false
+  /** Starting comments of earlier runs that never said more: this run's claim says so on them. */
+  private lost: { id: number; runUrl?: string }[] = []
 
   constructor(
     private readonly api: GitHubApi,
@@ -93,7 +97,10 @@ export class LiveComment {
     try {
       const comments = await this.api.listComments(this.issue)
       const found: Recorded[] = []
+      this.lost = []
       for (const comment of [...comments].reverse()) {
+        const started = comment.authorType === 'Bot' ? startedBy(comment.body) : undefined
+        if (started) this.lost.push({ id: comment.id, ...started })
         const marker =
           comment.authorType === 'Bot' ? this.markers.read(comment.body, this.issue) : undefined
         if (marker) {
@@ -134,6 +141,7 @@ export class LiveComment {
       } else if (adopted !== undefined) await this.api.updateComment(this.id, adopted)
       else return
       this.written = this.id
+      await this.tellLost()
     } catch (error) {
       const why = describeGitHubError(error)
       const nothing = 'so nothing was sent to the agent and nothing was spent'
@@ -146,6 +154,29 @@ export class LiveComment {
           `Could not comment on #${this.issue} (${why}), and '${Input.Comment}' is 'true': the run must comment, ${nothing}. Re-run the workflow once GitHub answers.`
         )
       this.lastError = this.warn('comment on', error)
+    }
+  }
+
+  /**
+   * An earlier run's starting comment still says "starting": that run ended before it said more
+   * (the post step finalises only a comment whose job it knows). Said once this run may comment;
+   * a failure is a warning. A run holding its comment cannot be among them, as the examples run one
+   * workflow per issue at a time (a concurrency group).
+   */
+  private async tellLost(): Promise<void> {
+    for (const lost of this.lost.splice(0)) {
+      if (lost.id === this.id) continue
+      try {
+        await this.api.updateComment(lost.id, lostRunBody(lost, this.where))
+        this.log.info(
+          `Comment ${lost.id} on #${this.issue} said an earlier run was starting: it says that run stopped now.`
+        )
+      } catch (error) {
+        // Another identity's comment (an App's, when this run uses GITHUB_TOKEN) is not its to edit.
+        this.log.warning(
+          `Could not say on comment ${lost.id} of #${this.issue} that its run stopped: ${describeGitHubError(error)}.`
+        )
+      }
     }
   }
 

@@ -29,6 +29,8 @@ export interface CountedRun {
   /** Count the job or follow-up on the dashboard once the service accepted it. */
   hooks?: CountingHooks
   dashboardUrl?: string
+  /** What opening the dashboard said (found by its title, a newer one chosen): the user's to see. */
+  notices?: string[]
   /** Where the budgets stand, for the budget gate (a change on its own). */
   ledger?: Pick<LedgerSession, 'budgetState'>
 }
@@ -85,9 +87,14 @@ export async function countedRun(
     )
     return {}
   }
+  // What the dashboard says on the way (found by its title, created, reopened) is the user's to see,
+  // as in a change run: what opening it said goes with the run's notices, what counting says after.
+  const opened = [...ledger.notices]
   const count = async (job: AgentJob | undefined, followUp: boolean, note: string) => {
+    const known = ledger.notices.length
     try {
       await ledger.counted(job, followUp, note)
+      for (const notice of ledger.notices.slice(known)) log.notice(notice)
     } catch (error) {
       log.warning(
         `The dashboard could not count this run's ${followUp ? 'follow-up' : 'job'} against 'max-jobs': ${errorText(error)}`
@@ -97,6 +104,7 @@ export async function countedRun(
   return {
     dashboardUrl: ledger.url,
     ledger,
+    notices: opened,
     hooks: {
       accepted: (job, followUp) => count(job, followUp, `from ${run.what}`),
       // No answer came: it may have started a job, and a job may cost credits.
