@@ -11,6 +11,8 @@ __webpack_require__.d(__webpack_exports__, {
   countedRun: () => (/* binding */ countedRun)
 });
 
+// EXTERNAL MODULE: ./.tmp/ncc-js/agent/settings.js + 2 modules
+var agent_settings = __webpack_require__(4360);
 // EXTERNAL MODULE: ./.tmp/ncc-js/github/api.js + 32 modules
 var api = __webpack_require__(7937);
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/errors.js
@@ -1538,6 +1540,8 @@ function shortPull(url) {
     return m ? `${m[1]}/${m[2]}#${m[3]}` : url;
 }
 
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/redact.js
+var redact = __webpack_require__(1462);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/dashboard-choice.js
 
 
@@ -1677,6 +1681,7 @@ const dashboard_choice_stateOf = (issue, ctx) => {
 
 
 
+
 /** A body read this long ago (ms) is taken as current: another run's write in between is unlikely. */
 const FRESH_MS = 5000;
 /**
@@ -1701,10 +1706,12 @@ class Dashboard {
     viewer = '';
     /** When the body was last read or written (options.now): a read this recent is read again for nothing. */
     readAt = -Infinity;
+    redactor;
     constructor(github, options, ledger) {
         this.github = github;
         this.options = options;
         this.ledger = ledger;
+        this.redactor = new redact/* Redactor */.pO(options.secrets);
     }
     get url() {
         return this.issue?.url;
@@ -1829,6 +1836,7 @@ class Dashboard {
      */
     async create() {
         const now = this.options.now();
+        this.ledger = this.redactor.value(this.ledger);
         const created = await this.github.createIssue(this.options.title, renderDashboard(this.ledger, { ...this.options.view, now }), [DASHBOARD_LABEL]);
         if (!created.labels.includes(DASHBOARD_LABEL))
             this.notices.push(`GitHub created the dashboard ${created.url} without its label '${DASHBOARD_LABEL}'; the next run finds it by its author and title, but give the workflow 'issues: write'.`);
@@ -1867,6 +1875,8 @@ class Dashboard {
     /** The body: the page, and the state stamped with its issue, its next version and the time. */
     render(issue) {
         const now = this.options.now();
+        // Before it is signed: the state and the page say the same, with no secret in either.
+        this.ledger = this.redactor.value(this.ledger);
         this.ledger.issue = issue;
         this.ledger.version = (this.ledger.version ?? 0) + 1;
         this.ledger.writtenAt = Math.max(now, (this.ledger.writtenAt ?? 0) + 1);
@@ -2354,6 +2364,7 @@ function leftOut(batch) {
 
 
 
+
 /**
  * With a budget, a job or follow-up started outside the dashboard's batch counts against it: it is
  * written on the dashboard once the service accepted it.
@@ -2374,6 +2385,7 @@ async function countedRun(settings, event, deps, run) {
         const dashboard = await Dashboard.open(github, {
             title: settings.dashboardTitle,
             signer: new record/* RecordSigner */.wo(settings.apiKey),
+            secrets: (0,agent_settings/* secretsOf */.Fj)(settings),
             view: {
                 repository: `${event.owner}/${event.repo}`,
                 serverUrl: event.serverUrl,

@@ -35021,6 +35021,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:net");
 
 /***/ }),
 
+/***/ 6760:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+
+/***/ }),
+
 /***/ 643:
 /***/ ((module) => {
 
@@ -35729,11 +35736,14 @@ function shortPull(url) {
     return m ? `${m[1]}/${m[2]}#${m[3]}` : url;
 }
 
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/redact.js
+var redact = __nccwpck_require__(1462);
 // EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/dashboard-choice.js
 var dashboard_choice = __nccwpck_require__(8520);
 // EXTERNAL MODULE: ./.tmp/ncc-js/records/ledger.js + 4 modules
 var ledger = __nccwpck_require__(5442);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/dashboard.js
+
 
 
 
@@ -35765,10 +35775,12 @@ class Dashboard {
     viewer = '';
     /** When the body was last read or written (options.now): a read this recent is read again for nothing. */
     readAt = -Infinity;
+    redactor;
     constructor(github, options, ledger) {
         this.github = github;
         this.options = options;
         this.ledger = ledger;
+        this.redactor = new redact/* Redactor */.pO(options.secrets);
     }
     get url() {
         return this.issue?.url;
@@ -35893,6 +35905,7 @@ class Dashboard {
      */
     async create() {
         const now = this.options.now();
+        this.ledger = this.redactor.value(this.ledger);
         const created = await this.github.createIssue(this.options.title, renderDashboard(this.ledger, { ...this.options.view, now }), [ledger/* DASHBOARD_LABEL */.up]);
         if (!created.labels.includes(ledger/* DASHBOARD_LABEL */.up))
             this.notices.push(`GitHub created the dashboard ${created.url} without its label '${ledger/* DASHBOARD_LABEL */.up}'; the next run finds it by its author and title, but give the workflow 'issues: write'.`);
@@ -35931,6 +35944,8 @@ class Dashboard {
     /** The body: the page, and the state stamped with its issue, its next version and the time. */
     render(issue) {
         const now = this.options.now();
+        // Before it is signed: the state and the page say the same, with no secret in either.
+        this.ledger = this.redactor.value(this.ledger);
         this.ledger.issue = issue;
         this.ledger.version = (this.ledger.version ?? 0) + 1;
         this.ledger.writtenAt = Math.max(now, (this.ledger.writtenAt ?? 0) + 1);
@@ -36895,6 +36910,389 @@ function actionInputs(names) {
 const State = {
     Comment: 'comment'
 };
+
+
+/***/ }),
+
+/***/ 4262:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Bg: () => (/* binding */ resultOf),
+/* harmony export */   Do: () => (/* binding */ KNOWN_STATUSES),
+/* harmony export */   Hd: () => (/* binding */ isTerminal),
+/* harmony export */   LM: () => (/* binding */ nothingStarted),
+/* harmony export */   Ri: () => (/* binding */ FAIL_ON_WORDS),
+/* harmony export */   TW: () => (/* binding */ failingWord),
+/* harmony export */   kV: () => (/* binding */ resultWord),
+/* harmony export */   uv: () => (/* binding */ decisionOf),
+/* harmony export */   wM: () => (/* binding */ whyNothing)
+/* harmony export */ });
+/** A run that started nothing, and why: in a dry run, that it would start nothing. */
+function nothingStarted(why, waiting, dryRun) {
+    if (dryRun)
+        return { kind: 'dry-run', decision: 'skip', why };
+    return { kind: waiting ? 'waiting' : 'skipped', why };
+}
+/** The `result` output's word for an outcome. */
+function resultWord(outcome) {
+    switch (outcome.kind) {
+        case 'job':
+            return outcome.result;
+        case 'failed':
+            return outcome.cancelled ? 'cancelled' : undefined;
+        default:
+            return outcome.kind;
+    }
+}
+/** The `decision` output for an outcome. */
+function decisionOf(outcome) {
+    switch (outcome.kind) {
+        case 'skipped':
+        case 'waiting':
+            return 'skip';
+        case 'failed':
+            return undefined;
+        default:
+            return outcome.decision;
+    }
+}
+/** Why nothing was started, when nothing was. */
+const whyNothing = (outcome) => 'why' in outcome ? outcome.why : undefined;
+const FAIL_ON_WORDS = ['failed', 'archived', 'timeout', 'no-pr'];
+const TERMINAL_STATUSES = ['completed', 'archived', 'failed'];
+const KNOWN_STATUSES = ['active', ...TERMINAL_STATUSES];
+function isTerminal(status) {
+    return TERMINAL_STATUSES.includes(status);
+}
+function resultOf(job, end) {
+    if (end === 'cancelled')
+        return 'cancelled';
+    if (end === 'timeout')
+        return 'timed-out';
+    switch (job.status) {
+        case 'failed':
+            return 'failed';
+        case 'archived':
+            return 'archived';
+        case 'completed':
+            return job.prLink ? 'pr-opened' : 'no-changes';
+        default:
+            return 'started';
+    }
+}
+/** Which `fail-on` word, if any, makes this result fail the step. */
+function failingWord(result, failOn) {
+    if (result === 'failed' && failOn.has('failed'))
+        return 'failed';
+    if (result === 'archived' && failOn.has('archived'))
+        return 'archived';
+    if (result === 'timed-out' && failOn.has('timeout'))
+        return 'timeout';
+    // no-pr judges a job that was waited for to its end (or the time limit), nothing else.
+    const judged = !['started', 'cancelled', 'skipped', 'dry-run', 'waiting'].includes(result);
+    if (failOn.has('no-pr') && judged && result !== 'pr-opened')
+        return 'no-pr';
+    return undefined;
+}
+
+
+/***/ }),
+
+/***/ 5363:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  Ko: () => (/* binding */ readInputs),
+  Fj: () => (/* binding */ secretsOf),
+  hZ: () => (/* binding */ withPolicy)
+});
+
+// UNUSED EXPORTS: COMMENT_MODES, DISPATCH_TYPE, IMPACT_COMMENT_MODES, REVIEW_MODES, needsInput
+
+// EXTERNAL MODULE: ./.tmp/ncc-js/mintlify/connection.js + 5 modules
+var connection = __nccwpck_require__(1950);
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/duration.js
+var duration = __nccwpck_require__(8703);
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/inputs.js
+var inputs = __nccwpck_require__(7382);
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/errors.js
+var errors = __nccwpck_require__(7156);
+;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/workspace.js
+
+
+
+// Files the workflow names: read or written inside the workspace only, whatever links it holds.
+// The toolkit has no check that keeps a path inside the workspace (@actions/glob follows links by
+// default), hence this.
+/** The workspace files are read from and written to: the runner's, or here when run by hand. */
+const workspaceOf = (env) => env.GITHUB_WORKSPACE || process.cwd();
+/**
+ * Resolves a path the action will write, relative to the workspace, and refuses one that leaves it
+ * (through `..`, an absolute path, or a symlinked folder).
+ */
+function resolveInWorkspace(name, file, workspace) {
+    const root = realpathSync(workspace);
+    const full = path.resolve(root, file);
+    const inside = (p) => {
+        const rel = path.relative(root, p);
+        return rel !== '' && !leaves(rel);
+    };
+    if (!inside(full)) {
+        throw new InputError(`Input '${name}' must be a file path inside the workspace; '${file}' is outside it.`);
+    }
+    // The deepest folder that exists decides where the file really lands.
+    let dir = path.dirname(full);
+    for (;;) {
+        try {
+            const real = realpathSync(dir);
+            if (real !== root && !inside(real)) {
+                throw new InputError(`Input '${name}': '${file}' leads outside the workspace through a symbolic link.`);
+            }
+            break;
+        }
+        catch (error) {
+            if (error instanceof InputError)
+                throw error;
+            dir = path.dirname(dir);
+        }
+    }
+    return full;
+}
+/**
+ * Reads a text file the workflow names, inside the workspace only: its real path (symbolic links
+ * followed) must stay inside, it must be a regular file, and at most `maxBytes` are read whatever
+ * its reported size (files under /proc report 0).
+ */
+function readWorkspaceFile(name, file, workspace, maxBytes) {
+    const root = (0,external_node_fs_.realpathSync)(workspace);
+    let real;
+    try {
+        real = (0,external_node_fs_.realpathSync)(external_node_path_.resolve(root, file));
+    }
+    catch {
+        throw new errors/* InputError */.dz(`Input '${name}': no file at '${file}'. Paths are relative to the workspace; did the workflow run actions/checkout first?`);
+    }
+    const rel = external_node_path_.relative(root, real);
+    if (leaves(rel)) {
+        throw new errors/* InputError */.dz(`Input '${name}' must name a file inside the workspace; '${file}' leads outside it.`);
+    }
+    if (!(0,external_node_fs_.statSync)(real).isFile())
+        throw new errors/* InputError */.dz(`Input '${name}' must name a regular file; '${file}' is not one.`);
+    const buffer = Buffer.alloc(maxBytes + 1);
+    const fd = (0,external_node_fs_.openSync)(real, 'r');
+    let size = 0;
+    try {
+        for (let n; size < buffer.length && (n = (0,external_node_fs_.readSync)(fd, buffer, size, buffer.length - size, null)) > 0;)
+            size += n;
+    }
+    finally {
+        (0,external_node_fs_.closeSync)(fd);
+    }
+    if (size > maxBytes) {
+        throw new errors/* InputError */.dz(`Input '${name}': '${file}' is larger than ${maxBytes} bytes, the most it may hold.`);
+    }
+    return buffer.subarray(0, size).toString('utf8');
+}
+/**
+ * A file the action will write: inside the workspace (resolveInWorkspace), and not a folder or a
+ * device, which is found now rather than after every request was made.
+ */
+function resolveOutputFile(name, shown, workspace) {
+    const file = resolveInWorkspace(name, shown, workspace);
+    checkWritableTarget(name, shown, file);
+    return file;
+}
+function checkWritableTarget(name, shown, file) {
+    let stat;
+    try {
+        stat = lstatSync(file);
+    }
+    catch {
+        return; // Not there yet: it will be created.
+    }
+    if (!stat.isFile() && !stat.isSymbolicLink()) {
+        throw new InputError(`Input '${name}': '${shown}' exists and is not a file (a folder?); name a file to write instead.`);
+    }
+}
+/** A relative path that climbs out (`..`, `../x`), or an absolute one; `..notes.md` stays inside. */
+const leaves = (rel) => rel === '..' || rel.startsWith(`..${external_node_path_.sep}`) || external_node_path_.isAbsolute(rel);
+
+// EXTERNAL MODULE: ./.tmp/ncc-js/agent/names.js
+var names = __nccwpck_require__(3254);
+// EXTERNAL MODULE: ./.tmp/ncc-js/agent/outcome.js
+var outcome = __nccwpck_require__(4262);
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/settings.js
+
+
+
+
+
+
+
+// The allowed values of the inputs and the settings each flow takes live here, with their
+// reading: the flows import their types from the settings, never the settings from a flow. A
+// run's settings are its action's inputs (readInputs) over the policy file (withPolicy).
+const COMMENT_MODES = ['auto', 'true', 'false'];
+/** `follow-reviews`: reviews that start with the trigger phrase, or every review with text. */
+const REVIEW_MODES = ['phrase', 'all'];
+const IMPACT_COMMENT_MODES = ['pr', 'dashboard'];
+/** The event type a code repository's repository_dispatch carries to the docs repository. */
+const DISPATCH_TYPE = 'docs-agent';
+/** Prompt files are meant to be short instructions; a huge one is a mistake (a wrong path). */
+const MAX_PROMPT_FILE_BYTES = 256 * 1024;
+const MAX_TIMEOUT_MS = 72 * 3_600_000;
+const DAY_MS = 86_400_000;
+/**
+ * Every secret of the settings, for what redacts the step's failure, outputs, summary and comments:
+ * the key and each token (a token the service or GitHub echoes back is found there in any form).
+ */
+const secretsOf = (settings = {}) => [
+    settings.apiKey,
+    settings.githubToken,
+    settings.docsToken,
+    settings.codeToken
+];
+/**
+ * Reads and validates an agent action's inputs, with `defaults` (its action.yml's, repeated because
+ * a bare `node dist/…` gets none from the runner). The key and the tokens are masked before anything
+ * else can print them.
+ */
+function readInputs(get, env, mask, defaults = names/* Defaults */.Hw) {
+    const { apiKey, projectId, apiUrl } = (0,connection/* readConnection */.dC)(get, mask);
+    const githubToken = (0,inputs/* readSecret */.n5)(get, mask, names/* Input */.pd.GithubToken);
+    const docsToken = (0,inputs/* readSecret */.n5)(get, mask, names/* Input */.pd.DocsToken);
+    const codeToken = (0,inputs/* readSecret */.n5)(get, mask, names/* Input */.pd.CodeToken);
+    const value = (name) => get(name).trim() || (defaults[name] ?? '');
+    const rawJob = get(names/* Input */.pd.JobId);
+    const jobId = rawJob.trim() ? (0,connection/* parseId */.Fg)(names/* Input */.pd.JobId, rawJob) : undefined;
+    // Whether a missing prompt is fine depends on the event (an issue can be the prompt): see planTrigger.
+    const prompt = readPrompt(get, workspaceOf(env));
+    const rawIssue = get(names/* Input */.pd.IssueNumber).trim();
+    const triggerPhrase = value(names/* Input */.pd.TriggerPhrase) || names/* Defaults */.Hw[names/* Input */.pd.TriggerPhrase];
+    if (/\s/.test(triggerPhrase) || triggerPhrase.length > 50)
+        throw new errors/* InputError */.dz(`Input '${names/* Input */.pd.TriggerPhrase}' must be one word such as /docs-agent; got '${triggerPhrase.slice(0, 50)}'.`);
+    return {
+        apiKey,
+        projectId,
+        apiUrl,
+        prompt,
+        jobId,
+        wait: (0,inputs/* parseBoolean */.yG)(names/* Input */.pd.Wait, value(names/* Input */.pd.Wait) || 'true'),
+        timeoutMs: (0,duration/* durationInput */.Ts)(names/* Input */.pd.Timeout, value(names/* Input */.pd.Timeout) || '30m', 1000, MAX_TIMEOUT_MS),
+        pollIntervalMs: (0,duration/* durationInput */.Ts)(names/* Input */.pd.PollInterval, value(names/* Input */.pd.PollInterval) || '10s', 1000, 3_600_000),
+        failOn: parseFailOn(value(names/* Input */.pd.FailOn) || 'failed,timeout'),
+        githubToken,
+        docsToken,
+        ...(codeToken ? { codeToken } : {}),
+        comment: (0,inputs/* parseChoice */.HU)(names/* Input */.pd.Comment, value(names/* Input */.pd.Comment) || 'auto', COMMENT_MODES),
+        issueNumber: rawIssue ? (0,inputs/* parseInteger */.cG)(names/* Input */.pd.IssueNumber, rawIssue, 1, 2 ** 31 - 1) : undefined,
+        label: readLabel(value(names/* Input */.pd.Label) || names/* Defaults */.Hw[names/* Input */.pd.Label]),
+        triggerPhrase,
+        dryRun: (0,inputs/* parseBoolean */.yG)(names/* Input */.pd.DryRun, value(names/* Input */.pd.DryRun) || 'false'),
+        config: get(names/* Input */.pd.Config).trim(),
+        followReviews: (0,inputs/* parseChoice */.HU)(names/* Input */.pd.FollowReviews, value(names/* Input */.pd.FollowReviews) || 'phrase', REVIEW_MODES),
+        ...readImpact(value)
+    };
+}
+/** The inputs over the policy file: what every flow of the run reads. */
+function withPolicy(inputs, policy) {
+    return {
+        ...inputs,
+        ...(policy.file !== undefined ? { policyFile: policy.file } : {}),
+        ...(policy.instructions !== undefined ? { instructions: policy.instructions } : {}),
+        requiredPermission: policy.requiredPermission,
+        allowedBots: policy.allowedBots,
+        paths: policy.paths,
+        skipLabel: policy.skipLabel,
+        includeDiff: policy.includeDiff,
+        fold: policy.fold,
+        ...(policy.codeRepositories ? { codeRepositories: policy.codeRepositories } : {}),
+        ...(policy.since ? { since: policy.since } : {}),
+        dashboard: policy.dashboard,
+        dashboardTitle: policy.dashboardTitle,
+        approval: policy.approval,
+        ...(policy.maxJobs ? { maxJobs: policy.maxJobs } : {}),
+        ...(policy.maxCredits ? { maxCredits: policy.maxCredits } : {}),
+        creditsPerRun: policy.creditsPerRun,
+        ...(policy.maxOpen !== undefined ? { maxOpen: policy.maxOpen } : {}),
+        ...(policy.expireAfter ? { expireAfter: policy.expireAfter } : {}),
+        ...(policy.reviewers ? { reviewers: policy.reviewers } : {}),
+        ...(policy.docsRoot !== undefined ? { docsRoot: policy.docsRoot } : {}),
+        ...(policy.quietHours ? { quietHours: policy.quietHours } : {})
+    };
+}
+/** A policy key that needs an input the workflow did not give: the error naming both. */
+const needsInput = (settings, key, input, why) => new InputError(`'${key}' in ${settings.policyFile ?? 'the policy file'} needs the input '${input}': ${why}`);
+/**
+ * A docs pull request is measured while the ledger lists it: beyond its last ten jobs, it keeps
+ * those of the last 30 days, so the windows and the day of lag end within them.
+ */
+const MAX_IMPACT_DAYS = 28;
+/** `impact-after`, `impact-comment` and `max-requests`; measuring reads the docs repository and the ledger. */
+function readImpact(value) {
+    const impactComment = (0,inputs/* parseChoice */.HU)(names/* Input */.pd.ImpactComment, (value(names/* Input */.pd.ImpactComment) || 'pr').toLowerCase(), IMPACT_COMMENT_MODES);
+    const maxRequests = (0,inputs/* parseInteger */.cG)(names/* Input */.pd.MaxRequests, value(names/* Input */.pd.MaxRequests) || '20', 1, 100);
+    const text = value(names/* Input */.pd.ImpactAfter).toLowerCase();
+    if (!text)
+        return { impactComment, maxRequests };
+    const ms = (0,duration/* durationInput */.Ts)(names/* Input */.pd.ImpactAfter, text, DAY_MS, MAX_IMPACT_DAYS * DAY_MS);
+    if (ms % DAY_MS)
+        throw new errors/* InputError */.dz(`Input '${names/* Input */.pd.ImpactAfter}' must be whole days (such as 14d or 2w), since the analytics count whole days; got '${text}'.`);
+    return { impactAfter: { days: ms / DAY_MS, text }, impactComment, maxRequests };
+}
+/** A label name as GitHub allows it: one line, 1 to 50 characters. */
+function readLabel(raw) {
+    const label = raw.trim();
+    if (!label || label.length > 50 || /[\r\n]/.test(label))
+        throw new errors/* InputError */.dz(`Input '${names/* Input */.pd.Label}' must be a label name of 1 to 50 characters on one line; got ${label.length} characters.`);
+    return label;
+}
+function readPrompt(get, workspace) {
+    const inline = get(names/* Input */.pd.Prompt);
+    const file = get(names/* Input */.pd.PromptFile).trim();
+    if (inline.trim() && file) {
+        throw new errors/* InputError */.dz(`Set only one of '${names/* Input */.pd.Prompt}' and '${names/* Input */.pd.PromptFile}', not both.`);
+    }
+    if (file)
+        return readPromptFile(file, workspace);
+    if (inline === '')
+        return undefined;
+    if (!inline.trim()) {
+        throw new errors/* InputError */.dz(`Input '${names/* Input */.pd.Prompt}' is blank: write an instruction for the agent.`);
+    }
+    return inline.trim();
+}
+function readPromptFile(file, workspace) {
+    const text = readWorkspaceFile(names/* Input */.pd.PromptFile, file, workspace, MAX_PROMPT_FILE_BYTES).trim();
+    if (!text)
+        throw new errors/* InputError */.dz(`Input '${names/* Input */.pd.PromptFile}': '${file}' is empty; write the instruction in it.`);
+    return text;
+}
+function parseFailOn(raw) {
+    const words = raw
+        .split(',')
+        .map(w => w.trim().toLowerCase())
+        .filter(Boolean);
+    if (words.length === 1 && words[0] === 'none')
+        return new Set();
+    const result = new Set();
+    for (const given of words) {
+        // `result` says timed-out; both words mean the same here.
+        const word = given === 'timed-out' ? 'timeout' : given;
+        if (!outcome/* FAIL_ON_WORDS */.Ri.includes(word)) {
+            throw new errors/* InputError */.dz(`Input '${names/* Input */.pd.FailOn}' accepts a comma list of ${outcome/* FAIL_ON_WORDS */.Ri.join(', ')}, or 'none'; '${word}' is not one of them.`);
+        }
+        result.add(word);
+    }
+    return result;
+}
 
 
 /***/ }),
@@ -43911,7 +44309,7 @@ function eventOf(raw) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1309);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(252);
 
 // The impact sub-action (impact/action.yml); `run` reports its own failures.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -43921,7 +44319,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1309:
+/***/ 252:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -44185,7 +44583,7 @@ async function createJob(client, projectId, prompt, deadline) {
     const body = await client.send({
         method: 'POST',
         path: ['v2', 'agent', projectId, 'job'],
-        body: { prompt },
+        body: { prompt: client.redact(prompt) },
         what: 'create the agent job',
         write: true,
         deadline,
@@ -44220,7 +44618,7 @@ async function sendMessage(client, projectId, jobId, prompt, deadline) {
     const body = await client.send({
         method: 'POST',
         path: ['v2', 'agent', projectId, 'job', jobId, 'message'],
-        body: { prompt },
+        body: { prompt: client.redact(prompt) },
         what: `send the follow-up message to job ${jobId}`,
         write: true,
         deadline,
@@ -44473,75 +44871,8 @@ function checkedMarker(json) {
 
 // EXTERNAL MODULE: ./.tmp/ncc-js/agent/names.js
 var names = __nccwpck_require__(3254);
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/outcome.js
-/** A run that started nothing, and why: in a dry run, that it would start nothing. */
-function nothingStarted(why, waiting, dryRun) {
-    if (dryRun)
-        return { kind: 'dry-run', decision: 'skip', why };
-    return { kind: waiting ? 'waiting' : 'skipped', why };
-}
-/** The `result` output's word for an outcome. */
-function resultWord(outcome) {
-    switch (outcome.kind) {
-        case 'job':
-            return outcome.result;
-        case 'failed':
-            return outcome.cancelled ? 'cancelled' : undefined;
-        default:
-            return outcome.kind;
-    }
-}
-/** The `decision` output for an outcome. */
-function decisionOf(outcome) {
-    switch (outcome.kind) {
-        case 'skipped':
-        case 'waiting':
-            return 'skip';
-        case 'failed':
-            return undefined;
-        default:
-            return outcome.decision;
-    }
-}
-/** Why nothing was started, when nothing was. */
-const whyNothing = (outcome) => 'why' in outcome ? outcome.why : undefined;
-const FAIL_ON_WORDS = ['failed', 'archived', 'timeout', 'no-pr'];
-const TERMINAL_STATUSES = ['completed', 'archived', 'failed'];
-const KNOWN_STATUSES = ['active', ...TERMINAL_STATUSES];
-function isTerminal(status) {
-    return TERMINAL_STATUSES.includes(status);
-}
-function resultOf(job, end) {
-    if (end === 'cancelled')
-        return 'cancelled';
-    if (end === 'timeout')
-        return 'timed-out';
-    switch (job.status) {
-        case 'failed':
-            return 'failed';
-        case 'archived':
-            return 'archived';
-        case 'completed':
-            return job.prLink ? 'pr-opened' : 'no-changes';
-        default:
-            return 'started';
-    }
-}
-/** Which `fail-on` word, if any, makes this result fail the step. */
-function failingWord(result, failOn) {
-    if (result === 'failed' && failOn.has('failed'))
-        return 'failed';
-    if (result === 'archived' && failOn.has('archived'))
-        return 'archived';
-    if (result === 'timed-out' && failOn.has('timeout'))
-        return 'timeout';
-    // no-pr judges a job that was waited for to its end (or the time limit), nothing else.
-    const judged = !['started', 'cancelled', 'skipped', 'dry-run', 'waiting'].includes(result);
-    if (failOn.has('no-pr') && judged && result !== 'pr-opened')
-        return 'no-pr';
-    return undefined;
-}
-
+// EXTERNAL MODULE: ./.tmp/ncc-js/agent/outcome.js
+var agent_outcome = __nccwpck_require__(4262);
 // EXTERNAL MODULE: ./.tmp/ncc-js/github/docs-pulls.js + 1 modules
 var docs_pulls = __nccwpck_require__(9101);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/records/docs-pr.js
@@ -44710,7 +45041,7 @@ async function waitForJob(initial, fetchJob, options) {
     const warnedStatuses = new Set();
     const checkStatus = (status) => {
         const value = String(status);
-        if (!KNOWN_STATUSES.includes(value) && !warnedStatuses.has(value)) {
+        if (!agent_outcome/* KNOWN_STATUSES */.Do.includes(value) && !warnedStatuses.has(value)) {
             warnedStatuses.add(value);
             log.warning(status === undefined
                 ? `The service's answer for job ${job.id} has no status; treating the job as still running.`
@@ -44735,7 +45066,7 @@ async function waitForJob(initial, fetchJob, options) {
         ...(graceEnd === undefined ? {} : { followUp: seenWorking ? 'seen' : 'unconfirmed' })
     });
     /** A terminal status counts, unless it may be the one from before a follow-up. */
-    const settled = () => isTerminal(job.status) && (graceEnd === undefined || seenWorking || clock.now() >= graceEnd);
+    const settled = () => (0,agent_outcome/* isTerminal */.Hd)(job.status) && (graceEnd === undefined || seenWorking || clock.now() >= graceEnd);
     while (!settled()) {
         const now = clock.now();
         if (now >= deadline)
@@ -44863,7 +45194,7 @@ async function runAgentJob(client, request, hooks) {
     await hooks.onStarted?.(job);
     if (!request.wait) {
         if (!followedUp)
-            return { job, result: resultOf(job, 'not-waited') };
+            return { job, result: (0,agent_outcome/* resultOf */.Bg)(job, 'not-waited') };
         // The answer may show the job as it was before the message: it says nothing of the follow-up.
         log.info(`Sent the follow-up to job ${job.id}; not waiting for it (wait: false), so its outcome is not known yet.`);
         return { job, result: 'started', followUp: 'not-waited' };
@@ -44880,282 +45211,14 @@ async function runAgentJob(client, request, hooks) {
     }));
     return {
         job: waited.job,
-        result: resultOf(waited.job, waited.end),
+        result: (0,agent_outcome/* resultOf */.Bg)(waited.job, waited.end),
         lastError: waited.lastError,
         ...(waited.followUp ? { followUp: waited.followUp } : {})
     };
 }
 
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(3024);
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/workspace.js
-
-
-
-// Files the workflow names: read or written inside the workspace only, whatever links it holds.
-// The toolkit has no check that keeps a path inside the workspace (@actions/glob follows links by
-// default), hence this.
-/** The workspace files are read from and written to: the runner's, or here when run by hand. */
-const workspaceOf = (env) => env.GITHUB_WORKSPACE || process.cwd();
-/**
- * Resolves a path the action will write, relative to the workspace, and refuses one that leaves it
- * (through `..`, an absolute path, or a symlinked folder).
- */
-function resolveInWorkspace(name, file, workspace) {
-    const root = realpathSync(workspace);
-    const full = path.resolve(root, file);
-    const inside = (p) => {
-        const rel = path.relative(root, p);
-        return rel !== '' && !leaves(rel);
-    };
-    if (!inside(full)) {
-        throw new InputError(`Input '${name}' must be a file path inside the workspace; '${file}' is outside it.`);
-    }
-    // The deepest folder that exists decides where the file really lands.
-    let dir = path.dirname(full);
-    for (;;) {
-        try {
-            const real = realpathSync(dir);
-            if (real !== root && !inside(real)) {
-                throw new InputError(`Input '${name}': '${file}' leads outside the workspace through a symbolic link.`);
-            }
-            break;
-        }
-        catch (error) {
-            if (error instanceof InputError)
-                throw error;
-            dir = path.dirname(dir);
-        }
-    }
-    return full;
-}
-/**
- * Reads a text file the workflow names, inside the workspace only: its real path (symbolic links
- * followed) must stay inside, it must be a regular file, and at most `maxBytes` are read whatever
- * its reported size (files under /proc report 0).
- */
-function readWorkspaceFile(name, file, workspace, maxBytes) {
-    const root = (0,external_node_fs_.realpathSync)(workspace);
-    let real;
-    try {
-        real = (0,external_node_fs_.realpathSync)(external_node_path_namespaceObject.resolve(root, file));
-    }
-    catch {
-        throw new errors/* InputError */.dz(`Input '${name}': no file at '${file}'. Paths are relative to the workspace; did the workflow run actions/checkout first?`);
-    }
-    const rel = external_node_path_namespaceObject.relative(root, real);
-    if (leaves(rel)) {
-        throw new errors/* InputError */.dz(`Input '${name}' must name a file inside the workspace; '${file}' leads outside it.`);
-    }
-    if (!(0,external_node_fs_.statSync)(real).isFile())
-        throw new errors/* InputError */.dz(`Input '${name}' must name a regular file; '${file}' is not one.`);
-    const buffer = Buffer.alloc(maxBytes + 1);
-    const fd = (0,external_node_fs_.openSync)(real, 'r');
-    let size = 0;
-    try {
-        for (let n; size < buffer.length && (n = (0,external_node_fs_.readSync)(fd, buffer, size, buffer.length - size, null)) > 0;)
-            size += n;
-    }
-    finally {
-        (0,external_node_fs_.closeSync)(fd);
-    }
-    if (size > maxBytes) {
-        throw new errors/* InputError */.dz(`Input '${name}': '${file}' is larger than ${maxBytes} bytes, the most it may hold.`);
-    }
-    return buffer.subarray(0, size).toString('utf8');
-}
-/**
- * A file the action will write: inside the workspace (resolveInWorkspace), and not a folder or a
- * device, which is found now rather than after every request was made.
- */
-function resolveOutputFile(name, shown, workspace) {
-    const file = resolveInWorkspace(name, shown, workspace);
-    checkWritableTarget(name, shown, file);
-    return file;
-}
-function checkWritableTarget(name, shown, file) {
-    let stat;
-    try {
-        stat = lstatSync(file);
-    }
-    catch {
-        return; // Not there yet: it will be created.
-    }
-    if (!stat.isFile() && !stat.isSymbolicLink()) {
-        throw new InputError(`Input '${name}': '${shown}' exists and is not a file (a folder?); name a file to write instead.`);
-    }
-}
-/** A relative path that climbs out (`..`, `../x`), or an absolute one; `..notes.md` stays inside. */
-const leaves = (rel) => rel === '..' || rel.startsWith(`..${external_node_path_namespaceObject.sep}`) || external_node_path_namespaceObject.isAbsolute(rel);
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/settings.js
-
-
-
-
-
-
-
-// The allowed values of the inputs and the settings each flow takes live here, with their
-// reading: the flows import their types from the settings, never the settings from a flow. A
-// run's settings are its action's inputs (readInputs) over the policy file (withPolicy).
-const COMMENT_MODES = ['auto', 'true', 'false'];
-/** `follow-reviews`: reviews that start with the trigger phrase, or every review with text. */
-const REVIEW_MODES = ['phrase', 'all'];
-const IMPACT_COMMENT_MODES = ['pr', 'dashboard'];
-/** The event type a code repository's repository_dispatch carries to the docs repository. */
-const DISPATCH_TYPE = 'docs-agent';
-/** Prompt files are meant to be short instructions; a huge one is a mistake (a wrong path). */
-const MAX_PROMPT_FILE_BYTES = 256 * 1024;
-const MAX_TIMEOUT_MS = 72 * 3_600_000;
-const DAY_MS = 86_400_000;
-/**
- * Every secret of the settings, for what redacts the step's failure, outputs, summary and comments:
- * the key and each token (a token the service or GitHub echoes back is found there in any form).
- */
-const secretsOf = (settings = {}) => [
-    settings.apiKey,
-    settings.githubToken,
-    settings.docsToken,
-    settings.codeToken
-];
-/**
- * Reads and validates an agent action's inputs, with `defaults` (its action.yml's, repeated because
- * a bare `node dist/…` gets none from the runner). The key and the tokens are masked before anything
- * else can print them.
- */
-function readInputs(get, env, mask, defaults = names/* Defaults */.Hw) {
-    const { apiKey, projectId, apiUrl } = (0,connection/* readConnection */.dC)(get, mask);
-    const githubToken = (0,runner_inputs/* readSecret */.n5)(get, mask, names/* Input */.pd.GithubToken);
-    const docsToken = (0,runner_inputs/* readSecret */.n5)(get, mask, names/* Input */.pd.DocsToken);
-    const codeToken = (0,runner_inputs/* readSecret */.n5)(get, mask, names/* Input */.pd.CodeToken);
-    const value = (name) => get(name).trim() || (defaults[name] ?? '');
-    const rawJob = get(names/* Input */.pd.JobId);
-    const jobId = rawJob.trim() ? (0,connection/* parseId */.Fg)(names/* Input */.pd.JobId, rawJob) : undefined;
-    // Whether a missing prompt is fine depends on the event (an issue can be the prompt): see planTrigger.
-    const prompt = readPrompt(get, workspaceOf(env));
-    const rawIssue = get(names/* Input */.pd.IssueNumber).trim();
-    const triggerPhrase = value(names/* Input */.pd.TriggerPhrase) || names/* Defaults */.Hw[names/* Input */.pd.TriggerPhrase];
-    if (/\s/.test(triggerPhrase) || triggerPhrase.length > 50)
-        throw new errors/* InputError */.dz(`Input '${names/* Input */.pd.TriggerPhrase}' must be one word such as /docs-agent; got '${triggerPhrase.slice(0, 50)}'.`);
-    return {
-        apiKey,
-        projectId,
-        apiUrl,
-        prompt,
-        jobId,
-        wait: (0,runner_inputs/* parseBoolean */.yG)(names/* Input */.pd.Wait, value(names/* Input */.pd.Wait) || 'true'),
-        timeoutMs: (0,duration/* durationInput */.Ts)(names/* Input */.pd.Timeout, value(names/* Input */.pd.Timeout) || '30m', 1000, MAX_TIMEOUT_MS),
-        pollIntervalMs: (0,duration/* durationInput */.Ts)(names/* Input */.pd.PollInterval, value(names/* Input */.pd.PollInterval) || '10s', 1000, 3_600_000),
-        failOn: parseFailOn(value(names/* Input */.pd.FailOn) || 'failed,timeout'),
-        githubToken,
-        docsToken,
-        ...(codeToken ? { codeToken } : {}),
-        comment: (0,runner_inputs/* parseChoice */.HU)(names/* Input */.pd.Comment, value(names/* Input */.pd.Comment) || 'auto', COMMENT_MODES),
-        issueNumber: rawIssue ? (0,runner_inputs/* parseInteger */.cG)(names/* Input */.pd.IssueNumber, rawIssue, 1, 2 ** 31 - 1) : undefined,
-        label: readLabel(value(names/* Input */.pd.Label) || names/* Defaults */.Hw[names/* Input */.pd.Label]),
-        triggerPhrase,
-        dryRun: (0,runner_inputs/* parseBoolean */.yG)(names/* Input */.pd.DryRun, value(names/* Input */.pd.DryRun) || 'false'),
-        config: get(names/* Input */.pd.Config).trim(),
-        followReviews: (0,runner_inputs/* parseChoice */.HU)(names/* Input */.pd.FollowReviews, value(names/* Input */.pd.FollowReviews) || 'phrase', REVIEW_MODES),
-        ...readImpact(value)
-    };
-}
-/** The inputs over the policy file: what every flow of the run reads. */
-function withPolicy(inputs, policy) {
-    return {
-        ...inputs,
-        ...(policy.file !== undefined ? { policyFile: policy.file } : {}),
-        ...(policy.instructions !== undefined ? { instructions: policy.instructions } : {}),
-        requiredPermission: policy.requiredPermission,
-        allowedBots: policy.allowedBots,
-        paths: policy.paths,
-        skipLabel: policy.skipLabel,
-        includeDiff: policy.includeDiff,
-        fold: policy.fold,
-        ...(policy.codeRepositories ? { codeRepositories: policy.codeRepositories } : {}),
-        ...(policy.since ? { since: policy.since } : {}),
-        dashboard: policy.dashboard,
-        dashboardTitle: policy.dashboardTitle,
-        approval: policy.approval,
-        ...(policy.maxJobs ? { maxJobs: policy.maxJobs } : {}),
-        ...(policy.maxCredits ? { maxCredits: policy.maxCredits } : {}),
-        creditsPerRun: policy.creditsPerRun,
-        ...(policy.maxOpen !== undefined ? { maxOpen: policy.maxOpen } : {}),
-        ...(policy.expireAfter ? { expireAfter: policy.expireAfter } : {}),
-        ...(policy.reviewers ? { reviewers: policy.reviewers } : {}),
-        ...(policy.docsRoot !== undefined ? { docsRoot: policy.docsRoot } : {}),
-        ...(policy.quietHours ? { quietHours: policy.quietHours } : {})
-    };
-}
-/** A policy key that needs an input the workflow did not give: the error naming both. */
-const needsInput = (settings, key, input, why) => new InputError(`'${key}' in ${settings.policyFile ?? 'the policy file'} needs the input '${input}': ${why}`);
-/**
- * A docs pull request is measured while the ledger lists it: beyond its last ten jobs, it keeps
- * those of the last 30 days, so the windows and the day of lag end within them.
- */
-const MAX_IMPACT_DAYS = 28;
-/** `impact-after`, `impact-comment` and `max-requests`; measuring reads the docs repository and the ledger. */
-function readImpact(value) {
-    const impactComment = (0,runner_inputs/* parseChoice */.HU)(names/* Input */.pd.ImpactComment, (value(names/* Input */.pd.ImpactComment) || 'pr').toLowerCase(), IMPACT_COMMENT_MODES);
-    const maxRequests = (0,runner_inputs/* parseInteger */.cG)(names/* Input */.pd.MaxRequests, value(names/* Input */.pd.MaxRequests) || '20', 1, 100);
-    const text = value(names/* Input */.pd.ImpactAfter).toLowerCase();
-    if (!text)
-        return { impactComment, maxRequests };
-    const ms = (0,duration/* durationInput */.Ts)(names/* Input */.pd.ImpactAfter, text, DAY_MS, MAX_IMPACT_DAYS * DAY_MS);
-    if (ms % DAY_MS)
-        throw new errors/* InputError */.dz(`Input '${names/* Input */.pd.ImpactAfter}' must be whole days (such as 14d or 2w), since the analytics count whole days; got '${text}'.`);
-    return { impactAfter: { days: ms / DAY_MS, text }, impactComment, maxRequests };
-}
-/** A label name as GitHub allows it: one line, 1 to 50 characters. */
-function readLabel(raw) {
-    const label = raw.trim();
-    if (!label || label.length > 50 || /[\r\n]/.test(label))
-        throw new errors/* InputError */.dz(`Input '${names/* Input */.pd.Label}' must be a label name of 1 to 50 characters on one line; got ${label.length} characters.`);
-    return label;
-}
-function readPrompt(get, workspace) {
-    const inline = get(names/* Input */.pd.Prompt);
-    const file = get(names/* Input */.pd.PromptFile).trim();
-    if (inline.trim() && file) {
-        throw new errors/* InputError */.dz(`Set only one of '${names/* Input */.pd.Prompt}' and '${names/* Input */.pd.PromptFile}', not both.`);
-    }
-    if (file)
-        return readPromptFile(file, workspace);
-    if (inline === '')
-        return undefined;
-    if (!inline.trim()) {
-        throw new errors/* InputError */.dz(`Input '${names/* Input */.pd.Prompt}' is blank: write an instruction for the agent.`);
-    }
-    return inline.trim();
-}
-function readPromptFile(file, workspace) {
-    const text = readWorkspaceFile(names/* Input */.pd.PromptFile, file, workspace, MAX_PROMPT_FILE_BYTES).trim();
-    if (!text)
-        throw new errors/* InputError */.dz(`Input '${names/* Input */.pd.PromptFile}': '${file}' is empty; write the instruction in it.`);
-    return text;
-}
-function parseFailOn(raw) {
-    const words = raw
-        .split(',')
-        .map(w => w.trim().toLowerCase())
-        .filter(Boolean);
-    if (words.length === 1 && words[0] === 'none')
-        return new Set();
-    const result = new Set();
-    for (const given of words) {
-        // `result` says timed-out; both words mean the same here.
-        const word = given === 'timed-out' ? 'timeout' : given;
-        if (!FAIL_ON_WORDS.includes(word)) {
-            throw new errors/* InputError */.dz(`Input '${names/* Input */.pd.FailOn}' accepts a comma list of ${FAIL_ON_WORDS.join(', ')}, or 'none'; '${word}' is not one of them.`);
-        }
-        result.add(word);
-    }
-    return result;
-}
-
+// EXTERNAL MODULE: ./.tmp/ncc-js/agent/settings.js + 1 modules
+var agent_settings = __nccwpck_require__(5363);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/agent-run.js
 
 
@@ -45189,7 +45252,7 @@ async function runAgent(inputs, event, runner, signal, action, ran = {}) {
     if (refused) {
         runner.log.notice(`Not starting the agent: ${refused.why}`);
         return {
-            outcome: nothingStarted(refused.why, false, inputs.dryRun),
+            outcome: (0,agent_outcome/* nothingStarted */.LM)(refused.why, false, inputs.dryRun),
             ...(refused.source ? { source: refused.source } : {})
         };
     }
@@ -45252,7 +45315,7 @@ async function runPreparedAction(settings, event, runner, signal, prepare, sessi
                 // A preview of a batch that waits for a tick shows what the tick would send.
                 outcome: settings.dryRun && would
                     ? { kind: 'dry-run', decision: 'skip', why: prepared.why, prompt: would.prompt }
-                    : nothingStarted(prepared.why, prepared.kind === 'wait', settings.dryRun)
+                    : (0,agent_outcome/* nothingStarted */.LM)(prepared.why, prepared.kind === 'wait', settings.dryRun)
             };
         }
         const spends = prepared.request.prompt !== undefined;
@@ -45512,7 +45575,7 @@ async function startAndWait(client, settings, prepared, runner, signal) {
         return {
             job: latest,
             result: signal.aborted ? 'cancelled' : undefined,
-            failure: (0,errors/* describeError */.Uc)(error, secretsOf(settings), log.debug),
+            failure: (0,errors/* describeError */.Uc)(error, (0,agent_settings/* secretsOf */.Fj)(settings), log.debug),
             fold,
             continued
         };
@@ -45530,7 +45593,7 @@ function explainResult(job, result, settings, runner, { lastError, followUp }) {
         runner.log.warning(`Stopped waiting for job ${job.id} after ${(0,duration/* formatDuration */.a3)(settings.timeoutMs)}; ${state}.${why} ` +
             `It may still finish on the service: run this action with job-id: ${job.id} to keep waiting.`);
     }
-    const word = failingWord(result, settings.failOn);
+    const word = (0,agent_outcome/* failingWord */.TW)(result, settings.failOn);
     if (!word)
         return undefined;
     return `Job ${job.id} ended as '${result}', and 'fail-on' includes '${word}'.`;
@@ -45653,9 +45716,9 @@ function outputsOf(report) {
         [names/* Output */.k7.PrLink]: job?.prLink ?? '',
         [names/* Output */.k7.Model]: job?.model ?? '',
         [names/* Output */.k7.Job]: job ? JSON.stringify(jobRecord(job)) : '',
-        [names/* Output */.k7.Result]: resultWord(report.outcome) ?? '',
+        [names/* Output */.k7.Result]: (0,agent_outcome/* resultWord */.kV)(report.outcome) ?? '',
         [names/* Output */.k7.Source]: report.source ?? '',
-        [names/* Output */.k7.Decision]: decisionOf(report.outcome) ?? '',
+        [names/* Output */.k7.Decision]: (0,agent_outcome/* decisionOf */.uv)(report.outcome) ?? '',
         [names/* Output */.k7.Prompt]: (report.outcome.kind === 'dry-run' && report.outcome.prompt) || ''
     };
 }
@@ -45674,8 +45737,8 @@ const HEADLINES = {
 /** The job summary as Markdown; every value from the service is escaped. */
 function renderSummary(report) {
     const { job, outcome } = report;
-    const result = resultWord(outcome);
-    const why = whyNothing(outcome);
+    const result = (0,agent_outcome/* resultWord */.kV)(outcome);
+    const why = (0,agent_outcome/* whyNothing */.wM)(outcome);
     const headline = result === 'pr-opened' && report.fold
         ? '✅ The change joined the open docs pull request'
         : result
@@ -45851,7 +45914,7 @@ function nextStep(job, result, projectId) {
  */
 async function publish(runner, report, secrets = []) {
     const { job, failure } = report;
-    const result = resultWord(report.outcome);
+    const result = (0,agent_outcome/* resultWord */.kV)(report.outcome);
     const { log } = runner;
     const clean = new redact/* Redactor */.pO(secrets).text;
     for (const [name, value] of Object.entries(outputsOf(report)))
@@ -45863,7 +45926,7 @@ async function publish(runner, report, secrets = []) {
     if (result) {
         log.info(clean(`Result: ${result}${job ? ` (job ${job.id}, status ${job.status ?? 'unknown'})` : ''}.`));
     }
-    if (job || failure || whyNothing(report.outcome) || result === 'dry-run')
+    if (job || failure || (0,agent_outcome/* whyNothing */.wM)(report.outcome) || result === 'dry-run')
         await runner.summary(clean(renderSummary(report)));
     if (report.details)
         await runner.group('What moved, and the policy file to write', async () => {
@@ -45917,14 +45980,14 @@ async function runAgentAction(runner, action) {
     const ran = {};
     let end;
     try {
-        inputs = readInputs(runner.input, runner.env, runner.mask, action.defaults);
+        inputs = (0,agent_settings/* readInputs */.Ko)(runner.input, runner.env, runner.mask, action.defaults);
         refuseMovedInputs(runner, action, inputs);
         end = await runAgent(inputs, (0,github_event/* readRunEvent */.Eg)(runner.env), runner, cancel.signal, action, ran);
     }
     catch (error) {
         end = {
             outcome: { kind: 'failed', cancelled: cancel.signal.aborted },
-            failure: (0,errors/* describeError */.Uc)(error, secretsOf(inputs), runner.log.debug),
+            failure: (0,errors/* describeError */.Uc)(error, (0,agent_settings/* secretsOf */.Fj)(inputs), runner.log.debug),
             ...(error instanceof MovedInputsError ? { details: error.details } : {})
         };
     }
@@ -45936,7 +45999,7 @@ async function runAgentAction(runner, action) {
         projectId: inputs?.projectId,
         elapsedMs: clock.now() - started,
         now: new Date(clock.wallNow())
-    }, secretsOf(inputs));
+    }, (0,agent_settings/* secretsOf */.Fj)(inputs));
 }
 /** v1's inputs given to this action that moved in v2: refused, with their new places. */
 function refuseMovedInputs(runner, action, inputs) {
@@ -49375,6 +49438,8 @@ function whyNoText(read) {
 }
 const megabytes = (bytes) => `${Math.round(bytes / (1024 * 1024))} MB`;
 
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/docs-site/config.js
 
 
@@ -49401,7 +49466,7 @@ function refPath(ref, holder, root) {
     const text = ref.trim();
     if (!text || /^[a-z][a-z0-9+.-]*:/i.test(text) || text.startsWith('/') || text.includes('\\'))
         return { why: 'it is not a relative path' };
-    const path = external_node_path_namespaceObject.posix.normalize(external_node_path_namespaceObject.posix.join(external_node_path_namespaceObject.posix.dirname(holder), text));
+    const path = external_node_path_.posix.normalize(external_node_path_.posix.join(external_node_path_.posix.dirname(holder), text));
     const inside = root ? path.startsWith(`${root}/`) : !path.startsWith('../') && path !== '..';
     return inside ? path : { why: 'it leads out of the docs root' };
 }
@@ -50117,6 +50182,7 @@ function pagesOfPull(docs, files, options = {}) {
 
 
 
+
 /** Files of a docs pull request read at most: three pages of a hundred. */
 const MAX_FILE_PAGES = 3;
 /**
@@ -50133,6 +50199,7 @@ async function measureReaderImpact(settings, event, deps) {
     const dashboard = await ledger_dashboard/* Dashboard */.x.open((0,api/* connectGitHub */.UY)(settings.githubToken, event, deps.signal, { clock, session: deps.session }), {
         title: settings.dashboardTitle,
         signer: new records_record/* RecordSigner */.wo(settings.apiKey),
+        secrets: (0,agent_settings/* secretsOf */.Fj)(settings),
         view: { repository, serverUrl: event.serverUrl, limits: settings },
         now: () => clock.wallNow()
     });
@@ -50392,7 +50459,7 @@ const impactAction = {
             throw new errors/* InputError */.dz(`Input '${names/* Input */.pd.DocsToken}' is required: the docs pull requests' files are read, and the result commented on them, in the docs repository.`);
     },
     settings: (inputs, policy) => {
-        const settings = withPolicy(inputs, policy);
+        const settings = (0,agent_settings/* withPolicy */.hZ)(inputs, policy);
         if (!settings.dashboard)
             throw new errors/* InputError */.dz(`The impact sub-action needs '${names/* Key */.Uz.Dashboard}: true' in the policy file: the merged docs pull requests to measure, and what was measured, are in the dashboard's ledger.`);
         return settings;
@@ -50410,7 +50477,7 @@ async function measureImpact(settings, event, deps) {
     const end = await measureReaderImpact({ ...settings, impactAfter }, event, deps);
     const said = `This run measured the reader impact of ${(0,runner_text/* counted */.hS)(end.measured.length, 'docs pull request')} (${(0,runner_text/* counted */.hS)(end.requests, 'analytics request')}) and started no job.`;
     deps.log.notice(said);
-    return { outcome: nothingStarted(said, false, settings.dryRun), dashboardUrl: end.dashboardUrl };
+    return { outcome: (0,agent_outcome/* nothingStarted */.LM)(said, false, settings.dryRun), dashboardUrl: end.dashboardUrl };
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/impact/main.js
@@ -50885,6 +50952,14 @@ class ApiClient {
         this.clock = options.clock ?? clock/* systemClock */.m;
         this.log = options.log ?? logger/* silentLogger */.qq;
         this.secretForms = (0,redact/* secretForms */.eo)([options.apiKey, ...(options.secrets ?? [])]);
+    }
+    /**
+     * `text` with every form of the run's secrets (the key, the GitHub tokens) replaced by `***`: what
+     * this action writes to the service (a prompt holds titles and bodies anyone could paste a
+     * secret into) carries none of them.
+     */
+    redact(text) {
+        return (0,redact/* redact */.E$)(text, this.secretForms);
     }
     /** Sends the request with the retry policy and returns the parsed JSON body. */
     async send(spec) {

@@ -39074,6 +39074,14 @@ class ApiClient {
         this.log = options.log ?? silentLogger;
         this.secretForms = redact_secretForms([options.apiKey, ...(options.secrets ?? [])]);
     }
+    /**
+     * `text` with every form of the run's secrets (the key, the GitHub tokens) replaced by `***`: what
+     * this action writes to the service (a prompt holds titles and bodies anyone could paste a
+     * secret into) carries none of them.
+     */
+    redact(text) {
+        return redact_redact(text, this.secretForms);
+    }
     /** Sends the request with the retry policy and returns the parsed JSON body. */
     async send(spec) {
         try {
@@ -39469,7 +39477,7 @@ async function createJob(client, projectId, prompt, deadline) {
     const body = await client.send({
         method: 'POST',
         path: ['v2', 'agent', projectId, 'job'],
-        body: { prompt },
+        body: { prompt: client.redact(prompt) },
         what: 'create the agent job',
         write: true,
         deadline,
@@ -39504,7 +39512,7 @@ async function sendMessage(client, projectId, jobId, prompt, deadline) {
     const body = await client.send({
         method: 'POST',
         path: ['v2', 'agent', projectId, 'job', jobId, 'message'],
-        body: { prompt },
+        body: { prompt: client.redact(prompt) },
         what: `send the follow-up message to job ${jobId}`,
         write: true,
         deadline,

@@ -1,3 +1,4 @@
+import { secretsOf } from '../agent/settings.js'
 import { connectGitHub } from '../github/api.js'
 import type { RunEvent } from '../github/event.js'
 import { RecordSigner } from '../records/record.js'
@@ -210,6 +211,7 @@ class ChangeRun extends ChangeContext {
     const dashboard = await Dashboard.open(this.github, {
       title: settings.dashboardTitle,
       signer: new RecordSigner(settings.apiKey),
+      secrets: secretsOf(settings),
       view: {
         repository: `${event.owner}/${event.repo}`,
         serverUrl: event.serverUrl,

@@ -1,3 +1,4 @@
+import { secretsOf } from '../agent/settings.js'
 import { type GitHubSession, connectGitHub } from '../github/api.js'
 import { type DocsPull, type DocsPulls, docsFailure } from '../github/docs-pulls.js'
 import { type RunEvent, botName, parsePullLink } from '../github/event.js'
@@ -61,6 +62,7 @@ export async function measureReaderImpact(
     {
       title: settings.dashboardTitle,
       signer: new RecordSigner(settings.apiKey),
+      secrets: secretsOf(settings),
       view: { repository, serverUrl: event.serverUrl, limits: settings },
       now: () => clock.wallNow()
     }

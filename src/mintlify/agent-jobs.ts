@@ -47,7 +47,7 @@ export async function createJob(
   const body = await client.send<unknown>({
     method: 'POST',
     path: ['v2', 'agent', projectId, 'job'],
-    body: { prompt },
+    body: { prompt: client.redact(prompt) },
     what: 'create the agent job',
     write: true,
     deadline,
@@ -100,7 +100,7 @@ export async function sendMessage(
   const body = await client.send<unknown>({
     method: 'POST',
     path: ['v2', 'agent', projectId, 'job', jobId, 'message'],
-    body: { prompt },
+    body: { prompt: client.redact(prompt) },
     what: `send the follow-up message to job ${jobId}`,
     write: true,
     deadline,

@@ -88,6 +88,15 @@ export class ApiClient {
     this.secretForms = secretForms([options.apiKey, ...(options.secrets ?? [])])
   }
 
+  /**
+   * `text` with every form of the run's secrets (the key, the GitHub tokens) replaced by `***`: what
+   * this action writes to the service (a prompt holds titles and bodies anyone could paste a
+   * secret into) carries none of them.
+   */
+  redact(text: string): string {
+    return redact(text, this.secretForms)
+  }
+
   /** Sends the request with the retry policy and returns the parsed JSON body. */
   async send<T>(spec: RequestSpec): Promise<T> {
     try {

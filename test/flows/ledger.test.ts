@@ -3,7 +3,14 @@ import { readDashboardState } from '../../src/records/ledger.js'
 import { RecordSigner } from '../../src/records/record.js'
 import type { FakeGitHub, FakeIssue, FakePull } from '../simulator/fake-github.js'
 import { SIM_API_KEY, SIM_PROJECT, type Simulator } from '../simulator/server.js'
-import { APP, type ChangeRun, CodeChangeServers } from '../support/code-change-runs.js'
+import {
+  APP,
+  type ChangeRun,
+  CodeChangeServers,
+  DOCS_TOKEN,
+  TOKEN
+} from '../support/code-change-runs.js'
+import { escapeMarkdown } from '../../src/runner/markdown.js'
 import type { RunResult } from '../support/run-action.js'
 import { runInProcess } from '../support/run-in-process.js'
 import { VirtualClock } from '../support/virtual-clock.js'
@@ -182,6 +189,32 @@ describe('the ledger of a repository', () => {
     expect(sim.requests('create')).toHaveLength(1)
     expect(sim.requests('message')).toHaveLength(0)
     expect(again.log).toContain('resumes job')
+  })
+})
+
+describe('secrets pasted into what the ledger and the prompt carry', () => {
+  it('are written neither on the dashboard, in any escaped form, nor in its state, nor sent in the prompt', async () => {
+    gh.commitTo(APP, { message: 'Initial commit' })
+    const title = `Rotate ${SIM_API_KEY} and ${TOKEN}`
+    const held = await runMerged(mergeNext({ title, body: `Old token: ${DOCS_TOKEN}` }), {
+      inputs: { approval: 'dashboard', 'docs-token': DOCS_TOKEN }
+    })
+    expect(held.outputs.result).toBe('waiting')
+    const body = dashboards()[0]?.body ?? ''
+    const state = JSON.stringify(ledgerOf())
+    for (const secret of [SIM_API_KEY, TOKEN, DOCS_TOKEN])
+      for (const form of [secret, escapeMarkdown(secret), JSON.stringify(secret).slice(1, -1)]) {
+        expect(body).not.toContain(form)
+        expect(state).not.toContain(form)
+      }
+    // The state still reads as the action's own (its signature is over the redacted text).
+    expect(ledgerOf()?.waiting?.changes[0]?.title).toBe('Rotate *** and ***')
+    servers.runId++
+    const started = await runMerged(mergeNext(), { inputs: { 'docs-token': DOCS_TOKEN } })
+    expect(started.outputs.result).toBe('pr-opened')
+    const [prompt = ''] = prompts()
+    expect(prompt).toContain('Rotate *** and ***')
+    for (const secret of [SIM_API_KEY, TOKEN, DOCS_TOKEN]) expect(prompt).not.toContain(secret)
   })
 })
 

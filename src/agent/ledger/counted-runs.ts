@@ -1,3 +1,4 @@
+import { secretsOf } from '../settings.js'
 import { type GitHubSession, connectGitHub } from '../../github/api.js'
 import type { RunEvent } from '../../github/event.js'
 import type { AgentJob } from '../../mintlify/agent-jobs.js'
@@ -60,6 +61,7 @@ export async function countedRun(
     const dashboard = await Dashboard.open(github, {
       title: settings.dashboardTitle,
       signer: new RecordSigner(settings.apiKey),
+      secrets: secretsOf(settings),
       view: {
         repository: `${event.owner}/${event.repo}`,
         serverUrl: event.serverUrl,

@@ -4,6 +4,7 @@ import { ExplainedError } from '../../runner/errors.js'
 import type { RecordSigner } from '../../records/record.js'
 import { keepTicks, tickedBatches, tickedResends } from './approval-box.js'
 import { type DashboardView, renderDashboard } from './dashboard-body.js'
+import { Redactor } from '../../runner/redact.js'
 import {
   type DashboardChoice,
   NewerLedgerError,
@@ -29,6 +30,11 @@ const FRESH_MS = 5000
 export interface DashboardOptions {
   title: string
   signer: RecordSigner
+  /**
+   * The run's secrets (the key, the tokens): a title or a note that holds one, pasted into a pull
+   * request, is written neither on the page nor in its state, in any escaped form.
+   */
+  secrets: readonly (string | undefined)[]
   view: Omit<DashboardView, 'now'>
   now: () => number
 }
@@ -53,11 +59,15 @@ export class Dashboard {
   /** When the body was last read or written (options.now): a read this recent is read again for nothing. */
   private readAt = -Infinity
 
+  private readonly redactor: Redactor
+
   private constructor(
     private readonly github: DashboardIssues,
     private readonly options: DashboardOptions,
     public ledger: Ledger
-  ) {}
+  ) {
+    this.redactor = new Redactor(options.secrets)
+  }
 
   get url(): string | undefined {
     return this.issue?.url
@@ -195,6 +205,7 @@ export class Dashboard {
    */
   private async create(): Promise<void> {
     const now = this.options.now()
+    this.ledger = this.redactor.value(this.ledger)
     const created = await this.github.createIssue(
       this.options.title,
       renderDashboard(this.ledger, { ...this.options.view, now }),
@@ -248,6 +259,8 @@ export class Dashboard {
   /** The body: the page, and the state stamped with its issue, its next version and the time. */
   private render(issue: number): string {
     const now = this.options.now()
+    // Before it is signed: the state and the page say the same, with no secret in either.
+    this.ledger = this.redactor.value(this.ledger)
     this.ledger.issue = issue
     this.ledger.version = (this.ledger.version ?? 0) + 1
     this.ledger.writtenAt = Math.max(now, (this.ledger.writtenAt ?? 0) + 1)
