@@ -27,6 +27,7 @@ import {
   LANGUAGES_SITE,
   LOCALIZED_API_SITE,
   MONOREPO_SITE,
+  OPERATION_ID_SITE,
   bigConfigSite,
   holdLayout,
   twoRootsSite
@@ -641,6 +642,23 @@ describe('reader impact of merged docs pull requests', () => {
     expect(pagesLine(pull)).toBe(
       '- **Pages**: `/api-reference/v2/users/delete-user`, `/api-reference/v2/users/list-users`, `/ko/api-reference/v2/users/delete-user`, `/ko/api-reference/v2/users/list-users`'
     )
+  })
+
+  it('slug: operationId: generated API pages measured at their operation IDs; one whose split Mintlify does not document said, not measured', async () => {
+    holdLayout(gh, DOCS, OPERATION_ID_SITE)
+    const { pull, codeMergedAt, docsMergedAt } = await documented(DAY, {
+      files: [{ filename: 'openapi.json' }]
+    })
+    sim.answerByRange(renameWorld(codeMergedAt, docsMergedAt).answer)
+    await until(dueAt(docsMergedAt))
+    expect((await measure()).code).toBe(0)
+    expect(pagesLine(pull)).toBe(
+      '- **Pages**: `/reference/users/create-user`, `/reference/users/delete-user`, `/reference/users/edit`, `/reference/users/list-users`'
+    )
+    // Said in the comment, escaped as every note of the mapping is.
+    const note = (impactComments(pull)[0]?.body ?? '').split('\n').find(l => l.includes('slug'))
+    expect(note).toMatch(/^- Not measured: 2 pages of a changed spec named after operation IDs/)
+    expect(note).toMatch(/: getHTTPStatus, listUsersV2\.$/)
   })
 
   it('a configuration over 1 MB, and one split by $ref: read whole, their redirects followed', async () => {

@@ -21,6 +21,7 @@ import {
   LEGACY_SITE,
   LOCALIZED_API_SITE,
   MONOREPO_SITE,
+  OPERATION_ID_SITE,
   bigConfigSite,
   layoutRepository,
   twoRootsSite
@@ -511,6 +512,44 @@ describe('the pages a spec change renders again', () => {
     ])
     const v1 = await changeOn(LOCALIZED_API_SITE, ['api/v1.json'])
     expect(v1.pages.map(p => p.path)).toEqual(['/api-reference/v1/users/list-users'])
+  })
+
+  it('slug: operationId names generated pages after their operation IDs, and an ID Mintlify does not document how to split is said, not measured', async () => {
+    const changed = await changeOn(OPERATION_ID_SITE, ['openapi.json'])
+    // camelCase and snake_case as documented; no ID: the summary; x-mint.href first.
+    expect(changed.pages.map(p => p.path)).toEqual([
+      '/reference/users/create-user',
+      '/reference/users/delete-user',
+      '/reference/users/edit',
+      '/reference/users/list-users'
+    ])
+    expect(changed.notes).toEqual([
+      "Not measured: 2 pages of a changed spec named after operation IDs (slug: operationId) whose kebab case Mintlify's documentation does not give (a digit beside a letter, capitals in a row, or another character): getHTTPStatus, listUsersV2."
+    ])
+    // Operations the navigation lists, in the default directory; a leading capital is no word.
+    const billing = await changeOn(OPERATION_ID_SITE, ['billing.yaml'])
+    expect(billing.pages.map(p => p.path)).toEqual(['/api-reference/invoices/create-invoice'])
+    expect(billing.notes).toEqual([
+      "Not measured: the page of a changed spec named after operation IDs (slug: operationId) whose kebab case Mintlify's documentation does not give (a digit beside a letter, capitals in a row, or another character): invoices.list."
+    ])
+    expect(billing.operations).toEqual([])
+    // Read from the openapi field, beside its directory; any other slug value is the summary's.
+    const nav = readNavigation(
+      JSON.stringify({
+        openapi: { source: 'a.json', slug: 'OperationID' },
+        navigation: {
+          groups: [
+            { group: 'A', pages: ['GET /a', 'b.json GET /b'] },
+            { group: 'C', openapi: { source: 'c.json', directory: 'c', slug: 'summary' } }
+          ]
+        }
+      })
+    )
+    expect(nav.operations).toEqual([
+      { name: 'GET /a', spec: 'a.json', slug: 'operationId' },
+      { name: 'GET /b', spec: 'b.json' }
+    ])
+    expect(nav.generated).toEqual([{ spec: 'c.json', directory: 'c' }])
   })
 
   it('every page whose frontmatter renders one of its operations: its spec named, or none named and it first', async () => {
