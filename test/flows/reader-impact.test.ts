@@ -699,6 +699,18 @@ describe('reader impact of merged docs pull requests', () => {
     )
   })
 
+  it('the policy file’s docs-root names the folder Mintlify deploys, over Mintlify’s default', async () => {
+    // Both folders describe docs/intro.mdx; the root, Mintlify's default, would serve /docs/intro.
+    holdLayout(gh, DOCS, twoRootsSite('docs/'))
+    const { pull, docsMergedAt } = await documented(DAY, {
+      files: [{ filename: 'docs/intro.mdx' }]
+    })
+    await until(dueAt(docsMergedAt))
+    expect((await measure({ 'docs-root': 'docs/' })).code).toBe(0)
+    expect(pagesLine(pull)).toBe('- **Pages**: `/intro`')
+    expect(impactComments(pull)[0]?.body).not.toContain('The pages are mapped from')
+  })
+
   it('a site partly built from another folder: a changed page the navigation does not name is unsure, and measured for nothing', async () => {
     holdLayout(gh, DOCS, BUILT_SITE)
     const mixed = await documented(DAY, {
