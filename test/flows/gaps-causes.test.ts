@@ -588,6 +588,39 @@ describe('the gaps sub-action ties gaps to changes (changes-since)', () => {
     )
   })
 
+  it('a page gap where two folders could be the docs root ties only by its path or a code file, and the notice asks for no docs-root it does not read', async () => {
+    repo = renameRepository(servers.gh)
+    const made = servers.gh.addPull(APP, {
+      number: 131,
+      title: 'Reword the flag reference',
+      body: 'Docs.',
+      files: [
+        { filename: 'site/cli/flags.mdx', additions: 20 },
+        { filename: 'site/v2/cli/flags.mdx', additions: 20 }
+      ],
+      mergedAt: Date.parse('2026-11-07T12:00:00Z')
+    })
+    servers.gh.mergePull(APP, made)
+    const config = JSON.stringify({ navigation: { pages: ['cli/flags'] } })
+    holdLayout(servers.gh, APP, {
+      paths: ['site/docs.json', 'site/cli/flags.mdx', 'site/v2/docs.json', 'site/v2/cli/flags.mdx'],
+      texts: { 'site/docs.json': config, 'site/v2/docs.json': config }
+    })
+    dashboardWithLedger(servers.gh, [
+      { sha: made.mergeCommit ?? '', pr: 131, title: 'Reword the flag reference' },
+      ...ledgerWith(repo, [])
+    ])
+    const result = await run()
+    expect(result.code).toBe(0)
+    expect(byText(causesOf(result.outputs), '/cli/flags')).toMatchObject({ pr: 123 })
+    const report = JSON.parse(
+      readFileSync(path.join(result.workspace, 'mintlify-gaps.json'), 'utf8')
+    )
+    expect(report.causes.notices).toContain(
+      'Page gaps tie only to changes that name their path: 2 folders hold a docs.json or mint.json and the changed files (site/, site/v2/), and 2 folders describe their files (site/, site/v2/): which folder Mintlify deploys is a setting of its dashboard, so which site page a changed file is cannot be told.'
+    )
+  })
+
   it('without changes-since nothing is tied and GitHub is never asked', async () => {
     repo = renameRepository(servers.gh)
     const result = await run({ 'changes-since': '' })
