@@ -378,7 +378,7 @@ describe('a configuration split by $ref, or large', () => {
     ])
   })
 
-  it('stops refs at their bounds in depth and files, and says so', async () => {
+  it('stops refs at their bounds in depth, files and size, and says so', async () => {
     const chain = Array.from({ length: 8 }, (_, i) => `c${i}.json`)
     const layout: DocsLayout = {
       paths: ['docs.json', 'a.mdx', ...chain],
@@ -405,6 +405,29 @@ describe('a configuration split by $ref, or large', () => {
       }
     })
     expect(many.notes[0]).toMatch(/30 files are followed at most\.$/)
+    // Redirects of 6 MB, then a navigation of 6 MB: that would take the whole past 10 MB.
+    const redirects = JSON.stringify(
+      Array.from({ length: 60_000 }, (_, i) => ({
+        source: `/old/${String(i).padStart(70, '0')}`,
+        destination: '/a'
+      }))
+    )
+    const large = await siteOf({
+      paths: ['docs.json', 'a.mdx', 'redirects.json', 'navigation.json'],
+      texts: {
+        'docs.json': JSON.stringify({
+          redirects: { $ref: 'redirects.json' },
+          navigation: { $ref: 'navigation.json' }
+        }),
+        'redirects.json': redirects,
+        'navigation.json': JSON.stringify({ pages: ['a'], padding: 'x'.repeat(6_000_000) })
+      }
+    })
+    expect(large.notes).toEqual([
+      "docs.json's $ref to navigation.json was not followed: the configuration and its refs are over 10 MB."
+    ])
+    expect(large.navigation.redirects).toHaveLength(60_000)
+    expect(large.navigation.pages).toEqual([])
   })
 
   it('reads a configuration over 1 MB, whole', async () => {
