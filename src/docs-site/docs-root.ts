@@ -18,6 +18,17 @@ export type RootDecision =
   /** These folders' configurations must be read before the folder can be told. */
   | { need: string[] }
 
+/** What a run knows of the docs root a team names. */
+export interface RootSetting {
+  /**
+   * The folder Mintlify deploys, relative to the repository's root (the policy file's `docs-root`),
+   * when it is not the root; `''` names the root. Undefined: chosen as this file says.
+   */
+  docsRoot?: string
+  /** False for a run that reads no `docs-root` (the gaps sub-action): no message says to set it. */
+  readsDocsRoot?: boolean
+}
+
 /** Folders judged by their configuration at most, beside the root: each is one more read. */
 const MAX_JUDGED = 3
 
@@ -47,7 +58,7 @@ const depth = (root: string): number => (root ? root.split('/').length : 0)
 export function chooseRoot(
   tree: { paths: readonly string[]; truncated: boolean },
   near: readonly string[],
-  docsRoot: string | undefined,
+  { docsRoot, readsDocsRoot = true }: RootSetting,
   judge: (root: string, config: DocsConfig) => Verdict
 ): RootDecision {
   if (docsRoot !== undefined) {
@@ -79,7 +90,7 @@ export function chooseRoot(
     const others = roots
       .filter(r => r)
       .sort((a, b) => holds(b) - holds(a) || depth(a) - depth(b) || a.localeCompare(b))
-    return among(others.slice(0, MAX_JUDGED), `${verdict.why}`, config, judge)
+    return among(others.slice(0, MAX_JUDGED), `${verdict.why}`, config, judge, readsDocsRoot)
   }
   const holders = roots.filter(r => holds(r) > 0)
   if (holders.length === 1)
@@ -97,29 +108,34 @@ export function chooseRoot(
     nested.slice(0, MAX_JUDGED),
     `${holders.length} folders hold a docs.json or mint.json and the changed files (${holders.map(where).join(', ')})`,
     config,
-    judge
+    judge,
+    readsDocsRoot
   )
 }
 
-/** The one of `candidates` whose configuration fits, said in a note; unsure when none or several do. */
+/**
+ * The one of `candidates` whose configuration fits, said in a note; unsure when none or several do.
+ * `advise`: the run reads `docs-root`, so the messages say to set it.
+ */
 function among(
   candidates: readonly string[],
   why: string,
   config: (root: string) => DocsConfig,
-  judge: (root: string, config: DocsConfig) => Verdict
+  judge: (root: string, config: DocsConfig) => Verdict,
+  advise: boolean
 ): RootDecision {
   const verdicts = candidates.map(root => [root, judge(root, config(root))] as const)
   const unread = verdicts.filter(([, v]) => v === 'unread').map(([root]) => root)
   if (unread.length) return { need: unread }
   const fitting = verdicts.filter(([, v]) => v !== 'unread' && v.fits).map(([root]) => root)
-  const which =
-    "which folder Mintlify deploys is a setting of its dashboard: name it with 'docs-root'"
+  const which = `which folder Mintlify deploys is a setting of its dashboard${advise ? ": name it with 'docs-root'" : ''}`
   if (fitting.length === 1) {
     const root = fitting[0] as string
+    const other = advise ? " If Mintlify deploys another folder, name it with 'docs-root'." : ''
     return {
       root,
       config: config(root),
-      note: `The pages are mapped from ${where(root)}, the one folder whose ${config(root)} describes its files: ${why}. If Mintlify deploys another folder, name it with 'docs-root'.`
+      note: `The pages are mapped from ${where(root)}, the one folder whose ${config(root)} describes its files: ${why}.${other}`
     }
   }
   return {

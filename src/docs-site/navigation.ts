@@ -1,7 +1,7 @@
 /**
  * What a Mintlify configuration (`docs.json`, or the legacy `mint.json`) says about pages: the
- * pages its navigation names, the OpenAPI operations it names with the spec and `directory` of the
- * element they sit in, the specs an element generates whole, its languages, and the paths it
+ * pages its navigation names, the OpenAPI operations it names with the spec, `directory` and `slug`
+ * of the element they sit in, the specs an element generates whole, its languages, and the paths it
  * redirects. Read from the docs repository's configuration (its `$ref`s already followed, config.ts):
  * any shape is possible, so the walk is bounded and takes only the fields it knows.
  */
@@ -16,20 +16,29 @@ const MAX_CONFIG_CHARS = 10 * 1024 * 1024
 export const OPERATION =
   /^(?:(\S+)\s+)?(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|TRACE|WEBHOOK)\s+(\S.*)$/i
 
-export interface Operation {
+/**
+ * Where an `openapi` field puts the pages it generates, as it sets them: its `directory`
+ * (`api-reference` when it sets none), and `slug: "operationId"` to name them after operation IDs
+ * instead of summaries (Mintlify's endpoint URL page).
+ */
+export interface PagePlace {
+  directory?: string
+  slug?: 'operationId'
+}
+
+export interface Operation extends PagePlace {
   /** As the navigation names it: `GET /users`. */
   name: string
   /** The spec it comes from, as the configuration names it (a path in the repository or a URL). */
   spec: string | undefined
-  /** The `directory` of the `openapi` element that gives its spec, when it sets one. */
-  directory?: string
 }
 
-/** An `openapi` element that lists no operation: it generates every operation of its spec. */
-export interface GeneratedSpec {
+/**
+ * An `openapi` element that lists no operation: it generates every operation of its spec, in its
+ * own place.
+ */
+export interface GeneratedSpec extends PagePlace {
   spec: string
-  /** The element's own `directory` (`api-reference` when it sets none). */
-  directory?: string
 }
 
 export interface Navigation {
@@ -55,14 +64,25 @@ export interface Navigation {
 const strings = (v: unknown): string[] =>
   typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter(s => typeof s === 'string') : []
 
-/** The specs an `openapi` field names, and its directory: a string, a list, or `{ source, directory }`. */
-function openapiOf(v: unknown): { specs: string[]; directory?: string } {
+/**
+ * The specs an `openapi` field names, and where it puts their pages: a string, a list, or
+ * `{ source, directory, slug }`.
+ */
+function openapiOf(v: unknown): { specs: string[]; place: PagePlace } {
   if (v && typeof v === 'object' && !Array.isArray(v)) {
-    const { source, directory } = v as { source?: unknown; directory?: unknown }
+    const { source, directory, slug } = v as {
+      source?: unknown
+      directory?: unknown
+      slug?: unknown
+    }
     const dir = typeof directory === 'string' ? directory.trim().replace(/^\/+|\/+$/g, '') : ''
-    return { specs: strings(source), ...(dir ? { directory: dir } : {}) }
+    const byId = typeof slug === 'string' && slug.trim().toLowerCase() === 'operationid'
+    return {
+      specs: strings(source),
+      place: { ...(dir ? { directory: dir } : {}), ...(byId ? { slug: 'operationId' } : {}) }
+    }
   }
-  return { specs: strings(v) }
+  return { specs: strings(v), place: {} }
 }
 
 /** The navigation of a configuration's text (`docs.json` or `mint.json`), with no `$ref` followed. */
@@ -76,11 +96,16 @@ export function readNavigation(text: string | undefined): Navigation {
   return navigationOf(config)
 }
 
-/** The spec an element's operations come from, and the directory that goes with it. */
-interface Api {
+/** The spec an element's operations come from, and the place of its pages that goes with it. */
+interface Api extends PagePlace {
   spec: string
-  directory?: string
 }
+
+/** The place an operation takes from its element: its directory and slug, when set. */
+const placeOf = (api: Api | undefined): PagePlace => ({
+  ...(api?.directory ? { directory: api.directory } : {}),
+  ...(api?.slug ? { slug: api.slug } : {})
+})
 
 /** The navigation of a configuration's value (its refs followed). */
 export function navigationOf(config: unknown): Navigation {
@@ -102,7 +127,7 @@ export function navigationOf(config: unknown): Navigation {
   const root = config as Record<string, unknown>
   let nodes = 0
   // Strings count only in a `pages` list (or as a group's `root` page); each element's spec is its
-  // own `openapi` or an enclosing one's, its directory with it.
+  // own `openapi` or an enclosing one's, its directory and slug with it.
   const walk = (node: unknown, api: Api | undefined, inPages: boolean, depth: number): number => {
     if (++nodes > MAX_NODES || depth > MAX_DEPTH) {
       nav.stopped = true
@@ -112,13 +137,11 @@ export function navigationOf(config: unknown): Navigation {
       if (!inPages) return 0
       const op = OPERATION.exec(node.trim())
       if (op) {
-        const spec = op[1] ?? api?.spec
-        // An operation naming its own spec takes no element's directory.
-        const directory = op[1] ? undefined : api?.directory
+        // An operation naming its own spec takes no element's directory or slug.
         nav.operations.push({
           name: `${op[2]?.toUpperCase()} ${op[3]}`,
-          spec,
-          ...(directory ? { directory } : {})
+          spec: op[1] ?? api?.spec,
+          ...(op[1] ? {} : placeOf(api))
         })
         if (op[1]) nav.specs.push(op[1])
         return 1
@@ -136,9 +159,7 @@ export function navigationOf(config: unknown): Navigation {
     const element = node as Record<string, unknown>
     const own = openapiOf(element.openapi)
     nav.specs.push(...own.specs)
-    const inner: Api | undefined = own.specs[0]
-      ? { spec: own.specs[0], ...(own.directory ? { directory: own.directory } : {}) }
-      : api
+    const inner: Api | undefined = own.specs[0] ? { spec: own.specs[0], ...own.place } : api
     if (Array.isArray(element.languages))
       for (const l of element.languages)
         nav.languages.push(...strings((l as { language?: unknown } | null)?.language))
@@ -149,22 +170,14 @@ export function navigationOf(config: unknown): Navigation {
       else if (typeof value === 'object') operations += walk(value, inner, false, depth + 1)
     }
     // An `openapi` element that lists no operation (its children neither) generates them all,
-    // into its own directory.
+    // in its own place.
     if (own.specs.length && !operations)
-      for (const spec of own.specs)
-        nav.generated.push({ spec, ...(own.directory ? { directory: own.directory } : {}) })
+      for (const spec of own.specs) nav.generated.push({ spec, ...own.place })
     return operations
   }
   const top = openapiOf(root.openapi)
   nav.specs.push(...top.specs)
-  walk(
-    root.navigation,
-    top.specs[0]
-      ? { spec: top.specs[0], ...(top.directory ? { directory: top.directory } : {}) }
-      : undefined,
-    false,
-    0
-  )
+  walk(root.navigation, top.specs[0] ? { spec: top.specs[0], ...top.place } : undefined, false, 0)
   // mint.json kept its OpenAPI tabs and anchors beside its navigation.
   for (const key of ['tabs', 'anchors']) walk(root[key], undefined, false, 0)
   if (Array.isArray(root.redirects))

@@ -1,10 +1,13 @@
+import type { PagePlace } from './navigation.js'
+
 /**
- * OpenAPI specs as Mintlify builds pages from them: the site path of each generated operation page
- * is `/{directory}/{tag}/{slug}`, the directory the `openapi` element sets (`api-reference` by
- * default, its slashes kept: `ko/api-reference/v2`), the operation's first tag, and its summary as a
- * slug (the method and path without parameters when it has none); an operation's `x-mint.href`
- * replaces all three. Which operations a spec holds also decides which spec a page's
- * `openapi: "METHOD /path"` frontmatter renders. Read from the spec's text, which may be hostile.
+ * OpenAPI specs as Mintlify builds pages from them (its endpoint URL page): the site path of each
+ * generated operation page is `/{directory}/{tag}/{slug}`, the directory the `openapi` element sets
+ * (`api-reference` by default, its slashes kept: `ko/api-reference/v2`), the operation's first tag,
+ * and its summary as a slug (the method and path without parameters when it has none), or with
+ * `slug: "operationId"` its operation ID in kebab case; an operation's `x-mint.href` replaces all
+ * three. Which operations a spec holds also decides which spec a page's `openapi: "METHOD /path"`
+ * frontmatter renders. Read from the spec's text, which may be hostile.
  */
 
 /** Spec text parsed at most: what is read of a file at most. */
@@ -38,8 +41,26 @@ interface SpecOperation {
   path: string
   tag: string
   summary: string
+  operationId: string
   href: string
 }
+
+/**
+ * An operation ID whose kebab case Mintlify documents: letters, digits, `_` and `-`, no digit
+ * beside a letter and no two capitals in a row (`getActions` → `get-actions`, `create_action` →
+ * `create-action`). How it splits `getHTTPStatus`, `listUsersV2` or `invoices.list` it does not say.
+ */
+const documentedId = (id: string): boolean =>
+  /^[A-Za-z0-9_-]+$/.test(id) && !/[0-9][A-Za-z]|[A-Za-z][0-9]|[A-Z]{2}/.test(id)
+
+/** An operation ID in kebab case: a hyphen before each capital after a small letter, `_` to `-`. */
+const idSlug = (id: string): string =>
+  id
+    .replace(/([a-z])([A-Z])/g, '$1-$2')
+    .split(/[_-]+/)
+    .filter(Boolean)
+    .join('-')
+    .toLowerCase()
 
 /** A spec read: its operations (and webhooks) by the name navigation and frontmatter write. */
 export interface OpenApiSpec {
@@ -79,6 +100,7 @@ export async function readSpec(specText: string): Promise<OpenApiSpec | undefine
         path,
         tag: Array.isArray(op.tags) ? text(op.tags[0]) : '',
         summary: text(op.summary),
+        operationId: text(op.operationId).trim(),
         href: text((op['x-mint'] as { href?: unknown } | null)?.href)
       })
     }
@@ -108,20 +130,34 @@ const directoryParts = (directory: string): string[] =>
     .map(urlPart)
     .filter(p => p && p !== '.' && p !== '..')
 
-/** The generated page of the operation `name` in `directory`; undefined when the spec lacks it. */
+/**
+ * Where a generated operation page is: its site path, or, named after an operation ID whose kebab
+ * case Mintlify does not document, that ID (the page cannot be told).
+ */
+export type OperationPage = { path: string } | { undocumentedId: string }
+
+/**
+ * The generated page of the operation `name` in `place` (an `openapi` field's directory and slug);
+ * undefined when the spec lacks it.
+ */
 export function operationPage(
   spec: OpenApiSpec,
   name: string,
-  directory = DEFAULT_DIRECTORY
-): string | undefined {
+  { directory = DEFAULT_DIRECTORY, slug: slugBy }: PagePlace = {}
+): OperationPage | undefined {
   const op = spec.operations.get(operationName(name))
   if (!op) return undefined
-  if (op.href) return hrefPath(op.href)
-  const slug = op.summary ? urlPart(op.summary) : methodSlug(op.method, op.path)
-  return `/${[...directoryParts(directory), ...(op.tag ? [urlPart(op.tag)] : []), slug].join('/')}`
+  if (op.href) return { path: hrefPath(op.href) }
+  const byId = slugBy === 'operationId' && op.operationId ? op.operationId : undefined
+  if (byId !== undefined && !documentedId(byId)) return { undocumentedId: byId }
+  // An ID with no letter or digit slugs to nothing: its summary then, as with no ID.
+  const slug =
+    (byId && idSlug(byId)) || (op.summary ? urlPart(op.summary) : methodSlug(op.method, op.path))
+  const parts = [...directoryParts(directory), ...(op.tag ? [urlPart(op.tag)] : []), slug]
+  return { path: `/${parts.join('/')}` }
 }
 
-/** Every generated operation page of the spec in `directory`. */
-export function operationPages(spec: OpenApiSpec, directory?: string): string[] {
-  return [...spec.operations.keys()].flatMap(name => operationPage(spec, name, directory) ?? [])
+/** Every generated operation page of the spec in `place`. */
+export function operationPages(spec: OpenApiSpec, place?: PagePlace): OperationPage[] {
+  return [...spec.operations.keys()].flatMap(name => operationPage(spec, name, place) ?? [])
 }

@@ -2,6 +2,7 @@ import { type PageOperation, frontmatterOperation } from './frontmatter.js'
 import type { Operation } from './navigation.js'
 import {
   type OpenApiSpec,
+  type OperationPage,
   holds,
   operationPage,
   operationPages,
@@ -32,8 +33,8 @@ import {
 /**
  * The pages of a change on a docs site, the one mapping reader impact and the gaps ties use: the
  * pages whose own file changed, and the pages a changed OpenAPI spec renders again: the operations
- * the navigation names from it (at the paths its element's `directory` gives), every operation of
- * an element that generates them all, and every page whose frontmatter renders one of its
+ * the navigation names from it (at the paths its element's `directory` and `slug` give), every
+ * operation of an element that generates them all, and every page whose frontmatter renders one of its
  * operations (`openapi: "spec.json GET /x"`, or with no spec named when no spec before it in
  * alphabetical order holds the operation). Specs and page frontmatter are read within bounds, and
  * what was not read is said.
@@ -75,6 +76,16 @@ interface Frontmatters {
 /** A path in a note (plain text: whoever shows it escapes it), cut when long. */
 const shown = (path: string): string => (path.length > 120 ? `${path.slice(0, 120)}…` : path)
 
+/** Why the pages named after these operation IDs are not measured. */
+function undocumentedNote(ids: readonly string[]): string {
+  const named = ids
+    .slice(0, 3)
+    .map(id => (id.length > 60 ? `${id.slice(0, 60)}…` : id))
+    .join(', ')
+  const more = ids.length > 3 ? ` and ${ids.length - 3} more` : ''
+  return `Not measured: ${ids.length === 1 ? 'the page' : `${ids.length} pages`} of a changed spec named after operation IDs (slug: operationId) whose kebab case Mintlify's documentation does not give (a digit beside a letter, capitals in a row, or another character): ${named}${more}.`
+}
+
 /** A site, and the specs and page frontmatter read for it, shared by all the changes asked about. */
 export class SitePages {
   /** Requests made: the site's reads, then specs and frontmatter. */
@@ -109,21 +120,26 @@ export class SitePages {
       return { pages: [], unsure: site.unsure, operations: [], wholeSpecs: [], notes }
     const changed = changedPages(site, files)
     const rendered = new Set<string>()
+    const undocumented = new Set<string>()
+    const add = (page: OperationPage): void => {
+      if ('path' in page) rendered.add(page.path)
+      else undocumented.add(page.undocumentedId)
+    }
     const operations: Operation[] = []
     for (const op of changed.operations) {
       const read = await this.specOf(op.spec)
-      const page =
-        read && 'spec' in read ? operationPage(read.spec, op.name, op.directory) : undefined
-      if (page) rendered.add(page)
+      const page = read && 'spec' in read ? operationPage(read.spec, op.name, op) : undefined
+      if (page) add(page)
       else operations.push(op)
     }
     const wholeSpecs: string[] = []
     for (const element of changed.generated) {
       const read = await this.specOf(element.spec)
-      const all = read && 'spec' in read ? operationPages(read.spec, element.directory) : []
-      for (const page of all) rendered.add(page)
+      const all = read && 'spec' in read ? operationPages(read.spec, element) : []
+      all.forEach(add)
       if (!all.length) wholeSpecs.push(element.spec)
     }
+    if (undocumented.size) notes.push(undocumentedNote([...undocumented]))
     await this.frontmatterPages(changed.specs, rendered, notes)
     const own = new Set(changed.pages.map(p => samePage(p.path)))
     const pages = [

@@ -1,5 +1,5 @@
 import { resolveConfig } from './config.js'
-import { chooseRoot, type Verdict } from './docs-root.js'
+import { type RootSetting, chooseRoot, type Verdict } from './docs-root.js'
 import { type GeneratedSpec, type Navigation, type Operation, navigationOf } from './navigation.js'
 import type { FileRead } from './repository.js'
 import {
@@ -57,14 +57,8 @@ export interface PageChange {
   moved: boolean
 }
 
-/** Options of the mapping's entry points. */
-export interface SiteOptions {
-  /**
-   * The folder Mintlify deploys, relative to the repository's root (the policy file's `docs-root`),
-   * when it is not the root; `''` names the root. Undefined: chosen as docs-root.ts says.
-   */
-  docsRoot?: string
-}
+/** Options of the mapping's entry points: what the run knows of the docs root (docs-root.ts). */
+export type SiteOptions = RootSetting
 
 /** Pages the navigation must name with no file serving them before the site is said to be elsewhere. */
 const MIN_MISSING = 5
@@ -128,7 +122,7 @@ export function buildSite(
     )
     return why ? { fits: false, why } : { fits: true }
   }
-  const decision = chooseRoot(tree, near, options.docsRoot, judge)
+  const decision = chooseRoot(tree, near, options, judge)
   const base = { files: tree.paths, configFiles: [], notes: [] }
   if ('need' in decision || 'unsure' in decision) {
     const unsure = 'unsure' in decision ? decision.unsure : 'its configuration could not be read'

@@ -118,7 +118,8 @@ async function changesSite(
     files: paths => github.fileTexts(paths)
   }
   try {
-    const pages = await SitePages.open(repo, near)
+    // The gaps sub-action reads no policy file: its messages do not ask for a `docs-root`.
+    const pages = await SitePages.open(repo, near, { readsDocsRoot: false })
     section.notices.push(...pages.site.notes)
     if (!pages.site.unsure) return pages
     section.githubRequests += pages.requests

@@ -470,14 +470,11 @@ describe('the gaps sub-action ties gaps to changes (changes-since)', () => {
     expect(report.causes.githubRequests).toBe(githubCalls().length)
   })
 
-  it('a page gap on an OpenAPI operation page ties to the spec change that renders it, as reader impact maps it', async () => {
-    repo = renameRepository(servers.gh)
-    // The page /cli/flags renders `GET /cli/flags` naming no spec: the first spec holding it.
-    const spec = JSON.stringify({
-      openapi: '3.1.0',
-      info: { title: 'CLI', version: '1' },
-      paths: { '/cli/flags': { get: { summary: 'List flags' } } }
-    })
+  /**
+   * #131, merged before the rename (#123, whose code file is named after the page /cli/flags),
+   * changing only the docs' OpenAPI spec, and the ledger listing it.
+   */
+  const specChange = (): void => {
     const made = servers.gh.addPull(APP, {
       number: 131,
       title: 'Describe the flags endpoint',
@@ -486,6 +483,20 @@ describe('the gaps sub-action ties gaps to changes (changes-since)', () => {
       mergedAt: Date.parse('2026-11-07T12:00:00Z')
     })
     servers.gh.mergePull(APP, made)
+    dashboardWithLedger(servers.gh, [
+      { sha: made.mergeCommit ?? '', pr: 131, title: 'Describe the flags endpoint' },
+      ...ledgerWith(repo, [])
+    ])
+  }
+
+  it('a page gap on an OpenAPI operation page ties to the spec change that renders it, as reader impact maps it', async () => {
+    repo = renameRepository(servers.gh)
+    // The page /cli/flags renders `GET /cli/flags` naming no spec: the first spec holding it.
+    const spec = JSON.stringify({
+      openapi: '3.1.0',
+      info: { title: 'CLI', version: '1' },
+      paths: { '/cli/flags': { get: { summary: 'List flags' } } }
+    })
     holdLayout(servers.gh, APP, {
       paths: [
         'apps/docs/docs.json',
@@ -500,10 +511,7 @@ describe('the gaps sub-action ties gaps to changes (changes-since)', () => {
         'apps/docs/cli/flags.mdx': '---\ntitle: Flags\nopenapi: GET /cli/flags\n---\n'
       }
     })
-    dashboardWithLedger(servers.gh, [
-      { sha: made.mergeCommit ?? '', pr: 131, title: 'Describe the flags endpoint' },
-      ...ledgerWith(repo, [])
-    ])
+    specChange()
     const result = await run()
     expect(result.code).toBe(0)
     // The spec change, merged before the rename (#123, whose code file is named after the page).
@@ -519,6 +527,39 @@ describe('the gaps sub-action ties gaps to changes (changes-since)', () => {
       readFileSync(path.join(result.workspace, 'mintlify-gaps.json'), 'utf8')
     )
     expect(report.causes.githubRequests).toBe(githubCalls().length)
+  })
+
+  it('a page gap on a generated operation page named by its operation ID ties to the spec change, as reader impact maps it', async () => {
+    repo = renameRepository(servers.gh)
+    // `slug: operationId` in `cli/`: `GET /cli/flags` (operationId `flags`, no tag) is /cli/flags;
+    // by its summary it would be /cli/list-flags.
+    const spec = JSON.stringify({
+      openapi: '3.1.0',
+      info: { title: 'CLI', version: '1' },
+      paths: { '/cli/flags': { get: { summary: 'List flags', operationId: 'flags' } } }
+    })
+    holdLayout(servers.gh, APP, {
+      paths: ['apps/docs/docs.json', 'apps/docs/api/openapi.json', 'apps/docs/index.mdx'],
+      texts: {
+        'apps/docs/docs.json': JSON.stringify({
+          navigation: {
+            groups: [
+              { group: 'Start', pages: ['index'] },
+              {
+                group: 'CLI',
+                openapi: { source: 'api/openapi.json', directory: 'cli', slug: 'operationId' }
+              }
+            ]
+          }
+        }),
+        'apps/docs/api/openapi.json': spec
+      }
+    })
+    specChange()
+    const result = await run()
+    expect(result.code).toBe(0)
+    // The spec change, merged before the rename (#123, whose code file is named after the page).
+    expect(byText(causesOf(result.outputs), '/cli/flags')).toMatchObject({ pr: 131 })
   })
 
   it('a page gap with no docs root in the changes’ repository ties only by its path or a code file, and says so', async () => {
@@ -544,6 +585,39 @@ describe('the gaps sub-action ties gaps to changes (changes-since)', () => {
     )
     expect(report.causes.notices).toContain(
       'Page gaps tie only to changes that name their path: the repository holds no docs.json or mint.json, so which site page a changed file is cannot be told.'
+    )
+  })
+
+  it('a page gap where two folders could be the docs root ties only by its path or a code file, and the notice asks for no docs-root it does not read', async () => {
+    repo = renameRepository(servers.gh)
+    const made = servers.gh.addPull(APP, {
+      number: 131,
+      title: 'Reword the flag reference',
+      body: 'Docs.',
+      files: [
+        { filename: 'site/cli/flags.mdx', additions: 20 },
+        { filename: 'site/v2/cli/flags.mdx', additions: 20 }
+      ],
+      mergedAt: Date.parse('2026-11-07T12:00:00Z')
+    })
+    servers.gh.mergePull(APP, made)
+    const config = JSON.stringify({ navigation: { pages: ['cli/flags'] } })
+    holdLayout(servers.gh, APP, {
+      paths: ['site/docs.json', 'site/cli/flags.mdx', 'site/v2/docs.json', 'site/v2/cli/flags.mdx'],
+      texts: { 'site/docs.json': config, 'site/v2/docs.json': config }
+    })
+    dashboardWithLedger(servers.gh, [
+      { sha: made.mergeCommit ?? '', pr: 131, title: 'Reword the flag reference' },
+      ...ledgerWith(repo, [])
+    ])
+    const result = await run()
+    expect(result.code).toBe(0)
+    expect(byText(causesOf(result.outputs), '/cli/flags')).toMatchObject({ pr: 123 })
+    const report = JSON.parse(
+      readFileSync(path.join(result.workspace, 'mintlify-gaps.json'), 'utf8')
+    )
+    expect(report.causes.notices).toContain(
+      'Page gaps tie only to changes that name their path: 2 folders hold a docs.json or mint.json and the changed files (site/, site/v2/), and 2 folders describe their files (site/, site/v2/): which folder Mintlify deploys is a setting of its dashboard, so which site page a changed file is cannot be told.'
     )
   })
 

@@ -27,6 +27,7 @@ import {
   LANGUAGES_SITE,
   LOCALIZED_API_SITE,
   MONOREPO_SITE,
+  OPERATION_ID_SITE,
   bigConfigSite,
   holdLayout,
   twoRootsSite
@@ -643,6 +644,23 @@ describe('reader impact of merged docs pull requests', () => {
     )
   })
 
+  it('slug: operationId: generated API pages measured at their operation IDs; one whose split Mintlify does not document said, not measured', async () => {
+    holdLayout(gh, DOCS, OPERATION_ID_SITE)
+    const { pull, codeMergedAt, docsMergedAt } = await documented(DAY, {
+      files: [{ filename: 'openapi.json' }]
+    })
+    sim.answerByRange(renameWorld(codeMergedAt, docsMergedAt).answer)
+    await until(dueAt(docsMergedAt))
+    expect((await measure()).code).toBe(0)
+    expect(pagesLine(pull)).toBe(
+      '- **Pages**: `/reference/users/create-user`, `/reference/users/delete-user`, `/reference/users/edit`, `/reference/users/list-users`'
+    )
+    // Said in the comment, escaped as every note of the mapping is.
+    const note = (impactComments(pull)[0]?.body ?? '').split('\n').find(l => l.includes('slug'))
+    expect(note).toMatch(/^- Not measured: 2 pages of a changed spec named after operation IDs/)
+    expect(note).toMatch(/: getHTTPStatus, listUsersV2\.$/)
+  })
+
   it('a configuration over 1 MB, and one split by $ref: read whole, their redirects followed', async () => {
     holdLayout(gh, DOCS, bigConfigSite())
     const big = await documented(DAY, {
@@ -679,6 +697,18 @@ describe('reader impact of merged docs pull requests', () => {
     expect(impactComments(deeper.pull)[0]?.body).toContain(
       "- The pages are mapped from docs/, the one folder whose docs.json describes its files: the navigation of docs.json names 8 pages no file under the repository root serves. If Mintlify deploys another folder, name it with 'docs-root'."
     )
+  })
+
+  it('the policy file’s docs-root names the folder Mintlify deploys, over Mintlify’s default', async () => {
+    // Both folders describe docs/intro.mdx; the root, Mintlify's default, would serve /docs/intro.
+    holdLayout(gh, DOCS, twoRootsSite('docs/'))
+    const { pull, docsMergedAt } = await documented(DAY, {
+      files: [{ filename: 'docs/intro.mdx' }]
+    })
+    await until(dueAt(docsMergedAt))
+    expect((await measure({ 'docs-root': 'docs/' })).code).toBe(0)
+    expect(pagesLine(pull)).toBe('- **Pages**: `/intro`')
+    expect(impactComments(pull)[0]?.body).not.toContain('The pages are mapped from')
   })
 
   it('a site partly built from another folder: a changed page the navigation does not name is unsure, and measured for nothing', async () => {

@@ -21,6 +21,7 @@ import {
   LEGACY_SITE,
   LOCALIZED_API_SITE,
   MONOREPO_SITE,
+  OPERATION_ID_SITE,
   bigConfigSite,
   layoutRepository,
   twoRootsSite
@@ -268,6 +269,14 @@ describe('the docs root, from one tree read', () => {
     expect((await siteOf(nested, ['docs/v2/intro.mdx'])).unsure).toMatch(
       /^2 folders hold a docs\.json or mint\.json and the changed files \(docs\/, docs\/v2\/\), and 2 folders describe their files/
     )
+    // A run that reads no docs-root (the gaps sub-action) is not told to set one.
+    const unread = { readsDocsRoot: false }
+    expect((await siteOf(beside, ['docs/intro.mdx'], unread)).unsure).toBe(
+      'the navigation of docs.json names 8 pages no file under the repository root serves, and 2 folders describe their files (docs/, docs/v2/): which folder Mintlify deploys is a setting of its dashboard'
+    )
+    expect((await siteOf(twoRootsSite('gone/'), ['docs/intro.mdx'], unread)).notes).toEqual([
+      'The pages are mapped from docs/, the one folder whose docs.json describes its files: the navigation of docs.json names 8 pages no file under the repository root serves.'
+    ])
   })
 
   it('takes the folder docs-root names, and refuses one outside the repository', async () => {
@@ -369,7 +378,7 @@ describe('a configuration split by $ref, or large', () => {
     ])
   })
 
-  it('stops refs at their bounds in depth and files, and says so', async () => {
+  it('stops refs at their bounds in depth, files and size, and says so', async () => {
     const chain = Array.from({ length: 8 }, (_, i) => `c${i}.json`)
     const layout: DocsLayout = {
       paths: ['docs.json', 'a.mdx', ...chain],
@@ -396,6 +405,29 @@ describe('a configuration split by $ref, or large', () => {
       }
     })
     expect(many.notes[0]).toMatch(/30 files are followed at most\.$/)
+    // Redirects of 6 MB, then a navigation of 6 MB: that would take the whole past 10 MB.
+    const redirects = JSON.stringify(
+      Array.from({ length: 60_000 }, (_, i) => ({
+        source: `/old/${String(i).padStart(70, '0')}`,
+        destination: '/a'
+      }))
+    )
+    const large = await siteOf({
+      paths: ['docs.json', 'a.mdx', 'redirects.json', 'navigation.json'],
+      texts: {
+        'docs.json': JSON.stringify({
+          redirects: { $ref: 'redirects.json' },
+          navigation: { $ref: 'navigation.json' }
+        }),
+        'redirects.json': redirects,
+        'navigation.json': JSON.stringify({ pages: ['a'], padding: 'x'.repeat(6_000_000) })
+      }
+    })
+    expect(large.notes).toEqual([
+      "docs.json's $ref to navigation.json was not followed: the configuration and its refs are over 10 MB."
+    ])
+    expect(large.navigation.redirects).toHaveLength(60_000)
+    expect(large.navigation.pages).toEqual([])
   })
 
   it('reads a configuration over 1 MB, whole', async () => {
@@ -511,6 +543,44 @@ describe('the pages a spec change renders again', () => {
     ])
     const v1 = await changeOn(LOCALIZED_API_SITE, ['api/v1.json'])
     expect(v1.pages.map(p => p.path)).toEqual(['/api-reference/v1/users/list-users'])
+  })
+
+  it('slug: operationId names generated pages after their operation IDs, and an ID Mintlify does not document how to split is said, not measured', async () => {
+    const changed = await changeOn(OPERATION_ID_SITE, ['openapi.json'])
+    // camelCase and snake_case as documented; no ID: the summary; x-mint.href first.
+    expect(changed.pages.map(p => p.path)).toEqual([
+      '/reference/users/create-user',
+      '/reference/users/delete-user',
+      '/reference/users/edit',
+      '/reference/users/list-users'
+    ])
+    expect(changed.notes).toEqual([
+      "Not measured: 2 pages of a changed spec named after operation IDs (slug: operationId) whose kebab case Mintlify's documentation does not give (a digit beside a letter, capitals in a row, or another character): getHTTPStatus, listUsersV2."
+    ])
+    // Operations the navigation lists, in the default directory; a leading capital is no word.
+    const billing = await changeOn(OPERATION_ID_SITE, ['billing.yaml'])
+    expect(billing.pages.map(p => p.path)).toEqual(['/api-reference/invoices/create-invoice'])
+    expect(billing.notes).toEqual([
+      "Not measured: the page of a changed spec named after operation IDs (slug: operationId) whose kebab case Mintlify's documentation does not give (a digit beside a letter, capitals in a row, or another character): invoices.list."
+    ])
+    expect(billing.operations).toEqual([])
+    // Read from the openapi field, beside its directory; any other slug value is the summary's.
+    const nav = readNavigation(
+      JSON.stringify({
+        openapi: { source: 'a.json', slug: 'OperationID' },
+        navigation: {
+          groups: [
+            { group: 'A', pages: ['GET /a', 'b.json GET /b'] },
+            { group: 'C', openapi: { source: 'c.json', directory: 'c', slug: 'summary' } }
+          ]
+        }
+      })
+    )
+    expect(nav.operations).toEqual([
+      { name: 'GET /a', spec: 'a.json', slug: 'operationId' },
+      { name: 'GET /b', spec: 'b.json' }
+    ])
+    expect(nav.generated).toEqual([{ spec: 'c.json', directory: 'c' }])
   })
 
   it('every page whose frontmatter renders one of its operations: its spec named, or none named and it first', async () => {
