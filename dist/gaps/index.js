@@ -53436,8 +53436,8 @@ function table(title, head, rows) {
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/docs-site/navigation.js
 /**
  * What a Mintlify configuration (`docs.json`, or the legacy `mint.json`) says about pages: the
- * pages its navigation names, the OpenAPI operations it names with the spec and `directory` of the
- * element they sit in, the specs an element generates whole, its languages, and the paths it
+ * pages its navigation names, the OpenAPI operations it names with the spec, `directory` and `slug`
+ * of the element they sit in, the specs an element generates whole, its languages, and the paths it
  * redirects. Read from the docs repository's configuration (its `$ref`s already followed, config.ts):
  * any shape is possible, so the walk is bounded and takes only the fields it knows.
  */
@@ -53449,14 +53449,21 @@ const MAX_CONFIG_CHARS = (/* unused pure expression or super */ null && (10 * 10
 /** `GET /users/{id}`, or with its spec first: `openapi.yaml GET /users`; a webhook by its name. */
 const OPERATION = /^(?:(\S+)\s+)?(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|TRACE|WEBHOOK)\s+(\S.*)$/i;
 const strings = (v) => typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter(s => typeof s === 'string') : [];
-/** The specs an `openapi` field names, and its directory: a string, a list, or `{ source, directory }`. */
+/**
+ * The specs an `openapi` field names, and where it puts their pages: a string, a list, or
+ * `{ source, directory, slug }`.
+ */
 function openapiOf(v) {
     if (v && typeof v === 'object' && !Array.isArray(v)) {
-        const { source, directory } = v;
+        const { source, directory, slug } = v;
         const dir = typeof directory === 'string' ? directory.trim().replace(/^\/+|\/+$/g, '') : '';
-        return { specs: strings(source), ...(dir ? { directory: dir } : {}) };
+        const byId = typeof slug === 'string' && slug.trim().toLowerCase() === 'operationid';
+        return {
+            specs: strings(source),
+            place: { ...(dir ? { directory: dir } : {}), ...(byId ? { slug: 'operationId' } : {}) }
+        };
     }
-    return { specs: strings(v) };
+    return { specs: strings(v), place: {} };
 }
 /** The navigation of a configuration's text (`docs.json` or `mint.json`), with no `$ref` followed. */
 function readNavigation(text) {
@@ -53469,6 +53476,11 @@ function readNavigation(text) {
     }
     return navigationOf(config);
 }
+/** The place an operation takes from its element: its directory and slug, when set. */
+const placeOf = (api) => ({
+    ...(api?.directory ? { directory: api.directory } : {}),
+    ...(api?.slug ? { slug: api.slug } : {})
+});
 /** The navigation of a configuration's value (its refs followed). */
 function navigationOf(config) {
     const nav = {
@@ -53489,7 +53501,7 @@ function navigationOf(config) {
     const root = config;
     let nodes = 0;
     // Strings count only in a `pages` list (or as a group's `root` page); each element's spec is its
-    // own `openapi` or an enclosing one's, its directory with it.
+    // own `openapi` or an enclosing one's, its directory and slug with it.
     const walk = (node, api, inPages, depth) => {
         if (++nodes > MAX_NODES || depth > MAX_DEPTH) {
             nav.stopped = true;
@@ -53500,13 +53512,11 @@ function navigationOf(config) {
                 return 0;
             const op = OPERATION.exec(node.trim());
             if (op) {
-                const spec = op[1] ?? api?.spec;
-                // An operation naming its own spec takes no element's directory.
-                const directory = op[1] ? undefined : api?.directory;
+                // An operation naming its own spec takes no element's directory or slug.
                 nav.operations.push({
                     name: `${op[2]?.toUpperCase()} ${op[3]}`,
-                    spec,
-                    ...(directory ? { directory } : {})
+                    spec: op[1] ?? api?.spec,
+                    ...(op[1] ? {} : placeOf(api))
                 });
                 if (op[1])
                     nav.specs.push(op[1]);
@@ -53527,9 +53537,7 @@ function navigationOf(config) {
         const element = node;
         const own = openapiOf(element.openapi);
         nav.specs.push(...own.specs);
-        const inner = own.specs[0]
-            ? { spec: own.specs[0], ...(own.directory ? { directory: own.directory } : {}) }
-            : api;
+        const inner = own.specs[0] ? { spec: own.specs[0], ...own.place } : api;
         if (Array.isArray(element.languages))
             for (const l of element.languages)
                 nav.languages.push(...strings(l?.language));
@@ -53543,17 +53551,15 @@ function navigationOf(config) {
                 operations += walk(value, inner, false, depth + 1);
         }
         // An `openapi` element that lists no operation (its children neither) generates them all,
-        // into its own directory.
+        // in its own place.
         if (own.specs.length && !operations)
             for (const spec of own.specs)
-                nav.generated.push({ spec, ...(own.directory ? { directory: own.directory } : {}) });
+                nav.generated.push({ spec, ...own.place });
         return operations;
     };
     const top = openapiOf(root.openapi);
     nav.specs.push(...top.specs);
-    walk(root.navigation, top.specs[0]
-        ? { spec: top.specs[0], ...(top.directory ? { directory: top.directory } : {}) }
-        : undefined, false, 0);
+    walk(root.navigation, top.specs[0] ? { spec: top.specs[0], ...top.place } : undefined, false, 0);
     // mint.json kept its OpenAPI tabs and anchors beside its navigation.
     for (const key of ['tabs', 'anchors'])
         walk(root[key], undefined, false, 0);
@@ -53566,12 +53572,13 @@ function navigationOf(config) {
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/docs-site/openapi-pages.js
 /**
- * OpenAPI specs as Mintlify builds pages from them: the site path of each generated operation page
- * is `/{directory}/{tag}/{slug}`, the directory the `openapi` element sets (`api-reference` by
- * default, its slashes kept: `ko/api-reference/v2`), the operation's first tag, and its summary as a
- * slug (the method and path without parameters when it has none); an operation's `x-mint.href`
- * replaces all three. Which operations a spec holds also decides which spec a page's
- * `openapi: "METHOD /path"` frontmatter renders. Read from the spec's text, which may be hostile.
+ * OpenAPI specs as Mintlify builds pages from them (its endpoint URL page): the site path of each
+ * generated operation page is `/{directory}/{tag}/{slug}`, the directory the `openapi` element sets
+ * (`api-reference` by default, its slashes kept: `ko/api-reference/v2`), the operation's first tag,
+ * and its summary as a slug (the method and path without parameters when it has none), or with
+ * `slug: "operationId"` its operation ID in kebab case; an operation's `x-mint.href` replaces all
+ * three. Which operations a spec holds also decides which spec a page's `openapi: "METHOD /path"`
+ * frontmatter renders. Read from the spec's text, which may be hostile.
  */
 /** Spec text parsed at most: what is read of a file at most. */
 const MAX_SPEC_CHARS = 10 * 1024 * 1024;
@@ -53592,6 +53599,19 @@ function hrefPath(href) {
     const dot = last.lastIndexOf('.');
     return `/${[...parts, dot > 0 ? last.slice(0, dot) : last].join('/')}`;
 }
+/**
+ * An operation ID whose kebab case Mintlify documents: letters, digits, `_` and `-`, no digit
+ * beside a letter and no two capitals in a row (`getActions` → `get-actions`, `create_action` →
+ * `create-action`). How it splits `getHTTPStatus`, `listUsersV2` or `invoices.list` it does not say.
+ */
+const documentedId = (id) => /^[A-Za-z0-9_-]+$/.test(id) && !/[0-9][A-Za-z]|[A-Za-z][0-9]|[A-Z]{2}/.test(id);
+/** An operation ID in kebab case: a hyphen before each capital after a small letter, `_` to `-`. */
+const idSlug = (id) => id
+    .replace(/([a-z])([A-Z])/g, '$1-$2')
+    .split(/[_-]+/)
+    .filter(Boolean)
+    .join('-')
+    .toLowerCase();
 const openapi_pages_text = (v) => (typeof v === 'string' ? v : '');
 /**
  * The spec's text as an OpenAPI document (an object with an `openapi` or `swagger` version),
@@ -53629,6 +53649,7 @@ async function readSpec(specText) {
                 path,
                 tag: Array.isArray(op.tags) ? openapi_pages_text(op.tags[0]) : '',
                 summary: openapi_pages_text(op.summary),
+                operationId: openapi_pages_text(op.operationId).trim(),
                 href: openapi_pages_text(op['x-mint']?.href)
             });
         }
@@ -53652,19 +53673,27 @@ const directoryParts = (directory) => directory
     .split('/')
     .map(urlPart)
     .filter(p => p && p !== '.' && p !== '..');
-/** The generated page of the operation `name` in `directory`; undefined when the spec lacks it. */
-function operationPage(spec, name, directory = DEFAULT_DIRECTORY) {
+/**
+ * The generated page of the operation `name` in `place` (an `openapi` field's directory and slug);
+ * undefined when the spec lacks it.
+ */
+function operationPage(spec, name, { directory = DEFAULT_DIRECTORY, slug: slugBy } = {}) {
     const op = spec.operations.get(operationName(name));
     if (!op)
         return undefined;
     if (op.href)
-        return hrefPath(op.href);
-    const slug = op.summary ? urlPart(op.summary) : methodSlug(op.method, op.path);
-    return `/${[...directoryParts(directory), ...(op.tag ? [urlPart(op.tag)] : []), slug].join('/')}`;
+        return { path: hrefPath(op.href) };
+    const byId = slugBy === 'operationId' && op.operationId ? op.operationId : undefined;
+    if (byId !== undefined && !documentedId(byId))
+        return { undocumentedId: byId };
+    // An ID with no letter or digit slugs to nothing: its summary then, as with no ID.
+    const slug = (byId && idSlug(byId)) || (op.summary ? urlPart(op.summary) : methodSlug(op.method, op.path));
+    const parts = [...directoryParts(directory), ...(op.tag ? [urlPart(op.tag)] : []), slug];
+    return { path: `/${parts.join('/')}` };
 }
-/** Every generated operation page of the spec in `directory`. */
-function operationPages(spec, directory) {
-    return [...spec.operations.keys()].flatMap(name => operationPage(spec, name, directory) ?? []);
+/** Every generated operation page of the spec in `place`. */
+function operationPages(spec, place) {
+    return [...spec.operations.keys()].flatMap(name => operationPage(spec, name, place) ?? []);
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/docs-site/frontmatter.js
@@ -54018,7 +54047,7 @@ const depth = (root) => (root ? root.split('/').length : 0);
  * The docs root of a repository whose files are `paths`, for a change to the files `near`: by
  * `docsRoot` when a team names it, else as above; `judge` reads a folder's configuration.
  */
-function chooseRoot(tree, near, docsRoot, judge) {
+function chooseRoot(tree, near, { docsRoot, readsDocsRoot = true }, judge) {
     if (docsRoot !== undefined) {
         const named = parseDocsRoot(docsRoot);
         if ('problem' in named)
@@ -54050,7 +54079,7 @@ function chooseRoot(tree, near, docsRoot, judge) {
         const others = roots
             .filter(r => r)
             .sort((a, b) => holds(b) - holds(a) || depth(a) - depth(b) || a.localeCompare(b));
-        return among(others.slice(0, MAX_JUDGED), `${verdict.why}`, config, judge);
+        return among(others.slice(0, MAX_JUDGED), `${verdict.why}`, config, judge, readsDocsRoot);
     }
     const holders = roots.filter(r => holds(r) > 0);
     if (holders.length === 1)
@@ -54062,22 +54091,26 @@ function chooseRoot(tree, near, docsRoot, judge) {
         return { root: first, config: config(first) };
     }
     const nested = holders.sort((a, b) => depth(a) - depth(b) || a.localeCompare(b));
-    return among(nested.slice(0, MAX_JUDGED), `${holders.length} folders hold a docs.json or mint.json and the changed files (${holders.map(where).join(', ')})`, config, judge);
+    return among(nested.slice(0, MAX_JUDGED), `${holders.length} folders hold a docs.json or mint.json and the changed files (${holders.map(where).join(', ')})`, config, judge, readsDocsRoot);
 }
-/** The one of `candidates` whose configuration fits, said in a note; unsure when none or several do. */
-function among(candidates, why, config, judge) {
+/**
+ * The one of `candidates` whose configuration fits, said in a note; unsure when none or several do.
+ * `advise`: the run reads `docs-root`, so the messages say to set it.
+ */
+function among(candidates, why, config, judge, advise) {
     const verdicts = candidates.map(root => [root, judge(root, config(root))]);
     const unread = verdicts.filter(([, v]) => v === 'unread').map(([root]) => root);
     if (unread.length)
         return { need: unread };
     const fitting = verdicts.filter(([, v]) => v !== 'unread' && v.fits).map(([root]) => root);
-    const which = "which folder Mintlify deploys is a setting of its dashboard: name it with 'docs-root'";
+    const which = `which folder Mintlify deploys is a setting of its dashboard${advise ? ": name it with 'docs-root'" : ''}`;
     if (fitting.length === 1) {
         const root = fitting[0];
+        const other = advise ? " If Mintlify deploys another folder, name it with 'docs-root'." : '';
         return {
             root,
             config: config(root),
-            note: `The pages are mapped from ${where(root)}, the one folder whose ${config(root)} describes its files: ${why}. If Mintlify deploys another folder, name it with 'docs-root'.`
+            note: `The pages are mapped from ${where(root)}, the one folder whose ${config(root)} describes its files: ${why}.${other}`
         };
     }
     return {
@@ -54128,7 +54161,7 @@ function buildSite(tree, reads, near, options = {}) {
         const why = contradiction(file, root, missingPages(tree.paths, root, () => false, navigation), navigation);
         return why ? { fits: false, why } : { fits: true };
     };
-    const decision = chooseRoot(tree, near, options.docsRoot, judge);
+    const decision = chooseRoot(tree, near, options, judge);
     const base = { files: tree.paths, configFiles: [], notes: [] };
     if ('need' in decision || 'unsure' in decision) {
         const unsure = 'unsure' in decision ? decision.unsure : 'its configuration could not be read';
@@ -54344,6 +54377,15 @@ const API_FOLDER = /^(?:api|apis|api-reference|reference|references|endpoints?|o
 const SPEC_NAME = /openapi|swagger|spec|api/i;
 /** A path in a note (plain text: whoever shows it escapes it), cut when long. */
 const site_pages_shown = (path) => (path.length > 120 ? `${path.slice(0, 120)}…` : path);
+/** Why the pages named after these operation IDs are not measured. */
+function undocumentedNote(ids) {
+    const named = ids
+        .slice(0, 3)
+        .map(id => (id.length > 60 ? `${id.slice(0, 60)}…` : id))
+        .join(', ');
+    const more = ids.length > 3 ? ` and ${ids.length - 3} more` : '';
+    return `Not measured: ${ids.length === 1 ? 'the page' : `${ids.length} pages`} of a changed spec named after operation IDs (slug: operationId) whose kebab case Mintlify's documentation does not give (a digit beside a letter, capitals in a row, or another character): ${named}${more}.`;
+}
 /** A site, and the specs and page frontmatter read for it, shared by all the changes asked about. */
 class SitePages {
     site;
@@ -54373,24 +54415,32 @@ class SitePages {
             return { pages: [], unsure: site.unsure, operations: [], wholeSpecs: [], notes };
         const changed = changedPages(site, files);
         const rendered = new Set();
+        const undocumented = new Set();
+        const add = (page) => {
+            if ('path' in page)
+                rendered.add(page.path);
+            else
+                undocumented.add(page.undocumentedId);
+        };
         const operations = [];
         for (const op of changed.operations) {
             const read = await this.specOf(op.spec);
-            const page = read && 'spec' in read ? operationPage(read.spec, op.name, op.directory) : undefined;
+            const page = read && 'spec' in read ? operationPage(read.spec, op.name, op) : undefined;
             if (page)
-                rendered.add(page);
+                add(page);
             else
                 operations.push(op);
         }
         const wholeSpecs = [];
         for (const element of changed.generated) {
             const read = await this.specOf(element.spec);
-            const all = read && 'spec' in read ? operationPages(read.spec, element.directory) : [];
-            for (const page of all)
-                rendered.add(page);
+            const all = read && 'spec' in read ? operationPages(read.spec, element) : [];
+            all.forEach(add);
             if (!all.length)
                 wholeSpecs.push(element.spec);
         }
+        if (undocumented.size)
+            notes.push(undocumentedNote([...undocumented]));
         await this.frontmatterPages(changed.specs, rendered, notes);
         const own = new Set(changed.pages.map(p => samePage(p.path)));
         const pages = [
@@ -55060,7 +55110,8 @@ async function changesSite(github, gaps, changes, section) {
         files: paths => github.fileTexts(paths)
     };
     try {
-        const pages = await SitePages.open(repo, near);
+        // The gaps sub-action reads no policy file: its messages do not ask for a `docs-root`.
+        const pages = await SitePages.open(repo, near, { readsDocsRoot: false });
         section.notices.push(...pages.site.notes);
         if (!pages.site.unsure)
             return pages;
