@@ -2021,6 +2021,14 @@ class LedgerSession {
     noteUpdates(updates) {
         this.updates.push(...updates);
     }
+    /** What the dashboard records of the job a batch is handed over to. */
+    recorderFor(batch) {
+        return {
+            accepted: (job, followUp) => this.accepted(job, batch, followUp),
+            uncertain: (followUp, why, jobId) => this.uncertain(batch, followUp ? 'follow-up' : 'new-job', why, jobId),
+            finished: (job, result) => this.finished(job, result)
+        };
+    }
     /** The service accepted a new job or a follow-up: the changes are handed over. */
     async accepted(job, batch, followUp) {
         const at = this.now();

@@ -42450,7 +42450,7 @@ function yamlDocument(mapping) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7488);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1553);
 
 // The agent action (action.yml); `run` reports its own failures.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -42460,7 +42460,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7488:
+/***/ 1553:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -43137,6 +43137,55 @@ function docsPulls(tokens, apiUrl, deps, { orRunToken = false } = {}) {
     return (0,docs_pulls/* connectDocsPulls */.GX)((own ? tokens.docsToken : tokens.githubToken) ?? '', { tokenInput: own ? names/* Input */.pd.DocsToken : names/* Input */.pd.GithubToken, docsInput: names/* Input */.pd.DocsToken }, apiUrl, deps.signal, { clock: deps.clock, session: deps.session });
 }
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/after-job.js
+
+
+
+/**
+ * Everything that follows a job, for every trigger, in this order; each effect's failure is a
+ * warning, never the run's:
+ * 1. the live comment's last word: the outcome, or why the run failed before a job;
+ * 2. the dashboard's record: how the job ended, or that the service's answer never came;
+ * 3. the docs pull request's record of its job, so that its reviews can reach it (`docs-token`);
+ * 4. what the action does of its own (the changes sub-action: tell the batch's pull requests,
+ *    request their authors' reviews).
+ * A cancelled run says its last word and records, and starts nothing more.
+ */
+async function afterJob(end, run, own, deps) {
+    const { comment, ledger } = run;
+    const { log, signal } = deps;
+    const { settings, event } = own;
+    const { job, result } = end;
+    if (job && comment)
+        await comment.finish(job, result ?? 'stopped');
+    // A failure before any job (a refused key, an unknown project, an api-url that does not answer)
+    // is said on the issue too, where the person who asked looks for the answer.
+    else if (comment && end.failure && !signal.aborted)
+        await comment.failed(end.failure);
+    if (ledger && end.uncertain) {
+        const { followUp, why, jobId } = end.uncertain;
+        await ledger
+            .uncertain(followUp, why, jobId)
+            .catch(error => log.warning(`The dashboard could not record the uncertain write: ${(0,errors/* errorText */.kc)(error)}`));
+    }
+    if (ledger && job && result)
+        await ledger
+            .finished(job, result)
+            .catch(error => log.warning(`The dashboard could not record how the run ended: ${(0,errors/* errorText */.kc)(error)}`));
+    if (!job?.prLink || signal.aborted)
+        return;
+    if (settings.docsToken && !run.onDocsPr)
+        await recordDocsPr(job, {
+            ...settings,
+            serverUrl: event.serverUrl,
+            log,
+            docs: docsPulls(settings, event.apiUrl, deps)
+        });
+    await own
+        .afterJob?.(settings, event, { job, run }, deps)
+        .catch(error => log.warning(`Could not finish what follows the job: ${(0,errors/* errorText */.kc)(error)}`));
+}
+
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/clock.js
 var clock = __nccwpck_require__(2465);
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/logger.js
@@ -43378,7 +43427,6 @@ var agent_settings = __nccwpck_require__(4360);
 
 
 
-
 /** A job read while deciding where a change goes: a short look, not a wait. */
 const LOOK_MS = 30_000;
 /**
@@ -43402,13 +43450,13 @@ async function runAgent(inputs, event, runner, signal, action, ran = {}) {
     try {
         const policy = await repositoryPolicy(inputs, event, { ...runner, session, signal });
         const settings = (ran.settings = action.settings(inputs, policy));
-        return await runPreparedAction(settings, event, runner, signal, action.prepare, session);
+        return await runPreparedAction(settings, event, runner, signal, action, session);
     }
     finally {
         await session.close();
     }
 }
-async function runPreparedAction(settings, event, runner, signal, prepare, session) {
+async function runPreparedAction(settings, event, runner, signal, action, session) {
     const { log, clock } = runner;
     let opened;
     const service = () => (opened ??= (0,connection/* openClient */.My)({ ...settings, apiKey: (0,runner_inputs/* sendableSecret */.ng)(names/* Input */.pd.ApiKey, settings.apiKey) }, { log, signal, clock }));
@@ -43421,7 +43469,7 @@ async function runPreparedAction(settings, event, runner, signal, prepare, sessi
             service
         };
         try {
-            prepared = await prepare(settings, event, deps);
+            prepared = await action.prepare(settings, event, deps);
         }
         catch (error) {
             // A read of GitHub stopped by the cancel fails as "no answer from GitHub": it was the cancel.
@@ -43473,21 +43521,22 @@ async function runPreparedAction(settings, event, runner, signal, prepare, sessi
         }
         // An issue or comment run that cannot comment stops here, before anything is spent.
         await prepared.beforeSpending?.();
-        const run = await runPrepared(service(), settings, prepared, runner, signal);
+        const { result, uncertain, ...run } = await startAndWait(service(), settings, prepared, runner, signal);
+        // The service is done with; closing it runs alongside what follows the job, so a cancelled
+        // step still ends within the runner's grace.
+        const closing = service().close();
+        await afterJob({ ...run, result, uncertain }, prepared, { settings, event, afterJob: action.afterJob }, { log, clock, session, signal });
+        await closing;
         // What the service accepted is spent: a job or a follow-up, at the policy's estimate.
         const spent = spends && run.job && run.followUp !== 'unconfirmed';
         const estimate = spent ? costOf(prepared.kind, settings, 'this run') : undefined;
         if (estimate)
             log.info(estimate);
-        const end = estimate ? { ...run, estimate } : run;
-        // The docs pull request says which job it belongs to, so its reviews can reach the job.
-        if (end.job?.prLink && settings.docsToken && !prepared.onDocsPr && !signal.aborted)
-            await recordDocsPr(end.job, {
-                ...settings,
-                serverUrl: event.serverUrl,
-                log,
-                docs: docsPulls(settings, event.apiUrl, { signal, clock, session })
-            });
+        const end = {
+            ...run,
+            ...(estimate ? { estimate } : {}),
+            outcome: { kind: 'job', decision: prepared.kind, result }
+        };
         return withComment({ ...end, ...about }, prepared.comment?.outcome(), settings, event);
     }
     finally {
@@ -43629,31 +43678,6 @@ function promptSource(runner) {
     const file = runner.input(names/* Input */.pd.PromptFile).trim();
     return file ? `file:${file}` : `prompt:${runner.input(names/* Input */.pd.Prompt).trim()}`;
 }
-/** The job, the wait, the live comment's last word, and what the job's end calls for. */
-async function runPrepared(client, settings, prepared, runner, signal) {
-    const { comment, ledger } = prepared;
-    const { log } = runner;
-    const { result, ...end } = await startAndWait(client, settings, prepared, runner, signal);
-    // The service is done with; closing it runs alongside the comment's last word, so a cancelled
-    // step still ends within the runner's grace.
-    const closing = client.close();
-    if (end.job && comment)
-        await comment.finish(end.job, result ?? 'stopped');
-    // A failure before any job (a refused key, an unknown project, an api-url that does not answer)
-    // is said on the issue too, where the person who asked looks for the answer.
-    else if (comment && end.failure && !signal.aborted)
-        await comment.failed(end.failure);
-    if (end.job && ledger && result)
-        await ledger
-            .finished(end.job, result)
-            .catch(error => log.warning(`The dashboard could not record how the run ended: ${(0,errors/* errorText */.kc)(error)}`));
-    if (end.job?.prLink && prepared.requestReviewers && !signal.aborted)
-        await prepared
-            .requestReviewers(end.job)
-            .catch(error => log.warning(`Could not request reviewers on the docs pull request: ${(0,errors/* errorText */.kc)(error)}`));
-    await closing;
-    return { ...end, outcome: { kind: 'job', decision: prepared.kind, result } };
-}
 /** The job started (or followed up, or resumed) and waited for; a failure is told, not thrown. */
 async function startAndWait(client, settings, prepared, runner, signal) {
     const { comment, request, ledger } = prepared;
@@ -43709,11 +43733,16 @@ async function startAndWait(client, settings, prepared, runner, signal) {
         };
     }
     catch (error) {
-        if (error instanceof mintlify_errors/* AmbiguousWriteError */.yI && ledger)
-            await ledger
-                .uncertain(Boolean(request.jobId), error.message, request.jobId)
-                .catch(failed => log.warning(`The dashboard could not record the uncertain write: ${(0,errors/* errorText */.kc)(failed)}`));
         return {
+            ...(error instanceof mintlify_errors/* AmbiguousWriteError */.yI
+                ? {
+                    uncertain: {
+                        followUp: Boolean(request.jobId),
+                        why: error.message,
+                        jobId: request.jobId
+                    }
+                }
+                : {}),
             job: latest,
             result: signal.aborted ? 'cancelled' : undefined,
             failure: (0,errors/* describeError */.Uc)(error, (0,agent_settings/* secretsOf */.Fj)(settings), log.debug),

@@ -34522,6 +34522,14 @@ class LedgerSession {
     noteUpdates(updates) {
         this.updates.push(...updates);
     }
+    /** What the dashboard records of the job a batch is handed over to. */
+    recorderFor(batch) {
+        return {
+            accepted: (job, followUp) => this.accepted(job, batch, followUp),
+            uncertain: (followUp, why, jobId) => this.uncertain(batch, followUp ? 'follow-up' : 'new-job', why, jobId),
+            finished: (job, result) => this.finished(job, result)
+        };
+    }
     /** The service accepted a new job or a follow-up: the changes are handed over. */
     async accepted(job, batch, followUp) {
         const at = this.now();
@@ -35641,7 +35649,7 @@ function parseFailOn(raw) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5184);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8526);
 
 // The changes sub-action (changes/action.yml); `run` reports its own failures.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -35651,7 +35659,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5184:
+/***/ 8526:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -36328,6 +36336,55 @@ function docsPulls(tokens, apiUrl, deps, { orRunToken = false } = {}) {
     return (0,docs_pulls/* connectDocsPulls */.GX)((own ? tokens.docsToken : tokens.githubToken) ?? '', { tokenInput: own ? names/* Input */.pd.DocsToken : names/* Input */.pd.GithubToken, docsInput: names/* Input */.pd.DocsToken }, apiUrl, deps.signal, { clock: deps.clock, session: deps.session });
 }
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/after-job.js
+
+
+
+/**
+ * Everything that follows a job, for every trigger, in this order; each effect's failure is a
+ * warning, never the run's:
+ * 1. the live comment's last word: the outcome, or why the run failed before a job;
+ * 2. the dashboard's record: how the job ended, or that the service's answer never came;
+ * 3. the docs pull request's record of its job, so that its reviews can reach it (`docs-token`);
+ * 4. what the action does of its own (the changes sub-action: tell the batch's pull requests,
+ *    request their authors' reviews).
+ * A cancelled run says its last word and records, and starts nothing more.
+ */
+async function afterJob(end, run, own, deps) {
+    const { comment, ledger } = run;
+    const { log, signal } = deps;
+    const { settings, event } = own;
+    const { job, result } = end;
+    if (job && comment)
+        await comment.finish(job, result ?? 'stopped');
+    // A failure before any job (a refused key, an unknown project, an api-url that does not answer)
+    // is said on the issue too, where the person who asked looks for the answer.
+    else if (comment && end.failure && !signal.aborted)
+        await comment.failed(end.failure);
+    if (ledger && end.uncertain) {
+        const { followUp, why, jobId } = end.uncertain;
+        await ledger
+            .uncertain(followUp, why, jobId)
+            .catch(error => log.warning(`The dashboard could not record the uncertain write: ${(0,errors/* errorText */.kc)(error)}`));
+    }
+    if (ledger && job && result)
+        await ledger
+            .finished(job, result)
+            .catch(error => log.warning(`The dashboard could not record how the run ended: ${(0,errors/* errorText */.kc)(error)}`));
+    if (!job?.prLink || signal.aborted)
+        return;
+    if (settings.docsToken && !run.onDocsPr)
+        await recordDocsPr(job, {
+            ...settings,
+            serverUrl: event.serverUrl,
+            log,
+            docs: docsPulls(settings, event.apiUrl, deps)
+        });
+    await own
+        .afterJob?.(settings, event, { job, run }, deps)
+        .catch(error => log.warning(`Could not finish what follows the job: ${(0,errors/* errorText */.kc)(error)}`));
+}
+
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/clock.js
 var clock = __nccwpck_require__(2465);
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/logger.js
@@ -36569,7 +36626,6 @@ var agent_settings = __nccwpck_require__(4360);
 
 
 
-
 /** A job read while deciding where a change goes: a short look, not a wait. */
 const LOOK_MS = 30_000;
 /**
@@ -36593,13 +36649,13 @@ async function runAgent(inputs, event, runner, signal, action, ran = {}) {
     try {
         const policy = await repositoryPolicy(inputs, event, { ...runner, session, signal });
         const settings = (ran.settings = action.settings(inputs, policy));
-        return await runPreparedAction(settings, event, runner, signal, action.prepare, session);
+        return await runPreparedAction(settings, event, runner, signal, action, session);
     }
     finally {
         await session.close();
     }
 }
-async function runPreparedAction(settings, event, runner, signal, prepare, session) {
+async function runPreparedAction(settings, event, runner, signal, action, session) {
     const { log, clock } = runner;
     let opened;
     const service = () => (opened ??= (0,connection/* openClient */.My)({ ...settings, apiKey: (0,runner_inputs/* sendableSecret */.ng)(names/* Input */.pd.ApiKey, settings.apiKey) }, { log, signal, clock }));
@@ -36612,7 +36668,7 @@ async function runPreparedAction(settings, event, runner, signal, prepare, sessi
             service
         };
         try {
-            prepared = await prepare(settings, event, deps);
+            prepared = await action.prepare(settings, event, deps);
         }
         catch (error) {
             // A read of GitHub stopped by the cancel fails as "no answer from GitHub": it was the cancel.
@@ -36664,21 +36720,22 @@ async function runPreparedAction(settings, event, runner, signal, prepare, sessi
         }
         // An issue or comment run that cannot comment stops here, before anything is spent.
         await prepared.beforeSpending?.();
-        const run = await runPrepared(service(), settings, prepared, runner, signal);
+        const { result, uncertain, ...run } = await startAndWait(service(), settings, prepared, runner, signal);
+        // The service is done with; closing it runs alongside what follows the job, so a cancelled
+        // step still ends within the runner's grace.
+        const closing = service().close();
+        await afterJob({ ...run, result, uncertain }, prepared, { settings, event, afterJob: action.afterJob }, { log, clock, session, signal });
+        await closing;
         // What the service accepted is spent: a job or a follow-up, at the policy's estimate.
         const spent = spends && run.job && run.followUp !== 'unconfirmed';
         const estimate = spent ? costOf(prepared.kind, settings, 'this run') : undefined;
         if (estimate)
             log.info(estimate);
-        const end = estimate ? { ...run, estimate } : run;
-        // The docs pull request says which job it belongs to, so its reviews can reach the job.
-        if (end.job?.prLink && settings.docsToken && !prepared.onDocsPr && !signal.aborted)
-            await recordDocsPr(end.job, {
-                ...settings,
-                serverUrl: event.serverUrl,
-                log,
-                docs: docsPulls(settings, event.apiUrl, { signal, clock, session })
-            });
+        const end = {
+            ...run,
+            ...(estimate ? { estimate } : {}),
+            outcome: { kind: 'job', decision: prepared.kind, result }
+        };
         return withComment({ ...end, ...about }, prepared.comment?.outcome(), settings, event);
     }
     finally {
@@ -36820,31 +36877,6 @@ function promptSource(runner) {
     const file = runner.input(names/* Input */.pd.PromptFile).trim();
     return file ? `file:${file}` : `prompt:${runner.input(names/* Input */.pd.Prompt).trim()}`;
 }
-/** The job, the wait, the live comment's last word, and what the job's end calls for. */
-async function runPrepared(client, settings, prepared, runner, signal) {
-    const { comment, ledger } = prepared;
-    const { log } = runner;
-    const { result, ...end } = await startAndWait(client, settings, prepared, runner, signal);
-    // The service is done with; closing it runs alongside the comment's last word, so a cancelled
-    // step still ends within the runner's grace.
-    const closing = client.close();
-    if (end.job && comment)
-        await comment.finish(end.job, result ?? 'stopped');
-    // A failure before any job (a refused key, an unknown project, an api-url that does not answer)
-    // is said on the issue too, where the person who asked looks for the answer.
-    else if (comment && end.failure && !signal.aborted)
-        await comment.failed(end.failure);
-    if (end.job && ledger && result)
-        await ledger
-            .finished(end.job, result)
-            .catch(error => log.warning(`The dashboard could not record how the run ended: ${(0,errors/* errorText */.kc)(error)}`));
-    if (end.job?.prLink && prepared.requestReviewers && !signal.aborted)
-        await prepared
-            .requestReviewers(end.job)
-            .catch(error => log.warning(`Could not request reviewers on the docs pull request: ${(0,errors/* errorText */.kc)(error)}`));
-    await closing;
-    return { ...end, outcome: { kind: 'job', decision: prepared.kind, result } };
-}
 /** The job started (or followed up, or resumed) and waited for; a failure is told, not thrown. */
 async function startAndWait(client, settings, prepared, runner, signal) {
     const { comment, request, ledger } = prepared;
@@ -36900,11 +36932,16 @@ async function startAndWait(client, settings, prepared, runner, signal) {
         };
     }
     catch (error) {
-        if (error instanceof mintlify_errors/* AmbiguousWriteError */.yI && ledger)
-            await ledger
-                .uncertain(Boolean(request.jobId), error.message, request.jobId)
-                .catch(failed => log.warning(`The dashboard could not record the uncertain write: ${(0,errors/* errorText */.kc)(failed)}`));
         return {
+            ...(error instanceof mintlify_errors/* AmbiguousWriteError */.yI
+                ? {
+                    uncertain: {
+                        followUp: Boolean(request.jobId),
+                        why: error.message,
+                        jobId: request.jobId
+                    }
+                }
+                : {}),
             job: latest,
             result: signal.aborted ? 'cancelled' : undefined,
             failure: (0,errors/* describeError */.Uc)(error, (0,agent_settings/* secretsOf */.Fj)(settings), log.debug),
@@ -40375,6 +40412,148 @@ const OWN_GATES = {
     ]
 };
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/changes/reviewers.js
+
+
+/** People checked and requested at most in one run (GitHub takes a few at a time anyway). */
+const MAX_REVIEWERS = 10;
+const reviewers_LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
+/**
+ * `reviewers: authors`: the authors of the batch's pull requests (the changes this run put in the
+ * docs pull request, folded ones included), never bots and never co-authors, are requested as
+ * reviewers on the docs pull request, each checked first for access to the docs repository: GitHub
+ * refuses the whole request when one of them has none. Commits pushed without a pull request are
+ * left out: their author is a git name, not surely a GitHub account. Nothing here stops the run: a
+ * refusal is a warning naming `docs-token`.
+ */
+async function requestAuthors(batch, prLink, ctx) {
+    const where = (0,github_event/* parsePullLink */.dt)(prLink, ctx.serverUrl);
+    if (!where)
+        return [];
+    const authors = [
+        ...new Set(batch.pulls
+            .filter(p => !p.authorIsBot && reviewers_LOGIN.test(p.author) && !/\[bot\]$/i.test(p.author))
+            .map(p => p.author))
+    ].slice(0, MAX_REVIEWERS);
+    if (!authors.length)
+        return [];
+    const { docs } = ctx;
+    const withAccess = [];
+    const without = [];
+    let notFound = 0;
+    for (const login of authors) {
+        let permission;
+        try {
+            permission = await docs.permission(where, login);
+        }
+        catch (error) {
+            const failed = (0,docs_pulls/* docsFailure */.OK)(error);
+            // 404: no such account, or none GitHub shows this token: no access either way.
+            if (!failed.missing) {
+                ctx.log.warning(`Could not check ${login}'s access to ${where.owner}/${where.repo} with '${docs.tokenInput}' (${failed.why}), so no reviewers are requested on ${prLink}.${failed.grant('write')}`);
+                return [];
+            }
+            notFound++;
+        }
+        if (permission && permission !== 'none')
+            withAccess.push(login);
+        else
+            without.push(login);
+    }
+    // GitHub answers 404 for every user of a repository the token cannot see: when it knew none of
+    // them, the pull request itself tells the two apart.
+    if (notFound === authors.length && !(await canRead(docs, where))) {
+        ctx.log.warning(`GitHub knows none of ${authors.join(', ')} on ${where.owner}/${where.repo} (HTTP 404 for each), as it answers when '${docs.tokenInput}' cannot see that repository, so no reviewers are requested on ${prLink}.${docs.grant('write', where)}`);
+        return [];
+    }
+    if (without.length)
+        ctx.log.info(`Not requested as reviewers, without access to ${where.owner}/${where.repo}: ${without.join(', ')}.`);
+    if (!withAccess.length)
+        return [];
+    try {
+        await docs.requestReviewers(where, withAccess);
+    }
+    catch (error) {
+        const failed = (0,docs_pulls/* docsFailure */.OK)(error);
+        ctx.log.warning(`Could not request reviews from ${withAccess.join(', ')} on ${prLink} with '${docs.tokenInput}' (${failed.why}).${failed.grant('write')}`);
+        return [];
+    }
+    ctx.log.info(`Requested reviews on ${prLink} from ${withAccess.join(', ')}.`);
+    return withAccess;
+}
+async function canRead(docs, pull) {
+    try {
+        await docs.pull(pull);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/changes/after-job.js
+
+
+
+
+
+/** Pull requests of a batch told about their docs pull request, besides the event's own. */
+const MAX_SOURCE_COMMENTS = 5;
+/**
+ * The batch's other pull requests (caught up from runs that did not get to run) each get a short
+ * comment with the docs pull request, once there is one: a few, the dashboard lists them all.
+ */
+async function tellSources(github, batch, job, { commented, runUrl, log }) {
+    // A docs project's pull requests are in other repositories, which the run's token may only read.
+    if (!job.prLink || batch.parts)
+        return;
+    const others = batch.pulls.filter(p => p.number !== commented).slice(0, MAX_SOURCE_COMMENTS);
+    for (const pull of others) {
+        try {
+            await github.createComment(pull.number, sourceComment(job, runUrl));
+        }
+        catch (error) {
+            log.warning(`Could not comment on #${pull.number} with its docs pull request: ${(0,api/* describeGitHubError */.dZ)(error)}.`);
+        }
+    }
+}
+/** The short comment on a caught-up pull request: where its docs went. */
+function sourceComment(job, runUrl) {
+    const link = (0,markdown/* markdownLink */.iQ)(job.prLink ?? '', job.prLink);
+    const run = runUrl ? ` · ${(0,markdown/* markdownLink */.iQ)('workflow run', runUrl)}` : '';
+    return `📝 **Mintlify agent** documented this change together with others in ${link} · job ${(0,markdown/* codeSpan */.SS)(job.id)}${run}`;
+}
+/** `reviewers: authors`: the batch's authors are asked to review the docs pull request. */
+async function requestReviewers(batch, job, settings, event, deps) {
+    if (settings.reviewers !== 'authors' || !settings.docsToken || !job.prLink)
+        return;
+    await requestAuthors(batch, job.prLink, {
+        docs: docsPulls(settings, event.apiUrl, deps),
+        serverUrl: event.serverUrl,
+        log: deps.log
+    });
+}
+/**
+ * What a change run does of its own once its job has a docs pull request: the batch's other pull
+ * requests hear where their docs went (not with `comment: false`, nor for a change on its own),
+ * and with `reviewers: authors` their authors are asked to review it.
+ */
+const changesAfterJob = async (settings, event, ended, deps) => {
+    const { job, run } = ended;
+    const changes = run.changes;
+    if (!changes)
+        return;
+    if (changes.tellSources && settings.comment !== 'false') {
+        const github = (0,api/* connectGitHub */.UY)(settings.githubToken, event, deps.signal, deps);
+        await tellSources(github, changes.batch, job, {
+            commented: changes.commented,
+            runUrl: event.runUrl,
+            log: deps.log
+        });
+    }
+    await requestReviewers(changes.batch, job, settings, event, deps).catch(error => deps.log.warning(`Could not request reviewers on the docs pull request: ${(0,errors/* errorText */.kc)(error)}`));
+};
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/changes/names.js
 
 
@@ -42117,138 +42296,16 @@ function previewNotice(batch, creditsPerRun, followUpTo) {
     return `Preview (dry-run): the window holds ${(0,runner_text/* counted */.hS)(size + backlog, 'change')}, more than one run takes. The first run would send ${(0,runner_text/* counted */.hS)(size, 'change')} from ${repositories} to ${what}; the other ${(0,runner_text/* counted */.hS)(backlog, 'change')} need about ${(0,runner_text/* counted */.hS)(later, 'more run')} (a job each, or follow-ups while a docs pull request is open), oldest first: about ${credits.toLocaleString('en-US')} credits in all (${later + 1} × ${creditsPerRun}, 'credits-per-run', an estimate); nothing was written.`;
 }
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/changes/reviewers.js
-
-
-/** People checked and requested at most in one run (GitHub takes a few at a time anyway). */
-const MAX_REVIEWERS = 10;
-const reviewers_LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
-/**
- * `reviewers: authors`: the authors of the batch's pull requests (the changes this run put in the
- * docs pull request, folded ones included), never bots and never co-authors, are requested as
- * reviewers on the docs pull request, each checked first for access to the docs repository: GitHub
- * refuses the whole request when one of them has none. Commits pushed without a pull request are
- * left out: their author is a git name, not surely a GitHub account. Nothing here stops the run: a
- * refusal is a warning naming `docs-token`.
- */
-async function requestAuthors(batch, prLink, ctx) {
-    const where = (0,github_event/* parsePullLink */.dt)(prLink, ctx.serverUrl);
-    if (!where)
-        return [];
-    const authors = [
-        ...new Set(batch.pulls
-            .filter(p => !p.authorIsBot && reviewers_LOGIN.test(p.author) && !/\[bot\]$/i.test(p.author))
-            .map(p => p.author))
-    ].slice(0, MAX_REVIEWERS);
-    if (!authors.length)
-        return [];
-    const { docs } = ctx;
-    const withAccess = [];
-    const without = [];
-    let notFound = 0;
-    for (const login of authors) {
-        let permission;
-        try {
-            permission = await docs.permission(where, login);
-        }
-        catch (error) {
-            const failed = (0,docs_pulls/* docsFailure */.OK)(error);
-            // 404: no such account, or none GitHub shows this token: no access either way.
-            if (!failed.missing) {
-                ctx.log.warning(`Could not check ${login}'s access to ${where.owner}/${where.repo} with '${docs.tokenInput}' (${failed.why}), so no reviewers are requested on ${prLink}.${failed.grant('write')}`);
-                return [];
-            }
-            notFound++;
-        }
-        if (permission && permission !== 'none')
-            withAccess.push(login);
-        else
-            without.push(login);
-    }
-    // GitHub answers 404 for every user of a repository the token cannot see: when it knew none of
-    // them, the pull request itself tells the two apart.
-    if (notFound === authors.length && !(await canRead(docs, where))) {
-        ctx.log.warning(`GitHub knows none of ${authors.join(', ')} on ${where.owner}/${where.repo} (HTTP 404 for each), as it answers when '${docs.tokenInput}' cannot see that repository, so no reviewers are requested on ${prLink}.${docs.grant('write', where)}`);
-        return [];
-    }
-    if (without.length)
-        ctx.log.info(`Not requested as reviewers, without access to ${where.owner}/${where.repo}: ${without.join(', ')}.`);
-    if (!withAccess.length)
-        return [];
-    try {
-        await docs.requestReviewers(where, withAccess);
-    }
-    catch (error) {
-        const failed = (0,docs_pulls/* docsFailure */.OK)(error);
-        ctx.log.warning(`Could not request reviews from ${withAccess.join(', ')} on ${prLink} with '${docs.tokenInput}' (${failed.why}).${failed.grant('write')}`);
-        return [];
-    }
-    ctx.log.info(`Requested reviews on ${prLink} from ${withAccess.join(', ')}.`);
-    return withAccess;
-}
-async function canRead(docs, pull) {
-    try {
-        await docs.pull(pull);
-        return true;
-    }
-    catch {
-        return false;
-    }
-}
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/changes/after-job.js
-
-
-
-
-/** Pull requests of a batch told about their docs pull request, besides the event's own. */
-const MAX_SOURCE_COMMENTS = 5;
-/**
- * The batch's other pull requests (caught up from runs that did not get to run) each get a short
- * comment with the docs pull request, once there is one: a few, the dashboard lists them all.
- */
-async function tellSources(github, batch, job, { commented, runUrl, log }) {
-    // A docs project's pull requests are in other repositories, which the run's token may only read.
-    if (!job.prLink || batch.parts)
-        return;
-    const others = batch.pulls.filter(p => p.number !== commented).slice(0, MAX_SOURCE_COMMENTS);
-    for (const pull of others) {
-        try {
-            await github.createComment(pull.number, sourceComment(job, runUrl));
-        }
-        catch (error) {
-            log.warning(`Could not comment on #${pull.number} with its docs pull request: ${(0,api/* describeGitHubError */.dZ)(error)}.`);
-        }
-    }
-}
-/** The short comment on a caught-up pull request: where its docs went. */
-function sourceComment(job, runUrl) {
-    const link = (0,markdown/* markdownLink */.iQ)(job.prLink ?? '', job.prLink);
-    const run = runUrl ? ` · ${(0,markdown/* markdownLink */.iQ)('workflow run', runUrl)}` : '';
-    return `📝 **Mintlify agent** documented this change together with others in ${link} · job ${(0,markdown/* codeSpan */.SS)(job.id)}${run}`;
-}
-/** `reviewers: authors`: the batch's authors are asked to review the docs pull request. */
-async function requestReviewers(batch, job, settings, event, deps) {
-    if (settings.reviewers !== 'authors' || !settings.docsToken || !job.prLink)
-        return;
-    await requestAuthors(batch, job.prLink, {
-        docs: docsPulls(settings, event.apiUrl, deps),
-        serverUrl: event.serverUrl,
-        log: deps.log
-    });
-}
-
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/changes/hand-over.js
-
 /**
  * The last step before the service: the prompt, the live comment, the check that the ledger can be
- * written, and the hooks that record the job on the dashboard; a follow-up to the job the batch folds
+ * written, and what records the job on the dashboard; a follow-up to the job the batch folds
  * into, or a new job. A dry run writes nothing.
  */
 async function handOver(ctx, session, batch, fold, run, 
 /** Describes the batch: the reader's, or a docs project's (each repository's patches). */
 reads = ctx.reader) {
-    const { settings, event, deps } = ctx;
+    const { settings } = ctx;
     const prompt = await reads.prompt(batch, false);
     const target = ctx.commentTarget(batch);
     const comment = target === undefined || settings.dryRun
@@ -42260,25 +42317,12 @@ reads = ctx.reader) {
         await session.ensureWritable();
         run.notices.push(...session.notices.slice(known));
     }
-    const ledger = {
-        accepted: (job, followUp) => session.accepted(job, batch, followUp),
-        uncertain: (followUp, why, jobId) => session.uncertain(batch, followUp ? 'follow-up' : 'new-job', why, jobId),
-        finished: async (job, result) => {
-            await session.finished(job, result);
-            if (settings.comment !== 'false')
-                await tellSources(ctx.github, batch, job, {
-                    commented: target,
-                    runUrl: event.runUrl,
-                    log: deps.log
-                });
-        }
-    };
     const common = {
         ...run,
         comment,
         batch,
-        ledger,
-        requestReviewers: (job) => requestReviewers(batch, job, settings, event, deps)
+        ledger: session.recorderFor(batch),
+        changes: { batch, commented: target, tellSources: true }
     };
     if (fold) {
         const followUp = await reads.prompt(batch, true);
@@ -42294,7 +42338,6 @@ reads = ctx.reader) {
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/changes/own-change.js
-
 
 
 
@@ -42369,7 +42412,7 @@ async function ownChange(ctx, plan) {
         notices: [],
         kind: 'new-job',
         batch,
-        requestReviewers: (job) => requestReviewers(batch, job, settings, event, deps)
+        changes: { batch, commented: target, tellSources: false }
     };
 }
 
@@ -42656,12 +42699,14 @@ class ChangeRun extends ChangeContext {
 
 
 
+
 const changesAction = {
     name: 'changes',
     defaults: ChangesInputs.defaults,
     refuse: changeRefusal,
     settings: changesSettings,
-    prepare: prepareChanges
+    prepare: prepareChanges,
+    afterJob: changesAfterJob
 };
 /**
  * The changes sub-action's run: a merged pull request, a push, a code repository's dispatch or a

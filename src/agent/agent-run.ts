@@ -26,8 +26,7 @@ import type { countedRun } from './ledger/counted-runs.js'
 import { Input, Output, State } from './names.js'
 import { type Result, failingWord, nothingStarted } from './outcome.js'
 import type { Report } from './report.js'
-import { recordDocsPr } from './docs-pr-record.js'
-import { docsPulls } from './docs-repository.js'
+import { type JobEnd, type OwnAfterJob, afterJob } from './after-job.js'
 import { runAgentJob } from './run-job.js'
 import { type Inputs, type Settings, secretsOf } from './settings.js'
 
@@ -102,6 +101,8 @@ export interface AgentAction<S extends FrameSettings> {
   /** The inputs over the policy file, with the rules across them this action needs. */
   settings: (inputs: Inputs, policy: Policy) => S
   prepare: PrepareRun<S>
+  /** What it does of its own once a job it started ended (after-job.ts says what every run does). */
+  afterJob?: OwnAfterJob<S>
 }
 
 /**
@@ -132,7 +133,7 @@ export async function runAgent<S extends FrameSettings>(
   try {
     const policy = await repositoryPolicy(inputs, event, { ...runner, session, signal })
     const settings = (ran.settings = action.settings(inputs, policy))
-    return await runPreparedAction(settings, event, runner, signal, action.prepare, session)
+    return await runPreparedAction(settings, event, runner, signal, action, session)
   } finally {
     await session.close()
   }
@@ -143,7 +144,7 @@ async function runPreparedAction<S extends FrameSettings>(
   event: RunEvent,
   runner: Runner,
   signal: AbortSignal,
-  prepare: PrepareRun<S>,
+  action: Pick<AgentAction<S>, 'prepare' | 'afterJob'>,
   session: GitHubSession
 ): Promise<RunEnd> {
   const { log, clock } = runner
@@ -163,7 +164,7 @@ async function runPreparedAction<S extends FrameSettings>(
       service
     }
     try {
-      prepared = await prepare(settings, event, deps)
+      prepared = await action.prepare(settings, event, deps)
     } catch (error) {
       // A read of GitHub stopped by the cancel fails as "no answer from GitHub": it was the cancel.
       throw signal.aborted && !(error instanceof CancelledError) ? cancelledBeforeJob() : error
@@ -213,20 +214,32 @@ async function runPreparedAction<S extends FrameSettings>(
     }
     // An issue or comment run that cannot comment stops here, before anything is spent.
     await prepared.beforeSpending?.()
-    const run = await runPrepared(service(), settings, prepared, runner, signal)
+    const { result, uncertain, ...run } = await startAndWait(
+      service(),
+      settings,
+      prepared,
+      runner,
+      signal
+    )
+    // The service is done with; closing it runs alongside what follows the job, so a cancelled
+    // step still ends within the runner's grace.
+    const closing = service().close()
+    await afterJob(
+      { ...run, result, uncertain },
+      prepared,
+      { settings, event, afterJob: action.afterJob },
+      { log, clock, session, signal }
+    )
+    await closing
     // What the service accepted is spent: a job or a follow-up, at the policy's estimate.
     const spent = spends && run.job && run.followUp !== 'unconfirmed'
     const estimate = spent ? costOf(prepared.kind, settings, 'this run') : undefined
     if (estimate) log.info(estimate)
-    const end = estimate ? { ...run, estimate } : run
-    // The docs pull request says which job it belongs to, so its reviews can reach the job.
-    if (end.job?.prLink && settings.docsToken && !prepared.onDocsPr && !signal.aborted)
-      await recordDocsPr(end.job, {
-        ...settings,
-        serverUrl: event.serverUrl,
-        log,
-        docs: docsPulls(settings, event.apiUrl, { signal, clock, session })
-      })
+    const end: RunEnd = {
+      ...run,
+      ...(estimate ? { estimate } : {}),
+      outcome: { kind: 'job', decision: prepared.kind, result }
+    }
     return withComment({ ...end, ...about }, prepared.comment?.outcome(), settings, event)
   } finally {
     // A connection GitHub or a proxy never answered would keep the process alive: end them all.
@@ -437,40 +450,6 @@ function promptSource(runner: Runner): string {
   return file ? `file:${file}` : `prompt:${runner.input(Input.Prompt).trim()}`
 }
 
-/** The job, the wait, the live comment's last word, and what the job's end calls for. */
-async function runPrepared(
-  client: ApiClient,
-  settings: FrameSettings,
-  prepared: StartingRun,
-  runner: Runner,
-  signal: AbortSignal
-): Promise<RunEnd> {
-  const { comment, ledger } = prepared
-  const { log } = runner
-  const { result, ...end } = await startAndWait(client, settings, prepared, runner, signal)
-  // The service is done with; closing it runs alongside the comment's last word, so a cancelled
-  // step still ends within the runner's grace.
-  const closing = client.close()
-  if (end.job && comment) await comment.finish(end.job, result ?? 'stopped')
-  // A failure before any job (a refused key, an unknown project, an api-url that does not answer)
-  // is said on the issue too, where the person who asked looks for the answer.
-  else if (comment && end.failure && !signal.aborted) await comment.failed(end.failure)
-  if (end.job && ledger && result)
-    await ledger
-      .finished(end.job, result)
-      .catch(error =>
-        log.warning(`The dashboard could not record how the run ended: ${errorText(error)}`)
-      )
-  if (end.job?.prLink && prepared.requestReviewers && !signal.aborted)
-    await prepared
-      .requestReviewers(end.job)
-      .catch(error =>
-        log.warning(`Could not request reviewers on the docs pull request: ${errorText(error)}`)
-      )
-  await closing
-  return { ...end, outcome: { kind: 'job', decision: prepared.kind, result } }
-}
-
 /** The job started (or followed up, or resumed) and waited for; a failure is told, not thrown. */
 async function startAndWait(
   client: ApiClient,
@@ -478,7 +457,7 @@ async function startAndWait(
   prepared: StartingRun,
   runner: Runner,
   signal: AbortSignal
-): Promise<Omit<RunEnd, 'outcome'> & { result?: Result }> {
+): Promise<Omit<RunEnd, 'outcome'> & Pick<JobEnd, 'result' | 'uncertain'>> {
   const { comment, request, ledger } = prepared
   const { log, clock } = runner
   let { fold, followUp, continued } = prepared
@@ -536,13 +515,16 @@ async function startAndWait(
       continued
     }
   } catch (error) {
-    if (error instanceof AmbiguousWriteError && ledger)
-      await ledger
-        .uncertain(Boolean(request.jobId), error.message, request.jobId)
-        .catch(failed =>
-          log.warning(`The dashboard could not record the uncertain write: ${errorText(failed)}`)
-        )
     return {
+      ...(error instanceof AmbiguousWriteError
+        ? {
+            uncertain: {
+              followUp: Boolean(request.jobId),
+              why: error.message,
+              jobId: request.jobId
+            }
+          }
+        : {}),
       job: latest,
       result: signal.aborted ? 'cancelled' : undefined,
       failure: describeError(error, secretsOf(settings), log.debug),

@@ -4,9 +4,9 @@ import type { Clock } from '../runner/clock.js'
 import type { Logger } from '../runner/logger.js'
 import type { ChangeBatch } from './batch.js'
 import type { FoldTarget } from './ledger/fold.js'
+import type { JobRecorder } from './ledger/ledger-session.js'
 import type { CommentState, LiveComment } from './comment/live-comment.js'
 import type { Markers } from './comment/marker.js'
-import type { Result } from './outcome.js'
 
 /**
  * An issue labelled again whose earlier job goes on: still running (this run waits for it), or its
@@ -27,16 +27,6 @@ export interface JobTarget {
   fallbackPrompt?: string
   /** What starts that new job, as the notice says it ('this change' unless given). */
   fallbackFor?: string
-}
-
-/** What a run does with the ledger around the service's write (change runs with the dashboard). */
-export interface LedgerHooks {
-  /** The service accepted the new job or the follow-up. */
-  accepted(job: AgentJob, followUp: boolean): Promise<void>
-  /** The write's answer never came: it may have started a job. */
-  uncertain(followUp: boolean, why: string, jobId?: string): Promise<void>
-  /** The run ended with this result. */
-  finished(job: AgentJob, result: Result): Promise<void>
 }
 
 /** What the summary tells of a run, whatever it decided. */
@@ -85,9 +75,14 @@ export interface StartingRun extends RunAbout {
   continued?: Continued
   /** The earlier job the changes go to, instead of a new one. */
   fold?: FoldTarget
-  ledger?: LedgerHooks
-  /** Once the job has ended with a docs pull request: `reviewers: authors` (change runs). */
-  requestReviewers?: (job: AgentJob) => Promise<void>
+  /** What the dashboard records of the job: a change run's batch, or a run it counts. */
+  ledger?: JobRecorder
+  /**
+   * A change run's batch, once its job has a docs pull request: its pull requests are told where
+   * their docs went (besides `commented`, which the live comment tells), and with
+   * `reviewers: authors` their authors are asked to review it.
+   */
+  changes?: { batch: ChangeBatch; commented?: number; tellSources: boolean }
   /** A review follow-up on the docs pull request itself: the record naming its job is there already. */
   onDocsPr?: boolean
   /**

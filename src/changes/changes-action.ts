@@ -3,6 +3,7 @@ import { InputError } from '../runner/errors.js'
 import { type AgentAction, type Refusal, withCounting } from '../agent/agent-run.js'
 import { applyGates } from '../agent/gates/gate.js'
 import { OWN_GATES } from './gates/order.js'
+import { changesAfterJob } from './after-job.js'
 import { Input, Key, SubAction, subActionUses } from '../agent/names.js'
 import { type FlowDeps, type PreparedRun, isStopped, skippedRun } from '../agent/prepared-run.js'
 import {
@@ -24,7 +25,8 @@ export const changesAction: AgentAction<Settings> = {
   defaults: ChangesInputs.defaults,
   refuse: changeRefusal,
   settings: changesSettings,
-  prepare: prepareChanges
+  prepare: prepareChanges,
+  afterJob: changesAfterJob
 }
 
 /**

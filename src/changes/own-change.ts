@@ -1,10 +1,8 @@
-import type { AgentJob } from '../mintlify/agent-jobs.js'
 import { ExplainedError } from '../runner/errors.js'
 import { unknownEarlierJob } from '../agent/comment/live-comment.js'
 import type { PreparedRun } from '../agent/prepared-run.js'
 import { applyGates } from '../agent/gates/gate.js'
 import { OWN_GATES } from './gates/order.js'
-import { requestReviewers } from './after-job.js'
 import type { ChangeBatch } from '../agent/batch.js'
 import { readPull } from './change-batch.js'
 import { type ChangeContext, skipped } from './change-context.js'
@@ -86,6 +84,6 @@ export async function ownChange(
     notices: [],
     kind: 'new-job',
     batch,
-    requestReviewers: (job: AgentJob) => requestReviewers(batch, job, settings, event, deps)
+    changes: { batch, commented: target, tellSources: false }
   }
 }

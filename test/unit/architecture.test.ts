@@ -37,8 +37,10 @@ const LAYERS: readonly string[][] = [
  * the settings and their allowed values, the job's outcome, the path filter, a batch's shape, the
  * trigger phrase, the docs pull request's records, running and waiting for a job); the live
  * comment; the ledger and its dashboard (folding reads the ledger's jobs); what every flow prepares
- * (prepared-run.ts); the controls every trigger shares (gates/: trust, quiet hours, the budget);
- * the frame that runs a prepared run and the report; the body of every action's `run()`. The changes sub-action: the plan and the rules, then its gates, then the rest.
+ * (prepared-run.ts); the controls every trigger shares (gates/: trust, quiet hours, the budget) and
+ * what follows every job (after-job.ts); the frame that runs a prepared run and the report; the
+ * body of every action's `run()`. The changes sub-action: the plan and the rules, then its gates,
+ * then the rest.
  */
 const ROOM_ORDER: Record<string, readonly (readonly string[])[]> = {
   agent: [
@@ -57,7 +59,7 @@ const ROOM_ORDER: Record<string, readonly (readonly string[])[]> = {
     ['comment/'],
     ['ledger/'],
     ['prepared-run.ts'],
-    ['gates/'],
+    ['gates/', 'after-job.ts'],
     ['agent-run.ts', 'report.ts'],
     ['action.ts']
   ],

@@ -7,7 +7,7 @@ import { ExplainedError, errorText } from '../../runner/errors.js'
 import type { Logger } from '../../runner/logger.js'
 import { Dashboard } from './dashboard.js'
 import { NewerLedgerError } from './dashboard-choice.js'
-import { LedgerSession } from './ledger-session.js'
+import { type JobRecorder, LedgerSession } from './ledger-session.js'
 import { RecordSigner } from '../../records/record.js'
 import type { Limits } from './budget.js'
 
@@ -18,17 +18,10 @@ export interface CountedSettings extends Limits {
   dashboardTitle: string
 }
 
-/** What a run counts on the dashboard: prepared-run.ts's LedgerHooks, which the ledger cannot import. */
-export interface CountingHooks {
-  accepted(job: AgentJob, followUp: boolean): Promise<void>
-  uncertain(followUp: boolean, why: string, jobId?: string): Promise<void>
-  finished(): Promise<void>
-}
-
 /** A run outside the ledger's batch, counted on the dashboard: the budget gate reads its ledger. */
 export interface CountedRun {
   /** Count the job or follow-up on the dashboard once the service accepted it. */
-  hooks?: CountingHooks
+  hooks?: JobRecorder
   dashboardUrl?: string
   /** What opening the dashboard said (found by its title, a newer one chosen): the user's to see. */
   notices?: string[]

@@ -18,6 +18,20 @@ import {
   noteStart
 } from '../../records/ledger.js'
 
+/**
+ * What the dashboard records of a run's job, moment by moment: the one shape of every run the
+ * ledger counts (a change run's batch, a run counted outside it). The frame records `accepted` the
+ * moment the service accepts (so a run killed while waiting has it), the rest once the job ends.
+ */
+export interface JobRecorder {
+  /** The service accepted the new job or the follow-up. */
+  accepted(job: AgentJob, followUp: boolean): Promise<void>
+  /** The write's answer never came: it may have started a job. */
+  uncertain(followUp: boolean, why: string, jobId?: string): Promise<void>
+  /** The run ended with this result. */
+  finished(job: AgentJob, result: string): Promise<void>
+}
+
 /** This run as the ledger knows it. */
 export interface LedgerRun {
   /** GITHUB_RUN_ID and the run's page. */
@@ -143,6 +157,16 @@ export class LedgerSession {
   /** Keeps what reads of the ledger's jobs learnt (`max-open`) for the next write. */
   noteUpdates(updates: DocsPullUpdate[]): void {
     this.updates.push(...updates)
+  }
+
+  /** What the dashboard records of the job a batch is handed over to. */
+  recorderFor(batch: ChangeBatch): JobRecorder {
+    return {
+      accepted: (job, followUp) => this.accepted(job, batch, followUp),
+      uncertain: (followUp, why, jobId) =>
+        this.uncertain(batch, followUp ? 'follow-up' : 'new-job', why, jobId),
+      finished: (job, result) => this.finished(job, result)
+    }
   }
 
   /** The service accepted a new job or a follow-up: the changes are handed over. */
