@@ -211,7 +211,7 @@ describe('triggered from an issue', () => {
     await run({ event: { ...labeled(), issue: hostile } })
     const fromLabel = prompt(sim.requests('create')[0])
     runId++
-    sim.reset()
+    sim.nextRun()
     // A follow-up from a comment: the instruction is the comment's text, then the issue's.
     await run({
       eventName: 'issue_comment',
@@ -248,7 +248,7 @@ describe('triggered from an issue', () => {
     // A new issue and run: no job recorded, so the comment starts one.
     gh.reset()
     gh.permissions.set('maintainer', { permission: 'write', role_name: 'write' })
-    sim.reset()
+    sim.nextRun()
     runId++
     await runInProcess({
       ...options({
@@ -313,7 +313,7 @@ describe('triggered from an issue', () => {
     const first = await run()
     const jobId = first.outputs.jobId as string
     runId++
-    sim.reset()
+    sim.nextRun()
     const result = await run({
       eventName: 'issue_comment',
       event: commented('/docs-agent also add an example for Python')

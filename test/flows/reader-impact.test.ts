@@ -185,7 +185,7 @@ describe('reader impact of merged docs pull requests', () => {
     const { pull, codeMergedAt, docsMergedAt } = await documented(2 * DAY)
     sim.answerByRange(renameWorld(codeMergedAt, docsMergedAt).answer)
     await until(dueAt(docsMergedAt) - HOUR)
-    sim.reset()
+    sim.nextRun()
     const early = await measure()
     expect(early.code).toBe(0)
     expect(analytics()).toHaveLength(0)
@@ -195,7 +195,7 @@ describe('reader impact of merged docs pull requests', () => {
     expect((await measure()).code).toBe(0)
     expect(impactComments(pull)).toHaveLength(1)
     // Remembered: the next run reads and posts nothing.
-    sim.reset()
+    sim.nextRun()
     await clock.sleep(DAY)
     const again = await measure()
     expect(again.code).toBe(0)
@@ -279,7 +279,7 @@ describe('reader impact of merged docs pull requests', () => {
     const third = await documented(3 * DAY)
     sim.answerByRange(renameWorld(first.codeMergedAt, first.docsMergedAt).answer)
     await until(dueAt(third.docsMergedAt))
-    sim.reset()
+    sim.nextRun()
     const run = await measure({ 'max-requests': '25' })
     expect(run.code).toBe(0)
     // The second merged first: it and the first are measured, 10 requests each; the third waits.
@@ -288,7 +288,7 @@ describe('reader impact of merged docs pull requests', () => {
     expect(impactComments(first.pull)).toHaveLength(1)
     expect(impactComments(third.pull)).toHaveLength(0)
     expect(run.log).toContain("'max-requests: 25' is spent; 1 docs pull request wait")
-    sim.reset()
+    sim.nextRun()
     expect((await measure({ 'max-requests': '25' })).code).toBe(0)
     expect(analytics()).toHaveLength(10)
     expect(impactComments(third.pull)).toHaveLength(1)
@@ -298,7 +298,7 @@ describe('reader impact of merged docs pull requests', () => {
     const { pull, codeMergedAt, docsMergedAt } = await documented(2 * DAY)
     sim.answerByRange(renameWorld(codeMergedAt, docsMergedAt).answer)
     await until(dueAt(docsMergedAt))
-    sim.reset()
+    sim.nextRun()
     const run = await measure({ 'max-requests': '5' })
     expect(run.code).toBe(0)
     expect(analytics()).toHaveLength(0)
@@ -313,7 +313,7 @@ describe('reader impact of merged docs pull requests', () => {
     const { pull, codeMergedAt, docsMergedAt } = await documented(2 * DAY)
     sim.answerByRange(renameWorld(codeMergedAt, docsMergedAt).answer)
     await until(dueAt(docsMergedAt))
-    sim.reset()
+    sim.nextRun()
     sim.inject({ route: 'searches', kind: 'status', status: 429, retryAfter: '7200', times: 3 })
     const limited = await measure({ 'max-requests': '10' })
     expect(limited.code).toBe(0)
@@ -322,7 +322,7 @@ describe('reader impact of merged docs pull requests', () => {
     expect(analytics().length).toBeLessThanOrEqual(10)
     expect(impactComments(pull)).toHaveLength(0)
     expect(jobOf(pull)?.impact).toBeUndefined()
-    sim.reset()
+    sim.nextRun()
     expect((await measure()).code).toBe(0)
     expect(impactComments(pull)).toHaveLength(1)
     expect(jobOf(pull)?.impact).toBeDefined()
@@ -347,7 +347,7 @@ describe('reader impact of merged docs pull requests', () => {
     })
     sim.answerByRange(renameWorld(codeMergedAt, docsMergedAt).answer)
     await until(dueAt(docsMergedAt))
-    sim.reset()
+    sim.nextRun()
     const run = await measure()
     expect(run.log).toContain(
       'not measured: it changed no site page; no analytics request is spent on it'
@@ -360,7 +360,7 @@ describe('reader impact of merged docs pull requests', () => {
       'Not measured: it changed no site page; no analytics request was spent on it.'
     )
     // Remembered: not tried again.
-    sim.reset()
+    sim.nextRun()
     expect((await measure()).code).toBe(0)
     expect(analytics()).toHaveLength(0)
   })
@@ -371,7 +371,7 @@ describe('reader impact of merged docs pull requests', () => {
       files: [{ filename: 'docs/images/logo.png' }]
     })
     await until(dueAt(pull.mergedAt as number))
-    sim.reset()
+    sim.nextRun()
     const run = await measure()
     expect(run.log).toContain('changed no docs page and has no recorded terms')
     expect(analytics()).toHaveLength(0)
@@ -421,7 +421,7 @@ describe('reader impact of merged docs pull requests', () => {
   it('dry-run: says what it would measure, and reads no analytics and writes nothing', async () => {
     const { pull, docsMergedAt } = await documented(2 * DAY)
     await until(dueAt(docsMergedAt))
-    sim.reset()
+    sim.nextRun()
     const run = await measure({ 'dry-run': 'true' })
     expect(run.code).toBe(0)
     expect(run.outputs.result).toBe('dry-run')
@@ -544,7 +544,7 @@ describe('reader impact of merged docs pull requests', () => {
     const tidy = await documented(2 * DAY, { title: 'Tidy up', files: notPages })
     const termed = await documented(2 * DAY, { files: notPages })
     await until(dueAt(termed.docsMergedAt))
-    sim.reset()
+    sim.nextRun()
     const run = await measure()
     expect(run.code).toBe(0)
     // No page: nothing, with terms or without.
@@ -718,7 +718,7 @@ describe('reader impact of merged docs pull requests', () => {
         files: [{ filename: 'intro.mdx' }, { filename: 'guides/a.mdx' }]
       })
       await until(dueAt(docsMergedAt))
-      sim.reset()
+      sim.nextRun()
       const run = await measure()
       expect(run.code).toBe(0)
       expect(analytics()).toHaveLength(0)
@@ -729,7 +729,7 @@ describe('reader impact of merged docs pull requests', () => {
       expect(dashboard()).toContain(line)
       expect(jobOf(pull)?.impact?.unsure).toBeDefined()
       // Remembered: not tried again.
-      sim.reset()
+      sim.nextRun()
       expect((await measure()).code).toBe(0)
       expect(impactComments(pull)).toHaveLength(1)
     })
@@ -746,7 +746,7 @@ describe('reader impact of merged docs pull requests', () => {
     gh.trees.set(DOCS, [...many, ...RENAME_DOCS_TREE])
     const unlisted = await documented(2 * DAY)
     await until(dueAt(unlisted.docsMergedAt))
-    sim.reset()
+    sim.nextRun()
     expect((await measure()).code).toBe(0)
     expect(analytics()).toHaveLength(0)
     expect(impactComments(unlisted.pull)[0]?.body).toContain(
