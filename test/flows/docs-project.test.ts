@@ -157,11 +157,9 @@ describe('one docs project, several code repositories', () => {
     const last = project.merge('acme/api', { title: 'Add backoff' })
     await dispatchRun('acme/api', {}, last.mergeCommit)
     expect(project.watermarks()['acme/api']).toBe(last.mergeCommit)
-    // Someone resets acme/api's main one commit back (keeping it on a branch); a merge lands on
-    // acme/cli.
-    const main = gh.branches.get('acme/api:main') ?? []
-    gh.branches.set('acme/api:kept', [...main])
-    main.pop()
+    // Someone resets acme/api's main one commit back, so that the watermark is on no branch; a
+    // merge lands on acme/cli.
+    gh.branches.get('acme/api:main')?.pop()
     const cli = project.merge('acme/cli', { title: 'Add --retries' })
     const next = await dispatchRun('acme/cli', {}, cli.mergeCommit)
     expect(next.outputs.result).toBe('pr-opened')

@@ -9,6 +9,7 @@ import {
   type FakeFile,
   type FakePull,
   type FakeTimelineItem,
+  ancestry,
   canSee,
   iso
 } from './fake-github-changes.js'
@@ -255,19 +256,11 @@ function commitNode(store: ChangeStore, repo: string, oid: string): Record<strin
   }
 }
 
-/** The commit and those before it on the branch that holds it, newest first. */
-function historyOf(store: ChangeStore, repo: string, commit: FakeCommit): FakeCommit[] {
-  for (const [key, shas] of store.branches) {
-    if (!key.startsWith(`${repo}:`)) continue
-    const at = shas.indexOf(commit.sha)
-    if (at >= 0)
-      return shas
-        .slice(0, at + 1)
-        .reverse()
-        .map(sha => store.commits.get(sha) as FakeCommit)
-  }
-  return [commit]
-}
+/** The commit and those before it, newest first (see ancestry). */
+const historyOf = (store: ChangeStore, repo: string, commit: FakeCommit): FakeCommit[] =>
+  ancestry(store, repo, commit.sha)
+    .reverse()
+    .map(sha => store.commits.get(sha) as FakeCommit)
 
 const CHANGE_TYPES: Record<string, string> = {
   added: 'ADDED',
