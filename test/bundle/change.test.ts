@@ -89,7 +89,9 @@ describe('the bundled agent on a code change, run as the runner runs it', () => 
   })
 
   it('reads docs-token (a hyphenated input), masks it, and says with a notice why the changes did not join', async () => {
-    const { gh } = servers
+    const { sim, gh } = servers
+    // Jobs done when created: the wait for them is the first test's (each run would wait 4 s).
+    sim.planNext({ durationMs: 0 }).planNext({ durationMs: 0 })
     const first = await run({ event: merge(1).event })
     const docsPr = first.outputs.prLink as string
     expect(docsPr).toMatch(/^https:\/\/github.com\/acme\/docs\/pull\/\d+$/)
@@ -143,6 +145,8 @@ describe('the bundled agent on a code change, run as the runner runs it', () => 
     const now = Date.now()
     gh.commitTo(APP, { message: 'Initial commit' })
     servers.runId++
+    // A job done when created: the wait for it is the first test's.
+    sim.planNext({ durationMs: 0 })
     const code = servers.mergeNext({ title: 'Rename the `--follow` flag to `--watch`' })
     const opened = await runAction(
       servers.step({
