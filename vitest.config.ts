@@ -1,11 +1,19 @@
 import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
 
+/**
+ * The tests that check the fakes and the action's calls against what GitHub and the service
+ * publish: their OpenAPI descriptions, GitHub's webhook payloads, actionlint on every workflow.
+ */
+const CONTRACT = [
+  'test/integration/github-openapi.test.ts',
+  'test/integration/simulator-openapi.test.ts',
+  'test/flows/webhook-examples.test.ts',
+  'test/unit/workflows.test.ts'
+]
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
     maxWorkers: availableParallelism(),
     // Files share a worker: loading vitest, undici, Octokit, the validators and the rest once per
     // worker rather than once per file halves the suite's CPU time. What a file may leave behind is
@@ -20,6 +28,40 @@ export default defineConfig({
     },
     // Loaded through Vite, so a test can load it afresh after setting the proxy variables it reads at load.
     server: { deps: { inline: ['@actions/github'] } },
+    // Three projects, run together by `npm test` (one run, coverage over src/), or apart
+    // (`--project unit`): .ci/run tests the sources while it builds the bundle the bundle tests run.
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          // In-process, on a virtual clock: a test that takes long is one that hangs.
+          include: [
+            'test/unit/**/*.test.ts',
+            'test/flows/**/*.test.ts',
+            'test/integration/**/*.test.ts'
+          ],
+          exclude: CONTRACT,
+          testTimeout: 30_000,
+          hookTimeout: 30_000
+        }
+      },
+      {
+        extends: true,
+        test: { name: 'contract', include: CONTRACT, testTimeout: 30_000, hookTimeout: 60_000 }
+      },
+      {
+        extends: true,
+        test: {
+          // dist/ (or ACTION_DIST) as the runner runs it, in processes of its own, each killed at
+          // its own time limit (test/support/child-limit.ts), within the test's.
+          name: 'bundle',
+          include: ['test/bundle/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000
+        }
+      }
+    ],
     // Flows run in-process from src/, so coverage measures the source the bundles are built from.
     coverage: {
       provider: 'v8',
