@@ -358,9 +358,7 @@ describe('one docs project, several code repositories', () => {
     const catchUp = await run(project.schedule(never))
     expect(catchUp.code).toBe(0)
     const body = project.dashboards()[0]?.body ?? ''
-    expect(body).toContain(
-      '- **Docs pull requests**: 1 merged · 1 closed without merge · 0 expired · 0 still open'
-    )
+    expect(body).toContain('1 merged · 1 closed without merge')
     expect(body).toContain('#### Outcomes per code repository, last 30 days')
     expect(body).toContain(
       'counts once for each of them, so the rows can add up to more than the total'
@@ -388,9 +386,7 @@ describe('one docs project, several code repositories', () => {
     project.merge('acme/web', { title: 'New settings page' })
     const second = await dispatchRun('acme/cli', { 'max-jobs': '1/day', fold: 'never' })
     expect(second.outputs).toMatchObject({ result: 'skipped', decision: 'skip' })
-    expect(second.log).toContain(
-      "Over budget: 1 jobs and follow-ups in the window of 'max-jobs: 1/day'"
-    )
+    expect(second.log).toContain('Over budget')
     expect(sim.requests('create')).toHaveLength(1)
     expect(project.watermarks()).toEqual(marks)
     expect(project.ledger()?.waiting?.changes.map(c => c.repo)).toEqual(['acme/cli', 'acme/web'])

@@ -249,11 +249,10 @@ describe('re-runs', () => {
       env: { ...options().env, GITHUB_RUN_ATTEMPT: '2' },
       clock
     })
-    expectCleanFailure(
-      result,
-      /Attempt 2 of this run could not read the comments of #7 to find the job an earlier attempt may have started, so it does not start another/,
-      [SIM_API_KEY, TOKEN]
-    )
+    expectCleanFailure(result, /Attempt 2 of this run could not read the comments of #7/, [
+      SIM_API_KEY,
+      TOKEN
+    ])
     expect(sim.requests('create')).toHaveLength(0)
   })
 })
@@ -332,9 +331,7 @@ describe('GitHub that cannot be read', () => {
       clock
     })
     expect(result.code).toBe(1)
-    expect(result.log).toMatch(
-      /::error::Could not read the policy file \.github\/docs-agent\.yml of acme\/docs \(no answer from GitHub \(ECONNREFUSED\)\)/
-    )
+    expect(result.log).toMatch(/::error::Could not read the policy file .*\(ECONNREFUSED\)/)
     expect(result.log).not.toContain('HTTP 500')
   })
 
