@@ -1,25 +1,77 @@
 import { availableParallelism } from 'node:os'
-import { defineConfig } from 'vitest/config'
+import { type ViteUserConfig, defineConfig } from 'vitest/config'
+
+/**
+ * The tests that check the fakes and the action's calls against what GitHub and the service
+ * publish: their OpenAPI descriptions, GitHub's webhook payloads, actionlint on every workflow.
+ */
+const CONTRACT = [
+  'test/integration/github-openapi.test.ts',
+  'test/integration/simulator-openapi.test.ts',
+  'test/flows/webhook-examples.test.ts',
+  'test/unit/workflows.test.ts'
+]
+
+/** What every project runs with. */
+const shared = {
+  // Files share a worker: loading vitest, undici, Octokit, the validators and the rest once per
+  // worker rather than once per file halves the suite's CPU time. What a file may leave behind is
+  // undone after each test (environment variables, spies) and after each file (test/support/setup.ts).
+  isolate: false,
+  setupFiles: ['test/support/setup.ts'],
+  unstubEnvs: true,
+  restoreMocks: true,
+  // The domain code's clock is performance.now() (monotonic): fake it with the timers and Date.
+  fakeTimers: {
+    toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date', 'performance']
+  },
+  // Loaded through Vite, so a test can load it afresh after setting the proxy variables it reads at load.
+  server: { deps: { inline: ['@actions/github'] } }
+} satisfies ViteUserConfig['test']
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Set here only, not in the projects, so that --maxWorkers on the command line still applies.
     maxWorkers: availableParallelism(),
-    // Files share a worker: loading vitest, undici, Octokit, the validators and the rest once per
-    // worker rather than once per file halves the suite's CPU time. What a file may leave behind is
-    // undone after each test (environment variables, spies) and after each file (test/support/setup.ts).
-    isolate: false,
-    setupFiles: ['test/support/setup.ts'],
-    unstubEnvs: true,
-    restoreMocks: true,
-    // The domain code's clock is performance.now() (monotonic): fake it with the timers and Date.
-    fakeTimers: {
-      toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date', 'performance']
-    },
-    // Loaded through Vite, so a test can load it afresh after setting the proxy variables it reads at load.
-    server: { deps: { inline: ['@actions/github'] } },
+    // Three projects, run together by `npm test` (one run, coverage over src/), or apart
+    // (`--project unit`): .ci/run tests the sources while it builds the bundle the bundle tests run.
+    projects: [
+      {
+        test: {
+          ...shared,
+          name: 'unit',
+          // In-process, on a virtual clock: a test that takes long is one that hangs.
+          include: [
+            'test/unit/**/*.test.ts',
+            'test/flows/**/*.test.ts',
+            'test/integration/**/*.test.ts'
+          ],
+          exclude: CONTRACT,
+          testTimeout: 30_000,
+          hookTimeout: 30_000
+        }
+      },
+      {
+        test: {
+          ...shared,
+          name: 'contract',
+          include: CONTRACT,
+          testTimeout: 30_000,
+          hookTimeout: 60_000
+        }
+      },
+      {
+        test: {
+          ...shared,
+          // dist/ (or ACTION_DIST) as the runner runs it, in processes of its own, each killed at
+          // its own time limit (test/support/child-limit.ts), within the test's.
+          name: 'bundle',
+          include: ['test/bundle/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000
+        }
+      }
+    ],
     // Flows run in-process from src/, so coverage measures the source the bundles are built from.
     coverage: {
       provider: 'v8',

@@ -83,7 +83,7 @@ export async function impactBench(): Promise<ImpactBenchResult> {
     const byPull = new Map<number, number>()
     let github = 0
     for (let runs = 0; runs < 10; runs++) {
-      sim.reset()
+      sim.nextRun()
       gh.requests.length = 0
       const run = await runAction(measuringStep(servers))
       if (run.code !== 0) throw new Error(`bench measuring run:\n${run.log}`)

@@ -1937,6 +1937,13 @@ function changeRefs(batch) {
     ];
 }
 /**
+ * The run other than `runId` that covered `head` already (GitHub delivered the event again). A run
+ * that left its changes waiting covered nothing: a later run (a tick, a schedule) takes them.
+ */
+function coveringRun(project, head, runId) {
+    return project.runs.find(r => r.head === head && r.run !== runId && r.result !== 'waiting');
+}
+/**
  * One run's dealings with the ledger: what it reads before deciding, and what it writes once the
  * service has accepted a write (never before), so that an overlapping run sees it at once.
  */
@@ -1995,12 +2002,9 @@ class LedgerSession {
             .reverse()
             .find(r => r.run === this.run.id && r.step === this.run.step && r.job);
     }
-    /**
-     * A run before this one covered `head` already (GitHub delivered the event again). A run that
-     * left its changes waiting covered nothing: a later run (a tick, a schedule) takes them.
-     */
+    /** A run before this one covered `head` already (see coveringRun). */
     coveredBy(head) {
-        return this.project.runs.find(r => r.head === head && r.run !== this.run.id && r.result !== 'waiting');
+        return coveringRun(this.project, head, this.run.id);
     }
     /** The budget that binds first (`max-jobs`, `max-credits`), or none when the policy sets none. */
     budgetState() {

@@ -34411,7 +34411,7 @@ function dashboardError(what, error) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Mt: () => (/* binding */ LedgerSession)
 /* harmony export */ });
-/* unused harmony exports changeRefs, applyUpdates */
+/* unused harmony exports changeRefs, coveringRun, applyUpdates */
 /* harmony import */ var _policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(523);
 /* harmony import */ var _budget_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5817);
 /* harmony import */ var _approval_box_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(831);
@@ -34436,6 +34436,13 @@ function changeRefs(batch) {
             ...(c.repository ? { repo: c.repository } : {})
         }))
     ];
+}
+/**
+ * The run other than `runId` that covered `head` already (GitHub delivered the event again). A run
+ * that left its changes waiting covered nothing: a later run (a tick, a schedule) takes them.
+ */
+function coveringRun(project, head, runId) {
+    return project.runs.find(r => r.head === head && r.run !== runId && r.result !== 'waiting');
 }
 /**
  * One run's dealings with the ledger: what it reads before deciding, and what it writes once the
@@ -34496,12 +34503,9 @@ class LedgerSession {
             .reverse()
             .find(r => r.run === this.run.id && r.step === this.run.step && r.job);
     }
-    /**
-     * A run before this one covered `head` already (GitHub delivered the event again). A run that
-     * left its changes waiting covered nothing: a later run (a tick, a schedule) takes them.
-     */
+    /** A run before this one covered `head` already (see coveringRun). */
     coveredBy(head) {
-        return this.project.runs.find(r => r.head === head && r.run !== this.run.id && r.result !== 'waiting');
+        return coveringRun(this.project, head, this.run.id);
     }
     /** The budget that binds first (`max-jobs`, `max-credits`), or none when the policy sets none. */
     budgetState() {

@@ -45,16 +45,10 @@ function options(extra: Partial<RunOptions> = {}): RunOptions {
   }
 }
 
-/** Runs the bundle, killed after 90 s should it still be up (undici would keep it for 300 s). */
-async function run(extra: Partial<RunOptions> = {}): Promise<RunResult> {
-  const running = startAction(options(extra))
-  const limit = setTimeout(() => running.child.kill('SIGKILL'), 90_000)
-  try {
-    return await running.done
-  } finally {
-    clearTimeout(limit)
-  }
-}
+/** Killed after 90 s should it still be up (undici would keep it for 300 s). */
+const LIMIT_MS = 90_000
+const run = (extra: Partial<RunOptions> = {}): Promise<RunResult> =>
+  startAction({ ...options(extra), limitMs: LIMIT_MS }).done
 
 describe(
   'the agent bundle, GitHub behind a proxy that never answers CONNECT',
@@ -63,23 +57,19 @@ describe(
     it('exits at once after run() when cancelled while the permission read waits for the proxy', async () => {
       const silent = await SilentProxy.start()
       try {
-        const running = startAction(
-          options({ env: { HTTPS_PROXY: silent.url, HTTP_PROXY: silent.url } })
-        )
-        const limit = setTimeout(() => running.child.kill('SIGKILL'), 90_000)
-        try {
-          await silent.connected()
-          running.child.kill('SIGTERM')
-          const result = await running.done
-          // Ended by itself, not killed: nothing kept it alive once run() was done.
-          expect(result.signal).toBeNull()
-          expect(result.outputs.result).toBe('cancelled')
-          expect(services.sim.exchanges).toHaveLength(0)
-          // undici's 300 s wait for the tunnel would show here.
-          expect(result.durationMs).toBeLessThan(60_000)
-        } finally {
-          clearTimeout(limit)
-        }
+        const running = startAction({
+          ...options({ env: { HTTPS_PROXY: silent.url, HTTP_PROXY: silent.url } }),
+          limitMs: LIMIT_MS
+        })
+        await silent.connected()
+        running.child.kill('SIGTERM')
+        const result = await running.done
+        // Ended by itself, not killed: nothing kept it alive once run() was done.
+        expect(result.signal).toBeNull()
+        expect(result.outputs.result).toBe('cancelled')
+        expect(services.sim.exchanges).toHaveLength(0)
+        // undici's 300 s wait for the tunnel would show here.
+        expect(result.durationMs).toBeLessThan(60_000)
       } finally {
         await silent.close()
       }

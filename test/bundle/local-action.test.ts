@@ -7,21 +7,28 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../simulator/server.js'
 import { FakeGitHub } from '../simulator/fake-github.js'
+import { limitChild } from '../support/child-limit.js'
 import { ROOT } from '../support/run-action.js'
 import { temporaryFolder } from '../support/temporary.js'
 
 const BIN = path.join(ROOT, 'node_modules', '@github', 'local-action', 'bin', 'local-action.js')
-// Runs still going when the file ends (a run that hung past the test's time limit), ended with
-// npm exec and tsx under them.
+// A run takes about 5 s of CPU (npm exec, tsx, local-action's own `npm ls` and its stubs), far
+// longer on a machine busy with other work: its time limit is a safety net for a run that hangs,
+// within the test's.
+const LIMIT_MS = 100_000
+const TEST_LIMIT_MS = 120_000
+/** Ends a run's process group: npm exec and tsx under it. */
+function endGroup(pid: number | undefined): void {
+  try {
+    if (pid !== undefined) process.kill(-pid, 'SIGKILL')
+  } catch {
+    // Ended meanwhile.
+  }
+}
+// Runs still going when the file ends (a test that failed while its run went on).
 const running = new Set<number>()
 afterAll(() => {
-  for (const pid of running) {
-    try {
-      process.kill(-pid, 'SIGKILL')
-    } catch {
-      // Ended meanwhile.
-    }
-  }
+  for (const pid of running) endGroup(pid)
 })
 
 interface LocalRun {
@@ -61,6 +68,12 @@ async function localAction(
   child.stderr.on('data', (chunk: Buffer) => (log += chunk.toString('utf8')))
   const pid = child.pid
   if (pid !== undefined) running.add(pid)
+  limitChild(
+    child,
+    LIMIT_MS,
+    line => (log += `\n${line}\n`),
+    () => endGroup(pid)
+  )
   const code = await new Promise<number | null>((resolve, reject) => {
     child.on('error', reject)
     child.on('close', resolve)
@@ -110,11 +123,9 @@ const onGitHub = (repository: string) => ({
   'INPUT_GITHUB-TOKEN': 'ghs_local_action_token'
 })
 
-// A run takes about 5 s of CPU (npm exec, tsx, local-action's own `npm ls` and its stubs), far
-// longer on a machine busy with other work: the time limit is a safety net for a run that hangs.
 describe.concurrent(
   'the actions run from source by @github/local-action',
-  { timeout: 120_000 },
+  { timeout: TEST_LIMIT_MS },
   () => {
     it('agent: creates the job, waits, reports the pull request, then runs the post step', async () => {
       const run = await localAction(

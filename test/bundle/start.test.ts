@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../simulator/server.js'
-import { ROOT } from '../support/run-action.js'
+import { limitChild } from '../support/child-limit.js'
+import { ROOT, RUN_LIMIT_MS } from '../support/run-action.js'
 
 // `npm start` as a new user runs it: scripts/start.ts through tsx, on the bundle (dist/, or the
 // fresh one ACTION_DIST names), with a service standing in for the real one that must stay untouched
@@ -27,15 +28,20 @@ function start(
   let out = ''
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')))
   child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')))
+  // tsx compiles the script first: a few seconds of CPU more than a bundle's run.
+  limitChild(child, 2 * RUN_LIMIT_MS, line => (out += `\n${line}\n`))
   return new Promise((resolve, reject) => {
     child.on('error', reject)
     child.on('close', code => resolve({ code, out }))
   })
 }
 
-/** A service at MINTLIFY_API_URL that would answer as the real one: it counts what reaches it. */
+/**
+ * A service at MINTLIFY_API_URL that would answer as the real one: it counts what reaches it. Its
+ * jobs are done when created, so a run does not wait 4 s for its first status check.
+ */
 async function realService(): Promise<Record<string, string>> {
-  service = await Simulator.start({ job: { durationMs: 500 } })
+  service = await Simulator.start({ job: { durationMs: 0 } })
   return {
     MINTLIFY_API_KEY: SIM_API_KEY,
     MINTLIFY_PROJECT_ID: SIM_PROJECT,

@@ -171,11 +171,9 @@ describe('one docs project, several code repositories', () => {
     const last = project.merge('acme/api', { title: 'Add backoff' })
     await dispatchRun('acme/api', {}, last.mergeCommit)
     expect(project.watermarks()['acme/api']).toBe(last.mergeCommit)
-    // Someone resets acme/api's main one commit back (keeping it on a branch); a merge lands on
-    // acme/cli.
-    const main = gh.branches.get('acme/api:main') ?? []
-    gh.branches.set('acme/api:kept', [...main])
-    main.pop()
+    // Someone resets acme/api's main one commit back, so that the watermark is on no branch; a
+    // merge lands on acme/cli.
+    gh.branches.get('acme/api:main')?.pop()
     const cli = project.merge('acme/cli', { title: 'Add --retries' })
     const next = await dispatchRun('acme/cli', {}, cli.mergeCommit)
     expect(next.outputs.result).toBe('pr-opened')
@@ -374,9 +372,7 @@ describe('one docs project, several code repositories', () => {
     const catchUp = await run(project.schedule(never))
     expect(catchUp.code).toBe(0)
     const body = project.dashboards()[0]?.body ?? ''
-    expect(body).toContain(
-      '- **Docs pull requests**: 1 merged · 1 closed without merge · 0 expired · 0 still open'
-    )
+    expect(body).toContain('1 merged · 1 closed without merge')
     expect(body).toContain('#### Outcomes per code repository, last 30 days')
     expect(body).toContain(
       'counts once for each of them, so the rows can add up to more than the total'
@@ -404,9 +400,7 @@ describe('one docs project, several code repositories', () => {
     project.merge('acme/web', { title: 'New settings page' })
     const second = await dispatchRun('acme/cli', { 'max-jobs': '1/day', fold: 'never' })
     expect(second.outputs).toMatchObject({ result: 'skipped', decision: 'skip' })
-    expect(second.log).toContain(
-      "Over budget: 1 jobs and follow-ups in the window of 'max-jobs: 1/day'"
-    )
+    expect(second.log).toContain('Over budget')
     expect(sim.requests('create')).toHaveLength(1)
     expect(project.watermarks()).toEqual(marks)
     expect(project.ledger()?.waiting?.changes.map(c => c.repo)).toEqual(['acme/cli', 'acme/web'])

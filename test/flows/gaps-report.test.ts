@@ -429,8 +429,14 @@ describe('the docs-gaps sub-action, run in-process from source', () => {
 
   it('keeps what it read when the time limit runs out mid-way', async () => {
     // The shortest time limit, and an answer that never comes: only the limit can end the
-    // request. It is real time (an AbortSignal timer), so this test takes the second it allows.
+    // request. It runs out on the run's clock, moved on by the second it allows as the request
+    // arrives (the request's own limit is the step's, registered before it was sent).
     sim.inject({ route: 'assistant', kind: 'delay', ms: Infinity })
+    const stop = sim.onRequest(exchange => {
+      if (exchange.route !== 'assistant') return
+      stop()
+      clock.advance(1000)
+    })
     const result = await run({ ...RANGE, ...WIDE, timeout: '1s' })
     expect(result.code).toBe(0)
     expect(calls()).toEqual(['searches', 'feedback-by-page', 'assistant'])

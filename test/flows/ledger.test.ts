@@ -402,9 +402,7 @@ describe('issue runs and the ledger', () => {
     servers.runId++
     const change = await runMerged(mergeNext(), { inputs: { 'max-jobs': '1/day' } })
     expect(change.outputs).toMatchObject({ result: 'skipped', decision: 'skip' })
-    expect(change.log).toContain(
-      "Over budget: 1 jobs and follow-ups in the window of 'max-jobs: 1/day'"
-    )
+    expect(change.log).toContain('Over budget')
     expect(sim.requests('create')).toHaveLength(1)
   })
 
@@ -842,9 +840,7 @@ describe('changes run on their own and max-jobs', () => {
     for (const action of ['synchronize', 'synchronize']) {
       const again = await onOpen(pull, action)
       expect(again.outputs).toMatchObject({ result: 'skipped', decision: 'skip' })
-      expect(again.log).toContain(
-        "Over budget: 1 jobs and follow-ups in the window of 'max-jobs: 1/day'"
-      )
+      expect(again.log).toContain('Over budget')
       expect(again.log).toContain(
         "Nothing starts for pull request #300, which runs on its own, outside the dashboard's batch"
       )

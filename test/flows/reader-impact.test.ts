@@ -186,7 +186,7 @@ describe('reader impact of merged docs pull requests', () => {
     const { pull, codeMergedAt, docsMergedAt } = await documented(2 * DAY)
     sim.answerByRange(renameWorld(codeMergedAt, docsMergedAt).answer)
     await until(dueAt(docsMergedAt) - HOUR)
-    sim.reset()
+    sim.nextRun()
     const early = await measure()
     expect(early.code).toBe(0)
     expect(analytics()).toHaveLength(0)
@@ -196,7 +196,7 @@ describe('reader impact of merged docs pull requests', () => {
     expect((await measure()).code).toBe(0)
     expect(impactComments(pull)).toHaveLength(1)
     // Remembered: the next run reads and posts nothing.
-    sim.reset()
+    sim.nextRun()
     await clock.sleep(DAY)
     const again = await measure()
     expect(again.code).toBe(0)
@@ -280,7 +280,7 @@ describe('reader impact of merged docs pull requests', () => {
     const third = await documented(3 * DAY)
     sim.answerByRange(renameWorld(first.codeMergedAt, first.docsMergedAt).answer)
     await until(dueAt(third.docsMergedAt))
-    sim.reset()
+    sim.nextRun()
     const run = await measure({ 'max-requests': '25' })
     expect(run.code).toBe(0)
     // The second merged first: it and the first are measured, 10 requests each; the third waits.
@@ -289,7 +289,7 @@ describe('reader impact of merged docs pull requests', () => {
     expect(impactComments(first.pull)).toHaveLength(1)
     expect(impactComments(third.pull)).toHaveLength(0)
     expect(run.log).toContain("'max-requests: 25' is spent; 1 docs pull request wait")
-    sim.reset()
+    sim.nextRun()
     expect((await measure({ 'max-requests': '25' })).code).toBe(0)
     expect(analytics()).toHaveLength(10)
     expect(impactComments(third.pull)).toHaveLength(1)
@@ -299,7 +299,7 @@ describe('reader impact of merged docs pull requests', () => {
     const { pull, codeMergedAt, docsMergedAt } = await documented(2 * DAY)
     sim.answerByRange(renameWorld(codeMergedAt, docsMergedAt).answer)
     await until(dueAt(docsMergedAt))
-    sim.reset()
+    sim.nextRun()
     const run = await measure({ 'max-requests': '5' })
     expect(run.code).toBe(0)
     expect(analytics()).toHaveLength(0)
@@ -314,7 +314,7 @@ describe('reader impact of merged docs pull requests', () => {
     const { pull, codeMergedAt, docsMergedAt } = await documented(2 * DAY)
     sim.answerByRange(renameWorld(codeMergedAt, docsMergedAt).answer)
     await until(dueAt(docsMergedAt))
-    sim.reset()
+    sim.nextRun()
     sim.inject({ route: 'searches', kind: 'status', status: 429, retryAfter: '7200', times: 3 })
     const limited = await measure({ 'max-requests': '10' })
     expect(limited.code).toBe(0)
@@ -323,7 +323,7 @@ describe('reader impact of merged docs pull requests', () => {
     expect(analytics().length).toBeLessThanOrEqual(10)
     expect(impactComments(pull)).toHaveLength(0)
     expect(jobOf(pull)?.impact).toBeUndefined()
-    sim.reset()
+    sim.nextRun()
     expect((await measure()).code).toBe(0)
     expect(impactComments(pull)).toHaveLength(1)
     expect(jobOf(pull)?.impact).toBeDefined()
@@ -348,7 +348,7 @@ describe('reader impact of merged docs pull requests', () => {
     })
     sim.answerByRange(renameWorld(codeMergedAt, docsMergedAt).answer)
     await until(dueAt(docsMergedAt))
-    sim.reset()
+    sim.nextRun()
     const run = await measure()
     expect(run.log).toContain(
       'not measured: it changed no site page; no analytics request is spent on it'
@@ -361,7 +361,7 @@ describe('reader impact of merged docs pull requests', () => {
       'Not measured: it changed no site page; no analytics request was spent on it.'
     )
     // Remembered: not tried again.
-    sim.reset()
+    sim.nextRun()
     expect((await measure()).code).toBe(0)
     expect(analytics()).toHaveLength(0)
   })
@@ -372,7 +372,7 @@ describe('reader impact of merged docs pull requests', () => {
       files: [{ filename: 'docs/images/logo.png' }]
     })
     await until(dueAt(pull.mergedAt as number))
-    sim.reset()
+    sim.nextRun()
     const run = await measure()
     expect(run.log).toContain('changed no docs page and has no recorded terms')
     expect(analytics()).toHaveLength(0)
@@ -422,7 +422,7 @@ describe('reader impact of merged docs pull requests', () => {
   it('dry-run: says what it would measure, and reads no analytics and writes nothing', async () => {
     const { pull, docsMergedAt } = await documented(2 * DAY)
     await until(dueAt(docsMergedAt))
-    sim.reset()
+    sim.nextRun()
     const run = await measure({ 'dry-run': 'true' })
     expect(run.code).toBe(0)
     expect(run.outputs.result).toBe('dry-run')
@@ -545,7 +545,7 @@ describe('reader impact of merged docs pull requests', () => {
     const tidy = await documented(2 * DAY, { title: 'Tidy up', files: notPages })
     const termed = await documented(2 * DAY, { files: notPages })
     await until(dueAt(termed.docsMergedAt))
-    sim.reset()
+    sim.nextRun()
     const run = await measure()
     expect(run.code).toBe(0)
     // No page: nothing, with terms or without.
@@ -694,9 +694,8 @@ describe('reader impact of merged docs pull requests', () => {
     await until(dueAt(deeper.docsMergedAt))
     expect((await measure()).code).toBe(0)
     expect(pagesLine(deeper.pull)).toBe('- **Pages**: `/intro`')
-    expect(impactComments(deeper.pull)[0]?.body).toContain(
-      "- The pages are mapped from docs/, the one folder whose docs.json describes its files: the navigation of docs.json names 8 pages no file under the repository root serves. If Mintlify deploys another folder, name it with 'docs-root'."
-    )
+    // The note's words are test/unit/docs-site.test.ts's: the comment carries it.
+    expect(impactComments(deeper.pull)[0]?.body).toContain('- The pages are mapped from docs/')
   })
 
   it('the policy file’s docs-root names the folder Mintlify deploys, over Mintlify’s default', async () => {
@@ -748,7 +747,7 @@ describe('reader impact of merged docs pull requests', () => {
         files: [{ filename: 'intro.mdx' }, { filename: 'guides/a.mdx' }]
       })
       await until(dueAt(docsMergedAt))
-      sim.reset()
+      sim.nextRun()
       const run = await measure()
       expect(run.code).toBe(0)
       expect(analytics()).toHaveLength(0)
@@ -759,7 +758,7 @@ describe('reader impact of merged docs pull requests', () => {
       expect(dashboard()).toContain(line)
       expect(jobOf(pull)?.impact?.unsure).toBeDefined()
       // Remembered: not tried again.
-      sim.reset()
+      sim.nextRun()
       expect((await measure()).code).toBe(0)
       expect(impactComments(pull)).toHaveLength(1)
     })
@@ -776,7 +775,7 @@ describe('reader impact of merged docs pull requests', () => {
     gh.trees.set(DOCS, [...many, ...RENAME_DOCS_TREE])
     const unlisted = await documented(2 * DAY)
     await until(dueAt(unlisted.docsMergedAt))
-    sim.reset()
+    sim.nextRun()
     expect((await measure()).code).toBe(0)
     expect(analytics()).toHaveLength(0)
     expect(impactComments(unlisted.pull)[0]?.body).toContain(

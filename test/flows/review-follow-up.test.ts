@@ -299,7 +299,7 @@ describe('a review on the docs pull request, in the docs repository', () => {
     expect(review.code).toBe(1)
     expect(review.log).toMatch(
       new RegExp(
-        `::error::Could not comment on #${pr} \\(HTTP 403\\), so nothing was sent to the agent and nothing was spent: .*'pull-requests: write' on pull requests`
+        `::error::Could not comment on #${pr} \\(HTTP 403\\).*'pull-requests: write' on pull requests`
       )
     )
     expect(messagesTo(jobId)).toHaveLength(0)

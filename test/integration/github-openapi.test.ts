@@ -67,6 +67,10 @@ describe("the fake GitHub and the action's calls follow GitHub's OpenAPI descrip
     expect(await github.compareStatus(first.sha, second.sha)).toBe('ahead')
     expect(await github.compareStatus(second.sha, first.sha)).toBe('behind')
     expect(await github.compareStatus('f'.repeat(40), second.sha)).toBe('missing')
+    // main reset to before both: on no branch, each keeps its history, as on GitHub.
+    gh.branches.set('acme/app:main', [])
+    expect(await github.compareStatus(second.sha, first.sha)).toBe('behind')
+    expect(await github.compareStatus(first.sha, second.sha)).toBe('ahead')
     gh.addPull('acme/app', { number: 5, state: 'open', merged: false, createdAt: Date.now() })
     expect(await github.closePull(5)).toMatchObject({ number: 5, state: 'closed', merged: false })
     await expect(github.pull(99)).rejects.toMatchObject({ status: 404 })

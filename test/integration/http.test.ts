@@ -13,6 +13,7 @@ import {
   proxyFor
 } from '../../src/mintlify/http.js'
 import { testCertificate } from '../support/certificate.js'
+import { limitChild } from '../support/child-limit.js'
 import { LoopbackProxy } from '../support/proxy.js'
 import { TcpProbe } from '../support/tcp-probe.js'
 
@@ -489,6 +490,9 @@ describe('HttpSession.close', () => {
       })
     )
     const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>
+    // A process held by the stuck connection would not end by itself: killed at its limit, it
+    // fails the test with the signal, before the test's own time limit.
+    limitChild(child, 20_000, line => (output += line))
     cleanup.push(async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill()
     })
@@ -496,8 +500,6 @@ describe('HttpSession.close', () => {
     await silent.until(() => silent.firstChunks.length === 1)
     child.stdin.end('close\n')
     await printed
-    // A process held by the stuck connection would not end until the test's time limit, after
-    // which it is killed.
     const [code, signal] = await exited
     expect({ code, signal }).toEqual({ code: 0, signal: null })
     const result = JSON.parse(output.slice(output.indexOf('{'))) as {

@@ -58,3 +58,24 @@ it('a follow-up is picked up only after pickupMs: until then the job shows as it
   expect((await getJob(client, SIM_PROJECT, other.id, deadline)).status).toBe('completed')
   await client.close()
 })
+
+it('reset() is a new world: the next job is job 1 again, with pull request #101; nextRun() keeps the jobs', async () => {
+  const client = simClient(sim)
+  const deadline = inSeconds(10)
+  await createJob(client, SIM_PROJECT, 'an earlier test', deadline)
+  sim.reset()
+  const first = await createJob(client, SIM_PROJECT, 'this test', deadline)
+  await settle()
+  expect(first.id).toMatch(/^job_1_/)
+  expect(await getJob(client, SIM_PROJECT, first.id, deadline)).toMatchObject({
+    prLink: 'https://github.com/acme/docs/pull/101'
+  })
+  sim.nextRun()
+  expect(sim.exchanges).toHaveLength(0)
+  const second = await createJob(client, SIM_PROJECT, 'its next run', deadline)
+  expect(second.id).toMatch(/^job_2_/)
+  expect((await getJob(client, SIM_PROJECT, first.id, deadline)).id).toBe(first.id)
+  sim.reset()
+  await expect(getJob(client, SIM_PROJECT, first.id, deadline)).rejects.toThrow()
+  await client.close()
+})

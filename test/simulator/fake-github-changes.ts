@@ -54,6 +54,11 @@ export interface FakeTimelineItem {
 export interface FakeCommit {
   sha: string
   message: string
+  /**
+   * The commit it was made on (FakeGitHub.commitTo): its history stays when no branch holds it any
+   * longer. Without it, its parent is the commit before it on the branch that holds it.
+   */
+  parent?: string
   files?: FakeFile[]
   /** Pull requests (of the repository asked about) the commit belongs to. */
   pulls?: number[]
@@ -78,8 +83,35 @@ export interface ChangeStore {
 }
 
 /**
- * A comparison of two commits of a repository's branches, as GitHub answers it: `ahead` when base is
- * in head's history, `behind` the other way, `diverged` when neither is; 404 for an unknown commit.
+ * A commit and its ancestors, oldest first, as git holds them: each commit's parent is the one it
+ * was made on, or the one before it on the branch that holds it (a history a test wrote out). A
+ * commit that no branch holds any longer (a branch reset or force-pushed past it) keeps its
+ * history, as on GitHub. Empty for a commit the fake does not know.
+ */
+export function ancestry(store: ChangeStore, repo: string, sha: string): string[] {
+  const line: string[] = []
+  const seen = new Set<string>()
+  for (let at: string | undefined = sha; at && store.commits.has(at) && !seen.has(at);) {
+    seen.add(at)
+    line.push(at)
+    at = store.commits.get(at)?.parent ?? before(store, repo, at)
+  }
+  return line.reverse()
+}
+
+/** The commit before `sha` on the branch of `repo` that holds it. */
+function before(store: ChangeStore, repo: string, sha: string): string | undefined {
+  for (const [key, shas] of store.branches) {
+    const at = key.startsWith(`${repo}:`) ? shas.indexOf(sha) : -1
+    if (at >= 0) return shas[at - 1]
+  }
+  return undefined
+}
+
+/**
+ * A comparison of two commits, as GitHub answers it from their histories: `ahead` when base is in
+ * head's history, `behind` the other way, `diverged` when neither is, whether or not a branch still
+ * holds them; 404 for an unknown commit.
  */
 function compareBranch(
   store: ChangeStore,
@@ -87,14 +119,8 @@ function compareBranch(
   basehead: string
 ): { status: number; body: unknown } {
   const [base = '', head = ''] = basehead.split('...')
-  const historyOf = (sha: string): string[] => {
-    for (const [key, shas] of store.branches)
-      if (key.startsWith(`${repo}:`) && shas.includes(sha))
-        return shas.slice(0, shas.indexOf(sha) + 1)
-    return store.commits.has(sha) ? [sha] : []
-  }
-  const headHistory = historyOf(head)
-  const baseHistory = historyOf(base)
+  const headHistory = ancestry(store, repo, head)
+  const baseHistory = ancestry(store, repo, base)
   if (!headHistory.length || !baseHistory.length)
     return { status: 404, body: { message: 'Not Found' } }
   const aheadBy = headHistory.filter(s => !baseHistory.includes(s)).length

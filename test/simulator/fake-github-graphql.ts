@@ -1,5 +1,14 @@
 import { schema as published } from '@octokit/graphql-schema'
-import { type GraphQLSchema, buildSchema, graphql } from 'graphql'
+import {
+  type DocumentNode,
+  type ExecutionResult,
+  GraphQLError,
+  type GraphQLSchema,
+  buildSchema,
+  execute,
+  parse,
+  validate
+} from 'graphql'
 import { perWorker } from '../support/per-worker.js'
 import type { FakeIssue } from './fake-github.js'
 import type { ContentStore } from './fake-github-contents.js'
@@ -9,6 +18,7 @@ import {
   type FakeFile,
   type FakePull,
   type FakeTimelineItem,
+  ancestry,
   canSee,
   iso
 } from './fake-github-changes.js'
@@ -23,6 +33,30 @@ import {
 const gitHubSchema = (): GraphQLSchema =>
   perWorker('github-graphql-schema', () => buildSchema(published.idl, { assumeValidSDL: true }))
 
+/**
+ * A query parsed and checked against the schema, or GitHub's refusal of it: once per query text and
+ * worker, as a run sends the same few queries again and again (checking one against GitHub's
+ * schema takes longer than answering it).
+ */
+function checkedQuery(query: string): { document: DocumentNode } | { errors: GraphQLError[] } {
+  const checked = perWorker(
+    'github-graphql-queries',
+    () => new Map<string, { document: DocumentNode } | { errors: GraphQLError[] }>()
+  )
+  let found = checked.get(query)
+  if (!found) {
+    try {
+      const document = parse(query)
+      const errors = validate(gitHubSchema(), document)
+      found = errors.length ? { errors: [...errors] } : { document }
+    } catch (error) {
+      found = { errors: [error instanceof GraphQLError ? error : new GraphQLError(String(error))] }
+    }
+    checked.set(query, found)
+  }
+  return found
+}
+
 export interface GraphQLRequest {
   query: string
   variables?: Record<string, unknown>
@@ -36,33 +70,37 @@ export async function answerGraphQL(
   issues: ReadonlyMap<number, FakeIssue> = new Map(),
   token = ''
 ): Promise<{ data?: unknown; errors?: { message: string }[] }> {
-  const result = await graphql({
-    schema: gitHubSchema(),
-    source: request.query,
-    variableValues: request.variables,
-    rootValue: {
-      viewer,
-      repository: ({ owner, name }: { owner: string; name: string }) => {
-        // As GitHub answers a repository the token cannot see: null, and an error of type NOT_FOUND.
-        if (!canSee(store, `${owner}/${name}`, token))
-          throw Object.assign(
-            new Error(`Could not resolve to a Repository with the name '${owner}/${name}'.`),
-            { type: 'NOT_FOUND' }
-          )
-        return {
-          ...repositoryNode(store, `${owner}/${name}`),
-          issues: (args: IssuesArgs) => ({
-            nodes: listIssues(issues, args).map(i => issueNode(i, `${owner}/${name}`))
-          })
-        }
-      },
-      search: ({ query, first }: { query: string; first: number }) => ({
-        nodes: searchIssues(issues, query)
-          .slice(0, first)
-          .map(i => ({ __typename: 'Issue', ...issueNode(i, 'acme/app') }))
-      })
-    }
-  })
+  const checked = checkedQuery(request.query)
+  const result: ExecutionResult =
+    'errors' in checked
+      ? { errors: checked.errors }
+      : await execute({
+          schema: gitHubSchema(),
+          document: checked.document,
+          variableValues: request.variables,
+          rootValue: {
+            viewer,
+            repository: ({ owner, name }: { owner: string; name: string }) => {
+              // As GitHub answers a repository the token cannot see: null, and an error of type NOT_FOUND.
+              if (!canSee(store, `${owner}/${name}`, token))
+                throw Object.assign(
+                  new Error(`Could not resolve to a Repository with the name '${owner}/${name}'.`),
+                  { type: 'NOT_FOUND' }
+                )
+              return {
+                ...repositoryNode(store, `${owner}/${name}`),
+                issues: (args: IssuesArgs) => ({
+                  nodes: listIssues(issues, args).map(i => issueNode(i, `${owner}/${name}`))
+                })
+              }
+            },
+            search: ({ query, first }: { query: string; first: number }) => ({
+              nodes: searchIssues(issues, query)
+                .slice(0, first)
+                .map(i => ({ __typename: 'Issue', ...issueNode(i, 'acme/app') }))
+            })
+          }
+        })
   return {
     ...(result.data ? { data: result.data } : {}),
     ...(result.errors
@@ -255,19 +293,11 @@ function commitNode(store: ChangeStore, repo: string, oid: string): Record<strin
   }
 }
 
-/** The commit and those before it on the branch that holds it, newest first. */
-function historyOf(store: ChangeStore, repo: string, commit: FakeCommit): FakeCommit[] {
-  for (const [key, shas] of store.branches) {
-    if (!key.startsWith(`${repo}:`)) continue
-    const at = shas.indexOf(commit.sha)
-    if (at >= 0)
-      return shas
-        .slice(0, at + 1)
-        .reverse()
-        .map(sha => store.commits.get(sha) as FakeCommit)
-  }
-  return [commit]
-}
+/** The commit and those before it, newest first (see ancestry). */
+const historyOf = (store: ChangeStore, repo: string, commit: FakeCommit): FakeCommit[] =>
+  ancestry(store, repo, commit.sha)
+    .reverse()
+    .map(sha => store.commits.get(sha) as FakeCommit)
 
 const CHANGE_TYPES: Record<string, string> = {
   added: 'ADDED',

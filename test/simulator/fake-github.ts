@@ -216,9 +216,10 @@ export class FakeGitHub {
   /** A new commit at the tip of `branch` (main by default); its sha is made up. */
   commitTo(repo: string, commit: Omit<FakeCommit, 'sha'>, branch = 'main'): FakeCommit {
     const sha = (++this.commitCount).toString(16).padStart(8, '0').repeat(5)
-    const made = { ...commit, sha }
-    this.commits.set(sha, made)
     const key = `${repo}:${branch}`
+    const parent = this.branches.get(key)?.at(-1)
+    const made = { ...commit, sha, ...(parent ? { parent } : {}) }
+    this.commits.set(sha, made)
     this.branches.set(key, [...(this.branches.get(key) ?? []), sha])
     return made
   }

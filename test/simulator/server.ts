@@ -205,8 +205,21 @@ export class Simulator {
     return () => this.requestListeners.splice(this.requestListeners.indexOf(listener), 1)
   }
 
-  /** Forgets recorded traffic, pending faults and plans, and the hourly limits' counts, between tests. */
+  /**
+   * A new world, between tests: what nextRun() forgets, and the jobs. The next job is job 1 again,
+   * its pull request acme/docs#101, whatever tests ran before.
+   */
   reset(): this {
+    this.jobs.clear()
+    this.counter = 0
+    return this.nextRun()
+  }
+
+  /**
+   * Between two runs of one test: forgets recorded traffic, pending faults and plans, and the
+   * hourly limits' counts. The jobs stay known, so a later run can follow one up.
+   */
+  nextRun(): this {
     for (const release of this.held.splice(0)) release()
     this.exchanges.length = 0
     this.analyticsCalls.length = 0

@@ -8,6 +8,7 @@ import type {
   LedgerView
 } from '../../src/changes/gates/gate.js'
 import { budgetStates, tightest } from '../../src/agent/ledger/budget.js'
+import { coveringRun } from '../../src/agent/ledger/ledger-session.js'
 import type { JobBudget } from '../../src/policy/budget.js'
 import type { DocsPullUpdate } from '../../src/agent/ledger/expiry.js'
 import type { AgentJob } from '../../src/mintlify/agent-jobs.js'
@@ -34,9 +35,7 @@ export class TestLedger implements LedgerView {
   ) {}
 
   coveredBy(head: string) {
-    return this.project.runs.find(
-      r => r.head === head && r.run !== this.runId && r.result !== 'waiting'
-    )
+    return coveringRun(this.project, head, this.runId)
   }
 
   budgetState() {

@@ -4,6 +4,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { temporaryFolder } from './temporary.js'
 import { withPolicyFile } from './policy-file.js'
+import { limitChild } from './child-limit.js'
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
 
@@ -24,6 +25,8 @@ export interface RunOptions {
   state?: Record<string, string>
   /** Called with each chunk the action prints. */
   onOutput?: (text: string) => void
+  /** The bundle's time limit (RUN_LIMIT_MS by default): it is killed past it. */
+  limitMs?: number
 }
 
 export interface RunResult {
@@ -38,6 +41,13 @@ export interface RunResult {
   workspace: string
   durationMs: number
 }
+
+/**
+ * How long a run of a bundle may take before it is killed: a few seconds normally, far longer on a
+ * busy machine. A run that hangs then fails its test saying so, and stops using the machine, rather
+ * than holding its worker until the test's own time limit and running on after it.
+ */
+export const RUN_LIMIT_MS = 30_000
 
 export interface RunningAction {
   child: ChildProcess
@@ -127,6 +137,7 @@ export function startAction(given: RunOptions & { asGiven?: boolean }): RunningA
   }
   child.stdout?.on('data', onChunk)
   child.stderr?.on('data', onChunk)
+  limitChild(child, options.limitMs ?? RUN_LIMIT_MS, line => (log += `\n${line}\n`))
   const done = new Promise<RunResult>((resolve, reject) => {
     child.on('error', reject)
     child.on('close', (code, signal) =>

@@ -42,6 +42,12 @@ const version = (
   }
 ).version
 
+/**
+ * How long a script or a git command may take: far more than it needs, and what a synchronous
+ * child cannot exceed without holding the worker (no test time limit fires while it runs).
+ */
+const CHILD_LIMIT = { timeout: 20_000, killSignal: 'SIGKILL' } as const
+
 /** Runs a step's script as the runner does (bash -e -o pipefail) in `cwd`, with its env. */
 function runStep(name: string, cwd: string, env: Record<string, string>) {
   const result = spawnSync(
@@ -55,9 +61,11 @@ function runStep(name: string, cwd: string, env: Record<string, string>) {
         GITHUB_OUTPUT: path.join(cwd, 'github_output'),
         ...env
       },
-      encoding: 'utf8'
+      encoding: 'utf8',
+      ...CHILD_LIMIT
     }
   )
+  if (result.error) throw result.error
   return { code: result.status, out: `${result.stdout}${result.stderr}` }
 }
 
@@ -75,8 +83,8 @@ function repository() {
   const origin = temporaryFolder('origin-')
   const work = temporaryFolder('work-')
   const git = (...args: string[]): string =>
-    execFileSync('git', args, { cwd: work, encoding: 'utf8' }).trim()
-  execFileSync('git', ['init', '--bare', '-q', origin])
+    execFileSync('git', args, { cwd: work, encoding: 'utf8', ...CHILD_LIMIT }).trim()
+  execFileSync('git', ['init', '--bare', '-q', origin], CHILD_LIMIT)
   git('init', '-q')
   git('config', 'user.email', 'test@example.com')
   git('config', 'user.name', 'test')
@@ -89,7 +97,9 @@ function repository() {
   }
   /** What `ref` points at on origin, or '' when origin has no such ref. */
   const remote = (ref: string): string =>
-    execFileSync('git', ['ls-remote', origin, ref], { encoding: 'utf8' }).split('\t')[0] ?? ''
+    execFileSync('git', ['ls-remote', origin, ref], { encoding: 'utf8', ...CHILD_LIMIT }).split(
+      '\t'
+    )[0] ?? ''
   return { work, git, commit, remote }
 }
 
@@ -305,7 +315,11 @@ printf '%s\\n' "$@" > "${path.join(work, 'gh-args')}"
         ...tagged.map(t => `delete refs/tags/${t}`),
         ...[...tags, tag].map(t => `create refs/tags/${t} ${sha}`)
       ]
-      execFileSync('git', ['update-ref', '--stdin'], { cwd: work, input: `${refs.join('\n')}\n` })
+      execFileSync('git', ['update-ref', '--stdin'], {
+        cwd: work,
+        input: `${refs.join('\n')}\n`,
+        ...CHILD_LIMIT
+      })
       tagged = [...tags, tag]
       const argsFile = path.join(work, 'gh-args')
       const notes = path.join(work, 'notes.md')
