@@ -1,4 +1,3 @@
-import { connectGitHub } from '../github/api.js'
 import type { RunEvent } from '../github/event.js'
 import { RecordSigner } from '../records/record.js'
 import { CancelledError, InputError, errorText } from '../runner/errors.js'
@@ -46,10 +45,7 @@ export async function prepareChangeRun(
       `Input '${Input.GithubToken}' is empty: it is needed to read the ${event.name || 'code'} changes (files, commits). Leave it at its default (\${{ github.token }}).`
     )
   }
-  const github = connectGitHub(settings.githubToken, event, deps.signal, {
-    clock: deps.clock,
-    session: deps.session
-  })
+  const github = deps.session.repository(settings.githubToken, event)
   const push = event.name === 'push' ? event.push : undefined
   const rules: ChangeRules = {
     allowedBots: settings.allowedBots,

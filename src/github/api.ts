@@ -4,13 +4,12 @@ import { type Clock, systemClock } from '../runner/clock.js'
 import { USER_AGENT } from '../runner/runner.js'
 import { HttpError } from '../runner/connections.js'
 import { InputError } from '../runner/errors.js'
-import { sendableSecret } from '../runner/inputs.js'
 import { type IssueCalls, issueCalls } from './api-issues.js'
 import { type PullCalls, pullCalls } from './api-pulls.js'
 import { type RepositoryCalls, repositoryCalls } from './api-repository.js'
 import type { GraphQL } from './history.js'
 import { RateLimitError, limited } from './limits.js'
-import { answerOf, isRequestError, tooLarge } from './rest.js'
+import { type RepoRest, answerOf, isRequestError, tooLarge } from './rest.js'
 import { GitHubTransport } from './transport.js'
 
 export { RateLimitError }
@@ -25,11 +24,6 @@ export { FILES_PER_QUERY, MAX_FILE_BYTES, type RepoFile } from './api-repository
  * (api-repository.ts).
  */
 export interface GitHubApi extends IssueCalls, PullCalls, RepositoryCalls {
-  /**
-   * Ends the connections, also one still waiting for a proxy: call it when the run is done with
-   * GitHub, or a tunnel that never opened keeps the process alive.
-   */
-  close(): Promise<void>
   /** GitHub's GraphQL API: history and file lists without patches (history.ts). */
   graphql: GraphQL
 }
@@ -106,7 +100,10 @@ export interface RepoRef {
   apiUrl: string
 }
 
-export interface GitHubOptions {
+/** What every request of a client is bounded by: the run's cancel, clock and time limit. */
+export interface ClientOptions {
+  /** The run's cancel: it ends every wait and every call. */
+  cancel?: AbortSignal
   /**
    * The wait before the first retry; the n-th waits n² times as long (@octokit/plugin-retry's
    * schedule and its default, 1 s). For tests.
@@ -114,30 +111,15 @@ export interface GitHubOptions {
   retryBaseMs?: number
   /** Times the waits before retries and their deadline (the runner's clock; a virtual one in tests). */
   clock?: Clock
-  /** The run's connections: this one is closed with them. */
-  session?: GitHubSession
-  /** The input the token comes from, named when it cannot be used ('github-token' by default). */
-  tokenInput?: string
-  /** The step's time limit on `clock`, past which no rate limit is waited for (the session's by default). */
+  /** The step's time limit on `clock`, past which no rate limit is waited for. */
   deadline?: number
 }
 
-/** The GitHub connections a run opens, closed together when it ends. */
-export class GitHubSession {
-  private readonly open = new Set<Pick<GitHubApi, 'close'>>()
-
-  /** `deadline`: the step's time limit on the run's clock, for every connection of the run. */
-  constructor(readonly deadline?: number) {}
-
-  add(api: Pick<GitHubApi, 'close'>): void {
-    this.open.add(api)
-  }
-
-  async close(): Promise<void> {
-    const all = [...this.open]
-    this.open.clear()
-    await Promise.all(all.map(api => api.close()))
-  }
+/** One token's client on one GitHub: the toolkit's Octokit over connections the action owns. */
+export interface GitHubClient {
+  octokit: RepoRest['octokit']
+  /** Ends its connections, also one still waiting for a proxy. */
+  close(): Promise<void>
 }
 
 /** @octokit/plugin-retry's retryAfterBaseValue. */
@@ -151,26 +133,17 @@ const RETRY_BASE_MS = 1000
  * (a 5xx, a 429; not 400, 401, 403, 404, 410, 422, 451); creating a comment never is (a retry
  * could post it twice). Every request, its retries included, is bounded by its own time limit and
  * by the run's cancel signal, so a slow GitHub cannot hold a cancelled step. GitHub's rate limits
- * are waited for as it asks (@octokit/plugin-throttling), never past the step's time limit
- * (limits.ts; docs/retries-and-rate-limits.md).
+ * are waited for as it asks (@octokit/plugin-throttling), never past the step's time limit, and
+ * writes are paced a second apart (limits.ts; docs/retries-and-rate-limits.md). A run opens one per
+ * token and GitHub (session.ts): the pacing and the connections are the token's.
  */
-export function connectGitHub(
+export function openGitHubClient(
   token: string,
-  { owner, repo, apiUrl }: RepoRef,
-  cancel?: AbortSignal,
-  {
-    retryBaseMs = RETRY_BASE_MS,
-    clock = systemClock,
-    session,
-    tokenInput,
-    deadline = session?.deadline
-  }: GitHubOptions = {}
-): GitHubApi {
-  // The first moment the token is needed: an unexpanded `${{ … }}` fails here, saying so.
-  sendableSecret(tokenInput ?? 'github-token', token)
+  apiUrl: string,
+  { cancel, retryBaseMs = RETRY_BASE_MS, clock = systemClock, deadline }: ClientOptions = {}
+): GitHubClient {
   const baseUrl = apiUrl.replace(/\/+$/, '')
   const transport = new GitHubTransport(baseUrl)
-  session?.add(transport)
   const octokit = getOctokit(
     token,
     {
@@ -185,12 +158,19 @@ export function connectGitHub(
     limited({ cancel, retryBaseMs, clock, deadline }),
     retry
   )
+  return { octokit, close: () => transport.close() }
+}
+
+/** One repository's operations over a client: nothing is opened, the client's connections serve it. */
+export function repositoryApi(
+  octokit: GitHubClient['octokit'],
+  { owner, repo }: Omit<RepoRef, 'apiUrl'>
+): GitHubApi {
   const rest = { octokit, owner, repo }
   return {
     ...issueCalls(rest),
     ...pullCalls(rest),
     ...repositoryCalls(rest),
-    graphql: (query, variables) => octokit.graphql(query, variables),
-    close: () => transport.close()
+    graphql: (query, variables) => octokit.graphql(query, variables)
   }
 }

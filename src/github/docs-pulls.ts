@@ -1,10 +1,8 @@
 import {
   type ChangedFile,
   type GitHubApi,
-  type GitHubOptions,
   type IssueComment,
   type RepoFile,
-  connectGitHub,
   describeGitHubError,
   notFound,
   refusedAccess
@@ -85,8 +83,8 @@ export function grantSentence(
 
 /**
  * The docs repository's pull requests, read and changed with one token: each call that fails throws
- * a DocsPullError. One connection per repository, opened at its first call (an unusable token fails
- * there, as a DocsPullError too).
+ * a DocsPullError. One run builds one per token (GitHubSession.docsPulls); each repository's
+ * operations are made at its first call (an unusable token fails there, as a DocsPullError too).
  */
 export class DocsPulls {
   private readonly connections = new Map<string, GitHubApi>()
@@ -218,27 +216,6 @@ export class DocsPulls {
     }
     return docs
   }
-}
-
-/**
- * The door over real connections: `token` from `source.tokenInput`, on the run's GitHub (`apiUrl`),
- * each connection closed with the run's session.
- */
-export function connectDocsPulls(
-  token: string,
-  source: DocsTokenSource,
-  apiUrl: string,
-  cancel?: AbortSignal,
-  options: Pick<GitHubOptions, 'clock' | 'session' | 'retryBaseMs'> = {}
-): DocsPulls {
-  return new DocsPulls(
-    (owner, repo) =>
-      connectGitHub(token, { owner, repo, apiUrl }, cancel, {
-        ...options,
-        tokenInput: source.tokenInput
-      }),
-    source
-  )
 }
 
 /** A door call's failure, told apart: whatever was thrown (a DocsPullError from every call). */

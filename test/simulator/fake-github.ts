@@ -133,6 +133,8 @@ export class FakeGitHub {
   readonly readOnlyTokens = new Set<string>()
   /** A review's inline comments, by `owner/repo#pull/review`. */
   readonly reviewComments = new Map<string, FakeReviewComment[]>()
+  /** TCP connections opened to the fake since it started or was reset: a client's pool shows here. */
+  connections = 0
   private issueCount = 500
   private clockTick = 0
   private commitCount = 0
@@ -149,6 +151,7 @@ export class FakeGitHub {
     readonly now: () => number
   ) {
     this.server = createServer((req, res) => void this.handle(req, res))
+    this.server.on('connection', () => void this.connections++)
   }
 
   static async start(
@@ -192,6 +195,7 @@ export class FakeGitHub {
   reset(): void {
     this.release()
     this.requests.length = 0
+    this.connections = 0
     this.comments.length = 0
     this.permissions.clear()
     this.failures.clear()

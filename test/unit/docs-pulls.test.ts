@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { RequestError } from '@octokit/request-error'
-import { GitHubSession, describeGitHubError, refusedAccess } from '../../src/github/api.js'
+import { describeGitHubError, refusedAccess } from '../../src/github/api.js'
+import { GitHubSession } from '../../src/github/session.js'
 import {
   DocsPullError,
   type DocsTokenSource,
-  connectDocsPulls,
   docsFailure,
   grantSentence
 } from '../../src/github/docs-pulls.js'
@@ -31,9 +31,9 @@ beforeEach(() => {
 
 /** The door over the fake GitHub, with `token` from `source`. */
 function door(source: DocsTokenSource, token = 'ghp_docs') {
-  const session = new GitHubSession()
+  const session = new GitHubSession({ retryBaseMs: 1 })
   sessions.push(session)
-  return connectDocsPulls(token, source, gh.url, undefined, { session, retryBaseMs: 1 })
+  return session.docsPulls(token, source, gh.url)
 }
 
 /** What the door threw, as a DocsPullError. */
