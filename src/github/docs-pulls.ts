@@ -25,6 +25,34 @@ export interface DocsPull {
   number: number
 }
 
+/**
+ * What a docs pull request has come to, as GitHub shows it: the one reading of it every flow shares
+ * (folding, `max-open`, expiry, the outcomes). GitHub calls a merged pull request `closed` with
+ * `merged` set: merged comes first.
+ */
+export interface DocsPullState {
+  state: 'open' | 'merged' | 'closed'
+  /** When it was opened, when GitHub says. */
+  createdAt?: number
+  /** When it was merged, or closed without merging; none while it is open. */
+  endedAt?: number
+  /** Opened as a draft and not marked ready for review yet. */
+  draft: boolean
+}
+
+/** A pull request as GitHub answered it, read as a docs pull request's state. */
+export function docsPullState(pull: PullRequestRef): DocsPullState {
+  const state = pull.merged ? 'merged' : pull.state === 'open' ? 'open' : 'closed'
+  const endedAt =
+    state === 'merged' ? pull.mergedAt : state === 'closed' ? pull.closedAt : undefined
+  return {
+    state,
+    draft: Boolean(pull.draft),
+    ...(pull.createdAt !== undefined ? { createdAt: pull.createdAt } : {}),
+    ...(endedAt !== undefined ? { endedAt } : {})
+  }
+}
+
 /** What a flow needs of the token, as the sentence of what to grant says it. */
 export type DocsAccess = 'read' | 'write' | 'read and write'
 
@@ -107,6 +135,11 @@ export class DocsPulls {
 
   pull(where: DocsPull): Promise<PullRequestRef> {
     return this.call(where, docs => docs.pull(where.number))
+  }
+
+  /** Its state: open, merged or closed, with its times (docsPullState). */
+  async state(where: DocsPull): Promise<DocsPullState> {
+    return docsPullState(await this.pull(where))
   }
 
   /** Closes it without merging: the pull request as it now is (a merged one stays merged). */

@@ -96,6 +96,40 @@ describe('the door to the docs repository: one access check', () => {
       )
   })
 
+  it('reads a docs pull request’s state once for every flow: merged before closed, its times, a draft', async () => {
+    const docs = door(OWN)
+    const at = (day: number) => Date.UTC(2026, 10, day)
+    gh.addPull('acme/docs', {
+      number: 4,
+      state: 'open',
+      merged: false,
+      draft: true,
+      createdAt: at(1)
+    })
+    gh.addPull('acme/docs', {
+      number: 5,
+      state: 'closed',
+      merged: true,
+      createdAt: at(1),
+      mergedAt: at(3),
+      closedAt: at(3)
+    })
+    gh.addPull('acme/docs', { number: 6, state: 'closed', merged: false, closedAt: at(4) })
+    expect(await docs.state({ ...DOCS, number: 4 })).toEqual({
+      state: 'open',
+      draft: true,
+      createdAt: at(1)
+    })
+    expect(await docs.state({ ...DOCS, number: 5 })).toMatchObject({
+      state: 'merged',
+      endedAt: at(3)
+    })
+    expect(await docs.state({ ...DOCS, number: 6 })).toMatchObject({
+      state: 'closed',
+      endedAt: at(4)
+    })
+  })
+
   it('whatever else was thrown is told apart the same way, asking to grant nothing', () => {
     expect(docsFailure(new Error('boom'))).toMatchObject({ refused: false, missing: false })
     expect(docsFailure(new Error('boom')).grant('read')).toBe('')
