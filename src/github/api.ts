@@ -2,17 +2,25 @@ import { getOctokit } from '@actions/github'
 import { retry } from '@octokit/plugin-retry'
 import { type Clock, systemClock } from '../runner/clock.js'
 import { USER_AGENT } from '../runner/runner.js'
-import { HttpError } from '../runner/connections.js'
-import { InputError } from '../runner/errors.js'
 import { type IssueCalls, issueCalls } from './api-issues.js'
 import { type PullCalls, pullCalls } from './api-pulls.js'
 import { type RepositoryCalls, repositoryCalls } from './api-repository.js'
 import type { GraphQL } from './history.js'
 import { RateLimitError, limited } from './limits.js'
-import { type RepoRest, answerOf, isRequestError, tooLarge } from './rest.js'
+import type { RepoRest } from './rest.js'
 import { GitHubTransport } from './transport.js'
 
 export { RateLimitError }
+export {
+  type Advice,
+  type GitHubFailure,
+  describeGitHubError,
+  gitHubFailure,
+  isGitHubCallError,
+  permissionHint,
+  refusedAccess,
+  whatToDo
+} from './failure.js'
 export { PAGE_SIZE, notFound, tooLarge } from './rest.js'
 export { type IssueComment, type IssueRecord, lastPage } from './api-issues.js'
 export type { ChangedFile, ReviewComment } from './api-pulls.js'
@@ -27,70 +35,6 @@ export interface GitHubApi extends IssueCalls, PullCalls, RepositoryCalls {
   /** GitHub's GraphQL API: history and file lists without patches (history.ts). */
   graphql: GraphQL
 }
-
-/**
- * A failed GitHub call in a few words. Octokit reports a call that never got an answer (refused,
- * DNS, a time limit) as a RequestError with status 500 and no response: that is no HTTP 500, and
- * says so.
- */
-export function describeGitHubError(error: unknown): string {
-  const answer = answerOf(error)
-  if (answer && tooLarge(error))
-    return `HTTP ${answer.status}: the file is too large for GitHub to serve this way`
-  if (answer) return `HTTP ${answer.status}`
-  // Not a call that failed but one that could not be made (an unusable token, a rate limit too
-  // long to wait for): its own words.
-  if (error instanceof InputError || error instanceof RateLimitError) return error.message
-  const failure = error as { cause?: unknown; message?: unknown } | undefined
-  const cause = failure?.cause as
-    { code?: unknown; message?: unknown; cause?: { code?: unknown } } | undefined
-  // The connection's own account (a proxy that refused the tunnel, or asks for credentials).
-  if (cause?.cause instanceof HttpError) return `no answer from GitHub (${cause.cause.message})`
-  const code = cause?.code ?? cause?.cause?.code
-  const why =
-    typeof code === 'string'
-      ? code
-      : typeof failure?.message === 'string'
-        ? failure.message
-        : String(error)
-  return `no answer from GitHub (${why})`
-}
-
-/**
- * GitHub refused for want of access (401, 403, 404: a private repository answers 404 to a token
- * that cannot see it), as opposed to failing or not answering. A 403 for a file too large to serve
- * (`too_large`) is no refusal: no permission would help.
- */
-export function refusedAccess(error: unknown): boolean {
-  return (
-    ([401, 403, 404].includes(answerOf(error)?.status ?? 0) && !tooLarge(error)) ||
-    graphqlRefused(error)
-  )
-}
-
-/**
- * GitHub's GraphQL API answered, but named the repository as not there or not allowed (errors of
- * type NOT_FOUND or FORBIDDEN on `repository`): what a token that cannot see it gets.
- */
-function graphqlRefused(error: unknown): boolean {
-  const failure = error as { name?: unknown; errors?: unknown } | undefined
-  if (failure?.name !== 'GraphqlResponseError' || !Array.isArray(failure.errors)) return false
-  return failure.errors.some(e => {
-    const entry = (e ?? {}) as { type?: unknown; path?: unknown }
-    return (
-      (entry.type === 'NOT_FOUND' || entry.type === 'FORBIDDEN') &&
-      Array.isArray(entry.path) &&
-      entry.path[0] === 'repository'
-    )
-  })
-}
-
-/** The error is a GitHub call that failed (answered or not), rather than a wrong answer or a bug. */
-export const isGitHubCallError = (error: unknown): boolean => isRequestError(error)
-
-/** What to grant, as one sentence: `grant` is what the workflow's `permissions:` block needs. */
-export const permissionHint = (grant: string): string =>
-  `Give the workflow ${grant} (a permissions block that sets any permission sets the others to none).`
 
 /** Where the comments go: the run's repository, on the run's GitHub. */
 export interface RepoRef {
