@@ -870,6 +870,23 @@ describe('what the ledger costs in GitHub requests', () => {
     expect(gh.requests.filter(r => r.path.endsWith('/issues/comments'))).toEqual([])
   })
 
+  it('sends its writes (comments, dashboard edits) a second apart, as GitHub asks, on the run’s clock', async () => {
+    gh.commitTo(APP, { message: 'Initial commit' })
+    await runMerged(mergeNext())
+    servers.runId++
+    gh.requests.length = 0
+    const pauses = clock.pauses.length
+    const started = performance.now()
+    await runMerged(mergeNext(), { inputs: { fold: 'never' } })
+    const writes = gh.requests.filter(r => r.method !== 'GET' && r.path !== '/graphql')
+    expect(writes.length).toBeGreaterThanOrEqual(5)
+    for (let i = 1; i < writes.length; i++)
+      expect((writes[i]?.at ?? 0) - (writes[i - 1]?.at ?? 0)).toBeGreaterThanOrEqual(900)
+    // Waited on the virtual clock, not in real time.
+    expect(clock.pauses.slice(pauses).filter(ms => ms > 0 && ms <= 1000).length).toBeGreaterThan(0)
+    expect(performance.now() - started).toBeLessThan(writes.length * 1000)
+  })
+
   it('records a run that starts nothing in 3', async () => {
     gh.commitTo(APP, { message: 'Initial commit' })
     await runMerged(mergeNext())

@@ -34,7 +34,9 @@ export async function answerGraphQL(
   request: GraphQLRequest,
   viewer: { login: string; databaseId: number },
   issues: ReadonlyMap<number, FakeIssue> = new Map(),
-  token = ''
+  token = '',
+  /** The issues GitHub's search has indexed (all of them unless a test says). */
+  searchable: ReadonlyMap<number, FakeIssue> = issues
 ): Promise<{ data?: unknown; errors?: { message: string }[] }> {
   const result = await graphql({
     schema: gitHubSchema(),
@@ -57,7 +59,7 @@ export async function answerGraphQL(
         }
       },
       search: ({ query, first }: { query: string; first: number }) => ({
-        nodes: searchIssues(issues, query)
+        nodes: searchIssues(searchable, query)
           .slice(0, first)
           .map(i => ({ __typename: 'Issue', ...issueNode(i, 'acme/app') }))
       })

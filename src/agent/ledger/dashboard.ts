@@ -23,8 +23,12 @@ import {
 /** What the dashboard needs of GitHub: finding its issue (GraphQL), and writing one. */
 export type DashboardIssues = Pick<GitHubApi, 'graphql' | 'createIssue' | 'updateIssue'>
 
-/** A body read this long ago (ms) is taken as current: another run's write in between is unlikely. */
-const FRESH_MS = 5000
+/**
+ * A body read this long ago (ms) is taken as current: another run's write in between is unlikely.
+ * This run's own writes in between are a second apart (github/limits.ts): a read, a comment and
+ * the job's start take several seconds.
+ */
+const FRESH_MS = 8000
 
 export interface DashboardOptions {
   title: string
