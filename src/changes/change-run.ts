@@ -4,7 +4,7 @@ import { CancelledError, InputError, errorText } from '../runner/errors.js'
 import { unknownEarlierJob } from '../agent/comment/live-comment.js'
 import { Dashboard } from '../agent/ledger/dashboard.js'
 import { LedgerSession } from '../agent/ledger/ledger-session.js'
-import { Input } from '../agent/names.js'
+import { Input, Key } from '../agent/names.js'
 import type { PreparedRun, RunAbout } from '../agent/prepared-run.js'
 import { judgeTick } from './approval.js'
 import type { ChangeBatch } from '../agent/batch.js'
@@ -210,7 +210,13 @@ class ChangeRun extends ChangeContext {
         serverUrl: event.serverUrl,
         limits: settings
       },
-      now: () => deps.clock.wallNow()
+      now: () => deps.clock.wallNow(),
+      // A docs project keeps its ledger: only a repository of its own may go without.
+      ...(settings.codeRepositories?.length
+        ? {}
+        : {
+            withoutLedger: `set '${Key.Dashboard}: false' to run every change as its own job without a record`
+          })
     })
     const session = new LedgerSession(
       dashboard,

@@ -134,20 +134,22 @@ interface GraphQLError {
 }
 
 /**
- * The GraphQL errors of an answer: Octokit's GraphqlResponseError, or the error
- * @octokit/plugin-throttling makes of an answer of RATE_LIMITED (its `data` holds them).
+ * The GraphQL errors of an answer of 200: Octokit's GraphqlResponseError, or the error a plugin
+ * makes of such an answer (@octokit/plugin-retry's "status 500" for GitHub's "Something went
+ * wrong", after its retries; @octokit/plugin-throttling's for RATE_LIMITED), which GitHub answered
+ * with 200 all the same.
  */
 function graphqlErrors(error: unknown): GraphQLError[] | undefined {
-  const failure = error as { name?: unknown; errors?: unknown; data?: unknown } | undefined
+  const failure = error as
+    | { name?: unknown; errors?: unknown; response?: { status?: unknown; data?: unknown } }
+    | undefined
   const errors =
     failure?.name === 'GraphqlResponseError'
       ? failure.errors
-      : (failure?.data as { errors?: unknown } | undefined)?.errors
-  if (!Array.isArray(errors)) return undefined
-  const all = errors.map(e => (e ?? {}) as GraphQLError)
-  return failure?.name === 'GraphqlResponseError' || all.some(e => e.type === 'RATE_LIMITED')
-    ? all
-    : undefined
+      : failure?.response?.status === 200
+        ? (failure.response.data as { errors?: unknown } | undefined)?.errors
+        : undefined
+  return Array.isArray(errors) ? errors.map(e => (e ?? {}) as GraphQLError) : undefined
 }
 
 function graphqlFailure(errors: GraphQLError[]): GitHubFailure {

@@ -59,6 +59,17 @@ async function firstRun(): Promise<RunResult> {
 }
 
 describe('one docs project, several code repositories', () => {
+  it("asks for issues: write when GitHub refuses the dashboard, never for 'dashboard: false', which a docs project cannot set", async () => {
+    await firstRun()
+    project.merge('acme/api')
+    servers.gh.failures.set('update-issue', 403)
+    const result = await run(project.schedule())
+    expect(result.code).toBe(1)
+    expect(result.log).toMatch(
+      /::error::Could not write the docs agent dashboard issue \(HTTP 403\), which records what was handed to the agent, so nothing was started\. Give the workflow 'issues: write'\.$/m
+    )
+  })
+
   it('records each repository on the first run, then documents their merges in one prompt grouped by repository', async () => {
     const first = await firstRun()
     expect(first.outputs).toMatchObject({ result: 'skipped', decision: 'skip' })
