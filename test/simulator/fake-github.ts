@@ -503,10 +503,8 @@ export class FakeGitHub {
         )
       }
       const viewer = { login: user.login, databaseId: 41898282 }
-      // GitHub's search finds an issue only once it is indexed: `searchLagMs` after its creation.
-      const indexed = new Map(
-        [...this.issues].filter(([, i]) => (i.createdAt ?? 0) <= this.now() - this.searchLagMs)
-      )
+      // GitHub's search finds an issue or a merge only once indexed: `searchLagMs` after it.
+      const indexedBefore = this.searchLagMs ? this.now() - this.searchLagMs : Infinity
       return send(
         200,
         await answerGraphQL(
@@ -515,7 +513,7 @@ export class FakeGitHub {
           viewer,
           this.issues,
           token,
-          indexed
+          indexedBefore
         )
       )
     }
