@@ -349,7 +349,7 @@ function pullNode(store: ChangeStore, repo: string, pull: FakePull): Record<stri
     state: stateOf(pull),
     mergedAt: merged ? (iso(pull.mergedAt) ?? '2026-11-20T10:00:00Z') : null,
     baseRefName: pull.base ?? 'main',
-    author: { __typename: user.type === 'Bot' ? 'Bot' : 'User', login: user.login },
+    author: actorNode(user.login, user.type === 'Bot'),
     labels: ({ first }: { first: number }) => ({
       nodes: (pull.labels ?? []).slice(0, first).map(name => ({ name }))
     }),
@@ -372,7 +372,10 @@ function pullNode(store: ChangeStore, repo: string, pull: FakePull): Record<stri
 
 /** An account as GraphQL's Actor interface shows it. */
 const actorNode = (login: string | undefined, bot?: boolean): Record<string, unknown> | null =>
-  login ? { __typename: bot ? 'Bot' : 'User', login } : null
+  // GraphQL names a bot (an App) without the `[bot]` REST puts after its login.
+  login
+    ? { __typename: bot ? 'Bot' : 'User', login: bot ? login.replace(/\[bot\]$/, '') : login }
+    : null
 
 /** A commit's git author or committer: its email, and the account GitHub matched it to (never a bot's). */
 function gitActor(

@@ -184,7 +184,8 @@ export class FakeGitHub {
   readonly issues = new Map<number, FakeIssue>()
   /**
    * Who each token is (by the token's value): GraphQL's `viewer`, and the author of the comments it
-   * posts. A token not listed is the bot (`botLogin`).
+   * posts. A token not listed is the bot (`botLogin`, GITHUB_TOKEN's `github-actions[bot]`); those
+   * the fake started with (`start`'s `tokenUsers`, an App's `<slug>[bot]`) come back on reset().
    */
   readonly tokenUsers = new Map<string, FakeComment['user']>()
   /** Tokens GitHub refuses (by value), with the status every request with them gets. */
@@ -208,19 +209,28 @@ export class FakeGitHub {
     private readonly prefix: string,
     readonly botLogin: string,
     /** The time comments, issues and their edits are written at: the runs' clock in tests that move it. */
-    readonly now: () => number
+    readonly now: () => number,
+    private readonly identities: ReadonlyMap<string, FakeComment['user']> = new Map()
   ) {
+    for (const [token, user] of identities) this.tokenUsers.set(token, user)
     this.server = createServer((req, res) => void this.handle(req, res))
     this.server.on('connection', () => void this.connections++)
   }
 
   static async start(
-    options: { prefix?: string; botLogin?: string; now?: () => number } = {}
+    options: {
+      prefix?: string
+      botLogin?: string
+      now?: () => number
+      /** Who these tokens are (by value), now and after each reset(). */
+      tokenUsers?: Record<string, FakeComment['user']>
+    } = {}
   ): Promise<FakeGitHub> {
     const fake = new FakeGitHub(
       options.prefix ?? '',
       options.botLogin ?? 'github-actions[bot]',
-      options.now ?? Date.now
+      options.now ?? Date.now,
+      new Map(Object.entries(options.tokenUsers ?? {}))
     )
     await new Promise<void>(resolve => fake.server.listen(0, '127.0.0.1', resolve))
     fake.base = `http://127.0.0.1:${(fake.server.address() as AddressInfo).port}${fake.prefix}`
@@ -275,6 +285,7 @@ export class FakeGitHub {
     this.sizes.clear()
     this.issues.clear()
     this.tokenUsers.clear()
+    for (const [token, user] of this.identities) this.tokenUsers.set(token, user)
     this.refusedTokens.clear()
     this.readOnlyTokens.clear()
     this.reviewComments.clear()
