@@ -49,6 +49,12 @@ export interface DocsProjectResult {
     /** Runs by how many repositories had news: how many, and their fewest and most requests. */
     byNews: { news: number; runs: number; min: number; max: number }[]
   }
+  /**
+   * GitHub's side of a run: its content writes (comments, issue edits and creations, review
+   * requests: every REST call but a read), and the TCP connections it opened to GitHub (one
+   * client per token, however many repositories it reads). The most in a run, and the median.
+   */
+  github: { writes: { max: number; median: number }; connections: { max: number; median: number } }
   goals: Goal[]
 }
 
@@ -141,7 +147,13 @@ export async function docsProjectBench(): Promise<DocsProjectResult> {
 
   let maxOpen = 0
   let cancelled = 0
-  const runs: { at: number; requests: number; news: number }[] = []
+  const runs: {
+    at: number
+    requests: number
+    news: number
+    writes: number
+    connections: number
+  }[] = []
   const handedAt = new Map<string, number[]>()
   const writeAts: number[] = []
   let seenPrompts = 0
@@ -160,9 +172,16 @@ export async function docsProjectBench(): Promise<DocsProjectResult> {
     const marks = project.dashboards().length ? project.watermarks() : {}
     const news = repositories.filter(r => marks[r] !== gh.headOf(r)).length
     gh.requests.length = 0
+    gh.connections = 0
     const result = await runInProcess({ clock, ...stepOf(trigger) })
     if (result.code !== 0) throw new Error(`bench run failed:\n${result.log}`)
-    runs.push({ at: clock.wallNow(), requests: gh.requests.length, news })
+    runs.push({
+      at: clock.wallNow(),
+      requests: gh.requests.length,
+      news,
+      writes: gh.requests.filter(r => r.method !== 'GET' && r.path !== '/graphql').length,
+      connections: gh.connections
+    })
     // Each prompt this run sent: which merges it handed over.
     const all = [...sim.requests('create'), ...sim.requests('message')].sort((a, b) => a.at - b.at)
     const sentNow = all.slice(seenPrompts)
@@ -239,6 +258,16 @@ export async function docsProjectBench(): Promise<DocsProjectResult> {
           min: Math.min(...counts),
           max: Math.max(...counts)
         }))
+    },
+    github: {
+      writes: {
+        max: Math.max(...runs.map(r => r.writes)),
+        median: median(runs.map(r => r.writes))
+      },
+      connections: {
+        max: Math.max(...runs.map(r => r.connections)),
+        median: median(runs.map(r => r.connections))
+      }
     }
   }
   return {

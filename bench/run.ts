@@ -443,6 +443,25 @@ try {
       ['repositories with news', 'runs', 'fewest requests', 'most requests'],
       r.requests.byNews.map(x => [x.news, x.runs, x.min, x.max])
     )
+    print(
+      "GitHub's side of a run: its content writes (comments, dashboard edits, review requests; sent a second apart), and the TCP connections it opened to GitHub (one client per token, whatever the number of repositories)."
+    )
+    print()
+    table(
+      ['', 'most in a run', 'median'],
+      [
+        [
+          'GitHub writes',
+          fig('project.github-writes-max', r.github.writes.max),
+          r.github.writes.median
+        ],
+        [
+          'connections to GitHub',
+          fig('project.github-connections-max', r.github.connections.max),
+          r.github.connections.median
+        ]
+      ]
+    )
     goals.push(...r.goals)
   }
   if (want('impact')) {

@@ -33476,6 +33476,91 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 
 /***/ }),
 
+/***/ 39:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Bm: () => (/* binding */ docsPrState)
+/* harmony export */ });
+/* unused harmony exports LIVE, decideFold */
+/* harmony import */ var _github_docs_pulls_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9101);
+/* harmony import */ var _github_event_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1450);
+/* harmony import */ var _runner_errors_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7156);
+
+
+
+/** Ledger states of a job that may still take a follow-up: running, or its docs pull request open. */
+const LIVE = new Set(['active', 'open', 'started']);
+/**
+ * The ledger's newest job of the project that may still take the batch, checked against the
+ * service: still running, or its docs pull request (the link the service reports, never one
+ * written anywhere else) still open. Anything that cannot be read means a new job, never a guess.
+ */
+async function decideFold(project, ctx) {
+    const latest = [...project.jobs].reverse().find(job => LIVE.has(job.state));
+    if (!latest)
+        return { info: 'No docs job of this project is open in the ledger: starting a new job.' };
+    let job;
+    try {
+        job = await ctx.readJob(latest.id);
+    }
+    catch (error) {
+        return {
+            notice: `Could not read the earlier job ${latest.id} (${errorText(error).replace(/\.$/, '')}), so these changes start a new job.`,
+            info: 'Starting a new job.'
+        };
+    }
+    if (job.status === 'active')
+        return {
+            target: { jobId: job.id, docsPr: job.prLink ?? undefined },
+            info: `Job ${job.id} is still running: sending the changes to it as a follow-up.`
+        };
+    if (!job.prLink)
+        return {
+            info: `The earlier job ${job.id} ended (${job.status ?? 'status unknown'}) without a docs pull request: starting a new job.`,
+            seen: { jobId: job.id, state: 'ended' }
+        };
+    const state = await docsPrState(ctx, job.prLink);
+    const times = (s) => ({
+        ...(s.createdAt ? { prCreatedAt: s.createdAt } : {}),
+        ...(s.endedAt ? { endedAt: s.endedAt } : {})
+    });
+    if ('error' in state)
+        return {
+            notice: `Could not read the state of the docs pull request ${job.prLink} (${state.error}), so these changes start a new job instead of joining it.${state.hint ?? ''}`,
+            info: 'Starting a new job.'
+        };
+    if (state.state === 'open')
+        return {
+            target: { jobId: job.id, docsPr: job.prLink },
+            info: `The docs pull request ${job.prLink} of job ${job.id} is still open: sending the changes to the job as a follow-up.`,
+            seen: { jobId: job.id, state: 'open', prLink: job.prLink, ...times(state) }
+        };
+    return {
+        info: `The docs pull request ${job.prLink} of job ${job.id} is ${state.state}: starting a new job.`,
+        seen: { jobId: job.id, state: state.state, prLink: job.prLink, ...times(state) }
+    };
+}
+/**
+ * A docs pull request's state, read with the docs repository's connection; an error says why it
+ * could not be read, and what to set when GitHub refused.
+ */
+async function docsPrState(ctx, link) {
+    const where = (0,_github_event_js__WEBPACK_IMPORTED_MODULE_1__/* .parsePullLink */ .dt)(link, ctx.serverUrl);
+    if (!where)
+        return { error: `it is not a pull request on ${ctx.serverUrl}` };
+    try {
+        return await ctx.docs.state(where);
+    }
+    catch (error) {
+        const failed = (0,_github_docs_pulls_js__WEBPACK_IMPORTED_MODULE_0__/* .docsFailure */ .OK)(error);
+        return { error: failed.why, hint: failed.grant('read') || undefined };
+    }
+}
+
+
+/***/ }),
+
 /***/ 3254:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
@@ -33979,19 +34064,21 @@ function parseFailOn(raw) {
 
 /***/ }),
 
-/***/ 7937:
+/***/ 2760:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  EU: () => (/* binding */ GitHubSession),
   OE: () => (/* reexport */ RateLimitError),
-  UY: () => (/* binding */ connectGitHub),
-  dZ: () => (/* binding */ describeGitHubError),
+  dZ: () => (/* reexport */ describeGitHubError),
+  o7: () => (/* reexport */ gitHubFailure),
   mX: () => (/* reexport */ notFound),
-  fm: () => (/* binding */ permissionHint),
-  xE: () => (/* binding */ refusedAccess)
+  L7: () => (/* binding */ openGitHubClient),
+  fm: () => (/* reexport */ permissionHint),
+  xE: () => (/* reexport */ refusedAccess),
+  Rx: () => (/* binding */ repositoryApi),
+  H6: () => (/* reexport */ whatToDo)
 });
 
 // UNUSED EXPORTS: FILES_PER_QUERY, MAX_FILE_BYTES, PAGE_SIZE, isGitHubCallError, lastPage, tooLarge
@@ -39089,12 +39176,6 @@ retry.VERSION = plugin_retry_dist_bundle_VERSION;
 var runner_clock = __nccwpck_require__(2465);
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/runner.js
 var runner = __nccwpck_require__(5781);
-// EXTERNAL MODULE: ./.tmp/ncc-js/runner/connections.js
-var connections = __nccwpck_require__(9138);
-// EXTERNAL MODULE: ./.tmp/ncc-js/runner/errors.js
-var errors = __nccwpck_require__(7156);
-// EXTERNAL MODULE: ./.tmp/ncc-js/runner/inputs.js
-var inputs = __nccwpck_require__(7382);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/rest.js
 
 /** Pages of 100: the most GitHub serves per request. */
@@ -39118,6 +39199,24 @@ const rest_isRequestError = (error) => error instanceof RequestError ||
     (error instanceof Error &&
         error.name === 'HttpError' &&
         typeof error.status === 'number');
+/**
+ * How long GitHub asks to wait after a rate limit (ms), when it says: `retry-after` (seconds), or,
+ * with no request left, until `x-ratelimit-reset` (epoch seconds) by GitHub's own clock (its
+ * `date`) and one second after it, as GitHub advises. A runner whose clock is off still waits what GitHub asked.
+ */
+function waitAsked(headers) {
+    const after = Number(headers?.['retry-after']);
+    if (headers?.['retry-after'] !== undefined && Number.isFinite(after))
+        return Math.max(0, after) * 1000;
+    // The reset is the primary limit's: it says nothing while requests remain.
+    if (headers?.['x-ratelimit-remaining'] !== '0')
+        return undefined;
+    const reset = Number(headers?.['x-ratelimit-reset']);
+    const now = Date.parse(String(headers?.date ?? ''));
+    if (!Number.isFinite(reset) || !Number.isFinite(now))
+        return undefined;
+    return Math.max(0, reset * 1000 - now) + 1000;
+}
 /** GitHub answered 404: no such thing, or none this token may see. */
 const notFound = (error) => answerOf(error)?.status === 404;
 /**
@@ -39829,7 +39928,10 @@ throttling.triggersNotification = triggersNotification;
 
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/duration.js
 var duration = __nccwpck_require__(8703);
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/errors.js
+var errors = __nccwpck_require__(7156);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/limits.js
+
 
 
 
@@ -39841,26 +39943,35 @@ const GRACE_MS = 1_500;
 const UNBOUNDED_WAIT_MS = 60_000;
 /** Retries after a rate limit, for requests that are safe to send again (reads, edits). */
 const LIMIT_RETRIES = 3;
+/**
+ * Between two writes of one token (comments, issues, review requests): GitHub's best practices
+ * ask for at least a second, and its secondary limits punish bursts of content creation.
+ */
+const WRITE_GAP_MS = 1000;
 /** GitHub's rate limit asked for a wait the run cannot give. */
 class RateLimitError extends errors/* ExplainedError */.hM {
 }
 /**
- * The plugin that bounds every request and waits on GitHub's rate limits. Registered before
- * @octokit/plugin-retry: the hooks it adds sit inside the retry plugin's, so each attempt is
+ * The plugin that bounds every request, paces writes and waits on GitHub's rate limits. Registered
+ * before @octokit/plugin-retry: the hooks it adds sit inside the retry plugin's, so each attempt is
  * bounded, and a rate limit the run cannot wait for never reaches the retry plugin as a 429 to
- * retry on its own schedule.
+ * retry on its own schedule. One client (one token on one GitHub) paces its own writes.
  */
 function limited({ cancel, retryBaseMs, clock, deadline }) {
     return (octokit, octokitOptions) => {
         /** A rate limit's wait before the next attempt, by request. */
         const waits = new WeakMap();
+        /** What GitHub asked to wait, by its own clock, as the last attempt of a request was answered. */
+        const asked = new WeakMap();
         /** Why a rate-limited request is not sent again, by request. */
         const refusals = new WeakMap();
-        bounded(octokit, { cancel, retryBaseMs, clock }, waits);
+        bounded(octokit, { cancel, retryBaseMs, clock }, waits, asked);
         const decide = (kind) => (retryAfter, options, _octokit, retryCount) => {
             if (cancel?.aborted)
                 return false;
-            const wait = Math.max(0, retryAfter) * 1000;
+            // The plugin dates a primary limit's reset by the runner's clock: GitHub's own `date` is
+            // what the reset is counted from.
+            const wait = asked.get(options) ?? Math.max(0, retryAfter) * 1000;
             const refusal = refuse(kind, wait, options, retryCount, clock.now(), deadline);
             if (refusal) {
                 refusals.set(options, new RateLimitError(refusal));
@@ -39869,27 +39980,15 @@ function limited({ cancel, retryBaseMs, clock, deadline }) {
             waits.set(options, wait);
             return true;
         };
-        // The plugin paces writes and GraphQL queries (one a second) and queues the rest on real
-        // timers, which the run's clock cannot see; a run makes its few requests one after another.
-        // Its rate-limit answers are what is wanted: the waits are the clock's, in `bounded`.
-        const unpaced = {
-            key: () => ({
-                schedule: (_job, task, ...args) => Promise.resolve(task(...args))
-            })
+        // The documented options: the handlers decide, and the plugin retries at once (a base of 0
+        // ms), since the wait is the run's clock's, in `bounded`.
+        const throttle = {
+            onRateLimit: decide('primary'),
+            onSecondaryRateLimit: decide('secondary'),
+            retryAfterBaseValue: 0,
+            ...unpacedGroups()
         };
-        throttling(octokit, {
-            ...octokitOptions,
-            throttle: {
-                onRateLimit: decide('primary'),
-                onSecondaryRateLimit: decide('secondary'),
-                retryAfterBaseValue: 0,
-                global: unpaced,
-                auth: unpaced,
-                write: unpaced,
-                search: unpaced,
-                notifications: unpaced
-            }
-        });
+        throttling(octokit, { ...octokitOptions, throttle });
         octokit.hook.wrap('request', async (request, options) => {
             try {
                 return await request(options);
@@ -39898,7 +39997,47 @@ function limited({ cancel, retryBaseMs, clock, deadline }) {
                 throw refusals.get(options) ?? error;
             }
         });
+        paced(octokit, { cancel, clock });
     };
+}
+/**
+ * The plugin's own queues, made to run each request at once. It paces writes and GraphQL queries
+ * (a second apart) and searches on real timers, which the run's clock cannot see, shared by every
+ * client of the process; `paced` spaces this client's writes on the run's clock instead. The groups
+ * are not among the plugin's documented options: test/unit/throttling-contract.test.ts fails when
+ * the plugin stops reading them (a burst of writes would take real seconds) or changes major.
+ */
+function unpacedGroups() {
+    const unpaced = {
+        key: () => ({
+            schedule: (_job, task, ...args) => Promise.resolve(task(...args))
+        })
+    };
+    const groups = ['global', 'auth', 'write', 'search', 'notifications'];
+    return Object.fromEntries(groups.map(g => [g, unpaced]));
+}
+/** A write that creates or changes content: every REST call but a read (GraphQL queries only read). */
+const isWrite = (options) => options.method !== 'GET' && options.method !== 'HEAD' && !/\/graphql$/.test(options.url ?? '');
+/**
+ * Spaces this client's writes WRITE_GAP_MS apart on the run's clock, in the order they were made:
+ * a run's writes come in bursts (a comment, the dashboard twice, a label, reviewers). Each request
+ * is paced once, its retries not again (their own waits are longer); the last word after a cancel
+ * is not held back.
+ */
+function paced(octokit, { cancel, clock }) {
+    let next = -Infinity;
+    const seen = new WeakSet();
+    octokit.hook.wrap('request', async (request, options) => {
+        if (isWrite(options) && !seen.has(options) && !cancel?.aborted) {
+            seen.add(options);
+            const now = clock.now();
+            const at = Math.max(now, next);
+            next = at + WRITE_GAP_MS;
+            if (at > now)
+                await clock.sleep(at - now, cancel);
+        }
+        return request(options);
+    });
 }
 /**
  * Why a rate-limited request is not sent again, or nothing when it is, after `wait`.
@@ -39928,9 +40067,17 @@ function refuse(kind, wait, options, retryCount, now, deadline) {
  * cancel alone can end, and the attempt after it has its own time limit. Registered first, so it
  * wraps each attempt, and the retry plugin's request options are the same object every time.
  */
-function bounded(octokit, { cancel, retryBaseMs, clock }, waits) {
+function bounded(octokit, { cancel, retryBaseMs, clock }, waits, asked) {
     const bounds = new WeakMap();
     const waitBefore = (attempt) => attempt ** 2 * retryBaseMs;
+    /** What the answer's headers ask to wait, if anything, for the rate-limit handlers. */
+    const note = (options, headers) => {
+        const wait = waitAsked(headers);
+        if (wait === undefined)
+            asked.delete(options);
+        else
+            asked.set(options, wait);
+    };
     const fresh = () => {
         // A request made before the cancel stops at it; one made after (the comment's last
         // word) gets a short grace.
@@ -39970,10 +40117,14 @@ function bounded(octokit, { cancel, retryBaseMs, clock }, waits) {
         try {
             // Set on these options, not on a copy: the hooks inside this one (authentication) read them.
             options.request = { ...options.request, signal: bound.signal };
-            return await request(options);
+            const response = await request(options);
+            // GraphQL's rate limit comes as a 200 holding RATE_LIMITED, with the limit's headers.
+            note(options, response.headers);
+            return response;
         }
         catch (error) {
             bound.last = error;
+            note(options, answerOf(error)?.response.headers);
             if (bound.signal.aborted || clock.now() + waitBefore(attempt + 1) >= bound.deadline)
                 last();
             throw error;
@@ -39983,6 +40134,8 @@ function bounded(octokit, { cancel, retryBaseMs, clock }, waits) {
 
 // EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js
 var http_client_lib = __nccwpck_require__(2779);
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/connections.js
+var connections = __nccwpck_require__(9138);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/transport.js
 
 
@@ -40014,6 +40167,152 @@ class GitHubTransport {
     }
 }
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/github/failure.js
+
+
+
+
+
+/** GitHub's words for a secondary rate limit, and for writes that come too fast. */
+const SECONDARY = /\bsecondary rate limit\b|\bsubmitted too quickly\b|\babuse detection\b/i;
+/** GitHub's words for a primary rate limit. */
+const PRIMARY = /\bAPI rate limit exceeded\b/i;
+/** GitHub's message cut to what a log line holds. */
+const MESSAGE_CHARS = 200;
+/** What kind of failure a GitHub call met, and its answer in a few words. */
+function gitHubFailure(error) {
+    // Not a call that failed but one that could not be made (an unusable token), or a rate limit too
+    // long to wait for: their own words.
+    if (error instanceof RateLimitError)
+        return { kind: 'rate-limit', why: error.message };
+    if (error instanceof errors/* InputError */.dz)
+        return { kind: 'unusable', why: error.message };
+    const graphql = graphqlErrors(error);
+    if (graphql)
+        return graphqlFailure(graphql);
+    const answer = answerOf(error);
+    if (answer)
+        return answeredFailure(error, answer);
+    return { kind: 'outage', why: `no answer from GitHub (${unanswered(error)})` };
+}
+/** A failed GitHub call in a few words: see gitHubFailure. */
+const describeGitHubError = (error) => gitHubFailure(error).why;
+/** GitHub refused for want of access: a permission (or a token that can see it) would help. */
+const refusedAccess = (error) => gitHubFailure(error).kind === 'refused';
+/** The error is a GitHub call that failed (answered or not), rather than a wrong answer or a bug. */
+const isGitHubCallError = (error) => isRequestError(error) || graphqlErrors(error) !== undefined;
+/** What to grant, as one sentence: `grant` is what the workflow's `permissions:` block needs. */
+const permissionHint = (grant) => `Give the workflow ${grant} (a permissions block that sets any permission sets the others to none).`;
+/**
+ * What to do about a failed call, as one sentence (with no leading space): the flow's grant for a
+ * refusal, its words for a disabled feature, when to run again for a rate limit or an outage.
+ */
+function whatToDo(error, advice) {
+    const failure = gitHubFailure(error);
+    switch (failure.kind) {
+        case 'refused':
+            return advice.refused;
+        case 'disabled':
+            return (advice.disabled ??
+                'The feature is turned off in the repository: turn it on in its settings.');
+        case 'rate-limit':
+            return failure.retryAfterMs !== undefined
+                ? `GitHub asks to wait ${(0,duration/* formatDuration */.a3)(failure.retryAfterMs)}: run the workflow again after that, or space its runs out.`
+                : 'Run the workflow again later, or space its runs out (a concurrency group).';
+        case 'outage':
+            return 'GitHub did not answer or failed, which no permission changes: run the workflow again later (https://www.githubstatus.com says when GitHub is failing).';
+        default:
+            return '';
+    }
+}
+function answeredFailure(error, answer) {
+    const { status, response } = answer;
+    const message = messageOf(response.data);
+    const headers = (response.headers ?? {});
+    const retryAfterMs = waitAsked(headers);
+    if ((status === 403 || status === 429) &&
+        (SECONDARY.test(message) || PRIMARY.test(message) || headers['x-ratelimit-remaining'] === '0'))
+        return {
+            kind: 'rate-limit',
+            why: `HTTP ${status}: GitHub's ${PRIMARY.test(message) || headers['x-ratelimit-remaining'] === '0' ? 'primary' : 'secondary'} rate limit`,
+            ...(retryAfterMs !== undefined ? { retryAfterMs } : {})
+        };
+    if (status === 422 && SECONDARY.test(`${message} ${fieldMessages(response.data)}`))
+        return { kind: 'rate-limit', why: 'HTTP 422: submitted too quickly (a secondary rate limit)' };
+    if (tooLarge(error))
+        return {
+            kind: 'too-large',
+            why: `HTTP ${status}: the file is too large for GitHub to serve this way`
+        };
+    if ([401, 403, 404].includes(status))
+        return { kind: 'refused', why: `HTTP ${status}` };
+    if (status === 410)
+        return { kind: 'disabled', why: 'HTTP 410' };
+    if (status >= 500)
+        return { kind: 'outage', why: `HTTP ${status}` };
+    return { kind: 'rejected', why: `HTTP ${status}` };
+}
+/**
+ * The GraphQL errors of an answer of 200: Octokit's GraphqlResponseError, or the error a plugin
+ * makes of such an answer (@octokit/plugin-retry's "status 500" for GitHub's "Something went
+ * wrong", after its retries; @octokit/plugin-throttling's for RATE_LIMITED), which GitHub answered
+ * with 200 all the same.
+ */
+function graphqlErrors(error) {
+    const failure = error;
+    const errors = failure?.name === 'GraphqlResponseError'
+        ? failure.errors
+        : failure?.response?.status === 200
+            ? failure.response.data?.errors
+            : undefined;
+    return Array.isArray(errors) ? errors.map(e => (e ?? {})) : undefined;
+}
+function graphqlFailure(errors) {
+    const text = (e) => (typeof e.message === 'string' ? e.message : '');
+    const first = clip(errors.map(text).find(Boolean) ?? 'no message');
+    if (errors.some(e => e.type === 'RATE_LIMITED' || SECONDARY.test(text(e)) || PRIMARY.test(text(e))))
+        return { kind: 'rate-limit', why: `GitHub's GraphQL API: ${first}` };
+    // A token that cannot see the repository gets it named as not there or not allowed.
+    if (errors.some(e => (e.type === 'NOT_FOUND' || e.type === 'FORBIDDEN') &&
+        Array.isArray(e.path) &&
+        e.path[0] === 'repository'))
+        return { kind: 'refused', why: `GitHub's GraphQL API: ${first}` };
+    // Errors in place of the data (a time-out of GitHub's own, "Something went wrong"): GitHub failed.
+    return { kind: 'outage', why: `GitHub's GraphQL API answered with errors only: ${first}` };
+}
+function messageOf(data) {
+    const message = data?.message;
+    return typeof message === 'string' ? clip(message) : '';
+}
+/** The messages of a 422's `errors` (where "was submitted too quickly" is said). */
+function fieldMessages(data) {
+    const errors = data?.errors;
+    if (!Array.isArray(errors))
+        return '';
+    return errors
+        .map(e => {
+        const m = e?.message;
+        return typeof m === 'string' ? m : typeof e === 'string' ? e : '';
+    })
+        .join(' ');
+}
+/** Why a call got no answer, from the connection's own account. */
+function unanswered(error) {
+    const failure = error;
+    const cause = failure?.cause;
+    // The connection's own account (a proxy that refused the tunnel, or asks for credentials).
+    if (cause?.cause instanceof connections/* HttpError */.j$)
+        return cause.cause.message;
+    const code = cause?.code ?? cause?.cause?.code;
+    if (typeof code === 'string')
+        return code;
+    return typeof failure?.message === 'string' ? failure.message : String(error);
+}
+const clip = (text) => {
+    const line = text.replace(/\s+/g, ' ').trim();
+    return line.length > MESSAGE_CHARS ? `${line.slice(0, MESSAGE_CHARS - 1)}…` : line;
+};
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/api.js
 
 
@@ -40029,82 +40328,6 @@ class GitHubTransport {
 
 
 
-
-
-
-/**
- * A failed GitHub call in a few words. Octokit reports a call that never got an answer (refused,
- * DNS, a time limit) as a RequestError with status 500 and no response: that is no HTTP 500, and
- * says so.
- */
-function describeGitHubError(error) {
-    const answer = answerOf(error);
-    if (answer && tooLarge(error))
-        return `HTTP ${answer.status}: the file is too large for GitHub to serve this way`;
-    if (answer)
-        return `HTTP ${answer.status}`;
-    // Not a call that failed but one that could not be made (an unusable token, a rate limit too
-    // long to wait for): its own words.
-    if (error instanceof errors/* InputError */.dz || error instanceof RateLimitError)
-        return error.message;
-    const failure = error;
-    const cause = failure?.cause;
-    // The connection's own account (a proxy that refused the tunnel, or asks for credentials).
-    if (cause?.cause instanceof connections/* HttpError */.j$)
-        return `no answer from GitHub (${cause.cause.message})`;
-    const code = cause?.code ?? cause?.cause?.code;
-    const why = typeof code === 'string'
-        ? code
-        : typeof failure?.message === 'string'
-            ? failure.message
-            : String(error);
-    return `no answer from GitHub (${why})`;
-}
-/**
- * GitHub refused for want of access (401, 403, 404: a private repository answers 404 to a token
- * that cannot see it), as opposed to failing or not answering. A 403 for a file too large to serve
- * (`too_large`) is no refusal: no permission would help.
- */
-function refusedAccess(error) {
-    return (([401, 403, 404].includes(answerOf(error)?.status ?? 0) && !tooLarge(error)) ||
-        graphqlRefused(error));
-}
-/**
- * GitHub's GraphQL API answered, but named the repository as not there or not allowed (errors of
- * type NOT_FOUND or FORBIDDEN on `repository`): what a token that cannot see it gets.
- */
-function graphqlRefused(error) {
-    const failure = error;
-    if (failure?.name !== 'GraphqlResponseError' || !Array.isArray(failure.errors))
-        return false;
-    return failure.errors.some(e => {
-        const entry = (e ?? {});
-        return ((entry.type === 'NOT_FOUND' || entry.type === 'FORBIDDEN') &&
-            Array.isArray(entry.path) &&
-            entry.path[0] === 'repository');
-    });
-}
-/** The error is a GitHub call that failed (answered or not), rather than a wrong answer or a bug. */
-const isGitHubCallError = (error) => isRequestError(error);
-/** What to grant, as one sentence: `grant` is what the workflow's `permissions:` block needs. */
-const permissionHint = (grant) => `Give the workflow ${grant} (a permissions block that sets any permission sets the others to none).`;
-/** The GitHub connections a run opens, closed together when it ends. */
-class GitHubSession {
-    deadline;
-    open = new Set();
-    /** `deadline`: the step's time limit on the run's clock, for every connection of the run. */
-    constructor(deadline) {
-        this.deadline = deadline;
-    }
-    add(api) {
-        this.open.add(api);
-    }
-    async close() {
-        const all = [...this.open];
-        this.open.clear();
-        await Promise.all(all.map(api => api.close()));
-    }
-}
 /** @octokit/plugin-retry's retryAfterBaseValue. */
 const RETRY_BASE_MS = 1000;
 /**
@@ -40115,15 +40338,13 @@ const RETRY_BASE_MS = 1000;
  * (a 5xx, a 429; not 400, 401, 403, 404, 410, 422, 451); creating a comment never is (a retry
  * could post it twice). Every request, its retries included, is bounded by its own time limit and
  * by the run's cancel signal, so a slow GitHub cannot hold a cancelled step. GitHub's rate limits
- * are waited for as it asks (@octokit/plugin-throttling), never past the step's time limit
- * (limits.ts; docs/retries-and-rate-limits.md).
+ * are waited for as it asks (@octokit/plugin-throttling), never past the step's time limit, and
+ * writes are paced a second apart (limits.ts; docs/retries-and-rate-limits.md). A run opens one per
+ * token and GitHub (session.ts): the pacing and the connections are the token's.
  */
-function connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs = RETRY_BASE_MS, clock = runner_clock/* systemClock */.m, session, tokenInput, deadline = session?.deadline } = {}) {
-    // The first moment the token is needed: an unexpanded `${{ … }}` fails here, saying so.
-    (0,inputs/* sendableSecret */.ng)(tokenInput ?? 'github-token', token);
+function openGitHubClient(token, apiUrl, { cancel, retryBaseMs = RETRY_BASE_MS, clock = runner_clock/* systemClock */.m, deadline } = {}) {
     const baseUrl = apiUrl.replace(/\/+$/, '');
     const transport = new GitHubTransport(baseUrl);
-    session?.add(transport);
     const octokit = getOctokit(token, {
         baseUrl,
         userAgent: runner/* USER_AGENT */._,
@@ -40134,13 +40355,16 @@ function connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs = R
     }, 
     // In this order: `limited` wraps each attempt, inside the retry plugin.
     limited({ cancel, retryBaseMs, clock, deadline }), retry);
+    return { octokit, close: () => transport.close() };
+}
+/** One repository's operations over a client: nothing is opened, the client's connections serve it. */
+function repositoryApi(octokit, { owner, repo }) {
     const rest = { octokit, owner, repo };
     return {
         ...issueCalls(rest),
         ...pullCalls(rest),
         ...repositoryCalls(rest),
-        graphql: (query, variables) => octokit.graphql(query, variables),
-        close: () => transport.close()
+        graphql: (query, variables) => octokit.graphql(query, variables)
     };
 }
 
@@ -40153,14 +40377,14 @@ function connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs = R
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  GX: () => (/* binding */ connectDocsPulls),
+  Ie: () => (/* binding */ DocsPulls),
   OK: () => (/* binding */ docsFailure)
 });
 
-// UNUSED EXPORTS: DocsPullError, DocsPulls, grantSentence
+// UNUSED EXPORTS: DocsPullError, docsPullState, grantSentence
 
-// EXTERNAL MODULE: ./.tmp/ncc-js/github/api.js + 32 modules
-var api = __nccwpck_require__(7937);
+// EXTERNAL MODULE: ./.tmp/ncc-js/github/api.js + 33 modules
+var api = __nccwpck_require__(2760);
 // EXTERNAL MODULE: ./.tmp/ncc-js/github/event.js
 var github_event = __nccwpck_require__(1450);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/history.js
@@ -40273,7 +40497,10 @@ function asPull(value) {
     if (typeof p.number !== 'number')
         return undefined;
     const author = (p.author ?? {});
-    const login = history_text(author.login);
+    // GraphQL names a bot (an App) without `[bot]`: REST's name, as an event payload gives it.
+    const login = author.__typename === 'Bot' && history_text(author.login) && !/\[bot\]$/i.test(history_text(author.login))
+        ? `${history_text(author.login)}[bot]`
+        : history_text(author.login);
     const nodes = (v) => (v ?? {}).nodes?.filter(n => n && typeof n === 'object') ?? [];
     return {
         number: p.number,
@@ -40373,6 +40600,17 @@ var pull_activity = __nccwpck_require__(6845);
 
 
 
+/** A pull request as GitHub answered it, read as a docs pull request's state. */
+function docsPullState(pull) {
+    const state = pull.merged ? 'merged' : pull.state === 'open' ? 'open' : 'closed';
+    const endedAt = state === 'merged' ? pull.mergedAt : state === 'closed' ? pull.closedAt : undefined;
+    return {
+        state,
+        draft: Boolean(pull.draft),
+        ...(pull.createdAt !== undefined ? { createdAt: pull.createdAt } : {}),
+        ...(endedAt !== undefined ? { endedAt } : {})
+    };
+}
 /** A call to the docs repository that failed: why, and what to grant when GitHub refused. */
 class DocsPullError extends Error {
     why;
@@ -40416,8 +40654,8 @@ function grantSentence(need, where, source, granted = 'pull requests') {
 }
 /**
  * The docs repository's pull requests, read and changed with one token: each call that fails throws
- * a DocsPullError. One connection per repository, opened at its first call (an unusable token fails
- * there, as a DocsPullError too).
+ * a DocsPullError. One run builds one per token (GitHubSession.docsPulls); each repository's
+ * operations are made at its first call (an unusable token fails there, as a DocsPullError too).
  */
 class DocsPulls {
     connect;
@@ -40438,6 +40676,10 @@ class DocsPulls {
     }
     pull(where) {
         return this.call(where, docs => docs.pull(where.number));
+    }
+    /** Its state: open, merged or closed, with its times (docsPullState). */
+    async state(where) {
+        return docsPullState(await this.pull(where));
     }
     /** Closes it without merging: the pull request as it now is (a merged one stays merged). */
     close(where) {
@@ -40513,16 +40755,6 @@ class DocsPulls {
         }
         return docs;
     }
-}
-/**
- * The door over real connections: `token` from `source.tokenInput`, on the run's GitHub (`apiUrl`),
- * each connection closed with the run's session.
- */
-function connectDocsPulls(token, source, apiUrl, cancel, options = {}) {
-    return new DocsPulls((owner, repo) => (0,api/* connectGitHub */.UY)(token, { owner, repo, apiUrl }, cancel, {
-        ...options,
-        tokenInput: source.tokenInput
-    }), source);
 }
 /** A door call's failure, told apart: whatever was thrown (a DocsPullError from every call). */
 function docsFailure(error) {
@@ -42450,7 +42682,7 @@ function yamlDocument(mapping) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1553);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8658);
 
 // The agent action (action.yml); `run` reports its own failures.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -42460,7 +42692,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1553:
+/***/ 8658:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -42900,14 +43132,92 @@ async function checkAccess(client, projectId, deadline) {
         throw new mintlify_errors/* ApiError */.hD(`Could not check the key and project '${projectId}': the service answered without a list of jobs.`, undefined, true);
 }
 
-// EXTERNAL MODULE: ./.tmp/ncc-js/github/api.js + 32 modules
-var api = __nccwpck_require__(7937);
+// EXTERNAL MODULE: ./.tmp/ncc-js/github/api.js + 33 modules
+var api = __nccwpck_require__(2760);
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/inputs.js
+var runner_inputs = __nccwpck_require__(7382);
+// EXTERNAL MODULE: ./.tmp/ncc-js/github/docs-pulls.js + 1 modules
+var docs_pulls = __nccwpck_require__(9101);
+;// CONCATENATED MODULE: ./.tmp/ncc-js/github/session.js
+
+
+
+/**
+ * The GitHub a run talks to: one client per token and GitHub host (its Octokit, its connections,
+ * its pacing of writes), however many repositories it reads, and one door to the docs repository
+ * per token. A docs project of 50 code repositories read with one `code-token` opens one client for
+ * them, not 50. Everything the run opened is closed together when it ends.
+ */
+class GitHubSession {
+    options;
+    clients = new Map();
+    doors = new Map();
+    openedCount = 0;
+    /**
+     * `cancel`, `clock` and `deadline` (the step's time limit on the run's clock) bound every request
+     * of the run, whichever client makes it.
+     */
+    constructor(options = {}) {
+        this.options = options;
+    }
+    /** The step's time limit on the run's clock, past which no rate limit is waited for. */
+    get deadline() {
+        return this.options.deadline;
+    }
+    /** Clients opened so far (one per token and host): what a test or the bench counts. */
+    get opened() {
+        return this.openedCount;
+    }
+    /**
+     * One repository's operations with `token`, over the one client of that token on `where`'s host.
+     * The first moment the token is needed: an unexpanded `${{ … }}` fails here, naming `tokenInput`.
+     */
+    repository(token, where, tokenInput = 'github-token') {
+        (0,runner_inputs/* sendableSecret */.ng)(tokenInput, token);
+        const host = where.apiUrl.replace(/\/+$/, '');
+        const key = `${host}\n${token}`;
+        let client = this.clients.get(key);
+        if (!client) {
+            client = (0,api/* openGitHubClient */.L7)(token, host, this.options);
+            this.clients.set(key, client);
+            this.openedCount++;
+        }
+        return (0,api/* repositoryApi */.Rx)(client.octokit, where);
+    }
+    /**
+     * The run's door to the docs repositories with `token` (from `source.tokenInput`) on `apiUrl`:
+     * one per token, so who the token is gets read once and every flow shares its connections.
+     */
+    docsPulls(token, source, apiUrl) {
+        const key = `${apiUrl.replace(/\/+$/, '')}\n${source.tokenInput}\n${token}`;
+        let door = this.doors.get(key);
+        if (!door) {
+            door = new docs_pulls/* DocsPulls */.Ie((owner, repo) => this.repository(token, { owner, repo, apiUrl }, source.tokenInput), source);
+            this.doors.set(key, door);
+        }
+        return door;
+    }
+    /** Ends every connection the run opened; a later call opens new ones. */
+    async close() {
+        const all = [...this.clients.values()];
+        this.clients.clear();
+        this.doors.clear();
+        await Promise.all(all.map(client => client.close()));
+    }
+}
+/**
+ * One repository's operations on a session of their own, for a step that talks to one repository
+ * with one token and closes it itself (and for tests of the client).
+ */
+function connectGitHub(token, where, cancel, { tokenInput, ...options } = {}) {
+    const session = new GitHubSession({ ...options, cancel });
+    return { ...session.repository(token, where, tokenInput), close: () => session.close() };
+}
+
 // EXTERNAL MODULE: ./.tmp/ncc-js/policy/choices.js
 var choices = __nccwpck_require__(7899);
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/duration.js
 var duration = __nccwpck_require__(8703);
-// EXTERNAL MODULE: ./.tmp/ncc-js/runner/inputs.js
-var runner_inputs = __nccwpck_require__(7382);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/prepared-run.js
 /** A run that starts nothing, and why. */
 const skippedRun = (why, about = {}) => ({
@@ -43014,8 +43324,6 @@ function checkedMarker(json) {
 var names = __nccwpck_require__(3254);
 // EXTERNAL MODULE: ./.tmp/ncc-js/agent/outcome.js
 var agent_outcome = __nccwpck_require__(4262);
-// EXTERNAL MODULE: ./.tmp/ncc-js/github/docs-pulls.js + 1 modules
-var docs_pulls = __nccwpck_require__(9101);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/records/docs-pr.js
 
 const docs_pr_TAG = 'mintlify-agent-docs-pr';
@@ -43125,16 +43433,16 @@ async function recordDocsPr(job, ctx) {
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/docs-repository.js
 
-
 /**
- * The run's door to the docs repository (github/docs-pulls.ts) with `docs-token`. A flow that only
- * reads (folding, outcomes, an issue's earlier job) may read a public docs repository with the
- * run's own token when `docs-token` is not set (`orRunToken`): the sentences then name
- * `github-token`, and ask for `docs-token` when GitHub refuses.
+ * The run's door to the docs repository (github/docs-pulls.ts) with `docs-token`: the session's
+ * one per token, so every flow of a run shares it. A flow that only reads (folding, outcomes, an
+ * issue's earlier job) may read a public docs repository with the run's own token when
+ * `docs-token` is not set (`orRunToken`): the sentences then name `github-token`, and ask for
+ * `docs-token` when GitHub refuses.
  */
 function docsPulls(tokens, apiUrl, deps, { orRunToken = false } = {}) {
     const own = Boolean(tokens.docsToken) || !orRunToken;
-    return (0,docs_pulls/* connectDocsPulls */.GX)((own ? tokens.docsToken : tokens.githubToken) ?? '', { tokenInput: own ? names/* Input */.pd.DocsToken : names/* Input */.pd.GithubToken, docsInput: names/* Input */.pd.DocsToken }, apiUrl, deps.signal, { clock: deps.clock, session: deps.session });
+    return deps.session.docsPulls((own ? tokens.docsToken : tokens.githubToken) ?? '', { tokenInput: own ? names/* Input */.pd.DocsToken : names/* Input */.pd.GithubToken, docsInput: names/* Input */.pd.DocsToken }, apiUrl);
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/after-job.js
@@ -43427,6 +43735,7 @@ var agent_settings = __nccwpck_require__(4360);
 
 
 
+
 /** A job read while deciding where a change goes: a short look, not a wait. */
 const LOOK_MS = 30_000;
 /**
@@ -43446,9 +43755,13 @@ async function runAgent(inputs, event, runner, signal, action, ran = {}) {
         };
     }
     // The step's time limit, for GitHub's rate limits: no wait for one goes past it.
-    const session = new api/* GitHubSession */.EU(runner.clock.now() + inputs.timeoutMs);
+    const session = new GitHubSession({
+        cancel: signal,
+        clock: runner.clock,
+        deadline: runner.clock.now() + inputs.timeoutMs
+    });
     try {
-        const policy = await repositoryPolicy(inputs, event, { ...runner, session, signal });
+        const policy = await repositoryPolicy(inputs, event, { ...runner, session });
         const settings = (ran.settings = action.settings(inputs, policy));
         return await runPreparedAction(settings, event, runner, signal, action, session);
     }
@@ -43562,7 +43875,7 @@ function costOf(decision, settings, who) {
  * the contents API with github-token (no checkout), or the built-in defaults when there is none.
  * Without a token or a repository (a local run) there is nothing to read: the defaults, said so.
  */
-async function repositoryPolicy(inputs, event, { log, clock, session, signal }) {
+async function repositoryPolicy(inputs, event, { log, session }) {
     const repository = event.owner && event.repo ? `${event.owner}/${event.repo}` : '';
     if (!repository || !inputs.githubToken || (0,runner_inputs/* isUnexpanded */.n4)(inputs.githubToken)) {
         if (inputs.config)
@@ -43570,7 +43883,7 @@ async function repositoryPolicy(inputs, event, { log, clock, session, signal }) 
         log.info(`Policy: the built-in defaults (no ${repository ? `'${names/* Input */.pd.GithubToken}'` : 'repository'} to read ${DEFAULT_POLICY_PATH} with).`);
         return (0,policy_policy/* defaultPolicy */.G4)();
     }
-    const github = (0,api/* connectGitHub */.UY)(inputs.githubToken, event, signal, { clock, session });
+    const github = session.repository(inputs.githubToken, event);
     const policy = await loadPolicy({
         config: inputs.config,
         repository,
@@ -43661,7 +43974,7 @@ async function withCounting(prepared, settings, event, deps, run) {
         return { prepared };
     // The ledger (its dashboard, its format's schema) loads only for a run a budget counts: an issue
     // run without one starts without it.
-    const { countedRun: counting } = await Promise.all(/* import() */[__nccwpck_require__.e(934), __nccwpck_require__.e(176)]).then(__nccwpck_require__.bind(__nccwpck_require__, 1176));
+    const { countedRun: counting } = await Promise.all(/* import() */[__nccwpck_require__.e(934), __nccwpck_require__.e(870)]).then(__nccwpck_require__.bind(__nccwpck_require__, 8870));
     const counted = await counting(settings, event, deps, run);
     return {
         prepared: {
@@ -46774,86 +47087,8 @@ function unknownEarlierJob(event, where, what = 'the comments of') {
     return new errors/* ExplainedError */.hM(`Attempt ${event.runAttempt} of this run could not read ${what} ${where} to find the job an earlier attempt may have started, so it does not start another. Look for it among the agent jobs on the Mintlify dashboard, or re-run once GitHub answers.`);
 }
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/fold.js
-
-
-
-/** Ledger states of a job that may still take a follow-up: running, or its docs pull request open. */
-const LIVE = new Set(['active', 'open', 'started']);
-/**
- * The ledger's newest job of the project that may still take the batch, checked against the
- * service: still running, or its docs pull request (the link the service reports, never one
- * written anywhere else) still open. Anything that cannot be read means a new job, never a guess.
- */
-async function decideFold(project, ctx) {
-    const latest = [...project.jobs].reverse().find(job => LIVE.has(job.state));
-    if (!latest)
-        return { info: 'No docs job of this project is open in the ledger: starting a new job.' };
-    let job;
-    try {
-        job = await ctx.readJob(latest.id);
-    }
-    catch (error) {
-        return {
-            notice: `Could not read the earlier job ${latest.id} (${errorText(error).replace(/\.$/, '')}), so these changes start a new job.`,
-            info: 'Starting a new job.'
-        };
-    }
-    if (job.status === 'active')
-        return {
-            target: { jobId: job.id, docsPr: job.prLink ?? undefined },
-            info: `Job ${job.id} is still running: sending the changes to it as a follow-up.`
-        };
-    if (!job.prLink)
-        return {
-            info: `The earlier job ${job.id} ended (${job.status ?? 'status unknown'}) without a docs pull request: starting a new job.`,
-            seen: { jobId: job.id, state: 'ended' }
-        };
-    const state = await docsPrState(ctx, job.prLink);
-    const times = (s) => ({
-        ...(s.createdAt ? { prCreatedAt: s.createdAt } : {}),
-        ...(s.endedAt ? { endedAt: s.endedAt } : {})
-    });
-    if ('error' in state)
-        return {
-            notice: `Could not read the state of the docs pull request ${job.prLink} (${state.error}), so these changes start a new job instead of joining it.${state.hint ?? ''}`,
-            info: 'Starting a new job.'
-        };
-    if (state.open)
-        return {
-            target: { jobId: job.id, docsPr: job.prLink },
-            info: `The docs pull request ${job.prLink} of job ${job.id} is still open: sending the changes to the job as a follow-up.`,
-            seen: { jobId: job.id, state: 'open', prLink: job.prLink, ...times(state) }
-        };
-    const closed = state.merged ? 'merged' : 'closed';
-    return {
-        info: `The docs pull request ${job.prLink} of job ${job.id} is ${closed}: starting a new job.`,
-        seen: { jobId: job.id, state: closed, prLink: job.prLink, ...times(state) }
-    };
-}
-/**
- * A docs pull request's state, read with the docs repository's connection; an error says why it
- * could not be read, and what to set when GitHub refused.
- */
-async function docsPrState(ctx, link) {
-    const where = (0,github_event/* parsePullLink */.dt)(link, ctx.serverUrl);
-    if (!where)
-        return { error: `it is not a pull request on ${ctx.serverUrl}` };
-    try {
-        const pull = await ctx.docs.pull(where);
-        return {
-            open: pull.state === 'open',
-            merged: pull.merged,
-            createdAt: pull.createdAt,
-            endedAt: pull.merged ? pull.mergedAt : pull.state === 'open' ? undefined : pull.closedAt
-        };
-    }
-    catch (error) {
-        const failed = (0,docs_pulls/* docsFailure */.OK)(error);
-        return { error: failed.why, hint: failed.grant('read') || undefined };
-    }
-}
-
+// EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/fold.js
+var fold = __nccwpck_require__(39);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/prompt/earlier-job.js
 
 
@@ -46886,13 +47121,13 @@ async function decideEarlierJob(jobId, issue, ctx) {
             go: 'new',
             info: `${recorded} ended (${job.status ?? 'status unknown'}) without a docs pull request: starting a new job.`
         };
-    const state = await docsPrState(ctx, job.prLink);
+    const state = await (0,fold/* docsPrState */.Bm)(ctx, job.prLink);
     if ('error' in state)
         return {
             go: 'new',
             notice: `Could not read the state of the docs pull request ${job.prLink} of job ${jobId}, recorded on #${issue} (${state.error}), so this run starts a new job instead of following up on it.${state.hint ?? ''}`
         };
-    if (state.open)
+    if (state.state === 'open')
         return {
             go: 'follow-up',
             docsPr: job.prLink,
@@ -46900,7 +47135,7 @@ async function decideEarlierJob(jobId, issue, ctx) {
         };
     return {
         go: 'new',
-        info: `The docs pull request ${job.prLink} of job ${jobId}, recorded on #${issue}, is ${state.merged ? 'merged' : 'closed'}: starting a new job.`
+        info: `The docs pull request ${job.prLink} of job ${jobId}, recorded on #${issue}, is ${state.state}: starting a new job.`
     };
 }
 /** The follow-up an issue labelled again sends to its job: the issue as it reads now. */
@@ -47074,7 +47309,6 @@ function planTrigger(settings, event) {
 
 
 
-
 /**
  * Decides what to run from the inputs, the event, the trust gate and the job recorded on the issue.
  * GitHub is contacted only when the run comments or checks a permission. A run that comments and
@@ -47094,13 +47328,13 @@ async function prepareIssueRun(settings, event, deps) {
  */
 const ISSUE_GATES = [trust];
 async function decideIssueRun(settings, event, deps) {
-    const { log, clock, session, saveState, signal, markers } = deps;
+    const { log, session, saveState, signal, markers } = deps;
     const plan = planTrigger(settings, event);
     const request = { jobId: settings.jobId, prompt: plan.prompt };
     if (plan.skipped)
         return skippedRun(plan.skipped);
     let connection;
-    const github = async () => (connection ??= (0,api/* connectGitHub */.UY)(settings.githubToken, event, signal, { clock, session }));
+    const github = async () => (connection ??= session.repository(settings.githubToken, event));
     if (plan.gate) {
         const stop = await applyGates(ISSUE_GATES, { event, settings, github, signal });
         if (stop)
@@ -47118,7 +47352,7 @@ async function decideIssueRun(settings, event, deps) {
  * trigger comment follows up, or, for a label added again, the earlier job while it runs or its docs
  * pull request is open. Otherwise a new job.
  */
-async function fromRecorded(settings, event, { log, clock, session, signal, markers, readJob }, { plan, target, request, comment }) {
+async function fromRecorded(settings, event, { log, session, signal, markers, readJob }, { plan, target, request, comment }) {
     const recorded = await comment.recorded();
     // A cancel while reading the comments must not be taken for "no job recorded".
     if (signal?.aborted)
@@ -47159,7 +47393,7 @@ async function fromRecorded(settings, event, { log, clock, session, signal, mark
     if (earlier && event.name === 'issues' && plan.prompt !== undefined) {
         const decision = await decideEarlierJob(earlier.marker.job, target, {
             readJob,
-            docs: docsPulls(settings, event.apiUrl, { signal, clock, session }, { orRunToken: true }),
+            docs: docsPulls(settings, event.apiUrl, { session }, { orRunToken: true }),
             serverUrl: event.serverUrl
         });
         if (signal?.aborted)
@@ -47205,7 +47439,6 @@ async function fromRecorded(settings, event, { log, clock, session, signal, mark
 const PromptInputs = (0,names/* actionInputs */.eh)(actions/* ACTION_INPUTS */.bn.main);
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/prompt/prompt-run.js
-
 
 
 
@@ -47269,13 +47502,13 @@ function refuseOtherFamilies(event) {
  * this project's key is there): the review sub-action sends it to the pull request's job, so the
  * main action leaves it, saying where it goes. One read of the comments, only for such a comment.
  */
-async function docsPrComment(settings, event, { clock, session, signal }) {
+async function docsPrComment(settings, event, { session }) {
     const pr = event.issue;
     if (event.name !== 'issue_comment' || !pr?.isPullRequest || !settings.githubToken)
         return undefined;
     if (commandText(event.comment?.body ?? '', settings.triggerPhrase) === undefined)
         return undefined;
-    const github = (0,api/* connectGitHub */.UY)(settings.githubToken, event, signal, { clock, session });
+    const github = session.repository(settings.githubToken, event);
     const place = docsPrPlace({ owner: event.owner, repo: event.repo, number: pr.number });
     const job = await recordedDocsJob(github, { number: pr.number, place }, settings);
     if (job === undefined)

@@ -33796,8 +33796,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: withinIssueBody
 
-// EXTERNAL MODULE: ./.tmp/ncc-js/github/api.js + 32 modules
-var api = __nccwpck_require__(7937);
+// EXTERNAL MODULE: ./.tmp/ncc-js/github/api.js + 33 modules
+var api = __nccwpck_require__(2760);
 // EXTERNAL MODULE: ./.tmp/ncc-js/github/dashboard-issues.js
 var dashboard_issues = __nccwpck_require__(215);
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/errors.js
@@ -34172,8 +34172,12 @@ var dashboard_choice = __nccwpck_require__(8520);
 
 
 
-/** A body read this long ago (ms) is taken as current: another run's write in between is unlikely. */
-const FRESH_MS = 5000;
+/**
+ * A body read this long ago (ms) is taken as current: another run's write in between is unlikely.
+ * This run's own writes in between are a second apart (github/limits.ts): a read, a comment and
+ * the job's start take several seconds.
+ */
+const FRESH_MS = 8000;
 /**
  * The `Docs agent dashboard` issue: found in one request by its label, created on first need,
  * written only by this action (its state is signed, see ledger.ts), and read again before each
@@ -34224,27 +34228,41 @@ class Dashboard {
         const [owner = '', repo = ''] = options.view.repository.split('/');
         let choice;
         let viewer;
+        const notices = [];
         try {
             const labelled = await (0,dashboard_issues/* labelledIssues */.k0)(github.graphql, { owner, repo }, ledger/* DASHBOARD_LABEL */.up);
             viewer = labelled.viewer ?? '';
             if (!viewer)
                 throw new errors/* ExplainedError */.hM(`GitHub did not say who 'github-token' is, so the docs agent dashboard cannot be told from a copy and nothing was started.`);
-            const own = await (0,dashboard_issues/* authoredIssues */.lt)(github.graphql, { owner, repo }, options.title, viewer);
-            choice = (0,dashboard_choice/* chooseDashboard */.S)([...labelled.issues, ...own], {
+            const ctx = {
                 signer: options.signer,
                 repository: options.view.repository,
                 viewer,
                 label: ledger/* DASHBOARD_LABEL */.up,
                 title: options.title
-            });
+            };
+            let own;
+            try {
+                own = await (0,dashboard_issues/* authoredIssues */.lt)(github.graphql, { owner, repo }, options.title, viewer);
+            }
+            catch (error) {
+                // GitHub's search can fail or lag: with the labelled dashboard found and verified, the
+                // run goes on with it, saying what it could not look for.
+                const found = (0,dashboard_choice/* chooseDashboard */.S)(labelled.issues, ctx);
+                if (!found.issue || found.stateUnread || found.relabel)
+                    throw error;
+                notices.push(`Could not search ${options.view.repository} for the dashboard by its author and title (${(0,api/* describeGitHubError */.dZ)(error)}): the labelled dashboard ${found.issue.url} is used. A dashboard whose label was taken off is looked for again on the next run.`);
+                own = [];
+            }
+            choice = (0,dashboard_choice/* chooseDashboard */.S)([...labelled.issues, ...own], ctx);
         }
         catch (error) {
             if (error instanceof errors/* ExplainedError */.hM)
                 throw error;
-            throw dashboardError('read', error);
+            throw dashboardError('read', error, options);
         }
         const dashboard = new Dashboard(github, options, choice.ledger);
-        dashboard.notices.push(...choice.notices);
+        dashboard.notices.push(...notices, ...choice.notices);
         if (choice.issue)
             dashboard.adopt(choice.issue);
         dashboard.relabel = choice.relabel;
@@ -34284,7 +34302,7 @@ class Dashboard {
             }
         }
         catch (error) {
-            throw dashboardError('write', error);
+            throw dashboardError('write', error, this.options);
         }
         this.checked = true;
     }
@@ -34317,7 +34335,7 @@ class Dashboard {
             }));
         }
         catch (error) {
-            throw dashboardError('write', error);
+            throw dashboardError('write', error, this.options);
         }
     }
     /**
@@ -34391,15 +34409,267 @@ function withinIssueBody(page, record) {
     const atLine = cut.lastIndexOf('\n');
     return `${atLine > 0 ? cut.slice(0, atLine) : cut}${CUT_NOTE}\n${record}`;
 }
-function dashboardError(what, error) {
+/**
+ * Why the dashboard could not be read or written, named as GitHub failed (github/failure.ts): only
+ * a refusal asks for `issues: write`, Issues turned off asks to turn them on, an outage or a rate
+ * limit to run again later.
+ */
+function dashboardError(what, error, { view, withoutLedger }) {
     if (error instanceof dashboard_choice/* NewerLedgerError */.dz)
         return error;
-    // Not a want of access: GitHub asked for a wait the step cannot give, and says so.
+    // GitHub asked for a wait the step cannot give, and says so.
     if (error instanceof api/* RateLimitError */.OE)
         return new errors/* ExplainedError */.hM(`Could not ${what} the docs agent dashboard issue, so nothing was started: ${error.message}`);
-    const status = error.status;
-    const detail = typeof status === 'number' ? `HTTP ${status}` : error.message;
-    return new errors/* ExplainedError */.hM(`Could not ${what} the docs agent dashboard issue (${detail}), which records what was handed to the agent, so nothing was started. Give the workflow 'issues: write', or set 'dashboard: false' to run every change as its own job without a record.`);
+    const or = withoutLedger ? `, or ${withoutLedger}` : '';
+    const advice = (0,api/* whatToDo */.H6)(error, {
+        refused: `Give the workflow 'issues: write'${or}.`,
+        disabled: `Issues are turned off in ${view.repository}, where the dashboard keeps the ledger: turn them on in its settings (Settings → General → Features → Issues)${or}.`
+    });
+    return new errors/* ExplainedError */.hM(`Could not ${what} the docs agent dashboard issue (${(0,api/* gitHubFailure */.o7)(error).why}), which records what was handed to the agent, so nothing was started.${advice ? ` ${advice}` : ''}`);
+}
+
+
+/***/ }),
+
+/***/ 8231:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   lV: () => (/* binding */ pullUpdate),
+/* harmony export */   rk: () => (/* binding */ expireStale)
+/* harmony export */ });
+/* unused harmony export MAX_EXPIRY_READS */
+/* harmony import */ var _github_docs_pulls_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5966);
+/* harmony import */ var _github_event_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1450);
+/* harmony import */ var _runner_markdown_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(5082);
+/* harmony import */ var _fold_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(39);
+/* harmony import */ var _names_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3254);
+/* harmony import */ var _staleness_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5916);
+
+
+
+
+
+
+/** Docs pull requests read at most for expiry in one run (the oldest first). */
+const MAX_EXPIRY_READS = 5;
+/**
+ * `expire-after`: the ledger's docs pull requests of the project that nobody but the agent has
+ * touched for longer than the duration are closed with a comment that says what stale meant and
+ * links the dashboard. Staleness runs from the last activity by a person (a commit, a review, a
+ * comment, a label), or from the pull request's creation; one that a person pushed to, approved,
+ * requested changes on or gave `keep-label` is never closed, and the ledger says why it was kept.
+ * At most MAX_EXPIRY_READS pull requests a run, those never kept first: a pull request read (1
+ * request), and for one older than the duration its activity (1 GraphQL request, and who
+ * `docs-token` is, once). A docs token without access is a warning naming it; the run goes on.
+ */
+async function expireStale(project, ctx) {
+    const updates = [];
+    const expired = [];
+    const due = project.jobs
+        .filter(j => j.prLink && _fold_js__WEBPACK_IMPORTED_MODULE_2__/* .LIVE */ .L8.has(j.state) && ctx.now - j.startedAt > ctx.afterMs)
+        // Kept ones last, the longest unjudged first: a kept pull request never holds back the others.
+        .sort((a, b) => (a.kept?.at ?? 0) - (b.kept?.at ?? 0) || a.startedAt - b.startedAt)
+        .slice(0, MAX_EXPIRY_READS);
+    for (const job of due) {
+        const link = job.prLink;
+        const where = (0,_github_event_js__WEBPACK_IMPORTED_MODULE_1__/* .parsePullLink */ .dt)(link, ctx.serverUrl);
+        if (!where)
+            continue;
+        const turn = await expireOne(job, link, where, ctx);
+        if ('stop' in turn)
+            break;
+        if (turn.update)
+            updates.push(turn.update);
+        if (turn.expired)
+            expired.push(link);
+    }
+    return { updates, expired };
+}
+async function expireOne(job, link, where, ctx) {
+    const { docs, log } = ctx;
+    // A call to the docs repository that fails stops the expiry for this run, saying what to grant.
+    const attempt = async (what, then, call) => {
+        try {
+            return { answer: await call() };
+        }
+        catch (error) {
+            const failed = (0,_github_docs_pulls_js__WEBPACK_IMPORTED_MODULE_0__/* .docsFailure */ .OK)(error);
+            log.warning(`Could not ${what} ${link} with '${docs.tokenInput}' (${failed.why}), ${then}${failed.grant('read and write')}`);
+            return { stop: true };
+        }
+    };
+    const read = await attempt('read the docs pull request', 'so stale docs pull requests are not closed in this run.', () => docs.pull(where));
+    if ('stop' in read)
+        return read;
+    const pull = read.answer;
+    const seen = (0,_github_docs_pulls_js__WEBPACK_IMPORTED_MODULE_0__/* .docsPullState */ .we)(pull);
+    if (seen.state !== 'open')
+        return { update: pullUpdate(job.id, seen) };
+    const createdAt = pull.createdAt ?? job.startedAt;
+    const open = {
+        jobId: job.id,
+        state: 'open',
+        prCreatedAt: createdAt,
+        draft: Boolean(pull.draft)
+    };
+    if (ctx.now - createdAt <= ctx.afterMs)
+        return { update: open };
+    let agentEmail = job.agentEmail;
+    const judged = await attempt('read who touched the docs pull request', 'so stale docs pull requests are not closed in this run: a person’s work is never closed on a guess.', async () => {
+        // Who `docs-token` is: its comments are the action's own, never a person's.
+        const token = await docs.identity(where);
+        const activity = await docs.activity(where);
+        agentEmail ??= activity.openerEmail;
+        return (0,_staleness_js__WEBPACK_IMPORTED_MODULE_4__/* .judgeStaleness */ .CP)(activity, {
+            createdAt,
+            now: ctx.now,
+            afterMs: ctx.afterMs,
+            keepLabel: ctx.keepLabel,
+            agent: { token, email: agentEmail }
+        });
+    });
+    if ('stop' in judged)
+        return judged;
+    const staleness = judged.answer;
+    if (!('stale' in staleness)) {
+        const why = 'keep' in staleness
+            ? staleness.keep
+            : `${staleness.recent}, within '${_names_js__WEBPACK_IMPORTED_MODULE_3__/* .Key */ .Uz.ExpireAfter}: ${ctx.afterText}'`;
+        log.info(`Kept the docs pull request ${link} open past '${_names_js__WEBPACK_IMPORTED_MODULE_3__/* .Key */ .Uz.ExpireAfter}: ${ctx.afterText}': ${why}.`);
+        return { update: { ...open, agentEmail, kept: { why, at: ctx.now } } };
+    }
+    if (ctx.dryRun) {
+        log.info(`Dry run: nobody but the docs agent has touched the docs pull request ${link} since ${(0,_staleness_js__WEBPACK_IMPORTED_MODULE_4__/* .day */ .vd)(staleness.since)}, longer than '${_names_js__WEBPACK_IMPORTED_MODULE_3__/* .Key */ .Uz.ExpireAfter}: ${ctx.afterText}': it would be closed.`);
+        return {};
+    }
+    const closing = await attempt('close the docs pull request', `which nobody but the docs agent has touched for longer than '${_names_js__WEBPACK_IMPORTED_MODULE_3__/* .Key */ .Uz.ExpireAfter}: ${ctx.afterText}'.`, () => docs.close(where));
+    if ('stop' in closing)
+        return closing;
+    const closed = closing.answer;
+    // Merged in the meantime: GitHub keeps a merged pull request as it is.
+    const after = (0,_github_docs_pulls_js__WEBPACK_IMPORTED_MODULE_0__/* .docsPullState */ .we)(closed);
+    if (after.state === 'merged')
+        return { update: pullUpdate(job.id, after) };
+    log.notice(`Closed the docs pull request ${link}: nobody but the docs agent has touched it since ${(0,_staleness_js__WEBPACK_IMPORTED_MODULE_4__/* .day */ .vd)(staleness.since)}, longer than '${_names_js__WEBPACK_IMPORTED_MODULE_3__/* .Key */ .Uz.ExpireAfter}: ${ctx.afterText}'. The next change starts a new job.`);
+    try {
+        await docs.comment(where, closingComment(ctx, staleness));
+    }
+    catch (error) {
+        log.warning(`Closed ${link} but could not say why in a comment (${(0,_github_docs_pulls_js__WEBPACK_IMPORTED_MODULE_0__/* .docsFailure */ .OK)(error).why}).`);
+    }
+    return {
+        update: { jobId: job.id, state: 'expired', prCreatedAt: createdAt, endedAt: ctx.now },
+        expired: true
+    };
+}
+/** What the ledger learns of a job from its docs pull request's state: the state and its times. */
+function pullUpdate(jobId, pull) {
+    return {
+        jobId,
+        state: pull.state,
+        ...(pull.createdAt !== undefined ? { prCreatedAt: pull.createdAt } : {}),
+        ...(pull.endedAt !== undefined ? { endedAt: pull.endedAt } : {})
+    };
+}
+/** Says what stale meant: nobody but the agent touched it, since when, and how to keep one open. */
+function closingComment(ctx, stale) {
+    const dashboard = ctx.dashboardUrl
+        ? ` The changes it held are listed on the ${(0,_runner_markdown_js__WEBPACK_IMPORTED_MODULE_5__/* .markdownLink */ .iQ)('docs agent dashboard', ctx.dashboardUrl)}.`
+        : '';
+    // Named, never mentioned: a closing comment notifies nobody.
+    const last = stale.touched ? `the last was ${(0,_runner_markdown_js__WEBPACK_IMPORTED_MODULE_5__/* .escapeMarkdown */ .FV)(stale.touched)}` : 'it was opened';
+    return [
+        `📝 **Mintlify agent action**: closed as stale. Nobody but the docs agent has touched this docs pull request since ${(0,_staleness_js__WEBPACK_IMPORTED_MODULE_4__/* .day */ .vd)(stale.since)} (${last}), longer than ${(0,_runner_markdown_js__WEBPACK_IMPORTED_MODULE_5__/* .codeSpan */ .SS)(`${_names_js__WEBPACK_IMPORTED_MODULE_3__/* .Key */ .Uz.ExpireAfter}: ${ctx.afterText}`)} allows.${dashboard}`,
+        '',
+        `Stale means no commit, review, comment or label by a person in that time. A docs pull request that a person pushed to, approved, requested changes on or labelled ${(0,_runner_markdown_js__WEBPACK_IMPORTED_MODULE_5__/* .codeSpan */ .SS)(ctx.keepLabel)} is never closed. The next code change starts a fresh docs pull request; reopen this one to keep working on it by hand.`
+    ].join('\n');
+}
+
+
+/***/ }),
+
+/***/ 39:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   L8: () => (/* binding */ LIVE),
+/* harmony export */   mj: () => (/* binding */ decideFold)
+/* harmony export */ });
+/* unused harmony export docsPrState */
+/* harmony import */ var _github_docs_pulls_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5966);
+/* harmony import */ var _github_event_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1450);
+/* harmony import */ var _runner_errors_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7156);
+
+
+
+/** Ledger states of a job that may still take a follow-up: running, or its docs pull request open. */
+const LIVE = new Set(['active', 'open', 'started']);
+/**
+ * The ledger's newest job of the project that may still take the batch, checked against the
+ * service: still running, or its docs pull request (the link the service reports, never one
+ * written anywhere else) still open. Anything that cannot be read means a new job, never a guess.
+ */
+async function decideFold(project, ctx) {
+    const latest = [...project.jobs].reverse().find(job => LIVE.has(job.state));
+    if (!latest)
+        return { info: 'No docs job of this project is open in the ledger: starting a new job.' };
+    let job;
+    try {
+        job = await ctx.readJob(latest.id);
+    }
+    catch (error) {
+        return {
+            notice: `Could not read the earlier job ${latest.id} (${(0,_runner_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .errorText */ .kc)(error).replace(/\.$/, '')}), so these changes start a new job.`,
+            info: 'Starting a new job.'
+        };
+    }
+    if (job.status === 'active')
+        return {
+            target: { jobId: job.id, docsPr: job.prLink ?? undefined },
+            info: `Job ${job.id} is still running: sending the changes to it as a follow-up.`
+        };
+    if (!job.prLink)
+        return {
+            info: `The earlier job ${job.id} ended (${job.status ?? 'status unknown'}) without a docs pull request: starting a new job.`,
+            seen: { jobId: job.id, state: 'ended' }
+        };
+    const state = await docsPrState(ctx, job.prLink);
+    const times = (s) => ({
+        ...(s.createdAt ? { prCreatedAt: s.createdAt } : {}),
+        ...(s.endedAt ? { endedAt: s.endedAt } : {})
+    });
+    if ('error' in state)
+        return {
+            notice: `Could not read the state of the docs pull request ${job.prLink} (${state.error}), so these changes start a new job instead of joining it.${state.hint ?? ''}`,
+            info: 'Starting a new job.'
+        };
+    if (state.state === 'open')
+        return {
+            target: { jobId: job.id, docsPr: job.prLink },
+            info: `The docs pull request ${job.prLink} of job ${job.id} is still open: sending the changes to the job as a follow-up.`,
+            seen: { jobId: job.id, state: 'open', prLink: job.prLink, ...times(state) }
+        };
+    return {
+        info: `The docs pull request ${job.prLink} of job ${job.id} is ${state.state}: starting a new job.`,
+        seen: { jobId: job.id, state: state.state, prLink: job.prLink, ...times(state) }
+    };
+}
+/**
+ * A docs pull request's state, read with the docs repository's connection; an error says why it
+ * could not be read, and what to set when GitHub refused.
+ */
+async function docsPrState(ctx, link) {
+    const where = (0,_github_event_js__WEBPACK_IMPORTED_MODULE_1__/* .parsePullLink */ .dt)(link, ctx.serverUrl);
+    if (!where)
+        return { error: `it is not a pull request on ${ctx.serverUrl}` };
+    try {
+        return await ctx.docs.state(where);
+    }
+    catch (error) {
+        const failed = (0,_github_docs_pulls_js__WEBPACK_IMPORTED_MODULE_0__/* .docsFailure */ .OK)(error);
+        return { error: failed.why, hint: failed.grant('read') || undefined };
+    }
 }
 
 
@@ -34886,8 +35156,10 @@ function leftOut(batch) {
 /* harmony import */ var _github_docs_pulls_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5966);
 /* harmony import */ var _github_event_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1450);
 /* harmony import */ var _names_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3254);
-/* harmony import */ var _staleness_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5916);
-/* harmony import */ var _records_ledger_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5442);
+/* harmony import */ var _expiry_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8231);
+/* harmony import */ var _staleness_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5916);
+/* harmony import */ var _records_ledger_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(5442);
+
 
 
 
@@ -34908,7 +35180,7 @@ const STILL_OPEN = new Set(['active', 'started', 'open']);
 async function refreshOutcomes(project, ctx) {
     const due = project.jobs
         .filter(j => j.prLink && !ctx.skip.has(j.id) && inWindow(j, ctx.now) && unknown(j, ctx.now))
-        .sort((a, b) => (a.checkedAt ?? 0) - (b.checkedAt ?? 0) || (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_4__/* .openedAt */ .vx)(a) - (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_4__/* .openedAt */ .vx)(b));
+        .sort((a, b) => (a.checkedAt ?? 0) - (b.checkedAt ?? 0) || (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_5__/* .openedAt */ .vx)(a) - (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_5__/* .openedAt */ .vx)(b));
     const changed = [];
     const checked = [];
     let reads = 0;
@@ -34923,7 +35195,7 @@ async function refreshOutcomes(project, ctx) {
         reads++;
         let pull;
         try {
-            pull = await ctx.docs.pull(where);
+            pull = await ctx.docs.state(where);
         }
         catch (error) {
             const failed = (0,_github_docs_pulls_js__WEBPACK_IMPORTED_MODULE_0__/* .docsFailure */ .OK)(error);
@@ -34960,8 +35232,8 @@ function personCommits(ctx) {
                 const token = ctx.docs.tokenInput === _names_js__WEBPACK_IMPORTED_MODULE_2__/* .Input */ .pd.DocsToken ? await ctx.docs.identity(where) : undefined;
                 const activity = await ctx.docs.activity(where);
                 const agentEmail = known ?? activity.openerEmail;
-                const people = (0,_staleness_js__WEBPACK_IMPORTED_MODULE_3__/* .peopleOf */ .xr)(activity, { token, email: agentEmail });
-                if (people.some(_staleness_js__WEBPACK_IMPORTED_MODULE_3__/* .isPush */ .n3))
+                const people = (0,_staleness_js__WEBPACK_IMPORTED_MODULE_4__/* .peopleOf */ .xr)(activity, { token, email: agentEmail });
+                if (people.some(_staleness_js__WEBPACK_IMPORTED_MODULE_4__/* .isPush */ .n3))
                     return { personCommitted: true, agentEmail };
                 // Older commits not read may hold a person's: not known, out of the zero-touch rate.
                 if (activity.unread)
@@ -34978,18 +35250,21 @@ function personCommits(ctx) {
     return state;
 }
 function outcomeOf(job, pull) {
-    const times = { prCreatedAt: pull.createdAt, draft: Boolean(pull.draft) };
-    if (pull.merged)
-        return { jobId: job.id, state: 'merged', ...times, endedAt: pull.mergedAt };
+    const read = { ...(0,_expiry_js__WEBPACK_IMPORTED_MODULE_3__/* .pullUpdate */ .lV)(job.id, pull), draft: pull.draft };
+    if (pull.state === 'merged')
+        return read;
     // Closed by expire-after: expired still, unless a person reopened and merged it (above). One
     // reopened and open is not the agent's to fold into again.
     if (job.state === 'expired')
-        return { jobId: job.id, state: 'expired', ...times };
-    if (pull.state !== 'open')
-        return { jobId: job.id, state: 'closed', ...times, endedAt: pull.closedAt };
+        return {
+            ...(0,_expiry_js__WEBPACK_IMPORTED_MODULE_3__/* .pullUpdate */ .lV)(job.id, { ...pull, endedAt: undefined }),
+            state: 'expired',
+            draft: pull.draft
+        };
+    if (pull.state === 'closed')
+        return read;
     // A job still at work keeps its state: its docs pull request is open.
-    const state = job.state === 'active' || job.state === 'started' ? job.state : 'open';
-    return { jobId: job.id, state, ...times };
+    return { ...read, state: job.state === 'active' || job.state === 'started' ? job.state : 'open' };
 }
 const changes = (job, u) => job.state !== u.state ||
     Boolean(u.prCreatedAt && u.prCreatedAt !== job.prCreatedAt) ||
@@ -34997,7 +35272,7 @@ const changes = (job, u) => job.state !== u.state ||
     Boolean(u.draft) !== Boolean(job.draft) ||
     (u.personCommitted !== undefined && u.personCommitted !== job.personCommitted) ||
     Boolean(u.touchUnread && !job.touchUnread);
-const inWindow = (job, now) => (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_4__/* .openedAt */ .vx)(job) > now - _records_ledger_js__WEBPACK_IMPORTED_MODULE_4__/* .OUTCOME_WINDOW_MS */ .di;
+const inWindow = (job, now) => (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_5__/* .openedAt */ .vx)(job) > now - _records_ledger_js__WEBPACK_IMPORTED_MODULE_5__/* .OUTCOME_WINDOW_MS */ .di;
 /**
  * Not decided yet as far as the ledger knows, or decided without the times the figures need, or
  * merged without knowing whether a person committed to it (unless its commits were too many to
@@ -35019,7 +35294,7 @@ function outcomes(project, now, creditsPerRun = 180) {
     const expired = state('expired');
     const touched = jobs.filter(j => j.state === 'merged' && j.personCommitted !== undefined);
     const decided = merged + closed + expired;
-    const started = (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_4__/* .startsIn30Days */ .jG)(project, now);
+    const started = (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_5__/* .startsIn30Days */ .jG)(project, now);
     const toMerge = jobs
         .filter(j => j.state === 'merged' && j.endedAt && j.endedAt >= j.startedAt)
         .map(j => j.endedAt - j.startedAt);
@@ -35653,7 +35928,7 @@ function parseFailOn(raw) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8526);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6773);
 
 // The changes sub-action (changes/action.yml); `run` reports its own failures.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -35663,7 +35938,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8526:
+/***/ 6773:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -36103,14 +36378,92 @@ async function checkAccess(client, projectId, deadline) {
         throw new mintlify_errors/* ApiError */.hD(`Could not check the key and project '${projectId}': the service answered without a list of jobs.`, undefined, true);
 }
 
-// EXTERNAL MODULE: ./.tmp/ncc-js/github/api.js + 32 modules
-var api = __nccwpck_require__(7937);
+// EXTERNAL MODULE: ./.tmp/ncc-js/github/api.js + 33 modules
+var api = __nccwpck_require__(2760);
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/inputs.js
+var runner_inputs = __nccwpck_require__(7382);
+// EXTERNAL MODULE: ./.tmp/ncc-js/github/docs-pulls.js
+var docs_pulls = __nccwpck_require__(5966);
+;// CONCATENATED MODULE: ./.tmp/ncc-js/github/session.js
+
+
+
+/**
+ * The GitHub a run talks to: one client per token and GitHub host (its Octokit, its connections,
+ * its pacing of writes), however many repositories it reads, and one door to the docs repository
+ * per token. A docs project of 50 code repositories read with one `code-token` opens one client for
+ * them, not 50. Everything the run opened is closed together when it ends.
+ */
+class GitHubSession {
+    options;
+    clients = new Map();
+    doors = new Map();
+    openedCount = 0;
+    /**
+     * `cancel`, `clock` and `deadline` (the step's time limit on the run's clock) bound every request
+     * of the run, whichever client makes it.
+     */
+    constructor(options = {}) {
+        this.options = options;
+    }
+    /** The step's time limit on the run's clock, past which no rate limit is waited for. */
+    get deadline() {
+        return this.options.deadline;
+    }
+    /** Clients opened so far (one per token and host): what a test or the bench counts. */
+    get opened() {
+        return this.openedCount;
+    }
+    /**
+     * One repository's operations with `token`, over the one client of that token on `where`'s host.
+     * The first moment the token is needed: an unexpanded `${{ … }}` fails here, naming `tokenInput`.
+     */
+    repository(token, where, tokenInput = 'github-token') {
+        (0,runner_inputs/* sendableSecret */.ng)(tokenInput, token);
+        const host = where.apiUrl.replace(/\/+$/, '');
+        const key = `${host}\n${token}`;
+        let client = this.clients.get(key);
+        if (!client) {
+            client = (0,api/* openGitHubClient */.L7)(token, host, this.options);
+            this.clients.set(key, client);
+            this.openedCount++;
+        }
+        return (0,api/* repositoryApi */.Rx)(client.octokit, where);
+    }
+    /**
+     * The run's door to the docs repositories with `token` (from `source.tokenInput`) on `apiUrl`:
+     * one per token, so who the token is gets read once and every flow shares its connections.
+     */
+    docsPulls(token, source, apiUrl) {
+        const key = `${apiUrl.replace(/\/+$/, '')}\n${source.tokenInput}\n${token}`;
+        let door = this.doors.get(key);
+        if (!door) {
+            door = new docs_pulls/* DocsPulls */.Ie((owner, repo) => this.repository(token, { owner, repo, apiUrl }, source.tokenInput), source);
+            this.doors.set(key, door);
+        }
+        return door;
+    }
+    /** Ends every connection the run opened; a later call opens new ones. */
+    async close() {
+        const all = [...this.clients.values()];
+        this.clients.clear();
+        this.doors.clear();
+        await Promise.all(all.map(client => client.close()));
+    }
+}
+/**
+ * One repository's operations on a session of their own, for a step that talks to one repository
+ * with one token and closes it itself (and for tests of the client).
+ */
+function connectGitHub(token, where, cancel, { tokenInput, ...options } = {}) {
+    const session = new GitHubSession({ ...options, cancel });
+    return { ...session.repository(token, where, tokenInput), close: () => session.close() };
+}
+
 // EXTERNAL MODULE: ./.tmp/ncc-js/policy/choices.js
 var choices = __nccwpck_require__(7899);
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/duration.js
 var duration = __nccwpck_require__(8703);
-// EXTERNAL MODULE: ./.tmp/ncc-js/runner/inputs.js
-var runner_inputs = __nccwpck_require__(7382);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/prepared-run.js
 /** A run that starts nothing, and why. */
 const skippedRun = (why, about = {}) => ({
@@ -36217,8 +36570,6 @@ function checkedMarker(json) {
 var names = __nccwpck_require__(3254);
 // EXTERNAL MODULE: ./.tmp/ncc-js/agent/outcome.js
 var agent_outcome = __nccwpck_require__(4262);
-// EXTERNAL MODULE: ./.tmp/ncc-js/github/docs-pulls.js
-var docs_pulls = __nccwpck_require__(5966);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/records/docs-pr.js
 
 const docs_pr_TAG = 'mintlify-agent-docs-pr';
@@ -36328,16 +36679,16 @@ async function recordDocsPr(job, ctx) {
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/docs-repository.js
 
-
 /**
- * The run's door to the docs repository (github/docs-pulls.ts) with `docs-token`. A flow that only
- * reads (folding, outcomes, an issue's earlier job) may read a public docs repository with the
- * run's own token when `docs-token` is not set (`orRunToken`): the sentences then name
- * `github-token`, and ask for `docs-token` when GitHub refuses.
+ * The run's door to the docs repository (github/docs-pulls.ts) with `docs-token`: the session's
+ * one per token, so every flow of a run shares it. A flow that only reads (folding, outcomes, an
+ * issue's earlier job) may read a public docs repository with the run's own token when
+ * `docs-token` is not set (`orRunToken`): the sentences then name `github-token`, and ask for
+ * `docs-token` when GitHub refuses.
  */
 function docsPulls(tokens, apiUrl, deps, { orRunToken = false } = {}) {
     const own = Boolean(tokens.docsToken) || !orRunToken;
-    return (0,docs_pulls/* connectDocsPulls */.GX)((own ? tokens.docsToken : tokens.githubToken) ?? '', { tokenInput: own ? names/* Input */.pd.DocsToken : names/* Input */.pd.GithubToken, docsInput: names/* Input */.pd.DocsToken }, apiUrl, deps.signal, { clock: deps.clock, session: deps.session });
+    return deps.session.docsPulls((own ? tokens.docsToken : tokens.githubToken) ?? '', { tokenInput: own ? names/* Input */.pd.DocsToken : names/* Input */.pd.GithubToken, docsInput: names/* Input */.pd.DocsToken }, apiUrl);
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/after-job.js
@@ -36630,6 +36981,7 @@ var agent_settings = __nccwpck_require__(4360);
 
 
 
+
 /** A job read while deciding where a change goes: a short look, not a wait. */
 const LOOK_MS = 30_000;
 /**
@@ -36649,9 +37001,13 @@ async function runAgent(inputs, event, runner, signal, action, ran = {}) {
         };
     }
     // The step's time limit, for GitHub's rate limits: no wait for one goes past it.
-    const session = new api/* GitHubSession */.EU(runner.clock.now() + inputs.timeoutMs);
+    const session = new GitHubSession({
+        cancel: signal,
+        clock: runner.clock,
+        deadline: runner.clock.now() + inputs.timeoutMs
+    });
     try {
-        const policy = await repositoryPolicy(inputs, event, { ...runner, session, signal });
+        const policy = await repositoryPolicy(inputs, event, { ...runner, session });
         const settings = (ran.settings = action.settings(inputs, policy));
         return await runPreparedAction(settings, event, runner, signal, action, session);
     }
@@ -36765,7 +37121,7 @@ function costOf(decision, settings, who) {
  * the contents API with github-token (no checkout), or the built-in defaults when there is none.
  * Without a token or a repository (a local run) there is nothing to read: the defaults, said so.
  */
-async function repositoryPolicy(inputs, event, { log, clock, session, signal }) {
+async function repositoryPolicy(inputs, event, { log, session }) {
     const repository = event.owner && event.repo ? `${event.owner}/${event.repo}` : '';
     if (!repository || !inputs.githubToken || (0,runner_inputs/* isUnexpanded */.n4)(inputs.githubToken)) {
         if (inputs.config)
@@ -36773,7 +37129,7 @@ async function repositoryPolicy(inputs, event, { log, clock, session, signal }) 
         log.info(`Policy: the built-in defaults (no ${repository ? `'${names/* Input */.pd.GithubToken}'` : 'repository'} to read ${DEFAULT_POLICY_PATH} with).`);
         return (0,policy_policy/* defaultPolicy */.G4)();
     }
-    const github = (0,api/* connectGitHub */.UY)(inputs.githubToken, event, signal, { clock, session });
+    const github = session.repository(inputs.githubToken, event);
     const policy = await loadPolicy({
         config: inputs.config,
         repository,
@@ -39980,86 +40336,8 @@ async function undo(ctx, why, reply) {
     return said.trim();
 }
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/fold.js
-
-
-
-/** Ledger states of a job that may still take a follow-up: running, or its docs pull request open. */
-const LIVE = new Set(['active', 'open', 'started']);
-/**
- * The ledger's newest job of the project that may still take the batch, checked against the
- * service: still running, or its docs pull request (the link the service reports, never one
- * written anywhere else) still open. Anything that cannot be read means a new job, never a guess.
- */
-async function decideFold(project, ctx) {
-    const latest = [...project.jobs].reverse().find(job => LIVE.has(job.state));
-    if (!latest)
-        return { info: 'No docs job of this project is open in the ledger: starting a new job.' };
-    let job;
-    try {
-        job = await ctx.readJob(latest.id);
-    }
-    catch (error) {
-        return {
-            notice: `Could not read the earlier job ${latest.id} (${(0,errors/* errorText */.kc)(error).replace(/\.$/, '')}), so these changes start a new job.`,
-            info: 'Starting a new job.'
-        };
-    }
-    if (job.status === 'active')
-        return {
-            target: { jobId: job.id, docsPr: job.prLink ?? undefined },
-            info: `Job ${job.id} is still running: sending the changes to it as a follow-up.`
-        };
-    if (!job.prLink)
-        return {
-            info: `The earlier job ${job.id} ended (${job.status ?? 'status unknown'}) without a docs pull request: starting a new job.`,
-            seen: { jobId: job.id, state: 'ended' }
-        };
-    const state = await docsPrState(ctx, job.prLink);
-    const times = (s) => ({
-        ...(s.createdAt ? { prCreatedAt: s.createdAt } : {}),
-        ...(s.endedAt ? { endedAt: s.endedAt } : {})
-    });
-    if ('error' in state)
-        return {
-            notice: `Could not read the state of the docs pull request ${job.prLink} (${state.error}), so these changes start a new job instead of joining it.${state.hint ?? ''}`,
-            info: 'Starting a new job.'
-        };
-    if (state.open)
-        return {
-            target: { jobId: job.id, docsPr: job.prLink },
-            info: `The docs pull request ${job.prLink} of job ${job.id} is still open: sending the changes to the job as a follow-up.`,
-            seen: { jobId: job.id, state: 'open', prLink: job.prLink, ...times(state) }
-        };
-    const closed = state.merged ? 'merged' : 'closed';
-    return {
-        info: `The docs pull request ${job.prLink} of job ${job.id} is ${closed}: starting a new job.`,
-        seen: { jobId: job.id, state: closed, prLink: job.prLink, ...times(state) }
-    };
-}
-/**
- * A docs pull request's state, read with the docs repository's connection; an error says why it
- * could not be read, and what to set when GitHub refused.
- */
-async function docsPrState(ctx, link) {
-    const where = (0,github_event/* parsePullLink */.dt)(link, ctx.serverUrl);
-    if (!where)
-        return { error: `it is not a pull request on ${ctx.serverUrl}` };
-    try {
-        const pull = await ctx.docs.pull(where);
-        return {
-            open: pull.state === 'open',
-            merged: pull.merged,
-            createdAt: pull.createdAt,
-            endedAt: pull.merged ? pull.mergedAt : pull.state === 'open' ? undefined : pull.closedAt
-        };
-    }
-    catch (error) {
-        const failed = (0,docs_pulls/* docsFailure */.OK)(error);
-        return { error: failed.why, hint: failed.grant('read') || undefined };
-    }
-}
-
+// EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/fold.js
+var ledger_fold = __nccwpck_require__(39);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/changes/gates/gate.js
 
 /** The batch's changes and whether they wait, as the reasons say it. */
@@ -40104,7 +40382,7 @@ const approval = {
         const { project } = ledger;
         if (settings.approval !== 'dashboard' || approvedBy || project.waiting?.approvedBy)
             return PASS;
-        const fold = settings.fold === 'open-pr' ? await decideFold(project, foldContext) : undefined;
+        const fold = settings.fold === 'open-pr' ? await (0,ledger_fold/* decideFold */.mj)(project, foldContext) : undefined;
         ledger.noteSeen(fold?.seen);
         const target = fold?.target;
         const prompt = await reads.prompt(batch, Boolean(target));
@@ -40191,7 +40469,10 @@ const firstRun = {
     }
 };
 
+// EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/expiry.js
+var ledger_expiry = __nccwpck_require__(8231);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/changes/gates/max-open.js
+
 
 
 
@@ -40242,7 +40523,7 @@ async function countOpen(project, max, fold, ctx) {
     const seen = fold.seen;
     const live = project.jobs
         .map(j => (seen && j.id === seen.jobId ? { ...j, state: seen.state } : j))
-        .filter(j => LIVE.has(j.state));
+        .filter(j => ledger_fold/* LIVE */.L8.has(j.state));
     if (live.length < max)
         return {
             open: live.map(j => ({ jobId: j.id, prLink: j.prLink })),
@@ -40286,24 +40567,12 @@ async function countOpen(project, max, fold, ctx) {
             continue;
         }
         try {
-            const pull = await ctx.docs.pull(where);
-            if (pull.merged)
-                updates.push({
-                    jobId: known.id,
-                    state: 'merged',
-                    prCreatedAt: pull.createdAt,
-                    endedAt: pull.mergedAt
-                });
-            else if (pull.state !== 'open')
-                updates.push({
-                    jobId: known.id,
-                    state: 'closed',
-                    prCreatedAt: pull.createdAt,
-                    endedAt: pull.closedAt
-                });
+            const pull = await ctx.docs.state(where);
+            if (pull.state !== 'open')
+                updates.push((0,ledger_expiry/* pullUpdate */.lV)(known.id, pull));
             else {
                 open.push({ jobId: known.id, prLink: link });
-                updates.push({ jobId: known.id, state: 'open', prLink: link, prCreatedAt: pull.createdAt });
+                updates.push({ ...(0,ledger_expiry/* pullUpdate */.lV)(known.id, pull), prLink: link });
             }
         }
         catch (error) {
@@ -40548,7 +40817,7 @@ const changesAfterJob = async (settings, event, ended, deps) => {
     if (!changes)
         return;
     if (changes.tellSources && settings.comment !== 'false') {
-        const github = (0,api/* connectGitHub */.UY)(settings.githubToken, event, deps.signal, deps);
+        const github = deps.session.repository(settings.githubToken, event);
         await tellSources(github, changes.batch, job, {
             commented: changes.commented,
             runUrl: event.runUrl,
@@ -41714,149 +41983,6 @@ class ChangeContext {
     }
 }
 
-// EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/staleness.js
-var ledger_staleness = __nccwpck_require__(5916);
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/expiry.js
-
-
-
-
-
-
-/** Docs pull requests read at most for expiry in one run (the oldest first). */
-const MAX_EXPIRY_READS = 5;
-/**
- * `expire-after`: the ledger's docs pull requests of the project that nobody but the agent has
- * touched for longer than the duration are closed with a comment that says what stale meant and
- * links the dashboard. Staleness runs from the last activity by a person (a commit, a review, a
- * comment, a label), or from the pull request's creation; one that a person pushed to, approved,
- * requested changes on or gave `keep-label` is never closed, and the ledger says why it was kept.
- * At most MAX_EXPIRY_READS pull requests a run, those never kept first: a pull request read (1
- * request), and for one older than the duration its activity (1 GraphQL request, and who
- * `docs-token` is, once). A docs token without access is a warning naming it; the run goes on.
- */
-async function expireStale(project, ctx) {
-    const updates = [];
-    const expired = [];
-    const due = project.jobs
-        .filter(j => j.prLink && LIVE.has(j.state) && ctx.now - j.startedAt > ctx.afterMs)
-        // Kept ones last, the longest unjudged first: a kept pull request never holds back the others.
-        .sort((a, b) => (a.kept?.at ?? 0) - (b.kept?.at ?? 0) || a.startedAt - b.startedAt)
-        .slice(0, MAX_EXPIRY_READS);
-    for (const job of due) {
-        const link = job.prLink;
-        const where = (0,github_event/* parsePullLink */.dt)(link, ctx.serverUrl);
-        if (!where)
-            continue;
-        const turn = await expireOne(job, link, where, ctx);
-        if ('stop' in turn)
-            break;
-        if (turn.update)
-            updates.push(turn.update);
-        if (turn.expired)
-            expired.push(link);
-    }
-    return { updates, expired };
-}
-async function expireOne(job, link, where, ctx) {
-    const { docs, log } = ctx;
-    // A call to the docs repository that fails stops the expiry for this run, saying what to grant.
-    const attempt = async (what, then, call) => {
-        try {
-            return { answer: await call() };
-        }
-        catch (error) {
-            const failed = (0,docs_pulls/* docsFailure */.OK)(error);
-            log.warning(`Could not ${what} ${link} with '${docs.tokenInput}' (${failed.why}), ${then}${failed.grant('read and write')}`);
-            return { stop: true };
-        }
-    };
-    const read = await attempt('read the docs pull request', 'so stale docs pull requests are not closed in this run.', () => docs.pull(where));
-    if ('stop' in read)
-        return read;
-    const pull = read.answer;
-    const seen = settled(job.id, pull);
-    if (seen)
-        return { update: seen };
-    const createdAt = pull.createdAt ?? job.startedAt;
-    const open = {
-        jobId: job.id,
-        state: 'open',
-        prCreatedAt: createdAt,
-        draft: Boolean(pull.draft)
-    };
-    if (ctx.now - createdAt <= ctx.afterMs)
-        return { update: open };
-    let agentEmail = job.agentEmail;
-    const judged = await attempt('read who touched the docs pull request', 'so stale docs pull requests are not closed in this run: a person’s work is never closed on a guess.', async () => {
-        // Who `docs-token` is: its comments are the action's own, never a person's.
-        const token = await docs.identity(where);
-        const activity = await docs.activity(where);
-        agentEmail ??= activity.openerEmail;
-        return (0,ledger_staleness/* judgeStaleness */.CP)(activity, {
-            createdAt,
-            now: ctx.now,
-            afterMs: ctx.afterMs,
-            keepLabel: ctx.keepLabel,
-            agent: { token, email: agentEmail }
-        });
-    });
-    if ('stop' in judged)
-        return judged;
-    const staleness = judged.answer;
-    if (!('stale' in staleness)) {
-        const why = 'keep' in staleness
-            ? staleness.keep
-            : `${staleness.recent}, within '${names/* Key */.Uz.ExpireAfter}: ${ctx.afterText}'`;
-        log.info(`Kept the docs pull request ${link} open past '${names/* Key */.Uz.ExpireAfter}: ${ctx.afterText}': ${why}.`);
-        return { update: { ...open, agentEmail, kept: { why, at: ctx.now } } };
-    }
-    if (ctx.dryRun) {
-        log.info(`Dry run: nobody but the docs agent has touched the docs pull request ${link} since ${(0,ledger_staleness/* day */.vd)(staleness.since)}, longer than '${names/* Key */.Uz.ExpireAfter}: ${ctx.afterText}': it would be closed.`);
-        return {};
-    }
-    const closing = await attempt('close the docs pull request', `which nobody but the docs agent has touched for longer than '${names/* Key */.Uz.ExpireAfter}: ${ctx.afterText}'.`, () => docs.close(where));
-    if ('stop' in closing)
-        return closing;
-    const closed = closing.answer;
-    // Merged in the meantime: GitHub keeps a merged pull request as it is.
-    const after = closed.merged ? settled(job.id, closed) : undefined;
-    if (after)
-        return { update: after };
-    log.notice(`Closed the docs pull request ${link}: nobody but the docs agent has touched it since ${(0,ledger_staleness/* day */.vd)(staleness.since)}, longer than '${names/* Key */.Uz.ExpireAfter}: ${ctx.afterText}'. The next change starts a new job.`);
-    try {
-        await docs.comment(where, closingComment(ctx, staleness));
-    }
-    catch (error) {
-        log.warning(`Closed ${link} but could not say why in a comment (${(0,docs_pulls/* docsFailure */.OK)(error).why}).`);
-    }
-    return {
-        update: { jobId: job.id, state: 'expired', prCreatedAt: createdAt, endedAt: ctx.now },
-        expired: true
-    };
-}
-/** A docs pull request merged or closed (by a person) already: nothing to close. */
-function settled(jobId, pull) {
-    if (pull.merged)
-        return { jobId, state: 'merged', prCreatedAt: pull.createdAt, endedAt: pull.mergedAt };
-    if (pull.state !== 'open')
-        return { jobId, state: 'closed', prCreatedAt: pull.createdAt, endedAt: pull.closedAt };
-    return undefined;
-}
-/** Says what stale meant: nobody but the agent touched it, since when, and how to keep one open. */
-function closingComment(ctx, stale) {
-    const dashboard = ctx.dashboardUrl
-        ? ` The changes it held are listed on the ${(0,markdown/* markdownLink */.iQ)('docs agent dashboard', ctx.dashboardUrl)}.`
-        : '';
-    // Named, never mentioned: a closing comment notifies nobody.
-    const last = stale.touched ? `the last was ${(0,markdown/* escapeMarkdown */.FV)(stale.touched)}` : 'it was opened';
-    return [
-        `📝 **Mintlify agent action**: closed as stale. Nobody but the docs agent has touched this docs pull request since ${(0,ledger_staleness/* day */.vd)(stale.since)} (${last}), longer than ${(0,markdown/* codeSpan */.SS)(`${names/* Key */.Uz.ExpireAfter}: ${ctx.afterText}`)} allows.${dashboard}`,
-        '',
-        `Stale means no commit, review, comment or label by a person in that time. A docs pull request that a person pushed to, approved, requested changes on or labelled ${(0,markdown/* codeSpan */.SS)(ctx.keepLabel)} is never closed. The next code change starts a fresh docs pull request; reopen this one to keep working on it by hand.`
-    ].join('\n');
-}
-
 // EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/outcomes.js
 var outcomes = __nccwpck_require__(9401);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/changes/docs-pulls-refresh.js
@@ -41874,7 +42000,7 @@ var outcomes = __nccwpck_require__(9401);
 async function refreshDocsPulls(session, settings, event, deps) {
     const after = settings.expireAfter;
     const expiry = after && settings.docsToken
-        ? await expireStale(session.project, {
+        ? await (0,ledger_expiry/* expireStale */.rk)(session.project, {
             afterMs: after.ms,
             afterText: after.text,
             keepLabel: after.keepLabel,
@@ -41888,7 +42014,7 @@ async function refreshDocsPulls(session, settings, event, deps) {
         : { updates: [], expired: [] };
     // The job the fold decision reads anyway is left to it.
     const foldCandidate = settings.fold === 'open-pr'
-        ? [...session.project.jobs].reverse().find(j => LIVE.has(j.state))?.id
+        ? [...session.project.jobs].reverse().find(j => ledger_fold/* LIVE */.L8.has(j.state))?.id
         : undefined;
     const skip = new Set([
         ...expiry.updates.map(u => u.jobId),
@@ -42119,7 +42245,7 @@ async function readProjectBatch(read) {
 /** A code repository's connection, with `code-token` or `github-token`; no request yet. */
 function connect(read, repository) {
     const { settings, event, deps } = read;
-    return (0,api/* connectGitHub */.UY)(settings.codeToken || settings.githubToken, { owner: repository.owner, repo: repository.repo, apiUrl: event.apiUrl }, deps.signal, { clock: deps.clock, session: deps.session, tokenInput: tokenInput(settings) });
+    return deps.session.repository(settings.codeToken || settings.githubToken, { owner: repository.owner, repo: repository.repo, apiUrl: event.apiUrl }, tokenInput(settings));
 }
 /**
  * Every repository's head in one request: a run costs one read however many repositories have
@@ -42440,7 +42566,6 @@ async function ownChange(ctx, plan) {
 
 
 
-
 /**
  * Code changes become one batch, a prompt (the changes described and capped), a comment on the
  * event's pull request, and a new job or a follow-up to the job whose docs pull request is still
@@ -42456,10 +42581,7 @@ async function prepareChangeRun(settings, event, deps) {
     if (!settings.githubToken) {
         throw new errors/* InputError */.dz(`Input '${names/* Input */.pd.GithubToken}' is empty: it is needed to read the ${event.name || 'code'} changes (files, commits). Leave it at its default (\${{ github.token }}).`);
     }
-    const github = (0,api/* connectGitHub */.UY)(settings.githubToken, event, deps.signal, {
-        clock: deps.clock,
-        session: deps.session
-    });
+    const github = deps.session.repository(settings.githubToken, event);
     const push = event.name === 'push' ? event.push : undefined;
     const rules = {
         allowedBots: settings.allowedBots,
@@ -42612,7 +42734,13 @@ class ChangeRun extends ChangeContext {
                 serverUrl: event.serverUrl,
                 limits: settings
             },
-            now: () => deps.clock.wallNow()
+            now: () => deps.clock.wallNow(),
+            // A docs project keeps its ledger: only a repository of its own may go without.
+            ...(settings.codeRepositories?.length
+                ? {}
+                : {
+                    withoutLedger: `set '${names/* Key */.Uz.Dashboard}: false' to run every change as its own job without a record`
+                })
         });
         const session = new ledger_session/* LedgerSession */.Mt(dashboard, settings.projectId, { id: event.runId, url: event.runUrl, attempt: event.runAttempt, step: event.step }, () => deps.clock.wallNow(), settings);
         return { dashboard, session };
@@ -42629,7 +42757,7 @@ class ChangeRun extends ChangeContext {
     /** Where the batch goes: the open job it folds into (`fold: open-pr`), or a new job. */
     async decide(session, foldContext, notices) {
         const fold = this.settings.fold === 'open-pr'
-            ? await decideFold(session.project, foldContext)
+            ? await (0,ledger_fold/* decideFold */.mj)(session.project, foldContext)
             : { info: "'fold' is 'never': starting a new job." };
         this.deps.log.info(fold.info);
         if (fold.notice)
@@ -42798,20 +42926,22 @@ async function main_run(runner = coreRunner('Mintlify agent')) {
 
 /***/ }),
 
-/***/ 7937:
+/***/ 2760:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  EU: () => (/* binding */ GitHubSession),
   OE: () => (/* reexport */ RateLimitError),
-  UY: () => (/* binding */ connectGitHub),
-  dZ: () => (/* binding */ describeGitHubError),
-  gN: () => (/* binding */ isGitHubCallError),
+  dZ: () => (/* reexport */ describeGitHubError),
+  o7: () => (/* reexport */ gitHubFailure),
+  gN: () => (/* reexport */ isGitHubCallError),
   mX: () => (/* reexport */ notFound),
-  fm: () => (/* binding */ permissionHint),
-  xE: () => (/* binding */ refusedAccess)
+  L7: () => (/* binding */ openGitHubClient),
+  fm: () => (/* reexport */ permissionHint),
+  xE: () => (/* reexport */ refusedAccess),
+  Rx: () => (/* binding */ repositoryApi),
+  H6: () => (/* reexport */ whatToDo)
 });
 
 // UNUSED EXPORTS: FILES_PER_QUERY, MAX_FILE_BYTES, PAGE_SIZE, lastPage, tooLarge
@@ -47909,12 +48039,6 @@ retry.VERSION = plugin_retry_dist_bundle_VERSION;
 var runner_clock = __nccwpck_require__(2465);
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/runner.js
 var runner = __nccwpck_require__(5781);
-// EXTERNAL MODULE: ./.tmp/ncc-js/runner/connections.js
-var connections = __nccwpck_require__(9138);
-// EXTERNAL MODULE: ./.tmp/ncc-js/runner/errors.js
-var errors = __nccwpck_require__(7156);
-// EXTERNAL MODULE: ./.tmp/ncc-js/runner/inputs.js
-var inputs = __nccwpck_require__(7382);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/rest.js
 
 /** Pages of 100: the most GitHub serves per request. */
@@ -47938,6 +48062,24 @@ const rest_isRequestError = (error) => error instanceof RequestError ||
     (error instanceof Error &&
         error.name === 'HttpError' &&
         typeof error.status === 'number');
+/**
+ * How long GitHub asks to wait after a rate limit (ms), when it says: `retry-after` (seconds), or,
+ * with no request left, until `x-ratelimit-reset` (epoch seconds) by GitHub's own clock (its
+ * `date`) and one second after it, as GitHub advises. A runner whose clock is off still waits what GitHub asked.
+ */
+function waitAsked(headers) {
+    const after = Number(headers?.['retry-after']);
+    if (headers?.['retry-after'] !== undefined && Number.isFinite(after))
+        return Math.max(0, after) * 1000;
+    // The reset is the primary limit's: it says nothing while requests remain.
+    if (headers?.['x-ratelimit-remaining'] !== '0')
+        return undefined;
+    const reset = Number(headers?.['x-ratelimit-reset']);
+    const now = Date.parse(String(headers?.date ?? ''));
+    if (!Number.isFinite(reset) || !Number.isFinite(now))
+        return undefined;
+    return Math.max(0, reset * 1000 - now) + 1000;
+}
 /** GitHub answered 404: no such thing, or none this token may see. */
 const notFound = (error) => answerOf(error)?.status === 404;
 /**
@@ -48649,7 +48791,10 @@ throttling.triggersNotification = triggersNotification;
 
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/duration.js
 var duration = __nccwpck_require__(8703);
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/errors.js
+var errors = __nccwpck_require__(7156);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/limits.js
+
 
 
 
@@ -48661,26 +48806,35 @@ const GRACE_MS = 1_500;
 const UNBOUNDED_WAIT_MS = 60_000;
 /** Retries after a rate limit, for requests that are safe to send again (reads, edits). */
 const LIMIT_RETRIES = 3;
+/**
+ * Between two writes of one token (comments, issues, review requests): GitHub's best practices
+ * ask for at least a second, and its secondary limits punish bursts of content creation.
+ */
+const WRITE_GAP_MS = 1000;
 /** GitHub's rate limit asked for a wait the run cannot give. */
 class RateLimitError extends errors/* ExplainedError */.hM {
 }
 /**
- * The plugin that bounds every request and waits on GitHub's rate limits. Registered before
- * @octokit/plugin-retry: the hooks it adds sit inside the retry plugin's, so each attempt is
+ * The plugin that bounds every request, paces writes and waits on GitHub's rate limits. Registered
+ * before @octokit/plugin-retry: the hooks it adds sit inside the retry plugin's, so each attempt is
  * bounded, and a rate limit the run cannot wait for never reaches the retry plugin as a 429 to
- * retry on its own schedule.
+ * retry on its own schedule. One client (one token on one GitHub) paces its own writes.
  */
 function limited({ cancel, retryBaseMs, clock, deadline }) {
     return (octokit, octokitOptions) => {
         /** A rate limit's wait before the next attempt, by request. */
         const waits = new WeakMap();
+        /** What GitHub asked to wait, by its own clock, as the last attempt of a request was answered. */
+        const asked = new WeakMap();
         /** Why a rate-limited request is not sent again, by request. */
         const refusals = new WeakMap();
-        bounded(octokit, { cancel, retryBaseMs, clock }, waits);
+        bounded(octokit, { cancel, retryBaseMs, clock }, waits, asked);
         const decide = (kind) => (retryAfter, options, _octokit, retryCount) => {
             if (cancel?.aborted)
                 return false;
-            const wait = Math.max(0, retryAfter) * 1000;
+            // The plugin dates a primary limit's reset by the runner's clock: GitHub's own `date` is
+            // what the reset is counted from.
+            const wait = asked.get(options) ?? Math.max(0, retryAfter) * 1000;
             const refusal = refuse(kind, wait, options, retryCount, clock.now(), deadline);
             if (refusal) {
                 refusals.set(options, new RateLimitError(refusal));
@@ -48689,27 +48843,15 @@ function limited({ cancel, retryBaseMs, clock, deadline }) {
             waits.set(options, wait);
             return true;
         };
-        // The plugin paces writes and GraphQL queries (one a second) and queues the rest on real
-        // timers, which the run's clock cannot see; a run makes its few requests one after another.
-        // Its rate-limit answers are what is wanted: the waits are the clock's, in `bounded`.
-        const unpaced = {
-            key: () => ({
-                schedule: (_job, task, ...args) => Promise.resolve(task(...args))
-            })
+        // The documented options: the handlers decide, and the plugin retries at once (a base of 0
+        // ms), since the wait is the run's clock's, in `bounded`.
+        const throttle = {
+            onRateLimit: decide('primary'),
+            onSecondaryRateLimit: decide('secondary'),
+            retryAfterBaseValue: 0,
+            ...unpacedGroups()
         };
-        throttling(octokit, {
-            ...octokitOptions,
-            throttle: {
-                onRateLimit: decide('primary'),
-                onSecondaryRateLimit: decide('secondary'),
-                retryAfterBaseValue: 0,
-                global: unpaced,
-                auth: unpaced,
-                write: unpaced,
-                search: unpaced,
-                notifications: unpaced
-            }
-        });
+        throttling(octokit, { ...octokitOptions, throttle });
         octokit.hook.wrap('request', async (request, options) => {
             try {
                 return await request(options);
@@ -48718,7 +48860,47 @@ function limited({ cancel, retryBaseMs, clock, deadline }) {
                 throw refusals.get(options) ?? error;
             }
         });
+        paced(octokit, { cancel, clock });
     };
+}
+/**
+ * The plugin's own queues, made to run each request at once. It paces writes and GraphQL queries
+ * (a second apart) and searches on real timers, which the run's clock cannot see, shared by every
+ * client of the process; `paced` spaces this client's writes on the run's clock instead. The groups
+ * are not among the plugin's documented options: test/unit/throttling-contract.test.ts fails when
+ * the plugin stops reading them (a burst of writes would take real seconds) or changes major.
+ */
+function unpacedGroups() {
+    const unpaced = {
+        key: () => ({
+            schedule: (_job, task, ...args) => Promise.resolve(task(...args))
+        })
+    };
+    const groups = ['global', 'auth', 'write', 'search', 'notifications'];
+    return Object.fromEntries(groups.map(g => [g, unpaced]));
+}
+/** A write that creates or changes content: every REST call but a read (GraphQL queries only read). */
+const isWrite = (options) => options.method !== 'GET' && options.method !== 'HEAD' && !/\/graphql$/.test(options.url ?? '');
+/**
+ * Spaces this client's writes WRITE_GAP_MS apart on the run's clock, in the order they were made:
+ * a run's writes come in bursts (a comment, the dashboard twice, a label, reviewers). Each request
+ * is paced once, its retries not again (their own waits are longer); the last word after a cancel
+ * is not held back.
+ */
+function paced(octokit, { cancel, clock }) {
+    let next = -Infinity;
+    const seen = new WeakSet();
+    octokit.hook.wrap('request', async (request, options) => {
+        if (isWrite(options) && !seen.has(options) && !cancel?.aborted) {
+            seen.add(options);
+            const now = clock.now();
+            const at = Math.max(now, next);
+            next = at + WRITE_GAP_MS;
+            if (at > now)
+                await clock.sleep(at - now, cancel);
+        }
+        return request(options);
+    });
 }
 /**
  * Why a rate-limited request is not sent again, or nothing when it is, after `wait`.
@@ -48748,9 +48930,17 @@ function refuse(kind, wait, options, retryCount, now, deadline) {
  * cancel alone can end, and the attempt after it has its own time limit. Registered first, so it
  * wraps each attempt, and the retry plugin's request options are the same object every time.
  */
-function bounded(octokit, { cancel, retryBaseMs, clock }, waits) {
+function bounded(octokit, { cancel, retryBaseMs, clock }, waits, asked) {
     const bounds = new WeakMap();
     const waitBefore = (attempt) => attempt ** 2 * retryBaseMs;
+    /** What the answer's headers ask to wait, if anything, for the rate-limit handlers. */
+    const note = (options, headers) => {
+        const wait = waitAsked(headers);
+        if (wait === undefined)
+            asked.delete(options);
+        else
+            asked.set(options, wait);
+    };
     const fresh = () => {
         // A request made before the cancel stops at it; one made after (the comment's last
         // word) gets a short grace.
@@ -48790,10 +48980,14 @@ function bounded(octokit, { cancel, retryBaseMs, clock }, waits) {
         try {
             // Set on these options, not on a copy: the hooks inside this one (authentication) read them.
             options.request = { ...options.request, signal: bound.signal };
-            return await request(options);
+            const response = await request(options);
+            // GraphQL's rate limit comes as a 200 holding RATE_LIMITED, with the limit's headers.
+            note(options, response.headers);
+            return response;
         }
         catch (error) {
             bound.last = error;
+            note(options, answerOf(error)?.response.headers);
             if (bound.signal.aborted || clock.now() + waitBefore(attempt + 1) >= bound.deadline)
                 last();
             throw error;
@@ -48803,6 +48997,8 @@ function bounded(octokit, { cancel, retryBaseMs, clock }, waits) {
 
 // EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js
 var http_client_lib = __nccwpck_require__(2779);
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/connections.js
+var connections = __nccwpck_require__(9138);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/transport.js
 
 
@@ -48834,6 +49030,152 @@ class GitHubTransport {
     }
 }
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/github/failure.js
+
+
+
+
+
+/** GitHub's words for a secondary rate limit, and for writes that come too fast. */
+const SECONDARY = /\bsecondary rate limit\b|\bsubmitted too quickly\b|\babuse detection\b/i;
+/** GitHub's words for a primary rate limit. */
+const PRIMARY = /\bAPI rate limit exceeded\b/i;
+/** GitHub's message cut to what a log line holds. */
+const MESSAGE_CHARS = 200;
+/** What kind of failure a GitHub call met, and its answer in a few words. */
+function gitHubFailure(error) {
+    // Not a call that failed but one that could not be made (an unusable token), or a rate limit too
+    // long to wait for: their own words.
+    if (error instanceof RateLimitError)
+        return { kind: 'rate-limit', why: error.message };
+    if (error instanceof errors/* InputError */.dz)
+        return { kind: 'unusable', why: error.message };
+    const graphql = graphqlErrors(error);
+    if (graphql)
+        return graphqlFailure(graphql);
+    const answer = answerOf(error);
+    if (answer)
+        return answeredFailure(error, answer);
+    return { kind: 'outage', why: `no answer from GitHub (${unanswered(error)})` };
+}
+/** A failed GitHub call in a few words: see gitHubFailure. */
+const describeGitHubError = (error) => gitHubFailure(error).why;
+/** GitHub refused for want of access: a permission (or a token that can see it) would help. */
+const refusedAccess = (error) => gitHubFailure(error).kind === 'refused';
+/** The error is a GitHub call that failed (answered or not), rather than a wrong answer or a bug. */
+const isGitHubCallError = (error) => rest_isRequestError(error) || graphqlErrors(error) !== undefined;
+/** What to grant, as one sentence: `grant` is what the workflow's `permissions:` block needs. */
+const permissionHint = (grant) => `Give the workflow ${grant} (a permissions block that sets any permission sets the others to none).`;
+/**
+ * What to do about a failed call, as one sentence (with no leading space): the flow's grant for a
+ * refusal, its words for a disabled feature, when to run again for a rate limit or an outage.
+ */
+function whatToDo(error, advice) {
+    const failure = gitHubFailure(error);
+    switch (failure.kind) {
+        case 'refused':
+            return advice.refused;
+        case 'disabled':
+            return (advice.disabled ??
+                'The feature is turned off in the repository: turn it on in its settings.');
+        case 'rate-limit':
+            return failure.retryAfterMs !== undefined
+                ? `GitHub asks to wait ${(0,duration/* formatDuration */.a3)(failure.retryAfterMs)}: run the workflow again after that, or space its runs out.`
+                : 'Run the workflow again later, or space its runs out (a concurrency group).';
+        case 'outage':
+            return 'GitHub did not answer or failed, which no permission changes: run the workflow again later (https://www.githubstatus.com says when GitHub is failing).';
+        default:
+            return '';
+    }
+}
+function answeredFailure(error, answer) {
+    const { status, response } = answer;
+    const message = messageOf(response.data);
+    const headers = (response.headers ?? {});
+    const retryAfterMs = waitAsked(headers);
+    if ((status === 403 || status === 429) &&
+        (SECONDARY.test(message) || PRIMARY.test(message) || headers['x-ratelimit-remaining'] === '0'))
+        return {
+            kind: 'rate-limit',
+            why: `HTTP ${status}: GitHub's ${PRIMARY.test(message) || headers['x-ratelimit-remaining'] === '0' ? 'primary' : 'secondary'} rate limit`,
+            ...(retryAfterMs !== undefined ? { retryAfterMs } : {})
+        };
+    if (status === 422 && SECONDARY.test(`${message} ${fieldMessages(response.data)}`))
+        return { kind: 'rate-limit', why: 'HTTP 422: submitted too quickly (a secondary rate limit)' };
+    if (tooLarge(error))
+        return {
+            kind: 'too-large',
+            why: `HTTP ${status}: the file is too large for GitHub to serve this way`
+        };
+    if ([401, 403, 404].includes(status))
+        return { kind: 'refused', why: `HTTP ${status}` };
+    if (status === 410)
+        return { kind: 'disabled', why: 'HTTP 410' };
+    if (status >= 500)
+        return { kind: 'outage', why: `HTTP ${status}` };
+    return { kind: 'rejected', why: `HTTP ${status}` };
+}
+/**
+ * The GraphQL errors of an answer of 200: Octokit's GraphqlResponseError, or the error a plugin
+ * makes of such an answer (@octokit/plugin-retry's "status 500" for GitHub's "Something went
+ * wrong", after its retries; @octokit/plugin-throttling's for RATE_LIMITED), which GitHub answered
+ * with 200 all the same.
+ */
+function graphqlErrors(error) {
+    const failure = error;
+    const errors = failure?.name === 'GraphqlResponseError'
+        ? failure.errors
+        : failure?.response?.status === 200
+            ? failure.response.data?.errors
+            : undefined;
+    return Array.isArray(errors) ? errors.map(e => (e ?? {})) : undefined;
+}
+function graphqlFailure(errors) {
+    const text = (e) => (typeof e.message === 'string' ? e.message : '');
+    const first = clip(errors.map(text).find(Boolean) ?? 'no message');
+    if (errors.some(e => e.type === 'RATE_LIMITED' || SECONDARY.test(text(e)) || PRIMARY.test(text(e))))
+        return { kind: 'rate-limit', why: `GitHub's GraphQL API: ${first}` };
+    // A token that cannot see the repository gets it named as not there or not allowed.
+    if (errors.some(e => (e.type === 'NOT_FOUND' || e.type === 'FORBIDDEN') &&
+        Array.isArray(e.path) &&
+        e.path[0] === 'repository'))
+        return { kind: 'refused', why: `GitHub's GraphQL API: ${first}` };
+    // Errors in place of the data (a time-out of GitHub's own, "Something went wrong"): GitHub failed.
+    return { kind: 'outage', why: `GitHub's GraphQL API answered with errors only: ${first}` };
+}
+function messageOf(data) {
+    const message = data?.message;
+    return typeof message === 'string' ? clip(message) : '';
+}
+/** The messages of a 422's `errors` (where "was submitted too quickly" is said). */
+function fieldMessages(data) {
+    const errors = data?.errors;
+    if (!Array.isArray(errors))
+        return '';
+    return errors
+        .map(e => {
+        const m = e?.message;
+        return typeof m === 'string' ? m : typeof e === 'string' ? e : '';
+    })
+        .join(' ');
+}
+/** Why a call got no answer, from the connection's own account. */
+function unanswered(error) {
+    const failure = error;
+    const cause = failure?.cause;
+    // The connection's own account (a proxy that refused the tunnel, or asks for credentials).
+    if (cause?.cause instanceof connections/* HttpError */.j$)
+        return cause.cause.message;
+    const code = cause?.code ?? cause?.cause?.code;
+    if (typeof code === 'string')
+        return code;
+    return typeof failure?.message === 'string' ? failure.message : String(error);
+}
+const clip = (text) => {
+    const line = text.replace(/\s+/g, ' ').trim();
+    return line.length > MESSAGE_CHARS ? `${line.slice(0, MESSAGE_CHARS - 1)}…` : line;
+};
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/api.js
 
 
@@ -48849,82 +49191,6 @@ class GitHubTransport {
 
 
 
-
-
-
-/**
- * A failed GitHub call in a few words. Octokit reports a call that never got an answer (refused,
- * DNS, a time limit) as a RequestError with status 500 and no response: that is no HTTP 500, and
- * says so.
- */
-function describeGitHubError(error) {
-    const answer = answerOf(error);
-    if (answer && tooLarge(error))
-        return `HTTP ${answer.status}: the file is too large for GitHub to serve this way`;
-    if (answer)
-        return `HTTP ${answer.status}`;
-    // Not a call that failed but one that could not be made (an unusable token, a rate limit too
-    // long to wait for): its own words.
-    if (error instanceof errors/* InputError */.dz || error instanceof RateLimitError)
-        return error.message;
-    const failure = error;
-    const cause = failure?.cause;
-    // The connection's own account (a proxy that refused the tunnel, or asks for credentials).
-    if (cause?.cause instanceof connections/* HttpError */.j$)
-        return `no answer from GitHub (${cause.cause.message})`;
-    const code = cause?.code ?? cause?.cause?.code;
-    const why = typeof code === 'string'
-        ? code
-        : typeof failure?.message === 'string'
-            ? failure.message
-            : String(error);
-    return `no answer from GitHub (${why})`;
-}
-/**
- * GitHub refused for want of access (401, 403, 404: a private repository answers 404 to a token
- * that cannot see it), as opposed to failing or not answering. A 403 for a file too large to serve
- * (`too_large`) is no refusal: no permission would help.
- */
-function refusedAccess(error) {
-    return (([401, 403, 404].includes(answerOf(error)?.status ?? 0) && !tooLarge(error)) ||
-        graphqlRefused(error));
-}
-/**
- * GitHub's GraphQL API answered, but named the repository as not there or not allowed (errors of
- * type NOT_FOUND or FORBIDDEN on `repository`): what a token that cannot see it gets.
- */
-function graphqlRefused(error) {
-    const failure = error;
-    if (failure?.name !== 'GraphqlResponseError' || !Array.isArray(failure.errors))
-        return false;
-    return failure.errors.some(e => {
-        const entry = (e ?? {});
-        return ((entry.type === 'NOT_FOUND' || entry.type === 'FORBIDDEN') &&
-            Array.isArray(entry.path) &&
-            entry.path[0] === 'repository');
-    });
-}
-/** The error is a GitHub call that failed (answered or not), rather than a wrong answer or a bug. */
-const isGitHubCallError = (error) => rest_isRequestError(error);
-/** What to grant, as one sentence: `grant` is what the workflow's `permissions:` block needs. */
-const permissionHint = (grant) => `Give the workflow ${grant} (a permissions block that sets any permission sets the others to none).`;
-/** The GitHub connections a run opens, closed together when it ends. */
-class GitHubSession {
-    deadline;
-    open = new Set();
-    /** `deadline`: the step's time limit on the run's clock, for every connection of the run. */
-    constructor(deadline) {
-        this.deadline = deadline;
-    }
-    add(api) {
-        this.open.add(api);
-    }
-    async close() {
-        const all = [...this.open];
-        this.open.clear();
-        await Promise.all(all.map(api => api.close()));
-    }
-}
 /** @octokit/plugin-retry's retryAfterBaseValue. */
 const RETRY_BASE_MS = 1000;
 /**
@@ -48935,15 +49201,13 @@ const RETRY_BASE_MS = 1000;
  * (a 5xx, a 429; not 400, 401, 403, 404, 410, 422, 451); creating a comment never is (a retry
  * could post it twice). Every request, its retries included, is bounded by its own time limit and
  * by the run's cancel signal, so a slow GitHub cannot hold a cancelled step. GitHub's rate limits
- * are waited for as it asks (@octokit/plugin-throttling), never past the step's time limit
- * (limits.ts; docs/retries-and-rate-limits.md).
+ * are waited for as it asks (@octokit/plugin-throttling), never past the step's time limit, and
+ * writes are paced a second apart (limits.ts; docs/retries-and-rate-limits.md). A run opens one per
+ * token and GitHub (session.ts): the pacing and the connections are the token's.
  */
-function connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs = RETRY_BASE_MS, clock = runner_clock/* systemClock */.m, session, tokenInput, deadline = session?.deadline } = {}) {
-    // The first moment the token is needed: an unexpanded `${{ … }}` fails here, saying so.
-    (0,inputs/* sendableSecret */.ng)(tokenInput ?? 'github-token', token);
+function openGitHubClient(token, apiUrl, { cancel, retryBaseMs = RETRY_BASE_MS, clock = runner_clock/* systemClock */.m, deadline } = {}) {
     const baseUrl = apiUrl.replace(/\/+$/, '');
     const transport = new GitHubTransport(baseUrl);
-    session?.add(transport);
     const octokit = getOctokit(token, {
         baseUrl,
         userAgent: runner/* USER_AGENT */._,
@@ -48954,13 +49218,16 @@ function connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs = R
     }, 
     // In this order: `limited` wraps each attempt, inside the retry plugin.
     limited({ cancel, retryBaseMs, clock, deadline }), retry);
+    return { octokit, close: () => transport.close() };
+}
+/** One repository's operations over a client: nothing is opened, the client's connections serve it. */
+function repositoryApi(octokit, { owner, repo }) {
     const rest = { octokit, owner, repo };
     return {
         ...issueCalls(rest),
         ...pullCalls(rest),
         ...repositoryCalls(rest),
-        graphql: (query, variables) => octokit.graphql(query, variables),
-        close: () => transport.close()
+        graphql: (query, variables) => octokit.graphql(query, variables)
     };
 }
 
@@ -49097,16 +49364,28 @@ const time = (value) => {
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   GX: () => (/* binding */ connectDocsPulls),
-/* harmony export */   OK: () => (/* binding */ docsFailure)
+/* harmony export */   Ie: () => (/* binding */ DocsPulls),
+/* harmony export */   OK: () => (/* binding */ docsFailure),
+/* harmony export */   we: () => (/* binding */ docsPullState)
 /* harmony export */ });
-/* unused harmony exports DocsPullError, grantSentence, DocsPulls */
-/* harmony import */ var _api_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7937);
+/* unused harmony exports DocsPullError, grantSentence */
+/* harmony import */ var _api_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2760);
 /* harmony import */ var _history_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8038);
 /* harmony import */ var _pull_activity_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6845);
 
 
 
+/** A pull request as GitHub answered it, read as a docs pull request's state. */
+function docsPullState(pull) {
+    const state = pull.merged ? 'merged' : pull.state === 'open' ? 'open' : 'closed';
+    const endedAt = state === 'merged' ? pull.mergedAt : state === 'closed' ? pull.closedAt : undefined;
+    return {
+        state,
+        draft: Boolean(pull.draft),
+        ...(pull.createdAt !== undefined ? { createdAt: pull.createdAt } : {}),
+        ...(endedAt !== undefined ? { endedAt } : {})
+    };
+}
 /** A call to the docs repository that failed: why, and what to grant when GitHub refused. */
 class DocsPullError extends Error {
     why;
@@ -49150,8 +49429,8 @@ function grantSentence(need, where, source, granted = 'pull requests') {
 }
 /**
  * The docs repository's pull requests, read and changed with one token: each call that fails throws
- * a DocsPullError. One connection per repository, opened at its first call (an unusable token fails
- * there, as a DocsPullError too).
+ * a DocsPullError. One run builds one per token (GitHubSession.docsPulls); each repository's
+ * operations are made at its first call (an unusable token fails there, as a DocsPullError too).
  */
 class DocsPulls {
     connect;
@@ -49172,6 +49451,10 @@ class DocsPulls {
     }
     pull(where) {
         return this.call(where, docs => docs.pull(where.number));
+    }
+    /** Its state: open, merged or closed, with its times (docsPullState). */
+    async state(where) {
+        return docsPullState(await this.pull(where));
     }
     /** Closes it without merging: the pull request as it now is (a merged one stays merged). */
     close(where) {
@@ -49247,16 +49530,6 @@ class DocsPulls {
         }
         return docs;
     }
-}
-/**
- * The door over real connections: `token` from `source.tokenInput`, on the run's GitHub (`apiUrl`),
- * each connection closed with the run's session.
- */
-function connectDocsPulls(token, source, apiUrl, cancel, options = {}) {
-    return new DocsPulls((owner, repo) => (0,_api_js__WEBPACK_IMPORTED_MODULE_0__/* .connectGitHub */ .UY)(token, { owner, repo, apiUrl }, cancel, {
-        ...options,
-        tokenInput: source.tokenInput
-    }), source);
 }
 /** A door call's failure, told apart: whatever was thrown (a DocsPullError from every call). */
 function docsFailure(error) {
@@ -49601,7 +49874,10 @@ function asPull(value) {
     if (typeof p.number !== 'number')
         return undefined;
     const author = (p.author ?? {});
-    const login = text(author.login);
+    // GraphQL names a bot (an App) without `[bot]`: REST's name, as an event payload gives it.
+    const login = author.__typename === 'Bot' && text(author.login) && !/\[bot\]$/i.test(text(author.login))
+        ? `${text(author.login)}[bot]`
+        : text(author.login);
     const nodes = (v) => (v ?? {}).nodes?.filter(n => n && typeof n === 'object') ?? [];
     return {
         number: p.number,

@@ -32598,7 +32598,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9437);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6278);
 
 // The docs-gaps sub-action (gaps/action.yml); `run` reports its own failures.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -32608,7 +32608,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9437:
+/***/ 6278:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -33011,12 +33011,12 @@ function durationInput(name, raw, minMs, maxMs) {
         throw new errors_InputError(`Input '${name}' must be a duration such as 90s, 15m, 1h or 1h30m; got '${raw}'.`);
     }
     if (ms < minMs || ms > maxMs) {
-        throw new errors_InputError(`Input '${name}' must be between ${formatDuration(minMs)} and ${formatDuration(maxMs)}; got '${raw}'.`);
+        throw new errors_InputError(`Input '${name}' must be between ${duration_formatDuration(minMs)} and ${duration_formatDuration(maxMs)}; got '${raw}'.`);
     }
     return ms;
 }
 /** `1h 2m 3s`, `45s`, `1.5s`: short and human, for logs and summaries. */
-function formatDuration(ms) {
+function duration_formatDuration(ms) {
     if (ms < 10_000 && ms % 1000 !== 0)
         return `${Math.round(ms / 100) / 10}s`;
     let s = Math.round(ms / 1000);
@@ -33727,7 +33727,7 @@ class ApiClient {
             random: this.options.random,
             signal: this.options.signal,
             pastDeadline: this.options.pastDeadline,
-            onRetry: ({ attempt, delayMs, error }) => this.log.info(`Could not ${spec.what} (${error.message}); trying again in ${formatDuration(delayMs)} (attempt ${attempt + 1}).`)
+            onRetry: ({ attempt, delayMs, error }) => this.log.info(`Could not ${spec.what} (${error.message}); trying again in ${duration_formatDuration(delayMs)} (attempt ${attempt + 1}).`)
         });
     }
     async close() {
@@ -33812,7 +33812,7 @@ class ApiClient {
             };
         }
         const reason = timedOutAfterMs !== undefined
-            ? `no answer within ${formatDuration(timedOutAfterMs)}`
+            ? `no answer within ${duration_formatDuration(timedOutAfterMs)}`
             : failure.code === 'PROXY_REFUSED'
                 ? failure.message
                 : failure.code;
@@ -42258,6 +42258,24 @@ const rest_isRequestError = (error) => error instanceof RequestError ||
     (error instanceof Error &&
         error.name === 'HttpError' &&
         typeof error.status === 'number');
+/**
+ * How long GitHub asks to wait after a rate limit (ms), when it says: `retry-after` (seconds), or,
+ * with no request left, until `x-ratelimit-reset` (epoch seconds) by GitHub's own clock (its
+ * `date`) and one second after it, as GitHub advises. A runner whose clock is off still waits what GitHub asked.
+ */
+function waitAsked(headers) {
+    const after = Number(headers?.['retry-after']);
+    if (headers?.['retry-after'] !== undefined && Number.isFinite(after))
+        return Math.max(0, after) * 1000;
+    // The reset is the primary limit's: it says nothing while requests remain.
+    if (headers?.['x-ratelimit-remaining'] !== '0')
+        return undefined;
+    const reset = Number(headers?.['x-ratelimit-reset']);
+    const now = Date.parse(String(headers?.date ?? ''));
+    if (!Number.isFinite(reset) || !Number.isFinite(now))
+        return undefined;
+    return Math.max(0, reset * 1000 - now) + 1000;
+}
 /** GitHub answered 404: no such thing, or none this token may see. */
 const notFound = (error) => answerOf(error)?.status === 404;
 /**
@@ -42423,7 +42441,7 @@ function readRunEvent(env = process.env) {
         repo,
         apiUrl: env.GITHUB_API_URL || 'https://api.github.com',
         actor,
-        actorIsBot: isBot(actor, sender?.type),
+        actorIsBot: event_isBot(actor, sender?.type),
         issue,
         comment: commentOf(record(payload.comment)),
         pullRequest: parsePullRequest(payload.pull_request),
@@ -42471,7 +42489,7 @@ function eventPhrase(name) {
         return 'This event';
     return `${/^[aeiou]/.test(name) ? 'An' : 'A'} ${name} event`;
 }
-function isBot(login, type) {
+function event_isBot(login, type) {
     return type === 'Bot' || login.toLowerCase().endsWith('[bot]');
 }
 /** A bot login as `allowed-bots` lists it: lower case, without `[bot]`. */
@@ -42517,7 +42535,7 @@ function parsePullRequest(value) {
         body: event_text(pr.body),
         url: event_text(pr.html_url),
         author,
-        authorIsBot: isBot(author, user.type),
+        authorIsBot: event_isBot(author, user.type),
         base: event_text(pr.base?.ref),
         labels,
         merged: pr.merged === true || (typeof pr.merged_at === 'string' && pr.merged_at !== ''),
@@ -42561,7 +42579,7 @@ function parsePush(value) {
         forced: p.forced === true,
         noCommits: Array.isArray(p.commits) && p.commits.length === 0,
         pusher,
-        pusherIsBot: isBot(pusher, sender.type)
+        pusherIsBot: event_isBot(pusher, sender.type)
     };
 }
 const reviewOf = (review) => review && typeof review.id === 'number' && Number.isSafeInteger(review.id) && review.id > 0
@@ -43167,6 +43185,7 @@ throttling.triggersNotification = triggersNotification;
 
 
 
+
 /** One attempt's time limit: its retries (not a rate limit's) included. */
 const TIMEOUT_MS = 15_000;
 /** Short enough that a cancelled step still ends within 2 s, long enough for a healthy GitHub. */
@@ -43175,26 +43194,35 @@ const GRACE_MS = 1_500;
 const UNBOUNDED_WAIT_MS = 60_000;
 /** Retries after a rate limit, for requests that are safe to send again (reads, edits). */
 const LIMIT_RETRIES = 3;
+/**
+ * Between two writes of one token (comments, issues, review requests): GitHub's best practices
+ * ask for at least a second, and its secondary limits punish bursts of content creation.
+ */
+const WRITE_GAP_MS = 1000;
 /** GitHub's rate limit asked for a wait the run cannot give. */
 class limits_RateLimitError extends ExplainedError {
 }
 /**
- * The plugin that bounds every request and waits on GitHub's rate limits. Registered before
- * @octokit/plugin-retry: the hooks it adds sit inside the retry plugin's, so each attempt is
+ * The plugin that bounds every request, paces writes and waits on GitHub's rate limits. Registered
+ * before @octokit/plugin-retry: the hooks it adds sit inside the retry plugin's, so each attempt is
  * bounded, and a rate limit the run cannot wait for never reaches the retry plugin as a 429 to
- * retry on its own schedule.
+ * retry on its own schedule. One client (one token on one GitHub) paces its own writes.
  */
 function limited({ cancel, retryBaseMs, clock, deadline }) {
     return (octokit, octokitOptions) => {
         /** A rate limit's wait before the next attempt, by request. */
         const waits = new WeakMap();
+        /** What GitHub asked to wait, by its own clock, as the last attempt of a request was answered. */
+        const asked = new WeakMap();
         /** Why a rate-limited request is not sent again, by request. */
         const refusals = new WeakMap();
-        bounded(octokit, { cancel, retryBaseMs, clock }, waits);
+        bounded(octokit, { cancel, retryBaseMs, clock }, waits, asked);
         const decide = (kind) => (retryAfter, options, _octokit, retryCount) => {
             if (cancel?.aborted)
                 return false;
-            const wait = Math.max(0, retryAfter) * 1000;
+            // The plugin dates a primary limit's reset by the runner's clock: GitHub's own `date` is
+            // what the reset is counted from.
+            const wait = asked.get(options) ?? Math.max(0, retryAfter) * 1000;
             const refusal = refuse(kind, wait, options, retryCount, clock.now(), deadline);
             if (refusal) {
                 refusals.set(options, new limits_RateLimitError(refusal));
@@ -43203,27 +43231,15 @@ function limited({ cancel, retryBaseMs, clock, deadline }) {
             waits.set(options, wait);
             return true;
         };
-        // The plugin paces writes and GraphQL queries (one a second) and queues the rest on real
-        // timers, which the run's clock cannot see; a run makes its few requests one after another.
-        // Its rate-limit answers are what is wanted: the waits are the clock's, in `bounded`.
-        const unpaced = {
-            key: () => ({
-                schedule: (_job, task, ...args) => Promise.resolve(task(...args))
-            })
+        // The documented options: the handlers decide, and the plugin retries at once (a base of 0
+        // ms), since the wait is the run's clock's, in `bounded`.
+        const throttle = {
+            onRateLimit: decide('primary'),
+            onSecondaryRateLimit: decide('secondary'),
+            retryAfterBaseValue: 0,
+            ...unpacedGroups()
         };
-        throttling(octokit, {
-            ...octokitOptions,
-            throttle: {
-                onRateLimit: decide('primary'),
-                onSecondaryRateLimit: decide('secondary'),
-                retryAfterBaseValue: 0,
-                global: unpaced,
-                auth: unpaced,
-                write: unpaced,
-                search: unpaced,
-                notifications: unpaced
-            }
-        });
+        throttling(octokit, { ...octokitOptions, throttle });
         octokit.hook.wrap('request', async (request, options) => {
             try {
                 return await request(options);
@@ -43232,7 +43248,47 @@ function limited({ cancel, retryBaseMs, clock, deadline }) {
                 throw refusals.get(options) ?? error;
             }
         });
+        paced(octokit, { cancel, clock });
     };
+}
+/**
+ * The plugin's own queues, made to run each request at once. It paces writes and GraphQL queries
+ * (a second apart) and searches on real timers, which the run's clock cannot see, shared by every
+ * client of the process; `paced` spaces this client's writes on the run's clock instead. The groups
+ * are not among the plugin's documented options: test/unit/throttling-contract.test.ts fails when
+ * the plugin stops reading them (a burst of writes would take real seconds) or changes major.
+ */
+function unpacedGroups() {
+    const unpaced = {
+        key: () => ({
+            schedule: (_job, task, ...args) => Promise.resolve(task(...args))
+        })
+    };
+    const groups = ['global', 'auth', 'write', 'search', 'notifications'];
+    return Object.fromEntries(groups.map(g => [g, unpaced]));
+}
+/** A write that creates or changes content: every REST call but a read (GraphQL queries only read). */
+const isWrite = (options) => options.method !== 'GET' && options.method !== 'HEAD' && !/\/graphql$/.test(options.url ?? '');
+/**
+ * Spaces this client's writes WRITE_GAP_MS apart on the run's clock, in the order they were made:
+ * a run's writes come in bursts (a comment, the dashboard twice, a label, reviewers). Each request
+ * is paced once, its retries not again (their own waits are longer); the last word after a cancel
+ * is not held back.
+ */
+function paced(octokit, { cancel, clock }) {
+    let next = -Infinity;
+    const seen = new WeakSet();
+    octokit.hook.wrap('request', async (request, options) => {
+        if (isWrite(options) && !seen.has(options) && !cancel?.aborted) {
+            seen.add(options);
+            const now = clock.now();
+            const at = Math.max(now, next);
+            next = at + WRITE_GAP_MS;
+            if (at > now)
+                await clock.sleep(at - now, cancel);
+        }
+        return request(options);
+    });
 }
 /**
  * Why a rate-limited request is not sent again, or nothing when it is, after `wait`.
@@ -43249,9 +43305,9 @@ function refuse(kind, wait, options, retryCount, now, deadline) {
     if (retryCount >= (creates ? 1 : LIMIT_RETRIES))
         return `${what} ${retryCount + 1} times${creates ? ' (a creation is sent again once at most)' : ''}. Run the workflow again later, or space its runs out (e.g. a concurrency group).`;
     if (deadline === undefined && wait > UNBOUNDED_WAIT_MS)
-        return `${what}, asking to wait ${formatDuration(wait)}: longer than this step waits (${formatDuration(UNBOUNDED_WAIT_MS)}). Run the workflow again later.`;
+        return `${what}, asking to wait ${duration_formatDuration(wait)}: longer than this step waits (${duration_formatDuration(UNBOUNDED_WAIT_MS)}). Run the workflow again later.`;
     if (deadline !== undefined && now + wait > deadline)
-        return `${what}, asking to wait ${formatDuration(wait)}: past the step's time limit ('timeout', ${formatDuration(Math.max(0, deadline - now))} left). Run the workflow again later, or raise 'timeout'.`;
+        return `${what}, asking to wait ${duration_formatDuration(wait)}: past the step's time limit ('timeout', ${duration_formatDuration(Math.max(0, deadline - now))} left). Run the workflow again later, or raise 'timeout'.`;
     return undefined;
 }
 /**
@@ -43262,9 +43318,17 @@ function refuse(kind, wait, options, retryCount, now, deadline) {
  * cancel alone can end, and the attempt after it has its own time limit. Registered first, so it
  * wraps each attempt, and the retry plugin's request options are the same object every time.
  */
-function bounded(octokit, { cancel, retryBaseMs, clock }, waits) {
+function bounded(octokit, { cancel, retryBaseMs, clock }, waits, asked) {
     const bounds = new WeakMap();
     const waitBefore = (attempt) => attempt ** 2 * retryBaseMs;
+    /** What the answer's headers ask to wait, if anything, for the rate-limit handlers. */
+    const note = (options, headers) => {
+        const wait = waitAsked(headers);
+        if (wait === undefined)
+            asked.delete(options);
+        else
+            asked.set(options, wait);
+    };
     const fresh = () => {
         // A request made before the cancel stops at it; one made after (the comment's last
         // word) gets a short grace.
@@ -43304,10 +43368,14 @@ function bounded(octokit, { cancel, retryBaseMs, clock }, waits) {
         try {
             // Set on these options, not on a copy: the hooks inside this one (authentication) read them.
             options.request = { ...options.request, signal: bound.signal };
-            return await request(options);
+            const response = await request(options);
+            // GraphQL's rate limit comes as a 200 holding RATE_LIMITED, with the limit's headers.
+            note(options, response.headers);
+            return response;
         }
         catch (error) {
             bound.last = error;
+            note(options, answerOf(error)?.response.headers);
             if (bound.signal.aborted || clock.now() + waitBefore(attempt + 1) >= bound.deadline)
                 last();
             throw error;
@@ -43346,6 +43414,152 @@ class GitHubTransport {
     }
 }
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/github/failure.js
+
+
+
+
+
+/** GitHub's words for a secondary rate limit, and for writes that come too fast. */
+const SECONDARY = /\bsecondary rate limit\b|\bsubmitted too quickly\b|\babuse detection\b/i;
+/** GitHub's words for a primary rate limit. */
+const PRIMARY = /\bAPI rate limit exceeded\b/i;
+/** GitHub's message cut to what a log line holds. */
+const MESSAGE_CHARS = 200;
+/** What kind of failure a GitHub call met, and its answer in a few words. */
+function gitHubFailure(error) {
+    // Not a call that failed but one that could not be made (an unusable token), or a rate limit too
+    // long to wait for: their own words.
+    if (error instanceof limits_RateLimitError)
+        return { kind: 'rate-limit', why: error.message };
+    if (error instanceof errors_InputError)
+        return { kind: 'unusable', why: error.message };
+    const graphql = graphqlErrors(error);
+    if (graphql)
+        return graphqlFailure(graphql);
+    const answer = answerOf(error);
+    if (answer)
+        return answeredFailure(error, answer);
+    return { kind: 'outage', why: `no answer from GitHub (${unanswered(error)})` };
+}
+/** A failed GitHub call in a few words: see gitHubFailure. */
+const failure_describeGitHubError = (error) => gitHubFailure(error).why;
+/** GitHub refused for want of access: a permission (or a token that can see it) would help. */
+const refusedAccess = (error) => gitHubFailure(error).kind === 'refused';
+/** The error is a GitHub call that failed (answered or not), rather than a wrong answer or a bug. */
+const isGitHubCallError = (error) => isRequestError(error) || graphqlErrors(error) !== undefined;
+/** What to grant, as one sentence: `grant` is what the workflow's `permissions:` block needs. */
+const permissionHint = (grant) => `Give the workflow ${grant} (a permissions block that sets any permission sets the others to none).`;
+/**
+ * What to do about a failed call, as one sentence (with no leading space): the flow's grant for a
+ * refusal, its words for a disabled feature, when to run again for a rate limit or an outage.
+ */
+function whatToDo(error, advice) {
+    const failure = gitHubFailure(error);
+    switch (failure.kind) {
+        case 'refused':
+            return advice.refused;
+        case 'disabled':
+            return (advice.disabled ??
+                'The feature is turned off in the repository: turn it on in its settings.');
+        case 'rate-limit':
+            return failure.retryAfterMs !== undefined
+                ? `GitHub asks to wait ${formatDuration(failure.retryAfterMs)}: run the workflow again after that, or space its runs out.`
+                : 'Run the workflow again later, or space its runs out (a concurrency group).';
+        case 'outage':
+            return 'GitHub did not answer or failed, which no permission changes: run the workflow again later (https://www.githubstatus.com says when GitHub is failing).';
+        default:
+            return '';
+    }
+}
+function answeredFailure(error, answer) {
+    const { status, response } = answer;
+    const message = messageOf(response.data);
+    const headers = (response.headers ?? {});
+    const retryAfterMs = waitAsked(headers);
+    if ((status === 403 || status === 429) &&
+        (SECONDARY.test(message) || PRIMARY.test(message) || headers['x-ratelimit-remaining'] === '0'))
+        return {
+            kind: 'rate-limit',
+            why: `HTTP ${status}: GitHub's ${PRIMARY.test(message) || headers['x-ratelimit-remaining'] === '0' ? 'primary' : 'secondary'} rate limit`,
+            ...(retryAfterMs !== undefined ? { retryAfterMs } : {})
+        };
+    if (status === 422 && SECONDARY.test(`${message} ${fieldMessages(response.data)}`))
+        return { kind: 'rate-limit', why: 'HTTP 422: submitted too quickly (a secondary rate limit)' };
+    if (tooLarge(error))
+        return {
+            kind: 'too-large',
+            why: `HTTP ${status}: the file is too large for GitHub to serve this way`
+        };
+    if ([401, 403, 404].includes(status))
+        return { kind: 'refused', why: `HTTP ${status}` };
+    if (status === 410)
+        return { kind: 'disabled', why: 'HTTP 410' };
+    if (status >= 500)
+        return { kind: 'outage', why: `HTTP ${status}` };
+    return { kind: 'rejected', why: `HTTP ${status}` };
+}
+/**
+ * The GraphQL errors of an answer of 200: Octokit's GraphqlResponseError, or the error a plugin
+ * makes of such an answer (@octokit/plugin-retry's "status 500" for GitHub's "Something went
+ * wrong", after its retries; @octokit/plugin-throttling's for RATE_LIMITED), which GitHub answered
+ * with 200 all the same.
+ */
+function graphqlErrors(error) {
+    const failure = error;
+    const errors = failure?.name === 'GraphqlResponseError'
+        ? failure.errors
+        : failure?.response?.status === 200
+            ? failure.response.data?.errors
+            : undefined;
+    return Array.isArray(errors) ? errors.map(e => (e ?? {})) : undefined;
+}
+function graphqlFailure(errors) {
+    const text = (e) => (typeof e.message === 'string' ? e.message : '');
+    const first = clip(errors.map(text).find(Boolean) ?? 'no message');
+    if (errors.some(e => e.type === 'RATE_LIMITED' || SECONDARY.test(text(e)) || PRIMARY.test(text(e))))
+        return { kind: 'rate-limit', why: `GitHub's GraphQL API: ${first}` };
+    // A token that cannot see the repository gets it named as not there or not allowed.
+    if (errors.some(e => (e.type === 'NOT_FOUND' || e.type === 'FORBIDDEN') &&
+        Array.isArray(e.path) &&
+        e.path[0] === 'repository'))
+        return { kind: 'refused', why: `GitHub's GraphQL API: ${first}` };
+    // Errors in place of the data (a time-out of GitHub's own, "Something went wrong"): GitHub failed.
+    return { kind: 'outage', why: `GitHub's GraphQL API answered with errors only: ${first}` };
+}
+function messageOf(data) {
+    const message = data?.message;
+    return typeof message === 'string' ? clip(message) : '';
+}
+/** The messages of a 422's `errors` (where "was submitted too quickly" is said). */
+function fieldMessages(data) {
+    const errors = data?.errors;
+    if (!Array.isArray(errors))
+        return '';
+    return errors
+        .map(e => {
+        const m = e?.message;
+        return typeof m === 'string' ? m : typeof e === 'string' ? e : '';
+    })
+        .join(' ');
+}
+/** Why a call got no answer, from the connection's own account. */
+function unanswered(error) {
+    const failure = error;
+    const cause = failure?.cause;
+    // The connection's own account (a proxy that refused the tunnel, or asks for credentials).
+    if (cause?.cause instanceof HttpError)
+        return cause.cause.message;
+    const code = cause?.code ?? cause?.cause?.code;
+    if (typeof code === 'string')
+        return code;
+    return typeof failure?.message === 'string' ? failure.message : String(error);
+}
+const clip = (text) => {
+    const line = text.replace(/\s+/g, ' ').trim();
+    return line.length > MESSAGE_CHARS ? `${line.slice(0, MESSAGE_CHARS - 1)}…` : line;
+};
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/api.js
 
 
@@ -43361,82 +43575,6 @@ class GitHubTransport {
 
 
 
-
-
-
-/**
- * A failed GitHub call in a few words. Octokit reports a call that never got an answer (refused,
- * DNS, a time limit) as a RequestError with status 500 and no response: that is no HTTP 500, and
- * says so.
- */
-function describeGitHubError(error) {
-    const answer = answerOf(error);
-    if (answer && tooLarge(error))
-        return `HTTP ${answer.status}: the file is too large for GitHub to serve this way`;
-    if (answer)
-        return `HTTP ${answer.status}`;
-    // Not a call that failed but one that could not be made (an unusable token, a rate limit too
-    // long to wait for): its own words.
-    if (error instanceof errors_InputError || error instanceof limits_RateLimitError)
-        return error.message;
-    const failure = error;
-    const cause = failure?.cause;
-    // The connection's own account (a proxy that refused the tunnel, or asks for credentials).
-    if (cause?.cause instanceof HttpError)
-        return `no answer from GitHub (${cause.cause.message})`;
-    const code = cause?.code ?? cause?.cause?.code;
-    const why = typeof code === 'string'
-        ? code
-        : typeof failure?.message === 'string'
-            ? failure.message
-            : String(error);
-    return `no answer from GitHub (${why})`;
-}
-/**
- * GitHub refused for want of access (401, 403, 404: a private repository answers 404 to a token
- * that cannot see it), as opposed to failing or not answering. A 403 for a file too large to serve
- * (`too_large`) is no refusal: no permission would help.
- */
-function refusedAccess(error) {
-    return (([401, 403, 404].includes(answerOf(error)?.status ?? 0) && !tooLarge(error)) ||
-        graphqlRefused(error));
-}
-/**
- * GitHub's GraphQL API answered, but named the repository as not there or not allowed (errors of
- * type NOT_FOUND or FORBIDDEN on `repository`): what a token that cannot see it gets.
- */
-function graphqlRefused(error) {
-    const failure = error;
-    if (failure?.name !== 'GraphqlResponseError' || !Array.isArray(failure.errors))
-        return false;
-    return failure.errors.some(e => {
-        const entry = (e ?? {});
-        return ((entry.type === 'NOT_FOUND' || entry.type === 'FORBIDDEN') &&
-            Array.isArray(entry.path) &&
-            entry.path[0] === 'repository');
-    });
-}
-/** The error is a GitHub call that failed (answered or not), rather than a wrong answer or a bug. */
-const isGitHubCallError = (error) => isRequestError(error);
-/** What to grant, as one sentence: `grant` is what the workflow's `permissions:` block needs. */
-const permissionHint = (grant) => `Give the workflow ${grant} (a permissions block that sets any permission sets the others to none).`;
-/** The GitHub connections a run opens, closed together when it ends. */
-class GitHubSession {
-    deadline;
-    open = new Set();
-    /** `deadline`: the step's time limit on the run's clock, for every connection of the run. */
-    constructor(deadline) {
-        this.deadline = deadline;
-    }
-    add(api) {
-        this.open.add(api);
-    }
-    async close() {
-        const all = [...this.open];
-        this.open.clear();
-        await Promise.all(all.map(api => api.close()));
-    }
-}
 /** @octokit/plugin-retry's retryAfterBaseValue. */
 const RETRY_BASE_MS = 1000;
 /**
@@ -43447,15 +43585,13 @@ const RETRY_BASE_MS = 1000;
  * (a 5xx, a 429; not 400, 401, 403, 404, 410, 422, 451); creating a comment never is (a retry
  * could post it twice). Every request, its retries included, is bounded by its own time limit and
  * by the run's cancel signal, so a slow GitHub cannot hold a cancelled step. GitHub's rate limits
- * are waited for as it asks (@octokit/plugin-throttling), never past the step's time limit
- * (limits.ts; docs/retries-and-rate-limits.md).
+ * are waited for as it asks (@octokit/plugin-throttling), never past the step's time limit, and
+ * writes are paced a second apart (limits.ts; docs/retries-and-rate-limits.md). A run opens one per
+ * token and GitHub (session.ts): the pacing and the connections are the token's.
  */
-function connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs = RETRY_BASE_MS, clock = systemClock, session, tokenInput, deadline = session?.deadline } = {}) {
-    // The first moment the token is needed: an unexpanded `${{ … }}` fails here, saying so.
-    sendableSecret(tokenInput ?? 'github-token', token);
+function openGitHubClient(token, apiUrl, { cancel, retryBaseMs = RETRY_BASE_MS, clock = systemClock, deadline } = {}) {
     const baseUrl = apiUrl.replace(/\/+$/, '');
     const transport = new GitHubTransport(baseUrl);
-    session?.add(transport);
     const octokit = getOctokit(token, {
         baseUrl,
         userAgent: USER_AGENT,
@@ -43466,14 +43602,575 @@ function connectGitHub(token, { owner, repo, apiUrl }, cancel, { retryBaseMs = R
     }, 
     // In this order: `limited` wraps each attempt, inside the retry plugin.
     limited({ cancel, retryBaseMs, clock, deadline }), retry);
+    return { octokit, close: () => transport.close() };
+}
+/** One repository's operations over a client: nothing is opened, the client's connections serve it. */
+function repositoryApi(octokit, { owner, repo }) {
     const rest = { octokit, owner, repo };
     return {
         ...issueCalls(rest),
         ...pullCalls(rest),
         ...repositoryCalls(rest),
-        graphql: (query, variables) => octokit.graphql(query, variables),
-        close: () => transport.close()
+        graphql: (query, variables) => octokit.graphql(query, variables)
     };
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/github/history.js
+
+/** Commits read at most in one request: GitHub's page limit. */
+const MAX_HISTORY = 100;
+const HISTORY_QUERY = (/* unused pure expression or super */ null && (`query($owner: String!, $name: String!, $head: GitObjectID!, $first: Int!, $after: String, $since: GitTimestamp) {
+  repository(owner: $owner, name: $name) {
+    object(oid: $head) {
+      ... on Commit {
+        history(first: $first, after: $after, since: $since) {
+          pageInfo { hasNextPage endCursor }
+          nodes {
+            oid
+            message
+            author { name user { login } }
+            associatedPullRequests(first: 3) { nodes { number merged baseRefName } }
+          }
+        }
+      }
+    }
+  }
+}`));
+/**
+ * The commits reachable from `head`, newest first, up to `since` (the last documented commit) or
+ * `max` commits a page, whichever comes first: one request a page, `pages` at most (1 by default).
+ * Each is matched to the merged pull request into `base` it belongs to.
+ */
+async function readHistory(graphql, where) {
+    const commits = [];
+    let after;
+    for (let page = 1; page <= (where.pages ?? 1); page++) {
+        const data = (await graphql(HISTORY_QUERY, {
+            owner: where.owner,
+            name: where.repo,
+            head: where.head,
+            first: Math.min(where.max, MAX_HISTORY),
+            after,
+            since: where.from === undefined ? null : new Date(where.from).toISOString()
+        }));
+        const history = data?.repository?.object?.history;
+        const nodes = history?.nodes;
+        if (!Array.isArray(nodes))
+            throw new Error(`GitHub knows no commit ${where.head.slice(0, 12)}`);
+        for (const node of nodes) {
+            const c = (node ?? {});
+            if (typeof c.oid !== 'string')
+                continue;
+            if (c.oid === where.since)
+                return { commits, reachedSince: true };
+            commits.push(historyCommit(c, c.oid, where.base));
+        }
+        const next = history?.pageInfo;
+        // A window is whole once GitHub says no page follows.
+        if (!next?.hasNextPage && where.from !== undefined)
+            return { commits, reachedSince: true };
+        if (!next?.hasNextPage || typeof next.endCursor !== 'string')
+            break;
+        after = next.endCursor;
+    }
+    return { commits, reachedSince: where.since === undefined };
+}
+function historyCommit(c, sha, base) {
+    const author = (c.author ?? {});
+    const login = typeof author.user?.login === 'string' ? author.user.login : '';
+    const name = login || (typeof author.name === 'string' ? author.name : '');
+    const pulls = (c.associatedPullRequests?.nodes ?? [])
+        .map(p => (p ?? {}))
+        .filter(p => typeof p.number === 'number' && p.merged === true && p.baseRefName === base);
+    return {
+        sha,
+        message: typeof c.message === 'string' ? c.message : '',
+        author: name,
+        // GitHub links a bot's commits to no user account; its name ends in [bot].
+        authorIsBot: isBot(name, undefined),
+        pull: pulls[0]?.number
+    };
+}
+/** Pull requests read in one request at most. */
+const MAX_PULLS = 25;
+const PULL_FIELDS = (/* unused pure expression or super */ null && (`number title body url merged state baseRefName
+  author { login __typename }
+  labels(first: 50) { nodes { name } }
+  mergeCommit { oid }
+  changedFiles additions deletions
+  files(first: 100) { nodes { path additions deletions changeType } }`));
+/** The pull requests by number, with their files (no patches): one request for up to MAX_PULLS. */
+async function readPulls(graphql, where, numbers) {
+    const wanted = [...new Set(numbers)].filter(n => Number.isInteger(n) && n > 0).slice(0, MAX_PULLS);
+    const found = new Map();
+    if (wanted.length === 0)
+        return found;
+    // Aliases are built from whole numbers only: nothing from outside reaches the query's text.
+    const fields = wanted.map(n => `p${n}: pullRequest(number: ${n}) { ${PULL_FIELDS} }`).join('\n');
+    const query = `query($owner: String!, $name: String!) {\n repository(owner: $owner, name: $name) {\n${fields}\n }\n}`;
+    const data = (await graphql(query, { owner: where.owner, name: where.repo }));
+    for (const n of wanted) {
+        const pull = asPull(data?.repository?.[`p${n}`]);
+        if (pull)
+            found.set(n, pull);
+    }
+    return found;
+}
+const history_text = (v) => (typeof v === 'string' ? v : '');
+const history_count = (v) => (typeof v === 'number' && v >= 0 ? v : 0);
+function asPull(value) {
+    if (!value || typeof value !== 'object')
+        return undefined;
+    const p = value;
+    if (typeof p.number !== 'number')
+        return undefined;
+    const author = (p.author ?? {});
+    // GraphQL names a bot (an App) without `[bot]`: REST's name, as an event payload gives it.
+    const login = author.__typename === 'Bot' && history_text(author.login) && !/\[bot\]$/i.test(history_text(author.login))
+        ? `${history_text(author.login)}[bot]`
+        : history_text(author.login);
+    const nodes = (v) => (v ?? {}).nodes?.filter(n => n && typeof n === 'object') ?? [];
+    return {
+        number: p.number,
+        title: history_text(p.title),
+        body: history_text(p.body),
+        url: history_text(p.url),
+        author: login,
+        authorIsBot: isBot(login, author.__typename),
+        base: history_text(p.baseRefName),
+        merged: p.merged === true,
+        // GraphQL says MERGED where REST says closed (and merged).
+        state: history_text(p.state).toLowerCase() === 'open' ? 'open' : 'closed',
+        labels: nodes(p.labels)
+            .map(l => history_text(l.name))
+            .filter(Boolean),
+        mergeCommit: history_text(p.mergeCommit?.oid) || undefined,
+        changedFiles: history_count(p.changedFiles),
+        additions: history_count(p.additions),
+        deletions: history_count(p.deletions),
+        files: nodes(p.files)
+            .filter(f => typeof f.path === 'string' && f.path)
+            .map(f => ({
+            path: f.path,
+            additions: history_count(f.additions),
+            deletions: history_count(f.deletions),
+            // As the REST API names them: GraphQL's DELETED is REST's removed.
+            status: history_text(f.changeType).toLowerCase().replace('deleted', 'removed') || 'changed'
+        }))
+    };
+}
+/** Who the token is (GraphQL's `viewer`: a user, or an app's bot), or undefined when GitHub does not say. */
+async function viewerLogin(graphql) {
+    const data = (await graphql('query { viewer { login } }', {}));
+    return typeof data?.viewer?.login === 'string' && data.viewer.login
+        ? data.viewer.login
+        : undefined;
+}
+/** A repository's default branch and its newest commit, or undefined when GitHub names none. */
+async function defaultBranchHead(graphql, where) {
+    const data = (await graphql('query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) { defaultBranchRef { name target { oid } } } }', { owner: where.owner, name: where.repo }));
+    const ref = data?.repository?.defaultBranchRef;
+    return typeof ref?.name === 'string' && typeof ref.target?.oid === 'string'
+        ? { sha: ref.target.oid, branch: ref.name }
+        : undefined;
+}
+/**
+ * Several repositories' default branches and newest commits in one request (an alias each, the
+ * names passed as variables). GitHub answers those it can and names the others in its errors: a
+ * repository the token cannot see is `refused`, and the others are read all the same.
+ */
+async function defaultBranchHeads(graphql, repositories) {
+    if (!repositories.length)
+        return [];
+    const variables = {};
+    const declared = [];
+    const fields = [];
+    repositories.forEach((r, i) => {
+        declared.push(`$o${i}: String!, $n${i}: String!`);
+        fields.push(`r${i}: repository(owner: $o${i}, name: $n${i}) { defaultBranchRef { name target { oid } } }`);
+        variables[`o${i}`] = r.owner;
+        variables[`n${i}`] = r.repo;
+    });
+    const query = `query(${declared.join(', ')}) {\n${fields.join('\n')}\n}`;
+    let data;
+    let errors = [];
+    try {
+        data = (await graphql(query, variables));
+    }
+    catch (error) {
+        // GitHub's answer with errors beside the data it could give: Octokit throws it, data attached.
+        const partial = error;
+        if (partial?.name !== 'GraphqlResponseError' || !partial.data)
+            throw error;
+        data = partial.data;
+        errors = Array.isArray(partial.errors) ? partial.errors : [];
+    }
+    return repositories.map((_, i) => {
+        const node = data?.[`r${i}`];
+        const ref = node?.defaultBranchRef;
+        if (typeof ref?.name === 'string' && typeof ref.target?.oid === 'string')
+            return { sha: ref.target.oid, branch: ref.name };
+        const said = errors
+            .map(e => (e ?? {}))
+            .find(e => Array.isArray(e.path) && e.path[0] === `r${i}`);
+        return {
+            missing: typeof said?.message === 'string'
+                ? said.message.slice(0, 300)
+                : 'GitHub named no default branch',
+            refused: said?.type === 'NOT_FOUND' || said?.type === 'FORBIDDEN'
+        };
+    });
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/github/pull-activity.js
+
+/** Timeline events read at most: one page, GitHub's limit. */
+const MAX_ACTIVITY = 100;
+const ACTOR = 'login __typename';
+const GIT_ACTOR = 'email user { login }';
+const ACTIVITY_QUERY = `query($owner: String!, $name: String!, $number: Int!, $last: Int!) {
+  repository(owner: $owner, name: $name) {
+    pullRequest(number: $number) {
+      author { ${ACTOR} }
+      isDraft
+      labels(first: 100) { nodes { name } }
+      commits(first: 1) { nodes { commit { author { email } } } }
+      timelineItems(last: $last, itemTypes: [PULL_REQUEST_COMMIT, HEAD_REF_FORCE_PUSHED_EVENT, PULL_REQUEST_REVIEW, ISSUE_COMMENT, LABELED_EVENT]) {
+        totalCount
+        nodes {
+          __typename
+          ... on PullRequestCommit { commit { committedDate author { ${GIT_ACTOR} } committer { ${GIT_ACTOR} } } }
+          ... on HeadRefForcePushedEvent { createdAt actor { ${ACTOR} } }
+          ... on PullRequestReview { state submittedAt author { ${ACTOR} } }
+          ... on IssueComment { createdAt author { ${ACTOR} } }
+          ... on LabeledEvent { createdAt actor { ${ACTOR} } label { name } }
+        }
+      }
+    }
+  }
+}`;
+const str = (v) => (typeof v === 'string' && v ? v : undefined);
+const obj = (v) => (v && typeof v === 'object' ? v : {});
+const pull_activity_time = (v) => {
+    const ms = typeof v === 'string' ? Date.parse(v) : NaN;
+    return Number.isFinite(ms) ? ms : 0;
+};
+/** The pull request's activity: one request. Throws when GitHub knows no such pull request. */
+async function readPullActivity(graphql, where) {
+    const data = obj(await graphql(ACTIVITY_QUERY, {
+        owner: where.owner,
+        name: where.repo,
+        number: where.number,
+        last: MAX_ACTIVITY
+    }));
+    const pull = obj(obj(data.repository).pullRequest);
+    const timeline = obj(pull.timelineItems);
+    if (!Array.isArray(timeline.nodes))
+        throw new Error(`GitHub answered without the timeline of pull request #${where.number}`);
+    const first = obj(list(obj(pull.commits).nodes)[0]);
+    const events = list(timeline.nodes).flatMap(eventOf);
+    const total = typeof timeline.totalCount === 'number' ? timeline.totalCount : events.length;
+    return {
+        author: str(obj(pull.author).login) ?? '',
+        draft: pull.isDraft === true,
+        labels: list(obj(pull.labels).nodes).flatMap(l => str(obj(l).name) ?? []),
+        openerEmail: str(obj(obj(first.commit).author).email)?.toLowerCase(),
+        events,
+        unread: Math.max(0, total - timeline.nodes.length)
+    };
+}
+const list = (v) => (Array.isArray(v) ? v : []);
+/** An actor as the event shows it: its login and whether it is a bot. */
+function actor(v) {
+    const a = obj(v);
+    const login = str(a.login);
+    return { login, bot: event_isBot(login ?? '', a.__typename) };
+}
+/** A commit's author or committer: its GitHub account when matched, its git email, whether a bot. */
+function gitActor(v) {
+    const a = obj(v);
+    const email = str(a.email)?.toLowerCase();
+    const login = str(obj(a.user).login);
+    return { login, email, bot: event_isBot(login ?? '', undefined) || /\[bot\]@/.test(email ?? '') };
+}
+const sameGitActor = (a, b) => a.login && b.login ? a.login.toLowerCase() === b.login.toLowerCase() : a.email === b.email;
+/** GitHub's own committer identity: web edits and merges made on github.com. */
+const isGitHubItself = (c) => c.email === 'noreply@github.com' || c.login === 'web-flow';
+/** An event a GitHub account did (not a git identity), at a time GitHub gives as text. */
+function byActor(kind, at, who, more = {}) {
+    return { kind, at: pull_activity_time(at), ...actor(who), ...more };
+}
+function eventOf(raw) {
+    const node = obj(raw);
+    switch (node.__typename) {
+        case 'PullRequestCommit': {
+            const commit = obj(node.commit);
+            const at = pull_activity_time(commit.committedDate);
+            const author = gitActor(commit.author);
+            const committer = gitActor(commit.committer);
+            const events = [{ kind: 'commit', at, ...author }];
+            // Whoever committed what another authored (a rebase, a squash, a commit written as someone
+            // else) pushed to it too; GitHub's own committer (a web edit, a merge) is nobody.
+            if ((committer.login || committer.email) &&
+                !sameGitActor(author, committer) &&
+                !isGitHubItself(committer))
+                events.push({ kind: 'push', at, ...committer });
+            return events;
+        }
+        case 'HeadRefForcePushedEvent':
+            return [byActor('push', node.createdAt, node.actor)];
+        case 'PullRequestReview':
+            return [byActor('review', node.submittedAt, node.author, { state: str(node.state) })];
+        case 'IssueComment':
+            return [byActor('comment', node.createdAt, node.author)];
+        case 'LabeledEvent':
+            return [byActor('label', node.createdAt, node.actor, { label: str(obj(node.label).name) })];
+        default:
+            return [];
+    }
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/github/docs-pulls.js
+
+
+
+/** A pull request as GitHub answered it, read as a docs pull request's state. */
+function docsPullState(pull) {
+    const state = pull.merged ? 'merged' : pull.state === 'open' ? 'open' : 'closed';
+    const endedAt = state === 'merged' ? pull.mergedAt : state === 'closed' ? pull.closedAt : undefined;
+    return {
+        state,
+        draft: Boolean(pull.draft),
+        ...(pull.createdAt !== undefined ? { createdAt: pull.createdAt } : {}),
+        ...(endedAt !== undefined ? { endedAt } : {})
+    };
+}
+/** A call to the docs repository that failed: why, and what to grant when GitHub refused. */
+class DocsPullError extends Error {
+    why;
+    refused;
+    missing;
+    where;
+    source;
+    granted;
+    constructor(
+    /** GitHub's answer in a few words: `HTTP 403`, `no answer from GitHub (ECONNRESET)`. */
+    why, 
+    /** GitHub refused for want of access (401, 403, 404). */
+    refused, 
+    /** GitHub answered 404: no such pull request, or none this token may see. */
+    missing, where, source, granted, cause) {
+        super(why, { cause });
+        this.why = why;
+        this.refused = refused;
+        this.missing = missing;
+        this.where = where;
+        this.source = source;
+        this.granted = granted;
+    }
+    /**
+     * What to grant, as one sentence with its leading space, when GitHub refused; '' otherwise: the
+     * flow says what it needs (`read`, `write`, `read and write`).
+     */
+    grant(need) {
+        return this.refused ? grantSentence(need, this.where, this.source, this.granted) : '';
+    }
+}
+/**
+ * The one wording of what to grant. With `docs-token` set: give it `need` access to the docs
+ * repository's pull requests. Without (the run's own token read the pull request): set
+ * `docs-token`, since a private docs repository is out of the run's token's reach.
+ */
+function grantSentence(need, where, source, granted = 'pull requests') {
+    return source.tokenInput === source.docsInput
+        ? ` Give '${source.docsInput}' ${need} access to the ${granted} of ${where.owner}/${where.repo}.`
+        : ` If the docs repository is private, set '${source.docsInput}' to a token that can ${need} its ${granted}.`;
+}
+/**
+ * The docs repository's pull requests, read and changed with one token: each call that fails throws
+ * a DocsPullError. One run builds one per token (GitHubSession.docsPulls); each repository's
+ * operations are made at its first call (an unusable token fails there, as a DocsPullError too).
+ */
+class DocsPulls {
+    connect;
+    source;
+    connections = new Map();
+    identityRead;
+    constructor(connect, source) {
+        this.connect = connect;
+        this.source = source;
+    }
+    /** The input the token comes from, as the sentences name it. */
+    get tokenInput() {
+        return this.source.tokenInput;
+    }
+    /** What to grant for `need` on this repository: the sentence a refusal ends with. */
+    grant(need, where) {
+        return grantSentence(need, where, this.source);
+    }
+    pull(where) {
+        return this.call(where, docs => docs.pull(where.number));
+    }
+    /** Its state: open, merged or closed, with its times (docsPullState). */
+    async state(where) {
+        return docsPullState(await this.pull(where));
+    }
+    /** Closes it without merging: the pull request as it now is (a merged one stays merged). */
+    close(where) {
+        return this.call(where, docs => docs.closePull(where.number));
+    }
+    /** Its files, `maxPages` pages of a hundred at most. */
+    files(where, maxPages) {
+        return this.call(where, async (docs) => {
+            const files = [];
+            let pages = 0;
+            for await (const page of docs.pullFilePages(where.number, 100)) {
+                files.push(...page);
+                if (++pages >= maxPages)
+                    break;
+            }
+            return files;
+        }, 'contents and pull requests');
+    }
+    /** Every file path of the docs repository's default branch: one request (GitHub's recursive tree). */
+    tree(where) {
+        return this.call(where, docs => docs.treePaths(), 'contents and pull requests');
+    }
+    /**
+     * A file's text on the docs repository's default branch, `maxBytes` at most, or why there is
+     * none (missing, too large: no error, so never a permission to grant).
+     */
+    fileText(where, path, maxBytes) {
+        return this.call(where, docs => docs.fileText(path, maxBytes), 'contents and pull requests');
+    }
+    /** Up to FILES_PER_QUERY files' texts on the default branch, in one request. */
+    fileTexts(where, paths) {
+        return this.call(where, docs => docs.fileTexts(paths), 'contents and pull requests');
+    }
+    comments(where) {
+        return this.call(where, docs => docs.listComments(where.number));
+    }
+    /** Posts a comment (never retried); its id. */
+    comment(where, body) {
+        return this.call(where, docs => docs.createComment(where.number, body));
+    }
+    /** A person's permission on the docs repository (GitHub's `permission`). */
+    async permission(where, login) {
+        const level = await this.call(where, docs => docs.permission(login));
+        return level.permission ?? 'none';
+    }
+    requestReviewers(where, logins) {
+        return this.call(where, docs => docs.requestReviewers(where.number, logins));
+    }
+    /** Its commits, reviews, comments and labels, with who and when: one request. */
+    activity(where) {
+        return this.call(where, docs => readPullActivity(docs.graphql, where));
+    }
+    /** Who the token is (its login), read once; undefined when GitHub does not say. */
+    identity(where) {
+        this.identityRead ??= this.call(where, docs => viewerLogin(docs.graphql));
+        return this.identityRead;
+    }
+    /** The one access check: every call's failure is told apart here, and nowhere else. */
+    async call(where, fn, granted = 'pull requests') {
+        try {
+            return await fn(this.connection(where));
+        }
+        catch (error) {
+            throw new DocsPullError(failure_describeGitHubError(error), refusedAccess(error), notFound(error), where, this.source, granted, error);
+        }
+    }
+    connection({ owner, repo }) {
+        const key = `${owner}/${repo}`.toLowerCase();
+        let docs = this.connections.get(key);
+        if (!docs) {
+            docs = this.connect(owner, repo);
+            this.connections.set(key, docs);
+        }
+        return docs;
+    }
+}
+/** A door call's failure, told apart: whatever was thrown (a DocsPullError from every call). */
+function docsFailure(error) {
+    if (error instanceof DocsPullError)
+        return error;
+    return { why: describeGitHubError(error), refused: false, missing: false, grant: () => '' };
+}
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/github/session.js
+
+
+
+/**
+ * The GitHub a run talks to: one client per token and GitHub host (its Octokit, its connections,
+ * its pacing of writes), however many repositories it reads, and one door to the docs repository
+ * per token. A docs project of 50 code repositories read with one `code-token` opens one client for
+ * them, not 50. Everything the run opened is closed together when it ends.
+ */
+class GitHubSession {
+    options;
+    clients = new Map();
+    doors = new Map();
+    openedCount = 0;
+    /**
+     * `cancel`, `clock` and `deadline` (the step's time limit on the run's clock) bound every request
+     * of the run, whichever client makes it.
+     */
+    constructor(options = {}) {
+        this.options = options;
+    }
+    /** The step's time limit on the run's clock, past which no rate limit is waited for. */
+    get deadline() {
+        return this.options.deadline;
+    }
+    /** Clients opened so far (one per token and host): what a test or the bench counts. */
+    get opened() {
+        return this.openedCount;
+    }
+    /**
+     * One repository's operations with `token`, over the one client of that token on `where`'s host.
+     * The first moment the token is needed: an unexpanded `${{ … }}` fails here, naming `tokenInput`.
+     */
+    repository(token, where, tokenInput = 'github-token') {
+        sendableSecret(tokenInput, token);
+        const host = where.apiUrl.replace(/\/+$/, '');
+        const key = `${host}\n${token}`;
+        let client = this.clients.get(key);
+        if (!client) {
+            client = openGitHubClient(token, host, this.options);
+            this.clients.set(key, client);
+            this.openedCount++;
+        }
+        return repositoryApi(client.octokit, where);
+    }
+    /**
+     * The run's door to the docs repositories with `token` (from `source.tokenInput`) on `apiUrl`:
+     * one per token, so who the token is gets read once and every flow shares its connections.
+     */
+    docsPulls(token, source, apiUrl) {
+        const key = `${apiUrl.replace(/\/+$/, '')}\n${source.tokenInput}\n${token}`;
+        let door = this.doors.get(key);
+        if (!door) {
+            door = new DocsPulls((owner, repo) => this.repository(token, { owner, repo, apiUrl }, source.tokenInput), source);
+            this.doors.set(key, door);
+        }
+        return door;
+    }
+    /** Ends every connection the run opened; a later call opens new ones. */
+    async close() {
+        const all = [...this.clients.values()];
+        this.clients.clear();
+        this.doors.clear();
+        await Promise.all(all.map(client => client.close()));
+    }
+}
+/**
+ * One repository's operations on a session of their own, for a step that talks to one repository
+ * with one token and closes it itself (and for tests of the client).
+ */
+function connectGitHub(token, where, cancel, { tokenInput, ...options } = {}) {
+    const session = new GitHubSession({ ...options, cancel });
+    return { ...session.repository(token, where, tokenInput), close: () => session.close() };
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/answer-checks.js
@@ -44295,7 +44992,7 @@ async function collectGaps(client, settings, { log, clock, limits = readLimits(s
                 break rounds;
             }
             if (now() >= deadline) {
-                stopped = `the time limit ran out (timeout: ${formatDuration(settings.timeoutMs)})`;
+                stopped = `the time limit ran out (timeout: ${duration_formatDuration(settings.timeoutMs)})`;
                 break rounds;
             }
             const before = budget.used;
@@ -44363,11 +45060,11 @@ function whyStopped(error, settings, timeUp) {
     if (error instanceof BudgetExhaustedError)
         return `the request budget ran out (max-requests: ${settings.maxRequests}): ${error.message}`;
     if (error instanceof RateLimitError) {
-        return `the service rate limited the requests past the time limit (timeout: ${formatDuration(settings.timeoutMs)}): ${error.message.replace(/\.$/, '')}`;
+        return `the service rate limited the requests past the time limit (timeout: ${duration_formatDuration(settings.timeoutMs)}): ${error.message.replace(/\.$/, '')}`;
     }
     if (error instanceof ApiError && error.transient) {
         if (timeUp) {
-            return `the time limit ran out (timeout: ${formatDuration(settings.timeoutMs)}) waiting for the service (${error.message.replace(/\.$/, '')})`;
+            return `the time limit ran out (timeout: ${duration_formatDuration(settings.timeoutMs)}) waiting for the service (${error.message.replace(/\.$/, '')})`;
         }
         return `the service could not be read (${error.message.replace(/\.$/, '')})`;
     }
@@ -44417,7 +45114,9 @@ const GapsDefaults = {
 const CHANGES_PER_REQUEST = 25;
 /** Merged pull requests one request lists: GitHub's page limit. */
 const MAX_LISTED_PULLS = 100;
-const PULL_FIELDS = `number title body url merged mergedAt baseRefName mergeCommit { oid }
+/** An owner's or a repository's name, as GitHub allows them: nothing else reaches a search. */
+const NAME = /^[A-Za-z0-9_.-]+$/;
+const changes_PULL_FIELDS = `number title body url merged mergedAt baseRefName mergeCommit { oid }
   files(first: 100) { nodes { path } }`;
 const COMMIT_FIELDS = `... on Commit { oid message committedDate url }`;
 const changes_SHA = /^[0-9a-f]{40}$/;
@@ -44433,55 +45132,62 @@ async function readChanges(graphql, where, refs) {
     for (let i = 0; i < usable.length; i += CHANGES_PER_REQUEST) {
         const batch = usable.slice(i, i + CHANGES_PER_REQUEST);
         const fields = batch.map((r, n) => r.pr !== undefined
-            ? `c${n}: pullRequest(number: ${r.pr}) { ${PULL_FIELDS} }`
+            ? `c${n}: pullRequest(number: ${r.pr}) { ${changes_PULL_FIELDS} }`
             : `c${n}: object(oid: "${r.sha}") { ${COMMIT_FIELDS} }`);
         const query = `query($owner: String!, $name: String!) {\n repository(owner: $owner, name: $name) {\n${fields.join('\n')}\n }\n}`;
         const data = (await graphql(query, { owner: where.owner, name: where.repo }));
         batch.forEach((ref, n) => {
             const node = data?.repository?.[`c${n}`];
-            const change = ref.pr !== undefined ? asPull(node) : asCommit(node);
+            const change = ref.pr !== undefined ? changes_asPull(node) : asCommit(node);
             if (change)
                 found.push(change);
         });
     }
     return found;
 }
-const LIST_QUERY = `query($owner: String!, $name: String!, $first: Int!) {
-  repository(owner: $owner, name: $name) {
-    defaultBranchRef { name }
-    pullRequests(states: MERGED, first: $first, orderBy: { field: UPDATED_AT, direction: DESC }) {
-      nodes { ${PULL_FIELDS} }
-    }
+// GitHub's search selects by merge time (`merged:>=`), which its pull request lists cannot: they
+// order by creation or update only, and a bot's label on an old pull request would take a slot.
+const LIST_QUERY = `query($owner: String!, $name: String!, $search: String!, $first: Int!) {
+  repository(owner: $owner, name: $name) { defaultBranchRef { name } }
+  search(query: $search, type: ISSUE, first: $first) {
+    issueCount
+    nodes { ... on PullRequest { ${changes_PULL_FIELDS} } }
   }
 }`;
 /**
- * The pull requests merged into the default branch since `since` (epoch ms), newest first: one
- * request, the 100 most recently updated merged pull requests. `more` says the list may have left
- * out some of the window (all 100 merged inside it).
+ * The pull requests merged into the default branch since `since` (epoch ms), newest merge first:
+ * one request, GitHub's search for the pull requests merged since then (the most recently opened
+ * MAX_LISTED_PULLS of them). `unread` counts those merged since then that the request did not
+ * list (into any branch), as GitHub counts them. GitHub's search is eventually consistent: a merge
+ * of the last minutes may not be listed yet.
  */
 async function readMergedPulls(graphql, where, since) {
+    if (!NAME.test(where.owner) || !NAME.test(where.repo))
+        throw new Error(`'${where.owner}/${where.repo}' is no repository name GitHub allows.`);
+    const from = new Date(since).toISOString().replace(/\.\d{3}Z$/, 'Z');
     const data = (await graphql(LIST_QUERY, {
         owner: where.owner,
         name: where.repo,
+        search: `repo:${where.owner}/${where.repo} is:pr is:merged merged:>=${from} sort:created-desc`,
         first: MAX_LISTED_PULLS
     }));
-    const repository = data?.repository;
-    const branch = changes_text(repository?.defaultBranchRef?.name);
-    const nodes = Array.isArray(repository?.pullRequests?.nodes) ? repository.pullRequests.nodes : [];
-    const merged = nodes
+    const branch = changes_text(data?.repository?.defaultBranchRef?.name);
+    const nodes = Array.isArray(data?.search?.nodes) ? data.search.nodes : [];
+    const count = data?.search?.issueCount;
+    const changes = nodes
         .filter(node => changes_text(node?.baseRefName) === branch)
-        .map(asPull)
-        .filter((c) => c !== undefined);
-    const changes = merged.filter(c => c.mergedAt >= since).sort((a, b) => b.mergedAt - a.mergedAt);
+        .map(changes_asPull)
+        .filter((c) => c !== undefined && c.mergedAt >= since)
+        .sort((a, b) => b.mergedAt - a.mergedAt);
     return {
         changes,
-        more: nodes.length >= MAX_LISTED_PULLS && changes.length === merged.length,
+        unread: typeof count === 'number' ? Math.max(0, count - nodes.length) : 0,
         branch
     };
 }
 const changes_text = (v) => (typeof v === 'string' ? v : '');
 const changes_time = (v) => (typeof v === 'string' ? Date.parse(v) : Number.NaN);
-function asPull(value) {
+function changes_asPull(value) {
     if (!value || typeof value !== 'object')
         return undefined;
     const p = value;
@@ -52851,8 +53557,8 @@ async function readChangesSince(github, where) {
             const listed = await readMergedPulls(github.graphql, repository, where.since);
             details = listed.changes;
             read.source = 'pull-requests';
-            if (listed.more)
-                read.notices.push(`GitHub listed the ${listed.changes.length} most recently updated merged pull requests and all merged in the window: older ones were not read.`);
+            if (listed.unread)
+                read.notices.push(`${counted(listed.unread, 'more pull request')} merged since the start of changes-since ${listed.unread === 1 ? 'was' : 'were'} not read: GitHub's search lists ${MAX_LISTED_PULLS} in one request (the most recently opened ones are read).`);
         }
         read.changes = details.map(c => ({
             ...c,
@@ -52965,7 +53671,7 @@ function diffExcerpt(files) {
 /** `#123`, or a pushed commit's short sha. */
 const changeName = (c) => c.pr !== undefined ? `#${c.pr}` : (c.sha ?? '').slice(0, 7);
 function gitHubTrouble(what, error) {
-    const why = describeGitHubError(error);
+    const why = failure_describeGitHubError(error);
     return refusedAccess(error)
         ? `GitHub refused to ${what} (${why}). ${permissionHint(GITHUB_GRANT)}`
         : `Could not ${what} (${why}).`;
@@ -55119,7 +55825,7 @@ async function changesSite(github, gaps, changes, section) {
         section.notices.push(`Page gaps tie only to changes that name their path: ${pages.site.unsure}, so which site page a changed file is cannot be told.`);
     }
     catch (error) {
-        section.notices.push(`Page gaps tie only to changes that name their path: the repository's files could not be listed (${describeGitHubError(error)}).`);
+        section.notices.push(`Page gaps tie only to changes that name their path: the repository's files could not be listed (${failure_describeGitHubError(error)}).`);
     }
     return undefined;
 }
@@ -55147,7 +55853,7 @@ async function specPages(pages, changes, window, section) {
                     section.notices.push(note);
         }
         catch (error) {
-            section.notices.push(`The pages rendered by the OpenAPI spec ${changeLabel(change)} changed could not be read (${describeGitHubError(error)}): page gaps tie to it only by its files and text.`);
+            section.notices.push(`The pages rendered by the OpenAPI spec ${changeLabel(change)} changed could not be read (${failure_describeGitHubError(error)}): page gaps tie to it only by its files and text.`);
             break;
         }
     }
@@ -55202,12 +55908,9 @@ async function run(runner = coreRunner()) {
         if (settings.changes) {
             const changes = settings.changes;
             step.secret(changes.githubToken);
-            let github;
-            step.finally(async () => github?.close());
-            const connect = () => (github ??= connectGitHub(changes.githubToken, changes, step.signal, {
-                clock,
-                tokenInput: GapsInput.GithubToken
-            }));
+            const session = new GitHubSession({ cancel: step.signal, clock });
+            step.finally(() => session.close());
+            const connect = () => session.repository(changes.githubToken, changes, GapsInput.GithubToken);
             collected.causes = await tieToChanges(collected, settings, changes, {
                 client,
                 github: connect,

@@ -1,5 +1,5 @@
 import type { RunEvent } from '../github/event.js'
-import type { GitHubSession } from '../github/api.js'
+import type { GitHubSession } from '../github/session.js'
 import type { AgentJob } from '../mintlify/agent-jobs.js'
 import { errorText } from '../runner/errors.js'
 import type { Logger } from '../runner/logger.js'

@@ -2,7 +2,8 @@ import { type AgentJob, checkAccess, getJob } from '../mintlify/agent-jobs.js'
 import type { ApiClient } from '../mintlify/client.js'
 import { openClient } from '../mintlify/connection.js'
 import { type ApiError, AmbiguousWriteError, AuthError, NotFoundError } from '../mintlify/errors.js'
-import { GitHubSession, connectGitHub, describeGitHubError, refusedAccess } from '../github/api.js'
+import { describeGitHubError, refusedAccess } from '../github/api.js'
+import { GitHubSession } from '../github/session.js'
 import type { RepoFile } from '../github/api-repository.js'
 import { DEFAULT_POLICY_PATH, loadPolicy } from '../policy/load.js'
 import { type Policy, defaultPolicy } from '../policy/policy.js'
@@ -129,9 +130,13 @@ export async function runAgent<S extends FrameSettings>(
     }
   }
   // The step's time limit, for GitHub's rate limits: no wait for one goes past it.
-  const session = new GitHubSession(runner.clock.now() + inputs.timeoutMs)
+  const session = new GitHubSession({
+    cancel: signal,
+    clock: runner.clock,
+    deadline: runner.clock.now() + inputs.timeoutMs
+  })
   try {
-    const policy = await repositoryPolicy(inputs, event, { ...runner, session, signal })
+    const policy = await repositoryPolicy(inputs, event, { ...runner, session })
     const settings = (ran.settings = action.settings(inputs, policy))
     return await runPreparedAction(settings, event, runner, signal, action, session)
   } finally {
@@ -274,15 +279,7 @@ function costOf(
 async function repositoryPolicy(
   inputs: Inputs,
   event: RunEvent,
-  {
-    log,
-    clock,
-    session,
-    signal
-  }: Pick<Runner, 'log' | 'clock'> & {
-    session: GitHubSession
-    signal: AbortSignal
-  }
+  { log, session }: Pick<Runner, 'log'> & { session: GitHubSession }
 ): Promise<Policy> {
   const repository = event.owner && event.repo ? `${event.owner}/${event.repo}` : ''
   if (!repository || !inputs.githubToken || isUnexpanded(inputs.githubToken)) {
@@ -295,7 +292,7 @@ async function repositoryPolicy(
     )
     return defaultPolicy()
   }
-  const github = connectGitHub(inputs.githubToken, event, signal, { clock, session })
+  const github = session.repository(inputs.githubToken, event)
   const policy = await loadPolicy({
     config: inputs.config,
     repository,

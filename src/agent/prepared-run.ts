@@ -1,4 +1,4 @@
-import type { GitHubSession } from '../github/api.js'
+import type { GitHubSession } from '../github/session.js'
 import type { AgentJob } from '../mintlify/agent-jobs.js'
 import type { Clock } from '../runner/clock.js'
 import type { Logger } from '../runner/logger.js'
@@ -119,8 +119,8 @@ export interface FlowDeps {
   log: Logger
   /** Paces GitHub's retries, and stamps the ledger: the runner's clock. */
   clock: Clock
-  /** The run's GitHub connections, closed when it ends. */
-  session?: GitHubSession
+  /** The run's GitHub: one client per token, and the docs repository's door; closed when it ends. */
+  session: GitHubSession
   saveState: (state: CommentState) => void
   signal?: AbortSignal
   /** Signs the markers of the live comments this run writes, and reads only those signed. */

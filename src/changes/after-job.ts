@@ -1,4 +1,4 @@
-import { type GitHubApi, connectGitHub, describeGitHubError } from '../github/api.js'
+import { type GitHubApi, describeGitHubError } from '../github/api.js'
 import type { RunEvent } from '../github/event.js'
 import type { AgentJob } from '../mintlify/agent-jobs.js'
 import { codeSpan, markdownLink } from '../runner/markdown.js'
@@ -69,7 +69,7 @@ export const changesAfterJob: OwnAfterJob<Settings> = async (settings, event, en
   const changes = run.changes
   if (!changes) return
   if (changes.tellSources && settings.comment !== 'false') {
-    const github = connectGitHub(settings.githubToken, event, deps.signal, deps)
+    const github = deps.session.repository(settings.githubToken, event)
     await tellSources(github, changes.batch, job, {
       commented: changes.commented,
       runUrl: event.runUrl,

@@ -1,12 +1,12 @@
 import {
   type GitHubApi,
-  type GitHubSession,
   describeGitHubError,
   isGitHubCallError,
   permissionHint,
   refusedAccess
 } from '../github/api.js'
 import type { RunEvent } from '../github/event.js'
+import type { GitHubSession } from '../github/session.js'
 import { docsFailure } from '../github/docs-pulls.js'
 import { defaultBranchHead, readHistory } from '../github/history.js'
 import type { Clock } from '../runner/clock.js'
@@ -42,7 +42,7 @@ export interface ReaderSettings {
 export interface ReaderDeps {
   log: Logger
   clock: Clock
-  session?: GitHubSession
+  session: GitHubSession
   signal?: AbortSignal
 }
 

@@ -1,12 +1,11 @@
 import { secretsOf } from '../agent/settings.js'
-import { connectGitHub } from '../github/api.js'
 import type { RunEvent } from '../github/event.js'
 import { RecordSigner } from '../records/record.js'
 import { CancelledError, InputError, errorText } from '../runner/errors.js'
 import { unknownEarlierJob } from '../agent/comment/live-comment.js'
 import { Dashboard } from '../agent/ledger/dashboard.js'
 import { LedgerSession } from '../agent/ledger/ledger-session.js'
-import { Input } from '../agent/names.js'
+import { Input, Key } from '../agent/names.js'
 import type { PreparedRun, RunAbout } from '../agent/prepared-run.js'
 import { judgeTick } from './approval.js'
 import type { ChangeBatch } from '../agent/batch.js'
@@ -48,10 +47,7 @@ export async function prepareChangeRun(
       `Input '${Input.GithubToken}' is empty: it is needed to read the ${event.name || 'code'} changes (files, commits). Leave it at its default (\${{ github.token }}).`
     )
   }
-  const github = connectGitHub(settings.githubToken, event, deps.signal, {
-    clock: deps.clock,
-    session: deps.session
-  })
+  const github = deps.session.repository(settings.githubToken, event)
   const push = event.name === 'push' ? event.push : undefined
   const rules: ChangeRules = {
     allowedBots: settings.allowedBots,
@@ -217,7 +213,13 @@ class ChangeRun extends ChangeContext {
         serverUrl: event.serverUrl,
         limits: settings
       },
-      now: () => deps.clock.wallNow()
+      now: () => deps.clock.wallNow(),
+      // A docs project keeps its ledger: only a repository of its own may go without.
+      ...(settings.codeRepositories?.length
+        ? {}
+        : {
+            withoutLedger: `set '${Key.Dashboard}: false' to run every change as its own job without a record`
+          })
     })
     const session = new LedgerSession(
       dashboard,

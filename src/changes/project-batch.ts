@@ -1,13 +1,12 @@
 import {
   type GitHubApi,
-  type GitHubSession,
-  connectGitHub,
   describeGitHubError,
   isGitHubCallError,
   refusedAccess
 } from '../github/api.js'
 import { type RepositoryHead, defaultBranchHeads } from '../github/history.js'
 import type { RunEvent } from '../github/event.js'
+import type { GitHubSession } from '../github/session.js'
 import type { ChangeRef, ProjectLedger } from '../records/ledger.js'
 import type { Clock } from '../runner/clock.js'
 import { ExplainedError, errorText } from '../runner/errors.js'
@@ -29,7 +28,7 @@ export interface ProjectReadDeps {
       githubToken: string
     }
   event: RunEvent
-  deps: { log: Logger; clock: Clock; session?: GitHubSession; signal?: AbortSignal }
+  deps: { log: Logger; clock: Clock; session: GitHubSession; signal?: AbortSignal }
   project: ProjectLedger
   /**
    * The changes of uncertain requests a writer ticked to send again: each repository reads its
@@ -130,11 +129,10 @@ export async function readProjectBatch(read: ProjectReadDeps): Promise<ProjectRe
 /** A code repository's connection, with `code-token` or `github-token`; no request yet. */
 function connect(read: ProjectReadDeps, repository: CodeRepository): GitHubApi {
   const { settings, event, deps } = read
-  return connectGitHub(
+  return deps.session.repository(
     settings.codeToken || settings.githubToken,
     { owner: repository.owner, repo: repository.repo, apiUrl: event.apiUrl },
-    deps.signal,
-    { clock: deps.clock, session: deps.session, tokenInput: tokenInput(settings) }
+    tokenInput(settings)
   )
 }
 

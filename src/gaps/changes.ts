@@ -5,7 +5,12 @@ import {
   permissionHint,
   refusedAccess
 } from '../github/api.js'
-import { CHANGES_PER_REQUEST, readChanges, readMergedPulls } from '../github/changes.js'
+import {
+  CHANGES_PER_REQUEST,
+  MAX_LISTED_PULLS,
+  readChanges,
+  readMergedPulls
+} from '../github/changes.js'
 import { type ChangeRef, DASHBOARD_LABEL, readDashboardState } from '../records/ledger.js'
 import type { RecordSigner } from '../records/record.js'
 import { stripInvisible } from '../runner/untrusted.js'
@@ -73,9 +78,9 @@ export async function readChangesSince(
       const listed = await readMergedPulls(github.graphql, repository, where.since)
       details = listed.changes
       read.source = 'pull-requests'
-      if (listed.more)
+      if (listed.unread)
         read.notices.push(
-          `GitHub listed the ${listed.changes.length} most recently updated merged pull requests and all merged in the window: older ones were not read.`
+          `${counted(listed.unread, 'more pull request')} merged since the start of changes-since ${listed.unread === 1 ? 'was' : 'were'} not read: GitHub's search lists ${MAX_LISTED_PULLS} in one request (the most recently opened ones are read).`
         )
     }
     read.changes = details.map(c => ({

@@ -5,7 +5,8 @@ import { Redactor } from '../runner/redact.js'
 import { rangeText } from '../runner/dates.js'
 import type { Runner } from '../runner/runner.js'
 import { counted } from '../runner/text.js'
-import { type GitHubApi, connectGitHub } from '../github/api.js'
+import type { GitHubApi } from '../github/api.js'
+import { GitHubSession } from '../github/session.js'
 import { collectGaps, readLimits } from './collect.js'
 import { GapsInput, GapsOutput } from './names.js'
 import { gapsPrompt } from './prompt.js'
@@ -35,13 +36,10 @@ export async function run(runner: Runner = coreRunner()): Promise<void> {
     if (settings.changes) {
       const changes = settings.changes
       step.secret(changes.githubToken)
-      let github: GitHubApi | undefined
-      step.finally(async () => github?.close())
+      const session = new GitHubSession({ cancel: step.signal, clock })
+      step.finally(() => session.close())
       const connect = (): GitHubApi =>
-        (github ??= connectGitHub(changes.githubToken, changes, step.signal, {
-          clock,
-          tokenInput: GapsInput.GithubToken
-        }))
+        session.repository(changes.githubToken, changes, GapsInput.GithubToken)
       collected.causes = await tieToChanges(collected, settings, changes, {
         client,
         github: connect,

@@ -2,18 +2,25 @@ import { getOctokit } from '@actions/github'
 import { retry } from '@octokit/plugin-retry'
 import { type Clock, systemClock } from '../runner/clock.js'
 import { USER_AGENT } from '../runner/runner.js'
-import { HttpError } from '../runner/connections.js'
-import { InputError } from '../runner/errors.js'
-import { sendableSecret } from '../runner/inputs.js'
 import { type IssueCalls, issueCalls } from './api-issues.js'
 import { type PullCalls, pullCalls } from './api-pulls.js'
 import { type RepositoryCalls, repositoryCalls } from './api-repository.js'
 import type { GraphQL } from './history.js'
 import { RateLimitError, limited } from './limits.js'
-import { answerOf, isRequestError, tooLarge } from './rest.js'
+import type { RepoRest } from './rest.js'
 import { GitHubTransport } from './transport.js'
 
 export { RateLimitError }
+export {
+  type Advice,
+  type GitHubFailure,
+  describeGitHubError,
+  gitHubFailure,
+  isGitHubCallError,
+  permissionHint,
+  refusedAccess,
+  whatToDo
+} from './failure.js'
 export { PAGE_SIZE, notFound, tooLarge } from './rest.js'
 export { type IssueComment, type IssueRecord, lastPage } from './api-issues.js'
 export type { ChangedFile, ReviewComment } from './api-pulls.js'
@@ -25,78 +32,9 @@ export { FILES_PER_QUERY, MAX_FILE_BYTES, type RepoFile } from './api-repository
  * (api-repository.ts).
  */
 export interface GitHubApi extends IssueCalls, PullCalls, RepositoryCalls {
-  /**
-   * Ends the connections, also one still waiting for a proxy: call it when the run is done with
-   * GitHub, or a tunnel that never opened keeps the process alive.
-   */
-  close(): Promise<void>
   /** GitHub's GraphQL API: history and file lists without patches (history.ts). */
   graphql: GraphQL
 }
-
-/**
- * A failed GitHub call in a few words. Octokit reports a call that never got an answer (refused,
- * DNS, a time limit) as a RequestError with status 500 and no response: that is no HTTP 500, and
- * says so.
- */
-export function describeGitHubError(error: unknown): string {
-  const answer = answerOf(error)
-  if (answer && tooLarge(error))
-    return `HTTP ${answer.status}: the file is too large for GitHub to serve this way`
-  if (answer) return `HTTP ${answer.status}`
-  // Not a call that failed but one that could not be made (an unusable token, a rate limit too
-  // long to wait for): its own words.
-  if (error instanceof InputError || error instanceof RateLimitError) return error.message
-  const failure = error as { cause?: unknown; message?: unknown } | undefined
-  const cause = failure?.cause as
-    { code?: unknown; message?: unknown; cause?: { code?: unknown } } | undefined
-  // The connection's own account (a proxy that refused the tunnel, or asks for credentials).
-  if (cause?.cause instanceof HttpError) return `no answer from GitHub (${cause.cause.message})`
-  const code = cause?.code ?? cause?.cause?.code
-  const why =
-    typeof code === 'string'
-      ? code
-      : typeof failure?.message === 'string'
-        ? failure.message
-        : String(error)
-  return `no answer from GitHub (${why})`
-}
-
-/**
- * GitHub refused for want of access (401, 403, 404: a private repository answers 404 to a token
- * that cannot see it), as opposed to failing or not answering. A 403 for a file too large to serve
- * (`too_large`) is no refusal: no permission would help.
- */
-export function refusedAccess(error: unknown): boolean {
-  return (
-    ([401, 403, 404].includes(answerOf(error)?.status ?? 0) && !tooLarge(error)) ||
-    graphqlRefused(error)
-  )
-}
-
-/**
- * GitHub's GraphQL API answered, but named the repository as not there or not allowed (errors of
- * type NOT_FOUND or FORBIDDEN on `repository`): what a token that cannot see it gets.
- */
-function graphqlRefused(error: unknown): boolean {
-  const failure = error as { name?: unknown; errors?: unknown } | undefined
-  if (failure?.name !== 'GraphqlResponseError' || !Array.isArray(failure.errors)) return false
-  return failure.errors.some(e => {
-    const entry = (e ?? {}) as { type?: unknown; path?: unknown }
-    return (
-      (entry.type === 'NOT_FOUND' || entry.type === 'FORBIDDEN') &&
-      Array.isArray(entry.path) &&
-      entry.path[0] === 'repository'
-    )
-  })
-}
-
-/** The error is a GitHub call that failed (answered or not), rather than a wrong answer or a bug. */
-export const isGitHubCallError = (error: unknown): boolean => isRequestError(error)
-
-/** What to grant, as one sentence: `grant` is what the workflow's `permissions:` block needs. */
-export const permissionHint = (grant: string): string =>
-  `Give the workflow ${grant} (a permissions block that sets any permission sets the others to none).`
 
 /** Where the comments go: the run's repository, on the run's GitHub. */
 export interface RepoRef {
@@ -106,7 +44,10 @@ export interface RepoRef {
   apiUrl: string
 }
 
-export interface GitHubOptions {
+/** What every request of a client is bounded by: the run's cancel, clock and time limit. */
+export interface ClientOptions {
+  /** The run's cancel: it ends every wait and every call. */
+  cancel?: AbortSignal
   /**
    * The wait before the first retry; the n-th waits n² times as long (@octokit/plugin-retry's
    * schedule and its default, 1 s). For tests.
@@ -114,30 +55,15 @@ export interface GitHubOptions {
   retryBaseMs?: number
   /** Times the waits before retries and their deadline (the runner's clock; a virtual one in tests). */
   clock?: Clock
-  /** The run's connections: this one is closed with them. */
-  session?: GitHubSession
-  /** The input the token comes from, named when it cannot be used ('github-token' by default). */
-  tokenInput?: string
-  /** The step's time limit on `clock`, past which no rate limit is waited for (the session's by default). */
+  /** The step's time limit on `clock`, past which no rate limit is waited for. */
   deadline?: number
 }
 
-/** The GitHub connections a run opens, closed together when it ends. */
-export class GitHubSession {
-  private readonly open = new Set<Pick<GitHubApi, 'close'>>()
-
-  /** `deadline`: the step's time limit on the run's clock, for every connection of the run. */
-  constructor(readonly deadline?: number) {}
-
-  add(api: Pick<GitHubApi, 'close'>): void {
-    this.open.add(api)
-  }
-
-  async close(): Promise<void> {
-    const all = [...this.open]
-    this.open.clear()
-    await Promise.all(all.map(api => api.close()))
-  }
+/** One token's client on one GitHub: the toolkit's Octokit over connections the action owns. */
+export interface GitHubClient {
+  octokit: RepoRest['octokit']
+  /** Ends its connections, also one still waiting for a proxy. */
+  close(): Promise<void>
 }
 
 /** @octokit/plugin-retry's retryAfterBaseValue. */
@@ -151,26 +77,17 @@ const RETRY_BASE_MS = 1000
  * (a 5xx, a 429; not 400, 401, 403, 404, 410, 422, 451); creating a comment never is (a retry
  * could post it twice). Every request, its retries included, is bounded by its own time limit and
  * by the run's cancel signal, so a slow GitHub cannot hold a cancelled step. GitHub's rate limits
- * are waited for as it asks (@octokit/plugin-throttling), never past the step's time limit
- * (limits.ts; docs/retries-and-rate-limits.md).
+ * are waited for as it asks (@octokit/plugin-throttling), never past the step's time limit, and
+ * writes are paced a second apart (limits.ts; docs/retries-and-rate-limits.md). A run opens one per
+ * token and GitHub (session.ts): the pacing and the connections are the token's.
  */
-export function connectGitHub(
+export function openGitHubClient(
   token: string,
-  { owner, repo, apiUrl }: RepoRef,
-  cancel?: AbortSignal,
-  {
-    retryBaseMs = RETRY_BASE_MS,
-    clock = systemClock,
-    session,
-    tokenInput,
-    deadline = session?.deadline
-  }: GitHubOptions = {}
-): GitHubApi {
-  // The first moment the token is needed: an unexpanded `${{ … }}` fails here, saying so.
-  sendableSecret(tokenInput ?? 'github-token', token)
+  apiUrl: string,
+  { cancel, retryBaseMs = RETRY_BASE_MS, clock = systemClock, deadline }: ClientOptions = {}
+): GitHubClient {
   const baseUrl = apiUrl.replace(/\/+$/, '')
   const transport = new GitHubTransport(baseUrl)
-  session?.add(transport)
   const octokit = getOctokit(
     token,
     {
@@ -185,12 +102,19 @@ export function connectGitHub(
     limited({ cancel, retryBaseMs, clock, deadline }),
     retry
   )
+  return { octokit, close: () => transport.close() }
+}
+
+/** One repository's operations over a client: nothing is opened, the client's connections serve it. */
+export function repositoryApi(
+  octokit: GitHubClient['octokit'],
+  { owner, repo }: Omit<RepoRef, 'apiUrl'>
+): GitHubApi {
   const rest = { octokit, owner, repo }
   return {
     ...issueCalls(rest),
     ...pullCalls(rest),
     ...repositoryCalls(rest),
-    graphql: (query, variables) => octokit.graphql(query, variables),
-    close: () => transport.close()
+    graphql: (query, variables) => octokit.graphql(query, variables)
   }
 }

@@ -24,6 +24,9 @@ export const CHANGES_PER_REQUEST = 25
 /** Merged pull requests one request lists: GitHub's page limit. */
 export const MAX_LISTED_PULLS = 100
 
+/** An owner's or a repository's name, as GitHub allows them: nothing else reaches a search. */
+const NAME = /^[A-Za-z0-9_.-]+$/
+
 const PULL_FIELDS = `number title body url merged mergedAt baseRefName mergeCommit { oid }
   files(first: 100) { nodes { path } }`
 const COMMIT_FIELDS = `... on Commit { oid message committedDate url }`
@@ -65,46 +68,51 @@ export async function readChanges(
   return found
 }
 
-const LIST_QUERY = `query($owner: String!, $name: String!, $first: Int!) {
-  repository(owner: $owner, name: $name) {
-    defaultBranchRef { name }
-    pullRequests(states: MERGED, first: $first, orderBy: { field: UPDATED_AT, direction: DESC }) {
-      nodes { ${PULL_FIELDS} }
-    }
+// GitHub's search selects by merge time (`merged:>=`), which its pull request lists cannot: they
+// order by creation or update only, and a bot's label on an old pull request would take a slot.
+const LIST_QUERY = `query($owner: String!, $name: String!, $search: String!, $first: Int!) {
+  repository(owner: $owner, name: $name) { defaultBranchRef { name } }
+  search(query: $search, type: ISSUE, first: $first) {
+    issueCount
+    nodes { ... on PullRequest { ${PULL_FIELDS} } }
   }
 }`
 
 /**
- * The pull requests merged into the default branch since `since` (epoch ms), newest first: one
- * request, the 100 most recently updated merged pull requests. `more` says the list may have left
- * out some of the window (all 100 merged inside it).
+ * The pull requests merged into the default branch since `since` (epoch ms), newest merge first:
+ * one request, GitHub's search for the pull requests merged since then (the most recently opened
+ * MAX_LISTED_PULLS of them). `unread` counts those merged since then that the request did not
+ * list (into any branch), as GitHub counts them. GitHub's search is eventually consistent: a merge
+ * of the last minutes may not be listed yet.
  */
 export async function readMergedPulls(
   graphql: GraphQL,
   where: { owner: string; repo: string },
   since: number
-): Promise<{ changes: ChangeDetails[]; more: boolean; branch: string }> {
+): Promise<{ changes: ChangeDetails[]; unread: number; branch: string }> {
+  if (!NAME.test(where.owner) || !NAME.test(where.repo))
+    throw new Error(`'${where.owner}/${where.repo}' is no repository name GitHub allows.`)
+  const from = new Date(since).toISOString().replace(/\.\d{3}Z$/, 'Z')
   const data = (await graphql(LIST_QUERY, {
     owner: where.owner,
     name: where.repo,
+    search: `repo:${where.owner}/${where.repo} is:pr is:merged merged:>=${from} sort:created-desc`,
     first: MAX_LISTED_PULLS
   })) as {
-    repository?: {
-      defaultBranchRef?: { name?: unknown } | null
-      pullRequests?: { nodes?: unknown[] } | null
-    } | null
+    repository?: { defaultBranchRef?: { name?: unknown } | null } | null
+    search?: { issueCount?: unknown; nodes?: unknown[] } | null
   }
-  const repository = data?.repository
-  const branch = text(repository?.defaultBranchRef?.name)
-  const nodes = Array.isArray(repository?.pullRequests?.nodes) ? repository.pullRequests.nodes : []
-  const merged = nodes
+  const branch = text(data?.repository?.defaultBranchRef?.name)
+  const nodes = Array.isArray(data?.search?.nodes) ? data.search.nodes : []
+  const count = data?.search?.issueCount
+  const changes = nodes
     .filter(node => text((node as { baseRefName?: unknown } | null)?.baseRefName) === branch)
     .map(asPull)
-    .filter((c): c is ChangeDetails => c !== undefined)
-  const changes = merged.filter(c => c.mergedAt >= since).sort((a, b) => b.mergedAt - a.mergedAt)
+    .filter((c): c is ChangeDetails => c !== undefined && c.mergedAt >= since)
+    .sort((a, b) => b.mergedAt - a.mergedAt)
   return {
     changes,
-    more: nodes.length >= MAX_LISTED_PULLS && changes.length === merged.length,
+    unread: typeof count === 'number' ? Math.max(0, count - nodes.length) : 0,
     branch
   }
 }

@@ -1,10 +1,8 @@
 import {
   type ChangedFile,
   type GitHubApi,
-  type GitHubOptions,
   type IssueComment,
   type RepoFile,
-  connectGitHub,
   describeGitHubError,
   notFound,
   refusedAccess
@@ -25,6 +23,34 @@ export interface DocsPull {
   owner: string
   repo: string
   number: number
+}
+
+/**
+ * What a docs pull request has come to, as GitHub shows it: the one reading of it every flow shares
+ * (folding, `max-open`, expiry, the outcomes). GitHub calls a merged pull request `closed` with
+ * `merged` set: merged comes first.
+ */
+export interface DocsPullState {
+  state: 'open' | 'merged' | 'closed'
+  /** When it was opened, when GitHub says. */
+  createdAt?: number
+  /** When it was merged, or closed without merging; none while it is open. */
+  endedAt?: number
+  /** Opened as a draft and not marked ready for review yet. */
+  draft: boolean
+}
+
+/** A pull request as GitHub answered it, read as a docs pull request's state. */
+export function docsPullState(pull: PullRequestRef): DocsPullState {
+  const state = pull.merged ? 'merged' : pull.state === 'open' ? 'open' : 'closed'
+  const endedAt =
+    state === 'merged' ? pull.mergedAt : state === 'closed' ? pull.closedAt : undefined
+  return {
+    state,
+    draft: Boolean(pull.draft),
+    ...(pull.createdAt !== undefined ? { createdAt: pull.createdAt } : {}),
+    ...(endedAt !== undefined ? { endedAt } : {})
+  }
 }
 
 /** What a flow needs of the token, as the sentence of what to grant says it. */
@@ -85,8 +111,8 @@ export function grantSentence(
 
 /**
  * The docs repository's pull requests, read and changed with one token: each call that fails throws
- * a DocsPullError. One connection per repository, opened at its first call (an unusable token fails
- * there, as a DocsPullError too).
+ * a DocsPullError. One run builds one per token (GitHubSession.docsPulls); each repository's
+ * operations are made at its first call (an unusable token fails there, as a DocsPullError too).
  */
 export class DocsPulls {
   private readonly connections = new Map<string, GitHubApi>()
@@ -109,6 +135,11 @@ export class DocsPulls {
 
   pull(where: DocsPull): Promise<PullRequestRef> {
     return this.call(where, docs => docs.pull(where.number))
+  }
+
+  /** Its state: open, merged or closed, with its times (docsPullState). */
+  async state(where: DocsPull): Promise<DocsPullState> {
+    return docsPullState(await this.pull(where))
   }
 
   /** Closes it without merging: the pull request as it now is (a merged one stays merged). */
@@ -218,27 +249,6 @@ export class DocsPulls {
     }
     return docs
   }
-}
-
-/**
- * The door over real connections: `token` from `source.tokenInput`, on the run's GitHub (`apiUrl`),
- * each connection closed with the run's session.
- */
-export function connectDocsPulls(
-  token: string,
-  source: DocsTokenSource,
-  apiUrl: string,
-  cancel?: AbortSignal,
-  options: Pick<GitHubOptions, 'clock' | 'session' | 'retryBaseMs'> = {}
-): DocsPulls {
-  return new DocsPulls(
-    (owner, repo) =>
-      connectGitHub(token, { owner, repo, apiUrl }, cancel, {
-        ...options,
-        tokenInput: source.tokenInput
-      }),
-    source
-  )
 }
 
 /** A door call's failure, told apart: whatever was thrown (a DocsPullError from every call). */

@@ -168,7 +168,11 @@ function asPull(value: unknown): PullDetails | undefined {
   const p = value as Record<string, unknown>
   if (typeof p.number !== 'number') return undefined
   const author = (p.author ?? {}) as { login?: unknown; __typename?: unknown }
-  const login = text(author.login)
+  // GraphQL names a bot (an App) without `[bot]`: REST's name, as an event payload gives it.
+  const login =
+    author.__typename === 'Bot' && text(author.login) && !/\[bot\]$/i.test(text(author.login))
+      ? `${text(author.login)}[bot]`
+      : text(author.login)
   const nodes = (v: unknown): Record<string, unknown>[] =>
     (((v ?? {}) as { nodes?: unknown }).nodes as Record<string, unknown>[] | undefined)?.filter(
       n => n && typeof n === 'object'

@@ -1,12 +1,13 @@
 import type { Octokit } from '@octokit/core'
-import { throttling } from '@octokit/plugin-throttling'
+import { type ThrottlingOptions, throttling } from '@octokit/plugin-throttling'
 import type { Clock } from '../runner/clock.js'
 import { formatDuration } from '../runner/duration.js'
 import { ExplainedError } from '../runner/errors.js'
+import { answerOf, waitAsked } from './rest.js'
 
 // How long a GitHub call may take, and what it waits for: its own time limit, the run's cancel,
-// the retry plugin's schedule, and GitHub's rate limits (@octokit/plugin-throttling), the waits all
-// on the run's clock and none past the step's time limit.
+// the retry plugin's schedule, GitHub's rate limits (@octokit/plugin-throttling), and a second
+// between writes, the waits all on the run's clock and none past the step's time limit.
 
 /** What a rate-limit handler is told of the request. */
 interface Options {
@@ -22,6 +23,11 @@ const GRACE_MS = 1_500
 const UNBOUNDED_WAIT_MS = 60_000
 /** Retries after a rate limit, for requests that are safe to send again (reads, edits). */
 const LIMIT_RETRIES = 3
+/**
+ * Between two writes of one token (comments, issues, review requests): GitHub's best practices
+ * ask for at least a second, and its secondary limits punish bursts of content creation.
+ */
+export const WRITE_GAP_MS = 1000
 
 /** GitHub's rate limit asked for a wait the run cannot give. */
 export class RateLimitError extends ExplainedError {}
@@ -37,23 +43,27 @@ export interface LimitOptions {
 }
 
 /**
- * The plugin that bounds every request and waits on GitHub's rate limits. Registered before
- * @octokit/plugin-retry: the hooks it adds sit inside the retry plugin's, so each attempt is
+ * The plugin that bounds every request, paces writes and waits on GitHub's rate limits. Registered
+ * before @octokit/plugin-retry: the hooks it adds sit inside the retry plugin's, so each attempt is
  * bounded, and a rate limit the run cannot wait for never reaches the retry plugin as a 429 to
- * retry on its own schedule.
+ * retry on its own schedule. One client (one token on one GitHub) paces its own writes.
  */
 export function limited({ cancel, retryBaseMs, clock, deadline }: LimitOptions) {
-  return (octokit: Pick<Octokit, 'hook'>, octokitOptions: object): void => {
+  return (octokit: Octokit, octokitOptions: object): void => {
     /** A rate limit's wait before the next attempt, by request. */
     const waits = new WeakMap<object, number>()
+    /** What GitHub asked to wait, by its own clock, as the last attempt of a request was answered. */
+    const asked = new WeakMap<object, number>()
     /** Why a rate-limited request is not sent again, by request. */
     const refusals = new WeakMap<object, RateLimitError>()
-    bounded(octokit, { cancel, retryBaseMs, clock }, waits)
+    bounded(octokit, { cancel, retryBaseMs, clock }, waits, asked)
     const decide =
       (kind: 'primary' | 'secondary') =>
       (retryAfter: number, options: Options, _octokit: unknown, retryCount: number): boolean => {
         if (cancel?.aborted) return false
-        const wait = Math.max(0, retryAfter) * 1000
+        // The plugin dates a primary limit's reset by the runner's clock: GitHub's own `date` is
+        // what the reset is counted from.
+        const wait = asked.get(options) ?? Math.max(0, retryAfter) * 1000
         const refusal = refuse(kind, wait, options, retryCount, clock.now(), deadline)
         if (refusal) {
           refusals.set(options, new RateLimitError(refusal))
@@ -62,31 +72,15 @@ export function limited({ cancel, retryBaseMs, clock, deadline }: LimitOptions) 
         waits.set(options, wait)
         return true
       }
-    // The plugin paces writes and GraphQL queries (one a second) and queues the rest on real
-    // timers, which the run's clock cannot see; a run makes its few requests one after another.
-    // Its rate-limit answers are what is wanted: the waits are the clock's, in `bounded`.
-    const unpaced = {
-      key: () => ({
-        schedule: (_job: unknown, task: (...args: unknown[]) => unknown, ...args: unknown[]) =>
-          Promise.resolve(task(...args))
-      })
+    // The documented options: the handlers decide, and the plugin retries at once (a base of 0
+    // ms), since the wait is the run's clock's, in `bounded`.
+    const throttle: ThrottlingOptions = {
+      onRateLimit: decide('primary'),
+      onSecondaryRateLimit: decide('secondary'),
+      retryAfterBaseValue: 0,
+      ...unpacedGroups()
     }
-    throttling(
-      octokit as never,
-      {
-        ...octokitOptions,
-        throttle: {
-          onRateLimit: decide('primary'),
-          onSecondaryRateLimit: decide('secondary'),
-          retryAfterBaseValue: 0,
-          global: unpaced,
-          auth: unpaced,
-          write: unpaced,
-          search: unpaced,
-          notifications: unpaced
-        }
-      } as never
-    )
+    throttling(octokit, { ...octokitOptions, throttle })
     octokit.hook.wrap('request', async (request, options) => {
       try {
         return await request(options)
@@ -94,7 +88,54 @@ export function limited({ cancel, retryBaseMs, clock, deadline }: LimitOptions) 
         throw refusals.get(options) ?? error
       }
     })
+    paced(octokit, { cancel, clock })
   }
+}
+
+/**
+ * The plugin's own queues, made to run each request at once. It paces writes and GraphQL queries
+ * (a second apart) and searches on real timers, which the run's clock cannot see, shared by every
+ * client of the process; `paced` spaces this client's writes on the run's clock instead. The groups
+ * are not among the plugin's documented options: test/unit/throttling-contract.test.ts fails when
+ * the plugin stops reading them (a burst of writes would take real seconds) or changes major.
+ */
+function unpacedGroups(): Partial<ThrottlingOptions> {
+  const unpaced = {
+    key: () => ({
+      schedule: (_job: unknown, task: (...args: unknown[]) => unknown, ...args: unknown[]) =>
+        Promise.resolve(task(...args))
+    })
+  }
+  const groups = ['global', 'auth', 'write', 'search', 'notifications'] as const
+  return Object.fromEntries(groups.map(g => [g, unpaced])) as Partial<ThrottlingOptions>
+}
+
+/** A write that creates or changes content: every REST call but a read (GraphQL queries only read). */
+const isWrite = (options: { method?: string; url?: string }): boolean =>
+  options.method !== 'GET' && options.method !== 'HEAD' && !/\/graphql$/.test(options.url ?? '')
+
+/**
+ * Spaces this client's writes WRITE_GAP_MS apart on the run's clock, in the order they were made:
+ * a run's writes come in bursts (a comment, the dashboard twice, a label, reviewers). Each request
+ * is paced once, its retries not again (their own waits are longer); the last word after a cancel
+ * is not held back.
+ */
+function paced(
+  octokit: Pick<Octokit, 'hook'>,
+  { cancel, clock }: Pick<LimitOptions, 'cancel' | 'clock'>
+): void {
+  let next = -Infinity
+  const seen = new WeakSet<object>()
+  octokit.hook.wrap('request', async (request, options) => {
+    if (isWrite(options) && !seen.has(options) && !cancel?.aborted) {
+      seen.add(options)
+      const now = clock.now()
+      const at = Math.max(now, next)
+      next = at + WRITE_GAP_MS
+      if (at > now) await clock.sleep(at - now, cancel)
+    }
+    return request(options)
+  })
 }
 
 /**
@@ -144,10 +185,17 @@ interface Bound {
 function bounded(
   octokit: Pick<Octokit, 'hook'>,
   { cancel, retryBaseMs, clock }: Omit<LimitOptions, 'deadline'>,
-  waits: WeakMap<object, number>
+  waits: WeakMap<object, number>,
+  asked: WeakMap<object, number>
 ): void {
   const bounds = new WeakMap<object, Bound>()
   const waitBefore = (attempt: number): number => attempt ** 2 * retryBaseMs
+  /** What the answer's headers ask to wait, if anything, for the rate-limit handlers. */
+  const note = (options: object, headers: Record<string, unknown> | undefined): void => {
+    const wait = waitAsked(headers)
+    if (wait === undefined) asked.delete(options)
+    else asked.set(options, wait)
+  }
   const fresh = (): Bound => {
     // A request made before the cancel stops at it; one made after (the comment's last
     // word) gets a short grace.
@@ -184,9 +232,13 @@ function bounded(
     try {
       // Set on these options, not on a copy: the hooks inside this one (authentication) read them.
       options.request = { ...options.request, signal: bound.signal }
-      return await request(options)
+      const response = await request(options)
+      // GraphQL's rate limit comes as a 200 holding RATE_LIMITED, with the limit's headers.
+      note(options, response.headers)
+      return response
     } catch (error) {
       bound.last = error
+      note(options, answerOf(error)?.response.headers)
       if (bound.signal.aborted || clock.now() + waitBefore(attempt + 1) >= bound.deadline) last()
       throw error
     }

@@ -39,6 +39,23 @@ export const isRequestError = (error: unknown): boolean =>
     error.name === 'HttpError' &&
     typeof (error as { status?: unknown }).status === 'number')
 
+/**
+ * How long GitHub asks to wait after a rate limit (ms), when it says: `retry-after` (seconds), or,
+ * with no request left, until `x-ratelimit-reset` (epoch seconds) by GitHub's own clock (its
+ * `date`) and one second after it, as GitHub advises. A runner whose clock is off still waits what GitHub asked.
+ */
+export function waitAsked(headers: Record<string, unknown> | undefined): number | undefined {
+  const after = Number(headers?.['retry-after'])
+  if (headers?.['retry-after'] !== undefined && Number.isFinite(after))
+    return Math.max(0, after) * 1000
+  // The reset is the primary limit's: it says nothing while requests remain.
+  if (headers?.['x-ratelimit-remaining'] !== '0') return undefined
+  const reset = Number(headers?.['x-ratelimit-reset'])
+  const now = Date.parse(String(headers?.date ?? ''))
+  if (!Number.isFinite(reset) || !Number.isFinite(now)) return undefined
+  return Math.max(0, reset * 1000 - now) + 1000
+}
+
 /** GitHub answered 404: no such thing, or none this token may see. */
 export const notFound = (error: unknown): boolean => answerOf(error)?.status === 404
 

@@ -1,5 +1,5 @@
 import { secretsOf } from '../agent/settings.js'
-import { type GitHubSession, connectGitHub } from '../github/api.js'
+import type { GitHubSession } from '../github/session.js'
 import { type DocsPull, type DocsPulls, docsFailure } from '../github/docs-pulls.js'
 import { type RunEvent, botName, parsePullLink } from '../github/event.js'
 import { RequestBudget } from '../mintlify/budget.js'
@@ -27,7 +27,7 @@ export interface ImpactDeps {
   service: () => ApiClient
   log: Logger
   clock: Clock
-  session?: GitHubSession
+  session: GitHubSession
   signal?: AbortSignal
 }
 
@@ -57,16 +57,13 @@ export async function measureReaderImpact(
   const { log, clock } = deps
   const repository = `${event.owner}/${event.repo}`
   const docs = docsPulls(settings, event.apiUrl, deps)
-  const dashboard = await Dashboard.open(
-    connectGitHub(settings.githubToken, event, deps.signal, { clock, session: deps.session }),
-    {
-      title: settings.dashboardTitle,
-      signer: new RecordSigner(settings.apiKey),
-      secrets: secretsOf(settings),
-      view: { repository, serverUrl: event.serverUrl, limits: settings },
-      now: () => clock.wallNow()
-    }
-  )
+  const dashboard = await Dashboard.open(deps.session.repository(settings.githubToken, event), {
+    title: settings.dashboardTitle,
+    signer: new RecordSigner(settings.apiKey),
+    secrets: secretsOf(settings),
+    view: { repository, serverUrl: event.serverUrl, limits: settings },
+    now: () => clock.wallNow()
+  })
   const end: ImpactEnd = { measured: [], requests: 0, dashboardUrl: dashboard.url }
   const days = settings.impactAfter.days
   if (!dashboard.ledger.projects[settings.projectId]) {

@@ -1,4 +1,4 @@
-import { type GitHubApi, connectGitHub } from '../github/api.js'
+import { GitHubSession } from '../github/session.js'
 import { readRunEvent } from '../github/event.js'
 import { getJob } from '../mintlify/agent-jobs.js'
 import type { ApiClient } from '../mintlify/client.js'
@@ -27,7 +27,7 @@ export async function run(runner: Runner = coreRunner('Mintlify agent')): Promis
   const raw = runner.state(State.Comment)
   if (!raw) return
   let client: ApiClient | undefined
-  let github: GitHubApi | undefined
+  let github: GitHubSession | undefined
   try {
     const state = JSON.parse(raw) as CommentState
     if (state.final) return
@@ -51,14 +51,17 @@ export async function run(runner: Runner = coreRunner('Mintlify agent')): Promis
     }
     const result = isTerminal(job.status) ? resultOf(job, 'terminal') : 'stopped'
     // Its 10 s are also the bound of any wait for GitHub's rate limit.
-    github = connectGitHub(settings.githubToken, event, clock.timeout(LOOK_MS), {
+    github = new GitHubSession({
+      cancel: clock.timeout(LOOK_MS),
       clock,
       deadline: clock.now() + LOOK_MS
     })
     // Signed as the main step signed it: the saved marker already names the step that wrote it.
     const markers = new Markers(settings.apiKey, `${event.owner}/${event.repo}`)
     const sign = (marker: Marker): string => markers.render(marker, state.issue)
-    await github.updateComment(state.commentId, outcomeBody(state.ctx, job, result, sign))
+    await github
+      .repository(settings.githubToken, event)
+      .updateComment(state.commentId, outcomeBody(state.ctx, job, result, sign))
     log.info(
       `Updated the comment on #${state.issue}: job ${job.id} is ${job.status ?? 'unknown'} (${result}).`
     )

@@ -54,7 +54,7 @@ export async function decideEarlierJob(
       go: 'new',
       notice: `Could not read the state of the docs pull request ${job.prLink} of job ${jobId}, recorded on #${issue} (${state.error}), so this run starts a new job instead of following up on it.${state.hint ?? ''}`
     }
-  if (state.open)
+  if (state.state === 'open')
     return {
       go: 'follow-up',
       docsPr: job.prLink,
@@ -62,7 +62,7 @@ export async function decideEarlierJob(
     }
   return {
     go: 'new',
-    info: `The docs pull request ${job.prLink} of job ${jobId}, recorded on #${issue}, is ${state.merged ? 'merged' : 'closed'}: starting a new job.`
+    info: `The docs pull request ${job.prLink} of job ${jobId}, recorded on #${issue}, is ${state.state}: starting a new job.`
   }
 }
 

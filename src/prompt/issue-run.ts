@@ -1,5 +1,5 @@
 import { CancelledError } from '../runner/errors.js'
-import { type GitHubApi, connectGitHub } from '../github/api.js'
+import type { GitHubApi } from '../github/api.js'
 import type { RunEvent } from '../github/event.js'
 import { type Gate, applyGates } from '../agent/gates/gate.js'
 import { type TrustInput, trust } from '../agent/gates/trust.js'
@@ -49,13 +49,13 @@ async function decideIssueRun(
   event: RunEvent,
   deps: FlowDeps
 ): Promise<PreparedRun> {
-  const { log, clock, session, saveState, signal, markers } = deps
+  const { log, session, saveState, signal, markers } = deps
   const plan = planTrigger(settings, event)
   const request: JobTarget = { jobId: settings.jobId, prompt: plan.prompt }
   if (plan.skipped) return skippedRun(plan.skipped)
   let connection: GitHubApi | undefined
   const github = async (): Promise<GitHubApi> =>
-    (connection ??= connectGitHub(settings.githubToken, event, signal, { clock, session }))
+    (connection ??= session.repository(settings.githubToken, event))
   if (plan.gate) {
     const stop = await applyGates(ISSUE_GATES, { event, settings, github, signal })
     if (stop) return skippedRun(stop.why)
@@ -82,7 +82,7 @@ async function decideIssueRun(
 async function fromRecorded(
   settings: IssueSettings,
   event: RunEvent,
-  { log, clock, session, signal, markers, readJob }: FlowDeps,
+  { log, session, signal, markers, readJob }: FlowDeps,
   {
     plan,
     target,
@@ -133,7 +133,7 @@ async function fromRecorded(
   if (earlier && event.name === 'issues' && plan.prompt !== undefined) {
     const decision = await decideEarlierJob(earlier.marker.job, target, {
       readJob,
-      docs: docsPulls(settings, event.apiUrl, { signal, clock, session }, { orRunToken: true }),
+      docs: docsPulls(settings, event.apiUrl, { session }, { orRunToken: true }),
       serverUrl: event.serverUrl
     })
     if (signal?.aborted) throw new CancelledError('Cancelled.')

@@ -1,4 +1,3 @@
-import { connectGitHub } from '../github/api.js'
 import { type RunEvent, eventPhrase } from '../github/event.js'
 import { docsPrPlace } from '../records/docs-pr.js'
 import { InputError } from '../runner/errors.js'
@@ -75,13 +74,13 @@ function refuseOtherFamilies(event: RunEvent): void {
 async function docsPrComment(
   settings: Settings,
   event: RunEvent,
-  { clock, session, signal }: FlowDeps
+  { session }: FlowDeps
 ): Promise<string | undefined> {
   const pr = event.issue
   if (event.name !== 'issue_comment' || !pr?.isPullRequest || !settings.githubToken)
     return undefined
   if (commandText(event.comment?.body ?? '', settings.triggerPhrase) === undefined) return undefined
-  const github = connectGitHub(settings.githubToken, event, signal, { clock, session })
+  const github = session.repository(settings.githubToken, event)
   const place = docsPrPlace({ owner: event.owner, repo: event.repo, number: pr.number })
   const job = await recordedDocsJob(github, { number: pr.number, place }, settings)
   if (job === undefined) return undefined

@@ -1,9 +1,4 @@
-import {
-  type GitHubApi,
-  type ReviewComment,
-  connectGitHub,
-  describeGitHubError
-} from '../github/api.js'
+import { type GitHubApi, type ReviewComment, describeGitHubError } from '../github/api.js'
 import type { RunEvent } from '../github/event.js'
 import type { AgentJob } from '../mintlify/agent-jobs.js'
 import { docsPrPlace } from '../records/docs-pr.js'
@@ -97,13 +92,13 @@ export async function prepareReviewRun(
     throw new InputError(
       `Input '${Input.GithubToken}' is empty: it is needed to read the pull request's comments. Leave it at its default (\${{ github.token }}).`
     )
-  const { log, clock, session, signal } = deps
+  const { log, session, signal } = deps
   const pr = event.issue as NonNullable<RunEvent['issue']>
   const place = docsPrPlace({ owner: event.owner, repo: event.repo, number: pr.number })
-  const github = connectGitHub(settings.githubToken, event, signal, { clock, session })
+  const github = session.repository(settings.githubToken, event)
   // An unusable docs token fails the run here, as the connection to GitHub did when opened.
   sendableSecret(Input.DocsToken, settings.docsToken)
-  const docs = docsPulls(settings, event.apiUrl, { signal, clock, session })
+  const docs = docsPulls(settings, event.apiUrl, { session })
   const cancelled = (): boolean => Boolean(signal?.aborted)
   let search: Awaited<ReturnType<typeof findTrustedRecord>>
   try {

@@ -66,6 +66,22 @@ describe('a docs project at its bounds', () => {
     expect(problems()).toEqual([])
   })
 
+  it('reads 50 code repositories with one code-token over one client: a few connections to GitHub, not one pool per repository', async () => {
+    const fifty = Array.from({ length: 50 }, (_, i) => `acme/r${i + 1}`)
+    await firstRun(fifty)
+    for (const repo of fifty) project.merge(repo, { title: `Feature of ${repo}` })
+    gh.connections = 0
+    const reads = gh.requests.length
+    const result = await run(project.schedule({ 'code-token': 'ghs_code' }))
+    expect(result.code).toBe(0)
+    const codeReads = gh.requests.slice(reads).filter(r => r.authorization === 'token ghs_code')
+    expect(codeReads.length).toBeGreaterThan(50)
+    // One client per token (github-token's and code-token's), each keeping its connection alive:
+    // a client per repository opened at least one connection each.
+    expect(gh.connections).toBeLessThanOrEqual(4)
+    expect(problems()).toEqual([])
+  })
+
   it('moves each watermark only as far as the prompt described its changes; the next run takes the rest', async () => {
     await firstRun()
     const body = 'Long description. '.repeat(600)

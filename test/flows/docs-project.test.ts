@@ -8,7 +8,7 @@ import { SIM_API_KEY, SIM_PROJECT } from '../simulator/server.js'
 import { ROOT } from '../support/run-action.js'
 import type { FakeGitHub, FakePull } from '../simulator/fake-github.js'
 import type { Simulator } from '../simulator/server.js'
-import { type CodeChangeServers, DOCS_TOKEN } from '../support/code-change-runs.js'
+import { type CodeChangeServers, DOCS_APP, DOCS_TOKEN } from '../support/code-change-runs.js'
 import { codeChangeSuite } from '../support/code-change-suite.js'
 import { DOCS, DocsProject } from '../support/docs-project-runs.js'
 import type { RunOptions, RunResult } from '../support/run-action.js'
@@ -59,6 +59,17 @@ async function firstRun(): Promise<RunResult> {
 }
 
 describe('one docs project, several code repositories', () => {
+  it("asks for issues: write when GitHub refuses the dashboard, never for 'dashboard: false', which a docs project cannot set", async () => {
+    await firstRun()
+    project.merge('acme/api')
+    servers.gh.failures.set('update-issue', 403)
+    const result = await run(project.schedule())
+    expect(result.code).toBe(1)
+    expect(result.log).toMatch(
+      /::error::Could not write the docs agent dashboard issue \(HTTP 403\), which records what was handed to the agent, so nothing was started\. Give the workflow 'issues: write'\.$/m
+    )
+  })
+
   it('records each repository on the first run, then documents their merges in one prompt grouped by repository', async () => {
     const first = await firstRun()
     expect(first.outputs).toMatchObject({ result: 'skipped', decision: 'skip' })
@@ -710,6 +721,31 @@ describe('one docs project, several code repositories', () => {
     docsPull(result.outputs.prLink, 'merged')
     await run(project.schedule())
     expect(prompts()[1]).toContain('Hotfix the parser')
+    expect(problems()).toEqual([])
+  })
+
+  it('keeps the loop guard with docs-token an App (`<slug>[bot]`) and github-token GITHUB_TOKEN: only the App’s merges are its own', async () => {
+    await firstRun()
+    // The suite's identities: docs-token is DOCS_APP, github-token github-actions[bot].
+    project.merge('acme/api', { title: 'Sync the docs snippets', user: DOCS_APP })
+    project.merge('acme/cli', {
+      title: 'Regenerate the client',
+      user: { login: 'github-actions[bot]', type: 'Bot' }
+    })
+    project.merge('acme/web', { title: 'Add retries' })
+    const result = await dispatchRun('acme/web', {
+      'docs-token': DOCS_TOKEN,
+      'allowed-bots': 'github-actions'
+    })
+    expect(result.outputs.decision).toBe('new-job')
+    // GitHub's GraphQL names the App `acme-docs-writer`, its REST `acme-docs-writer[bot]`: the same.
+    expect(prompts()[0]).not.toContain('Sync the docs snippets')
+    expect(result.summary.replace(/\\#\u200b/g, '#')).toMatch(
+      /Sync the docs snippets: #1 is by @\u200bacme-docs-writer\\\[bot\\\], the identity of 'docs-token'/
+    )
+    // github-token's identity is another account: its merge is a bot's that 'allowed-bots' lets in.
+    expect(prompts()[0]).toContain('Regenerate the client')
+    expect(prompts()[0]).toContain('Add retries')
     expect(problems()).toEqual([])
   })
 

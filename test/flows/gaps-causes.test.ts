@@ -188,6 +188,48 @@ describe('the gaps sub-action ties gaps to changes (changes-since)', () => {
     ])
   })
 
+  it('without a ledger: selects the merges by merge time; 120 older pull requests a bot labelled since take no place', async () => {
+    repo = renameRepository(servers.gh)
+    for (let i = 0; i < 120; i++)
+      servers.gh.addPull(APP, {
+        number: 1000 + i,
+        title: `Old change ${i}`,
+        state: 'closed',
+        merged: true,
+        createdAt: Date.parse('2026-06-01T10:00:00Z'),
+        mergedAt: Date.parse('2026-06-02T10:00:00Z'),
+        // A bot's label this week makes each the most recently updated.
+        updatedAt: Date.parse('2026-11-17T10:00:00Z')
+      })
+    const result = await run()
+    expect(result.code).toBe(0)
+    expect(byText(causesOf(result.outputs), '--watch')).toMatchObject({ pr: 123 })
+    expect(result.log).not.toMatch(/were not read/)
+  })
+
+  it('without a ledger: says how many merges of the window one request could not list', async () => {
+    repo = renameRepository(servers.gh)
+    for (let i = 0; i < 105; i++)
+      servers.gh.addPull(APP, {
+        number: 2000 + i,
+        title: `Busy change ${i}`,
+        state: 'closed',
+        merged: true,
+        createdAt: Date.parse('2026-11-02T10:00:00Z') + i * 60_000,
+        mergedAt: Date.parse('2026-11-02T12:00:00Z') + i * 60_000
+      })
+    const result = await run()
+    expect(result.code).toBe(0)
+    const unread = Number(
+      /::notice::(\d+) more pull requests merged since the start of changes-since were not read: GitHub's search lists 100 in one request \(the most recently opened ones are read\)\./.exec(
+        result.log
+      )?.[1]
+    )
+    // The window's merges: the 105, and the world's own merged since the start of changes-since.
+    expect(unread).toBeGreaterThanOrEqual(5)
+    expect(unread).toBeLessThanOrEqual(8)
+  })
+
   it('a ledger of 100 changes costs 15 GitHub requests, and the diff of the direct push is read before newer pull requests', async () => {
     repo = renameRepository(servers.gh)
     dashboardWithLedger(servers.gh, ledgerWith(repo, otherChanges(servers.gh, 98)))

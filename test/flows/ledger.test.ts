@@ -487,6 +487,76 @@ describe('faults', () => {
     expect(sim.exchanges).toHaveLength(0)
   })
 
+  it('with Issues turned off (410), says to turn them on, never to grant issues: write', async () => {
+    gh.issuesOff.add(APP)
+    const result = await runMerged(mergeNext())
+    expect(result.code).toBe(1)
+    expect(result.log).toMatch(
+      /::error::Could not write the docs agent dashboard issue \(HTTP 410\), which records what was handed to the agent, so nothing was started\. Issues are turned off in acme\/app, where the dashboard keeps the ledger: turn them on in its settings \(Settings → General → Features → Issues\), or set 'dashboard: false' to run every change as its own job without a record\./
+    )
+    expect(result.log).not.toContain('issues: write')
+    expect(sim.exchanges).toHaveLength(0)
+  })
+
+  it.each([
+    ['a GraphQL 502', () => gh.failures.set('graphql', 502), 'HTTP 502'],
+    [
+      'an answer of 200 holding only errors',
+      () =>
+        gh.graphqlErrors.set('graphql', {
+          errors: [{ message: 'Something went wrong while executing your query.' }],
+          times: 10
+        }),
+      "GitHub's GraphQL API answered with errors only: Something went wrong while executing your query."
+    ]
+  ])(
+    'names an outage as an outage (%s): no HTTP 500, no permission to grant',
+    async (_, fail, why) => {
+      fail()
+      const result = await runMerged(mergeNext())
+      expect(result.code).toBe(1)
+      expect(result.log).toContain(
+        `::error::Could not read the docs agent dashboard issue (${why}), which records what was handed to the agent, so nothing was started. GitHub did not answer or failed, which no permission changes: run the workflow again later`
+      )
+      expect(result.log).not.toMatch(/HTTP 500|issues: write|dashboard: false/)
+      expect(sim.exchanges).toHaveLength(0)
+    }
+  )
+
+  it('goes on with the labelled dashboard when the search by author and title fails, saying so', async () => {
+    const first = await runMerged(mergeNext({ title: 'One' }))
+    expect(first.code).toBe(0)
+    servers.runId++
+    gh.failures.set('search', 502)
+    const second = await runMerged(mergeNext({ title: 'Two' }))
+    expect(second.code).toBe(0)
+    expect(second.log).toMatch(
+      /::notice[^:]*::Could not search acme\/app for the dashboard by its author and title \(HTTP 502\): the labelled dashboard https:\/\/github\.com\/acme\/app\/issues\/\d+ is used\./
+    )
+    expect(dashboards()).toHaveLength(1)
+    expect(ledgerOf()?.jobs.flatMap(j => j.changes.map(c => c.title))).toContain('Two')
+  })
+
+  it('stops when the search fails and no labelled dashboard is found: it may be one whose label was taken off', async () => {
+    gh.failures.set('search', 502)
+    const result = await runMerged(mergeNext())
+    expect(result.code).toBe(1)
+    expect(result.log).toContain(
+      '::error::Could not read the docs agent dashboard issue (HTTP 502), which records what was handed to the agent, so nothing was started. GitHub did not answer or failed'
+    )
+    expect(dashboards()).toHaveLength(0)
+  })
+
+  it('finds a dashboard just opened although the search has not indexed it yet: one dashboard', async () => {
+    gh.searchLagMs = 3_600_000
+    await runMerged(mergeNext({ title: 'One' }))
+    servers.runId++
+    const second = await runMerged(mergeNext({ title: 'Two' }))
+    expect(second.code).toBe(0)
+    expect(dashboards()).toHaveLength(1)
+    expect(ledgerOf()?.jobs.flatMap(j => j.changes.map(c => c.title))).toEqual(['One', 'Two'])
+  })
+
   it("waits out GitHub's secondary rate limit on a dashboard edit, as its retry-after asks, and goes on", async () => {
     const first = await runMerged(mergeNext({ title: 'One' }))
     expect(first.outputs.result).toBe('pr-opened')
@@ -901,6 +971,23 @@ describe('what the ledger costs in GitHub requests', () => {
     expect(ledgerCalls()).toEqual(['FIND', 'FIND', 'PATCH', 'PATCH', 'PATCH', 'PATCH'])
     // Never a scan of the repository's comments.
     expect(gh.requests.filter(r => r.path.endsWith('/issues/comments'))).toEqual([])
+  })
+
+  it('sends its writes (comments, dashboard edits) a second apart, as GitHub asks, on the run’s clock', async () => {
+    gh.commitTo(APP, { message: 'Initial commit' })
+    await runMerged(mergeNext())
+    servers.runId++
+    gh.requests.length = 0
+    const pauses = clock.pauses.length
+    const started = performance.now()
+    await runMerged(mergeNext(), { inputs: { fold: 'never' } })
+    const writes = gh.requests.filter(r => r.method !== 'GET' && r.path !== '/graphql')
+    expect(writes.length).toBeGreaterThanOrEqual(5)
+    for (let i = 1; i < writes.length; i++)
+      expect((writes[i]?.at ?? 0) - (writes[i - 1]?.at ?? 0)).toBeGreaterThanOrEqual(900)
+    // Waited on the virtual clock, not in real time.
+    expect(clock.pauses.slice(pauses).filter(ms => ms > 0 && ms <= 1000).length).toBeGreaterThan(0)
+    expect(performance.now() - started).toBeLessThan(writes.length * 1000)
   })
 
   it('records a run that starts nothing in 3', async () => {

@@ -10,6 +10,7 @@ import {
 import type { Simulator } from '../simulator/server.js'
 import {
   type CodeChangeServers,
+  DOCS_APP,
   DOCS_TOKEN,
   REPOSITORY,
   besideRecord
@@ -210,10 +211,11 @@ describe('reader impact of merged docs pull requests', () => {
     await until(dueAt(docsMergedAt))
     // Someone quoting the marker is not the action.
     gh.addComment(pull.number, `quoted ${IMPACT_MARKER}`, { login: 'bob', type: 'User' }, DOCS)
+    // Posted by docs-token's identity (an App's, not github-token's `github-actions[bot]`).
     const earlier = gh.addComment(
       pull.number,
       `### Readers before and after this pull request merged\n\n${IMPACT_MARKER}`,
-      { login: 'github-actions[bot]', type: 'Bot' },
+      DOCS_APP,
       DOCS
     )
     const run = await measure()

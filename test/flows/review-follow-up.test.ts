@@ -388,6 +388,30 @@ describe('a review on the docs pull request, in the docs repository', () => {
     await check(/::notice[^:]*::.*no comment there names a job/)
   })
 
+  it('with docs-token an App, trusts the App’s record only: the same record posted with GITHUB_TOKEN is another account’s', async () => {
+    const app = { login: 'acme-docs-writer[bot]', type: 'Bot' as const }
+    gh.tokenUsers.set(DOCS_TOKEN, app)
+    const { jobId, pr } = await recordedJob()
+    const real = recordsOn(pr)[0]
+    if (!real) throw new Error('no record')
+    expect(real.user).toEqual(app)
+    // Any workflow of the repository can post with GITHUB_TOKEN: github-actions[bot], not the App.
+    gh.comments.splice(gh.comments.indexOf(real), 1)
+    gh.addComment(pr, real.body, { login: 'github-actions[bot]', type: 'Bot' }, 'acme/docs')
+    const forged = await docsRun({ event: reviewEvent(pr, '/docs-agent Do it.') })
+    expect(forged.outputs.result).toBe('skipped')
+    expect(forged.log).toMatch(
+      /::notice[^:]*::.*written by @github-actions\[bot\], not by the 'docs-token' identity @acme-docs-writer\[bot\]/
+    )
+    expect(messagesTo(jobId)).toEqual([])
+    // The App's own record names the job: GraphQL and REST name the App alike.
+    gh.addComment(pr, real.body, app, 'acme/docs')
+    runId++
+    const trusted = await docsRun({ event: reviewEvent(pr, '/docs-agent Tighten the intro.') })
+    expect(trusted.outputs.decision).toBe('follow-up')
+    expect(messagesTo(jobId)[0]).toContain('Tighten the intro.')
+  })
+
   it('no record: a notice and nothing sent; a comment there is the main action’s request on the pull request', async () => {
     gh.addPull('acme/docs', { number: 300, state: 'open' })
     const review = await docsRun({ event: reviewEvent(300, '/docs-agent Fix it.') })

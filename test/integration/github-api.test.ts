@@ -11,11 +11,11 @@ import { HeldClock, VirtualClock } from '../support/virtual-clock.js'
 // toolkit's rules over the action's own connections (transport.ts). A runner's process starts with
 // GITHUB_API_URL and the proxy variables set, so each test loads the module afresh after setting them.
 async function connectGitHub(
-  ...args: Parameters<typeof import('../../src/github/api.js').connectGitHub>
+  ...args: Parameters<typeof import('../../src/github/session.js').connectGitHub>
 ) {
   vi.stubEnv('GITHUB_API_URL', args[1].apiUrl)
   vi.resetModules()
-  const { connectGitHub: connect } = await import('../../src/github/api.js')
+  const { connectGitHub: connect } = await import('../../src/github/session.js')
   return connect(...args)
 }
 let gh: FakeGitHub

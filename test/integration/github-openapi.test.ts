@@ -17,7 +17,7 @@ const AFTER = 'b'.repeat(40)
 async function connect() {
   vi.stubEnv('GITHUB_API_URL', gh.url)
   vi.resetModules()
-  const { connectGitHub } = await import('../../src/github/api.js')
+  const { connectGitHub } = await import('../../src/github/session.js')
   return connectGitHub('ghs_t', { owner: 'acme', repo: 'app', apiUrl: gh.url })
 }
 

@@ -27,6 +27,8 @@ export interface FakePull {
   createdAt?: number
   mergedAt?: number
   closedAt?: number
+  /** When it last changed (a label, a comment): its latest time above otherwise. */
+  updatedAt?: number
   /** Logins asked to review (POST requested_reviewers). */
   requestedReviewers?: string[]
   /** Opened as a draft. */

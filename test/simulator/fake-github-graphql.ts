@@ -68,7 +68,9 @@ export async function answerGraphQL(
   request: GraphQLRequest,
   viewer: { login: string; databaseId: number },
   issues: ReadonlyMap<number, FakeIssue> = new Map(),
-  token = ''
+  token = '',
+  /** What GitHub's search has indexed: issues opened and pull requests merged before then (ms). */
+  indexedBefore = Infinity
 ): Promise<{ data?: unknown; errors?: { message: string }[] }> {
   const checked = checkedQuery(request.query)
   const result: ExecutionResult =
@@ -94,11 +96,27 @@ export async function answerGraphQL(
                 })
               }
             },
-            search: ({ query, first }: { query: string; first: number }) => ({
-              nodes: searchIssues(issues, query)
-                .slice(0, first)
-                .map(i => ({ __typename: 'Issue', ...issueNode(i, 'acme/app') }))
-            })
+            search: ({ query, first }: { query: string; first: number }) => {
+              if (/\bis:pr\b/.test(query)) {
+                const found = searchPulls(store, query, indexedBefore)
+                return {
+                  issueCount: found.length,
+                  nodes: found.slice(0, first).map(([repo, p]) => ({
+                    __typename: 'PullRequest',
+                    ...pullNode(store, repo, p)
+                  }))
+                }
+              }
+              const found = searchIssues(issues, query).filter(
+                i => (i.createdAt ?? 0) <= indexedBefore
+              )
+              return {
+                issueCount: found.length,
+                nodes: found
+                  .slice(0, first)
+                  .map(i => ({ __typename: 'Issue', ...issueNode(i, 'acme/app') }))
+              }
+            }
           }
         })
   return {
@@ -157,6 +175,28 @@ function searchIssues(issues: ReadonlyMap<number, FakeIssue>, query: string): Fa
     .sort((a, b) => b.number - a.number)
 }
 
+/**
+ * GitHub's search for pull requests, for the qualifiers the gaps sub-action uses: `repo:`,
+ * `is:merged`, `merged:>=` (an ISO date or time) and `sort:created-desc`.
+ */
+function searchPulls(
+  store: ChangeStore,
+  query: string,
+  indexedBefore: number
+): [string, FakePull][] {
+  const repo = /\brepo:(\S+)/.exec(query)?.[1] ?? ''
+  const from = /\bmerged:>=(\S+)/.exec(query)?.[1]
+  const since = from ? Date.parse(from) : -Infinity
+  if (!/\bsort:created-desc\b/.test(query))
+    throw new Error('the fake sorts pull requests by creation only')
+  return [...store.pulls]
+    .filter(([key]) => key.startsWith(`${repo}#`))
+    .map(([, p]): [string, FakePull] => [repo, p])
+    .filter(([, p]) => !/\bis:merged\b/.test(query) || stateOf(p) === 'MERGED')
+    .filter(([, p]) => (p.mergedAt ?? 0) >= since && (p.mergedAt ?? 0) <= indexedBefore)
+    .sort(([, a], [, b]) => (b.createdAt ?? 0) - (a.createdAt ?? 0) || b.number - a.number)
+}
+
 /** An issue as GraphQL shows it: a bot's login without `[bot]`, edits newest first. */
 function issueNode(issue: FakeIssue, repo: string): Record<string, unknown> {
   const actor = (login: string) => ({
@@ -207,14 +247,27 @@ function repositoryNode(
     defaultBranchRef: main?.length
       ? { name: 'main', target: commitNode(store, repo, main[main.length - 1] as string) }
       : null,
-    // Merged pull requests only, most recently merged first (GitHub orders by update time).
-    pullRequests: ({ states, first }: { states?: string[]; first: number }) => ({
+    // As GitHub documents it: by creation or update time, most recent first (update time unless
+    // asked): a bot's label on an old pull request moves it up.
+    pullRequests: ({
+      states,
+      first,
+      orderBy
+    }: {
+      states?: string[]
+      first: number
+      orderBy?: { field: string }
+    }) => ({
       nodes: [...store.pulls]
         .filter(
           ([key, p]) => key.startsWith(`${repo}#`) && (!states || states.includes(stateOf(p)))
         )
         .map(([, p]) => p)
-        .sort((a, b) => (b.mergedAt ?? 0) - (a.mergedAt ?? 0) || b.number - a.number)
+        .sort((a, b) =>
+          orderBy?.field === 'CREATED_AT'
+            ? (b.createdAt ?? 0) - (a.createdAt ?? 0) || b.number - a.number
+            : updatedAt(b) - updatedAt(a) || b.number - a.number
+        )
         .slice(0, first)
         .map(p => pullNode(store, repo, p))
     })
@@ -309,6 +362,10 @@ const CHANGE_TYPES: Record<string, string> = {
   modified: 'MODIFIED'
 }
 
+/** When GitHub last saw a change to it: a label or a comment later than its merge moves it. */
+const updatedAt = (pull: FakePull): number =>
+  pull.updatedAt ?? Math.max(pull.createdAt ?? 0, pull.mergedAt ?? 0, pull.closedAt ?? 0)
+
 const stateOf = (pull: FakePull): string =>
   (pull.merged ?? pull.state !== 'open') ? 'MERGED' : pull.state === 'open' ? 'OPEN' : 'CLOSED'
 
@@ -325,7 +382,7 @@ function pullNode(store: ChangeStore, repo: string, pull: FakePull): Record<stri
     state: stateOf(pull),
     mergedAt: merged ? (iso(pull.mergedAt) ?? '2026-11-20T10:00:00Z') : null,
     baseRefName: pull.base ?? 'main',
-    author: { __typename: user.type === 'Bot' ? 'Bot' : 'User', login: user.login },
+    author: actorNode(user.login, user.type === 'Bot'),
     labels: ({ first }: { first: number }) => ({
       nodes: (pull.labels ?? []).slice(0, first).map(name => ({ name }))
     }),
@@ -348,7 +405,10 @@ function pullNode(store: ChangeStore, repo: string, pull: FakePull): Record<stri
 
 /** An account as GraphQL's Actor interface shows it. */
 const actorNode = (login: string | undefined, bot?: boolean): Record<string, unknown> | null =>
-  login ? { __typename: bot ? 'Bot' : 'User', login } : null
+  // GraphQL names a bot (an App) without the `[bot]` REST puts after its login.
+  login
+    ? { __typename: bot ? 'Bot' : 'User', login: bot ? login.replace(/\[bot\]$/, '') : login }
+    : null
 
 /** A commit's git author or committer: its email, and the account GitHub matched it to (never a bot's). */
 function gitActor(

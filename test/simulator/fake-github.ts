@@ -56,6 +56,8 @@ export interface GitHubRequest {
   /** The media type asked for (`accept`): a raw answer is bytes, not JSON. */
   accept?: string
   body?: unknown
+  /** When it arrived, by the fake's clock (GitHub's). */
+  at?: number
   /** The answer, for checking against GitHub's OpenAPI description. */
   status?: number
   responseBody?: unknown
@@ -67,6 +69,55 @@ const SECONDARY_LIMIT = {
     'You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID.',
   documentation_url:
     'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits'
+}
+
+/** GitHub's answer to a primary rate limit (REST API, "Rate limits"): 403 with the limit's headers. */
+const PRIMARY_LIMIT = {
+  message:
+    'API rate limit exceeded for installation ID 1. If you reach out to GitHub Support for help, please include the request ID.',
+  documentation_url:
+    'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-primary-rate-limits'
+}
+
+/** GitHub's answer to content created too fast (a secondary limit's other words): 422. */
+const TOO_QUICKLY = {
+  message: 'Validation Failed',
+  errors: [
+    { resource: 'Issue', code: 'custom', field: 'body', message: 'was submitted too quickly' }
+  ],
+  documentation_url: 'https://docs.github.com/rest/issues/issues#create-an-issue',
+  status: '422'
+}
+
+/** GitHub's answer to an issue route of a repository with Issues turned off (documented: 410). */
+const ISSUES_OFF = {
+  message: 'Issues are disabled for this repo',
+  documentation_url: 'https://docs.github.com/rest/issues/issues#create-an-issue',
+  status: '410'
+}
+
+/** How a route fails, when a test says so (`failures`). */
+export type FakeFailure =
+  | number
+  | {
+      status: number
+      times: number
+      /** Seconds: GitHub's secondary rate limit, its `retry-after` and its documented message. */
+      retryAfter?: number
+      /** Seconds from the fake's now: GitHub's primary rate limit, its `x-ratelimit-reset`. */
+      rateLimitReset?: number
+      /** A 422 "was submitted too quickly". */
+      tooQuickly?: true
+    }
+
+/**
+ * GraphQL errors in an answer of 200, as GitHub sends them for the failures it does not answer with
+ * a status: its own time-outs ("Something went wrong"), RATE_LIMITED (with the limit's headers),
+ * "was submitted too quickly".
+ */
+export interface FakeGraphQLErrors {
+  errors: { type?: string; message: string }[]
+  times: number
 }
 
 /**
@@ -91,10 +142,19 @@ export class FakeGitHub {
    * `retryAfter` (seconds), the answer is GitHub's secondary rate limit (403 or 429 with a
    * `retry-after` header and its documented message).
    */
-  readonly failures = new Map<
-    string,
-    number | { status: number; times: number; retryAfter?: number }
-  >()
+  readonly failures = new Map<string, FakeFailure>()
+  /**
+   * GraphQL answers of 200 holding only errors, by route name: 'graphql', 'search' (the issue
+   * search), 'pull-activity'.
+   */
+  readonly graphqlErrors = new Map<string, FakeGraphQLErrors>()
+  /** Repositories (`owner/repo`) with Issues turned off: their issue routes answer 410. */
+  readonly issuesOff = new Set<string>()
+  /**
+   * How long a new issue takes to reach GitHub's search (ms on the fake's clock): GitHub's search is
+   * eventually consistent, so a search right after a creation may not find the issue.
+   */
+  searchLagMs = 0
   /**
    * Held answers, by the same route names: until a promise settles (then answered as usual), or,
    * for `Infinity`, until reset() or close(), which then drop the connection without acting on the
@@ -124,7 +184,8 @@ export class FakeGitHub {
   readonly issues = new Map<number, FakeIssue>()
   /**
    * Who each token is (by the token's value): GraphQL's `viewer`, and the author of the comments it
-   * posts. A token not listed is the bot (`botLogin`).
+   * posts. A token not listed is the bot (`botLogin`, GITHUB_TOKEN's `github-actions[bot]`); those
+   * the fake started with (`start`'s `tokenUsers`, an App's `<slug>[bot]`) come back on reset().
    */
   readonly tokenUsers = new Map<string, FakeComment['user']>()
   /** Tokens GitHub refuses (by value), with the status every request with them gets. */
@@ -133,6 +194,8 @@ export class FakeGitHub {
   readonly readOnlyTokens = new Set<string>()
   /** A review's inline comments, by `owner/repo#pull/review`. */
   readonly reviewComments = new Map<string, FakeReviewComment[]>()
+  /** TCP connections opened to the fake since it started or was reset: a client's pool shows here. */
+  connections = 0
   private issueCount = 500
   private clockTick = 0
   private commitCount = 0
@@ -146,18 +209,28 @@ export class FakeGitHub {
     private readonly prefix: string,
     readonly botLogin: string,
     /** The time comments, issues and their edits are written at: the runs' clock in tests that move it. */
-    readonly now: () => number
+    readonly now: () => number,
+    private readonly identities: ReadonlyMap<string, FakeComment['user']> = new Map()
   ) {
+    for (const [token, user] of identities) this.tokenUsers.set(token, user)
     this.server = createServer((req, res) => void this.handle(req, res))
+    this.server.on('connection', () => void this.connections++)
   }
 
   static async start(
-    options: { prefix?: string; botLogin?: string; now?: () => number } = {}
+    options: {
+      prefix?: string
+      botLogin?: string
+      now?: () => number
+      /** Who these tokens are (by value), now and after each reset(). */
+      tokenUsers?: Record<string, FakeComment['user']>
+    } = {}
   ): Promise<FakeGitHub> {
     const fake = new FakeGitHub(
       options.prefix ?? '',
       options.botLogin ?? 'github-actions[bot]',
-      options.now ?? Date.now
+      options.now ?? Date.now,
+      new Map(Object.entries(options.tokenUsers ?? {}))
     )
     await new Promise<void>(resolve => fake.server.listen(0, '127.0.0.1', resolve))
     fake.base = `http://127.0.0.1:${(fake.server.address() as AddressInfo).port}${fake.prefix}`
@@ -192,9 +265,13 @@ export class FakeGitHub {
   reset(): void {
     this.release()
     this.requests.length = 0
+    this.connections = 0
     this.comments.length = 0
     this.permissions.clear()
     this.failures.clear()
+    this.graphqlErrors.clear()
+    this.issuesOff.clear()
+    this.searchLagMs = 0
     this.delays.clear()
     this.pulls.clear()
     this.commits.clear()
@@ -208,6 +285,7 @@ export class FakeGitHub {
     this.sizes.clear()
     this.issues.clear()
     this.tokenUsers.clear()
+    for (const [token, user] of this.identities) this.tokenUsers.set(token, user)
     this.refusedTokens.clear()
     this.readOnlyTokens.clear()
     this.reviewComments.clear()
@@ -341,14 +419,17 @@ export class FakeGitHub {
       authorization: req.headers.authorization,
       userAgent: req.headers['user-agent'],
       accept: req.headers.accept,
-      body: text ? JSON.parse(text) : undefined
+      body: text ? JSON.parse(text) : undefined,
+      at: this.now()
     }
     this.requests.push(record)
     for (const listener of [...this.requestListeners]) listener(record)
     const send = (status: number, body: unknown, headers: Record<string, string> = {}): void => {
       record.status = status
       record.responseBody = body
-      res.writeHead(status, { 'content-type': 'application/json', ...headers })
+      // GitHub dates its answers by its own clock: the fake's.
+      const date = new Date(this.now()).toUTCString()
+      res.writeHead(status, { 'content-type': 'application/json', date, ...headers })
       res.end(JSON.stringify(body))
     }
     /** As GitHub says a page follows: a `link` header to it, and to the last page when known. */
@@ -381,6 +462,14 @@ export class FakeGitHub {
       if (typeof failure === 'object' && --failure.times <= 0) this.failures.delete(name)
       if (status && typeof failure === 'object' && failure.retryAfter !== undefined)
         send(status, SECONDARY_LIMIT, { 'retry-after': String(failure.retryAfter) })
+      else if (status && typeof failure === 'object' && failure.rateLimitReset !== undefined)
+        send(status, PRIMARY_LIMIT, {
+          'x-ratelimit-limit': '5000',
+          'x-ratelimit-remaining': '0',
+          'x-ratelimit-reset': String(Math.ceil(this.now() / 1000) + failure.rateLimitReset)
+        })
+      else if (status && typeof failure === 'object' && failure.tooQuickly)
+        send(status, TOO_QUICKLY)
       else if (status)
         send(status, {
           message: status === 403 ? 'Resource not accessible by integration' : 'Failure'
@@ -402,11 +491,42 @@ export class FakeGitHub {
     if (url.pathname === graphqlPath && req.method === 'POST') {
       // A pull request's activity fails apart from the rest ('pull-activity'), as the history reads go on.
       const query = (record.body as GraphQLRequest | undefined)?.query ?? ''
-      if (await fail(query.includes('timelineItems') ? 'pull-activity' : 'graphql')) return
+      const name = query.includes('timelineItems')
+        ? 'pull-activity'
+        : /\bsearch\(/.test(query)
+          ? 'search'
+          : 'graphql'
+      if (name === 'search' && (await fail('search'))) return
+      if (await fail(name === 'search' ? 'graphql' : name)) return
+      const errors = this.graphqlErrors.get(name)
+      if (errors) {
+        if (--errors.times <= 0) this.graphqlErrors.delete(name)
+        const limited = errors.errors.some(e => e.type === 'RATE_LIMITED')
+        return send(
+          200,
+          { data: null, errors: errors.errors },
+          limited
+            ? {
+                'x-ratelimit-limit': '5000',
+                'x-ratelimit-remaining': '0',
+                'x-ratelimit-reset': String(Math.ceil(this.now() / 1000) + 60)
+              }
+            : {}
+        )
+      }
       const viewer = { login: user.login, databaseId: 41898282 }
+      // GitHub's search finds an issue or a merge only once indexed: `searchLagMs` after it.
+      const indexedBefore = this.searchLagMs ? this.now() - this.searchLagMs : Infinity
       return send(
         200,
-        await answerGraphQL(this, record.body as GraphQLRequest, viewer, this.issues, token)
+        await answerGraphQL(
+          this,
+          record.body as GraphQLRequest,
+          viewer,
+          this.issues,
+          token,
+          indexedBefore
+        )
       )
     }
     if (req.method === 'GET') {
@@ -569,6 +689,9 @@ export class FakeGitHub {
   ): Promise<{ status: number; body: unknown } | null | undefined> {
     const changes = (body ?? {}) as Partial<FakeIssue> & { labels?: string[] }
     const repo = /^\/repos\/([^/]+\/[^/]+)\//.exec(route)?.[1] ?? 'acme/app'
+    // Issues turned off: creating, reading or editing an issue answers 410, as GitHub documents.
+    if (this.issuesOff.has(repo) && /^\/repos\/[^/]+\/[^/]+\/issues(\/\d+)?$/.test(route))
+      if (!(method === 'GET' && /\/issues$/.test(route))) return { status: 410, body: ISSUES_OFF }
     if (/^\/repos\/[^/]+\/[^/]+\/issues$/.test(route)) {
       if (method === 'GET') {
         if (await fail('list-issues')) return null

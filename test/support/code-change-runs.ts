@@ -13,6 +13,11 @@ import type { RunOptions } from './run-action.js'
 /** github-token and docs-token of the runs. */
 export const TOKEN = 'ghs_code_token_value'
 export const DOCS_TOKEN = 'ghs_docs_token_value'
+/**
+ * Who the tokens are, as GitHub names them: github-token is GITHUB_TOKEN (`github-actions[bot]`,
+ * the fake's default), docs-token an App's installation token (`<slug>[bot]`), never the same.
+ */
+export const DOCS_APP = { login: 'acme-docs-writer[bot]', type: 'Bot' } as const
 /** The code repository the runs belong to. */
 export const APP = 'acme/app'
 /** The payload's `repository` as GitHub sends it: it names the default branch, main. */
@@ -67,7 +72,8 @@ export class CodeChangeServers {
       now: options.now,
       ...(options.projects ? { projects: options.projects } : {})
     })
-    return new CodeChangeServers(sim, await FakeGitHub.start({ now: options.now }))
+    const gh = await FakeGitHub.start({ now: options.now, tokenUsers: { [DOCS_TOKEN]: DOCS_APP } })
+    return new CodeChangeServers(sim, gh)
   }
 
   async close(): Promise<void> {

@@ -16,6 +16,7 @@ import { type ProjectLedger, emptyProject } from '../../src/records/ledger.js'
 import { silentLogger } from '../../src/runner/logger.js'
 import { readPathFilter } from '../../src/policy/path-filter.js'
 import { docsPulls } from '../../src/agent/docs-repository.js'
+import { GitHubSession } from '../../src/github/session.js'
 
 /** What the gate tests fix: 2026-11-24 12:00 UTC, a repository and its branch's head. */
 export const NOW = Date.UTC(2026, 10, 24, 12)
@@ -147,7 +148,9 @@ export function batchInput(
       readJob: jobsService([]).readJob,
       serverUrl: SERVER,
       // Nothing listens there: a gate that reads a docs pull request must be given its own.
-      docs: docsPulls({ docsToken: 'ghs_unread' }, 'http://127.0.0.1:9', {}),
+      docs: docsPulls({ docsToken: 'ghs_unread' }, 'http://127.0.0.1:9', {
+        session: new GitHubSession()
+      }),
       ...fold
     },
     ...over

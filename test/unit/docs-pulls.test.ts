@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { RequestError } from '@octokit/request-error'
-import { GitHubSession, describeGitHubError, refusedAccess } from '../../src/github/api.js'
+import { describeGitHubError, refusedAccess } from '../../src/github/api.js'
+import { GitHubSession } from '../../src/github/session.js'
 import {
   DocsPullError,
   type DocsTokenSource,
-  connectDocsPulls,
   docsFailure,
   grantSentence
 } from '../../src/github/docs-pulls.js'
@@ -31,9 +31,9 @@ beforeEach(() => {
 
 /** The door over the fake GitHub, with `token` from `source`. */
 function door(source: DocsTokenSource, token = 'ghp_docs') {
-  const session = new GitHubSession()
+  const session = new GitHubSession({ retryBaseMs: 1 })
   sessions.push(session)
-  return connectDocsPulls(token, source, gh.url, undefined, { session, retryBaseMs: 1 })
+  return session.docsPulls(token, source, gh.url)
 }
 
 /** What the door threw, as a DocsPullError. */
@@ -94,6 +94,40 @@ describe('the door to the docs repository: one access check', () => {
       expect((await failure(call)).grant('read')).toBe(
         " Give 'docs-token' read access to the contents and pull requests of acme/docs."
       )
+  })
+
+  it('reads a docs pull request’s state once for every flow: merged before closed, its times, a draft', async () => {
+    const docs = door(OWN)
+    const at = (day: number) => Date.UTC(2026, 10, day)
+    gh.addPull('acme/docs', {
+      number: 4,
+      state: 'open',
+      merged: false,
+      draft: true,
+      createdAt: at(1)
+    })
+    gh.addPull('acme/docs', {
+      number: 5,
+      state: 'closed',
+      merged: true,
+      createdAt: at(1),
+      mergedAt: at(3),
+      closedAt: at(3)
+    })
+    gh.addPull('acme/docs', { number: 6, state: 'closed', merged: false, closedAt: at(4) })
+    expect(await docs.state({ ...DOCS, number: 4 })).toEqual({
+      state: 'open',
+      draft: true,
+      createdAt: at(1)
+    })
+    expect(await docs.state({ ...DOCS, number: 5 })).toMatchObject({
+      state: 'merged',
+      endedAt: at(3)
+    })
+    expect(await docs.state({ ...DOCS, number: 6 })).toMatchObject({
+      state: 'closed',
+      endedAt: at(4)
+    })
   })
 
   it('whatever else was thrown is told apart the same way, asking to grant nothing', () => {

@@ -288,7 +288,7 @@ describe('what the changes are read from', () => {
     })
   })
 
-  it('lists merged pull requests of the default branch in the window, and says when more may be left out', async () => {
+  it('lists the pull requests merged into the default branch since the start, by merge time, and counts those left out', async () => {
     const node = (n: number, base: string, mergedAt: string) => ({
       number: n,
       merged: true,
@@ -296,34 +296,47 @@ describe('what the changes are read from', () => {
       baseRefName: base,
       url: `u${n}`
     })
-    const answer = (nodes: unknown[]) => async () => ({
-      repository: { defaultBranchRef: { name: 'main' }, pullRequests: { nodes } }
-    })
+    const asked: unknown[] = []
+    const answer =
+      (nodes: unknown[], issueCount = nodes.length) =>
+      async (_query: string, variables: unknown) => {
+        asked.push(variables)
+        return { repository: { defaultBranchRef: { name: 'main' } }, search: { issueCount, nodes } }
+      }
     const since = Date.parse('2026-11-01')
     const few = await readMergedPulls(
       answer([
         node(1, 'main', '2026-11-05T00:00:00Z'),
         node(2, 'dev', '2026-11-06T00:00:00Z'),
-        node(3, 'main', '2026-10-01T00:00:00Z'),
         node(4, 'main', '2026-11-07T00:00:00Z')
       ]),
       { owner: 'acme', repo: 'app' },
       since
     )
     expect(few.changes.map(c => c.pr)).toEqual([4, 1])
-    expect(few.more).toBe(false)
+    expect(few.unread).toBe(0)
+    // Selected by merge time in GitHub's search, not the most recently updated.
+    expect(asked[0]).toMatchObject({
+      search: 'repo:acme/app is:pr is:merged merged:>=2026-11-01T00:00:00Z sort:created-desc'
+    })
     const full = await readMergedPulls(
-      answer(Array.from({ length: 100 }, (_, i) => node(i + 1, 'main', '2026-11-05T00:00:00Z'))),
+      answer(
+        Array.from({ length: 100 }, (_, i) => node(i + 1, 'main', '2026-11-05T00:00:00Z')),
+        130
+      ),
       { owner: 'acme', repo: 'app' },
       since
     )
-    expect(full.more).toBe(true)
+    expect(full.unread).toBe(30)
     const none = await readMergedPulls(
       async () => ({ repository: null }),
       { owner: 'acme', repo: 'app' },
       since
     )
-    expect(none).toEqual({ changes: [], more: false, branch: '' })
+    expect(none).toEqual({ changes: [], unread: 0, branch: '' })
+    await expect(
+      readMergedPulls(answer([]), { owner: 'acme', repo: 'app is:open' }, since)
+    ).rejects.toThrow(/no repository name/)
   })
 
   it('caps the causes output, leaving out the last entries', () => {

@@ -1,5 +1,5 @@
 import { secretsOf } from '../settings.js'
-import { type GitHubSession, connectGitHub } from '../../github/api.js'
+import type { GitHubSession } from '../../github/session.js'
 import type { RunEvent } from '../../github/event.js'
 import type { AgentJob } from '../../mintlify/agent-jobs.js'
 import type { Clock } from '../../runner/clock.js'
@@ -41,16 +41,13 @@ export interface CountedRun {
 export async function countedRun(
   settings: CountedSettings,
   event: RunEvent,
-  deps: { log: Logger; clock: Clock; session?: GitHubSession; signal?: AbortSignal },
+  deps: { log: Logger; clock: Clock; session: GitHubSession; signal?: AbortSignal },
   run: { what: string; hold: boolean }
 ): Promise<CountedRun> {
   const { log, clock } = deps
   let ledger: LedgerSession
   try {
-    const github = connectGitHub(settings.githubToken, event, deps.signal, {
-      clock,
-      session: deps.session
-    })
+    const github = deps.session.repository(settings.githubToken, event)
     const dashboard = await Dashboard.open(github, {
       title: settings.dashboardTitle,
       signer: new RecordSigner(settings.apiKey),

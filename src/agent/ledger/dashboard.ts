@@ -1,5 +1,16 @@
-import { type GitHubApi, type IssueRecord, RateLimitError } from '../../github/api.js'
-import { authoredIssues, labelledIssues } from '../../github/dashboard-issues.js'
+import {
+  type GitHubApi,
+  type IssueRecord,
+  RateLimitError,
+  describeGitHubError,
+  gitHubFailure,
+  whatToDo
+} from '../../github/api.js'
+import {
+  type DashboardIssue,
+  authoredIssues,
+  labelledIssues
+} from '../../github/dashboard-issues.js'
 import { ExplainedError } from '../../runner/errors.js'
 import type { RecordSigner } from '../../records/record.js'
 import { keepTicks, tickedBatches, tickedResends } from './approval-box.js'
@@ -24,8 +35,12 @@ import {
 /** What the dashboard needs of GitHub: finding its issue (GraphQL), and writing one. */
 export type DashboardIssues = Pick<GitHubApi, 'graphql' | 'createIssue' | 'updateIssue'>
 
-/** A body read this long ago (ms) is taken as current: another run's write in between is unlikely. */
-const FRESH_MS = 5000
+/**
+ * A body read this long ago (ms) is taken as current: another run's write in between is unlikely.
+ * This run's own writes in between are a second apart (github/limits.ts): a read, a comment and
+ * the job's start take several seconds.
+ */
+const FRESH_MS = 8000
 
 export interface DashboardOptions {
   title: string
@@ -37,6 +52,11 @@ export interface DashboardOptions {
   secrets: readonly (string | undefined)[]
   view: Omit<DashboardView, 'now'>
   now: () => number
+  /**
+   * How the run could go without a ledger, when it can (a change run in its own repository: "set
+   * 'dashboard: false' …"): offered beside the fix when the dashboard cannot be read or written.
+   */
+  withoutLedger?: string
 }
 
 /**
@@ -93,6 +113,7 @@ export class Dashboard {
     const [owner = '', repo = ''] = options.view.repository.split('/')
     let choice: DashboardChoice
     let viewer: string
+    const notices: string[] = []
     try {
       const labelled = await labelledIssues(github.graphql, { owner, repo }, DASHBOARD_LABEL)
       viewer = labelled.viewer ?? ''
@@ -100,20 +121,33 @@ export class Dashboard {
         throw new ExplainedError(
           `GitHub did not say who 'github-token' is, so the docs agent dashboard cannot be told from a copy and nothing was started.`
         )
-      const own = await authoredIssues(github.graphql, { owner, repo }, options.title, viewer)
-      choice = chooseDashboard([...labelled.issues, ...own], {
+      const ctx = {
         signer: options.signer,
         repository: options.view.repository,
         viewer,
         label: DASHBOARD_LABEL,
         title: options.title
-      })
+      }
+      let own: DashboardIssue[]
+      try {
+        own = await authoredIssues(github.graphql, { owner, repo }, options.title, viewer)
+      } catch (error) {
+        // GitHub's search can fail or lag: with the labelled dashboard found and verified, the
+        // run goes on with it, saying what it could not look for.
+        const found = chooseDashboard(labelled.issues, ctx)
+        if (!found.issue || found.stateUnread || found.relabel) throw error
+        notices.push(
+          `Could not search ${options.view.repository} for the dashboard by its author and title (${describeGitHubError(error)}): the labelled dashboard ${found.issue.url} is used. A dashboard whose label was taken off is looked for again on the next run.`
+        )
+        own = []
+      }
+      choice = chooseDashboard([...labelled.issues, ...own], ctx)
     } catch (error) {
       if (error instanceof ExplainedError) throw error
-      throw dashboardError('read', error)
+      throw dashboardError('read', error, options)
     }
     const dashboard = new Dashboard(github, options, choice.ledger)
-    dashboard.notices.push(...choice.notices)
+    dashboard.notices.push(...notices, ...choice.notices)
     if (choice.issue) dashboard.adopt(choice.issue)
     dashboard.relabel = choice.relabel
     dashboard.viewer = viewer
@@ -156,7 +190,7 @@ export class Dashboard {
         )
       }
     } catch (error) {
-      throw dashboardError('write', error)
+      throw dashboardError('write', error, this.options)
     }
     this.checked = true
   }
@@ -195,7 +229,7 @@ export class Dashboard {
         })
       )
     } catch (error) {
-      throw dashboardError('write', error)
+      throw dashboardError('write', error, this.options)
     }
   }
 
@@ -293,16 +327,28 @@ export function withinIssueBody(page: string, record: string): string {
   return `${atLine > 0 ? cut.slice(0, atLine) : cut}${CUT_NOTE}\n${record}`
 }
 
-function dashboardError(what: 'read' | 'write', error: unknown): ExplainedError {
+/**
+ * Why the dashboard could not be read or written, named as GitHub failed (github/failure.ts): only
+ * a refusal asks for `issues: write`, Issues turned off asks to turn them on, an outage or a rate
+ * limit to run again later.
+ */
+function dashboardError(
+  what: 'read' | 'write',
+  error: unknown,
+  { view, withoutLedger }: Pick<DashboardOptions, 'view' | 'withoutLedger'>
+): ExplainedError {
   if (error instanceof NewerLedgerError) return error
-  // Not a want of access: GitHub asked for a wait the step cannot give, and says so.
+  // GitHub asked for a wait the step cannot give, and says so.
   if (error instanceof RateLimitError)
     return new ExplainedError(
       `Could not ${what} the docs agent dashboard issue, so nothing was started: ${error.message}`
     )
-  const status = (error as { status?: unknown }).status
-  const detail = typeof status === 'number' ? `HTTP ${status}` : (error as Error).message
+  const or = withoutLedger ? `, or ${withoutLedger}` : ''
+  const advice = whatToDo(error, {
+    refused: `Give the workflow 'issues: write'${or}.`,
+    disabled: `Issues are turned off in ${view.repository}, where the dashboard keeps the ledger: turn them on in its settings (Settings → General → Features → Issues)${or}.`
+  })
   return new ExplainedError(
-    `Could not ${what} the docs agent dashboard issue (${detail}), which records what was handed to the agent, so nothing was started. Give the workflow 'issues: write', or set 'dashboard: false' to run every change as its own job without a record.`
+    `Could not ${what} the docs agent dashboard issue (${gitHubFailure(error).why}), which records what was handed to the agent, so nothing was started.${advice ? ` ${advice}` : ''}`
   )
 }

@@ -1,5 +1,11 @@
-import { type DocsPull, type DocsPulls, docsFailure } from '../../github/docs-pulls.js'
-import { type PullRequestRef, parsePullLink } from '../../github/event.js'
+import {
+  type DocsPull,
+  type DocsPullState,
+  type DocsPulls,
+  docsFailure,
+  docsPullState
+} from '../../github/docs-pulls.js'
+import { parsePullLink } from '../../github/event.js'
 import type { Logger } from '../../runner/logger.js'
 import { codeSpan, escapeMarkdown, markdownLink } from '../../runner/markdown.js'
 import { LIVE } from './fold.js'
@@ -115,8 +121,8 @@ async function expireOne(
   )
   if ('stop' in read) return read
   const pull = read.answer
-  const seen = settled(job.id, pull)
-  if (seen) return { update: seen }
+  const seen = docsPullState(pull)
+  if (seen.state !== 'open') return { update: pullUpdate(job.id, seen) }
   const createdAt = pull.createdAt ?? job.startedAt
   const open = {
     jobId: job.id,
@@ -169,8 +175,8 @@ async function expireOne(
   if ('stop' in closing) return closing
   const closed = closing.answer
   // Merged in the meantime: GitHub keeps a merged pull request as it is.
-  const after = closed.merged ? settled(job.id, closed) : undefined
-  if (after) return { update: after }
+  const after = docsPullState(closed)
+  if (after.state === 'merged') return { update: pullUpdate(job.id, after) }
   log.notice(
     `Closed the docs pull request ${link}: nobody but the docs agent has touched it since ${day(staleness.since)}, longer than '${Key.ExpireAfter}: ${ctx.afterText}'. The next change starts a new job.`
   )
@@ -185,13 +191,14 @@ async function expireOne(
   }
 }
 
-/** A docs pull request merged or closed (by a person) already: nothing to close. */
-function settled(jobId: string, pull: PullRequestRef): DocsPullUpdate | undefined {
-  if (pull.merged)
-    return { jobId, state: 'merged', prCreatedAt: pull.createdAt, endedAt: pull.mergedAt }
-  if (pull.state !== 'open')
-    return { jobId, state: 'closed', prCreatedAt: pull.createdAt, endedAt: pull.closedAt }
-  return undefined
+/** What the ledger learns of a job from its docs pull request's state: the state and its times. */
+export function pullUpdate(jobId: string, pull: DocsPullState): DocsPullUpdate {
+  return {
+    jobId,
+    state: pull.state,
+    ...(pull.createdAt !== undefined ? { prCreatedAt: pull.createdAt } : {}),
+    ...(pull.endedAt !== undefined ? { endedAt: pull.endedAt } : {})
+  }
 }
 
 /** Says what stale meant: nobody but the agent touched it, since when, and how to keep one open. */

@@ -1,4 +1,4 @@
-import { type DocsPulls, docsFailure } from '../../github/docs-pulls.js'
+import { type DocsPullState, type DocsPulls, docsFailure } from '../../github/docs-pulls.js'
 import type { AgentJob } from '../../mintlify/agent-jobs.js'
 import { parsePullLink } from '../../github/event.js'
 import { errorText } from '../../runner/errors.js'
@@ -70,22 +70,19 @@ export async function decideFold(project: ProjectLedger, ctx: FoldContext): Prom
       notice: `Could not read the state of the docs pull request ${job.prLink} (${state.error}), so these changes start a new job instead of joining it.${state.hint ?? ''}`,
       info: 'Starting a new job.'
     }
-  if (state.open)
+  if (state.state === 'open')
     return {
       target: { jobId: job.id, docsPr: job.prLink },
       info: `The docs pull request ${job.prLink} of job ${job.id} is still open: sending the changes to the job as a follow-up.`,
       seen: { jobId: job.id, state: 'open', prLink: job.prLink, ...times(state) }
     }
-  const closed = state.merged ? 'merged' : 'closed'
   return {
-    info: `The docs pull request ${job.prLink} of job ${job.id} is ${closed}: starting a new job.`,
-    seen: { jobId: job.id, state: closed, prLink: job.prLink, ...times(state) }
+    info: `The docs pull request ${job.prLink} of job ${job.id} is ${state.state}: starting a new job.`,
+    seen: { jobId: job.id, state: state.state, prLink: job.prLink, ...times(state) }
   }
 }
 
-export type PrState =
-  | { open: boolean; merged: boolean; createdAt?: number; endedAt?: number }
-  | { error: string; hint?: string }
+export type PrState = DocsPullState | { error: string; hint?: string }
 
 /**
  * A docs pull request's state, read with the docs repository's connection; an error says why it
@@ -98,13 +95,7 @@ export async function docsPrState(
   const where = parsePullLink(link, ctx.serverUrl)
   if (!where) return { error: `it is not a pull request on ${ctx.serverUrl}` }
   try {
-    const pull = await ctx.docs.pull(where)
-    return {
-      open: pull.state === 'open',
-      merged: pull.merged,
-      createdAt: pull.createdAt,
-      endedAt: pull.merged ? pull.mergedAt : pull.state === 'open' ? undefined : pull.closedAt
-    }
+    return await ctx.docs.state(where)
   } catch (error) {
     const failed = docsFailure(error)
     return { error: failed.why, hint: failed.grant('read') || undefined }

@@ -1,8 +1,13 @@
-import { type DocsPull, type DocsPulls, docsFailure } from '../../github/docs-pulls.js'
-import { type PullRequestRef, parsePullLink } from '../../github/event.js'
+import {
+  type DocsPull,
+  type DocsPullState,
+  type DocsPulls,
+  docsFailure
+} from '../../github/docs-pulls.js'
+import { parsePullLink } from '../../github/event.js'
 import type { Logger } from '../../runner/logger.js'
 import { Input } from '../names.js'
-import type { DocsPullUpdate } from './expiry.js'
+import { type DocsPullUpdate, pullUpdate } from './expiry.js'
 import { isPush, peopleOf } from './staleness.js'
 import {
   type LedgerJob,
@@ -61,9 +66,9 @@ export async function refreshOutcomes(
     const where = parsePullLink(link, ctx.serverUrl)
     if (!where) continue
     reads++
-    let pull: PullRequestRef
+    let pull: DocsPullState
     try {
-      pull = await ctx.docs.pull(where)
+      pull = await ctx.docs.state(where)
     } catch (error) {
       const failed = docsFailure(error)
       const { tokenInput } = ctx.docs
@@ -118,17 +123,20 @@ function personCommits(ctx: OutcomeContext) {
   return state
 }
 
-function outcomeOf(job: LedgerJob, pull: PullRequestRef): DocsPullUpdate {
-  const times = { prCreatedAt: pull.createdAt, draft: Boolean(pull.draft) }
-  if (pull.merged) return { jobId: job.id, state: 'merged', ...times, endedAt: pull.mergedAt }
+function outcomeOf(job: LedgerJob, pull: DocsPullState): DocsPullUpdate {
+  const read = { ...pullUpdate(job.id, pull), draft: pull.draft }
+  if (pull.state === 'merged') return read
   // Closed by expire-after: expired still, unless a person reopened and merged it (above). One
   // reopened and open is not the agent's to fold into again.
-  if (job.state === 'expired') return { jobId: job.id, state: 'expired', ...times }
-  if (pull.state !== 'open')
-    return { jobId: job.id, state: 'closed', ...times, endedAt: pull.closedAt }
+  if (job.state === 'expired')
+    return {
+      ...pullUpdate(job.id, { ...pull, endedAt: undefined }),
+      state: 'expired',
+      draft: pull.draft
+    }
+  if (pull.state === 'closed') return read
   // A job still at work keeps its state: its docs pull request is open.
-  const state = job.state === 'active' || job.state === 'started' ? job.state : 'open'
-  return { jobId: job.id, state, ...times }
+  return { ...read, state: job.state === 'active' || job.state === 'started' ? job.state : 'open' }
 }
 
 const changes = (job: LedgerJob, u: DocsPullUpdate): boolean =>

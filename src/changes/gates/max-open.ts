@@ -2,7 +2,7 @@ import { docsFailure } from '../../github/docs-pulls.js'
 import type { AgentJob } from '../../mintlify/agent-jobs.js'
 import { errorText } from '../../runner/errors.js'
 import { counted } from '../../runner/text.js'
-import type { DocsPullUpdate } from '../../agent/ledger/expiry.js'
+import { type DocsPullUpdate, pullUpdate } from '../../agent/ledger/expiry.js'
 import type { ProjectLedger } from '../../records/ledger.js'
 import { batchSize } from '../change-rules.js'
 import { parsePullLink } from '../../github/event.js'
@@ -111,24 +111,11 @@ export async function countOpen(
       continue
     }
     try {
-      const pull = await ctx.docs.pull(where)
-      if (pull.merged)
-        updates.push({
-          jobId: known.id,
-          state: 'merged',
-          prCreatedAt: pull.createdAt,
-          endedAt: pull.mergedAt
-        })
-      else if (pull.state !== 'open')
-        updates.push({
-          jobId: known.id,
-          state: 'closed',
-          prCreatedAt: pull.createdAt,
-          endedAt: pull.closedAt
-        })
+      const pull = await ctx.docs.state(where)
+      if (pull.state !== 'open') updates.push(pullUpdate(known.id, pull))
       else {
         open.push({ jobId: known.id, prLink: link })
-        updates.push({ jobId: known.id, state: 'open', prLink: link, prCreatedAt: pull.createdAt })
+        updates.push({ ...pullUpdate(known.id, pull), prLink: link })
       }
     } catch (error) {
       const failed = docsFailure(error)

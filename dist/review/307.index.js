@@ -1,8 +1,8 @@
-export const id = 176;
-export const ids = [176];
+export const id = 307;
+export const ids = [307];
 export const modules = {
 
-/***/ 1176:
+/***/ 6307:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 
@@ -13,10 +13,10 @@ __webpack_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: ./.tmp/ncc-js/agent/settings.js + 2 modules
 var agent_settings = __webpack_require__(4360);
-// EXTERNAL MODULE: ./.tmp/ncc-js/github/api.js + 32 modules
-var api = __webpack_require__(7937);
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/errors.js
 var errors = __webpack_require__(7156);
+// EXTERNAL MODULE: ./.tmp/ncc-js/github/api.js + 33 modules
+var api = __webpack_require__(2760);
 // EXTERNAL MODULE: ./.tmp/ncc-js/github/event.js
 var github_event = __webpack_require__(1450);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/dashboard-issues.js
@@ -275,6 +275,79 @@ const startsWithin = (spend, windowMs, now) => spend.filter(at => at > now - win
 var docs_pulls = __webpack_require__(9101);
 // EXTERNAL MODULE: ./.tmp/ncc-js/agent/names.js
 var agent_names = __webpack_require__(3254);
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/fold.js
+
+
+
+/** Ledger states of a job that may still take a follow-up: running, or its docs pull request open. */
+const fold_LIVE = new Set(['active', 'open', 'started']);
+/**
+ * The ledger's newest job of the project that may still take the batch, checked against the
+ * service: still running, or its docs pull request (the link the service reports, never one
+ * written anywhere else) still open. Anything that cannot be read means a new job, never a guess.
+ */
+async function decideFold(project, ctx) {
+    const latest = [...project.jobs].reverse().find(job => fold_LIVE.has(job.state));
+    if (!latest)
+        return { info: 'No docs job of this project is open in the ledger: starting a new job.' };
+    let job;
+    try {
+        job = await ctx.readJob(latest.id);
+    }
+    catch (error) {
+        return {
+            notice: `Could not read the earlier job ${latest.id} (${errorText(error).replace(/\.$/, '')}), so these changes start a new job.`,
+            info: 'Starting a new job.'
+        };
+    }
+    if (job.status === 'active')
+        return {
+            target: { jobId: job.id, docsPr: job.prLink ?? undefined },
+            info: `Job ${job.id} is still running: sending the changes to it as a follow-up.`
+        };
+    if (!job.prLink)
+        return {
+            info: `The earlier job ${job.id} ended (${job.status ?? 'status unknown'}) without a docs pull request: starting a new job.`,
+            seen: { jobId: job.id, state: 'ended' }
+        };
+    const state = await docsPrState(ctx, job.prLink);
+    const times = (s) => ({
+        ...(s.createdAt ? { prCreatedAt: s.createdAt } : {}),
+        ...(s.endedAt ? { endedAt: s.endedAt } : {})
+    });
+    if ('error' in state)
+        return {
+            notice: `Could not read the state of the docs pull request ${job.prLink} (${state.error}), so these changes start a new job instead of joining it.${state.hint ?? ''}`,
+            info: 'Starting a new job.'
+        };
+    if (state.state === 'open')
+        return {
+            target: { jobId: job.id, docsPr: job.prLink },
+            info: `The docs pull request ${job.prLink} of job ${job.id} is still open: sending the changes to the job as a follow-up.`,
+            seen: { jobId: job.id, state: 'open', prLink: job.prLink, ...times(state) }
+        };
+    return {
+        info: `The docs pull request ${job.prLink} of job ${job.id} is ${state.state}: starting a new job.`,
+        seen: { jobId: job.id, state: state.state, prLink: job.prLink, ...times(state) }
+    };
+}
+/**
+ * A docs pull request's state, read with the docs repository's connection; an error says why it
+ * could not be read, and what to set when GitHub refused.
+ */
+async function docsPrState(ctx, link) {
+    const where = parsePullLink(link, ctx.serverUrl);
+    if (!where)
+        return { error: `it is not a pull request on ${ctx.serverUrl}` };
+    try {
+        return await ctx.docs.state(where);
+    }
+    catch (error) {
+        const failed = docsFailure(error);
+        return { error: failed.why, hint: failed.grant('read') || undefined };
+    }
+}
+
 // EXTERNAL MODULE: ./.tmp/ncc-js/github/pull-activity.js
 var pull_activity = __webpack_require__(6845);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/staleness.js
@@ -301,7 +374,7 @@ function staleness_peopleOf(activity, agent) {
 }
 /** A commit's author, its committer or a force-push by a person: work on the pull request. */
 const staleness_isPush = (e) => e.kind === 'commit' || e.kind === 'push';
-function judgeStaleness(activity, ctx) {
+function staleness_judgeStaleness(activity, ctx) {
     const keep = ctx.keepLabel.toLowerCase();
     if (keep && activity.labels.some(l => l.toLowerCase() === keep))
         return { keep: `it has the label '${ctx.keepLabel}'` };
@@ -309,19 +382,19 @@ function judgeStaleness(activity, ctx) {
     const commit = people.find(staleness_isPush);
     if (commit)
         return {
-            keep: `${who(commit)} ${commit.kind === 'commit' ? 'pushed a commit' : 'pushed'} to it (${day(commit.at)})`
+            keep: `${who(commit)} ${commit.kind === 'commit' ? 'pushed a commit' : 'pushed'} to it (${staleness_day(commit.at)})`
         };
     const review = people.find(e => e.kind === 'review' && (e.state === 'APPROVED' || e.state === 'CHANGES_REQUESTED'));
     if (review)
         return {
-            keep: `${who(review)} ${review.state === 'APPROVED' ? 'approved it' : 'requested changes on it'} (${day(review.at)})`
+            keep: `${who(review)} ${review.state === 'APPROVED' ? 'approved it' : 'requested changes on it'} (${staleness_day(review.at)})`
         };
     // What was not read may hold a person's commit or approval: never closed on a guess.
     if (activity.unread)
         return { keep: `it has more events than the ${MAX_ACTIVITY} newest read for expire-after` };
     const last = people.reduce((a, e) => (!a || e.at > a.at ? e : a), undefined);
     if (last && ctx.now - last.at <= ctx.afterMs)
-        return { recent: `${what(last)} by ${who(last)} on ${day(last.at)}` };
+        return { recent: `${what(last)} by ${who(last)} on ${staleness_day(last.at)}` };
     const since = Math.max(ctx.createdAt, last?.at ?? 0);
     return last && last.at >= ctx.createdAt
         ? { stale: true, since, touched: `${what(last)} by ${who(last)}` }
@@ -341,7 +414,149 @@ const WHAT = {
     label: 'a label'
 };
 const what = (e) => WHAT[e.kind];
-const day = (ms) => new Date(ms).toISOString().slice(0, 10);
+const staleness_day = (ms) => new Date(ms).toISOString().slice(0, 10);
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/expiry.js
+
+
+
+
+
+
+/** Docs pull requests read at most for expiry in one run (the oldest first). */
+const MAX_EXPIRY_READS = 5;
+/**
+ * `expire-after`: the ledger's docs pull requests of the project that nobody but the agent has
+ * touched for longer than the duration are closed with a comment that says what stale meant and
+ * links the dashboard. Staleness runs from the last activity by a person (a commit, a review, a
+ * comment, a label), or from the pull request's creation; one that a person pushed to, approved,
+ * requested changes on or gave `keep-label` is never closed, and the ledger says why it was kept.
+ * At most MAX_EXPIRY_READS pull requests a run, those never kept first: a pull request read (1
+ * request), and for one older than the duration its activity (1 GraphQL request, and who
+ * `docs-token` is, once). A docs token without access is a warning naming it; the run goes on.
+ */
+async function expireStale(project, ctx) {
+    const updates = [];
+    const expired = [];
+    const due = project.jobs
+        .filter(j => j.prLink && LIVE.has(j.state) && ctx.now - j.startedAt > ctx.afterMs)
+        // Kept ones last, the longest unjudged first: a kept pull request never holds back the others.
+        .sort((a, b) => (a.kept?.at ?? 0) - (b.kept?.at ?? 0) || a.startedAt - b.startedAt)
+        .slice(0, MAX_EXPIRY_READS);
+    for (const job of due) {
+        const link = job.prLink;
+        const where = parsePullLink(link, ctx.serverUrl);
+        if (!where)
+            continue;
+        const turn = await expireOne(job, link, where, ctx);
+        if ('stop' in turn)
+            break;
+        if (turn.update)
+            updates.push(turn.update);
+        if (turn.expired)
+            expired.push(link);
+    }
+    return { updates, expired };
+}
+async function expireOne(job, link, where, ctx) {
+    const { docs, log } = ctx;
+    // A call to the docs repository that fails stops the expiry for this run, saying what to grant.
+    const attempt = async (what, then, call) => {
+        try {
+            return { answer: await call() };
+        }
+        catch (error) {
+            const failed = docsFailure(error);
+            log.warning(`Could not ${what} ${link} with '${docs.tokenInput}' (${failed.why}), ${then}${failed.grant('read and write')}`);
+            return { stop: true };
+        }
+    };
+    const read = await attempt('read the docs pull request', 'so stale docs pull requests are not closed in this run.', () => docs.pull(where));
+    if ('stop' in read)
+        return read;
+    const pull = read.answer;
+    const seen = docsPullState(pull);
+    if (seen.state !== 'open')
+        return { update: expiry_pullUpdate(job.id, seen) };
+    const createdAt = pull.createdAt ?? job.startedAt;
+    const open = {
+        jobId: job.id,
+        state: 'open',
+        prCreatedAt: createdAt,
+        draft: Boolean(pull.draft)
+    };
+    if (ctx.now - createdAt <= ctx.afterMs)
+        return { update: open };
+    let agentEmail = job.agentEmail;
+    const judged = await attempt('read who touched the docs pull request', 'so stale docs pull requests are not closed in this run: a person’s work is never closed on a guess.', async () => {
+        // Who `docs-token` is: its comments are the action's own, never a person's.
+        const token = await docs.identity(where);
+        const activity = await docs.activity(where);
+        agentEmail ??= activity.openerEmail;
+        return judgeStaleness(activity, {
+            createdAt,
+            now: ctx.now,
+            afterMs: ctx.afterMs,
+            keepLabel: ctx.keepLabel,
+            agent: { token, email: agentEmail }
+        });
+    });
+    if ('stop' in judged)
+        return judged;
+    const staleness = judged.answer;
+    if (!('stale' in staleness)) {
+        const why = 'keep' in staleness
+            ? staleness.keep
+            : `${staleness.recent}, within '${Key.ExpireAfter}: ${ctx.afterText}'`;
+        log.info(`Kept the docs pull request ${link} open past '${Key.ExpireAfter}: ${ctx.afterText}': ${why}.`);
+        return { update: { ...open, agentEmail, kept: { why, at: ctx.now } } };
+    }
+    if (ctx.dryRun) {
+        log.info(`Dry run: nobody but the docs agent has touched the docs pull request ${link} since ${day(staleness.since)}, longer than '${Key.ExpireAfter}: ${ctx.afterText}': it would be closed.`);
+        return {};
+    }
+    const closing = await attempt('close the docs pull request', `which nobody but the docs agent has touched for longer than '${Key.ExpireAfter}: ${ctx.afterText}'.`, () => docs.close(where));
+    if ('stop' in closing)
+        return closing;
+    const closed = closing.answer;
+    // Merged in the meantime: GitHub keeps a merged pull request as it is.
+    const after = docsPullState(closed);
+    if (after.state === 'merged')
+        return { update: expiry_pullUpdate(job.id, after) };
+    log.notice(`Closed the docs pull request ${link}: nobody but the docs agent has touched it since ${day(staleness.since)}, longer than '${Key.ExpireAfter}: ${ctx.afterText}'. The next change starts a new job.`);
+    try {
+        await docs.comment(where, closingComment(ctx, staleness));
+    }
+    catch (error) {
+        log.warning(`Closed ${link} but could not say why in a comment (${docsFailure(error).why}).`);
+    }
+    return {
+        update: { jobId: job.id, state: 'expired', prCreatedAt: createdAt, endedAt: ctx.now },
+        expired: true
+    };
+}
+/** What the ledger learns of a job from its docs pull request's state: the state and its times. */
+function expiry_pullUpdate(jobId, pull) {
+    return {
+        jobId,
+        state: pull.state,
+        ...(pull.createdAt !== undefined ? { prCreatedAt: pull.createdAt } : {}),
+        ...(pull.endedAt !== undefined ? { endedAt: pull.endedAt } : {})
+    };
+}
+/** Says what stale meant: nobody but the agent touched it, since when, and how to keep one open. */
+function closingComment(ctx, stale) {
+    const dashboard = ctx.dashboardUrl
+        ? ` The changes it held are listed on the ${markdownLink('docs agent dashboard', ctx.dashboardUrl)}.`
+        : '';
+    // Named, never mentioned: a closing comment notifies nobody.
+    const last = stale.touched ? `the last was ${escapeMarkdown(stale.touched)}` : 'it was opened';
+    return [
+        `📝 **Mintlify agent action**: closed as stale. Nobody but the docs agent has touched this docs pull request since ${day(stale.since)} (${last}), longer than ${codeSpan(`${Key.ExpireAfter}: ${ctx.afterText}`)} allows.${dashboard}`,
+        '',
+        `Stale means no commit, review, comment or label by a person in that time. A docs pull request that a person pushed to, approved, requested changes on or labelled ${codeSpan(ctx.keepLabel)} is never closed. The next code change starts a fresh docs pull request; reopen this one to keep working on it by hand.`
+    ].join('\n');
+}
 
 // EXTERNAL MODULE: ./node_modules/valibot/dist/index.mjs
 var dist = __webpack_require__(7934);
@@ -1027,6 +1242,7 @@ function parsedLedger(json) {
 
 
 
+
 /** Docs-repository requests at most, in one run, to bring the outcomes up to date. */
 const MAX_OUTCOME_READS = 5;
 /** An expired docs pull request is read again at most once a day, for a person's reopen and merge. */
@@ -1057,7 +1273,7 @@ async function refreshOutcomes(project, ctx) {
         reads++;
         let pull;
         try {
-            pull = await ctx.docs.pull(where);
+            pull = await ctx.docs.state(where);
         }
         catch (error) {
             const failed = docsFailure(error);
@@ -1112,18 +1328,21 @@ function personCommits(ctx) {
     return state;
 }
 function outcomeOf(job, pull) {
-    const times = { prCreatedAt: pull.createdAt, draft: Boolean(pull.draft) };
-    if (pull.merged)
-        return { jobId: job.id, state: 'merged', ...times, endedAt: pull.mergedAt };
+    const read = { ...pullUpdate(job.id, pull), draft: pull.draft };
+    if (pull.state === 'merged')
+        return read;
     // Closed by expire-after: expired still, unless a person reopened and merged it (above). One
     // reopened and open is not the agent's to fold into again.
     if (job.state === 'expired')
-        return { jobId: job.id, state: 'expired', ...times };
-    if (pull.state !== 'open')
-        return { jobId: job.id, state: 'closed', ...times, endedAt: pull.closedAt };
+        return {
+            ...pullUpdate(job.id, { ...pull, endedAt: undefined }),
+            state: 'expired',
+            draft: pull.draft
+        };
+    if (pull.state === 'closed')
+        return read;
     // A job still at work keeps its state: its docs pull request is open.
-    const state = job.state === 'active' || job.state === 'started' ? job.state : 'open';
-    return { jobId: job.id, state, ...times };
+    return { ...read, state: job.state === 'active' || job.state === 'started' ? job.state : 'open' };
 }
 const changes = (job, u) => job.state !== u.state ||
     Boolean(u.prCreatedAt && u.prCreatedAt !== job.prCreatedAt) ||
@@ -1682,8 +1901,12 @@ const dashboard_choice_stateOf = (issue, ctx) => {
 
 
 
-/** A body read this long ago (ms) is taken as current: another run's write in between is unlikely. */
-const FRESH_MS = 5000;
+/**
+ * A body read this long ago (ms) is taken as current: another run's write in between is unlikely.
+ * This run's own writes in between are a second apart (github/limits.ts): a read, a comment and
+ * the job's start take several seconds.
+ */
+const FRESH_MS = 8000;
 /**
  * The `Docs agent dashboard` issue: found in one request by its label, created on first need,
  * written only by this action (its state is signed, see ledger.ts), and read again before each
@@ -1734,27 +1957,41 @@ class Dashboard {
         const [owner = '', repo = ''] = options.view.repository.split('/');
         let choice;
         let viewer;
+        const notices = [];
         try {
             const labelled = await labelledIssues(github.graphql, { owner, repo }, DASHBOARD_LABEL);
             viewer = labelled.viewer ?? '';
             if (!viewer)
                 throw new errors/* ExplainedError */.hM(`GitHub did not say who 'github-token' is, so the docs agent dashboard cannot be told from a copy and nothing was started.`);
-            const own = await authoredIssues(github.graphql, { owner, repo }, options.title, viewer);
-            choice = chooseDashboard([...labelled.issues, ...own], {
+            const ctx = {
                 signer: options.signer,
                 repository: options.view.repository,
                 viewer,
                 label: DASHBOARD_LABEL,
                 title: options.title
-            });
+            };
+            let own;
+            try {
+                own = await authoredIssues(github.graphql, { owner, repo }, options.title, viewer);
+            }
+            catch (error) {
+                // GitHub's search can fail or lag: with the labelled dashboard found and verified, the
+                // run goes on with it, saying what it could not look for.
+                const found = chooseDashboard(labelled.issues, ctx);
+                if (!found.issue || found.stateUnread || found.relabel)
+                    throw error;
+                notices.push(`Could not search ${options.view.repository} for the dashboard by its author and title (${(0,api/* describeGitHubError */.dZ)(error)}): the labelled dashboard ${found.issue.url} is used. A dashboard whose label was taken off is looked for again on the next run.`);
+                own = [];
+            }
+            choice = chooseDashboard([...labelled.issues, ...own], ctx);
         }
         catch (error) {
             if (error instanceof errors/* ExplainedError */.hM)
                 throw error;
-            throw dashboardError('read', error);
+            throw dashboardError('read', error, options);
         }
         const dashboard = new Dashboard(github, options, choice.ledger);
-        dashboard.notices.push(...choice.notices);
+        dashboard.notices.push(...notices, ...choice.notices);
         if (choice.issue)
             dashboard.adopt(choice.issue);
         dashboard.relabel = choice.relabel;
@@ -1794,7 +2031,7 @@ class Dashboard {
             }
         }
         catch (error) {
-            throw dashboardError('write', error);
+            throw dashboardError('write', error, this.options);
         }
         this.checked = true;
     }
@@ -1827,7 +2064,7 @@ class Dashboard {
             }));
         }
         catch (error) {
-            throw dashboardError('write', error);
+            throw dashboardError('write', error, this.options);
         }
     }
     /**
@@ -1901,15 +2138,23 @@ function withinIssueBody(page, record) {
     const atLine = cut.lastIndexOf('\n');
     return `${atLine > 0 ? cut.slice(0, atLine) : cut}${CUT_NOTE}\n${record}`;
 }
-function dashboardError(what, error) {
+/**
+ * Why the dashboard could not be read or written, named as GitHub failed (github/failure.ts): only
+ * a refusal asks for `issues: write`, Issues turned off asks to turn them on, an outage or a rate
+ * limit to run again later.
+ */
+function dashboardError(what, error, { view, withoutLedger }) {
     if (error instanceof NewerLedgerError)
         return error;
-    // Not a want of access: GitHub asked for a wait the step cannot give, and says so.
+    // GitHub asked for a wait the step cannot give, and says so.
     if (error instanceof api/* RateLimitError */.OE)
         return new errors/* ExplainedError */.hM(`Could not ${what} the docs agent dashboard issue, so nothing was started: ${error.message}`);
-    const status = error.status;
-    const detail = typeof status === 'number' ? `HTTP ${status}` : error.message;
-    return new errors/* ExplainedError */.hM(`Could not ${what} the docs agent dashboard issue (${detail}), which records what was handed to the agent, so nothing was started. Give the workflow 'issues: write', or set 'dashboard: false' to run every change as its own job without a record.`);
+    const or = withoutLedger ? `, or ${withoutLedger}` : '';
+    const advice = (0,api/* whatToDo */.H6)(error, {
+        refused: `Give the workflow 'issues: write'${or}.`,
+        disabled: `Issues are turned off in ${view.repository}, where the dashboard keeps the ledger: turn them on in its settings (Settings → General → Features → Issues)${or}.`
+    });
+    return new errors/* ExplainedError */.hM(`Could not ${what} the docs agent dashboard issue (${(0,api/* gitHubFailure */.o7)(error).why}), which records what was handed to the agent, so nothing was started.${advice ? ` ${advice}` : ''}`);
 }
 
 // EXTERNAL MODULE: ./.tmp/ncc-js/policy/code-repositories.js
@@ -2376,7 +2621,6 @@ function leftOut(batch) {
 
 
 
-
 /**
  * With a budget, a job or follow-up started outside the dashboard's batch counts against it: it is
  * written on the dashboard once the service accepted it.
@@ -2390,10 +2634,7 @@ async function countedRun(settings, event, deps, run) {
     const { log, clock } = deps;
     let ledger;
     try {
-        const github = (0,api/* connectGitHub */.UY)(settings.githubToken, event, deps.signal, {
-            clock,
-            session: deps.session
-        });
+        const github = deps.session.repository(settings.githubToken, event);
         const dashboard = await Dashboard.open(github, {
             title: settings.dashboardTitle,
             signer: new record/* RecordSigner */.wo(settings.apiKey),
