@@ -37646,7 +37646,7 @@ async function publish(runner, report, secrets = []) {
     const result = (0,agent_outcome/* resultWord */.kV)(report.outcome);
     const { log } = runner;
     const clean = new redact/* Redactor */.pO(secrets).text;
-    for (const [name, value] of Object.entries(outputsOf(report)))
+    for (const [name, value] of Object.entries({ ...outputsOf(report), ...report.ownOutputs }))
         runner.setOutput(name, clean(value));
     if (job?.prLink)
         log.notice(clean(`Pull request: ${job.prLink}`));

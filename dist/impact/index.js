@@ -46433,7 +46433,7 @@ async function publish(runner, report, secrets = []) {
     const result = (0,agent_outcome/* resultWord */.kV)(report.outcome);
     const { log } = runner;
     const clean = new redact/* Redactor */.pO(secrets).text;
-    for (const [name, value] of Object.entries(outputsOf(report)))
+    for (const [name, value] of Object.entries({ ...outputsOf(report), ...report.ownOutputs }))
         runner.setOutput(name, clean(value));
     if (job?.prLink)
         log.notice(clean(`Pull request: ${job.prLink}`));
@@ -48747,6 +48747,13 @@ function cancelOnSignals(signals) {
 
 /** The impact sub-action's inputs (impact/action.yml). */
 const ImpactInputs = (0,names/* actionInputs */.eh)(actions/* ACTION_INPUTS */.bn.impact);
+/** The impact sub-action's own outputs (impact/action.yml), beside `result`. */
+const ImpactOutput = {
+    Measured: 'measured',
+    PullRequests: 'pull-requests',
+    Requests: 'requests',
+    DashboardUrl: 'dashboard-url'
+};
 
 // EXTERNAL MODULE: ./.tmp/ncc-js/mintlify/budget.js
 var mintlify_budget = __nccwpck_require__(3838);
@@ -51042,7 +51049,16 @@ async function measureImpact(settings, event, deps) {
     const end = await measureReaderImpact({ ...settings, impactAfter }, event, deps);
     const said = `This run measured the reader impact of ${(0,runner_text/* counted */.hS)(end.measured.length, 'docs pull request')} (${(0,runner_text/* counted */.hS)(end.requests, 'analytics request')}) and started no job.`;
     deps.log.notice(said);
-    return { outcome: (0,agent_outcome/* nothingStarted */.LM)(said, false, settings.dryRun), dashboardUrl: end.dashboardUrl };
+    return {
+        outcome: (0,agent_outcome/* nothingStarted */.LM)(said, false, settings.dryRun),
+        dashboardUrl: end.dashboardUrl,
+        ownOutputs: {
+            [ImpactOutput.Measured]: String(end.measured.length),
+            [ImpactOutput.PullRequests]: JSON.stringify(end.measured),
+            [ImpactOutput.Requests]: String(end.requests),
+            [ImpactOutput.DashboardUrl]: end.dashboardUrl ?? ''
+        }
+    };
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/impact/main.js

@@ -48,6 +48,7 @@ export type RunEnd = Pick<
   | 'access'
   | 'details'
   | 'estimate'
+  | 'ownOutputs'
 >
 
 /** A job read while deciding where a change goes: a short look, not a wait. */

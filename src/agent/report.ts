@@ -50,6 +50,8 @@ export interface Report {
   followUp?: JobOutcome['followUp']
   /** The Mintlify project, once the inputs were read: where on the dashboard its jobs are. */
   projectId?: string
+  /** Outputs of an action's own, beside the job's (the impact sub-action: what it measured). */
+  ownOutputs?: Readonly<Record<string, string>>
   /** Milliseconds the step spent. */
   elapsedMs: number
   now: Date
@@ -307,7 +309,7 @@ export async function publish(
   const result = resultWord(report.outcome)
   const { log } = runner
   const clean = new Redactor(secrets).text
-  for (const [name, value] of Object.entries(outputsOf(report)))
+  for (const [name, value] of Object.entries({ ...outputsOf(report), ...report.ownOutputs }))
     runner.setOutput(name, clean(value))
   if (job?.prLink) log.notice(clean(`Pull request: ${job.prLink}`))
   if (job?.rejectedPrLink)

@@ -7,7 +7,7 @@ import { Input, Key } from '../agent/names.js'
 import { nothingStarted } from '../agent/outcome.js'
 import type { FlowDeps } from '../agent/prepared-run.js'
 import { type Settings, withPolicy } from '../agent/settings.js'
-import { ImpactInputs } from './names.js'
+import { ImpactInputs, ImpactOutput } from './names.js'
 import { type ImpactDeps, measureReaderImpact } from './impact-run.js'
 
 export const impactAction: AgentAction<Settings> = {
@@ -44,5 +44,14 @@ export async function measureImpact(
   const end = await measureReaderImpact({ ...settings, impactAfter }, event, deps)
   const said = `This run measured the reader impact of ${counted(end.measured.length, 'docs pull request')} (${counted(end.requests, 'analytics request')}) and started no job.`
   deps.log.notice(said)
-  return { outcome: nothingStarted(said, false, settings.dryRun), dashboardUrl: end.dashboardUrl }
+  return {
+    outcome: nothingStarted(said, false, settings.dryRun),
+    dashboardUrl: end.dashboardUrl,
+    ownOutputs: {
+      [ImpactOutput.Measured]: String(end.measured.length),
+      [ImpactOutput.PullRequests]: JSON.stringify(end.measured),
+      [ImpactOutput.Requests]: String(end.requests),
+      [ImpactOutput.DashboardUrl]: end.dashboardUrl ?? ''
+    }
+  }
 }

@@ -115,6 +115,13 @@ describe('reader impact of merged docs pull requests', () => {
     expect(run.code).toBe(0)
     expect(run.outputs.result).toBe('skipped')
     expect(run.log).toContain('measured the reader impact of 1 docs pull request')
+    // What was measured, for a later step: the count, the docs pull requests, the requests spent.
+    expect(run.outputs.measured).toBe('1')
+    expect(JSON.parse(String(run.outputs['pull-requests']))).toEqual([jobOf(pull)?.prLink])
+    expect(run.outputs.requests).toBe('10')
+    expect(run.outputs['dashboard-url']).toMatch(
+      new RegExp(`/issues/${servers.dashboards()[0]?.number}$`)
+    )
     // Measured; nothing started.
     expect(sim.requests('create')).toHaveLength(creates)
     expect(analytics()).toHaveLength(10)
@@ -193,6 +200,7 @@ describe('reader impact of merged docs pull requests', () => {
     expect(analytics()).toHaveLength(0)
     expect(impactComments(pull)).toHaveLength(0)
     expect(early.log).toContain('0 merged docs pull requests due, 1 whose windows are not over yet')
+    expect([early.outputs.measured, early.outputs['pull-requests']]).toEqual(['0', '[]'])
     await clock.sleep(2 * HOUR)
     expect((await measure()).code).toBe(0)
     expect(impactComments(pull)).toHaveLength(1)

@@ -6,7 +6,7 @@ import { Defaults, Output } from '../../src/agent/names.js'
 import { PromptInputs } from '../../src/prompt/names.js'
 import { ChangesInputs } from '../../src/changes/names.js'
 import { ReviewInputs } from '../../src/review/names.js'
-import { ImpactInputs } from '../../src/impact/names.js'
+import { ImpactInputs, ImpactOutput } from '../../src/impact/names.js'
 import { VisitorsDefaults, VisitorsInput, VisitorsOutput } from '../../src/visitors/names.js'
 import { GapsDefaults, GapsInput, GapsOutput } from '../../src/gaps/names.js'
 import { ENTRIES } from '../../scripts/entries.mjs'
@@ -48,7 +48,7 @@ const ACTIONS = [
   {
     file: 'impact/action.yml',
     inputs: ImpactInputs.names,
-    outputs: {},
+    outputs: { result: Output.Result, ...ImpactOutput },
     defaults: ImpactInputs.defaults as Record<string, string>
   },
   {
