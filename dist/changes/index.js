@@ -48820,7 +48820,7 @@ class RateLimitError extends errors/* ExplainedError */.hM {
  * bounded, and a rate limit the run cannot wait for never reaches the retry plugin as a 429 to
  * retry on its own schedule. One client (one token on one GitHub) paces its own writes.
  */
-function limited({ cancel, retryBaseMs, clock, deadline }) {
+function limited({ cancel, retryBaseMs, clock, deadline, pastDeadline }) {
     return (octokit, octokitOptions) => {
         /** A rate limit's wait before the next attempt, by request. */
         const waits = new WeakMap();
@@ -48835,7 +48835,10 @@ function limited({ cancel, retryBaseMs, clock, deadline }) {
             // The plugin dates a primary limit's reset by the runner's clock: GitHub's own `date` is
             // what the reset is counted from.
             const wait = asked.get(options) ?? Math.max(0, retryAfter) * 1000;
-            const refusal = refuse(kind, wait, options, retryCount, clock.now(), deadline);
+            const refusal = refuse(kind, wait, options, retryCount, clock.now(), {
+                deadline,
+                pastDeadline
+            });
             if (refusal) {
                 refusals.set(options, new RateLimitError(refusal));
                 return false;
@@ -48911,7 +48914,7 @@ function paced(octokit, { cancel, clock }) {
  * writes come too fast for this run, and each further attempt is one more chance of an answer
  * that never comes (a time-out), after which the run could no longer tell whether it was made.
  */
-function refuse(kind, wait, options, retryCount, now, deadline) {
+function refuse(kind, wait, options, retryCount, now, { deadline, pastDeadline }) {
     const what = `GitHub's ${kind} rate limit stopped ${options.method} ${options.url.replace(/^https?:\/\/[^/]+/, '')}`;
     const creates = options.method === 'POST' && !/\/graphql$/.test(options.url);
     if (retryCount >= (creates ? 1 : LIMIT_RETRIES))
@@ -48919,9 +48922,11 @@ function refuse(kind, wait, options, retryCount, now, deadline) {
     if (deadline === undefined && wait > UNBOUNDED_WAIT_MS)
         return `${what}, asking to wait ${(0,duration/* formatDuration */.a3)(wait)}: longer than this step waits (${(0,duration/* formatDuration */.a3)(UNBOUNDED_WAIT_MS)}). Run the workflow again later.`;
     if (deadline !== undefined && now + wait > deadline)
-        return `${what}, asking to wait ${(0,duration/* formatDuration */.a3)(wait)}: past the step's time limit ('timeout', ${(0,duration/* formatDuration */.a3)(Math.max(0, deadline - now))} left). Run the workflow again later, or raise 'timeout'.`;
+        return `${what}, asking to wait ${(0,duration/* formatDuration */.a3)(wait)}: past the step's time limit ('timeout', ${(0,duration/* formatDuration */.a3)(Math.max(0, deadline - now))} left). ${pastDeadline ?? RAISE_TIMEOUT}`;
     return undefined;
 }
+/** What to do about a rate limit past the step's time limit, for a step that has 'timeout'. */
+const RAISE_TIMEOUT = "Run the workflow again later, or raise 'timeout'.";
 /**
  * Bounds each request, its retries included, by TIMEOUT_MS (GRACE_MS when made after the cancel)
  * and by the cancel signal, and waits before each retry. Hand-written beside
@@ -49205,7 +49210,7 @@ const RETRY_BASE_MS = 1000;
  * writes are paced a second apart (limits.ts; docs/retries-and-rate-limits.md). A run opens one per
  * token and GitHub (session.ts): the pacing and the connections are the token's.
  */
-function openGitHubClient(token, apiUrl, { cancel, retryBaseMs = RETRY_BASE_MS, clock = runner_clock/* systemClock */.m, deadline } = {}) {
+function openGitHubClient(token, apiUrl, { cancel, retryBaseMs = RETRY_BASE_MS, clock = runner_clock/* systemClock */.m, deadline, pastDeadline } = {}) {
     const baseUrl = apiUrl.replace(/\/+$/, '');
     const transport = new GitHubTransport(baseUrl);
     const octokit = getOctokit(token, {
@@ -49217,7 +49222,7 @@ function openGitHubClient(token, apiUrl, { cancel, retryBaseMs = RETRY_BASE_MS, 
         retry: { retryAfterBaseValue: 0 }
     }, 
     // In this order: `limited` wraps each attempt, inside the retry plugin.
-    limited({ cancel, retryBaseMs, clock, deadline }), retry);
+    limited({ cancel, retryBaseMs, clock, deadline, pastDeadline }), retry);
     return { octokit, close: () => transport.close() };
 }
 /** One repository's operations over a client: nothing is opened, the client's connections serve it. */

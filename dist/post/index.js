@@ -37388,7 +37388,7 @@ class RateLimitError extends ExplainedError {
  * bounded, and a rate limit the run cannot wait for never reaches the retry plugin as a 429 to
  * retry on its own schedule. One client (one token on one GitHub) paces its own writes.
  */
-function limited({ cancel, retryBaseMs, clock, deadline }) {
+function limited({ cancel, retryBaseMs, clock, deadline, pastDeadline }) {
     return (octokit, octokitOptions) => {
         /** A rate limit's wait before the next attempt, by request. */
         const waits = new WeakMap();
@@ -37403,7 +37403,10 @@ function limited({ cancel, retryBaseMs, clock, deadline }) {
             // The plugin dates a primary limit's reset by the runner's clock: GitHub's own `date` is
             // what the reset is counted from.
             const wait = asked.get(options) ?? Math.max(0, retryAfter) * 1000;
-            const refusal = refuse(kind, wait, options, retryCount, clock.now(), deadline);
+            const refusal = refuse(kind, wait, options, retryCount, clock.now(), {
+                deadline,
+                pastDeadline
+            });
             if (refusal) {
                 refusals.set(options, new RateLimitError(refusal));
                 return false;
@@ -37479,7 +37482,7 @@ function paced(octokit, { cancel, clock }) {
  * writes come too fast for this run, and each further attempt is one more chance of an answer
  * that never comes (a time-out), after which the run could no longer tell whether it was made.
  */
-function refuse(kind, wait, options, retryCount, now, deadline) {
+function refuse(kind, wait, options, retryCount, now, { deadline, pastDeadline }) {
     const what = `GitHub's ${kind} rate limit stopped ${options.method} ${options.url.replace(/^https?:\/\/[^/]+/, '')}`;
     const creates = options.method === 'POST' && !/\/graphql$/.test(options.url);
     if (retryCount >= (creates ? 1 : LIMIT_RETRIES))
@@ -37487,9 +37490,11 @@ function refuse(kind, wait, options, retryCount, now, deadline) {
     if (deadline === undefined && wait > UNBOUNDED_WAIT_MS)
         return `${what}, asking to wait ${duration_formatDuration(wait)}: longer than this step waits (${duration_formatDuration(UNBOUNDED_WAIT_MS)}). Run the workflow again later.`;
     if (deadline !== undefined && now + wait > deadline)
-        return `${what}, asking to wait ${duration_formatDuration(wait)}: past the step's time limit ('timeout', ${duration_formatDuration(Math.max(0, deadline - now))} left). Run the workflow again later, or raise 'timeout'.`;
+        return `${what}, asking to wait ${duration_formatDuration(wait)}: past the step's time limit ('timeout', ${duration_formatDuration(Math.max(0, deadline - now))} left). ${pastDeadline ?? RAISE_TIMEOUT}`;
     return undefined;
 }
+/** What to do about a rate limit past the step's time limit, for a step that has 'timeout'. */
+const RAISE_TIMEOUT = "Run the workflow again later, or raise 'timeout'.";
 /**
  * Bounds each request, its retries included, by TIMEOUT_MS (GRACE_MS when made after the cancel)
  * and by the cancel signal, and waits before each retry. Hand-written beside
@@ -38703,7 +38708,7 @@ const RETRY_BASE_MS = 1000;
  * writes are paced a second apart (limits.ts; docs/retries-and-rate-limits.md). A run opens one per
  * token and GitHub (session.ts): the pacing and the connections are the token's.
  */
-function openGitHubClient(token, apiUrl, { cancel, retryBaseMs = RETRY_BASE_MS, clock = systemClock, deadline } = {}) {
+function openGitHubClient(token, apiUrl, { cancel, retryBaseMs = RETRY_BASE_MS, clock = systemClock, deadline, pastDeadline } = {}) {
     const baseUrl = apiUrl.replace(/\/+$/, '');
     const transport = new GitHubTransport(baseUrl);
     const octokit = getOctokit(token, {
@@ -38715,7 +38720,7 @@ function openGitHubClient(token, apiUrl, { cancel, retryBaseMs = RETRY_BASE_MS, 
         retry: { retryAfterBaseValue: 0 }
     }, 
     // In this order: `limited` wraps each attempt, inside the retry plugin.
-    limited({ cancel, retryBaseMs, clock, deadline }), retry);
+    limited({ cancel, retryBaseMs, clock, deadline, pastDeadline }), retry);
     return { octokit, close: () => transport.close() };
 }
 /** One repository's operations over a client: nothing is opened, the client's connections serve it. */
@@ -39485,7 +39490,7 @@ function whenText(waitMs) {
         : `for ${Math.round(waitMs / 3_600_000)} hours`;
 }
 /** The advice for a wait past the deadline, where the step's 'timeout' input sets it. */
-const RAISE_TIMEOUT = "Try again after that time, or raise 'timeout' to wait it out.";
+const retry_RAISE_TIMEOUT = "Try again after that time, or raise 'timeout' to wait it out.";
 /**
  * Runs `attempt` until it succeeds, says not to retry, or the next wait would not fit before the deadline.
  * Hand-written beside undici's RetryHandler, which decides by method, status and error code and
@@ -39506,7 +39511,7 @@ async function withRetries(attempt, options) {
         if (outcome.retryAfterMs !== undefined) {
             if (now + outcome.retryAfterMs > deadline) {
                 throw new errors_RateLimitError(`The service rate limited the request: rate limited ${whenText(outcome.retryAfterMs)}, which is past this step's time limit. ` +
-                    (options.pastDeadline ?? RAISE_TIMEOUT));
+                    (options.pastDeadline ?? retry_RAISE_TIMEOUT));
             }
             // The service's wait is a minimum: a Retry-After of 0 must not turn into a storm.
             delayMs = Math.max(outcome.retryAfterMs, backoffDelay(n, policy, options.random));
@@ -42957,6 +42962,8 @@ function failingWord(result, failOn) {
 const LOOK_MS = 10_000;
 /** A wait past the post step's look: it has no 'timeout' to raise; the job goes on regardless. */
 const PAST_LOOK = "The post step looks for 10 s only (it has no 'timeout'); the job's state shows on its page and in the next run.";
+/** The same for GitHub: the comment keeps its last word until the next run writes it. */
+const PAST_LOOK_GITHUB = "The post step waits 10 s at most (it has no 'timeout'); the comment shows the job's state after the next run, and the job's page shows it now.";
 /**
  * The post step (post-if: always()): when the main step was killed before it could finalise its
  * comment, read the job once and put its state in the comment, so no "working" comment stays behind.
@@ -42993,7 +43000,8 @@ async function main_run(runner = coreRunner('Mintlify agent')) {
         github = new GitHubSession({
             cancel: clock.timeout(LOOK_MS),
             clock,
-            deadline: clock.now() + LOOK_MS
+            deadline: clock.now() + LOOK_MS,
+            pastDeadline: PAST_LOOK_GITHUB
         });
         // Signed as the main step signed it: the saved marker already names the step that wrote it.
         const markers = new Markers(settings.apiKey, `${event.owner}/${event.repo}`);

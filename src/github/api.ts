@@ -57,6 +57,8 @@ export interface ClientOptions {
   clock?: Clock
   /** The step's time limit on `clock`, past which no rate limit is waited for. */
   deadline?: number
+  /** What to do about a wait past `deadline`, when raising 'timeout' is no answer (the post step). */
+  pastDeadline?: string
 }
 
 /** One token's client on one GitHub: the toolkit's Octokit over connections the action owns. */
@@ -84,7 +86,13 @@ const RETRY_BASE_MS = 1000
 export function openGitHubClient(
   token: string,
   apiUrl: string,
-  { cancel, retryBaseMs = RETRY_BASE_MS, clock = systemClock, deadline }: ClientOptions = {}
+  {
+    cancel,
+    retryBaseMs = RETRY_BASE_MS,
+    clock = systemClock,
+    deadline,
+    pastDeadline
+  }: ClientOptions = {}
 ): GitHubClient {
   const baseUrl = apiUrl.replace(/\/+$/, '')
   const transport = new GitHubTransport(baseUrl)
@@ -99,7 +107,7 @@ export function openGitHubClient(
       retry: { retryAfterBaseValue: 0 }
     },
     // In this order: `limited` wraps each attempt, inside the retry plugin.
-    limited({ cancel, retryBaseMs, clock, deadline }),
+    limited({ cancel, retryBaseMs, clock, deadline, pastDeadline }),
     retry
   )
   return { octokit, close: () => transport.close() }

@@ -40,6 +40,8 @@ export interface LimitOptions {
   clock: Clock
   /** The step's time limit on `clock`: no rate-limit wait goes past it. */
   deadline?: number
+  /** What to do about a wait past `deadline`, when raising 'timeout' is no answer (the post step). */
+  pastDeadline?: string
 }
 
 /**
@@ -48,7 +50,7 @@ export interface LimitOptions {
  * bounded, and a rate limit the run cannot wait for never reaches the retry plugin as a 429 to
  * retry on its own schedule. One client (one token on one GitHub) paces its own writes.
  */
-export function limited({ cancel, retryBaseMs, clock, deadline }: LimitOptions) {
+export function limited({ cancel, retryBaseMs, clock, deadline, pastDeadline }: LimitOptions) {
   return (octokit: Octokit, octokitOptions: object): void => {
     /** A rate limit's wait before the next attempt, by request. */
     const waits = new WeakMap<object, number>()
@@ -64,7 +66,10 @@ export function limited({ cancel, retryBaseMs, clock, deadline }: LimitOptions) 
         // The plugin dates a primary limit's reset by the runner's clock: GitHub's own `date` is
         // what the reset is counted from.
         const wait = asked.get(options) ?? Math.max(0, retryAfter) * 1000
-        const refusal = refuse(kind, wait, options, retryCount, clock.now(), deadline)
+        const refusal = refuse(kind, wait, options, retryCount, clock.now(), {
+          deadline,
+          pastDeadline
+        })
         if (refusal) {
           refusals.set(options, new RateLimitError(refusal))
           return false
@@ -153,7 +158,7 @@ function refuse(
   options: Options,
   retryCount: number,
   now: number,
-  deadline: number | undefined
+  { deadline, pastDeadline }: Pick<LimitOptions, 'deadline' | 'pastDeadline'>
 ): string | undefined {
   const what = `GitHub's ${kind} rate limit stopped ${options.method} ${options.url.replace(/^https?:\/\/[^/]+/, '')}`
   const creates = options.method === 'POST' && !/\/graphql$/.test(options.url)
@@ -162,9 +167,12 @@ function refuse(
   if (deadline === undefined && wait > UNBOUNDED_WAIT_MS)
     return `${what}, asking to wait ${formatDuration(wait)}: longer than this step waits (${formatDuration(UNBOUNDED_WAIT_MS)}). Run the workflow again later.`
   if (deadline !== undefined && now + wait > deadline)
-    return `${what}, asking to wait ${formatDuration(wait)}: past the step's time limit ('timeout', ${formatDuration(Math.max(0, deadline - now))} left). Run the workflow again later, or raise 'timeout'.`
+    return `${what}, asking to wait ${formatDuration(wait)}: past the step's time limit ('timeout', ${formatDuration(Math.max(0, deadline - now))} left). ${pastDeadline ?? RAISE_TIMEOUT}`
   return undefined
 }
+
+/** What to do about a rate limit past the step's time limit, for a step that has 'timeout'. */
+const RAISE_TIMEOUT = "Run the workflow again later, or raise 'timeout'."
 
 /** What `bounded` knows of one request across its attempts. */
 interface Bound {

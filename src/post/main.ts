@@ -17,6 +17,9 @@ const LOOK_MS = 10_000
 /** A wait past the post step's look: it has no 'timeout' to raise; the job goes on regardless. */
 const PAST_LOOK =
   "The post step looks for 10 s only (it has no 'timeout'); the job's state shows on its page and in the next run."
+/** The same for GitHub: the comment keeps its last word until the next run writes it. */
+const PAST_LOOK_GITHUB =
+  "The post step waits 10 s at most (it has no 'timeout'); the comment shows the job's state after the next run, and the job's page shows it now."
 
 /**
  * The post step (post-if: always()): when the main step was killed before it could finalise its
@@ -54,7 +57,8 @@ export async function run(runner: Runner = coreRunner('Mintlify agent')): Promis
     github = new GitHubSession({
       cancel: clock.timeout(LOOK_MS),
       clock,
-      deadline: clock.now() + LOOK_MS
+      deadline: clock.now() + LOOK_MS,
+      pastDeadline: PAST_LOOK_GITHUB
     })
     // Signed as the main step signed it: the saved marker already names the step that wrote it.
     const markers = new Markers(settings.apiKey, `${event.owner}/${event.repo}`)

@@ -584,6 +584,24 @@ describe('triggered from an issue', () => {
     await main.done
   })
 
+  it('has the post step, rate limited by GitHub past its 10 s look, say so, not to raise a timeout it lacks', async () => {
+    sim.planNext({ durationMs: 60_000 })
+    const main = startInProcess({ ...options({}), clock: new HeldClock() })
+    await main.waitFor(/::group::Waiting for job/)
+    const state = { ...main.runner.saved }
+    gh.failures.set('update-comment', { status: 403, times: 5, retryAfter: 60 })
+    const post = await run({ entry: 'dist/post/index.js', state })
+    expect(post.code).toBe(0)
+    expect(post.log).toMatch(
+      /::warning::Could not finalise the agent comment: .*secondary rate limit/
+    )
+    expect(post.log).toContain("The post step waits 10 s at most (it has no 'timeout')")
+    expect(post.log).not.toContain("raise 'timeout'")
+    gh.failures.clear()
+    main.cancel()
+    await main.done
+  })
+
   it('never fails the post step: a comment GitHub will not edit is a warning', async () => {
     sim.planNext({ durationMs: 60_000 })
     const main = startInProcess({ ...options({}), clock: new HeldClock() })
