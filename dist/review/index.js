@@ -43201,7 +43201,7 @@ function startingRun(run) {
     return { notices: [], ...run, kind: run.followUp ? 'follow-up' : 'new-job' };
 }
 /** A run that starts nothing. */
-const prepared_run_isStopped = (run) => run.kind === 'skip' || run.kind === 'wait';
+const isStopped = (run) => run.kind === 'skip' || run.kind === 'wait';
 
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
@@ -43767,7 +43767,7 @@ async function runPreparedAction(settings, event, runner, signal, action, sessio
             log.notice(notice);
         // A preview, or a batch a control held, spends nothing now: whether the key and the project
         // would work is checked here, not found out when someone ticks the box days later.
-        const check = settings.dryRun || (prepared_run_isStopped(prepared) && prepared.held);
+        const check = settings.dryRun || (isStopped(prepared) && prepared.held);
         const about = {
             source: prepared.source,
             batch: prepared.batch,
@@ -43775,7 +43775,7 @@ async function runPreparedAction(settings, event, runner, signal, action, sessio
             budget: prepared.budget,
             ...(check ? { access: await checkedAccess(service(), settings, runner) } : {})
         };
-        if (prepared_run_isStopped(prepared)) {
+        if (isStopped(prepared)) {
             log.notice(`Not starting the agent: ${prepared.why}`);
             const would = prepared.wouldStart;
             const estimate = would && costOf(would.decision, settings, 'a tick');
@@ -47335,6 +47335,7 @@ async function inlineOf(github, pull, review, log) {
 
 
 
+
 const reviewAction = {
     name: 'review',
     defaults: ReviewInputs.defaults,
@@ -47363,8 +47364,12 @@ async function prepareReview(settings, event, deps) {
     if (!isReviewEvent(event))
         return skippedRun(notAReview(event));
     const prepared = await prepareReviewRun(settings, event, deps);
-    return (prepared ??
-        skippedRun(`#${event.issue?.number ?? '?'} is not a docs pull request the agent opened (no record of this project names its job there): a comment on it is the main action's (\`uses: ${(0,names/* subActionUses */.t3)()}\`).`));
+    if (!prepared)
+        return skippedRun(`#${event.issue?.number ?? '?'} is not a docs pull request the agent opened (no record of this project names its job there): a comment on it is the main action's (\`uses: ${(0,names/* subActionUses */.t3)()}\`).`);
+    // A follow-up spends as a job does: with a budget in this repository's policy (a docs project
+    // keeps its dashboard here), it is counted there; a person asked, so it is never held back.
+    const what = `a review of #${event.issue?.number ?? '?'}`;
+    return (await withCounting(prepared, settings, event, deps, { what, hold: false })).prepared;
 }
 /** A comment that is not new, or does not start with the trigger phrase: it asks for nothing. */
 function notAFollowUp(event, phrase) {

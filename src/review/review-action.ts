@@ -1,5 +1,5 @@
 import { type RunEvent, eventPhrase } from '../github/event.js'
-import type { AgentAction } from '../agent/agent-run.js'
+import { type AgentAction, withCounting } from '../agent/agent-run.js'
 import { Input, SubAction, subActionUses } from '../agent/names.js'
 import { InputError } from '../runner/errors.js'
 import { type FlowDeps, type PreparedRun, skippedRun } from '../agent/prepared-run.js'
@@ -39,12 +39,14 @@ export async function prepareReview(
 ): Promise<PreparedRun> {
   if (!isReviewEvent(event)) return skippedRun(notAReview(event))
   const prepared = await prepareReviewRun(settings, event, deps)
-  return (
-    prepared ??
-    skippedRun(
+  if (!prepared)
+    return skippedRun(
       `#${event.issue?.number ?? '?'} is not a docs pull request the agent opened (no record of this project names its job there): a comment on it is the main action's (\`uses: ${subActionUses()}\`).`
     )
-  )
+  // A follow-up spends as a job does: with a budget in this repository's policy (a docs project
+  // keeps its dashboard here), it is counted there; a person asked, so it is never held back.
+  const what = `a review of #${event.issue?.number ?? '?'}`
+  return (await withCounting(prepared, settings, event, deps, { what, hold: false })).prepared
 }
 
 /** A comment that is not new, or does not start with the trigger phrase: it asks for nothing. */

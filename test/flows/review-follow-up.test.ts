@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { DocsPrRecords } from '../../src/records/docs-pr.js'
+import { readDashboardState } from '../../src/records/ledger.js'
+import { RecordSigner } from '../../src/records/record.js'
 import type { FakeGitHub } from '../simulator/fake-github.js'
 import { SIM_API_KEY, SIM_PROJECT, type Simulator } from '../simulator/server.js'
 import { useAgentServices } from '../support/agent-services.js'
@@ -386,6 +388,33 @@ describe('a review on the docs pull request, in the docs repository', () => {
     const copied = records.render({ pr: `acme/docs#${pr + 1}`, job: jobId, project: SIM_PROJECT })
     gh.addComment(pr, copied.replace(`#${pr + 1}`, `#${pr}`), DOCS_IDENTITY, 'acme/docs')
     await check(/::notice[^:]*::.*no comment there names a job/)
+  })
+
+  it('with a budget in the docs repository’s policy, counts each follow-up on its dashboard, and never holds one back', async () => {
+    const { jobId, pr } = await recordedJob()
+    const budget = { 'max-jobs': '1/day' }
+    const first = await docsRun({ event: reviewEvent(pr, '/docs-agent Do it.'), inputs: budget })
+    expect(first.outputs.decision).toBe('follow-up')
+    const dashboard = [...gh.issues.values()].find(i => i.labels.includes('docs-agent-dashboard'))
+    const read = readDashboardState(
+      dashboard?.body ?? '',
+      new RecordSigner(SIM_API_KEY),
+      'acme/docs',
+      dashboard?.number ?? 0
+    )
+    if (!read.ok) throw new Error(read.why)
+    const project = read.ledger.projects[SIM_PROJECT]
+    expect(project?.spend).toHaveLength(1)
+    expect(project?.runs.at(-1)?.note).toBe(`from a review of #${pr}`)
+    // Over the budget now: a person asked, so the next review still goes to the job, and counts.
+    runId++
+    const again = reviewEvent(pr, '/docs-agent And the outro.')
+    const second = await docsRun({
+      event: { ...again, review: { ...again.review, id: 556 } },
+      inputs: budget
+    })
+    expect(second.outputs.decision).toBe('follow-up')
+    expect(messagesTo(jobId)).toHaveLength(2)
   })
 
   it('with docs-token an App, trusts the App’s record only: the same record posted with GITHUB_TOKEN is another account’s', async () => {
