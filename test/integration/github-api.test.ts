@@ -10,13 +10,17 @@ import { HeldClock, VirtualClock } from '../support/virtual-clock.js'
 // Both ways to GitHub through the toolkit's getOctokit: direct, and behind a proxy chosen by the
 // toolkit's rules over the action's own connections (transport.ts). A runner's process starts with
 // GITHUB_API_URL and the proxy variables set, so each test loads the module afresh after setting them.
+// On a virtual clock unless a test gives its own: writes are paced a second apart on the run's
+// clock, which real seconds would spend for nothing.
 async function connectGitHub(
-  ...args: Parameters<typeof import('../../src/github/session.js').connectGitHub>
+  ...[token, where, cancel, options]: Parameters<
+    typeof import('../../src/github/session.js').connectGitHub
+  >
 ) {
-  vi.stubEnv('GITHUB_API_URL', args[1].apiUrl)
+  vi.stubEnv('GITHUB_API_URL', where.apiUrl)
   vi.resetModules()
   const { connectGitHub: connect } = await import('../../src/github/session.js')
-  return connect(...args)
+  return connect(token, where, cancel, { clock: new VirtualClock(), ...options })
 }
 let gh: FakeGitHub
 let proxy: LoopbackProxy

@@ -1,3 +1,4 @@
+import { VirtualClock } from '../support/virtual-clock.js'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { FakeGitHub } from '../simulator/fake-github.js'
 import { type GitHubValidator, gitHubValidator } from '../support/github-openapi.js'
@@ -18,7 +19,10 @@ async function connect() {
   vi.stubEnv('GITHUB_API_URL', gh.url)
   vi.resetModules()
   const { connectGitHub } = await import('../../src/github/session.js')
-  return connectGitHub('ghs_t', { owner: 'acme', repo: 'app', apiUrl: gh.url })
+  // Its writes are paced a second apart on this clock, not in real seconds.
+  return connectGitHub('ghs_t', { owner: 'acme', repo: 'app', apiUrl: gh.url }, undefined, {
+    clock: new VirtualClock()
+  })
 }
 
 describe("the fake GitHub and the action's calls follow GitHub's OpenAPI description", () => {
