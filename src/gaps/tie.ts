@@ -31,7 +31,7 @@ export interface TieDeps {
 
 /**
  * Ties the report's top gaps to the changes since `changes-since` (see causes.ts) and splits each
- * tied gap's count at its change's merge day (split.ts), within the run's analytics budget.
+ * tied gap's count at its change's merge day (split.ts), within the run's request cap.
  * GitHub is not asked at all when no top gap has a term a change could carry.
  */
 export async function tieToChanges(

@@ -293,7 +293,7 @@ describe('the gaps sub-action ties gaps to changes (changes-since)', () => {
     expect(byText(causes, '--watch')).toMatchObject({ pr: 123, before: null, after: null })
     expect(byText(causes, '/cli/flags')).toMatchObject({ before: null, after: null })
     expect(result.log).toMatch(
-      /::notice::No request was left in the budget \(max-requests: 5\) to split the search gaps at the merge of #123 \(2026-11-10\)/
+      /::notice::No request was left under 'max-requests' \(5\) to split the search gaps at the merge of #123 \(2026-11-10\)/
     )
     expect(result.summary).toContain('not split at the merge (2026-11-10; see the notes)')
     expect(result.outputs.prompt).toContain('not split at the merge on 2026-11-10')
