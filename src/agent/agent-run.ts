@@ -2,21 +2,12 @@ import { type AgentJob, checkAccess, getJob } from '../mintlify/agent-jobs.js'
 import type { ApiClient } from '../mintlify/client.js'
 import { openClient } from '../mintlify/connection.js'
 import { type ApiError, AmbiguousWriteError, AuthError, NotFoundError } from '../mintlify/errors.js'
-import { describeGitHubError, refusedAccess } from '../github/api.js'
 import { GitHubSession } from '../github/session.js'
-import type { RepoFile } from '../github/api-repository.js'
-import { DEFAULT_POLICY_PATH, loadPolicy } from '../policy/load.js'
+import { DEFAULT_POLICY_PATH, loadPolicy, repositoryPolicyReader } from '../policy/load.js'
 import { type Policy, defaultPolicy } from '../policy/policy.js'
-import { MAX_POLICY_BYTES } from '../policy/choices.js'
 import type { AgentAction as PolicyAction } from '../policy/actions.js'
 import type { RunEvent } from '../github/event.js'
-import {
-  CancelledError,
-  ExplainedError,
-  InputError,
-  describeError,
-  errorText
-} from '../runner/errors.js'
+import { CancelledError, InputError, describeError, errorText } from '../runner/errors.js'
 import { formatDuration } from '../runner/duration.js'
 import { isUnexpanded, sendableSecret } from '../runner/inputs.js'
 import type { Runner } from '../runner/runner.js'
@@ -297,20 +288,7 @@ async function repositoryPolicy(
   const policy = await loadPolicy({
     config: inputs.config,
     repository,
-    read: async path => {
-      let file: RepoFile
-      try {
-        file = await github.fileText(path, MAX_POLICY_BYTES)
-      } catch (error) {
-        if (refusedAccess(error)) return { kind: 'refused' }
-        throw new ExplainedError(
-          `Could not read the policy file ${path} of ${repository} (${describeGitHubError(error)}). Run the workflow again later.`
-        )
-      }
-      if (typeof file === 'string') return { kind: 'file', text: file }
-      if (file.problem === 'missing') return { kind: 'missing' }
-      return { kind: 'not-a-file', why: `it is larger than ${MAX_POLICY_BYTES / 1024} KB` }
-    }
+    read: repositoryPolicyReader(github, repository)
   })
   log.info(
     policy.file

@@ -1,5 +1,6 @@
 import type { GitHubSession } from '../github/session.js'
-import type { DocsPulls } from '../github/docs-pulls.js'
+import { type DocsPullState, type DocsPulls, docsFailure } from '../github/docs-pulls.js'
+import { parsePullLink } from '../github/event.js'
 import { Input } from './names.js'
 
 /**
@@ -21,4 +22,24 @@ export function docsPulls(
     { tokenInput: own ? Input.DocsToken : Input.GithubToken, docsInput: Input.DocsToken },
     apiUrl
   )
+}
+
+export type PrState = DocsPullState | { error: string; hint?: string }
+
+/**
+ * A docs pull request's state, read with the docs repository's connection; an error says why it
+ * could not be read, and what to set when GitHub refused.
+ */
+export async function docsPrState(
+  ctx: { docs: DocsPulls; serverUrl: string },
+  link: string
+): Promise<PrState> {
+  const where = parsePullLink(link, ctx.serverUrl)
+  if (!where) return { error: `it is not a pull request on ${ctx.serverUrl}` }
+  try {
+    return await ctx.docs.state(where)
+  } catch (error) {
+    const failed = docsFailure(error)
+    return { error: failed.why, hint: failed.grant('read') || undefined }
+  }
 }

@@ -12,7 +12,7 @@ import type { ChangeBatch } from '../agent/batch.js'
 import { ChangeReader } from './change-reader.js'
 import { type ChangeRules, ownPull } from './change-rules.js'
 import type { ChangeRunSettings, RunDeps } from './change-settings.js'
-import type { FoldContext } from '../agent/ledger/fold.js'
+import type { FoldContext } from './fold.js'
 
 /** A change run that starts nothing, and why. */
 export const skipped = (why: string, source?: string, about: Partial<RunAbout> = {}): StoppedRun =>

@@ -1,10 +1,9 @@
-import { secretsOf } from '../agent/settings.js'
 import type { RunEvent } from '../github/event.js'
-import { RecordSigner } from '../records/record.js'
 import { CancelledError, InputError, errorText } from '../runner/errors.js'
 import { unknownEarlierJob } from '../agent/comment/live-comment.js'
-import { Dashboard } from '../agent/ledger/dashboard.js'
-import { LedgerSession } from '../agent/ledger/ledger-session.js'
+import type { Dashboard } from '../agent/ledger/dashboard.js'
+import type { LedgerSession } from '../agent/ledger/ledger-session.js'
+import { openRunLedger } from '../agent/ledger/run-ledger.js'
 import { Input, Key } from '../agent/names.js'
 import type { PreparedRun, RunAbout } from '../agent/prepared-run.js'
 import { judgeTick } from './approval.js'
@@ -14,7 +13,8 @@ import { type ChangePlan, planChange } from './change-plan.js'
 import { type ChangeRules, applyRules } from './change-rules.js'
 import type { ChangeRunSettings, RunDeps } from './change-settings.js'
 import { refreshDocsPulls } from './docs-pulls-refresh.js'
-import { type FoldContext, type FoldDecision, decideFold } from '../agent/ledger/fold.js'
+import type { FoldDecision } from '../agent/ledger/fold.js'
+import { type FoldContext, decideFold } from './fold.js'
 import type { HeadInput } from './gates/gate.js'
 import { type Verdict, applyGates } from '../agent/gates/gate.js'
 import { previewNotice, readProjectBatch } from './project-batch.js'
@@ -202,33 +202,13 @@ class ChangeRun extends ChangeContext {
     return { ...this.rules, docsPulls, docsIdentity: await this.reader.docsIdentity() }
   }
 
-  private async openLedger(): Promise<{ dashboard: Dashboard; session: LedgerSession }> {
+  private openLedger(): Promise<{ dashboard: Dashboard; session: LedgerSession }> {
     const { settings, event, deps } = this
-    const dashboard = await Dashboard.open(this.github, {
-      title: settings.dashboardTitle,
-      signer: new RecordSigner(settings.apiKey),
-      secrets: secretsOf(settings),
-      view: {
-        repository: `${event.owner}/${event.repo}`,
-        serverUrl: event.serverUrl,
-        limits: settings
-      },
-      now: () => deps.clock.wallNow(),
-      // A docs project keeps its ledger: only a repository of its own may go without.
-      ...(settings.codeRepositories?.length
-        ? {}
-        : {
-            withoutLedger: `set '${Key.Dashboard}: false' to run every change as its own job without a record`
-          })
-    })
-    const session = new LedgerSession(
-      dashboard,
-      settings.projectId,
-      { id: event.runId, url: event.runUrl, attempt: event.runAttempt, step: event.step },
-      () => deps.clock.wallNow(),
-      settings
-    )
-    return { dashboard, session }
+    // A docs project keeps its ledger: only a repository of its own may go without.
+    const withoutLedger = settings.codeRepositories?.length
+      ? undefined
+      : `set '${Key.Dashboard}: false' to run every change as its own job without a record`
+    return openRunLedger(this.github, settings, event, deps.clock, { withoutLedger })
   }
 
   /** The batch from the ledger's last documented commit, with the change rules applied. */

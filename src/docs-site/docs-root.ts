@@ -25,8 +25,6 @@ export interface RootSetting {
    * when it is not the root; `''` names the root. Undefined: chosen as this file says.
    */
   docsRoot?: string
-  /** False for a run that reads no `docs-root` (the gaps sub-action): no message says to set it. */
-  readsDocsRoot?: boolean
 }
 
 /** Folders judged by their configuration at most, beside the root: each is one more read. */
@@ -58,7 +56,7 @@ const depth = (root: string): number => (root ? root.split('/').length : 0)
 export function chooseRoot(
   tree: { paths: readonly string[]; truncated: boolean },
   near: readonly string[],
-  { docsRoot, readsDocsRoot = true }: RootSetting,
+  { docsRoot }: RootSetting,
   judge: (root: string, config: DocsConfig) => Verdict
 ): RootDecision {
   if (docsRoot !== undefined) {
@@ -90,7 +88,7 @@ export function chooseRoot(
     const others = roots
       .filter(r => r)
       .sort((a, b) => holds(b) - holds(a) || depth(a) - depth(b) || a.localeCompare(b))
-    return among(others.slice(0, MAX_JUDGED), `${verdict.why}`, config, judge, readsDocsRoot)
+    return among(others.slice(0, MAX_JUDGED), `${verdict.why}`, config, judge)
   }
   const holders = roots.filter(r => holds(r) > 0)
   if (holders.length === 1)
@@ -108,34 +106,29 @@ export function chooseRoot(
     nested.slice(0, MAX_JUDGED),
     `${holders.length} folders hold a docs.json or mint.json and the changed files (${holders.map(where).join(', ')})`,
     config,
-    judge,
-    readsDocsRoot
+    judge
   )
 }
 
-/**
- * The one of `candidates` whose configuration fits, said in a note; unsure when none or several do.
- * `advise`: the run reads `docs-root`, so the messages say to set it.
- */
+/** The one of `candidates` whose configuration fits, said in a note; unsure when none or several do. */
 function among(
   candidates: readonly string[],
   why: string,
   config: (root: string) => DocsConfig,
-  judge: (root: string, config: DocsConfig) => Verdict,
-  advise: boolean
+  judge: (root: string, config: DocsConfig) => Verdict
 ): RootDecision {
   const verdicts = candidates.map(root => [root, judge(root, config(root))] as const)
   const unread = verdicts.filter(([, v]) => v === 'unread').map(([root]) => root)
   if (unread.length) return { need: unread }
   const fitting = verdicts.filter(([, v]) => v !== 'unread' && v.fits).map(([root]) => root)
-  const which = `which folder Mintlify deploys is a setting of its dashboard${advise ? ": name it with 'docs-root'" : ''}`
+  const which =
+    "which folder Mintlify deploys is a setting of its dashboard: name it with 'docs-root'"
   if (fitting.length === 1) {
     const root = fitting[0] as string
-    const other = advise ? " If Mintlify deploys another folder, name it with 'docs-root'." : ''
     return {
       root,
       config: config(root),
-      note: `The pages are mapped from ${where(root)}, the one folder whose ${config(root)} describes its files: ${why}.${other}`
+      note: `The pages are mapped from ${where(root)}, the one folder whose ${config(root)} describes its files: ${why}. If Mintlify deploys another folder, name it with 'docs-root'.`
     }
   }
   return {

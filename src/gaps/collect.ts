@@ -3,10 +3,10 @@ import { type Logger } from '../runner/logger.js'
 import { CancelledError } from '../runner/errors.js'
 import { formatDuration } from '../runner/duration.js'
 import { counted } from '../runner/text.js'
-import { RequestBudget } from '../mintlify/budget.js'
+import { RequestCap } from '../mintlify/request-cap.js'
 import type { ReadLimits } from '../mintlify/analytics-gaps.js'
 import type { ApiClient } from '../mintlify/client.js'
-import { ApiError, BudgetExhaustedError, RateLimitError } from '../mintlify/errors.js'
+import { ApiError, RequestCapReachedError, RateLimitError } from '../mintlify/errors.js'
 import { AssistantCollector } from './assistant.js'
 import { FeedbackCollector } from './feedback.js'
 import type { Collector, GapsReport, ReadContext, Sections } from './report.js'
@@ -21,8 +21,8 @@ const COLLECTORS: Record<Signal, new (ctx: ReadContext) => Collector> = {
 
 /**
  * Reads the chosen signals and builds the report. The collectors take turns, one request each, so a
- * budget too small for everything is shared out rather than spent on the first signal. Reading stops
- * when every collector is done, the budget is spent, the time is up, or the service stays unavailable
+ * request cap too small for everything is shared out rather than spent on the first signal. Reading stops
+ * when every collector is done, the request cap is reached, the time is up, or the service stays unavailable
  * past the time limit; then the report says what was left unread. An answer that breaks the API
  * document, a refused key or an unknown project fails the step instead.
  */
@@ -37,12 +37,12 @@ export async function collectGaps(
   }: { log: Logger; clock: Clock; limits?: ReadLimits; asked?: ReadContext['asked'] }
 ): Promise<GapsReport> {
   const now = (): number => clock.now()
-  const { deadline, budget } = limits
+  const { deadline, cap } = limits
   const ctx: ReadContext = {
     client,
     projectId: settings.projectId,
     range: { dateFrom: settings.dateFrom?.text, dateTo: settings.dateTo?.text },
-    limits: { deadline, budget },
+    limits: { deadline, cap },
     top: settings.top,
     minHits: settings.minHits,
     warn: message => log.warning(message),
@@ -58,20 +58,20 @@ export async function collectGaps(
     const active = collectors.filter(c => !c.done)
     if (active.length === 0) break
     for (const collector of active) {
-      if (budget.left <= 0) {
-        stopped = `the request budget ran out (max-requests: ${settings.maxRequests})`
+      if (cap.left <= 0) {
+        stopped = `'max-requests' (${settings.maxRequests}) was reached`
         break rounds
       }
       if (now() >= deadline) {
         stopped = `the time limit ran out (timeout: ${formatDuration(settings.timeoutMs)})`
         break rounds
       }
-      const before = budget.used
+      const before = cap.used
       try {
         await collector.step()
         answered++
         answers.set(collector, (answers.get(collector) ?? 0) + 1)
-        log.debug(`Read ${collector.signal} (${budget.used} requests so far).`)
+        log.debug(`Read ${collector.signal} (${cap.used} requests so far).`)
       } catch (error) {
         // With under a second left nothing more could be read anyway: the time is up.
         stopped = whyStopped(error, settings, deadline - now() < 1000)
@@ -83,7 +83,7 @@ export async function collectGaps(
         }
         break rounds
       } finally {
-        requests.set(collector, (requests.get(collector) ?? 0) + budget.used - before)
+        requests.set(collector, (requests.get(collector) ?? 0) + cap.used - before)
       }
     }
   }
@@ -103,7 +103,7 @@ export async function collectGaps(
     generatedAt: new Date(clock.wallNow()).toISOString(),
     complete: Object.values(sections).every(section => section === null || section.complete),
     topComplete: Object.values(sections).every(section => section === null || section.topComplete),
-    requests: budget.used,
+    requests: cap.used,
     maxRequests: settings.maxRequests,
     minHits: settings.minHits,
     top: settings.top,
@@ -111,10 +111,10 @@ export async function collectGaps(
   }
 }
 
-/** The run's budget and deadline: `max-requests` requests, `timeout` from now. */
+/** The run's request cap and deadline: `max-requests` requests, `timeout` from now. */
 export const readLimits = (settings: GapsSettings, clock: Clock): ReadLimits => ({
   deadline: clock.now() + settings.timeoutMs,
-  budget: new RequestBudget(settings.maxRequests)
+  cap: new RequestCap(settings.maxRequests)
 })
 
 function unreadPart(answers = 0, requests = 0, stopped = 'reading stopped'): string {
@@ -126,8 +126,8 @@ function unreadPart(answers = 0, requests = 0, stopped = 'reading stopped'): str
 /** Why an error ends reading with a partial report, or undefined when it must fail the step. */
 function whyStopped(error: unknown, settings: GapsSettings, timeUp: boolean): string | undefined {
   if (error instanceof CancelledError) return undefined
-  if (error instanceof BudgetExhaustedError)
-    return `the request budget ran out (max-requests: ${settings.maxRequests}): ${error.message}`
+  if (error instanceof RequestCapReachedError)
+    return `'max-requests' (${settings.maxRequests}) was reached: ${error.message}`
   if (error instanceof RateLimitError) {
     return `the service rate limited the requests past the time limit (timeout: ${formatDuration(settings.timeoutMs)}): ${error.message.replace(/\.$/, '')}`
   }

@@ -15,7 +15,7 @@ import { readGapsSettings } from './settings.js'
 import { FULL_OPTIONS, SUMMARY_OPTIONS, renderGapsMarkdown } from './summary.js'
 import { causesOutput, tieToChanges } from './tie.js'
 
-/** The docs-gaps report: validate inputs, read the signals within the budget, write, report. */
+/** The docs-gaps report: validate inputs, read the signals within the request cap, write, report. */
 export async function run(runner: Runner = coreRunner()): Promise<void> {
   const { log, clock } = runner
   await runServiceStep(runner, readGapsSettings, async (settings, client, step) => {
@@ -47,7 +47,7 @@ export async function run(runner: Runner = coreRunner()): Promise<void> {
         askedAt,
         now: clock.wallNow()
       })
-      collected.requests = limits.budget.used
+      collected.requests = limits.cap.used
     }
     // Titles, descriptions and diffs from GitHub are redacted nowhere before this, and cleaning reader
     // text can join a secret the service client's redaction did not see (a zero-width space or a

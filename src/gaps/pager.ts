@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto'
  * all read before (a service that ignores the cursor). Rows are checked against those read before
  * *before* anything counts them (see `fresh`), so no row is counted twice, however the pages
  * overlap. What it remembers per row is a fixed-size digest, so its memory grows with the rows the
- * request budget lets in, never with what a row holds.
+ * request cap lets in, never with what a row holds.
  */
 export class CursorPager {
   /** The cursor of the next page to read; none for the first. */

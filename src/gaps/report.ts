@@ -145,7 +145,7 @@ export interface ReadContext {
   asked?: (key: string, at: number) => void
 }
 
-/** Reads one signal one request at a time, so the budget can be shared out fairly. */
+/** Reads one signal one request at a time, so the request cap can be shared out fairly. */
 export interface Collector {
   readonly signal: Signal
   /** True when it needs no more requests. */

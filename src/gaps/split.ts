@@ -26,14 +26,14 @@ export interface SplitContext {
   askedAt: ReadonlyMap<string, readonly number[]>
 }
 
-/** The ties with their counts before and after the merge day, within the budget. */
+/** The ties with their counts before and after the merge day, within the request cap. */
 export async function splitAtMerges(
   ties: readonly Tie[],
   ctx: SplitContext
 ): Promise<{ causes: Cause[]; notices: string[]; requests: number }> {
   const notices: string[] = []
   const causes = ties.map(toCause)
-  const usedBefore = ctx.limits.budget.used
+  const usedBefore = ctx.limits.cap.used
   for (const kind of ['search', 'page'] as const) {
     const mine = causes.filter(c => c.gap.kind === kind)
     const days = [...new Set(mine.map(c => c.splitAt))].sort().reverse()
@@ -64,7 +64,7 @@ export async function splitAtMerges(
     notices.push(
       `${counted(untimed.length, 'question gap')} tied to ${[...new Set(untimed)].join(', ')} could not be split at the merge (the service gave some of their turns no readable time): they show no before and after.`
     )
-  return { causes, notices, requests: ctx.limits.budget.used - usedBefore }
+  return { causes, notices, requests: ctx.limits.cap.used - usedBefore }
 }
 
 function toCause(tie: Tie): Cause {
@@ -103,8 +103,8 @@ async function splitDay(
     return undefined
   }
   const names = group.map(c => changeName(c)).join(', ')
-  if (ctx.limits.budget.left <= 0)
-    return `No request was left in the budget (max-requests: ${ctx.limits.budget.max}) to split the ${kind} gaps at the merge of ${names} (${day}): they show no before and after.`
+  if (ctx.limits.cap.left <= 0)
+    return `No request was left under 'max-requests' (${ctx.limits.cap.max}) to split the ${kind} gaps at the merge of ${names} (${day}): they show no before and after.`
   const query = {
     dateFrom: day,
     ...(ctx.range.dateTo ? { dateTo: ctx.range.dateTo } : {}),

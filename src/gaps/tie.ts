@@ -4,7 +4,9 @@ import { maybeSpec, maybeSpecPath } from '../docs-site/site.js'
 import { type GitHubApi, describeGitHubError } from '../github/api.js'
 import type { ReadLimits } from '../mintlify/analytics-gaps.js'
 import type { ApiClient } from '../mintlify/client.js'
+import { loadPolicy, repositoryPolicyReader } from '../policy/load.js'
 import { RecordSigner } from '../records/record.js'
+import { CancelledError, ExplainedError } from '../runner/errors.js'
 import { bytes } from '../runner/text.js'
 import {
   type ChangeText,
@@ -31,7 +33,7 @@ export interface TieDeps {
 
 /**
  * Ties the report's top gaps to the changes since `changes-since` (see causes.ts) and splits each
- * tied gap's count at its change's merge day (split.ts), within the run's analytics budget.
+ * tied gap's count at its change's merge day (split.ts), within the run's request cap.
  * GitHub is not asked at all when no top gap has a term a change could carry.
  */
 export async function tieToChanges(
@@ -74,7 +76,7 @@ export async function tieToChanges(
     githubRequests: read.requests
   })
   section.notices.push(...read.notices)
-  const site = await changesSite(github, gaps, read.changes, section)
+  const site = await changesSite(github, changes, gaps, read.changes, section)
   const rendered = site ? await specPages(site, read.changes, window, section) : undefined
   if (site) section.githubRequests += site.requests
   const ties = tieGaps(gaps, read.changes, window, site?.site, rendered)
@@ -100,12 +102,13 @@ const siteFile = (path: string): boolean => /\.mdx?$/i.test(path) || maybeSpecPa
 
 /**
  * The docs site of the changes' repository, for tying page gaps to the files that are those pages
- * or render them (docs-site/, the mapping reader impact uses): one tree read and the files that
- * decide, only when a page gap and a Markdown file or a spec are there to tie. Undefined, said in a
- * notice, when its pages cannot be told.
+ * or render them (docs-site/, the mapping reader impact uses): the policy file's `docs-root`, one
+ * tree read and the files that decide, only when a page gap and a Markdown file or a spec are there
+ * to tie. Undefined, said in a notice, when its pages cannot be told.
  */
 async function changesSite(
   github: GitHubApi,
+  where: Pick<ChangesSettings, 'owner' | 'repo'>,
   gaps: readonly Gap[],
   changes: readonly ChangeText[],
   section: CausesSection
@@ -117,9 +120,9 @@ async function changesSite(
     file: (path, maxBytes) => github.fileText(path, maxBytes),
     files: paths => github.fileTexts(paths)
   }
+  const docsRoot = await policyDocsRoot(github, `${where.owner}/${where.repo}`, section)
   try {
-    // The gaps sub-action reads no policy file: its messages do not ask for a `docs-root`.
-    const pages = await SitePages.open(repo, near, { readsDocsRoot: false })
+    const pages = await SitePages.open(repo, near, { docsRoot })
     section.notices.push(...pages.site.notes)
     if (!pages.site.unsure) return pages
     section.githubRequests += pages.requests
@@ -132,6 +135,29 @@ async function changesSite(
     )
   }
   return undefined
+}
+
+/**
+ * The folder the repository's policy file names as its docs root (`docs-root`), read from the
+ * default branch as the agent actions read it; undefined without the file or the key. A file that
+ * cannot be read or has a problem is a notice: the docs root is then found from the files.
+ */
+async function policyDocsRoot(
+  github: GitHubApi,
+  repository: string,
+  section: CausesSection
+): Promise<string | undefined> {
+  section.githubRequests++
+  try {
+    const read = repositoryPolicyReader(github, repository)
+    return (await loadPolicy({ config: '', repository, read })).docsRoot
+  } catch (error) {
+    if (!(error instanceof ExplainedError) || error instanceof CancelledError) throw error
+    section.notices.push(
+      `Page gaps are mapped as if the policy file named no 'docs-root': ${error.message.replace(/\n- /g, ' ').replace(/\n/g, ' ')}`
+    )
+    return undefined
+  }
 }
 
 /** Changes to an OpenAPI spec whose rendered pages are looked for at most: the newest in range. */

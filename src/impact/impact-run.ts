@@ -2,7 +2,7 @@ import { secretsOf } from '../agent/settings.js'
 import type { GitHubSession } from '../github/session.js'
 import { type DocsPull, type DocsPulls, docsFailure } from '../github/docs-pulls.js'
 import { type RunEvent, botName, parsePullLink } from '../github/event.js'
-import { RequestBudget } from '../mintlify/budget.js'
+import { RequestCap } from '../mintlify/request-cap.js'
 import type { ApiClient } from '../mintlify/client.js'
 import { ApiError, AuthError, NotFoundError } from '../mintlify/errors.js'
 import type { Clock } from '../runner/clock.js'
@@ -232,16 +232,16 @@ async function figuresOf(
   const { log } = deps
   const { pages, terms, windows } = plan
   const impact: ReaderImpact = { at: m.now, days: settings.impactAfter.days, before: [], after: [] }
-  const budget = new RequestBudget(Math.min(MAX_REQUESTS_PER_PULL, m.left))
+  const cap = new RequestCap(Math.min(MAX_REQUESTS_PER_PULL, m.left))
   try {
     const measured = await measureWindows(
       deps.service(),
       { projectId: settings.projectId, pages, terms, ...windows },
-      { deadline: m.deadline, budget }
+      { deadline: m.deadline, cap }
     )
     impact.before = measured.before
     impact.after = measured.after
-    return { impact, notes: measured.notes, used: budget.used }
+    return { impact, notes: measured.notes, used: cap.used }
   } catch (error) {
     if (
       !(error instanceof ApiError) ||
@@ -254,8 +254,8 @@ async function figuresOf(
     )
     return undefined
   } finally {
-    end.requests += budget.used
-    m.left -= budget.used
+    end.requests += cap.used
+    m.left -= cap.used
   }
 }
 

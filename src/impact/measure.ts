@@ -62,7 +62,7 @@ const at = (name: (typeof IMPACT_MEASURES)[number]): number => IMPACT_MEASURES.i
 /**
  * Both windows' figures for a docs pull request's pages and terms, one request per listing and
  * window (plannedRequests). A page absent from a listing that says there is more is not known,
- * not zero. Any failure (a rate limit, the budget) throws: nothing half-measured is kept.
+ * not zero. Any failure (a rate limit, the request cap) throws: nothing half-measured is kept.
  */
 export async function measureWindows(
   client: ApiClient,
@@ -80,7 +80,7 @@ export async function measureWindows(
     if (pages.size) {
       const paths = { ...query, limit: PATH_ROWS, offset: 0 }
       const read = (what: 'views' | 'visitors'): Promise<VisitorsPage> =>
-        getPerPathPage(client, target.projectId, what, paths, limits.deadline, limits.budget)
+        getPerPathPage(client, target.projectId, what, paths, limits.deadline, limits.cap)
       const views = await read('views')
       const visitors = await read('visitors')
       if (views.totals.total === 0 && visitors.totals.total === 0) {

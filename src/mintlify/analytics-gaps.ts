@@ -1,6 +1,6 @@
 // The analytics operations that show what readers looked for and did not find: search terms,
 // feedback and assistant conversations, each answer checked field by field.
-import type { RequestBudget } from './budget.js'
+import type { RequestCap } from './request-cap.js'
 import type { ApiClient } from './client.js'
 import { ApiError, projectNotFound } from './errors.js'
 import {
@@ -28,10 +28,10 @@ export type CursorQuery = RangeQuery & {
   cursor?: string
 }
 
-/** Every request draws on the budget and gives up at the deadline. */
+/** Every request counts against the cap and gives up at the deadline. */
 export interface ReadLimits {
   deadline: number
-  budget: RequestBudget
+  cap: RequestCap
 }
 
 export interface SearchTerm {
@@ -275,7 +275,7 @@ function read(
     what,
     write: false,
     deadline: limits.deadline,
-    budget: limits.budget,
+    cap: limits.cap,
     notFound: projectNotFound(projectId)
   })
 }

@@ -1,4 +1,4 @@
-import type { RequestBudget } from './budget.js'
+import type { RequestCap } from './request-cap.js'
 import { type Shape, isBoolean, isCount, isString, pick, problemIn } from './answer-checks.js'
 import type { SkippedRow } from './analytics-gaps.js'
 import type { ApiClient } from './client.js'
@@ -44,7 +44,7 @@ export async function getPerPathPage(
   query: VisitorsQuery,
   deadline: number,
   /** Every attempt, retries included, draws on it. */
-  budget?: RequestBudget
+  cap?: RequestCap
 ): Promise<VisitorsPage> {
   const body = await client.send<unknown>({
     method: 'GET',
@@ -53,7 +53,7 @@ export async function getPerPathPage(
     what: `read ${what === 'views' ? 'page views' : 'unique visitors'} (offset ${query.offset})`,
     write: false,
     deadline,
-    budget,
+    cap,
     notFound: projectNotFound(projectId)
   })
   if (what === 'visitors') return asVisitorsPage(body, 'visitors')

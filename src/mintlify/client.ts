@@ -9,12 +9,12 @@ import {
   AnswerTooLargeError,
   ApiError,
   AuthError,
-  BudgetExhaustedError,
+  RequestCapReachedError,
   NotFoundError,
   RateLimitError,
   UnreachableError
 } from './errors.js'
-import { type RequestBudget, withinBudget } from './budget.js'
+import { type RequestCap, withinCap } from './request-cap.js'
 import {
   type Attempt,
   type BackoffPolicy,
@@ -63,7 +63,7 @@ export interface RequestSpec {
   /** For writes: how the user finds out whether the service acted after all. */
   ambiguousHint?: string
   /** Each attempt, retries included, takes one request from it; none is sent once it is spent. */
-  budget?: RequestBudget
+  cap?: RequestCap
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000
@@ -108,7 +108,7 @@ export class ApiClient {
 
   private sendWithRetries<T>(spec: RequestSpec): Promise<T> {
     const attempt = (): Promise<Attempt<T>> => this.attempt<T>(spec)
-    return withRetries<T>(() => withinBudget(spec.budget, spec.what, attempt), {
+    return withRetries<T>(() => withinCap(spec.cap, spec.what, attempt), {
       deadline: spec.deadline,
       write: spec.write,
       policy: this.options.backoff ?? DEFAULT_BACKOFF,
@@ -190,7 +190,7 @@ export class ApiClient {
       error instanceof HttpError ? error : new HttpError(String(error), 'network error', 'maybe')
     if (failure.code === 'RESPONSE_TOO_LARGE') {
       if (spec.write) return this.unusableAnswer(spec, failure.message)
-      // The same request gets the same answer: trying again would only spend the budget.
+      // The same request gets the same answer: trying again would only spend requests.
       const error = new AnswerTooLargeError(
         `The service's answer to the request to ${spec.what} is ${failure.message.replace(/^the answer is /, '')}, more than this action reads.`
       )
@@ -342,7 +342,7 @@ export function finalError(
     !(error instanceof ApiError) ||
     !error.transient ||
     error instanceof RateLimitError ||
-    error instanceof BudgetExhaustedError
+    error instanceof RequestCapReachedError
   )
     return error
   const host = baseUrl.host

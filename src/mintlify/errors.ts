@@ -45,8 +45,8 @@ export class AmbiguousWriteError extends ApiError {}
 export const projectNotFound = (projectId: string): string =>
   `Project '${projectId}' was not found. Check 'project-id': copy it from the API keys page of the dashboard`
 
-/** The caller's request budget ran out before the service gave a usable answer. */
-export class BudgetExhaustedError extends ApiError {
+/** The caller's request cap was reached before the service gave a usable answer. */
+export class RequestCapReachedError extends ApiError {
   constructor(message: string) {
     super(message, undefined, true)
   }

@@ -44,7 +44,7 @@ export const MAX_TOP = 100
 /**
  * The connection (its key refused at once when it cannot be sent: every run of a sub-action calls
  * the service), the date range, the output file in the workspace, the time limit, the top and the
- * request budget (at most `maxRequests`: each sub-action has its own bound).
+ * request cap (at most `maxRequests`: each sub-action has its own bound).
  */
 export function readReportInputs(
   get: InputReader,

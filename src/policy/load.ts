@@ -1,4 +1,7 @@
+import { type GitHubApi, type RepoFile, describeGitHubError, refusedAccess } from '../github/api.js'
+import { ExplainedError } from '../runner/errors.js'
 import { CONFIG_INPUT } from './actions.js'
+import { MAX_POLICY_BYTES } from './choices.js'
 import { type Policy, defaultPolicy } from './policy.js'
 import { PolicyError } from './problems.js'
 import type { ReadOptions } from './read.js'
@@ -23,6 +26,31 @@ export type PolicyFileRead =
 
 /** Reads a path of the workflow's repository, on its default branch (the contents API). */
 export type PolicyReader = (path: string) => Promise<PolicyFileRead>
+
+/**
+ * The reader of `repository`'s policy file every action gives `loadPolicy`: GitHub's contents API
+ * on the default branch (no checkout). A read GitHub refuses is `refused`, to name the permission;
+ * any other failure names the file and GitHub's answer.
+ */
+export function repositoryPolicyReader(
+  github: Pick<GitHubApi, 'fileText'>,
+  repository: string
+): PolicyReader {
+  return async path => {
+    let file: RepoFile
+    try {
+      file = await github.fileText(path, MAX_POLICY_BYTES)
+    } catch (error) {
+      if (refusedAccess(error)) return { kind: 'refused' }
+      throw new ExplainedError(
+        `Could not read the policy file ${path} of ${repository} (${describeGitHubError(error)}). Run the workflow again later.`
+      )
+    }
+    if (typeof file === 'string') return { kind: 'file', text: file }
+    if (file.problem === 'missing') return { kind: 'missing' }
+    return { kind: 'not-a-file', why: `it is larger than ${MAX_POLICY_BYTES / 1024} KB` }
+  }
+}
 
 export interface PolicySource extends ReadOptions {
   /** The `config` input, as given; empty: the default path. */

@@ -1,7 +1,7 @@
 import type { DocsPulls } from '../github/docs-pulls.js'
 import type { AgentJob } from '../mintlify/agent-jobs.js'
 import { errorText } from '../runner/errors.js'
-import { docsPrState } from '../agent/ledger/fold.js'
+import { docsPrState } from '../agent/docs-repository.js'
 
 export type EarlierJobDecision =
   | { go: 'wait'; info: string }

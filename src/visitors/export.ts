@@ -4,8 +4,8 @@ import {
   type VisitorsPage,
   getPerPathPage
 } from '../mintlify/analytics.js'
-import { RequestBudget } from '../mintlify/budget.js'
-import { BudgetExhaustedError, RateLimitError } from '../mintlify/errors.js'
+import { RequestCap } from '../mintlify/request-cap.js'
+import { RequestCapReachedError, RateLimitError } from '../mintlify/errors.js'
 import type { ApiClient } from '../mintlify/client.js'
 import { type Logger } from '../runner/logger.js'
 import { ExplainedError } from '../runner/errors.js'
@@ -40,7 +40,7 @@ export interface ExportResult {
   /** The first of them, by offset, row and field; null when none was skipped. */
   firstSkipped: string | null
   /**
-   * Where a later run continues when this one stopped before the last row (the request budget or the
+   * Where a later run continues when this one stopped before the last row (the request cap or the
    * rate limit ran out); null when it read to the end.
    */
   nextOffset: number | null
@@ -59,7 +59,7 @@ export class IncompleteExportError extends ExplainedError {}
 
 /**
  * Pages through the visitors from `request.offset` with `offset` += `limit` while `hasMore`, handing
- * each page to `sink`, within `maxRequests`. When the budget or the rate limit runs out after rows
+ * each page to `sink`, within `maxRequests`. When the request cap or the rate limit runs out after rows
  * were read, it stops there and says where a later run continues (`nextOffset`): the rows read are
  * kept, so a site larger than one hour's analytics requests is exported in parts. A page that repeats what was read before (a row of the page before, or a
  * whole page from further back: see RepeatedRows) means the service's paging cannot be trusted to
@@ -77,11 +77,11 @@ export async function exportVisitors(
   let rows = 0
   let skipped = 0
   let firstSkipped: string | null = null
-  const budget = new RequestBudget(request.maxRequests)
+  const cap = new RequestCap(request.maxRequests)
   const result = (nextOffset: number | null, stopped: string | null): ExportResult => ({
     totals: totals as VisitorCounts,
     rows,
-    requests: budget.used,
+    requests: cap.used,
     top: top.list(),
     skipped,
     firstSkipped,
@@ -97,12 +97,12 @@ export async function exportVisitors(
         'visitors',
         { dateFrom: request.dateFrom, dateTo: request.dateTo, limit: request.pageSize, offset },
         request.deadline,
-        budget
+        cap
       )
     } catch (error) {
       const why =
-        error instanceof BudgetExhaustedError
-          ? overBudget(request.maxRequests, error.message)
+        error instanceof RequestCapReachedError
+          ? overCap(request.maxRequests, error.message)
           : error instanceof RateLimitError
             ? lowerFirst(error.message.replace(/\.\s.*$/s, ''))
             : undefined
@@ -110,11 +110,11 @@ export async function exportVisitors(
       // Nothing read yet: there is nothing to keep, and the step fails saying why.
       if (!totals) {
         if (error instanceof RateLimitError) throw error
-        throw incomplete(why, rows, budget.used)
+        throw incomplete(why, rows, cap.used)
       }
       return result(offset, why)
     }
-    const requests = budget.used
+    const requests = cap.used
     if (!totals) {
       totals = page.totals
       await sink.begin(totals)
@@ -145,10 +145,10 @@ export async function exportVisitors(
         requests
       )
     }
-    if (budget.left <= 0) {
+    if (cap.left <= 0) {
       return result(
         offset + request.pageSize,
-        overBudget(request.maxRequests, 'the service still said there was more')
+        overCap(request.maxRequests, 'the service still said there was more')
       )
     }
     if (requests % 20 === 0) log.info(`Read ${rows} rows in ${requests} requests…`)
@@ -158,7 +158,7 @@ export async function exportVisitors(
 
 const lowerFirst = (text: string): string => text.charAt(0).toLowerCase() + text.slice(1)
 
-const overBudget = (max: number, why: string): string =>
+const overCap = (max: number, why: string): string =>
   `'max-requests' (${max}, retries included) was reached and ${why}`
 
 function incomplete(why: string, rows: number, requests: number): IncompleteExportError {

@@ -7,10 +7,10 @@ import { createHash } from 'node:crypto'
  *   the last page are kept, nothing older;
  * - a page sent before, however far back (pages that alternate or cycle): each page is kept as a
  *   16-byte digest of its paths, so a million rows at 250 a page cost 4,000 digests (well under a
- *   mebibyte), and the request budget bounds how many pages there can be.
+ *   mebibyte), and the request cap bounds how many pages there can be.
  *
  * A row repeated further back than the page before, in a page that is not itself a repeat, is not
- * caught: the request budget ends such paging.
+ * caught: the request cap ends such paging.
  */
 export class RepeatedRows {
   private previous = new Set<string>()

@@ -19,6 +19,8 @@ import { holdLayout } from '../fixtures/docs-sites.js'
 import { signedStateBody } from '../support/ledger-states.js'
 import { LEDGER_FORMAT } from '../../src/records/ledger.js'
 import { VirtualClock } from '../support/virtual-clock.js'
+import { DEFAULT_POLICY_PATH } from '../../src/policy/load.js'
+import { POLICY_VERSION } from '../../src/policy/choices.js'
 
 const clock = new VirtualClock()
 let servers: CodeChangeServers
@@ -293,7 +295,7 @@ describe('the gaps sub-action ties gaps to changes (changes-since)', () => {
     expect(byText(causes, '--watch')).toMatchObject({ pr: 123, before: null, after: null })
     expect(byText(causes, '/cli/flags')).toMatchObject({ before: null, after: null })
     expect(result.log).toMatch(
-      /::notice::No request was left in the budget \(max-requests: 5\) to split the search gaps at the merge of #123 \(2026-11-10\)/
+      /::notice::No request was left under 'max-requests' \(5\) to split the search gaps at the merge of #123 \(2026-11-10\)/
     )
     expect(result.summary).toContain('not split at the merge (2026-11-10; see the notes)')
     expect(result.outputs.prompt).toContain('not split at the merge on 2026-11-10')
@@ -500,9 +502,10 @@ describe('the gaps sub-action ties gaps to changes (changes-since)', () => {
     expect(result.code).toBe(0)
     // The English page's own file, the earliest change that is the page; not the translation.
     expect(byText(causesOf(result.outputs), '/cli/flags')).toMatchObject({ pr: 131 })
-    // The docs root two folders deep, found in one tree read and its docs.json.
+    // The docs root two folders deep (no policy file names it), found in one tree read and its docs.json.
     const reads = githubCalls().filter(c => /git\/trees|contents/.test(c))
     expect(reads).toEqual([
+      `GET /repos/${APP}/contents/.github%2Fdocs-agent.yml`,
       `GET /repos/${APP}/git/trees/HEAD`,
       `GET /repos/${APP}/contents/apps%2Fdocs%2Fdocs.json`
     ])
@@ -630,8 +633,8 @@ describe('the gaps sub-action ties gaps to changes (changes-since)', () => {
     )
   })
 
-  it('a page gap where two folders could be the docs root ties only by its path or a code file, and the notice asks for no docs-root it does not read', async () => {
-    repo = renameRepository(servers.gh)
+  /** #131 changes the page in both folders that could be the docs root, site/ and site/v2/. */
+  const twoRoots = (): void => {
     const made = servers.gh.addPull(APP, {
       number: 131,
       title: 'Reword the flag reference',
@@ -652,14 +655,49 @@ describe('the gaps sub-action ties gaps to changes (changes-since)', () => {
       { sha: made.mergeCommit ?? '', pr: 131, title: 'Reword the flag reference' },
       ...ledgerWith(repo, [])
     ])
+  }
+  const causesSection = (result: { workspace: string }) =>
+    JSON.parse(readFileSync(path.join(result.workspace, 'mintlify-gaps.json'), 'utf8')).causes
+
+  it('a page gap where two folders could be the docs root ties only by its path or a code file, and the notice says to name docs-root', async () => {
+    repo = renameRepository(servers.gh)
+    twoRoots()
     const result = await run()
     expect(result.code).toBe(0)
     expect(byText(causesOf(result.outputs), '/cli/flags')).toMatchObject({ pr: 123 })
-    const report = JSON.parse(
-      readFileSync(path.join(result.workspace, 'mintlify-gaps.json'), 'utf8')
+    expect(causesSection(result).notices).toContain(
+      "Page gaps tie only to changes that name their path: 2 folders hold a docs.json or mint.json and the changed files (site/, site/v2/), and 2 folders describe their files (site/, site/v2/): which folder Mintlify deploys is a setting of its dashboard: name it with 'docs-root', so which site page a changed file is cannot be told."
     )
-    expect(report.causes.notices).toContain(
-      'Page gaps tie only to changes that name their path: 2 folders hold a docs.json or mint.json and the changed files (site/, site/v2/), and 2 folders describe their files (site/, site/v2/): which folder Mintlify deploys is a setting of its dashboard, so which site page a changed file is cannot be told.'
+  })
+
+  it('the docs-root of the policy file on the default branch decides between two folders, and its read is counted', async () => {
+    repo = renameRepository(servers.gh)
+    twoRoots()
+    servers.gh.setFile(APP, DEFAULT_POLICY_PATH, `version: ${POLICY_VERSION}\ndocs-root: site/v2\n`)
+    const result = await run()
+    expect(result.code, result.log).toBe(0)
+    // site/v2/cli/flags.mdx is /cli/flags on the site: the docs change, before the rename (#123).
+    expect(byText(causesOf(result.outputs), '/cli/flags')).toMatchObject({ pr: 131 })
+    const section = causesSection(result)
+    expect(section.notices.join('\n')).not.toMatch(/docs-root|folders hold/)
+    expect(githubCalls().filter(c => /git\/trees|contents/.test(c))).toEqual([
+      `GET /repos/${APP}/contents/.github%2Fdocs-agent.yml`,
+      `GET /repos/${APP}/git/trees/HEAD`,
+      `GET /repos/${APP}/contents/site%2Fv2%2Fdocs.json`
+    ])
+    expect(section.githubRequests).toBe(githubCalls().length)
+  })
+
+  it('a policy file with a problem is a notice: the docs root is found from the files, and the run goes on', async () => {
+    repo = renameRepository(servers.gh)
+    twoRoots()
+    servers.gh.setFile(APP, DEFAULT_POLICY_PATH, `version: ${POLICY_VERSION}\ndocs-root: ../site\n`)
+    const result = await run()
+    expect(result.code, result.log).toBe(0)
+    expect(byText(causesOf(result.outputs), '/cli/flags')).toMatchObject({ pr: 123 })
+    const notice = causesSection(result).notices.find((n: string) => n.includes('policy file'))
+    expect(notice).toMatch(
+      /^Page gaps are mapped as if the policy file named no 'docs-root': \.github\/docs-agent\.yml:2:\d+: docs-root: /
     )
   })
 

@@ -378,7 +378,7 @@ describe('the docs-gaps sub-action, run in-process from source', () => {
     })
     expect(report.searches).toMatchObject({ complete: false, requests: 2, termsRead: 200 })
     expect(report.searches.unread).toBe(
-      'only partly read (2 requests): the request budget ran out (max-requests: 5)'
+      "only partly read (2 requests): 'max-requests' (5) was reached"
     )
     expect(report.feedback).toMatchObject({ complete: false, requests: 2 })
     expect(report.assistant).toMatchObject({ complete: false, requests: 1, turnsRead: 1000 })
@@ -400,7 +400,9 @@ describe('the docs-gaps sub-action, run in-process from source', () => {
     // It did not wait out the 30 s it could not pay for.
     expect(result.waitedMs).toBe(0)
     expect(result.outputs).toMatchObject({ requests: '2', complete: 'false' })
-    expect(readReport(result).searches.unread).toMatch(/budget ran out .*HTTP 429/)
+    expect(readReport(result).searches.unread).toMatch(
+      /'max-requests' \(\d+\) was reached: .*HTTP 429/
+    )
   })
 
   it('waits out a 429 with Retry-After and counts the retried request', async () => {
@@ -478,12 +480,12 @@ describe('the docs-gaps sub-action, run in-process from source', () => {
     expect(existsSync(path.join(result.workspace, 'mintlify-gaps.json'))).toBe(false)
   })
 
-  it('fails cleanly when a one-request budget meets a 429', async () => {
+  it('fails cleanly when a one-request cap meets a 429', async () => {
     sim.inject({ route: 'searches', kind: 'status', status: 429, retryAfter: '1' })
     const result = await run({ 'max-requests': '1' })
     expectCleanFailure(
       result,
-      /Nothing could be read: the request budget ran out \(max-requests: 1\): no request was left in the budget to try again to read the search terms \(HTTP 429/,
+      /Nothing could be read: 'max-requests' \(1\) was reached: no request was left to try again to read the search terms \(HTTP 429/,
       [SIM_API_KEY]
     )
     expect(sim.exchanges).toHaveLength(1)

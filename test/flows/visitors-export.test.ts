@@ -278,7 +278,7 @@ describe('the visitors sub-action, run in-process from source', () => {
     const result = await run({ 'max-requests': '1' }, { 'mintlify-visitors.json': 'last week' })
     expectCleanFailure(
       result,
-      /The export is incomplete: 'max-requests' \(1, retries included\) was reached and no request was left in the budget to try again to read unique visitors \(offset 0\)/,
+      /The export is incomplete: 'max-requests' \(1, retries included\) was reached and no request was left to try again to read unique visitors \(offset 0\)/,
       [SIM_API_KEY]
     )
     expect(readFileSync(path.join(result.workspace, 'mintlify-visitors.json'), 'utf8')).toBe(

@@ -5,8 +5,8 @@ import {
   getFeedbackPage,
   getSearchesPage
 } from '../../src/mintlify/analytics-gaps.js'
-import { RequestBudget } from '../../src/mintlify/budget.js'
-import { BudgetExhaustedError } from '../../src/mintlify/errors.js'
+import { RequestCap } from '../../src/mintlify/request-cap.js'
+import { RequestCapReachedError } from '../../src/mintlify/errors.js'
 import { generateGapsData } from '../simulator/analytics-data.js'
 import { SIM_PROJECT, Simulator } from '../simulator/server.js'
 import { inSeconds, simClient } from '../support/clients.js'
@@ -21,7 +21,7 @@ beforeEach(() => {
   sim.reset()
 })
 
-const limits = (max = 10) => ({ deadline: inSeconds(10), budget: new RequestBudget(max) })
+const limits = (max = 10) => ({ deadline: inSeconds(10), cap: new RequestCap(max) })
 const answer = (body: unknown) => ({ kind: 'status' as const, status: 200, body })
 
 const CASES = [
@@ -177,25 +177,25 @@ describe('the docs-gaps analytics operations', () => {
     }
   )
 
-  it('count every attempt against the budget and stop retrying when it is spent', async () => {
+  it('count every attempt against the cap and stop retrying when it is spent', async () => {
     sim.inject({ route: 'searches', kind: 'status', status: 503, times: 5 })
     const client = simClient(sim)
-    const budget = new RequestBudget(3)
+    const cap = new RequestCap(3)
     const read = getSearchesPage(
       client,
       SIM_PROJECT,
       { limit: 5 },
-      { deadline: inSeconds(10), budget }
+      { deadline: inSeconds(10), cap }
     )
-    await expect(read).rejects.toThrow(BudgetExhaustedError)
+    await expect(read).rejects.toThrow(RequestCapReachedError)
     await expect(read).rejects.toThrow(
-      /no request was left in the budget to try again to read the search terms \(HTTP 503/
+      /no request was left to try again to read the search terms \(HTTP 503/
     )
     expect(sim.requests('searches')).toHaveLength(3)
-    expect(budget.used).toBe(3)
+    expect(cap.used).toBe(3)
     await expect(
-      getSearchesPage(client, SIM_PROJECT, { limit: 5 }, { deadline: inSeconds(10), budget })
-    ).rejects.toThrow(/no request was left in the budget to read the search terms/)
+      getSearchesPage(client, SIM_PROJECT, { limit: 5 }, { deadline: inSeconds(10), cap })
+    ).rejects.toThrow(/no request was left to read the search terms/)
     expect(sim.requests('searches')).toHaveLength(3)
     await client.close()
   })

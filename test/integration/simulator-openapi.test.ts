@@ -6,7 +6,7 @@ import {
   getFeedbackPage,
   getSearchesPage
 } from '../../src/mintlify/analytics-gaps.js'
-import { RequestBudget } from '../../src/mintlify/budget.js'
+import { RequestCap } from '../../src/mintlify/request-cap.js'
 import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../simulator/server.js'
 import { inSeconds, simClient } from '../support/clients.js'
 import { VirtualClock } from '../support/virtual-clock.js'
@@ -122,7 +122,7 @@ describe('the simulator speaks the published OpenAPI documents', () => {
   it('answers the docs-gaps operations, every page and every refusal, in the documented shapes', async () => {
     sim.reset()
     const client = simClient(sim)
-    const limits = { deadline: inSeconds(10), budget: new RequestBudget(100) }
+    const limits = { deadline: inSeconds(10), cap: new RequestCap(100) }
     const range = { dateFrom: '2026-11-14', dateTo: '2026-11-21T00:00:00Z' }
     const pages = { searches: 0, feedback: 0, assistant: 0 }
     let cursor: string | undefined

@@ -43,9 +43,9 @@ function mediaType(accept: string): 'raw' | 'object' | 'json' {
 }
 
 /**
- * `GET /repos/{owner}/{repo}/contents/{path}` of the fake GitHub, and the default branch's tree
- * (`git/trees/HEAD`, the root's entries or, with `recursive`, every file): a folder's entries, or a
- * file with its text, from the files a repository holds on its default branch. As GitHub documents
+ * `GET /repos/{owner}/{repo}/contents/{path}` of the fake GitHub, and the default branch's recursive
+ * tree (`git/trees/HEAD?recursive=1`, every file; the action asks for no other tree, so the fake
+ * serves none): a folder's entries, or a file with its text, from the files a repository holds on its default branch. As GitHub documents
  * the contents route's media types and sizes: a file over 1 MB is a 403 `too_large` in the default
  * JSON, an empty `content` with `encoding: "none"` in the object media type, its bytes raw; over
  * 100 MB a 403 `too_large` however asked. An answer, `null` when a failure was sent, or undefined
@@ -60,18 +60,14 @@ export async function contentsRoute(
 ): Promise<ContentsAnswer | null | undefined> {
   const trees = store.trees
   const tree = /^\/repos\/([^/]+\/[^/]+)\/git\/trees\/HEAD$/.exec(route)
-  if (tree) {
+  // GitHub takes any value of `recursive` as asking for the whole tree.
+  if (tree && url.searchParams.has('recursive')) {
     const repo = tree[1] as string
-    // GitHub takes any value of `recursive` as asking for the whole tree.
-    if (url.searchParams.has('recursive')) {
-      if (await fail('tree')) return null
-      return {
-        status: 200,
-        body: wholeTree(repo, trees.get(repo) ?? [], store.truncatedTrees.get(repo))
-      }
+    if (await fail('tree')) return null
+    return {
+      status: 200,
+      body: wholeTree(repo, trees.get(repo) ?? [], store.truncatedTrees.get(repo))
     }
-    if (await fail('contents')) return null
-    return { status: 200, body: rootTree(repo, trees.get(repo) ?? []) }
   }
   const m = /^\/repos\/([^/]+\/[^/]+)\/contents\/(.+)$/.exec(route)
   if (!m) return undefined
@@ -119,16 +115,6 @@ export async function contentsRoute(
 /** A file's size as GitHub judges it: declared, or its text's bytes. */
 const sizeOf = (store: ContentStore, repo: string, path: string): number =>
   store.sizes.get(`${repo}:${path}`) ?? Buffer.byteLength(store.texts.get(`${repo}:${path}`) ?? '')
-
-/** `GET /repos/{owner}/{repo}/git/trees/HEAD`: the root's entries, not recursive. */
-function rootTree(repo: string, files: readonly string[]): Record<string, unknown> {
-  const names = new Map<string, 'blob' | 'tree'>()
-  for (const file of files) {
-    const [name, ...rest] = file.split('/')
-    if (name) names.set(name, rest.length ? 'tree' : 'blob')
-  }
-  return treeBody(repo, [...names], false)
-}
 
 /**
  * `GET /repos/{owner}/{repo}/git/trees/HEAD?recursive=1`: every folder and file, as GitHub lists

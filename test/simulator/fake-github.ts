@@ -128,6 +128,11 @@ export interface FakeGraphQLErrors {
 /** The fake GitHubs of this process, by their URL: test helpers find a run's from its GITHUB_API_URL. */
 const RUNNING = new Map<string, FakeGitHub>()
 
+/** The number of the first issue the fake creates (comments' issues are numbered by the tests). */
+const FIRST_ISSUE = 501
+/** The id of the first comment the fake writes. */
+const FIRST_COMMENT_ID = 1000
+
 export class FakeGitHub {
   readonly requests: GitHubRequest[] = []
   readonly comments: FakeComment[] = []
@@ -180,7 +185,7 @@ export class FakeGitHub {
   readonly truncatedTrees = new Map<string, number>()
   /** Files' sizes by `owner/repo:path`, for files larger than a test holds (over 100 MB). */
   readonly sizes = new Map<string, number>()
-  /** Issues of the run's repository, by number (numbers from 500 on, apart from comments' issues). */
+  /** Issues of the run's repository, by number (numbers from 501 on, apart from comments' issues). */
   readonly issues = new Map<number, FakeIssue>()
   /**
    * Who each token is (by the token's value): GraphQL's `viewer`, and the author of the comments it
@@ -196,14 +201,14 @@ export class FakeGitHub {
   readonly reviewComments = new Map<string, FakeReviewComment[]>()
   /** TCP connections opened to the fake since it started or was reset: a client's pool shows here. */
   connections = 0
-  private issueCount = 500
+  private issueCount = FIRST_ISSUE - 1
   private clockTick = 0
   private commitCount = 0
   private readonly requestListeners: ((request: GitHubRequest) => void)[] = []
   private readonly commentListeners: ((comment: FakeComment) => void)[] = []
   private server: Server
   private base = ''
-  private nextId = 1000
+  private nextId = FIRST_COMMENT_ID
 
   private constructor(
     private readonly prefix: string,
@@ -289,6 +294,12 @@ export class FakeGitHub {
     this.refusedTokens.clear()
     this.readOnlyTokens.clear()
     this.reviewComments.clear()
+    // Numbers start again as a fresh fake's do: a test's issue, comment and commit numbers do not
+    // depend on the tests before it.
+    this.issueCount = FIRST_ISSUE - 1
+    this.clockTick = 0
+    this.commitCount = 0
+    this.nextId = FIRST_COMMENT_ID
   }
 
   /** A new commit at the tip of `branch` (main by default); its sha is made up. */

@@ -1,5 +1,6 @@
 import type { BatchPull, ChangeBatch } from '../../src/agent/batch.js'
-import type { FoldContext, FoldDecision } from '../../src/agent/ledger/fold.js'
+import type { FoldDecision } from '../../src/agent/ledger/fold.js'
+import type { FoldContext } from '../../src/changes/fold.js'
 import type {
   BatchInput,
   DecidedInput,

@@ -36,11 +36,11 @@ const LAYERS: readonly string[][] = [
  * What the agent actions share, bottom to top: the words every flow shares (input and output names,
  * the settings and their allowed values, the job's outcome, the path filter, a batch's shape, the
  * trigger phrase, the docs pull request's records, running and waiting for a job); the live
- * comment; the ledger and its dashboard (folding reads the ledger's jobs); what every flow prepares
+ * comment; the ledger and its dashboard (what it records; it decides nothing); what every flow prepares
  * (prepared-run.ts); the controls every trigger shares (gates/: trust, quiet hours, the budget) and
  * what follows every job (after-job.ts); the frame that runs a prepared run and the report; the
- * body of every action's `run()`. The changes sub-action: the plan and the rules, then its gates,
- * then the rest.
+ * body of every action's `run()`. The changes sub-action: the plan, the rules and where a batch goes
+ * (fold.ts), then its gates, then the rest.
  */
 const ROOM_ORDER: Record<string, readonly (readonly string[])[]> = {
   agent: [
@@ -78,7 +78,14 @@ const ROOM_ORDER: Record<string, readonly (readonly string[])[]> = {
     ['load.ts', 'migration.ts']
   ],
   changes: [
-    ['names.ts', 'change-settings.ts', 'change-plan.ts', 'change-rules.ts', 'approval.ts'],
+    [
+      'names.ts',
+      'change-settings.ts',
+      'change-plan.ts',
+      'change-rules.ts',
+      'approval.ts',
+      'fold.ts'
+    ],
     ['gates/'],
     ['*.ts']
   ],

@@ -16,7 +16,7 @@ import {
   changePrompt
 } from '../../src/changes/change-prompt.js'
 import { type ChangeRules, applyRules, batchSize } from '../../src/changes/change-rules.js'
-import { type FoldContext, decideFold } from '../../src/agent/ledger/fold.js'
+import { type FoldContext, decideFold } from '../../src/changes/fold.js'
 import { parsePullLink } from '../../src/github/event.js'
 import { readPathFilter } from '../../src/policy/path-filter.js'
 import { DocsPulls } from '../../src/github/docs-pulls.js'

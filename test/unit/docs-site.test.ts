@@ -269,14 +269,6 @@ describe('the docs root, from one tree read', () => {
     expect((await siteOf(nested, ['docs/v2/intro.mdx'])).unsure).toMatch(
       /^2 folders hold a docs\.json or mint\.json and the changed files \(docs\/, docs\/v2\/\), and 2 folders describe their files/
     )
-    // A run that reads no docs-root (the gaps sub-action) is not told to set one.
-    const unread = { readsDocsRoot: false }
-    expect((await siteOf(beside, ['docs/intro.mdx'], unread)).unsure).toBe(
-      'the navigation of docs.json names 8 pages no file under the repository root serves, and 2 folders describe their files (docs/, docs/v2/): which folder Mintlify deploys is a setting of its dashboard'
-    )
-    expect((await siteOf(twoRootsSite('gone/'), ['docs/intro.mdx'], unread)).notes).toEqual([
-      'The pages are mapped from docs/, the one folder whose docs.json describes its files: the navigation of docs.json names 8 pages no file under the repository root serves.'
-    ])
   })
 
   it('takes the folder docs-root names, and refuses one outside the repository', async () => {

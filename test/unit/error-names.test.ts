@@ -5,7 +5,7 @@ import {
   AnswerTooLargeError,
   ApiError,
   AuthError,
-  BudgetExhaustedError,
+  RequestCapReachedError,
   NotFoundError,
   RateLimitError,
   UnreachableError
@@ -30,7 +30,7 @@ describe('the explained errors: each kind is named by its class, without repeati
     ['AnswerTooLargeError', new AnswerTooLargeError('m')],
     ['RateLimitError', new RateLimitError('m')],
     ['AmbiguousWriteError', new AmbiguousWriteError('m')],
-    ['BudgetExhaustedError', new BudgetExhaustedError('m')],
+    ['RequestCapReachedError', new RequestCapReachedError('m')],
     ['RateLimitError', new GitHubRateLimitError('m')],
     ['IncompleteExportError', new IncompleteExportError('m')]
   ])('%s', (name, error) => {
@@ -42,7 +42,7 @@ describe('the explained errors: each kind is named by its class, without repeati
   it('keeps what the service errors carry, and a cause', () => {
     const limited = new RateLimitError('wait')
     expect([limited.status, limited.transient]).toEqual([429, true])
-    const spent = new BudgetExhaustedError('spent')
+    const spent = new RequestCapReachedError('spent')
     expect([spent.status, spent.transient]).toEqual([undefined, true])
     const cause = new Error('below')
     expect(new InputError('m', { cause }).cause).toBe(cause)

@@ -8,7 +8,7 @@ import { distinctiveTerms, mentions, namesPageFile, pageTerms } from '../../src/
 import { removedTerms } from '../../src/gaps/removed-terms.js'
 import { MAX_CAUSES_BYTES, causesOutput } from '../../src/gaps/tie.js'
 import { splitAtMerges } from '../../src/gaps/split.js'
-import { RequestBudget } from '../../src/mintlify/budget.js'
+import { RequestCap } from '../../src/mintlify/request-cap.js'
 import type { ApiClient } from '../../src/mintlify/client.js'
 
 describe('distinctive terms of a gap', () => {
@@ -372,7 +372,7 @@ describe('splitting a tied gap at its merge day', () => {
         client: answering(body),
         projectId: 'p',
         range: { dateFrom: '2026-11-01', dateTo: '2026-11-18', fromAt: WINDOW.from },
-        limits: { deadline: Date.now() + 60_000, budget: new RequestBudget(5) },
+        limits: { deadline: Date.now() + 60_000, cap: new RequestCap(5) },
         askedAt: new Map()
       }
     )
@@ -405,7 +405,7 @@ describe('splitting a tied gap at its merge day', () => {
         client: answering(null),
         projectId: 'p',
         range: { dateFrom: '2026-11-01', dateTo: '2026-11-18', fromAt: WINDOW.from },
-        limits: { deadline: Date.now() + 60_000, budget: new RequestBudget(5) },
+        limits: { deadline: Date.now() + 60_000, cap: new RequestCap(5) },
         askedAt: new Map([['how do i use --watch', times]])
       })
     const at = (day: number) => Date.parse(`2026-11-${String(day).padStart(2, '0')}T09:00:00Z`)

@@ -121,7 +121,7 @@ const report = (n: number, text: string): GapsReport => ({
   assistant: {
     complete: false,
     topComplete: false,
-    unread: 'not read: the request budget ran out (max-requests: 20)',
+    unread: "not read: 'max-requests' (20) was reached",
     skipped: 0,
     requests: 0,
     questions: n,
@@ -158,9 +158,7 @@ describe('renderGapsMarkdown', () => {
   it('shows reader text as code and the warning for what was left unread', () => {
     const md = renderGapsMarkdown(report(2, 'a | b `c`'), { ...SUMMARY_OPTIONS, file: 'g.json' })
     expect(md).toContain('| 1 | ``a \\| b `c` 0`` | 2 |')
-    expect(md).toContain(
-      '> ⚠️ Assistant questions: not read: the request budget ran out \\(max-requests: 20\\).'
-    )
+    expect(md).toContain("> ⚠️ Assistant questions: not read: 'max-requests' \\(20\\) was reached.")
     expect(md).toContain('Read not everything: see the warnings above, in 3 requests (at most 20).')
   })
 

@@ -7,7 +7,7 @@ import {
 } from '../../src/impact/comment.js'
 import { direction, impactCell, renderImpactTable } from '../../src/agent/ledger/impact-table.js'
 import { measureWindows } from '../../src/impact/measure.js'
-import { RequestBudget } from '../../src/mintlify/budget.js'
+import { RequestCap } from '../../src/mintlify/request-cap.js'
 import type { ApiClient } from '../../src/mintlify/client.js'
 import { mentions, termsOf } from '../../src/impact/terms.js'
 import { dueForImpact, impactWindows } from '../../src/impact/windows.js'
@@ -229,7 +229,7 @@ const client = (bodies: Record<string, unknown>): ApiClient =>
   ({
     send: async (spec: { path: string[] }) => bodies[spec.path[spec.path.length - 1] ?? '']
   }) as unknown as ApiClient
-const limits = () => ({ deadline: Date.now() + 60_000, budget: new RequestBudget(10) })
+const limits = () => ({ deadline: Date.now() + 60_000, cap: new RequestCap(10) })
 const counts = (path: string, n: number) => ({ path, human: n, ai: 0, total: n })
 
 describe('measuring a window from what the service answers', () => {

@@ -1,21 +1,15 @@
-import { secretsOf } from '../settings.js'
 import type { GitHubSession } from '../../github/session.js'
 import type { RunEvent } from '../../github/event.js'
 import type { AgentJob } from '../../mintlify/agent-jobs.js'
 import type { Clock } from '../../runner/clock.js'
 import { ExplainedError, errorText } from '../../runner/errors.js'
 import type { Logger } from '../../runner/logger.js'
-import { Dashboard } from './dashboard.js'
 import { NewerLedgerError } from './dashboard-choice.js'
-import { type JobRecorder, LedgerSession } from './ledger-session.js'
-import { RecordSigner } from '../../records/record.js'
-import type { Limits } from './budget.js'
+import type { JobRecorder, LedgerSession } from './ledger-session.js'
+import { type LedgerSettings, openRunLedger } from './run-ledger.js'
 
-export interface CountedSettings extends Limits {
-  apiKey: string
+export interface CountedSettings extends LedgerSettings {
   githubToken: string
-  projectId: string
-  dashboardTitle: string
 }
 
 /** A run outside the ledger's batch, counted on the dashboard: the budget gate reads its ledger. */
@@ -48,24 +42,7 @@ export async function countedRun(
   let ledger: LedgerSession
   try {
     const github = deps.session.repository(settings.githubToken, event)
-    const dashboard = await Dashboard.open(github, {
-      title: settings.dashboardTitle,
-      signer: new RecordSigner(settings.apiKey),
-      secrets: secretsOf(settings),
-      view: {
-        repository: `${event.owner}/${event.repo}`,
-        serverUrl: event.serverUrl,
-        limits: settings
-      },
-      now: () => clock.wallNow()
-    })
-    ledger = new LedgerSession(
-      dashboard,
-      settings.projectId,
-      { id: event.runId, url: event.runUrl, attempt: event.runAttempt, step: event.step },
-      () => clock.wallNow(),
-      settings
-    )
+    ledger = (await openRunLedger(github, settings, event, clock)).session
     if (run.hold) await ledger.ensureWritable()
   } catch (error) {
     // A newer version keeps the ledger: this one may not start what it cannot count there.

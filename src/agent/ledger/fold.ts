@@ -1,8 +1,9 @@
-import { type DocsPullState, type DocsPulls, docsFailure } from '../../github/docs-pulls.js'
-import type { AgentJob } from '../../mintlify/agent-jobs.js'
-import { parsePullLink } from '../../github/event.js'
-import { errorText } from '../../runner/errors.js'
-import type { ProjectLedger } from '../../records/ledger.js'
+/**
+ * What the ledger knows of folding (a change run's batch sent to a job already started): which of
+ * its jobs' states may still take a batch, and the decision's shape, which the ledger records (what
+ * was learnt of its job on the way). Where a batch goes is decided by the change run
+ * (src/changes/fold.ts), not here.
+ */
 
 /** Where a batch is folded: the project's job whose docs pull request is open, or which still runs. */
 export interface FoldTarget {
@@ -21,83 +22,5 @@ export interface FoldDecision {
   seen?: { jobId: string; state: string; prLink?: string; prCreatedAt?: number; endedAt?: number }
 }
 
-export interface FoldContext {
-  readJob: (jobId: string) => Promise<AgentJob>
-  /** The docs repository's pull requests, read with `docs-token` when set. */
-  docs: DocsPulls
-  /** The run's GitHub: docs pull requests elsewhere are not read. */
-  serverUrl: string
-}
-
 /** Ledger states of a job that may still take a follow-up: running, or its docs pull request open. */
 export const LIVE: ReadonlySet<string> = new Set(['active', 'open', 'started'])
-
-/**
- * The ledger's newest job of the project that may still take the batch, checked against the
- * service: still running, or its docs pull request (the link the service reports, never one
- * written anywhere else) still open. Anything that cannot be read means a new job, never a guess.
- */
-export async function decideFold(project: ProjectLedger, ctx: FoldContext): Promise<FoldDecision> {
-  const latest = [...project.jobs].reverse().find(job => LIVE.has(job.state))
-  if (!latest)
-    return { info: 'No docs job of this project is open in the ledger: starting a new job.' }
-  let job: AgentJob
-  try {
-    job = await ctx.readJob(latest.id)
-  } catch (error) {
-    return {
-      notice: `Could not read the earlier job ${latest.id} (${errorText(error).replace(/\.$/, '')}), so these changes start a new job.`,
-      info: 'Starting a new job.'
-    }
-  }
-  if (job.status === 'active')
-    return {
-      target: { jobId: job.id, docsPr: job.prLink ?? undefined },
-      info: `Job ${job.id} is still running: sending the changes to it as a follow-up.`
-    }
-  if (!job.prLink)
-    return {
-      info: `The earlier job ${job.id} ended (${job.status ?? 'status unknown'}) without a docs pull request: starting a new job.`,
-      seen: { jobId: job.id, state: 'ended' }
-    }
-  const state = await docsPrState(ctx, job.prLink)
-  const times = (s: { createdAt?: number; endedAt?: number }) => ({
-    ...(s.createdAt ? { prCreatedAt: s.createdAt } : {}),
-    ...(s.endedAt ? { endedAt: s.endedAt } : {})
-  })
-  if ('error' in state)
-    return {
-      notice: `Could not read the state of the docs pull request ${job.prLink} (${state.error}), so these changes start a new job instead of joining it.${state.hint ?? ''}`,
-      info: 'Starting a new job.'
-    }
-  if (state.state === 'open')
-    return {
-      target: { jobId: job.id, docsPr: job.prLink },
-      info: `The docs pull request ${job.prLink} of job ${job.id} is still open: sending the changes to the job as a follow-up.`,
-      seen: { jobId: job.id, state: 'open', prLink: job.prLink, ...times(state) }
-    }
-  return {
-    info: `The docs pull request ${job.prLink} of job ${job.id} is ${state.state}: starting a new job.`,
-    seen: { jobId: job.id, state: state.state, prLink: job.prLink, ...times(state) }
-  }
-}
-
-export type PrState = DocsPullState | { error: string; hint?: string }
-
-/**
- * A docs pull request's state, read with the docs repository's connection; an error says why it
- * could not be read, and what to set when GitHub refused.
- */
-export async function docsPrState(
-  ctx: Pick<FoldContext, 'docs' | 'serverUrl'>,
-  link: string
-): Promise<PrState> {
-  const where = parsePullLink(link, ctx.serverUrl)
-  if (!where) return { error: `it is not a pull request on ${ctx.serverUrl}` }
-  try {
-    return await ctx.docs.state(where)
-  } catch (error) {
-    const failed = docsFailure(error)
-    return { error: failed.why, hint: failed.grant('read') || undefined }
-  }
-}

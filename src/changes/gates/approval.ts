@@ -2,7 +2,7 @@ import { bytes } from '../../runner/text.js'
 import { newBatchId } from '../../agent/ledger/approval-box.js'
 import { awaitingWhy } from '../approval.js'
 import { batchSize } from '../change-rules.js'
-import { decideFold } from '../../agent/ledger/fold.js'
+import { decideFold } from '../fold.js'
 import { type BatchInput, rangeBase } from './gate.js'
 import { type Gate, PASS } from '../../agent/gates/gate.js'
 

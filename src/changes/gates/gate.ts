@@ -7,7 +7,8 @@ import type { DocsPullUpdate } from '../../agent/ledger/expiry.js'
 import type { ChangeBatch } from '../../agent/batch.js'
 import type { HeldWrite } from '../../agent/gates/gate.js'
 import type { ChangePlan } from '../change-plan.js'
-import type { FoldContext, FoldDecision } from '../../agent/ledger/fold.js'
+import type { FoldDecision } from '../../agent/ledger/fold.js'
+import type { FoldContext } from '../fold.js'
 
 /** The ledger as the gates see it: the project's record, and what they learn on the way. */
 export interface LedgerView {

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { FoldContext } from '../../../src/agent/ledger/fold.js'
+import type { FoldContext } from '../../../src/changes/fold.js'
 import { maxOpen } from '../../../src/changes/gates/max-open.js'
 import { docsPulls } from '../../../src/agent/docs-repository.js'
 import { GitHubSession } from '../../../src/github/session.js'
