@@ -8,15 +8,9 @@ export const modules = {
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   countedRun: () => (/* binding */ countedRun)
 /* harmony export */ });
-/* harmony import */ var _settings_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(4360);
-/* harmony import */ var _runner_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(7156);
-/* harmony import */ var _dashboard_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(2330);
-/* harmony import */ var _dashboard_choice_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(8520);
-/* harmony import */ var _ledger_session_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(4188);
-/* harmony import */ var _records_record_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(6508);
-
-
-
+/* harmony import */ var _runner_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(7156);
+/* harmony import */ var _dashboard_choice_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(8520);
+/* harmony import */ var _run_ledger_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(2991);
 
 
 
@@ -34,28 +28,17 @@ async function countedRun(settings, event, deps, run) {
     let ledger;
     try {
         const github = deps.session.repository(settings.githubToken, event);
-        const dashboard = await _dashboard_js__WEBPACK_IMPORTED_MODULE_2__/* .Dashboard */ .x.open(github, {
-            title: settings.dashboardTitle,
-            signer: new _records_record_js__WEBPACK_IMPORTED_MODULE_5__/* .RecordSigner */ .wo(settings.apiKey),
-            secrets: (0,_settings_js__WEBPACK_IMPORTED_MODULE_0__/* .secretsOf */ .Fj)(settings),
-            view: {
-                repository: `${event.owner}/${event.repo}`,
-                serverUrl: event.serverUrl,
-                limits: settings
-            },
-            now: () => clock.wallNow()
-        });
-        ledger = new _ledger_session_js__WEBPACK_IMPORTED_MODULE_4__/* .LedgerSession */ .Mt(dashboard, settings.projectId, { id: event.runId, url: event.runUrl, attempt: event.runAttempt, step: event.step }, () => clock.wallNow(), settings);
+        ledger = (await (0,_run_ledger_js__WEBPACK_IMPORTED_MODULE_2__/* .openRunLedger */ .f)(github, settings, event, clock)).session;
         if (run.hold)
             await ledger.ensureWritable();
     }
     catch (error) {
         // A newer version keeps the ledger: this one may not start what it cannot count there.
-        if (error instanceof _dashboard_choice_js__WEBPACK_IMPORTED_MODULE_3__/* .NewerLedgerError */ .dz)
+        if (error instanceof _dashboard_choice_js__WEBPACK_IMPORTED_MODULE_1__/* .NewerLedgerError */ .dz)
             throw error;
         if (run.hold)
-            throw new _runner_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ExplainedError */ .hM(`${(0,_runner_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .errorText */ .kc)(error)} With 'max-jobs', ${run.what} starts a job only once the dashboard can count it.`);
-        log.warning(`${(0,_runner_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .errorText */ .kc)(error)} This run's job is not counted against 'max-jobs'; the run goes on.`);
+            throw new _runner_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ExplainedError */ .hM(`${(0,_runner_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .errorText */ .kc)(error)} With 'max-jobs', ${run.what} starts a job only once the dashboard can count it.`);
+        log.warning(`${(0,_runner_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .errorText */ .kc)(error)} This run's job is not counted against 'max-jobs'; the run goes on.`);
         return {};
     }
     // What the dashboard says on the way (found by its title, created, reopened) is the user's to see,
@@ -69,7 +52,7 @@ async function countedRun(settings, event, deps, run) {
                 log.notice(notice);
         }
         catch (error) {
-            log.warning(`The dashboard could not count this run's ${followUp ? 'follow-up' : 'job'} against 'max-jobs': ${(0,_runner_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .errorText */ .kc)(error)}`);
+            log.warning(`The dashboard could not count this run's ${followUp ? 'follow-up' : 'job'} against 'max-jobs': ${(0,_runner_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .errorText */ .kc)(error)}`);
         }
     };
     return {

@@ -33785,17 +33785,391 @@ const stateOf = (issue, ctx) => {
 
 /***/ }),
 
-/***/ 2330:
+/***/ 8231:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   lV: () => (/* binding */ pullUpdate),
+/* harmony export */   rk: () => (/* binding */ expireStale)
+/* harmony export */ });
+/* unused harmony export MAX_EXPIRY_READS */
+/* harmony import */ var _github_docs_pulls_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5966);
+/* harmony import */ var _github_event_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1450);
+/* harmony import */ var _runner_markdown_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(5082);
+/* harmony import */ var _fold_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(39);
+/* harmony import */ var _names_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3254);
+/* harmony import */ var _staleness_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5916);
+
+
+
+
+
+
+/** Docs pull requests read at most for expiry in one run (the oldest first). */
+const MAX_EXPIRY_READS = 5;
+/**
+ * `expire-after`: the ledger's docs pull requests of the project that nobody but the agent has
+ * touched for longer than the duration are closed with a comment that says what stale meant and
+ * links the dashboard. Staleness runs from the last activity by a person (a commit, a review, a
+ * comment, a label), or from the pull request's creation; one that a person pushed to, approved,
+ * requested changes on or gave `keep-label` is never closed, and the ledger says why it was kept.
+ * At most MAX_EXPIRY_READS pull requests a run, those never kept first: a pull request read (1
+ * request), and for one older than the duration its activity (1 GraphQL request, and who
+ * `docs-token` is, once). A docs token without access is a warning naming it; the run goes on.
+ */
+async function expireStale(project, ctx) {
+    const updates = [];
+    const expired = [];
+    const due = project.jobs
+        .filter(j => j.prLink && _fold_js__WEBPACK_IMPORTED_MODULE_2__/* .LIVE */ .L.has(j.state) && ctx.now - j.startedAt > ctx.afterMs)
+        // Kept ones last, the longest unjudged first: a kept pull request never holds back the others.
+        .sort((a, b) => (a.kept?.at ?? 0) - (b.kept?.at ?? 0) || a.startedAt - b.startedAt)
+        .slice(0, MAX_EXPIRY_READS);
+    for (const job of due) {
+        const link = job.prLink;
+        const where = (0,_github_event_js__WEBPACK_IMPORTED_MODULE_1__/* .parsePullLink */ .dt)(link, ctx.serverUrl);
+        if (!where)
+            continue;
+        const turn = await expireOne(job, link, where, ctx);
+        if ('stop' in turn)
+            break;
+        if (turn.update)
+            updates.push(turn.update);
+        if (turn.expired)
+            expired.push(link);
+    }
+    return { updates, expired };
+}
+async function expireOne(job, link, where, ctx) {
+    const { docs, log } = ctx;
+    // A call to the docs repository that fails stops the expiry for this run, saying what to grant.
+    const attempt = async (what, then, call) => {
+        try {
+            return { answer: await call() };
+        }
+        catch (error) {
+            const failed = (0,_github_docs_pulls_js__WEBPACK_IMPORTED_MODULE_0__/* .docsFailure */ .OK)(error);
+            log.warning(`Could not ${what} ${link} with '${docs.tokenInput}' (${failed.why}), ${then}${failed.grant('read and write')}`);
+            return { stop: true };
+        }
+    };
+    const read = await attempt('read the docs pull request', 'so stale docs pull requests are not closed in this run.', () => docs.pull(where));
+    if ('stop' in read)
+        return read;
+    const pull = read.answer;
+    const seen = (0,_github_docs_pulls_js__WEBPACK_IMPORTED_MODULE_0__/* .docsPullState */ .we)(pull);
+    if (seen.state !== 'open')
+        return { update: pullUpdate(job.id, seen) };
+    const createdAt = pull.createdAt ?? job.startedAt;
+    const open = {
+        jobId: job.id,
+        state: 'open',
+        prCreatedAt: createdAt,
+        draft: Boolean(pull.draft)
+    };
+    if (ctx.now - createdAt <= ctx.afterMs)
+        return { update: open };
+    let agentEmail = job.agentEmail;
+    const judged = await attempt('read who touched the docs pull request', 'so stale docs pull requests are not closed in this run: a person’s work is never closed on a guess.', async () => {
+        // Who `docs-token` is: its comments are the action's own, never a person's.
+        const token = await docs.identity(where);
+        const activity = await docs.activity(where);
+        agentEmail ??= activity.openerEmail;
+        return (0,_staleness_js__WEBPACK_IMPORTED_MODULE_4__/* .judgeStaleness */ .CP)(activity, {
+            createdAt,
+            now: ctx.now,
+            afterMs: ctx.afterMs,
+            keepLabel: ctx.keepLabel,
+            agent: { token, email: agentEmail }
+        });
+    });
+    if ('stop' in judged)
+        return judged;
+    const staleness = judged.answer;
+    if (!('stale' in staleness)) {
+        const why = 'keep' in staleness
+            ? staleness.keep
+            : `${staleness.recent}, within '${_names_js__WEBPACK_IMPORTED_MODULE_3__/* .Key */ .Uz.ExpireAfter}: ${ctx.afterText}'`;
+        log.info(`Kept the docs pull request ${link} open past '${_names_js__WEBPACK_IMPORTED_MODULE_3__/* .Key */ .Uz.ExpireAfter}: ${ctx.afterText}': ${why}.`);
+        return { update: { ...open, agentEmail, kept: { why, at: ctx.now } } };
+    }
+    if (ctx.dryRun) {
+        log.info(`Dry run: nobody but the docs agent has touched the docs pull request ${link} since ${(0,_staleness_js__WEBPACK_IMPORTED_MODULE_4__/* .day */ .vd)(staleness.since)}, longer than '${_names_js__WEBPACK_IMPORTED_MODULE_3__/* .Key */ .Uz.ExpireAfter}: ${ctx.afterText}': it would be closed.`);
+        return {};
+    }
+    const closing = await attempt('close the docs pull request', `which nobody but the docs agent has touched for longer than '${_names_js__WEBPACK_IMPORTED_MODULE_3__/* .Key */ .Uz.ExpireAfter}: ${ctx.afterText}'.`, () => docs.close(where));
+    if ('stop' in closing)
+        return closing;
+    const closed = closing.answer;
+    // Merged in the meantime: GitHub keeps a merged pull request as it is.
+    const after = (0,_github_docs_pulls_js__WEBPACK_IMPORTED_MODULE_0__/* .docsPullState */ .we)(closed);
+    if (after.state === 'merged')
+        return { update: pullUpdate(job.id, after) };
+    log.notice(`Closed the docs pull request ${link}: nobody but the docs agent has touched it since ${(0,_staleness_js__WEBPACK_IMPORTED_MODULE_4__/* .day */ .vd)(staleness.since)}, longer than '${_names_js__WEBPACK_IMPORTED_MODULE_3__/* .Key */ .Uz.ExpireAfter}: ${ctx.afterText}'. The next change starts a new job.`);
+    try {
+        await docs.comment(where, closingComment(ctx, staleness));
+    }
+    catch (error) {
+        log.warning(`Closed ${link} but could not say why in a comment (${(0,_github_docs_pulls_js__WEBPACK_IMPORTED_MODULE_0__/* .docsFailure */ .OK)(error).why}).`);
+    }
+    return {
+        update: { jobId: job.id, state: 'expired', prCreatedAt: createdAt, endedAt: ctx.now },
+        expired: true
+    };
+}
+/** What the ledger learns of a job from its docs pull request's state: the state and its times. */
+function pullUpdate(jobId, pull) {
+    return {
+        jobId,
+        state: pull.state,
+        ...(pull.createdAt !== undefined ? { prCreatedAt: pull.createdAt } : {}),
+        ...(pull.endedAt !== undefined ? { endedAt: pull.endedAt } : {})
+    };
+}
+/** Says what stale meant: nobody but the agent touched it, since when, and how to keep one open. */
+function closingComment(ctx, stale) {
+    const dashboard = ctx.dashboardUrl
+        ? ` The changes it held are listed on the ${(0,_runner_markdown_js__WEBPACK_IMPORTED_MODULE_5__/* .markdownLink */ .iQ)('docs agent dashboard', ctx.dashboardUrl)}.`
+        : '';
+    // Named, never mentioned: a closing comment notifies nobody.
+    const last = stale.touched ? `the last was ${(0,_runner_markdown_js__WEBPACK_IMPORTED_MODULE_5__/* .escapeMarkdown */ .FV)(stale.touched)}` : 'it was opened';
+    return [
+        `📝 **Mintlify agent action**: closed as stale. Nobody but the docs agent has touched this docs pull request since ${(0,_staleness_js__WEBPACK_IMPORTED_MODULE_4__/* .day */ .vd)(stale.since)} (${last}), longer than ${(0,_runner_markdown_js__WEBPACK_IMPORTED_MODULE_5__/* .codeSpan */ .SS)(`${_names_js__WEBPACK_IMPORTED_MODULE_3__/* .Key */ .Uz.ExpireAfter}: ${ctx.afterText}`)} allows.${dashboard}`,
+        '',
+        `Stale means no commit, review, comment or label by a person in that time. A docs pull request that a person pushed to, approved, requested changes on or labelled ${(0,_runner_markdown_js__WEBPACK_IMPORTED_MODULE_5__/* .codeSpan */ .SS)(ctx.keepLabel)} is never closed. The next code change starts a fresh docs pull request; reopen this one to keep working on it by hand.`
+    ].join('\n');
+}
+
+
+/***/ }),
+
+/***/ 39:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   L: () => (/* binding */ LIVE)
+/* harmony export */ });
+/**
+ * What the ledger knows of folding (a change run's batch sent to a job already started): which of
+ * its jobs' states may still take a batch, and the decision's shape, which the ledger records (what
+ * was learnt of its job on the way). Where a batch goes is decided by the change run
+ * (src/changes/fold.ts), not here.
+ */
+/** Ledger states of a job that may still take a follow-up: running, or its docs pull request open. */
+const LIVE = new Set(['active', 'open', 'started']);
+
+
+/***/ }),
+
+/***/ 9401:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   KI: () => (/* binding */ outcomes),
+/* harmony export */   eZ: () => (/* binding */ STILL_OPEN),
+/* harmony export */   ho: () => (/* binding */ refreshOutcomes),
+/* harmony export */   oM: () => (/* binding */ hoursOrDays)
+/* harmony export */ });
+/* unused harmony export MAX_OUTCOME_READS */
+/* harmony import */ var _github_docs_pulls_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5966);
+/* harmony import */ var _github_event_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1450);
+/* harmony import */ var _names_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3254);
+/* harmony import */ var _expiry_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8231);
+/* harmony import */ var _staleness_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5916);
+/* harmony import */ var _records_ledger_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(5442);
+
+
+
+
+
+
+/** Docs-repository requests at most, in one run, to bring the outcomes up to date. */
+const MAX_OUTCOME_READS = 5;
+/** An expired docs pull request is read again at most once a day, for a person's reopen and merge. */
+const EXPIRED_REREAD_MS = 86_400_000;
+const DECIDED = new Set(['merged', 'closed', 'expired']);
+const STILL_OPEN = new Set(['active', 'started', 'open']);
+/**
+ * The ledger's docs pull requests of the last 30 days whose outcome is not known yet (still open,
+ * or merged or closed without its time) are read again, those never read first, then those read
+ * longest ago, the oldest first: at most MAX_OUTCOME_READS requests. A token without access is a
+ * warning naming it; the run goes on.
+ */
+async function refreshOutcomes(project, ctx) {
+    const due = project.jobs
+        .filter(j => j.prLink && !ctx.skip.has(j.id) && inWindow(j, ctx.now) && unknown(j, ctx.now))
+        .sort((a, b) => (a.checkedAt ?? 0) - (b.checkedAt ?? 0) || (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_5__/* .openedAt */ .vx)(a) - (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_5__/* .openedAt */ .vx)(b));
+    const changed = [];
+    const checked = [];
+    let reads = 0;
+    const people = personCommits(ctx);
+    for (const job of due) {
+        if (reads >= MAX_OUTCOME_READS)
+            break;
+        const link = job.prLink;
+        const where = (0,_github_event_js__WEBPACK_IMPORTED_MODULE_1__/* .parsePullLink */ .dt)(link, ctx.serverUrl);
+        if (!where)
+            continue;
+        reads++;
+        let pull;
+        try {
+            pull = await ctx.docs.state(where);
+        }
+        catch (error) {
+            const failed = (0,_github_docs_pulls_js__WEBPACK_IMPORTED_MODULE_0__/* .docsFailure */ .OK)(error);
+            const { tokenInput } = ctx.docs;
+            const text = `Could not read the docs pull request ${link} with '${tokenInput}' (${failed.why}), so the dashboard's outcomes are not brought up to date in this run.${failed.grant('read')}`;
+            // The run's own token cannot be expected to read another repository: worth a notice only.
+            if (tokenInput === _names_js__WEBPACK_IMPORTED_MODULE_2__/* .Input */ .pd.DocsToken)
+                ctx.log.warning(text);
+            else
+                ctx.log.notice(text);
+            break;
+        }
+        const update = { ...outcomeOf(job, pull), checkedAt: ctx.now };
+        if (update.state === 'merged' && job.personCommitted === undefined && !people.failed)
+            Object.assign(update, await people.committed(where, link, job.agentEmail));
+        if (changes(job, update))
+            changed.push(update);
+        else
+            checked.push(update);
+    }
+    return { changed, checked };
+}
+/**
+ * Whether a person committed to a merged docs pull request, for the zero-touch rate: its activity
+ * read once (1 GraphQL request), the agent's identities left out. What cannot be read stays unknown,
+ * and no other is read in this run.
+ */
+function personCommits(ctx) {
+    const state = {
+        failed: false,
+        async committed(where, link, known) {
+            try {
+                // The token's identity is the agent's only when it is `docs-token`.
+                const token = ctx.docs.tokenInput === _names_js__WEBPACK_IMPORTED_MODULE_2__/* .Input */ .pd.DocsToken ? await ctx.docs.identity(where) : undefined;
+                const activity = await ctx.docs.activity(where);
+                const agentEmail = known ?? activity.openerEmail;
+                const people = (0,_staleness_js__WEBPACK_IMPORTED_MODULE_4__/* .peopleOf */ .xr)(activity, { token, email: agentEmail });
+                if (people.some(_staleness_js__WEBPACK_IMPORTED_MODULE_4__/* .isPush */ .n3))
+                    return { personCommitted: true, agentEmail };
+                // Older commits not read may hold a person's: not known, out of the zero-touch rate.
+                if (activity.unread)
+                    return { touchUnread: true, agentEmail };
+                return { personCommitted: false, agentEmail };
+            }
+            catch (error) {
+                state.failed = true;
+                ctx.log.info(`Could not read who committed to ${link} (${(0,_github_docs_pulls_js__WEBPACK_IMPORTED_MODULE_0__/* .docsFailure */ .OK)(error).why}): the zero-touch rate counts it once it is read.`);
+                return {};
+            }
+        }
+    };
+    return state;
+}
+function outcomeOf(job, pull) {
+    const read = { ...(0,_expiry_js__WEBPACK_IMPORTED_MODULE_3__/* .pullUpdate */ .lV)(job.id, pull), draft: pull.draft };
+    if (pull.state === 'merged')
+        return read;
+    // Closed by expire-after: expired still, unless a person reopened and merged it (above). One
+    // reopened and open is not the agent's to fold into again.
+    if (job.state === 'expired')
+        return {
+            ...(0,_expiry_js__WEBPACK_IMPORTED_MODULE_3__/* .pullUpdate */ .lV)(job.id, { ...pull, endedAt: undefined }),
+            state: 'expired',
+            draft: pull.draft
+        };
+    if (pull.state === 'closed')
+        return read;
+    // A job still at work keeps its state: its docs pull request is open.
+    return { ...read, state: job.state === 'active' || job.state === 'started' ? job.state : 'open' };
+}
+const changes = (job, u) => job.state !== u.state ||
+    Boolean(u.prCreatedAt && u.prCreatedAt !== job.prCreatedAt) ||
+    Boolean(u.endedAt && u.endedAt !== job.endedAt) ||
+    Boolean(u.draft) !== Boolean(job.draft) ||
+    (u.personCommitted !== undefined && u.personCommitted !== job.personCommitted) ||
+    Boolean(u.touchUnread && !job.touchUnread);
+const inWindow = (job, now) => (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_5__/* .openedAt */ .vx)(job) > now - _records_ledger_js__WEBPACK_IMPORTED_MODULE_5__/* .OUTCOME_WINDOW_MS */ .di;
+/**
+ * Not decided yet as far as the ledger knows, or decided without the times the figures need, or
+ * merged without knowing whether a person committed to it (unless its commits were too many to
+ * read), or expired and not read for a day: the closing comment invites a person to reopen it,
+ * and they may merge it.
+ */
+const unknown = (job, now) => job.state === 'expired'
+    ? now - (job.checkedAt ?? job.endedAt ?? 0) >= EXPIRED_REREAD_MS
+    : !DECIDED.has(job.state) ||
+        !job.endedAt ||
+        !job.prCreatedAt ||
+        (job.state === 'merged' && job.personCommitted === undefined && !job.touchUnread);
+function outcomes(project, now, creditsPerRun = 180) {
+    const jobs = project.jobs.filter(j => j.prLink && inWindow(j, now));
+    const count = (states, draft = false) => jobs.filter(j => states.has(j.state) && Boolean(j.draft) === draft).length;
+    const state = (s) => jobs.filter(j => j.state === s).length;
+    const merged = state('merged');
+    const closed = state('closed');
+    const expired = state('expired');
+    const touched = jobs.filter(j => j.state === 'merged' && j.personCommitted !== undefined);
+    const decided = merged + closed + expired;
+    const started = (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_5__/* .startsIn30Days */ .jG)(project, now);
+    const toMerge = jobs
+        .filter(j => j.state === 'merged' && j.endedAt && j.endedAt >= j.startedAt)
+        .map(j => j.endedAt - j.startedAt);
+    return {
+        started,
+        merged,
+        closed,
+        expired,
+        open: count(STILL_OPEN),
+        drafts: count(STILL_OPEN, true),
+        decided,
+        acceptance: decided ? merged / decided : undefined,
+        zeroTouch: touched.filter(j => !j.personCommitted).length,
+        touchKnown: touched.length,
+        touchTooLong: jobs.filter(j => j.state === 'merged' && j.touchUnread).length,
+        medianToMerge: median(toMerge),
+        creditsPerMerge: merged ? Math.round((started * creditsPerRun) / merged) : undefined
+    };
+}
+function median(values) {
+    if (!values.length)
+        return undefined;
+    const sorted = [...values].sort((a, b) => a - b);
+    const mid = Math.floor(sorted.length / 2);
+    return sorted.length % 2
+        ? sorted[mid]
+        : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+/** A duration in hours under two days, in days from then: `5 hours`, `2.5 days`. */
+function hoursOrDays(ms) {
+    const hours = ms / 3_600_000;
+    if (hours < 1)
+        return 'under an hour';
+    if (hours < 48) {
+        const h = Math.round(hours);
+        return `${h} ${h === 1 ? 'hour' : 'hours'}`;
+    }
+    const days = Math.round((hours / 24) * 10) / 10;
+    return `${days} days`;
+}
+
+
+/***/ }),
+
+/***/ 2991:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  x: () => (/* binding */ Dashboard)
+  f: () => (/* binding */ openRunLedger)
 });
 
-// UNUSED EXPORTS: withinIssueBody
-
+// EXTERNAL MODULE: ./.tmp/ncc-js/records/record.js
+var record = __nccwpck_require__(6508);
+// EXTERNAL MODULE: ./.tmp/ncc-js/agent/settings.js + 2 modules
+var agent_settings = __nccwpck_require__(4360);
 // EXTERNAL MODULE: ./.tmp/ncc-js/github/api.js + 33 modules
 var api = __nccwpck_require__(2760);
 // EXTERNAL MODULE: ./.tmp/ncc-js/github/dashboard-issues.js
@@ -34428,264 +34802,9 @@ function dashboardError(what, error, { view, withoutLedger }) {
     return new errors/* ExplainedError */.hM(`Could not ${what} the docs agent dashboard issue (${(0,api/* gitHubFailure */.o7)(error).why}), which records what was handed to the agent, so nothing was started.${advice ? ` ${advice}` : ''}`);
 }
 
-
-/***/ }),
-
-/***/ 8231:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   lV: () => (/* binding */ pullUpdate),
-/* harmony export */   rk: () => (/* binding */ expireStale)
-/* harmony export */ });
-/* unused harmony export MAX_EXPIRY_READS */
-/* harmony import */ var _github_docs_pulls_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5966);
-/* harmony import */ var _github_event_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1450);
-/* harmony import */ var _runner_markdown_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(5082);
-/* harmony import */ var _fold_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(39);
-/* harmony import */ var _names_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3254);
-/* harmony import */ var _staleness_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5916);
-
-
-
-
-
-
-/** Docs pull requests read at most for expiry in one run (the oldest first). */
-const MAX_EXPIRY_READS = 5;
-/**
- * `expire-after`: the ledger's docs pull requests of the project that nobody but the agent has
- * touched for longer than the duration are closed with a comment that says what stale meant and
- * links the dashboard. Staleness runs from the last activity by a person (a commit, a review, a
- * comment, a label), or from the pull request's creation; one that a person pushed to, approved,
- * requested changes on or gave `keep-label` is never closed, and the ledger says why it was kept.
- * At most MAX_EXPIRY_READS pull requests a run, those never kept first: a pull request read (1
- * request), and for one older than the duration its activity (1 GraphQL request, and who
- * `docs-token` is, once). A docs token without access is a warning naming it; the run goes on.
- */
-async function expireStale(project, ctx) {
-    const updates = [];
-    const expired = [];
-    const due = project.jobs
-        .filter(j => j.prLink && _fold_js__WEBPACK_IMPORTED_MODULE_2__/* .LIVE */ .L8.has(j.state) && ctx.now - j.startedAt > ctx.afterMs)
-        // Kept ones last, the longest unjudged first: a kept pull request never holds back the others.
-        .sort((a, b) => (a.kept?.at ?? 0) - (b.kept?.at ?? 0) || a.startedAt - b.startedAt)
-        .slice(0, MAX_EXPIRY_READS);
-    for (const job of due) {
-        const link = job.prLink;
-        const where = (0,_github_event_js__WEBPACK_IMPORTED_MODULE_1__/* .parsePullLink */ .dt)(link, ctx.serverUrl);
-        if (!where)
-            continue;
-        const turn = await expireOne(job, link, where, ctx);
-        if ('stop' in turn)
-            break;
-        if (turn.update)
-            updates.push(turn.update);
-        if (turn.expired)
-            expired.push(link);
-    }
-    return { updates, expired };
-}
-async function expireOne(job, link, where, ctx) {
-    const { docs, log } = ctx;
-    // A call to the docs repository that fails stops the expiry for this run, saying what to grant.
-    const attempt = async (what, then, call) => {
-        try {
-            return { answer: await call() };
-        }
-        catch (error) {
-            const failed = (0,_github_docs_pulls_js__WEBPACK_IMPORTED_MODULE_0__/* .docsFailure */ .OK)(error);
-            log.warning(`Could not ${what} ${link} with '${docs.tokenInput}' (${failed.why}), ${then}${failed.grant('read and write')}`);
-            return { stop: true };
-        }
-    };
-    const read = await attempt('read the docs pull request', 'so stale docs pull requests are not closed in this run.', () => docs.pull(where));
-    if ('stop' in read)
-        return read;
-    const pull = read.answer;
-    const seen = (0,_github_docs_pulls_js__WEBPACK_IMPORTED_MODULE_0__/* .docsPullState */ .we)(pull);
-    if (seen.state !== 'open')
-        return { update: pullUpdate(job.id, seen) };
-    const createdAt = pull.createdAt ?? job.startedAt;
-    const open = {
-        jobId: job.id,
-        state: 'open',
-        prCreatedAt: createdAt,
-        draft: Boolean(pull.draft)
-    };
-    if (ctx.now - createdAt <= ctx.afterMs)
-        return { update: open };
-    let agentEmail = job.agentEmail;
-    const judged = await attempt('read who touched the docs pull request', 'so stale docs pull requests are not closed in this run: a person’s work is never closed on a guess.', async () => {
-        // Who `docs-token` is: its comments are the action's own, never a person's.
-        const token = await docs.identity(where);
-        const activity = await docs.activity(where);
-        agentEmail ??= activity.openerEmail;
-        return (0,_staleness_js__WEBPACK_IMPORTED_MODULE_4__/* .judgeStaleness */ .CP)(activity, {
-            createdAt,
-            now: ctx.now,
-            afterMs: ctx.afterMs,
-            keepLabel: ctx.keepLabel,
-            agent: { token, email: agentEmail }
-        });
-    });
-    if ('stop' in judged)
-        return judged;
-    const staleness = judged.answer;
-    if (!('stale' in staleness)) {
-        const why = 'keep' in staleness
-            ? staleness.keep
-            : `${staleness.recent}, within '${_names_js__WEBPACK_IMPORTED_MODULE_3__/* .Key */ .Uz.ExpireAfter}: ${ctx.afterText}'`;
-        log.info(`Kept the docs pull request ${link} open past '${_names_js__WEBPACK_IMPORTED_MODULE_3__/* .Key */ .Uz.ExpireAfter}: ${ctx.afterText}': ${why}.`);
-        return { update: { ...open, agentEmail, kept: { why, at: ctx.now } } };
-    }
-    if (ctx.dryRun) {
-        log.info(`Dry run: nobody but the docs agent has touched the docs pull request ${link} since ${(0,_staleness_js__WEBPACK_IMPORTED_MODULE_4__/* .day */ .vd)(staleness.since)}, longer than '${_names_js__WEBPACK_IMPORTED_MODULE_3__/* .Key */ .Uz.ExpireAfter}: ${ctx.afterText}': it would be closed.`);
-        return {};
-    }
-    const closing = await attempt('close the docs pull request', `which nobody but the docs agent has touched for longer than '${_names_js__WEBPACK_IMPORTED_MODULE_3__/* .Key */ .Uz.ExpireAfter}: ${ctx.afterText}'.`, () => docs.close(where));
-    if ('stop' in closing)
-        return closing;
-    const closed = closing.answer;
-    // Merged in the meantime: GitHub keeps a merged pull request as it is.
-    const after = (0,_github_docs_pulls_js__WEBPACK_IMPORTED_MODULE_0__/* .docsPullState */ .we)(closed);
-    if (after.state === 'merged')
-        return { update: pullUpdate(job.id, after) };
-    log.notice(`Closed the docs pull request ${link}: nobody but the docs agent has touched it since ${(0,_staleness_js__WEBPACK_IMPORTED_MODULE_4__/* .day */ .vd)(staleness.since)}, longer than '${_names_js__WEBPACK_IMPORTED_MODULE_3__/* .Key */ .Uz.ExpireAfter}: ${ctx.afterText}'. The next change starts a new job.`);
-    try {
-        await docs.comment(where, closingComment(ctx, staleness));
-    }
-    catch (error) {
-        log.warning(`Closed ${link} but could not say why in a comment (${(0,_github_docs_pulls_js__WEBPACK_IMPORTED_MODULE_0__/* .docsFailure */ .OK)(error).why}).`);
-    }
-    return {
-        update: { jobId: job.id, state: 'expired', prCreatedAt: createdAt, endedAt: ctx.now },
-        expired: true
-    };
-}
-/** What the ledger learns of a job from its docs pull request's state: the state and its times. */
-function pullUpdate(jobId, pull) {
-    return {
-        jobId,
-        state: pull.state,
-        ...(pull.createdAt !== undefined ? { prCreatedAt: pull.createdAt } : {}),
-        ...(pull.endedAt !== undefined ? { endedAt: pull.endedAt } : {})
-    };
-}
-/** Says what stale meant: nobody but the agent touched it, since when, and how to keep one open. */
-function closingComment(ctx, stale) {
-    const dashboard = ctx.dashboardUrl
-        ? ` The changes it held are listed on the ${(0,_runner_markdown_js__WEBPACK_IMPORTED_MODULE_5__/* .markdownLink */ .iQ)('docs agent dashboard', ctx.dashboardUrl)}.`
-        : '';
-    // Named, never mentioned: a closing comment notifies nobody.
-    const last = stale.touched ? `the last was ${(0,_runner_markdown_js__WEBPACK_IMPORTED_MODULE_5__/* .escapeMarkdown */ .FV)(stale.touched)}` : 'it was opened';
-    return [
-        `📝 **Mintlify agent action**: closed as stale. Nobody but the docs agent has touched this docs pull request since ${(0,_staleness_js__WEBPACK_IMPORTED_MODULE_4__/* .day */ .vd)(stale.since)} (${last}), longer than ${(0,_runner_markdown_js__WEBPACK_IMPORTED_MODULE_5__/* .codeSpan */ .SS)(`${_names_js__WEBPACK_IMPORTED_MODULE_3__/* .Key */ .Uz.ExpireAfter}: ${ctx.afterText}`)} allows.${dashboard}`,
-        '',
-        `Stale means no commit, review, comment or label by a person in that time. A docs pull request that a person pushed to, approved, requested changes on or labelled ${(0,_runner_markdown_js__WEBPACK_IMPORTED_MODULE_5__/* .codeSpan */ .SS)(ctx.keepLabel)} is never closed. The next code change starts a fresh docs pull request; reopen this one to keep working on it by hand.`
-    ].join('\n');
-}
-
-
-/***/ }),
-
-/***/ 39:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   L8: () => (/* binding */ LIVE),
-/* harmony export */   mj: () => (/* binding */ decideFold)
-/* harmony export */ });
-/* unused harmony export docsPrState */
-/* harmony import */ var _github_docs_pulls_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5966);
-/* harmony import */ var _github_event_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1450);
-/* harmony import */ var _runner_errors_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7156);
-
-
-
-/** Ledger states of a job that may still take a follow-up: running, or its docs pull request open. */
-const LIVE = new Set(['active', 'open', 'started']);
-/**
- * The ledger's newest job of the project that may still take the batch, checked against the
- * service: still running, or its docs pull request (the link the service reports, never one
- * written anywhere else) still open. Anything that cannot be read means a new job, never a guess.
- */
-async function decideFold(project, ctx) {
-    const latest = [...project.jobs].reverse().find(job => LIVE.has(job.state));
-    if (!latest)
-        return { info: 'No docs job of this project is open in the ledger: starting a new job.' };
-    let job;
-    try {
-        job = await ctx.readJob(latest.id);
-    }
-    catch (error) {
-        return {
-            notice: `Could not read the earlier job ${latest.id} (${(0,_runner_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .errorText */ .kc)(error).replace(/\.$/, '')}), so these changes start a new job.`,
-            info: 'Starting a new job.'
-        };
-    }
-    if (job.status === 'active')
-        return {
-            target: { jobId: job.id, docsPr: job.prLink ?? undefined },
-            info: `Job ${job.id} is still running: sending the changes to it as a follow-up.`
-        };
-    if (!job.prLink)
-        return {
-            info: `The earlier job ${job.id} ended (${job.status ?? 'status unknown'}) without a docs pull request: starting a new job.`,
-            seen: { jobId: job.id, state: 'ended' }
-        };
-    const state = await docsPrState(ctx, job.prLink);
-    const times = (s) => ({
-        ...(s.createdAt ? { prCreatedAt: s.createdAt } : {}),
-        ...(s.endedAt ? { endedAt: s.endedAt } : {})
-    });
-    if ('error' in state)
-        return {
-            notice: `Could not read the state of the docs pull request ${job.prLink} (${state.error}), so these changes start a new job instead of joining it.${state.hint ?? ''}`,
-            info: 'Starting a new job.'
-        };
-    if (state.state === 'open')
-        return {
-            target: { jobId: job.id, docsPr: job.prLink },
-            info: `The docs pull request ${job.prLink} of job ${job.id} is still open: sending the changes to the job as a follow-up.`,
-            seen: { jobId: job.id, state: 'open', prLink: job.prLink, ...times(state) }
-        };
-    return {
-        info: `The docs pull request ${job.prLink} of job ${job.id} is ${state.state}: starting a new job.`,
-        seen: { jobId: job.id, state: state.state, prLink: job.prLink, ...times(state) }
-    };
-}
-/**
- * A docs pull request's state, read with the docs repository's connection; an error says why it
- * could not be read, and what to set when GitHub refused.
- */
-async function docsPrState(ctx, link) {
-    const where = (0,_github_event_js__WEBPACK_IMPORTED_MODULE_1__/* .parsePullLink */ .dt)(link, ctx.serverUrl);
-    if (!where)
-        return { error: `it is not a pull request on ${ctx.serverUrl}` };
-    try {
-        return await ctx.docs.state(where);
-    }
-    catch (error) {
-        const failed = (0,_github_docs_pulls_js__WEBPACK_IMPORTED_MODULE_0__/* .docsFailure */ .OK)(error);
-        return { error: failed.why, hint: failed.grant('read') || undefined };
-    }
-}
-
-
-/***/ }),
-
-/***/ 4188:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Mt: () => (/* binding */ LedgerSession)
-/* harmony export */ });
-/* unused harmony exports changeRefs, coveringRun, applyUpdates */
-/* harmony import */ var _policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(523);
-/* harmony import */ var _budget_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5817);
-/* harmony import */ var _approval_box_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(831);
-/* harmony import */ var _records_ledger_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5442);
+// EXTERNAL MODULE: ./.tmp/ncc-js/policy/code-repositories.js
+var code_repositories = __nccwpck_require__(523);
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/ledger-session.js
 
 
 
@@ -34696,13 +34815,13 @@ function changeRefs(batch) {
         ...batch.pulls.map(p => ({
             sha: p.mergeCommit ?? '',
             pr: p.number,
-            title: (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_2__/* .ledgerTitle */ .AE)(p.title),
+            title: (0,ledger/* ledgerTitle */.AE)(p.title),
             url: p.url,
             ...(p.repository ? { repo: p.repository } : {})
         })),
         ...batch.commits.map(c => ({
             sha: c.sha,
-            title: (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_2__/* .ledgerTitle */ .AE)(c.message.split('\n')[0] ?? ''),
+            title: (0,ledger/* ledgerTitle */.AE)(c.message.split('\n')[0] ?? ''),
             ...(c.repository ? { repo: c.repository } : {})
         }))
     ];
@@ -34779,11 +34898,11 @@ class LedgerSession {
     }
     /** The budget that binds first (`max-jobs`, `max-credits`), or none when the policy sets none. */
     budgetState() {
-        return (0,_budget_js__WEBPACK_IMPORTED_MODULE_3__/* .tightest */ .X7)((0,_budget_js__WEBPACK_IMPORTED_MODULE_3__/* .budgetStates */ .IQ)(this.project.spend, this.limits, this.now()));
+        return (0,budget/* tightest */.X7)((0,budget/* budgetStates */.IQ)(this.project.spend, this.limits, this.now()));
     }
     /** Where every budget stands, in one line; none without a budget. */
     budgetSummary() {
-        return (0,_budget_js__WEBPACK_IMPORTED_MODULE_3__/* .budgetSummary */ .ay)(this.project.spend, this.limits, this.now());
+        return (0,budget/* budgetSummary */.ay)(this.project.spend, this.limits, this.now());
     }
     ensureWritable() {
         return this.dashboard.ensureWritable();
@@ -34810,7 +34929,7 @@ class LedgerSession {
         const changes = changeRefs(batch);
         await this.dashboard.write(this.projectId, project => {
             this.handedOver(project, batch, at);
-            (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_2__/* .noteStart */ .PI)(project, at);
+            (0,ledger/* noteStart */.PI)(project, at);
             this.markSeen(project);
             const known = project.jobs.find(j => j.id === job.id);
             if (followUp && known) {
@@ -34836,7 +34955,7 @@ class LedgerSession {
     async counted(job, followUp, note) {
         const at = this.now();
         await this.dashboard.write(this.projectId, project => {
-            (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_2__/* .noteStart */ .PI)(project, at);
+            (0,ledger/* noteStart */.PI)(project, at);
             project.runs.push({
                 at,
                 url: this.run.url,
@@ -34876,9 +34995,9 @@ class LedgerSession {
         const at = this.now();
         await this.dashboard.write(this.projectId, project => {
             this.handedOver(project, batch, at);
-            (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_2__/* .noteStart */ .PI)(project, at);
-            const id = (0,_approval_box_js__WEBPACK_IMPORTED_MODULE_1__/* .newBatchId */ .SB)(at);
-            project.uncertain.push((0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_2__/* .keptUncertain */ .MJ)({ id, at, what, job: jobId, changes: changeRefs(batch), why }));
+            (0,ledger/* noteStart */.PI)(project, at);
+            const id = (0,approval_box/* newBatchId */.SB)(at);
+            project.uncertain.push((0,ledger/* keptUncertain */.MJ)({ id, at, what, job: jobId, changes: changeRefs(batch), why }));
             project.runs.push(this.entry(at, batch, 'uncertain', jobId, why));
         }, { reread: true });
     }
@@ -35003,31 +35122,31 @@ class LedgerSession {
  * read with none of its changes handled (pull requests GitHub no longer has) gives its up.
  */
 function afterResend(entries, resent, batch, at) {
-    const read = batch.parts && new Set(batch.parts.map(p => (0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_0__/* .repositoryKey */ .Kq)(p.name)));
+    const read = batch.parts && new Set(batch.parts.map(p => (0,code_repositories/* repositoryKey */.Kq)(p.name)));
     const handled = new Set([
-        ...batch.pulls.map(p => `${(0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_0__/* .repositoryKey */ .Kq)(p.repository ?? '')}#${p.number}`),
-        ...batch.commits.map(c => `${(0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_0__/* .repositoryKey */ .Kq)(c.repository ?? '')}@${c.sha}`),
+        ...batch.pulls.map(p => `${(0,code_repositories/* repositoryKey */.Kq)(p.repository ?? '')}#${p.number}`),
+        ...batch.commits.map(c => `${(0,code_repositories/* repositoryKey */.Kq)(c.repository ?? '')}@${c.sha}`),
         ...batch.skipped.map(s => s.sha)
     ]);
     const isHandled = (c) => handled.has(c.sha) ||
         handled.has(c.pr === undefined
-            ? `${(0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_0__/* .repositoryKey */ .Kq)(c.repo ?? '')}@${c.sha}`
-            : `${(0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_0__/* .repositoryKey */ .Kq)(c.repo ?? '')}#${c.pr}`);
+            ? `${(0,code_repositories/* repositoryKey */.Kq)(c.repo ?? '')}@${c.sha}`
+            : `${(0,code_repositories/* repositoryKey */.Kq)(c.repo ?? '')}#${c.pr}`);
     return entries.flatMap(entry => {
         if (!entry.id || !resent.includes(entry.id))
             return [entry];
         if (!read)
             return [];
-        const progressed = new Set(entry.changes.filter(c => c.repo && isHandled(c)).map(c => (0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_0__/* .repositoryKey */ .Kq)(c.repo ?? '')));
+        const progressed = new Set(entry.changes.filter(c => c.repo && isHandled(c)).map(c => (0,code_repositories/* repositoryKey */.Kq)(c.repo ?? '')));
         const left = entry.changes.filter(c => {
             if (!c.repo)
                 return false;
-            const key = (0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_0__/* .repositoryKey */ .Kq)(c.repo);
+            const key = (0,code_repositories/* repositoryKey */.Kq)(c.repo);
             return !read.has(key) || (progressed.has(key) && !isHandled(c));
         });
         if (!left.length)
             return [];
-        return [{ ...entry, id: (0,_approval_box_js__WEBPACK_IMPORTED_MODULE_1__/* .newBatchId */ .SB)(at), changes: left }];
+        return [{ ...entry, id: (0,approval_box/* newBatchId */.SB)(at), changes: left }];
     });
 }
 /**
@@ -35045,7 +35164,7 @@ function markDocumented(project, batch, at, start) {
     }
     const marks = (project.repositories ??= {});
     for (const part of batch.parts) {
-        const key = (0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_0__/* .repositoryKey */ .Kq)(part.name);
+        const key = (0,code_repositories/* repositoryKey */.Kq)(part.name);
         if (unmoved(marks[key]?.sha, start.repositories[key]))
             marks[key] = { sha: part.head, at, name: part.name, branch: part.branch };
     }
@@ -35074,7 +35193,7 @@ function markFirstSeen(project, batch, at) {
         return;
     const marks = (project.repositories ??= {});
     for (const part of batch.parts) {
-        const key = (0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_0__/* .repositoryKey */ .Kq)(part.name);
+        const key = (0,code_repositories/* repositoryKey */.Kq)(part.name);
         const from = part.base ?? part.start;
         if (!marks[key] && from)
             marks[key] = { sha: from, at, name: part.name, branch: part.branch };
@@ -35140,200 +35259,31 @@ function leftOut(batch) {
     return `left out: ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
 }
 
-
-/***/ }),
-
-/***/ 9401:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   KI: () => (/* binding */ outcomes),
-/* harmony export */   eZ: () => (/* binding */ STILL_OPEN),
-/* harmony export */   ho: () => (/* binding */ refreshOutcomes),
-/* harmony export */   oM: () => (/* binding */ hoursOrDays)
-/* harmony export */ });
-/* unused harmony export MAX_OUTCOME_READS */
-/* harmony import */ var _github_docs_pulls_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5966);
-/* harmony import */ var _github_event_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1450);
-/* harmony import */ var _names_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3254);
-/* harmony import */ var _expiry_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8231);
-/* harmony import */ var _staleness_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5916);
-/* harmony import */ var _records_ledger_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(5442);
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/run-ledger.js
 
 
 
 
-
-
-/** Docs-repository requests at most, in one run, to bring the outcomes up to date. */
-const MAX_OUTCOME_READS = 5;
-/** An expired docs pull request is read again at most once a day, for a person's reopen and merge. */
-const EXPIRED_REREAD_MS = 86_400_000;
-const DECIDED = new Set(['merged', 'closed', 'expired']);
-const STILL_OPEN = new Set(['active', 'started', 'open']);
 /**
- * The ledger's docs pull requests of the last 30 days whose outcome is not known yet (still open,
- * or merged or closed without its time) are read again, those never read first, then those read
- * longest ago, the oldest first: at most MAX_OUTCOME_READS requests. A token without access is a
- * warning naming it; the run goes on.
+ * The run's dashboard in its repository (found by its title, its state verified with the key, its
+ * links on the run's GitHub, the project's limits beside what it used) and the ledger session that
+ * records for this run and project. `withoutLedger`: how the run could go without one, when it can.
  */
-async function refreshOutcomes(project, ctx) {
-    const due = project.jobs
-        .filter(j => j.prLink && !ctx.skip.has(j.id) && inWindow(j, ctx.now) && unknown(j, ctx.now))
-        .sort((a, b) => (a.checkedAt ?? 0) - (b.checkedAt ?? 0) || (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_5__/* .openedAt */ .vx)(a) - (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_5__/* .openedAt */ .vx)(b));
-    const changed = [];
-    const checked = [];
-    let reads = 0;
-    const people = personCommits(ctx);
-    for (const job of due) {
-        if (reads >= MAX_OUTCOME_READS)
-            break;
-        const link = job.prLink;
-        const where = (0,_github_event_js__WEBPACK_IMPORTED_MODULE_1__/* .parsePullLink */ .dt)(link, ctx.serverUrl);
-        if (!where)
-            continue;
-        reads++;
-        let pull;
-        try {
-            pull = await ctx.docs.state(where);
-        }
-        catch (error) {
-            const failed = (0,_github_docs_pulls_js__WEBPACK_IMPORTED_MODULE_0__/* .docsFailure */ .OK)(error);
-            const { tokenInput } = ctx.docs;
-            const text = `Could not read the docs pull request ${link} with '${tokenInput}' (${failed.why}), so the dashboard's outcomes are not brought up to date in this run.${failed.grant('read')}`;
-            // The run's own token cannot be expected to read another repository: worth a notice only.
-            if (tokenInput === _names_js__WEBPACK_IMPORTED_MODULE_2__/* .Input */ .pd.DocsToken)
-                ctx.log.warning(text);
-            else
-                ctx.log.notice(text);
-            break;
-        }
-        const update = { ...outcomeOf(job, pull), checkedAt: ctx.now };
-        if (update.state === 'merged' && job.personCommitted === undefined && !people.failed)
-            Object.assign(update, await people.committed(where, link, job.agentEmail));
-        if (changes(job, update))
-            changed.push(update);
-        else
-            checked.push(update);
-    }
-    return { changed, checked };
-}
-/**
- * Whether a person committed to a merged docs pull request, for the zero-touch rate: its activity
- * read once (1 GraphQL request), the agent's identities left out. What cannot be read stays unknown,
- * and no other is read in this run.
- */
-function personCommits(ctx) {
-    const state = {
-        failed: false,
-        async committed(where, link, known) {
-            try {
-                // The token's identity is the agent's only when it is `docs-token`.
-                const token = ctx.docs.tokenInput === _names_js__WEBPACK_IMPORTED_MODULE_2__/* .Input */ .pd.DocsToken ? await ctx.docs.identity(where) : undefined;
-                const activity = await ctx.docs.activity(where);
-                const agentEmail = known ?? activity.openerEmail;
-                const people = (0,_staleness_js__WEBPACK_IMPORTED_MODULE_4__/* .peopleOf */ .xr)(activity, { token, email: agentEmail });
-                if (people.some(_staleness_js__WEBPACK_IMPORTED_MODULE_4__/* .isPush */ .n3))
-                    return { personCommitted: true, agentEmail };
-                // Older commits not read may hold a person's: not known, out of the zero-touch rate.
-                if (activity.unread)
-                    return { touchUnread: true, agentEmail };
-                return { personCommitted: false, agentEmail };
-            }
-            catch (error) {
-                state.failed = true;
-                ctx.log.info(`Could not read who committed to ${link} (${(0,_github_docs_pulls_js__WEBPACK_IMPORTED_MODULE_0__/* .docsFailure */ .OK)(error).why}): the zero-touch rate counts it once it is read.`);
-                return {};
-            }
-        }
-    };
-    return state;
-}
-function outcomeOf(job, pull) {
-    const read = { ...(0,_expiry_js__WEBPACK_IMPORTED_MODULE_3__/* .pullUpdate */ .lV)(job.id, pull), draft: pull.draft };
-    if (pull.state === 'merged')
-        return read;
-    // Closed by expire-after: expired still, unless a person reopened and merged it (above). One
-    // reopened and open is not the agent's to fold into again.
-    if (job.state === 'expired')
-        return {
-            ...(0,_expiry_js__WEBPACK_IMPORTED_MODULE_3__/* .pullUpdate */ .lV)(job.id, { ...pull, endedAt: undefined }),
-            state: 'expired',
-            draft: pull.draft
-        };
-    if (pull.state === 'closed')
-        return read;
-    // A job still at work keeps its state: its docs pull request is open.
-    return { ...read, state: job.state === 'active' || job.state === 'started' ? job.state : 'open' };
-}
-const changes = (job, u) => job.state !== u.state ||
-    Boolean(u.prCreatedAt && u.prCreatedAt !== job.prCreatedAt) ||
-    Boolean(u.endedAt && u.endedAt !== job.endedAt) ||
-    Boolean(u.draft) !== Boolean(job.draft) ||
-    (u.personCommitted !== undefined && u.personCommitted !== job.personCommitted) ||
-    Boolean(u.touchUnread && !job.touchUnread);
-const inWindow = (job, now) => (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_5__/* .openedAt */ .vx)(job) > now - _records_ledger_js__WEBPACK_IMPORTED_MODULE_5__/* .OUTCOME_WINDOW_MS */ .di;
-/**
- * Not decided yet as far as the ledger knows, or decided without the times the figures need, or
- * merged without knowing whether a person committed to it (unless its commits were too many to
- * read), or expired and not read for a day: the closing comment invites a person to reopen it,
- * and they may merge it.
- */
-const unknown = (job, now) => job.state === 'expired'
-    ? now - (job.checkedAt ?? job.endedAt ?? 0) >= EXPIRED_REREAD_MS
-    : !DECIDED.has(job.state) ||
-        !job.endedAt ||
-        !job.prCreatedAt ||
-        (job.state === 'merged' && job.personCommitted === undefined && !job.touchUnread);
-function outcomes(project, now, creditsPerRun = 180) {
-    const jobs = project.jobs.filter(j => j.prLink && inWindow(j, now));
-    const count = (states, draft = false) => jobs.filter(j => states.has(j.state) && Boolean(j.draft) === draft).length;
-    const state = (s) => jobs.filter(j => j.state === s).length;
-    const merged = state('merged');
-    const closed = state('closed');
-    const expired = state('expired');
-    const touched = jobs.filter(j => j.state === 'merged' && j.personCommitted !== undefined);
-    const decided = merged + closed + expired;
-    const started = (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_5__/* .startsIn30Days */ .jG)(project, now);
-    const toMerge = jobs
-        .filter(j => j.state === 'merged' && j.endedAt && j.endedAt >= j.startedAt)
-        .map(j => j.endedAt - j.startedAt);
-    return {
-        started,
-        merged,
-        closed,
-        expired,
-        open: count(STILL_OPEN),
-        drafts: count(STILL_OPEN, true),
-        decided,
-        acceptance: decided ? merged / decided : undefined,
-        zeroTouch: touched.filter(j => !j.personCommitted).length,
-        touchKnown: touched.length,
-        touchTooLong: jobs.filter(j => j.state === 'merged' && j.touchUnread).length,
-        medianToMerge: median(toMerge),
-        creditsPerMerge: merged ? Math.round((started * creditsPerRun) / merged) : undefined
-    };
-}
-function median(values) {
-    if (!values.length)
-        return undefined;
-    const sorted = [...values].sort((a, b) => a - b);
-    const mid = Math.floor(sorted.length / 2);
-    return sorted.length % 2
-        ? sorted[mid]
-        : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-/** A duration in hours under two days, in days from then: `5 hours`, `2.5 days`. */
-function hoursOrDays(ms) {
-    const hours = ms / 3_600_000;
-    if (hours < 1)
-        return 'under an hour';
-    if (hours < 48) {
-        const h = Math.round(hours);
-        return `${h} ${h === 1 ? 'hour' : 'hours'}`;
-    }
-    const days = Math.round((hours / 24) * 10) / 10;
-    return `${days} days`;
+async function openRunLedger(github, settings, event, clock, { withoutLedger } = {}) {
+    const dashboard = await Dashboard.open(github, {
+        title: settings.dashboardTitle,
+        signer: new record/* RecordSigner */.wo(settings.apiKey),
+        secrets: (0,agent_settings/* secretsOf */.Fj)(settings),
+        view: {
+            repository: `${event.owner}/${event.repo}`,
+            serverUrl: event.serverUrl,
+            limits: settings
+        },
+        now: () => clock.wallNow(),
+        ...(withoutLedger === undefined ? {} : { withoutLedger })
+    });
+    const session = new LedgerSession(dashboard, settings.projectId, { id: event.runId, url: event.runUrl, attempt: event.runAttempt, step: event.step }, () => clock.wallNow(), settings);
+    return { dashboard, session };
 }
 
 
@@ -35432,7 +35382,7 @@ const day = (ms) => new Date(ms).toISOString().slice(0, 10);
 /* harmony export */   t3: () => (/* binding */ subActionUses)
 /* harmony export */ });
 /* unused harmony exports ACTION_REPOSITORY, USES_MAJOR */
-/* harmony import */ var _mintlify_connection_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7669);
+/* harmony import */ var _mintlify_connection_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2626);
 
 /** Input and output names of the agent action (action.yml), defined once; action.yml and the docs are tested against them. */
 const Input = {
@@ -35640,7 +35590,7 @@ __nccwpck_require__.d(__webpack_exports__, {
 // UNUSED EXPORTS: COMMENT_MODES, IMPACT_COMMENT_MODES, REVIEW_MODES
 
 // EXTERNAL MODULE: ./.tmp/ncc-js/mintlify/connection.js + 6 modules
-var connection = __nccwpck_require__(7669);
+var connection = __nccwpck_require__(2626);
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/duration.js
 var duration = __nccwpck_require__(8703);
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/inputs.js
@@ -35928,7 +35878,7 @@ function parseFailOn(raw) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6773);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8581);
 
 // The changes sub-action (changes/action.yml); `run` reports its own failures.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -35938,7 +35888,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6773:
+/***/ 8581:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -35951,6 +35901,12 @@ __nccwpck_require__.d(__webpack_exports__, {
 var github_event = __nccwpck_require__(1450);
 // EXTERNAL MODULE: ./.tmp/ncc-js/policy/actions.js
 var actions = __nccwpck_require__(1012);
+// EXTERNAL MODULE: ./.tmp/ncc-js/github/api.js + 33 modules
+var api = __nccwpck_require__(2760);
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/errors.js
+var errors = __nccwpck_require__(7156);
+// EXTERNAL MODULE: ./.tmp/ncc-js/policy/choices.js
+var choices = __nccwpck_require__(7899);
 // EXTERNAL MODULE: ./.tmp/ncc-js/policy/policy.js + 1 modules
 var policy_policy = __nccwpck_require__(9445);
 // EXTERNAL MODULE: ./.tmp/ncc-js/policy/problems.js
@@ -35959,10 +35915,36 @@ var problems = __nccwpck_require__(1975);
 
 
 
+
+
+
 /** Where the policy file is when the workflow names none. */
 const DEFAULT_POLICY_PATH = '.github/docs-agent.yml';
 /** The JSON Schema of the file, for editors (`# yaml-language-server: $schema=…`). */
 const POLICY_SCHEMA_URL = 'https://raw.githubusercontent.com/mintlify/agent-action/v2/schema/docs-agent.schema.json';
+/**
+ * The reader of `repository`'s policy file every action gives `loadPolicy`: GitHub's contents API
+ * on the default branch (no checkout). A read GitHub refuses is `refused`, to name the permission;
+ * any other failure names the file and GitHub's answer.
+ */
+function repositoryPolicyReader(github, repository) {
+    return async (path) => {
+        let file;
+        try {
+            file = await github.fileText(path, choices/* MAX_POLICY_BYTES */.mk);
+        }
+        catch (error) {
+            if ((0,api/* refusedAccess */.xE)(error))
+                return { kind: 'refused' };
+            throw new errors/* ExplainedError */.hM(`Could not read the policy file ${path} of ${repository} (${(0,api/* describeGitHubError */.dZ)(error)}). Run the workflow again later.`);
+        }
+        if (typeof file === 'string')
+            return { kind: 'file', text: file };
+        if (file.problem === 'missing')
+            return { kind: 'missing' };
+        return { kind: 'not-a-file', why: `it is larger than ${choices/* MAX_POLICY_BYTES */.mk / 1024} KB` };
+    };
+}
 /** A path in the repository: relative, no `..`, no backslash; what the contents API takes. */
 const REPOSITORY_PATH = /^(?!\/)(?!.*(?:^|\/)\.{1,2}(?:\/|$))[^\\\0\r\n]{1,255}$/;
 /** The path the `config` input names, and whether it named one: a missing named file is an error. */
@@ -36179,10 +36161,8 @@ function movedInputs(action, given, file = DEFAULT_POLICY_PATH) {
     return lines.join('\n');
 }
 
-// EXTERNAL MODULE: ./.tmp/ncc-js/runner/errors.js
-var errors = __nccwpck_require__(7156);
 // EXTERNAL MODULE: ./.tmp/ncc-js/mintlify/connection.js + 6 modules
-var connection = __nccwpck_require__(7669);
+var connection = __nccwpck_require__(2626);
 // EXTERNAL MODULE: ./.tmp/ncc-js/mintlify/errors.js
 var mintlify_errors = __nccwpck_require__(1456);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/agent-jobs.js
@@ -36378,8 +36358,6 @@ async function checkAccess(client, projectId, deadline) {
         throw new mintlify_errors/* ApiError */.hD(`Could not check the key and project '${projectId}': the service answered without a list of jobs.`, undefined, true);
 }
 
-// EXTERNAL MODULE: ./.tmp/ncc-js/github/api.js + 33 modules
-var api = __nccwpck_require__(2760);
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/inputs.js
 var runner_inputs = __nccwpck_require__(7382);
 // EXTERNAL MODULE: ./.tmp/ncc-js/github/docs-pulls.js
@@ -36460,8 +36438,6 @@ function connectGitHub(token, where, cancel, { tokenInput, ...options } = {}) {
     return { ...session.repository(token, where, tokenInput), close: () => session.close() };
 }
 
-// EXTERNAL MODULE: ./.tmp/ncc-js/policy/choices.js
-var choices = __nccwpck_require__(7899);
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/duration.js
 var duration = __nccwpck_require__(8703);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/prepared-run.js
@@ -36679,6 +36655,8 @@ async function recordDocsPr(job, ctx) {
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/docs-repository.js
 
+
+
 /**
  * The run's door to the docs repository (github/docs-pulls.ts) with `docs-token`: the session's
  * one per token, so every flow of a run shares it. A flow that only reads (folding, outcomes, an
@@ -36689,6 +36667,22 @@ async function recordDocsPr(job, ctx) {
 function docsPulls(tokens, apiUrl, deps, { orRunToken = false } = {}) {
     const own = Boolean(tokens.docsToken) || !orRunToken;
     return deps.session.docsPulls((own ? tokens.docsToken : tokens.githubToken) ?? '', { tokenInput: own ? names/* Input */.pd.DocsToken : names/* Input */.pd.GithubToken, docsInput: names/* Input */.pd.DocsToken }, apiUrl);
+}
+/**
+ * A docs pull request's state, read with the docs repository's connection; an error says why it
+ * could not be read, and what to set when GitHub refused.
+ */
+async function docsPrState(ctx, link) {
+    const where = (0,github_event/* parsePullLink */.dt)(link, ctx.serverUrl);
+    if (!where)
+        return { error: `it is not a pull request on ${ctx.serverUrl}` };
+    try {
+        return await ctx.docs.state(where);
+    }
+    catch (error) {
+        const failed = (0,docs_pulls/* docsFailure */.OK)(error);
+        return { error: failed.why, hint: failed.grant('read') || undefined };
+    }
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/after-job.js
@@ -36980,8 +36974,6 @@ var agent_settings = __nccwpck_require__(4360);
 
 
 
-
-
 /** A job read while deciding where a change goes: a short look, not a wait. */
 const LOOK_MS = 30_000;
 /**
@@ -37133,22 +37125,7 @@ async function repositoryPolicy(inputs, event, { log, session }) {
     const policy = await loadPolicy({
         config: inputs.config,
         repository,
-        read: async (path) => {
-            let file;
-            try {
-                file = await github.fileText(path, choices/* MAX_POLICY_BYTES */.mk);
-            }
-            catch (error) {
-                if ((0,api/* refusedAccess */.xE)(error))
-                    return { kind: 'refused' };
-                throw new errors/* ExplainedError */.hM(`Could not read the policy file ${path} of ${repository} (${(0,api/* describeGitHubError */.dZ)(error)}). Run the workflow again later.`);
-            }
-            if (typeof file === 'string')
-                return { kind: 'file', text: file };
-            if (file.problem === 'missing')
-                return { kind: 'missing' };
-            return { kind: 'not-a-file', why: `it is larger than ${choices/* MAX_POLICY_BYTES */.mk / 1024} KB` };
-        }
+        read: repositoryPolicyReader(github, repository)
     });
     log.info(policy.file
         ? `Policy: ${policy.file} of ${repository}${policy.preset ? ` (extends ${policy.preset})` : ''}.`
@@ -40338,6 +40315,61 @@ async function undo(ctx, why, reply) {
 
 // EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/fold.js
 var ledger_fold = __nccwpck_require__(39);
+;// CONCATENATED MODULE: ./.tmp/ncc-js/changes/fold.js
+
+
+
+/**
+ * The ledger's newest job of the project that may still take the batch, checked against the
+ * service: still running, or its docs pull request (the link the service reports, never one
+ * written anywhere else) still open. Anything that cannot be read means a new job, never a guess.
+ */
+async function decideFold(project, ctx) {
+    const latest = [...project.jobs].reverse().find(job => ledger_fold/* LIVE */.L.has(job.state));
+    if (!latest)
+        return { info: 'No docs job of this project is open in the ledger: starting a new job.' };
+    let job;
+    try {
+        job = await ctx.readJob(latest.id);
+    }
+    catch (error) {
+        return {
+            notice: `Could not read the earlier job ${latest.id} (${(0,errors/* errorText */.kc)(error).replace(/\.$/, '')}), so these changes start a new job.`,
+            info: 'Starting a new job.'
+        };
+    }
+    if (job.status === 'active')
+        return {
+            target: { jobId: job.id, docsPr: job.prLink ?? undefined },
+            info: `Job ${job.id} is still running: sending the changes to it as a follow-up.`
+        };
+    if (!job.prLink)
+        return {
+            info: `The earlier job ${job.id} ended (${job.status ?? 'status unknown'}) without a docs pull request: starting a new job.`,
+            seen: { jobId: job.id, state: 'ended' }
+        };
+    const state = await docsPrState(ctx, job.prLink);
+    const times = (s) => ({
+        ...(s.createdAt ? { prCreatedAt: s.createdAt } : {}),
+        ...(s.endedAt ? { endedAt: s.endedAt } : {})
+    });
+    if ('error' in state)
+        return {
+            notice: `Could not read the state of the docs pull request ${job.prLink} (${state.error}), so these changes start a new job instead of joining it.${state.hint ?? ''}`,
+            info: 'Starting a new job.'
+        };
+    if (state.state === 'open')
+        return {
+            target: { jobId: job.id, docsPr: job.prLink },
+            info: `The docs pull request ${job.prLink} of job ${job.id} is still open: sending the changes to the job as a follow-up.`,
+            seen: { jobId: job.id, state: 'open', prLink: job.prLink, ...times(state) }
+        };
+    return {
+        info: `The docs pull request ${job.prLink} of job ${job.id} is ${state.state}: starting a new job.`,
+        seen: { jobId: job.id, state: state.state, prLink: job.prLink, ...times(state) }
+    };
+}
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/changes/gates/gate.js
 
 /** The batch's changes and whether they wait, as the reasons say it. */
@@ -40382,7 +40414,7 @@ const approval = {
         const { project } = ledger;
         if (settings.approval !== 'dashboard' || approvedBy || project.waiting?.approvedBy)
             return PASS;
-        const fold = settings.fold === 'open-pr' ? await (0,ledger_fold/* decideFold */.mj)(project, foldContext) : undefined;
+        const fold = settings.fold === 'open-pr' ? await decideFold(project, foldContext) : undefined;
         ledger.noteSeen(fold?.seen);
         const target = fold?.target;
         const prompt = await reads.prompt(batch, Boolean(target));
@@ -40523,7 +40555,7 @@ async function countOpen(project, max, fold, ctx) {
     const seen = fold.seen;
     const live = project.jobs
         .map(j => (seen && j.id === seen.jobId ? { ...j, state: seen.state } : j))
-        .filter(j => ledger_fold/* LIVE */.L8.has(j.state));
+        .filter(j => ledger_fold/* LIVE */.L.has(j.state));
     if (live.length < max)
         return {
             open: live.map(j => ({ jobId: j.id, prLink: j.prLink })),
@@ -41213,10 +41245,8 @@ function unknownEarlierJob(event, where, what = 'the comments of') {
     return new errors/* ExplainedError */.hM(`Attempt ${event.runAttempt} of this run could not read ${what} ${where} to find the job an earlier attempt may have started, so it does not start another. Look for it among the agent jobs on the Mintlify dashboard, or re-run once GitHub answers.`);
 }
 
-// EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/dashboard.js + 3 modules
-var ledger_dashboard = __nccwpck_require__(2330);
-// EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/ledger-session.js
-var ledger_session = __nccwpck_require__(4188);
+// EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/run-ledger.js + 5 modules
+var run_ledger = __nccwpck_require__(2991);
 // EXTERNAL MODULE: ./.tmp/ncc-js/github/history.js
 var github_history = __nccwpck_require__(8038);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/changes/change-batch.js
@@ -42014,7 +42044,7 @@ async function refreshDocsPulls(session, settings, event, deps) {
         : { updates: [], expired: [] };
     // The job the fold decision reads anyway is left to it.
     const foldCandidate = settings.fold === 'open-pr'
-        ? [...session.project.jobs].reverse().find(j => ledger_fold/* LIVE */.L8.has(j.state))?.id
+        ? [...session.project.jobs].reverse().find(j => ledger_fold/* LIVE */.L.has(j.state))?.id
         : undefined;
     const skip = new Set([
         ...expiry.updates.map(u => u.jobId),
@@ -42563,9 +42593,6 @@ async function ownChange(ctx, plan) {
 
 
 
-
-
-
 /**
  * Code changes become one batch, a prompt (the changes described and capped), a comment on the
  * event's pull request, and a new job or a follow-up to the job whose docs pull request is still
@@ -42723,27 +42750,13 @@ class ChangeRun extends ChangeContext {
         const docsPulls = new Set(project.jobs.map(j => j.prLink).filter((l) => Boolean(l)));
         return { ...this.rules, docsPulls, docsIdentity: await this.reader.docsIdentity() };
     }
-    async openLedger() {
+    openLedger() {
         const { settings, event, deps } = this;
-        const dashboard = await ledger_dashboard/* Dashboard */.x.open(this.github, {
-            title: settings.dashboardTitle,
-            signer: new records_record/* RecordSigner */.wo(settings.apiKey),
-            secrets: (0,agent_settings/* secretsOf */.Fj)(settings),
-            view: {
-                repository: `${event.owner}/${event.repo}`,
-                serverUrl: event.serverUrl,
-                limits: settings
-            },
-            now: () => deps.clock.wallNow(),
-            // A docs project keeps its ledger: only a repository of its own may go without.
-            ...(settings.codeRepositories?.length
-                ? {}
-                : {
-                    withoutLedger: `set '${names/* Key */.Uz.Dashboard}: false' to run every change as its own job without a record`
-                })
-        });
-        const session = new ledger_session/* LedgerSession */.Mt(dashboard, settings.projectId, { id: event.runId, url: event.runUrl, attempt: event.runAttempt, step: event.step }, () => deps.clock.wallNow(), settings);
-        return { dashboard, session };
+        // A docs project keeps its ledger: only a repository of its own may go without.
+        const withoutLedger = settings.codeRepositories?.length
+            ? undefined
+            : `set '${names/* Key */.Uz.Dashboard}: false' to run every change as its own job without a record`;
+        return (0,run_ledger/* openRunLedger */.f)(this.github, settings, event, deps.clock, { withoutLedger });
     }
     /** The batch from the ledger's last documented commit, with the change rules applied. */
     async ledgerBatch(session, plan, head, notices) {
@@ -42757,7 +42770,7 @@ class ChangeRun extends ChangeContext {
     /** Where the batch goes: the open job it folds into (`fold: open-pr`), or a new job. */
     async decide(session, foldContext, notices) {
         const fold = this.settings.fold === 'open-pr'
-            ? await (0,ledger_fold/* decideFold */.mj)(session.project, foldContext)
+            ? await decideFold(session.project, foldContext)
             : { info: "'fold' is 'never': starting a new job." };
         this.deps.log.info(fold.info);
         if (fold.notice)
@@ -50121,7 +50134,7 @@ function eventOf(raw) {
 
 /***/ }),
 
-/***/ 7669:
+/***/ 2626:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -50190,42 +50203,44 @@ var duration = __nccwpck_require__(8703);
 var runner = __nccwpck_require__(5781);
 // EXTERNAL MODULE: ./.tmp/ncc-js/mintlify/errors.js
 var mintlify_errors = __nccwpck_require__(1456);
-;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/budget.js
+;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/request-cap.js
 
 /**
- * A number of HTTP requests that may be sent, retries included. The client takes one before each
- * attempt, so a caller's limit holds however many times the service asks it to try again.
+ * The most HTTP requests an analytics read may send, retries included (`max-requests`, or the
+ * impact sub-action's bound per pull request). The client takes one before each attempt, so a
+ * caller's cap holds however many times the service asks it to try again. Not the docs project's
+ * budget of jobs and credits (`max-jobs`, `max-credits`): that one lives on the dashboard.
  */
-class RequestBudget {
+class RequestCap {
     max;
-    spent = 0;
+    sent = 0;
     constructor(max) {
         this.max = max;
     }
     /** Requests sent so far (each retry counts). */
     get used() {
-        return this.spent;
+        return this.sent;
     }
     get left() {
-        return this.max - this.spent;
+        return this.max - this.sent;
     }
-    /** Takes one request; false when none is left. */
+    /** Takes one request; false when the cap is reached. */
     take() {
-        if (this.spent >= this.max)
+        if (this.sent >= this.max)
             return false;
-        this.spent++;
+        this.sent++;
         return true;
     }
 }
-/** Runs one attempt paid for from `budget`; a retry the budget could not pay for is not waited for. */
-async function withinBudget(budget, what, attempt) {
-    if (budget && !budget.take()) {
-        const error = new mintlify_errors/* BudgetExhaustedError */.X0(`no request was left in the budget to ${what}`);
+/** Runs one attempt counted against `cap`; a retry the cap has no room for is not waited for. */
+async function withinCap(cap, what, attempt) {
+    if (cap && !cap.take()) {
+        const error = new mintlify_errors/* RequestCapReachedError */.k8(`no request was left to ${what}`);
         return { ok: false, error, retry: false };
     }
     const outcome = await attempt();
-    if (!outcome.ok && outcome.retry && budget && budget.left <= 0) {
-        const error = new mintlify_errors/* BudgetExhaustedError */.X0(`no request was left in the budget to try again to ${what} (${outcome.error.message})`);
+    if (!outcome.ok && outcome.retry && cap && cap.left <= 0) {
+        const error = new mintlify_errors/* RequestCapReachedError */.k8(`no request was left to try again to ${what} (${outcome.error.message})`);
         return { ok: false, error, retry: false };
     }
     return outcome;
@@ -50589,7 +50604,7 @@ class ApiClient {
     }
     sendWithRetries(spec) {
         const attempt = () => this.attempt(spec);
-        return withRetries(() => withinBudget(spec.budget, spec.what, attempt), {
+        return withRetries(() => withinCap(spec.cap, spec.what, attempt), {
             deadline: spec.deadline,
             write: spec.write,
             policy: this.options.backoff ?? DEFAULT_BACKOFF,
@@ -50664,7 +50679,7 @@ class ApiClient {
         if (failure.code === 'RESPONSE_TOO_LARGE') {
             if (spec.write)
                 return this.unusableAnswer(spec, failure.message);
-            // The same request gets the same answer: trying again would only spend the budget.
+            // The same request gets the same answer: trying again would only spend requests.
             const error = new mintlify_errors/* AnswerTooLargeError */.Oc(`The service's answer to the request to ${spec.what} is ${failure.message.replace(/^the answer is /, '')}, more than this action reads.`);
             return { ok: false, error, retry: false };
         }
@@ -50782,7 +50797,7 @@ function finalError(spec, error, baseUrl) {
     if (!(error instanceof mintlify_errors/* ApiError */.hD) ||
         !error.transient ||
         error instanceof mintlify_errors/* RateLimitError */.OE ||
-        error instanceof mintlify_errors/* BudgetExhaustedError */.X0)
+        error instanceof mintlify_errors/* RequestCapReachedError */.k8)
         return error;
     const host = baseUrl.host;
     if (error instanceof mintlify_errors/* UnreachableError */.Jk) {
@@ -50966,8 +50981,8 @@ async function runServiceStep(runner, readSettings, body) {
 /* harmony export */   Jk: () => (/* binding */ UnreachableError),
 /* harmony export */   OE: () => (/* binding */ RateLimitError),
 /* harmony export */   Oc: () => (/* binding */ AnswerTooLargeError),
-/* harmony export */   X0: () => (/* binding */ BudgetExhaustedError),
 /* harmony export */   hD: () => (/* binding */ ApiError),
+/* harmony export */   k8: () => (/* binding */ RequestCapReachedError),
 /* harmony export */   lR: () => (/* binding */ AuthError),
 /* harmony export */   m_: () => (/* binding */ NotFoundError),
 /* harmony export */   pu: () => (/* binding */ projectNotFound),
@@ -51018,8 +51033,8 @@ class AmbiguousWriteError extends ApiError {
 }
 /** The 404 message for a route under a project: the ID is the input to check. */
 const projectNotFound = (projectId) => `Project '${projectId}' was not found. Check 'project-id': copy it from the API keys page of the dashboard`;
-/** The caller's request budget ran out before the service gave a usable answer. */
-class BudgetExhaustedError extends ApiError {
+/** The caller's request cap was reached before the service gave a usable answer. */
+class RequestCapReachedError extends ApiError {
     constructor(message) {
         super(message, undefined, true);
     }

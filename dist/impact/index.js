@@ -36586,80 +36586,15 @@ var docs_pulls = __nccwpck_require__(9101);
 var github_event = __nccwpck_require__(1450);
 // EXTERNAL MODULE: ./.tmp/ncc-js/agent/names.js
 var names = __nccwpck_require__(3254);
-// EXTERNAL MODULE: ./.tmp/ncc-js/runner/errors.js
-var errors = __nccwpck_require__(7156);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/fold.js
-
-
-
+/**
+ * What the ledger knows of folding (a change run's batch sent to a job already started): which of
+ * its jobs' states may still take a batch, and the decision's shape, which the ledger records (what
+ * was learnt of its job on the way). Where a batch goes is decided by the change run
+ * (src/changes/fold.ts), not here.
+ */
 /** Ledger states of a job that may still take a follow-up: running, or its docs pull request open. */
 const fold_LIVE = new Set(['active', 'open', 'started']);
-/**
- * The ledger's newest job of the project that may still take the batch, checked against the
- * service: still running, or its docs pull request (the link the service reports, never one
- * written anywhere else) still open. Anything that cannot be read means a new job, never a guess.
- */
-async function decideFold(project, ctx) {
-    const latest = [...project.jobs].reverse().find(job => fold_LIVE.has(job.state));
-    if (!latest)
-        return { info: 'No docs job of this project is open in the ledger: starting a new job.' };
-    let job;
-    try {
-        job = await ctx.readJob(latest.id);
-    }
-    catch (error) {
-        return {
-            notice: `Could not read the earlier job ${latest.id} (${errorText(error).replace(/\.$/, '')}), so these changes start a new job.`,
-            info: 'Starting a new job.'
-        };
-    }
-    if (job.status === 'active')
-        return {
-            target: { jobId: job.id, docsPr: job.prLink ?? undefined },
-            info: `Job ${job.id} is still running: sending the changes to it as a follow-up.`
-        };
-    if (!job.prLink)
-        return {
-            info: `The earlier job ${job.id} ended (${job.status ?? 'status unknown'}) without a docs pull request: starting a new job.`,
-            seen: { jobId: job.id, state: 'ended' }
-        };
-    const state = await docsPrState(ctx, job.prLink);
-    const times = (s) => ({
-        ...(s.createdAt ? { prCreatedAt: s.createdAt } : {}),
-        ...(s.endedAt ? { endedAt: s.endedAt } : {})
-    });
-    if ('error' in state)
-        return {
-            notice: `Could not read the state of the docs pull request ${job.prLink} (${state.error}), so these changes start a new job instead of joining it.${state.hint ?? ''}`,
-            info: 'Starting a new job.'
-        };
-    if (state.state === 'open')
-        return {
-            target: { jobId: job.id, docsPr: job.prLink },
-            info: `The docs pull request ${job.prLink} of job ${job.id} is still open: sending the changes to the job as a follow-up.`,
-            seen: { jobId: job.id, state: 'open', prLink: job.prLink, ...times(state) }
-        };
-    return {
-        info: `The docs pull request ${job.prLink} of job ${job.id} is ${state.state}: starting a new job.`,
-        seen: { jobId: job.id, state: state.state, prLink: job.prLink, ...times(state) }
-    };
-}
-/**
- * A docs pull request's state, read with the docs repository's connection; an error says why it
- * could not be read, and what to set when GitHub refused.
- */
-async function docsPrState(ctx, link) {
-    const where = parsePullLink(link, ctx.serverUrl);
-    if (!where)
-        return { error: `it is not a pull request on ${ctx.serverUrl}` };
-    try {
-        return await ctx.docs.state(where);
-    }
-    catch (error) {
-        const failed = docsFailure(error);
-        return { error: failed.why, hint: failed.grant('read') || undefined };
-    }
-}
 
 // EXTERNAL MODULE: ./.tmp/ncc-js/github/pull-activity.js
 var pull_activity = __nccwpck_require__(6845);
@@ -44743,6 +44678,12 @@ __nccwpck_require__.d(__webpack_exports__, {
 var github_event = __nccwpck_require__(1450);
 // EXTERNAL MODULE: ./.tmp/ncc-js/policy/actions.js
 var actions = __nccwpck_require__(1012);
+// EXTERNAL MODULE: ./.tmp/ncc-js/github/api.js + 33 modules
+var api = __nccwpck_require__(2760);
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/errors.js
+var errors = __nccwpck_require__(7156);
+// EXTERNAL MODULE: ./.tmp/ncc-js/policy/choices.js + 1 modules
+var choices = __nccwpck_require__(3360);
 // EXTERNAL MODULE: ./.tmp/ncc-js/policy/policy.js + 1 modules
 var policy_policy = __nccwpck_require__(9445);
 // EXTERNAL MODULE: ./.tmp/ncc-js/policy/problems.js
@@ -44751,10 +44692,36 @@ var problems = __nccwpck_require__(1975);
 
 
 
+
+
+
 /** Where the policy file is when the workflow names none. */
 const DEFAULT_POLICY_PATH = '.github/docs-agent.yml';
 /** The JSON Schema of the file, for editors (`# yaml-language-server: $schema=…`). */
 const POLICY_SCHEMA_URL = 'https://raw.githubusercontent.com/mintlify/agent-action/v2/schema/docs-agent.schema.json';
+/**
+ * The reader of `repository`'s policy file every action gives `loadPolicy`: GitHub's contents API
+ * on the default branch (no checkout). A read GitHub refuses is `refused`, to name the permission;
+ * any other failure names the file and GitHub's answer.
+ */
+function repositoryPolicyReader(github, repository) {
+    return async (path) => {
+        let file;
+        try {
+            file = await github.fileText(path, choices/* MAX_POLICY_BYTES */.mk);
+        }
+        catch (error) {
+            if ((0,api/* refusedAccess */.xE)(error))
+                return { kind: 'refused' };
+            throw new errors/* ExplainedError */.hM(`Could not read the policy file ${path} of ${repository} (${(0,api/* describeGitHubError */.dZ)(error)}). Run the workflow again later.`);
+        }
+        if (typeof file === 'string')
+            return { kind: 'file', text: file };
+        if (file.problem === 'missing')
+            return { kind: 'missing' };
+        return { kind: 'not-a-file', why: `it is larger than ${choices/* MAX_POLICY_BYTES */.mk / 1024} KB` };
+    };
+}
 /** A path in the repository: relative, no `..`, no backslash; what the contents API takes. */
 const REPOSITORY_PATH = /^(?!\/)(?!.*(?:^|\/)\.{1,2}(?:\/|$))[^\\\0\r\n]{1,255}$/;
 /** The path the `config` input names, and whether it named one: a missing named file is an error. */
@@ -44971,8 +44938,6 @@ function movedInputs(action, given, file = DEFAULT_POLICY_PATH) {
     return lines.join('\n');
 }
 
-// EXTERNAL MODULE: ./.tmp/ncc-js/runner/errors.js
-var errors = __nccwpck_require__(7156);
 // EXTERNAL MODULE: ./.tmp/ncc-js/mintlify/connection.js + 5 modules
 var connection = __nccwpck_require__(1950);
 // EXTERNAL MODULE: ./.tmp/ncc-js/mintlify/errors.js
@@ -45170,8 +45135,6 @@ async function checkAccess(client, projectId, deadline) {
         throw new mintlify_errors/* ApiError */.hD(`Could not check the key and project '${projectId}': the service answered without a list of jobs.`, undefined, true);
 }
 
-// EXTERNAL MODULE: ./.tmp/ncc-js/github/api.js + 33 modules
-var api = __nccwpck_require__(2760);
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/inputs.js
 var runner_inputs = __nccwpck_require__(7382);
 // EXTERNAL MODULE: ./.tmp/ncc-js/github/docs-pulls.js + 1 modules
@@ -45252,8 +45215,6 @@ function connectGitHub(token, where, cancel, { tokenInput, ...options } = {}) {
     return { ...session.repository(token, where, tokenInput), close: () => session.close() };
 }
 
-// EXTERNAL MODULE: ./.tmp/ncc-js/policy/choices.js + 1 modules
-var choices = __nccwpck_require__(3360);
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/duration.js
 var duration = __nccwpck_require__(8703);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/prepared-run.js
@@ -45471,6 +45432,8 @@ async function recordDocsPr(job, ctx) {
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/docs-repository.js
 
+
+
 /**
  * The run's door to the docs repository (github/docs-pulls.ts) with `docs-token`: the session's
  * one per token, so every flow of a run shares it. A flow that only reads (folding, outcomes, an
@@ -45481,6 +45444,22 @@ async function recordDocsPr(job, ctx) {
 function docsPulls(tokens, apiUrl, deps, { orRunToken = false } = {}) {
     const own = Boolean(tokens.docsToken) || !orRunToken;
     return deps.session.docsPulls((own ? tokens.docsToken : tokens.githubToken) ?? '', { tokenInput: own ? names/* Input */.pd.DocsToken : names/* Input */.pd.GithubToken, docsInput: names/* Input */.pd.DocsToken }, apiUrl);
+}
+/**
+ * A docs pull request's state, read with the docs repository's connection; an error says why it
+ * could not be read, and what to set when GitHub refused.
+ */
+async function docsPrState(ctx, link) {
+    const where = parsePullLink(link, ctx.serverUrl);
+    if (!where)
+        return { error: `it is not a pull request on ${ctx.serverUrl}` };
+    try {
+        return await ctx.docs.state(where);
+    }
+    catch (error) {
+        const failed = docsFailure(error);
+        return { error: failed.why, hint: failed.grant('read') || undefined };
+    }
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/after-job.js
@@ -45772,8 +45751,6 @@ var agent_settings = __nccwpck_require__(5363);
 
 
 
-
-
 /** A job read while deciding where a change goes: a short look, not a wait. */
 const LOOK_MS = 30_000;
 /**
@@ -45925,22 +45902,7 @@ async function repositoryPolicy(inputs, event, { log, session }) {
     const policy = await loadPolicy({
         config: inputs.config,
         repository,
-        read: async (path) => {
-            let file;
-            try {
-                file = await github.fileText(path, choices/* MAX_POLICY_BYTES */.mk);
-            }
-            catch (error) {
-                if ((0,api/* refusedAccess */.xE)(error))
-                    return { kind: 'refused' };
-                throw new errors/* ExplainedError */.hM(`Could not read the policy file ${path} of ${repository} (${(0,api/* describeGitHubError */.dZ)(error)}). Run the workflow again later.`);
-            }
-            if (typeof file === 'string')
-                return { kind: 'file', text: file };
-            if (file.problem === 'missing')
-                return { kind: 'missing' };
-            return { kind: 'not-a-file', why: `it is larger than ${choices/* MAX_POLICY_BYTES */.mk / 1024} KB` };
-        }
+        read: repositoryPolicyReader(github, repository)
     });
     log.info(policy.file
         ? `Policy: ${policy.file} of ${repository}${policy.preset ? ` (extends ${policy.preset})` : ''}.`
@@ -46012,7 +45974,7 @@ async function withCounting(prepared, settings, event, deps, run) {
         return { prepared };
     // The ledger (its dashboard, its format's schema) loads only for a run a budget counts: an issue
     // run without one starts without it.
-    const { countedRun: counting } = await __nccwpck_require__.e(/* import() */ 599).then(__nccwpck_require__.bind(__nccwpck_require__, 8599));
+    const { countedRun: counting } = await __nccwpck_require__.e(/* import() */ 253).then(__nccwpck_require__.bind(__nccwpck_require__, 8253));
     const counted = await counting(settings, event, deps, run);
     return {
         prepared: {
@@ -48760,8 +48722,8 @@ const ImpactOutput = {
     DashboardUrl: 'dashboard-url'
 };
 
-// EXTERNAL MODULE: ./.tmp/ncc-js/mintlify/budget.js
-var mintlify_budget = __nccwpck_require__(3838);
+// EXTERNAL MODULE: ./.tmp/ncc-js/mintlify/request-cap.js
+var request_cap = __nccwpck_require__(2703);
 // EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/dashboard.js + 2 modules
 var ledger_dashboard = __nccwpck_require__(5539);
 // EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/ledger-session.js
@@ -49017,7 +48979,7 @@ function pick(value, shape) {
  */
 async function getPerPathPage(client, projectId, what, query, deadline, 
 /** Every attempt, retries included, draws on it. */
-budget) {
+cap) {
     const body = await client.send({
         method: 'GET',
         path: ['v1', 'analytics', projectId, what],
@@ -49025,7 +48987,7 @@ budget) {
         what: `read ${what === 'views' ? 'page views' : 'unique visitors'} (offset ${query.offset})`,
         write: false,
         deadline,
-        budget,
+        cap,
         notFound: (0,mintlify_errors/* projectNotFound */.pu)(projectId)
     });
     if (what === 'visitors')
@@ -49183,7 +49145,7 @@ function read(client, projectId, resource, query, what, limits) {
         what,
         write: false,
         deadline: limits.deadline,
-        budget: limits.budget,
+        cap: limits.cap,
         notFound: (0,mintlify_errors/* projectNotFound */.pu)(projectId)
     });
 }
@@ -49533,7 +49495,7 @@ const measure_at = (name) => ledger/* IMPACT_MEASURES */.rl.indexOf(name);
 /**
  * Both windows' figures for a docs pull request's pages and terms, one request per listing and
  * window (plannedRequests). A page absent from a listing that says there is more is not known,
- * not zero. Any failure (a rate limit, the budget) throws: nothing half-measured is kept.
+ * not zero. Any failure (a rate limit, the request cap) throws: nothing half-measured is kept.
  */
 async function measureWindows(client, target, limits) {
     const notes = new Set();
@@ -49545,7 +49507,7 @@ async function measureWindows(client, target, limits) {
         const firstRows = (read, limit) => read(client, target.projectId, { ...query, limit }, limits);
         if (pages.size) {
             const paths = { ...query, limit: PATH_ROWS, offset: 0 };
-            const read = (what) => getPerPathPage(client, target.projectId, what, paths, limits.deadline, limits.budget);
+            const read = (what) => getPerPathPage(client, target.projectId, what, paths, limits.deadline, limits.cap);
             const views = await read('views');
             const visitors = await read('visitors');
             if (views.totals.total === 0 && visitors.totals.total === 0) {
@@ -50159,7 +50121,7 @@ const depth = (root) => (root ? root.split('/').length : 0);
  * The docs root of a repository whose files are `paths`, for a change to the files `near`: by
  * `docsRoot` when a team names it, else as above; `judge` reads a folder's configuration.
  */
-function chooseRoot(tree, near, { docsRoot, readsDocsRoot = true }, judge) {
+function chooseRoot(tree, near, { docsRoot }, judge) {
     if (docsRoot !== undefined) {
         const named = parseDocsRoot(docsRoot);
         if ('problem' in named)
@@ -50191,7 +50153,7 @@ function chooseRoot(tree, near, { docsRoot, readsDocsRoot = true }, judge) {
         const others = roots
             .filter(r => r)
             .sort((a, b) => holds(b) - holds(a) || depth(a) - depth(b) || a.localeCompare(b));
-        return among(others.slice(0, MAX_JUDGED), `${verdict.why}`, config, judge, readsDocsRoot);
+        return among(others.slice(0, MAX_JUDGED), `${verdict.why}`, config, judge);
     }
     const holders = roots.filter(r => holds(r) > 0);
     if (holders.length === 1)
@@ -50203,26 +50165,22 @@ function chooseRoot(tree, near, { docsRoot, readsDocsRoot = true }, judge) {
         return { root: first, config: config(first) };
     }
     const nested = holders.sort((a, b) => depth(a) - depth(b) || a.localeCompare(b));
-    return among(nested.slice(0, MAX_JUDGED), `${holders.length} folders hold a docs.json or mint.json and the changed files (${holders.map(where).join(', ')})`, config, judge, readsDocsRoot);
+    return among(nested.slice(0, MAX_JUDGED), `${holders.length} folders hold a docs.json or mint.json and the changed files (${holders.map(where).join(', ')})`, config, judge);
 }
-/**
- * The one of `candidates` whose configuration fits, said in a note; unsure when none or several do.
- * `advise`: the run reads `docs-root`, so the messages say to set it.
- */
-function among(candidates, why, config, judge, advise) {
+/** The one of `candidates` whose configuration fits, said in a note; unsure when none or several do. */
+function among(candidates, why, config, judge) {
     const verdicts = candidates.map(root => [root, judge(root, config(root))]);
     const unread = verdicts.filter(([, v]) => v === 'unread').map(([root]) => root);
     if (unread.length)
         return { need: unread };
     const fitting = verdicts.filter(([, v]) => v !== 'unread' && v.fits).map(([root]) => root);
-    const which = `which folder Mintlify deploys is a setting of its dashboard${advise ? ": name it with 'docs-root'" : ''}`;
+    const which = "which folder Mintlify deploys is a setting of its dashboard: name it with 'docs-root'";
     if (fitting.length === 1) {
         const root = fitting[0];
-        const other = advise ? " If Mintlify deploys another folder, name it with 'docs-root'." : '';
         return {
             root,
             config: config(root),
-            note: `The pages are mapped from ${where(root)}, the one folder whose ${config(root)} describes its files: ${why}.${other}`
+            note: `The pages are mapped from ${where(root)}, the one folder whose ${config(root)} describes its files: ${why}. If Mintlify deploys another folder, name it with 'docs-root'.`
         };
     }
     return {
@@ -50908,12 +50866,12 @@ async function figuresOf(job, plan, m) {
     const { log } = deps;
     const { pages, terms, windows } = plan;
     const impact = { at: m.now, days: settings.impactAfter.days, before: [], after: [] };
-    const budget = new mintlify_budget/* RequestBudget */.b(Math.min(MAX_REQUESTS_PER_PULL, m.left));
+    const cap = new request_cap/* RequestCap */.g(Math.min(MAX_REQUESTS_PER_PULL, m.left));
     try {
-        const measured = await measureWindows(deps.service(), { projectId: settings.projectId, pages, terms, ...windows }, { deadline: m.deadline, budget });
+        const measured = await measureWindows(deps.service(), { projectId: settings.projectId, pages, terms, ...windows }, { deadline: m.deadline, cap });
         impact.before = measured.before;
         impact.after = measured.after;
-        return { impact, notes: measured.notes, used: budget.used };
+        return { impact, notes: measured.notes, used: cap.used };
     }
     catch (error) {
         if (!(error instanceof mintlify_errors/* ApiError */.hD) ||
@@ -50924,8 +50882,8 @@ async function figuresOf(job, plan, m) {
         return undefined;
     }
     finally {
-        end.requests += budget.used;
-        m.left -= budget.used;
+        end.requests += cap.used;
+        m.left -= cap.used;
     }
 }
 /**
@@ -51078,57 +51036,6 @@ async function main_run(runner = coreRunner('Mintlify agent')) {
 
 /***/ }),
 
-/***/ 3838:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   b: () => (/* binding */ RequestBudget),
-/* harmony export */   x: () => (/* binding */ withinBudget)
-/* harmony export */ });
-/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1456);
-
-/**
- * A number of HTTP requests that may be sent, retries included. The client takes one before each
- * attempt, so a caller's limit holds however many times the service asks it to try again.
- */
-class RequestBudget {
-    max;
-    spent = 0;
-    constructor(max) {
-        this.max = max;
-    }
-    /** Requests sent so far (each retry counts). */
-    get used() {
-        return this.spent;
-    }
-    get left() {
-        return this.max - this.spent;
-    }
-    /** Takes one request; false when none is left. */
-    take() {
-        if (this.spent >= this.max)
-            return false;
-        this.spent++;
-        return true;
-    }
-}
-/** Runs one attempt paid for from `budget`; a retry the budget could not pay for is not waited for. */
-async function withinBudget(budget, what, attempt) {
-    if (budget && !budget.take()) {
-        const error = new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .BudgetExhaustedError */ .X0(`no request was left in the budget to ${what}`);
-        return { ok: false, error, retry: false };
-    }
-    const outcome = await attempt();
-    if (!outcome.ok && outcome.retry && budget && budget.left <= 0) {
-        const error = new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .BudgetExhaustedError */ .X0(`no request was left in the budget to try again to ${what} (${outcome.error.message})`);
-        return { ok: false, error, retry: false };
-    }
-    return outcome;
-}
-
-
-/***/ }),
-
 /***/ 1950:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
@@ -51198,8 +51105,8 @@ var duration = __nccwpck_require__(8703);
 var runner = __nccwpck_require__(5781);
 // EXTERNAL MODULE: ./.tmp/ncc-js/mintlify/errors.js
 var mintlify_errors = __nccwpck_require__(1456);
-// EXTERNAL MODULE: ./.tmp/ncc-js/mintlify/budget.js
-var budget = __nccwpck_require__(3838);
+// EXTERNAL MODULE: ./.tmp/ncc-js/mintlify/request-cap.js
+var request_cap = __nccwpck_require__(2703);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/retry.js
 
 
@@ -51558,7 +51465,7 @@ class ApiClient {
     }
     sendWithRetries(spec) {
         const attempt = () => this.attempt(spec);
-        return withRetries(() => (0,budget/* withinBudget */.x)(spec.budget, spec.what, attempt), {
+        return withRetries(() => (0,request_cap/* withinCap */.A)(spec.cap, spec.what, attempt), {
             deadline: spec.deadline,
             write: spec.write,
             policy: this.options.backoff ?? DEFAULT_BACKOFF,
@@ -51633,7 +51540,7 @@ class ApiClient {
         if (failure.code === 'RESPONSE_TOO_LARGE') {
             if (spec.write)
                 return this.unusableAnswer(spec, failure.message);
-            // The same request gets the same answer: trying again would only spend the budget.
+            // The same request gets the same answer: trying again would only spend requests.
             const error = new mintlify_errors/* AnswerTooLargeError */.Oc(`The service's answer to the request to ${spec.what} is ${failure.message.replace(/^the answer is /, '')}, more than this action reads.`);
             return { ok: false, error, retry: false };
         }
@@ -51751,7 +51658,7 @@ function finalError(spec, error, baseUrl) {
     if (!(error instanceof mintlify_errors/* ApiError */.hD) ||
         !error.transient ||
         error instanceof mintlify_errors/* RateLimitError */.OE ||
-        error instanceof mintlify_errors/* BudgetExhaustedError */.X0)
+        error instanceof mintlify_errors/* RequestCapReachedError */.k8)
         return error;
     const host = baseUrl.host;
     if (error instanceof mintlify_errors/* UnreachableError */.Jk) {
@@ -51935,8 +51842,8 @@ async function runServiceStep(runner, readSettings, body) {
 /* harmony export */   Jk: () => (/* binding */ UnreachableError),
 /* harmony export */   OE: () => (/* binding */ RateLimitError),
 /* harmony export */   Oc: () => (/* binding */ AnswerTooLargeError),
-/* harmony export */   X0: () => (/* binding */ BudgetExhaustedError),
 /* harmony export */   hD: () => (/* binding */ ApiError),
+/* harmony export */   k8: () => (/* binding */ RequestCapReachedError),
 /* harmony export */   lR: () => (/* binding */ AuthError),
 /* harmony export */   m_: () => (/* binding */ NotFoundError),
 /* harmony export */   pu: () => (/* binding */ projectNotFound),
@@ -51987,11 +51894,64 @@ class AmbiguousWriteError extends ApiError {
 }
 /** The 404 message for a route under a project: the ID is the input to check. */
 const projectNotFound = (projectId) => `Project '${projectId}' was not found. Check 'project-id': copy it from the API keys page of the dashboard`;
-/** The caller's request budget ran out before the service gave a usable answer. */
-class BudgetExhaustedError extends ApiError {
+/** The caller's request cap was reached before the service gave a usable answer. */
+class RequestCapReachedError extends ApiError {
     constructor(message) {
         super(message, undefined, true);
     }
+}
+
+
+/***/ }),
+
+/***/ 2703:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   A: () => (/* binding */ withinCap),
+/* harmony export */   g: () => (/* binding */ RequestCap)
+/* harmony export */ });
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1456);
+
+/**
+ * The most HTTP requests an analytics read may send, retries included (`max-requests`, or the
+ * impact sub-action's bound per pull request). The client takes one before each attempt, so a
+ * caller's cap holds however many times the service asks it to try again. Not the docs project's
+ * budget of jobs and credits (`max-jobs`, `max-credits`): that one lives on the dashboard.
+ */
+class RequestCap {
+    max;
+    sent = 0;
+    constructor(max) {
+        this.max = max;
+    }
+    /** Requests sent so far (each retry counts). */
+    get used() {
+        return this.sent;
+    }
+    get left() {
+        return this.max - this.sent;
+    }
+    /** Takes one request; false when the cap is reached. */
+    take() {
+        if (this.sent >= this.max)
+            return false;
+        this.sent++;
+        return true;
+    }
+}
+/** Runs one attempt counted against `cap`; a retry the cap has no room for is not waited for. */
+async function withinCap(cap, what, attempt) {
+    if (cap && !cap.take()) {
+        const error = new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .RequestCapReachedError */ .k8(`no request was left to ${what}`);
+        return { ok: false, error, retry: false };
+    }
+    const outcome = await attempt();
+    if (!outcome.ok && outcome.retry && cap && cap.left <= 0) {
+        const error = new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .RequestCapReachedError */ .k8(`no request was left to try again to ${what} (${outcome.error.message})`);
+        return { ok: false, error, retry: false };
+    }
+    return outcome;
 }
 
 

@@ -30941,7 +30941,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9899);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9413);
 
 // The agent action's post step (runs.post in action.yml, post-if: always()); it never fails the job.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -30951,7 +30951,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9899:
+/***/ 9413:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -39393,49 +39393,51 @@ class errors_AmbiguousWriteError extends errors_ApiError {
 }
 /** The 404 message for a route under a project: the ID is the input to check. */
 const errors_projectNotFound = (projectId) => `Project '${projectId}' was not found. Check 'project-id': copy it from the API keys page of the dashboard`;
-/** The caller's request budget ran out before the service gave a usable answer. */
-class BudgetExhaustedError extends errors_ApiError {
+/** The caller's request cap was reached before the service gave a usable answer. */
+class RequestCapReachedError extends errors_ApiError {
     constructor(message) {
         super(message, undefined, true);
     }
 }
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/budget.js
+;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/request-cap.js
 
 /**
- * A number of HTTP requests that may be sent, retries included. The client takes one before each
- * attempt, so a caller's limit holds however many times the service asks it to try again.
+ * The most HTTP requests an analytics read may send, retries included (`max-requests`, or the
+ * impact sub-action's bound per pull request). The client takes one before each attempt, so a
+ * caller's cap holds however many times the service asks it to try again. Not the docs project's
+ * budget of jobs and credits (`max-jobs`, `max-credits`): that one lives on the dashboard.
  */
-class RequestBudget {
+class RequestCap {
     max;
-    spent = 0;
+    sent = 0;
     constructor(max) {
         this.max = max;
     }
     /** Requests sent so far (each retry counts). */
     get used() {
-        return this.spent;
+        return this.sent;
     }
     get left() {
-        return this.max - this.spent;
+        return this.max - this.sent;
     }
-    /** Takes one request; false when none is left. */
+    /** Takes one request; false when the cap is reached. */
     take() {
-        if (this.spent >= this.max)
+        if (this.sent >= this.max)
             return false;
-        this.spent++;
+        this.sent++;
         return true;
     }
 }
-/** Runs one attempt paid for from `budget`; a retry the budget could not pay for is not waited for. */
-async function withinBudget(budget, what, attempt) {
-    if (budget && !budget.take()) {
-        const error = new BudgetExhaustedError(`no request was left in the budget to ${what}`);
+/** Runs one attempt counted against `cap`; a retry the cap has no room for is not waited for. */
+async function withinCap(cap, what, attempt) {
+    if (cap && !cap.take()) {
+        const error = new RequestCapReachedError(`no request was left to ${what}`);
         return { ok: false, error, retry: false };
     }
     const outcome = await attempt();
-    if (!outcome.ok && outcome.retry && budget && budget.left <= 0) {
-        const error = new BudgetExhaustedError(`no request was left in the budget to try again to ${what} (${outcome.error.message})`);
+    if (!outcome.ok && outcome.retry && cap && cap.left <= 0) {
+        const error = new RequestCapReachedError(`no request was left to try again to ${what} (${outcome.error.message})`);
         return { ok: false, error, retry: false };
     }
     return outcome;
@@ -39795,7 +39797,7 @@ class ApiClient {
     }
     sendWithRetries(spec) {
         const attempt = () => this.attempt(spec);
-        return withRetries(() => withinBudget(spec.budget, spec.what, attempt), {
+        return withRetries(() => withinCap(spec.cap, spec.what, attempt), {
             deadline: spec.deadline,
             write: spec.write,
             policy: this.options.backoff ?? DEFAULT_BACKOFF,
@@ -39870,7 +39872,7 @@ class ApiClient {
         if (failure.code === 'RESPONSE_TOO_LARGE') {
             if (spec.write)
                 return this.unusableAnswer(spec, failure.message);
-            // The same request gets the same answer: trying again would only spend the budget.
+            // The same request gets the same answer: trying again would only spend requests.
             const error = new AnswerTooLargeError(`The service's answer to the request to ${spec.what} is ${failure.message.replace(/^the answer is /, '')}, more than this action reads.`);
             return { ok: false, error, retry: false };
         }
@@ -39988,7 +39990,7 @@ function finalError(spec, error, baseUrl) {
     if (!(error instanceof errors_ApiError) ||
         !error.transient ||
         error instanceof errors_RateLimitError ||
-        error instanceof BudgetExhaustedError)
+        error instanceof RequestCapReachedError)
         return error;
     const host = baseUrl.host;
     if (error instanceof UnreachableError) {

@@ -33489,7 +33489,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /* harmony export */   t3: () => (/* binding */ subActionUses)
 /* harmony export */ });
 /* unused harmony exports Key, ACTION_REPOSITORY, USES_MAJOR */
-/* harmony import */ var _mintlify_connection_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7669);
+/* harmony import */ var _mintlify_connection_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2626);
 
 /** Input and output names of the agent action (action.yml), defined once; action.yml and the docs are tested against them. */
 const Input = {
@@ -33695,7 +33695,7 @@ __nccwpck_require__.d(__webpack_exports__, {
 // UNUSED EXPORTS: COMMENT_MODES, DISPATCH_TYPE, IMPACT_COMMENT_MODES, REVIEW_MODES, needsInput
 
 // EXTERNAL MODULE: ./.tmp/ncc-js/mintlify/connection.js + 6 modules
-var connection = __nccwpck_require__(7669);
+var connection = __nccwpck_require__(2626);
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/duration.js
 var duration = __nccwpck_require__(8703);
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/inputs.js
@@ -41039,7 +41039,7 @@ function eventOf(raw) {
 
 /***/ }),
 
-/***/ 7669:
+/***/ 2626:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -41108,42 +41108,44 @@ var duration = __nccwpck_require__(8703);
 var runner = __nccwpck_require__(5781);
 // EXTERNAL MODULE: ./.tmp/ncc-js/mintlify/errors.js
 var mintlify_errors = __nccwpck_require__(1456);
-;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/budget.js
+;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/request-cap.js
 
 /**
- * A number of HTTP requests that may be sent, retries included. The client takes one before each
- * attempt, so a caller's limit holds however many times the service asks it to try again.
+ * The most HTTP requests an analytics read may send, retries included (`max-requests`, or the
+ * impact sub-action's bound per pull request). The client takes one before each attempt, so a
+ * caller's cap holds however many times the service asks it to try again. Not the docs project's
+ * budget of jobs and credits (`max-jobs`, `max-credits`): that one lives on the dashboard.
  */
-class RequestBudget {
+class RequestCap {
     max;
-    spent = 0;
+    sent = 0;
     constructor(max) {
         this.max = max;
     }
     /** Requests sent so far (each retry counts). */
     get used() {
-        return this.spent;
+        return this.sent;
     }
     get left() {
-        return this.max - this.spent;
+        return this.max - this.sent;
     }
-    /** Takes one request; false when none is left. */
+    /** Takes one request; false when the cap is reached. */
     take() {
-        if (this.spent >= this.max)
+        if (this.sent >= this.max)
             return false;
-        this.spent++;
+        this.sent++;
         return true;
     }
 }
-/** Runs one attempt paid for from `budget`; a retry the budget could not pay for is not waited for. */
-async function withinBudget(budget, what, attempt) {
-    if (budget && !budget.take()) {
-        const error = new mintlify_errors/* BudgetExhaustedError */.X0(`no request was left in the budget to ${what}`);
+/** Runs one attempt counted against `cap`; a retry the cap has no room for is not waited for. */
+async function withinCap(cap, what, attempt) {
+    if (cap && !cap.take()) {
+        const error = new mintlify_errors/* RequestCapReachedError */.k8(`no request was left to ${what}`);
         return { ok: false, error, retry: false };
     }
     const outcome = await attempt();
-    if (!outcome.ok && outcome.retry && budget && budget.left <= 0) {
-        const error = new mintlify_errors/* BudgetExhaustedError */.X0(`no request was left in the budget to try again to ${what} (${outcome.error.message})`);
+    if (!outcome.ok && outcome.retry && cap && cap.left <= 0) {
+        const error = new mintlify_errors/* RequestCapReachedError */.k8(`no request was left to try again to ${what} (${outcome.error.message})`);
         return { ok: false, error, retry: false };
     }
     return outcome;
@@ -41507,7 +41509,7 @@ class ApiClient {
     }
     sendWithRetries(spec) {
         const attempt = () => this.attempt(spec);
-        return withRetries(() => withinBudget(spec.budget, spec.what, attempt), {
+        return withRetries(() => withinCap(spec.cap, spec.what, attempt), {
             deadline: spec.deadline,
             write: spec.write,
             policy: this.options.backoff ?? DEFAULT_BACKOFF,
@@ -41582,7 +41584,7 @@ class ApiClient {
         if (failure.code === 'RESPONSE_TOO_LARGE') {
             if (spec.write)
                 return this.unusableAnswer(spec, failure.message);
-            // The same request gets the same answer: trying again would only spend the budget.
+            // The same request gets the same answer: trying again would only spend requests.
             const error = new mintlify_errors/* AnswerTooLargeError */.Oc(`The service's answer to the request to ${spec.what} is ${failure.message.replace(/^the answer is /, '')}, more than this action reads.`);
             return { ok: false, error, retry: false };
         }
@@ -41700,7 +41702,7 @@ function finalError(spec, error, baseUrl) {
     if (!(error instanceof mintlify_errors/* ApiError */.hD) ||
         !error.transient ||
         error instanceof mintlify_errors/* RateLimitError */.OE ||
-        error instanceof mintlify_errors/* BudgetExhaustedError */.X0)
+        error instanceof mintlify_errors/* RequestCapReachedError */.k8)
         return error;
     const host = baseUrl.host;
     if (error instanceof mintlify_errors/* UnreachableError */.Jk) {
@@ -41884,8 +41886,8 @@ async function runServiceStep(runner, readSettings, body) {
 /* harmony export */   Jk: () => (/* binding */ UnreachableError),
 /* harmony export */   OE: () => (/* binding */ RateLimitError),
 /* harmony export */   Oc: () => (/* binding */ AnswerTooLargeError),
-/* harmony export */   X0: () => (/* binding */ BudgetExhaustedError),
 /* harmony export */   hD: () => (/* binding */ ApiError),
+/* harmony export */   k8: () => (/* binding */ RequestCapReachedError),
 /* harmony export */   lR: () => (/* binding */ AuthError),
 /* harmony export */   m_: () => (/* binding */ NotFoundError),
 /* harmony export */   pu: () => (/* binding */ projectNotFound),
@@ -41936,8 +41938,8 @@ class AmbiguousWriteError extends ApiError {
 }
 /** The 404 message for a route under a project: the ID is the input to check. */
 const projectNotFound = (projectId) => `Project '${projectId}' was not found. Check 'project-id': copy it from the API keys page of the dashboard`;
-/** The caller's request budget ran out before the service gave a usable answer. */
-class BudgetExhaustedError extends ApiError {
+/** The caller's request cap was reached before the service gave a usable answer. */
+class RequestCapReachedError extends ApiError {
     constructor(message) {
         super(message, undefined, true);
     }
@@ -42675,6 +42677,12 @@ __nccwpck_require__.d(__webpack_exports__, {
 var github_event = __nccwpck_require__(1450);
 // EXTERNAL MODULE: ./.tmp/ncc-js/policy/actions.js
 var actions = __nccwpck_require__(1012);
+// EXTERNAL MODULE: ./.tmp/ncc-js/github/api.js + 33 modules
+var api = __nccwpck_require__(2760);
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/errors.js
+var errors = __nccwpck_require__(7156);
+// EXTERNAL MODULE: ./.tmp/ncc-js/policy/choices.js
+var choices = __nccwpck_require__(7899);
 // EXTERNAL MODULE: ./.tmp/ncc-js/policy/policy.js + 1 modules
 var policy_policy = __nccwpck_require__(9445);
 // EXTERNAL MODULE: ./.tmp/ncc-js/policy/problems.js
@@ -42683,10 +42691,36 @@ var problems = __nccwpck_require__(1975);
 
 
 
+
+
+
 /** Where the policy file is when the workflow names none. */
 const DEFAULT_POLICY_PATH = '.github/docs-agent.yml';
 /** The JSON Schema of the file, for editors (`# yaml-language-server: $schema=…`). */
 const POLICY_SCHEMA_URL = 'https://raw.githubusercontent.com/mintlify/agent-action/v2/schema/docs-agent.schema.json';
+/**
+ * The reader of `repository`'s policy file every action gives `loadPolicy`: GitHub's contents API
+ * on the default branch (no checkout). A read GitHub refuses is `refused`, to name the permission;
+ * any other failure names the file and GitHub's answer.
+ */
+function repositoryPolicyReader(github, repository) {
+    return async (path) => {
+        let file;
+        try {
+            file = await github.fileText(path, choices/* MAX_POLICY_BYTES */.mk);
+        }
+        catch (error) {
+            if ((0,api/* refusedAccess */.xE)(error))
+                return { kind: 'refused' };
+            throw new errors/* ExplainedError */.hM(`Could not read the policy file ${path} of ${repository} (${(0,api/* describeGitHubError */.dZ)(error)}). Run the workflow again later.`);
+        }
+        if (typeof file === 'string')
+            return { kind: 'file', text: file };
+        if (file.problem === 'missing')
+            return { kind: 'missing' };
+        return { kind: 'not-a-file', why: `it is larger than ${choices/* MAX_POLICY_BYTES */.mk / 1024} KB` };
+    };
+}
 /** A path in the repository: relative, no `..`, no backslash; what the contents API takes. */
 const REPOSITORY_PATH = /^(?!\/)(?!.*(?:^|\/)\.{1,2}(?:\/|$))[^\\\0\r\n]{1,255}$/;
 /** The path the `config` input names, and whether it named one: a missing named file is an error. */
@@ -42903,10 +42937,8 @@ function movedInputs(action, given, file = DEFAULT_POLICY_PATH) {
     return lines.join('\n');
 }
 
-// EXTERNAL MODULE: ./.tmp/ncc-js/runner/errors.js
-var errors = __nccwpck_require__(7156);
 // EXTERNAL MODULE: ./.tmp/ncc-js/mintlify/connection.js + 6 modules
-var connection = __nccwpck_require__(7669);
+var connection = __nccwpck_require__(2626);
 // EXTERNAL MODULE: ./.tmp/ncc-js/mintlify/errors.js
 var mintlify_errors = __nccwpck_require__(1456);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/agent-jobs.js
@@ -43102,8 +43134,6 @@ async function checkAccess(client, projectId, deadline) {
         throw new mintlify_errors/* ApiError */.hD(`Could not check the key and project '${projectId}': the service answered without a list of jobs.`, undefined, true);
 }
 
-// EXTERNAL MODULE: ./.tmp/ncc-js/github/api.js + 33 modules
-var api = __nccwpck_require__(2760);
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/inputs.js
 var runner_inputs = __nccwpck_require__(7382);
 // EXTERNAL MODULE: ./.tmp/ncc-js/github/docs-pulls.js + 1 modules
@@ -43184,8 +43214,6 @@ function connectGitHub(token, where, cancel, { tokenInput, ...options } = {}) {
     return { ...session.repository(token, where, tokenInput), close: () => session.close() };
 }
 
-// EXTERNAL MODULE: ./.tmp/ncc-js/policy/choices.js
-var choices = __nccwpck_require__(7899);
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/duration.js
 var duration = __nccwpck_require__(8703);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/prepared-run.js
@@ -43403,6 +43431,8 @@ async function recordDocsPr(job, ctx) {
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/docs-repository.js
 
+
+
 /**
  * The run's door to the docs repository (github/docs-pulls.ts) with `docs-token`: the session's
  * one per token, so every flow of a run shares it. A flow that only reads (folding, outcomes, an
@@ -43413,6 +43443,22 @@ async function recordDocsPr(job, ctx) {
 function docsPulls(tokens, apiUrl, deps, { orRunToken = false } = {}) {
     const own = Boolean(tokens.docsToken) || !orRunToken;
     return deps.session.docsPulls((own ? tokens.docsToken : tokens.githubToken) ?? '', { tokenInput: own ? names/* Input */.pd.DocsToken : names/* Input */.pd.GithubToken, docsInput: names/* Input */.pd.DocsToken }, apiUrl);
+}
+/**
+ * A docs pull request's state, read with the docs repository's connection; an error says why it
+ * could not be read, and what to set when GitHub refused.
+ */
+async function docsPrState(ctx, link) {
+    const where = parsePullLink(link, ctx.serverUrl);
+    if (!where)
+        return { error: `it is not a pull request on ${ctx.serverUrl}` };
+    try {
+        return await ctx.docs.state(where);
+    }
+    catch (error) {
+        const failed = docsFailure(error);
+        return { error: failed.why, hint: failed.grant('read') || undefined };
+    }
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/after-job.js
@@ -43704,8 +43750,6 @@ var agent_settings = __nccwpck_require__(4360);
 
 
 
-
-
 /** A job read while deciding where a change goes: a short look, not a wait. */
 const LOOK_MS = 30_000;
 /**
@@ -43857,22 +43901,7 @@ async function repositoryPolicy(inputs, event, { log, session }) {
     const policy = await loadPolicy({
         config: inputs.config,
         repository,
-        read: async (path) => {
-            let file;
-            try {
-                file = await github.fileText(path, choices/* MAX_POLICY_BYTES */.mk);
-            }
-            catch (error) {
-                if ((0,api/* refusedAccess */.xE)(error))
-                    return { kind: 'refused' };
-                throw new errors/* ExplainedError */.hM(`Could not read the policy file ${path} of ${repository} (${(0,api/* describeGitHubError */.dZ)(error)}). Run the workflow again later.`);
-            }
-            if (typeof file === 'string')
-                return { kind: 'file', text: file };
-            if (file.problem === 'missing')
-                return { kind: 'missing' };
-            return { kind: 'not-a-file', why: `it is larger than ${choices/* MAX_POLICY_BYTES */.mk / 1024} KB` };
-        }
+        read: repositoryPolicyReader(github, repository)
     });
     log.info(policy.file
         ? `Policy: ${policy.file} of ${repository}${policy.preset ? ` (extends ${policy.preset})` : ''}.`
@@ -43944,7 +43973,7 @@ async function withCounting(prepared, settings, event, deps, run) {
         return { prepared };
     // The ledger (its dashboard, its format's schema) loads only for a run a budget counts: an issue
     // run without one starts without it.
-    const { countedRun: counting } = await Promise.all(/* import() */[__nccwpck_require__.e(934), __nccwpck_require__.e(307)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6307));
+    const { countedRun: counting } = await Promise.all(/* import() */[__nccwpck_require__.e(934), __nccwpck_require__.e(177)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9177));
     const counted = await counting(settings, event, deps, run);
     return {
         prepared: {

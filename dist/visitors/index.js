@@ -28570,7 +28570,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(294);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7400);
 
 // The visitors sub-action (visitors/action.yml); `run` reports its own failures.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -28580,7 +28580,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 294:
+/***/ 7400:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -29056,49 +29056,51 @@ class AmbiguousWriteError extends ApiError {
 }
 /** The 404 message for a route under a project: the ID is the input to check. */
 const projectNotFound = (projectId) => `Project '${projectId}' was not found. Check 'project-id': copy it from the API keys page of the dashboard`;
-/** The caller's request budget ran out before the service gave a usable answer. */
-class BudgetExhaustedError extends ApiError {
+/** The caller's request cap was reached before the service gave a usable answer. */
+class RequestCapReachedError extends ApiError {
     constructor(message) {
         super(message, undefined, true);
     }
 }
 
-;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/budget.js
+;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/request-cap.js
 
 /**
- * A number of HTTP requests that may be sent, retries included. The client takes one before each
- * attempt, so a caller's limit holds however many times the service asks it to try again.
+ * The most HTTP requests an analytics read may send, retries included (`max-requests`, or the
+ * impact sub-action's bound per pull request). The client takes one before each attempt, so a
+ * caller's cap holds however many times the service asks it to try again. Not the docs project's
+ * budget of jobs and credits (`max-jobs`, `max-credits`): that one lives on the dashboard.
  */
-class RequestBudget {
+class RequestCap {
     max;
-    spent = 0;
+    sent = 0;
     constructor(max) {
         this.max = max;
     }
     /** Requests sent so far (each retry counts). */
     get used() {
-        return this.spent;
+        return this.sent;
     }
     get left() {
-        return this.max - this.spent;
+        return this.max - this.sent;
     }
-    /** Takes one request; false when none is left. */
+    /** Takes one request; false when the cap is reached. */
     take() {
-        if (this.spent >= this.max)
+        if (this.sent >= this.max)
             return false;
-        this.spent++;
+        this.sent++;
         return true;
     }
 }
-/** Runs one attempt paid for from `budget`; a retry the budget could not pay for is not waited for. */
-async function withinBudget(budget, what, attempt) {
-    if (budget && !budget.take()) {
-        const error = new BudgetExhaustedError(`no request was left in the budget to ${what}`);
+/** Runs one attempt counted against `cap`; a retry the cap has no room for is not waited for. */
+async function withinCap(cap, what, attempt) {
+    if (cap && !cap.take()) {
+        const error = new RequestCapReachedError(`no request was left to ${what}`);
         return { ok: false, error, retry: false };
     }
     const outcome = await attempt();
-    if (!outcome.ok && outcome.retry && budget && budget.left <= 0) {
-        const error = new BudgetExhaustedError(`no request was left in the budget to try again to ${what} (${outcome.error.message})`);
+    if (!outcome.ok && outcome.retry && cap && cap.left <= 0) {
+        const error = new RequestCapReachedError(`no request was left to try again to ${what} (${outcome.error.message})`);
         return { ok: false, error, retry: false };
     }
     return outcome;
@@ -29691,7 +29693,7 @@ class ApiClient {
     }
     sendWithRetries(spec) {
         const attempt = () => this.attempt(spec);
-        return withRetries(() => withinBudget(spec.budget, spec.what, attempt), {
+        return withRetries(() => withinCap(spec.cap, spec.what, attempt), {
             deadline: spec.deadline,
             write: spec.write,
             policy: this.options.backoff ?? DEFAULT_BACKOFF,
@@ -29766,7 +29768,7 @@ class ApiClient {
         if (failure.code === 'RESPONSE_TOO_LARGE') {
             if (spec.write)
                 return this.unusableAnswer(spec, failure.message);
-            // The same request gets the same answer: trying again would only spend the budget.
+            // The same request gets the same answer: trying again would only spend requests.
             const error = new AnswerTooLargeError(`The service's answer to the request to ${spec.what} is ${failure.message.replace(/^the answer is /, '')}, more than this action reads.`);
             return { ok: false, error, retry: false };
         }
@@ -29884,7 +29886,7 @@ function finalError(spec, error, baseUrl) {
     if (!(error instanceof ApiError) ||
         !error.transient ||
         error instanceof RateLimitError ||
-        error instanceof BudgetExhaustedError)
+        error instanceof RequestCapReachedError)
         return error;
     const host = baseUrl.host;
     if (error instanceof UnreachableError) {
@@ -33049,7 +33051,7 @@ function pick(value, shape) {
  */
 async function getPerPathPage(client, projectId, what, query, deadline, 
 /** Every attempt, retries included, draws on it. */
-budget) {
+cap) {
     const body = await client.send({
         method: 'GET',
         path: ['v1', 'analytics', projectId, what],
@@ -33057,7 +33059,7 @@ budget) {
         what: `read ${what === 'views' ? 'page views' : 'unique visitors'} (offset ${query.offset})`,
         write: false,
         deadline,
-        budget,
+        cap,
         notFound: projectNotFound(projectId)
     });
     if (what === 'visitors')
@@ -33114,10 +33116,10 @@ var external_node_crypto_ = __nccwpck_require__(7598);
  *   the last page are kept, nothing older;
  * - a page sent before, however far back (pages that alternate or cycle): each page is kept as a
  *   16-byte digest of its paths, so a million rows at 250 a page cost 4,000 digests (well under a
- *   mebibyte), and the request budget bounds how many pages there can be.
+ *   mebibyte), and the request cap bounds how many pages there can be.
  *
  * A row repeated further back than the page before, in a page that is not itself a repeat, is not
- * caught: the request budget ends such paging.
+ * caught: the request cap ends such paging.
  */
 class RepeatedRows {
     previous = new Set();
@@ -33196,7 +33198,7 @@ class IncompleteExportError extends ExplainedError {
 }
 /**
  * Pages through the visitors from `request.offset` with `offset` += `limit` while `hasMore`, handing
- * each page to `sink`, within `maxRequests`. When the budget or the rate limit runs out after rows
+ * each page to `sink`, within `maxRequests`. When the request cap or the rate limit runs out after rows
  * were read, it stops there and says where a later run continues (`nextOffset`): the rows read are
  * kept, so a site larger than one hour's analytics requests is exported in parts. A page that repeats what was read before (a row of the page before, or a
  * whole page from further back: see RepeatedRows) means the service's paging cannot be trusted to
@@ -33209,11 +33211,11 @@ async function exportVisitors(client, request, sink, log) {
     let rows = 0;
     let skipped = 0;
     let firstSkipped = null;
-    const budget = new RequestBudget(request.maxRequests);
+    const cap = new RequestCap(request.maxRequests);
     const result = (nextOffset, stopped) => ({
         totals: totals,
         rows,
-        requests: budget.used,
+        requests: cap.used,
         top: top.list(),
         skipped,
         firstSkipped,
@@ -33223,11 +33225,11 @@ async function exportVisitors(client, request, sink, log) {
     for (let offset = request.offset;; offset += request.pageSize) {
         let page;
         try {
-            page = await getPerPathPage(client, request.projectId, 'visitors', { dateFrom: request.dateFrom, dateTo: request.dateTo, limit: request.pageSize, offset }, request.deadline, budget);
+            page = await getPerPathPage(client, request.projectId, 'visitors', { dateFrom: request.dateFrom, dateTo: request.dateTo, limit: request.pageSize, offset }, request.deadline, cap);
         }
         catch (error) {
-            const why = error instanceof BudgetExhaustedError
-                ? overBudget(request.maxRequests, error.message)
+            const why = error instanceof RequestCapReachedError
+                ? overCap(request.maxRequests, error.message)
                 : error instanceof RateLimitError
                     ? lowerFirst(error.message.replace(/\.\s.*$/s, ''))
                     : undefined;
@@ -33237,11 +33239,11 @@ async function exportVisitors(client, request, sink, log) {
             if (!totals) {
                 if (error instanceof RateLimitError)
                     throw error;
-                throw incomplete(why, rows, budget.used);
+                throw incomplete(why, rows, cap.used);
             }
             return result(offset, why);
         }
-        const requests = budget.used;
+        const requests = cap.used;
         if (!totals) {
             totals = page.totals;
             await sink.begin(totals);
@@ -33266,8 +33268,8 @@ async function exportVisitors(client, request, sink, log) {
         if (page.sent === 0) {
             throw incomplete(`the service sent an empty page at offset ${offset} but said there was more`, rows, requests);
         }
-        if (budget.left <= 0) {
-            return result(offset + request.pageSize, overBudget(request.maxRequests, 'the service still said there was more'));
+        if (cap.left <= 0) {
+            return result(offset + request.pageSize, overCap(request.maxRequests, 'the service still said there was more'));
         }
         if (requests % 20 === 0)
             log.info(`Read ${rows} rows in ${requests} requests…`);
@@ -33275,7 +33277,7 @@ async function exportVisitors(client, request, sink, log) {
     return result(null, null);
 }
 const lowerFirst = (text) => text.charAt(0).toLowerCase() + text.slice(1);
-const overBudget = (max, why) => `'max-requests' (${max}, retries included) was reached and ${why}`;
+const overCap = (max, why) => `'max-requests' (${max}, retries included) was reached and ${why}`;
 function incomplete(why, rows, requests) {
     return new IncompleteExportError(`The export is incomplete: ${why}. ${counted(rows, 'row')} ${rows === 1 ? 'was' : 'were'} read in ${counted(requests, 'request')}.`);
 }
@@ -33632,7 +33634,7 @@ const MAX_TOP = 100;
 /**
  * The connection (its key refused at once when it cannot be sent: every run of a sub-action calls
  * the service), the date range, the output file in the workspace, the time limit, the top and the
- * request budget (at most `maxRequests`: each sub-action has its own bound).
+ * request cap (at most `maxRequests`: each sub-action has its own bound).
  */
 function readReportInputs(get, env, mask, now, names, defaults, maxRequests) {
     const connection = readConnection(get, mask);

@@ -1,8 +1,8 @@
-export const id = 307;
-export const ids = [307];
+export const id = 177;
+export const ids = [177];
 export const modules = {
 
-/***/ 6307:
+/***/ 9177:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 
@@ -11,12 +11,8 @@ __webpack_require__.d(__webpack_exports__, {
   countedRun: () => (/* binding */ countedRun)
 });
 
-// EXTERNAL MODULE: ./.tmp/ncc-js/agent/settings.js + 2 modules
-var agent_settings = __webpack_require__(4360);
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/errors.js
 var errors = __webpack_require__(7156);
-// EXTERNAL MODULE: ./.tmp/ncc-js/github/api.js + 33 modules
-var api = __webpack_require__(2760);
 // EXTERNAL MODULE: ./.tmp/ncc-js/github/event.js
 var github_event = __webpack_require__(1450);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/dashboard-issues.js
@@ -134,430 +130,6 @@ const time = (value) => {
     return Number.isFinite(at) ? at : undefined;
 };
 
-// EXTERNAL MODULE: ./.tmp/ncc-js/runner/markdown.js
-var markdown = __webpack_require__(5082);
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/approval-box.js
-
-/**
- * The waiting batch's checkbox on the dashboard (`approval: dashboard`): written by the action,
- * always unticked, and read back from the issue's current body to see whether someone ticked it.
- */
-const APPROVAL_PHRASE = 'Start the agent for these changes';
-/**
- * A box the action writes, unticked: `phrase (kind \`id\`)`, the id tying a tick to the ledger's
- * own entry (a waiting batch, an uncertain request).
- */
-const box = (phrase, kind, id) => `- [ ] ${phrase} (${kind} ${(0,markdown/* codeSpan */.SS)(id)})`;
-/** Its ticked form as GitHub writes it when someone clicks it: `- [x] …`, at the start of a line. */
-const ticked = (phrase, kind) => new RegExp(`^ {0,3}[-*+] \\[[xX]\\] ${phrase} \\(${kind} \`([a-z0-9]{1,16})\`\\)[ \\t]*$`, 'gm');
-/** At most this much of a body is searched: the dashboard's people part is far shorter. */
-const MAX_BODY = 70_000;
-/** The ids of the ticked boxes in a dashboard body (any text: a person may have edited it). */
-const tickedIds = (body, pattern) => [
-    ...new Set([...body.slice(0, MAX_BODY).matchAll(pattern)].map(m => m[1]))
-];
-/** The checkbox line of a batch. */
-const approvalBox = (batch) => box(APPROVAL_PHRASE, 'batch', batch);
-const TICKED = ticked(APPROVAL_PHRASE, 'batch');
-/** The batch ids whose box is ticked in a dashboard body. */
-const tickedBatches = (body) => tickedIds(body, TICKED);
-/**
- * An uncertain request's checkbox: ticked by someone with `required-permission`, its changes are
- * sent again, once (the entry leaves the ledger when they are).
- */
-const RESEND_PHRASE = 'Send these changes again';
-const resendBox = (id) => box(RESEND_PHRASE, 'uncertain', id);
-const TICKED_RESEND = ticked(RESEND_PHRASE, 'uncertain');
-/** The uncertain entries whose box is ticked in a dashboard body. */
-const tickedResends = (body) => tickedIds(body, TICKED_RESEND);
-/**
- * A body the action writes, with the boxes of `ticked` batches left ticked: a tick someone made while
- * a run was deciding is kept (the run that tick started judges it), not written over.
- */
-function keepTicks(body, ticked, resends = []) {
-    if (!ticked.length && !resends.length)
-        return body;
-    return body.replace(/^- \[ \] (.*)$/gm, (line, rest) => ticked.some(batch => line === approvalBox(batch)) || resends.some(id => line === resendBox(id))
-        ? `- [x] ${rest}`
-        : line);
-}
-/** A batch id: the moment it began to wait, in base 36 (unique per repository and project). */
-const newBatchId = (at) => Math.max(0, Math.floor(at)).toString(36);
-const when = (at) => at ? ` at ${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC` : '';
-/**
- * What the dashboard says of a batch's approval: the box, what the run would do and its estimated
- * credits with the budget as it stands, or who approved.
- */
-function approvalLines(waiting, cost = { creditsPerRun: 180 }) {
-    if (!waiting.batch)
-        return [];
-    if (waiting.approvedBy)
-        return [
-            `✅ Approved by ${(0,markdown/* escapeMarkdown */.FV)(`@${waiting.approvedBy}`)}${when(waiting.approvedAt)} (batch ${(0,markdown/* codeSpan */.SS)(waiting.batch)}): it starts as soon as the limits above allow; ticking again changes nothing.`,
-            ''
-        ];
-    const would = waiting.wouldDo;
-    const decision = would?.decision === 'follow-up'
-        ? `send these changes as a follow-up to job ${(0,markdown/* codeSpan */.SS)(would.job ?? '?')}, whose docs pull request is open`
-        : 'start a new job';
-    const size = would ? ` with a prompt of ${kilobytes(would.promptBytes)}` : '';
-    const budget = cost.budget ? ` Budget now: ${(0,markdown/* escapeMarkdown */.FV)(cost.budget)}.` : '';
-    return [
-        approvalBox(waiting.batch),
-        '',
-        `If started now, the run would ${decision}${size}, about ${cost.creditsPerRun.toLocaleString('en-US')} credits (\`credits-per-run\`, an estimate); it decides again when the box is ticked.${budget} Ticking needs the policy's \`required-permission\` on this repository; a box that stays ticked with nothing started (a newer run took the tick's run's place in the concurrency group) is to be unticked and ticked again.`,
-        ''
-    ];
-}
-const kilobytes = (n) => `${Math.max(0.1, Math.round(n / 100) / 10)} KB`;
-
-// EXTERNAL MODULE: ./.tmp/ncc-js/runner/text.js
-var runner_text = __webpack_require__(3492);
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/budget.js
-
-const DAY = 86_400_000;
-/** Each budget the limits set, where it stands at `now`, from the start of every job and follow-up. */
-function budgetStates(spend, limits, now) {
-    const states = [];
-    if (limits?.maxJobs) {
-        const { max, windowMs, text } = limits.maxJobs;
-        states.push(stateOf(spend, now, { key: 'max-jobs', text: `max-jobs: ${text}`, windowMs }, max));
-    }
-    if (limits?.maxCredits) {
-        const { max, windowMs } = limits.maxCredits;
-        const allowed = Math.floor(max / limits.creditsPerRun);
-        states.push(stateOf(spend, now, { key: 'max-credits', text: `max-credits: ${max}`, windowMs }, allowed));
-    }
-    return states;
-}
-function stateOf(spend, now, limit, allowed) {
-    const inWindow = spend.filter(at => at > now - limit.windowMs && at <= now).sort((a, b) => a - b);
-    const left = Math.max(0, allowed - inWindow.length);
-    const state = { ...limit, used: inWindow.length, allowed, left };
-    if (left > 0 || allowed === 0)
-        return state;
-    // The window frees one place when its oldest start that counts leaves it.
-    const oldest = inWindow[inWindow.length - allowed];
-    return { ...state, freesAt: oldest + limit.windowMs };
-}
-/** The budget that binds first: the one with the fewest starts left (none when no budget is set). */
-function tightest(states) {
-    return [...states].sort((a, b) => a.left - b.left || (b.freesAt ?? 0) - (a.freesAt ?? 0))[0];
-}
-/** Why the budget holds a run back, and when it frees. */
-function overBudget(state, limits, now) {
-    const until = new Date(state.freesAt ?? now).toISOString().slice(0, 16).replace('T', ' ');
-    const credits = state.key === 'max-credits'
-        ? `, about ${formatCount(state.used * limits.creditsPerRun)} credits at ${formatCount(limits.creditsPerRun)} a run (an estimate),`
-        : '';
-    return `Over budget: ${state.used} jobs and follow-ups${credits} in the window of '${state.text}'; the next one frees at ${until} UTC.`;
-}
-/** One budget as people read it: "3 of 20 in 30 days used (max-jobs: 20/month), about 540 credits". */
-function budgetText(state, limits) {
-    const days = Math.round(state.windowMs / DAY);
-    const window = days === 1 ? '24 hours' : `${days} days`;
-    const credits = (n) => `about ${(0,runner_text/* formatCount */.B4)(n * limits.creditsPerRun)} credits`;
-    return state.key === 'max-credits'
-        ? `${credits(state.used)} of ${(0,runner_text/* formatCount */.B4)(limits.maxCredits?.max ?? 0)} used in the last ${window} (${state.text}), room for ${state.left} more ${state.left === 1 ? 'start' : 'starts'}`
-        : `${state.used} of ${state.allowed} jobs and follow-ups used in the last ${window} (${state.text}), ${credits(state.used)}`;
-}
-/** Where the project's budgets stand, in one line for the summary and the approval box. */
-function budgetSummary(spend, limits, now) {
-    if (!limits)
-        return undefined;
-    const states = budgetStates(spend, limits, now);
-    return states.length ? states.map(s => budgetText(s, limits)).join('; ') : undefined;
-}
-/** Starts in the last `windowMs`, for the estimate beside the budget. */
-const startsWithin = (spend, windowMs, now) => spend.filter(at => at > now - windowMs && at <= now).length;
-
-// EXTERNAL MODULE: ./.tmp/ncc-js/github/docs-pulls.js + 1 modules
-var docs_pulls = __webpack_require__(9101);
-// EXTERNAL MODULE: ./.tmp/ncc-js/agent/names.js
-var agent_names = __webpack_require__(3254);
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/fold.js
-
-
-
-/** Ledger states of a job that may still take a follow-up: running, or its docs pull request open. */
-const fold_LIVE = new Set(['active', 'open', 'started']);
-/**
- * The ledger's newest job of the project that may still take the batch, checked against the
- * service: still running, or its docs pull request (the link the service reports, never one
- * written anywhere else) still open. Anything that cannot be read means a new job, never a guess.
- */
-async function decideFold(project, ctx) {
-    const latest = [...project.jobs].reverse().find(job => fold_LIVE.has(job.state));
-    if (!latest)
-        return { info: 'No docs job of this project is open in the ledger: starting a new job.' };
-    let job;
-    try {
-        job = await ctx.readJob(latest.id);
-    }
-    catch (error) {
-        return {
-            notice: `Could not read the earlier job ${latest.id} (${errorText(error).replace(/\.$/, '')}), so these changes start a new job.`,
-            info: 'Starting a new job.'
-        };
-    }
-    if (job.status === 'active')
-        return {
-            target: { jobId: job.id, docsPr: job.prLink ?? undefined },
-            info: `Job ${job.id} is still running: sending the changes to it as a follow-up.`
-        };
-    if (!job.prLink)
-        return {
-            info: `The earlier job ${job.id} ended (${job.status ?? 'status unknown'}) without a docs pull request: starting a new job.`,
-            seen: { jobId: job.id, state: 'ended' }
-        };
-    const state = await docsPrState(ctx, job.prLink);
-    const times = (s) => ({
-        ...(s.createdAt ? { prCreatedAt: s.createdAt } : {}),
-        ...(s.endedAt ? { endedAt: s.endedAt } : {})
-    });
-    if ('error' in state)
-        return {
-            notice: `Could not read the state of the docs pull request ${job.prLink} (${state.error}), so these changes start a new job instead of joining it.${state.hint ?? ''}`,
-            info: 'Starting a new job.'
-        };
-    if (state.state === 'open')
-        return {
-            target: { jobId: job.id, docsPr: job.prLink },
-            info: `The docs pull request ${job.prLink} of job ${job.id} is still open: sending the changes to the job as a follow-up.`,
-            seen: { jobId: job.id, state: 'open', prLink: job.prLink, ...times(state) }
-        };
-    return {
-        info: `The docs pull request ${job.prLink} of job ${job.id} is ${state.state}: starting a new job.`,
-        seen: { jobId: job.id, state: state.state, prLink: job.prLink, ...times(state) }
-    };
-}
-/**
- * A docs pull request's state, read with the docs repository's connection; an error says why it
- * could not be read, and what to set when GitHub refused.
- */
-async function docsPrState(ctx, link) {
-    const where = parsePullLink(link, ctx.serverUrl);
-    if (!where)
-        return { error: `it is not a pull request on ${ctx.serverUrl}` };
-    try {
-        return await ctx.docs.state(where);
-    }
-    catch (error) {
-        const failed = docsFailure(error);
-        return { error: failed.why, hint: failed.grant('read') || undefined };
-    }
-}
-
-// EXTERNAL MODULE: ./.tmp/ncc-js/github/pull-activity.js
-var pull_activity = __webpack_require__(6845);
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/staleness.js
-
-
-/**
- * A person's events: not a bot's, not the pull request's author's (the agent opened it), nor a
- * comment by the `docs-token` identity. A commit or push GitHub matched to no account is the agent's
- * when it carries the agent's git email, a person's otherwise.
- */
-function staleness_peopleOf(activity, agent) {
-    const author = botName(activity.author);
-    const token = agent.token ? botName(agent.token) : undefined;
-    const email = agent.email ?? activity.openerEmail;
-    return activity.events.filter(e => {
-        if (e.bot)
-            return false;
-        if (e.login) {
-            const login = botName(e.login);
-            return login !== author && !(e.kind === 'comment' && login === token);
-        }
-        return e.email !== undefined && e.email !== email;
-    });
-}
-/** A commit's author, its committer or a force-push by a person: work on the pull request. */
-const staleness_isPush = (e) => e.kind === 'commit' || e.kind === 'push';
-function staleness_judgeStaleness(activity, ctx) {
-    const keep = ctx.keepLabel.toLowerCase();
-    if (keep && activity.labels.some(l => l.toLowerCase() === keep))
-        return { keep: `it has the label '${ctx.keepLabel}'` };
-    const people = staleness_peopleOf(activity, ctx.agent);
-    const commit = people.find(staleness_isPush);
-    if (commit)
-        return {
-            keep: `${who(commit)} ${commit.kind === 'commit' ? 'pushed a commit' : 'pushed'} to it (${staleness_day(commit.at)})`
-        };
-    const review = people.find(e => e.kind === 'review' && (e.state === 'APPROVED' || e.state === 'CHANGES_REQUESTED'));
-    if (review)
-        return {
-            keep: `${who(review)} ${review.state === 'APPROVED' ? 'approved it' : 'requested changes on it'} (${staleness_day(review.at)})`
-        };
-    // What was not read may hold a person's commit or approval: never closed on a guess.
-    if (activity.unread)
-        return { keep: `it has more events than the ${MAX_ACTIVITY} newest read for expire-after` };
-    const last = people.reduce((a, e) => (!a || e.at > a.at ? e : a), undefined);
-    if (last && ctx.now - last.at <= ctx.afterMs)
-        return { recent: `${what(last)} by ${who(last)} on ${staleness_day(last.at)}` };
-    const since = Math.max(ctx.createdAt, last?.at ?? 0);
-    return last && last.at >= ctx.createdAt
-        ? { stale: true, since, touched: `${what(last)} by ${who(last)}` }
-        : { stale: true, since };
-}
-/** A login as it may be shown: GitHub's characters only. */
-const who = (e) => !e.login
-    ? 'a git author GitHub matches to no account'
-    : /^[A-Za-z0-9][A-Za-z0-9-]{0,38}$/.test(e.login)
-        ? `@${e.login}`
-        : 'someone';
-const WHAT = {
-    commit: 'a commit',
-    push: 'a push',
-    review: 'a review',
-    comment: 'a comment',
-    label: 'a label'
-};
-const what = (e) => WHAT[e.kind];
-const staleness_day = (ms) => new Date(ms).toISOString().slice(0, 10);
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/expiry.js
-
-
-
-
-
-
-/** Docs pull requests read at most for expiry in one run (the oldest first). */
-const MAX_EXPIRY_READS = 5;
-/**
- * `expire-after`: the ledger's docs pull requests of the project that nobody but the agent has
- * touched for longer than the duration are closed with a comment that says what stale meant and
- * links the dashboard. Staleness runs from the last activity by a person (a commit, a review, a
- * comment, a label), or from the pull request's creation; one that a person pushed to, approved,
- * requested changes on or gave `keep-label` is never closed, and the ledger says why it was kept.
- * At most MAX_EXPIRY_READS pull requests a run, those never kept first: a pull request read (1
- * request), and for one older than the duration its activity (1 GraphQL request, and who
- * `docs-token` is, once). A docs token without access is a warning naming it; the run goes on.
- */
-async function expireStale(project, ctx) {
-    const updates = [];
-    const expired = [];
-    const due = project.jobs
-        .filter(j => j.prLink && LIVE.has(j.state) && ctx.now - j.startedAt > ctx.afterMs)
-        // Kept ones last, the longest unjudged first: a kept pull request never holds back the others.
-        .sort((a, b) => (a.kept?.at ?? 0) - (b.kept?.at ?? 0) || a.startedAt - b.startedAt)
-        .slice(0, MAX_EXPIRY_READS);
-    for (const job of due) {
-        const link = job.prLink;
-        const where = parsePullLink(link, ctx.serverUrl);
-        if (!where)
-            continue;
-        const turn = await expireOne(job, link, where, ctx);
-        if ('stop' in turn)
-            break;
-        if (turn.update)
-            updates.push(turn.update);
-        if (turn.expired)
-            expired.push(link);
-    }
-    return { updates, expired };
-}
-async function expireOne(job, link, where, ctx) {
-    const { docs, log } = ctx;
-    // A call to the docs repository that fails stops the expiry for this run, saying what to grant.
-    const attempt = async (what, then, call) => {
-        try {
-            return { answer: await call() };
-        }
-        catch (error) {
-            const failed = docsFailure(error);
-            log.warning(`Could not ${what} ${link} with '${docs.tokenInput}' (${failed.why}), ${then}${failed.grant('read and write')}`);
-            return { stop: true };
-        }
-    };
-    const read = await attempt('read the docs pull request', 'so stale docs pull requests are not closed in this run.', () => docs.pull(where));
-    if ('stop' in read)
-        return read;
-    const pull = read.answer;
-    const seen = docsPullState(pull);
-    if (seen.state !== 'open')
-        return { update: expiry_pullUpdate(job.id, seen) };
-    const createdAt = pull.createdAt ?? job.startedAt;
-    const open = {
-        jobId: job.id,
-        state: 'open',
-        prCreatedAt: createdAt,
-        draft: Boolean(pull.draft)
-    };
-    if (ctx.now - createdAt <= ctx.afterMs)
-        return { update: open };
-    let agentEmail = job.agentEmail;
-    const judged = await attempt('read who touched the docs pull request', 'so stale docs pull requests are not closed in this run: a person’s work is never closed on a guess.', async () => {
-        // Who `docs-token` is: its comments are the action's own, never a person's.
-        const token = await docs.identity(where);
-        const activity = await docs.activity(where);
-        agentEmail ??= activity.openerEmail;
-        return judgeStaleness(activity, {
-            createdAt,
-            now: ctx.now,
-            afterMs: ctx.afterMs,
-            keepLabel: ctx.keepLabel,
-            agent: { token, email: agentEmail }
-        });
-    });
-    if ('stop' in judged)
-        return judged;
-    const staleness = judged.answer;
-    if (!('stale' in staleness)) {
-        const why = 'keep' in staleness
-            ? staleness.keep
-            : `${staleness.recent}, within '${Key.ExpireAfter}: ${ctx.afterText}'`;
-        log.info(`Kept the docs pull request ${link} open past '${Key.ExpireAfter}: ${ctx.afterText}': ${why}.`);
-        return { update: { ...open, agentEmail, kept: { why, at: ctx.now } } };
-    }
-    if (ctx.dryRun) {
-        log.info(`Dry run: nobody but the docs agent has touched the docs pull request ${link} since ${day(staleness.since)}, longer than '${Key.ExpireAfter}: ${ctx.afterText}': it would be closed.`);
-        return {};
-    }
-    const closing = await attempt('close the docs pull request', `which nobody but the docs agent has touched for longer than '${Key.ExpireAfter}: ${ctx.afterText}'.`, () => docs.close(where));
-    if ('stop' in closing)
-        return closing;
-    const closed = closing.answer;
-    // Merged in the meantime: GitHub keeps a merged pull request as it is.
-    const after = docsPullState(closed);
-    if (after.state === 'merged')
-        return { update: expiry_pullUpdate(job.id, after) };
-    log.notice(`Closed the docs pull request ${link}: nobody but the docs agent has touched it since ${day(staleness.since)}, longer than '${Key.ExpireAfter}: ${ctx.afterText}'. The next change starts a new job.`);
-    try {
-        await docs.comment(where, closingComment(ctx, staleness));
-    }
-    catch (error) {
-        log.warning(`Closed ${link} but could not say why in a comment (${docsFailure(error).why}).`);
-    }
-    return {
-        update: { jobId: job.id, state: 'expired', prCreatedAt: createdAt, endedAt: ctx.now },
-        expired: true
-    };
-}
-/** What the ledger learns of a job from its docs pull request's state: the state and its times. */
-function expiry_pullUpdate(jobId, pull) {
-    return {
-        jobId,
-        state: pull.state,
-        ...(pull.createdAt !== undefined ? { prCreatedAt: pull.createdAt } : {}),
-        ...(pull.endedAt !== undefined ? { endedAt: pull.endedAt } : {})
-    };
-}
-/** Says what stale meant: nobody but the agent touched it, since when, and how to keep one open. */
-function closingComment(ctx, stale) {
-    const dashboard = ctx.dashboardUrl
-        ? ` The changes it held are listed on the ${markdownLink('docs agent dashboard', ctx.dashboardUrl)}.`
-        : '';
-    // Named, never mentioned: a closing comment notifies nobody.
-    const last = stale.touched ? `the last was ${escapeMarkdown(stale.touched)}` : 'it was opened';
-    return [
-        `📝 **Mintlify agent action**: closed as stale. Nobody but the docs agent has touched this docs pull request since ${day(stale.since)} (${last}), longer than ${codeSpan(`${Key.ExpireAfter}: ${ctx.afterText}`)} allows.${dashboard}`,
-        '',
-        `Stale means no commit, review, comment or label by a person in that time. A docs pull request that a person pushed to, approved, requested changes on or labelled ${codeSpan(ctx.keepLabel)} is never closed. The next code change starts a fresh docs pull request; reopen this one to keep working on it by hand.`
-    ].join('\n');
-}
-
 // EXTERNAL MODULE: ./node_modules/valibot/dist/index.mjs
 var dist = __webpack_require__(7934);
 // EXTERNAL MODULE: ./.tmp/ncc-js/records/record.js
@@ -568,16 +140,16 @@ var record = __webpack_require__(6508);
  * for `max-jobs` and the budgets over a month, and a count per UTC day (`startsByDay`) for the
  * dashboard's 30-day outcomes. This file holds the compact form the starts are written in.
  */
-const starts_DAY = 86_400_000;
+const DAY = 86_400_000;
 /** Starts older than this are never needed again: the longest budget window is a month. */
-const STARTS_KEPT_MS = 31 * starts_DAY;
+const STARTS_KEPT_MS = 31 * DAY;
 /**
  * The newest starts kept, however many there were: a budget of more than this many jobs in its
  * window would never be reached, so none may be allowed.
  */
 const MAX_STARTS = 2000;
 /** The dashboard's outcomes cover docs pull requests created in the last 30 days. */
-const OUTCOME_WINDOW_MS = 30 * starts_DAY;
+const OUTCOME_WINDOW_MS = 30 * DAY;
 /** Day counts kept: the outcomes' 30 days and the day in progress. */
 const MAX_DAYS = 31;
 /**
@@ -626,7 +198,7 @@ function noteStart(project, at) {
 }
 /** Jobs and follow-ups started in the last 30 days (whole UTC days, today included). */
 function startsIn30Days(project, now) {
-    const from = utcDay(now - OUTCOME_WINDOW_MS + starts_DAY);
+    const from = utcDay(now - OUTCOME_WINDOW_MS + DAY);
     return Object.entries(project.startsByDay ?? {})
         .filter(([day]) => day >= from && day <= utcDay(now))
         .reduce((sum, [, n]) => sum + n, 0);
@@ -1236,6 +808,502 @@ function parsedLedger(json) {
     return read.success ? { ok: true, ledger: read.output } : { ok: false, why: 'unreadable' };
 }
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/dashboard-choice.js
+
+
+
+/**
+ * How long after the state was written (the action's clock) its write may reach GitHub (GitHub's
+ * clock, in whole seconds): an edit by the action later than this wrote a newer state. A version
+ * written less than this before the action's last write is not told apart from it.
+ */
+const WRITE_SLACK_MS = 10_000;
+/**
+ * The dashboard holds a state a newer version of the action wrote, in a format this one does not
+ * know: this version neither reads nor writes it, and starts nothing it could not record.
+ */
+class NewerLedgerError extends errors/* ExplainedError */.hM {
+}
+/** What a run says of a dashboard a newer version wrote; `outcome` says what this run did. */
+const newerLedger = (url, format, outcome) => new NewerLedgerError(`The dashboard ${url} was written by a newer version of the action (its state is in format ${format}; this version reads formats up to ${LEDGER_FORMAT}), so this version leaves it as it is${outcome}. Update this workflow's 'uses:' pin of mintlify/agent-action (or of its sub-action) to the version your other workflows use, or a newer one.`);
+/**
+ * The dashboard among `candidates`, or an explained refusal when the newest state the action wrote
+ * is not where it can be trusted (restored to an older version, or only a copy of it found).
+ */
+function chooseDashboard(candidates, ctx) {
+    const notices = [];
+    const verified = [];
+    const copies = [];
+    let unreadable;
+    const seen = new Set();
+    for (const issue of candidates) {
+        if (seen.has(issue.number))
+            continue;
+        seen.add(issue.number);
+        const state = readDashboardState(issue.body, ctx.signer, ctx.repository, issue.number);
+        const own = sameActor(issue.author, ctx.viewer);
+        // Another workflow runs a newer version: its ledger is never written over, nor guessed at.
+        if (own && !state.ok && state.why === 'newer')
+            throw newerLedger(issue.url, state.format, ': nothing was started');
+        if (state.ok && own)
+            verified.push({ issue, ledger: state.ledger, legacy: state.legacy });
+        else if (!state.ok && state.why === 'elsewhere')
+            copies.push({ issue, writtenIn: state.writtenIn, ledger: state.ledger });
+        else if (!own && (state.ok || state.why !== 'none'))
+            notices.push(`${ref(issue)} has the label '${ctx.label}' but was opened by @${issue.author || 'ghost'}, not by this action's identity @${ctx.viewer}, so it is not the dashboard and nothing in it is used: take the label off.`);
+        else if (own && issue.labels.includes(ctx.label) && issue.title === ctx.title)
+            unreadable ??= issue;
+        else if (own && issue.labels.includes(ctx.label) && !state.ok && state.why === 'none')
+            // Another issue of the same identity (a link check, a report) the label was put on: taking
+            // it as an empty ledger would lose the real one's state and write over the issue.
+            notices.push(`${ref(issue)} has the label '${ctx.label}' but is not the dashboard (its title is not '${ctx.title}' and it holds no dashboard state), so it is left alone: take the label off.`);
+    }
+    const newest = verified.sort((a, b) => newer(b.ledger, a.ledger))[0];
+    for (const copy of copies) {
+        const where = `${ref(copy.issue)} holds a copy of the dashboard state written in #${copy.writtenIn}`;
+        if (!newest || newer(copy.ledger, newest.ledger) > 0)
+            throw new errors/* ExplainedError */.hM(`${where} (${when(copy.ledger)}), newer than any state found where it was written${newest ? ` (${ref(newest.issue)} holds one of ${when(newest.ledger)})` : ''}, so nothing was started: the state of #${copy.writtenIn} was replaced or the issue is gone. Restore #${copy.writtenIn}'s newest body from its edit history (and its label '${ctx.label}'), or, to start a new ledger, take the label off ${ref(copy.issue)}.`);
+        notices.push(`${where}, an older one: it is not used; take the label off ${ref(copy.issue)}.`);
+    }
+    if (!newest) {
+        if (unreadable && stateOf(unreadable, ctx) !== 'none')
+            notices.push(`The dashboard ${unreadable.url} holds no state this action wrote with this API key (edited by hand, or written with another key): it starts afresh from this change.`);
+        return {
+            ...(unreadable ? { issue: unreadable } : {}),
+            ledger: emptyLedger(),
+            notices,
+            relabel: false,
+            stateUnread: Boolean(unreadable)
+        };
+    }
+    for (const older of verified.slice(1))
+        notices.push(`${ref(older.issue)} also holds a dashboard state, older than ${ref(newest.issue)}'s (${when(older.ledger)} against ${when(newest.ledger)}): it is not used; close it or take its label off.`);
+    const restored = restoredBy(newest.issue, newest.ledger, ctx.viewer, newest.legacy);
+    if (restored)
+        throw new errors/* ExplainedError */.hM(`The dashboard ${newest.issue.url} holds a state older than the one this action last wrote there: @${restored.by || 'ghost'} changed its body afterwards (${new Date(restored.at).toISOString()}), restoring an earlier version or editing it. Nothing was started, as the budget and the last documented commit would move back. Restore the newest version the action wrote from the issue's edit history; or, to start the ledger afresh, delete its hidden state (the last HTML comment of the body).`);
+    const relabel = !newest.issue.labels.includes(ctx.label);
+    if (relabel)
+        notices.push(`The dashboard ${newest.issue.url} had lost its label '${ctx.label}'${newest.issue.state === 'open' ? '' : ' and was closed'}: found again by its author and title, it keeps its state and gets its label back.`);
+    if (newest.issue.locked)
+        notices.push(`The dashboard ${newest.issue.url} is locked: people cannot tick its boxes until it is unlocked.`);
+    return { issue: newest.issue, ledger: newest.ledger, notices, relabel };
+}
+/**
+ * Someone other than the action edited the body after its last write, and the state there is not
+ * that write's (written more than WRITE_SLACK_MS before the action's newest edit, or that edit is
+ * not among those GitHub listed): who made the last edit, and when.
+ */
+function restoredBy(issue, ledger, viewer, legacy) {
+    const last = issue.lastEdit ?? issue.edits[0];
+    if (!last || sameActor(last.by, viewer))
+        return undefined;
+    const own = issue.edits.find(e => sameActor(e.by, viewer));
+    const written = legacy ? legacyWrittenBy(ledger) : ledger.writtenAt;
+    const slack = legacy ? LEGACY_SLACK_MS : WRITE_SLACK_MS;
+    if (own && written !== undefined && own.at <= written + slack)
+        return undefined;
+    return last;
+}
+/**
+ * A job on GitHub runs six hours at most: every write of one run falls within this long of the
+ * newest time its state names.
+ */
+const LEGACY_SLACK_MS = 6 * 3_600_000;
+/**
+ * A state from before states were stamped (no issue, no time): when a person could have ticked a
+ * box in it (a batch waiting for approval, an uncertain request), a person's edit after the action's
+ * may be that tick, so the state counts as written at the newest time it names (within
+ * LEGACY_SLACK_MS); with no box to tick, a person's later edit can only have restored or rewritten
+ * it, and the state is refused as the stamped ones are.
+ */
+function legacyWrittenBy(ledger) {
+    const projects = Object.values(ledger.projects);
+    const boxes = projects.some(p => p.waiting?.batch || p.uncertain.some(u => u.id));
+    if (!boxes)
+        return undefined;
+    const times = projects.flatMap(p => [
+        p.documented?.at ?? 0,
+        p.waiting?.since ?? 0,
+        ...p.runs.map(r => r.at),
+        ...p.jobs.flatMap(j => [j.startedAt, j.endedAt ?? 0, j.checkedAt ?? 0]),
+        ...p.uncertain.map(u => u.at)
+    ]);
+    return Math.max(0, ...times);
+}
+/** Above 0 when `a` is the newer state: written later, or, written at once, written more often. */
+const newer = (a, b) => (a.writtenAt ?? 0) - (b.writtenAt ?? 0) || (a.version ?? 0) - (b.version ?? 0);
+const when = (ledger) => ledger.writtenAt ? `written ${new Date(ledger.writtenAt).toISOString()}` : 'undated';
+const ref = (issue) => `#${issue.number}`;
+const stateOf = (issue, ctx) => {
+    const state = readDashboardState(issue.body, ctx.signer, ctx.repository, issue.number);
+    return state.ok ? 'ok' : state.why;
+};
+
+// EXTERNAL MODULE: ./.tmp/ncc-js/agent/settings.js + 2 modules
+var agent_settings = __webpack_require__(4360);
+// EXTERNAL MODULE: ./.tmp/ncc-js/github/api.js + 33 modules
+var api = __webpack_require__(2760);
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/markdown.js
+var markdown = __webpack_require__(5082);
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/approval-box.js
+
+/**
+ * The waiting batch's checkbox on the dashboard (`approval: dashboard`): written by the action,
+ * always unticked, and read back from the issue's current body to see whether someone ticked it.
+ */
+const APPROVAL_PHRASE = 'Start the agent for these changes';
+/**
+ * A box the action writes, unticked: `phrase (kind \`id\`)`, the id tying a tick to the ledger's
+ * own entry (a waiting batch, an uncertain request).
+ */
+const box = (phrase, kind, id) => `- [ ] ${phrase} (${kind} ${(0,markdown/* codeSpan */.SS)(id)})`;
+/** Its ticked form as GitHub writes it when someone clicks it: `- [x] …`, at the start of a line. */
+const ticked = (phrase, kind) => new RegExp(`^ {0,3}[-*+] \\[[xX]\\] ${phrase} \\(${kind} \`([a-z0-9]{1,16})\`\\)[ \\t]*$`, 'gm');
+/** At most this much of a body is searched: the dashboard's people part is far shorter. */
+const MAX_BODY = 70_000;
+/** The ids of the ticked boxes in a dashboard body (any text: a person may have edited it). */
+const tickedIds = (body, pattern) => [
+    ...new Set([...body.slice(0, MAX_BODY).matchAll(pattern)].map(m => m[1]))
+];
+/** The checkbox line of a batch. */
+const approvalBox = (batch) => box(APPROVAL_PHRASE, 'batch', batch);
+const TICKED = ticked(APPROVAL_PHRASE, 'batch');
+/** The batch ids whose box is ticked in a dashboard body. */
+const tickedBatches = (body) => tickedIds(body, TICKED);
+/**
+ * An uncertain request's checkbox: ticked by someone with `required-permission`, its changes are
+ * sent again, once (the entry leaves the ledger when they are).
+ */
+const RESEND_PHRASE = 'Send these changes again';
+const resendBox = (id) => box(RESEND_PHRASE, 'uncertain', id);
+const TICKED_RESEND = ticked(RESEND_PHRASE, 'uncertain');
+/** The uncertain entries whose box is ticked in a dashboard body. */
+const tickedResends = (body) => tickedIds(body, TICKED_RESEND);
+/**
+ * A body the action writes, with the boxes of `ticked` batches left ticked: a tick someone made while
+ * a run was deciding is kept (the run that tick started judges it), not written over.
+ */
+function keepTicks(body, ticked, resends = []) {
+    if (!ticked.length && !resends.length)
+        return body;
+    return body.replace(/^- \[ \] (.*)$/gm, (line, rest) => ticked.some(batch => line === approvalBox(batch)) || resends.some(id => line === resendBox(id))
+        ? `- [x] ${rest}`
+        : line);
+}
+/** A batch id: the moment it began to wait, in base 36 (unique per repository and project). */
+const newBatchId = (at) => Math.max(0, Math.floor(at)).toString(36);
+const approval_box_when = (at) => at ? ` at ${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC` : '';
+/**
+ * What the dashboard says of a batch's approval: the box, what the run would do and its estimated
+ * credits with the budget as it stands, or who approved.
+ */
+function approvalLines(waiting, cost = { creditsPerRun: 180 }) {
+    if (!waiting.batch)
+        return [];
+    if (waiting.approvedBy)
+        return [
+            `✅ Approved by ${(0,markdown/* escapeMarkdown */.FV)(`@${waiting.approvedBy}`)}${approval_box_when(waiting.approvedAt)} (batch ${(0,markdown/* codeSpan */.SS)(waiting.batch)}): it starts as soon as the limits above allow; ticking again changes nothing.`,
+            ''
+        ];
+    const would = waiting.wouldDo;
+    const decision = would?.decision === 'follow-up'
+        ? `send these changes as a follow-up to job ${(0,markdown/* codeSpan */.SS)(would.job ?? '?')}, whose docs pull request is open`
+        : 'start a new job';
+    const size = would ? ` with a prompt of ${kilobytes(would.promptBytes)}` : '';
+    const budget = cost.budget ? ` Budget now: ${(0,markdown/* escapeMarkdown */.FV)(cost.budget)}.` : '';
+    return [
+        approvalBox(waiting.batch),
+        '',
+        `If started now, the run would ${decision}${size}, about ${cost.creditsPerRun.toLocaleString('en-US')} credits (\`credits-per-run\`, an estimate); it decides again when the box is ticked.${budget} Ticking needs the policy's \`required-permission\` on this repository; a box that stays ticked with nothing started (a newer run took the tick's run's place in the concurrency group) is to be unticked and ticked again.`,
+        ''
+    ];
+}
+const kilobytes = (n) => `${Math.max(0.1, Math.round(n / 100) / 10)} KB`;
+
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/text.js
+var runner_text = __webpack_require__(3492);
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/budget.js
+
+const budget_DAY = 86_400_000;
+/** Each budget the limits set, where it stands at `now`, from the start of every job and follow-up. */
+function budgetStates(spend, limits, now) {
+    const states = [];
+    if (limits?.maxJobs) {
+        const { max, windowMs, text } = limits.maxJobs;
+        states.push(budget_stateOf(spend, now, { key: 'max-jobs', text: `max-jobs: ${text}`, windowMs }, max));
+    }
+    if (limits?.maxCredits) {
+        const { max, windowMs } = limits.maxCredits;
+        const allowed = Math.floor(max / limits.creditsPerRun);
+        states.push(budget_stateOf(spend, now, { key: 'max-credits', text: `max-credits: ${max}`, windowMs }, allowed));
+    }
+    return states;
+}
+function budget_stateOf(spend, now, limit, allowed) {
+    const inWindow = spend.filter(at => at > now - limit.windowMs && at <= now).sort((a, b) => a - b);
+    const left = Math.max(0, allowed - inWindow.length);
+    const state = { ...limit, used: inWindow.length, allowed, left };
+    if (left > 0 || allowed === 0)
+        return state;
+    // The window frees one place when its oldest start that counts leaves it.
+    const oldest = inWindow[inWindow.length - allowed];
+    return { ...state, freesAt: oldest + limit.windowMs };
+}
+/** The budget that binds first: the one with the fewest starts left (none when no budget is set). */
+function tightest(states) {
+    return [...states].sort((a, b) => a.left - b.left || (b.freesAt ?? 0) - (a.freesAt ?? 0))[0];
+}
+/** Why the budget holds a run back, and when it frees. */
+function overBudget(state, limits, now) {
+    const until = new Date(state.freesAt ?? now).toISOString().slice(0, 16).replace('T', ' ');
+    const credits = state.key === 'max-credits'
+        ? `, about ${formatCount(state.used * limits.creditsPerRun)} credits at ${formatCount(limits.creditsPerRun)} a run (an estimate),`
+        : '';
+    return `Over budget: ${state.used} jobs and follow-ups${credits} in the window of '${state.text}'; the next one frees at ${until} UTC.`;
+}
+/** One budget as people read it: "3 of 20 in 30 days used (max-jobs: 20/month), about 540 credits". */
+function budgetText(state, limits) {
+    const days = Math.round(state.windowMs / budget_DAY);
+    const window = days === 1 ? '24 hours' : `${days} days`;
+    const credits = (n) => `about ${(0,runner_text/* formatCount */.B4)(n * limits.creditsPerRun)} credits`;
+    return state.key === 'max-credits'
+        ? `${credits(state.used)} of ${(0,runner_text/* formatCount */.B4)(limits.maxCredits?.max ?? 0)} used in the last ${window} (${state.text}), room for ${state.left} more ${state.left === 1 ? 'start' : 'starts'}`
+        : `${state.used} of ${state.allowed} jobs and follow-ups used in the last ${window} (${state.text}), ${credits(state.used)}`;
+}
+/** Where the project's budgets stand, in one line for the summary and the approval box. */
+function budgetSummary(spend, limits, now) {
+    if (!limits)
+        return undefined;
+    const states = budgetStates(spend, limits, now);
+    return states.length ? states.map(s => budgetText(s, limits)).join('; ') : undefined;
+}
+/** Starts in the last `windowMs`, for the estimate beside the budget. */
+const startsWithin = (spend, windowMs, now) => spend.filter(at => at > now - windowMs && at <= now).length;
+
+// EXTERNAL MODULE: ./.tmp/ncc-js/github/docs-pulls.js + 1 modules
+var docs_pulls = __webpack_require__(9101);
+// EXTERNAL MODULE: ./.tmp/ncc-js/agent/names.js
+var agent_names = __webpack_require__(3254);
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/fold.js
+/**
+ * What the ledger knows of folding (a change run's batch sent to a job already started): which of
+ * its jobs' states may still take a batch, and the decision's shape, which the ledger records (what
+ * was learnt of its job on the way). Where a batch goes is decided by the change run
+ * (src/changes/fold.ts), not here.
+ */
+/** Ledger states of a job that may still take a follow-up: running, or its docs pull request open. */
+const fold_LIVE = new Set(['active', 'open', 'started']);
+
+// EXTERNAL MODULE: ./.tmp/ncc-js/github/pull-activity.js
+var pull_activity = __webpack_require__(6845);
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/staleness.js
+
+
+/**
+ * A person's events: not a bot's, not the pull request's author's (the agent opened it), nor a
+ * comment by the `docs-token` identity. A commit or push GitHub matched to no account is the agent's
+ * when it carries the agent's git email, a person's otherwise.
+ */
+function staleness_peopleOf(activity, agent) {
+    const author = botName(activity.author);
+    const token = agent.token ? botName(agent.token) : undefined;
+    const email = agent.email ?? activity.openerEmail;
+    return activity.events.filter(e => {
+        if (e.bot)
+            return false;
+        if (e.login) {
+            const login = botName(e.login);
+            return login !== author && !(e.kind === 'comment' && login === token);
+        }
+        return e.email !== undefined && e.email !== email;
+    });
+}
+/** A commit's author, its committer or a force-push by a person: work on the pull request. */
+const staleness_isPush = (e) => e.kind === 'commit' || e.kind === 'push';
+function staleness_judgeStaleness(activity, ctx) {
+    const keep = ctx.keepLabel.toLowerCase();
+    if (keep && activity.labels.some(l => l.toLowerCase() === keep))
+        return { keep: `it has the label '${ctx.keepLabel}'` };
+    const people = staleness_peopleOf(activity, ctx.agent);
+    const commit = people.find(staleness_isPush);
+    if (commit)
+        return {
+            keep: `${who(commit)} ${commit.kind === 'commit' ? 'pushed a commit' : 'pushed'} to it (${staleness_day(commit.at)})`
+        };
+    const review = people.find(e => e.kind === 'review' && (e.state === 'APPROVED' || e.state === 'CHANGES_REQUESTED'));
+    if (review)
+        return {
+            keep: `${who(review)} ${review.state === 'APPROVED' ? 'approved it' : 'requested changes on it'} (${staleness_day(review.at)})`
+        };
+    // What was not read may hold a person's commit or approval: never closed on a guess.
+    if (activity.unread)
+        return { keep: `it has more events than the ${MAX_ACTIVITY} newest read for expire-after` };
+    const last = people.reduce((a, e) => (!a || e.at > a.at ? e : a), undefined);
+    if (last && ctx.now - last.at <= ctx.afterMs)
+        return { recent: `${what(last)} by ${who(last)} on ${staleness_day(last.at)}` };
+    const since = Math.max(ctx.createdAt, last?.at ?? 0);
+    return last && last.at >= ctx.createdAt
+        ? { stale: true, since, touched: `${what(last)} by ${who(last)}` }
+        : { stale: true, since };
+}
+/** A login as it may be shown: GitHub's characters only. */
+const who = (e) => !e.login
+    ? 'a git author GitHub matches to no account'
+    : /^[A-Za-z0-9][A-Za-z0-9-]{0,38}$/.test(e.login)
+        ? `@${e.login}`
+        : 'someone';
+const WHAT = {
+    commit: 'a commit',
+    push: 'a push',
+    review: 'a review',
+    comment: 'a comment',
+    label: 'a label'
+};
+const what = (e) => WHAT[e.kind];
+const staleness_day = (ms) => new Date(ms).toISOString().slice(0, 10);
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/expiry.js
+
+
+
+
+
+
+/** Docs pull requests read at most for expiry in one run (the oldest first). */
+const MAX_EXPIRY_READS = 5;
+/**
+ * `expire-after`: the ledger's docs pull requests of the project that nobody but the agent has
+ * touched for longer than the duration are closed with a comment that says what stale meant and
+ * links the dashboard. Staleness runs from the last activity by a person (a commit, a review, a
+ * comment, a label), or from the pull request's creation; one that a person pushed to, approved,
+ * requested changes on or gave `keep-label` is never closed, and the ledger says why it was kept.
+ * At most MAX_EXPIRY_READS pull requests a run, those never kept first: a pull request read (1
+ * request), and for one older than the duration its activity (1 GraphQL request, and who
+ * `docs-token` is, once). A docs token without access is a warning naming it; the run goes on.
+ */
+async function expireStale(project, ctx) {
+    const updates = [];
+    const expired = [];
+    const due = project.jobs
+        .filter(j => j.prLink && LIVE.has(j.state) && ctx.now - j.startedAt > ctx.afterMs)
+        // Kept ones last, the longest unjudged first: a kept pull request never holds back the others.
+        .sort((a, b) => (a.kept?.at ?? 0) - (b.kept?.at ?? 0) || a.startedAt - b.startedAt)
+        .slice(0, MAX_EXPIRY_READS);
+    for (const job of due) {
+        const link = job.prLink;
+        const where = parsePullLink(link, ctx.serverUrl);
+        if (!where)
+            continue;
+        const turn = await expireOne(job, link, where, ctx);
+        if ('stop' in turn)
+            break;
+        if (turn.update)
+            updates.push(turn.update);
+        if (turn.expired)
+            expired.push(link);
+    }
+    return { updates, expired };
+}
+async function expireOne(job, link, where, ctx) {
+    const { docs, log } = ctx;
+    // A call to the docs repository that fails stops the expiry for this run, saying what to grant.
+    const attempt = async (what, then, call) => {
+        try {
+            return { answer: await call() };
+        }
+        catch (error) {
+            const failed = docsFailure(error);
+            log.warning(`Could not ${what} ${link} with '${docs.tokenInput}' (${failed.why}), ${then}${failed.grant('read and write')}`);
+            return { stop: true };
+        }
+    };
+    const read = await attempt('read the docs pull request', 'so stale docs pull requests are not closed in this run.', () => docs.pull(where));
+    if ('stop' in read)
+        return read;
+    const pull = read.answer;
+    const seen = docsPullState(pull);
+    if (seen.state !== 'open')
+        return { update: expiry_pullUpdate(job.id, seen) };
+    const createdAt = pull.createdAt ?? job.startedAt;
+    const open = {
+        jobId: job.id,
+        state: 'open',
+        prCreatedAt: createdAt,
+        draft: Boolean(pull.draft)
+    };
+    if (ctx.now - createdAt <= ctx.afterMs)
+        return { update: open };
+    let agentEmail = job.agentEmail;
+    const judged = await attempt('read who touched the docs pull request', 'so stale docs pull requests are not closed in this run: a person’s work is never closed on a guess.', async () => {
+        // Who `docs-token` is: its comments are the action's own, never a person's.
+        const token = await docs.identity(where);
+        const activity = await docs.activity(where);
+        agentEmail ??= activity.openerEmail;
+        return judgeStaleness(activity, {
+            createdAt,
+            now: ctx.now,
+            afterMs: ctx.afterMs,
+            keepLabel: ctx.keepLabel,
+            agent: { token, email: agentEmail }
+        });
+    });
+    if ('stop' in judged)
+        return judged;
+    const staleness = judged.answer;
+    if (!('stale' in staleness)) {
+        const why = 'keep' in staleness
+            ? staleness.keep
+            : `${staleness.recent}, within '${Key.ExpireAfter}: ${ctx.afterText}'`;
+        log.info(`Kept the docs pull request ${link} open past '${Key.ExpireAfter}: ${ctx.afterText}': ${why}.`);
+        return { update: { ...open, agentEmail, kept: { why, at: ctx.now } } };
+    }
+    if (ctx.dryRun) {
+        log.info(`Dry run: nobody but the docs agent has touched the docs pull request ${link} since ${day(staleness.since)}, longer than '${Key.ExpireAfter}: ${ctx.afterText}': it would be closed.`);
+        return {};
+    }
+    const closing = await attempt('close the docs pull request', `which nobody but the docs agent has touched for longer than '${Key.ExpireAfter}: ${ctx.afterText}'.`, () => docs.close(where));
+    if ('stop' in closing)
+        return closing;
+    const closed = closing.answer;
+    // Merged in the meantime: GitHub keeps a merged pull request as it is.
+    const after = docsPullState(closed);
+    if (after.state === 'merged')
+        return { update: expiry_pullUpdate(job.id, after) };
+    log.notice(`Closed the docs pull request ${link}: nobody but the docs agent has touched it since ${day(staleness.since)}, longer than '${Key.ExpireAfter}: ${ctx.afterText}'. The next change starts a new job.`);
+    try {
+        await docs.comment(where, closingComment(ctx, staleness));
+    }
+    catch (error) {
+        log.warning(`Closed ${link} but could not say why in a comment (${docsFailure(error).why}).`);
+    }
+    return {
+        update: { jobId: job.id, state: 'expired', prCreatedAt: createdAt, endedAt: ctx.now },
+        expired: true
+    };
+}
+/** What the ledger learns of a job from its docs pull request's state: the state and its times. */
+function expiry_pullUpdate(jobId, pull) {
+    return {
+        jobId,
+        state: pull.state,
+        ...(pull.createdAt !== undefined ? { prCreatedAt: pull.createdAt } : {}),
+        ...(pull.endedAt !== undefined ? { endedAt: pull.endedAt } : {})
+    };
+}
+/** Says what stale meant: nobody but the agent touched it, since when, and how to keep one open. */
+function closingComment(ctx, stale) {
+    const dashboard = ctx.dashboardUrl
+        ? ` The changes it held are listed on the ${markdownLink('docs agent dashboard', ctx.dashboardUrl)}.`
+        : '';
+    // Named, never mentioned: a closing comment notifies nobody.
+    const last = stale.touched ? `the last was ${escapeMarkdown(stale.touched)}` : 'it was opened';
+    return [
+        `📝 **Mintlify agent action**: closed as stale. Nobody but the docs agent has touched this docs pull request since ${day(stale.since)} (${last}), longer than ${codeSpan(`${Key.ExpireAfter}: ${ctx.afterText}`)} allows.${dashboard}`,
+        '',
+        `Stale means no commit, review, comment or label by a person in that time. A docs pull request that a person pushed to, approved, requested changes on or labelled ${codeSpan(ctx.keepLabel)} is never closed. The next code change starts a fresh docs pull request; reopen this one to keep working on it by hand.`
+    ].join('\n');
+}
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/outcomes.js
 
 
@@ -1761,137 +1829,6 @@ function shortPull(url) {
 
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/redact.js
 var redact = __webpack_require__(1462);
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/dashboard-choice.js
-
-
-
-/**
- * How long after the state was written (the action's clock) its write may reach GitHub (GitHub's
- * clock, in whole seconds): an edit by the action later than this wrote a newer state. A version
- * written less than this before the action's last write is not told apart from it.
- */
-const WRITE_SLACK_MS = 10_000;
-/**
- * The dashboard holds a state a newer version of the action wrote, in a format this one does not
- * know: this version neither reads nor writes it, and starts nothing it could not record.
- */
-class NewerLedgerError extends errors/* ExplainedError */.hM {
-}
-/** What a run says of a dashboard a newer version wrote; `outcome` says what this run did. */
-const newerLedger = (url, format, outcome) => new NewerLedgerError(`The dashboard ${url} was written by a newer version of the action (its state is in format ${format}; this version reads formats up to ${LEDGER_FORMAT}), so this version leaves it as it is${outcome}. Update this workflow's 'uses:' pin of mintlify/agent-action (or of its sub-action) to the version your other workflows use, or a newer one.`);
-/**
- * The dashboard among `candidates`, or an explained refusal when the newest state the action wrote
- * is not where it can be trusted (restored to an older version, or only a copy of it found).
- */
-function chooseDashboard(candidates, ctx) {
-    const notices = [];
-    const verified = [];
-    const copies = [];
-    let unreadable;
-    const seen = new Set();
-    for (const issue of candidates) {
-        if (seen.has(issue.number))
-            continue;
-        seen.add(issue.number);
-        const state = readDashboardState(issue.body, ctx.signer, ctx.repository, issue.number);
-        const own = sameActor(issue.author, ctx.viewer);
-        // Another workflow runs a newer version: its ledger is never written over, nor guessed at.
-        if (own && !state.ok && state.why === 'newer')
-            throw newerLedger(issue.url, state.format, ': nothing was started');
-        if (state.ok && own)
-            verified.push({ issue, ledger: state.ledger, legacy: state.legacy });
-        else if (!state.ok && state.why === 'elsewhere')
-            copies.push({ issue, writtenIn: state.writtenIn, ledger: state.ledger });
-        else if (!own && (state.ok || state.why !== 'none'))
-            notices.push(`${ref(issue)} has the label '${ctx.label}' but was opened by @${issue.author || 'ghost'}, not by this action's identity @${ctx.viewer}, so it is not the dashboard and nothing in it is used: take the label off.`);
-        else if (own && issue.labels.includes(ctx.label) && issue.title === ctx.title)
-            unreadable ??= issue;
-        else if (own && issue.labels.includes(ctx.label) && !state.ok && state.why === 'none')
-            // Another issue of the same identity (a link check, a report) the label was put on: taking
-            // it as an empty ledger would lose the real one's state and write over the issue.
-            notices.push(`${ref(issue)} has the label '${ctx.label}' but is not the dashboard (its title is not '${ctx.title}' and it holds no dashboard state), so it is left alone: take the label off.`);
-    }
-    const newest = verified.sort((a, b) => newer(b.ledger, a.ledger))[0];
-    for (const copy of copies) {
-        const where = `${ref(copy.issue)} holds a copy of the dashboard state written in #${copy.writtenIn}`;
-        if (!newest || newer(copy.ledger, newest.ledger) > 0)
-            throw new errors/* ExplainedError */.hM(`${where} (${dashboard_choice_when(copy.ledger)}), newer than any state found where it was written${newest ? ` (${ref(newest.issue)} holds one of ${dashboard_choice_when(newest.ledger)})` : ''}, so nothing was started: the state of #${copy.writtenIn} was replaced or the issue is gone. Restore #${copy.writtenIn}'s newest body from its edit history (and its label '${ctx.label}'), or, to start a new ledger, take the label off ${ref(copy.issue)}.`);
-        notices.push(`${where}, an older one: it is not used; take the label off ${ref(copy.issue)}.`);
-    }
-    if (!newest) {
-        if (unreadable && dashboard_choice_stateOf(unreadable, ctx) !== 'none')
-            notices.push(`The dashboard ${unreadable.url} holds no state this action wrote with this API key (edited by hand, or written with another key): it starts afresh from this change.`);
-        return {
-            ...(unreadable ? { issue: unreadable } : {}),
-            ledger: emptyLedger(),
-            notices,
-            relabel: false,
-            stateUnread: Boolean(unreadable)
-        };
-    }
-    for (const older of verified.slice(1))
-        notices.push(`${ref(older.issue)} also holds a dashboard state, older than ${ref(newest.issue)}'s (${dashboard_choice_when(older.ledger)} against ${dashboard_choice_when(newest.ledger)}): it is not used; close it or take its label off.`);
-    const restored = restoredBy(newest.issue, newest.ledger, ctx.viewer, newest.legacy);
-    if (restored)
-        throw new errors/* ExplainedError */.hM(`The dashboard ${newest.issue.url} holds a state older than the one this action last wrote there: @${restored.by || 'ghost'} changed its body afterwards (${new Date(restored.at).toISOString()}), restoring an earlier version or editing it. Nothing was started, as the budget and the last documented commit would move back. Restore the newest version the action wrote from the issue's edit history; or, to start the ledger afresh, delete its hidden state (the last HTML comment of the body).`);
-    const relabel = !newest.issue.labels.includes(ctx.label);
-    if (relabel)
-        notices.push(`The dashboard ${newest.issue.url} had lost its label '${ctx.label}'${newest.issue.state === 'open' ? '' : ' and was closed'}: found again by its author and title, it keeps its state and gets its label back.`);
-    if (newest.issue.locked)
-        notices.push(`The dashboard ${newest.issue.url} is locked: people cannot tick its boxes until it is unlocked.`);
-    return { issue: newest.issue, ledger: newest.ledger, notices, relabel };
-}
-/**
- * Someone other than the action edited the body after its last write, and the state there is not
- * that write's (written more than WRITE_SLACK_MS before the action's newest edit, or that edit is
- * not among those GitHub listed): who made the last edit, and when.
- */
-function restoredBy(issue, ledger, viewer, legacy) {
-    const last = issue.lastEdit ?? issue.edits[0];
-    if (!last || sameActor(last.by, viewer))
-        return undefined;
-    const own = issue.edits.find(e => sameActor(e.by, viewer));
-    const written = legacy ? legacyWrittenBy(ledger) : ledger.writtenAt;
-    const slack = legacy ? LEGACY_SLACK_MS : WRITE_SLACK_MS;
-    if (own && written !== undefined && own.at <= written + slack)
-        return undefined;
-    return last;
-}
-/**
- * A job on GitHub runs six hours at most: every write of one run falls within this long of the
- * newest time its state names.
- */
-const LEGACY_SLACK_MS = 6 * 3_600_000;
-/**
- * A state from before states were stamped (no issue, no time): when a person could have ticked a
- * box in it (a batch waiting for approval, an uncertain request), a person's edit after the action's
- * may be that tick, so the state counts as written at the newest time it names (within
- * LEGACY_SLACK_MS); with no box to tick, a person's later edit can only have restored or rewritten
- * it, and the state is refused as the stamped ones are.
- */
-function legacyWrittenBy(ledger) {
-    const projects = Object.values(ledger.projects);
-    const boxes = projects.some(p => p.waiting?.batch || p.uncertain.some(u => u.id));
-    if (!boxes)
-        return undefined;
-    const times = projects.flatMap(p => [
-        p.documented?.at ?? 0,
-        p.waiting?.since ?? 0,
-        ...p.runs.map(r => r.at),
-        ...p.jobs.flatMap(j => [j.startedAt, j.endedAt ?? 0, j.checkedAt ?? 0]),
-        ...p.uncertain.map(u => u.at)
-    ]);
-    return Math.max(0, ...times);
-}
-/** Above 0 when `a` is the newer state: written later, or, written at once, written more often. */
-const newer = (a, b) => (a.writtenAt ?? 0) - (b.writtenAt ?? 0) || (a.version ?? 0) - (b.version ?? 0);
-const dashboard_choice_when = (ledger) => ledger.writtenAt ? `written ${new Date(ledger.writtenAt).toISOString()}` : 'undated';
-const ref = (issue) => `#${issue.number}`;
-const dashboard_choice_stateOf = (issue, ctx) => {
-    const state = readDashboardState(issue.body, ctx.signer, ctx.repository, issue.number);
-    return state.ok ? 'ok' : state.why;
-};
-
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/dashboard.js
 
 
@@ -2614,10 +2551,34 @@ function leftOut(batch) {
     return `left out: ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
 }
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/run-ledger.js
+
+
+
+
+/**
+ * The run's dashboard in its repository (found by its title, its state verified with the key, its
+ * links on the run's GitHub, the project's limits beside what it used) and the ledger session that
+ * records for this run and project. `withoutLedger`: how the run could go without one, when it can.
+ */
+async function openRunLedger(github, settings, event, clock, { withoutLedger } = {}) {
+    const dashboard = await Dashboard.open(github, {
+        title: settings.dashboardTitle,
+        signer: new record/* RecordSigner */.wo(settings.apiKey),
+        secrets: (0,agent_settings/* secretsOf */.Fj)(settings),
+        view: {
+            repository: `${event.owner}/${event.repo}`,
+            serverUrl: event.serverUrl,
+            limits: settings
+        },
+        now: () => clock.wallNow(),
+        ...(withoutLedger === undefined ? {} : { withoutLedger })
+    });
+    const session = new LedgerSession(dashboard, settings.projectId, { id: event.runId, url: event.runUrl, attempt: event.runAttempt, step: event.step }, () => clock.wallNow(), settings);
+    return { dashboard, session };
+}
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/counted-runs.js
-
-
-
 
 
 
@@ -2635,18 +2596,7 @@ async function countedRun(settings, event, deps, run) {
     let ledger;
     try {
         const github = deps.session.repository(settings.githubToken, event);
-        const dashboard = await Dashboard.open(github, {
-            title: settings.dashboardTitle,
-            signer: new record/* RecordSigner */.wo(settings.apiKey),
-            secrets: (0,agent_settings/* secretsOf */.Fj)(settings),
-            view: {
-                repository: `${event.owner}/${event.repo}`,
-                serverUrl: event.serverUrl,
-                limits: settings
-            },
-            now: () => clock.wallNow()
-        });
-        ledger = new LedgerSession(dashboard, settings.projectId, { id: event.runId, url: event.runUrl, attempt: event.runAttempt, step: event.step }, () => clock.wallNow(), settings);
+        ledger = (await openRunLedger(github, settings, event, clock)).session;
         if (run.hold)
             await ledger.ensureWritable();
     }
