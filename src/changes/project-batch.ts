@@ -210,7 +210,12 @@ async function readRepository(
     !mark && batch.oldest ? await reader.parentOf({ ...batch, head: batch.oldest }) : undefined
   // Beyond one run's bounds the range stops early: the watermark moves to where it stopped.
   return {
-    part: { ...part(mark?.sha, ruled.url), head: ruled.head, ...(start ? { start } : {}) },
+    part: {
+      ...part(mark?.sha, ruled.url),
+      head: ruled.head,
+      ...(start ? { start } : {}),
+      ...(ruled.history ? { history: ruled.history } : {})
+    },
     batch: ruled
   }
 }
