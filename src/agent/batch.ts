@@ -51,6 +51,8 @@ export interface RepositoryPart {
   start?: string
   /** Its range's commits, newest first (ChangeBatch.history), to cut it where a prompt stops. */
   history?: HistoryStep[]
+  /** GitHub's node id of the repository, recorded with its watermark: it survives a rename. */
+  id?: string
 }
 
 /** A commit of a batch's range, and the pull request it came through. */
@@ -109,4 +111,9 @@ export interface ChangeBatch {
    * a repository no longer listed leaves the ledger when the watermarks are written.
    */
   listed?: string[]
+  /**
+   * With `code-repositories`: the listed repositories that could not be read and have no
+   * watermark, by name: the ledger notes since when they wait, and their first look reads from then.
+   */
+  unread?: string[]
 }
