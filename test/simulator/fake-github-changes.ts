@@ -37,9 +37,9 @@ export interface FakePull {
   timeline?: FakeTimelineItem[]
 }
 
-/** A commit, force-push, review or label on a pull request's timeline. */
+/** A commit, force-push, review, label added or removed, or review dismissed on a pull request's timeline. */
 export interface FakeTimelineItem {
-  kind: 'commit' | 'force-push' | 'review' | 'label'
+  kind: 'commit' | 'force-push' | 'review' | 'label' | 'unlabel' | 'review-dismissed'
   /** When (epoch ms). */
   at: number
   /** Who: for a commit, the account its git email matches (none: a git author GitHub does not know). */

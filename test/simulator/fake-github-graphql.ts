@@ -477,10 +477,21 @@ function timelineNode(item: FakeTimelineItem): { type: string; node: Record<stri
         author: actorNode(item.login, item.bot)
       }
     }
+  if (item.kind === 'review-dismissed')
+    return {
+      type: 'REVIEW_DISMISSED_EVENT',
+      node: {
+        __typename: 'ReviewDismissedEvent',
+        createdAt: at,
+        actor: actorNode(item.login, item.bot),
+        previousReviewState: item.state ?? 'APPROVED'
+      }
+    }
+  const removed = item.kind === 'unlabel'
   return {
-    type: 'LABELED_EVENT',
+    type: removed ? 'UNLABELED_EVENT' : 'LABELED_EVENT',
     node: {
-      __typename: 'LabeledEvent',
+      __typename: removed ? 'UnlabeledEvent' : 'LabeledEvent',
       createdAt: at,
       actor: actorNode(item.login, item.bot),
       label: { name: item.label ?? '' }

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net'
 import {
   type FakeCommit,
   type FakePull,
+  type FakeTimelineItem,
   canSee,
   currentName,
   repositoryId,
@@ -349,6 +350,32 @@ export class FakeGitHub {
       }
     this.renamed.set(from, to)
     this.renamed.delete(to)
+  }
+
+  /**
+   * A commit pushed to a pull request's branch (a follow-up of the agent, say), as GitHub records
+   * it. With the base branch's protection "Dismiss stale pull request approvals when new commits
+   * are pushed" (`dismissStale`), every approval turns DISMISSED and the timeline says so.
+   */
+  pushToPull(repo: string, number: number, commit: FakeTimelineItem, dismissStale = false): void {
+    const pull = this.pulls.get(`${repo}#${number}`)
+    if (!pull) throw new Error(`no pull request ${repo}#${number}`)
+    const timeline = (pull.timeline ??= [])
+    timeline.push({ ...commit, kind: 'commit' })
+    if (!dismissStale) return
+    for (const review of timeline)
+      if (review.kind === 'review' && review.state === 'APPROVED') {
+        review.state = 'DISMISSED'
+        timeline.push({ ...commit, kind: 'review-dismissed', state: 'APPROVED' })
+      }
+  }
+
+  /** `login` removes a label from a pull request, as GitHub records it (an UnlabeledEvent). */
+  unlabel(repo: string, number: number, label: string, login: string, at: number): void {
+    const pull = this.pulls.get(`${repo}#${number}`)
+    if (!pull) throw new Error(`no pull request ${repo}#${number}`)
+    pull.labels = (pull.labels ?? []).filter(l => l.toLowerCase() !== label.toLowerCase())
+    ;(pull.timeline ??= []).push({ kind: 'unlabel', login, label, at })
   }
 
   /** The newest commit of a branch. */
