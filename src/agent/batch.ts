@@ -49,6 +49,16 @@ export interface RepositoryPart {
    * as the watermark, so that a later run reads the same merges however far the window slid.
    */
   start?: string
+  /** Its range's commits, newest first (ChangeBatch.history), to cut it where a prompt stops. */
+  history?: HistoryStep[]
+  /** GitHub's node id of the repository, recorded with its watermark: it survives a rename. */
+  id?: string
+}
+
+/** A commit of a batch's range, and the pull request it came through. */
+export interface HistoryStep {
+  sha: string
+  pull?: number
 }
 
 /** A change left out by a rule, and why: shown in the summary and on the dashboard. */
@@ -82,6 +92,11 @@ export interface ChangeBatch {
   /** Changes beyond one run's bounds, after `head`: the next runs take them, oldest first. */
   backlog?: number
   /**
+   * The range's commits as read, newest first, each with the pull request it came through: where
+   * a cut to what one prompt describes may fall (src/changes/batch-fit.ts). Not kept anywhere.
+   */
+  history?: HistoryStep[]
+  /**
    * The head is in the history before the last documented commit (a late event, or a re-run of an
    * older one): everything in it is documented already, and the ledger is not written.
    */
@@ -96,4 +111,9 @@ export interface ChangeBatch {
    * a repository no longer listed leaves the ledger when the watermarks are written.
    */
   listed?: string[]
+  /**
+   * With `code-repositories`: the listed repositories that could not be read and have no
+   * watermark, by name: the ledger notes since when they wait, and their first look reads from then.
+   */
+  unread?: string[]
 }

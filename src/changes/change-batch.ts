@@ -45,6 +45,11 @@ export interface RangeWhere {
   /** The pull request the event is about, when GitHub may not have linked its merge commit yet. */
   pull?: number
   serverUrl: string
+  /**
+   * No ledger keeps what a run leaves out (`dashboard: false`): a range beyond the bounds is read
+   * from its newest commits, and the older ones are named as left out, for good.
+   */
+  newestFirst?: boolean
 }
 
 /**
@@ -74,10 +79,20 @@ export async function readRange(
       `the commits before the newest ${Math.min(history.commits.length, where.maxCommits)} (the last documented commit ${where.base.slice(0, 12)} is further back, or no longer on ${where.branch})`
     )
   // Oldest first: a backlog beyond one run's bounds is taken by the next runs, from where this one
-  // stops, so the last documented commit never moves past a change no prompt described.
-  const range = history.reachedSince
-    ? oldestWithin(history.commits, where.maxCommits, MAX_PULLS)
-    : { taken: history.commits.slice(0, where.maxCommits), backlog: 0 }
+  // stops, so the last documented commit never moves past a change no prompt described. Without
+  // a ledger no later run takes it: the newest are read, and the older named as left out.
+  if (where.newestFirst && history.reachedSince) {
+    const newest = newestWithin(history.commits, where.maxCommits, MAX_PULLS)
+    if (newest.older)
+      leftOut.push(
+        `${newest.older} older changes of the range, beyond one run's ${MAX_PULLS} pull requests and ${where.maxCommits} commits (no dashboard keeps them for a later run: send them with a prompt)`
+      )
+    history.commits = newest.taken
+  }
+  const range =
+    history.reachedSince && !where.newestFirst
+      ? oldestWithin(history.commits, where.maxCommits, MAX_PULLS)
+      : { taken: history.commits.slice(0, where.maxCommits), backlog: 0 }
   const head = range.backlog ? (range.taken[0]?.sha ?? where.head) : where.head
   if (range.backlog)
     leftOut.push(
@@ -122,6 +137,9 @@ export async function readRange(
           : `${where.serverUrl}/${where.owner}/${where.repo}/commit/${oldest?.sha ?? where.head}`,
       head,
       ...(range.backlog ? { backlog: range.backlog } : {}),
+      history: range.taken.map(c =>
+        c.pull === undefined ? { sha: c.sha } : { sha: c.sha, pull: c.pull }
+      ),
       ...(!where.base && oldest ? { oldest: oldest.sha } : {}),
       base: where.base,
       pulls: [...details.values()].reverse().map(asBatchPull),
@@ -180,6 +198,33 @@ export function oldestWithin(
     taken: taken.reverse(),
     backlog: restPulls.size + rest.filter(c => c.pull === undefined).length
   }
+}
+
+/**
+ * The newest commits of a range (given newest first) within one run's bounds, a pull request
+ * never split, and the count of older changes left out: a run without a ledger describes what was
+ * pushed last.
+ */
+export function newestWithin(
+  commits: HistoryCommit[],
+  maxCommits: number,
+  maxPulls: number
+): { taken: HistoryCommit[]; older: number } {
+  const pulls = new Set<number>()
+  let n = 0
+  for (; n < commits.length && n < maxCommits; n++) {
+    const pull = commits[n]?.pull
+    if (pull !== undefined && !pulls.has(pull)) {
+      if (pulls.size >= maxPulls) break
+      pulls.add(pull)
+    }
+  }
+  const taken = commits.slice(0, n)
+  const rest = commits.slice(n)
+  const restPulls = new Set(
+    rest.flatMap(c => (c.pull === undefined || pulls.has(c.pull) ? [] : [c.pull]))
+  )
+  return { taken, older: restPulls.size + rest.filter(c => c.pull === undefined).length }
 }
 
 /** One pull request on its own (not merged yet, or merged outside the ledger): one request. */

@@ -100,8 +100,9 @@ export interface Described {
 }
 
 /**
- * What the description of a docs project's batch holds of each repository (by name): the cap
- * leaves out the tail, and a watermark must not move past a change no prompt described.
+ * What the description of a batch holds of each repository (by name; a batch of one repository
+ * under its own): the cap leaves out the tail, and a watermark must not move past a change no
+ * prompt described.
  */
 export function describedChanges(batch: ChangeBatch): Map<string, Described> {
   const report = new Map<string, Described>()
@@ -158,7 +159,11 @@ function describeBatch(
       report?.set(part.name, described)
       if (!addChanges(pulls, commits, writer, `${part.name} `, described)) break
     }
-  } else addChanges(batch.pulls, batch.commits, writer, '', { pulls: 0, commits: 0 })
+  } else {
+    const described = { pulls: 0, commits: 0 }
+    report?.set(batch.repository, described)
+    addChanges(batch.pulls, batch.commits, writer, '', described)
+  }
   if (unlisted > 0) leftOut.push(`${counted(unlisted, 'changed file')} not listed`)
   if (patches) addDiff(patches, budget, out, leftOut)
   if (leftOut.length)

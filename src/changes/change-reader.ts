@@ -162,7 +162,13 @@ export class ChangeReader {
     return read.batch
   }
 
-  readRange(head: string, base: string | undefined, branch: string): Promise<ChangeBatch> {
+  /** `withoutLedger`: no later run takes what this one leaves out, so the newest are read. */
+  readRange(
+    head: string,
+    base: string | undefined,
+    branch: string,
+    withoutLedger = false
+  ): Promise<ChangeBatch> {
     return this.read(`read the pushed commits of ${branch}`, async () => {
       const read = await readRange(this.source, {
         ...this.where,
@@ -170,7 +176,8 @@ export class ChangeReader {
         head,
         base,
         maxCommits: MAX_RANGE,
-        serverUrl: this.event.serverUrl
+        serverUrl: this.event.serverUrl,
+        ...(withoutLedger ? { newestFirst: true } : {})
       })
       return read.batch
     })

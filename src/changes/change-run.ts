@@ -22,6 +22,7 @@ import type { ProjectLedger } from '../records/ledger.js'
 import { GATES } from './gates/order.js'
 import { batchSources } from './change-prompt.js'
 import { handOver } from './hand-over.js'
+import { fitBatch } from './batch-fit.js'
 import { ownChange } from './own-change.js'
 
 /** What stops a run before its batch is handed over. */
@@ -223,7 +224,8 @@ class ChangeRun extends ChangeContext {
     const batch = session.resending
       ? await this.reader.resentBatch(session.resent(), documented ?? head.sha, head.branch)
       : await this.reader.ledgerBatch(plan, head, documented, notices)
-    return applyRules(batch, await this.ledgerRules(project))
+    // The last documented commit moves only as far as the prompt describes.
+    return fitBatch(applyRules(batch, await this.ledgerRules(project)))
   }
 
   /** Where the batch goes: the open job it folds into (`fold: open-pr`), or a new job. */

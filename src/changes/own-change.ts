@@ -9,6 +9,7 @@ import { type ChangeContext, skipped } from './change-context.js'
 import type { ChangePlan } from './change-plan.js'
 import { applyRules, pullRefusal } from './change-rules.js'
 import { nothingLeftOf } from './gates/nothing-left.js'
+import { fitBatch } from './batch-fit.js'
 
 /**
  * One change on its own, outside the ledger (`dashboard: false`, a pull request not merged yet,
@@ -55,10 +56,15 @@ export async function ownChange(
     batch = await ctx.reader.readRange(
       push.after,
       push.created ? undefined : push.before,
-      push.ref.replace(/^refs\/heads\//, '')
+      push.ref.replace(/^refs\/heads\//, ''),
+      true
     )
   }
-  batch = applyRules(batch, { ...ctx.rules, docsIdentity: await ctx.reader.docsIdentity() })
+  // No later run takes what the prompt leaves out: it describes the newest changes.
+  batch = fitBatch(
+    applyRules(batch, { ...ctx.rules, docsIdentity: await ctx.reader.docsIdentity() }),
+    true
+  )
   const empty = nothingLeftOf(batch)
   if (empty.kind === 'skip') return skipped(empty.why, plan.source ?? batch.url)
   const target = ctx.commentTarget(batch)

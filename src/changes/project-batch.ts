@@ -18,6 +18,7 @@ import { Input, Key } from '../agent/names.js'
 import type { ChangeSettings } from '../agent/settings.js'
 import { ChangeReader, ReadError, type ReaderSettings } from './change-reader.js'
 import { fitProjectBatch } from './project-fit.js'
+import { watermarkOf } from '../agent/ledger/watermarks.js'
 import { type ChangeRules, applyRules, batchSize } from './change-rules.js'
 import type { GateReads } from './gates/gate.js'
 
@@ -69,6 +70,10 @@ export async function readProjectBatch(read: ProjectReadDeps): Promise<ProjectRe
       deps.log.warning(unreadable(repository.name, head.missing, head.refused, token))
       continue
     }
+    if (head.name && repositoryKey(head.name) !== repositoryKey(repository.name))
+      read.notices.push(
+        `GitHub names ${repository.name} ${head.name} now (renamed): list it as ${head.name} in '${Key.CodeRepositories}'. Its last documented commit follows it.`
+      )
     const github = connections[i] as GitHubApi
     const rules = { ...read.rules, paths: repository.paths ?? settings.paths }
     const reader = new ChangeReader(settings, read.event, deps, github, rules, repository)
@@ -93,16 +98,17 @@ export async function readProjectBatch(read: ProjectReadDeps): Promise<ProjectRe
     throw new ExplainedError(
       `Could not read any of the ${counted(repositories.length, 'code repository', 'code repositories')} of '${Key.CodeRepositories}' (${failed.join(', ')}): nothing was started. ${grantAll(token)}`
     )
-  const firstLook = parts.some(
-    p => read.project.repositories?.[repositoryKey(p.part.name)] === undefined
-  )
+  const firstLook = parts.some(p => !watermarkOf(read.project, p.part.name, p.part.id))
   if (!parts.some(p => p.batch) && !firstLook)
     return {
       skip: `Everything ${counted(parts.length, 'code repository', 'code repositories')} merged is documented already${failed.length ? ` (${failed.join(', ')} could not be read)` : ''}.`
     }
+  // Those never read wait: the ledger notes since when, and their first look reads from then.
+  const unread = failed.filter(name => !watermarkOf(read.project, name))
   const batch = {
     ...fitProjectBatch(joinParts(read.event, parts)),
-    listed: repositories.map(r => repositoryKey(r.name))
+    listed: repositories.map(r => repositoryKey(r.name)),
+    ...(unread.length ? { unread } : {})
   }
   // Any reader describes the batch: only the patches are each repository's own.
   const describer = (parts[0] as (typeof parts)[number]).reader
@@ -165,17 +171,23 @@ async function readRepository(
   read: ProjectReadDeps,
   repository: CodeRepository,
   reader: ChangeReader,
-  head: { sha: string; branch: string }
+  head: { sha: string; branch: string; id?: string }
 ): Promise<{ part: RepositoryPart; batch?: ChangeBatch }> {
   const { settings, project, notices, deps } = read
-  const mark = project.repositories?.[repositoryKey(repository.name)]
+  // Under its name, or its old name's after a rename: GitHub's node id stays.
+  const mark = watermarkOf(project, repository.name, head.id)?.mark
   const part = (base: string | undefined, url: string): RepositoryPart => ({
     name: repository.name,
     branch: head.branch,
     head: head.sha,
     ...(base ? { base } : {}),
-    url
+    url,
+    ...(head.id ? { id: head.id } : {})
   })
+  const waited = mark ? undefined : project.unread?.[repositoryKey(repository.name)]
+  const windowFrom = waited
+    ? Math.min(waited.since, settings.since ? deps.clock.wallNow() - settings.since.ms : Infinity)
+    : settings.since && deps.clock.wallNow() - settings.since.ms
   if (mark?.sha === head.sha) return { part: part(head.sha, '') }
   let batch: ChangeBatch
   if (mark)
@@ -190,9 +202,18 @@ async function readRepository(
       repository.name,
       project
     )
-  else if (settings.since)
-    batch = await reader.readWindow(head.sha, head.branch, deps.clock.wallNow() - settings.since.ms)
-  else {
+  else if (windowFrom) {
+    if (waited)
+      notices.push(
+        `${repository.name} can be read now: its merges since ${new Date(waited.since).toISOString().slice(0, 16).replace('T', ' ')} UTC, when a run first found it out of reach, are read, as the warning said.`
+      )
+    // A repository listed before, whose record is gone: what the ledger's jobs hold is not sent again.
+    batch = withoutDocumented(
+      await reader.readWindow(head.sha, head.branch, windowFrom),
+      repository.name,
+      project
+    )
+  } else {
     notices.push(
       `First look at ${repository.name}: its newest commit ${head.sha.slice(0, 12)} on ${head.branch} is recorded as documented; what it merges next is documented. (Set '${Key.Since}' to read back further.)`
     )
@@ -210,7 +231,12 @@ async function readRepository(
     !mark && batch.oldest ? await reader.parentOf({ ...batch, head: batch.oldest }) : undefined
   // Beyond one run's bounds the range stops early: the watermark moves to where it stopped.
   return {
-    part: { ...part(mark?.sha, ruled.url), head: ruled.head, ...(start ? { start } : {}) },
+    part: {
+      ...part(mark?.sha, ruled.url),
+      head: ruled.head,
+      ...(start ? { start } : {}),
+      ...(ruled.history ? { history: ruled.history } : {})
+    },
     batch: ruled
   }
 }

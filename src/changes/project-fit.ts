@@ -1,5 +1,6 @@
-import type { ChangeBatch, RepositoryPart } from '../agent/batch.js'
-import { describedChanges } from './change-prompt.js'
+import type { ChangeBatch, HistoryStep, RepositoryPart } from '../agent/batch.js'
+import { cutToDescribed } from './batch-fit.js'
+import { type Described, describedChanges } from './change-prompt.js'
 
 /** Rounds of trimming: each leaves out at least one change, and fewer changes get more room. */
 const MAX_ROUNDS = 8
@@ -59,10 +60,12 @@ function ownCount(batch: ChangeBatch, name: string): { pulls: number; commits: n
 }
 
 /**
- * Each cut repository keeps its described oldest pull requests, its watermark moving to the newest
- * one's merge commit; one with commits pushed without a pull request (their order among the merges
- * is not known here) or with nothing described keeps none, its watermark staying. The first
- * repository with changes always keeps what was described, so that every run makes progress.
+ * Each cut repository keeps the oldest part of its range that was described whole, its watermark
+ * moving to that part's newest commit (batch-fit.ts). Without a history to cut by (changes sent
+ * again), one of pull requests alone keeps its described oldest, its watermark on the newest
+ * one's merge commit, and one with commits pushed without a pull request keeps none. A repository
+ * with nothing described keeps none, its watermark staying. The first repository with changes
+ * always keeps what was described, so that every run makes progress.
  */
 function cutParts(
   batch: ChangeBatch,
@@ -73,38 +76,71 @@ function cutParts(
     const own = ownCount(batch, p.name)
     return own.pulls + own.commits > 0
   })
-  const keep = new Map<string, { pulls: number; head?: string }>()
-  let changed = false
+  const keep = new Map<string, Kept>()
   for (const part of cut) {
-    const own = ownCount(batch, part.name)
     const seen = described.get(part.name) ?? { pulls: 0, commits: 0 }
-    const pulls = batch.pulls.filter(p => p.repository === part.name)
-    const newest = seen.pulls > 0 ? pulls[seen.pulls - 1]?.mergeCommit : undefined
-    if (own.commits === 0 && newest) keep.set(part.name, { pulls: seen.pulls, head: newest })
-    else if (part !== first) keep.set(part.name, { pulls: 0 })
-    else continue
-    changed = true
+    const rule = keptOf(ownShare(batch, part), seen)
+    if (rule) keep.set(part.name, rule)
+    else if (part !== first) keep.set(part.name, { pulls: new Set(), commits: new Set() })
   }
-  if (!changed) return batch
-  const kept = <T extends { repository?: string }>(list: readonly T[], pulls: boolean): T[] => {
-    const index = new Map<string, number>()
-    return list.filter(change => {
+  if (!keep.size) return batch
+  const kept = <T extends { repository?: string }>(list: readonly T[], id: (c: T) => string): T[] =>
+    list.filter(change => {
       const rule = change.repository === undefined ? undefined : keep.get(change.repository)
-      if (!rule) return true
-      const n = index.get(change.repository as string) ?? 0
-      index.set(change.repository as string, n + 1)
-      return pulls && n < rule.pulls
+      return !rule || rule.pulls.has(id(change)) || rule.commits.has(id(change))
     })
-  }
-  const pulls = kept(batch.pulls, true)
-  const commits = kept(batch.commits, false)
+  const pulls = kept(batch.pulls, p => `#${p.number}`)
+  const commits = kept(batch.commits, c => c.sha)
   const parts = (batch.parts ?? []).flatMap(part => {
     const rule = keep.get(part.name)
     if (!rule) return [part]
-    if (rule.head) return [{ ...part, head: rule.head }]
+    if (rule.head) return [{ ...part, head: rule.head, history: rule.history }]
     // Nothing of it described: its watermark stays (none is recorded on a first look).
     const from = part.base ?? part.start
     return from ? [{ ...part, head: from }] : []
   })
   return { ...batch, pulls, commits, parts }
+}
+
+/** What a cut repository keeps: its changes by key (`#12`, a commit's sha) and its new head. */
+interface Kept {
+  pulls: Set<string>
+  commits: Set<string>
+  head?: string
+  history?: HistoryStep[]
+}
+
+/** A repository's share of a project's batch, as a batch of its own. */
+function ownShare(batch: ChangeBatch, part: RepositoryPart): ChangeBatch {
+  return {
+    repository: part.name,
+    branch: part.branch,
+    url: part.url,
+    head: part.head,
+    ...(part.base ? { base: part.base } : {}),
+    pulls: batch.pulls.filter(p => p.repository === part.name),
+    commits: batch.commits.filter(c => c.repository === part.name),
+    skipped: [],
+    leftOut: [],
+    ...(part.history ? { history: part.history } : {})
+  }
+}
+
+/** What a repository keeps of its described changes; undefined when it keeps nothing. */
+function keptOf(own: ChangeBatch, seen: Described): Kept | undefined {
+  const cut = cutToDescribed(own, seen)
+  if (cut)
+    return {
+      pulls: new Set(cut.pulls.map(p => `#${p.number}`)),
+      commits: new Set(cut.commits.map(c => c.sha)),
+      head: cut.head,
+      history: cut.history
+    }
+  const newest = seen.pulls > 0 ? own.pulls[seen.pulls - 1]?.mergeCommit : undefined
+  if (own.history?.length || own.commits.length || !newest) return undefined
+  return {
+    pulls: new Set(own.pulls.slice(0, seen.pulls).map(p => `#${p.number}`)),
+    commits: new Set(),
+    head: newest
+  }
 }

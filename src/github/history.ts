@@ -236,7 +236,14 @@ export async function defaultBranchHead(
 
 /** A repository's head as a read of several says it: its branch and commit, or why there is none. */
 export type RepositoryHead =
-  | { sha: string; branch: string }
+  | {
+      sha: string
+      branch: string
+      /** GitHub's node id: it survives a rename. */
+      id?: string
+      /** The name GitHub has for it now (`owner/repo`): another than asked after a rename. */
+      name?: string
+    }
   | {
       /** GitHub's words, or that it named no default branch. */
       missing: string
@@ -260,7 +267,7 @@ export async function defaultBranchHeads(
   repositories.forEach((r, i) => {
     declared.push(`$o${i}: String!, $n${i}: String!`)
     fields.push(
-      `r${i}: repository(owner: $o${i}, name: $n${i}) { defaultBranchRef { name target { oid } } }`
+      `r${i}: repository(owner: $o${i}, name: $n${i}) { id nameWithOwner defaultBranchRef { name target { oid } } }`
     )
     variables[`o${i}`] = r.owner
     variables[`n${i}`] = r.repo
@@ -279,11 +286,18 @@ export async function defaultBranchHeads(
   }
   return repositories.map((_, i) => {
     const node = data?.[`r${i}`] as {
+      id?: unknown
+      nameWithOwner?: unknown
       defaultBranchRef?: { name?: unknown; target?: { oid?: unknown } | null } | null
     } | null
     const ref = node?.defaultBranchRef
     if (typeof ref?.name === 'string' && typeof ref.target?.oid === 'string')
-      return { sha: ref.target.oid, branch: ref.name }
+      return {
+        sha: ref.target.oid,
+        branch: ref.name,
+        ...(typeof node?.id === 'string' ? { id: node.id } : {}),
+        ...(typeof node?.nameWithOwner === 'string' ? { name: node.nameWithOwner } : {})
+      }
     const said = errors
       .map(e => (e ?? {}) as { path?: unknown; type?: unknown; message?: unknown })
       .find(e => Array.isArray(e.path) && e.path[0] === `r${i}`)

@@ -3,7 +3,7 @@ import type { GraphQL } from './history.js'
 
 /**
  * What happened on a pull request, as its timeline shows it: its commits, reviews, comments and
- * labels, each with who and when, read in one GraphQL request. Who counts as a person is for the
+ * labels added or removed, each with who and when, read in one GraphQL request. Who counts as a person is for the
  * reader to decide (expiry knows the agent's identities); this only reads.
  */
 export interface PullActivity {
@@ -27,8 +27,9 @@ export interface ActivityEvent {
   /**
    * `commit`: a commit's author. `push`: whoever else put a commit on the branch, its committer when
    * not its author (a commit authored as someone else, a rebase, a squash), or a force-push's actor.
+   * `unlabel`: a label removed.
    */
-  kind: 'commit' | 'push' | 'review' | 'comment' | 'label'
+  kind: 'commit' | 'push' | 'review' | 'comment' | 'label' | 'unlabel'
   /** When (epoch ms): committed, pushed, submitted, written, labelled. */
   at: number
   /** The GitHub account, when GitHub knows one (a commit's git email may match none). */
@@ -39,7 +40,7 @@ export interface ActivityEvent {
   email?: string
   /** A review's state: APPROVED, CHANGES_REQUESTED, COMMENTED, DISMISSED. */
   state?: string
-  /** A label added. */
+  /** A label added or removed. */
   label?: string
 }
 
@@ -55,7 +56,7 @@ const ACTIVITY_QUERY = `query($owner: String!, $name: String!, $number: Int!, $l
       isDraft
       labels(first: 100) { nodes { name } }
       commits(first: 1) { nodes { commit { author { email } } } }
-      timelineItems(last: $last, itemTypes: [PULL_REQUEST_COMMIT, HEAD_REF_FORCE_PUSHED_EVENT, PULL_REQUEST_REVIEW, ISSUE_COMMENT, LABELED_EVENT]) {
+      timelineItems(last: $last, itemTypes: [PULL_REQUEST_COMMIT, HEAD_REF_FORCE_PUSHED_EVENT, PULL_REQUEST_REVIEW, ISSUE_COMMENT, LABELED_EVENT, UNLABELED_EVENT]) {
         totalCount
         nodes {
           __typename
@@ -64,6 +65,7 @@ const ACTIVITY_QUERY = `query($owner: String!, $name: String!, $number: Int!, $l
           ... on PullRequestReview { state submittedAt author { ${ACTOR} } }
           ... on IssueComment { createdAt author { ${ACTOR} } }
           ... on LabeledEvent { createdAt actor { ${ACTOR} } label { name } }
+          ... on UnlabeledEvent { createdAt actor { ${ACTOR} } label { name } }
         }
       }
     }
@@ -169,6 +171,8 @@ function eventOf(raw: unknown): ActivityEvent[] {
       return [byActor('comment', node.createdAt, node.author)]
     case 'LabeledEvent':
       return [byActor('label', node.createdAt, node.actor, { label: str(obj(node.label).name) })]
+    case 'UnlabeledEvent':
+      return [byActor('unlabel', node.createdAt, node.actor, { label: str(obj(node.label).name) })]
     default:
       return []
   }

@@ -284,8 +284,55 @@ describe('expire-after never closes a person’s work', () => {
     expect(closing?.body).toContain(
       'Nobody but the docs agent has touched this docs pull request since'
     )
-    expect(closing?.body).toContain('no commit, review, comment or label by a person')
+    expect(closing?.body).toContain(
+      'no commit, review, comment or label added or removed by a person'
+    )
     expect(closing?.body).toContain('`docs-agent-keep`')
+  })
+
+  it('keeps it open for good after an approval GitHub dismissed when a follow-up pushed', async () => {
+    const first = await runMerged()
+    const pull = agentPull(first.outputs.prLink, [
+      { kind: 'review', login: 'carol', state: 'APPROVED', at: clock.wallNow() + DAY }
+    ])
+    // The agent's follow-up pushes; the branch protection dismisses stale approvals.
+    await clock.sleep(2 * DAY)
+    gh.pushToPull(
+      DOCS,
+      pull.number,
+      { kind: 'commit', at: clock.wallNow(), email: 'agent@mintlify.com' },
+      true
+    )
+    expect(pull.timeline?.find(i => i.kind === 'review')?.state).toBe('DISMISSED')
+    await clock.sleep(40 * DAY)
+    const next = await runMerged()
+    expect(next.code).toBe(0)
+    expect(pull.state).toBe('open')
+    expect(closes()).toHaveLength(0)
+    expect(kept()).toContain('@carol reviewed it (approved or requested changes; GitHub dismissed')
+  })
+
+  it('dates staleness from a person removing the keep label: kept while that is recent, closed later saying so', async () => {
+    const first = await runMerged()
+    const pull = agentPull(first.outputs.prLink, [
+      { kind: 'label', login: 'erin', label: 'docs-agent-keep', at: clock.wallNow() + DAY }
+    ])
+    pull.labels = ['docs-agent-keep']
+    await clock.sleep(30 * DAY)
+    gh.unlabel(DOCS, pull.number, 'docs-agent-keep', 'erin', clock.wallNow())
+    const removedOn = new Date(clock.wallNow()).toISOString().slice(0, 10)
+    const young = await runMerged()
+    expect(young.code).toBe(0)
+    expect(pull.state).toBe('open')
+    expect(kept()).toContain(`a label removed by @erin on ${removedOn}`)
+    await clock.sleep(15 * DAY)
+    await runMerged()
+    expect(pull.state).toBe('closed')
+    const [closing] = besideRecord(gh.commentsOn(pull.number, DOCS)).filter(c =>
+      c.body.includes('closed as stale')
+    )
+    expect(closing?.body).toContain(`since ${removedOn}`)
+    expect(closing?.body).toContain(`the last was ${escapeMarkdown('a label removed by @erin')}`)
   })
 
   it('counts the agent’s own activity as nobody’s: its commits, bots, the docs-token identity’s comments', async () => {

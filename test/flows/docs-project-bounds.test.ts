@@ -48,7 +48,7 @@ async function firstRun(repositories?: string[]): Promise<void> {
 }
 
 describe('a docs project at its bounds', () => {
-  it('documents a repository added to a list of 50 after another left it: the one that left gives up its watermark', async () => {
+  it('documents a repository added to a list of 50 after another left it: the one that left keeps its watermark, marked as left, for its return', async () => {
     const fifty = Array.from({ length: 50 }, (_, i) => `acme/r${i + 1}`)
     await firstRun(fifty)
     expect(Object.keys(project.watermarks())).toHaveLength(50)
@@ -57,8 +57,10 @@ describe('a docs project at its bounds', () => {
     gh.commitTo('acme/new', { message: 'Initial commit of acme/new' })
     expect((await run(project.schedule())).code).toBe(0)
     expect(project.watermarks()['acme/new']).toBe(gh.headOf('acme/new'))
-    expect(project.watermarks()['acme/r1']).toBeUndefined()
-    expect(Object.keys(project.watermarks())).toHaveLength(50)
+    expect(project.ledger()?.repositories?.['acme/r1']?.left).toBeGreaterThan(0)
+    expect(
+      Object.values(project.ledger()?.repositories ?? {}).filter(m => m.left === undefined)
+    ).toHaveLength(50)
     project.merge('acme/new', { title: 'New repository feature' })
     const second = await run(project.schedule())
     expect(second.code).toBe(0)
@@ -307,6 +309,36 @@ describe('a docs project at its bounds', () => {
           .filter(p => p.includes(title)),
         title
       ).toHaveLength(1)
+    expect(problems()).toEqual([])
+  })
+
+  it('documents 60 long commits pushed straight to one repository once each, over as many runs as it takes, its watermark never passing one no prompt described', async () => {
+    await firstRun()
+    const detail = (n: number): string =>
+      `Detail of change ${n} that a reader may need. `.repeat(22)
+    const commits = Array.from({ length: 60 }, (_, i) =>
+      gh.commitTo('acme/api', {
+        message: `Direct change ${String(i + 1).padStart(2, '0')}\n\n${detail(i + 1)}`,
+        author: { login: 'alice' },
+        files: [{ filename: `src/direct${i + 1}.ts`, additions: 3 }]
+      })
+    )
+    const cli = project.merge('acme/cli', { title: 'Add --retries' })
+    const described = (prompt: string): number[] =>
+      [...prompt.matchAll(/: Direct change (\d\d)\n/g)].map(m => Number(m[1]))
+    const first = await run(project.schedule({ fold: 'never' }))
+    expect(first.outputs.decision).toBe('new-job')
+    const taken = described(prompts()[0] ?? '')
+    expect(taken.length).toBeGreaterThan(10)
+    expect(taken.length).toBeLessThan(60)
+    expect(prompts()[0]).not.toContain('and those after it')
+    expect(project.watermarks()['acme/api']).toBe(commits[taken.length - 1]?.sha)
+    for (let i = 0; i < 4 && project.watermarks()['acme/api'] !== gh.headOf('acme/api'); i++)
+      expect((await run(project.schedule({ fold: 'never' }))).log).not.toContain('::error::')
+    expect(project.watermarks()['acme/api']).toBe(gh.headOf('acme/api'))
+    expect(project.watermarks()['acme/cli']).toBe(cli.mergeCommit)
+    expect(allPrompts().flatMap(described)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1))
+    expect(sentTimes('Add --retries')).toBe(1)
     expect(problems()).toEqual([])
   })
 })

@@ -37,9 +37,9 @@ export interface FakePull {
   timeline?: FakeTimelineItem[]
 }
 
-/** A commit, force-push, review or label on a pull request's timeline. */
+/** A commit, force-push, review, label added or removed, or review dismissed on a pull request's timeline. */
 export interface FakeTimelineItem {
-  kind: 'commit' | 'force-push' | 'review' | 'label'
+  kind: 'commit' | 'force-push' | 'review' | 'label' | 'unlabel' | 'review-dismissed'
   /** When (epoch ms). */
   at: number
   /** Who: for a commit, the account its git email matches (none: a git author GitHub does not know). */
@@ -82,7 +82,33 @@ export interface ChangeStore {
   hiddenRepos: Set<string>
   /** Private repositories (`owner/repo`): only the tokens listed may see them. */
   privateRepos: Map<string, ReadonlySet<string>>
+  /** Repositories renamed: the old `owner/repo` to the new, as GitHub redirects them. */
+  renamed: Map<string, string>
+  /** Each repository's number (GitHub's `id`, `databaseId`): it stays through a rename. */
+  repositoryIds: Map<string, number>
 }
+
+/** The name a repository has now: GitHub follows a renamed repository's old name to it. */
+export function currentName(store: Pick<ChangeStore, 'renamed'>, repo: string): string {
+  let name = repo
+  for (let hops = 0; hops < 10 && store.renamed.has(name); hops++)
+    name = store.renamed.get(name) as string
+  return name
+}
+
+/** A repository's number, given once and kept through renames. */
+export function repositoryId(store: Pick<ChangeStore, 'repositoryIds'>, repo: string): number {
+  let id = store.repositoryIds.get(repo)
+  if (id === undefined) {
+    id = 700_000 + store.repositoryIds.size
+    store.repositoryIds.set(repo, id)
+  }
+  return id
+}
+
+/** A repository's GraphQL node id, as GitHub shapes it (`R_kgDO…`), from its number. */
+export const repositoryNodeId = (id: number): string =>
+  `R_kgDO${Buffer.from(String(id)).toString('base64url')}`
 
 /**
  * A commit and its ancestors, oldest first, as git holds them: each commit's parent is the one it

@@ -20,7 +20,10 @@ import {
   type FakeTimelineItem,
   ancestry,
   canSee,
-  iso
+  currentName,
+  iso,
+  repositoryId,
+  repositoryNodeId
 } from './fake-github-changes.js'
 
 /**
@@ -82,15 +85,33 @@ export async function answerGraphQL(
           variableValues: request.variables,
           rootValue: {
             viewer,
-            repository: ({ owner, name }: { owner: string; name: string }) => {
+            repository: ({
+              owner,
+              name,
+              followRenames
+            }: {
+              owner: string
+              name: string
+              followRenames?: boolean
+            }) => {
+              // GitHub follows a renamed repository's old name unless told not to.
+              const asked = `${owner}/${name}`
+              const repo = followRenames === false ? asked : currentName(store, asked)
               // As GitHub answers a repository the token cannot see: null, and an error of type NOT_FOUND.
-              if (!canSee(store, `${owner}/${name}`, token))
+              if (
+                !canSee(store, repo, token) ||
+                (followRenames === false && store.renamed.has(asked))
+              )
                 throw Object.assign(
                   new Error(`Could not resolve to a Repository with the name '${owner}/${name}'.`),
                   { type: 'NOT_FOUND' }
                 )
+              const id = repositoryId(store, repo)
               return {
-                ...repositoryNode(store, `${owner}/${name}`),
+                ...repositoryNode(store, repo),
+                id: repositoryNodeId(id),
+                databaseId: id,
+                nameWithOwner: repo,
                 issues: (args: IssuesArgs) => ({
                   nodes: listIssues(issues, args).map(i => issueNode(i, `${owner}/${name}`))
                 })
@@ -456,10 +477,21 @@ function timelineNode(item: FakeTimelineItem): { type: string; node: Record<stri
         author: actorNode(item.login, item.bot)
       }
     }
+  if (item.kind === 'review-dismissed')
+    return {
+      type: 'REVIEW_DISMISSED_EVENT',
+      node: {
+        __typename: 'ReviewDismissedEvent',
+        createdAt: at,
+        actor: actorNode(item.login, item.bot),
+        previousReviewState: item.state ?? 'APPROVED'
+      }
+    }
+  const removed = item.kind === 'unlabel'
   return {
-    type: 'LABELED_EVENT',
+    type: removed ? 'UNLABELED_EVENT' : 'LABELED_EVENT',
     node: {
-      __typename: 'LabeledEvent',
+      __typename: removed ? 'UnlabeledEvent' : 'LabeledEvent',
       createdAt: at,
       actor: actorNode(item.login, item.bot),
       label: { name: item.label ?? '' }

@@ -3,7 +3,10 @@ import type { AddressInfo } from 'node:net'
 import {
   type FakeCommit,
   type FakePull,
+  type FakeTimelineItem,
   canSee,
+  currentName,
+  repositoryId,
   changeRoute,
   pullView
 } from './fake-github-changes.js'
@@ -177,6 +180,10 @@ export class FakeGitHub {
   readonly hiddenRepos = new Set<string>()
   /** Private repositories: only the tokens listed (by value) may see them. */
   readonly privateRepos = new Map<string, ReadonlySet<string>>()
+  /** Renamed repositories, old name to new (rename()): REST redirects them, GraphQL follows them. */
+  readonly renamed = new Map<string, string>()
+  /** Each repository's number, kept through a rename. */
+  readonly repositoryIds = new Map<string, number>()
   /** The files of a repository's default branch, by `owner/repo`, for its contents route. */
   readonly trees = new Map<string, string[]>()
   /** Files' texts, by `owner/repo:path`, for the contents route (a file of `trees` not here is empty). */
@@ -283,6 +290,8 @@ export class FakeGitHub {
     this.comparisons.clear()
     this.branches.clear()
     this.hiddenRepos.clear()
+    this.renamed.clear()
+    this.repositoryIds.clear()
     this.privateRepos.clear()
     this.trees.clear()
     this.texts.clear()
@@ -329,6 +338,55 @@ export class FakeGitHub {
     Object.assign(pull, { merged: true, state: 'closed', mergeCommit: commit.sha })
     this.pulls.set(`${repo}#${pull.number}`, pull)
     return commit
+  }
+
+  /**
+   * Renames a repository as GitHub does: its branches, pull requests and number go with it, and
+   * its old name redirects (REST: 301 to `/repositories/:id/…`, 307 for other methods than GET;
+   * GraphQL's `repository` follows it unless `followRenames: false`).
+   */
+  rename(from: string, to: string): void {
+    const id = repositoryId(this, from)
+    this.repositoryIds.set(to, id)
+    this.repositoryIds.delete(from)
+    for (const [key, shas] of [...this.branches])
+      if (key.startsWith(`${from}:`)) {
+        this.branches.delete(key)
+        this.branches.set(`${to}:${key.slice(from.length + 1)}`, shas)
+      }
+    for (const [key, pull] of [...this.pulls])
+      if (key.startsWith(`${from}#`)) {
+        this.pulls.delete(key)
+        this.pulls.set(`${to}#${key.slice(from.length + 1)}`, pull)
+      }
+    this.renamed.set(from, to)
+    this.renamed.delete(to)
+  }
+
+  /**
+   * A commit pushed to a pull request's branch (a follow-up of the agent, say), as GitHub records
+   * it. With the base branch's protection "Dismiss stale pull request approvals when new commits
+   * are pushed" (`dismissStale`), every approval turns DISMISSED and the timeline says so.
+   */
+  pushToPull(repo: string, number: number, commit: FakeTimelineItem, dismissStale = false): void {
+    const pull = this.pulls.get(`${repo}#${number}`)
+    if (!pull) throw new Error(`no pull request ${repo}#${number}`)
+    const timeline = (pull.timeline ??= [])
+    timeline.push({ ...commit, kind: 'commit' })
+    if (!dismissStale) return
+    for (const review of timeline)
+      if (review.kind === 'review' && review.state === 'APPROVED') {
+        review.state = 'DISMISSED'
+        timeline.push({ ...commit, kind: 'review-dismissed', state: 'APPROVED' })
+      }
+  }
+
+  /** `login` removes a label from a pull request, as GitHub records it (an UnlabeledEvent). */
+  unlabel(repo: string, number: number, label: string, login: string, at: number): void {
+    const pull = this.pulls.get(`${repo}#${number}`)
+    if (!pull) throw new Error(`no pull request ${repo}#${number}`)
+    pull.labels = (pull.labels ?? []).filter(l => l.toLowerCase() !== label.toLowerCase())
+    ;(pull.timeline ??= []).push({ kind: 'unlabel', login, label, at })
   }
 
   /** The newest commit of a branch. */
@@ -456,6 +514,27 @@ export class FakeGitHub {
       res.setHeader('link', links.join(', '))
     }
     const graphqlPath = `${this.prefix.replace(/\/v3$/, '')}/graphql`
+    // A renamed repository's old name: GitHub's redirect to the repository by its number.
+    const old = /^\/repos\/([^/]+\/[^/]+)(\/.*)?$/.exec(url.pathname.slice(this.prefix.length))
+    if (old?.[1] && this.renamed.has(old[1])) {
+      const moved = `${this.base}/repositories/${repositoryId(this, currentName(this, old[1]))}${old[2] ?? ''}${url.search}`
+      return send(
+        req.method === 'GET' || req.method === 'HEAD' ? 301 : 307,
+        {
+          message: 'Moved Permanently',
+          url: moved,
+          documentation_url: 'https://docs.github.com/v3/#http-redirects'
+        },
+        { location: moved }
+      )
+    }
+    const byId = /^\/repositories\/(\d+)(\/.*)?$/.exec(url.pathname.slice(this.prefix.length))
+    const named =
+      byId &&
+      [...this.repositoryIds].find(
+        ([name, id]) => id === Number(byId[1]) && !this.renamed.has(name)
+      )?.[0]
+    if (named) url.pathname = `${this.prefix}/repos/${named}${byId?.[2] ?? ''}`
     if (!url.pathname.startsWith(`${this.prefix}/repos/`) && url.pathname !== graphqlPath)
       return send(404, { message: 'Not Found' })
     const route = url.pathname.slice(this.prefix.length)

@@ -39,6 +39,13 @@ export class DocsProject {
     readonly repositories: readonly string[] = CODE
   ) {}
 
+  /** The same project listing `repositories` from now on: each repository's merges numbered on. */
+  listing(repositories: readonly string[]): DocsProject {
+    const next = new DocsProject(this.servers, this.now, repositories)
+    for (const [repo, number] of this.numbers) next.numbers.set(repo, number)
+    return next
+  }
+
   /** Each repository's first commit on main, as a repository has before anything is documented. */
   init(): void {
     for (const repo of this.repositories)

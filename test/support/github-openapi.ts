@@ -129,7 +129,11 @@ export async function gitHubValidator(): Promise<GitHubValidator> {
         )
       const request = {
         method: call.method.toLowerCase(),
-        path: call.path.slice(prefix.length),
+        // Where GitHub redirects a renamed repository's old name (docs.github.com, "HTTP
+        // redirects"): the repository by its number, answering as /repos/{owner}/{repo} does.
+        path: call.path
+          .slice(prefix.length)
+          .replace(/^\/repositories\/\d+\//, '/repos/owner/repo/'),
         query: call.query,
         headers: { 'content-type': 'application/json' },
         body: call.body

@@ -45,11 +45,24 @@ describe('judgeStaleness: stale means nobody but the agent touched it', () => {
     })
   })
 
-  it('a dismissed review is a touch, not a keep: stale from it once older than expire-after', () => {
+  it('a dismissed review (an approval or a request for changes a later push made stale) is a person’s work: kept for good', () => {
     const at = NOW - 20 * DAY
     expect(
       judgeStaleness(activity([{ kind: 'review', login: 'gina', state: 'DISMISSED', at }]), ctx)
+    ).toEqual({
+      keep: '@gina reviewed it (approved or requested changes; GitHub dismissed the review since) (2026-11-07)'
+    })
+    // A review that only commented is a touch: stale from it once older than expire-after.
+    expect(
+      judgeStaleness(activity([{ kind: 'review', login: 'gina', state: 'COMMENTED', at }]), ctx)
     ).toEqual({ stale: true, since: at, touched: 'a review by @gina' })
+    // Removing a label is a touch, dated when it was removed.
+    expect(
+      judgeStaleness(
+        activity([{ kind: 'unlabel', login: 'gina', label: 'docs-agent-keep', at: NOW - DAY }]),
+        ctx
+      )
+    ).toEqual({ recent: 'a label removed by @gina on 2026-11-26' })
     expect(
       judgeStaleness(activity([{ kind: 'label', login: 'gina', label: 'x', at: NOW - DAY }]), ctx)
     ).toEqual({ recent: 'a label by @gina on 2026-11-26' })

@@ -5,6 +5,7 @@ import type { ChangeRef, Ledger, ProjectLedger } from '../../records/ledger.js'
 import { STILL_OPEN, hoursOrDays, outcomes } from './outcomes.js'
 import { type RepositoryFigures, outcomesByRepository } from './outcomes-by-repository.js'
 import { approvalLines, resendBox } from './approval-box.js'
+import { listedWatermarks } from './watermarks.js'
 import { renderImpactTable } from './impact-table.js'
 
 /** Where links point: the repository the dashboard is in, on the run's GitHub; the project's limits. */
@@ -137,9 +138,8 @@ function renderProject(id: string, project: ProjectLedger, view: DashboardView):
 
 /** With `code-repositories`: each code repository's last documented commit, by name. */
 function renderWatermarks(project: ProjectLedger, view: DashboardView): string[] {
-  const marks = Object.values(project.repositories ?? {}).sort((a, b) =>
-    a.name.localeCompare(b.name)
-  )
+  // Those of repositories no longer listed are kept for their return, not shown.
+  const marks = listedWatermarks(project).sort((a, b) => a.name.localeCompare(b.name))
   if (!marks.length) return []
   return [
     '#### Code repositories',

@@ -61,9 +61,10 @@ type Turn = { update?: DocsPullUpdate; expired?: boolean } | { stop: true }
 /**
  * `expire-after`: the ledger's docs pull requests of the project that nobody but the agent has
  * touched for longer than the duration are closed with a comment that says what stale meant and
- * links the dashboard. Staleness runs from the last activity by a person (a commit, a review, a
- * comment, a label), or from the pull request's creation; one that a person pushed to, approved,
- * requested changes on or gave `keep-label` is never closed, and the ledger says why it was kept.
+ * links the dashboard. Staleness runs from the last activity by a person (a commit, a review of any
+ * state, a comment, a label added or removed), or from the pull request's creation; one that a
+ * person pushed to, approved or requested changes on (dismissed since or not) or gave `keep-label`
+ * is never closed, and the ledger says why it was kept.
  * At most MAX_EXPIRY_READS pull requests a run, those never kept first: a pull request read (1
  * request), and for one older than the duration its activity (1 GraphQL request, and who
  * `docs-token` is, once). A docs token without access is a warning naming it; the run goes on.
@@ -211,6 +212,6 @@ function closingComment(ctx: ExpiryContext, stale: Extract<Staleness, { stale: t
   return [
     `📝 **Mintlify agent action**: closed as stale. Nobody but the docs agent has touched this docs pull request since ${day(stale.since)} (${last}), longer than ${codeSpan(`${Key.ExpireAfter}: ${ctx.afterText}`)} allows.${dashboard}`,
     '',
-    `Stale means no commit, review, comment or label by a person in that time. A docs pull request that a person pushed to, approved, requested changes on or labelled ${codeSpan(ctx.keepLabel)} is never closed. The next code change starts a fresh docs pull request; reopen this one to keep working on it by hand.`
+    `Stale means no commit, review, comment or label added or removed by a person in that time. A docs pull request that a person pushed to, approved or requested changes on (even when GitHub dismissed that review since), or labelled ${codeSpan(ctx.keepLabel)}, is never closed. The next code change starts a fresh docs pull request; reopen this one to keep working on it by hand.`
   ].join('\n')
 }

@@ -5,6 +5,7 @@ import type { FoldDecision } from './fold.js'
 import { type BudgetState, type Limits, budgetStates, budgetSummary, tightest } from './budget.js'
 import type { Dashboard } from './dashboard.js'
 import { newBatchId } from './approval-box.js'
+import { settleListed, setWatermark, watermarkOf } from './watermarks.js'
 import type { DocsPullUpdate } from './expiry.js'
 import {
   type ChangeRef,
@@ -484,25 +485,13 @@ function markDocumented(
     if (unmoved(project.documented?.sha, start.sha)) project.documented = { sha: batch.head, at }
     return
   }
-  const marks = (project.repositories ??= {})
   for (const part of batch.parts) {
-    const key = repositoryKey(part.name)
-    if (unmoved(marks[key]?.sha, start.repositories[key]))
-      marks[key] = { sha: part.head, at, name: part.name, branch: part.branch }
+    const current = watermarkOf(project, part.name, part.id)
+    const key = current?.key ?? repositoryKey(part.name)
+    if (unmoved(current?.mark.sha, start.repositories[key]))
+      setWatermark(project, part, part.head, at)
   }
-  dropUnlisted(project, batch)
-}
-
-/**
- * The watermarks of repositories `code-repositories` no longer lists leave the ledger: kept, they
- * would crowd out a listed one's (the ledger keeps as many as may be listed). A repository listed
- * again later is a first look.
- */
-function dropUnlisted(project: ProjectLedger, batch: Pick<ChangeBatch, 'listed'>): void {
-  const listed = batch.listed && new Set(batch.listed)
-  const marks = project.repositories
-  if (!listed || !marks) return
-  for (const key of Object.keys(marks)) if (!listed.has(key)) delete marks[key]
+  settleListed(project, batch, at)
 }
 
 /**
@@ -511,13 +500,11 @@ function dropUnlisted(project: ProjectLedger, batch: Pick<ChangeBatch, 'listed'>
  */
 function markFirstSeen(project: ProjectLedger, batch: ChangeBatch, at: number): void {
   if (!batch.parts) return
-  const marks = (project.repositories ??= {})
   for (const part of batch.parts) {
-    const key = repositoryKey(part.name)
     const from = part.base ?? part.start
-    if (!marks[key] && from) marks[key] = { sha: from, at, name: part.name, branch: part.branch }
+    if (!watermarkOf(project, part.name, part.id) && from) setWatermark(project, part, from, at)
   }
-  dropUnlisted(project, batch)
+  settleListed(project, batch, at)
 }
 
 /** What reads learnt of the ledger's jobs: state, docs pull request and its times. */

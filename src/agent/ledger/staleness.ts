@@ -3,9 +3,9 @@ import { type ActivityEvent, MAX_ACTIVITY, type PullActivity } from '../../githu
 
 /**
  * Whether the agent's docs pull request is stale for `expire-after`: stale means nobody but the
- * agent touched it. A person's work on it (a commit, a push, an approval, a request for changes, the keep
- * label) keeps it open for good; a person's comment, review or label keeps it while younger than
- * `expire-after`.
+ * agent touched it. A person's work on it (a commit, a push, an approval, a request for changes,
+ * either of them dismissed since, the keep label) keeps it open for good; a person's comment,
+ * review, label added or removed keeps it while younger than `expire-after`.
  */
 export type Staleness =
   /** A person's work is on it: never closed. */
@@ -73,13 +73,10 @@ export function judgeStaleness(activity: PullActivity, ctx: StalenessContext): S
     return {
       keep: `${who(commit)} ${commit.kind === 'commit' ? 'pushed a commit' : 'pushed'} to it (${day(commit.at)})`
     }
-  const review = people.find(
-    e => e.kind === 'review' && (e.state === 'APPROVED' || e.state === 'CHANGES_REQUESTED')
-  )
-  if (review)
-    return {
-      keep: `${who(review)} ${review.state === 'APPROVED' ? 'approved it' : 'requested changes on it'} (${day(review.at)})`
-    }
+  // GitHub marks an approval or a request for changes DISMISSED once a later push makes it stale
+  // (or someone dismisses it): the person's review was work all the same.
+  const review = people.find(e => e.kind === 'review' && e.state !== undefined && WORK[e.state])
+  if (review?.state) return { keep: `${who(review)} ${WORK[review.state]} (${day(review.at)})` }
   // What was not read may hold a person's commit or approval: never closed on a guess.
   if (activity.unread)
     return { keep: `it has more events than the ${MAX_ACTIVITY} newest read for expire-after` }
@@ -108,7 +105,15 @@ const WHAT: Record<ActivityEvent['kind'], string> = {
   push: 'a push',
   review: 'a review',
   comment: 'a comment',
-  label: 'a label'
+  label: 'a label',
+  unlabel: 'a label removed'
+}
+
+/** The reviews that are a person's work on the pull request, and how they are told. */
+const WORK: Record<string, string> = {
+  APPROVED: 'approved it',
+  CHANGES_REQUESTED: 'requested changes on it',
+  DISMISSED: 'reviewed it (approved or requested changes; GitHub dismissed the review since)'
 }
 const what = (e: ActivityEvent): string => WHAT[e.kind]
 

@@ -44,6 +44,8 @@ const LOGIN = /^[A-Za-z0-9-]{1,39}(\[bot\])?$/
 /** A repository's owner/name as GitHub allows them; a branch name of reasonable length. */
 const REPOSITORY = /^[A-Za-z0-9-]{1,39}\/[A-Za-z0-9_.-]{1,100}$/
 const BRANCH = /^[^\s]{1,255}$/
+/** A GraphQL node id (`R_kgDO…`, or an older `MDEwOlJlcG9zaXRvcnk…`). */
+const NODE_ID = /^[A-Za-z0-9_=+/-]{1,100}$/
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}$/
 
 // The building blocks. A default that is a list or a record is made anew each time: the fallback
@@ -256,6 +258,9 @@ const WaitingSchema = v.pipe(
   )
 )
 
+/** A repository not read yet: its name as listed, and since when its changes wait. */
+const UnreadSchema = v.object({ name: matching(REPOSITORY), since: time })
+
 /** A code repository's last documented commit, and when it moved there. */
 const WatermarkSchema = v.object({
   sha: matching(SHA),
@@ -263,8 +268,36 @@ const WatermarkSchema = v.object({
   /** The repository as `code-repositories` spells it. */
   name: matching(REPOSITORY),
   /** Its default branch, as last read. */
-  branch: matching(BRANCH)
+  branch: matching(BRANCH),
+  /**
+   * GitHub's node id of the repository: it survives a rename, so a repository listed under its
+   * new name finds the watermark recorded under its old one.
+   */
+  id: maybe(matching(NODE_ID)),
+  /**
+   * When `code-repositories` stopped listing it: kept (a few, the newest) so that a repository
+   * listed again, or renamed, goes on from where it was documented.
+   */
+  left: maybe(time)
 })
+
+/** Repositories listed but never read yet (GitHub refused them): when a run first said they wait. */
+const unreadRepositories = v.pipe(
+  anyRecord,
+  v.transform(
+    entries =>
+      Object.fromEntries(
+        Object.entries(entries)
+          .slice(0, MAX_REPOSITORIES)
+          .flatMap(([key, value]) => {
+            const entry = v.safeParse(UnreadSchema, value)
+            return entry.success && key === entry.output.name.toLowerCase()
+              ? [[key, entry.output]]
+              : []
+          })
+      ) as Record<string, v.InferOutput<typeof UnreadSchema>>
+  )
+)
 
 /**
  * The code repositories' watermarks, by owner/name in lower case, each dropped when out of shape;
@@ -314,6 +347,11 @@ const ProjectLedgerSchema = fields({
    * lower case (GitHub's names are case-insensitive). A ledger without it reads as before.
    */
   repositories: maybe(watermarks),
+  /**
+   * With `code-repositories`: listed repositories no run could read yet, by key: their first look
+   * reads their merges since then, as the warning promised, rather than recording their head.
+   */
+  unread: maybe(unreadRepositories),
   jobs: listOf(LedgerJobSchema),
   /** Changes not yet handed over, and why (over budget, for example). */
   waiting: v.fallback(v.nullable(WaitingSchema), null),
