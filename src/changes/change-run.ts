@@ -214,6 +214,7 @@ class ChangeRun extends ChangeContext {
         limits: settings
       },
       now: () => deps.clock.wallNow(),
+      sleep: ms => deps.clock.sleep(ms, deps.signal),
       // A docs project keeps its ledger: only a repository of its own may go without.
       ...(settings.codeRepositories?.length
         ? {}

@@ -57,7 +57,8 @@ export async function countedRun(
         serverUrl: event.serverUrl,
         limits: settings
       },
-      now: () => clock.wallNow()
+      now: () => clock.wallNow(),
+      sleep: ms => clock.sleep(ms, deps.signal)
     })
     ledger = new LedgerSession(
       dashboard,
