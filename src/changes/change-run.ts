@@ -209,7 +209,10 @@ class ChangeRun extends ChangeContext {
     const withoutLedger = settings.codeRepositories?.length
       ? undefined
       : `set '${Key.Dashboard}: false' to run every change as its own job without a record`
-    return openRunLedger(this.github, settings, event, deps.clock, { withoutLedger })
+    return openRunLedger(this.github, settings, event, deps.clock, {
+      withoutLedger,
+      signal: deps.signal
+    })
   }
 
   /** The batch from the ledger's last documented commit, with the change rules applied. */

@@ -1,3 +1,4 @@
+import { EACH_ATTEMPT } from './each-attempt.js'
 import { PAGE_SIZE, type RepoRest } from './rest.js'
 
 /** The run's repository's issues and their comments, as GitHubApi offers them. */
@@ -8,10 +9,21 @@ export interface IssueCalls {
   /** Open and closed issues (not pull requests) with this label, most recently updated first. */
   issuesWithLabel(label: string): Promise<IssueRecord[]>
   createIssue(title: string, body: string, labels: string[]): Promise<IssueRecord>
-  updateIssue(
-    number: number,
-    change: { title?: string; body?: string; state?: 'open' | 'closed'; labels?: string[] }
-  ): Promise<IssueRecord>
+  /** One issue as it stands: a read, no write. */
+  getIssue(number: number): Promise<IssueRecord>
+  /**
+   * Changes an issue. Given a function, the change is made anew for each attempt as it is sent (a
+   * retry after a rate limit's wait, or after GitHub failed): a body that names when it was written
+   * says when it reached GitHub.
+   */
+  updateIssue(number: number, change: IssueChange | (() => IssueChange)): Promise<IssueRecord>
+}
+
+export interface IssueChange {
+  title?: string
+  body?: string
+  state?: 'open' | 'closed'
+  labels?: string[]
 }
 
 /** An issue as the action reads it: its text, and where it is. */
@@ -22,6 +34,10 @@ export interface IssueRecord {
   state: string
   url: string
   labels: string[]
+  /** Its `updated_at`, on GitHub's clock (epoch ms, whole seconds): after a write, that write's time. */
+  updatedAt?: number
+  /** When GitHub answered, on its own clock (the answer's `date`, whole seconds). */
+  answeredAt?: number
 }
 
 export interface IssueComment {
@@ -93,7 +109,7 @@ export function issueCalls({ octokit, owner, repo }: RepoRest): IssueCalls {
       })
     },
     async issuesWithLabel(label) {
-      const { data } = await octokit.rest.issues.listForRepo({
+      const { data, headers } = await octokit.rest.issues.listForRepo({
         owner,
         repo,
         labels: label,
@@ -102,10 +118,10 @@ export function issueCalls({ octokit, owner, repo }: RepoRest): IssueCalls {
         direction: 'desc',
         per_page: 20
       })
-      return data.filter(issue => !issue.pull_request).map(asIssue)
+      return data.filter(issue => !issue.pull_request).map(issue => asIssue(issue, headers))
     },
     async createIssue(title, body, labels) {
-      const { data } = await octokit.rest.issues.create({
+      const { data, headers } = await octokit.rest.issues.create({
         owner,
         repo,
         title,
@@ -114,29 +130,46 @@ export function issueCalls({ octokit, owner, repo }: RepoRest): IssueCalls {
         // Never retried: GitHub may have opened the issue before failing to say so.
         request: { retries: 0 }
       })
-      return asIssue(data)
+      return asIssue(data, headers)
+    },
+    async getIssue(number) {
+      const { data, headers } = await octokit.rest.issues.get({
+        owner,
+        repo,
+        issue_number: number
+      })
+      return asIssue(data, headers)
     },
     async updateIssue(number, change) {
-      const { data } = await octokit.rest.issues.update({
+      const made = typeof change === 'function' ? { request: { [EACH_ATTEMPT]: change } } : change
+      const { data, headers } = await octokit.rest.issues.update({
         owner,
         repo,
         issue_number: number,
-        ...change
+        ...made
       })
-      return asIssue(data)
+      return asIssue(data, headers)
     }
   }
 }
 
-function asIssue(data: {
-  number: number
-  title: string
-  body?: string | null
-  state: string
-  html_url: string
-  labels: (string | { name?: string })[]
-}): IssueRecord {
+function asIssue(
+  data: {
+    number: number
+    title: string
+    body?: string | null
+    state: string
+    html_url: string
+    labels: (string | { name?: string })[]
+    updated_at?: string
+  },
+  headers: { date?: string } = {}
+): IssueRecord {
+  const updatedAt = Date.parse(data.updated_at ?? '')
+  const answeredAt = Date.parse(headers.date ?? '')
   return {
+    ...(Number.isFinite(updatedAt) ? { updatedAt } : {}),
+    ...(Number.isFinite(answeredAt) ? { answeredAt } : {}),
     number: data.number,
     title: typeof data.title === 'string' ? data.title : '',
     body: typeof data.body === 'string' ? data.body : '',

@@ -6,6 +6,7 @@ import { type IssueCalls, issueCalls } from './api-issues.js'
 import { type PullCalls, pullCalls } from './api-pulls.js'
 import { type RepositoryCalls, repositoryCalls } from './api-repository.js'
 import type { GraphQL } from './history.js'
+import { eachAttempt } from './each-attempt.js'
 import { RateLimitError, limited } from './limits.js'
 import type { RepoRest } from './rest.js'
 import { GitHubTransport } from './transport.js'
@@ -22,7 +23,7 @@ export {
   whatToDo
 } from './failure.js'
 export { PAGE_SIZE, notFound, tooLarge } from './rest.js'
-export { type IssueComment, type IssueRecord, lastPage } from './api-issues.js'
+export { type IssueChange, type IssueComment, type IssueRecord, lastPage } from './api-issues.js'
 export type { ChangedFile, ReviewComment } from './api-pulls.js'
 export { FILES_PER_QUERY, MAX_FILE_BYTES, type RepoFile } from './api-repository.js'
 
@@ -106,7 +107,8 @@ export function openGitHubClient(
       // The plugin decides what is retried and how often; `limited` does the waiting.
       retry: { retryAfterBaseValue: 0 }
     },
-    // In this order: `limited` wraps each attempt, inside the retry plugin.
+    // In this order: `eachAttempt` inside all, `limited` wraps each attempt, inside the retry plugin.
+    eachAttempt,
     limited({ cancel, retryBaseMs, clock, deadline, pastDeadline }),
     retry
   )

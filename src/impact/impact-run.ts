@@ -296,14 +296,10 @@ async function refreshed(
     return project
   }
   try {
-    await dashboard.write(
-      settings.projectId,
-      p => {
-        applyUpdates(p, updates)
-        p.impactDays = days
-      },
-      { reread: true }
-    )
+    await dashboard.write(settings.projectId, p => {
+      applyUpdates(p, updates)
+      p.impactDays = days
+    })
   } catch (error) {
     log.warning(`Reader impact: ${errorText(error)}`)
     applyUpdates(project, updates)
@@ -336,14 +332,10 @@ async function settle(
   if (url === null) return false
   if (url) impact.commentUrl = url
   try {
-    await dashboard.write(
-      settings.projectId,
-      p => {
-        const known = p.jobs.find(j => j.id === job.id)
-        if (known) known.impact = impact
-      },
-      { reread: true }
-    )
+    await dashboard.write(settings.projectId, p => {
+      const known = p.jobs.find(j => j.id === job.id)
+      if (known) known.impact = impact
+    })
     return true
   } catch (error) {
     log.warning(

@@ -36,6 +36,7 @@ export {
   ledgerTitle
 } from './ledger/format.js'
 export { fitLedger, keptUncertain, openedAt } from './ledger/fit.js'
+export { lacksAny, mergedLedger } from './ledger/merge.js'
 export {
   OUTCOME_WINDOW_MS,
   STARTS_KEPT_MS,

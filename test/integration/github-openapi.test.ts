@@ -58,7 +58,12 @@ describe("the fake GitHub and the action's calls follow GitHub's OpenAPI descrip
     const issue = await github.createIssue('Docs agent dashboard', 'state', [
       'docs-agent-dashboard'
     ])
-    expect(await github.issuesWithLabel('docs-agent-dashboard')).toEqual([issue])
+    // Each dated by GitHub's clock as it answered.
+    const answered = { answeredAt: expect.any(Number) }
+    expect(await github.issuesWithLabel('docs-agent-dashboard')).toEqual([
+      { ...issue, ...answered }
+    ])
+    expect(await github.getIssue(issue.number)).toEqual({ ...issue, ...answered })
     expect(
       await github.updateIssue(issue.number, {
         body: 'new',

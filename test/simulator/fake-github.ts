@@ -8,6 +8,7 @@ import {
   currentName,
   repositoryId,
   changeRoute,
+  iso,
   pullView
 } from './fake-github-changes.js'
 import { type GraphQLRequest, answerGraphQL } from './fake-github-graphql.js'
@@ -42,7 +43,10 @@ export interface FakeIssue {
   state: 'open' | 'closed'
   labels: string[]
   user: { login: string; type: 'Bot' | 'User' }
+  /** Orders the issues by their last update (GitHub's `sort: updated`): a counter, unique. */
   updatedAt: number
+  /** When it was last updated, on GitHub's clock (`now`): its `updated_at`. */
+  touchedAt?: number
   /** The body's edits, oldest first: who made each and when (the fake's `now`). */
   edits?: { by: string; at: number }[]
   locked?: boolean
@@ -216,12 +220,20 @@ export class FakeGitHub {
   private server: Server
   private base = ''
   private nextId = FIRST_COMMENT_ID
+  /**
+   * How far GitHub's clock is ahead of the runner's (ms; behind when negative): GitHub stamps its
+   * answers (`date`), edits and `updated_at` on its own clock, which is not the runner's.
+   */
+  clockSkewMs = 0
+
+  /** GitHub's clock: what comments, issues and their edits are written at, and answers are dated by. */
+  readonly now = (): number => this.runnersNow() + this.clockSkewMs
 
   private constructor(
     private readonly prefix: string,
     readonly botLogin: string,
-    /** The time comments, issues and their edits are written at: the runs' clock in tests that move it. */
-    readonly now: () => number,
+    /** The runner's clock: the runs' clock in tests that move it. GitHub's is `now`. */
+    private readonly runnersNow: () => number,
     private readonly identities: ReadonlyMap<string, FakeComment['user']> = new Map()
   ) {
     for (const [token, user] of identities) this.tokenUsers.set(token, user)
@@ -284,6 +296,7 @@ export class FakeGitHub {
     this.graphqlErrors.clear()
     this.issuesOff.clear()
     this.searchLagMs = 0
+    this.clockSkewMs = 0
     this.delays.clear()
     this.pulls.clear()
     this.commits.clear()
@@ -445,7 +458,7 @@ export class FakeGitHub {
     this.comments.push(comment)
     // As GitHub: a comment on an issue makes it the most recently updated.
     const commented = this.issues.get(issue)
-    if (commented && (!repo || repo === 'acme/app')) commented.updatedAt = ++this.clockTick
+    if (commented && (!repo || repo === 'acme/app')) this.touch(commented)
     for (const listener of [...this.commentListeners]) listener(comment)
     return comment
   }
@@ -765,7 +778,13 @@ export class FakeGitHub {
     if (!issue) throw new Error(`no issue #${number}`)
     issue.body = body
     ;(issue.edits ??= []).push({ by: login, at: this.now() })
+    this.touch(issue)
+  }
+
+  /** The issue was updated now: first in the order of updates, its `updated_at` GitHub's now. */
+  private touch(issue: FakeIssue): void {
     issue.updatedAt = ++this.clockTick
+    issue.touchedAt = this.now()
   }
 
   /** The issues routes the dashboard uses: list by label, create, update. */
@@ -826,7 +845,7 @@ export class FakeGitHub {
         }
         if (changes.state === 'open' || changes.state === 'closed') issue.state = changes.state
         if (Array.isArray(changes.labels)) issue.labels = changes.labels.map(String)
-        issue.updatedAt = ++this.clockTick
+        this.touch(issue)
       }
       return { status: 200, body: this.issueView(issue, repo) }
     }
@@ -845,7 +864,10 @@ export class FakeGitHub {
       labels: issue.labels.map((name, i) => ({ id: i + 1, name })),
       user: issue.user,
       created_at: '2026-11-20T10:00:00Z',
-      updated_at: new Date(Date.UTC(2026, 10, 20) + issue.updatedAt * 1000).toISOString()
+      // In whole seconds, as GitHub gives its times.
+      updated_at: iso(
+        issue.touchedAt ?? issue.createdAt ?? Date.UTC(2026, 10, 20) + issue.updatedAt * 1000
+      )
     }
   }
 

@@ -28,19 +28,27 @@ import {
   type ProjectLedger,
   emptyProject,
   dashboardPlace,
+  lacksAny,
   ledgerRecord,
+  mergedLedger,
   readDashboardState
 } from '../../records/ledger.js'
+import { GitHubClock } from './github-clock.js'
 
-/** What the dashboard needs of GitHub: finding its issue (GraphQL), and writing one. */
-export type DashboardIssues = Pick<GitHubApi, 'graphql' | 'createIssue' | 'updateIssue'>
+/** What the dashboard needs of GitHub: finding its issue (GraphQL), reading and writing one. */
+export type DashboardIssues = Pick<
+  GitHubApi,
+  'graphql' | 'createIssue' | 'getIssue' | 'updateIssue'
+>
 
 /**
- * A body read this long ago (ms) is taken as current: another run's write in between is unlikely.
- * This run's own writes in between are a second apart (github/limits.ts): a read, a comment and
- * the job's start take several seconds.
+ * A write that records a start is read back this long after (ms on the run's clock): a run that
+ * read the dashboard just before it and wrote just after would have written over it. Two writes
+ * of one token are a second apart (github/limits.ts), and an answer takes about as long.
  */
-const FRESH_MS = 8000
+const CONFIRM_AFTER_MS = 3000
+/** Times such a write is made again when another run's write took it away. */
+const CONFIRM_TRIES = 3
 
 export interface DashboardOptions {
   title: string
@@ -51,7 +59,10 @@ export interface DashboardOptions {
    */
   secrets: readonly (string | undefined)[]
   view: Omit<DashboardView, 'now'>
+  /** The runner's clock (epoch ms). */
   now: () => number
+  /** A pause on the run's clock: without one, a write that records a start is not read back. */
+  sleep?: (ms: number) => Promise<void>
   /**
    * How the run could go without a ledger, when it can (a change run in its own repository: "set
    * 'dashboard: false' …"): offered beside the fix when the dashboard cannot be read or written.
@@ -62,7 +73,8 @@ export interface DashboardOptions {
 /**
  * The `Docs agent dashboard` issue: found in one request by its label, created on first need,
  * written only by this action (its state is signed, see ledger.ts), and read again before each
- * write so that an overlapping run's write is kept.
+ * write so that an overlapping run's write is kept: GitHub has no conditional write for an issue,
+ * so each write is a compare-and-set by hand (read, merge what another run wrote since, write).
  */
 export class Dashboard {
   /** What the user should hear about the dashboard itself (reopened, started afresh). */
@@ -76,8 +88,10 @@ export class Dashboard {
   private relabel = false
   /** Who the action is, as GitHub named it when no dashboard was found: said when one is opened. */
   private viewer = ''
-  /** When the body was last read or written (options.now): a read this recent is read again for nothing. */
-  private readAt = -Infinity
+  /** GitHub's clock, read off its answers: the state is stamped on it. */
+  private readonly githubClock: GitHubClock
+  /** The state this run last read or wrote (stateKey): another one in the body is another run's. */
+  private known?: string
 
   private readonly redactor: Redactor
 
@@ -87,6 +101,7 @@ export class Dashboard {
     public ledger: Ledger
   ) {
     this.redactor = new Redactor(options.secrets)
+    this.githubClock = new GitHubClock(options.now)
   }
 
   get url(): string | undefined {
@@ -152,13 +167,14 @@ export class Dashboard {
     dashboard.relabel = choice.relabel
     dashboard.viewer = viewer
     dashboard.stateUnread = choice.stateUnread ?? false
+    if (choice.issue && !choice.stateUnread) dashboard.known = stateKey(choice.ledger)
     return dashboard
   }
 
   private adopt(issue: IssueRecord): void {
     this.issue = issue
     this.body = issue.body
-    this.readAt = this.options.now()
+    this.githubClock.learn(issue)
   }
 
   /** This project's part of the ledger as last read (a copy: changes go through `write`). */
@@ -196,41 +212,70 @@ export class Dashboard {
   }
 
   /**
-   * Changes this project's part and writes the dashboard. With `reread`, the newest body is read
-   * first and the change is made to it, so that another run's write in between is kept ('always':
-   * even when read moments ago, as a person's tick may be that recent). A box of a
-   * batch still waiting that someone ticked in the body last read stays ticked (its own run judges
-   * it), unless `untick` (a refused tick undone).
+   * Changes this project's part and writes the dashboard, as a compare-and-set: the newest body is
+   * read first (a read, no write), what another run wrote since this run's last read or write is
+   * merged in (mergedLedger), and the change is made to that. With `confirm` (a write that records
+   * a start, which `max-jobs` counts), the body is read again a moment later: a run that read just
+   * before this write and wrote just after took it away, so it is merged and written again, a few
+   * times at most. A box of a batch still waiting that someone ticked in the body last read stays
+   * ticked (its own run judges it), unless `untick` (a refused tick undone).
    */
   async write(
     projectId: string,
     change: (project: ProjectLedger) => void,
-    { reread, untick = false }: { reread: boolean | 'always'; untick?: boolean }
+    { untick = false, confirm = false }: { untick?: boolean; confirm?: boolean } = {}
   ): Promise<void> {
-    const apply = (): void => change((this.ledger.projects[projectId] ??= emptyProject()))
     try {
       if (!this.issue) {
-        apply()
+        change((this.ledger.projects[projectId] ??= emptyProject()))
         await this.create()
         this.checked = true
         return
       }
-      const issue = this.issue
-      // Read again unless this run read it moments ago (the check before the service's write).
-      if (reread === 'always' || (reread && this.options.now() - this.readAt > FRESH_MS))
-        this.merge(await this.github.updateIssue(issue.number, { title: issue.title }))
-      apply()
-      const ticked = untick ? [] : tickedBatches(this.body)
-      const resends = untick ? [] : tickedResends(this.body)
-      this.adopt(
-        await this.github.updateIssue(issue.number, {
-          body: keepTicks(this.render(issue.number), ticked, resends),
-          ...this.labelBack()
-        })
-      )
+      const number = this.issue.number
+      this.merge(await this.github.getIssue(number))
+      change((this.ledger.projects[projectId] ??= emptyProject()))
+      await this.put(number, untick)
+      const sleep = this.options.sleep
+      for (let tries = 0; confirm && sleep && tries < CONFIRM_TRIES; tries++) {
+        // Written already: a cancel during the pause only ends the check.
+        if (
+          !(await sleep(CONFIRM_AFTER_MS).then(
+            () => true,
+            () => false
+          ))
+        )
+          break
+        const written = this.ledger
+        const theirs = this.merge(await this.github.getIssue(number))
+        // Another run wrote over this run's write, from what it read before it: both are kept.
+        if (!theirs || !lacksAny(theirs, written)) break
+        await this.put(number, untick)
+      }
     } catch (error) {
       throw dashboardError('write', error, this.options)
     }
+  }
+
+  /**
+   * Writes the body: the page and the state rendered anew for each attempt GitHub's client sends
+   * (after a rate limit's wait, the state says when it reached GitHub), and once more when GitHub
+   * recorded it later than that all the same (a slow answer).
+   */
+  private async put(number: number, untick: boolean): Promise<void> {
+    const ticked = untick ? [] : tickedBatches(this.body)
+    const resends = untick ? [] : tickedResends(this.body)
+    const body = () => ({
+      body: keepTicks(this.render(number), ticked, resends),
+      ...this.labelBack()
+    })
+    let answer = await this.github.updateIssue(number, body)
+    this.adopt(answer)
+    if (this.githubClock.recordedLate(answer, this.ledger.writtenAt)) {
+      answer = await this.github.updateIssue(number, body)
+      this.adopt(answer)
+    }
+    this.known = stateKey(this.ledger)
   }
 
   /**
@@ -250,7 +295,7 @@ export class Dashboard {
         `GitHub created the dashboard ${created.url} without its label '${DASHBOARD_LABEL}'; the next run finds it by its author and title, but give the workflow 'issues: write'.`
       )
     this.adopt(created)
-    this.adopt(await this.github.updateIssue(created.number, { body: this.render(created.number) }))
+    await this.put(created.number, false)
     // A dashboard deleted, or transferred to another repository, cannot be found: an empty one
     // replaces it, which is never done silently.
     this.notices.push(
@@ -272,11 +317,13 @@ export class Dashboard {
   }
 
   /**
-   * Takes the newest body's state when it verifies as written in this issue and is not older than
-   * the one this run holds (a person's restore in between); otherwise keeps what this run holds.
+   * Reads the newest body. Its state, when it verifies as written in this issue and is not the one
+   * this run last read or wrote, is another run's: it is merged with this run's (mergedLedger),
+   * unless it is older than this run's (a person's restore in between), when this run's is kept.
    * A state a newer version of the action wrote meanwhile is never written over: the run stops.
+   * Returns the other run's state when it was merged in.
    */
-  private merge(latest: IssueRecord): void {
+  private merge(latest: IssueRecord): Ledger | undefined {
     const read = readDashboardState(
       latest.body,
       this.options.signer,
@@ -285,9 +332,12 @@ export class Dashboard {
     )
     if (!read.ok && read.why === 'newer')
       throw newerLedger(latest.url, read.format, ', and this run records nothing there')
-    if (read.ok && (read.ledger.writtenAt ?? 0) >= (this.ledger.writtenAt ?? 0))
-      this.ledger = read.ledger
     this.adopt(latest)
+    if (!read.ok || stateKey(read.ledger) === this.known) return undefined
+    this.known = stateKey(read.ledger)
+    if ((read.ledger.writtenAt ?? 0) < (this.ledger.writtenAt ?? 0)) return undefined
+    this.ledger = mergedLedger(read.ledger, this.ledger)
+    return read.ledger
   }
 
   /** The body: the page, and the state stamped with its issue, its next version and the time. */
@@ -297,7 +347,8 @@ export class Dashboard {
     this.ledger = this.redactor.value(this.ledger)
     this.ledger.issue = issue
     this.ledger.version = (this.ledger.version ?? 0) + 1
-    this.ledger.writtenAt = Math.max(now, (this.ledger.writtenAt ?? 0) + 1)
+    // On GitHub's clock, which stamps the edit: see github-clock.ts.
+    this.ledger.writtenAt = Math.max(this.githubClock.now(), (this.ledger.writtenAt ?? 0) + 1)
     const record = ledgerRecord(
       this.ledger,
       this.options.signer,
@@ -307,6 +358,9 @@ export class Dashboard {
     return withinIssueBody(renderDashboard(this.ledger, { ...this.options.view, now }), record)
   }
 }
+
+/** Tells states apart: each write of the action gives its state a new version and time. */
+const stateKey = (ledger: Ledger): string => `${ledger.version ?? 0}/${ledger.writtenAt ?? 0}`
 
 /** GitHub refuses an issue body over 65,536 characters (422): the whole write would be lost. */
 const MAX_ISSUE_BODY = 65_536

@@ -210,7 +210,8 @@ export class LedgerSession {
           )
         )
       },
-      { reread: true }
+      // It records a start: read back, so that no overlapping run's write takes it away.
+      { confirm: true }
     )
   }
 
@@ -239,7 +240,7 @@ export class LedgerSession {
           note: note.slice(0, 300)
         })
       },
-      { reread: true }
+      { confirm: true }
     )
   }
 
@@ -250,23 +251,19 @@ export class LedgerSession {
   async docsPullsSeen(updates: DocsPullUpdate[], expired: string[], note: string): Promise<void> {
     if (!updates.length) return
     const at = this.now()
-    await this.dashboard.write(
-      this.projectId,
-      project => {
-        applyUpdates(project, updates)
-        if (expired.length)
-          project.runs.push({
-            at,
-            url: this.run.url,
-            run: this.run.id,
-            step: this.run.step,
-            result: 'expired',
-            changes: 0,
-            note: note.slice(0, 300)
-          })
-      },
-      { reread: true }
-    )
+    await this.dashboard.write(this.projectId, project => {
+      applyUpdates(project, updates)
+      if (expired.length)
+        project.runs.push({
+          at,
+          url: this.run.url,
+          run: this.run.id,
+          step: this.run.step,
+          result: 'expired',
+          changes: 0,
+          note: note.slice(0, 300)
+        })
+    })
   }
 
   /** The answer to a write never came: it may have started a job, so it is not sent again by itself. */
@@ -283,32 +280,26 @@ export class LedgerSession {
         )
         project.runs.push(this.entry(at, batch, 'uncertain', jobId, why))
       },
-      { reread: true }
+      { confirm: true }
     )
   }
 
   /** The run ended: what became of the job, for people and for the next fold. */
   async finished(job: AgentJob, result: string): Promise<void> {
-    await this.dashboard.write(
-      this.projectId,
-      project => {
-        const known = project.jobs.find(j => j.id === job.id)
-        if (known) {
-          if (job.prLink) known.prLink = job.prLink
-          known.state =
-            job.status === 'active'
-              ? 'active'
-              : job.status === 'completed' && job.prLink
-                ? 'open'
-                : (job.status ?? known.state)
-        }
-        const entry = [...project.runs]
-          .reverse()
-          .find(r => r.run === this.run.id && r.job === job.id)
-        if (entry) entry.result = result
-      },
-      { reread: true }
-    )
+    await this.dashboard.write(this.projectId, project => {
+      const known = project.jobs.find(j => j.id === job.id)
+      if (known) {
+        if (job.prLink) known.prLink = job.prLink
+        known.state =
+          job.status === 'active'
+            ? 'active'
+            : job.status === 'completed' && job.prLink
+              ? 'open'
+              : (job.status ?? known.state)
+      }
+      const entry = [...project.runs].reverse().find(r => r.run === this.run.id && r.job === job.id)
+      if (entry) entry.result = result
+    })
   }
 
   /**
@@ -349,11 +340,7 @@ export class LedgerSession {
         this.markSeen(project)
         project.runs.push(this.entry(at, batch, decision.result, undefined, decision.note))
       },
-      // A batch waiting for approval: its box may have been ticked since this run read it.
-      {
-        reread: decision.approval?.batch ? 'always' : false,
-        untick: Boolean(decision.waiting && this.resending)
-      }
+      { untick: Boolean(decision.waiting && this.resending) }
     )
   }
 
@@ -373,7 +360,7 @@ export class LedgerSession {
           note: note.slice(0, 300)
         })
       },
-      { reread: true, untick: true }
+      { untick: true }
     )
   }
 

@@ -17,14 +17,15 @@ export interface LedgerSettings
 /**
  * The run's dashboard in its repository (found by its title, its state verified with the key, its
  * links on the run's GitHub, the project's limits beside what it used) and the ledger session that
- * records for this run and project. `withoutLedger`: how the run could go without one, when it can.
+ * records for this run and project. `withoutLedger`: how the run could go without one, when it can;
+ * `signal`: the run's cancel, which ends the pause before a write is read back.
  */
 export async function openRunLedger(
   github: DashboardIssues,
   settings: LedgerSettings,
   event: RunEvent,
-  clock: Pick<Clock, 'wallNow'>,
-  { withoutLedger }: { withoutLedger?: string } = {}
+  clock: Pick<Clock, 'wallNow' | 'sleep'>,
+  { withoutLedger, signal }: { withoutLedger?: string; signal?: AbortSignal } = {}
 ): Promise<{ dashboard: Dashboard; session: LedgerSession }> {
   const dashboard = await Dashboard.open(github, {
     title: settings.dashboardTitle,
@@ -36,6 +37,8 @@ export async function openRunLedger(
       limits: settings
     },
     now: () => clock.wallNow(),
+    // The pause before a write is read back (compare-and-set), on the run's clock; a cancel ends it.
+    sleep: ms => clock.sleep(ms, signal),
     ...(withoutLedger === undefined ? {} : { withoutLedger })
   })
   const session = new LedgerSession(
