@@ -33979,7 +33979,7 @@ function parseFailOn(raw) {
 
 /***/ }),
 
-/***/ 2760:
+/***/ 9678:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -39091,6 +39091,27 @@ retry.VERSION = plugin_retry_dist_bundle_VERSION;
 var runner_clock = __nccwpck_require__(2465);
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/runner.js
 var runner = __nccwpck_require__(5781);
+;// CONCATENATED MODULE: ./.tmp/ncc-js/github/each-attempt.js
+/**
+ * A request whose parameters are made as each attempt is sent: `request[EACH_ATTEMPT]`, a function
+ * returning them. The retry plugin and the rate limits send a request again with the parameters it
+ * was first made with, seconds or a minute later; a body that says when it was written (the
+ * dashboard's state) is made again for each attempt instead, so that it says when it reached GitHub.
+ */
+const EACH_ATTEMPT = 'eachAttempt';
+/**
+ * The plugin: registered before every other (limits.ts), so that it runs inside them, once for
+ * each attempt they send.
+ */
+function eachAttempt(octokit) {
+    octokit.hook.wrap('request', async (request, options) => {
+        const make = options.request?.[EACH_ATTEMPT];
+        if (typeof make === 'function')
+            Object.assign(options, make());
+        return request(options);
+    });
+}
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/rest.js
 
 /** Pages of 100: the most GitHub serves per request. */
@@ -39148,6 +39169,7 @@ function tooLarge(error) {
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/api-issues.js
+
 
 /** Pages of an issue's comments read at most: the first and the newest. */
 const COMMENT_PAGES = 2;
@@ -39209,7 +39231,7 @@ function issueCalls({ octokit, owner, repo }) {
             });
         },
         async issuesWithLabel(label) {
-            const { data } = await octokit.rest.issues.listForRepo({
+            const { data, headers } = await octokit.rest.issues.listForRepo({
                 owner,
                 repo,
                 labels: label,
@@ -39218,10 +39240,10 @@ function issueCalls({ octokit, owner, repo }) {
                 direction: 'desc',
                 per_page: 20
             });
-            return data.filter(issue => !issue.pull_request).map(asIssue);
+            return data.filter(issue => !issue.pull_request).map(issue => asIssue(issue, headers));
         },
         async createIssue(title, body, labels) {
-            const { data } = await octokit.rest.issues.create({
+            const { data, headers } = await octokit.rest.issues.create({
                 owner,
                 repo,
                 title,
@@ -39230,21 +39252,34 @@ function issueCalls({ octokit, owner, repo }) {
                 // Never retried: GitHub may have opened the issue before failing to say so.
                 request: { retries: 0 }
             });
-            return asIssue(data);
+            return asIssue(data, headers);
+        },
+        async getIssue(number) {
+            const { data, headers } = await octokit.rest.issues.get({
+                owner,
+                repo,
+                issue_number: number
+            });
+            return asIssue(data, headers);
         },
         async updateIssue(number, change) {
-            const { data } = await octokit.rest.issues.update({
+            const made = typeof change === 'function' ? { request: { [EACH_ATTEMPT]: change } } : change;
+            const { data, headers } = await octokit.rest.issues.update({
                 owner,
                 repo,
                 issue_number: number,
-                ...change
+                ...made
             });
-            return asIssue(data);
+            return asIssue(data, headers);
         }
     };
 }
-function asIssue(data) {
+function asIssue(data, headers = {}) {
+    const updatedAt = Date.parse(data.updated_at ?? '');
+    const answeredAt = Date.parse(headers.date ?? '');
     return {
+        ...(Number.isFinite(updatedAt) ? { updatedAt } : {}),
+        ...(Number.isFinite(answeredAt) ? { answeredAt } : {}),
         number: data.number,
         title: typeof data.title === 'string' ? data.title : '',
         body: typeof data.body === 'string' ? data.body : '',
@@ -40248,6 +40283,7 @@ const clip = (text) => {
 
 
 
+
 /** @octokit/plugin-retry's retryAfterBaseValue. */
 const RETRY_BASE_MS = 1000;
 /**
@@ -40273,8 +40309,8 @@ function openGitHubClient(token, apiUrl, { cancel, retryBaseMs = RETRY_BASE_MS, 
         // The plugin decides what is retried and how often; `limited` does the waiting.
         retry: { retryAfterBaseValue: 0 }
     }, 
-    // In this order: `limited` wraps each attempt, inside the retry plugin.
-    limited({ cancel, retryBaseMs, clock, deadline, pastDeadline }), retry);
+    // In this order: `eachAttempt` inside all, `limited` wraps each attempt, inside the retry plugin.
+    eachAttempt, limited({ cancel, retryBaseMs, clock, deadline, pastDeadline }), retry);
     return { octokit, close: () => transport.close() };
 }
 /** One repository's operations over a client: nothing is opened, the client's connections serve it. */
@@ -40303,8 +40339,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: DocsPullError, docsPullState, grantSentence
 
-// EXTERNAL MODULE: ./.tmp/ncc-js/github/api.js + 33 modules
-var api = __nccwpck_require__(2760);
+// EXTERNAL MODULE: ./.tmp/ncc-js/github/api.js + 34 modules
+var api = __nccwpck_require__(9678);
 // EXTERNAL MODULE: ./.tmp/ncc-js/github/event.js
 var github_event = __nccwpck_require__(1450);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/history.js
@@ -40479,7 +40515,7 @@ async function defaultBranchHeads(graphql, repositories) {
     const fields = [];
     repositories.forEach((r, i) => {
         declared.push(`$o${i}: String!, $n${i}: String!`);
-        fields.push(`r${i}: repository(owner: $o${i}, name: $n${i}) { defaultBranchRef { name target { oid } } }`);
+        fields.push(`r${i}: repository(owner: $o${i}, name: $n${i}) { id nameWithOwner defaultBranchRef { name target { oid } } }`);
         variables[`o${i}`] = r.owner;
         variables[`n${i}`] = r.repo;
     });
@@ -40501,7 +40537,12 @@ async function defaultBranchHeads(graphql, repositories) {
         const node = data?.[`r${i}`];
         const ref = node?.defaultBranchRef;
         if (typeof ref?.name === 'string' && typeof ref.target?.oid === 'string')
-            return { sha: ref.target.oid, branch: ref.name };
+            return {
+                sha: ref.target.oid,
+                branch: ref.name,
+                ...(typeof node?.id === 'string' ? { id: node.id } : {}),
+                ...(typeof node?.nameWithOwner === 'string' ? { name: node.nameWithOwner } : {})
+            };
         const said = errors
             .map(e => (e ?? {}))
             .find(e => Array.isArray(e.path) && e.path[0] === `r${i}`);
@@ -40941,7 +40982,7 @@ const ACTIVITY_QUERY = `query($owner: String!, $name: String!, $number: Int!, $l
       isDraft
       labels(first: 100) { nodes { name } }
       commits(first: 1) { nodes { commit { author { email } } } }
-      timelineItems(last: $last, itemTypes: [PULL_REQUEST_COMMIT, HEAD_REF_FORCE_PUSHED_EVENT, PULL_REQUEST_REVIEW, ISSUE_COMMENT, LABELED_EVENT]) {
+      timelineItems(last: $last, itemTypes: [PULL_REQUEST_COMMIT, HEAD_REF_FORCE_PUSHED_EVENT, PULL_REQUEST_REVIEW, ISSUE_COMMENT, LABELED_EVENT, UNLABELED_EVENT]) {
         totalCount
         nodes {
           __typename
@@ -40950,6 +40991,7 @@ const ACTIVITY_QUERY = `query($owner: String!, $name: String!, $number: Int!, $l
           ... on PullRequestReview { state submittedAt author { ${ACTOR} } }
           ... on IssueComment { createdAt author { ${ACTOR} } }
           ... on LabeledEvent { createdAt actor { ${ACTOR} } label { name } }
+          ... on UnlabeledEvent { createdAt actor { ${ACTOR} } label { name } }
         }
       }
     }
@@ -41031,6 +41073,8 @@ function eventOf(raw) {
             return [byActor('comment', node.createdAt, node.author)];
         case 'LabeledEvent':
             return [byActor('label', node.createdAt, node.actor, { label: str(obj(node.label).name) })];
+        case 'UnlabeledEvent':
+            return [byActor('unlabel', node.createdAt, node.actor, { label: str(obj(node.label).name) })];
         default:
             return [];
     }
@@ -42627,8 +42671,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 var github_event = __nccwpck_require__(1450);
 // EXTERNAL MODULE: ./.tmp/ncc-js/policy/actions.js
 var actions = __nccwpck_require__(1012);
-// EXTERNAL MODULE: ./.tmp/ncc-js/github/api.js + 33 modules
-var api = __nccwpck_require__(2760);
+// EXTERNAL MODULE: ./.tmp/ncc-js/github/api.js + 34 modules
+var api = __nccwpck_require__(9678);
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/errors.js
 var errors = __nccwpck_require__(7156);
 // EXTERNAL MODULE: ./.tmp/ncc-js/policy/choices.js
@@ -43923,7 +43967,7 @@ async function withCounting(prepared, settings, event, deps, run) {
         return { prepared };
     // The ledger (its dashboard, its format's schema) loads only for a run a budget counts: an issue
     // run without one starts without it.
-    const { countedRun: counting } = await Promise.all(/* import() */[__nccwpck_require__.e(934), __nccwpck_require__.e(177)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9177));
+    const { countedRun: counting } = await Promise.all(/* import() */[__nccwpck_require__.e(934), __nccwpck_require__.e(17)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2017));
     const counted = await counting(settings, event, deps, run);
     return {
         prepared: {

@@ -10,7 +10,7 @@ export const modules = {
 /* harmony export */ });
 /* harmony import */ var _runner_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(7156);
 /* harmony import */ var _dashboard_choice_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(8520);
-/* harmony import */ var _run_ledger_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(2991);
+/* harmony import */ var _run_ledger_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(4212);
 
 
 
@@ -28,7 +28,7 @@ async function countedRun(settings, event, deps, run) {
     let ledger;
     try {
         const github = deps.session.repository(settings.githubToken, event);
-        ledger = (await (0,_run_ledger_js__WEBPACK_IMPORTED_MODULE_2__/* .openRunLedger */ .f)(github, settings, event, clock)).session;
+        ledger = (await (0,_run_ledger_js__WEBPACK_IMPORTED_MODULE_2__/* .openRunLedger */ .f)(github, settings, event, clock, { signal: deps.signal })).session;
         if (run.hold)
             await ledger.ensureWritable();
     }

@@ -33646,12 +33646,12 @@ const startsWithin = (spend, windowMs, now) => spend.filter(at => at > now - win
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Np: () => (/* binding */ newerLedger),
 /* harmony export */   S: () => (/* binding */ chooseDashboard),
+/* harmony export */   Yv: () => (/* binding */ WRITE_SLACK_MS),
 /* harmony export */   dz: () => (/* binding */ NewerLedgerError)
 /* harmony export */ });
-/* unused harmony export WRITE_SLACK_MS */
 /* harmony import */ var _github_dashboard_issues_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(215);
 /* harmony import */ var _runner_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7156);
-/* harmony import */ var _records_ledger_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5442);
+/* harmony import */ var _records_ledger_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(324);
 
 
 
@@ -33810,9 +33810,10 @@ const MAX_EXPIRY_READS = 5;
 /**
  * `expire-after`: the ledger's docs pull requests of the project that nobody but the agent has
  * touched for longer than the duration are closed with a comment that says what stale meant and
- * links the dashboard. Staleness runs from the last activity by a person (a commit, a review, a
- * comment, a label), or from the pull request's creation; one that a person pushed to, approved,
- * requested changes on or gave `keep-label` is never closed, and the ledger says why it was kept.
+ * links the dashboard. Staleness runs from the last activity by a person (a commit, a review of any
+ * state, a comment, a label added or removed), or from the pull request's creation; one that a
+ * person pushed to, approved or requested changes on (dismissed since or not) or gave `keep-label`
+ * is never closed, and the ledger says why it was kept.
  * At most MAX_EXPIRY_READS pull requests a run, those never kept first: a pull request read (1
  * request), and for one older than the duration its activity (1 GraphQL request, and who
  * `docs-token` is, once). A docs token without access is a warning naming it; the run goes on.
@@ -33936,7 +33937,7 @@ function closingComment(ctx, stale) {
     return [
         `📝 **Mintlify agent action**: closed as stale. Nobody but the docs agent has touched this docs pull request since ${(0,_staleness_js__WEBPACK_IMPORTED_MODULE_4__/* .day */ .vd)(stale.since)} (${last}), longer than ${(0,_runner_markdown_js__WEBPACK_IMPORTED_MODULE_5__/* .codeSpan */ .SS)(`${_names_js__WEBPACK_IMPORTED_MODULE_3__/* .Key */ .Uz.ExpireAfter}: ${ctx.afterText}`)} allows.${dashboard}`,
         '',
-        `Stale means no commit, review, comment or label by a person in that time. A docs pull request that a person pushed to, approved, requested changes on or labelled ${(0,_runner_markdown_js__WEBPACK_IMPORTED_MODULE_5__/* .codeSpan */ .SS)(ctx.keepLabel)} is never closed. The next code change starts a fresh docs pull request; reopen this one to keep working on it by hand.`
+        `Stale means no commit, review, comment or label added or removed by a person in that time. A docs pull request that a person pushed to, approved or requested changes on (even when GitHub dismissed that review since), or labelled ${(0,_runner_markdown_js__WEBPACK_IMPORTED_MODULE_5__/* .codeSpan */ .SS)(ctx.keepLabel)}, is never closed. The next code change starts a fresh docs pull request; reopen this one to keep working on it by hand.`
     ].join('\n');
 }
 
@@ -33976,7 +33977,7 @@ const LIVE = new Set(['active', 'open', 'started']);
 /* harmony import */ var _names_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3254);
 /* harmony import */ var _expiry_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8231);
 /* harmony import */ var _staleness_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5916);
-/* harmony import */ var _records_ledger_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(5442);
+/* harmony import */ var _records_ledger_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(324);
 
 
 
@@ -34157,7 +34158,7 @@ function hoursOrDays(ms) {
 
 /***/ }),
 
-/***/ 2991:
+/***/ 4212:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -34170,8 +34171,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 var record = __nccwpck_require__(6508);
 // EXTERNAL MODULE: ./.tmp/ncc-js/agent/settings.js + 2 modules
 var agent_settings = __nccwpck_require__(4360);
-// EXTERNAL MODULE: ./.tmp/ncc-js/github/api.js + 33 modules
-var api = __nccwpck_require__(2760);
+// EXTERNAL MODULE: ./.tmp/ncc-js/github/api.js + 34 modules
+var api = __nccwpck_require__(9678);
 // EXTERNAL MODULE: ./.tmp/ncc-js/github/dashboard-issues.js
 var dashboard_issues = __nccwpck_require__(215);
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/errors.js
@@ -34233,10 +34234,12 @@ function repositoriesOf(job) {
     return [...seen.values()];
 }
 
+// EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/watermarks.js
+var watermarks = __nccwpck_require__(8575);
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/untrusted.js
 var untrusted = __nccwpck_require__(3529);
-// EXTERNAL MODULE: ./.tmp/ncc-js/records/ledger.js + 4 modules
-var ledger = __nccwpck_require__(5442);
+// EXTERNAL MODULE: ./.tmp/ncc-js/records/ledger.js + 5 modules
+var ledger = __nccwpck_require__(324);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/impact-table.js
 
 
@@ -34307,6 +34310,7 @@ function renderImpactTable(jobs, label) {
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/dashboard-body.js
+
 
 
 
@@ -34389,7 +34393,8 @@ function renderProject(id, project, view) {
 }
 /** With `code-repositories`: each code repository's last documented commit, by name. */
 function renderWatermarks(project, view) {
-    const marks = Object.values(project.repositories ?? {}).sort((a, b) => a.name.localeCompare(b.name));
+    // Those of repositories no longer listed are kept for their return, not shown.
+    const marks = (0,watermarks/* listedWatermarks */.L2)(project).sort((a, b) => a.name.localeCompare(b.name));
     if (!marks.length)
         return [];
     return [
@@ -34537,6 +34542,45 @@ function shortPull(url) {
 var redact = __nccwpck_require__(1462);
 // EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/dashboard-choice.js
 var dashboard_choice = __nccwpck_require__(8520);
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/github-clock.js
+
+/**
+ * GitHub's clock as the dashboard's writes see it. GitHub stamps each edit of the dashboard on its
+ * own clock, and the rollback check (dashboard-choice.ts) compares that stamp with the time the
+ * state says it was written: so the state is stamped on GitHub's clock too, read from the `date` of
+ * GitHub's answers, and not on the runner's, which may be minutes off.
+ */
+class GitHubClock {
+    runnersNow;
+    /** GitHub's clock minus the runner's (ms), as last read; 0 until an answer says. */
+    offset = 0;
+    constructor(runnersNow) {
+        this.runnersNow = runnersNow;
+    }
+    /** GitHub's time now, as best known. */
+    now() {
+        return this.runnersNow() + this.offset;
+    }
+    /**
+     * Reads GitHub's clock off an answer: its `date` is in whole seconds, so GitHub's time was within
+     * the second after it (its middle is taken).
+     */
+    learn(answer) {
+        if (answer.answeredAt !== undefined)
+            this.offset = answer.answeredAt + 500 - this.runnersNow();
+    }
+    /**
+     * GitHub recorded the write later than the state it holds says (a slow answer): a person's edit
+     * after it would be taken for a restore, so the state is written once more. `updated_at` is in
+     * whole seconds: the edit was made within the second after it.
+     */
+    recordedLate(answer, writtenAt) {
+        if (answer.updatedAt === undefined || writtenAt === undefined)
+            return false;
+        return answer.updatedAt + 1000 > writtenAt + dashboard_choice/* WRITE_SLACK_MS */.Yv;
+    }
+}
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/dashboard.js
 
 
@@ -34546,16 +34590,20 @@ var dashboard_choice = __nccwpck_require__(8520);
 
 
 
+
 /**
- * A body read this long ago (ms) is taken as current: another run's write in between is unlikely.
- * This run's own writes in between are a second apart (github/limits.ts): a read, a comment and
- * the job's start take several seconds.
+ * A write that records a start is read back this long after (ms on the run's clock): a run that
+ * read the dashboard just before it and wrote just after would have written over it. Two writes
+ * of one token are a second apart (github/limits.ts), and an answer takes about as long.
  */
-const FRESH_MS = 8000;
+const CONFIRM_AFTER_MS = 3000;
+/** Times such a write is made again when another run's write took it away. */
+const CONFIRM_TRIES = 3;
 /**
  * The `Docs agent dashboard` issue: found in one request by its label, created on first need,
  * written only by this action (its state is signed, see ledger.ts), and read again before each
- * write so that an overlapping run's write is kept.
+ * write so that an overlapping run's write is kept: GitHub has no conditional write for an issue,
+ * so each write is a compare-and-set by hand (read, merge what another run wrote since, write).
  */
 class Dashboard {
     github;
@@ -34572,14 +34620,17 @@ class Dashboard {
     relabel = false;
     /** Who the action is, as GitHub named it when no dashboard was found: said when one is opened. */
     viewer = '';
-    /** When the body was last read or written (options.now): a read this recent is read again for nothing. */
-    readAt = -Infinity;
+    /** GitHub's clock, read off its answers: the state is stamped on it. */
+    githubClock;
+    /** The state this run last read or wrote (stateKey): another one in the body is another run's. */
+    known;
     redactor;
     constructor(github, options, ledger) {
         this.github = github;
         this.options = options;
         this.ledger = ledger;
         this.redactor = new redact/* Redactor */.pO(options.secrets);
+        this.githubClock = new GitHubClock(options.now);
     }
     get url() {
         return this.issue?.url;
@@ -34642,12 +34693,14 @@ class Dashboard {
         dashboard.relabel = choice.relabel;
         dashboard.viewer = viewer;
         dashboard.stateUnread = choice.stateUnread ?? false;
+        if (choice.issue && !choice.stateUnread)
+            dashboard.known = stateKey(choice.ledger);
         return dashboard;
     }
     adopt(issue) {
         this.issue = issue;
         this.body = issue.body;
-        this.readAt = this.options.now();
+        this.githubClock.learn(issue);
     }
     /** This project's part of the ledger as last read (a copy: changes go through `write`). */
     project(projectId) {
@@ -34681,36 +34734,62 @@ class Dashboard {
         this.checked = true;
     }
     /**
-     * Changes this project's part and writes the dashboard. With `reread`, the newest body is read
-     * first and the change is made to it, so that another run's write in between is kept ('always':
-     * even when read moments ago, as a person's tick may be that recent). A box of a
-     * batch still waiting that someone ticked in the body last read stays ticked (its own run judges
-     * it), unless `untick` (a refused tick undone).
+     * Changes this project's part and writes the dashboard, as a compare-and-set: the newest body is
+     * read first (a read, no write), what another run wrote since this run's last read or write is
+     * merged in (mergedLedger), and the change is made to that. With `confirm` (a write that records
+     * a start, which `max-jobs` counts), the body is read again a moment later: a run that read just
+     * before this write and wrote just after took it away, so it is merged and written again, a few
+     * times at most. A box of a batch still waiting that someone ticked in the body last read stays
+     * ticked (its own run judges it), unless `untick` (a refused tick undone).
      */
-    async write(projectId, change, { reread, untick = false }) {
-        const apply = () => change((this.ledger.projects[projectId] ??= (0,ledger/* emptyProject */.zU)()));
+    async write(projectId, change, { untick = false, confirm = false } = {}) {
         try {
             if (!this.issue) {
-                apply();
+                change((this.ledger.projects[projectId] ??= (0,ledger/* emptyProject */.zU)()));
                 await this.create();
                 this.checked = true;
                 return;
             }
-            const issue = this.issue;
-            // Read again unless this run read it moments ago (the check before the service's write).
-            if (reread === 'always' || (reread && this.options.now() - this.readAt > FRESH_MS))
-                this.merge(await this.github.updateIssue(issue.number, { title: issue.title }));
-            apply();
-            const ticked = untick ? [] : (0,approval_box/* tickedBatches */.F7)(this.body);
-            const resends = untick ? [] : (0,approval_box/* tickedResends */.r2)(this.body);
-            this.adopt(await this.github.updateIssue(issue.number, {
-                body: (0,approval_box/* keepTicks */.Gr)(this.render(issue.number), ticked, resends),
-                ...this.labelBack()
-            }));
+            const number = this.issue.number;
+            this.merge(await this.github.getIssue(number));
+            change((this.ledger.projects[projectId] ??= (0,ledger/* emptyProject */.zU)()));
+            await this.put(number, untick);
+            const sleep = this.options.sleep;
+            for (let tries = 0; confirm && sleep && tries < CONFIRM_TRIES; tries++) {
+                // Written already: a cancel during the pause only ends the check.
+                if (!(await sleep(CONFIRM_AFTER_MS).then(() => true, () => false)))
+                    break;
+                const written = this.ledger;
+                const theirs = this.merge(await this.github.getIssue(number));
+                // Another run wrote over this run's write, from what it read before it: both are kept.
+                if (!theirs || !(0,ledger/* lacksAny */.vd)(theirs, written))
+                    break;
+                await this.put(number, untick);
+            }
         }
         catch (error) {
             throw dashboardError('write', error, this.options);
         }
+    }
+    /**
+     * Writes the body: the page and the state rendered anew for each attempt GitHub's client sends
+     * (after a rate limit's wait, the state says when it reached GitHub), and once more when GitHub
+     * recorded it later than that all the same (a slow answer).
+     */
+    async put(number, untick) {
+        const ticked = untick ? [] : (0,approval_box/* tickedBatches */.F7)(this.body);
+        const resends = untick ? [] : (0,approval_box/* tickedResends */.r2)(this.body);
+        const body = () => ({
+            body: (0,approval_box/* keepTicks */.Gr)(this.render(number), ticked, resends),
+            ...this.labelBack()
+        });
+        let answer = await this.github.updateIssue(number, body);
+        this.adopt(answer);
+        if (this.githubClock.recordedLate(answer, this.ledger.writtenAt)) {
+            answer = await this.github.updateIssue(number, body);
+            this.adopt(answer);
+        }
+        this.known = stateKey(this.ledger);
     }
     /**
      * Opens the dashboard: the issue first, with the page but no state, as the state names the issue
@@ -34723,7 +34802,7 @@ class Dashboard {
         if (!created.labels.includes(ledger/* DASHBOARD_LABEL */.up))
             this.notices.push(`GitHub created the dashboard ${created.url} without its label '${ledger/* DASHBOARD_LABEL */.up}'; the next run finds it by its author and title, but give the workflow 'issues: write'.`);
         this.adopt(created);
-        this.adopt(await this.github.updateIssue(created.number, { body: this.render(created.number) }));
+        await this.put(created.number, false);
         // A dashboard deleted, or transferred to another repository, cannot be found: an empty one
         // replaces it, which is never done silently.
         this.notices.push(`No docs agent dashboard was found (no issue labelled '${ledger/* DASHBOARD_LABEL */.up}', and none titled '${this.options.title}' opened by @${this.viewer || 'this action'}, open or closed): ${created.url} is opened with an empty ledger, and 'max-jobs' counts from here. If an earlier dashboard was deleted or transferred to another repository, what waited there and its last documented commit are not carried over: send those changes with a prompt, or transfer it back and delete the hidden state of ${created.url} (the last HTML comment of its body).`);
@@ -34742,17 +34821,24 @@ class Dashboard {
         };
     }
     /**
-     * Takes the newest body's state when it verifies as written in this issue and is not older than
-     * the one this run holds (a person's restore in between); otherwise keeps what this run holds.
+     * Reads the newest body. Its state, when it verifies as written in this issue and is not the one
+     * this run last read or wrote, is another run's: it is merged with this run's (mergedLedger),
+     * unless it is older than this run's (a person's restore in between), when this run's is kept.
      * A state a newer version of the action wrote meanwhile is never written over: the run stops.
+     * Returns the other run's state when it was merged in.
      */
     merge(latest) {
         const read = (0,ledger/* readDashboardState */.wL)(latest.body, this.options.signer, this.options.view.repository, latest.number);
         if (!read.ok && read.why === 'newer')
             throw (0,dashboard_choice/* newerLedger */.Np)(latest.url, read.format, ', and this run records nothing there');
-        if (read.ok && (read.ledger.writtenAt ?? 0) >= (this.ledger.writtenAt ?? 0))
-            this.ledger = read.ledger;
         this.adopt(latest);
+        if (!read.ok || stateKey(read.ledger) === this.known)
+            return undefined;
+        this.known = stateKey(read.ledger);
+        if ((read.ledger.writtenAt ?? 0) < (this.ledger.writtenAt ?? 0))
+            return undefined;
+        this.ledger = (0,ledger/* mergedLedger */.yO)(read.ledger, this.ledger);
+        return read.ledger;
     }
     /** The body: the page, and the state stamped with its issue, its next version and the time. */
     render(issue) {
@@ -34761,11 +34847,14 @@ class Dashboard {
         this.ledger = this.redactor.value(this.ledger);
         this.ledger.issue = issue;
         this.ledger.version = (this.ledger.version ?? 0) + 1;
-        this.ledger.writtenAt = Math.max(now, (this.ledger.writtenAt ?? 0) + 1);
+        // On GitHub's clock, which stamps the edit: see github-clock.ts.
+        this.ledger.writtenAt = Math.max(this.githubClock.now(), (this.ledger.writtenAt ?? 0) + 1);
         const record = (0,ledger/* ledgerRecord */.TL)(this.ledger, this.options.signer, (0,ledger/* dashboardPlace */.C$)(this.options.view.repository, issue), now);
         return withinIssueBody(renderDashboard(this.ledger, { ...this.options.view, now }), record);
     }
 }
+/** Tells states apart: each write of the action gives its state a new version and time. */
+const stateKey = (ledger) => `${ledger.version ?? 0}/${ledger.writtenAt ?? 0}`;
 /** GitHub refuses an issue body over 65,536 characters (422): the whole write would be lost. */
 const MAX_ISSUE_BODY = 65_536;
 const CUT_NOTE = '\n\n… The rest of this page is cut to keep the dashboard within the 65,536 characters GitHub allows an issue body; the state below is whole.';
@@ -34805,6 +34894,7 @@ function dashboardError(what, error, { view, withoutLedger }) {
 // EXTERNAL MODULE: ./.tmp/ncc-js/policy/code-repositories.js
 var code_repositories = __nccwpck_require__(523);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/ledger-session.js
+
 
 
 
@@ -34946,7 +35036,9 @@ class LedgerSession {
                     moreChanges: 0
                 });
             project.runs.push(this.entry(at, batch, followUp ? 'follow-up sent' : 'job started', job.id, this.approvedBy ? `approved by @${this.approvedBy}` : ''));
-        }, { reread: true });
+        }, 
+        // It records a start: read back, so that no overlapping run's write takes it away.
+        { confirm: true });
     }
     /**
      * A job or follow-up an issue started: a person's request, never held back by the budget, but it
@@ -34966,7 +35058,7 @@ class LedgerSession {
                 changes: 0,
                 note: note.slice(0, 300)
             });
-        }, { reread: true });
+        }, { confirm: true });
     }
     /**
      * What this run read of the ledger's docs pull requests (merged, closed, still open) and which
@@ -34988,7 +35080,7 @@ class LedgerSession {
                     changes: 0,
                     note: note.slice(0, 300)
                 });
-        }, { reread: true });
+        });
     }
     /** The answer to a write never came: it may have started a job, so it is not sent again by itself. */
     async uncertain(batch, what, why, jobId) {
@@ -34999,7 +35091,7 @@ class LedgerSession {
             const id = (0,approval_box/* newBatchId */.SB)(at);
             project.uncertain.push((0,ledger/* keptUncertain */.MJ)({ id, at, what, job: jobId, changes: changeRefs(batch), why }));
             project.runs.push(this.entry(at, batch, 'uncertain', jobId, why));
-        }, { reread: true });
+        }, { confirm: true });
     }
     /** The run ended: what became of the job, for people and for the next fold. */
     async finished(job, result) {
@@ -35015,12 +35107,10 @@ class LedgerSession {
                             ? 'open'
                             : (job.status ?? known.state);
             }
-            const entry = [...project.runs]
-                .reverse()
-                .find(r => r.run === this.run.id && r.job === job.id);
+            const entry = [...project.runs].reverse().find(r => r.run === this.run.id && r.job === job.id);
             if (entry)
                 entry.result = result;
-        }, { reread: true });
+        });
     }
     /**
      * A run that hands nothing over still records what it decided: the changes it found nothing to
@@ -35049,12 +35139,7 @@ class LedgerSession {
             }
             this.markSeen(project);
             project.runs.push(this.entry(at, batch, decision.result, undefined, decision.note));
-        }, 
-        // A batch waiting for approval: its box may have been ticked since this run read it.
-        {
-            reread: decision.approval?.batch ? 'always' : false,
-            untick: Boolean(decision.waiting && this.resending)
-        });
+        }, { untick: Boolean(decision.waiting && this.resending) });
     }
     /** A tick on the dashboard that started nothing (refused, or on a batch that no longer waits). */
     async recordTick(result, note) {
@@ -35069,7 +35154,7 @@ class LedgerSession {
                 changes: 0,
                 note: note.slice(0, 300)
             });
-        }, { reread: true, untick: true });
+        }, { untick: true });
     }
     /**
      * The batch is handed over (accepted, or perhaps): the last documented commit moves to its head
@@ -35162,27 +35247,13 @@ function markDocumented(project, batch, at, start) {
             project.documented = { sha: batch.head, at };
         return;
     }
-    const marks = (project.repositories ??= {});
     for (const part of batch.parts) {
-        const key = (0,code_repositories/* repositoryKey */.Kq)(part.name);
-        if (unmoved(marks[key]?.sha, start.repositories[key]))
-            marks[key] = { sha: part.head, at, name: part.name, branch: part.branch };
+        const current = (0,watermarks/* watermarkOf */.QZ)(project, part.name, part.id);
+        const key = current?.key ?? (0,code_repositories/* repositoryKey */.Kq)(part.name);
+        if (unmoved(current?.mark.sha, start.repositories[key]))
+            (0,watermarks/* setWatermark */.bO)(project, part, part.head, at);
     }
-    dropUnlisted(project, batch);
-}
-/**
- * The watermarks of repositories `code-repositories` no longer lists leave the ledger: kept, they
- * would crowd out a listed one's (the ledger keeps as many as may be listed). A repository listed
- * again later is a first look.
- */
-function dropUnlisted(project, batch) {
-    const listed = batch.listed && new Set(batch.listed);
-    const marks = project.repositories;
-    if (!listed || !marks)
-        return;
-    for (const key of Object.keys(marks))
-        if (!listed.has(key))
-            delete marks[key];
+    (0,watermarks/* settleListed */.Vb)(project, batch, at);
 }
 /**
  * The batch waits: no watermark moves, but a repository seen for the first time gets the one its
@@ -35191,14 +35262,12 @@ function dropUnlisted(project, batch) {
 function markFirstSeen(project, batch, at) {
     if (!batch.parts)
         return;
-    const marks = (project.repositories ??= {});
     for (const part of batch.parts) {
-        const key = (0,code_repositories/* repositoryKey */.Kq)(part.name);
         const from = part.base ?? part.start;
-        if (!marks[key] && from)
-            marks[key] = { sha: from, at, name: part.name, branch: part.branch };
+        if (!(0,watermarks/* watermarkOf */.QZ)(project, part.name, part.id) && from)
+            (0,watermarks/* setWatermark */.bO)(project, part, from, at);
     }
-    dropUnlisted(project, batch);
+    (0,watermarks/* settleListed */.Vb)(project, batch, at);
 }
 /** What reads learnt of the ledger's jobs: state, docs pull request and its times. */
 function applyUpdates(project, updates) {
@@ -35267,9 +35336,10 @@ function leftOut(batch) {
 /**
  * The run's dashboard in its repository (found by its title, its state verified with the key, its
  * links on the run's GitHub, the project's limits beside what it used) and the ledger session that
- * records for this run and project. `withoutLedger`: how the run could go without one, when it can.
+ * records for this run and project. `withoutLedger`: how the run could go without one, when it can;
+ * `signal`: the run's cancel, which ends the pause before a write is read back.
  */
-async function openRunLedger(github, settings, event, clock, { withoutLedger } = {}) {
+async function openRunLedger(github, settings, event, clock, { withoutLedger, signal } = {}) {
     const dashboard = await Dashboard.open(github, {
         title: settings.dashboardTitle,
         signer: new record/* RecordSigner */.wo(settings.apiKey),
@@ -35280,6 +35350,8 @@ async function openRunLedger(github, settings, event, clock, { withoutLedger } =
             limits: settings
         },
         now: () => clock.wallNow(),
+        // The pause before a write is read back (compare-and-set), on the run's clock; a cancel ends it.
+        sleep: ms => clock.sleep(ms, signal),
         ...(withoutLedger === undefined ? {} : { withoutLedger })
     });
     const session = new LedgerSession(dashboard, settings.projectId, { id: event.runId, url: event.runUrl, attempt: event.runAttempt, step: event.step }, () => clock.wallNow(), settings);
@@ -35333,11 +35405,11 @@ function judgeStaleness(activity, ctx) {
         return {
             keep: `${who(commit)} ${commit.kind === 'commit' ? 'pushed a commit' : 'pushed'} to it (${day(commit.at)})`
         };
-    const review = people.find(e => e.kind === 'review' && (e.state === 'APPROVED' || e.state === 'CHANGES_REQUESTED'));
-    if (review)
-        return {
-            keep: `${who(review)} ${review.state === 'APPROVED' ? 'approved it' : 'requested changes on it'} (${day(review.at)})`
-        };
+    // GitHub marks an approval or a request for changes DISMISSED once a later push makes it stale
+    // (or someone dismisses it): the person's review was work all the same.
+    const review = people.find(e => e.kind === 'review' && e.state !== undefined && WORK[e.state]);
+    if (review?.state)
+        return { keep: `${who(review)} ${WORK[review.state]} (${day(review.at)})` };
     // What was not read may hold a person's commit or approval: never closed on a guess.
     if (activity.unread)
         return { keep: `it has more events than the ${_github_pull_activity_js__WEBPACK_IMPORTED_MODULE_1__/* .MAX_ACTIVITY */ .V} newest read for expire-after` };
@@ -35360,10 +35432,109 @@ const WHAT = {
     push: 'a push',
     review: 'a review',
     comment: 'a comment',
-    label: 'a label'
+    label: 'a label',
+    unlabel: 'a label removed'
+};
+/** The reviews that are a person's work on the pull request, and how they are told. */
+const WORK = {
+    APPROVED: 'approved it',
+    CHANGES_REQUESTED: 'requested changes on it',
+    DISMISSED: 'reviewed it (approved or requested changes; GitHub dismissed the review since)'
 };
 const what = (e) => WHAT[e.kind];
 const day = (ms) => new Date(ms).toISOString().slice(0, 10);
+
+
+/***/ }),
+
+/***/ 8575:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   L2: () => (/* binding */ listedWatermarks),
+/* harmony export */   QZ: () => (/* binding */ watermarkOf),
+/* harmony export */   Vb: () => (/* binding */ settleListed),
+/* harmony export */   bO: () => (/* binding */ setWatermark)
+/* harmony export */ });
+/* harmony import */ var _policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(523);
+
+/**
+ * Watermarks of repositories `code-repositories` no longer lists, kept: a repository listed again,
+ * or listed under its new name after a rename, goes on from where it was documented rather than
+ * taking a first look. The newest few are kept; the ledger holds as many as may be listed besides.
+ */
+const MAX_LEFT = 10;
+/**
+ * A repository's watermark: under its name, or (after a rename) the one recorded under its old
+ * name with the same GitHub node id.
+ */
+function watermarkOf(project, name, id) {
+    const key = (0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_0__/* .repositoryKey */ .Kq)(name);
+    const own = project.repositories?.[key];
+    if (own)
+        return { key, mark: own };
+    if (!id)
+        return undefined;
+    const moved = Object.entries(project.repositories ?? {}).find(([, m]) => m.id === id);
+    return moved && { key: moved[0], mark: moved[1] };
+}
+/** A repository's watermark moves to `sha`, under its listed name, with its node id. */
+function setWatermark(project, part, sha, at) {
+    const marks = (project.repositories ??= {});
+    marks[(0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_0__/* .repositoryKey */ .Kq)(part.name)] = {
+        sha,
+        at,
+        name: part.name,
+        branch: part.branch,
+        ...(part.id ? { id: part.id } : {})
+    };
+    // Read from now on under its new name: the record under its old one has done its work.
+    if (part.id)
+        for (const [key, mark] of Object.entries(marks))
+            if (mark.id === part.id && key !== (0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_0__/* .repositoryKey */ .Kq)(part.name))
+                delete marks[key];
+    if (project.unread)
+        delete project.unread[(0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_0__/* .repositoryKey */ .Kq)(part.name)];
+}
+/**
+ * After a write: the repositories the run listed but could not read, with no watermark, are noted
+ * with the time they began to wait (kept from the first run that said so); those no longer listed
+ * leave that list. The watermarks of repositories no longer listed are marked as left and kept,
+ * the newest MAX_LEFT, so that their return takes up where they were.
+ */
+function settleListed(project, batch, at) {
+    const listed = batch.listed && new Set(batch.listed);
+    if (!listed)
+        return;
+    for (const name of batch.unread ?? []) {
+        const key = (0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_0__/* .repositoryKey */ .Kq)(name);
+        if (project.repositories?.[key] || !listed.has(key))
+            continue;
+        project.unread ??= {};
+        project.unread[key] ??= { name, since: at };
+    }
+    for (const key of Object.keys(project.unread ?? {}))
+        if (!listed.has(key))
+            delete project.unread?.[key];
+    if (project.unread && !Object.keys(project.unread).length)
+        delete project.unread;
+    const marks = project.repositories;
+    if (!marks)
+        return;
+    for (const [key, mark] of Object.entries(marks)) {
+        if (listed.has(key))
+            delete mark.left;
+        else
+            mark.left ??= at;
+    }
+    const left = Object.entries(marks)
+        .filter(([, m]) => m.left !== undefined)
+        .sort((a, b) => (b[1].left ?? 0) - (a[1].left ?? 0));
+    for (const [key] of left.slice(MAX_LEFT))
+        delete marks[key];
+}
+/** The watermarks of the repositories listed now: what the dashboard shows. */
+const listedWatermarks = (project) => Object.values(project.repositories ?? {}).filter(m => m.left === undefined);
 
 
 /***/ }),
@@ -35878,7 +36049,7 @@ function parseFailOn(raw) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8581);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2656);
 
 // The changes sub-action (changes/action.yml); `run` reports its own failures.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -35888,7 +36059,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8581:
+/***/ 2656:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -35901,8 +36072,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 var github_event = __nccwpck_require__(1450);
 // EXTERNAL MODULE: ./.tmp/ncc-js/policy/actions.js
 var actions = __nccwpck_require__(1012);
-// EXTERNAL MODULE: ./.tmp/ncc-js/github/api.js + 33 modules
-var api = __nccwpck_require__(2760);
+// EXTERNAL MODULE: ./.tmp/ncc-js/github/api.js + 34 modules
+var api = __nccwpck_require__(9678);
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/errors.js
 var errors = __nccwpck_require__(7156);
 // EXTERNAL MODULE: ./.tmp/ncc-js/policy/choices.js
@@ -40178,8 +40349,8 @@ const batchSize = (batch) => batch.pulls.length + batch.commits.length;
 
 // EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/approval-box.js
 var approval_box = __nccwpck_require__(831);
-// EXTERNAL MODULE: ./.tmp/ncc-js/records/ledger.js + 4 modules
-var ledger = __nccwpck_require__(5442);
+// EXTERNAL MODULE: ./.tmp/ncc-js/records/ledger.js + 5 modules
+var ledger = __nccwpck_require__(324);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/changes/approval.js
 
 
@@ -41245,8 +41416,8 @@ function unknownEarlierJob(event, where, what = 'the comments of') {
     return new errors/* ExplainedError */.hM(`Attempt ${event.runAttempt} of this run could not read ${what} ${where} to find the job an earlier attempt may have started, so it does not start another. Look for it among the agent jobs on the Mintlify dashboard, or re-run once GitHub answers.`);
 }
 
-// EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/run-ledger.js + 5 modules
-var run_ledger = __nccwpck_require__(2991);
+// EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/run-ledger.js + 6 modules
+var run_ledger = __nccwpck_require__(4212);
 // EXTERNAL MODULE: ./.tmp/ncc-js/github/history.js
 var github_history = __nccwpck_require__(8038);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/changes/change-batch.js
@@ -41282,8 +41453,15 @@ async function readRange(source, where) {
     if (where.base && !history.reachedSince)
         leftOut.push(`the commits before the newest ${Math.min(history.commits.length, where.maxCommits)} (the last documented commit ${where.base.slice(0, 12)} is further back, or no longer on ${where.branch})`);
     // Oldest first: a backlog beyond one run's bounds is taken by the next runs, from where this one
-    // stops, so the last documented commit never moves past a change no prompt described.
-    const range = history.reachedSince
+    // stops, so the last documented commit never moves past a change no prompt described. Without
+    // a ledger no later run takes it: the newest are read, and the older named as left out.
+    if (where.newestFirst && history.reachedSince) {
+        const newest = newestWithin(history.commits, where.maxCommits, github_history/* MAX_PULLS */.A);
+        if (newest.older)
+            leftOut.push(`${newest.older} older changes of the range, beyond one run's ${github_history/* MAX_PULLS */.A} pull requests and ${where.maxCommits} commits (no dashboard keeps them for a later run: send them with a prompt)`);
+        history.commits = newest.taken;
+    }
+    const range = history.reachedSince && !where.newestFirst
         ? oldestWithin(history.commits, where.maxCommits, github_history/* MAX_PULLS */.A)
         : { taken: history.commits.slice(0, where.maxCommits), backlog: 0 };
     const head = range.backlog ? (range.taken[0]?.sha ?? where.head) : where.head;
@@ -41322,6 +41500,7 @@ async function readRange(source, where) {
                 : `${where.serverUrl}/${where.owner}/${where.repo}/commit/${oldest?.sha ?? where.head}`,
             head,
             ...(range.backlog ? { backlog: range.backlog } : {}),
+            history: range.taken.map(c => c.pull === undefined ? { sha: c.sha } : { sha: c.sha, pull: c.pull }),
             ...(!where.base && oldest ? { oldest: oldest.sha } : {}),
             base: where.base,
             pulls: [...details.values()].reverse().map(asBatchPull),
@@ -41374,6 +41553,27 @@ function oldestWithin(commits, maxCommits, maxPulls) {
         taken: taken.reverse(),
         backlog: restPulls.size + rest.filter(c => c.pull === undefined).length
     };
+}
+/**
+ * The newest commits of a range (given newest first) within one run's bounds, a pull request
+ * never split, and the count of older changes left out: a run without a ledger describes what was
+ * pushed last.
+ */
+function newestWithin(commits, maxCommits, maxPulls) {
+    const pulls = new Set();
+    let n = 0;
+    for (; n < commits.length && n < maxCommits; n++) {
+        const pull = commits[n]?.pull;
+        if (pull !== undefined && !pulls.has(pull)) {
+            if (pulls.size >= maxPulls)
+                break;
+            pulls.add(pull);
+        }
+    }
+    const taken = commits.slice(0, n);
+    const rest = commits.slice(n);
+    const restPulls = new Set(rest.flatMap(c => (c.pull === undefined || pulls.has(c.pull) ? [] : [c.pull])));
+    return { taken, older: restPulls.size + rest.filter(c => c.pull === undefined).length };
 }
 /** One pull request on its own (not merged yet, or merged outside the ledger): one request. */
 async function readPull(source, where, number) {
@@ -41504,8 +41704,9 @@ function changePrompt(batch, options) {
     return lines.join('\n');
 }
 /**
- * What the description of a docs project's batch holds of each repository (by name): the cap
- * leaves out the tail, and a watermark must not move past a change no prompt described.
+ * What the description of a batch holds of each repository (by name; a batch of one repository
+ * under its own): the cap leaves out the tail, and a watermark must not move past a change no
+ * prompt described.
  */
 function describedChanges(batch) {
     const report = new Map();
@@ -41561,8 +41762,11 @@ function describeBatch(batch, patches, report) {
                 break;
         }
     }
-    else
-        addChanges(batch.pulls, batch.commits, writer, '', { pulls: 0, commits: 0 });
+    else {
+        const described = { pulls: 0, commits: 0 };
+        report?.set(batch.repository, described);
+        addChanges(batch.pulls, batch.commits, writer, '', described);
+    }
     if (unlisted > 0)
         leftOut.push(`${(0,runner_text/* counted */.hS)(unlisted, 'changed file')} not listed`);
     if (patches)
@@ -41779,7 +41983,8 @@ class ChangeReader {
         }
         return read.batch;
     }
-    readRange(head, base, branch) {
+    /** `withoutLedger`: no later run takes what this one leaves out, so the newest are read. */
+    readRange(head, base, branch, withoutLedger = false) {
         return this.read(`read the pushed commits of ${branch}`, async () => {
             const read = await readRange(this.source, {
                 ...this.where,
@@ -41787,7 +41992,8 @@ class ChangeReader {
                 head,
                 base,
                 maxCommits: MAX_RANGE,
-                serverUrl: this.event.serverUrl
+                serverUrl: this.event.serverUrl,
+                ...(withoutLedger ? { newestFirst: true } : {})
             });
             return read.batch;
         });
@@ -42072,10 +42278,129 @@ async function refreshDocsPulls(session, settings, event, deps) {
     }
 }
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/changes/batch-fit.js
+
+
+/** Rounds of cutting: each leaves out at least one change, and fewer changes get more room. */
+const MAX_ROUNDS = 8;
+/**
+ * A batch of one repository cut to what one prompt describes. The description's byte cap leaves
+ * out its tail; the last documented commit must not move past a change no prompt described. With
+ * a ledger, the range is cut where its oldest undescribed change begins: the head moves there, and
+ * the rest is the backlog the next runs take, oldest first. Without one (`newest`), no later run
+ * takes anything: the oldest changes are dropped instead, and named as left out.
+ */
+function fitBatch(batch, newest = false) {
+    let fitted = batch;
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+        const described = describedChanges(fitted).get(fitted.repository) ?? { pulls: 0, commits: 0 };
+        if (described.pulls >= fitted.pulls.length && described.commits >= fitted.commits.length)
+            break;
+        const next = newest ? dropOldest(fitted, described) : cutToDescribed(fitted, described);
+        if (!next || next === fitted)
+            break;
+        fitted = next;
+    }
+    if (fitted === batch)
+        return fitted;
+    const gone = changeCount(batch) - changeCount(fitted);
+    const words = newest
+        ? `${(0,runner_text/* counted */.hS)(gone, 'older change')} of the range, beyond what one prompt holds (no dashboard keeps them for a later run: send them with a prompt)`
+        : `${(0,runner_text/* counted */.hS)(gone, 'newer change')} beyond what one prompt holds: the next runs take them, oldest first`;
+    return {
+        ...fitted,
+        leftOut: [...fitted.leftOut, words],
+        ...(newest ? {} : { backlog: (batch.backlog ?? 0) + gone })
+    };
+}
+const changeCount = (batch) => batch.pulls.length + batch.commits.length;
+/** How a history step names its change: its pull request, or the commit pushed on its own. */
+const changeKey = (step) => step.pull === undefined ? step.sha : `#${step.pull}`;
+/**
+ * The batch cut to the oldest part of its range whose changes were all described (`described`:
+ * how many of its pull requests and commits, oldest first), never inside a pull request: its head
+ * is the newest commit of that part. Undefined when there is no history to cut by, or the cut
+ * would leave nothing (the caller keeps the batch, so that every run makes progress).
+ */
+function cutToDescribed(batch, described) {
+    const history = batch.history;
+    if (!history?.length)
+        return undefined;
+    const told = new Set([
+        ...batch.pulls.slice(0, described.pulls).map(p => `#${p.number}`),
+        ...batch.commits.slice(0, described.commits).map(c => c.sha)
+    ]);
+    const listed = new Set([
+        ...batch.pulls.map(p => `#${p.number}`),
+        ...batch.commits.map(c => c.sha)
+    ]);
+    const oldestFirst = [...history].reverse();
+    const lastOf = new Map();
+    oldestFirst.forEach((c, i) => c.pull !== undefined && lastOf.set(c.pull, i));
+    let reach = -1;
+    let cut = 0;
+    for (const [n, step] of oldestFirst.entries()) {
+        const key = changeKey(step);
+        // A change the rules left out, or a merge commit of a listed pull request, needs no words.
+        if (listed.has(key) && !told.has(key))
+            break;
+        reach = Math.max(reach, step.pull === undefined ? n : (lastOf.get(step.pull) ?? n));
+        if (reach === n)
+            cut = n + 1;
+    }
+    if (cut === 0)
+        return undefined;
+    if (cut === oldestFirst.length)
+        return batch;
+    const taken = oldestFirst.slice(0, cut);
+    const keys = new Set(taken.map(changeKey));
+    const shas = new Set(taken.map(s => s.sha));
+    const ranged = new Set(history.map(s => s.sha));
+    const head = taken[taken.length - 1].sha;
+    return {
+        ...batch,
+        head,
+        url: batch.base ? batch.url.replace(/\.\.\.[0-9a-f]+$/, `...${head.slice(0, 12)}`) : batch.url,
+        pulls: batch.pulls.filter(p => keys.has(`#${p.number}`)),
+        commits: batch.commits.filter(c => keys.has(c.sha)),
+        // What the rules left out past the cut is judged again by the run that reads it.
+        skipped: batch.skipped.filter(s => shas.has(s.sha) || !ranged.has(s.sha)),
+        history: taken.reverse()
+    };
+}
+/**
+ * The batch without its oldest changes, as many as the description left out: the newest are what
+ * a run without a ledger describes. Its head stays.
+ */
+function dropOldest(batch, described) {
+    const over = changeCount(batch) - described.pulls - described.commits;
+    const history = batch.history;
+    if (over <= 0 || !history?.length)
+        return undefined;
+    const listed = new Set([
+        ...batch.pulls.map(p => `#${p.number}`),
+        ...batch.commits.map(c => c.sha)
+    ]);
+    const dropped = new Set();
+    for (const step of [...history].reverse()) {
+        if (dropped.size >= over)
+            break;
+        if (listed.has(changeKey(step)))
+            dropped.add(changeKey(step));
+    }
+    const kept = {
+        ...batch,
+        pulls: batch.pulls.filter(p => !dropped.has(`#${p.number}`)),
+        commits: batch.commits.filter(c => !dropped.has(c.sha))
+    };
+    return changeCount(kept) ? kept : undefined;
+}
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/changes/project-fit.js
 
+
 /** Rounds of trimming: each leaves out at least one change, and fewer changes get more room. */
-const MAX_ROUNDS = 8;
+const project_fit_MAX_ROUNDS = 8;
 /**
  * A docs project's batch cut to what one prompt describes. The description's byte cap leaves out
  * the tail (whole repositories, or a repository's newest changes); each repository's watermark
@@ -42084,7 +42409,7 @@ const MAX_ROUNDS = 8;
  */
 function fitProjectBatch(batch) {
     let fitted = batch;
-    for (let round = 0; round < MAX_ROUNDS; round++) {
+    for (let round = 0; round < project_fit_MAX_ROUNDS; round++) {
         const described = describedChanges(fitted);
         const cut = (fitted.parts ?? []).filter(part => {
             const own = ownCount(fitted, part.name);
@@ -42130,10 +42455,12 @@ function ownCount(batch, name) {
     };
 }
 /**
- * Each cut repository keeps its described oldest pull requests, its watermark moving to the newest
- * one's merge commit; one with commits pushed without a pull request (their order among the merges
- * is not known here) or with nothing described keeps none, its watermark staying. The first
- * repository with changes always keeps what was described, so that every run makes progress.
+ * Each cut repository keeps the oldest part of its range that was described whole, its watermark
+ * moving to that part's newest commit (batch-fit.ts). Without a history to cut by (changes sent
+ * again), one of pull requests alone keeps its described oldest, its watermark on the newest
+ * one's merge commit, and one with commits pushed without a pull request keeps none. A repository
+ * with nothing described keeps none, its watermark staying. The first repository with changes
+ * always keeps what was described, so that every run makes progress.
  */
 function cutParts(batch, cut, described) {
     const first = (batch.parts ?? []).find(p => {
@@ -42141,49 +42468,73 @@ function cutParts(batch, cut, described) {
         return own.pulls + own.commits > 0;
     });
     const keep = new Map();
-    let changed = false;
     for (const part of cut) {
-        const own = ownCount(batch, part.name);
         const seen = described.get(part.name) ?? { pulls: 0, commits: 0 };
-        const pulls = batch.pulls.filter(p => p.repository === part.name);
-        const newest = seen.pulls > 0 ? pulls[seen.pulls - 1]?.mergeCommit : undefined;
-        if (own.commits === 0 && newest)
-            keep.set(part.name, { pulls: seen.pulls, head: newest });
+        const rule = keptOf(ownShare(batch, part), seen);
+        if (rule)
+            keep.set(part.name, rule);
         else if (part !== first)
-            keep.set(part.name, { pulls: 0 });
-        else
-            continue;
-        changed = true;
+            keep.set(part.name, { pulls: new Set(), commits: new Set() });
     }
-    if (!changed)
+    if (!keep.size)
         return batch;
-    const kept = (list, pulls) => {
-        const index = new Map();
-        return list.filter(change => {
-            const rule = change.repository === undefined ? undefined : keep.get(change.repository);
-            if (!rule)
-                return true;
-            const n = index.get(change.repository) ?? 0;
-            index.set(change.repository, n + 1);
-            return pulls && n < rule.pulls;
-        });
-    };
-    const pulls = kept(batch.pulls, true);
-    const commits = kept(batch.commits, false);
+    const kept = (list, id) => list.filter(change => {
+        const rule = change.repository === undefined ? undefined : keep.get(change.repository);
+        return !rule || rule.pulls.has(id(change)) || rule.commits.has(id(change));
+    });
+    const pulls = kept(batch.pulls, p => `#${p.number}`);
+    const commits = kept(batch.commits, c => c.sha);
     const parts = (batch.parts ?? []).flatMap(part => {
         const rule = keep.get(part.name);
         if (!rule)
             return [part];
         if (rule.head)
-            return [{ ...part, head: rule.head }];
+            return [{ ...part, head: rule.head, history: rule.history }];
         // Nothing of it described: its watermark stays (none is recorded on a first look).
         const from = part.base ?? part.start;
         return from ? [{ ...part, head: from }] : [];
     });
     return { ...batch, pulls, commits, parts };
 }
+/** A repository's share of a project's batch, as a batch of its own. */
+function ownShare(batch, part) {
+    return {
+        repository: part.name,
+        branch: part.branch,
+        url: part.url,
+        head: part.head,
+        ...(part.base ? { base: part.base } : {}),
+        pulls: batch.pulls.filter(p => p.repository === part.name),
+        commits: batch.commits.filter(c => c.repository === part.name),
+        skipped: [],
+        leftOut: [],
+        ...(part.history ? { history: part.history } : {})
+    };
+}
+/** What a repository keeps of its described changes; undefined when it keeps nothing. */
+function keptOf(own, seen) {
+    const cut = cutToDescribed(own, seen);
+    if (cut)
+        return {
+            pulls: new Set(cut.pulls.map(p => `#${p.number}`)),
+            commits: new Set(cut.commits.map(c => c.sha)),
+            head: cut.head,
+            history: cut.history
+        };
+    const newest = seen.pulls > 0 ? own.pulls[seen.pulls - 1]?.mergeCommit : undefined;
+    if (own.history?.length || own.commits.length || !newest)
+        return undefined;
+    return {
+        pulls: new Set(own.pulls.slice(0, seen.pulls).map(p => `#${p.number}`)),
+        commits: new Set(),
+        head: newest
+    };
+}
 
+// EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/watermarks.js
+var watermarks = __nccwpck_require__(8575);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/changes/project-batch.js
+
 
 
 
@@ -42218,6 +42569,8 @@ async function readProjectBatch(read) {
             deps.log.warning(unreadable(repository.name, head.missing, head.refused, token));
             continue;
         }
+        if (head.name && (0,code_repositories/* repositoryKey */.Kq)(head.name) !== (0,code_repositories/* repositoryKey */.Kq)(repository.name))
+            read.notices.push(`GitHub names ${repository.name} ${head.name} now (renamed): list it as ${head.name} in '${names/* Key */.Uz.CodeRepositories}'. Its last documented commit follows it.`);
         const github = connections[i];
         const rules = { ...read.rules, paths: repository.paths ?? settings.paths };
         const reader = new ChangeReader(settings, read.event, deps, github, rules, repository);
@@ -42242,14 +42595,17 @@ async function readProjectBatch(read) {
         return { skip: 'None of the changes to send again names a code repository this run lists.' };
     if (!parts.length)
         throw new errors/* ExplainedError */.hM(`Could not read any of the ${(0,runner_text/* counted */.hS)(repositories.length, 'code repository', 'code repositories')} of '${names/* Key */.Uz.CodeRepositories}' (${failed.join(', ')}): nothing was started. ${grantAll(token)}`);
-    const firstLook = parts.some(p => read.project.repositories?.[(0,code_repositories/* repositoryKey */.Kq)(p.part.name)] === undefined);
+    const firstLook = parts.some(p => !(0,watermarks/* watermarkOf */.QZ)(read.project, p.part.name, p.part.id));
     if (!parts.some(p => p.batch) && !firstLook)
         return {
             skip: `Everything ${(0,runner_text/* counted */.hS)(parts.length, 'code repository', 'code repositories')} merged is documented already${failed.length ? ` (${failed.join(', ')} could not be read)` : ''}.`
         };
+    // Those never read wait: the ledger notes since when, and their first look reads from then.
+    const unread = failed.filter(name => !(0,watermarks/* watermarkOf */.QZ)(read.project, name));
     const batch = {
         ...fitProjectBatch(joinParts(read.event, parts)),
-        listed: repositories.map(r => (0,code_repositories/* repositoryKey */.Kq)(r.name))
+        listed: repositories.map(r => (0,code_repositories/* repositoryKey */.Kq)(r.name)),
+        ...(unread.length ? { unread } : {})
     };
     // Any reader describes the batch: only the patches are each repository's own.
     const describer = parts[0].reader;
@@ -42302,21 +42658,31 @@ async function readHeads(read, repositories, github) {
  */
 async function readRepository(read, repository, reader, head) {
     const { settings, project, notices, deps } = read;
-    const mark = project.repositories?.[(0,code_repositories/* repositoryKey */.Kq)(repository.name)];
+    // Under its name, or its old name's after a rename: GitHub's node id stays.
+    const mark = (0,watermarks/* watermarkOf */.QZ)(project, repository.name, head.id)?.mark;
     const part = (base, url) => ({
         name: repository.name,
         branch: head.branch,
         head: head.sha,
         ...(base ? { base } : {}),
-        url
+        url,
+        ...(head.id ? { id: head.id } : {})
     });
+    const waited = mark ? undefined : project.unread?.[(0,code_repositories/* repositoryKey */.Kq)(repository.name)];
+    const windowFrom = waited
+        ? Math.min(waited.since, settings.since ? deps.clock.wallNow() - settings.since.ms : Infinity)
+        : settings.since && deps.clock.wallNow() - settings.since.ms;
     if (mark?.sha === head.sha)
         return { part: part(head.sha, '') };
     let batch;
     if (mark)
         batch = withoutDocumented(await reader.ledgerBatch({ kind: 'since-last' }, head, mark.sha, notices, mark.at || undefined), repository.name, project);
-    else if (settings.since)
-        batch = await reader.readWindow(head.sha, head.branch, deps.clock.wallNow() - settings.since.ms);
+    else if (windowFrom) {
+        if (waited)
+            notices.push(`${repository.name} can be read now: its merges since ${new Date(waited.since).toISOString().slice(0, 16).replace('T', ' ')} UTC, when a run first found it out of reach, are read, as the warning said.`);
+        // A repository listed before, whose record is gone: what the ledger's jobs hold is not sent again.
+        batch = withoutDocumented(await reader.readWindow(head.sha, head.branch, windowFrom), repository.name, project);
+    }
     else {
         notices.push(`First look at ${repository.name}: its newest commit ${head.sha.slice(0, 12)} on ${head.branch} is recorded as documented; what it merges next is documented. (Set '${names/* Key */.Uz.Since}' to read back further.)`);
         return { part: part(head.sha, reader.emptyBatch(head.sha, head.branch).url) };
@@ -42333,7 +42699,12 @@ async function readRepository(read, repository, reader, head) {
     const start = !mark && batch.oldest ? await reader.parentOf({ ...batch, head: batch.oldest }) : undefined;
     // Beyond one run's bounds the range stops early: the watermark moves to where it stopped.
     return {
-        part: { ...part(mark?.sha, ruled.url), head: ruled.head, ...(start ? { start } : {}) },
+        part: {
+            ...part(mark?.sha, ruled.url),
+            head: ruled.head,
+            ...(start ? { start } : {}),
+            ...(ruled.history ? { history: ruled.history } : {})
+        },
         batch: ruled
     };
 }
@@ -42506,6 +42877,7 @@ reads = ctx.reader) {
 
 
 
+
 /**
  * One change on its own, outside the ledger (`dashboard: false`, a pull request not merged yet,
  * another branch): the change rules, the trust gate for an unmerged pull request, and the
@@ -42544,9 +42916,10 @@ async function ownChange(ctx, plan) {
     }
     else {
         const push = plan.push;
-        batch = await ctx.reader.readRange(push.after, push.created ? undefined : push.before, push.ref.replace(/^refs\/heads\//, ''));
+        batch = await ctx.reader.readRange(push.after, push.created ? undefined : push.before, push.ref.replace(/^refs\/heads\//, ''), true);
     }
-    batch = applyRules(batch, { ...ctx.rules, docsIdentity: await ctx.reader.docsIdentity() });
+    // No later run takes what the prompt leaves out: it describes the newest changes.
+    batch = fitBatch(applyRules(batch, { ...ctx.rules, docsIdentity: await ctx.reader.docsIdentity() }), true);
     const empty = nothingLeftOf(batch);
     if (empty.kind === 'skip')
         return skipped(empty.why, plan.source ?? batch.url);
@@ -42577,6 +42950,7 @@ async function ownChange(ctx, plan) {
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/changes/change-run.js
+
 
 
 
@@ -42756,7 +43130,10 @@ class ChangeRun extends ChangeContext {
         const withoutLedger = settings.codeRepositories?.length
             ? undefined
             : `set '${names/* Key */.Uz.Dashboard}: false' to run every change as its own job without a record`;
-        return (0,run_ledger/* openRunLedger */.f)(this.github, settings, event, deps.clock, { withoutLedger });
+        return (0,run_ledger/* openRunLedger */.f)(this.github, settings, event, deps.clock, {
+            withoutLedger,
+            signal: deps.signal
+        });
     }
     /** The batch from the ledger's last documented commit, with the change rules applied. */
     async ledgerBatch(session, plan, head, notices) {
@@ -42765,7 +43142,8 @@ class ChangeRun extends ChangeContext {
         const batch = session.resending
             ? await this.reader.resentBatch(session.resent(), documented ?? head.sha, head.branch)
             : await this.reader.ledgerBatch(plan, head, documented, notices);
-        return applyRules(batch, await this.ledgerRules(project));
+        // The last documented commit moves only as far as the prompt describes.
+        return fitBatch(applyRules(batch, await this.ledgerRules(project)));
     }
     /** Where the batch goes: the open job it folds into (`fold: open-pr`), or a new job. */
     async decide(session, foldContext, notices) {
@@ -42939,7 +43317,7 @@ async function main_run(runner = coreRunner('Mintlify agent')) {
 
 /***/ }),
 
-/***/ 2760:
+/***/ 9678:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -48052,6 +48430,27 @@ retry.VERSION = plugin_retry_dist_bundle_VERSION;
 var runner_clock = __nccwpck_require__(2465);
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/runner.js
 var runner = __nccwpck_require__(5781);
+;// CONCATENATED MODULE: ./.tmp/ncc-js/github/each-attempt.js
+/**
+ * A request whose parameters are made as each attempt is sent: `request[EACH_ATTEMPT]`, a function
+ * returning them. The retry plugin and the rate limits send a request again with the parameters it
+ * was first made with, seconds or a minute later; a body that says when it was written (the
+ * dashboard's state) is made again for each attempt instead, so that it says when it reached GitHub.
+ */
+const EACH_ATTEMPT = 'eachAttempt';
+/**
+ * The plugin: registered before every other (limits.ts), so that it runs inside them, once for
+ * each attempt they send.
+ */
+function eachAttempt(octokit) {
+    octokit.hook.wrap('request', async (request, options) => {
+        const make = options.request?.[EACH_ATTEMPT];
+        if (typeof make === 'function')
+            Object.assign(options, make());
+        return request(options);
+    });
+}
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/rest.js
 
 /** Pages of 100: the most GitHub serves per request. */
@@ -48109,6 +48508,7 @@ function tooLarge(error) {
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/api-issues.js
+
 
 /** Pages of an issue's comments read at most: the first and the newest. */
 const COMMENT_PAGES = 2;
@@ -48170,7 +48570,7 @@ function issueCalls({ octokit, owner, repo }) {
             });
         },
         async issuesWithLabel(label) {
-            const { data } = await octokit.rest.issues.listForRepo({
+            const { data, headers } = await octokit.rest.issues.listForRepo({
                 owner,
                 repo,
                 labels: label,
@@ -48179,10 +48579,10 @@ function issueCalls({ octokit, owner, repo }) {
                 direction: 'desc',
                 per_page: 20
             });
-            return data.filter(issue => !issue.pull_request).map(asIssue);
+            return data.filter(issue => !issue.pull_request).map(issue => asIssue(issue, headers));
         },
         async createIssue(title, body, labels) {
-            const { data } = await octokit.rest.issues.create({
+            const { data, headers } = await octokit.rest.issues.create({
                 owner,
                 repo,
                 title,
@@ -48191,21 +48591,34 @@ function issueCalls({ octokit, owner, repo }) {
                 // Never retried: GitHub may have opened the issue before failing to say so.
                 request: { retries: 0 }
             });
-            return asIssue(data);
+            return asIssue(data, headers);
+        },
+        async getIssue(number) {
+            const { data, headers } = await octokit.rest.issues.get({
+                owner,
+                repo,
+                issue_number: number
+            });
+            return asIssue(data, headers);
         },
         async updateIssue(number, change) {
-            const { data } = await octokit.rest.issues.update({
+            const made = typeof change === 'function' ? { request: { [EACH_ATTEMPT]: change } } : change;
+            const { data, headers } = await octokit.rest.issues.update({
                 owner,
                 repo,
                 issue_number: number,
-                ...change
+                ...made
             });
-            return asIssue(data);
+            return asIssue(data, headers);
         }
     };
 }
-function asIssue(data) {
+function asIssue(data, headers = {}) {
+    const updatedAt = Date.parse(data.updated_at ?? '');
+    const answeredAt = Date.parse(headers.date ?? '');
     return {
+        ...(Number.isFinite(updatedAt) ? { updatedAt } : {}),
+        ...(Number.isFinite(answeredAt) ? { answeredAt } : {}),
         number: data.number,
         title: typeof data.title === 'string' ? data.title : '',
         body: typeof data.body === 'string' ? data.body : '',
@@ -49209,6 +49622,7 @@ const clip = (text) => {
 
 
 
+
 /** @octokit/plugin-retry's retryAfterBaseValue. */
 const RETRY_BASE_MS = 1000;
 /**
@@ -49234,8 +49648,8 @@ function openGitHubClient(token, apiUrl, { cancel, retryBaseMs = RETRY_BASE_MS, 
         // The plugin decides what is retried and how often; `limited` does the waiting.
         retry: { retryAfterBaseValue: 0 }
     }, 
-    // In this order: `limited` wraps each attempt, inside the retry plugin.
-    limited({ cancel, retryBaseMs, clock, deadline, pastDeadline }), retry);
+    // In this order: `eachAttempt` inside all, `limited` wraps each attempt, inside the retry plugin.
+    eachAttempt, limited({ cancel, retryBaseMs, clock, deadline, pastDeadline }), retry);
     return { octokit, close: () => transport.close() };
 }
 /** One repository's operations over a client: nothing is opened, the client's connections serve it. */
@@ -49387,7 +49801,7 @@ const time = (value) => {
 /* harmony export */   we: () => (/* binding */ docsPullState)
 /* harmony export */ });
 /* unused harmony exports DocsPullError, grantSentence */
-/* harmony import */ var _api_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2760);
+/* harmony import */ var _api_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9678);
 /* harmony import */ var _history_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8038);
 /* harmony import */ var _pull_activity_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6845);
 
@@ -49954,7 +50368,7 @@ async function defaultBranchHeads(graphql, repositories) {
     const fields = [];
     repositories.forEach((r, i) => {
         declared.push(`$o${i}: String!, $n${i}: String!`);
-        fields.push(`r${i}: repository(owner: $o${i}, name: $n${i}) { defaultBranchRef { name target { oid } } }`);
+        fields.push(`r${i}: repository(owner: $o${i}, name: $n${i}) { id nameWithOwner defaultBranchRef { name target { oid } } }`);
         variables[`o${i}`] = r.owner;
         variables[`n${i}`] = r.repo;
     });
@@ -49976,7 +50390,12 @@ async function defaultBranchHeads(graphql, repositories) {
         const node = data?.[`r${i}`];
         const ref = node?.defaultBranchRef;
         if (typeof ref?.name === 'string' && typeof ref.target?.oid === 'string')
-            return { sha: ref.target.oid, branch: ref.name };
+            return {
+                sha: ref.target.oid,
+                branch: ref.name,
+                ...(typeof node?.id === 'string' ? { id: node.id } : {}),
+                ...(typeof node?.nameWithOwner === 'string' ? { name: node.nameWithOwner } : {})
+            };
         const said = errors
             .map(e => (e ?? {}))
             .find(e => Array.isArray(e.path) && e.path[0] === `r${i}`);
@@ -50036,7 +50455,7 @@ const ACTIVITY_QUERY = `query($owner: String!, $name: String!, $number: Int!, $l
       isDraft
       labels(first: 100) { nodes { name } }
       commits(first: 1) { nodes { commit { author { email } } } }
-      timelineItems(last: $last, itemTypes: [PULL_REQUEST_COMMIT, HEAD_REF_FORCE_PUSHED_EVENT, PULL_REQUEST_REVIEW, ISSUE_COMMENT, LABELED_EVENT]) {
+      timelineItems(last: $last, itemTypes: [PULL_REQUEST_COMMIT, HEAD_REF_FORCE_PUSHED_EVENT, PULL_REQUEST_REVIEW, ISSUE_COMMENT, LABELED_EVENT, UNLABELED_EVENT]) {
         totalCount
         nodes {
           __typename
@@ -50045,6 +50464,7 @@ const ACTIVITY_QUERY = `query($owner: String!, $name: String!, $number: Int!, $l
           ... on PullRequestReview { state submittedAt author { ${ACTOR} } }
           ... on IssueComment { createdAt author { ${ACTOR} } }
           ... on LabeledEvent { createdAt actor { ${ACTOR} } label { name } }
+          ... on UnlabeledEvent { createdAt actor { ${ACTOR} } label { name } }
         }
       }
     }
@@ -50126,6 +50546,8 @@ function eventOf(raw) {
             return [byActor('comment', node.createdAt, node.author)];
         case 'LabeledEvent':
             return [byActor('label', node.createdAt, node.actor, { label: str(obj(node.label).name) })];
+        case 'UnlabeledEvent':
+            return [byActor('unlabel', node.createdAt, node.actor, { label: str(obj(node.label).name) })];
         default:
             return [];
     }
@@ -51695,7 +52117,7 @@ function yamlDocument(mapping) {
 
 /***/ }),
 
-/***/ 5442:
+/***/ 324:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -51709,8 +52131,10 @@ __nccwpck_require__.d(__webpack_exports__, {
   Hg: () => (/* reexport */ emptyLedger),
   zU: () => (/* reexport */ emptyProject),
   MJ: () => (/* reexport */ keptUncertain),
+  vd: () => (/* reexport */ lacksAny),
   TL: () => (/* binding */ ledgerRecord),
   AE: () => (/* reexport */ ledgerTitle),
+  yO: () => (/* reexport */ mergedLedger),
   PI: () => (/* reexport */ noteStart),
   vx: () => (/* reexport */ openedAt),
   wL: () => (/* binding */ readDashboardState),
@@ -51836,6 +52260,8 @@ const LOGIN = /^[A-Za-z0-9-]{1,39}(\[bot\])?$/;
 /** A repository's owner/name as GitHub allows them; a branch name of reasonable length. */
 const REPOSITORY = /^[A-Za-z0-9-]{1,39}\/[A-Za-z0-9_.-]{1,100}$/;
 const BRANCH = /^[^\s]{1,255}$/;
+/** A GraphQL node id (`R_kgDO…`, or an older `MDEwOlJlcG9zaXRvcnk…`). */
+const NODE_ID = /^[A-Za-z0-9_=+/-]{1,100}$/;
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}$/;
 // The building blocks. A default that is a list or a record is made anew each time: the fallback
 // is the object itself otherwise, and a ledger that changes it would change every later default.
@@ -51994,6 +52420,8 @@ const WaitingFields = dist/* object */.Ikc({
 const WaitingSchema = dist/* pipe */.FsL(WaitingFields, 
 // A time of approval means nothing without who approved.
 dist/* transform */.pdi((w) => w.approvedBy ? w : { ...w, approvedAt: undefined }));
+/** A repository not read yet: its name as listed, and since when its changes wait. */
+const UnreadSchema = dist/* object */.Ikc({ name: matching(REPOSITORY), since: time });
 /** A code repository's last documented commit, and when it moved there. */
 const WatermarkSchema = dist/* object */.Ikc({
     sha: matching(SHA),
@@ -52001,8 +52429,27 @@ const WatermarkSchema = dist/* object */.Ikc({
     /** The repository as `code-repositories` spells it. */
     name: matching(REPOSITORY),
     /** Its default branch, as last read. */
-    branch: matching(BRANCH)
+    branch: matching(BRANCH),
+    /**
+     * GitHub's node id of the repository: it survives a rename, so a repository listed under its
+     * new name finds the watermark recorded under its old one.
+     */
+    id: maybe(matching(NODE_ID)),
+    /**
+     * When `code-repositories` stopped listing it: kept (a few, the newest) so that a repository
+     * listed again, or renamed, goes on from where it was documented.
+     */
+    left: maybe(time)
 });
+/** Repositories listed but never read yet (GitHub refused them): when a run first said they wait. */
+const unreadRepositories = dist/* pipe */.FsL(anyRecord, dist/* transform */.pdi(entries => Object.fromEntries(Object.entries(entries)
+    .slice(0, MAX_REPOSITORIES)
+    .flatMap(([key, value]) => {
+    const entry = dist/* safeParse */.xLC(UnreadSchema, value);
+    return entry.success && key === entry.output.name.toLowerCase()
+        ? [[key, entry.output]]
+        : [];
+}))));
 /**
  * The code repositories' watermarks, by owner/name in lower case, each dropped when out of shape;
  * the first MAX_WATERMARKS read. Runs drop those of repositories no longer listed when they write;
@@ -52030,6 +52477,11 @@ const ProjectLedgerSchema = fields({
      * lower case (GitHub's names are case-insensitive). A ledger without it reads as before.
      */
     repositories: maybe(watermarks),
+    /**
+     * With `code-repositories`: listed repositories no run could read yet, by key: their first look
+     * reads their merges since then, as the warning promised, rather than recording their head.
+     */
+    unread: maybe(unreadRepositories),
     jobs: listOf(LedgerJobSchema),
     /** Changes not yet handed over, and why (over budget, for example). */
     waiting: dist/* fallback */.NpB(dist/* nullable */.mee(WaitingSchema), null),
@@ -52300,6 +52752,71 @@ function upgraded(state, from) {
     return current;
 }
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/records/ledger/merge.js
+/**
+ * Two states of one ledger, written by runs that overlapped, made one: what each run recorded of
+ * its own is kept. GitHub has no conditional write for an issue's body, so a run that read the
+ * dashboard before another run wrote it would otherwise write its decision over that run's job.
+ *
+ * `latest` (the newest body) is the base; of `ours` (what this run read and wrote), what can be
+ * told apart item by item is added where `latest` lacks it: jobs by their id, starts (`max-jobs`),
+ * run entries, each repository's newest watermark and the newest last documented commit, the
+ * counts of older items at their highest. What cannot be told apart that way (the waiting batch,
+ * the uncertain requests, each job's fields) is `latest`'s: the run's own change is made to it
+ * afterwards.
+ */
+function mergedLedger(latest, ours) {
+    const merged = structuredClone(latest);
+    for (const [id, project] of Object.entries(ours.projects)) {
+        const theirs = merged.projects[id];
+        merged.projects[id] = theirs ? mergedProject(theirs, project) : structuredClone(project);
+    }
+    merged.version = Math.max(latest.version ?? 0, ours.version ?? 0) || undefined;
+    merged.writtenAt = Math.max(latest.writtenAt ?? 0, ours.writtenAt ?? 0) || undefined;
+    return merged;
+}
+/** What of `ours` (see mergedLedger) `latest` lacks: none when `latest` holds all of it. */
+function lacksAny(latest, ours) {
+    return Object.entries(ours.projects).some(([id, project]) => {
+        const theirs = latest.projects[id];
+        if (!theirs)
+            return true;
+        const jobs = new Set(theirs.jobs.map(j => j.id));
+        const starts = new Set(theirs.spend);
+        const runs = new Set(theirs.runs.map(runKey));
+        return (project.jobs.some(j => !jobs.has(j.id)) ||
+            project.spend.some(s => !starts.has(s)) ||
+            project.runs.some(r => !runs.has(runKey(r))));
+    });
+}
+function mergedProject(latest, ours) {
+    const project = structuredClone(latest);
+    const jobs = new Set(project.jobs.map(j => j.id));
+    project.jobs.push(...structuredClone(ours.jobs.filter(j => !jobs.has(j.id))));
+    project.jobs.sort((a, b) => a.startedAt - b.startedAt);
+    project.spend = [...new Set([...project.spend, ...ours.spend])].sort((a, b) => a - b);
+    if (ours.startsByDay)
+        for (const [day, count] of Object.entries(ours.startsByDay))
+            (project.startsByDay ??= {})[day] = Math.max(project.startsByDay[day] ?? 0, count);
+    const runs = new Set(project.runs.map(runKey));
+    project.runs.push(...structuredClone(ours.runs.filter(r => !runs.has(runKey(r)))));
+    project.runs.sort((a, b) => a.at - b.at);
+    if (ours.documented && (project.documented?.at ?? -1) < ours.documented.at)
+        project.documented = { ...ours.documented };
+    for (const [key, mark] of Object.entries(ours.repositories ?? {})) {
+        const marks = (project.repositories ??= {});
+        if ((marks[key]?.at ?? -1) < mark.at)
+            marks[key] = { ...mark };
+    }
+    project.olderRuns = Math.max(project.olderRuns, ours.olderRuns);
+    const olderJobs = Math.max(project.olderJobs ?? 0, ours.olderJobs ?? 0);
+    if (olderJobs)
+        project.olderJobs = olderJobs;
+    return project;
+}
+/** A run entry's identity: its run, step and time; its result changes as the run goes on. */
+const runKey = (r) => `${r.run}/${r.step}/${r.at}/${r.job ?? ''}`;
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/records/ledger.js
 
 
@@ -52314,6 +52831,7 @@ function upgraded(state, from) {
  * older formats are upgraded by ledger/migrations.ts, and ledger/fit.ts keeps it within its share
  * of the body. What the flows use of those is exported here too, so that they import one module.
  */
+
 
 
 

@@ -35109,7 +35109,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9654);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(448);
 
 // The docs-gaps sub-action (gaps/action.yml); `run` reports its own failures.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -35119,7 +35119,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9654:
+/***/ 448:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -44461,6 +44461,27 @@ function retry(octokit, octokitOptions) {
 retry.VERSION = plugin_retry_dist_bundle_VERSION;
 
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/github/each-attempt.js
+/**
+ * A request whose parameters are made as each attempt is sent: `request[EACH_ATTEMPT]`, a function
+ * returning them. The retry plugin and the rate limits send a request again with the parameters it
+ * was first made with, seconds or a minute later; a body that says when it was written (the
+ * dashboard's state) is made again for each attempt instead, so that it says when it reached GitHub.
+ */
+const EACH_ATTEMPT = 'eachAttempt';
+/**
+ * The plugin: registered before every other (limits.ts), so that it runs inside them, once for
+ * each attempt they send.
+ */
+function eachAttempt(octokit) {
+    octokit.hook.wrap('request', async (request, options) => {
+        const make = options.request?.[EACH_ATTEMPT];
+        if (typeof make === 'function')
+            Object.assign(options, make());
+        return request(options);
+    });
+}
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/rest.js
 
 /** Pages of 100: the most GitHub serves per request. */
@@ -44518,6 +44539,7 @@ function tooLarge(error) {
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/api-issues.js
+
 
 /** Pages of an issue's comments read at most: the first and the newest. */
 const COMMENT_PAGES = 2;
@@ -44579,7 +44601,7 @@ function issueCalls({ octokit, owner, repo }) {
             });
         },
         async issuesWithLabel(label) {
-            const { data } = await octokit.rest.issues.listForRepo({
+            const { data, headers } = await octokit.rest.issues.listForRepo({
                 owner,
                 repo,
                 labels: label,
@@ -44588,10 +44610,10 @@ function issueCalls({ octokit, owner, repo }) {
                 direction: 'desc',
                 per_page: 20
             });
-            return data.filter(issue => !issue.pull_request).map(asIssue);
+            return data.filter(issue => !issue.pull_request).map(issue => asIssue(issue, headers));
         },
         async createIssue(title, body, labels) {
-            const { data } = await octokit.rest.issues.create({
+            const { data, headers } = await octokit.rest.issues.create({
                 owner,
                 repo,
                 title,
@@ -44600,21 +44622,34 @@ function issueCalls({ octokit, owner, repo }) {
                 // Never retried: GitHub may have opened the issue before failing to say so.
                 request: { retries: 0 }
             });
-            return asIssue(data);
+            return asIssue(data, headers);
+        },
+        async getIssue(number) {
+            const { data, headers } = await octokit.rest.issues.get({
+                owner,
+                repo,
+                issue_number: number
+            });
+            return asIssue(data, headers);
         },
         async updateIssue(number, change) {
-            const { data } = await octokit.rest.issues.update({
+            const made = typeof change === 'function' ? { request: { [EACH_ATTEMPT]: change } } : change;
+            const { data, headers } = await octokit.rest.issues.update({
                 owner,
                 repo,
                 issue_number: number,
-                ...change
+                ...made
             });
-            return asIssue(data);
+            return asIssue(data, headers);
         }
     };
 }
-function asIssue(data) {
+function asIssue(data, headers = {}) {
+    const updatedAt = Date.parse(data.updated_at ?? '');
+    const answeredAt = Date.parse(headers.date ?? '');
     return {
+        ...(Number.isFinite(updatedAt) ? { updatedAt } : {}),
+        ...(Number.isFinite(answeredAt) ? { answeredAt } : {}),
         number: data.number,
         title: typeof data.title === 'string' ? data.title : '',
         body: typeof data.body === 'string' ? data.body : '',
@@ -45610,6 +45645,7 @@ const clip = (text) => {
 
 
 
+
 /** @octokit/plugin-retry's retryAfterBaseValue. */
 const RETRY_BASE_MS = 1000;
 /**
@@ -45635,8 +45671,8 @@ function openGitHubClient(token, apiUrl, { cancel, retryBaseMs = RETRY_BASE_MS, 
         // The plugin decides what is retried and how often; `limited` does the waiting.
         retry: { retryAfterBaseValue: 0 }
     }, 
-    // In this order: `limited` wraps each attempt, inside the retry plugin.
-    limited({ cancel, retryBaseMs, clock, deadline, pastDeadline }), retry);
+    // In this order: `eachAttempt` inside all, `limited` wraps each attempt, inside the retry plugin.
+    eachAttempt, limited({ cancel, retryBaseMs, clock, deadline, pastDeadline }), retry);
     return { octokit, close: () => transport.close() };
 }
 /** One repository's operations over a client: nothing is opened, the client's connections serve it. */
@@ -45822,7 +45858,7 @@ async function defaultBranchHeads(graphql, repositories) {
     const fields = [];
     repositories.forEach((r, i) => {
         declared.push(`$o${i}: String!, $n${i}: String!`);
-        fields.push(`r${i}: repository(owner: $o${i}, name: $n${i}) { defaultBranchRef { name target { oid } } }`);
+        fields.push(`r${i}: repository(owner: $o${i}, name: $n${i}) { id nameWithOwner defaultBranchRef { name target { oid } } }`);
         variables[`o${i}`] = r.owner;
         variables[`n${i}`] = r.repo;
     });
@@ -45844,7 +45880,12 @@ async function defaultBranchHeads(graphql, repositories) {
         const node = data?.[`r${i}`];
         const ref = node?.defaultBranchRef;
         if (typeof ref?.name === 'string' && typeof ref.target?.oid === 'string')
-            return { sha: ref.target.oid, branch: ref.name };
+            return {
+                sha: ref.target.oid,
+                branch: ref.name,
+                ...(typeof node?.id === 'string' ? { id: node.id } : {}),
+                ...(typeof node?.nameWithOwner === 'string' ? { name: node.nameWithOwner } : {})
+            };
         const said = errors
             .map(e => (e ?? {}))
             .find(e => Array.isArray(e.path) && e.path[0] === `r${i}`);
@@ -45870,7 +45911,7 @@ const ACTIVITY_QUERY = `query($owner: String!, $name: String!, $number: Int!, $l
       isDraft
       labels(first: 100) { nodes { name } }
       commits(first: 1) { nodes { commit { author { email } } } }
-      timelineItems(last: $last, itemTypes: [PULL_REQUEST_COMMIT, HEAD_REF_FORCE_PUSHED_EVENT, PULL_REQUEST_REVIEW, ISSUE_COMMENT, LABELED_EVENT]) {
+      timelineItems(last: $last, itemTypes: [PULL_REQUEST_COMMIT, HEAD_REF_FORCE_PUSHED_EVENT, PULL_REQUEST_REVIEW, ISSUE_COMMENT, LABELED_EVENT, UNLABELED_EVENT]) {
         totalCount
         nodes {
           __typename
@@ -45879,6 +45920,7 @@ const ACTIVITY_QUERY = `query($owner: String!, $name: String!, $number: Int!, $l
           ... on PullRequestReview { state submittedAt author { ${ACTOR} } }
           ... on IssueComment { createdAt author { ${ACTOR} } }
           ... on LabeledEvent { createdAt actor { ${ACTOR} } label { name } }
+          ... on UnlabeledEvent { createdAt actor { ${ACTOR} } label { name } }
         }
       }
     }
@@ -45960,6 +46002,8 @@ function eventOf(raw) {
             return [byActor('comment', node.createdAt, node.author)];
         case 'LabeledEvent':
             return [byActor('label', node.createdAt, node.actor, { label: str(obj(node.label).name) })];
+        case 'UnlabeledEvent':
+            return [byActor('unlabel', node.createdAt, node.actor, { label: str(obj(node.label).name) })];
         default:
             return [];
     }
@@ -47417,6 +47461,8 @@ const LOGIN = /^[A-Za-z0-9-]{1,39}(\[bot\])?$/;
 /** A repository's owner/name as GitHub allows them; a branch name of reasonable length. */
 const REPOSITORY = /^[A-Za-z0-9-]{1,39}\/[A-Za-z0-9_.-]{1,100}$/;
 const BRANCH = /^[^\s]{1,255}$/;
+/** A GraphQL node id (`R_kgDO…`, or an older `MDEwOlJlcG9zaXRvcnk…`). */
+const NODE_ID = /^[A-Za-z0-9_=+/-]{1,100}$/;
 const format_EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}$/;
 // The building blocks. A default that is a list or a record is made anew each time: the fallback
 // is the object itself otherwise, and a ledger that changes it would change every later default.
@@ -47575,6 +47621,8 @@ const WaitingFields = dist/* object */.Ikc({
 const WaitingSchema = dist/* pipe */.FsL(WaitingFields, 
 // A time of approval means nothing without who approved.
 dist/* transform */.pdi((w) => w.approvedBy ? w : { ...w, approvedAt: undefined }));
+/** A repository not read yet: its name as listed, and since when its changes wait. */
+const UnreadSchema = dist/* object */.Ikc({ name: matching(REPOSITORY), since: format_time });
 /** A code repository's last documented commit, and when it moved there. */
 const WatermarkSchema = dist/* object */.Ikc({
     sha: matching(format_SHA),
@@ -47582,8 +47630,27 @@ const WatermarkSchema = dist/* object */.Ikc({
     /** The repository as `code-repositories` spells it. */
     name: matching(REPOSITORY),
     /** Its default branch, as last read. */
-    branch: matching(BRANCH)
+    branch: matching(BRANCH),
+    /**
+     * GitHub's node id of the repository: it survives a rename, so a repository listed under its
+     * new name finds the watermark recorded under its old one.
+     */
+    id: maybe(matching(NODE_ID)),
+    /**
+     * When `code-repositories` stopped listing it: kept (a few, the newest) so that a repository
+     * listed again, or renamed, goes on from where it was documented.
+     */
+    left: maybe(format_time)
 });
+/** Repositories listed but never read yet (GitHub refused them): when a run first said they wait. */
+const unreadRepositories = dist/* pipe */.FsL(anyRecord, dist/* transform */.pdi(entries => Object.fromEntries(Object.entries(entries)
+    .slice(0, format_MAX_REPOSITORIES)
+    .flatMap(([key, value]) => {
+    const entry = dist/* safeParse */.xLC(UnreadSchema, value);
+    return entry.success && key === entry.output.name.toLowerCase()
+        ? [[key, entry.output]]
+        : [];
+}))));
 /**
  * The code repositories' watermarks, by owner/name in lower case, each dropped when out of shape;
  * the first MAX_WATERMARKS read. Runs drop those of repositories no longer listed when they write;
@@ -47611,6 +47678,11 @@ const ProjectLedgerSchema = fields({
      * lower case (GitHub's names are case-insensitive). A ledger without it reads as before.
      */
     repositories: maybe(watermarks),
+    /**
+     * With `code-repositories`: listed repositories no run could read yet, by key: their first look
+     * reads their merges since then, as the warning promised, rather than recording their head.
+     */
+    unread: maybe(unreadRepositories),
     jobs: listOf(LedgerJobSchema),
     /** Changes not yet handed over, and why (over budget, for example). */
     waiting: dist/* fallback */.NpB(dist/* nullable */.mee(WaitingSchema), null),
@@ -47895,6 +47967,7 @@ function upgraded(state, from) {
  * older formats are upgraded by ledger/migrations.ts, and ledger/fit.ts keeps it within its share
  * of the body. What the flows use of those is exported here too, so that they import one module.
  */
+
 
 
 

@@ -19,8 +19,8 @@ var dashboard_choice = __webpack_require__(8520);
 var record = __webpack_require__(6508);
 // EXTERNAL MODULE: ./.tmp/ncc-js/agent/settings.js + 1 modules
 var agent_settings = __webpack_require__(5363);
-// EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/dashboard.js + 2 modules
-var ledger_dashboard = __webpack_require__(5539);
+// EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/dashboard.js + 3 modules
+var ledger_dashboard = __webpack_require__(6333);
 // EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/ledger-session.js
 var ledger_session = __webpack_require__(4188);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/run-ledger.js
@@ -31,9 +31,10 @@ var ledger_session = __webpack_require__(4188);
 /**
  * The run's dashboard in its repository (found by its title, its state verified with the key, its
  * links on the run's GitHub, the project's limits beside what it used) and the ledger session that
- * records for this run and project. `withoutLedger`: how the run could go without one, when it can.
+ * records for this run and project. `withoutLedger`: how the run could go without one, when it can;
+ * `signal`: the run's cancel, which ends the pause before a write is read back.
  */
-async function openRunLedger(github, settings, event, clock, { withoutLedger } = {}) {
+async function openRunLedger(github, settings, event, clock, { withoutLedger, signal } = {}) {
     const dashboard = await ledger_dashboard/* Dashboard */.x.open(github, {
         title: settings.dashboardTitle,
         signer: new record/* RecordSigner */.wo(settings.apiKey),
@@ -44,6 +45,8 @@ async function openRunLedger(github, settings, event, clock, { withoutLedger } =
             limits: settings
         },
         now: () => clock.wallNow(),
+        // The pause before a write is read back (compare-and-set), on the run's clock; a cancel ends it.
+        sleep: ms => clock.sleep(ms, signal),
         ...(withoutLedger === undefined ? {} : { withoutLedger })
     });
     const session = new ledger_session/* LedgerSession */.Mt(dashboard, settings.projectId, { id: event.runId, url: event.runUrl, attempt: event.runAttempt, step: event.step }, () => clock.wallNow(), settings);
@@ -68,7 +71,7 @@ async function countedRun(settings, event, deps, run) {
     let ledger;
     try {
         const github = deps.session.repository(settings.githubToken, event);
-        ledger = (await openRunLedger(github, settings, event, clock)).session;
+        ledger = (await openRunLedger(github, settings, event, clock, { signal: deps.signal })).session;
         if (run.hold)
             await ledger.ensureWritable();
     }

@@ -35294,12 +35294,12 @@ const startsWithin = (spend, windowMs, now) => spend.filter(at => at > now - win
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Np: () => (/* binding */ newerLedger),
 /* harmony export */   S: () => (/* binding */ chooseDashboard),
+/* harmony export */   Yv: () => (/* binding */ WRITE_SLACK_MS),
 /* harmony export */   dz: () => (/* binding */ NewerLedgerError)
 /* harmony export */ });
-/* unused harmony export WRITE_SLACK_MS */
 /* harmony import */ var _github_dashboard_issues_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(215);
 /* harmony import */ var _runner_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7156);
-/* harmony import */ var _records_ledger_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5442);
+/* harmony import */ var _records_ledger_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(324);
 
 
 
@@ -35433,7 +35433,7 @@ const stateOf = (issue, ctx) => {
 
 /***/ }),
 
-/***/ 5539:
+/***/ 6333:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -35444,8 +35444,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: withinIssueBody
 
-// EXTERNAL MODULE: ./.tmp/ncc-js/github/api.js + 33 modules
-var api = __nccwpck_require__(2760);
+// EXTERNAL MODULE: ./.tmp/ncc-js/github/api.js + 34 modules
+var api = __nccwpck_require__(9678);
 // EXTERNAL MODULE: ./.tmp/ncc-js/github/dashboard-issues.js
 var dashboard_issues = __nccwpck_require__(215);
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/errors.js
@@ -35507,9 +35507,12 @@ function repositoriesOf(job) {
     return [...seen.values()];
 }
 
+// EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/watermarks.js
+var watermarks = __nccwpck_require__(8575);
 // EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/impact-table.js
 var impact_table = __nccwpck_require__(7735);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/dashboard-body.js
+
 
 
 
@@ -35592,7 +35595,8 @@ function renderProject(id, project, view) {
 }
 /** With `code-repositories`: each code repository's last documented commit, by name. */
 function renderWatermarks(project, view) {
-    const marks = Object.values(project.repositories ?? {}).sort((a, b) => a.name.localeCompare(b.name));
+    // Those of repositories no longer listed are kept for their return, not shown.
+    const marks = (0,watermarks/* listedWatermarks */.L2)(project).sort((a, b) => a.name.localeCompare(b.name));
     if (!marks.length)
         return [];
     return [
@@ -35740,8 +35744,47 @@ function shortPull(url) {
 var redact = __nccwpck_require__(1462);
 // EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/dashboard-choice.js
 var dashboard_choice = __nccwpck_require__(8520);
-// EXTERNAL MODULE: ./.tmp/ncc-js/records/ledger.js + 4 modules
-var ledger = __nccwpck_require__(5442);
+// EXTERNAL MODULE: ./.tmp/ncc-js/records/ledger.js + 5 modules
+var ledger = __nccwpck_require__(324);
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/github-clock.js
+
+/**
+ * GitHub's clock as the dashboard's writes see it. GitHub stamps each edit of the dashboard on its
+ * own clock, and the rollback check (dashboard-choice.ts) compares that stamp with the time the
+ * state says it was written: so the state is stamped on GitHub's clock too, read from the `date` of
+ * GitHub's answers, and not on the runner's, which may be minutes off.
+ */
+class GitHubClock {
+    runnersNow;
+    /** GitHub's clock minus the runner's (ms), as last read; 0 until an answer says. */
+    offset = 0;
+    constructor(runnersNow) {
+        this.runnersNow = runnersNow;
+    }
+    /** GitHub's time now, as best known. */
+    now() {
+        return this.runnersNow() + this.offset;
+    }
+    /**
+     * Reads GitHub's clock off an answer: its `date` is in whole seconds, so GitHub's time was within
+     * the second after it (its middle is taken).
+     */
+    learn(answer) {
+        if (answer.answeredAt !== undefined)
+            this.offset = answer.answeredAt + 500 - this.runnersNow();
+    }
+    /**
+     * GitHub recorded the write later than the state it holds says (a slow answer): a person's edit
+     * after it would be taken for a restore, so the state is written once more. `updated_at` is in
+     * whole seconds: the edit was made within the second after it.
+     */
+    recordedLate(answer, writtenAt) {
+        if (answer.updatedAt === undefined || writtenAt === undefined)
+            return false;
+        return answer.updatedAt + 1000 > writtenAt + dashboard_choice/* WRITE_SLACK_MS */.Yv;
+    }
+}
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/dashboard.js
 
 
@@ -35751,16 +35794,20 @@ var ledger = __nccwpck_require__(5442);
 
 
 
+
 /**
- * A body read this long ago (ms) is taken as current: another run's write in between is unlikely.
- * This run's own writes in between are a second apart (github/limits.ts): a read, a comment and
- * the job's start take several seconds.
+ * A write that records a start is read back this long after (ms on the run's clock): a run that
+ * read the dashboard just before it and wrote just after would have written over it. Two writes
+ * of one token are a second apart (github/limits.ts), and an answer takes about as long.
  */
-const FRESH_MS = 8000;
+const CONFIRM_AFTER_MS = 3000;
+/** Times such a write is made again when another run's write took it away. */
+const CONFIRM_TRIES = 3;
 /**
  * The `Docs agent dashboard` issue: found in one request by its label, created on first need,
  * written only by this action (its state is signed, see ledger.ts), and read again before each
- * write so that an overlapping run's write is kept.
+ * write so that an overlapping run's write is kept: GitHub has no conditional write for an issue,
+ * so each write is a compare-and-set by hand (read, merge what another run wrote since, write).
  */
 class Dashboard {
     github;
@@ -35777,14 +35824,17 @@ class Dashboard {
     relabel = false;
     /** Who the action is, as GitHub named it when no dashboard was found: said when one is opened. */
     viewer = '';
-    /** When the body was last read or written (options.now): a read this recent is read again for nothing. */
-    readAt = -Infinity;
+    /** GitHub's clock, read off its answers: the state is stamped on it. */
+    githubClock;
+    /** The state this run last read or wrote (stateKey): another one in the body is another run's. */
+    known;
     redactor;
     constructor(github, options, ledger) {
         this.github = github;
         this.options = options;
         this.ledger = ledger;
         this.redactor = new redact/* Redactor */.pO(options.secrets);
+        this.githubClock = new GitHubClock(options.now);
     }
     get url() {
         return this.issue?.url;
@@ -35847,12 +35897,14 @@ class Dashboard {
         dashboard.relabel = choice.relabel;
         dashboard.viewer = viewer;
         dashboard.stateUnread = choice.stateUnread ?? false;
+        if (choice.issue && !choice.stateUnread)
+            dashboard.known = stateKey(choice.ledger);
         return dashboard;
     }
     adopt(issue) {
         this.issue = issue;
         this.body = issue.body;
-        this.readAt = this.options.now();
+        this.githubClock.learn(issue);
     }
     /** This project's part of the ledger as last read (a copy: changes go through `write`). */
     project(projectId) {
@@ -35886,36 +35938,62 @@ class Dashboard {
         this.checked = true;
     }
     /**
-     * Changes this project's part and writes the dashboard. With `reread`, the newest body is read
-     * first and the change is made to it, so that another run's write in between is kept ('always':
-     * even when read moments ago, as a person's tick may be that recent). A box of a
-     * batch still waiting that someone ticked in the body last read stays ticked (its own run judges
-     * it), unless `untick` (a refused tick undone).
+     * Changes this project's part and writes the dashboard, as a compare-and-set: the newest body is
+     * read first (a read, no write), what another run wrote since this run's last read or write is
+     * merged in (mergedLedger), and the change is made to that. With `confirm` (a write that records
+     * a start, which `max-jobs` counts), the body is read again a moment later: a run that read just
+     * before this write and wrote just after took it away, so it is merged and written again, a few
+     * times at most. A box of a batch still waiting that someone ticked in the body last read stays
+     * ticked (its own run judges it), unless `untick` (a refused tick undone).
      */
-    async write(projectId, change, { reread, untick = false }) {
-        const apply = () => change((this.ledger.projects[projectId] ??= (0,ledger/* emptyProject */.zU)()));
+    async write(projectId, change, { untick = false, confirm = false } = {}) {
         try {
             if (!this.issue) {
-                apply();
+                change((this.ledger.projects[projectId] ??= (0,ledger/* emptyProject */.zU)()));
                 await this.create();
                 this.checked = true;
                 return;
             }
-            const issue = this.issue;
-            // Read again unless this run read it moments ago (the check before the service's write).
-            if (reread === 'always' || (reread && this.options.now() - this.readAt > FRESH_MS))
-                this.merge(await this.github.updateIssue(issue.number, { title: issue.title }));
-            apply();
-            const ticked = untick ? [] : (0,approval_box/* tickedBatches */.F7)(this.body);
-            const resends = untick ? [] : (0,approval_box/* tickedResends */.r2)(this.body);
-            this.adopt(await this.github.updateIssue(issue.number, {
-                body: (0,approval_box/* keepTicks */.Gr)(this.render(issue.number), ticked, resends),
-                ...this.labelBack()
-            }));
+            const number = this.issue.number;
+            this.merge(await this.github.getIssue(number));
+            change((this.ledger.projects[projectId] ??= (0,ledger/* emptyProject */.zU)()));
+            await this.put(number, untick);
+            const sleep = this.options.sleep;
+            for (let tries = 0; confirm && sleep && tries < CONFIRM_TRIES; tries++) {
+                // Written already: a cancel during the pause only ends the check.
+                if (!(await sleep(CONFIRM_AFTER_MS).then(() => true, () => false)))
+                    break;
+                const written = this.ledger;
+                const theirs = this.merge(await this.github.getIssue(number));
+                // Another run wrote over this run's write, from what it read before it: both are kept.
+                if (!theirs || !(0,ledger/* lacksAny */.vd)(theirs, written))
+                    break;
+                await this.put(number, untick);
+            }
         }
         catch (error) {
             throw dashboardError('write', error, this.options);
         }
+    }
+    /**
+     * Writes the body: the page and the state rendered anew for each attempt GitHub's client sends
+     * (after a rate limit's wait, the state says when it reached GitHub), and once more when GitHub
+     * recorded it later than that all the same (a slow answer).
+     */
+    async put(number, untick) {
+        const ticked = untick ? [] : (0,approval_box/* tickedBatches */.F7)(this.body);
+        const resends = untick ? [] : (0,approval_box/* tickedResends */.r2)(this.body);
+        const body = () => ({
+            body: (0,approval_box/* keepTicks */.Gr)(this.render(number), ticked, resends),
+            ...this.labelBack()
+        });
+        let answer = await this.github.updateIssue(number, body);
+        this.adopt(answer);
+        if (this.githubClock.recordedLate(answer, this.ledger.writtenAt)) {
+            answer = await this.github.updateIssue(number, body);
+            this.adopt(answer);
+        }
+        this.known = stateKey(this.ledger);
     }
     /**
      * Opens the dashboard: the issue first, with the page but no state, as the state names the issue
@@ -35928,7 +36006,7 @@ class Dashboard {
         if (!created.labels.includes(ledger/* DASHBOARD_LABEL */.up))
             this.notices.push(`GitHub created the dashboard ${created.url} without its label '${ledger/* DASHBOARD_LABEL */.up}'; the next run finds it by its author and title, but give the workflow 'issues: write'.`);
         this.adopt(created);
-        this.adopt(await this.github.updateIssue(created.number, { body: this.render(created.number) }));
+        await this.put(created.number, false);
         // A dashboard deleted, or transferred to another repository, cannot be found: an empty one
         // replaces it, which is never done silently.
         this.notices.push(`No docs agent dashboard was found (no issue labelled '${ledger/* DASHBOARD_LABEL */.up}', and none titled '${this.options.title}' opened by @${this.viewer || 'this action'}, open or closed): ${created.url} is opened with an empty ledger, and 'max-jobs' counts from here. If an earlier dashboard was deleted or transferred to another repository, what waited there and its last documented commit are not carried over: send those changes with a prompt, or transfer it back and delete the hidden state of ${created.url} (the last HTML comment of its body).`);
@@ -35947,17 +36025,24 @@ class Dashboard {
         };
     }
     /**
-     * Takes the newest body's state when it verifies as written in this issue and is not older than
-     * the one this run holds (a person's restore in between); otherwise keeps what this run holds.
+     * Reads the newest body. Its state, when it verifies as written in this issue and is not the one
+     * this run last read or wrote, is another run's: it is merged with this run's (mergedLedger),
+     * unless it is older than this run's (a person's restore in between), when this run's is kept.
      * A state a newer version of the action wrote meanwhile is never written over: the run stops.
+     * Returns the other run's state when it was merged in.
      */
     merge(latest) {
         const read = (0,ledger/* readDashboardState */.wL)(latest.body, this.options.signer, this.options.view.repository, latest.number);
         if (!read.ok && read.why === 'newer')
             throw (0,dashboard_choice/* newerLedger */.Np)(latest.url, read.format, ', and this run records nothing there');
-        if (read.ok && (read.ledger.writtenAt ?? 0) >= (this.ledger.writtenAt ?? 0))
-            this.ledger = read.ledger;
         this.adopt(latest);
+        if (!read.ok || stateKey(read.ledger) === this.known)
+            return undefined;
+        this.known = stateKey(read.ledger);
+        if ((read.ledger.writtenAt ?? 0) < (this.ledger.writtenAt ?? 0))
+            return undefined;
+        this.ledger = (0,ledger/* mergedLedger */.yO)(read.ledger, this.ledger);
+        return read.ledger;
     }
     /** The body: the page, and the state stamped with its issue, its next version and the time. */
     render(issue) {
@@ -35966,11 +36051,14 @@ class Dashboard {
         this.ledger = this.redactor.value(this.ledger);
         this.ledger.issue = issue;
         this.ledger.version = (this.ledger.version ?? 0) + 1;
-        this.ledger.writtenAt = Math.max(now, (this.ledger.writtenAt ?? 0) + 1);
+        // On GitHub's clock, which stamps the edit: see github-clock.ts.
+        this.ledger.writtenAt = Math.max(this.githubClock.now(), (this.ledger.writtenAt ?? 0) + 1);
         const record = (0,ledger/* ledgerRecord */.TL)(this.ledger, this.options.signer, (0,ledger/* dashboardPlace */.C$)(this.options.view.repository, issue), now);
         return withinIssueBody(renderDashboard(this.ledger, { ...this.options.view, now }), record);
     }
 }
+/** Tells states apart: each write of the action gives its state a new version and time. */
+const stateKey = (ledger) => `${ledger.version ?? 0}/${ledger.writtenAt ?? 0}`;
 /** GitHub refuses an issue body over 65,536 characters (422): the whole write would be lost. */
 const MAX_ISSUE_BODY = 65_536;
 const CUT_NOTE = '\n\n… The rest of this page is cut to keep the dashboard within the 65,536 characters GitHub allows an issue body; the state below is whole.';
@@ -36025,7 +36113,7 @@ function dashboardError(what, error, { view, withoutLedger }) {
 /* harmony import */ var _runner_markdown_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5082);
 /* harmony import */ var _runner_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3492);
 /* harmony import */ var _runner_untrusted_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3529);
-/* harmony import */ var _records_ledger_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5442);
+/* harmony import */ var _records_ledger_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(324);
 
 
 
@@ -36106,9 +36194,11 @@ function renderImpactTable(jobs, label) {
 /* harmony export */ });
 /* unused harmony exports changeRefs, coveringRun */
 /* harmony import */ var _policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(523);
-/* harmony import */ var _budget_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5817);
+/* harmony import */ var _budget_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5817);
 /* harmony import */ var _approval_box_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(831);
-/* harmony import */ var _records_ledger_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5442);
+/* harmony import */ var _watermarks_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8575);
+/* harmony import */ var _records_ledger_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(324);
+
 
 
 
@@ -36119,13 +36209,13 @@ function changeRefs(batch) {
         ...batch.pulls.map(p => ({
             sha: p.mergeCommit ?? '',
             pr: p.number,
-            title: (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_2__/* .ledgerTitle */ .AE)(p.title),
+            title: (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_3__/* .ledgerTitle */ .AE)(p.title),
             url: p.url,
             ...(p.repository ? { repo: p.repository } : {})
         })),
         ...batch.commits.map(c => ({
             sha: c.sha,
-            title: (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_2__/* .ledgerTitle */ .AE)(c.message.split('\n')[0] ?? ''),
+            title: (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_3__/* .ledgerTitle */ .AE)(c.message.split('\n')[0] ?? ''),
             ...(c.repository ? { repo: c.repository } : {})
         }))
     ];
@@ -36202,11 +36292,11 @@ class LedgerSession {
     }
     /** The budget that binds first (`max-jobs`, `max-credits`), or none when the policy sets none. */
     budgetState() {
-        return (0,_budget_js__WEBPACK_IMPORTED_MODULE_3__/* .tightest */ .X7)((0,_budget_js__WEBPACK_IMPORTED_MODULE_3__/* .budgetStates */ .IQ)(this.project.spend, this.limits, this.now()));
+        return (0,_budget_js__WEBPACK_IMPORTED_MODULE_4__/* .tightest */ .X7)((0,_budget_js__WEBPACK_IMPORTED_MODULE_4__/* .budgetStates */ .IQ)(this.project.spend, this.limits, this.now()));
     }
     /** Where every budget stands, in one line; none without a budget. */
     budgetSummary() {
-        return (0,_budget_js__WEBPACK_IMPORTED_MODULE_3__/* .budgetSummary */ .ay)(this.project.spend, this.limits, this.now());
+        return (0,_budget_js__WEBPACK_IMPORTED_MODULE_4__/* .budgetSummary */ .ay)(this.project.spend, this.limits, this.now());
     }
     ensureWritable() {
         return this.dashboard.ensureWritable();
@@ -36233,7 +36323,7 @@ class LedgerSession {
         const changes = changeRefs(batch);
         await this.dashboard.write(this.projectId, project => {
             this.handedOver(project, batch, at);
-            (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_2__/* .noteStart */ .PI)(project, at);
+            (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_3__/* .noteStart */ .PI)(project, at);
             this.markSeen(project);
             const known = project.jobs.find(j => j.id === job.id);
             if (followUp && known) {
@@ -36250,7 +36340,9 @@ class LedgerSession {
                     moreChanges: 0
                 });
             project.runs.push(this.entry(at, batch, followUp ? 'follow-up sent' : 'job started', job.id, this.approvedBy ? `approved by @${this.approvedBy}` : ''));
-        }, { reread: true });
+        }, 
+        // It records a start: read back, so that no overlapping run's write takes it away.
+        { confirm: true });
     }
     /**
      * A job or follow-up an issue started: a person's request, never held back by the budget, but it
@@ -36259,7 +36351,7 @@ class LedgerSession {
     async counted(job, followUp, note) {
         const at = this.now();
         await this.dashboard.write(this.projectId, project => {
-            (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_2__/* .noteStart */ .PI)(project, at);
+            (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_3__/* .noteStart */ .PI)(project, at);
             project.runs.push({
                 at,
                 url: this.run.url,
@@ -36270,7 +36362,7 @@ class LedgerSession {
                 changes: 0,
                 note: note.slice(0, 300)
             });
-        }, { reread: true });
+        }, { confirm: true });
     }
     /**
      * What this run read of the ledger's docs pull requests (merged, closed, still open) and which
@@ -36292,18 +36384,18 @@ class LedgerSession {
                     changes: 0,
                     note: note.slice(0, 300)
                 });
-        }, { reread: true });
+        });
     }
     /** The answer to a write never came: it may have started a job, so it is not sent again by itself. */
     async uncertain(batch, what, why, jobId) {
         const at = this.now();
         await this.dashboard.write(this.projectId, project => {
             this.handedOver(project, batch, at);
-            (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_2__/* .noteStart */ .PI)(project, at);
+            (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_3__/* .noteStart */ .PI)(project, at);
             const id = (0,_approval_box_js__WEBPACK_IMPORTED_MODULE_1__/* .newBatchId */ .SB)(at);
-            project.uncertain.push((0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_2__/* .keptUncertain */ .MJ)({ id, at, what, job: jobId, changes: changeRefs(batch), why }));
+            project.uncertain.push((0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_3__/* .keptUncertain */ .MJ)({ id, at, what, job: jobId, changes: changeRefs(batch), why }));
             project.runs.push(this.entry(at, batch, 'uncertain', jobId, why));
-        }, { reread: true });
+        }, { confirm: true });
     }
     /** The run ended: what became of the job, for people and for the next fold. */
     async finished(job, result) {
@@ -36319,12 +36411,10 @@ class LedgerSession {
                             ? 'open'
                             : (job.status ?? known.state);
             }
-            const entry = [...project.runs]
-                .reverse()
-                .find(r => r.run === this.run.id && r.job === job.id);
+            const entry = [...project.runs].reverse().find(r => r.run === this.run.id && r.job === job.id);
             if (entry)
                 entry.result = result;
-        }, { reread: true });
+        });
     }
     /**
      * A run that hands nothing over still records what it decided: the changes it found nothing to
@@ -36353,12 +36443,7 @@ class LedgerSession {
             }
             this.markSeen(project);
             project.runs.push(this.entry(at, batch, decision.result, undefined, decision.note));
-        }, 
-        // A batch waiting for approval: its box may have been ticked since this run read it.
-        {
-            reread: decision.approval?.batch ? 'always' : false,
-            untick: Boolean(decision.waiting && this.resending)
-        });
+        }, { untick: Boolean(decision.waiting && this.resending) });
     }
     /** A tick on the dashboard that started nothing (refused, or on a batch that no longer waits). */
     async recordTick(result, note) {
@@ -36373,7 +36458,7 @@ class LedgerSession {
                 changes: 0,
                 note: note.slice(0, 300)
             });
-        }, { reread: true, untick: true });
+        }, { untick: true });
     }
     /**
      * The batch is handed over (accepted, or perhaps): the last documented commit moves to its head
@@ -36466,27 +36551,13 @@ function markDocumented(project, batch, at, start) {
             project.documented = { sha: batch.head, at };
         return;
     }
-    const marks = (project.repositories ??= {});
     for (const part of batch.parts) {
-        const key = (0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_0__/* .repositoryKey */ .Kq)(part.name);
-        if (unmoved(marks[key]?.sha, start.repositories[key]))
-            marks[key] = { sha: part.head, at, name: part.name, branch: part.branch };
+        const current = (0,_watermarks_js__WEBPACK_IMPORTED_MODULE_2__/* .watermarkOf */ .QZ)(project, part.name, part.id);
+        const key = current?.key ?? (0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_0__/* .repositoryKey */ .Kq)(part.name);
+        if (unmoved(current?.mark.sha, start.repositories[key]))
+            (0,_watermarks_js__WEBPACK_IMPORTED_MODULE_2__/* .setWatermark */ .bO)(project, part, part.head, at);
     }
-    dropUnlisted(project, batch);
-}
-/**
- * The watermarks of repositories `code-repositories` no longer lists leave the ledger: kept, they
- * would crowd out a listed one's (the ledger keeps as many as may be listed). A repository listed
- * again later is a first look.
- */
-function dropUnlisted(project, batch) {
-    const listed = batch.listed && new Set(batch.listed);
-    const marks = project.repositories;
-    if (!listed || !marks)
-        return;
-    for (const key of Object.keys(marks))
-        if (!listed.has(key))
-            delete marks[key];
+    (0,_watermarks_js__WEBPACK_IMPORTED_MODULE_2__/* .settleListed */ .Vb)(project, batch, at);
 }
 /**
  * The batch waits: no watermark moves, but a repository seen for the first time gets the one its
@@ -36495,14 +36566,12 @@ function dropUnlisted(project, batch) {
 function markFirstSeen(project, batch, at) {
     if (!batch.parts)
         return;
-    const marks = (project.repositories ??= {});
     for (const part of batch.parts) {
-        const key = (0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_0__/* .repositoryKey */ .Kq)(part.name);
         const from = part.base ?? part.start;
-        if (!marks[key] && from)
-            marks[key] = { sha: from, at, name: part.name, branch: part.branch };
+        if (!(0,_watermarks_js__WEBPACK_IMPORTED_MODULE_2__/* .watermarkOf */ .QZ)(project, part.name, part.id) && from)
+            (0,_watermarks_js__WEBPACK_IMPORTED_MODULE_2__/* .setWatermark */ .bO)(project, part, from, at);
     }
-    dropUnlisted(project, batch);
+    (0,_watermarks_js__WEBPACK_IMPORTED_MODULE_2__/* .settleListed */ .Vb)(project, batch, at);
 }
 /** What reads learnt of the ledger's jobs: state, docs pull request and its times. */
 function applyUpdates(project, updates) {
@@ -36632,11 +36701,11 @@ function staleness_judgeStaleness(activity, ctx) {
         return {
             keep: `${who(commit)} ${commit.kind === 'commit' ? 'pushed a commit' : 'pushed'} to it (${staleness_day(commit.at)})`
         };
-    const review = people.find(e => e.kind === 'review' && (e.state === 'APPROVED' || e.state === 'CHANGES_REQUESTED'));
-    if (review)
-        return {
-            keep: `${who(review)} ${review.state === 'APPROVED' ? 'approved it' : 'requested changes on it'} (${staleness_day(review.at)})`
-        };
+    // GitHub marks an approval or a request for changes DISMISSED once a later push makes it stale
+    // (or someone dismisses it): the person's review was work all the same.
+    const review = people.find(e => e.kind === 'review' && e.state !== undefined && WORK[e.state]);
+    if (review?.state)
+        return { keep: `${who(review)} ${WORK[review.state]} (${staleness_day(review.at)})` };
     // What was not read may hold a person's commit or approval: never closed on a guess.
     if (activity.unread)
         return { keep: `it has more events than the ${MAX_ACTIVITY} newest read for expire-after` };
@@ -36659,7 +36728,14 @@ const WHAT = {
     push: 'a push',
     review: 'a review',
     comment: 'a comment',
-    label: 'a label'
+    label: 'a label',
+    unlabel: 'a label removed'
+};
+/** The reviews that are a person's work on the pull request, and how they are told. */
+const WORK = {
+    APPROVED: 'approved it',
+    CHANGES_REQUESTED: 'requested changes on it',
+    DISMISSED: 'reviewed it (approved or requested changes; GitHub dismissed the review since)'
 };
 const what = (e) => WHAT[e.kind];
 const staleness_day = (ms) => new Date(ms).toISOString().slice(0, 10);
@@ -36676,9 +36752,10 @@ const MAX_EXPIRY_READS = 5;
 /**
  * `expire-after`: the ledger's docs pull requests of the project that nobody but the agent has
  * touched for longer than the duration are closed with a comment that says what stale meant and
- * links the dashboard. Staleness runs from the last activity by a person (a commit, a review, a
- * comment, a label), or from the pull request's creation; one that a person pushed to, approved,
- * requested changes on or gave `keep-label` is never closed, and the ledger says why it was kept.
+ * links the dashboard. Staleness runs from the last activity by a person (a commit, a review of any
+ * state, a comment, a label added or removed), or from the pull request's creation; one that a
+ * person pushed to, approved or requested changes on (dismissed since or not) or gave `keep-label`
+ * is never closed, and the ledger says why it was kept.
  * At most MAX_EXPIRY_READS pull requests a run, those never kept first: a pull request read (1
  * request), and for one older than the duration its activity (1 GraphQL request, and who
  * `docs-token` is, once). A docs token without access is a warning naming it; the run goes on.
@@ -36802,12 +36879,12 @@ function closingComment(ctx, stale) {
     return [
         `📝 **Mintlify agent action**: closed as stale. Nobody but the docs agent has touched this docs pull request since ${day(stale.since)} (${last}), longer than ${codeSpan(`${Key.ExpireAfter}: ${ctx.afterText}`)} allows.${dashboard}`,
         '',
-        `Stale means no commit, review, comment or label by a person in that time. A docs pull request that a person pushed to, approved, requested changes on or labelled ${codeSpan(ctx.keepLabel)} is never closed. The next code change starts a fresh docs pull request; reopen this one to keep working on it by hand.`
+        `Stale means no commit, review, comment or label added or removed by a person in that time. A docs pull request that a person pushed to, approved or requested changes on (even when GitHub dismissed that review since), or labelled ${codeSpan(ctx.keepLabel)}, is never closed. The next code change starts a fresh docs pull request; reopen this one to keep working on it by hand.`
     ].join('\n');
 }
 
-// EXTERNAL MODULE: ./.tmp/ncc-js/records/ledger.js + 4 modules
-var ledger = __nccwpck_require__(5442);
+// EXTERNAL MODULE: ./.tmp/ncc-js/records/ledger.js + 5 modules
+var ledger = __nccwpck_require__(324);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/outcomes.js
 
 
@@ -36985,6 +37062,98 @@ function hoursOrDays(ms) {
     const days = Math.round((hours / 24) * 10) / 10;
     return `${days} days`;
 }
+
+
+/***/ }),
+
+/***/ 8575:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   L2: () => (/* binding */ listedWatermarks),
+/* harmony export */   QZ: () => (/* binding */ watermarkOf),
+/* harmony export */   Vb: () => (/* binding */ settleListed),
+/* harmony export */   bO: () => (/* binding */ setWatermark)
+/* harmony export */ });
+/* harmony import */ var _policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(523);
+
+/**
+ * Watermarks of repositories `code-repositories` no longer lists, kept: a repository listed again,
+ * or listed under its new name after a rename, goes on from where it was documented rather than
+ * taking a first look. The newest few are kept; the ledger holds as many as may be listed besides.
+ */
+const MAX_LEFT = 10;
+/**
+ * A repository's watermark: under its name, or (after a rename) the one recorded under its old
+ * name with the same GitHub node id.
+ */
+function watermarkOf(project, name, id) {
+    const key = (0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_0__/* .repositoryKey */ .Kq)(name);
+    const own = project.repositories?.[key];
+    if (own)
+        return { key, mark: own };
+    if (!id)
+        return undefined;
+    const moved = Object.entries(project.repositories ?? {}).find(([, m]) => m.id === id);
+    return moved && { key: moved[0], mark: moved[1] };
+}
+/** A repository's watermark moves to `sha`, under its listed name, with its node id. */
+function setWatermark(project, part, sha, at) {
+    const marks = (project.repositories ??= {});
+    marks[(0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_0__/* .repositoryKey */ .Kq)(part.name)] = {
+        sha,
+        at,
+        name: part.name,
+        branch: part.branch,
+        ...(part.id ? { id: part.id } : {})
+    };
+    // Read from now on under its new name: the record under its old one has done its work.
+    if (part.id)
+        for (const [key, mark] of Object.entries(marks))
+            if (mark.id === part.id && key !== (0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_0__/* .repositoryKey */ .Kq)(part.name))
+                delete marks[key];
+    if (project.unread)
+        delete project.unread[(0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_0__/* .repositoryKey */ .Kq)(part.name)];
+}
+/**
+ * After a write: the repositories the run listed but could not read, with no watermark, are noted
+ * with the time they began to wait (kept from the first run that said so); those no longer listed
+ * leave that list. The watermarks of repositories no longer listed are marked as left and kept,
+ * the newest MAX_LEFT, so that their return takes up where they were.
+ */
+function settleListed(project, batch, at) {
+    const listed = batch.listed && new Set(batch.listed);
+    if (!listed)
+        return;
+    for (const name of batch.unread ?? []) {
+        const key = (0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_0__/* .repositoryKey */ .Kq)(name);
+        if (project.repositories?.[key] || !listed.has(key))
+            continue;
+        project.unread ??= {};
+        project.unread[key] ??= { name, since: at };
+    }
+    for (const key of Object.keys(project.unread ?? {}))
+        if (!listed.has(key))
+            delete project.unread?.[key];
+    if (project.unread && !Object.keys(project.unread).length)
+        delete project.unread;
+    const marks = project.repositories;
+    if (!marks)
+        return;
+    for (const [key, mark] of Object.entries(marks)) {
+        if (listed.has(key))
+            delete mark.left;
+        else
+            mark.left ??= at;
+    }
+    const left = Object.entries(marks)
+        .filter(([, m]) => m.left !== undefined)
+        .sort((a, b) => (b[1].left ?? 0) - (a[1].left ?? 0));
+    for (const [key] of left.slice(MAX_LEFT))
+        delete marks[key];
+}
+/** The watermarks of the repositories listed now: what the dashboard shows. */
+const listedWatermarks = (project) => Object.values(project.repositories ?? {}).filter(m => m.left === undefined);
 
 
 /***/ }),
@@ -37491,7 +37660,7 @@ function parseFailOn(raw) {
 
 /***/ }),
 
-/***/ 2760:
+/***/ 9678:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -42602,6 +42771,27 @@ retry.VERSION = plugin_retry_dist_bundle_VERSION;
 var runner_clock = __nccwpck_require__(2465);
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/runner.js
 var runner = __nccwpck_require__(5781);
+;// CONCATENATED MODULE: ./.tmp/ncc-js/github/each-attempt.js
+/**
+ * A request whose parameters are made as each attempt is sent: `request[EACH_ATTEMPT]`, a function
+ * returning them. The retry plugin and the rate limits send a request again with the parameters it
+ * was first made with, seconds or a minute later; a body that says when it was written (the
+ * dashboard's state) is made again for each attempt instead, so that it says when it reached GitHub.
+ */
+const EACH_ATTEMPT = 'eachAttempt';
+/**
+ * The plugin: registered before every other (limits.ts), so that it runs inside them, once for
+ * each attempt they send.
+ */
+function eachAttempt(octokit) {
+    octokit.hook.wrap('request', async (request, options) => {
+        const make = options.request?.[EACH_ATTEMPT];
+        if (typeof make === 'function')
+            Object.assign(options, make());
+        return request(options);
+    });
+}
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/rest.js
 
 /** Pages of 100: the most GitHub serves per request. */
@@ -42659,6 +42849,7 @@ function tooLarge(error) {
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/api-issues.js
+
 
 /** Pages of an issue's comments read at most: the first and the newest. */
 const COMMENT_PAGES = 2;
@@ -42720,7 +42911,7 @@ function issueCalls({ octokit, owner, repo }) {
             });
         },
         async issuesWithLabel(label) {
-            const { data } = await octokit.rest.issues.listForRepo({
+            const { data, headers } = await octokit.rest.issues.listForRepo({
                 owner,
                 repo,
                 labels: label,
@@ -42729,10 +42920,10 @@ function issueCalls({ octokit, owner, repo }) {
                 direction: 'desc',
                 per_page: 20
             });
-            return data.filter(issue => !issue.pull_request).map(asIssue);
+            return data.filter(issue => !issue.pull_request).map(issue => asIssue(issue, headers));
         },
         async createIssue(title, body, labels) {
-            const { data } = await octokit.rest.issues.create({
+            const { data, headers } = await octokit.rest.issues.create({
                 owner,
                 repo,
                 title,
@@ -42741,21 +42932,34 @@ function issueCalls({ octokit, owner, repo }) {
                 // Never retried: GitHub may have opened the issue before failing to say so.
                 request: { retries: 0 }
             });
-            return asIssue(data);
+            return asIssue(data, headers);
+        },
+        async getIssue(number) {
+            const { data, headers } = await octokit.rest.issues.get({
+                owner,
+                repo,
+                issue_number: number
+            });
+            return asIssue(data, headers);
         },
         async updateIssue(number, change) {
-            const { data } = await octokit.rest.issues.update({
+            const made = typeof change === 'function' ? { request: { [EACH_ATTEMPT]: change } } : change;
+            const { data, headers } = await octokit.rest.issues.update({
                 owner,
                 repo,
                 issue_number: number,
-                ...change
+                ...made
             });
-            return asIssue(data);
+            return asIssue(data, headers);
         }
     };
 }
-function asIssue(data) {
+function asIssue(data, headers = {}) {
+    const updatedAt = Date.parse(data.updated_at ?? '');
+    const answeredAt = Date.parse(headers.date ?? '');
     return {
+        ...(Number.isFinite(updatedAt) ? { updatedAt } : {}),
+        ...(Number.isFinite(answeredAt) ? { answeredAt } : {}),
         number: data.number,
         title: typeof data.title === 'string' ? data.title : '',
         body: typeof data.body === 'string' ? data.body : '',
@@ -43759,6 +43963,7 @@ const clip = (text) => {
 
 
 
+
 /** @octokit/plugin-retry's retryAfterBaseValue. */
 const RETRY_BASE_MS = 1000;
 /**
@@ -43784,8 +43989,8 @@ function openGitHubClient(token, apiUrl, { cancel, retryBaseMs = RETRY_BASE_MS, 
         // The plugin decides what is retried and how often; `limited` does the waiting.
         retry: { retryAfterBaseValue: 0 }
     }, 
-    // In this order: `limited` wraps each attempt, inside the retry plugin.
-    limited({ cancel, retryBaseMs, clock, deadline, pastDeadline }), retry);
+    // In this order: `eachAttempt` inside all, `limited` wraps each attempt, inside the retry plugin.
+    eachAttempt, limited({ cancel, retryBaseMs, clock, deadline, pastDeadline }), retry);
     return { octokit, close: () => transport.close() };
 }
 /** One repository's operations over a client: nothing is opened, the client's connections serve it. */
@@ -43940,8 +44145,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: DocsPullError, docsPullState, grantSentence
 
-// EXTERNAL MODULE: ./.tmp/ncc-js/github/api.js + 33 modules
-var api = __nccwpck_require__(2760);
+// EXTERNAL MODULE: ./.tmp/ncc-js/github/api.js + 34 modules
+var api = __nccwpck_require__(9678);
 // EXTERNAL MODULE: ./.tmp/ncc-js/github/event.js
 var github_event = __nccwpck_require__(1450);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/history.js
@@ -44116,7 +44321,7 @@ async function defaultBranchHeads(graphql, repositories) {
     const fields = [];
     repositories.forEach((r, i) => {
         declared.push(`$o${i}: String!, $n${i}: String!`);
-        fields.push(`r${i}: repository(owner: $o${i}, name: $n${i}) { defaultBranchRef { name target { oid } } }`);
+        fields.push(`r${i}: repository(owner: $o${i}, name: $n${i}) { id nameWithOwner defaultBranchRef { name target { oid } } }`);
         variables[`o${i}`] = r.owner;
         variables[`n${i}`] = r.repo;
     });
@@ -44138,7 +44343,12 @@ async function defaultBranchHeads(graphql, repositories) {
         const node = data?.[`r${i}`];
         const ref = node?.defaultBranchRef;
         if (typeof ref?.name === 'string' && typeof ref.target?.oid === 'string')
-            return { sha: ref.target.oid, branch: ref.name };
+            return {
+                sha: ref.target.oid,
+                branch: ref.name,
+                ...(typeof node?.id === 'string' ? { id: node.id } : {}),
+                ...(typeof node?.nameWithOwner === 'string' ? { name: node.nameWithOwner } : {})
+            };
         const said = errors
             .map(e => (e ?? {}))
             .find(e => Array.isArray(e.path) && e.path[0] === `r${i}`);
@@ -44553,7 +44763,7 @@ const ACTIVITY_QUERY = `query($owner: String!, $name: String!, $number: Int!, $l
       isDraft
       labels(first: 100) { nodes { name } }
       commits(first: 1) { nodes { commit { author { email } } } }
-      timelineItems(last: $last, itemTypes: [PULL_REQUEST_COMMIT, HEAD_REF_FORCE_PUSHED_EVENT, PULL_REQUEST_REVIEW, ISSUE_COMMENT, LABELED_EVENT]) {
+      timelineItems(last: $last, itemTypes: [PULL_REQUEST_COMMIT, HEAD_REF_FORCE_PUSHED_EVENT, PULL_REQUEST_REVIEW, ISSUE_COMMENT, LABELED_EVENT, UNLABELED_EVENT]) {
         totalCount
         nodes {
           __typename
@@ -44562,6 +44772,7 @@ const ACTIVITY_QUERY = `query($owner: String!, $name: String!, $number: Int!, $l
           ... on PullRequestReview { state submittedAt author { ${ACTOR} } }
           ... on IssueComment { createdAt author { ${ACTOR} } }
           ... on LabeledEvent { createdAt actor { ${ACTOR} } label { name } }
+          ... on UnlabeledEvent { createdAt actor { ${ACTOR} } label { name } }
         }
       }
     }
@@ -44643,6 +44854,8 @@ function eventOf(raw) {
             return [byActor('comment', node.createdAt, node.author)];
         case 'LabeledEvent':
             return [byActor('label', node.createdAt, node.actor, { label: str(obj(node.label).name) })];
+        case 'UnlabeledEvent':
+            return [byActor('unlabel', node.createdAt, node.actor, { label: str(obj(node.label).name) })];
         default:
             return [];
     }
@@ -44678,8 +44891,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 var github_event = __nccwpck_require__(1450);
 // EXTERNAL MODULE: ./.tmp/ncc-js/policy/actions.js
 var actions = __nccwpck_require__(1012);
-// EXTERNAL MODULE: ./.tmp/ncc-js/github/api.js + 33 modules
-var api = __nccwpck_require__(2760);
+// EXTERNAL MODULE: ./.tmp/ncc-js/github/api.js + 34 modules
+var api = __nccwpck_require__(9678);
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/errors.js
 var errors = __nccwpck_require__(7156);
 // EXTERNAL MODULE: ./.tmp/ncc-js/policy/choices.js + 1 modules
@@ -48724,16 +48937,16 @@ const ImpactOutput = {
 
 // EXTERNAL MODULE: ./.tmp/ncc-js/mintlify/request-cap.js
 var request_cap = __nccwpck_require__(2703);
-// EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/dashboard.js + 2 modules
-var ledger_dashboard = __nccwpck_require__(5539);
+// EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/dashboard.js + 3 modules
+var ledger_dashboard = __nccwpck_require__(6333);
 // EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/ledger-session.js
 var ledger_session = __nccwpck_require__(4188);
 // EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/outcomes.js + 3 modules
 var outcomes = __nccwpck_require__(6640);
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/untrusted.js
 var untrusted = __nccwpck_require__(3529);
-// EXTERNAL MODULE: ./.tmp/ncc-js/records/ledger.js + 4 modules
-var ledger = __nccwpck_require__(5442);
+// EXTERNAL MODULE: ./.tmp/ncc-js/records/ledger.js + 5 modules
+var ledger = __nccwpck_require__(324);
 // EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/impact-table.js
 var impact_table = __nccwpck_require__(7735);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/impact/windows.js
@@ -50912,7 +51125,7 @@ async function refreshed(dashboard, settings, { event, docs, log, now }) {
         await dashboard.write(settings.projectId, p => {
             (0,ledger_session/* applyUpdates */.$s)(p, updates);
             p.impactDays = days;
-        }, { reread: true });
+        });
     }
     catch (error) {
         log.warning(`Reader impact: ${(0,errors/* errorText */.kc)(error)}`);
@@ -50938,7 +51151,7 @@ async function settle(to, impact, body) {
             const known = p.jobs.find(j => j.id === job.id);
             if (known)
                 known.impact = impact;
-        }, { reread: true });
+        });
         return true;
     }
     catch (error) {
@@ -52627,7 +52840,7 @@ function yamlDocument(mapping) {
 
 /***/ }),
 
-/***/ 5442:
+/***/ 324:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -52641,8 +52854,10 @@ __nccwpck_require__.d(__webpack_exports__, {
   Hg: () => (/* reexport */ emptyLedger),
   zU: () => (/* reexport */ emptyProject),
   MJ: () => (/* reexport */ keptUncertain),
+  vd: () => (/* reexport */ lacksAny),
   TL: () => (/* binding */ ledgerRecord),
   AE: () => (/* reexport */ ledgerTitle),
+  yO: () => (/* reexport */ mergedLedger),
   PI: () => (/* reexport */ noteStart),
   vx: () => (/* reexport */ openedAt),
   wL: () => (/* binding */ readDashboardState),
@@ -52768,6 +52983,8 @@ const LOGIN = /^[A-Za-z0-9-]{1,39}(\[bot\])?$/;
 /** A repository's owner/name as GitHub allows them; a branch name of reasonable length. */
 const REPOSITORY = /^[A-Za-z0-9-]{1,39}\/[A-Za-z0-9_.-]{1,100}$/;
 const BRANCH = /^[^\s]{1,255}$/;
+/** A GraphQL node id (`R_kgDO…`, or an older `MDEwOlJlcG9zaXRvcnk…`). */
+const NODE_ID = /^[A-Za-z0-9_=+/-]{1,100}$/;
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}$/;
 // The building blocks. A default that is a list or a record is made anew each time: the fallback
 // is the object itself otherwise, and a ledger that changes it would change every later default.
@@ -52926,6 +53143,8 @@ const WaitingFields = dist/* object */.Ikc({
 const WaitingSchema = dist/* pipe */.FsL(WaitingFields, 
 // A time of approval means nothing without who approved.
 dist/* transform */.pdi((w) => w.approvedBy ? w : { ...w, approvedAt: undefined }));
+/** A repository not read yet: its name as listed, and since when its changes wait. */
+const UnreadSchema = dist/* object */.Ikc({ name: matching(REPOSITORY), since: time });
 /** A code repository's last documented commit, and when it moved there. */
 const WatermarkSchema = dist/* object */.Ikc({
     sha: matching(SHA),
@@ -52933,8 +53152,27 @@ const WatermarkSchema = dist/* object */.Ikc({
     /** The repository as `code-repositories` spells it. */
     name: matching(REPOSITORY),
     /** Its default branch, as last read. */
-    branch: matching(BRANCH)
+    branch: matching(BRANCH),
+    /**
+     * GitHub's node id of the repository: it survives a rename, so a repository listed under its
+     * new name finds the watermark recorded under its old one.
+     */
+    id: maybe(matching(NODE_ID)),
+    /**
+     * When `code-repositories` stopped listing it: kept (a few, the newest) so that a repository
+     * listed again, or renamed, goes on from where it was documented.
+     */
+    left: maybe(time)
 });
+/** Repositories listed but never read yet (GitHub refused them): when a run first said they wait. */
+const unreadRepositories = dist/* pipe */.FsL(anyRecord, dist/* transform */.pdi(entries => Object.fromEntries(Object.entries(entries)
+    .slice(0, MAX_REPOSITORIES)
+    .flatMap(([key, value]) => {
+    const entry = dist/* safeParse */.xLC(UnreadSchema, value);
+    return entry.success && key === entry.output.name.toLowerCase()
+        ? [[key, entry.output]]
+        : [];
+}))));
 /**
  * The code repositories' watermarks, by owner/name in lower case, each dropped when out of shape;
  * the first MAX_WATERMARKS read. Runs drop those of repositories no longer listed when they write;
@@ -52962,6 +53200,11 @@ const ProjectLedgerSchema = fields({
      * lower case (GitHub's names are case-insensitive). A ledger without it reads as before.
      */
     repositories: maybe(watermarks),
+    /**
+     * With `code-repositories`: listed repositories no run could read yet, by key: their first look
+     * reads their merges since then, as the warning promised, rather than recording their head.
+     */
+    unread: maybe(unreadRepositories),
     jobs: listOf(LedgerJobSchema),
     /** Changes not yet handed over, and why (over budget, for example). */
     waiting: dist/* fallback */.NpB(dist/* nullable */.mee(WaitingSchema), null),
@@ -53232,6 +53475,71 @@ function upgraded(state, from) {
     return current;
 }
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/records/ledger/merge.js
+/**
+ * Two states of one ledger, written by runs that overlapped, made one: what each run recorded of
+ * its own is kept. GitHub has no conditional write for an issue's body, so a run that read the
+ * dashboard before another run wrote it would otherwise write its decision over that run's job.
+ *
+ * `latest` (the newest body) is the base; of `ours` (what this run read and wrote), what can be
+ * told apart item by item is added where `latest` lacks it: jobs by their id, starts (`max-jobs`),
+ * run entries, each repository's newest watermark and the newest last documented commit, the
+ * counts of older items at their highest. What cannot be told apart that way (the waiting batch,
+ * the uncertain requests, each job's fields) is `latest`'s: the run's own change is made to it
+ * afterwards.
+ */
+function mergedLedger(latest, ours) {
+    const merged = structuredClone(latest);
+    for (const [id, project] of Object.entries(ours.projects)) {
+        const theirs = merged.projects[id];
+        merged.projects[id] = theirs ? mergedProject(theirs, project) : structuredClone(project);
+    }
+    merged.version = Math.max(latest.version ?? 0, ours.version ?? 0) || undefined;
+    merged.writtenAt = Math.max(latest.writtenAt ?? 0, ours.writtenAt ?? 0) || undefined;
+    return merged;
+}
+/** What of `ours` (see mergedLedger) `latest` lacks: none when `latest` holds all of it. */
+function lacksAny(latest, ours) {
+    return Object.entries(ours.projects).some(([id, project]) => {
+        const theirs = latest.projects[id];
+        if (!theirs)
+            return true;
+        const jobs = new Set(theirs.jobs.map(j => j.id));
+        const starts = new Set(theirs.spend);
+        const runs = new Set(theirs.runs.map(runKey));
+        return (project.jobs.some(j => !jobs.has(j.id)) ||
+            project.spend.some(s => !starts.has(s)) ||
+            project.runs.some(r => !runs.has(runKey(r))));
+    });
+}
+function mergedProject(latest, ours) {
+    const project = structuredClone(latest);
+    const jobs = new Set(project.jobs.map(j => j.id));
+    project.jobs.push(...structuredClone(ours.jobs.filter(j => !jobs.has(j.id))));
+    project.jobs.sort((a, b) => a.startedAt - b.startedAt);
+    project.spend = [...new Set([...project.spend, ...ours.spend])].sort((a, b) => a - b);
+    if (ours.startsByDay)
+        for (const [day, count] of Object.entries(ours.startsByDay))
+            (project.startsByDay ??= {})[day] = Math.max(project.startsByDay[day] ?? 0, count);
+    const runs = new Set(project.runs.map(runKey));
+    project.runs.push(...structuredClone(ours.runs.filter(r => !runs.has(runKey(r)))));
+    project.runs.sort((a, b) => a.at - b.at);
+    if (ours.documented && (project.documented?.at ?? -1) < ours.documented.at)
+        project.documented = { ...ours.documented };
+    for (const [key, mark] of Object.entries(ours.repositories ?? {})) {
+        const marks = (project.repositories ??= {});
+        if ((marks[key]?.at ?? -1) < mark.at)
+            marks[key] = { ...mark };
+    }
+    project.olderRuns = Math.max(project.olderRuns, ours.olderRuns);
+    const olderJobs = Math.max(project.olderJobs ?? 0, ours.olderJobs ?? 0);
+    if (olderJobs)
+        project.olderJobs = olderJobs;
+    return project;
+}
+/** A run entry's identity: its run, step and time; its result changes as the run goes on. */
+const runKey = (r) => `${r.run}/${r.step}/${r.at}/${r.job ?? ''}`;
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/records/ledger.js
 
 
@@ -53246,6 +53554,7 @@ function upgraded(state, from) {
  * older formats are upgraded by ledger/migrations.ts, and ledger/fit.ts keeps it within its share
  * of the body. What the flows use of those is exported here too, so that they import one module.
  */
+
 
 
 

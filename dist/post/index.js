@@ -30941,7 +30941,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9413);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6483);
 
 // The agent action's post step (runs.post in action.yml, post-if: always()); it never fails the job.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -30951,7 +30951,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9413:
+/***/ 6483:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -36346,6 +36346,27 @@ const systemClock = {
 const ACTION_VERSION = '1.0.0';
 const USER_AGENT = `mintlify-agent-action/${ACTION_VERSION}`;
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/github/each-attempt.js
+/**
+ * A request whose parameters are made as each attempt is sent: `request[EACH_ATTEMPT]`, a function
+ * returning them. The retry plugin and the rate limits send a request again with the parameters it
+ * was first made with, seconds or a minute later; a body that says when it was written (the
+ * dashboard's state) is made again for each attempt instead, so that it says when it reached GitHub.
+ */
+const EACH_ATTEMPT = 'eachAttempt';
+/**
+ * The plugin: registered before every other (limits.ts), so that it runs inside them, once for
+ * each attempt they send.
+ */
+function eachAttempt(octokit) {
+    octokit.hook.wrap('request', async (request, options) => {
+        const make = options.request?.[EACH_ATTEMPT];
+        if (typeof make === 'function')
+            Object.assign(options, make());
+        return request(options);
+    });
+}
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/rest.js
 
 /** Pages of 100: the most GitHub serves per request. */
@@ -36403,6 +36424,7 @@ function tooLarge(error) {
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/api-issues.js
+
 
 /** Pages of an issue's comments read at most: the first and the newest. */
 const COMMENT_PAGES = 2;
@@ -36464,7 +36486,7 @@ function issueCalls({ octokit, owner, repo }) {
             });
         },
         async issuesWithLabel(label) {
-            const { data } = await octokit.rest.issues.listForRepo({
+            const { data, headers } = await octokit.rest.issues.listForRepo({
                 owner,
                 repo,
                 labels: label,
@@ -36473,10 +36495,10 @@ function issueCalls({ octokit, owner, repo }) {
                 direction: 'desc',
                 per_page: 20
             });
-            return data.filter(issue => !issue.pull_request).map(asIssue);
+            return data.filter(issue => !issue.pull_request).map(issue => asIssue(issue, headers));
         },
         async createIssue(title, body, labels) {
-            const { data } = await octokit.rest.issues.create({
+            const { data, headers } = await octokit.rest.issues.create({
                 owner,
                 repo,
                 title,
@@ -36485,21 +36507,34 @@ function issueCalls({ octokit, owner, repo }) {
                 // Never retried: GitHub may have opened the issue before failing to say so.
                 request: { retries: 0 }
             });
-            return asIssue(data);
+            return asIssue(data, headers);
+        },
+        async getIssue(number) {
+            const { data, headers } = await octokit.rest.issues.get({
+                owner,
+                repo,
+                issue_number: number
+            });
+            return asIssue(data, headers);
         },
         async updateIssue(number, change) {
-            const { data } = await octokit.rest.issues.update({
+            const made = typeof change === 'function' ? { request: { [EACH_ATTEMPT]: change } } : change;
+            const { data, headers } = await octokit.rest.issues.update({
                 owner,
                 repo,
                 issue_number: number,
-                ...change
+                ...made
             });
-            return asIssue(data);
+            return asIssue(data, headers);
         }
     };
 }
-function asIssue(data) {
+function asIssue(data, headers = {}) {
+    const updatedAt = Date.parse(data.updated_at ?? '');
+    const answeredAt = Date.parse(headers.date ?? '');
     return {
+        ...(Number.isFinite(updatedAt) ? { updatedAt } : {}),
+        ...(Number.isFinite(answeredAt) ? { answeredAt } : {}),
         number: data.number,
         title: typeof data.title === 'string' ? data.title : '',
         body: typeof data.body === 'string' ? data.body : '',
@@ -38694,6 +38729,7 @@ const clip = (text) => {
 
 
 
+
 /** @octokit/plugin-retry's retryAfterBaseValue. */
 const RETRY_BASE_MS = 1000;
 /**
@@ -38719,8 +38755,8 @@ function openGitHubClient(token, apiUrl, { cancel, retryBaseMs = RETRY_BASE_MS, 
         // The plugin decides what is retried and how often; `limited` does the waiting.
         retry: { retryAfterBaseValue: 0 }
     }, 
-    // In this order: `limited` wraps each attempt, inside the retry plugin.
-    limited({ cancel, retryBaseMs, clock, deadline, pastDeadline }), retry);
+    // In this order: `eachAttempt` inside all, `limited` wraps each attempt, inside the retry plugin.
+    eachAttempt, limited({ cancel, retryBaseMs, clock, deadline, pastDeadline }), retry);
     return { octokit, close: () => transport.close() };
 }
 /** One repository's operations over a client: nothing is opened, the client's connections serve it. */
@@ -38906,7 +38942,7 @@ async function defaultBranchHeads(graphql, repositories) {
     const fields = [];
     repositories.forEach((r, i) => {
         declared.push(`$o${i}: String!, $n${i}: String!`);
-        fields.push(`r${i}: repository(owner: $o${i}, name: $n${i}) { defaultBranchRef { name target { oid } } }`);
+        fields.push(`r${i}: repository(owner: $o${i}, name: $n${i}) { id nameWithOwner defaultBranchRef { name target { oid } } }`);
         variables[`o${i}`] = r.owner;
         variables[`n${i}`] = r.repo;
     });
@@ -38928,7 +38964,12 @@ async function defaultBranchHeads(graphql, repositories) {
         const node = data?.[`r${i}`];
         const ref = node?.defaultBranchRef;
         if (typeof ref?.name === 'string' && typeof ref.target?.oid === 'string')
-            return { sha: ref.target.oid, branch: ref.name };
+            return {
+                sha: ref.target.oid,
+                branch: ref.name,
+                ...(typeof node?.id === 'string' ? { id: node.id } : {}),
+                ...(typeof node?.nameWithOwner === 'string' ? { name: node.nameWithOwner } : {})
+            };
         const said = errors
             .map(e => (e ?? {}))
             .find(e => Array.isArray(e.path) && e.path[0] === `r${i}`);
@@ -38954,7 +38995,7 @@ const ACTIVITY_QUERY = `query($owner: String!, $name: String!, $number: Int!, $l
       isDraft
       labels(first: 100) { nodes { name } }
       commits(first: 1) { nodes { commit { author { email } } } }
-      timelineItems(last: $last, itemTypes: [PULL_REQUEST_COMMIT, HEAD_REF_FORCE_PUSHED_EVENT, PULL_REQUEST_REVIEW, ISSUE_COMMENT, LABELED_EVENT]) {
+      timelineItems(last: $last, itemTypes: [PULL_REQUEST_COMMIT, HEAD_REF_FORCE_PUSHED_EVENT, PULL_REQUEST_REVIEW, ISSUE_COMMENT, LABELED_EVENT, UNLABELED_EVENT]) {
         totalCount
         nodes {
           __typename
@@ -38963,6 +39004,7 @@ const ACTIVITY_QUERY = `query($owner: String!, $name: String!, $number: Int!, $l
           ... on PullRequestReview { state submittedAt author { ${ACTOR} } }
           ... on IssueComment { createdAt author { ${ACTOR} } }
           ... on LabeledEvent { createdAt actor { ${ACTOR} } label { name } }
+          ... on UnlabeledEvent { createdAt actor { ${ACTOR} } label { name } }
         }
       }
     }
@@ -39044,6 +39086,8 @@ function eventOf(raw) {
             return [byActor('comment', node.createdAt, node.author)];
         case 'LabeledEvent':
             return [byActor('label', node.createdAt, node.actor, { label: str(obj(node.label).name) })];
+        case 'UnlabeledEvent':
+            return [byActor('unlabel', node.createdAt, node.actor, { label: str(obj(node.label).name) })];
         default:
             return [];
     }

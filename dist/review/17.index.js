@@ -1,8 +1,8 @@
-export const id = 177;
-export const ids = [177];
+export const id = 17;
+export const ids = [17];
 export const modules = {
 
-/***/ 9177:
+/***/ 2017:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 
@@ -247,6 +247,8 @@ const LOGIN = /^[A-Za-z0-9-]{1,39}(\[bot\])?$/;
 /** A repository's owner/name as GitHub allows them; a branch name of reasonable length. */
 const REPOSITORY = /^[A-Za-z0-9-]{1,39}\/[A-Za-z0-9_.-]{1,100}$/;
 const BRANCH = /^[^\s]{1,255}$/;
+/** A GraphQL node id (`R_kgDO…`, or an older `MDEwOlJlcG9zaXRvcnk…`). */
+const NODE_ID = /^[A-Za-z0-9_=+/-]{1,100}$/;
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}$/;
 // The building blocks. A default that is a list or a record is made anew each time: the fallback
 // is the object itself otherwise, and a ledger that changes it would change every later default.
@@ -405,6 +407,8 @@ const WaitingFields = dist/* object */.Ikc({
 const WaitingSchema = dist/* pipe */.FsL(WaitingFields, 
 // A time of approval means nothing without who approved.
 dist/* transform */.pdi((w) => w.approvedBy ? w : { ...w, approvedAt: undefined }));
+/** A repository not read yet: its name as listed, and since when its changes wait. */
+const UnreadSchema = dist/* object */.Ikc({ name: matching(REPOSITORY), since: format_time });
 /** A code repository's last documented commit, and when it moved there. */
 const WatermarkSchema = dist/* object */.Ikc({
     sha: matching(SHA),
@@ -412,8 +416,27 @@ const WatermarkSchema = dist/* object */.Ikc({
     /** The repository as `code-repositories` spells it. */
     name: matching(REPOSITORY),
     /** Its default branch, as last read. */
-    branch: matching(BRANCH)
+    branch: matching(BRANCH),
+    /**
+     * GitHub's node id of the repository: it survives a rename, so a repository listed under its
+     * new name finds the watermark recorded under its old one.
+     */
+    id: maybe(matching(NODE_ID)),
+    /**
+     * When `code-repositories` stopped listing it: kept (a few, the newest) so that a repository
+     * listed again, or renamed, goes on from where it was documented.
+     */
+    left: maybe(format_time)
 });
+/** Repositories listed but never read yet (GitHub refused them): when a run first said they wait. */
+const unreadRepositories = dist/* pipe */.FsL(anyRecord, dist/* transform */.pdi(entries => Object.fromEntries(Object.entries(entries)
+    .slice(0, MAX_REPOSITORIES)
+    .flatMap(([key, value]) => {
+    const entry = dist/* safeParse */.xLC(UnreadSchema, value);
+    return entry.success && key === entry.output.name.toLowerCase()
+        ? [[key, entry.output]]
+        : [];
+}))));
 /**
  * The code repositories' watermarks, by owner/name in lower case, each dropped when out of shape;
  * the first MAX_WATERMARKS read. Runs drop those of repositories no longer listed when they write;
@@ -441,6 +464,11 @@ const ProjectLedgerSchema = fields({
      * lower case (GitHub's names are case-insensitive). A ledger without it reads as before.
      */
     repositories: maybe(watermarks),
+    /**
+     * With `code-repositories`: listed repositories no run could read yet, by key: their first look
+     * reads their merges since then, as the warning promised, rather than recording their head.
+     */
+    unread: maybe(unreadRepositories),
     jobs: listOf(LedgerJobSchema),
     /** Changes not yet handed over, and why (over budget, for example). */
     waiting: dist/* fallback */.NpB(dist/* nullable */.mee(WaitingSchema), null),
@@ -711,6 +739,71 @@ function upgraded(state, from) {
     return current;
 }
 
+;// CONCATENATED MODULE: ./.tmp/ncc-js/records/ledger/merge.js
+/**
+ * Two states of one ledger, written by runs that overlapped, made one: what each run recorded of
+ * its own is kept. GitHub has no conditional write for an issue's body, so a run that read the
+ * dashboard before another run wrote it would otherwise write its decision over that run's job.
+ *
+ * `latest` (the newest body) is the base; of `ours` (what this run read and wrote), what can be
+ * told apart item by item is added where `latest` lacks it: jobs by their id, starts (`max-jobs`),
+ * run entries, each repository's newest watermark and the newest last documented commit, the
+ * counts of older items at their highest. What cannot be told apart that way (the waiting batch,
+ * the uncertain requests, each job's fields) is `latest`'s: the run's own change is made to it
+ * afterwards.
+ */
+function mergedLedger(latest, ours) {
+    const merged = structuredClone(latest);
+    for (const [id, project] of Object.entries(ours.projects)) {
+        const theirs = merged.projects[id];
+        merged.projects[id] = theirs ? mergedProject(theirs, project) : structuredClone(project);
+    }
+    merged.version = Math.max(latest.version ?? 0, ours.version ?? 0) || undefined;
+    merged.writtenAt = Math.max(latest.writtenAt ?? 0, ours.writtenAt ?? 0) || undefined;
+    return merged;
+}
+/** What of `ours` (see mergedLedger) `latest` lacks: none when `latest` holds all of it. */
+function lacksAny(latest, ours) {
+    return Object.entries(ours.projects).some(([id, project]) => {
+        const theirs = latest.projects[id];
+        if (!theirs)
+            return true;
+        const jobs = new Set(theirs.jobs.map(j => j.id));
+        const starts = new Set(theirs.spend);
+        const runs = new Set(theirs.runs.map(runKey));
+        return (project.jobs.some(j => !jobs.has(j.id)) ||
+            project.spend.some(s => !starts.has(s)) ||
+            project.runs.some(r => !runs.has(runKey(r))));
+    });
+}
+function mergedProject(latest, ours) {
+    const project = structuredClone(latest);
+    const jobs = new Set(project.jobs.map(j => j.id));
+    project.jobs.push(...structuredClone(ours.jobs.filter(j => !jobs.has(j.id))));
+    project.jobs.sort((a, b) => a.startedAt - b.startedAt);
+    project.spend = [...new Set([...project.spend, ...ours.spend])].sort((a, b) => a - b);
+    if (ours.startsByDay)
+        for (const [day, count] of Object.entries(ours.startsByDay))
+            (project.startsByDay ??= {})[day] = Math.max(project.startsByDay[day] ?? 0, count);
+    const runs = new Set(project.runs.map(runKey));
+    project.runs.push(...structuredClone(ours.runs.filter(r => !runs.has(runKey(r)))));
+    project.runs.sort((a, b) => a.at - b.at);
+    if (ours.documented && (project.documented?.at ?? -1) < ours.documented.at)
+        project.documented = { ...ours.documented };
+    for (const [key, mark] of Object.entries(ours.repositories ?? {})) {
+        const marks = (project.repositories ??= {});
+        if ((marks[key]?.at ?? -1) < mark.at)
+            marks[key] = { ...mark };
+    }
+    project.olderRuns = Math.max(project.olderRuns, ours.olderRuns);
+    const olderJobs = Math.max(project.olderJobs ?? 0, ours.olderJobs ?? 0);
+    if (olderJobs)
+        project.olderJobs = olderJobs;
+    return project;
+}
+/** A run entry's identity: its run, step and time; its result changes as the run goes on. */
+const runKey = (r) => `${r.run}/${r.step}/${r.at}/${r.job ?? ''}`;
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/records/ledger.js
 
 
@@ -725,6 +818,7 @@ function upgraded(state, from) {
  * older formats are upgraded by ledger/migrations.ts, and ledger/fit.ts keeps it within its share
  * of the body. What the flows use of those is exported here too, so that they import one module.
  */
+
 
 
 
@@ -941,8 +1035,8 @@ const stateOf = (issue, ctx) => {
 
 // EXTERNAL MODULE: ./.tmp/ncc-js/agent/settings.js + 2 modules
 var agent_settings = __webpack_require__(4360);
-// EXTERNAL MODULE: ./.tmp/ncc-js/github/api.js + 33 modules
-var api = __webpack_require__(2760);
+// EXTERNAL MODULE: ./.tmp/ncc-js/github/api.js + 34 modules
+var api = __webpack_require__(9678);
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/markdown.js
 var markdown = __webpack_require__(5082);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/approval-box.js
@@ -1130,11 +1224,11 @@ function staleness_judgeStaleness(activity, ctx) {
         return {
             keep: `${who(commit)} ${commit.kind === 'commit' ? 'pushed a commit' : 'pushed'} to it (${staleness_day(commit.at)})`
         };
-    const review = people.find(e => e.kind === 'review' && (e.state === 'APPROVED' || e.state === 'CHANGES_REQUESTED'));
-    if (review)
-        return {
-            keep: `${who(review)} ${review.state === 'APPROVED' ? 'approved it' : 'requested changes on it'} (${staleness_day(review.at)})`
-        };
+    // GitHub marks an approval or a request for changes DISMISSED once a later push makes it stale
+    // (or someone dismisses it): the person's review was work all the same.
+    const review = people.find(e => e.kind === 'review' && e.state !== undefined && WORK[e.state]);
+    if (review?.state)
+        return { keep: `${who(review)} ${WORK[review.state]} (${staleness_day(review.at)})` };
     // What was not read may hold a person's commit or approval: never closed on a guess.
     if (activity.unread)
         return { keep: `it has more events than the ${MAX_ACTIVITY} newest read for expire-after` };
@@ -1157,7 +1251,14 @@ const WHAT = {
     push: 'a push',
     review: 'a review',
     comment: 'a comment',
-    label: 'a label'
+    label: 'a label',
+    unlabel: 'a label removed'
+};
+/** The reviews that are a person's work on the pull request, and how they are told. */
+const WORK = {
+    APPROVED: 'approved it',
+    CHANGES_REQUESTED: 'requested changes on it',
+    DISMISSED: 'reviewed it (approved or requested changes; GitHub dismissed the review since)'
 };
 const what = (e) => WHAT[e.kind];
 const staleness_day = (ms) => new Date(ms).toISOString().slice(0, 10);
@@ -1174,9 +1275,10 @@ const MAX_EXPIRY_READS = 5;
 /**
  * `expire-after`: the ledger's docs pull requests of the project that nobody but the agent has
  * touched for longer than the duration are closed with a comment that says what stale meant and
- * links the dashboard. Staleness runs from the last activity by a person (a commit, a review, a
- * comment, a label), or from the pull request's creation; one that a person pushed to, approved,
- * requested changes on or gave `keep-label` is never closed, and the ledger says why it was kept.
+ * links the dashboard. Staleness runs from the last activity by a person (a commit, a review of any
+ * state, a comment, a label added or removed), or from the pull request's creation; one that a
+ * person pushed to, approved or requested changes on (dismissed since or not) or gave `keep-label`
+ * is never closed, and the ledger says why it was kept.
  * At most MAX_EXPIRY_READS pull requests a run, those never kept first: a pull request read (1
  * request), and for one older than the duration its activity (1 GraphQL request, and who
  * `docs-token` is, once). A docs token without access is a warning naming it; the run goes on.
@@ -1300,7 +1402,7 @@ function closingComment(ctx, stale) {
     return [
         `📝 **Mintlify agent action**: closed as stale. Nobody but the docs agent has touched this docs pull request since ${day(stale.since)} (${last}), longer than ${codeSpan(`${Key.ExpireAfter}: ${ctx.afterText}`)} allows.${dashboard}`,
         '',
-        `Stale means no commit, review, comment or label by a person in that time. A docs pull request that a person pushed to, approved, requested changes on or labelled ${codeSpan(ctx.keepLabel)} is never closed. The next code change starts a fresh docs pull request; reopen this one to keep working on it by hand.`
+        `Stale means no commit, review, comment or label added or removed by a person in that time. A docs pull request that a person pushed to, approved or requested changes on (even when GitHub dismissed that review since), or labelled ${codeSpan(ctx.keepLabel)}, is never closed. The next code change starts a fresh docs pull request; reopen this one to keep working on it by hand.`
     ].join('\n');
 }
 
@@ -1529,6 +1631,88 @@ function repositoriesOf(job) {
     return [...seen.values()];
 }
 
+// EXTERNAL MODULE: ./.tmp/ncc-js/policy/code-repositories.js
+var code_repositories = __webpack_require__(523);
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/watermarks.js
+
+/**
+ * Watermarks of repositories `code-repositories` no longer lists, kept: a repository listed again,
+ * or listed under its new name after a rename, goes on from where it was documented rather than
+ * taking a first look. The newest few are kept; the ledger holds as many as may be listed besides.
+ */
+const MAX_LEFT = 10;
+/**
+ * A repository's watermark: under its name, or (after a rename) the one recorded under its old
+ * name with the same GitHub node id.
+ */
+function watermarkOf(project, name, id) {
+    const key = (0,code_repositories/* repositoryKey */.Kq)(name);
+    const own = project.repositories?.[key];
+    if (own)
+        return { key, mark: own };
+    if (!id)
+        return undefined;
+    const moved = Object.entries(project.repositories ?? {}).find(([, m]) => m.id === id);
+    return moved && { key: moved[0], mark: moved[1] };
+}
+/** A repository's watermark moves to `sha`, under its listed name, with its node id. */
+function setWatermark(project, part, sha, at) {
+    const marks = (project.repositories ??= {});
+    marks[(0,code_repositories/* repositoryKey */.Kq)(part.name)] = {
+        sha,
+        at,
+        name: part.name,
+        branch: part.branch,
+        ...(part.id ? { id: part.id } : {})
+    };
+    // Read from now on under its new name: the record under its old one has done its work.
+    if (part.id)
+        for (const [key, mark] of Object.entries(marks))
+            if (mark.id === part.id && key !== (0,code_repositories/* repositoryKey */.Kq)(part.name))
+                delete marks[key];
+    if (project.unread)
+        delete project.unread[(0,code_repositories/* repositoryKey */.Kq)(part.name)];
+}
+/**
+ * After a write: the repositories the run listed but could not read, with no watermark, are noted
+ * with the time they began to wait (kept from the first run that said so); those no longer listed
+ * leave that list. The watermarks of repositories no longer listed are marked as left and kept,
+ * the newest MAX_LEFT, so that their return takes up where they were.
+ */
+function settleListed(project, batch, at) {
+    const listed = batch.listed && new Set(batch.listed);
+    if (!listed)
+        return;
+    for (const name of batch.unread ?? []) {
+        const key = (0,code_repositories/* repositoryKey */.Kq)(name);
+        if (project.repositories?.[key] || !listed.has(key))
+            continue;
+        project.unread ??= {};
+        project.unread[key] ??= { name, since: at };
+    }
+    for (const key of Object.keys(project.unread ?? {}))
+        if (!listed.has(key))
+            delete project.unread?.[key];
+    if (project.unread && !Object.keys(project.unread).length)
+        delete project.unread;
+    const marks = project.repositories;
+    if (!marks)
+        return;
+    for (const [key, mark] of Object.entries(marks)) {
+        if (listed.has(key))
+            delete mark.left;
+        else
+            mark.left ??= at;
+    }
+    const left = Object.entries(marks)
+        .filter(([, m]) => m.left !== undefined)
+        .sort((a, b) => (b[1].left ?? 0) - (a[1].left ?? 0));
+    for (const [key] of left.slice(MAX_LEFT))
+        delete marks[key];
+}
+/** The watermarks of the repositories listed now: what the dashboard shows. */
+const listedWatermarks = (project) => Object.values(project.repositories ?? {}).filter(m => m.left === undefined);
+
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/untrusted.js
 var untrusted = __webpack_require__(3529);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/impact-table.js
@@ -1601,6 +1785,7 @@ function renderImpactTable(jobs, label) {
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/dashboard-body.js
+
 
 
 
@@ -1683,7 +1868,8 @@ function renderProject(id, project, view) {
 }
 /** With `code-repositories`: each code repository's last documented commit, by name. */
 function renderWatermarks(project, view) {
-    const marks = Object.values(project.repositories ?? {}).sort((a, b) => a.name.localeCompare(b.name));
+    // Those of repositories no longer listed are kept for their return, not shown.
+    const marks = listedWatermarks(project).sort((a, b) => a.name.localeCompare(b.name));
     if (!marks.length)
         return [];
     return [
@@ -1829,6 +2015,45 @@ function shortPull(url) {
 
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/redact.js
 var redact = __webpack_require__(1462);
+;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/github-clock.js
+
+/**
+ * GitHub's clock as the dashboard's writes see it. GitHub stamps each edit of the dashboard on its
+ * own clock, and the rollback check (dashboard-choice.ts) compares that stamp with the time the
+ * state says it was written: so the state is stamped on GitHub's clock too, read from the `date` of
+ * GitHub's answers, and not on the runner's, which may be minutes off.
+ */
+class GitHubClock {
+    runnersNow;
+    /** GitHub's clock minus the runner's (ms), as last read; 0 until an answer says. */
+    offset = 0;
+    constructor(runnersNow) {
+        this.runnersNow = runnersNow;
+    }
+    /** GitHub's time now, as best known. */
+    now() {
+        return this.runnersNow() + this.offset;
+    }
+    /**
+     * Reads GitHub's clock off an answer: its `date` is in whole seconds, so GitHub's time was within
+     * the second after it (its middle is taken).
+     */
+    learn(answer) {
+        if (answer.answeredAt !== undefined)
+            this.offset = answer.answeredAt + 500 - this.runnersNow();
+    }
+    /**
+     * GitHub recorded the write later than the state it holds says (a slow answer): a person's edit
+     * after it would be taken for a restore, so the state is written once more. `updated_at` is in
+     * whole seconds: the edit was made within the second after it.
+     */
+    recordedLate(answer, writtenAt) {
+        if (answer.updatedAt === undefined || writtenAt === undefined)
+            return false;
+        return answer.updatedAt + 1000 > writtenAt + WRITE_SLACK_MS;
+    }
+}
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/dashboard.js
 
 
@@ -1838,16 +2063,20 @@ var redact = __webpack_require__(1462);
 
 
 
+
 /**
- * A body read this long ago (ms) is taken as current: another run's write in between is unlikely.
- * This run's own writes in between are a second apart (github/limits.ts): a read, a comment and
- * the job's start take several seconds.
+ * A write that records a start is read back this long after (ms on the run's clock): a run that
+ * read the dashboard just before it and wrote just after would have written over it. Two writes
+ * of one token are a second apart (github/limits.ts), and an answer takes about as long.
  */
-const FRESH_MS = 8000;
+const CONFIRM_AFTER_MS = 3000;
+/** Times such a write is made again when another run's write took it away. */
+const CONFIRM_TRIES = 3;
 /**
  * The `Docs agent dashboard` issue: found in one request by its label, created on first need,
  * written only by this action (its state is signed, see ledger.ts), and read again before each
- * write so that an overlapping run's write is kept.
+ * write so that an overlapping run's write is kept: GitHub has no conditional write for an issue,
+ * so each write is a compare-and-set by hand (read, merge what another run wrote since, write).
  */
 class Dashboard {
     github;
@@ -1864,14 +2093,17 @@ class Dashboard {
     relabel = false;
     /** Who the action is, as GitHub named it when no dashboard was found: said when one is opened. */
     viewer = '';
-    /** When the body was last read or written (options.now): a read this recent is read again for nothing. */
-    readAt = -Infinity;
+    /** GitHub's clock, read off its answers: the state is stamped on it. */
+    githubClock;
+    /** The state this run last read or wrote (stateKey): another one in the body is another run's. */
+    known;
     redactor;
     constructor(github, options, ledger) {
         this.github = github;
         this.options = options;
         this.ledger = ledger;
         this.redactor = new redact/* Redactor */.pO(options.secrets);
+        this.githubClock = new GitHubClock(options.now);
     }
     get url() {
         return this.issue?.url;
@@ -1934,12 +2166,14 @@ class Dashboard {
         dashboard.relabel = choice.relabel;
         dashboard.viewer = viewer;
         dashboard.stateUnread = choice.stateUnread ?? false;
+        if (choice.issue && !choice.stateUnread)
+            dashboard.known = stateKey(choice.ledger);
         return dashboard;
     }
     adopt(issue) {
         this.issue = issue;
         this.body = issue.body;
-        this.readAt = this.options.now();
+        this.githubClock.learn(issue);
     }
     /** This project's part of the ledger as last read (a copy: changes go through `write`). */
     project(projectId) {
@@ -1973,36 +2207,62 @@ class Dashboard {
         this.checked = true;
     }
     /**
-     * Changes this project's part and writes the dashboard. With `reread`, the newest body is read
-     * first and the change is made to it, so that another run's write in between is kept ('always':
-     * even when read moments ago, as a person's tick may be that recent). A box of a
-     * batch still waiting that someone ticked in the body last read stays ticked (its own run judges
-     * it), unless `untick` (a refused tick undone).
+     * Changes this project's part and writes the dashboard, as a compare-and-set: the newest body is
+     * read first (a read, no write), what another run wrote since this run's last read or write is
+     * merged in (mergedLedger), and the change is made to that. With `confirm` (a write that records
+     * a start, which `max-jobs` counts), the body is read again a moment later: a run that read just
+     * before this write and wrote just after took it away, so it is merged and written again, a few
+     * times at most. A box of a batch still waiting that someone ticked in the body last read stays
+     * ticked (its own run judges it), unless `untick` (a refused tick undone).
      */
-    async write(projectId, change, { reread, untick = false }) {
-        const apply = () => change((this.ledger.projects[projectId] ??= emptyProject()));
+    async write(projectId, change, { untick = false, confirm = false } = {}) {
         try {
             if (!this.issue) {
-                apply();
+                change((this.ledger.projects[projectId] ??= emptyProject()));
                 await this.create();
                 this.checked = true;
                 return;
             }
-            const issue = this.issue;
-            // Read again unless this run read it moments ago (the check before the service's write).
-            if (reread === 'always' || (reread && this.options.now() - this.readAt > FRESH_MS))
-                this.merge(await this.github.updateIssue(issue.number, { title: issue.title }));
-            apply();
-            const ticked = untick ? [] : tickedBatches(this.body);
-            const resends = untick ? [] : tickedResends(this.body);
-            this.adopt(await this.github.updateIssue(issue.number, {
-                body: keepTicks(this.render(issue.number), ticked, resends),
-                ...this.labelBack()
-            }));
+            const number = this.issue.number;
+            this.merge(await this.github.getIssue(number));
+            change((this.ledger.projects[projectId] ??= emptyProject()));
+            await this.put(number, untick);
+            const sleep = this.options.sleep;
+            for (let tries = 0; confirm && sleep && tries < CONFIRM_TRIES; tries++) {
+                // Written already: a cancel during the pause only ends the check.
+                if (!(await sleep(CONFIRM_AFTER_MS).then(() => true, () => false)))
+                    break;
+                const written = this.ledger;
+                const theirs = this.merge(await this.github.getIssue(number));
+                // Another run wrote over this run's write, from what it read before it: both are kept.
+                if (!theirs || !lacksAny(theirs, written))
+                    break;
+                await this.put(number, untick);
+            }
         }
         catch (error) {
             throw dashboardError('write', error, this.options);
         }
+    }
+    /**
+     * Writes the body: the page and the state rendered anew for each attempt GitHub's client sends
+     * (after a rate limit's wait, the state says when it reached GitHub), and once more when GitHub
+     * recorded it later than that all the same (a slow answer).
+     */
+    async put(number, untick) {
+        const ticked = untick ? [] : tickedBatches(this.body);
+        const resends = untick ? [] : tickedResends(this.body);
+        const body = () => ({
+            body: keepTicks(this.render(number), ticked, resends),
+            ...this.labelBack()
+        });
+        let answer = await this.github.updateIssue(number, body);
+        this.adopt(answer);
+        if (this.githubClock.recordedLate(answer, this.ledger.writtenAt)) {
+            answer = await this.github.updateIssue(number, body);
+            this.adopt(answer);
+        }
+        this.known = stateKey(this.ledger);
     }
     /**
      * Opens the dashboard: the issue first, with the page but no state, as the state names the issue
@@ -2015,7 +2275,7 @@ class Dashboard {
         if (!created.labels.includes(DASHBOARD_LABEL))
             this.notices.push(`GitHub created the dashboard ${created.url} without its label '${DASHBOARD_LABEL}'; the next run finds it by its author and title, but give the workflow 'issues: write'.`);
         this.adopt(created);
-        this.adopt(await this.github.updateIssue(created.number, { body: this.render(created.number) }));
+        await this.put(created.number, false);
         // A dashboard deleted, or transferred to another repository, cannot be found: an empty one
         // replaces it, which is never done silently.
         this.notices.push(`No docs agent dashboard was found (no issue labelled '${DASHBOARD_LABEL}', and none titled '${this.options.title}' opened by @${this.viewer || 'this action'}, open or closed): ${created.url} is opened with an empty ledger, and 'max-jobs' counts from here. If an earlier dashboard was deleted or transferred to another repository, what waited there and its last documented commit are not carried over: send those changes with a prompt, or transfer it back and delete the hidden state of ${created.url} (the last HTML comment of its body).`);
@@ -2034,17 +2294,24 @@ class Dashboard {
         };
     }
     /**
-     * Takes the newest body's state when it verifies as written in this issue and is not older than
-     * the one this run holds (a person's restore in between); otherwise keeps what this run holds.
+     * Reads the newest body. Its state, when it verifies as written in this issue and is not the one
+     * this run last read or wrote, is another run's: it is merged with this run's (mergedLedger),
+     * unless it is older than this run's (a person's restore in between), when this run's is kept.
      * A state a newer version of the action wrote meanwhile is never written over: the run stops.
+     * Returns the other run's state when it was merged in.
      */
     merge(latest) {
         const read = readDashboardState(latest.body, this.options.signer, this.options.view.repository, latest.number);
         if (!read.ok && read.why === 'newer')
             throw newerLedger(latest.url, read.format, ', and this run records nothing there');
-        if (read.ok && (read.ledger.writtenAt ?? 0) >= (this.ledger.writtenAt ?? 0))
-            this.ledger = read.ledger;
         this.adopt(latest);
+        if (!read.ok || stateKey(read.ledger) === this.known)
+            return undefined;
+        this.known = stateKey(read.ledger);
+        if ((read.ledger.writtenAt ?? 0) < (this.ledger.writtenAt ?? 0))
+            return undefined;
+        this.ledger = mergedLedger(read.ledger, this.ledger);
+        return read.ledger;
     }
     /** The body: the page, and the state stamped with its issue, its next version and the time. */
     render(issue) {
@@ -2053,11 +2320,14 @@ class Dashboard {
         this.ledger = this.redactor.value(this.ledger);
         this.ledger.issue = issue;
         this.ledger.version = (this.ledger.version ?? 0) + 1;
-        this.ledger.writtenAt = Math.max(now, (this.ledger.writtenAt ?? 0) + 1);
+        // On GitHub's clock, which stamps the edit: see github-clock.ts.
+        this.ledger.writtenAt = Math.max(this.githubClock.now(), (this.ledger.writtenAt ?? 0) + 1);
         const record = ledgerRecord(this.ledger, this.options.signer, dashboardPlace(this.options.view.repository, issue), now);
         return withinIssueBody(renderDashboard(this.ledger, { ...this.options.view, now }), record);
     }
 }
+/** Tells states apart: each write of the action gives its state a new version and time. */
+const stateKey = (ledger) => `${ledger.version ?? 0}/${ledger.writtenAt ?? 0}`;
 /** GitHub refuses an issue body over 65,536 characters (422): the whole write would be lost. */
 const MAX_ISSUE_BODY = 65_536;
 const CUT_NOTE = '\n\n… The rest of this page is cut to keep the dashboard within the 65,536 characters GitHub allows an issue body; the state below is whole.';
@@ -2094,9 +2364,8 @@ function dashboardError(what, error, { view, withoutLedger }) {
     return new errors/* ExplainedError */.hM(`Could not ${what} the docs agent dashboard issue (${(0,api/* gitHubFailure */.o7)(error).why}), which records what was handed to the agent, so nothing was started.${advice ? ` ${advice}` : ''}`);
 }
 
-// EXTERNAL MODULE: ./.tmp/ncc-js/policy/code-repositories.js
-var code_repositories = __webpack_require__(523);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/ledger-session.js
+
 
 
 
@@ -2238,7 +2507,9 @@ class LedgerSession {
                     moreChanges: 0
                 });
             project.runs.push(this.entry(at, batch, followUp ? 'follow-up sent' : 'job started', job.id, this.approvedBy ? `approved by @${this.approvedBy}` : ''));
-        }, { reread: true });
+        }, 
+        // It records a start: read back, so that no overlapping run's write takes it away.
+        { confirm: true });
     }
     /**
      * A job or follow-up an issue started: a person's request, never held back by the budget, but it
@@ -2258,7 +2529,7 @@ class LedgerSession {
                 changes: 0,
                 note: note.slice(0, 300)
             });
-        }, { reread: true });
+        }, { confirm: true });
     }
     /**
      * What this run read of the ledger's docs pull requests (merged, closed, still open) and which
@@ -2280,7 +2551,7 @@ class LedgerSession {
                     changes: 0,
                     note: note.slice(0, 300)
                 });
-        }, { reread: true });
+        });
     }
     /** The answer to a write never came: it may have started a job, so it is not sent again by itself. */
     async uncertain(batch, what, why, jobId) {
@@ -2291,7 +2562,7 @@ class LedgerSession {
             const id = newBatchId(at);
             project.uncertain.push(keptUncertain({ id, at, what, job: jobId, changes: changeRefs(batch), why }));
             project.runs.push(this.entry(at, batch, 'uncertain', jobId, why));
-        }, { reread: true });
+        }, { confirm: true });
     }
     /** The run ended: what became of the job, for people and for the next fold. */
     async finished(job, result) {
@@ -2307,12 +2578,10 @@ class LedgerSession {
                             ? 'open'
                             : (job.status ?? known.state);
             }
-            const entry = [...project.runs]
-                .reverse()
-                .find(r => r.run === this.run.id && r.job === job.id);
+            const entry = [...project.runs].reverse().find(r => r.run === this.run.id && r.job === job.id);
             if (entry)
                 entry.result = result;
-        }, { reread: true });
+        });
     }
     /**
      * A run that hands nothing over still records what it decided: the changes it found nothing to
@@ -2341,12 +2610,7 @@ class LedgerSession {
             }
             this.markSeen(project);
             project.runs.push(this.entry(at, batch, decision.result, undefined, decision.note));
-        }, 
-        // A batch waiting for approval: its box may have been ticked since this run read it.
-        {
-            reread: decision.approval?.batch ? 'always' : false,
-            untick: Boolean(decision.waiting && this.resending)
-        });
+        }, { untick: Boolean(decision.waiting && this.resending) });
     }
     /** A tick on the dashboard that started nothing (refused, or on a batch that no longer waits). */
     async recordTick(result, note) {
@@ -2361,7 +2625,7 @@ class LedgerSession {
                 changes: 0,
                 note: note.slice(0, 300)
             });
-        }, { reread: true, untick: true });
+        }, { untick: true });
     }
     /**
      * The batch is handed over (accepted, or perhaps): the last documented commit moves to its head
@@ -2454,27 +2718,13 @@ function markDocumented(project, batch, at, start) {
             project.documented = { sha: batch.head, at };
         return;
     }
-    const marks = (project.repositories ??= {});
     for (const part of batch.parts) {
-        const key = (0,code_repositories/* repositoryKey */.Kq)(part.name);
-        if (unmoved(marks[key]?.sha, start.repositories[key]))
-            marks[key] = { sha: part.head, at, name: part.name, branch: part.branch };
+        const current = watermarkOf(project, part.name, part.id);
+        const key = current?.key ?? (0,code_repositories/* repositoryKey */.Kq)(part.name);
+        if (unmoved(current?.mark.sha, start.repositories[key]))
+            setWatermark(project, part, part.head, at);
     }
-    dropUnlisted(project, batch);
-}
-/**
- * The watermarks of repositories `code-repositories` no longer lists leave the ledger: kept, they
- * would crowd out a listed one's (the ledger keeps as many as may be listed). A repository listed
- * again later is a first look.
- */
-function dropUnlisted(project, batch) {
-    const listed = batch.listed && new Set(batch.listed);
-    const marks = project.repositories;
-    if (!listed || !marks)
-        return;
-    for (const key of Object.keys(marks))
-        if (!listed.has(key))
-            delete marks[key];
+    settleListed(project, batch, at);
 }
 /**
  * The batch waits: no watermark moves, but a repository seen for the first time gets the one its
@@ -2483,14 +2733,12 @@ function dropUnlisted(project, batch) {
 function markFirstSeen(project, batch, at) {
     if (!batch.parts)
         return;
-    const marks = (project.repositories ??= {});
     for (const part of batch.parts) {
-        const key = (0,code_repositories/* repositoryKey */.Kq)(part.name);
         const from = part.base ?? part.start;
-        if (!marks[key] && from)
-            marks[key] = { sha: from, at, name: part.name, branch: part.branch };
+        if (!watermarkOf(project, part.name, part.id) && from)
+            setWatermark(project, part, from, at);
     }
-    dropUnlisted(project, batch);
+    settleListed(project, batch, at);
 }
 /** What reads learnt of the ledger's jobs: state, docs pull request and its times. */
 function applyUpdates(project, updates) {
@@ -2559,9 +2807,10 @@ function leftOut(batch) {
 /**
  * The run's dashboard in its repository (found by its title, its state verified with the key, its
  * links on the run's GitHub, the project's limits beside what it used) and the ledger session that
- * records for this run and project. `withoutLedger`: how the run could go without one, when it can.
+ * records for this run and project. `withoutLedger`: how the run could go without one, when it can;
+ * `signal`: the run's cancel, which ends the pause before a write is read back.
  */
-async function openRunLedger(github, settings, event, clock, { withoutLedger } = {}) {
+async function openRunLedger(github, settings, event, clock, { withoutLedger, signal } = {}) {
     const dashboard = await Dashboard.open(github, {
         title: settings.dashboardTitle,
         signer: new record/* RecordSigner */.wo(settings.apiKey),
@@ -2572,6 +2821,8 @@ async function openRunLedger(github, settings, event, clock, { withoutLedger } =
             limits: settings
         },
         now: () => clock.wallNow(),
+        // The pause before a write is read back (compare-and-set), on the run's clock; a cancel ends it.
+        sleep: ms => clock.sleep(ms, signal),
         ...(withoutLedger === undefined ? {} : { withoutLedger })
     });
     const session = new LedgerSession(dashboard, settings.projectId, { id: event.runId, url: event.runUrl, attempt: event.runAttempt, step: event.step }, () => clock.wallNow(), settings);
@@ -2596,7 +2847,7 @@ async function countedRun(settings, event, deps, run) {
     let ledger;
     try {
         const github = deps.session.repository(settings.githubToken, event);
-        ledger = (await openRunLedger(github, settings, event, clock)).session;
+        ledger = (await openRunLedger(github, settings, event, clock, { signal: deps.signal })).session;
         if (run.hold)
             await ledger.ensureWritable();
     }
