@@ -50951,7 +50951,12 @@ async function measureReaderImpact(settings, event, deps) {
         view: { repository, serverUrl: event.serverUrl, limits: settings },
         now: () => clock.wallNow()
     });
-    const end = { measured: [], requests: 0, dashboardUrl: dashboard.url };
+    const end = {
+        measured: [],
+        unmeasurable: [],
+        requests: 0,
+        dashboardUrl: dashboard.url
+    };
     const days = settings.impactAfter.days;
     if (!dashboard.ledger.projects[settings.projectId]) {
         log.notice(`Reader impact: the dashboard of ${repository} holds no ledger for project ${settings.projectId} yet, so there is no merged docs pull request to measure.`);
@@ -51005,7 +51010,7 @@ async function measureOne(job, remaining, m) {
         const body = renderUnsureComment({ mergedAt: job.endedAt, unsure });
         if (!(await settle(to, impact, body)))
             return 'stop';
-        m.end.measured.push(job.prLink);
+        m.end.unmeasurable.push(job.prLink);
         return 'next';
     }
     const terms = termsOf(job.changes);
@@ -51019,7 +51024,7 @@ async function measureOne(job, remaining, m) {
         impact.before = impact.after = emptyFigures();
         if (!(await settle(to, impact, undefined)))
             return 'stop';
-        m.end.measured.push(job.prLink);
+        m.end.unmeasurable.push(job.prLink);
         return 'next';
     }
     const planned = plannedRequests({ pages, terms });
@@ -51223,7 +51228,10 @@ async function measureImpact(settings, event, deps) {
     if (!impactAfter)
         throw new errors/* InputError */.dz(`Input '${names/* Input */.pd.ImpactAfter}' is required.`);
     const end = await measureReaderImpact({ ...settings, impactAfter }, event, deps);
-    const said = `This run measured the reader impact of ${(0,runner_text/* counted */.hS)(end.measured.length, 'docs pull request')} (${(0,runner_text/* counted */.hS)(end.requests, 'analytics request')}) and started no job.`;
+    const unmeasurable = end.unmeasurable.length
+        ? `, settled ${(0,runner_text/* counted */.hS)(end.unmeasurable.length, 'other')} it could not measure`
+        : '';
+    const said = `This run measured the reader impact of ${(0,runner_text/* counted */.hS)(end.measured.length, 'docs pull request')} (${(0,runner_text/* counted */.hS)(end.requests, 'analytics request')})${unmeasurable} and started no job.`;
     deps.log.notice(said);
     return {
         outcome: (0,agent_outcome/* nothingStarted */.LM)(said, false, settings.dryRun),

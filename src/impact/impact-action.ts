@@ -42,7 +42,10 @@ export async function measureImpact(
   const impactAfter = settings.impactAfter
   if (!impactAfter) throw new InputError(`Input '${Input.ImpactAfter}' is required.`)
   const end = await measureReaderImpact({ ...settings, impactAfter }, event, deps)
-  const said = `This run measured the reader impact of ${counted(end.measured.length, 'docs pull request')} (${counted(end.requests, 'analytics request')}) and started no job.`
+  const unmeasurable = end.unmeasurable.length
+    ? `, settled ${counted(end.unmeasurable.length, 'other')} it could not measure`
+    : ''
+  const said = `This run measured the reader impact of ${counted(end.measured.length, 'docs pull request')} (${counted(end.requests, 'analytics request')})${unmeasurable} and started no job.`
   deps.log.notice(said)
   return {
     outcome: nothingStarted(said, false, settings.dryRun),

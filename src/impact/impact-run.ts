@@ -32,8 +32,10 @@ export interface ImpactDeps {
 }
 
 export interface ImpactEnd {
-  /** Docs pull requests measured in this run. */
+  /** Docs pull requests measured in this run: their readers compared across the two windows. */
   measured: string[]
+  /** Docs pull requests settled without figures (no site page, or pages that cannot be told). */
+  unmeasurable: string[]
   /** Analytics requests sent, retries included. */
   requests: number
   dashboardUrl?: string
@@ -64,7 +66,12 @@ export async function measureReaderImpact(
     view: { repository, serverUrl: event.serverUrl, limits: settings },
     now: () => clock.wallNow()
   })
-  const end: ImpactEnd = { measured: [], requests: 0, dashboardUrl: dashboard.url }
+  const end: ImpactEnd = {
+    measured: [],
+    unmeasurable: [],
+    requests: 0,
+    dashboardUrl: dashboard.url
+  }
   const days = settings.impactAfter.days
   if (!dashboard.ledger.projects[settings.projectId]) {
     log.notice(
@@ -139,7 +146,7 @@ async function measureOne(job: MergedJob, remaining: number, m: Measuring): Prom
     impact.before = impact.after = emptyFigures()
     const body = renderUnsureComment({ mergedAt: job.endedAt, unsure })
     if (!(await settle(to, impact, body))) return 'stop'
-    m.end.measured.push(job.prLink)
+    m.end.unmeasurable.push(job.prLink)
     return 'next'
   }
   const terms = termsOf(job.changes)
@@ -154,7 +161,7 @@ async function measureOne(job: MergedJob, remaining: number, m: Measuring): Prom
     const impact: ReaderImpact = { at: m.now, days, before: [], after: [], noPages: true }
     impact.before = impact.after = emptyFigures()
     if (!(await settle(to, impact, undefined))) return 'stop'
-    m.end.measured.push(job.prLink)
+    m.end.unmeasurable.push(job.prLink)
     return 'next'
   }
   const planned = plannedRequests({ pages, terms })

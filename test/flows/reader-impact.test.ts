@@ -363,6 +363,11 @@ describe('reader impact of merged docs pull requests', () => {
     expect(run.log).toContain(
       'not measured: it changed no site page; no analytics request is spent on it'
     )
+    // Settled, not measured: the outputs count only what was measured.
+    expect(run.log).toContain(
+      'measured the reader impact of 0 docs pull requests (0 analytics requests), settled 1 other it could not measure'
+    )
+    expect([run.outputs.measured, run.outputs['pull-requests']]).toEqual(['0', '[]'])
     // Issue 27: a pull request touching only non-pages spends no analytics request.
     expect(analytics()).toHaveLength(0)
     expect(impactComments(pull)).toEqual([])
