@@ -109,12 +109,9 @@ export async function readRange(
     numbers.push(where.pull)
   const details = await readPulls(source.graphql, where, numbers)
   // A merge commit GitHub has not linked yet is the event's own pull request's.
-  const linked = new Set(details.keys())
-  const direct = range.taken.filter(
-    c =>
-      !c.pull &&
-      !(where.pull && linked.has(where.pull) && c.sha === details.get(where.pull)?.mergeCommit)
-  )
+  const ownMerge =
+    where.pull && details.has(where.pull) ? details.get(where.pull)?.mergeCommit : undefined
+  const direct = range.taken.filter(c => !c.pull && c.sha !== ownMerge)
   const commits: BatchCommit[] = []
   for (const [i, c] of direct.entries()) {
     const withFiles = i < MAX_COMMITS_WITH_FILES
@@ -137,9 +134,12 @@ export async function readRange(
           : `${where.serverUrl}/${where.owner}/${where.repo}/commit/${oldest?.sha ?? where.head}`,
       head,
       ...(range.backlog ? { backlog: range.backlog } : {}),
-      history: range.taken.map(c =>
-        c.pull === undefined ? { sha: c.sha } : { sha: c.sha, pull: c.pull }
-      ),
+      // The event's own merge commit is its pull request's step, linked or not: a prompt that
+      // leaves that pull request out cannot move the last documented commit past it.
+      history: range.taken.map(c => {
+        const pull = c.pull ?? (c.sha === ownMerge ? where.pull : undefined)
+        return pull === undefined ? { sha: c.sha } : { sha: c.sha, pull }
+      }),
       ...(!where.base && oldest ? { oldest: oldest.sha } : {}),
       base: where.base,
       pulls: [...details.values()].reverse().map(asBatchPull),

@@ -8,6 +8,7 @@ import {
   readPatches,
   readRange
 } from '../../src/changes/change-batch.js'
+import { cutToDescribed } from '../../src/changes/batch-fit.js'
 import { isChangeRun, planChange } from '../../src/changes/change-plan.js'
 import {
   MAX_CHANGE_BYTES,
@@ -879,6 +880,9 @@ describe('reading a batch, bounded', () => {
     const { batch: read } = await readRange(github, { ...where, pull: 7 })
     expect(read.pulls.map(p => p.number)).toEqual([7])
     expect(read.commits).toEqual([])
+    // The history names it as #7's step: a prompt that leaves #7 out cannot move the head past it.
+    expect(read.history).toEqual([{ sha: sha('h'), pull: 7 }])
+    expect(cutToDescribed(read, { pulls: 0, commits: 0 })).toBeUndefined()
   })
 
   it('reads the files of five direct commits at most, three small pages each, and says what it left out', async () => {
