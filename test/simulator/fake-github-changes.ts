@@ -1,4 +1,4 @@
-import type { FakeComment } from './fake-github.js'
+import type { FakeComment } from './fake-github-issues.js'
 
 /** A changed file as GitHub's files, compare and commit endpoints list it. */
 export interface FakeFile {
@@ -53,6 +53,14 @@ export interface FakeTimelineItem {
   committer?: { login?: string; email?: string; bot?: boolean }
 }
 
+/** An inline comment of a review, as the review comments route lists it. */
+export interface FakeReviewComment {
+  path: string
+  line?: number
+  body: string
+  user?: string
+}
+
 export interface FakeCommit {
   sha: string
   message: string
@@ -86,6 +94,8 @@ export interface ChangeStore {
   renamed: Map<string, string>
   /** Each repository's number (GitHub's `id`, `databaseId`): it stays through a rename. */
   repositoryIds: Map<string, number>
+  /** A review's inline comments, by `owner/repo#pull/review`. */
+  reviewComments: Map<string, FakeReviewComment[]>
 }
 
 /** The name a repository has now: GitHub follows a renamed repository's old name to it. */
@@ -265,6 +275,22 @@ export async function changeRoute(
       status: 200,
       body: { ...commitView(commit), files: shown.map(fileView) },
       more: paging && page * perPage < files.length
+    }
+  }
+  if ((m = /^\/repos\/([^/]+\/[^/]+)\/pulls\/(\d+)\/reviews\/(\d+)\/comments$/.exec(route))) {
+    if (await fail('review-comments')) return null
+    const all = store.reviewComments.get(`${m[1]}#${m[2]}/${m[3]}`) ?? []
+    return {
+      status: 200,
+      body: all.slice(0, perPage).map((c, i) => ({
+        id: 7000 + i,
+        pull_request_review_id: Number(m?.[3]),
+        path: c.path,
+        body: c.body,
+        line: c.line ?? null,
+        original_line: c.line ?? null,
+        user: { login: c.user ?? 'maintainer', type: 'User' }
+      }))
     }
   }
   if ((m = /^\/repos\/([^/]+)\/([^/]+)\/compare\/([0-9a-f]+\.\.\.[0-9a-f]+)$/.exec(route))) {
