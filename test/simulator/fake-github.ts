@@ -433,7 +433,8 @@ export class FakeGitHub {
         { location: moved }
       )
     }
-    url.pathname = `${this.prefix}${renamed.route}`
+    // Only a path under the REST prefix is a repository's (GraphQL's is beside it on GHES).
+    if (url.pathname.startsWith(`${this.prefix}/`)) url.pathname = `${this.prefix}${renamed.route}`
     if (!url.pathname.startsWith(`${this.prefix}/repos/`) && url.pathname !== graphqlPath)
       return send(404, { message: 'Not Found' })
     const route = url.pathname.slice(this.prefix.length)
