@@ -9,7 +9,7 @@ import type { ApiClient } from '../mintlify/client.js'
 import type { ApiError } from '../mintlify/errors.js'
 import { type Clock } from '../runner/clock.js'
 import { type Logger } from '../runner/logger.js'
-import { formatDuration } from '../runner/duration.js'
+import { MINUTE_MS, formatDuration } from '../runner/duration.js'
 import { type Result, resultOf } from './outcome.js'
 import { type FollowUpCheck, waitForJob } from './wait.js'
 
@@ -21,7 +21,7 @@ import { type FollowUpCheck, waitForJob } from './wait.js'
  * that does not show up by then most likely did the follow-up between two checks, or has not taken
  * it at all, and waiting the whole `timeout` (30 minutes by default) would only cost runner time.
  */
-export const FOLLOW_UP_GRACE_MS = 60_000
+export const FOLLOW_UP_GRACE_MS = MINUTE_MS
 
 export interface JobRequest {
   projectId: string

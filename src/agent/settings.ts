@@ -1,5 +1,5 @@
 import { type Connection, parseId, readConnection } from '../mintlify/connection.js'
-import { durationInput } from '../runner/duration.js'
+import { DAY_MS, HOUR_MS, durationInput } from '../runner/duration.js'
 import {
   type InputReader,
   type Masker,
@@ -163,9 +163,7 @@ export interface Settings extends Inputs, TriggerSettings, ChangeSettings {
 
 /** Prompt files are meant to be short instructions; a huge one is a mistake (a wrong path). */
 const MAX_PROMPT_FILE_BYTES = 256 * 1024
-const MAX_TIMEOUT_MS = 72 * 3_600_000
-const DAY_MS = 86_400_000
-
+const MAX_TIMEOUT_MS = 72 * HOUR_MS
 /**
  * Every secret of the settings, for what redacts the step's failure, outputs, summary and comments:
  * the key and each token (a token the service or GitHub echoes back is found there in any form).
@@ -217,7 +215,7 @@ export function readInputs(
       Input.PollInterval,
       value(Input.PollInterval) || '10s',
       1000,
-      3_600_000
+      HOUR_MS
     ),
     failOn: parseFailOn(value(Input.FailOn) || 'failed,timeout'),
     githubToken,

@@ -3,7 +3,7 @@ import { CancelledError } from '../runner/errors.js'
 import { ApiError, RateLimitError } from '../mintlify/errors.js'
 import { type Clock } from '../runner/clock.js'
 import { type Logger } from '../runner/logger.js'
-import { formatDuration } from '../runner/duration.js'
+import { MINUTE_MS, formatDuration } from '../runner/duration.js'
 import { KNOWN_STATUSES, isTerminal } from './outcome.js'
 
 export interface WaitOptions {
@@ -73,7 +73,7 @@ export async function waitForJob(
   options: WaitOptions
 ): Promise<WaitResult> {
   const { clock, log, deadline } = options
-  const heartbeatMs = options.heartbeatMs ?? 60_000
+  const heartbeatMs = options.heartbeatMs ?? MINUTE_MS
   const started = clock.now()
   let job = initial
   let polls = 0

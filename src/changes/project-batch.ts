@@ -18,7 +18,7 @@ import { Input, Key } from '../agent/names.js'
 import type { ChangeSettings } from '../agent/settings.js'
 import { ChangeReader, ReadError, type ReaderSettings } from './change-reader.js'
 import { fitProjectBatch } from './project-fit.js'
-import { watermarkOf } from '../agent/ledger/watermarks.js'
+import { namesOf, watermarkOf } from '../agent/ledger/watermarks.js'
 import { type ChangeRules, applyRules, batchSize } from './change-rules.js'
 import type { GateReads } from './gates/gate.js'
 
@@ -176,6 +176,8 @@ async function readRepository(
   const { settings, project, notices, deps } = read
   // Under its name, or its old name's after a rename: GitHub's node id stays.
   const mark = watermarkOf(project, repository.name, head.id)?.mark
+  // The jobs name the changes sent before a rename under its old name.
+  const names = namesOf(repository.name, mark)
   const part = (base: string | undefined, url: string): RepositoryPart => ({
     name: repository.name,
     branch: head.branch,
@@ -199,7 +201,7 @@ async function readRepository(
         notices,
         mark.at || undefined
       ),
-      repository.name,
+      names,
       project
     )
   else if (windowFrom) {
@@ -210,7 +212,7 @@ async function readRepository(
     // A repository listed before, whose record is gone: what the ledger's jobs hold is not sent again.
     batch = withoutDocumented(
       await reader.readWindow(head.sha, head.branch, windowFrom),
-      repository.name,
+      names,
       project
     )
   } else {
@@ -244,16 +246,16 @@ async function readRepository(
 /**
  * A repository's batch without the changes the ledger's jobs and uncertain requests hold already:
  * after a rewritten history its merges are read again from a time, and some were documented.
+ * `names` are the repository's, as keys: now and before a rename.
  */
 function withoutDocumented(
   batch: ChangeBatch,
-  repository: string,
+  names: ReadonlySet<string>,
   project: ProjectLedger
 ): ChangeBatch {
-  const key = repositoryKey(repository)
   const known = [...project.jobs, ...project.uncertain]
     .flatMap(j => j.changes)
-    .filter(c => c.repo && repositoryKey(c.repo) === key)
+    .filter(c => c.repo && names.has(repositoryKey(c.repo)))
   if (!known.length) return batch
   const pulls = new Set(known.flatMap(c => (c.pr === undefined ? [] : [c.pr])))
   const shas = new Set(known.map(c => c.sha))

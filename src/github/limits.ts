@@ -1,7 +1,7 @@
 import type { Octokit } from '@octokit/core'
 import { type ThrottlingOptions, throttling } from '@octokit/plugin-throttling'
 import type { Clock } from '../runner/clock.js'
-import { formatDuration } from '../runner/duration.js'
+import { MINUTE_MS, formatDuration } from '../runner/duration.js'
 import { ExplainedError } from '../runner/errors.js'
 import { answerOf, waitAsked } from './rest.js'
 
@@ -20,7 +20,7 @@ const TIMEOUT_MS = 15_000
 /** Short enough that a cancelled step still ends within 2 s, long enough for a healthy GitHub. */
 const GRACE_MS = 1_500
 /** The longest rate-limit wait when the step names no time limit: GitHub's own default for a secondary limit. */
-const UNBOUNDED_WAIT_MS = 60_000
+const UNBOUNDED_WAIT_MS = MINUTE_MS
 /** Retries after a rate limit, for requests that are safe to send again (reads, edits). */
 const LIMIT_RETRIES = 3
 /**

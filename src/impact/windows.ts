@@ -1,6 +1,5 @@
 import type { LedgerJob, ProjectLedger } from '../records/ledger.js'
-
-export const DAY = 86_400_000
+import { DAY_MS } from '../runner/duration.js'
 
 /** Whole UTC days, `from` included, `to` not: what the analytics' `dateFrom` and `dateTo` take. */
 export interface DayRange {
@@ -23,17 +22,17 @@ const dayText = (at: number): string => new Date(at).toISOString().slice(0, 10)
  * after it. Measured a day after the second ends (the analytics' lag).
  */
 export function impactWindows(mergedAt: number, days: number): ImpactWindows {
-  const mergeDay = Math.floor(mergedAt / DAY) * DAY
-  const afterEnd = mergeDay + DAY + days * DAY
+  const mergeDay = Math.floor(mergedAt / DAY_MS) * DAY_MS
+  const afterEnd = mergeDay + DAY_MS + days * DAY_MS
   return {
-    before: { from: dayText(mergeDay - days * DAY), to: dayText(mergeDay) },
-    after: { from: dayText(mergeDay + DAY), to: dayText(afterEnd) },
-    dueAt: afterEnd + DAY
+    before: { from: dayText(mergeDay - days * DAY_MS), to: dayText(mergeDay) },
+    after: { from: dayText(mergeDay + DAY_MS), to: dayText(afterEnd) },
+    dueAt: afterEnd + DAY_MS
   }
 }
 
 /** The last day a range covers, for people: `to` is not in it. */
-export const lastDay = (range: DayRange): string => dayText(Date.parse(range.to) - DAY)
+export const lastDay = (range: DayRange): string => dayText(Date.parse(range.to) - DAY_MS)
 
 export type MergedJob = LedgerJob & { prLink: string; endedAt: number }
 

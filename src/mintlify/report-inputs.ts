@@ -1,5 +1,5 @@
 import { type DateValue, readDateRange } from '../runner/dates.js'
-import { durationInput } from '../runner/duration.js'
+import { HOUR_MS, durationInput } from '../runner/duration.js'
 import {
   type InputReader,
   type Masker,
@@ -37,7 +37,7 @@ export interface ReportInputs extends Connection {
 }
 
 /** A sub-action's whole run, reading included, ends within this. */
-const MAX_TIMEOUT_MS = 6 * 3_600_000
+const MAX_TIMEOUT_MS = 6 * HOUR_MS
 /** The most entries a report ranks. */
 export const MAX_TOP = 100
 

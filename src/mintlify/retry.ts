@@ -1,6 +1,7 @@
 import { type Clock } from '../runner/clock.js'
 import type { CancelledError } from '../runner/errors.js'
 import { type ApiError, RateLimitError } from './errors.js'
+import { HOUR_MS } from '../runner/duration.js'
 
 /** Statuses worth retrying for reads, as AWS's standard mode and undici's RetryHandler do. */
 export const RETRYABLE_READ_STATUSES: ReadonlySet<number> = new Set([408, 429, 500, 502, 503, 504])
@@ -68,7 +69,7 @@ function whenText(waitMs: number): string {
   const at = Date.now() + waitMs
   return Number.isFinite(at) && at < 8.64e15
     ? `until ${new Date(at).toISOString()}`
-    : `for ${Math.round(waitMs / 3_600_000)} hours`
+    : `for ${Math.round(waitMs / HOUR_MS)} hours`
 }
 
 /** What one attempt came to: a value, or an error and whether another attempt may help. */

@@ -1,6 +1,5 @@
 import { InputError } from '../runner/errors.js'
-
-const DAY_MS = 86_400_000
+import { DAY_MS } from '../runner/duration.js'
 
 /**
  * The rolling windows a budget counts in. A month is 30 days, not a calendar month: a rolling

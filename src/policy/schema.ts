@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { parseDuration } from '../runner/duration.js'
+import { DAY_MS, HOUR_MS, parseDuration } from '../runner/duration.js'
 import { MAX_JOBS_PATTERN } from './budget.js'
 import {
   APPROVAL_MODES,
@@ -24,9 +24,9 @@ import { MAX_PATTERNS, isGlob } from './path-filter.js'
 /** The longest standing instruction: it is sent before every request. */
 export const MAX_INSTRUCTIONS = 8192
 /** `expire-after`'s range. */
-export const EXPIRE_AFTER_MS = { min: 3_600_000, max: 365 * 86_400_000 } as const
+export const EXPIRE_AFTER_MS = { min: HOUR_MS, max: 365 * DAY_MS } as const
 /** `since`'s range: GitHub lists 100 merged pull requests a page, a quarter is plenty. */
-export const SINCE_MS = { min: 3_600_000, max: 90 * 86_400_000 } as const
+export const SINCE_MS = { min: HOUR_MS, max: 90 * DAY_MS } as const
 /** A duration as `parseDuration` reads it, in lower case as the file writes it. */
 export const DURATION_PATTERN = /^(?:\d+(?:\.\d+)?(?:ms|s|m|h|d|w))+$/
 

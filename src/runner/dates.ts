@@ -1,6 +1,6 @@
 import { InputError } from './errors.js'
+import { DAY_MS } from './duration.js'
 
-const DAY_MS = 86_400_000
 const PLAIN_DATE = /^(\d{4})-(\d{2})-(\d{2})$/
 const ISO_DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i

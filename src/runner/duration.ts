@@ -1,12 +1,17 @@
 import { InputError } from './errors.js'
 
+/** Units of time in milliseconds: defined here once, for every part of the action. */
+export const MINUTE_MS = 60_000
+export const HOUR_MS = 60 * MINUTE_MS
+export const DAY_MS = 24 * HOUR_MS
+
 const UNIT_MS: Record<string, number> = {
   ms: 1,
   s: 1000,
-  m: 60_000,
-  h: 3_600_000,
-  d: 86_400_000,
-  w: 7 * 86_400_000
+  m: MINUTE_MS,
+  h: HOUR_MS,
+  d: DAY_MS,
+  w: 7 * DAY_MS
 }
 const PART = /(\d+(?:\.\d+)?)(ms|h|m|s|d|w)/y
 

@@ -112,6 +112,35 @@ describe('a docs project whose list changes', () => {
     expect(problems()).toEqual([])
   })
 
+  it('a renamed repository whose history is then rewritten: what its jobs sent under its old name is not sent again under its new one', async () => {
+    await firstRun()
+    clock.advance(MINUTE)
+    const documented = project.merge('acme/api', { title: 'Documented before the rename' })
+    expect((await run(project.schedule())).outputs.decision).toBe('new-job')
+    // The job records the change as acme/api#1; the repository is renamed and listed so.
+    gh.rename('acme/api', 'acme/api-server')
+    project = project.listing(['acme/api-server', 'acme/cli', 'acme/web'])
+    clock.advance(MINUTE)
+    // Force-push of a rebase: the documented merge made again (a new sha, committed now), then a merge.
+    const dropped = gh.commits.get(gh.branches.get('acme/api-server:main')?.pop() ?? '')
+    gh.commitTo('acme/api-server', {
+      message: dropped?.message ?? '',
+      pulls: dropped?.pulls,
+      files: dropped?.files,
+      committedAt: clock.wallNow()
+    })
+    expect(gh.headOf('acme/api-server')).not.toBe(documented.mergeCommit)
+    project.merge('acme/api-server', { number: 2, title: 'Merged after the rewrite' })
+    const rewritten = await run(project.schedule())
+    expect(rewritten.log).toContain('the history was rewritten, by a force-push')
+    expect(sentTimes('Merged after the rewrite')).toBe(1)
+    expect(sentTimes('Documented before the rename')).toBe(1)
+    // Its watermark, now under the new name, keeps the old one for the jobs that name it.
+    expect(project.ledger()?.repositories?.['acme/api-server']?.formerly).toEqual(['acme/api'])
+    expect(project.ledger()?.repositories?.['acme/api']).toBeUndefined()
+    expect(problems()).toEqual([])
+  })
+
   it('a repository out of reach from the start: once it can be read, the merge that waited is sent, as the warning promised', async () => {
     gh.hiddenRepos.add('acme/web')
     const first = await firstRun()

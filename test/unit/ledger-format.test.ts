@@ -192,7 +192,13 @@ describe('the format version', () => {
           uncertain: [{ id: 'BAD ID', what: 'other', changes: 'none', moreChanges: 2.7 }],
           spend: encodeStarts([NOW]),
           repositories: {
-            'acme/api': { sha: 'b'.repeat(40), at: 1, name: 'acme/api', branch: 'main' }
+            'acme/api': {
+              sha: 'b'.repeat(40),
+              at: 1,
+              name: 'acme/api',
+              branch: 'main',
+              formerly: ['not a name!', ...names]
+            }
           },
           impactDays: 29
         }
@@ -215,6 +221,8 @@ describe('the format version', () => {
     ])
     expect(project?.spend).toEqual([NOW])
     expect(Object.keys(project?.repositories ?? {})).toEqual(['acme/api'])
+    // Former names out of shape are dropped, and a few kept.
+    expect(project?.repositories?.['acme/api']?.formerly).toEqual(names.slice(0, 5))
     expect(project?.impactDays).toBeUndefined()
   })
 

@@ -1,6 +1,7 @@
 import type { Limits } from '../../policy/budget.js'
 
 export type { Limits }
+import { DAY_MS } from '../../runner/duration.js'
 import { formatCount } from '../../runner/text.js'
 
 /** Where one budget stands: the starts in its window against the starts it allows. */
@@ -18,8 +19,6 @@ export interface BudgetState {
   /** When the next one frees up (epoch ms), when none is left. */
   freesAt?: number
 }
-
-const DAY = 86_400_000
 
 /** Each budget the limits set, where it stands at `now`, from the start of every job and follow-up. */
 export function budgetStates(
@@ -74,7 +73,7 @@ export function overBudget(state: BudgetState, limits: Limits, now: number): str
 
 /** One budget as people read it: "3 of 20 in 30 days used (max-jobs: 20/month), about 540 credits". */
 export function budgetText(state: BudgetState, limits: Limits): string {
-  const days = Math.round(state.windowMs / DAY)
+  const days = Math.round(state.windowMs / DAY_MS)
   const window = days === 1 ? '24 hours' : `${days} days`
   const credits = (n: number): string => `about ${formatCount(n * limits.creditsPerRun)} credits`
   return state.key === 'max-credits'

@@ -16,12 +16,13 @@ import {
   openedAt,
   startsIn30Days
 } from '../../records/ledger.js'
+import { DAY_MS, HOUR_MS } from '../../runner/duration.js'
 
 /** Docs-repository requests at most, in one run, to bring the outcomes up to date. */
 export const MAX_OUTCOME_READS = 5
 
 /** An expired docs pull request is read again at most once a day, for a person's reopen and merge. */
-const EXPIRED_REREAD_MS = 86_400_000
+const EXPIRED_REREAD_MS = DAY_MS
 
 const DECIDED: ReadonlySet<string> = new Set(['merged', 'closed', 'expired'])
 export const STILL_OPEN: ReadonlySet<string> = new Set(['active', 'started', 'open'])
@@ -229,7 +230,7 @@ function median(values: number[]): number | undefined {
 
 /** A duration in hours under two days, in days from then: `5 hours`, `2.5 days`. */
 export function hoursOrDays(ms: number): string {
-  const hours = ms / 3_600_000
+  const hours = ms / HOUR_MS
   if (hours < 1) return 'under an hour'
   if (hours < 48) {
     const h = Math.round(hours)

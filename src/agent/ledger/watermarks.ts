@@ -1,8 +1,6 @@
-import type { ProjectLedger } from '../../records/ledger.js'
+import { MAX_FORMER_NAMES, type ProjectLedger, type Watermark } from '../../records/ledger.js'
 import { repositoryKey } from '../../policy/code-repositories.js'
 import type { ChangeBatch, RepositoryPart } from '../batch.js'
-
-type Watermark = NonNullable<ProjectLedger['repositories']>[string]
 
 /**
  * Watermarks of repositories `code-repositories` no longer lists, kept: a repository listed again,
@@ -28,7 +26,20 @@ export function watermarkOf(
   return moved && { key: moved[0], mark: moved[1] }
 }
 
-/** A repository's watermark moves to `sha`, under its listed name, with its node id. */
+/**
+ * Every name the ledger knows a repository by, as keys: the one listed now and, after a rename,
+ * those its watermark (`mark`, watermarkOf's) was recorded under. The dashboard's jobs name each
+ * change under the name it was sent under.
+ */
+export function namesOf(name: string, mark?: Watermark): Set<string> {
+  const names = [name, ...(mark ? [mark.name, ...(mark.formerly ?? [])] : [])]
+  return new Set(names.map(repositoryKey))
+}
+
+/**
+ * A repository's watermark moves to `sha`, under its listed name, with its node id. Moved from
+ * its old name after a rename, it keeps the names it had (`formerly`).
+ */
 export function setWatermark(
   project: ProjectLedger,
   part: Pick<RepositoryPart, 'name' | 'branch' | 'id'>,
@@ -36,18 +47,35 @@ export function setWatermark(
   at: number
 ): void {
   const marks = (project.repositories ??= {})
-  marks[repositoryKey(part.name)] = {
+  const key = repositoryKey(part.name)
+  const moved = part.id
+    ? Object.entries(marks).filter(([k, mark]) => mark.id === part.id && k !== key)
+    : []
+  const formerly = formerNames(
+    key,
+    moved.flatMap(([, mark]) => [mark.name, ...(mark.formerly ?? [])]),
+    marks[key]?.formerly
+  )
+  marks[key] = {
     sha,
     at,
     name: part.name,
     branch: part.branch,
-    ...(part.id ? { id: part.id } : {})
+    ...(part.id ? { id: part.id } : {}),
+    ...(formerly.length ? { formerly } : {})
   }
   // Read from now on under its new name: the record under its old one has done its work.
-  if (part.id)
-    for (const [key, mark] of Object.entries(marks))
-      if (mark.id === part.id && key !== repositoryKey(part.name)) delete marks[key]
-  if (project.unread) delete project.unread[repositoryKey(part.name)]
+  for (const [old] of moved) delete marks[old]
+  if (project.unread) delete project.unread[key]
+}
+
+/** The names a repository had, the latest first, once each, without the one it has (`key`). */
+function formerNames(key: string, latest: string[], earlier: string[] = []): string[] {
+  const byKey = new Map<string, string>()
+  for (const name of [...latest, ...earlier])
+    if (repositoryKey(name) !== key && !byKey.has(repositoryKey(name)))
+      byKey.set(repositoryKey(name), name)
+  return [...byKey.values()].slice(0, MAX_FORMER_NAMES)
 }
 
 /**

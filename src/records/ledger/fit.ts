@@ -8,6 +8,7 @@ import {
   storedLedger
 } from './format.js'
 import { MAX_DAYS, MAX_STARTS, OUTCOME_WINDOW_MS, STARTS_KEPT_MS, utcDay } from './starts.js'
+import { DAY_MS } from '../../runner/duration.js'
 
 /**
  * The ledger within its share of the dashboard's body, however long its history: what is written
@@ -19,7 +20,6 @@ const MAX_STATE_CHARS = 24_000
 const MAX_JOBS = 10
 /** Jobs kept beyond the last MAX_JOBS, for the outcomes: those with a docs pull request in the window. */
 const MAX_OUTCOME_JOBS = 50
-const DAY = 86_400_000
 const MAX_CHANGES_PER_JOB = 20
 const MAX_WAITING = 50
 const MAX_UNCERTAIN = 10
@@ -36,7 +36,7 @@ export const openedAt = (job: LedgerJob): number => job.prCreatedAt ?? job.start
  */
 function awaitsImpact(job: LedgerJob, impactDays: number | undefined, now: number): boolean {
   if (!impactDays || job.state !== 'merged' || job.impact || job.endedAt === undefined) return false
-  return job.endedAt > now - (impactDays + 2 + 7) * DAY
+  return job.endedAt > now - (impactDays + 2 + 7) * DAY_MS
 }
 
 /**
@@ -52,7 +52,7 @@ export function fitLedger(ledger: Ledger, now: number): Ledger {
       .sort((a, b) => a - b)
       .slice(-MAX_STARTS)
     if (project.startsByDay) {
-      const from = utcDay(now - MAX_DAYS * DAY)
+      const from = utcDay(now - MAX_DAYS * DAY_MS)
       project.startsByDay = Object.fromEntries(
         Object.entries(project.startsByDay).filter(([day]) => day > from)
       )

@@ -23,6 +23,8 @@ const MAX_TITLE = 100
 export const MAX_REPOSITORIES = 50
 /** Watermarks read: those listed, and room for those a run has not dropped yet. */
 const MAX_WATERMARKS = 4 * MAX_REPOSITORIES
+/** A repository's names before its renames, kept on its watermark. */
+export const MAX_FORMER_NAMES = 5
 /** Shown on the dashboard: why a docs pull request was kept open is one line. */
 const MAX_KEPT_WHY = 200
 /** Why an impact was not measured: one line. */
@@ -274,6 +276,17 @@ const WatermarkSchema = v.object({
    * new name finds the watermark recorded under its old one.
    */
   id: maybe(matching(NODE_ID)),
+  /**
+   * The names it had before a rename, the latest first: the dashboard's jobs name the changes sent
+   * before it under those, and a change they hold is not sent again under its new name.
+   */
+  formerly: maybe(
+    v.pipe(
+      listOf(matching(REPOSITORY)),
+      v.transform(names => names.slice(0, MAX_FORMER_NAMES)),
+      v.check(names => names.length > 0)
+    )
+  ),
   /**
    * When `code-repositories` stopped listing it: kept (a few, the newest) so that a repository
    * listed again, or renamed, goes on from where it was documented.

@@ -1,5 +1,6 @@
 import { LEDGER_FORMAT, isRecord } from './format.js'
 import { DAY_KEY, MAX_STARTS, encodeStarts, utcDay } from './starts.js'
+import { DAY_MS } from '../../runner/duration.js'
 
 /**
  * The migrations of the ledger's format: each brings the parsed JSON of one format to the next,
@@ -9,9 +10,8 @@ import { DAY_KEY, MAX_STARTS, encodeStarts, utcDay } from './starts.js'
  */
 export type Migration = (state: Record<string, unknown>) => Record<string, unknown>
 
-const DAY = 86_400_000
 /** How long format 1 kept each start (`spend`): a week, the longest window of `max-jobs` then. */
-const V1_STARTS_KEPT_MS = 7 * DAY
+const V1_STARTS_KEPT_MS = 7 * DAY_MS
 
 /**
  * 1 → 2: the starts kept for the budgets (`spend`) go from a list of epoch milliseconds, the last
@@ -57,7 +57,7 @@ function v1Starts(project: Record<string, unknown>, writtenAt: number | undefine
     if (!Number.isSafeInteger(n)) continue
     const known = kept.filter(at => utcDay(at) === day).length
     const missing = Math.min((n as number) - known, MAX_STARTS)
-    const at = Math.max(start, Math.min(start + DAY - 1, latest))
+    const at = Math.max(start, Math.min(start + DAY_MS - 1, latest))
     for (let i = 0; i < missing; i++) earlier.push(at)
   }
   return [...earlier, ...kept]

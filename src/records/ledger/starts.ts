@@ -1,13 +1,13 @@
+import { DAY_MS } from '../../runner/duration.js'
+
 /**
  * When the jobs and follow-ups of a project started: every start of the last 31 days (`spend`),
  * for `max-jobs` and the budgets over a month, and a count per UTC day (`startsByDay`) for the
  * dashboard's 30-day outcomes. This file holds the compact form the starts are written in.
  */
 
-const DAY = 86_400_000
-
 /** Starts older than this are never needed again: the longest budget window is a month. */
-export const STARTS_KEPT_MS = 31 * DAY
+export const STARTS_KEPT_MS = 31 * DAY_MS
 
 /**
  * The newest starts kept, however many there were: a budget of more than this many jobs in its
@@ -16,7 +16,7 @@ export const STARTS_KEPT_MS = 31 * DAY
 export const MAX_STARTS = 2000
 
 /** The dashboard's outcomes cover docs pull requests created in the last 30 days. */
-export const OUTCOME_WINDOW_MS = 30 * DAY
+export const OUTCOME_WINDOW_MS = 30 * DAY_MS
 
 /** Day counts kept: the outcomes' 30 days and the day in progress. */
 export const MAX_DAYS = 31
@@ -76,7 +76,7 @@ export function startsIn30Days(
   project: { startsByDay?: Record<string, number> },
   now: number
 ): number {
-  const from = utcDay(now - OUTCOME_WINDOW_MS + DAY)
+  const from = utcDay(now - OUTCOME_WINDOW_MS + DAY_MS)
   return Object.entries(project.startsByDay ?? {})
     .filter(([day]) => day >= from && day <= utcDay(now))
     .reduce((sum, [, n]) => sum + n, 0)
