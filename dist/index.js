@@ -33829,8 +33829,7 @@ const IMPACT_COMMENT_MODES = ['pr', 'dashboard'];
 const DISPATCH_TYPE = 'docs-agent';
 /** Prompt files are meant to be short instructions; a huge one is a mistake (a wrong path). */
 const MAX_PROMPT_FILE_BYTES = 256 * 1024;
-const MAX_TIMEOUT_MS = 72 * 3_600_000;
-const DAY_MS = 86_400_000;
+const MAX_TIMEOUT_MS = 72 * duration/* HOUR_MS */.iQ;
 /**
  * Every secret of the settings, for what redacts the step's failure, outputs, summary and comments:
  * the key and each token (a token the service or GitHub echoes back is found there in any form).
@@ -33868,7 +33867,7 @@ function readInputs(get, env, mask, defaults = names/* Defaults */.Hw) {
         jobId,
         wait: (0,inputs/* parseBoolean */.yG)(names/* Input */.pd.Wait, value(names/* Input */.pd.Wait) || 'true'),
         timeoutMs: (0,duration/* durationInput */.Ts)(names/* Input */.pd.Timeout, value(names/* Input */.pd.Timeout) || '30m', 1000, MAX_TIMEOUT_MS),
-        pollIntervalMs: (0,duration/* durationInput */.Ts)(names/* Input */.pd.PollInterval, value(names/* Input */.pd.PollInterval) || '10s', 1000, 3_600_000),
+        pollIntervalMs: (0,duration/* durationInput */.Ts)(names/* Input */.pd.PollInterval, value(names/* Input */.pd.PollInterval) || '10s', 1000, duration/* HOUR_MS */.iQ),
         failOn: parseFailOn(value(names/* Input */.pd.FailOn) || 'failed,timeout'),
         githubToken,
         docsToken,
@@ -33924,10 +33923,10 @@ function readImpact(value) {
     const text = value(names/* Input */.pd.ImpactAfter).toLowerCase();
     if (!text)
         return { impactComment, maxRequests };
-    const ms = (0,duration/* durationInput */.Ts)(names/* Input */.pd.ImpactAfter, text, DAY_MS, MAX_IMPACT_DAYS * DAY_MS);
-    if (ms % DAY_MS)
+    const ms = (0,duration/* durationInput */.Ts)(names/* Input */.pd.ImpactAfter, text, duration/* DAY_MS */.sO, MAX_IMPACT_DAYS * duration/* DAY_MS */.sO);
+    if (ms % duration/* DAY_MS */.sO)
         throw new errors/* InputError */.dz(`Input '${names/* Input */.pd.ImpactAfter}' must be whole days (such as 14d or 2w), since the analytics count whole days; got '${text}'.`);
-    return { impactAfter: { days: ms / DAY_MS, text }, impactComment, maxRequests };
+    return { impactAfter: { days: ms / duration/* DAY_MS */.sO, text }, impactComment, maxRequests };
 }
 /** A label name as GitHub allows it: one line, 1 to 50 characters. */
 function readLabel(raw) {
@@ -39890,7 +39889,7 @@ const TIMEOUT_MS = 15_000;
 /** Short enough that a cancelled step still ends within 2 s, long enough for a healthy GitHub. */
 const GRACE_MS = 1_500;
 /** The longest rate-limit wait when the step names no time limit: GitHub's own default for a secondary limit. */
-const UNBOUNDED_WAIT_MS = 60_000;
+const UNBOUNDED_WAIT_MS = duration/* MINUTE_MS */.kg;
 /** Retries after a rate limit, for requests that are safe to send again (reads, edits). */
 const LIMIT_RETRIES = 3;
 /**
@@ -41198,6 +41197,7 @@ async function withinCap(cap, what, attempt) {
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/retry.js
 
 
+
 /** Statuses worth retrying for reads, as AWS's standard mode and undici's RetryHandler do. */
 const RETRYABLE_READ_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 /**
@@ -41241,7 +41241,7 @@ function whenText(waitMs) {
     const at = Date.now() + waitMs;
     return Number.isFinite(at) && at < 8.64e15
         ? `until ${new Date(at).toISOString()}`
-        : `for ${Math.round(waitMs / 3_600_000)} hours`;
+        : `for ${Math.round(waitMs / duration/* HOUR_MS */.iQ)} hours`;
 }
 /** The advice for a wait past the deadline, where the step's 'timeout' input sets it. */
 const RAISE_TIMEOUT = "Try again after that time, or raise 'timeout' to wait it out.";
@@ -42127,13 +42127,14 @@ const actionsOf = (input) => AGENT_ACTIONS.filter(action => ACTION_INPUTS[action
 /* harmony export */ });
 /* unused harmony export parseMaxJobs */
 /* harmony import */ var _runner_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7156);
+/* harmony import */ var _runner_duration_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8703);
 
-const DAY_MS = 86_400_000;
+
 /**
  * The rolling windows a budget counts in. A month is 30 days, not a calendar month: a rolling
  * window has no first of the month to reset on.
  */
-const BUDGET_WINDOWS = { day: DAY_MS, week: 7 * DAY_MS, month: 30 * DAY_MS };
+const BUDGET_WINDOWS = { day: _runner_duration_js__WEBPACK_IMPORTED_MODULE_1__/* .DAY_MS */ .sO, week: 7 * _runner_duration_js__WEBPACK_IMPORTED_MODULE_1__/* .DAY_MS */ .sO, month: 30 * _runner_duration_js__WEBPACK_IMPORTED_MODULE_1__/* .DAY_MS */ .sO };
 /** `max-jobs` as the policy file writes it: 1 to 9999 jobs per day, week or month. */
 const MAX_JOBS_PATTERN = /^([1-9]\d{0,3})\/(day|week|month)$/;
 /** The budget `5/day` sets, or undefined when the text is not one (`MAX_JOBS_PATTERN`). */
@@ -43539,7 +43540,7 @@ function nextCheckAt(elapsedMs, pollIntervalMs, checked) {
 /** Polls until the job reaches a terminal status, the deadline passes, or the run is cancelled. */
 async function waitForJob(initial, fetchJob, options) {
     const { clock, log, deadline } = options;
-    const heartbeatMs = options.heartbeatMs ?? 60_000;
+    const heartbeatMs = options.heartbeatMs ?? duration/* MINUTE_MS */.kg;
     const started = clock.now();
     let job = initial;
     let polls = 0;
@@ -43647,7 +43648,7 @@ async function waitForJob(initial, fetchJob, options) {
  * that does not show up by then most likely did the follow-up between two checks, or has not taken
  * it at all, and waiting the whole `timeout` (30 minutes by default) would only cost runner time.
  */
-const FOLLOW_UP_GRACE_MS = 60_000;
+const FOLLOW_UP_GRACE_MS = duration/* MINUTE_MS */.kg;
 /** Starts a job (or follows up on one, or picks one up), then waits for it as asked. */
 async function runAgentJob(client, request, hooks) {
     const { clock, log } = hooks;
@@ -47757,17 +47758,24 @@ function proxyAuthError(proxy) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   E9: () => (/* binding */ parseDuration),
 /* harmony export */   Ts: () => (/* binding */ durationInput),
-/* harmony export */   a3: () => (/* binding */ formatDuration)
+/* harmony export */   a3: () => (/* binding */ formatDuration),
+/* harmony export */   iQ: () => (/* binding */ HOUR_MS),
+/* harmony export */   kg: () => (/* binding */ MINUTE_MS),
+/* harmony export */   sO: () => (/* binding */ DAY_MS)
 /* harmony export */ });
 /* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7156);
 
+/** Units of time in milliseconds: defined here once, for every part of the action. */
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
 const UNIT_MS = {
     ms: 1,
     s: 1000,
-    m: 60_000,
-    h: 3_600_000,
-    d: 86_400_000,
-    w: 7 * 86_400_000
+    m: MINUTE_MS,
+    h: HOUR_MS,
+    d: DAY_MS,
+    w: 7 * DAY_MS
 };
 const PART = /(\d+(?:\.\d+)?)(ms|h|m|s|d|w)/y;
 /** A number without a unit: `45` next to `timeout-minutes: 45` reads as minutes to a person. */

@@ -33579,9 +33579,10 @@ const kilobytes = (n) => `${Math.max(0.1, Math.round(n / 100) / 10)} KB`;
 /* harmony export */   dX: () => (/* binding */ startsWithin),
 /* harmony export */   qj: () => (/* binding */ overBudget)
 /* harmony export */ });
-/* harmony import */ var _runner_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3492);
+/* harmony import */ var _runner_duration_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8703);
+/* harmony import */ var _runner_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3492);
 
-const DAY = 86_400_000;
+
 /** Each budget the limits set, where it stands at `now`, from the start of every job and follow-up. */
 function budgetStates(spend, limits, now) {
     const states = [];
@@ -33614,17 +33615,17 @@ function tightest(states) {
 function overBudget(state, limits, now) {
     const until = new Date(state.freesAt ?? now).toISOString().slice(0, 16).replace('T', ' ');
     const credits = state.key === 'max-credits'
-        ? `, about ${(0,_runner_text_js__WEBPACK_IMPORTED_MODULE_0__/* .formatCount */ .B4)(state.used * limits.creditsPerRun)} credits at ${(0,_runner_text_js__WEBPACK_IMPORTED_MODULE_0__/* .formatCount */ .B4)(limits.creditsPerRun)} a run (an estimate),`
+        ? `, about ${(0,_runner_text_js__WEBPACK_IMPORTED_MODULE_1__/* .formatCount */ .B4)(state.used * limits.creditsPerRun)} credits at ${(0,_runner_text_js__WEBPACK_IMPORTED_MODULE_1__/* .formatCount */ .B4)(limits.creditsPerRun)} a run (an estimate),`
         : '';
     return `Over budget: ${state.used} jobs and follow-ups${credits} in the window of '${state.text}'; the next one frees at ${until} UTC.`;
 }
 /** One budget as people read it: "3 of 20 in 30 days used (max-jobs: 20/month), about 540 credits". */
 function budgetText(state, limits) {
-    const days = Math.round(state.windowMs / DAY);
+    const days = Math.round(state.windowMs / _runner_duration_js__WEBPACK_IMPORTED_MODULE_0__/* .DAY_MS */ .sO);
     const window = days === 1 ? '24 hours' : `${days} days`;
-    const credits = (n) => `about ${(0,_runner_text_js__WEBPACK_IMPORTED_MODULE_0__/* .formatCount */ .B4)(n * limits.creditsPerRun)} credits`;
+    const credits = (n) => `about ${(0,_runner_text_js__WEBPACK_IMPORTED_MODULE_1__/* .formatCount */ .B4)(n * limits.creditsPerRun)} credits`;
     return state.key === 'max-credits'
-        ? `${credits(state.used)} of ${(0,_runner_text_js__WEBPACK_IMPORTED_MODULE_0__/* .formatCount */ .B4)(limits.maxCredits?.max ?? 0)} used in the last ${window} (${state.text}), room for ${state.left} more ${state.left === 1 ? 'start' : 'starts'}`
+        ? `${credits(state.used)} of ${(0,_runner_text_js__WEBPACK_IMPORTED_MODULE_1__/* .formatCount */ .B4)(limits.maxCredits?.max ?? 0)} used in the last ${window} (${state.text}), room for ${state.left} more ${state.left === 1 ? 'start' : 'starts'}`
         : `${state.used} of ${state.allowed} jobs and follow-ups used in the last ${window} (${state.text}), ${credits(state.used)}`;
 }
 /** Where the project's budgets stand, in one line for the summary and the approval box. */
@@ -33978,6 +33979,8 @@ const LIVE = new Set(['active', 'open', 'started']);
 /* harmony import */ var _expiry_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8231);
 /* harmony import */ var _staleness_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5916);
 /* harmony import */ var _records_ledger_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(324);
+/* harmony import */ var _runner_duration_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(8703);
+
 
 
 
@@ -33987,7 +33990,7 @@ const LIVE = new Set(['active', 'open', 'started']);
 /** Docs-repository requests at most, in one run, to bring the outcomes up to date. */
 const MAX_OUTCOME_READS = 5;
 /** An expired docs pull request is read again at most once a day, for a person's reopen and merge. */
-const EXPIRED_REREAD_MS = 86_400_000;
+const EXPIRED_REREAD_MS = _runner_duration_js__WEBPACK_IMPORTED_MODULE_6__/* .DAY_MS */ .sO;
 const DECIDED = new Set(['merged', 'closed', 'expired']);
 const STILL_OPEN = new Set(['active', 'started', 'open']);
 /**
@@ -34144,7 +34147,7 @@ function median(values) {
 }
 /** A duration in hours under two days, in days from then: `5 hours`, `2.5 days`. */
 function hoursOrDays(ms) {
-    const hours = ms / 3_600_000;
+    const hours = ms / _runner_duration_js__WEBPACK_IMPORTED_MODULE_6__/* .HOUR_MS */ .iQ;
     if (hours < 1)
         return 'under an hour';
     if (hours < 48) {
@@ -35454,9 +35457,12 @@ const day = (ms) => new Date(ms).toISOString().slice(0, 10);
 /* harmony export */   L2: () => (/* binding */ listedWatermarks),
 /* harmony export */   QZ: () => (/* binding */ watermarkOf),
 /* harmony export */   Vb: () => (/* binding */ settleListed),
-/* harmony export */   bO: () => (/* binding */ setWatermark)
+/* harmony export */   bO: () => (/* binding */ setWatermark),
+/* harmony export */   eZ: () => (/* binding */ namesOf)
 /* harmony export */ });
-/* harmony import */ var _policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(523);
+/* harmony import */ var _records_ledger_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(324);
+/* harmony import */ var _policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(523);
+
 
 /**
  * Watermarks of repositories `code-repositories` no longer lists, kept: a repository listed again,
@@ -35469,7 +35475,7 @@ const MAX_LEFT = 10;
  * name with the same GitHub node id.
  */
 function watermarkOf(project, name, id) {
-    const key = (0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_0__/* .repositoryKey */ .Kq)(name);
+    const key = (0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_1__/* .repositoryKey */ .Kq)(name);
     const own = project.repositories?.[key];
     if (own)
         return { key, mark: own };
@@ -35478,23 +35484,47 @@ function watermarkOf(project, name, id) {
     const moved = Object.entries(project.repositories ?? {}).find(([, m]) => m.id === id);
     return moved && { key: moved[0], mark: moved[1] };
 }
-/** A repository's watermark moves to `sha`, under its listed name, with its node id. */
+/**
+ * Every name the ledger knows a repository by, as keys: the one listed now and, after a rename,
+ * those its watermark (`mark`, watermarkOf's) was recorded under. The dashboard's jobs name each
+ * change under the name it was sent under.
+ */
+function namesOf(name, mark) {
+    const names = [name, ...(mark ? [mark.name, ...(mark.formerly ?? [])] : [])];
+    return new Set(names.map(_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_1__/* .repositoryKey */ .Kq));
+}
+/**
+ * A repository's watermark moves to `sha`, under its listed name, with its node id. Moved from
+ * its old name after a rename, it keeps the names it had (`formerly`).
+ */
 function setWatermark(project, part, sha, at) {
     const marks = (project.repositories ??= {});
-    marks[(0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_0__/* .repositoryKey */ .Kq)(part.name)] = {
+    const key = (0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_1__/* .repositoryKey */ .Kq)(part.name);
+    const moved = part.id
+        ? Object.entries(marks).filter(([k, mark]) => mark.id === part.id && k !== key)
+        : [];
+    const formerly = formerNames(key, moved.flatMap(([, mark]) => [mark.name, ...(mark.formerly ?? [])]), marks[key]?.formerly);
+    marks[key] = {
         sha,
         at,
         name: part.name,
         branch: part.branch,
-        ...(part.id ? { id: part.id } : {})
+        ...(part.id ? { id: part.id } : {}),
+        ...(formerly.length ? { formerly } : {})
     };
     // Read from now on under its new name: the record under its old one has done its work.
-    if (part.id)
-        for (const [key, mark] of Object.entries(marks))
-            if (mark.id === part.id && key !== (0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_0__/* .repositoryKey */ .Kq)(part.name))
-                delete marks[key];
+    for (const [old] of moved)
+        delete marks[old];
     if (project.unread)
-        delete project.unread[(0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_0__/* .repositoryKey */ .Kq)(part.name)];
+        delete project.unread[key];
+}
+/** The names a repository had, the latest first, once each, without the one it has (`key`). */
+function formerNames(key, latest, earlier = []) {
+    const byKey = new Map();
+    for (const name of [...latest, ...earlier])
+        if ((0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_1__/* .repositoryKey */ .Kq)(name) !== key && !byKey.has((0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_1__/* .repositoryKey */ .Kq)(name)))
+            byKey.set((0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_1__/* .repositoryKey */ .Kq)(name), name);
+    return [...byKey.values()].slice(0, _records_ledger_js__WEBPACK_IMPORTED_MODULE_0__/* .MAX_FORMER_NAMES */ .GA);
 }
 /**
  * After a write: the repositories the run listed but could not read, with no watermark, are noted
@@ -35507,7 +35537,7 @@ function settleListed(project, batch, at) {
     if (!listed)
         return;
     for (const name of batch.unread ?? []) {
-        const key = (0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_0__/* .repositoryKey */ .Kq)(name);
+        const key = (0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_1__/* .repositoryKey */ .Kq)(name);
         if (project.repositories?.[key] || !listed.has(key))
             continue;
         project.unread ??= {};
@@ -35895,8 +35925,7 @@ const IMPACT_COMMENT_MODES = ['pr', 'dashboard'];
 const DISPATCH_TYPE = 'docs-agent';
 /** Prompt files are meant to be short instructions; a huge one is a mistake (a wrong path). */
 const MAX_PROMPT_FILE_BYTES = 256 * 1024;
-const MAX_TIMEOUT_MS = 72 * 3_600_000;
-const DAY_MS = 86_400_000;
+const MAX_TIMEOUT_MS = 72 * duration/* HOUR_MS */.iQ;
 /**
  * Every secret of the settings, for what redacts the step's failure, outputs, summary and comments:
  * the key and each token (a token the service or GitHub echoes back is found there in any form).
@@ -35934,7 +35963,7 @@ function readInputs(get, env, mask, defaults = names/* Defaults */.Hw) {
         jobId,
         wait: (0,inputs/* parseBoolean */.yG)(names/* Input */.pd.Wait, value(names/* Input */.pd.Wait) || 'true'),
         timeoutMs: (0,duration/* durationInput */.Ts)(names/* Input */.pd.Timeout, value(names/* Input */.pd.Timeout) || '30m', 1000, MAX_TIMEOUT_MS),
-        pollIntervalMs: (0,duration/* durationInput */.Ts)(names/* Input */.pd.PollInterval, value(names/* Input */.pd.PollInterval) || '10s', 1000, 3_600_000),
+        pollIntervalMs: (0,duration/* durationInput */.Ts)(names/* Input */.pd.PollInterval, value(names/* Input */.pd.PollInterval) || '10s', 1000, duration/* HOUR_MS */.iQ),
         failOn: parseFailOn(value(names/* Input */.pd.FailOn) || 'failed,timeout'),
         githubToken,
         docsToken,
@@ -35990,10 +36019,10 @@ function readImpact(value) {
     const text = value(names/* Input */.pd.ImpactAfter).toLowerCase();
     if (!text)
         return { impactComment, maxRequests };
-    const ms = (0,duration/* durationInput */.Ts)(names/* Input */.pd.ImpactAfter, text, DAY_MS, MAX_IMPACT_DAYS * DAY_MS);
-    if (ms % DAY_MS)
+    const ms = (0,duration/* durationInput */.Ts)(names/* Input */.pd.ImpactAfter, text, duration/* DAY_MS */.sO, MAX_IMPACT_DAYS * duration/* DAY_MS */.sO);
+    if (ms % duration/* DAY_MS */.sO)
         throw new errors/* InputError */.dz(`Input '${names/* Input */.pd.ImpactAfter}' must be whole days (such as 14d or 2w), since the analytics count whole days; got '${text}'.`);
-    return { impactAfter: { days: ms / DAY_MS, text }, impactComment, maxRequests };
+    return { impactAfter: { days: ms / duration/* DAY_MS */.sO, text }, impactComment, maxRequests };
 }
 /** A label name as GitHub allows it: one line, 1 to 50 characters. */
 function readLabel(raw) {
@@ -36714,7 +36743,7 @@ function checkedMarker(json) {
 }
 
 // EXTERNAL MODULE: ./.tmp/ncc-js/agent/names.js
-var names = __nccwpck_require__(3254);
+var agent_names = __nccwpck_require__(3254);
 // EXTERNAL MODULE: ./.tmp/ncc-js/agent/outcome.js
 var agent_outcome = __nccwpck_require__(4262);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/records/docs-pr.js
@@ -36837,7 +36866,7 @@ async function recordDocsPr(job, ctx) {
  */
 function docsPulls(tokens, apiUrl, deps, { orRunToken = false } = {}) {
     const own = Boolean(tokens.docsToken) || !orRunToken;
-    return deps.session.docsPulls((own ? tokens.docsToken : tokens.githubToken) ?? '', { tokenInput: own ? names/* Input */.pd.DocsToken : names/* Input */.pd.GithubToken, docsInput: names/* Input */.pd.DocsToken }, apiUrl);
+    return deps.session.docsPulls((own ? tokens.docsToken : tokens.githubToken) ?? '', { tokenInput: own ? agent_names/* Input */.pd.DocsToken : agent_names/* Input */.pd.GithubToken, docsInput: agent_names/* Input */.pd.DocsToken }, apiUrl);
 }
 /**
  * A docs pull request's state, read with the docs repository's connection; an error says why it
@@ -36940,7 +36969,7 @@ function nextCheckAt(elapsedMs, pollIntervalMs, checked) {
 /** Polls until the job reaches a terminal status, the deadline passes, or the run is cancelled. */
 async function waitForJob(initial, fetchJob, options) {
     const { clock, log, deadline } = options;
-    const heartbeatMs = options.heartbeatMs ?? 60_000;
+    const heartbeatMs = options.heartbeatMs ?? duration/* MINUTE_MS */.kg;
     const started = clock.now();
     let job = initial;
     let polls = 0;
@@ -37048,7 +37077,7 @@ async function waitForJob(initial, fetchJob, options) {
  * that does not show up by then most likely did the follow-up between two checks, or has not taken
  * it at all, and waiting the whole `timeout` (30 minutes by default) would only cost runner time.
  */
-const FOLLOW_UP_GRACE_MS = 60_000;
+const FOLLOW_UP_GRACE_MS = duration/* MINUTE_MS */.kg;
 /** Starts a job (or follows up on one, or picks one up), then waits for it as asked. */
 async function runAgentJob(client, request, hooks) {
     const { clock, log } = hooks;
@@ -37181,7 +37210,7 @@ async function runAgent(inputs, event, runner, signal, action, ran = {}) {
 async function runPreparedAction(settings, event, runner, signal, action, session) {
     const { log, clock } = runner;
     let opened;
-    const service = () => (opened ??= (0,connection/* openClient */.My)({ ...settings, apiKey: (0,runner_inputs/* sendableSecret */.ng)(names/* Input */.pd.ApiKey, settings.apiKey) }, { log, signal, clock }));
+    const service = () => (opened ??= (0,connection/* openClient */.My)({ ...settings, apiKey: (0,runner_inputs/* sendableSecret */.ng)(agent_names/* Input */.pd.ApiKey, settings.apiKey) }, { log, signal, clock }));
     try {
         let prepared;
         const readJob = (jobId) => getJob(service(), settings.projectId, jobId, clock.now() + LOOK_MS);
@@ -37288,8 +37317,8 @@ async function repositoryPolicy(inputs, event, { log, session }) {
     const repository = event.owner && event.repo ? `${event.owner}/${event.repo}` : '';
     if (!repository || !inputs.githubToken || (0,runner_inputs/* isUnexpanded */.n4)(inputs.githubToken)) {
         if (inputs.config)
-            throw new errors/* InputError */.dz(`Input '${names/* Input */.pd.Config}' names ${inputs.config}, but this run has no ${repository ? `'${names/* Input */.pd.GithubToken}'` : 'repository (GITHUB_REPOSITORY)'} to read it with.`);
-        log.info(`Policy: the built-in defaults (no ${repository ? `'${names/* Input */.pd.GithubToken}'` : 'repository'} to read ${DEFAULT_POLICY_PATH} with).`);
+            throw new errors/* InputError */.dz(`Input '${agent_names/* Input */.pd.Config}' names ${inputs.config}, but this run has no ${repository ? `'${agent_names/* Input */.pd.GithubToken}'` : 'repository (GITHUB_REPOSITORY)'} to read it with.`);
+        log.info(`Policy: the built-in defaults (no ${repository ? `'${agent_names/* Input */.pd.GithubToken}'` : 'repository'} to read ${DEFAULT_POLICY_PATH} with).`);
         return (0,policy_policy/* defaultPolicy */.G4)();
     }
     const github = session.repository(inputs.githubToken, event);
@@ -37325,7 +37354,7 @@ async function checkedAccess(client, settings, { log, clock }) {
 }
 /** The markers, the saved comment state and the clients every flow is given. */
 function flowDeps(settings, event, runner, { session, signal, readJob }) {
-    const saveState = (saved) => runner.saveState(names/* State */.Uw.Comment, JSON.stringify(saved));
+    const saveState = (saved) => runner.saveState(agent_names/* State */.Uw.Comment, JSON.stringify(saved));
     const markers = new Markers(settings.apiKey, `${event.owner}/${event.repo}`, stepIdentity({
         job: runner.env.GITHUB_JOB,
         action: runner.env.GITHUB_ACTION,
@@ -37350,7 +37379,7 @@ function withComment(end, outcome, settings, event) {
         return {
             ...end,
             comment,
-            failure: `Could not ${commentId === undefined ? 'comment on' : 'update the comment on'} #${outcome.issue} (${outcome.error}), and '${names/* Input */.pd.Comment}' is 'true': the run must comment.${outcome.hint ?? ''}`
+            failure: `Could not ${commentId === undefined ? 'comment on' : 'update the comment on'} #${outcome.issue} (${outcome.error}), and '${agent_names/* Input */.pd.Comment}' is 'true': the run must comment.${outcome.hint ?? ''}`
         };
     return { ...end, comment };
 }
@@ -37382,8 +37411,8 @@ async function withCounting(prepared, settings, event, deps, run) {
 }
 /** What the step asks, as the workflow wrote it: the prompt file's path, or the prompt's text. */
 function promptSource(runner) {
-    const file = runner.input(names/* Input */.pd.PromptFile).trim();
-    return file ? `file:${file}` : `prompt:${runner.input(names/* Input */.pd.Prompt).trim()}`;
+    const file = runner.input(agent_names/* Input */.pd.PromptFile).trim();
+    return file ? `file:${file}` : `prompt:${runner.input(agent_names/* Input */.pd.Prompt).trim()}`;
 }
 /** The job started (or followed up, or resumed) and waited for; a failure is told, not thrown. */
 async function startAndWait(client, settings, prepared, runner, signal) {
@@ -37410,7 +37439,7 @@ async function startAndWait(client, settings, prepared, runner, signal) {
             onJob: seen => {
                 latest = seen;
                 // Set at once, so `if: always()` steps have it even if the step dies later.
-                runner.setOutput(names/* Output */.k7.JobId, seen.id);
+                runner.setOutput(agent_names/* Output */.k7.JobId, seen.id);
             },
             onAccepted: async (seen, followedUp) => {
                 try {
@@ -37588,15 +37617,15 @@ function outcomeBody(ctx, job, result, sign) {
 function outputsOf(report) {
     const job = report.job;
     return {
-        [names/* Output */.k7.JobId]: job?.id ?? '',
-        [names/* Output */.k7.Status]: job?.status ?? '',
-        [names/* Output */.k7.PrLink]: job?.prLink ?? '',
-        [names/* Output */.k7.Model]: job?.model ?? '',
-        [names/* Output */.k7.Job]: job ? JSON.stringify(jobRecord(job)) : '',
-        [names/* Output */.k7.Result]: (0,agent_outcome/* resultWord */.kV)(report.outcome) ?? '',
-        [names/* Output */.k7.Source]: report.source ?? '',
-        [names/* Output */.k7.Decision]: (0,agent_outcome/* decisionOf */.uv)(report.outcome) ?? '',
-        [names/* Output */.k7.Prompt]: (report.outcome.kind === 'dry-run' && report.outcome.prompt) || ''
+        [agent_names/* Output */.k7.JobId]: job?.id ?? '',
+        [agent_names/* Output */.k7.Status]: job?.status ?? '',
+        [agent_names/* Output */.k7.PrLink]: job?.prLink ?? '',
+        [agent_names/* Output */.k7.Model]: job?.model ?? '',
+        [agent_names/* Output */.k7.Job]: job ? JSON.stringify(jobRecord(job)) : '',
+        [agent_names/* Output */.k7.Result]: (0,agent_outcome/* resultWord */.kV)(report.outcome) ?? '',
+        [agent_names/* Output */.k7.Source]: report.source ?? '',
+        [agent_names/* Output */.k7.Decision]: (0,agent_outcome/* decisionOf */.uv)(report.outcome) ?? '',
+        [agent_names/* Output */.k7.Prompt]: (report.outcome.kind === 'dry-run' && report.outcome.prompt) || ''
     };
 }
 const HEADLINES = {
@@ -37831,7 +37860,7 @@ const KNOWN_INPUTS = [
         ...actions/* MOVED_TO_POLICY */.NZ,
         ...actions/* NEW_POLICY_KEYS */.VY,
         actions/* REMOVED_INPUT */.OC,
-        names/* Input */.pd.Prompt
+        agent_names/* Input */.pd.Prompt
     ])
 ];
 /** Inputs a workflow gave that are not this action's: they moved in v2, the message says where. */
@@ -40387,7 +40416,7 @@ function readTick(body, waiting) {
     return { kind: 'tick', batch };
 }
 /** The changes wait for a tick: what the dashboard and the summary say. */
-const awaitingWhy = (changes) => `Awaiting approval ('${names/* Key */.Uz.Approval}: dashboard'): ${(0,runner_text/* counted */.hS)(changes, 'change')} ${changes === 1 ? 'waits' : 'wait'} on the dashboard until someone with '${names/* Key */.Uz.RequiredPermission}' ticks '${approval_box/* APPROVAL_PHRASE */.GB}'. Later changes join the same batch.`;
+const awaitingWhy = (changes) => `Awaiting approval ('${agent_names/* Key */.Uz.Approval}: dashboard'): ${(0,runner_text/* counted */.hS)(changes, 'change')} ${changes === 1 ? 'waits' : 'wait'} on the dashboard until someone with '${agent_names/* Key */.Uz.RequiredPermission}' ticks '${approval_box/* APPROVAL_PHRASE */.GB}'. Later changes join the same batch.`;
 /** A login as a reply names it: GitHub's own characters only. */
 const LOGIN = /^[A-Za-z0-9-]{1,39}(\[bot\])?$/;
 /**
@@ -41034,7 +41063,7 @@ const changesAfterJob = async (settings, event, ended, deps) => {
 
 
 /** The changes sub-action's inputs (changes/action.yml). */
-const ChangesInputs = (0,names/* actionInputs */.eh)(actions/* ACTION_INPUTS */.bn.changes);
+const ChangesInputs = (0,agent_names/* actionInputs */.eh)(actions/* ACTION_INPUTS */.bn.changes);
 
 // EXTERNAL MODULE: ./.tmp/ncc-js/policy/code-repositories.js
 var code_repositories = __nccwpck_require__(523);
@@ -41282,9 +41311,9 @@ class LiveComment {
             const why = (0,api/* describeGitHubError */.dZ)(error);
             const nothing = 'so nothing was sent to the agent and nothing was spent';
             if ((0,api/* refusedAccess */.xE)(error))
-                throw new errors/* ExplainedError */.hM(`Could not comment on #${this.issue} (${why}), ${nothing}: the outcome could not be told there. ${(0,api/* permissionHint */.fm)(COMMENT_GRANT)} Or set '${names/* Input */.pd.Comment}: false' to run without a comment.`);
+                throw new errors/* ExplainedError */.hM(`Could not comment on #${this.issue} (${why}), ${nothing}: the outcome could not be told there. ${(0,api/* permissionHint */.fm)(COMMENT_GRANT)} Or set '${agent_names/* Input */.pd.Comment}: false' to run without a comment.`);
             if (must)
-                throw new errors/* ExplainedError */.hM(`Could not comment on #${this.issue} (${why}), and '${names/* Input */.pd.Comment}' is 'true': the run must comment, ${nothing}. Re-run the workflow once GitHub answers.`);
+                throw new errors/* ExplainedError */.hM(`Could not comment on #${this.issue} (${why}), and '${agent_names/* Input */.pd.Comment}' is 'true': the run must comment, ${nothing}. Re-run the workflow once GitHub answers.`);
             this.lastError = this.warn('comment on', error);
         }
     }
@@ -42105,8 +42134,8 @@ class ChangeReader {
     tokenHint() {
         const { owner, repo } = this.where;
         if (owner === this.event.owner && repo === this.event.repo)
-            return `Check that '${names/* Input */.pd.GithubToken}' belongs to this repository.`;
-        const token = this.settings.codeToken ? names/* Input */.pd.CodeToken : names/* Input */.pd.GithubToken;
+            return `Check that '${agent_names/* Input */.pd.GithubToken}' belongs to this repository.`;
+        const token = this.settings.codeToken ? agent_names/* Input */.pd.CodeToken : agent_names/* Input */.pd.GithubToken;
         return `Check that '${token}' can read ${owner}/${repo}.`;
     }
     /**
@@ -42574,7 +42603,7 @@ async function readProjectBatch(read) {
             continue;
         }
         if (head.name && (0,code_repositories/* repositoryKey */.Kq)(head.name) !== (0,code_repositories/* repositoryKey */.Kq)(repository.name))
-            read.notices.push(`GitHub names ${repository.name} ${head.name} now (renamed): list it as ${head.name} in '${names/* Key */.Uz.CodeRepositories}'. Its last documented commit follows it.`);
+            read.notices.push(`GitHub names ${repository.name} ${head.name} now (renamed): list it as ${head.name} in '${agent_names/* Key */.Uz.CodeRepositories}'. Its last documented commit follows it.`);
         const github = connections[i];
         const rules = { ...read.rules, paths: repository.paths ?? settings.paths };
         const reader = new ChangeReader(settings, read.event, deps, github, rules, repository);
@@ -42598,7 +42627,7 @@ async function readProjectBatch(read) {
     if (!parts.length && read.resent && !failed.length)
         return { skip: 'None of the changes to send again names a code repository this run lists.' };
     if (!parts.length)
-        throw new errors/* ExplainedError */.hM(`Could not read any of the ${(0,runner_text/* counted */.hS)(repositories.length, 'code repository', 'code repositories')} of '${names/* Key */.Uz.CodeRepositories}' (${failed.join(', ')}): nothing was started. ${grantAll(token)}`);
+        throw new errors/* ExplainedError */.hM(`Could not read any of the ${(0,runner_text/* counted */.hS)(repositories.length, 'code repository', 'code repositories')} of '${agent_names/* Key */.Uz.CodeRepositories}' (${failed.join(', ')}): nothing was started. ${grantAll(token)}`);
     const firstLook = parts.some(p => !(0,watermarks/* watermarkOf */.QZ)(read.project, p.part.name, p.part.id));
     if (!parts.some(p => p.batch) && !firstLook)
         return {
@@ -42664,6 +42693,8 @@ async function readRepository(read, repository, reader, head) {
     const { settings, project, notices, deps } = read;
     // Under its name, or its old name's after a rename: GitHub's node id stays.
     const mark = (0,watermarks/* watermarkOf */.QZ)(project, repository.name, head.id)?.mark;
+    // The jobs name the changes sent before a rename under its old name.
+    const names = (0,watermarks/* namesOf */.eZ)(repository.name, mark);
     const part = (base, url) => ({
         name: repository.name,
         branch: head.branch,
@@ -42680,15 +42711,15 @@ async function readRepository(read, repository, reader, head) {
         return { part: part(head.sha, '') };
     let batch;
     if (mark)
-        batch = withoutDocumented(await reader.ledgerBatch({ kind: 'since-last' }, head, mark.sha, notices, mark.at || undefined), repository.name, project);
+        batch = withoutDocumented(await reader.ledgerBatch({ kind: 'since-last' }, head, mark.sha, notices, mark.at || undefined), names, project);
     else if (windowFrom) {
         if (waited)
             notices.push(`${repository.name} can be read now: its merges since ${new Date(waited.since).toISOString().slice(0, 16).replace('T', ' ')} UTC, when a run first found it out of reach, are read, as the warning said.`);
         // A repository listed before, whose record is gone: what the ledger's jobs hold is not sent again.
-        batch = withoutDocumented(await reader.readWindow(head.sha, head.branch, windowFrom), repository.name, project);
+        batch = withoutDocumented(await reader.readWindow(head.sha, head.branch, windowFrom), names, project);
     }
     else {
-        notices.push(`First look at ${repository.name}: its newest commit ${head.sha.slice(0, 12)} on ${head.branch} is recorded as documented; what it merges next is documented. (Set '${names/* Key */.Uz.Since}' to read back further.)`);
+        notices.push(`First look at ${repository.name}: its newest commit ${head.sha.slice(0, 12)} on ${head.branch} is recorded as documented; what it merges next is documented. (Set '${agent_names/* Key */.Uz.Since}' to read back further.)`);
         return { part: part(head.sha, reader.emptyBatch(head.sha, head.branch).url) };
     }
     // Its head is older than its watermark (the branch was reset back): nothing new, and the
@@ -42715,12 +42746,12 @@ async function readRepository(read, repository, reader, head) {
 /**
  * A repository's batch without the changes the ledger's jobs and uncertain requests hold already:
  * after a rewritten history its merges are read again from a time, and some were documented.
+ * `names` are the repository's, as keys: now and before a rename.
  */
-function withoutDocumented(batch, repository, project) {
-    const key = (0,code_repositories/* repositoryKey */.Kq)(repository);
+function withoutDocumented(batch, names, project) {
     const known = [...project.jobs, ...project.uncertain]
         .flatMap(j => j.changes)
-        .filter(c => c.repo && (0,code_repositories/* repositoryKey */.Kq)(c.repo) === key);
+        .filter(c => c.repo && names.has((0,code_repositories/* repositoryKey */.Kq)(c.repo)));
     if (!known.length)
         return batch;
     const pulls = new Set(known.flatMap(c => (c.pr === undefined ? [] : [c.pr])));
@@ -42803,7 +42834,7 @@ async function projectPatches(parts, batch, deps, token) {
     return all;
 }
 /** The input whose token reads the code repositories. */
-const tokenInput = (settings) => settings.codeToken ? names/* Input */.pd.CodeToken : names/* Input */.pd.GithubToken;
+const tokenInput = (settings) => settings.codeToken ? agent_names/* Input */.pd.CodeToken : agent_names/* Input */.pd.GithubToken;
 const grantAll = (token) => `Give '${token}' read access (contents: read, pull-requests: read) to every code repository: a GitHub App token from actions/create-github-app-token with 'owner' and 'repositories' naming them (see the README).`;
 /** The warning for a repository that could not be read: which, what GitHub said, what to grant. */
 function unreadable(name, said, refused, token) {
@@ -42984,7 +43015,7 @@ async function prepareChangeRun(settings, event, deps) {
     if (plan.kind === 'skip')
         return skipped(plan.why, plan.source);
     if (!settings.githubToken) {
-        throw new errors/* InputError */.dz(`Input '${names/* Input */.pd.GithubToken}' is empty: it is needed to read the ${event.name || 'code'} changes (files, commits). Leave it at its default (\${{ github.token }}).`);
+        throw new errors/* InputError */.dz(`Input '${agent_names/* Input */.pd.GithubToken}' is empty: it is needed to read the ${event.name || 'code'} changes (files, commits). Leave it at its default (\${{ github.token }}).`);
     }
     const github = deps.session.repository(settings.githubToken, event);
     const push = event.name === 'push' ? event.push : undefined;
@@ -43133,7 +43164,7 @@ class ChangeRun extends ChangeContext {
         // A docs project keeps its ledger: only a repository of its own may go without.
         const withoutLedger = settings.codeRepositories?.length
             ? undefined
-            : `set '${names/* Key */.Uz.Dashboard}: false' to run every change as its own job without a record`;
+            : `set '${agent_names/* Key */.Uz.Dashboard}: false' to run every change as its own job without a record`;
         return (0,run_ledger/* openRunLedger */.f)(this.github, settings, event, deps.clock, {
             withoutLedger,
             signal: deps.signal
@@ -43269,8 +43300,8 @@ function notAChange(event) {
 }
 function notAChangeWhy(event) {
     if (event.name === 'pull_request_review')
-        throw new errors/* InputError */.dz(`A pull_request_review event is a review of a docs pull request: sending it to its job is the review sub-action's work. Use \`uses: ${(0,names/* subActionUses */.t3)(names/* SubAction */.BB.Review)}\` in this workflow.`);
-    return `${(0,github_event/* eventPhrase */.eB)(event.name)} is not a code change: this sub-action documents merged pull requests, pushes, dispatches and scheduled or manual catch-ups, and takes ticks on the dashboard. Issues and comments are the main action's (\`uses: ${(0,names/* subActionUses */.t3)()}\`).`;
+        throw new errors/* InputError */.dz(`A pull_request_review event is a review of a docs pull request: sending it to its job is the review sub-action's work. Use \`uses: ${(0,agent_names/* subActionUses */.t3)(agent_names/* SubAction */.BB.Review)}\` in this workflow.`);
+    return `${(0,github_event/* eventPhrase */.eB)(event.name)} is not a code change: this sub-action documents merged pull requests, pushes, dispatches and scheduled or manual catch-ups, and takes ticks on the dashboard. Issues and comments are the main action's (\`uses: ${(0,agent_names/* subActionUses */.t3)()}\`).`;
 }
 /**
  * Why the event documents nothing, from the payload alone, before any request: another family's
@@ -43301,11 +43332,11 @@ function changesSettings(inputs, policy) {
     const settings = (0,agent_settings/* withPolicy */.hZ)(inputs, policy);
     const why = 'docs pull requests are in the docs repository, written with a token that can write its pull requests.';
     if (settings.expireAfter && !settings.docsToken)
-        throw (0,agent_settings/* needsInput */.OB)(settings, names/* Key */.Uz.ExpireAfter, names/* Input */.pd.DocsToken, why);
+        throw (0,agent_settings/* needsInput */.OB)(settings, agent_names/* Key */.Uz.ExpireAfter, agent_names/* Input */.pd.DocsToken, why);
     if (settings.reviewers && !settings.docsToken)
-        throw (0,agent_settings/* needsInput */.OB)(settings, names/* Key */.Uz.Reviewers, names/* Input */.pd.DocsToken, why);
+        throw (0,agent_settings/* needsInput */.OB)(settings, agent_names/* Key */.Uz.Reviewers, agent_names/* Input */.pd.DocsToken, why);
     if (settings.codeToken && !settings.codeRepositories?.length)
-        throw new errors/* InputError */.dz(`Input '${names/* Input */.pd.CodeToken}' needs '${names/* Key */.Uz.CodeRepositories}' in the policy file: it reads the code repositories listed there.`);
+        throw new errors/* InputError */.dz(`Input '${agent_names/* Input */.pd.CodeToken}' needs '${agent_names/* Key */.Uz.CodeRepositories}' in the policy file: it reads the code repositories listed there.`);
     return settings;
 }
 
@@ -49233,7 +49264,7 @@ const TIMEOUT_MS = 15_000;
 /** Short enough that a cancelled step still ends within 2 s, long enough for a healthy GitHub. */
 const GRACE_MS = 1_500;
 /** The longest rate-limit wait when the step names no time limit: GitHub's own default for a secondary limit. */
-const UNBOUNDED_WAIT_MS = 60_000;
+const UNBOUNDED_WAIT_MS = duration/* MINUTE_MS */.kg;
 /** Retries after a rate limit, for requests that are safe to send again (reads, edits). */
 const LIMIT_RETRIES = 3;
 /**
@@ -50675,6 +50706,7 @@ async function withinCap(cap, what, attempt) {
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/retry.js
 
 
+
 /** Statuses worth retrying for reads, as AWS's standard mode and undici's RetryHandler do. */
 const RETRYABLE_READ_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 /**
@@ -50718,7 +50750,7 @@ function whenText(waitMs) {
     const at = Date.now() + waitMs;
     return Number.isFinite(at) && at < 8.64e15
         ? `until ${new Date(at).toISOString()}`
-        : `for ${Math.round(waitMs / 3_600_000)} hours`;
+        : `for ${Math.round(waitMs / duration/* HOUR_MS */.iQ)} hours`;
 }
 /** The advice for a wait past the deadline, where the step's 'timeout' input sets it. */
 const RAISE_TIMEOUT = "Try again after that time, or raise 'timeout' to wait it out.";
@@ -51604,13 +51636,14 @@ const actionsOf = (input) => AGENT_ACTIONS.filter(action => ACTION_INPUTS[action
 /* harmony export */ });
 /* unused harmony export parseMaxJobs */
 /* harmony import */ var _runner_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7156);
+/* harmony import */ var _runner_duration_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8703);
 
-const DAY_MS = 86_400_000;
+
 /**
  * The rolling windows a budget counts in. A month is 30 days, not a calendar month: a rolling
  * window has no first of the month to reset on.
  */
-const BUDGET_WINDOWS = { day: DAY_MS, week: 7 * DAY_MS, month: 30 * DAY_MS };
+const BUDGET_WINDOWS = { day: _runner_duration_js__WEBPACK_IMPORTED_MODULE_1__/* .DAY_MS */ .sO, week: 7 * _runner_duration_js__WEBPACK_IMPORTED_MODULE_1__/* .DAY_MS */ .sO, month: 30 * _runner_duration_js__WEBPACK_IMPORTED_MODULE_1__/* .DAY_MS */ .sO };
 /** `max-jobs` as the policy file writes it: 1 to 9999 jobs per day, week or month. */
 const MAX_JOBS_PATTERN = /^([1-9]\d{0,3})\/(day|week|month)$/;
 /** The budget `5/day` sets, or undefined when the text is not one (`MAX_JOBS_PATTERN`). */
@@ -52130,6 +52163,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   up: () => (/* binding */ DASHBOARD_LABEL),
   rl: () => (/* reexport */ IMPACT_MEASURES),
   E2: () => (/* reexport */ LEDGER_FORMAT),
+  GA: () => (/* reexport */ MAX_FORMER_NAMES),
   di: () => (/* reexport */ OUTCOME_WINDOW_MS),
   C$: () => (/* binding */ dashboardPlace),
   Hg: () => (/* reexport */ emptyLedger),
@@ -52151,22 +52185,24 @@ __nccwpck_require__.d(__webpack_exports__, {
 var dist = __nccwpck_require__(7934);
 // EXTERNAL MODULE: ./.tmp/ncc-js/records/record.js
 var record = __nccwpck_require__(6508);
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/duration.js
+var duration = __nccwpck_require__(8703);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/records/ledger/starts.js
+
 /**
  * When the jobs and follow-ups of a project started: every start of the last 31 days (`spend`),
  * for `max-jobs` and the budgets over a month, and a count per UTC day (`startsByDay`) for the
  * dashboard's 30-day outcomes. This file holds the compact form the starts are written in.
  */
-const DAY = 86_400_000;
 /** Starts older than this are never needed again: the longest budget window is a month. */
-const STARTS_KEPT_MS = 31 * DAY;
+const STARTS_KEPT_MS = 31 * duration/* DAY_MS */.sO;
 /**
  * The newest starts kept, however many there were: a budget of more than this many jobs in its
  * window would never be reached, so none may be allowed.
  */
 const MAX_STARTS = 2000;
 /** The dashboard's outcomes cover docs pull requests created in the last 30 days. */
-const OUTCOME_WINDOW_MS = 30 * DAY;
+const OUTCOME_WINDOW_MS = 30 * duration/* DAY_MS */.sO;
 /** Day counts kept: the outcomes' 30 days and the day in progress. */
 const MAX_DAYS = 31;
 /**
@@ -52215,7 +52251,7 @@ function noteStart(project, at) {
 }
 /** Jobs and follow-ups started in the last 30 days (whole UTC days, today included). */
 function startsIn30Days(project, now) {
-    const from = utcDay(now - OUTCOME_WINDOW_MS + DAY);
+    const from = utcDay(now - OUTCOME_WINDOW_MS + duration/* DAY_MS */.sO);
     return Object.entries(project.startsByDay ?? {})
         .filter(([day]) => day >= from && day <= utcDay(now))
         .reduce((sum, [, n]) => sum + n, 0);
@@ -52244,6 +52280,8 @@ const MAX_TITLE = 100;
 const MAX_REPOSITORIES = 50;
 /** Watermarks read: those listed, and room for those a run has not dropped yet. */
 const MAX_WATERMARKS = 4 * MAX_REPOSITORIES;
+/** A repository's names before its renames, kept on its watermark. */
+const MAX_FORMER_NAMES = 5;
 /** Shown on the dashboard: why a docs pull request was kept open is one line. */
 const MAX_KEPT_WHY = 200;
 /** Why an impact was not measured: one line. */
@@ -52440,6 +52478,11 @@ const WatermarkSchema = dist/* object */.Ikc({
      */
     id: maybe(matching(NODE_ID)),
     /**
+     * The names it had before a rename, the latest first: the dashboard's jobs name the changes sent
+     * before it under those, and a change they hold is not sent again under its new name.
+     */
+    formerly: maybe(dist/* pipe */.FsL(listOf(matching(REPOSITORY)), dist/* transform */.pdi(names => names.slice(0, MAX_FORMER_NAMES)), dist/* check */.z6Y(names => names.length > 0))),
+    /**
      * When `code-repositories` stopped listing it: kept (a few, the newest) so that a repository
      * listed again, or renamed, goes on from where it was documented.
      */
@@ -52554,6 +52597,7 @@ const ledgerTitle = (text) => {
 
 
 
+
 /**
  * The ledger within its share of the dashboard's body, however long its history: what is written
  * is bounded first by counts, then by size, the least needed giving way first.
@@ -52563,7 +52607,6 @@ const MAX_STATE_CHARS = 24_000;
 const MAX_JOBS = 10;
 /** Jobs kept beyond the last MAX_JOBS, for the outcomes: those with a docs pull request in the window. */
 const MAX_OUTCOME_JOBS = 50;
-const fit_DAY = 86_400_000;
 const MAX_CHANGES_PER_JOB = 20;
 const MAX_WAITING = 50;
 const MAX_UNCERTAIN = 10;
@@ -52579,7 +52622,7 @@ const openedAt = (job) => job.prCreatedAt ?? job.startedAt;
 function awaitsImpact(job, impactDays, now) {
     if (!impactDays || job.state !== 'merged' || job.impact || job.endedAt === undefined)
         return false;
-    return job.endedAt > now - (impactDays + 2 + 7) * fit_DAY;
+    return job.endedAt > now - (impactDays + 2 + 7) * duration/* DAY_MS */.sO;
 }
 /**
  * The ledger within its share of the body, however long the history: the oldest runs and the
@@ -52594,7 +52637,7 @@ function fitLedger(ledger, now) {
             .sort((a, b) => a - b)
             .slice(-MAX_STARTS);
         if (project.startsByDay) {
-            const from = utcDay(now - MAX_DAYS * fit_DAY);
+            const from = utcDay(now - MAX_DAYS * duration/* DAY_MS */.sO);
             project.startsByDay = Object.fromEntries(Object.entries(project.startsByDay).filter(([day]) => day > from));
         }
         for (const job of project.jobs)
@@ -52693,9 +52736,9 @@ function dropOldRuns(project, keep) {
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/records/ledger/migrations.js
 
 
-const migrations_DAY = 86_400_000;
+
 /** How long format 1 kept each start (`spend`): a week, the longest window of `max-jobs` then. */
-const V1_STARTS_KEPT_MS = 7 * migrations_DAY;
+const V1_STARTS_KEPT_MS = 7 * duration/* DAY_MS */.sO;
 /**
  * 1 → 2: the starts kept for the budgets (`spend`) go from a list of epoch milliseconds, the last
  * 7 days, to a compact string of the last 31 days (starts.ts), for budgets over a month.
@@ -52736,7 +52779,7 @@ function v1Starts(project, writtenAt) {
             continue;
         const known = kept.filter(at => utcDay(at) === day).length;
         const missing = Math.min(n - known, MAX_STARTS);
-        const at = Math.max(start, Math.min(start + migrations_DAY - 1, latest));
+        const at = Math.max(start, Math.min(start + duration/* DAY_MS */.sO - 1, latest));
         for (let i = 0; i < missing; i++)
             earlier.push(at);
     }
@@ -53160,17 +53203,24 @@ function proxyAuthError(proxy) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   E9: () => (/* binding */ parseDuration),
 /* harmony export */   Ts: () => (/* binding */ durationInput),
-/* harmony export */   a3: () => (/* binding */ formatDuration)
+/* harmony export */   a3: () => (/* binding */ formatDuration),
+/* harmony export */   iQ: () => (/* binding */ HOUR_MS),
+/* harmony export */   kg: () => (/* binding */ MINUTE_MS),
+/* harmony export */   sO: () => (/* binding */ DAY_MS)
 /* harmony export */ });
 /* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7156);
 
+/** Units of time in milliseconds: defined here once, for every part of the action. */
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
 const UNIT_MS = {
     ms: 1,
     s: 1000,
-    m: 60_000,
-    h: 3_600_000,
-    d: 86_400_000,
-    w: 7 * 86_400_000
+    m: MINUTE_MS,
+    h: HOUR_MS,
+    d: DAY_MS,
+    w: 7 * DAY_MS
 };
 const PART = /(\d+(?:\.\d+)?)(ms|h|m|s|d|w)/y;
 /** A number without a unit: `45` next to `timeout-minutes: 45` reads as minutes to a person. */

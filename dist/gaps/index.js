@@ -35383,6 +35383,7 @@ async function withinCap(cap, what, attempt) {
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/retry.js
 
 
+
 /** Statuses worth retrying for reads, as AWS's standard mode and undici's RetryHandler do. */
 const RETRYABLE_READ_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 /**
@@ -35426,7 +35427,7 @@ function whenText(waitMs) {
     const at = Date.now() + waitMs;
     return Number.isFinite(at) && at < 8.64e15
         ? `until ${new Date(at).toISOString()}`
-        : `for ${Math.round(waitMs / 3_600_000)} hours`;
+        : `for ${Math.round(waitMs / duration/* HOUR_MS */.iQ)} hours`;
 }
 /** The advice for a wait past the deadline, where the step's 'timeout' input sets it. */
 const RAISE_TIMEOUT = "Try again after that time, or raise 'timeout' to wait it out.";
@@ -39316,7 +39317,7 @@ function cancelOnSignals(signals) {
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/dates.js
 
-const DAY_MS = 86_400_000;
+
 const PLAIN_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
 const RELATIVE = /^-(\d{1,4})d$/i;
@@ -39333,15 +39334,15 @@ function parseDateInput(name, raw, now) {
     const text = raw.trim();
     if (text === '')
         return undefined;
-    const today = Math.floor(now / DAY_MS) * DAY_MS;
+    const today = Math.floor(now / duration/* DAY_MS */.sO) * duration/* DAY_MS */.sO;
     const lower = text.toLowerCase();
     if (lower === 'today')
         return { text: ymd(today), at: today };
     if (lower === 'yesterday')
-        return { text: ymd(today - DAY_MS), at: today - DAY_MS };
+        return { text: ymd(today - duration/* DAY_MS */.sO), at: today - duration/* DAY_MS */.sO };
     const relative = RELATIVE.exec(text);
     if (relative) {
-        const at = today - Number(relative[1]) * DAY_MS;
+        const at = today - Number(relative[1]) * duration/* DAY_MS */.sO;
         return { text: ymd(at), at };
     }
     const plain = PLAIN_DATE.exec(text);
@@ -45256,7 +45257,7 @@ const TIMEOUT_MS = 15_000;
 /** Short enough that a cancelled step still ends within 2 s, long enough for a healthy GitHub. */
 const GRACE_MS = 1_500;
 /** The longest rate-limit wait when the step names no time limit: GitHub's own default for a secondary limit. */
-const UNBOUNDED_WAIT_MS = 60_000;
+const UNBOUNDED_WAIT_MS = duration/* MINUTE_MS */.kg;
 /** Retries after a rate limit, for requests that are safe to send again (reads, edits). */
 const LIMIT_RETRIES = 3;
 /**
@@ -47349,21 +47350,21 @@ function record_findRecords(text, tag) {
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/records/ledger/starts.js
+
 /**
  * When the jobs and follow-ups of a project started: every start of the last 31 days (`spend`),
  * for `max-jobs` and the budgets over a month, and a count per UTC day (`startsByDay`) for the
  * dashboard's 30-day outcomes. This file holds the compact form the starts are written in.
  */
-const DAY = 86_400_000;
 /** Starts older than this are never needed again: the longest budget window is a month. */
-const starts_STARTS_KEPT_MS = 31 * DAY;
+const starts_STARTS_KEPT_MS = 31 * duration/* DAY_MS */.sO;
 /**
  * The newest starts kept, however many there were: a budget of more than this many jobs in its
  * window would never be reached, so none may be allowed.
  */
 const starts_MAX_STARTS = 2000;
 /** The dashboard's outcomes cover docs pull requests created in the last 30 days. */
-const starts_OUTCOME_WINDOW_MS = 30 * DAY;
+const starts_OUTCOME_WINDOW_MS = 30 * duration/* DAY_MS */.sO;
 /** Day counts kept: the outcomes' 30 days and the day in progress. */
 const starts_MAX_DAYS = 31;
 /**
@@ -47412,7 +47413,7 @@ function noteStart(project, at) {
 }
 /** Jobs and follow-ups started in the last 30 days (whole UTC days, today included). */
 function startsIn30Days(project, now) {
-    const from = starts_utcDay(now - starts_OUTCOME_WINDOW_MS + DAY);
+    const from = starts_utcDay(now - starts_OUTCOME_WINDOW_MS + DAY_MS);
     return Object.entries(project.startsByDay ?? {})
         .filter(([day]) => day >= from && day <= starts_utcDay(now))
         .reduce((sum, [, n]) => sum + n, 0);
@@ -47441,6 +47442,8 @@ const MAX_TITLE = 100;
 const format_MAX_REPOSITORIES = 50;
 /** Watermarks read: those listed, and room for those a run has not dropped yet. */
 const MAX_WATERMARKS = 4 * format_MAX_REPOSITORIES;
+/** A repository's names before its renames, kept on its watermark. */
+const MAX_FORMER_NAMES = 5;
 /** Shown on the dashboard: why a docs pull request was kept open is one line. */
 const MAX_KEPT_WHY = 200;
 /** Why an impact was not measured: one line. */
@@ -47637,6 +47640,11 @@ const WatermarkSchema = dist/* object */.Ikc({
      */
     id: maybe(matching(NODE_ID)),
     /**
+     * The names it had before a rename, the latest first: the dashboard's jobs name the changes sent
+     * before it under those, and a change they hold is not sent again under its new name.
+     */
+    formerly: maybe(dist/* pipe */.FsL(listOf(matching(REPOSITORY)), dist/* transform */.pdi(names => names.slice(0, MAX_FORMER_NAMES)), dist/* check */.z6Y(names => names.length > 0))),
+    /**
      * When `code-repositories` stopped listing it: kept (a few, the newest) so that a repository
      * listed again, or renamed, goes on from where it was documented.
      */
@@ -47751,6 +47759,7 @@ const ledgerTitle = (text) => {
 
 
 
+
 /**
  * The ledger within its share of the dashboard's body, however long its history: what is written
  * is bounded first by counts, then by size, the least needed giving way first.
@@ -47760,7 +47769,6 @@ const MAX_STATE_CHARS = 24_000;
 const MAX_JOBS = 10;
 /** Jobs kept beyond the last MAX_JOBS, for the outcomes: those with a docs pull request in the window. */
 const MAX_OUTCOME_JOBS = 50;
-const fit_DAY = 86_400_000;
 const MAX_CHANGES_PER_JOB = 20;
 const MAX_WAITING = 50;
 const MAX_UNCERTAIN = 10;
@@ -47776,7 +47784,7 @@ const openedAt = (job) => job.prCreatedAt ?? job.startedAt;
 function awaitsImpact(job, impactDays, now) {
     if (!impactDays || job.state !== 'merged' || job.impact || job.endedAt === undefined)
         return false;
-    return job.endedAt > now - (impactDays + 2 + 7) * fit_DAY;
+    return job.endedAt > now - (impactDays + 2 + 7) * DAY_MS;
 }
 /**
  * The ledger within its share of the body, however long the history: the oldest runs and the
@@ -47791,7 +47799,7 @@ function fit_fitLedger(ledger, now) {
             .sort((a, b) => a - b)
             .slice(-MAX_STARTS);
         if (project.startsByDay) {
-            const from = utcDay(now - MAX_DAYS * fit_DAY);
+            const from = utcDay(now - MAX_DAYS * DAY_MS);
             project.startsByDay = Object.fromEntries(Object.entries(project.startsByDay).filter(([day]) => day > from));
         }
         for (const job of project.jobs)
@@ -47890,9 +47898,9 @@ function dropOldRuns(project, keep) {
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/records/ledger/migrations.js
 
 
-const migrations_DAY = 86_400_000;
+
 /** How long format 1 kept each start (`spend`): a week, the longest window of `max-jobs` then. */
-const V1_STARTS_KEPT_MS = 7 * migrations_DAY;
+const V1_STARTS_KEPT_MS = 7 * duration/* DAY_MS */.sO;
 /**
  * 1 → 2: the starts kept for the budgets (`spend`) go from a list of epoch milliseconds, the last
  * 7 days, to a compact string of the last 31 days (starts.ts), for budgets over a month.
@@ -47933,7 +47941,7 @@ function v1Starts(project, writtenAt) {
             continue;
         const known = kept.filter(at => starts_utcDay(at) === day).length;
         const missing = Math.min(n - known, starts_MAX_STARTS);
-        const at = Math.max(start, Math.min(start + migrations_DAY - 1, latest));
+        const at = Math.max(start, Math.min(start + duration/* DAY_MS */.sO - 1, latest));
         for (let i = 0; i < missing; i++)
             earlier.push(at);
     }
@@ -48498,7 +48506,7 @@ const leaves = (rel) => rel === '..' || rel.startsWith(`..${external_node_path_n
 
 
 /** A sub-action's whole run, reading included, ends within this. */
-const MAX_TIMEOUT_MS = 6 * 3_600_000;
+const MAX_TIMEOUT_MS = 6 * duration/* HOUR_MS */.iQ;
 /** The most entries a report ranks. */
 const MAX_TOP = 100;
 /**
@@ -50958,13 +50966,14 @@ const actionsOf = (input) => AGENT_ACTIONS.filter(action => ACTION_INPUTS[action
 /* harmony export */ });
 /* unused harmony export parseMaxJobs */
 /* harmony import */ var _runner_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7156);
+/* harmony import */ var _runner_duration_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8703);
 
-const DAY_MS = 86_400_000;
+
 /**
  * The rolling windows a budget counts in. A month is 30 days, not a calendar month: a rolling
  * window has no first of the month to reset on.
  */
-const BUDGET_WINDOWS = { day: DAY_MS, week: 7 * DAY_MS, month: 30 * DAY_MS };
+const BUDGET_WINDOWS = { day: _runner_duration_js__WEBPACK_IMPORTED_MODULE_1__/* .DAY_MS */ .sO, week: 7 * _runner_duration_js__WEBPACK_IMPORTED_MODULE_1__/* .DAY_MS */ .sO, month: 30 * _runner_duration_js__WEBPACK_IMPORTED_MODULE_1__/* .DAY_MS */ .sO };
 /** `max-jobs` as the policy file writes it: 1 to 9999 jobs per day, week or month. */
 const MAX_JOBS_PATTERN = /^([1-9]\d{0,3})\/(day|week|month)$/;
 /** The budget `5/day` sets, or undefined when the text is not one (`MAX_JOBS_PATTERN`). */
@@ -51401,17 +51410,24 @@ const keyName = (key) => looksSecret(key)
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   E9: () => (/* binding */ parseDuration),
 /* harmony export */   Ts: () => (/* binding */ durationInput),
-/* harmony export */   a3: () => (/* binding */ formatDuration)
+/* harmony export */   a3: () => (/* binding */ formatDuration),
+/* harmony export */   iQ: () => (/* binding */ HOUR_MS),
+/* harmony export */   kg: () => (/* binding */ MINUTE_MS),
+/* harmony export */   sO: () => (/* binding */ DAY_MS)
 /* harmony export */ });
 /* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7156);
 
+/** Units of time in milliseconds: defined here once, for every part of the action. */
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
 const UNIT_MS = {
     ms: 1,
     s: 1000,
-    m: 60_000,
-    h: 3_600_000,
-    d: 86_400_000,
-    w: 7 * 86_400_000
+    m: MINUTE_MS,
+    h: HOUR_MS,
+    d: DAY_MS,
+    w: 7 * DAY_MS
 };
 const PART = /(\d+(?:\.\d+)?)(ms|h|m|s|d|w)/y;
 /** A number without a unit: `45` next to `timeout-minutes: 45` reads as minutes to a person. */

@@ -35227,9 +35227,10 @@ const kilobytes = (n) => `${Math.max(0.1, Math.round(n / 100) / 10)} KB`;
 /* harmony export */   dX: () => (/* binding */ startsWithin)
 /* harmony export */ });
 /* unused harmony export overBudget */
-/* harmony import */ var _runner_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3492);
+/* harmony import */ var _runner_duration_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8703);
+/* harmony import */ var _runner_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3492);
 
-const DAY = 86_400_000;
+
 /** Each budget the limits set, where it stands at `now`, from the start of every job and follow-up. */
 function budgetStates(spend, limits, now) {
     const states = [];
@@ -35268,11 +35269,11 @@ function overBudget(state, limits, now) {
 }
 /** One budget as people read it: "3 of 20 in 30 days used (max-jobs: 20/month), about 540 credits". */
 function budgetText(state, limits) {
-    const days = Math.round(state.windowMs / DAY);
+    const days = Math.round(state.windowMs / _runner_duration_js__WEBPACK_IMPORTED_MODULE_0__/* .DAY_MS */ .sO);
     const window = days === 1 ? '24 hours' : `${days} days`;
-    const credits = (n) => `about ${(0,_runner_text_js__WEBPACK_IMPORTED_MODULE_0__/* .formatCount */ .B4)(n * limits.creditsPerRun)} credits`;
+    const credits = (n) => `about ${(0,_runner_text_js__WEBPACK_IMPORTED_MODULE_1__/* .formatCount */ .B4)(n * limits.creditsPerRun)} credits`;
     return state.key === 'max-credits'
-        ? `${credits(state.used)} of ${(0,_runner_text_js__WEBPACK_IMPORTED_MODULE_0__/* .formatCount */ .B4)(limits.maxCredits?.max ?? 0)} used in the last ${window} (${state.text}), room for ${state.left} more ${state.left === 1 ? 'start' : 'starts'}`
+        ? `${credits(state.used)} of ${(0,_runner_text_js__WEBPACK_IMPORTED_MODULE_1__/* .formatCount */ .B4)(limits.maxCredits?.max ?? 0)} used in the last ${window} (${state.text}), room for ${state.left} more ${state.left === 1 ? 'start' : 'starts'}`
         : `${state.used} of ${state.allowed} jobs and follow-ups used in the last ${window} (${state.text}), ${credits(state.used)}`;
 }
 /** Where the project's budgets stand, in one line for the summary and the approval box. */
@@ -36194,10 +36195,10 @@ function renderImpactTable(jobs, label) {
 /* harmony export */ });
 /* unused harmony exports changeRefs, coveringRun */
 /* harmony import */ var _policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(523);
-/* harmony import */ var _budget_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5817);
-/* harmony import */ var _approval_box_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(831);
-/* harmony import */ var _watermarks_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8575);
-/* harmony import */ var _records_ledger_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(324);
+/* harmony import */ var _budget_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5817);
+/* harmony import */ var _approval_box_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(831);
+/* harmony import */ var _watermarks_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8575);
+/* harmony import */ var _records_ledger_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(324);
 
 
 
@@ -36209,13 +36210,13 @@ function changeRefs(batch) {
         ...batch.pulls.map(p => ({
             sha: p.mergeCommit ?? '',
             pr: p.number,
-            title: (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_3__/* .ledgerTitle */ .AE)(p.title),
+            title: (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_4__/* .ledgerTitle */ .AE)(p.title),
             url: p.url,
             ...(p.repository ? { repo: p.repository } : {})
         })),
         ...batch.commits.map(c => ({
             sha: c.sha,
-            title: (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_3__/* .ledgerTitle */ .AE)(c.message.split('\n')[0] ?? ''),
+            title: (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_4__/* .ledgerTitle */ .AE)(c.message.split('\n')[0] ?? ''),
             ...(c.repository ? { repo: c.repository } : {})
         }))
     ];
@@ -36292,11 +36293,11 @@ class LedgerSession {
     }
     /** The budget that binds first (`max-jobs`, `max-credits`), or none when the policy sets none. */
     budgetState() {
-        return (0,_budget_js__WEBPACK_IMPORTED_MODULE_4__/* .tightest */ .X7)((0,_budget_js__WEBPACK_IMPORTED_MODULE_4__/* .budgetStates */ .IQ)(this.project.spend, this.limits, this.now()));
+        return (0,_budget_js__WEBPACK_IMPORTED_MODULE_1__/* .tightest */ .X7)((0,_budget_js__WEBPACK_IMPORTED_MODULE_1__/* .budgetStates */ .IQ)(this.project.spend, this.limits, this.now()));
     }
     /** Where every budget stands, in one line; none without a budget. */
     budgetSummary() {
-        return (0,_budget_js__WEBPACK_IMPORTED_MODULE_4__/* .budgetSummary */ .ay)(this.project.spend, this.limits, this.now());
+        return (0,_budget_js__WEBPACK_IMPORTED_MODULE_1__/* .budgetSummary */ .ay)(this.project.spend, this.limits, this.now());
     }
     ensureWritable() {
         return this.dashboard.ensureWritable();
@@ -36323,7 +36324,7 @@ class LedgerSession {
         const changes = changeRefs(batch);
         await this.dashboard.write(this.projectId, project => {
             this.handedOver(project, batch, at);
-            (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_3__/* .noteStart */ .PI)(project, at);
+            (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_4__/* .noteStart */ .PI)(project, at);
             this.markSeen(project);
             const known = project.jobs.find(j => j.id === job.id);
             if (followUp && known) {
@@ -36351,7 +36352,7 @@ class LedgerSession {
     async counted(job, followUp, note) {
         const at = this.now();
         await this.dashboard.write(this.projectId, project => {
-            (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_3__/* .noteStart */ .PI)(project, at);
+            (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_4__/* .noteStart */ .PI)(project, at);
             project.runs.push({
                 at,
                 url: this.run.url,
@@ -36391,9 +36392,9 @@ class LedgerSession {
         const at = this.now();
         await this.dashboard.write(this.projectId, project => {
             this.handedOver(project, batch, at);
-            (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_3__/* .noteStart */ .PI)(project, at);
-            const id = (0,_approval_box_js__WEBPACK_IMPORTED_MODULE_1__/* .newBatchId */ .SB)(at);
-            project.uncertain.push((0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_3__/* .keptUncertain */ .MJ)({ id, at, what, job: jobId, changes: changeRefs(batch), why }));
+            (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_4__/* .noteStart */ .PI)(project, at);
+            const id = (0,_approval_box_js__WEBPACK_IMPORTED_MODULE_2__/* .newBatchId */ .SB)(at);
+            project.uncertain.push((0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_4__/* .keptUncertain */ .MJ)({ id, at, what, job: jobId, changes: changeRefs(batch), why }));
             project.runs.push(this.entry(at, batch, 'uncertain', jobId, why));
         }, { confirm: true });
     }
@@ -36535,7 +36536,7 @@ function afterResend(entries, resent, batch, at) {
         });
         if (!left.length)
             return [];
-        return [{ ...entry, id: (0,_approval_box_js__WEBPACK_IMPORTED_MODULE_1__/* .newBatchId */ .SB)(at), changes: left }];
+        return [{ ...entry, id: (0,_approval_box_js__WEBPACK_IMPORTED_MODULE_2__/* .newBatchId */ .SB)(at), changes: left }];
     });
 }
 /**
@@ -36552,12 +36553,12 @@ function markDocumented(project, batch, at, start) {
         return;
     }
     for (const part of batch.parts) {
-        const current = (0,_watermarks_js__WEBPACK_IMPORTED_MODULE_2__/* .watermarkOf */ .QZ)(project, part.name, part.id);
+        const current = (0,_watermarks_js__WEBPACK_IMPORTED_MODULE_3__/* .watermarkOf */ .QZ)(project, part.name, part.id);
         const key = current?.key ?? (0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_0__/* .repositoryKey */ .Kq)(part.name);
         if (unmoved(current?.mark.sha, start.repositories[key]))
-            (0,_watermarks_js__WEBPACK_IMPORTED_MODULE_2__/* .setWatermark */ .bO)(project, part, part.head, at);
+            (0,_watermarks_js__WEBPACK_IMPORTED_MODULE_3__/* .setWatermark */ .bO)(project, part, part.head, at);
     }
-    (0,_watermarks_js__WEBPACK_IMPORTED_MODULE_2__/* .settleListed */ .Vb)(project, batch, at);
+    (0,_watermarks_js__WEBPACK_IMPORTED_MODULE_3__/* .settleListed */ .Vb)(project, batch, at);
 }
 /**
  * The batch waits: no watermark moves, but a repository seen for the first time gets the one its
@@ -36568,10 +36569,10 @@ function markFirstSeen(project, batch, at) {
         return;
     for (const part of batch.parts) {
         const from = part.base ?? part.start;
-        if (!(0,_watermarks_js__WEBPACK_IMPORTED_MODULE_2__/* .watermarkOf */ .QZ)(project, part.name, part.id) && from)
-            (0,_watermarks_js__WEBPACK_IMPORTED_MODULE_2__/* .setWatermark */ .bO)(project, part, from, at);
+        if (!(0,_watermarks_js__WEBPACK_IMPORTED_MODULE_3__/* .watermarkOf */ .QZ)(project, part.name, part.id) && from)
+            (0,_watermarks_js__WEBPACK_IMPORTED_MODULE_3__/* .setWatermark */ .bO)(project, part, from, at);
     }
-    (0,_watermarks_js__WEBPACK_IMPORTED_MODULE_2__/* .settleListed */ .Vb)(project, batch, at);
+    (0,_watermarks_js__WEBPACK_IMPORTED_MODULE_3__/* .settleListed */ .Vb)(project, batch, at);
 }
 /** What reads learnt of the ledger's jobs: state, docs pull request and its times. */
 function applyUpdates(project, updates) {
@@ -36885,7 +36886,10 @@ function closingComment(ctx, stale) {
 
 // EXTERNAL MODULE: ./.tmp/ncc-js/records/ledger.js + 5 modules
 var ledger = __nccwpck_require__(324);
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/duration.js
+var duration = __nccwpck_require__(8703);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/outcomes.js
+
 
 
 
@@ -36895,7 +36899,7 @@ var ledger = __nccwpck_require__(324);
 /** Docs-repository requests at most, in one run, to bring the outcomes up to date. */
 const MAX_OUTCOME_READS = 5;
 /** An expired docs pull request is read again at most once a day, for a person's reopen and merge. */
-const EXPIRED_REREAD_MS = 86_400_000;
+const EXPIRED_REREAD_MS = duration/* DAY_MS */.sO;
 const DECIDED = new Set(['merged', 'closed', 'expired']);
 const STILL_OPEN = new Set(['active', 'started', 'open']);
 /**
@@ -37052,7 +37056,7 @@ function median(values) {
 }
 /** A duration in hours under two days, in days from then: `5 hours`, `2.5 days`. */
 function hoursOrDays(ms) {
-    const hours = ms / 3_600_000;
+    const hours = ms / duration/* HOUR_MS */.iQ;
     if (hours < 1)
         return 'under an hour';
     if (hours < 48) {
@@ -37075,7 +37079,10 @@ function hoursOrDays(ms) {
 /* harmony export */   Vb: () => (/* binding */ settleListed),
 /* harmony export */   bO: () => (/* binding */ setWatermark)
 /* harmony export */ });
-/* harmony import */ var _policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(523);
+/* unused harmony export namesOf */
+/* harmony import */ var _records_ledger_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(324);
+/* harmony import */ var _policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(523);
+
 
 /**
  * Watermarks of repositories `code-repositories` no longer lists, kept: a repository listed again,
@@ -37088,7 +37095,7 @@ const MAX_LEFT = 10;
  * name with the same GitHub node id.
  */
 function watermarkOf(project, name, id) {
-    const key = (0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_0__/* .repositoryKey */ .Kq)(name);
+    const key = (0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_1__/* .repositoryKey */ .Kq)(name);
     const own = project.repositories?.[key];
     if (own)
         return { key, mark: own };
@@ -37097,23 +37104,47 @@ function watermarkOf(project, name, id) {
     const moved = Object.entries(project.repositories ?? {}).find(([, m]) => m.id === id);
     return moved && { key: moved[0], mark: moved[1] };
 }
-/** A repository's watermark moves to `sha`, under its listed name, with its node id. */
+/**
+ * Every name the ledger knows a repository by, as keys: the one listed now and, after a rename,
+ * those its watermark (`mark`, watermarkOf's) was recorded under. The dashboard's jobs name each
+ * change under the name it was sent under.
+ */
+function namesOf(name, mark) {
+    const names = [name, ...(mark ? [mark.name, ...(mark.formerly ?? [])] : [])];
+    return new Set(names.map(repositoryKey));
+}
+/**
+ * A repository's watermark moves to `sha`, under its listed name, with its node id. Moved from
+ * its old name after a rename, it keeps the names it had (`formerly`).
+ */
 function setWatermark(project, part, sha, at) {
     const marks = (project.repositories ??= {});
-    marks[(0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_0__/* .repositoryKey */ .Kq)(part.name)] = {
+    const key = (0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_1__/* .repositoryKey */ .Kq)(part.name);
+    const moved = part.id
+        ? Object.entries(marks).filter(([k, mark]) => mark.id === part.id && k !== key)
+        : [];
+    const formerly = formerNames(key, moved.flatMap(([, mark]) => [mark.name, ...(mark.formerly ?? [])]), marks[key]?.formerly);
+    marks[key] = {
         sha,
         at,
         name: part.name,
         branch: part.branch,
-        ...(part.id ? { id: part.id } : {})
+        ...(part.id ? { id: part.id } : {}),
+        ...(formerly.length ? { formerly } : {})
     };
     // Read from now on under its new name: the record under its old one has done its work.
-    if (part.id)
-        for (const [key, mark] of Object.entries(marks))
-            if (mark.id === part.id && key !== (0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_0__/* .repositoryKey */ .Kq)(part.name))
-                delete marks[key];
+    for (const [old] of moved)
+        delete marks[old];
     if (project.unread)
-        delete project.unread[(0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_0__/* .repositoryKey */ .Kq)(part.name)];
+        delete project.unread[key];
+}
+/** The names a repository had, the latest first, once each, without the one it has (`key`). */
+function formerNames(key, latest, earlier = []) {
+    const byKey = new Map();
+    for (const name of [...latest, ...earlier])
+        if ((0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_1__/* .repositoryKey */ .Kq)(name) !== key && !byKey.has((0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_1__/* .repositoryKey */ .Kq)(name)))
+            byKey.set((0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_1__/* .repositoryKey */ .Kq)(name), name);
+    return [...byKey.values()].slice(0, _records_ledger_js__WEBPACK_IMPORTED_MODULE_0__/* .MAX_FORMER_NAMES */ .GA);
 }
 /**
  * After a write: the repositories the run listed but could not read, with no watermark, are noted
@@ -37126,7 +37157,7 @@ function settleListed(project, batch, at) {
     if (!listed)
         return;
     for (const name of batch.unread ?? []) {
-        const key = (0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_0__/* .repositoryKey */ .Kq)(name);
+        const key = (0,_policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_1__/* .repositoryKey */ .Kq)(name);
         if (project.repositories?.[key] || !listed.has(key))
             continue;
         project.unread ??= {};
@@ -37510,8 +37541,7 @@ const IMPACT_COMMENT_MODES = ['pr', 'dashboard'];
 const DISPATCH_TYPE = 'docs-agent';
 /** Prompt files are meant to be short instructions; a huge one is a mistake (a wrong path). */
 const MAX_PROMPT_FILE_BYTES = 256 * 1024;
-const MAX_TIMEOUT_MS = 72 * 3_600_000;
-const DAY_MS = 86_400_000;
+const MAX_TIMEOUT_MS = 72 * duration/* HOUR_MS */.iQ;
 /**
  * Every secret of the settings, for what redacts the step's failure, outputs, summary and comments:
  * the key and each token (a token the service or GitHub echoes back is found there in any form).
@@ -37549,7 +37579,7 @@ function readInputs(get, env, mask, defaults = names/* Defaults */.Hw) {
         jobId,
         wait: (0,inputs/* parseBoolean */.yG)(names/* Input */.pd.Wait, value(names/* Input */.pd.Wait) || 'true'),
         timeoutMs: (0,duration/* durationInput */.Ts)(names/* Input */.pd.Timeout, value(names/* Input */.pd.Timeout) || '30m', 1000, MAX_TIMEOUT_MS),
-        pollIntervalMs: (0,duration/* durationInput */.Ts)(names/* Input */.pd.PollInterval, value(names/* Input */.pd.PollInterval) || '10s', 1000, 3_600_000),
+        pollIntervalMs: (0,duration/* durationInput */.Ts)(names/* Input */.pd.PollInterval, value(names/* Input */.pd.PollInterval) || '10s', 1000, duration/* HOUR_MS */.iQ),
         failOn: parseFailOn(value(names/* Input */.pd.FailOn) || 'failed,timeout'),
         githubToken,
         docsToken,
@@ -37605,10 +37635,10 @@ function readImpact(value) {
     const text = value(names/* Input */.pd.ImpactAfter).toLowerCase();
     if (!text)
         return { impactComment, maxRequests };
-    const ms = (0,duration/* durationInput */.Ts)(names/* Input */.pd.ImpactAfter, text, DAY_MS, MAX_IMPACT_DAYS * DAY_MS);
-    if (ms % DAY_MS)
+    const ms = (0,duration/* durationInput */.Ts)(names/* Input */.pd.ImpactAfter, text, duration/* DAY_MS */.sO, MAX_IMPACT_DAYS * duration/* DAY_MS */.sO);
+    if (ms % duration/* DAY_MS */.sO)
         throw new errors/* InputError */.dz(`Input '${names/* Input */.pd.ImpactAfter}' must be whole days (such as 14d or 2w), since the analytics count whole days; got '${text}'.`);
-    return { impactAfter: { days: ms / DAY_MS, text }, impactComment, maxRequests };
+    return { impactAfter: { days: ms / duration/* DAY_MS */.sO, text }, impactComment, maxRequests };
 }
 /** A label name as GitHub allows it: one line, 1 to 50 characters. */
 function readLabel(raw) {
@@ -43570,7 +43600,7 @@ const TIMEOUT_MS = 15_000;
 /** Short enough that a cancelled step still ends within 2 s, long enough for a healthy GitHub. */
 const GRACE_MS = 1_500;
 /** The longest rate-limit wait when the step names no time limit: GitHub's own default for a secondary limit. */
-const UNBOUNDED_WAIT_MS = 60_000;
+const UNBOUNDED_WAIT_MS = duration/* MINUTE_MS */.kg;
 /** Retries after a rate limit, for requests that are safe to send again (reads, edits). */
 const LIMIT_RETRIES = 3;
 /**
@@ -45759,7 +45789,7 @@ function nextCheckAt(elapsedMs, pollIntervalMs, checked) {
 /** Polls until the job reaches a terminal status, the deadline passes, or the run is cancelled. */
 async function waitForJob(initial, fetchJob, options) {
     const { clock, log, deadline } = options;
-    const heartbeatMs = options.heartbeatMs ?? 60_000;
+    const heartbeatMs = options.heartbeatMs ?? duration/* MINUTE_MS */.kg;
     const started = clock.now();
     let job = initial;
     let polls = 0;
@@ -45867,7 +45897,7 @@ async function waitForJob(initial, fetchJob, options) {
  * that does not show up by then most likely did the follow-up between two checks, or has not taken
  * it at all, and waiting the whole `timeout` (30 minutes by default) would only cost runner time.
  */
-const FOLLOW_UP_GRACE_MS = 60_000;
+const FOLLOW_UP_GRACE_MS = duration/* MINUTE_MS */.kg;
 /** Starts a job (or follows up on one, or picks one up), then waits for it as asked. */
 async function runAgentJob(client, request, hooks) {
     const { clock, log } = hooks;
@@ -48950,7 +48980,7 @@ var ledger = __nccwpck_require__(324);
 // EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/impact-table.js
 var impact_table = __nccwpck_require__(7735);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/impact/windows.js
-const DAY = 86_400_000;
+
 const dayText = (at) => new Date(at).toISOString().slice(0, 10);
 /**
  * Two equal windows meeting at the merge: the analytics count whole UTC days, so the merge's own
@@ -48958,16 +48988,16 @@ const dayText = (at) => new Date(at).toISOString().slice(0, 10);
  * after it. Measured a day after the second ends (the analytics' lag).
  */
 function impactWindows(mergedAt, days) {
-    const mergeDay = Math.floor(mergedAt / DAY) * DAY;
-    const afterEnd = mergeDay + DAY + days * DAY;
+    const mergeDay = Math.floor(mergedAt / duration/* DAY_MS */.sO) * duration/* DAY_MS */.sO;
+    const afterEnd = mergeDay + duration/* DAY_MS */.sO + days * duration/* DAY_MS */.sO;
     return {
-        before: { from: dayText(mergeDay - days * DAY), to: dayText(mergeDay) },
-        after: { from: dayText(mergeDay + DAY), to: dayText(afterEnd) },
-        dueAt: afterEnd + DAY
+        before: { from: dayText(mergeDay - days * duration/* DAY_MS */.sO), to: dayText(mergeDay) },
+        after: { from: dayText(mergeDay + duration/* DAY_MS */.sO), to: dayText(afterEnd) },
+        dueAt: afterEnd + duration/* DAY_MS */.sO
     };
 }
 /** The last day a range covers, for people: `to` is not in it. */
-const lastDay = (range) => dayText(Date.parse(range.to) - DAY);
+const lastDay = (range) => dayText(Date.parse(range.to) - duration/* DAY_MS */.sO);
 /** The ledger's merged docs pull requests not measured yet whose windows are over, oldest merge first. */
 function dueForImpact(project, now, days) {
     return project.jobs
@@ -51331,6 +51361,7 @@ var request_cap = __nccwpck_require__(2703);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/retry.js
 
 
+
 /** Statuses worth retrying for reads, as AWS's standard mode and undici's RetryHandler do. */
 const RETRYABLE_READ_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 /**
@@ -51374,7 +51405,7 @@ function whenText(waitMs) {
     const at = Date.now() + waitMs;
     return Number.isFinite(at) && at < 8.64e15
         ? `until ${new Date(at).toISOString()}`
-        : `for ${Math.round(waitMs / 3_600_000)} hours`;
+        : `for ${Math.round(waitMs / duration/* HOUR_MS */.iQ)} hours`;
 }
 /** The advice for a wait past the deadline, where the step's 'timeout' input sets it. */
 const RAISE_TIMEOUT = "Try again after that time, or raise 'timeout' to wait it out.";
@@ -52313,13 +52344,14 @@ const actionsOf = (input) => AGENT_ACTIONS.filter(action => ACTION_INPUTS[action
 /* harmony export */ });
 /* unused harmony export parseMaxJobs */
 /* harmony import */ var _runner_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7156);
+/* harmony import */ var _runner_duration_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8703);
 
-const DAY_MS = 86_400_000;
+
 /**
  * The rolling windows a budget counts in. A month is 30 days, not a calendar month: a rolling
  * window has no first of the month to reset on.
  */
-const BUDGET_WINDOWS = { day: DAY_MS, week: 7 * DAY_MS, month: 30 * DAY_MS };
+const BUDGET_WINDOWS = { day: _runner_duration_js__WEBPACK_IMPORTED_MODULE_1__/* .DAY_MS */ .sO, week: 7 * _runner_duration_js__WEBPACK_IMPORTED_MODULE_1__/* .DAY_MS */ .sO, month: 30 * _runner_duration_js__WEBPACK_IMPORTED_MODULE_1__/* .DAY_MS */ .sO };
 /** `max-jobs` as the policy file writes it: 1 to 9999 jobs per day, week or month. */
 const MAX_JOBS_PATTERN = /^([1-9]\d{0,3})\/(day|week|month)$/;
 /** The budget `5/day` sets, or undefined when the text is not one (`MAX_JOBS_PATTERN`). */
@@ -52857,6 +52889,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   up: () => (/* binding */ DASHBOARD_LABEL),
   rl: () => (/* reexport */ IMPACT_MEASURES),
   E2: () => (/* reexport */ LEDGER_FORMAT),
+  GA: () => (/* reexport */ MAX_FORMER_NAMES),
   di: () => (/* reexport */ OUTCOME_WINDOW_MS),
   C$: () => (/* binding */ dashboardPlace),
   Hg: () => (/* reexport */ emptyLedger),
@@ -52878,22 +52911,24 @@ __nccwpck_require__.d(__webpack_exports__, {
 var dist = __nccwpck_require__(7934);
 // EXTERNAL MODULE: ./.tmp/ncc-js/records/record.js
 var record = __nccwpck_require__(6508);
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/duration.js
+var duration = __nccwpck_require__(8703);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/records/ledger/starts.js
+
 /**
  * When the jobs and follow-ups of a project started: every start of the last 31 days (`spend`),
  * for `max-jobs` and the budgets over a month, and a count per UTC day (`startsByDay`) for the
  * dashboard's 30-day outcomes. This file holds the compact form the starts are written in.
  */
-const DAY = 86_400_000;
 /** Starts older than this are never needed again: the longest budget window is a month. */
-const STARTS_KEPT_MS = 31 * DAY;
+const STARTS_KEPT_MS = 31 * duration/* DAY_MS */.sO;
 /**
  * The newest starts kept, however many there were: a budget of more than this many jobs in its
  * window would never be reached, so none may be allowed.
  */
 const MAX_STARTS = 2000;
 /** The dashboard's outcomes cover docs pull requests created in the last 30 days. */
-const OUTCOME_WINDOW_MS = 30 * DAY;
+const OUTCOME_WINDOW_MS = 30 * duration/* DAY_MS */.sO;
 /** Day counts kept: the outcomes' 30 days and the day in progress. */
 const MAX_DAYS = 31;
 /**
@@ -52942,7 +52977,7 @@ function noteStart(project, at) {
 }
 /** Jobs and follow-ups started in the last 30 days (whole UTC days, today included). */
 function startsIn30Days(project, now) {
-    const from = utcDay(now - OUTCOME_WINDOW_MS + DAY);
+    const from = utcDay(now - OUTCOME_WINDOW_MS + duration/* DAY_MS */.sO);
     return Object.entries(project.startsByDay ?? {})
         .filter(([day]) => day >= from && day <= utcDay(now))
         .reduce((sum, [, n]) => sum + n, 0);
@@ -52971,6 +53006,8 @@ const MAX_TITLE = 100;
 const MAX_REPOSITORIES = 50;
 /** Watermarks read: those listed, and room for those a run has not dropped yet. */
 const MAX_WATERMARKS = 4 * MAX_REPOSITORIES;
+/** A repository's names before its renames, kept on its watermark. */
+const MAX_FORMER_NAMES = 5;
 /** Shown on the dashboard: why a docs pull request was kept open is one line. */
 const MAX_KEPT_WHY = 200;
 /** Why an impact was not measured: one line. */
@@ -53167,6 +53204,11 @@ const WatermarkSchema = dist/* object */.Ikc({
      */
     id: maybe(matching(NODE_ID)),
     /**
+     * The names it had before a rename, the latest first: the dashboard's jobs name the changes sent
+     * before it under those, and a change they hold is not sent again under its new name.
+     */
+    formerly: maybe(dist/* pipe */.FsL(listOf(matching(REPOSITORY)), dist/* transform */.pdi(names => names.slice(0, MAX_FORMER_NAMES)), dist/* check */.z6Y(names => names.length > 0))),
+    /**
      * When `code-repositories` stopped listing it: kept (a few, the newest) so that a repository
      * listed again, or renamed, goes on from where it was documented.
      */
@@ -53281,6 +53323,7 @@ const ledgerTitle = (text) => {
 
 
 
+
 /**
  * The ledger within its share of the dashboard's body, however long its history: what is written
  * is bounded first by counts, then by size, the least needed giving way first.
@@ -53290,7 +53333,6 @@ const MAX_STATE_CHARS = 24_000;
 const MAX_JOBS = 10;
 /** Jobs kept beyond the last MAX_JOBS, for the outcomes: those with a docs pull request in the window. */
 const MAX_OUTCOME_JOBS = 50;
-const fit_DAY = 86_400_000;
 const MAX_CHANGES_PER_JOB = 20;
 const MAX_WAITING = 50;
 const MAX_UNCERTAIN = 10;
@@ -53306,7 +53348,7 @@ const openedAt = (job) => job.prCreatedAt ?? job.startedAt;
 function awaitsImpact(job, impactDays, now) {
     if (!impactDays || job.state !== 'merged' || job.impact || job.endedAt === undefined)
         return false;
-    return job.endedAt > now - (impactDays + 2 + 7) * fit_DAY;
+    return job.endedAt > now - (impactDays + 2 + 7) * duration/* DAY_MS */.sO;
 }
 /**
  * The ledger within its share of the body, however long the history: the oldest runs and the
@@ -53321,7 +53363,7 @@ function fitLedger(ledger, now) {
             .sort((a, b) => a - b)
             .slice(-MAX_STARTS);
         if (project.startsByDay) {
-            const from = utcDay(now - MAX_DAYS * fit_DAY);
+            const from = utcDay(now - MAX_DAYS * duration/* DAY_MS */.sO);
             project.startsByDay = Object.fromEntries(Object.entries(project.startsByDay).filter(([day]) => day > from));
         }
         for (const job of project.jobs)
@@ -53420,9 +53462,9 @@ function dropOldRuns(project, keep) {
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/records/ledger/migrations.js
 
 
-const migrations_DAY = 86_400_000;
+
 /** How long format 1 kept each start (`spend`): a week, the longest window of `max-jobs` then. */
-const V1_STARTS_KEPT_MS = 7 * migrations_DAY;
+const V1_STARTS_KEPT_MS = 7 * duration/* DAY_MS */.sO;
 /**
  * 1 → 2: the starts kept for the budgets (`spend`) go from a list of epoch milliseconds, the last
  * 7 days, to a compact string of the last 31 days (starts.ts), for budgets over a month.
@@ -53463,7 +53505,7 @@ function v1Starts(project, writtenAt) {
             continue;
         const known = kept.filter(at => utcDay(at) === day).length;
         const missing = Math.min(n - known, MAX_STARTS);
-        const at = Math.max(start, Math.min(start + migrations_DAY - 1, latest));
+        const at = Math.max(start, Math.min(start + duration/* DAY_MS */.sO - 1, latest));
         for (let i = 0; i < missing; i++)
             earlier.push(at);
     }
@@ -53887,17 +53929,24 @@ function proxyAuthError(proxy) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   E9: () => (/* binding */ parseDuration),
 /* harmony export */   Ts: () => (/* binding */ durationInput),
-/* harmony export */   a3: () => (/* binding */ formatDuration)
+/* harmony export */   a3: () => (/* binding */ formatDuration),
+/* harmony export */   iQ: () => (/* binding */ HOUR_MS),
+/* harmony export */   kg: () => (/* binding */ MINUTE_MS),
+/* harmony export */   sO: () => (/* binding */ DAY_MS)
 /* harmony export */ });
 /* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7156);
 
+/** Units of time in milliseconds: defined here once, for every part of the action. */
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
 const UNIT_MS = {
     ms: 1,
     s: 1000,
-    m: 60_000,
-    h: 3_600_000,
-    d: 86_400_000,
-    w: 7 * 86_400_000
+    m: MINUTE_MS,
+    h: HOUR_MS,
+    d: DAY_MS,
+    w: 7 * DAY_MS
 };
 const PART = /(\d+(?:\.\d+)?)(ms|h|m|s|d|w)/y;
 /** A number without a unit: `45` next to `timeout-minutes: 45` reads as minutes to a person. */

@@ -37329,13 +37329,17 @@ throttling.triggersNotification = triggersNotification;
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/duration.js
 
+/** Units of time in milliseconds: defined here once, for every part of the action. */
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
 const UNIT_MS = {
     ms: 1,
     s: 1000,
-    m: 60_000,
-    h: 3_600_000,
-    d: 86_400_000,
-    w: 7 * 86_400_000
+    m: MINUTE_MS,
+    h: HOUR_MS,
+    d: DAY_MS,
+    w: 7 * DAY_MS
 };
 const PART = /(\d+(?:\.\d+)?)(ms|h|m|s|d|w)/y;
 /** A number without a unit: `45` next to `timeout-minutes: 45` reads as minutes to a person. */
@@ -37406,7 +37410,7 @@ const TIMEOUT_MS = 15_000;
 /** Short enough that a cancelled step still ends within 2 s, long enough for a healthy GitHub. */
 const GRACE_MS = 1_500;
 /** The longest rate-limit wait when the step names no time limit: GitHub's own default for a secondary limit. */
-const UNBOUNDED_WAIT_MS = 60_000;
+const UNBOUNDED_WAIT_MS = MINUTE_MS;
 /** Retries after a rate limit, for requests that are safe to send again (reads, edits). */
 const LIMIT_RETRIES = 3;
 /**
@@ -39490,6 +39494,7 @@ async function withinCap(cap, what, attempt) {
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/retry.js
 
 
+
 /** Statuses worth retrying for reads, as AWS's standard mode and undici's RetryHandler do. */
 const RETRYABLE_READ_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 /**
@@ -39533,7 +39538,7 @@ function whenText(waitMs) {
     const at = Date.now() + waitMs;
     return Number.isFinite(at) && at < 8.64e15
         ? `until ${new Date(at).toISOString()}`
-        : `for ${Math.round(waitMs / 3_600_000)} hours`;
+        : `for ${Math.round(waitMs / HOUR_MS)} hours`;
 }
 /** The advice for a wait past the deadline, where the step's 'timeout' input sets it. */
 const retry_RAISE_TIMEOUT = "Try again after that time, or raise 'timeout' to wait it out.";

@@ -134,22 +134,24 @@ const time = (value) => {
 var dist = __webpack_require__(7934);
 // EXTERNAL MODULE: ./.tmp/ncc-js/records/record.js
 var record = __webpack_require__(6508);
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/duration.js
+var duration = __webpack_require__(8703);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/records/ledger/starts.js
+
 /**
  * When the jobs and follow-ups of a project started: every start of the last 31 days (`spend`),
  * for `max-jobs` and the budgets over a month, and a count per UTC day (`startsByDay`) for the
  * dashboard's 30-day outcomes. This file holds the compact form the starts are written in.
  */
-const DAY = 86_400_000;
 /** Starts older than this are never needed again: the longest budget window is a month. */
-const STARTS_KEPT_MS = 31 * DAY;
+const STARTS_KEPT_MS = 31 * duration/* DAY_MS */.sO;
 /**
  * The newest starts kept, however many there were: a budget of more than this many jobs in its
  * window would never be reached, so none may be allowed.
  */
 const MAX_STARTS = 2000;
 /** The dashboard's outcomes cover docs pull requests created in the last 30 days. */
-const OUTCOME_WINDOW_MS = 30 * DAY;
+const OUTCOME_WINDOW_MS = 30 * duration/* DAY_MS */.sO;
 /** Day counts kept: the outcomes' 30 days and the day in progress. */
 const MAX_DAYS = 31;
 /**
@@ -198,7 +200,7 @@ function noteStart(project, at) {
 }
 /** Jobs and follow-ups started in the last 30 days (whole UTC days, today included). */
 function startsIn30Days(project, now) {
-    const from = utcDay(now - OUTCOME_WINDOW_MS + DAY);
+    const from = utcDay(now - OUTCOME_WINDOW_MS + duration/* DAY_MS */.sO);
     return Object.entries(project.startsByDay ?? {})
         .filter(([day]) => day >= from && day <= utcDay(now))
         .reduce((sum, [, n]) => sum + n, 0);
@@ -227,6 +229,8 @@ const MAX_TITLE = 100;
 const MAX_REPOSITORIES = 50;
 /** Watermarks read: those listed, and room for those a run has not dropped yet. */
 const MAX_WATERMARKS = 4 * MAX_REPOSITORIES;
+/** A repository's names before its renames, kept on its watermark. */
+const MAX_FORMER_NAMES = 5;
 /** Shown on the dashboard: why a docs pull request was kept open is one line. */
 const MAX_KEPT_WHY = 200;
 /** Why an impact was not measured: one line. */
@@ -423,6 +427,11 @@ const WatermarkSchema = dist/* object */.Ikc({
      */
     id: maybe(matching(NODE_ID)),
     /**
+     * The names it had before a rename, the latest first: the dashboard's jobs name the changes sent
+     * before it under those, and a change they hold is not sent again under its new name.
+     */
+    formerly: maybe(dist/* pipe */.FsL(listOf(matching(REPOSITORY)), dist/* transform */.pdi(names => names.slice(0, MAX_FORMER_NAMES)), dist/* check */.z6Y(names => names.length > 0))),
+    /**
      * When `code-repositories` stopped listing it: kept (a few, the newest) so that a repository
      * listed again, or renamed, goes on from where it was documented.
      */
@@ -537,6 +546,7 @@ const ledgerTitle = (text) => {
 
 
 
+
 /**
  * The ledger within its share of the dashboard's body, however long its history: what is written
  * is bounded first by counts, then by size, the least needed giving way first.
@@ -546,7 +556,6 @@ const MAX_STATE_CHARS = 24_000;
 const MAX_JOBS = 10;
 /** Jobs kept beyond the last MAX_JOBS, for the outcomes: those with a docs pull request in the window. */
 const MAX_OUTCOME_JOBS = 50;
-const fit_DAY = 86_400_000;
 const MAX_CHANGES_PER_JOB = 20;
 const MAX_WAITING = 50;
 const MAX_UNCERTAIN = 10;
@@ -562,7 +571,7 @@ const fit_openedAt = (job) => job.prCreatedAt ?? job.startedAt;
 function awaitsImpact(job, impactDays, now) {
     if (!impactDays || job.state !== 'merged' || job.impact || job.endedAt === undefined)
         return false;
-    return job.endedAt > now - (impactDays + 2 + 7) * fit_DAY;
+    return job.endedAt > now - (impactDays + 2 + 7) * duration/* DAY_MS */.sO;
 }
 /**
  * The ledger within its share of the body, however long the history: the oldest runs and the
@@ -577,7 +586,7 @@ function fitLedger(ledger, now) {
             .sort((a, b) => a - b)
             .slice(-MAX_STARTS);
         if (project.startsByDay) {
-            const from = utcDay(now - MAX_DAYS * fit_DAY);
+            const from = utcDay(now - MAX_DAYS * duration/* DAY_MS */.sO);
             project.startsByDay = Object.fromEntries(Object.entries(project.startsByDay).filter(([day]) => day > from));
         }
         for (const job of project.jobs)
@@ -676,9 +685,9 @@ function dropOldRuns(project, keep) {
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/records/ledger/migrations.js
 
 
-const migrations_DAY = 86_400_000;
+
 /** How long format 1 kept each start (`spend`): a week, the longest window of `max-jobs` then. */
-const V1_STARTS_KEPT_MS = 7 * migrations_DAY;
+const V1_STARTS_KEPT_MS = 7 * duration/* DAY_MS */.sO;
 /**
  * 1 → 2: the starts kept for the budgets (`spend`) go from a list of epoch milliseconds, the last
  * 7 days, to a compact string of the last 31 days (starts.ts), for budgets over a month.
@@ -719,7 +728,7 @@ function v1Starts(project, writtenAt) {
             continue;
         const known = kept.filter(at => utcDay(at) === day).length;
         const missing = Math.min(n - known, MAX_STARTS);
-        const at = Math.max(start, Math.min(start + migrations_DAY - 1, latest));
+        const at = Math.max(start, Math.min(start + duration/* DAY_MS */.sO - 1, latest));
         for (let i = 0; i < missing; i++)
             earlier.push(at);
     }
@@ -1118,7 +1127,7 @@ const kilobytes = (n) => `${Math.max(0.1, Math.round(n / 100) / 10)} KB`;
 var runner_text = __webpack_require__(3492);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/budget.js
 
-const budget_DAY = 86_400_000;
+
 /** Each budget the limits set, where it stands at `now`, from the start of every job and follow-up. */
 function budgetStates(spend, limits, now) {
     const states = [];
@@ -1157,7 +1166,7 @@ function overBudget(state, limits, now) {
 }
 /** One budget as people read it: "3 of 20 in 30 days used (max-jobs: 20/month), about 540 credits". */
 function budgetText(state, limits) {
-    const days = Math.round(state.windowMs / budget_DAY);
+    const days = Math.round(state.windowMs / duration/* DAY_MS */.sO);
     const window = days === 1 ? '24 hours' : `${days} days`;
     const credits = (n) => `about ${(0,runner_text/* formatCount */.B4)(n * limits.creditsPerRun)} credits`;
     return state.key === 'max-credits'
@@ -1413,10 +1422,11 @@ function closingComment(ctx, stale) {
 
 
 
+
 /** Docs-repository requests at most, in one run, to bring the outcomes up to date. */
 const MAX_OUTCOME_READS = 5;
 /** An expired docs pull request is read again at most once a day, for a person's reopen and merge. */
-const EXPIRED_REREAD_MS = 86_400_000;
+const EXPIRED_REREAD_MS = (/* unused pure expression or super */ null && (DAY_MS));
 const DECIDED = new Set(['merged', 'closed', 'expired']);
 const STILL_OPEN = new Set(['active', 'started', 'open']);
 /**
@@ -1573,7 +1583,7 @@ function median(values) {
 }
 /** A duration in hours under two days, in days from then: `5 hours`, `2.5 days`. */
 function hoursOrDays(ms) {
-    const hours = ms / 3_600_000;
+    const hours = ms / duration/* HOUR_MS */.iQ;
     if (hours < 1)
         return 'under an hour';
     if (hours < 48) {
@@ -1635,6 +1645,7 @@ function repositoriesOf(job) {
 var code_repositories = __webpack_require__(523);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/watermarks.js
 
+
 /**
  * Watermarks of repositories `code-repositories` no longer lists, kept: a repository listed again,
  * or listed under its new name after a rename, goes on from where it was documented rather than
@@ -1655,23 +1666,47 @@ function watermarkOf(project, name, id) {
     const moved = Object.entries(project.repositories ?? {}).find(([, m]) => m.id === id);
     return moved && { key: moved[0], mark: moved[1] };
 }
-/** A repository's watermark moves to `sha`, under its listed name, with its node id. */
+/**
+ * Every name the ledger knows a repository by, as keys: the one listed now and, after a rename,
+ * those its watermark (`mark`, watermarkOf's) was recorded under. The dashboard's jobs name each
+ * change under the name it was sent under.
+ */
+function namesOf(name, mark) {
+    const names = [name, ...(mark ? [mark.name, ...(mark.formerly ?? [])] : [])];
+    return new Set(names.map(repositoryKey));
+}
+/**
+ * A repository's watermark moves to `sha`, under its listed name, with its node id. Moved from
+ * its old name after a rename, it keeps the names it had (`formerly`).
+ */
 function setWatermark(project, part, sha, at) {
     const marks = (project.repositories ??= {});
-    marks[(0,code_repositories/* repositoryKey */.Kq)(part.name)] = {
+    const key = (0,code_repositories/* repositoryKey */.Kq)(part.name);
+    const moved = part.id
+        ? Object.entries(marks).filter(([k, mark]) => mark.id === part.id && k !== key)
+        : [];
+    const formerly = formerNames(key, moved.flatMap(([, mark]) => [mark.name, ...(mark.formerly ?? [])]), marks[key]?.formerly);
+    marks[key] = {
         sha,
         at,
         name: part.name,
         branch: part.branch,
-        ...(part.id ? { id: part.id } : {})
+        ...(part.id ? { id: part.id } : {}),
+        ...(formerly.length ? { formerly } : {})
     };
     // Read from now on under its new name: the record under its old one has done its work.
-    if (part.id)
-        for (const [key, mark] of Object.entries(marks))
-            if (mark.id === part.id && key !== (0,code_repositories/* repositoryKey */.Kq)(part.name))
-                delete marks[key];
+    for (const [old] of moved)
+        delete marks[old];
     if (project.unread)
-        delete project.unread[(0,code_repositories/* repositoryKey */.Kq)(part.name)];
+        delete project.unread[key];
+}
+/** The names a repository had, the latest first, once each, without the one it has (`key`). */
+function formerNames(key, latest, earlier = []) {
+    const byKey = new Map();
+    for (const name of [...latest, ...earlier])
+        if ((0,code_repositories/* repositoryKey */.Kq)(name) !== key && !byKey.has((0,code_repositories/* repositoryKey */.Kq)(name)))
+            byKey.set((0,code_repositories/* repositoryKey */.Kq)(name), name);
+    return [...byKey.values()].slice(0, MAX_FORMER_NAMES);
 }
 /**
  * After a write: the repositories the run listed but could not read, with no watermark, are noted
@@ -1795,7 +1830,7 @@ function renderImpactTable(jobs, label) {
 
 /** Mintlify's published average credits for a run that updates docs from code changes. */
 const DEFAULT_CREDITS_PER_RUN = 180;
-const dashboard_body_DAY = 86_400_000;
+const DAY = 86_400_000;
 const SHOWN_JOBS = 10;
 const SHOWN_CHANGES = 5;
 const SHOWN_WAITING = 20;
@@ -1819,8 +1854,8 @@ function renderDashboard(ledger, view) {
 }
 function renderProject(id, project, view) {
     const lines = [`### Project ${(0,markdown/* codeSpan */.SS)(id)}`, ''];
-    const day = startsWithin(project.spend, dashboard_body_DAY, view.now);
-    const week = startsWithin(project.spend, 7 * dashboard_body_DAY, view.now);
+    const day = startsWithin(project.spend, DAY, view.now);
+    const week = startsWithin(project.spend, 7 * DAY, view.now);
     const documented = project.documented
         ? `${commitLink(project.documented.sha, view)} · ${dashboard_body_when(project.documented.at)}`
         : 'none yet: the first change run documents its own change';
@@ -1891,7 +1926,7 @@ function renderWatermarks(project, view) {
 function renderBudget(project, view) {
     const limits = view.limits ?? { creditsPerRun: DEFAULT_CREDITS_PER_RUN };
     const perRun = (0,runner_text/* formatCount */.B4)(limits.creditsPerRun);
-    const month = startsWithin(project.spend, 30 * dashboard_body_DAY, view.now);
+    const month = startsWithin(project.spend, 30 * DAY, view.now);
     const states = budgetStates(project.spend, limits, view.now);
     return [
         ...(states.length

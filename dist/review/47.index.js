@@ -48,9 +48,9 @@ var path_filter = __webpack_require__(5403);
 /** The longest standing instruction: it is sent before every request. */
 const MAX_INSTRUCTIONS = 8192;
 /** `expire-after`'s range. */
-const EXPIRE_AFTER_MS = { min: 3_600_000, max: 365 * 86_400_000 };
+const EXPIRE_AFTER_MS = { min: duration/* HOUR_MS */.iQ, max: 365 * duration/* DAY_MS */.sO };
 /** `since`'s range: GitHub lists 100 merged pull requests a page, a quarter is plenty. */
-const SINCE_MS = { min: 3_600_000, max: 90 * 86_400_000 };
+const SINCE_MS = { min: duration/* HOUR_MS */.iQ, max: 90 * duration/* DAY_MS */.sO };
 /** A duration as `parseDuration` reads it, in lower case as the file writes it. */
 const DURATION_PATTERN = /^(?:\d+(?:\.\d+)?(?:ms|s|m|h|d|w))+$/;
 /** A key of the file: optional, with what people read about it. */

@@ -28939,13 +28939,17 @@ function lineLogger(write) {
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/duration.js
 
+/** Units of time in milliseconds: defined here once, for every part of the action. */
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
 const UNIT_MS = {
     ms: 1,
     s: 1000,
-    m: 60_000,
-    h: 3_600_000,
-    d: 86_400_000,
-    w: 7 * 86_400_000
+    m: MINUTE_MS,
+    h: HOUR_MS,
+    d: DAY_MS,
+    w: 7 * DAY_MS
 };
 const PART = /(\d+(?:\.\d+)?)(ms|h|m|s|d|w)/y;
 /** A number without a unit: `45` next to `timeout-minutes: 45` reads as minutes to a person. */
@@ -29109,6 +29113,7 @@ async function withinCap(cap, what, attempt) {
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/retry.js
 
 
+
 /** Statuses worth retrying for reads, as AWS's standard mode and undici's RetryHandler do. */
 const RETRYABLE_READ_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 /**
@@ -29152,7 +29157,7 @@ function whenText(waitMs) {
     const at = Date.now() + waitMs;
     return Number.isFinite(at) && at < 8.64e15
         ? `until ${new Date(at).toISOString()}`
-        : `for ${Math.round(waitMs / 3_600_000)} hours`;
+        : `for ${Math.round(waitMs / HOUR_MS)} hours`;
 }
 /** The advice for a wait past the deadline, where the step's 'timeout' input sets it. */
 const RAISE_TIMEOUT = "Try again after that time, or raise 'timeout' to wait it out.";
@@ -33459,7 +33464,7 @@ const VisitorsDefaults = {
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/dates.js
 
-const DAY_MS = 86_400_000;
+
 const PLAIN_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
 const RELATIVE = /^-(\d{1,4})d$/i;
@@ -33628,7 +33633,7 @@ const leaves = (rel) => rel === '..' || rel.startsWith(`..${external_node_path_n
 
 
 /** A sub-action's whole run, reading included, ends within this. */
-const MAX_TIMEOUT_MS = 6 * 3_600_000;
+const MAX_TIMEOUT_MS = 6 * HOUR_MS;
 /** The most entries a report ranks. */
 const MAX_TOP = 100;
 /**
