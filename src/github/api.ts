@@ -16,6 +16,7 @@ export {
   type Advice,
   type GitHubFailure,
   describeGitHubError,
+  fromGitHub,
   gitHubFailure,
   isGitHubCallError,
   permissionHint,

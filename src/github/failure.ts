@@ -33,6 +33,8 @@ export interface GitHubFailure {
 const SECONDARY = /\bsecondary rate limit\b|\bsubmitted too quickly\b|\babuse detection\b/i
 /** GitHub's words for a primary rate limit. */
 const PRIMARY = /\bAPI rate limit exceeded\b/i
+/** A connection's system error code, not a bug's (ERR_INVALID_ARG_TYPE). */
+const SYSTEM_CODE = /^(E[A-Z]+|UND_ERR_[A-Z_]+)$/
 /** GitHub's message cut to what a log line holds. */
 const MESSAGE_CHARS = 200
 
@@ -58,6 +60,17 @@ export const refusedAccess = (error: unknown): boolean => gitHubFailure(error).k
 /** The error is a GitHub call that failed (answered or not), rather than a wrong answer or a bug. */
 export const isGitHubCallError = (error: unknown): boolean =>
   isRequestError(error) || graphqlErrors(error) !== undefined
+
+/**
+ * The error came from GitHub or the way to it: a call that failed (answered or not), a rate limit,
+ * a token that could not be used, or a connection's own failure (a code such as ECONNRESET). Any
+ * other error (a bug, a cancel) is not GitHub's and is never described as its outage.
+ */
+export const fromGitHub = (error: unknown): boolean =>
+  error instanceof RateLimitError ||
+  error instanceof InputError ||
+  isGitHubCallError(error) ||
+  networkCode(error) !== undefined
 
 /** What to grant, as one sentence: `grant` is what the workflow's `permissions:` block needs. */
 export const permissionHint = (grant: string): string =>
@@ -192,14 +205,27 @@ function fieldMessages(data: unknown): string {
 
 /** Why a call got no answer, from the connection's own account. */
 function unanswered(error: unknown): string {
-  const failure = error as { cause?: unknown; message?: unknown } | undefined
+  const failure = error as { message?: unknown } | undefined
+  const code = networkCode(error)
+  if (code !== undefined) return code
+  return typeof failure?.message === 'string' ? failure.message : String(error)
+}
+
+/**
+ * The connection's own account of a failure: a proxy that refused the tunnel or asks for
+ * credentials, or a system code (ECONNRESET) of the error, its cause or the cause's cause.
+ */
+function networkCode(error: unknown): string | undefined {
+  const failure = error as { code?: unknown; cause?: unknown } | undefined
   const cause = failure?.cause as
     { code?: unknown; message?: unknown; cause?: { code?: unknown } } | undefined
-  // The connection's own account (a proxy that refused the tunnel, or asks for credentials).
   if (cause?.cause instanceof HttpError) return cause.cause.message
+  if (error instanceof HttpError) return error.message
   const code = cause?.code ?? cause?.cause?.code
   if (typeof code === 'string') return code
-  return typeof failure?.message === 'string' ? failure.message : String(error)
+  // A system error thrown as itself: ECONNRESET, or undici's UND_ERR_SOCKET.
+  const own = failure?.code
+  return typeof own === 'string' && SYSTEM_CODE.test(own) ? own : undefined
 }
 
 const clip = (text: string): string => {

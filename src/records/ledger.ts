@@ -37,7 +37,16 @@ export {
   ledgerTitle
 } from './ledger/format.js'
 export { fitLedger, keptUncertain, openedAt } from './ledger/fit.js'
-export { lacksAny, mergedLedger } from './ledger/merge.js'
+export {
+  type AddedItems,
+  addedItems,
+  holdsNone,
+  noneAdded,
+  joinedItems,
+  lackedItems,
+  mergedLedger,
+  noItems
+} from './ledger/merge.js'
 export {
   OUTCOME_WINDOW_MS,
   STARTS_KEPT_MS,

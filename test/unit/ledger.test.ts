@@ -3,6 +3,9 @@ import { budgetStates, overBudget, tightest } from '../../src/agent/ledger/budge
 import { parseMaxJobs } from '../../src/policy/budget.js'
 import { renderDashboard } from '../../src/agent/ledger/dashboard-body.js'
 import {
+  noteStart,
+  mergedLedger,
+  addedItems,
   type Ledger,
   type LedgerJob,
   emptyLedger,
@@ -539,5 +542,37 @@ describe('the dashboard for people', () => {
     expect(text).toContain('Over budget \\(max-jobs: 5/day\\)')
     expect(text).toContain('#### Uncertain')
     expect(text).toContain('does not send these changes again by itself')
+  })
+})
+
+describe('merging two runs’ states', () => {
+  const T = Date.UTC(2026, 10, 24, 12)
+  const run = (id: string) => ({
+    at: T,
+    url: '',
+    run: id,
+    step: 'docs',
+    result: 'job started',
+    changes: 0,
+    note: ''
+  })
+  it('two starts in the same millisecond, one of each run, are two starts', () => {
+    const theirs = emptyLedger()
+    const ours = emptyLedger()
+    const p = (theirs.projects.p = emptyProject())
+    noteStart(p, T)
+    p.runs.push(run('b'))
+    const before = emptyProject()
+    const q = (ours.projects.p = emptyProject())
+    noteStart(q, T)
+    q.runs.push(run('a'))
+    const merged = mergedLedger(theirs, ours, { p: addedItems(before, q) }).projects.p
+    expect(merged?.spend).toEqual([T, T])
+    expect(merged?.startsByDay?.['2026-11-24']).toBe(2)
+    // Held already (the other run read it): not added twice.
+    const again = mergedLedger(merged ? { ...theirs, projects: { p: merged } } : theirs, ours, {
+      p: addedItems(before, q)
+    }).projects.p
+    expect(again?.spend).toEqual([T, T])
   })
 })

@@ -3,6 +3,7 @@ import {
   type IssueRecord,
   RateLimitError,
   describeGitHubError,
+  fromGitHub,
   gitHubFailure,
   whatToDo
 } from '../../github/api.js'
@@ -11,7 +12,7 @@ import {
   authoredIssues,
   labelledIssues
 } from '../../github/dashboard-issues.js'
-import { ExplainedError } from '../../runner/errors.js'
+import { CancelledError, ExplainedError } from '../../runner/errors.js'
 import type { RecordSigner } from '../../records/record.js'
 import { keepTicks, tickedBatches, tickedResends } from './approval-box.js'
 import { type DashboardView, renderDashboard } from './dashboard-body.js'
@@ -23,14 +24,21 @@ import {
   newerLedger
 } from './dashboard-choice.js'
 import {
+  type AddedItems,
   DASHBOARD_LABEL,
   type Ledger,
   type ProjectLedger,
+  addedItems,
   emptyProject,
   dashboardPlace,
-  lacksAny,
+  fitLedger,
+  holdsNone,
+  joinedItems,
+  lackedItems,
   ledgerRecord,
   mergedLedger,
+  noItems,
+  noneAdded,
   readDashboardState
 } from '../../records/ledger.js'
 import { GitHubClock } from './github-clock.js'
@@ -44,7 +52,9 @@ export type DashboardIssues = Pick<
 /**
  * A write that records a start is read back this long after (ms on the run's clock): a run that
  * read the dashboard just before it and wrote just after would have written over it. Two writes
- * of one token are a second apart (github/limits.ts), and an answer takes about as long.
+ * of one token are a second apart (github/limits.ts), and an answer takes about as long. What a run
+ * added is put back into another run's state that lacks it until a read this long after its write
+ * showed it held (see `unsettled`).
  */
 const CONFIRM_AFTER_MS = 3000
 /** Times such a write is made again when another run's write took it away. */
@@ -63,6 +73,8 @@ export interface DashboardOptions {
   now: () => number
   /** A pause on the run's clock: without one, a write that records a start is not read back. */
   sleep?: (ms: number) => Promise<void>
+  /** The run's cancel: a write or read it ends says so, not that GitHub failed. */
+  signal?: AbortSignal
   /**
    * How the run could go without a ledger, when it can (a change run in its own repository: "set
    * 'dashboard: false' …"): offered beside the fix when the dashboard cannot be read or written.
@@ -90,8 +102,21 @@ export class Dashboard {
   private viewer = ''
   /** GitHub's clock, read off its answers: the state is stamped on it. */
   private readonly githubClock: GitHubClock
-  /** The state this run last read or wrote (stateKey): another one in the body is another run's. */
+  /** The state this run last wrote or merged (stateKey): the body holding it holds all of this run's. */
   private known?: string
+  /**
+   * Every state this run read or wrote (stateKey): one of them in the body again is a read GitHub
+   * served before its copy caught up, or a person's restore (dashboard-choice.ts judges those on the
+   * next run), never a new state of another run's to merge.
+   */
+  private readonly seen = new Set<string>()
+  /**
+   * What this run added (jobs, run entries, starts), by project, with when its write was answered
+   * (the run's clock): put back into another run's state that lacks it (mergedLedger), until a read
+   * at least CONFIRM_AFTER_MS after that write showed it held. Only what the run added is put back:
+   * what another run's fit moved into the counts of older runs and jobs stays there.
+   */
+  private unsettled: { project: string; items: AddedItems; at: number }[] = []
 
   private readonly redactor: Redactor
 
@@ -167,7 +192,7 @@ export class Dashboard {
     dashboard.relabel = choice.relabel
     dashboard.viewer = viewer
     dashboard.stateUnread = choice.stateUnread ?? false
-    if (choice.issue && !choice.stateUnread) dashboard.known = stateKey(choice.ledger)
+    if (choice.issue && !choice.stateUnread) dashboard.know(choice.ledger)
     return dashboard
   }
 
@@ -197,13 +222,15 @@ export class Dashboard {
           this.notices.push(
             `The dashboard ${this.issue.url} was closed; it is reopened with its state.`
           )
-        this.merge(
+        const labels = this.labelsBack()
+        this.absorb(
           await this.github.updateIssue(this.issue.number, {
             title: this.issue.title,
             ...(reopen ? { state: 'open' } : {}),
-            ...this.labelBack()
+            ...labels
           })
         )
+        this.relabel = false
       }
     } catch (error) {
       throw dashboardError('write', error, this.options)
@@ -213,12 +240,15 @@ export class Dashboard {
 
   /**
    * Changes this project's part and writes the dashboard, as a compare-and-set: the newest body is
-   * read first (a read, no write), what another run wrote since this run's last read or write is
-   * merged in (mergedLedger), and the change is made to that. With `confirm` (a write that records
-   * a start, which `max-jobs` counts), the body is read again a moment later: a run that read just
-   * before this write and wrote just after took it away, so it is merged and written again, a few
-   * times at most. A box of a batch still waiting that someone ticked in the body last read stays
-   * ticked (its own run judges it), unless `untick` (a refused tick undone).
+   * read first (a read, no write), another run's state written since this run's last read or write
+   * is taken as the base, with what this run added put back where it lacks it (mergedLedger), and
+   * the change is made to that. With `confirm` (a write that records a start, which `max-jobs`
+   * counts), the body is read again a moment later: a run that read just before this write and
+   * wrote just after took it away, so the change is made again to that run's state and written, a
+   * few times at most. The change may thus be made more than once, each time to a fresh copy: it
+   * takes its times and ids from outside, never makes them. A box of a batch still waiting that
+   * someone ticked in the body last read stays ticked (its own run judges it), unless `untick` (a
+   * refused tick undone).
    */
   async write(
     projectId: string,
@@ -227,15 +257,23 @@ export class Dashboard {
   ): Promise<void> {
     try {
       if (!this.issue) {
-        change((this.ledger.projects[projectId] ??= emptyProject()))
+        const added = this.changed(projectId, change)
         await this.create()
         this.checked = true
+        this.unsettle(projectId, added)
         return
       }
       const number = this.issue.number
-      this.merge(await this.github.getIssue(number))
-      change((this.ledger.projects[projectId] ??= emptyProject()))
+      // GitHub documents no read-after-write guarantee for its REST API: this read may be served
+      // before a write made just before it shows (a run's own, or another run's). A state this run
+      // read or wrote already is never merged as new (`seen`), so such a read costs nothing but
+      // that write's being merged on the next read; the read back below, CONFIRM_AFTER_MS later,
+      // relies on GitHub showing a write by then, as its own answers to the write do at once.
+      this.absorb(await this.github.getIssue(number))
+      let before = this.ledger
+      let added = this.changed(projectId, change)
       await this.put(number, untick)
+      this.unsettle(projectId, added)
       const sleep = this.options.sleep
       for (let tries = 0; confirm && sleep && tries < CONFIRM_TRIES; tries++) {
         // Written already: a cancel during the pause only ends the check.
@@ -246,36 +284,76 @@ export class Dashboard {
           ))
         )
           break
-        const written = this.ledger
-        const theirs = this.merge(await this.github.getIssue(number))
-        // Another run wrote over this run's write, from what it read before it: both are kept.
-        if (!theirs || !lacksAny(theirs, written)) break
+        const latest = await this.github.getIssue(number)
+        const state = this.stateOf(latest)
+        // This run's own state; or another run's that holds some of what this write added (it
+        // read it first), which is taken as any other.
+        if (!state?.fresh || !holdsNone(state.ledger.projects[projectId], added)) {
+          this.absorb(latest, state)
+          break
+        }
+        this.adopt(latest)
+        const theirs = state.ledger
+        // Another run wrote over this write, from what it read before it: this run's change is
+        // made again to that run's state, with what this run added before put back.
+        this.unsettled.pop()
+        this.ledger = mergedLedger(theirs, before, this.unsettledItems())
+        this.know(theirs)
+        before = this.ledger
+        added = this.changed(projectId, change)
         await this.put(number, untick)
+        this.unsettle(projectId, added)
       }
     } catch (error) {
       throw dashboardError('write', error, this.options)
     }
   }
 
+  /** The change made to a copy of the ledger, which becomes the ledger: what it added. */
+  private changed(projectId: string, change: (project: ProjectLedger) => void): AddedItems {
+    const next = structuredClone(this.ledger)
+    const before = structuredClone(next.projects[projectId])
+    const project = (next.projects[projectId] ??= emptyProject())
+    change(project)
+    this.ledger = next
+    return addedItems(before, project)
+  }
+
+  /** What a write added, kept until a later read shows it held (see `unsettled`). */
+  private unsettle(project: string, items: AddedItems): void {
+    if (!noneAdded(items)) this.unsettled.push({ project, items, at: this.options.now() })
+  }
+
+  /** Everything this run added that no read has shown held yet, by project. */
+  private unsettledItems(): Record<string, AddedItems> {
+    const items: Record<string, AddedItems> = {}
+    for (const u of this.unsettled)
+      items[u.project] = joinedItems(items[u.project] ?? noItems(), u.items)
+    return items
+  }
+
   /**
    * Writes the body: the page and the state rendered anew for each attempt GitHub's client sends
    * (after a rate limit's wait, the state says when it reached GitHub), and once more when GitHub
-   * recorded it later than that all the same (a slow answer).
+   * recorded it later than that all the same (a slow answer). A label put back goes with every
+   * attempt, and is known to be back once one was answered.
    */
   private async put(number: number, untick: boolean): Promise<void> {
     const ticked = untick ? [] : tickedBatches(this.body)
     const resends = untick ? [] : tickedResends(this.body)
+    const labels = this.labelsBack()
     const body = () => ({
       body: keepTicks(this.render(number), ticked, resends),
-      ...this.labelBack()
+      ...labels
     })
     let answer = await this.github.updateIssue(number, body)
     this.adopt(answer)
+    this.relabel = false
     if (this.githubClock.recordedLate(answer, this.ledger.writtenAt)) {
       answer = await this.github.updateIssue(number, body)
       this.adopt(answer)
     }
-    this.known = stateKey(this.ledger)
+    this.know(this.ledger)
   }
 
   /**
@@ -307,9 +385,8 @@ export class Dashboard {
    * The label put back, with its other labels, on a dashboard found again without it; reopened
    * when it was closed too, so that its boxes can be ticked.
    */
-  private labelBack(): { labels?: string[]; state?: 'open' } {
+  private labelsBack(): { labels?: string[]; state?: 'open' } {
     if (!this.relabel || !this.issue) return {}
-    this.relabel = false
     return {
       labels: [...this.issue.labels, DASHBOARD_LABEL],
       ...(this.issue.state === 'open' ? {} : { state: 'open' as const })
@@ -317,13 +394,11 @@ export class Dashboard {
   }
 
   /**
-   * Reads the newest body. Its state, when it verifies as written in this issue and is not the one
-   * this run last read or wrote, is another run's: it is merged with this run's (mergedLedger),
-   * unless it is older than this run's (a person's restore in between), when this run's is kept.
-   * A state a newer version of the action wrote meanwhile is never written over: the run stops.
-   * Returns the other run's state when it was merged in.
+   * The newest body's state, verified as written in this issue: `fresh` when it is another run's
+   * new state, neither one this run wrote nor one it read before (`seen`). A state a newer version
+   * of the action wrote meanwhile is never written over: the run stops.
    */
-  private merge(latest: IssueRecord): Ledger | undefined {
+  private stateOf(latest: IssueRecord): { ledger: Ledger; fresh: boolean } | undefined {
     const read = readDashboardState(
       latest.body,
       this.options.signer,
@@ -332,19 +407,44 @@ export class Dashboard {
     )
     if (!read.ok && read.why === 'newer')
       throw newerLedger(latest.url, read.format, ', and this run records nothing there')
+    if (!read.ok) return undefined
+    return { ledger: read.ledger, fresh: !this.seen.has(stateKey(read.ledger)) }
+  }
+
+  /**
+   * Takes the newest body. Another run's new state is the base, with what this run added put back
+   * where it lacks it (mergedLedger only adds). What this run added is settled once a read at least
+   * CONFIRM_AFTER_MS after its write shows it held, in this run's own state or in another run's.
+   */
+  private absorb(latest: IssueRecord, state = this.stateOf(latest)): void {
     this.adopt(latest)
-    if (!read.ok || stateKey(read.ledger) === this.known) return undefined
-    this.known = stateKey(read.ledger)
-    if ((read.ledger.writtenAt ?? 0) < (this.ledger.writtenAt ?? 0)) return undefined
-    this.ledger = mergedLedger(read.ledger, this.ledger)
-    return read.ledger
+    if (!state) return
+    const theirs = state.fresh ? state.ledger : undefined
+    const holding = theirs ?? (stateKey(state.ledger) === this.known ? this.ledger : undefined)
+    if (!holding) return
+    const now = this.options.now()
+    this.unsettled = this.unsettled.filter(
+      u =>
+        now - u.at < CONFIRM_AFTER_MS ||
+        !noneAdded(lackedItems(holding.projects[u.project], u.items))
+    )
+    if (!theirs) return
+    this.ledger = mergedLedger(theirs, this.ledger, this.unsettledItems())
+    this.know(theirs)
+  }
+
+  /** A state this run wrote or merged: the one the body holds as far as this run knows. */
+  private know(ledger: Ledger): void {
+    this.known = stateKey(ledger)
+    this.seen.add(this.known)
   }
 
   /** The body: the page, and the state stamped with its issue, its next version and the time. */
   private render(issue: number): string {
     const now = this.options.now()
-    // Before it is signed: the state and the page say the same, with no secret in either.
-    this.ledger = this.redactor.value(this.ledger)
+    // Before it is signed: the state and the page say the same, with no secret in either; and
+    // fitted as written, so that what it holds is what the next read is compared with.
+    this.ledger = fitLedger(this.redactor.value(this.ledger), now)
     this.ledger.issue = issue
     this.ledger.version = (this.ledger.version ?? 0) + 1
     // On GitHub's clock, which stamps the edit: see github-clock.ts.
@@ -384,14 +484,19 @@ export function withinIssueBody(page: string, record: string): string {
 /**
  * Why the dashboard could not be read or written, named as GitHub failed (github/failure.ts): only
  * a refusal asks for `issues: write`, Issues turned off asks to turn them on, an outage or a rate
- * limit to run again later.
+ * limit to run again later. A cancel says so; any other error (not GitHub's) is itself.
  */
 function dashboardError(
   what: 'read' | 'write',
   error: unknown,
-  { view, withoutLedger }: Pick<DashboardOptions, 'view' | 'withoutLedger'>
-): ExplainedError {
+  { view, withoutLedger, signal }: Pick<DashboardOptions, 'view' | 'withoutLedger' | 'signal'>
+): unknown {
   if (error instanceof NewerLedgerError) return error
+  if (error instanceof CancelledError || signal?.aborted)
+    return new CancelledError(
+      `Cancelled while ${what === 'read' ? 'reading' : 'writing'} the docs agent dashboard issue.`
+    )
+  if (!fromGitHub(error)) return error
   // GitHub asked for a wait the step cannot give, and says so.
   if (error instanceof RateLimitError)
     return new ExplainedError(

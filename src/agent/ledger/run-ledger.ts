@@ -39,6 +39,7 @@ export async function openRunLedger(
     now: () => clock.wallNow(),
     // The pause before a write is read back (compare-and-set), on the run's clock; a cancel ends it.
     sleep: ms => clock.sleep(ms, signal),
+    ...(signal ? { signal } : {}),
     ...(withoutLedger === undefined ? {} : { withoutLedger })
   })
   const session = new LedgerSession(
