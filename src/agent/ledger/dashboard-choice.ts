@@ -1,4 +1,9 @@
-import { type DashboardIssue, sameActor } from '../../github/dashboard-issues.js'
+import {
+  type BodyEdit,
+  type DashboardIssue,
+  MOST_EDITS_READ,
+  sameActor
+} from '../../github/dashboard-issues.js'
 import { ExplainedError } from '../../runner/errors.js'
 import type { RecordSigner } from '../../records/record.js'
 import {
@@ -122,7 +127,11 @@ export function chooseDashboard(
     notices.push(
       `${ref(older.issue)} also holds a dashboard state, older than ${ref(newest.issue)}'s (${when(older.ledger)} against ${when(newest.ledger)}): it is not used; close it or take its label off.`
     )
-  const restored = restoredBy(newest.issue, newest.ledger, ctx.viewer, newest.legacy)
+  const restored = restoredBy(newest.issue, newest.ledger, [ctx.viewer], newest.legacy)
+  if (restored === 'unknown')
+    throw new ExplainedError(
+      `The dashboard ${newest.issue.url} was edited by others so often since this action last wrote it that its last write is not among the newest ${MOST_EDITS_READ} edits GitHub lists, so whether its state is the newest the action wrote cannot be told, and nothing was started. To start the ledger afresh, delete its hidden state (the last HTML comment of the body).`
+    )
   if (restored)
     throw new ExplainedError(
       `The dashboard ${newest.issue.url} holds a state older than the one this action last wrote there: @${restored.by || 'ghost'} changed its body afterwards (${new Date(restored.at).toISOString()}), restoring an earlier version or editing it. Nothing was started, as the budget and the last documented commit would move back. Restore the newest version the action wrote from the issue's edit history; or, to start the ledger afresh, delete its hidden state (the last HTML comment of the body).`
@@ -140,23 +149,44 @@ export function chooseDashboard(
 }
 
 /**
- * Someone other than the action edited the body after its last write, and the state there is not
- * that write's (written more than WRITE_SLACK_MS before the action's newest edit, or that edit is
- * not among those GitHub listed): who made the last edit, and when.
+ * Someone other than the action (its `writers`) edited the body after its last write, and the state
+ * there is not that write's (written more than WRITE_SLACK_MS before the action's newest edit, or
+ * that edit is not among those GitHub listed): who made the last edit, and when. `unknown`: the
+ * action's newest edit lies beyond the edits read (see needsOlderEdits), so it cannot be told.
  */
 function restoredBy(
   issue: DashboardIssue,
   ledger: Ledger,
-  viewer: string,
+  writers: string[],
   legacy: boolean
-): { by: string; at: number } | undefined {
+): BodyEdit | 'unknown' | undefined {
   const last = issue.lastEdit ?? issue.edits[0]
-  if (!last || sameActor(last.by, viewer)) return undefined
-  const own = issue.edits.find(e => sameActor(e.by, viewer))
+  const byWriter = (edit: BodyEdit): boolean => writers.some(w => sameActor(edit.by, w))
+  if (!last || byWriter(last)) return undefined
+  const own = issue.edits.find(byWriter)
+  if (!own && issue.olderEdits) return 'unknown'
   const written = legacy ? legacyWrittenBy(ledger) : ledger.writtenAt
   const slack = legacy ? LEGACY_SLACK_MS : WRITE_SLACK_MS
   if (own && written !== undefined && own.at <= written + slack) return undefined
   return last
+}
+
+/**
+ * The identities whose edits would be the action's own writes when `issue` is the dashboard (its
+ * state verified there), when the edits read hold none of theirs but more edits are listed: the
+ * rollback check needs the action's newest write, so the caller reads on from the newest end.
+ */
+export function needsOlderEdits(
+  issue: DashboardIssue,
+  ctx: { signer: RecordSigner; repository: string; viewer: string }
+): string[] | undefined {
+  if (!issue.olderEdits || !sameActor(issue.author, ctx.viewer)) return undefined
+  if (!readDashboardState(issue.body, ctx.signer, ctx.repository, issue.number).ok) return undefined
+  const writers = [ctx.viewer]
+  const byWriter = (edit: BodyEdit): boolean => writers.some(w => sameActor(edit.by, w))
+  const last = issue.lastEdit ?? issue.edits[0]
+  if (!last || byWriter(last) || issue.edits.some(byWriter)) return undefined
+  return writers
 }
 
 /**

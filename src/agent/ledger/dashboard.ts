@@ -9,7 +9,9 @@ import {
 import {
   type DashboardIssue,
   authoredIssues,
-  labelledIssues
+  labelledIssues,
+  sameActor,
+  withOlderEdits
 } from '../../github/dashboard-issues.js'
 import { ExplainedError } from '../../runner/errors.js'
 import type { RecordSigner } from '../../records/record.js'
@@ -20,6 +22,7 @@ import {
   type DashboardChoice,
   NewerLedgerError,
   chooseDashboard,
+  needsOlderEdits,
   newerLedger
 } from './dashboard-choice.js'
 import {
@@ -143,20 +146,30 @@ export class Dashboard {
         label: DASHBOARD_LABEL,
         title: options.title
       }
+      const withEdits = (issues: DashboardIssue[]) =>
+        withWritersEdits(github.graphql, { owner, repo }, issues, ctx)
+      const labelledFound = await withEdits(labelled.issues)
       let own: DashboardIssue[]
       try {
-        own = await authoredIssues(github.graphql, { owner, repo }, options.title, viewer)
+        const authored = await authoredIssues(
+          github.graphql,
+          { owner, repo },
+          options.title,
+          viewer
+        )
+        // Those found by their label too are read already.
+        own = await withEdits(authored.filter(i => !labelledFound.some(l => l.number === i.number)))
       } catch (error) {
         // GitHub's search can fail or lag: with the labelled dashboard found and verified, the
         // run goes on with it, saying what it could not look for.
-        const found = chooseDashboard(labelled.issues, ctx)
+        const found = chooseDashboard(labelledFound, ctx)
         if (!found.issue || found.stateUnread || found.relabel) throw error
         notices.push(
           `Could not search ${options.view.repository} for the dashboard by its author and title (${describeGitHubError(error)}): the labelled dashboard ${found.issue.url} is used. A dashboard whose label was taken off is looked for again on the next run.`
         )
         own = []
       }
-      choice = chooseDashboard([...labelled.issues, ...own], ctx)
+      choice = chooseDashboard([...labelledFound, ...own], ctx)
     } catch (error) {
       if (error instanceof ExplainedError) throw error
       throw dashboardError('read', error, options)
@@ -357,6 +370,29 @@ export class Dashboard {
     )
     return withinIssueBody(renderDashboard(this.ledger, { ...this.options.view, now }), record)
   }
+}
+
+/**
+ * The issues, with more of their edits read where the rollback check needs the action's newest
+ * write and the edits first read hold none (see needsOlderEdits): one request or a few per such
+ * issue, none in the usual case.
+ */
+async function withWritersEdits(
+  graphql: DashboardIssues['graphql'],
+  where: { owner: string; repo: string },
+  issues: DashboardIssue[],
+  ctx: Parameters<typeof needsOlderEdits>[1]
+): Promise<DashboardIssue[]> {
+  const read: DashboardIssue[] = []
+  for (const issue of issues) {
+    const writers = needsOlderEdits(issue, ctx)
+    read.push(
+      writers
+        ? await withOlderEdits(graphql, where, issue, e => writers.some(w => sameActor(e.by, w)))
+        : issue
+    )
+  }
+  return read
 }
 
 /** Tells states apart: each write of the action gives its state a new version and time. */
