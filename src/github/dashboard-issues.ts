@@ -36,8 +36,15 @@ export interface DashboardIssue {
 
 export interface BodyEdit {
   by: string
+  /** The editor is a GitHub App's bot (GITHUB_TOKEN's `github-actions` too), not a person. */
+  bot?: boolean
   at: number
 }
+
+const editor = (actor: unknown): Pick<BodyEdit, 'by' | 'bot'> => ({
+  by: login(actor),
+  bot: (actor as { __typename?: unknown } | null)?.__typename === 'Bot'
+})
 
 /** Issues read with the label, and edits read per issue at each end of the list. */
 const LABELLED = 20
@@ -48,10 +55,10 @@ const EDIT_PAGES = 5
 /** The most edits ever read of one issue, from its newest: beyond, the action's last write is unknown. */
 export const MOST_EDITS_READ = EDITS + EDITS_PAGE * EDIT_PAGES
 
-const EDIT_NODES = 'nodes { editedAt editor { login } }'
+const EDIT_NODES = 'nodes { editedAt editor { __typename login } }'
 const ISSUE_FIELDS = `number title body state url locked createdAt
   author { login }
-  lastEditedAt editor { login }
+  lastEditedAt editor { __typename login }
   labels(first: 20) { nodes { name } }
   firstEdits: userContentEdits(first: ${EDITS}) { totalCount pageInfo { hasNextPage endCursor } ${EDIT_NODES} }
   lastEdits: userContentEdits(last: ${EDITS}) { totalCount pageInfo { hasPreviousPage startCursor } ${EDIT_NODES} }`
@@ -143,7 +150,7 @@ function issueNodes(nodes: unknown): DashboardIssue[] {
         author: login(node.author),
         createdAt: time(node.createdAt) ?? 0,
         ...edits(node.firstEdits, node.lastEdits),
-        ...(lastAt !== undefined ? { lastEdit: { by: login(node.editor), at: lastAt } } : {})
+        ...(lastAt !== undefined ? { lastEdit: { ...editor(node.editor), at: lastAt } } : {})
       }
     ]
   })
@@ -219,7 +226,7 @@ function editNodes(connection: unknown): BodyEdit[] {
   const nodes = (connection as { nodes?: unknown } | null)?.nodes
   return (Array.isArray(nodes) ? nodes : []).flatMap(e => {
     const at = time((e as { editedAt?: unknown } | null)?.editedAt)
-    return at === undefined ? [] : [{ by: login((e as { editor?: unknown } | null)?.editor), at }]
+    return at === undefined ? [] : [{ ...editor((e as { editor?: unknown } | null)?.editor), at }]
   })
 }
 

@@ -21,6 +21,7 @@ import { upgraded } from './ledger/migrations.js'
 export {
   IMPACT_MEASURES,
   LEDGER_FORMAT,
+  MAX_WRITERS,
   type ChangeRef,
   type KeptOpen,
   type Ledger,

@@ -28,6 +28,7 @@ import {
 import {
   DASHBOARD_LABEL,
   type Ledger,
+  MAX_WRITERS,
   type ProjectLedger,
   emptyProject,
   dashboardPlace,
@@ -362,6 +363,13 @@ export class Dashboard {
     this.ledger.version = (this.ledger.version ?? 0) + 1
     // On GitHub's clock, which stamps the edit: see github-clock.ts.
     this.ledger.writtenAt = Math.max(this.githubClock.now(), (this.ledger.writtenAt ?? 0) + 1)
+    // Who writes it: earlier tokens' identities stay (their edits are the action's), this one last.
+    const viewer = this.viewer
+    if (viewer)
+      this.ledger.writers = [
+        ...(this.ledger.writers ?? []).filter(w => !sameActor(w, viewer)),
+        viewer
+      ].slice(-MAX_WRITERS)
     const record = ledgerRecord(
       this.ledger,
       this.options.signer,
@@ -385,12 +393,8 @@ async function withWritersEdits(
 ): Promise<DashboardIssue[]> {
   const read: DashboardIssue[] = []
   for (const issue of issues) {
-    const writers = needsOlderEdits(issue, ctx)
-    read.push(
-      writers
-        ? await withOlderEdits(graphql, where, issue, e => writers.some(w => sameActor(e.by, w)))
-        : issue
-    )
+    const byAction = needsOlderEdits(issue, ctx)
+    read.push(byAction ? await withOlderEdits(graphql, where, issue, byAction) : issue)
   }
   return read
 }

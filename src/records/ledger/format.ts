@@ -25,6 +25,8 @@ export const MAX_REPOSITORIES = 50
 const MAX_WATERMARKS = 4 * MAX_REPOSITORIES
 /** Shown on the dashboard: why a docs pull request was kept open is one line. */
 const MAX_KEPT_WHY = 200
+/** Identities a ledger remembers as its writers: a token switched more often forgets the oldest. */
+export const MAX_WRITERS = 5
 /** Why an impact was not measured: one line. */
 const MAX_UNSURE = 300
 /** What each figure of a ReaderImpact counts, in order. */
@@ -398,6 +400,18 @@ export const LedgerSchema = v.object({
   version: maybe(whole),
   /** When the action wrote it (epoch ms): of several dashboards, the newest state is the ledger. */
   writtenAt: maybe(whole),
+  /**
+   * Who wrote it: the identities of `github-token` (as GraphQL's viewer names them) that wrote this
+   * ledger, the newest last, MAX_WRITERS at most. Their edits of the body are the action's writes
+   * for the rollback check, so a team that switches tokens keeps its ledger. None in a state written
+   * before states named their writers.
+   */
+  writers: maybe(
+    v.pipe(
+      v.array(matching(LOGIN)),
+      v.transform(writers => writers.slice(-MAX_WRITERS))
+    )
+  ),
   projects: v.fallback(v.record(v.string(), ProjectLedgerSchema), () => ({}))
 })
 

@@ -1,4 +1,4 @@
-import type { Ledger, ProjectLedger, RunEntry } from './format.js'
+import { type Ledger, MAX_WRITERS, type ProjectLedger, type RunEntry } from './format.js'
 
 /**
  * Two states of one ledger, written by runs that overlapped, made one: what each run recorded of
@@ -20,6 +20,9 @@ export function mergedLedger(latest: Ledger, ours: Ledger): Ledger {
   }
   merged.version = Math.max(latest.version ?? 0, ours.version ?? 0) || undefined
   merged.writtenAt = Math.max(latest.writtenAt ?? 0, ours.writtenAt ?? 0) || undefined
+  // Both runs' identities wrote it: the edits of either are the action's.
+  const writers = [...new Set([...(ours.writers ?? []), ...(latest.writers ?? [])])]
+  if (writers.length) merged.writers = writers.slice(-MAX_WRITERS)
   return merged
 }
 
