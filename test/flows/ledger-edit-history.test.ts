@@ -92,6 +92,39 @@ describe('a restore hidden by later edits', () => {
     expect(servers.ledgerOf(undefined, real)?.jobs).toHaveLength(2)
   })
 
+  it.each([
+    ['deleted', (body: string) => body.replace(/<!-- mintlify-agent-ledger[^]*$/, '')],
+    ['garbled', (body: string) => body.replace(/("v":\s*\d+)/, '$1,"x":1')]
+  ])(
+    'a %s hidden state is never replaced silently: a warning and a line on the page say what was lost',
+    async (_name, damage) => {
+      const approval = { approval: 'dashboard' }
+      await runMerged(approval, { title: 'One' })
+      const real = theDashboard()
+      gh.editIssue(real.number, damage(real.body), 'maintainer')
+      // GitHub dates the edit to the second.
+      const at = new Date(Math.floor((real.edits?.at(-1)?.at ?? 0) / 1000) * 1000).toISOString()
+      const next = await runMerged(approval, { title: 'Two' })
+      expect(next.code).toBe(0)
+      const warning = /::warning::(The dashboard [^\n]*)/.exec(next.log)?.[1] ?? ''
+      expect(warning).toContain(`https://github.com/acme/app/issues/${real.number}`)
+      expect(warning).toContain(
+        _name === 'deleted'
+          ? `holds no hidden state: it was deleted (@maintainer's edit of ${at})`
+          : `holds no state this action wrote with this API key (edited by hand, last by @maintainer at ${at}`
+      )
+      expect(warning).toContain(
+        "what the state recorded is lost: the last documented commit (this run documents its own change only), the budget's history ('max-jobs' counts from here), the changes that waited and the uncertain requests. Their last version is in the issue's edit history: the last version @github-actions[bot] wrote before"
+      )
+      expect(real.body).toContain('**This ledger started afresh**: the hidden state before it was')
+      expect(real.body).toContain('@maintainer')
+      expect(servers.ledgerOf(undefined, real)?.waiting?.changes.map(c => c.title)).toEqual(['Two'])
+      // The line stays on the page for later runs.
+      await runMerged(approval, { title: 'Three' })
+      expect(real.body).toContain('**This ledger started afresh**')
+    }
+  )
+
   it('describes every GitHub call of this suite', () => {
     expect(suite.problems()).toEqual([])
   })

@@ -33,6 +33,7 @@ export function renderDashboard(ledger: Ledger, view: DashboardView): string {
     'This issue is kept by the Mintlify agent action. It shows what the documentation agent is doing for this repository, and it is the record of which changes were handed to the agent: every run of the action updates it, and what you edit here is overwritten. Closing it hides it until the next run.',
     ''
   ]
+  if (ledger.afresh) lines.push(afreshLine(ledger.afresh), '')
   const projects = Object.entries(ledger.projects)
   if (projects.length === 0) lines.push('Nothing yet.', '')
   for (const [id, project] of projects) lines.push(...renderProject(id, project, view))
@@ -40,6 +41,18 @@ export function renderDashboard(ledger: Ledger, view: DashboardView): string {
   return text.length > MAX_BODY_CHARS
     ? `${text.slice(0, MAX_BODY_CHARS)}\n\n… (cut: the rest did not fit in the issue)\n`
     : text
+}
+
+/** The ledger started afresh: what the state before it held is lost, and where it can be read. */
+function afreshLine(afresh: NonNullable<Ledger['afresh']>): string {
+  const edit = afresh.by
+    ? ` by @${escapeMarkdown(afresh.by)}${afresh.at ? ` (${when(afresh.at)})` : ''}`
+    : ''
+  const why =
+    afresh.why === 'deleted'
+      ? `deleted${edit}`
+      : `edited by hand${edit}, or written with another API key`
+  return `> **This ledger started afresh**: the hidden state before it was ${why}. What it recorded is not carried over: the last documented commit, the budget's history, the changes that waited and the uncertain requests. Its last version is in this issue's edit history (the last version the action wrote${afresh.at ? ` before ${when(afresh.at)}` : ''}): send what waited there with a prompt.`
 }
 
 function renderProject(id: string, project: ProjectLedger, view: DashboardView): string[] {

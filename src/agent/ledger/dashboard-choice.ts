@@ -39,6 +39,14 @@ export interface DashboardChoice {
    * deleted, another key): what earlier runs recorded is unknown.
    */
   stateUnread?: boolean
+  /** The state that issue held is gone (deleted or garbled): what to warn of, and to show. */
+  lost?: LostState
+}
+
+/** A hidden state found deleted or garbled: the run's warning and the page's line. */
+export interface LostState {
+  warning: string
+  afresh: NonNullable<Ledger['afresh']>
 }
 
 /**
@@ -116,13 +124,11 @@ export function chooseDashboard(
     notices.push(`${where}, an older one: it is not used; take the label off ${ref(copy.issue)}.`)
   }
   if (!newest) {
-    if (unreadable && stateOf(unreadable, ctx) !== 'none')
-      notices.push(
-        `The dashboard ${unreadable.url} holds no state this action wrote with this API key (edited by hand, or written with another key): it starts afresh from this change.`
-      )
+    const lost = unreadable && lostState(unreadable, stateOf(unreadable, ctx), ctx.viewer)
     return {
       ...(unreadable ? { issue: unreadable } : {}),
-      ledger: emptyLedger(),
+      ...(lost ? { lost } : {}),
+      ledger: lost ? { ...emptyLedger(), afresh: lost.afresh } : emptyLedger(),
       notices,
       relabel: false,
       stateUnread: Boolean(unreadable)
@@ -211,6 +217,33 @@ const actionEdits =
   (edit: BodyEdit): boolean =>
     edit.bot ||
     [viewer, issue.author, ...(ledger.writers ?? [])].some(who => sameActor(edit.by, who))
+
+/**
+ * The dashboard's state is gone: deleted (`none`), or garbled, edited by hand or signed with
+ * another key. The run starts a new ledger, never silently: it warns, and the page says so, with
+ * what was lost and where its last version is (the issue's edit history).
+ */
+function lostState(issue: DashboardIssue, why: string, viewer: string): LostState {
+  const edit = issue.lastEdit ?? issue.edits[0]
+  const by = edit && !sameActor(edit.by, viewer) ? edit : undefined
+  const how =
+    why === 'none'
+      ? `holds no hidden state: it was deleted${by ? ` (@${by.by || 'ghost'}'s edit of ${iso(by.at)})` : ''}`
+      : `holds no state this action wrote with this API key (edited by hand${by ? `, last by @${by.by || 'ghost'} at ${iso(by.at)}` : ''}, or written with another key)`
+  const lost =
+    "the last documented commit (this run documents its own change only), the budget's history ('max-jobs' counts from here), the changes that waited and the uncertain requests"
+  const where = `Their last version is in the issue's edit history: the last version @${viewer} wrote${by ? ` before ${iso(by.at)}` : ''}; send what waited there with a prompt.`
+  return {
+    warning: `The dashboard ${issue.url} ${how}, so a new ledger starts from this change, and what the state recorded is lost: ${lost}. ${where}`,
+    afresh: {
+      at: by?.at ?? issue.lastEdit?.at ?? 0,
+      why: why === 'none' ? 'deleted' : 'unreadable',
+      ...(by ? { by: by.by } : {})
+    }
+  }
+}
+
+const iso = (at: number): string => new Date(at).toISOString()
 
 /**
  * A job on GitHub runs six hours at most: every write of one run falls within this long of the

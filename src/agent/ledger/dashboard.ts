@@ -72,6 +72,8 @@ export interface DashboardOptions {
    * 'dashboard: false' …"): offered beside the fix when the dashboard cannot be read or written.
    */
   withoutLedger?: string
+  /** Says what the run must not pass silently (a deleted state): a warning in the log. */
+  warn?: (message: string) => void
 }
 
 /**
@@ -181,6 +183,9 @@ export class Dashboard {
     dashboard.relabel = choice.relabel
     dashboard.viewer = viewer
     dashboard.stateUnread = choice.stateUnread ?? false
+    if (choice.lost)
+      if (options.warn) options.warn(choice.lost.warning)
+      else dashboard.notices.push(choice.lost.warning)
     if (choice.issue && !choice.stateUnread) dashboard.known = stateKey(choice.ledger)
     return dashboard
   }

@@ -412,6 +412,18 @@ export const LedgerSchema = v.object({
       v.transform(writers => writers.slice(-MAX_WRITERS))
     )
   ),
+  /**
+   * This ledger started afresh because the state before it was deleted or could not be read: when
+   * (the edit that did it, epoch ms), why, and by whom. Shown on the page: what that state held is
+   * lost.
+   */
+  afresh: maybe(
+    v.object({
+      at: v.pipe(v.number(), v.finite(), v.minValue(0)),
+      why: v.picklist(['deleted', 'unreadable']),
+      by: maybe(matching(LOGIN))
+    })
+  ),
   projects: v.fallback(v.record(v.string(), ProjectLedgerSchema), () => ({}))
 })
 
