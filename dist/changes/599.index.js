@@ -28,7 +28,10 @@ async function countedRun(settings, event, deps, run) {
     let ledger;
     try {
         const github = deps.session.repository(settings.githubToken, event);
-        ledger = (await (0,_run_ledger_js__WEBPACK_IMPORTED_MODULE_2__/* .openRunLedger */ .f)(github, settings, event, clock, { signal: deps.signal })).session;
+        ledger = (await (0,_run_ledger_js__WEBPACK_IMPORTED_MODULE_2__/* .openRunLedger */ .f)(github, settings, event, clock, {
+            signal: deps.signal,
+            warn: message => log.warning(message)
+        })).session;
         if (run.hold)
             await ledger.ensureWritable();
     }

@@ -35109,7 +35109,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(448);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(944);
 
 // The docs-gaps sub-action (gaps/action.yml); `run` reports its own failures.
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -35119,7 +35119,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 448:
+/***/ 944:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -35317,7 +35317,7 @@ class NotFoundError extends ApiError {
 class AnswerTooLargeError extends ApiError {
 }
 /** The service asked us to wait longer than the deadline allows. */
-class RateLimitError extends ApiError {
+class errors_RateLimitError extends ApiError {
     constructor(message) {
         super(message, 429, true);
     }
@@ -35450,7 +35450,7 @@ async function withRetries(attempt, options) {
         let delayMs;
         if (outcome.retryAfterMs !== undefined) {
             if (now + outcome.retryAfterMs > deadline) {
-                throw new RateLimitError(`The service rate limited the request: rate limited ${whenText(outcome.retryAfterMs)}, which is past this step's time limit. ` +
+                throw new errors_RateLimitError(`The service rate limited the request: rate limited ${whenText(outcome.retryAfterMs)}, which is past this step's time limit. ` +
                     (options.pastDeadline ?? RAISE_TIMEOUT));
             }
             // The service's wait is a minimum: a Retry-After of 0 must not turn into a storm.
@@ -36160,7 +36160,7 @@ function encodeSegment(segment) {
 function finalError(spec, error, baseUrl) {
     if (!(error instanceof ApiError) ||
         !error.transient ||
-        error instanceof RateLimitError ||
+        error instanceof errors_RateLimitError ||
         error instanceof RequestCapReachedError)
         return error;
     const host = baseUrl.host;
@@ -45495,6 +45495,8 @@ class GitHubTransport {
 const SECONDARY = /\bsecondary rate limit\b|\bsubmitted too quickly\b|\babuse detection\b/i;
 /** GitHub's words for a primary rate limit. */
 const PRIMARY = /\bAPI rate limit exceeded\b/i;
+/** A connection's system error code, not a bug's (ERR_INVALID_ARG_TYPE). */
+const SYSTEM_CODE = /^(E[A-Z]+|UND_ERR_[A-Z_]+)$/;
 /** GitHub's message cut to what a log line holds. */
 const MESSAGE_CHARS = 200;
 /** What kind of failure a GitHub call met, and its answer in a few words. */
@@ -45519,6 +45521,15 @@ const failure_describeGitHubError = (error) => gitHubFailure(error).why;
 const refusedAccess = (error) => gitHubFailure(error).kind === 'refused';
 /** The error is a GitHub call that failed (answered or not), rather than a wrong answer or a bug. */
 const isGitHubCallError = (error) => isRequestError(error) || graphqlErrors(error) !== undefined;
+/**
+ * The error came from GitHub or the way to it: a call that failed (answered or not), a rate limit,
+ * a token that could not be used, or a connection's own failure (a code such as ECONNRESET). Any
+ * other error (a bug, a cancel) is not GitHub's and is never described as its outage.
+ */
+const fromGitHub = (error) => error instanceof RateLimitError ||
+    error instanceof InputError ||
+    isGitHubCallError(error) ||
+    networkCode(error) !== undefined;
 /** What to grant, as one sentence: `grant` is what the workflow's `permissions:` block needs. */
 const permissionHint = (grant) => `Give the workflow ${grant} (a permissions block that sets any permission sets the others to none).`;
 /**
@@ -45617,14 +45628,28 @@ function fieldMessages(data) {
 /** Why a call got no answer, from the connection's own account. */
 function unanswered(error) {
     const failure = error;
+    const code = networkCode(error);
+    if (code !== undefined)
+        return code;
+    return typeof failure?.message === 'string' ? failure.message : String(error);
+}
+/**
+ * The connection's own account of a failure: a proxy that refused the tunnel or asks for
+ * credentials, or a system code (ECONNRESET) of the error, its cause or the cause's cause.
+ */
+function networkCode(error) {
+    const failure = error;
     const cause = failure?.cause;
-    // The connection's own account (a proxy that refused the tunnel, or asks for credentials).
     if (cause?.cause instanceof HttpError)
         return cause.cause.message;
+    if (error instanceof HttpError)
+        return error.message;
     const code = cause?.code ?? cause?.cause?.code;
     if (typeof code === 'string')
         return code;
-    return typeof failure?.message === 'string' ? failure.message : String(error);
+    // A system error thrown as itself: ECONNRESET, or undici's UND_ERR_SOCKET.
+    const own = failure?.code;
+    return typeof own === 'string' && SYSTEM_CODE.test(own) ? own : undefined;
 }
 const clip = (text) => {
     const line = text.replace(/\s+/g, ' ').trim();
@@ -47089,7 +47114,7 @@ async function collectGaps(client, settings, { log, clock, limits = readLimits(s
                     throw error;
                 // With nothing read at all there is no report to give: say what went wrong instead.
                 if (answered === 0) {
-                    if (error instanceof RateLimitError)
+                    if (error instanceof errors_RateLimitError)
                         throw error;
                     throw new ApiError(`Nothing could be read: ${stopped}.`, undefined, true);
                 }
@@ -47139,7 +47164,7 @@ function whyStopped(error, settings, timeUp) {
         return undefined;
     if (error instanceof RequestCapReachedError)
         return `'max-requests' (${settings.maxRequests}) was reached: ${error.message}`;
-    if (error instanceof RateLimitError) {
+    if (error instanceof errors_RateLimitError) {
         return `the service rate limited the requests past the time limit (timeout: ${(0,duration/* formatDuration */.a3)(settings.timeoutMs)}): ${error.message.replace(/\.$/, '')}`;
     }
     if (error instanceof ApiError && error.transient) {
@@ -47446,6 +47471,8 @@ const MAX_WATERMARKS = 4 * format_MAX_REPOSITORIES;
 const MAX_FORMER_NAMES = 5;
 /** Shown on the dashboard: why a docs pull request was kept open is one line. */
 const MAX_KEPT_WHY = 200;
+/** Identities a ledger remembers as its writers: a token switched more often forgets the oldest. */
+const format_MAX_WRITERS = 5;
 /** Why an impact was not measured: one line. */
 const MAX_UNSURE = 300;
 /** What each figure of a ReaderImpact counts, in order. */
@@ -47736,11 +47763,28 @@ const LedgerSchema = dist/* object */.Ikc({
     version: maybe(whole),
     /** When the action wrote it (epoch ms): of several dashboards, the newest state is the ledger. */
     writtenAt: maybe(whole),
+    /**
+     * Who wrote it: the identities of `github-token` (as GraphQL's viewer names them) that wrote this
+     * ledger, the newest last, MAX_WRITERS at most. Their edits of the body are the action's writes
+     * for the rollback check, so a team that switches tokens keeps its ledger. None in a state written
+     * before states named their writers.
+     */
+    writers: maybe(dist/* pipe */.FsL(dist/* array */.YOg(matching(LOGIN)), dist/* transform */.pdi(writers => writers.slice(-format_MAX_WRITERS)))),
+    /**
+     * This ledger started afresh because the state before it was deleted or could not be read: when
+     * (the edit that did it, epoch ms), why, and by whom. Shown on the page: what that state held is
+     * lost.
+     */
+    afresh: maybe(dist/* object */.Ikc({
+        at: dist/* pipe */.FsL(dist/* number */.aig(), dist/* finite */.E2x(), dist/* minValue */.Wwf(0)),
+        why: dist/* picklist */.KIO(['deleted', 'unreadable']),
+        by: maybe(matching(LOGIN))
+    })),
     projects: dist/* fallback */.NpB(dist/* record */.g1P(dist/* string */.YjP(), ProjectLedgerSchema), () => ({}))
 });
 const emptyLedger = () => ({ v: LEDGER_FORMAT, projects: {} });
 /** A project with nothing recorded: every field at its default. */
-const emptyProject = () => v.parse(ProjectLedgerSchema, {});
+const format_emptyProject = () => v.parse(ProjectLedgerSchema, {});
 /** The state as written: in this format, each project's starts in their compact form. */
 function format_storedLedger(ledger) {
     const projects = Object.entries(ledger.projects).map(([id, project]) => [
@@ -47960,6 +48004,164 @@ function upgraded(state, from) {
     }
     return current;
 }
+
+;// CONCATENATED MODULE: ./.tmp/ncc-js/records/ledger/merge.js
+
+
+/**
+ * Two states of one ledger, written by runs that overlapped, made one. GitHub has no conditional
+ * write for an issue's body, so a run that read the dashboard before another run wrote it would
+ * otherwise write its decision over that run's job.
+ *
+ * `latest` (the newest body, another run's) is the base, as that run fitted it: what it moved into
+ * the counts of older runs and jobs stays there. Of `ours` (the state this run holds), only what
+ * this run itself added (`added`, see addedItems) is put back where `latest` lacks it: its jobs by
+ * id, its run entries, and the start recorded with each (`max-jobs` counts them). Besides, each
+ * repository's newest watermark, the newest last documented commit and the earliest time a
+ * repository began to wait unread are kept, whichever run wrote them. What cannot be told apart
+ * item by item (the waiting batch, the uncertain requests, each job's fields) is `latest`'s: the
+ * run's own change is made to it again (see Dashboard.write).
+ */
+function mergedLedger(latest, ours, added) {
+    const merged = structuredClone(latest);
+    for (const [id, project] of Object.entries(ours.projects)) {
+        const into = (merged.projects[id] ??= emptyProject());
+        mergeProject(into, project, added[id]);
+    }
+    merged.version = Math.max(latest.version ?? 0, ours.version ?? 0) || undefined;
+    merged.writtenAt = Math.max(latest.writtenAt ?? 0, ours.writtenAt ?? 0) || undefined;
+    // Both runs' identities wrote it: the edits of either are the action's.
+    const writers = [...new Set([...(ours.writers ?? []), ...(latest.writers ?? [])])];
+    if (writers.length)
+        merged.writers = writers.slice(-MAX_WRITERS);
+    return merged;
+}
+const noItems = () => ({ jobs: [], runs: [], starts: [] });
+/** What `after` holds that `before` did not: the items a change added (see AddedItems). */
+function addedItems(before, after) {
+    const jobs = new Set(before?.jobs.map(j => j.id));
+    const runs = new Set(before?.runs.map(runKey));
+    const newRuns = after.runs.filter(r => !runs.has(runKey(r)));
+    const starts = counts(before?.spend ?? []);
+    const newStarts = [];
+    for (const at of after.spend) {
+        const left = starts.get(at) ?? 0;
+        if (left > 0)
+            starts.set(at, left - 1);
+        else
+            newStarts.push(at);
+    }
+    // Each new start goes with a new run entry of the same time, one each, when there is one.
+    const entries = newRuns.map(r => ({ at: r.at, key: runKey(r), used: false }));
+    return {
+        jobs: after.jobs.filter(j => !jobs.has(j.id)).map(j => j.id),
+        runs: newRuns.map(runKey),
+        starts: newStarts.map(at => {
+            const entry = entries.find(e => !e.used && e.at === at);
+            if (!entry)
+                return { at };
+            entry.used = true;
+            return { at, entry: entry.key };
+        })
+    };
+}
+/** Both lists of items, one after the other. */
+const joinedItems = (a, b) => ({
+    jobs: [...a.jobs, ...b.jobs],
+    runs: [...a.runs, ...b.runs],
+    starts: [...a.starts, ...b.starts]
+});
+/** The items `latest` lacks: none when it holds all of them. */
+function lackedItems(latest, items) {
+    const jobs = new Set(latest?.jobs.map(j => j.id));
+    const runs = new Set(latest?.runs.map(runKey));
+    // A start is held when the entry recorded with it is; one without an entry, by its time, once.
+    const loose = counts(latest?.spend ?? []);
+    return {
+        jobs: items.jobs.filter(id => !jobs.has(id)),
+        runs: items.runs.filter(key => !runs.has(key)),
+        starts: items.starts.filter(start => {
+            if (start.entry !== undefined)
+                return !runs.has(start.entry);
+            const left = loose.get(start.at) ?? 0;
+            loose.set(start.at, left - 1);
+            return left <= 0;
+        })
+    };
+}
+/**
+ * `latest` holds none of the items (and there are some): it was written from a state read before
+ * they were added.
+ */
+function holdsNone(latest, items) {
+    const lacked = lackedItems(latest, items);
+    return (!noneAdded(items) &&
+        lacked.jobs.length === items.jobs.length &&
+        lacked.runs.length === items.runs.length &&
+        lacked.starts.length === items.starts.length);
+}
+const noneAdded = (items) => !items.jobs.length && !items.runs.length && !items.starts.length;
+function mergeProject(project, ours, added) {
+    const lacked = lackedItems(project, added ?? noItems());
+    const jobs = new Set(lacked.jobs);
+    project.jobs.push(...structuredClone(ours.jobs.filter(j => jobs.has(j.id))));
+    project.jobs.sort((a, b) => a.startedAt - b.startedAt);
+    const runs = new Set(lacked.runs);
+    project.runs.push(...structuredClone(ours.runs.filter(r => runs.has(runKey(r)))));
+    project.runs.sort((a, b) => a.at - b.at);
+    // Starts are counts: one held by neither state's twin is added, and counted on its day.
+    for (const { at } of lacked.starts) {
+        project.spend.push(at);
+        const days = (project.startsByDay ??= {});
+        days[utcDay(at)] = (days[utcDay(at)] ?? 0) + 1;
+    }
+    project.spend.sort((a, b) => a - b);
+    if (ours.documented && (project.documented?.at ?? -1) < ours.documented.at)
+        project.documented = { ...ours.documented };
+    mergeWatermarks(project, ours);
+    mergeUnread(project, ours);
+}
+/**
+ * Each repository's newest watermark. A repository (its node id) recorded under two keys was
+ * renamed (setWatermark moves it to its new name): only the newer of the two stays, so an old name
+ * one run dropped is not put back by another.
+ */
+function mergeWatermarks(project, ours) {
+    for (const [key, mark] of Object.entries(ours.repositories ?? {})) {
+        const marks = (project.repositories ??= {});
+        const other = mark.id
+            ? Object.entries(marks).find(([k, m]) => k !== key && m.id === mark.id)
+            : undefined;
+        if (other) {
+            if (other[1].at >= mark.at)
+                continue;
+            delete marks[other[0]];
+        }
+        if ((marks[key]?.at ?? -1) < mark.at)
+            marks[key] = { ...mark };
+    }
+}
+/**
+ * The repositories waiting to be read, from the earliest run that said so; none that has a
+ * watermark now (read since).
+ */
+function mergeUnread(project, ours) {
+    for (const [key, entry] of Object.entries(ours.unread ?? {})) {
+        if (project.repositories?.[key])
+            continue;
+        const unread = (project.unread ??= {});
+        if ((unread[key]?.since ?? Infinity) > entry.since)
+            unread[key] = { ...entry };
+    }
+}
+const counts = (values) => {
+    const map = new Map();
+    for (const v of values)
+        map.set(v, (map.get(v) ?? 0) + 1);
+    return map;
+};
+/** A run entry's identity: its run, step and time; its result changes as the run goes on. */
+const runKey = (r) => `${r.run}/${r.step}/${r.at}/${r.job ?? ''}`;
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/records/ledger.js
 

@@ -34,7 +34,7 @@ var ledger_session = __webpack_require__(4188);
  * records for this run and project. `withoutLedger`: how the run could go without one, when it can;
  * `signal`: the run's cancel, which ends the pause before a write is read back.
  */
-async function openRunLedger(github, settings, event, clock, { withoutLedger, signal } = {}) {
+async function openRunLedger(github, settings, event, clock, { withoutLedger, signal, warn } = {}) {
     const dashboard = await ledger_dashboard/* Dashboard */.x.open(github, {
         title: settings.dashboardTitle,
         signer: new record/* RecordSigner */.wo(settings.apiKey),
@@ -47,7 +47,9 @@ async function openRunLedger(github, settings, event, clock, { withoutLedger, si
         now: () => clock.wallNow(),
         // The pause before a write is read back (compare-and-set), on the run's clock; a cancel ends it.
         sleep: ms => clock.sleep(ms, signal),
-        ...(withoutLedger === undefined ? {} : { withoutLedger })
+        ...(signal ? { signal } : {}),
+        ...(withoutLedger === undefined ? {} : { withoutLedger }),
+        ...(warn ? { warn } : {})
     });
     const session = new ledger_session/* LedgerSession */.Mt(dashboard, settings.projectId, { id: event.runId, url: event.runUrl, attempt: event.runAttempt, step: event.step }, () => clock.wallNow(), settings);
     return { dashboard, session };
@@ -71,7 +73,10 @@ async function countedRun(settings, event, deps, run) {
     let ledger;
     try {
         const github = deps.session.repository(settings.githubToken, event);
-        ledger = (await openRunLedger(github, settings, event, clock, { signal: deps.signal })).session;
+        ledger = (await openRunLedger(github, settings, event, clock, {
+            signal: deps.signal,
+            warn: message => log.warning(message)
+        })).session;
         if (run.hold)
             await ledger.ensureWritable();
     }

@@ -35293,14 +35293,17 @@ const startsWithin = (spend, windowMs, now) => spend.filter(at => at > now - win
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   HJ: () => (/* binding */ needsOlderEdits),
 /* harmony export */   Np: () => (/* binding */ newerLedger),
 /* harmony export */   S: () => (/* binding */ chooseDashboard),
 /* harmony export */   Yv: () => (/* binding */ WRITE_SLACK_MS),
 /* harmony export */   dz: () => (/* binding */ NewerLedgerError)
 /* harmony export */ });
-/* harmony import */ var _github_dashboard_issues_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(215);
-/* harmony import */ var _runner_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7156);
-/* harmony import */ var _records_ledger_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(324);
+/* harmony import */ var _runner_duration_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8703);
+/* harmony import */ var _github_dashboard_issues_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(215);
+/* harmony import */ var _runner_errors_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7156);
+/* harmony import */ var _records_ledger_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(324);
+
 
 
 
@@ -35314,10 +35317,10 @@ const WRITE_SLACK_MS = 10_000;
  * The dashboard holds a state a newer version of the action wrote, in a format this one does not
  * know: this version neither reads nor writes it, and starts nothing it could not record.
  */
-class NewerLedgerError extends _runner_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ExplainedError */ .hM {
+class NewerLedgerError extends _runner_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .ExplainedError */ .hM {
 }
 /** What a run says of a dashboard a newer version wrote; `outcome` says what this run did. */
-const newerLedger = (url, format, outcome) => new NewerLedgerError(`The dashboard ${url} was written by a newer version of the action (its state is in format ${format}; this version reads formats up to ${_records_ledger_js__WEBPACK_IMPORTED_MODULE_2__/* .LEDGER_FORMAT */ .E2}), so this version leaves it as it is${outcome}. Update this workflow's 'uses:' pin of mintlify/agent-action (or of its sub-action) to the version your other workflows use, or a newer one.`);
+const newerLedger = (url, format, outcome) => new NewerLedgerError(`The dashboard ${url} was written by a newer version of the action (its state is in format ${format}; this version reads formats up to ${_records_ledger_js__WEBPACK_IMPORTED_MODULE_3__/* .LEDGER_FORMAT */ .E2}), so this version leaves it as it is${outcome}. Update this workflow's 'uses:' pin of mintlify/agent-action (or of its sub-action) to the version your other workflows use, or a newer one.`);
 /**
  * The dashboard among `candidates`, or an explained refusal when the newest state the action wrote
  * is not where it can be trusted (restored to an older version, or only a copy of it found).
@@ -35332,12 +35335,14 @@ function chooseDashboard(candidates, ctx) {
         if (seen.has(issue.number))
             continue;
         seen.add(issue.number);
-        const state = (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_2__/* .readDashboardState */ .wL)(issue.body, ctx.signer, ctx.repository, issue.number);
-        const own = (0,_github_dashboard_issues_js__WEBPACK_IMPORTED_MODULE_0__/* .sameActor */ .CM)(issue.author, ctx.viewer);
+        const state = (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_3__/* .readDashboardState */ .wL)(issue.body, ctx.signer, ctx.repository, issue.number);
+        const own = (0,_github_dashboard_issues_js__WEBPACK_IMPORTED_MODULE_1__/* .sameActor */ .CM)(issue.author, ctx.viewer);
         // Another workflow runs a newer version: its ledger is never written over, nor guessed at.
         if (own && !state.ok && state.why === 'newer')
             throw newerLedger(issue.url, state.format, ': nothing was started');
-        if (state.ok && own)
+        // A state bound to this issue verifies only where the action wrote it, with the key: after a
+        // switch of 'github-token' the dashboard's author is the earlier token's identity.
+        if (state.ok && (own || !state.legacy))
             verified.push({ issue, ledger: state.ledger, legacy: state.legacy });
         else if (!state.ok && state.why === 'elsewhere')
             copies.push({ issue, writtenIn: state.writtenIn, ledger: state.ledger });
@@ -35354,15 +35359,15 @@ function chooseDashboard(candidates, ctx) {
     for (const copy of copies) {
         const where = `${ref(copy.issue)} holds a copy of the dashboard state written in #${copy.writtenIn}`;
         if (!newest || newer(copy.ledger, newest.ledger) > 0)
-            throw new _runner_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ExplainedError */ .hM(`${where} (${when(copy.ledger)}), newer than any state found where it was written${newest ? ` (${ref(newest.issue)} holds one of ${when(newest.ledger)})` : ''}, so nothing was started: the state of #${copy.writtenIn} was replaced or the issue is gone. Restore #${copy.writtenIn}'s newest body from its edit history (and its label '${ctx.label}'), or, to start a new ledger, take the label off ${ref(copy.issue)}.`);
+            throw new _runner_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .ExplainedError */ .hM(`${where} (${when(copy.ledger)}), newer than any state found where it was written${newest ? ` (${ref(newest.issue)} holds one of ${when(newest.ledger)})` : ''}, so nothing was started: the state of #${copy.writtenIn} was replaced or the issue is gone. Restore #${copy.writtenIn}'s newest body from its edit history (and its label '${ctx.label}'), or, to start a new ledger, take the label off ${ref(copy.issue)}.`);
         notices.push(`${where}, an older one: it is not used; take the label off ${ref(copy.issue)}.`);
     }
     if (!newest) {
-        if (unreadable && stateOf(unreadable, ctx) !== 'none')
-            notices.push(`The dashboard ${unreadable.url} holds no state this action wrote with this API key (edited by hand, or written with another key): it starts afresh from this change.`);
+        const lost = unreadable && lostState(unreadable, stateOf(unreadable, ctx), ctx.viewer);
         return {
             ...(unreadable ? { issue: unreadable } : {}),
-            ledger: (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_2__/* .emptyLedger */ .Hg)(),
+            ...(lost ? { lost } : {}),
+            ledger: lost ? { ...(0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_3__/* .emptyLedger */ .Hg)(), afresh: lost.afresh } : (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_3__/* .emptyLedger */ .Hg)(),
             notices,
             relabel: false,
             stateUnread: Boolean(unreadable)
@@ -35370,9 +35375,15 @@ function chooseDashboard(candidates, ctx) {
     }
     for (const older of verified.slice(1))
         notices.push(`${ref(older.issue)} also holds a dashboard state, older than ${ref(newest.issue)}'s (${when(older.ledger)} against ${when(newest.ledger)}): it is not used; close it or take its label off.`);
-    const restored = restoredBy(newest.issue, newest.ledger, ctx.viewer, newest.legacy);
+    const byAction = actionEdits(newest.issue, newest.ledger, ctx.viewer);
+    const restored = restoredBy(newest.issue, newest.ledger, byAction, newest.legacy);
+    if (restored === 'unknown')
+        throw new _runner_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .ExplainedError */ .hM(`The dashboard ${newest.issue.url} was edited by others so often since this action last wrote it that its last write is not among the newest ${_github_dashboard_issues_js__WEBPACK_IMPORTED_MODULE_1__/* .MOST_EDITS_READ */ .r9} edits GitHub lists, so whether its state is the newest the action wrote cannot be told, and nothing was started. To start the ledger afresh, delete its hidden state (the last HTML comment of the body).`);
     if (restored)
-        throw new _runner_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ExplainedError */ .hM(`The dashboard ${newest.issue.url} holds a state older than the one this action last wrote there: @${restored.by || 'ghost'} changed its body afterwards (${new Date(restored.at).toISOString()}), restoring an earlier version or editing it. Nothing was started, as the budget and the last documented commit would move back. Restore the newest version the action wrote from the issue's edit history; or, to start the ledger afresh, delete its hidden state (the last HTML comment of the body).`);
+        throw new _runner_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .ExplainedError */ .hM(`The dashboard ${newest.issue.url} holds a state older than the one this action last wrote there: @${restored.by || 'ghost'} changed its body afterwards (${new Date(restored.at).toISOString()}), restoring an earlier version or editing it. Nothing was started, as the budget and the last documented commit would move back. Restore the newest version the action wrote from the issue's edit history; or, to start the ledger afresh, delete its hidden state (the last HTML comment of the body).`);
+    const before = newest.ledger.writers?.at(-1) ?? newest.issue.author;
+    if (!(0,_github_dashboard_issues_js__WEBPACK_IMPORTED_MODULE_1__/* .sameActor */ .CM)(before, ctx.viewer))
+        notices.push(`The dashboard ${newest.issue.url} was written by @${before || 'ghost'}, and 'github-token' is now @${ctx.viewer}: its state verifies with the API key, so it stays the ledger, and this run writes it as @${ctx.viewer}. Edits by either identity count as the action's own.`);
     const relabel = !newest.issue.labels.includes(ctx.label);
     if (relabel)
         notices.push(`The dashboard ${newest.issue.url} had lost its label '${ctx.label}'${newest.issue.state === 'open' ? '' : ' and was closed'}: found again by its author and title, it keeps its state and gets its label back.`);
@@ -35383,13 +35394,16 @@ function chooseDashboard(candidates, ctx) {
 /**
  * Someone other than the action edited the body after its last write, and the state there is not
  * that write's (written more than WRITE_SLACK_MS before the action's newest edit, or that edit is
- * not among those GitHub listed): who made the last edit, and when.
+ * not among those GitHub listed): who made the last edit, and when. `unknown`: the action's newest
+ * edit lies beyond the edits read (see needsOlderEdits), so it cannot be told.
  */
-function restoredBy(issue, ledger, viewer, legacy) {
+function restoredBy(issue, ledger, byAction, legacy) {
     const last = issue.lastEdit ?? issue.edits[0];
-    if (!last || (0,_github_dashboard_issues_js__WEBPACK_IMPORTED_MODULE_0__/* .sameActor */ .CM)(last.by, viewer))
+    if (!last || byAction(last))
         return undefined;
-    const own = issue.edits.find(e => (0,_github_dashboard_issues_js__WEBPACK_IMPORTED_MODULE_0__/* .sameActor */ .CM)(e.by, viewer));
+    const own = issue.edits.find(byAction);
+    if (!own && issue.olderEdits)
+        return 'unknown';
     const written = legacy ? legacyWrittenBy(ledger) : ledger.writtenAt;
     const slack = legacy ? LEGACY_SLACK_MS : WRITE_SLACK_MS;
     if (own && written !== undefined && own.at <= written + slack)
@@ -35397,10 +35411,59 @@ function restoredBy(issue, ledger, viewer, legacy) {
     return last;
 }
 /**
+ * What tells the action's edits of `issue`, when the edits read hold none but more are listed (the
+ * rollback check needs its newest write, so the caller reads on from the newest end); none when
+ * the issue's state is not one the action wrote there, or its newest write is among those read.
+ */
+function needsOlderEdits(issue, ctx) {
+    if (!issue.olderEdits)
+        return undefined;
+    const state = (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_3__/* .readDashboardState */ .wL)(issue.body, ctx.signer, ctx.repository, issue.number);
+    if (!state.ok || (state.legacy && !(0,_github_dashboard_issues_js__WEBPACK_IMPORTED_MODULE_1__/* .sameActor */ .CM)(issue.author, ctx.viewer)))
+        return undefined;
+    const byAction = actionEdits(issue, state.ledger, ctx.viewer);
+    const last = issue.lastEdit ?? issue.edits[0];
+    if (!last || byAction(last) || issue.edits.some(byAction))
+        return undefined;
+    return byAction;
+}
+/**
+ * Which edits of the dashboard are the action's writes: those of this token's identity, of the one
+ * that opened the issue, of those the state names as its writers, and of any GitHub App's bot.
+ * `github-token` is GITHUB_TOKEN (`github-actions[bot]`) or an App's token: after a switch, and a
+ * switch back, the other identity's writes may be newer than the state read, so they count however
+ * old that state is. A person's edit is a tick or a restore.
+ */
+const actionEdits = (issue, ledger, viewer) => (edit) => edit.bot ||
+    [viewer, issue.author, ...(ledger.writers ?? [])].some(who => (0,_github_dashboard_issues_js__WEBPACK_IMPORTED_MODULE_1__/* .sameActor */ .CM)(edit.by, who));
+/**
+ * The dashboard's state is gone: deleted (`none`), or garbled, edited by hand or signed with
+ * another key. The run starts a new ledger, never silently: it warns, and the page says so, with
+ * what was lost and where its last version is (the issue's edit history).
+ */
+function lostState(issue, why, viewer) {
+    const edit = issue.lastEdit ?? issue.edits[0];
+    const by = edit && !(0,_github_dashboard_issues_js__WEBPACK_IMPORTED_MODULE_1__/* .sameActor */ .CM)(edit.by, viewer) ? edit : undefined;
+    const how = why === 'none'
+        ? `holds no hidden state: it was deleted${by ? ` (@${by.by || 'ghost'}'s edit of ${iso(by.at)})` : ''}`
+        : `holds no state this action wrote with this API key (edited by hand${by ? `, last by @${by.by || 'ghost'} at ${iso(by.at)}` : ''}, or written with another key)`;
+    const lost = "the last documented commit (this run documents its own change only), the budget's history ('max-jobs' counts from here), the changes that waited and the uncertain requests";
+    const where = `Their last version is in the issue's edit history: the last version @${viewer} wrote${by ? ` before ${iso(by.at)}` : ''}; send what waited there with a prompt.`;
+    return {
+        warning: `The dashboard ${issue.url} ${how}, so a new ledger starts from this change, and what the state recorded is lost: ${lost}. ${where}`,
+        afresh: {
+            at: by?.at ?? issue.lastEdit?.at ?? 0,
+            why: why === 'none' ? 'deleted' : 'unreadable',
+            ...(by ? { by: by.by } : {})
+        }
+    };
+}
+const iso = (at) => new Date(at).toISOString();
+/**
  * A job on GitHub runs six hours at most: every write of one run falls within this long of the
  * newest time its state names.
  */
-const LEGACY_SLACK_MS = 6 * 3_600_000;
+const LEGACY_SLACK_MS = 6 * _runner_duration_js__WEBPACK_IMPORTED_MODULE_0__/* .HOUR_MS */ .iQ;
 /**
  * A state from before states were stamped (no issue, no time): when a person could have ticked a
  * box in it (a batch waiting for approval, an uncertain request), a person's edit after the action's
@@ -35427,7 +35490,7 @@ const newer = (a, b) => (a.writtenAt ?? 0) - (b.writtenAt ?? 0) || (a.version ??
 const when = (ledger) => ledger.writtenAt ? `written ${new Date(ledger.writtenAt).toISOString()}` : 'undated';
 const ref = (issue) => `#${issue.number}`;
 const stateOf = (issue, ctx) => {
-    const state = (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_2__/* .readDashboardState */ .wL)(issue.body, ctx.signer, ctx.repository, issue.number);
+    const state = (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_3__/* .readDashboardState */ .wL)(issue.body, ctx.signer, ctx.repository, issue.number);
     return state.ok ? 'ok' : state.why;
 };
 
@@ -35455,6 +35518,8 @@ var errors = __nccwpck_require__(7156);
 var approval_box = __nccwpck_require__(831);
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/markdown.js
 var markdown = __nccwpck_require__(5082);
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/duration.js
+var duration = __nccwpck_require__(8703);
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/text.js
 var runner_text = __nccwpck_require__(3492);
 // EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/budget.js
@@ -35521,9 +35586,9 @@ var impact_table = __nccwpck_require__(7735);
 
 
 
+
 /** Mintlify's published average credits for a run that updates docs from code changes. */
 const DEFAULT_CREDITS_PER_RUN = 180;
-const DAY = 86_400_000;
 const SHOWN_JOBS = 10;
 const SHOWN_CHANGES = 5;
 const SHOWN_WAITING = 20;
@@ -35535,6 +35600,8 @@ function renderDashboard(ledger, view) {
         'This issue is kept by the Mintlify agent action. It shows what the documentation agent is doing for this repository, and it is the record of which changes were handed to the agent: every run of the action updates it, and what you edit here is overwritten. Closing it hides it until the next run.',
         ''
     ];
+    if (ledger.afresh)
+        lines.push(afreshLine(ledger.afresh), '');
     const projects = Object.entries(ledger.projects);
     if (projects.length === 0)
         lines.push('Nothing yet.', '');
@@ -35545,10 +35612,20 @@ function renderDashboard(ledger, view) {
         ? `${text.slice(0, MAX_BODY_CHARS)}\n\n… (cut: the rest did not fit in the issue)\n`
         : text;
 }
+/** The ledger started afresh: what the state before it held is lost, and where it can be read. */
+function afreshLine(afresh) {
+    const edit = afresh.by
+        ? ` by @${(0,markdown/* escapeMarkdown */.FV)(afresh.by)}${afresh.at ? ` (${when(afresh.at)})` : ''}`
+        : '';
+    const why = afresh.why === 'deleted'
+        ? `deleted${edit}`
+        : `edited by hand${edit}, or written with another API key`;
+    return `> **This ledger started afresh**: the hidden state before it was ${why}. What it recorded is not carried over: the last documented commit, the budget's history, the changes that waited and the uncertain requests. Its last version is in this issue's edit history (the last version the action wrote${afresh.at ? ` before ${when(afresh.at)}` : ''}): send what waited there with a prompt.`;
+}
 function renderProject(id, project, view) {
     const lines = [`### Project ${(0,markdown/* codeSpan */.SS)(id)}`, ''];
-    const day = (0,budget/* startsWithin */.dX)(project.spend, DAY, view.now);
-    const week = (0,budget/* startsWithin */.dX)(project.spend, 7 * DAY, view.now);
+    const day = (0,budget/* startsWithin */.dX)(project.spend, duration/* DAY_MS */.sO, view.now);
+    const week = (0,budget/* startsWithin */.dX)(project.spend, 7 * duration/* DAY_MS */.sO, view.now);
     const documented = project.documented
         ? `${commitLink(project.documented.sha, view)} · ${when(project.documented.at)}`
         : 'none yet: the first change run documents its own change';
@@ -35619,7 +35696,7 @@ function renderWatermarks(project, view) {
 function renderBudget(project, view) {
     const limits = view.limits ?? { creditsPerRun: DEFAULT_CREDITS_PER_RUN };
     const perRun = (0,runner_text/* formatCount */.B4)(limits.creditsPerRun);
-    const month = (0,budget/* startsWithin */.dX)(project.spend, 30 * DAY, view.now);
+    const month = (0,budget/* startsWithin */.dX)(project.spend, 30 * duration/* DAY_MS */.sO, view.now);
     const states = (0,budget/* budgetStates */.IQ)(project.spend, limits, view.now);
     return [
         ...(states.length
@@ -35799,7 +35876,9 @@ class GitHubClock {
 /**
  * A write that records a start is read back this long after (ms on the run's clock): a run that
  * read the dashboard just before it and wrote just after would have written over it. Two writes
- * of one token are a second apart (github/limits.ts), and an answer takes about as long.
+ * of one token are a second apart (github/limits.ts), and an answer takes about as long. What a run
+ * added is put back into another run's state that lacks it until a read this long after its write
+ * showed it held (see `unsettled`).
  */
 const CONFIRM_AFTER_MS = 3000;
 /** Times such a write is made again when another run's write took it away. */
@@ -35827,8 +35906,21 @@ class Dashboard {
     viewer = '';
     /** GitHub's clock, read off its answers: the state is stamped on it. */
     githubClock;
-    /** The state this run last read or wrote (stateKey): another one in the body is another run's. */
+    /** The state this run last wrote or merged (stateKey): the body holding it holds all of this run's. */
     known;
+    /**
+     * Every state this run read or wrote (stateKey): one of them in the body again is a read GitHub
+     * served before its copy caught up, or a person's restore (dashboard-choice.ts judges those on the
+     * next run), never a new state of another run's to merge.
+     */
+    seen = new Set();
+    /**
+     * What this run added (jobs, run entries, starts), by project, with when its write was answered
+     * (the run's clock): put back into another run's state that lacks it (mergedLedger), until a read
+     * at least CONFIRM_AFTER_MS after that write showed it held. Only what the run added is put back:
+     * what another run's fit moved into the counts of older runs and jobs stays there.
+     */
+    unsettled = [];
     redactor;
     constructor(github, options, ledger) {
         this.github = github;
@@ -35871,20 +35963,24 @@ class Dashboard {
                 label: ledger/* DASHBOARD_LABEL */.up,
                 title: options.title
             };
+            const withEdits = (issues) => withWritersEdits(github.graphql, { owner, repo }, issues, ctx);
+            const labelledFound = await withEdits(labelled.issues);
             let own;
             try {
-                own = await (0,dashboard_issues/* authoredIssues */.lt)(github.graphql, { owner, repo }, options.title, viewer);
+                const authored = await (0,dashboard_issues/* authoredIssues */.lt)(github.graphql, { owner, repo }, options.title, viewer);
+                // Those found by their label too are read already.
+                own = await withEdits(authored.filter(i => !labelledFound.some(l => l.number === i.number)));
             }
             catch (error) {
                 // GitHub's search can fail or lag: with the labelled dashboard found and verified, the
                 // run goes on with it, saying what it could not look for.
-                const found = (0,dashboard_choice/* chooseDashboard */.S)(labelled.issues, ctx);
+                const found = (0,dashboard_choice/* chooseDashboard */.S)(labelledFound, ctx);
                 if (!found.issue || found.stateUnread || found.relabel)
                     throw error;
                 notices.push(`Could not search ${options.view.repository} for the dashboard by its author and title (${(0,api/* describeGitHubError */.dZ)(error)}): the labelled dashboard ${found.issue.url} is used. A dashboard whose label was taken off is looked for again on the next run.`);
                 own = [];
             }
-            choice = (0,dashboard_choice/* chooseDashboard */.S)([...labelled.issues, ...own], ctx);
+            choice = (0,dashboard_choice/* chooseDashboard */.S)([...labelledFound, ...own], ctx);
         }
         catch (error) {
             if (error instanceof errors/* ExplainedError */.hM)
@@ -35898,8 +35994,13 @@ class Dashboard {
         dashboard.relabel = choice.relabel;
         dashboard.viewer = viewer;
         dashboard.stateUnread = choice.stateUnread ?? false;
+        if (choice.lost)
+            if (options.warn)
+                options.warn(choice.lost.warning);
+            else
+                dashboard.notices.push(choice.lost.warning);
         if (choice.issue && !choice.stateUnread)
-            dashboard.known = stateKey(choice.ledger);
+            dashboard.know(choice.ledger);
         return dashboard;
     }
     adopt(issue) {
@@ -35926,11 +36027,13 @@ class Dashboard {
                 const reopen = this.issue.state !== 'open';
                 if (reopen)
                     this.notices.push(`The dashboard ${this.issue.url} was closed; it is reopened with its state.`);
-                this.merge(await this.github.updateIssue(this.issue.number, {
+                const labels = this.labelsBack();
+                this.absorb(await this.github.updateIssue(this.issue.number, {
                     title: this.issue.title,
                     ...(reopen ? { state: 'open' } : {}),
-                    ...this.labelBack()
+                    ...labels
                 }));
+                this.relabel = false;
             }
         }
         catch (error) {
@@ -35940,61 +36043,109 @@ class Dashboard {
     }
     /**
      * Changes this project's part and writes the dashboard, as a compare-and-set: the newest body is
-     * read first (a read, no write), what another run wrote since this run's last read or write is
-     * merged in (mergedLedger), and the change is made to that. With `confirm` (a write that records
-     * a start, which `max-jobs` counts), the body is read again a moment later: a run that read just
-     * before this write and wrote just after took it away, so it is merged and written again, a few
-     * times at most. A box of a batch still waiting that someone ticked in the body last read stays
-     * ticked (its own run judges it), unless `untick` (a refused tick undone).
+     * read first (a read, no write), another run's state written since this run's last read or write
+     * is taken as the base, with what this run added put back where it lacks it (mergedLedger), and
+     * the change is made to that. With `confirm` (a write that records a start, which `max-jobs`
+     * counts), the body is read again a moment later: a run that read just before this write and
+     * wrote just after took it away, so the change is made again to that run's state and written, a
+     * few times at most. The change may thus be made more than once, each time to a fresh copy: it
+     * takes its times and ids from outside, never makes them. A box of a batch still waiting that
+     * someone ticked in the body last read stays ticked (its own run judges it), unless `untick` (a
+     * refused tick undone).
      */
     async write(projectId, change, { untick = false, confirm = false } = {}) {
         try {
             if (!this.issue) {
-                change((this.ledger.projects[projectId] ??= (0,ledger/* emptyProject */.zU)()));
+                const added = this.changed(projectId, change);
                 await this.create();
                 this.checked = true;
+                this.unsettle(projectId, added);
                 return;
             }
             const number = this.issue.number;
-            this.merge(await this.github.getIssue(number));
-            change((this.ledger.projects[projectId] ??= (0,ledger/* emptyProject */.zU)()));
+            // GitHub documents no read-after-write guarantee for its REST API: this read may be served
+            // before a write made just before it shows (a run's own, or another run's). A state this run
+            // read or wrote already is never merged as new (`seen`), so such a read costs nothing but
+            // that write's being merged on the next read; the read back below, CONFIRM_AFTER_MS later,
+            // relies on GitHub showing a write by then, as its own answers to the write do at once.
+            this.absorb(await this.github.getIssue(number));
+            let before = this.ledger;
+            let added = this.changed(projectId, change);
             await this.put(number, untick);
+            this.unsettle(projectId, added);
             const sleep = this.options.sleep;
             for (let tries = 0; confirm && sleep && tries < CONFIRM_TRIES; tries++) {
                 // Written already: a cancel during the pause only ends the check.
                 if (!(await sleep(CONFIRM_AFTER_MS).then(() => true, () => false)))
                     break;
-                const written = this.ledger;
-                const theirs = this.merge(await this.github.getIssue(number));
-                // Another run wrote over this run's write, from what it read before it: both are kept.
-                if (!theirs || !(0,ledger/* lacksAny */.vd)(theirs, written))
+                const latest = await this.github.getIssue(number);
+                const state = this.stateOf(latest);
+                // This run's own state; or another run's that holds some of what this write added (it
+                // read it first), which is taken as any other.
+                if (!state?.fresh || !(0,ledger/* holdsNone */.B3)(state.ledger.projects[projectId], added)) {
+                    this.absorb(latest, state);
                     break;
+                }
+                this.adopt(latest);
+                const theirs = state.ledger;
+                // Another run wrote over this write, from what it read before it: this run's change is
+                // made again to that run's state, with what this run added before put back.
+                this.unsettled.pop();
+                this.ledger = (0,ledger/* mergedLedger */.yO)(theirs, before, this.unsettledItems());
+                this.know(theirs);
+                before = this.ledger;
+                added = this.changed(projectId, change);
                 await this.put(number, untick);
+                this.unsettle(projectId, added);
             }
         }
         catch (error) {
             throw dashboardError('write', error, this.options);
         }
     }
+    /** The change made to a copy of the ledger, which becomes the ledger: what it added. */
+    changed(projectId, change) {
+        const next = structuredClone(this.ledger);
+        const before = structuredClone(next.projects[projectId]);
+        const project = (next.projects[projectId] ??= (0,ledger/* emptyProject */.zU)());
+        change(project);
+        this.ledger = next;
+        return (0,ledger/* addedItems */.VT)(before, project);
+    }
+    /** What a write added, kept until a later read shows it held (see `unsettled`). */
+    unsettle(project, items) {
+        if (!(0,ledger/* noneAdded */.pn)(items))
+            this.unsettled.push({ project, items, at: this.options.now() });
+    }
+    /** Everything this run added that no read has shown held yet, by project. */
+    unsettledItems() {
+        const items = {};
+        for (const u of this.unsettled)
+            items[u.project] = (0,ledger/* joinedItems */.ov)(items[u.project] ?? (0,ledger/* noItems */.Cz)(), u.items);
+        return items;
+    }
     /**
      * Writes the body: the page and the state rendered anew for each attempt GitHub's client sends
      * (after a rate limit's wait, the state says when it reached GitHub), and once more when GitHub
-     * recorded it later than that all the same (a slow answer).
+     * recorded it later than that all the same (a slow answer). A label put back goes with every
+     * attempt, and is known to be back once one was answered.
      */
     async put(number, untick) {
         const ticked = untick ? [] : (0,approval_box/* tickedBatches */.F7)(this.body);
         const resends = untick ? [] : (0,approval_box/* tickedResends */.r2)(this.body);
+        const labels = this.labelsBack();
         const body = () => ({
             body: (0,approval_box/* keepTicks */.Gr)(this.render(number), ticked, resends),
-            ...this.labelBack()
+            ...labels
         });
         let answer = await this.github.updateIssue(number, body);
         this.adopt(answer);
+        this.relabel = false;
         if (this.githubClock.recordedLate(answer, this.ledger.writtenAt)) {
             answer = await this.github.updateIssue(number, body);
             this.adopt(answer);
         }
-        this.known = stateKey(this.ledger);
+        this.know(this.ledger);
     }
     /**
      * Opens the dashboard: the issue first, with the page but no state, as the state names the issue
@@ -36016,47 +36167,86 @@ class Dashboard {
      * The label put back, with its other labels, on a dashboard found again without it; reopened
      * when it was closed too, so that its boxes can be ticked.
      */
-    labelBack() {
+    labelsBack() {
         if (!this.relabel || !this.issue)
             return {};
-        this.relabel = false;
         return {
             labels: [...this.issue.labels, ledger/* DASHBOARD_LABEL */.up],
             ...(this.issue.state === 'open' ? {} : { state: 'open' })
         };
     }
     /**
-     * Reads the newest body. Its state, when it verifies as written in this issue and is not the one
-     * this run last read or wrote, is another run's: it is merged with this run's (mergedLedger),
-     * unless it is older than this run's (a person's restore in between), when this run's is kept.
-     * A state a newer version of the action wrote meanwhile is never written over: the run stops.
-     * Returns the other run's state when it was merged in.
+     * The newest body's state, verified as written in this issue: `fresh` when it is another run's
+     * new state, neither one this run wrote nor one it read before (`seen`). A state a newer version
+     * of the action wrote meanwhile is never written over: the run stops.
      */
-    merge(latest) {
+    stateOf(latest) {
         const read = (0,ledger/* readDashboardState */.wL)(latest.body, this.options.signer, this.options.view.repository, latest.number);
         if (!read.ok && read.why === 'newer')
             throw (0,dashboard_choice/* newerLedger */.Np)(latest.url, read.format, ', and this run records nothing there');
+        if (!read.ok)
+            return undefined;
+        return { ledger: read.ledger, fresh: !this.seen.has(stateKey(read.ledger)) };
+    }
+    /**
+     * Takes the newest body. Another run's new state is the base, with what this run added put back
+     * where it lacks it (mergedLedger only adds). What this run added is settled once a read at least
+     * CONFIRM_AFTER_MS after its write shows it held, in this run's own state or in another run's.
+     */
+    absorb(latest, state = this.stateOf(latest)) {
         this.adopt(latest);
-        if (!read.ok || stateKey(read.ledger) === this.known)
-            return undefined;
-        this.known = stateKey(read.ledger);
-        if ((read.ledger.writtenAt ?? 0) < (this.ledger.writtenAt ?? 0))
-            return undefined;
-        this.ledger = (0,ledger/* mergedLedger */.yO)(read.ledger, this.ledger);
-        return read.ledger;
+        if (!state)
+            return;
+        const theirs = state.fresh ? state.ledger : undefined;
+        const holding = theirs ?? (stateKey(state.ledger) === this.known ? this.ledger : undefined);
+        if (!holding)
+            return;
+        const now = this.options.now();
+        this.unsettled = this.unsettled.filter(u => now - u.at < CONFIRM_AFTER_MS ||
+            !(0,ledger/* noneAdded */.pn)((0,ledger/* lackedItems */.d3)(holding.projects[u.project], u.items)));
+        if (!theirs)
+            return;
+        this.ledger = (0,ledger/* mergedLedger */.yO)(theirs, this.ledger, this.unsettledItems());
+        this.know(theirs);
+    }
+    /** A state this run wrote or merged: the one the body holds as far as this run knows. */
+    know(ledger) {
+        this.known = stateKey(ledger);
+        this.seen.add(this.known);
     }
     /** The body: the page, and the state stamped with its issue, its next version and the time. */
     render(issue) {
         const now = this.options.now();
-        // Before it is signed: the state and the page say the same, with no secret in either.
-        this.ledger = this.redactor.value(this.ledger);
+        // Before it is signed: the state and the page say the same, with no secret in either; and
+        // fitted as written, so that what it holds is what the next read is compared with.
+        this.ledger = (0,ledger/* fitLedger */.bv)(this.redactor.value(this.ledger), now);
         this.ledger.issue = issue;
         this.ledger.version = (this.ledger.version ?? 0) + 1;
         // On GitHub's clock, which stamps the edit: see github-clock.ts.
         this.ledger.writtenAt = Math.max(this.githubClock.now(), (this.ledger.writtenAt ?? 0) + 1);
+        // Who writes it: earlier tokens' identities stay (their edits are the action's), this one last.
+        const viewer = this.viewer;
+        if (viewer)
+            this.ledger.writers = [
+                ...(this.ledger.writers ?? []).filter(w => !(0,dashboard_issues/* sameActor */.CM)(w, viewer)),
+                viewer
+            ].slice(-ledger/* MAX_WRITERS */.OP);
         const record = (0,ledger/* ledgerRecord */.TL)(this.ledger, this.options.signer, (0,ledger/* dashboardPlace */.C$)(this.options.view.repository, issue), now);
         return withinIssueBody(renderDashboard(this.ledger, { ...this.options.view, now }), record);
     }
+}
+/**
+ * The issues, with more of their edits read where the rollback check needs the action's newest
+ * write and the edits first read hold none (see needsOlderEdits): one request or a few per such
+ * issue, none in the usual case.
+ */
+async function withWritersEdits(graphql, where, issues, ctx) {
+    const read = [];
+    for (const issue of issues) {
+        const byAction = (0,dashboard_choice/* needsOlderEdits */.HJ)(issue, ctx);
+        read.push(byAction ? await (0,dashboard_issues/* withOlderEdits */.iB)(graphql, where, issue, byAction) : issue);
+    }
+    return read;
 }
 /** Tells states apart: each write of the action gives its state a new version and time. */
 const stateKey = (ledger) => `${ledger.version ?? 0}/${ledger.writtenAt ?? 0}`;
@@ -36080,10 +36270,14 @@ function withinIssueBody(page, record) {
 /**
  * Why the dashboard could not be read or written, named as GitHub failed (github/failure.ts): only
  * a refusal asks for `issues: write`, Issues turned off asks to turn them on, an outage or a rate
- * limit to run again later.
+ * limit to run again later. A cancel says so; any other error (not GitHub's) is itself.
  */
-function dashboardError(what, error, { view, withoutLedger }) {
+function dashboardError(what, error, { view, withoutLedger, signal }) {
     if (error instanceof dashboard_choice/* NewerLedgerError */.dz)
+        return error;
+    if (error instanceof errors/* CancelledError */.cc || signal?.aborted)
+        return new errors/* CancelledError */.cc(`Cancelled while ${what === 'read' ? 'reading' : 'writing'} the docs agent dashboard issue.`);
+    if (!(0,api/* fromGitHub */.Eu)(error))
         return error;
     // GitHub asked for a wait the step cannot give, and says so.
     if (error instanceof api/* RateLimitError */.OE)
@@ -37698,6 +37892,7 @@ function parseFailOn(raw) {
 __nccwpck_require__.d(__webpack_exports__, {
   OE: () => (/* reexport */ RateLimitError),
   dZ: () => (/* reexport */ describeGitHubError),
+  Eu: () => (/* reexport */ fromGitHub),
   o7: () => (/* reexport */ gitHubFailure),
   mX: () => (/* reexport */ notFound),
   L7: () => (/* binding */ openGitHubClient),
@@ -39222,7 +39417,7 @@ const JSONParse = (text, reviver) => {
 
 
 ;// CONCATENATED MODULE: ./node_modules/@octokit/request-error/dist-src/index.js
-class dist_src_RequestError extends Error {
+class RequestError extends Error {
   name;
   /**
    * http status code
@@ -39340,7 +39535,7 @@ async function fetchWrapper(requestOptions) {
         }
       }
     }
-    const requestError = new dist_src_RequestError(message, 500, {
+    const requestError = new RequestError(message, 500, {
       request: requestOptions
     });
     requestError.cause = error;
@@ -39372,21 +39567,21 @@ async function fetchWrapper(requestOptions) {
     if (status < 400) {
       return octokitResponse;
     }
-    throw new dist_src_RequestError(fetchResponse.statusText, status, {
+    throw new RequestError(fetchResponse.statusText, status, {
       response: octokitResponse,
       request: requestOptions
     });
   }
   if (status === 304) {
     octokitResponse.data = await getResponseData(fetchResponse);
-    throw new dist_src_RequestError("Not modified", status, {
+    throw new RequestError("Not modified", status, {
       response: octokitResponse,
       request: requestOptions
     });
   }
   if (status >= 400) {
     octokitResponse.data = await getResponseData(fetchResponse);
-    throw new dist_src_RequestError(toErrorMessage(octokitResponse.data), status, {
+    throw new RequestError(toErrorMessage(octokitResponse.data), status, {
       response: octokitResponse,
       request: requestOptions
     });
@@ -42719,11 +42914,11 @@ var light = __nccwpck_require__(3251);
 var plugin_retry_dist_bundle_VERSION = "0.0.0-development";
 
 // pkg/dist-src/error-request.js
-function dist_bundle_isRequestError(error) {
+function isRequestError(error) {
   return error.request !== void 0;
 }
 async function errorRequest(state, octokit, error, options) {
-  if (!dist_bundle_isRequestError(error) || !error?.request.request) {
+  if (!isRequestError(error) || !error?.request.request) {
     throw error;
   }
   if (error.status >= 400 && !state.doNotRetry.includes(error.status)) {
@@ -42757,7 +42952,7 @@ async function requestWithGraphqlErrorHandling(state, octokit, request, options)
   if (response.data && response.data.errors && response.data.errors.length > 0 && /Something went wrong while executing your query/.test(
     response.data.errors[0].message
   )) {
-    const error = new dist_src_RequestError(response.data.errors[0].message, 500, {
+    const error = new RequestError(response.data.errors[0].message, 500, {
       request: options,
       response
     });
@@ -42833,7 +43028,7 @@ const PAGE_SIZE = 100;
  * stand-in for @actions/github brings its own.
  */
 function answerOf(error) {
-    if (!(error instanceof Error) || (error.name !== 'HttpError' && !(error instanceof dist_src_RequestError)))
+    if (!(error instanceof Error) || (error.name !== 'HttpError' && !(error instanceof RequestError)))
         return undefined;
     const { status, response } = error;
     if (typeof status !== 'number' || !response || typeof response !== 'object')
@@ -43842,6 +44037,8 @@ class GitHubTransport {
 const SECONDARY = /\bsecondary rate limit\b|\bsubmitted too quickly\b|\babuse detection\b/i;
 /** GitHub's words for a primary rate limit. */
 const PRIMARY = /\bAPI rate limit exceeded\b/i;
+/** A connection's system error code, not a bug's (ERR_INVALID_ARG_TYPE). */
+const SYSTEM_CODE = /^(E[A-Z]+|UND_ERR_[A-Z_]+)$/;
 /** GitHub's message cut to what a log line holds. */
 const MESSAGE_CHARS = 200;
 /** What kind of failure a GitHub call met, and its answer in a few words. */
@@ -43865,7 +44062,16 @@ const describeGitHubError = (error) => gitHubFailure(error).why;
 /** GitHub refused for want of access: a permission (or a token that can see it) would help. */
 const refusedAccess = (error) => gitHubFailure(error).kind === 'refused';
 /** The error is a GitHub call that failed (answered or not), rather than a wrong answer or a bug. */
-const isGitHubCallError = (error) => isRequestError(error) || graphqlErrors(error) !== undefined;
+const isGitHubCallError = (error) => rest_isRequestError(error) || graphqlErrors(error) !== undefined;
+/**
+ * The error came from GitHub or the way to it: a call that failed (answered or not), a rate limit,
+ * a token that could not be used, or a connection's own failure (a code such as ECONNRESET). Any
+ * other error (a bug, a cancel) is not GitHub's and is never described as its outage.
+ */
+const fromGitHub = (error) => error instanceof RateLimitError ||
+    error instanceof errors/* InputError */.dz ||
+    isGitHubCallError(error) ||
+    networkCode(error) !== undefined;
 /** What to grant, as one sentence: `grant` is what the workflow's `permissions:` block needs. */
 const permissionHint = (grant) => `Give the workflow ${grant} (a permissions block that sets any permission sets the others to none).`;
 /**
@@ -43964,14 +44170,28 @@ function fieldMessages(data) {
 /** Why a call got no answer, from the connection's own account. */
 function unanswered(error) {
     const failure = error;
+    const code = networkCode(error);
+    if (code !== undefined)
+        return code;
+    return typeof failure?.message === 'string' ? failure.message : String(error);
+}
+/**
+ * The connection's own account of a failure: a proxy that refused the tunnel or asks for
+ * credentials, or a system code (ECONNRESET) of the error, its cause or the cause's cause.
+ */
+function networkCode(error) {
+    const failure = error;
     const cause = failure?.cause;
-    // The connection's own account (a proxy that refused the tunnel, or asks for credentials).
     if (cause?.cause instanceof connections/* HttpError */.j$)
         return cause.cause.message;
+    if (error instanceof connections/* HttpError */.j$)
+        return error.message;
     const code = cause?.code ?? cause?.cause?.code;
     if (typeof code === 'string')
         return code;
-    return typeof failure?.message === 'string' ? failure.message : String(error);
+    // A system error thrown as itself: ECONNRESET, or undici's UND_ERR_SOCKET.
+    const own = failure?.code;
+    return typeof own === 'string' && SYSTEM_CODE.test(own) ? own : undefined;
 }
 const clip = (text) => {
     const line = text.replace(/\s+/g, ' ').trim();
@@ -44042,20 +44262,42 @@ function repositoryApi(octokit, { owner, repo }) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   CM: () => (/* binding */ sameActor),
+/* harmony export */   iB: () => (/* binding */ withOlderEdits),
 /* harmony export */   k0: () => (/* binding */ labelledIssues),
-/* harmony export */   lt: () => (/* binding */ authoredIssues)
+/* harmony export */   lt: () => (/* binding */ authoredIssues),
+/* harmony export */   r9: () => (/* binding */ MOST_EDITS_READ)
 /* harmony export */ });
 /* harmony import */ var _event_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1450);
 
-/** Issues read with the label, and edits read per issue: GitHub's newest first. */
+const editor = (actor) => ({
+    by: login(actor),
+    bot: actor?.__typename === 'Bot'
+});
+/** Issues read with the label, and edits read per issue at each end of the list. */
 const LABELLED = 20;
 const EDITS = 20;
+/** Edits read per request when the newest EDITS are not enough, and how many such requests. */
+const EDITS_PAGE = 100;
+const EDIT_PAGES = 5;
+/** The most edits ever read of one issue, from its newest: beyond, the action's last write is unknown. */
+const MOST_EDITS_READ = EDITS + EDITS_PAGE * EDIT_PAGES;
+const EDIT_NODES = 'nodes { editedAt editor { __typename login } }';
 const ISSUE_FIELDS = `number title body state url locked createdAt
   author { login }
-  lastEditedAt editor { login }
+  lastEditedAt editor { __typename login }
   labels(first: 20) { nodes { name } }
-  firstEdits: userContentEdits(first: ${EDITS}) { nodes { editedAt editor { login } } }
-  lastEdits: userContentEdits(last: ${EDITS}) { nodes { editedAt editor { login } } }`;
+  firstEdits: userContentEdits(first: ${EDITS}) { totalCount pageInfo { hasNextPage endCursor } ${EDIT_NODES} }
+  lastEdits: userContentEdits(last: ${EDITS}) { totalCount pageInfo { hasPreviousPage startCursor } ${EDIT_NODES} }`;
+/** The next edits from the newest end of the list: after the cursor when GitHub lists them newest first. */
+const OLDER_EDITS = (newestFirst) => `query($owner: String!, $name: String!, $number: Int!, $cursor: String!) {
+  repository(owner: $owner, name: $name) {
+    issue(number: $number) {
+      userContentEdits(${newestFirst ? `first: ${EDITS_PAGE}, after: $cursor` : `last: ${EDITS_PAGE}, before: $cursor`}) {
+        pageInfo { hasNextPage endCursor hasPreviousPage startCursor } ${EDIT_NODES}
+      }
+    }
+  }
+}`;
 const LABELLED_QUERY = `query($owner: String!, $name: String!, $label: String!) {
   viewer { login }
   repository(owner: $owner, name: $name) {
@@ -44114,34 +44356,82 @@ function issueNodes(nodes) {
                 locked: node.locked === true,
                 author: login(node.author),
                 createdAt: time(node.createdAt) ?? 0,
-                edits: edits(node.firstEdits, node.lastEdits),
-                ...(lastAt !== undefined ? { lastEdit: { by: login(node.editor), at: lastAt } } : {})
+                ...edits(node.firstEdits, node.lastEdits),
+                ...(lastAt !== undefined ? { lastEdit: { ...editor(node.editor), at: lastAt } } : {})
             }
         ];
     });
 }
 /**
- * The edits of both ends of the list, newest first: GitHub does not document the list's order, and
- * one of its ends holds the newest edits.
+ * The newest edits, newest first, from both ends of the list: GitHub documents no order, so the end
+ * holding the newest edit is the newest end. When the two ends hold the whole list, all of it;
+ * otherwise the newest end's, with where to read on.
  */
-function edits(...connections) {
-    const seen = new Set();
-    return connections
-        .flatMap(connection => {
-        const nodes = connection?.nodes;
-        return Array.isArray(nodes) ? nodes : [];
-    })
-        .flatMap(e => {
-        const at = time(e?.editedAt);
-        const by = login(e?.editor);
-        const key = `${at}/${by}`;
-        if (at === undefined || seen.has(key))
-            return [];
-        seen.add(key);
-        return [{ by, at }];
-    })
-        .sort((a, b) => b.at - a.at);
+function edits(first, last) {
+    const head = editNodes(first);
+    const tail = editNodes(last);
+    const total = first?.totalCount;
+    const newestFirst = newestAt(head) >= newestAt(tail);
+    // Without a count (not GitHub's answer), a list shorter than asked for is the whole list.
+    const whole = typeof total === 'number' ? head.length + tail.length >= total : head.length < EDITS;
+    if (whole) {
+        // The ends overlap: what the tail repeats of the head is left out once.
+        const all = typeof total === 'number' && head.length < total
+            ? [...head, ...tail.slice(head.length + tail.length - total)]
+            : head;
+        return { edits: newestFirstOrder(all) };
+    }
+    const info = (newestFirst ? first : last);
+    const cursor = info?.pageInfo?.[newestFirst ? 'endCursor' : 'startCursor'];
+    return {
+        edits: newestFirstOrder(newestFirst ? head : tail),
+        olderEdits: { ...(typeof cursor === 'string' ? { cursor } : {}), newestFirst }
+    };
 }
+/**
+ * Reads more of an issue's edits, from the newest end on, until one `enough` is found or the list
+ * ends, EDIT_PAGES requests at most: the issue with those edits added.
+ */
+async function withOlderEdits(graphql, where, issue, enough) {
+    let read = issue;
+    for (let page = 0; page < EDIT_PAGES && read.olderEdits?.cursor !== undefined; page++) {
+        const { cursor, newestFirst } = read.olderEdits;
+        const data = (await graphql(OLDER_EDITS(newestFirst), {
+            owner: where.owner,
+            name: where.repo,
+            number: issue.number,
+            cursor
+        }));
+        const connection = data?.repository?.issue?.userContentEdits;
+        const found = newestFirstOrder(editNodes(connection));
+        const next = connection?.pageInfo?.[newestFirst ? 'endCursor' : 'startCursor'];
+        const more = connection?.pageInfo?.[newestFirst ? 'hasNextPage' : 'hasPreviousPage'];
+        const { olderEdits: _read, ...rest } = read;
+        read = {
+            ...rest,
+            edits: [...read.edits, ...found],
+            ...(more === true && typeof next === 'string' && found.length > 0
+                ? { olderEdits: { cursor: next, newestFirst } }
+                : {})
+        };
+        if (found.some(enough))
+            break;
+    }
+    return read;
+}
+function editNodes(connection) {
+    const nodes = connection?.nodes;
+    return (Array.isArray(nodes) ? nodes : []).flatMap(e => {
+        const at = time(e?.editedAt);
+        return at === undefined ? [] : [{ ...editor(e?.editor), at }];
+    });
+}
+const newestAt = (edits) => Math.max(-Infinity, ...edits.map(e => e.at));
+/** Newest first; edits of one second keep GitHub's order among them, reversed when it lists oldest first. */
+const newestFirstOrder = (edits) => {
+    const ordered = newestAt(edits) === edits[0]?.at ? [...edits] : [...edits].reverse();
+    return ordered.sort((a, b) => b.at - a.at);
+};
 function names(connection) {
     const nodes = connection?.nodes;
     return Array.isArray(nodes)
@@ -50979,7 +51269,8 @@ async function measureReaderImpact(settings, event, deps) {
         signer: new records_record/* RecordSigner */.wo(settings.apiKey),
         secrets: (0,agent_settings/* secretsOf */.Fj)(settings),
         view: { repository, serverUrl: event.serverUrl, limits: settings },
-        now: () => clock.wallNow()
+        now: () => clock.wallNow(),
+        warn: message => log.warning(message)
     });
     const end = {
         measured: [],
@@ -52890,22 +53181,29 @@ __nccwpck_require__.d(__webpack_exports__, {
   rl: () => (/* reexport */ IMPACT_MEASURES),
   E2: () => (/* reexport */ LEDGER_FORMAT),
   GA: () => (/* reexport */ MAX_FORMER_NAMES),
+  OP: () => (/* reexport */ MAX_WRITERS),
   di: () => (/* reexport */ OUTCOME_WINDOW_MS),
+  VT: () => (/* reexport */ addedItems),
   C$: () => (/* binding */ dashboardPlace),
   Hg: () => (/* reexport */ emptyLedger),
   zU: () => (/* reexport */ emptyProject),
+  bv: () => (/* reexport */ fitLedger),
+  B3: () => (/* reexport */ holdsNone),
+  ov: () => (/* reexport */ joinedItems),
   MJ: () => (/* reexport */ keptUncertain),
-  vd: () => (/* reexport */ lacksAny),
+  d3: () => (/* reexport */ lackedItems),
   TL: () => (/* binding */ ledgerRecord),
   AE: () => (/* reexport */ ledgerTitle),
   yO: () => (/* reexport */ mergedLedger),
+  Cz: () => (/* reexport */ noItems),
+  pn: () => (/* reexport */ noneAdded),
   PI: () => (/* reexport */ noteStart),
   vx: () => (/* reexport */ openedAt),
   wL: () => (/* binding */ readDashboardState),
   jG: () => (/* reexport */ startsIn30Days)
 });
 
-// UNUSED EXPORTS: STARTS_KEPT_MS, fitLedger, readLedger, utcDay
+// UNUSED EXPORTS: STARTS_KEPT_MS, readLedger, utcDay
 
 // EXTERNAL MODULE: ./node_modules/valibot/dist/index.mjs
 var dist = __nccwpck_require__(7934);
@@ -53010,6 +53308,8 @@ const MAX_WATERMARKS = 4 * MAX_REPOSITORIES;
 const MAX_FORMER_NAMES = 5;
 /** Shown on the dashboard: why a docs pull request was kept open is one line. */
 const MAX_KEPT_WHY = 200;
+/** Identities a ledger remembers as its writers: a token switched more often forgets the oldest. */
+const MAX_WRITERS = 5;
 /** Why an impact was not measured: one line. */
 const MAX_UNSURE = 300;
 /** What each figure of a ReaderImpact counts, in order. */
@@ -53300,6 +53600,23 @@ const LedgerSchema = dist/* object */.Ikc({
     version: maybe(whole),
     /** When the action wrote it (epoch ms): of several dashboards, the newest state is the ledger. */
     writtenAt: maybe(whole),
+    /**
+     * Who wrote it: the identities of `github-token` (as GraphQL's viewer names them) that wrote this
+     * ledger, the newest last, MAX_WRITERS at most. Their edits of the body are the action's writes
+     * for the rollback check, so a team that switches tokens keeps its ledger. None in a state written
+     * before states named their writers.
+     */
+    writers: maybe(dist/* pipe */.FsL(dist/* array */.YOg(matching(LOGIN)), dist/* transform */.pdi(writers => writers.slice(-MAX_WRITERS)))),
+    /**
+     * This ledger started afresh because the state before it was deleted or could not be read: when
+     * (the edit that did it, epoch ms), why, and by whom. Shown on the page: what that state held is
+     * lost.
+     */
+    afresh: maybe(dist/* object */.Ikc({
+        at: dist/* pipe */.FsL(dist/* number */.aig(), dist/* finite */.E2x(), dist/* minValue */.Wwf(0)),
+        why: dist/* picklist */.KIO(['deleted', 'unreadable']),
+        by: maybe(matching(LOGIN))
+    })),
     projects: dist/* fallback */.NpB(dist/* record */.g1P(dist/* string */.YjP(), ProjectLedgerSchema), () => ({}))
 });
 const emptyLedger = () => ({ v: LEDGER_FORMAT, projects: {} });
@@ -53526,67 +53843,160 @@ function upgraded(state, from) {
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/records/ledger/merge.js
+
+
 /**
- * Two states of one ledger, written by runs that overlapped, made one: what each run recorded of
- * its own is kept. GitHub has no conditional write for an issue's body, so a run that read the
- * dashboard before another run wrote it would otherwise write its decision over that run's job.
+ * Two states of one ledger, written by runs that overlapped, made one. GitHub has no conditional
+ * write for an issue's body, so a run that read the dashboard before another run wrote it would
+ * otherwise write its decision over that run's job.
  *
- * `latest` (the newest body) is the base; of `ours` (what this run read and wrote), what can be
- * told apart item by item is added where `latest` lacks it: jobs by their id, starts (`max-jobs`),
- * run entries, each repository's newest watermark and the newest last documented commit, the
- * counts of older items at their highest. What cannot be told apart that way (the waiting batch,
- * the uncertain requests, each job's fields) is `latest`'s: the run's own change is made to it
- * afterwards.
+ * `latest` (the newest body, another run's) is the base, as that run fitted it: what it moved into
+ * the counts of older runs and jobs stays there. Of `ours` (the state this run holds), only what
+ * this run itself added (`added`, see addedItems) is put back where `latest` lacks it: its jobs by
+ * id, its run entries, and the start recorded with each (`max-jobs` counts them). Besides, each
+ * repository's newest watermark, the newest last documented commit and the earliest time a
+ * repository began to wait unread are kept, whichever run wrote them. What cannot be told apart
+ * item by item (the waiting batch, the uncertain requests, each job's fields) is `latest`'s: the
+ * run's own change is made to it again (see Dashboard.write).
  */
-function mergedLedger(latest, ours) {
+function mergedLedger(latest, ours, added) {
     const merged = structuredClone(latest);
     for (const [id, project] of Object.entries(ours.projects)) {
-        const theirs = merged.projects[id];
-        merged.projects[id] = theirs ? mergedProject(theirs, project) : structuredClone(project);
+        const into = (merged.projects[id] ??= emptyProject());
+        mergeProject(into, project, added[id]);
     }
     merged.version = Math.max(latest.version ?? 0, ours.version ?? 0) || undefined;
     merged.writtenAt = Math.max(latest.writtenAt ?? 0, ours.writtenAt ?? 0) || undefined;
+    // Both runs' identities wrote it: the edits of either are the action's.
+    const writers = [...new Set([...(ours.writers ?? []), ...(latest.writers ?? [])])];
+    if (writers.length)
+        merged.writers = writers.slice(-MAX_WRITERS);
     return merged;
 }
-/** What of `ours` (see mergedLedger) `latest` lacks: none when `latest` holds all of it. */
-function lacksAny(latest, ours) {
-    return Object.entries(ours.projects).some(([id, project]) => {
-        const theirs = latest.projects[id];
-        if (!theirs)
-            return true;
-        const jobs = new Set(theirs.jobs.map(j => j.id));
-        const starts = new Set(theirs.spend);
-        const runs = new Set(theirs.runs.map(runKey));
-        return (project.jobs.some(j => !jobs.has(j.id)) ||
-            project.spend.some(s => !starts.has(s)) ||
-            project.runs.some(r => !runs.has(runKey(r))));
-    });
+const noItems = () => ({ jobs: [], runs: [], starts: [] });
+/** What `after` holds that `before` did not: the items a change added (see AddedItems). */
+function addedItems(before, after) {
+    const jobs = new Set(before?.jobs.map(j => j.id));
+    const runs = new Set(before?.runs.map(runKey));
+    const newRuns = after.runs.filter(r => !runs.has(runKey(r)));
+    const starts = counts(before?.spend ?? []);
+    const newStarts = [];
+    for (const at of after.spend) {
+        const left = starts.get(at) ?? 0;
+        if (left > 0)
+            starts.set(at, left - 1);
+        else
+            newStarts.push(at);
+    }
+    // Each new start goes with a new run entry of the same time, one each, when there is one.
+    const entries = newRuns.map(r => ({ at: r.at, key: runKey(r), used: false }));
+    return {
+        jobs: after.jobs.filter(j => !jobs.has(j.id)).map(j => j.id),
+        runs: newRuns.map(runKey),
+        starts: newStarts.map(at => {
+            const entry = entries.find(e => !e.used && e.at === at);
+            if (!entry)
+                return { at };
+            entry.used = true;
+            return { at, entry: entry.key };
+        })
+    };
 }
-function mergedProject(latest, ours) {
-    const project = structuredClone(latest);
-    const jobs = new Set(project.jobs.map(j => j.id));
-    project.jobs.push(...structuredClone(ours.jobs.filter(j => !jobs.has(j.id))));
+/** Both lists of items, one after the other. */
+const joinedItems = (a, b) => ({
+    jobs: [...a.jobs, ...b.jobs],
+    runs: [...a.runs, ...b.runs],
+    starts: [...a.starts, ...b.starts]
+});
+/** The items `latest` lacks: none when it holds all of them. */
+function lackedItems(latest, items) {
+    const jobs = new Set(latest?.jobs.map(j => j.id));
+    const runs = new Set(latest?.runs.map(runKey));
+    // A start is held when the entry recorded with it is; one without an entry, by its time, once.
+    const loose = counts(latest?.spend ?? []);
+    return {
+        jobs: items.jobs.filter(id => !jobs.has(id)),
+        runs: items.runs.filter(key => !runs.has(key)),
+        starts: items.starts.filter(start => {
+            if (start.entry !== undefined)
+                return !runs.has(start.entry);
+            const left = loose.get(start.at) ?? 0;
+            loose.set(start.at, left - 1);
+            return left <= 0;
+        })
+    };
+}
+/**
+ * `latest` holds none of the items (and there are some): it was written from a state read before
+ * they were added.
+ */
+function holdsNone(latest, items) {
+    const lacked = lackedItems(latest, items);
+    return (!noneAdded(items) &&
+        lacked.jobs.length === items.jobs.length &&
+        lacked.runs.length === items.runs.length &&
+        lacked.starts.length === items.starts.length);
+}
+const noneAdded = (items) => !items.jobs.length && !items.runs.length && !items.starts.length;
+function mergeProject(project, ours, added) {
+    const lacked = lackedItems(project, added ?? noItems());
+    const jobs = new Set(lacked.jobs);
+    project.jobs.push(...structuredClone(ours.jobs.filter(j => jobs.has(j.id))));
     project.jobs.sort((a, b) => a.startedAt - b.startedAt);
-    project.spend = [...new Set([...project.spend, ...ours.spend])].sort((a, b) => a - b);
-    if (ours.startsByDay)
-        for (const [day, count] of Object.entries(ours.startsByDay))
-            (project.startsByDay ??= {})[day] = Math.max(project.startsByDay[day] ?? 0, count);
-    const runs = new Set(project.runs.map(runKey));
-    project.runs.push(...structuredClone(ours.runs.filter(r => !runs.has(runKey(r)))));
+    const runs = new Set(lacked.runs);
+    project.runs.push(...structuredClone(ours.runs.filter(r => runs.has(runKey(r)))));
     project.runs.sort((a, b) => a.at - b.at);
+    // Starts are counts: one held by neither state's twin is added, and counted on its day.
+    for (const { at } of lacked.starts) {
+        project.spend.push(at);
+        const days = (project.startsByDay ??= {});
+        days[utcDay(at)] = (days[utcDay(at)] ?? 0) + 1;
+    }
+    project.spend.sort((a, b) => a - b);
     if (ours.documented && (project.documented?.at ?? -1) < ours.documented.at)
         project.documented = { ...ours.documented };
+    mergeWatermarks(project, ours);
+    mergeUnread(project, ours);
+}
+/**
+ * Each repository's newest watermark. A repository (its node id) recorded under two keys was
+ * renamed (setWatermark moves it to its new name): only the newer of the two stays, so an old name
+ * one run dropped is not put back by another.
+ */
+function mergeWatermarks(project, ours) {
     for (const [key, mark] of Object.entries(ours.repositories ?? {})) {
         const marks = (project.repositories ??= {});
+        const other = mark.id
+            ? Object.entries(marks).find(([k, m]) => k !== key && m.id === mark.id)
+            : undefined;
+        if (other) {
+            if (other[1].at >= mark.at)
+                continue;
+            delete marks[other[0]];
+        }
         if ((marks[key]?.at ?? -1) < mark.at)
             marks[key] = { ...mark };
     }
-    project.olderRuns = Math.max(project.olderRuns, ours.olderRuns);
-    const olderJobs = Math.max(project.olderJobs ?? 0, ours.olderJobs ?? 0);
-    if (olderJobs)
-        project.olderJobs = olderJobs;
-    return project;
 }
+/**
+ * The repositories waiting to be read, from the earliest run that said so; none that has a
+ * watermark now (read since).
+ */
+function mergeUnread(project, ours) {
+    for (const [key, entry] of Object.entries(ours.unread ?? {})) {
+        if (project.repositories?.[key])
+            continue;
+        const unread = (project.unread ??= {});
+        if ((unread[key]?.since ?? Infinity) > entry.since)
+            unread[key] = { ...entry };
+    }
+}
+const counts = (values) => {
+    const map = new Map();
+    for (const v of values)
+        map.set(v, (map.get(v) ?? 0) + 1);
+    return map;
+};
 /** A run entry's identity: its run, step and time; its result changes as the run goes on. */
 const runKey = (r) => `${r.run}/${r.step}/${r.at}/${r.job ?? ''}`;
 

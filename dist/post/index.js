@@ -37419,7 +37419,7 @@ const LIMIT_RETRIES = 3;
  */
 const WRITE_GAP_MS = 1000;
 /** GitHub's rate limit asked for a wait the run cannot give. */
-class RateLimitError extends ExplainedError {
+class limits_RateLimitError extends ExplainedError {
 }
 /**
  * The plugin that bounds every request, paces writes and waits on GitHub's rate limits. Registered
@@ -37447,7 +37447,7 @@ function limited({ cancel, retryBaseMs, clock, deadline, pastDeadline }) {
                 pastDeadline
             });
             if (refusal) {
-                refusals.set(options, new RateLimitError(refusal));
+                refusals.set(options, new limits_RateLimitError(refusal));
                 return false;
             }
             waits.set(options, wait);
@@ -38582,13 +38582,15 @@ class GitHubTransport {
 const SECONDARY = /\bsecondary rate limit\b|\bsubmitted too quickly\b|\babuse detection\b/i;
 /** GitHub's words for a primary rate limit. */
 const PRIMARY = /\bAPI rate limit exceeded\b/i;
+/** A connection's system error code, not a bug's (ERR_INVALID_ARG_TYPE). */
+const SYSTEM_CODE = /^(E[A-Z]+|UND_ERR_[A-Z_]+)$/;
 /** GitHub's message cut to what a log line holds. */
 const MESSAGE_CHARS = 200;
 /** What kind of failure a GitHub call met, and its answer in a few words. */
 function gitHubFailure(error) {
     // Not a call that failed but one that could not be made (an unusable token), or a rate limit too
     // long to wait for: their own words.
-    if (error instanceof RateLimitError)
+    if (error instanceof limits_RateLimitError)
         return { kind: 'rate-limit', why: error.message };
     if (error instanceof errors_InputError)
         return { kind: 'unusable', why: error.message };
@@ -38606,6 +38608,15 @@ const failure_describeGitHubError = (error) => gitHubFailure(error).why;
 const refusedAccess = (error) => gitHubFailure(error).kind === 'refused';
 /** The error is a GitHub call that failed (answered or not), rather than a wrong answer or a bug. */
 const isGitHubCallError = (error) => isRequestError(error) || graphqlErrors(error) !== undefined;
+/**
+ * The error came from GitHub or the way to it: a call that failed (answered or not), a rate limit,
+ * a token that could not be used, or a connection's own failure (a code such as ECONNRESET). Any
+ * other error (a bug, a cancel) is not GitHub's and is never described as its outage.
+ */
+const fromGitHub = (error) => error instanceof RateLimitError ||
+    error instanceof InputError ||
+    isGitHubCallError(error) ||
+    networkCode(error) !== undefined;
 /** What to grant, as one sentence: `grant` is what the workflow's `permissions:` block needs. */
 const permissionHint = (grant) => `Give the workflow ${grant} (a permissions block that sets any permission sets the others to none).`;
 /**
@@ -38704,14 +38715,28 @@ function fieldMessages(data) {
 /** Why a call got no answer, from the connection's own account. */
 function unanswered(error) {
     const failure = error;
+    const code = networkCode(error);
+    if (code !== undefined)
+        return code;
+    return typeof failure?.message === 'string' ? failure.message : String(error);
+}
+/**
+ * The connection's own account of a failure: a proxy that refused the tunnel or asks for
+ * credentials, or a system code (ECONNRESET) of the error, its cause or the cause's cause.
+ */
+function networkCode(error) {
+    const failure = error;
     const cause = failure?.cause;
-    // The connection's own account (a proxy that refused the tunnel, or asks for credentials).
     if (cause?.cause instanceof HttpError)
         return cause.cause.message;
+    if (error instanceof HttpError)
+        return error.message;
     const code = cause?.code ?? cause?.cause?.code;
     if (typeof code === 'string')
         return code;
-    return typeof failure?.message === 'string' ? failure.message : String(error);
+    // A system error thrown as itself: ECONNRESET, or undici's UND_ERR_SOCKET.
+    const own = failure?.code;
+    return typeof own === 'string' && SYSTEM_CODE.test(own) ? own : undefined;
 }
 const clip = (text) => {
     const line = text.replace(/\s+/g, ' ').trim();

@@ -33986,6 +33986,7 @@ function parseFailOn(raw) {
 __nccwpck_require__.d(__webpack_exports__, {
   OE: () => (/* reexport */ RateLimitError),
   dZ: () => (/* reexport */ describeGitHubError),
+  Eu: () => (/* reexport */ fromGitHub),
   o7: () => (/* reexport */ gitHubFailure),
   mX: () => (/* reexport */ notFound),
   L7: () => (/* binding */ openGitHubClient),
@@ -35511,7 +35512,7 @@ const JSONParse = (text, reviver) => {
 
 
 ;// CONCATENATED MODULE: ./node_modules/@octokit/request-error/dist-src/index.js
-class dist_src_RequestError extends Error {
+class RequestError extends Error {
   name;
   /**
    * http status code
@@ -35629,7 +35630,7 @@ async function fetchWrapper(requestOptions) {
         }
       }
     }
-    const requestError = new dist_src_RequestError(message, 500, {
+    const requestError = new RequestError(message, 500, {
       request: requestOptions
     });
     requestError.cause = error;
@@ -35661,21 +35662,21 @@ async function fetchWrapper(requestOptions) {
     if (status < 400) {
       return octokitResponse;
     }
-    throw new dist_src_RequestError(fetchResponse.statusText, status, {
+    throw new RequestError(fetchResponse.statusText, status, {
       response: octokitResponse,
       request: requestOptions
     });
   }
   if (status === 304) {
     octokitResponse.data = await getResponseData(fetchResponse);
-    throw new dist_src_RequestError("Not modified", status, {
+    throw new RequestError("Not modified", status, {
       response: octokitResponse,
       request: requestOptions
     });
   }
   if (status >= 400) {
     octokitResponse.data = await getResponseData(fetchResponse);
-    throw new dist_src_RequestError(toErrorMessage(octokitResponse.data), status, {
+    throw new RequestError(toErrorMessage(octokitResponse.data), status, {
       response: octokitResponse,
       request: requestOptions
     });
@@ -39008,11 +39009,11 @@ var light = __nccwpck_require__(3251);
 var plugin_retry_dist_bundle_VERSION = "0.0.0-development";
 
 // pkg/dist-src/error-request.js
-function dist_bundle_isRequestError(error) {
+function isRequestError(error) {
   return error.request !== void 0;
 }
 async function errorRequest(state, octokit, error, options) {
-  if (!dist_bundle_isRequestError(error) || !error?.request.request) {
+  if (!isRequestError(error) || !error?.request.request) {
     throw error;
   }
   if (error.status >= 400 && !state.doNotRetry.includes(error.status)) {
@@ -39046,7 +39047,7 @@ async function requestWithGraphqlErrorHandling(state, octokit, request, options)
   if (response.data && response.data.errors && response.data.errors.length > 0 && /Something went wrong while executing your query/.test(
     response.data.errors[0].message
   )) {
-    const error = new dist_src_RequestError(response.data.errors[0].message, 500, {
+    const error = new RequestError(response.data.errors[0].message, 500, {
       request: options,
       response
     });
@@ -39122,7 +39123,7 @@ const PAGE_SIZE = 100;
  * stand-in for @actions/github brings its own.
  */
 function answerOf(error) {
-    if (!(error instanceof Error) || (error.name !== 'HttpError' && !(error instanceof dist_src_RequestError)))
+    if (!(error instanceof Error) || (error.name !== 'HttpError' && !(error instanceof RequestError)))
         return undefined;
     const { status, response } = error;
     if (typeof status !== 'number' || !response || typeof response !== 'object')
@@ -40131,6 +40132,8 @@ class GitHubTransport {
 const SECONDARY = /\bsecondary rate limit\b|\bsubmitted too quickly\b|\babuse detection\b/i;
 /** GitHub's words for a primary rate limit. */
 const PRIMARY = /\bAPI rate limit exceeded\b/i;
+/** A connection's system error code, not a bug's (ERR_INVALID_ARG_TYPE). */
+const SYSTEM_CODE = /^(E[A-Z]+|UND_ERR_[A-Z_]+)$/;
 /** GitHub's message cut to what a log line holds. */
 const MESSAGE_CHARS = 200;
 /** What kind of failure a GitHub call met, and its answer in a few words. */
@@ -40154,7 +40157,16 @@ const describeGitHubError = (error) => gitHubFailure(error).why;
 /** GitHub refused for want of access: a permission (or a token that can see it) would help. */
 const refusedAccess = (error) => gitHubFailure(error).kind === 'refused';
 /** The error is a GitHub call that failed (answered or not), rather than a wrong answer or a bug. */
-const isGitHubCallError = (error) => isRequestError(error) || graphqlErrors(error) !== undefined;
+const isGitHubCallError = (error) => rest_isRequestError(error) || graphqlErrors(error) !== undefined;
+/**
+ * The error came from GitHub or the way to it: a call that failed (answered or not), a rate limit,
+ * a token that could not be used, or a connection's own failure (a code such as ECONNRESET). Any
+ * other error (a bug, a cancel) is not GitHub's and is never described as its outage.
+ */
+const fromGitHub = (error) => error instanceof RateLimitError ||
+    error instanceof errors/* InputError */.dz ||
+    isGitHubCallError(error) ||
+    networkCode(error) !== undefined;
 /** What to grant, as one sentence: `grant` is what the workflow's `permissions:` block needs. */
 const permissionHint = (grant) => `Give the workflow ${grant} (a permissions block that sets any permission sets the others to none).`;
 /**
@@ -40253,14 +40265,28 @@ function fieldMessages(data) {
 /** Why a call got no answer, from the connection's own account. */
 function unanswered(error) {
     const failure = error;
+    const code = networkCode(error);
+    if (code !== undefined)
+        return code;
+    return typeof failure?.message === 'string' ? failure.message : String(error);
+}
+/**
+ * The connection's own account of a failure: a proxy that refused the tunnel or asks for
+ * credentials, or a system code (ECONNRESET) of the error, its cause or the cause's cause.
+ */
+function networkCode(error) {
+    const failure = error;
     const cause = failure?.cause;
-    // The connection's own account (a proxy that refused the tunnel, or asks for credentials).
     if (cause?.cause instanceof connections/* HttpError */.j$)
         return cause.cause.message;
+    if (error instanceof connections/* HttpError */.j$)
+        return error.message;
     const code = cause?.code ?? cause?.cause?.code;
     if (typeof code === 'string')
         return code;
-    return typeof failure?.message === 'string' ? failure.message : String(error);
+    // A system error thrown as itself: ECONNRESET, or undici's UND_ERR_SOCKET.
+    const own = failure?.code;
+    return typeof own === 'string' && SYSTEM_CODE.test(own) ? own : undefined;
 }
 const clip = (text) => {
     const line = text.replace(/\s+/g, ' ').trim();

@@ -211,7 +211,8 @@ class ChangeRun extends ChangeContext {
       : `set '${Key.Dashboard}: false' to run every change as its own job without a record`
     return openRunLedger(this.github, settings, event, deps.clock, {
       withoutLedger,
-      signal: deps.signal
+      signal: deps.signal,
+      warn: message => deps.log.warning(message)
     })
   }
 

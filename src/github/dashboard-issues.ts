@@ -20,22 +20,61 @@ export interface DashboardIssue {
   /** The author's login ('' for a deleted account); a bot's without `[bot]`. */
   author: string
   createdAt: number
-  /** The body's edits, newest first (the newest EDITS at least): who made each, and when (epoch ms). */
-  edits: { by: string; at: number }[]
+  /**
+   * The body's newest edits, newest first, with none left out between them: all of them, or the
+   * newest EDITS at least. Who made each, and when (epoch ms).
+   */
+  edits: BodyEdit[]
+  /**
+   * Edits older than those in `edits` exist and were not read: where to read on (GitHub's cursor,
+   * from the newest end of the list; none when GitHub gave none).
+   */
+  olderEdits?: { cursor?: string; newestFirst: boolean }
   /** The body's last edit, as GitHub names it apart from the list: none when never edited. */
-  lastEdit?: { by: string; at: number }
+  lastEdit?: BodyEdit
 }
 
-/** Issues read with the label, and edits read per issue: GitHub's newest first. */
+export interface BodyEdit {
+  by: string
+  /** The editor is a GitHub App's bot (GITHUB_TOKEN's `github-actions` too), not a person. */
+  bot?: boolean
+  at: number
+}
+
+const editor = (actor: unknown): Pick<BodyEdit, 'by' | 'bot'> => ({
+  by: login(actor),
+  bot: (actor as { __typename?: unknown } | null)?.__typename === 'Bot'
+})
+
+/** Issues read with the label, and edits read per issue at each end of the list. */
 const LABELLED = 20
 const EDITS = 20
+/** Edits read per request when the newest EDITS are not enough, and how many such requests. */
+const EDITS_PAGE = 100
+const EDIT_PAGES = 5
+/** The most edits ever read of one issue, from its newest: beyond, the action's last write is unknown. */
+export const MOST_EDITS_READ = EDITS + EDITS_PAGE * EDIT_PAGES
 
+const EDIT_NODES = 'nodes { editedAt editor { __typename login } }'
 const ISSUE_FIELDS = `number title body state url locked createdAt
   author { login }
-  lastEditedAt editor { login }
+  lastEditedAt editor { __typename login }
   labels(first: 20) { nodes { name } }
-  firstEdits: userContentEdits(first: ${EDITS}) { nodes { editedAt editor { login } } }
-  lastEdits: userContentEdits(last: ${EDITS}) { nodes { editedAt editor { login } } }`
+  firstEdits: userContentEdits(first: ${EDITS}) { totalCount pageInfo { hasNextPage endCursor } ${EDIT_NODES} }
+  lastEdits: userContentEdits(last: ${EDITS}) { totalCount pageInfo { hasPreviousPage startCursor } ${EDIT_NODES} }`
+
+/** The next edits from the newest end of the list: after the cursor when GitHub lists them newest first. */
+const OLDER_EDITS = (
+  newestFirst: boolean
+): string => `query($owner: String!, $name: String!, $number: Int!, $cursor: String!) {
+  repository(owner: $owner, name: $name) {
+    issue(number: $number) {
+      userContentEdits(${newestFirst ? `first: ${EDITS_PAGE}, after: $cursor` : `last: ${EDITS_PAGE}, before: $cursor`}) {
+        pageInfo { hasNextPage endCursor hasPreviousPage startCursor } ${EDIT_NODES}
+      }
+    }
+  }
+}`
 
 const LABELLED_QUERY = `query($owner: String!, $name: String!, $label: String!) {
   viewer { login }
@@ -110,33 +149,93 @@ function issueNodes(nodes: unknown): DashboardIssue[] {
         locked: node.locked === true,
         author: login(node.author),
         createdAt: time(node.createdAt) ?? 0,
-        edits: edits(node.firstEdits, node.lastEdits),
-        ...(lastAt !== undefined ? { lastEdit: { by: login(node.editor), at: lastAt } } : {})
+        ...edits(node.firstEdits, node.lastEdits),
+        ...(lastAt !== undefined ? { lastEdit: { ...editor(node.editor), at: lastAt } } : {})
       }
     ]
   })
 }
 
 /**
- * The edits of both ends of the list, newest first: GitHub does not document the list's order, and
- * one of its ends holds the newest edits.
+ * The newest edits, newest first, from both ends of the list: GitHub documents no order, so the end
+ * holding the newest edit is the newest end. When the two ends hold the whole list, all of it;
+ * otherwise the newest end's, with where to read on.
  */
-function edits(...connections: unknown[]): DashboardIssue['edits'] {
-  const seen = new Set<string>()
-  return connections
-    .flatMap(connection => {
-      const nodes = (connection as { nodes?: unknown } | null)?.nodes
-      return Array.isArray(nodes) ? nodes : []
-    })
-    .flatMap(e => {
-      const at = time((e as { editedAt?: unknown } | null)?.editedAt)
-      const by = login((e as { editor?: unknown } | null)?.editor)
-      const key = `${at}/${by}`
-      if (at === undefined || seen.has(key)) return []
-      seen.add(key)
-      return [{ by, at }]
-    })
-    .sort((a, b) => b.at - a.at)
+function edits(first: unknown, last: unknown): Pick<DashboardIssue, 'edits' | 'olderEdits'> {
+  const head = editNodes(first)
+  const tail = editNodes(last)
+  const total = (first as { totalCount?: unknown } | null)?.totalCount
+  const newestFirst = newestAt(head) >= newestAt(tail)
+  // Without a count (not GitHub's answer), a list shorter than asked for is the whole list.
+  const whole = typeof total === 'number' ? head.length + tail.length >= total : head.length < EDITS
+  if (whole) {
+    // The ends overlap: what the tail repeats of the head is left out once.
+    const all =
+      typeof total === 'number' && head.length < total
+        ? [...head, ...tail.slice(head.length + tail.length - total)]
+        : head
+    return { edits: newestFirstOrder(all) }
+  }
+  const info = (newestFirst ? first : last) as { pageInfo?: Record<string, unknown> } | null
+  const cursor = info?.pageInfo?.[newestFirst ? 'endCursor' : 'startCursor']
+  return {
+    edits: newestFirstOrder(newestFirst ? head : tail),
+    olderEdits: { ...(typeof cursor === 'string' ? { cursor } : {}), newestFirst }
+  }
+}
+
+/**
+ * Reads more of an issue's edits, from the newest end on, until one `enough` is found or the list
+ * ends, EDIT_PAGES requests at most: the issue with those edits added.
+ */
+export async function withOlderEdits(
+  graphql: GraphQL,
+  where: { owner: string; repo: string },
+  issue: DashboardIssue,
+  enough: (edit: BodyEdit) => boolean
+): Promise<DashboardIssue> {
+  let read = issue
+  for (let page = 0; page < EDIT_PAGES && read.olderEdits?.cursor !== undefined; page++) {
+    const { cursor, newestFirst } = read.olderEdits
+    const data = (await graphql(OLDER_EDITS(newestFirst), {
+      owner: where.owner,
+      name: where.repo,
+      number: issue.number,
+      cursor
+    })) as { repository?: { issue?: { userContentEdits?: unknown } } }
+    const connection = data?.repository?.issue?.userContentEdits as {
+      pageInfo?: Record<string, unknown>
+    } | null
+    const found = newestFirstOrder(editNodes(connection))
+    const next = connection?.pageInfo?.[newestFirst ? 'endCursor' : 'startCursor']
+    const more = connection?.pageInfo?.[newestFirst ? 'hasNextPage' : 'hasPreviousPage']
+    const { olderEdits: _read, ...rest } = read
+    read = {
+      ...rest,
+      edits: [...read.edits, ...found],
+      ...(more === true && typeof next === 'string' && found.length > 0
+        ? { olderEdits: { cursor: next, newestFirst } }
+        : {})
+    }
+    if (found.some(enough)) break
+  }
+  return read
+}
+
+function editNodes(connection: unknown): BodyEdit[] {
+  const nodes = (connection as { nodes?: unknown } | null)?.nodes
+  return (Array.isArray(nodes) ? nodes : []).flatMap(e => {
+    const at = time((e as { editedAt?: unknown } | null)?.editedAt)
+    return at === undefined ? [] : [{ ...editor((e as { editor?: unknown } | null)?.editor), at }]
+  })
+}
+
+const newestAt = (edits: BodyEdit[]): number => Math.max(-Infinity, ...edits.map(e => e.at))
+
+/** Newest first; edits of one second keep GitHub's order among them, reversed when it lists oldest first. */
+const newestFirstOrder = (edits: BodyEdit[]): BodyEdit[] => {
+  const ordered = newestAt(edits) === edits[0]?.at ? [...edits] : [...edits].reverse()
+  return ordered.sort((a, b) => b.at - a.at)
 }
 
 function names(connection: unknown): string[] {

@@ -64,7 +64,8 @@ export async function measureReaderImpact(
     signer: new RecordSigner(settings.apiKey),
     secrets: secretsOf(settings),
     view: { repository, serverUrl: event.serverUrl, limits: settings },
-    now: () => clock.wallNow()
+    now: () => clock.wallNow(),
+    warn: message => log.warning(message)
   })
   const end: ImpactEnd = {
     measured: [],

@@ -22,6 +22,7 @@ export {
   IMPACT_MEASURES,
   LEDGER_FORMAT,
   MAX_FORMER_NAMES,
+  MAX_WRITERS,
   type ChangeRef,
   type KeptOpen,
   type Ledger,

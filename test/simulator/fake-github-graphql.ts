@@ -114,7 +114,11 @@ export async function answerGraphQL(
                 nameWithOwner: repo,
                 issues: (args: IssuesArgs) => ({
                   nodes: listIssues(issues, args).map(i => issueNode(i, `${owner}/${name}`))
-                })
+                }),
+                issue: ({ number }: { number: number }) => {
+                  const issue = issues.get(number)
+                  return issue ? issueNode(issue, `${owner}/${name}`) : null
+                }
               }
             },
             search: ({ query, first }: { query: string; first: number }) => {
@@ -241,12 +245,42 @@ function issueNode(issue: FakeIssue, repo: string): Record<string, unknown> {
       nodes: issue.labels.slice(0, first).map(name => ({ name }))
     }),
     // Newest first here; the action reads both ends, as GitHub documents no order.
-    userContentEdits: ({ first, last }: { first?: number; last?: number }) => ({
-      nodes: (first !== undefined ? edits.slice(0, first) : edits.slice(-(last ?? 0))).map(e => ({
-        editedAt: iso(e.at),
-        editor: actor(e.by)
-      }))
-    })
+    userContentEdits: (args: PageArgs) =>
+      page(edits, args, e => ({ editedAt: iso(e.at), editor: actor(e.by) }))
+  }
+}
+
+interface PageArgs {
+  first?: number | null
+  after?: string | null
+  last?: number | null
+  before?: string | null
+}
+
+/**
+ * A connection over `all`, as GraphQL's cursor connections page (the Relay rules GitHub follows):
+ * `after`/`before` narrow the list, then `first` keeps its start or `last` its end. Cursors are
+ * offsets, as opaque to the action as GitHub's; `totalCount` counts the whole list.
+ */
+function page<T>(
+  all: readonly T[],
+  { first, after, last, before }: PageArgs,
+  node: (item: T) => unknown
+): Record<string, unknown> {
+  let start = after ? Number(after) + 1 : 0
+  let end = before ? Number(before) : all.length
+  if (typeof first === 'number') end = Math.min(end, start + first)
+  if (typeof last === 'number') start = Math.max(start, end - last)
+  const nodes = all.slice(start, end)
+  return {
+    totalCount: all.length,
+    pageInfo: {
+      hasNextPage: end < all.length,
+      hasPreviousPage: start > 0,
+      startCursor: nodes.length ? String(start) : null,
+      endCursor: nodes.length ? String(end - 1) : null
+    },
+    nodes: nodes.map(node)
   }
 }
 

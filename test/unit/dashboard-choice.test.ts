@@ -52,12 +52,27 @@ function issue(number: number, over: Partial<DashboardIssue> = {}): DashboardIss
 }
 
 describe('which issue is the dashboard', () => {
-  it('reads a state only in an issue the action opened: a labelled issue of someone else is named and left alone', () => {
-    const theirs = issue(7, { author: 'tracy', body: stateBody(7, NOW) })
-    const choice = chooseDashboard([theirs], ctx)
+  it('reads a state bound to its issue whoever opened it (an earlier token), with a notice; leaves a labelled issue of someone else without one alone', () => {
+    const earlier = issue(7, {
+      author: 'acme-team-app',
+      edits: [{ by: 'acme-team-app', at: NOW + 500, bot: true }],
+      lastEdit: { by: 'acme-team-app', at: NOW + 500, bot: true }
+    })
+    const switched = chooseDashboard([earlier], ctx)
+    expect(switched.issue?.number).toBe(7)
+    expect(switched.notices).toEqual([
+      `The dashboard https://github.com/acme/app/issues/7 was written by @acme-team-app, and 'github-token' is now @github-actions[bot]: its state verifies with the API key, so it stays the ledger, and this run writes it as @github-actions[bot]. Edits by either identity count as the action's own.`
+    ])
+    const theirs = issue(8, { author: 'tracy', body: 'Please document the new flag.' })
+    const legacy = issue(9, {
+      author: 'tracy',
+      body: `x\n${ledgerRecord(emptyLedger(), signer, dashboardPlace('acme/app'), NOW)}`
+    })
+    const choice = chooseDashboard([legacy, theirs], ctx)
     expect(choice.issue).toBeUndefined()
-    expect(choice.notices[0]).toContain('#7 has the label')
-    expect(choice.notices[0]).toContain('opened by @tracy, not by this action')
+    expect(choice.notices).toEqual([
+      `#9 has the label 'docs-agent-dashboard' but was opened by @tracy, not by this action's identity @github-actions[bot], so it is not the dashboard and nothing in it is used: take the label off.`
+    ])
   })
 
   it('stops at a state a newer version wrote in an issue of the action, never taking it as unreadable; notes one in another’s', () => {

@@ -42,7 +42,12 @@ export async function countedRun(
   let ledger: LedgerSession
   try {
     const github = deps.session.repository(settings.githubToken, event)
-    ledger = (await openRunLedger(github, settings, event, clock, { signal: deps.signal })).session
+    ledger = (
+      await openRunLedger(github, settings, event, clock, {
+        signal: deps.signal,
+        warn: message => log.warning(message)
+      })
+    ).session
     if (run.hold) await ledger.ensureWritable()
   } catch (error) {
     // A newer version keeps the ledger: this one may not start what it cannot count there.

@@ -1,4 +1,5 @@
 import { codeSpan, escapeMarkdown, markdownLink } from '../../runner/markdown.js'
+import { DAY_MS } from '../../runner/duration.js'
 import { counted, formatCount } from '../../runner/text.js'
 import { type Limits, budgetStates, budgetText, startsWithin } from './budget.js'
 import type { ChangeRef, Ledger, ProjectLedger } from '../../records/ledger.js'
@@ -20,7 +21,6 @@ export interface DashboardView {
 /** Mintlify's published average credits for a run that updates docs from code changes. */
 const DEFAULT_CREDITS_PER_RUN = 180
 
-const DAY = 86_400_000
 const SHOWN_JOBS = 10
 const SHOWN_CHANGES = 5
 const SHOWN_WAITING = 20
@@ -33,6 +33,7 @@ export function renderDashboard(ledger: Ledger, view: DashboardView): string {
     'This issue is kept by the Mintlify agent action. It shows what the documentation agent is doing for this repository, and it is the record of which changes were handed to the agent: every run of the action updates it, and what you edit here is overwritten. Closing it hides it until the next run.',
     ''
   ]
+  if (ledger.afresh) lines.push(afreshLine(ledger.afresh), '')
   const projects = Object.entries(ledger.projects)
   if (projects.length === 0) lines.push('Nothing yet.', '')
   for (const [id, project] of projects) lines.push(...renderProject(id, project, view))
@@ -42,10 +43,22 @@ export function renderDashboard(ledger: Ledger, view: DashboardView): string {
     : text
 }
 
+/** The ledger started afresh: what the state before it held is lost, and where it can be read. */
+function afreshLine(afresh: NonNullable<Ledger['afresh']>): string {
+  const edit = afresh.by
+    ? ` by @${escapeMarkdown(afresh.by)}${afresh.at ? ` (${when(afresh.at)})` : ''}`
+    : ''
+  const why =
+    afresh.why === 'deleted'
+      ? `deleted${edit}`
+      : `edited by hand${edit}, or written with another API key`
+  return `> **This ledger started afresh**: the hidden state before it was ${why}. What it recorded is not carried over: the last documented commit, the budget's history, the changes that waited and the uncertain requests. Its last version is in this issue's edit history (the last version the action wrote${afresh.at ? ` before ${when(afresh.at)}` : ''}): send what waited there with a prompt.`
+}
+
 function renderProject(id: string, project: ProjectLedger, view: DashboardView): string[] {
   const lines = [`### Project ${codeSpan(id)}`, '']
-  const day = startsWithin(project.spend, DAY, view.now)
-  const week = startsWithin(project.spend, 7 * DAY, view.now)
+  const day = startsWithin(project.spend, DAY_MS, view.now)
+  const week = startsWithin(project.spend, 7 * DAY_MS, view.now)
   const documented = project.documented
     ? `${commitLink(project.documented.sha, view)} · ${when(project.documented.at)}`
     : 'none yet: the first change run documents its own change'
@@ -164,7 +177,7 @@ function renderWatermarks(project: ProjectLedger, view: DashboardView): string[]
 function renderBudget(project: ProjectLedger, view: DashboardView): string[] {
   const limits = view.limits ?? { creditsPerRun: DEFAULT_CREDITS_PER_RUN }
   const perRun = formatCount(limits.creditsPerRun)
-  const month = startsWithin(project.spend, 30 * DAY, view.now)
+  const month = startsWithin(project.spend, 30 * DAY_MS, view.now)
   const states = budgetStates(project.spend, limits, view.now)
   return [
     ...(states.length

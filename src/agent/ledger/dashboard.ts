@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import {
   type GitHubApi,
   type IssueRecord,
@@ -10,7 +11,9 @@ import {
 import {
   type DashboardIssue,
   authoredIssues,
-  labelledIssues
+  labelledIssues,
+  sameActor,
+  withOlderEdits
 } from '../../github/dashboard-issues.js'
 import { CancelledError, ExplainedError } from '../../runner/errors.js'
 import type { RecordSigner } from '../../records/record.js'
@@ -21,12 +24,14 @@ import {
   type DashboardChoice,
   NewerLedgerError,
   chooseDashboard,
+  needsOlderEdits,
   newerLedger
 } from './dashboard-choice.js'
 import {
   type AddedItems,
   DASHBOARD_LABEL,
   type Ledger,
+  MAX_WRITERS,
   type ProjectLedger,
   addedItems,
   emptyProject,
@@ -80,6 +85,8 @@ export interface DashboardOptions {
    * 'dashboard: false' …"): offered beside the fix when the dashboard cannot be read or written.
    */
   withoutLedger?: string
+  /** Says what the run must not pass silently (a deleted state): a warning in the log. */
+  warn?: (message: string) => void
 }
 
 /**
@@ -168,20 +175,30 @@ export class Dashboard {
         label: DASHBOARD_LABEL,
         title: options.title
       }
+      const withEdits = (issues: DashboardIssue[]) =>
+        withWritersEdits(github.graphql, { owner, repo }, issues, ctx)
+      const labelledFound = await withEdits(labelled.issues)
       let own: DashboardIssue[]
       try {
-        own = await authoredIssues(github.graphql, { owner, repo }, options.title, viewer)
+        const authored = await authoredIssues(
+          github.graphql,
+          { owner, repo },
+          options.title,
+          viewer
+        )
+        // Those found by their label too are read already.
+        own = await withEdits(authored.filter(i => !labelledFound.some(l => l.number === i.number)))
       } catch (error) {
         // GitHub's search can fail or lag: with the labelled dashboard found and verified, the
         // run goes on with it, saying what it could not look for.
-        const found = chooseDashboard(labelled.issues, ctx)
+        const found = chooseDashboard(labelledFound, ctx)
         if (!found.issue || found.stateUnread || found.relabel) throw error
         notices.push(
           `Could not search ${options.view.repository} for the dashboard by its author and title (${describeGitHubError(error)}): the labelled dashboard ${found.issue.url} is used. A dashboard whose label was taken off is looked for again on the next run.`
         )
         own = []
       }
-      choice = chooseDashboard([...labelled.issues, ...own], ctx)
+      choice = chooseDashboard([...labelledFound, ...own], ctx)
     } catch (error) {
       if (error instanceof ExplainedError) throw error
       throw dashboardError('read', error, options)
@@ -192,6 +209,9 @@ export class Dashboard {
     dashboard.relabel = choice.relabel
     dashboard.viewer = viewer
     dashboard.stateUnread = choice.stateUnread ?? false
+    if (choice.lost)
+      if (options.warn) options.warn(choice.lost.warning)
+      else dashboard.notices.push(choice.lost.warning)
     if (choice.issue && !choice.stateUnread) dashboard.know(choice.ledger)
     return dashboard
   }
@@ -449,6 +469,14 @@ export class Dashboard {
     this.ledger.version = (this.ledger.version ?? 0) + 1
     // On GitHub's clock, which stamps the edit: see github-clock.ts.
     this.ledger.writtenAt = Math.max(this.githubClock.now(), (this.ledger.writtenAt ?? 0) + 1)
+    this.ledger.write = randomBytes(9).toString('base64url')
+    // Who writes it: earlier tokens' identities stay (their edits are the action's), this one last.
+    const viewer = this.viewer
+    if (viewer)
+      this.ledger.writers = [
+        ...(this.ledger.writers ?? []).filter(w => !sameActor(w, viewer)),
+        viewer
+      ].slice(-MAX_WRITERS)
     const record = ledgerRecord(
       this.ledger,
       this.options.signer,
@@ -459,8 +487,28 @@ export class Dashboard {
   }
 }
 
-/** Tells states apart: each write of the action gives its state a new version and time. */
-const stateKey = (ledger: Ledger): string => `${ledger.version ?? 0}/${ledger.writtenAt ?? 0}`
+/**
+ * The issues, with more of their edits read where the rollback check needs the action's newest
+ * write and the edits first read hold none (see needsOlderEdits): one request or a few per such
+ * issue, none in the usual case.
+ */
+async function withWritersEdits(
+  graphql: DashboardIssues['graphql'],
+  where: { owner: string; repo: string },
+  issues: DashboardIssue[],
+  ctx: Parameters<typeof needsOlderEdits>[1]
+): Promise<DashboardIssue[]> {
+  const read: DashboardIssue[] = []
+  for (const issue of issues) {
+    const byAction = needsOlderEdits(issue, ctx)
+    read.push(byAction ? await withOlderEdits(graphql, where, issue, byAction) : issue)
+  }
+  return read
+}
+
+/** Tells states apart: each write of the action gives its state a new version, time and mark. */
+const stateKey = (ledger: Ledger): string =>
+  `${ledger.version ?? 0}/${ledger.writtenAt ?? 0}/${ledger.write ?? ''}`
 
 /** GitHub refuses an issue body over 65,536 characters (422): the whole write would be lost. */
 const MAX_ISSUE_BODY = 65_536

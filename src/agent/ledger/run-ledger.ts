@@ -25,7 +25,11 @@ export async function openRunLedger(
   settings: LedgerSettings,
   event: RunEvent,
   clock: Pick<Clock, 'wallNow' | 'sleep'>,
-  { withoutLedger, signal }: { withoutLedger?: string; signal?: AbortSignal } = {}
+  {
+    withoutLedger,
+    signal,
+    warn
+  }: { withoutLedger?: string; signal?: AbortSignal; warn?: (message: string) => void } = {}
 ): Promise<{ dashboard: Dashboard; session: LedgerSession }> {
   const dashboard = await Dashboard.open(github, {
     title: settings.dashboardTitle,
@@ -40,7 +44,8 @@ export async function openRunLedger(
     // The pause before a write is read back (compare-and-set), on the run's clock; a cancel ends it.
     sleep: ms => clock.sleep(ms, signal),
     ...(signal ? { signal } : {}),
-    ...(withoutLedger === undefined ? {} : { withoutLedger })
+    ...(withoutLedger === undefined ? {} : { withoutLedger }),
+    ...(warn ? { warn } : {})
   })
   const session = new LedgerSession(
     dashboard,

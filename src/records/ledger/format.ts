@@ -27,6 +27,8 @@ const MAX_WATERMARKS = 4 * MAX_REPOSITORIES
 export const MAX_FORMER_NAMES = 5
 /** Shown on the dashboard: why a docs pull request was kept open is one line. */
 const MAX_KEPT_WHY = 200
+/** Identities a ledger remembers as its writers: a token switched more often forgets the oldest. */
+export const MAX_WRITERS = 5
 /** Why an impact was not measured: one line. */
 const MAX_UNSURE = 300
 /** What each figure of a ReaderImpact counts, in order. */
@@ -411,6 +413,35 @@ export const LedgerSchema = v.object({
   version: maybe(whole),
   /** When the action wrote it (epoch ms): of several dashboards, the newest state is the ledger. */
   writtenAt: maybe(whole),
+  /**
+   * A mark of this write alone (random): two runs that wrote from the same state in the same
+   * millisecond wrote two states, which `version` and `writtenAt` would not tell apart.
+   */
+  write: maybe(matching(/^[A-Za-z0-9_-]{1,32}$/)),
+  /**
+   * Who wrote it: the identities of `github-token` (as GraphQL's viewer names them) that wrote this
+   * ledger, the newest last, MAX_WRITERS at most. Their edits of the body are the action's writes
+   * for the rollback check, so a team that switches tokens keeps its ledger. None in a state written
+   * before states named their writers.
+   */
+  writers: maybe(
+    v.pipe(
+      v.array(matching(LOGIN)),
+      v.transform(writers => writers.slice(-MAX_WRITERS))
+    )
+  ),
+  /**
+   * This ledger started afresh because the state before it was deleted or could not be read: when
+   * (the edit that did it, epoch ms), why, and by whom. Shown on the page: what that state held is
+   * lost.
+   */
+  afresh: maybe(
+    v.object({
+      at: v.pipe(v.number(), v.finite(), v.minValue(0)),
+      why: v.picklist(['deleted', 'unreadable']),
+      by: maybe(matching(LOGIN))
+    })
+  ),
   projects: v.fallback(v.record(v.string(), ProjectLedgerSchema), () => ({}))
 })
 

@@ -1,4 +1,10 @@
-import { type Ledger, type ProjectLedger, type RunEntry, emptyProject } from './format.js'
+import {
+  type Ledger,
+  MAX_WRITERS,
+  type ProjectLedger,
+  type RunEntry,
+  emptyProject
+} from './format.js'
 import { utcDay } from './starts.js'
 
 /**
@@ -27,6 +33,9 @@ export function mergedLedger(
   }
   merged.version = Math.max(latest.version ?? 0, ours.version ?? 0) || undefined
   merged.writtenAt = Math.max(latest.writtenAt ?? 0, ours.writtenAt ?? 0) || undefined
+  // Both runs' identities wrote it: the edits of either are the action's.
+  const writers = [...new Set([...(ours.writers ?? []), ...(latest.writers ?? [])])]
+  if (writers.length) merged.writers = writers.slice(-MAX_WRITERS)
   return merged
 }
 
