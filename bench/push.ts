@@ -1,6 +1,6 @@
 import { FakeGitHub } from '../test/simulator/fake-github.js'
 import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../test/simulator/server.js'
-import { bigFiles, peakOf } from './follow.js'
+import { CHANGES_ENTRY, bigFiles, peakOf } from './follow.js'
 import { type Goal, goal } from './stats.js'
 
 const APP = 'acme/app'
@@ -29,6 +29,7 @@ export async function pushBench(): Promise<PushResult> {
       for (let i = 0; i < COMMITS; i++) gh.commitTo(APP, { message: `Regenerate ${i}`, files })
       const after = gh.headOf(APP)
       const peak = await peakOf({
+        entry: CHANGES_ENTRY,
         inputs: {
           'api-key': SIM_API_KEY,
           'project-id': SIM_PROJECT,

@@ -594,6 +594,11 @@ const LedgerSchema = dist/* object */.Ikc({
     /** When the action wrote it (epoch ms): of several dashboards, the newest state is the ledger. */
     writtenAt: maybe(whole),
     /**
+     * A mark of this write alone (random): two runs that wrote from the same state in the same
+     * millisecond wrote two states, which `version` and `writtenAt` would not tell apart.
+     */
+    write: maybe(matching(/^[A-Za-z0-9_-]{1,32}$/)),
+    /**
      * Who wrote it: the identities of `github-token` (as GraphQL's viewer names them) that wrote this
      * ledger, the newest last, MAX_WRITERS at most. Their edits of the body are the action's writes
      * for the rollback check, so a team that switches tokens keeps its ledger. None in a state written
@@ -1285,6 +1290,8 @@ const stateOf = (issue, ctx) => {
 
 // EXTERNAL MODULE: ./.tmp/ncc-js/agent/settings.js + 2 modules
 var agent_settings = __webpack_require__(4360);
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __webpack_require__(7598);
 // EXTERNAL MODULE: ./.tmp/ncc-js/github/api.js + 34 modules
 var api = __webpack_require__(9678);
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/markdown.js
@@ -2352,6 +2359,7 @@ class GitHubClock {
 
 
 
+
 /**
  * A write that records a start is read back this long after (ms on the run's clock): a run that
  * read the dashboard just before it and wrote just after would have written over it. Two writes
@@ -2703,6 +2711,7 @@ class Dashboard {
         this.ledger.version = (this.ledger.version ?? 0) + 1;
         // On GitHub's clock, which stamps the edit: see github-clock.ts.
         this.ledger.writtenAt = Math.max(this.githubClock.now(), (this.ledger.writtenAt ?? 0) + 1);
+        this.ledger.write = (0,external_node_crypto_.randomBytes)(9).toString('base64url');
         // Who writes it: earlier tokens' identities stay (their edits are the action's), this one last.
         const viewer = this.viewer;
         if (viewer)
@@ -2727,8 +2736,8 @@ async function withWritersEdits(graphql, where, issues, ctx) {
     }
     return read;
 }
-/** Tells states apart: each write of the action gives its state a new version and time. */
-const stateKey = (ledger) => `${ledger.version ?? 0}/${ledger.writtenAt ?? 0}`;
+/** Tells states apart: each write of the action gives its state a new version, time and mark. */
+const stateKey = (ledger) => `${ledger.version ?? 0}/${ledger.writtenAt ?? 0}/${ledger.write ?? ''}`;
 /** GitHub refuses an issue body over 65,536 characters (422): the whole write would be lost. */
 const MAX_ISSUE_BODY = 65_536;
 const CUT_NOTE = '\n\n… The rest of this page is cut to keep the dashboard within the 65,536 characters GitHub allows an issue body; the state below is whole.';

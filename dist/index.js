@@ -43556,8 +43556,10 @@ const fairCheckMs = (pollIntervalMs) => Math.min(5000, pollIntervalMs / 2);
  */
 function nextCheckAt(elapsedMs, pollIntervalMs, checked) {
     const first = Math.min(FIRST_CHECK_MS, pollIntervalMs);
-    if (!checked && elapsedMs < first)
-        return first;
+    // Never checked yet: at `first`, or at once when that time has passed (the wait counts from the
+    // service's answer, and what the run recorded since may have taken longer).
+    if (!checked)
+        return Math.max(first, elapsedMs);
     let next = (Math.floor(elapsedMs / pollIntervalMs) + 1) * pollIntervalMs;
     if (next - elapsedMs < MIN_PAUSE_MS)
         next += pollIntervalMs;
@@ -43567,7 +43569,7 @@ function nextCheckAt(elapsedMs, pollIntervalMs, checked) {
 async function waitForJob(initial, fetchJob, options) {
     const { clock, log, deadline } = options;
     const heartbeatMs = options.heartbeatMs ?? duration/* MINUTE_MS */.kg;
-    const started = clock.now();
+    const started = Math.min(options.since ?? Infinity, clock.now());
     let job = initial;
     let polls = 0;
     let checked = false;
@@ -43724,6 +43726,7 @@ async function runAgentJob(client, request, hooks) {
         accepted = false;
     }
     seen(job);
+    const since = clock.now();
     if (accepted !== undefined)
         await hooks.onAccepted?.(job, accepted);
     await hooks.onStarted?.(job);
@@ -43742,6 +43745,7 @@ async function runAgentJob(client, request, hooks) {
         log,
         signal: hooks.signal,
         onJob: seen,
+        since,
         ...(followedUp ? { followUp: { graceMs: FOLLOW_UP_GRACE_MS } } : {})
     }));
     return {

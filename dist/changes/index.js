@@ -34237,6 +34237,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 var record = __nccwpck_require__(6508);
 // EXTERNAL MODULE: ./.tmp/ncc-js/agent/settings.js + 2 modules
 var agent_settings = __nccwpck_require__(4360);
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: ./.tmp/ncc-js/github/api.js + 34 modules
 var api = __nccwpck_require__(9678);
 // EXTERNAL MODULE: ./.tmp/ncc-js/github/dashboard-issues.js
@@ -34671,6 +34673,7 @@ class GitHubClock {
 
 
 
+
 /**
  * A write that records a start is read back this long after (ms on the run's clock): a run that
  * read the dashboard just before it and wrote just after would have written over it. Two writes
@@ -35022,6 +35025,7 @@ class Dashboard {
         this.ledger.version = (this.ledger.version ?? 0) + 1;
         // On GitHub's clock, which stamps the edit: see github-clock.ts.
         this.ledger.writtenAt = Math.max(this.githubClock.now(), (this.ledger.writtenAt ?? 0) + 1);
+        this.ledger.write = (0,external_node_crypto_.randomBytes)(9).toString('base64url');
         // Who writes it: earlier tokens' identities stay (their edits are the action's), this one last.
         const viewer = this.viewer;
         if (viewer)
@@ -35046,8 +35050,8 @@ async function withWritersEdits(graphql, where, issues, ctx) {
     }
     return read;
 }
-/** Tells states apart: each write of the action gives its state a new version and time. */
-const stateKey = (ledger) => `${ledger.version ?? 0}/${ledger.writtenAt ?? 0}`;
+/** Tells states apart: each write of the action gives its state a new version, time and mark. */
+const stateKey = (ledger) => `${ledger.version ?? 0}/${ledger.writtenAt ?? 0}/${ledger.write ?? ''}`;
 /** GitHub refuses an issue body over 65,536 characters (422): the whole write would be lost. */
 const MAX_ISSUE_BODY = 65_536;
 const CUT_NOTE = '\n\n… The rest of this page is cut to keep the dashboard within the 65,536 characters GitHub allows an issue body; the state below is whole.';
@@ -37155,8 +37159,10 @@ const fairCheckMs = (pollIntervalMs) => Math.min(5000, pollIntervalMs / 2);
  */
 function nextCheckAt(elapsedMs, pollIntervalMs, checked) {
     const first = Math.min(FIRST_CHECK_MS, pollIntervalMs);
-    if (!checked && elapsedMs < first)
-        return first;
+    // Never checked yet: at `first`, or at once when that time has passed (the wait counts from the
+    // service's answer, and what the run recorded since may have taken longer).
+    if (!checked)
+        return Math.max(first, elapsedMs);
     let next = (Math.floor(elapsedMs / pollIntervalMs) + 1) * pollIntervalMs;
     if (next - elapsedMs < MIN_PAUSE_MS)
         next += pollIntervalMs;
@@ -37166,7 +37172,7 @@ function nextCheckAt(elapsedMs, pollIntervalMs, checked) {
 async function waitForJob(initial, fetchJob, options) {
     const { clock, log, deadline } = options;
     const heartbeatMs = options.heartbeatMs ?? duration/* MINUTE_MS */.kg;
-    const started = clock.now();
+    const started = Math.min(options.since ?? Infinity, clock.now());
     let job = initial;
     let polls = 0;
     let checked = false;
@@ -37323,6 +37329,7 @@ async function runAgentJob(client, request, hooks) {
         accepted = false;
     }
     seen(job);
+    const since = clock.now();
     if (accepted !== undefined)
         await hooks.onAccepted?.(job, accepted);
     await hooks.onStarted?.(job);
@@ -37341,6 +37348,7 @@ async function runAgentJob(client, request, hooks) {
         log,
         signal: hooks.signal,
         onJob: seen,
+        since,
         ...(followedUp ? { followUp: { graceMs: FOLLOW_UP_GRACE_MS } } : {})
     }));
     return {
@@ -52876,6 +52884,11 @@ const LedgerSchema = dist/* object */.Ikc({
     version: maybe(whole),
     /** When the action wrote it (epoch ms): of several dashboards, the newest state is the ledger. */
     writtenAt: maybe(whole),
+    /**
+     * A mark of this write alone (random): two runs that wrote from the same state in the same
+     * millisecond wrote two states, which `version` and `writtenAt` would not tell apart.
+     */
+    write: maybe(matching(/^[A-Za-z0-9_-]{1,32}$/)),
     /**
      * Who wrote it: the identities of `github-token` (as GraphQL's viewer names them) that wrote this
      * ledger, the newest last, MAX_WRITERS at most. Their edits of the body are the action's writes

@@ -47764,6 +47764,11 @@ const LedgerSchema = dist/* object */.Ikc({
     /** When the action wrote it (epoch ms): of several dashboards, the newest state is the ledger. */
     writtenAt: maybe(whole),
     /**
+     * A mark of this write alone (random): two runs that wrote from the same state in the same
+     * millisecond wrote two states, which `version` and `writtenAt` would not tell apart.
+     */
+    write: maybe(matching(/^[A-Za-z0-9_-]{1,32}$/)),
+    /**
      * Who wrote it: the identities of `github-token` (as GraphQL's viewer names them) that wrote this
      * ledger, the newest last, MAX_WRITERS at most. Their edits of the body are the action's writes
      * for the rollback check, so a team that switches tokens keeps its ledger. None in a state written

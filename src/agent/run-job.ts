@@ -118,6 +118,7 @@ export async function runAgentJob(
     accepted = false
   }
   seen(job)
+  const since = clock.now()
   if (accepted !== undefined) await hooks.onAccepted?.(job, accepted)
   await hooks.onStarted?.(job)
   if (!request.wait) {
@@ -140,6 +141,7 @@ export async function runAgentJob(
         log,
         signal: hooks.signal,
         onJob: seen,
+        since,
         ...(followedUp ? { followUp: { graceMs: FOLLOW_UP_GRACE_MS } } : {})
       })
   )

@@ -22,9 +22,15 @@ export interface WaitOptions {
    * A follow-up was just sent, and the service processes it asynchronously: the job may still show
    * the status it had before the message (completed, with its old pull request). Its outcome counts
    * only once a status check shows it `active` after the message, or, if none does, once `graceMs`
-   * have passed since the wait began (the status then stands as the follow-up's outcome).
+   * have passed since the message (the status then stands as the follow-up's outcome).
    */
   followUp?: { graceMs: number }
+  /**
+   * When the service accepted the job or the message (Clock.now): the checks and the grace count
+   * from then, not from the end of what the run records in between (the dashboard's write and its
+   * read-back), so a short job is not missed behind them.
+   */
+  since?: number
 }
 
 /**
@@ -60,7 +66,9 @@ const fairCheckMs = (pollIntervalMs: number): number => Math.min(5000, pollInter
  */
 export function nextCheckAt(elapsedMs: number, pollIntervalMs: number, checked: boolean): number {
   const first = Math.min(FIRST_CHECK_MS, pollIntervalMs)
-  if (!checked && elapsedMs < first) return first
+  // Never checked yet: at `first`, or at once when that time has passed (the wait counts from the
+  // service's answer, and what the run recorded since may have taken longer).
+  if (!checked) return Math.max(first, elapsedMs)
   let next = (Math.floor(elapsedMs / pollIntervalMs) + 1) * pollIntervalMs
   if (next - elapsedMs < MIN_PAUSE_MS) next += pollIntervalMs
   return next
@@ -74,7 +82,7 @@ export async function waitForJob(
 ): Promise<WaitResult> {
   const { clock, log, deadline } = options
   const heartbeatMs = options.heartbeatMs ?? MINUTE_MS
-  const started = clock.now()
+  const started = Math.min(options.since ?? Infinity, clock.now())
   let job = initial
   let polls = 0
   let checked = false

@@ -257,6 +257,21 @@ describe('waitForJob (fake timers)', () => {
       )
     })
 
+    it('counts from the service’s answer: a short follow-up recorded for 5 s is checked at once, and seen', async () => {
+      const log = recorder()
+      // The job works on the message from 0 s to 6 s; the wait begins 5 s after the answer.
+      const { fetchJob, reads } = jobAt(t => (t < 6000 ? 'active' : 'completed'), start - 5000)
+      const promise = waitForJob(
+        completed,
+        fetchJob,
+        options(log, { followUp, since: systemClock.now() - 5000 })
+      )
+      await vi.runAllTimersAsync()
+      expect(await promise).toMatchObject({ end: 'terminal', followUp: 'seen' })
+      // At once (5 s after the answer), not 4 s after the wait began, when the job was done.
+      expect(reads).toEqual([5000, 10_000])
+    })
+
     it('takes a terminal status once the grace period has passed without seeing it active', async () => {
       const log = recorder()
       const { fetchJob, reads } = jobAt(() => 'completed', start)
