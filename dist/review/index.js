@@ -48123,7 +48123,7 @@ class Redactor {
 /* harmony export */ });
 /* unused harmony export ACTION_VERSION */
 /** Sent in the User-Agent of every request; a test keeps it equal to package.json's version. */
-const ACTION_VERSION = '1.0.0';
+const ACTION_VERSION = '2.0.0';
 const USER_AGENT = `mintlify-agent-action/${ACTION_VERSION}`;
 
 

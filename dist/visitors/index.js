@@ -29012,7 +29012,7 @@ function formatDuration(ms) {
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/runner/runner.js
 /** Sent in the User-Agent of every request; a test keeps it equal to package.json's version. */
-const ACTION_VERSION = '1.0.0';
+const ACTION_VERSION = '2.0.0';
 const USER_AGENT = `mintlify-agent-action/${ACTION_VERSION}`;
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/mintlify/errors.js

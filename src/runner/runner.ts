@@ -2,7 +2,7 @@ import type { Clock } from './clock.js'
 import type { Logger } from './logger.js'
 
 /** Sent in the User-Agent of every request; a test keeps it equal to package.json's version. */
-export const ACTION_VERSION = '1.0.0'
+export const ACTION_VERSION = '2.0.0'
 export const USER_AGENT = `mintlify-agent-action/${ACTION_VERSION}`
 
 /**

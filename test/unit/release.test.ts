@@ -438,6 +438,24 @@ printf '%s\\n' "$@" > "${path.join(work, 'gh-args')}"
   })
 })
 
+describe('README.md', () => {
+  it("says on its first screen which version is released: package.json's, dated as CHANGELOG.md dates it", () => {
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8')
+    const firstScreen = readme.split('\n').slice(0, 15).join('\n')
+    expect(firstScreen).toContain(`**v${version} is released**`)
+    expect(firstScreen).toContain(`# v${version}`)
+    const changelog = readFileSync(path.join(ROOT, 'CHANGELOG.md'), 'utf8')
+    const dated = new RegExp(
+      `^## \\[${version.replace(/\./g, '\\.')}\\] - (\\d{4})-(\\d{2})-(\\d{2})$`,
+      'm'
+    ).exec(changelog)
+    const [, year, month, day] = dated ?? []
+    const date = new Date(`${year}-${month}-${day}T00:00:00Z`)
+    const spelled = `${date.getUTCDate()} ${date.toLocaleString('en-GB', { month: 'long', timeZone: 'UTC' })} ${year}`
+    expect(firstScreen).toContain(`(${spelled})`)
+  })
+})
+
 describe('CHANGELOG.md', () => {
   it("has a dated section for package.json's version and an Unreleased section", () => {
     const text = readFileSync(path.join(ROOT, 'CHANGELOG.md'), 'utf8')
