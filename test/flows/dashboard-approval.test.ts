@@ -4,7 +4,6 @@ import type { Simulator } from '../simulator/server.js'
 import { APP, type ChangeRun, CodeChangeServers, REPOSITORY } from '../support/code-change-runs.js'
 import { codeChangeSuite } from '../support/code-change-suite.js'
 import type { RunResult } from '../support/run-action.js'
-import { runInProcess } from '../support/run-in-process.js'
 import { VirtualClock } from '../support/virtual-clock.js'
 
 const DOCS = 'acme/docs'
@@ -25,10 +24,8 @@ beforeEach(() => {
 const APPROVAL = { approval: 'dashboard' }
 /** Every day of the week: quiet hours whatever the virtual clock says. */
 const ALL_WEEK = 'sunday,monday,tuesday,wednesday,thursday,friday,saturday'
-const run = (r: ChangeRun = {}): Promise<RunResult> => {
-  servers.runId++
-  return runInProcess({ clock, ...servers.step({ ...r, inputs: { ...APPROVAL, ...r.inputs } }) })
-}
+const run = (r: ChangeRun = {}): Promise<RunResult> =>
+  suite.run({ ...r, inputs: { ...APPROVAL, ...r.inputs } })
 /** The next merge's run. */
 const runMerged = (inputs: Record<string, string> = {}, over: Partial<FakePull> = {}) =>
   run({ event: servers.mergedEvent(servers.mergeNext(over)), inputs })

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import type { FakeGitHub, FakeIssue, FakePull } from '../simulator/fake-github.js'
 import type { Simulator } from '../simulator/server.js'
-import type { ChangeRun, CodeChangeServers } from '../support/code-change-runs.js'
+import type { CodeChangeServers } from '../support/code-change-runs.js'
 import { codeChangeSuite } from '../support/code-change-suite.js'
 import type { RunResult } from '../support/run-action.js'
-import { runInProcess } from '../support/run-in-process.js'
 import { VirtualClock } from '../support/virtual-clock.js'
 
 /**
@@ -22,10 +21,8 @@ const suite = codeChangeSuite(clock, world => {
   ;({ sim, gh } = world)
 })
 
-const run = (r: ChangeRun = {}): Promise<RunResult> => {
-  servers.runId++
-  return runInProcess({ clock, ...servers.step(r) })
-}
+/** The next run, in-process on the suite's clock. */
+const run = suite.run
 const BUDGET = { 'max-jobs': '5/day', fold: 'never' }
 const runMerged = (over: Partial<FakePull>): Promise<RunResult> =>
   run({ event: servers.mergedEvent(servers.mergeNext(over)), inputs: BUDGET })

@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { FakeGitHub, FakeIssue, FakePull } from '../simulator/fake-github.js'
 import type { Simulator } from '../simulator/server.js'
-import type { ChangeRun, CodeChangeServers } from '../support/code-change-runs.js'
+import type { CodeChangeServers } from '../support/code-change-runs.js'
 import { codeChangeSuite } from '../support/code-change-suite.js'
-import type { RunResult } from '../support/run-action.js'
-import { runInProcess } from '../support/run-in-process.js'
 import { VirtualClock } from '../support/virtual-clock.js'
 
 /**
@@ -21,10 +19,8 @@ const suite = codeChangeSuite(clock, world => {
   ;({ sim, gh } = world)
 })
 
-const run = (r: ChangeRun = {}): Promise<RunResult> => {
-  servers.runId++
-  return runInProcess({ clock, ...servers.step(r) })
-}
+/** The next run, in-process on the suite's clock. */
+const run = suite.run
 const runMerged = (inputs: Record<string, string>, over: Partial<FakePull> = {}) =>
   run({ event: servers.mergedEvent(servers.mergeNext(over)), inputs })
 const sentTimes = (title: string): number =>

@@ -3,11 +3,9 @@ import { LEDGER_FORMAT } from '../../src/records/ledger.js'
 import type { FakeGitHub, FakeIssue, FakePull } from '../simulator/fake-github.js'
 import type { Simulator } from '../simulator/server.js'
 import { SIM_PROJECT } from '../simulator/server.js'
-import { APP, type ChangeRun, type CodeChangeServers } from '../support/code-change-runs.js'
+import { APP, type CodeChangeServers, labelledIssue } from '../support/code-change-runs.js'
 import { codeChangeSuite } from '../support/code-change-suite.js'
 import { ledgerFixture, signedStateBody, stateIn } from '../support/ledger-states.js'
-import type { RunResult } from '../support/run-action.js'
-import { runInProcess } from '../support/run-in-process.js'
 import { VirtualClock } from '../support/virtual-clock.js'
 
 /**
@@ -30,10 +28,8 @@ const suite = codeChangeSuite(
 
 const DAY = 86_400_000
 const LABEL = 'docs-agent-dashboard'
-const run = (r: ChangeRun = {}): Promise<RunResult> => {
-  servers.runId++
-  return runInProcess({ clock, ...servers.step(r) })
-}
+/** The next run, in-process on the suite's clock. */
+const run = suite.run
 const prompts = (): string[] =>
   [...sim.requests('create'), ...sim.requests('message')].map(
     e => (e.requestBody as { prompt: string }).prompt
@@ -189,18 +185,7 @@ describe('a dashboard a newer version wrote (a newer format)', () => {
     gh.permissions.set('maintainer', { permission: 'write', role_name: 'write' })
     const body = newerBody(clock.wallNow())
     const dashboard = dashboardIssue(ISSUE, 'Docs agent dashboard', body)
-    const labelled = {
-      action: 'labeled',
-      label: { name: 'docs-agent' },
-      issue: {
-        number: 7,
-        title: 'Document the retry options',
-        body: 'The client gained retries.',
-        html_url: `https://github.com/${APP}/issues/7`
-      },
-      repository: { full_name: APP, default_branch: 'main' },
-      sender: { login: 'maintainer', type: 'User' }
-    }
+    const labelled = labelledIssue()
     const result = await run({
       eventName: 'issues',
       event: labelled,

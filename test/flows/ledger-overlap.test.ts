@@ -3,7 +3,12 @@ import { dashboardPlace, ledgerRecord, readDashboardState } from '../../src/reco
 import { RecordSigner } from '../../src/records/record.js'
 import type { FakeGitHub, FakeIssue, FakePull } from '../simulator/fake-github.js'
 import { SIM_API_KEY, SIM_PROJECT, type Simulator } from '../simulator/server.js'
-import { APP, type ChangeRun, type CodeChangeServers } from '../support/code-change-runs.js'
+import {
+  APP,
+  type ChangeRun,
+  type CodeChangeServers,
+  labelledIssue
+} from '../support/code-change-runs.js'
 import { codeChangeSuite } from '../support/code-change-suite.js'
 import { runInProcess, startInProcess } from '../support/run-in-process.js'
 import { VirtualClock } from '../support/virtual-clock.js'
@@ -40,18 +45,7 @@ const ledger = () => servers.ledgerOf(SIM_PROJECT, theDashboard())
 /** An issue labelled for the agent by a writer: a job a person asked for, which max-jobs counts. */
 const issueRun = (): ChangeRun => ({
   eventName: 'issues',
-  event: {
-    action: 'labeled',
-    label: { name: 'docs-agent' },
-    issue: {
-      number: 7,
-      title: 'Document the retry options',
-      body: 'The client gained retries.',
-      html_url: `https://github.com/${APP}/issues/7`
-    },
-    repository: { full_name: APP, default_branch: 'main' },
-    sender: { login: 'maintainer', type: 'User' }
-  },
+  event: labelledIssue(),
   inputs: { 'max-jobs': BUDGET['max-jobs'] }
 })
 

@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { FakeGitHub, FakeIssue, FakePull } from '../simulator/fake-github.js'
 import type { Simulator } from '../simulator/server.js'
-import { type ChangeRun, type CodeChangeServers, DOCS_TOKEN } from '../support/code-change-runs.js'
+import { type CodeChangeServers, DOCS_TOKEN } from '../support/code-change-runs.js'
 import { codeChangeSuite } from '../support/code-change-suite.js'
-import type { RunResult } from '../support/run-action.js'
-import { runInProcess } from '../support/run-in-process.js'
 import { VirtualClock } from '../support/virtual-clock.js'
 
 /**
@@ -26,10 +24,8 @@ const APP_TOKEN = 'ghs_team_app_token_value'
 const APP = { login: 'acme-team-app[bot]', type: 'Bot' } as const
 const withApp = { 'github-token': APP_TOKEN }
 
-const run = (r: ChangeRun = {}): Promise<RunResult> => {
-  servers.runId++
-  return runInProcess({ clock, ...servers.step(r) })
-}
+/** The next run, in-process on the suite's clock. */
+const run = suite.run
 const runMerged = (inputs: Record<string, string>, over: Partial<FakePull> = {}) =>
   run({ event: servers.mergedEvent(servers.mergeNext(over)), inputs })
 const sentTimes = (title: string): number =>

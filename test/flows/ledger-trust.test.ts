@@ -2,10 +2,8 @@ import { describe, expect, it } from 'vitest'
 import type { FakeGitHub, FakeIssue, FakePull } from '../simulator/fake-github.js'
 import type { Simulator } from '../simulator/server.js'
 import { SIM_API_KEY, SIM_PROJECT } from '../simulator/server.js'
-import type { ChangeRun, CodeChangeServers } from '../support/code-change-runs.js'
+import type { CodeChangeServers } from '../support/code-change-runs.js'
 import { codeChangeSuite } from '../support/code-change-suite.js'
-import type { RunResult } from '../support/run-action.js'
-import { runInProcess } from '../support/run-in-process.js'
 import { VirtualClock } from '../support/virtual-clock.js'
 import { RecordSigner } from '../../src/records/record.js'
 import { dashboardPlace, ledgerRecord, readDashboardState } from '../../src/records/ledger.js'
@@ -26,10 +24,8 @@ const suite = codeChangeSuite(clock, world => {
 })
 
 const LABEL = 'docs-agent-dashboard'
-const run = (r: ChangeRun = {}): Promise<RunResult> => {
-  servers.runId++
-  return runInProcess({ clock, ...servers.step(r) })
-}
+/** The next run, in-process on the suite's clock. */
+const run = suite.run
 const runMerged = (inputs: Record<string, string>, over: Partial<FakePull> = {}) =>
   run({ event: servers.mergedEvent(servers.mergeNext(over)), inputs })
 const prompts = (): string[] =>

@@ -8,7 +8,8 @@ import {
   type ChangeRun,
   CodeChangeServers,
   DOCS_TOKEN,
-  TOKEN
+  TOKEN,
+  labelledIssue
 } from '../support/code-change-runs.js'
 import { escapeMarkdown } from '../../src/runner/markdown.js'
 import type { RunResult } from '../support/run-action.js'
@@ -371,18 +372,7 @@ describe('control', () => {
 })
 
 describe('issue runs and the ledger', () => {
-  const labelled = {
-    action: 'labeled',
-    label: { name: 'docs-agent' },
-    issue: {
-      number: 7,
-      title: 'Document the retry options',
-      body: 'The client gained retries.',
-      html_url: `https://github.com/${APP}/issues/7`
-    },
-    repository,
-    sender: { login: 'maintainer', type: 'User' }
-  }
+  const labelled = labelledIssue()
   const onIssue = (inputs: Record<string, string> = {}) =>
     run({ eventName: 'issues', event: labelled, inputs })
   beforeEach(() => {

@@ -23,6 +23,20 @@ export const APP = 'acme/app'
 /** The payload's `repository` as GitHub sends it: it names the default branch, main. */
 export const REPOSITORY = { full_name: APP, default_branch: 'main' }
 
+/** Issue #7 of acme/app labelled for the agent by a writer: a job a person asked for (`issues`). */
+export const labelledIssue = (): Record<string, unknown> => ({
+  action: 'labeled',
+  label: { name: 'docs-agent' },
+  issue: {
+    number: 7,
+    title: 'Document the retry options',
+    body: 'The client gained retries.',
+    html_url: `https://github.com/${APP}/issues/7`
+  },
+  repository: REPOSITORY,
+  sender: { login: 'maintainer', type: 'User' }
+})
+
 /** The changed files of pull request #42: a modification with a patch, an addition, a rename. */
 export const CHANGED_FILES: FakeFile[] = [
   { filename: 'src/client.ts', additions: 30, deletions: 4, patch: '@@ -1,2 +1,3 @@\n+retries' },

@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, beforeEach } from 'vitest'
+import type { Clock } from '../../src/runner/clock.js'
 import type { FakeGitHub } from '../simulator/fake-github.js'
-import { APP, CodeChangeServers } from './code-change-runs.js'
+import { APP, type ChangeRun, CodeChangeServers } from './code-change-runs.js'
 import { type GitHubValidator, gitHubValidator } from './github-openapi.js'
+import type { RunResult } from './run-action.js'
+import { runInProcess } from './run-in-process.js'
 
 export interface CodeChangeSuite {
   /** Every GitHub call of the file so far: earlier tests', and the current one's once kept. */
@@ -10,6 +13,8 @@ export interface CodeChangeSuite {
   keepCalls(): void
   /** Every call of the file that GitHub's OpenAPI description refuses, as `METHOD path: why`, once each. */
   problems(): string[]
+  /** The next run (a new run id) of the servers' step, in-process on the suite's clock. */
+  run(r?: ChangeRun): Promise<RunResult>
 }
 
 /**
@@ -19,7 +24,7 @@ export interface CodeChangeSuite {
  * GitHub's published description at its end.
  */
 export function codeChangeSuite(
-  clock: { wallNow: () => number },
+  clock: Clock,
   use: (servers: CodeChangeServers) => void,
   options: { initialCommit?: boolean } = {}
 ): CodeChangeSuite {
@@ -43,6 +48,10 @@ export function codeChangeSuite(
   return {
     calls,
     keepCalls,
+    run: (r = {}) => {
+      servers.runId++
+      return runInProcess({ clock, ...servers.step(r) })
+    },
     problems: () => {
       keepCalls()
       const found = calls.flatMap(c =>
