@@ -1921,7 +1921,7 @@ function watermarkOf(project, name, id) {
  */
 function namesOf(name, mark) {
     const names = [name, ...(mark ? [mark.name, ...(mark.formerly ?? [])] : [])];
-    return new Set(names.map(repositoryKey));
+    return new Set(names.map(code_repositories/* repositoryKey */.Kq));
 }
 /**
  * A repository's watermark moves to `sha`, under its listed name, with its node id. Moved from
@@ -3049,7 +3049,7 @@ class LedgerSession {
     handedOver(project, batch, at) {
         const resent = this.resending;
         if (resent) {
-            project.uncertain = afterResend(project.uncertain, resent, batch, at);
+            project.uncertain = afterResend(project, resent, batch, at);
             return;
         }
         markDocumented(project, batch, at, this.documentedAtStart);
@@ -3091,27 +3091,37 @@ class LedgerSession {
  * that the prompt had no room for, stay under a new box (unticked) for a later run. A repository
  * read with none of its changes handled (pull requests GitHub no longer has) gives its up.
  */
-function afterResend(entries, resent, batch, at) {
+function afterResend(project, resent, batch, at) {
+    // An entry names its changes as they were sent: a repository renamed since is read under its
+    // new name, and each name its watermark knows it by is that repository.
+    const alias = new Map();
+    for (const part of batch.parts ?? []) {
+        const mark = watermarkOf(project, part.name, part.id)?.mark;
+        for (const name of namesOf(part.name, mark))
+            alias.set(name, (0,code_repositories/* repositoryKey */.Kq)(part.name));
+    }
+    const keyOf = (repo) => {
+        const key = (0,code_repositories/* repositoryKey */.Kq)(repo ?? '');
+        return alias.get(key) ?? key;
+    };
     const read = batch.parts && new Set(batch.parts.map(p => (0,code_repositories/* repositoryKey */.Kq)(p.name)));
     const handled = new Set([
-        ...batch.pulls.map(p => `${(0,code_repositories/* repositoryKey */.Kq)(p.repository ?? '')}#${p.number}`),
-        ...batch.commits.map(c => `${(0,code_repositories/* repositoryKey */.Kq)(c.repository ?? '')}@${c.sha}`),
+        ...batch.pulls.map(p => `${keyOf(p.repository)}#${p.number}`),
+        ...batch.commits.map(c => `${keyOf(c.repository)}@${c.sha}`),
         ...batch.skipped.map(s => s.sha)
     ]);
     const isHandled = (c) => handled.has(c.sha) ||
-        handled.has(c.pr === undefined
-            ? `${(0,code_repositories/* repositoryKey */.Kq)(c.repo ?? '')}@${c.sha}`
-            : `${(0,code_repositories/* repositoryKey */.Kq)(c.repo ?? '')}#${c.pr}`);
-    return entries.flatMap(entry => {
+        handled.has(c.pr === undefined ? `${keyOf(c.repo)}@${c.sha}` : `${keyOf(c.repo)}#${c.pr}`);
+    return project.uncertain.flatMap(entry => {
         if (!entry.id || !resent.includes(entry.id))
             return [entry];
         if (!read)
             return [];
-        const progressed = new Set(entry.changes.filter(c => c.repo && isHandled(c)).map(c => (0,code_repositories/* repositoryKey */.Kq)(c.repo ?? '')));
+        const progressed = new Set(entry.changes.filter(c => c.repo && isHandled(c)).map(c => keyOf(c.repo)));
         const left = entry.changes.filter(c => {
             if (!c.repo)
                 return false;
-            const key = (0,code_repositories/* repositoryKey */.Kq)(c.repo);
+            const key = keyOf(c.repo);
             return !read.has(key) || (progressed.has(key) && !isHandled(c));
         });
         if (!left.length)

@@ -35365,7 +35365,7 @@ class LedgerSession {
     handedOver(project, batch, at) {
         const resent = this.resending;
         if (resent) {
-            project.uncertain = afterResend(project.uncertain, resent, batch, at);
+            project.uncertain = afterResend(project, resent, batch, at);
             return;
         }
         markDocumented(project, batch, at, this.documentedAtStart);
@@ -35407,27 +35407,37 @@ class LedgerSession {
  * that the prompt had no room for, stay under a new box (unticked) for a later run. A repository
  * read with none of its changes handled (pull requests GitHub no longer has) gives its up.
  */
-function afterResend(entries, resent, batch, at) {
+function afterResend(project, resent, batch, at) {
+    // An entry names its changes as they were sent: a repository renamed since is read under its
+    // new name, and each name its watermark knows it by is that repository.
+    const alias = new Map();
+    for (const part of batch.parts ?? []) {
+        const mark = (0,watermarks/* watermarkOf */.QZ)(project, part.name, part.id)?.mark;
+        for (const name of (0,watermarks/* namesOf */.eZ)(part.name, mark))
+            alias.set(name, (0,code_repositories/* repositoryKey */.Kq)(part.name));
+    }
+    const keyOf = (repo) => {
+        const key = (0,code_repositories/* repositoryKey */.Kq)(repo ?? '');
+        return alias.get(key) ?? key;
+    };
     const read = batch.parts && new Set(batch.parts.map(p => (0,code_repositories/* repositoryKey */.Kq)(p.name)));
     const handled = new Set([
-        ...batch.pulls.map(p => `${(0,code_repositories/* repositoryKey */.Kq)(p.repository ?? '')}#${p.number}`),
-        ...batch.commits.map(c => `${(0,code_repositories/* repositoryKey */.Kq)(c.repository ?? '')}@${c.sha}`),
+        ...batch.pulls.map(p => `${keyOf(p.repository)}#${p.number}`),
+        ...batch.commits.map(c => `${keyOf(c.repository)}@${c.sha}`),
         ...batch.skipped.map(s => s.sha)
     ]);
     const isHandled = (c) => handled.has(c.sha) ||
-        handled.has(c.pr === undefined
-            ? `${(0,code_repositories/* repositoryKey */.Kq)(c.repo ?? '')}@${c.sha}`
-            : `${(0,code_repositories/* repositoryKey */.Kq)(c.repo ?? '')}#${c.pr}`);
-    return entries.flatMap(entry => {
+        handled.has(c.pr === undefined ? `${keyOf(c.repo)}@${c.sha}` : `${keyOf(c.repo)}#${c.pr}`);
+    return project.uncertain.flatMap(entry => {
         if (!entry.id || !resent.includes(entry.id))
             return [entry];
         if (!read)
             return [];
-        const progressed = new Set(entry.changes.filter(c => c.repo && isHandled(c)).map(c => (0,code_repositories/* repositoryKey */.Kq)(c.repo ?? '')));
+        const progressed = new Set(entry.changes.filter(c => c.repo && isHandled(c)).map(c => keyOf(c.repo)));
         const left = entry.changes.filter(c => {
             if (!c.repo)
                 return false;
-            const key = (0,code_repositories/* repositoryKey */.Kq)(c.repo);
+            const key = keyOf(c.repo);
             return !read.has(key) || (progressed.has(key) && !isHandled(c));
         });
         if (!left.length)
@@ -42797,10 +42807,13 @@ async function readProjectBatch(read) {
     const connections = repositories.map(r => connect(read, r));
     const heads = await readHeads(read, repositories, connections[0]);
     for (const [i, repository] of repositories.entries()) {
-        const own = read.resent?.filter(c => c.repo && (0,code_repositories/* repositoryKey */.Kq)(c.repo) === (0,code_repositories/* repositoryKey */.Kq)(repository.name));
+        const head = heads[i];
+        // Changes sent again are named as they were sent: under a renamed repository's old name too.
+        const mark = 'missing' in head ? undefined : (0,watermarks/* watermarkOf */.QZ)(read.project, repository.name, head.id);
+        const names = (0,watermarks/* namesOf */.eZ)(repository.name, mark?.mark);
+        const own = read.resent?.filter(c => c.repo && names.has((0,code_repositories/* repositoryKey */.Kq)(c.repo)));
         if (own && !own.length)
             continue;
-        const head = heads[i];
         if ('missing' in head) {
             failed.push(repository.name);
             deps.log.warning(unreadable(repository.name, head.missing, head.refused, token));
@@ -42814,7 +42827,7 @@ async function readProjectBatch(read) {
         try {
             parts.push({
                 ...(own
-                    ? await readResent(read, repository, reader, own, head)
+                    ? await readResent(read, repository, reader, own, { ...head, mark: mark?.mark })
                     : await readRepository(read, repository, reader, head)),
                 reader
             });
@@ -42967,14 +42980,20 @@ function withoutDocumented(batch, names, project) {
     };
 }
 /** A repository's changes sent again: read again by number or commit; its watermark stays. */
-async function readResent(read, repository, reader, changes, head) {
-    const mark = read.project.repositories?.[(0,code_repositories/* repositoryKey */.Kq)(repository.name)];
-    const branch = mark?.branch ?? head.branch;
+async function readResent(read, repository, reader, changes, { branch: headBranch, id, mark }) {
+    const branch = mark?.branch ?? headBranch;
     const at = mark?.sha ?? '';
     const batch = await reader.resentBatch([...changes], at, branch);
     const paths = repository.paths ?? read.settings.paths;
     return {
-        part: { name: repository.name, branch, head: at, ...(at ? { base: at } : {}), url: '' },
+        part: {
+            name: repository.name,
+            branch,
+            head: at,
+            ...(at ? { base: at } : {}),
+            ...(id ? { id } : {}),
+            url: ''
+        },
         batch: applyRules(batch, { ...read.rules, paths })
     };
 }

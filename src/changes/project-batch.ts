@@ -7,7 +7,7 @@ import {
 import { type RepositoryHead, defaultBranchHeads } from '../github/history.js'
 import type { RunEvent } from '../github/event.js'
 import type { GitHubSession } from '../github/session.js'
-import type { ChangeRef, ProjectLedger } from '../records/ledger.js'
+import type { ChangeRef, ProjectLedger, Watermark } from '../records/ledger.js'
 import type { Clock } from '../runner/clock.js'
 import { ExplainedError, errorText } from '../runner/errors.js'
 import type { Logger } from '../runner/logger.js'
@@ -60,11 +60,12 @@ export async function readProjectBatch(read: ProjectReadDeps): Promise<ProjectRe
   const connections = repositories.map(r => connect(read, r))
   const heads = await readHeads(read, repositories, connections[0])
   for (const [i, repository] of repositories.entries()) {
-    const own = read.resent?.filter(
-      c => c.repo && repositoryKey(c.repo) === repositoryKey(repository.name)
-    )
-    if (own && !own.length) continue
     const head = heads[i] as RepositoryHead
+    // Changes sent again are named as they were sent: under a renamed repository's old name too.
+    const mark = 'missing' in head ? undefined : watermarkOf(read.project, repository.name, head.id)
+    const names = namesOf(repository.name, mark?.mark)
+    const own = read.resent?.filter(c => c.repo && names.has(repositoryKey(c.repo)))
+    if (own && !own.length) continue
     if ('missing' in head) {
       failed.push(repository.name)
       deps.log.warning(unreadable(repository.name, head.missing, head.refused, token))
@@ -80,7 +81,7 @@ export async function readProjectBatch(read: ProjectReadDeps): Promise<ProjectRe
     try {
       parts.push({
         ...(own
-          ? await readResent(read, repository, reader, own, head)
+          ? await readResent(read, repository, reader, own, { ...head, mark: mark?.mark })
           : await readRepository(read, repository, reader, head)),
         reader
       })
@@ -272,15 +273,21 @@ async function readResent(
   repository: CodeRepository,
   reader: ChangeReader,
   changes: readonly ChangeRef[],
-  head: { branch: string }
+  { branch: headBranch, id, mark }: { branch: string; id?: string; mark?: Watermark }
 ): Promise<{ part: RepositoryPart; batch: ChangeBatch }> {
-  const mark = read.project.repositories?.[repositoryKey(repository.name)]
-  const branch = mark?.branch ?? head.branch
+  const branch = mark?.branch ?? headBranch
   const at = mark?.sha ?? ''
   const batch = await reader.resentBatch([...changes], at, branch)
   const paths = repository.paths ?? read.settings.paths
   return {
-    part: { name: repository.name, branch, head: at, ...(at ? { base: at } : {}), url: '' },
+    part: {
+      name: repository.name,
+      branch,
+      head: at,
+      ...(at ? { base: at } : {}),
+      ...(id ? { id } : {}),
+      url: ''
+    },
     batch: applyRules(batch, { ...read.rules, paths })
   }
 }

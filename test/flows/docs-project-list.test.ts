@@ -112,6 +112,27 @@ describe('a docs project whose list changes', () => {
     expect(problems()).toEqual([])
   })
 
+  it('a renamed repository: changes recorded uncertain under its old name are sent again when the box is ticked', async () => {
+    await firstRun()
+    gh.permissions.set('alice', { permission: 'write', role_name: 'write' })
+    project.merge('acme/api', { title: 'Add retries' })
+    servers.sim.inject({
+      route: 'create',
+      kind: 'status',
+      status: 500,
+      body: { error: 'internal' }
+    })
+    expect((await run(project.step(project.dispatch('acme/api')))).code).toBe(1)
+    expect(project.ledger()?.uncertain[0]?.changes.map(c => c.repo)).toEqual(['acme/api'])
+    gh.rename('acme/api', 'acme/api-server')
+    project = project.listing(['acme/api-server', 'acme/cli', 'acme/web'])
+    const resent = await run(project.tick('Send these changes again', 'alice'))
+    expect(resent.log).not.toContain('None of the changes to send again')
+    expect(sentTimes('Add retries')).toBe(2)
+    expect(project.ledger()?.uncertain).toEqual([])
+    expect(problems()).toEqual([])
+  })
+
   it('a renamed repository whose history is then rewritten: what its jobs sent under its old name is not sent again under its new one', async () => {
     await firstRun()
     clock.advance(MINUTE)

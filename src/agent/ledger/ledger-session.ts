@@ -5,7 +5,7 @@ import type { FoldDecision } from './fold.js'
 import { type BudgetState, type Limits, budgetStates, budgetSummary, tightest } from './budget.js'
 import type { Dashboard } from './dashboard.js'
 import { newBatchId } from './approval-box.js'
-import { settleListed, setWatermark, watermarkOf } from './watermarks.js'
+import { namesOf, settleListed, setWatermark, watermarkOf } from './watermarks.js'
 import type { DocsPullUpdate } from './expiry.js'
 import {
   type ChangeRef,
@@ -372,7 +372,7 @@ export class LedgerSession {
   private handedOver(project: ProjectLedger, batch: ChangeBatch, at: number): void {
     const resent = this.resending
     if (resent) {
-      project.uncertain = afterResend(project.uncertain, resent, batch, at)
+      project.uncertain = afterResend(project, resent, batch, at)
       return
     }
     markDocumented(project, batch, at, this.documentedAtStart)
@@ -414,33 +414,40 @@ export class LedgerSession {
  * read with none of its changes handled (pull requests GitHub no longer has) gives its up.
  */
 function afterResend(
-  entries: readonly Uncertain[],
+  project: ProjectLedger,
   resent: readonly string[],
   batch: Pick<ChangeBatch, 'parts' | 'pulls' | 'commits' | 'skipped'>,
   at: number
 ): Uncertain[] {
+  // An entry names its changes as they were sent: a repository renamed since is read under its
+  // new name, and each name its watermark knows it by is that repository.
+  const alias = new Map<string, string>()
+  for (const part of batch.parts ?? []) {
+    const mark = watermarkOf(project, part.name, part.id)?.mark
+    for (const name of namesOf(part.name, mark)) alias.set(name, repositoryKey(part.name))
+  }
+  const keyOf = (repo: string | undefined): string => {
+    const key = repositoryKey(repo ?? '')
+    return alias.get(key) ?? key
+  }
   const read = batch.parts && new Set(batch.parts.map(p => repositoryKey(p.name)))
   const handled = new Set([
-    ...batch.pulls.map(p => `${repositoryKey(p.repository ?? '')}#${p.number}`),
-    ...batch.commits.map(c => `${repositoryKey(c.repository ?? '')}@${c.sha}`),
+    ...batch.pulls.map(p => `${keyOf(p.repository)}#${p.number}`),
+    ...batch.commits.map(c => `${keyOf(c.repository)}@${c.sha}`),
     ...batch.skipped.map(s => s.sha)
   ])
   const isHandled = (c: ChangeRef): boolean =>
     handled.has(c.sha) ||
-    handled.has(
-      c.pr === undefined
-        ? `${repositoryKey(c.repo ?? '')}@${c.sha}`
-        : `${repositoryKey(c.repo ?? '')}#${c.pr}`
-    )
-  return entries.flatMap(entry => {
+    handled.has(c.pr === undefined ? `${keyOf(c.repo)}@${c.sha}` : `${keyOf(c.repo)}#${c.pr}`)
+  return project.uncertain.flatMap(entry => {
     if (!entry.id || !resent.includes(entry.id)) return [entry]
     if (!read) return []
     const progressed = new Set(
-      entry.changes.filter(c => c.repo && isHandled(c)).map(c => repositoryKey(c.repo ?? ''))
+      entry.changes.filter(c => c.repo && isHandled(c)).map(c => keyOf(c.repo))
     )
     const left = entry.changes.filter(c => {
       if (!c.repo) return false
-      const key = repositoryKey(c.repo)
+      const key = keyOf(c.repo)
       return !read.has(key) || (progressed.has(key) && !isHandled(c))
     })
     if (!left.length) return []
