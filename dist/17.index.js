@@ -1293,7 +1293,7 @@ var agent_settings = __webpack_require__(4360);
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __webpack_require__(7598);
 // EXTERNAL MODULE: ./.tmp/ncc-js/github/api.js + 34 modules
-var api = __webpack_require__(9678);
+var api = __webpack_require__(5021);
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/markdown.js
 var markdown = __webpack_require__(5082);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/approval-box.js

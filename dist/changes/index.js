@@ -34240,7 +34240,7 @@ var agent_settings = __nccwpck_require__(4360);
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: ./.tmp/ncc-js/github/api.js + 34 modules
-var api = __nccwpck_require__(9678);
+var api = __nccwpck_require__(5021);
 // EXTERNAL MODULE: ./.tmp/ncc-js/github/dashboard-issues.js
 var dashboard_issues = __nccwpck_require__(215);
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/errors.js
@@ -36312,7 +36312,7 @@ var github_event = __nccwpck_require__(1450);
 // EXTERNAL MODULE: ./.tmp/ncc-js/policy/actions.js
 var actions = __nccwpck_require__(1012);
 // EXTERNAL MODULE: ./.tmp/ncc-js/github/api.js + 34 modules
-var api = __nccwpck_require__(9678);
+var api = __nccwpck_require__(5021);
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/errors.js
 var errors = __nccwpck_require__(7156);
 // EXTERNAL MODULE: ./.tmp/ncc-js/policy/choices.js
@@ -43576,7 +43576,7 @@ async function main_run(runner = coreRunner('Mintlify agent')) {
 
 /***/ }),
 
-/***/ 9678:
+/***/ 5021:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -48601,91 +48601,6 @@ function getOctokit(token, options, ...additionalPlugins) {
     return new GitHubWithPlugins(getOctokitOptions(token, options));
 }
 //# sourceMappingURL=github.js.map
-// EXTERNAL MODULE: ./node_modules/bottleneck/light.js
-var light = __nccwpck_require__(3251);
-;// CONCATENATED MODULE: ./node_modules/@octokit/plugin-retry/dist-bundle/index.js
-// pkg/dist-src/version.js
-var plugin_retry_dist_bundle_VERSION = "0.0.0-development";
-
-// pkg/dist-src/error-request.js
-function isRequestError(error) {
-  return error.request !== void 0;
-}
-async function errorRequest(state, octokit, error, options) {
-  if (!isRequestError(error) || !error?.request.request) {
-    throw error;
-  }
-  if (error.status >= 400 && !state.doNotRetry.includes(error.status)) {
-    const retries = options.request.retries != null ? options.request.retries : state.retries;
-    const retryAfter = Math.pow((options.request.retryCount || 0) + 1, 2);
-    throw octokit.retry.retryRequest(error, retries, retryAfter);
-  }
-  throw error;
-}
-
-// pkg/dist-src/wrap-request.js
-
-
-async function wrapRequest(state, octokit, request, options) {
-  const limiter = new light();
-  limiter.on("failed", function(error, info) {
-    const maxRetries = ~~error.request.request?.retries;
-    const after = ~~error.request.request?.retryAfter;
-    options.request.retryCount = info.retryCount + 1;
-    if (maxRetries > info.retryCount) {
-      return after * state.retryAfterBaseValue;
-    }
-  });
-  return limiter.schedule(
-    requestWithGraphqlErrorHandling.bind(null, state, octokit, request),
-    options
-  );
-}
-async function requestWithGraphqlErrorHandling(state, octokit, request, options) {
-  const response = await request(options);
-  if (response.data && response.data.errors && response.data.errors.length > 0 && /Something went wrong while executing your query/.test(
-    response.data.errors[0].message
-  )) {
-    const error = new RequestError(response.data.errors[0].message, 500, {
-      request: options,
-      response
-    });
-    return errorRequest(state, octokit, error, options);
-  }
-  return response;
-}
-
-// pkg/dist-src/index.js
-function retry(octokit, octokitOptions) {
-  const state = Object.assign(
-    {
-      enabled: true,
-      retryAfterBaseValue: 1e3,
-      doNotRetry: [400, 401, 403, 404, 410, 422, 451],
-      retries: 3
-    },
-    octokitOptions.retry
-  );
-  const retryPlugin = {
-    retry: {
-      retryRequest: (error, retries, retryAfter) => {
-        error.request.request = Object.assign({}, error.request.request, {
-          retries,
-          retryAfter
-        });
-        return error;
-      }
-    }
-  };
-  if (state.enabled) {
-    octokit.hook.error("request", errorRequest.bind(null, state, retryPlugin));
-    octokit.hook.wrap("request", wrapRequest.bind(null, state, retryPlugin));
-  }
-  return retryPlugin;
-}
-retry.VERSION = plugin_retry_dist_bundle_VERSION;
-
-
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/clock.js
 var runner_clock = __nccwpck_require__(2465);
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/runner.js
@@ -48730,7 +48645,7 @@ function answerOf(error) {
     return { status, response };
 }
 /** A failed call of Octokit's (answered or not), of any copy of it: see answerOf. */
-const rest_isRequestError = (error) => error instanceof RequestError ||
+const isRequestError = (error) => error instanceof RequestError ||
     (error instanceof Error &&
         error.name === 'HttpError' &&
         typeof error.status === 'number');
@@ -49233,6 +49148,8 @@ async function readAtMost(body, max) {
     return all;
 }
 
+// EXTERNAL MODULE: ./node_modules/bottleneck/light.js
+var light = __nccwpck_require__(3251);
 ;// CONCATENATED MODULE: ./node_modules/@octokit/plugin-throttling/dist-bundle/index.js
 // pkg/dist-src/index.js
 
@@ -49242,7 +49159,7 @@ var plugin_throttling_dist_bundle_VERSION = "0.0.0-development";
 
 // pkg/dist-src/wrap-request.js
 var dist_bundle_noop = () => Promise.resolve();
-function dist_bundle_wrapRequest(state, request, options) {
+function wrapRequest(state, request, options) {
   return state.retryLimiter.schedule(doRequest, state, request, options);
 }
 async function doRequest(state, request, options) {
@@ -49467,7 +49384,7 @@ function throttling(octokit, octokitOptions) {
   };
   octokit.hook.wrap("request", (request, options) => {
     initializeBottleneck();
-    return dist_bundle_wrapRequest(state, request, options);
+    return wrapRequest(state, request, options);
   });
   return {};
 }
@@ -49479,7 +49396,84 @@ throttling.triggersNotification = triggersNotification;
 var duration = __nccwpck_require__(8703);
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/errors.js
 var errors = __nccwpck_require__(7156);
+;// CONCATENATED MODULE: ./.tmp/ncc-js/github/retries.js
+
+// Which GitHub failures are sent again, and the queue @octokit/plugin-throttling sends a
+// rate-limited request again through: both without Bottleneck. @octokit/plugin-retry makes a
+// Bottleneck for every request and the throttling plugin queues every request through one; each
+// of their turns is a real timer, even at a wait of 0, about 4 ms a request each (a request to a
+// loopback GitHub took 11 ms through them, 2 ms without). The waits between attempts are the
+// run's clock's (`bounded`, limits.ts), so the queues had nothing left to time.
+/** Answers never sent again: refusals and requests GitHub will not take (plugin-retry's `doNotRetry`). */
+const DO_NOT_RETRY = new Set([400, 401, 403, 404, 410, 422, 451]);
+/** Attempts after the first, unless the request says fewer (`request.retries`, as the plugin read it). */
+const RETRIES = 3;
+/** GitHub's passing GraphQL failure, answered with a 200. */
+const SOMETHING_WENT_WRONG = /Something went wrong while executing your query/;
+/**
+ * @octokit/plugin-retry's rule, as its default options set it: an error GitHub answered (or a
+ * request that got no answer, which Octokit reports as a 500) is sent again up to RETRIES times,
+ * unless its status is a refusal; `request.retries` lowers that for one request (0: creating a
+ * comment, or the time limit spent). GraphQL's "Something went wrong" in a 200 fails as a 500,
+ * and is retried as one. Registered outside every other plugin: each attempt goes through them all.
+ */
+function retried(octokit) {
+    octokit.hook.wrap('request', async (request, options) => {
+        for (let attempt = 0;; attempt++) {
+            try {
+                const response = await request(options);
+                const first = response.data
+                    ?.errors?.[0]?.message;
+                if (typeof first === 'string' && SOMETHING_WENT_WRONG.test(first))
+                    throw new RequestError(first, 500, { request: options, response });
+                return response;
+            }
+            catch (error) {
+                const retries = options.request?.retries ?? RETRIES;
+                if (attempt >= retries || !passing(error))
+                    throw error;
+            }
+        }
+    });
+}
+/** A failure worth sending the request again for: an answer (or none) that is not a refusal. */
+function passing(error) {
+    const failure = error;
+    return (typeof failure?.request?.request === 'object' &&
+        typeof failure.status === 'number' &&
+        failure.status >= 400 &&
+        !DO_NOT_RETRY.has(failure.status));
+}
+/**
+ * The throttling plugin's `retryLimiter`: it runs the task, and runs it again at once each time
+ * the plugin's `failed` handler answers with a wait (always 0 here: `retryAfterBaseValue` is 0,
+ * the wait is `bounded`'s). Not among the plugin's documented options, like its groups:
+ * test/unit/throttling-contract.test.ts fails when the plugin stops taking it.
+ */
+function retryQueue() {
+    let failed;
+    return {
+        on(event, handler) {
+            if (event === 'failed')
+                failed = handler;
+        },
+        async schedule(task, ...args) {
+            for (let retryCount = 0;; retryCount++) {
+                try {
+                    return await task(...args);
+                }
+                catch (error) {
+                    const wait = await failed?.(error, { args, retryCount });
+                    if (typeof wait !== 'number')
+                        throw error;
+                }
+            }
+        }
+    };
+}
+
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/github/limits.js
+
 
 
 
@@ -49502,9 +49496,9 @@ class RateLimitError extends errors/* ExplainedError */.hM {
 }
 /**
  * The plugin that bounds every request, paces writes and waits on GitHub's rate limits. Registered
- * before @octokit/plugin-retry: the hooks it adds sit inside the retry plugin's, so each attempt is
- * bounded, and a rate limit the run cannot wait for never reaches the retry plugin as a 429 to
- * retry on its own schedule. One client (one token on one GitHub) paces its own writes.
+ * before `retried` (retries.ts): the hooks it adds sit inside the retries, so each attempt is
+ * bounded, and a rate limit the run cannot wait for never reaches them as a 429 to send again.
+ * One client (one token on one GitHub) paces its own writes.
  */
 function limited({ cancel, retryBaseMs, clock, deadline, pastDeadline }) {
     return (octokit, octokitOptions) => {
@@ -49538,7 +49532,7 @@ function limited({ cancel, retryBaseMs, clock, deadline, pastDeadline }) {
             onRateLimit: decide('primary'),
             onSecondaryRateLimit: decide('secondary'),
             retryAfterBaseValue: 0,
-            ...unpacedGroups()
+            ...unqueued()
         };
         throttling(octokit, { ...octokitOptions, throttle });
         octokit.hook.wrap('request', async (request, options) => {
@@ -49555,18 +49549,23 @@ function limited({ cancel, retryBaseMs, clock, deadline, pastDeadline }) {
 /**
  * The plugin's own queues, made to run each request at once. It paces writes and GraphQL queries
  * (a second apart) and searches on real timers, which the run's clock cannot see, shared by every
- * client of the process; `paced` spaces this client's writes on the run's clock instead. The groups
- * are not among the plugin's documented options: test/unit/throttling-contract.test.ts fails when
- * the plugin stops reading them (a burst of writes would take real seconds) or changes major.
+ * client of the process; `paced` spaces this client's writes on the run's clock instead. Its
+ * retries go through `retryQueue` (retries.ts) rather than a Bottleneck's timers. The queues are
+ * not among the plugin's documented options: test/unit/throttling-contract.test.ts fails when the
+ * plugin stops reading them (a burst of writes would take real seconds, each request a timer's
+ * turn) or changes major.
  */
-function unpacedGroups() {
+function unqueued() {
     const unpaced = {
         key: () => ({
             schedule: (_job, task, ...args) => Promise.resolve(task(...args))
         })
     };
     const groups = ['global', 'auth', 'write', 'search', 'notifications'];
-    return Object.fromEntries(groups.map(g => [g, unpaced]));
+    return {
+        ...Object.fromEntries(groups.map(g => [g, unpaced])),
+        retryLimiter: retryQueue()
+    };
 }
 /** A write that creates or changes content: every REST call but a read (GraphQL queries only read). */
 const isWrite = (options) => options.method !== 'GET' && options.method !== 'HEAD' && !/\/graphql$/.test(options.url ?? '');
@@ -49615,11 +49614,11 @@ function refuse(kind, wait, options, retryCount, now, { deadline, pastDeadline }
 const RAISE_TIMEOUT = "Run the workflow again later, or raise 'timeout'.";
 /**
  * Bounds each request, its retries included, by TIMEOUT_MS (GRACE_MS when made after the cancel)
- * and by the cancel signal, and waits before each retry. Hand-written beside
- * @octokit/plugin-retry because the plugin's own wait is a timer no signal can end: a cancel
- * during it would keep the step alive for up to 9 s. A rate limit's wait (`waits`) is the run's
+ * and by the cancel signal, and waits before each retry, on the run's clock: @octokit/plugin-retry's
+ * own wait is a timer no signal can end, and a cancel during it would keep the step alive for up
+ * to 9 s. A rate limit's wait (`waits`) is the run's
  * cancel alone can end, and the attempt after it has its own time limit. Registered first, so it
- * wraps each attempt, and the retry plugin's request options are the same object every time.
+ * wraps each attempt, and `retried` sends the same request options every time.
  */
 function bounded(octokit, { cancel, retryBaseMs, clock }, waits, asked) {
     const bounds = new WeakMap();
@@ -49642,7 +49641,7 @@ function bounded(octokit, { cancel, retryBaseMs, clock }, waits, asked) {
     };
     octokit.hook.wrap('request', async (request, options) => {
         let bound = bounds.get(options);
-        // No retry after this one: the retry plugin reads `retries` from these options.
+        // No retry after this one: `retried` (retries.ts) reads `retries` from these options.
         const last = () => void (options.request = { ...options.request, retries: 0 });
         const limit = waits.get(options);
         if (limit !== undefined && bound) {
@@ -49756,7 +49755,7 @@ const describeGitHubError = (error) => gitHubFailure(error).why;
 /** GitHub refused for want of access: a permission (or a token that can see it) would help. */
 const refusedAccess = (error) => gitHubFailure(error).kind === 'refused';
 /** The error is a GitHub call that failed (answered or not), rather than a wrong answer or a bug. */
-const isGitHubCallError = (error) => rest_isRequestError(error) || graphqlErrors(error) !== undefined;
+const isGitHubCallError = (error) => isRequestError(error) || graphqlErrors(error) !== undefined;
 /**
  * The error came from GitHub or the way to it: a call that failed (answered or not), a rate limit,
  * a token that could not be used, or a connection's own failure (a code such as ECONNRESET). Any
@@ -49819,7 +49818,7 @@ function answeredFailure(error, answer) {
 }
 /**
  * The GraphQL errors of an answer of 200: Octokit's GraphqlResponseError, or the error a plugin
- * makes of such an answer (@octokit/plugin-retry's "status 500" for GitHub's "Something went
+ * makes of such an answer (`retried`'s "status 500" (retries.ts) for GitHub's "Something went
  * wrong", after its retries; @octokit/plugin-throttling's for RATE_LIMITED), which GitHub answered
  * with 200 all the same.
  */
@@ -49908,13 +49907,12 @@ const clip = (text) => {
 
 
 
-/** @octokit/plugin-retry's retryAfterBaseValue. */
+/** @octokit/plugin-retry's retryAfterBaseValue, the first retry's wait. */
 const RETRY_BASE_MS = 1000;
 /**
  * The toolkit's Octokit (@actions/github's getOctokit) with the same plugins and proxy rules as every
- * other action, but over connections the action owns and closes (transport.ts), with
- * @octokit/plugin-retry:
- * reads and comment updates are retried up to three times when GitHub does not answer or fails
+ * other action, but over connections the action owns and closes (transport.ts), retried as
+ * @octokit/plugin-retry would (retries.ts): reads and comment updates are retried up to three times when GitHub does not answer or fails
  * (a 5xx, a 429; not 400, 401, 403, 404, 410, 422, 451); creating a comment never is (a retry
  * could post it twice). Every request, its retries included, is bounded by its own time limit and
  * by the run's cancel signal, so a slow GitHub cannot hold a cancelled step. GitHub's rate limits
@@ -49929,12 +49927,10 @@ function openGitHubClient(token, apiUrl, { cancel, retryBaseMs = RETRY_BASE_MS, 
         baseUrl,
         userAgent: runner/* USER_AGENT */._,
         // Replaces the toolkit's `request` (its fetch over a proxy dispatcher nothing closes).
-        request: { fetch: transport.fetch },
-        // The plugin decides what is retried and how often; `limited` does the waiting.
-        retry: { retryAfterBaseValue: 0 }
+        request: { fetch: transport.fetch }
     }, 
-    // In this order: `eachAttempt` inside all, `limited` wraps each attempt, inside the retry plugin.
-    eachAttempt, limited({ cancel, retryBaseMs, clock, deadline, pastDeadline }), retry);
+    // In this order: `eachAttempt` inside all, `limited` wraps each attempt, inside the retries.
+    eachAttempt, limited({ cancel, retryBaseMs, clock, deadline, pastDeadline }), retried);
     return { octokit, close: () => transport.close() };
 }
 /** One repository's operations over a client: nothing is opened, the client's connections serve it. */
@@ -50156,7 +50152,7 @@ const time = (value) => {
 /* harmony export */   we: () => (/* binding */ docsPullState)
 /* harmony export */ });
 /* unused harmony exports DocsPullError, grantSentence */
-/* harmony import */ var _api_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9678);
+/* harmony import */ var _api_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5021);
 /* harmony import */ var _history_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8038);
 /* harmony import */ var _pull_activity_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6845);
 

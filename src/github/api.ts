@@ -1,5 +1,4 @@
 import { getOctokit } from '@actions/github'
-import { retry } from '@octokit/plugin-retry'
 import { type Clock, systemClock } from '../runner/clock.js'
 import { USER_AGENT } from '../runner/runner.js'
 import { type IssueCalls, issueCalls } from './api-issues.js'
@@ -8,6 +7,7 @@ import { type RepositoryCalls, repositoryCalls } from './api-repository.js'
 import type { GraphQL } from './history.js'
 import { eachAttempt } from './each-attempt.js'
 import { RateLimitError, limited } from './limits.js'
+import { retried } from './retries.js'
 import type { RepoRest } from './rest.js'
 import { GitHubTransport } from './transport.js'
 
@@ -70,14 +70,13 @@ export interface GitHubClient {
   close(): Promise<void>
 }
 
-/** @octokit/plugin-retry's retryAfterBaseValue. */
+/** @octokit/plugin-retry's retryAfterBaseValue, the first retry's wait. */
 const RETRY_BASE_MS = 1000
 
 /**
  * The toolkit's Octokit (@actions/github's getOctokit) with the same plugins and proxy rules as every
- * other action, but over connections the action owns and closes (transport.ts), with
- * @octokit/plugin-retry:
- * reads and comment updates are retried up to three times when GitHub does not answer or fails
+ * other action, but over connections the action owns and closes (transport.ts), retried as
+ * @octokit/plugin-retry would (retries.ts): reads and comment updates are retried up to three times when GitHub does not answer or fails
  * (a 5xx, a 429; not 400, 401, 403, 404, 410, 422, 451); creating a comment never is (a retry
  * could post it twice). Every request, its retries included, is bounded by its own time limit and
  * by the run's cancel signal, so a slow GitHub cannot hold a cancelled step. GitHub's rate limits
@@ -104,14 +103,12 @@ export function openGitHubClient(
       baseUrl,
       userAgent: USER_AGENT,
       // Replaces the toolkit's `request` (its fetch over a proxy dispatcher nothing closes).
-      request: { fetch: transport.fetch },
-      // The plugin decides what is retried and how often; `limited` does the waiting.
-      retry: { retryAfterBaseValue: 0 }
+      request: { fetch: transport.fetch }
     },
-    // In this order: `eachAttempt` inside all, `limited` wraps each attempt, inside the retry plugin.
+    // In this order: `eachAttempt` inside all, `limited` wraps each attempt, inside the retries.
     eachAttempt,
     limited({ cancel, retryBaseMs, clock, deadline, pastDeadline }),
-    retry
+    retried
   )
   return { octokit, close: () => transport.close() }
 }

@@ -148,7 +148,7 @@ interface GraphQLError {
 
 /**
  * The GraphQL errors of an answer of 200: Octokit's GraphqlResponseError, or the error a plugin
- * makes of such an answer (@octokit/plugin-retry's "status 500" for GitHub's "Something went
+ * makes of such an answer (`retried`'s "status 500" (retries.ts) for GitHub's "Something went
  * wrong", after its retries; @octokit/plugin-throttling's for RATE_LIMITED), which GitHub answered
  * with 200 all the same.
  */

@@ -4,9 +4,10 @@ import type { Clock } from '../runner/clock.js'
 import { MINUTE_MS, formatDuration } from '../runner/duration.js'
 import { ExplainedError } from '../runner/errors.js'
 import { answerOf, waitAsked } from './rest.js'
+import { retryQueue } from './retries.js'
 
 // How long a GitHub call may take, and what it waits for: its own time limit, the run's cancel,
-// the retry plugin's schedule, GitHub's rate limits (@octokit/plugin-throttling), and a second
+// the waits before retries (retries.ts), GitHub's rate limits (@octokit/plugin-throttling), and a second
 // between writes, the waits all on the run's clock and none past the step's time limit.
 
 /** What a rate-limit handler is told of the request. */
@@ -35,7 +36,7 @@ export class RateLimitError extends ExplainedError {}
 export interface LimitOptions {
   /** The run's cancel: it ends every wait and every call. */
   cancel?: AbortSignal
-  /** The first retry's wait (the retry plugin's schedule: the n-th waits n² times as long). */
+  /** The first retry's wait (@octokit/plugin-retry's schedule: the n-th waits n² times as long). */
   retryBaseMs: number
   clock: Clock
   /** The step's time limit on `clock`: no rate-limit wait goes past it. */
@@ -46,9 +47,9 @@ export interface LimitOptions {
 
 /**
  * The plugin that bounds every request, paces writes and waits on GitHub's rate limits. Registered
- * before @octokit/plugin-retry: the hooks it adds sit inside the retry plugin's, so each attempt is
- * bounded, and a rate limit the run cannot wait for never reaches the retry plugin as a 429 to
- * retry on its own schedule. One client (one token on one GitHub) paces its own writes.
+ * before `retried` (retries.ts): the hooks it adds sit inside the retries, so each attempt is
+ * bounded, and a rate limit the run cannot wait for never reaches them as a 429 to send again.
+ * One client (one token on one GitHub) paces its own writes.
  */
 export function limited({ cancel, retryBaseMs, clock, deadline, pastDeadline }: LimitOptions) {
   return (octokit: Octokit, octokitOptions: object): void => {
@@ -83,7 +84,7 @@ export function limited({ cancel, retryBaseMs, clock, deadline, pastDeadline }: 
       onRateLimit: decide('primary'),
       onSecondaryRateLimit: decide('secondary'),
       retryAfterBaseValue: 0,
-      ...unpacedGroups()
+      ...unqueued()
     }
     throttling(octokit, { ...octokitOptions, throttle })
     octokit.hook.wrap('request', async (request, options) => {
@@ -100,11 +101,13 @@ export function limited({ cancel, retryBaseMs, clock, deadline, pastDeadline }: 
 /**
  * The plugin's own queues, made to run each request at once. It paces writes and GraphQL queries
  * (a second apart) and searches on real timers, which the run's clock cannot see, shared by every
- * client of the process; `paced` spaces this client's writes on the run's clock instead. The groups
- * are not among the plugin's documented options: test/unit/throttling-contract.test.ts fails when
- * the plugin stops reading them (a burst of writes would take real seconds) or changes major.
+ * client of the process; `paced` spaces this client's writes on the run's clock instead. Its
+ * retries go through `retryQueue` (retries.ts) rather than a Bottleneck's timers. The queues are
+ * not among the plugin's documented options: test/unit/throttling-contract.test.ts fails when the
+ * plugin stops reading them (a burst of writes would take real seconds, each request a timer's
+ * turn) or changes major.
  */
-function unpacedGroups(): Partial<ThrottlingOptions> {
+function unqueued(): Partial<ThrottlingOptions> {
   const unpaced = {
     key: () => ({
       schedule: (_job: unknown, task: (...args: unknown[]) => unknown, ...args: unknown[]) =>
@@ -112,7 +115,10 @@ function unpacedGroups(): Partial<ThrottlingOptions> {
     })
   }
   const groups = ['global', 'auth', 'write', 'search', 'notifications'] as const
-  return Object.fromEntries(groups.map(g => [g, unpaced])) as Partial<ThrottlingOptions>
+  return {
+    ...Object.fromEntries(groups.map(g => [g, unpaced])),
+    retryLimiter: retryQueue()
+  } as Partial<ThrottlingOptions>
 }
 
 /** A write that creates or changes content: every REST call but a read (GraphQL queries only read). */
@@ -184,11 +190,11 @@ interface Bound {
 
 /**
  * Bounds each request, its retries included, by TIMEOUT_MS (GRACE_MS when made after the cancel)
- * and by the cancel signal, and waits before each retry. Hand-written beside
- * @octokit/plugin-retry because the plugin's own wait is a timer no signal can end: a cancel
- * during it would keep the step alive for up to 9 s. A rate limit's wait (`waits`) is the run's
+ * and by the cancel signal, and waits before each retry, on the run's clock: @octokit/plugin-retry's
+ * own wait is a timer no signal can end, and a cancel during it would keep the step alive for up
+ * to 9 s. A rate limit's wait (`waits`) is the run's
  * cancel alone can end, and the attempt after it has its own time limit. Registered first, so it
- * wraps each attempt, and the retry plugin's request options are the same object every time.
+ * wraps each attempt, and `retried` sends the same request options every time.
  */
 function bounded(
   octokit: Pick<Octokit, 'hook'>,
@@ -214,7 +220,7 @@ function bounded(
   }
   octokit.hook.wrap('request', async (request, options) => {
     let bound = bounds.get(options)
-    // No retry after this one: the retry plugin reads `retries` from these options.
+    // No retry after this one: `retried` (retries.ts) reads `retries` from these options.
     const last = (): void => void (options.request = { ...options.request, retries: 0 })
     const limit = waits.get(options)
     if (limit !== undefined && bound) {

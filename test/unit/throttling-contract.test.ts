@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { connectGitHub } from '../../src/github/session.js'
 import { WRITE_GAP_MS } from '../../src/github/limits.js'
 import { FakeGitHub } from '../simulator/fake-github.js'
@@ -108,6 +108,27 @@ describe("@octokit/plugin-throttling under limits.ts's wiring", () => {
     const [wait] = clock.pauses.slice(pauses)
     expect(wait).toBeGreaterThanOrEqual(31_000)
     expect(wait).toBeLessThanOrEqual(32_000)
+    await github.close()
+  })
+
+  it('sends a request, and a failed one again, without a timer’s turn: no Bottleneck queues them', async () => {
+    // Bottleneck's turns are real timers even at a wait of 0 (about 4 ms a request for each queue):
+    // @octokit/plugin-retry's Bottleneck per request, and the throttling plugin's own retry queue
+    // when it does not take `retryLimiter`. The 15 s time limits (and undici's) are longer.
+    const github = connectGitHub('ghs_t', where(), undefined, { clock })
+    await github.graphql(VIEWER, {})
+    gh.permissions.set('alice', { permission: 'write', role_name: 'write' })
+    gh.failures.set('permission', { status: 502, times: 1 })
+    gh.failures.set('graphql', { status: 429, times: 1, retryAfter: 1 })
+    const timers = vi.spyOn(globalThis, 'setTimeout')
+    await github.permission('alice')
+    await github.graphql(VIEWER, {})
+    await github.createComment(7, 'one')
+    const short = timers.mock.calls.filter(([, ms]) => (ms ?? 0) < 1000)
+    timers.mockRestore()
+    expect(short).toEqual([])
+    expect(gh.requests.filter(r => r.path.endsWith('/permission'))).toHaveLength(2)
+    expect(gh.requests.filter(r => r.path === '/graphql')).toHaveLength(3)
     await github.close()
   })
 })
