@@ -5,9 +5,9 @@
 // sub-action; only `--live` reaches the real service, whatever the environment holds. `--help` says so.
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { FakeGitHub, type GitHubRequest } from '../test/simulator/fake-github.js'
-import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../test/simulator/server.js'
-import { type RunResult, runAction } from '../test/support/run-action.js'
+import type { FakeGitHub, GitHubRequest } from '../test/simulator/fake-github.js'
+import type { Simulator } from '../test/simulator/server.js'
+import type { RunResult } from '../test/support/run-action.js'
 import {
   type LiveConnection,
   type StartOptions,
@@ -45,8 +45,14 @@ if (options.help) {
   process.exit(0)
 }
 
-const sim = live ? undefined : await Simulator.start({ job: { durationMs: 4000 } })
-const gh = options.mode === 'issue' ? await FakeGitHub.start() : undefined
+// Loaded once the arguments are read: --help and a mistake are answered at once, without the
+// simulator's validators and GitHub's GraphQL schema.
+const simulator = await import('../test/simulator/server.js')
+const fakeGitHub = await import('../test/simulator/fake-github.js')
+const { runAction } = await import('../test/support/run-action.js')
+const { SIM_API_KEY, SIM_PROJECT } = simulator
+const sim = live ? undefined : await simulator.Simulator.start({ job: { durationMs: 4000 } })
+const gh = options.mode === 'issue' ? await fakeGitHub.FakeGitHub.start() : undefined
 const connection: Record<string, string> = live
   ? { 'api-key': live.apiKey, 'project-id': live.projectId, 'api-url': live.apiUrl }
   : { 'api-key': SIM_API_KEY, 'project-id': SIM_PROJECT, 'api-url': (sim as Simulator).url }

@@ -11,10 +11,19 @@ import { limitChild } from '../support/child-limit.js'
 import { ROOT } from '../support/run-action.js'
 import { temporaryFolder } from '../support/temporary.js'
 
-const BIN = path.join(ROOT, 'node_modules', '@github', 'local-action', 'bin', 'local-action.js')
-// A run takes about 5 s of CPU (npm exec, tsx, local-action's own `npm ls` and its stubs), far
-// longer on a machine busy with other work: its time limit is a safety net for a run that hangs,
-// within the test's.
+const PACKAGE = path.join(ROOT, 'node_modules', '@github', 'local-action')
+const BIN = path.join(PACKAGE, 'bin', 'local-action.js')
+/**
+ * What the bin runs once it has found the package manager (npm: this repository's package.json
+ * names none) and the action's folder: `npm exec tsx <its src/index.ts> -- <arguments>`, with
+ * TARGET_ACTION_PATH and NODE_PACKAGE_MANAGER set. The bin's way is the `npm run local:agent` test's;
+ * the others run that command without npm exec, which costs most of a second of CPU each time.
+ */
+const TSX_CLI = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs')
+const LOCAL_ACTION = path.join(PACKAGE, 'src', 'index.ts')
+// A run takes about 4 s of CPU (tsx, local-action's own `npm ls` and its stubs; npm exec through the
+// bin), far longer on a machine busy with other work: its time limit is a safety net for a run
+// that hangs, within the test's.
 const LIMIT_MS = 100_000
 const TEST_LIMIT_MS = 120_000
 /** Ends a run's process group: npm exec and tsx under it. */
@@ -40,12 +49,15 @@ interface LocalRun {
   summary: string
 }
 
-/** `local-action run <action dir> <entry> <env file> [...more]`, from the repository, with a clean environment. */
+/**
+ * `local-action run <action dir> <entry> <env file> [...more]`, from the repository, with a clean
+ * environment: through its bin as `npm run local:*` does when `bin` is set, else as the bin would.
+ */
 async function localAction(
   actionDir: string,
   entry: string,
   vars: Record<string, string>,
-  more: string[] = []
+  { more = [], bin = false }: { more?: string[]; bin?: boolean } = {}
 ): Promise<LocalRun> {
   const workspace = temporaryFolder('mintlify-local-action-')
   const summaryFile = path.join(workspace, 'summary.md')
@@ -57,9 +69,17 @@ async function localAction(
   }).map(([name, value]) => `${name}=${value}`)
   writeFileSync(envFile, lines.join('\n') + '\n')
   // Its own process group, so that a run that hangs can be ended with npm exec and tsx under it.
-  const child = spawn(process.execPath, [BIN, 'run', actionDir, entry, envFile, ...more], {
+  const args = ['run', actionDir, entry, envFile, ...more]
+  const clean = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', FORCE_COLOR: '0' }
+  const bare = {
+    TARGET_ACTION_PATH: path.resolve(ROOT, actionDir),
+    NODE_PACKAGE_MANAGER: 'npm',
+    NODE_NO_WARNINGS: '1'
+  }
+  const command = bin ? [BIN, ...args] : [TSX_CLI, LOCAL_ACTION, ...args]
+  const child = spawn(process.execPath, command, {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', FORCE_COLOR: '0' },
+    env: bin ? clean : { ...clean, ...bare },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true
   })
@@ -139,7 +159,7 @@ describe.concurrent(
           INPUT_TIMEOUT: '20s'
           // No github-token: local-action passes its default, `${{ github.token }}`, as written.
         },
-        ['--post', 'src/post/main.ts']
+        { more: ['--post', 'src/post/main.ts'], bin: true }
       )
       // local-action exits 0 even after core.setFailed: the log tells failures.
       expect(run.code, run.log).toBe(0)

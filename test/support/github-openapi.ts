@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import type { Operation } from 'openapi-backend'
 import type { GitHubRequest } from '../simulator/fake-github.js'
-import { openApiBackend } from './openapi.js'
+import { openApiBackend, operationMatcher } from './openapi.js'
 import { perWorker } from './per-worker.js'
 import { ROOT } from './run-action.js'
 
@@ -119,6 +118,7 @@ export interface GitHubValidator {
 export async function gitHubValidator(): Promise<GitHubValidator> {
   // Once per worker: reading the 13 MB description and compiling takes a second or two.
   const api = await perWorker('github-openapi', () => openApiBackend(trimmed()))
+  const match = operationMatcher(api)
   return {
     problems(call, prefix = '') {
       if (isGraphQL(call, prefix))
@@ -138,7 +138,7 @@ export async function gitHubValidator(): Promise<GitHubValidator> {
         headers: { 'content-type': 'application/json' },
         body: call.body
       }
-      const operation = api.matchOperation(request) as Operation | undefined
+      const operation = match(request)
       if (!operation) return [`no documented operation for ${call.method} ${call.path}`]
       const problems: string[] = []
       for (const e of api.validateRequest(request, operation).errors ?? [])

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import addFormats from 'ajv-formats'
-import { OpenAPIBackend, type Operation } from 'openapi-backend'
+import { OpenAPIBackend, type Operation, type Request } from 'openapi-backend'
 import type { RecordedExchange } from '../simulator/server.js'
 import { perWorker } from './per-worker.js'
 import { ROOT } from './run-action.js'
@@ -47,6 +47,19 @@ export async function openApiBackend(definition: unknown): Promise<OpenAPIBacken
   return api
 }
 
+/**
+ * openapi-backend's matchOperation, once per method and path: the library rebuilds its list of
+ * operations, and a pattern for each, at every call, which made matching cost more than checking.
+ */
+export function operationMatcher(api: OpenAPIBackend): (request: Request) => Operation | undefined {
+  const found = new Map<string, Operation | undefined>()
+  return request => {
+    const key = `${request.method} ${request.path}`
+    if (!found.has(key)) found.set(key, api.matchOperation(request) as Operation | undefined)
+    return found.get(key)
+  }
+}
+
 export interface OpenApiValidator {
   /** Problems with one recorded exchange; empty when request and response match the documents. */
   problems(exchange: RecordedExchange): string[]
@@ -56,6 +69,7 @@ export async function openApiValidator(): Promise<OpenApiValidator> {
   const apis = await perWorker('service-openapi', () =>
     Promise.all([load('admin-openapi.json'), load('analytics.openapi.json')])
   )
+  const matchers = apis.map(operationMatcher)
   return {
     problems(exchange) {
       const request = {
@@ -65,8 +79,8 @@ export async function openApiValidator(): Promise<OpenApiValidator> {
         headers: exchange.headers as Record<string, string>,
         body: exchange.requestBody
       }
-      for (const api of apis) {
-        const operation = api.matchOperation(request) as Operation | undefined
+      for (const [i, api] of apis.entries()) {
+        const operation = matchers[i]?.(request)
         if (!operation) continue
         const problems: string[] = []
         const req = api.validateRequest(request, operation)
