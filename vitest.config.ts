@@ -1,17 +1,6 @@
 import { availableParallelism } from 'node:os'
 import { type ViteUserConfig, defineConfig } from 'vitest/config'
 
-/**
- * The tests that check the fakes and the action's calls against what GitHub and the service
- * publish: their OpenAPI descriptions, GitHub's webhook payloads, actionlint on every workflow.
- */
-const CONTRACT = [
-  'test/integration/github-openapi.test.ts',
-  'test/integration/simulator-openapi.test.ts',
-  'test/flows/webhook-examples.test.ts',
-  'test/unit/workflows.test.ts'
-]
-
 /** What every project runs with. */
 const shared = {
   // Files share a worker: loading vitest, undici, Octokit, the validators and the rest once per
@@ -33,29 +22,25 @@ export default defineConfig({
   test: {
     // Set here only, not in the projects, so that --maxWorkers on the command line still applies.
     maxWorkers: availableParallelism(),
-    // Three projects, run together by `npm test` (one run, coverage over src/), or apart
-    // (`--project unit`): .ci/run tests the sources while it builds the bundle the bundle tests run.
+    // Two projects, run apart (`--project sources`, `--project bundle`), as `npm test` and .ci/run
+    // do: the sources' tests with coverage over src/ while the bundle's wait on their processes.
     projects: [
       {
         test: {
           ...shared,
-          name: 'unit',
-          // In-process, on a virtual clock: a test that takes long is one that hangs.
+          name: 'sources',
+          // Unit, flow and integration tests, and the contract tests (the fakes and the action's
+          // calls against GitHub's and the service's published descriptions, GitHub's webhook
+          // payloads, actionlint), in one pool: they build the same validators and GraphQL schema
+          // once per worker (test/support/per-worker.ts), which a pool of their own built again (15 s
+          // more CPU time, measured).
           include: [
             'test/unit/**/*.test.ts',
             'test/flows/**/*.test.ts',
             'test/integration/**/*.test.ts'
           ],
-          exclude: CONTRACT,
-          testTimeout: 30_000,
-          hookTimeout: 30_000
-        }
-      },
-      {
-        test: {
-          ...shared,
-          name: 'contract',
-          include: CONTRACT,
+          // In-process, on a virtual clock: a test that takes long is one that hangs. A worker's
+          // first file builds those validators, seconds on a busy machine.
           testTimeout: 30_000,
           hookTimeout: 60_000
         }

@@ -1,4 +1,4 @@
-// `npm test`: the three vitest projects, as two processes at once. The sources' tests (unit, flows,
+// `npm test`: the two vitest projects, as two processes at once. The sources' tests (unit, flows,
 // contracts; coverage over src/) keep the cores busy; the bundle's tests (dist/ in processes of its
 // own) mostly wait on those processes, so in one shared pool they would hold workers idle. Run apart,
 // the bundle's waits fill the sources' gaps, as in .ci/run. The bundle's output is shown once the
@@ -37,7 +37,7 @@ if (args.length) {
   process.exitCode = (await done).code
 } else {
   const bundle = run(['--project', 'bundle'], { keep: true })
-  const sources = run(['--project', 'unit', '--project', 'contract', '--coverage.enabled'])
+  const sources = run(['--project', 'sources', '--coverage.enabled'])
   // Ctrl-C ends both.
   process.on('SIGINT', () => {
     bundle.child.kill('SIGINT')

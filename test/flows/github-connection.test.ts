@@ -4,6 +4,7 @@ import { SIM_PROJECT } from '../simulator/server.js'
 import { SilentProxy } from '../support/proxy.js'
 import type { RunOptions, RunResult } from '../support/run-action.js'
 import type { RunningInProcess } from '../support/run-in-process.js'
+import { loadAfresh } from '../support/afresh.js'
 
 // How the agent reaches GitHub, in-process: connections it owns and closes. The bundle's side (the
 // process really exits, on the runner's Node): test/bundle/github-proxy.test.ts.
@@ -52,8 +53,7 @@ async function behindSilentProxy(
       vi.stubEnv(name, proxy.url)
     vi.stubEnv('NO_PROXY', '')
     vi.stubEnv('no_proxy', '')
-    vi.resetModules()
-    const { startInProcess } = await import('../support/run-in-process.js')
+    const { startInProcess } = await loadAfresh(() => import('../support/run-in-process.js'))
     const base = options({ GITHUB_API_URL: 'https://api.github.proxied.test' })
     const running = startInProcess({ ...base, ...step, env: { ...base.env, ...step.env }, clock })
     await proxy.connected()

@@ -10,6 +10,7 @@ import type { RunOptions, RunResult } from '../support/run-action.js'
 import { runInProcess, startInProcess } from '../support/run-in-process.js'
 import { HeldClock } from '../support/virtual-clock.js'
 import { FORGED_MARKERS, markerLines } from '../support/markers.js'
+import { loadAfresh } from '../support/afresh.js'
 
 // The issue flows run in-process from src/ (the bundle's runner contract: test/bundle/agent.test.ts).
 const TOKEN = 'ghs_fake_token_value'
@@ -705,8 +706,7 @@ describe('triggered from an issue', () => {
     vi.stubEnv('HTTP_PROXY', proxy.url)
     vi.stubEnv('HTTPS_PROXY', proxy.url)
     vi.stubEnv('NO_PROXY', '')
-    vi.resetModules()
-    const fresh = await import('../support/run-in-process.js')
+    const fresh = await loadAfresh(() => import('../support/run-in-process.js'))
     try {
       const result = await fresh.runInProcess({
         ...options({ env: { GITHUB_API_URL: apiUrl } }),

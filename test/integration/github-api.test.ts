@@ -6,6 +6,7 @@ import { closedPort } from '../support/clients.js'
 import { LoopbackProxy, SilentProxy } from '../support/proxy.js'
 import { TcpProbe } from '../support/tcp-probe.js'
 import { HeldClock, VirtualClock } from '../support/virtual-clock.js'
+import { loadAfresh } from '../support/afresh.js'
 
 // Both ways to GitHub through the toolkit's getOctokit: direct, and behind a proxy chosen by the
 // toolkit's rules over the action's own connections (transport.ts). A runner's process starts with
@@ -18,8 +19,7 @@ async function connectGitHub(
   >
 ) {
   vi.stubEnv('GITHUB_API_URL', where.apiUrl)
-  vi.resetModules()
-  const { connectGitHub: connect } = await import('../../src/github/session.js')
+  const { connectGitHub: connect } = await loadAfresh(() => import('../../src/github/session.js'))
   return connect(token, where, cancel, { clock: new VirtualClock(), ...options })
 }
 let gh: FakeGitHub

@@ -2,6 +2,7 @@ import { VirtualClock } from '../support/virtual-clock.js'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { FakeGitHub } from '../simulator/fake-github.js'
 import { type GitHubValidator, gitHubValidator } from '../support/github-openapi.js'
+import { loadAfresh } from '../support/afresh.js'
 
 // The fake GitHub's routes and the calls the action makes through Octokit, checked against GitHub's
 // own OpenAPI description: the paths, parameters and bodies, and the fields the fake answers with.
@@ -17,8 +18,7 @@ const AFTER = 'b'.repeat(40)
 
 async function connect() {
   vi.stubEnv('GITHUB_API_URL', gh.url)
-  vi.resetModules()
-  const { connectGitHub } = await import('../../src/github/session.js')
+  const { connectGitHub } = await loadAfresh(() => import('../../src/github/session.js'))
   // Its writes are paced a second apart on this clock, not in real seconds.
   return connectGitHub('ghs_t', { owner: 'acme', repo: 'app', apiUrl: gh.url }, undefined, {
     clock: new VirtualClock()
