@@ -2,7 +2,7 @@
 // `npm run local:visitors`), which loads each entry's `main.ts`, calls its exported run() with
 // @actions/core and @actions/github replaced by its own stubs, and prints the outputs in a table.
 import { spawn } from 'node:child_process'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { accessSync, constants, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../simulator/server.js'
@@ -34,6 +34,54 @@ function endGroup(pid: number | undefined): void {
     // Ended meanwhile.
   }
 }
+/**
+ * `npm` for the runs. local-action runs `npm ls <the packages it stubs> --json --long` at every
+ * start, to find them: a second of CPU each time, for the same answer, as the tree does not change
+ * while the file runs. This npm asks the real one once for each set of arguments (the first run,
+ * which goes alone) and answers again from what it said; anything else goes to the real npm.
+ */
+const NPM_ONCE = `#!/usr/bin/env node
+const { spawnSync } = require('node:child_process')
+const { createHash } = require('node:crypto')
+const fs = require('node:fs')
+const path = require('node:path')
+const args = process.argv.slice(2)
+const real = process.env.NPM_ONCE_REAL
+if (args[0] !== 'ls') process.exit(spawnSync(real, args, { stdio: 'inherit' }).status ?? 1)
+const key = createHash('sha256').update([process.cwd(), ...args].join('\\0')).digest('hex')
+const said = path.join(__dirname, key + '.json')
+if (!fs.existsSync(said)) {
+  const answer = spawnSync(real, args, { encoding: 'utf8', maxBuffer: 1 << 26 })
+  if (answer.status !== 0) {
+    process.stdout.write(answer.stdout ?? '')
+    process.stderr.write(answer.stderr ?? '')
+    process.exit(answer.status ?? 1)
+  }
+  fs.writeFileSync(said, answer.stdout)
+}
+process.stdout.write(fs.readFileSync(said))
+`
+
+/** The folder of that npm, to put first on PATH, and the real npm's path it calls. */
+function npmOnce(): { dir: string; real: string } {
+  const real = (process.env.PATH ?? '')
+    .split(path.delimiter)
+    .map(dir => path.join(dir, 'npm'))
+    .find(file => {
+      try {
+        accessSync(file, constants.X_OK)
+        return true
+      } catch {
+        return false
+      }
+    })
+  if (!real) throw new Error('npm is not on PATH')
+  const dir = temporaryFolder('npm-once-')
+  writeFileSync(path.join(dir, 'npm'), NPM_ONCE, { mode: 0o755 })
+  return { dir, real }
+}
+let npm: { dir: string; real: string }
+
 // Runs still going when the file ends (a test that failed while its run went on).
 const running = new Set<number>()
 afterAll(() => {
@@ -70,7 +118,12 @@ async function localAction(
   writeFileSync(envFile, lines.join('\n') + '\n')
   // Its own process group, so that a run that hangs can be ended with npm exec and tsx under it.
   const args = ['run', actionDir, entry, envFile, ...more]
-  const clean = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', FORCE_COLOR: '0' }
+  const clean = {
+    PATH: `${npm.dir}${path.delimiter}${process.env.PATH ?? ''}`,
+    NPM_ONCE_REAL: npm.real,
+    HOME: process.env.HOME ?? '',
+    FORCE_COLOR: '0'
+  }
   const bare = {
     TARGET_ACTION_PATH: path.resolve(ROOT, actionDir),
     NODE_PACKAGE_MANAGER: 'npm',
@@ -125,6 +178,7 @@ const connection = {
 let sim: Simulator
 let gh: FakeGitHub
 beforeAll(async () => {
+  npm = npmOnce()
   sim = await Simulator.start({ job: { durationMs: 500 } })
   sim.setVisitors(30)
   gh = await FakeGitHub.start()
@@ -143,8 +197,10 @@ const onGitHub = (repository: string) => ({
   'INPUT_GITHUB-TOKEN': 'ghs_local_action_token'
 })
 
-describe.concurrent(
-  'the actions run from source by @github/local-action',
+// The first run goes alone, through local-action's bin as `npm run local:agent` runs it: it asks
+// npm what the others are then told (npmOnce).
+describe(
+  'the agent run from source by @github/local-action, as npm run local:agent runs it',
   { timeout: TEST_LIMIT_MS },
   () => {
     it('agent: creates the job, waits, reports the pull request, then runs the post step', async () => {
@@ -174,7 +230,13 @@ describe.concurrent(
       expect(run.summary).toContain(run.outputs.prLink)
       expect(run.log + run.summary).not.toContain(SIM_API_KEY)
     })
+  }
+)
 
+describe.concurrent(
+  'the sub-actions run from source by @github/local-action',
+  { timeout: TEST_LIMIT_MS },
+  () => {
     it('visitors: writes every row to the file in the workspace', async () => {
       const run = await localAction('visitors', '../src/visitors/main.ts', {
         ...connection,

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { perWorker } from './per-worker.js'
 
-// Kept per worker, not per module: the module registry is reset after each file, and the folders
-// must be found again by the setup file's hook (test/support/setup.ts).
+// Kept per worker, not per module: a test may load the modules afresh (afresh.ts), and the folders
+// must still be found by the setup file's hook (test/support/setup.ts).
 const made = (): Set<string> => perWorker('temporary-folders', () => new Set<string>())
 
 /**
