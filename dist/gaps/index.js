@@ -47673,29 +47673,28 @@ const WatermarkSchema = dist/* object */.Ikc({
      */
     left: maybe(format_time)
 });
-/** Repositories listed but never read yet (GitHub refused them): when a run first said they wait. */
-const unreadRepositories = dist/* pipe */.FsL(anyRecord, dist/* transform */.pdi(entries => Object.fromEntries(Object.entries(entries)
-    .slice(0, format_MAX_REPOSITORIES)
-    .flatMap(([key, value]) => {
-    const entry = dist/* safeParse */.xLC(UnreadSchema, value);
-    return entry.success && key === entry.output.name.toLowerCase()
-        ? [[key, entry.output]]
-        : [];
-}))));
 /**
- * The code repositories' watermarks, by owner/name in lower case, each dropped when out of shape;
- * the first MAX_WATERMARKS read. Runs drop those of repositories no longer listed when they write;
- * a ledger an older version wrote may hold more than MAX_REPOSITORIES, and a listed repository's
- * must not be the one cut.
+ * Entries by repository, keyed by owner/name in lower case: each dropped when out of `schema`'s
+ * shape or filed under another name than its own; the first `max` read.
  */
-const watermarks = dist/* pipe */.FsL(anyRecord, dist/* transform */.pdi(marks => Object.fromEntries(Object.entries(marks)
-    .slice(0, MAX_WATERMARKS)
-    .flatMap(([key, value]) => {
-    const mark = dist/* safeParse */.xLC(WatermarkSchema, value);
-    return mark.success && key === mark.output.name.toLowerCase()
-        ? [[key, mark.output]]
-        : [];
-}))));
+function byRepository(schema, max) {
+    return dist/* pipe */.FsL(anyRecord, dist/* transform */.pdi(entries => Object.fromEntries(Object.entries(entries)
+        .slice(0, max)
+        .flatMap(([key, value]) => {
+        const entry = dist/* safeParse */.xLC(schema, value);
+        return entry.success && key === entry.output.name.toLowerCase()
+            ? [[key, entry.output]]
+            : [];
+    }))));
+}
+/** Repositories listed but never read yet (GitHub refused them): when a run first said they wait. */
+const unreadRepositories = byRepository(UnreadSchema, format_MAX_REPOSITORIES);
+/**
+ * The code repositories' watermarks, each dropped when out of shape; the first MAX_WATERMARKS read.
+ * Runs drop those of repositories no longer listed when they write; a ledger an older version wrote
+ * may hold more than MAX_REPOSITORIES, and a listed repository's must not be the one cut.
+ */
+const watermarks = byRepository(WatermarkSchema, MAX_WATERMARKS);
 /** Day counts: `YYYY-MM-DD` keys with whole counts of 0 to a million; the last MAX_DAYS days. */
 const dayCounts = dist/* pipe */.FsL(anyRecord, dist/* transform */.pdi(days => Object.fromEntries(Object.entries(days)
     .filter(([day, n]) => DAY_KEY.test(day) && Number.isInteger(n) && n >= 0 && n <= 1e6)

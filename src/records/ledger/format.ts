@@ -296,46 +296,41 @@ const WatermarkSchema = v.object({
   left: maybe(time)
 })
 
-/** Repositories listed but never read yet (GitHub refused them): when a run first said they wait. */
-const unreadRepositories = v.pipe(
-  anyRecord,
-  v.transform(
-    entries =>
-      Object.fromEntries(
-        Object.entries(entries)
-          .slice(0, MAX_REPOSITORIES)
-          .flatMap(([key, value]) => {
-            const entry = v.safeParse(UnreadSchema, value)
-            return entry.success && key === entry.output.name.toLowerCase()
-              ? [[key, entry.output]]
-              : []
-          })
-      ) as Record<string, v.InferOutput<typeof UnreadSchema>>
+/**
+ * Entries by repository, keyed by owner/name in lower case: each dropped when out of `schema`'s
+ * shape or filed under another name than its own; the first `max` read.
+ */
+function byRepository<S extends v.GenericSchema<unknown, { name: string }>>(
+  schema: S,
+  max: number
+) {
+  return v.pipe(
+    anyRecord,
+    v.transform(
+      entries =>
+        Object.fromEntries(
+          Object.entries(entries)
+            .slice(0, max)
+            .flatMap(([key, value]) => {
+              const entry = v.safeParse(schema, value)
+              return entry.success && key === entry.output.name.toLowerCase()
+                ? [[key, entry.output]]
+                : []
+            })
+        ) as Record<string, v.InferOutput<S>>
+    )
   )
-)
+}
+
+/** Repositories listed but never read yet (GitHub refused them): when a run first said they wait. */
+const unreadRepositories = byRepository(UnreadSchema, MAX_REPOSITORIES)
 
 /**
- * The code repositories' watermarks, by owner/name in lower case, each dropped when out of shape;
- * the first MAX_WATERMARKS read. Runs drop those of repositories no longer listed when they write;
- * a ledger an older version wrote may hold more than MAX_REPOSITORIES, and a listed repository's
- * must not be the one cut.
+ * The code repositories' watermarks, each dropped when out of shape; the first MAX_WATERMARKS read.
+ * Runs drop those of repositories no longer listed when they write; a ledger an older version wrote
+ * may hold more than MAX_REPOSITORIES, and a listed repository's must not be the one cut.
  */
-const watermarks = v.pipe(
-  anyRecord,
-  v.transform(
-    marks =>
-      Object.fromEntries(
-        Object.entries(marks)
-          .slice(0, MAX_WATERMARKS)
-          .flatMap(([key, value]) => {
-            const mark = v.safeParse(WatermarkSchema, value)
-            return mark.success && key === mark.output.name.toLowerCase()
-              ? [[key, mark.output]]
-              : []
-          })
-      ) as Record<string, v.InferOutput<typeof WatermarkSchema>>
-  )
-)
+const watermarks = byRepository(WatermarkSchema, MAX_WATERMARKS)
 
 /** Day counts: `YYYY-MM-DD` keys with whole counts of 0 to a million; the last MAX_DAYS days. */
 const dayCounts = v.pipe(
