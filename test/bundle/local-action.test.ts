@@ -21,9 +21,9 @@ const BIN = path.join(PACKAGE, 'bin', 'local-action.js')
  * what tsx's command line starts), without npm exec: about a second of CPU less each time.
  */
 const LOCAL_ACTION = path.join(PACKAGE, 'src', 'index.ts')
-// A run takes about 4 s of CPU (tsx, local-action's own `npm ls` and its stubs; npm exec through the
-// bin), far longer on a machine busy with other work: its time limit is a safety net for a run
-// that hangs, within the test's.
+// A run takes about 3 s of CPU (tsx, local-action and its stubs; npm exec and the real `npm ls`
+// for the first), far longer on a machine busy with other work: its time limit is a safety net for
+// a run that hangs, within the test's.
 const LIMIT_MS = 100_000
 const TEST_LIMIT_MS = 120_000
 /** Ends a run's process group: npm exec and tsx under it. */
