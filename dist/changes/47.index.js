@@ -56,6 +56,11 @@ const DURATION_PATTERN = /^(?:\d+(?:\.\d+)?(?:ms|s|m|h|d|w))+$/;
 /** A key of the file: optional, with what people read about it. */
 const key = (schema, info) => dist/* optional */.lqM(dist/* pipe */.FsL(schema, dist/* title */.DDF(info.form), dist/* description */.h_(info.description), dist/* metadata */.yuE({ examples: [info.example] })));
 const label = (what) => dist/* pipe */.FsL(dist/* string */.YjP(`must be ${what}`), dist/* minLength */.BpQ(1, `must be ${what}`), dist/* maxLength */.Ru6(50, 'must be at most 50 characters (GitHub’s longest label name)'), dist/* regex */.yGV(/^\S(?:[^\r\n]*\S)?$/, 'must be one line with no space at either end'));
+/** A duration within its range, as `parseDuration` reads it: `example` is the one its messages give. */
+const schema_duration = (range, example, rangeText) => dist/* pipe */.FsL(dist/* string */.YjP(`must be a duration such as ${example}`), dist/* regex */.yGV(DURATION_PATTERN, `must be a duration such as ${example}, 2w or 36h`), dist/* check */.z6Y(text => {
+    const ms = (0,duration/* parseDuration */.E9)(text) ?? 0;
+    return ms >= range.min && ms <= range.max;
+}, `must be from ${rangeText}`));
 const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\[bot\])?$/;
 const glob = dist/* pipe */.FsL(dist/* string */.YjP('must be a glob such as src/** (text, quoted when it starts with ! or *)'), dist/* minLength */.BpQ(1, 'must be a glob such as src/**, not empty'), dist/* maxLength */.Ru6(500, 'must be a glob of at most 500 characters'), dist/* check */.z6Y(path_filter/* isGlob */.fg, 'is not a glob picomatch can read (an unclosed [ or ( ?)'));
 const globs = (what) => dist/* pipe */.FsL(dist/* array */.YOg(glob, `must be a YAML list of globs${what}`), dist/* maxLength */.Ru6(path_filter/* MAX_PATTERNS */.nP, `must list at most ${path_filter/* MAX_PATTERNS */.nP} globs`));
@@ -139,10 +144,7 @@ const POLICY_SCHEMA = dist/* pipe */.FsL(dist/* strictObject */.rej({
         description: 'In a docs repository: the code repositories this docs project documents, each from its own watermark in the dashboard’s ledger (needs dashboard: true). A repository with its own paths or paths-ignore uses those; the others use the file’s. Empty: this repository’s own changes.',
         example: ['acme/cli', { repository: 'acme/api', paths: ['src/**', '!**/*.test.ts'] }]
     }),
-    since: key(dist/* pipe */.FsL(dist/* string */.YjP('must be a duration such as 30d'), dist/* regex */.yGV(DURATION_PATTERN, 'must be a duration such as 30d, 2w or 36h'), dist/* check */.z6Y(text => {
-        const ms = (0,duration/* parseDuration */.E9)(text) ?? 0;
-        return ms >= SINCE_MS.min && ms <= SINCE_MS.max;
-    }, 'must be from 1h to 90d')), {
+    since: key(schema_duration(SINCE_MS, '30d', '1h to 90d'), {
         form: 'duration, 1h–90d (30d)',
         description: 'With code-repositories: a code repository the dashboard has no last documented commit for (a first install, a repository just added) is read from this far back, so a dry run previews what the window’s merges would produce. Without it, its newest commit is recorded and its next merge is the first documented.',
         example: '30d'
@@ -182,10 +184,7 @@ const POLICY_SCHEMA = dist/* pipe */.FsL(dist/* strictObject */.rej({
         description: 'At most this many docs pull requests of the project open at once (a running job without one yet counts): a change that cannot fold waits on the dashboard.',
         example: 1
     }),
-    'expire-after': key(dist/* pipe */.FsL(dist/* string */.YjP('must be a duration such as 14d or 2w'), dist/* regex */.yGV(DURATION_PATTERN, 'must be a duration such as 14d, 2w or 36h'), dist/* check */.z6Y(text => {
-        const ms = (0,duration/* parseDuration */.E9)(text) ?? 0;
-        return ms >= EXPIRE_AFTER_MS.min && ms <= EXPIRE_AFTER_MS.max;
-    }, 'must be from 1h to 365d')), {
+    'expire-after': key(schema_duration(EXPIRE_AFTER_MS, '14d', '1h to 365d'), {
         form: 'duration, 1h–365d (14d, 2w)',
         description: 'Close the docs pull requests nobody but the agent has touched for this long, with a comment; the next change starts a new job. Needs the docs-token input.',
         example: '14d'

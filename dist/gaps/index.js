@@ -44472,15 +44472,14 @@ function lastPage(link) {
         return 1;
     }
 }
-function issueCalls({ octokit, owner, repo }) {
+function issueCalls({ octokit, ...repository }) {
     return {
         async listComments(issue) {
             // GitHub lists an issue's comments oldest first. What the action looks for is near either
             // end (its own comment early, the newest records late), so it reads the first page and, from
             // the last page GitHub names, backwards: COMMENT_PAGES requests at most, however long the thread.
             const page = (n) => octokit.rest.issues.listComments({
-                owner,
-                repo,
+                ...repository,
                 issue_number: issue,
                 per_page: PAGE_SIZE,
                 page: n
@@ -44499,8 +44498,7 @@ function issueCalls({ octokit, owner, repo }) {
         },
         async createComment(issue, body) {
             const { data } = await octokit.rest.issues.createComment({
-                owner,
-                repo,
+                ...repository,
                 issue_number: issue,
                 body,
                 // Never retried: GitHub may have posted the comment before failing to say so.
@@ -44509,17 +44507,11 @@ function issueCalls({ octokit, owner, repo }) {
             return data.id;
         },
         async updateComment(id, body) {
-            await octokit.rest.issues.updateComment({
-                owner,
-                repo,
-                comment_id: id,
-                body
-            });
+            await octokit.rest.issues.updateComment({ ...repository, comment_id: id, body });
         },
         async issuesWithLabel(label) {
             const { data, headers } = await octokit.rest.issues.listForRepo({
-                owner,
-                repo,
+                ...repository,
                 labels: label,
                 state: 'all',
                 sort: 'updated',
@@ -44530,8 +44522,7 @@ function issueCalls({ octokit, owner, repo }) {
         },
         async createIssue(title, body, labels) {
             const { data, headers } = await octokit.rest.issues.create({
-                owner,
-                repo,
+                ...repository,
                 title,
                 body,
                 labels,
@@ -44542,8 +44533,7 @@ function issueCalls({ octokit, owner, repo }) {
         },
         async getIssue(number) {
             const { data, headers } = await octokit.rest.issues.get({
-                owner,
-                repo,
+                ...repository,
                 issue_number: number
             });
             return asIssue(data, headers);
@@ -44551,8 +44541,7 @@ function issueCalls({ octokit, owner, repo }) {
         async updateIssue(number, change) {
             const made = typeof change === 'function' ? { request: { [EACH_ATTEMPT]: change } } : change;
             const { data, headers } = await octokit.rest.issues.update({
-                owner,
-                repo,
+                ...repository,
                 issue_number: number,
                 ...made
             });
@@ -44688,30 +44677,24 @@ class PatchDropper {
 
 /** A page of a commit's files without patches, kept at most: 100 entries and a long message fit many times over. */
 const MAX_COMMIT_BYTES = 8 << 20;
-function pullCalls({ octokit, owner, repo }) {
+function pullCalls({ octokit, ...repository }) {
     // GitHub pages a commit's files by `page` and `per_page`; the commit's own fields repeat.
-    const commitPage = (sha, page, perPage, request) => octokit.rest.repos.getCommit({ owner, repo, ref: sha, page, per_page: perPage, request });
+    const commitPage = (sha, page, perPage, request) => octokit.rest.repos.getCommit({ ...repository, ref: sha, page, per_page: perPage, request });
     return {
         async pull(number) {
-            const { data } = await octokit.rest.pulls.get({ owner, repo, pull_number: number });
+            const { data } = await octokit.rest.pulls.get({ ...repository, pull_number: number });
             return pullOf(number, data);
         },
         async closePull(number) {
             const { data } = await octokit.rest.pulls.update({
-                owner,
-                repo,
+                ...repository,
                 pull_number: number,
                 state: 'closed'
             });
             return pullOf(number, data);
         },
         async requestReviewers(number, reviewers) {
-            await octokit.rest.pulls.requestReviewers({
-                owner,
-                repo,
-                pull_number: number,
-                reviewers
-            });
+            await octokit.rest.pulls.requestReviewers({ ...repository, pull_number: number, reviewers });
         },
         async commitFiles(sha, page, perPage) {
             const { data } = await commitPage(sha, page, perPage, {});
@@ -44726,8 +44709,7 @@ function pullCalls({ octokit, owner, repo }) {
         },
         async *pullFilePages(pull, perPage) {
             const pages = octokit.paginate.iterator(octokit.rest.pulls.listFiles, {
-                owner,
-                repo,
+                ...repository,
                 pull_number: pull,
                 per_page: perPage
             });
@@ -44736,8 +44718,7 @@ function pullCalls({ octokit, owner, repo }) {
         },
         async reviewComments(pull, review) {
             const { data } = await octokit.rest.pulls.listCommentsForReview({
-                owner,
-                repo,
+                ...repository,
                 pull_number: pull,
                 review_id: review,
                 per_page: PAGE_SIZE
@@ -44750,8 +44731,7 @@ function pullCalls({ octokit, owner, repo }) {
             try {
                 // One commit a page: only the status is read, not the range.
                 const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
-                    owner,
-                    repo,
+                    ...repository,
                     basehead: `${base}...${head}`,
                     per_page: 1
                 });
@@ -44805,12 +44785,11 @@ const MAX_FILE_BYTES = 10 * 1024 * 1024;
 const GITHUB_RAW_LIMIT = 100 * 1024 * 1024;
 /** Files read in one GraphQL request at most (fileTexts). */
 const FILES_PER_QUERY = 50;
-function repositoryCalls({ octokit, owner, repo }) {
+function repositoryCalls({ octokit, ...repository }) {
     return {
         async permission(user) {
             const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({
-                owner,
-                repo,
+                ...repository,
                 username: user
             });
             // An answer without a permission (a redirect's page, a proxy's) is no answer at all.
@@ -44824,8 +44803,7 @@ function repositoryCalls({ octokit, owner, repo }) {
         },
         async treePaths() {
             const { data } = await octokit.rest.git.getTree({
-                owner,
-                repo,
+                ...repository,
                 tree_sha: 'HEAD',
                 recursive: 'true'
             });
@@ -44841,8 +44819,7 @@ function repositoryCalls({ octokit, owner, repo }) {
             let answer;
             try {
                 answer = await octokit.rest.repos.getContent({
-                    owner,
-                    repo,
+                    ...repository,
                     path,
                     headers: { accept: 'application/vnd.github.raw+json' },
                     // The body as it comes, so that no more than maxBytes of it is ever held.
@@ -44871,7 +44848,7 @@ function repositoryCalls({ octokit, owner, repo }) {
             const files = new Map();
             if (!paths.length)
                 return files;
-            const variables = { owner, name: repo };
+            const variables = { owner: repository.owner, name: repository.repo };
             paths.forEach((p, i) => (variables[`p${i}`] = `HEAD:${p}`));
             const query = `query($owner: String!, $name: String!, ${paths.map((_, i) => `$p${i}: String!`).join(', ')}) {
   repository(owner: $owner, name: $name) {

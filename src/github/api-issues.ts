@@ -63,7 +63,7 @@ export function lastPage(link: string | undefined): number {
   }
 }
 
-export function issueCalls({ octokit, owner, repo }: RepoRest): IssueCalls {
+export function issueCalls({ octokit, ...repository }: RepoRest): IssueCalls {
   return {
     async listComments(issue) {
       // GitHub lists an issue's comments oldest first. What the action looks for is near either
@@ -71,8 +71,7 @@ export function issueCalls({ octokit, owner, repo }: RepoRest): IssueCalls {
       // the last page GitHub names, backwards: COMMENT_PAGES requests at most, however long the thread.
       const page = (n: number) =>
         octokit.rest.issues.listComments({
-          owner,
-          repo,
+          ...repository,
           issue_number: issue,
           per_page: PAGE_SIZE,
           page: n
@@ -91,8 +90,7 @@ export function issueCalls({ octokit, owner, repo }: RepoRest): IssueCalls {
     },
     async createComment(issue, body) {
       const { data } = await octokit.rest.issues.createComment({
-        owner,
-        repo,
+        ...repository,
         issue_number: issue,
         body,
         // Never retried: GitHub may have posted the comment before failing to say so.
@@ -101,17 +99,11 @@ export function issueCalls({ octokit, owner, repo }: RepoRest): IssueCalls {
       return data.id
     },
     async updateComment(id, body) {
-      await octokit.rest.issues.updateComment({
-        owner,
-        repo,
-        comment_id: id,
-        body
-      })
+      await octokit.rest.issues.updateComment({ ...repository, comment_id: id, body })
     },
     async issuesWithLabel(label) {
       const { data, headers } = await octokit.rest.issues.listForRepo({
-        owner,
-        repo,
+        ...repository,
         labels: label,
         state: 'all',
         sort: 'updated',
@@ -122,8 +114,7 @@ export function issueCalls({ octokit, owner, repo }: RepoRest): IssueCalls {
     },
     async createIssue(title, body, labels) {
       const { data, headers } = await octokit.rest.issues.create({
-        owner,
-        repo,
+        ...repository,
         title,
         body,
         labels,
@@ -134,8 +125,7 @@ export function issueCalls({ octokit, owner, repo }: RepoRest): IssueCalls {
     },
     async getIssue(number) {
       const { data, headers } = await octokit.rest.issues.get({
-        owner,
-        repo,
+        ...repository,
         issue_number: number
       })
       return asIssue(data, headers)
@@ -143,8 +133,7 @@ export function issueCalls({ octokit, owner, repo }: RepoRest): IssueCalls {
     async updateIssue(number, change) {
       const made = typeof change === 'function' ? { request: { [EACH_ATTEMPT]: change } } : change
       const { data, headers } = await octokit.rest.issues.update({
-        owner,
-        repo,
+        ...repository,
         issue_number: number,
         ...made
       })

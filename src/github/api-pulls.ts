@@ -46,35 +46,29 @@ export interface ChangedFile {
 /** A page of a commit's files without patches, kept at most: 100 entries and a long message fit many times over. */
 const MAX_COMMIT_BYTES = 8 << 20
 
-export function pullCalls({ octokit, owner, repo }: RepoRest): PullCalls {
+export function pullCalls({ octokit, ...repository }: RepoRest): PullCalls {
   // GitHub pages a commit's files by `page` and `per_page`; the commit's own fields repeat.
   const commitPage = (
     sha: string,
     page: number,
     perPage: number,
     request: { parseSuccessResponseBody?: boolean }
-  ) => octokit.rest.repos.getCommit({ owner, repo, ref: sha, page, per_page: perPage, request })
+  ) => octokit.rest.repos.getCommit({ ...repository, ref: sha, page, per_page: perPage, request })
   return {
     async pull(number) {
-      const { data } = await octokit.rest.pulls.get({ owner, repo, pull_number: number })
+      const { data } = await octokit.rest.pulls.get({ ...repository, pull_number: number })
       return pullOf(number, data)
     },
     async closePull(number) {
       const { data } = await octokit.rest.pulls.update({
-        owner,
-        repo,
+        ...repository,
         pull_number: number,
         state: 'closed'
       })
       return pullOf(number, data)
     },
     async requestReviewers(number, reviewers) {
-      await octokit.rest.pulls.requestReviewers({
-        owner,
-        repo,
-        pull_number: number,
-        reviewers
-      })
+      await octokit.rest.pulls.requestReviewers({ ...repository, pull_number: number, reviewers })
     },
     async commitFiles(sha, page, perPage) {
       const { data } = await commitPage(sha, page, perPage, {})
@@ -89,8 +83,7 @@ export function pullCalls({ octokit, owner, repo }: RepoRest): PullCalls {
     },
     async *pullFilePages(pull, perPage) {
       const pages = octokit.paginate.iterator(octokit.rest.pulls.listFiles, {
-        owner,
-        repo,
+        ...repository,
         pull_number: pull,
         per_page: perPage
       })
@@ -98,8 +91,7 @@ export function pullCalls({ octokit, owner, repo }: RepoRest): PullCalls {
     },
     async reviewComments(pull, review) {
       const { data } = await octokit.rest.pulls.listCommentsForReview({
-        owner,
-        repo,
+        ...repository,
         pull_number: pull,
         review_id: review,
         per_page: PAGE_SIZE
@@ -114,8 +106,7 @@ export function pullCalls({ octokit, owner, repo }: RepoRest): PullCalls {
       try {
         // One commit a page: only the status is read, not the range.
         const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
-          owner,
-          repo,
+          ...repository,
           basehead: `${base}...${head}`,
           per_page: 1
         })

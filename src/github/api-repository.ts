@@ -40,12 +40,11 @@ export interface RepositoryCalls {
   fileTexts(paths: readonly string[]): Promise<Map<string, RepoFile>>
 }
 
-export function repositoryCalls({ octokit, owner, repo }: RepoRest): RepositoryCalls {
+export function repositoryCalls({ octokit, ...repository }: RepoRest): RepositoryCalls {
   return {
     async permission(user) {
       const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({
-        owner,
-        repo,
+        ...repository,
         username: user
       })
       // An answer without a permission (a redirect's page, a proxy's) is no answer at all.
@@ -59,8 +58,7 @@ export function repositoryCalls({ octokit, owner, repo }: RepoRest): RepositoryC
     },
     async treePaths() {
       const { data } = await octokit.rest.git.getTree({
-        owner,
-        repo,
+        ...repository,
         tree_sha: 'HEAD',
         recursive: 'true'
       })
@@ -76,8 +74,7 @@ export function repositoryCalls({ octokit, owner, repo }: RepoRest): RepositoryC
       let answer: { headers: Record<string, unknown>; data: unknown }
       try {
         answer = await octokit.rest.repos.getContent({
-          owner,
-          repo,
+          ...repository,
           path,
           headers: { accept: 'application/vnd.github.raw+json' },
           // The body as it comes, so that no more than maxBytes of it is ever held.
@@ -102,7 +99,7 @@ export function repositoryCalls({ octokit, owner, repo }: RepoRest): RepositoryC
         throw new Error(`fileTexts reads ${FILES_PER_QUERY} files a request at most`)
       const files = new Map<string, RepoFile>()
       if (!paths.length) return files
-      const variables: Record<string, string> = { owner, name: repo }
+      const variables: Record<string, string> = { owner: repository.owner, name: repository.repo }
       paths.forEach((p, i) => (variables[`p${i}`] = `HEAD:${p}`))
       const query = `query($owner: String!, $name: String!, ${paths.map((_, i) => `$p${i}: String!`).join(', ')}) {
   repository(owner: $owner, name: $name) {

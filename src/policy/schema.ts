@@ -58,6 +58,17 @@ const label = (what: string) =>
     v.regex(/^\S(?:[^\r\n]*\S)?$/, 'must be one line with no space at either end')
   )
 
+/** A duration within its range, as `parseDuration` reads it: `example` is the one its messages give. */
+const duration = (range: { min: number; max: number }, example: string, rangeText: string) =>
+  v.pipe(
+    v.string(`must be a duration such as ${example}`),
+    v.regex(DURATION_PATTERN, `must be a duration such as ${example}, 2w or 36h`),
+    v.check(text => {
+      const ms = parseDuration(text) ?? 0
+      return ms >= range.min && ms <= range.max
+    }, `must be from ${rangeText}`)
+  )
+
 const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\[bot\])?$/
 
 const glob = v.pipe(
@@ -219,22 +230,12 @@ export const POLICY_SCHEMA = v.pipe(
           example: ['acme/cli', { repository: 'acme/api', paths: ['src/**', '!**/*.test.ts'] }]
         }
       ),
-      since: key(
-        v.pipe(
-          v.string('must be a duration such as 30d'),
-          v.regex(DURATION_PATTERN, 'must be a duration such as 30d, 2w or 36h'),
-          v.check(text => {
-            const ms = parseDuration(text) ?? 0
-            return ms >= SINCE_MS.min && ms <= SINCE_MS.max
-          }, 'must be from 1h to 90d')
-        ),
-        {
-          form: 'duration, 1h–90d (30d)',
-          description:
-            'With code-repositories: a code repository the dashboard has no last documented commit for (a first install, a repository just added) is read from this far back, so a dry run previews what the window’s merges would produce. Without it, its newest commit is recorded and its next merge is the first documented.',
-          example: '30d'
-        }
-      ),
+      since: key(duration(SINCE_MS, '30d', '1h to 90d'), {
+        form: 'duration, 1h–90d (30d)',
+        description:
+          'With code-repositories: a code repository the dashboard has no last documented commit for (a first install, a repository just added) is read from this far back, so a dry run previews what the window’s merges would produce. Without it, its newest commit is recorded and its next merge is the first documented.',
+        example: '30d'
+      }),
       dashboard: key(boolean, {
         form: 'true | false',
         description:
@@ -292,22 +293,12 @@ export const POLICY_SCHEMA = v.pipe(
           'At most this many docs pull requests of the project open at once (a running job without one yet counts): a change that cannot fold waits on the dashboard.',
         example: 1
       }),
-      'expire-after': key(
-        v.pipe(
-          v.string('must be a duration such as 14d or 2w'),
-          v.regex(DURATION_PATTERN, 'must be a duration such as 14d, 2w or 36h'),
-          v.check(text => {
-            const ms = parseDuration(text) ?? 0
-            return ms >= EXPIRE_AFTER_MS.min && ms <= EXPIRE_AFTER_MS.max
-          }, 'must be from 1h to 365d')
-        ),
-        {
-          form: 'duration, 1h–365d (14d, 2w)',
-          description:
-            'Close the docs pull requests nobody but the agent has touched for this long, with a comment; the next change starts a new job. Needs the docs-token input.',
-          example: '14d'
-        }
-      ),
+      'expire-after': key(duration(EXPIRE_AFTER_MS, '14d', '1h to 365d'), {
+        form: 'duration, 1h–365d (14d, 2w)',
+        description:
+          'Close the docs pull requests nobody but the agent has touched for this long, with a comment; the next change starts a new job. Needs the docs-token input.',
+        example: '14d'
+      }),
       'keep-label': key(label('a label name of 1 to 50 characters'), {
         form: 'label name',
         description: 'A docs pull request carrying this label never expires.',
