@@ -16,6 +16,7 @@ import path from 'node:path'
 import { parseArgs } from 'node:util'
 import * as prettier from 'prettier'
 import { Simulator } from '../test/simulator/server.js'
+import { removeTemporaryFolders } from '../test/support/temporary.js'
 import { bundleBench } from './bundle.js'
 import { exportBench } from './export.js'
 import { type Value, type Watch, Figures, readFigures, writeFigures } from './figures.js'
@@ -480,6 +481,8 @@ try {
   }
 } finally {
   await sim.close()
+  // The steps' folders runAction and runInProcess made (test/support/temporary.ts).
+  removeTemporaryFolders()
 }
 
 /** The figures a regression would show in: deterministic counts exactly, measured ones with slack. */
@@ -563,6 +566,7 @@ async function updatePerformancePage(f: Record<string, Value>, verdict: string):
   const v = (key: string): Value => f[key] ?? '?'
   const ms = (key: string): number => Math.round(Number(v(key)))
   const mib = (key: string): number => Math.round(Number(v(key)))
+  const docsPrs = (count: Value): string => `${count} docs PR${count === 1 ? '' : 's'}`
   const rows = [
     ['what', 'this action', 'the alternative'],
     [
@@ -613,8 +617,8 @@ async function updatePerformancePage(f: Record<string, Value>, verdict: string):
     ],
     [
       '10 merges, a concurrency group leaving runs 1, 4 and 10',
-      `${v('follow.this-action-ledger-concurrency-group-runs-1-4-10.documented')} merges reach the agent, in ${v('follow.this-action-ledger-concurrency-group-runs-1-4-10.writes')} writes (jobs + follow-ups), ${v('follow.this-action-ledger-concurrency-group-runs-1-4-10.docs-prs')} docs PRs`,
-      `without the ledger: ${v('follow.without-the-ledger-dashboard-false-runs-1-4-10.documented')}; a hand-written workflow: ${v('follow.hand-written-workflow-a-new-job-per-merge-runs-1-4-10.docs-prs')} docs PRs`
+      `${v('follow.this-action-ledger-concurrency-group-runs-1-4-10.documented')} merges reach the agent, in ${v('follow.this-action-ledger-concurrency-group-runs-1-4-10.writes')} writes (jobs + follow-ups), ${docsPrs(v('follow.this-action-ledger-concurrency-group-runs-1-4-10.docs-prs'))}`,
+      `without the ledger: ${v('follow.without-the-ledger-dashboard-false-runs-1-4-10.documented')}; a hand-written workflow: ${docsPrs(v('follow.hand-written-workflow-a-new-job-per-merge-runs-1-4-10.docs-prs'))}`
     ],
     [
       'a 3,000-file pull request with 1 MB patches',
