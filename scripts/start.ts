@@ -50,6 +50,7 @@ if (options.help) {
 const simulator = await import('../test/simulator/server.js')
 const fakeGitHub = await import('../test/simulator/fake-github.js')
 const { runAction } = await import('../test/support/run-action.js')
+const { removeTemporaryFolders } = await import('../test/support/temporary.js')
 const { SIM_API_KEY, SIM_PROJECT } = simulator
 const sim = live ? undefined : await simulator.Simulator.start({ job: { durationMs: 4000 } })
 const gh = options.mode === 'issue' ? await fakeGitHub.FakeGitHub.start() : undefined
@@ -68,10 +69,12 @@ console.log('--- action log ---')
 let result: RunResult
 try {
   result = await run()
+  report(result)
 } finally {
   await Promise.all([sim?.close(), gh?.close()])
+  // The step's folder (event, outputs, summary, the gaps report): all of it was shown above.
+  removeTemporaryFolders()
 }
-report(result)
 process.exitCode = result.code ?? 1
 
 /** How long the step waits: a real job takes minutes, the simulator's seconds. */

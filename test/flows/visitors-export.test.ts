@@ -1,12 +1,4 @@
-import {
-  existsSync,
-  mkdtempSync,
-  readFileSync,
-  readdirSync,
-  symlinkSync,
-  writeFileSync
-} from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../simulator/server.js'
@@ -16,6 +8,7 @@ import { expectCleanFailure, expectNoSecret } from '../support/assertions.js'
 import type { RunResult } from '../support/run-action.js'
 import { runInProcess, startInProcess } from '../support/run-in-process.js'
 import { HeldClock, VirtualClock } from '../support/virtual-clock.js'
+import { temporaryFolder } from '../support/temporary.js'
 
 const clock = new VirtualClock()
 let sim: Simulator
@@ -343,11 +336,11 @@ describe('the visitors sub-action, run in-process from source', () => {
   })
 
   it('never writes through a planted link, and removes temporary files of killed runs', async () => {
-    const outside = mkdtempSync(path.join(tmpdir(), 'outside-'))
+    const outside = temporaryFolder('outside-')
     const victim = path.join(outside, 'victim.txt')
     writeFileSync(victim, 'precious')
     // A workspace full of links named as earlier runs' temporary files were, or could be.
-    const workspace = mkdtempSync(path.join(tmpdir(), 'planted-'))
+    const workspace = temporaryFolder('planted-')
     for (let i = 0; i < 400; i++)
       symlinkSync(victim, path.join(workspace, `.mintlify-visitors.json.${i}.partial`))
     const result = await run({}, undefined, workspace)

@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { BatchPull, ChangeBatch } from '../../src/agent/batch.js'
@@ -17,6 +16,7 @@ import { type Ledger, emptyProject, ledgerRecord, readLedger } from '../../src/r
 import { RecordSigner } from '../../src/records/record.js'
 import { InputError, describeError } from '../../src/runner/errors.js'
 import { PUBLISHED_DISPATCHES } from '../support/docs-project-runs.js'
+import { temporaryFolder } from '../support/temporary.js'
 
 const DOCS = 'acme/docs'
 const sha = (c: string): string => c.repeat(40)
@@ -99,7 +99,7 @@ describe('code-repositories: the docs project’s repositories, each with its ow
   })
 })
 
-const dir = mkdtempSync(path.join(tmpdir(), 'dispatch-'))
+const dir = temporaryFolder('dispatch-')
 let n = 0
 const eventOf = (payload: unknown, name = 'repository_dispatch') => {
   const file = path.join(dir, `event-${n++}.json`)

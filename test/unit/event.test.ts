@@ -1,10 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { readRunEvent } from '../../src/github/event.js'
+import { temporaryFolder } from '../support/temporary.js'
 
-const dir = mkdtempSync(path.join(tmpdir(), 'event-'))
+const dir = temporaryFolder('event-')
 let n = 0
 const read = (payload: unknown, name = 'issues') => {
   const file = path.join(dir, `event-${n++}.json`)

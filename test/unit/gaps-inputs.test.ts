@@ -1,12 +1,11 @@
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parseSignals, readGapsSettings } from '../../src/gaps/settings.js'
+import { temporaryFolder } from '../support/temporary.js'
 
 /** A fixed clock: Monday 23 November 2026, 06:30 UTC (the weekly example's schedule). */
 const NOW = Date.parse('2026-11-23T06:30:00Z')
-const workspace = mkdtempSync(path.join(tmpdir(), 'gaps-inputs-'))
+const workspace = temporaryFolder('gaps-inputs-')
 const base = { 'api-key': 'mint_k', 'project-id': 'proj_1' }
 const read = (inputs: Record<string, string>) =>
   readGapsSettings(

@@ -1,21 +1,21 @@
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { InputError } from '../../src/runner/errors.js'
 import { type InputReader, type Masker, sendableSecret } from '../../src/runner/inputs.js'
 import { readInputs, withPolicy } from '../../src/agent/settings.js'
 import { defaultPolicy } from '../../src/policy/policy.js'
+import { temporaryFolder } from '../support/temporary.js'
 
 /** A run's settings from its inputs alone: the inputs over the built-in policy (no policy file). */
 const readSettings = (get: InputReader, env: NodeJS.ProcessEnv, mask: Masker) =>
   withPolicy(readInputs(get, env, mask), defaultPolicy())
 
-const workspace = mkdtempSync(path.join(tmpdir(), 'inputs-'))
+const workspace = temporaryFolder('inputs-')
 writeFileSync(path.join(workspace, 'prompt.md'), '  Update the changelog page.\n')
 writeFileSync(path.join(workspace, 'empty.md'), '   \n')
 // What a checked-out pull request can hold: links out of the workspace.
-const outside = mkdtempSync(path.join(tmpdir(), 'outside-'))
+const outside = temporaryFolder('outside-')
 writeFileSync(path.join(outside, 'secret.txt'), 'GITHUB_TOKEN=ghs_x')
 symlinkSync('/proc/self/environ', path.join(workspace, 'environ.md'))
 symlinkSync(path.join(outside, 'secret.txt'), path.join(workspace, 'linked.md'))

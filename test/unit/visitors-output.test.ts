@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { csvField } from '../../src/visitors/file.js'
@@ -7,6 +6,7 @@ import { ExportFile } from '../../src/visitors/file.js'
 import { aiShare, renderVisitorsSummary } from '../../src/visitors/summary.js'
 import { TopPages } from '../../src/visitors/top.js'
 import { parseCsv } from '../support/csv.js'
+import { temporaryFolder } from '../support/temporary.js'
 
 const meta = {
   dateFrom: '2026-11-14',
@@ -36,7 +36,7 @@ describe('csvField', () => {
 })
 
 describe('ExportFile', () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'export-file-'))
+  const dir = temporaryFolder('export-file-')
 
   it('writes the JSON document the README describes', async () => {
     const file = path.join(dir, 'nested', 'v.json')
