@@ -233,7 +233,10 @@ describe(
   }
 )
 
-describe.concurrent(
+// One after another: at once, the five runs (each about 3 s of CPU, mostly loading modules through
+// tsx's loader) contend for the cores with the sources' tests, and cost 2 to 3 s of CPU more in
+// all (measured) for a file whose time is hidden behind theirs.
+describe(
   'the sub-actions run from source by @github/local-action',
   { timeout: TEST_LIMIT_MS },
   () => {
