@@ -39782,9 +39782,9 @@ var errors = __nccwpck_require__(7156);
 // of their turns is a real timer, even at a wait of 0, about 4 ms a request each (a request to a
 // loopback GitHub took 11 ms through them, 2 ms without). The waits between attempts are the
 // run's clock's (`bounded`, limits.ts), so the queues had nothing left to time.
-/** Answers never sent again: refusals and requests GitHub will not take (plugin-retry's `doNotRetry`). */
+/** Answers never sent again: refusals, and requests GitHub will not take (plugin-retry's list). */
 const DO_NOT_RETRY = new Set([400, 401, 403, 404, 410, 422, 451]);
-/** Attempts after the first, unless the request says fewer (`request.retries`, as the plugin read it). */
+/** Attempts after the first, unless the request says fewer (`request.retries`, as the plugin). */
 const RETRIES = 3;
 /** GitHub's passing GraphQL failure, answered with a 200. */
 const SOMETHING_WENT_WRONG = /Something went wrong while executing your query/;
@@ -39994,9 +39994,9 @@ const RAISE_TIMEOUT = "Run the workflow again later, or raise 'timeout'.";
  * Bounds each request, its retries included, by TIMEOUT_MS (GRACE_MS when made after the cancel)
  * and by the cancel signal, and waits before each retry, on the run's clock: @octokit/plugin-retry's
  * own wait is a timer no signal can end, and a cancel during it would keep the step alive for up
- * to 9 s. A rate limit's wait (`waits`) is the run's
- * cancel alone can end, and the attempt after it has its own time limit. Registered first, so it
- * wraps each attempt, and `retried` sends the same request options every time.
+ * to 9 s. A rate limit's wait (`waits`) is the run's cancel alone can end, and the attempt after
+ * it has its own time limit. Registered first, so it wraps each attempt, and `retried` sends the
+ * same request options every time.
  */
 function bounded(octokit, { cancel, retryBaseMs, clock }, waits, asked) {
     const bounds = new WeakMap();
@@ -40292,11 +40292,12 @@ const RETRY_BASE_MS = 1000;
  * other action, but over connections the action owns and closes (transport.ts), retried as
  * @octokit/plugin-retry would (retries.ts): reads and comment updates are retried up to three
  * times when GitHub does not answer or fails (a 5xx, a 429; not 400, 401, 403, 404, 410, 422,
- * 451); creating a comment never is (a retry could post it twice). Every request, its retries included, is bounded by its own time limit and
- * by the run's cancel signal, so a slow GitHub cannot hold a cancelled step. GitHub's rate limits
- * are waited for as it asks (@octokit/plugin-throttling), never past the step's time limit, and
- * writes are paced a second apart (limits.ts; docs/retries-and-rate-limits.md). A run opens one per
- * token and GitHub (session.ts): the pacing and the connections are the token's.
+ * 451); creating a comment never is (a retry could post it twice). Every request, its retries
+ * included, is bounded by its own time limit and by the run's cancel signal, so a slow GitHub
+ * cannot hold a cancelled step. GitHub's rate limits are waited for as it asks
+ * (@octokit/plugin-throttling), never past the step's time limit, and writes are paced a second
+ * apart (limits.ts; docs/retries-and-rate-limits.md). A run opens one per token and GitHub
+ * (session.ts): the pacing and the connections are the token's.
  */
 function openGitHubClient(token, apiUrl, { cancel, retryBaseMs = RETRY_BASE_MS, clock = runner_clock/* systemClock */.m, deadline, pastDeadline } = {}) {
     const baseUrl = apiUrl.replace(/\/+$/, '');

@@ -78,11 +78,12 @@ const RETRY_BASE_MS = 1000
  * other action, but over connections the action owns and closes (transport.ts), retried as
  * @octokit/plugin-retry would (retries.ts): reads and comment updates are retried up to three
  * times when GitHub does not answer or fails (a 5xx, a 429; not 400, 401, 403, 404, 410, 422,
- * 451); creating a comment never is (a retry could post it twice). Every request, its retries included, is bounded by its own time limit and
- * by the run's cancel signal, so a slow GitHub cannot hold a cancelled step. GitHub's rate limits
- * are waited for as it asks (@octokit/plugin-throttling), never past the step's time limit, and
- * writes are paced a second apart (limits.ts; docs/retries-and-rate-limits.md). A run opens one per
- * token and GitHub (session.ts): the pacing and the connections are the token's.
+ * 451); creating a comment never is (a retry could post it twice). Every request, its retries
+ * included, is bounded by its own time limit and by the run's cancel signal, so a slow GitHub
+ * cannot hold a cancelled step. GitHub's rate limits are waited for as it asks
+ * (@octokit/plugin-throttling), never past the step's time limit, and writes are paced a second
+ * apart (limits.ts; docs/retries-and-rate-limits.md). A run opens one per token and GitHub
+ * (session.ts): the pacing and the connections are the token's.
  */
 export function openGitHubClient(
   token: string,

@@ -7,8 +7,8 @@ import { answerOf, waitAsked } from './rest.js'
 import { retryQueue } from './retries.js'
 
 // How long a GitHub call may take, and what it waits for: its own time limit, the run's cancel,
-// the waits before retries (retries.ts), GitHub's rate limits (@octokit/plugin-throttling), and a second
-// between writes, the waits all on the run's clock and none past the step's time limit.
+// the waits before retries (retries.ts), GitHub's rate limits (@octokit/plugin-throttling) and a
+// second between writes, the waits all on the run's clock and none past the step's time limit.
 
 /** What a rate-limit handler is told of the request. */
 interface Options {
@@ -36,7 +36,7 @@ export class RateLimitError extends ExplainedError {}
 export interface LimitOptions {
   /** The run's cancel: it ends every wait and every call. */
   cancel?: AbortSignal
-  /** The first retry's wait (@octokit/plugin-retry's schedule: the n-th waits n² times as long). */
+  /** The first retry's wait (as @octokit/plugin-retry schedules: the n-th waits n² times as long). */
   retryBaseMs: number
   clock: Clock
   /** The step's time limit on `clock`: no rate-limit wait goes past it. */
@@ -192,9 +192,9 @@ interface Bound {
  * Bounds each request, its retries included, by TIMEOUT_MS (GRACE_MS when made after the cancel)
  * and by the cancel signal, and waits before each retry, on the run's clock: @octokit/plugin-retry's
  * own wait is a timer no signal can end, and a cancel during it would keep the step alive for up
- * to 9 s. A rate limit's wait (`waits`) is the run's
- * cancel alone can end, and the attempt after it has its own time limit. Registered first, so it
- * wraps each attempt, and `retried` sends the same request options every time.
+ * to 9 s. A rate limit's wait (`waits`) is the run's cancel alone can end, and the attempt after
+ * it has its own time limit. Registered first, so it wraps each attempt, and `retried` sends the
+ * same request options every time.
  */
 function bounded(
   octokit: Pick<Octokit, 'hook'>,

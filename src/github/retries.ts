@@ -8,9 +8,9 @@ import { RequestError } from '@octokit/request-error'
 // loopback GitHub took 11 ms through them, 2 ms without). The waits between attempts are the
 // run's clock's (`bounded`, limits.ts), so the queues had nothing left to time.
 
-/** Answers never sent again: refusals and requests GitHub will not take (plugin-retry's `doNotRetry`). */
+/** Answers never sent again: refusals, and requests GitHub will not take (plugin-retry's list). */
 const DO_NOT_RETRY = new Set([400, 401, 403, 404, 410, 422, 451])
-/** Attempts after the first, unless the request says fewer (`request.retries`, as the plugin read it). */
+/** Attempts after the first, unless the request says fewer (`request.retries`, as the plugin). */
 const RETRIES = 3
 /** GitHub's passing GraphQL failure, answered with a 200. */
 const SOMETHING_WENT_WRONG = /Something went wrong while executing your query/

@@ -207,11 +207,12 @@ describe('package', () => {
     const pkg = JSON.parse(read('package.json')) as { dependencies: Record<string, string> }
     // The stack the action's design names; http-client for the toolkit's proxy rule (getProxyUrl);
     // request-error for the class Octokit's failures are (@actions/github does not export it);
-    // plugin-throttling for GitHub's rate limits (what
-    // peter-evans/create-pull-request and the `octokit` package use); picomatch for paths/paths-ignore;
-    // ignore for .mintignore (gitignore's rules, as ESLint and Prettier read them); yaml for the OpenAPI specs in YAML whose operation pages reader impact
-    // measures, and for the policy file; valibot for the schemas of the policy file and of the
-    // ledger (types inferred from them, smallest start-up cost of the schema libraries measured).
+    // plugin-throttling for GitHub's rate limits (what peter-evans/create-pull-request and the
+    // `octokit` package use); picomatch for paths/paths-ignore; ignore for .mintignore (gitignore's
+    // rules, as ESLint and Prettier read them); yaml for the OpenAPI specs in YAML whose operation
+    // pages reader impact measures, and for the policy file; valibot for the schemas of the policy
+    // file and of the ledger (types inferred from them, smallest start-up cost of the schema
+    // libraries measured).
     // Each further one needs its reason in its commit message.
     expect(Object.keys(pkg.dependencies).sort()).toEqual(
       [
