@@ -6,7 +6,6 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { type JsonSchema, toJsonSchema } from '@valibot/to-json-schema'
-import { format, resolveConfig } from 'prettier'
 import { POLICY_SCHEMA_URL } from '../src/policy/load.js'
 import { DEFAULTS } from '../src/policy/presets.js'
 import { POLICY_SCHEMA } from '../src/policy/schema.js'
@@ -32,8 +31,13 @@ export function policyJsonSchema(): JsonSchema {
   return { $schema, $id: POLICY_SCHEMA_URL, ...rest }
 }
 
-/** A text formatted as `npm run format` formats the file it is written to. */
+/**
+ * A text formatted as `npm run format` formats the file it is written to. Prettier is loaded here
+ * only: the tests compare what the files say, not their layout (lint checks that), and loading and
+ * running it cost them a second and a half of CPU.
+ */
 async function formatted(text: string, file: string): Promise<string> {
+  const { format, resolveConfig } = await import('prettier')
   const filepath = path.join(ROOT, file)
   return format(text, { ...(await resolveConfig(filepath)), filepath })
 }
