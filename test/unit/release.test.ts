@@ -95,11 +95,15 @@ function repository() {
     if (tag) git('tag', tag)
     return git('rev-parse', 'HEAD')
   }
-  /** What `ref` points at on origin, or '' when origin has no such ref. */
+  /**
+   * What `ref` points at on origin, or '' when origin has no such ref: read in the bare repository
+   * itself, one process where ls-remote starts two.
+   */
   const remote = (ref: string): string =>
-    execFileSync('git', ['ls-remote', origin, ref], { encoding: 'utf8', ...CHILD_LIMIT }).split(
-      '\t'
-    )[0] ?? ''
+    spawnSync('git', ['--git-dir', origin, 'rev-parse', '--verify', '--quiet', ref], {
+      encoding: 'utf8',
+      ...CHILD_LIMIT
+    }).stdout.trim()
   return { work, git, commit, remote }
 }
 
