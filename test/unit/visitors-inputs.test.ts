@@ -1,13 +1,15 @@
-import { mkdirSync, mkdtempSync, symlinkSync } from 'node:fs'
+import { mkdirSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parseDateInput } from '../../src/runner/dates.js'
 import { readVisitorsSettings } from '../../src/visitors/settings.js'
+import { temporaryFolder } from '../support/temporary.js'
 
 /** A fixed clock: Saturday 21 November 2026, 23:30 UTC. */
 const NOW = Date.parse('2026-11-21T23:30:00Z')
-const workspace = mkdtempSync(path.join(tmpdir(), 'visitors-inputs-'))
+// Removed when the file ends (its link to the temporary folder with it, not what the link reaches).
+const workspace = temporaryFolder('visitors-inputs-')
 mkdirSync(path.join(workspace, 'reports'))
 symlinkSync(tmpdir(), path.join(workspace, 'escape'))
 
