@@ -1,12 +1,36 @@
-// @vitest-environment jsdom
-// Mermaid's parser needs a DOM (DOMPurify); jsdom gives it one, so the chart is read by Mermaid itself.
-import mermaid from 'mermaid'
-import { describe, expect, it } from 'vitest'
+// Mermaid's parser needs a DOM (DOMPurify, which takes the window it finds when it loads); a jsdom
+// window, given for this file only, lets Mermaid itself read the chart. Not as the file's vitest
+// environment: a file in another environment cannot share a worker with the others, and the two
+// workers started around it cost the suite seconds of CPU.
+import { JSDOM } from 'jsdom'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { VisitorRow } from '../../src/mintlify/analytics.js'
 import type { SortKey } from '../../src/visitors/settings.js'
 import { axisMax, renderVisitorsSummary, visitorsChart } from '../../src/visitors/summary.js'
 import { TopPages } from '../../src/visitors/top.js'
 import { generatedRow } from '../simulator/visitors.js'
+
+const DOM_GLOBALS = ['window', 'document'] as const
+const dom = new JSDOM('')
+const before = DOM_GLOBALS.map(name => Object.getOwnPropertyDescriptor(globalThis, name))
+let mermaid: (typeof import('mermaid'))['default']
+beforeAll(async () => {
+  for (const name of DOM_GLOBALS)
+    Object.defineProperty(globalThis, name, {
+      value: name === 'window' ? dom.window : dom.window.document,
+      configurable: true,
+      writable: true
+    })
+  mermaid = (await import('mermaid')).default
+})
+afterAll(() => {
+  DOM_GLOBALS.forEach((name, i) => {
+    const descriptor = before[i]
+    if (descriptor) Object.defineProperty(globalThis, name, descriptor)
+    else delete (globalThis as Record<string, unknown>)[name]
+  })
+  dom.window.close()
+})
 
 interface ChartData {
   yAxis: { type: string; min: number; max: number }
