@@ -29670,11 +29670,15 @@ class ApiClient {
     secretForms;
     /** The service answered a request with this key: a later 401 means the key stopped working. */
     accepted = false;
+    /** The service answered at all (any status): its name resolved in this run. */
+    answered = false;
     constructor(options) {
         this.options = options;
-        this.http = new HttpSession({
-            maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES
-        });
+        this.http =
+            options.http ??
+                new HttpSession({
+                    maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES
+                });
         this.clock = options.clock ?? systemClock;
         this.log = options.log ?? silentLogger;
         this.secretForms = secretForms([options.apiKey, ...(options.secrets ?? [])]);
@@ -29755,6 +29759,7 @@ class ApiClient {
             return this.unanswered(spec, error, timeout.aborted ? timeoutMs : undefined);
         }
         const { status, headers, text } = response;
+        this.answered = true;
         if (status >= 200 && status < 300) {
             this.accepted = true;
             try {
@@ -29796,9 +29801,15 @@ class ApiClient {
                 ? failure.message
                 : failure.code;
         if (failure.sent === 'no') {
+            // A name that does not exist (ENOTFOUND; a resolver that cannot answer says EAI_AGAIN) before
+            // the service ever answered in this run: a mistyped 'api-url' or proxy, which waiting until
+            // the deadline (up to 30 minutes of the runner's time) would not mend. Once it has answered,
+            // the same code is an outage, waited out like the others.
+            const unknownName = failure.code === 'ENOTFOUND' && !this.answered;
+            const why = unknownName ? `${unresolvedName(failure)} does not resolve (ENOTFOUND)` : reason;
             // Never sent: the service cannot have acted, so even a write may be sent again.
-            const error = new UnreachableError(`cannot reach ${host}: ${reason}`, undefined, true);
-            return { ok: false, error, retry: true };
+            const error = new UnreachableError(`cannot reach ${host}: ${why}`, undefined, true);
+            return { ok: false, error, retry: !unknownName };
         }
         if (spec.write)
             return { ok: false, error: this.ambiguous(spec, reason), retry: false };
@@ -29887,6 +29898,13 @@ function encodeSegment(segment) {
  * The error the caller sees once retrying is over: what was tried, what was wrong, and what to
  * do. Transient errors stay transient (a status check fails the wait only at its deadline).
  */
+/** The name the resolver did not know: the service's, or the proxy's when one is used. */
+function unresolvedName(failure) {
+    const hostname = failure.cause?.hostname;
+    return typeof hostname === 'string' && /^[\w.-]{1,253}$/.test(hostname)
+        ? `the name ${hostname}`
+        : 'its name';
+}
 function finalError(spec, error, baseUrl) {
     if (!(error instanceof ApiError) ||
         !error.transient ||

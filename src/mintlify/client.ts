@@ -44,6 +44,8 @@ export interface ClientOptions {
   signal?: AbortSignal
   /** What to do when the service asks to wait past the deadline (a step without 'timeout'). */
   pastDeadline?: string
+  /** The connections to the service: a new session by default; tests pass one that fails on cue. */
+  http?: Pick<HttpSession, 'send' | 'close'>
 }
 
 export interface RequestSpec {
@@ -71,18 +73,22 @@ const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024
 
 /** The one HTTP client of the project: every entry point talks to the service through it. */
 export class ApiClient {
-  private readonly http: HttpSession
+  private readonly http: Pick<HttpSession, 'send' | 'close'>
   private readonly clock: Clock
   private readonly log: Logger
   /** Every form of every secret, removed from whatever the service answers. */
   private readonly secretForms: string[]
   /** The service answered a request with this key: a later 401 means the key stopped working. */
   private accepted = false
+  /** The service answered at all (any status): its name resolved in this run. */
+  private answered = false
 
   constructor(private readonly options: ClientOptions) {
-    this.http = new HttpSession({
-      maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES
-    })
+    this.http =
+      options.http ??
+      new HttpSession({
+        maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES
+      })
     this.clock = options.clock ?? systemClock
     this.log = options.log ?? silentLogger
     this.secretForms = secretForms([options.apiKey, ...(options.secrets ?? [])])
@@ -172,6 +178,7 @@ export class ApiClient {
       return this.unanswered(spec, error, timeout.aborted ? timeoutMs : undefined)
     }
     const { status, headers, text } = response
+    this.answered = true
     if (status >= 200 && status < 300) {
       this.accepted = true
       try {
@@ -218,9 +225,15 @@ export class ApiClient {
           ? failure.message
           : failure.code
     if (failure.sent === 'no') {
+      // A name that does not exist (ENOTFOUND; a resolver that cannot answer says EAI_AGAIN) before
+      // the service ever answered in this run: a mistyped 'api-url' or proxy, which waiting until
+      // the deadline (up to 30 minutes of the runner's time) would not mend. Once it has answered,
+      // the same code is an outage, waited out like the others.
+      const unknownName = failure.code === 'ENOTFOUND' && !this.answered
+      const why = unknownName ? `${unresolvedName(failure)} does not resolve (ENOTFOUND)` : reason
       // Never sent: the service cannot have acted, so even a write may be sent again.
-      const error = new UnreachableError(`cannot reach ${host}: ${reason}`, undefined, true)
-      return { ok: false, error, retry: true }
+      const error = new UnreachableError(`cannot reach ${host}: ${why}`, undefined, true)
+      return { ok: false, error, retry: !unknownName }
     }
     if (spec.write) return { ok: false, error: this.ambiguous(spec, reason), retry: false }
     return {
@@ -333,6 +346,14 @@ function encodeSegment(segment: string): string {
  * The error the caller sees once retrying is over: what was tried, what was wrong, and what to
  * do. Transient errors stay transient (a status check fails the wait only at its deadline).
  */
+/** The name the resolver did not know: the service's, or the proxy's when one is used. */
+function unresolvedName(failure: HttpError): string {
+  const hostname = (failure.cause as { hostname?: unknown } | undefined)?.hostname
+  return typeof hostname === 'string' && /^[\w.-]{1,253}$/.test(hostname)
+    ? `the name ${hostname}`
+    : 'its name'
+}
+
 export function finalError(
   spec: { what: string; write: boolean },
   error: unknown,

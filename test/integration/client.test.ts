@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createJob, getJob, sendMessage } from '../../src/mintlify/agent-jobs.js'
-import type { ApiClient } from '../../src/mintlify/client.js'
+import { ApiClient } from '../../src/mintlify/client.js'
 import {
   AnswerTooLargeError,
   AmbiguousWriteError,
@@ -8,10 +8,37 @@ import {
   NotFoundError,
   RateLimitError
 } from '../../src/mintlify/errors.js'
+import { HttpSession } from '../../src/mintlify/http.js'
+import { HttpError } from '../../src/runner/connections.js'
 import { USER_AGENT } from '../../src/runner/runner.js'
 import { SIM_API_KEY, SIM_PROJECT, Simulator } from '../simulator/server.js'
 import { closedPort, simClient } from '../support/clients.js'
 import { VirtualClock } from '../support/virtual-clock.js'
+
+/**
+ * Connections whose name lookup fails as getaddrinfo's does for a name that does not exist: always,
+ * or, over a real session, for the `failing` requests after the first.
+ */
+class NoSuchName implements Pick<HttpSession, 'send' | 'close'> {
+  constructor(
+    private readonly hostname: string,
+    private readonly lookups: string[],
+    private readonly real?: HttpSession,
+    private failing = Infinity
+  ) {}
+  send(req: Parameters<HttpSession['send']>[0]): ReturnType<HttpSession['send']> {
+    this.lookups.push(req.url.hostname)
+    if (this.real && (this.lookups.length === 1 || this.failing-- <= 0)) return this.real.send(req)
+    const cause = Object.assign(new Error(`getaddrinfo ENOTFOUND ${this.hostname}`), {
+      code: 'ENOTFOUND',
+      hostname: this.hostname
+    })
+    return Promise.reject(new HttpError(cause.message, 'ENOTFOUND', 'no', { cause }))
+  }
+  async close(): Promise<void> {
+    await this.real?.close()
+  }
+}
 
 // The client's waits (Retry-After, backoff) and the jobs' progress run on one virtual clock.
 let clock: VirtualClock
@@ -115,6 +142,35 @@ describe('the API client against the simulator', () => {
     await refused.close()
     expect(error.message).toMatch(/cannot reach 127.0.0.1:\d+: ECONNREFUSED/)
     expect(error).not.toBeInstanceOf(AmbiguousWriteError)
+  })
+
+  it('fails at once when the service’s name does not resolve, before the service ever answered', async () => {
+    // The resolver's answer for a name that does not exist, as getaddrinfo gives it through undici.
+    const typo = new URL('https://api.mintlfy.com')
+    const lookups: string[] = []
+    const unresolved = new NoSuchName(typo.hostname, lookups)
+    const mistyped = new ApiClient({ baseUrl: typo, apiKey: SIM_API_KEY, clock, http: unresolved })
+    const error = await getJob(mistyped, SIM_PROJECT, 'job_1', inSeconds(600)).catch(e => e)
+    expect(error.message).toBe(
+      "Could not read the status of job job_1: cannot reach api.mintlfy.com: the name api.mintlfy.com does not resolve (ENOTFOUND). Check 'api-url' (https://api.mintlfy.com/) and, on a self-hosted runner, the proxy settings (HTTPS_PROXY, NO_PROXY)."
+    )
+    // One attempt and no wait: the ten minutes left were not spent on a name that does not exist.
+    expect(lookups).toHaveLength(1)
+    expect(clock.pauses).toEqual([])
+  })
+
+  it('waits out a name that stops resolving once the service has answered: an outage', async () => {
+    const real = new HttpSession({ maxResponseBytes: 1 << 20 })
+    const lookups: string[] = []
+    const flaky = new NoSuchName('127.0.0.1', lookups, real, 2)
+    const resolving = simClient(sim, { clock, http: flaky })
+    const job = await createJob(resolving, SIM_PROJECT, 'x', inSeconds(60))
+    const read = await getJob(resolving, SIM_PROJECT, job.id, inSeconds(60))
+    await resolving.close()
+    expect(read.id).toBe(job.id)
+    // The create went through, the next read failed twice to resolve, and its third try answered.
+    expect(lookups).toHaveLength(4)
+    expect(clock.pauses).toHaveLength(2)
   })
 
   it('retries status reads through 5xx, drops, slow and malformed answers', async () => {
