@@ -52102,16 +52102,19 @@ class ApiClient {
             : failure.code === 'PROXY_REFUSED'
                 ? failure.message
                 : failure.code;
+        if (failure.sent === 'no' && failure.code === 'ENOTFOUND' && !this.answered) {
+            // A name that does not exist (a resolver that cannot answer says EAI_AGAIN) before the
+            // service ever answered in this run: a mistyped 'api-url' or proxy, which neither a retry nor
+            // a wait for a job (up to 30 minutes of the runner's time) would mend, so not transient.
+            // Once it has answered, the same code is an outage, waited out like the others.
+            const sent = spec.write ? ' The request never reached the service, so nothing was done.' : '';
+            const error = new mintlify_errors/* UnreachableError */.Jk(`Could not ${spec.what}: cannot reach ${host}: ${unresolvedName(failure)} does not resolve (ENOTFOUND).${sent} ${checkApiUrl(this.options.baseUrl)}`);
+            return { ok: false, error, retry: false };
+        }
         if (failure.sent === 'no') {
-            // A name that does not exist (ENOTFOUND; a resolver that cannot answer says EAI_AGAIN) before
-            // the service ever answered in this run: a mistyped 'api-url' or proxy, which waiting until
-            // the deadline (up to 30 minutes of the runner's time) would not mend. Once it has answered,
-            // the same code is an outage, waited out like the others.
-            const unknownName = failure.code === 'ENOTFOUND' && !this.answered;
-            const why = unknownName ? `${unresolvedName(failure)} does not resolve (ENOTFOUND)` : reason;
             // Never sent: the service cannot have acted, so even a write may be sent again.
-            const error = new mintlify_errors/* UnreachableError */.Jk(`cannot reach ${host}: ${why}`, undefined, true);
-            return { ok: false, error, retry: !unknownName };
+            const error = new mintlify_errors/* UnreachableError */.Jk(`cannot reach ${host}: ${reason}`, undefined, true);
+            return { ok: false, error, retry: true };
         }
         if (spec.write)
             return { ok: false, error: this.ambiguous(spec, reason), retry: false };
@@ -52196,10 +52199,6 @@ function encodeSegment(segment) {
     }
     return encodeURIComponent(segment);
 }
-/**
- * The error the caller sees once retrying is over: what was tried, what was wrong, and what to
- * do. Transient errors stay transient (a status check fails the wait only at its deadline).
- */
 /** The name the resolver did not know: the service's, or the proxy's when one is used. */
 function unresolvedName(failure) {
     const hostname = failure.cause?.hostname;
@@ -52207,6 +52206,12 @@ function unresolvedName(failure) {
         ? `the name ${hostname}`
         : 'its name';
 }
+/** What to check when the service cannot be reached. */
+const checkApiUrl = (baseUrl) => `Check 'api-url' (${baseUrl.href}) and, on a self-hosted runner, the proxy settings (HTTPS_PROXY, NO_PROXY).`;
+/**
+ * The error the caller sees once retrying is over: what was tried, what was wrong, and what to
+ * do. Transient errors stay transient (a status check fails the wait only at its deadline).
+ */
 function finalError(spec, error, baseUrl) {
     if (!(error instanceof mintlify_errors/* ApiError */.hD) ||
         !error.transient ||
@@ -52216,7 +52221,7 @@ function finalError(spec, error, baseUrl) {
     const host = baseUrl.host;
     if (error instanceof mintlify_errors/* UnreachableError */.Jk) {
         const sent = spec.write ? ' The request never reached the service, so nothing was done.' : '';
-        return new mintlify_errors/* UnreachableError */.Jk(`Could not ${spec.what}: ${error.message}.${sent} Check 'api-url' (${baseUrl.href}) and, on a self-hosted runner, the proxy settings (HTTPS_PROXY, NO_PROXY).`, undefined, true);
+        return new mintlify_errors/* UnreachableError */.Jk(`Could not ${spec.what}: ${error.message}.${sent} ${checkApiUrl(baseUrl)}`, undefined, true);
     }
     if (error.status === 429) {
         return new mintlify_errors/* ApiError */.hD(`Could not ${spec.what}: the service kept rate limiting the requests (${error.message}). ${spec.write ? 'A project may start 100 agent jobs and follow-ups an hour' : 'An organisation may make 100 analytics requests an hour'}: try again later, or spread the workflows out.`, 429, true);

@@ -42,6 +42,42 @@ const inputs = (extra: Record<string, string> = {}) => ({
   ...extra
 })
 
+describe('a service name that does not resolve, run in-process from source', () => {
+  // .invalid names never resolve (RFC 6761). A resolver that answers says so (ENOTFOUND), and the
+  // step stops at once; one that cannot answer at all (EAI_AGAIN, a machine offline) is waited out.
+  it.each([
+    [
+      'a new job',
+      { prompt: 'Document it' },
+      /Could not create the agent job: .*The request never reached the service, so nothing was done\./
+    ],
+    ['waiting for a job', { 'job-id': 'job_1' }, /Could not read the status of job job_1: /]
+  ])(
+    '%s with a mistyped api-url: fails at once, naming the name and what to check',
+    async (_, given, what) => {
+      proxyVariables({})
+      const result = await runInProcess({
+        inputs: {
+          'api-key': SIM_API_KEY,
+          'project-id': SIM_PROJECT,
+          'api-url': 'https://api.mintlify.invalid',
+          timeout: '30m',
+          ...given
+        },
+        clock
+      })
+      expect(result.code).toBe(1)
+      if (/EAI_AGAIN/.test(result.log)) return
+      expect(result.log).toMatch(what)
+      expect(result.log).toMatch(
+        /::error::.*cannot reach api\.mintlify\.invalid: the name api\.mintlify\.invalid does not resolve \(ENOTFOUND\)\..* Check 'api-url' \(https:\/\/api\.mintlify\.invalid\/\)/
+      )
+      // Neither retries nor a wait for the job until the 30-minute limit.
+      expect(result.waitedMs).toBe(0)
+    }
+  )
+})
+
 describe('the agent action over https, run in-process from source', () => {
   it('fails at once, with what to do, on a certificate it does not trust', async () => {
     proxyVariables({})
