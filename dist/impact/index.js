@@ -52107,8 +52107,7 @@ class ApiClient {
             // service ever answered in this run: a mistyped 'api-url' or proxy, which neither a retry nor
             // a wait for a job (up to 30 minutes of the runner's time) would mend, so not transient.
             // Once it has answered, the same code is an outage, waited out like the others.
-            const sent = spec.write ? ' The request never reached the service, so nothing was done.' : '';
-            const error = new mintlify_errors/* UnreachableError */.Jk(`Could not ${spec.what}: cannot reach ${host}: ${unresolvedName(failure)} does not resolve (ENOTFOUND).${sent} ${checkApiUrl(this.options.baseUrl)}`);
+            const error = new mintlify_errors/* UnreachableError */.Jk(`Could not ${spec.what}: cannot reach ${host}: ${unresolvedName(failure)} does not resolve (ENOTFOUND).${neverSent(spec)} ${checkApiUrl(this.options.baseUrl)}`);
             return { ok: false, error, retry: false };
         }
         if (failure.sent === 'no') {
@@ -52206,6 +52205,8 @@ function unresolvedName(failure) {
         ? `the name ${hostname}`
         : 'its name';
 }
+/** For a write the service was never reached with, that nothing was done. */
+const neverSent = (spec) => spec.write ? ' The request never reached the service, so nothing was done.' : '';
 /** What to check when the service cannot be reached. */
 const checkApiUrl = (baseUrl) => `Check 'api-url' (${baseUrl.href}) and, on a self-hosted runner, the proxy settings (HTTPS_PROXY, NO_PROXY).`;
 /**
@@ -52220,8 +52221,7 @@ function finalError(spec, error, baseUrl) {
         return error;
     const host = baseUrl.host;
     if (error instanceof mintlify_errors/* UnreachableError */.Jk) {
-        const sent = spec.write ? ' The request never reached the service, so nothing was done.' : '';
-        return new mintlify_errors/* UnreachableError */.Jk(`Could not ${spec.what}: ${error.message}.${sent} ${checkApiUrl(baseUrl)}`, undefined, true);
+        return new mintlify_errors/* UnreachableError */.Jk(`Could not ${spec.what}: ${error.message}.${neverSent(spec)} ${checkApiUrl(baseUrl)}`, undefined, true);
     }
     if (error.status === 429) {
         return new mintlify_errors/* ApiError */.hD(`Could not ${spec.what}: the service kept rate limiting the requests (${error.message}). ${spec.write ? 'A project may start 100 agent jobs and follow-ups an hour' : 'An organisation may make 100 analytics requests an hour'}: try again later, or spread the workflows out.`, 429, true);

@@ -229,9 +229,8 @@ export class ApiClient {
       // service ever answered in this run: a mistyped 'api-url' or proxy, which neither a retry nor
       // a wait for a job (up to 30 minutes of the runner's time) would mend, so not transient.
       // Once it has answered, the same code is an outage, waited out like the others.
-      const sent = spec.write ? ' The request never reached the service, so nothing was done.' : ''
       const error = new UnreachableError(
-        `Could not ${spec.what}: cannot reach ${host}: ${unresolvedName(failure)} does not resolve (ENOTFOUND).${sent} ${checkApiUrl(this.options.baseUrl)}`
+        `Could not ${spec.what}: cannot reach ${host}: ${unresolvedName(failure)} does not resolve (ENOTFOUND).${neverSent(spec)} ${checkApiUrl(this.options.baseUrl)}`
       )
       return { ok: false, error, retry: false }
     }
@@ -355,6 +354,10 @@ function unresolvedName(failure: HttpError): string {
     : 'its name'
 }
 
+/** For a write the service was never reached with, that nothing was done. */
+const neverSent = (spec: { write: boolean }): string =>
+  spec.write ? ' The request never reached the service, so nothing was done.' : ''
+
 /** What to check when the service cannot be reached. */
 const checkApiUrl = (baseUrl: URL): string =>
   `Check 'api-url' (${baseUrl.href}) and, on a self-hosted runner, the proxy settings (HTTPS_PROXY, NO_PROXY).`
@@ -377,9 +380,8 @@ export function finalError(
     return error
   const host = baseUrl.host
   if (error instanceof UnreachableError) {
-    const sent = spec.write ? ' The request never reached the service, so nothing was done.' : ''
     return new UnreachableError(
-      `Could not ${spec.what}: ${error.message}.${sent} ${checkApiUrl(baseUrl)}`,
+      `Could not ${spec.what}: ${error.message}.${neverSent(spec)} ${checkApiUrl(baseUrl)}`,
       undefined,
       true
     )
