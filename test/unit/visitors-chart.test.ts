@@ -3,32 +3,22 @@
 // environment: a file in another environment cannot share a worker with the others, and the two
 // workers started around it cost the suite seconds of CPU.
 import { JSDOM } from 'jsdom'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { VisitorRow } from '../../src/mintlify/analytics.js'
 import type { SortKey } from '../../src/visitors/settings.js'
 import { axisMax, renderVisitorsSummary, visitorsChart } from '../../src/visitors/summary.js'
 import { TopPages } from '../../src/visitors/top.js'
 import { generatedRow } from '../simulator/visitors.js'
 
-const DOM_GLOBALS = ['window', 'document'] as const
 const dom = new JSDOM('')
-const before = DOM_GLOBALS.map(name => Object.getOwnPropertyDescriptor(globalThis, name))
 let mermaid: (typeof import('mermaid'))['default']
 beforeAll(async () => {
-  for (const name of DOM_GLOBALS)
-    Object.defineProperty(globalThis, name, {
-      value: name === 'window' ? dom.window : dom.window.document,
-      configurable: true,
-      writable: true
-    })
+  vi.stubGlobal('window', dom.window)
+  vi.stubGlobal('document', dom.window.document)
   mermaid = (await import('mermaid')).default
 })
 afterAll(() => {
-  DOM_GLOBALS.forEach((name, i) => {
-    const descriptor = before[i]
-    if (descriptor) Object.defineProperty(globalThis, name, descriptor)
-    else delete (globalThis as Record<string, unknown>)[name]
-  })
+  vi.unstubAllGlobals()
   dom.window.close()
 })
 
