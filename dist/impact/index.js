@@ -46230,7 +46230,6 @@ async function runAgentJob(client, request, hooks) {
     const since = clock.now();
     if (accepted !== undefined)
         await hooks.onAccepted?.(job, accepted);
-    await hooks.onStarted?.(job);
     if (!request.wait) {
         if (!followedUp)
             return { job, result: (0,agent_outcome/* resultOf */.Bg)(job, 'not-waited') };
@@ -46238,6 +46237,7 @@ async function runAgentJob(client, request, hooks) {
         log.info(`Sent the follow-up to job ${job.id}; not waiting for it (wait: false), so its outcome is not known yet.`);
         return { job, result: 'started', followUp: 'not-waited' };
     }
+    await hooks.onWaiting?.(job);
     const group = hooks.group ?? ((_title, fn) => fn());
     const waited = await group(`Waiting for job ${job.id} (up to ${(0,duration/* formatDuration */.a3)(request.timeoutMs)})`, () => waitForJob(job, at => getJob(client, projectId, job.id, at), {
         deadline,
@@ -46551,7 +46551,7 @@ async function startAndWait(client, settings, prepared, runner, signal) {
                     log.warning(`Job ${seen.id} was started, but the dashboard could not record it (${(0,errors/* errorText */.kc)(error)}): the next run may send the same changes again.`);
                 }
             },
-            onStarted: async (seen) => comment?.working(seen, followUp),
+            onWaiting: async (seen) => comment?.working(seen, followUp),
             onFallback: reason => {
                 log.notice(reason);
                 fold = undefined;

@@ -471,7 +471,7 @@ async function startAndWait(
             )
           }
         },
-        onStarted: async seen => comment?.working(seen, followUp),
+        onWaiting: async seen => comment?.working(seen, followUp),
         onFallback: reason => {
           log.notice(reason)
           fold = undefined

@@ -45,8 +45,11 @@ export interface JobHooks {
   onJob: (job: AgentJob) => void
   /** The service accepted a new job or a follow-up (not a job only read): record it at once. */
   onAccepted?: (job: AgentJob, followUp: boolean) => Promise<void>
-  /** Once the job exists (or the follow-up was sent), before waiting: e.g. post the live comment. */
-  onStarted?: (job: AgentJob) => Promise<void>
+  /**
+   * The job exists (or the follow-up was sent) and the run is about to wait for it: e.g. the live
+   * comment says it is working. Not called with `wait: false`, whose outcome is written at once.
+   */
+  onWaiting?: (job: AgentJob) => Promise<void>
   /** The follow-up was refused and a new job is started with `fallbackPrompt`; says why. */
   onFallback?: (reason: string) => void
   /** Wraps the wait, e.g. in a collapsible log group. */
@@ -120,7 +123,6 @@ export async function runAgentJob(
   seen(job)
   const since = clock.now()
   if (accepted !== undefined) await hooks.onAccepted?.(job, accepted)
-  await hooks.onStarted?.(job)
   if (!request.wait) {
     if (!followedUp) return { job, result: resultOf(job, 'not-waited') }
     // The answer may show the job as it was before the message: it says nothing of the follow-up.
@@ -130,6 +132,7 @@ export async function runAgentJob(
     return { job, result: 'started', followUp: 'not-waited' }
   }
 
+  await hooks.onWaiting?.(job)
   const group = hooks.group ?? ((_title, fn) => fn())
   const waited = await group(
     `Waiting for job ${job.id} (up to ${formatDuration(request.timeoutMs)})`,

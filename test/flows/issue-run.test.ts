@@ -191,6 +191,18 @@ describe('triggered from an issue', () => {
     expect(visible(result)).not.toContain(TOKEN)
   })
 
+  it('with wait: false, writes the comment twice: starting, then the job it started', async () => {
+    const result = await run({ inputs: { wait: 'false' } })
+    expect(result.code).toBe(0)
+    expect(result.outputs.result).toBe('started')
+    // No "working" edit between the two: the run does not wait, so its last word follows at once.
+    const [starting, started, ...more] = commentBodies()
+    expect(starting).toContain('is starting')
+    expect(started).toContain(`started; this run does not wait for it`)
+    expect(more).toEqual([])
+    expect(markerIn(gh.commentsOn(7)[0]?.body, 7)).toMatchObject({ job: result.outputs.jobId })
+  })
+
   it('says on an earlier run’s "starting" comment, left by a runner that was lost, that the run stopped', async () => {
     const bot = { login: 'github-actions[bot]', type: 'Bot' as const }
     const lostRun = 'https://github.com/acme/docs/actions/runs/77'
