@@ -29,6 +29,7 @@ import { changesAction } from '../../src/changes/changes-action.js'
 import { DEFAULT_POLICY_PATH } from '../../src/policy/load.js'
 import { defaultPolicy } from '../../src/policy/policy.js'
 import { readPolicy } from '../../src/policy/read.js'
+import { MAX_INSTRUCTIONS } from '../../src/policy/schema.js'
 import type { ChangedFile, GitHubApi } from '../../src/github/api.js'
 import {
   type PullRequestRef,
@@ -519,6 +520,16 @@ describe('applyRules: which changes of a batch go to the agent', () => {
 })
 
 describe('changePrompt', () => {
+  it("sends the policy's instructions whole, up to the length the policy file allows", () => {
+    const b = batch({ pulls: [batchPull(12)] })
+    const instructions = `${'Only the API reference. '.repeat(341)}End.`
+    expect(instructions.length).toBeLessThanOrEqual(MAX_INSTRUCTIONS)
+    expect(instructions.length).toBeGreaterThan(8000)
+    const prompt = changePrompt(b, { instruction: instructions, followUp: false })
+    expect(prompt.startsWith(`${instructions.trim()}\n`)).toBe(true)
+    expect(prompt).not.toContain('[… cut at')
+  })
+
   it('puts the instruction first and the changes between the markers', () => {
     const b = batch({
       pulls: [

@@ -1,8 +1,8 @@
-export const id = 47;
-export const ids = [47];
+export const id = 662;
+export const ids = [662];
 export const modules = {
 
-/***/ 7047:
+/***/ 5662:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 
@@ -23,215 +23,8 @@ var policy = __webpack_require__(9445);
 var policy_actions = __webpack_require__(1012);
 // EXTERNAL MODULE: ./.tmp/ncc-js/policy/problems.js
 var policy_problems = __webpack_require__(1975);
-// EXTERNAL MODULE: ./.tmp/ncc-js/runner/duration.js
-var duration = __webpack_require__(8703);
-// EXTERNAL MODULE: ./.tmp/ncc-js/policy/budget.js
-var budget = __webpack_require__(5998);
-// EXTERNAL MODULE: ./.tmp/ncc-js/policy/choices.js
-var choices = __webpack_require__(7899);
-// EXTERNAL MODULE: ./.tmp/ncc-js/policy/path-filter.js
-var path_filter = __webpack_require__(5403);
-;// CONCATENATED MODULE: ./.tmp/ncc-js/policy/schema.js
-
-
-
-
-
-
-/**
- * The policy file's keys (`.github/docs-agent.yml`), one schema for the action and for editors
- * (`npm run schema` writes its JSON Schema): each key with its form (`title`), what it does
- * (`description`), an example, its constraints and the message that says what is wrong. The schema
- * takes the file as written; defaults and presets are data (presets.ts), the typed values for the
- * flows come after (policy.ts).
- */
-/** The longest standing instruction: it is sent before every request. */
-const MAX_INSTRUCTIONS = 8192;
-/** `expire-after`'s range. */
-const EXPIRE_AFTER_MS = { min: duration/* HOUR_MS */.iQ, max: 365 * duration/* DAY_MS */.sO };
-/** `since`'s range: GitHub lists 100 merged pull requests a page, a quarter is plenty. */
-const SINCE_MS = { min: duration/* HOUR_MS */.iQ, max: 90 * duration/* DAY_MS */.sO };
-/** A duration as `parseDuration` reads it, in lower case as the file writes it. */
-const DURATION_PATTERN = /^(?:\d+(?:\.\d+)?(?:ms|s|m|h|d|w))+$/;
-/** A key of the file: optional, with what people read about it. */
-const key = (schema, info) => dist/* optional */.lqM(dist/* pipe */.FsL(schema, dist/* title */.DDF(info.form), dist/* description */.h_(info.description), dist/* metadata */.yuE({ examples: [info.example] })));
-const label = (what) => dist/* pipe */.FsL(dist/* string */.YjP(`must be ${what}`), dist/* minLength */.BpQ(1, `must be ${what}`), dist/* maxLength */.Ru6(50, 'must be at most 50 characters (GitHub’s longest label name)'), dist/* regex */.yGV(/^\S(?:[^\r\n]*\S)?$/, 'must be one line with no space at either end'));
-/** A duration within its range, as `parseDuration` reads it: `example` is the one its messages give. */
-const schema_duration = (range, example, rangeText) => dist/* pipe */.FsL(dist/* string */.YjP(`must be a duration such as ${example}`), dist/* regex */.yGV(DURATION_PATTERN, `must be a duration such as ${example}, 2w or 36h`), dist/* check */.z6Y(text => {
-    const ms = (0,duration/* parseDuration */.E9)(text) ?? 0;
-    return ms >= range.min && ms <= range.max;
-}, `must be from ${rangeText}`));
-const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\[bot\])?$/;
-const glob = dist/* pipe */.FsL(dist/* string */.YjP('must be a glob such as src/** (text, quoted when it starts with ! or *)'), dist/* minLength */.BpQ(1, 'must be a glob such as src/**, not empty'), dist/* maxLength */.Ru6(500, 'must be a glob of at most 500 characters'), dist/* check */.z6Y(path_filter/* isGlob */.fg, 'is not a glob picomatch can read (an unclosed [ or ( ?)'));
-const globs = (what) => dist/* pipe */.FsL(dist/* array */.YOg(glob, `must be a YAML list of globs${what}`), dist/* maxLength */.Ru6(path_filter/* MAX_PATTERNS */.nP, `must list at most ${path_filter/* MAX_PATTERNS */.nP} globs`));
-const repository = dist/* pipe */.FsL(dist/* string */.YjP('must be a repository as owner/repo'), dist/* regex */.yGV(code_repositories/* REPOSITORY_PATTERN */.G_, 'must be a repository as owner/repo, such as acme/api'));
-const codeRepository = dist/* union */.KCZ([
-    repository,
-    dist/* strictObject */.rej({
-        repository,
-        paths: dist/* optional */.lqM(globs(' for this repository')),
-        'paths-ignore': dist/* optional */.lqM(globs(' this repository ignores'))
-    }, 'must be owner/repo or a mapping of repository, paths and paths-ignore')
-], 'must be owner/repo, or a mapping of repository with its own paths and paths-ignore');
-const wholeNumber = (min, max) => dist/* pipe */.FsL(dist/* number */.aig(`must be a whole number from ${min} to ${max}`), dist/* integer */.ndf(`must be a whole number from ${min} to ${max}`), dist/* minValue */.Wwf(min, `must be a whole number from ${min} to ${max}`), dist/* maxValue */.cGV(max, `must be a whole number from ${min} to ${max}`));
-const choice = (choices) => dist/* picklist */.KIO(choices, `must be one of ${choices.join(', ')}`);
-const schema_boolean = dist/* boolean */.zMY('must be true or false');
-/** A time of day, 24-hour: `07:00`, `22:30`. */
-const clockTime = dist/* pipe */.FsL(dist/* string */.YjP('must be a time such as 07:00'), dist/* regex */.yGV(/^(?:[01]\d|2[0-3]):[0-5]\d$/, 'must be a time of day such as 07:00 or 22:30'));
-/** A time zone the runtime knows (IANA names, UTC). */
-function isTimeZone(name) {
-    try {
-        new Intl.DateTimeFormat('en-US', { timeZone: name });
-        return true;
-    }
-    catch {
-        return false;
-    }
-}
-const POLICY_SCHEMA = dist/* pipe */.FsL(dist/* strictObject */.rej({
-    version: key(dist/* literal */.euz(choices/* POLICY_VERSION */.Ky, `must be ${choices/* POLICY_VERSION */.Ky}`), {
-        form: `${choices/* POLICY_VERSION */.Ky}`,
-        description: 'The format of this file. A file written for a newer action (a higher version) is refused rather than half read.',
-        example: choices/* POLICY_VERSION */.Ky
-    }),
-    extends: key(choice(choices/* PRESET_NAMES */.dO), {
-        form: choices/* PRESET_NAMES */.dO.join(' | '),
-        description: 'A preset the file starts from: cautious (changes wait for a tick on the dashboard, one docs pull request open at a time, 20 jobs a month), standard (one open docs pull request, 9,000 credits a month) or autopilot (three open, 10,000 credits a month). A key written in this file overrides the preset’s value.',
-        example: 'standard'
-    }),
-    'required-permission': key(choice(choices/* PERMISSION_CHOICES */.rv), {
-        form: choices/* PERMISSION_CHOICES */.rv.join(' | '),
-        description: 'The least permission on the repository the person who triggers a run needs (adding the label, a comment, a tick on the dashboard); none turns the check off.',
-        example: 'write'
-    }),
-    'allowed-bots': key(dist/* pipe */.FsL(dist/* array */.YOg(dist/* pipe */.FsL(dist/* string */.YjP('must be a bot’s login such as renovate'), dist/* maxLength */.Ru6(100, 'must be a login of at most 100 characters'), dist/* regex */.yGV(LOGIN, 'must be a login such as renovate or renovate[bot]')), 'must be a YAML list of logins'), dist/* maxLength */.Ru6(100, 'must list at most 100 logins')), {
-        form: 'list of logins (renovate or renovate[bot])',
-        description: 'Bots allowed to trigger a run, or to author a merged pull request that starts one; other bots are refused.',
-        example: ['renovate', 'dependabot[bot]']
-    }),
-    instructions: key(dist/* pipe */.FsL(dist/* string */.YjP('must be text'), dist/* regex */.yGV(/\S/, 'must be text, not blank'), dist/* maxLength */.Ru6(MAX_INSTRUCTIONS, `must be at most ${MAX_INSTRUCTIONS} characters`)), {
-        form: `text, at most ${MAX_INSTRUCTIONS} characters`,
-        description: 'A standing instruction sent before every request the actions build (a new job, a follow-up, a change’s prompt): the docs’ voice, what to leave alone.',
-        example: 'Write in the second person. Never edit the changelog pages.'
-    }),
-    paths: key(globs(''), {
-        form: 'list of globs (! takes one back)',
-        description: 'A pull request or commit that changes no matching file is skipped, as on.push.paths reads them: * within a folder, ** across folders, a ! pattern takes back what an earlier one matched, the last match decides. Quote a glob that starts with ! or *. Empty: every file counts.',
-        example: ['src/**', '!src/**/*.test.ts']
-    }),
-    'paths-ignore': key(globs(''), {
-        form: 'list of globs',
-        description: 'Changed files that match do not count, and are left out of the prompt’s list of files.',
-        example: ['**/*.snap', 'src/generated/**']
-    }),
-    'skip-label': key(label('a label name of 1 to 50 characters'), {
-        form: 'label name',
-        description: 'Pull requests carrying this label are not documented.',
-        example: 'no-docs'
-    }),
-    'include-diff': key(schema_boolean, {
-        form: 'true | false',
-        description: 'Add an excerpt of the patches to the prompt (a change’s description stays under 32,000 bytes).',
-        example: true
-    }),
-    fold: key(choice(choices/* FOLD_MODES */.NA), {
-        form: choices/* FOLD_MODES */.NA.join(' | '),
-        description: 'open-pr sends a change as a follow-up to the job whose docs pull request is still open (or still running) instead of starting a new job; never starts a new job for every change.',
-        example: 'open-pr'
-    }),
-    'code-repositories': key(dist/* pipe */.FsL(dist/* array */.YOg(codeRepository, 'must be a YAML list of repositories'), dist/* maxLength */.Ru6(code_repositories/* MAX_CODE_REPOSITORIES */.oZ, `must list at most ${code_repositories/* MAX_CODE_REPOSITORIES */.oZ} repositories per docs project`)), {
-        form: `list of owner/repo or {repository, paths, paths-ignore} (at most ${code_repositories/* MAX_CODE_REPOSITORIES */.oZ})`,
-        description: 'In a docs repository: the code repositories this docs project documents, each from its own watermark in the dashboard’s ledger (needs dashboard: true). A repository with its own paths or paths-ignore uses those; the others use the file’s. Empty: this repository’s own changes.',
-        example: ['acme/cli', { repository: 'acme/api', paths: ['src/**', '!**/*.test.ts'] }]
-    }),
-    since: key(schema_duration(SINCE_MS, '30d', '1h to 90d'), {
-        form: 'duration, 1h–90d (30d)',
-        description: 'With code-repositories: a code repository the dashboard has no last documented commit for (a first install, a repository just added) is read from this far back, so a dry run previews what the window’s merges would produce. Without it, its newest commit is recorded and its next merge is the first documented.',
-        example: '30d'
-    }),
-    dashboard: key(schema_boolean, {
-        form: 'true | false',
-        description: 'Keep the ledger in the dashboard issue: each change run documents everything since the last documented commit and folds into the open docs pull request (needs issues: write). false: no ledger, no folding; every change is its own job.',
-        example: true
-    }),
-    'dashboard-title': key(dist/* pipe */.FsL(dist/* string */.YjP('must be a title of 1 to 256 characters'), dist/* regex */.yGV(/^[^\r\n]*\S[^\r\n]*$/, 'must be a title on one line, not blank'), dist/* maxLength */.Ru6(256, 'must be a title of at most 256 characters')), {
-        form: 'title (1–256 characters)',
-        description: 'The title of the dashboard issue, when it is created.',
-        example: 'Docs agent dashboard'
-    }),
-    approval: key(choice(choices/* APPROVAL_MODES */.lU), {
-        form: choices/* APPROVAL_MODES */.lU.join(' | '),
-        description: 'dashboard: changes start nothing; they wait on the dashboard in one batch with a checkbox and what a run would cost, and a tick by someone with required-permission starts them once (needs dashboard: true).',
-        example: 'dashboard'
-    }),
-    'max-jobs': key(dist/* pipe */.FsL(dist/* string */.YjP('must be a count per window such as 20/month'), dist/* regex */.yGV(budget/* MAX_JOBS_PATTERN */.Ho, 'must be N/day, N/week or N/month with N a whole number from 1 to 9999')), {
-        form: 'N/day | N/week | N/month (N 1–9999; a month is 30 days)',
-        description: 'Jobs and follow-ups the agent may start in a rolling window; beyond it, changes wait on the dashboard until a place frees.',
-        example: '20/month'
-    }),
-    'max-credits': key(wholeNumber(1, 1_000_000), {
-        form: 'whole number (1–1,000,000)',
-        description: 'Estimated credits the agent may spend in a rolling 30 days: each job or follow-up counts credits-per-run. Beyond it, changes wait on the dashboard.',
-        example: 9000
-    }),
-    'credits-per-run': key(wholeNumber(1, 10_000), {
-        form: 'whole number (1–10,000)',
-        description: 'The estimate of one job or follow-up, for max-credits, the preview and the approval box. 180 is Mintlify’s published average for an update from code changes.',
-        example: 180
-    }),
-    'max-open': key(wholeNumber(1, 100), {
-        form: 'whole number (1–100)',
-        description: 'At most this many docs pull requests of the project open at once (a running job without one yet counts): a change that cannot fold waits on the dashboard.',
-        example: 1
-    }),
-    'expire-after': key(schema_duration(EXPIRE_AFTER_MS, '14d', '1h to 365d'), {
-        form: 'duration, 1h–365d (14d, 2w)',
-        description: 'Close the docs pull requests nobody but the agent has touched for this long, with a comment; the next change starts a new job. Needs the docs-token input.',
-        example: '14d'
-    }),
-    'keep-label': key(label('a label name of 1 to 50 characters'), {
-        form: 'label name',
-        description: 'A docs pull request carrying this label never expires.',
-        example: 'docs-agent-keep'
-    }),
-    reviewers: key(choice(choices/* REVIEWER_MODES */.nP), {
-        form: choices/* REVIEWER_MODES */.nP.join(' | '),
-        description: 'authors: request the authors of the documented pull requests as reviewers of the docs pull request (bots and people without access left out). Needs the docs-token input.',
-        example: 'authors'
-    }),
-    'quiet-hours': key(dist/* pipe */.FsL(dist/* strictObject */.rej({
-        days: dist/* optional */.lqM(dist/* pipe */.FsL(dist/* array */.YOg(dist/* picklist */.KIO(choices/* WEEKDAYS */.w4, `must be days such as ${choices/* WEEKDAYS */.w4.slice(5).join(', ')}`), 'must be a YAML list of days'), dist/* maxLength */.Ru6(7, 'must list each day once at most'))),
-        from: dist/* optional */.lqM(clockTime),
-        to: dist/* optional */.lqM(clockTime),
-        timezone: dist/* optional */.lqM(dist/* pipe */.FsL(dist/* string */.YjP('must be a time zone such as Europe/Berlin'), dist/* check */.z6Y(isTimeZone, 'must be an IANA time zone such as Europe/Berlin or UTC')))
-    }, 'must be a mapping of days, from, to and timezone'), dist/* check */.z6Y(q => (q.from === undefined) === (q.to === undefined), 'needs both from and to, or neither'), dist/* check */.z6Y(q => Boolean(q.days?.length) || q.from !== undefined, 'needs days, or from and to')), {
-        form: '{days, from, to, timezone}',
-        description: 'Hours in which changes start nothing: a change run’s batch waits on the dashboard, and the first run after them (the next merge, a scheduled catch-up) takes it. days are whole days; from and to a daily window (it may cross midnight); timezone defaults to UTC. With approval: dashboard, a tick starts the batch anyway. Issue, comment and review runs (a person asked) are not held.',
-        example: {
-            days: ['saturday', 'sunday'],
-            from: '20:00',
-            to: '07:00',
-            timezone: 'Europe/Berlin'
-        }
-    }),
-    'docs-root': key(dist/* pipe */.FsL(dist/* string */.YjP('must be a folder path such as docs'), dist/* maxLength */.Ru6(200, 'must be a folder path of at most 200 characters'), dist/* regex */.yGV(/^(?!\/)(?!.*(?:^|\/)\.{1,2}(?:\/|$))[\w.@()+ -]+(?:\/[\w.@()+ -]+)*\/?$/, 'must be a folder path relative to the repository’s root, without . or .. parts')), {
-        form: 'folder path, relative, no ..',
-        description: 'The folder Mintlify deploys (where docs.json is), when it is not the repository’s root. Unset: found from the repository’s files.',
-        example: 'docs'
-    })
-}, 'must be a mapping of keys such as extends: standard'), dist/* title */.DDF('Mintlify docs agent policy'), dist/* description */.h_('The policy of the Mintlify docs agent actions (.github/docs-agent.yml): what starts the agent, which changes count, the budget and the dashboard.'));
-/** The keys, in the file's order. */
-const POLICY_KEYS = Object.keys(POLICY_SCHEMA.entries);
-/** What people read about a key: its form, description and example. */
-function keyInfo(name) {
-    const schema = POLICY_SCHEMA.entries[name].wrapped;
-    return {
-        form: dist/* getTitle */.LK1(schema) ?? '',
-        description: dist/* getDescription */.fYn(schema) ?? '',
-        example: dist/* getMetadata */.yb2(schema).examples[0]
-    };
-}
-
+// EXTERNAL MODULE: ./.tmp/ncc-js/policy/schema.js
+var schema = __webpack_require__(6324);
 // EXTERNAL MODULE: ./.tmp/ncc-js/policy/yaml-text.js
 var yaml_text = __webpack_require__(4234);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/policy/key-messages.js
@@ -242,7 +35,7 @@ var yaml_text = __webpack_require__(4234);
 // The words of the messages about the file's keys: the example of a right value, the key someone
 // meant. Apart from problems.ts so that a run with no policy file loads no schema.
 /** `max-jobs: 20/month`: a right value of a key, for its messages. */
-const exampleOf = (key) => `${key}: ${(0,yaml_text/* yamlFlow */.Uq)(keyInfo(key).example)}`;
+const exampleOf = (key) => `${key}: ${(0,yaml_text/* yamlFlow */.Uq)((0,schema/* keyInfo */.uc)(key).example)}`;
 /** Edits between two words, for the key someone meant. */
 function distance(a, b) {
     let row = Array.from({ length: b.length + 1 }, (_, i) => i);
@@ -277,10 +70,10 @@ function unknownKeyMessage(key) {
     const actions = (0,policy_actions/* actionsOf */.Ro)(key);
     if (actions.length)
         return `'${name}' is an input of the workflow's step (${actions.length === policy_actions/* AGENT_ACTIONS */.Wh.length ? 'every agent action has it' : actions.map(a => policy_actions/* ACTION_USES */.q4[a].uses).join(', ')}), not a key of the policy file: keep it under 'with:' there${/token|key/.test(key) ? ', from a secret' : ''}, and remove it here.`;
-    const meant = closest(key, POLICY_KEYS);
+    const meant = closest(key, schema/* POLICY_KEYS */.cN);
     return meant
         ? `'${name}' is not a key of the policy file; did you mean '${meant}'? (such as ${exampleOf(meant)})`
-        : `'${name}' is not a key of the policy file; the keys are ${POLICY_KEYS.join(', ')}.`;
+        : `'${name}' is not a key of the policy file; the keys are ${schema/* POLICY_KEYS */.cN.join(', ')}.`;
 }
 
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/policy/locator.js
@@ -368,6 +161,8 @@ const pathName = (path) => path
     .map((step, i) => typeof step === 'number' ? `[${step}]` : i ? `.${(0,policy_problems/* keyName */.xT)(step)}` : (0,policy_problems/* keyName */.xT)(step))
     .join('');
 
+// EXTERNAL MODULE: ./.tmp/ncc-js/policy/choices.js
+var choices = __webpack_require__(7899);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/policy/read.js
 
 
@@ -591,9 +386,9 @@ async function readPolicy(text, file, options = {}) {
         throw new policy_problems/* PolicyError */.pn(file, [newer]);
     // valibot names the first unknown key of a mapping; name them all, the file's own mistakes first.
     const unknown = Object.keys(value)
-        .filter(name => !Object.hasOwn(POLICY_SCHEMA.entries, name))
+        .filter(name => !Object.hasOwn(schema/* POLICY_SCHEMA */.tD.entries, name))
         .map(name => ({ ...where.key([name]), message: unknownKeyMessage(name) }));
-    const parsed = dist/* safeParse */.xLC(POLICY_SCHEMA, value, { abortPipeEarly: true });
+    const parsed = dist/* safeParse */.xLC(schema/* POLICY_SCHEMA */.tD, value, { abortPipeEarly: true });
     if (!parsed.success || unknown.length)
         throw new policy_problems/* PolicyError */.pn(file, inOrder([
             ...unknown,
