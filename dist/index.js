@@ -43995,7 +43995,7 @@ async function withCounting(prepared, settings, event, deps, run) {
         return { prepared };
     // The ledger (its dashboard, its format's schema) loads only for a run a budget counts: an issue
     // run without one starts without it.
-    const { countedRun: counting } = await Promise.all(/* import() */[__nccwpck_require__.e(934), __nccwpck_require__.e(17)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2017));
+    const { countedRun: counting } = await Promise.all(/* import() */[__nccwpck_require__.e(934), __nccwpck_require__.e(389)]).then(__nccwpck_require__.bind(__nccwpck_require__, 389));
     const counted = await counting(settings, event, deps, run);
     return {
         prepared: {

@@ -33860,8 +33860,8 @@ const stateOf = (issue, ctx) => {
 /* harmony import */ var _github_docs_pulls_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5966);
 /* harmony import */ var _github_event_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1450);
 /* harmony import */ var _runner_markdown_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(5082);
-/* harmony import */ var _fold_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(39);
-/* harmony import */ var _names_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3254);
+/* harmony import */ var _names_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3254);
+/* harmony import */ var _records_ledger_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(324);
 /* harmony import */ var _staleness_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5916);
 
 
@@ -33886,7 +33886,7 @@ async function expireStale(project, ctx) {
     const updates = [];
     const expired = [];
     const due = project.jobs
-        .filter(j => j.prLink && _fold_js__WEBPACK_IMPORTED_MODULE_2__/* .LIVE */ .L.has(j.state) && ctx.now - j.startedAt > ctx.afterMs)
+        .filter(j => j.prLink && _records_ledger_js__WEBPACK_IMPORTED_MODULE_3__/* .LIVE */ .L8.has(j.state) && ctx.now - j.startedAt > ctx.afterMs)
         // Kept ones last, the longest unjudged first: a kept pull request never holds back the others.
         .sort((a, b) => (a.kept?.at ?? 0) - (b.kept?.at ?? 0) || a.startedAt - b.startedAt)
         .slice(0, MAX_EXPIRY_READS);
@@ -33954,15 +33954,15 @@ async function expireOne(job, link, where, ctx) {
     if (!('stale' in staleness)) {
         const why = 'keep' in staleness
             ? staleness.keep
-            : `${staleness.recent}, within '${_names_js__WEBPACK_IMPORTED_MODULE_3__/* .Key */ .Uz.ExpireAfter}: ${ctx.afterText}'`;
-        log.info(`Kept the docs pull request ${link} open past '${_names_js__WEBPACK_IMPORTED_MODULE_3__/* .Key */ .Uz.ExpireAfter}: ${ctx.afterText}': ${why}.`);
+            : `${staleness.recent}, within '${_names_js__WEBPACK_IMPORTED_MODULE_2__/* .Key */ .Uz.ExpireAfter}: ${ctx.afterText}'`;
+        log.info(`Kept the docs pull request ${link} open past '${_names_js__WEBPACK_IMPORTED_MODULE_2__/* .Key */ .Uz.ExpireAfter}: ${ctx.afterText}': ${why}.`);
         return { update: { ...open, agentEmail, kept: { why, at: ctx.now } } };
     }
     if (ctx.dryRun) {
-        log.info(`Dry run: nobody but the docs agent has touched the docs pull request ${link} since ${(0,_staleness_js__WEBPACK_IMPORTED_MODULE_4__/* .day */ .vd)(staleness.since)}, longer than '${_names_js__WEBPACK_IMPORTED_MODULE_3__/* .Key */ .Uz.ExpireAfter}: ${ctx.afterText}': it would be closed.`);
+        log.info(`Dry run: nobody but the docs agent has touched the docs pull request ${link} since ${(0,_staleness_js__WEBPACK_IMPORTED_MODULE_4__/* .day */ .vd)(staleness.since)}, longer than '${_names_js__WEBPACK_IMPORTED_MODULE_2__/* .Key */ .Uz.ExpireAfter}: ${ctx.afterText}': it would be closed.`);
         return {};
     }
-    const closing = await attempt('close the docs pull request', `which nobody but the docs agent has touched for longer than '${_names_js__WEBPACK_IMPORTED_MODULE_3__/* .Key */ .Uz.ExpireAfter}: ${ctx.afterText}'.`, () => docs.close(where));
+    const closing = await attempt('close the docs pull request', `which nobody but the docs agent has touched for longer than '${_names_js__WEBPACK_IMPORTED_MODULE_2__/* .Key */ .Uz.ExpireAfter}: ${ctx.afterText}'.`, () => docs.close(where));
     if ('stop' in closing)
         return closing;
     const closed = closing.answer;
@@ -33970,7 +33970,7 @@ async function expireOne(job, link, where, ctx) {
     const after = (0,_github_docs_pulls_js__WEBPACK_IMPORTED_MODULE_0__/* .docsPullState */ .we)(closed);
     if (after.state === 'merged')
         return { update: pullUpdate(job.id, after) };
-    log.notice(`Closed the docs pull request ${link}: nobody but the docs agent has touched it since ${(0,_staleness_js__WEBPACK_IMPORTED_MODULE_4__/* .day */ .vd)(staleness.since)}, longer than '${_names_js__WEBPACK_IMPORTED_MODULE_3__/* .Key */ .Uz.ExpireAfter}: ${ctx.afterText}'. The next change starts a new job.`);
+    log.notice(`Closed the docs pull request ${link}: nobody but the docs agent has touched it since ${(0,_staleness_js__WEBPACK_IMPORTED_MODULE_4__/* .day */ .vd)(staleness.since)}, longer than '${_names_js__WEBPACK_IMPORTED_MODULE_2__/* .Key */ .Uz.ExpireAfter}: ${ctx.afterText}'. The next change starts a new job.`);
     try {
         await docs.comment(where, closingComment(ctx, staleness));
     }
@@ -33999,29 +33999,11 @@ function closingComment(ctx, stale) {
     // Named, never mentioned: a closing comment notifies nobody.
     const last = stale.touched ? `the last was ${(0,_runner_markdown_js__WEBPACK_IMPORTED_MODULE_5__/* .escapeMarkdown */ .FV)(stale.touched)}` : 'it was opened';
     return [
-        `📝 **Mintlify agent action**: closed as stale. Nobody but the docs agent has touched this docs pull request since ${(0,_staleness_js__WEBPACK_IMPORTED_MODULE_4__/* .day */ .vd)(stale.since)} (${last}), longer than ${(0,_runner_markdown_js__WEBPACK_IMPORTED_MODULE_5__/* .codeSpan */ .SS)(`${_names_js__WEBPACK_IMPORTED_MODULE_3__/* .Key */ .Uz.ExpireAfter}: ${ctx.afterText}`)} allows.${dashboard}`,
+        `📝 **Mintlify agent action**: closed as stale. Nobody but the docs agent has touched this docs pull request since ${(0,_staleness_js__WEBPACK_IMPORTED_MODULE_4__/* .day */ .vd)(stale.since)} (${last}), longer than ${(0,_runner_markdown_js__WEBPACK_IMPORTED_MODULE_5__/* .codeSpan */ .SS)(`${_names_js__WEBPACK_IMPORTED_MODULE_2__/* .Key */ .Uz.ExpireAfter}: ${ctx.afterText}`)} allows.${dashboard}`,
         '',
         `Stale means no commit, review, comment or label added or removed by a person in that time. A docs pull request that a person pushed to, approved or requested changes on (even when GitHub dismissed that review since), or labelled ${(0,_runner_markdown_js__WEBPACK_IMPORTED_MODULE_5__/* .codeSpan */ .SS)(ctx.keepLabel)}, is never closed. The next code change starts a fresh docs pull request; reopen this one to keep working on it by hand.`
     ].join('\n');
 }
-
-
-/***/ }),
-
-/***/ 39:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   L: () => (/* binding */ LIVE)
-/* harmony export */ });
-/**
- * What the ledger knows of folding (a change run's batch sent to a job already started): which of
- * its jobs' states may still take a batch, and the decision's shape, which the ledger records (what
- * was learnt of its job on the way). Where a batch goes is decided by the change run
- * (src/changes/fold.ts), not here.
- */
-/** Ledger states of a job that may still take a follow-up: running, or its docs pull request open. */
-const LIVE = new Set(['active', 'open', 'started']);
 
 
 /***/ }),
@@ -40727,8 +40709,6 @@ async function undo(ctx, why, reply) {
     return said.trim();
 }
 
-// EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/fold.js
-var ledger_fold = __nccwpck_require__(39);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/changes/fold.js
 
 
@@ -40739,7 +40719,7 @@ var ledger_fold = __nccwpck_require__(39);
  * written anywhere else) still open. Anything that cannot be read means a new job, never a guess.
  */
 async function decideFold(project, ctx) {
-    const latest = [...project.jobs].reverse().find(job => ledger_fold/* LIVE */.L.has(job.state));
+    const latest = [...project.jobs].reverse().find(job => ledger/* LIVE */.L8.has(job.state));
     if (!latest)
         return { info: 'No docs job of this project is open in the ledger: starting a new job.' };
     let job;
@@ -40969,7 +40949,7 @@ async function countOpen(project, max, fold, ctx) {
     const seen = fold.seen;
     const live = project.jobs
         .map(j => (seen && j.id === seen.jobId ? { ...j, state: seen.state } : j))
-        .filter(j => ledger_fold/* LIVE */.L.has(j.state));
+        .filter(j => ledger/* LIVE */.L8.has(j.state));
     if (live.length < max)
         return {
             open: live.map(j => ({ jobId: j.id, prLink: j.prLink })),
@@ -42501,7 +42481,7 @@ async function refreshDocsPulls(session, settings, event, deps) {
         : { updates: [], expired: [] };
     // The job the fold decision reads anyway is left to it.
     const foldCandidate = settings.fold === 'open-pr'
-        ? [...session.project.jobs].reverse().find(j => ledger_fold/* LIVE */.L.has(j.state))?.id
+        ? [...session.project.jobs].reverse().find(j => ledger/* LIVE */.L8.has(j.state))?.id
         : undefined;
     const skip = new Set([
         ...expiry.updates.map(u => u.jobId),
@@ -52703,6 +52683,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   up: () => (/* binding */ DASHBOARD_LABEL),
   rl: () => (/* reexport */ IMPACT_MEASURES),
   E2: () => (/* reexport */ LEDGER_FORMAT),
+  L8: () => (/* reexport */ LIVE),
   GA: () => (/* reexport */ MAX_FORMER_NAMES),
   OP: () => (/* reexport */ MAX_WRITERS),
   di: () => (/* reexport */ OUTCOME_WINDOW_MS),
@@ -52916,6 +52897,11 @@ const KeptOpenSchema = dist/* object */.Ikc({
     why: dist/* pipe */.FsL(dist/* string */.YjP(), dist/* nonEmpty */.hq(), dist/* transform */.pdi(s => s.slice(0, MAX_KEPT_WHY))),
     at: time
 });
+/**
+ * Ledger states of a job that may still take a follow-up: running, or its docs pull request open.
+ * `max-open` counts these jobs and `expire-after` closes their docs pull requests.
+ */
+const LIVE = new Set(['active', 'open', 'started']);
 const LedgerJobSchema = fields({
     id: format_text,
     /** The docs pull request as the service reported it: the only link a fold is decided by. */
@@ -53175,7 +53161,10 @@ const ledgerTitle = (text) => {
 /** The state's share of the issue body (GitHub allows 65,536 characters in all). */
 const MAX_STATE_CHARS = 24_000;
 const MAX_JOBS = 10;
-/** Jobs kept beyond the last MAX_JOBS, for the outcomes: those with a docs pull request in the window. */
+/**
+ * Jobs kept beyond the last MAX_JOBS: those whose docs pull request is still open (`max-open` counts
+ * them, `expire-after` closes them, however old), then those opened in the outcome window.
+ */
 const MAX_OUTCOME_JOBS = 50;
 const MAX_CHANGES_PER_JOB = 20;
 const MAX_WAITING = 50;
@@ -53212,14 +53201,12 @@ function fitLedger(ledger, now) {
         }
         for (const job of project.jobs)
             trimChanges(job, MAX_CHANGES_PER_JOB);
-        // Beyond the last MAX_JOBS, a job stays only for the outcomes: a docs pull request opened in
-        // the window, without its change list (counted); and, where reader impact is measured, one
-        // merged but not measured yet, with its changes (their titles give the terms it is measured on).
+        // Beyond the last MAX_JOBS, a job stays while its docs pull request may be open, however old
+        // (the caps and the expiry act on it), and for the outcomes: a docs pull request opened in the
+        // window, without its change list (counted); and, where reader impact is measured, one merged
+        // but not measured yet, with its changes (their titles give the terms it is measured on).
         const waits = (j) => awaitsImpact(j, project.impactDays, now);
-        const older = project.jobs
-            .slice(0, Math.max(0, project.jobs.length - MAX_JOBS))
-            .filter(j => j.prLink && (openedAt(j) > now - OUTCOME_WINDOW_MS || waits(j)))
-            .slice(-MAX_OUTCOME_JOBS);
+        const older = keptOlder(project.jobs.slice(0, Math.max(0, project.jobs.length - MAX_JOBS)), j => Boolean(j.prLink) && (openedAt(j) > now - OUTCOME_WINDOW_MS || waits(j)));
         for (const job of older)
             if (!waits(job))
                 trimChanges(job, 0);
@@ -53249,7 +53236,13 @@ function fitLedger(ledger, now) {
         for (const project of Object.values(fitted.projects))
             for (const job of project.jobs)
                 trimChanges(job, keep);
-    // Last, the outcomes give way: only the last MAX_JOBS jobs stay.
+    // Then the outcomes give way: only the last MAX_JOBS jobs and the open ones stay; last, those.
+    if (size() > MAX_STATE_CHARS)
+        for (const project of Object.values(fitted.projects))
+            keepJobs(project, [
+                ...keptOlder(project.jobs.slice(0, -MAX_JOBS), () => false),
+                ...project.jobs.slice(-MAX_JOBS)
+            ]);
     if (size() > MAX_STATE_CHARS)
         for (const project of Object.values(fitted.projects))
             keepJobs(project, project.jobs.slice(-MAX_JOBS));
@@ -53262,6 +53255,18 @@ function fitLedger(ledger, now) {
                 project.waiting.changes = project.waiting.changes.slice(-keep);
         }
     return fitted;
+}
+/**
+ * Of the jobs before the last MAX_JOBS, in their order: those whose docs pull request may be open
+ * (a link, a live state), then those `alsoKept` keeps, at most MAX_OUTCOME_JOBS in all, the newest.
+ */
+function keptOlder(jobs, alsoKept) {
+    const open = (j) => Boolean(j.prLink) && LIVE.has(j.state);
+    const openOnes = jobs.filter(open).slice(-MAX_OUTCOME_JOBS);
+    const room = MAX_OUTCOME_JOBS - openOnes.length;
+    const others = room > 0 ? jobs.filter(j => !open(j) && alsoKept(j)).slice(-room) : [];
+    const kept = new Set([...openOnes, ...others]);
+    return jobs.filter(j => kept.has(j));
 }
 /** An uncertain request as the ledger keeps it: its first MAX_UNCERTAIN_CHANGES changes. */
 function keptUncertain(entry) {

@@ -35526,8 +35526,8 @@ var duration = __nccwpck_require__(8703);
 var runner_text = __nccwpck_require__(3492);
 // EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/budget.js
 var budget = __nccwpck_require__(5817);
-// EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/outcomes.js + 3 modules
-var outcomes = __nccwpck_require__(6640);
+// EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/outcomes.js + 2 modules
+var outcomes = __nccwpck_require__(1339);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/outcomes-by-repository.js
 
 /**
@@ -36844,7 +36844,7 @@ function leftOut(batch) {
 
 /***/ }),
 
-/***/ 6640:
+/***/ 1339:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -36864,16 +36864,8 @@ var docs_pulls = __nccwpck_require__(9101);
 var github_event = __nccwpck_require__(1450);
 // EXTERNAL MODULE: ./.tmp/ncc-js/agent/names.js
 var names = __nccwpck_require__(3254);
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/fold.js
-/**
- * What the ledger knows of folding (a change run's batch sent to a job already started): which of
- * its jobs' states may still take a batch, and the decision's shape, which the ledger records (what
- * was learnt of its job on the way). Where a batch goes is decided by the change run
- * (src/changes/fold.ts), not here.
- */
-/** Ledger states of a job that may still take a follow-up: running, or its docs pull request open. */
-const fold_LIVE = new Set(['active', 'open', 'started']);
-
+// EXTERNAL MODULE: ./.tmp/ncc-js/records/ledger.js + 5 modules
+var ledger = __nccwpck_require__(324);
 // EXTERNAL MODULE: ./.tmp/ncc-js/github/pull-activity.js
 var pull_activity = __nccwpck_require__(6845);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/staleness.js
@@ -37092,8 +37084,6 @@ function closingComment(ctx, stale) {
     ].join('\n');
 }
 
-// EXTERNAL MODULE: ./.tmp/ncc-js/records/ledger.js + 5 modules
-var ledger = __nccwpck_require__(324);
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/duration.js
 var duration = __nccwpck_require__(8703);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/outcomes.js
@@ -49253,8 +49243,8 @@ var request_cap = __nccwpck_require__(2703);
 var ledger_dashboard = __nccwpck_require__(6333);
 // EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/ledger-session.js
 var ledger_session = __nccwpck_require__(4188);
-// EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/outcomes.js + 3 modules
-var outcomes = __nccwpck_require__(6640);
+// EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/outcomes.js + 2 modules
+var outcomes = __nccwpck_require__(1339);
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/untrusted.js
 var untrusted = __nccwpck_require__(3529);
 // EXTERNAL MODULE: ./.tmp/ncc-js/records/ledger.js + 5 modules
@@ -53218,7 +53208,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   jG: () => (/* reexport */ startsIn30Days)
 });
 
-// UNUSED EXPORTS: STARTS_KEPT_MS, readLedger, utcDay
+// UNUSED EXPORTS: LIVE, STARTS_KEPT_MS, readLedger, utcDay
 
 // EXTERNAL MODULE: ./node_modules/valibot/dist/index.mjs
 var dist = __nccwpck_require__(7934);
@@ -53408,6 +53398,11 @@ const KeptOpenSchema = dist/* object */.Ikc({
     why: dist/* pipe */.FsL(dist/* string */.YjP(), dist/* nonEmpty */.hq(), dist/* transform */.pdi(s => s.slice(0, MAX_KEPT_WHY))),
     at: time
 });
+/**
+ * Ledger states of a job that may still take a follow-up: running, or its docs pull request open.
+ * `max-open` counts these jobs and `expire-after` closes their docs pull requests.
+ */
+const LIVE = new Set(['active', 'open', 'started']);
 const LedgerJobSchema = fields({
     id: format_text,
     /** The docs pull request as the service reported it: the only link a fold is decided by. */
@@ -53667,7 +53662,10 @@ const ledgerTitle = (text) => {
 /** The state's share of the issue body (GitHub allows 65,536 characters in all). */
 const MAX_STATE_CHARS = 24_000;
 const MAX_JOBS = 10;
-/** Jobs kept beyond the last MAX_JOBS, for the outcomes: those with a docs pull request in the window. */
+/**
+ * Jobs kept beyond the last MAX_JOBS: those whose docs pull request is still open (`max-open` counts
+ * them, `expire-after` closes them, however old), then those opened in the outcome window.
+ */
 const MAX_OUTCOME_JOBS = 50;
 const MAX_CHANGES_PER_JOB = 20;
 const MAX_WAITING = 50;
@@ -53704,14 +53702,12 @@ function fitLedger(ledger, now) {
         }
         for (const job of project.jobs)
             trimChanges(job, MAX_CHANGES_PER_JOB);
-        // Beyond the last MAX_JOBS, a job stays only for the outcomes: a docs pull request opened in
-        // the window, without its change list (counted); and, where reader impact is measured, one
-        // merged but not measured yet, with its changes (their titles give the terms it is measured on).
+        // Beyond the last MAX_JOBS, a job stays while its docs pull request may be open, however old
+        // (the caps and the expiry act on it), and for the outcomes: a docs pull request opened in the
+        // window, without its change list (counted); and, where reader impact is measured, one merged
+        // but not measured yet, with its changes (their titles give the terms it is measured on).
         const waits = (j) => awaitsImpact(j, project.impactDays, now);
-        const older = project.jobs
-            .slice(0, Math.max(0, project.jobs.length - MAX_JOBS))
-            .filter(j => j.prLink && (openedAt(j) > now - OUTCOME_WINDOW_MS || waits(j)))
-            .slice(-MAX_OUTCOME_JOBS);
+        const older = keptOlder(project.jobs.slice(0, Math.max(0, project.jobs.length - MAX_JOBS)), j => Boolean(j.prLink) && (openedAt(j) > now - OUTCOME_WINDOW_MS || waits(j)));
         for (const job of older)
             if (!waits(job))
                 trimChanges(job, 0);
@@ -53741,7 +53737,13 @@ function fitLedger(ledger, now) {
         for (const project of Object.values(fitted.projects))
             for (const job of project.jobs)
                 trimChanges(job, keep);
-    // Last, the outcomes give way: only the last MAX_JOBS jobs stay.
+    // Then the outcomes give way: only the last MAX_JOBS jobs and the open ones stay; last, those.
+    if (size() > MAX_STATE_CHARS)
+        for (const project of Object.values(fitted.projects))
+            keepJobs(project, [
+                ...keptOlder(project.jobs.slice(0, -MAX_JOBS), () => false),
+                ...project.jobs.slice(-MAX_JOBS)
+            ]);
     if (size() > MAX_STATE_CHARS)
         for (const project of Object.values(fitted.projects))
             keepJobs(project, project.jobs.slice(-MAX_JOBS));
@@ -53754,6 +53756,18 @@ function fitLedger(ledger, now) {
                 project.waiting.changes = project.waiting.changes.slice(-keep);
         }
     return fitted;
+}
+/**
+ * Of the jobs before the last MAX_JOBS, in their order: those whose docs pull request may be open
+ * (a link, a live state), then those `alsoKept` keeps, at most MAX_OUTCOME_JOBS in all, the newest.
+ */
+function keptOlder(jobs, alsoKept) {
+    const open = (j) => Boolean(j.prLink) && LIVE.has(j.state);
+    const openOnes = jobs.filter(open).slice(-MAX_OUTCOME_JOBS);
+    const room = MAX_OUTCOME_JOBS - openOnes.length;
+    const others = room > 0 ? jobs.filter(j => !open(j) && alsoKept(j)).slice(-room) : [];
+    const kept = new Set([...openOnes, ...others]);
+    return jobs.filter(j => kept.has(j));
 }
 /** An uncertain request as the ledger keeps it: its first MAX_UNCERTAIN_CHANGES changes. */
 function keptUncertain(entry) {

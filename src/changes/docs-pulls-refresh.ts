@@ -6,7 +6,7 @@ import { refreshOutcomes } from '../agent/ledger/outcomes.js'
 import { docsPulls } from '../agent/docs-repository.js'
 import type { ChangeSettings } from '../agent/settings.js'
 import type { RunDeps } from './change-settings.js'
-import { LIVE } from '../agent/ledger/fold.js'
+import { LIVE } from '../records/ledger.js'
 
 /**
  * The ledger's docs pull requests read again, before the gates: `expire-after` closes the stale

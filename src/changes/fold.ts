@@ -1,9 +1,9 @@
 import type { DocsPulls } from '../github/docs-pulls.js'
 import type { AgentJob } from '../mintlify/agent-jobs.js'
-import type { ProjectLedger } from '../records/ledger.js'
+import { LIVE, type ProjectLedger } from '../records/ledger.js'
 import { errorText } from '../runner/errors.js'
 import { docsPrState } from '../agent/docs-repository.js'
-import { type FoldDecision, LIVE } from '../agent/ledger/fold.js'
+import type { FoldDecision } from '../agent/ledger/fold.js'
 
 /** What deciding a fold reads: the service's jobs and the docs repository's pull requests. */
 export interface FoldContext {

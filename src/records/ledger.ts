@@ -21,6 +21,7 @@ import { upgraded } from './ledger/migrations.js'
 export {
   IMPACT_MEASURES,
   LEDGER_FORMAT,
+  LIVE,
   MAX_FORMER_NAMES,
   MAX_WRITERS,
   type ChangeRef,

@@ -214,6 +214,38 @@ describe('the ledger record', () => {
     )
   })
 
+  it('keeps a job whose docs pull request is still open, however old: max-open counts it and expire-after closes it', () => {
+    const ledger = ledgerWith(0)
+    const project = ledger.projects.proj
+    if (!project) throw new Error('no project')
+    const job = (j: number, state: string, daysAgo: number) => ({
+      id: `job_${j}`,
+      prLink: `https://github.com/acme/docs/pull/${1000 + j}`,
+      state,
+      startedAt: NOW - daysAgo * DAY,
+      changes: [],
+      moreChanges: 0
+    })
+    project.jobs = [
+      job(0, 'open', 90),
+      job(1, 'merged', 80),
+      job(2, 'started', 60),
+      ...Array.from({ length: 10 }, (_, j) => job(j + 3, 'merged', 20 - j))
+    ]
+    const kept = fitLedger(ledger, NOW).projects.proj
+    expect(kept?.jobs.map(j => j.id)).toEqual([
+      'job_0',
+      'job_2',
+      ...Array.from({ length: 10 }, (_, j) => `job_${j + 3}`)
+    ])
+    expect(kept?.olderJobs).toBe(1)
+    // At most 50 such jobs beyond the last ten, the newest.
+    project.jobs = Array.from({ length: 70 }, (_, j) => job(j, 'open', 200 - j))
+    const many = fitLedger(ledger, NOW).projects.proj?.jobs
+    expect(many).toHaveLength(60)
+    expect(many?.[0]?.id).toBe('job_10')
+  })
+
   it('counts starts per day for 31 days, dropping counts out of shape', () => {
     const json = JSON.stringify({
       v: 1,

@@ -8,9 +8,8 @@ import {
 import { parsePullLink } from '../../github/event.js'
 import type { Logger } from '../../runner/logger.js'
 import { codeSpan, escapeMarkdown, markdownLink } from '../../runner/markdown.js'
-import { LIVE } from './fold.js'
 import { Key } from '../names.js'
-import type { KeptOpen, LedgerJob, ProjectLedger } from '../../records/ledger.js'
+import { type KeptOpen, LIVE, type LedgerJob, type ProjectLedger } from '../../records/ledger.js'
 import { type Staleness, day, judgeStaleness } from './staleness.js'
 
 /** What became of a job's docs pull request, as read (and perhaps closed) in this run. */

@@ -21,6 +21,3 @@ export interface FoldDecision {
   /** What was learnt of the ledger's job on the way, for the ledger: `merged`, `closed`, `ended`. */
   seen?: { jobId: string; state: string; prLink?: string; prCreatedAt?: number; endedAt?: number }
 }
-
-/** Ledger states of a job that may still take a follow-up: running, or its docs pull request open. */
-export const LIVE: ReadonlySet<string> = new Set(['active', 'open', 'started'])

@@ -1,5 +1,6 @@
 import { commentSafeJson } from '../record.js'
 import {
+  LIVE,
   type Ledger,
   type LedgerJob,
   MAX_REPOSITORIES,
@@ -18,7 +19,10 @@ import { DAY_MS } from '../../runner/duration.js'
 /** The state's share of the issue body (GitHub allows 65,536 characters in all). */
 const MAX_STATE_CHARS = 24_000
 const MAX_JOBS = 10
-/** Jobs kept beyond the last MAX_JOBS, for the outcomes: those with a docs pull request in the window. */
+/**
+ * Jobs kept beyond the last MAX_JOBS: those whose docs pull request is still open (`max-open` counts
+ * them, `expire-after` closes them, however old), then those opened in the outcome window.
+ */
 const MAX_OUTCOME_JOBS = 50
 const MAX_CHANGES_PER_JOB = 20
 const MAX_WAITING = 50
@@ -58,14 +62,15 @@ export function fitLedger(ledger: Ledger, now: number): Ledger {
       )
     }
     for (const job of project.jobs) trimChanges(job, MAX_CHANGES_PER_JOB)
-    // Beyond the last MAX_JOBS, a job stays only for the outcomes: a docs pull request opened in
-    // the window, without its change list (counted); and, where reader impact is measured, one
-    // merged but not measured yet, with its changes (their titles give the terms it is measured on).
+    // Beyond the last MAX_JOBS, a job stays while its docs pull request may be open, however old
+    // (the caps and the expiry act on it), and for the outcomes: a docs pull request opened in the
+    // window, without its change list (counted); and, where reader impact is measured, one merged
+    // but not measured yet, with its changes (their titles give the terms it is measured on).
     const waits = (j: LedgerJob): boolean => awaitsImpact(j, project.impactDays, now)
-    const older = project.jobs
-      .slice(0, Math.max(0, project.jobs.length - MAX_JOBS))
-      .filter(j => j.prLink && (openedAt(j) > now - OUTCOME_WINDOW_MS || waits(j)))
-      .slice(-MAX_OUTCOME_JOBS)
+    const older = keptOlder(
+      project.jobs.slice(0, Math.max(0, project.jobs.length - MAX_JOBS)),
+      j => Boolean(j.prLink) && (openedAt(j) > now - OUTCOME_WINDOW_MS || waits(j))
+    )
     for (const job of older) if (!waits(job)) trimChanges(job, 0)
     keepJobs(project, [...older, ...project.jobs.slice(-MAX_JOBS)])
     if (project.waiting) project.waiting.changes = project.waiting.changes.slice(-MAX_WAITING)
@@ -92,7 +97,13 @@ export function fitLedger(ledger: Ledger, now: number): Ledger {
   )
     for (const project of Object.values(fitted.projects))
       for (const job of project.jobs) trimChanges(job, keep)
-  // Last, the outcomes give way: only the last MAX_JOBS jobs stay.
+  // Then the outcomes give way: only the last MAX_JOBS jobs and the open ones stay; last, those.
+  if (size() > MAX_STATE_CHARS)
+    for (const project of Object.values(fitted.projects))
+      keepJobs(project, [
+        ...keptOlder(project.jobs.slice(0, -MAX_JOBS), () => false),
+        ...project.jobs.slice(-MAX_JOBS)
+      ])
   if (size() > MAX_STATE_CHARS)
     for (const project of Object.values(fitted.projects))
       keepJobs(project, project.jobs.slice(-MAX_JOBS))
@@ -107,6 +118,19 @@ export function fitLedger(ledger: Ledger, now: number): Ledger {
       if (project.waiting) project.waiting.changes = project.waiting.changes.slice(-keep)
     }
   return fitted
+}
+
+/**
+ * Of the jobs before the last MAX_JOBS, in their order: those whose docs pull request may be open
+ * (a link, a live state), then those `alsoKept` keeps, at most MAX_OUTCOME_JOBS in all, the newest.
+ */
+function keptOlder(jobs: LedgerJob[], alsoKept: (job: LedgerJob) => boolean): LedgerJob[] {
+  const open = (j: LedgerJob): boolean => Boolean(j.prLink) && LIVE.has(j.state)
+  const openOnes = jobs.filter(open).slice(-MAX_OUTCOME_JOBS)
+  const room = MAX_OUTCOME_JOBS - openOnes.length
+  const others = room > 0 ? jobs.filter(j => !open(j) && alsoKept(j)).slice(-room) : []
+  const kept = new Set([...openOnes, ...others])
+  return jobs.filter(j => kept.has(j))
 }
 
 /** An uncertain request as the ledger keeps it: its first MAX_UNCERTAIN_CHANGES changes. */

@@ -151,6 +151,12 @@ const KeptOpenSchema = v.object({
   at: time
 })
 
+/**
+ * Ledger states of a job that may still take a follow-up: running, or its docs pull request open.
+ * `max-open` counts these jobs and `expire-after` closes their docs pull requests.
+ */
+export const LIVE: ReadonlySet<string> = new Set(['active', 'open', 'started'])
+
 const LedgerJobSchema = fields({
   id: text,
   /** The docs pull request as the service reported it: the only link a fold is decided by. */

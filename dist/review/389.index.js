@@ -1,8 +1,8 @@
-export const id = 17;
-export const ids = [17];
+export const id = 389;
+export const ids = [389];
 export const modules = {
 
-/***/ 2017:
+/***/ 389:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 
@@ -386,6 +386,11 @@ const KeptOpenSchema = dist/* object */.Ikc({
     why: dist/* pipe */.FsL(dist/* string */.YjP(), dist/* nonEmpty */.hq(), dist/* transform */.pdi(s => s.slice(0, MAX_KEPT_WHY))),
     at: format_time
 });
+/**
+ * Ledger states of a job that may still take a follow-up: running, or its docs pull request open.
+ * `max-open` counts these jobs and `expire-after` closes their docs pull requests.
+ */
+const format_LIVE = new Set(['active', 'open', 'started']);
 const LedgerJobSchema = fields({
     id: format_text,
     /** The docs pull request as the service reported it: the only link a fold is decided by. */
@@ -645,7 +650,10 @@ const ledgerTitle = (text) => {
 /** The state's share of the issue body (GitHub allows 65,536 characters in all). */
 const MAX_STATE_CHARS = 24_000;
 const MAX_JOBS = 10;
-/** Jobs kept beyond the last MAX_JOBS, for the outcomes: those with a docs pull request in the window. */
+/**
+ * Jobs kept beyond the last MAX_JOBS: those whose docs pull request is still open (`max-open` counts
+ * them, `expire-after` closes them, however old), then those opened in the outcome window.
+ */
 const MAX_OUTCOME_JOBS = 50;
 const MAX_CHANGES_PER_JOB = 20;
 const MAX_WAITING = 50;
@@ -682,14 +690,12 @@ function fitLedger(ledger, now) {
         }
         for (const job of project.jobs)
             trimChanges(job, MAX_CHANGES_PER_JOB);
-        // Beyond the last MAX_JOBS, a job stays only for the outcomes: a docs pull request opened in
-        // the window, without its change list (counted); and, where reader impact is measured, one
-        // merged but not measured yet, with its changes (their titles give the terms it is measured on).
+        // Beyond the last MAX_JOBS, a job stays while its docs pull request may be open, however old
+        // (the caps and the expiry act on it), and for the outcomes: a docs pull request opened in the
+        // window, without its change list (counted); and, where reader impact is measured, one merged
+        // but not measured yet, with its changes (their titles give the terms it is measured on).
         const waits = (j) => awaitsImpact(j, project.impactDays, now);
-        const older = project.jobs
-            .slice(0, Math.max(0, project.jobs.length - MAX_JOBS))
-            .filter(j => j.prLink && (fit_openedAt(j) > now - OUTCOME_WINDOW_MS || waits(j)))
-            .slice(-MAX_OUTCOME_JOBS);
+        const older = keptOlder(project.jobs.slice(0, Math.max(0, project.jobs.length - MAX_JOBS)), j => Boolean(j.prLink) && (fit_openedAt(j) > now - OUTCOME_WINDOW_MS || waits(j)));
         for (const job of older)
             if (!waits(job))
                 trimChanges(job, 0);
@@ -719,7 +725,13 @@ function fitLedger(ledger, now) {
         for (const project of Object.values(fitted.projects))
             for (const job of project.jobs)
                 trimChanges(job, keep);
-    // Last, the outcomes give way: only the last MAX_JOBS jobs stay.
+    // Then the outcomes give way: only the last MAX_JOBS jobs and the open ones stay; last, those.
+    if (size() > MAX_STATE_CHARS)
+        for (const project of Object.values(fitted.projects))
+            keepJobs(project, [
+                ...keptOlder(project.jobs.slice(0, -MAX_JOBS), () => false),
+                ...project.jobs.slice(-MAX_JOBS)
+            ]);
     if (size() > MAX_STATE_CHARS)
         for (const project of Object.values(fitted.projects))
             keepJobs(project, project.jobs.slice(-MAX_JOBS));
@@ -732,6 +744,18 @@ function fitLedger(ledger, now) {
                 project.waiting.changes = project.waiting.changes.slice(-keep);
         }
     return fitted;
+}
+/**
+ * Of the jobs before the last MAX_JOBS, in their order: those whose docs pull request may be open
+ * (a link, a live state), then those `alsoKept` keeps, at most MAX_OUTCOME_JOBS in all, the newest.
+ */
+function keptOlder(jobs, alsoKept) {
+    const open = (j) => Boolean(j.prLink) && format_LIVE.has(j.state);
+    const openOnes = jobs.filter(open).slice(-MAX_OUTCOME_JOBS);
+    const room = MAX_OUTCOME_JOBS - openOnes.length;
+    const others = room > 0 ? jobs.filter(j => !open(j) && alsoKept(j)).slice(-room) : [];
+    const kept = new Set([...openOnes, ...others]);
+    return jobs.filter(j => kept.has(j));
 }
 /** An uncertain request as the ledger keeps it: its first MAX_UNCERTAIN_CHANGES changes. */
 function keptUncertain(entry) {
@@ -1434,16 +1458,6 @@ const startsWithin = (spend, windowMs, now) => spend.filter(at => at > now - win
 var docs_pulls = __webpack_require__(9101);
 // EXTERNAL MODULE: ./.tmp/ncc-js/agent/names.js
 var agent_names = __webpack_require__(3254);
-;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/fold.js
-/**
- * What the ledger knows of folding (a change run's batch sent to a job already started): which of
- * its jobs' states may still take a batch, and the decision's shape, which the ledger records (what
- * was learnt of its job on the way). Where a batch goes is decided by the change run
- * (src/changes/fold.ts), not here.
- */
-/** Ledger states of a job that may still take a follow-up: running, or its docs pull request open. */
-const fold_LIVE = new Set(['active', 'open', 'started']);
-
 // EXTERNAL MODULE: ./.tmp/ncc-js/github/pull-activity.js
 var pull_activity = __webpack_require__(6845);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/staleness.js
