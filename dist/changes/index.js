@@ -33799,7 +33799,7 @@ function lostState(issue, why, viewer) {
     const how = why === 'none'
         ? `holds no hidden state: it was deleted${by ? ` (@${by.by || 'ghost'}'s edit of ${iso(by.at)})` : ''}`
         : `holds no state this action wrote with this API key (edited by hand${by ? `, last by @${by.by || 'ghost'} at ${iso(by.at)}` : ''}, or written with another key)`;
-    const lost = "the last documented commit (this run documents its own change only), the budget's history ('max-jobs' counts from here), the changes that waited and the uncertain requests";
+    const lost = "the last documented commit (this run documents its own change only), the budget's history ('max-jobs' and 'max-credits' count from here), the changes that waited and the uncertain requests";
     const where = `Their last version is in the issue's edit history: the last version @${viewer} wrote${by ? ` before ${iso(by.at)}` : ''}; send what waited there with a prompt.`;
     return {
         warning: `The dashboard ${issue.url} ${how}, so a new ledger starts from this change, and what the state recorded is lost: ${lost}. ${where}`,
@@ -34944,7 +34944,7 @@ class Dashboard {
         await this.put(created.number, false);
         // A dashboard deleted, or transferred to another repository, cannot be found: an empty one
         // replaces it, which is never done silently.
-        this.notices.push(`No docs agent dashboard was found (no issue labelled '${ledger/* DASHBOARD_LABEL */.up}', and none titled '${this.options.title}' opened by @${this.viewer || 'this action'}, open or closed): ${created.url} is opened with an empty ledger, and 'max-jobs' counts from here. If an earlier dashboard was deleted or transferred to another repository, what waited there and its last documented commit are not carried over: send those changes with a prompt, or transfer it back and delete the hidden state of ${created.url} (the last HTML comment of its body).`);
+        this.notices.push(`No docs agent dashboard was found (no issue labelled '${ledger/* DASHBOARD_LABEL */.up}', and none titled '${this.options.title}' opened by @${this.viewer || 'this action'}, open or closed): ${created.url} is opened with an empty ledger, and the budget ('max-jobs', 'max-credits') counts from here. If an earlier dashboard was deleted or transferred to another repository, what waited there and its last documented commit are not carried over: send those changes with a prompt, or transfer it back and delete the hidden state of ${created.url} (the last HTML comment of its body).`);
     }
     /**
      * The label put back, with its other labels, on a dashboard found again without it; reopened
@@ -41911,13 +41911,18 @@ function batchWhat(batch) {
 function batchSources(batch) {
     if (!batch.parts)
         return batch.url ? [batch.url] : [];
+    return changedParts(batch)
+        .filter(p => p.url)
+        .map(p => p.url);
+}
+/** The parts of a batch of several that hold changes, in the listed order. */
+function changedParts(batch) {
     const changed = new Set([...batch.pulls, ...batch.commits].map(c => c.repository));
-    return batch.parts.filter(p => changed.has(p.name) && p.url).map(p => p.url);
+    return (batch.parts ?? []).filter(part => changed.has(part.name));
 }
 /** The repositories of a batch of several that hold changes, named; a long list counted. */
 function projectNames(batch) {
-    const withChanges = (batch.parts ?? []).filter(part => [...batch.pulls, ...batch.commits].some(c => c.repository === part.name));
-    const names = withChanges.map(p => p.name);
+    const names = changedParts(batch).map(p => p.name);
     return names.length <= 4
         ? names.join(', ') || 'the code repositories'
         : `${names.slice(0, 3).join(', ')} and ${names.length - 3} more repositories`;
@@ -41950,8 +41955,9 @@ function describeBatch(batch, patches, report) {
     const leftOut = [...batch.leftOut];
     const out = [];
     const add = (line) => budget.take(line) && out.push(line) > 0;
+    // A docs project's repositories without changes are not described: they are not counted either.
     if (batch.parts)
-        add(`Repositories: ${batch.parts.length}`);
+        add(`Repositories with changes: ${changedParts(batch).length}`);
     else {
         add(`Repository: ${batch.repository}`);
         add(`Branch: ${flatText(batch.branch, MAX_PATH)}`);
@@ -41974,11 +41980,9 @@ function describeBatch(batch, patches, report) {
     const writer = { add, listFiles, leftOut, perDescription };
     if (batch.parts) {
         // Grouped by repository, in the listed order: the agent sees where each change comes from.
-        for (const part of batch.parts) {
+        for (const part of changedParts(batch)) {
             const pulls = batch.pulls.filter(p => p.repository === part.name);
             const commits = batch.commits.filter(c => c.repository === part.name);
-            if (!pulls.length && !commits.length)
-                continue;
             add('');
             if (!add(`=== Repository: ${part.name} ===`)) {
                 leftOut.push(`the changes of ${part.name} and the repositories after it`);
@@ -43042,13 +43046,13 @@ async function projectPatches(parts, batch, deps, token) {
 }
 /** The input whose token reads the code repositories. */
 const tokenInput = (settings) => settings.codeToken ? agent_names/* Input */.pd.CodeToken : agent_names/* Input */.pd.GithubToken;
-const grantAll = (token) => `Give '${token}' read access (contents: read, pull-requests: read) to every code repository: a GitHub App token from actions/create-github-app-token with 'owner' and 'repositories' naming them (see the README).`;
+const grantAll = (token) => `Give '${token}' read access (contents: read, pull-requests: read) to every code repository: install the docs agent's GitHub App on each, and make its token with actions/create-github-app-token's 'owner' and no 'repositories', so that it covers them all (README, "A docs project: one site, many code repositories").`;
 /** The warning for a repository that could not be read: which, what GitHub said, what to grant. */
 function unreadable(name, said, refused, token) {
     const why = said.replace(/\s+/g, ' ').slice(0, 300);
     const grant = !refused
         ? 'Its changes wait for the next run.'
-        : `Give '${token}' read access to ${name} (contents: read, pull-requests: read; with a GitHub App token, add ${name.split('/')[1]} to the 'repositories' of actions/create-github-app-token). Its changes wait until a run can read it.`;
+        : `Give '${token}' read access to ${name} (contents: read, pull-requests: read; with a GitHub App token, install the App on ${name}, and add ${name.split('/')[1]} to the token's 'repositories' if the workflow lists them). Its changes wait until a run can read it.`;
     return `Could not read ${name} (${why.replace(/\.$/, '')}): the other code repositories go on. ${grant}`;
 }
 /**

@@ -1264,7 +1264,7 @@ function lostState(issue, why, viewer) {
     const how = why === 'none'
         ? `holds no hidden state: it was deleted${by ? ` (@${by.by || 'ghost'}'s edit of ${iso(by.at)})` : ''}`
         : `holds no state this action wrote with this API key (edited by hand${by ? `, last by @${by.by || 'ghost'} at ${iso(by.at)}` : ''}, or written with another key)`;
-    const lost = "the last documented commit (this run documents its own change only), the budget's history ('max-jobs' counts from here), the changes that waited and the uncertain requests";
+    const lost = "the last documented commit (this run documents its own change only), the budget's history ('max-jobs' and 'max-credits' count from here), the changes that waited and the uncertain requests";
     const where = `Their last version is in the issue's edit history: the last version @${viewer} wrote${by ? ` before ${iso(by.at)}` : ''}; send what waited there with a prompt.`;
     return {
         warning: `The dashboard ${issue.url} ${how}, so a new ledger starts from this change, and what the state recorded is lost: ${lost}. ${where}`,
@@ -2661,7 +2661,7 @@ class Dashboard {
         await this.put(created.number, false);
         // A dashboard deleted, or transferred to another repository, cannot be found: an empty one
         // replaces it, which is never done silently.
-        this.notices.push(`No docs agent dashboard was found (no issue labelled '${DASHBOARD_LABEL}', and none titled '${this.options.title}' opened by @${this.viewer || 'this action'}, open or closed): ${created.url} is opened with an empty ledger, and 'max-jobs' counts from here. If an earlier dashboard was deleted or transferred to another repository, what waited there and its last documented commit are not carried over: send those changes with a prompt, or transfer it back and delete the hidden state of ${created.url} (the last HTML comment of its body).`);
+        this.notices.push(`No docs agent dashboard was found (no issue labelled '${DASHBOARD_LABEL}', and none titled '${this.options.title}' opened by @${this.viewer || 'this action'}, open or closed): ${created.url} is opened with an empty ledger, and the budget ('max-jobs', 'max-credits') counts from here. If an earlier dashboard was deleted or transferred to another repository, what waited there and its last documented commit are not carried over: send those changes with a prompt, or transfer it back and delete the hidden state of ${created.url} (the last HTML comment of its body).`);
     }
     /**
      * The label put back, with its other labels, on a dashboard found again without it; reopened

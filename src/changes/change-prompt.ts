@@ -59,16 +59,20 @@ export function batchWhat(batch: ChangeBatch): string {
  */
 export function batchSources(batch: ChangeBatch): string[] {
   if (!batch.parts) return batch.url ? [batch.url] : []
+  return changedParts(batch)
+    .filter(p => p.url)
+    .map(p => p.url)
+}
+
+/** The parts of a batch of several that hold changes, in the listed order. */
+function changedParts(batch: ChangeBatch): NonNullable<ChangeBatch['parts']> {
   const changed = new Set([...batch.pulls, ...batch.commits].map(c => c.repository))
-  return batch.parts.filter(p => changed.has(p.name) && p.url).map(p => p.url)
+  return (batch.parts ?? []).filter(part => changed.has(part.name))
 }
 
 /** The repositories of a batch of several that hold changes, named; a long list counted. */
 function projectNames(batch: ChangeBatch): string {
-  const withChanges = (batch.parts ?? []).filter(part =>
-    [...batch.pulls, ...batch.commits].some(c => c.repository === part.name)
-  )
-  const names = withChanges.map(p => p.name)
+  const names = changedParts(batch).map(p => p.name)
   return names.length <= 4
     ? names.join(', ') || 'the code repositories'
     : `${names.slice(0, 3).join(', ')} and ${names.length - 3} more repositories`
@@ -121,7 +125,8 @@ function describeBatch(
   const leftOut = [...batch.leftOut]
   const out: string[] = []
   const add = (line: string): boolean => budget.take(line) && out.push(line) > 0
-  if (batch.parts) add(`Repositories: ${batch.parts.length}`)
+  // A docs project's repositories without changes are not described: they are not counted either.
+  if (batch.parts) add(`Repositories with changes: ${changedParts(batch).length}`)
   else {
     add(`Repository: ${batch.repository}`)
     add(`Branch: ${flatText(batch.branch, MAX_PATH)}`)
@@ -145,10 +150,9 @@ function describeBatch(
   const writer = { add, listFiles, leftOut, perDescription }
   if (batch.parts) {
     // Grouped by repository, in the listed order: the agent sees where each change comes from.
-    for (const part of batch.parts) {
+    for (const part of changedParts(batch)) {
       const pulls = batch.pulls.filter(p => p.repository === part.name)
       const commits = batch.commits.filter(c => c.repository === part.name)
-      if (!pulls.length && !commits.length) continue
       add('')
       if (!add(`=== Repository: ${part.name} ===`)) {
         leftOut.push(`the changes of ${part.name} and the repositories after it`)

@@ -364,14 +364,14 @@ const tokenInput = (settings: { codeToken?: string }): string =>
   settings.codeToken ? Input.CodeToken : Input.GithubToken
 
 const grantAll = (token: string): string =>
-  `Give '${token}' read access (contents: read, pull-requests: read) to every code repository: a GitHub App token from actions/create-github-app-token with 'owner' and 'repositories' naming them (see the README).`
+  `Give '${token}' read access (contents: read, pull-requests: read) to every code repository: install the docs agent's GitHub App on each, and make its token with actions/create-github-app-token's 'owner' and no 'repositories', so that it covers them all (README, "A docs project: one site, many code repositories").`
 
 /** The warning for a repository that could not be read: which, what GitHub said, what to grant. */
 function unreadable(name: string, said: string, refused: boolean, token: string): string {
   const why = said.replace(/\s+/g, ' ').slice(0, 300)
   const grant = !refused
     ? 'Its changes wait for the next run.'
-    : `Give '${token}' read access to ${name} (contents: read, pull-requests: read; with a GitHub App token, add ${name.split('/')[1]} to the 'repositories' of actions/create-github-app-token). Its changes wait until a run can read it.`
+    : `Give '${token}' read access to ${name} (contents: read, pull-requests: read; with a GitHub App token, install the App on ${name}, and add ${name.split('/')[1]} to the token's 'repositories' if the workflow lists them). Its changes wait until a run can read it.`
   return `Could not read ${name} (${why.replace(/\.$/, '')}): the other code repositories go on. ${grant}`
 }
 

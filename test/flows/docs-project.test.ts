@@ -118,6 +118,8 @@ describe('one docs project, several code repositories', () => {
     expect(prompt.indexOf('Pull request #2 (merged): Add backoff')).toBeGreaterThan(api)
     expect(prompt.indexOf('Pull request #1 (merged): Add --retries')).toBeGreaterThan(cli)
     expect(prompt).not.toContain('acme/web')
+    // Three repositories listed, two with changes: the prompt counts what it describes.
+    expect(prompt).toContain('Repositories with changes: 2\n')
     expect(project.watermarks()).toEqual({
       'acme/api': api2.mergeCommit,
       'acme/cli': cli1.mergeCommit,
@@ -203,7 +205,7 @@ describe('one docs project, several code repositories', () => {
     const result = await dispatchRun('acme/api')
     expect(result.code).toBe(0)
     expect(result.log).toMatch(
-      /::warning::Could not read acme\/cli \(.*Could not resolve to a Repository with the name 'acme\/cli'.*\): the other code repositories go on\. Give 'github-token' read access to acme\/cli \(contents: read, pull-requests: read; with a GitHub App token, add cli to the 'repositories' of actions\/create-github-app-token\)/
+      /::warning::Could not read acme\/cli \(.*Could not resolve to a Repository with the name 'acme\/cli'.*\): the other code repositories go on\. Give 'github-token' read access to acme\/cli \(contents: read, pull-requests: read; with a GitHub App token, install the App on acme\/cli, and add cli to the token's 'repositories' if the workflow lists them\)/
     )
     expect(result.outputs.decision).toBe('new-job')
     expect(prompts()[0]).toContain('Add retries')
@@ -307,6 +309,9 @@ describe('one docs project, several code repositories', () => {
     expect(result.log).toContain(
       "::error::Could not read any of the 3 code repositories of 'code-repositories' (acme/api, acme/cli, acme/web): nothing was started."
     )
+    // As examples/docs-project.yml does: the App's token covers every repository it is installed on,
+    // so that the policy file's list stays the only one.
+    expect(result.log).toContain("'owner' and no 'repositories', so that it covers them all")
     expect(sim.requests('create')).toHaveLength(0)
     // A token GitHub refuses outright: the one request for the heads fails, naming what to grant.
     gh.hiddenRepos.clear()

@@ -110,7 +110,7 @@ describe('a restore hidden by later edits', () => {
           : `holds no state this action wrote with this API key (edited by hand, last by @maintainer at ${at}`
       )
       expect(warning).toContain(
-        "what the state recorded is lost: the last documented commit (this run documents its own change only), the budget's history ('max-jobs' counts from here), the changes that waited and the uncertain requests. Their last version is in the issue's edit history: the last version @github-actions[bot] wrote before"
+        "what the state recorded is lost: the last documented commit (this run documents its own change only), the budget's history ('max-jobs' and 'max-credits' count from here), the changes that waited and the uncertain requests. Their last version is in the issue's edit history: the last version @github-actions[bot] wrote before"
       )
       expect(real.body).toContain('**This ledger started afresh**: the hidden state before it was')
       expect(real.body).toContain('@maintainer')

@@ -216,7 +216,7 @@ describe('the ledger cannot be replaced by an older one', () => {
     const fresh = theDashboard()
     expect(fresh.number).not.toBe(gone.number)
     expect(next.log).toContain(
-      `::notice title=Mintlify agent::No docs agent dashboard was found (no issue labelled '${LABEL}', and none titled '${gone.title}' opened by @github-actions[bot], open or closed): https://github.com/acme/app/issues/${fresh.number} is opened with an empty ledger, and 'max-jobs' counts from here. If an earlier dashboard was deleted or transferred to another repository, what waited there and its last documented commit are not carried over`
+      `::notice title=Mintlify agent::No docs agent dashboard was found (no issue labelled '${LABEL}', and none titled '${gone.title}' opened by @github-actions[bot], open or closed): https://github.com/acme/app/issues/${fresh.number} is opened with an empty ledger, and the budget ('max-jobs', 'max-credits') counts from here. If an earlier dashboard was deleted or transferred to another repository, what waited there and its last documented commit are not carried over`
     )
     expect(servers.ledgerOf(undefined, fresh)?.waiting?.changes.map(c => c.title)).toEqual(['Two'])
   })
