@@ -1,7 +1,14 @@
 import * as v from 'valibot'
 import { bytes } from '../runner/text.js'
 import { repositoryKey } from './code-repositories.js'
-import { type Policy, type PolicyValues, policyValues, resolvePolicy } from './policy.js'
+import {
+  LEDGER_LIMITS,
+  type LedgerLimit,
+  type Policy,
+  type PolicyValues,
+  policyValues,
+  resolvePolicy
+} from './policy.js'
 import { exampleOf, unknownKeyMessage } from './key-messages.js'
 import { Locator, type Located, type Path, pathName } from './locator.js'
 import { type PolicyProblem, PolicyError, keyName, looksSecret, shown } from './problems.js'
@@ -123,6 +130,15 @@ function culprit(where: Locator, file: PolicyFile, keys: readonly PolicyKey[]): 
   return written ? where.key([written]) : where.key(['extends'])
 }
 
+/** Why a limit needs the dashboard: its ledger is what holds it. */
+const LEDGER_HOLDS: Record<LedgerLimit, string> = {
+  'max-jobs': 'counts the jobs and follow-ups started, so without it nothing would hold the budget',
+  'max-credits':
+    'counts the jobs and follow-ups the credits are estimated from, so without it nothing would hold the budget',
+  'max-open': 'lists the docs pull requests open, so without it nothing would hold the cap',
+  'expire-after': 'lists the docs pull requests to close, so without it none would ever be closed'
+}
+
 /** The rules across keys, on the values after the preset: a preset can set one side. */
 function crossKeyProblems(
   where: Locator,
@@ -138,6 +154,19 @@ function crossKeyProblems(
       ...culprit(where, file, ['dashboard', 'approval']),
       message: `approval: dashboard${from('approval')} needs dashboard: true: the changes wait for a tick on the dashboard issue. Write dashboard: true, or approval: none.`
     })
+  if (!values.dashboard)
+    for (const key of Object.keys(LEDGER_LIMITS) as LedgerLimit[]) {
+      if (values[key] === undefined) continue
+      // Every preset sets a limit, and no key unsets one: only leaving the preset does.
+      const remove =
+        file[key] === undefined && file.extends
+          ? `extends: ${file.extends} (a key cannot unset what its preset sets)`
+          : key
+      problems.push({
+        ...culprit(where, file, ['dashboard', key]),
+        message: `${key}${from(key)} needs dashboard: true: the dashboard's ledger ${LEDGER_HOLDS[key]}. Write dashboard: true, or remove ${remove}.`
+      })
+    }
   const repositories = values['code-repositories']
   if (values.since !== undefined && !repositories.length)
     problems.push({

@@ -239,7 +239,7 @@ export const POLICY_SCHEMA = v.pipe(
       dashboard: key(boolean, {
         form: 'true | false',
         description:
-          'Keep the ledger in the dashboard issue: each change run documents everything since the last documented commit and folds into the open docs pull request (needs issues: write). false: no ledger, no folding; every change is its own job.',
+          'Keep the ledger in the dashboard issue: each change run documents everything since the last documented commit and folds into the open docs pull request (needs issues: write). false: no ledger, no folding; every change is its own job. Refused with max-jobs, max-credits, max-open or expire-after, which only the ledger holds (every preset sets one).',
         example: true
       }),
       'dashboard-title': key(
@@ -271,14 +271,14 @@ export const POLICY_SCHEMA = v.pipe(
         {
           form: 'N/day | N/week | N/month (N 1–9999; a month is 30 days)',
           description:
-            'Jobs and follow-ups the agent may start in a rolling window; beyond it, changes wait on the dashboard until a place frees.',
+            'Jobs and follow-ups the agent may start in a rolling window; beyond it, changes wait on the dashboard until a place frees (needs dashboard: true).',
           example: '20/month'
         }
       ),
       'max-credits': key(wholeNumber(1, 1_000_000), {
         form: 'whole number (1–1,000,000)',
         description:
-          'Estimated credits the agent may spend in a rolling 30 days: each job or follow-up counts credits-per-run. Beyond it, changes wait on the dashboard.',
+          'Estimated credits the agent may spend in a rolling 30 days: each job or follow-up counts credits-per-run. Beyond it, changes wait on the dashboard (needs dashboard: true).',
         example: 9000
       }),
       'credits-per-run': key(wholeNumber(1, 10_000), {

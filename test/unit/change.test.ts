@@ -1271,15 +1271,18 @@ describe('change settings', () => {
     expect(
       await read(
         { 'dry-run': 'true' },
-        'fold: never\ninclude-diff: true\ndashboard: false\nmax-jobs: 5/day\ndashboard-title: Docs agent'
+        'fold: never\ninclude-diff: true\ndashboard: false\ncredits-per-run: 250\ndashboard-title: Docs agent'
       )
     ).toMatchObject({
       fold: 'never',
       includeDiff: true,
       dashboard: false,
       dryRun: true,
-      maxJobs: { max: 5, text: '5/day' },
+      creditsPerRun: 250,
       dashboardTitle: 'Docs agent'
+    })
+    expect(await read({}, 'max-jobs: 5/day')).toMatchObject({
+      maxJobs: { max: 5, text: '5/day' }
     })
   })
   it('refuse a key of the policy file that needs an input the workflow lacks, naming both', async () => {

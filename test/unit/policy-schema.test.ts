@@ -175,6 +175,8 @@ describe('the example policy file and samples, judged by both schemas alike', ()
     'since: 0h\n',
     'since: 91d\n',
     'extends: cautious\ndashboard: false\n', // a rule across keys and a preset
+    'extends: standard\ndashboard: false\n', // a budget only the dashboard's ledger holds
+    'dashboard: false\nexpire-after: 14d\n',
     'code-repositories: [acme/api, ACME/API]\n' // a repository twice, in another case
   ]
 

@@ -407,9 +407,13 @@ describe('the policy file’s problems: file, line, key, what is wrong, what is 
   })
 
   it('checks the rules across keys after the preset, pointing at the key the file writes', async () => {
-    expect((await refused(lines('extends: cautious', 'dashboard: false'))).message).toBe(
-      `${FILE}:2:1: dashboard: approval: dashboard (from the preset cautious) needs dashboard: true: the changes wait for a tick on the dashboard issue. Write dashboard: true, or approval: none.`
-    )
+    expect((await refused(lines('extends: cautious', 'dashboard: false'))).problems[0]).toEqual({
+      line: 2,
+      column: 1,
+      key: 'dashboard',
+      message:
+        'approval: dashboard (from the preset cautious) needs dashboard: true: the changes wait for a tick on the dashboard issue. Write dashboard: true, or approval: none.'
+    })
     expect(
       (await refused(lines('approval: dashboard', 'dashboard: false'))).problems[0]
     ).toMatchObject({
@@ -420,6 +424,58 @@ describe('the policy file’s problems: file, line, key, what is wrong, what is 
     expect(
       (await refused(lines('dashboard: false', 'code-repositories: [acme/api]'))).message
     ).toMatch(/:1:1: dashboard: code-repositories needs dashboard: true: the dashboard's ledger/)
+  })
+
+  it('refuses dashboard: false with a limit only the dashboard’s ledger holds, written or from a preset', async () => {
+    const ledger = (why: string) => `needs dashboard: true: the dashboard's ledger ${why}.`
+    expect((await refused(lines('extends: standard', 'dashboard: false'))).message).toBe(
+      [
+        `The policy file ${FILE} has 2 problems:`,
+        `- ${FILE}:2:1: dashboard: max-credits (from the preset standard) ${ledger('counts the jobs and follow-ups the credits are estimated from, so without it nothing would hold the budget')} Write dashboard: true, or remove extends: standard (a key cannot unset what its preset sets).`,
+        `- ${FILE}:2:1: dashboard: max-open (from the preset standard) ${ledger('lists the docs pull requests open, so without it nothing would hold the cap')} Write dashboard: true, or remove extends: standard (a key cannot unset what its preset sets).`
+      ].join('\n')
+    )
+    const written = await refused(
+      lines('max-jobs: 5/day', 'expire-after: 14d', 'dashboard: false', 'max-open: 2')
+    )
+    expect(written.problems).toEqual([
+      {
+        line: 3,
+        column: 1,
+        key: 'dashboard',
+        message: `max-jobs ${ledger('counts the jobs and follow-ups started, so without it nothing would hold the budget')} Write dashboard: true, or remove max-jobs.`
+      },
+      {
+        line: 3,
+        column: 1,
+        key: 'dashboard',
+        message: `max-open ${ledger('lists the docs pull requests open, so without it nothing would hold the cap')} Write dashboard: true, or remove max-open.`
+      },
+      {
+        line: 3,
+        column: 1,
+        key: 'dashboard',
+        message: `expire-after ${ledger('lists the docs pull requests to close, so without it none would ever be closed')} Write dashboard: true, or remove expire-after.`
+      }
+    ])
+    expect(
+      (await refused(lines('extends: cautious', 'dashboard: false'))).problems.map(p => p.message)
+    ).toEqual([
+      expect.stringMatching(/^approval: dashboard \(from the preset cautious\) needs/),
+      expect.stringMatching(/^max-jobs \(from the preset cautious\) needs dashboard: true/),
+      expect.stringMatching(/^max-open \(from the preset cautious\) needs dashboard: true/)
+    ])
+    // What holds without the ledger: the estimate a run is said to spend, quiet hours, reviewers.
+    await expect(
+      read(
+        lines(
+          'dashboard: false',
+          'credits-per-run: 250',
+          'quiet-hours: {days: [sunday]}',
+          'reviewers: authors'
+        )
+      )
+    ).resolves.toMatchObject({ dashboard: false, creditsPerRun: 250, reviewers: 'authors' })
   })
 
   it('checks the code repositories: names, their own keys, twice, this repository', async () => {
