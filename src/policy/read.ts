@@ -13,6 +13,8 @@ import { exampleOf, unknownKeyMessage } from './key-messages.js'
 import { Locator, type Located, type Path, pathName } from './locator.js'
 import { type PolicyProblem, PolicyError, keyName, looksSecret, shown } from './problems.js'
 import { MAX_POLICY_BYTES, POLICY_VERSION } from './choices.js'
+import { PRESETS } from './presets.js'
+import { MAX_STARTS } from '../records/ledger/starts.js'
 import { POLICY_SCHEMA, type PolicyFile, type PolicyKey } from './schema.js'
 
 /** Aliases (`*name`) a file may expand; a few shared lists are fine, a billion laughs is not. */
@@ -139,6 +141,40 @@ const LEDGER_HOLDS: Record<LedgerLimit, string> = {
   'expire-after': 'lists the docs pull requests to close, so without it none would ever be closed'
 }
 
+/**
+ * `max-credits` counts the runs `credits-per-run` fits in it: none, and nothing would ever start
+ * (the budget says the next place frees now, forever); more than the MAX_STARTS starts the ledger
+ * keeps, and the budget would never hold. Named at the key the file writes, the other as it came.
+ */
+function creditProblems(
+  where: Locator,
+  file: PolicyFile,
+  values: PolicyValues,
+  from: (key: PolicyKey) => string
+): PolicyProblem[] {
+  const credits = values['max-credits']
+  const perRun = values['credits-per-run']
+  if (credits === undefined) return []
+  const runs = Math.floor(credits / perRun)
+  if (runs >= 1 && runs <= MAX_STARTS) return []
+  const at = culprit(where, file, ['max-credits', 'credits-per-run'])
+  const stated = (key: 'max-credits' | 'credits-per-run'): string =>
+    `${key}: ${values[key]}${from(key)}`
+  // The key a problem points at is named before its message: its value alone leads.
+  const lead = (key: 'max-credits' | 'credits-per-run'): string =>
+    at.key === key ? String(values[key]) : stated(key)
+  const over = `${runs} jobs and follow-ups in 30 days, more than the ${MAX_STARTS} starts the dashboard's ledger keeps: the budget would never hold`
+  const message =
+    at.key === 'credits-per-run'
+      ? runs < 1
+        ? `${lead('credits-per-run')} is more than ${stated('max-credits')}: no job or follow-up would ever fit, so nothing would start. Write credits-per-run: ${credits} or less, or a higher max-credits.`
+        : `${lead('credits-per-run')} lets ${stated('max-credits')} allow ${over}. Write credits-per-run: ${Math.ceil(credits / MAX_STARTS)} or more, or a lower max-credits.`
+      : runs < 1
+        ? `${lead('max-credits')} is less than ${stated('credits-per-run')}, the estimate of one job or follow-up: none would ever fit, so nothing would start. Write max-credits: ${perRun} or more, or a lower credits-per-run.`
+        : `${lead('max-credits')} at ${stated('credits-per-run')} allows ${over}. Write max-credits: ${MAX_STARTS * perRun} or less, or a higher credits-per-run.`
+  return [{ ...at, message }]
+}
+
 /** The rules across keys, on the values after the preset: a preset can set one side. */
 function crossKeyProblems(
   where: Locator,
@@ -148,7 +184,12 @@ function crossKeyProblems(
 ): PolicyProblem[] {
   const problems: PolicyProblem[] = []
   const from = (key: PolicyKey): string =>
-    file[key] === undefined && file.extends ? ` (from the preset ${file.extends})` : ''
+    file[key] !== undefined
+      ? ''
+      : file.extends && PRESETS[file.extends][key] !== undefined
+        ? ` (from the preset ${file.extends})`
+        : ' (the default)'
+  problems.push(...creditProblems(where, file, values, from))
   if (values.approval === 'dashboard' && !values.dashboard)
     problems.push({
       ...culprit(where, file, ['dashboard', 'approval']),

@@ -1,6 +1,7 @@
 import * as v from 'valibot'
 import { DAY_MS, HOUR_MS, parseDuration } from '../runner/duration.js'
-import { MAX_JOBS_PATTERN } from './budget.js'
+import { MAX_STARTS } from '../records/ledger/starts.js'
+import { MAX_JOBS_PATTERN, jobBudget } from './budget.js'
 import {
   APPROVAL_MODES,
   FOLD_MODES,
@@ -116,6 +117,8 @@ const choice = <const T extends readonly string[]>(choices: T) =>
   v.picklist(choices, `must be one of ${choices.join(', ')}`)
 
 const boolean = v.boolean('must be true or false')
+
+const MAX_JOBS_MESSAGE = `must be N/day, N/week or N/month with N a whole number from 1 to ${MAX_STARTS}`
 
 /** A time of day, 24-hour: `07:00`, `22:30`. */
 const clockTime = v.pipe(
@@ -263,13 +266,14 @@ export const POLICY_SCHEMA = v.pipe(
       'max-jobs': key(
         v.pipe(
           v.string('must be a count per window such as 20/month'),
-          v.regex(
-            MAX_JOBS_PATTERN,
-            'must be N/day, N/week or N/month with N a whole number from 1 to 9999'
+          v.regex(MAX_JOBS_PATTERN, MAX_JOBS_MESSAGE),
+          v.check(
+            text => jobBudget(text) !== undefined,
+            `${MAX_JOBS_MESSAGE}: the dashboard's ledger keeps the newest ${MAX_STARTS} starts, so a higher count would never hold`
           )
         ),
         {
-          form: 'N/day | N/week | N/month (N 1–9999; a month is 30 days)',
+          form: `N/day | N/week | N/month (N 1–${MAX_STARTS}; a month is 30 days)`,
           description:
             'Jobs and follow-ups the agent may start in a rolling window; beyond it, changes wait on the dashboard until a place frees (needs dashboard: true).',
           example: '20/month'
@@ -277,8 +281,7 @@ export const POLICY_SCHEMA = v.pipe(
       ),
       'max-credits': key(wholeNumber(1, 1_000_000), {
         form: 'whole number (1–1,000,000)',
-        description:
-          'Estimated credits the agent may spend in a rolling 30 days: each job or follow-up counts credits-per-run. Beyond it, changes wait on the dashboard (needs dashboard: true).',
+        description: `Estimated credits the agent may spend in a rolling 30 days: each job or follow-up counts credits-per-run. Beyond it, changes wait on the dashboard (needs dashboard: true). It must fit one run (credits-per-run) and at most ${MAX_STARTS} runs, the starts the dashboard's ledger keeps.`,
         example: 9000
       }),
       'credits-per-run': key(wholeNumber(1, 10_000), {

@@ -165,7 +165,7 @@ describe('the policy file’s problems: file, line, key, what is wrong, what is 
     const error = await refused(lines('skip-label: docs', 'max-jobs: 5/year'))
     expect(error).toBeInstanceOf(InputError)
     expect(error.message).toBe(
-      `${FILE}:2:11: max-jobs: must be N/day, N/week or N/month with N a whole number from 1 to 9999; got "5/year". For example: max-jobs: 20/month`
+      `${FILE}:2:11: max-jobs: must be N/day, N/week or N/month with N a whole number from 1 to 2000; got "5/year". For example: max-jobs: 20/month`
     )
     expect(error.file).toBe(FILE)
     expect(error.problems).toEqual([
@@ -476,6 +476,40 @@ describe('the policy file’s problems: file, line, key, what is wrong, what is 
         )
       )
     ).resolves.toMatchObject({ dashboard: false, creditsPerRun: 250, reviewers: 'authors' })
+  })
+
+  it('refuses a max-credits that fits no run: nothing would ever start', async () => {
+    expect((await refused('max-credits: 100\n')).message).toBe(
+      `${FILE}:1:1: max-credits: 100 is less than credits-per-run: 180 (the default), the estimate of one job or follow-up: none would ever fit, so nothing would start. Write max-credits: 180 or more, or a lower credits-per-run.`
+    )
+    expect((await refused(lines('extends: standard', 'credits-per-run: 9500'))).message).toBe(
+      `${FILE}:2:1: credits-per-run: 9500 is more than max-credits: 9000 (from the preset standard): no job or follow-up would ever fit, so nothing would start. Write credits-per-run: 9000 or less, or a higher max-credits.`
+    )
+    expect(
+      (await refused(lines('credits-per-run: 500', 'max-credits: 499'))).problems[0]
+    ).toMatchObject({
+      line: 2,
+      key: 'max-credits',
+      message: expect.stringMatching(/^499 is less than credits-per-run: 500, the estimate/)
+    })
+    // One run's worth is a budget.
+    expect((await read(lines('credits-per-run: 500', 'max-credits: 500'))).maxCredits?.max).toBe(
+      500
+    )
+  })
+
+  it('refuses budgets beyond the 2000 starts the dashboard’s ledger keeps', async () => {
+    expect((await refused('max-jobs: 2001/day\n')).message).toBe(
+      `${FILE}:1:11: max-jobs: must be N/day, N/week or N/month with N a whole number from 1 to 2000: the dashboard's ledger keeps the newest 2000 starts, so a higher count would never hold; got "2001/day". For example: max-jobs: 20/month`
+    )
+    expect((await read('max-jobs: 2000/day\n')).maxJobs?.max).toBe(2000)
+    expect((await refused('max-credits: 1000000\n')).message).toBe(
+      `${FILE}:1:1: max-credits: 1000000 at credits-per-run: 180 (the default) allows 5555 jobs and follow-ups in 30 days, more than the 2000 starts the dashboard's ledger keeps: the budget would never hold. Write max-credits: 360000 or less, or a higher credits-per-run.`
+    )
+    expect((await refused(lines('extends: autopilot', 'credits-per-run: 4'))).message).toBe(
+      `${FILE}:2:1: credits-per-run: 4 lets max-credits: 10000 (from the preset autopilot) allow 2500 jobs and follow-ups in 30 days, more than the 2000 starts the dashboard's ledger keeps: the budget would never hold. Write credits-per-run: 5 or more, or a lower max-credits.`
+    )
+    expect((await read(lines('extends: autopilot', 'credits-per-run: 5'))).creditsPerRun).toBe(5)
   })
 
   it('checks the code repositories: names, their own keys, twice, this repository', async () => {
