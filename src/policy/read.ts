@@ -97,9 +97,11 @@ function issueProblem(where: Locator, issue: v.BaseIssue<unknown>): PolicyProble
           : `'${keyName(name)}' is not a key of a repository: write repository, paths and paths-ignore only (such as ${exampleOf('code-repositories')}).`
     }
   }
+  // A rule on a whole list or mapping says what is wrong in it; "got a list" would add nothing.
+  const whole = issue.kind === 'validation' && typeof issue.input === 'object' && issue.input
   return {
     ...where.value(path),
-    message: `${issue.message}; got ${shown(issue.input)}. For example: ${exampleOf(top)}`
+    message: `${issue.message}${whole ? '' : `; got ${shown(issue.input)}`}. For example: ${exampleOf(top)}`
   }
 }
 

@@ -126,6 +126,10 @@ const clockTime = v.pipe(
   v.regex(/^(?:[01]\d|2[0-3]):[0-5]\d$/, 'must be a time of day such as 07:00 or 22:30')
 )
 
+/** The first item a list holds twice. */
+const twice = (items: readonly string[]): string | undefined =>
+  items.find((item, i) => items.indexOf(item) !== i)
+
 /** A time zone the runtime knows (IANA names, UTC). */
 function isTimeZone(name: string): boolean {
   try {
@@ -323,7 +327,11 @@ export const POLICY_SCHEMA = v.pipe(
                     v.picklist(WEEKDAYS, `must be days such as ${WEEKDAYS.slice(5).join(', ')}`),
                     'must be a YAML list of days'
                   ),
-                  v.maxLength(7, 'must list each day once at most')
+                  v.maxLength(7, 'must list each day once at most'),
+                  v.check(
+                    days => new Set(days).size === days.length,
+                    issue => `lists ${twice(issue.input)} twice: list each day once`
+                  )
                 )
               ),
               from: v.optional(clockTime),
@@ -344,6 +352,15 @@ export const POLICY_SCHEMA = v.pipe(
           v.check(
             q => Boolean(q.days?.length) || q.from !== undefined,
             'needs days, or from and to'
+          ),
+          // The window is [from, to): one that ends where it starts holds no minute.
+          v.forward(
+            v.check(
+              q => q.from === undefined || q.from !== q.to,
+              issue =>
+                `from and to are both ${(issue.input as { from?: string }).from}: a window that ends where it starts is never quiet. Write two different times (to may be the next morning), or list whole days in days`
+            ),
+            ['to']
           )
         ),
         {

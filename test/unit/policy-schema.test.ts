@@ -179,6 +179,8 @@ describe('the example policy file and samples, judged by both schemas alike', ()
     'max-credits: 100\n', // less than one run's credits-per-run
     'max-jobs: 2001/day\n', // more starts than the ledger keeps
     'max-credits: 1000000\ncredits-per-run: 1\n',
+    'quiet-hours: {from: "07:00", to: "07:00"}\n', // a window never quiet
+    'quiet-hours: {days: [sunday, sunday]}\n',
     'dashboard: false\nexpire-after: 14d\n',
     'code-repositories: [acme/api, ACME/API]\n' // a repository twice, in another case
   ]

@@ -512,6 +512,24 @@ describe('the policy file’s problems: file, line, key, what is wrong, what is 
     expect((await read(lines('extends: autopilot', 'credits-per-run: 5'))).creditsPerRun).toBe(5)
   })
 
+  it('refuses quiet hours that are never quiet, and a day listed twice', async () => {
+    expect((await refused(lines('quiet-hours:', '  from: "07:00"', '  to: "07:00"'))).message).toBe(
+      `${FILE}:3:7: quiet-hours.to: from and to are both 07:00: a window that ends where it starts is never quiet. Write two different times (to may be the next morning), or list whole days in days. For example: quiet-hours: {days: [saturday, sunday], from: 20:00, to: 07:00, timezone: Europe/Berlin}`
+    )
+    expect((await refused('quiet-hours: {days: [sunday, monday, sunday]}\n')).problems).toEqual([
+      {
+        line: 1,
+        column: 21,
+        key: 'quiet-hours.days',
+        message: expect.stringMatching(/^lists sunday twice: list each day once\. For example:/)
+      }
+    ])
+    expect(
+      (await read('quiet-hours: {days: [saturday, sunday], from: "07:00", to: "07:01"}\n'))
+        .quietHours?.window
+    ).toEqual({ from: 420, to: 421 })
+  })
+
   it('checks the code repositories: names, their own keys, twice, this repository', async () => {
     const error = await refused(
       lines(
