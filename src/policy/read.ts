@@ -213,8 +213,9 @@ function crossKeyProblems(
   const repositories = values['code-repositories']
   if (values.since !== undefined && !repositories.length)
     problems.push({
+      // Named at since: the key leads the message.
       ...where.value(['since']),
-      message: `since needs code-repositories: it is how far back a code repository the dashboard has no last documented commit for is read. Remove it, or list the repositories.`
+      message: `needs code-repositories: it is how far back a code repository the dashboard has no last documented commit for is read. Remove it, or list the repositories.`
     })
   if (repositories.length && !values.dashboard)
     problems.push({

@@ -143,12 +143,20 @@ function isTimeZone(name: string): boolean {
 export const POLICY_SCHEMA = v.pipe(
   v.strictObject(
     {
-      version: key(v.literal(POLICY_VERSION, `must be ${POLICY_VERSION}`), {
-        form: `${POLICY_VERSION}`,
-        description:
-          'The format of this file. A file written for a newer action (a higher version) is refused rather than half read.',
-        example: POLICY_VERSION
-      }),
+      version: key(
+        v.literal(POLICY_VERSION, issue =>
+          // "1" in quotes is YAML's text, not the number.
+          typeof issue.input === 'string'
+            ? `must be the number ${POLICY_VERSION}, without quotes`
+            : `must be the number ${POLICY_VERSION}`
+        ),
+        {
+          form: `${POLICY_VERSION}`,
+          description:
+            'The format of this file. A file written for a newer action (a higher version) is refused rather than half read.',
+          example: POLICY_VERSION
+        }
+      ),
       extends: key(choice(PRESET_NAMES), {
         form: PRESET_NAMES.join(' | '),
         description:

@@ -1287,10 +1287,10 @@ describe('change settings', () => {
   })
   it('refuse a key of the policy file that needs an input the workflow lacks, naming both', async () => {
     await expect(read({}, 'expire-after: 14d')).rejects.toThrow(
-      "'expire-after' in .github/docs-agent.yml needs the input 'docs-token'"
+      "'expire-after' in .github/docs-agent.yml needs the input 'docs-token': docs pull requests are in the docs repository, written with a token that can write its pull requests. Give 'docs-token' a token with 'pull-requests: write' on the docs repository, or remove 'expire-after'."
     )
     await expect(read({}, 'reviewers: authors')).rejects.toThrow(
-      "'reviewers' in .github/docs-agent.yml needs the input 'docs-token'"
+      /^'reviewers' in .*needs the input 'docs-token': .* or remove 'reviewers'\.$/
     )
     await expect(read({ 'code-token': 'ghs_x' })).rejects.toThrow(
       "Input 'code-token' needs 'code-repositories' in the policy file"

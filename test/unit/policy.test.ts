@@ -403,7 +403,12 @@ describe('the policy file’s problems: file, line, key, what is wrong, what is 
     expect((await refused(lines('version: 2', 'quiet-hours: 22-6'))).message).toBe(
       `${FILE}:1:10: version: 2 is a format written for a newer action; this one reads version 1. Update the action in the workflow, or write the file for version 1.`
     )
-    expect((await refused('version: 0\n')).message).toMatch(/:1:10: version: must be 1; got 0\./)
+    expect((await refused('version: 0\n')).message).toMatch(
+      /:1:10: version: must be the number 1; got 0\./
+    )
+    expect((await refused('version: "1"\n')).message).toBe(
+      `${FILE}:1:10: version: must be the number 1, without quotes; got "1". For example: version: 1`
+    )
   })
 
   it('checks the rules across keys after the preset, pointing at the key the file writes', async () => {
@@ -528,6 +533,12 @@ describe('the policy file’s problems: file, line, key, what is wrong, what is 
       (await read('quiet-hours: {days: [saturday, sunday], from: "07:00", to: "07:01"}\n'))
         .quietHours?.window
     ).toEqual({ from: 420, to: 421 })
+  })
+
+  it('names a since without code-repositories once, at its line', async () => {
+    expect((await refused(lines('skip-label: x', 'since: 30d'))).message).toBe(
+      `${FILE}:2:8: since: needs code-repositories: it is how far back a code repository the dashboard has no last documented commit for is read. Remove it, or list the repositories.`
+    )
   })
 
   it('checks the code repositories: names, their own keys, twice, this repository', async () => {
