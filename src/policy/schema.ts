@@ -272,7 +272,7 @@ export const POLICY_SCHEMA = v.pipe(
       approval: key(choice(APPROVAL_MODES), {
         form: APPROVAL_MODES.join(' | '),
         description:
-          'dashboard: changes start nothing; they wait on the dashboard in one batch with a checkbox and what a run would cost, and a tick by someone with required-permission starts them once (needs dashboard: true).',
+          'dashboard: changes start nothing; they wait on the dashboard in one batch with a checkbox and what a run would cost, and a tick by someone with required-permission starts them once (needs dashboard: true). A tick lifts quiet-hours, not max-jobs, max-credits or max-open: a ticked batch they hold waits, still approved, changes merged meanwhile join it without another tick, and the first run with room starts it.',
         example: 'dashboard'
       }),
       'max-jobs': key(
@@ -305,13 +305,13 @@ export const POLICY_SCHEMA = v.pipe(
       'max-open': key(wholeNumber(1, 100), {
         form: 'whole number (1–100)',
         description:
-          'At most this many docs pull requests of the project open at once (a running job without one yet counts): a change that cannot fold waits on the dashboard.',
+          'At most this many docs pull requests of change runs open at once, as the dashboard records them (a running job without one yet counts): a change that cannot fold waits on the dashboard (needs dashboard: true). Those of issue, comment and prompt runs are not recorded, so not counted.',
         example: 1
       }),
       'expire-after': key(duration(EXPIRE_AFTER_MS, '14d', '1h to 365d'), {
         form: 'duration, 1h–365d (14d, 2w)',
         description:
-          'Close the docs pull requests nobody but the agent has touched for this long, with a comment; the next change starts a new job. Needs the docs-token input.',
+          'Change runs close the docs pull requests they started, as the dashboard records them, once nobody but the agent has touched one for this long, with a comment; the next change starts a new job. Those of issue, comment and prompt runs are not recorded, so never closed. Needs dashboard: true and the docs-token input.',
         example: '14d'
       }),
       'keep-label': key(label('a label name of 1 to 50 characters'), {
@@ -374,7 +374,7 @@ export const POLICY_SCHEMA = v.pipe(
         {
           form: '{days, from, to, timezone}',
           description:
-            'Hours in which changes start nothing: a change run’s batch waits on the dashboard, and the first run after them (the next merge, a scheduled catch-up) takes it. days are whole days; from and to a daily window (it may cross midnight); timezone defaults to UTC. With approval: dashboard, a tick starts the batch anyway. Issue, comment and review runs (a person asked) are not held.',
+            'Hours in which changes start nothing: a change run’s batch waits on the dashboard, and the first run after them (the next merge, a scheduled catch-up) takes it. days are whole days; from and to a daily window (it may cross midnight); timezone defaults to UTC. With approval: dashboard, a tick starts the batch within them, unless max-jobs, max-credits or max-open holds it. Issue, comment and review runs (a person asked) are not held.',
           example: {
             days: ['saturday', 'sunday'],
             from: '20:00',
