@@ -5,6 +5,7 @@ import type { Dashboard } from '../agent/ledger/dashboard.js'
 import type { LedgerSession } from '../agent/ledger/ledger-session.js'
 import { openRunLedger } from '../agent/ledger/run-ledger.js'
 import { Input, Key } from '../agent/names.js'
+import { needingDashboard } from '../policy/policy.js'
 import type { PreparedRun, RunAbout } from '../agent/prepared-run.js'
 import { judgeTick } from './approval.js'
 import type { ChangeBatch } from '../agent/batch.js'
@@ -205,8 +206,9 @@ class ChangeRun extends ChangeContext {
 
   private openLedger(): Promise<{ dashboard: Dashboard; session: LedgerSession }> {
     const { settings, event, deps } = this
-    // A docs project keeps its ledger: only a repository of its own may go without.
-    const withoutLedger = settings.codeRepositories?.length
+    // Offered only to a policy that could go without the dashboard: a docs project, approval on
+    // it or a limit its ledger holds would have that setting refused.
+    const withoutLedger = needingDashboard(settings).length
       ? undefined
       : `set '${Key.Dashboard}: false' to run every change as its own job without a record`
     return openRunLedger(this.github, settings, event, deps.clock, {

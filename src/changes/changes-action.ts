@@ -102,12 +102,12 @@ function changeRefusal(inputs: Inputs, event: RunEvent): Refusal | undefined {
 /** The inputs over the policy file, and the keys of it that need an input this workflow lacks. */
 function changesSettings(inputs: Inputs, policy: Policy): Settings {
   const settings = withPolicy(inputs, policy)
-  const why =
-    'docs pull requests are in the docs repository, written with a token that can write its pull requests.'
+  const why = (key: string): string =>
+    `docs pull requests are in the docs repository, written with a token that can write its pull requests. Give '${Input.DocsToken}' a token with 'pull-requests: write' on the docs repository, or remove '${key}'.`
   if (settings.expireAfter && !settings.docsToken)
-    throw needsInput(settings, Key.ExpireAfter, Input.DocsToken, why)
+    throw needsInput(settings, Key.ExpireAfter, Input.DocsToken, why(Key.ExpireAfter))
   if (settings.reviewers && !settings.docsToken)
-    throw needsInput(settings, Key.Reviewers, Input.DocsToken, why)
+    throw needsInput(settings, Key.Reviewers, Input.DocsToken, why(Key.Reviewers))
   if (settings.codeToken && !settings.codeRepositories?.length)
     throw new InputError(
       `Input '${Input.CodeToken}' needs '${Key.CodeRepositories}' in the policy file: it reads the code repositories listed there.`

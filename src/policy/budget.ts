@@ -1,5 +1,6 @@
 import { InputError } from '../runner/errors.js'
 import { DAY_MS } from '../runner/duration.js'
+import { MAX_STARTS } from '../records/ledger/starts.js'
 
 /**
  * The rolling windows a budget counts in. A month is 30 days, not a calendar month: a rolling
@@ -36,13 +37,16 @@ export interface Limits {
   maxOpen?: number
 }
 
-/** `max-jobs` as the policy file writes it: 1 to 9999 jobs per day, week or month. */
+/** `max-jobs` as the policy file writes it: jobs per day, week or month (jobBudget bounds the count). */
 export const MAX_JOBS_PATTERN = /^([1-9]\d{0,3})\/(day|week|month)$/
 
-/** The budget `5/day` sets, or undefined when the text is not one (`MAX_JOBS_PATTERN`). */
+/**
+ * The budget `5/day` sets, or undefined when the text is not one (`MAX_JOBS_PATTERN`) or allows
+ * more than the MAX_STARTS starts the ledger keeps: such a budget would never be reached.
+ */
 export function jobBudget(text: string): JobBudget | undefined {
   const m = MAX_JOBS_PATTERN.exec(text)
-  if (!m) return undefined
+  if (!m || Number(m[1]) > MAX_STARTS) return undefined
   const window = m[2] as keyof typeof BUDGET_WINDOWS
   return { max: Number(m[1]), windowMs: BUDGET_WINDOWS[window], text }
 }

@@ -12,7 +12,7 @@ import {
   type ReviewerMode,
   WEEKDAYS
 } from './choices.js'
-import type { PolicyFile } from './schema.js'
+import type { PolicyFile, PolicyKey } from './schema.js'
 
 /** The file's values over its preset's over the defaults: every defaulted key has one. */
 export type PolicyValues = PolicyFile & {
@@ -67,6 +67,40 @@ export interface Policy {
   readonly docsRoot?: string
   /** `quiet-hours`: when change runs start nothing. */
   readonly quietHours?: QuietHours
+}
+
+/**
+ * The limits only the dashboard's ledger holds, by key, with the policy's field: the ledger counts
+ * the starts (`max-jobs`, `max-credits`) and lists the docs pull requests of change runs
+ * (`max-open`, `expire-after`). Without the dashboard nothing would hold them: a file that sets one
+ * with `dashboard: false` is refused (read.ts).
+ */
+export const LEDGER_LIMITS = {
+  'max-jobs': 'maxJobs',
+  'max-credits': 'maxCredits',
+  'max-open': 'maxOpen',
+  'expire-after': 'expireAfter'
+} as const satisfies Partial<Record<PolicyKey, keyof Policy>>
+
+export type LedgerLimit = keyof typeof LEDGER_LIMITS
+
+/**
+ * The keys a policy sets that need `dashboard: true`: approval on the dashboard, a docs project's
+ * code repositories, a limit only the ledger holds. None: its runs could go without the dashboard.
+ */
+export function needingDashboard(
+  policy: Partial<
+    Pick<Policy, 'approval' | 'codeRepositories' | (typeof LEDGER_LIMITS)[LedgerLimit]>
+  >
+): PolicyKey[] {
+  const limits = (Object.keys(LEDGER_LIMITS) as LedgerLimit[]).filter(
+    key => policy[LEDGER_LIMITS[key]] !== undefined
+  )
+  return [
+    ...(policy.approval === 'dashboard' ? (['approval'] as const) : []),
+    ...(policy.codeRepositories?.length ? (['code-repositories'] as const) : []),
+    ...limits
+  ]
 }
 
 /** `quiet-hours`, ready to test a moment against: days (getDay()'s numbers), minutes of the day. */

@@ -1,11 +1,20 @@
 import * as v from 'valibot'
 import { bytes } from '../runner/text.js'
 import { repositoryKey } from './code-repositories.js'
-import { type Policy, type PolicyValues, policyValues, resolvePolicy } from './policy.js'
+import {
+  LEDGER_LIMITS,
+  type LedgerLimit,
+  type Policy,
+  type PolicyValues,
+  policyValues,
+  resolvePolicy
+} from './policy.js'
 import { exampleOf, unknownKeyMessage } from './key-messages.js'
 import { Locator, type Located, type Path, pathName } from './locator.js'
 import { type PolicyProblem, PolicyError, keyName, looksSecret, shown } from './problems.js'
 import { MAX_POLICY_BYTES, POLICY_VERSION } from './choices.js'
+import { PRESETS } from './presets.js'
+import { MAX_STARTS } from '../records/ledger/starts.js'
 import { POLICY_SCHEMA, type PolicyFile, type PolicyKey } from './schema.js'
 
 /** Aliases (`*name`) a file may expand; a few shared lists are fine, a billion laughs is not. */
@@ -88,9 +97,11 @@ function issueProblem(where: Locator, issue: v.BaseIssue<unknown>): PolicyProble
           : `'${keyName(name)}' is not a key of a repository: write repository, paths and paths-ignore only (such as ${exampleOf('code-repositories')}).`
     }
   }
+  // A rule on a whole list or mapping says what is wrong in it; "got a list" would add nothing.
+  const whole = issue.kind === 'validation' && typeof issue.input === 'object' && issue.input
   return {
     ...where.value(path),
-    message: `${issue.message}; got ${shown(issue.input)}. For example: ${exampleOf(top)}`
+    message: `${issue.message}${whole ? '' : `; got ${shown(issue.input)}`}. For example: ${exampleOf(top)}`
   }
 }
 
@@ -123,6 +134,49 @@ function culprit(where: Locator, file: PolicyFile, keys: readonly PolicyKey[]): 
   return written ? where.key([written]) : where.key(['extends'])
 }
 
+/** Why a limit needs the dashboard: its ledger is what holds it. */
+const LEDGER_HOLDS: Record<LedgerLimit, string> = {
+  'max-jobs': 'counts the jobs and follow-ups started, so without it nothing would hold the budget',
+  'max-credits':
+    'counts the jobs and follow-ups the credits are estimated from, so without it nothing would hold the budget',
+  'max-open': 'lists the docs pull requests open, so without it nothing would hold the cap',
+  'expire-after': 'lists the docs pull requests to close, so without it none would ever be closed'
+}
+
+/**
+ * `max-credits` counts the runs `credits-per-run` fits in it: none, and nothing would ever start
+ * (the budget says the next place frees now, forever); more than the MAX_STARTS starts the ledger
+ * keeps, and the budget would never hold. Named at the key the file writes, the other as it came.
+ */
+function creditProblems(
+  where: Locator,
+  file: PolicyFile,
+  values: PolicyValues,
+  from: (key: PolicyKey) => string
+): PolicyProblem[] {
+  const credits = values['max-credits']
+  const perRun = values['credits-per-run']
+  if (credits === undefined) return []
+  const runs = Math.floor(credits / perRun)
+  if (runs >= 1 && runs <= MAX_STARTS) return []
+  const at = culprit(where, file, ['max-credits', 'credits-per-run'])
+  const stated = (key: 'max-credits' | 'credits-per-run'): string =>
+    `${key}: ${values[key]}${from(key)}`
+  // The key a problem points at is named before its message: its value alone leads.
+  const lead = (key: 'max-credits' | 'credits-per-run'): string =>
+    at.key === key ? String(values[key]) : stated(key)
+  const over = `${runs} jobs and follow-ups in 30 days, more than the ${MAX_STARTS} starts the dashboard's ledger keeps: the budget would never hold`
+  const message =
+    at.key === 'credits-per-run'
+      ? runs < 1
+        ? `${lead('credits-per-run')} is more than ${stated('max-credits')}: no job or follow-up would ever fit, so nothing would start. Write credits-per-run: ${credits} or less, or a higher max-credits.`
+        : `${lead('credits-per-run')} lets ${stated('max-credits')} allow ${over}. Write credits-per-run: ${Math.ceil(credits / MAX_STARTS)} or more, or a lower max-credits.`
+      : runs < 1
+        ? `${lead('max-credits')} is less than ${stated('credits-per-run')}, the estimate of one job or follow-up: none would ever fit, so nothing would start. Write max-credits: ${perRun} or more, or a lower credits-per-run.`
+        : `${lead('max-credits')} at ${stated('credits-per-run')} allows ${over}. Write max-credits: ${MAX_STARTS * perRun} or less, or a higher credits-per-run.`
+  return [{ ...at, message }]
+}
+
 /** The rules across keys, on the values after the preset: a preset can set one side. */
 function crossKeyProblems(
   where: Locator,
@@ -132,17 +186,36 @@ function crossKeyProblems(
 ): PolicyProblem[] {
   const problems: PolicyProblem[] = []
   const from = (key: PolicyKey): string =>
-    file[key] === undefined && file.extends ? ` (from the preset ${file.extends})` : ''
+    file[key] !== undefined
+      ? ''
+      : file.extends && PRESETS[file.extends][key] !== undefined
+        ? ` (from the preset ${file.extends})`
+        : ' (the default)'
+  problems.push(...creditProblems(where, file, values, from))
   if (values.approval === 'dashboard' && !values.dashboard)
     problems.push({
       ...culprit(where, file, ['dashboard', 'approval']),
       message: `approval: dashboard${from('approval')} needs dashboard: true: the changes wait for a tick on the dashboard issue. Write dashboard: true, or approval: none.`
     })
+  if (!values.dashboard)
+    for (const key of Object.keys(LEDGER_LIMITS) as LedgerLimit[]) {
+      if (values[key] === undefined) continue
+      // Every preset sets a limit, and no key unsets one: only leaving the preset does.
+      const remove =
+        file[key] === undefined && file.extends
+          ? `extends: ${file.extends} (a key cannot unset what its preset sets)`
+          : key
+      problems.push({
+        ...culprit(where, file, ['dashboard', key]),
+        message: `${key}${from(key)} needs dashboard: true: the dashboard's ledger ${LEDGER_HOLDS[key]}. Write dashboard: true, or remove ${remove}.`
+      })
+    }
   const repositories = values['code-repositories']
   if (values.since !== undefined && !repositories.length)
     problems.push({
+      // Named at since: the key leads the message.
       ...where.value(['since']),
-      message: `since needs code-repositories: it is how far back a code repository the dashboard has no last documented commit for is read. Remove it, or list the repositories.`
+      message: `needs code-repositories: it is how far back a code repository the dashboard has no last documented commit for is read. Remove it, or list the repositories.`
     })
   if (repositories.length && !values.dashboard)
     problems.push({

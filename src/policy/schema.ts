@@ -1,6 +1,7 @@
 import * as v from 'valibot'
 import { DAY_MS, HOUR_MS, parseDuration } from '../runner/duration.js'
-import { MAX_JOBS_PATTERN } from './budget.js'
+import { MAX_STARTS } from '../records/ledger/starts.js'
+import { MAX_JOBS_PATTERN, jobBudget } from './budget.js'
 import {
   APPROVAL_MODES,
   FOLD_MODES,
@@ -117,11 +118,17 @@ const choice = <const T extends readonly string[]>(choices: T) =>
 
 const boolean = v.boolean('must be true or false')
 
+const MAX_JOBS_MESSAGE = `must be N/day, N/week or N/month with N a whole number from 1 to ${MAX_STARTS}`
+
 /** A time of day, 24-hour: `07:00`, `22:30`. */
 const clockTime = v.pipe(
   v.string('must be a time such as 07:00'),
   v.regex(/^(?:[01]\d|2[0-3]):[0-5]\d$/, 'must be a time of day such as 07:00 or 22:30')
 )
+
+/** The first item a list holds twice. */
+const twice = (items: readonly string[]): string | undefined =>
+  items.find((item, i) => items.indexOf(item) !== i)
 
 /** A time zone the runtime knows (IANA names, UTC). */
 function isTimeZone(name: string): boolean {
@@ -136,12 +143,20 @@ function isTimeZone(name: string): boolean {
 export const POLICY_SCHEMA = v.pipe(
   v.strictObject(
     {
-      version: key(v.literal(POLICY_VERSION, `must be ${POLICY_VERSION}`), {
-        form: `${POLICY_VERSION}`,
-        description:
-          'The format of this file. A file written for a newer action (a higher version) is refused rather than half read.',
-        example: POLICY_VERSION
-      }),
+      version: key(
+        v.literal(POLICY_VERSION, issue =>
+          // "1" in quotes is YAML's text, not the number.
+          typeof issue.input === 'string'
+            ? `must be the number ${POLICY_VERSION}, without quotes`
+            : `must be the number ${POLICY_VERSION}`
+        ),
+        {
+          form: `${POLICY_VERSION}`,
+          description:
+            'The format of this file. A file written for a newer action (a higher version) is refused rather than half read.',
+          example: POLICY_VERSION
+        }
+      ),
       extends: key(choice(PRESET_NAMES), {
         form: PRESET_NAMES.join(' | '),
         description:
@@ -239,7 +254,7 @@ export const POLICY_SCHEMA = v.pipe(
       dashboard: key(boolean, {
         form: 'true | false',
         description:
-          'Keep the ledger in the dashboard issue: each change run documents everything since the last documented commit and folds into the open docs pull request (needs issues: write). false: no ledger, no folding; every change is its own job.',
+          'Keep the ledger in the dashboard issue: each change run documents everything since the last documented commit and folds into the open docs pull request (needs issues: write). false: no ledger, no folding; every change is its own job. Refused with max-jobs, max-credits, max-open or expire-after, which only the ledger holds (every preset sets one).',
         example: true
       }),
       'dashboard-title': key(
@@ -257,28 +272,28 @@ export const POLICY_SCHEMA = v.pipe(
       approval: key(choice(APPROVAL_MODES), {
         form: APPROVAL_MODES.join(' | '),
         description:
-          'dashboard: changes start nothing; they wait on the dashboard in one batch with a checkbox and what a run would cost, and a tick by someone with required-permission starts them once (needs dashboard: true).',
+          'dashboard: changes start nothing; they wait on the dashboard in one batch with a checkbox and what a run would cost, and a tick by someone with required-permission starts them once (needs dashboard: true). A tick lifts quiet-hours, not max-jobs, max-credits or max-open: a ticked batch they hold waits, still approved, changes merged meanwhile join it without another tick, and the first run with room starts it.',
         example: 'dashboard'
       }),
       'max-jobs': key(
         v.pipe(
           v.string('must be a count per window such as 20/month'),
-          v.regex(
-            MAX_JOBS_PATTERN,
-            'must be N/day, N/week or N/month with N a whole number from 1 to 9999'
+          v.regex(MAX_JOBS_PATTERN, MAX_JOBS_MESSAGE),
+          v.check(
+            text => jobBudget(text) !== undefined,
+            `${MAX_JOBS_MESSAGE}: the dashboard's ledger keeps the newest ${MAX_STARTS} starts, so a higher count would never hold`
           )
         ),
         {
-          form: 'N/day | N/week | N/month (N 1–9999; a month is 30 days)',
+          form: `N/day | N/week | N/month (N 1–${MAX_STARTS}; a month is 30 days)`,
           description:
-            'Jobs and follow-ups the agent may start in a rolling window; beyond it, changes wait on the dashboard until a place frees.',
+            'Jobs and follow-ups the agent may start in a rolling window; beyond it, changes wait on the dashboard until a place frees (needs dashboard: true).',
           example: '20/month'
         }
       ),
       'max-credits': key(wholeNumber(1, 1_000_000), {
         form: 'whole number (1–1,000,000)',
-        description:
-          'Estimated credits the agent may spend in a rolling 30 days: each job or follow-up counts credits-per-run. Beyond it, changes wait on the dashboard.',
+        description: `Estimated credits the agent may spend in a rolling 30 days: each job or follow-up counts credits-per-run. Beyond it, changes wait on the dashboard (needs dashboard: true). It must fit one run (credits-per-run) and at most ${MAX_STARTS} runs, the starts the dashboard's ledger keeps.`,
         example: 9000
       }),
       'credits-per-run': key(wholeNumber(1, 10_000), {
@@ -290,13 +305,13 @@ export const POLICY_SCHEMA = v.pipe(
       'max-open': key(wholeNumber(1, 100), {
         form: 'whole number (1–100)',
         description:
-          'At most this many docs pull requests of the project open at once (a running job without one yet counts): a change that cannot fold waits on the dashboard.',
+          'At most this many docs pull requests of change runs open at once, as the dashboard records them (a running job without one yet counts): a change that cannot fold waits on the dashboard (needs dashboard: true). Those of issue, comment and prompt runs are not recorded, so not counted.',
         example: 1
       }),
       'expire-after': key(duration(EXPIRE_AFTER_MS, '14d', '1h to 365d'), {
         form: 'duration, 1h–365d (14d, 2w)',
         description:
-          'Close the docs pull requests nobody but the agent has touched for this long, with a comment; the next change starts a new job. Needs the docs-token input.',
+          'Change runs close the docs pull requests they started, as the dashboard records them, once nobody but the agent has touched one for this long, with a comment; the next change starts a new job. Those of issue, comment and prompt runs are not recorded, so never closed. Needs dashboard: true and the docs-token input.',
         example: '14d'
       }),
       'keep-label': key(label('a label name of 1 to 50 characters'), {
@@ -320,7 +335,11 @@ export const POLICY_SCHEMA = v.pipe(
                     v.picklist(WEEKDAYS, `must be days such as ${WEEKDAYS.slice(5).join(', ')}`),
                     'must be a YAML list of days'
                   ),
-                  v.maxLength(7, 'must list each day once at most')
+                  v.maxLength(7, 'must list each day once at most'),
+                  v.check(
+                    days => new Set(days).size === days.length,
+                    issue => `lists ${twice(issue.input)} twice: list each day once`
+                  )
                 )
               ),
               from: v.optional(clockTime),
@@ -341,12 +360,21 @@ export const POLICY_SCHEMA = v.pipe(
           v.check(
             q => Boolean(q.days?.length) || q.from !== undefined,
             'needs days, or from and to'
+          ),
+          // The window is [from, to): one that ends where it starts holds no minute.
+          v.forward(
+            v.check(
+              q => q.from === undefined || q.from !== q.to,
+              issue =>
+                `from and to are both ${(issue.input as { from?: string }).from}: a window that ends where it starts is never quiet. Write two different times (to may be the next morning), or list whole days in days`
+            ),
+            ['to']
           )
         ),
         {
           form: '{days, from, to, timezone}',
           description:
-            'Hours in which changes start nothing: a change run’s batch waits on the dashboard, and the first run after them (the next merge, a scheduled catch-up) takes it. days are whole days; from and to a daily window (it may cross midnight); timezone defaults to UTC. With approval: dashboard, a tick starts the batch anyway. Issue, comment and review runs (a person asked) are not held.',
+            'Hours in which changes start nothing: a change run’s batch waits on the dashboard, and the first run after them (the next merge, a scheduled catch-up) takes it. days are whole days; from and to a daily window (it may cross midnight); timezone defaults to UTC. With approval: dashboard, a tick starts the batch within them, unless max-jobs, max-credits or max-open holds it. Issue, comment and review runs (a person asked) are not held.',
           example: {
             days: ['saturday', 'sunday'],
             from: '20:00',

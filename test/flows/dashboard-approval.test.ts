@@ -303,6 +303,31 @@ describe('approval: dashboard', () => {
     expect(ledgerOf()?.waiting).toBeNull()
   })
 
+  it('an approved batch held by max-jobs keeps its tick: a merge meanwhile joins it without another, and the first run with room starts both', async () => {
+    const limits = { 'max-jobs': '1/day', fold: 'never' }
+    await run({
+      event: servers.mergedEvent(servers.mergeNext()),
+      inputs: { ...limits, approval: 'none' }
+    })
+    await runMerged(limits, { title: 'Add retries' })
+    tick()
+    expect((await runTick('alice', { inputs: limits })).outputs.result).toBe('waiting')
+    const joined = await runMerged(limits, { title: 'Add backoff' })
+    expect(joined.outputs.result).toBe('waiting')
+    expect(joined.log).toContain('Over budget')
+    expect(ledgerOf()?.waiting?.approvedBy).toBe('alice')
+    expect(ledgerOf()?.waiting?.changes).toHaveLength(2)
+    expect(dashboard().body).not.toMatch(BOX)
+    await clock.sleep(86_400_000)
+    const later = await runMerged(limits, { title: 'Add jitter' })
+    expect(later.outputs).toMatchObject({ result: 'pr-opened', decision: 'new-job' })
+    expect(creates()).toHaveLength(2)
+    const prompt = (creates()[1]?.requestBody as { prompt: string }).prompt
+    for (const title of ['Add retries', 'Add backoff', 'Add jitter'])
+      expect(prompt).toContain(title)
+    expect(ledgerOf()?.waiting).toBeNull()
+  })
+
   it('an approved batch whose start is uncertain leaves no approval behind: the next merge waits for a tick', async () => {
     const limits = { 'max-jobs': '1/day', fold: 'never' }
     await run({

@@ -488,6 +488,17 @@ describe('faults', () => {
     expect(sim.exchanges).toHaveLength(0)
   })
 
+  it("never offers 'dashboard: false' to a policy with a limit only the dashboard holds, which would refuse it", async () => {
+    gh.issuesOff.add(APP)
+    const result = await runMerged(mergeNext(), { inputs: { 'max-open': '1' } })
+    expect(result.code).toBe(1)
+    expect(result.log).toMatch(
+      /::error::Could not write the docs agent dashboard issue \(HTTP 410\), which records what was handed to the agent, so nothing was started\. Issues are turned off in acme\/app, where the dashboard keeps the ledger: turn them on in its settings \(Settings → General → Features → Issues\)\.$/m
+    )
+    expect(result.log).not.toContain('dashboard: false')
+    expect(sim.exchanges).toHaveLength(0)
+  })
+
   it.each([
     ['a GraphQL 502', () => gh.failures.set('graphql', 502), 'HTTP 502'],
     [

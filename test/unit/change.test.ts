@@ -1282,23 +1282,26 @@ describe('change settings', () => {
     expect(
       await read(
         { 'dry-run': 'true' },
-        'fold: never\ninclude-diff: true\ndashboard: false\nmax-jobs: 5/day\ndashboard-title: Docs agent'
+        'fold: never\ninclude-diff: true\ndashboard: false\ncredits-per-run: 250\ndashboard-title: Docs agent'
       )
     ).toMatchObject({
       fold: 'never',
       includeDiff: true,
       dashboard: false,
       dryRun: true,
-      maxJobs: { max: 5, text: '5/day' },
+      creditsPerRun: 250,
       dashboardTitle: 'Docs agent'
+    })
+    expect(await read({}, 'max-jobs: 5/day')).toMatchObject({
+      maxJobs: { max: 5, text: '5/day' }
     })
   })
   it('refuse a key of the policy file that needs an input the workflow lacks, naming both', async () => {
     await expect(read({}, 'expire-after: 14d')).rejects.toThrow(
-      "'expire-after' in .github/docs-agent.yml needs the input 'docs-token'"
+      "'expire-after' in .github/docs-agent.yml needs the input 'docs-token': docs pull requests are in the docs repository, written with a token that can write its pull requests. Give 'docs-token' a token with 'pull-requests: write' on the docs repository, or remove 'expire-after'."
     )
     await expect(read({}, 'reviewers: authors')).rejects.toThrow(
-      "'reviewers' in .github/docs-agent.yml needs the input 'docs-token'"
+      /^'reviewers' in .*needs the input 'docs-token': .* or remove 'reviewers'\.$/
     )
     await expect(read({ 'code-token': 'ghs_x' })).rejects.toThrow(
       "Input 'code-token' needs 'code-repositories' in the policy file"

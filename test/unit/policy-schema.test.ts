@@ -110,7 +110,7 @@ describe('the example policy file and samples, judged by both schemas alike', ()
     'paths:\n  - src/{api,cli}/**\n  - "!**/*.test.ts"\n',
     'allowed-bots: [renovate, "dependabot[bot]"]\nrequired-permission: none\n',
     'code-repositories:\n  - acme/api\n  - {repository: acme/cli, paths: [cmd/**], paths-ignore: [x/**]}\n',
-    'max-jobs: 9999/week\nmax-credits: 1000000\ncredits-per-run: 1\nmax-open: 100\n',
+    'max-jobs: 2000/week\nmax-credits: 1000000\ncredits-per-run: 500\nmax-open: 100\n',
     'expire-after: 1h30m\nkeep-label: keep me\nreviewers: authors\n',
     'instructions: "Be brief."\ndocs-root: site/docs/\ndashboard-title: Docs to do\n',
     'skip-label: "x y"\ninclude-diff: true\nfold: never\n',
@@ -175,6 +175,13 @@ describe('the example policy file and samples, judged by both schemas alike', ()
     'since: 0h\n',
     'since: 91d\n',
     'extends: cautious\ndashboard: false\n', // a rule across keys and a preset
+    'extends: standard\ndashboard: false\n', // a budget only the dashboard's ledger holds
+    'max-credits: 100\n', // less than one run's credits-per-run
+    'max-jobs: 2001/day\n', // more starts than the ledger keeps
+    'max-credits: 1000000\ncredits-per-run: 1\n',
+    'quiet-hours: {from: "07:00", to: "07:00"}\n', // a window never quiet
+    'quiet-hours: {days: [sunday, sunday]}\n',
+    'dashboard: false\nexpire-after: 14d\n',
     'code-repositories: [acme/api, ACME/API]\n' // a repository twice, in another case
   ]
 

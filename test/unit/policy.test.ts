@@ -165,7 +165,7 @@ describe('the policy file’s problems: file, line, key, what is wrong, what is 
     const error = await refused(lines('skip-label: docs', 'max-jobs: 5/year'))
     expect(error).toBeInstanceOf(InputError)
     expect(error.message).toBe(
-      `${FILE}:2:11: max-jobs: must be N/day, N/week or N/month with N a whole number from 1 to 9999; got "5/year". For example: max-jobs: 20/month`
+      `${FILE}:2:11: max-jobs: must be N/day, N/week or N/month with N a whole number from 1 to 2000; got "5/year". For example: max-jobs: 20/month`
     )
     expect(error.file).toBe(FILE)
     expect(error.problems).toEqual([
@@ -403,13 +403,22 @@ describe('the policy file’s problems: file, line, key, what is wrong, what is 
     expect((await refused(lines('version: 2', 'quiet-hours: 22-6'))).message).toBe(
       `${FILE}:1:10: version: 2 is a format written for a newer action; this one reads version 1. Update the action in the workflow, or write the file for version 1.`
     )
-    expect((await refused('version: 0\n')).message).toMatch(/:1:10: version: must be 1; got 0\./)
+    expect((await refused('version: 0\n')).message).toMatch(
+      /:1:10: version: must be the number 1; got 0\./
+    )
+    expect((await refused('version: "1"\n')).message).toBe(
+      `${FILE}:1:10: version: must be the number 1, without quotes; got "1". For example: version: 1`
+    )
   })
 
   it('checks the rules across keys after the preset, pointing at the key the file writes', async () => {
-    expect((await refused(lines('extends: cautious', 'dashboard: false'))).message).toBe(
-      `${FILE}:2:1: dashboard: approval: dashboard (from the preset cautious) needs dashboard: true: the changes wait for a tick on the dashboard issue. Write dashboard: true, or approval: none.`
-    )
+    expect((await refused(lines('extends: cautious', 'dashboard: false'))).problems[0]).toEqual({
+      line: 2,
+      column: 1,
+      key: 'dashboard',
+      message:
+        'approval: dashboard (from the preset cautious) needs dashboard: true: the changes wait for a tick on the dashboard issue. Write dashboard: true, or approval: none.'
+    })
     expect(
       (await refused(lines('approval: dashboard', 'dashboard: false'))).problems[0]
     ).toMatchObject({
@@ -420,6 +429,116 @@ describe('the policy file’s problems: file, line, key, what is wrong, what is 
     expect(
       (await refused(lines('dashboard: false', 'code-repositories: [acme/api]'))).message
     ).toMatch(/:1:1: dashboard: code-repositories needs dashboard: true: the dashboard's ledger/)
+  })
+
+  it('refuses dashboard: false with a limit only the dashboard’s ledger holds, written or from a preset', async () => {
+    const ledger = (why: string) => `needs dashboard: true: the dashboard's ledger ${why}.`
+    expect((await refused(lines('extends: standard', 'dashboard: false'))).message).toBe(
+      [
+        `The policy file ${FILE} has 2 problems:`,
+        `- ${FILE}:2:1: dashboard: max-credits (from the preset standard) ${ledger('counts the jobs and follow-ups the credits are estimated from, so without it nothing would hold the budget')} Write dashboard: true, or remove extends: standard (a key cannot unset what its preset sets).`,
+        `- ${FILE}:2:1: dashboard: max-open (from the preset standard) ${ledger('lists the docs pull requests open, so without it nothing would hold the cap')} Write dashboard: true, or remove extends: standard (a key cannot unset what its preset sets).`
+      ].join('\n')
+    )
+    const written = await refused(
+      lines('max-jobs: 5/day', 'expire-after: 14d', 'dashboard: false', 'max-open: 2')
+    )
+    expect(written.problems).toEqual([
+      {
+        line: 3,
+        column: 1,
+        key: 'dashboard',
+        message: `max-jobs ${ledger('counts the jobs and follow-ups started, so without it nothing would hold the budget')} Write dashboard: true, or remove max-jobs.`
+      },
+      {
+        line: 3,
+        column: 1,
+        key: 'dashboard',
+        message: `max-open ${ledger('lists the docs pull requests open, so without it nothing would hold the cap')} Write dashboard: true, or remove max-open.`
+      },
+      {
+        line: 3,
+        column: 1,
+        key: 'dashboard',
+        message: `expire-after ${ledger('lists the docs pull requests to close, so without it none would ever be closed')} Write dashboard: true, or remove expire-after.`
+      }
+    ])
+    expect(
+      (await refused(lines('extends: cautious', 'dashboard: false'))).problems.map(p => p.message)
+    ).toEqual([
+      expect.stringMatching(/^approval: dashboard \(from the preset cautious\) needs/),
+      expect.stringMatching(/^max-jobs \(from the preset cautious\) needs dashboard: true/),
+      expect.stringMatching(/^max-open \(from the preset cautious\) needs dashboard: true/)
+    ])
+    // What holds without the ledger: the estimate a run is said to spend, quiet hours, reviewers.
+    await expect(
+      read(
+        lines(
+          'dashboard: false',
+          'credits-per-run: 250',
+          'quiet-hours: {days: [sunday]}',
+          'reviewers: authors'
+        )
+      )
+    ).resolves.toMatchObject({ dashboard: false, creditsPerRun: 250, reviewers: 'authors' })
+  })
+
+  it('refuses a max-credits that fits no run: nothing would ever start', async () => {
+    expect((await refused('max-credits: 100\n')).message).toBe(
+      `${FILE}:1:1: max-credits: 100 is less than credits-per-run: 180 (the default), the estimate of one job or follow-up: none would ever fit, so nothing would start. Write max-credits: 180 or more, or a lower credits-per-run.`
+    )
+    expect((await refused(lines('extends: standard', 'credits-per-run: 9500'))).message).toBe(
+      `${FILE}:2:1: credits-per-run: 9500 is more than max-credits: 9000 (from the preset standard): no job or follow-up would ever fit, so nothing would start. Write credits-per-run: 9000 or less, or a higher max-credits.`
+    )
+    expect(
+      (await refused(lines('credits-per-run: 500', 'max-credits: 499'))).problems[0]
+    ).toMatchObject({
+      line: 2,
+      key: 'max-credits',
+      message: expect.stringMatching(/^499 is less than credits-per-run: 500, the estimate/)
+    })
+    // One run's worth is a budget.
+    expect((await read(lines('credits-per-run: 500', 'max-credits: 500'))).maxCredits?.max).toBe(
+      500
+    )
+  })
+
+  it('refuses budgets beyond the 2000 starts the dashboard’s ledger keeps', async () => {
+    expect((await refused('max-jobs: 2001/day\n')).message).toBe(
+      `${FILE}:1:11: max-jobs: must be N/day, N/week or N/month with N a whole number from 1 to 2000: the dashboard's ledger keeps the newest 2000 starts, so a higher count would never hold; got "2001/day". For example: max-jobs: 20/month`
+    )
+    expect((await read('max-jobs: 2000/day\n')).maxJobs?.max).toBe(2000)
+    expect((await refused('max-credits: 1000000\n')).message).toBe(
+      `${FILE}:1:1: max-credits: 1000000 at credits-per-run: 180 (the default) allows 5555 jobs and follow-ups in 30 days, more than the 2000 starts the dashboard's ledger keeps: the budget would never hold. Write max-credits: 360000 or less, or a higher credits-per-run.`
+    )
+    expect((await refused(lines('extends: autopilot', 'credits-per-run: 4'))).message).toBe(
+      `${FILE}:2:1: credits-per-run: 4 lets max-credits: 10000 (from the preset autopilot) allow 2500 jobs and follow-ups in 30 days, more than the 2000 starts the dashboard's ledger keeps: the budget would never hold. Write credits-per-run: 5 or more, or a lower max-credits.`
+    )
+    expect((await read(lines('extends: autopilot', 'credits-per-run: 5'))).creditsPerRun).toBe(5)
+  })
+
+  it('refuses quiet hours that are never quiet, and a day listed twice', async () => {
+    expect((await refused(lines('quiet-hours:', '  from: "07:00"', '  to: "07:00"'))).message).toBe(
+      `${FILE}:3:7: quiet-hours.to: from and to are both 07:00: a window that ends where it starts is never quiet. Write two different times (to may be the next morning), or list whole days in days. For example: quiet-hours: {days: [saturday, sunday], from: 20:00, to: 07:00, timezone: Europe/Berlin}`
+    )
+    expect((await refused('quiet-hours: {days: [sunday, monday, sunday]}\n')).problems).toEqual([
+      {
+        line: 1,
+        column: 21,
+        key: 'quiet-hours.days',
+        message: expect.stringMatching(/^lists sunday twice: list each day once\. For example:/)
+      }
+    ])
+    expect(
+      (await read('quiet-hours: {days: [saturday, sunday], from: "07:00", to: "07:01"}\n'))
+        .quietHours?.window
+    ).toEqual({ from: 420, to: 421 })
+  })
+
+  it('names a since without code-repositories once, at its line', async () => {
+    expect((await refused(lines('skip-label: x', 'since: 30d'))).message).toBe(
+      `${FILE}:2:8: since: needs code-repositories: it is how far back a code repository the dashboard has no last documented commit for is read. Remove it, or list the repositories.`
+    )
   })
 
   it('checks the code repositories: names, their own keys, twice, this repository', async () => {

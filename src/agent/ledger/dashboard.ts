@@ -81,8 +81,9 @@ export interface DashboardOptions {
   /** The run's cancel: a write or read it ends says so, not that GitHub failed. */
   signal?: AbortSignal
   /**
-   * How the run could go without a ledger, when it can (a change run in its own repository: "set
-   * 'dashboard: false' …"): offered beside the fix when the dashboard cannot be read or written.
+   * How the run could go without a ledger, when it can (a change run in its own repository whose
+   * policy sets nothing that needs the dashboard: "set 'dashboard: false' …"): offered beside the
+   * fix when the dashboard cannot be read or written.
    */
   withoutLedger?: string
   /** Says what the run must not pass silently (a deleted state): a warning in the log. */
