@@ -214,7 +214,8 @@ describe('the approval example keeps unrelated runs out of its concurrency group
     jobs: Record<string, Job & { concurrency?: Concurrency }>
   }
   const [job] = Object.values(workflow.jobs)
-  const shared = (parse(read('examples/docs-on-merge.yml')) as { concurrency: Concurrency })
+  // The group of the change runs, as the daily catch-up (a workflow-level group) names it.
+  const shared = (parse(read('examples/docs-catch-up.yml')) as { concurrency: Concurrency })
     .concurrency.group
   const issue = (labels: string[]) => ({ number: 5, labels: labels.map(name => ({ name })) })
   const context = (eventName: string, event: object, runId: number) => ({
@@ -254,6 +255,44 @@ describe('the approval example keeps unrelated runs out of its concurrency group
     expect(evaluate("!(1 == 1) || format('g-{0}', github.run_id)", ctx)).toBe('g-9')
     expect(evaluate('github.event.missing != true', ctx)).toBe(true)
     expect(() => evaluate('fromJSON(github)', ctx)).toThrow()
+  })
+})
+
+describe('the merged-change example keeps pull requests closed unmerged out of its group', () => {
+  // A pull request closed without merging starts a run too: in a workflow-level group it could
+  // replace a waiting merge run (or the daily catch-up's), whose changes then wait for the next run.
+  type Concurrency = { group: string; 'cancel-in-progress'?: boolean }
+  const workflow = parse(read('examples/docs-on-merge.yml')) as {
+    concurrency?: unknown
+    jobs: Record<string, Job & { concurrency?: Concurrency }>
+  }
+  const [job] = Object.values(workflow.jobs)
+  const shared = (parse(read('examples/docs-catch-up.yml')) as { concurrency: Concurrency })
+    .concurrency.group
+  const closed = (merged: boolean | undefined, runId: number) => ({
+    github: {
+      event_name: 'pull_request_target',
+      event: { action: 'closed', pull_request: { number: 7, merged } },
+      run_id: runId,
+      repository: 'acme/app'
+    }
+  })
+  const runs = [
+    ['a merge', closed(true, 1), true],
+    ['a pull request closed unmerged', closed(false, 2), false],
+    ['a payload without merged', closed(undefined, 3), false]
+  ] as const
+
+  it('sets the group on the job, not on the whole workflow', () => {
+    expect(shared).toBe('docs-agent')
+    expect(workflow.concurrency).toBeUndefined()
+    expect(job?.concurrency?.['cancel-in-progress']).toBe(false)
+  })
+
+  it.each(runs)('%s: the job runs only in the group of the change runs', (_name, ctx, acts) => {
+    expect(Boolean(evaluate(job?.if ?? '', ctx))).toBe(acts)
+    const group = interpolate(job?.concurrency?.group ?? '', ctx).trim()
+    expect(group).toBe(acts ? shared : `docs-agent-unrelated-${ctx.github.run_id}`)
   })
 })
 
