@@ -187,10 +187,15 @@ describe('the examples run where their events can run them', () => {
   it.each(phraseCopies)(
     "%s: the if:'s phrase is the trigger-phrase, with a comment beside each",
     (_name, text) => {
-      const phrase = /startsWith\(github\.event\.comment\.body, '([^']+)'\)/.exec(text)?.[1]
+      const phrases = [
+        ...text.matchAll(/startsWith\(github\.event\.comment\.body, '([^']+)'\)/g)
+      ].map(m => m[1])
+      const [phrase] = phrases
       const given = /^\s*trigger-phrase: (\S+)/m.exec(text)?.[1]
       expect(phrase).toBeDefined()
       expect(given).toBe(phrase)
+      // The job's concurrency group names the phrase too (unrelated comments in groups of their own).
+      expect(new Set(phrases)).toEqual(new Set([phrase]))
       const lines = text.split('\n')
       const commentBefore = (pattern: RegExp): string => {
         const at = lines.findIndex(l => pattern.test(l))
@@ -293,6 +298,114 @@ describe('the merged-change example keeps pull requests closed unmerged out of i
     expect(Boolean(evaluate(job?.if ?? '', ctx))).toBe(acts)
     const group = interpolate(job?.concurrency?.group ?? '', ctx).trim()
     expect(group).toBe(acts ? shared : `docs-agent-unrelated-${ctx.github.run_id}`)
+  })
+})
+
+describe('no example lets a run its if: turns away take the pending place of one it runs', () => {
+  // GitHub keeps one pending run per concurrency group and cancels the one it replaces, whether or
+  // not the newcomer's job will run. A group on the workflow takes in every event the triggers
+  // deliver; a group on the job can give the runs its if: turns away a group of their own.
+  type Concurrency = { group: string; 'cancel-in-progress'?: boolean }
+  type Example = {
+    concurrency?: unknown
+    jobs: Record<string, Job & { concurrency?: Concurrency }>
+  }
+  const examplesRead = examples.map(f => {
+    const file = path.join('examples', f)
+    return [file, parse(read(file)) as Example] as const
+  })
+
+  // A job whose if: reads only the needs of earlier jobs turns no event away.
+  const turnsEventsAway = (job: Job): boolean =>
+    job.if !== undefined && /github\.|inputs\./.test(job.if)
+  it.each(examplesRead)('%s: no workflow-level group beside a job if: on the event', (_f, wf) => {
+    const gated = Object.values(wf.jobs).some(turnsEventsAway)
+    expect(gated && wf.concurrency !== undefined).toBe(false)
+  })
+
+  const run = (eventName: string, event: object, runId: number) => ({
+    github: { event_name: eventName, event, run_id: runId, repository: 'acme/docs' }
+  })
+  const comment = (body: string, runId: number, onPullRequest = false) =>
+    run(
+      'issue_comment',
+      {
+        action: 'created',
+        comment: { body },
+        issue: { number: 5, ...(onPullRequest ? { pull_request: { url: 'u' } } : {}) }
+      },
+      runId
+    )
+  const labeled = (name: string, runId: number) =>
+    run('issues', { action: 'labeled', label: { name }, issue: { number: 5 } }, runId)
+  const review = (headRepo: string, runId: number) =>
+    run(
+      'pull_request_review',
+      {
+        action: 'submitted',
+        review: { body: 'Fix it' },
+        pull_request: { number: 5, head: { repo: { full_name: headRepo } } }
+      },
+      runId
+    )
+  // Each run, with the group it must be in: a shared group when the job runs, undefined when the
+  // job's if: turns it away (its group is then docs-agent-unrelated-<run id>).
+  const cases: [string, string, ReturnType<typeof run>, string | undefined][] = [
+    [
+      'examples/issue-comment.yml',
+      'a /docs-agent comment',
+      comment('/docs-agent fix the page', 1),
+      'docs-agent-issue-5'
+    ],
+    ['examples/issue-comment.yml', 'another comment', comment('Thanks!', 2), undefined],
+    [
+      'examples/issue-label.yml',
+      'the docs-agent label',
+      labeled('docs-agent', 3),
+      'docs-agent-issue-5'
+    ],
+    ['examples/issue-label.yml', 'another label', labeled('bug', 4), undefined],
+    [
+      'examples/docs-review-follow-up.yml',
+      'a /docs-agent comment on a pull request',
+      comment('/docs-agent shorter', 5, true),
+      'docs-agent-review-5'
+    ],
+    [
+      'examples/docs-review-follow-up.yml',
+      'a /docs-agent comment on an issue',
+      comment('/docs-agent shorter', 6),
+      undefined
+    ],
+    [
+      'examples/docs-review-follow-up.yml',
+      'another comment on a pull request',
+      comment('LGTM', 7, true),
+      undefined
+    ],
+    [
+      'examples/docs-review-follow-up.yml',
+      "a review of this repository's pull request",
+      review('acme/docs', 8),
+      'docs-agent-review-5'
+    ],
+    [
+      'examples/docs-review-follow-up.yml',
+      "a review of a fork's pull request",
+      review('someone/docs', 9),
+      undefined
+    ]
+  ]
+
+  it.each(cases)('%s, %s: runs only in the shared group', (file, _name, ctx, shared) => {
+    const wf = parse(read(file)) as Example
+    const [job] = Object.values(wf.jobs)
+    expect(wf.concurrency).toBeUndefined()
+    expect(job?.concurrency?.['cancel-in-progress']).toBe(false)
+    expect(Boolean(evaluate(job?.if ?? '', ctx))).toBe(shared !== undefined)
+    expect(interpolate(job?.concurrency?.group ?? '', ctx).trim()).toBe(
+      shared ?? `docs-agent-unrelated-${ctx.github.run_id}`
+    )
   })
 })
 
