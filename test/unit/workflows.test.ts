@@ -64,6 +64,27 @@ describe('example and CI workflows', () => {
     expectNoExpressionInRun(parse(read(file)) as Workflow)
   })
 
+  // actions/checkout writes the job's token into .git/config unless told not to, where every later
+  // step (and anything it runs) can read it. Only a job that pushes needs it there.
+  it.each(workflowFiles)('%s: a checkout keeps the token only in a job that pushes', file => {
+    expect(checkoutsKeepingToken(parse(read(file)) as Workflow)).toEqual([])
+  })
+
+  it('the checkout check can fail, and lets a job that pushes keep the token', () => {
+    const workflow = (checkoutWith: string, run: string) =>
+      parse(
+        `on: push\njobs:\n  a:\n    steps:\n      - uses: actions/checkout@v5\n${checkoutWith}      - run: ${run}\n`
+      ) as Workflow
+    expect(checkoutsKeepingToken(workflow('', 'npm test'))).toEqual(['a'])
+    expect(
+      checkoutsKeepingToken(workflow('        with: {persist-credentials: true}\n', 'npm test'))
+    ).toEqual(['a'])
+    expect(
+      checkoutsKeepingToken(workflow('        with: {persist-credentials: false}\n', 'npm test'))
+    ).toEqual([])
+    expect(checkoutsKeepingToken(workflow('', 'git push origin v1'))).toEqual([])
+  })
+
   it.each(examples)('examples/%s sets a permissions block', file => {
     const workflow = parse(read(path.join('examples', file))) as Workflow
     expect(workflow.permissions).toBeDefined()
@@ -539,6 +560,18 @@ describe('the YAML blocks of every Markdown file', () => {
     }
   )
 
+  it.each(blocks.map(b => [b.name, b] as const))(
+    '%s: a checkout keeps the token only in a job that pushes',
+    (_name, block) => {
+      const parsed = parse(block.text) as unknown
+      const workflow = (
+        block.kind === 'steps' ? { jobs: { check: { steps: parsed } } } : parsed
+      ) as Workflow
+      if (!workflow || typeof workflow !== 'object' || !('jobs' in workflow)) return
+      expect(checkoutsKeepingToken(workflow)).toEqual([])
+    }
+  )
+
   // A block that names its file on its first line must be what the file says.
   const copies = blocks.flatMap(b => {
     const file = /^# (examples\/[\w.-]+\.yml)\n/.exec(b.text)?.[1]
@@ -561,6 +594,20 @@ function jobsWithoutContents(workflow: Workflow): string[] {
     if (!job.steps.some(step => AGENT_ACTION.test(step.uses ?? ''))) return []
     const permissions = (job.permissions ?? workflow.permissions) as Record<string, unknown> | null
     return ['read', 'write'].includes(String(permissions?.contents)) ? [] : [name]
+  })
+}
+
+/** The jobs with an actions/checkout that leaves the token in .git/config though no step pushes. */
+function checkoutsKeepingToken(workflow: Workflow): string[] {
+  return Object.entries(workflow.jobs ?? {}).flatMap(([name, job]) => {
+    const steps = job.steps ?? []
+    if (steps.some(step => /\bgit push\b/.test(step.run ?? ''))) return []
+    const keeps = steps.some(
+      step =>
+        step.uses?.startsWith('actions/checkout@') &&
+        (step.with as Record<string, unknown> | undefined)?.['persist-credentials'] !== false
+    )
+    return keeps ? [name] : []
   })
 }
 
